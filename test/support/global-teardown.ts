@@ -1,0 +1,3 @@
+export default async function globalTeardown(): Promise<void> {
+  await Promise.all((globalThis.__localServers ?? []).map((server) => server.stop()));
+}
