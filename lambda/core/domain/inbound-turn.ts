@@ -1,0 +1,29 @@
+/**
+ * One customer message as the pipeline understands it, normalised from Meta's webhook payload.
+ * Never carries the raw webhook body (it may be 3 MB; an item is at most 400 KB).
+ */
+export interface InboundTurn {
+  /**
+   * The customer id used in keys and as the SQS MessageGroupId: the WhatsApp phone (`from`), or the
+   * business-scoped user id (`from_user_id`) when Meta omits the phone.
+   */
+  readonly phoneNumber: string;
+  /** Whether `phoneNumber` is a phone (reply with `to`) or a business-scoped user id (reply with `recipient`). */
+  readonly customerIdKind: CustomerIdKind;
+  /** Meta's message id (`wamid…`): the deduplication key. */
+  readonly messageId: string;
+  /** Meta's timestamp of the message, ISO-8601 UTC. Never used for ordering (registration order is). */
+  readonly providerTimestamp: string;
+  /** When the webhook received it, ISO-8601 UTC. */
+  readonly receivedAt: string;
+  /** Meta's message type (`text`, `image`, `audio`, `interactive`, …). */
+  readonly messageType: string;
+  /** The text, or a normalised placeholder such as `[image]` for media. */
+  readonly text: string;
+  /** The business phone number id that received it (replies are sent from it). */
+  readonly phoneNumberId: string;
+  /** The business display phone number, when Meta sends it. */
+  readonly displayPhoneNumber?: string;
+}
+
+export type CustomerIdKind = 'phone' | 'user_id';
