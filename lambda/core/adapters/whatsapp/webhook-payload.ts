@@ -1,0 +1,178 @@
+import type { InboundTurn } from '../../domain/inbound-turn';
+
+/**
+ * A delivery status Meta reports for a message the business sent. Statuses arrive on the same
+ * endpoint as messages but are never customer turns.
+ */
+export interface DeliveryStatus {
+  readonly providerMessageId: string;
+  readonly status: string;
+  readonly timestamp: string;
+  readonly errorCode?: number;
+}
+
+export interface ParsedWebhook {
+  readonly turns: InboundTurn[];
+  readonly statuses: DeliveryStatus[];
+  /** Entries of other webhook fields or message kinds that are not customer turns (e.g. `system`). */
+  readonly ignored: number;
+}
+
+/** The body is not JSON, or not a WhatsApp Business Account notification Meta would send. */
+export class WebhookPayloadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookPayloadError';
+  }
+}
+
+/** WhatsApp's own limit for a text body; anything longer is not a genuine customer message. */
+export const MAX_TURN_TEXT_LENGTH = 4096;
+
+/** Message kinds that are account events rather than something the customer said. */
+const NON_TURN_MESSAGE_TYPES = new Set(['system', 'ephemeral', 'request_welcome']);
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+function requireString(value: unknown, where: string): string {
+  const text = optionalString(value);
+  if (text === undefined) throw new WebhookPayloadError(`${where} must be a non-empty string`);
+  return text;
+}
+
+function requireArray(value: unknown, where: string): unknown[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new WebhookPayloadError(`${where} must be an array`);
+  return value;
+}
+
+function requireObject(value: unknown, where: string): Json {
+  if (!isObject(value)) throw new WebhookPayloadError(`${where} must be an object`);
+  return value;
+}
+
+/** Meta sends epoch seconds as a string (sometimes a number). */
+function epochSecondsToIso(value: unknown, where: string): string {
+  const seconds = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isFinite(seconds)) throw new WebhookPayloadError(`${where} must be epoch seconds`);
+  return new Date(seconds * 1000).toISOString();
+}
+
+function joinParts(...parts: Array<string | undefined>): string {
+  return parts.filter((part): part is string => part !== undefined).join(' ');
+}
+
+/** A readable stand-in for what the customer sent, so history and the agent see every turn. */
+function describeMessage(message: Json, type: string): string {
+  const content = isObject(message[type]) ? (message[type] as Json) : {};
+  switch (type) {
+    case 'text':
+      return requireString(content.body, 'messages[].text.body');
+    case 'image':
+    case 'video':
+    case 'sticker':
+    case 'audio':
+      return joinParts(`[${type}]`, optionalString(content.caption));
+    case 'document':
+      return joinParts('[document]', optionalString(content.filename), optionalString(content.caption));
+    case 'location': {
+      const coordinates = typeof content.latitude === 'number' && typeof content.longitude === 'number' ? `(${content.latitude}, ${content.longitude})` : undefined;
+      return joinParts('[location]', optionalString(content.name), optionalString(content.address), coordinates);
+    }
+    case 'interactive': {
+      const reply = isObject(content.button_reply) ? content.button_reply : isObject(content.list_reply) ? content.list_reply : isObject(content.nfm_reply) ? content.nfm_reply : {};
+      return optionalString(reply.title) ?? optionalString(reply.body) ?? '[interactive]';
+    }
+    case 'button':
+      return optionalString(content.text) ?? optionalString(content.payload) ?? '[button]';
+    case 'reaction':
+      return optionalString(content.emoji) ? `[reaction] ${content.emoji}` : '[reaction removed]';
+    case 'contacts':
+      return '[contacts]';
+    case 'order':
+      return '[order]';
+    default:
+      return `[${type}]`;
+  }
+}
+
+function toTurn(message: Json, metadata: Json, receivedAt: string): InboundTurn {
+  const type = requireString(message.type, 'messages[].type');
+  const phone = optionalString(message.from);
+  const userId = optionalString(message.from_user_id);
+  const customerId = phone ?? userId;
+  if (customerId === undefined) throw new WebhookPayloadError('messages[] needs `from` or `from_user_id`');
+  const text = describeMessage(message, type);
+  return {
+    phoneNumber: customerId,
+    customerIdKind: phone !== undefined ? 'phone' : 'user_id',
+    messageId: requireString(message.id, 'messages[].id'),
+    providerTimestamp: epochSecondsToIso(message.timestamp, 'messages[].timestamp'),
+    receivedAt,
+    messageType: type,
+    text: text.length > MAX_TURN_TEXT_LENGTH ? text.slice(0, MAX_TURN_TEXT_LENGTH) : text,
+    phoneNumberId: requireString(metadata.phone_number_id, 'value.metadata.phone_number_id'),
+    displayPhoneNumber: optionalString(metadata.display_phone_number),
+  };
+}
+
+function toStatus(status: unknown): DeliveryStatus {
+  const item = requireObject(status, 'statuses[]');
+  const firstError = Array.isArray(item.errors) && isObject(item.errors[0]) ? item.errors[0] : undefined;
+  return {
+    providerMessageId: requireString(item.id, 'statuses[].id'),
+    status: requireString(item.status, 'statuses[].status'),
+    timestamp: epochSecondsToIso(item.timestamp, 'statuses[].timestamp'),
+    errorCode: typeof firstError?.code === 'number' ? firstError.code : undefined,
+  };
+}
+
+/**
+ * Normalises a Meta WhatsApp Business Account notification: every
+ * `entry[].changes[].value.messages[]` becomes an InboundTurn, in payload order. The whole body is
+ * rejected when any part has the wrong shape, so a malformed request writes nothing.
+ */
+export function parseWebhookPayload(rawBody: string, receivedAt: Date): ParsedWebhook {
+  let document: unknown;
+  try {
+    document = JSON.parse(rawBody);
+  } catch {
+    throw new WebhookPayloadError('body is not valid JSON');
+  }
+  const root = requireObject(document, 'body');
+  if (root.object !== 'whatsapp_business_account') throw new WebhookPayloadError('body.object must be "whatsapp_business_account"');
+  const receivedAtIso = receivedAt.toISOString();
+  const turns: InboundTurn[] = [];
+  const statuses: DeliveryStatus[] = [];
+  let ignored = 0;
+  for (const entry of requireArray(root.entry, 'entry')) {
+    for (const change of requireArray(requireObject(entry, 'entry[]').changes, 'entry[].changes')) {
+      const changeObject = requireObject(change, 'changes[]');
+      if (changeObject.field !== undefined && changeObject.field !== 'messages') {
+        ignored += 1;
+        continue;
+      }
+      const value = requireObject(changeObject.value, 'changes[].value');
+      const messages = requireArray(value.messages, 'value.messages');
+      const metadata = messages.length > 0 ? requireObject(value.metadata, 'value.metadata') : {};
+      for (const message of messages) {
+        const messageObject = requireObject(message, 'messages[]');
+        if (NON_TURN_MESSAGE_TYPES.has(String(messageObject.type))) {
+          ignored += 1;
+          continue;
+        }
+        turns.push(toTurn(messageObject, metadata, receivedAtIso));
+      }
+      statuses.push(...requireArray(value.statuses, 'value.statuses').map(toStatus));
+    }
+  }
+  return { turns, statuses, ignored };
+}
