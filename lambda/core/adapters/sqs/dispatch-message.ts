@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The SQS body exchanged between the webhook and the orchestrator. It carries ids only: the turn
+ * itself lives in DynamoDB, so the queue never holds customer text.
+ */
+export interface DispatchMessage {
+  readonly phoneNumber: string;
+  readonly messageId: string;
+}
+
+export function encodeDispatchMessage(message: DispatchMessage): string {
+  return JSON.stringify({ phone_number: message.phoneNumber, message_id: message.messageId });
+}
+
+/** What the orchestrator can rely on: the phone always, the message id when the producer sent one. */
+export interface ReceivedDispatchMessage {
+  readonly phoneNumber: string;
+  readonly messageId?: string;
+}
+
+/** Returns undefined for a body that is not JSON or has no phone (SPEC §6: logged, never retried). */
+export function decodeDispatchMessage(body: string): ReceivedDispatchMessage | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { phone_number: phoneNumber, message_id: messageId } = parsed as Record<string, unknown>;
+  if (typeof phoneNumber !== 'string' || phoneNumber.length === 0) return undefined;
+  return { phoneNumber, messageId: typeof messageId === 'string' && messageId.length > 0 ? messageId : undefined };
+}
+
+/** FIFO deduplication id: a digest, because message ids may exceed SQS's 128-character limit. */
+export function deduplicationIdFor(messageId: string): string {
+  return createHash('sha256').update(messageId).digest('hex');
+}

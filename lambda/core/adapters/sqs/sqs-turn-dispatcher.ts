@@ -1,0 +1,26 @@
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { InboundTurn } from '../../domain/inbound-turn';
+import type { TurnDispatcher } from '../../ports/turn-dispatcher';
+import { deduplicationIdFor, encodeDispatchMessage } from './dispatch-message';
+
+/**
+ * Dispatches turns to the FIFO queue, one message group per customer so a customer's turns are
+ * processed in order while different customers proceed in parallel.
+ */
+export class SqsTurnDispatcher implements TurnDispatcher {
+  constructor(
+    private readonly queueUrl: string,
+    private readonly client: SQSClient = new SQSClient({}),
+  ) {}
+
+  async dispatch(turn: InboundTurn): Promise<void> {
+    await this.client.send(
+      new SendMessageCommand({
+        QueueUrl: this.queueUrl,
+        MessageBody: encodeDispatchMessage(turn),
+        MessageGroupId: turn.phoneNumber,
+        MessageDeduplicationId: deduplicationIdFor(turn.messageId),
+      }),
+    );
+  }
+}
