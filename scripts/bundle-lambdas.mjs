@@ -1,0 +1,48 @@
+// Pre-bundles the Lambda handlers into `assets/<name>/index.js` at build time, so the published
+// package carries ready-to-deploy code and consumers need neither esbuild nor Docker to synth.
+import { rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** One bundle per function; the folder name is what the construct passes to `Code.fromAsset`. */
+const FUNCTIONS = ['webhook', 'orchestrator'];
+
+async function bundle(name) {
+  const outdir = path.join(root, 'assets', name);
+  // Start from an empty folder: a stale file left next to index.js would change the asset hash.
+  await rm(outdir, { recursive: true, force: true });
+  const outfile = path.join(outdir, 'index.js');
+  const result = await build({
+    entryPoints: [path.join(root, 'lambda', name, 'index.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    // Must follow the construct's runtime (Runtime.NODEJS_24_X).
+    target: 'node24',
+    format: 'cjs',
+    minify: true,
+    // Minifying renames classes; error names (e.g. a typed ConditionFailedError) appear in logs and
+    // may be matched on, so they must survive.
+    keepNames: true,
+    // No source maps: they would triple the asset and only help with NODE_OPTIONS=--enable-source-maps,
+    // which slows every error path. keepNames keeps stack traces readable enough.
+    sourcemap: false,
+    // The AWS SDK is bundled on purpose (no `external`): the code runs against the SDK version it
+    // was tested with rather than whatever the Lambda runtime happens to ship.
+    // ESM entry points of the SDK tree-shake far better than its CommonJS builds.
+    mainFields: ['module', 'main'],
+    legalComments: 'eof',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const { size } = await stat(outfile);
+  const inputs = Object.keys(result.metafile.inputs).length;
+  console.log(`assets/${name}/index.js  ${(size / 1024).toFixed(1)} KiB  (${inputs} input files)`);
+}
+
+for (const name of FUNCTIONS) {
+  await bundle(name);
+}
