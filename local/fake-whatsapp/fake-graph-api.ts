@@ -1,0 +1,378 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A stand-in for Meta's WhatsApp Cloud API on 127.0.0.1, speaking the same HTTP API as far as the
+ * pipeline uses it: `POST /{version}/{phoneNumberId}/messages` for text messages (`to` or
+ * `recipient`) and read receipts, with a bearer token. It validates requests the way Meta does and
+ * answers with Meta's JSON shapes — including Graph API error objects — so the real sender runs
+ * unchanged against it in tests, in the local runtime and in end-to-end tests.
+ *
+ * Failure injection acts on the next well-formed, authorized TEXT sends, in the order scheduled
+ * (read receipts always succeed): {@link failNext}, {@link delayNext}, {@link answerNext},
+ * {@link acceptThenDropConnection}.
+ */
+export class FakeGraphApi {
+  /** Starts listening on 127.0.0.1 (port 0 picks a free port). */
+  static async start(options: FakeGraphApiOptions = {}): Promise<FakeGraphApi> {
+    const api = new FakeGraphApi(options);
+    await new Promise<void>((resolve, reject) => {
+      api.server.once('error', reject);
+      api.server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    });
+    return api;
+  }
+
+  private token: string;
+  private readonly apiVersion: string;
+  private readonly server: Server;
+  private readonly accepted: AcceptedWhatsAppMessage[] = [];
+  private readonly receipts: AcceptedReadReceipt[] = [];
+  private readonly scripted: ScriptedAnswer[] = [];
+  private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
+  private received = 0;
+
+  private constructor(options: FakeGraphApiOptions) {
+    this.token = options.accessToken ?? 'fake-whatsapp-access-token';
+    this.apiVersion = options.apiVersion ?? 'v23.0';
+    this.server = createServer((request, response) => {
+      this.handle(request, response).catch((error: unknown) => {
+        if (!response.headersSent) graphError(response, 500, { code: 1, message: `Fake Graph API failure: ${String(error)}` });
+      });
+    });
+  }
+
+  /** Graph API root to configure the sender with, e.g. `http://127.0.0.1:43210/v23.0`. */
+  get baseUrl(): string {
+    const { port } = this.server.address() as AddressInfo;
+    return `http://127.0.0.1:${port}/${this.apiVersion}`;
+  }
+
+  /** POST requests received on the messages endpoint, valid or not (read receipts included). */
+  get requestCount(): number {
+    return this.received;
+  }
+
+  /** The bearer token the fake accepts. */
+  get accessToken(): string {
+    return this.token;
+  }
+
+  /** Accept another token from now on (the old one is rejected with code 190), like a rotation. */
+  setAccessToken(token: string): void {
+    this.token = token;
+  }
+
+  /** Text messages Meta would have accepted, in arrival order. */
+  sent(): AcceptedWhatsAppMessage[] {
+    return [...this.accepted];
+  }
+
+  readReceipts(): AcceptedReadReceipt[] {
+    return [...this.receipts];
+  }
+
+  /** Resolves with {@link sent} once at least `count` text messages were accepted. */
+  async waitForSent(count: number, timeoutMs = 5_000): Promise<AcceptedWhatsAppMessage[]> {
+    if (this.accepted.length < count) {
+      await new Promise<void>((resolve, reject) => {
+        const waiter = { count, resolve: () => (clearTimeout(timer), resolve()) };
+        const timer = setTimeout(() => {
+          this.waiters.splice(this.waiters.indexOf(waiter), 1);
+          reject(new Error(`Fake Graph API: ${this.accepted.length} of ${count} messages after ${timeoutMs} ms`));
+        }, timeoutMs);
+        this.waiters.push(waiter);
+      });
+    }
+    return this.sent();
+  }
+
+  /** The next `count` text sends are rejected with Meta's error object (nothing is recorded). */
+  failNext(count: number, failure: GraphApiFailure): void {
+    this.schedule(count, { kind: 'fail', failure });
+  }
+
+  /**
+   * The next `count` text sends are accepted (recorded) at once but answered only after `ms` —
+   * a client that times out meanwhile faces an unknown outcome, like with the real API.
+   */
+  delayNext(count: number, ms: number): void {
+    this.schedule(count, { kind: 'delay', ms });
+  }
+
+  /**
+   * The next `count` text sends get this exact HTTP answer (e.g. a recorded Meta response, or a
+   * malformed body). A 2xx answer still records the message: Meta accepted it.
+   */
+  answerNext(count: number, answer: RawGraphApiAnswer): void {
+    this.schedule(count, { kind: 'raw', answer });
+  }
+
+  /** The next `count` text sends are accepted (recorded), then the connection is destroyed unanswered. */
+  acceptThenDropConnection(count: number): void {
+    this.schedule(count, { kind: 'drop' });
+  }
+
+  /** Forgets recorded messages, receipts and scheduled behaviour; keeps the token and the port. */
+  reset(): void {
+    this.accepted.length = 0;
+    this.receipts.length = 0;
+    this.scripted.length = 0;
+    this.received = 0;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve, reject) => this.server.close((error) => (error ? reject(error) : resolve())));
+  }
+
+  private schedule(count: number, answer: ScriptedAnswer): void {
+    for (let index = 0; index < count; index++) this.scripted.push(answer);
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const route = new RegExp(`^/${escapeRegExp(this.apiVersion)}/([^/?]+)/messages(?:\\?.*)?$`).exec(request.url ?? '');
+    const rawBody = await readBody(request);
+    if (request.method !== 'POST' || !route) {
+      graphError(response, 400, { code: 100, message: `Unsupported ${request.method} request to ${request.url}` });
+      return;
+    }
+    this.received++;
+    if (request.headers.authorization !== `Bearer ${this.token}`) {
+      graphError(response, 401, { code: 190, message: 'Invalid OAuth access token - Cannot parse access token' });
+      return;
+    }
+    const phoneNumberId = decodeURIComponent(route[1]);
+    const parsed = parseRequest(rawBody);
+    if ('problem' in parsed) {
+      graphError(response, 400, { code: parsed.code, message: parsed.message, details: parsed.problem });
+      return;
+    }
+    if (parsed.kind === 'read') {
+      this.receipts.push({ phoneNumberId, ...parsed.receipt, receivedAt: new Date().toISOString() });
+      sendJson(response, 200, { success: true });
+      return;
+    }
+    this.answerText(phoneNumberId, parsed.message, response);
+  }
+
+  private answerText(phoneNumberId: string, message: ParsedTextMessage, response: ServerResponse): void {
+    const scripted = this.scripted.shift();
+    if (scripted?.kind === 'fail') {
+      graphError(response, scripted.failure.httpStatus, scripted.failure);
+      return;
+    }
+    if (scripted?.kind === 'raw' && !isSuccess(scripted.answer.httpStatus)) {
+      sendRaw(response, scripted.answer);
+      return;
+    }
+
+    const accepted = this.record(phoneNumberId, message);
+    const success = {
+      messaging_product: 'whatsapp',
+      contacts: [message.recipientKind === 'phone' ? { input: message.recipient, wa_id: message.recipient } : { input: message.recipient, user_id: message.recipient }],
+      messages: [{ id: accepted.providerMessageId }],
+    };
+    switch (scripted?.kind) {
+      case 'raw':
+        sendRaw(response, scripted.answer);
+        return;
+      case 'drop':
+        response.socket?.destroy();
+        return;
+      case 'delay':
+        setTimeout(() => {
+          if (!response.destroyed) sendJson(response, 200, success);
+        }, scripted.ms);
+        return;
+      default:
+        sendJson(response, 200, success);
+    }
+  }
+
+  private record(phoneNumberId: string, message: ParsedTextMessage): AcceptedWhatsAppMessage {
+    const accepted: AcceptedWhatsAppMessage = {
+      phoneNumberId,
+      ...message,
+      providerMessageId: `wamid.${randomBytes(24).toString('base64url')}`,
+      receivedAt: new Date().toISOString(),
+    };
+    this.accepted.push(accepted);
+    for (const waiter of this.waiters.filter((candidate) => candidate.count <= this.accepted.length)) {
+      this.waiters.splice(this.waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+    return accepted;
+  }
+}
+
+export interface FakeGraphApiOptions {
+  /** Bearer token to accept. Default `fake-whatsapp-access-token`. */
+  readonly accessToken?: string;
+  /** First path segment of the base URL. Default `v23.0`. */
+  readonly apiVersion?: string;
+  /** Default 0 (a free port). */
+  readonly port?: number;
+}
+
+export interface AcceptedWhatsAppMessage {
+  /** The business phone number id from the URL. */
+  readonly phoneNumberId: string;
+  /** The customer: `to` (a phone) or `recipient` (a business-scoped user id). */
+  readonly recipient: string;
+  readonly recipientKind: 'phone' | 'user_id';
+  readonly text: string;
+  readonly previewUrl?: boolean;
+  readonly contextMessageId?: string;
+  /** The `wamid.` id answered to the client. */
+  readonly providerMessageId: string;
+  readonly receivedAt: string;
+}
+
+export interface AcceptedReadReceipt {
+  readonly phoneNumberId: string;
+  readonly messageId: string;
+  readonly typingIndicator: boolean;
+  readonly receivedAt: string;
+}
+
+/** A Graph API error answer: `{error: {message, type, code, error_subcode?, error_data?, fbtrace_id}}`. */
+export interface GraphApiFailure {
+  readonly httpStatus: number;
+  readonly code: number;
+  readonly message?: string;
+  readonly subcode?: number;
+  /** `error_data.details`. */
+  readonly details?: string;
+  /** Default `OAuthException`, as Meta answers for Cloud API errors. */
+  readonly type?: string;
+}
+
+export interface RawGraphApiAnswer {
+  readonly httpStatus: number;
+  readonly body: string;
+  /** Default `application/json`. */
+  readonly contentType?: string;
+}
+
+type ScriptedAnswer =
+  | { readonly kind: 'fail'; readonly failure: GraphApiFailure }
+  | { readonly kind: 'delay'; readonly ms: number }
+  | { readonly kind: 'raw'; readonly answer: RawGraphApiAnswer }
+  | { readonly kind: 'drop' };
+
+type ParsedTextMessage = Omit<AcceptedWhatsAppMessage, 'phoneNumberId' | 'providerMessageId' | 'receivedAt'>;
+
+type ParsedRequest =
+  | { readonly kind: 'text'; readonly message: ParsedTextMessage }
+  | { readonly kind: 'read'; readonly receipt: Pick<AcceptedReadReceipt, 'messageId' | 'typingIndicator'> }
+  | { readonly problem: string; readonly code: number; readonly message: string };
+
+const TEXT_BODY_LIMIT = 4096;
+const PHONE_PATTERN = /^\+?\d{6,20}$/;
+/** Business-scoped user ids: a country code, a period and an alphanumeric id (`US.13491208655302741918`). */
+const USER_ID_PATTERN = /^[A-Z]{2}(\.[A-Z]+)?\.[A-Za-z0-9]+$/;
+
+/** Meta's request validation, as far as the pipeline's requests go. */
+function parseRequest(rawBody: string): ParsedRequest {
+  const invalid = (problem: string, code = 100, message = '(#100) Invalid parameter') => ({ problem, code, message });
+  let body: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(rawBody);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return invalid('The request body must be a JSON object.');
+    body = parsed as Record<string, unknown>;
+  } catch {
+    return invalid('The request body is not valid JSON.');
+  }
+  if (body.messaging_product !== 'whatsapp') {
+    return invalid('The parameter messaging_product is required and must be "whatsapp".');
+  }
+
+  if (body.status !== undefined) {
+    if (body.status !== 'read' || typeof body.message_id !== 'string' || body.message_id === '') {
+      return invalid('A read receipt needs status "read" and a message_id.');
+    }
+    const typing = body.typing_indicator as { type?: unknown } | undefined;
+    if (typing !== undefined && typing?.type !== 'text') return invalid('typing_indicator.type must be "text".');
+    return { kind: 'read', receipt: { messageId: body.message_id, typingIndicator: typing !== undefined } };
+  }
+
+  if (body.recipient_type !== undefined && body.recipient_type !== 'individual') {
+    return invalid('recipient_type must be "individual".');
+  }
+  const hasTo = body.to !== undefined;
+  const hasRecipient = body.recipient !== undefined;
+  if (hasTo === hasRecipient) return invalid('Exactly one of the parameters to and recipient is required.');
+  if (hasTo && (typeof body.to !== 'string' || !PHONE_PATTERN.test(body.to))) {
+    return invalid('The parameter to must be a phone number.');
+  }
+  if (hasRecipient && (typeof body.recipient !== 'string' || !USER_ID_PATTERN.test(body.recipient))) {
+    return invalid('The parameter recipient must be a business-scoped user id.');
+  }
+  if (body.type !== 'text') return invalid(`Message type ${String(body.type)} is not supported here.`, 131051, '(#131051) Unsupported message type');
+
+  const text = body.text as { body?: unknown; preview_url?: unknown } | undefined;
+  if (typeof text?.body !== 'string' || text.body.length === 0) return invalid("The parameter text['body'] is required.");
+  if (text.body.length > TEXT_BODY_LIMIT) return invalid(`Param text['body'] must be at most ${TEXT_BODY_LIMIT} characters long.`);
+  if (text.preview_url !== undefined && typeof text.preview_url !== 'boolean') return invalid("Param text['preview_url'] must be a boolean.");
+
+  const context = body.context as { message_id?: unknown } | undefined;
+  if (context !== undefined && (typeof context?.message_id !== 'string' || context.message_id === '')) {
+    return invalid("Param context['message_id'] must be a message id.");
+  }
+
+  return {
+    kind: 'text',
+    message: {
+      recipient: (hasTo ? body.to : body.recipient) as string,
+      recipientKind: hasTo ? 'phone' : 'user_id',
+      text: text.body,
+      ...(text.preview_url === undefined ? {} : { previewUrl: text.preview_url }),
+      ...(context ? { contextMessageId: context.message_id as string } : {}),
+    },
+  };
+}
+
+const MAX_REQUEST_BYTES = 1024 * 1024;
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_REQUEST_BYTES) throw new Error('request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function graphError(response: ServerResponse, httpStatus: number, failure: Omit<GraphApiFailure, 'httpStatus'>): void {
+  sendJson(response, httpStatus, {
+    error: {
+      message: failure.message ?? `(#${failure.code}) Error`,
+      type: failure.type ?? 'OAuthException',
+      code: failure.code,
+      ...(failure.subcode === undefined ? {} : { error_subcode: failure.subcode }),
+      ...(failure.details === undefined ? {} : { error_data: { messaging_product: 'whatsapp', details: failure.details } }),
+      fbtrace_id: randomBytes(12).toString('base64url'),
+    },
+  });
+}
+
+function sendJson(response: ServerResponse, httpStatus: number, body: unknown): void {
+  sendRaw(response, { httpStatus, body: JSON.stringify(body) });
+}
+
+function sendRaw(response: ServerResponse, answer: RawGraphApiAnswer): void {
+  response.writeHead(answer.httpStatus, { 'content-type': answer.contentType ?? 'application/json' });
+  response.end(answer.body);
+}
+
+function isSuccess(httpStatus: number): boolean {
+  return httpStatus >= 200 && httpStatus < 300;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
