@@ -1,0 +1,226 @@
+import { RUNTIME_ENV } from '../../../../lib/pipeline-contract';
+import type { WhatsAppCredentialsProvider } from '../../ports/credentials';
+import {
+  WhatsAppSendError,
+  type OutboundTextMessage,
+  type ReadReceipt,
+  type SentTextMessage,
+  type WhatsAppSender,
+} from '../../ports/whatsapp-sender';
+import { classifyGraphApiError } from './graph-api-errors';
+import { splitWhatsAppText } from './whatsapp-text';
+
+/** The Graph API version the pipeline is written against; the construct may override the base URL. */
+export const DEFAULT_GRAPH_API_BASE_URL = 'https://graph.facebook.com/v23.0';
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+export interface GraphApiSenderOptions {
+  /** Graph API root including the version, e.g. `https://graph.facebook.com/v23.0`. */
+  readonly baseUrl: string;
+  readonly credentials: WhatsAppCredentialsProvider;
+  /** Per HTTP request. A timeout is reported as an unknown outcome. Default 10 s. */
+  readonly requestTimeoutMs?: number;
+  /** A longer reply is split into at most this many messages (the last one truncated). Default 5. */
+  readonly maxMessagesPerReply?: number;
+}
+
+/**
+ * Sends replies with Meta's WhatsApp Cloud API: `POST {baseUrl}/{phoneNumberId}/messages` with the
+ * access token from the credentials provider. One attempt per message — retries belong to the
+ * queue, which keeps the persisted reply — except that a rejected token triggers one re-read of
+ * the secret (bypassing its cache) and one resend when the token has changed.
+ */
+export class GraphApiWhatsAppSender implements WhatsAppSender {
+  /** Reads the base URL from `WHATSAPP_API_BASE_URL` (set by the construct), else Meta's. */
+  static fromEnvironment(
+    credentials: WhatsAppCredentialsProvider,
+    env: NodeJS.ProcessEnv = process.env,
+  ): GraphApiWhatsAppSender {
+    const baseUrl = env[RUNTIME_ENV.whatsAppApiBaseUrl] || DEFAULT_GRAPH_API_BASE_URL;
+    return new GraphApiWhatsAppSender({ baseUrl, credentials });
+  }
+
+  private readonly baseUrl: string;
+  private readonly credentials: WhatsAppCredentialsProvider;
+  private readonly requestTimeoutMs: number;
+  private readonly maxMessagesPerReply: number | undefined;
+
+  constructor(options: GraphApiSenderOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.credentials = options.credentials;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.maxMessagesPerReply = options.maxMessagesPerReply;
+  }
+
+  async sendText(message: OutboundTextMessage): Promise<SentTextMessage> {
+    const bodies = splitWhatsAppText(message.text, { maxParts: this.maxMessagesPerReply });
+    const providerMessageIds: string[] = [];
+    for (const body of bodies) {
+      const isFirst = providerMessageIds.length === 0;
+      const answer = await this.post(message.phoneNumberId, textPayload(message, body, isFirst), providerMessageIds.length);
+      providerMessageIds.push(readMessageId(answer, providerMessageIds.length));
+    }
+    return { providerMessageId: providerMessageIds[0], providerMessageIds };
+  }
+
+  async markAsRead(receipt: ReadReceipt): Promise<void> {
+    await this.post(
+      receipt.phoneNumberId,
+      {
+        messaging_product: 'whatsapp',
+        status: 'read',
+        message_id: receipt.messageId,
+        ...(receipt.showTypingIndicator ? { typing_indicator: { type: 'text' } } : {}),
+      },
+      0,
+    );
+  }
+
+  private async post(phoneNumberId: string, payload: object, partsDelivered: number): Promise<SuccessAnswer> {
+    const credentials = await this.credentials.get();
+    const first = await this.attempt(phoneNumberId, payload, credentials.accessToken, partsDelivered);
+    if (first.ok) return first;
+    if (first.error.category !== 'authentication') throw first.error;
+
+    // A rejected token is usually a rotated secret still cached here: read it once more.
+    const refreshed = await this.credentials.get({ forceRefresh: true });
+    if (refreshed.accessToken === credentials.accessToken) throw first.error;
+    const second = await this.attempt(phoneNumberId, payload, refreshed.accessToken, partsDelivered);
+    if (second.ok) return second;
+    throw second.error;
+  }
+
+  private async attempt(
+    phoneNumberId: string,
+    payload: object,
+    accessToken: string,
+    partsDelivered: number,
+  ): Promise<SuccessAnswer | { ok: false; error: WhatsAppSendError }> {
+    let response: Response;
+    let rawBody: string;
+    try {
+      response = await fetch(`${this.baseUrl}/${encodeURIComponent(phoneNumberId)}/messages`, {
+        method: 'POST',
+        headers: { 'authorization': `Bearer ${accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+        signal: AbortSignal.timeout(this.requestTimeoutMs),
+      });
+      rawBody = await response.text();
+    } catch (error) {
+      return { ok: false, error: this.transportError(error, partsDelivered) };
+    }
+
+    const body = parseJson(rawBody);
+    if (response.ok) {
+      if (body === undefined) {
+        return { ok: false, error: unreadableSuccess(response.status, partsDelivered) };
+      }
+      return { ok: true, httpStatus: response.status, body };
+    }
+    return { ok: false, error: graphApiError(response.status, body, partsDelivered) };
+  }
+
+  private transportError(error: unknown, partsDelivered: number): WhatsAppSendError {
+    if (error instanceof Error && error.name === 'TimeoutError') {
+      return new WhatsAppSendError(
+        `WhatsApp request timed out after ${this.requestTimeoutMs} ms; Meta may have accepted it`,
+        { category: 'transport', retryable: true, outcomeUnknown: true, partsDelivered },
+        { cause: error },
+      );
+    }
+    const neverSent = CONNECT_PHASE_ERROR_CODES.has(causeCode(error) ?? '');
+    return new WhatsAppSendError(
+      neverSent
+        ? `WhatsApp request could not connect (${causeCode(error)})`
+        : `WhatsApp request failed after it was sent (${causeCode(error) ?? 'connection lost'}); Meta may have accepted it`,
+      { category: 'transport', retryable: true, outcomeUnknown: !neverSent, partsDelivered },
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Socket errors raised before a single byte of the request left this process: the message was
+ * certainly not accepted. Any other failure may have happened after Meta received the request.
+ */
+const CONNECT_PHASE_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function textPayload(message: OutboundTextMessage, body: string, isFirst: boolean): object {
+  // Business-scoped user ids (customers known without a phone) are addressed with `recipient`.
+  const address = message.customerIdKind === 'user_id' ? { recipient: message.customerId } : { to: message.customerId };
+  return {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    ...address,
+    type: 'text',
+    text: { body, preview_url: false },
+    // Only the first message of a split reply quotes the customer's message.
+    ...(isFirst && message.contextMessageId ? { context: { message_id: message.contextMessageId } } : {}),
+  };
+}
+
+interface SuccessAnswer {
+  readonly ok: true;
+  readonly httpStatus: number;
+  readonly body: unknown;
+}
+
+function readMessageId(answer: SuccessAnswer, partsDelivered: number): string {
+  const id = (answer.body as { messages?: Array<{ id?: unknown }> } | null)?.messages?.[0]?.id;
+  if (typeof id === 'string' && id.length > 0) return id;
+  throw unreadableSuccess(answer.httpStatus, partsDelivered);
+}
+
+function unreadableSuccess(httpStatus: number, partsDelivered: number): WhatsAppSendError {
+  return new WhatsAppSendError(
+    `WhatsApp answered HTTP ${httpStatus} without a message id; Meta may have accepted the message`,
+    { category: 'transport', retryable: true, outcomeUnknown: true, httpStatus, partsDelivered },
+  );
+}
+
+interface GraphApiErrorBody {
+  readonly error?: {
+    readonly message?: unknown;
+    readonly code?: unknown;
+    readonly error_subcode?: unknown;
+    readonly fbtrace_id?: unknown;
+  };
+}
+
+function graphApiError(httpStatus: number, body: unknown, partsDelivered: number): WhatsAppSendError {
+  const error = (body as GraphApiErrorBody | undefined)?.error;
+  const code = typeof error?.code === 'number' ? error.code : undefined;
+  const treatment = classifyGraphApiError(httpStatus, code);
+  const metaMessage = typeof error?.message === 'string' ? error.message : treatment.title;
+  return new WhatsAppSendError(`WhatsApp rejected the request: ${metaMessage} (HTTP ${httpStatus}${code === undefined ? '' : `, code ${code}`})`, {
+    category: treatment.category,
+    retryable: treatment.retryable,
+    outcomeUnknown: false,
+    code,
+    subcode: typeof error?.error_subcode === 'number' ? error.error_subcode : undefined,
+    httpStatus,
+    fbtraceId: typeof error?.fbtrace_id === 'string' ? error.fbtrace_id : undefined,
+    partsDelivered,
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function causeCode(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return typeof cause?.code === 'string' ? cause.code : undefined;
+}
