@@ -1,0 +1,99 @@
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import { RUNTIME_ENV, WHATSAPP_SECRET_FIELDS } from '../../../../lib/pipeline-contract';
+import type { WhatsAppCredentials, WhatsAppCredentialsProvider } from '../../ports/credentials';
+
+/** Reads a secret whose value is a JSON document. */
+export interface JsonSecretReader {
+  read(secretId: string, options: { readonly maxAgeSeconds: number; readonly forceFetch: boolean }): Promise<unknown>;
+}
+
+export interface SecretsManagerCredentialsOptions {
+  /** ARN (or name) of the secret holding `{appSecret, verifyToken, accessToken}`. */
+  readonly secretId: string;
+  /** How long a warm Lambda reuses the value before reading Secrets Manager again. Default 300 s. */
+  readonly maxAgeSeconds?: number;
+  /** Default: Powertools' `SecretsProvider` (cached per execution environment, JSON transform). */
+  readonly reader?: JsonSecretReader;
+}
+
+const DEFAULT_MAX_AGE_SECONDS = 300;
+
+/**
+ * The WhatsApp credentials from Secrets Manager (the construct passes the secret's ARN in
+ * `WHATSAPP_SECRET_ARN`; the values never appear in environment variables). Cached for
+ * `maxAgeSeconds`; a forced refresh bypasses the cache after Meta rejected a token. Errors name the
+ * secret and the missing fields, never a value.
+ */
+export class SecretsManagerCredentialsProvider implements WhatsAppCredentialsProvider {
+  static fromEnvironment(
+    env: NodeJS.ProcessEnv = process.env,
+    options: Omit<SecretsManagerCredentialsOptions, 'secretId'> = {},
+  ): SecretsManagerCredentialsProvider {
+    const secretId = env[RUNTIME_ENV.whatsAppSecretArn];
+    if (!secretId) {
+      throw new WhatsAppCredentialsError(`Environment variable ${RUNTIME_ENV.whatsAppSecretArn} (the WhatsApp secret ARN) is not set`);
+    }
+    return new SecretsManagerCredentialsProvider({ ...options, secretId });
+  }
+
+  private readonly secretId: string;
+  private readonly maxAgeSeconds: number;
+  private readonly reader: JsonSecretReader;
+
+  constructor(options: SecretsManagerCredentialsOptions) {
+    this.secretId = options.secretId;
+    this.maxAgeSeconds = options.maxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS;
+    this.reader = options.reader ?? powertoolsSecretReader(new SecretsProvider());
+  }
+
+  async get(options?: { readonly forceRefresh?: boolean }): Promise<WhatsAppCredentials> {
+    let value: unknown;
+    try {
+      value = await this.reader.read(this.secretId, { maxAgeSeconds: this.maxAgeSeconds, forceFetch: options?.forceRefresh ?? false });
+    } catch (error) {
+      // A JSON parse error quotes the offending text — part of the secret — so it is not kept as the cause.
+      if ((error as Error).name === 'TransformParameterError') {
+        throw new WhatsAppCredentialsError(`WhatsApp secret ${this.secretId} is not a JSON document`);
+      }
+      throw error;
+    }
+    return parseWhatsAppCredentials(this.secretId, value);
+  }
+}
+
+/** A Powertools `SecretsProvider` as a {@link JsonSecretReader}. */
+export function powertoolsSecretReader(provider: SecretsProvider): JsonSecretReader {
+  return {
+    read: (secretId, { maxAgeSeconds, forceFetch }) => provider.get(secretId, { maxAge: maxAgeSeconds, forceFetch, transform: 'json' }),
+  };
+}
+
+/** The WhatsApp secret is missing, malformed or incomplete. */
+export class WhatsAppCredentialsError extends Error {
+  override readonly name = 'WhatsAppCredentialsError';
+}
+
+function parseWhatsAppCredentials(secretId: string, value: unknown): WhatsAppCredentials {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new WhatsAppCredentialsError(`WhatsApp secret ${secretId} must be a JSON object with ${fieldList(Object.values(WHATSAPP_SECRET_FIELDS))}`);
+  }
+  const document = value as Record<string, unknown>;
+  const missing = Object.values(WHATSAPP_SECRET_FIELDS).filter((field) => {
+    const fieldValue = document[field];
+    return typeof fieldValue !== 'string' || fieldValue.trim() === '';
+  });
+  if (missing.length > 0) {
+    throw new WhatsAppCredentialsError(
+      `WhatsApp secret ${secretId} is missing ${missing.length === 1 ? 'the field' : 'the fields'} ${fieldList(missing)} (non-empty strings)`,
+    );
+  }
+  return {
+    appSecret: document[WHATSAPP_SECRET_FIELDS.appSecret] as string,
+    verifyToken: document[WHATSAPP_SECRET_FIELDS.verifyToken] as string,
+    accessToken: document[WHATSAPP_SECRET_FIELDS.accessToken] as string,
+  };
+}
+
+function fieldList(fields: readonly string[]): string {
+  return fields.map((field) => `"${field}"`).join(', ');
+}
