@@ -23,6 +23,8 @@ export const PIPELINE_DEFAULTS = {
   orchestratorTimeoutSeconds: 90,
   orchestratorBatchSize: 1,
   debounceWindowSeconds: 0,
+  /** Meta Graph API root the sender posts to unless the consumer overrides it. */
+  whatsAppApiBaseUrl: 'https://graph.facebook.com/v23.0',
 } as const;
 
 /** Environment variables the construct sets and the handlers read. */
@@ -38,6 +40,19 @@ export const RUNTIME_ENV = {
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
 } as const;
+
+/** Values of `RUNTIME_ENV.agentBackend`: which agent adapter the orchestrator wires in. */
+export const AGENT_BACKEND_KINDS = {
+  bedrock: 'bedrock',
+  lambda: 'lambda',
+  scripted: 'scripted',
+} as const;
+
+/**
+ * Value the construct writes into the fields of a freshly created WhatsApp secret that only the
+ * operator can supply (Meta issues them); the runtime can recognise an unfilled secret by it.
+ */
+export const WHATSAPP_SECRET_PLACEHOLDER = 'REPLACE_ME';
 
 /** Keys of the JSON document stored in the WhatsApp secret. */
 export const WHATSAPP_SECRET_FIELDS = {

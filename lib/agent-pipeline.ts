@@ -1,0 +1,516 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { AgentBackend } from './agent-backend';
+import {
+  LOG_WRITE_ACTIONS,
+  ORCHESTRATOR_QUERY_ACTIONS,
+  ORCHESTRATOR_TABLE_ACTIONS,
+  QUEUE_PRODUCER_KEY_ACTIONS,
+  TABLE_KEY_ACTIONS,
+  WEBHOOK_QUEUE_ACTIONS,
+  WEBHOOK_TABLE_ACTIONS,
+} from './permissions';
+import { PIPELINE_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './pipeline-contract';
+import { ALARM_PERIOD, PipelineSettings, resolvePipelineSettings } from './pipeline-settings';
+
+/** Properties of an `AgentPipeline`. */
+export interface AgentPipelineProps {
+  /**
+   * Deployment environment, part of every physical name (`prod`, `dev`, `staging-2`…).
+   * Lowercase letters, digits and inner hyphens; together with `serviceName` at most 61
+   * characters, so that the dead-letter queue name fits SQS's 80-character limit.
+   */
+  readonly environment: string;
+
+  /**
+   * The AI agent the orchestrator calls: `AgentBackend.bedrock({ modelId })`,
+   * `AgentBackend.lambda(fn)`, or `AgentBackend.scripted()` for development stacks.
+   * Required on purpose: there is no safe default for production.
+   */
+  readonly agentBackend: AgentBackend;
+
+  /**
+   * Service name, the first part of every physical name (`${serviceName}-${environment}` for the
+   * table, `${serviceName}-debounce-${environment}.fifo` for the queue). Same character rules as
+   * `environment`.
+   *
+   * @default 'gogenetic-agent'
+   */
+  readonly serviceName?: string;
+
+  /**
+   * What happens to the stateful resources (table, queues, log groups, the secret created by the
+   * construct) when they leave the stack. Use `DESTROY` only for disposable stacks, together with
+   * `deletionProtection: false`.
+   *
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly removalPolicy?: RemovalPolicy;
+
+  /**
+   * DynamoDB deletion protection on the table. Must be `false` when `removalPolicy` is `DESTROY`.
+   *
+   * @default true
+   */
+  readonly deletionProtection?: boolean;
+
+  /**
+   * Customer managed KMS key for the data at rest: the table, both queues and, when the construct
+   * creates it, the WhatsApp secret. Both functions are granted exactly the key actions they need.
+   *
+   * @default - AWS managed keys: `aws/dynamodb` for the table, SQS managed SSE for the queues,
+   * `aws/secretsmanager` for the secret
+   */
+  readonly encryptionKey?: kms.IKey;
+
+  /**
+   * The orchestrator function's timeout: the whole turn (history, agent loop, reply) must fit.
+   *
+   * @default Duration.seconds(90)
+   */
+  readonly orchestratorTimeout?: Duration;
+
+  /**
+   * The debounce queue's visibility timeout. Must be greater than `orchestratorTimeout`. AWS
+   * recommends at least 6 × the function timeout so that retries after throttling do not burn
+   * receives; the default keeps the original 120 s, which re-delivers a failed turn sooner.
+   *
+   * @default Duration.seconds(120)
+   */
+  readonly visibilityTimeout?: Duration;
+
+  /**
+   * How many times a message is received before SQS moves it to the dead-letter queue
+   * (a whole number from 1 to 1000).
+   *
+   * @default 3
+   */
+  readonly maxReceiveCount?: number;
+
+  /**
+   * How long the debounce queue keeps a message (60 s to 14 days).
+   *
+   * @default Duration.days(4)
+   */
+  readonly queueRetentionPeriod?: Duration;
+
+  /**
+   * How long the dead-letter queue keeps a message (60 s to 14 days). Must not be shorter than
+   * `queueRetentionPeriod`: SQS keeps a message's original enqueue time when it dead-letters it.
+   *
+   * @default Duration.days(14)
+   */
+  readonly deadLetterQueueRetentionPeriod?: Duration;
+
+  /**
+   * An existing Secrets Manager secret holding the JSON document
+   * `{"appSecret": "…", "verifyToken": "…", "accessToken": "…"}` (Meta app secret, webhook verify
+   * token, WhatsApp Cloud API access token).
+   *
+   * @default - a new secret with a random `verifyToken` and `REPLACE_ME` placeholders for
+   * `appSecret` and `accessToken`, which the operator fills in after the first deployment
+   */
+  readonly whatsAppSecret?: secretsmanager.ISecret;
+
+  /**
+   * Base URL of the WhatsApp Cloud API (Meta Graph API version included). Must be https.
+   *
+   * @default 'https://graph.facebook.com/v23.0'
+   */
+  readonly whatsAppApiBaseUrl?: string;
+
+  /**
+   * Retention of both functions' log groups.
+   *
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+
+  /**
+   * Memory of the webhook function in MB (CPU grows with it; it governs the cold start Meta waits on).
+   *
+   * @default 512
+   */
+  readonly webhookMemorySize?: number;
+
+  /**
+   * Memory of the orchestrator function in MB.
+   *
+   * @default 512
+   */
+  readonly orchestratorMemorySize?: number;
+
+  /**
+   * Upper bound on concurrent orchestrator invocations by the SQS event source (2 to 1000), to
+   * protect the agent and the WhatsApp API. Unlike reserved concurrency it does not throttle
+   * invocations, so it never pushes messages towards the dead-letter queue.
+   *
+   * @default - no limit besides the account's concurrency; FIFO ordering already allows at most one
+   * in-flight turn per customer
+   */
+  readonly orchestratorMaxConcurrency?: number;
+
+  /**
+   * Threshold of the alarm on the age of the oldest message in the debounce queue
+   * (at least one minute, below `queueRetentionPeriod`).
+   *
+   * @default Duration.minutes(10)
+   */
+  readonly oldestMessageAgeAlarmThreshold?: Duration;
+
+  /**
+   * SNS topic notified when any alarm of the pipeline changes to ALARM or back to OK.
+   *
+   * @default - alarms have no actions
+   */
+  readonly alarmTopic?: sns.ITopic;
+}
+
+/** Webhook work per POST is one transaction and one SendMessage; Meta only needs a fast 200. */
+const WEBHOOK_TIMEOUT = Duration.seconds(10);
+/** The DynamoDB operations the functions issue, for the throttling alarm (≤ 10 metrics per alarm). */
+const TABLE_OPERATIONS_IN_USE = [
+  dynamodb.Operation.GET_ITEM,
+  dynamodb.Operation.QUERY,
+  dynamodb.Operation.PUT_ITEM,
+  dynamodb.Operation.UPDATE_ITEM,
+  dynamodb.Operation.DELETE_ITEM,
+  dynamodb.Operation.TRANSACT_WRITE_ITEMS,
+  dynamodb.Operation.BATCH_GET_ITEM,
+  dynamodb.Operation.BATCH_WRITE_ITEM,
+];
+
+/**
+ * A WhatsApp AI-agent pipeline: Meta's webhook lands on a Lambda Function URL, which records each
+ * message durably in a single DynamoDB table and dispatches it through an SQS FIFO queue (one
+ * message group per customer) to an orchestrator function that runs the agent and replies through
+ * the WhatsApp Cloud API, latest message wins. Failed turns end in a dead-letter queue; alarms
+ * cover the dead-letter queue, queue age, function errors and throttles, and table throttling.
+ */
+export class AgentPipeline extends Construct {
+  /** The single table (`PK`/`SK`, `GSI1`, TTL `ttl`). */
+  public readonly table: dynamodb.Table;
+  /** The FIFO debounce queue between the webhook and the orchestrator. */
+  public readonly queue: sqs.Queue;
+  /** The FIFO dead-letter queue that receives turns that failed `maxReceiveCount` times. */
+  public readonly deadLetterQueue: sqs.Queue;
+  /** The function behind the webhook URL. */
+  public readonly webhookFunction: lambda.Function;
+  /** The function that consumes the queue and runs each turn. */
+  public readonly orchestratorFunction: lambda.Function;
+  /**
+   * The webhook's Function URL. Its auth type is NONE because Meta cannot sign requests with
+   * AWS credentials; the handler authenticates every POST by its `X-Hub-Signature-256` HMAC.
+   */
+  public readonly webhookFunctionUrl: lambda.FunctionUrl;
+  /** The callback URL to register in the Meta app's WhatsApp webhook configuration. */
+  public readonly webhookUrl: string;
+  /** The secret with the WhatsApp credentials (created or the one passed in). */
+  public readonly whatsAppSecret: secretsmanager.ISecret;
+  /** Messages visible in the dead-letter queue: a turn failed for good. */
+  public readonly deadLetterQueueAlarm: cloudwatch.Alarm;
+  /** The oldest message in the debounce queue is older than the threshold: turns are stuck. */
+  public readonly oldestMessageAgeAlarm: cloudwatch.Alarm;
+  /** The webhook function reported errors. */
+  public readonly webhookErrorsAlarm: cloudwatch.Alarm;
+  /** The webhook function was throttled (Meta retries, but replies are delayed). */
+  public readonly webhookThrottlesAlarm: cloudwatch.Alarm;
+  /** The orchestrator function reported errors. */
+  public readonly orchestratorErrorsAlarm: cloudwatch.Alarm;
+  /** The orchestrator function was throttled. */
+  public readonly orchestratorThrottlesAlarm: cloudwatch.Alarm;
+  /** Requests to the table were throttled. */
+  public readonly tableThrottlesAlarm: cloudwatch.Alarm;
+  /** Every alarm above, for dashboards and bulk wiring. */
+  public readonly alarms: cloudwatch.IAlarm[] = [];
+
+  private readonly settings: PipelineSettings;
+  private readonly alarmAction?: cloudwatch.IAlarmAction;
+
+  constructor(scope: Construct, id: string, props: AgentPipelineProps) {
+    super(scope, id);
+    this.settings = resolvePipelineSettings(this.node.path, props);
+    const { names, removalPolicy } = this.settings;
+
+    // `Table` (AWS::DynamoDB::Table) rather than `TableV2` (AWS::DynamoDB::GlobalTable): the pipeline
+    // is single-Region, existing deployments of this design are AWS::DynamoDB::Table resources that
+    // can be imported as they are, and template checks (cdk-nag DDB3, cfn-guard rules) target it.
+    this.table = new dynamodb.Table(this, 'Table', {
+      tableName: names.table,
+      partitionKey: { name: TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: TABLE_SCHEMA.sortKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: TABLE_SCHEMA.timeToLiveAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: props.encryptionKey ? dynamodb.TableEncryption.CUSTOMER_MANAGED : dynamodb.TableEncryption.AWS_MANAGED,
+      encryptionKey: props.encryptionKey,
+      deletionProtection: this.settings.deletionProtection,
+      removalPolicy,
+    });
+    this.table.addGlobalSecondaryIndex({
+      indexName: TABLE_SCHEMA.gsi1.indexName,
+      partitionKey: { name: TABLE_SCHEMA.gsi1.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: TABLE_SCHEMA.gsi1.sortKey, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+
+    const queueEncryption = props.encryptionKey
+      ? { encryption: sqs.QueueEncryption.KMS, encryptionMasterKey: props.encryptionKey }
+      : { encryption: sqs.QueueEncryption.SQS_MANAGED };
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+      queueName: names.deadLetterQueue,
+      fifo: true,
+      retentionPeriod: this.settings.deadLetterQueueRetentionPeriod,
+      enforceSSL: true,
+      removalPolicy,
+      ...queueEncryption,
+    });
+    this.queue = new sqs.Queue(this, 'Queue', {
+      queueName: names.queue,
+      fifo: true,
+      // The webhook supplies sha256(message id) as the deduplication id.
+      contentBasedDeduplication: false,
+      deliveryDelay: Duration.seconds(PIPELINE_DEFAULTS.queueDeliveryDelaySeconds),
+      visibilityTimeout: this.settings.visibilityTimeout,
+      retentionPeriod: this.settings.queueRetentionPeriod,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: this.settings.maxReceiveCount },
+      enforceSSL: true,
+      removalPolicy,
+      ...queueEncryption,
+    });
+
+    this.whatsAppSecret = props.whatsAppSecret ?? this.createWhatsAppSecret(props.encryptionKey);
+
+    const powertoolsEnvironment = {
+      // One service per deployment; Powertools logs add the function name themselves.
+      [RUNTIME_ENV.serviceName]: names.table,
+      [RUNTIME_ENV.metricsNamespace]: this.settings.serviceName,
+    };
+
+    this.webhookFunction = this.createFunction('Webhook', {
+      description: `WhatsApp webhook of ${names.table}: verifies Meta's signature, records and dispatches each message`,
+      memorySize: this.settings.webhookMemorySize,
+      timeout: WEBHOOK_TIMEOUT,
+      environment: {
+        [RUNTIME_ENV.tableName]: this.table.tableName,
+        [RUNTIME_ENV.queueUrl]: this.queue.queueUrl,
+        [RUNTIME_ENV.debounceWindowSeconds]: String(PIPELINE_DEFAULTS.debounceWindowSeconds),
+        [RUNTIME_ENV.whatsAppSecretArn]: this.whatsAppSecret.secretArn,
+        ...powertoolsEnvironment,
+      },
+    });
+    this.orchestratorFunction = this.createFunction('Orchestrator', {
+      description: `Turn orchestrator of ${names.table}: runs the agent for the latest message of each customer and replies`,
+      memorySize: this.settings.orchestratorMemorySize,
+      timeout: this.settings.orchestratorTimeout,
+      environment: {
+        [RUNTIME_ENV.tableName]: this.table.tableName,
+        [RUNTIME_ENV.whatsAppSecretArn]: this.whatsAppSecret.secretArn,
+        [RUNTIME_ENV.whatsAppApiBaseUrl]: this.settings.whatsAppApiBaseUrl,
+        ...powertoolsEnvironment,
+      },
+    });
+
+    // Meta cannot sign requests with AWS credentials, so the URL is public and the handler
+    // authenticates each POST by its X-Hub-Signature-256 HMAC before touching any data.
+    this.webhookFunctionUrl = this.webhookFunction.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
+    this.webhookUrl = this.webhookFunctionUrl.url;
+
+    this.orchestratorFunction.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: PIPELINE_DEFAULTS.orchestratorBatchSize,
+        reportBatchItemFailures: true,
+        maxConcurrency: this.settings.orchestratorMaxConcurrency,
+      }),
+    );
+    const agent = props.agentBackend.bind(this, this.orchestratorFunction);
+    for (const [name, value] of Object.entries(agent.environment)) {
+      this.orchestratorFunction.addEnvironment(name, value);
+    }
+
+    this.grantFunctionAccess(props.encryptionKey);
+
+    this.alarmAction = props.alarmTopic && new cloudwatchActions.SnsAction(props.alarmTopic);
+
+    this.deadLetterQueueAlarm = this.createAlarm('DeadLetterQueueAlarm', this.metricDeadLetterQueueMessages(), 0,
+      `A turn of ${names.table} failed ${this.settings.maxReceiveCount} times and is in ${names.deadLetterQueue}: inspect it, fix the cause, then redrive it.`);
+    this.oldestMessageAgeAlarm = this.createAlarm('OldestMessageAgeAlarm', this.metricOldestMessageAge(),
+      this.settings.oldestMessageAgeAlarmThreshold.toSeconds(),
+      `The oldest message in ${names.queue} is older than ${this.settings.oldestMessageAgeAlarmThreshold.toSeconds()} s: the orchestrator is not keeping up or keeps failing.`);
+    this.webhookErrorsAlarm = this.createAlarm('WebhookErrorsAlarm', this.webhookFunction.metricErrors({ period: ALARM_PERIOD }), 0,
+      `The webhook of ${names.table} failed; Meta retries failed deliveries.`);
+    this.webhookThrottlesAlarm = this.createAlarm('WebhookThrottlesAlarm', this.webhookFunction.metricThrottles({ period: ALARM_PERIOD }), 0,
+      `The webhook of ${names.table} was throttled; Meta retries, replies are delayed.`);
+    this.orchestratorErrorsAlarm = this.createAlarm('OrchestratorErrorsAlarm', this.orchestratorFunction.metricErrors({ period: ALARM_PERIOD }), 0,
+      `The orchestrator of ${names.table} failed; the turn is retried until it reaches the dead-letter queue.`);
+    this.orchestratorThrottlesAlarm = this.createAlarm('OrchestratorThrottlesAlarm', this.orchestratorFunction.metricThrottles({ period: ALARM_PERIOD }), 0,
+      `The orchestrator of ${names.table} was throttled; throttled receives count towards the dead-letter queue.`);
+    this.tableThrottlesAlarm = this.createAlarm('TableThrottlesAlarm', this.metricTableThrottledRequests(), 0,
+      `Requests to ${names.table} were throttled.`);
+  }
+
+  /** Lets `grantee` read the table and its index (e.g. a reporting function). */
+  public grantReadData(grantee: iam.IGrantable): iam.Grant {
+    return this.table.grantReadData(grantee);
+  }
+
+  /** Lets `grantee` read and write the table and its index (e.g. an admin back office). */
+  public grantReadWriteData(grantee: iam.IGrantable): iam.Grant {
+    return this.table.grantReadWriteData(grantee);
+  }
+
+  /** Messages visible in the dead-letter queue (maximum over 1 minute unless overridden). */
+  public metricDeadLetterQueueMessages(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: ALARM_PERIOD, ...props });
+  }
+
+  /** Age in seconds of the oldest message in the debounce queue (maximum over 1 minute unless overridden). */
+  public metricOldestMessageAge(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.queue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', period: ALARM_PERIOD, ...props });
+  }
+
+  /**
+   * Throttled requests to the table, summed over the operations the pipeline issues. Each term is
+   * `FILL(…, 0)`: DynamoDB publishes ThrottledRequests only when something is throttled, and a plain
+   * sum of series with gaps would have no value whenever a single operation was quiet.
+   */
+  public metricTableThrottledRequests(props?: cloudwatch.MathExpressionOptions): cloudwatch.IMetric {
+    const usingMetrics: Record<string, cloudwatch.IMetric> = {};
+    for (const operation of TABLE_OPERATIONS_IN_USE) {
+      usingMetrics[operation.toLowerCase()] = this.table.metric('ThrottledRequests', {
+        dimensionsMap: { TableName: this.table.tableName, Operation: operation },
+        statistic: 'Sum',
+        period: props?.period ?? ALARM_PERIOD,
+      });
+    }
+    return new cloudwatch.MathExpression({
+      expression: Object.keys(usingMetrics).map((id) => `FILL(${id}, 0)`).join(' + '),
+      usingMetrics,
+      label: 'Throttled requests',
+      period: ALARM_PERIOD,
+      ...props,
+    });
+  }
+
+  private createWhatsAppSecret(encryptionKey?: kms.IKey): secretsmanager.ISecret {
+    const secret = new secretsmanager.Secret(this, 'WhatsAppSecret', {
+      description:
+        `WhatsApp Cloud API credentials of ${this.settings.names.table}. Replace the ${WHATSAPP_SECRET_PLACEHOLDER} values of ` +
+        `${WHATSAPP_SECRET_FIELDS.appSecret} and ${WHATSAPP_SECRET_FIELDS.accessToken}; give ${WHATSAPP_SECRET_FIELDS.verifyToken} to Meta.`,
+      encryptionKey,
+      removalPolicy: this.settings.removalPolicy,
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({
+          [WHATSAPP_SECRET_FIELDS.appSecret]: WHATSAPP_SECRET_PLACEHOLDER,
+          [WHATSAPP_SECRET_FIELDS.accessToken]: WHATSAPP_SECRET_PLACEHOLDER,
+        }),
+        generateStringKey: WHATSAPP_SECRET_FIELDS.verifyToken,
+        // Pasted into Meta's webhook form and compared verbatim: keep it to letters and digits.
+        excludePunctuation: true,
+        passwordLength: 48,
+      },
+    });
+    Validations.of(secret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Meta issues the app secret and the WhatsApp access token; Secrets Manager cannot rotate them. ' +
+        'Operators rotate them in the Meta app and update the secret value.',
+    });
+    return secret;
+  }
+
+  private createFunction(id: 'Webhook' | 'Orchestrator', options: FunctionOptions): lambda.Function {
+    const logGroup = new logs.LogGroup(this, `${id}LogGroup`, {
+      retention: this.settings.logRetention,
+      removalPolicy: this.settings.removalPolicy,
+    });
+    // An own role instead of the AWSLambdaBasicExecutionRole managed policy, which allows writing
+    // to every log group of the account.
+    const role = new iam.Role(this, `${id}Role`, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of the ${id.toLowerCase()} function of ${this.settings.names.table}`,
+    });
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...LOG_WRITE_ACTIONS], resources: [logGroup.logGroupArn] }));
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.',
+    });
+    return new lambda.Function(this, `${id}Function`, {
+      ...options,
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      handler: 'index.handler',
+      code: bundledHandler(id.toLowerCase()),
+      role,
+      logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      tracing: lambda.Tracing.ACTIVE,
+    });
+  }
+
+  private grantFunctionAccess(encryptionKey?: kms.IKey): void {
+    const index = `${this.table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
+    this.webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_TABLE_ACTIONS], resources: [this.table.tableArn] }));
+    this.webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [this.queue.queueArn] }));
+    this.orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_TABLE_ACTIONS], resources: [this.table.tableArn] }));
+    this.orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_QUERY_ACTIONS], resources: [this.table.tableArn, index] }));
+    for (const fn of [this.webhookFunction, this.orchestratorFunction]) {
+      this.whatsAppSecret.grantRead(fn);
+    }
+    if (encryptionKey) {
+      for (const fn of [this.webhookFunction, this.orchestratorFunction]) {
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [encryptionKey.keyArn] }));
+      }
+      // The orchestrator's kms:Decrypt for consuming the queue comes with the event source.
+      this.webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...QUEUE_PRODUCER_KEY_ACTIONS], resources: [encryptionKey.keyArn] }));
+    }
+  }
+
+  private createAlarm(id: string, metric: cloudwatch.IMetric, threshold: number, description: string): cloudwatch.Alarm {
+    const alarm = new cloudwatch.Alarm(this, id, {
+      metric,
+      threshold,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      datapointsToAlarm: 1,
+      // No data means no traffic, not a failure (these metrics are sparse).
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      alarmDescription: description,
+    });
+    if (this.alarmAction) {
+      alarm.addAlarmAction(this.alarmAction);
+      alarm.addOkAction(this.alarmAction);
+    }
+    this.alarms.push(alarm);
+    return alarm;
+  }
+}
+
+interface FunctionOptions {
+  readonly description: string;
+  readonly memorySize: number;
+  readonly timeout: Duration;
+  readonly environment: Record<string, string>;
+}
+
+/** The handler bundle produced by `npm run build` (scripts/bundle-lambdas.mjs), shipped in the package. */
+function bundledHandler(name: string): lambda.Code {
+  const directory = path.join(__dirname, '..', 'assets', name);
+  if (!fs.existsSync(path.join(directory, 'index.js'))) {
+    throw new Error(`AgentPipeline: the bundled ${name} handler is missing at ${directory}; run \`npm run build\` first.`);
+  }
+  return lambda.Code.fromAsset(directory);
+}

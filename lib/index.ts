@@ -1,0 +1,2 @@
+export * from './agent-pipeline';
+export * from './agent-backend';

@@ -1,0 +1,54 @@
+/**
+ * Every IAM action the pipeline grants, in one place, so a change in what the runtime calls is a
+ * one-line change here and the construct tests pin the result. Internal: not part of the jsii API.
+ *
+ * DynamoDB authorises TransactWriteItems per underlying action (Put/Update/Delete/ConditionCheck),
+ * so no transaction action appears here.
+ */
+
+/** Webhook on the table: receipt + LATEST_INBOUND transaction, routing reads, dispatch markers. */
+export const WEBHOOK_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:ConditionCheckItem',
+] as const;
+
+/**
+ * Orchestrator on the table (item level): the data-access kit's get / put / update / delete /
+ * transact / batchGet / batchWrite (SPEC §4).
+ */
+export const ORCHESTRATOR_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:BatchWriteItem',
+] as const;
+
+/** Orchestrator queries (the kit's queryPage), on the table and on GSI1 only. */
+export const ORCHESTRATOR_QUERY_ACTIONS = ['dynamodb:Query'] as const;
+
+/** Webhook on the debounce queue: dispatch only. Consumption is granted by the event source. */
+export const WEBHOOK_QUEUE_ACTIONS = ['sqs:SendMessage'] as const;
+
+/**
+ * On a customer managed table key, for principals that read and write items. DynamoDB calls KMS
+ * on the caller's behalf; these are aws-cdk-lib's read/write data key actions without the
+ * `ReEncrypt*` / `GenerateDataKey*` wildcards.
+ */
+export const TABLE_KEY_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'] as const;
+
+/** On a customer managed queue key, for a producer (SQS encrypts each message with a data key). */
+export const QUEUE_PRODUCER_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
+
+/** Bedrock agent: the Converse API is authorised as InvokeModel. */
+export const BEDROCK_INVOKE_ACTIONS = ['bedrock:InvokeModel'] as const;
+
+/** Consumer-supplied agent function. */
+export const AGENT_FUNCTION_INVOKE_ACTIONS = ['lambda:InvokeFunction'] as const;
+
+/** Writing to the function's own log group (instead of the managed AWSLambdaBasicExecutionRole). */
+export const LOG_WRITE_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'] as const;

@@ -1,0 +1,176 @@
+import { Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { AgentPipelineProps } from './agent-pipeline';
+import { PIPELINE_DEFAULTS, physicalNames } from './pipeline-contract';
+
+/** The construct's props with every default applied and every check passed. Internal. */
+export interface PipelineSettings {
+  readonly names: ReturnType<typeof physicalNames>;
+  readonly serviceName: string;
+  readonly environment: string;
+  readonly removalPolicy: RemovalPolicy;
+  readonly deletionProtection: boolean;
+  readonly orchestratorTimeout: Duration;
+  readonly visibilityTimeout: Duration;
+  readonly maxReceiveCount: number;
+  readonly queueRetentionPeriod: Duration;
+  readonly deadLetterQueueRetentionPeriod: Duration;
+  readonly logRetention: logs.RetentionDays;
+  readonly webhookMemorySize: number;
+  readonly orchestratorMemorySize: number;
+  readonly orchestratorMaxConcurrency?: number;
+  readonly whatsAppApiBaseUrl: string;
+  readonly oldestMessageAgeAlarmThreshold: Duration;
+}
+
+/** Lowercase letters, digits and inner hyphens: valid in SQS and DynamoDB names, and readable. */
+const NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+const SQS_QUEUE_NAME_MAX_LENGTH = 80;
+const DYNAMODB_TABLE_NAME_MAX_LENGTH = 255;
+/** Characters the derived names add around serviceName + environment (the DLQ name is the longest). */
+const EMPTY_NAMES = physicalNames('', '');
+/** serviceName.length + environment.length must fit the tightest of the physical name limits. */
+export const MAX_NAME_BUDGET = Math.min(
+  SQS_QUEUE_NAME_MAX_LENGTH - Math.max(EMPTY_NAMES.queue.length, EMPTY_NAMES.deadLetterQueue.length),
+  DYNAMODB_TABLE_NAME_MAX_LENGTH - EMPTY_NAMES.table.length,
+);
+
+const SQS_MIN_RETENTION = Duration.seconds(60);
+const SQS_MAX_RETENTION = Duration.days(14);
+const SQS_MAX_VISIBILITY_TIMEOUT = Duration.hours(12);
+const LAMBDA_MAX_TIMEOUT = Duration.minutes(15);
+/** Period of every alarm of the pipeline. */
+export const ALARM_PERIOD = Duration.minutes(1);
+const SUPPORTED_REMOVAL_POLICIES = [RemovalPolicy.RETAIN, RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE, RemovalPolicy.DESTROY];
+
+/** Applies the defaults and throws on any configuration that could not deploy or would misbehave. */
+export function resolvePipelineSettings(constructPath: string, props: AgentPipelineProps): PipelineSettings {
+  const fail = (problem: string): never => {
+    throw new Error(`AgentPipeline at '${constructPath}': ${problem}`);
+  };
+  if (!props.agentBackend) {
+    fail('agentBackend is required: use AgentBackend.bedrock(), AgentBackend.lambda() or, for development only, AgentBackend.scripted().');
+  }
+
+  const serviceName = props.serviceName ?? PIPELINE_DEFAULTS.serviceName;
+  const environment = props.environment;
+  checkName(fail, 'environment', environment);
+  checkName(fail, 'serviceName', serviceName);
+  if (!Token.isUnresolved(serviceName) && !Token.isUnresolved(environment) && serviceName.length + environment.length > MAX_NAME_BUDGET) {
+    fail(
+      `serviceName '${serviceName}' and environment '${environment}' are ${serviceName.length + environment.length} characters together; ` +
+        `at most ${MAX_NAME_BUDGET} fit in the dead-letter queue name '${physicalNames(serviceName, environment).deadLetterQueue}' ` +
+        `(SQS allows ${SQS_QUEUE_NAME_MAX_LENGTH}). Shorten one of them.`,
+    );
+  }
+
+  const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+  const deletionProtection = props.deletionProtection ?? true;
+  if (!SUPPORTED_REMOVAL_POLICIES.includes(removalPolicy)) {
+    fail(`removalPolicy ${removalPolicy} is not supported by DynamoDB tables and SQS queues; use RETAIN, RETAIN_ON_UPDATE_OR_DELETE or DESTROY.`);
+  }
+  if (removalPolicy === RemovalPolicy.DESTROY && deletionProtection) {
+    fail(
+      'removalPolicy DESTROY conflicts with deletionProtection true (its default): CloudFormation could never delete the table. ' +
+        'For a disposable stack set deletionProtection: false as well; otherwise keep the default RETAIN.',
+    );
+  }
+
+  const orchestratorTimeout = props.orchestratorTimeout ?? Duration.seconds(PIPELINE_DEFAULTS.orchestratorTimeoutSeconds);
+  const visibilityTimeout = props.visibilityTimeout ?? Duration.seconds(PIPELINE_DEFAULTS.queueVisibilityTimeoutSeconds);
+  checkDuration(fail, 'orchestratorTimeout', orchestratorTimeout, Duration.seconds(1), LAMBDA_MAX_TIMEOUT);
+  checkDuration(fail, 'visibilityTimeout', visibilityTimeout, Duration.seconds(0), SQS_MAX_VISIBILITY_TIMEOUT);
+  if (isResolved(orchestratorTimeout, visibilityTimeout) && visibilityTimeout.toSeconds() <= orchestratorTimeout.toSeconds()) {
+    fail(
+      `visibilityTimeout (${visibilityTimeout.toSeconds()} s) must be greater than orchestratorTimeout (${orchestratorTimeout.toSeconds()} s): ` +
+        'otherwise SQS hands a message to a second orchestrator while the first is still working on it, and Lambda rejects the event source. ' +
+        'Raise visibilityTimeout (AWS recommends at least 6 × the function timeout) or lower orchestratorTimeout.',
+    );
+  }
+
+  const maxReceiveCount = props.maxReceiveCount ?? PIPELINE_DEFAULTS.maxReceiveCount;
+  checkInteger(fail, 'maxReceiveCount', maxReceiveCount, 1, 1000);
+
+  const queueRetentionPeriod = props.queueRetentionPeriod ?? Duration.seconds(PIPELINE_DEFAULTS.queueRetentionSeconds);
+  const deadLetterQueueRetentionPeriod =
+    props.deadLetterQueueRetentionPeriod ?? Duration.seconds(PIPELINE_DEFAULTS.deadLetterQueueRetentionSeconds);
+  checkDuration(fail, 'queueRetentionPeriod', queueRetentionPeriod, SQS_MIN_RETENTION, SQS_MAX_RETENTION);
+  checkDuration(fail, 'deadLetterQueueRetentionPeriod', deadLetterQueueRetentionPeriod, SQS_MIN_RETENTION, SQS_MAX_RETENTION);
+  // SQS keeps a message's original enqueue time when it moves it to the DLQ, so a shorter DLQ
+  // retention would delete failed turns before anyone could look at them.
+  if (isResolved(queueRetentionPeriod, deadLetterQueueRetentionPeriod) && deadLetterQueueRetentionPeriod.toSeconds() < queueRetentionPeriod.toSeconds()) {
+    fail(
+      `deadLetterQueueRetentionPeriod (${deadLetterQueueRetentionPeriod.toSeconds()} s) is shorter than queueRetentionPeriod ` +
+        `(${queueRetentionPeriod.toSeconds()} s): messages would expire in the dead-letter queue before they could be inspected. ` +
+        'Make the dead-letter queue retention at least as long as the queue retention.',
+    );
+  }
+
+  const oldestMessageAgeAlarmThreshold = props.oldestMessageAgeAlarmThreshold ?? Duration.minutes(10);
+  checkDuration(fail, 'oldestMessageAgeAlarmThreshold', oldestMessageAgeAlarmThreshold, ALARM_PERIOD, queueRetentionPeriod);
+
+  const webhookMemorySize = props.webhookMemorySize ?? 512;
+  const orchestratorMemorySize = props.orchestratorMemorySize ?? 512;
+  checkInteger(fail, 'webhookMemorySize', webhookMemorySize, 128, 10240);
+  checkInteger(fail, 'orchestratorMemorySize', orchestratorMemorySize, 128, 10240);
+  if (props.orchestratorMaxConcurrency !== undefined) {
+    checkInteger(fail, 'orchestratorMaxConcurrency', props.orchestratorMaxConcurrency, 2, 1000);
+  }
+
+  return {
+    names: physicalNames(serviceName, environment),
+    serviceName,
+    environment,
+    removalPolicy,
+    deletionProtection,
+    orchestratorTimeout,
+    visibilityTimeout,
+    maxReceiveCount,
+    queueRetentionPeriod,
+    deadLetterQueueRetentionPeriod,
+    logRetention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+    webhookMemorySize,
+    orchestratorMemorySize,
+    orchestratorMaxConcurrency: props.orchestratorMaxConcurrency,
+    whatsAppApiBaseUrl: resolveApiBaseUrl(fail, props.whatsAppApiBaseUrl ?? PIPELINE_DEFAULTS.whatsAppApiBaseUrl),
+    oldestMessageAgeAlarmThreshold,
+  };
+}
+
+type Fail = (problem: string) => never;
+
+function checkName(fail: Fail, label: string, value: string): void {
+  if (!Token.isUnresolved(value) && !NAME_PATTERN.test(value)) {
+    fail(
+      `${label} '${value}' cannot be part of the table and queue names: use lowercase letters, digits and inner hyphens ` +
+        "(for example 'prod' or 'staging-2').",
+    );
+  }
+}
+
+function checkInteger(fail: Fail, label: string, value: number, min: number, max: number): void {
+  if (!Token.isUnresolved(value) && (!Number.isInteger(value) || value < min || value > max)) {
+    fail(`${label} must be a whole number from ${min} to ${max}; got ${value}.`);
+  }
+}
+
+function checkDuration(fail: Fail, label: string, value: Duration, min: Duration, max: Duration): void {
+  if (isResolved(value, min, max) && (value.toSeconds() < min.toSeconds() || value.toSeconds() > max.toSeconds())) {
+    fail(`${label} must be from ${min.toSeconds()} s to ${max.toSeconds()} s; got ${value.toSeconds()} s.`);
+  }
+}
+
+function isResolved(...durations: Duration[]): boolean {
+  return durations.every((duration) => !duration.isUnresolved());
+}
+
+function resolveApiBaseUrl(fail: Fail, url: string): string {
+  if (Token.isUnresolved(url)) {
+    return url;
+  }
+  if (!/^https:\/\/[^/\s]+(\/\S*)?$/.test(url)) {
+    fail(`whatsAppApiBaseUrl '${url}' must be an https:// URL (the access token travels in its requests).`);
+  }
+  // The sender appends `/{phone_number_id}/messages`.
+  return url.replace(/\/+$/, '');
+}
