@@ -1,0 +1,142 @@
+import type { AgentAction, AgentActionType } from '../../ports/agent';
+
+/**
+ * The four actions an agent may take, as tools: name, description for the model, and the JSON
+ * schema of the input. The same schema validates a Bedrock tool call and an action returned by a
+ * consumer's agent Lambda, so both backends produce exactly the same {@link AgentAction}s.
+ */
+export interface AgentTool {
+  readonly name: AgentActionType;
+  readonly description: string;
+  readonly inputSchema: ObjectSchema;
+}
+
+/** The subset of JSON Schema the tools use (and {@link validateAgainstSchema} enforces). */
+export type JsonSchema = StringSchema | ObjectSchema;
+
+export interface StringSchema {
+  readonly type: 'string';
+  readonly description?: string;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+}
+
+export interface ObjectSchema {
+  readonly type: 'object';
+  readonly description?: string;
+  readonly properties?: Readonly<Record<string, JsonSchema>>;
+  readonly required?: readonly string[];
+  /** `false` forbids unknown keys; a schema validates every unknown key's value. */
+  readonly additionalProperties: false | JsonSchema;
+  readonly minProperties?: number;
+  readonly maxProperties?: number;
+}
+
+const reason = (description: string): StringSchema => ({ type: 'string', description, minLength: 1, maxLength: 500 });
+
+export const AGENT_TOOLS: readonly AgentTool[] = [
+  {
+    name: 'record_out_of_portfolio_demand',
+    description:
+      'Record that the customer asked for a service the business does not offer, so the demand can be studied. ' +
+      'Call it once per requested service, then answer the customer.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        requestedService: { type: 'string', description: "The service the customer asked for, in the customer's words.", minLength: 1, maxLength: 200 },
+        estimatedSegment: { type: 'string', description: 'The customer segment, when evident (e.g. clinic, laboratory, individual).', maxLength: 100 },
+        notes: { type: 'string', description: 'Anything else that helps understand the demand.', maxLength: 1000 },
+      },
+      required: ['requestedService'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'update_qualification',
+    description:
+      'Save qualification facts the customer stated. Keys are short snake_case field names (e.g. sample_type, ' +
+      'sample_count); values are what the customer said. Only new or corrected fields are needed.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        data: {
+          type: 'object',
+          description: 'Field name to value.',
+          additionalProperties: { type: 'string', maxLength: 500 },
+          minProperties: 1,
+          maxProperties: 20,
+        },
+      },
+      required: ['data'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'request_human_handoff',
+    description:
+      'Hand the conversation to a human operator: when the customer asks for a person, or when you cannot help. ' +
+      'Then tell the customer that a person will continue the conversation.',
+    inputSchema: {
+      type: 'object',
+      properties: { reason: reason('Why a human should take over.') },
+      required: ['reason'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'close_session',
+    description: "Close the conversation when the customer's request is fully handled or the customer says goodbye.",
+    inputSchema: {
+      type: 'object',
+      properties: { reason: reason('Why the conversation is over.') },
+      required: ['reason'],
+      additionalProperties: false,
+    },
+  },
+];
+
+export type ParsedAgentAction =
+  | { readonly ok: true; readonly action: AgentAction }
+  | { readonly ok: false; readonly problems: readonly string[] };
+
+/** Validates a tool input against its schema and builds the action; problems are phrased for the model. */
+export function parseAgentAction(type: string, input: unknown): ParsedAgentAction {
+  const tool = AGENT_TOOLS.find((candidate) => candidate.name === type);
+  if (!tool) {
+    return { ok: false, problems: [`unknown action "${type}"; the actions are ${AGENT_TOOLS.map((known) => known.name).join(', ')}`] };
+  }
+  const problems = validateAgainstSchema(tool.inputSchema, input);
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, action: { type: tool.name, ...(input as object) } as AgentAction };
+}
+
+/** Problems of `value` against `schema`, each naming the offending path; empty when valid. */
+export function validateAgainstSchema(schema: JsonSchema, value: unknown, path = ''): string[] {
+  const name = path || 'the input';
+  if (schema.type === 'string') {
+    if (typeof value !== 'string') return [`${name} must be a string`];
+    if (schema.minLength !== undefined && value.trim().length < schema.minLength) return [`${name} must not be empty`];
+    if (schema.maxLength !== undefined && value.length > schema.maxLength) return [`${name} must be at most ${schema.maxLength} characters`];
+    return [];
+  }
+
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [`${name} must be an object`];
+  const record = value as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const key of schema.required ?? []) {
+    if (record[key] === undefined) problems.push(`${join(path, key)} is required`);
+  }
+  for (const [key, fieldValue] of Object.entries(record)) {
+    const fieldSchema = schema.properties?.[key] ?? schema.additionalProperties;
+    if (fieldSchema === false) problems.push(`${join(path, key)} is not allowed`);
+    else problems.push(...validateAgainstSchema(fieldSchema, fieldValue, join(path, key)));
+  }
+  const size = Object.keys(record).length;
+  if (schema.minProperties !== undefined && size < schema.minProperties) problems.push(`${name} needs at least ${schema.minProperties} entries`);
+  if (schema.maxProperties !== undefined && size > schema.maxProperties) problems.push(`${name} allows at most ${schema.maxProperties} entries`);
+  return problems;
+}
+
+function join(path: string, key: string): string {
+  return path ? `${path}.${key}` : key;
+}

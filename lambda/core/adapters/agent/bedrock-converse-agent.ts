@@ -1,0 +1,186 @@
+import {
+  BedrockRuntimeClient,
+  ConverseCommand,
+  type ContentBlock,
+  type ConverseCommandInput,
+  type ConverseCommandOutput,
+  type Message,
+  type Tool,
+  type ToolInputSchema,
+  type ToolUseBlock,
+} from '@aws-sdk/client-bedrock-runtime';
+import {
+  AgentInvocationError,
+  type AgentAction,
+  type AgentPort,
+  type AgentRequest,
+  type AgentResponse,
+  type AgentStopReason,
+  type ConversationEntry,
+} from '../../ports/agent';
+import { AGENT_TOOLS, parseAgentAction } from './agent-actions';
+import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './agent-deadline';
+
+/** One Converse round trip; injected so tests replay recorded response shapes. */
+export type ConverseCall = (input: ConverseCommandInput, options: { readonly abortSignal: AbortSignal }) => Promise<ConverseCommandOutput>;
+
+/** Converse through the AWS SDK (region and credentials from the Lambda environment). */
+export function bedrockConverse(client: BedrockRuntimeClient = new BedrockRuntimeClient({})): ConverseCall {
+  return (input, { abortSignal }) => client.send(new ConverseCommand(input), { abortSignal });
+}
+
+export interface BedrockConverseAgentOptions {
+  /** Model id, inference profile id or ARN (e.g. `us.anthropic.claude-sonnet-4-20250514-v1:0`). */
+  readonly modelId: string;
+  /** Default: {@link bedrockConverse} with a default client. */
+  readonly converse?: ConverseCall;
+  /** Upper bound on each answer's tokens. Default 1024 (a WhatsApp reply, not an essay). */
+  readonly maxTokens?: number;
+  /** Omitted: the model's default. */
+  readonly temperature?: number;
+  /** Sent when the model produced no text before stopping. */
+  readonly fallbackReply?: string;
+  /** Clock in epoch ms, read against the request's deadline. Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+const DEFAULT_MAX_TOKENS = 1024;
+
+/** What the model reads back for a recorded action: it is not applied yet, and must not be retried. */
+const ACTION_RECORDED = { recorded: true } as const;
+
+type JsonDocument = ToolInputSchema.JsonMember['json'];
+
+const TOOL_CONFIG: { tools: Tool[] } = {
+  tools: AGENT_TOOLS.map((tool) => ({
+    toolSpec: {
+      name: tool.name,
+      description: tool.description,
+      // The schema objects are plain JSON; the SDK's DocumentType just cannot express optional fields.
+      inputSchema: { json: tool.inputSchema as unknown as JsonDocument },
+    },
+  })),
+};
+
+/**
+ * The agent on Amazon Bedrock's Converse API with tool use.
+ *
+ * The conversation maps customer entries to `user` and assistant entries to `assistant` messages,
+ * merging consecutive entries of one role into one message (Converse requires strictly alternating
+ * roles, starting with `user`; assistant entries before the first customer entry are dropped). The
+ * system prompt is followed by a second system block with the session's state and qualification
+ * data (never the customer id).
+ *
+ * Tool calls are recorded as actions, never executed (see {@link AgentPort}); each gets a
+ * `toolResult` — an acknowledgement, or `status: 'error'` with the schema problems so the model can
+ * correct its input — and the loop continues until the model ends its turn, `maxIterations` round
+ * trips were used, or the deadline comes (each call is aborted at the deadline). The reply is the
+ * last text the model wrote, or the fallback text.
+ */
+export class BedrockConverseAgent implements AgentPort {
+  private readonly modelId: string;
+  private readonly converse: ConverseCall;
+  private readonly inferenceConfig: ConverseCommandInput['inferenceConfig'];
+  private readonly fallbackReply: string;
+  private readonly now: () => number;
+
+  constructor(options: BedrockConverseAgentOptions) {
+    this.modelId = options.modelId;
+    this.converse = options.converse ?? bedrockConverse();
+    this.inferenceConfig = {
+      maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    };
+    this.fallbackReply = options.fallbackReply ?? DEFAULT_FALLBACK_REPLY;
+    this.now = options.now ?? Date.now;
+  }
+
+  async respond(request: AgentRequest): Promise<AgentResponse> {
+    const messages = toConverseMessages(request.history);
+    const system = [
+      { text: request.systemPrompt },
+      { text: `Session context: ${JSON.stringify({ state: request.session.state, qualificationData: request.session.qualificationData })}` },
+    ];
+    const actions: AgentAction[] = [];
+    let reply = '';
+    let iterations = 0;
+    const finish = (stopReason: AgentStopReason): AgentResponse => ({ reply: reply || this.fallbackReply, actions, iterations, stopReason });
+
+    while (iterations < request.maxIterations) {
+      const input: ConverseCommandInput = {
+        modelId: this.modelId,
+        system,
+        messages: [...messages],
+        toolConfig: TOOL_CONFIG,
+        inferenceConfig: this.inferenceConfig,
+      };
+      const answer = await callBeforeDeadline(request.deadline, this.now, (abortSignal) => this.call(input, abortSignal));
+      if (answer === DEADLINE_REACHED) return finish('deadline');
+      iterations++;
+
+      const message = answer.output?.message;
+      if (message?.role !== 'assistant' || !message.content) {
+        throw new AgentInvocationError('malformed_response', `Bedrock Converse answered without an assistant message (stopReason ${answer.stopReason})`);
+      }
+      const text = textOf(message.content);
+      if (text) reply = text;
+
+      const toolUses = message.content.flatMap((block) => (block.toolUse ? [block.toolUse] : []));
+      if (answer.stopReason !== 'tool_use' || toolUses.length === 0) return finish('completed');
+
+      messages.push(message, { role: 'user', content: toolUses.map((toolUse) => recordToolUse(toolUse, actions)) });
+    }
+    return finish('max_iterations');
+  }
+
+  private async call(input: ConverseCommandInput, abortSignal: AbortSignal): Promise<ConverseCommandOutput> {
+    try {
+      return await this.converse(input, { abortSignal });
+    } catch (error) {
+      if (abortSignal.aborted) throw error;
+      const { name, message } = error as Error;
+      throw new AgentInvocationError('invocation_failed', `Bedrock Converse failed: ${name}: ${message}`, { cause: error });
+    }
+  }
+}
+
+/** Converse messages from the history: `user`/`assistant`, alternating, starting with `user`. */
+export function toConverseMessages(history: readonly ConversationEntry[]): Message[] {
+  const messages: Array<Message & { content: ContentBlock[] }> = [];
+  for (const entry of history) {
+    if (entry.text.trim() === '') continue; // Converse rejects blank text blocks.
+    const role = entry.role === 'customer' ? 'user' : 'assistant';
+    if (messages.length === 0 && role === 'assistant') continue;
+    const last = messages.at(-1);
+    if (last?.role === role) last.content.push({ text: entry.text });
+    else messages.push({ role, content: [{ text: entry.text }] });
+  }
+  if (messages.at(-1)?.role !== 'user') {
+    throw new RangeError('The agent needs a history that ends with the customer messages of the turn');
+  }
+  return messages;
+}
+
+function recordToolUse(toolUse: ToolUseBlock, actions: AgentAction[]): ContentBlock {
+  const toolUseId = toolUse.toolUseId;
+  const parsed = parseAgentAction(toolUse.name ?? '', toolUse.input);
+  if (parsed.ok) {
+    actions.push(parsed.action);
+    return { toolResult: { toolUseId, content: [{ json: ACTION_RECORDED }] } };
+  }
+  // `status` is honoured by Claude and Nova models; the text says the same for the others.
+  return {
+    toolResult: {
+      toolUseId,
+      status: 'error',
+      content: [{ text: `Invalid input for ${toolUse.name}: ${parsed.problems.join('; ')}. Call the tool again with corrected input.` }],
+    },
+  };
+}
+
+function textOf(content: readonly ContentBlock[]): string {
+  return content
+    .flatMap((block) => (block.text === undefined ? [] : [block.text]))
+    .join('\n')
+    .trim();
+}
