@@ -1,0 +1,75 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import { AgentBackend, AgentPipeline, AgentPipelineProps } from '../../lib';
+
+export interface SynthesizedPipeline {
+  readonly app: App;
+  readonly stack: Stack;
+  readonly pipeline: AgentPipeline;
+  readonly template: Template;
+}
+
+/** Props for a minimal valid pipeline, overridable per test. */
+export function pipelineProps(overrides: Partial<AgentPipelineProps> = {}): AgentPipelineProps {
+  return { environment: 'test', agentBackend: AgentBackend.scripted(), ...overrides };
+}
+
+/**
+ * One stack with one pipeline; `extend` adds what a test needs next to it (a topic, a key…)
+ * before the template is synthesized.
+ */
+export function synthPipeline(
+  overrides: Partial<AgentPipelineProps> = {},
+  extend?: (stack: Stack) => Partial<AgentPipelineProps>,
+): SynthesizedPipeline {
+  const app = new App();
+  const stack = new Stack(app, 'TestStack');
+  const pipeline = new AgentPipeline(stack, 'Pipeline', pipelineProps({ ...overrides, ...extend?.(stack) }));
+  return { app, stack, pipeline, template: Template.fromStack(stack) };
+}
+
+/** A policy statement in a comparable form: sorted action list, resources as a list. */
+export interface NormalizedStatement {
+  readonly actions: string[];
+  readonly resources: unknown[];
+  readonly condition?: unknown;
+}
+
+/** Every statement of the identity policies attached to `role`, normalised for exact comparison. */
+export function roleStatements(synth: SynthesizedPipeline, role: iam.IRole): NormalizedStatement[] {
+  const roleRef = synth.stack.resolve(role.roleName);
+  const policies = Object.values(synth.template.findResources('AWS::IAM::Policy')).filter((policy) =>
+    (policy.Properties.Roles as unknown[]).some((attached) => JSON.stringify(attached) === JSON.stringify(roleRef)),
+  );
+  return policies.flatMap((policy) =>
+    (policy.Properties.PolicyDocument.Statement as Record<string, unknown>[]).map((statement) => {
+      expect(statement.Effect).toBe('Allow');
+      return normalize(statement.Action, statement.Resource, statement.Condition);
+    }),
+  );
+}
+
+/** The expected form of a statement, with CDK tokens resolved the way the template renders them. */
+export function statement(synth: SynthesizedPipeline, actions: readonly string[], resources: unknown[], condition?: unknown): NormalizedStatement {
+  return normalize([...actions], synth.stack.resolve(resources), condition === undefined ? undefined : synth.stack.resolve(condition));
+}
+
+function normalize(actions: unknown, resources: unknown, condition: unknown): NormalizedStatement {
+  const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
+  return {
+    actions: (list(actions) as string[]).slice().sort(),
+    resources: list(resources),
+    ...(condition === undefined ? {} : { condition }),
+  };
+}
+
+/** Exactly these statements, in any order. */
+export function expectExactStatements(actual: NormalizedStatement[], expected: NormalizedStatement[]): void {
+  const key = (s: NormalizedStatement) => JSON.stringify(s);
+  expect(actual.map(key).sort()).toEqual(expected.map(key).sort());
+}
+
+export const XRAY_ACTIONS = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
+export const LOG_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
+export const SECRET_READ_ACTIONS = ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'];

@@ -1,0 +1,120 @@
+import { App, CfnParameter, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { AgentBackend, AgentPipeline, AgentPipelineProps } from '../../lib';
+import { pipelineProps } from './support';
+
+/** Construction only: validation runs in the constructor, before anything is synthesized. */
+function construct(overrides: Partial<AgentPipelineProps>, stack = new Stack(new App(), 'ValidationStack')): AgentPipeline {
+  return new AgentPipeline(stack, 'Pipeline', pipelineProps(overrides));
+}
+
+describe('AgentPipeline rejects impossible configurations at synth time', () => {
+  test('the error names the construct', () => {
+    expect(() => construct({ environment: 'Prod' })).toThrow(/^AgentPipeline at 'ValidationStack\/Pipeline': /);
+  });
+
+  test.each(['Prod', 'prod_1', 'prod.eu', '-prod', 'prod-', '', 'prod env'])('environment %p cannot be part of a queue name', (environment) => {
+    expect(() => construct({ environment })).toThrow(/environment '.*' cannot be part of the table and queue names: use lowercase letters, digits and inner hyphens/);
+  });
+
+  test('serviceName follows the same rule', () => {
+    expect(() => construct({ serviceName: 'My_Service' })).toThrow(/serviceName 'My_Service' cannot be part of the table and queue names/);
+  });
+
+  test('serviceName and environment must fit the 80-character dead-letter queue name together', () => {
+    const serviceName = 'a'.repeat(40);
+    expect(() => construct({ serviceName, environment: 'b'.repeat(22) })).toThrow(
+      /serviceName '.*' and environment '.*' are 62 characters together; at most 61 fit in the dead-letter queue name .*\(SQS allows 80\)\. Shorten one of them\./,
+    );
+    const longest = construct({ serviceName, environment: 'b'.repeat(21) });
+    expect((longest.deadLetterQueue.node.defaultChild as sqs.CfnQueue).queueName).toHaveLength(80);
+  });
+
+  test('visibility timeout must be greater than the orchestrator timeout', () => {
+    expect(() => construct({ visibilityTimeout: Duration.seconds(90) })).toThrow(
+      /visibilityTimeout \(90 s\) must be greater than orchestratorTimeout \(90 s\).*Raise visibilityTimeout \(AWS recommends at least 6 × the function timeout\) or lower orchestratorTimeout\./,
+    );
+    expect(() => construct({ orchestratorTimeout: Duration.minutes(3) })).toThrow(/visibilityTimeout \(120 s\) must be greater than orchestratorTimeout \(180 s\)/);
+    expect(() => construct({ visibilityTimeout: Duration.seconds(91) })).not.toThrow();
+  });
+
+  test('timeouts stay within the Lambda and SQS limits', () => {
+    expect(() => construct({ orchestratorTimeout: Duration.minutes(16), visibilityTimeout: Duration.hours(1) })).toThrow(
+      /orchestratorTimeout must be from 1 s to 900 s; got 960 s\./,
+    );
+    expect(() => construct({ visibilityTimeout: Duration.hours(13) })).toThrow(/visibilityTimeout must be from 0 s to 43200 s; got 46800 s\./);
+  });
+
+  test.each([0, -1, 1.5, 1001])('maxReceiveCount %p is rejected', (maxReceiveCount) => {
+    expect(() => construct({ maxReceiveCount })).toThrow(`maxReceiveCount must be a whole number from 1 to 1000; got ${maxReceiveCount}.`);
+  });
+
+  test('maxReceiveCount bounds are accepted', () => {
+    expect(() => construct({ maxReceiveCount: 1 })).not.toThrow();
+    expect(() => construct({ maxReceiveCount: 1000 })).not.toThrow();
+  });
+
+  test('retention periods stay within SQS limits', () => {
+    expect(() => construct({ queueRetentionPeriod: Duration.seconds(59) })).toThrow(/queueRetentionPeriod must be from 60 s to 1209600 s; got 59 s\./);
+    expect(() => construct({ deadLetterQueueRetentionPeriod: Duration.days(15) })).toThrow(
+      /deadLetterQueueRetentionPeriod must be from 60 s to 1209600 s; got 1296000 s\./,
+    );
+  });
+
+  test('the dead-letter queue must keep messages at least as long as the queue', () => {
+    expect(() => construct({ queueRetentionPeriod: Duration.days(7), deadLetterQueueRetentionPeriod: Duration.days(6) })).toThrow(
+      /deadLetterQueueRetentionPeriod \(518400 s\) is shorter than queueRetentionPeriod \(604800 s\): messages would expire in the dead-letter queue/,
+    );
+    expect(() => construct({ queueRetentionPeriod: Duration.days(7), deadLetterQueueRetentionPeriod: Duration.days(7) })).not.toThrow();
+  });
+
+  test('DESTROY with deletion protection on is a conflict that says what to change', () => {
+    expect(() => construct({ removalPolicy: RemovalPolicy.DESTROY })).toThrow(
+      /removalPolicy DESTROY conflicts with deletionProtection true \(its default\).*set deletionProtection: false as well; otherwise keep the default RETAIN\./,
+    );
+    expect(() => construct({ removalPolicy: RemovalPolicy.DESTROY, deletionProtection: true })).toThrow(/conflicts with deletionProtection/);
+    expect(() => construct({ removalPolicy: RemovalPolicy.DESTROY, deletionProtection: false })).not.toThrow();
+  });
+
+  test('SNAPSHOT is not a removal policy DynamoDB tables and SQS queues support', () => {
+    expect(() => construct({ removalPolicy: RemovalPolicy.SNAPSHOT })).toThrow(/removalPolicy snapshot is not supported by DynamoDB tables and SQS queues/);
+  });
+
+  test('memory sizes and event source concurrency stay within the Lambda limits', () => {
+    expect(() => construct({ webhookMemorySize: 64 })).toThrow('webhookMemorySize must be a whole number from 128 to 10240; got 64.');
+    expect(() => construct({ orchestratorMemorySize: 20000 })).toThrow('orchestratorMemorySize must be a whole number from 128 to 10240; got 20000.');
+    expect(() => construct({ orchestratorMaxConcurrency: 1 })).toThrow('orchestratorMaxConcurrency must be a whole number from 2 to 1000; got 1.');
+  });
+
+  test('the oldest-message alarm threshold must be reachable before messages expire', () => {
+    expect(() => construct({ oldestMessageAgeAlarmThreshold: Duration.seconds(30) })).toThrow(/oldestMessageAgeAlarmThreshold must be from 60 s/);
+    expect(() => construct({ oldestMessageAgeAlarmThreshold: Duration.days(5) })).toThrow(
+      /oldestMessageAgeAlarmThreshold must be from 60 s to 345600 s; got 432000 s\./,
+    );
+  });
+
+  test('the WhatsApp API base URL must be https', () => {
+    expect(() => construct({ whatsAppApiBaseUrl: 'http://graph.facebook.com/v23.0' })).toThrow(/whatsAppApiBaseUrl 'http:\/\/graph.facebook.com\/v23.0' must be an https:\/\/ URL/);
+    expect(() => construct({ whatsAppApiBaseUrl: 'graph.facebook.com' })).toThrow(/must be an https:\/\/ URL/);
+  });
+
+  test('a missing agent backend (from JavaScript) is reported, with the choices', () => {
+    expect(() => construct({ agentBackend: undefined as unknown as AgentBackend })).toThrow(
+      /agentBackend is required: use AgentBackend.bedrock\(\), AgentBackend.lambda\(\) or, for development only, AgentBackend.scripted\(\)\./,
+    );
+  });
+
+  test('a Bedrock model id that is not an id is rejected', () => {
+    expect(() => AgentBackend.bedrock({ modelId: 'arn:aws:bedrock:us-east-1::foundation-model/x' })).toThrow(/ARNs are not accepted/);
+    expect(() => AgentBackend.bedrock({ modelId: '' })).toThrow(/is not a Bedrock model id/);
+  });
+
+  test('unresolved values (deploy-time parameters) skip the checks they cannot make', () => {
+    const stack = new Stack(new App(), 'TokenStack');
+    const environment = new CfnParameter(stack, 'Environment').valueAsString;
+    const retention = Duration.seconds(new CfnParameter(stack, 'Retention', { type: 'Number' }).valueAsNumber);
+    const receives = new CfnParameter(stack, 'Receives', { type: 'Number' }).valueAsNumber;
+    const pipeline = construct({ environment, queueRetentionPeriod: retention, maxReceiveCount: receives }, stack);
+    expect(stack.resolve(pipeline.table.tableName)).toEqual({ Ref: expect.stringMatching(/^PipelineTable/) });
+  });
+});
