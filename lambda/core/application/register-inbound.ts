@@ -1,0 +1,88 @@
+import type { InboundTurn } from '../domain/inbound-turn';
+import type { Message } from '../domain/message';
+import { isHumanOwned, type Session } from '../domain/session';
+import type { InboundReceiptRepository, MessageRepository, SessionRepository } from '../ports/repositories';
+import type { TurnDispatcher } from '../ports/turn-dispatcher';
+
+/**
+ * - `dispatched`: registered and queued for the agent;
+ * - `redispatched`: a provider retry found the receipt undispatched (an earlier attempt failed
+ *   half-way) and finished the job;
+ * - `duplicate`: already registered and dispatched (or consumed) — nothing changed;
+ * - `human_inbox`: the customer's session is owned by a human, the message went to their inbox.
+ */
+export type InboundOutcome = 'dispatched' | 'redispatched' | 'duplicate' | 'human_inbox';
+
+export interface InboundResult {
+  readonly messageId: string;
+  readonly outcome: InboundOutcome;
+}
+
+export interface RegisterInboundDependencies {
+  readonly receipts: InboundReceiptRepository;
+  readonly sessions: SessionRepository;
+  readonly messages: MessageRepository;
+  readonly dispatcher: TurnDispatcher;
+}
+
+/**
+ * Registers customer messages durably, routes each to the agent or the human inbox, and dispatches
+ * agent turns (SPEC §5). Every step is idempotent, because Meta redelivers for up to 7 days: a
+ * duplicate changes nothing, and a receipt left undispatched by a failure is dispatched by the retry.
+ */
+export class RegisterInboundTurns {
+  constructor(private readonly deps: RegisterInboundDependencies) {}
+
+  /**
+   * Registers the turns of one notification. A customer's turns are registered one after another in
+   * payload order (that order becomes the drain order); different customers proceed concurrently.
+   * Rejects if any registration fails, so the webhook answers 5xx and Meta retries the whole body.
+   */
+  async execute(turns: readonly InboundTurn[]): Promise<InboundResult[]> {
+    const byCustomer = new Map<string, InboundTurn[]>();
+    for (const turn of turns) byCustomer.set(turn.phoneNumber, [...(byCustomer.get(turn.phoneNumber) ?? []), turn]);
+    const results = new Map<InboundTurn, InboundResult>();
+    await Promise.all(
+      [...byCustomer.values()].map(async (customerTurns) => {
+        for (const turn of customerTurns) results.set(turn, await this.registerOne(turn));
+      }),
+    );
+    return turns.map((turn) => results.get(turn)!);
+  }
+
+  private async registerOne(turn: InboundTurn): Promise<InboundResult> {
+    const registration = await this.deps.receipts.registerInbound(turn);
+    if (registration.alreadyCompleted || registration.alreadyDispatched) return { messageId: turn.messageId, outcome: 'duplicate' };
+    if ((await this.route(turn)) === 'human') return { messageId: turn.messageId, outcome: 'human_inbox' };
+    await this.deps.dispatcher.dispatch(turn);
+    await this.deps.receipts.markDispatched(turn);
+    return { messageId: turn.messageId, outcome: registration.isDuplicate ? 'redispatched' : 'dispatched' };
+  }
+
+  private async route(turn: InboundTurn): Promise<'agent' | 'human'> {
+    const session = await this.deps.sessions.getActive(turn.phoneNumber);
+    if (session !== undefined && isHumanOwned(session.state)) {
+      const appended = await this.deps.messages.appendInboundIfSessionState(inboxMessage(turn, session), session.state, session.sessionId);
+      if (appended) {
+        await this.deps.receipts.markHumanRouted(turn);
+        return 'human';
+      }
+      // The session left human ownership between the read and the append: the agent takes it.
+    }
+    // `false` means an earlier delivery already routed it elsewhere (human inbox or a sync claim).
+    return (await this.deps.receipts.markAgentRouted(turn)) ? 'agent' : 'human';
+  }
+}
+
+function inboxMessage(turn: InboundTurn, session: Session): Message {
+  return {
+    phoneNumber: turn.phoneNumber,
+    sessionId: session.sessionId,
+    messageId: turn.messageId,
+    direction: 'inbound',
+    role: 'user',
+    text: turn.text,
+    timestamp: turn.providerTimestamp,
+    messageType: turn.messageType,
+  };
+}

@@ -1,0 +1,122 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { InboundOutcome, RegisterInboundTurns } from '../core/application/register-inbound';
+import { parseWebhookPayload, WebhookPayloadError } from '../core/adapters/whatsapp/webhook-payload';
+import { verifyMetaSignature } from '../core/adapters/whatsapp/webhook-signature';
+import type { WhatsAppCredentialsProvider } from '../core/ports/credentials';
+import type { Clock } from '../core/ports/clock';
+
+/** Meta documents notification payloads of up to 3 MB; anything larger is not from Meta. */
+export const DEFAULT_MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+/** Meta's challenge is a number; echoing only safe characters keeps the endpoint from reflecting markup. */
+const CHALLENGE_PATTERN = /^[A-Za-z0-9_-]{1,256}$/;
+
+export interface WebhookHttpDependencies {
+  readonly credentials: WhatsAppCredentialsProvider;
+  readonly registerInbound: RegisterInboundTurns;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  /** @default DEFAULT_MAX_BODY_BYTES */
+  readonly maxBodyBytes?: number;
+}
+
+type Response = APIGatewayProxyStructuredResultV2;
+
+function reply(statusCode: number, body: string): Response {
+  return { statusCode, headers: { 'content-type': 'text/plain; charset=utf-8' }, body };
+}
+
+/** Function URLs lower-case header names; other front doors (and the local runtime) may not. */
+function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(event.headers ?? {})) {
+    if (key.toLowerCase() === wanted) return value;
+  }
+  return undefined;
+}
+
+function rawBodyOf(event: APIGatewayProxyEventV2): Buffer {
+  return Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+}
+
+const OUTCOME_METRICS: Record<InboundOutcome, string> = {
+  dispatched: 'InboundDispatched',
+  redispatched: 'InboundDispatched',
+  duplicate: 'InboundDuplicates',
+  human_inbox: 'InboundRoutedToHuman',
+};
+
+/**
+ * The webhook's HTTP contract (SPEC §5): verification handshake, signed notifications, and answers
+ * Meta's retry policy understands — 200 once every turn is durable and dispatched, 4xx for requests
+ * that can never succeed, 5xx only when a retry can finish the job.
+ */
+export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event: APIGatewayProxyEventV2) => Promise<Response> {
+  const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const { logger, metrics } = deps;
+
+  const reject = (statusCode: number, reason: string): Response => {
+    metrics.addMetric('WebhookRejected', MetricUnit.Count, 1);
+    logger.warn('webhook_rejected', { outcome: 'rejected', statusCode, reason });
+    return reply(statusCode, reason);
+  };
+
+  async function verifySubscription(event: APIGatewayProxyEventV2): Promise<Response> {
+    const query = event.queryStringParameters ?? {};
+    const { verifyToken } = await deps.credentials.get();
+    const challenge = query['hub.challenge'];
+    if (query['hub.mode'] !== 'subscribe' || query['hub.verify_token'] !== verifyToken) return reject(403, 'verification refused');
+    if (challenge === undefined || !CHALLENGE_PATTERN.test(challenge)) return reject(400, 'invalid hub.challenge');
+    logger.info('webhook_verified', { outcome: 'verified' });
+    return reply(200, challenge);
+  }
+
+  async function receiveNotification(event: APIGatewayProxyEventV2): Promise<Response> {
+    const declaredLength = event.body === undefined ? 0 : event.isBase64Encoded ? Math.floor((event.body.length * 3) / 4) : Buffer.byteLength(event.body);
+    if (declaredLength > maxBodyBytes) return reject(413, 'payload too large');
+    const rawBody = rawBodyOf(event);
+    if (rawBody.length > maxBodyBytes) return reject(413, 'payload too large');
+
+    const { appSecret } = await deps.credentials.get();
+    const verdict = verifyMetaSignature(rawBody, header(event, 'x-hub-signature-256'), appSecret);
+    if (verdict === 'missing') return reject(401, 'missing signature');
+    if (verdict === 'invalid') return reject(403, 'invalid signature');
+
+    let parsed;
+    try {
+      parsed = parseWebhookPayload(rawBody.toString('utf8'), deps.clock.now());
+    } catch (error) {
+      if (error instanceof WebhookPayloadError) return reject(400, error.message);
+      throw error;
+    }
+
+    metrics.addMetric('InboundReceived', MetricUnit.Count, parsed.turns.length);
+    metrics.addMetric('StatusesReceived', MetricUnit.Count, parsed.statuses.length);
+    const results = await deps.registerInbound.execute(parsed.turns);
+    const outcomes: Record<string, number> = {};
+    for (const { outcome } of results) {
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+      metrics.addMetric(OUTCOME_METRICS[outcome], MetricUnit.Count, 1);
+    }
+    logger.info('webhook_handled', { outcome: 'accepted', turns: parsed.turns.length, statuses: parsed.statuses.length, ignored: parsed.ignored, outcomes });
+    return reply(200, 'ok');
+  }
+
+  return async (event) => {
+    const method = event.requestContext?.http?.method ?? 'POST';
+    try {
+      if (method === 'GET') return await verifySubscription(event);
+      if (method === 'POST') return await receiveNotification(event);
+      return reject(405, 'method not allowed');
+    } catch (error) {
+      // Anything unexpected (DynamoDB or SQS unavailable, secrets unreadable) is retryable: Meta
+      // retries non-200 answers, and every step of registration is idempotent.
+      metrics.addMetric('WebhookFailed', MetricUnit.Count, 1);
+      logger.error('webhook_failed', { outcome: 'failed', error: error as Error });
+      return reply(500, 'temporarily unavailable');
+    }
+  };
+}
