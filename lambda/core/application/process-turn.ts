@@ -1,0 +1,374 @@
+import { isoMicros, toEpochMicros, type IsoTimestamp } from '../domain/timestamps';
+import type { InboundTurn } from '../domain/inbound-turn';
+import type { LatestInbound, OutboxEntry, PendingInbound } from '../domain/inbound-receipt';
+import { isVisibleToAgent, type Message } from '../domain/message';
+import { isHumanOwned, isLegalTransition, SessionState, transitionSession, type Session } from '../domain/session';
+import type { AgentAction, AgentPort, AgentResponse, ConversationEntry } from '../ports/agent';
+import type { Clock, IdGenerator } from '../ports/clock';
+import type {
+  CompletedInbound,
+  DemandRepository,
+  InboundReceiptRepository,
+  MessageRepository,
+  SessionRepository,
+  VersionedResourceRepository,
+} from '../ports/repositories';
+import { WhatsAppSendError, type WhatsAppSender } from '../ports/whatsapp-sender';
+
+/**
+ * - `answered`: the agent's reply was persisted and sent;
+ * - `resent`: a reply persisted by an earlier attempt was sent, without calling the agent again;
+ * - `superseded`: a newer message or a human takeover made the turn's reply obsolete; nothing sent;
+ * - `human_owned`: a human owns the session; the messages went to their inbox, the agent was not called;
+ * - `failed_permanent`: WhatsApp refused the reply for good (e.g. the 24-hour window closed);
+ * - `noop`: nothing was pending (a duplicate delivery, or a turn another record already consumed).
+ */
+export type TurnOutcome = 'answered' | 'resent' | 'superseded' | 'human_owned' | 'failed_permanent' | 'noop';
+
+export interface AgentCallReport {
+  readonly iterations: number;
+  readonly latencyMs: number;
+  readonly stopReason: AgentResponse['stopReason'];
+}
+
+export interface TurnReport {
+  readonly outcome: TurnOutcome;
+  /** Customer messages this turn consumed. */
+  readonly drained: number;
+  /** Present when the agent was called. */
+  readonly agent?: AgentCallReport;
+  /** A re-send after a send whose outcome was unknown: the customer may see the reply twice. */
+  readonly possibleDuplicateSend?: boolean;
+}
+
+/**
+ * The reply is persisted but could not be sent now (WhatsApp unavailable, rate limited, or the
+ * outcome of the send is unknown). The SQS record must be retried: the retry re-sends the persisted
+ * reply without calling the agent again.
+ */
+export class ReplyDeliveryError extends Error {
+  override readonly name = 'ReplyDeliveryError';
+  constructor(readonly cause: WhatsAppSendError | Error) {
+    super(`reply delivery failed: ${cause.message}`, { cause });
+  }
+}
+
+export interface TurnSettings {
+  /** Model round trips per turn. */
+  readonly maxAgentIterations: number;
+  /** Time kept back from the invocation deadline for persisting and sending the reply. */
+  readonly deliveryReserveMs: number;
+  /** Messages of the session the agent is shown. */
+  readonly historyLimit: number;
+  /** Used when no active prompt resource exists. */
+  readonly defaultSystemPrompt: string;
+  /** The admin resource holding the system prompt. */
+  readonly promptResource: { readonly type: string; readonly id: string };
+}
+
+export const DEFAULT_TURN_SETTINGS: TurnSettings = {
+  maxAgentIterations: 10,
+  deliveryReserveMs: 15_000,
+  historyLimit: 50,
+  defaultSystemPrompt:
+    'You are the WhatsApp assistant of a genetic testing laboratory. Answer briefly and kindly in the customer’s language, ' +
+    'qualify what the customer needs, and hand the conversation to a human when asked or when you cannot help.',
+  promptResource: { type: 'prompt', id: 'system' },
+};
+
+export interface ProcessTurnDependencies {
+  readonly receipts: InboundReceiptRepository;
+  readonly sessions: SessionRepository;
+  readonly messages: MessageRepository;
+  readonly demands: DemandRepository;
+  readonly resources: VersionedResourceRepository;
+  readonly agent: AgentPort;
+  readonly whatsapp: WhatsAppSender;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly settings?: Partial<TurnSettings>;
+}
+
+export interface TurnRequest {
+  readonly phoneNumber: string;
+  /** Epoch milliseconds at which the invocation is cut off. */
+  readonly deadline: number;
+}
+
+/**
+ * The orchestrator's use case (SPEC §6): drains a customer's pending messages in registration order,
+ * asks the agent once for all of them, and lets the newest message win. The reply is persisted in
+ * the outbox before it is sent, so a failed send is retried without calling the agent again, and a
+ * reply that a newer message or a human takeover made obsolete is marked superseded, never sent.
+ */
+export class ProcessTurn {
+  private readonly settings: TurnSettings;
+
+  constructor(private readonly deps: ProcessTurnDependencies) {
+    this.settings = { ...DEFAULT_TURN_SETTINGS, ...deps.settings };
+  }
+
+  async execute(request: TurnRequest): Promise<TurnReport> {
+    const { phoneNumber } = request;
+    const latest = await this.deps.receipts.getLatest(phoneNumber);
+    let pending = await this.pendingOrMigratedLegacyBuffer(phoneNumber);
+    let settled: TurnReport | undefined;
+    if (latest?.outbox !== undefined) {
+      const drained = prefixThrough(pending, latest.outbox.replyToMessageId);
+      settled = { outcome: await this.settleOutbox(latest, latest.outbox, drained, 'resent'), drained: drained.length };
+      pending = pending.slice(drained.length);
+    }
+    if (pending.length > 0) return this.answer(phoneNumber, pending, request.deadline);
+    return settled ?? (await this.replayLegacyPendingReply(phoneNumber));
+  }
+
+  private async answer(phoneNumber: string, pending: PendingInbound[], deadline: number): Promise<TurnReport> {
+    const last = pending[pending.length - 1];
+    const active = await this.deps.sessions.getActive(phoneNumber);
+    if (active !== undefined && isHumanOwned(active.state)) {
+      // A human took the conversation after these messages were routed to the agent.
+      await this.appendInbound(pending, active);
+      await this.deps.receipts.markCompleted(...pending.map(completion));
+      return { outcome: 'human_owned', drained: pending.length };
+    }
+    const session = active === undefined || active.state === SessionState.CLOSED ? await this.openSession(last) : active;
+    await this.appendInbound(pending, session);
+
+    const agentStarted = Date.now();
+    const response = await this.deps.agent.respond({
+      systemPrompt: await this.systemPrompt(),
+      history: await this.conversation(session),
+      session: { sessionId: session.sessionId, customerId: phoneNumber, state: session.state, qualificationData: stringValues(session.qualificationData) },
+      deadline: deadline - this.settings.deliveryReserveMs,
+      maxIterations: this.settings.maxAgentIterations,
+    });
+    const agent: AgentCallReport = { iterations: response.iterations, latencyMs: Date.now() - agentStarted, stopReason: response.stopReason };
+
+    // The conditional write below IS the latest-message guard: it persists the session and the
+    // reply only if this turn's last message is still the latest and pointer and state are as found.
+    const replyAt = isoMicros(this.deps.clock.now());
+    const updated = applyActions({ ...session, whatsappInstance: last.phoneNumberId, customerIdKind: last.customerIdKind }, response.actions, replyAt);
+    const persisted = await this.deps.sessions.tryPutAgentResult({
+      session: updated,
+      expectedState: session.state,
+      expectedLatestMessageId: last.messageId,
+      expectedActiveSessionId: undefined,
+      reply: { messageId: this.deps.ids.newId(), text: response.reply, replyToMessageId: last.messageId, createdAt: replyAt, llm: { latencyMs: agent.latencyMs } },
+    });
+    if (!persisted) {
+      await this.deps.receipts.markCompleted(...pending.map(completion));
+      return { outcome: 'superseded', drained: pending.length, agent };
+    }
+    await this.recordDemands(response.actions, updated, last);
+
+    const latest = await this.deps.receipts.getLatest(phoneNumber);
+    const outbox = latest?.outbox;
+    if (latest === undefined || outbox === undefined || outbox.replyToMessageId !== last.messageId) {
+      // Another record settled this outbox meanwhile; the receipts are completed by it.
+      return { outcome: 'superseded', drained: pending.length, agent };
+    }
+    return { outcome: await this.settleOutbox(latest, outbox, pending, 'answered'), drained: pending.length, agent };
+  }
+
+  /**
+   * Sends or supersedes the persisted reply, then completes the messages it answered and clears the
+   * outbox. Runs right after a persist and again on every retry of the record, so each step checks
+   * what an earlier attempt already did.
+   */
+  private async settleOutbox(latest: LatestInbound, outbox: OutboxEntry, answered: readonly PendingInbound[], sentOutcome: 'answered' | 'resent'): Promise<TurnOutcome> {
+    const reply = await this.deps.messages.getOutbound(outbox.ref);
+    let outcome: TurnOutcome = 'superseded';
+    if (reply?.deliveryStatus === 'sent') outcome = sentOutcome;
+    else if (reply?.deliveryStatus === 'failed_permanent') outcome = 'failed_permanent';
+    else if (reply?.deliveryStatus === 'pending_send') {
+      const session = await this.deps.sessions.getActive(latest.phoneNumber);
+      if (session !== undefined && isStillDeliverable(latest, outbox, reply, session)) {
+        outcome = (await this.deliver(outbox, reply, session)) ? sentOutcome : 'failed_permanent';
+      } else {
+        await this.deps.messages.markSuperseded(outbox.ref);
+      }
+    }
+    await this.deps.receipts.markCompleted(...answered.map(completion));
+    await this.deps.receipts.clearOutbox(outbox.ref);
+    return outcome;
+  }
+
+  /** `true` when sent; `false` when WhatsApp refused it for good. Throws ReplyDeliveryError to retry. */
+  private async deliver(outbox: OutboxEntry, reply: Message, session: Session): Promise<boolean> {
+    try {
+      const sent = await this.deps.whatsapp.sendText({
+        phoneNumberId: session.whatsappInstance ?? '',
+        customerId: session.phoneNumber,
+        customerIdKind: session.customerIdKind ?? 'phone',
+        text: reply.text,
+      });
+      await this.deps.messages.markOutboundSent(outbox.ref, sent.providerMessageId, isoMicros(this.deps.clock.now()));
+      return true;
+    } catch (error) {
+      if (error instanceof WhatsAppSendError && !error.retryable) {
+        await this.deps.messages.markFailedPermanent(outbox.ref, `${error.category}${error.code === undefined ? '' : `:${error.code}`}`);
+        return false;
+      }
+      throw new ReplyDeliveryError(error as Error);
+    }
+  }
+
+  private async openSession(first: InboundTurn): Promise<Session> {
+    const now = isoMicros(this.deps.clock.now());
+    const session: Session = {
+      sessionId: this.deps.ids.newId(),
+      phoneNumber: first.phoneNumber,
+      customerIdKind: first.customerIdKind,
+      whatsappInstance: first.phoneNumberId,
+      state: SessionState.NEW,
+      qualificationData: {},
+      cadastralData: {},
+      handoffRenotifyCount: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    // Persisted at once so the messages appended next belong to a session the next turn will find,
+    // even if this turn is superseded. Turns of one customer never overlap (one FIFO group).
+    await this.deps.sessions.put(session);
+    return session;
+  }
+
+  private async appendInbound(pending: readonly PendingInbound[], session: Session): Promise<void> {
+    await Promise.all(pending.map((turn) => this.deps.messages.append(inboundMessage(turn, session))));
+  }
+
+  private async conversation(session: Session): Promise<ConversationEntry[]> {
+    const history = await this.deps.messages.historyForSession(session.phoneNumber, session.sessionId, this.settings.historyLimit);
+    return history.filter(isVisibleToAgent).map((message) => ({ role: message.role === 'user' ? 'customer' : 'assistant', text: message.text, at: message.timestamp }));
+  }
+
+  private async systemPrompt(): Promise<string> {
+    const { type, id } = this.settings.promptResource;
+    const resource = await this.deps.resources.getCurrent(type, id);
+    return resource?.active ? resource.content : this.settings.defaultSystemPrompt;
+  }
+
+  /** After the persist, so a superseded turn leaves no demand behind; keyed by source message for retries. */
+  private async recordDemands(actions: readonly AgentAction[], session: Session, last: PendingInbound): Promise<void> {
+    const demands = actions.filter((action) => action.type === 'record_out_of_portfolio_demand');
+    await Promise.all(
+      demands.map((demand, index) =>
+        this.deps.demands.record({
+          demandId: this.deps.ids.newId(),
+          sourceMessageId: index === 0 ? last.messageId : `${last.messageId}#${index}`,
+          phoneNumber: session.phoneNumber,
+          sessionId: session.sessionId,
+          requestedService: demand.requestedService,
+          originalMessage: last.text,
+          estimatedSegment: demand.estimatedSegment,
+          whatsappInstance: last.phoneNumberId,
+          recordedAt: isoMicros(this.deps.clock.now()),
+        }),
+      ),
+    );
+  }
+
+  /**
+   * A debounce buffer left by an older deployment is moved into receipts (registered and routed to
+   * the agent like any new message), so it is answered by the same latest-message-wins protocol.
+   */
+  private async pendingOrMigratedLegacyBuffer(phoneNumber: string): Promise<PendingInbound[]> {
+    const pending = await this.deps.receipts.pendingInbounds(phoneNumber);
+    if (pending.length > 0) return pending;
+    const buffer = await this.deps.receipts.getBuffer(phoneNumber);
+    if (buffer === undefined) return pending;
+    const session = await this.deps.sessions.getActive(phoneNumber);
+    for (const [index, messageId] of buffer.messageIds.entries()) {
+      const turn: InboundTurn = {
+        phoneNumber,
+        customerIdKind: session?.customerIdKind ?? 'phone',
+        messageId,
+        providerTimestamp: index === 0 ? buffer.firstMessageAt : buffer.lastMessageAt,
+        receivedAt: buffer.lastMessageAt,
+        messageType: 'text',
+        text: buffer.texts[index] ?? '',
+        phoneNumberId: buffer.whatsappInstance ?? session?.whatsappInstance ?? '',
+      };
+      await this.deps.receipts.registerInbound(turn);
+      await this.deps.receipts.markAgentRouted(turn);
+    }
+    await this.deps.receipts.deleteBufferIfFirstMessageAt(phoneNumber, buffer.firstMessageAt);
+    return this.deps.receipts.pendingInbounds(phoneNumber);
+  }
+
+  /** A reply an older deployment computed but did not deliver: replayed once if still valid, never recomputed. */
+  private async replayLegacyPendingReply(phoneNumber: string): Promise<TurnReport> {
+    const legacy = await this.deps.receipts.getPendingOutbound(phoneNumber);
+    if (legacy === undefined) return { outcome: 'noop', drained: 0 };
+    const session = await this.deps.sessions.getActive(phoneNumber);
+    let outcome: TurnOutcome = 'superseded';
+    if (session?.sessionId === legacy.sessionId && session.state === legacy.state && !isHumanOwned(session.state)) {
+      try {
+        await this.deps.whatsapp.sendText({ phoneNumberId: session.whatsappInstance ?? '', customerId: phoneNumber, customerIdKind: session.customerIdKind ?? 'phone', text: legacy.text });
+        outcome = 'resent';
+      } catch (error) {
+        if (!(error instanceof WhatsAppSendError) || error.retryable) throw new ReplyDeliveryError(error as Error);
+        outcome = 'failed_permanent';
+      }
+    }
+    await this.deps.receipts.deletePendingOutbound(phoneNumber);
+    return { outcome, drained: 0 };
+  }
+}
+
+function completion(turn: PendingInbound): CompletedInbound {
+  return { phoneNumber: turn.phoneNumber, messageId: turn.messageId, historyTimestamp: turn.historyTimestamp };
+}
+
+/** The pending messages a persisted reply answered: all registered up to the one it replies to. */
+function prefixThrough(pending: readonly PendingInbound[], messageId: string): PendingInbound[] {
+  const index = pending.findIndex((turn) => turn.messageId === messageId);
+  return pending.slice(0, index + 1);
+}
+
+/**
+ * A persisted reply may go out only while it answers the latest message, in the same session, and
+ * no human took over (or the session was closed) after it was written.
+ */
+function isStillDeliverable(latest: LatestInbound, outbox: OutboxEntry, reply: Message, session: Session): boolean {
+  if (latest.latestMessageId !== outbox.replyToMessageId || latest.invalidatedAt !== undefined) return false;
+  if (session.sessionId !== reply.sessionId) return false;
+  const changedSinceReply = toEpochMicros(session.updatedAt) > toEpochMicros(reply.timestamp);
+  return !(changedSinceReply && (isHumanOwned(session.state) || session.state === SessionState.CLOSED));
+}
+
+function inboundMessage(turn: PendingInbound, session: Session): Message {
+  return {
+    phoneNumber: turn.phoneNumber,
+    sessionId: session.sessionId,
+    messageId: turn.messageId,
+    direction: 'inbound',
+    role: 'user',
+    text: turn.text,
+    timestamp: turn.historyTimestamp,
+    messageType: turn.messageType,
+  };
+}
+
+function stringValues(data: Readonly<Record<string, unknown>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
+}
+
+/**
+ * The session as the agent's decisions leave it. The first answer moves a NEW session to
+ * QUALIFYING; a transition the state machine refuses (e.g. a handoff after closing in the same
+ * response) is dropped rather than failing the turn.
+ */
+function applyActions(session: Session, actions: readonly AgentAction[], at: IsoTimestamp): Session {
+  let next: Session = { ...session, updatedAt: at };
+  const moveTo = (state: SessionState, extra: Partial<Session> = {}) => {
+    if (isLegalTransition(next.state, state)) next = { ...transitionSession(next, state, at), ...extra };
+  };
+  for (const action of actions) {
+    if (action.type === 'update_qualification') next = { ...next, qualificationData: { ...next.qualificationData, ...action.data } };
+    else if (action.type === 'request_human_handoff') moveTo(SessionState.AWAITING_HUMAN, { handoffRequestedAt: at });
+    else if (action.type === 'close_session') moveTo(SessionState.CLOSED);
+  }
+  if (next.state === SessionState.NEW) moveTo(SessionState.QUALIFYING);
+  return next;
+}
