@@ -1,0 +1,182 @@
+import { InvokeCommand, LambdaClient, type InvokeCommandInput, type InvokeCommandOutput } from '@aws-sdk/client-lambda';
+import {
+  AgentInvocationError,
+  type AgentAction,
+  type AgentPort,
+  type AgentRequest,
+  type AgentResponse,
+  type AgentSessionContext,
+  type ConversationEntry,
+} from '../../ports/agent';
+import { parseAgentAction } from './agent-actions';
+import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './agent-deadline';
+
+/**
+ * Version 1 of the JSON contract between the pipeline and a consumer's agent function.
+ *
+ * Request (the function's event):
+ * ```json
+ * { "version": "1",
+ *   "systemPrompt": "…",
+ *   "history": [{ "role": "customer" | "assistant", "text": "…", "at": "2026-11-30T12:00:00.000Z" }],
+ *   "session": { "sessionId": "…", "customerId": "…", "state": "QUALIFYING", "qualificationData": { "k": "v" } },
+ *   "deadline": 1795000000000 }
+ * ```
+ * `deadline` is epoch milliseconds: the pipeline stops waiting then and answers a fallback text.
+ *
+ * Response (the function's return value):
+ * ```json
+ * { "reply": "text for the customer",
+ *   "actions": [
+ *     { "type": "record_out_of_portfolio_demand", "requestedService": "…", "estimatedSegment": "…", "notes": "…" },
+ *     { "type": "update_qualification", "data": { "sample_type": "saliva" } },
+ *     { "type": "request_human_handoff", "reason": "…" },
+ *     { "type": "close_session", "reason": "…" } ] }
+ * ```
+ * `reply` is a non-empty string; `actions` is optional. Nothing else is accepted: an unknown key, action
+ * type or action field is a contract violation (the turn fails and is retried), so a typo never
+ * silently drops a handoff. The function must not perform these actions itself: the pipeline applies
+ * them only if the turn is still the latest one when the reply is persisted.
+ */
+export const LAMBDA_AGENT_CONTRACT_VERSION = '1';
+
+export interface LambdaAgentRequestV1 {
+  readonly version: typeof LAMBDA_AGENT_CONTRACT_VERSION;
+  readonly systemPrompt: string;
+  readonly history: readonly ConversationEntry[];
+  readonly session: AgentSessionContext;
+  readonly deadline: number;
+}
+
+export interface LambdaAgentResponseV1 {
+  readonly reply: string;
+  readonly actions?: readonly AgentAction[];
+}
+
+/** The part of an `InvokeCommand` result the agent reads. */
+export type LambdaInvocationResult = Pick<InvokeCommandOutput, 'StatusCode' | 'FunctionError'> & { readonly Payload?: Uint8Array };
+
+/** One synchronous invocation; injected so tests replay recorded response shapes. */
+export type LambdaInvoke = (input: InvokeCommandInput, options: { readonly abortSignal: AbortSignal }) => Promise<LambdaInvocationResult>;
+
+/** Invoke through the AWS SDK (region and credentials from the Lambda environment). */
+export function lambdaInvoke(client: LambdaClient = new LambdaClient({})): LambdaInvoke {
+  return (input, { abortSignal }) => client.send(new InvokeCommand(input), { abortSignal });
+}
+
+export interface LambdaInvokeAgentOptions {
+  /** Name, ARN or qualified ARN (alias) of the consumer's agent function. */
+  readonly functionName: string;
+  /** Default: {@link lambdaInvoke} with a default client. */
+  readonly invoke?: LambdaInvoke;
+  /** Answered when the function has not returned by the deadline. */
+  readonly fallbackReply?: string;
+  /** Clock in epoch ms, read against the request's deadline. Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** The agent is a consumer's Lambda function, invoked synchronously with the versioned JSON contract above. */
+export class LambdaInvokeAgent implements AgentPort {
+  private readonly functionName: string;
+  private readonly invoke: LambdaInvoke;
+  private readonly fallbackReply: string;
+  private readonly now: () => number;
+
+  constructor(options: LambdaInvokeAgentOptions) {
+    this.functionName = options.functionName;
+    this.invoke = options.invoke ?? lambdaInvoke();
+    this.fallbackReply = options.fallbackReply ?? DEFAULT_FALLBACK_REPLY;
+    this.now = options.now ?? Date.now;
+  }
+
+  async respond(request: AgentRequest): Promise<AgentResponse> {
+    const event: LambdaAgentRequestV1 = {
+      version: LAMBDA_AGENT_CONTRACT_VERSION,
+      systemPrompt: request.systemPrompt,
+      history: request.history,
+      session: request.session,
+      deadline: request.deadline,
+    };
+    const output = await callBeforeDeadline(request.deadline, this.now, (abortSignal) => this.call(event, abortSignal));
+    if (output === DEADLINE_REACHED) {
+      return { reply: this.fallbackReply, actions: [], iterations: 0, stopReason: 'deadline' };
+    }
+    const response = this.parse(output);
+    return { reply: response.reply, actions: response.actions ?? [], iterations: 1, stopReason: 'completed' };
+  }
+
+  private async call(event: LambdaAgentRequestV1, abortSignal: AbortSignal): Promise<LambdaInvocationResult> {
+    try {
+      return await this.invoke(
+        { FunctionName: this.functionName, InvocationType: 'RequestResponse', Payload: new TextEncoder().encode(JSON.stringify(event)) },
+        { abortSignal },
+      );
+    } catch (error) {
+      if (abortSignal.aborted) throw error;
+      const { name, message } = error as Error;
+      throw new AgentInvocationError('invocation_failed', `Invoking agent function ${this.functionName} failed: ${name}: ${message}`, { cause: error });
+    }
+  }
+
+  private parse(output: LambdaInvocationResult): LambdaAgentResponseV1 {
+    const payload = output.Payload ? new TextDecoder().decode(output.Payload) : '';
+    if (output.FunctionError) {
+      const failure = parseJson(payload) as { errorType?: unknown; errorMessage?: unknown } | undefined;
+      const detail = typeof failure?.errorMessage === 'string' ? `${String(failure.errorType ?? 'Error')}: ${failure.errorMessage}` : output.FunctionError;
+      throw new AgentInvocationError('function_error', `Agent function ${this.functionName} raised ${detail}`);
+    }
+    if (output.StatusCode !== 200) {
+      throw new AgentInvocationError('invocation_failed', `Agent function ${this.functionName} answered status ${output.StatusCode}`);
+    }
+    const problems: string[] = [];
+    const response = parseLambdaAgentResponse(parseJson(payload), problems);
+    if (!response) {
+      throw new AgentInvocationError(
+        'malformed_response',
+        `Agent function ${this.functionName} broke contract v${LAMBDA_AGENT_CONTRACT_VERSION}: ${problems.join('; ')}`,
+      );
+    }
+    return response;
+  }
+}
+
+const RESPONSE_KEYS = new Set(['reply', 'actions']);
+
+/** The response when it follows contract v1; otherwise `undefined`, with the reasons in `problems`. */
+function parseLambdaAgentResponse(value: unknown, problems: string[]): LambdaAgentResponseV1 | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.push('the response must be a JSON object');
+    return undefined;
+  }
+  const body = value as Record<string, unknown>;
+  for (const key of Object.keys(body)) {
+    if (!RESPONSE_KEYS.has(key)) problems.push(`unknown key "${key}"`);
+  }
+  if (typeof body.reply !== 'string' || body.reply.trim() === '') problems.push('reply must be a non-empty string');
+
+  const actions: AgentAction[] = [];
+  if (body.actions !== undefined) {
+    if (!Array.isArray(body.actions)) problems.push('actions must be an array');
+    else {
+      body.actions.forEach((candidate: unknown, index) => {
+        if (typeof candidate !== 'object' || candidate === null || Array.isArray(candidate)) {
+          problems.push(`actions[${index}] must be an object`);
+          return;
+        }
+        const { type, ...input } = candidate as Record<string, unknown>;
+        const parsed = parseAgentAction(String(type), input);
+        if (parsed.ok) actions.push(parsed.action);
+        else problems.push(...parsed.problems.map((problem) => `actions[${index}]: ${problem}`));
+      });
+    }
+  }
+  return problems.length === 0 ? { reply: body.reply as string, actions } : undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
