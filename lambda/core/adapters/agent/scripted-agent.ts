@@ -1,0 +1,79 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AgentAction, AgentPort, AgentRequest, AgentResponse, ConversationEntry } from '../../ports/agent';
+
+export interface ScriptedAgentOptions {
+  /** Real latency before answering, in milliseconds. */
+  readonly delayMs?: number;
+  /**
+   * Awaited before answering (after `delayMs`), with the 1-based call number: lets a test hold the
+   * agent mid-call — e.g. until a newer customer message was registered — and release it at will.
+   */
+  readonly respondAfter?: (request: AgentRequest, call: number) => Promise<void>;
+  /** Returns an error to throw for this call instead of answering (after `respondAfter`). */
+  readonly failWhen?: (request: AgentRequest, call: number) => Error | undefined;
+}
+
+/** Thrown when a customer message of the turn contains `#falha`. */
+export class ScriptedAgentFailure extends Error {
+  override readonly name = 'ScriptedAgentFailure';
+}
+
+/**
+ * A deterministic agent for development and tests: the same history always gives the same answer.
+ *
+ * The turn's messages are the customer entries after the last assistant entry. The reply echoes them
+ * with the count of customer messages in the whole history:
+ * `Olá! Recebi: <message 1> | <message 2> (mensagem <count>)`.
+ *
+ * Keywords in the turn's messages trigger actions, returned in this order:
+ * - `#fora <service>` (up to the next `#` or line end) → `record_out_of_portfolio_demand`, one per occurrence
+ * - `#dado key=value` (value up to the next `#` or line end; several allowed) → one `update_qualification`
+ * - `#humano` → `request_human_handoff`
+ * - `#fim` → `close_session`
+ * - `#falha` → the call throws {@link ScriptedAgentFailure} (every retry fails too: a poison message)
+ *
+ * Latency and failures can also be injected through {@link ScriptedAgentOptions}; {@link requests}
+ * keeps every request, so tests can assert which history each call saw.
+ */
+export class ScriptedAgent implements AgentPort {
+  /** Every request received, in call order. */
+  readonly requests: AgentRequest[] = [];
+
+  constructor(private readonly options: ScriptedAgentOptions = {}) {}
+
+  async respond(request: AgentRequest): Promise<AgentResponse> {
+    this.requests.push(request);
+    const call = this.requests.length;
+    if (this.options.delayMs) await sleep(this.options.delayMs);
+    await this.options.respondAfter?.(request, call);
+    const injected = this.options.failWhen?.(request, call);
+    if (injected) throw injected;
+    return scriptedAnswer(request.history);
+  }
+}
+
+function scriptedAnswer(history: readonly ConversationEntry[]): AgentResponse {
+  const lastAssistant = history.map((entry) => entry.role).lastIndexOf('assistant');
+  const turn = history.slice(lastAssistant + 1).map((entry) => entry.text);
+  if (turn.length === 0) throw new RangeError('The agent needs a history that ends with the customer messages of the turn');
+
+  const text = turn.join('\n');
+  if (/#falha\b/i.test(text)) throw new ScriptedAgentFailure('The customer message asked the scripted agent to fail (#falha)');
+
+  const actions: AgentAction[] = [];
+  for (const [, service] of text.matchAll(/#fora\s+([^#\n]+)/gi)) {
+    actions.push({ type: 'record_out_of_portfolio_demand', requestedService: service.trim() });
+  }
+  const data = Object.fromEntries([...text.matchAll(/#dado\s+([^\s=#]+)=([^#\n]*)/gi)].map(([, key, value]) => [key, value.trim()]));
+  if (Object.keys(data).length > 0) actions.push({ type: 'update_qualification', data });
+  if (/#humano\b/i.test(text)) actions.push({ type: 'request_human_handoff', reason: 'O cliente pediu atendimento humano (#humano)' });
+  if (/#fim\b/i.test(text)) actions.push({ type: 'close_session', reason: 'O cliente encerrou a conversa (#fim)' });
+
+  const customerMessages = history.filter((entry) => entry.role === 'customer').length;
+  return {
+    reply: `Olá! Recebi: ${turn.join(' | ')} (mensagem ${customerMessages})`,
+    actions,
+    iterations: 1,
+    stopReason: 'completed',
+  };
+}
