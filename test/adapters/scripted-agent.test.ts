@@ -113,5 +113,4 @@ describe('hooks for timing and failure', () => {
     await expect(agent.respond(request)).rejects.toThrow('outage 2');
     await expect(agent.respond(request)).resolves.toMatchObject({ reply: 'Olá! Recebi: Oi (mensagem 1)' });
   });
-
 });

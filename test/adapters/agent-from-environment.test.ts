@@ -1,0 +1,62 @@
+import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
+import type { InvokeCommandInput } from '@aws-sdk/client-lambda';
+import { RUNTIME_ENV } from '../../lib/pipeline-contract';
+import { AgentConfigurationError, agentFromEnvironment } from '../../lambda/core/adapters/agent/agent-from-environment';
+import { BedrockConverseAgent, type ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
+import { LambdaInvokeAgent, type LambdaInvoke } from '../../lambda/core/adapters/agent/lambda-invoke-agent';
+import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import type { AgentRequest } from '../../lambda/core/ports/agent';
+import { fixture } from './fixtures';
+
+const request: AgentRequest = {
+  systemPrompt: 'prompt',
+  history: [{ role: 'customer', text: 'Oi', at: '2026-11-30T12:00:00.000Z' }],
+  session: { sessionId: 'session-1', customerId: '5511987654321', state: 'NEW', qualificationData: {} },
+  deadline: Date.now() + 60_000,
+  maxIterations: 10,
+};
+
+it('builds the Bedrock agent for the configured model', async () => {
+  const inputs: ConverseCommandInput[] = [];
+  const converse: ConverseCall = async (input) => (inputs.push(input), fixture('bedrock', 'plain-reply'));
+
+  const agent = agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'bedrock', [RUNTIME_ENV.bedrockModelId]: 'amazon.nova-pro-v1:0' }, { converse });
+  await agent.respond(request);
+
+  expect(agent).toBeInstanceOf(BedrockConverseAgent);
+  expect(inputs[0].modelId).toBe('amazon.nova-pro-v1:0');
+});
+
+it("builds the Lambda agent for the consumer's function", async () => {
+  const inputs: InvokeCommandInput[] = [];
+  const invoke: LambdaInvoke = async (input) => (inputs.push(input), { StatusCode: 200, Payload: new TextEncoder().encode('{"reply":"Olá!"}') });
+
+  const agent = agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'lambda', [RUNTIME_ENV.agentFunctionName]: 'clinic-agent' }, { invoke });
+  await agent.respond(request);
+
+  expect(agent).toBeInstanceOf(LambdaInvokeAgent);
+  expect(inputs[0].FunctionName).toBe('clinic-agent');
+});
+
+it('builds the scripted agent without further settings', () => {
+  expect(agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'scripted' })).toBeInstanceOf(ScriptedAgent);
+});
+
+it.each([
+  { problem: 'no backend', env: {}, message: 'AGENT_BACKEND is not set; use one of bedrock, lambda, scripted' },
+  {
+    problem: 'an unknown backend',
+    env: { [RUNTIME_ENV.agentBackend]: 'openai' },
+    message: 'AGENT_BACKEND="openai" is not an agent backend; use one of bedrock, lambda, scripted',
+  },
+  { problem: 'Bedrock without a model', env: { [RUNTIME_ENV.agentBackend]: 'bedrock' }, message: 'BEDROCK_MODEL_ID is required when AGENT_BACKEND=bedrock' },
+  {
+    problem: 'Bedrock with a blank model',
+    env: { [RUNTIME_ENV.agentBackend]: 'bedrock', [RUNTIME_ENV.bedrockModelId]: '  ' },
+    message: 'BEDROCK_MODEL_ID is required when AGENT_BACKEND=bedrock',
+  },
+  { problem: 'Lambda without a function', env: { [RUNTIME_ENV.agentBackend]: 'lambda' }, message: 'AGENT_FUNCTION_NAME is required when AGENT_BACKEND=lambda' },
+])('explains $problem', ({ env, message }) => {
+  expect(() => agentFromEnvironment(env)).toThrow(AgentConfigurationError);
+  expect(() => agentFromEnvironment(env)).toThrow(message);
+});
