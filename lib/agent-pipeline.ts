@@ -240,6 +240,11 @@ export class AgentPipeline extends Construct {
   private readonly settings: PipelineSettings;
   private readonly alarmAction?: cloudwatch.IAlarmAction;
 
+  /**
+   * @param scope the stack (or construct) the pipeline belongs to
+   * @param id construct id, unique within `scope`
+   * @param props environment, agent backend and optional settings; validated before anything is created
+   */
   constructor(scope: Construct, id: string, props: AgentPipelineProps) {
     super(scope, id);
     this.settings = resolvePipelineSettings(this.node.path, props);
