@@ -1,6 +1,6 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SecretsManagerClient, type GetSecretValueCommandOutput } from '@aws-sdk/client-secrets-manager';
-import { RUNTIME_ENV, WHATSAPP_SECRET_FIELDS } from '../../lib/pipeline-contract';
+import { RUNTIME_ENV, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/pipeline-contract';
 import {
   SecretsManagerCredentialsProvider,
   WhatsAppCredentialsError,
@@ -58,6 +58,14 @@ it('names a single missing field', async () => {
 
   await expect(new SecretsManagerCredentialsProvider({ secretId: SECRET_ARN, reader: readerOf(withoutToken) }).get()).rejects.toThrow(
     'is missing the field "accessToken"',
+  );
+});
+
+it('tells the operator which fields still hold the placeholder the construct wrote', async () => {
+  const reader = readerOf({ ...complete, [WHATSAPP_SECRET_FIELDS.accessToken]: WHATSAPP_SECRET_PLACEHOLDER, [WHATSAPP_SECRET_FIELDS.appSecret]: WHATSAPP_SECRET_PLACEHOLDER });
+
+  await expect(new SecretsManagerCredentialsProvider({ secretId: SECRET_ARN, reader }).get()).rejects.toThrow(
+    `WhatsApp secret ${SECRET_ARN} still holds the placeholder ${WHATSAPP_SECRET_PLACEHOLDER} in "appSecret", "accessToken"`,
   );
 });
 

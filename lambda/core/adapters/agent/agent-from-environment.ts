@@ -1,12 +1,11 @@
-import { RUNTIME_ENV } from '../../../../lib/pipeline-contract';
+import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from '../../../../lib/pipeline-contract';
 import type { AgentPort } from '../../ports/agent';
 import { BedrockConverseAgent, type ConverseCall } from './bedrock-converse-agent';
 import { LambdaInvokeAgent, type LambdaInvoke } from './lambda-invoke-agent';
 import { ScriptedAgent } from './scripted-agent';
 
-/** Values of `AGENT_BACKEND`, as the construct's agent-backend prop sets them. */
-export const AGENT_BACKENDS = ['bedrock', 'lambda', 'scripted'] as const;
-export type AgentBackend = (typeof AGENT_BACKENDS)[number];
+type AgentBackend = (typeof AGENT_BACKEND_KINDS)[keyof typeof AGENT_BACKEND_KINDS];
+const AGENT_BACKENDS = Object.values(AGENT_BACKEND_KINDS).join(', ');
 
 /** The environment does not describe a usable agent backend. */
 export class AgentConfigurationError extends Error {
@@ -27,17 +26,17 @@ export interface AgentClients {
 export function agentFromEnvironment(env: NodeJS.ProcessEnv = process.env, clients: AgentClients = {}): AgentPort {
   const backend = env[RUNTIME_ENV.agentBackend];
   switch (backend) {
-    case 'bedrock':
+    case AGENT_BACKEND_KINDS.bedrock:
       return new BedrockConverseAgent({ modelId: required(env, RUNTIME_ENV.bedrockModelId, backend), converse: clients.converse });
-    case 'lambda':
+    case AGENT_BACKEND_KINDS.lambda:
       return new LambdaInvokeAgent({ functionName: required(env, RUNTIME_ENV.agentFunctionName, backend), invoke: clients.invoke });
-    case 'scripted':
+    case AGENT_BACKEND_KINDS.scripted:
       return new ScriptedAgent();
     default:
       throw new AgentConfigurationError(
         backend
-          ? `${RUNTIME_ENV.agentBackend}="${backend}" is not an agent backend; use one of ${AGENT_BACKENDS.join(', ')}`
-          : `${RUNTIME_ENV.agentBackend} is not set; use one of ${AGENT_BACKENDS.join(', ')}`,
+          ? `${RUNTIME_ENV.agentBackend}="${backend}" is not an agent backend; use one of ${AGENT_BACKENDS}`
+          : `${RUNTIME_ENV.agentBackend} is not set; use one of ${AGENT_BACKENDS}`,
       );
   }
 }

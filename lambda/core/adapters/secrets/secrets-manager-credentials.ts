@@ -1,5 +1,5 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { RUNTIME_ENV, WHATSAPP_SECRET_FIELDS } from '../../../../lib/pipeline-contract';
+import { RUNTIME_ENV, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../../../lib/pipeline-contract';
 import type { WhatsAppCredentials, WhatsAppCredentialsProvider } from '../../ports/credentials';
 
 /** Reads a secret whose value is a JSON document. */
@@ -22,7 +22,7 @@ const DEFAULT_MAX_AGE_SECONDS = 300;
  * The WhatsApp credentials from Secrets Manager (the construct passes the secret's ARN in
  * `WHATSAPP_SECRET_ARN`; the values never appear in environment variables). Cached for
  * `maxAgeSeconds`; a forced refresh bypasses the cache after Meta rejected a token. Errors name the
- * secret and the missing fields, never a value.
+ * secret and the missing or still unfilled fields, never a value.
  */
 export class SecretsManagerCredentialsProvider implements WhatsAppCredentialsProvider {
   static fromEnvironment(
@@ -85,6 +85,14 @@ function parseWhatsAppCredentials(secretId: string, value: unknown): WhatsAppCre
   if (missing.length > 0) {
     throw new WhatsAppCredentialsError(
       `WhatsApp secret ${secretId} is missing ${missing.length === 1 ? 'the field' : 'the fields'} ${fieldList(missing)} (non-empty strings)`,
+    );
+  }
+  // The construct creates the secret with placeholders; only the operator can fill in Meta's values.
+  const unfilled = Object.values(WHATSAPP_SECRET_FIELDS).filter((field) => document[field] === WHATSAPP_SECRET_PLACEHOLDER);
+  if (unfilled.length > 0) {
+    throw new WhatsAppCredentialsError(
+      `WhatsApp secret ${secretId} still holds the placeholder ${WHATSAPP_SECRET_PLACEHOLDER} in ${fieldList(unfilled)}: ` +
+        'set the values from the Meta app dashboard',
     );
   }
   return {

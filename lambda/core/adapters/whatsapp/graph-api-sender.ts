@@ -1,4 +1,4 @@
-import { RUNTIME_ENV } from '../../../../lib/pipeline-contract';
+import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../../../lib/pipeline-contract';
 import type { WhatsAppCredentialsProvider } from '../../ports/credentials';
 import {
   WhatsAppSendError,
@@ -9,9 +9,6 @@ import {
 } from '../../ports/whatsapp-sender';
 import { classifyGraphApiError } from './graph-api-errors';
 import { splitWhatsAppText } from './whatsapp-text';
-
-/** The Graph API version the pipeline is written against; the construct may override the base URL. */
-export const DEFAULT_GRAPH_API_BASE_URL = 'https://graph.facebook.com/v23.0';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
@@ -32,12 +29,12 @@ export interface GraphApiSenderOptions {
  * the secret (bypassing its cache) and one resend when the token has changed.
  */
 export class GraphApiWhatsAppSender implements WhatsAppSender {
-  /** Reads the base URL from `WHATSAPP_API_BASE_URL` (set by the construct), else Meta's. */
+  /** Reads the base URL from `WHATSAPP_API_BASE_URL` (set by the construct), else the pipeline's default. */
   static fromEnvironment(
     credentials: WhatsAppCredentialsProvider,
     env: NodeJS.ProcessEnv = process.env,
   ): GraphApiWhatsAppSender {
-    const baseUrl = env[RUNTIME_ENV.whatsAppApiBaseUrl] || DEFAULT_GRAPH_API_BASE_URL;
+    const baseUrl = env[RUNTIME_ENV.whatsAppApiBaseUrl] || PIPELINE_DEFAULTS.whatsAppApiBaseUrl;
     return new GraphApiWhatsAppSender({ baseUrl, credentials });
   }
 
