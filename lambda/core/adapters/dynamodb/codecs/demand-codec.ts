@@ -1,0 +1,37 @@
+import type { OutOfPortfolioDemand } from '../../../domain/demand';
+import { isoMicros } from '../../../domain/timestamps';
+import type { Item } from '../dynamo-kit';
+import { demandKey, ENTITY_TYPE, EntityType } from '../keys';
+import { ItemReader, withUnknownAttributes } from './item-reader';
+
+export function demandToItem(demand: OutOfPortfolioDemand): Item {
+  return withUnknownAttributes(demand, {
+    ...demandKey(demand.recordedAt, demand.demandId),
+    [ENTITY_TYPE]: EntityType.demand,
+    demand_id: demand.demandId,
+    source_message_id: demand.sourceMessageId,
+    phone_number: demand.phoneNumber,
+    session_id: demand.sessionId,
+    requested_service: demand.requestedService,
+    original_message: demand.originalMessage,
+    estimated_segment: demand.estimatedSegment,
+    whatsapp_instance: demand.whatsappInstance,
+    recorded_at: isoMicros(demand.recordedAt),
+  });
+}
+
+export function demandFromItem(item: Item): OutOfPortfolioDemand {
+  const read = new ItemReader(item, EntityType.demand);
+  return {
+    demandId: read.string('demand_id'),
+    sourceMessageId: read.string('source_message_id'),
+    phoneNumber: read.string('phone_number'),
+    sessionId: read.optionalString('session_id'),
+    requestedService: read.string('requested_service'),
+    originalMessage: read.optionalString('original_message') ?? '',
+    estimatedSegment: read.optionalString('estimated_segment'),
+    whatsappInstance: read.optionalString('whatsapp_instance'),
+    recordedAt: read.timestamp('recorded_at'),
+    ...read.unknownAttributes(),
+  };
+}

@@ -1,0 +1,161 @@
+import type { InboundReceipt, LatestInbound } from '../../../domain/inbound-receipt';
+import type { CustomerIdKind, InboundTurn } from '../../../domain/inbound-turn';
+import { DEBOUNCE_BUFFER_LIFETIME_SECONDS, type DebounceBuffer, type PendingReply } from '../../../domain/legacy-debounce';
+import { SESSION_STATES } from '../../../domain/session';
+import { addMilliseconds, epochSeconds, isoMicros } from '../../../domain/timestamps';
+import type { Item } from '../dynamo-kit';
+import { debounceBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, pendingReplyKey, TTL } from '../keys';
+import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
+
+/** Attribute names of the receipt and the latest-inbound marker used in expressions. */
+export const InboundAttribute = {
+  agentRoutedAt: 'agent_routed_at',
+  humanRoutedAt: 'human_routed_at',
+  syncClaimedAt: 'sync_claimed_at',
+  dispatchedAt: 'dispatched_at',
+  completedAt: 'completed_at',
+  phoneNumber: 'phone_number',
+  latestMessageId: 'latest_message_id',
+  pendingMessageIds: 'pending_message_ids',
+  invalidatedAt: 'invalidated_at',
+  committedMessageId: 'committed_message_id',
+  committedAt: 'committed_at',
+  outboxMessageSk: 'outbox_message_sk',
+  outboxReplyTo: 'outbox_reply_to',
+  historyWatermark: 'history_watermark',
+  updatedAt: 'updated_at',
+  firstMessageAt: 'first_message_at',
+} as const;
+
+const CUSTOMER_ID_KINDS: readonly CustomerIdKind[] = ['phone', 'user_id'];
+
+/** A new receipt: the turn's normalised fields only (never the raw webhook body). */
+export function receiptToItem(receipt: InboundReceipt): Item {
+  const { turn } = receipt;
+  return withUnknownAttributes(receipt, {
+    ...inboundReceiptKey(turn.phoneNumber, turn.messageId),
+    [ENTITY_TYPE]: EntityType.inboundReceipt,
+    phone_number: turn.phoneNumber,
+    customer_id_kind: turn.customerIdKind,
+    message_id: turn.messageId,
+    provider_timestamp: isoMicros(turn.providerTimestamp),
+    received_at: isoMicros(turn.receivedAt),
+    message_type: turn.messageType,
+    text: turn.text,
+    phone_number_id: turn.phoneNumberId,
+    display_phone_number: turn.displayPhoneNumber,
+    registered_at: isoMicros(receipt.registeredAt),
+    [TTL]: receipt.expiresAtEpochSeconds,
+    agent_routed_at: optionalIso(receipt.agentRoutedAt),
+    human_routed_at: optionalIso(receipt.humanRoutedAt),
+    sync_claimed_at: optionalIso(receipt.syncClaimedAt),
+    dispatched_at: optionalIso(receipt.dispatchedAt),
+    completed_at: optionalIso(receipt.completedAt),
+  });
+}
+
+export function receiptFromItem(item: Item): InboundReceipt {
+  const read = new ItemReader(item, EntityType.inboundReceipt);
+  const turn: InboundTurn = {
+    phoneNumber: read.string('phone_number'),
+    customerIdKind: read.optionalOneOf('customer_id_kind', CUSTOMER_ID_KINDS) ?? 'phone',
+    messageId: read.string('message_id'),
+    providerTimestamp: read.timestamp('provider_timestamp'),
+    receivedAt: read.timestamp('received_at'),
+    messageType: read.optionalString('message_type') ?? 'text',
+    text: read.optionalString('text') ?? '',
+    phoneNumberId: read.optionalString('phone_number_id') ?? '',
+    displayPhoneNumber: read.optionalString('display_phone_number'),
+  };
+  return {
+    turn,
+    registeredAt: read.timestamp('registered_at'),
+    expiresAtEpochSeconds: read.number(TTL),
+    agentRoutedAt: read.optionalTimestamp('agent_routed_at'),
+    humanRoutedAt: read.optionalTimestamp('human_routed_at'),
+    syncClaimedAt: read.optionalTimestamp('sync_claimed_at'),
+    dispatchedAt: read.optionalTimestamp('dispatched_at'),
+    completedAt: read.optionalTimestamp('completed_at'),
+    ...read.unknownAttributes(),
+  };
+}
+
+/** The marker is only ever written by targeted updates, so it has no `toItem`. */
+export function latestInboundFromItem(item: Item): LatestInbound {
+  const read = new ItemReader(item, EntityType.latestInbound);
+  const phoneNumber = read.string(InboundAttribute.phoneNumber);
+  const outboxSortKey = read.optionalString(InboundAttribute.outboxMessageSk);
+  const outboxReplyTo = read.optionalString(InboundAttribute.outboxReplyTo);
+  return {
+    phoneNumber,
+    latestMessageId: read.optionalString(InboundAttribute.latestMessageId),
+    pendingMessageIds: read.stringList(InboundAttribute.pendingMessageIds),
+    invalidatedAt: read.optionalTimestamp(InboundAttribute.invalidatedAt),
+    committedMessageId: read.optionalString(InboundAttribute.committedMessageId),
+    committedAt: read.optionalTimestamp(InboundAttribute.committedAt),
+    outbox: outboxSortKey === undefined ? undefined : { ref: { phoneNumber, sortKey: outboxSortKey }, replyToMessageId: outboxReplyTo ?? '' },
+    historyWatermark: read.optionalTimestamp(InboundAttribute.historyWatermark),
+    updatedAt: read.optionalTimestamp(InboundAttribute.updatedAt),
+    ...read.unknownAttributes(),
+  };
+}
+
+export function debounceBufferToItem(buffer: DebounceBuffer): Item {
+  const expiresAt = addMilliseconds(buffer.firstMessageAt, DEBOUNCE_BUFFER_LIFETIME_SECONDS * 1000);
+  return withUnknownAttributes(buffer, {
+    ...debounceBufferKey(buffer.phoneNumber),
+    [ENTITY_TYPE]: EntityType.debounceBuffer,
+    phone_number: buffer.phoneNumber,
+    message_ids: [...buffer.messageIds],
+    texts: [...buffer.texts],
+    first_message_at: isoMicros(buffer.firstMessageAt),
+    last_message_at: isoMicros(buffer.lastMessageAt),
+    whatsapp_instance: buffer.whatsappInstance,
+    expires_at: expiresAt,
+    [TTL]: epochSeconds(expiresAt),
+  });
+}
+
+export function debounceBufferFromItem(item: Item): DebounceBuffer {
+  const read = new ItemReader(item, EntityType.debounceBuffer);
+  // Derived from first_message_at on every write; reading them keeps them out of the unknown bag.
+  read.raw('expires_at');
+  read.raw(TTL);
+  return {
+    phoneNumber: read.string('phone_number'),
+    messageIds: read.stringList('message_ids'),
+    texts: read.stringList('texts'),
+    firstMessageAt: read.timestamp('first_message_at'),
+    lastMessageAt: read.timestamp('last_message_at'),
+    whatsappInstance: read.optionalString('whatsapp_instance'),
+    ...read.unknownAttributes(),
+  };
+}
+
+export function pendingReplyToItem(reply: PendingReply): Item {
+  return withUnknownAttributes(reply, {
+    ...pendingReplyKey(reply.phoneNumber),
+    [ENTITY_TYPE]: EntityType.pendingReply,
+    phone_number: reply.phoneNumber,
+    text: reply.text,
+    session_id: reply.sessionId,
+    state: reply.state,
+    first_message_id: reply.firstMessageId,
+    first_message_at: optionalIso(reply.firstMessageAt),
+    created_at: isoMicros(reply.createdAt),
+  });
+}
+
+export function pendingReplyFromItem(item: Item): PendingReply {
+  const read = new ItemReader(item, EntityType.pendingReply);
+  return {
+    phoneNumber: read.string('phone_number'),
+    text: read.string('text'),
+    sessionId: read.string('session_id'),
+    state: read.oneOf('state', SESSION_STATES),
+    firstMessageId: read.optionalString('first_message_id'),
+    firstMessageAt: read.optionalTimestamp('first_message_at'),
+    createdAt: read.timestamp('created_at'),
+    ...read.unknownAttributes(),
+  };
+}

@@ -1,0 +1,82 @@
+import type { DeliveryStatus, LlmUsage, Message, MessageDirection, MessageRole } from '../../../domain/message';
+import { isoMicros } from '../../../domain/timestamps';
+import type { Item } from '../dynamo-kit';
+import { ENTITY_TYPE, EntityType, llmMessageIndexKey, messageKey } from '../keys';
+import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
+
+export const MessageAttribute = {
+  deliveryStatus: 'delivery_status',
+  providerMessageId: 'provider_message_id',
+  sentAt: 'sent_at',
+  supersededAt: 'superseded_at',
+  failureReason: 'failure_reason',
+  sessionId: 'session_id',
+} as const;
+
+const DIRECTIONS: readonly MessageDirection[] = ['inbound', 'outbound'];
+const ROLES: readonly MessageRole[] = ['user', 'assistant', 'operator', 'system'];
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending_send', 'sent', 'superseded', 'failed_permanent'];
+
+/** Agent-written messages are indexed by day for the recent-LLM-messages query. */
+export const isLlmMessage = (message: Message) => message.role === 'assistant';
+
+export function messageToItem(message: Message): Item {
+  return withUnknownAttributes(message, {
+    ...messageKey(message.phoneNumber, message.timestamp, message.messageId),
+    ...(isLlmMessage(message) ? llmMessageIndexKey(message.timestamp, message.messageId) : {}),
+    [ENTITY_TYPE]: EntityType.message,
+    phone_number: message.phoneNumber,
+    session_id: message.sessionId,
+    message_id: message.messageId,
+    direction: message.direction,
+    role: message.role,
+    text: message.text,
+    timestamp: isoMicros(message.timestamp),
+    message_type: message.messageType,
+    delivery_status: message.deliveryStatus,
+    provider_message_id: message.providerMessageId,
+    sent_at: optionalIso(message.sentAt),
+    reply_to_message_id: message.replyToMessageId,
+    superseded_at: optionalIso(message.supersededAt),
+    failure_reason: message.failureReason,
+    llm: message.llm && {
+      model: message.llm.model,
+      input_tokens: message.llm.inputTokens,
+      output_tokens: message.llm.outputTokens,
+      latency_ms: message.llm.latencyMs,
+    },
+  });
+}
+
+export function messageFromItem(item: Item): Message {
+  const read = new ItemReader(item, EntityType.message);
+  const llm = read.optionalMap('llm');
+  return {
+    phoneNumber: read.string('phone_number'),
+    sessionId: read.string('session_id'),
+    messageId: read.string('message_id'),
+    direction: read.oneOf('direction', DIRECTIONS),
+    role: read.oneOf('role', ROLES),
+    text: read.optionalString('text') ?? '',
+    timestamp: read.timestamp('timestamp'),
+    messageType: read.optionalString('message_type'),
+    deliveryStatus: read.optionalOneOf('delivery_status', DELIVERY_STATUSES),
+    providerMessageId: read.optionalString('provider_message_id'),
+    sentAt: read.optionalTimestamp('sent_at'),
+    replyToMessageId: read.optionalString('reply_to_message_id'),
+    supersededAt: read.optionalTimestamp('superseded_at'),
+    failureReason: read.optionalString('failure_reason'),
+    llm: llm && llmUsageFromMap(llm),
+    ...read.unknownAttributes(),
+  };
+}
+
+function llmUsageFromMap(map: Record<string, unknown>): LlmUsage {
+  const read = new ItemReader(map, EntityType.message);
+  return {
+    model: read.optionalString('model'),
+    inputTokens: read.optionalNumber('input_tokens'),
+    outputTokens: read.optionalNumber('output_tokens'),
+    latencyMs: read.optionalNumber('latency_ms'),
+  };
+}

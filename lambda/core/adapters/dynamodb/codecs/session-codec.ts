@@ -1,0 +1,101 @@
+import type { CustomerIdKind } from '../../../domain/inbound-turn';
+import { type HumanSendLock, type Session, SESSION_STATES } from '../../../domain/session';
+import { isoMicros } from '../../../domain/timestamps';
+import type { Item } from '../dynamo-kit';
+import { activePointerKey, ENTITY_TYPE, EntityType, sessionKey, sessionStateIndexKey } from '../keys';
+import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
+
+/** Attribute names the session repository's expressions refer to. */
+export const SessionAttribute = {
+  sessionId: 'session_id',
+  state: 'state',
+  assignedTo: 'assigned_to',
+  currentAgent: 'current_agent',
+  humanSendLock: 'human_send_lock',
+  handoffRequestedAt: 'handoff_requested_at',
+  handoffRenotifiedAt: 'handoff_renotified_at',
+  handoffRenotifyCount: 'handoff_renotify_count',
+  handoffCustomerRenotifiedAt: 'handoff_customer_renotified_at',
+  closedAt: 'closed_at',
+  updatedAt: 'updated_at',
+} as const;
+
+const CUSTOMER_ID_KINDS: readonly CustomerIdKind[] = ['phone', 'user_id'];
+
+export function sessionToItem(session: Session): Item {
+  return withUnknownAttributes(session, {
+    ...sessionKey(session.phoneNumber, session.sessionId),
+    ...sessionStateIndexKey(session.state, session.createdAt),
+    [ENTITY_TYPE]: EntityType.session,
+    session_id: session.sessionId,
+    phone_number: session.phoneNumber,
+    customer_id_kind: session.customerIdKind,
+    whatsapp_instance: session.whatsappInstance,
+    state: session.state,
+    current_agent: session.currentAgent,
+    segment: session.segment,
+    intent: session.intent,
+    qualification_data: session.qualificationData,
+    cadastral_data: session.cadastralData,
+    assigned_to: session.assignedTo,
+    human_send_lock: session.humanSendLock && humanSendLockToMap(session.humanSendLock),
+    handoff_requested_at: optionalIso(session.handoffRequestedAt),
+    handoff_renotified_at: optionalIso(session.handoffRenotifiedAt),
+    handoff_renotify_count: session.handoffRenotifyCount,
+    handoff_customer_renotified_at: optionalIso(session.handoffCustomerRenotifiedAt),
+    closed_at: optionalIso(session.closedAt),
+    created_at: isoMicros(session.createdAt),
+    updated_at: isoMicros(session.updatedAt),
+  });
+}
+
+export function humanSendLockToMap(lock: HumanSendLock): Item {
+  return { lock_id: lock.lockId, acquired_at: isoMicros(lock.acquiredAt), expires_at: isoMicros(lock.expiresAt) };
+}
+
+export function sessionFromItem(item: Item): Session {
+  const read = new ItemReader(item, EntityType.session);
+  const lock = read.optionalMap(SessionAttribute.humanSendLock);
+  return {
+    sessionId: read.string('session_id'),
+    phoneNumber: read.string('phone_number'),
+    customerIdKind: read.optionalOneOf('customer_id_kind', CUSTOMER_ID_KINDS),
+    whatsappInstance: read.optionalString('whatsapp_instance'),
+    state: read.oneOf('state', SESSION_STATES),
+    currentAgent: read.optionalString('current_agent'),
+    segment: read.optionalString('segment'),
+    intent: read.optionalString('intent'),
+    qualificationData: read.map('qualification_data'),
+    cadastralData: read.map('cadastral_data'),
+    assignedTo: read.optionalString('assigned_to'),
+    humanSendLock: lock && humanSendLockFromMap(lock),
+    handoffRequestedAt: read.optionalTimestamp('handoff_requested_at'),
+    handoffRenotifiedAt: read.optionalTimestamp('handoff_renotified_at'),
+    handoffRenotifyCount: read.number('handoff_renotify_count', 0),
+    handoffCustomerRenotifiedAt: read.optionalTimestamp('handoff_customer_renotified_at'),
+    closedAt: read.optionalTimestamp('closed_at'),
+    createdAt: read.timestamp('created_at'),
+    updatedAt: read.timestamp('updated_at'),
+    ...read.unknownAttributes(),
+  };
+}
+
+function humanSendLockFromMap(map: Record<string, unknown>): HumanSendLock {
+  const read = new ItemReader(map, EntityType.session);
+  return { lockId: read.string('lock_id'), acquiredAt: read.timestamp('acquired_at'), expiresAt: read.timestamp('expires_at') };
+}
+
+/** The ACTIVE pointer: which session of a customer is the current one. */
+export interface ActivePointer {
+  readonly sessionId: string;
+  readonly updatedAt: string;
+}
+
+export function activePointerToItem(phone: string, sessionId: string, updatedAt: string): Item {
+  return { ...activePointerKey(phone), [ENTITY_TYPE]: EntityType.activePointer, session_id: sessionId, updated_at: isoMicros(updatedAt) };
+}
+
+export function activePointerFromItem(item: Item): ActivePointer {
+  const read = new ItemReader(item, EntityType.activePointer);
+  return { sessionId: read.string('session_id'), updatedAt: read.timestamp('updated_at') };
+}

@@ -1,0 +1,323 @@
+import { ConditionFailedError } from '../../domain/errors';
+import type { InboundReceipt, InboundRegistration, LatestInbound, PendingInbound } from '../../domain/inbound-receipt';
+import type { InboundTurn } from '../../domain/inbound-turn';
+import type { DebounceBuffer, PendingReply } from '../../domain/legacy-debounce';
+import type { OutboundRef } from '../../domain/message';
+import { epochSeconds, isoMicros, nextMicrosecond, toEpochMicros } from '../../domain/timestamps';
+import type { Clock } from '../../ports/clock';
+import type { CompletedInbound, InboundReceiptRepository, InboundRef } from '../../ports/repositories';
+import type { DynamoKit } from './dynamo-kit';
+import {
+  debounceBufferFromItem,
+  debounceBufferToItem,
+  InboundAttribute as A,
+  latestInboundFromItem,
+  pendingReplyFromItem,
+  pendingReplyToItem,
+  receiptFromItem,
+  receiptToItem,
+} from './codecs/inbound-codec';
+import { debounceBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, latestInboundKey, pendingReplyKey } from './keys';
+import { conditionally, ITEM_ABSENT, ITEM_EXISTS, KEY_NAMES, retryTransactionConflicts } from './repository-support';
+
+/** Meta retries a webhook for up to 7 days, so a receipt must outlive that. */
+export const RECEIPT_RETENTION_SECONDS = 7 * 24 * 60 * 60;
+
+/** Attempts of the read-then-conditional-remove on the pending list before giving up. */
+const PENDING_REMOVAL_ATTEMPTS = 8;
+
+/**
+ * Inbound receipts and the per-customer LATEST_INBOUND marker: durable deduplication, the ordered
+ * pending list, latest-message-wins checks, durable completion and the outbox reference; plus the
+ * legacy BUFFER / PENDING_REPLY items of the former debounce design.
+ */
+export class DynamoInboundReceiptRepository implements InboundReceiptRepository {
+  constructor(
+    private readonly kit: DynamoKit,
+    private readonly clock: Clock,
+  ) {}
+
+  private now(): string {
+    return isoMicros(this.clock.now());
+  }
+
+  async registerInbound(turn: InboundTurn): Promise<InboundRegistration> {
+    const now = this.clock.now();
+    const receipt: InboundReceipt = { turn, registeredAt: isoMicros(now), expiresAtEpochSeconds: epochSeconds(now) + RECEIPT_RETENTION_SECONDS };
+    try {
+      // Retrying a conflict is safe: a second attempt either registers or finds the duplicate.
+      await retryTransactionConflicts(() =>
+        this.kit.transact([
+          { put: { item: receiptToItem(receipt), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } } },
+          {
+            update: {
+              key: latestInboundKey(turn.phoneNumber),
+              update: 'SET #type = :type, #phone = :phone, #latest = :id, #pending = list_append(if_not_exists(#pending, :empty), :ids), #updated = :now REMOVE #invalidated',
+              names: {
+                '#type': ENTITY_TYPE,
+                '#phone': A.phoneNumber,
+                '#latest': A.latestMessageId,
+                '#pending': A.pendingMessageIds,
+                '#updated': A.updatedAt,
+                '#invalidated': A.invalidatedAt,
+              },
+              values: { ':type': EntityType.latestInbound, ':phone': turn.phoneNumber, ':id': turn.messageId, ':ids': [turn.messageId], ':empty': [], ':now': receipt.registeredAt },
+            },
+          },
+        ]),
+      );
+      return { isDuplicate: false, alreadyDispatched: false, alreadyCompleted: false };
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError) || !error.failedAt(0)) throw error;
+      const existing = await this.getReceipt(turn);
+      return { isDuplicate: true, alreadyDispatched: existing?.dispatchedAt !== undefined, alreadyCompleted: existing?.completedAt !== undefined };
+    }
+  }
+
+  async getReceipt(ref: InboundRef): Promise<InboundReceipt | undefined> {
+    const item = await this.kit.get({ key: inboundReceiptKey(ref.phoneNumber, ref.messageId), consistentRead: true });
+    return item && receiptFromItem(item);
+  }
+
+  markAgentRouted(ref: InboundRef): Promise<boolean> {
+    return this.markReceipt(ref, A.agentRoutedAt, [A.syncClaimedAt, A.humanRoutedAt, A.completedAt]);
+  }
+
+  async markHumanRouted(ref: InboundRef): Promise<boolean> {
+    if (!(await this.markReceipt(ref, A.humanRoutedAt, [A.agentRoutedAt, A.syncClaimedAt, A.completedAt]))) return false;
+    await this.removeFromPending(ref.phoneNumber, [ref]);
+    return true;
+  }
+
+  async markDispatched(ref: InboundRef): Promise<void> {
+    await this.kit.update({
+      key: inboundReceiptKey(ref.phoneNumber, ref.messageId),
+      update: 'SET #marker = if_not_exists(#marker, :now)',
+      condition: ITEM_EXISTS,
+      names: { '#pk': KEY_NAMES['#pk'], '#marker': A.dispatchedAt },
+      values: { ':now': this.now() },
+    });
+  }
+
+  tryClaimSync(ref: InboundRef): Promise<boolean> {
+    return this.markReceipt(ref, A.syncClaimedAt, [A.syncClaimedAt, A.agentRoutedAt, A.humanRoutedAt, A.completedAt]);
+  }
+
+  async releaseSyncClaim(ref: InboundRef): Promise<void> {
+    // A receipt that is gone has no claim left to release.
+    await conditionally(() =>
+      this.kit.update({
+        key: inboundReceiptKey(ref.phoneNumber, ref.messageId),
+        update: 'REMOVE #claim',
+        condition: ITEM_EXISTS,
+        names: { '#pk': KEY_NAMES['#pk'], '#claim': A.syncClaimedAt },
+      }),
+    );
+  }
+
+  /**
+   * Sets `marker` (keeping the first instant) on an existing receipt that carries none of the
+   * `exclusive` markers. Setting a marker that is already set succeeds (idempotent) unless the
+   * marker is itself listed as exclusive.
+   */
+  private markReceipt(ref: InboundRef, marker: string, exclusive: readonly string[]): Promise<boolean> {
+    const names: Record<string, string> = { '#pk': KEY_NAMES['#pk'], '#marker': marker };
+    exclusive.forEach((name, index) => (names[`#x${index}`] = name));
+    return conditionally(() =>
+      this.kit.update({
+        key: inboundReceiptKey(ref.phoneNumber, ref.messageId),
+        update: 'SET #marker = if_not_exists(#marker, :now)',
+        condition: [ITEM_EXISTS, ...exclusive.map((_, index) => `attribute_not_exists(#x${index})`)].join(' AND '),
+        names,
+        values: { ':now': this.now() },
+      }),
+    );
+  }
+
+  async getLatest(phone: string): Promise<LatestInbound | undefined> {
+    const item = await this.kit.get({ key: latestInboundKey(phone), consistentRead: true });
+    return item && latestInboundFromItem(item);
+  }
+
+  async isLatest(phone: string, messageId: string): Promise<boolean> {
+    return (await this.getLatest(phone))?.latestMessageId === messageId;
+  }
+
+  async isInvalidated(phone: string): Promise<boolean> {
+    return (await this.getLatest(phone))?.invalidatedAt !== undefined;
+  }
+
+  async pendingInbounds(phone: string): Promise<PendingInbound[]> {
+    const latest = await this.getLatest(phone);
+    const ids = [...new Set(latest?.pendingMessageIds ?? [])];
+    if (ids.length === 0) return [];
+    const items = await this.kit.batchGet(ids.map((id) => inboundReceiptKey(phone, id)), { consistentRead: true });
+    const receipts = new Map(items.map(receiptFromItem).map((receipt) => [receipt.turn.messageId, receipt]));
+    const pending: PendingInbound[] = [];
+    let previous = latest?.historyWatermark;
+    for (const id of ids) {
+      const receipt = receipts.get(id);
+      if (!receipt || !isDrainable(receipt)) continue;
+      let historyTimestamp = isoMicros(receipt.turn.providerTimestamp);
+      if (previous !== undefined && toEpochMicros(historyTimestamp) <= toEpochMicros(previous)) historyTimestamp = nextMicrosecond(previous);
+      previous = historyTimestamp;
+      pending.push({ ...receipt.turn, historyTimestamp });
+    }
+    return pending;
+  }
+
+  async invalidatePending(phone: string): Promise<void> {
+    await this.kit.update({
+      key: latestInboundKey(phone),
+      update: 'SET #type = :type, #phone = :phone, #invalidated = :now, #pending = :empty, #updated = :now',
+      names: { '#type': ENTITY_TYPE, '#phone': A.phoneNumber, '#invalidated': A.invalidatedAt, '#pending': A.pendingMessageIds, '#updated': A.updatedAt },
+      values: { ':type': EntityType.latestInbound, ':phone': phone, ':now': this.now(), ':empty': [] },
+    });
+  }
+
+  tryCommit(phone: string, messageId: string): Promise<boolean> {
+    return conditionally(() =>
+      this.kit.update({
+        key: latestInboundKey(phone),
+        update: 'SET #committed = :id, #committedAt = :now',
+        condition: '#latest = :id AND attribute_not_exists(#invalidated)',
+        names: { '#committed': A.committedMessageId, '#committedAt': A.committedAt, '#latest': A.latestMessageId, '#invalidated': A.invalidatedAt },
+        values: { ':id': messageId, ':now': this.now() },
+      }),
+    );
+  }
+
+  async isCompleted(ref: InboundRef): Promise<boolean> {
+    return (await this.getReceipt(ref))?.completedAt !== undefined;
+  }
+
+  async markCompleted(...turns: CompletedInbound[]): Promise<void> {
+    if (turns.length === 0) return;
+    const phones = new Set(turns.map((turn) => turn.phoneNumber));
+    if (phones.size > 1) throw new RangeError('markCompleted takes the turns of one customer');
+    const now = this.now();
+    // Receipts first: a message that left the pending list is then always marked completed.
+    // A receipt already gone (TTL) has nothing left to mark.
+    await Promise.all(
+      turns.map((turn) =>
+        conditionally(() =>
+          this.kit.update({
+            key: inboundReceiptKey(turn.phoneNumber, turn.messageId),
+            update: 'SET #completed = if_not_exists(#completed, :now)',
+            condition: ITEM_EXISTS,
+            names: { '#pk': KEY_NAMES['#pk'], '#completed': A.completedAt },
+            values: { ':now': now },
+          }),
+        ),
+      ),
+    );
+    await this.removeFromPending(turns[0].phoneNumber, turns);
+  }
+
+  /**
+   * Removes the messages from the pending list by index. An index is only valid while the list is
+   * unchanged there, so the update is conditioned on each removed position still holding its id
+   * (and on the watermark it advances); on a race the list is re-read and the removal retried.
+   */
+  private async removeFromPending(phone: string, turns: readonly CompletedInbound[]): Promise<void> {
+    const ids = new Set(turns.map((turn) => turn.messageId));
+    const completedTimestamps = turns.flatMap((turn) => (turn.historyTimestamp ? [isoMicros(turn.historyTimestamp)] : []));
+    for (let attempt = 1; attempt <= PENDING_REMOVAL_ATTEMPTS; attempt++) {
+      const latest = await this.getLatest(phone);
+      if (!latest) return;
+      const positions = latest.pendingMessageIds.flatMap((id, index) => (ids.has(id) ? [index] : []));
+      const watermark = [latest.historyWatermark, ...completedTimestamps]
+        .filter((value): value is string => value !== undefined)
+        .reduce<string | undefined>((max, value) => (max === undefined || toEpochMicros(value) > toEpochMicros(max) ? value : max), undefined);
+      const watermarkMoves = watermark !== latest.historyWatermark;
+      if (positions.length === 0 && !watermarkMoves) return;
+
+      const names: Record<string, string> = { '#updated': A.updatedAt, '#watermark': A.historyWatermark };
+      if (positions.length > 0) names['#pending'] = A.pendingMessageIds;
+      const values: Record<string, unknown> = { ':now': this.now() };
+      const conditions = positions.map((position, index) => {
+        values[`:id${index}`] = latest.pendingMessageIds[position];
+        return `#pending[${position}] = :id${index}`;
+      });
+      conditions.push(latest.historyWatermark === undefined ? 'attribute_not_exists(#watermark)' : '#watermark = :oldWatermark');
+      if (latest.historyWatermark !== undefined) values[':oldWatermark'] = latest.historyWatermark;
+      const sets = ['#updated = :now'];
+      if (watermarkMoves) {
+        sets.push('#watermark = :watermark');
+        values[':watermark'] = watermark;
+      }
+      const removes = positions.map((position) => `#pending[${position}]`);
+      const removed = await conditionally(() =>
+        this.kit.update({
+          key: latestInboundKey(phone),
+          update: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          condition: conditions.join(' AND '),
+          names,
+          values,
+        }),
+      );
+      if (removed) return;
+    }
+    throw new ConditionFailedError(`The pending list of ${phone} kept changing; completion not recorded on it`);
+  }
+
+  clearOutbox(ref: OutboundRef): Promise<boolean> {
+    return conditionally(() =>
+      this.kit.update({
+        key: latestInboundKey(ref.phoneNumber),
+        update: 'REMOVE #outbox, #replyTo',
+        condition: '#outbox = :sk',
+        names: { '#outbox': A.outboxMessageSk, '#replyTo': A.outboxReplyTo },
+        values: { ':sk': ref.sortKey },
+      }),
+    );
+  }
+
+  // ---- Legacy debounce buffer and pending reply ----
+
+  async getBuffer(phone: string): Promise<DebounceBuffer | undefined> {
+    const item = await this.kit.get({ key: debounceBufferKey(phone), consistentRead: true });
+    return item && debounceBufferFromItem(item);
+  }
+
+  async putBuffer(buffer: DebounceBuffer): Promise<void> {
+    await this.kit.put({ item: debounceBufferToItem(buffer) });
+  }
+
+  async deleteBuffer(phone: string): Promise<void> {
+    await this.kit.delete({ key: debounceBufferKey(phone) });
+  }
+
+  async deleteBufferIfFirstMessageAt(phone: string, firstMessageAt: string): Promise<boolean> {
+    // Older rows stored the instant in other ISO spellings: compare normalised, delete on the raw value.
+    const item = await this.kit.get({ key: debounceBufferKey(phone), consistentRead: true });
+    if (!item || isoMicros(String(item[A.firstMessageAt])) !== isoMicros(firstMessageAt)) return false;
+    return conditionally(() =>
+      this.kit.delete({
+        key: debounceBufferKey(phone),
+        condition: '#first = :first',
+        names: { '#first': A.firstMessageAt },
+        values: { ':first': item[A.firstMessageAt] },
+      }),
+    );
+  }
+
+  async getPendingOutbound(phone: string): Promise<PendingReply | undefined> {
+    const item = await this.kit.get({ key: pendingReplyKey(phone), consistentRead: true });
+    return item && pendingReplyFromItem(item);
+  }
+
+  async putPendingOutbound(reply: PendingReply): Promise<void> {
+    await this.kit.put({ item: pendingReplyToItem(reply) });
+  }
+
+  async deletePendingOutbound(phone: string): Promise<void> {
+    await this.kit.delete({ key: pendingReplyKey(phone) });
+  }
+}
+
+/** The orchestrator may drain it: routed to the agent (or dispatched by an older deployment) and not consumed elsewhere. */
+function isDrainable(receipt: InboundReceipt): boolean {
+  const routedToAgent = receipt.agentRoutedAt !== undefined || receipt.dispatchedAt !== undefined;
+  return routedToAgent && receipt.humanRoutedAt === undefined && receipt.syncClaimedAt === undefined && receipt.completedAt === undefined;
+}

@@ -1,0 +1,153 @@
+/**
+ * The inventory of the single table: every PK/SK/GSI1 key and every entity type is built here and
+ * nowhere else (SPEC §3). Repositories ask this module for keys and key prefixes; they never
+ * concatenate a key themselves.
+ *
+ * Every segment is checked to be non-empty and free of the `#` separator, so two different
+ * identities can never produce the same key (`a#b` + `c` vs `a` + `b#c`).
+ */
+import { createHash } from 'node:crypto';
+import { TABLE_SCHEMA } from '../../../../lib/pipeline-contract';
+import { InvalidKeySegmentError } from '../../domain/errors';
+import { isoMicros, utcDay } from '../../domain/timestamps';
+
+export const PK = TABLE_SCHEMA.partitionKey;
+export const SK = TABLE_SCHEMA.sortKey;
+export const GSI1 = TABLE_SCHEMA.gsi1.indexName;
+export const GSI1PK = TABLE_SCHEMA.gsi1.partitionKey;
+export const GSI1SK = TABLE_SCHEMA.gsi1.sortKey;
+export const TTL = TABLE_SCHEMA.timeToLiveAttribute;
+
+/**
+ * Names every item by what it is. GSI1 holds sessions, CRM projections and LLM messages side by
+ * side, so readers check this attribute — never the mere presence of GSI1PK.
+ */
+export const ENTITY_TYPE = 'entity_type';
+
+export const EntityType = {
+  session: 'session',
+  activePointer: 'active_pointer',
+  message: 'message',
+  demand: 'oop_demand',
+  demandSource: 'oop_demand_source',
+  inboundReceipt: 'inbound_receipt',
+  latestInbound: 'latest_inbound',
+  debounceBuffer: 'debounce_buffer',
+  pendingReply: 'pending_reply',
+  crmSync: 'crm_sync',
+  adminResource: 'admin_resource',
+  adminResourceVersion: 'admin_resource_version',
+  operationalConfig: 'operational_config',
+  adminAudit: 'admin_audit',
+  consent: 'consent',
+  loginGrant: 'operator_login_grant',
+  operatorSession: 'operator_session',
+} as const;
+export type EntityType = (typeof EntityType)[keyof typeof EntityType];
+
+// Type aliases (not interfaces) so a key is assignable where the kit expects a record of strings.
+export type TableKey = { readonly [PK]: string; readonly [SK]: string };
+export type Gsi1Key = { readonly [GSI1PK]: string; readonly [GSI1SK]: string };
+
+/** Attributes that are keys, not entity data (never carried as unknown attributes). */
+export const KEY_ATTRIBUTES: readonly string[] = [PK, SK, GSI1PK, GSI1SK];
+
+function segment(name: string, value: string): string {
+  if (typeof value !== 'string' || value.length === 0 || value.includes('#')) throw new InvalidKeySegmentError(name, String(value));
+  return value;
+}
+
+const tableKey = (pk: string, sk: string): TableKey => ({ [PK]: pk, [SK]: sk });
+const gsi1Key = (pk: string, sk: string): Gsi1Key => ({ [GSI1PK]: pk, [GSI1SK]: sk });
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const versionSegment = (version: number) => {
+  if (!Number.isSafeInteger(version) || version < 1 || version > 999_999) throw new InvalidKeySegmentError('version', String(version));
+  return String(version).padStart(6, '0');
+};
+
+// ---- Sessions, pointer and messages: one partition per customer ----------------------------------
+
+const sessionPartition = (phone: string) => `SESSION#${segment('phone', phone)}`;
+
+export const sessionKey = (phone: string, sessionId: string) => tableKey(sessionPartition(phone), `SESSION#${segment('session id', sessionId)}`);
+export const sessionStatePartition = (state: string) => `STATE#${segment('state', state)}`;
+export const sessionStateIndexKey = (state: string, createdAt: string) => gsi1Key(sessionStatePartition(state), isoMicros(createdAt));
+
+export const activePointerKey = (phone: string) => tableKey(sessionPartition(phone), 'ACTIVE');
+
+export const messageKey = (phone: string, timestamp: string, messageId: string) =>
+  tableKey(sessionPartition(phone), `MSG#${isoMicros(timestamp)}#${segment('message id', messageId)}`);
+/** The key of a stored message from its opaque reference (see MessageRepository.refFor). */
+export const messageKeyFromRef = (ref: { readonly phoneNumber: string; readonly sortKey: string }) => {
+  if (!ref.sortKey.startsWith('MSG#')) throw new InvalidKeySegmentError('message reference', ref.sortKey);
+  return tableKey(sessionPartition(ref.phoneNumber), ref.sortKey);
+};
+/** Partition and sort-key prefix that select a customer's whole message history. */
+export const messageHistoryPrefix = (phone: string) => ({ partition: sessionPartition(phone), sortKeyPrefix: 'MSG#' });
+
+/**
+ * Agent-written messages are also indexed by UTC day (GSI1PK `LLM#{yyyy-mm-dd}`, GSI1SK
+ * `{timestamp}#{message id}`), so "the most recent LLM messages" is a newest-first Query over the
+ * last few day buckets instead of a Scan. One bucket per day is a single GSI partition; at WhatsApp
+ * conversation rates that stays far below a partition's write limit.
+ */
+export const llmDayPartition = (day: string | Date) => `LLM#${utcDay(day)}`;
+export const llmMessageIndexKey = (timestamp: string, messageId: string) =>
+  gsi1Key(llmDayPartition(timestamp), `${isoMicros(timestamp)}#${segment('message id', messageId)}`);
+
+// ---- Out-of-portfolio demands --------------------------------------------------------------------
+
+const DEMAND_PARTITION = 'DEMAND#OOP';
+export const demandKey = (recordedAt: string, demandId: string) => tableKey(DEMAND_PARTITION, `DEMAND#${isoMicros(recordedAt)}#${segment('demand id', demandId)}`);
+/** Marker that makes a demand unique per source message (written in the same transaction). */
+export const demandSourceKey = (sourceMessageId: string) => tableKey(DEMAND_PARTITION, `SOURCE#${sha256(sourceMessageId)}`);
+export const demandListPrefix = () => ({ partition: DEMAND_PARTITION, sortKeyPrefix: 'DEMAND#' });
+
+// ---- Inbound receipts and the per-customer latest marker ------------------------------------------
+
+const debouncePartition = (phone: string) => `DEBOUNCE#${segment('phone', phone)}`;
+export const inboundReceiptKey = (phone: string, messageId: string) => tableKey(debouncePartition(phone), `INBOUND#${sha256(messageId)}`);
+export const latestInboundKey = (phone: string) => tableKey(debouncePartition(phone), 'LATEST_INBOUND');
+export const debounceBufferKey = (phone: string) => tableKey(debouncePartition(phone), 'BUFFER');
+export const pendingReplyKey = (phone: string) => tableKey(debouncePartition(phone), 'PENDING_REPLY');
+
+// ---- CRM projection -------------------------------------------------------------------------------
+
+export const crmSyncKey = (sessionId: string) => tableKey(`CRM_SYNC#${segment('session id', sessionId)}`, 'META');
+export const crmSyncStatusPartition = (status: string) => `CRM_SYNC#${segment('status', status)}`;
+export const crmSyncStatusIndexKey = (status: string, nextAttemptAt: string, sessionId: string) =>
+  gsi1Key(crmSyncStatusPartition(status), `${isoMicros(nextAttemptAt)}#${segment('session id', sessionId)}`);
+
+// ---- Administration --------------------------------------------------------------------------------
+
+export const adminResourcePartition = (resourceType: string) => `ADMIN#RESOURCE#${segment('resource type', resourceType)}`;
+export const adminResourceKey = (resourceType: string, resourceId: string) =>
+  tableKey(adminResourcePartition(resourceType), `RESOURCE#${segment('resource id', resourceId)}`);
+export const adminResourceVersionPartition = (resourceType: string, resourceId: string) =>
+  `ADMIN#RESOURCE#${segment('resource type', resourceType)}#${segment('resource id', resourceId)}`;
+export const adminResourceVersionKey = (resourceType: string, resourceId: string, version: number) =>
+  tableKey(adminResourceVersionPartition(resourceType, resourceId), `VERSION#${versionSegment(version)}`);
+export const adminResourceListPrefix = (resourceType: string) => ({ partition: adminResourcePartition(resourceType), sortKeyPrefix: 'RESOURCE#' });
+export const adminResourceVersionListPrefix = (resourceType: string, resourceId: string) => ({
+  partition: adminResourceVersionPartition(resourceType, resourceId),
+  sortKeyPrefix: 'VERSION#',
+});
+
+const CONFIG_PARTITION = 'ADMIN#CONFIG';
+export const operationalConfigKey = (key: string) => tableKey(CONFIG_PARTITION, `CONFIG#${segment('config key', key)}`);
+export const operationalConfigListPrefix = () => ({ partition: CONFIG_PARTITION, sortKeyPrefix: 'CONFIG#' });
+
+const AUDIT_PARTITION = 'ADMIN#AUDIT';
+export const adminAuditKey = (occurredAt: string, eventId: string) => tableKey(AUDIT_PARTITION, `AUDIT#${isoMicros(occurredAt)}#${segment('event id', eventId)}`);
+export const adminAuditListPrefix = () => ({ partition: AUDIT_PARTITION, sortKeyPrefix: 'AUDIT#' });
+
+const CONSENT_PARTITION = 'ADMIN#CONSENT';
+export const consentKey = (recordedAt: string, phone: string, consentId: string) =>
+  tableKey(CONSENT_PARTITION, `CONSENT#${isoMicros(recordedAt)}#${segment('phone', phone)}#${segment('consent id', consentId)}`);
+export const consentListPrefix = () => ({ partition: CONSENT_PARTITION, sortKeyPrefix: 'CONSENT#' });
+
+// ---- Operator authentication ------------------------------------------------------------------------
+
+const OPERATOR_AUTH_PARTITION = 'OPERATOR#AUTH';
+export const loginGrantKey = (tokenHash: string) => tableKey(OPERATOR_AUTH_PARTITION, `LOGIN#${segment('token hash', tokenHash)}`);
+export const operatorSessionKey = (tokenHash: string) => tableKey(OPERATOR_AUTH_PARTITION, `SESSION#${segment('token hash', tokenHash)}`);

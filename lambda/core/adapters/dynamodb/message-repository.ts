@@ -1,0 +1,171 @@
+import { ConditionFailedError } from '../../domain/errors';
+import type { Message, OutboundRef } from '../../domain/message';
+import type { SessionState } from '../../domain/session';
+import { isoMicros } from '../../domain/timestamps';
+import type { Clock } from '../../ports/clock';
+import type { MessageRepository, Page, PageRequest } from '../../ports/repositories';
+import { MessageAttribute as M, messageFromItem, messageToItem } from './codecs/message-codec';
+import { SessionAttribute } from './codecs/session-codec';
+import type { DynamoKit } from './dynamo-kit';
+import {
+  activePointerKey,
+  ENTITY_TYPE,
+  EntityType,
+  GSI1,
+  GSI1PK,
+  llmDayPartition,
+  messageHistoryPrefix,
+  messageKey,
+  messageKeyFromRef,
+  SK,
+  sessionKey,
+} from './keys';
+import { conditionally, ITEM_ABSENT, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
+
+/** Items read per page while collecting one session's history out of the customer's partition. */
+const SESSION_HISTORY_PAGE = 100;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Conversation history under the customer's partition (`MSG#{timestamp}#{id}` sorts
+ * chronologically), the outbox delivery status of replies, and the day-bucketed index of
+ * agent-written messages.
+ */
+export class DynamoMessageRepository implements MessageRepository {
+  constructor(
+    private readonly kit: DynamoKit,
+    private readonly clock: Clock,
+  ) {}
+
+  async append(message: Message): Promise<boolean> {
+    if (message.direction !== 'inbound') {
+      await this.kit.put({ item: messageToItem(message) });
+      return true;
+    }
+    return conditionally(() => this.kit.put({ item: messageToItem(message), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } }));
+  }
+
+  async appendInboundIfSessionState(message: Message, expectedState: SessionState, expectedSessionId: string): Promise<boolean> {
+    try {
+      await this.kit.transact([
+        { put: { item: messageToItem(message), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } } },
+        {
+          conditionCheck: {
+            key: sessionKey(message.phoneNumber, expectedSessionId),
+            condition: '#state = :state',
+            names: { '#state': SessionAttribute.state },
+            values: { ':state': expectedState },
+          },
+        },
+        {
+          conditionCheck: {
+            key: activePointerKey(message.phoneNumber),
+            condition: '#sessionId = :sessionId',
+            names: { '#sessionId': SessionAttribute.sessionId },
+            values: { ':sessionId': expectedSessionId },
+          },
+        },
+      ]);
+      return true;
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+      // The message is already in the history: an earlier attempt appended it.
+      return error.failedAt(0);
+    }
+  }
+
+  async history(phone: string, page?: PageRequest): Promise<Page<Message>> {
+    return toPage(await queryPrefixPage(this.kit, messageHistoryPrefix(phone), page, { newestFirst: true, consistentRead: true }), messageFromItem);
+  }
+
+  /**
+   * One session's messages live in the customer's partition next to other sessions' messages, so
+   * this Queries that partition newest first with a filter on the session id, page after page,
+   * until it has `limit` messages or the partition ends. Superseded and permanently failed replies
+   * are left out: they are not part of the conversation the agent should see.
+   */
+  async historyForSession(phone: string, sessionId: string, limit: number): Promise<Message[]> {
+    if (limit <= 0) return [];
+    const prefix = messageHistoryPrefix(phone);
+    const collected: Message[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.kit.queryPage({
+        keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)',
+        filter: '#session = :session AND (attribute_not_exists(#status) OR NOT (#status IN (:superseded, :failed)))',
+        names: { ...KEY_NAMES, '#session': M.sessionId, '#status': M.deliveryStatus },
+        values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix, ':session': sessionId, ':superseded': 'superseded', ':failed': 'failed_permanent' },
+        newestFirst: true,
+        consistentRead: true,
+        limit: SESSION_HISTORY_PAGE,
+        cursor,
+      });
+      collected.push(...page.items.map(messageFromItem));
+      cursor = page.cursor;
+    } while (collected.length < limit && cursor !== undefined);
+    return collected.slice(0, limit).reverse();
+  }
+
+  /**
+   * Newest-first Query of GSI1's `LLM#{day}` buckets, today back to `maxDays - 1` days ago, stopping
+   * as soon as `limit` messages are found. No Scan: cost is proportional to what is returned.
+   */
+  async listRecentLlm(limit: number, options: { readonly maxDays?: number } = {}): Promise<Message[]> {
+    const maxDays = options.maxDays ?? 7;
+    const today = this.clock.now().getTime();
+    const found: Message[] = [];
+    for (let daysAgo = 0; daysAgo < maxDays && found.length < limit; daysAgo++) {
+      let cursor: string | undefined;
+      do {
+        const page = await this.kit.queryPage({
+          indexName: GSI1,
+          keyCondition: '#gsi1pk = :day',
+          filter: '#type = :message',
+          names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE },
+          values: { ':day': llmDayPartition(new Date(today - daysAgo * DAY_MS)), ':message': EntityType.message },
+          newestFirst: true,
+          limit: limit - found.length,
+          cursor,
+        });
+        found.push(...page.items.map(messageFromItem));
+        cursor = page.cursor;
+      } while (found.length < limit && cursor !== undefined);
+    }
+    return found.slice(0, limit);
+  }
+
+  refFor(message: Pick<Message, 'phoneNumber' | 'timestamp' | 'messageId'>): OutboundRef {
+    return { phoneNumber: message.phoneNumber, sortKey: messageKey(message.phoneNumber, message.timestamp, message.messageId)[SK] };
+  }
+
+  async getOutbound(ref: OutboundRef): Promise<Message | undefined> {
+    const item = await this.kit.get({ key: messageKeyFromRef(ref), consistentRead: true });
+    return item && messageFromItem(item);
+  }
+
+  markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: string): Promise<boolean> {
+    return this.leavePendingSend(ref, 'sent', { [M.providerMessageId]: providerMessageId, [M.sentAt]: isoMicros(sentAt) });
+  }
+
+  markSuperseded(ref: OutboundRef): Promise<boolean> {
+    return this.leavePendingSend(ref, 'superseded', { [M.supersededAt]: isoMicros(this.clock.now()) });
+  }
+
+  markFailedPermanent(ref: OutboundRef, reason: string): Promise<boolean> {
+    return this.leavePendingSend(ref, 'failed_permanent', { [M.failureReason]: reason });
+  }
+
+  /** The only transitions of a reply: out of `pending_send`, once. */
+  private leavePendingSend(ref: OutboundRef, status: 'sent' | 'superseded' | 'failed_permanent', fields: Record<string, string>): Promise<boolean> {
+    const names: Record<string, string> = { '#status': M.deliveryStatus };
+    const values: Record<string, unknown> = { ':status': status, ':pending': 'pending_send' };
+    const sets = ['#status = :status'];
+    Object.entries(fields).forEach(([name, value], index) => {
+      names[`#f${index}`] = name;
+      values[`:f${index}`] = value;
+      sets.push(`#f${index} = :f${index}`);
+    });
+    return conditionally(() => this.kit.update({ key: messageKeyFromRef(ref), update: `SET ${sets.join(', ')}`, condition: '#status = :pending', names, values }));
+  }
+}
+

@@ -1,0 +1,68 @@
+/** Small pieces every repository uses; deliberately not a base class. */
+import { ConditionFailedError } from '../../domain/errors';
+import type { Page, PageRequest } from '../../ports/repositories';
+import { type DynamoKit, isTransactionConflict, type Item, type QueryPageResult } from './dynamo-kit';
+import { PK, SK } from './keys';
+
+/** Expression names of the primary key, for `#pk`/`#sk` in conditions and key conditions. */
+export const KEY_NAMES = { '#pk': PK, '#sk': SK } as const;
+export const ITEM_EXISTS = 'attribute_exists(#pk)';
+export const ITEM_ABSENT = 'attribute_not_exists(#pk)';
+
+export const DEFAULT_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 500;
+
+/** Runs a conditional write: `true` if it happened, `false` if its condition did not hold. */
+export async function conditionally(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Re-runs an idempotent transaction that DynamoDB cancelled because a concurrent transaction
+ * touched the same item; any other outcome (including a failed condition) is returned or thrown.
+ */
+export async function retryTransactionConflicts<T>(transaction: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (attempt >= attempts || !isTransactionConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
+    }
+  }
+}
+
+export function pageLimit(page: PageRequest | undefined): number {
+  const limit = page?.limit ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`Page limit must be a positive integer, got ${limit}`);
+  return Math.min(limit, MAX_PAGE_SIZE);
+}
+
+export function toPage<T>(result: QueryPageResult, decode: (item: Item) => T): Page<T> {
+  const items = result.items.map(decode);
+  return result.cursor === undefined ? { items } : { items, cursor: result.cursor };
+}
+
+/** One page of a partition's items whose sort key starts with `prefix`. */
+export function queryPrefixPage(
+  kit: DynamoKit,
+  prefix: { readonly partition: string; readonly sortKeyPrefix: string },
+  page: PageRequest | undefined,
+  options: { readonly newestFirst?: boolean; readonly consistentRead?: boolean } = {},
+): Promise<QueryPageResult> {
+  return kit.queryPage({
+    keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)',
+    names: KEY_NAMES,
+    values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix },
+    limit: pageLimit(page),
+    cursor: page?.cursor,
+    newestFirst: options.newestFirst,
+    consistentRead: options.consistentRead,
+  });
+}

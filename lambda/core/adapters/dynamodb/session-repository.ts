@@ -1,0 +1,292 @@
+import { ConditionFailedError, CrmSyncConcurrentUpdateError } from '../../domain/errors';
+import type { Message } from '../../domain/message';
+import { assertLegalTransition, type Session, SessionState } from '../../domain/session';
+import { isoMicros } from '../../domain/timestamps';
+import type { Clock } from '../../ports/clock';
+import type { AgentResultWrite, Page, PageRequest, SessionChanges, SessionRepository, TransitionOptions } from '../../ports/repositories';
+import { InboundAttribute } from './codecs/inbound-codec';
+import { messageToItem } from './codecs/message-codec';
+import { activePointerFromItem, activePointerToItem, humanSendLockToMap, SessionAttribute as S, sessionFromItem, sessionToItem } from './codecs/session-codec';
+import { CRM_SYNC_MAX_ATTEMPTS, crmIntentAction, type DynamoCrmSyncRepository } from './crm-sync-repository';
+import type { DynamoKit, TransactAction } from './dynamo-kit';
+import { activePointerKey, ENTITY_TYPE, EntityType, GSI1, GSI1PK, latestInboundKey, messageKey, SK, sessionKey, sessionStatePartition } from './keys';
+import { conditionally, ITEM_ABSENT, ITEM_EXISTS, KEY_NAMES, pageLimit, toPage } from './repository-support';
+
+const HUMAN_OWNED_STATES = [SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTIVE];
+
+const CHANGE_ATTRIBUTES: Readonly<Record<keyof SessionChanges, string>> = {
+  assignedTo: S.assignedTo,
+  currentAgent: S.currentAgent,
+  handoffRequestedAt: S.handoffRequestedAt,
+};
+
+/**
+ * Sessions, the ACTIVE pointer and the turn's result (session + reply outbox) under the customer's
+ * partition. With a CRM repository, every session write carries the projection intent in the same
+ * transaction (retried only when the projection's compare-and-set lost).
+ */
+export class DynamoSessionRepository implements SessionRepository {
+  constructor(
+    private readonly kit: DynamoKit,
+    private readonly clock: Clock,
+    private readonly crmSync?: DynamoCrmSyncRepository,
+  ) {}
+
+  private now(): string {
+    return isoMicros(this.clock.now());
+  }
+
+  async getActive(phone: string): Promise<Session | undefined> {
+    const pointerItem = await this.kit.get({ key: activePointerKey(phone), consistentRead: true });
+    if (!pointerItem) return undefined;
+    const session = await this.get(phone, activePointerFromItem(pointerItem).sessionId);
+    if (!session || !this.crmSync) return session;
+    const crm = await this.crmSync.get(session.sessionId);
+    return crm ? { ...session, crm: { status: crm.status, contactId: crm.contactId, dealId: crm.dealId } } : session;
+  }
+
+  async get(phone: string, sessionId: string): Promise<Session | undefined> {
+    const item = await this.kit.get({ key: sessionKey(phone, sessionId), consistentRead: true });
+    return item && sessionFromItem(item);
+  }
+
+  async put(session: Session): Promise<void> {
+    await this.transactWithCrm([session], () => [
+      { put: { item: sessionToItem(session) } },
+      { put: { item: activePointerToItem(session.phoneNumber, session.sessionId, this.now()) } },
+    ]);
+  }
+
+  async transitionState(session: Session, expectedState: SessionState, newState: SessionState, options: TransitionOptions = {}): Promise<Session> {
+    assertLegalTransition(expectedState, newState);
+    const now = this.now();
+    const names: Record<string, string> = { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#gsi1pk': GSI1PK, '#updated': S.updatedAt };
+    const values: Record<string, unknown> = { ':expected': expectedState, ':new': newState, ':gsi1pk': sessionStatePartition(newState), ':now': now };
+    const sets = ['#state = :new', '#gsi1pk = :gsi1pk', '#updated = :now'];
+    const removes: string[] = [];
+    const conditions = [ITEM_EXISTS, '#state = :expected'];
+    let updated: Session = { ...session, state: newState, updatedAt: now };
+
+    if (newState === SessionState.CLOSED) {
+      names['#closed'] = S.closedAt;
+      sets.push('#closed = :now');
+      updated = { ...updated, closedAt: now };
+    }
+    for (const [field, value] of Object.entries(options.changes ?? {}) as [keyof SessionChanges, string | null | undefined][]) {
+      if (value === undefined) continue;
+      const placeholder = `#${field}`;
+      names[placeholder] = CHANGE_ATTRIBUTES[field];
+      if (value === null) {
+        removes.push(placeholder);
+        updated = { ...updated, [field]: undefined };
+      } else {
+        const stored = field === 'handoffRequestedAt' ? isoMicros(value) : value;
+        values[`:${field}`] = stored;
+        sets.push(`${placeholder} = :${field}`);
+        updated = { ...updated, [field]: stored };
+      }
+    }
+    if (options.expectedAssignedTo !== undefined) {
+      names['#owner'] = S.assignedTo;
+      if (options.expectedAssignedTo === null) conditions.push('attribute_not_exists(#owner)');
+      else {
+        values[':owner'] = options.expectedAssignedTo;
+        conditions.push('#owner = :owner');
+      }
+    }
+    if (options.requireNoLiveHumanSendLockAt !== undefined) {
+      names['#lock'] = S.humanSendLock;
+      values[':lockAt'] = isoMicros(options.requireNoLiveHumanSendLockAt);
+      conditions.push('(attribute_not_exists(#lock) OR #lock.expires_at <= :lockAt)');
+    }
+
+    const update = {
+      key: sessionKey(session.phoneNumber, session.sessionId),
+      update: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      condition: conditions.join(' AND '),
+      names,
+      values,
+    };
+    if (!this.crmSync) return sessionFromItem((await this.kit.update({ ...update, returnValues: 'ALL_NEW' }))!);
+
+    // The projection is derived from the caller's snapshot, so the snapshot must be what is stored.
+    names['#snapshot'] = S.updatedAt;
+    values[':snapshot'] = isoMicros(session.updatedAt);
+    update.condition = `${update.condition} AND #snapshot = :snapshot`;
+    await this.transactWithCrm([updated], () => [{ update }]);
+    return updated;
+  }
+
+  async tryPutAgentResult(write: AgentResultWrite): Promise<boolean> {
+    const { session, expectedState, reply, replacedSessions = [] } = write;
+    // The state machine first: an illegal result is a bug, not a lost race.
+    if (expectedState !== undefined && expectedState !== session.state) assertLegalTransition(expectedState, session.state);
+    for (const replaced of replacedSessions) {
+      if (replaced.expectedState !== replaced.session.state) assertLegalTransition(replaced.expectedState, replaced.session.state);
+    }
+    const now = this.now();
+    const latestCondition = '#latest = :expectedLatest AND attribute_not_exists(#invalidated)';
+    const latestNames = { '#latest': InboundAttribute.latestMessageId, '#invalidated': InboundAttribute.invalidatedAt };
+    const outbound: Message | undefined = reply && {
+      phoneNumber: session.phoneNumber,
+      sessionId: session.sessionId,
+      messageId: reply.messageId,
+      direction: 'outbound',
+      role: reply.role ?? 'assistant',
+      text: reply.text,
+      timestamp: reply.createdAt,
+      deliveryStatus: 'pending_send',
+      replyToMessageId: reply.replyToMessageId,
+      llm: reply.llm,
+    };
+
+    const actions = (): TransactAction[] => [
+      {
+        put:
+          expectedState === undefined
+            ? { item: sessionToItem(session), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } }
+            : { item: sessionToItem(session), condition: '#state = :expected', names: { '#state': S.state }, values: { ':expected': expectedState } },
+      },
+      {
+        put:
+          write.expectedActiveSessionId === undefined
+            ? {
+                item: activePointerToItem(session.phoneNumber, session.sessionId, now),
+                condition: 'attribute_not_exists(#pk) OR #sessionId = :sessionId',
+                names: { '#pk': KEY_NAMES['#pk'], '#sessionId': S.sessionId },
+                values: { ':sessionId': session.sessionId },
+              }
+            : {
+                item: activePointerToItem(session.phoneNumber, session.sessionId, now),
+                condition: '#sessionId = :expectedActive',
+                names: { '#sessionId': S.sessionId },
+                values: { ':expectedActive': write.expectedActiveSessionId },
+              },
+      },
+      ...replacedSessions.map(
+        (replaced): TransactAction => ({
+          put: { item: sessionToItem(replaced.session), condition: '#state = :expected', names: { '#state': S.state }, values: { ':expected': replaced.expectedState } },
+        }),
+      ),
+      ...(outbound ? [{ put: { item: messageToItem(outbound), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } } }] : []),
+      outbound
+        ? {
+            // The outbox reference: at most one reply in flight per customer, so a pending one must
+            // be resolved (sent or superseded, then cleared) before another is persisted.
+            update: {
+              key: latestInboundKey(session.phoneNumber),
+              update: 'SET #outbox = :outbox, #replyTo = :replyTo',
+              condition: `${latestCondition} AND attribute_not_exists(#outbox)`,
+              names: { ...latestNames, '#outbox': InboundAttribute.outboxMessageSk, '#replyTo': InboundAttribute.outboxReplyTo },
+              values: { ':expectedLatest': write.expectedLatestMessageId, ':outbox': messageKey(outbound.phoneNumber, outbound.timestamp, outbound.messageId)[SK], ':replyTo': outbound.replyToMessageId },
+            },
+          }
+        : {
+            conditionCheck: { key: latestInboundKey(session.phoneNumber), condition: latestCondition, names: latestNames, values: { ':expectedLatest': write.expectedLatestMessageId } },
+          },
+    ];
+
+    try {
+      await this.transactWithCrm([session, ...replacedSessions.map((replaced) => replaced.session)], actions);
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionFailedError) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Runs the transaction with each session's CRM intent appended. Only a lost compare-and-set on
+   * the projection (a failure confined to the appended actions) is retried, with a fresh intent;
+   * a failed session condition is thrown to the caller at once.
+   */
+  private async transactWithCrm(sessions: readonly Session[], actions: () => TransactAction[]): Promise<void> {
+    if (!this.crmSync) {
+      await this.kit.transact(actions());
+      return;
+    }
+    for (let attempt = 1; attempt <= CRM_SYNC_MAX_ATTEMPTS; attempt++) {
+      const base = actions();
+      const intents = (await Promise.all(sessions.map((session) => this.crmSync!.prepare(session)))).flatMap((intent) => (intent ? [crmIntentAction(intent)] : []));
+      try {
+        await this.kit.transact([...base, ...intents]);
+        return;
+      } catch (error) {
+        const onlyCrmLost = error instanceof ConditionFailedError && error.reasons.length > 0 && error.reasons.every((reason) => reason.index >= base.length);
+        if (!onlyCrmLost) throw error;
+      }
+    }
+    throw new CrmSyncConcurrentUpdateError(sessions[0].sessionId);
+  }
+
+  async listByState(state: SessionState, page?: PageRequest): Promise<Page<Session>> {
+    const result = await this.kit.queryPage({
+      indexName: GSI1,
+      keyCondition: '#gsi1pk = :state',
+      filter: '#type = :type',
+      names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE },
+      values: { ':state': sessionStatePartition(state), ':type': EntityType.session },
+      limit: pageLimit(page),
+      cursor: page?.cursor,
+    });
+    return toPage(result, sessionFromItem);
+  }
+
+  acquireHumanSendLock(session: Session, lockId: string, now: string, expiresAt: string): Promise<boolean> {
+    return conditionally(() =>
+      this.kit.update({
+        key: sessionKey(session.phoneNumber, session.sessionId),
+        update: 'SET #lock = :lock',
+        condition: `${ITEM_EXISTS} AND #state IN (:awaiting, :active) AND (attribute_not_exists(#lock) OR #lock.lock_id = :lockId OR #lock.expires_at <= :now)`,
+        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#lock': S.humanSendLock },
+        values: {
+          ':lock': humanSendLockToMap({ lockId, acquiredAt: now, expiresAt }),
+          ':lockId': lockId,
+          ':now': isoMicros(now),
+          ':awaiting': HUMAN_OWNED_STATES[0],
+          ':active': HUMAN_OWNED_STATES[1],
+        },
+      }),
+    );
+  }
+
+  releaseHumanSendLock(session: Session, lockId: string): Promise<boolean> {
+    return conditionally(() =>
+      this.kit.update({
+        key: sessionKey(session.phoneNumber, session.sessionId),
+        update: 'REMOVE #lock',
+        condition: '#lock.lock_id = :lockId',
+        names: { '#lock': S.humanSendLock },
+        values: { ':lockId': lockId },
+      }),
+    );
+  }
+
+  markHandoffRenotified(session: Session, notifiedAt: string): Promise<boolean> {
+    return conditionally(() =>
+      this.kit.update({
+        key: sessionKey(session.phoneNumber, session.sessionId),
+        update: 'SET #at = :at, #count = if_not_exists(#count, :zero) + :one',
+        condition: `${ITEM_EXISTS} AND #state = :state`,
+        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#at': S.handoffRenotifiedAt, '#count': S.handoffRenotifyCount },
+        values: { ':at': isoMicros(notifiedAt), ':zero': 0, ':one': 1, ':state': session.state },
+      }),
+    );
+  }
+
+  markHandoffCustomerRenotified(session: Session, notifiedAt: string): Promise<boolean> {
+    return conditionally(() =>
+      this.kit.update({
+        key: sessionKey(session.phoneNumber, session.sessionId),
+        update: 'SET #at = :at',
+        condition: `${ITEM_EXISTS} AND #state = :state`,
+        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#at': S.handoffCustomerRenotifiedAt },
+        values: { ':at': isoMicros(notifiedAt), ':state': session.state },
+      }),
+    );
+  }
+
+  async setActivePointer(phone: string, sessionId: string): Promise<void> {
+    await this.kit.put({ item: activePointerToItem(phone, sessionId, this.now()) });
+  }
+}

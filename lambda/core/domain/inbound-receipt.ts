@@ -1,0 +1,67 @@
+import type { InboundTurn } from './inbound-turn';
+import type { OutboundRef } from './message';
+import type { IsoTimestamp } from './timestamps';
+import type { CarriesUnknownAttributes } from './unknown-attributes';
+
+/**
+ * The durable record that a customer message was received, kept 7 days (Meta retries for up to 7
+ * days). Its markers say how far the pipeline got with it.
+ */
+export interface InboundReceipt extends CarriesUnknownAttributes {
+  readonly turn: InboundTurn;
+  readonly registeredAt: IsoTimestamp;
+  /** Epoch seconds when DynamoDB may delete the receipt. */
+  readonly expiresAtEpochSeconds: number;
+  /** The message was routed to the AI agent (the orchestrator may drain it). */
+  readonly agentRoutedAt?: IsoTimestamp;
+  /** The message went to the human inbox (the agent never sees it as a turn). */
+  readonly humanRoutedAt?: IsoTimestamp;
+  /** A synchronous route claimed the message (exclusive with agent routing). */
+  readonly syncClaimedAt?: IsoTimestamp;
+  /** The message was handed to the queue. */
+  readonly dispatchedAt?: IsoTimestamp;
+  /** The turn that consumed the message finished (durably). */
+  readonly completedAt?: IsoTimestamp;
+}
+
+/** What `registerInbound` found. A duplicate changed nothing. */
+export interface InboundRegistration {
+  readonly isDuplicate: boolean;
+  readonly alreadyDispatched: boolean;
+  readonly alreadyCompleted: boolean;
+}
+
+/** A persisted reply waiting to be sent, recorded on the latest-inbound marker. */
+export interface OutboxEntry {
+  readonly ref: OutboundRef;
+  /** The customer message the reply answers; the reply is only valid while it is still the latest. */
+  readonly replyToMessageId: string;
+}
+
+/**
+ * The per-customer marker that decides latest-message-wins: which message is the latest, the
+ * messages not yet consumed in registration order, and the commit/invalidation/outbox markers.
+ */
+export interface LatestInbound extends CarriesUnknownAttributes {
+  readonly phoneNumber: string;
+  readonly latestMessageId?: string;
+  /** Registration order, which is the order turns are drained in (never provider timestamps). */
+  readonly pendingMessageIds: readonly string[];
+  /** Set by the invalidation barrier; lifted by the next registered message. */
+  readonly invalidatedAt?: IsoTimestamp;
+  readonly committedMessageId?: string;
+  readonly committedAt?: IsoTimestamp;
+  readonly outbox?: OutboxEntry;
+  /** History timestamp of the newest completed inbound message; later ones are placed after it. */
+  readonly historyWatermark?: IsoTimestamp;
+  readonly updatedAt?: IsoTimestamp;
+}
+
+/** A pending turn with the timestamp it takes in the conversation history. */
+export interface PendingInbound extends InboundTurn {
+  /**
+   * The provider timestamp, raised to 1 µs after the previous message's when it ties or regresses,
+   * so history sorted by time is registration order.
+   */
+  readonly historyTimestamp: IsoTimestamp;
+}

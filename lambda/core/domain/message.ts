@@ -1,0 +1,62 @@
+import type { IsoTimestamp } from './timestamps';
+import type { CarriesUnknownAttributes } from './unknown-attributes';
+
+export type MessageDirection = 'inbound' | 'outbound';
+
+/** Who authored the text: the customer, the AI agent, a human operator, or the pipeline itself. */
+export type MessageRole = 'user' | 'assistant' | 'operator' | 'system';
+
+/**
+ * Life of an outbound reply written through the outbox:
+ * - `pending_send`: persisted with the turn's result, not yet confirmed sent (a retry re-sends it);
+ * - `sent`: WhatsApp accepted it;
+ * - `superseded`: a newer customer message or a human takeover made it obsolete; never sent;
+ * - `failed_permanent`: WhatsApp refused it for good (e.g. the 24-hour window closed).
+ */
+export type DeliveryStatus = 'pending_send' | 'sent' | 'superseded' | 'failed_permanent';
+
+/** Model usage of an agent-written message, for cost and observability queries. */
+export interface LlmUsage {
+  readonly model?: string;
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly latencyMs?: number;
+}
+
+export interface Message extends CarriesUnknownAttributes {
+  readonly phoneNumber: string;
+  readonly sessionId: string;
+  /** Meta's `wamid…` for inbound messages; a generated id for outbound ones. */
+  readonly messageId: string;
+  readonly direction: MessageDirection;
+  readonly role: MessageRole;
+  readonly text: string;
+  /** Position in the conversation history (inbound: the provider timestamp, bumped to keep order). */
+  readonly timestamp: IsoTimestamp;
+  readonly messageType?: string;
+  /** Outbound only. */
+  readonly deliveryStatus?: DeliveryStatus;
+  /** Meta's id once sent. */
+  readonly providerMessageId?: string;
+  readonly sentAt?: IsoTimestamp;
+  /** The customer message this reply answers. */
+  readonly replyToMessageId?: string;
+  readonly supersededAt?: IsoTimestamp;
+  readonly failureReason?: string;
+  /** Set on messages written by the AI agent (role `assistant`). */
+  readonly llm?: LlmUsage;
+}
+
+/**
+ * Where an outbound message is stored: an opaque handle returned by the repositories (its parts are
+ * key material; do not build or parse them).
+ */
+export interface OutboundRef {
+  readonly phoneNumber: string;
+  readonly sortKey: string;
+}
+
+/** Whether a message belongs in the history the agent is shown (superseded/failed replies do not). */
+export function isVisibleToAgent(message: Message): boolean {
+  return message.deliveryStatus !== 'superseded' && message.deliveryStatus !== 'failed_permanent';
+}

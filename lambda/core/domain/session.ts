@@ -1,0 +1,98 @@
+import { IllegalStateTransitionError } from './errors';
+import type { CustomerIdKind } from './inbound-turn';
+import type { IsoTimestamp } from './timestamps';
+import type { CarriesUnknownAttributes } from './unknown-attributes';
+
+/**
+ * Where a conversation stands. The agent answers in NEW and QUALIFYING; AWAITING_HUMAN (a handoff
+ * was requested) and HUMAN_ACTIVE (an operator owns it) are human-owned, so customer messages go to
+ * the human inbox instead of the agent; CLOSED is terminal (the next message opens a new session).
+ */
+export const SessionState = {
+  NEW: 'NEW',
+  QUALIFYING: 'QUALIFYING',
+  AWAITING_HUMAN: 'AWAITING_HUMAN',
+  HUMAN_ACTIVE: 'HUMAN_ACTIVE',
+  CLOSED: 'CLOSED',
+} as const;
+export type SessionState = (typeof SessionState)[keyof typeof SessionState];
+
+export const SESSION_STATES: readonly SessionState[] = Object.values(SessionState);
+
+/**
+ * The state machine. Staying in the same state is not a transition (callers skip the write).
+ * An operator may hand a conversation back to the agent (→ QUALIFYING) or back to the queue
+ * (HUMAN_ACTIVE → AWAITING_HUMAN); nothing leaves CLOSED.
+ */
+export const LEGAL_TRANSITIONS: Readonly<Record<SessionState, readonly SessionState[]>> = {
+  NEW: ['QUALIFYING', 'AWAITING_HUMAN', 'CLOSED'],
+  QUALIFYING: ['AWAITING_HUMAN', 'CLOSED'],
+  AWAITING_HUMAN: ['HUMAN_ACTIVE', 'QUALIFYING', 'CLOSED'],
+  HUMAN_ACTIVE: ['AWAITING_HUMAN', 'QUALIFYING', 'CLOSED'],
+  CLOSED: [],
+};
+
+export function isSessionState(value: unknown): value is SessionState {
+  return typeof value === 'string' && (SESSION_STATES as readonly string[]).includes(value);
+}
+
+export function isLegalTransition(from: SessionState, to: SessionState): boolean {
+  return LEGAL_TRANSITIONS[from].includes(to);
+}
+
+/** Throws {@link IllegalStateTransitionError} unless `from → to` is in {@link LEGAL_TRANSITIONS}. */
+export function assertLegalTransition(from: SessionState, to: SessionState): void {
+  if (!isLegalTransition(from, to)) throw new IllegalStateTransitionError(from, to);
+}
+
+/** A human (not the agent) answers the customer in these states. */
+export function isHumanOwned(state: SessionState): boolean {
+  return state === SessionState.AWAITING_HUMAN || state === SessionState.HUMAN_ACTIVE;
+}
+
+/** Held while an operator's manual reply is being sent, so two sends cannot interleave. */
+export interface HumanSendLock {
+  readonly lockId: string;
+  readonly acquiredAt: IsoTimestamp;
+  /** A lock past this instant is dead and may be taken over. */
+  readonly expiresAt: IsoTimestamp;
+}
+
+/** The CRM projection's view of a session, attached on read; never written with the session. */
+export interface SessionCrmView {
+  readonly status: string;
+  readonly contactId?: string;
+  readonly dealId?: string;
+}
+
+export interface Session extends CarriesUnknownAttributes {
+  readonly sessionId: string;
+  /** The customer id used in keys: phone, or business-scoped user id. */
+  readonly phoneNumber: string;
+  readonly customerIdKind?: CustomerIdKind;
+  /** The business number (phone_number_id) the conversation happens on. */
+  readonly whatsappInstance?: string;
+  readonly state: SessionState;
+  readonly currentAgent?: string;
+  readonly segment?: string;
+  readonly intent?: string;
+  readonly qualificationData: Readonly<Record<string, unknown>>;
+  readonly cadastralData: Readonly<Record<string, unknown>>;
+  /** The operator who owns the conversation (HUMAN_ACTIVE). */
+  readonly assignedTo?: string;
+  readonly humanSendLock?: HumanSendLock;
+  readonly handoffRequestedAt?: IsoTimestamp;
+  readonly handoffRenotifiedAt?: IsoTimestamp;
+  readonly handoffRenotifyCount: number;
+  readonly handoffCustomerRenotifiedAt?: IsoTimestamp;
+  readonly closedAt?: IsoTimestamp;
+  readonly createdAt: IsoTimestamp;
+  readonly updatedAt: IsoTimestamp;
+  readonly crm?: SessionCrmView;
+}
+
+/** The session after a validated transition (in memory; persisting it is the repository's job). */
+export function transitionSession(session: Session, to: SessionState, at: IsoTimestamp): Session {
+  assertLegalTransition(session.state, to);
+  return { ...session, state: to, updatedAt: at, ...(to === SessionState.CLOSED ? { closedAt: at } : {}) };
+}

@@ -1,0 +1,309 @@
+/**
+ * The persistence ports the use cases depend on. Every list is paginated with an opaque cursor
+ * (pass back `Page.cursor` unchanged; a tampered or foreign cursor throws InvalidCursorError).
+ * Writes that can lose a race say so in their result (`boolean`) or throw ConditionFailedError;
+ * infrastructure failures (throttling, unavailability, access denied) always throw.
+ */
+import type { AdminAuditEvent, ConsentRecord, OperationalConfig, VersionedResource } from '../domain/admin';
+import type { CrmSyncRow, CrmSyncStatus } from '../domain/crm-sync';
+import type { OutOfPortfolioDemand } from '../domain/demand';
+import type { InboundReceipt, InboundRegistration, LatestInbound, PendingInbound } from '../domain/inbound-receipt';
+import type { InboundTurn } from '../domain/inbound-turn';
+import type { DebounceBuffer, PendingReply } from '../domain/legacy-debounce';
+import type { LlmUsage, Message, MessageRole, OutboundRef } from '../domain/message';
+import type { LoginGrant, OperatorSession } from '../domain/operator-auth';
+import type { Session, SessionState } from '../domain/session';
+import type { IsoTimestamp } from '../domain/timestamps';
+import type { CarriesUnknownAttributes } from '../domain/unknown-attributes';
+
+export interface PageRequest {
+  /** Items to evaluate per page (a filtered page may hold fewer). */
+  readonly limit?: number;
+  /** `Page.cursor` of the previous page of the same list. */
+  readonly cursor?: string;
+}
+
+export interface Page<T> {
+  readonly items: readonly T[];
+  /** Present while more items may follow. */
+  readonly cursor?: string;
+}
+
+// ---- Sessions ---------------------------------------------------------------------------------------
+
+/** Field changes applied with a state transition; `null` removes the field. */
+export interface SessionChanges {
+  readonly assignedTo?: string | null;
+  readonly currentAgent?: string | null;
+  readonly handoffRequestedAt?: IsoTimestamp | null;
+}
+
+export interface TransitionOptions {
+  readonly changes?: SessionChanges;
+  /** Also require this operator to own the session (`null`: nobody may own it). */
+  readonly expectedAssignedTo?: string | null;
+  /** Also require that no human send lock is live at this instant (an operator is mid-send). */
+  readonly requireNoLiveHumanSendLockAt?: IsoTimestamp;
+}
+
+/** The reply a turn persisted in the outbox (written as an outbound message `pending_send`). */
+export interface OutboundReply {
+  /** A generated id (the outbound message's id). */
+  readonly messageId: string;
+  readonly text: string;
+  /** The customer message it answers: the latest when the turn persisted. */
+  readonly replyToMessageId: string;
+  readonly createdAt: IsoTimestamp;
+  /** Defaults to `assistant`; fallback/handoff notices use `system`. */
+  readonly role?: MessageRole;
+  readonly llm?: LlmUsage;
+}
+
+export interface AgentResultWrite {
+  /** The session as the turn leaves it. */
+  readonly session: Session;
+  /** The state the turn started from, or `undefined` when the turn opened this session. */
+  readonly expectedState: SessionState | undefined;
+  /** The message that was latest when the turn started; the write is refused once another is. */
+  readonly expectedLatestMessageId: string;
+  /** The active session when the turn started; `undefined`: no pointer, or already this session. */
+  readonly expectedActiveSessionId: string | undefined;
+  /** Omitted when the turn produced no reply (the same conditions still apply). */
+  readonly reply?: OutboundReply;
+  /** Sessions the turn closed or replaced, each written only if still in its expected state. */
+  readonly replacedSessions?: readonly { readonly session: Session; readonly expectedState: SessionState }[];
+}
+
+export interface SessionRepository {
+  /** The active session (pointer and session read consistently), with its CRM view when enabled. */
+  getActive(phone: string): Promise<Session | undefined>;
+  get(phone: string, sessionId: string): Promise<Session | undefined>;
+  /** Session + ACTIVE pointer in one transaction (with the CRM intent when enabled). Not a CAS. */
+  put(session: Session): Promise<void>;
+  /**
+   * Validates `expectedState → newState` against LEGAL_TRANSITIONS (IllegalStateTransitionError,
+   * nothing written), then writes conditioned on the stored state (ConditionFailedError).
+   */
+  transitionState(session: Session, expectedState: SessionState, newState: SessionState, options?: TransitionOptions): Promise<Session>;
+  /**
+   * ONE transaction: session, ACTIVE pointer, the reply as an outbound message `pending_send`, and
+   * the outbox reference on the latest-inbound marker — only if the turn is still the latest, not
+   * invalidated, no other reply is pending, and pointer and state are as the turn found them.
+   * `false` when the turn was superseded (nothing written).
+   */
+  tryPutAgentResult(write: AgentResultWrite): Promise<boolean>;
+  /** Sessions in a state, oldest first (GSI1). */
+  listByState(state: SessionState, page?: PageRequest): Promise<Page<Session>>;
+  /** `false` while another live lock is held or the session is not human-owned. Re-entrant per lock id. */
+  acquireHumanSendLock(session: Session, lockId: string, now: IsoTimestamp, expiresAt: IsoTimestamp): Promise<boolean>;
+  /** Releases only the lock with this id. */
+  releaseHumanSendLock(session: Session, lockId: string): Promise<boolean>;
+  /** Counts an operator re-notification; `false` if the session left its state meanwhile. */
+  markHandoffRenotified(session: Session, notifiedAt: IsoTimestamp): Promise<boolean>;
+  markHandoffCustomerRenotified(session: Session, notifiedAt: IsoTimestamp): Promise<boolean>;
+  /** Unconditional pointer switch; prefer the transactional writes above. */
+  setActivePointer(phone: string, sessionId: string): Promise<void>;
+}
+
+// ---- Messages and demands ---------------------------------------------------------------------------
+
+export interface MessageRepository {
+  /**
+   * Writes the message under its deterministic key (id + timestamp). Inbound messages are
+   * put-if-absent: `false` when already in the history (a redelivery). Others overwrite.
+   */
+  append(message: Message): Promise<boolean>;
+  /**
+   * The human inbox: appends the inbound message only while the customer's active session is
+   * `expectedSessionId` in `expectedState`. `true` if appended now or earlier; `false` if the state
+   * or pointer moved.
+   */
+  appendInboundIfSessionState(message: Message, expectedState: SessionState, expectedSessionId: string): Promise<boolean>;
+  /** A customer's messages across sessions, newest first. */
+  history(phone: string, page?: PageRequest): Promise<Page<Message>>;
+  /** The last `limit` messages of one session, in chronological order. */
+  historyForSession(phone: string, sessionId: string, limit: number): Promise<Message[]>;
+  /** The most recent agent-written messages, newest first, from the last `maxDays` UTC days (default 7). */
+  listRecentLlm(limit: number, options?: { readonly maxDays?: number }): Promise<Message[]>;
+  /** Where a message is stored (for the outbox operations). */
+  refFor(message: Pick<Message, 'phoneNumber' | 'timestamp' | 'messageId'>): OutboundRef;
+  getOutbound(ref: OutboundRef): Promise<Message | undefined>;
+  /** `pending_send → sent`; `false` if it was no longer pending. */
+  markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: IsoTimestamp): Promise<boolean>;
+  /** `pending_send → superseded` (never sent; hidden from the agent's history). */
+  markSuperseded(ref: OutboundRef): Promise<boolean>;
+  /** `pending_send → failed_permanent`. */
+  markFailedPermanent(ref: OutboundRef, reason: string): Promise<boolean>;
+}
+
+export interface DemandRepository {
+  /** `false` when a demand from the same source message was already recorded. */
+  record(demand: OutOfPortfolioDemand): Promise<boolean>;
+  /** Newest first. */
+  listRecent(page?: PageRequest): Promise<Page<OutOfPortfolioDemand>>;
+}
+
+// ---- Inbound receipts (latest-message-wins) ---------------------------------------------------------
+
+/** The identity of an inbound message. */
+export type InboundRef = Pick<InboundTurn, 'phoneNumber' | 'messageId'>;
+
+/** A consumed message; with its history timestamp (from pendingInbounds) it advances the watermark. */
+export type CompletedInbound = InboundRef & { readonly historyTimestamp?: IsoTimestamp };
+
+export interface InboundReceiptRepository {
+  /**
+   * ONE transaction: the receipt (exclusive, 7-day TTL) and the latest marker (latest = this id,
+   * appended to the pending list). A duplicate changes nothing and reports the receipt's markers.
+   */
+  registerInbound(turn: InboundTurn): Promise<InboundRegistration>;
+  getReceipt(ref: InboundRef): Promise<InboundReceipt | undefined>;
+  /** `false` if the receipt was claimed by a synchronous route, human-routed or completed. */
+  markAgentRouted(ref: InboundRef): Promise<boolean>;
+  /** Sends the message to the human inbox and takes it off the pending list; `false` if agent-routed or claimed. */
+  markHumanRouted(ref: InboundRef): Promise<boolean>;
+  /** Requires the receipt (ConditionFailedError otherwise). */
+  markDispatched(ref: InboundRef): Promise<void>;
+  tryClaimSync(ref: InboundRef): Promise<boolean>;
+  releaseSyncClaim(ref: InboundRef): Promise<void>;
+  isLatest(phone: string, messageId: string): Promise<boolean>;
+  isInvalidated(phone: string): Promise<boolean>;
+  getLatest(phone: string): Promise<LatestInbound | undefined>;
+  /**
+   * Agent-routed, uncompleted pending messages in registration order, with history timestamps
+   * strictly increasing (ties and regressions bumped by 1 µs, after the last completed message).
+   */
+  pendingInbounds(phone: string): Promise<PendingInbound[]>;
+  /** Barrier: drops the pending list and refuses commits until a new message is registered. */
+  invalidatePending(phone: string): Promise<void>;
+  /** Records the commit of `messageId` if it is still the latest and not invalidated. */
+  tryCommit(phone: string, messageId: string): Promise<boolean>;
+  isCompleted(ref: InboundRef): Promise<boolean>;
+  /**
+   * Durable completion of the turns consumed together: receipts get `completed_at`, and their ids
+   * leave the pending list (conditional on the list, re-read and retried on a race). Complete every
+   * message a turn drained in ONE call, so their history timestamps stay stable across retries.
+   */
+  markCompleted(...turns: CompletedInbound[]): Promise<void>;
+  /** Removes the outbox reference if it still points at `ref`. */
+  clearOutbox(ref: OutboundRef): Promise<boolean>;
+  // Legacy debounce buffer and pending reply (drained for compatibility with older deployments).
+  getBuffer(phone: string): Promise<DebounceBuffer | undefined>;
+  putBuffer(buffer: DebounceBuffer): Promise<void>;
+  deleteBuffer(phone: string): Promise<void>;
+  /** Deletes the buffer only if it is still the one that started at `firstMessageAt`. */
+  deleteBufferIfFirstMessageAt(phone: string, firstMessageAt: IsoTimestamp): Promise<boolean>;
+  getPendingOutbound(phone: string): Promise<PendingReply | undefined>;
+  putPendingOutbound(reply: PendingReply): Promise<void>;
+  deletePendingOutbound(phone: string): Promise<void>;
+}
+
+// ---- CRM projection ---------------------------------------------------------------------------------
+
+/** A projection row to write together with a session, if the row still has `previousEtag`. */
+export interface CrmSyncIntent {
+  readonly row: CrmSyncRow;
+  /** `undefined`: the row must not exist yet. */
+  readonly previousEtag: string | undefined;
+}
+
+export interface CrmProblemSummary {
+  readonly status: CrmSyncStatus;
+  readonly count: number;
+  /** The row waiting longest (smallest next attempt). */
+  readonly oldest?: CrmSyncRow;
+}
+
+export interface CrmSyncRepository {
+  get(sessionId: string): Promise<CrmSyncRow | undefined>;
+  /** The row the session should project to, without writing; `undefined` when nothing changes. */
+  prepare(session: Session): Promise<CrmSyncIntent | undefined>;
+  /**
+   * Read-modify-write with etag compare-and-set, up to 8 attempts, then
+   * CrmSyncConcurrentUpdateError (`crm_sync_concurrent_update`). `mutate` returning `undefined`
+   * leaves the row as is. `undefined` when the row does not exist.
+   */
+  change(sessionId: string, mutate: (row: CrmSyncRow) => CrmSyncRow | undefined): Promise<CrmSyncRow | undefined>;
+  /** Rows in a status by next attempt, earliest first (GSI1). */
+  listStatus(status: CrmSyncStatus, page?: PageRequest): Promise<Page<CrmSyncRow>>;
+  /** Counts of PENDING, BLOCKED and UNCERTAIN rows. */
+  problems(): Promise<CrmProblemSummary[]>;
+}
+
+// ---- Administration ---------------------------------------------------------------------------------
+
+export interface NextVersionInput {
+  readonly resourceType: string;
+  readonly resourceId: string;
+  readonly content: string;
+  readonly description?: string;
+  readonly author: string;
+  readonly active?: boolean;
+  /** The version the editor started from (0: creating). Omitted: the current version, read now. */
+  readonly expectedVersion?: number;
+}
+
+export interface VersionedResourceRepository {
+  listCurrent(resourceType: string, page?: PageRequest): Promise<Page<VersionedResource>>;
+  getCurrent(resourceType: string, resourceId: string): Promise<VersionedResource | undefined>;
+  getVersion(resourceType: string, resourceId: string, version: number): Promise<VersionedResource | undefined>;
+  /** Newest first. */
+  listVersions(resourceType: string, resourceId: string, page?: PageRequest): Promise<Page<VersionedResource>>;
+  /** Current + new version in ONE conditional transaction; VersionConflictError for the loser. */
+  putNextVersion(input: NextVersionInput): Promise<VersionedResource>;
+  /** A new version with the same content and `active: false`. */
+  deactivate(resourceType: string, resourceId: string, author: string, expectedVersion?: number): Promise<VersionedResource>;
+  /** A new version carrying the target's content; AdminResourceVersionNotFoundError if it does not exist. */
+  rollback(resourceType: string, resourceId: string, targetVersion: number, author: string): Promise<VersionedResource>;
+}
+
+export interface OperationalConfigInput extends CarriesUnknownAttributes {
+  readonly key: string;
+  readonly value: unknown;
+  readonly author: string;
+}
+
+export interface OperationalConfigRepository {
+  listAll(page?: PageRequest): Promise<Page<OperationalConfig>>;
+  get(key: string): Promise<OperationalConfig | undefined>;
+  /** With `expectedVersion` (0: must not exist) a compare-and-set: VersionConflictError when stale. */
+  set(config: OperationalConfigInput, options?: { readonly expectedVersion?: number }): Promise<OperationalConfig>;
+  /**
+   * Sets (or with `null` removes) one operator's entry in the `operator_availability` map in place,
+   * atomically; returns the whole map afterwards.
+   */
+  setOperatorAvailability(operatorPhone: string, availableSince: IsoTimestamp | null, author: string): Promise<Readonly<Record<string, IsoTimestamp>>>;
+}
+
+export interface AdminAuditRepository {
+  record(event: AdminAuditEvent): Promise<void>;
+  /** Newest first. */
+  listRecent(page?: PageRequest): Promise<Page<AdminAuditEvent>>;
+}
+
+export interface ConsentRepository {
+  record(consent: ConsentRecord): Promise<void>;
+  /** Newest first. */
+  listRecent(page?: PageRequest): Promise<Page<ConsentRecord>>;
+}
+
+export interface OperatorSessionInput {
+  readonly tokenHash: string;
+  readonly operatorPhone: string;
+  readonly csrfToken: string;
+}
+
+export interface OperatorAuthRepository {
+  /**
+   * Exclusive create. The expiry is capped at 10 minutes and at the next local midnight;
+   * `expiresAt` may only shorten it. Returns the stored grant.
+   */
+  putLoginGrant(tokenHash: string, operatorPhone: string, expiresAt?: Date): Promise<LoginGrant>;
+  /** Deletes the grant if it exists and is unexpired at `now`, returning it; otherwise `undefined`. */
+  consumeLoginGrant(tokenHash: string, now: Date): Promise<LoginGrant | undefined>;
+  /** Exclusive create; the session expires at the next local midnight. */
+  putSession(session: OperatorSessionInput): Promise<OperatorSession>;
+  /** `undefined` when missing or expired at `now` (even if DynamoDB has not deleted it yet). */
+  getSession(tokenHash: string, now: Date): Promise<OperatorSession | undefined>;
+  deleteSession(tokenHash: string): Promise<void>;
+}

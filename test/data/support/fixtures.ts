@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import type { InboundTurn } from '../../../lambda/core/domain/inbound-turn';
+import type { Session } from '../../../lambda/core/domain/session';
+
+/** A customer id unique to the calling test, so tests sharing a table never see each other's rows. */
+export function newPhone(): string {
+  return `55${String(Math.floor(Math.random() * 1e11)).padStart(11, '0')}`;
+}
+
+export function newMessageId(): string {
+  return `wamid.${randomUUID().replace(/-/g, '')}`;
+}
+
+export function inboundTurn(phoneNumber: string, overrides: Partial<InboundTurn> = {}): InboundTurn {
+  return {
+    phoneNumber,
+    customerIdKind: 'phone',
+    messageId: newMessageId(),
+    providerTimestamp: '2026-03-10T11:59:00.000Z',
+    receivedAt: '2026-03-10T11:59:01.000Z',
+    messageType: 'text',
+    text: 'Olá, quero saber sobre o exame',
+    phoneNumberId: '109876543210',
+    ...overrides,
+  };
+}
+
+export function newSession(phoneNumber: string, overrides: Partial<Session> = {}): Session {
+  return {
+    sessionId: randomUUID(),
+    phoneNumber,
+    customerIdKind: 'phone',
+    whatsappInstance: '109876543210',
+    state: 'QUALIFYING',
+    currentAgent: 'qualification',
+    qualificationData: { sampleType: 'synthetic sample' },
+    cadastralData: {},
+    handoffRenotifyCount: 0,
+    createdAt: '2026-03-10T12:00:00.000000Z',
+    updatedAt: '2026-03-10T12:00:05.000000Z',
+    ...overrides,
+  };
+}

@@ -1,0 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createAgentTable } from '../../local/servers/local-resources';
+
+/** A table on the run's DynamoDB Local, created from the construct's own definition. */
+export interface TestTable {
+  readonly name: string;
+  drop(): Promise<void>;
+}
+
+/** Creates a fresh, uniquely named agent table (one per test file keeps files independent). */
+export async function createTestTable(label: string): Promise<TestTable> {
+  const client = new DynamoDBClient({});
+  const name = `${label}-${randomUUID().slice(0, 8)}`;
+  await createAgentTable(client, name);
+  return {
+    name,
+    drop: async () => {
+      await client.send(new DeleteTableCommand({ TableName: name }));
+      client.destroy();
+    },
+  };
+}
