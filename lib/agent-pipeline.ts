@@ -24,7 +24,7 @@ import {
   WEBHOOK_TABLE_ACTIONS,
 } from './permissions';
 import { PIPELINE_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './pipeline-contract';
-import { ALARM_PERIOD, PipelineSettings, resolvePipelineSettings } from './pipeline-settings';
+import { ALARM_PERIOD, type PipelineSettings, resolvePipelineSettings } from './pipeline-settings';
 
 /** Properties of an `AgentPipeline`. */
 export interface AgentPipelineProps {

@@ -2,7 +2,7 @@ import { Aws } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AgentBackend } from '../../lib';
-import { expectExactStatements, NormalizedStatement, roleStatements, statement, synthPipeline, SynthesizedPipeline } from './support';
+import { expectExactStatements, type NormalizedStatement, roleStatements, statement, synthPipeline, type SynthesizedPipeline } from './support';
 
 const MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 

@@ -14,7 +14,7 @@ import {
   SECRET_READ_ACTIONS,
   statement,
   synthPipeline,
-  SynthesizedPipeline,
+  type SynthesizedPipeline,
   XRAY_ACTIONS,
 } from './support';
 

@@ -7,7 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { AgentBackend, AgentPipeline, AgentPipelineProps } from '../../lib';
+import { AgentBackend, AgentPipeline, type AgentPipelineProps } from '../../lib';
 
 /** A production-shaped pipeline: Bedrock through a cross-Region profile, alarms to an encrypted topic. */
 function productionApp(extraProps: Partial<AgentPipelineProps> = {}): { app: App; stack: Stack; pipeline: AgentPipeline } {

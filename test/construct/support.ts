@@ -1,7 +1,7 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type * as iam from 'aws-cdk-lib/aws-iam';
-import { AgentBackend, AgentPipeline, AgentPipelineProps } from '../../lib';
+import { AgentBackend, AgentPipeline, type AgentPipelineProps } from '../../lib';
 
 export interface SynthesizedPipeline {
   readonly app: App;

@@ -1,6 +1,6 @@
 import { App, CfnParameter, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { AgentBackend, AgentPipeline, AgentPipelineProps } from '../../lib';
+import { AgentBackend, AgentPipeline, type AgentPipelineProps } from '../../lib';
 import { pipelineProps } from './support';
 
 /** Construction only: validation runs in the constructor, before anything is synthesized. */
