@@ -37,8 +37,6 @@ export interface TurnReport {
   readonly drained: number;
   /** Present when the agent was called. */
   readonly agent?: AgentCallReport;
-  /** A re-send after a send whose outcome was unknown: the customer may see the reply twice. */
-  readonly possibleDuplicateSend?: boolean;
 }
 
 /**
@@ -48,8 +46,15 @@ export interface TurnReport {
  */
 export class ReplyDeliveryError extends Error {
   override readonly name = 'ReplyDeliveryError';
+  /**
+   * WhatsApp may have accepted the message although no answer arrived (a timeout): the retry will
+   * send it again, and the customer may see it twice. Counted, so it shows on the dashboards.
+   */
+  readonly outcomeUnknown: boolean;
+
   constructor(readonly cause: WhatsAppSendError | Error) {
     super(`reply delivery failed: ${cause.message}`, { cause });
+    this.outcomeUnknown = cause instanceof WhatsAppSendError && cause.outcomeUnknown;
   }
 }
 

@@ -1,0 +1,59 @@
+import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { decodeDispatchMessage } from '../core/adapters/sqs/dispatch-message';
+import { ReplyDeliveryError, type ProcessTurn } from '../core/application/process-turn';
+import { maskCustomerId } from '../core/domain/privacy';
+
+export interface TurnHandlerDependencies {
+  readonly processTurn: ProcessTurn;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+}
+
+/** The part of the Lambda context the handler needs (the local runtime supplies its own). */
+export type InvocationContext = Pick<Context, 'getRemainingTimeInMillis'> & Partial<Context>;
+
+/**
+ * SQS → one turn per record (batch size 1, FIFO). A record is reported in `batchItemFailures` only
+ * when a retry can help; a body that can never be processed is logged (`bad_sqs_body`) and dropped.
+ */
+export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEvent, context: InvocationContext) => Promise<SQSBatchResponse> {
+  const { logger, metrics, processTurn } = deps;
+
+  async function handleRecord(record: SQSRecord, context: InvocationContext): Promise<void> {
+    const dispatch = decodeDispatchMessage(record.body);
+    if (dispatch === undefined) {
+      metrics.addMetric('BadSqsBody', MetricUnit.Count, 1);
+      logger.warn('bad_sqs_body', { outcome: 'bad_body', sqsMessageId: record.messageId });
+      return;
+    }
+    const customer = maskCustomerId(dispatch.phoneNumber);
+    const receiveCount = Number(record.attributes?.ApproximateReceiveCount ?? 1);
+    try {
+      const report = await processTurn.execute({ phoneNumber: dispatch.phoneNumber, deadline: Date.now() + context.getRemainingTimeInMillis() });
+      metrics.addMetric(`Turn_${report.outcome}`, MetricUnit.Count, 1);
+      if (report.agent) {
+        metrics.addMetric('AgentLatency', MetricUnit.Milliseconds, report.agent.latencyMs);
+        metrics.addMetric('AgentIterations', MetricUnit.Count, report.agent.iterations);
+      }
+      logger.info('turn_processed', { outcome: report.outcome, customer, drained: report.drained, agent: report.agent, receiveCount });
+    } catch (error) {
+      const outcome = error instanceof ReplyDeliveryError ? 'send_failed' : 'failed';
+      metrics.addMetric(outcome === 'send_failed' ? 'ReplySendFailed' : 'TurnFailed', MetricUnit.Count, 1);
+      if (error instanceof ReplyDeliveryError && error.outcomeUnknown) metrics.addMetric('ReplyOutcomeUnknown', MetricUnit.Count, 1);
+      logger.error('turn_failed', { outcome, customer, receiveCount, error: error as Error });
+      throw error;
+    }
+  }
+
+  return async (event, context) => {
+    const processor = new SqsFifoPartialProcessorAsync();
+    // With batch size 1 every failure is a full-batch failure; report it as an item failure so SQS
+    // retries that record (and counts it toward the redrive) instead of failing the invocation.
+    return processPartialResponse(event, (record: SQSRecord) => handleRecord(record, context), processor, {
+      throwOnFullBatchFailure: false,
+    });
+  };
+}
