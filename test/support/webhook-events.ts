@@ -1,0 +1,59 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { signMetaPayload } from '../../lambda/core/adapters/whatsapp/webhook-signature';
+
+export const TEST_CREDENTIALS = { appSecret: 'test-app-secret', verifyToken: 'test-verify-token', accessToken: 'test-access-token' } as const;
+
+/** A Function URL (payload v2) event, as Lambda delivers Meta's requests. */
+export function functionUrlEvent(method: 'GET' | 'POST' | 'PUT', options: { body?: string; headers?: Record<string, string>; query?: Record<string, string>; base64?: boolean } = {}): APIGatewayProxyEventV2 {
+  const query = options.query ?? {};
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: '/',
+    rawQueryString: new URLSearchParams(query).toString(),
+    queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
+    headers: { 'content-type': 'application/json', ...options.headers },
+    requestContext: {
+      accountId: 'anonymous',
+      apiId: 'test',
+      domainName: 'test.lambda-url.us-east-1.on.aws',
+      domainPrefix: 'test',
+      http: { method, path: '/', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'facebookexternalua' },
+      requestId: 'test-request',
+      routeKey: '$default',
+      stage: '$default',
+      time: '30/Nov/2026:12:00:00 +0000',
+      timeEpoch: 0,
+    },
+    body: options.body === undefined ? undefined : options.base64 ? Buffer.from(options.body).toString('base64') : options.body,
+    isBase64Encoded: options.base64 ?? false,
+  };
+}
+
+/** A POST signed with the test app secret, as Meta sends it. */
+export function signedPost(body: string, options: { base64?: boolean; secret?: string } = {}): APIGatewayProxyEventV2 {
+  return functionUrlEvent('POST', { body, base64: options.base64, headers: { 'x-hub-signature-256': signMetaPayload(body, options.secret ?? TEST_CREDENTIALS.appSecret) } });
+}
+
+/** A one-message text notification from `phone`, shaped like Meta's. */
+export function textNotification(phone: string, messageId: string, text: string, timestamp = 1_780_000_000): string {
+  return JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: '102290129340398',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
+              contacts: [{ profile: { name: 'Test Customer' }, wa_id: phone }],
+              messages: [{ from: phone, id: messageId, timestamp: String(timestamp), type: 'text', text: { body: text } }],
+            },
+          },
+        ],
+      },
+    ],
+  });
+}
