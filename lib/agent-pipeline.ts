@@ -350,21 +350,36 @@ export class AgentPipeline extends Construct {
 
     this.alarmAction = props.alarmTopic && new cloudwatchActions.SnsAction(props.alarmTopic);
 
-    this.deadLetterQueueAlarm = this.createAlarm('DeadLetterQueueAlarm', this.metricDeadLetterQueueMessages(), 0,
-      `A turn of ${names.table} failed ${this.settings.maxReceiveCount} times and is in ${names.deadLetterQueue}: inspect it, fix the cause, then redrive it.`);
-    this.oldestMessageAgeAlarm = this.createAlarm('OldestMessageAgeAlarm', this.metricOldestMessageAge(),
-      this.settings.oldestMessageAgeAlarmThreshold.toSeconds(),
-      `The oldest message in ${names.queue} is older than ${this.settings.oldestMessageAgeAlarmThreshold.toSeconds()} s: the orchestrator is not keeping up or keeps failing.`);
-    this.webhookErrorsAlarm = this.createAlarm('WebhookErrorsAlarm', this.webhookFunction.metricErrors({ period: ALARM_PERIOD }), 0,
-      `The webhook of ${names.table} failed; Meta retries failed deliveries.`);
-    this.webhookThrottlesAlarm = this.createAlarm('WebhookThrottlesAlarm', this.webhookFunction.metricThrottles({ period: ALARM_PERIOD }), 0,
-      `The webhook of ${names.table} was throttled; Meta retries, replies are delayed.`);
-    this.orchestratorErrorsAlarm = this.createAlarm('OrchestratorErrorsAlarm', this.orchestratorFunction.metricErrors({ period: ALARM_PERIOD }), 0,
-      `The orchestrator of ${names.table} failed; the turn is retried until it reaches the dead-letter queue.`);
-    this.orchestratorThrottlesAlarm = this.createAlarm('OrchestratorThrottlesAlarm', this.orchestratorFunction.metricThrottles({ period: ALARM_PERIOD }), 0,
-      `The orchestrator of ${names.table} was throttled; throttled receives count towards the dead-letter queue.`);
-    this.tableThrottlesAlarm = this.createAlarm('TableThrottlesAlarm', this.metricTableThrottledRequests(), 0,
-      `Requests to ${names.table} were throttled.`);
+    const { maxReceiveCount, oldestMessageAgeAlarmThreshold } = this.settings;
+    this.deadLetterQueueAlarm = this.createAlarm('DeadLetterQueueAlarm', {
+      metric: this.metricDeadLetterQueueMessages(),
+      description: `A turn of ${names.table} failed ${maxReceiveCount} times and is in ${names.deadLetterQueue}: inspect it, fix the cause, redrive it.`,
+    });
+    this.oldestMessageAgeAlarm = this.createAlarm('OldestMessageAgeAlarm', {
+      metric: this.metricOldestMessageAge(),
+      threshold: oldestMessageAgeAlarmThreshold.toSeconds(),
+      description: `A message in ${names.queue} is older than ${oldestMessageAgeAlarmThreshold.toSeconds()} s: the orchestrator is not keeping up or keeps failing.`,
+    });
+    this.webhookErrorsAlarm = this.createAlarm('WebhookErrorsAlarm', {
+      metric: this.webhookFunction.metricErrors({ period: ALARM_PERIOD }),
+      description: `The webhook of ${names.table} failed; Meta retries failed deliveries.`,
+    });
+    this.webhookThrottlesAlarm = this.createAlarm('WebhookThrottlesAlarm', {
+      metric: this.webhookFunction.metricThrottles({ period: ALARM_PERIOD }),
+      description: `The webhook of ${names.table} was throttled; Meta retries, replies are delayed.`,
+    });
+    this.orchestratorErrorsAlarm = this.createAlarm('OrchestratorErrorsAlarm', {
+      metric: this.orchestratorFunction.metricErrors({ period: ALARM_PERIOD }),
+      description: `The orchestrator of ${names.table} failed; the turn is retried until it reaches the dead-letter queue.`,
+    });
+    this.orchestratorThrottlesAlarm = this.createAlarm('OrchestratorThrottlesAlarm', {
+      metric: this.orchestratorFunction.metricThrottles({ period: ALARM_PERIOD }),
+      description: `The orchestrator of ${names.table} was throttled; throttled receives count towards the dead-letter queue.`,
+    });
+    this.tableThrottlesAlarm = this.createAlarm('TableThrottlesAlarm', {
+      metric: this.metricTableThrottledRequests(),
+      description: `Requests to ${names.table} were throttled.`,
+    });
   }
 
   /** Lets `grantee` read the table and its index (e.g. a reporting function). */
@@ -484,16 +499,17 @@ export class AgentPipeline extends Construct {
     }
   }
 
-  private createAlarm(id: string, metric: cloudwatch.IMetric, threshold: number, description: string): cloudwatch.Alarm {
+  /** An alarm on any datapoint above `threshold` (default 0), wired to the alarm topic if any. */
+  private createAlarm(id: string, options: AlarmOptions): cloudwatch.Alarm {
     const alarm = new cloudwatch.Alarm(this, id, {
-      metric,
-      threshold,
+      metric: options.metric,
+      threshold: options.threshold ?? 0,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
       datapointsToAlarm: 1,
       // No data means no traffic, not a failure (these metrics are sparse).
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      alarmDescription: description,
+      alarmDescription: options.description,
     });
     if (this.alarmAction) {
       alarm.addAlarmAction(this.alarmAction);
@@ -502,6 +518,12 @@ export class AgentPipeline extends Construct {
     this.alarms.push(alarm);
     return alarm;
   }
+}
+
+interface AlarmOptions {
+  readonly metric: cloudwatch.IMetric;
+  readonly threshold?: number;
+  readonly description: string;
 }
 
 interface FunctionOptions {
