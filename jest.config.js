@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // lib/ holds jsii's compiled .js beside the sources: resolve the .ts first so tests never run stale output.
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json', 'node'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json', diagnostics: false }],
   },
