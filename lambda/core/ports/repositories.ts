@@ -14,7 +14,6 @@ import type { LlmUsage, Message, MessageRole, OutboundRef } from '../domain/mess
 import type { LoginGrant, OperatorSession } from '../domain/operator-auth';
 import type { Session, SessionState } from '../domain/session';
 import type { IsoTimestamp } from '../domain/timestamps';
-import type { CarriesUnknownAttributes } from '../domain/unknown-attributes';
 
 export interface PageRequest {
   /** Items to evaluate per page (a filtered page may hold fewer). */
@@ -257,7 +256,7 @@ export interface VersionedResourceRepository {
   rollback(resourceType: string, resourceId: string, targetVersion: number, author: string): Promise<VersionedResource>;
 }
 
-export interface OperationalConfigInput extends CarriesUnknownAttributes {
+export interface OperationalConfigInput {
   readonly key: string;
   readonly value: unknown;
   readonly author: string;

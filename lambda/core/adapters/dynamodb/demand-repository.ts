@@ -1,0 +1,41 @@
+import type { OutOfPortfolioDemand } from '../../domain/demand';
+import { ConditionFailedError } from '../../domain/errors';
+import type { DemandRepository, Page, PageRequest } from '../../ports/repositories';
+import { demandFromItem, demandToItem } from './codecs/demand-codec';
+import type { DynamoKit } from './dynamo-kit';
+import { demandKey, demandListPrefix, demandSourceKey, ENTITY_TYPE, EntityType, SK } from './keys';
+import { ITEM_ABSENT, KEY_NAMES, queryPrefixPage, retryTransactionConflicts, toPage } from './repository-support';
+
+/**
+ * Out-of-portfolio demands, listed chronologically. Each is recorded at most once per source
+ * message: a marker item keyed by the message id is created in the same transaction, so a retried
+ * turn (with a new demand id and time) cannot record the same demand twice.
+ */
+export class DynamoDemandRepository implements DemandRepository {
+  constructor(private readonly kit: DynamoKit) {}
+
+  async record(demand: OutOfPortfolioDemand): Promise<boolean> {
+    const marker = {
+      ...demandSourceKey(demand.sourceMessageId),
+      [ENTITY_TYPE]: EntityType.demandSource,
+      source_message_id: demand.sourceMessageId,
+      demand_sk: demandKey(demand.recordedAt, demand.demandId)[SK],
+    };
+    try {
+      await retryTransactionConflicts(() =>
+        this.kit.transact([
+          { put: { item: marker, condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } } },
+          { put: { item: demandToItem(demand), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } } },
+        ]),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionFailedError && error.failedAt(0)) return false;
+      throw error;
+    }
+  }
+
+  async listRecent(page?: PageRequest): Promise<Page<OutOfPortfolioDemand>> {
+    return toPage(await queryPrefixPage(this.kit, demandListPrefix(), page, { newestFirst: true }), demandFromItem);
+  }
+}

@@ -1,0 +1,66 @@
+import { RUNTIME_ENV } from '../../../../lib/pipeline-contract';
+import { DEFAULT_OPERATOR_TIME_ZONE } from '../../domain/local-time';
+import type { Clock, IdGenerator } from '../../ports/clock';
+import { randomIdGenerator } from '../system/random-id-generator';
+import { systemClock } from '../system/system-clock';
+import { DynamoAdminAuditRepository } from './admin-audit-repository';
+import { DynamoConsentRepository } from './consent-repository';
+import { DynamoCrmSyncRepository } from './crm-sync-repository';
+import { DynamoDemandRepository } from './demand-repository';
+import { DynamoKit, type DynamoKitOptions } from './dynamo-kit';
+import { DynamoInboundReceiptRepository } from './inbound-receipt-repository';
+import { DynamoMessageRepository } from './message-repository';
+import { DynamoOperationalConfigRepository } from './operational-config-repository';
+import { DynamoOperatorAuthRepository } from './operator-auth-repository';
+import { DynamoSessionRepository } from './session-repository';
+import { DynamoVersionedResourceRepository } from './versioned-resource-repository';
+
+export interface DynamoRepositoriesOptions extends DynamoKitOptions {
+  readonly clock?: Clock;
+  readonly ids?: IdGenerator;
+  /** Write the CRM projection intent with every session write (default false). */
+  readonly crmSyncEnabled?: boolean;
+  /** IANA zone whose midnight ends operator grants and sessions (default America/Sao_Paulo). */
+  readonly operatorTimeZone?: string;
+}
+
+/** Every repository of the single table, sharing one kit (and so one client and one observer). */
+export interface DynamoRepositories {
+  readonly kit: DynamoKit;
+  readonly receipts: DynamoInboundReceiptRepository;
+  readonly sessions: DynamoSessionRepository;
+  readonly messages: DynamoMessageRepository;
+  readonly demands: DynamoDemandRepository;
+  readonly crmSync: DynamoCrmSyncRepository;
+  readonly resources: DynamoVersionedResourceRepository;
+  readonly config: DynamoOperationalConfigRepository;
+  readonly audit: DynamoAdminAuditRepository;
+  readonly consents: DynamoConsentRepository;
+  readonly operatorAuth: DynamoOperatorAuthRepository;
+}
+
+export function createDynamoRepositories(options: DynamoRepositoriesOptions): DynamoRepositories {
+  const { clock = systemClock, ids = randomIdGenerator, crmSyncEnabled = false, operatorTimeZone = DEFAULT_OPERATOR_TIME_ZONE, ...kitOptions } = options;
+  const kit = new DynamoKit(kitOptions);
+  const crmSync = new DynamoCrmSyncRepository(kit, clock, ids);
+  return {
+    kit,
+    receipts: new DynamoInboundReceiptRepository(kit, clock),
+    sessions: new DynamoSessionRepository(kit, clock, crmSyncEnabled ? crmSync : undefined),
+    messages: new DynamoMessageRepository(kit, clock),
+    demands: new DynamoDemandRepository(kit),
+    crmSync,
+    resources: new DynamoVersionedResourceRepository(kit, clock),
+    config: new DynamoOperationalConfigRepository(kit, clock),
+    audit: new DynamoAdminAuditRepository(kit),
+    consents: new DynamoConsentRepository(kit),
+    operatorAuth: new DynamoOperatorAuthRepository(kit, clock, operatorTimeZone),
+  };
+}
+
+/** The table name the construct gives the functions (`DYNAMODB_TABLE`). */
+export function tableNameFromEnvironment(environment: NodeJS.ProcessEnv = process.env): string {
+  const tableName = environment[RUNTIME_ENV.tableName];
+  if (!tableName) throw new Error(`Environment variable ${RUNTIME_ENV.tableName} is not set; the AgentPipeline construct sets it.`);
+  return tableName;
+}

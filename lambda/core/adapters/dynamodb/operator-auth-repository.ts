@@ -1,0 +1,78 @@
+import { DEFAULT_OPERATOR_TIME_ZONE, nextLocalMidnight } from '../../domain/local-time';
+import { assertTokenHash, type LoginGrant, loginGrantExpiryCeiling, type OperatorSession } from '../../domain/operator-auth';
+import { isoMicros, toEpochMicros } from '../../domain/timestamps';
+import type { Clock } from '../../ports/clock';
+import type { OperatorAuthRepository, OperatorSessionInput } from '../../ports/repositories';
+import {
+  loginGrantFromItem,
+  loginGrantToItem,
+  OperatorAuthAttribute,
+  operatorSessionFromItem,
+  operatorSessionToItem,
+} from './codecs/operator-auth-codec';
+import type { DynamoKit } from './dynamo-kit';
+import { loginGrantKey, operatorSessionKey } from './keys';
+import { conditionally, ITEM_ABSENT, ITEM_EXISTS, KEY_NAMES } from './repository-support';
+
+/**
+ * Operator login grants and sessions, stored under the SHA-256 of their tokens (a raw token is
+ * refused). Expiry is enforced here on every read and consume; the TTL attribute only lets
+ * DynamoDB clean up, which can lag by days.
+ */
+export class DynamoOperatorAuthRepository implements OperatorAuthRepository {
+  constructor(
+    private readonly kit: DynamoKit,
+    private readonly clock: Clock,
+    /** IANA zone whose midnight ends grants and sessions. */
+    private readonly timeZone: string = DEFAULT_OPERATOR_TIME_ZONE,
+  ) {}
+
+  async putLoginGrant(tokenHash: string, operatorPhone: string, expiresAt?: Date): Promise<LoginGrant> {
+    assertTokenHash(tokenHash);
+    const now = this.clock.now();
+    const ceiling = loginGrantExpiryCeiling(now, this.timeZone);
+    const effective = expiresAt && expiresAt < ceiling ? expiresAt : ceiling;
+    if (effective <= now) throw new RangeError('A login grant must expire after it is issued');
+    const grant: LoginGrant = { tokenHash, operatorPhone, createdAt: isoMicros(now), expiresAt: isoMicros(effective) };
+    await this.kit.put({ item: loginGrantToItem(grant), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } });
+    return grant;
+  }
+
+  async consumeLoginGrant(tokenHash: string, now: Date): Promise<LoginGrant | undefined> {
+    assertTokenHash(tokenHash);
+    let consumed: LoginGrant | undefined;
+    // One conditional delete: of two concurrent consumers only one gets the grant, and an expired
+    // grant cannot be used even though TTL has not removed it yet.
+    await conditionally(async () => {
+      const item = await this.kit.delete({
+        key: loginGrantKey(tokenHash),
+        condition: `${ITEM_EXISTS} AND #expires > :now`,
+        names: { '#pk': KEY_NAMES['#pk'], '#expires': OperatorAuthAttribute.expiresAt },
+        values: { ':now': isoMicros(now) },
+        returnDeleted: true,
+      });
+      consumed = item && loginGrantFromItem(item);
+    });
+    return consumed;
+  }
+
+  async putSession(input: OperatorSessionInput): Promise<OperatorSession> {
+    assertTokenHash(input.tokenHash);
+    const now = this.clock.now();
+    const session: OperatorSession = { ...input, createdAt: isoMicros(now), expiresAt: isoMicros(nextLocalMidnight(now, this.timeZone)) };
+    await this.kit.put({ item: operatorSessionToItem(session), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } });
+    return session;
+  }
+
+  async getSession(tokenHash: string, now: Date): Promise<OperatorSession | undefined> {
+    assertTokenHash(tokenHash);
+    const item = await this.kit.get({ key: operatorSessionKey(tokenHash), consistentRead: true });
+    const session = item && operatorSessionFromItem(item);
+    return session && toEpochMicros(session.expiresAt) > toEpochMicros(now) ? session : undefined;
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    assertTokenHash(tokenHash);
+    await this.kit.delete({ key: operatorSessionKey(tokenHash) });
+  }
+}
