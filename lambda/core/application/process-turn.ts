@@ -1,4 +1,4 @@
-import { isoMicros, toEpochMicros, type IsoTimestamp } from '../domain/timestamps';
+import { isoMicros, latestOf, nextMicrosecond, toEpochMicros, type IsoTimestamp } from '../domain/timestamps';
 import type { InboundTurn } from '../domain/inbound-turn';
 import type { LatestInbound, OutboxEntry, PendingInbound } from '../domain/inbound-receipt';
 import { isVisibleToAgent, type Message } from '../domain/message';
@@ -121,7 +121,8 @@ export class ProcessTurn {
     if (latest?.outbox !== undefined) {
       const drained = prefixThrough(pending, latest.outbox.replyToMessageId);
       settled = { outcome: await this.settleOutbox(latest, latest.outbox, drained, 'resent'), drained: drained.length };
-      pending = pending.slice(drained.length);
+      // Re-read: settling moved the history watermark past the old reply, which places newer messages.
+      pending = pending.length > drained.length ? await this.deps.receipts.pendingInbounds(phoneNumber) : [];
     }
     if (pending.length > 0) return this.answer(phoneNumber, pending, request.deadline);
     return settled ?? (await this.replayLegacyPendingReply(phoneNumber));
@@ -151,7 +152,8 @@ export class ProcessTurn {
 
     // The conditional write below IS the latest-message guard: it persists the session and the
     // reply only if this turn's last message is still the latest and pointer and state are as found.
-    const replyAt = isoMicros(this.deps.clock.now());
+    // Never before the messages it answers, whatever the provider's clock said.
+    const replyAt = latestOf(isoMicros(this.deps.clock.now()), nextMicrosecond(last.historyTimestamp));
     const updated = applyActions({ ...session, whatsappInstance: last.phoneNumberId, customerIdKind: last.customerIdKind }, response.actions, replyAt);
     const persisted = await this.deps.sessions.tryPutAgentResult({
       session: updated,
@@ -193,7 +195,7 @@ export class ProcessTurn {
         await this.deps.messages.markSuperseded(outbox.ref);
       }
     }
-    await this.deps.receipts.markCompleted(...answered.map(completion));
+    await this.deps.receipts.markCompleted(...completionsAfter(answered, reply?.timestamp));
     await this.deps.receipts.clearOutbox(outbox.ref);
     return outcome;
   }
@@ -323,6 +325,19 @@ export class ProcessTurn {
 
 function completion(turn: PendingInbound): CompletedInbound {
   return { phoneNumber: turn.phoneNumber, messageId: turn.messageId, historyTimestamp: turn.historyTimestamp };
+}
+
+/**
+ * Completions whose history watermark ends at the reply, so the customer's next message is placed
+ * after the reply in the history even when the provider's clock is behind ours.
+ */
+function completionsAfter(answered: readonly PendingInbound[], replyTimestamp: IsoTimestamp | undefined): CompletedInbound[] {
+  const completions = answered.map(completion);
+  if (replyTimestamp !== undefined && completions.length > 0) {
+    const last = completions[completions.length - 1];
+    completions[completions.length - 1] = { ...last, historyTimestamp: latestOf(last.historyTimestamp ?? replyTimestamp, replyTimestamp) };
+  }
+  return completions;
 }
 
 /** The pending messages a persisted reply answered: all registered up to the one it replies to. */

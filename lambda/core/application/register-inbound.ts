@@ -82,7 +82,9 @@ function inboxMessage(turn: InboundTurn, session: Session): Message {
     direction: 'inbound',
     role: 'user',
     text: turn.text,
-    timestamp: turn.providerTimestamp,
+    // Reception time, not Meta's second-resolution timestamp: it places the message after a reply
+    // sent within the same second, in the order the operator sees messages arrive.
+    timestamp: turn.receivedAt,
     messageType: turn.messageType,
   };
 }

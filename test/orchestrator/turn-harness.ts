@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
+import { physicalNames } from '../../lib/pipeline-contract';
+import { ScriptedAgent, type ScriptedAgentOptions } from '../../lambda/core/adapters/agent/scripted-agent';
+import { DynamoDemandRepository } from '../../lambda/core/adapters/dynamodb/demand-repository';
+import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
+import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';
+import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
+import { DynamoVersionedResourceRepository } from '../../lambda/core/adapters/dynamodb/versioned-resource-repository';
+import { encodeDispatchMessage } from '../../lambda/core/adapters/sqs/dispatch-message';
+import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
+import { randomIdGenerator } from '../../lambda/core/adapters/system/random-id-generator';
+import { systemClock } from '../../lambda/core/adapters/system/system-clock';
+import { GraphApiWhatsAppSender } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
+import { ProcessTurn, type ProcessTurnDependencies } from '../../lambda/core/application/process-turn';
+import { createTurnHandler } from '../../lambda/orchestrator/turn-handler';
+import { createWebhookHandler } from '../../lambda/webhook';
+import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
+import { createDebounceQueues } from '../../local/servers/local-resources';
+import { createTestTable, type TestTable } from '../support/dynamo-table';
+import { signedPost, TEST_CREDENTIALS, textNotification } from '../support/webhook-events';
+
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+
+export interface TurnHarnessOptions {
+  readonly agent?: ScriptedAgentOptions;
+  /** Wraps the use case's ports, e.g. to act between two of its steps (test-only fault points). */
+  readonly wrap?: (deps: ProcessTurnDependencies) => ProcessTurnDependencies;
+}
+
+/**
+ * The orchestrator's use case wired to DynamoDB Local, a fake Graph API over real HTTP and the
+ * scripted agent; customer messages enter through the real webhook handler.
+ */
+export class TurnHarness {
+  static async start(options: TurnHarnessOptions = {}): Promise<TurnHarness> {
+    const table = await createTestTable('turns');
+    const sqs = new SQSClient({});
+    const { queueUrl } = await createDebounceQueues(sqs, physicalNames('turns', randomUUID().slice(0, 8)));
+    const fake = await FakeGraphApi.start({ accessToken: TEST_CREDENTIALS.accessToken });
+    return new TurnHarness(table, queueUrl, fake, options);
+  }
+
+  readonly kit: DynamoKit;
+  readonly agent: ScriptedAgent;
+  readonly receipts: DynamoInboundReceiptRepository;
+  readonly sessions: DynamoSessionRepository;
+  readonly messages: DynamoMessageRepository;
+  readonly demands: DynamoDemandRepository;
+  readonly resources: DynamoVersionedResourceRepository;
+  private readonly logger = new Logger({ serviceName: 'turn-test', logLevel: 'SILENT' });
+  private readonly metrics = new Metrics({ namespace: 'test', serviceName: 'turn-test' });
+  private readonly webhook;
+  private readonly turnHandler;
+
+  private constructor(
+    readonly table: TestTable,
+    readonly queueUrl: string,
+    readonly fake: FakeGraphApi,
+    options: TurnHarnessOptions,
+  ) {
+    this.kit = new DynamoKit({ tableName: table.name });
+    this.agent = new ScriptedAgent(options.agent);
+    this.receipts = new DynamoInboundReceiptRepository(this.kit, systemClock);
+    this.sessions = new DynamoSessionRepository(this.kit, systemClock);
+    this.messages = new DynamoMessageRepository(this.kit, systemClock);
+    this.demands = new DynamoDemandRepository(this.kit);
+    this.resources = new DynamoVersionedResourceRepository(this.kit, systemClock);
+    const credentials = new StaticCredentialsProvider(TEST_CREDENTIALS);
+    const deps: ProcessTurnDependencies = {
+      receipts: this.receipts,
+      sessions: this.sessions,
+      messages: this.messages,
+      demands: this.demands,
+      resources: this.resources,
+      agent: this.agent,
+      whatsapp: new GraphApiWhatsAppSender({ baseUrl: fake.baseUrl, credentials, requestTimeoutMs: 2_000 }),
+      clock: systemClock,
+      ids: randomIdGenerator,
+    };
+    this.turnHandler = createTurnHandler({ processTurn: new ProcessTurn(options.wrap ? options.wrap(deps) : deps), logger: this.logger, metrics: this.metrics });
+    this.webhook = createWebhookHandler({ tableName: table.name, queueUrl, credentials, logger: this.logger, metrics: this.metrics });
+  }
+
+  /** A customer message through the real webhook; returns its HTTP status. */
+  async receive(phone: string, messageId: string, text: string, providerTimestamp = Math.floor(Date.now() / 1000)): Promise<number> {
+    const response = await this.webhook(signedPost(textNotification(phone, messageId, text, providerTimestamp)));
+    return response.statusCode ?? 0;
+  }
+
+  /** Invokes the orchestrator with one SQS record for the customer, as the event source would. */
+  async process(phone: string, messageId = 'wamid.any', options: { body?: string; receiveCount?: number } = {}): Promise<SQSBatchResponse> {
+    const record = {
+      messageId: `sqs-${randomUUID()}`,
+      receiptHandle: 'handle',
+      body: options.body ?? encodeDispatchMessage({ phoneNumber: phone, messageId }),
+      attributes: { ApproximateReceiveCount: String(options.receiveCount ?? 1), MessageGroupId: phone },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:turns.fifo',
+      awsRegion: 'us-east-1',
+    } as unknown as SQSRecord;
+    return this.turnHandler({ Records: [record] }, { getRemainingTimeInMillis: () => 90_000 });
+  }
+
+  /** Texts WhatsApp accepted for the customer, in order. */
+  sentTo(phone: string): string[] {
+    return this.fake.sent().filter((message) => message.recipient === phone).map((message) => message.text);
+  }
+
+  /** The customer's whole stored history, oldest first, as `role[delivery status]: text` lines. */
+  async history(phone: string): Promise<string[]> {
+    const { items } = await this.messages.history(phone, { limit: 100 });
+    return [...items].reverse().map((message) => `${message.role}${message.deliveryStatus ? `[${message.deliveryStatus}]` : ''}: ${message.text}`);
+  }
+
+  async close(): Promise<void> {
+    await this.fake.close();
+    await this.table.drop();
+  }
+}
