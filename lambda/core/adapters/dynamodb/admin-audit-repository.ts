@@ -3,7 +3,7 @@ import type { AdminAuditRepository, Page, PageRequest } from '../../ports/reposi
 import { auditEventFromItem, auditEventToItem } from './codecs/admin-codec';
 import type { DynamoKit } from './dynamo-kit';
 import { adminAuditListPrefix } from './keys';
-import { conditionally, ITEM_ABSENT, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
+import { conditionally, IF_ABSENT, queryPrefixPage, toPage } from './repository-support';
 
 /** Append-only log of admin changes, newest first. */
 export class DynamoAdminAuditRepository implements AdminAuditRepository {
@@ -11,7 +11,7 @@ export class DynamoAdminAuditRepository implements AdminAuditRepository {
 
   async record(event: AdminAuditEvent): Promise<void> {
     // Append-only: recording the same event again (a retry) leaves the first record untouched.
-    await conditionally(() => this.kit.put({ item: auditEventToItem(event), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } }));
+    await conditionally(() => this.kit.put({ item: auditEventToItem(event), ...IF_ABSENT }));
   }
 
   async listRecent(page?: PageRequest): Promise<Page<AdminAuditEvent>> {

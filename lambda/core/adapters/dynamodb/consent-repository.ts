@@ -3,7 +3,7 @@ import type { ConsentRepository, Page, PageRequest } from '../../ports/repositor
 import { consentFromItem, consentToItem } from './codecs/admin-codec';
 import type { DynamoKit } from './dynamo-kit';
 import { consentListPrefix } from './keys';
-import { conditionally, ITEM_ABSENT, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
+import { conditionally, IF_ABSENT, queryPrefixPage, toPage } from './repository-support';
 
 /** Consent events as recorded (no expiry), newest first. */
 export class DynamoConsentRepository implements ConsentRepository {
@@ -11,7 +11,7 @@ export class DynamoConsentRepository implements ConsentRepository {
 
   async record(consent: ConsentRecord): Promise<void> {
     // A record is evidence: a retried write never replaces the first one.
-    await conditionally(() => this.kit.put({ item: consentToItem(consent), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } }));
+    await conditionally(() => this.kit.put({ item: consentToItem(consent), ...IF_ABSENT }));
   }
 
   async listRecent(page?: PageRequest): Promise<Page<ConsentRecord>> {

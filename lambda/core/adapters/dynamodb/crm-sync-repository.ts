@@ -7,7 +7,7 @@ import type { CrmProblemSummary, CrmSyncIntent, CrmSyncRepository, Page, PageReq
 import { CrmSyncAttribute, crmSyncFromItem, crmSyncToItem } from './codecs/crm-sync-codec';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
 import { crmSyncKey, crmSyncStatusPartition, ENTITY_TYPE, EntityType, GSI1, GSI1PK } from './keys';
-import { ITEM_ABSENT, KEY_NAMES, pageLimit, toPage } from './repository-support';
+import { IF_ABSENT, pageLimit, toPage } from './repository-support';
 
 /** Compare-and-set attempts on the projection before giving up. */
 export const CRM_SYNC_MAX_ATTEMPTS = 8;
@@ -19,7 +19,7 @@ const PROBLEM_COUNT_PAGE = 500;
  */
 export function crmIntentAction(intent: CrmSyncIntent): TransactAction {
   return intent.previousEtag === undefined
-    ? { put: { item: crmSyncToItem(intent.row), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } } }
+    ? { put: { item: crmSyncToItem(intent.row), ...IF_ABSENT } }
     : { put: { item: crmSyncToItem(intent.row), condition: '#etag = :etag', names: { '#etag': CrmSyncAttribute.etag }, values: { ':etag': intent.previousEtag } } };
 }
 

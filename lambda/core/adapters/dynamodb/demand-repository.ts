@@ -4,7 +4,7 @@ import type { DemandRepository, Page, PageRequest } from '../../ports/repositori
 import { demandFromItem, demandToItem } from './codecs/demand-codec';
 import type { DynamoKit } from './dynamo-kit';
 import { demandKey, demandListPrefix, demandSourceKey, ENTITY_TYPE, EntityType, SK } from './keys';
-import { ITEM_ABSENT, KEY_NAMES, queryPrefixPage, retryTransactionConflicts, toPage } from './repository-support';
+import { IF_ABSENT, queryPrefixPage, retryTransactionConflicts, toPage } from './repository-support';
 
 /**
  * Out-of-portfolio demands, listed chronologically. Each is recorded at most once per source
@@ -24,8 +24,8 @@ export class DynamoDemandRepository implements DemandRepository {
     try {
       await retryTransactionConflicts(() =>
         this.kit.transact([
-          { put: { item: marker, condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } } },
-          { put: { item: demandToItem(demand), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } } },
+          { put: { item: marker, ...IF_ABSENT } },
+          { put: { item: demandToItem(demand), ...IF_ABSENT } },
         ]),
       );
       return true;

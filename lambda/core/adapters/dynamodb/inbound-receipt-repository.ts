@@ -18,7 +18,7 @@ import {
   receiptToItem,
 } from './codecs/inbound-codec';
 import { debounceBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, latestInboundKey, pendingReplyKey } from './keys';
-import { conditionally, ITEM_ABSENT, ITEM_EXISTS, KEY_NAMES, retryTransactionConflicts } from './repository-support';
+import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, retryTransactionConflicts } from './repository-support';
 
 /** Meta retries a webhook for up to 7 days, so a receipt must outlive that. */
 export const RECEIPT_RETENTION_SECONDS = 7 * 24 * 60 * 60;
@@ -48,7 +48,7 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
       // Retrying a conflict is safe: a second attempt either registers or finds the duplicate.
       await retryTransactionConflicts(() =>
         this.kit.transact([
-          { put: { item: receiptToItem(receipt), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } } },
+          { put: { item: receiptToItem(receipt), ...IF_ABSENT } },
           {
             update: {
               key: latestInboundKey(turn.phoneNumber),

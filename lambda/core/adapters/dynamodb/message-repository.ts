@@ -20,7 +20,7 @@ import {
   SK,
   sessionKey,
 } from './keys';
-import { conditionally, ITEM_ABSENT, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
+import { conditionally, IF_ABSENT, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
 
 /** Items read per page while collecting one session's history out of the customer's partition. */
 const SESSION_HISTORY_PAGE = 100;
@@ -42,13 +42,13 @@ export class DynamoMessageRepository implements MessageRepository {
       await this.kit.put({ item: messageToItem(message) });
       return true;
     }
-    return conditionally(() => this.kit.put({ item: messageToItem(message), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } }));
+    return conditionally(() => this.kit.put({ item: messageToItem(message), ...IF_ABSENT }));
   }
 
   async appendInboundIfSessionState(message: Message, expectedState: SessionState, expectedSessionId: string): Promise<boolean> {
     try {
       await this.kit.transact([
-        { put: { item: messageToItem(message), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } } },
+        { put: { item: messageToItem(message), ...IF_ABSENT } },
         {
           conditionCheck: {
             key: sessionKey(message.phoneNumber, expectedSessionId),

@@ -12,7 +12,7 @@ import {
 } from './codecs/operator-auth-codec';
 import type { DynamoKit } from './dynamo-kit';
 import { loginGrantKey, operatorSessionKey } from './keys';
-import { conditionally, ITEM_ABSENT, ITEM_EXISTS, KEY_NAMES } from './repository-support';
+import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES } from './repository-support';
 
 /**
  * Operator login grants and sessions, stored under the SHA-256 of their tokens (a raw token is
@@ -34,7 +34,7 @@ export class DynamoOperatorAuthRepository implements OperatorAuthRepository {
     const effective = expiresAt && expiresAt < ceiling ? expiresAt : ceiling;
     if (effective <= now) throw new RangeError('A login grant must expire after it is issued');
     const grant: LoginGrant = { tokenHash, operatorPhone, createdAt: isoMicros(now), expiresAt: isoMicros(effective) };
-    await this.kit.put({ item: loginGrantToItem(grant), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } });
+    await this.kit.put({ item: loginGrantToItem(grant), ...IF_ABSENT });
     return grant;
   }
 
@@ -60,7 +60,7 @@ export class DynamoOperatorAuthRepository implements OperatorAuthRepository {
     assertTokenHash(input.tokenHash);
     const now = this.clock.now();
     const session: OperatorSession = { ...input, createdAt: isoMicros(now), expiresAt: isoMicros(nextLocalMidnight(now, this.timeZone)) };
-    await this.kit.put({ item: operatorSessionToItem(session), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } });
+    await this.kit.put({ item: operatorSessionToItem(session), ...IF_ABSENT });
     return session;
   }
 

@@ -8,6 +8,8 @@ import { PK, SK } from './keys';
 export const KEY_NAMES = { '#pk': PK, '#sk': SK } as const;
 export const ITEM_EXISTS = 'attribute_exists(#pk)';
 export const ITEM_ABSENT = 'attribute_not_exists(#pk)';
+/** Spread into a put: create the item only if it does not exist yet. */
+export const IF_ABSENT = { condition: ITEM_ABSENT, names: { '#pk': PK } } as const;
 
 export const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 500;

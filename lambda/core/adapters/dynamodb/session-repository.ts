@@ -10,7 +10,7 @@ import { activePointerFromItem, activePointerToItem, humanSendLockToMap, Session
 import { CRM_SYNC_MAX_ATTEMPTS, crmIntentAction, type DynamoCrmSyncRepository } from './crm-sync-repository';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
 import { activePointerKey, ENTITY_TYPE, EntityType, GSI1, GSI1PK, latestInboundKey, messageKey, SK, sessionKey, sessionStatePartition } from './keys';
-import { conditionally, ITEM_ABSENT, ITEM_EXISTS, KEY_NAMES, pageLimit, toPage } from './repository-support';
+import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, pageLimit, toPage } from './repository-support';
 
 const HUMAN_OWNED_STATES = [SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTIVE];
 
@@ -144,7 +144,7 @@ export class DynamoSessionRepository implements SessionRepository {
       {
         put:
           expectedState === undefined
-            ? { item: sessionToItem(session), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } }
+            ? { item: sessionToItem(session), ...IF_ABSENT }
             : { item: sessionToItem(session), condition: '#state = :expected', names: { '#state': S.state }, values: { ':expected': expectedState } },
       },
       {
@@ -168,7 +168,7 @@ export class DynamoSessionRepository implements SessionRepository {
           put: { item: sessionToItem(replaced.session), condition: '#state = :expected', names: { '#state': S.state }, values: { ':expected': replaced.expectedState } },
         }),
       ),
-      ...(outbound ? [{ put: { item: messageToItem(outbound), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } } }] : []),
+      ...(outbound ? [{ put: { item: messageToItem(outbound), ...IF_ABSENT } }] : []),
       outbound
         ? {
             // The outbox reference: at most one reply in flight per customer, so a pending one must

@@ -6,7 +6,7 @@ import type { NextVersionInput, Page, PageRequest, VersionedResourceRepository }
 import { AdminAttribute, currentResourceToItem, resourceFromItem, resourceVersionToItem } from './codecs/admin-codec';
 import type { DynamoKit } from './dynamo-kit';
 import { adminResourceKey, adminResourceListPrefix, adminResourceVersionKey, adminResourceVersionListPrefix, EntityType } from './keys';
-import { ITEM_ABSENT, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
+import { IF_ABSENT, queryPrefixPage, toPage } from './repository-support';
 
 /**
  * Administrable resources with their version history. Unlike the original design (two separate
@@ -80,11 +80,11 @@ export class DynamoVersionedResourceRepository implements VersionedResourceRepos
     };
     try {
       await this.kit.transact([
-        { put: { item: resourceVersionToItem(next), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } } },
+        { put: { item: resourceVersionToItem(next), ...IF_ABSENT } },
         {
           put:
             expectedVersion === 0
-              ? { item: currentResourceToItem(next), condition: ITEM_ABSENT, names: { '#pk': KEY_NAMES['#pk'] } }
+              ? { item: currentResourceToItem(next), ...IF_ABSENT }
               : { item: currentResourceToItem(next), condition: '#version = :expected', names: { '#version': AdminAttribute.version }, values: { ':expected': expectedVersion } },
         },
       ]);
