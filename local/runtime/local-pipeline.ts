@@ -1,0 +1,305 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { AGENT_BACKEND_KINDS, PIPELINE_DEFAULTS, RUNTIME_ENV, physicalNames } from '../../lib/pipeline-contract';
+import { agentFromEnvironment } from '../../lambda/core/adapters/agent/agent-from-environment';
+import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
+import { GraphApiWhatsAppSender } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
+import type { AgentPort } from '../../lambda/core/ports/agent';
+import { createOrchestratorHandler } from '../../lambda/orchestrator/index';
+import { createWebhookHandler } from '../../lambda/webhook/index';
+import { FakeGraphApi } from '../fake-whatsapp/fake-graph-api';
+import { createAgentTable, createDebounceQueues, type LocalQueueOptions } from '../servers/local-resources';
+import { LocalServerError, startDynamoDbLocal, startSqsEmulator, type LocalServer } from '../servers/local-servers';
+import { ConversationInspector, type ConversationSnapshot } from './conversation-inspector';
+import { startFunctionUrlServer, type FunctionUrlServer } from './function-url-server';
+import { deliverToWebhook, LOCAL_BUSINESS, type WebhookDelivery } from './meta-notification';
+import { SqsEventSource, type InvocationReport } from './sqs-event-source';
+
+type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'CRITICAL' | 'SILENT';
+
+export interface LocalPipelineOptions {
+  /** Default `PIPELINE_DEFAULTS.serviceName`. */
+  readonly serviceName?: string;
+  /** Names the table and queues, as a deployed stage would. Default `local`. */
+  readonly environment?: string;
+  /** Use this DynamoDB Local instead of starting one. */
+  readonly dynamoDbEndpoint?: string;
+  /** Use this SQS emulator instead of starting one. */
+  readonly sqsEndpoint?: string;
+  /** Queue settings to override (e.g. a short visibility timeout so retries come quickly). */
+  readonly queue?: LocalQueueOptions;
+  /**
+   * The agent. Default: the scripted agent, or the adapter `AGENT_BACKEND` selects when it is set
+   * (e.g. `AGENT_BACKEND=bedrock BEDROCK_MODEL_ID=…` with the user's own AWS credentials).
+   */
+  readonly agent?: AgentPort;
+  /** Port of the webhook's Function URL. Default: a free port. */
+  readonly webhookPort?: number;
+  /** Port of the fake WhatsApp Graph API. Default: a free port. */
+  readonly whatsAppPort?: number;
+  /** Orchestrator invocations in flight at once. Default 10. */
+  readonly maxConcurrency?: number;
+  /** Log level of both functions. Default `POWERTOOLS_LOG_LEVEL`, else WARN. */
+  readonly logLevel?: LogLevel;
+  /** Sees every orchestrator invocation and what became of its record. */
+  readonly onInvocation?: (report: InvocationReport) => void;
+  /** Where the environment-driven settings are read (agent backend). Default `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export interface SendCustomerMessageOptions {
+  /** Default: a fresh `wamid.` id. Reuse one to play a Meta redelivery. */
+  readonly messageId?: string;
+  /** Default: now. */
+  readonly sentAt?: Date;
+}
+
+export interface LocalPipeline {
+  /** The webhook's Function URL. */
+  readonly webhookUrl: string;
+  /** Signs the webhook's POSTs (what Meta calls the app secret). */
+  readonly appSecret: string;
+  /** Answers the webhook's verification handshake. */
+  readonly verifyToken: string;
+  /** Records every reply the pipeline sends; can be told to fail. */
+  readonly fakeWhatsApp: FakeGraphApi;
+  readonly tableName: string;
+  readonly queueUrl: string;
+  readonly deadLetterQueueUrl: string;
+  readonly endpoints: { readonly dynamoDb: string; readonly sqs: string };
+  /** Children this pipeline started (DynamoDB Local, SQS emulator), by PID. */
+  readonly childPids: readonly number[];
+  readonly agent: AgentPort;
+  /** A client bound to the pipeline's SQS endpoint (inspect the queues, the DLQ). */
+  readonly sqsClient: SQSClient;
+  /** A client bound to the pipeline's DynamoDB endpoint. */
+  readonly dynamoDbClient: DynamoDBClient;
+  /** The customer's active session and its history, read through the pipeline's repositories. */
+  conversation(phone: string): Promise<ConversationSnapshot>;
+  /** Signs and POSTs a customer's text message to the webhook, as Meta would. */
+  sendCustomerMessage(phone: string, text: string, options?: SendCustomerMessageOptions): Promise<{ status: number; messageId: string }>;
+  /** Several messages in ONE notification (Meta batches bursts). */
+  sendCustomerMessages(phone: string, texts: readonly string[]): Promise<WebhookDelivery>;
+  /** Resolves once the queue is empty and no orchestrator invocation is running. */
+  waitForIdle(timeoutMs?: number): Promise<void>;
+  /** Stops the poller, the HTTP servers and every child process it started; restores the process env. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole pipeline on this machine: DynamoDB Local and the SQS emulator (started, or reused),
+ * the table and both queues created from the construct's own definitions, the webhook behind a
+ * local Function URL, the orchestrator behind a local SQS event source mapping, the fake WhatsApp
+ * Graph API, and the scripted agent unless another is configured.
+ */
+export async function startLocalPipeline(options: LocalPipelineOptions = {}): Promise<LocalPipeline> {
+  const env = options.env ?? process.env;
+  const names = physicalNames(options.serviceName ?? PIPELINE_DEFAULTS.serviceName, options.environment ?? 'local');
+  // Built first: a misconfigured agent backend fails before any server starts.
+  const agent = options.agent ?? localAgent(env);
+  const usesRealAws = options.agent === undefined && isRealAgentBackend(env[RUNTIME_ENV.agentBackend]);
+  const cleanup = new Cleanup();
+  try {
+    const [dynamoDb, sqs] = await Promise.all([
+      options.dynamoDbEndpoint ?? cleanup.server(startDynamoDbLocal()),
+      options.sqsEndpoint ?? cleanup.server(startSqsEmulator()),
+    ]);
+    cleanup.env.bindSdkEndpoints({ AWS_ENDPOINT_URL_DYNAMODB: dynamoDb, AWS_ENDPOINT_URL_SQS: sqs });
+    // The local servers accept any credentials; a real agent backend needs the user's own.
+    if (!usesRealAws) cleanup.env.setIfAbsent({ AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+    // There is no CloudWatch locally: metrics stay in memory instead of printing EMF lines.
+    cleanup.env.setIfAbsent({ POWERTOOLS_METRICS_DISABLED: 'true' });
+
+    const region = process.env.AWS_REGION ?? 'us-east-1';
+    const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+    const dynamoDbClient = new DynamoDBClient({ endpoint: dynamoDb, region, credentials: localCredentials });
+    const sqsClient = new SQSClient({ endpoint: sqs, region, credentials: localCredentials });
+    const inspector = new ConversationInspector(names.table, { endpoint: dynamoDb, region, credentials: localCredentials });
+    cleanup.add(async () => {
+      dynamoDbClient.destroy();
+      sqsClient.destroy();
+      inspector.close();
+    });
+    await createAgentTableUnlessPresent(dynamoDbClient, names.table);
+    const queues = await createDebounceQueues(sqsClient, names, options.queue);
+
+    const credentials = {
+      appSecret: randomBytes(32).toString('hex'),
+      verifyToken: randomBytes(16).toString('hex'),
+      accessToken: randomBytes(32).toString('base64url'),
+    };
+    const fakeWhatsApp = await FakeGraphApi.start({ accessToken: credentials.accessToken, port: options.whatsAppPort });
+    cleanup.add(() => fakeWhatsApp.close());
+
+    const logLevel = options.logLevel ?? ((env.POWERTOOLS_LOG_LEVEL?.toUpperCase() as LogLevel | undefined) || 'WARN');
+    const credentialsProvider = new StaticCredentialsProvider(credentials);
+    const webhook = createWebhookHandler({
+      tableName: names.table,
+      queueUrl: queues.queueUrl,
+      credentials: credentialsProvider,
+      sqsClient,
+      ...observability('whatsapp-webhook', logLevel),
+    });
+    const orchestrator = createOrchestratorHandler({
+      tableName: names.table,
+      whatsapp: new GraphApiWhatsAppSender({ baseUrl: fakeWhatsApp.baseUrl, credentials: credentialsProvider }),
+      agent,
+      ...observability('whatsapp-orchestrator', logLevel),
+    });
+
+    const webhookServer: FunctionUrlServer = await startFunctionUrlServer(webhook, { port: options.webhookPort });
+    cleanup.add(() => webhookServer.close());
+    const eventSource = await SqsEventSource.start({
+      client: sqsClient,
+      queueUrl: queues.queueUrl,
+      handler: orchestrator,
+      functionName: 'orchestrator',
+      maxConcurrency: options.maxConcurrency,
+      onInvocation: options.onInvocation,
+    });
+    // Registered last, so it runs first: no invocation may outlive the servers it talks to.
+    cleanup.add(() => eventSource.stop());
+
+    return {
+      webhookUrl: webhookServer.url,
+      appSecret: credentials.appSecret,
+      verifyToken: credentials.verifyToken,
+      fakeWhatsApp,
+      tableName: names.table,
+      queueUrl: queues.queueUrl,
+      deadLetterQueueUrl: queues.deadLetterQueueUrl,
+      endpoints: { dynamoDb, sqs },
+      childPids: cleanup.pids,
+      agent,
+      sqsClient,
+      dynamoDbClient,
+      conversation: (phone) => inspector.snapshot(phone),
+      async sendCustomerMessage(phone, text, sendOptions = {}) {
+        const delivery = await deliverToWebhook(webhookServer.url, credentials.appSecret, [{ from: phone, text, ...sendOptions }]);
+        return { status: delivery.status, messageId: delivery.messageIds[0] };
+      },
+      sendCustomerMessages(phone, texts) {
+        return deliverToWebhook(webhookServer.url, credentials.appSecret, texts.map((text) => ({ from: phone, text })));
+      },
+      waitForIdle: (timeoutMs = 30_000) => waitForIdle(sqsClient, queues.queueUrl, eventSource, timeoutMs),
+      stop: () => cleanup.run(),
+    };
+  } catch (error) {
+    await cleanup.run();
+    throw error;
+  }
+}
+
+/** The phone number id replies are sent from (the business number of the local notifications). */
+export const LOCAL_PHONE_NUMBER_ID = LOCAL_BUSINESS.phoneNumberId;
+
+function localAgent(env: NodeJS.ProcessEnv): AgentPort {
+  return env[RUNTIME_ENV.agentBackend] ? agentFromEnvironment(env) : new ScriptedAgent();
+}
+
+function isRealAgentBackend(backend: string | undefined): boolean {
+  return backend !== undefined && backend !== '' && backend !== AGENT_BACKEND_KINDS.scripted;
+}
+
+function observability(serviceName: string, logLevel: LogLevel): { logger: Logger; metrics: Metrics } {
+  const logger = new Logger({ serviceName, logLevel });
+  return { logger, metrics: new Metrics({ serviceName, namespace: 'AgentPipelineLocal', logger }) };
+}
+
+async function createAgentTableUnlessPresent(client: DynamoDBClient, tableName: string): Promise<void> {
+  try {
+    await createAgentTable(client, tableName);
+  } catch (error) {
+    // A reused DynamoDB Local may hold the table from an earlier run: keep its conversations.
+    if ((error as { name?: string }).name !== 'ResourceInUseException') throw error;
+  }
+}
+
+async function waitForIdle(client: SQSClient, queueUrl: string, eventSource: SqsEventSource, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const counters = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const;
+  while (Date.now() < deadline) {
+    const { Attributes: attributes = {} } = await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [...counters] }));
+    if (eventSource.inFlight === 0 && counters.every((counter) => Number(attributes[counter] ?? 0) === 0)) return;
+    await sleep(50);
+  }
+  throw new Error(`The pipeline was still busy after ${timeoutMs} ms`);
+}
+
+/** Undo actions run in reverse order of registration, each once, failures collected. */
+class Cleanup {
+  readonly env = new ProcessEnvOverrides();
+  readonly pids: number[] = [];
+  private readonly actions: Array<() => Promise<void>> = [];
+  private readonly starting: Promise<unknown>[] = [];
+
+  add(action: () => Promise<void>): void {
+    this.actions.push(action);
+  }
+
+  async server(starting: Promise<LocalServer>): Promise<string> {
+    this.starting.push(starting);
+    const server = await starting;
+    this.pids.push(server.pid);
+    this.add(() => server.stop());
+    return server.endpoint;
+  }
+
+  async run(): Promise<void> {
+    // A server still starting when another failed must be registered before anything is undone.
+    await Promise.allSettled(this.starting.splice(0));
+    const failures: unknown[] = [];
+    for (const action of this.actions.splice(0).reverse()) {
+      try {
+        await action();
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    this.env.restore();
+    if (failures.length > 0) throw new AggregateError(failures, 'The local pipeline did not stop cleanly');
+  }
+}
+
+/**
+ * The handlers build their AWS SDK clients from the environment (as in Lambda), so the local
+ * endpoints must be in `process.env` before they run. Values this pipeline set are restored on stop.
+ */
+class ProcessEnvOverrides {
+  private readonly previous = new Map<string, string | undefined>();
+
+  /** A process can serve only one set of local servers: the SDK clients are process-wide. */
+  bindSdkEndpoints(endpoints: Record<string, string>): void {
+    for (const [name, endpoint] of Object.entries(endpoints)) {
+      const current = process.env[name];
+      if (current !== undefined && current !== endpoint) {
+        throw new LocalServerError(
+          `${name} already points the AWS SDK at ${current}, but this pipeline uses ${endpoint}. ` +
+            `Pass that endpoint in the options to reuse the server, or unset ${name}.`,
+        );
+      }
+    }
+    this.setIfAbsent(endpoints);
+  }
+
+  setIfAbsent(values: Record<string, string>): void {
+    for (const [name, value] of Object.entries(values)) {
+      if (process.env[name] !== undefined) continue;
+      this.previous.set(name, undefined);
+      process.env[name] = value;
+    }
+  }
+
+  restore(): void {
+    for (const [name, value] of this.previous) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    this.previous.clear();
+  }
+}

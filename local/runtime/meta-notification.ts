@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { signMetaPayload } from '../../lambda/core/adapters/whatsapp/webhook-signature';
+
+/** The WhatsApp Business number the local pipeline plays (Meta's test-number shapes). */
+export const LOCAL_BUSINESS = {
+  businessAccountId: '100000000000001',
+  phoneNumberId: '100000000000002',
+  displayPhoneNumber: '15550000000',
+} as const;
+
+export interface CustomerTextMessage {
+  /** The customer's WhatsApp id (digits of the phone number). */
+  readonly from: string;
+  readonly text: string;
+  /** Default: a fresh `wamid.` id. */
+  readonly messageId?: string;
+  /** When the customer sent it. Default: now. */
+  readonly sentAt?: Date;
+  readonly profileName?: string;
+}
+
+/** A fresh id in Meta's `wamid.` shape. */
+export function newWamid(): string {
+  return `wamid.${randomBytes(30).toString('base64')}`;
+}
+
+/**
+ * The notification Meta POSTs when customers send text messages: one entry, one `messages` change,
+ * with contacts and metadata as the Cloud API sends them.
+ */
+export function textMessageNotification(messages: readonly (CustomerTextMessage & { readonly messageId: string })[]): object {
+  const contacts = [...new Map(messages.map((message) => [message.from, message])).values()].map((message) => ({
+    profile: { name: message.profileName ?? `Cliente ${message.from.slice(-4)}` },
+    wa_id: message.from,
+  }));
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: LOCAL_BUSINESS.businessAccountId,
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: LOCAL_BUSINESS.displayPhoneNumber, phone_number_id: LOCAL_BUSINESS.phoneNumberId },
+              contacts,
+              messages: messages.map((message) => ({
+                from: message.from,
+                id: message.messageId,
+                timestamp: String(Math.floor((message.sentAt ?? new Date()).getTime() / 1000)),
+                type: 'text',
+                text: { body: message.text },
+              })),
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export interface WebhookDelivery {
+  /** The webhook's HTTP status (200 once the messages are durable and dispatched). */
+  readonly status: number;
+  readonly body: string;
+  /** The `wamid.` ids delivered, in order. */
+  readonly messageIds: string[];
+}
+
+/** POSTs customer messages to a webhook exactly as Meta does: raw JSON body signed with the app secret. */
+export async function deliverToWebhook(webhookUrl: string, appSecret: string, messages: readonly CustomerTextMessage[]): Promise<WebhookDelivery> {
+  const identified = messages.map((message) => ({ ...message, messageId: message.messageId ?? newWamid() }));
+  const rawBody = JSON.stringify(textMessageNotification(identified));
+  const response = await fetch(webhookUrl, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'facebookexternalua',
+      'x-hub-signature-256': signMetaPayload(rawBody, appSecret),
+    },
+    body: rawBody,
+  });
+  return { status: response.status, body: await response.text(), messageIds: identified.map((message) => message.messageId) };
+}
