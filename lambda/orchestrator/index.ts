@@ -6,7 +6,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { RUNTIME_ENV } from '../../lib/pipeline-contract';
 import { agentFromEnvironment } from '../core/adapters/agent/agent-from-environment';
 import { DynamoDemandRepository } from '../core/adapters/dynamodb/demand-repository';
-import { DynamoKit } from '../core/adapters/dynamodb/dynamo-kit';
+import { DynamoKit, type DynamoKitObserver } from '../core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../core/adapters/dynamodb/inbound-receipt-repository';
 import { DynamoMessageRepository } from '../core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../core/adapters/dynamodb/session-repository';
@@ -34,6 +34,8 @@ export interface OrchestratorRuntime {
   readonly logger?: Logger;
   readonly metrics?: Metrics;
   readonly settings?: Partial<TurnSettings>;
+  /** Sees every DynamoDB call (benchmarks count calls and consumed capacity with it). */
+  readonly kitObserver?: DynamoKitObserver;
 }
 
 export function createOrchestratorHandler(runtime: OrchestratorRuntime): OrchestratorHandler {
@@ -41,7 +43,7 @@ export function createOrchestratorHandler(runtime: OrchestratorRuntime): Orchest
   const logger = runtime.logger ?? powertools.logger;
   const metrics = runtime.metrics ?? powertools.metrics;
   const clock = runtime.clock ?? systemClock;
-  const kit = new DynamoKit({ tableName: runtime.tableName });
+  const kit = new DynamoKit({ tableName: runtime.tableName, observer: runtime.kitObserver });
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
       receipts: new DynamoInboundReceiptRepository(kit, clock),

@@ -5,7 +5,7 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { RUNTIME_ENV } from '../../lib/pipeline-contract';
-import { DynamoKit } from '../core/adapters/dynamodb/dynamo-kit';
+import { DynamoKit, type DynamoKitObserver } from '../core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../core/adapters/dynamodb/inbound-receipt-repository';
 import { DynamoMessageRepository } from '../core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../core/adapters/dynamodb/session-repository';
@@ -29,6 +29,8 @@ export interface WebhookRuntime {
   readonly logger?: Logger;
   readonly metrics?: Metrics;
   readonly sqsClient?: SQSClient;
+  /** Sees every DynamoDB call (benchmarks count calls and consumed capacity with it). */
+  readonly kitObserver?: DynamoKitObserver;
 }
 
 export function createWebhookHandler(runtime: WebhookRuntime): WebhookHandler {
@@ -36,7 +38,7 @@ export function createWebhookHandler(runtime: WebhookRuntime): WebhookHandler {
   const logger = runtime.logger ?? powertools.logger;
   const metrics = runtime.metrics ?? powertools.metrics;
   const clock = runtime.clock ?? systemClock;
-  const kit = new DynamoKit({ tableName: runtime.tableName });
+  const kit = new DynamoKit({ tableName: runtime.tableName, observer: runtime.kitObserver });
   const sqsClient = runtime.sqsClient ?? powertools.tracer.captureAWSv3Client(new SQSClient({}));
   const http = createWebhookHttpHandler({
     credentials: runtime.credentials,

@@ -1,0 +1,180 @@
+/**
+ * Remote calls and consumed capacity per inbound message (webhook) and per turn (orchestrator,
+ * agent excluded), measured on DynamoDB Local and the SQS emulator. Prints a table; not a test.
+ *
+ *   npx tsx bench/hot-path-calls.ts [messages=40]
+ */
+import { performance } from 'node:perf_hooks';
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSRecord } from 'aws-lambda';
+import { physicalNames } from '../lib/pipeline-contract';
+import { ScriptedAgent } from '../lambda/core/adapters/agent/scripted-agent';
+import type { DynamoCallEvent } from '../lambda/core/adapters/dynamodb/dynamo-kit';
+import { encodeDispatchMessage } from '../lambda/core/adapters/sqs/dispatch-message';
+import { StaticCredentialsProvider } from '../lambda/core/adapters/secrets/static-credentials-provider';
+import { signMetaPayload } from '../lambda/core/adapters/whatsapp/webhook-signature';
+import { GraphApiWhatsAppSender } from '../lambda/core/adapters/whatsapp/graph-api-sender';
+import { createOrchestratorHandler } from '../lambda/orchestrator';
+import { createWebhookHandler } from '../lambda/webhook';
+import { FakeGraphApi } from '../local/fake-whatsapp/fake-graph-api';
+import { startDynamoDbLocal, startSqsEmulator } from '../local/servers/local-servers';
+import { createAgentTable, createDebounceQueues } from '../local/servers/local-resources';
+
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+interface RemoteCall {
+  readonly service: string;
+  readonly operation: string;
+  readonly start: number;
+  readonly end: number;
+  readonly read: number;
+  readonly write: number;
+}
+
+const READ_OPERATIONS = new Set(['get', 'queryPage', 'batchGet']);
+
+/** Collects the remote calls of one unit of work (one webhook request, or one turn). */
+class CallRecorder {
+  calls: RemoteCall[] = [];
+
+  dynamo(event: DynamoCallEvent): void {
+    const end = performance.now();
+    // With ReturnConsumedCapacity TOTAL DynamoDB reports one figure per call; its kind follows the operation.
+    const units = event.consumedCapacity?.total ?? 0;
+    const isRead = READ_OPERATIONS.has(event.operation);
+    this.calls.push({ service: 'dynamodb', operation: event.operation, start: end - event.durationMs, end, read: isRead ? units : 0, write: isRead ? 0 : units });
+  }
+
+  other(service: string, operation: string, start: number): void {
+    this.calls.push({ service, operation, start, end: performance.now(), read: 0, write: 0 });
+  }
+
+  /** Calls that had to wait for an earlier one: overlapping calls share a wave. */
+  sequentialWaves(): number {
+    const sorted = [...this.calls].sort((a, b) => a.start - b.start);
+    let waves = 0;
+    let waveEnd = -Infinity;
+    for (const call of sorted) {
+      if (call.start >= waveEnd) waves += 1;
+      waveEnd = call.start >= waveEnd ? call.end : Math.max(waveEnd, call.end);
+    }
+    return waves;
+  }
+
+  take(): RemoteCall[] {
+    const taken = this.calls;
+    this.calls = [];
+    return taken;
+  }
+}
+
+interface Sample {
+  readonly waves: number;
+  readonly calls: RemoteCall[];
+  readonly ms: number;
+}
+
+function summarise(label: string, samples: Sample[]): void {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const operations = new Map<string, number>();
+  for (const sample of samples) for (const call of sample.calls) operations.set(`${call.service}.${call.operation}`, (operations.get(`${call.service}.${call.operation}`) ?? 0) + 1);
+  const perUnit = [...operations].map(([name, count]) => `${name}×${(count / samples.length).toFixed(2)}`).join(', ');
+  const total = (pick: (call: RemoteCall) => number) => samples.reduce((sum, sample) => sum + sample.calls.reduce((s, call) => s + pick(call), 0), 0) / samples.length;
+  console.log(`\n${label} (${samples.length} samples)`);
+  console.log(`  remote calls      median ${median(samples.map((s) => s.calls.length))}, sequential waves median ${median(samples.map((s) => s.waves))} (max ${Math.max(...samples.map((s) => s.waves))})`);
+  console.log(`  per unit          ${perUnit}`);
+  console.log(`  consumed capacity ${total((c) => c.read).toFixed(2)} RCU + ${total((c) => c.write).toFixed(2)} WCU (mean)`);
+  console.log(`  wall time         median ${median(samples.map((s) => s.ms)).toFixed(1)} ms`);
+}
+
+function notification(phone: string, messageId: string, text: string): string {
+  return JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [{ id: '1', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550000000', phone_number_id: '106540352242922' }, messages: [{ from: phone, id: messageId, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }] } }] }],
+  });
+}
+
+async function main(): Promise<void> {
+  const messages = Number(process.argv[2] ?? 40);
+  const [dynamodb, sqs] = await Promise.all([startDynamoDbLocal(), startSqsEmulator()]);
+  const fake = await FakeGraphApi.start();
+  try {
+    Object.assign(process.env, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, AWS_ENDPOINT_URL_SQS: sqs.endpoint });
+    const names = physicalNames('bench', randomUUID().slice(0, 8));
+    await createAgentTable(new DynamoDBClient({}), names.table);
+    const { queueUrl } = await createDebounceQueues(new SQSClient({}), names);
+    const credentials = { appSecret: 'bench-secret', verifyToken: 'bench-token', accessToken: fake.accessToken };
+
+    const recorder = new CallRecorder();
+    const sqsClient = new SQSClient({});
+    sqsClient.middlewareStack.add(
+      (next, context) => async (args) => {
+        const start = performance.now();
+        try {
+          return await next(args);
+        } finally {
+          recorder.other('sqs', String(context.commandName), start);
+        }
+      },
+      { step: 'initialize', name: 'benchCallCounter' },
+    );
+    const logger = new Logger({ logLevel: 'SILENT' });
+    const metrics = new Metrics({ namespace: 'bench' });
+    const webhook = createWebhookHandler({ tableName: names.table, queueUrl, credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
+    const whatsapp = new GraphApiWhatsAppSender({ baseUrl: fake.baseUrl, credentials: new StaticCredentialsProvider(credentials) });
+    const countingWhatsApp: typeof whatsapp = Object.assign(Object.create(whatsapp), {
+      sendText: async (message: Parameters<typeof whatsapp.sendText>[0]) => {
+        const start = performance.now();
+        try {
+          return await whatsapp.sendText(message);
+        } finally {
+          recorder.other('whatsapp', 'sendText', start);
+        }
+      },
+    });
+    const orchestrator = createOrchestratorHandler({ tableName: names.table, whatsapp: countingWhatsApp, agent: new ScriptedAgent(), logger, metrics, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
+
+    const inbound: { first: Sample[]; next: Sample[] } = { first: [], next: [] };
+    const turns: { first: Sample[]; next: Sample[] } = { first: [], next: [] };
+    for (let i = 0; i < messages; i++) {
+      const phone = `55119${String(10_000_000 + i)}`;
+      for (const phase of ['first', 'next'] as const) {
+        const messageId = `wamid.${phase}.${i}`;
+        const body = notification(phone, messageId, `mensagem ${phase}`);
+        let start = performance.now();
+        const response = await webhook({
+          version: '2.0', routeKey: '$default', rawPath: '/', rawQueryString: '', isBase64Encoded: false, body,
+          headers: { 'x-hub-signature-256': signMetaPayload(body, credentials.appSecret) },
+          requestContext: { http: { method: 'POST' } },
+        } as never);
+        if (response.statusCode !== 200) throw new Error(`webhook answered ${response.statusCode}`);
+        const inboundMs = performance.now() - start;
+        inbound[phase].push({ waves: recorder.sequentialWaves(), calls: recorder.take(), ms: inboundMs });
+
+        const record = { messageId: randomUUID(), body: encodeDispatchMessage({ phoneNumber: phone, messageId }), attributes: { ApproximateReceiveCount: '1' } } as unknown as SQSRecord;
+        start = performance.now();
+        const result = await orchestrator({ Records: [record] }, { getRemainingTimeInMillis: () => 90_000 });
+        if (result.batchItemFailures.length > 0) throw new Error('turn failed');
+        turns[phase].push({ waves: recorder.sequentialWaves(), calls: recorder.take(), ms: performance.now() - start });
+      }
+    }
+    summarise('Webhook, first message of a customer', inbound.first);
+    summarise('Webhook, message in an existing conversation', inbound.next);
+    summarise('Turn (agent excluded), new session', turns.first);
+    summarise('Turn (agent excluded), existing session', turns.next);
+    console.log(`\nWhatsApp messages recorded by the fake: ${fake.sent().length} (expected ${messages * 2})`);
+  } finally {
+    await fake.close();
+    await Promise.all([dynamodb.stop(), sqs.stop()]);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
