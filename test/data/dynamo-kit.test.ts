@@ -6,6 +6,7 @@ import {
   type Item,
   sharedDocumentClient,
 } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { DynamoUsageTally } from '../../lambda/core/adapters/dynamodb/dynamo-usage-tally';
 import { ConditionFailedError, InvalidCursorError, UnprocessedItemsError } from '../../lambda/core/domain/errors';
 import { freePort } from '../../local/servers/local-servers';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
@@ -263,7 +264,23 @@ describe('observer', () => {
     expect(transact.consumedCapacity!.total).toBeGreaterThan(put.consumedCapacity!.total);
   });
 
-  test('a kit without an observer does not ask for capacity, and one client serves the process', () => {
+  test('the usage tally sums calls, failures and capacity per operation', async () => {
+    const tally = new DynamoUsageTally();
+    const tallied = new DynamoKit({ tableName: table.name, observer: tally });
+    await tallied.put({ item: key('TALLY#1', 'A') });
+    await tallied.put({ item: key('TALLY#1', 'A'), condition: 'attribute_not_exists(PK)' }).catch(() => undefined);
+    await tallied.get({ key: key('TALLY#1', 'A') });
+
+    const { total, byOperation } = tally.snapshot();
+    expect(total).toMatchObject({ calls: 3, conditionFailures: 1, errors: 0 });
+    expect(byOperation.put).toMatchObject({ calls: 2, conditionFailures: 1 });
+    expect(byOperation.get?.calls).toBe(1);
+    expect(total.capacity.total).toBeGreaterThan(0);
+    tally.reset();
+    expect(tally.snapshot().total.calls).toBe(0);
+  });
+
+  test('one client serves the process; a table name is required', () => {
     expect(sharedDocumentClient()).toBe(sharedDocumentClient());
     expect(() => new DynamoKit({ tableName: '' })).toThrow(TypeError);
   });

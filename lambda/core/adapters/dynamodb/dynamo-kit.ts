@@ -438,7 +438,7 @@ export class DynamoKit {
   }
 
   private mac(scope: string, payload: string): Buffer {
-    return createHmac('sha256', this.cursorKey).update(`${scope}\0${payload}`).digest().subarray(0, CURSOR_MAC_BYTES);
+    return createHmac('sha256', this.cursorKey).update(`${this.tableName}\0${scope}\0${payload}`).digest().subarray(0, CURSOR_MAC_BYTES);
   }
 
   private encodeCursor(lastEvaluatedKey: Item, scope: string): string {
