@@ -1,0 +1,63 @@
+/**
+ * Size of the pre-bundled Lambda assets and what loading them costs: the median wall time and RSS of
+ * `node` requiring the bundle, against an empty `node` process, measured in the same run.
+ *
+ *   npm run bundle && npx tsx bench/bundle-load.ts [runs=21]
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { gzipSync } from 'node:zlib';
+
+const ASSETS = join(__dirname, '..', 'assets');
+const FUNCTIONS = ['webhook', 'orchestrator'];
+
+interface LoadSample {
+  readonly ms: number;
+  readonly rssMb: number;
+}
+
+function measure(script: string): LoadSample {
+  const started = performance.now();
+  const child = spawnSync(process.execPath, ['-e', `${script};process.stdout.write(String(process.memoryUsage().rss))`], {
+    encoding: 'utf8',
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+  });
+  const ms = performance.now() - started;
+  if (child.status !== 0) throw new Error(`node failed: ${child.stderr}`);
+  return { ms, rssMb: Number(child.stdout) / (1024 * 1024) };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function main(): void {
+  const runs = Number(process.argv[2] ?? 21);
+  for (const name of FUNCTIONS) {
+    if (!existsSync(join(ASSETS, name, 'index.js'))) throw new Error(`assets/${name}/index.js is missing: run npm run bundle first`);
+  }
+  // Interleave the variants so machine noise hits them alike.
+  const samples = new Map<string, LoadSample[]>([['empty', []], ...FUNCTIONS.map((name): [string, LoadSample[]] => [name, []])]);
+  for (let run = 0; run < runs; run++) {
+    samples.get('empty')!.push(measure('0'));
+    for (const name of FUNCTIONS) samples.get(name)!.push(measure(`require(${JSON.stringify(join(ASSETS, name, 'index.js'))})`));
+  }
+  const empty = samples.get('empty')!;
+  const emptyMs = median(empty.map((s) => s.ms));
+  const emptyRss = median(empty.map((s) => s.rssMb));
+  console.log(`node ${process.version}, ${runs} runs each, medians`);
+  console.log(`empty node process          ${emptyMs.toFixed(1)} ms, RSS ${emptyRss.toFixed(1)} MB`);
+  for (const name of FUNCTIONS) {
+    const file = join(ASSETS, name, 'index.js');
+    const size = statSync(file).size;
+    const gzip = gzipSync(readFileSync(file)).length;
+    const loaded = samples.get(name)!;
+    const ms = median(loaded.map((s) => s.ms));
+    const rss = median(loaded.map((s) => s.rssMb));
+    console.log(
+      `${name.padEnd(12)} ${(size / 1024).toFixed(0)} KiB (${(gzip / 1024).toFixed(0)} KiB gzip)  load +${(ms - emptyMs).toFixed(1)} ms (${(ms / emptyMs).toFixed(2)}× empty), RSS +${(rss - emptyRss).toFixed(1)} MB`,
+    );
+  }
+}
+
+main();
