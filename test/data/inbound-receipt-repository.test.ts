@@ -23,7 +23,7 @@ describe('registerInbound', () => {
     const phone = newPhone();
     const turn = inboundTurn(phone, { providerTimestamp: '2026-03-10T11:59:00+00:00', displayPhoneNumber: '+55 11 4000-0000' });
 
-    expect(await receipts.registerInbound(turn)).toEqual({ isDuplicate: false, alreadyDispatched: false, alreadyCompleted: false });
+    expect(await receipts.registerInbound(turn)).toEqual({ isDuplicate: false, alreadyDispatched: false, alreadyCompleted: false, agentRouted: false });
 
     const receipt = await receipts.getReceipt(turn);
     expect(receipt?.turn).toEqual({ ...turn, providerTimestamp: '2026-03-10T11:59:00.000000Z', receivedAt: '2026-03-10T11:59:01.000000Z' });
@@ -43,7 +43,7 @@ describe('registerInbound', () => {
 
     const again = await receipts.registerInbound(first);
 
-    expect(again).toEqual({ isDuplicate: true, alreadyDispatched: false, alreadyCompleted: false });
+    expect(again).toEqual({ isDuplicate: true, alreadyDispatched: false, alreadyCompleted: false, agentRouted: false });
     expect(await receipts.getLatest(phone)).toMatchObject({ latestMessageId: second.messageId, pendingMessageIds: [first.messageId, second.messageId] });
   });
 
@@ -52,9 +52,9 @@ describe('registerInbound', () => {
     const turn = inboundTurn(phone);
     await receipts.registerInbound(turn);
     await receipts.markDispatched(turn);
-    expect(await receipts.registerInbound(turn)).toEqual({ isDuplicate: true, alreadyDispatched: true, alreadyCompleted: false });
+    expect(await receipts.registerInbound(turn)).toEqual({ isDuplicate: true, alreadyDispatched: true, alreadyCompleted: false, agentRouted: false });
     await receipts.markCompleted(turn);
-    expect(await receipts.registerInbound(turn)).toEqual({ isDuplicate: true, alreadyDispatched: true, alreadyCompleted: true });
+    expect(await receipts.registerInbound(turn)).toEqual({ isDuplicate: true, alreadyDispatched: true, alreadyCompleted: true, agentRouted: false });
   });
 
   test('parallel registrations of one message leave exactly one receipt and one pending entry', async () => {

@@ -50,10 +50,15 @@ export class RegisterInboundTurns {
     return turns.map((turn) => results.get(turn)!);
   }
 
+  /**
+   * The common case costs three sequential calls: the registering transaction (which also routes to
+   * the agent when the session lets it), the SQS send, and the dispatched mark. Reading the session
+   * is only needed when a human may own it.
+   */
   private async registerOne(turn: InboundTurn): Promise<InboundResult> {
-    const registration = await this.deps.receipts.registerInbound(turn);
+    const registration = await this.deps.receipts.registerInbound(turn, { routeToAgentUnlessHumanOwned: true });
     if (registration.alreadyCompleted || registration.alreadyDispatched) return { messageId: turn.messageId, outcome: 'duplicate' };
-    if ((await this.route(turn)) === 'human') return { messageId: turn.messageId, outcome: 'human_inbox' };
+    if (!registration.agentRouted && (await this.route(turn)) === 'human') return { messageId: turn.messageId, outcome: 'human_inbox' };
     await this.deps.dispatcher.dispatch(turn);
     await this.deps.receipts.markDispatched(turn);
     return { messageId: turn.messageId, outcome: registration.isDuplicate ? 'redispatched' : 'dispatched' };

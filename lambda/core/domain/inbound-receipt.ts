@@ -29,6 +29,16 @@ export interface InboundRegistration {
   readonly isDuplicate: boolean;
   readonly alreadyDispatched: boolean;
   readonly alreadyCompleted: boolean;
+  /** The receipt is routed to the agent (by this registration or, for a duplicate, an earlier one). */
+  readonly agentRouted: boolean;
+}
+
+export interface RegisterInboundOptions {
+  /**
+   * Also route the message to the agent in the same transaction, unless the customer's active
+   * session is (or may be) owned by a human; then `agentRouted` is false and the caller routes it.
+   */
+  readonly routeToAgentUnlessHumanOwned?: boolean;
 }
 
 /** A persisted reply waiting to be sent, recorded on the latest-inbound marker. */

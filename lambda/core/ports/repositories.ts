@@ -7,7 +7,7 @@
 import type { AdminAuditEvent, ConsentRecord, OperationalConfig, VersionedResource } from '../domain/admin';
 import type { CrmSyncRow, CrmSyncStatus } from '../domain/crm-sync';
 import type { OutOfPortfolioDemand } from '../domain/demand';
-import type { InboundReceipt, InboundRegistration, LatestInbound, PendingInbound } from '../domain/inbound-receipt';
+import type { InboundReceipt, InboundRegistration, LatestInbound, PendingInbound, RegisterInboundOptions } from '../domain/inbound-receipt';
 import type { InboundTurn } from '../domain/inbound-turn';
 import type { DebounceBuffer, PendingReply } from '../domain/legacy-debounce';
 import type { LlmUsage, Message, MessageRole, OutboundRef } from '../domain/message';
@@ -154,8 +154,10 @@ export interface InboundReceiptRepository {
   /**
    * ONE transaction: the receipt (exclusive, 7-day TTL) and the latest marker (latest = this id,
    * appended to the pending list). A duplicate changes nothing and reports the receipt's markers.
+   * With `routeToAgentUnlessHumanOwned`, the same transaction marks the receipt agent-routed when
+   * the active session's state (as recorded on the ACTIVE pointer) lets the agent answer.
    */
-  registerInbound(turn: InboundTurn): Promise<InboundRegistration>;
+  registerInbound(turn: InboundTurn, options?: RegisterInboundOptions): Promise<InboundRegistration>;
   getReceipt(ref: InboundRef): Promise<InboundReceipt | undefined>;
   /** `false` if the receipt was claimed by a synchronous route, human-routed or completed. */
   markAgentRouted(ref: InboundRef): Promise<boolean>;

@@ -1,12 +1,13 @@
 import { ConditionFailedError } from '../../domain/errors';
-import type { InboundReceipt, InboundRegistration, LatestInbound, PendingInbound } from '../../domain/inbound-receipt';
+import type { InboundReceipt, InboundRegistration, LatestInbound, PendingInbound, RegisterInboundOptions } from '../../domain/inbound-receipt';
 import type { InboundTurn } from '../../domain/inbound-turn';
 import type { DebounceBuffer, PendingReply } from '../../domain/legacy-debounce';
 import type { OutboundRef } from '../../domain/message';
+import { AGENT_ROUTED_STATES } from '../../domain/session';
 import { epochSeconds, isoMicros, nextMicrosecond, toEpochMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import type { CompletedInbound, InboundReceiptRepository, InboundRef } from '../../ports/repositories';
-import type { DynamoKit } from './dynamo-kit';
+import type { DynamoKit, TransactAction } from './dynamo-kit';
 import {
   debounceBufferFromItem,
   debounceBufferToItem,
@@ -17,7 +18,8 @@ import {
   receiptFromItem,
   receiptToItem,
 } from './codecs/inbound-codec';
-import { debounceBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, latestInboundKey, pendingReplyKey } from './keys';
+import { ActivePointerAttribute } from './codecs/session-codec';
+import { activePointerKey, debounceBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, latestInboundKey, pendingReplyKey } from './keys';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, retryTransactionConflicts } from './repository-support';
 
 /** Meta retries a webhook for up to 7 days, so a receipt must outlive that. */
@@ -31,6 +33,23 @@ const PENDING_REMOVAL_ATTEMPTS = 8;
  * pending list, latest-message-wins checks, durable completion and the outbox reference; plus the
  * legacy BUFFER / PENDING_REPLY items of the former debounce design.
  */
+/**
+ * Holds only when the customer has no active session, or the ACTIVE pointer records a state in which
+ * the agent answers. A pointer without a recorded state fails it too: then the caller reads the
+ * session itself.
+ */
+function agentMayAnswer(phone: string): TransactAction {
+  const states = Object.fromEntries(AGENT_ROUTED_STATES.map((state, index) => [`:agentState${index}`, state]));
+  return {
+    conditionCheck: {
+      key: activePointerKey(phone),
+      condition: `attribute_not_exists(#pk) OR #pointerState IN (${Object.keys(states).join(', ')})`,
+      names: { '#pk': KEY_NAMES['#pk'], '#pointerState': ActivePointerAttribute.sessionState },
+      values: states,
+    },
+  };
+}
+
 export class DynamoInboundReceiptRepository implements InboundReceiptRepository {
   constructor(
     private readonly kit: DynamoKit,
@@ -41,9 +60,16 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     return isoMicros(this.clock.now());
   }
 
-  async registerInbound(turn: InboundTurn): Promise<InboundRegistration> {
+  async registerInbound(turn: InboundTurn, options: RegisterInboundOptions = {}): Promise<InboundRegistration> {
     const now = this.clock.now();
-    const receipt: InboundReceipt = { turn, registeredAt: isoMicros(now), expiresAtEpochSeconds: epochSeconds(now) + RECEIPT_RETENTION_SECONDS };
+    const routeToAgent = options.routeToAgentUnlessHumanOwned === true;
+    const registeredAt = isoMicros(now);
+    const receipt: InboundReceipt = {
+      turn,
+      registeredAt,
+      expiresAtEpochSeconds: epochSeconds(now) + RECEIPT_RETENTION_SECONDS,
+      ...(routeToAgent ? { agentRoutedAt: registeredAt } : {}),
+    };
     try {
       // Retrying a conflict is safe: a second attempt either registers or finds the duplicate.
       await retryTransactionConflicts(() =>
@@ -64,13 +90,23 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
               values: { ':type': EntityType.latestInbound, ':phone': turn.phoneNumber, ':id': turn.messageId, ':ids': [turn.messageId], ':empty': [], ':now': receipt.registeredAt },
             },
           },
+          ...(routeToAgent ? [agentMayAnswer(turn.phoneNumber)] : []),
         ]),
       );
-      return { isDuplicate: false, alreadyDispatched: false, alreadyCompleted: false };
+      return { isDuplicate: false, alreadyDispatched: false, alreadyCompleted: false, agentRouted: routeToAgent };
     } catch (error) {
-      if (!(error instanceof ConditionFailedError) || !error.failedAt(0)) throw error;
-      const existing = await this.getReceipt(turn);
-      return { isDuplicate: true, alreadyDispatched: existing?.dispatchedAt !== undefined, alreadyCompleted: existing?.completedAt !== undefined };
+      if (!(error instanceof ConditionFailedError)) throw error;
+      if (error.failedAt(0)) {
+        const existing = await this.getReceipt(turn);
+        return {
+          isDuplicate: true,
+          alreadyDispatched: existing?.dispatchedAt !== undefined,
+          alreadyCompleted: existing?.completedAt !== undefined,
+          agentRouted: existing?.agentRoutedAt !== undefined,
+        };
+      }
+      if (routeToAgent && error.failedAt(2)) return this.registerInbound(turn);
+      throw error;
     }
   }
 

@@ -6,7 +6,7 @@ import type { Clock } from '../../ports/clock';
 import type { AgentResultWrite, Page, PageRequest, SessionChanges, SessionRepository, TransitionOptions } from '../../ports/repositories';
 import { InboundAttribute } from './codecs/inbound-codec';
 import { messageToItem } from './codecs/message-codec';
-import { activePointerFromItem, activePointerToItem, humanSendLockToMap, SessionAttribute as S, sessionFromItem, sessionToItem } from './codecs/session-codec';
+import { ActivePointerAttribute, activePointerFromItem, activePointerToItem, humanSendLockToMap, SessionAttribute as S, sessionFromItem, sessionToItem } from './codecs/session-codec';
 import { CRM_SYNC_MAX_ATTEMPTS, crmIntentAction, type DynamoCrmSyncRepository } from './crm-sync-repository';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
 import { activePointerKey, ENTITY_TYPE, EntityType, GSI1, GSI1PK, latestInboundKey, messageKey, SK, sessionKey, sessionStatePartition } from './keys';
@@ -53,7 +53,7 @@ export class DynamoSessionRepository implements SessionRepository {
   async put(session: Session): Promise<void> {
     await this.transactWithCrm([session], () => [
       { put: { item: sessionToItem(session) } },
-      { put: { item: activePointerToItem(session.phoneNumber, session.sessionId, this.now()) } },
+      { put: { item: activePointerToItem(session.phoneNumber, session.sessionId, this.now(), session.state) } },
     ]);
   }
 
@@ -107,14 +107,39 @@ export class DynamoSessionRepository implements SessionRepository {
       names,
       values,
     };
-    if (!this.crmSync) return sessionFromItem((await this.kit.update({ ...update, returnValues: 'ALL_NEW' }))!);
+    if (!this.crmSync) {
+      const stored = sessionFromItem((await this.kit.update({ ...update, returnValues: 'ALL_NEW' }))!);
+      await this.syncPointerState(stored);
+      return stored;
+    }
 
     // The projection is derived from the caller's snapshot, so the snapshot must be what is stored.
     names['#snapshot'] = S.updatedAt;
     values[':snapshot'] = isoMicros(session.updatedAt);
     update.condition = `${update.condition} AND #snapshot = :snapshot`;
     await this.transactWithCrm([updated], () => [{ update }]);
+    await this.syncPointerState(updated);
     return updated;
+  }
+
+  /**
+   * Copies the new state onto the ACTIVE pointer when it points at this session. A separate write:
+   * a transition must also succeed for a session that is no longer the active one. If it is lost
+   * (a crash in between), the hint is stale only until the next session write, and both readers
+   * recover: the webhook falls back to reading the session, the orchestrator re-checks it.
+   */
+  private async syncPointerState(session: Session): Promise<void> {
+    try {
+      await this.kit.update({
+        key: activePointerKey(session.phoneNumber),
+        update: 'SET #state = :state',
+        condition: '#sessionId = :sessionId',
+        names: { '#state': ActivePointerAttribute.sessionState, '#sessionId': ActivePointerAttribute.sessionId },
+        values: { ':state': session.state, ':sessionId': session.sessionId },
+      });
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+    }
   }
 
   async tryPutAgentResult(write: AgentResultWrite): Promise<boolean> {
@@ -151,13 +176,13 @@ export class DynamoSessionRepository implements SessionRepository {
         put:
           write.expectedActiveSessionId === undefined
             ? {
-                item: activePointerToItem(session.phoneNumber, session.sessionId, now),
+                item: activePointerToItem(session.phoneNumber, session.sessionId, now, session.state),
                 condition: 'attribute_not_exists(#pk) OR #sessionId = :sessionId',
                 names: { '#pk': KEY_NAMES['#pk'], '#sessionId': S.sessionId },
                 values: { ':sessionId': session.sessionId },
               }
             : {
-                item: activePointerToItem(session.phoneNumber, session.sessionId, now),
+                item: activePointerToItem(session.phoneNumber, session.sessionId, now, session.state),
                 condition: '#sessionId = :expectedActive',
                 names: { '#sessionId': S.sessionId },
                 values: { ':expectedActive': write.expectedActiveSessionId },

@@ -1,5 +1,5 @@
 import type { CustomerIdKind } from '../../../domain/inbound-turn';
-import { type HumanSendLock, type Session, SESSION_STATES } from '../../../domain/session';
+import { type HumanSendLock, type Session, type SessionState, SESSION_STATES } from '../../../domain/session';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
 import { activePointerKey, ENTITY_TYPE, EntityType, sessionKey, sessionStateIndexKey } from '../keys';
@@ -85,14 +85,32 @@ function humanSendLockFromMap(map: Record<string, unknown>): HumanSendLock {
   return { lockId: read.string('lock_id'), acquiredAt: read.timestamp('acquired_at'), expiresAt: read.timestamp('expires_at') };
 }
 
-/** The ACTIVE pointer: which session of a customer is the current one. */
+/**
+ * The ACTIVE pointer: which session of a customer is the current one, and that session's state as
+ * last written with it. The state copy is a routing hint for the webhook (one conditional check in
+ * the registering transaction instead of two reads); the session item stays the truth, and the
+ * orchestrator re-checks it before answering.
+ */
 export interface ActivePointer {
   readonly sessionId: string;
   readonly updatedAt: string;
 }
 
-export function activePointerToItem(phone: string, sessionId: string, updatedAt: string): Item {
-  return { ...activePointerKey(phone), [ENTITY_TYPE]: EntityType.activePointer, session_id: sessionId, updated_at: isoMicros(updatedAt) };
+/** Attribute names of the pointer that other repositories' conditions refer to. */
+export const ActivePointerAttribute = {
+  sessionId: 'session_id',
+  sessionState: 'session_state',
+} as const;
+
+/** Without `state` (a bare pointer switch) the webhook falls back to reading the session. */
+export function activePointerToItem(phone: string, sessionId: string, updatedAt: string, state?: SessionState): Item {
+  return {
+    ...activePointerKey(phone),
+    [ENTITY_TYPE]: EntityType.activePointer,
+    [ActivePointerAttribute.sessionId]: sessionId,
+    [ActivePointerAttribute.sessionState]: state,
+    updated_at: isoMicros(updatedAt),
+  };
 }
 
 export function activePointerFromItem(item: Item): ActivePointer {
