@@ -1,0 +1,124 @@
+// End to end, when things go wrong: WhatsApp outages, poison messages, and a human taking over.
+// Queues get a 2 s visibility timeout so SQS redelivers quickly; everything else is as deployed.
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+import type { InvocationReport } from '../../local/runtime/sqs-event-source';
+import { gate, newCustomer, receiveOne, startTestPipeline, waitUntil } from './support';
+
+const FAST_RETRIES = { visibilityTimeoutSeconds: 2 };
+
+let pipeline: LocalPipeline | undefined;
+let invocations: InvocationReport[];
+beforeEach(() => {
+  invocations = [];
+});
+afterEach(async () => {
+  await pipeline?.stop();
+  pipeline = undefined;
+});
+
+function repliesTo(customer: string): string[] {
+  return pipeline!.fakeWhatsApp.sent().filter((message) => message.recipient === customer).map((message) => message.text);
+}
+
+function invocationsFor(customer: string): InvocationReport[] {
+  return invocations.filter((report) => JSON.parse(report.record.body).phone_number === customer);
+}
+
+async function deadLetters(): Promise<number> {
+  const { Attributes } = await pipeline!.sqsClient.send(
+    new GetQueueAttributesCommand({ QueueUrl: pipeline!.deadLetterQueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+  );
+  return Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
+}
+
+it('rides out a WhatsApp outage: the persisted reply is re-sent by the queue’s retries, once, without asking the agent again', async () => {
+  const agent = new ScriptedAgent();
+  pipeline = await startTestPipeline({ agent, queue: FAST_RETRIES, onInvocation: (report) => invocations.push(report) });
+  const customer = newCustomer();
+  pipeline.fakeWhatsApp.failNext(2, { httpStatus: 503, code: 2, message: 'Service temporarily unavailable or down.' });
+
+  expect((await pipeline.sendCustomerMessage(customer, 'Oi, estão aí?')).status).toBe(200);
+  await pipeline.fakeWhatsApp.waitForSent(1, 20_000);
+  await pipeline.waitForIdle();
+
+  expect(repliesTo(customer)).toEqual(['Olá! Recebi: Oi, estão aí? (mensagem 1)']);
+  expect(invocationsFor(customer).map((report) => [report.outcome, report.receiveCount])).toEqual([
+    ['retained', 1],
+    ['retained', 2],
+    ['deleted', 3],
+  ]);
+  expect(agent.requests).toHaveLength(1);
+  expect(await deadLetters()).toBe(0);
+  const { history } = await pipeline.conversation(customer);
+  expect(history.map((message) => [message.role, message.deliveryStatus])).toEqual([
+    ['user', undefined],
+    ['assistant', 'sent'],
+  ]);
+
+  // Once WhatsApp is back, the conversation simply continues.
+  await pipeline.sendCustomerMessage(customer, 'Que bom');
+  await pipeline.fakeWhatsApp.waitForSent(2, 15_000);
+  expect(repliesTo(customer)[1]).toBe('Olá! Recebi: Que bom (mensagem 2)');
+});
+
+it('moves a poisoned message to the DLQ after 3 receives without blocking other customers', async () => {
+  // The poison's first agent call is held until the other customer had all three answers: if the
+  // poison blocked the pipeline, those answers would never come.
+  const othersAnswered = gate();
+  let poisonCalls = 0;
+  const agent = new ScriptedAgent({
+    respondAfter: async (request) => {
+      if (request.history.some((entry) => entry.text.includes('#falha')) && ++poisonCalls === 1) await othersAnswered.opened;
+    },
+  });
+  pipeline = await startTestPipeline({ agent, queue: FAST_RETRIES, onInvocation: (report) => invocations.push(report) });
+  const poisoned = newCustomer();
+  const healthy = newCustomer();
+
+  const { messageId } = await pipeline.sendCustomerMessage(poisoned, 'Isto quebra o agente #falha');
+  await waitUntil(() => poisonCalls === 1, 15_000, 'the poisoned turn to reach the agent');
+  for (const [index, text] of ['Oi', 'Tudo bem?', 'Quero um exame'].entries()) {
+    expect((await pipeline.sendCustomerMessage(healthy, text)).status).toBe(200);
+    await waitUntil(() => repliesTo(healthy).length > index, 15_000, `answer ${index + 1} to the other customer`);
+  }
+  othersAnswered.open();
+
+  const deadLetter = await receiveOne(pipeline.sqsClient, pipeline.deadLetterQueueUrl, 30_000);
+  expect(JSON.parse(deadLetter.Body!)).toEqual({ phone_number: poisoned, message_id: messageId });
+  expect(invocationsFor(poisoned).map((report) => [report.outcome, report.receiveCount])).toEqual([
+    ['retained', 1],
+    ['retained', 2],
+    ['retained', 3],
+  ]);
+  expect(repliesTo(poisoned)).toEqual([]);
+  expect(repliesTo(healthy)).toEqual([
+    'Olá! Recebi: Oi (mensagem 1)',
+    'Olá! Recebi: Tudo bem? (mensagem 2)',
+    'Olá! Recebi: Quero um exame (mensagem 3)',
+  ]);
+});
+
+it('stops involving the agent once a human was asked for: later messages go to the human inbox', async () => {
+  const agent = new ScriptedAgent();
+  pipeline = await startTestPipeline({ agent, onInvocation: (report) => invocations.push(report) });
+  const customer = newCustomer();
+
+  await pipeline.sendCustomerMessage(customer, 'Quero falar com uma pessoa #humano');
+  await pipeline.fakeWhatsApp.waitForSent(1, 15_000);
+  await pipeline.waitForIdle();
+  expect((await pipeline.conversation(customer)).session?.state).toBe('AWAITING_HUMAN');
+  const agentCalls = agent.requests.length;
+  const turns = invocations.length;
+
+  expect((await pipeline.sendCustomerMessage(customer, 'Alguém aí?')).status).toBe(200);
+  await pipeline.waitForIdle();
+
+  expect(agent.requests).toHaveLength(agentCalls);
+  expect(invocations).toHaveLength(turns);
+  expect(repliesTo(customer)).toHaveLength(1);
+  const { session, history } = await pipeline.conversation(customer);
+  expect(session?.state).toBe('AWAITING_HUMAN');
+  expect(history[history.length - 1]).toMatchObject({ role: 'user', text: 'Alguém aí?' });
+});
