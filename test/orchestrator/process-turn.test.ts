@@ -236,7 +236,7 @@ describe('agent actions', () => {
   });
 
   test('the system prompt comes from the current admin resource, with a default when none exists', async () => {
-    harness = await TurnHarness.start();
+    harness = await TurnHarness.start({ settings: { promptCacheMs: 0 } });
     await harness.receive(CUSTOMER, 'wamid.A', 'um');
     await harness.process(CUSTOMER, 'wamid.A');
     expect(harness.agent.requests[0].systemPrompt).toMatch(/WhatsApp assistant/);
@@ -247,6 +247,17 @@ describe('agent actions', () => {
     expect(harness.agent.requests[1].systemPrompt).toBe('Você é a assistente da GoGenetic.');
     expect(harness.agent.requests[1].maxIterations).toBe(10);
     expect(harness.agent.requests[1].deadline).toBeLessThan(Date.now() + 90_000 - 10_000);
+  });
+
+  test('a process reuses the prompt it read until the cache period ends', async () => {
+    harness = await TurnHarness.start({ settings: { promptCacheMs: 60_000 } });
+    await harness.receive(CUSTOMER, 'wamid.A', 'um');
+    await harness.process(CUSTOMER, 'wamid.A');
+    await harness.resources.putNextVersion({ resourceType: 'prompt', resourceId: 'system', content: 'novo prompt', author: 'ops' });
+    await harness.receive(CUSTOMER, 'wamid.B', 'dois');
+    await harness.process(CUSTOMER, 'wamid.B');
+    expect(harness.agent.requests.map((request) => request.systemPrompt)).toEqual([harness.agent.requests[0].systemPrompt, harness.agent.requests[0].systemPrompt]);
+    expect(harness.agent.requests[0].systemPrompt).not.toBe('novo prompt');
   });
 });
 

@@ -30,6 +30,7 @@ export interface TurnHarnessOptions {
   readonly agent?: ScriptedAgentOptions;
   /** Wraps the use case's ports, e.g. to act between two of its steps (test-only fault points). */
   readonly wrap?: (deps: ProcessTurnDependencies) => ProcessTurnDependencies;
+  readonly settings?: ProcessTurnDependencies['settings'];
 }
 
 /**
@@ -81,6 +82,7 @@ export class TurnHarness {
       whatsapp: new GraphApiWhatsAppSender({ baseUrl: fake.baseUrl, credentials, requestTimeoutMs: 2_000 }),
       clock: systemClock,
       ids: randomIdGenerator,
+      settings: options.settings,
     };
     this.turnHandler = createTurnHandler({ processTurn: new ProcessTurn(options.wrap ? options.wrap(deps) : deps), logger: this.logger, metrics: this.metrics });
     this.webhook = createWebhookHandler({ tableName: table.name, queueUrl, credentials, logger: this.logger, metrics: this.metrics });

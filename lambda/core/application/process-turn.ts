@@ -1,7 +1,7 @@
 import { isoMicros, latestOf, nextMicrosecond, toEpochMicros, type IsoTimestamp } from '../domain/timestamps';
 import type { InboundTurn } from '../domain/inbound-turn';
 import type { LatestInbound, OutboxEntry, PendingInbound } from '../domain/inbound-receipt';
-import { isVisibleToAgent, type Message } from '../domain/message';
+import { isVisibleToAgent, pendingSendMessage, type Message } from '../domain/message';
 import { isHumanOwned, isLegalTransition, SessionState, transitionSession, type Session } from '../domain/session';
 import type { AgentAction, AgentPort, AgentResponse, ConversationEntry } from '../ports/agent';
 import type { Clock, IdGenerator } from '../ports/clock';
@@ -10,6 +10,7 @@ import type {
   DemandRepository,
   InboundReceiptRepository,
   MessageRepository,
+  OutboundReply,
   SessionRepository,
   VersionedResourceRepository,
 } from '../ports/repositories';
@@ -69,6 +70,8 @@ export interface TurnSettings {
   readonly defaultSystemPrompt: string;
   /** The admin resource holding the system prompt. */
   readonly promptResource: { readonly type: string; readonly id: string };
+  /** How long a process reuses the prompt it read. */
+  readonly promptCacheMs: number;
 }
 
 export const DEFAULT_TURN_SETTINGS: TurnSettings = {
@@ -79,6 +82,7 @@ export const DEFAULT_TURN_SETTINGS: TurnSettings = {
     'You are the WhatsApp assistant of a genetic testing laboratory. Answer briefly and kindly in the customer’s language, ' +
     'qualify what the customer needs, and hand the conversation to a human when asked or when you cannot help.',
   promptResource: { type: 'prompt', id: 'system' },
+  promptCacheMs: 60_000,
 };
 
 export interface ProcessTurnDependencies {
@@ -108,6 +112,7 @@ export interface TurnRequest {
  */
 export class ProcessTurn {
   private readonly settings: TurnSettings;
+  private cachedPrompt?: { readonly text: string; readonly expiresAt: number };
 
   constructor(private readonly deps: ProcessTurnDependencies) {
     this.settings = { ...DEFAULT_TURN_SETTINGS, ...deps.settings };
@@ -116,7 +121,7 @@ export class ProcessTurn {
   async execute(request: TurnRequest): Promise<TurnReport> {
     const { phoneNumber } = request;
     const latest = await this.deps.receipts.getLatest(phoneNumber);
-    let pending = await this.pendingOrMigratedLegacyBuffer(phoneNumber);
+    let pending = await this.pendingOrMigratedLegacyBuffer(phoneNumber, latest);
     let settled: TurnReport | undefined;
     if (latest?.outbox !== undefined) {
       const drained = prefixThrough(pending, latest.outbox.replyToMessageId);
@@ -155,12 +160,13 @@ export class ProcessTurn {
     // Never before the messages it answers, whatever the provider's clock said.
     const replyAt = latestOf(isoMicros(this.deps.clock.now()), nextMicrosecond(last.historyTimestamp));
     const updated = applyActions({ ...session, whatsappInstance: last.phoneNumberId, customerIdKind: last.customerIdKind }, response.actions, replyAt);
+    const reply: OutboundReply = { messageId: this.deps.ids.newId(), text: response.reply, replyToMessageId: last.messageId, createdAt: replyAt, llm: { latencyMs: agent.latencyMs } };
     const persisted = await this.deps.sessions.tryPutAgentResult({
       session: updated,
       expectedState: session.state,
       expectedLatestMessageId: last.messageId,
       expectedActiveSessionId: undefined,
-      reply: { messageId: this.deps.ids.newId(), text: response.reply, replyToMessageId: last.messageId, createdAt: replyAt, llm: { latencyMs: agent.latencyMs } },
+      reply,
     });
     if (!persisted) {
       await this.deps.receipts.markCompleted(...pending.map(completion));
@@ -174,7 +180,7 @@ export class ProcessTurn {
       // Another record settled this outbox meanwhile; the receipts are completed by it.
       return { outcome: 'superseded', drained: pending.length, agent };
     }
-    return { outcome: await this.settleOutbox(latest, outbox, pending, 'answered'), drained: pending.length, agent };
+    return { outcome: await this.settleOutbox(latest, outbox, pending, 'answered', pendingSendMessage(updated, reply)), drained: pending.length, agent };
   }
 
   /**
@@ -182,8 +188,14 @@ export class ProcessTurn {
    * outbox. Runs right after a persist and again on every retry of the record, so each step checks
    * what an earlier attempt already did.
    */
-  private async settleOutbox(latest: LatestInbound, outbox: OutboxEntry, answered: readonly PendingInbound[], sentOutcome: 'answered' | 'resent'): Promise<TurnOutcome> {
-    const reply = await this.deps.messages.getOutbound(outbox.ref);
+  private async settleOutbox(
+    latest: LatestInbound,
+    outbox: OutboxEntry,
+    answered: readonly PendingInbound[],
+    sentOutcome: 'answered' | 'resent',
+    knownReply?: Message,
+  ): Promise<TurnOutcome> {
+    const reply = knownReply ?? (await this.deps.messages.getOutbound(outbox.ref));
     let outcome: TurnOutcome = 'superseded';
     if (reply?.deliveryStatus === 'sent') outcome = sentOutcome;
     else if (reply?.deliveryStatus === 'failed_permanent') outcome = 'failed_permanent';
@@ -249,10 +261,15 @@ export class ProcessTurn {
     return history.filter(isVisibleToAgent).map((message) => ({ role: message.role === 'user' ? 'customer' : 'assistant', text: message.text, at: message.timestamp }));
   }
 
+  /** Cached per process for `promptCacheMs`: an edited prompt reaches every warm instance within that time. */
   private async systemPrompt(): Promise<string> {
-    const { type, id } = this.settings.promptResource;
-    const resource = await this.deps.resources.getCurrent(type, id);
-    return resource?.active ? resource.content : this.settings.defaultSystemPrompt;
+    const now = Date.now();
+    if (this.cachedPrompt === undefined || now >= this.cachedPrompt.expiresAt) {
+      const { type, id } = this.settings.promptResource;
+      const resource = await this.deps.resources.getCurrent(type, id);
+      this.cachedPrompt = { text: resource?.active ? resource.content : this.settings.defaultSystemPrompt, expiresAt: now + this.settings.promptCacheMs };
+    }
+    return this.cachedPrompt.text;
   }
 
   /** After the persist, so a superseded turn leaves no demand behind; keyed by source message for retries. */
@@ -279,8 +296,8 @@ export class ProcessTurn {
    * A debounce buffer left by an older deployment is moved into receipts (registered and routed to
    * the agent like any new message), so it is answered by the same latest-message-wins protocol.
    */
-  private async pendingOrMigratedLegacyBuffer(phoneNumber: string): Promise<PendingInbound[]> {
-    const pending = await this.deps.receipts.pendingInbounds(phoneNumber);
+  private async pendingOrMigratedLegacyBuffer(phoneNumber: string, latest: LatestInbound | undefined): Promise<PendingInbound[]> {
+    const pending = latest === undefined ? [] : await this.deps.receipts.pendingInbounds(phoneNumber, latest);
     if (pending.length > 0) return pending;
     const buffer = await this.deps.receipts.getBuffer(phoneNumber);
     if (buffer === undefined) return pending;

@@ -56,6 +56,25 @@ export interface OutboundRef {
   readonly sortKey: string;
 }
 
+/** A reply as the outbox first stores it: written with the turn's result, not yet sent. */
+export function pendingSendMessage(
+  session: { readonly phoneNumber: string; readonly sessionId: string },
+  reply: { readonly messageId: string; readonly text: string; readonly replyToMessageId: string; readonly createdAt: IsoTimestamp; readonly role?: MessageRole; readonly llm?: LlmUsage },
+): Message {
+  return {
+    phoneNumber: session.phoneNumber,
+    sessionId: session.sessionId,
+    messageId: reply.messageId,
+    direction: 'outbound',
+    role: reply.role ?? 'assistant',
+    text: reply.text,
+    timestamp: reply.createdAt,
+    deliveryStatus: 'pending_send',
+    replyToMessageId: reply.replyToMessageId,
+    llm: reply.llm,
+  };
+}
+
 /** Whether a message belongs in the history the agent is shown (superseded/failed replies do not). */
 export function isVisibleToAgent(message: Message): boolean {
   return message.deliveryStatus !== 'superseded' && message.deliveryStatus !== 'failed_permanent';

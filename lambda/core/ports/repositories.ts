@@ -173,8 +173,9 @@ export interface InboundReceiptRepository {
   /**
    * Agent-routed, uncompleted pending messages in registration order, with history timestamps
    * strictly increasing (ties and regressions bumped by 1 µs, after the last completed message).
+   * Pass the marker when it was just read (consistently) to save reading it again.
    */
-  pendingInbounds(phone: string): Promise<PendingInbound[]>;
+  pendingInbounds(phone: string, latest?: LatestInbound): Promise<PendingInbound[]>;
   /** Barrier: drops the pending list and refuses commits until a new message is registered. */
   invalidatePending(phone: string): Promise<void>;
   /** Records the commit of `messageId` if it is still the latest and not invalidated. */

@@ -183,8 +183,8 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     return (await this.getLatest(phone))?.invalidatedAt !== undefined;
   }
 
-  async pendingInbounds(phone: string): Promise<PendingInbound[]> {
-    const latest = await this.getLatest(phone);
+  async pendingInbounds(phone: string, knownLatest?: LatestInbound): Promise<PendingInbound[]> {
+    const latest = knownLatest ?? (await this.getLatest(phone));
     const ids = [...new Set(latest?.pendingMessageIds ?? [])];
     if (ids.length === 0) return [];
     const items = await this.kit.batchGet(ids.map((id) => inboundReceiptKey(phone, id)), { consistentRead: true });

@@ -1,5 +1,5 @@
 import { ConditionFailedError, CrmSyncConcurrentUpdateError } from '../../domain/errors';
-import type { Message } from '../../domain/message';
+import { pendingSendMessage, type Message } from '../../domain/message';
 import { assertLegalTransition, type Session, SessionState } from '../../domain/session';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
@@ -152,18 +152,7 @@ export class DynamoSessionRepository implements SessionRepository {
     const now = this.now();
     const latestCondition = '#latest = :expectedLatest AND attribute_not_exists(#invalidated)';
     const latestNames = { '#latest': InboundAttribute.latestMessageId, '#invalidated': InboundAttribute.invalidatedAt };
-    const outbound: Message | undefined = reply && {
-      phoneNumber: session.phoneNumber,
-      sessionId: session.sessionId,
-      messageId: reply.messageId,
-      direction: 'outbound',
-      role: reply.role ?? 'assistant',
-      text: reply.text,
-      timestamp: reply.createdAt,
-      deliveryStatus: 'pending_send',
-      replyToMessageId: reply.replyToMessageId,
-      llm: reply.llm,
-    };
+    const outbound: Message | undefined = reply && pendingSendMessage(session, reply);
 
     const actions = (): TransactAction[] => [
       {
