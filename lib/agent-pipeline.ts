@@ -190,7 +190,6 @@ const TABLE_OPERATIONS_IN_USE = [
   dynamodb.Operation.DELETE_ITEM,
   dynamodb.Operation.TRANSACT_WRITE_ITEMS,
   dynamodb.Operation.BATCH_GET_ITEM,
-  dynamodb.Operation.BATCH_WRITE_ITEM,
 ];
 
 /**

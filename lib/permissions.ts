@@ -15,8 +15,8 @@ export const WEBHOOK_TABLE_ACTIONS = [
 ] as const;
 
 /**
- * Orchestrator on the table (item level): the data-access kit's get / put / update / delete /
- * transact / batchGet / batchWrite (SPEC §4).
+ * Orchestrator on the table (item level): what its repositories call — get / put / update / delete /
+ * transact / batchGet. The kit's batchWrite is used by no pipeline path, so it is not granted.
  */
 export const ORCHESTRATOR_TABLE_ACTIONS = [
   'dynamodb:GetItem',
@@ -25,7 +25,6 @@ export const ORCHESTRATOR_TABLE_ACTIONS = [
   'dynamodb:DeleteItem',
   'dynamodb:ConditionCheckItem',
   'dynamodb:BatchGetItem',
-  'dynamodb:BatchWriteItem',
 ] as const;
 
 /** Orchestrator queries (the kit's queryPage), on the table and on GSI1 only. */

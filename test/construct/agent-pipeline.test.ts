@@ -229,7 +229,6 @@ describe('AgentPipeline with its defaults', () => {
           'dynamodb:DeleteItem',
           'dynamodb:ConditionCheckItem',
           'dynamodb:BatchGetItem',
-          'dynamodb:BatchWriteItem',
         ],
         [pipeline.table.tableArn],
       ),
@@ -322,7 +321,7 @@ describe('AgentPipeline with its defaults', () => {
         return Dimensions.find((d: { Name: string }) => d.Name === 'Operation').Value;
       });
     expect(operations.sort()).toEqual(
-      ['BatchGetItem', 'BatchWriteItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem'],
+      ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'TransactWriteItems', 'UpdateItem'],
     );
     expect(alarm.Properties.Threshold).toBe(0);
   });
