@@ -6,12 +6,12 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { RUNTIME_ENV } from '../../lib/pipeline-contract';
 import { agentFromEnvironment } from '../core/adapters/agent/agent-from-environment';
 import { DynamoDemandRepository } from '../core/adapters/dynamodb/demand-repository';
-import { DynamoKit, type DynamoKitObserver } from '../core/adapters/dynamodb/dynamo-kit';
+import { createDocumentClient, DynamoKit, type DynamoKitObserver } from '../core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../core/adapters/dynamodb/inbound-receipt-repository';
 import { DynamoMessageRepository } from '../core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../core/adapters/dynamodb/session-repository';
 import { DynamoVersionedResourceRepository } from '../core/adapters/dynamodb/versioned-resource-repository';
-import { createPowertools, withMetrics } from '../core/adapters/observability/powertools';
+import { createPowertools, instrumentInvocation } from '../core/adapters/observability/powertools';
 import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
 import { systemClock } from '../core/adapters/system/system-clock';
@@ -43,7 +43,11 @@ export function createOrchestratorHandler(runtime: OrchestratorRuntime): Orchest
   const logger = runtime.logger ?? powertools.logger;
   const metrics = runtime.metrics ?? powertools.metrics;
   const clock = runtime.clock ?? systemClock;
-  const kit = new DynamoKit({ tableName: runtime.tableName, observer: runtime.kitObserver });
+  const kit = new DynamoKit({
+    tableName: runtime.tableName,
+    client: createDocumentClient({}, (client) => powertools.tracer.captureAWSv3Client(client)),
+    observer: runtime.kitObserver,
+  });
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
       receipts: new DynamoInboundReceiptRepository(kit, clock),
@@ -60,7 +64,7 @@ export function createOrchestratorHandler(runtime: OrchestratorRuntime): Orchest
     logger,
     metrics,
   });
-  return (event, context) => withMetrics(metrics, () => turns(event, context));
+  return (event, context) => instrumentInvocation({ tracer: powertools.tracer, metrics }, 'orchestrator', () => turns(event, context));
 }
 
 let fromEnvironment: OrchestratorHandler | undefined;

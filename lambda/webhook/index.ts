@@ -5,11 +5,11 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { RUNTIME_ENV } from '../../lib/pipeline-contract';
-import { DynamoKit, type DynamoKitObserver } from '../core/adapters/dynamodb/dynamo-kit';
+import { createDocumentClient, DynamoKit, type DynamoKitObserver } from '../core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../core/adapters/dynamodb/inbound-receipt-repository';
 import { DynamoMessageRepository } from '../core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../core/adapters/dynamodb/session-repository';
-import { createPowertools, withMetrics } from '../core/adapters/observability/powertools';
+import { createPowertools, instrumentInvocation } from '../core/adapters/observability/powertools';
 import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { SqsTurnDispatcher } from '../core/adapters/sqs/sqs-turn-dispatcher';
 import { systemClock } from '../core/adapters/system/system-clock';
@@ -38,7 +38,11 @@ export function createWebhookHandler(runtime: WebhookRuntime): WebhookHandler {
   const logger = runtime.logger ?? powertools.logger;
   const metrics = runtime.metrics ?? powertools.metrics;
   const clock = runtime.clock ?? systemClock;
-  const kit = new DynamoKit({ tableName: runtime.tableName, observer: runtime.kitObserver });
+  const kit = new DynamoKit({
+    tableName: runtime.tableName,
+    client: createDocumentClient({}, (client) => powertools.tracer.captureAWSv3Client(client)),
+    observer: runtime.kitObserver,
+  });
   const sqsClient = runtime.sqsClient ?? powertools.tracer.captureAWSv3Client(new SQSClient({}));
   const http = createWebhookHttpHandler({
     credentials: runtime.credentials,
@@ -52,7 +56,7 @@ export function createWebhookHandler(runtime: WebhookRuntime): WebhookHandler {
     logger,
     metrics,
   });
-  return (event) => withMetrics(metrics, () => http(event));
+  return (event) => instrumentInvocation({ tracer: powertools.tracer, metrics }, 'webhook', () => http(event));
 }
 
 function requiredEnv(name: string): string {

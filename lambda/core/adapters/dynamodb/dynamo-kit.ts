@@ -159,9 +159,12 @@ const BATCH_GET_CHUNK = 100;
 const BATCH_WRITE_CHUNK = 25;
 const CURSOR_MAC_BYTES = 16;
 
-/** A document client with the kit's marshalling options. */
-export function createDocumentClient(config: DynamoDBClientConfig = {}): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(new DynamoDBClient(config), {
+/**
+ * A document client with the kit's marshalling options. `instrument` sees the underlying client
+ * first, so middleware it adds (e.g. X-Ray capture) applies to every document-client call.
+ */
+export function createDocumentClient(config: DynamoDBClientConfig = {}, instrument: (client: DynamoDBClient) => DynamoDBClient = (client) => client): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(instrument(new DynamoDBClient(config)), {
     marshallOptions: { removeUndefinedValues: true },
   });
 }

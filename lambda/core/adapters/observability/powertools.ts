@@ -22,11 +22,25 @@ export function createPowertools(defaultServiceName: string): Powertools {
   };
 }
 
-/** Runs one invocation and always flushes its metrics, even when the invocation fails. */
-export async function withMetrics<T>(metrics: Metrics, invocation: () => Promise<T>): Promise<T> {
+/**
+ * Runs one invocation inside its own X-Ray subsegment (cold start and service annotated, errors
+ * recorded) and always flushes its metrics, even when the invocation fails. Outside Lambda the
+ * tracer hands out a dummy segment, so this costs nothing locally.
+ */
+export async function instrumentInvocation<T>({ tracer, metrics }: Pick<Powertools, 'tracer' | 'metrics'>, name: string, invocation: () => Promise<T>): Promise<T> {
+  const parent = tracer.getSegment();
+  const subsegment = parent?.addNewSubsegment(`## ${name}`);
+  if (subsegment) tracer.setSegment(subsegment);
+  tracer.annotateColdStart();
+  tracer.addServiceNameAnnotation();
   try {
     return await invocation();
+  } catch (error) {
+    tracer.addErrorAsMetadata(error as Error);
+    throw error;
   } finally {
+    subsegment?.close();
+    if (parent) tracer.setSegment(parent);
     metrics.publishStoredMetrics();
   }
 }
