@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Logger } from '@aws-lambda-powertools/logger';
+import { Logger, type LogFormatter } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -14,7 +14,7 @@ import { createOrchestratorHandler } from '../../lambda/orchestrator/index';
 import { createWebhookHandler } from '../../lambda/webhook/index';
 import { FakeGraphApi } from '../fake-whatsapp/fake-graph-api';
 import { createAgentTable, createDebounceQueues, type LocalQueueOptions } from '../servers/local-resources';
-import { LocalServerError, startDynamoDbLocal, startSqsEmulator, type LocalServer } from '../servers/local-servers';
+import { assertPortFree, LocalServerError, startDynamoDbLocal, startSqsEmulator, type LocalServer } from '../servers/local-servers';
 import { ConversationInspector, type ConversationSnapshot } from './conversation-inspector';
 import { startFunctionUrlServer, type FunctionUrlServer } from './function-url-server';
 import { deliverToWebhook, LOCAL_BUSINESS, type WebhookDelivery } from './meta-notification';
@@ -38,18 +38,29 @@ export interface LocalPipelineOptions {
    * (e.g. `AGENT_BACKEND=bedrock BEDROCK_MODEL_ID=…` with the user's own AWS credentials).
    */
   readonly agent?: AgentPort;
-  /** Port of the webhook's Function URL. Default: a free port. */
-  readonly webhookPort?: number;
-  /** Port of the fake WhatsApp Graph API. Default: a free port. */
-  readonly whatsAppPort?: number;
+  /** Fixed loopback ports; each defaults to a free port. A taken port fails with a LocalServerError. */
+  readonly ports?: LocalPipelinePorts;
   /** Orchestrator invocations in flight at once. Default 10. */
   readonly maxConcurrency?: number;
   /** Log level of both functions. Default `POWERTOOLS_LOG_LEVEL`, else WARN. */
   readonly logLevel?: LogLevel;
+  /** How both functions' log entries are written. Default: Powertools' Lambda JSON format. */
+  readonly logFormatter?: LogFormatter;
   /** Sees every orchestrator invocation and what became of its record. */
   readonly onInvocation?: (report: InvocationReport) => void;
   /** Where the environment-driven settings are read (agent backend). Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
+}
+
+export interface LocalPipelinePorts {
+  /** The webhook's Function URL. */
+  readonly webhook?: number;
+  /** The fake WhatsApp Graph API. */
+  readonly whatsApp?: number;
+  /** DynamoDB Local, when this pipeline starts it. */
+  readonly dynamoDb?: number;
+  /** The SQS emulator, when this pipeline starts it. */
+  readonly sqs?: number;
 }
 
 export interface SendCustomerMessageOptions {
@@ -103,11 +114,14 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
   // Built first: a misconfigured agent backend fails before any server starts.
   const agent = options.agent ?? localAgent(env);
   const usesRealAws = options.agent === undefined && isRealAgentBackend(env[RUNTIME_ENV.agentBackend]);
+  const ports = options.ports ?? {};
+  // Checked up front, so a taken port is reported clearly before anything starts.
+  for (const port of [ports.webhook, ports.whatsApp]) if (port !== undefined) await assertPortFree(port);
   const cleanup = new Cleanup();
   try {
     const [dynamoDb, sqs] = await Promise.all([
-      options.dynamoDbEndpoint ?? cleanup.server(startDynamoDbLocal()),
-      options.sqsEndpoint ?? cleanup.server(startSqsEmulator()),
+      options.dynamoDbEndpoint ?? cleanup.server(startDynamoDbLocal({ port: ports.dynamoDb })),
+      options.sqsEndpoint ?? cleanup.server(startSqsEmulator({ port: ports.sqs })),
     ]);
     cleanup.env.bindSdkEndpoints({ AWS_ENDPOINT_URL_DYNAMODB: dynamoDb, AWS_ENDPOINT_URL_SQS: sqs });
     // The local servers accept any credentials; a real agent backend needs the user's own.
@@ -133,7 +147,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       verifyToken: randomBytes(16).toString('hex'),
       accessToken: randomBytes(32).toString('base64url'),
     };
-    const fakeWhatsApp = await FakeGraphApi.start({ accessToken: credentials.accessToken, port: options.whatsAppPort });
+    const fakeWhatsApp = await FakeGraphApi.start({ accessToken: credentials.accessToken, port: ports.whatsApp });
     cleanup.add(() => fakeWhatsApp.close());
 
     const logLevel = options.logLevel ?? ((env.POWERTOOLS_LOG_LEVEL?.toUpperCase() as LogLevel | undefined) || 'WARN');
@@ -143,16 +157,16 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       queueUrl: queues.queueUrl,
       credentials: credentialsProvider,
       sqsClient,
-      ...observability('whatsapp-webhook', logLevel),
+      ...observability('whatsapp-webhook', logLevel, options.logFormatter),
     });
     const orchestrator = createOrchestratorHandler({
       tableName: names.table,
       whatsapp: new GraphApiWhatsAppSender({ baseUrl: fakeWhatsApp.baseUrl, credentials: credentialsProvider }),
       agent,
-      ...observability('whatsapp-orchestrator', logLevel),
+      ...observability('whatsapp-orchestrator', logLevel, options.logFormatter),
     });
 
-    const webhookServer: FunctionUrlServer = await startFunctionUrlServer(webhook, { port: options.webhookPort });
+    const webhookServer: FunctionUrlServer = await startFunctionUrlServer(webhook, { port: ports.webhook });
     cleanup.add(() => webhookServer.close());
     const eventSource = await SqsEventSource.start({
       client: sqsClient,
@@ -206,8 +220,8 @@ function isRealAgentBackend(backend: string | undefined): boolean {
   return backend !== undefined && backend !== '' && backend !== AGENT_BACKEND_KINDS.scripted;
 }
 
-function observability(serviceName: string, logLevel: LogLevel): { logger: Logger; metrics: Metrics } {
-  const logger = new Logger({ serviceName, logLevel });
+function observability(serviceName: string, logLevel: LogLevel, logFormatter?: LogFormatter): { logger: Logger; metrics: Metrics } {
+  const logger = new Logger({ serviceName, logLevel, ...(logFormatter ? { logFormatter } : {}) });
   return { logger, metrics: new Metrics({ serviceName, namespace: 'AgentPipelineLocal', logger }) };
 }
 

@@ -1,0 +1,320 @@
+// The whole pipeline on this machine, with no AWS account: `npm start` opens a chat as a WhatsApp
+// customer; `npm start -- send "text"` sends one message and prints the answer.
+import { createInterface, type Interface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../lib/pipeline-contract';
+import { AgentConfigurationError } from '../lambda/core/adapters/agent/agent-from-environment';
+import { CompactLogFormatter } from '../local/runtime/compact-log-formatter';
+import type { ConversationSnapshot } from '../local/runtime/conversation-inspector';
+import { startLocalPipeline, type LocalPipeline } from '../local/runtime/local-pipeline';
+import type { InvocationReport } from '../local/runtime/sqs-event-source';
+import { LocalServerError } from '../local/servers/local-servers';
+
+const DEMO_CUSTOMER = '5511912345678';
+const CUSTOMER_PATTERN = /^\d{8,15}$/;
+
+const USAGE = `Usage:
+  npm start [-- options]                     chat with the pipeline as a WhatsApp customer
+  npm start -- send "text" [options]         send one message, print the answer and exit
+
+Options:
+  --from <phone>                 the customer (digits only; default ${DEMO_CUSTOMER})
+  --port <port>                  the webhook's port (default: a free port)
+  --visibility-timeout <seconds> the queue's visibility timeout, i.e. the delay before a failed
+                                 turn is retried (default ${PIPELINE_DEFAULTS.queueVisibilityTimeoutSeconds}, as deployed)
+  -h, --help
+
+Environment:
+  POWERTOOLS_LOG_LEVEL           the functions' log level (default WARN)
+  ${RUNTIME_ENV.agentBackend}=bedrock ${RUNTIME_ENV.bedrockModelId}=<id>  answer with Amazon Bedrock (your own AWS credentials)
+  AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_SQS  reuse a running DynamoDB Local / SQS emulator`;
+
+const CHAT_HELP = `Type a message and press Enter to send it as the customer. Commands:
+  /from <phone>   switch customer        /state   the customer's session and history
+  /help           this help              /quit    stop everything and exit (also Ctrl-C, Ctrl-D)
+Keywords the scripted agent understands: #humano (handoff), #fim (close), #dado chave=valor,
+#fora <serviço> (out-of-portfolio demand), #falha (fails every time: lands in the DLQ).`;
+
+interface CliOptions {
+  readonly command: 'chat' | 'send';
+  readonly text?: string;
+  readonly customer: string;
+  readonly webhookPort?: number;
+  readonly visibilityTimeoutSeconds?: number;
+}
+
+function parseCli(argv: string[]): CliOptions | 'help' {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'from': { type: 'string' },
+      'port': { type: 'string' },
+      'visibility-timeout': { type: 'string' },
+      'help': { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  const [command = 'chat', ...rest] = positionals;
+  if (command !== 'chat' && command !== 'send') throw new UsageError(`Unknown command "${command}".`);
+  if (command === 'send' && rest.length === 0) throw new UsageError('send needs the message text: npm start -- send "Oi!"');
+  const customer = values.from ?? DEMO_CUSTOMER;
+  if (!CUSTOMER_PATTERN.test(customer)) throw new UsageError(`--from must be a WhatsApp id of 8 to 15 digits, got "${customer}".`);
+  return {
+    command,
+    text: rest.join(' '),
+    customer,
+    webhookPort: optionalInteger(values.port, '--port'),
+    visibilityTimeoutSeconds: optionalInteger(values['visibility-timeout'], '--visibility-timeout'),
+  };
+}
+
+class UsageError extends Error {}
+
+function optionalInteger(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${name} must be a whole number, got "${value}".`);
+  return Number(value);
+}
+
+/** Prints lines above the prompt without mangling what the user is typing. */
+class ChatOutput {
+  private prompt?: Interface;
+
+  attach(prompt: Interface): void {
+    this.prompt = prompt;
+  }
+
+  line(text: string): void {
+    if (this.prompt && process.stdout.isTTY) {
+      process.stdout.write('\r\x1b[2K');
+      process.stdout.write(`${text}\n`);
+      this.prompt.prompt(true);
+    } else {
+      process.stdout.write(`${text}\n`);
+    }
+  }
+}
+
+const clock = () => new Date().toTimeString().slice(0, 8);
+
+function describeState({ session, history }: ConversationSnapshot): string {
+  if (!session) return '  (no session yet)';
+  const data = Object.keys(session.qualificationData).length > 0 ? ` · data ${JSON.stringify(session.qualificationData)}` : '';
+  return `  session ${session.sessionId.slice(0, 8)} · ${session.state} · ${history.length} messages${data}`;
+}
+
+function describeHistory({ history }: ConversationSnapshot): string[] {
+  return history.map((message) => `  ${message.timestamp.slice(11, 19)} ${message.role.padEnd(9)} ${message.text}${message.deliveryStatus && message.deliveryStatus !== 'sent' ? ` [${message.deliveryStatus}]` : ''}`);
+}
+
+const FAILURE_WORDS: Record<InvocationReport['outcome'], string> = { deleted: 'succeeded', retained: 'failed', threw: 'crashed', timed_out: 'timed out' };
+
+function describeFailure(report: InvocationReport, maxReceiveCount: number, visibilitySeconds: number): string {
+  const { phone_number: customer } = JSON.parse(report.record.body) as { phone_number?: string };
+  const why = report.error instanceof Error ? `: ${report.error.message}` : ' (the orchestrator reported it in batchItemFailures)';
+  const next =
+    report.receiveCount >= maxReceiveCount
+      ? `it was received ${report.receiveCount} times, so SQS moves it to the dead-letter queue`
+      : `SQS delivers it again after the ${visibilitySeconds} s visibility timeout`;
+  return `${clock()} ! turn for ${customer} ${FAILURE_WORDS[report.outcome]} on receive ${report.receiveCount} of ${maxReceiveCount}${why}; ${next}`;
+}
+
+async function main(): Promise<number> {
+  // The SDK's Node 20 end-of-support notice is noise in an interactive tool.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  let options: CliOptions | 'help';
+  try {
+    options = parseCli(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+
+  const out = new ChatOutput();
+  const maxReceiveCount = PIPELINE_DEFAULTS.maxReceiveCount;
+  const visibilitySeconds = options.visibilityTimeoutSeconds ?? PIPELINE_DEFAULTS.queueVisibilityTimeoutSeconds;
+  const reports: InvocationReport[] = [];
+  const reportListeners = new Set<(report: InvocationReport) => void>();
+
+  process.stdout.write('Starting DynamoDB Local, the SQS emulator and the pipeline…\n');
+  const starting = startLocalPipeline({
+    dynamoDbEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
+    sqsEndpoint: process.env.AWS_ENDPOINT_URL_SQS,
+    ports: { webhook: options.webhookPort },
+    queue: { visibilityTimeoutSeconds: visibilitySeconds },
+    logFormatter: new CompactLogFormatter(),
+    onInvocation: (report) => {
+      reports.push(report);
+      reportListeners.forEach((listener) => listener(report));
+      if (report.outcome !== 'deleted') out.line(describeFailure(report, maxReceiveCount, visibilitySeconds));
+    },
+  });
+
+  // Every way out stops what was started, once: the command's end, Ctrl-C, SIGTERM, a crash.
+  let stopped = false;
+  let stopping: Promise<number> | undefined;
+  const shutdown = (code: number): Promise<number> =>
+    (stopping ??= starting
+      .then(
+        (pipeline) =>
+          pipeline.stop().then(
+            () => code,
+            (error: unknown) => {
+              process.stderr.write(`Stopping was not clean: ${String(error)}\n`);
+              return code === 0 ? 1 : code;
+            },
+          ),
+        // A pipeline that failed to start has already stopped what it had started.
+        () => code,
+      )
+      .finally(() => (stopped = true)));
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    process.once(signal, () => void shutdown(code).then((exitCode) => process.exit(exitCode)));
+  }
+
+  const pipeline = await starting;
+  // Last resort if the process dies some other way: no child outlives it.
+  process.once('exit', () => {
+    if (!stopped) pipeline.childPids.forEach((pid) => killQuietly(pid));
+  });
+  const firstReportFor = (messageId: string) =>
+    new Promise<InvocationReport>((resolve) => {
+      const matches = (report: InvocationReport) => (JSON.parse(report.record.body) as { message_id?: string }).message_id === messageId;
+      const earlier = reports.find(matches);
+      if (earlier) return resolve(earlier);
+      const listener = (report: InvocationReport) => {
+        if (!matches(report)) return;
+        reportListeners.delete(listener);
+        resolve(report);
+      };
+      reportListeners.add(listener);
+    });
+
+  try {
+    const code = options.command === 'send' ? await sendOnce(pipeline, options.customer, options.text!, firstReportFor) : await chat(pipeline, options.customer, out, reports);
+    return await shutdown(code);
+  } catch (error) {
+    await shutdown(1);
+    throw error;
+  }
+}
+
+/** Sends one message and waits for what became of it: answered, failed, or routed to a human. */
+async function sendOnce(pipeline: LocalPipeline, customer: string, text: string, firstReportFor: (messageId: string) => Promise<InvocationReport>): Promise<number> {
+  const sentBefore = pipeline.fakeWhatsApp.sent().length;
+  const { status, messageId } = await pipeline.sendCustomerMessage(customer, text);
+  process.stdout.write(`${clock()} customer ${customer}: ${text}\n`);
+  if (status !== 200) {
+    process.stderr.write(`The webhook answered ${status}.\n`);
+    return 1;
+  }
+  // A message routed to a human inbox is never queued: then the pipeline simply goes idle.
+  const outcome = await Promise.race([firstReportFor(messageId), pipeline.waitForIdle(PIPELINE_DEFAULTS.orchestratorTimeoutSeconds * 1000).then(() => undefined)]);
+  if (outcome && outcome.outcome !== 'deleted') return 1;
+  await pipeline.waitForIdle();
+  const replies = pipeline.fakeWhatsApp.sent().slice(sentBefore).filter((message) => message.recipient === customer);
+  for (const reply of replies) process.stdout.write(`${clock()} agent → ${customer}: ${reply.text}\n`);
+  const snapshot = await pipeline.conversation(customer);
+  if (replies.length === 0) process.stdout.write(`(no reply: the session is ${snapshot.session?.state ?? 'missing'})\n`);
+  process.stdout.write(`${describeState(snapshot)}\n`);
+  return 0;
+}
+
+/** The interactive chat: one line per customer message, replies and state as they happen. */
+async function chat(pipeline: LocalPipeline, firstCustomer: string, out: ChatOutput, reports: InvocationReport[]): Promise<number> {
+  let customer = firstCustomer;
+  process.stdout.write(
+    [
+      '',
+      `Local pipeline ready (DynamoDB Local and SQS emulator PIDs: ${pipeline.childPids.join(', ') || 'reused'})`,
+      `  webhook (Function URL)  ${pipeline.webhookUrl}   verify token ${pipeline.verifyToken}`,
+      `  table ${pipeline.tableName} · queue ${pipeline.queueUrl}`,
+      `  fake WhatsApp API       ${pipeline.fakeWhatsApp.baseUrl}`,
+      '',
+      CHAT_HELP,
+      '',
+    ].join('\n') + '\n',
+  );
+
+  const prompt = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
+  out.attach(prompt);
+  const setPrompt = () => prompt.setPrompt(`${customer}> `);
+  setPrompt();
+
+  // The fake Graph API records every reply; show each as it arrives, with the session after it.
+  let shown = pipeline.fakeWhatsApp.sent().length;
+  const watcher = setInterval(() => {
+    const sent = pipeline.fakeWhatsApp.sent();
+    for (const reply of sent.slice(shown)) {
+      out.line(`${clock()} agent → ${reply.recipient}: ${reply.text}`);
+      pipeline.conversation(reply.recipient).then(
+        (snapshot) => out.line(describeState(snapshot)),
+        (error: unknown) => out.line(`  (could not read the session: ${String(error)})`),
+      );
+    }
+    shown = sent.length;
+  }, 100);
+
+  const commands: Record<string, (argument: string) => Promise<void> | void> = {
+    help: () => out.line(CHAT_HELP),
+    from: (argument) => {
+      if (!CUSTOMER_PATTERN.test(argument)) return out.line('  /from needs a WhatsApp id of 8 to 15 digits, e.g. /from 5521987654321');
+      customer = argument;
+      setPrompt();
+      out.line(`  now writing as ${customer}`);
+    },
+    state: async () => {
+      const snapshot = await pipeline.conversation(customer);
+      out.line([describeState(snapshot), ...describeHistory(snapshot), `  turns processed so far: ${reports.length}`].join('\n'));
+    },
+  };
+
+  prompt.prompt();
+  return await new Promise<number>((resolve) => {
+    const finish = () => {
+      clearInterval(watcher);
+      resolve(0);
+    };
+    prompt.on('SIGINT', () => prompt.close());
+    prompt.on('close', finish);
+    prompt.on('line', (line) => {
+      const text = line.trim();
+      if (text === '') return prompt.prompt();
+      const command = /^\/(\w+)\s*(.*)$/.exec(text);
+      if (command) {
+        if (command[1] === 'quit' || command[1] === 'exit') return prompt.close();
+        const run = commands[command[1]];
+        if (!run) return out.line(`  unknown command /${command[1]}; try /help`);
+        void Promise.resolve(run(command[2].trim())).catch((error: unknown) => out.line(`  ${String(error)}`));
+        return prompt.prompt();
+      }
+      const from = customer;
+      pipeline.sendCustomerMessage(from, text).then(
+        ({ status }) => out.line(`${clock()} customer ${from}: ${text}${status === 200 ? '' : `   (webhook answered ${status})`}`),
+        (error: unknown) => out.line(`  could not post to the webhook: ${String(error)}`),
+      );
+    });
+  });
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    // Already gone.
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof LocalServerError || error instanceof AgentConfigurationError) process.stderr.write(`\n${error.message}\n`);
+    else process.stderr.write(`\n${(error as Error)?.stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);
