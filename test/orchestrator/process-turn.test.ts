@@ -30,6 +30,7 @@ describe('turn protocol (SPEC §6)', () => {
     expect(await harness.process(CUSTOMER, 'wamid.A')).toEqual({ batchItemFailures: [] });
 
     expect(harness.sentTo(CUSTOMER)).toEqual(['Olá! Recebi: Oi, quero um exame (mensagem 1)']);
+    expect(harness.fake.readReceipts().map((receipt) => receipt.messageId)).toEqual(['wamid.A']);
     expect(await harness.history(CUSTOMER)).toEqual(['user: Oi, quero um exame', 'assistant[sent]: Olá! Recebi: Oi, quero um exame (mensagem 1)']);
     expect((await harness.sessions.getActive(CUSTOMER))?.state).toBe(SessionState.QUALIFYING);
     expect(await harness.receipts.isCompleted({ phoneNumber: CUSTOMER, messageId: 'wamid.A' })).toBe(true);
@@ -41,6 +42,22 @@ describe('turn protocol (SPEC §6)', () => {
     await harness.process(CUSTOMER, 'wamid.A');
     expect(harness.agent.requests).toHaveLength(1);
     expect(harness.fake.sent()).toHaveLength(1);
+  });
+
+  test('a failed read receipt never fails the turn', async () => {
+    harness = await TurnHarness.start({
+      wrap: (deps) => ({
+        ...deps,
+        whatsapp: Object.assign(Object.create(deps.whatsapp), {
+          markAsRead: async () => {
+            throw new Error('read receipt refused');
+          },
+        }),
+      }),
+    });
+    await harness.receive(CUSTOMER, 'wamid.A', 'oi');
+    expect(await harness.process(CUSTOMER, 'wamid.A')).toEqual({ batchItemFailures: [] });
+    expect(harness.sentTo(CUSTOMER)).toEqual(['Olá! Recebi: oi (mensagem 1)']);
   });
 
   test('pending messages are drained in registration order, tied and regressing timestamps kept in order', async () => {

@@ -30,6 +30,8 @@ export interface AgentCallReport {
   readonly iterations: number;
   readonly latencyMs: number;
   readonly stopReason: AgentResponse['stopReason'];
+  /** Whether the customer's message was marked read (with a typing indicator) while the agent ran. */
+  readonly readReceiptSent: boolean;
 }
 
 export interface TurnReport {
@@ -145,6 +147,12 @@ export class ProcessTurn {
     const session = active === undefined || active.state === SessionState.CLOSED ? await this.openSession(last) : active;
     await this.appendInbound(pending, session);
 
+    // Blue ticks and a typing indicator while the agent thinks: best effort, alongside the agent
+    // call, so it adds no latency and its failure never fails the turn.
+    const readReceipt = this.deps.whatsapp.markAsRead({ phoneNumberId: last.phoneNumberId, messageId: last.messageId, showTypingIndicator: true }).then(
+      () => true,
+      () => false,
+    );
     const agentStarted = Date.now();
     const response = await this.deps.agent.respond({
       systemPrompt: await this.systemPrompt(),
@@ -153,7 +161,7 @@ export class ProcessTurn {
       deadline: deadline - this.settings.deliveryReserveMs,
       maxIterations: this.settings.maxAgentIterations,
     });
-    const agent: AgentCallReport = { iterations: response.iterations, latencyMs: Date.now() - agentStarted, stopReason: response.stopReason };
+    const agent: AgentCallReport = { iterations: response.iterations, latencyMs: Date.now() - agentStarted, stopReason: response.stopReason, readReceiptSent: await readReceipt };
 
     // The conditional write below IS the latest-message guard: it persists the session and the
     // reply only if this turn's last message is still the latest and pointer and state are as found.
