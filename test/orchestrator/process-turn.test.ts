@@ -1,5 +1,5 @@
 import { SessionState } from '../../lambda/core/domain/session';
-import { TurnHarness } from './turn-harness';
+import { afterPersist, TurnHarness } from './turn-harness';
 
 const CUSTOMER = '5511988887777';
 let harness: TurnHarness;
@@ -117,15 +117,8 @@ describe('latest message wins', () => {
 
   test('B arrives after A persisted but before A was sent: A is superseded and never sent', async () => {
     harness = await TurnHarness.start({
-      wrap: (deps) => ({
-        ...deps,
-        sessions: Object.assign(Object.create(deps.sessions), {
-          tryPutAgentResult: async (write: Parameters<typeof deps.sessions.tryPutAgentResult>[0]) => {
-            const persisted = await deps.sessions.tryPutAgentResult(write);
-            if (write.expectedLatestMessageId === 'wamid.A') await harness.receive(CUSTOMER, 'wamid.B', 'mudei de ideia', 1_780_000_001);
-            return persisted;
-          },
-        }),
+      wrap: afterPersist(async (_deps, write) => {
+        if (write.expectedLatestMessageId === 'wamid.A') await harness.receive(CUSTOMER, 'wamid.B', 'mudei de ideia', 1_780_000_001);
       }),
     });
     await harness.receive(CUSTOMER, 'wamid.A', 'quero X');
@@ -139,17 +132,10 @@ describe('latest message wins', () => {
 
   test('a human takeover between persist and send: the reply is superseded, never sent', async () => {
     harness = await TurnHarness.start({
-      wrap: (deps) => ({
-        ...deps,
-        sessions: Object.assign(Object.create(deps.sessions), {
-          tryPutAgentResult: async (write: Parameters<typeof deps.sessions.tryPutAgentResult>[0]) => {
-            const persisted = await deps.sessions.tryPutAgentResult(write);
-            const session = (await deps.sessions.getActive(CUSTOMER))!;
-            const waiting = await deps.sessions.transitionState(session, session.state, SessionState.AWAITING_HUMAN);
-            await deps.sessions.transitionState(waiting, SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTIVE, { changes: { assignedTo: '5511900000000' } });
-            return persisted;
-          },
-        }),
+      wrap: afterPersist(async ({ sessions }) => {
+        const session = (await sessions.getActive(CUSTOMER))!;
+        const waiting = await sessions.transitionState(session, session.state, SessionState.AWAITING_HUMAN);
+        await sessions.transitionState(waiting, SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTIVE, { changes: { assignedTo: '5511900000000' } });
       }),
     });
     await harness.receive(CUSTOMER, 'wamid.A', 'oi');

@@ -17,6 +17,7 @@ import { randomIdGenerator } from '../../lambda/core/adapters/system/random-id-g
 import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { GraphApiWhatsAppSender } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
 import { ProcessTurn, type ProcessTurnDependencies } from '../../lambda/core/application/process-turn';
+import type { AgentResultWrite } from '../../lambda/core/ports/repositories';
 import { createTurnHandler } from '../../lambda/orchestrator/turn-handler';
 import { createWebhookHandler } from '../../lambda/webhook';
 import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
@@ -31,6 +32,20 @@ export interface TurnHarnessOptions {
   /** Wraps the use case's ports, e.g. to act between two of its steps (test-only fault points). */
   readonly wrap?: (deps: ProcessTurnDependencies) => ProcessTurnDependencies;
   readonly settings?: ProcessTurnDependencies['settings'];
+}
+
+/** A `wrap` that runs `act` right after the turn's result was persisted, before the guard and the send. */
+export function afterPersist(act: (deps: ProcessTurnDependencies, write: AgentResultWrite) => Promise<void>): NonNullable<TurnHarnessOptions['wrap']> {
+  return (deps) => ({
+    ...deps,
+    sessions: Object.assign(Object.create(deps.sessions), {
+      tryPutAgentResult: async (write: AgentResultWrite) => {
+        const persisted = await deps.sessions.tryPutAgentResult(write);
+        await act(deps, write);
+        return persisted;
+      },
+    }),
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { isoMicros, latestOf, nextMicrosecond, toEpochMicros, type IsoTimestamp } from '../domain/timestamps';
 import type { InboundTurn } from '../domain/inbound-turn';
 import type { LatestInbound, OutboxEntry, PendingInbound } from '../domain/inbound-receipt';
-import { isVisibleToAgent, pendingSendMessage, type Message } from '../domain/message';
+import { customerMessage, isVisibleToAgent, pendingSendMessage, type Message } from '../domain/message';
 import { isHumanOwned, isLegalTransition, SessionState, transitionSession, type Session } from '../domain/session';
 import type { AgentAction, AgentPort, AgentResponse, ConversationEntry } from '../ports/agent';
 import type { Clock, IdGenerator } from '../ports/clock';
@@ -261,7 +261,7 @@ export class ProcessTurn {
   }
 
   private async appendInbound(pending: readonly PendingInbound[], session: Session): Promise<void> {
-    await Promise.all(pending.map((turn) => this.deps.messages.append(inboundMessage(turn, session))));
+    await Promise.all(pending.map((turn) => this.deps.messages.append(customerMessage(turn, session.sessionId, turn.historyTimestamp))));
   }
 
   private async conversation(session: Session): Promise<ConversationEntry[]> {
@@ -382,18 +382,6 @@ function isStillDeliverable(latest: LatestInbound, outbox: OutboxEntry, reply: M
   return !(changedSinceReply && (isHumanOwned(session.state) || session.state === SessionState.CLOSED));
 }
 
-function inboundMessage(turn: PendingInbound, session: Session): Message {
-  return {
-    phoneNumber: turn.phoneNumber,
-    sessionId: session.sessionId,
-    messageId: turn.messageId,
-    direction: 'inbound',
-    role: 'user',
-    text: turn.text,
-    timestamp: turn.historyTimestamp,
-    messageType: turn.messageType,
-  };
-}
 
 function stringValues(data: Readonly<Record<string, unknown>>): Record<string, string> {
   return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));

@@ -1,6 +1,6 @@
 import type { InboundTurn } from '../domain/inbound-turn';
-import type { Message } from '../domain/message';
-import { isHumanOwned, type Session } from '../domain/session';
+import { customerMessage } from '../domain/message';
+import { isHumanOwned } from '../domain/session';
 import type { InboundReceiptRepository, MessageRepository, SessionRepository } from '../ports/repositories';
 import type { TurnDispatcher } from '../ports/turn-dispatcher';
 
@@ -67,7 +67,10 @@ export class RegisterInboundTurns {
   private async route(turn: InboundTurn): Promise<'agent' | 'human'> {
     const session = await this.deps.sessions.getActive(turn.phoneNumber);
     if (session !== undefined && isHumanOwned(session.state)) {
-      const appended = await this.deps.messages.appendInboundIfSessionState(inboxMessage(turn, session), session.state, session.sessionId);
+      // Positioned by reception time, not Meta's second-resolution timestamp: after a reply sent
+      // within the same second, in the order the operator sees messages arrive.
+      const message = customerMessage(turn, session.sessionId, turn.receivedAt);
+      const appended = await this.deps.messages.appendInboundIfSessionState(message, session.state, session.sessionId);
       if (appended) {
         await this.deps.receipts.markHumanRouted(turn);
         return 'human';
@@ -79,17 +82,3 @@ export class RegisterInboundTurns {
   }
 }
 
-function inboxMessage(turn: InboundTurn, session: Session): Message {
-  return {
-    phoneNumber: turn.phoneNumber,
-    sessionId: session.sessionId,
-    messageId: turn.messageId,
-    direction: 'inbound',
-    role: 'user',
-    text: turn.text,
-    // Reception time, not Meta's second-resolution timestamp: it places the message after a reply
-    // sent within the same second, in the order the operator sees messages arrive.
-    timestamp: turn.receivedAt,
-    messageType: turn.messageType,
-  };
-}

@@ -1,3 +1,4 @@
+import type { InboundTurn } from './inbound-turn';
 import type { IsoTimestamp } from './timestamps';
 import type { CarriesUnknownAttributes } from './unknown-attributes';
 
@@ -54,6 +55,20 @@ export interface Message extends CarriesUnknownAttributes {
 export interface OutboundRef {
   readonly phoneNumber: string;
   readonly sortKey: string;
+}
+
+/** A customer's message as it enters a session's history, at the position `timestamp` gives it. */
+export function customerMessage(turn: InboundTurn, sessionId: string, timestamp: IsoTimestamp): Message {
+  return {
+    phoneNumber: turn.phoneNumber,
+    sessionId,
+    messageId: turn.messageId,
+    direction: 'inbound',
+    role: 'user',
+    text: turn.text,
+    timestamp,
+    messageType: turn.messageType,
+  };
 }
 
 /** A reply as the outbox first stores it: written with the turn's result, not yet sent. */
