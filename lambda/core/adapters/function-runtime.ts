@@ -1,0 +1,49 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
+import type { Clock, IdGenerator } from '../ports/clock';
+import { createDocumentClient, type DynamoKitObserver } from './dynamodb/dynamo-kit';
+import { createDynamoRepositories, type DynamoRepositories } from './dynamodb/dynamo-repositories';
+import { createPowertools, instrumentInvocation, type Powertools } from './observability/powertools';
+import { systemClock } from './system/system-clock';
+
+/** What every function needs from its surroundings; each handler adds its own ports. */
+export interface FunctionRuntime {
+  readonly tableName: string;
+  readonly clock?: Clock;
+  readonly ids?: IdGenerator;
+  readonly logger?: Logger;
+  readonly metrics?: Metrics;
+  /** Sees every DynamoDB call (benchmarks count calls and consumed capacity with it). */
+  readonly kitObserver?: DynamoKitObserver;
+}
+
+export interface ComposedFunction {
+  readonly powertools: Powertools;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly clock: Clock;
+  readonly repositories: DynamoRepositories;
+  /** Wraps one invocation: X-Ray subsegment, cold start annotation, metrics flush. */
+  instrument<T>(invocation: () => Promise<T>): Promise<T>;
+}
+
+/** The shared half of a composition root: observability, clock and the table's repositories. */
+export function composeFunction(name: string, runtime: FunctionRuntime): ComposedFunction {
+  const powertools = createPowertools(`whatsapp-${name}`);
+  const metrics = runtime.metrics ?? powertools.metrics;
+  const clock = runtime.clock ?? systemClock;
+  return {
+    powertools,
+    logger: runtime.logger ?? powertools.logger,
+    metrics,
+    clock,
+    repositories: createDynamoRepositories({
+      tableName: runtime.tableName,
+      clock,
+      ids: runtime.ids,
+      client: createDocumentClient({}, (client) => powertools.tracer.captureAWSv3Client(client)),
+      observer: runtime.kitObserver,
+    }),
+    instrument: (invocation) => instrumentInvocation({ tracer: powertools.tracer, metrics }, name, invocation),
+  };
+}
