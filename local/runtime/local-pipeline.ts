@@ -239,7 +239,7 @@ async function waitForIdle(client: SQSClient, queueUrl: string, eventSource: Sqs
   const counters = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const;
   while (Date.now() < deadline) {
     const { Attributes: attributes = {} } = await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [...counters] }));
-    if (eventSource.inFlight === 0 && counters.every((counter) => Number(attributes[counter] ?? 0) === 0)) return;
+    if (eventSource.idle && counters.every((counter) => Number(attributes[counter] ?? 0) === 0)) return;
     await sleep(50);
   }
   throw new Error(`The pipeline was still busy after ${timeoutMs} ms`);

@@ -50,8 +50,8 @@ export interface SqsEventSourceOptions {
   /** Default `PIPELINE_DEFAULTS.orchestratorTimeoutSeconds` (90 s, as deployed). */
   readonly functionTimeoutSeconds?: number;
   /**
-   * Invocations in flight at once (Lambda's maximum concurrency for the event source). FIFO order
-   * holds regardless: the queue keeps at most one message per group in flight. Default 10.
+   * Invocations in flight at once (the event source's maximum concurrency). FIFO order holds
+   * regardless: one message group's messages are never invoked concurrently. Default 10.
    */
   readonly maxConcurrency?: number;
   /** ReceiveMessage long-poll wait. Default 20 s (stop() interrupts it). */
@@ -64,6 +64,8 @@ export interface SqsEventSourceOptions {
 
 const DEFAULT_MAX_CONCURRENCY = 10;
 const DEFAULT_WAIT_TIME_SECONDS = 20;
+/** ReceiveMessage returns at most 10 messages. */
+const SQS_MAX_RECEIVE = 10;
 const POLL_ERROR_BACKOFF_MS = 1_000;
 const MEMORY_LIMIT_MB = '1024';
 
@@ -73,78 +75,89 @@ const MEMORY_LIMIT_MB = '1024';
  * and a context whose remaining time counts down from the function timeout, deletes the record on
  * success and leaves it in the queue when the function reports it in `batchItemFailures`, throws or
  * times out — the queue's own visibility timeout and redrive policy decide when it comes back and
- * when it moves to the dead-letter queue. Up to `maxConcurrency` workers poll at once, so different
- * message groups run in parallel while each group stays strictly ordered.
+ * when it moves to the dead-letter queue.
+ *
+ * Like Lambda's pollers, one long poll at a time asks for as many messages as there are free
+ * invocation slots (up to 10), so nothing waits in flight for a slot while its visibility timeout
+ * runs. Messages of different groups are invoked concurrently; messages of one group strictly one
+ * after another, and after a failure the rest of that group's batch is left for redelivery.
  */
 export class SqsEventSource {
-  /** Resolves the queue ARN for the records, then starts the workers. */
+  /** Resolves the queue ARN for the records, then starts polling. */
   static async start(options: SqsEventSourceOptions): Promise<SqsEventSource> {
+    const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+    if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1) throw new RangeError(`maxConcurrency must be a positive integer, got ${maxConcurrency}`);
     const attributes = await options.client.send(new GetQueueAttributesCommand({ QueueUrl: options.queueUrl, AttributeNames: ['QueueArn'] }));
     const queueArn = attributes.Attributes?.QueueArn;
     if (!queueArn) throw new Error(`The queue ${options.queueUrl} reported no QueueArn`);
     const region = await options.client.config.region();
-    const source = new SqsEventSource(options, queueArn, region);
-    source.startWorkers();
-    return source;
+    return new SqsEventSource(options, maxConcurrency, queueArn, region);
   }
 
   private readonly abort = new AbortController();
-  private readonly workers: Promise<void>[] = [];
-  /** Invocations still running, including ones that outlived their timeout. */
+  private readonly poller: Promise<void>;
+  /** Received messages not settled yet: being invoked, or waiting behind their group's previous one. */
+  private unsettled = 0;
+  private slotFreed?: () => void;
+  private readonly groupRuns = new Set<Promise<void>>();
+  /** Function invocations still running, including ones that outlived their timeout. */
   private readonly running = new Set<Promise<unknown>>();
   private readonly functionTimeoutMs: number;
 
   private constructor(
     private readonly options: SqsEventSourceOptions,
+    private readonly maxConcurrency: number,
     private readonly queueArn: string,
     private readonly region: string,
   ) {
     this.functionTimeoutMs = (options.functionTimeoutSeconds ?? PIPELINE_DEFAULTS.orchestratorTimeoutSeconds) * 1000;
+    this.poller = this.poll();
   }
 
-  /** Invocations running now (a timed-out one counts until it really ends). */
-  get inFlight(): number {
-    return this.running.size;
+  /** No received message is unsettled and no invocation is running. */
+  get idle(): boolean {
+    return this.unsettled === 0 && this.running.size === 0;
   }
 
-  /** Stops polling, then waits for every invocation in flight to finish and settle its record. */
+  /** Stops polling, then waits for every received message to be settled and every invocation to end. */
   async stop(): Promise<void> {
     this.abort.abort();
-    await Promise.all(this.workers);
+    this.slotFreed?.();
+    await this.poller;
+    await Promise.allSettled([...this.groupRuns]);
     await Promise.allSettled([...this.running]);
-  }
-
-  private startWorkers(): void {
-    const count = this.options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
-    if (!Number.isInteger(count) || count < 1) throw new RangeError(`maxConcurrency must be a positive integer, got ${count}`);
-    for (let index = 0; index < count; index++) this.workers.push(this.work());
   }
 
   private get stopping(): boolean {
     return this.abort.signal.aborted;
   }
 
-  private async work(): Promise<void> {
+  private async poll(): Promise<void> {
     while (!this.stopping) {
+      const freeSlots = this.maxConcurrency - this.unsettled;
+      if (freeSlots <= 0) {
+        await new Promise<void>((resolve) => (this.slotFreed = resolve));
+        continue;
+      }
       let messages: Message[];
       try {
-        messages = await this.receive();
+        messages = await this.receive(Math.min(SQS_MAX_RECEIVE, freeSlots));
       } catch (error) {
         if (this.stopping) return;
         this.options.onPollError?.(error);
         await sleep(POLL_ERROR_BACKOFF_MS, undefined, { signal: this.abort.signal }).catch(() => undefined);
         continue;
       }
-      // Received messages are in flight already: finish them even when stop() was called meanwhile.
-      for (const message of messages) await this.invoke(this.toRecord(message));
+      // Received messages are in flight already: they are processed even if stop() came meanwhile.
+      for (const groupMessages of byMessageGroup(messages)) this.runGroup(groupMessages);
     }
   }
 
-  private async receive(): Promise<Message[]> {
+  private async receive(maxMessages: number): Promise<Message[]> {
     const output = await this.options.client.send(
       new ReceiveMessageCommand({
         QueueUrl: this.options.queueUrl,
-        MaxNumberOfMessages: PIPELINE_DEFAULTS.orchestratorBatchSize,
+        MaxNumberOfMessages: maxMessages,
         WaitTimeSeconds: this.options.waitTimeSeconds ?? DEFAULT_WAIT_TIME_SECONDS,
         MessageSystemAttributeNames: ['All'],
         MessageAttributeNames: ['All'],
@@ -154,7 +167,30 @@ export class SqsEventSource {
     return output.Messages ?? [];
   }
 
-  private async invoke(record: SQSRecord): Promise<void> {
+  /** One group's messages of a receive, in order; a failure leaves the rest to come back later. */
+  private runGroup(messages: readonly Message[]): void {
+    this.unsettled += messages.length;
+    const run = (async () => {
+      for (const [index, message] of messages.entries()) {
+        if ((await this.invoke(this.toRecord(message))) !== 'deleted') {
+          this.settle(messages.length - index);
+          return;
+        }
+        this.settle(1);
+      }
+    })();
+    this.groupRuns.add(run);
+    const forget = () => this.groupRuns.delete(run);
+    run.then(forget, forget);
+  }
+
+  private settle(count: number): void {
+    this.unsettled -= count;
+    this.slotFreed?.();
+    this.slotFreed = undefined;
+  }
+
+  private async invoke(record: SQSRecord): Promise<InvocationOutcome> {
     const started = Date.now();
     const deadline = started + this.functionTimeoutMs;
     const context: LocalInvocationContext = {
@@ -211,6 +247,7 @@ export class SqsEventSource {
       durationMs: Date.now() - started,
       ...(error === undefined ? {} : { error }),
     });
+    return outcome;
   }
 
   /** The record exactly as Lambda's SQS event source shapes it. */
@@ -228,6 +265,16 @@ export class SqsEventSource {
       awsRegion: this.region,
     };
   }
+}
+
+/** Messages grouped by MessageGroupId, each group in receive order (which is the group's order). */
+function byMessageGroup(messages: readonly Message[]): Message[][] {
+  const groups = new Map<string, Message[]>();
+  for (const message of messages) {
+    const group = message.Attributes?.MessageGroupId ?? message.MessageId!;
+    groups.set(group, [...(groups.get(group) ?? []), message]);
+  }
+  return [...groups.values()];
 }
 
 function toRecordAttributes(attributes: Record<string, MessageAttributeValue>): SQSMessageAttributes {

@@ -125,6 +125,28 @@ it('keeps each message group in order, one invocation at a time, while groups ru
   expect(reports.every((report) => report.outcome === 'deleted')).toBe(true);
 });
 
+it('never runs more invocations at once than its maximum concurrency', async () => {
+  const release = gate();
+  let running = 0;
+  let mostAtOnce = 0;
+  await start(
+    async () => {
+      mostAtOnce = Math.max(mostAtOnce, ++running);
+      await release.opened;
+      running--;
+    },
+    { maxConcurrency: 2 },
+  );
+  for (const group of ['A', 'B', 'C', 'D', 'E']) await send(group, group);
+  await waitUntil(() => running === 2, 10_000, 'two invocations');
+  await sleep(300);
+  expect(running).toBe(2);
+  release.open();
+  await waitUntil(() => reports.length === 5, 10_000, 'all five invocations');
+  expect(mostAtOnce).toBe(2);
+  expect(reports.every((report) => report.outcome === 'deleted')).toBe(true);
+});
+
 it('stop() stops polling but lets the invocation in flight finish and delete its record', async () => {
   const release = gate();
   const started = gate();
