@@ -188,9 +188,11 @@ function sendFrontDoorError(response: ServerResponse, statusCode: number, messag
   response.end(body);
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
 /** `12/Mar/2020:19:03:58 +0000`, the request context's `time` format. */
 function clfTime(date: Date): string {
-  const month = date.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
+  const month = MONTHS[date.getUTCMonth()];
   const pad = (value: number) => String(value).padStart(2, '0');
   return `${pad(date.getUTCDate())}/${month}/${date.getUTCFullYear()}:${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
 }
