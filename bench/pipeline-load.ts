@@ -1,0 +1,72 @@
+import type { FakeGraphApi } from '../local/fake-whatsapp/fake-graph-api';
+import type { LocalPipeline } from '../local/runtime/local-pipeline';
+import { closedLoop, newCustomers, type Measurement } from './measurement';
+
+const REPLY_TIMEOUT_MS = 30_000;
+
+/**
+ * Closed-loop load through the whole pipeline: each customer POSTs a signed message to the webhook
+ * and waits until the fake WhatsApp API has recorded the reply before sending the next, so every
+ * message is one full turn (nothing merges) and latency is POST → reply recorded.
+ */
+export async function measurePipeline(pipeline: LocalPipeline, customers: number, perCustomer: number, maxMs: number): Promise<Measurement> {
+  const ids = newCustomers(customers);
+  const replies = new ReplyWatcher(pipeline.fakeWhatsApp);
+  try {
+    return await closedLoop(customers, perCustomer, maxMs, async (stream, index) => {
+      const customer = ids[stream];
+      const started = performance.now();
+      const replied = replies.next(customer);
+      const { status } = await pipeline.sendCustomerMessage(customer, `mensagem ${index + 1}`);
+      if (status !== 200) throw new Error(`The webhook answered ${status} for ${customer}`);
+      return (await replied) - started;
+    });
+  } finally {
+    replies.stop();
+  }
+}
+
+/** Resolves, per customer, with the moment the fake Graph API recorded that customer's next reply. */
+class ReplyWatcher {
+  private readonly waiting = new Map<string, { resolve: (at: number) => void; timer: NodeJS.Timeout }>();
+  private seen: number;
+  private lastRequestCount: number;
+  private readonly poll: NodeJS.Timeout;
+
+  constructor(private readonly fake: FakeGraphApi) {
+    this.seen = fake.sent().length;
+    this.lastRequestCount = fake.requestCount;
+    // requestCount is a cheap change detector; sent() copies the whole record, so read it only then.
+    this.poll = setInterval(() => this.check(), 1);
+  }
+
+  next(customer: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(customer);
+        reject(new Error(`No reply to ${customer} within ${REPLY_TIMEOUT_MS} ms`));
+      }, REPLY_TIMEOUT_MS);
+      this.waiting.set(customer, { resolve, timer });
+    });
+  }
+
+  stop(): void {
+    clearInterval(this.poll);
+    for (const waiter of this.waiting.values()) clearTimeout(waiter.timer);
+  }
+
+  private check(): void {
+    if (this.fake.requestCount === this.lastRequestCount) return;
+    this.lastRequestCount = this.fake.requestCount;
+    const now = performance.now();
+    const sent = this.fake.sent();
+    for (const reply of sent.slice(this.seen)) {
+      const waiter = this.waiting.get(reply.recipient);
+      if (!waiter) continue;
+      this.waiting.delete(reply.recipient);
+      clearTimeout(waiter.timer);
+      waiter.resolve(now);
+    }
+    this.seen = sent.length;
+  }
+}
