@@ -17,7 +17,7 @@ import { createAgentTable, createDebounceQueues, type LocalQueueOptions } from '
 import { assertPortFree, LocalServerError, startDynamoDbLocal, startSqsEmulator, type LocalServer } from '../servers/local-servers';
 import { ConversationInspector, type ConversationSnapshot } from './conversation-inspector';
 import { startFunctionUrlServer, type FunctionUrlServer } from './function-url-server';
-import { deliverToWebhook, LOCAL_BUSINESS, type WebhookDelivery } from './meta-notification';
+import { deliverToWebhook, type WebhookDelivery } from './meta-notification';
 import { SqsEventSource, type InvocationReport } from './sqs-event-source';
 
 type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'CRITICAL' | 'SILENT';
@@ -85,11 +85,8 @@ export interface LocalPipeline {
   readonly endpoints: { readonly dynamoDb: string; readonly sqs: string };
   /** Children this pipeline started (DynamoDB Local, SQS emulator), by PID. */
   readonly childPids: readonly number[];
-  readonly agent: AgentPort;
   /** A client bound to the pipeline's SQS endpoint (inspect the queues, the DLQ). */
   readonly sqsClient: SQSClient;
-  /** A client bound to the pipeline's DynamoDB endpoint. */
-  readonly dynamoDbClient: DynamoDBClient;
   /** The customer's active session and its history, read through the pipeline's repositories. */
   conversation(phone: string): Promise<ConversationSnapshot>;
   /** Signs and POSTs a customer's text message to the webhook, as Meta would. */
@@ -189,9 +186,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       deadLetterQueueUrl: queues.deadLetterQueueUrl,
       endpoints: { dynamoDb, sqs },
       childPids: cleanup.pids,
-      agent,
       sqsClient,
-      dynamoDbClient,
       conversation: (phone) => inspector.snapshot(phone),
       async sendCustomerMessage(phone, text, sendOptions = {}) {
         const delivery = await deliverToWebhook(webhookServer.url, credentials.appSecret, [{ from: phone, text, ...sendOptions }]);
@@ -208,9 +203,6 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     throw error;
   }
 }
-
-/** The phone number id replies are sent from (the business number of the local notifications). */
-export const LOCAL_PHONE_NUMBER_ID = LOCAL_BUSINESS.phoneNumberId;
 
 function localAgent(env: NodeJS.ProcessEnv): AgentPort {
   return env[RUNTIME_ENV.agentBackend] ? agentFromEnvironment(env) : new ScriptedAgent();

@@ -2,6 +2,7 @@
 // DynamoDB Local + SQS FIFO emulator → orchestrator event source → scripted agent → fake Graph API.
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+import { LOCAL_BUSINESS } from '../../local/runtime/meta-notification';
 import { gate, newCustomer, parseScriptedReply, startTestPipeline, waitUntil } from './support';
 
 let pipeline: LocalPipeline | undefined;
@@ -42,7 +43,7 @@ it('holds a conversation of several turns, keeps the session and opens a new one
   const reopened = await pipeline.conversation(customer);
   expect(reopened.session?.sessionId).not.toBe(open.session!.sessionId);
   expect(reopened.session?.state).toBe('QUALIFYING');
-  expect(pipeline.fakeWhatsApp.sent().every((message) => message.phoneNumberId === '100000000000002')).toBe(true);
+  expect(pipeline.fakeWhatsApp.sent().every((message) => message.phoneNumberId === LOCAL_BUSINESS.phoneNumberId)).toBe(true);
 });
 
 it('answers a burst from one customer once, with the full history, after holding the first turn', async () => {
@@ -71,6 +72,21 @@ it('answers a burst from one customer once, with the full history, after holding
   expect(agent.requests[1].history.map((entry) => entry.text)).toEqual(['Olá', 'Quero fazer um exame', 'É urgente']);
   const { history } = await pipeline.conversation(customer);
   expect(history.map((message) => message.text)).toEqual(['Olá', 'Quero fazer um exame', 'É urgente', 'Olá! Recebi: Olá | Quero fazer um exame | É urgente (mensagem 3)']);
+});
+
+it('answers several messages Meta delivers in one notification in payload order, none lost or repeated', async () => {
+  pipeline = await startTestPipeline();
+  const customer = newCustomer();
+
+  const delivery = await pipeline.sendCustomerMessages(customer, ['Bom dia', 'Tenho uma dúvida', 'sobre o exame']);
+  expect(delivery.status).toBe(200);
+  await pipeline.waitForIdle();
+
+  const replies = repliesTo(customer).map(parseScriptedReply);
+  expect(replies.flatMap((reply) => reply.answered)).toEqual(['Bom dia', 'Tenho uma dúvida', 'sobre o exame']);
+  expect(replies[replies.length - 1].count).toBe(3);
+  const { history } = await pipeline.conversation(customer);
+  expect(history.filter((message) => message.role === 'user').map((message) => message.messageId)).toEqual(delivery.messageIds);
 });
 
 it('serves many customers in parallel and keeps each customer’s messages in order, none lost or repeated', async () => {
