@@ -173,9 +173,14 @@ async function main(): Promise<number> {
         () => code,
       )
       .finally(() => (stopped = true)));
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
-    process.once(signal, () => void shutdown(code).then((exitCode) => process.exit(exitCode)));
-  }
+  const exitAfterShutdown = (code: number) => void shutdown(code).then((exitCode) => process.exit(exitCode));
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) process.once(signal, () => exitAfterShutdown(code));
+  // Output piped into a reader that went away (e.g. `| head`): nobody is listening, stop quietly.
+  process.stdout.on('error', () => exitAfterShutdown(0));
+  process.on('uncaughtException', (error) => {
+    process.stderr.write(`${error.stack ?? String(error)}\n`);
+    exitAfterShutdown(1);
+  });
 
   const pipeline = await starting;
   // Last resort if the process dies some other way: no child outlives it.
