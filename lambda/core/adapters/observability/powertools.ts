@@ -41,6 +41,7 @@ export async function instrumentInvocation<T>({ tracer, metrics }: Pick<Powertoo
   } finally {
     subsegment?.close();
     if (parent) tracer.setSegment(parent);
-    metrics.publishStoredMetrics();
+    // A request that recorded nothing (e.g. the verification handshake) has nothing to flush.
+    if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
   }
 }
