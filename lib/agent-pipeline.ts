@@ -324,6 +324,8 @@ export class AgentPipeline extends Construct {
         [RUNTIME_ENV.tableName]: this.table.tableName,
         [RUNTIME_ENV.whatsAppSecretArn]: this.whatsAppSecret.secretArn,
         [RUNTIME_ENV.whatsAppApiBaseUrl]: this.settings.whatsAppApiBaseUrl,
+        // The last receive before the redrive parks its messages so they cannot block later turns.
+        [RUNTIME_ENV.maxReceiveCount]: String(this.settings.maxReceiveCount),
         ...powertoolsEnvironment,
       },
     });

@@ -37,6 +37,7 @@ export const RUNTIME_ENV = {
   agentBackend: 'AGENT_BACKEND',
   bedrockModelId: 'BEDROCK_MODEL_ID',
   agentFunctionName: 'AGENT_FUNCTION_NAME',
+  maxReceiveCount: 'MAX_RECEIVE_COUNT',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
 } as const;

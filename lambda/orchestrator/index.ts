@@ -1,6 +1,7 @@
 // Entry point of the orchestrator function: composes the turn use case from its adapters. The SQS
 // contract lives in turn-handler.ts, the behaviour in core/application/process-turn.ts.
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/pipeline-contract';
 import { agentFromEnvironment } from '../core/adapters/agent/agent-from-environment';
 import { tableNameFromEnvironment } from '../core/adapters/dynamodb/dynamo-repositories';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
@@ -19,6 +20,8 @@ export interface OrchestratorRuntime extends FunctionRuntime {
   readonly whatsapp: WhatsAppSender;
   readonly agent: AgentPort;
   readonly settings?: Partial<TurnSettings>;
+  /** The queue's redrive `maxReceiveCount`. @default PIPELINE_DEFAULTS.maxReceiveCount */
+  readonly maxReceiveCount?: number;
 }
 
 export function createOrchestratorHandler(runtime: OrchestratorRuntime): OrchestratorHandler {
@@ -39,6 +42,7 @@ export function createOrchestratorHandler(runtime: OrchestratorRuntime): Orchest
     }),
     logger: composed.logger,
     metrics: composed.metrics,
+    maxReceiveCount: runtime.maxReceiveCount,
   });
   return (event, context) => composed.instrument(() => turns(event, context));
 }
@@ -51,6 +55,7 @@ export const handler: OrchestratorHandler = (event, context) => {
     tableName: tableNameFromEnvironment(),
     whatsapp: GraphApiWhatsAppSender.fromEnvironment(SecretsManagerCredentialsProvider.fromEnvironment()),
     agent: agentFromEnvironment(),
+    maxReceiveCount: Number(process.env[RUNTIME_ENV.maxReceiveCount] ?? PIPELINE_DEFAULTS.maxReceiveCount),
   });
   return fromEnvironment(event, context);
 };

@@ -2,6 +2,7 @@ import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambd
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { PIPELINE_DEFAULTS } from '../../lib/pipeline-contract';
 import { decodeDispatchMessage } from '../core/adapters/sqs/dispatch-message';
 import { ReplyDeliveryError, type ProcessTurn } from '../core/application/process-turn';
 import { maskCustomerId } from '../core/domain/privacy';
@@ -10,6 +11,11 @@ export interface TurnHandlerDependencies {
   readonly processTurn: ProcessTurn;
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /**
+   * The queue's redrive `maxReceiveCount`: the receive that reaches it is the final attempt.
+   * @default PIPELINE_DEFAULTS.maxReceiveCount
+   */
+  readonly maxReceiveCount?: number;
 }
 
 /** The part of the Lambda context the handler needs (the local runtime supplies its own). */
@@ -21,6 +27,7 @@ export type InvocationContext = Pick<Context, 'getRemainingTimeInMillis'> & Part
  */
 export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEvent, context: InvocationContext) => Promise<SQSBatchResponse> {
   const { logger, metrics, processTurn } = deps;
+  const maxReceiveCount = deps.maxReceiveCount ?? PIPELINE_DEFAULTS.maxReceiveCount;
 
   async function handleRecord(record: SQSRecord, context: InvocationContext): Promise<void> {
     const dispatch = decodeDispatchMessage(record.body);
@@ -32,7 +39,11 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
     const customer = maskCustomerId(dispatch.phoneNumber);
     const receiveCount = Number(record.attributes?.ApproximateReceiveCount ?? 1);
     try {
-      const report = await processTurn.execute({ phoneNumber: dispatch.phoneNumber, deadline: Date.now() + context.getRemainingTimeInMillis() });
+      const report = await processTurn.execute({
+        phoneNumber: dispatch.phoneNumber,
+        deadline: Date.now() + context.getRemainingTimeInMillis(),
+        finalAttempt: receiveCount >= maxReceiveCount,
+      });
       metrics.addMetric(`Turn_${report.outcome}`, MetricUnit.Count, 1);
       if (report.agent) {
         metrics.addMetric('AgentLatency', MetricUnit.Milliseconds, report.agent.latencyMs);
@@ -43,7 +54,7 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
       const outcome = error instanceof ReplyDeliveryError ? 'send_failed' : 'failed';
       metrics.addMetric(outcome === 'send_failed' ? 'ReplySendFailed' : 'TurnFailed', MetricUnit.Count, 1);
       if (error instanceof ReplyDeliveryError && error.outcomeUnknown) metrics.addMetric('ReplyOutcomeUnknown', MetricUnit.Count, 1);
-      logger.error('turn_failed', { outcome, customer, receiveCount, error: error as Error });
+      logger.error('turn_failed', { outcome, customer, receiveCount, deadLettered: receiveCount >= maxReceiveCount, error: error as Error });
       throw error;
     }
   }

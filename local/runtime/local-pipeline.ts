@@ -160,6 +160,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       tableName: names.table,
       whatsapp: new GraphApiWhatsAppSender({ baseUrl: fakeWhatsApp.baseUrl, credentials: credentialsProvider }),
       agent,
+      maxReceiveCount: options.queue?.maxReceiveCount,
       ...observability('whatsapp-orchestrator', logLevel, options.logFormatter),
     });
 

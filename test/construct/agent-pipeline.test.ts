@@ -158,6 +158,7 @@ describe('AgentPipeline with its defaults', () => {
           DYNAMODB_TABLE: synth.stack.resolve(synth.pipeline.table.tableName),
           WHATSAPP_SECRET_ARN: synth.stack.resolve(synth.pipeline.whatsAppSecret.secretArn),
           WHATSAPP_API_BASE_URL: 'https://graph.facebook.com/v23.0',
+          MAX_RECEIVE_COUNT: '3',
           AGENT_BACKEND: 'scripted',
           POWERTOOLS_SERVICE_NAME: 'gogenetic-agent-prod',
           POWERTOOLS_METRICS_NAMESPACE: 'gogenetic-agent',

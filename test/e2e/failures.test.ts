@@ -98,6 +98,11 @@ it('moves a poisoned message to the DLQ after 3 receives without blocking other 
     'Olá! Recebi: Tudo bem? (mensagem 2)',
     'Olá! Recebi: Quero um exame (mensagem 3)',
   ]);
+
+  // The poisoned customer is not stuck: the parked message stays out of later turns.
+  await pipeline.sendCustomerMessage(poisoned, 'Desculpe, outra pergunta');
+  await waitUntil(() => repliesTo(poisoned).length === 1, 15_000, 'the poisoned customer’s next answer');
+  expect(repliesTo(poisoned)).toEqual(['Olá! Recebi: Desculpe, outra pergunta (mensagem 1)']);
 });
 
 it('stops involving the agent once a human was asked for: later messages go to the human inbox', async () => {

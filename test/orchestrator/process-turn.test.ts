@@ -288,3 +288,44 @@ describe('legacy debounce items', () => {
     expect(harness.agent.requests).toHaveLength(1);
   });
 });
+
+describe('a message whose turn fails on every attempt', () => {
+  test('is parked on the final attempt so the customer’s next message is answered; a redrive restores it', async () => {
+    harness = await TurnHarness.start();
+    await harness.receive(CUSTOMER, 'wamid.POISON', 'isto quebra #falha');
+    for (const receiveCount of [1, 2]) {
+      expect((await harness.process(CUSTOMER, 'wamid.POISON', { receiveCount })).batchItemFailures).toHaveLength(1);
+      expect((await harness.receipts.getLatest(CUSTOMER))?.pendingMessageIds).toEqual(['wamid.POISON']);
+    }
+    expect((await harness.process(CUSTOMER, 'wamid.POISON', { receiveCount: 3 })).batchItemFailures).toHaveLength(1);
+    expect((await harness.receipts.getLatest(CUSTOMER))?.pendingMessageIds).toEqual([]);
+    const parked = await harness.receipts.getReceipt({ phoneNumber: CUSTOMER, messageId: 'wamid.POISON' });
+    expect(parked?.deadLetteredAt).toBeDefined();
+    expect(parked?.completedAt).toBeUndefined();
+
+    await harness.receive(CUSTOMER, 'wamid.NEXT', 'oi de novo');
+    expect(await harness.process(CUSTOMER, 'wamid.NEXT')).toEqual({ batchItemFailures: [] });
+    expect(harness.sentTo(CUSTOMER)).toEqual(['Olá! Recebi: oi de novo (mensagem 1)']);
+    expect(await harness.history(CUSTOMER)).toEqual(['user: isto quebra #falha', 'user: oi de novo', 'assistant[sent]: Olá! Recebi: oi de novo (mensagem 1)']);
+
+    // An operator redrives the parked message: it is drained again, but a newer message was answered
+    // since, so latest-message-wins completes it without a late reply.
+    const restored = await harness.receipts.restoreDeadLettered({ phoneNumber: CUSTOMER, messageId: 'wamid.POISON' });
+    expect(restored?.historyTimestamp).toBeDefined();
+    await harness.messages.setQuarantined(harness.messages.refFor({ phoneNumber: CUSTOMER, messageId: 'wamid.POISON', timestamp: restored!.historyTimestamp! }), null);
+    expect(await harness.receipts.restoreDeadLettered({ phoneNumber: CUSTOMER, messageId: 'wamid.POISON' })).toBeUndefined();
+    expect(await harness.process(CUSTOMER, 'wamid.POISON', { receiveCount: 1 })).toEqual({ batchItemFailures: [] });
+    expect(await harness.receipts.isCompleted({ phoneNumber: CUSTOMER, messageId: 'wamid.POISON' })).toBe(true);
+    expect(harness.fake.sent()).toHaveLength(1);
+  });
+
+  test('a failed send on the final attempt parks nothing: the reply waits in the outbox', async () => {
+    harness = await TurnHarness.start();
+    await harness.receive(CUSTOMER, 'wamid.A', 'oi');
+    harness.fake.failNext(1, { httpStatus: 500, code: 131000, message: 'Something went wrong' });
+    expect((await harness.process(CUSTOMER, 'wamid.A', { receiveCount: 3 })).batchItemFailures).toHaveLength(1);
+    const receipt = await harness.receipts.getReceipt({ phoneNumber: CUSTOMER, messageId: 'wamid.A' });
+    expect(receipt?.deadLetteredAt).toBeUndefined();
+    expect((await harness.receipts.getLatest(CUSTOMER))?.outbox).toBeDefined();
+  });
+});

@@ -104,6 +104,8 @@ export interface TurnRequest {
   readonly phoneNumber: string;
   /** Epoch milliseconds at which the invocation is cut off. */
   readonly deadline: number;
+  /** The record will go to the dead-letter queue if this attempt fails. */
+  readonly finalAttempt?: boolean;
 }
 
 /**
@@ -122,20 +124,49 @@ export class ProcessTurn {
 
   async execute(request: TurnRequest): Promise<TurnReport> {
     const { phoneNumber } = request;
-    const latest = await this.deps.receipts.getLatest(phoneNumber);
-    let pending = await this.pendingOrMigratedLegacyBuffer(phoneNumber, latest);
+    let { latest, pending } = await this.readPending(phoneNumber);
+    if (pending.length === 0 && (await this.migrateLegacyBuffer(phoneNumber))) ({ latest, pending } = await this.readPending(phoneNumber));
     let settled: TurnReport | undefined;
     if (latest?.outbox !== undefined) {
       const drained = prefixThrough(pending, latest.outbox.replyToMessageId);
       settled = { outcome: await this.settleOutbox(latest, latest.outbox, drained, 'resent'), drained: drained.length };
       // Re-read: settling moved the history watermark past the old reply, which places newer messages.
-      pending = pending.length > drained.length ? await this.deps.receipts.pendingInbounds(phoneNumber) : [];
+      if (pending.length > drained.length) ({ latest, pending } = await this.readPending(phoneNumber));
+      else pending = [];
     }
-    if (pending.length > 0) return this.answer(phoneNumber, pending, request.deadline);
+    if (latest !== undefined && pending.length > 0) return this.answerOrPark(latest, pending, request);
     return settled ?? (await this.replayLegacyPendingReply(phoneNumber));
   }
 
-  private async answer(phoneNumber: string, pending: PendingInbound[], deadline: number): Promise<TurnReport> {
+  /** The latest-inbound marker and the pending messages read from that same marker. */
+  private async readPending(phoneNumber: string): Promise<{ latest?: LatestInbound; pending: PendingInbound[] }> {
+    const latest = await this.deps.receipts.getLatest(phoneNumber);
+    return { latest, pending: latest === undefined ? [] : await this.deps.receipts.pendingInbounds(phoneNumber, latest) };
+  }
+
+  /**
+   * On the record's last delivery attempt, a failure parks the drained messages (dead-lettered and
+   * hidden from the agent) before the record goes to the DLQ, so one poisonous message cannot fail
+   * every later turn of the customer. A failed send needs no parking: its reply waits in the outbox
+   * and the next turn supersedes or re-sends it.
+   */
+  private async answerOrPark(latest: LatestInbound, pending: PendingInbound[], request: TurnRequest): Promise<TurnReport> {
+    try {
+      return await this.answer(latest, pending, request.deadline);
+    } catch (error) {
+      if (request.finalAttempt && !(error instanceof ReplyDeliveryError)) await this.park(pending).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async park(pending: readonly PendingInbound[]): Promise<void> {
+    const at = isoMicros(this.deps.clock.now());
+    await Promise.all(pending.map((turn) => this.deps.messages.setQuarantined(this.deps.messages.refFor({ ...turn, timestamp: turn.historyTimestamp }), at)));
+    await this.deps.receipts.markDeadLettered(...pending.map(completion));
+  }
+
+  private async answer(latest: LatestInbound, pending: PendingInbound[], deadline: number): Promise<TurnReport> {
+    const { phoneNumber } = latest;
     const last = pending[pending.length - 1];
     const active = await this.deps.sessions.getActive(phoneNumber);
     if (active !== undefined && isHumanOwned(active.state)) {
@@ -146,6 +177,12 @@ export class ProcessTurn {
     }
     const session = active === undefined || active.state === SessionState.CLOSED ? await this.openSession(last) : active;
     await this.appendInbound(pending, session);
+    if (latest.latestMessageId !== last.messageId) {
+      // A newer message was already consumed (e.g. these were redriven from the DLQ after it was
+      // answered): any reply would lose the latest-message guard, so the agent is not even asked.
+      await this.deps.receipts.markCompleted(...pending.map(completion));
+      return { outcome: 'superseded', drained: pending.length };
+    }
 
     // Blue ticks and a typing indicator while the agent thinks: best effort, alongside the agent
     // call, so it adds no latency and its failure never fails the turn.
@@ -182,13 +219,14 @@ export class ProcessTurn {
     }
     await this.recordDemands(response.actions, updated, last);
 
-    const latest = await this.deps.receipts.getLatest(phoneNumber);
-    const outbox = latest?.outbox;
-    if (latest === undefined || outbox === undefined || outbox.replyToMessageId !== last.messageId) {
+    // The guard before sending reads the marker again: a newer message may have arrived meanwhile.
+    const current = await this.deps.receipts.getLatest(phoneNumber);
+    const outbox = current?.outbox;
+    if (current === undefined || outbox === undefined || outbox.replyToMessageId !== last.messageId) {
       // Another record settled this outbox meanwhile; the receipts are completed by it.
       return { outcome: 'superseded', drained: pending.length, agent };
     }
-    return { outcome: await this.settleOutbox(latest, outbox, pending, 'answered', pendingSendMessage(updated, reply)), drained: pending.length, agent };
+    return { outcome: await this.settleOutbox(current, outbox, pending, 'answered', pendingSendMessage(updated, reply)), drained: pending.length, agent };
   }
 
   /**
@@ -304,11 +342,9 @@ export class ProcessTurn {
    * A debounce buffer left by an older deployment is moved into receipts (registered and routed to
    * the agent like any new message), so it is answered by the same latest-message-wins protocol.
    */
-  private async pendingOrMigratedLegacyBuffer(phoneNumber: string, latest: LatestInbound | undefined): Promise<PendingInbound[]> {
-    const pending = latest === undefined ? [] : await this.deps.receipts.pendingInbounds(phoneNumber, latest);
-    if (pending.length > 0) return pending;
+  private async migrateLegacyBuffer(phoneNumber: string): Promise<boolean> {
     const buffer = await this.deps.receipts.getBuffer(phoneNumber);
-    if (buffer === undefined) return pending;
+    if (buffer === undefined) return false;
     const session = await this.deps.sessions.getActive(phoneNumber);
     for (const [index, messageId] of buffer.messageIds.entries()) {
       const turn: InboundTurn = {
@@ -325,7 +361,7 @@ export class ProcessTurn {
       await this.deps.receipts.markAgentRouted(turn);
     }
     await this.deps.receipts.deleteBufferIfFirstMessageAt(phoneNumber, buffer.firstMessageAt);
-    return this.deps.receipts.pendingInbounds(phoneNumber);
+    return true;
   }
 
   /** A reply an older deployment computed but did not deliver: replayed once if still valid, never recomputed. */

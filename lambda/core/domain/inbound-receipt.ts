@@ -22,6 +22,14 @@ export interface InboundReceipt extends CarriesUnknownAttributes {
   readonly dispatchedAt?: IsoTimestamp;
   /** The turn that consumed the message finished (durably). */
   readonly completedAt?: IsoTimestamp;
+  /**
+   * Every delivery attempt of the turn that drained it failed: its record went to the dead-letter
+   * queue and the message left the pending list, so it cannot block the customer's later turns.
+   * An operator's redrive restores it.
+   */
+  readonly deadLetteredAt?: IsoTimestamp;
+  /** Where the message stands in the conversation history (kept when it is dead-lettered). */
+  readonly historyTimestamp?: IsoTimestamp;
 }
 
 /** What `registerInbound` found. A duplicate changed nothing. */

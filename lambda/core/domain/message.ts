@@ -46,6 +46,11 @@ export interface Message extends CarriesUnknownAttributes {
   readonly failureReason?: string;
   /** Set on messages written by the AI agent (role `assistant`). */
   readonly llm?: LlmUsage;
+  /**
+   * A customer message whose turn failed on every delivery attempt: kept in the history for the
+   * operator, hidden from the agent until it is redriven.
+   */
+  readonly quarantinedAt?: IsoTimestamp;
 }
 
 /**
@@ -92,5 +97,5 @@ export function pendingSendMessage(
 
 /** Whether a message belongs in the history the agent is shown (superseded/failed replies do not). */
 export function isVisibleToAgent(message: Message): boolean {
-  return message.deliveryStatus !== 'superseded' && message.deliveryStatus !== 'failed_permanent';
+  return message.deliveryStatus !== 'superseded' && message.deliveryStatus !== 'failed_permanent' && message.quarantinedAt === undefined;
 }

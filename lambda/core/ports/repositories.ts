@@ -129,6 +129,8 @@ export interface MessageRepository {
   getOutbound(ref: OutboundRef): Promise<Message | undefined>;
   /** `pending_send → sent`; `false` if it was no longer pending. */
   markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: IsoTimestamp): Promise<boolean>;
+  /** Hides a customer message from the agent (`null`: shows it again); `false` if it is not stored. */
+  setQuarantined(ref: OutboundRef, quarantinedAt: IsoTimestamp | null): Promise<boolean>;
   /** `pending_send → superseded` (never sent; hidden from the agent's history). */
   markSuperseded(ref: OutboundRef): Promise<boolean>;
   /** `pending_send → failed_permanent`. */
@@ -187,6 +189,16 @@ export interface InboundReceiptRepository {
    * message a turn drained in ONE call, so their history timestamps stay stable across retries.
    */
   markCompleted(...turns: CompletedInbound[]): Promise<void>;
+  /**
+   * Parks messages whose turn failed on its last delivery attempt: receipts get `dead_lettered_at`
+   * (and their history timestamp) and leave the pending list, so later turns are not blocked.
+   */
+  markDeadLettered(...turns: CompletedInbound[]): Promise<void>;
+  /**
+   * Puts a dead-lettered message back at the end of the pending list (an operator's redrive).
+   * Returns the restored receipt; `undefined` when it was not dead-lettered (or completed since).
+   */
+  restoreDeadLettered(ref: InboundRef): Promise<InboundReceipt | undefined>;
   /** Removes the outbox reference if it still points at `ref`. */
   clearOutbox(ref: OutboundRef): Promise<boolean>;
   // Legacy debounce buffer and pending reply (drained for compatibility with older deployments).

@@ -250,6 +250,50 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     await this.removeFromPending(turns[0].phoneNumber, turns);
   }
 
+  async markDeadLettered(...turns: CompletedInbound[]): Promise<void> {
+    if (turns.length === 0) return;
+    const now = this.now();
+    await Promise.all(
+      turns.map((turn) =>
+        conditionally(() =>
+          this.kit.update({
+            key: inboundReceiptKey(turn.phoneNumber, turn.messageId),
+            update: turn.historyTimestamp ? 'SET #dead = :now, #history = :history' : 'SET #dead = :now',
+            condition: `${ITEM_EXISTS} AND attribute_not_exists(#completed)`,
+            names: { '#pk': KEY_NAMES['#pk'], '#dead': A.deadLetteredAt, '#completed': A.completedAt, ...(turn.historyTimestamp ? { '#history': A.historyTimestamp } : {}) },
+            values: { ':now': now, ...(turn.historyTimestamp ? { ':history': isoMicros(turn.historyTimestamp) } : {}) },
+          }),
+        ),
+      ),
+    );
+    // Parked messages keep their place in the history, so the watermark moves past them as well.
+    await this.removeFromPending(turns[0].phoneNumber, turns);
+  }
+
+  async restoreDeadLettered(ref: InboundRef): Promise<InboundReceipt | undefined> {
+    const restored = await conditionally(() =>
+      this.kit.transact([
+        {
+          update: {
+            key: inboundReceiptKey(ref.phoneNumber, ref.messageId),
+            update: 'REMOVE #dead',
+            condition: 'attribute_exists(#dead) AND attribute_not_exists(#completed)',
+            names: { '#dead': A.deadLetteredAt, '#completed': A.completedAt },
+          },
+        },
+        {
+          update: {
+            key: latestInboundKey(ref.phoneNumber),
+            update: 'SET #pending = list_append(if_not_exists(#pending, :empty), :ids), #updated = :now',
+            names: { '#pending': A.pendingMessageIds, '#updated': A.updatedAt },
+            values: { ':ids': [ref.messageId], ':empty': [], ':now': this.now() },
+          },
+        },
+      ]),
+    );
+    return restored ? this.getReceipt(ref) : undefined;
+  }
+
   /**
    * Removes the messages from the pending list by index. An index is only valid while the list is
    * unchanged there, so the update is conditioned on each removed position still holding its id
@@ -355,5 +399,5 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
 /** The orchestrator may drain it: routed to the agent (or dispatched by an older deployment) and not consumed elsewhere. */
 function isDrainable(receipt: InboundReceipt): boolean {
   const routedToAgent = receipt.agentRoutedAt !== undefined || receipt.dispatchedAt !== undefined;
-  return routedToAgent && receipt.humanRoutedAt === undefined && receipt.syncClaimedAt === undefined && receipt.completedAt === undefined;
+  return routedToAgent && receipt.humanRoutedAt === undefined && receipt.syncClaimedAt === undefined && receipt.completedAt === undefined && receipt.deadLetteredAt === undefined;
 }

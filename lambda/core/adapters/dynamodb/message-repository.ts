@@ -20,7 +20,7 @@ import {
   SK,
   sessionKey,
 } from './keys';
-import { conditionally, IF_ABSENT, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
+import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
 
 /** Items read per page while collecting one session's history out of the customer's partition. */
 const SESSION_HISTORY_PAGE = 100;
@@ -92,8 +92,8 @@ export class DynamoMessageRepository implements MessageRepository {
     do {
       const page = await this.kit.queryPage({
         keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)',
-        filter: '#session = :session AND (attribute_not_exists(#status) OR NOT (#status IN (:superseded, :failed)))',
-        names: { ...KEY_NAMES, '#session': M.sessionId, '#status': M.deliveryStatus },
+        filter: '#session = :session AND attribute_not_exists(#quarantined) AND (attribute_not_exists(#status) OR NOT (#status IN (:superseded, :failed)))',
+        names: { ...KEY_NAMES, '#session': M.sessionId, '#status': M.deliveryStatus, '#quarantined': M.quarantinedAt },
         values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix, ':session': sessionId, ':superseded': 'superseded', ':failed': 'failed_permanent' },
         newestFirst: true,
         consistentRead: true,
@@ -145,6 +145,18 @@ export class DynamoMessageRepository implements MessageRepository {
 
   markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: string): Promise<boolean> {
     return this.leavePendingSend(ref, 'sent', { [M.providerMessageId]: providerMessageId, [M.sentAt]: isoMicros(sentAt) });
+  }
+
+  setQuarantined(ref: OutboundRef, quarantinedAt: string | null): Promise<boolean> {
+    return conditionally(() =>
+      this.kit.update({
+        key: messageKeyFromRef(ref),
+        update: quarantinedAt === null ? 'REMOVE #quarantined' : 'SET #quarantined = :at',
+        condition: ITEM_EXISTS,
+        names: { '#pk': KEY_NAMES['#pk'], '#quarantined': M.quarantinedAt },
+        ...(quarantinedAt === null ? {} : { values: { ':at': isoMicros(quarantinedAt) } }),
+      }),
+    );
   }
 
   markSuperseded(ref: OutboundRef): Promise<boolean> {

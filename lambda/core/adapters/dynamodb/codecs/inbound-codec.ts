@@ -14,6 +14,8 @@ export const InboundAttribute = {
   syncClaimedAt: 'sync_claimed_at',
   dispatchedAt: 'dispatched_at',
   completedAt: 'completed_at',
+  deadLetteredAt: 'dead_lettered_at',
+  historyTimestamp: 'history_timestamp',
   phoneNumber: 'phone_number',
   latestMessageId: 'latest_message_id',
   pendingMessageIds: 'pending_message_ids',
@@ -51,6 +53,8 @@ export function receiptToItem(receipt: InboundReceipt): Item {
     sync_claimed_at: optionalIso(receipt.syncClaimedAt),
     dispatched_at: optionalIso(receipt.dispatchedAt),
     completed_at: optionalIso(receipt.completedAt),
+    dead_lettered_at: optionalIso(receipt.deadLetteredAt),
+    history_timestamp: optionalIso(receipt.historyTimestamp),
   });
 }
 
@@ -76,6 +80,8 @@ export function receiptFromItem(item: Item): InboundReceipt {
     syncClaimedAt: read.optionalTimestamp('sync_claimed_at'),
     dispatchedAt: read.optionalTimestamp('dispatched_at'),
     completedAt: read.optionalTimestamp('completed_at'),
+    deadLetteredAt: read.optionalTimestamp('dead_lettered_at'),
+    historyTimestamp: read.optionalTimestamp('history_timestamp'),
     ...read.unknownAttributes(),
   };
 }

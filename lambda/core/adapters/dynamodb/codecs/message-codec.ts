@@ -9,6 +9,7 @@ export const MessageAttribute = {
   providerMessageId: 'provider_message_id',
   sentAt: 'sent_at',
   supersededAt: 'superseded_at',
+  quarantinedAt: 'quarantined_at',
   failureReason: 'failure_reason',
   sessionId: 'session_id',
 } as const;
@@ -38,6 +39,7 @@ export function messageToItem(message: Message): Item {
     sent_at: optionalIso(message.sentAt),
     reply_to_message_id: message.replyToMessageId,
     superseded_at: optionalIso(message.supersededAt),
+    quarantined_at: optionalIso(message.quarantinedAt),
     failure_reason: message.failureReason,
     llm: message.llm && {
       model: message.llm.model,
@@ -65,6 +67,7 @@ export function messageFromItem(item: Item): Message {
     sentAt: read.optionalTimestamp('sent_at'),
     replyToMessageId: read.optionalString('reply_to_message_id'),
     supersededAt: read.optionalTimestamp('superseded_at'),
+    quarantinedAt: read.optionalTimestamp('quarantined_at'),
     failureReason: read.optionalString('failure_reason'),
     llm: llm && llmUsageFromMap(llm),
     ...read.unknownAttributes(),
