@@ -1,0 +1,184 @@
+// The fault matrix: every remote call a scenario makes, struck before and after the call by a
+// crash, a transient error and a timeout with an unknown outcome — then Meta's and SQS's
+// redeliveries run, and the four invariants are checked. One test per scenario and side; the
+// result table is printed (and written to $RELIABILITY_REPORT_DIR/fault-matrix.md when set).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FAULT_KINDS, FAULT_PHASES, type FaultKind, type FaultPhase, type FaultPlan } from '../support/fault-injection';
+import { startReliabilityEnvironment, type ReliabilityEnvironment } from './support/pipeline-under-test';
+import { ScenarioRun, type RunResult, type Scenario, type Side } from './support/scenario-run';
+
+const LANES = Number(process.env.MATRIX_LANES ?? 3);
+
+const oneMessage: Scenario = {
+  name: 'one message',
+  act: async (run) => {
+    await run.send('Oi, quero um exame');
+    await run.drain();
+  },
+};
+
+const humanInbox: Scenario = {
+  name: 'a message to the human inbox',
+  setup: async (run) => {
+    await run.send('Oi', run.clean);
+    await run.drain(run.clean);
+    await run.humanTakesOver();
+  },
+  act: async (run) => {
+    await run.send('Alguém aí?');
+    await run.drain();
+  },
+  answeredByAgent: ['Oi'],
+};
+
+const burst: Scenario = {
+  name: 'a burst drained by one turn',
+  act: async (run) => {
+    await run.send('Oi');
+    await run.send('Quero um exame');
+    await run.drain();
+  },
+};
+
+const newerMessageDuringTheAgentCall: Scenario = {
+  name: 'a newer message while the agent runs',
+  agent: (run) => ({
+    respondAfter: async (_request, call) => {
+      if (call === 1) await run.send('Na verdade, dois exames');
+    },
+  }),
+  act: async (run) => {
+    await run.send('Quero um exame');
+    await run.drain();
+  },
+};
+
+const resentAfterOutage: Scenario = {
+  name: 'a reply resent after a WhatsApp outage',
+  act: async (run) => {
+    run.env.fake.failNext(1, { httpStatus: 503, code: 131016, message: 'Service temporarily unavailable' });
+    await run.send('Oi');
+    await run.drain();
+  },
+};
+
+const takeoverWhileWaiting: Scenario = {
+  name: 'a human takes over while a message waits',
+  setup: async (run) => {
+    await run.send('Oi', run.clean);
+    await run.drain(run.clean);
+  },
+  act: async (run) => {
+    await run.send('Quero falar com alguém');
+    await run.humanTakesOver();
+    await run.drain();
+  },
+  answeredByAgent: ['Oi'],
+};
+
+const MATRIX: readonly { readonly scenario: Scenario; readonly side: Side }[] = [
+  { scenario: oneMessage, side: 'webhook' },
+  { scenario: humanInbox, side: 'webhook' },
+  { scenario: oneMessage, side: 'orchestrator' },
+  { scenario: burst, side: 'orchestrator' },
+  { scenario: newerMessageDuringTheAgentCall, side: 'orchestrator' },
+  { scenario: resentAfterOutage, side: 'orchestrator' },
+  { scenario: takeoverWhileWaiting, side: 'orchestrator' },
+];
+
+const COMBINATIONS = FAULT_KINDS.flatMap((kind) => FAULT_PHASES.map((phase) => ({ kind, phase })));
+
+interface Cell {
+  readonly boundary: string;
+  readonly occurrence: number;
+  readonly kind: FaultKind;
+  readonly phase: FaultPhase;
+  readonly result: RunResult;
+}
+
+const tables: string[] = [];
+let lanes: ReliabilityEnvironment[];
+
+beforeAll(async () => {
+  const first = await startReliabilityEnvironment('matrix');
+  lanes = [first, ...(await Promise.all(Array.from({ length: LANES - 1 }, () => startReliabilityEnvironment('matrix', first.tableName))))];
+}, 60_000);
+
+afterAll(async () => {
+  // The table's owner goes last.
+  for (const lane of [...(lanes ?? [])].reverse()) await lane.close();
+  if (tables.length === 0) return;
+  const report = tables.join('\n\n');
+  console.log(report);
+  if (process.env.RELIABILITY_REPORT_DIR) {
+    mkdirSync(process.env.RELIABILITY_REPORT_DIR, { recursive: true });
+    writeFileSync(join(process.env.RELIABILITY_REPORT_DIR, 'fault-matrix.md'), `${report}\n`);
+  }
+});
+
+describe.each(MATRIX)('faults in the $side: $scenario.name', ({ scenario, side }) => {
+  test('every boundary × {before, after} × {crash, transient, timeout}: redelivered, the invariants hold', async () => {
+    const clean = await new ScenarioRun(lanes[0], scenario, side, []).execute();
+    expect(clean.report.violations).toEqual([]);
+    expect(clean.crossings.length).toBeGreaterThan(0);
+
+    const plans: FaultPlan[] = clean.crossings.flatMap(({ boundary, occurrence }) => COMBINATIONS.map(({ kind, phase }) => ({ boundary, occurrence, kind, phase })));
+    const cells = await inLanes(plans, async (plan, lane): Promise<Cell> => {
+      const result = await new ScenarioRun(lane, scenario, side, [plan]).execute();
+      return { boundary: plan.boundary, occurrence: plan.occurrence!, kind: plan.kind, phase: plan.phase, result };
+    });
+    tables.push(renderTable(`Faults in the ${side}: ${scenario.name}`, cells));
+
+    const failures = cells.flatMap((cell) => {
+      const where = `${cell.kind} ${cell.phase} ${cell.boundary} #${cell.occurrence}`;
+      if (cell.result.faultsFired === 0) return [`${where}: the fault was never reached`];
+      return cell.result.report.violations.map((violation) => `${where}: ${violation}`);
+    });
+    expect(failures).toEqual([]);
+  }, 900_000);
+});
+
+/** Runs the plans on the lanes, each lane one run at a time (its queue and fake are its own). */
+async function inLanes<T, R>(items: readonly T[], work: (item: T, lane: ReliabilityEnvironment) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    lanes.map(async (lane) => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await work(items[index], lane);
+      }
+    }),
+  );
+  return results;
+}
+
+function cellText({ result }: Cell): string {
+  if (result.faultsFired === 0) return 'not reached';
+  if (result.report.violations.length > 0) return '✗';
+  const notes = [
+    result.metaRetries > 0 ? `M${result.metaRetries}` : '',
+    result.redeliveries > 0 ? `Q${result.redeliveries}` : '',
+    result.report.duplicates > 0 ? `dup${result.report.duplicates}` : '',
+  ].filter(Boolean);
+  return ['✓', ...notes].join(' ');
+}
+
+function renderTable(title: string, cells: readonly Cell[]): string {
+  const rows = new Map<string, Map<string, string>>();
+  const repeated = new Set(cells.filter((cell) => cell.occurrence > 1).map((cell) => cell.boundary));
+  for (const cell of cells) {
+    const row = `\`${cell.boundary}\`${repeated.has(cell.boundary) ? ` #${cell.occurrence}` : ''}`;
+    if (!rows.has(row)) rows.set(row, new Map());
+    rows.get(row)!.set(`${cell.kind} ${cell.phase}`, cellText(cell));
+  }
+  const columns = COMBINATIONS.map(({ kind, phase }) => `${kind} ${phase}`);
+  return [
+    `**${title}**`,
+    '',
+    `| boundary | ${columns.join(' | ')} |`,
+    `|---|${columns.map(() => '---').join('|')}|`,
+    ...[...rows].map(([row, results]) => `| ${row} | ${columns.map((column) => results.get(column) ?? '').join(' | ')} |`),
+  ].join('\n');
+}

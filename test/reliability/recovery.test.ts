@@ -1,0 +1,74 @@
+// Recovery after a fault at the places the fault matrix found fragile, told as stories: each test
+// strikes every remote call of one step (discovered from a clean run, so it survives a redesign of
+// the step) and checks the invariants once Meta and SQS redelivered.
+import { FAULT_KINDS, FAULT_PHASES, type FaultPlan } from '../support/fault-injection';
+import { startReliabilityEnvironment, type ReliabilityEnvironment } from './support/pipeline-under-test';
+import { ScenarioRun, type Scenario, type Side } from './support/scenario-run';
+
+let env: ReliabilityEnvironment;
+beforeAll(async () => {
+  env = await startReliabilityEnvironment('recovery');
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+/** Every fault at every remote call a clean run of the scenario makes on behalf of `step`. */
+async function strikeEveryCallOf(step: string, scenario: Scenario, side: Side): Promise<string[]> {
+  const clean = await new ScenarioRun(env, scenario, side, []).execute();
+  expect(clean.report.violations).toEqual([]);
+  const targets = clean.crossings.filter((crossing) => crossing.boundary.startsWith(`${step} › `) || crossing.boundary === step);
+  expect(targets.length).toBeGreaterThan(0);
+  const violations: string[] = [];
+  for (const { boundary, occurrence } of targets) {
+    for (const kind of FAULT_KINDS) {
+      for (const phase of FAULT_PHASES) {
+        const plan: FaultPlan = { boundary, occurrence, kind, phase };
+        const { report } = await new ScenarioRun(env, scenario, side, [plan]).execute();
+        violations.push(...report.violations.map((violation) => `${kind} ${phase} ${boundary} #${occurrence}: ${violation}`));
+      }
+    }
+  }
+  return violations;
+}
+
+test('a completion cut short is finished by the retry: nothing stays pending, nothing is answered twice', async () => {
+  const burst: Scenario = {
+    name: 'burst',
+    act: async (run) => {
+      await run.send('Oi');
+      await run.send('Quero um exame');
+      await run.drain();
+    },
+  };
+  expect(await strikeEveryCallOf('receipts.markCompleted', burst, 'orchestrator')).toEqual([]);
+}, 300_000);
+
+test('a reply WhatsApp accepted but the table did not record as sent is counted when it is sent again', async () => {
+  const oneMessage: Scenario = {
+    name: 'one message',
+    act: async (run) => {
+      await run.send('Oi');
+      await run.drain();
+    },
+  };
+  expect(await strikeEveryCallOf('messages.markOutboundSent', oneMessage, 'orchestrator')).toEqual([]);
+}, 300_000);
+
+test('Meta redelivering a message for the human inbox stores it once', async () => {
+  const humanInbox: Scenario = {
+    name: 'human inbox',
+    setup: async (run) => {
+      await run.send('Oi', run.clean);
+      await run.drain(run.clean);
+      await run.humanTakesOver();
+    },
+    act: async (run) => {
+      await run.send('Alguém aí?');
+      await run.drain();
+    },
+    answeredByAgent: ['Oi'],
+  };
+  expect(await strikeEveryCallOf('receipts.markHumanRouted', humanInbox, 'webhook')).toEqual([]);
+  expect(await strikeEveryCallOf('messages.appendInboundIfSessionState', humanInbox, 'webhook')).toEqual([]);
+}, 300_000);

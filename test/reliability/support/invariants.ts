@@ -1,0 +1,237 @@
+/**
+ * The four promises of the pipeline, checked on what a run left behind (the table, the fake Graph
+ * API's deliveries, the queues) and on the evidence the fault injectors recorded (which remote
+ * calls were made, by which invocation, in which order):
+ *
+ * 1. every accepted message is in the history exactly once and its receipt is completed;
+ * 2. a customer never receives two replies for one turn, nor a reply superseded before its last
+ *    check — except a resend after an unknown outcome, which must be counted;
+ * 3. history is in registration order, every reply comes after what it answers, and the delivered
+ *    replies answer every message once, in order, the last one answering the newest;
+ * 4. nothing is left pending: the pending list is empty, the outbox clear, no record in the DLQ.
+ */
+import type { Message } from '../../../lambda/core/domain/message';
+import type { InboundTurn } from '../../../lambda/core/domain/inbound-turn';
+import type { BoundaryCrossing, FaultInjector, FiredFault, PortCall } from '../../support/fault-injection';
+import { customerOfInvocation } from './drivers';
+import type { RecordedMetric, ReliabilityEnvironment } from './pipeline-under-test';
+
+export interface SentMessage {
+  readonly id: string;
+  /** Unique per customer, without ` | ` (the scripted agent joins a turn's texts with it). */
+  readonly text: string;
+}
+
+export interface CustomerRun {
+  readonly customer: string;
+  /** Every message the customer sent (and the webhook accepted). */
+  readonly messages: readonly SentMessage[];
+  /** The messages the agent must answer. Default: all (the others went to a human). */
+  readonly answeredByAgent?: readonly string[];
+  /** Records of the customer still in the DLQ. */
+  readonly deadLettered?: number;
+}
+
+/** What the injectors of a run recorded (webhook and orchestrator side together). */
+export interface RunEvidence {
+  readonly crossings: readonly BoundaryCrossing[];
+  readonly portCalls: readonly PortCall[];
+  readonly fired: readonly FiredFault[];
+  readonly metrics: readonly RecordedMetric[];
+}
+
+export interface InvariantReport {
+  readonly violations: string[];
+  /** Texts WhatsApp accepted for the customer. */
+  readonly sends: number;
+  /** Deliveries beyond one per reply the pipeline recorded as sent. */
+  readonly duplicates: number;
+  /** Invocations that lost track of a reply WhatsApp had accepted (a resend may follow). */
+  readonly unknownOutcomes: number;
+}
+
+const SCRIPTED_REPLY = /^Olá! Recebi: ([\s\S]*) \(mensagem (\d+)\)$/;
+const SEND = 'whatsapp.sendText';
+const MARK_SENT = 'messages.markOutboundSent › dynamodb.update';
+
+/** What one function's injector and metrics recorded. */
+export function evidenceOf(fn: { readonly injector: FaultInjector; readonly metrics: { readonly recorded: readonly RecordedMetric[] } }): RunEvidence {
+  return { crossings: fn.injector.crossings, portCalls: fn.injector.portCalls, fired: fn.injector.fired, metrics: fn.metrics.recorded };
+}
+
+export function mergeEvidence(...parts: RunEvidence[]): RunEvidence {
+  return {
+    crossings: parts.flatMap((part) => part.crossings),
+    portCalls: parts.flatMap((part) => part.portCalls),
+    fired: parts.flatMap((part) => part.fired),
+    metrics: parts.flatMap((part) => part.metrics),
+  };
+}
+
+export async function checkInvariants(env: ReliabilityEnvironment, run: CustomerRun, evidence: RunEvidence): Promise<InvariantReport> {
+  const { customer } = run;
+  const violations: string[] = [];
+  const history = await fullHistory(env, customer);
+  const inbound = history.filter((message) => message.direction === 'inbound');
+  const outbound = history.filter((message) => message.direction === 'outbound');
+  const sends = env.fake.sent().filter((sent) => sent.recipient === customer);
+  const latest = await env.repositories.receipts.getLatest(customer);
+  const position = new Map(history.map((message, index) => [message.messageId, index]));
+
+  // 1. Exactly once, never lost.
+  for (const message of run.messages) {
+    const stored = inbound.filter((entry) => entry.messageId === message.id).length;
+    if (stored !== 1) violations.push(`I1 ${message.text} is in the history ${stored} times`);
+    const receipt = await env.repositories.receipts.getReceipt({ phoneNumber: customer, messageId: message.id });
+    if (!receipt) violations.push(`I1 ${message.text} has no receipt`);
+    else if (receipt.completedAt === undefined && receipt.humanRoutedAt === undefined) violations.push(`I4 ${message.text} is not completed`);
+  }
+  const known = new Set(run.messages.map((message) => message.id));
+  for (const entry of inbound) if (!known.has(entry.messageId)) violations.push(`I1 unexpected customer message in the history: ${entry.text}`);
+
+  // 2. One reply per turn; superseded replies never go out; unknown outcomes counted.
+  const sentPerMessage = new Map<string, number>();
+  for (const reply of outbound.filter((message) => message.deliveryStatus === 'sent')) {
+    const answered = reply.replyToMessageId ?? '?';
+    sentPerMessage.set(answered, (sentPerMessage.get(answered) ?? 0) + 1);
+  }
+  for (const [answered, count] of sentPerMessage) if (count > 1) violations.push(`I2 ${count} replies recorded as sent for one message (${answered})`);
+  let duplicates = 0;
+  for (const sent of sends) {
+    if (!outbound.some((reply) => reply.text === sent.text)) violations.push(`I2 a reply was delivered that the history does not hold: ${sent.text}`);
+  }
+  for (const reply of outbound) {
+    const delivered = sends.filter((sent) => sent.text === reply.text).length;
+    const expected = reply.deliveryStatus === 'sent' ? 1 : 0;
+    if (reply.deliveryStatus === 'sent' && delivered === 0) violations.push(`I2 recorded as sent but never delivered: ${reply.text}`);
+    duplicates += Math.max(0, delivered - expected);
+  }
+  const lostTrack = invocationsThatLostTrackOfASend(evidence, customer);
+  if (duplicates > lostTrack.length) {
+    violations.push(`I2 ${duplicates} duplicate or superseded deliveries, but only ${lostTrack.length} sends had an unknown outcome`);
+  }
+  const crashed = new Set(evidence.fired.filter((fault) => fault.kind === 'crash').map((fault) => fault.invocation));
+  for (const invocation of lostTrack) {
+    const counted = evidence.metrics.some((metric) => metric.invocation === invocation && metric.name === 'ReplyOutcomeUnknown');
+    if (!crashed.has(invocation) && !counted) violations.push(`I2 ${invocation} lost track of a delivered reply without counting ReplyOutcomeUnknown`);
+  }
+  violations.push(...staleSends(evidence, customer, inbound, outbound));
+
+  // 3. Registration order, replies after what they answer, every message answered once in order.
+  const registration = registrationWindows(evidence, customer);
+  for (const [earlier, first] of registration) {
+    for (const [later, second] of registration) {
+      if (first.committedBy < second.firstAttempt && (position.get(earlier) ?? -1) > (position.get(later) ?? -1)) {
+        violations.push(`I3 history holds ${textOf(run, later)} before ${textOf(run, earlier)}, registered after it`);
+      }
+    }
+  }
+  for (const reply of outbound) {
+    const answered = position.get(reply.replyToMessageId ?? '');
+    if (answered === undefined || answered > position.get(reply.messageId)!) violations.push(`I3 a reply is placed before the message it answers: ${reply.text}`);
+  }
+  const mustBeAnswered = new Set(run.answeredByAgent ?? run.messages.map((message) => message.id));
+  const customerWrote = inbound.filter((message) => mustBeAnswered.has(message.messageId)).map((message) => message.text);
+  const delivered = outbound.filter((message) => message.deliveryStatus === 'sent');
+  const answeredTexts: string[] = [];
+  for (const reply of delivered) {
+    const parsed = SCRIPTED_REPLY.exec(reply.text);
+    if (!parsed) {
+      violations.push(`I3 not a scripted reply: ${reply.text}`);
+      continue;
+    }
+    const texts = parsed[1].split(' | ');
+    answeredTexts.push(...texts);
+    const sessionMessages = inbound.filter((message) => message.sessionId === reply.sessionId).map((message) => message.text);
+    const count = sessionMessages.indexOf(texts[texts.length - 1]) + 1;
+    if (Number(parsed[2]) !== count) violations.push(`I3 the agent saw ${parsed[2]} customer messages when answering ${texts.join(' | ')}, the history holds ${count}`);
+  }
+  if (answeredTexts.join('\n') !== customerWrote.join('\n')) {
+    violations.push(`I3 the delivered replies answered [${answeredTexts.join(', ')}] but the customer wrote [${customerWrote.join(', ')}]`);
+  }
+  const firstDeliveries = [...new Set(sends.map((sent) => sent.text))].filter((text) => delivered.some((reply) => reply.text === text));
+  if (firstDeliveries.join('\n') !== delivered.map((reply) => reply.text).join('\n')) violations.push('I3 replies were delivered in another order than the history holds them');
+
+  // 4. Nothing left half-done.
+  if ((latest?.pendingMessageIds.length ?? 0) > 0) violations.push(`I4 pending list not drained: ${latest!.pendingMessageIds.map((id) => textOf(run, id)).join(', ')}`);
+  if (latest?.outbox !== undefined) violations.push('I4 a reply is still in the outbox');
+  if ((run.deadLettered ?? 0) > 0) violations.push(`I4 ${run.deadLettered} record(s) of the customer in the DLQ`);
+
+  return { violations, sends: sends.length, duplicates, unknownOutcomes: lostTrack.length };
+}
+
+async function fullHistory(env: ReliabilityEnvironment, customer: string): Promise<Message[]> {
+  const newestFirst: Message[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await env.repositories.messages.history(customer, { limit: 100, cursor });
+    newestFirst.push(...page.items);
+    cursor = page.cursor;
+  } while (cursor !== undefined);
+  return newestFirst.reverse();
+}
+
+function textOf(run: CustomerRun, id: string): string {
+  return run.messages.find((message) => message.id === id)?.text ?? id;
+}
+
+/**
+ * Invocations of the customer in which WhatsApp accepted a reply (the real send went through)
+ * but the reply was not recorded as sent: the next attempt will send it again.
+ */
+function invocationsThatLostTrackOfASend(evidence: RunEvidence, customer: string): string[] {
+  const ofCustomer = evidence.crossings.filter((crossing) => customerOfInvocation(crossing.invocation) === customer);
+  const invocations = new Set(ofCustomer.filter((crossing) => crossing.boundary === SEND && crossing.realCall === 'ok').map((crossing) => crossing.invocation!));
+  return [...invocations].filter((invocation) => {
+    const sent = ofCustomer.filter((crossing) => crossing.invocation === invocation && crossing.boundary === SEND && crossing.realCall === 'ok').length;
+    const recorded = ofCustomer.filter((crossing) => crossing.invocation === invocation && crossing.boundary === MARK_SENT && crossing.realCall === 'ok').length;
+    return sent > recorded;
+  });
+}
+
+interface RegistrationWindow {
+  /** When the first delivery of the message started registering it. */
+  readonly firstAttempt: number;
+  /** By when the message was certainly registered: the end of the first registration call that returned. */
+  readonly committedBy: number;
+}
+
+/** From the webhook's calls of `registerInbound`: the window in which each message got registered. */
+function registrationWindows(evidence: RunEvidence, customer: string): Map<string, RegistrationWindow> {
+  const windows = new Map<string, RegistrationWindow>();
+  for (const call of evidence.portCalls) {
+    if (call.port !== 'receipts' || call.method !== 'registerInbound') continue;
+    const turn = call.args[0] as InboundTurn;
+    if (turn.phoneNumber !== customer) continue;
+    const window = windows.get(turn.messageId) ?? { firstAttempt: call.seq, committedBy: Number.POSITIVE_INFINITY };
+    const committedBy = call.error === undefined && call.endSeq !== undefined ? Math.min(window.committedBy, call.endSeq) : window.committedBy;
+    windows.set(turn.messageId, { firstAttempt: Math.min(window.firstAttempt, call.seq), committedBy });
+  }
+  return windows;
+}
+
+/**
+ * A reply may only go out if, at the sending invocation's last check of the latest message before
+ * the send, no newer message was registered yet. (A message registered between that check and the
+ * send cannot be seen by any implementation; the next turn answers it.)
+ */
+function staleSends(evidence: RunEvidence, customer: string, inbound: readonly Message[], outbound: readonly Message[]): string[] {
+  const violations: string[] = [];
+  const registration = registrationWindows(evidence, customer);
+  const order = inbound.map((message) => message.messageId);
+  for (const send of evidence.crossings) {
+    if (send.boundary !== SEND || send.realCall !== 'ok' || customerOfInvocation(send.invocation) !== customer) continue;
+    const { text } = send.args[0] as { text: string };
+    const reply = outbound.find((message) => message.text === text);
+    const lastCheck = evidence.portCalls
+      .filter((call) => call.invocation === send.invocation && call.port === 'receipts' && call.method === 'getLatest' && call.seq < send.seq)
+      .at(-1);
+    if (!reply || !lastCheck) continue;
+    for (const newer of order.slice(order.indexOf(reply.replyToMessageId ?? '') + 1)) {
+      if ((registration.get(newer)?.committedBy ?? Infinity) < lastCheck.seq) {
+        violations.push(`I2 delivered "${text}" although a newer message was registered before the last check`);
+      }
+    }
+  }
+  return violations;
+}

@@ -1,0 +1,187 @@
+/**
+ * The pipeline as the reliability tests drive it: both use cases composed from their ports exactly
+ * as the Lambda composition roots do, on DynamoDB Local, the SQS emulator and a fake Graph API over
+ * real HTTP — with every port passed through a {@link FaultInjector}, so a test can strike any
+ * remote call. One environment (table, queues, fake) serves a whole test file; runs are isolated by
+ * customer id.
+ */
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, SQSBatchResponse, SQSRecord } from 'aws-lambda';
+import { physicalNames } from '../../../lib/pipeline-contract';
+import { ScriptedAgent, type ScriptedAgentOptions } from '../../../lambda/core/adapters/agent/scripted-agent';
+import { DynamoDemandRepository } from '../../../lambda/core/adapters/dynamodb/demand-repository';
+import { createDynamoRepositories, type DynamoRepositories } from '../../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { DynamoInboundReceiptRepository } from '../../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
+import { DynamoMessageRepository } from '../../../lambda/core/adapters/dynamodb/message-repository';
+import { DynamoSessionRepository } from '../../../lambda/core/adapters/dynamodb/session-repository';
+import { DynamoVersionedResourceRepository } from '../../../lambda/core/adapters/dynamodb/versioned-resource-repository';
+import { StaticCredentialsProvider } from '../../../lambda/core/adapters/secrets/static-credentials-provider';
+import { SqsTurnDispatcher } from '../../../lambda/core/adapters/sqs/sqs-turn-dispatcher';
+import { randomIdGenerator } from '../../../lambda/core/adapters/system/random-id-generator';
+import { systemClock } from '../../../lambda/core/adapters/system/system-clock';
+import { GraphApiWhatsAppSender } from '../../../lambda/core/adapters/whatsapp/graph-api-sender';
+import { ProcessTurn, type TurnSettings } from '../../../lambda/core/application/process-turn';
+import { RegisterInboundTurns } from '../../../lambda/core/application/register-inbound';
+import { createTurnHandler } from '../../../lambda/orchestrator/turn-handler';
+import { createWebhookHttpHandler } from '../../../lambda/webhook/webhook-http';
+import { FakeGraphApi } from '../../../local/fake-whatsapp/fake-graph-api';
+import { createDebounceQueues } from '../../../local/servers/local-resources';
+import { createTestTable, type TestTable } from '../../support/dynamo-table';
+import { AGENT_FAILURES, AWS_SDK_FAILURES, FaultInjector, WHATSAPP_FAILURES } from '../../support/fault-injection';
+import { TEST_CREDENTIALS } from '../../support/webhook-events';
+
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+
+/**
+ * Nothing becomes visible again on its own: the drivers release a failed record explicitly, which
+ * is what the visibility timeout does on AWS, at the moment the test (or its scheduler) chooses.
+ */
+const HELD_VISIBILITY_SECONDS = 600;
+
+export interface ReliabilityEnvironment {
+  readonly tableName: string;
+  readonly queueUrl: string;
+  readonly deadLetterQueueUrl: string;
+  readonly sqs: SQSClient;
+  readonly fake: FakeGraphApi;
+  /** Unwrapped repositories of the table, to set up and inspect state. */
+  readonly repositories: DynamoRepositories;
+  close(): Promise<void>;
+}
+
+/**
+ * A table (created, or shared with other environments of the same file), a FIFO queue with its DLQ
+ * and a fake Graph API of its own: environments can run side by side on one table.
+ */
+export async function startReliabilityEnvironment(label: string, sharedTableName?: string): Promise<ReliabilityEnvironment> {
+  const table: TestTable | undefined = sharedTableName === undefined ? await createTestTable(label) : undefined;
+  const tableName = sharedTableName ?? table!.name;
+  const sqs = new SQSClient({});
+  const queues = await createDebounceQueues(sqs, physicalNames(label, randomUUID().slice(0, 8)), { visibilityTimeoutSeconds: HELD_VISIBILITY_SECONDS });
+  const fake = await FakeGraphApi.start({ accessToken: TEST_CREDENTIALS.accessToken });
+  return {
+    tableName,
+    queueUrl: queues.queueUrl,
+    deadLetterQueueUrl: queues.deadLetterQueueUrl,
+    sqs,
+    fake,
+    repositories: createDynamoRepositories({ tableName }),
+    close: async () => {
+      await fake.close();
+      await table?.drop();
+      sqs.destroy();
+    },
+  };
+}
+
+let customers = Math.floor(Math.random() * 1e8);
+
+/** A customer id in WhatsApp's shape, unique in the process: runs on a shared table never meet. */
+export function newCustomer(): string {
+  return `5511${String(++customers).padStart(9, '0')}`;
+}
+
+/** A metric the handlers emitted, with the invocation it was emitted in. */
+export interface RecordedMetric {
+  readonly name: string;
+  readonly value: number;
+  readonly invocation?: string;
+}
+
+/** Keeps the handlers' metrics in memory, per invocation, instead of publishing them. */
+export class MetricsRecorder extends Metrics {
+  readonly recorded: RecordedMetric[] = [];
+
+  constructor(private readonly injector: FaultInjector) {
+    super({ namespace: 'reliability', serviceName: 'reliability' });
+  }
+
+  override addMetric(name: string, _unit: Parameters<Metrics['addMetric']>[1], value: number): this {
+    this.recorded.push({ name, value, invocation: this.injector.currentInvocation });
+    return this;
+  }
+
+  override publishStoredMetrics(): this {
+    return this;
+  }
+}
+
+const silentLogger = () => new Logger({ serviceName: 'reliability', logLevel: 'SILENT' });
+const credentials = new StaticCredentialsProvider(TEST_CREDENTIALS);
+
+/** The table's repositories over a kit whose every call is a boundary of `injector`. */
+function instrumentedRepositories(tableName: string, injector: FaultInjector) {
+  const kit = injector.remote('dynamodb', new DynamoKit({ tableName }), AWS_SDK_FAILURES);
+  return {
+    receipts: injector.port('receipts', new DynamoInboundReceiptRepository(kit, systemClock)),
+    sessions: injector.port('sessions', new DynamoSessionRepository(kit, systemClock)),
+    messages: injector.port('messages', new DynamoMessageRepository(kit, systemClock)),
+    demands: injector.port('demands', new DynamoDemandRepository(kit)),
+    resources: injector.port('resources', new DynamoVersionedResourceRepository(kit, systemClock)),
+  };
+}
+
+export type WebhookFunction = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export interface WebhookUnderTest {
+  readonly handle: WebhookFunction;
+  readonly injector: FaultInjector;
+  readonly metrics: MetricsRecorder;
+}
+
+/** The webhook function (HTTP contract + inbound use case) with every remote call through `injector`. */
+export function composeWebhook(env: ReliabilityEnvironment, injector: FaultInjector): WebhookUnderTest {
+  const { receipts, sessions, messages } = instrumentedRepositories(env.tableName, injector);
+  const metrics = new MetricsRecorder(injector);
+  const handle = createWebhookHttpHandler({
+    credentials,
+    registerInbound: new RegisterInboundTurns({
+      receipts,
+      sessions,
+      messages,
+      dispatcher: injector.remote('dispatcher', new SqsTurnDispatcher(env.queueUrl, env.sqs), AWS_SDK_FAILURES),
+    }),
+    clock: systemClock,
+    logger: silentLogger(),
+    metrics,
+  });
+  return { handle, injector, metrics };
+}
+
+export type TurnFunction = (record: SQSRecord) => Promise<SQSBatchResponse>;
+
+export interface OrchestratorUnderTest {
+  readonly handle: TurnFunction;
+  readonly injector: FaultInjector;
+  readonly metrics: MetricsRecorder;
+  readonly agent: ScriptedAgent;
+}
+
+export interface OrchestratorOptions {
+  readonly agent?: ScriptedAgentOptions;
+  readonly settings?: Partial<TurnSettings>;
+}
+
+/** The orchestrator function (SQS contract + turn use case) with every remote call through `injector`. */
+export function composeOrchestrator(env: ReliabilityEnvironment, injector: FaultInjector, options: OrchestratorOptions = {}): OrchestratorUnderTest {
+  const agent = new ScriptedAgent(options.agent);
+  const metrics = new MetricsRecorder(injector);
+  const turns = createTurnHandler({
+    processTurn: new ProcessTurn({
+      ...instrumentedRepositories(env.tableName, injector),
+      agent: injector.remote('agent', agent, AGENT_FAILURES),
+      whatsapp: injector.remote('whatsapp', new GraphApiWhatsAppSender({ baseUrl: env.fake.baseUrl, credentials, requestTimeoutMs: 5_000 }), WHATSAPP_FAILURES),
+      clock: systemClock,
+      ids: randomIdGenerator,
+      // Every invocation reads the prompt, as a cold one does, so its read is a boundary of every turn.
+      settings: { promptCacheMs: 0, ...options.settings },
+    }),
+    logger: silentLogger(),
+    metrics,
+  });
+  return { handle: (record) => turns({ Records: [record] }, { getRemainingTimeInMillis: () => 90_000 }), injector, metrics, agent };
+}

@@ -1,0 +1,122 @@
+import type { ScriptedAgentOptions } from '../../../lambda/core/adapters/agent/scripted-agent';
+import { SessionState } from '../../../lambda/core/domain/session';
+import { FaultInjector, type FaultPlan } from '../../support/fault-injection';
+import { textNotification } from '../../support/webhook-events';
+import { EventSourceDriver, MetaDeliveries, takeAll, type DeliveryReport } from './drivers';
+import { checkInvariants, evidenceOf, mergeEvidence, type InvariantReport, type SentMessage } from './invariants';
+import { composeOrchestrator, composeWebhook, newCustomer, type OrchestratorUnderTest, type ReliabilityEnvironment, type WebhookUnderTest } from './pipeline-under-test';
+
+/** Which function the faults strike; the other one runs clean. */
+export type Side = 'webhook' | 'orchestrator';
+
+/**
+ * One customer's story told to the pipeline: `setup` runs clean (its crossings are not counted),
+ * `act` runs with the faults armed on one side.
+ */
+export interface Scenario {
+  readonly name: string;
+  readonly agent?: (run: ScenarioRun) => ScriptedAgentOptions;
+  setup?(run: ScenarioRun): Promise<void>;
+  act(run: ScenarioRun): Promise<void>;
+  /** Texts of the messages the agent must answer. Default: every message. */
+  readonly answeredByAgent?: readonly string[];
+}
+
+export interface RunResult {
+  readonly report: InvariantReport;
+  readonly metaRetries: number;
+  readonly redeliveries: number;
+  readonly swallowedCrashes: number;
+  readonly faultsFired: number;
+  /** Boundary crossings of the armed side during `act`. */
+  readonly crossings: readonly { readonly boundary: string; readonly occurrence: number }[];
+}
+
+interface FunctionPair {
+  readonly webhook: WebhookUnderTest;
+  readonly orchestrator: OrchestratorUnderTest;
+  readonly meta: MetaDeliveries;
+  readonly queue: EventSourceDriver;
+}
+
+/** The state of one scenario run: its customer, what was sent, and the clean and armed functions. */
+export class ScenarioRun {
+  readonly customer = newCustomer();
+  readonly messages: SentMessage[] = [];
+  /** Meta's timestamps have a resolution of one second: a burst shares it, as here. */
+  private readonly providerSecond = Math.floor(Date.now() / 1000);
+  readonly faults: FaultInjector;
+  readonly clean: FunctionPair;
+  readonly live: FunctionPair;
+  private metaRetries = 0;
+  private redeliveries = 0;
+  private swallowedCrashes = 0;
+
+  constructor(
+    readonly env: ReliabilityEnvironment,
+    readonly scenario: Scenario,
+    readonly side: Side,
+    plans: readonly FaultPlan[],
+  ) {
+    this.faults = new FaultInjector({ plans });
+    const recorder = new FaultInjector();
+    const agent = scenario.agent?.(this);
+    this.clean = this.pair(new FaultInjector(), new FaultInjector(), undefined);
+    this.live = side === 'webhook' ? this.pair(this.faults, recorder, agent) : this.pair(recorder, this.faults, agent);
+  }
+
+  private pair(webhookInjector: FaultInjector, orchestratorInjector: FaultInjector, agent: ScriptedAgentOptions | undefined): FunctionPair {
+    const webhook = composeWebhook(this.env, webhookInjector);
+    const orchestrator = composeOrchestrator(this.env, orchestratorInjector, { agent });
+    return { webhook, orchestrator, meta: new MetaDeliveries(webhook), queue: new EventSourceDriver(this.env, orchestrator) };
+  }
+
+  /** The customer sends one message (a notification Meta delivers until it is accepted). */
+  async send(text: string, through: FunctionPair = this.live): Promise<DeliveryReport> {
+    const id = `wamid.${this.customer}.${this.messages.length + 1}`;
+    this.messages.push({ id, text });
+    const report = await through.meta.deliver(textNotification(this.customer, id, text, this.providerSecond));
+    this.metaRetries += report.statuses.length - 1;
+    this.swallowedCrashes += report.swallowedCrashes;
+    if (!report.accepted) throw new Error(`Meta gave up on "${text}": ${report.statuses.join(', ')}`);
+    return report;
+  }
+
+  /** The event source runs until the queue is empty. */
+  async drain(through: FunctionPair = this.live): Promise<void> {
+    const report = await through.queue.drain();
+    this.redeliveries += report.redeliveries;
+    this.swallowedCrashes += report.swallowedCrashes;
+    if (report.exhausted) throw new Error(`the queue was still busy after ${report.invocations} invocations`);
+  }
+
+  /** An operator takes the conversation over (outside the pipeline's functions). */
+  async humanTakesOver(): Promise<void> {
+    const { sessions } = this.env.repositories;
+    const session = (await sessions.getActive(this.customer))!;
+    const waiting = await sessions.transitionState(session, session.state, SessionState.AWAITING_HUMAN);
+    await sessions.transitionState(waiting, SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTIVE, { changes: { assignedTo: '5511900000000' } });
+  }
+
+  idOf(text: string): string {
+    return this.messages.find((message) => message.text === text)!.id;
+  }
+
+  async execute(): Promise<RunResult> {
+    await this.scenario.setup?.(this);
+    await this.scenario.act(this);
+    const deadLettered = (await takeAll(this.env, this.env.deadLetterQueueUrl)).length;
+    const evidence = mergeEvidence(...[this.clean, this.live].flatMap((pair) => [evidenceOf(pair.webhook), evidenceOf(pair.orchestrator)]));
+    const answeredByAgent = this.scenario.answeredByAgent?.map((text) => this.idOf(text));
+    const report = await checkInvariants(this.env, { customer: this.customer, messages: this.messages, answeredByAgent, deadLettered }, evidence);
+    if (this.swallowedCrashes > 0) report.violations.push(`a crashed invocation reported success ${this.swallowedCrashes} time(s)`);
+    return {
+      report,
+      metaRetries: this.metaRetries,
+      redeliveries: this.redeliveries,
+      swallowedCrashes: this.swallowedCrashes,
+      faultsFired: this.faults.fired.length,
+      crossings: this.faults.crossings.map(({ boundary, occurrence }) => ({ boundary, occurrence })),
+    };
+  }
+}
