@@ -7,7 +7,7 @@ import { AGENT_ROUTED_STATES } from '../../domain/session';
 import { epochSeconds, isoMicros, nextMicrosecond, toEpochMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import type { CompletedInbound, InboundReceiptRepository, InboundRef } from '../../ports/repositories';
-import type { DynamoKit, TransactAction } from './dynamo-kit';
+import type { DynamoKit, TransactAction, UpdateRequest } from './dynamo-kit';
 import {
   debounceBufferFromItem,
   debounceBufferToItem,
@@ -27,6 +27,9 @@ export const RECEIPT_RETENTION_SECONDS = 7 * 24 * 60 * 60;
 
 /** Attempts of the read-then-conditional-remove on the pending list before giving up. */
 const PENDING_REMOVAL_ATTEMPTS = 8;
+
+/** Receipts settled per transaction: DynamoDB allows 100 actions, one is the pending list. */
+const SETTLED_PER_TRANSACTION = 99;
 
 /**
  * Inbound receipts and the per-customer LATEST_INBOUND marker: durable deduplication, the ordered
@@ -227,47 +230,63 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     return (await this.getReceipt(ref))?.completedAt !== undefined;
   }
 
-  async markCompleted(...turns: CompletedInbound[]): Promise<void> {
-    if (turns.length === 0) return;
-    const phones = new Set(turns.map((turn) => turn.phoneNumber));
-    if (phones.size > 1) throw new RangeError('markCompleted takes the turns of one customer');
+  markCompleted(...turns: CompletedInbound[]): Promise<void> {
     const now = this.now();
-    // Receipts first: a message that left the pending list is then always marked completed.
     // A receipt already gone (TTL) has nothing left to mark.
-    await Promise.all(
-      turns.map((turn) =>
-        conditionally(() =>
-          this.kit.update({
-            key: inboundReceiptKey(turn.phoneNumber, turn.messageId),
-            update: 'SET #completed = if_not_exists(#completed, :now)',
-            condition: ITEM_EXISTS,
-            names: { '#pk': KEY_NAMES['#pk'], '#completed': A.completedAt },
-            values: { ':now': now },
-          }),
-        ),
-      ),
-    );
-    await this.removeFromPending(turns[0].phoneNumber, turns);
+    return this.settle(turns, (turn) => ({
+      key: inboundReceiptKey(turn.phoneNumber, turn.messageId),
+      update: 'SET #completed = if_not_exists(#completed, :now)',
+      condition: ITEM_EXISTS,
+      names: { '#pk': KEY_NAMES['#pk'], '#completed': A.completedAt },
+      values: { ':now': now },
+    }));
   }
 
-  async markDeadLettered(...turns: CompletedInbound[]): Promise<void> {
-    if (turns.length === 0) return;
+  markDeadLettered(...turns: CompletedInbound[]): Promise<void> {
     const now = this.now();
-    await Promise.all(
-      turns.map((turn) =>
-        conditionally(() =>
-          this.kit.update({
-            key: inboundReceiptKey(turn.phoneNumber, turn.messageId),
-            update: turn.historyTimestamp ? 'SET #dead = :now, #history = :history' : 'SET #dead = :now',
-            condition: `${ITEM_EXISTS} AND attribute_not_exists(#completed)`,
-            names: { '#pk': KEY_NAMES['#pk'], '#dead': A.deadLetteredAt, '#completed': A.completedAt, ...(turn.historyTimestamp ? { '#history': A.historyTimestamp } : {}) },
-            values: { ':now': now, ...(turn.historyTimestamp ? { ':history': isoMicros(turn.historyTimestamp) } : {}) },
-          }),
-        ),
-      ),
-    );
     // Parked messages keep their place in the history, so the watermark moves past them as well.
-    await this.removeFromPending(turns[0].phoneNumber, turns);
+    return this.settle(turns, (turn) => ({
+      key: inboundReceiptKey(turn.phoneNumber, turn.messageId),
+      update: turn.historyTimestamp ? 'SET #dead = :now, #history = :history' : 'SET #dead = :now',
+      condition: `${ITEM_EXISTS} AND attribute_not_exists(#completed)`,
+      names: { '#pk': KEY_NAMES['#pk'], '#dead': A.deadLetteredAt, '#completed': A.completedAt, ...(turn.historyTimestamp ? { '#history': A.historyTimestamp } : {}) },
+      values: { ':now': now, ...(turn.historyTimestamp ? { ':history': isoMicros(turn.historyTimestamp) } : {}) },
+    }));
+  }
+
+  /**
+   * Marks the receipts and takes them off the pending list in ONE transaction per chunk. Two
+   * separate writes could be cut between them, leaving a settled message on the list: no later
+   * turn would ever remove it (only unsettled receipts are drained), and the history watermark
+   * would stay behind it.
+   */
+  private async settle(turns: readonly CompletedInbound[], mark: (turn: CompletedInbound) => ReceiptUpdate): Promise<void> {
+    if (turns.length === 0) return;
+    if (new Set(turns.map((turn) => turn.phoneNumber)).size > 1) throw new RangeError('Receipts are settled one customer at a time');
+    for (let start = 0; start < turns.length; start += SETTLED_PER_TRANSACTION) {
+      await this.settleTogether(turns.slice(start, start + SETTLED_PER_TRANSACTION), mark);
+    }
+  }
+
+  private async settleTogether(turns: readonly CompletedInbound[], mark: (turn: CompletedInbound) => ReceiptUpdate): Promise<void> {
+    const phone = turns[0].phoneNumber;
+    let marked = turns;
+    for (let attempt = 1; attempt <= PENDING_REMOVAL_ATTEMPTS + turns.length; attempt++) {
+      const latest = await this.getLatest(phone);
+      const removal = latest && pendingRemoval(phone, latest, turns, this.now());
+      const actions: TransactAction[] = [...marked.map((turn) => ({ update: mark(turn) })), ...(removal ? [{ update: removal }] : [])];
+      if (actions.length === 0) return;
+      try {
+        await retryTransactionConflicts(() => this.kit.transact(actions));
+        return;
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        // A receipt whose condition failed is left as it is; a failed list condition means the
+        // list changed meanwhile: read it again.
+        marked = marked.filter((_, index) => !error.failedAt(index));
+      }
+    }
+    throw new ConditionFailedError(`The pending list of ${phone} kept changing; completion not recorded on it`);
   }
 
   async restoreDeadLettered(ref: InboundRef): Promise<InboundReceipt | undefined> {
@@ -294,49 +313,12 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     return restored ? this.getReceipt(ref) : undefined;
   }
 
-  /**
-   * Removes the messages from the pending list by index. An index is only valid while the list is
-   * unchanged there, so the update is conditioned on each removed position still holding its id
-   * (and on the watermark it advances); on a race the list is re-read and the removal retried.
-   */
+  /** Removes the messages from the pending list, re-reading it when it changed meanwhile. */
   private async removeFromPending(phone: string, turns: readonly CompletedInbound[]): Promise<void> {
-    const ids = new Set(turns.map((turn) => turn.messageId));
-    const completedTimestamps = turns.flatMap((turn) => (turn.historyTimestamp ? [isoMicros(turn.historyTimestamp)] : []));
     for (let attempt = 1; attempt <= PENDING_REMOVAL_ATTEMPTS; attempt++) {
       const latest = await this.getLatest(phone);
-      if (!latest) return;
-      const positions = latest.pendingMessageIds.flatMap((id, index) => (ids.has(id) ? [index] : []));
-      const watermark = [latest.historyWatermark, ...completedTimestamps]
-        .filter((value): value is string => value !== undefined)
-        .reduce<string | undefined>((max, value) => (max === undefined || toEpochMicros(value) > toEpochMicros(max) ? value : max), undefined);
-      const watermarkMoves = watermark !== latest.historyWatermark;
-      if (positions.length === 0 && !watermarkMoves) return;
-
-      const names: Record<string, string> = { '#updated': A.updatedAt, '#watermark': A.historyWatermark };
-      if (positions.length > 0) names['#pending'] = A.pendingMessageIds;
-      const values: Record<string, unknown> = { ':now': this.now() };
-      const conditions = positions.map((position, index) => {
-        values[`:id${index}`] = latest.pendingMessageIds[position];
-        return `#pending[${position}] = :id${index}`;
-      });
-      conditions.push(latest.historyWatermark === undefined ? 'attribute_not_exists(#watermark)' : '#watermark = :oldWatermark');
-      if (latest.historyWatermark !== undefined) values[':oldWatermark'] = latest.historyWatermark;
-      const sets = ['#updated = :now'];
-      if (watermarkMoves) {
-        sets.push('#watermark = :watermark');
-        values[':watermark'] = watermark;
-      }
-      const removes = positions.map((position) => `#pending[${position}]`);
-      const removed = await conditionally(() =>
-        this.kit.update({
-          key: latestInboundKey(phone),
-          update: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
-          condition: conditions.join(' AND '),
-          names,
-          values,
-        }),
-      );
-      if (removed) return;
+      const removal = latest && pendingRemoval(phone, latest, turns, this.now());
+      if (!removal || (await conditionally(() => this.kit.update(removal)))) return;
     }
     throw new ConditionFailedError(`The pending list of ${phone} kept changing; completion not recorded on it`);
   }
@@ -400,4 +382,46 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
 function isDrainable(receipt: InboundReceipt): boolean {
   const routedToAgent = receipt.agentRoutedAt !== undefined || receipt.dispatchedAt !== undefined;
   return routedToAgent && receipt.humanRoutedAt === undefined && receipt.syncClaimedAt === undefined && receipt.completedAt === undefined && receipt.deadLetteredAt === undefined;
+}
+
+type ReceiptUpdate = Omit<UpdateRequest, 'returnValues'>;
+
+/**
+ * The update that removes the messages from the pending list as `latest` shows it, and moves the
+ * history watermark past them; `undefined` when there is nothing to change. An index is only valid
+ * while the list is unchanged there, so the update is conditioned on each removed position still
+ * holding its id (and on the watermark it advances).
+ */
+function pendingRemoval(phone: string, latest: LatestInbound, turns: readonly CompletedInbound[], now: string): ReceiptUpdate | undefined {
+  const ids = new Set(turns.map((turn) => turn.messageId));
+  const completedTimestamps = turns.flatMap((turn) => (turn.historyTimestamp ? [isoMicros(turn.historyTimestamp)] : []));
+  const positions = latest.pendingMessageIds.flatMap((id, index) => (ids.has(id) ? [index] : []));
+  const watermark = [latest.historyWatermark, ...completedTimestamps]
+    .filter((value): value is string => value !== undefined)
+    .reduce<string | undefined>((max, value) => (max === undefined || toEpochMicros(value) > toEpochMicros(max) ? value : max), undefined);
+  const watermarkMoves = watermark !== latest.historyWatermark;
+  if (positions.length === 0 && !watermarkMoves) return undefined;
+
+  const names: Record<string, string> = { '#updated': A.updatedAt, '#watermark': A.historyWatermark };
+  if (positions.length > 0) names['#pending'] = A.pendingMessageIds;
+  const values: Record<string, unknown> = { ':now': now };
+  const conditions = positions.map((position, index) => {
+    values[`:id${index}`] = latest.pendingMessageIds[position];
+    return `#pending[${position}] = :id${index}`;
+  });
+  conditions.push(latest.historyWatermark === undefined ? 'attribute_not_exists(#watermark)' : '#watermark = :oldWatermark');
+  if (latest.historyWatermark !== undefined) values[':oldWatermark'] = latest.historyWatermark;
+  const sets = ['#updated = :now'];
+  if (watermarkMoves) {
+    sets.push('#watermark = :watermark');
+    values[':watermark'] = watermark;
+  }
+  const removes = positions.map((position) => `#pending[${position}]`);
+  return {
+    key: latestInboundKey(phone),
+    update: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    condition: conditions.join(' AND '),
+    names,
+    values,
+  };
 }
