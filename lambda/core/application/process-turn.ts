@@ -14,7 +14,7 @@ import type {
   SessionRepository,
   VersionedResourceRepository,
 } from '../ports/repositories';
-import { WhatsAppSendError, type WhatsAppSender } from '../ports/whatsapp-sender';
+import { WhatsAppSendError, type SentTextMessage, type WhatsAppSender } from '../ports/whatsapp-sender';
 
 /**
  * - `answered`: the agent's reply was persisted and sent;
@@ -50,14 +50,18 @@ export interface TurnReport {
 export class ReplyDeliveryError extends Error {
   override readonly name = 'ReplyDeliveryError';
   /**
-   * WhatsApp may have accepted the message although no answer arrived (a timeout): the retry will
-   * send it again, and the customer may see it twice. Counted, so it shows on the dashboards.
+   * WhatsApp may have accepted the message although no answer arrived (a timeout), or accepted it
+   * but recording that failed: the retry will send it again, and the customer may see it twice.
+   * Counted, so it shows on the dashboards.
    */
   readonly outcomeUnknown: boolean;
 
-  constructor(readonly cause: WhatsAppSendError | Error) {
+  constructor(
+    readonly cause: WhatsAppSendError | Error,
+    options: { readonly acceptedButUnrecorded?: boolean } = {},
+  ) {
     super(`reply delivery failed: ${cause.message}`, { cause });
-    this.outcomeUnknown = cause instanceof WhatsAppSendError && cause.outcomeUnknown;
+    this.outcomeUnknown = options.acceptedButUnrecorded === true || (cause instanceof WhatsAppSendError && cause.outcomeUnknown);
   }
 }
 
@@ -260,15 +264,14 @@ export class ProcessTurn {
 
   /** `true` when sent; `false` when WhatsApp refused it for good. Throws ReplyDeliveryError to retry. */
   private async deliver(outbox: OutboxEntry, reply: Message, session: Session): Promise<boolean> {
+    let sent: SentTextMessage;
     try {
-      const sent = await this.deps.whatsapp.sendText({
+      sent = await this.deps.whatsapp.sendText({
         phoneNumberId: session.whatsappInstance ?? '',
         customerId: session.phoneNumber,
         customerIdKind: session.customerIdKind ?? 'phone',
         text: reply.text,
       });
-      await this.deps.messages.markOutboundSent(outbox.ref, sent.providerMessageId, isoMicros(this.deps.clock.now()));
-      return true;
     } catch (error) {
       if (error instanceof WhatsAppSendError && !error.retryable) {
         await this.deps.messages.markFailedPermanent(outbox.ref, `${error.category}${error.code === undefined ? '' : `:${error.code}`}`);
@@ -276,6 +279,13 @@ export class ProcessTurn {
       }
       throw new ReplyDeliveryError(error as Error);
     }
+    try {
+      await this.deps.messages.markOutboundSent(outbox.ref, sent.providerMessageId, isoMicros(this.deps.clock.now()));
+    } catch (error) {
+      // The customer has the reply, but the table still says pending_send: the retry sends it again.
+      throw new ReplyDeliveryError(error as Error, { acceptedButUnrecorded: true });
+    }
+    return true;
   }
 
   private async openSession(first: InboundTurn): Promise<Session> {
