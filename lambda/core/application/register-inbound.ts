@@ -58,18 +58,20 @@ export class RegisterInboundTurns {
   private async registerOne(turn: InboundTurn): Promise<InboundResult> {
     const registration = await this.deps.receipts.registerInbound(turn, { routeToAgentUnlessHumanOwned: true });
     if (registration.alreadyCompleted || registration.alreadyDispatched) return { messageId: turn.messageId, outcome: 'duplicate' };
-    if (!registration.agentRouted && (await this.route(turn)) === 'human') return { messageId: turn.messageId, outcome: 'human_inbox' };
+    if (!registration.agentRouted && (await this.route(turn, registration.isDuplicate)) === 'human') return { messageId: turn.messageId, outcome: 'human_inbox' };
     await this.deps.dispatcher.dispatch(turn);
     await this.deps.receipts.markDispatched(turn);
     return { messageId: turn.messageId, outcome: registration.isDuplicate ? 'redispatched' : 'dispatched' };
   }
 
-  private async route(turn: InboundTurn): Promise<'agent' | 'human'> {
+  private async route(turn: InboundTurn, redelivered: boolean): Promise<'agent' | 'human'> {
     const session = await this.deps.sessions.getActive(turn.phoneNumber);
     if (session !== undefined && isHumanOwned(session.state)) {
       // Positioned by reception time, not Meta's second-resolution timestamp: after a reply sent
-      // within the same second, in the order the operator sees messages arrive.
-      const message = customerMessage(turn, session.sessionId, turn.receivedAt);
+      // within the same second, in the order the operator sees messages arrive. A redelivery keeps
+      // the first reception time (the receipt's), so it lands on the same history item, once.
+      const received = redelivered ? ((await this.deps.receipts.getReceipt(turn))?.turn.receivedAt ?? turn.receivedAt) : turn.receivedAt;
+      const message = customerMessage(turn, session.sessionId, received);
       const appended = await this.deps.messages.appendInboundIfSessionState(message, session.state, session.sessionId);
       if (appended) {
         await this.deps.receipts.markHumanRouted(turn);
