@@ -27,3 +27,16 @@ export interface InboundTurn {
 }
 
 export type CustomerIdKind = 'phone' | 'user_id';
+
+/**
+ * A customer id the pipeline can work with: it is an SQS MessageGroupId (1 to 128 printable ASCII
+ * characters) and a key segment (no `#`). Meta's phones and business-scoped user ids always are.
+ */
+export function isValidCustomerId(value: string): boolean {
+  return /^[!-"$-~]{1,128}$/.test(value);
+}
+
+/** A message id the pipeline can key history by: printable ASCII without `#`, as Meta's `wamid…` ids are. */
+export function isValidMessageId(value: string): boolean {
+  return /^[!-"$-~]{1,512}$/.test(value);
+}

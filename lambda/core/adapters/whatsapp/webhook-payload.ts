@@ -1,4 +1,4 @@
-import type { InboundTurn } from '../../domain/inbound-turn';
+import { isValidCustomerId, isValidMessageId, type InboundTurn } from '../../domain/inbound-turn';
 
 /**
  * A delivery status Meta reports for a message the business sent. Statuses arrive on the same
@@ -59,10 +59,16 @@ function requireObject(value: unknown, where: string): Json {
   return value;
 }
 
+/** A lone UTF-16 surrogate: a JSON escape can spell it, but it is not text (nor storable as UTF-8). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The latest instant an ISO-8601 timestamp of the persisted format can hold (9999-12-31T23:59:59Z). */
+const MAX_EPOCH_SECONDS = 253_402_300_799;
+
 /** Meta sends epoch seconds as a string (sometimes a number). */
 function epochSecondsToIso(value: unknown, where: string): string {
   const seconds = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isFinite(seconds)) throw new WebhookPayloadError(`${where} must be epoch seconds`);
+  if (!(seconds >= 0 && seconds <= MAX_EPOCH_SECONDS)) throw new WebhookPayloadError(`${where} must be epoch seconds`);
   return new Date(seconds * 1000).toISOString();
 }
 
@@ -110,11 +116,15 @@ function toTurn(message: Json, metadata: Json, receivedAt: string): InboundTurn 
   const userId = optionalString(message.from_user_id);
   const customerId = phone ?? userId;
   if (customerId === undefined) throw new WebhookPayloadError('messages[] needs `from` or `from_user_id`');
+  if (!isValidCustomerId(customerId)) throw new WebhookPayloadError('messages[].from is not a WhatsApp id');
+  const messageId = requireString(message.id, 'messages[].id');
+  if (!isValidMessageId(messageId)) throw new WebhookPayloadError('messages[].id is not a WhatsApp message id');
   const text = describeMessage(message, type);
+  if (LONE_SURROGATE.test(text)) throw new WebhookPayloadError('the message text is not well-formed Unicode');
   return {
     phoneNumber: customerId,
     customerIdKind: phone !== undefined ? 'phone' : 'user_id',
-    messageId: requireString(message.id, 'messages[].id'),
+    messageId,
     providerTimestamp: epochSecondsToIso(message.timestamp, 'messages[].timestamp'),
     receivedAt,
     messageType: type,
