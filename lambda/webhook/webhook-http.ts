@@ -42,6 +42,15 @@ function rawBodyOf(event: APIGatewayProxyEventV2): Buffer {
   return Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
 }
 
+/** JSON is UTF-8 (RFC 8259): bytes that are not would otherwise reach the history as U+FFFD. */
+function decodeUtf8(rawBody: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(rawBody);
+  } catch {
+    throw new WebhookPayloadError('body is not valid UTF-8');
+  }
+}
+
 const OUTCOME_METRICS: Record<InboundOutcome, string> = {
   dispatched: 'InboundDispatched',
   redispatched: 'InboundDispatched',
@@ -87,7 +96,7 @@ export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event:
 
     let parsed;
     try {
-      parsed = parseWebhookPayload(rawBody.toString('utf8'), deps.clock.now());
+      parsed = parseWebhookPayload(decodeUtf8(rawBody), deps.clock.now());
     } catch (error) {
       if (error instanceof WebhookPayloadError) return reject(400, error.message);
       throw error;
