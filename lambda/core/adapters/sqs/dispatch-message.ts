@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isValidCustomerId, isValidMessageId } from '../../domain/inbound-turn';
 
 /**
  * The SQS body exchanged between the webhook and the orchestrator. It carries ids only: the turn
@@ -19,7 +20,10 @@ export interface ReceivedDispatchMessage {
   readonly messageId?: string;
 }
 
-/** Returns undefined for a body that is not JSON or has no phone (SPEC §6: logged, never retried). */
+/**
+ * Returns undefined for a body that is not JSON or has no usable customer id (SPEC §6: logged,
+ * never retried — a retry could not succeed).
+ */
 export function decodeDispatchMessage(body: string): ReceivedDispatchMessage | undefined {
   let parsed: unknown;
   try {
@@ -29,8 +33,8 @@ export function decodeDispatchMessage(body: string): ReceivedDispatchMessage | u
   }
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { phone_number: phoneNumber, message_id: messageId } = parsed as Record<string, unknown>;
-  if (typeof phoneNumber !== 'string' || phoneNumber.length === 0) return undefined;
-  return { phoneNumber, messageId: typeof messageId === 'string' && messageId.length > 0 ? messageId : undefined };
+  if (typeof phoneNumber !== 'string' || !isValidCustomerId(phoneNumber)) return undefined;
+  return { phoneNumber, messageId: typeof messageId === 'string' && isValidMessageId(messageId) ? messageId : undefined };
 }
 
 /** FIFO deduplication id: a digest, because message ids may exceed SQS's 128-character limit. */
