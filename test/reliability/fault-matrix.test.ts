@@ -8,7 +8,7 @@ import { FAULT_KINDS, FAULT_PHASES, type FaultKind, type FaultPhase, type FaultP
 import { startReliabilityEnvironment, type ReliabilityEnvironment } from './support/pipeline-under-test';
 import { ScenarioRun, type RunResult, type Scenario, type Side } from './support/scenario-run';
 
-const LANES = Number(process.env.MATRIX_LANES ?? 3);
+const LANES = 2;
 
 const oneMessage: Scenario = {
   name: 'one message',
@@ -54,6 +54,15 @@ const newerMessageDuringTheAgentCall: Scenario = {
   },
 };
 
+const newerMessageAfterThePersist: Scenario = {
+  name: 'a newer message after the reply was persisted',
+  act: async (run) => {
+    run.live.orchestrator.injector.hook({ boundary: 'sessions.tryPutAgentResult › dynamodb.transact', phase: 'after', action: () => run.send('Mudei de ideia').then(() => undefined) });
+    await run.send('Quero um exame');
+    await run.drain();
+  },
+};
+
 const resentAfterOutage: Scenario = {
   name: 'a reply resent after a WhatsApp outage',
   act: async (run) => {
@@ -83,6 +92,7 @@ const MATRIX: readonly { readonly scenario: Scenario; readonly side: Side }[] = 
   { scenario: oneMessage, side: 'orchestrator' },
   { scenario: burst, side: 'orchestrator' },
   { scenario: newerMessageDuringTheAgentCall, side: 'orchestrator' },
+  { scenario: newerMessageAfterThePersist, side: 'orchestrator' },
   { scenario: resentAfterOutage, side: 'orchestrator' },
   { scenario: takeoverWhileWaiting, side: 'orchestrator' },
 ];

@@ -152,13 +152,19 @@ interface CallContext {
   readonly caller?: string;
 }
 
+/**
+ * One storage for every injector: each AsyncLocalStorage that ever ran stays enabled, and every
+ * promise of the process pays for each one (a suite creates hundreds of injectors).
+ */
+const callContext = new AsyncLocalStorage<CallContext>();
+
 export class FaultInjector {
-  private readonly context = new AsyncLocalStorage<CallContext>();
   private readonly plans: FaultPlan[] = [];
   private readonly hooks: BoundaryHook[] = [];
   private readonly counts = new Map<string, number>();
   private readonly interleave?: (point: InterleavePoint) => Promise<void>;
   private running = 0;
+  private readonly idleWaiters: (() => void)[] = [];
   readonly crossings: BoundaryCrossing[] = [];
   readonly portCalls: PortCall[] = [];
   readonly fired: FiredFault[] = [];
@@ -173,9 +179,24 @@ export class FaultInjector {
     return this.running;
   }
 
+  /** Resolves once no remote call is in flight. */
+  idle(): Promise<void> {
+    return this.running === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private callStarted(): void {
+    this.running++;
+  }
+
+  private callEnded(): void {
+    if (--this.running > 0) return;
+    const waiters = this.idleWaiters.splice(0);
+    waiters.forEach((resolve) => resolve());
+  }
+
   /** The id of the invocation the caller runs in, if any. */
   get currentInvocation(): string | undefined {
-    return this.context.getStore()?.invocation?.id;
+    return callContext.getStore()?.invocation?.id;
   }
 
   arm(...plans: FaultPlan[]): void {
@@ -186,6 +207,19 @@ export class FaultInjector {
     this.hooks.push(hook);
   }
 
+  /**
+   * Runs a remote call that is no boundary (it cannot fail by injection, nothing interleaves there)
+   * but counts as in flight: the test harness's own calls, such as an event source's receive.
+   */
+  async track<T>(call: () => Promise<T>): Promise<T> {
+    this.callStarted();
+    try {
+      return await call();
+    } finally {
+      this.callEnded();
+    }
+  }
+
   /** Distinct boundaries crossed so far, in the order first crossed. */
   boundaries(): string[] {
     return [...new Set(this.crossings.map((crossing) => crossing.boundary))];
@@ -194,13 +228,13 @@ export class FaultInjector {
   /** Labels the remote calls made by the methods of a port that is not remote itself (a repository). */
   port<T extends object>(name: string, target: T): T {
     return this.proxy(target, (method, call) => (...args: unknown[]) => {
-      const store = this.context.getStore();
+      const store = callContext.getStore();
       const record: PortCall = { seq: nextSequence(), port: name, method, args, invocation: store?.invocation?.id };
       this.portCalls.push(record);
       const settle = (outcome: Partial<PortCall>) => Object.assign(record, outcome, { endSeq: nextSequence() });
       let returned: unknown;
       try {
-        returned = this.context.run({ ...store, caller: `${name}.${method}` }, () => call(args));
+        returned = callContext.run({ ...store, caller: `${name}.${method}` }, () => call(args));
       } catch (error) {
         settle({ error });
         throw error;
@@ -231,7 +265,7 @@ export class FaultInjector {
   async runInvocation<T>(id: string, invoke: () => Promise<T>): Promise<InvocationOutcome<T>> {
     const invocation = { id, dead: false };
     try {
-      const value = await this.context.run({ invocation }, invoke);
+      const value = await callContext.run({ invocation }, invoke);
       return { crashed: invocation.dead, value };
     } catch (error) {
       return { crashed: invocation.dead, error };
@@ -249,7 +283,7 @@ export class FaultInjector {
   }
 
   private async cross(remote: string, args: readonly unknown[], failures: FailureModel, call: () => Promise<unknown>): Promise<unknown> {
-    const store = this.context.getStore();
+    const store = callContext.getStore();
     const invocation = store?.invocation;
     const boundary = store?.caller ? `${store.caller} › ${remote}` : remote;
     this.assertAlive(invocation, boundary);
@@ -266,14 +300,14 @@ export class FaultInjector {
     this.assertAlive(invocation, boundary);
     if (fault?.phase === 'before') this.fire(fault, occurrence, failures, invocation);
 
-    this.running++;
+    this.callStarted();
     let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
     try {
       outcome = { ok: true, value: await call() };
     } catch (error) {
       outcome = { ok: false, error };
     } finally {
-      this.running--;
+      this.callEnded();
     }
     finish(outcome.ok ? 'ok' : 'error');
 
@@ -289,7 +323,7 @@ export class FaultInjector {
     await this.interleave?.(point);
     for (const hook of this.hooks) {
       if (hook.boundary === point.boundary && hook.phase === point.phase && (hook.occurrence ?? 1) === occurrence) {
-        await this.context.exit(hook.action);
+        await callContext.exit(hook.action);
       }
     }
   }

@@ -77,8 +77,8 @@ export class EventSourceDriver {
 
   /** Receives one record, if any is visible. */
   async receive(): Promise<Message | undefined> {
-    const { Messages: messages = [] } = await this.env.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: this.env.queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] }),
+    const { Messages: messages = [] } = await this.orchestrator.injector.track(() =>
+      this.env.sqs.send(new ReceiveMessageCommand({ QueueUrl: this.env.queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] })),
     );
     return messages[0];
   }
@@ -120,8 +120,8 @@ export class EventSourceDriver {
 
   /** Makes a record visible again, as its visibility timeout would. A deleted record stays deleted. */
   async release(receiptHandle: string): Promise<void> {
-    await this.env.sqs
-      .send(new ChangeMessageVisibilityCommand({ QueueUrl: this.env.queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: 0 }))
+    await this.orchestrator.injector
+      .track(() => this.env.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.env.queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: 0 })))
       .catch(() => undefined);
   }
 }

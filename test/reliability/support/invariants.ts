@@ -160,6 +160,34 @@ export async function checkInvariants(env: ReliabilityEnvironment, run: Customer
   return { violations, sends: sends.length, duplicates, unknownOutcomes: lostTrack.length };
 }
 
+/**
+ * The webhook's half alone (no turn has run yet): every message registered once, on the pending
+ * list once in registration order, and queued once (FIFO deduplication absorbs re-dispatches).
+ */
+export async function checkInboundInvariants(env: ReliabilityEnvironment, run: CustomerRun, queuedIds: readonly string[], evidence: RunEvidence): Promise<string[]> {
+  const violations: string[] = [];
+  const latest = await env.repositories.receipts.getLatest(run.customer);
+  const pending = latest?.pendingMessageIds ?? [];
+  for (const message of run.messages) {
+    const receipt = await env.repositories.receipts.getReceipt({ phoneNumber: run.customer, messageId: message.id });
+    if (receipt?.agentRoutedAt === undefined || receipt.dispatchedAt === undefined) violations.push(`I1 ${message.text} is not registered, routed and dispatched`);
+    const listed = pending.filter((id) => id === message.id).length;
+    if (listed !== 1) violations.push(`I1 ${message.text} is ${listed} times on the pending list`);
+    const queued = queuedIds.filter((id) => id === message.id).length;
+    if (queued !== 1) violations.push(`I2 ${message.text} was queued ${queued} times`);
+  }
+  const registration = registrationWindows(evidence, run.customer);
+  for (const [earlier, first] of registration) {
+    for (const [later, second] of registration) {
+      if (first.committedBy < second.firstAttempt && pending.indexOf(earlier) > pending.indexOf(later)) {
+        violations.push(`I3 the pending list holds ${textOf(run, later)} before ${textOf(run, earlier)}, registered after it`);
+      }
+    }
+  }
+  if (latest?.latestMessageId !== pending.at(-1)) violations.push(`I3 the latest message is ${latest?.latestMessageId}, the last registered ${pending.at(-1)}`);
+  return violations;
+}
+
 async function fullHistory(env: ReliabilityEnvironment, customer: string): Promise<Message[]> {
   const newestFirst: Message[] = [];
   let cursor: string | undefined;
