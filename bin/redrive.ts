@@ -1,0 +1,110 @@
+// Investigate before redrive: `npm run redrive -- --environment prod` shows, for every turn in the
+// dead-letter queue, what the table knows about its message and what a redrive would do; `--apply`
+// does what is safe. Uses the operator's AWS credentials, or the local runtime's endpoints.
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { PIPELINE_DEFAULTS, physicalNames } from '../lib/pipeline-contract';
+import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { describeInspection, DlqRedrive, type DeadLetterInspection, type RedriveAction } from '../local/ops/dlq-redrive';
+
+const USAGE = `Usage:
+  npm run redrive -- --environment <env> [--service-name <name>] [--apply] [--yes]
+  npm run redrive -- --table <name> --queue-url <url> --dlq-url <url> [--apply] [--yes]
+
+Inspects every turn in the dead-letter queue: its receipt, the customer's latest message, pending
+list and outbox, the active session, and the replies already recorded for it. Then, per record:
+  drop      the message was consumed already: the record is deleted from the DLQ
+  redrive   no reply was sent: the message goes back to its customer's turn
+  complete  a reply was already sent: the redriven turn only completes the bookkeeping
+  confirm   something is unusual: nothing happens unless you confirm
+
+Options:
+  --environment <env>      the pipeline's environment (names the table and queues as the construct does)
+  --service-name <name>    default ${PIPELINE_DEFAULTS.serviceName}
+  --table, --queue-url, --dlq-url   name the resources directly instead
+  --apply                  act (default: a dry run that changes nothing)
+  --yes                    also carry out the "confirm" records without asking
+                           (without it, a terminal asks for each one; otherwise they stay in the DLQ)
+  -h, --help
+
+Credentials and region come from the usual AWS settings (AWS_PROFILE, AWS_REGION, ...). For the
+local runtime, point the SDK at its servers: AWS_ENDPOINT_URL_DYNAMODB=… AWS_ENDPOINT_URL_SQS=…`;
+
+class UsageError extends Error {}
+
+interface Target {
+  readonly tableName: string;
+  readonly queueUrl: string;
+  readonly deadLetterQueueUrl: string;
+}
+
+async function resolveTarget(values: Record<string, string | boolean | undefined>, sqs: SQSClient): Promise<Target> {
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const environment = text('environment');
+  if (environment !== undefined) {
+    const names = physicalNames(text('service-name') ?? PIPELINE_DEFAULTS.serviceName, environment);
+    const url = async (queueName: string) => (await sqs.send(new GetQueueUrlCommand({ QueueName: queueName }))).QueueUrl!;
+    return { tableName: names.table, queueUrl: await url(names.queue), deadLetterQueueUrl: await url(names.deadLetterQueue) };
+  }
+  const [tableName, queueUrl, deadLetterQueueUrl] = [text('table'), text('queue-url'), text('dlq-url')];
+  if (!tableName || !queueUrl || !deadLetterQueueUrl) throw new UsageError('Name the pipeline with --environment, or give --table, --queue-url and --dlq-url.');
+  return { tableName, queueUrl, deadLetterQueueUrl };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      'environment': { type: 'string' },
+      'service-name': { type: 'string' },
+      'table': { type: 'string' },
+      'queue-url': { type: 'string' },
+      'dlq-url': { type: 'string' },
+      'apply': { type: 'boolean' },
+      'yes': { type: 'boolean' },
+      'help': { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const sqs = new SQSClient({});
+  const target = await resolveTarget(values, sqs);
+  const apply = values.apply === true;
+  const prompt = apply && !values.yes && process.stdin.isTTY ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
+  const confirm = async (inspection: DeadLetterInspection): Promise<boolean> => {
+    if (values.yes) return true;
+    if (!prompt) return false;
+    const answer = await prompt.question(`${inspection.onConfirm} record ${inspection.sqsMessageId} (customer ${inspection.customer ?? '?'})? [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  };
+
+  console.log(`${apply ? 'Redriving' : 'Dry run (nothing changes; --apply to act)'}: ${target.deadLetterQueueUrl} → ${target.queueUrl}, table ${target.tableName}\n`);
+  const counts = new Map<RedriveAction, number>();
+  try {
+    await new DlqRedrive({ ...target, sqs, repositories: createDynamoRepositories({ tableName: target.tableName }) }).run({
+      apply,
+      confirm,
+      onOutcome: ({ inspection, action }) => {
+        counts.set(action, (counts.get(action) ?? 0) + 1);
+        console.log(`${describeInspection(inspection, action)}\n`);
+      },
+    });
+  } finally {
+    prompt?.close();
+    sqs.destroy();
+  }
+  const summary = [...counts].map(([action, count]) => `${count} ${action}`).join(', ');
+  console.log(summary === '' ? 'The dead-letter queue is empty.' : `Done: ${summary}.`);
+  return (counts.get('held') ?? 0) > 0 ? 2 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,130 @@
+// The operator's redrive, on the local runtime: a poisoned turn lands in the DLQ, the cause is
+// fixed, the redrive brings the message back and it is answered once; a record whose reply was
+// already sent is redriven without a second send; consumed and unreadable records are dropped
+// only when that is safe or confirmed.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { encodeDispatchMessage } from '../../lambda/core/adapters/sqs/dispatch-message';
+import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+import { DlqRedrive, type RedriveOutcome } from '../../local/ops/dlq-redrive';
+import { newCustomer, startTestPipeline, waitUntil } from '../e2e/support';
+import { ScenarioRun, type Scenario } from './support/scenario-run';
+import { startReliabilityEnvironment } from './support/pipeline-under-test';
+
+let pipeline: LocalPipeline | undefined;
+afterEach(async () => {
+  await pipeline?.stop();
+  pipeline = undefined;
+});
+
+async function deadLetters(queueUrl: string, client = pipeline!.sqsClient): Promise<number> {
+  const { Attributes = {} } = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+  );
+  return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
+}
+
+function redriveFor(target: LocalPipeline): DlqRedrive {
+  return new DlqRedrive({ queueUrl: target.queueUrl, deadLetterQueueUrl: target.deadLetterQueueUrl, sqs: target.sqsClient, repositories: createDynamoRepositories({ tableName: target.tableName }) });
+}
+
+test('a turn that failed three times is parked in the DLQ; once the agent is fixed, the redrive gets it answered once', async () => {
+  let agentBroken = true;
+  const agent = new ScriptedAgent({ failWhen: () => (agentBroken ? new Error('the model endpoint is down') : undefined) });
+  pipeline = await startTestPipeline({ agent, queue: { visibilityTimeoutSeconds: 1 } });
+  const customer = newCustomer();
+  const { messageId } = await pipeline.sendCustomerMessage(customer, 'Quero saber o preço do exame');
+  await waitUntil(async () => (await deadLetters(pipeline!.deadLetterQueueUrl)) === 1, 30_000, 'the record to reach the DLQ');
+  expect(agent.requests).toHaveLength(3);
+
+  // Investigate first: nothing changes in a dry run.
+  const inspected = await redriveFor(pipeline).run({ apply: false });
+  expect(inspected.map(({ inspection, action }) => [inspection.customer, inspection.messageId, inspection.verdict, action])).toEqual([[customer, messageId, 'redrive', 'inspected']]);
+  expect(inspected[0].inspection.receipt?.deadLetteredAt).toBeDefined();
+  expect(inspected[0].inspection.replies).toEqual([]);
+  expect(await deadLetters(pipeline.deadLetterQueueUrl)).toBe(1);
+
+  agentBroken = false;
+  const [redriven] = await redriveFor(pipeline).run({ apply: true });
+  expect(redriven.action).toBe('redriven');
+  await pipeline.fakeWhatsApp.waitForSent(1, 15_000);
+  await pipeline.waitForIdle();
+
+  expect(pipeline.fakeWhatsApp.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Quero saber o preço do exame (mensagem 1)']);
+  expect(await deadLetters(pipeline.deadLetterQueueUrl)).toBe(0);
+  const { history } = await pipeline.conversation(customer);
+  expect(history.map((message) => [message.role, message.deliveryStatus, message.quarantinedAt])).toEqual([
+    ['user', undefined, undefined],
+    ['assistant', 'sent', undefined],
+  ]);
+  const { receipts } = createDynamoRepositories({ tableName: pipeline.tableName });
+  expect(await receipts.isCompleted({ phoneNumber: customer, messageId })).toBe(true);
+  expect((await receipts.getLatest(customer))?.pendingMessageIds).toEqual([]);
+}, 90_000);
+
+test('records of consumed messages are dropped; unreadable ones stay until confirmed; the CLI shows and applies the same', async () => {
+  pipeline = await startTestPipeline({ agent: new ScriptedAgent() });
+  const customer = newCustomer();
+  const { messageId } = await pipeline.sendCustomerMessage(customer, 'Oi');
+  await pipeline.fakeWhatsApp.waitForSent(1, 15_000);
+  await pipeline.waitForIdle();
+  // A copy of the answered turn's record, and a body no turn can read, in the DLQ.
+  for (const [body, group] of [
+    [encodeDispatchMessage({ phoneNumber: customer, messageId }), customer],
+    ['{"not":"a turn"}', 'someone'],
+  ]) {
+    await pipeline.sqsClient.send(new SendMessageCommand({ QueueUrl: pipeline.deadLetterQueueUrl, MessageBody: body, MessageGroupId: group, MessageDeduplicationId: `${group}-copy` }));
+  }
+
+  const cli = (...flags: string[]) =>
+    spawnSync(process.execPath, [join(__dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(__dirname, '..', '..', 'bin', 'redrive.ts'), '--table', pipeline!.tableName, '--queue-url', pipeline!.queueUrl, '--dlq-url', pipeline!.deadLetterQueueUrl, ...flags], {
+      encoding: 'utf8',
+      env: process.env,
+    });
+  const dryRun = cli();
+  expect(dryRun.status).toBe(0);
+  expect(dryRun.stdout).toMatch(/verdict {4}drop → inspected/);
+  expect(dryRun.stdout).toMatch(/verdict {4}confirm \(confirmed: drop\) → inspected/);
+  expect(await deadLetters(pipeline.deadLetterQueueUrl)).toBe(2);
+
+  const unconfirmed = cli('--apply');
+  expect(unconfirmed.status).toBe(2);
+  expect(unconfirmed.stdout).toMatch(/Done: .*1 dropped/);
+  expect(await deadLetters(pipeline.deadLetterQueueUrl)).toBe(1);
+
+  const confirmed = cli('--apply', '--yes');
+  expect(confirmed.status).toBe(0);
+  expect(await deadLetters(pipeline.deadLetterQueueUrl)).toBe(0);
+  await pipeline.waitForIdle();
+  expect(pipeline.fakeWhatsApp.sent()).toHaveLength(1);
+}, 90_000);
+
+test('a record whose reply was already sent is redriven to complete the bookkeeping, without a second send', async () => {
+  // The send succeeds on the first attempt, then completing the turn fails on every attempt: the
+  // final one parks the message, and the record lands in the DLQ with its reply recorded as sent.
+  const env = await startReliabilityEnvironment('redrive');
+  try {
+    const scenario: Scenario = {
+      name: 'completion keeps failing',
+      act: async (run) => {
+        await run.send('Oi, tudo bem?');
+        await run.drain();
+        const outcomes: RedriveOutcome[] = await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({
+          apply: true,
+        });
+        expect(outcomes.map(({ inspection, action }) => [inspection.verdict, action])).toEqual([['complete', 'redriven']]);
+        expect(outcomes[0].inspection.replies.map((reply) => reply.status)).toEqual(['sent']);
+        await run.drain(run.clean);
+      },
+    };
+    const result = await new ScenarioRun(env, scenario, 'orchestrator', [{ boundary: 'receipts.markCompleted › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 }]).execute();
+    expect(result.faultsFired).toBe(3);
+    expect(result.report.violations).toEqual([]);
+    expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Oi, tudo bem? (mensagem 1)']);
+  } finally {
+    await env.close();
+  }
+}, 90_000);
