@@ -174,7 +174,8 @@ export interface InboundReceiptRepository {
   getLatest(phone: string): Promise<LatestInbound | undefined>;
   /**
    * Agent-routed, uncompleted pending messages in registration order, with history timestamps
-   * strictly increasing (ties and regressions bumped by 1 µs, after the last completed message).
+   * strictly increasing (ties and regressions bumped by 1 µs, after the last completed message);
+   * a message parked and redriven keeps the timestamp it already has in the history.
    * Pass the marker when it was just read (consistently) to save reading it again.
    */
   pendingInbounds(phone: string, latest?: LatestInbound): Promise<PendingInbound[]>;

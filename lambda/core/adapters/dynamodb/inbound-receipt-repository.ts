@@ -4,7 +4,7 @@ import type { InboundTurn } from '../../domain/inbound-turn';
 import type { DebounceBuffer, PendingReply } from '../../domain/legacy-debounce';
 import type { OutboundRef } from '../../domain/message';
 import { AGENT_ROUTED_STATES } from '../../domain/session';
-import { epochSeconds, isoMicros, nextMicrosecond, toEpochMicros } from '../../domain/timestamps';
+import { epochSeconds, isoMicros, latestOf, nextMicrosecond, toEpochMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import type { CompletedInbound, InboundReceiptRepository, InboundRef } from '../../ports/repositories';
 import type { DynamoKit, TransactAction, UpdateRequest } from './dynamo-kit';
@@ -197,6 +197,13 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     for (const id of ids) {
       const receipt = receipts.get(id);
       if (!receipt || !isDrainable(receipt)) continue;
+      if (receipt.historyTimestamp !== undefined) {
+        // Parked, then redriven: the message is in the history already and keeps its place there.
+        const kept = isoMicros(receipt.historyTimestamp);
+        previous = previous === undefined ? kept : latestOf(previous, kept);
+        pending.push({ ...receipt.turn, historyTimestamp: kept });
+        continue;
+      }
       let historyTimestamp = isoMicros(receipt.turn.providerTimestamp);
       if (previous !== undefined && toEpochMicros(historyTimestamp) <= toEpochMicros(previous)) historyTimestamp = nextMicrosecond(previous);
       previous = historyTimestamp;
