@@ -5,9 +5,9 @@
  * is safe (or what the operator confirmed). Works against a deployed pipeline with the operator's
  * credentials, and against the local runtime's endpoints.
  *
- * A redrive puts a parked message back on the customer's pending list (visible to the agent again)
- * and sends the record to the main queue — same message group, fresh deduplication id — then deletes
- * it from the DLQ. The turn protocol does the rest and never sends a reply twice on its own: a reply
+ * A redrive puts the customer's parked messages back on the pending list (visible to the agent
+ * again) and sends the record to the main queue — same message group, fresh deduplication id — then
+ * deletes it from the DLQ. The turn protocol does the rest and never sends a reply twice on its own: a reply
  * already sent only gets its bookkeeping completed, and a message a newer one overtook is completed
  * without a reply.
  */
@@ -36,6 +36,12 @@ export interface ReplyRecord {
   readonly sentAt?: string;
 }
 
+export interface ParkedMessage {
+  readonly messageId: string;
+  /** Its place in the history. */
+  readonly timestamp: string;
+}
+
 export interface DeadLetterInspection {
   readonly sqsMessageId: string;
   readonly receiveCount: number;
@@ -50,6 +56,11 @@ export interface DeadLetterInspection {
   readonly session?: Pick<Session, 'sessionId' | 'state' | 'updatedAt'>;
   /** Replies recorded for this message (sent, pending, superseded, failed). */
   readonly replies: readonly ReplyRecord[];
+  /**
+   * The customer's parked messages, oldest first (a failed turn parks every message it drained,
+   * while only its own record reaches the DLQ): a redrive restores them all, in this order.
+   */
+  readonly parked: readonly ParkedMessage[];
   readonly verdict: RedriveVerdict;
   /** Why, in words an operator can check against the fields above. */
   readonly reasons: readonly string[];
@@ -144,6 +155,7 @@ export class DlqRedrive {
       receiveCount: Number(record.Attributes?.ApproximateReceiveCount ?? 0),
       sentAt: record.Attributes?.SentTimestamp ? new Date(Number(record.Attributes.SentTimestamp)).toISOString() : undefined,
       replies: [] as ReplyRecord[],
+      parked: [] as ParkedMessage[],
     };
     const dispatch = decodeDispatchMessage(record.Body ?? '');
     if (dispatch === undefined) {
@@ -151,7 +163,7 @@ export class DlqRedrive {
     }
     const { receipts, sessions, messages } = this.options.repositories;
     const customer = dispatch.phoneNumber;
-    const [latest, session] = await Promise.all([receipts.getLatest(customer), sessions.getActive(customer)]);
+    const [latest, session, history] = await Promise.all([receipts.getLatest(customer), sessions.getActive(customer), this.recentHistory(customer)]);
     const outboxReply = latest?.outbox && (await messages.getOutbound(latest.outbox.ref));
     const context = {
       ...base,
@@ -159,12 +171,14 @@ export class DlqRedrive {
       latest,
       session: session && { sessionId: session.sessionId, state: session.state, updatedAt: session.updatedAt },
       outbox: latest?.outbox && outboxReply ? { ...replyRecord(outboxReply), replyTo: latest.outbox.replyToMessageId } : undefined,
+      parked: history.filter((message) => message.direction === 'inbound' && message.quarantinedAt !== undefined).map(({ messageId, timestamp }) => ({ messageId, timestamp })),
     };
     if (dispatch.messageId === undefined) {
       return { ...context, verdict: 'confirm', onConfirm: 'redrive', reasons: ['The record names no message: a redrive runs a turn for whatever the customer has pending.'] };
     }
     const messageId = dispatch.messageId;
-    const [receipt, replies] = await Promise.all([receipts.getReceipt({ phoneNumber: customer, messageId }), this.repliesTo(customer, messageId)]);
+    const receipt = await receipts.getReceipt({ phoneNumber: customer, messageId });
+    const replies = history.filter((message) => message.direction === 'outbound' && message.replyToMessageId === messageId).map(replyRecord);
     const inspection = { ...context, messageId, receipt, replies };
     return { ...inspection, ...verdictFor(inspection) };
   }
@@ -191,11 +205,17 @@ export class DlqRedrive {
   private async redrive(record: SqsMessage, inspection: DeadLetterInspection): Promise<void> {
     const { receipts, messages } = this.options.repositories;
     const { customer, messageId, receipt } = inspection;
-    if (customer !== undefined && messageId !== undefined && receipt?.deadLetteredAt !== undefined) {
-      if (receipt.historyTimestamp !== undefined) {
-        await messages.setQuarantined(messages.refFor({ phoneNumber: customer, messageId, timestamp: receipt.historyTimestamp }), null);
+    if (customer !== undefined) {
+      const parked = [...inspection.parked];
+      if (messageId !== undefined && receipt?.historyTimestamp !== undefined && receipt.deadLetteredAt !== undefined && !parked.some((message) => message.messageId === messageId)) {
+        parked.push({ messageId, timestamp: receipt.historyTimestamp });
       }
-      await receipts.restoreDeadLettered({ phoneNumber: customer, messageId });
+      // Oldest first: restoring appends to the pending list, which is the order turns drain in.
+      parked.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+      for (const message of parked) {
+        await messages.setQuarantined(messages.refFor({ phoneNumber: customer, ...message }), null);
+        await receipts.restoreDeadLettered({ phoneNumber: customer, messageId: message.messageId });
+      }
     }
     await this.options.sqs.send(
       new SendMessageCommand({
@@ -208,17 +228,16 @@ export class DlqRedrive {
     );
   }
 
-  private async repliesTo(customer: string, messageId: string): Promise<ReplyRecord[]> {
-    const replies: ReplyRecord[] = [];
+  /** The customer's history, oldest first, as far back as `historyDepth` messages. */
+  private async recentHistory(customer: string): Promise<Message[]> {
+    const newestFirst: Message[] = [];
     let cursor: string | undefined;
-    let read = 0;
     do {
       const page = await this.options.repositories.messages.history(customer, { limit: 100, cursor });
-      replies.push(...page.items.filter((message) => message.direction === 'outbound' && message.replyToMessageId === messageId).map(replyRecord));
-      read += page.items.length;
+      newestFirst.push(...page.items);
       cursor = page.cursor;
-    } while (cursor !== undefined && read < this.historyDepth);
-    return replies;
+    } while (cursor !== undefined && newestFirst.length < this.historyDepth);
+    return newestFirst.reverse();
   }
 }
 
@@ -226,10 +245,10 @@ function replyRecord(message: Message): ReplyRecord {
   return { messageId: message.messageId, status: message.deliveryStatus ?? 'unknown', at: message.timestamp, ...(message.sentAt ? { sentAt: message.sentAt } : {}) };
 }
 
-type Facts = Pick<DeadLetterInspection, 'messageId' | 'receipt' | 'latest' | 'outbox' | 'session' | 'replies'>;
+type Facts = Pick<DeadLetterInspection, 'messageId' | 'receipt' | 'latest' | 'outbox' | 'session' | 'replies' | 'parked'>;
 
 /** The decision table of the runbook (docs/RELIABILITY.md), one row per case. */
-export function verdictFor({ messageId, receipt, latest, outbox, session, replies }: Facts): Pick<DeadLetterInspection, 'verdict' | 'reasons' | 'onConfirm'> {
+export function verdictFor({ messageId, receipt, latest, outbox, session, replies, parked }: Facts): Pick<DeadLetterInspection, 'verdict' | 'reasons' | 'onConfirm'> {
   const sent = replies.find((reply) => reply.status === 'sent');
   const owner = session && isHumanOwned(session.state) ? ` A human owns the session (${session.state}): the message goes to their inbox.` : '';
   const overtaken = latest?.latestMessageId !== undefined && latest.latestMessageId !== messageId ? ' A newer message is the latest: the turn completes this one without a reply.' : '';
@@ -240,23 +259,32 @@ export function verdictFor({ messageId, receipt, latest, outbox, session, replie
       reasons: ['No receipt: it expired (receipts live 7 days, the DLQ keeps records 14) or the message was never registered. Nothing can be redriven; the history still shows what the customer wrote.'],
     };
   }
-  if (receipt.completedAt !== undefined) {
-    return { verdict: 'drop', reasons: [`Completed at ${receipt.completedAt}${sent ? `; its reply was sent at ${sent.sentAt ?? sent.at}` : ' (answered together with, or overtaken by, another message)'}. Nothing to redo.`] };
+  const consumed =
+    receipt.completedAt !== undefined
+      ? `Completed at ${receipt.completedAt}${sent ? `; its reply was sent at ${sent.sentAt ?? sent.at}` : ' (answered together with, or overtaken by, another message)'}.`
+      : receipt.humanRoutedAt !== undefined
+        ? `Routed to the human inbox at ${receipt.humanRoutedAt}: not the agent's to answer.`
+        : undefined;
+  if (consumed !== undefined) {
+    if (parked.length === 0) return { verdict: 'drop', reasons: [`${consumed} Nothing to redo.`] };
+    return { verdict: 'redrive', reasons: [`${consumed} But the customer has parked messages: the redrive restores them and runs their turn.${overtaken}`] };
   }
-  if (receipt.humanRoutedAt !== undefined) return { verdict: 'drop', reasons: [`Routed to the human inbox at ${receipt.humanRoutedAt}: not the agent's to answer.`] };
   if (latest?.invalidatedAt !== undefined) {
     return { verdict: 'confirm', onConfirm: 'redrive', reasons: [`The customer's pending messages were invalidated at ${latest.invalidatedAt} (an operator barrier): check why before redriving.`] };
   }
-  const parked = receipt.deadLetteredAt !== undefined;
+  const isParked = receipt.deadLetteredAt !== undefined;
   const pending = messageId !== undefined && (latest?.pendingMessageIds.includes(messageId) ?? false);
-  if (!parked && !pending) {
+  if (!isParked && !pending) {
     return {
       verdict: 'confirm',
       onConfirm: 'drop',
       reasons: ['Neither completed nor parked, and not on the pending list: a turn would find nothing to do. Check the receipt before dropping it.'],
     };
   }
-  const where = parked ? `Parked at ${receipt.deadLetteredAt} (hidden from the agent until redriven).` : 'Still on the pending list.';
+  const others = parked.filter((message) => message.messageId !== messageId).length;
+  const where = `${isParked ? `Parked at ${receipt.deadLetteredAt} (hidden from the agent until redriven).` : 'Still on the pending list.'}${
+    others > 0 ? ` ${others} other parked message(s) of the customer come back with it.` : ''
+  }`;
   if (sent) {
     return {
       verdict: 'complete',
@@ -289,6 +317,7 @@ export function describeInspection(inspection: DeadLetterInspection, action: Red
     `  latest     ${latest ? `${latest.latestMessageId ?? '-'} · pending [${latest.pendingMessageIds.join(', ')}]${latest.invalidatedAt ? ` · invalidated ${latest.invalidatedAt}` : ''}` : 'none'}`,
     `  outbox     ${outbox ? `${outbox.messageId} (${outbox.status}) answering ${outbox.replyTo}` : 'empty'}`,
     `  session    ${session ? `${session.sessionId} · ${session.state} · updated ${session.updatedAt}` : 'none'}`,
+    `  parked     ${inspection.parked.length > 0 ? inspection.parked.map((message) => `${message.messageId} (${message.timestamp})`).join(', ') : 'none'}`,
     `  replies    ${inspection.replies.length > 0 ? inspection.replies.map((reply) => `${reply.messageId} ${reply.status}${reply.sentAt ? ` ${reply.sentAt}` : ''}`).join('; ') : 'none'}`,
     `  verdict    ${inspection.verdict}${inspection.onConfirm ? ` (confirmed: ${inspection.onConfirm})` : ''} → ${action}`,
     ...inspection.reasons.map((reason) => `  why        ${reason}`),

@@ -65,6 +65,26 @@ test('a turn that failed three times is parked in the DLQ; once the agent is fix
   expect((await receipts.getLatest(customer))?.pendingMessageIds).toEqual([]);
 }, 90_000);
 
+test('a burst parked by one failed turn comes back whole: only the first record reached the DLQ, the redrive restores every parked message', async () => {
+  let agentBroken = true;
+  const agent = new ScriptedAgent({ failWhen: () => (agentBroken ? new Error('the model endpoint is down') : undefined) });
+  pipeline = await startTestPipeline({ agent, queue: { visibilityTimeoutSeconds: 1 } });
+  const customer = newCustomer();
+  await pipeline.sendCustomerMessages(customer, ['Oi', 'Quero um exame']);
+  await waitUntil(async () => (await deadLetters(pipeline!.deadLetterQueueUrl)) === 1, 30_000, 'the record to reach the DLQ');
+  await pipeline.waitForIdle();
+
+  agentBroken = false;
+  const [outcome] = await redriveFor(pipeline).run({ apply: true });
+  expect(outcome.inspection.parked).toHaveLength(2);
+  expect(outcome.action).toBe('redriven');
+  await pipeline.fakeWhatsApp.waitForSent(1, 15_000);
+  await pipeline.waitForIdle();
+  expect(pipeline.fakeWhatsApp.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Oi | Quero um exame (mensagem 2)']);
+  const { history } = await pipeline.conversation(customer);
+  expect(history.map((message) => message.text)).toEqual(['Oi', 'Quero um exame', 'Olá! Recebi: Oi | Quero um exame (mensagem 2)']);
+}, 90_000);
+
 test('records of consumed messages are dropped; unreadable ones stay until confirmed; the CLI shows and applies the same', async () => {
   pipeline = await startTestPipeline({ agent: new ScriptedAgent() });
   const customer = newCustomer();
