@@ -148,3 +148,26 @@ test('a record whose reply was already sent is redriven to complete the bookkeep
     await env.close();
   }
 }, 90_000);
+
+test('messages parked before they reached the history are found and restored too', async () => {
+  // Opening the session fails on every attempt, before the turn appends the burst to the history.
+  const env = await startReliabilityEnvironment('redrive');
+  try {
+    const scenario: Scenario = {
+      name: 'opening the session keeps failing',
+      act: async (run) => {
+        await run.send('Oi');
+        await run.send('Quero um exame');
+        await run.drain();
+        const outcomes = await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+        expect(outcomes.map(({ inspection, action }) => [inspection.verdict, inspection.parked.length, action])).toEqual([['redrive', 2, 'redriven']]);
+        await run.drain(run.clean);
+      },
+    };
+    const result = await new ScenarioRun(env, scenario, 'orchestrator', [{ boundary: 'sessions.put › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 }]).execute();
+    expect(result.report.violations).toEqual([]);
+    expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Oi | Quero um exame (mensagem 2)']);
+  } finally {
+    await env.close();
+  }
+}, 90_000);

@@ -10,6 +10,7 @@ import { EventSourceDriver, MetaDeliveries, takeAll, type DeliveryReport } from 
 import { checkInboundInvariants, checkInvariants, evidenceOf, mergeEvidence, type SentMessage } from './invariants';
 import { composeOrchestrator, composeWebhook, newCustomer, type OrchestratorUnderTest, type ReliabilityEnvironment, type WebhookUnderTest } from './pipeline-under-test';
 import { textNotification } from '../../support/webhook-events';
+import { DlqRedrive } from '../../../local/ops/dlq-redrive';
 
 export interface MessagePlan {
   /** How many times Meta delivers it (more than once: duplicates). */
@@ -34,6 +35,11 @@ export interface RunPlan {
   readonly customers: readonly CustomerPlan[];
   /** `false`: only the webhook runs; the queued turns are checked instead of processed. */
   readonly turns: boolean;
+  /**
+   * Once the scheduled part is over (the faults stop), an operator redrives the DLQ and the queue
+   * is drained again. Without it, a record in the DLQ breaks the run.
+   */
+  readonly redrive?: boolean;
   readonly faults: readonly FaultPlan[];
   /** Steps each agent call takes, in call order (cycled): the window in which newer messages arrive. */
   readonly agentLatency: readonly number[];
@@ -83,6 +89,8 @@ export class ScheduledRun {
   private readonly meta: MetaDeliveries;
   private readonly wakeup = new Wakeup();
   private readonly invocations = new Set<Promise<void>>();
+  /** Functions that ran after the scheduled part (the redrive's turns). */
+  private readonly afterwards: OrchestratorUnderTest[] = [];
   /** Messages waiting for a remote call that may never come; released one by one when all is idle. */
   private readonly pendingArrivals: Signal[] = [];
   private readonly sent = new Map<string, SentMessage[]>();
@@ -164,9 +172,13 @@ export class ScheduledRun {
     const unaccepted = reports.filter((report) => !report.accepted).length;
     if (unaccepted > 0) violations.set('meta', [`${unaccepted} deliveries never got a 200`]);
     if (this.plan.turns) {
+      const parked = this.plan.redrive ? await this.redriveAfterTheFaults(violations) : new Map<string, string[]>();
       const deadLettered = (await takeAll(this.env, this.env.deadLetterQueueUrl)).length;
       if (deadLettered > 0) violations.set('dlq', [`${deadLettered} record(s) in the DLQ`]);
-      for (const [customer, messages] of this.sent) violations.set(customer, (await checkInvariants(this.env, { customer, messages }, evidence)).violations);
+      const all = mergeEvidence(evidence, ...this.afterwards.map(evidenceOf));
+      for (const [customer, messages] of this.sent) {
+        violations.set(customer, (await checkInvariants(this.env, { customer, messages, parked: parked.get(customer) }, all)).violations);
+      }
     } else {
       const queued = (await takeAll(this.env, this.env.queueUrl)).map((message) => JSON.parse(message.Body!) as { phone_number: string; message_id: string });
       for (const [customer, messages] of this.sent) {
@@ -175,6 +187,28 @@ export class ScheduledRun {
       }
     }
     return { violations: [...violations].flatMap(([who, found]) => found.map((violation) => `${who}: ${violation}`)), steps: this.released };
+  }
+
+  /**
+   * The operator's redrive of whatever reached the DLQ, then the queue drained by a fault-free
+   * orchestrator. Returns the messages each customer had parked.
+   */
+  private async redriveAfterTheFaults(violations: Map<string, string[]>): Promise<Map<string, string[]>> {
+    const { env } = this;
+    const outcomes = await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+    const unusual = outcomes.filter(({ action }) => action === 'held').map(({ inspection }) => `a DLQ record needed a confirmation: ${inspection.reasons.join(' ')}`);
+    if (unusual.length > 0) violations.set('redrive', unusual);
+    const parked = new Map<string, string[]>();
+    for (const { inspection } of outcomes) {
+      const ids = inspection.parked.map((message) => message.messageId);
+      if (inspection.messageId !== undefined && inspection.receipt?.deadLetteredAt !== undefined) ids.push(inspection.messageId);
+      if (inspection.customer !== undefined) parked.set(inspection.customer, [...(parked.get(inspection.customer) ?? []), ...ids]);
+    }
+    const orchestrator = composeOrchestrator(env, new FaultInjector());
+    this.afterwards.push(orchestrator);
+    const drained = await new EventSourceDriver(env, orchestrator).drain(50);
+    if (drained.exhausted) violations.set('redrive', [...(violations.get('redrive') ?? []), 'the queue was still busy after the redrive']);
+    return parked;
   }
 
   /** The event source: receives while there may be work, one invocation per record, groups in parallel. */
