@@ -200,6 +200,11 @@ export interface InboundReceiptRepository {
    * Returns the restored receipt; `undefined` when it was not dead-lettered (or completed since).
    */
   restoreDeadLettered(ref: InboundRef): Promise<InboundReceipt | undefined>;
+  /**
+   * The customer's parked messages, oldest registration first: what a redrive restores. Parking
+   * may happen before a message reached the history, so the receipts are the place to look.
+   */
+  listDeadLettered(phone: string): Promise<InboundReceipt[]>;
   /** Removes the outbox reference if it still points at `ref`. */
   clearOutbox(ref: OutboundRef): Promise<boolean>;
   // Legacy debounce buffer and pending reply (drained for compatibility with older deployments).

@@ -19,7 +19,7 @@ import {
   receiptToItem,
 } from './codecs/inbound-codec';
 import { ActivePointerAttribute } from './codecs/session-codec';
-import { activePointerKey, debounceBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, latestInboundKey, pendingReplyKey } from './keys';
+import { activePointerKey, debounceBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, inboundReceiptPrefix, latestInboundKey, pendingReplyKey } from './keys';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, retryTransactionConflicts } from './repository-support';
 
 /** Meta retries a webhook for up to 7 days, so a receipt must outlive that. */
@@ -318,6 +318,25 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
       ]),
     );
     return restored ? this.getReceipt(ref) : undefined;
+  }
+
+  async listDeadLettered(phone: string): Promise<InboundReceipt[]> {
+    const parked: InboundReceipt[] = [];
+    let cursor: string | undefined;
+    do {
+      const prefix = inboundReceiptPrefix(phone);
+      const page = await this.kit.queryPage({
+        keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)',
+        filter: 'attribute_exists(#dead)',
+        names: { ...KEY_NAMES, '#dead': A.deadLetteredAt },
+        values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix },
+        consistentRead: true,
+        cursor,
+      });
+      parked.push(...page.items.map(receiptFromItem));
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+    return parked.sort((a, b) => toEpochMicros(a.registeredAt) - toEpochMicros(b.registeredAt));
   }
 
   /** Removes the messages from the pending list, re-reading it when it changed meanwhile. */

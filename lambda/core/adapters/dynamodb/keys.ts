@@ -106,7 +106,10 @@ export const demandListPrefix = () => ({ partition: DEMAND_PARTITION, sortKeyPre
 // ---- Inbound receipts and the per-customer latest marker ------------------------------------------
 
 const debouncePartition = (phone: string) => `DEBOUNCE#${segment('phone', phone)}`;
-export const inboundReceiptKey = (phone: string, messageId: string) => tableKey(debouncePartition(phone), `INBOUND#${sha256(messageId)}`);
+const RECEIPT_PREFIX = 'INBOUND#';
+export const inboundReceiptKey = (phone: string, messageId: string) => tableKey(debouncePartition(phone), `${RECEIPT_PREFIX}${sha256(messageId)}`);
+/** Partition and sort-key prefix that select a customer's receipts (they live 7 days). */
+export const inboundReceiptPrefix = (phone: string) => ({ partition: debouncePartition(phone), sortKeyPrefix: RECEIPT_PREFIX });
 export const latestInboundKey = (phone: string) => tableKey(debouncePartition(phone), 'LATEST_INBOUND');
 export const debounceBufferKey = (phone: string) => tableKey(debouncePartition(phone), 'BUFFER');
 export const pendingReplyKey = (phone: string) => tableKey(debouncePartition(phone), 'PENDING_REPLY');
