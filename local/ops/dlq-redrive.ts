@@ -38,8 +38,8 @@ export interface ReplyRecord {
 
 export interface ParkedMessage {
   readonly messageId: string;
-  /** Its place in the history. */
-  readonly timestamp: string;
+  /** Its place in the history (where it is, or will be once its turn appends it). */
+  readonly historyTimestamp?: string;
 }
 
 export interface DeadLetterInspection {
@@ -163,7 +163,12 @@ export class DlqRedrive {
     }
     const { receipts, sessions, messages } = this.options.repositories;
     const customer = dispatch.phoneNumber;
-    const [latest, session, history] = await Promise.all([receipts.getLatest(customer), sessions.getActive(customer), this.recentHistory(customer)]);
+    const [latest, session, history, parked] = await Promise.all([
+      receipts.getLatest(customer),
+      sessions.getActive(customer),
+      this.recentHistory(customer),
+      receipts.listDeadLettered(customer),
+    ]);
     const outboxReply = latest?.outbox && (await messages.getOutbound(latest.outbox.ref));
     const context = {
       ...base,
@@ -171,7 +176,7 @@ export class DlqRedrive {
       latest,
       session: session && { sessionId: session.sessionId, state: session.state, updatedAt: session.updatedAt },
       outbox: latest?.outbox && outboxReply ? { ...replyRecord(outboxReply), replyTo: latest.outbox.replyToMessageId } : undefined,
-      parked: history.filter((message) => message.direction === 'inbound' && message.quarantinedAt !== undefined).map(({ messageId, timestamp }) => ({ messageId, timestamp })),
+      parked: parked.map(({ turn, historyTimestamp }) => ({ messageId: turn.messageId, historyTimestamp })),
     };
     if (dispatch.messageId === undefined) {
       return { ...context, verdict: 'confirm', onConfirm: 'redrive', reasons: ['The record names no message: a redrive runs a turn for whatever the customer has pending.'] };
@@ -204,17 +209,13 @@ export class DlqRedrive {
    */
   private async redrive(record: SqsMessage, inspection: DeadLetterInspection): Promise<void> {
     const { receipts, messages } = this.options.repositories;
-    const { customer, messageId, receipt } = inspection;
+    const { customer } = inspection;
     if (customer !== undefined) {
-      const parked = [...inspection.parked];
-      if (messageId !== undefined && receipt?.historyTimestamp !== undefined && receipt.deadLetteredAt !== undefined && !parked.some((message) => message.messageId === messageId)) {
-        parked.push({ messageId, timestamp: receipt.historyTimestamp });
-      }
-      // Oldest first: restoring appends to the pending list, which is the order turns drain in.
-      parked.sort((a, b) => a.timestamp.localeCompare(b.timestamp));
-      for (const message of parked) {
-        await messages.setQuarantined(messages.refFor({ phoneNumber: customer, ...message }), null);
-        await receipts.restoreDeadLettered({ phoneNumber: customer, messageId: message.messageId });
+      // Oldest first: restoring appends to the pending list, the order turns drain in.
+      for (const { messageId, historyTimestamp } of inspection.parked) {
+        // A message parked before its turn appended it has no history entry yet: nothing to show.
+        if (historyTimestamp !== undefined) await messages.setQuarantined(messages.refFor({ phoneNumber: customer, messageId, timestamp: historyTimestamp }), null);
+        await receipts.restoreDeadLettered({ phoneNumber: customer, messageId });
       }
     }
     await this.options.sqs.send(
@@ -317,7 +318,7 @@ export function describeInspection(inspection: DeadLetterInspection, action: Red
     `  latest     ${latest ? `${latest.latestMessageId ?? '-'} · pending [${latest.pendingMessageIds.join(', ')}]${latest.invalidatedAt ? ` · invalidated ${latest.invalidatedAt}` : ''}` : 'none'}`,
     `  outbox     ${outbox ? `${outbox.messageId} (${outbox.status}) answering ${outbox.replyTo}` : 'empty'}`,
     `  session    ${session ? `${session.sessionId} · ${session.state} · updated ${session.updatedAt}` : 'none'}`,
-    `  parked     ${inspection.parked.length > 0 ? inspection.parked.map((message) => `${message.messageId} (${message.timestamp})`).join(', ') : 'none'}`,
+    `  parked     ${inspection.parked.length > 0 ? inspection.parked.map((message) => message.messageId).join(', ') : 'none'}`,
     `  replies    ${inspection.replies.length > 0 ? inspection.replies.map((reply) => `${reply.messageId} ${reply.status}${reply.sentAt ? ` ${reply.sentAt}` : ''}`).join('; ') : 'none'}`,
     `  verdict    ${inspection.verdict}${inspection.onConfirm ? ` (confirmed: ${inspection.onConfirm})` : ''} → ${action}`,
     ...inspection.reasons.map((reason) => `  why        ${reason}`),

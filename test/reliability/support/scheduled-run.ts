@@ -201,7 +201,6 @@ export class ScheduledRun {
     const parked = new Map<string, string[]>();
     for (const { inspection } of outcomes) {
       const ids = inspection.parked.map((message) => message.messageId);
-      if (inspection.messageId !== undefined && inspection.receipt?.deadLetteredAt !== undefined) ids.push(inspection.messageId);
       if (inspection.customer !== undefined) parked.set(inspection.customer, [...(parked.get(inspection.customer) ?? []), ...ids]);
     }
     const orchestrator = composeOrchestrator(env, new FaultInjector());
