@@ -171,3 +171,31 @@ test('messages parked before they reached the history are found and restored too
     await env.close();
   }
 }, 90_000);
+
+test('a burst whose reply went out before its bookkeeping failed for good is completed, never answered twice', async () => {
+  // The first record's first two attempts fail early; the last one drains both messages and sends
+  // one reply, then completing them fails. The reply in the outbox owns both messages: whatever runs
+  // next (the second record, or a redrive) completes them without asking the agent again.
+  const env = await startReliabilityEnvironment('redrive');
+  try {
+    const scenario: Scenario = {
+      name: 'completing a burst keeps failing',
+      act: async (run) => {
+        await run.send('Oi');
+        await run.send('Quero um exame');
+        await run.drain();
+        await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+        await run.drain(run.clean);
+      },
+    };
+    const result = await new ScenarioRun(env, scenario, 'orchestrator', [
+      { boundary: 'receipts.getLatest › dynamodb.get', kind: 'transient', phase: 'before', times: 2 },
+      { boundary: 'receipts.markCompleted › dynamodb.transact', kind: 'transient', phase: 'before' },
+    ]).execute();
+    expect(result.faultsFired).toBe(3);
+    expect(result.report.violations).toEqual([]);
+    expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Oi | Quero um exame (mensagem 2)']);
+  } finally {
+    await env.close();
+  }
+}, 90_000);
