@@ -151,14 +151,17 @@ export class ProcessTurn {
   /**
    * On the record's last delivery attempt, a failure parks the drained messages (dead-lettered and
    * hidden from the agent) before the record goes to the DLQ, so one poisonous message cannot fail
-   * every later turn of the customer. A failed send needs no parking: its reply waits in the outbox
-   * and the next turn supersedes or re-sends it.
+   * every later turn of the customer. A failure after the turn's result was written needs no
+   * parking — a failed send included: the reply waits in the outbox (or a newer message's turn
+   * takes the messages over) and whatever runs next settles it. Parking then would hide messages
+   * that were answered, and a redrive would ask the agent to answer them again.
    */
   private async answerOrPark(latest: LatestInbound, pending: PendingInbound[], request: TurnRequest): Promise<TurnReport> {
+    const progress = { resultWritten: false };
     try {
-      return await this.answer(latest, pending, request.deadline);
+      return await this.answer(latest, pending, request.deadline, progress);
     } catch (error) {
-      if (request.finalAttempt && !(error instanceof ReplyDeliveryError)) await this.park(pending).catch(() => undefined);
+      if (request.finalAttempt && !progress.resultWritten) await this.park(pending).catch(() => undefined);
       throw error;
     }
   }
@@ -169,7 +172,7 @@ export class ProcessTurn {
     await this.deps.receipts.markDeadLettered(...pending.map(completion));
   }
 
-  private async answer(latest: LatestInbound, pending: PendingInbound[], deadline: number): Promise<TurnReport> {
+  private async answer(latest: LatestInbound, pending: PendingInbound[], deadline: number, progress: { resultWritten: boolean }): Promise<TurnReport> {
     const { phoneNumber } = latest;
     const last = pending[pending.length - 1];
     const active = await this.deps.sessions.getActive(phoneNumber);
@@ -217,6 +220,7 @@ export class ProcessTurn {
       expectedActiveSessionId: undefined,
       reply,
     });
+    progress.resultWritten = true;
     if (!persisted) {
       await this.deps.receipts.markCompleted(...pending.map(completion));
       return { outcome: 'superseded', drained: pending.length, agent };
