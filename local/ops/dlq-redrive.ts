@@ -267,8 +267,11 @@ export function verdictFor({ messageId, receipt, latest, outbox, session, replie
         ? `Routed to the human inbox at ${receipt.humanRoutedAt}: not the agent's to answer.`
         : undefined;
   if (consumed !== undefined) {
-    if (parked.length === 0) return { verdict: 'drop', reasons: [`${consumed} Nothing to redo.`] };
-    return { verdict: 'redrive', reasons: [`${consumed} But the customer has parked messages: the redrive restores them and runs their turn.${overtaken}`] };
+    if (parked.length > 0) return { verdict: 'redrive', reasons: [`${consumed} But the customer has parked messages: the redrive restores them and runs their turn.${overtaken}`] };
+    if (outbox !== undefined) {
+      return { verdict: 'redrive', reasons: [`${consumed} But a reply (${outbox.status}) is still in the customer's outbox: the redriven turn settles it and sends nothing already sent.`] };
+    }
+    return { verdict: 'drop', reasons: [`${consumed} Nothing to redo.`] };
   }
   if (latest?.invalidatedAt !== undefined) {
     return { verdict: 'confirm', onConfirm: 'redrive', reasons: [`The customer's pending messages were invalidated at ${latest.invalidatedAt} (an operator barrier): check why before redriving.`] };

@@ -199,3 +199,24 @@ test('a burst whose reply went out before its bookkeeping failed for good is com
     await env.close();
   }
 }, 90_000);
+
+test('a redriven message older than one still pending is answered with it, in the order the customer wrote them', async () => {
+  const env = await startReliabilityEnvironment('redrive');
+  try {
+    const scenario: Scenario = {
+      name: 'a parked message comes back behind a newer one',
+      act: async (run) => {
+        await run.send('Oi');
+        await run.drain();
+        await run.send('Quero um exame');
+        await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+        await run.drain(run.clean);
+      },
+    };
+    const result = await new ScenarioRun(env, scenario, 'orchestrator', [{ boundary: 'agent.respond', kind: 'transient', phase: 'before', times: 3 }]).execute();
+    expect(result.report.violations).toEqual([]);
+    expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Oi | Quero um exame (mensagem 2)']);
+  } finally {
+    await env.close();
+  }
+}, 90_000);
