@@ -220,3 +220,31 @@ test('a redriven message older than one still pending is answered with it, in th
     await env.close();
   }
 }, 90_000);
+
+test('a message is never left hidden from the agent but still pending: parking is all or nothing', async () => {
+  // The turn fails on every attempt; on the last one, parking it fails too (a throttled write).
+  // The customer's next message must be answered together with it, visibly.
+  const env = await startReliabilityEnvironment('redrive');
+  try {
+    const scenario: Scenario = {
+      name: 'parking fails half-way',
+      act: async (run) => {
+        await run.send('Oi');
+        await run.drain();
+        await run.send('Quero um exame');
+        await run.drain();
+        await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+        await run.drain(run.clean);
+      },
+    };
+    const result = await new ScenarioRun(env, scenario, 'orchestrator', [
+      { boundary: 'agent.respond', kind: 'transient', phase: 'before', times: 3 },
+      { boundary: 'receipts.markDeadLettered › dynamodb.transact', kind: 'transient', phase: 'before' },
+    ]).execute();
+    expect(result.faultsFired).toBe(4);
+    expect(result.report.violations).toEqual([]);
+    expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Oi | Quero um exame (mensagem 2)']);
+  } finally {
+    await env.close();
+  }
+}, 90_000);
