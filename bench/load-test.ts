@@ -5,13 +5,14 @@
 // outcomes) and that every customer's pending list drained, and prints the figures.
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { ScriptedAgent } from '../lambda/core/adapters/agent/scripted-agent';
-import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { createDynamoRepositories, type DynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import type { AcceptedWhatsAppMessage } from '../local/fake-whatsapp/fake-graph-api';
 import { startLocalPipeline, type LocalPipeline, type LocalPipelineOptions } from '../local/runtime/local-pipeline';
 import type { InvocationReport } from '../local/runtime/sqs-event-source';
+import { DlqRedrive } from '../local/ops/dlq-redrive';
 import { percentile } from './measurement';
 
 export interface LoadOptions {
@@ -19,6 +20,8 @@ export interface LoadOptions {
   readonly messagesPerCustomer: number;
   /** Customers sending at the same time (each sends its messages one after the other). */
   readonly senders: number;
+  /** A customer pauses up to this long (at random) before each next message, as people type. */
+  readonly maxPauseMs: number;
   /** Orchestrator invocations in flight at once. */
   readonly orchestratorConcurrency: number;
   /** Every nth agent call fails (the record is retried after the visibility timeout). */
@@ -40,6 +43,7 @@ export const DEFAULT_LOAD: LoadOptions = {
   customers: 1_000,
   messagesPerCustomer: 10,
   senders: 50,
+  maxPauseMs: 1_000,
   orchestratorConcurrency: 20,
   agentFailureEvery: 100,
   duplicateEvery: 20,
@@ -67,6 +71,8 @@ export interface LoadReport {
   /** Invocations whose record went back to the queue (failure reported, crash, timeout). */
   readonly retries: number;
   readonly deadLettered: number;
+  /** What the redrive did with them, by verdict → action. */
+  readonly redrive: Readonly<Record<string, number>>;
   readonly replies: number;
   /** Accepted-then-dropped sends injected: the only allowed source of duplicate replies. */
   readonly unknownOutcomesInjected: number;
@@ -127,18 +133,20 @@ export async function runLoadTest(options: LoadOptions, log: (line: string) => v
           accepted.set(customer, messages);
           for (let index = 1; index <= options.messagesPerCustomer; index++) {
             if (Date.now() > deadline) throw new Error('The load test ran out of time while sending');
+            if (index > 1) await sleep(Math.random() * options.maxPauseMs);
             const text = `Mensagem ${index} de ${options.messagesPerCustomer}`;
             const sentAt = new Date();
             const { status, messageId } = await pipeline.sendCustomerMessage(customer, text, { sentAt });
             if (status !== 200) throw new Error(`The webhook answered ${status}`);
             messages.push({ id: messageId, text, acceptedAt: Date.now() });
-            if (++sent % options.duplicateEvery === 0) {
+            const count = ++sent;
+            if (count % options.duplicateEvery === 0) {
               // Meta redelivers the same notification (same id, same timestamp).
               const again = await pipeline.sendCustomerMessage(customer, text, { messageId, sentAt });
               if (again.status !== 200) throw new Error(`The webhook answered ${again.status} to a redelivery`);
               duplicateDeliveries++;
             }
-            if (sent % 1_000 === 0) log(`  ${sent} messages accepted`);
+            if (count % 1_000 === 0) log(`  ${count} messages accepted`);
           }
         }
       }),
@@ -148,13 +156,19 @@ export async function runLoadTest(options: LoadOptions, log: (line: string) => v
     faults.forEach(clearInterval);
     await pipeline.waitForIdle(Math.max(1_000, deadline - Date.now()));
     const totalSeconds = (performance.now() - started) / 1000;
+    const repositories = createDynamoRepositories({ tableName: pipeline.tableName });
 
-    const report = await verify(pipeline, accepted, unknownOutcomesInjected);
-    const { Attributes = {} } = await pipeline.sqsClient.send(
-      new GetQueueAttributesCommand({ QueueUrl: pipeline.deadLetterQueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
-    );
-    const deadLettered = Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
-    if (deadLettered > 0) report.violations.push(`${deadLettered} record(s) in the DLQ`);
+    // The operator's part: whatever reached the DLQ is inspected and redriven (or dropped) if safe.
+    const redrive = await new DlqRedrive({ queueUrl: pipeline.queueUrl, deadLetterQueueUrl: pipeline.deadLetterQueueUrl, sqs: pipeline.sqsClient, repositories }).run({ apply: true });
+    const redriven: Record<string, number> = {};
+    for (const { inspection, action } of redrive) redriven[`${inspection.verdict}→${action}`] = (redriven[`${inspection.verdict}→${action}`] ?? 0) + 1;
+    if (redrive.length > 0) {
+      log(`  ${redrive.length} record(s) in the DLQ: ${Object.entries(redriven).map(([what, count]) => `${count} ${what}`).join(', ')}`);
+      await pipeline.waitForIdle(Math.max(1_000, deadline - Date.now()));
+    }
+    const report = await verify(pipeline, repositories, accepted, unknownOutcomesInjected);
+    const held = redrive.filter(({ action }) => action === 'held').length;
+    if (held > 0) report.violations.push(`${held} DLQ record(s) needed an operator's confirmation`);
     const lastReplyAt = pipeline.fakeWhatsApp.sent().reduce((last, message) => Math.max(last, Date.parse(message.receivedAt)), startedAt);
     return {
       messages: sent,
@@ -169,7 +183,8 @@ export async function runLoadTest(options: LoadOptions, log: (line: string) => v
       turns: invocations.filter((invocation) => invocation.outcome === 'deleted').length,
       agentCalls: agent.requests.length,
       retries: invocations.filter((invocation) => invocation.outcome !== 'deleted').length,
-      deadLettered,
+      deadLettered: redrive.length,
+      redrive: redriven,
       replies: report.replies,
       unknownOutcomesInjected,
       duplicateReplies: report.duplicateReplies,
@@ -185,10 +200,10 @@ export async function runLoadTest(options: LoadOptions, log: (line: string) => v
 /** Every customer: each message once in the history, answered in order, nothing left pending. */
 async function verify(
   pipeline: LocalPipeline,
+  { receipts, messages }: DynamoRepositories,
   accepted: ReadonlyMap<string, readonly { id: string; text: string; acceptedAt: number }[]>,
   unknownOutcomesInjected: number,
 ): Promise<{ violations: string[]; latencies: number[]; replies: number; duplicateReplies: number }> {
-  const { receipts, messages } = createDynamoRepositories({ tableName: pipeline.tableName });
   const sends = new Map<string, AcceptedWhatsAppMessage[]>();
   for (const message of pipeline.fakeWhatsApp.sent()) sends.set(message.recipient, [...(sends.get(message.recipient) ?? []), message]);
   const violations: string[] = [];
@@ -241,7 +256,7 @@ export function formatLoadReport(report: LoadReport): string {
     ['accepted → reply recorded', `p50 ${report.latencyP50Ms.toFixed(0)} ms · p99 ${report.latencyP99Ms.toFixed(0)} ms`],
     ['turns · agent calls · retries', `${report.turns} · ${report.agentCalls} · ${report.retries}`],
     ['replies · duplicates (unknown outcomes injected)', `${report.replies} · ${report.duplicateReplies} (${report.unknownOutcomesInjected})`],
-    ['DLQ', `${report.deadLettered}`],
+    ['DLQ (then redriven by verdict → action)', `${report.deadLettered}${report.deadLettered > 0 ? ` (${Object.entries(report.redrive).map(([what, count]) => `${count} ${what}`).join(', ')})` : ''}`],
     ['peak RSS', `node ${report.peakRssMb.node.toFixed(0)} MB · DynamoDB Local + SQS emulator ${report.peakRssMb.children.toFixed(0)} MB`],
     ['invariants', report.violations.length === 0 ? '0 lost, 0 duplicated, every pending list drained' : `${report.violations.length} VIOLATED`],
   ];
@@ -257,12 +272,13 @@ async function main(): Promise<void> {
       messages: { type: 'string' },
       senders: { type: 'string' },
       concurrency: { type: 'string' },
+      'max-pause-ms': { type: 'string' },
       'timeout-minutes': { type: 'string' },
     },
   });
-  const number = (value: string | undefined, fallback: number, name: string) => {
+  const number = (value: string | undefined, fallback: number, name: string, minimum = 1) => {
     const parsed = value === undefined ? fallback : Number(value);
-    if (!Number.isInteger(parsed) || parsed < 1) throw new RangeError(`--${name} must be a positive integer`);
+    if (!Number.isInteger(parsed) || parsed < minimum) throw new RangeError(`--${name} must be an integer of at least ${minimum}`);
     return parsed;
   };
   const options: LoadOptions = {
@@ -271,11 +287,12 @@ async function main(): Promise<void> {
     messagesPerCustomer: number(values.messages, DEFAULT_LOAD.messagesPerCustomer, 'messages'),
     senders: number(values.senders, DEFAULT_LOAD.senders, 'senders'),
     orchestratorConcurrency: number(values.concurrency, DEFAULT_LOAD.orchestratorConcurrency, 'concurrency'),
+    maxPauseMs: number(values['max-pause-ms'], DEFAULT_LOAD.maxPauseMs, 'max-pause-ms', 0),
     timeoutMs: number(values['timeout-minutes'], DEFAULT_LOAD.timeoutMs / 60_000, 'timeout-minutes') * 60_000,
   };
   console.log(
     `Node ${process.version} · ${cpus().length} CPUs · ${options.customers} customers × ${options.messagesPerCustomer} messages, ` +
-      `${options.senders} sending at once, ${options.orchestratorConcurrency} orchestrator invocations at once`,
+      `${options.senders} sending at once (pausing up to ${options.maxPauseMs} ms between messages), ${options.orchestratorConcurrency} orchestrator invocations at once`,
   );
   const report = await runLoadTest(options, (line) => console.log(line));
   console.log(formatLoadReport(report));
