@@ -14,6 +14,9 @@ import { ScheduledRun, type Arrival, type RunPlan } from './support/scheduled-ru
 /** Multiplies every property's run count (e.g. 5 for a nightly soak). */
 const SCALE = Number(process.env.RELIABILITY_PROPERTY_SCALE ?? 1);
 
+/** Replays a reported failure: the `seed` and `path` fast-check printed (applied to every property). */
+const REPLAY = process.env.RELIABILITY_PROPERTY_SEED === undefined ? {} : { seed: Number(process.env.RELIABILITY_PROPERTY_SEED), path: process.env.RELIABILITY_PROPERTY_PATH };
+
 let table: ReliabilityEnvironment;
 /** Every boundary a clean burst crosses, per side: where random faults may strike. */
 const boundaries = { webhook: [] as string[], orchestrator: [] as string[] };
@@ -30,7 +33,8 @@ beforeAll(async () => {
   };
   for (const side of ['webhook', 'orchestrator'] as const) {
     const { crossings } = await new ScenarioRun(table, burst, side, []).execute();
-    boundaries[side] = [...new Set(crossings.map((crossing) => crossing.boundary))];
+    // Sorted: the order calls happen in may vary, and a replayed seed must pick the same boundary.
+    boundaries[side] = [...new Set(crossings.map((crossing) => crossing.boundary))].sort();
   }
 }, 60_000);
 
@@ -116,7 +120,7 @@ async function check(property: Property): Promise<{ runs: number; ms: number }> 
         const { violations } = await new ScheduledRun(lane, plan, scheduler).execute();
         expect(violations).toEqual([]);
       }),
-      { numRuns: Math.max(1, Math.round(property.runs * SCALE)) },
+      { numRuns: Math.max(1, Math.round(property.runs * SCALE)), ...REPLAY },
     );
   } finally {
     await lane.close();
@@ -130,7 +134,7 @@ test(`the invariants hold on every generated schedule (${PROPERTIES.map((propert
   const failures = outcomes.flatMap((outcome, index) => {
     if (outcome.status === 'fulfilled') return [];
     const error = outcome.reason as Error;
-    return [`${PROPERTIES[index].name}\n${error.message}\n${error.cause instanceof Error ? error.cause.message : ''}`];
+    return [`${PROPERTIES[index].name}\n${error.message}\n${String(error.cause ?? '')}`];
   });
   console.log(
     outcomes.map((outcome, index) => `${PROPERTIES[index].name}: ${outcome.status === 'fulfilled' ? `${outcome.value.runs} runs in ${(outcome.value.ms / 1000).toFixed(1)} s` : 'FAILED'}`).join('\n'),
