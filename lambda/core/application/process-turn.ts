@@ -167,8 +167,6 @@ export class ProcessTurn {
   }
 
   private async park(pending: readonly PendingInbound[]): Promise<void> {
-    const at = isoMicros(this.deps.clock.now());
-    await Promise.all(pending.map((turn) => this.deps.messages.setQuarantined(this.deps.messages.refFor({ ...turn, timestamp: turn.historyTimestamp }), at)));
     await this.deps.receipts.markDeadLettered(...pending.map(completion));
   }
 

@@ -193,7 +193,8 @@ export interface InboundReceiptRepository {
   markCompleted(...turns: CompletedInbound[]): Promise<void>;
   /**
    * Parks messages whose turn failed on its last delivery attempt: receipts get `dead_lettered_at`
-   * (and their history timestamp) and leave the pending list, so later turns are not blocked.
+   * (and their history timestamp), their history entries are hidden from the agent, and they leave
+   * the pending list — all in one transaction — so later turns are not blocked.
    */
   markDeadLettered(...turns: CompletedInbound[]): Promise<void>;
   /**

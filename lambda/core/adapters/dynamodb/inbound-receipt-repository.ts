@@ -18,8 +18,9 @@ import {
   receiptFromItem,
   receiptToItem,
 } from './codecs/inbound-codec';
+import { MessageAttribute } from './codecs/message-codec';
 import { ActivePointerAttribute } from './codecs/session-codec';
-import { activePointerKey, debounceBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, inboundReceiptPrefix, latestInboundKey, pendingReplyKey } from './keys';
+import { activePointerKey, debounceBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, inboundReceiptPrefix, latestInboundKey, messageKey, pendingReplyKey } from './keys';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, retryTransactionConflicts } from './repository-support';
 
 /** Meta retries a webhook for up to 7 days, so a receipt must outlive that. */
@@ -28,8 +29,11 @@ export const RECEIPT_RETENTION_SECONDS = 7 * 24 * 60 * 60;
 /** Attempts of the read-then-conditional-remove on the pending list before giving up. */
 const PENDING_REMOVAL_ATTEMPTS = 8;
 
-/** Receipts settled per transaction: DynamoDB allows 100 actions, one is the pending list. */
-const SETTLED_PER_TRANSACTION = 99;
+/**
+ * Messages settled per transaction: DynamoDB allows 100 actions; each message takes up to two (its
+ * receipt and its history entry) and the pending list one.
+ */
+const SETTLED_PER_TRANSACTION = 49;
 
 /**
  * Inbound receipts and the per-customer LATEST_INBOUND marker: durable deduplication, the ordered
@@ -242,34 +246,53 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
   markCompleted(...turns: CompletedInbound[]): Promise<void> {
     const now = this.now();
     // A receipt already gone (TTL) has nothing left to mark.
-    return this.settle(turns, (turn) => ({
-      key: inboundReceiptKey(turn.phoneNumber, turn.messageId),
-      update: 'SET #completed = if_not_exists(#completed, :now)',
-      condition: ITEM_EXISTS,
-      names: { '#pk': KEY_NAMES['#pk'], '#completed': A.completedAt },
-      values: { ':now': now },
-    }));
+    return this.settle(turns, (turn): ReceiptUpdate[] => [
+      {
+        key: inboundReceiptKey(turn.phoneNumber, turn.messageId),
+        update: 'SET #completed = if_not_exists(#completed, :now)',
+        condition: ITEM_EXISTS,
+        names: { '#pk': KEY_NAMES['#pk'], '#completed': A.completedAt },
+        values: { ':now': now },
+      },
+    ]);
   }
 
   markDeadLettered(...turns: CompletedInbound[]): Promise<void> {
     const now = this.now();
     // Parked messages keep their place in the history, so the watermark moves past them as well.
-    return this.settle(turns, (turn) => ({
-      key: inboundReceiptKey(turn.phoneNumber, turn.messageId),
-      update: turn.historyTimestamp ? 'SET #dead = :now, #history = :history' : 'SET #dead = :now',
-      condition: `${ITEM_EXISTS} AND attribute_not_exists(#completed)`,
-      names: { '#pk': KEY_NAMES['#pk'], '#dead': A.deadLetteredAt, '#completed': A.completedAt, ...(turn.historyTimestamp ? { '#history': A.historyTimestamp } : {}) },
-      values: { ':now': now, ...(turn.historyTimestamp ? { ':history': isoMicros(turn.historyTimestamp) } : {}) },
-    }));
+    // Their history entries are hidden from the agent in the same transaction: a message must never
+    // be hidden while still pending (a later turn would complete it unseen), nor parked but shown.
+    return this.settle(turns, (turn): ReceiptUpdate[] => [
+      {
+        key: inboundReceiptKey(turn.phoneNumber, turn.messageId),
+        update: turn.historyTimestamp ? 'SET #dead = :now, #history = :history' : 'SET #dead = :now',
+        condition: `${ITEM_EXISTS} AND attribute_not_exists(#completed)`,
+        names: { '#pk': KEY_NAMES['#pk'], '#dead': A.deadLetteredAt, '#completed': A.completedAt, ...(turn.historyTimestamp ? { '#history': A.historyTimestamp } : {}) },
+        values: { ':now': now, ...(turn.historyTimestamp ? { ':history': isoMicros(turn.historyTimestamp) } : {}) },
+      },
+      // A message parked before its turn appended it has no entry yet: this condition then fails
+      // and the update is left out.
+      ...(turn.historyTimestamp
+        ? [
+            {
+              key: messageKey(turn.phoneNumber, turn.historyTimestamp, turn.messageId),
+              update: 'SET #quarantined = :now',
+              condition: ITEM_EXISTS,
+              names: { '#pk': KEY_NAMES['#pk'], '#quarantined': MessageAttribute.quarantinedAt },
+              values: { ':now': now },
+            },
+          ]
+        : []),
+    ]);
   }
 
   /**
-   * Marks the receipts and takes them off the pending list in ONE transaction per chunk. Two
-   * separate writes could be cut between them, leaving a settled message on the list: no later
-   * turn would ever remove it (only unsettled receipts are drained), and the history watermark
-   * would stay behind it.
+   * Marks the receipts (and what goes with them) and takes them off the pending list in ONE
+   * transaction per chunk. Separate writes could be cut between them, leaving a settled message on
+   * the list: no later turn would ever remove it (only unsettled receipts are drained), and the
+   * history watermark would stay behind it.
    */
-  private async settle(turns: readonly CompletedInbound[], mark: (turn: CompletedInbound) => ReceiptUpdate): Promise<void> {
+  private async settle(turns: readonly CompletedInbound[], mark: (turn: CompletedInbound) => ReceiptUpdate[]): Promise<void> {
     if (turns.length === 0) return;
     if (new Set(turns.map((turn) => turn.phoneNumber)).size > 1) throw new RangeError('Receipts are settled one customer at a time');
     for (let start = 0; start < turns.length; start += SETTLED_PER_TRANSACTION) {
@@ -277,22 +300,22 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     }
   }
 
-  private async settleTogether(turns: readonly CompletedInbound[], mark: (turn: CompletedInbound) => ReceiptUpdate): Promise<void> {
+  private async settleTogether(turns: readonly CompletedInbound[], mark: (turn: CompletedInbound) => ReceiptUpdate[]): Promise<void> {
     const phone = turns[0].phoneNumber;
-    let marked = turns;
-    for (let attempt = 1; attempt <= PENDING_REMOVAL_ATTEMPTS + turns.length; attempt++) {
+    let updates = turns.flatMap(mark);
+    for (let attempt = 1; attempt <= PENDING_REMOVAL_ATTEMPTS + updates.length; attempt++) {
       const latest = await this.getLatest(phone);
       const removal = latest && pendingRemoval(phone, latest, turns, this.now());
-      const actions: TransactAction[] = [...marked.map((turn) => ({ update: mark(turn) })), ...(removal ? [{ update: removal }] : [])];
+      const actions: TransactAction[] = [...updates, ...(removal ? [removal] : [])].map((update) => ({ update }));
       if (actions.length === 0) return;
       try {
         await retryTransactionConflicts(() => this.kit.transact(actions));
         return;
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
-        // A receipt whose condition failed is left as it is; a failed list condition means the
-        // list changed meanwhile: read it again.
-        marked = marked.filter((_, index) => !error.failedAt(index));
+        // An update whose condition failed is left out; a failed list condition means the list
+        // changed meanwhile: read it again.
+        updates = updates.filter((_, index) => !error.failedAt(index));
       }
     }
     throw new ConditionFailedError(`The pending list of ${phone} kept changing; completion not recorded on it`);
