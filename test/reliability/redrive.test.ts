@@ -248,3 +248,31 @@ test('a message is never left hidden from the agent but still pending: parking i
     await env.close();
   }
 }, 90_000);
+
+test('a final attempt whose reply write failed with an unknown outcome does not park a message the outbox answers', async () => {
+  // The first two attempts fail at the agent; on the last one the reply is persisted but the write
+  // reports an error (DynamoDB may commit a transaction and still answer 500).
+  const env = await startReliabilityEnvironment('redrive');
+  try {
+    const scenario: Scenario = {
+      name: 'persist outcome unknown on the last attempt',
+      act: async (run) => {
+        await run.send('Oi');
+        await run.drain();
+        await run.send('Quero um exame');
+        await run.drain();
+        await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+        await run.drain(run.clean);
+      },
+    };
+    const result = await new ScenarioRun(env, scenario, 'orchestrator', [
+      { boundary: 'agent.respond', kind: 'transient', phase: 'before', times: 2 },
+      { boundary: 'sessions.tryPutAgentResult › dynamodb.transact', kind: 'transient', phase: 'after' },
+    ]).execute();
+    expect(result.faultsFired).toBe(3);
+    expect(result.report.violations).toEqual([]);
+    expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Oi | Quero um exame (mensagem 2)']);
+  } finally {
+    await env.close();
+  }
+}, 90_000);
