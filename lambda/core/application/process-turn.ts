@@ -157,20 +157,32 @@ export class ProcessTurn {
    * that were answered, and a redrive would ask the agent to answer them again.
    */
   private async answerOrPark(latest: LatestInbound, pending: PendingInbound[], request: TurnRequest): Promise<TurnReport> {
-    const progress = { resultWritten: false };
+    const progress: TurnProgress = { writeAttempted: false, resultWritten: false };
     try {
       return await this.answer(latest, pending, request.deadline, progress);
     } catch (error) {
-      if (request.finalAttempt && !progress.resultWritten) await this.park(pending).catch(() => undefined);
+      if (request.finalAttempt && !(await this.resultWritten(progress, latest.phoneNumber, pending[pending.length - 1]))) await this.park(pending).catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * Whether the turn's result is written. A write that failed may have been applied anyway (DynamoDB
+   * can commit a transaction and still answer an error): then the marker shows this turn's reply in
+   * the outbox. When even that cannot be read, the messages are left unparked — on the pending list
+   * they are answered later; parked by mistake they would be answered twice.
+   */
+  private async resultWritten(progress: TurnProgress, phoneNumber: string, last: PendingInbound): Promise<boolean> {
+    if (progress.resultWritten || !progress.writeAttempted) return progress.resultWritten;
+    const latest = await this.deps.receipts.getLatest(phoneNumber).catch(() => undefined);
+    return latest === undefined || latest.outbox?.replyToMessageId === last.messageId;
   }
 
   private async park(pending: readonly PendingInbound[]): Promise<void> {
     await this.deps.receipts.markDeadLettered(...pending.map(completion));
   }
 
-  private async answer(latest: LatestInbound, pending: PendingInbound[], deadline: number, progress: { resultWritten: boolean }): Promise<TurnReport> {
+  private async answer(latest: LatestInbound, pending: PendingInbound[], deadline: number, progress: TurnProgress): Promise<TurnReport> {
     const { phoneNumber } = latest;
     const last = pending[pending.length - 1];
     const active = await this.deps.sessions.getActive(phoneNumber);
@@ -211,6 +223,7 @@ export class ProcessTurn {
     const replyAt = latestOf(isoMicros(this.deps.clock.now()), nextMicrosecond(last.historyTimestamp));
     const updated = applyActions({ ...session, whatsappInstance: last.phoneNumberId, customerIdKind: last.customerIdKind }, response.actions, replyAt);
     const reply: OutboundReply = { messageId: this.deps.ids.newId(), text: response.reply, replyToMessageId: last.messageId, createdAt: replyAt, llm: { latencyMs: agent.latencyMs } };
+    progress.writeAttempted = true;
     const persisted = await this.deps.sessions.tryPutAgentResult({
       session: updated,
       expectedState: session.state,
@@ -394,6 +407,12 @@ export class ProcessTurn {
     await this.deps.receipts.deletePendingOutbound(phoneNumber);
     return { outcome, drained: 0 };
   }
+}
+
+/** How far a turn got: before its result write, during it (outcome unknown if it failed), or past it. */
+interface TurnProgress {
+  writeAttempted: boolean;
+  resultWritten: boolean;
 }
 
 function completion(turn: PendingInbound): CompletedInbound {
