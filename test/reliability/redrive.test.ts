@@ -276,3 +276,40 @@ test('a final attempt whose reply write failed with an unknown outcome does not 
     await env.close();
   }
 }, 90_000);
+
+test('a redriven message older than a reply waiting in the outbox is not taken for answered by it', async () => {
+  // The first message is parked before its turn appended it (opening the session fails three
+  // times). The second one's turn persists its reply and dies before sending it. The redrive brings
+  // the first message back; the second record's retry settles the reply — which answers only the
+  // second message — and the first one is still written to the history.
+  const env = await startReliabilityEnvironment('redrive');
+  try {
+    const scenario: Scenario = {
+      name: 'a parked message and a reply in the outbox',
+      act: async (run) => {
+        await run.send('Oi');
+        await run.drain();
+        await run.send('Quero um exame');
+        const record = (await run.live.queue.receive())!;
+        expect((await run.live.queue.process(record)).deleted).toBe(false);
+        await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+        await run.drain(run.clean);
+      },
+    };
+    const result = await new ScenarioRun(env, scenario, 'orchestrator', [
+      { boundary: 'sessions.put › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 },
+      { boundary: 'receipts.getLatest › dynamodb.get', occurrence: 5, kind: 'crash', phase: 'before' },
+    ]).execute();
+    expect(result.faultsFired).toBe(4);
+    const { items } = await env.repositories.messages.history(result.customer, { limit: 10 });
+    expect([...items].reverse().map((message) => `${message.role}: ${message.text}`)).toEqual([
+      'user: Oi',
+      'user: Quero um exame',
+      'assistant: Olá! Recebi: Quero um exame (mensagem 1)',
+    ]);
+    for (const { id } of result.messages) expect(await env.repositories.receipts.isCompleted({ phoneNumber: result.customer, messageId: id })).toBe(true);
+    expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Quero um exame (mensagem 1)']);
+  } finally {
+    await env.close();
+  }
+}, 90_000);

@@ -23,6 +23,8 @@ export interface Scenario {
 }
 
 export interface RunResult {
+  readonly customer: string;
+  readonly messages: readonly SentMessage[];
   readonly report: InvariantReport;
   readonly metaRetries: number;
   readonly redeliveries: number;
@@ -111,6 +113,8 @@ export class ScenarioRun {
     const report = await checkInvariants(this.env, { customer: this.customer, messages: this.messages, answeredByAgent, deadLettered }, evidence);
     if (this.swallowedCrashes > 0) report.violations.push(`a crashed invocation reported success ${this.swallowedCrashes} time(s)`);
     return {
+      customer: this.customer,
+      messages: this.messages,
       report,
       metaRetries: this.metaRetries,
       redeliveries: this.redeliveries,
