@@ -161,7 +161,7 @@ export class ProcessTurn {
     try {
       return await this.answer(latest, pending, request.deadline, progress);
     } catch (error) {
-      if (request.finalAttempt && !(await this.resultWritten(progress, latest.phoneNumber, pending[pending.length - 1]))) await this.park(pending).catch(() => undefined);
+      if (request.finalAttempt && !(await this.resultWritten(progress, latest.phoneNumber, newest(pending)))) await this.park(pending).catch(() => undefined);
       throw error;
     }
   }
@@ -184,7 +184,7 @@ export class ProcessTurn {
 
   private async answer(latest: LatestInbound, pending: PendingInbound[], deadline: number, progress: TurnProgress): Promise<TurnReport> {
     const { phoneNumber } = latest;
-    const last = pending[pending.length - 1];
+    const last = newest(pending);
     const active = await this.deps.sessions.getActive(phoneNumber);
     if (active !== undefined && isHumanOwned(active.state)) {
       // A human took the conversation after these messages were routed to the agent.
@@ -407,6 +407,14 @@ export class ProcessTurn {
     await this.deps.receipts.deletePendingOutbound(phoneNumber);
     return { outcome, drained: 0 };
   }
+}
+
+/**
+ * The message a turn answers: the newest in the history. It is the last registered, except that a
+ * redriven message is listed after the messages registered while it was parked, which are newer.
+ */
+function newest(pending: readonly PendingInbound[]): PendingInbound {
+  return pending.reduce((found, turn) => (toEpochMicros(turn.historyTimestamp) > toEpochMicros(found.historyTimestamp) ? turn : found));
 }
 
 /** How far a turn got: before its result write, during it (outcome unknown if it failed), or past it. */

@@ -175,8 +175,8 @@ export interface InboundReceiptRepository {
   /**
    * Agent-routed, uncompleted pending messages in registration order, with history timestamps
    * strictly increasing (ties and regressions bumped by 1 µs, after the last completed message);
-   * a message parked and redriven keeps the timestamp it already has in the history, and its
-   * place in this order.
+   * a message parked and redriven keeps the timestamp it already has in the history (it is listed
+   * after the messages registered meanwhile, but older than they are).
    * Pass the marker when it was just read (consistently) to save reading it again.
    */
   pendingInbounds(phone: string, latest?: LatestInbound): Promise<PendingInbound[]>;

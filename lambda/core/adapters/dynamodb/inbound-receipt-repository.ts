@@ -213,9 +213,7 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
       previous = historyTimestamp;
       pending.push({ ...receipt.turn, historyTimestamp });
     }
-    // A redriven message is appended to the list but keeps its older place: history order is the
-    // order the customer's messages were registered in, and the newest one comes last.
-    return pending.sort((a, b) => toEpochMicros(a.historyTimestamp) - toEpochMicros(b.historyTimestamp));
+    return pending;
   }
 
   async invalidatePending(phone: string): Promise<void> {
