@@ -159,7 +159,7 @@ interface CallContext {
 const callContext = new AsyncLocalStorage<CallContext>();
 
 export class FaultInjector {
-  private readonly plans: FaultPlan[] = [];
+  private readonly plans: readonly FaultPlan[];
   private readonly hooks: BoundaryHook[] = [];
   private readonly counts = new Map<string, number>();
   private readonly interleave?: (point: InterleavePoint) => Promise<void>;
@@ -170,7 +170,7 @@ export class FaultInjector {
   readonly fired: FiredFault[] = [];
 
   constructor(options: FaultInjectorOptions = {}) {
-    this.plans.push(...(options.plans ?? []));
+    this.plans = options.plans ?? [];
     this.interleave = options.interleave;
   }
 
@@ -199,10 +199,6 @@ export class FaultInjector {
     return callContext.getStore()?.invocation?.id;
   }
 
-  arm(...plans: FaultPlan[]): void {
-    this.plans.push(...plans);
-  }
-
   hook(hook: BoundaryHook): void {
     this.hooks.push(hook);
   }
@@ -218,11 +214,6 @@ export class FaultInjector {
     } finally {
       this.callEnded();
     }
-  }
-
-  /** Distinct boundaries crossed so far, in the order first crossed. */
-  boundaries(): string[] {
-    return [...new Set(this.crossings.map((crossing) => crossing.boundary))];
   }
 
   /** Labels the remote calls made by the methods of a port that is not remote itself (a repository). */
@@ -333,11 +324,10 @@ export class FaultInjector {
   }
 
   private strike(boundary: string, occurrence: number): FaultPlan | undefined {
-    const plan = this.plans.find((candidate) => {
+    return this.plans.find((candidate) => {
       const first = candidate.occurrence ?? 1;
       return candidate.boundary === boundary && occurrence >= first && occurrence < first + (candidate.times ?? 1);
     });
-    return plan;
   }
 
   private fire(fault: FaultPlan, occurrence: number, failures: FailureModel, invocation: CallContext['invocation']): never {
