@@ -66,7 +66,8 @@ export interface LoadReport {
   readonly latencyP50Ms: number;
   readonly latencyP99Ms: number;
   readonly duplicateDeliveries: number;
-  readonly turns: number;
+  /** Orchestrator invocations that succeeded (one per queued turn; most find their message merged into an earlier turn). */
+  readonly invocations: number;
   readonly agentCalls: number;
   /** Invocations whose record went back to the queue (failure reported, crash, timeout). */
   readonly retries: number;
@@ -180,7 +181,7 @@ export async function runLoadTest(options: LoadOptions, log: (line: string) => v
       latencyP50Ms: percentile(report.latencies, 50),
       latencyP99Ms: percentile(report.latencies, 99),
       duplicateDeliveries,
-      turns: invocations.filter((invocation) => invocation.outcome === 'deleted').length,
+      invocations: invocations.filter((invocation) => invocation.outcome === 'deleted').length,
       agentCalls: agent.requests.length,
       retries: invocations.filter((invocation) => invocation.outcome !== 'deleted').length,
       deadLettered: redrive.length,
@@ -254,7 +255,7 @@ export function formatLoadReport(report: LoadReport): string {
     ['sending', `${report.sendSeconds.toFixed(1)} s · ${report.acceptedPerSecond.toFixed(0)} messages/s accepted by the webhook`],
     ['until drained', `${report.totalSeconds.toFixed(1)} s · ${report.answeredPerSecond.toFixed(0)} messages/s answered`],
     ['accepted → reply recorded', `p50 ${report.latencyP50Ms.toFixed(0)} ms · p99 ${report.latencyP99Ms.toFixed(0)} ms`],
-    ['turns · agent calls · retries', `${report.turns} · ${report.agentCalls} · ${report.retries}`],
+    ['invocations · agent calls · retries', `${report.invocations} · ${report.agentCalls} · ${report.retries}`],
     ['replies · duplicates (unknown outcomes injected)', `${report.replies} · ${report.duplicateReplies} (${report.unknownOutcomesInjected})`],
     ['DLQ (then redriven by verdict → action)', `${report.deadLettered}${report.deadLettered > 0 ? ` (${Object.entries(report.redrive).map(([what, count]) => `${count} ${what}`).join(', ')})` : ''}`],
     ['peak RSS', `node ${report.peakRssMb.node.toFixed(0)} MB · DynamoDB Local + SQS emulator ${report.peakRssMb.children.toFixed(0)} MB`],
