@@ -33,7 +33,7 @@ export interface AgentBackendConfig {
 
 /**
  * The AI agent the orchestrator calls for each turn. Choose one with a static factory:
- * `AgentBackend.bedrock()`, `AgentBackend.lambda()` or `AgentBackend.scripted()`.
+ * `AgentBackend.bedrock()`, `AgentBackend.fromFunction()` or `AgentBackend.scripted()`.
  */
 export abstract class AgentBackend {
   /**
@@ -48,9 +48,22 @@ export abstract class AgentBackend {
   /**
    * A Lambda function you own that implements the agent. The orchestrator may invoke it
    * (`lambda:InvokeFunction` on that function only; same account).
+   *
+   * @param agentFunction the function that answers each turn
+   */
+  public static fromFunction(agentFunction: lambda.IFunction): AgentBackend {
+    return new LambdaAgentBackend(agentFunction);
+  }
+
+  /**
+   * Same as `fromFunction()`: a Lambda function you own that implements the agent.
+   *
+   * @param agentFunction the function that answers each turn
+   * @deprecated `lambda` is a reserved word in Python, where this method is `lambda_`; use `AgentBackend.fromFunction()`.
+   * @jsii suppress JSII5018 kept so that existing callers keep compiling until it is removed; `fromFunction()` replaces it
    */
   public static lambda(agentFunction: lambda.IFunction): AgentBackend {
-    return new LambdaAgentBackend(agentFunction);
+    return AgentBackend.fromFunction(agentFunction);
   }
 
   /**

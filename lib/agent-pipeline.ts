@@ -37,7 +37,7 @@ export interface AgentPipelineProps {
 
   /**
    * The AI agent the orchestrator calls: `AgentBackend.bedrock({ modelId })`,
-   * `AgentBackend.lambda(fn)`, or `AgentBackend.scripted()` for development stacks.
+   * `AgentBackend.fromFunction(fn)`, or `AgentBackend.scripted()` for development stacks.
    * Required on purpose: there is no safe default for production.
    */
   readonly agentBackend: AgentBackend;
