@@ -1,7 +1,8 @@
-import { Arn, ArnFormat, Aws, Token, Validations } from 'aws-cdk-lib';
+import { Arn, ArnFormat, Aws, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
+import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_INVOKE_ACTIONS } from './private/permissions';
 import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from './private/pipeline-contract';
 
@@ -144,8 +145,9 @@ class BedrockAgentBackend extends AgentBackend {
       }),
     );
     if (orchestrator.role) {
-      Validations.of(orchestrator.role).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/' + foundationModelId + ']',
+      acknowledgeFinding(orchestrator.role, {
+        id: 'AwsSolutions-IAM5',
+        appliesTo: `Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/${foundationModelId}`,
         reason:
           `The cross-Region inference profile ${this.modelId} routes each call to any of its destination Regions, ` +
           'which AWS changes over time; the statement is limited to this one model and, by the bedrock:InferenceProfileArn ' +

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -24,6 +24,7 @@ import {
   WEBHOOK_TABLE_ACTIONS,
 } from './private/permissions';
 import { PIPELINE_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './private/pipeline-contract';
+import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { ALARM_PERIOD, type PipelineSettings, resolvePipelineSettings } from './private/pipeline-settings';
 
 /** Webhook work per POST is one transaction and one SendMessage; Meta only needs a fast 200. */
@@ -321,7 +322,7 @@ export class AgentPipeline extends Construct {
         passwordLength: 48,
       },
     });
-    Validations.of(secret).acknowledge({
+    acknowledgeFinding(secret, {
       id: 'AwsSolutions-SMG4',
       reason:
         'Meta issues the app secret and the WhatsApp access token; Secrets Manager cannot rotate them. ' +
@@ -342,8 +343,9 @@ export class AgentPipeline extends Construct {
       description: `Execution role of the ${id.toLowerCase()} function of ${this.settings.names.table}`,
     });
     role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...LOG_WRITE_ACTIONS], resources: [logGroup.logGroupArn] }));
-    Validations.of(role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
+    acknowledgeFinding(role, {
+      id: 'AwsSolutions-IAM5',
+      appliesTo: 'Resource::*',
       reason: 'Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.',
     });
     return new lambda.Function(this, `${id}Function`, {
