@@ -1,5 +1,5 @@
 import { Buffer } from 'buffer';
-import { CfnResource, Validations } from 'aws-cdk-lib';
+import * as cdk from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 
 /** A cdk-nag finding the construct accepts on purpose, with the reason a reviewer reads. */
@@ -18,11 +18,23 @@ export interface NagFinding {
 /** The resource metadata key cdk-nag 2 reads suppressions from (what its `NagSuppressions` writes). */
 const CDK_NAG_V2_METADATA_KEY = 'cdk_nag';
 
+/** The part of aws-cdk-lib's `Validations` this module uses. */
+interface AcknowledgingValidations {
+  of(scope: IConstruct): { acknowledge?(...rules: { id: string; reason: string }[]): void };
+}
+
+/**
+ * `Validations.acknowledge()` arrived in aws-cdk-lib 2.252.0, later than the oldest release this
+ * package supports (the aws-cdk-lib floor in package.json's peerDependencies). Older releases cannot
+ * run cdk-nag 3 at all (it requires 2.257.0), so there the cdk-nag 2 metadata is what counts.
+ */
+const validations = (cdk as unknown as { Validations?: AcknowledgingValidations }).Validations;
+
 /**
  * Acknowledges `finding` on `scope` for both cdk-nag lines, so users of either see the same
  * reason and neither needs to be a dependency of this package:
  * - cdk-nag 3 (a validation plugin) reads `Validations.of(scope).acknowledge()`, with granular
- *   findings written as `id[appliesTo]`;
+ *   findings written as `id[appliesTo]` (where aws-cdk-lib has it, see `validations` above);
  * - cdk-nag 2 (an Aspect) reads `cdk_nag.rules_to_suppress` metadata on each CloudFormation
  *   resource, in the format its `NagSuppressions.addResourceSuppressions(scope, …, true)` writes.
  *
@@ -31,13 +43,13 @@ const CDK_NAG_V2_METADATA_KEY = 'cdk_nag';
  * present at the call.
  */
 export function acknowledgeFinding(scope: IConstruct, finding: NagFinding): void {
-  Validations.of(scope).acknowledge({
+  validations?.of(scope).acknowledge?.({
     id: finding.appliesTo === undefined ? finding.id : `${finding.id}[${finding.appliesTo}]`,
     reason: finding.reason,
   });
 
   const suppression = cdkNagV2Suppression(finding);
-  const resources = scope.node.findAll().filter((construct): construct is CfnResource => construct instanceof CfnResource);
+  const resources = scope.node.findAll().filter((construct): construct is cdk.CfnResource => construct instanceof cdk.CfnResource);
   if (resources.length === 0) {
     throw new Error(`acknowledgeFinding: no CloudFormation resource under ${scope.node.path} to carry the cdk-nag 2 suppression of ${finding.id}.`);
   }
