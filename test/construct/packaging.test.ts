@@ -81,6 +81,18 @@ describe('npm package', () => {
     expect(packedFiles.filter((file) => /^(lambda|test|bin|local|scripts|dist)\//.test(file))).toEqual([]);
   });
 
+  test('the packed manifest carries what registries and Construct Hub show', () => {
+    const packedManifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
+    expect(packedManifest).toMatchObject({
+      license: 'Apache-2.0',
+      homepage: expect.stringMatching(/^https:\/\//),
+      bugs: { url: expect.stringMatching(/^https:\/\/.*\/issues$/) },
+      repository: { url: expect.stringMatching(/^https:\/\/.*\.git$/) },
+      keywords: expect.arrayContaining(['cdk', 'awscdk']),
+      jsii: { targets: { python: expect.any(Object), java: expect.any(Object), dotnet: expect.any(Object), go: expect.any(Object) } },
+    });
+  });
+
   test('every compiled file in the tarball comes from a current source (no stale output of a moved file)', () => {
     const compiled = packedFiles.filter((file) => /^lib\/.*\.js$/.test(file));
     expect(compiled.length).toBeGreaterThan(0);
