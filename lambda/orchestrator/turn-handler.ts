@@ -36,11 +36,11 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
       logger.warn('bad_sqs_body', { outcome: 'bad_body', sqsMessageId: record.messageId });
       return;
     }
-    const customer = maskCustomerId(dispatch.phoneNumber);
+    const customer = maskCustomerId(dispatch.customerId);
     const receiveCount = Number(record.attributes?.ApproximateReceiveCount ?? 1);
     try {
       const report = await processTurn.execute({
-        phoneNumber: dispatch.phoneNumber,
+        customerId: dispatch.customerId,
         deadline: Date.now() + context.getRemainingTimeInMillis(),
         finalAttempt: receiveCount >= maxReceiveCount,
       });

@@ -162,7 +162,7 @@ export class DlqRedrive {
       return { ...base, verdict: 'confirm', onConfirm: 'drop', reasons: ['The body is not a turn of this pipeline ({phone_number, message_id}): no turn can process it.'] };
     }
     const { receipts, sessions, messages } = this.options.repositories;
-    const customer = dispatch.phoneNumber;
+    const customer = dispatch.customerId;
     const [latest, session, history, parked] = await Promise.all([
       receipts.getLatest(customer),
       sessions.getActive(customer),
@@ -182,7 +182,7 @@ export class DlqRedrive {
       return { ...context, verdict: 'confirm', onConfirm: 'redrive', reasons: ['The record names no message: a redrive runs a turn for whatever the customer has pending.'] };
     }
     const messageId = dispatch.messageId;
-    const receipt = await receipts.getReceipt({ phoneNumber: customer, messageId });
+    const receipt = await receipts.getReceipt({ customerId: customer, messageId });
     const replies = history.filter((message) => message.direction === 'outbound' && message.replyToMessageId === messageId).map(replyRecord);
     const inspection = { ...context, messageId, receipt, replies };
     return { ...inspection, ...verdictFor(inspection) };
@@ -214,8 +214,8 @@ export class DlqRedrive {
       // Oldest first: restoring appends to the pending list, the order turns drain in.
       for (const { messageId, historyTimestamp } of inspection.parked) {
         // A message parked before its turn appended it has no history entry yet: nothing to show.
-        if (historyTimestamp !== undefined) await messages.setQuarantined(messages.refFor({ phoneNumber: customer, messageId, timestamp: historyTimestamp }), null);
-        await receipts.restoreDeadLettered({ phoneNumber: customer, messageId });
+        if (historyTimestamp !== undefined) await messages.setQuarantined(messages.refFor({ customerId: customer, messageId, timestamp: historyTimestamp }), null);
+        await receipts.restoreDeadLettered({ customerId: customer, messageId });
       }
     }
     await this.options.sqs.send(

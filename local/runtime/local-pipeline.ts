@@ -88,11 +88,11 @@ export interface LocalPipeline {
   /** A client bound to the pipeline's SQS endpoint (inspect the queues, the DLQ). */
   readonly sqsClient: SQSClient;
   /** The customer's active session and its history, read through the pipeline's repositories. */
-  conversation(phone: string): Promise<ConversationSnapshot>;
+  conversation(customerId: string): Promise<ConversationSnapshot>;
   /** Signs and POSTs a customer's text message to the webhook, as Meta would. */
-  sendCustomerMessage(phone: string, text: string, options?: SendCustomerMessageOptions): Promise<{ status: number; messageId: string }>;
+  sendCustomerMessage(customerId: string, text: string, options?: SendCustomerMessageOptions): Promise<{ status: number; messageId: string }>;
   /** Several messages in ONE notification (Meta batches bursts). */
-  sendCustomerMessages(phone: string, texts: readonly string[]): Promise<WebhookDelivery>;
+  sendCustomerMessages(customerId: string, texts: readonly string[]): Promise<WebhookDelivery>;
   /** Resolves once the queue is empty and no orchestrator invocation is running. */
   waitForIdle(timeoutMs?: number): Promise<void>;
   /** Stops the poller, the HTTP servers and every child process it started; restores the process env. */
@@ -188,13 +188,13 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       endpoints: { dynamoDb, sqs },
       childPids: cleanup.pids,
       sqsClient,
-      conversation: (phone) => inspector.snapshot(phone),
-      async sendCustomerMessage(phone, text, sendOptions = {}) {
-        const delivery = await deliverToWebhook(webhookServer.url, credentials.appSecret, [{ from: phone, text, ...sendOptions }]);
+      conversation: (customerId) => inspector.snapshot(customerId),
+      async sendCustomerMessage(customerId, text, sendOptions = {}) {
+        const delivery = await deliverToWebhook(webhookServer.url, credentials.appSecret, [{ from: customerId, text, ...sendOptions }]);
         return { status: delivery.status, messageId: delivery.messageIds[0] };
       },
-      sendCustomerMessages(phone, texts) {
-        return deliverToWebhook(webhookServer.url, credentials.appSecret, texts.map((text) => ({ from: phone, text })));
+      sendCustomerMessages(customerId, texts) {
+        return deliverToWebhook(webhookServer.url, credentials.appSecret, texts.map((text) => ({ from: customerId, text })));
       },
       waitForIdle: (timeoutMs = 30_000) => waitForIdle(sqsClient, queues.queueUrl, eventSource, timeoutMs),
       stop: () => cleanup.run(),

@@ -9,7 +9,7 @@ import { fixture, fixtureText } from './fixtures';
 
 const BUSINESS_NUMBER_ID = '106540352242922';
 const toPhone: OutboundTextMessage = {
-  phoneNumberId: BUSINESS_NUMBER_ID,
+  businessPhoneNumberId: BUSINESS_NUMBER_ID,
   customerId: '5511987654321',
   customerIdKind: 'phone',
   text: 'Olá! Podemos ajudar com o seu exame.',
@@ -55,7 +55,7 @@ describe('sending a text', () => {
     const [accepted] = api.sent();
     expect(api.sent()).toHaveLength(1);
     expect(accepted).toMatchObject({
-      phoneNumberId: BUSINESS_NUMBER_ID,
+      businessPhoneNumberId: BUSINESS_NUMBER_ID,
       recipient: '5511987654321',
       recipientKind: 'phone',
       text: toPhone.text,
@@ -91,10 +91,10 @@ describe('sending a text', () => {
   });
 
   it('marks a customer message as read with a typing indicator', async () => {
-    await sender().markAsRead({ phoneNumberId: BUSINESS_NUMBER_ID, messageId: 'wamid.customer-question', showTypingIndicator: true });
+    await sender().markAsRead({ businessPhoneNumberId: BUSINESS_NUMBER_ID, messageId: 'wamid.customer-question', showTypingIndicator: true });
 
     expect(api.readReceipts()).toEqual([
-      expect.objectContaining({ phoneNumberId: BUSINESS_NUMBER_ID, messageId: 'wamid.customer-question', typingIndicator: true }),
+      expect.objectContaining({ businessPhoneNumberId: BUSINESS_NUMBER_ID, messageId: 'wamid.customer-question', typingIndicator: true }),
     ]);
     expect(api.sent()).toHaveLength(0);
   });

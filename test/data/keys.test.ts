@@ -71,7 +71,7 @@ test('a segment that is empty or carries the separator is refused, so identities
   expect(() => keys.messageKey('5511', ts, 'x#y')).toThrow(InvalidKeySegmentError);
   expect(() => keys.adminResourceVersionKey('prompt', 'greeting', 0)).toThrow(InvalidKeySegmentError);
   expect(() => keys.adminResourceVersionKey('prompt', 'greeting', 1_000_000)).toThrow(InvalidKeySegmentError);
-  expect(() => keys.messageKeyFromRef({ phoneNumber: '5511', sortKey: 'SESSION#other' })).toThrow(InvalidKeySegmentError);
+  expect(() => keys.messageKeyFromRef({ customerId: '5511', sortKey: 'SESSION#other' })).toThrow(InvalidKeySegmentError);
   // Hashed segments accept anything: the digest cannot contain the separator.
   expect(keys.inboundReceiptKey('5511', 'odd#id').SK).toBe(`INBOUND#${sha('odd#id')}`);
 });
@@ -80,5 +80,5 @@ test('sort keys with timestamps order chronologically whatever spelling the inst
   const spellings = ['2026-03-10T09:00:00-03:00', '2026-03-10T12:00:00.000001Z', '2026-03-10T12:00:00.5+00:00', '2026-03-10T11:59:59.999Z'];
   const sortKeys = spellings.map((spelling) => keys.messageKey('5511', spelling, 'm').SK);
   expect([...sortKeys].sort()).toEqual([sortKeys[3], sortKeys[0], sortKeys[1], sortKeys[2]]);
-  expect(keys.messageKeyFromRef({ phoneNumber: '5511', sortKey: sortKeys[0] })).toEqual({ PK: 'SESSION#5511', SK: sortKeys[0] });
+  expect(keys.messageKeyFromRef({ customerId: '5511', sortKey: sortKeys[0] })).toEqual({ PK: 'SESSION#5511', SK: sortKeys[0] });
 });

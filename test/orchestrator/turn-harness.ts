@@ -104,18 +104,18 @@ export class TurnHarness {
   }
 
   /** A customer message through the real webhook; returns its HTTP status. */
-  async receive(phone: string, messageId: string, text: string, providerTimestamp = Math.floor(Date.now() / 1000)): Promise<number> {
-    const response = await this.webhook(signedPost(textNotification(phone, messageId, text, providerTimestamp)));
+  async receive(customerId: string, messageId: string, text: string, providerTimestamp = Math.floor(Date.now() / 1000)): Promise<number> {
+    const response = await this.webhook(signedPost(textNotification(customerId, messageId, text, providerTimestamp)));
     return response.statusCode ?? 0;
   }
 
   /** Invokes the orchestrator with one SQS record for the customer, as the event source would. */
-  async process(phone: string, messageId = 'wamid.any', options: { body?: string; receiveCount?: number } = {}): Promise<SQSBatchResponse> {
+  async process(customerId: string, messageId = 'wamid.any', options: { body?: string; receiveCount?: number } = {}): Promise<SQSBatchResponse> {
     const record = {
       messageId: `sqs-${randomUUID()}`,
       receiptHandle: 'handle',
-      body: options.body ?? encodeDispatchMessage({ phoneNumber: phone, messageId }),
-      attributes: { ApproximateReceiveCount: String(options.receiveCount ?? 1), MessageGroupId: phone },
+      body: options.body ?? encodeDispatchMessage({ customerId, messageId }),
+      attributes: { ApproximateReceiveCount: String(options.receiveCount ?? 1), MessageGroupId: customerId },
       messageAttributes: {},
       md5OfBody: '',
       eventSource: 'aws:sqs',
@@ -126,13 +126,13 @@ export class TurnHarness {
   }
 
   /** Texts WhatsApp accepted for the customer, in order. */
-  sentTo(phone: string): string[] {
-    return this.fake.sent().filter((message) => message.recipient === phone).map((message) => message.text);
+  sentTo(customerId: string): string[] {
+    return this.fake.sent().filter((message) => message.recipient === customerId).map((message) => message.text);
   }
 
   /** The customer's whole stored history, oldest first, as `role[delivery status]: text` lines. */
-  async history(phone: string): Promise<string[]> {
-    const { items } = await this.messages.history(phone, { limit: 100 });
+  async history(customerId: string): Promise<string[]> {
+    const { items } = await this.messages.history(customerId, { limit: 100 });
     return [...items].reverse().map((message) => `${message.role}${message.deliveryStatus ? `[${message.deliveryStatus}]` : ''}: ${message.text}`);
   }
 

@@ -236,11 +236,11 @@ describe('replays of a valid notification', () => {
 
 describe('the orchestrator and whatever sits in the queue', () => {
   test('any SQS body: a logged no-op or a normal turn — never an exception, never a retry', async () => {
-    const phone = fc.oneof(hostileValue, fc.constantFrom(newCustomer(), 'a#b', '#', '', 'x'.repeat(3000), 'US.13491208655302741918'));
+    const customerId = fc.oneof(hostileValue, fc.constantFrom(newCustomer(), 'a#b', '#', '', 'x'.repeat(3000), 'US.13491208655302741918'));
     const body = fc.oneof(
       fc.string({ unit: 'binary' }),
       fc.jsonValue().map((value) => JSON.stringify(value)),
-      fc.record({ phone_number: phone, message_id: hostileValue }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
+      fc.record({ phone_number: customerId, message_id: hostileValue }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
     );
     await fc.assert(
       fc.asyncProperty(body, async (raw) => {

@@ -61,7 +61,7 @@ test('a turn that failed three times is parked in the DLQ; once the agent is fix
     ['assistant', 'sent', undefined],
   ]);
   const { receipts } = createDynamoRepositories({ tableName: pipeline.tableName });
-  expect(await receipts.isCompleted({ phoneNumber: customer, messageId })).toBe(true);
+  expect(await receipts.isCompleted({ customerId: customer, messageId })).toBe(true);
   expect((await receipts.getLatest(customer))?.pendingMessageIds).toEqual([]);
 }, 90_000);
 
@@ -93,7 +93,7 @@ test('records of consumed messages are dropped; unreadable ones stay until confi
   await pipeline.waitForIdle();
   // A copy of the answered turn's record, and a body no turn can read, in the DLQ.
   for (const [body, group] of [
-    [encodeDispatchMessage({ phoneNumber: customer, messageId }), customer],
+    [encodeDispatchMessage({ customerId: customer, messageId }), customer],
     ['{"not":"a turn"}', 'someone'],
   ]) {
     await pipeline.sqsClient.send(new SendMessageCommand({ QueueUrl: pipeline.deadLetterQueueUrl, MessageBody: body, MessageGroupId: group, MessageDeduplicationId: `${group}-copy` }));
@@ -307,7 +307,7 @@ test('a redriven message older than a reply waiting in the outbox is not taken f
       'user: Quero um exame',
       'assistant: Olá! Recebi: Quero um exame (mensagem 1)',
     ]);
-    for (const { id } of result.messages) expect(await env.repositories.receipts.isCompleted({ phoneNumber: result.customer, messageId: id })).toBe(true);
+    for (const { id } of result.messages) expect(await env.repositories.receipts.isCompleted({ customerId: result.customer, messageId: id })).toBe(true);
     expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Quero um exame (mensagem 1)']);
   } finally {
     await env.close();

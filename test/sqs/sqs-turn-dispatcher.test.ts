@@ -8,16 +8,16 @@ import { createDebounceQueues } from '../../local/servers/local-resources';
 
 const client = new SQSClient({});
 
-function turn(phoneNumber: string, messageId: string): InboundTurn {
+function turn(customerId: string, messageId: string): InboundTurn {
   return {
-    phoneNumber,
+    customerId,
     customerIdKind: 'phone',
     messageId,
     providerTimestamp: '2026-11-30T12:00:00.000Z',
     receivedAt: '2026-11-30T12:00:01.000Z',
     messageType: 'text',
     text: 'customer text that must never reach the queue',
-    phoneNumberId: '106540352242922',
+    businessPhoneNumberId: '106540352242922',
   };
 }
 
@@ -50,8 +50,8 @@ test('an unreachable queue surfaces as an error, never as success', async () => 
 
 describe('decodeDispatchMessage', () => {
   test.each([
-    ['{"phone_number":"55","message_id":"wamid.1"}', { phoneNumber: '55', messageId: 'wamid.1' }],
-    ['{"phone_number":"55"}', { phoneNumber: '55', messageId: undefined }],
+    ['{"phone_number":"55","message_id":"wamid.1"}', { customerId: '55', messageId: 'wamid.1' }],
+    ['{"phone_number":"55"}', { customerId: '55', messageId: undefined }],
     ['{"message_id":"wamid.1"}', undefined],
     ['{"phone_number":""}', undefined],
     ['{"phone_number":55}', undefined],

@@ -105,7 +105,7 @@ export interface ProcessTurnDependencies {
 }
 
 export interface TurnRequest {
-  readonly phoneNumber: string;
+  readonly customerId: string;
   /** Epoch milliseconds at which the invocation is cut off. */
   readonly deadline: number;
   /** The record will go to the dead-letter queue if this attempt fails. */
@@ -127,25 +127,25 @@ export class ProcessTurn {
   }
 
   async execute(request: TurnRequest): Promise<TurnReport> {
-    const { phoneNumber } = request;
-    let { latest, pending } = await this.readPending(phoneNumber);
-    if (pending.length === 0 && (await this.migrateLegacyBuffer(phoneNumber))) ({ latest, pending } = await this.readPending(phoneNumber));
+    const { customerId } = request;
+    let { latest, pending } = await this.readPending(customerId);
+    if (pending.length === 0 && (await this.migrateLegacyBuffer(customerId))) ({ latest, pending } = await this.readPending(customerId));
     let settled: TurnReport | undefined;
     if (latest?.outbox !== undefined) {
       const drained = prefixThrough(pending, latest.outbox.replyToMessageId);
       settled = { outcome: await this.settleOutbox(latest, latest.outbox, drained, 'resent'), drained: drained.length };
       // Re-read: settling moved the history watermark past the old reply, which places newer messages.
-      if (pending.length > drained.length) ({ latest, pending } = await this.readPending(phoneNumber));
+      if (pending.length > drained.length) ({ latest, pending } = await this.readPending(customerId));
       else pending = [];
     }
     if (latest !== undefined && pending.length > 0) return this.answerOrPark(latest, pending, request);
-    return settled ?? (await this.replayLegacyPendingReply(phoneNumber));
+    return settled ?? (await this.replayLegacyPendingReply(customerId));
   }
 
   /** The latest-inbound marker and the pending messages read from that same marker. */
-  private async readPending(phoneNumber: string): Promise<{ latest?: LatestInbound; pending: PendingInbound[] }> {
-    const latest = await this.deps.receipts.getLatest(phoneNumber);
-    return { latest, pending: latest === undefined ? [] : await this.deps.receipts.pendingInbounds(phoneNumber, latest) };
+  private async readPending(customerId: string): Promise<{ latest?: LatestInbound; pending: PendingInbound[] }> {
+    const latest = await this.deps.receipts.getLatest(customerId);
+    return { latest, pending: latest === undefined ? [] : await this.deps.receipts.pendingInbounds(customerId, latest) };
   }
 
   /**
@@ -161,7 +161,7 @@ export class ProcessTurn {
     try {
       return await this.answer(latest, pending, request.deadline, progress);
     } catch (error) {
-      if (request.finalAttempt && !(await this.resultWritten(progress, latest.phoneNumber, newest(pending)))) await this.park(pending).catch(() => undefined);
+      if (request.finalAttempt && !(await this.resultWritten(progress, latest.customerId, newest(pending)))) await this.park(pending).catch(() => undefined);
       throw error;
     }
   }
@@ -172,9 +172,9 @@ export class ProcessTurn {
    * the outbox. When even that cannot be read, the messages are left unparked — on the pending list
    * they are answered later; parked by mistake they would be answered twice.
    */
-  private async resultWritten(progress: TurnProgress, phoneNumber: string, last: PendingInbound): Promise<boolean> {
+  private async resultWritten(progress: TurnProgress, customerId: string, last: PendingInbound): Promise<boolean> {
     if (progress.resultWritten || !progress.writeAttempted) return progress.resultWritten;
-    const latest = await this.deps.receipts.getLatest(phoneNumber).catch(() => undefined);
+    const latest = await this.deps.receipts.getLatest(customerId).catch(() => undefined);
     return latest === undefined || latest.outbox?.replyToMessageId === last.messageId;
   }
 
@@ -183,9 +183,9 @@ export class ProcessTurn {
   }
 
   private async answer(latest: LatestInbound, pending: PendingInbound[], deadline: number, progress: TurnProgress): Promise<TurnReport> {
-    const { phoneNumber } = latest;
+    const { customerId } = latest;
     const last = newest(pending);
-    const active = await this.deps.sessions.getActive(phoneNumber);
+    const active = await this.deps.sessions.getActive(customerId);
     if (active !== undefined && isHumanOwned(active.state)) {
       // A human took the conversation after these messages were routed to the agent.
       await this.appendInbound(pending, active);
@@ -203,7 +203,7 @@ export class ProcessTurn {
 
     // Blue ticks and a typing indicator while the agent thinks: best effort, alongside the agent
     // call, so it adds no latency and its failure never fails the turn.
-    const readReceipt = this.deps.whatsapp.markAsRead({ phoneNumberId: last.phoneNumberId, messageId: last.messageId, showTypingIndicator: true }).then(
+    const readReceipt = this.deps.whatsapp.markAsRead({ businessPhoneNumberId: last.businessPhoneNumberId, messageId: last.messageId, showTypingIndicator: true }).then(
       () => true,
       () => false,
     );
@@ -211,7 +211,7 @@ export class ProcessTurn {
     const response = await this.deps.agent.respond({
       systemPrompt: await this.systemPrompt(),
       history: await this.conversation(session),
-      session: { sessionId: session.sessionId, customerId: phoneNumber, state: session.state, qualificationData: stringValues(session.qualificationData) },
+      session: { sessionId: session.sessionId, customerId, state: session.state, qualificationData: stringValues(session.qualificationData) },
       deadline: deadline - this.settings.deliveryReserveMs,
       maxIterations: this.settings.maxAgentIterations,
     });
@@ -221,7 +221,7 @@ export class ProcessTurn {
     // reply only if this turn's last message is still the latest and pointer and state are as found.
     // Never before the messages it answers, whatever the provider's clock said.
     const replyAt = latestOf(isoMicros(this.deps.clock.now()), nextMicrosecond(last.historyTimestamp));
-    const updated = applyActions({ ...session, whatsappInstance: last.phoneNumberId, customerIdKind: last.customerIdKind }, response.actions, replyAt);
+    const updated = applyActions({ ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind }, response.actions, replyAt);
     const reply: OutboundReply = { messageId: this.deps.ids.newId(), text: response.reply, replyToMessageId: last.messageId, createdAt: replyAt, llm: { latencyMs: agent.latencyMs } };
     progress.writeAttempted = true;
     const persisted = await this.deps.sessions.tryPutAgentResult({
@@ -239,7 +239,7 @@ export class ProcessTurn {
     await this.recordDemands(response.actions, updated, last);
 
     // The guard before sending reads the marker again: a newer message may have arrived meanwhile.
-    const current = await this.deps.receipts.getLatest(phoneNumber);
+    const current = await this.deps.receipts.getLatest(customerId);
     const outbox = current?.outbox;
     if (current === undefined || outbox === undefined || outbox.replyToMessageId !== last.messageId) {
       // Another record settled this outbox meanwhile; the receipts are completed by it.
@@ -265,7 +265,7 @@ export class ProcessTurn {
     if (reply?.deliveryStatus === 'sent') outcome = sentOutcome;
     else if (reply?.deliveryStatus === 'failed_permanent') outcome = 'failed_permanent';
     else if (reply?.deliveryStatus === 'pending_send') {
-      const session = await this.deps.sessions.getActive(latest.phoneNumber);
+      const session = await this.deps.sessions.getActive(latest.customerId);
       if (session !== undefined && isStillDeliverable(latest, outbox, reply, session)) {
         outcome = (await this.deliver(outbox, reply, session)) ? sentOutcome : 'failed_permanent';
       } else {
@@ -282,8 +282,8 @@ export class ProcessTurn {
     let sent: SentTextMessage;
     try {
       sent = await this.deps.whatsapp.sendText({
-        phoneNumberId: session.whatsappInstance ?? '',
-        customerId: session.phoneNumber,
+        businessPhoneNumberId: session.businessPhoneNumberId ?? '',
+        customerId: session.customerId,
         customerIdKind: session.customerIdKind ?? 'phone',
         text: reply.text,
       });
@@ -307,9 +307,9 @@ export class ProcessTurn {
     const now = isoMicros(this.deps.clock.now());
     const session: Session = {
       sessionId: this.deps.ids.newId(),
-      phoneNumber: first.phoneNumber,
+      customerId: first.customerId,
       customerIdKind: first.customerIdKind,
-      whatsappInstance: first.phoneNumberId,
+      businessPhoneNumberId: first.businessPhoneNumberId,
       state: SessionState.NEW,
       qualificationData: {},
       cadastralData: {},
@@ -328,7 +328,7 @@ export class ProcessTurn {
   }
 
   private async conversation(session: Session): Promise<ConversationEntry[]> {
-    const history = await this.deps.messages.historyForSession(session.phoneNumber, session.sessionId, this.settings.historyLimit);
+    const history = await this.deps.messages.historyForSession(session.customerId, session.sessionId, this.settings.historyLimit);
     return history.filter(isVisibleToAgent).map((message) => ({ role: message.role === 'user' ? 'customer' : 'assistant', text: message.text, at: message.timestamp }));
   }
 
@@ -351,12 +351,12 @@ export class ProcessTurn {
         this.deps.demands.record({
           demandId: this.deps.ids.newId(),
           sourceMessageId: index === 0 ? last.messageId : `${last.messageId}#${index}`,
-          phoneNumber: session.phoneNumber,
+          customerId: session.customerId,
           sessionId: session.sessionId,
           requestedService: demand.requestedService,
           originalMessage: last.text,
           estimatedSegment: demand.estimatedSegment,
-          whatsappInstance: last.phoneNumberId,
+          businessPhoneNumberId: last.businessPhoneNumberId,
           recordedAt: isoMicros(this.deps.clock.now()),
         }),
       ),
@@ -367,44 +367,44 @@ export class ProcessTurn {
    * A debounce buffer left by an older deployment is moved into receipts (registered and routed to
    * the agent like any new message), so it is answered by the same latest-message-wins protocol.
    */
-  private async migrateLegacyBuffer(phoneNumber: string): Promise<boolean> {
-    const buffer = await this.deps.receipts.getBuffer(phoneNumber);
+  private async migrateLegacyBuffer(customerId: string): Promise<boolean> {
+    const buffer = await this.deps.receipts.getBuffer(customerId);
     if (buffer === undefined) return false;
-    const session = await this.deps.sessions.getActive(phoneNumber);
+    const session = await this.deps.sessions.getActive(customerId);
     for (const [index, messageId] of buffer.messageIds.entries()) {
       const turn: InboundTurn = {
-        phoneNumber,
+        customerId,
         customerIdKind: session?.customerIdKind ?? 'phone',
         messageId,
         providerTimestamp: index === 0 ? buffer.firstMessageAt : buffer.lastMessageAt,
         receivedAt: buffer.lastMessageAt,
         messageType: 'text',
         text: buffer.texts[index] ?? '',
-        phoneNumberId: buffer.whatsappInstance ?? session?.whatsappInstance ?? '',
+        businessPhoneNumberId: buffer.businessPhoneNumberId ?? session?.businessPhoneNumberId ?? '',
       };
       await this.deps.receipts.registerInbound(turn);
       await this.deps.receipts.markAgentRouted(turn);
     }
-    await this.deps.receipts.deleteBufferIfFirstMessageAt(phoneNumber, buffer.firstMessageAt);
+    await this.deps.receipts.deleteBufferIfFirstMessageAt(customerId, buffer.firstMessageAt);
     return true;
   }
 
   /** A reply an older deployment computed but did not deliver: replayed once if still valid, never recomputed. */
-  private async replayLegacyPendingReply(phoneNumber: string): Promise<TurnReport> {
-    const legacy = await this.deps.receipts.getPendingOutbound(phoneNumber);
+  private async replayLegacyPendingReply(customerId: string): Promise<TurnReport> {
+    const legacy = await this.deps.receipts.getPendingOutbound(customerId);
     if (legacy === undefined) return { outcome: 'noop', drained: 0 };
-    const session = await this.deps.sessions.getActive(phoneNumber);
+    const session = await this.deps.sessions.getActive(customerId);
     let outcome: TurnOutcome = 'superseded';
     if (session?.sessionId === legacy.sessionId && session.state === legacy.state && !isHumanOwned(session.state)) {
       try {
-        await this.deps.whatsapp.sendText({ phoneNumberId: session.whatsappInstance ?? '', customerId: phoneNumber, customerIdKind: session.customerIdKind ?? 'phone', text: legacy.text });
+        await this.deps.whatsapp.sendText({ businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId, customerIdKind: session.customerIdKind ?? 'phone', text: legacy.text });
         outcome = 'resent';
       } catch (error) {
         if (!(error instanceof WhatsAppSendError) || error.retryable) throw new ReplyDeliveryError(error as Error);
         outcome = 'failed_permanent';
       }
     }
-    await this.deps.receipts.deletePendingOutbound(phoneNumber);
+    await this.deps.receipts.deletePendingOutbound(customerId);
     return { outcome, drained: 0 };
   }
 }
@@ -424,7 +424,7 @@ interface TurnProgress {
 }
 
 function completion(turn: PendingInbound): CompletedInbound {
-  return { phoneNumber: turn.phoneNumber, messageId: turn.messageId, historyTimestamp: turn.historyTimestamp };
+  return { customerId: turn.customerId, messageId: turn.messageId, historyTimestamp: turn.historyTimestamp };
 }
 
 /**

@@ -40,7 +40,7 @@ export class RegisterInboundTurns {
    */
   async execute(turns: readonly InboundTurn[]): Promise<InboundResult[]> {
     const byCustomer = new Map<string, InboundTurn[]>();
-    for (const turn of turns) byCustomer.set(turn.phoneNumber, [...(byCustomer.get(turn.phoneNumber) ?? []), turn]);
+    for (const turn of turns) byCustomer.set(turn.customerId, [...(byCustomer.get(turn.customerId) ?? []), turn]);
     const results = new Map<InboundTurn, InboundResult>();
     await Promise.all(
       [...byCustomer.values()].map(async (customerTurns) => {
@@ -65,7 +65,7 @@ export class RegisterInboundTurns {
   }
 
   private async route(turn: InboundTurn, redelivered: boolean): Promise<'agent' | 'human'> {
-    const session = await this.deps.sessions.getActive(turn.phoneNumber);
+    const session = await this.deps.sessions.getActive(turn.customerId);
     if (session !== undefined && isHumanOwned(session.state)) {
       // Positioned by reception time, not Meta's second-resolution timestamp: after a reply sent
       // within the same second, in the order the operator sees messages arrive. A redelivery keeps

@@ -61,7 +61,7 @@ export interface OutboxEntry {
  * messages not yet consumed in registration order, and the commit/invalidation/outbox markers.
  */
 export interface LatestInbound extends CarriesUnknownAttributes {
-  readonly phoneNumber: string;
+  readonly customerId: string;
   readonly latestMessageId?: string;
   /** Registration order, which is the order turns are drained in (never provider timestamps). */
   readonly pendingMessageIds: readonly string[];

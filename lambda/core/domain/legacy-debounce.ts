@@ -10,14 +10,14 @@ export const DEBOUNCE_BUFFER_LIFETIME_SECONDS = 30;
  * dispatch immediately; the orchestrator still drains a buffer left by an older one.
  */
 export interface DebounceBuffer extends CarriesUnknownAttributes {
-  readonly phoneNumber: string;
+  readonly customerId: string;
   /** Message ids in arrival order. */
   readonly messageIds: readonly string[];
   /** Texts in the same order as `messageIds`. */
   readonly texts: readonly string[];
   readonly firstMessageAt: IsoTimestamp;
   readonly lastMessageAt: IsoTimestamp;
-  readonly whatsappInstance?: string;
+  readonly businessPhoneNumberId?: string;
 }
 
 /** The concatenated text a flushed buffer hands to one turn. */
@@ -27,7 +27,7 @@ export function bufferedText(buffer: DebounceBuffer): string {
 
 /** A reply computed by an older deployment and not yet delivered; replayed, never recomputed. */
 export interface PendingReply extends CarriesUnknownAttributes {
-  readonly phoneNumber: string;
+  readonly customerId: string;
   readonly text: string;
   readonly sessionId: string;
   readonly state: SessionState;

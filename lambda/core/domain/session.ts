@@ -71,10 +71,10 @@ export interface SessionCrmView {
 export interface Session extends CarriesUnknownAttributes {
   readonly sessionId: string;
   /** The customer id used in keys: phone, or business-scoped user id. */
-  readonly phoneNumber: string;
+  readonly customerId: string;
   readonly customerIdKind?: CustomerIdKind;
   /** The business number (phone_number_id) the conversation happens on. */
-  readonly whatsappInstance?: string;
+  readonly businessPhoneNumberId?: string;
   readonly state: SessionState;
   readonly currentAgent?: string;
   readonly segment?: string;

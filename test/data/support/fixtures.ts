@@ -11,26 +11,26 @@ export function newMessageId(): string {
   return `wamid.${randomUUID().replace(/-/g, '')}`;
 }
 
-export function inboundTurn(phoneNumber: string, overrides: Partial<InboundTurn> = {}): InboundTurn {
+export function inboundTurn(customerId: string, overrides: Partial<InboundTurn> = {}): InboundTurn {
   return {
-    phoneNumber,
+    customerId,
     customerIdKind: 'phone',
     messageId: newMessageId(),
     providerTimestamp: '2026-03-10T11:59:00.000Z',
     receivedAt: '2026-03-10T11:59:01.000Z',
     messageType: 'text',
     text: 'Olá, quero saber sobre o exame',
-    phoneNumberId: '109876543210',
+    businessPhoneNumberId: '109876543210',
     ...overrides,
   };
 }
 
-export function newSession(phoneNumber: string, overrides: Partial<Session> = {}): Session {
+export function newSession(customerId: string, overrides: Partial<Session> = {}): Session {
   return {
     sessionId: randomUUID(),
-    phoneNumber,
+    customerId,
     customerIdKind: 'phone',
-    whatsappInstance: '109876543210',
+    businessPhoneNumberId: '109876543210',
     state: 'QUALIFYING',
     currentAgent: 'qualification',
     qualificationData: { sampleType: 'synthetic sample' },

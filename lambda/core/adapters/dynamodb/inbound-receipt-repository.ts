@@ -45,11 +45,11 @@ const SETTLED_PER_TRANSACTION = 49;
  * the agent answers. A pointer without a recorded state fails it too: then the caller reads the
  * session itself.
  */
-function agentMayAnswer(phone: string): TransactAction {
+function agentMayAnswer(customerId: string): TransactAction {
   const states = Object.fromEntries(AGENT_ROUTED_STATES.map((state, index) => [`:agentState${index}`, state]));
   return {
     conditionCheck: {
-      key: activePointerKey(phone),
+      key: activePointerKey(customerId),
       condition: `attribute_not_exists(#pk) OR #pointerState IN (${Object.keys(states).join(', ')})`,
       names: { '#pk': KEY_NAMES['#pk'], '#pointerState': ActivePointerAttribute.sessionState },
       values: states,
@@ -84,7 +84,7 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
           { put: { item: receiptToItem(receipt), ...IF_ABSENT } },
           {
             update: {
-              key: latestInboundKey(turn.phoneNumber),
+              key: latestInboundKey(turn.customerId),
               update: 'SET #type = :type, #phone = :phone, #latest = :id, #pending = list_append(if_not_exists(#pending, :empty), :ids), #updated = :now REMOVE #invalidated',
               names: {
                 '#type': ENTITY_TYPE,
@@ -94,10 +94,10 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
                 '#updated': A.updatedAt,
                 '#invalidated': A.invalidatedAt,
               },
-              values: { ':type': EntityType.latestInbound, ':phone': turn.phoneNumber, ':id': turn.messageId, ':ids': [turn.messageId], ':empty': [], ':now': receipt.registeredAt },
+              values: { ':type': EntityType.latestInbound, ':phone': turn.customerId, ':id': turn.messageId, ':ids': [turn.messageId], ':empty': [], ':now': receipt.registeredAt },
             },
           },
-          ...(routeToAgent ? [agentMayAnswer(turn.phoneNumber)] : []),
+          ...(routeToAgent ? [agentMayAnswer(turn.customerId)] : []),
         ]),
       );
       return { isDuplicate: false, alreadyDispatched: false, alreadyCompleted: false, agentRouted: routeToAgent };
@@ -118,7 +118,7 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
   }
 
   async getReceipt(ref: InboundRef): Promise<InboundReceipt | undefined> {
-    const item = await this.kit.get({ key: inboundReceiptKey(ref.phoneNumber, ref.messageId), consistentRead: true });
+    const item = await this.kit.get({ key: inboundReceiptKey(ref.customerId, ref.messageId), consistentRead: true });
     return item && receiptFromItem(item);
   }
 
@@ -128,13 +128,13 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
 
   async markHumanRouted(ref: InboundRef): Promise<boolean> {
     if (!(await this.markReceipt(ref, A.humanRoutedAt, [A.agentRoutedAt, A.syncClaimedAt, A.completedAt]))) return false;
-    await this.removeFromPending(ref.phoneNumber, [ref]);
+    await this.removeFromPending(ref.customerId, [ref]);
     return true;
   }
 
   async markDispatched(ref: InboundRef): Promise<void> {
     await this.kit.update({
-      key: inboundReceiptKey(ref.phoneNumber, ref.messageId),
+      key: inboundReceiptKey(ref.customerId, ref.messageId),
       update: 'SET #marker = if_not_exists(#marker, :now)',
       condition: ITEM_EXISTS,
       names: { '#pk': KEY_NAMES['#pk'], '#marker': A.dispatchedAt },
@@ -150,7 +150,7 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     // A receipt that is gone has no claim left to release.
     await conditionally(() =>
       this.kit.update({
-        key: inboundReceiptKey(ref.phoneNumber, ref.messageId),
+        key: inboundReceiptKey(ref.customerId, ref.messageId),
         update: 'REMOVE #claim',
         condition: ITEM_EXISTS,
         names: { '#pk': KEY_NAMES['#pk'], '#claim': A.syncClaimedAt },
@@ -168,7 +168,7 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     exclusive.forEach((name, index) => (names[`#x${index}`] = name));
     return conditionally(() =>
       this.kit.update({
-        key: inboundReceiptKey(ref.phoneNumber, ref.messageId),
+        key: inboundReceiptKey(ref.customerId, ref.messageId),
         update: 'SET #marker = if_not_exists(#marker, :now)',
         condition: [ITEM_EXISTS, ...exclusive.map((_, index) => `attribute_not_exists(#x${index})`)].join(' AND '),
         names,
@@ -177,24 +177,24 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     );
   }
 
-  async getLatest(phone: string): Promise<LatestInbound | undefined> {
-    const item = await this.kit.get({ key: latestInboundKey(phone), consistentRead: true });
+  async getLatest(customerId: string): Promise<LatestInbound | undefined> {
+    const item = await this.kit.get({ key: latestInboundKey(customerId), consistentRead: true });
     return item && latestInboundFromItem(item);
   }
 
-  async isLatest(phone: string, messageId: string): Promise<boolean> {
-    return (await this.getLatest(phone))?.latestMessageId === messageId;
+  async isLatest(customerId: string, messageId: string): Promise<boolean> {
+    return (await this.getLatest(customerId))?.latestMessageId === messageId;
   }
 
-  async isInvalidated(phone: string): Promise<boolean> {
-    return (await this.getLatest(phone))?.invalidatedAt !== undefined;
+  async isInvalidated(customerId: string): Promise<boolean> {
+    return (await this.getLatest(customerId))?.invalidatedAt !== undefined;
   }
 
-  async pendingInbounds(phone: string, knownLatest?: LatestInbound): Promise<PendingInbound[]> {
-    const latest = knownLatest ?? (await this.getLatest(phone));
+  async pendingInbounds(customerId: string, knownLatest?: LatestInbound): Promise<PendingInbound[]> {
+    const latest = knownLatest ?? (await this.getLatest(customerId));
     const ids = [...new Set(latest?.pendingMessageIds ?? [])];
     if (ids.length === 0) return [];
-    const items = await this.kit.batchGet(ids.map((id) => inboundReceiptKey(phone, id)), { consistentRead: true });
+    const items = await this.kit.batchGet(ids.map((id) => inboundReceiptKey(customerId, id)), { consistentRead: true });
     const receipts = new Map(items.map(receiptFromItem).map((receipt) => [receipt.turn.messageId, receipt]));
     const pending: PendingInbound[] = [];
     let previous = latest?.historyWatermark;
@@ -216,19 +216,19 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     return pending;
   }
 
-  async invalidatePending(phone: string): Promise<void> {
+  async invalidatePending(customerId: string): Promise<void> {
     await this.kit.update({
-      key: latestInboundKey(phone),
+      key: latestInboundKey(customerId),
       update: 'SET #type = :type, #phone = :phone, #invalidated = :now, #pending = :empty, #updated = :now',
       names: { '#type': ENTITY_TYPE, '#phone': A.phoneNumber, '#invalidated': A.invalidatedAt, '#pending': A.pendingMessageIds, '#updated': A.updatedAt },
-      values: { ':type': EntityType.latestInbound, ':phone': phone, ':now': this.now(), ':empty': [] },
+      values: { ':type': EntityType.latestInbound, ':phone': customerId, ':now': this.now(), ':empty': [] },
     });
   }
 
-  tryCommit(phone: string, messageId: string): Promise<boolean> {
+  tryCommit(customerId: string, messageId: string): Promise<boolean> {
     return conditionally(() =>
       this.kit.update({
-        key: latestInboundKey(phone),
+        key: latestInboundKey(customerId),
         update: 'SET #committed = :id, #committedAt = :now',
         condition: '#latest = :id AND attribute_not_exists(#invalidated)',
         names: { '#committed': A.committedMessageId, '#committedAt': A.committedAt, '#latest': A.latestMessageId, '#invalidated': A.invalidatedAt },
@@ -246,7 +246,7 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     // A receipt already gone (TTL) has nothing left to mark.
     return this.settle(turns, (turn): ReceiptUpdate[] => [
       {
-        key: inboundReceiptKey(turn.phoneNumber, turn.messageId),
+        key: inboundReceiptKey(turn.customerId, turn.messageId),
         update: 'SET #completed = if_not_exists(#completed, :now)',
         condition: ITEM_EXISTS,
         names: { '#pk': KEY_NAMES['#pk'], '#completed': A.completedAt },
@@ -262,7 +262,7 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     // be hidden while still pending (a later turn would complete it unseen), nor parked but shown.
     return this.settle(turns, (turn): ReceiptUpdate[] => [
       {
-        key: inboundReceiptKey(turn.phoneNumber, turn.messageId),
+        key: inboundReceiptKey(turn.customerId, turn.messageId),
         update: turn.historyTimestamp ? 'SET #dead = :now, #history = :history' : 'SET #dead = :now',
         condition: `${ITEM_EXISTS} AND attribute_not_exists(#completed)`,
         names: { '#pk': KEY_NAMES['#pk'], '#dead': A.deadLetteredAt, '#completed': A.completedAt, ...(turn.historyTimestamp ? { '#history': A.historyTimestamp } : {}) },
@@ -273,7 +273,7 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
       ...(turn.historyTimestamp
         ? [
             {
-              key: messageKey(turn.phoneNumber, turn.historyTimestamp, turn.messageId),
+              key: messageKey(turn.customerId, turn.historyTimestamp, turn.messageId),
               update: 'SET #quarantined = :now',
               condition: ITEM_EXISTS,
               names: { '#pk': KEY_NAMES['#pk'], '#quarantined': MessageAttribute.quarantinedAt },
@@ -292,18 +292,18 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
    */
   private async settle(turns: readonly CompletedInbound[], mark: (turn: CompletedInbound) => ReceiptUpdate[]): Promise<void> {
     if (turns.length === 0) return;
-    if (new Set(turns.map((turn) => turn.phoneNumber)).size > 1) throw new RangeError('Receipts are settled one customer at a time');
+    if (new Set(turns.map((turn) => turn.customerId)).size > 1) throw new RangeError('Receipts are settled one customer at a time');
     for (let start = 0; start < turns.length; start += SETTLED_PER_TRANSACTION) {
       await this.settleTogether(turns.slice(start, start + SETTLED_PER_TRANSACTION), mark);
     }
   }
 
   private async settleTogether(turns: readonly CompletedInbound[], mark: (turn: CompletedInbound) => ReceiptUpdate[]): Promise<void> {
-    const phone = turns[0].phoneNumber;
+    const customerId = turns[0].customerId;
     let updates = turns.flatMap(mark);
     for (let attempt = 1; attempt <= PENDING_REMOVAL_ATTEMPTS + updates.length; attempt++) {
-      const latest = await this.getLatest(phone);
-      const removal = latest && pendingRemoval(phone, latest, turns, this.now());
+      const latest = await this.getLatest(customerId);
+      const removal = latest && pendingRemoval(customerId, latest, turns, this.now());
       const actions: TransactAction[] = [...updates, ...(removal ? [removal] : [])].map((update) => ({ update }));
       if (actions.length === 0) return;
       try {
@@ -316,7 +316,7 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
         updates = updates.filter((_, index) => !error.failedAt(index));
       }
     }
-    throw new ConditionFailedError(`The pending list of ${phone} kept changing; completion not recorded on it`);
+    throw new ConditionFailedError(`The pending list of ${customerId} kept changing; completion not recorded on it`);
   }
 
   async restoreDeadLettered(ref: InboundRef): Promise<InboundReceipt | undefined> {
@@ -324,7 +324,7 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
       this.kit.transact([
         {
           update: {
-            key: inboundReceiptKey(ref.phoneNumber, ref.messageId),
+            key: inboundReceiptKey(ref.customerId, ref.messageId),
             update: 'REMOVE #dead',
             condition: 'attribute_exists(#dead) AND attribute_not_exists(#completed)',
             names: { '#dead': A.deadLetteredAt, '#completed': A.completedAt },
@@ -332,7 +332,7 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
         },
         {
           update: {
-            key: latestInboundKey(ref.phoneNumber),
+            key: latestInboundKey(ref.customerId),
             update: 'SET #pending = list_append(if_not_exists(#pending, :empty), :ids), #updated = :now',
             names: { '#pending': A.pendingMessageIds, '#updated': A.updatedAt },
             values: { ':ids': [ref.messageId], ':empty': [], ':now': this.now() },
@@ -343,11 +343,11 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     return restored ? this.getReceipt(ref) : undefined;
   }
 
-  async listDeadLettered(phone: string): Promise<InboundReceipt[]> {
+  async listDeadLettered(customerId: string): Promise<InboundReceipt[]> {
     const parked: InboundReceipt[] = [];
     let cursor: string | undefined;
     do {
-      const prefix = inboundReceiptPrefix(phone);
+      const prefix = inboundReceiptPrefix(customerId);
       const page = await this.kit.queryPage({
         keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)',
         filter: 'attribute_exists(#dead)',
@@ -363,19 +363,19 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
   }
 
   /** Removes the messages from the pending list, re-reading it when it changed meanwhile. */
-  private async removeFromPending(phone: string, turns: readonly CompletedInbound[]): Promise<void> {
+  private async removeFromPending(customerId: string, turns: readonly CompletedInbound[]): Promise<void> {
     for (let attempt = 1; attempt <= PENDING_REMOVAL_ATTEMPTS; attempt++) {
-      const latest = await this.getLatest(phone);
-      const removal = latest && pendingRemoval(phone, latest, turns, this.now());
+      const latest = await this.getLatest(customerId);
+      const removal = latest && pendingRemoval(customerId, latest, turns, this.now());
       if (!removal || (await conditionally(() => this.kit.update(removal)))) return;
     }
-    throw new ConditionFailedError(`The pending list of ${phone} kept changing; completion not recorded on it`);
+    throw new ConditionFailedError(`The pending list of ${customerId} kept changing; completion not recorded on it`);
   }
 
   clearOutbox(ref: OutboundRef): Promise<boolean> {
     return conditionally(() =>
       this.kit.update({
-        key: latestInboundKey(ref.phoneNumber),
+        key: latestInboundKey(ref.customerId),
         update: 'REMOVE #outbox, #replyTo',
         condition: '#outbox = :sk',
         names: { '#outbox': A.outboxMessageSk, '#replyTo': A.outboxReplyTo },
@@ -386,8 +386,8 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
 
   // ---- Legacy debounce buffer and pending reply ----
 
-  async getBuffer(phone: string): Promise<DebounceBuffer | undefined> {
-    const item = await this.kit.get({ key: debounceBufferKey(phone), consistentRead: true });
+  async getBuffer(customerId: string): Promise<DebounceBuffer | undefined> {
+    const item = await this.kit.get({ key: debounceBufferKey(customerId), consistentRead: true });
     return item && debounceBufferFromItem(item);
   }
 
@@ -395,17 +395,17 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     await this.kit.put({ item: debounceBufferToItem(buffer) });
   }
 
-  async deleteBuffer(phone: string): Promise<void> {
-    await this.kit.delete({ key: debounceBufferKey(phone) });
+  async deleteBuffer(customerId: string): Promise<void> {
+    await this.kit.delete({ key: debounceBufferKey(customerId) });
   }
 
-  async deleteBufferIfFirstMessageAt(phone: string, firstMessageAt: string): Promise<boolean> {
+  async deleteBufferIfFirstMessageAt(customerId: string, firstMessageAt: string): Promise<boolean> {
     // Older rows stored the instant in other ISO spellings: compare normalised, delete on the raw value.
-    const item = await this.kit.get({ key: debounceBufferKey(phone), consistentRead: true });
+    const item = await this.kit.get({ key: debounceBufferKey(customerId), consistentRead: true });
     if (!item || isoMicros(String(item[A.firstMessageAt])) !== isoMicros(firstMessageAt)) return false;
     return conditionally(() =>
       this.kit.delete({
-        key: debounceBufferKey(phone),
+        key: debounceBufferKey(customerId),
         condition: '#first = :first',
         names: { '#first': A.firstMessageAt },
         values: { ':first': item[A.firstMessageAt] },
@@ -413,8 +413,8 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     );
   }
 
-  async getPendingOutbound(phone: string): Promise<PendingReply | undefined> {
-    const item = await this.kit.get({ key: pendingReplyKey(phone), consistentRead: true });
+  async getPendingOutbound(customerId: string): Promise<PendingReply | undefined> {
+    const item = await this.kit.get({ key: pendingReplyKey(customerId), consistentRead: true });
     return item && pendingReplyFromItem(item);
   }
 
@@ -422,8 +422,8 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     await this.kit.put({ item: pendingReplyToItem(reply) });
   }
 
-  async deletePendingOutbound(phone: string): Promise<void> {
-    await this.kit.delete({ key: pendingReplyKey(phone) });
+  async deletePendingOutbound(customerId: string): Promise<void> {
+    await this.kit.delete({ key: pendingReplyKey(customerId) });
   }
 }
 
@@ -441,7 +441,7 @@ type ReceiptUpdate = Omit<UpdateRequest, 'returnValues'>;
  * while the list is unchanged there, so the update is conditioned on each removed position still
  * holding its id (and on the watermark it advances).
  */
-function pendingRemoval(phone: string, latest: LatestInbound, turns: readonly CompletedInbound[], now: string): ReceiptUpdate | undefined {
+function pendingRemoval(customerId: string, latest: LatestInbound, turns: readonly CompletedInbound[], now: string): ReceiptUpdate | undefined {
   const ids = new Set(turns.map((turn) => turn.messageId));
   const completedTimestamps = turns.flatMap((turn) => (turn.historyTimestamp ? [isoMicros(turn.historyTimestamp)] : []));
   const positions = latest.pendingMessageIds.flatMap((id, index) => (ids.has(id) ? [index] : []));
@@ -467,7 +467,7 @@ function pendingRemoval(phone: string, latest: LatestInbound, turns: readonly Co
   }
   const removes = positions.map((position) => `#pending[${position}]`);
   return {
-    key: latestInboundKey(phone),
+    key: latestInboundKey(customerId),
     update: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
     condition: conditions.join(' AND '),
     names,

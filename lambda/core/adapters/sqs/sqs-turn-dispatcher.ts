@@ -18,7 +18,7 @@ export class SqsTurnDispatcher implements TurnDispatcher {
       new SendMessageCommand({
         QueueUrl: this.queueUrl,
         MessageBody: encodeDispatchMessage(turn),
-        MessageGroupId: turn.phoneNumber,
+        MessageGroupId: turn.customerId,
         MessageDeduplicationId: deduplicationIdFor(turn.messageId),
       }),
     );

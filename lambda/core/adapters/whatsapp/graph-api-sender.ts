@@ -55,7 +55,7 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
     const providerMessageIds: string[] = [];
     for (const body of bodies) {
       const isFirst = providerMessageIds.length === 0;
-      const answer = await this.post(message.phoneNumberId, textPayload(message, body, isFirst), providerMessageIds.length);
+      const answer = await this.post(message.businessPhoneNumberId, textPayload(message, body, isFirst), providerMessageIds.length);
       providerMessageIds.push(readMessageId(answer, providerMessageIds.length));
     }
     return { providerMessageId: providerMessageIds[0], providerMessageIds };
@@ -63,7 +63,7 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
 
   async markAsRead(receipt: ReadReceipt): Promise<void> {
     await this.post(
-      receipt.phoneNumberId,
+      receipt.businessPhoneNumberId,
       {
         messaging_product: 'whatsapp',
         status: 'read',
@@ -74,22 +74,22 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
     );
   }
 
-  private async post(phoneNumberId: string, payload: object, partsDelivered: number): Promise<SuccessAnswer> {
+  private async post(businessPhoneNumberId: string, payload: object, partsDelivered: number): Promise<SuccessAnswer> {
     const credentials = await this.credentials.get();
-    const first = await this.attempt(phoneNumberId, payload, credentials.accessToken, partsDelivered);
+    const first = await this.attempt(businessPhoneNumberId, payload, credentials.accessToken, partsDelivered);
     if (first.ok) return first;
     if (first.error.category !== 'authentication') throw first.error;
 
     // A rejected token is usually a rotated secret still cached here: read it once more.
     const refreshed = await this.credentials.get({ forceRefresh: true });
     if (refreshed.accessToken === credentials.accessToken) throw first.error;
-    const second = await this.attempt(phoneNumberId, payload, refreshed.accessToken, partsDelivered);
+    const second = await this.attempt(businessPhoneNumberId, payload, refreshed.accessToken, partsDelivered);
     if (second.ok) return second;
     throw second.error;
   }
 
   private async attempt(
-    phoneNumberId: string,
+    businessPhoneNumberId: string,
     payload: object,
     accessToken: string,
     partsDelivered: number,
@@ -97,7 +97,7 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
     let response: Response;
     let rawBody: string;
     try {
-      response = await fetch(`${this.baseUrl}/${encodeURIComponent(phoneNumberId)}/messages`, {
+      response = await fetch(`${this.baseUrl}/${encodeURIComponent(businessPhoneNumberId)}/messages`, {
         method: 'POST',
         headers: { 'authorization': `Bearer ${accessToken}`, 'content-type': 'application/json' },
         body: JSON.stringify(payload),
