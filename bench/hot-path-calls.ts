@@ -22,7 +22,7 @@ import { createOrchestratorHandler } from '../lambda/orchestrator';
 import { createWebhookHandler } from '../lambda/webhook';
 import { FakeGraphApi } from '../local/fake-whatsapp/fake-graph-api';
 import { startDynamoDbLocal, startSqsEmulator } from '../local/servers/local-servers';
-import { createAgentTable, createDebounceQueues } from '../local/servers/local-resources';
+import { createAgentTable, createTurnQueues } from '../local/servers/local-resources';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
     Object.assign(process.env, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, AWS_ENDPOINT_URL_SQS: sqs.endpoint });
     const names = physicalNames('bench', randomUUID().slice(0, 8));
     await createAgentTable(new DynamoDBClient({}), names.table);
-    const { queueUrl } = await createDebounceQueues(new SQSClient({}), names);
+    const { turnQueueUrl: queueUrl } = await createTurnQueues(new SQSClient({}), names);
     const credentials = { appSecret: 'bench-secret', verifyToken: 'bench-token', accessToken: fake.accessToken };
 
     const recorder = new CallRecorder();
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     );
     const logger = new Logger({ logLevel: 'SILENT' });
     const metrics = new Metrics({ namespace: 'bench' });
-    const webhook = createWebhookHandler({ tableName: names.table, queueUrl, credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
+    const webhook = createWebhookHandler({ tableName: names.table, turnQueueUrl: queueUrl, credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
     const whatsapp = new GraphApiWhatsAppSender({ baseUrl: fake.baseUrl, credentials: new StaticCredentialsProvider(credentials) });
     const countingWhatsApp: typeof whatsapp = Object.assign(Object.create(whatsapp), {
       sendText: async (message: Parameters<typeof whatsapp.sendText>[0]) => {

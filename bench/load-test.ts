@@ -160,7 +160,7 @@ export async function runLoadTest(options: LoadOptions, log: (line: string) => v
     const repositories = createDynamoRepositories({ tableName: pipeline.tableName });
 
     // The operator's part: whatever reached the DLQ is inspected and redriven (or dropped) if safe.
-    const redrive = await new DlqRedrive({ queueUrl: pipeline.queueUrl, deadLetterQueueUrl: pipeline.deadLetterQueueUrl, sqs: pipeline.sqsClient, repositories }).run({ apply: true });
+    const redrive = await new DlqRedrive({ turnQueueUrl: pipeline.turnQueueUrl, deadLetterQueueUrl: pipeline.deadLetterQueueUrl, sqs: pipeline.sqsClient, repositories }).run({ apply: true });
     const redriven: Record<string, number> = {};
     for (const { inspection, action } of redrive) redriven[`${inspection.verdict}→${action}`] = (redriven[`${inspection.verdict}→${action}`] ?? 0) + 1;
     if (redrive.length > 0) {

@@ -35,7 +35,7 @@ class UsageError extends Error {}
 
 interface Target {
   readonly tableName: string;
-  readonly queueUrl: string;
+  readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
 }
 
@@ -45,11 +45,11 @@ async function resolveTarget(values: Record<string, string | boolean | undefined
   if (environment !== undefined) {
     const names = physicalNames(text('service-name') ?? PIPELINE_DEFAULTS.serviceName, environment);
     const url = async (queueName: string) => (await sqs.send(new GetQueueUrlCommand({ QueueName: queueName }))).QueueUrl!;
-    return { tableName: names.table, queueUrl: await url(names.queue), deadLetterQueueUrl: await url(names.deadLetterQueue) };
+    return { tableName: names.table, turnQueueUrl: await url(names.queue), deadLetterQueueUrl: await url(names.deadLetterQueue) };
   }
   const [tableName, queueUrl, deadLetterQueueUrl] = [text('table'), text('queue-url'), text('dlq-url')];
   if (!tableName || !queueUrl || !deadLetterQueueUrl) throw new UsageError('Name the pipeline with --environment, or give --table, --queue-url and --dlq-url.');
-  return { tableName, queueUrl, deadLetterQueueUrl };
+  return { tableName, turnQueueUrl: queueUrl, deadLetterQueueUrl };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -81,7 +81,7 @@ async function main(argv: string[]): Promise<number> {
     return /^y(es)?$/i.test(answer.trim());
   };
 
-  console.log(`${apply ? 'Redriving' : 'Dry run (nothing changes; --apply to act)'}: ${target.deadLetterQueueUrl} → ${target.queueUrl}, table ${target.tableName}\n`);
+  console.log(`${apply ? 'Redriving' : 'Dry run (nothing changes; --apply to act)'}: ${target.deadLetterQueueUrl} → ${target.turnQueueUrl}, table ${target.tableName}\n`);
   const counts = new Map<RedriveAction, number>();
   try {
     await new DlqRedrive({ ...target, sqs, repositories: createDynamoRepositories({ tableName: target.tableName }) }).run({

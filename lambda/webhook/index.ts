@@ -15,7 +15,7 @@ export type WebhookHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatew
 
 /** What the webhook needs from its surroundings; the Lambda reads it from the environment. */
 export interface WebhookRuntime extends FunctionRuntime {
-  readonly queueUrl: string;
+  readonly turnQueueUrl: string;
   readonly credentials: WhatsAppCredentialsProvider;
   readonly sqsClient?: SQSClient;
 }
@@ -26,7 +26,7 @@ export function createWebhookHandler(runtime: WebhookRuntime): WebhookHandler {
   const sqsClient = runtime.sqsClient ?? composed.powertools.tracer.captureAWSv3Client(new SQSClient({}));
   const http = createWebhookHttpHandler({
     credentials: runtime.credentials,
-    registerInbound: new RegisterInboundTurns({ receipts, sessions, messages, dispatcher: new SqsTurnDispatcher(runtime.queueUrl, sqsClient) }),
+    registerInbound: new RegisterInboundTurns({ receipts, sessions, messages, dispatcher: new SqsTurnDispatcher(runtime.turnQueueUrl, sqsClient) }),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,
@@ -41,7 +41,7 @@ export const handler: WebhookHandler = (event) => {
   if (fromEnvironment === undefined) {
     const queueUrl = process.env[RUNTIME_ENV.queueUrl];
     if (!queueUrl) throw new Error(`Environment variable ${RUNTIME_ENV.queueUrl} is not set; the AgentPipeline construct sets it.`);
-    fromEnvironment = createWebhookHandler({ tableName: tableNameFromEnvironment(), queueUrl, credentials: SecretsManagerCredentialsProvider.fromEnvironment() });
+    fromEnvironment = createWebhookHandler({ tableName: tableNameFromEnvironment(), turnQueueUrl: queueUrl, credentials: SecretsManagerCredentialsProvider.fromEnvironment() });
   }
   return fromEnvironment(event);
 };

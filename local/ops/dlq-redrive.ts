@@ -76,7 +76,7 @@ export interface RedriveOutcome {
 }
 
 export interface DlqRedriveOptions {
-  readonly queueUrl: string;
+  readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
   readonly sqs: SQSClient;
   readonly repositories: DynamoRepositories;
@@ -220,7 +220,7 @@ export class DlqRedrive {
     }
     await this.options.sqs.send(
       new SendMessageCommand({
-        QueueUrl: this.options.queueUrl,
+        QueueUrl: this.options.turnQueueUrl,
         MessageBody: record.Body,
         MessageGroupId: record.Attributes?.MessageGroupId ?? customer,
         // A fresh id: the original one is still in the queue's deduplication window.

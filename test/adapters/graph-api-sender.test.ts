@@ -50,7 +50,7 @@ async function sendError(promise: Promise<unknown>): Promise<WhatsAppSendError> 
 
 describe('sending a text', () => {
   it('posts a text message to a phone with `to` and returns the id Meta answered', async () => {
-    const result = await sender().sendText({ ...toPhone, contextMessageId: 'wamid.customer-question' });
+    const result = await sender().sendText(toPhone);
 
     const [accepted] = api.sent();
     expect(api.sent()).toHaveLength(1);
@@ -60,8 +60,8 @@ describe('sending a text', () => {
       recipientKind: 'phone',
       text: toPhone.text,
       previewUrl: false,
-      contextMessageId: 'wamid.customer-question',
     });
+    expect(accepted.contextMessageId).toBeUndefined();
     expect(result).toEqual({ providerMessageId: accepted.providerMessageId, providerMessageIds: [accepted.providerMessageId] });
     expect(result.providerMessageId).toMatch(/^wamid\./);
   });
@@ -219,14 +219,13 @@ describe('a reply longer than one WhatsApp message', () => {
   const sentence = 'Nosso laboratório realiza o exame em até cinco dias úteis após a coleta. ';
   const longText = sentence.repeat(Math.ceil((2.5 * WHATSAPP_TEXT_LIMIT) / sentence.length)).trim();
 
-  it('is delivered as several messages in order, quoting the customer message only once', async () => {
-    const result = await sender().sendText({ ...toPhone, text: longText, contextMessageId: 'wamid.customer-question' });
+  it('is delivered as several messages in order', async () => {
+    const result = await sender().sendText({ ...toPhone, text: longText });
 
     const sent = api.sent();
     expect(sent).toHaveLength(3);
     expect(sent.map((message) => message.text).join(' ')).toBe(longText);
     expect(sent.every((message) => message.text.length <= WHATSAPP_TEXT_LIMIT)).toBe(true);
-    expect(sent.map((message) => message.contextMessageId)).toEqual(['wamid.customer-question', undefined, undefined]);
     expect(result.providerMessageIds).toEqual(sent.map((message) => message.providerMessageId));
     expect(result.providerMessageId).toBe(sent[0].providerMessageId);
   });

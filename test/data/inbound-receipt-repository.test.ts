@@ -245,27 +245,27 @@ describe('legacy debounce items', () => {
       firstMessageAt: '2026-03-10T11:00:00Z',
       lastMessageAt: '2026-03-10T11:00:10Z',
     };
-    await receipts.putBuffer(buffer);
-    expect(await receipts.getBuffer(customerId)).toEqual({ ...buffer, firstMessageAt: '2026-03-10T11:00:00.000000Z', lastMessageAt: '2026-03-10T11:00:10.000000Z' });
+    await receipts.putLegacyBuffer(buffer);
+    expect(await receipts.getLegacyBuffer(customerId)).toEqual({ ...buffer, firstMessageAt: '2026-03-10T11:00:00.000000Z', lastMessageAt: '2026-03-10T11:00:10.000000Z' });
     const stored = await kit.get({ key: { PK: `DEBOUNCE#${customerId}`, SK: 'BUFFER' } });
     expect(stored?.ttl).toBe(Date.parse('2026-03-10T11:00:30Z') / 1000);
 
-    expect(await receipts.deleteBufferIfFirstMessageAt(customerId, '2026-03-10T11:00:01Z')).toBe(false);
-    expect(await receipts.getBuffer(customerId)).toBeDefined();
-    expect(await receipts.deleteBufferIfFirstMessageAt(customerId, '2026-03-10T11:00:00.000+00:00')).toBe(true);
-    expect(await receipts.getBuffer(customerId)).toBeUndefined();
+    expect(await receipts.deleteLegacyBufferIfFirstMessageAt(customerId, '2026-03-10T11:00:01Z')).toBe(false);
+    expect(await receipts.getLegacyBuffer(customerId)).toBeDefined();
+    expect(await receipts.deleteLegacyBufferIfFirstMessageAt(customerId, '2026-03-10T11:00:00.000+00:00')).toBe(true);
+    expect(await receipts.getLegacyBuffer(customerId)).toBeUndefined();
 
-    await receipts.putBuffer(buffer);
-    await receipts.deleteBuffer(customerId);
-    expect(await receipts.getBuffer(customerId)).toBeUndefined();
+    await receipts.putLegacyBuffer(buffer);
+    await receipts.deleteLegacyBuffer(customerId);
+    expect(await receipts.getLegacyBuffer(customerId)).toBeUndefined();
   });
 
   test('pending reply round trip', async () => {
     const customerId = newPhone();
     const reply = { customerId, text: 'Resposta anterior', sessionId: 'session-1', state: 'QUALIFYING' as const, firstMessageId: 'wamid.1', createdAt: '2026-03-10T11:00:00.000000Z' };
-    await receipts.putPendingOutbound(reply);
-    expect(await receipts.getPendingOutbound(customerId)).toEqual(reply);
-    await receipts.deletePendingOutbound(customerId);
-    expect(await receipts.getPendingOutbound(customerId)).toBeUndefined();
+    await receipts.putLegacyPendingReply(reply);
+    expect(await receipts.getLegacyPendingReply(customerId)).toEqual(reply);
+    await receipts.deleteLegacyPendingReply(customerId);
+    expect(await receipts.getLegacyPendingReply(customerId)).toBeUndefined();
   });
 });

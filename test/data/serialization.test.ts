@@ -12,11 +12,11 @@ import {
 import { crmSyncFromItem, crmSyncToItem } from '../../lambda/core/adapters/dynamodb/codecs/crm-sync-codec';
 import { demandFromItem, demandToItem } from '../../lambda/core/adapters/dynamodb/codecs/demand-codec';
 import {
-  debounceBufferFromItem,
-  debounceBufferToItem,
+  legacyBufferFromItem,
+  legacyBufferToItem,
   latestInboundFromItem,
-  pendingReplyFromItem,
-  pendingReplyToItem,
+  legacyPendingReplyFromItem,
+  legacyPendingReplyToItem,
   receiptFromItem,
   receiptToItem,
 } from '../../lambda/core/adapters/dynamodb/codecs/inbound-codec';
@@ -94,14 +94,14 @@ const entities: [string, unknown, (entity: never) => Item, (item: Item) => unkno
   [
     'legacy buffer',
     { customerId: '5511', messageIds: ['a', 'b'], texts: ['1', '2'], firstMessageAt: '2026-03-10T12:00:00.000000Z', lastMessageAt: '2026-03-10T12:00:09.000000Z', businessPhoneNumberId: 'w', ...legacy },
-    debounceBufferToItem,
-    debounceBufferFromItem,
+    legacyBufferToItem,
+    legacyBufferFromItem,
   ],
   [
     'legacy pending reply',
     { customerId: '5511', text: 't', sessionId: 's-1', state: 'QUALIFYING', firstMessageId: 'a', firstMessageAt: '2026-03-10T12:00:00.000000Z', createdAt: '2026-03-10T12:00:01.000000Z', ...legacy },
-    pendingReplyToItem,
-    pendingReplyFromItem,
+    legacyPendingReplyToItem,
+    legacyPendingReplyFromItem,
   ],
   [
     'CRM projection',

@@ -268,10 +268,10 @@ describe('legacy debounce items', () => {
   test('a legacy buffer is drained through receipts and answered once', async () => {
     harness = await TurnHarness.start();
     const at = '2026-11-30T12:00:00.000000Z';
-    await harness.receipts.putBuffer({ customerId: CUSTOMER, messageIds: ['wamid.L1', 'wamid.L2'], texts: ['velho um', 'velho dois'], firstMessageAt: at, lastMessageAt: '2026-11-30T12:00:05.000000Z', businessPhoneNumberId: '106540352242922' });
+    await harness.receipts.putLegacyBuffer({ customerId: CUSTOMER, messageIds: ['wamid.L1', 'wamid.L2'], texts: ['velho um', 'velho dois'], firstMessageAt: at, lastMessageAt: '2026-11-30T12:00:05.000000Z', businessPhoneNumberId: '106540352242922' });
     await harness.process(CUSTOMER);
     expect(harness.sentTo(CUSTOMER)).toEqual(['Olá! Recebi: velho um | velho dois (mensagem 2)']);
-    expect(await harness.receipts.getBuffer(CUSTOMER)).toBeUndefined();
+    expect(await harness.receipts.getLegacyBuffer(CUSTOMER)).toBeUndefined();
     await harness.process(CUSTOMER);
     expect(harness.fake.sent()).toHaveLength(1);
   });
@@ -281,7 +281,7 @@ describe('legacy debounce items', () => {
     await harness.receive(CUSTOMER, 'wamid.A', 'oi');
     await harness.process(CUSTOMER, 'wamid.A');
     const session = (await harness.sessions.getActive(CUSTOMER))!;
-    await harness.receipts.putPendingOutbound({ customerId: CUSTOMER, text: 'resposta antiga', sessionId: session.sessionId, state: session.state, createdAt: session.updatedAt });
+    await harness.receipts.putLegacyPendingReply({ customerId: CUSTOMER, text: 'resposta antiga', sessionId: session.sessionId, state: session.state, createdAt: session.updatedAt });
     await harness.process(CUSTOMER);
     await harness.process(CUSTOMER);
     expect(harness.sentTo(CUSTOMER)).toEqual(['Olá! Recebi: oi (mensagem 1)', 'resposta antiga']);

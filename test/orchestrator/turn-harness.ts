@@ -21,7 +21,7 @@ import type { AgentResultWrite } from '../../lambda/core/ports/repositories';
 import { createTurnHandler } from '../../lambda/orchestrator/turn-handler';
 import { createWebhookHandler } from '../../lambda/webhook';
 import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
-import { createDebounceQueues } from '../../local/servers/local-resources';
+import { createTurnQueues } from '../../local/servers/local-resources';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { signedPost, TEST_CREDENTIALS, textNotification } from '../support/webhook-events';
 
@@ -56,7 +56,7 @@ export class TurnHarness {
   static async start(options: TurnHarnessOptions = {}): Promise<TurnHarness> {
     const table = await createTestTable('turns');
     const sqs = new SQSClient({});
-    const { queueUrl } = await createDebounceQueues(sqs, physicalNames('turns', randomUUID().slice(0, 8)));
+    const { turnQueueUrl: queueUrl } = await createTurnQueues(sqs, physicalNames('turns', randomUUID().slice(0, 8)));
     const fake = await FakeGraphApi.start({ accessToken: TEST_CREDENTIALS.accessToken });
     return new TurnHarness(table, queueUrl, fake, options);
   }
@@ -100,7 +100,7 @@ export class TurnHarness {
       settings: options.settings,
     };
     this.turnHandler = createTurnHandler({ processTurn: new ProcessTurn(options.wrap ? options.wrap(deps) : deps), logger: this.logger, metrics: this.metrics });
-    this.webhook = createWebhookHandler({ tableName: table.name, queueUrl, credentials, logger: this.logger, metrics: this.metrics });
+    this.webhook = createWebhookHandler({ tableName: table.name, turnQueueUrl: queueUrl, credentials, logger: this.logger, metrics: this.metrics });
   }
 
   /** A customer message through the real webhook; returns its HTTP status. */

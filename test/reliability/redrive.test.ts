@@ -28,7 +28,7 @@ async function deadLetters(queueUrl: string, client = pipeline!.sqsClient): Prom
 }
 
 function redriveFor(target: LocalPipeline): DlqRedrive {
-  return new DlqRedrive({ queueUrl: target.queueUrl, deadLetterQueueUrl: target.deadLetterQueueUrl, sqs: target.sqsClient, repositories: createDynamoRepositories({ tableName: target.tableName }) });
+  return new DlqRedrive({ turnQueueUrl: target.turnQueueUrl, deadLetterQueueUrl: target.deadLetterQueueUrl, sqs: target.sqsClient, repositories: createDynamoRepositories({ tableName: target.tableName }) });
 }
 
 test('a turn that failed three times is parked in the DLQ; once the agent is fixed, the redrive gets it answered once', async () => {
@@ -100,7 +100,7 @@ test('records of consumed messages are dropped; unreadable ones stay until confi
   }
 
   const cli = (...flags: string[]) =>
-    spawnSync(process.execPath, [join(__dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(__dirname, '..', '..', 'bin', 'redrive.ts'), '--table', pipeline!.tableName, '--queue-url', pipeline!.queueUrl, '--dlq-url', pipeline!.deadLetterQueueUrl, ...flags], {
+    spawnSync(process.execPath, [join(__dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(__dirname, '..', '..', 'bin', 'redrive.ts'), '--table', pipeline!.tableName, '--queue-url', pipeline!.turnQueueUrl, '--dlq-url', pipeline!.deadLetterQueueUrl, ...flags], {
       encoding: 'utf8',
       env: process.env,
     });
@@ -132,7 +132,7 @@ test('a record whose reply was already sent is redriven to complete the bookkeep
       act: async (run) => {
         await run.send('Oi, tudo bem?');
         await run.drain();
-        const outcomes: RedriveOutcome[] = await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({
+        const outcomes: RedriveOutcome[] = await new DlqRedrive({ turnQueueUrl: env.turnQueueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({
           apply: true,
         });
         expect(outcomes.map(({ inspection, action }) => [inspection.verdict, action])).toEqual([['complete', 'redriven']]);
@@ -159,7 +159,7 @@ test('messages parked before they reached the history are found and restored too
         await run.send('Oi');
         await run.send('Quero um exame');
         await run.drain();
-        const outcomes = await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+        const outcomes = await new DlqRedrive({ turnQueueUrl: env.turnQueueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
         expect(outcomes.map(({ inspection, action }) => [inspection.verdict, inspection.parked.length, action])).toEqual([['redrive', 2, 'redriven']]);
         await run.drain(run.clean);
       },
@@ -184,7 +184,7 @@ test('a burst whose reply went out before its bookkeeping failed for good is com
         await run.send('Oi');
         await run.send('Quero um exame');
         await run.drain();
-        await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+        await new DlqRedrive({ turnQueueUrl: env.turnQueueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
         await run.drain(run.clean);
       },
     };
@@ -209,7 +209,7 @@ test('a redriven message older than one still pending is answered with it, in th
         await run.send('Oi');
         await run.drain();
         await run.send('Quero um exame');
-        await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+        await new DlqRedrive({ turnQueueUrl: env.turnQueueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
         await run.drain(run.clean);
       },
     };
@@ -233,7 +233,7 @@ test('a message is never left hidden from the agent but still pending: parking i
         await run.drain();
         await run.send('Quero um exame');
         await run.drain();
-        await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+        await new DlqRedrive({ turnQueueUrl: env.turnQueueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
         await run.drain(run.clean);
       },
     };
@@ -261,7 +261,7 @@ test('a final attempt whose reply write failed with an unknown outcome does not 
         await run.drain();
         await run.send('Quero um exame');
         await run.drain();
-        await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+        await new DlqRedrive({ turnQueueUrl: env.turnQueueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
         await run.drain(run.clean);
       },
     };
@@ -292,7 +292,7 @@ test('a redriven message older than a reply waiting in the outbox is not taken f
         await run.send('Quero um exame');
         const record = (await run.live.queue.receive())!;
         expect((await run.live.queue.process(record)).deleted).toBe(false);
-        await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+        await new DlqRedrive({ turnQueueUrl: env.turnQueueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
         await run.drain(run.clean);
       },
     };

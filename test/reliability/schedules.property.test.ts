@@ -116,7 +116,7 @@ async function check(property: Property): Promise<{ runs: number; ms: number }> 
     await fc.assert(
       fc.asyncProperty(property.plans(), fc.scheduler(), async (plan, scheduler) => {
         lane.fake.reset();
-        await takeAll(lane, lane.queueUrl);
+        await takeAll(lane, lane.turnQueueUrl);
         const { violations } = await new ScheduledRun(lane, plan, scheduler).execute();
         expect(violations).toEqual([]);
       }),

@@ -4,7 +4,7 @@ import { physicalNames } from '../../lib/pipeline-contract';
 import { decodeDispatchMessage, deduplicationIdFor } from '../../lambda/core/adapters/sqs/dispatch-message';
 import { SqsTurnDispatcher } from '../../lambda/core/adapters/sqs/sqs-turn-dispatcher';
 import type { InboundTurn } from '../../lambda/core/domain/inbound-turn';
-import { createDebounceQueues } from '../../local/servers/local-resources';
+import { createTurnQueues } from '../../local/servers/local-resources';
 
 const client = new SQSClient({});
 
@@ -29,7 +29,7 @@ async function receiveAll(queueUrl: string) {
 }
 
 test('dispatches ids only, grouped by customer, deduplicated by the message id digest', async () => {
-  const { queueUrl } = await createDebounceQueues(client, physicalNames('dispatch', randomUUID().slice(0, 8)));
+  const { turnQueueUrl: queueUrl } = await createTurnQueues(client, physicalNames('dispatch', randomUUID().slice(0, 8)));
   const dispatcher = new SqsTurnDispatcher(queueUrl, client);
   await dispatcher.dispatch(turn('5511988887777', 'wamid.A1'));
   await dispatcher.dispatch(turn('5511988887777', 'wamid.A1'));

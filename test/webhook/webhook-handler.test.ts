@@ -11,7 +11,7 @@ import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/st
 import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { SessionState, type Session } from '../../lambda/core/domain/session';
 import { createWebhookHandler, type WebhookHandler } from '../../lambda/webhook';
-import { createDebounceQueues } from '../../local/servers/local-resources';
+import { createTurnQueues } from '../../local/servers/local-resources';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { metaFixture } from '../support/fixtures';
 import { allItems, queueDepth, takeAll } from '../support/inspect';
@@ -29,7 +29,7 @@ const logger = new Logger({ serviceName: 'webhook-test', logLevel: 'DEBUG' });
 function webhook(overrides: { sqsClient?: SQSClient } = {}): WebhookHandler {
   return createWebhookHandler({
     tableName: table.name,
-    queueUrl,
+    turnQueueUrl: queueUrl,
     credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
     logger,
     metrics: new Metrics({ namespace: 'test', serviceName: 'webhook-test' }),
@@ -39,7 +39,7 @@ function webhook(overrides: { sqsClient?: SQSClient } = {}): WebhookHandler {
 
 beforeEach(async () => {
   table = await createTestTable('webhook');
-  ({ queueUrl } = await createDebounceQueues(sqs, physicalNames('webhook', randomUUID().slice(0, 8))));
+  ({ turnQueueUrl: queueUrl } = await createTurnQueues(sqs, physicalNames('webhook', randomUUID().slice(0, 8))));
   handler = webhook();
   logged = [];
   for (const stream of [process.stdout, process.stderr]) {

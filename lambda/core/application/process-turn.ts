@@ -368,7 +368,7 @@ export class ProcessTurn {
    * the agent like any new message), so it is answered by the same latest-message-wins protocol.
    */
   private async migrateLegacyBuffer(customerId: string): Promise<boolean> {
-    const buffer = await this.deps.receipts.getBuffer(customerId);
+    const buffer = await this.deps.receipts.getLegacyBuffer(customerId);
     if (buffer === undefined) return false;
     const session = await this.deps.sessions.getActive(customerId);
     for (const [index, messageId] of buffer.messageIds.entries()) {
@@ -385,13 +385,13 @@ export class ProcessTurn {
       await this.deps.receipts.registerInbound(turn);
       await this.deps.receipts.markAgentRouted(turn);
     }
-    await this.deps.receipts.deleteBufferIfFirstMessageAt(customerId, buffer.firstMessageAt);
+    await this.deps.receipts.deleteLegacyBufferIfFirstMessageAt(customerId, buffer.firstMessageAt);
     return true;
   }
 
   /** A reply an older deployment computed but did not deliver: replayed once if still valid, never recomputed. */
   private async replayLegacyPendingReply(customerId: string): Promise<TurnReport> {
-    const legacy = await this.deps.receipts.getPendingOutbound(customerId);
+    const legacy = await this.deps.receipts.getLegacyPendingReply(customerId);
     if (legacy === undefined) return { outcome: 'noop', drained: 0 };
     const session = await this.deps.sessions.getActive(customerId);
     let outcome: TurnOutcome = 'superseded';
@@ -404,7 +404,7 @@ export class ProcessTurn {
         outcome = 'failed_permanent';
       }
     }
-    await this.deps.receipts.deletePendingOutbound(customerId);
+    await this.deps.receipts.deleteLegacyPendingReply(customerId);
     return { outcome, drained: 0 };
   }
 }

@@ -9,7 +9,7 @@ import type { CrmSyncRow, CrmSyncStatus } from '../domain/crm-sync';
 import type { OutOfPortfolioDemand } from '../domain/demand';
 import type { InboundReceipt, InboundRegistration, LatestInbound, PendingInbound, RegisterInboundOptions } from '../domain/inbound-receipt';
 import type { InboundTurn } from '../domain/inbound-turn';
-import type { DebounceBuffer, PendingReply } from '../domain/legacy-debounce';
+import type { LegacyDebounceBuffer, LegacyPendingReply } from '../domain/legacy-debounce';
 import type { LlmUsage, Message, MessageRole, OutboundRef } from '../domain/message';
 import type { LoginGrant, OperatorSession } from '../domain/operator-auth';
 import type { Session, SessionState } from '../domain/session';
@@ -210,14 +210,14 @@ export interface InboundReceiptRepository {
   /** Removes the outbox reference if it still points at `ref`. */
   clearOutbox(ref: OutboundRef): Promise<boolean>;
   // Legacy debounce buffer and pending reply (drained for compatibility with older deployments).
-  getBuffer(customerId: string): Promise<DebounceBuffer | undefined>;
-  putBuffer(buffer: DebounceBuffer): Promise<void>;
-  deleteBuffer(customerId: string): Promise<void>;
+  getLegacyBuffer(customerId: string): Promise<LegacyDebounceBuffer | undefined>;
+  putLegacyBuffer(buffer: LegacyDebounceBuffer): Promise<void>;
+  deleteLegacyBuffer(customerId: string): Promise<void>;
   /** Deletes the buffer only if it is still the one that started at `firstMessageAt`. */
-  deleteBufferIfFirstMessageAt(customerId: string, firstMessageAt: IsoTimestamp): Promise<boolean>;
-  getPendingOutbound(customerId: string): Promise<PendingReply | undefined>;
-  putPendingOutbound(reply: PendingReply): Promise<void>;
-  deletePendingOutbound(customerId: string): Promise<void>;
+  deleteLegacyBufferIfFirstMessageAt(customerId: string, firstMessageAt: IsoTimestamp): Promise<boolean>;
+  getLegacyPendingReply(customerId: string): Promise<LegacyPendingReply | undefined>;
+  putLegacyPendingReply(reply: LegacyPendingReply): Promise<void>;
+  deleteLegacyPendingReply(customerId: string): Promise<void>;
 }
 
 // ---- CRM projection ---------------------------------------------------------------------------------

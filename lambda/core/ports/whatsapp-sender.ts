@@ -24,8 +24,6 @@ export interface OutboundTextMessage {
   /** A phone is addressed with `to`, a business-scoped user id with `recipient`. */
   readonly customerIdKind: CustomerIdKind;
   readonly text: string;
-  /** Shows the reply as an answer to this customer message (`wamid…`). */
-  readonly contextMessageId?: string;
 }
 
 export interface SentTextMessage {

@@ -29,7 +29,7 @@ import { RegisterInboundTurns } from '../../../lambda/core/application/register-
 import { createTurnHandler } from '../../../lambda/orchestrator/turn-handler';
 import { createWebhookHttpHandler } from '../../../lambda/webhook/webhook-http';
 import { FakeGraphApi } from '../../../local/fake-whatsapp/fake-graph-api';
-import { createDebounceQueues } from '../../../local/servers/local-resources';
+import { createTurnQueues } from '../../../local/servers/local-resources';
 import { createTestTable, type TestTable } from '../../support/dynamo-table';
 import { AGENT_FAILURES, AWS_SDK_FAILURES, FaultInjector, WHATSAPP_FAILURES } from '../../support/fault-injection';
 import { TEST_CREDENTIALS } from '../../support/webhook-events';
@@ -44,7 +44,7 @@ const HELD_VISIBILITY_SECONDS = 600;
 
 export interface ReliabilityEnvironment {
   readonly tableName: string;
-  readonly queueUrl: string;
+  readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
   readonly sqs: SQSClient;
   readonly fake: FakeGraphApi;
@@ -61,11 +61,11 @@ export async function startReliabilityEnvironment(label: string, sharedTableName
   const table: TestTable | undefined = sharedTableName === undefined ? await createTestTable(label) : undefined;
   const tableName = sharedTableName ?? table!.name;
   const sqs = new SQSClient({});
-  const queues = await createDebounceQueues(sqs, physicalNames(label, randomUUID().slice(0, 8)), { visibilityTimeoutSeconds: HELD_VISIBILITY_SECONDS });
+  const queues = await createTurnQueues(sqs, physicalNames(label, randomUUID().slice(0, 8)), { visibilityTimeoutSeconds: HELD_VISIBILITY_SECONDS });
   const fake = await FakeGraphApi.start({ accessToken: TEST_CREDENTIALS.accessToken });
   return {
     tableName,
-    queueUrl: queues.queueUrl,
+    turnQueueUrl: queues.turnQueueUrl,
     deadLetterQueueUrl: queues.deadLetterQueueUrl,
     sqs,
     fake,
@@ -143,7 +143,7 @@ export function composeWebhook(env: ReliabilityEnvironment, injector: FaultInjec
       receipts,
       sessions,
       messages,
-      dispatcher: injector.remote('dispatcher', new SqsTurnDispatcher(env.queueUrl, env.sqs), AWS_SDK_FAILURES),
+      dispatcher: injector.remote('dispatcher', new SqsTurnDispatcher(env.turnQueueUrl, env.sqs), AWS_SDK_FAILURES),
     }),
     clock: systemClock,
     logger: silentLogger(),

@@ -1,7 +1,7 @@
 import { ConditionFailedError } from '../../domain/errors';
 import type { InboundReceipt, InboundRegistration, LatestInbound, PendingInbound, RegisterInboundOptions } from '../../domain/inbound-receipt';
 import type { InboundTurn } from '../../domain/inbound-turn';
-import type { DebounceBuffer, PendingReply } from '../../domain/legacy-debounce';
+import type { LegacyDebounceBuffer, LegacyPendingReply } from '../../domain/legacy-debounce';
 import type { OutboundRef } from '../../domain/message';
 import { AGENT_ROUTED_STATES } from '../../domain/session';
 import { epochSeconds, isoMicros, latestOf, nextMicrosecond, toEpochMicros } from '../../domain/timestamps';
@@ -9,18 +9,18 @@ import type { Clock } from '../../ports/clock';
 import type { CompletedInbound, InboundReceiptRepository, InboundRef } from '../../ports/repositories';
 import type { DynamoKit, TransactAction, UpdateRequest } from './dynamo-kit';
 import {
-  debounceBufferFromItem,
-  debounceBufferToItem,
+  legacyBufferFromItem,
+  legacyBufferToItem,
   InboundAttribute as A,
   latestInboundFromItem,
-  pendingReplyFromItem,
-  pendingReplyToItem,
+  legacyPendingReplyFromItem,
+  legacyPendingReplyToItem,
   receiptFromItem,
   receiptToItem,
 } from './codecs/inbound-codec';
 import { MessageAttribute } from './codecs/message-codec';
 import { ActivePointerAttribute } from './codecs/session-codec';
-import { activePointerKey, debounceBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, inboundReceiptPrefix, latestInboundKey, messageKey, pendingReplyKey } from './keys';
+import { activePointerKey, legacyBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, inboundReceiptPrefix, latestInboundKey, messageKey, legacyPendingReplyKey } from './keys';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, retryTransactionConflicts } from './repository-support';
 
 /** Meta retries a webhook for up to 7 days, so a receipt must outlive that. */
@@ -386,26 +386,26 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
 
   // ---- Legacy debounce buffer and pending reply ----
 
-  async getBuffer(customerId: string): Promise<DebounceBuffer | undefined> {
-    const item = await this.kit.get({ key: debounceBufferKey(customerId), consistentRead: true });
-    return item && debounceBufferFromItem(item);
+  async getLegacyBuffer(customerId: string): Promise<LegacyDebounceBuffer | undefined> {
+    const item = await this.kit.get({ key: legacyBufferKey(customerId), consistentRead: true });
+    return item && legacyBufferFromItem(item);
   }
 
-  async putBuffer(buffer: DebounceBuffer): Promise<void> {
-    await this.kit.put({ item: debounceBufferToItem(buffer) });
+  async putLegacyBuffer(buffer: LegacyDebounceBuffer): Promise<void> {
+    await this.kit.put({ item: legacyBufferToItem(buffer) });
   }
 
-  async deleteBuffer(customerId: string): Promise<void> {
-    await this.kit.delete({ key: debounceBufferKey(customerId) });
+  async deleteLegacyBuffer(customerId: string): Promise<void> {
+    await this.kit.delete({ key: legacyBufferKey(customerId) });
   }
 
-  async deleteBufferIfFirstMessageAt(customerId: string, firstMessageAt: string): Promise<boolean> {
+  async deleteLegacyBufferIfFirstMessageAt(customerId: string, firstMessageAt: string): Promise<boolean> {
     // Older rows stored the instant in other ISO spellings: compare normalised, delete on the raw value.
-    const item = await this.kit.get({ key: debounceBufferKey(customerId), consistentRead: true });
+    const item = await this.kit.get({ key: legacyBufferKey(customerId), consistentRead: true });
     if (!item || isoMicros(String(item[A.firstMessageAt])) !== isoMicros(firstMessageAt)) return false;
     return conditionally(() =>
       this.kit.delete({
-        key: debounceBufferKey(customerId),
+        key: legacyBufferKey(customerId),
         condition: '#first = :first',
         names: { '#first': A.firstMessageAt },
         values: { ':first': item[A.firstMessageAt] },
@@ -413,17 +413,17 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     );
   }
 
-  async getPendingOutbound(customerId: string): Promise<PendingReply | undefined> {
-    const item = await this.kit.get({ key: pendingReplyKey(customerId), consistentRead: true });
-    return item && pendingReplyFromItem(item);
+  async getLegacyPendingReply(customerId: string): Promise<LegacyPendingReply | undefined> {
+    const item = await this.kit.get({ key: legacyPendingReplyKey(customerId), consistentRead: true });
+    return item && legacyPendingReplyFromItem(item);
   }
 
-  async putPendingOutbound(reply: PendingReply): Promise<void> {
-    await this.kit.put({ item: pendingReplyToItem(reply) });
+  async putLegacyPendingReply(reply: LegacyPendingReply): Promise<void> {
+    await this.kit.put({ item: legacyPendingReplyToItem(reply) });
   }
 
-  async deletePendingOutbound(customerId: string): Promise<void> {
-    await this.kit.delete({ key: pendingReplyKey(customerId) });
+  async deleteLegacyPendingReply(customerId: string): Promise<void> {
+    await this.kit.delete({ key: legacyPendingReplyKey(customerId) });
   }
 }
 

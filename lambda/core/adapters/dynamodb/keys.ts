@@ -32,8 +32,8 @@ export const EntityType = {
   demandSource: 'oop_demand_source',
   inboundReceipt: 'inbound_receipt',
   latestInbound: 'latest_inbound',
-  debounceBuffer: 'debounce_buffer',
-  pendingReply: 'pending_reply',
+  legacyDebounceBuffer: 'debounce_buffer',
+  legacyPendingReply: 'pending_reply',
   crmSync: 'crm_sync',
   adminResource: 'admin_resource',
   adminResourceVersion: 'admin_resource_version',
@@ -105,14 +105,14 @@ export const demandListPrefix = () => ({ partition: DEMAND_PARTITION, sortKeyPre
 
 // ---- Inbound receipts and the per-customer latest marker ------------------------------------------
 
-const debouncePartition = (customerId: string) => `DEBOUNCE#${segment('phone', customerId)}`;
+const inboundPartition = (customerId: string) => `DEBOUNCE#${segment('phone', customerId)}`;
 const RECEIPT_PREFIX = 'INBOUND#';
-export const inboundReceiptKey = (customerId: string, messageId: string) => tableKey(debouncePartition(customerId), `${RECEIPT_PREFIX}${sha256(messageId)}`);
+export const inboundReceiptKey = (customerId: string, messageId: string) => tableKey(inboundPartition(customerId), `${RECEIPT_PREFIX}${sha256(messageId)}`);
 /** Partition and sort-key prefix that select a customer's receipts (they live 7 days). */
-export const inboundReceiptPrefix = (customerId: string) => ({ partition: debouncePartition(customerId), sortKeyPrefix: RECEIPT_PREFIX });
-export const latestInboundKey = (customerId: string) => tableKey(debouncePartition(customerId), 'LATEST_INBOUND');
-export const debounceBufferKey = (customerId: string) => tableKey(debouncePartition(customerId), 'BUFFER');
-export const pendingReplyKey = (customerId: string) => tableKey(debouncePartition(customerId), 'PENDING_REPLY');
+export const inboundReceiptPrefix = (customerId: string) => ({ partition: inboundPartition(customerId), sortKeyPrefix: RECEIPT_PREFIX });
+export const latestInboundKey = (customerId: string) => tableKey(inboundPartition(customerId), 'LATEST_INBOUND');
+export const legacyBufferKey = (customerId: string) => tableKey(inboundPartition(customerId), 'BUFFER');
+export const legacyPendingReplyKey = (customerId: string) => tableKey(inboundPartition(customerId), 'PENDING_REPLY');
 
 // ---- CRM projection -------------------------------------------------------------------------------
 

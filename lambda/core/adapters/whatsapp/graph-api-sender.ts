@@ -54,8 +54,7 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
     const bodies = splitWhatsAppText(message.text, { maxParts: this.maxMessagesPerReply });
     const providerMessageIds: string[] = [];
     for (const body of bodies) {
-      const isFirst = providerMessageIds.length === 0;
-      const answer = await this.post(message.businessPhoneNumberId, textPayload(message, body, isFirst), providerMessageIds.length);
+      const answer = await this.post(message.businessPhoneNumberId, textPayload(message, body), providerMessageIds.length);
       providerMessageIds.push(readMessageId(answer, providerMessageIds.length));
     }
     return { providerMessageId: providerMessageIds[0], providerMessageIds };
@@ -150,7 +149,7 @@ const CONNECT_PHASE_ERROR_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-function textPayload(message: OutboundTextMessage, body: string, isFirst: boolean): object {
+function textPayload(message: OutboundTextMessage, body: string): object {
   // Business-scoped user ids (customers known without a phone) are addressed with `recipient`.
   const address = message.customerIdKind === 'user_id' ? { recipient: message.customerId } : { to: message.customerId };
   return {
@@ -159,8 +158,6 @@ function textPayload(message: OutboundTextMessage, body: string, isFirst: boolea
     ...address,
     type: 'text',
     text: { body, preview_url: false },
-    // Only the first message of a split reply quotes the customer's message.
-    ...(isFirst && message.contextMessageId ? { context: { message_id: message.contextMessageId } } : {}),
   };
 }
 

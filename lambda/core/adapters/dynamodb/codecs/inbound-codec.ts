@@ -1,10 +1,10 @@
 import type { InboundReceipt, LatestInbound } from '../../../domain/inbound-receipt';
 import type { CustomerIdKind, InboundTurn } from '../../../domain/inbound-turn';
-import { DEBOUNCE_BUFFER_LIFETIME_SECONDS, type DebounceBuffer, type PendingReply } from '../../../domain/legacy-debounce';
+import { LEGACY_BUFFER_LIFETIME_SECONDS, type LegacyDebounceBuffer, type LegacyPendingReply } from '../../../domain/legacy-debounce';
 import { SESSION_STATES } from '../../../domain/session';
 import { addMilliseconds, epochSeconds, isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
-import { debounceBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, pendingReplyKey, TTL } from '../keys';
+import { legacyBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, legacyPendingReplyKey, TTL } from '../keys';
 import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
 
 /** Attribute names of the receipt and the latest-inbound marker used in expressions. */
@@ -106,11 +106,11 @@ export function latestInboundFromItem(item: Item): LatestInbound {
   };
 }
 
-export function debounceBufferToItem(buffer: DebounceBuffer): Item {
-  const expiresAt = addMilliseconds(buffer.firstMessageAt, DEBOUNCE_BUFFER_LIFETIME_SECONDS * 1000);
+export function legacyBufferToItem(buffer: LegacyDebounceBuffer): Item {
+  const expiresAt = addMilliseconds(buffer.firstMessageAt, LEGACY_BUFFER_LIFETIME_SECONDS * 1000);
   return withUnknownAttributes(buffer, {
-    ...debounceBufferKey(buffer.customerId),
-    [ENTITY_TYPE]: EntityType.debounceBuffer,
+    ...legacyBufferKey(buffer.customerId),
+    [ENTITY_TYPE]: EntityType.legacyDebounceBuffer,
     phone_number: buffer.customerId,
     message_ids: [...buffer.messageIds],
     texts: [...buffer.texts],
@@ -122,8 +122,8 @@ export function debounceBufferToItem(buffer: DebounceBuffer): Item {
   });
 }
 
-export function debounceBufferFromItem(item: Item): DebounceBuffer {
-  const read = new ItemReader(item, EntityType.debounceBuffer);
+export function legacyBufferFromItem(item: Item): LegacyDebounceBuffer {
+  const read = new ItemReader(item, EntityType.legacyDebounceBuffer);
   // Derived from first_message_at on every write; reading them keeps them out of the unknown bag.
   read.raw('expires_at');
   read.raw(TTL);
@@ -138,10 +138,10 @@ export function debounceBufferFromItem(item: Item): DebounceBuffer {
   };
 }
 
-export function pendingReplyToItem(reply: PendingReply): Item {
+export function legacyPendingReplyToItem(reply: LegacyPendingReply): Item {
   return withUnknownAttributes(reply, {
-    ...pendingReplyKey(reply.customerId),
-    [ENTITY_TYPE]: EntityType.pendingReply,
+    ...legacyPendingReplyKey(reply.customerId),
+    [ENTITY_TYPE]: EntityType.legacyPendingReply,
     phone_number: reply.customerId,
     text: reply.text,
     session_id: reply.sessionId,
@@ -152,8 +152,8 @@ export function pendingReplyToItem(reply: PendingReply): Item {
   });
 }
 
-export function pendingReplyFromItem(item: Item): PendingReply {
-  const read = new ItemReader(item, EntityType.pendingReply);
+export function legacyPendingReplyFromItem(item: Item): LegacyPendingReply {
+  const read = new ItemReader(item, EntityType.legacyPendingReply);
   return {
     customerId: read.string('phone_number'),
     text: read.string('text'),
