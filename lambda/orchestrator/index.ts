@@ -8,7 +8,8 @@ import { composeFunction, type FunctionRuntime } from '../core/adapters/function
 import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
 import { GraphApiWhatsAppSender } from '../core/adapters/whatsapp/graph-api-sender';
-import { ProcessTurn, type TurnSettings } from '../core/application/process-turn';
+import { ProcessTurn } from '../core/application/process-turn';
+import type { TurnSettings } from '../core/application/turn-settings';
 import type { AgentPort } from '../core/ports/agent';
 import type { WhatsAppSender } from '../core/ports/whatsapp-sender';
 import { createTurnHandler, type InvocationContext } from './turn-handler';
@@ -26,10 +27,11 @@ export interface OrchestratorRuntime extends FunctionRuntime {
 
 export function createOrchestratorHandler(runtime: OrchestratorRuntime): OrchestratorHandler {
   const composed = composeFunction('orchestrator', runtime);
-  const { receipts, sessions, messages, demands, resources } = composed.repositories;
+  const { receipts, legacy, sessions, messages, demands, resources } = composed.repositories;
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
       receipts,
+      legacy,
       sessions,
       messages,
       demands,
@@ -40,6 +42,7 @@ export function createOrchestratorHandler(runtime: OrchestratorRuntime): Orchest
       ids: runtime.ids ?? randomIdGenerator,
       settings: runtime.settings,
     }),
+    clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,
     maxReceiveCount: runtime.maxReceiveCount,

@@ -1,3 +1,4 @@
+import { activePointerToItem } from '../../lambda/core/adapters/dynamodb/codecs/session-codec';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
@@ -11,10 +12,11 @@ let table: TestTable;
 const clock = new ManualClock('2026-03-10T12:00:00.000Z');
 let receipts: DynamoInboundReceiptRepository;
 let sessions: DynamoSessionRepository;
+let kit: DynamoKit;
 
 beforeAll(async () => {
   table = await createTestTable('routing');
-  const kit = new DynamoKit({ tableName: table.name });
+  kit = new DynamoKit({ tableName: table.name });
   receipts = new DynamoInboundReceiptRepository(kit, clock);
   sessions = new DynamoSessionRepository(kit, clock);
 });
@@ -52,7 +54,7 @@ test.each([SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTIVE])('a session i
 test('a pointer without a recorded state (a bare pointer switch) is left for the caller to route', async () => {
   const customerId = newPhone();
   await sessions.put(session(customerId, SessionState.QUALIFYING));
-  await sessions.setActivePointer(customerId, `s-${customerId}`);
+  await kit.put({ item: activePointerToItem(customerId, `s-${customerId}`, '2026-03-10T12:00:00.000000Z') });
   expect(await receipts.registerInbound(inboundTurn(customerId), routed)).toMatchObject({ agentRouted: false });
 });
 

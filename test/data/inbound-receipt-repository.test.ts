@@ -1,20 +1,31 @@
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
-import { DynamoInboundReceiptRepository, RECEIPT_RETENTION_SECONDS } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
+import { legacyBufferToItem, legacyPendingReplyToItem } from '../../lambda/core/adapters/dynamodb/codecs/inbound-codec';
+import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
+import { DynamoLegacyDebounceRepository } from '../../lambda/core/adapters/dynamodb/legacy-debounce-repository';
 import { inboundReceiptKey } from '../../lambda/core/adapters/dynamodb/keys';
 import { ConditionFailedError } from '../../lambda/core/domain/errors';
+import { RECEIPT_RETENTION_SECONDS, type InboundRef } from '../../lambda/core/domain/inbound-receipt';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
-import { inboundTurn, newPhone } from './support/fixtures';
+import { isCompleted } from '../support/inspect';
+import { inboundTurn, invalidateAsSeedDid, newPhone } from './support/fixtures';
 import { ManualClock } from './support/manual-clock';
 
 let table: TestTable;
 let kit: DynamoKit;
 const clock = new ManualClock('2026-03-10T12:00:00.000Z');
 let receipts: DynamoInboundReceiptRepository;
+let legacy: DynamoLegacyDebounceRepository;
+
+/** The synchronous claim as the seed system wrote it (this runtime never claims, it only honours one). */
+async function claimAsSeedDid(ref: InboundRef): Promise<void> {
+  await kit.update({ key: inboundReceiptKey(ref.customerId, ref.messageId), update: 'SET #claim = :at', names: { '#claim': 'sync_claimed_at' }, values: { ':at': '2026-03-10T12:00:00.000000Z' } });
+}
 
 beforeAll(async () => {
   table = await createTestTable('receipts');
   kit = new DynamoKit({ tableName: table.name });
   receipts = new DynamoInboundReceiptRepository(kit, clock);
+  legacy = new DynamoLegacyDebounceRepository(kit);
 });
 afterAll(() => table.drop());
 
@@ -31,7 +42,6 @@ describe('registerInbound', () => {
     expect(receipt?.expiresAtEpochSeconds).toBe(Date.parse('2026-03-10T12:00:00Z') / 1000 + RECEIPT_RETENTION_SECONDS);
     const latest = await receipts.getLatest(customerId);
     expect(latest).toMatchObject({ customerId, latestMessageId: turn.messageId, pendingMessageIds: [turn.messageId] });
-    expect(await receipts.isLatest(customerId, turn.messageId)).toBe(true);
   });
 
   test('a redelivered old message changes nothing: it never becomes latest again', async () => {
@@ -73,7 +83,7 @@ describe('registerInbound', () => {
 });
 
 describe('routing markers', () => {
-  test('agent routing and the synchronous claim exclude each other', async () => {
+  test('agent routing is idempotent and refused for a message the seed system claimed synchronously', async () => {
     const customerId = newPhone();
     const routed = inboundTurn(customerId);
     const claimed = inboundTurn(customerId);
@@ -82,22 +92,16 @@ describe('routing markers', () => {
 
     expect(await receipts.markAgentRouted(routed)).toBe(true);
     expect(await receipts.markAgentRouted(routed)).toBe(true);
-    expect(await receipts.tryClaimSync(routed)).toBe(false);
 
-    expect(await receipts.tryClaimSync(claimed)).toBe(true);
-    expect(await receipts.tryClaimSync(claimed)).toBe(false);
+    await claimAsSeedDid(claimed);
     expect(await receipts.markAgentRouted(claimed)).toBe(false);
-    await receipts.releaseSyncClaim(claimed);
-    expect(await receipts.markAgentRouted(claimed)).toBe(true);
-    expect((await receipts.getReceipt(claimed))?.syncClaimedAt).toBeUndefined();
+    expect((await receipts.getReceipt(claimed))?.agentRoutedAt).toBeUndefined();
   });
 
   test('markers never create a receipt that was not registered', async () => {
     const customerId = newPhone();
     const ghost = inboundTurn(customerId);
     expect(await receipts.markAgentRouted(ghost)).toBe(false);
-    expect(await receipts.tryClaimSync(ghost)).toBe(false);
-    await receipts.releaseSyncClaim(ghost);
     await expect(receipts.markDispatched(ghost)).rejects.toBeInstanceOf(ConditionFailedError);
     expect(await receipts.getReceipt(ghost)).toBeUndefined();
   });
@@ -152,7 +156,7 @@ describe('pendingInbounds', () => {
     const routed = inboundTurn(customerId);
     for (const turn of [unrouted, dispatchedByOlderRelease, claimed, routed]) await receipts.registerInbound(turn);
     await receipts.markDispatched(dispatchedByOlderRelease);
-    await receipts.tryClaimSync(claimed);
+    await claimAsSeedDid(claimed);
     await receipts.markAgentRouted(routed);
 
     const pending = await receipts.pendingInbounds(customerId);
@@ -179,9 +183,9 @@ describe('completion', () => {
 
     await receipts.markCompleted(...drained);
 
-    expect(await receipts.isCompleted(a)).toBe(true);
-    expect(await receipts.isCompleted(b)).toBe(true);
-    expect(await receipts.isCompleted(c)).toBe(false);
+    expect(await isCompleted(receipts, a)).toBe(true);
+    expect(await isCompleted(receipts, b)).toBe(true);
+    expect(await isCompleted(receipts, c)).toBe(false);
     const latest = await receipts.getLatest(customerId);
     expect(latest?.pendingMessageIds).toEqual([c.messageId]);
     expect(latest?.historyWatermark).toBe('2026-03-10T11:00:00.000001Z');
@@ -211,27 +215,20 @@ describe('completion', () => {
 });
 
 describe('latest-message-wins markers', () => {
-  test('tryCommit only for the latest message, refused behind the invalidation barrier until a new message arrives', async () => {
+  test('an invalidation barrier the seed system left drains nothing until a new message lifts it', async () => {
     const customerId = newPhone();
     const old = inboundTurn(customerId);
-    const current = inboundTurn(customerId);
     await receipts.registerInbound(old);
-    await receipts.registerInbound(current);
+    await receipts.markAgentRouted(old);
 
-    expect(await receipts.tryCommit(customerId, old.messageId)).toBe(false);
-    expect(await receipts.tryCommit(customerId, current.messageId)).toBe(true);
-    expect(await receipts.getLatest(customerId)).toMatchObject({ committedMessageId: current.messageId, committedAt: '2026-03-10T12:00:00.000000Z' });
-
-    await receipts.invalidatePending(customerId);
-    expect(await receipts.isInvalidated(customerId)).toBe(true);
-    expect(await receipts.tryCommit(customerId, current.messageId)).toBe(false);
+    await invalidateAsSeedDid(kit, customerId, '2026-03-10T12:00:00.000000Z');
+    expect((await receipts.getLatest(customerId))?.invalidatedAt).toBe('2026-03-10T12:00:00.000000Z');
     expect(await receipts.pendingInbounds(customerId)).toEqual([]);
 
     const next = inboundTurn(customerId);
     await receipts.registerInbound(next);
-    expect(await receipts.isInvalidated(customerId)).toBe(false);
+    expect((await receipts.getLatest(customerId))?.invalidatedAt).toBeUndefined();
     expect((await receipts.getLatest(customerId))?.pendingMessageIds).toEqual([next.messageId]);
-    expect(await receipts.tryCommit(customerId, next.messageId)).toBe(true);
   });
 });
 
@@ -245,27 +242,23 @@ describe('legacy debounce items', () => {
       firstMessageAt: '2026-03-10T11:00:00Z',
       lastMessageAt: '2026-03-10T11:00:10Z',
     };
-    await receipts.putLegacyBuffer(buffer);
-    expect(await receipts.getLegacyBuffer(customerId)).toEqual({ ...buffer, firstMessageAt: '2026-03-10T11:00:00.000000Z', lastMessageAt: '2026-03-10T11:00:10.000000Z' });
+    await kit.put({ item: legacyBufferToItem(buffer) });
+    expect(await legacy.getLegacyBuffer(customerId)).toEqual({ ...buffer, firstMessageAt: '2026-03-10T11:00:00.000000Z', lastMessageAt: '2026-03-10T11:00:10.000000Z' });
     const stored = await kit.get({ key: { PK: `DEBOUNCE#${customerId}`, SK: 'BUFFER' } });
     expect(stored?.ttl).toBe(Date.parse('2026-03-10T11:00:30Z') / 1000);
 
-    expect(await receipts.deleteLegacyBufferIfFirstMessageAt(customerId, '2026-03-10T11:00:01Z')).toBe(false);
-    expect(await receipts.getLegacyBuffer(customerId)).toBeDefined();
-    expect(await receipts.deleteLegacyBufferIfFirstMessageAt(customerId, '2026-03-10T11:00:00.000+00:00')).toBe(true);
-    expect(await receipts.getLegacyBuffer(customerId)).toBeUndefined();
-
-    await receipts.putLegacyBuffer(buffer);
-    await receipts.deleteLegacyBuffer(customerId);
-    expect(await receipts.getLegacyBuffer(customerId)).toBeUndefined();
+    expect(await legacy.deleteLegacyBufferIfFirstMessageAt(customerId, '2026-03-10T11:00:01Z')).toBe(false);
+    expect(await legacy.getLegacyBuffer(customerId)).toBeDefined();
+    expect(await legacy.deleteLegacyBufferIfFirstMessageAt(customerId, '2026-03-10T11:00:00.000+00:00')).toBe(true);
+    expect(await legacy.getLegacyBuffer(customerId)).toBeUndefined();
   });
 
   test('pending reply round trip', async () => {
     const customerId = newPhone();
     const reply = { customerId, text: 'Resposta anterior', sessionId: 'session-1', state: 'QUALIFYING' as const, firstMessageId: 'wamid.1', createdAt: '2026-03-10T11:00:00.000000Z' };
-    await receipts.putLegacyPendingReply(reply);
-    expect(await receipts.getLegacyPendingReply(customerId)).toEqual(reply);
-    await receipts.deleteLegacyPendingReply(customerId);
-    expect(await receipts.getLegacyPendingReply(customerId)).toBeUndefined();
+    await kit.put({ item: legacyPendingReplyToItem(reply) });
+    expect(await legacy.getLegacyPendingReply(customerId)).toEqual(reply);
+    await legacy.deleteLegacyPendingReply(customerId);
+    expect(await legacy.getLegacyPendingReply(customerId)).toBeUndefined();
   });
 });

@@ -10,7 +10,7 @@ import { isoMicros } from '../../lambda/core/domain/timestamps';
 import type { AgentResultWrite } from '../../lambda/core/ports/repositories';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { CallRecorder } from './support/call-recorder';
-import { inboundTurn, newPhone, newSession } from './support/fixtures';
+import { inboundTurn, invalidateAsSeedDid, newPhone, newSession } from './support/fixtures';
 import { ManualClock } from './support/manual-clock';
 
 let table: TestTable;
@@ -48,16 +48,15 @@ describe('put / get / getActive', () => {
     expect(await kit.get({ key: activePointerKey(customerId) })).toMatchObject({ session_id: session.sessionId, updated_at: '2026-03-10T12:00:00.000000Z' });
   });
 
-  test('a customer without a pointer has no active session; setActivePointer switches it', async () => {
+  test('a customer without a pointer has no active session; the last session put is the active one', async () => {
     const customerId = newPhone();
     expect(await sessions.getActive(customerId)).toBeUndefined();
     const first = newSession(customerId);
     const second = newSession(customerId);
     await sessions.put(first);
+    expect((await sessions.getActive(customerId))?.sessionId).toBe(first.sessionId);
     await sessions.put(second);
     expect((await sessions.getActive(customerId))?.sessionId).toBe(second.sessionId);
-    await sessions.setActivePointer(customerId, first.sessionId);
-    expect((await sessions.getActive(customerId))?.sessionId).toBe(first.sessionId);
   });
 
   test('attributes this version does not know survive a read-modify-write', async () => {
@@ -229,7 +228,7 @@ describe('tryPutAgentResult (reply outbox)', () => {
     expect(await sessions.tryPutAgentResult(resultFor(other, turn.messageId, { expectedState: 'QUALIFYING', expectedActiveSessionId: other.sessionId }))).toBe(false);
 
     // Invalidated: even without a reply the result is refused.
-    await receipts.invalidatePending(customerId);
+    await invalidateAsSeedDid(kit, customerId, '2026-03-10T12:00:00.000000Z');
     expect(await sessions.tryPutAgentResult(resultFor(other, turn.messageId, { expectedState: 'QUALIFYING', expectedActiveSessionId: other.sessionId, reply: undefined }))).toBe(false);
   });
 

@@ -8,6 +8,7 @@ import { ScriptedAgent, type ScriptedAgentOptions } from '../../lambda/core/adap
 import { DynamoDemandRepository } from '../../lambda/core/adapters/dynamodb/demand-repository';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
+import { DynamoLegacyDebounceRepository } from '../../lambda/core/adapters/dynamodb/legacy-debounce-repository';
 import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
 import { DynamoVersionedResourceRepository } from '../../lambda/core/adapters/dynamodb/versioned-resource-repository';
@@ -64,6 +65,7 @@ export class TurnHarness {
   readonly kit: DynamoKit;
   readonly agent: ScriptedAgent;
   readonly receipts: DynamoInboundReceiptRepository;
+  readonly legacy: DynamoLegacyDebounceRepository;
   readonly sessions: DynamoSessionRepository;
   readonly messages: DynamoMessageRepository;
   readonly demands: DynamoDemandRepository;
@@ -82,6 +84,7 @@ export class TurnHarness {
     this.kit = new DynamoKit({ tableName: table.name });
     this.agent = new ScriptedAgent(options.agent);
     this.receipts = new DynamoInboundReceiptRepository(this.kit, systemClock);
+    this.legacy = new DynamoLegacyDebounceRepository(this.kit);
     this.sessions = new DynamoSessionRepository(this.kit, systemClock);
     this.messages = new DynamoMessageRepository(this.kit, systemClock);
     this.demands = new DynamoDemandRepository(this.kit);
@@ -89,6 +92,7 @@ export class TurnHarness {
     const credentials = new StaticCredentialsProvider(TEST_CREDENTIALS);
     const deps: ProcessTurnDependencies = {
       receipts: this.receipts,
+      legacy: this.legacy,
       sessions: this.sessions,
       messages: this.messages,
       demands: this.demands,
@@ -99,7 +103,7 @@ export class TurnHarness {
       ids: randomIdGenerator,
       settings: options.settings,
     };
-    this.turnHandler = createTurnHandler({ processTurn: new ProcessTurn(options.wrap ? options.wrap(deps) : deps), logger: this.logger, metrics: this.metrics });
+    this.turnHandler = createTurnHandler({ processTurn: new ProcessTurn(options.wrap ? options.wrap(deps) : deps), clock: systemClock, logger: this.logger, metrics: this.metrics });
     this.webhook = createWebhookHandler({ tableName: table.name, turnQueueUrl: queueUrl, credentials, logger: this.logger, metrics: this.metrics });
   }
 

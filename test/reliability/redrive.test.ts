@@ -11,6 +11,7 @@ import { encodeDispatchMessage } from '../../lambda/core/adapters/sqs/dispatch-m
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { DlqRedrive, type RedriveOutcome } from '../../local/ops/dlq-redrive';
 import { newCustomer, startTestPipeline, waitUntil } from '../e2e/support';
+import { isCompleted } from '../support/inspect';
 import { ScenarioRun, type Scenario } from './support/scenario-run';
 import { startReliabilityEnvironment } from './support/pipeline-under-test';
 
@@ -61,7 +62,7 @@ test('a turn that failed three times is parked in the DLQ; once the agent is fix
     ['assistant', 'sent', undefined],
   ]);
   const { receipts } = createDynamoRepositories({ tableName: pipeline.tableName });
-  expect(await receipts.isCompleted({ customerId: customer, messageId })).toBe(true);
+  expect(await isCompleted(receipts, { customerId: customer, messageId })).toBe(true);
   expect((await receipts.getLatest(customer))?.pendingMessageIds).toEqual([]);
 }, 90_000);
 
@@ -307,7 +308,7 @@ test('a redriven message older than a reply waiting in the outbox is not taken f
       'user: Quero um exame',
       'assistant: Olá! Recebi: Quero um exame (mensagem 1)',
     ]);
-    for (const { id } of result.messages) expect(await env.repositories.receipts.isCompleted({ customerId: result.customer, messageId: id })).toBe(true);
+    for (const { id } of result.messages) expect(await isCompleted(env.repositories.receipts, { customerId: result.customer, messageId: id })).toBe(true);
     expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Quero um exame (mensagem 1)']);
   } finally {
     await env.close();

@@ -7,7 +7,7 @@
 import type { AdminAuditEvent, ConsentRecord, OperationalConfig, VersionedResource } from '../domain/admin';
 import type { CrmSyncRow, CrmSyncStatus } from '../domain/crm-sync';
 import type { OutOfPortfolioDemand } from '../domain/demand';
-import type { InboundReceipt, InboundRegistration, LatestInbound, PendingInbound, RegisterInboundOptions } from '../domain/inbound-receipt';
+import type { CompletedInbound, InboundReceipt, InboundRef, InboundRegistration, LatestInbound, PendingInbound, RegisterInboundOptions } from '../domain/inbound-receipt';
 import type { InboundTurn } from '../domain/inbound-turn';
 import type { LegacyDebounceBuffer, LegacyPendingReply } from '../domain/legacy-debounce';
 import type { LlmUsage, Message, MessageRole, OutboundRef } from '../domain/message';
@@ -100,8 +100,6 @@ export interface SessionRepository {
   /** Counts an operator re-notification; `false` if the session left its state meanwhile. */
   markHandoffRenotified(session: Session, notifiedAt: IsoTimestamp): Promise<boolean>;
   markHandoffCustomerRenotified(session: Session, notifiedAt: IsoTimestamp): Promise<boolean>;
-  /** Unconditional pointer switch; prefer the transactional writes above. */
-  setActivePointer(customerId: string, sessionId: string): Promise<void>;
 }
 
 // ---- Messages and demands ---------------------------------------------------------------------------
@@ -146,11 +144,7 @@ export interface DemandRepository {
 
 // ---- Inbound receipts (latest-message-wins) ---------------------------------------------------------
 
-/** The identity of an inbound message. */
-export type InboundRef = Pick<InboundTurn, 'customerId' | 'messageId'>;
-
-/** A consumed message; with its history timestamp (from pendingInbounds) it advances the watermark. */
-export type CompletedInbound = InboundRef & { readonly historyTimestamp?: IsoTimestamp };
+export type { CompletedInbound, InboundRef } from '../domain/inbound-receipt';
 
 export interface InboundReceiptRepository {
   /**
@@ -167,10 +161,6 @@ export interface InboundReceiptRepository {
   markHumanRouted(ref: InboundRef): Promise<boolean>;
   /** Requires the receipt (ConditionFailedError otherwise). */
   markDispatched(ref: InboundRef): Promise<void>;
-  tryClaimSync(ref: InboundRef): Promise<boolean>;
-  releaseSyncClaim(ref: InboundRef): Promise<void>;
-  isLatest(customerId: string, messageId: string): Promise<boolean>;
-  isInvalidated(customerId: string): Promise<boolean>;
   getLatest(customerId: string): Promise<LatestInbound | undefined>;
   /**
    * Agent-routed, uncompleted pending messages in registration order, with history timestamps
@@ -180,11 +170,6 @@ export interface InboundReceiptRepository {
    * Pass the marker when it was just read (consistently) to save reading it again.
    */
   pendingInbounds(customerId: string, latest?: LatestInbound): Promise<PendingInbound[]>;
-  /** Barrier: drops the pending list and refuses commits until a new message is registered. */
-  invalidatePending(customerId: string): Promise<void>;
-  /** Records the commit of `messageId` if it is still the latest and not invalidated. */
-  tryCommit(customerId: string, messageId: string): Promise<boolean>;
-  isCompleted(ref: InboundRef): Promise<boolean>;
   /**
    * Durable completion of the turns consumed together: receipts get `completed_at`, and their ids
    * leave the pending list (conditional on the list, re-read and retried on a race). Complete every
@@ -209,14 +194,17 @@ export interface InboundReceiptRepository {
   listDeadLettered(customerId: string): Promise<InboundReceipt[]>;
   /** Removes the outbox reference if it still points at `ref`. */
   clearOutbox(ref: OutboundRef): Promise<boolean>;
-  // Legacy debounce buffer and pending reply (drained for compatibility with older deployments).
+}
+
+/**
+ * The BUFFER and PENDING_REPLY items of the former debounce design, which an older deployment may
+ * have left: the orchestrator drains them once, then deletes them. Nothing writes new ones.
+ */
+export interface LegacyDebounceRepository {
   getLegacyBuffer(customerId: string): Promise<LegacyDebounceBuffer | undefined>;
-  putLegacyBuffer(buffer: LegacyDebounceBuffer): Promise<void>;
-  deleteLegacyBuffer(customerId: string): Promise<void>;
   /** Deletes the buffer only if it is still the one that started at `firstMessageAt`. */
   deleteLegacyBufferIfFirstMessageAt(customerId: string, firstMessageAt: IsoTimestamp): Promise<boolean>;
   getLegacyPendingReply(customerId: string): Promise<LegacyPendingReply | undefined>;
-  putLegacyPendingReply(reply: LegacyPendingReply): Promise<void>;
   deleteLegacyPendingReply(customerId: string): Promise<void>;
 }
 

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { InboundAttribute } from '../../../lambda/core/adapters/dynamodb/codecs/inbound-codec';
+import type { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { latestInboundKey } from '../../../lambda/core/adapters/dynamodb/keys';
 import type { InboundTurn } from '../../../lambda/core/domain/inbound-turn';
 import type { Session } from '../../../lambda/core/domain/session';
 
@@ -40,4 +43,17 @@ export function newSession(customerId: string, overrides: Partial<Session> = {})
     updatedAt: '2026-03-10T12:00:05.000000Z',
     ...overrides,
   };
+}
+
+/**
+ * The invalidation barrier as the seed system wrote it on the latest-inbound marker (this runtime
+ * only honours it): the pending list dropped, lifted by the next registered message.
+ */
+export async function invalidateAsSeedDid(kit: DynamoKit, customerId: string, at: string): Promise<void> {
+  await kit.update({
+    key: latestInboundKey(customerId),
+    update: 'SET #invalidated = :at, #pending = :empty',
+    names: { '#invalidated': InboundAttribute.invalidatedAt, '#pending': InboundAttribute.pendingMessageIds },
+    values: { ':at': at, ':empty': [] },
+  });
 }

@@ -9,6 +9,7 @@ import { DynamoCrmSyncRepository } from './crm-sync-repository';
 import { DynamoDemandRepository } from './demand-repository';
 import { DynamoKit, type DynamoKitOptions } from './dynamo-kit';
 import { DynamoInboundReceiptRepository } from './inbound-receipt-repository';
+import { DynamoLegacyDebounceRepository } from './legacy-debounce-repository';
 import { DynamoMessageRepository } from './message-repository';
 import { DynamoOperationalConfigRepository } from './operational-config-repository';
 import { DynamoOperatorAuthRepository } from './operator-auth-repository';
@@ -28,6 +29,7 @@ export interface DynamoRepositoriesOptions extends DynamoKitOptions {
 export interface DynamoRepositories {
   readonly kit: DynamoKit;
   readonly receipts: DynamoInboundReceiptRepository;
+  readonly legacy: DynamoLegacyDebounceRepository;
   readonly sessions: DynamoSessionRepository;
   readonly messages: DynamoMessageRepository;
   readonly demands: DynamoDemandRepository;
@@ -46,6 +48,7 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
   return {
     kit,
     receipts: new DynamoInboundReceiptRepository(kit, clock),
+    legacy: new DynamoLegacyDebounceRepository(kit),
     sessions: new DynamoSessionRepository(kit, clock, crmSyncEnabled ? crmSync : undefined),
     messages: new DynamoMessageRepository(kit, clock),
     demands: new DynamoDemandRepository(kit),

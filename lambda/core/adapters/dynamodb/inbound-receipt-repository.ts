@@ -1,49 +1,33 @@
 import { ConditionFailedError } from '../../domain/errors';
-import type { InboundReceipt, InboundRegistration, LatestInbound, PendingInbound, RegisterInboundOptions } from '../../domain/inbound-receipt';
-import type { InboundTurn } from '../../domain/inbound-turn';
-import type { LegacyDebounceBuffer, LegacyPendingReply } from '../../domain/legacy-debounce';
-import type { OutboundRef } from '../../domain/message';
-import { AGENT_ROUTED_STATES } from '../../domain/session';
-import { epochSeconds, isoMicros, latestOf, nextMicrosecond, toEpochMicros } from '../../domain/timestamps';
-import type { Clock } from '../../ports/clock';
-import type { CompletedInbound, InboundReceiptRepository, InboundRef } from '../../ports/repositories';
-import type { DynamoKit, TransactAction, UpdateRequest } from './dynamo-kit';
 import {
-  legacyBufferFromItem,
-  legacyBufferToItem,
-  InboundAttribute as A,
-  latestInboundFromItem,
-  legacyPendingReplyFromItem,
-  legacyPendingReplyToItem,
-  receiptFromItem,
-  receiptToItem,
-} from './codecs/inbound-codec';
+  placeInHistory,
+  RECEIPT_RETENTION_SECONDS,
+  type CompletedInbound,
+  type InboundReceipt,
+  type InboundRef,
+  type InboundRegistration,
+  type LatestInbound,
+  type PendingInbound,
+  type RegisterInboundOptions,
+} from '../../domain/inbound-receipt';
+import { AGENT_ROUTED_STATES } from '../../domain/inbound-routing';
+import type { InboundTurn } from '../../domain/inbound-turn';
+import type { OutboundRef } from '../../domain/message';
+import { epochSeconds, isoMicros, toEpochMicros } from '../../domain/timestamps';
+import type { Clock } from '../../ports/clock';
+import type { InboundReceiptRepository } from '../../ports/repositories';
+import type { DynamoKit, TransactAction } from './dynamo-kit';
+import { InboundAttribute as A, receiptFromItem, receiptToItem } from './codecs/inbound-codec';
 import { MessageAttribute } from './codecs/message-codec';
 import { ActivePointerAttribute } from './codecs/session-codec';
-import { activePointerKey, legacyBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, inboundReceiptPrefix, latestInboundKey, messageKey, legacyPendingReplyKey } from './keys';
+import { activePointerKey, ENTITY_TYPE, EntityType, inboundReceiptKey, inboundReceiptPrefix, latestInboundKey, messageKey } from './keys';
+import { PendingList, type ReceiptUpdate } from './pending-list';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, retryTransactionConflicts } from './repository-support';
 
-/** Meta retries a webhook for up to 7 days, so a receipt must outlive that. */
-export const RECEIPT_RETENTION_SECONDS = 7 * 24 * 60 * 60;
-
-/** Attempts of the read-then-conditional-remove on the pending list before giving up. */
-const PENDING_REMOVAL_ATTEMPTS = 8;
-
 /**
- * Messages settled per transaction: DynamoDB allows 100 actions; each message takes up to two (its
- * receipt and its history entry) and the pending list one.
- */
-const SETTLED_PER_TRANSACTION = 49;
-
-/**
- * Inbound receipts and the per-customer LATEST_INBOUND marker: durable deduplication, the ordered
- * pending list, latest-message-wins checks, durable completion and the outbox reference; plus the
- * legacy BUFFER / PENDING_REPLY items of the former debounce design.
- */
-/**
- * Holds only when the customer has no active session, or the ACTIVE pointer records a state in which
- * the agent answers. A pointer without a recorded state fails it too: then the caller reads the
- * session itself.
+ * The routing rule of the inbound protocol (`routesToAgent`) as a transaction condition: holds when
+ * the customer has no active session, or the ACTIVE pointer records a state in which the agent
+ * answers. A pointer without a recorded state fails it too: then the caller reads the session itself.
  */
 function agentMayAnswer(customerId: string): TransactAction {
   const states = Object.fromEntries(AGENT_ROUTED_STATES.map((state, index) => [`:agentState${index}`, state]));
@@ -57,11 +41,19 @@ function agentMayAnswer(customerId: string): TransactAction {
   };
 }
 
+/**
+ * Inbound receipts and the per-customer LATEST_INBOUND marker: durable deduplication, the ordered
+ * pending list, latest-message-wins checks, durable completion and the outbox reference.
+ */
 export class DynamoInboundReceiptRepository implements InboundReceiptRepository {
+  private readonly pendingList: PendingList;
+
   constructor(
     private readonly kit: DynamoKit,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.pendingList = new PendingList(kit, clock);
+  }
 
   private now(): string {
     return isoMicros(this.clock.now());
@@ -128,7 +120,7 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
 
   async markHumanRouted(ref: InboundRef): Promise<boolean> {
     if (!(await this.markReceipt(ref, A.humanRoutedAt, [A.agentRoutedAt, A.syncClaimedAt, A.completedAt]))) return false;
-    await this.removeFromPending(ref.customerId, [ref]);
+    await this.pendingList.remove(ref.customerId, [ref]);
     return true;
   }
 
@@ -140,22 +132,6 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
       names: { '#pk': KEY_NAMES['#pk'], '#marker': A.dispatchedAt },
       values: { ':now': this.now() },
     });
-  }
-
-  tryClaimSync(ref: InboundRef): Promise<boolean> {
-    return this.markReceipt(ref, A.syncClaimedAt, [A.syncClaimedAt, A.agentRoutedAt, A.humanRoutedAt, A.completedAt]);
-  }
-
-  async releaseSyncClaim(ref: InboundRef): Promise<void> {
-    // A receipt that is gone has no claim left to release.
-    await conditionally(() =>
-      this.kit.update({
-        key: inboundReceiptKey(ref.customerId, ref.messageId),
-        update: 'REMOVE #claim',
-        condition: ITEM_EXISTS,
-        names: { '#pk': KEY_NAMES['#pk'], '#claim': A.syncClaimedAt },
-      }),
-    );
   }
 
   /**
@@ -177,17 +153,8 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     );
   }
 
-  async getLatest(customerId: string): Promise<LatestInbound | undefined> {
-    const item = await this.kit.get({ key: latestInboundKey(customerId), consistentRead: true });
-    return item && latestInboundFromItem(item);
-  }
-
-  async isLatest(customerId: string, messageId: string): Promise<boolean> {
-    return (await this.getLatest(customerId))?.latestMessageId === messageId;
-  }
-
-  async isInvalidated(customerId: string): Promise<boolean> {
-    return (await this.getLatest(customerId))?.invalidatedAt !== undefined;
+  getLatest(customerId: string): Promise<LatestInbound | undefined> {
+    return this.pendingList.latest(customerId);
   }
 
   async pendingInbounds(customerId: string, knownLatest?: LatestInbound): Promise<PendingInbound[]> {
@@ -196,55 +163,16 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     if (ids.length === 0) return [];
     const items = await this.kit.batchGet(ids.map((id) => inboundReceiptKey(customerId, id)), { consistentRead: true });
     const receipts = new Map(items.map(receiptFromItem).map((receipt) => [receipt.turn.messageId, receipt]));
-    const pending: PendingInbound[] = [];
-    let previous = latest?.historyWatermark;
-    for (const id of ids) {
-      const receipt = receipts.get(id);
-      if (!receipt || !isDrainable(receipt)) continue;
-      if (receipt.historyTimestamp !== undefined) {
-        // Parked, then redriven: the message is in the history already and keeps its place there.
-        const kept = isoMicros(receipt.historyTimestamp);
-        previous = previous === undefined ? kept : latestOf(previous, kept);
-        pending.push({ ...receipt.turn, historyTimestamp: kept });
-        continue;
-      }
-      let historyTimestamp = isoMicros(receipt.turn.providerTimestamp);
-      if (previous !== undefined && toEpochMicros(historyTimestamp) <= toEpochMicros(previous)) historyTimestamp = nextMicrosecond(previous);
-      previous = historyTimestamp;
-      pending.push({ ...receipt.turn, historyTimestamp });
-    }
-    return pending;
-  }
-
-  async invalidatePending(customerId: string): Promise<void> {
-    await this.kit.update({
-      key: latestInboundKey(customerId),
-      update: 'SET #type = :type, #phone = :phone, #invalidated = :now, #pending = :empty, #updated = :now',
-      names: { '#type': ENTITY_TYPE, '#phone': A.phoneNumber, '#invalidated': A.invalidatedAt, '#pending': A.pendingMessageIds, '#updated': A.updatedAt },
-      values: { ':type': EntityType.latestInbound, ':phone': customerId, ':now': this.now(), ':empty': [] },
-    });
-  }
-
-  tryCommit(customerId: string, messageId: string): Promise<boolean> {
-    return conditionally(() =>
-      this.kit.update({
-        key: latestInboundKey(customerId),
-        update: 'SET #committed = :id, #committedAt = :now',
-        condition: '#latest = :id AND attribute_not_exists(#invalidated)',
-        names: { '#committed': A.committedMessageId, '#committedAt': A.committedAt, '#latest': A.latestMessageId, '#invalidated': A.invalidatedAt },
-        values: { ':id': messageId, ':now': this.now() },
-      }),
+    return placeInHistory(
+      ids.flatMap((id) => receipts.get(id) ?? []),
+      latest?.historyWatermark,
     );
-  }
-
-  async isCompleted(ref: InboundRef): Promise<boolean> {
-    return (await this.getReceipt(ref))?.completedAt !== undefined;
   }
 
   markCompleted(...turns: CompletedInbound[]): Promise<void> {
     const now = this.now();
     // A receipt already gone (TTL) has nothing left to mark.
-    return this.settle(turns, (turn): ReceiptUpdate[] => [
+    return this.pendingList.settle(turns, (turn): ReceiptUpdate[] => [
       {
         key: inboundReceiptKey(turn.customerId, turn.messageId),
         update: 'SET #completed = if_not_exists(#completed, :now)',
@@ -260,7 +188,7 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     // Parked messages keep their place in the history, so the watermark moves past them as well.
     // Their history entries are hidden from the agent in the same transaction: a message must never
     // be hidden while still pending (a later turn would complete it unseen), nor parked but shown.
-    return this.settle(turns, (turn): ReceiptUpdate[] => [
+    return this.pendingList.settle(turns, (turn): ReceiptUpdate[] => [
       {
         key: inboundReceiptKey(turn.customerId, turn.messageId),
         update: turn.historyTimestamp ? 'SET #dead = :now, #history = :history' : 'SET #dead = :now',
@@ -282,41 +210,6 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
           ]
         : []),
     ]);
-  }
-
-  /**
-   * Marks the receipts (and what goes with them) and takes them off the pending list in ONE
-   * transaction per chunk. Separate writes could be cut between them, leaving a settled message on
-   * the list: no later turn would ever remove it (only unsettled receipts are drained), and the
-   * history watermark would stay behind it.
-   */
-  private async settle(turns: readonly CompletedInbound[], mark: (turn: CompletedInbound) => ReceiptUpdate[]): Promise<void> {
-    if (turns.length === 0) return;
-    if (new Set(turns.map((turn) => turn.customerId)).size > 1) throw new RangeError('Receipts are settled one customer at a time');
-    for (let start = 0; start < turns.length; start += SETTLED_PER_TRANSACTION) {
-      await this.settleTogether(turns.slice(start, start + SETTLED_PER_TRANSACTION), mark);
-    }
-  }
-
-  private async settleTogether(turns: readonly CompletedInbound[], mark: (turn: CompletedInbound) => ReceiptUpdate[]): Promise<void> {
-    const customerId = turns[0].customerId;
-    let updates = turns.flatMap(mark);
-    for (let attempt = 1; attempt <= PENDING_REMOVAL_ATTEMPTS + updates.length; attempt++) {
-      const latest = await this.getLatest(customerId);
-      const removal = latest && pendingRemoval(customerId, latest, turns, this.now());
-      const actions: TransactAction[] = [...updates, ...(removal ? [removal] : [])].map((update) => ({ update }));
-      if (actions.length === 0) return;
-      try {
-        await retryTransactionConflicts(() => this.kit.transact(actions));
-        return;
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError)) throw error;
-        // An update whose condition failed is left out; a failed list condition means the list
-        // changed meanwhile: read it again.
-        updates = updates.filter((_, index) => !error.failedAt(index));
-      }
-    }
-    throw new ConditionFailedError(`The pending list of ${customerId} kept changing; completion not recorded on it`);
   }
 
   async restoreDeadLettered(ref: InboundRef): Promise<InboundReceipt | undefined> {
@@ -362,16 +255,6 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     return parked.sort((a, b) => toEpochMicros(a.registeredAt) - toEpochMicros(b.registeredAt));
   }
 
-  /** Removes the messages from the pending list, re-reading it when it changed meanwhile. */
-  private async removeFromPending(customerId: string, turns: readonly CompletedInbound[]): Promise<void> {
-    for (let attempt = 1; attempt <= PENDING_REMOVAL_ATTEMPTS; attempt++) {
-      const latest = await this.getLatest(customerId);
-      const removal = latest && pendingRemoval(customerId, latest, turns, this.now());
-      if (!removal || (await conditionally(() => this.kit.update(removal)))) return;
-    }
-    throw new ConditionFailedError(`The pending list of ${customerId} kept changing; completion not recorded on it`);
-  }
-
   clearOutbox(ref: OutboundRef): Promise<boolean> {
     return conditionally(() =>
       this.kit.update({
@@ -383,94 +266,4 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
       }),
     );
   }
-
-  // ---- Legacy debounce buffer and pending reply ----
-
-  async getLegacyBuffer(customerId: string): Promise<LegacyDebounceBuffer | undefined> {
-    const item = await this.kit.get({ key: legacyBufferKey(customerId), consistentRead: true });
-    return item && legacyBufferFromItem(item);
-  }
-
-  async putLegacyBuffer(buffer: LegacyDebounceBuffer): Promise<void> {
-    await this.kit.put({ item: legacyBufferToItem(buffer) });
-  }
-
-  async deleteLegacyBuffer(customerId: string): Promise<void> {
-    await this.kit.delete({ key: legacyBufferKey(customerId) });
-  }
-
-  async deleteLegacyBufferIfFirstMessageAt(customerId: string, firstMessageAt: string): Promise<boolean> {
-    // Older rows stored the instant in other ISO spellings: compare normalised, delete on the raw value.
-    const item = await this.kit.get({ key: legacyBufferKey(customerId), consistentRead: true });
-    if (!item || isoMicros(String(item[A.firstMessageAt])) !== isoMicros(firstMessageAt)) return false;
-    return conditionally(() =>
-      this.kit.delete({
-        key: legacyBufferKey(customerId),
-        condition: '#first = :first',
-        names: { '#first': A.firstMessageAt },
-        values: { ':first': item[A.firstMessageAt] },
-      }),
-    );
-  }
-
-  async getLegacyPendingReply(customerId: string): Promise<LegacyPendingReply | undefined> {
-    const item = await this.kit.get({ key: legacyPendingReplyKey(customerId), consistentRead: true });
-    return item && legacyPendingReplyFromItem(item);
-  }
-
-  async putLegacyPendingReply(reply: LegacyPendingReply): Promise<void> {
-    await this.kit.put({ item: legacyPendingReplyToItem(reply) });
-  }
-
-  async deleteLegacyPendingReply(customerId: string): Promise<void> {
-    await this.kit.delete({ key: legacyPendingReplyKey(customerId) });
-  }
-}
-
-/** The orchestrator may drain it: routed to the agent (or dispatched by an older deployment) and not consumed elsewhere. */
-function isDrainable(receipt: InboundReceipt): boolean {
-  const routedToAgent = receipt.agentRoutedAt !== undefined || receipt.dispatchedAt !== undefined;
-  return routedToAgent && receipt.humanRoutedAt === undefined && receipt.syncClaimedAt === undefined && receipt.completedAt === undefined && receipt.deadLetteredAt === undefined;
-}
-
-type ReceiptUpdate = Omit<UpdateRequest, 'returnValues'>;
-
-/**
- * The update that removes the messages from the pending list as `latest` shows it, and moves the
- * history watermark past them; `undefined` when there is nothing to change. An index is only valid
- * while the list is unchanged there, so the update is conditioned on each removed position still
- * holding its id (and on the watermark it advances).
- */
-function pendingRemoval(customerId: string, latest: LatestInbound, turns: readonly CompletedInbound[], now: string): ReceiptUpdate | undefined {
-  const ids = new Set(turns.map((turn) => turn.messageId));
-  const completedTimestamps = turns.flatMap((turn) => (turn.historyTimestamp ? [isoMicros(turn.historyTimestamp)] : []));
-  const positions = latest.pendingMessageIds.flatMap((id, index) => (ids.has(id) ? [index] : []));
-  const watermark = [latest.historyWatermark, ...completedTimestamps]
-    .filter((value): value is string => value !== undefined)
-    .reduce<string | undefined>((max, value) => (max === undefined || toEpochMicros(value) > toEpochMicros(max) ? value : max), undefined);
-  const watermarkMoves = watermark !== latest.historyWatermark;
-  if (positions.length === 0 && !watermarkMoves) return undefined;
-
-  const names: Record<string, string> = { '#updated': A.updatedAt, '#watermark': A.historyWatermark };
-  if (positions.length > 0) names['#pending'] = A.pendingMessageIds;
-  const values: Record<string, unknown> = { ':now': now };
-  const conditions = positions.map((position, index) => {
-    values[`:id${index}`] = latest.pendingMessageIds[position];
-    return `#pending[${position}] = :id${index}`;
-  });
-  conditions.push(latest.historyWatermark === undefined ? 'attribute_not_exists(#watermark)' : '#watermark = :oldWatermark');
-  if (latest.historyWatermark !== undefined) values[':oldWatermark'] = latest.historyWatermark;
-  const sets = ['#updated = :now'];
-  if (watermarkMoves) {
-    sets.push('#watermark = :watermark');
-    values[':watermark'] = watermark;
-  }
-  const removes = positions.map((position) => `#pending[${position}]`);
-  return {
-    key: latestInboundKey(customerId),
-    update: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
-    condition: conditions.join(' AND '),
-    names,
-    values,
-  };
 }

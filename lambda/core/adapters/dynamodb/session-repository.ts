@@ -299,8 +299,4 @@ export class DynamoSessionRepository implements SessionRepository {
       }),
     );
   }
-
-  async setActivePointer(customerId: string, sessionId: string): Promise<void> {
-    await this.kit.put({ item: activePointerToItem(customerId, sessionId, this.now()) });
-  }
 }
