@@ -8,7 +8,7 @@ const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const ts = '2026-03-10T12:00:00Z';
 const tsMicros = '2026-03-10T12:00:00.000000Z';
 
-/** Every table key of SPEC §3, with the exact key it must produce. */
+/** Every table key of docs/DESIGN.md#data-model, with the exact key it must produce. */
 const inventory: [string, keys.TableKey, { PK: string; SK: string }][] = [
   ['session', keys.sessionKey('5511', 's-1'), { PK: 'SESSION#5511', SK: 'SESSION#s-1' }],
   ['active pointer', keys.activePointerKey('5511'), { PK: 'SESSION#5511', SK: 'ACTIVE' }],

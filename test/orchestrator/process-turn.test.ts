@@ -10,7 +10,7 @@ afterEach(async () => {
   await harness?.close();
 });
 
-describe('turn protocol (SPEC §6)', () => {
+describe('turn protocol (docs/DESIGN.md#turn-protocol)', () => {
   test('a body without phone or not JSON is dropped without a retry and writes nothing', async () => {
     harness = await TurnHarness.start();
     for (const body of ['not json', '{"message_id":"wamid.X"}']) {

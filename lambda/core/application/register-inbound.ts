@@ -27,7 +27,7 @@ export interface RegisterInboundDependencies {
 
 /**
  * Registers customer messages durably, routes each to the agent or the human inbox, and dispatches
- * agent turns (SPEC §5). Every step is idempotent, because Meta redelivers for up to 7 days: a
+ * agent turns (docs/DESIGN.md#inbound-protocol). Every step is idempotent, because Meta redelivers for up to 7 days: a
  * duplicate changes nothing, and a receipt left undispatched by a failure is dispatched by the retry.
  */
 export class RegisterInboundTurns {

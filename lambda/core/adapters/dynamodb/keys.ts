@@ -1,6 +1,6 @@
 /**
  * The inventory of the single table: every PK/SK/GSI1 key and every entity type is built here and
- * nowhere else (SPEC §3). Repositories ask this module for keys and key prefixes; they never
+ * nowhere else (docs/DESIGN.md#data-model). Repositories ask this module for keys and key prefixes; they never
  * concatenate a key themselves.
  *
  * Every segment is checked to be non-empty and free of the `#` separator, so two different

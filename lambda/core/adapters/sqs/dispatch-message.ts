@@ -21,7 +21,7 @@ export interface ReceivedDispatchMessage {
 }
 
 /**
- * Returns undefined for a body that is not JSON or has no usable customer id (SPEC §6: logged,
+ * Returns undefined for a body that is not JSON or has no usable customer id (docs/DESIGN.md#turn-protocol: logged,
  * never retried — a retry could not succeed).
  */
 export function decodeDispatchMessage(body: string): ReceivedDispatchMessage | undefined {
