@@ -1,4 +1,3 @@
-import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { GraphApiWhatsAppSender, type GraphApiSenderOptions } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { WHATSAPP_TEXT_LIMIT } from '../../lambda/core/adapters/whatsapp/whatsapp-text';
@@ -78,16 +77,6 @@ describe('sending a text', () => {
     const result = await sender().sendText(toPhone);
 
     expect(result.providerMessageId).toBe('wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBI3N0EyQkJBQ0JCRjM5QjA0REIA');
-  });
-
-  it('reads the base URL from the environment the construct sets', async () => {
-    const fromEnv = GraphApiWhatsAppSender.fromEnvironment(new StaticCredentialsProvider(credentials()), {
-      [RUNTIME_ENV.whatsAppApiBaseUrl]: api.baseUrl,
-    });
-
-    await fromEnv.sendText(toPhone);
-
-    expect(api.sent()).toHaveLength(1);
   });
 
   it('marks a customer message as read with a typing indicator', async () => {

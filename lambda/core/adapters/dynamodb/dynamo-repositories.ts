@@ -1,4 +1,3 @@
-import { RUNTIME_ENV } from '../../../../lib/private/pipeline-contract';
 import { DEFAULT_OPERATOR_TIME_ZONE } from '../../domain/local-time';
 import type { Clock, IdGenerator } from '../../ports/clock';
 import { randomIdGenerator } from '../system/random-id-generator';
@@ -59,11 +58,4 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
     consents: new DynamoConsentRepository(kit),
     operatorAuth: new DynamoOperatorAuthRepository(kit, clock, operatorTimeZone),
   };
-}
-
-/** The table name the construct gives the functions (`DYNAMODB_TABLE`). */
-export function tableNameFromEnvironment(environment: NodeJS.ProcessEnv = process.env): string {
-  const tableName = environment[RUNTIME_ENV.tableName];
-  if (!tableName) throw new Error(`Environment variable ${RUNTIME_ENV.tableName} is not set; the AgentPipeline construct sets it.`);
-  return tableName;
 }

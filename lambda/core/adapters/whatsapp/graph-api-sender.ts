@@ -1,4 +1,3 @@
-import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../../../lib/private/pipeline-contract';
 import type { WhatsAppCredentialsProvider } from '../../ports/credentials';
 import {
   WhatsAppSendError,
@@ -29,15 +28,6 @@ export interface GraphApiSenderOptions {
  * the secret (bypassing its cache) and one resend when the token has changed.
  */
 export class GraphApiWhatsAppSender implements WhatsAppSender {
-  /** Reads the base URL from `WHATSAPP_API_BASE_URL` (set by the construct), else the pipeline's default. */
-  static fromEnvironment(
-    credentials: WhatsAppCredentialsProvider,
-    env: NodeJS.ProcessEnv = process.env,
-  ): GraphApiWhatsAppSender {
-    const baseUrl = env[RUNTIME_ENV.whatsAppApiBaseUrl] || PIPELINE_DEFAULTS.whatsAppApiBaseUrl;
-    return new GraphApiWhatsAppSender({ baseUrl, credentials });
-  }
-
   private readonly baseUrl: string;
   private readonly credentials: WhatsAppCredentialsProvider;
   private readonly requestTimeoutMs: number;
