@@ -248,6 +248,8 @@ test('a redriven message older than a reply waiting in the outbox is not taken f
   await runRedriveScenario(
     {
       name: 'a parked message and a reply in the outbox',
+      // The reply answers only the second message: the first is completed unanswered, as checked below.
+      invariantsHold: false,
       faults: [
         { boundary: 'sessions.put › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 },
         { boundary: 'receipts.getLatest › dynamodb.get', occurrence: 5, kind: 'crash', phase: 'before' },
