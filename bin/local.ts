@@ -239,7 +239,7 @@ async function chat(pipeline: LocalPipeline, firstCustomer: string, out: ChatOut
       `Local pipeline ready (DynamoDB Local and SQS emulator PIDs: ${pipeline.childPids.join(', ') || 'reused'})`,
       `  webhook (Function URL)  ${pipeline.webhookUrl}   verify token ${pipeline.verifyToken}`,
       `  DynamoDB Local          ${pipeline.endpoints.dynamoDb}   table ${pipeline.tableName}`,
-      `  SQS emulator            ${pipeline.endpoints.sqs}   queue ${pipeline.queueUrl.split('/').pop()}`,
+      `  SQS emulator            ${pipeline.endpoints.sqs}   queue ${pipeline.turnQueueUrl.split('/').pop()}`,
       `  fake WhatsApp API       ${pipeline.fakeWhatsApp.baseUrl}`,
       '',
       CHAT_HELP,

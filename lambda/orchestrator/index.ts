@@ -1,16 +1,16 @@
 // Entry point of the orchestrator function: composes the turn use case from its adapters. The SQS
 // contract lives in turn-handler.ts, the behaviour in core/application/process-turn.ts.
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
-import { agentFromEnvironment } from '../core/adapters/agent/agent-from-environment';
-import { tableNameFromEnvironment } from '../core/adapters/dynamodb/dynamo-repositories';
+import { createAgent } from '../core/adapters/agent/agent-from-environment';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
 import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
 import { GraphApiWhatsAppSender } from '../core/adapters/whatsapp/graph-api-sender';
-import { ProcessTurn, type TurnSettings } from '../core/application/process-turn';
+import { ProcessTurn } from '../core/application/process-turn';
+import type { TurnSettings } from '../core/application/turn-settings';
 import type { AgentPort } from '../core/ports/agent';
 import type { WhatsAppSender } from '../core/ports/whatsapp-sender';
+import { readOrchestratorConfig } from './runtime-config';
 import { createTurnHandler, type InvocationContext } from './turn-handler';
 
 export type OrchestratorHandler = (event: SQSEvent, context: InvocationContext) => Promise<SQSBatchResponse>;
@@ -26,10 +26,11 @@ export interface OrchestratorRuntime extends FunctionRuntime {
 
 export function createOrchestratorHandler(runtime: OrchestratorRuntime): OrchestratorHandler {
   const composed = composeFunction('orchestrator', runtime);
-  const { receipts, sessions, messages, demands, resources } = composed.repositories;
+  const { receipts, legacy, sessions, messages, demands, resources } = composed.repositories;
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
       receipts,
+      legacy,
       sessions,
       messages,
       demands,
@@ -40,6 +41,7 @@ export function createOrchestratorHandler(runtime: OrchestratorRuntime): Orchest
       ids: runtime.ids ?? randomIdGenerator,
       settings: runtime.settings,
     }),
+    clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,
     maxReceiveCount: runtime.maxReceiveCount,
@@ -51,11 +53,16 @@ let fromEnvironment: OrchestratorHandler | undefined;
 
 /** The Lambda handler, composed on first use so importing this module has no side effects. */
 export const handler: OrchestratorHandler = (event, context) => {
-  fromEnvironment ??= createOrchestratorHandler({
-    tableName: tableNameFromEnvironment(),
-    whatsapp: GraphApiWhatsAppSender.fromEnvironment(SecretsManagerCredentialsProvider.fromEnvironment()),
-    agent: agentFromEnvironment(),
-    maxReceiveCount: Number(process.env[RUNTIME_ENV.maxReceiveCount] ?? PIPELINE_DEFAULTS.maxReceiveCount),
-  });
+  if (fromEnvironment === undefined) {
+    const config = readOrchestratorConfig();
+    const credentials = new SecretsManagerCredentialsProvider({ secretId: config.whatsAppSecretArn });
+    fromEnvironment = createOrchestratorHandler({
+      tableName: config.tableName,
+      whatsapp: new GraphApiWhatsAppSender({ baseUrl: config.whatsAppApiBaseUrl, credentials }),
+      agent: createAgent(config.agent),
+      maxReceiveCount: config.maxReceiveCount,
+      observability: config.observability,
+    });
+  }
   return fromEnvironment(event, context);
 };
