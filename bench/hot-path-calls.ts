@@ -11,7 +11,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import { physicalNames } from '../lib/pipeline-contract';
+import { physicalNames } from '../lib/private/pipeline-contract';
 import { ScriptedAgent } from '../lambda/core/adapters/agent/scripted-agent';
 import type { DynamoCallEvent } from '../lambda/core/adapters/dynamodb/dynamo-kit';
 import { encodeDispatchMessage } from '../lambda/core/adapters/sqs/dispatch-message';

@@ -4,7 +4,7 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { PIPELINE_DEFAULTS, physicalNames } from '../lib/pipeline-contract';
+import { PIPELINE_DEFAULTS, physicalNames } from '../lib/private/pipeline-contract';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { describeInspection, DlqRedrive, type DeadLetterInspection, type RedriveAction } from '../local/ops/dlq-redrive';
 

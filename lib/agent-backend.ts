@@ -2,8 +2,8 @@ import { Arn, ArnFormat, Aws, Token, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_INVOKE_ACTIONS } from './permissions';
-import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from './pipeline-contract';
+import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_INVOKE_ACTIONS } from './private/permissions';
+import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from './private/pipeline-contract';
 
 /**
  * Prefixes of Amazon Bedrock's system-defined cross-Region inference profiles

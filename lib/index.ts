@@ -1,2 +1,3 @@
 export * from './agent-pipeline';
+export * from './agent-pipeline-props';
 export * from './agent-backend';

@@ -1,4 +1,4 @@
-import { RUNTIME_ENV } from '../../lib/pipeline-contract';
+import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { OPERATOR_DEFAULTS, OPERATOR_ENV, parseAdminPhoneNumbers } from '../../lib/private/operator-contract';
 
 /** What the operator function reads from its environment, read once per instance. */

@@ -1,8 +1,8 @@
 // Entry point of the orchestrator function: composes the turn use case from its adapters. The SQS
 // contract lives in turn-handler.ts, the behaviour in core/application/process-turn.ts.
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/pipeline-contract';
 import { OPERATOR_ENV, parseAdminPhoneNumbers } from '../../lib/private/operator-contract';
+import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { agentFromEnvironment } from '../core/adapters/agent/agent-from-environment';
 import { tableNameFromEnvironment } from '../core/adapters/dynamodb/dynamo-repositories';
 import { composeFunction, type ComposedFunction, type FunctionRuntime } from '../core/adapters/function-runtime';

@@ -2,7 +2,7 @@ import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambd
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { PIPELINE_DEFAULTS } from '../../lib/pipeline-contract';
+import { PIPELINE_DEFAULTS } from '../../lib/private/pipeline-contract';
 import { decodeDispatchMessage } from '../core/adapters/sqs/dispatch-message';
 import { ReplyDeliveryError, type ProcessTurn } from '../core/application/process-turn';
 import { maskCustomerId } from '../core/domain/privacy';

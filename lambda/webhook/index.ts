@@ -2,7 +2,7 @@
 // contract lives in webhook-http.ts, the behaviour in core/application/register-inbound.ts.
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { RUNTIME_ENV } from '../../lib/pipeline-contract';
+import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { tableNameFromEnvironment } from '../core/adapters/dynamodb/dynamo-repositories';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
 import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
@@ -39,8 +39,8 @@ let fromEnvironment: WebhookHandler | undefined;
 /** The Lambda handler, composed on first use so importing this module has no side effects. */
 export const handler: WebhookHandler = (event) => {
   if (fromEnvironment === undefined) {
-    const queueUrl = process.env[RUNTIME_ENV.queueUrl];
-    if (!queueUrl) throw new Error(`Environment variable ${RUNTIME_ENV.queueUrl} is not set; the AgentPipeline construct sets it.`);
+    const queueUrl = process.env[RUNTIME_ENV.turnQueueUrl];
+    if (!queueUrl) throw new Error(`Environment variable ${RUNTIME_ENV.turnQueueUrl} is not set; the AgentPipeline construct sets it.`);
     fromEnvironment = createWebhookHandler({ tableName: tableNameFromEnvironment(), queueUrl, credentials: SecretsManagerCredentialsProvider.fromEnvironment() });
   }
   return fromEnvironment(event);

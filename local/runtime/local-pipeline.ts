@@ -4,7 +4,7 @@ import { Logger, type LogFormatter } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { AGENT_BACKEND_KINDS, PIPELINE_DEFAULTS, RUNTIME_ENV, physicalNames } from '../../lib/pipeline-contract';
+import { AGENT_BACKEND_KINDS, PIPELINE_DEFAULTS, RUNTIME_ENV, physicalNames } from '../../lib/private/pipeline-contract';
 import { agentFromEnvironment } from '../../lambda/core/adapters/agent/agent-from-environment';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';

@@ -1,6 +1,6 @@
 import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import type { InvokeCommandInput } from '@aws-sdk/client-lambda';
-import { RUNTIME_ENV } from '../../lib/pipeline-contract';
+import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { AgentConfigurationError, agentFromEnvironment } from '../../lambda/core/adapters/agent/agent-from-environment';
 import { BedrockConverseAgent, type ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
 import { LambdaInvokeAgent, type LambdaInvoke } from '../../lambda/core/adapters/agent/lambda-invoke-agent';

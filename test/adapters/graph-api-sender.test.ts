@@ -1,4 +1,4 @@
-import { RUNTIME_ENV } from '../../lib/pipeline-contract';
+import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { GraphApiWhatsAppSender, type GraphApiSenderOptions } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { WHATSAPP_TEXT_LIMIT } from '../../lambda/core/adapters/whatsapp/whatsapp-text';

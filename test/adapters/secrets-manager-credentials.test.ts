@@ -1,6 +1,6 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SecretsManagerClient, type GetSecretValueCommandOutput } from '@aws-sdk/client-secrets-manager';
-import { RUNTIME_ENV, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/pipeline-contract';
+import { RUNTIME_ENV, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/private/pipeline-contract';
 import {
   SecretsManagerCredentialsProvider,
   WhatsAppCredentialsError,

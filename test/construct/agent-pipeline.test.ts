@@ -139,8 +139,7 @@ describe('AgentPipeline with its defaults', () => {
       Environment: {
         Variables: {
           DYNAMODB_TABLE: synth.stack.resolve(synth.pipeline.table.tableName),
-          DEBOUNCE_QUEUE_URL: synth.stack.resolve(synth.pipeline.queue.queueUrl),
-          DEBOUNCE_WINDOW_SECONDS: '0',
+          TURN_QUEUE_URL: synth.stack.resolve(synth.pipeline.queue.queueUrl),
           WHATSAPP_SECRET_ARN: synth.stack.resolve(synth.pipeline.whatsAppSecret.secretArn),
           POWERTOOLS_SERVICE_NAME: 'gogenetic-agent-prod',
           POWERTOOLS_METRICS_NAMESPACE: 'gogenetic-agent',

@@ -3,7 +3,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
-import { physicalNames } from '../../lib/pipeline-contract';
+import { physicalNames } from '../../lib/private/pipeline-contract';
 import { ScriptedAgent, type ScriptedAgentOptions } from '../../lambda/core/adapters/agent/scripted-agent';
 import { DynamoDemandRepository } from '../../lambda/core/adapters/dynamodb/demand-repository';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';

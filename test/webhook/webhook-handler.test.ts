@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { physicalNames } from '../../lib/pipeline-contract';
+import { physicalNames } from '../../lib/private/pipeline-contract';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
 import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';

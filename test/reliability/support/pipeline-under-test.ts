@@ -10,7 +10,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, SQSBatchResponse, SQSRecord } from 'aws-lambda';
-import { physicalNames } from '../../../lib/pipeline-contract';
+import { physicalNames } from '../../../lib/private/pipeline-contract';
 import { ScriptedAgent, type ScriptedAgentOptions } from '../../../lambda/core/adapters/agent/scripted-agent';
 import { DynamoDemandRepository } from '../../../lambda/core/adapters/dynamodb/demand-repository';
 import { createDynamoRepositories, type DynamoRepositories } from '../../../lambda/core/adapters/dynamodb/dynamo-repositories';

@@ -1,4 +1,4 @@
-import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from '../../../../lib/pipeline-contract';
+import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from '../../../../lib/private/pipeline-contract';
 import type { AgentPort } from '../../ports/agent';
 import { BedrockConverseAgent, type ConverseCall } from './bedrock-converse-agent';
 import { LambdaInvokeAgent, type LambdaInvoke } from './lambda-invoke-agent';

@@ -1,4 +1,4 @@
-import { RUNTIME_ENV } from '../../../../lib/pipeline-contract';
+import { RUNTIME_ENV } from '../../../../lib/private/pipeline-contract';
 import { DEFAULT_OPERATOR_TIME_ZONE } from '../../domain/local-time';
 import type { Clock, IdGenerator } from '../../ports/clock';
 import { randomIdGenerator } from '../system/random-id-generator';

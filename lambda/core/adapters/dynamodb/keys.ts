@@ -7,7 +7,7 @@
  * identities can never produce the same key (`a#b` + `c` vs `a` + `b#c`).
  */
 import { createHash } from 'node:crypto';
-import { TABLE_SCHEMA } from '../../../../lib/pipeline-contract';
+import { TABLE_SCHEMA } from '../../../../lib/private/pipeline-contract';
 import { InvalidKeySegmentError } from '../../domain/errors';
 import { isoMicros, utcDay } from '../../domain/timestamps';
 

@@ -1,4 +1,4 @@
-import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../../../lib/pipeline-contract';
+import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../../../lib/private/pipeline-contract';
 import type { WhatsAppCredentialsProvider } from '../../ports/credentials';
 import {
   WhatsAppSendError,

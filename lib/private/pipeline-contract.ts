@@ -4,7 +4,7 @@
  * can never drift from the deployed one. Internal: not part of the jsii API.
  */
 
-/** Key schema of the single table (SPEC §2, §3). */
+/** Key schema of the single table (docs/DESIGN.md#data-model). */
 export const TABLE_SCHEMA = {
   partitionKey: 'PK',
   sortKey: 'SK',
@@ -12,7 +12,7 @@ export const TABLE_SCHEMA = {
   timeToLiveAttribute: 'ttl',
 } as const;
 
-/** Queue and function values pinned by the design (SPEC §2). */
+/** Queue and function values pinned by the design (docs/DESIGN.md). */
 export const PIPELINE_DEFAULTS = {
   serviceName: 'gogenetic-agent',
   queueVisibilityTimeoutSeconds: 120,
@@ -22,7 +22,6 @@ export const PIPELINE_DEFAULTS = {
   maxReceiveCount: 3,
   orchestratorTimeoutSeconds: 90,
   orchestratorBatchSize: 1,
-  debounceWindowSeconds: 0,
   /** Meta Graph API root the sender posts to unless the consumer overrides it. */
   whatsAppApiBaseUrl: 'https://graph.facebook.com/v23.0',
 } as const;
@@ -30,8 +29,7 @@ export const PIPELINE_DEFAULTS = {
 /** Environment variables the construct sets and the handlers read. */
 export const RUNTIME_ENV = {
   tableName: 'DYNAMODB_TABLE',
-  queueUrl: 'DEBOUNCE_QUEUE_URL',
-  debounceWindowSeconds: 'DEBOUNCE_WINDOW_SECONDS',
+  turnQueueUrl: 'TURN_QUEUE_URL',
   whatsAppSecretArn: 'WHATSAPP_SECRET_ARN',
   whatsAppApiBaseUrl: 'WHATSAPP_API_BASE_URL',
   agentBackend: 'AGENT_BACKEND',
@@ -66,6 +64,7 @@ export const WHATSAPP_SECRET_FIELDS = {
 export function physicalNames(serviceName: string, environment: string) {
   return {
     table: `${serviceName}-${environment}`,
+    // "debounce" is the original design's name for the turn queue; renaming a deployed queue would replace it.
     queue: `${serviceName}-debounce-${environment}.fifo`,
     deadLetterQueue: `${serviceName}-debounce-dlq-${environment}.fifo`,
   };

@@ -1,13 +1,12 @@
 import { Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import type { AgentPipelineProps } from './agent-pipeline';
+import type { AgentPipelineProps } from '../agent-pipeline-props';
 import { PIPELINE_DEFAULTS, physicalNames } from './pipeline-contract';
 
 /** The construct's props with every default applied and every check passed. Internal. */
 export interface PipelineSettings {
   readonly names: ReturnType<typeof physicalNames>;
   readonly serviceName: string;
-  readonly environment: string;
   readonly removalPolicy: RemovalPolicy;
   readonly deletionProtection: boolean;
   readonly orchestratorTimeout: Duration;
@@ -30,7 +29,7 @@ const DYNAMODB_TABLE_NAME_MAX_LENGTH = 255;
 /** Characters the derived names add around serviceName + environment (the DLQ name is the longest). */
 const EMPTY_NAMES = physicalNames('', '');
 /** serviceName.length + environment.length must fit the tightest of the physical name limits. */
-export const MAX_NAME_BUDGET = Math.min(
+const MAX_NAME_BUDGET = Math.min(
   SQS_QUEUE_NAME_MAX_LENGTH - Math.max(EMPTY_NAMES.queue.length, EMPTY_NAMES.deadLetterQueue.length),
   DYNAMODB_TABLE_NAME_MAX_LENGTH - EMPTY_NAMES.table.length,
 );
@@ -120,7 +119,6 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
   return {
     names: physicalNames(serviceName, environment),
     serviceName,
-    environment,
     removalPolicy,
     deletionProtection,
     orchestratorTimeout,

@@ -30,7 +30,7 @@ export const ORCHESTRATOR_TABLE_ACTIONS = [
 /** Orchestrator queries (the kit's queryPage), on the table and on GSI1 only. */
 export const ORCHESTRATOR_QUERY_ACTIONS = ['dynamodb:Query'] as const;
 
-/** Webhook on the debounce queue: dispatch only. Consumption is granted by the event source. */
+/** Webhook on the turn queue: dispatch only. Consumption is granted by the event source. */
 export const WEBHOOK_QUEUE_ACTIONS = ['sqs:SendMessage'] as const;
 
 /**

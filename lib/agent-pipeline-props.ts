@@ -1,0 +1,159 @@
+import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import type { AgentBackend } from './agent-backend';
+
+/** Properties of an `AgentPipeline`. */
+export interface AgentPipelineProps {
+  /**
+   * Deployment environment, part of every physical name (`prod`, `dev`, `staging-2`…).
+   * Lowercase letters, digits and inner hyphens; together with `serviceName` at most 61
+   * characters, so that the dead-letter queue name fits SQS's 80-character limit.
+   */
+  readonly environment: string;
+
+  /**
+   * The AI agent the orchestrator calls: `AgentBackend.bedrock({ modelId })`,
+   * `AgentBackend.lambda(fn)`, or `AgentBackend.scripted()` for development stacks.
+   * Required on purpose: there is no safe default for production.
+   */
+  readonly agentBackend: AgentBackend;
+
+  /**
+   * Service name, the first part of every physical name (`${serviceName}-${environment}` for the
+   * table, `${serviceName}-debounce-${environment}.fifo` for the queue). Same character rules as
+   * `environment`.
+   *
+   * @default 'gogenetic-agent'
+   */
+  readonly serviceName?: string;
+
+  /**
+   * What happens to the stateful resources (table, queues, log groups, the secret created by the
+   * construct) when they leave the stack. Use `DESTROY` only for disposable stacks, together with
+   * `deletionProtection: false`.
+   *
+   * @default RemovalPolicy.RETAIN
+   */
+  readonly removalPolicy?: RemovalPolicy;
+
+  /**
+   * DynamoDB deletion protection on the table. Must be `false` when `removalPolicy` is `DESTROY`.
+   *
+   * @default true
+   */
+  readonly deletionProtection?: boolean;
+
+  /**
+   * Customer managed KMS key for the data at rest: the table, both queues and, when the construct
+   * creates it, the WhatsApp secret. Both functions are granted exactly the key actions they need.
+   *
+   * @default - AWS managed keys: `aws/dynamodb` for the table, SQS managed SSE for the queues,
+   * `aws/secretsmanager` for the secret
+   */
+  readonly encryptionKey?: kms.IKey;
+
+  /**
+   * The orchestrator function's timeout: the whole turn (history, agent loop, reply) must fit.
+   *
+   * @default Duration.seconds(90)
+   */
+  readonly orchestratorTimeout?: Duration;
+
+  /**
+   * The turn queue's visibility timeout. Must be greater than `orchestratorTimeout`. AWS
+   * recommends at least 6 × the function timeout so that retries after throttling do not burn
+   * receives; the default keeps the original 120 s, which re-delivers a failed turn sooner.
+   *
+   * @default Duration.seconds(120)
+   */
+  readonly visibilityTimeout?: Duration;
+
+  /**
+   * How many times a message is received before SQS moves it to the dead-letter queue
+   * (a whole number from 1 to 1000).
+   *
+   * @default 3
+   */
+  readonly maxReceiveCount?: number;
+
+  /**
+   * How long the turn queue keeps a message (60 s to 14 days).
+   *
+   * @default Duration.days(4)
+   */
+  readonly queueRetentionPeriod?: Duration;
+
+  /**
+   * How long the dead-letter queue keeps a message (60 s to 14 days). Must not be shorter than
+   * `queueRetentionPeriod`: SQS keeps a message's original enqueue time when it dead-letters it.
+   *
+   * @default Duration.days(14)
+   */
+  readonly deadLetterQueueRetentionPeriod?: Duration;
+
+  /**
+   * An existing Secrets Manager secret holding the JSON document
+   * `{"appSecret": "…", "verifyToken": "…", "accessToken": "…"}` (Meta app secret, webhook verify
+   * token, WhatsApp Cloud API access token).
+   *
+   * @default - a new secret with a random `verifyToken` and `REPLACE_ME` placeholders for
+   * `appSecret` and `accessToken`, which the operator fills in after the first deployment
+   */
+  readonly whatsAppSecret?: secretsmanager.ISecret;
+
+  /**
+   * Base URL of the WhatsApp Cloud API (Meta Graph API version included). Must be https.
+   *
+   * @default 'https://graph.facebook.com/v23.0'
+   */
+  readonly whatsAppApiBaseUrl?: string;
+
+  /**
+   * Retention of both functions' log groups.
+   *
+   * @default logs.RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: logs.RetentionDays;
+
+  /**
+   * Memory of the webhook function in MB (CPU grows with it; it governs the cold start Meta waits on).
+   *
+   * @default 512
+   */
+  readonly webhookMemorySize?: number;
+
+  /**
+   * Memory of the orchestrator function in MB.
+   *
+   * @default 512
+   */
+  readonly orchestratorMemorySize?: number;
+
+  /**
+   * Upper bound on concurrent orchestrator invocations by the SQS event source (2 to 1000), to
+   * protect the agent and the WhatsApp API. Unlike reserved concurrency it does not throttle
+   * invocations, so it never pushes messages towards the dead-letter queue.
+   *
+   * @default - no limit besides the account's concurrency; FIFO ordering already allows at most one
+   * in-flight turn per customer
+   */
+  readonly orchestratorMaxConcurrency?: number;
+
+  /**
+   * Threshold of the alarm on the age of the oldest message in the turn queue
+   * (at least one minute, below `queueRetentionPeriod`).
+   *
+   * @default Duration.minutes(10)
+   */
+  readonly oldestMessageAgeAlarmThreshold?: Duration;
+
+  /**
+   * SNS topic notified when any alarm of the pipeline changes to ALARM or back to OK.
+   *
+   * @default - alarms have no actions
+   */
+  readonly alarmTopic?: sns.ITopic;
+}
