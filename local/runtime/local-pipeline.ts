@@ -16,6 +16,11 @@ import type { SweepReport } from '../../lambda/core/application/operator/handoff
 import { DEFAULT_HANDOFF_TEXTS } from '../../lambda/core/domain/operational-settings';
 import { OPERATOR_DEFAULTS } from '../../lib/private/operator-contract';
 import { createOperatorHandler } from '../../lambda/operator/index';
+import { composeOperatorPlane } from '../../lambda/operator/compose-plane';
+import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { randomIdGenerator } from '../../lambda/core/adapters/system/random-id-generator';
+import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { createOrchestratorHandler } from '../../lambda/orchestrator/index';
 import { createWebhookHandler } from '../../lambda/webhook/index';
 import { FakeGraphApi } from '../fake-whatsapp/fake-graph-api';
@@ -63,6 +68,8 @@ export interface LocalPipelineOptions {
   readonly adminPhoneNumbers?: readonly string[];
   /** When the handoff sweep re-notifies operators and reminds the customer (operator plane only). */
   readonly handoffTimings?: { readonly renotifyOperatorsAfterMs?: number; readonly remindCustomerAfterMs?: number };
+  /** Runs the handoff sweeper on this period, as the deployed schedule does every minute. Default: only on `sweepHandoffs()`. */
+  readonly sweepEveryMs?: number;
 }
 
 export interface LocalPipelinePorts {
@@ -95,6 +102,8 @@ export interface LocalPipeline {
    * fresh sweeper instance, so concurrent calls behave like concurrent Lambda invocations.
    */
   sweepHandoffs(): Promise<SweepReport>;
+  /** A ready one-time console link for an operator, as the `login` WhatsApp message would get (operator plane only). */
+  loginLink(operatorPhone: string): Promise<string>;
   /** Signs the webhook's POSTs (what Meta calls the app secret). */
   readonly appSecret: string;
   /** Answers the webhook's verification handshake. */
@@ -190,6 +199,25 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       ...observability('whatsapp-orchestrator', logLevel, options.logFormatter),
     });
 
+    const documentClient = createDocumentClient({ endpoint: dynamoDb, region, credentials: localCredentials });
+    cleanup.add(async () => documentClient.destroy());
+    const plane =
+      operatorPlane &&
+      composeOperatorPlane(operatorPlane, { repositories: createDynamoRepositories({ tableName: names.table, client: documentClient }), clock: systemClock }, whatsapp, randomIdGenerator);
+    const requirePlane = () => {
+      if (operatorPlane === undefined || plane === undefined) throw new Error('The operator plane is off: start the pipeline with adminPhoneNumbers');
+      return { ...plane, consoleUrl: operatorPlane.consoleUrl };
+    };
+    const sweepHandoffs = () => {
+      requirePlane();
+      return createHandoffSweeperHandler({ tableName: names.table, whatsapp, operatorPlane: operatorPlane!, ...observability('whatsapp-handoff-sweeper', logLevel, options.logFormatter) })();
+    };
+    if (operatorPlane !== undefined && options.sweepEveryMs !== undefined) {
+      const sweeper = setInterval(() => void sweepHandoffs().catch(() => undefined), options.sweepEveryMs);
+      sweeper.unref();
+      cleanup.add(async () => clearInterval(sweeper));
+    }
+
     const webhookServer: FunctionUrlServer = await startFunctionUrlServer(webhook, { port: ports.webhook });
     cleanup.add(() => webhookServer.close());
     const eventSource = await SqsEventSource.start({
@@ -206,9 +234,11 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     return {
       webhookUrl: webhookServer.url,
       consoleUrl,
-      sweepHandoffs() {
-        if (operatorPlane === undefined) throw new Error('The operator plane is off: start the pipeline with adminPhoneNumbers');
-        return createHandoffSweeperHandler({ tableName: names.table, whatsapp, operatorPlane, ...observability('whatsapp-handoff-sweeper', logLevel, options.logFormatter) })();
+      sweepHandoffs,
+      async loginLink(operatorPhone) {
+        const link = await requirePlane().signIn.issueLoginLink(operatorPhone, requirePlane().consoleUrl);
+        if (link === undefined) throw new Error(`${operatorPhone} is neither an admin nor in the operators setting`);
+        return link.link;
       },
       appSecret: credentials.appSecret,
       verifyToken: credentials.verifyToken,
