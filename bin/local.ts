@@ -254,7 +254,7 @@ async function chat(pipeline: LocalPipeline, firstCustomer: string, admin: strin
       `Local pipeline ready (DynamoDB Local and SQS emulator PIDs: ${pipeline.childPids.join(', ') || 'reused'})`,
       `  webhook (Function URL)  ${pipeline.webhookUrl}   verify token ${pipeline.verifyToken}`,
       `  DynamoDB Local          ${pipeline.endpoints.dynamoDb}   table ${pipeline.tableName}`,
-      `  SQS emulator            ${pipeline.endpoints.sqs}   queue ${pipeline.queueUrl.split('/').pop()}`,
+      `  SQS emulator            ${pipeline.endpoints.sqs}   queue ${pipeline.turnQueueUrl.split('/').pop()}`,
       `  fake WhatsApp API       ${pipeline.fakeWhatsApp.baseUrl}`,
       `  operator console        ${pipeline.consoleUrl}   API under /api/`,
       `  login link for admin ${admin} (one use, 10 minutes): ${loginLink}`,

@@ -24,7 +24,7 @@ import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { createOrchestratorHandler } from '../../lambda/orchestrator/index';
 import { createWebhookHandler } from '../../lambda/webhook/index';
 import { FakeGraphApi } from '../fake-whatsapp/fake-graph-api';
-import { createAgentTable, createDebounceQueues, type LocalQueueOptions } from '../servers/local-resources';
+import { createAgentTable, createTurnQueues, type LocalQueueOptions } from '../servers/local-resources';
 import { assertPortFree, LocalServerError, startDynamoDbLocal, startSqsEmulator, type LocalServer } from '../servers/local-servers';
 import { ConversationInspector, type ConversationSnapshot } from './conversation-inspector';
 import { startFunctionUrlServer, type FunctionUrlServer } from './function-url-server';
@@ -111,7 +111,7 @@ export interface LocalPipeline {
   /** Records every reply the pipeline sends; can be told to fail. */
   readonly fakeWhatsApp: FakeGraphApi;
   readonly tableName: string;
-  readonly queueUrl: string;
+  readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
   readonly endpoints: { readonly dynamoDb: string; readonly sqs: string };
   /** Children this pipeline started (DynamoDB Local, SQS emulator), by PID. */
@@ -119,11 +119,11 @@ export interface LocalPipeline {
   /** A client bound to the pipeline's SQS endpoint (inspect the queues, the DLQ). */
   readonly sqsClient: SQSClient;
   /** The customer's active session and its history, read through the pipeline's repositories. */
-  conversation(phone: string): Promise<ConversationSnapshot>;
+  conversation(customerId: string): Promise<ConversationSnapshot>;
   /** Signs and POSTs a customer's text message to the webhook, as Meta would. */
-  sendCustomerMessage(phone: string, text: string, options?: SendCustomerMessageOptions): Promise<{ status: number; messageId: string }>;
+  sendCustomerMessage(customerId: string, text: string, options?: SendCustomerMessageOptions): Promise<{ status: number; messageId: string }>;
   /** Several messages in ONE notification (Meta batches bursts). */
-  sendCustomerMessages(phone: string, texts: readonly string[]): Promise<WebhookDelivery>;
+  sendCustomerMessages(customerId: string, texts: readonly string[]): Promise<WebhookDelivery>;
   /** Resolves once the queue is empty and no orchestrator invocation is running. */
   waitForIdle(timeoutMs?: number): Promise<void>;
   /** Stops the poller, the HTTP servers and every child process it started; restores the process env. */
@@ -168,7 +168,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       inspector.close();
     });
     await createAgentTableUnlessPresent(dynamoDbClient, names.table);
-    const queues = await createDebounceQueues(sqsClient, names, options.queue);
+    const queues = await createTurnQueues(sqsClient, names, options.queue);
 
     const credentials = {
       appSecret: randomBytes(32).toString('hex'),
@@ -182,7 +182,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     const credentialsProvider = new StaticCredentialsProvider(credentials);
     const webhook = createWebhookHandler({
       tableName: names.table,
-      queueUrl: queues.queueUrl,
+      turnQueueUrl: queues.turnQueueUrl,
       credentials: credentialsProvider,
       sqsClient,
       ...observability('whatsapp-webhook', logLevel, options.logFormatter),
@@ -222,7 +222,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     cleanup.add(() => webhookServer.close());
     const eventSource = await SqsEventSource.start({
       client: sqsClient,
-      queueUrl: queues.queueUrl,
+      queueUrl: queues.turnQueueUrl,
       handler: orchestrator,
       functionName: 'orchestrator',
       maxConcurrency: options.maxConcurrency,
@@ -244,20 +244,20 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       verifyToken: credentials.verifyToken,
       fakeWhatsApp,
       tableName: names.table,
-      queueUrl: queues.queueUrl,
+      turnQueueUrl: queues.turnQueueUrl,
       deadLetterQueueUrl: queues.deadLetterQueueUrl,
       endpoints: { dynamoDb, sqs },
       childPids: cleanup.pids,
       sqsClient,
-      conversation: (phone) => inspector.snapshot(phone),
-      async sendCustomerMessage(phone, text, sendOptions = {}) {
-        const delivery = await deliverToWebhook(webhookServer.url, credentials.appSecret, [{ from: phone, text, ...sendOptions }]);
+      conversation: (customerId) => inspector.snapshot(customerId),
+      async sendCustomerMessage(customerId, text, sendOptions = {}) {
+        const delivery = await deliverToWebhook(webhookServer.url, credentials.appSecret, [{ from: customerId, text, ...sendOptions }]);
         return { status: delivery.status, messageId: delivery.messageIds[0] };
       },
-      sendCustomerMessages(phone, texts) {
-        return deliverToWebhook(webhookServer.url, credentials.appSecret, texts.map((text) => ({ from: phone, text })));
+      sendCustomerMessages(customerId, texts) {
+        return deliverToWebhook(webhookServer.url, credentials.appSecret, texts.map((text) => ({ from: customerId, text })));
       },
-      waitForIdle: (timeoutMs = 30_000) => waitForIdle(sqsClient, queues.queueUrl, eventSource, timeoutMs),
+      waitForIdle: (timeoutMs = 30_000) => waitForIdle(sqsClient, queues.turnQueueUrl, eventSource, timeoutMs),
       stop: () => cleanup.run(),
     };
   } catch (error) {
