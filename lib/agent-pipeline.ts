@@ -123,6 +123,8 @@ export class AgentPipeline extends Construct {
         table: this.table,
         whatsAppSecret: this.whatsAppSecret,
         orchestrator: this.orchestratorFunction,
+        turnQueue: this.queue,
+        deadLetterQueue: this.deadLetterQueue,
         encryptionKey: props.encryptionKey,
         sharedEnvironment: {
           [RUNTIME_ENV.tableName]: this.table.tableName,

@@ -1,4 +1,6 @@
 import type { AdminConsole } from '../core/application/operator/admin-console';
+import type { OperatorAuditTrail } from '../core/application/operator/operator-audit';
+import type { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
 import { HttpError, json, jsonBody } from './http-kit';
 import { pageOf, type Route, signedInOf } from './operator-http';
 
@@ -6,7 +8,7 @@ import { pageOf, type Route, signedInOf } from './operator-http';
 const MAX_PROMPT_CHARS = 40_000;
 
 /** The admin API (role `admin`; others get 403 before anything is read). */
-export function adminRoutes(admin: AdminConsole): Route[] {
+export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterAdmin): Route[] {
   const list = (path: string, read: (page: ReturnType<typeof pageOf>) => Promise<unknown>): Route => ({
     method: 'GET',
     path,
@@ -62,5 +64,31 @@ export function adminRoutes(admin: AdminConsole): Route[] {
     list('admin/demands', (page) => admin.listDemands(page)),
     list('admin/consents', (page) => admin.listConsents(page)),
     { method: 'GET', path: 'admin/crm', access: 'admin', handle: async () => json(200, { problems: await admin.crmProblems() }) },
+    ...(deadLetters ? deadLetterRoutes(deadLetters) : []),
+  ];
+}
+
+export interface DeadLetterAdmin {
+  readonly redrive: RedriveDeadLetters;
+  readonly trail: OperatorAuditTrail;
+}
+
+/** What `npm run redrive` shows, and its safe redrive (the unusual records are never acted on here). */
+function deadLetterRoutes({ redrive, trail }: DeadLetterAdmin): Route[] {
+  return [
+    { method: 'GET', path: 'admin/dead-letters', access: 'admin', handle: async () => json(200, { items: await redrive.inspectAll() }) },
+    {
+      method: 'POST',
+      path: 'admin/dead-letters/redrive',
+      access: 'admin',
+      async handle(context) {
+        const { dryRun } = jsonBody(context.event, { dryRun: { type: 'boolean', required: true } });
+        if (dryRun) return json(200, { outcomes: (await redrive.inspectAll()).map((inspection) => ({ inspection, action: 'inspected' })) });
+        const outcomes = await redrive.run({ apply: true });
+        const counts = Object.fromEntries(['dropped', 'redriven', 'held'].map((action) => [action, outcomes.filter((outcome) => outcome.action === action).length]));
+        await trail.record({ author: signedInOf(context).operator.phone, action: 'dead_letters.redrive', resourceType: 'dead_letters', details: counts });
+        return json(200, { outcomes });
+      },
+    },
   ];
 }

@@ -1,11 +1,15 @@
 // Entry point of the operator function: composes the operator plane's use cases. The HTTP contract
 // lives in operator-http.ts, the behaviour in core/application/operator/.
+import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
 import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
 import { GraphApiWhatsAppSender } from '../core/adapters/whatsapp/graph-api-sender';
+import { SqsDeadLetterQueue } from '../core/adapters/sqs/sqs-dead-letter-queue';
 import { AdminConsole } from '../core/application/operator/admin-console';
+import { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
+import type { DeadLetterQueue } from '../core/ports/dead-letter-queue';
 import { OperatorAuditTrail } from '../core/application/operator/operator-audit';
 import { OperatorConversations } from '../core/application/operator/operator-conversations';
 import { OperatorDirectory } from '../core/application/operator/operator-directory';
@@ -22,6 +26,8 @@ export type OperatorHandler = (event: APIGatewayProxyEventV2) => Promise<HttpRes
 export interface OperatorRuntime extends FunctionRuntime {
   readonly whatsapp: WhatsAppSender;
   readonly adminPhoneNumbers: readonly string[];
+  /** The turn queue's dead-letter queue, for the admin's dead-letter calls. */
+  readonly deadLetters?: DeadLetterQueue;
 }
 
 export function createOperatorHandler(runtime: OperatorRuntime): OperatorHandler {
@@ -33,7 +39,10 @@ export function createOperatorHandler(runtime: OperatorRuntime): OperatorHandler
   const http = createOperatorHttpHandler({
     signIn: new OperatorSignIn({ auth: operatorAuth, directory, audit, clock: composed.clock }),
     conversations: new OperatorConversations({ sessions, messages, receipts, config, whatsapp: runtime.whatsapp, audit, clock: composed.clock, ids }),
-    extraRoutes: adminRoutes(new AdminConsole({ resources, config, audit: auditRepository, demands, consents, crmSync, trail: audit, directory, clock: composed.clock })),
+    extraRoutes: adminRoutes(
+      new AdminConsole({ resources, config, audit: auditRepository, demands, consents, crmSync, trail: audit, directory, clock: composed.clock }),
+      runtime.deadLetters && { redrive: new RedriveDeadLetters({ deadLetters: runtime.deadLetters, receipts, sessions, messages }), trail: audit },
+    ),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,
@@ -53,6 +62,7 @@ export const handler: OperatorHandler = (event) => {
       adminPhoneNumbers: config.adminPhoneNumbers,
       operatorTimeZone: config.timeZone,
       whatsapp: new GraphApiWhatsAppSender({ baseUrl: config.whatsAppApiBaseUrl, credentials }),
+      deadLetters: new SqsDeadLetterQueue({ turnQueueUrl: config.turnQueueUrl, deadLetterQueueUrl: config.deadLetterQueueUrl, sqs: new SQSClient({}) }),
       observability: config.observability,
     });
   }

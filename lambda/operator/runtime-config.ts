@@ -10,6 +10,9 @@ export interface OperatorConfig {
   readonly whatsAppApiBaseUrl: string;
   readonly adminPhoneNumbers: readonly string[];
   readonly timeZone: string;
+  /** For the admin's dead-letter calls (the same safe redrive as `npm run redrive`). */
+  readonly turnQueueUrl: string;
+  readonly deadLetterQueueUrl: string;
   readonly observability: ObservabilityConfig;
 }
 
@@ -26,6 +29,8 @@ export function readOperatorConfig(env: NodeJS.ProcessEnv = process.env): Operat
     whatsAppApiBaseUrl: env[RUNTIME_ENV.whatsAppApiBaseUrl]?.trim() || PIPELINE_DEFAULTS.whatsAppApiBaseUrl,
     adminPhoneNumbers,
     timeZone: env[OPERATOR_ENV.timeZone]?.trim() || OPERATOR_DEFAULTS.timeZone,
+    turnQueueUrl: requiredVariable(env, RUNTIME_ENV.turnQueueUrl),
+    deadLetterQueueUrl: requiredVariable(env, OPERATOR_ENV.deadLetterQueueUrl),
     observability: observabilityConfig(env),
   };
 }

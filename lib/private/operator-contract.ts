@@ -15,6 +15,8 @@ export const OPERATOR_ENV = {
   handoffTexts: 'HANDOFF_TEXTS',
   handoffRenotifyAfterSeconds: 'HANDOFF_RENOTIFY_AFTER_SECONDS',
   customerRenotifyAfterSeconds: 'CUSTOMER_RENOTIFY_AFTER_SECONDS',
+  /** The turn queue's dead-letter queue, for the admin's dead-letter calls. */
+  deadLetterQueueUrl: 'DEAD_LETTER_QUEUE_URL',
 } as const;
 
 export const OPERATOR_DEFAULTS = {

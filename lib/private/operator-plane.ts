@@ -6,11 +6,12 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { HandoffTexts } from '../handoff-texts';
 import { OPERATOR_DEFAULTS, OPERATOR_ENV } from './operator-contract';
-import { OPERATOR_QUERY_ACTIONS, OPERATOR_TABLE_ACTIONS, SWEEPER_TABLE_ACTIONS, TABLE_KEY_ACTIONS } from './permissions';
+import { OPERATOR_DEAD_LETTER_ACTIONS, OPERATOR_QUERY_ACTIONS, OPERATOR_TABLE_ACTIONS, SWEEPER_TABLE_ACTIONS, TABLE_KEY_ACTIONS, WEBHOOK_QUEUE_ACTIONS } from './permissions';
 import { RUNTIME_ENV, TABLE_SCHEMA } from './pipeline-contract';
 
 /** The operator plane's props with defaults applied and checks passed. Internal. */
@@ -78,6 +79,8 @@ export interface OperatorPlaneContext {
   readonly table: dynamodb.Table;
   readonly whatsAppSecret: secretsmanager.ISecret;
   readonly orchestrator: lambda.Function;
+  readonly turnQueue: sqs.IQueue;
+  readonly deadLetterQueue: sqs.IQueue;
   readonly encryptionKey?: kms.IKey;
   /** The environment every function of the pipeline shares (table, secret, API base URL, Powertools). */
   readonly sharedEnvironment: Record<string, string>;
@@ -117,7 +120,12 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     description: `Operator console and API of ${context.sharedEnvironment[RUNTIME_ENV.serviceName]}: sign-in, human inbox, admin`,
     memorySize: OPERATOR_DEFAULTS.operatorMemorySize,
     timeout: Duration.seconds(OPERATOR_DEFAULTS.operatorTimeoutSeconds),
-    environment: { ...context.sharedEnvironment, ...planeEnvironment },
+    environment: {
+      ...context.sharedEnvironment,
+      ...planeEnvironment,
+      [RUNTIME_ENV.turnQueueUrl]: context.turnQueue.queueUrl,
+      [OPERATOR_ENV.deadLetterQueueUrl]: context.deadLetterQueue.queueUrl,
+    },
   });
   const operatorFunctionUrl = operatorFunction.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
   // A Function URL ends in '/'; the runtime trims it when it builds links.
@@ -127,7 +135,11 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
   operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_TABLE_ACTIONS], resources: [table.tableArn] }));
   operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_QUERY_ACTIONS], resources: [table.tableArn, index] }));
   context.whatsAppSecret.grantRead(operatorFunction);
+  // The admin's dead-letter redrive: read and remove records, send them back to the turn queue.
+  operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_DEAD_LETTER_ACTIONS], resources: [context.deadLetterQueue.queueArn] }));
+  operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [context.turnQueue.queueArn] }));
   if (context.encryptionKey) {
+    // Table and queues share the key: the table actions cover sending and receiving encrypted messages.
     operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn] }));
   }
 

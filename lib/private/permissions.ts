@@ -70,3 +70,6 @@ export const OPERATOR_QUERY_ACTIONS = ['dynamodb:Query'] as const;
 
 /** Handoff sweeper on the table: session markers and config reads, notices appended to the history. */
 export const SWEEPER_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] as const;
+
+/** Operator function on the dead-letter queue: the admin's redrive reads, holds and removes records. */
+export const OPERATOR_DEAD_LETTER_ACTIONS = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage'] as const;

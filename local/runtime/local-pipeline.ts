@@ -16,6 +16,8 @@ import type { SweepReport } from '../../lambda/core/application/operator/handoff
 import { DEFAULT_HANDOFF_TEXTS } from '../../lambda/core/domain/operational-settings';
 import { OPERATOR_DEFAULTS } from '../../lib/private/operator-contract';
 import { createOperatorHandler } from '../../lambda/operator/index';
+import { SqsDeadLetterQueue } from '../../lambda/core/adapters/sqs/sqs-dead-letter-queue';
+import type { DeadLetterQueue } from '../../lambda/core/ports/dead-letter-queue';
 import { composeOperatorPlane } from '../../lambda/operator/compose-plane';
 import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
@@ -188,7 +190,8 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       ...observability('whatsapp-webhook', logLevel, options.logFormatter),
     });
     const whatsapp = new GraphApiWhatsAppSender({ baseUrl: fakeWhatsApp.baseUrl, credentials: credentialsProvider });
-    const consoleUrl = await startOperatorPlane(options, { tableName: names.table, whatsapp, logLevel, cleanup });
+    const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: queues.turnQueueUrl, deadLetterQueueUrl: queues.deadLetterQueueUrl, sqs: sqsClient });
+    const consoleUrl = await startOperatorPlane(options, { tableName: names.table, whatsapp, deadLetters, logLevel, cleanup });
     const operatorPlane = consoleUrl === undefined ? undefined : localOperatorPlane(options, consoleUrl);
     const orchestrator = createOrchestratorHandler({
       tableName: names.table,
@@ -269,13 +272,14 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
 /** The operator function behind its local Function URL, when admins are given; its URL without the trailing slash. */
 async function startOperatorPlane(
   options: LocalPipelineOptions,
-  context: { readonly tableName: string; readonly whatsapp: GraphApiWhatsAppSender; readonly logLevel: LogLevel; readonly cleanup: Cleanup },
+  context: { readonly tableName: string; readonly whatsapp: GraphApiWhatsAppSender; readonly deadLetters: DeadLetterQueue; readonly logLevel: LogLevel; readonly cleanup: Cleanup },
 ): Promise<string | undefined> {
   if (options.adminPhoneNumbers === undefined || options.adminPhoneNumbers.length === 0) return undefined;
   const operator = createOperatorHandler({
     tableName: context.tableName,
     whatsapp: context.whatsapp,
     adminPhoneNumbers: options.adminPhoneNumbers,
+    deadLetters: context.deadLetters,
     ...observability('whatsapp-operator', context.logLevel, options.logFormatter),
   });
   const server = await startFunctionUrlServer(operator, { port: options.ports?.console });

@@ -50,6 +50,8 @@ describe('AgentPipeline with the operator plane', () => {
           WHATSAPP_SECRET_ARN: stack.resolve(pipeline.whatsAppSecret.secretArn),
           OPERATOR_ADMIN_PHONE_NUMBERS: `${ADMIN},351912345678`,
           OPERATOR_TIME_ZONE: 'Europe/Lisbon',
+          TURN_QUEUE_URL: stack.resolve(pipeline.queue.queueUrl),
+          DEAD_LETTER_QUEUE_URL: stack.resolve(pipeline.deadLetterQueue.queueUrl),
         }),
       },
     });
@@ -104,7 +106,7 @@ describe('AgentPipeline with the operator plane', () => {
     ]);
   });
 
-  test('operator role: exactly its log group, X-Ray, item actions on the table, Query on the table and GSI1, the secret', () => {
+  test('operator role: exactly its log group, X-Ray, item actions on the table, Query on the table and GSI1, the secret, the redrive on the queues', () => {
     const { pipeline } = synth;
     expectExactStatements(roleStatements(synth, pipeline.operatorFunction!.role!), [
       statement(synth, LOG_ACTIONS, [pipeline.operatorFunction!.logGroup.logGroupArn]),
@@ -112,6 +114,8 @@ describe('AgentPipeline with the operator plane', () => {
       statement(synth, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'], [pipeline.table.tableArn]),
       statement(synth, ['dynamodb:Query'], [pipeline.table.tableArn, `${pipeline.table.tableArn}/index/GSI1`]),
       statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret.secretArn]),
+      statement(synth, ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage'], [pipeline.deadLetterQueue.queueArn]),
+      statement(synth, ['sqs:SendMessage'], [pipeline.queue.queueArn]),
     ]);
   });
 

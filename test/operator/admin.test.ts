@@ -1,5 +1,6 @@
 // The admin API over real HTTP: prompts with versions (compare-and-set, rollback) that the agent
 // then uses, validated settings, the read-only lists, and 403 for operators on every admin call.
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer } from '../e2e/support';
@@ -25,6 +26,8 @@ const ADMIN_CALLS: ReadonlyArray<readonly [string, string, unknown?]> = [
   ['GET', '/api/admin/demands'],
   ['GET', '/api/admin/consents'],
   ['GET', '/api/admin/crm'],
+  ['GET', '/api/admin/dead-letters'],
+  ['POST', '/api/admin/dead-letters/redrive', { dryRun: false }],
 ];
 
 beforeAll(async () => {
@@ -124,4 +127,31 @@ it('lists demands, consents and CRM problems', async () => {
   expect(demands.body.items[0]).toMatchObject({ requestedService: 'teste de paternidade' });
   expect((await admin.call('GET', '/api/admin/consents')).body).toEqual({ items: [] });
   expect((await admin.call('GET', '/api/admin/crm')).body.problems).toEqual(expect.any(Array));
+});
+
+it('shows the dead letters and redrives only what is safe, as npm run redrive does', async () => {
+  const customer = newCustomer();
+  // A record whose message was never registered: the redrive asks for a confirmation, never acts alone.
+  await pipeline.sqsClient.send(
+    new SendMessageCommand({
+      QueueUrl: pipeline.deadLetterQueueUrl,
+      MessageBody: JSON.stringify({ phone_number: customer, message_id: 'wamid.never-registered' }),
+      MessageGroupId: customer,
+      MessageDeduplicationId: `dlq-${customer}`,
+    }),
+  );
+  const listed = await admin.call('GET', '/api/admin/dead-letters');
+  expect(listed.status).toBe(200);
+  expect(listed.body.items).toEqual([expect.objectContaining({ customer, messageId: 'wamid.never-registered', verdict: 'confirm' })]);
+
+  const dryRun = await admin.call('POST', '/api/admin/dead-letters/redrive', { dryRun: true });
+  expect(dryRun.body.outcomes.map((outcome: { action: string }) => outcome.action)).toEqual(['inspected']);
+  const applied = await admin.call('POST', '/api/admin/dead-letters/redrive', { dryRun: false });
+  expect(applied.status).toBe(200);
+  expect(applied.body.outcomes.map((outcome: { action: string }) => outcome.action)).toEqual(['held']);
+  expect((await admin.call('GET', '/api/admin/dead-letters')).body.items).toHaveLength(1);
+  expect((await admin.call('POST', '/api/admin/dead-letters/redrive', {})).status).toBe(400);
+
+  const audit = (await admin.call('GET', '/api/admin/audit?limit=100')).body.items.find((event: { action: string }) => event.action === 'dead_letters.redrive');
+  expect(audit).toMatchObject({ author: adminPhone, details: { dropped: 0, redriven: 0, held: 1 } });
 });
