@@ -10,6 +10,7 @@ import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { GraphApiWhatsAppSender } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
 import type { AgentPort } from '../../lambda/core/ports/agent';
+import { createOperatorHandler } from '../../lambda/operator/index';
 import { createOrchestratorHandler } from '../../lambda/orchestrator/index';
 import { createWebhookHandler } from '../../lambda/webhook/index';
 import { FakeGraphApi } from '../fake-whatsapp/fake-graph-api';
@@ -50,11 +51,18 @@ export interface LocalPipelineOptions {
   readonly onInvocation?: (report: InvocationReport) => void;
   /** Where the environment-driven settings are read (agent backend). Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Turns the operator plane on with these admins (digits only): the operator function is served at
+   * `consoleUrl`, and these phones get a login link when they send `login`.
+   */
+  readonly adminPhoneNumbers?: readonly string[];
 }
 
 export interface LocalPipelinePorts {
   /** The webhook's Function URL. */
   readonly webhook?: number;
+  /** The operator function's URL (the console), when the operator plane is on. */
+  readonly console?: number;
   /** The fake WhatsApp Graph API. */
   readonly whatsApp?: number;
   /** DynamoDB Local, when this pipeline starts it. */
@@ -73,6 +81,8 @@ export interface SendCustomerMessageOptions {
 export interface LocalPipeline {
   /** The webhook's Function URL. */
   readonly webhookUrl: string;
+  /** The operator function's URL (console and `/api/`), when `adminPhoneNumbers` turned the plane on. */
+  readonly consoleUrl?: string;
   /** Signs the webhook's POSTs (what Meta calls the app secret). */
   readonly appSecret: string;
   /** Answers the webhook's verification handshake. */
@@ -113,7 +123,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
   const usesRealAws = options.agent === undefined && isRealAgentBackend(env[RUNTIME_ENV.agentBackend]);
   const ports = options.ports ?? {};
   // Checked up front, so a taken port is reported clearly before anything starts.
-  for (const port of [ports.webhook, ports.whatsApp]) if (port !== undefined) await assertPortFree(port);
+  for (const port of [ports.webhook, ports.whatsApp, ports.console]) if (port !== undefined) await assertPortFree(port);
   const cleanup = new Cleanup();
   try {
     const [dynamoDb, sqs] = await Promise.all([
@@ -156,11 +166,14 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       sqsClient,
       ...observability('whatsapp-webhook', logLevel, options.logFormatter),
     });
+    const whatsapp = new GraphApiWhatsAppSender({ baseUrl: fakeWhatsApp.baseUrl, credentials: credentialsProvider });
+    const consoleUrl = await startOperatorPlane(options, { tableName: names.table, whatsapp, logLevel, cleanup });
     const orchestrator = createOrchestratorHandler({
       tableName: names.table,
-      whatsapp: new GraphApiWhatsAppSender({ baseUrl: fakeWhatsApp.baseUrl, credentials: credentialsProvider }),
+      whatsapp,
       agent,
       maxReceiveCount: options.queue?.maxReceiveCount,
+      operatorPlane: consoleUrl === undefined ? undefined : { adminPhoneNumbers: options.adminPhoneNumbers ?? [], consoleUrl },
       ...observability('whatsapp-orchestrator', logLevel, options.logFormatter),
     });
 
@@ -179,6 +192,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
 
     return {
       webhookUrl: webhookServer.url,
+      consoleUrl,
       appSecret: credentials.appSecret,
       verifyToken: credentials.verifyToken,
       fakeWhatsApp,
@@ -203,6 +217,23 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     await cleanup.run();
     throw error;
   }
+}
+
+/** The operator function behind its local Function URL, when admins are given; its URL without the trailing slash. */
+async function startOperatorPlane(
+  options: LocalPipelineOptions,
+  context: { readonly tableName: string; readonly whatsapp: GraphApiWhatsAppSender; readonly logLevel: LogLevel; readonly cleanup: Cleanup },
+): Promise<string | undefined> {
+  if (options.adminPhoneNumbers === undefined || options.adminPhoneNumbers.length === 0) return undefined;
+  const operator = createOperatorHandler({
+    tableName: context.tableName,
+    whatsapp: context.whatsapp,
+    adminPhoneNumbers: options.adminPhoneNumbers,
+    ...observability('whatsapp-operator', context.logLevel, options.logFormatter),
+  });
+  const server = await startFunctionUrlServer(operator, { port: options.ports?.console });
+  context.cleanup.add(() => server.close());
+  return server.url.replace(/\/$/, '');
 }
 
 function localAgent(env: NodeJS.ProcessEnv): AgentPort {

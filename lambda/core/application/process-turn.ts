@@ -22,9 +22,10 @@ import { WhatsAppSendError, type SentTextMessage, type WhatsAppSender } from '..
  * - `superseded`: a newer message or a human takeover made the turn's reply obsolete; nothing sent;
  * - `human_owned`: a human owns the session; the messages went to their inbox, the agent was not called;
  * - `failed_permanent`: WhatsApp refused the reply for good (e.g. the 24-hour window closed);
- * - `noop`: nothing was pending (a duplicate delivery, or a turn another record already consumed).
+ * - `noop`: nothing was pending (a duplicate delivery, or a turn another record already consumed);
+ * - `operator_command`: an operator's `login` was answered with a console link; no session, no agent.
  */
-export type TurnOutcome = 'answered' | 'resent' | 'superseded' | 'human_owned' | 'failed_permanent' | 'noop';
+export type TurnOutcome = 'answered' | 'resent' | 'superseded' | 'human_owned' | 'failed_permanent' | 'noop' | 'operator_command';
 
 export interface AgentCallReport {
   readonly iterations: number;
@@ -102,6 +103,8 @@ export interface ProcessTurnDependencies {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly settings?: Partial<TurnSettings>;
+  /** Asked before anything else whether the turn is an operator's command (the operator plane). */
+  readonly operatorCommands?: { handle(turn: InboundTurn): Promise<boolean> };
 }
 
 export interface TurnRequest {
@@ -185,6 +188,10 @@ export class ProcessTurn {
   private async answer(latest: LatestInbound, pending: PendingInbound[], deadline: number, progress: TurnProgress): Promise<TurnReport> {
     const { phoneNumber } = latest;
     const last = newest(pending);
+    if (await this.deps.operatorCommands?.handle(last)) {
+      await this.deps.receipts.markCompleted(...pending.map(completion));
+      return { outcome: 'operator_command', drained: pending.length };
+    }
     const active = await this.deps.sessions.getActive(phoneNumber);
     if (active !== undefined && isHumanOwned(active.state)) {
       // A human took the conversation after these messages were routed to the agent.
