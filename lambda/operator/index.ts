@@ -1,5 +1,6 @@
 // Entry point of the operator function: composes the operator plane's use cases. The HTTP contract
 // lives in operator-http.ts, the behaviour in core/application/operator/.
+import path from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
 import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
@@ -13,6 +14,7 @@ import type { WhatsAppSender } from '../core/ports/whatsapp-sender';
 import type { HttpResponse } from './http-kit';
 import { createOperatorHttpHandler } from './operator-http';
 import { operatorRuntimeConfig } from './runtime-config';
+import { CONSOLE_DIRECTORY_NAME, StaticConsole, type ConsoleSite } from './static-console';
 
 export type OperatorHandler = (event: APIGatewayProxyEventV2) => Promise<HttpResponse>;
 
@@ -20,6 +22,8 @@ export type OperatorHandler = (event: APIGatewayProxyEventV2) => Promise<HttpRes
 export interface OperatorRuntime extends FunctionRuntime {
   readonly whatsapp: WhatsAppSender;
   readonly adminPhoneNumbers: readonly string[];
+  /** The web console served at `/`. */
+  readonly console: ConsoleSite;
 }
 
 export function createOperatorHandler(runtime: OperatorRuntime): OperatorHandler {
@@ -31,6 +35,7 @@ export function createOperatorHandler(runtime: OperatorRuntime): OperatorHandler
   const http = createOperatorHttpHandler({
     signIn: new OperatorSignIn({ auth: operatorAuth, directory, audit, clock: composed.clock }),
     conversations: new OperatorConversations({ sessions, messages, config, whatsapp: runtime.whatsapp, audit, clock: composed.clock, ids }),
+    console: runtime.console,
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,
@@ -49,6 +54,8 @@ export const handler: OperatorHandler = (event) => {
       adminPhoneNumbers: config.adminPhoneNumbers,
       operatorTimeZone: config.timeZone,
       whatsapp: GraphApiWhatsAppSender.fromEnvironment(SecretsManagerCredentialsProvider.fromEnvironment()),
+      // The build copies the console next to this bundle.
+      console: StaticConsole.load(path.join(__dirname, CONSOLE_DIRECTORY_NAME)),
     });
   }
   return fromEnvironment(event);

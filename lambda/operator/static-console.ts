@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { SECURITY_HEADERS, type HttpResponse } from './http-kit';
 
 /**
  * The operator console's files, served by the operator function: `index.html` at `/` and at
@@ -31,15 +31,6 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The page names the current hashed files: always revalidated (cheaply, by ETag). */
 const REVALIDATE = 'no-cache';
 
-/** The headers every console answer carries: a page that loads only its own files and cannot be framed. */
-export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'strict-transport-security': 'max-age=63072000; includeSubDomains',
-  'x-content-type-options': 'nosniff',
-};
-
 interface StaticFile {
   readonly contentType: string;
   readonly cacheControl: string;
@@ -58,7 +49,28 @@ export interface ConsoleRequest {
   readonly ifNoneMatch?: string;
 }
 
-export class StaticConsole {
+/** Answers the console's paths (see {@link StaticConsole}). */
+export interface ConsoleSite {
+  /** The answer, or undefined when the path is not the console's (the caller answers 404). */
+  serve(request: ConsoleRequest): HttpResponse | undefined;
+}
+
+/**
+ * Shown instead of the console by a runtime started from sources before the console was built
+ * (`npm start` on a fresh clone); a deployed function always carries the built console.
+ */
+const NOT_BUILT_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Operator console</title></head>' +
+  '<body><main><h1>Operator console</h1><p>The console is not built: run <code>npm run bundle</code> and restart. ' +
+  'The operator API is served under <code>/api/</code>.</p></main></body></html>';
+
+export class StaticConsole implements ConsoleSite {
+  /** The built console in `directory`, or a page saying how to build it. */
+  static loadIfBuilt(directory: string): StaticConsole {
+    if (existsSync(path.join(directory, 'index.html'))) return StaticConsole.load(directory);
+    return new StaticConsole(new Map([['/', fileOf(Buffer.from(NOT_BUILT_PAGE), CONTENT_TYPES['.html'], REVALIDATE)]]));
+  }
+
   /**
    * Reads the built console from `directory` (`index.html` and `assets/`). Fails with what to run
    * when the console was not built.
@@ -77,18 +89,15 @@ export class StaticConsole {
 
   private constructor(private readonly files: ReadonlyMap<string, StaticFile>) {}
 
-  /**
-   * The answer to a request for a console path, or undefined when the path is not the console's
-   * (the caller answers 404). Only exact known names are served: nothing is looked up on disk.
-   */
-  serve(request: ConsoleRequest): APIGatewayProxyStructuredResultV2 | undefined {
+  /** Only exact known names are served: nothing is looked up on disk per request. */
+  serve(request: ConsoleRequest): HttpResponse | undefined {
     const file = this.files.get(PAGE_PATHS.has(request.path) ? '/' : request.path);
     if (file === undefined) return undefined;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return { statusCode: 405, headers: { ...CONSOLE_SECURITY_HEADERS, allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, body: 'Use GET' };
+      return { statusCode: 405, headers: { ...SECURITY_HEADERS, allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, body: 'Use GET' };
     }
     const headers: Record<string, string> = {
-      ...CONSOLE_SECURITY_HEADERS,
+      ...SECURITY_HEADERS,
       'content-type': file.contentType,
       'cache-control': file.cacheControl,
       etag: file.etag,
@@ -106,8 +115,10 @@ export class StaticConsole {
 }
 
 function staticFile(file: string, cacheControl: string): StaticFile {
-  const body = readFileSync(file);
-  const contentType = CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
+  return fileOf(readFileSync(file), CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream', cacheControl);
+}
+
+function fileOf(body: Buffer, contentType: string, cacheControl: string): StaticFile {
   const textual = contentType.includes('charset') || contentType === 'image/svg+xml';
   return {
     contentType,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger, type LogFormatter } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
@@ -11,6 +12,7 @@ import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/st
 import { GraphApiWhatsAppSender } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
 import type { AgentPort } from '../../lambda/core/ports/agent';
 import { createOperatorHandler } from '../../lambda/operator/index';
+import { StaticConsole } from '../../lambda/operator/static-console';
 import { createOrchestratorHandler } from '../../lambda/orchestrator/index';
 import { createWebhookHandler } from '../../lambda/webhook/index';
 import { FakeGraphApi } from '../fake-whatsapp/fake-graph-api';
@@ -219,6 +221,9 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
   }
 }
 
+/** Where `npm run bundle` writes the console (scripts/bundle-console.mjs). */
+const BUILT_CONSOLE_DIRECTORY = path.resolve(__dirname, '..', '..', 'assets', 'console');
+
 /** The operator function behind its local Function URL, when admins are given; its URL without the trailing slash. */
 async function startOperatorPlane(
   options: LocalPipelineOptions,
@@ -229,6 +234,7 @@ async function startOperatorPlane(
     tableName: context.tableName,
     whatsapp: context.whatsapp,
     adminPhoneNumbers: options.adminPhoneNumbers,
+    console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY),
     ...observability('whatsapp-operator', context.logLevel, options.logFormatter),
   });
   const server = await startFunctionUrlServer(operator, { port: options.ports?.console });

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { ConversationView, HistoryEntry } from '../api-types';
+import type { ConversationView, HistoryEntry, SessionState } from '../api-types';
 import { useConsole } from '../context';
-import { formatDuration } from '../i18n';
+import { formatDuration, type MessageKey } from '../i18n';
 import { durationOf, hrefOf, serviceWindowOf } from '../view-model';
 import { describeFailure, FeedbackLine, LoadError, formatTime, useRemote, type Feedback } from './common';
 
@@ -93,7 +93,7 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
           </div>
         </aside>
       </div>
-      <ReplyBox messages={messages} mine={mine} otherOperator={conversation.state === 'HUMAN_ACTIVE' && !mine} onSend={(text) => send(text)} />
+      <ReplyBox messages={messages} state={conversation.state} mine={mine} onSend={(text) => send(text)} />
     </article>
   );
 }
@@ -177,13 +177,22 @@ function Qualification({ conversation }: { readonly conversation: ConversationVi
 
 interface ReplyBoxProps {
   readonly messages: readonly HistoryEntry[];
+  readonly state: SessionState;
   readonly mine: boolean;
-  readonly otherOperator: boolean;
   readonly onSend: (text: string) => void;
 }
 
 /** The reply box, with the state of WhatsApp's 24-hour window that decides whether text can go out. */
-function ReplyBox({ messages, mine, otherOperator, onSend }: ReplyBoxProps) {
+/** Why there is no reply box, by the conversation's state. */
+const NO_REPLY_REASONS: Record<SessionState, MessageKey> = {
+  AWAITING_HUMAN: 'conversation.claimFirst',
+  HUMAN_ACTIVE: 'conversation.otherOperator',
+  NEW: 'conversation.withAgent',
+  QUALIFYING: 'conversation.withAgent',
+  CLOSED: 'conversation.isClosed',
+};
+
+function ReplyBox({ messages, state, mine, onSend }: ReplyBoxProps) {
   const { t } = useConsole();
   const [text, setText] = useState('');
   const serviceWindow = serviceWindowOf(messages, new Date());
@@ -207,7 +216,7 @@ function ReplyBox({ messages, mine, otherOperator, onSend }: ReplyBoxProps) {
           </button>
         </>
       ) : (
-        <p>{t(otherOperator ? 'conversation.otherOperator' : 'conversation.claimFirst')}</p>
+        <p>{t(NO_REPLY_REASONS[state])}</p>
       )}
     </form>
   );
