@@ -156,4 +156,23 @@ export interface AgentPipelineProps {
    * @default - alarms have no actions
    */
   readonly alarmTopic?: sns.ITopic;
+
+  /**
+   * Phones (digits with country code, e.g. `5511912345678`) of the admins of the operator plane.
+   * Giving it turns the plane on: an operator function behind its own Function URL (`consoleUrl`)
+   * serving the operator API, and sign-in by sending `login` to the business number on WhatsApp.
+   * These admins can never be removed at run time; they add further operators and admins in the
+   * console.
+   *
+   * @default - no operator plane: handed-off conversations wait in the human inbox in the table
+   */
+  readonly adminPhoneNumbers?: string[];
+
+  /**
+   * IANA time zone of the operators' working day: login links, operator sessions and declared
+   * availability end at its midnight. Only with `adminPhoneNumbers`.
+   *
+   * @default 'America/Sao_Paulo'
+   */
+  readonly timeZone?: string;
 }

@@ -23,6 +23,7 @@ import {
   WEBHOOK_QUEUE_ACTIONS,
   WEBHOOK_TABLE_ACTIONS,
 } from './private/permissions';
+import { buildOperatorPlane, resolveOperatorPlaneSettings } from './private/operator-plane';
 import { PIPELINE_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './private/pipeline-contract';
 import { ALARM_PERIOD, type PipelineSettings, resolvePipelineSettings } from './private/pipeline-settings';
 
@@ -82,6 +83,15 @@ export class AgentPipeline extends Construct {
   public readonly tableThrottlesAlarm: cloudwatch.Alarm;
   /** Every alarm above, for dashboards and bulk wiring. */
   public readonly alarms: cloudwatch.IAlarm[] = [];
+  /** The operator function (console and operator API), when `adminPhoneNumbers` turned the plane on. */
+  public readonly operatorFunction?: lambda.Function;
+  /**
+   * The operator function's Function URL. Its auth type is NONE: the function authenticates every
+   * API call by its session cookie (and CSRF token for changes); sessions start from a WhatsApp link.
+   */
+  public readonly operatorFunctionUrl?: lambda.FunctionUrl;
+  /** Where operators sign in (the operator Function URL), when the plane is on. */
+  public readonly consoleUrl?: string;
 
   private readonly settings: PipelineSettings;
   private readonly alarmAction?: cloudwatch.IAlarmAction;
@@ -94,6 +104,7 @@ export class AgentPipeline extends Construct {
   constructor(scope: Construct, id: string, props: AgentPipelineProps) {
     super(scope, id);
     this.settings = resolvePipelineSettings(this.node.path, props);
+    const operatorPlane = resolveOperatorPlaneSettings(this.node.path, props);
     this.table = this.createTable(props.encryptionKey);
     [this.queue, this.deadLetterQueue] = this.createQueues(props.encryptionKey);
     this.whatsAppSecret = props.whatsAppSecret ?? this.createWhatsAppSecret(props.encryptionKey);
@@ -104,6 +115,25 @@ export class AgentPipeline extends Construct {
     this.webhookFunctionUrl = this.webhookFunction.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
     this.webhookUrl = this.webhookFunctionUrl.url;
     this.grantFunctionAccess(props.encryptionKey);
+    if (operatorPlane) {
+      const plane = buildOperatorPlane({
+        settings: operatorPlane,
+        table: this.table,
+        whatsAppSecret: this.whatsAppSecret,
+        orchestrator: this.orchestratorFunction,
+        encryptionKey: props.encryptionKey,
+        sharedEnvironment: {
+          [RUNTIME_ENV.tableName]: this.table.tableName,
+          [RUNTIME_ENV.whatsAppSecretArn]: this.whatsAppSecret.secretArn,
+          [RUNTIME_ENV.whatsAppApiBaseUrl]: this.settings.whatsAppApiBaseUrl,
+          ...this.powertoolsEnvironment(),
+        },
+        createFunction: (functionId, options) => this.createFunction(functionId, options),
+      });
+      this.operatorFunction = plane.operatorFunction;
+      this.operatorFunctionUrl = plane.operatorFunctionUrl;
+      this.consoleUrl = plane.consoleUrl;
+    }
 
     this.alarmAction = props.alarmTopic && new cloudwatchActions.SnsAction(props.alarmTopic);
     const alarms = this.createAlarms();
@@ -330,7 +360,7 @@ export class AgentPipeline extends Construct {
     return secret;
   }
 
-  private createFunction(id: 'Webhook' | 'Orchestrator', options: FunctionOptions): lambda.Function {
+  private createFunction(id: 'Webhook' | 'Orchestrator' | 'Operator', options: FunctionOptions): lambda.Function {
     const logGroup = new logs.LogGroup(this, `${id}LogGroup`, {
       retention: this.settings.logRetention,
       removalPolicy: this.settings.removalPolicy,

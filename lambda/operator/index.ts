@@ -6,11 +6,13 @@ import { composeFunction, type FunctionRuntime } from '../core/adapters/function
 import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
 import { GraphApiWhatsAppSender } from '../core/adapters/whatsapp/graph-api-sender';
+import { AdminConsole } from '../core/application/operator/admin-console';
 import { OperatorAuditTrail } from '../core/application/operator/operator-audit';
 import { OperatorConversations } from '../core/application/operator/operator-conversations';
 import { OperatorDirectory } from '../core/application/operator/operator-directory';
 import { OperatorSignIn } from '../core/application/operator/operator-sign-in';
 import type { WhatsAppSender } from '../core/ports/whatsapp-sender';
+import { adminRoutes } from './admin-routes';
 import type { HttpResponse } from './http-kit';
 import { createOperatorHttpHandler } from './operator-http';
 import { operatorRuntimeConfig } from './runtime-config';
@@ -28,7 +30,7 @@ export interface OperatorRuntime extends FunctionRuntime {
 
 export function createOperatorHandler(runtime: OperatorRuntime): OperatorHandler {
   const composed = composeFunction('operator', runtime);
-  const { sessions, messages, config, operatorAuth, audit: auditRepository } = composed.repositories;
+  const { sessions, messages, config, operatorAuth, audit: auditRepository, resources, demands, consents, crmSync } = composed.repositories;
   const ids = runtime.ids ?? randomIdGenerator;
   const audit = new OperatorAuditTrail(auditRepository, composed.clock, ids);
   const directory = new OperatorDirectory({ config, adminPhoneNumbers: runtime.adminPhoneNumbers });
@@ -36,6 +38,7 @@ export function createOperatorHandler(runtime: OperatorRuntime): OperatorHandler
     signIn: new OperatorSignIn({ auth: operatorAuth, directory, audit, clock: composed.clock }),
     conversations: new OperatorConversations({ sessions, messages, config, whatsapp: runtime.whatsapp, audit, clock: composed.clock, ids }),
     console: runtime.console,
+    extraRoutes: adminRoutes(new AdminConsole({ resources, config, audit: auditRepository, demands, consents, crmSync, trail: audit, directory, clock: composed.clock })),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,

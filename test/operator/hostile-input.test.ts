@@ -17,6 +17,9 @@ const WRITES: ReadonlyArray<readonly [method: string, path: (id: string) => stri
   ['POST', (id) => `/api/conversations/${id}/release`, {}],
   ['POST', (id) => `/api/conversations/${id}/close`, {}],
   ['PUT', () => '/api/me/availability', { available: true }],
+  ['PUT', () => '/api/admin/prompts/system', { content: 'Prompt', expectedVersion: 0 }],
+  ['POST', () => '/api/admin/prompts/system/rollback', { targetVersion: 1 }],
+  ['PUT', () => '/api/admin/config/availability_ttl_hours', { value: 8, expectedVersion: 0 }],
 ];
 
 beforeAll(async () => {
@@ -43,7 +46,7 @@ it('refuses bad JSON, wrong media types, non-objects, unknown and mistyped field
     expect((await admin.call(method, url, undefined, { rawBody: '[1,2]' })).status).toBe(400);
     expect((await admin.call(method, url, undefined, { rawBody: '"text"' })).status).toBe(400);
     expect((await admin.call(method, url, undefined, { rawBody: '{"text":"Oi"}', contentType: 'text/plain' })).status).toBe(415);
-    const unknown = await admin.call(method, url, { text: 'Oi', available: true, isAdmin: true });
+    const unknown = await admin.call(method, url, { text: 'Oi', available: true, content: 'x', expectedVersion: 0, value: 1, targetVersion: 1, isAdmin: true });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ error: 'unknown_field' });
   }
@@ -51,9 +54,17 @@ it('refuses bad JSON, wrong media types, non-objects, unknown and mistyped field
   expect((await admin.call('POST', `/api/conversations/${customer}/messages`, { text: '   ' })).status).toBe(400);
   expect((await admin.call('POST', `/api/conversations/${customer}/messages`, {})).status).toBe(400);
   expect((await admin.call('PUT', '/api/me/availability', { available: 'yes' })).status).toBe(400);
+  expect((await admin.call('PUT', '/api/admin/prompts/system', { content: 'x', expectedVersion: 1.5 })).status).toBe(400);
+  expect((await admin.call('PUT', '/api/admin/prompts/system', { content: 'x', expectedVersion: -1 })).status).toBe(400);
+  expect((await admin.call('PUT', '/api/admin/prompts/system', { content: ' ', expectedVersion: 0 })).status).toBe(400);
+  expect((await admin.call('POST', '/api/admin/prompts/system/rollback', { targetVersion: '1' })).status).toBe(400);
+  expect((await admin.call('GET', '/api/admin/audit?limit=0')).status).toBe(400);
+  expect((await admin.call('GET', '/api/admin/audit?cursor=forged')).status).toBe(400);
   expect((await admin.call('POST', '/api/session', undefined, { rawBody: 'token=abc', contentType: 'application/x-www-form-urlencoded', cookie: null })).status).toBe(415);
   expect(await auditedActions()).toEqual([]);
   expect((await pipeline.conversation(customer)).session?.state).toBe('AWAITING_HUMAN');
+  expect(await repositories.resources.getCurrent('prompt', 'system')).toBeUndefined();
+  expect(await repositories.config.get('availability_ttl_hours')).toBeUndefined();
 });
 
 it('refuses huge bodies with 413', async () => {

@@ -1,0 +1,101 @@
+import { Duration } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { AgentPipelineProps } from '../agent-pipeline-props';
+import { OPERATOR_DEFAULTS, OPERATOR_ENV } from './operator-contract';
+import { OPERATOR_QUERY_ACTIONS, OPERATOR_TABLE_ACTIONS, TABLE_KEY_ACTIONS } from './permissions';
+import { RUNTIME_ENV, TABLE_SCHEMA } from './pipeline-contract';
+
+/** The operator plane's props with defaults applied and checks passed. Internal. */
+export interface OperatorPlaneSettings {
+  readonly adminPhoneNumbers: readonly string[];
+  readonly timeZone: string;
+}
+
+const ADMIN_PHONE = /^\d{8,15}$/;
+
+/** `undefined` when the plane is off (no `adminPhoneNumbers`); throws on any unusable value. */
+export function resolveOperatorPlaneSettings(constructPath: string, props: AgentPipelineProps): OperatorPlaneSettings | undefined {
+  const fail = (problem: string): never => {
+    throw new Error(`AgentPipeline at '${constructPath}': ${problem}`);
+  };
+  const timeZone = props.timeZone ?? OPERATOR_DEFAULTS.timeZone;
+  if (!isTimeZone(timeZone)) fail(`timeZone '${timeZone}' is not an IANA time zone such as 'America/Sao_Paulo' or 'Europe/Lisbon'.`);
+  if (props.adminPhoneNumbers === undefined) {
+    if (props.timeZone !== undefined) fail('timeZone only applies to the operator plane; set adminPhoneNumbers to turn the plane on, or remove timeZone.');
+    return undefined;
+  }
+  if (props.adminPhoneNumbers.length === 0) fail('adminPhoneNumbers is empty: name at least one admin phone, or leave it out to keep the operator plane off.');
+  const invalid = props.adminPhoneNumbers.filter((phone) => !ADMIN_PHONE.test(phone));
+  if (invalid.length > 0) {
+    fail(`adminPhoneNumbers must be WhatsApp phones of 8 to 15 digits with country code and no '+' or spaces (e.g. '5511912345678'); got ${invalid.map((phone) => `'${phone}'`).join(', ')}.`);
+  }
+  return { adminPhoneNumbers: [...new Set(props.adminPhoneNumbers)], timeZone };
+}
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return value.includes('/') || value === 'UTC';
+  } catch {
+    return false;
+  }
+}
+
+export interface OperatorPlaneContext {
+  readonly settings: OperatorPlaneSettings;
+  readonly table: dynamodb.Table;
+  readonly whatsAppSecret: secretsmanager.ISecret;
+  readonly orchestrator: lambda.Function;
+  readonly encryptionKey?: kms.IKey;
+  /** The environment every function of the pipeline shares (table, secret, API base URL, Powertools). */
+  readonly sharedEnvironment: Record<string, string>;
+  /** The pipeline's function factory (own role, log group, X-Ray, bundled asset). */
+  createFunction(id: 'Operator', options: { description: string; memorySize: number; timeout: Duration; environment: Record<string, string> }): lambda.Function;
+}
+
+export interface OperatorPlaneResources {
+  readonly operatorFunction: lambda.Function;
+  readonly operatorFunctionUrl: lambda.FunctionUrl;
+  /** The Function URL (ending in `/`); login links are `{consoleUrl}login#{token}`. */
+  readonly consoleUrl: string;
+}
+
+/**
+ * The operator function behind its own Function URL (auth NONE: the function authenticates every
+ * call by its session cookie and CSRF token), with table and secret access only, and the
+ * orchestrator told where the console is. The URL belongs to the operator function, so the
+ * orchestrator depending on it creates no cycle.
+ */
+export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlaneResources {
+  const { settings, table } = context;
+  const planeEnvironment = {
+    [OPERATOR_ENV.adminPhoneNumbers]: settings.adminPhoneNumbers.join(','),
+    [OPERATOR_ENV.timeZone]: settings.timeZone,
+  };
+  const operatorFunction = context.createFunction('Operator', {
+    description: `Operator console and API of ${context.sharedEnvironment[RUNTIME_ENV.serviceName]}: sign-in, human inbox, admin`,
+    memorySize: OPERATOR_DEFAULTS.operatorMemorySize,
+    timeout: Duration.seconds(OPERATOR_DEFAULTS.operatorTimeoutSeconds),
+    environment: { ...context.sharedEnvironment, ...planeEnvironment },
+  });
+  const operatorFunctionUrl = operatorFunction.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
+  // A Function URL ends in '/'; the runtime trims it when it builds links.
+  const consoleUrl = operatorFunctionUrl.url;
+
+  const index = `${table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
+  operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_TABLE_ACTIONS], resources: [table.tableArn] }));
+  operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_QUERY_ACTIONS], resources: [table.tableArn, index] }));
+  context.whatsAppSecret.grantRead(operatorFunction);
+  if (context.encryptionKey) {
+    operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn] }));
+  }
+
+  for (const [name, value] of Object.entries({ ...planeEnvironment, [OPERATOR_ENV.consoleUrl]: consoleUrl })) {
+    context.orchestrator.addEnvironment(name, value);
+  }
+  return { operatorFunction, operatorFunctionUrl, consoleUrl };
+}
