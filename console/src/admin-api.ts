@@ -13,8 +13,9 @@ export interface PromptVersion {
 
 export interface ConfigEntry {
   readonly key: string;
+  /** null when never written. */
   readonly value: unknown;
-  readonly version?: number;
+  readonly version: number;
 }
 
 export interface OperatorEntry {
@@ -25,15 +26,13 @@ export interface OperatorEntry {
 
 type Json = Record<string, unknown>;
 
-/** Answers may wrap the object in a field named after it (`{prompt: …}`) or not. */
-function unwrap(body: Json, field: string): Json {
-  const inner = body[field];
-  return inner !== null && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Json) : body;
+function configOf(key: string, body: { config: Json }): ConfigEntry {
+  return { key, value: body.config.value, version: Number(body.config.version) };
 }
 
 function promptOf(raw: Json): PromptVersion {
   return {
-    id: String(raw.resourceId ?? raw.promptId ?? raw.id),
+    id: String(raw.resourceId),
     version: Number(raw.version),
     content: String(raw.content ?? ''),
     author: typeof raw.author === 'string' ? raw.author : undefined,
@@ -51,36 +50,42 @@ export class AdminApi {
   }
 
   async prompt(id: string): Promise<PromptVersion> {
-    return promptOf(unwrap(await this.api.admin<Json>('GET', `prompts/${encodeURIComponent(id)}`), 'prompt'));
+    return promptOf((await this.api.admin<{ prompt: Json }>('GET', `prompts/${encodeURIComponent(id)}`)).prompt);
   }
 
   async promptVersions(id: string): Promise<PromptVersion[]> {
     return (await this.api.admin<Page<Json>>('GET', `prompts/${encodeURIComponent(id)}/versions?limit=100`)).items.map(promptOf);
   }
 
+  /** Compare-and-set: `expectedVersion` is the version edited (0 creates); a stale one is a 409. */
   async savePrompt(id: string, content: string, expectedVersion: number): Promise<PromptVersion> {
-    return promptOf(unwrap(await this.api.admin<Json>('PUT', `prompts/${encodeURIComponent(id)}`, { content, expectedVersion }), 'prompt'));
+    return promptOf((await this.api.admin<{ prompt: Json }>('PUT', `prompts/${encodeURIComponent(id)}`, { content, expectedVersion })).prompt);
   }
 
+  /** A new version with the content of `targetVersion`. */
   async rollbackPrompt(id: string, targetVersion: number): Promise<PromptVersion> {
-    return promptOf(unwrap(await this.api.admin<Json>('POST', `prompts/${encodeURIComponent(id)}/rollback`, { targetVersion }), 'prompt'));
+    return promptOf((await this.api.admin<{ prompt: Json }>('POST', `prompts/${encodeURIComponent(id)}/rollback`, { targetVersion })).prompt);
   }
 
+  /** A setting; one never written has value null and version 0. */
   async config(key: string): Promise<ConfigEntry> {
-    const raw = unwrap(await this.api.admin<Json>('GET', `config/${encodeURIComponent(key)}`), 'config');
-    return { key, value: raw.value, version: typeof raw.version === 'number' ? raw.version : undefined };
+    return configOf(key, await this.api.admin<{ config: Json }>('GET', `config/${encodeURIComponent(key)}`));
   }
 
-  async saveConfig(key: string, value: unknown, expectedVersion?: number): Promise<ConfigEntry> {
-    const raw = unwrap(await this.api.admin<Json>('PUT', `config/${encodeURIComponent(key)}`, { value, expectedVersion }), 'config');
-    return { key, value: raw.value, version: typeof raw.version === 'number' ? raw.version : undefined };
+  /** Compare-and-set: `expectedVersion` is the version read (0 creates). */
+  async saveConfig(key: string, value: unknown, expectedVersion: number): Promise<ConfigEntry> {
+    return configOf(key, await this.api.admin<{ config: Json }>('PUT', `config/${encodeURIComponent(key)}`, { value, expectedVersion }));
   }
 
-  /** A read-only list (audit, demands, consents, CRM problems, dead letters). */
+  /** A recent-first list (audit, demands, consents, dead letters). */
   async list(path: string, cursor?: string): Promise<Page<Json>> {
-    const body = await this.api.admin<Json>('GET', cursor === undefined ? path : `${path}?cursor=${encodeURIComponent(cursor)}`);
-    const items = Array.isArray(body.items) ? (body.items as Json[]) : [];
-    return { items, cursor: typeof body.cursor === 'string' ? body.cursor : undefined };
+    const body = await this.api.admin<Page<Json>>('GET', cursor === undefined ? path : `${path}?cursor=${encodeURIComponent(cursor)}`);
+    return { items: body.items, cursor: body.cursor };
+  }
+
+  /** CRM sync problems, summarised (not paged). */
+  async crmProblems(): Promise<Page<Json>> {
+    return { items: (await this.api.admin<{ problems: Json[] }>('GET', 'crm')).problems };
   }
 
   redrive(dryRun: boolean): Promise<Json> {
@@ -88,10 +93,15 @@ export class AdminApi {
   }
 }
 
-/** The `operators` config value (phone → entry) as rows, and back. */
+/** The `operators` setting (phone → entry) as rows. */
 export function operatorsOf(value: unknown): OperatorEntry[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
   return Object.entries(value as Record<string, Json>)
     .filter(([, entry]) => entry !== null && typeof entry === 'object')
     .map(([phone, entry]) => ({ phone, role: entry.role === 'admin' ? 'admin' : 'operator', name: typeof entry.name === 'string' ? entry.name : undefined }) as const);
+}
+
+/** Rows back into the `operators` setting: only what an admin writes (the API keeps who added whom). */
+export function operatorsValue(rows: readonly OperatorEntry[]): Record<string, { role: string; name?: string }> {
+  return Object.fromEntries(rows.map(({ phone, role, name }) => [phone, name === undefined ? { role } : { role, name }]));
 }

@@ -10,6 +10,7 @@ import { agentFromEnvironment } from '../../lambda/core/adapters/agent/agent-fro
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { GraphApiWhatsAppSender } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
+import type { TurnSettings } from '../../lambda/core/application/process-turn';
 import type { AgentPort } from '../../lambda/core/ports/agent';
 import { createOperatorHandler } from '../../lambda/operator/index';
 import { StaticConsole } from '../../lambda/operator/static-console';
@@ -51,6 +52,8 @@ export interface LocalPipelineOptions {
   readonly logFormatter?: LogFormatter;
   /** Sees every orchestrator invocation and what became of its record. */
   readonly onInvocation?: (report: InvocationReport) => void;
+  /** Turn settings to override (e.g. `promptCacheMs: 0`, so an edited prompt applies to the very next turn). */
+  readonly turnSettings?: Partial<TurnSettings>;
   /** Where the environment-driven settings are read (agent backend). Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
   /**
@@ -175,6 +178,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       whatsapp,
       agent,
       maxReceiveCount: options.queue?.maxReceiveCount,
+      settings: options.turnSettings,
       operatorPlane: consoleUrl === undefined ? undefined : { adminPhoneNumbers: options.adminPhoneNumbers ?? [], consoleUrl },
       ...observability('whatsapp-orchestrator', logLevel, options.logFormatter),
     });

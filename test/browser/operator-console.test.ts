@@ -2,42 +2,31 @@
 // SQS emulator, the operator function, the fake WhatsApp API): what an operator does all day,
 // found on the page by role and accessible name.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer, waitUntil } from '../e2e/support';
 import { newOperatorPhone, startOperatorPipeline } from '../operator/support';
-import { horizontalOverflow, launchChromium, newProfile, PHONE, screenshot, signInFromWhatsApp, unnamedControls, watchedPage } from './support';
+import { ConsoleBrowser, horizontalOverflow, PHONE, screenshot, signInFromWhatsApp, unnamedControls } from './support';
 
 jest.setTimeout(90_000);
 
 let pipeline: LocalPipeline;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const problems: string[] = [];
+let browser: ConsoleBrowser;
 const ana = newOperatorPhone();
 const bruno = newOperatorPhone();
 const customer = newCustomer();
 
-async function openProfile(viewport?: { width: number; height: number }): Promise<Page> {
-  const context = await newProfile(browser, viewport);
-  contexts.push(context);
-  const watched = await watchedPage(context);
-  watched.page.on('console', () => problems.push(...watched.problems.splice(0)));
-  watched.page.on('pageerror', () => problems.push(...watched.problems.splice(0)));
-  return watched.page;
-}
 
 const sentTo = (phone: string) => pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === phone).map((message) => message.text);
 
 beforeAll(async () => {
-  [pipeline, browser] = await Promise.all([startOperatorPipeline([ana, bruno]), launchChromium()]);
+  [pipeline, browser] = await Promise.all([startOperatorPipeline([ana, bruno]), ConsoleBrowser.launch()]);
   // A customer the agent qualified and handed to a person.
   await pipeline.sendCustomerMessage(customer, 'Quero marcar um exame #dado nome=Maria Souza #dado interesse=Check-up #humano');
   await pipeline.waitForIdle();
 });
 
 afterAll(async () => {
-  for (const context of contexts) await context.close();
   await browser?.close();
   await pipeline?.stop();
 });
@@ -47,7 +36,7 @@ describe('an operator answering a handed-off customer', () => {
   let bruno1: Page;
 
   it('signs in from the link sent over WhatsApp; the token leaves the address bar', async () => {
-    ana1 = await openProfile();
+    ana1 = await browser.openPage();
     await signInFromWhatsApp(pipeline, ana1, ana);
     await ana1.getByRole('heading', { name: 'Caixa de entrada' }).waitFor();
     // Replaced, not pushed: neither the address bar nor the Back button shows the token.
@@ -93,7 +82,7 @@ describe('an operator answering a handed-off customer', () => {
   });
 
   it('claims it; a second operator claiming the same conversation is told someone was first', async () => {
-    bruno1 = await openProfile();
+    bruno1 = await browser.openPage();
     await signInFromWhatsApp(pipeline, bruno1, bruno);
     await bruno1.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).click();
     await bruno1.getByRole('button', { name: 'Assumir conversa' }).waitFor();
@@ -146,7 +135,7 @@ describe('an operator answering a handed-off customer', () => {
   });
 
   it('works at 360 px wide with every control named', async () => {
-    const phone = await openProfile(PHONE);
+    const phone = await browser.openPage(PHONE);
     await signInFromWhatsApp(pipeline, phone, ana);
     await phone.getByRole('heading', { name: 'Caixa de entrada' }).waitFor();
     await phone.getByRole('tab', { name: /^Todas abertas/ }).click();
@@ -197,6 +186,6 @@ describe('an operator answering a handed-off customer', () => {
   });
 
   it('ran without a CSP refusal or a script error', () => {
-    expect(problems).toEqual([]);
+    expect(browser.problems).toEqual([]);
   });
 });

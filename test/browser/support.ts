@@ -6,40 +6,51 @@ import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { waitUntil } from '../e2e/support';
 import { lastLoginToken } from '../operator/support';
 
-/**
- * Browser tests drive the system Chromium (Debian package `chromium`) with playwright-core: test
- * tools cannot download their own browser here. `CHROMIUM_PATH` points elsewhere when needed.
- */
-export function launchChromium(): Promise<Browser> {
-  const runsAsRoot = process.getuid?.() === 0;
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    // Chromium's sandbox refuses to start as root (CI containers); /dev/shm is small in containers.
-    args: [...(runsAsRoot ? ['--no-sandbox'] : []), '--disable-dev-shm-usage'],
-  });
-}
+/** Chromium logs an API call the console handles (a 409, the 502 of a refused send) as an error too. */
+const HANDLED_API_ANSWER = /^Failed to load resource: the server responded with a status of \d{3}/;
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 360, height: 740 } as const;
 
-/** A browser profile of its own (cookies, storage), at a screen size. */
-export function newProfile(browser: Browser, viewport: { readonly width: number; readonly height: number } = DESKTOP): Promise<BrowserContext> {
-  return browser.newContext({ viewport, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
-}
-
 /**
- * A page that records what the Content-Security-Policy refused and any uncaught error: the console
- * must run with neither.
+ * One Chromium per test file, a browser profile (cookies, storage) per page, and what went wrong in
+ * any page: the console must run without a Content-Security-Policy refusal or a script error.
+ *
+ * Browser tests drive the system Chromium (Debian package `chromium`) with playwright-core: test
+ * tools cannot download their own browser here. `CHROMIUM_PATH` points elsewhere when needed.
  */
-export async function watchedPage(context: BrowserContext): Promise<{ readonly page: Page; readonly problems: string[] }> {
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    // An API call the console handles (a 409, the 502 of a refused send) is logged by Chromium too.
-    if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of \d{3}/.test(message.text())) problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return { page, problems };
+export class ConsoleBrowser {
+  readonly problems: string[] = [];
+  private readonly profiles: BrowserContext[] = [];
+
+  private constructor(private readonly browser: Browser) {}
+
+  static async launch(): Promise<ConsoleBrowser> {
+    const runsAsRoot = process.getuid?.() === 0;
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // Chromium's sandbox refuses to start as root (CI containers); /dev/shm is small in containers.
+      args: [...(runsAsRoot ? ['--no-sandbox'] : []), '--disable-dev-shm-usage'],
+    });
+    return new ConsoleBrowser(browser);
+  }
+
+  /** A page in a fresh profile, at a screen size. */
+  async openPage(viewport: { readonly width: number; readonly height: number } = DESKTOP): Promise<Page> {
+    const profile = await this.browser.newContext({ viewport, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
+    this.profiles.push(profile);
+    const page = await profile.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !HANDLED_API_ANSWER.test(message.text())) this.problems.push(message.text());
+    });
+    page.on('pageerror', (error) => this.problems.push(error.message));
+    return page;
+  }
+
+  async close(): Promise<void> {
+    for (const profile of this.profiles) await profile.close();
+    await this.browser.close();
+  }
 }
 
 /** The operator asks for a link over WhatsApp (`login`) and opens it, as they would on their phone. */

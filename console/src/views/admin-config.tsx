@@ -1,50 +1,41 @@
 import { useMemo, useState } from 'preact/hooks';
-import { AdminApi, operatorsOf, type ConfigEntry } from '../admin-api';
-import { ApiError } from '../api';
+import { AdminApi, operatorsOf, operatorsValue, type OperatorEntry } from '../admin-api';
 import { useConsole } from '../context';
 import { describeFailure, FeedbackLine, LoadError, Section, useRemote, type Feedback } from './common';
 
 const OPERATORS_KEY = 'operators';
-/** The settings the operator plane reads (docs/OPERATOR-API.md); any other key can be typed. */
-const KNOWN_KEYS = ['texts', 'availability_ttl_hours', OPERATORS_KEY];
-
-/** A setting, or an empty one (version 0: "must not exist yet") when it was never written. */
-async function configOrEmpty(admin: AdminApi, key: string): Promise<ConfigEntry> {
-  try {
-    return await admin.config(key);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return { key, value: undefined, version: 0 };
-    throw error;
-  }
-}
+/** The settings edited as JSON here (operators have their own screen). */
+const JSON_KEYS = ['handoff_texts', 'availability_ttl_hours'];
 
 /** Who may sign in, and as what. Every change rewrites the `operators` setting (audited by the API). */
 export function OperatorsScreen() {
   const { t, api } = useConsole();
   const admin = useMemo(() => new AdminApi(api), [api]);
-  const { data, error, reload } = useRemote(() => configOrEmpty(admin, OPERATORS_KEY), []);
+  const { data, error, reload } = useRemote(() => admin.config(OPERATORS_KEY), []);
   const [feedback, setFeedback] = useState<Feedback>(undefined);
   const [phone, setPhone] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<'operator' | 'admin'>('operator');
 
-  const save = async (change: (map: Record<string, unknown>) => void) => {
+  const [saving, setSaving] = useState(false);
+  const rows = operatorsOf(data?.value);
+  // One change at a time: each is a compare-and-set on the version the screen shows.
+  const save = async (next: readonly OperatorEntry[]) => {
     if (data === undefined) return;
-    const map = { ...((data.value as Record<string, unknown> | undefined) ?? {}) };
-    change(map);
+    setSaving(true);
     try {
-      await admin.saveConfig(OPERATORS_KEY, map, data.version);
+      await admin.saveConfig(OPERATORS_KEY, operatorsValue(next), data.version);
       setFeedback({ kind: 'ok', text: t('operators.saved') });
     } catch (failure) {
       setFeedback({ kind: 'error', text: describeFailure(t, failure, 'saveConfig') });
     }
     await reload();
+    setSaving(false);
   };
   const add = async (event: Event) => {
     event.preventDefault();
-    await save((map) => {
-      map[phone.trim()] = { role, ...(name.trim() === '' ? {} : { name: name.trim() }) };
-    });
+    const entry: OperatorEntry = { phone: phone.trim(), role, name: name.trim() === '' ? undefined : name.trim() };
+    await save([...rows.filter((row) => row.phone !== entry.phone), entry]);
     setPhone('');
     setName('');
   };
@@ -54,7 +45,7 @@ export function OperatorsScreen() {
       <LoadError error={error} />
       <FeedbackLine feedback={feedback} />
       <ul class="operator-list">
-        {operatorsOf(data?.value).map((entry) => (
+        {rows.map((entry) => (
           <li>
             <span>
               {entry.name ?? ''} {entry.phone}
@@ -62,17 +53,16 @@ export function OperatorsScreen() {
             <select
               aria-label={t('operators.roleOf', { phone: entry.phone })}
               value={entry.role}
+              disabled={saving}
               onChange={(event) => {
-                const next = (event.currentTarget as HTMLSelectElement).value;
-                void save((map) => {
-                  map[entry.phone] = { ...(map[entry.phone] as object), role: next };
-                });
+                const next = (event.currentTarget as HTMLSelectElement).value === 'admin' ? 'admin' : 'operator';
+                void save(rows.map((row) => (row.phone === entry.phone ? { ...row, role: next } : row)));
               }}
             >
               <option value="operator">{t('operators.role.operator')}</option>
               <option value="admin">{t('operators.role.admin')}</option>
             </select>
-            <button type="button" onClick={() => save((map) => delete map[entry.phone])}>
+            <button type="button" disabled={saving} onClick={() => save(rows.filter((row) => row.phone !== entry.phone))}>
               {t('operators.remove', { phone: entry.phone })}
             </button>
           </li>
@@ -94,7 +84,9 @@ export function OperatorsScreen() {
             <option value="admin">{t('operators.role.admin')}</option>
           </select>
         </label>
-        <button type="submit">{t('operators.add')}</button>
+        <button type="submit" disabled={saving}>
+          {t('operators.add')}
+        </button>
       </form>
     </Section>
   );
@@ -104,13 +96,13 @@ export function OperatorsScreen() {
 export function ConfigScreen() {
   const { t, api } = useConsole();
   const admin = useMemo(() => new AdminApi(api), [api]);
-  const [key, setKey] = useState(KNOWN_KEYS[0]);
+  const [key, setKey] = useState(JSON_KEYS[0]);
   return (
     <Section heading={t('config.heading')}>
       <label>
         {t('config.key')}
         <select value={key} onChange={(event) => setKey((event.currentTarget as HTMLSelectElement).value)}>
-          {KNOWN_KEYS.map((known) => (
+          {JSON_KEYS.map((known) => (
             <option value={known}>{known}</option>
           ))}
         </select>
@@ -122,11 +114,11 @@ export function ConfigScreen() {
 
 function ConfigEditor({ admin, configKey }: { readonly admin: AdminApi; readonly configKey: string }) {
   const { t } = useConsole();
-  const { data, error, reload } = useRemote(() => configOrEmpty(admin, configKey), [configKey]);
+  const { data, error, reload } = useRemote(() => admin.config(configKey), [configKey]);
   const [draft, setDraft] = useState<string | undefined>(undefined);
   const [feedback, setFeedback] = useState<Feedback>(undefined);
   if (data === undefined) return error === undefined ? <p role="status">{t('loading')}</p> : <LoadError error={error} />;
-  const text = draft ?? (data.value === undefined ? '' : JSON.stringify(data.value, null, 2));
+  const text = draft ?? (data.value === null || data.value === undefined ? '' : JSON.stringify(data.value, null, 2));
   const save = async () => {
     let value: unknown;
     try {

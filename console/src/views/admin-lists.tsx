@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { AdminApi } from '../admin-api';
+import type { Page } from '../api-types';
 import { useConsole } from '../context';
 import type { MessageKey } from '../i18n';
 import type { AdminScreen } from '../view-model';
@@ -7,24 +8,26 @@ import { LoadError, Section, useRemote } from './common';
 
 type ListScreen = Exclude<AdminScreen, 'prompts' | 'operators' | 'config' | 'dead-letters'>;
 
-const LISTS: Record<ListScreen, { readonly path: string; readonly heading: MessageKey }> = {
-  demands: { path: 'demands', heading: 'list.demands' },
-  consents: { path: 'consents', heading: 'list.consents' },
-  audit: { path: 'audit', heading: 'list.audit' },
-  crm: { path: 'crm', heading: 'list.crm' },
+type Loader = (admin: AdminApi, cursor?: string) => Promise<Page<Record<string, unknown>>>;
+
+const LISTS: Record<ListScreen, { readonly load: Loader; readonly heading: MessageKey }> = {
+  demands: { load: (admin, cursor) => admin.list('demands', cursor), heading: 'list.demands' },
+  consents: { load: (admin, cursor) => admin.list('consents', cursor), heading: 'list.consents' },
+  audit: { load: (admin, cursor) => admin.list('audit', cursor), heading: 'list.audit' },
+  crm: { load: (admin) => admin.crmProblems(), heading: 'list.crm' },
 };
 
 /** A recent-first, read-only admin list, as a table whose columns are the items' fields. */
 export function AdminListScreen({ screen }: { readonly screen: ListScreen }) {
   const { t, api } = useConsole();
   const admin = useMemo(() => new AdminApi(api), [api]);
-  const { path, heading } = LISTS[screen];
-  const { data, error } = useRemote(() => admin.list(path), [path]);
+  const { load, heading } = LISTS[screen];
+  const { data, error } = useRemote(() => load(admin), [screen]);
   const [more, setMore] = useState<{ readonly items: readonly Record<string, unknown>[]; readonly cursor?: string } | undefined>(undefined);
   const items = [...(data?.items ?? []), ...(more?.items ?? [])];
   const cursor = more === undefined ? data?.cursor : more.cursor;
   const loadMore = async () => {
-    const page = await admin.list(path, cursor);
+    const page = await load(admin, cursor);
     setMore({ items: [...(more?.items ?? []), ...page.items], cursor: page.cursor });
   };
   return (

@@ -79,7 +79,7 @@ function Screen({ route, isAdmin }: { readonly route: Route; readonly isAdmin: b
     case 'dead-letters':
       return <DeadLettersScreen />;
     default:
-      return <AdminListScreen screen={route.screen} />;
+      return <AdminListScreen key={route.screen} screen={route.screen} />;
   }
 }
 
