@@ -126,4 +126,13 @@ describe('StaticConsole served over a local Function URL', () => {
   it('fails with what to run when the console was not built', () => {
     expect(() => StaticConsole.load(path.join(directory, 'nowhere'))).toThrow(/not built.*npm run bundle/);
   });
+
+  it('answers a source checkout that was never bundled with a page saying how to build the console', () => {
+    const notBuilt = StaticConsole.loadIfBuilt(path.join(directory, 'nowhere'));
+    const page = notBuilt.serve({ method: 'GET', path: '/login' });
+    expect(page?.statusCode).toBe(200);
+    expect(Buffer.from(page!.body!, 'base64').toString()).toContain('npm run bundle');
+    expect(notBuilt.serve({ method: 'GET', path: '/assets/app-ABC123.js' })).toBeUndefined();
+    expect(StaticConsole.loadIfBuilt(directory).serve({ method: 'GET', path: '/assets/app-ABC123.js' })?.statusCode).toBe(200);
+  });
 });
