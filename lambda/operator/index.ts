@@ -30,13 +30,13 @@ export interface OperatorRuntime extends FunctionRuntime {
 
 export function createOperatorHandler(runtime: OperatorRuntime): OperatorHandler {
   const composed = composeFunction('operator', runtime);
-  const { sessions, messages, config, operatorAuth, audit: auditRepository, resources, demands, consents, crmSync } = composed.repositories;
+  const { sessions, messages, receipts, config, operatorAuth, audit: auditRepository, resources, demands, consents, crmSync } = composed.repositories;
   const ids = runtime.ids ?? randomIdGenerator;
   const audit = new OperatorAuditTrail(auditRepository, composed.clock, ids);
   const directory = new OperatorDirectory({ config, adminPhoneNumbers: runtime.adminPhoneNumbers });
   const http = createOperatorHttpHandler({
     signIn: new OperatorSignIn({ auth: operatorAuth, directory, audit, clock: composed.clock }),
-    conversations: new OperatorConversations({ sessions, messages, config, whatsapp: runtime.whatsapp, audit, clock: composed.clock, ids }),
+    conversations: new OperatorConversations({ sessions, messages, receipts, config, whatsapp: runtime.whatsapp, audit, clock: composed.clock, ids }),
     console: runtime.console,
     extraRoutes: adminRoutes(new AdminConsole({ resources, config, audit: auditRepository, demands, consents, crmSync, trail: audit, directory, clock: composed.clock })),
     clock: composed.clock,

@@ -11,6 +11,10 @@ export const OPERATOR_ENV = {
   timeZone: 'OPERATOR_TIME_ZONE',
   /** The operator function's URL, which the orchestrator puts in login links. */
   consoleUrl: 'CONSOLE_URL',
+  /** JSON object of the deployment's handoff texts (the `handoff_texts` setting overrides them). */
+  handoffTexts: 'HANDOFF_TEXTS',
+  handoffRenotifyAfterSeconds: 'HANDOFF_RENOTIFY_AFTER_SECONDS',
+  customerRenotifyAfterSeconds: 'CUSTOMER_RENOTIFY_AFTER_SECONDS',
 } as const;
 
 export const OPERATOR_DEFAULTS = {

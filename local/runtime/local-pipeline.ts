@@ -12,6 +12,11 @@ import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/st
 import { GraphApiWhatsAppSender } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
 import type { TurnSettings } from '../../lambda/core/application/process-turn';
 import type { AgentPort } from '../../lambda/core/ports/agent';
+import { createHandoffSweeperHandler } from '../../lambda/handoff-sweeper/index';
+import type { OperatorPlaneEnvironment } from '../../lambda/core/adapters/operator/handoff-settings-from-environment';
+import type { SweepReport } from '../../lambda/core/application/operator/handoff-lifecycle';
+import { DEFAULT_HANDOFF_TEXTS } from '../../lambda/core/domain/operational-settings';
+import { OPERATOR_DEFAULTS } from '../../lib/private/operator-contract';
 import { createOperatorHandler } from '../../lambda/operator/index';
 import { StaticConsole } from '../../lambda/operator/static-console';
 import { createOrchestratorHandler } from '../../lambda/orchestrator/index';
@@ -61,6 +66,8 @@ export interface LocalPipelineOptions {
    * `consoleUrl`, and these phones get a login link when they send `login`.
    */
   readonly adminPhoneNumbers?: readonly string[];
+  /** When the handoff sweep re-notifies operators and reminds the customer (operator plane only). */
+  readonly handoffTimings?: { readonly renotifyOperatorsAfterMs?: number; readonly remindCustomerAfterMs?: number };
 }
 
 export interface LocalPipelinePorts {
@@ -88,6 +95,11 @@ export interface LocalPipeline {
   readonly webhookUrl: string;
   /** The operator function's URL (console and `/api/`), when `adminPhoneNumbers` turned the plane on. */
   readonly consoleUrl?: string;
+  /**
+   * One run of the handoff sweeper (deployed, a schedule runs it every minute); each call is a
+   * fresh sweeper instance, so concurrent calls behave like concurrent Lambda invocations.
+   */
+  sweepHandoffs(): Promise<SweepReport>;
   /** Signs the webhook's POSTs (what Meta calls the app secret). */
   readonly appSecret: string;
   /** Answers the webhook's verification handshake. */
@@ -173,13 +185,14 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     });
     const whatsapp = new GraphApiWhatsAppSender({ baseUrl: fakeWhatsApp.baseUrl, credentials: credentialsProvider });
     const consoleUrl = await startOperatorPlane(options, { tableName: names.table, whatsapp, logLevel, cleanup });
+    const operatorPlane = consoleUrl === undefined ? undefined : localOperatorPlane(options, consoleUrl);
     const orchestrator = createOrchestratorHandler({
       tableName: names.table,
       whatsapp,
       agent,
       maxReceiveCount: options.queue?.maxReceiveCount,
       settings: options.turnSettings,
-      operatorPlane: consoleUrl === undefined ? undefined : { adminPhoneNumbers: options.adminPhoneNumbers ?? [], consoleUrl },
+      operatorPlane,
       ...observability('whatsapp-orchestrator', logLevel, options.logFormatter),
     });
 
@@ -199,6 +212,10 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     return {
       webhookUrl: webhookServer.url,
       consoleUrl,
+      sweepHandoffs() {
+        if (operatorPlane === undefined) throw new Error('The operator plane is off: start the pipeline with adminPhoneNumbers');
+        return createHandoffSweeperHandler({ tableName: names.table, whatsapp, operatorPlane, ...observability('whatsapp-handoff-sweeper', logLevel, options.logFormatter) })();
+      },
       appSecret: credentials.appSecret,
       verifyToken: credentials.verifyToken,
       fakeWhatsApp,
@@ -244,6 +261,17 @@ async function startOperatorPlane(
   const server = await startFunctionUrlServer(operator, { port: options.ports?.console });
   context.cleanup.add(() => server.close());
   return server.url.replace(/\/$/, '');
+}
+
+function localOperatorPlane(options: LocalPipelineOptions, consoleUrl: string): OperatorPlaneEnvironment {
+  return {
+    adminPhoneNumbers: options.adminPhoneNumbers ?? [],
+    consoleUrl,
+    timeZone: OPERATOR_DEFAULTS.timeZone,
+    texts: DEFAULT_HANDOFF_TEXTS,
+    renotifyOperatorsAfterMs: options.handoffTimings?.renotifyOperatorsAfterMs ?? OPERATOR_DEFAULTS.handoffRenotifyAfterSeconds * 1000,
+    remindCustomerAfterMs: options.handoffTimings?.remindCustomerAfterMs ?? OPERATOR_DEFAULTS.customerRenotifyAfterSeconds * 1000,
+  };
 }
 
 function localAgent(env: NodeJS.ProcessEnv): AgentPort {

@@ -15,8 +15,9 @@ const operatorPhone = newOperatorPhone();
 
 beforeAll(async () => {
   agent = new ScriptedAgent();
-  // A short visibility timeout: a turn whose reply failed to send is retried within seconds.
-  pipeline = await startOperatorPipeline([adminPhone], { agent, queue: { visibilityTimeoutSeconds: 4 } });
+  // A short visibility timeout: a turn whose reply failed to send is retried within seconds (and
+  // still long enough that a slow turn on a busy machine is not redelivered while it runs).
+  pipeline = await startOperatorPipeline([adminPhone], { agent, queue: { visibilityTimeoutSeconds: 6 } });
   repositories = tableRepositories(pipeline.tableName);
   await repositories.config.set({ key: 'operators', value: { [operatorPhone]: { role: 'operator', name: 'Bia' } }, author: adminPhone });
   admin = await signInOverWhatsApp(pipeline, adminPhone);
@@ -31,10 +32,11 @@ function sentTo(customer: string): string[] {
   return pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer).map((message) => message.text);
 }
 
-/** A customer whose conversation the agent handed to people. */
+/** A customer whose conversation the agent handed to people (nobody was available: the customer was told so). */
 async function handedOffCustomer(options: { sentAt?: Date } = {}): Promise<string> {
   const customer = newCustomer();
   await pipeline.sendCustomerMessage(customer, 'Quero falar com alguém #dado name=Ana #humano', options);
+  await waitUntil(() => sentTo(customer).length === 2, 10_000, 'the agent’s reply and the handoff notice');
   await pipeline.waitForIdle();
   expect((await pipeline.conversation(customer)).session?.state).toBe('AWAITING_HUMAN');
   return customer;
@@ -57,13 +59,13 @@ it('lists waiting conversations by state with a cursor, and reads one with its h
     displayName: 'Ana',
     state: 'AWAITING_HUMAN',
     waitingSince: expect.any(String),
-    lastMessage: { role: 'assistant', preview: expect.stringContaining('Olá! Recebi') },
+    lastMessage: { role: 'system', preview: expect.stringContaining('No momento') },
   });
 
   const one = await operator.call('GET', `/api/conversations/${customers[0]}`);
   expect(one.status).toBe(200);
   expect(one.body.conversation).toMatchObject({ customerId: customers[0], state: 'AWAITING_HUMAN', qualificationData: { name: 'Ana' } });
-  expect(one.body.messages.map((message: { role: string }) => message.role)).toEqual(['assistant', 'user']);
+  expect(one.body.messages.map((message: { role: string }) => message.role)).toEqual(['system', 'assistant', 'user']);
   expect((await operator.call('GET', `/api/conversations/${newCustomer()}`)).status).toBe(404);
   expect((await operator.call('GET', '/api/conversations?state=WAITING')).status).toBe(400);
 });
@@ -128,7 +130,7 @@ it('gives the conversation back to the agent, which answers with the human part 
   expect(released.body.conversation.assignedTo).toBeUndefined();
 
   await pipeline.sendCustomerMessage(customer, 'Obrigada!');
-  await pipeline.waitForIdle();
+  await waitUntil(() => sentTo(customer).some((text) => text.startsWith('Olá! Recebi: Obrigada!')), 10_000, 'the agent’s answer');
   expect(sentTo(customer).at(-1)).toMatch(/^Olá! Recebi: Obrigada!/);
   const lastRequest = agent.requests.filter((request) => request.session.customerId === customer).at(-1)!;
   expect(lastRequest.history.map((entry) => entry.text)).toEqual(

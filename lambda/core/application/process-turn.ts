@@ -23,9 +23,10 @@ import { WhatsAppSendError, type SentTextMessage, type WhatsAppSender } from '..
  * - `human_owned`: a human owns the session; the messages went to their inbox, the agent was not called;
  * - `failed_permanent`: WhatsApp refused the reply for good (e.g. the 24-hour window closed);
  * - `noop`: nothing was pending (a duplicate delivery, or a turn another record already consumed);
- * - `operator_command`: an operator's `login` was answered with a console link; no session, no agent.
+ * - `operator_command`: an operator's `login` was answered with a console link; no session, no agent;
+ * - `handed_off`: the agent failed for good; the customer got the fallback text and people have the conversation.
  */
-export type TurnOutcome = 'answered' | 'resent' | 'superseded' | 'human_owned' | 'failed_permanent' | 'noop' | 'operator_command';
+export type TurnOutcome = 'answered' | 'resent' | 'superseded' | 'human_owned' | 'failed_permanent' | 'noop' | 'operator_command' | 'handed_off';
 
 export interface AgentCallReport {
   readonly iterations: number;
@@ -105,6 +106,15 @@ export interface ProcessTurnDependencies {
   readonly settings?: Partial<TurnSettings>;
   /** Asked before anything else whether the turn is an operator's command (the operator plane). */
   readonly operatorCommands?: { handle(turn: InboundTurn): Promise<boolean> };
+  /** Tells people about handoffs, and hands a conversation to them when the agent fails for good (the operator plane). */
+  readonly handoffs?: TurnHandoffHooks;
+}
+
+export interface TurnHandoffHooks {
+  /** The turn moved the session to AWAITING_HUMAN (called after its reply was settled; never throws). */
+  onHandoff(session: Session): Promise<void>;
+  /** The final attempt failed before a result was written; `true` when the conversation went to people. */
+  onFinalFailure(customerId: string, pending: readonly PendingInbound[]): Promise<boolean>;
 }
 
 export interface TurnRequest {
@@ -164,7 +174,14 @@ export class ProcessTurn {
     try {
       return await this.answer(latest, pending, request.deadline, progress);
     } catch (error) {
-      if (request.finalAttempt && !(await this.resultWritten(progress, latest.phoneNumber, newest(pending)))) await this.park(pending).catch(() => undefined);
+      if (request.finalAttempt && !(await this.resultWritten(progress, latest.phoneNumber, newest(pending)))) {
+        // A handled technical handoff is a success: the record is not retried or dead-lettered.
+        if (await this.deps.handoffs?.onFinalFailure(latest.phoneNumber, pending).catch(() => false)) {
+          await this.deps.receipts.markCompleted(...pending.map(completion));
+          return { outcome: 'handed_off', drained: pending.length };
+        }
+        await this.park(pending).catch(() => undefined);
+      }
       throw error;
     }
   }
@@ -252,7 +269,9 @@ export class ProcessTurn {
       // Another record settled this outbox meanwhile; the receipts are completed by it.
       return { outcome: 'superseded', drained: pending.length, agent };
     }
-    return { outcome: await this.settleOutbox(current, outbox, pending, 'answered', pendingSendMessage(updated, reply)), drained: pending.length, agent };
+    const outcome = await this.settleOutbox(current, outbox, pending, 'answered', pendingSendMessage(updated, reply));
+    if (updated.state === SessionState.AWAITING_HUMAN && session.state !== SessionState.AWAITING_HUMAN) await this.deps.handoffs?.onHandoff(updated);
+    return { outcome, drained: pending.length, agent };
   }
 
   /**
@@ -474,6 +493,9 @@ function stringValues(data: Readonly<Record<string, unknown>>): Record<string, s
  * QUALIFYING; a transition the state machine refuses (e.g. a handoff after closing in the same
  * response) is dropped rather than failing the turn.
  */
+/** A new handoff starts with no notification sent (the markers of an earlier handoff are cleared). */
+const NEW_HANDOFF_MARKERS: Partial<Session> = { handoffNotifiedAt: undefined, handoffRenotifiedAt: undefined, handoffRenotifyCount: 0, handoffCustomerRenotifiedAt: undefined };
+
 function applyActions(session: Session, actions: readonly AgentAction[], at: IsoTimestamp): Session {
   let next: Session = { ...session, updatedAt: at };
   const moveTo = (state: SessionState, extra: Partial<Session> = {}) => {
@@ -481,7 +503,7 @@ function applyActions(session: Session, actions: readonly AgentAction[], at: Iso
   };
   for (const action of actions) {
     if (action.type === 'update_qualification') next = { ...next, qualificationData: { ...next.qualificationData, ...action.data } };
-    else if (action.type === 'request_human_handoff') moveTo(SessionState.AWAITING_HUMAN, { handoffRequestedAt: at });
+    else if (action.type === 'request_human_handoff') moveTo(SessionState.AWAITING_HUMAN, { handoffRequestedAt: at, ...NEW_HANDOFF_MARKERS });
     else if (action.type === 'close_session') moveTo(SessionState.CLOSED);
   }
   if (next.state === SessionState.NEW) moveTo(SessionState.QUALIFYING);

@@ -1,4 +1,5 @@
 import { nextLocalMidnight } from './local-time';
+import type { Session } from './session';
 import { toEpochMicros, type IsoTimestamp } from './timestamps';
 
 /**
@@ -84,4 +85,12 @@ export function isAvailabilityValid(availableSince: IsoTimestamp, now: Date, tim
   if (since.getTime() > now.getTime()) return false;
   if (now.getTime() - since.getTime() >= ttlHours * 3_600_000) return false;
   return now.getTime() < nextLocalMidnight(since, timeZone).getTime();
+}
+
+/** How people see a customer: the name the conversation gave, else the customer id. */
+export function customerDisplayName(session: Session): string | undefined {
+  for (const candidate of [session.cadastralData.name, session.qualificationData.name, session.qualificationData.nome]) {
+    if (typeof candidate === 'string' && candidate.trim() !== '') return candidate.trim();
+  }
+  return undefined;
 }

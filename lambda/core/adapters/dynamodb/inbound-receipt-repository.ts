@@ -216,6 +216,19 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     return pending;
   }
 
+  async advanceHistoryWatermark(phone: string, timestamp: string): Promise<void> {
+    // isoMicros strings have one fixed width, so string order is time order.
+    await conditionally(() =>
+      this.kit.update({
+        key: latestInboundKey(phone),
+        update: 'SET #watermark = :watermark',
+        condition: `${ITEM_EXISTS} AND (attribute_not_exists(#watermark) OR #watermark < :watermark)`,
+        names: { '#pk': KEY_NAMES['#pk'], '#watermark': A.historyWatermark },
+        values: { ':watermark': isoMicros(timestamp) },
+      }),
+    );
+  }
+
   async invalidatePending(phone: string): Promise<void> {
     await this.kit.update({
       key: latestInboundKey(phone),

@@ -1,13 +1,14 @@
 import { ConditionFailedError } from '../../domain/errors';
 import type { Message } from '../../domain/message';
-import { isInsideServiceWindow, type Operator } from '../../domain/operator';
+import { customerDisplayName, isInsideServiceWindow, type Operator } from '../../domain/operator';
 import { isHumanOwned, isLegalTransition, type Session, SessionState } from '../../domain/session';
-import { addMilliseconds, isoMicros, latestOf, nextMicrosecond, type IsoTimestamp } from '../../domain/timestamps';
+import { addMilliseconds, isoMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock, IdGenerator } from '../../ports/clock';
-import type { MessageRepository, OperationalConfigRepository, Page, PageRequest, SessionRepository, TransitionOptions } from '../../ports/repositories';
+import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, Page, PageRequest, SessionRepository, TransitionOptions } from '../../ports/repositories';
 import { WhatsAppSendError, type WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { OperatorAuditTrail } from './operator-audit';
 import { OperatorActionError } from './operator-errors';
+import { recordSentOutOfTurn } from './out-of-turn-message';
 
 /** A human send holds the session's lock at most this long (a crashed send frees it by expiry). */
 const HUMAN_SEND_LOCK_MS = 30_000;
@@ -52,6 +53,7 @@ export interface HistoryEntry {
 export interface OperatorConversationsDependencies {
   readonly sessions: SessionRepository;
   readonly messages: MessageRepository;
+  readonly receipts: InboundReceiptRepository;
   readonly config: OperationalConfigRepository;
   readonly whatsapp: WhatsAppSender;
   readonly audit: OperatorAuditTrail;
@@ -128,23 +130,7 @@ export class OperatorConversations {
         const category = error instanceof WhatsAppSendError ? error.category : 'transport';
         throw new OperatorActionError('send_failed', `WhatsApp did not accept the message (${category}); nothing was sent`);
       }
-      const sentAt = isoMicros(this.deps.clock.now());
-      const newest = await this.newestTimestamp(customerId);
-      const message: Message = {
-        phoneNumber: customerId,
-        sessionId: session.sessionId,
-        messageId: this.deps.ids.newId(),
-        direction: 'outbound',
-        role: 'operator',
-        text,
-        // After everything already in the history, whatever the provider's clock said.
-        timestamp: newest === undefined ? sentAt : latestOf(sentAt, nextMicrosecond(newest)),
-        deliveryStatus: 'sent',
-        providerMessageId,
-        sentAt,
-        operatorPhone: operator.phone,
-      };
-      await this.deps.messages.append(message);
+      const message = await recordSentOutOfTurn(this.deps, session, { role: 'operator', text, providerMessageId, operatorPhone: operator.phone });
       await this.deps.audit.record({ author: operator.phone, action: 'conversation.reply', resourceType: 'conversation', resourceId: customerId, details: { messageId: message.messageId } });
       return historyEntryOf(message);
     } finally {
@@ -208,23 +194,12 @@ export class OperatorConversations {
     }
     return undefined;
   }
-
-  private async newestTimestamp(customerId: string): Promise<IsoTimestamp | undefined> {
-    return (await this.deps.messages.history(customerId, { limit: 1 })).items[0]?.timestamp;
-  }
-}
-
-function displayNameOf(session: Session): string | undefined {
-  for (const candidate of [session.cadastralData.name, session.qualificationData.name, session.qualificationData.nome]) {
-    if (typeof candidate === 'string' && candidate.trim() !== '') return candidate.trim();
-  }
-  return undefined;
 }
 
 function summaryOf(session: Session): Omit<ConversationSummary, 'lastMessage'> {
   return {
     customerId: session.phoneNumber,
-    displayName: displayNameOf(session),
+    displayName: customerDisplayName(session),
     state: session.state,
     assignedTo: session.assignedTo,
     waitingSince: session.state === SessionState.AWAITING_HUMAN ? (session.handoffRequestedAt ?? session.updatedAt) : undefined,
