@@ -22,14 +22,14 @@ export function measureFloor(target: FloorTarget, streams: number, perStream: nu
   const customers = newCustomers(streams);
   return closedLoop(streams, perStream, maxMs, async (stream) => {
     const started = performance.now();
-    const turn = { phoneNumber: customers[stream], messageId: `wamid.${randomBytes(18).toString('base64url')}` };
+    const turn = { customerId: customers[stream], messageId: `wamid.${randomBytes(18).toString('base64url')}` };
     await target.documents.send(
       new TransactWriteCommand({
         TransactItems: [
           {
             Put: {
               TableName: target.tableName,
-              Item: { ...inboundReceiptKey(turn.phoneNumber, turn.messageId), message_id: turn.messageId, registered_at: new Date().toISOString() },
+              Item: { ...inboundReceiptKey(turn.customerId, turn.messageId), message_id: turn.messageId, registered_at: new Date().toISOString() },
               ConditionExpression: 'attribute_not_exists(#pk)',
               ExpressionAttributeNames: { '#pk': PK },
             },
@@ -37,7 +37,7 @@ export function measureFloor(target: FloorTarget, streams: number, perStream: nu
           {
             Update: {
               TableName: target.tableName,
-              Key: latestInboundKey(turn.phoneNumber),
+              Key: latestInboundKey(turn.customerId),
               UpdateExpression: 'SET latest_message_id = :id, pending_message_ids = list_append(if_not_exists(pending_message_ids, :empty), :ids)',
               ExpressionAttributeValues: { ':id': turn.messageId, ':ids': [turn.messageId], ':empty': [] },
             },
@@ -49,7 +49,7 @@ export function measureFloor(target: FloorTarget, streams: number, perStream: nu
       new SendMessageCommand({
         QueueUrl: target.queueUrl,
         MessageBody: encodeDispatchMessage(turn),
-        MessageGroupId: turn.phoneNumber,
+        MessageGroupId: turn.customerId,
         MessageDeduplicationId: deduplicationIdFor(turn.messageId),
       }),
     );

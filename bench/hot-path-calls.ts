@@ -22,7 +22,7 @@ import { createOrchestratorHandler } from '../lambda/orchestrator';
 import { createWebhookHandler } from '../lambda/webhook';
 import { FakeGraphApi } from '../local/fake-whatsapp/fake-graph-api';
 import { startDynamoDbLocal, startSqsEmulator } from '../local/servers/local-servers';
-import { createAgentTable, createDebounceQueues } from '../local/servers/local-resources';
+import { createAgentTable, createTurnQueues } from '../local/servers/local-resources';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -92,10 +92,10 @@ function summarise(label: string, samples: Sample[]): void {
   console.log(`  wall time         median ${median(samples.map((s) => s.ms)).toFixed(1)} ms`);
 }
 
-function notification(phone: string, messageId: string, text: string): string {
+function notification(customerId: string, messageId: string, text: string): string {
   return JSON.stringify({
     object: 'whatsapp_business_account',
-    entry: [{ id: '1', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550000000', phone_number_id: '106540352242922' }, messages: [{ from: phone, id: messageId, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }] } }] }],
+    entry: [{ id: '1', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550000000', phone_number_id: '106540352242922' }, messages: [{ from: customerId, id: messageId, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }] } }] }],
   });
 }
 
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
     Object.assign(process.env, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, AWS_ENDPOINT_URL_SQS: sqs.endpoint });
     const names = physicalNames('bench', randomUUID().slice(0, 8));
     await createAgentTable(new DynamoDBClient({}), names.table);
-    const { queueUrl } = await createDebounceQueues(new SQSClient({}), names);
+    const { turnQueueUrl: queueUrl } = await createTurnQueues(new SQSClient({}), names);
     const credentials = { appSecret: 'bench-secret', verifyToken: 'bench-token', accessToken: fake.accessToken };
 
     const recorder = new CallRecorder();
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     );
     const logger = new Logger({ logLevel: 'SILENT' });
     const metrics = new Metrics({ namespace: 'bench' });
-    const webhook = createWebhookHandler({ tableName: names.table, queueUrl, credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
+    const webhook = createWebhookHandler({ tableName: names.table, turnQueueUrl: queueUrl, credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
     const whatsapp = new GraphApiWhatsAppSender({ baseUrl: fake.baseUrl, credentials: new StaticCredentialsProvider(credentials) });
     const countingWhatsApp: typeof whatsapp = Object.assign(Object.create(whatsapp), {
       sendText: async (message: Parameters<typeof whatsapp.sendText>[0]) => {
@@ -142,10 +142,10 @@ async function main(): Promise<void> {
     const inbound: { first: Sample[]; next: Sample[] } = { first: [], next: [] };
     const turns: { first: Sample[]; next: Sample[] } = { first: [], next: [] };
     for (let i = 0; i < messages; i++) {
-      const phone = `55119${String(10_000_000 + i)}`;
+      const customerId = `55119${String(10_000_000 + i)}`;
       for (const phase of ['first', 'next'] as const) {
         const messageId = `wamid.${phase}.${i}`;
-        const body = notification(phone, messageId, `mensagem ${phase}`);
+        const body = notification(customerId, messageId, `mensagem ${phase}`);
         let start = performance.now();
         const response = await webhook({
           version: '2.0', routeKey: '$default', rawPath: '/', rawQueryString: '', isBase64Encoded: false, body,
@@ -156,7 +156,7 @@ async function main(): Promise<void> {
         const inboundMs = performance.now() - start;
         inbound[phase].push({ waves: recorder.sequentialWaves(), calls: recorder.take(), ms: inboundMs });
 
-        const record = { messageId: randomUUID(), body: encodeDispatchMessage({ phoneNumber: phone, messageId }), attributes: { ApproximateReceiveCount: '1' } } as unknown as SQSRecord;
+        const record = { messageId: randomUUID(), body: encodeDispatchMessage({ customerId, messageId }), attributes: { ApproximateReceiveCount: '1' } } as unknown as SQSRecord;
         start = performance.now();
         const result = await orchestrator({ Records: [record] }, { getRemainingTimeInMillis: () => 90_000 });
         if (result.batchItemFailures.length > 0) throw new Error('turn failed');

@@ -9,7 +9,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PIPELINE_DEFAULTS, physicalNames } from '../lib/private/pipeline-contract';
 import { createDocumentClient } from '../lambda/core/adapters/dynamodb/dynamo-kit';
 import { startLocalPipeline, type LocalPipeline } from '../local/runtime/local-pipeline';
-import { createAgentTable, createDebounceQueues } from '../local/servers/local-resources';
+import { createAgentTable, createTurnQueues } from '../local/servers/local-resources';
 import { startDynamoDbLocal, startSqsEmulator, type LocalServer } from '../local/servers/local-servers';
 import { measureFloor, type FloorTarget } from './floor';
 import { summarize, type Measurement, type Summary } from './measurement';
@@ -48,12 +48,12 @@ async function main(): Promise<void> {
     };
     const floorNames = physicalNames(PIPELINE_DEFAULTS.serviceName, 'benchfloor');
     await createAgentTable(floorClients.dynamoDb, floorNames.table);
-    const floorQueues = await createDebounceQueues(floorClients.sqs, floorNames);
+    const floorQueues = await createTurnQueues(floorClients.sqs, floorNames);
     const floor: FloorTarget = {
       documents: floorClients.documents,
       sqs: floorClients.sqs,
       tableName: floorNames.table,
-      queueUrl: floorQueues.queueUrl,
+      queueUrl: floorQueues.turnQueueUrl,
     };
 
     pipeline = await startLocalPipeline({

@@ -6,7 +6,9 @@ import { parseArgs } from 'node:util';
 import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PIPELINE_DEFAULTS, physicalNames } from '../lib/private/pipeline-contract';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
-import { describeInspection, DlqRedrive, type DeadLetterInspection, type RedriveAction } from '../local/ops/dlq-redrive';
+import { SqsDeadLetterQueue } from '../lambda/core/adapters/sqs/sqs-dead-letter-queue';
+import { RedriveDeadLetters, type RedriveAction } from '../lambda/core/application/redrive-dead-letters';
+import type { DeadLetterInspection } from '../lambda/core/domain/dead-letter-verdict';
 
 const USAGE = `Usage:
   npm run redrive -- --environment <env> [--service-name <name>] [--apply] [--yes]
@@ -35,7 +37,7 @@ class UsageError extends Error {}
 
 interface Target {
   readonly tableName: string;
-  readonly queueUrl: string;
+  readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
 }
 
@@ -45,11 +47,11 @@ async function resolveTarget(values: Record<string, string | boolean | undefined
   if (environment !== undefined) {
     const names = physicalNames(text('service-name') ?? PIPELINE_DEFAULTS.serviceName, environment);
     const url = async (queueName: string) => (await sqs.send(new GetQueueUrlCommand({ QueueName: queueName }))).QueueUrl!;
-    return { tableName: names.table, queueUrl: await url(names.queue), deadLetterQueueUrl: await url(names.deadLetterQueue) };
+    return { tableName: names.table, turnQueueUrl: await url(names.queue), deadLetterQueueUrl: await url(names.deadLetterQueue) };
   }
   const [tableName, queueUrl, deadLetterQueueUrl] = [text('table'), text('queue-url'), text('dlq-url')];
   if (!tableName || !queueUrl || !deadLetterQueueUrl) throw new UsageError('Name the pipeline with --environment, or give --table, --queue-url and --dlq-url.');
-  return { tableName, queueUrl, deadLetterQueueUrl };
+  return { tableName, turnQueueUrl: queueUrl, deadLetterQueueUrl };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -77,14 +79,15 @@ async function main(argv: string[]): Promise<number> {
   const confirm = async (inspection: DeadLetterInspection): Promise<boolean> => {
     if (values.yes) return true;
     if (!prompt) return false;
-    const answer = await prompt.question(`${inspection.onConfirm} record ${inspection.sqsMessageId} (customer ${inspection.customer ?? '?'})? [y/N] `);
+    const answer = await prompt.question(`${inspection.onConfirm} record ${inspection.recordId} (customer ${inspection.customer ?? '?'})? [y/N] `);
     return /^y(es)?$/i.test(answer.trim());
   };
 
-  console.log(`${apply ? 'Redriving' : 'Dry run (nothing changes; --apply to act)'}: ${target.deadLetterQueueUrl} → ${target.queueUrl}, table ${target.tableName}\n`);
+  console.log(`${apply ? 'Redriving' : 'Dry run (nothing changes; --apply to act)'}: ${target.deadLetterQueueUrl} → ${target.turnQueueUrl}, table ${target.tableName}\n`);
   const counts = new Map<RedriveAction, number>();
   try {
-    await new DlqRedrive({ ...target, sqs, repositories: createDynamoRepositories({ tableName: target.tableName }) }).run({
+    const deadLetters = new SqsDeadLetterQueue({ ...target, sqs });
+    await new RedriveDeadLetters({ ...createDynamoRepositories({ tableName: target.tableName }), deadLetters }).run({
       apply,
       confirm,
       onOutcome: ({ inspection, action }) => {
@@ -99,6 +102,28 @@ async function main(argv: string[]): Promise<number> {
   const summary = [...counts].map(([action, count]) => `${count} ${action}`).join(', ');
   console.log(summary === '' ? 'The dead-letter queue is empty.' : `Done: ${summary}.`);
   return (counts.get('held') ?? 0) > 0 ? 2 : 0;
+}
+
+/** A record's inspection as the operator reads it. */
+function describeInspection(inspection: DeadLetterInspection, action: RedriveAction): string {
+  const { receipt, latest, outbox, session } = inspection;
+  const markers = receipt
+    ? (['registeredAt', 'agentRoutedAt', 'humanRoutedAt', 'dispatchedAt', 'completedAt', 'deadLetteredAt'] as const)
+        .flatMap((marker) => (receipt[marker] ? [`${marker.replace(/At$/, '')} ${receipt[marker]}`] : []))
+        .join(', ')
+    : 'none';
+  return [
+    `record ${inspection.recordId} · received ${inspection.receiveCount}× · queued ${inspection.queuedAt ?? '?'}`,
+    `  customer   ${inspection.customer ?? '?'} · message ${inspection.messageId ?? '?'}`,
+    `  receipt    ${markers}`,
+    `  latest     ${latest ? `${latest.latestMessageId ?? '-'} · pending [${latest.pendingMessageIds.join(', ')}]${latest.invalidatedAt ? ` · invalidated ${latest.invalidatedAt}` : ''}` : 'none'}`,
+    `  outbox     ${outbox ? `${outbox.messageId} (${outbox.status}) answering ${outbox.replyTo}` : 'empty'}`,
+    `  session    ${session ? `${session.sessionId} · ${session.state} · updated ${session.updatedAt}` : 'none'}`,
+    `  parked     ${inspection.parked.length > 0 ? inspection.parked.map((message) => message.messageId).join(', ') : 'none'}`,
+    `  replies    ${inspection.replies.length > 0 ? inspection.replies.map((reply) => `${reply.messageId} ${reply.status}${reply.sentAt ? ` ${reply.sentAt}` : ''}`).join('; ') : 'none'}`,
+    `  verdict    ${inspection.verdict}${inspection.onConfirm ? ` (confirmed: ${inspection.onConfirm})` : ''} → ${action}`,
+    ...inspection.reasons.map((reason) => `  why        ${reason}`),
+  ].join('\n');
 }
 
 main(process.argv.slice(2)).then(

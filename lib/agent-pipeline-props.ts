@@ -4,6 +4,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { AgentBackend } from './agent-backend';
+import type { HandoffTexts } from './handoff-texts';
 
 /** Properties of an `AgentPipeline`. */
 export interface AgentPipelineProps {
@@ -175,4 +176,28 @@ export interface AgentPipelineProps {
    * @default 'America/Sao_Paulo'
    */
   readonly timeZone?: string;
+
+  /**
+   * How long a handed-off conversation waits unclaimed before the available operators are
+   * notified again (at most 3 times). The handoff sweeper runs every minute, so 1 minute is the
+   * shortest useful value. Only with `adminPhoneNumbers`.
+   *
+   * @default Duration.minutes(5)
+   */
+  readonly handoffRenotifyAfter?: Duration;
+
+  /**
+   * How long a handed-off conversation waits before the customer is told, once, that a person
+   * will answer. Only with `adminPhoneNumbers`.
+   *
+   * @default Duration.minutes(10)
+   */
+  readonly customerRenotifyAfter?: Duration;
+
+  /**
+   * The texts customers and operators receive around a handoff. Only with `adminPhoneNumbers`.
+   *
+   * @default - the Portuguese texts documented on each field of `HandoffTexts`
+   */
+  readonly handoffTexts?: HandoffTexts;
 }

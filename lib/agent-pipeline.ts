@@ -92,6 +92,8 @@ export class AgentPipeline extends Construct {
   public readonly operatorFunctionUrl?: lambda.FunctionUrl;
   /** Where operators sign in (the operator Function URL), when the plane is on. */
   public readonly consoleUrl?: string;
+  /** The function the schedule runs every minute to re-notify operators and remind customers, when the plane is on. */
+  public readonly handoffSweeperFunction?: lambda.Function;
 
   private readonly settings: PipelineSettings;
   private readonly alarmAction?: cloudwatch.IAlarmAction;
@@ -129,7 +131,9 @@ export class AgentPipeline extends Construct {
           ...this.powertoolsEnvironment(),
         },
         createFunction: (functionId, options) => this.createFunction(functionId, options),
+        scope: this,
       });
+      this.handoffSweeperFunction = plane.handoffSweeperFunction;
       this.operatorFunction = plane.operatorFunction;
       this.operatorFunctionUrl = plane.operatorFunctionUrl;
       this.consoleUrl = plane.consoleUrl;
@@ -360,7 +364,7 @@ export class AgentPipeline extends Construct {
     return secret;
   }
 
-  private createFunction(id: 'Webhook' | 'Orchestrator' | 'Operator', options: FunctionOptions): lambda.Function {
+  private createFunction(id: 'Webhook' | 'Orchestrator' | 'Operator' | 'HandoffSweeper', options: FunctionOptions): lambda.Function {
     const logGroup = new logs.LogGroup(this, `${id}LogGroup`, {
       retention: this.settings.logRetention,
       removalPolicy: this.settings.removalPolicy,
@@ -381,7 +385,8 @@ export class AgentPipeline extends Construct {
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       handler: 'index.handler',
-      code: bundledHandler(id.toLowerCase()),
+      // The asset folder is the id in kebab case (HandoffSweeper → handoff-sweeper).
+      code: bundledHandler(id.replace(/(?<=[a-z])(?=[A-Z])/g, '-').toLowerCase()),
       role,
       logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,

@@ -1,15 +1,15 @@
 // Entry point of the handoff sweeper: an EventBridge schedule runs it every minute to re-notify
 // operators about waiting conversations and remind their customers once.
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { tableNameFromEnvironment } from '../core/adapters/dynamodb/dynamo-repositories';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
-import { operatorPlaneFromEnvironment, type OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
+import type { OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
 import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
 import { GraphApiWhatsAppSender } from '../core/adapters/whatsapp/graph-api-sender';
 import type { SweepReport } from '../core/application/operator/handoff-lifecycle';
 import type { WhatsAppSender } from '../core/ports/whatsapp-sender';
 import { composeOperatorPlane } from '../operator/compose-plane';
+import { readHandoffSweeperConfig } from './runtime-config';
 
 export type HandoffSweeperHandler = () => Promise<SweepReport>;
 
@@ -37,12 +37,13 @@ let fromEnvironment: HandoffSweeperHandler | undefined;
 /** The Lambda handler, composed on first use so importing this module has no side effects. */
 export const handler: HandoffSweeperHandler = () => {
   if (fromEnvironment === undefined) {
-    const operatorPlane = operatorPlaneFromEnvironment();
-    if (operatorPlane === undefined) throw new Error('The operator plane environment is not set; the AgentPipeline construct sets it when adminPhoneNumbers is given.');
+    const config = readHandoffSweeperConfig();
+    const credentials = new SecretsManagerCredentialsProvider({ secretId: config.whatsAppSecretArn });
     fromEnvironment = createHandoffSweeperHandler({
-      tableName: tableNameFromEnvironment(),
-      operatorPlane,
-      whatsapp: GraphApiWhatsAppSender.fromEnvironment(SecretsManagerCredentialsProvider.fromEnvironment()),
+      tableName: config.tableName,
+      operatorPlane: config.operatorPlane,
+      whatsapp: new GraphApiWhatsAppSender({ baseUrl: config.whatsAppApiBaseUrl, credentials }),
+      observability: config.observability,
     });
   }
   return fromEnvironment();

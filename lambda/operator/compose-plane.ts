@@ -17,7 +17,7 @@ export interface ComposedOperatorPlane {
 }
 
 /** The operator plane's use cases on a function's repositories (orchestrator, sweeper). */
-export function composeOperatorPlane(plane: OperatorPlaneEnvironment, composed: ComposedFunction, whatsapp: WhatsAppSender, ids: IdGenerator): ComposedOperatorPlane {
+export function composeOperatorPlane(plane: OperatorPlaneEnvironment, composed: Pick<ComposedFunction, 'repositories' | 'clock'>, whatsapp: WhatsAppSender, ids: IdGenerator): ComposedOperatorPlane {
   const { config, operatorAuth, audit: auditRepository, sessions, messages, receipts } = composed.repositories;
   const directory = new OperatorDirectory({ config, adminPhoneNumbers: plane.adminPhoneNumbers });
   const audit = new OperatorAuditTrail(auditRepository, composed.clock, ids);

@@ -15,7 +15,7 @@ import type { WhatsAppSender } from '../core/ports/whatsapp-sender';
 import { adminRoutes } from './admin-routes';
 import type { HttpResponse } from './http-kit';
 import { createOperatorHttpHandler } from './operator-http';
-import { operatorRuntimeConfig } from './runtime-config';
+import { readOperatorConfig } from './runtime-config';
 import { CONSOLE_DIRECTORY_NAME, StaticConsole, type ConsoleSite } from './static-console';
 
 export type OperatorHandler = (event: APIGatewayProxyEventV2) => Promise<HttpResponse>;
@@ -51,12 +51,14 @@ let fromEnvironment: OperatorHandler | undefined;
 /** The Lambda handler, composed on first use so importing this module has no side effects. */
 export const handler: OperatorHandler = (event) => {
   if (fromEnvironment === undefined) {
-    const config = operatorRuntimeConfig();
+    const config = readOperatorConfig();
+    const credentials = new SecretsManagerCredentialsProvider({ secretId: config.whatsAppSecretArn });
     fromEnvironment = createOperatorHandler({
       tableName: config.tableName,
       adminPhoneNumbers: config.adminPhoneNumbers,
       operatorTimeZone: config.timeZone,
-      whatsapp: GraphApiWhatsAppSender.fromEnvironment(SecretsManagerCredentialsProvider.fromEnvironment()),
+      whatsapp: new GraphApiWhatsAppSender({ baseUrl: config.whatsAppApiBaseUrl, credentials }),
+      observability: config.observability,
       // The build copies the console next to this bundle.
       console: StaticConsole.load(path.join(__dirname, CONSOLE_DIRECTORY_NAME)),
     });

@@ -1,17 +1,31 @@
-import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { OPERATOR_DEFAULTS, OPERATOR_ENV, parseAdminPhoneNumbers } from '../../lib/private/operator-contract';
+import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { observabilityConfig, requiredVariable, RuntimeConfigError, type ObservabilityConfig } from '../core/adapters/runtime-environment';
 
-/** What the operator function reads from its environment, read once per instance. */
-export interface OperatorRuntimeConfig {
+/** The operator function's settings, as the construct passes them in the environment. */
+export interface OperatorConfig {
   readonly tableName: string;
+  /** The WhatsApp secret (access token for operator replies); its values never appear in the environment. */
+  readonly whatsAppSecretArn: string;
+  readonly whatsAppApiBaseUrl: string;
   readonly adminPhoneNumbers: readonly string[];
   readonly timeZone: string;
+  readonly observability: ObservabilityConfig;
 }
 
-export function operatorRuntimeConfig(environment: NodeJS.ProcessEnv = process.env): OperatorRuntimeConfig {
-  const tableName = environment[RUNTIME_ENV.tableName];
-  if (!tableName) throw new Error(`Environment variable ${RUNTIME_ENV.tableName} is not set; the AgentPipeline construct sets it.`);
-  const adminPhoneNumbers = parseAdminPhoneNumbers(environment[OPERATOR_ENV.adminPhoneNumbers]);
-  if (adminPhoneNumbers.length === 0) throw new Error(`Environment variable ${OPERATOR_ENV.adminPhoneNumbers} is not set; the AgentPipeline construct sets it when adminPhoneNumbers is given.`);
-  return { tableName, adminPhoneNumbers, timeZone: environment[OPERATOR_ENV.timeZone] || OPERATOR_DEFAULTS.timeZone };
+/**
+ * Reads and validates the operator function's environment, once per cold start: the only place it
+ * reads `process.env`. Throws RuntimeConfigError naming the first variable that is missing.
+ */
+export function readOperatorConfig(env: NodeJS.ProcessEnv = process.env): OperatorConfig {
+  const adminPhoneNumbers = parseAdminPhoneNumbers(requiredVariable(env, OPERATOR_ENV.adminPhoneNumbers));
+  if (adminPhoneNumbers.length === 0) throw new RuntimeConfigError(`${OPERATOR_ENV.adminPhoneNumbers} names no admin phone`);
+  return {
+    tableName: requiredVariable(env, RUNTIME_ENV.tableName),
+    whatsAppSecretArn: requiredVariable(env, RUNTIME_ENV.whatsAppSecretArn),
+    whatsAppApiBaseUrl: env[RUNTIME_ENV.whatsAppApiBaseUrl]?.trim() || PIPELINE_DEFAULTS.whatsAppApiBaseUrl,
+    adminPhoneNumbers,
+    timeZone: env[OPERATOR_ENV.timeZone]?.trim() || OPERATOR_DEFAULTS.timeZone,
+    observability: observabilityConfig(env),
+  };
 }

@@ -1,18 +1,18 @@
 // Entry point of the orchestrator function: composes the turn use case from its adapters. The SQS
 // contract lives in turn-handler.ts, the behaviour in core/application/process-turn.ts.
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
-import { agentFromEnvironment } from '../core/adapters/agent/agent-from-environment';
-import { tableNameFromEnvironment } from '../core/adapters/dynamodb/dynamo-repositories';
+import { createAgent } from '../core/adapters/agent/agent-from-environment';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
-import { operatorPlaneFromEnvironment, type OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
+import type { OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
 import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
 import { GraphApiWhatsAppSender } from '../core/adapters/whatsapp/graph-api-sender';
-import { ProcessTurn, type TurnSettings } from '../core/application/process-turn';
+import { ProcessTurn } from '../core/application/process-turn';
+import type { TurnSettings } from '../core/application/turn-settings';
 import type { AgentPort } from '../core/ports/agent';
 import type { WhatsAppSender } from '../core/ports/whatsapp-sender';
 import { composeOperatorPlane } from '../operator/compose-plane';
+import { readOrchestratorConfig } from './runtime-config';
 import { createTurnHandler, type InvocationContext } from './turn-handler';
 
 export type OrchestratorHandler = (event: SQSEvent, context: InvocationContext) => Promise<SQSBatchResponse>;
@@ -30,11 +30,12 @@ export interface OrchestratorRuntime extends FunctionRuntime {
 
 export function createOrchestratorHandler(runtime: OrchestratorRuntime): OrchestratorHandler {
   const composed = composeFunction('orchestrator', runtime);
-  const { receipts, sessions, messages, demands, resources } = composed.repositories;
+  const { receipts, legacy, sessions, messages, demands, resources } = composed.repositories;
   const plane = runtime.operatorPlane && composeOperatorPlane(runtime.operatorPlane, composed, runtime.whatsapp, runtime.ids ?? randomIdGenerator);
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
       receipts,
+      legacy,
       sessions,
       messages,
       demands,
@@ -47,6 +48,7 @@ export function createOrchestratorHandler(runtime: OrchestratorRuntime): Orchest
       operatorCommands: plane?.loginCommand,
       handoffs: plane?.handoffs,
     }),
+    clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,
     maxReceiveCount: runtime.maxReceiveCount,
@@ -59,14 +61,16 @@ let fromEnvironment: OrchestratorHandler | undefined;
 /** The Lambda handler, composed on first use so importing this module has no side effects. */
 export const handler: OrchestratorHandler = (event, context) => {
   if (fromEnvironment === undefined) {
-    const operatorPlane = operatorPlaneFromEnvironment();
+    const config = readOrchestratorConfig();
+    const credentials = new SecretsManagerCredentialsProvider({ secretId: config.whatsAppSecretArn });
     fromEnvironment = createOrchestratorHandler({
-      tableName: tableNameFromEnvironment(),
-      whatsapp: GraphApiWhatsAppSender.fromEnvironment(SecretsManagerCredentialsProvider.fromEnvironment()),
-      agent: agentFromEnvironment(),
-      maxReceiveCount: Number(process.env[RUNTIME_ENV.maxReceiveCount] ?? PIPELINE_DEFAULTS.maxReceiveCount),
-      operatorPlane,
-      operatorTimeZone: operatorPlane?.timeZone,
+      tableName: config.tableName,
+      whatsapp: new GraphApiWhatsAppSender({ baseUrl: config.whatsAppApiBaseUrl, credentials }),
+      agent: createAgent(config.agent),
+      maxReceiveCount: config.maxReceiveCount,
+      observability: config.observability,
+      operatorPlane: config.operatorPlane,
+      operatorTimeZone: config.operatorPlane?.timeZone,
     });
   }
   return fromEnvironment(event, context);

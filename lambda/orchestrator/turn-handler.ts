@@ -4,11 +4,15 @@ import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { PIPELINE_DEFAULTS } from '../../lib/private/pipeline-contract';
 import { decodeDispatchMessage } from '../core/adapters/sqs/dispatch-message';
-import { ReplyDeliveryError, type ProcessTurn } from '../core/application/process-turn';
+import type { ProcessTurn } from '../core/application/process-turn';
+import { ReplyDeliveryError } from '../core/application/reply-delivery-error';
 import { maskCustomerId } from '../core/domain/privacy';
+import type { Clock } from '../core/ports/clock';
 
 export interface TurnHandlerDependencies {
   readonly processTurn: ProcessTurn;
+  /** Reads the invocation's deadline: the Lambda reports the time it has left, not an instant. */
+  readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: Metrics;
   /**
@@ -26,7 +30,7 @@ export type InvocationContext = Pick<Context, 'getRemainingTimeInMillis'> & Part
  * when a retry can help; a body that can never be processed is logged (`bad_sqs_body`) and dropped.
  */
 export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEvent, context: InvocationContext) => Promise<SQSBatchResponse> {
-  const { logger, metrics, processTurn } = deps;
+  const { logger, metrics, processTurn, clock } = deps;
   const maxReceiveCount = deps.maxReceiveCount ?? PIPELINE_DEFAULTS.maxReceiveCount;
 
   async function handleRecord(record: SQSRecord, context: InvocationContext): Promise<void> {
@@ -36,12 +40,12 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
       logger.warn('bad_sqs_body', { outcome: 'bad_body', sqsMessageId: record.messageId });
       return;
     }
-    const customer = maskCustomerId(dispatch.phoneNumber);
+    const customer = maskCustomerId(dispatch.customerId);
     const receiveCount = Number(record.attributes?.ApproximateReceiveCount ?? 1);
     try {
       const report = await processTurn.execute({
-        phoneNumber: dispatch.phoneNumber,
-        deadline: Date.now() + context.getRemainingTimeInMillis(),
+        customerId: dispatch.customerId,
+        deadline: clock.now().getTime() + context.getRemainingTimeInMillis(),
         finalAttempt: receiveCount >= maxReceiveCount,
       });
       metrics.addMetric(`Turn_${report.outcome}`, MetricUnit.Count, 1);

@@ -2,20 +2,19 @@
 // contract lives in webhook-http.ts, the behaviour in core/application/register-inbound.ts.
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
-import { tableNameFromEnvironment } from '../core/adapters/dynamodb/dynamo-repositories';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
 import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { SqsTurnDispatcher } from '../core/adapters/sqs/sqs-turn-dispatcher';
 import { RegisterInboundTurns } from '../core/application/register-inbound';
 import type { WhatsAppCredentialsProvider } from '../core/ports/credentials';
+import { readWebhookConfig } from './runtime-config';
 import { createWebhookHttpHandler } from './webhook-http';
 
 export type WebhookHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** What the webhook needs from its surroundings; the Lambda reads it from the environment. */
 export interface WebhookRuntime extends FunctionRuntime {
-  readonly queueUrl: string;
+  readonly turnQueueUrl: string;
   readonly credentials: WhatsAppCredentialsProvider;
   readonly sqsClient?: SQSClient;
 }
@@ -26,7 +25,7 @@ export function createWebhookHandler(runtime: WebhookRuntime): WebhookHandler {
   const sqsClient = runtime.sqsClient ?? composed.powertools.tracer.captureAWSv3Client(new SQSClient({}));
   const http = createWebhookHttpHandler({
     credentials: runtime.credentials,
-    registerInbound: new RegisterInboundTurns({ receipts, sessions, messages, dispatcher: new SqsTurnDispatcher(runtime.queueUrl, sqsClient) }),
+    registerInbound: new RegisterInboundTurns({ receipts, sessions, messages, dispatcher: new SqsTurnDispatcher(runtime.turnQueueUrl, sqsClient) }),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,
@@ -39,9 +38,13 @@ let fromEnvironment: WebhookHandler | undefined;
 /** The Lambda handler, composed on first use so importing this module has no side effects. */
 export const handler: WebhookHandler = (event) => {
   if (fromEnvironment === undefined) {
-    const queueUrl = process.env[RUNTIME_ENV.turnQueueUrl];
-    if (!queueUrl) throw new Error(`Environment variable ${RUNTIME_ENV.turnQueueUrl} is not set; the AgentPipeline construct sets it.`);
-    fromEnvironment = createWebhookHandler({ tableName: tableNameFromEnvironment(), queueUrl, credentials: SecretsManagerCredentialsProvider.fromEnvironment() });
+    const config = readWebhookConfig();
+    fromEnvironment = createWebhookHandler({
+      tableName: config.tableName,
+      turnQueueUrl: config.turnQueueUrl,
+      credentials: new SecretsManagerCredentialsProvider({ secretId: config.whatsAppSecretArn }),
+      observability: config.observability,
+    });
   }
   return fromEnvironment(event);
 };

@@ -59,7 +59,7 @@ const OUTCOME_METRICS: Record<InboundOutcome, string> = {
 };
 
 /**
- * The webhook's HTTP contract (SPEC §5): verification handshake, signed notifications, and answers
+ * The webhook's HTTP contract (docs/DESIGN.md#inbound-protocol): verification handshake, signed notifications, and answers
  * Meta's retry policy understands — 200 once every turn is durable and dispatched, 4xx for requests
  * that can never succeed, 5xx only when a retry can finish the job.
  */

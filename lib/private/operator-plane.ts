@@ -1,19 +1,33 @@
 import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
+import type { HandoffTexts } from '../handoff-texts';
 import { OPERATOR_DEFAULTS, OPERATOR_ENV } from './operator-contract';
-import { OPERATOR_QUERY_ACTIONS, OPERATOR_TABLE_ACTIONS, TABLE_KEY_ACTIONS } from './permissions';
+import { OPERATOR_QUERY_ACTIONS, OPERATOR_TABLE_ACTIONS, SWEEPER_TABLE_ACTIONS, TABLE_KEY_ACTIONS } from './permissions';
 import { RUNTIME_ENV, TABLE_SCHEMA } from './pipeline-contract';
 
 /** The operator plane's props with defaults applied and checks passed. Internal. */
 export interface OperatorPlaneSettings {
   readonly adminPhoneNumbers: readonly string[];
   readonly timeZone: string;
+  readonly handoffRenotifyAfter: Duration;
+  readonly customerRenotifyAfter: Duration;
+  /** Only the texts the consumer set; the runtime has the defaults. */
+  readonly handoffTexts: HandoffTexts;
 }
+
+/** The sweeper runs every minute: a shorter wait would be rounded up anyway. */
+const SWEEP_INTERVAL = Duration.minutes(1);
+const MAX_WAIT = Duration.hours(24);
+const MAX_TEXT_CHARS = 1000;
+const PLANE_ONLY_PROPS = ['timeZone', 'handoffRenotifyAfter', 'customerRenotifyAfter', 'handoffTexts'] as const;
 
 const ADMIN_PHONE = /^\d{8,15}$/;
 
@@ -25,7 +39,8 @@ export function resolveOperatorPlaneSettings(constructPath: string, props: Agent
   const timeZone = props.timeZone ?? OPERATOR_DEFAULTS.timeZone;
   if (!isTimeZone(timeZone)) fail(`timeZone '${timeZone}' is not an IANA time zone such as 'America/Sao_Paulo' or 'Europe/Lisbon'.`);
   if (props.adminPhoneNumbers === undefined) {
-    if (props.timeZone !== undefined) fail('timeZone only applies to the operator plane; set adminPhoneNumbers to turn the plane on, or remove timeZone.');
+    const stray = PLANE_ONLY_PROPS.filter((prop) => props[prop] !== undefined);
+    if (stray.length > 0) fail(`${stray.join(', ')} only apply to the operator plane; set adminPhoneNumbers to turn the plane on, or remove them.`);
     return undefined;
   }
   if (props.adminPhoneNumbers.length === 0) fail('adminPhoneNumbers is empty: name at least one admin phone, or leave it out to keep the operator plane off.');
@@ -33,7 +48,20 @@ export function resolveOperatorPlaneSettings(constructPath: string, props: Agent
   if (invalid.length > 0) {
     fail(`adminPhoneNumbers must be WhatsApp phones of 8 to 15 digits with country code and no '+' or spaces (e.g. '5511912345678'); got ${invalid.map((phone) => `'${phone}'`).join(', ')}.`);
   }
-  return { adminPhoneNumbers: [...new Set(props.adminPhoneNumbers)], timeZone };
+  const handoffRenotifyAfter = props.handoffRenotifyAfter ?? Duration.seconds(OPERATOR_DEFAULTS.handoffRenotifyAfterSeconds);
+  const customerRenotifyAfter = props.customerRenotifyAfter ?? Duration.seconds(OPERATOR_DEFAULTS.customerRenotifyAfterSeconds);
+  for (const [name, wait] of [['handoffRenotifyAfter', handoffRenotifyAfter], ['customerRenotifyAfter', customerRenotifyAfter]] as const) {
+    if (wait.isUnresolved()) continue;
+    if (wait.toSeconds() < SWEEP_INTERVAL.toSeconds() || wait.toSeconds() > MAX_WAIT.toSeconds()) {
+      fail(`${name} must be from 1 minute (the sweeper runs every minute) to 24 hours; got ${wait.toSeconds()} s.`);
+    }
+  }
+  const handoffTexts = props.handoffTexts ?? {};
+  for (const [name, text] of Object.entries(handoffTexts)) {
+    if (text === undefined) continue;
+    if (typeof text !== 'string' || text.trim() === '' || text.length > MAX_TEXT_CHARS) fail(`handoffTexts.${name} must be non-blank text of at most ${MAX_TEXT_CHARS} characters.`);
+  }
+  return { adminPhoneNumbers: [...new Set(props.adminPhoneNumbers)], timeZone, handoffRenotifyAfter, customerRenotifyAfter, handoffTexts };
 }
 
 function isTimeZone(value: string): boolean {
@@ -53,8 +81,10 @@ export interface OperatorPlaneContext {
   readonly encryptionKey?: kms.IKey;
   /** The environment every function of the pipeline shares (table, secret, API base URL, Powertools). */
   readonly sharedEnvironment: Record<string, string>;
+  /** Where the schedule is created (the pipeline construct). */
+  readonly scope: Construct;
   /** The pipeline's function factory (own role, log group, X-Ray, bundled asset). */
-  createFunction(id: 'Operator', options: { description: string; memorySize: number; timeout: Duration; environment: Record<string, string> }): lambda.Function;
+  createFunction(id: 'Operator' | 'HandoffSweeper', options: { description: string; memorySize: number; timeout: Duration; environment: Record<string, string> }): lambda.Function;
 }
 
 export interface OperatorPlaneResources {
@@ -62,6 +92,8 @@ export interface OperatorPlaneResources {
   readonly operatorFunctionUrl: lambda.FunctionUrl;
   /** The Function URL (ending in `/`); login links are `{consoleUrl}login#{token}`. */
   readonly consoleUrl: string;
+  readonly handoffSweeperFunction: lambda.Function;
+  readonly handoffSweeperSchedule: events.Rule;
 }
 
 /**
@@ -72,9 +104,14 @@ export interface OperatorPlaneResources {
  */
 export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlaneResources {
   const { settings, table } = context;
-  const planeEnvironment = {
+  const planeEnvironment: Record<string, string> = {
     [OPERATOR_ENV.adminPhoneNumbers]: settings.adminPhoneNumbers.join(','),
     [OPERATOR_ENV.timeZone]: settings.timeZone,
+  };
+  const handoffEnvironment: Record<string, string> = {
+    [OPERATOR_ENV.handoffRenotifyAfterSeconds]: String(settings.handoffRenotifyAfter.toSeconds()),
+    [OPERATOR_ENV.customerRenotifyAfterSeconds]: String(settings.customerRenotifyAfter.toSeconds()),
+    ...(Object.keys(settings.handoffTexts).length > 0 ? { [OPERATOR_ENV.handoffTexts]: JSON.stringify(settings.handoffTexts) } : {}),
   };
   const operatorFunction = context.createFunction('Operator', {
     description: `Operator console and API of ${context.sharedEnvironment[RUNTIME_ENV.serviceName]}: sign-in, human inbox, admin`,
@@ -94,8 +131,28 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn] }));
   }
 
-  for (const [name, value] of Object.entries({ ...planeEnvironment, [OPERATOR_ENV.consoleUrl]: consoleUrl })) {
+  const consoleEnvironment = { ...planeEnvironment, ...handoffEnvironment, [OPERATOR_ENV.consoleUrl]: consoleUrl };
+  for (const [name, value] of Object.entries(consoleEnvironment)) {
     context.orchestrator.addEnvironment(name, value);
   }
-  return { operatorFunction, operatorFunctionUrl, consoleUrl };
+
+  const handoffSweeperFunction = context.createFunction('HandoffSweeper', {
+    description: `Handoff sweeper of ${context.sharedEnvironment[RUNTIME_ENV.serviceName]}: re-notifies operators about waiting conversations, reminds customers once`,
+    memorySize: 256,
+    timeout: Duration.seconds(50),
+    environment: { ...context.sharedEnvironment, ...consoleEnvironment },
+  });
+  handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...SWEEPER_TABLE_ACTIONS], resources: [table.tableArn] }));
+  handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_QUERY_ACTIONS], resources: [table.tableArn, index] }));
+  context.whatsAppSecret.grantRead(handoffSweeperFunction);
+  if (context.encryptionKey) {
+    handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn] }));
+  }
+  const handoffSweeperSchedule = new events.Rule(context.scope, 'HandoffSweeperSchedule', {
+    description: 'Runs the handoff sweeper every minute',
+    schedule: events.Schedule.rate(SWEEP_INTERVAL),
+    // A missed minute is made up by the next sweep; a retried one could only duplicate work.
+    targets: [new targets.LambdaFunction(handoffSweeperFunction, { retryAttempts: 0 })],
+  });
+  return { operatorFunction, operatorFunctionUrl, consoleUrl, handoffSweeperFunction, handoffSweeperSchedule };
 }

@@ -67,3 +67,6 @@ export const OPERATOR_TABLE_ACTIONS = [
 
 /** Operator queries (inbox by state on GSI1, history, audit and other admin lists). */
 export const OPERATOR_QUERY_ACTIONS = ['dynamodb:Query'] as const;
+
+/** Handoff sweeper on the table: session markers and config reads, notices appended to the history. */
+export const SWEEPER_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] as const;

@@ -143,21 +143,21 @@ export class FakeGraphApi {
       graphError(response, 401, { code: 190, message: 'Invalid OAuth access token - Cannot parse access token' });
       return;
     }
-    const phoneNumberId = decodeURIComponent(route[1]);
+    const businessPhoneNumberId = decodeURIComponent(route[1]);
     const parsed = parseRequest(rawBody);
     if ('problem' in parsed) {
       graphError(response, 400, { code: parsed.code, message: parsed.message, details: parsed.problem });
       return;
     }
     if (parsed.kind === 'read') {
-      this.receipts.push({ phoneNumberId, ...parsed.receipt, receivedAt: new Date().toISOString() });
+      this.receipts.push({ businessPhoneNumberId, ...parsed.receipt, receivedAt: new Date().toISOString() });
       sendJson(response, 200, { success: true });
       return;
     }
-    this.answerText(phoneNumberId, parsed.message, response);
+    this.answerText(businessPhoneNumberId, parsed.message, response);
   }
 
-  private answerText(phoneNumberId: string, message: ParsedTextMessage, response: ServerResponse): void {
+  private answerText(businessPhoneNumberId: string, message: ParsedTextMessage, response: ServerResponse): void {
     const scripted = this.scripted.shift();
     if (scripted?.kind === 'fail') {
       graphError(response, scripted.failure.httpStatus, scripted.failure);
@@ -168,7 +168,7 @@ export class FakeGraphApi {
       return;
     }
 
-    const accepted = this.record(phoneNumberId, message);
+    const accepted = this.record(businessPhoneNumberId, message);
     const success = {
       messaging_product: 'whatsapp',
       contacts: [message.recipientKind === 'phone' ? { input: message.recipient, wa_id: message.recipient } : { input: message.recipient, user_id: message.recipient }],
@@ -191,9 +191,9 @@ export class FakeGraphApi {
     }
   }
 
-  private record(phoneNumberId: string, message: ParsedTextMessage): AcceptedWhatsAppMessage {
+  private record(businessPhoneNumberId: string, message: ParsedTextMessage): AcceptedWhatsAppMessage {
     const accepted: AcceptedWhatsAppMessage = {
-      phoneNumberId,
+      businessPhoneNumberId,
       ...message,
       providerMessageId: `wamid.${randomBytes(24).toString('base64url')}`,
       receivedAt: new Date().toISOString(),
@@ -218,7 +218,7 @@ export interface FakeGraphApiOptions {
 
 export interface AcceptedWhatsAppMessage {
   /** The business phone number id from the URL. */
-  readonly phoneNumberId: string;
+  readonly businessPhoneNumberId: string;
   /** The customer: `to` (a phone) or `recipient` (a business-scoped user id). */
   readonly recipient: string;
   readonly recipientKind: 'phone' | 'user_id';
@@ -231,7 +231,7 @@ export interface AcceptedWhatsAppMessage {
 }
 
 export interface AcceptedReadReceipt {
-  readonly phoneNumberId: string;
+  readonly businessPhoneNumberId: string;
   readonly messageId: string;
   readonly typingIndicator: boolean;
   readonly receivedAt: string;
@@ -262,7 +262,7 @@ type ScriptedAnswer =
   | { readonly kind: 'raw'; readonly answer: RawGraphApiAnswer }
   | { readonly kind: 'drop' };
 
-type ParsedTextMessage = Omit<AcceptedWhatsAppMessage, 'phoneNumberId' | 'providerMessageId' | 'receivedAt'>;
+type ParsedTextMessage = Omit<AcceptedWhatsAppMessage, 'businessPhoneNumberId' | 'providerMessageId' | 'receivedAt'>;
 
 type ParsedRequest =
   | { readonly kind: 'text'; readonly message: ParsedTextMessage }

@@ -30,10 +30,10 @@ export class ConversationInspector {
     this.messages = new DynamoMessageRepository(kit, systemClock);
   }
 
-  async snapshot(phone: string, historyLimit = 50): Promise<ConversationSnapshot> {
-    const session = await this.sessions.getActive(phone);
+  async snapshot(customerId: string, historyLimit = 50): Promise<ConversationSnapshot> {
+    const session = await this.sessions.getActive(customerId);
     if (!session) return { history: [] };
-    return { session, history: await this.messages.historyForSession(phone, session.sessionId, historyLimit) };
+    return { session, history: await this.messages.historyForSession(customerId, session.sessionId, historyLimit) };
   }
 
   close(): void {

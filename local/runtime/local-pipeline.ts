@@ -10,7 +10,7 @@ import { agentFromEnvironment } from '../../lambda/core/adapters/agent/agent-fro
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { GraphApiWhatsAppSender } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
-import type { TurnSettings } from '../../lambda/core/application/process-turn';
+import type { TurnSettings } from '../../lambda/core/application/turn-settings';
 import type { AgentPort } from '../../lambda/core/ports/agent';
 import { createHandoffSweeperHandler } from '../../lambda/handoff-sweeper/index';
 import type { OperatorPlaneEnvironment } from '../../lambda/core/adapters/operator/handoff-settings-from-environment';
@@ -19,10 +19,15 @@ import { DEFAULT_HANDOFF_TEXTS } from '../../lambda/core/domain/operational-sett
 import { OPERATOR_DEFAULTS } from '../../lib/private/operator-contract';
 import { createOperatorHandler } from '../../lambda/operator/index';
 import { StaticConsole } from '../../lambda/operator/static-console';
+import { composeOperatorPlane } from '../../lambda/operator/compose-plane';
+import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { randomIdGenerator } from '../../lambda/core/adapters/system/random-id-generator';
+import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { createOrchestratorHandler } from '../../lambda/orchestrator/index';
 import { createWebhookHandler } from '../../lambda/webhook/index';
 import { FakeGraphApi } from '../fake-whatsapp/fake-graph-api';
-import { createAgentTable, createDebounceQueues, type LocalQueueOptions } from '../servers/local-resources';
+import { createAgentTable, createTurnQueues, type LocalQueueOptions } from '../servers/local-resources';
 import { assertPortFree, LocalServerError, startDynamoDbLocal, startSqsEmulator, type LocalServer } from '../servers/local-servers';
 import { ConversationInspector, type ConversationSnapshot } from './conversation-inspector';
 import { startFunctionUrlServer, type FunctionUrlServer } from './function-url-server';
@@ -68,6 +73,8 @@ export interface LocalPipelineOptions {
   readonly adminPhoneNumbers?: readonly string[];
   /** When the handoff sweep re-notifies operators and reminds the customer (operator plane only). */
   readonly handoffTimings?: { readonly renotifyOperatorsAfterMs?: number; readonly remindCustomerAfterMs?: number };
+  /** Runs the handoff sweeper on this period, as the deployed schedule does every minute. Default: only on `sweepHandoffs()`. */
+  readonly sweepEveryMs?: number;
 }
 
 export interface LocalPipelinePorts {
@@ -100,6 +107,8 @@ export interface LocalPipeline {
    * fresh sweeper instance, so concurrent calls behave like concurrent Lambda invocations.
    */
   sweepHandoffs(): Promise<SweepReport>;
+  /** A ready one-time console link for an operator, as the `login` WhatsApp message would get (operator plane only). */
+  loginLink(operatorPhone: string): Promise<string>;
   /** Signs the webhook's POSTs (what Meta calls the app secret). */
   readonly appSecret: string;
   /** Answers the webhook's verification handshake. */
@@ -107,7 +116,7 @@ export interface LocalPipeline {
   /** Records every reply the pipeline sends; can be told to fail. */
   readonly fakeWhatsApp: FakeGraphApi;
   readonly tableName: string;
-  readonly queueUrl: string;
+  readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
   readonly endpoints: { readonly dynamoDb: string; readonly sqs: string };
   /** Children this pipeline started (DynamoDB Local, SQS emulator), by PID. */
@@ -115,11 +124,11 @@ export interface LocalPipeline {
   /** A client bound to the pipeline's SQS endpoint (inspect the queues, the DLQ). */
   readonly sqsClient: SQSClient;
   /** The customer's active session and its history, read through the pipeline's repositories. */
-  conversation(phone: string): Promise<ConversationSnapshot>;
+  conversation(customerId: string): Promise<ConversationSnapshot>;
   /** Signs and POSTs a customer's text message to the webhook, as Meta would. */
-  sendCustomerMessage(phone: string, text: string, options?: SendCustomerMessageOptions): Promise<{ status: number; messageId: string }>;
+  sendCustomerMessage(customerId: string, text: string, options?: SendCustomerMessageOptions): Promise<{ status: number; messageId: string }>;
   /** Several messages in ONE notification (Meta batches bursts). */
-  sendCustomerMessages(phone: string, texts: readonly string[]): Promise<WebhookDelivery>;
+  sendCustomerMessages(customerId: string, texts: readonly string[]): Promise<WebhookDelivery>;
   /** Resolves once the queue is empty and no orchestrator invocation is running. */
   waitForIdle(timeoutMs?: number): Promise<void>;
   /** Stops the poller, the HTTP servers and every child process it started; restores the process env. */
@@ -164,7 +173,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       inspector.close();
     });
     await createAgentTableUnlessPresent(dynamoDbClient, names.table);
-    const queues = await createDebounceQueues(sqsClient, names, options.queue);
+    const queues = await createTurnQueues(sqsClient, names, options.queue);
 
     const credentials = {
       appSecret: randomBytes(32).toString('hex'),
@@ -178,7 +187,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     const credentialsProvider = new StaticCredentialsProvider(credentials);
     const webhook = createWebhookHandler({
       tableName: names.table,
-      queueUrl: queues.queueUrl,
+      turnQueueUrl: queues.turnQueueUrl,
       credentials: credentialsProvider,
       sqsClient,
       ...observability('whatsapp-webhook', logLevel, options.logFormatter),
@@ -196,11 +205,30 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       ...observability('whatsapp-orchestrator', logLevel, options.logFormatter),
     });
 
+    const documentClient = createDocumentClient({ endpoint: dynamoDb, region, credentials: localCredentials });
+    cleanup.add(async () => documentClient.destroy());
+    const plane =
+      operatorPlane &&
+      composeOperatorPlane(operatorPlane, { repositories: createDynamoRepositories({ tableName: names.table, client: documentClient }), clock: systemClock }, whatsapp, randomIdGenerator);
+    const requirePlane = () => {
+      if (operatorPlane === undefined || plane === undefined) throw new Error('The operator plane is off: start the pipeline with adminPhoneNumbers');
+      return { ...plane, consoleUrl: operatorPlane.consoleUrl };
+    };
+    const sweepHandoffs = () => {
+      requirePlane();
+      return createHandoffSweeperHandler({ tableName: names.table, whatsapp, operatorPlane: operatorPlane!, ...observability('whatsapp-handoff-sweeper', logLevel, options.logFormatter) })();
+    };
+    if (operatorPlane !== undefined && options.sweepEveryMs !== undefined) {
+      const sweeper = setInterval(() => void sweepHandoffs().catch(() => undefined), options.sweepEveryMs);
+      sweeper.unref();
+      cleanup.add(async () => clearInterval(sweeper));
+    }
+
     const webhookServer: FunctionUrlServer = await startFunctionUrlServer(webhook, { port: ports.webhook });
     cleanup.add(() => webhookServer.close());
     const eventSource = await SqsEventSource.start({
       client: sqsClient,
-      queueUrl: queues.queueUrl,
+      queueUrl: queues.turnQueueUrl,
       handler: orchestrator,
       functionName: 'orchestrator',
       maxConcurrency: options.maxConcurrency,
@@ -212,28 +240,30 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     return {
       webhookUrl: webhookServer.url,
       consoleUrl,
-      sweepHandoffs() {
-        if (operatorPlane === undefined) throw new Error('The operator plane is off: start the pipeline with adminPhoneNumbers');
-        return createHandoffSweeperHandler({ tableName: names.table, whatsapp, operatorPlane, ...observability('whatsapp-handoff-sweeper', logLevel, options.logFormatter) })();
+      sweepHandoffs,
+      async loginLink(operatorPhone) {
+        const link = await requirePlane().signIn.issueLoginLink(operatorPhone, requirePlane().consoleUrl);
+        if (link === undefined) throw new Error(`${operatorPhone} is neither an admin nor in the operators setting`);
+        return link.link;
       },
       appSecret: credentials.appSecret,
       verifyToken: credentials.verifyToken,
       fakeWhatsApp,
       tableName: names.table,
-      queueUrl: queues.queueUrl,
+      turnQueueUrl: queues.turnQueueUrl,
       deadLetterQueueUrl: queues.deadLetterQueueUrl,
       endpoints: { dynamoDb, sqs },
       childPids: cleanup.pids,
       sqsClient,
-      conversation: (phone) => inspector.snapshot(phone),
-      async sendCustomerMessage(phone, text, sendOptions = {}) {
-        const delivery = await deliverToWebhook(webhookServer.url, credentials.appSecret, [{ from: phone, text, ...sendOptions }]);
+      conversation: (customerId) => inspector.snapshot(customerId),
+      async sendCustomerMessage(customerId, text, sendOptions = {}) {
+        const delivery = await deliverToWebhook(webhookServer.url, credentials.appSecret, [{ from: customerId, text, ...sendOptions }]);
         return { status: delivery.status, messageId: delivery.messageIds[0] };
       },
-      sendCustomerMessages(phone, texts) {
-        return deliverToWebhook(webhookServer.url, credentials.appSecret, texts.map((text) => ({ from: phone, text })));
+      sendCustomerMessages(customerId, texts) {
+        return deliverToWebhook(webhookServer.url, credentials.appSecret, texts.map((text) => ({ from: customerId, text })));
       },
-      waitForIdle: (timeoutMs = 30_000) => waitForIdle(sqsClient, queues.queueUrl, eventSource, timeoutMs),
+      waitForIdle: (timeoutMs = 30_000) => waitForIdle(sqsClient, queues.turnQueueUrl, eventSource, timeoutMs),
       stop: () => cleanup.run(),
     };
   } catch (error) {

@@ -4,7 +4,7 @@ import { signMetaPayload } from '../../lambda/core/adapters/whatsapp/webhook-sig
 /** The WhatsApp Business number the local pipeline plays (Meta's test-number shapes). */
 export const LOCAL_BUSINESS = {
   businessAccountId: '100000000000001',
-  phoneNumberId: '100000000000002',
+  businessPhoneNumberId: '100000000000002',
   displayPhoneNumber: '15550000000',
 } as const;
 
@@ -43,7 +43,7 @@ export function textMessageNotification(messages: readonly (CustomerTextMessage 
             field: 'messages',
             value: {
               messaging_product: 'whatsapp',
-              metadata: { display_phone_number: LOCAL_BUSINESS.displayPhoneNumber, phone_number_id: LOCAL_BUSINESS.phoneNumberId },
+              metadata: { display_phone_number: LOCAL_BUSINESS.displayPhoneNumber, phone_number_id: LOCAL_BUSINESS.businessPhoneNumberId },
               contacts,
               messages: messages.map((message) => ({
                 from: message.from,

@@ -36,12 +36,12 @@ export interface LocalQueueOptions {
 }
 
 export interface LocalQueues {
-  readonly queueUrl: string;
+  readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
 }
 
 /** Creates the FIFO queue and its FIFO DLQ with the construct's settings and redrive policy. */
-export async function createDebounceQueues(client: SQSClient, names: { queue: string; deadLetterQueue: string }, options: LocalQueueOptions = {}): Promise<LocalQueues> {
+export async function createTurnQueues(client: SQSClient, names: { queue: string; deadLetterQueue: string }, options: LocalQueueOptions = {}): Promise<LocalQueues> {
   const dlq = await client.send(
     new CreateQueueCommand({
       QueueName: names.deadLetterQueue,
@@ -65,5 +65,5 @@ export async function createDebounceQueues(client: SQSClient, names: { queue: st
       },
     }),
   );
-  return { queueUrl: queue.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl! };
+  return { turnQueueUrl: queue.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl! };
 }

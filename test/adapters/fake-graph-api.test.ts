@@ -17,8 +17,8 @@ const validText = {
   text: { body: 'Olá!', preview_url: false },
 };
 
-function post(body: unknown, token = TOKEN, phoneNumberId = '106540352242922'): Promise<Response> {
-  return fetch(`${api.baseUrl}/${phoneNumberId}/messages`, {
+function post(body: unknown, token = TOKEN, businessPhoneNumberId = '106540352242922'): Promise<Response> {
+  return fetch(`${api.baseUrl}/${businessPhoneNumberId}/messages`, {
     method: 'POST',
     headers: { 'authorization': `Bearer ${token}`, 'content-type': 'application/json' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -46,7 +46,7 @@ it('accepts a text message, answers like Meta and records it', async () => {
   expect(body.contacts).toEqual([{ input: '5511987654321', wa_id: '5511987654321' }]);
   expect(api.sent()).toEqual([
     {
-      phoneNumberId: '106540352242922',
+      businessPhoneNumberId: '106540352242922',
       recipient: '5511987654321',
       recipientKind: 'phone',
       text: 'Olá!',

@@ -1,4 +1,3 @@
-import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { GraphApiWhatsAppSender, type GraphApiSenderOptions } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { WHATSAPP_TEXT_LIMIT } from '../../lambda/core/adapters/whatsapp/whatsapp-text';
@@ -9,7 +8,7 @@ import { fixture, fixtureText } from './fixtures';
 
 const BUSINESS_NUMBER_ID = '106540352242922';
 const toPhone: OutboundTextMessage = {
-  phoneNumberId: BUSINESS_NUMBER_ID,
+  businessPhoneNumberId: BUSINESS_NUMBER_ID,
   customerId: '5511987654321',
   customerIdKind: 'phone',
   text: 'Olá! Podemos ajudar com o seu exame.',
@@ -50,18 +49,18 @@ async function sendError(promise: Promise<unknown>): Promise<WhatsAppSendError> 
 
 describe('sending a text', () => {
   it('posts a text message to a phone with `to` and returns the id Meta answered', async () => {
-    const result = await sender().sendText({ ...toPhone, contextMessageId: 'wamid.customer-question' });
+    const result = await sender().sendText(toPhone);
 
     const [accepted] = api.sent();
     expect(api.sent()).toHaveLength(1);
     expect(accepted).toMatchObject({
-      phoneNumberId: BUSINESS_NUMBER_ID,
+      businessPhoneNumberId: BUSINESS_NUMBER_ID,
       recipient: '5511987654321',
       recipientKind: 'phone',
       text: toPhone.text,
       previewUrl: false,
-      contextMessageId: 'wamid.customer-question',
     });
+    expect(accepted.contextMessageId).toBeUndefined();
     expect(result).toEqual({ providerMessageId: accepted.providerMessageId, providerMessageIds: [accepted.providerMessageId] });
     expect(result.providerMessageId).toMatch(/^wamid\./);
   });
@@ -80,21 +79,11 @@ describe('sending a text', () => {
     expect(result.providerMessageId).toBe('wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBI3N0EyQkJBQ0JCRjM5QjA0REIA');
   });
 
-  it('reads the base URL from the environment the construct sets', async () => {
-    const fromEnv = GraphApiWhatsAppSender.fromEnvironment(new StaticCredentialsProvider(credentials()), {
-      [RUNTIME_ENV.whatsAppApiBaseUrl]: api.baseUrl,
-    });
-
-    await fromEnv.sendText(toPhone);
-
-    expect(api.sent()).toHaveLength(1);
-  });
-
   it('marks a customer message as read with a typing indicator', async () => {
-    await sender().markAsRead({ phoneNumberId: BUSINESS_NUMBER_ID, messageId: 'wamid.customer-question', showTypingIndicator: true });
+    await sender().markAsRead({ businessPhoneNumberId: BUSINESS_NUMBER_ID, messageId: 'wamid.customer-question', showTypingIndicator: true });
 
     expect(api.readReceipts()).toEqual([
-      expect.objectContaining({ phoneNumberId: BUSINESS_NUMBER_ID, messageId: 'wamid.customer-question', typingIndicator: true }),
+      expect.objectContaining({ businessPhoneNumberId: BUSINESS_NUMBER_ID, messageId: 'wamid.customer-question', typingIndicator: true }),
     ]);
     expect(api.sent()).toHaveLength(0);
   });
@@ -219,14 +208,13 @@ describe('a reply longer than one WhatsApp message', () => {
   const sentence = 'Nosso laboratório realiza o exame em até cinco dias úteis após a coleta. ';
   const longText = sentence.repeat(Math.ceil((2.5 * WHATSAPP_TEXT_LIMIT) / sentence.length)).trim();
 
-  it('is delivered as several messages in order, quoting the customer message only once', async () => {
-    const result = await sender().sendText({ ...toPhone, text: longText, contextMessageId: 'wamid.customer-question' });
+  it('is delivered as several messages in order', async () => {
+    const result = await sender().sendText({ ...toPhone, text: longText });
 
     const sent = api.sent();
     expect(sent).toHaveLength(3);
     expect(sent.map((message) => message.text).join(' ')).toBe(longText);
     expect(sent.every((message) => message.text.length <= WHATSAPP_TEXT_LIMIT)).toBe(true);
-    expect(sent.map((message) => message.contextMessageId)).toEqual(['wamid.customer-question', undefined, undefined]);
     expect(result.providerMessageIds).toEqual(sent.map((message) => message.providerMessageId));
     expect(result.providerMessageId).toBe(sent[0].providerMessageId);
   });

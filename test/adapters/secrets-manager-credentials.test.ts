@@ -1,6 +1,6 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SecretsManagerClient, type GetSecretValueCommandOutput } from '@aws-sdk/client-secrets-manager';
-import { RUNTIME_ENV, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/private/pipeline-contract';
+import { WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/private/pipeline-contract';
 import {
   SecretsManagerCredentialsProvider,
   WhatsAppCredentialsError,
@@ -80,20 +80,6 @@ it('lets Secrets Manager failures through unchanged', async () => {
   const reader: JsonSecretReader = { read: () => Promise.reject(denied) };
 
   await expect(new SecretsManagerCredentialsProvider({ secretId: SECRET_ARN, reader }).get()).rejects.toBe(denied);
-});
-
-it('takes the secret ARN from the environment the construct sets', async () => {
-  const reader = readerOf(complete);
-
-  await SecretsManagerCredentialsProvider.fromEnvironment({ [RUNTIME_ENV.whatsAppSecretArn]: SECRET_ARN }, { reader }).get();
-
-  expect(reader.calls[0].secretId).toBe(SECRET_ARN);
-});
-
-it('explains a missing secret ARN', () => {
-  expect(() => SecretsManagerCredentialsProvider.fromEnvironment({})).toThrow(
-    `Environment variable ${RUNTIME_ENV.whatsAppSecretArn} (the WhatsApp secret ARN) is not set`,
-  );
 });
 
 describe('through Powertools SecretsProvider (Secrets Manager answered in-process)', () => {

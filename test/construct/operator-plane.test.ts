@@ -1,4 +1,4 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -12,6 +12,7 @@ describe('AgentPipeline without adminPhoneNumbers', () => {
     const synth = synthPipeline({ environment: 'prod' });
     synth.template.resourceCountIs('AWS::Lambda::Function', 2);
     synth.template.resourceCountIs('AWS::Lambda::Url', 1);
+    synth.template.resourceCountIs('AWS::Events::Rule', 0);
     expect(synth.pipeline.operatorFunction).toBeUndefined();
     expect(synth.pipeline.consoleUrl).toBeUndefined();
     synth.template.hasResourceProperties('AWS::Lambda::Function', {
@@ -24,12 +25,19 @@ describe('AgentPipeline without adminPhoneNumbers', () => {
 describe('AgentPipeline with the operator plane', () => {
   let synth: SynthesizedPipeline;
   beforeAll(() => {
-    synth = synthPipeline({ environment: 'prod', adminPhoneNumbers: [ADMIN, '351912345678', ADMIN], timeZone: 'Europe/Lisbon' });
+    synth = synthPipeline({
+      environment: 'prod',
+      adminPhoneNumbers: [ADMIN, '351912345678', ADMIN],
+      timeZone: 'Europe/Lisbon',
+      handoffRenotifyAfter: Duration.minutes(3),
+      customerRenotifyAfter: Duration.minutes(20),
+      handoffTexts: { fallback: 'Um momento, já chamo alguém.' },
+    });
   });
 
-  test('a third function behind its own Function URL with auth NONE, configured with the admins and the time zone', () => {
+  test('an operator function behind its own Function URL with auth NONE, configured with the admins and the time zone', () => {
     const { template, pipeline, stack } = synth;
-    template.resourceCountIs('AWS::Lambda::Function', 3);
+    template.resourceCountIs('AWS::Lambda::Function', 4);
     template.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'NONE', TargetFunctionArn: stack.resolve(pipeline.operatorFunction!.functionArn) });
     template.hasResourceProperties('AWS::Lambda::Function', {
       Runtime: 'nodejs24.x',
@@ -57,9 +65,43 @@ describe('AgentPipeline with the operator plane', () => {
           CONSOLE_URL: stack.resolve(pipeline.operatorFunctionUrl!.url),
           OPERATOR_ADMIN_PHONE_NUMBERS: `${ADMIN},351912345678`,
           OPERATOR_TIME_ZONE: 'Europe/Lisbon',
+          HANDOFF_TEXTS: JSON.stringify({ fallback: 'Um momento, já chamo alguém.' }),
         }),
       },
     });
+  });
+
+  test('a handoff sweeper runs every minute with the renotification times, the texts and the console URL', () => {
+    const { template, pipeline, stack } = synth;
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: stack.resolve(pipeline.handoffSweeperFunction!.functionArn), RetryPolicy: { MaximumRetryAttempts: 0 } })],
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^Handoff sweeper'),
+      Timeout: 50,
+      Environment: {
+        Variables: Match.objectLike({
+          CONSOLE_URL: stack.resolve(pipeline.operatorFunctionUrl!.url),
+          HANDOFF_RENOTIFY_AFTER_SECONDS: '180',
+          CUSTOMER_RENOTIFY_AFTER_SECONDS: '1200',
+          HANDOFF_TEXTS: JSON.stringify({ fallback: 'Um momento, já chamo alguém.' }),
+        }),
+      },
+    });
+  });
+
+  test('sweeper role: exactly its log group, X-Ray, get/put/update on the table, Query on the table and GSI1, the secret', () => {
+    const { pipeline } = synth;
+    const sweeper = pipeline.handoffSweeperFunction!;
+    expectExactStatements(roleStatements(synth, sweeper.role!), [
+      statement(synth, LOG_ACTIONS, [sweeper.logGroup.logGroupArn]),
+      statement(synth, XRAY_ACTIONS, ['*']),
+      statement(synth, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], [pipeline.table.tableArn]),
+      statement(synth, ['dynamodb:Query'], [pipeline.table.tableArn, `${pipeline.table.tableArn}/index/GSI1`]),
+      statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret.secretArn]),
+    ]);
   });
 
   test('operator role: exactly its log group, X-Ray, item actions on the table, Query on the table and GSI1, the secret', () => {
@@ -73,11 +115,15 @@ describe('AgentPipeline with the operator plane', () => {
     ]);
   });
 
-  test('defaults the time zone to America/Sao_Paulo', () => {
+  test('defaults: America/Sao_Paulo, renotify after 5 minutes, remind after 10, the runtime’s texts', () => {
     const defaults = synthPipeline({ adminPhoneNumbers: [ADMIN] });
     defaults.template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^Operator console and API'),
       Environment: { Variables: Match.objectLike({ OPERATOR_TIME_ZONE: 'America/Sao_Paulo' }) },
+    });
+    defaults.template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^Handoff sweeper'),
+      Environment: { Variables: Match.objectLike({ HANDOFF_RENOTIFY_AFTER_SECONDS: '300', CUSTOMER_RENOTIFY_AFTER_SECONDS: '600', HANDOFF_TEXTS: Match.absent() }) },
     });
   });
 
@@ -109,7 +155,11 @@ describe('operator plane validation', () => {
     [{ adminPhoneNumbers: ['+55 11 91234-5678'] }, /8 to 15 digits.*'\+55 11 91234-5678'/],
     [{ adminPhoneNumbers: ['123'] }, /8 to 15 digits/],
     [{ adminPhoneNumbers: [ADMIN], timeZone: 'Mars/Olympus' }, /timeZone 'Mars\/Olympus' is not an IANA time zone/],
-    [{ timeZone: 'Europe/Lisbon' }, /timeZone only applies to the operator plane/],
+    [{ timeZone: 'Europe/Lisbon' }, /timeZone only apply to the operator plane/],
+    [{ handoffTexts: { fallback: 'x' } }, /handoffTexts only apply to the operator plane/],
+    [{ adminPhoneNumbers: [ADMIN], handoffRenotifyAfter: Duration.seconds(30) }, /handoffRenotifyAfter must be from 1 minute/],
+    [{ adminPhoneNumbers: [ADMIN], customerRenotifyAfter: Duration.days(2) }, /customerRenotifyAfter must be from 1 minute .* to 24 hours/],
+    [{ adminPhoneNumbers: [ADMIN], handoffTexts: { fallback: '  ' } }, /handoffTexts.fallback must be non-blank/],
   ])('%o is refused with a message that says what to change', (props, message) => {
     expect(() => synthPipeline(props)).toThrow(message);
   });

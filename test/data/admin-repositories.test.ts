@@ -142,7 +142,7 @@ describe('operational config', () => {
     const { config, kit } = repos;
     const phones = Array.from({ length: 8 }, () => newPhone());
 
-    await Promise.all(phones.map((phone, index) => config.setOperatorAvailability(phone, `2026-03-10T0${index}:00:00Z`, phone)));
+    await Promise.all(phones.map((customerId, index) => config.setOperatorAvailability(customerId, `2026-03-10T0${index}:00:00Z`, customerId)));
 
     const stored = await config.get(OPERATOR_AVAILABILITY_CONFIG_KEY);
     expect(Object.keys(stored!.value as object).sort()).toEqual([...phones].sort());
@@ -161,7 +161,7 @@ describe('audit and consent logs', () => {
     const { audit, consents } = repos;
     for (let index = 0; index < 5; index++) {
       await audit.record({ eventId: `evt-${index}`, occurredAt: `2026-03-10T12:00:0${index}Z`, author: 'ana', action: 'prompt.update', resourceType: 'prompt', resourceId: 'greeting', details: { version: index } });
-      await consents.record({ consentId: `c-${index}`, phoneNumber: '5511999990000', recordedAt: `2026-03-10T12:00:0${index}Z`, purpose: 'data_processing', granted: index !== 2, source: 'whatsapp', termsVersion: 'v1' });
+      await consents.record({ consentId: `c-${index}`, customerId: '5511999990000', recordedAt: `2026-03-10T12:00:0${index}Z`, purpose: 'data_processing', granted: index !== 2, source: 'whatsapp', termsVersion: 'v1' });
     }
     // A retried record never replaces the first.
     await audit.record({ eventId: 'evt-0', occurredAt: '2026-03-10T12:00:00Z', author: 'mallory', action: 'rewrite' });
@@ -187,7 +187,7 @@ describe('out-of-portfolio demands', () => {
     const demand = {
       demandId: 'd-1',
       sourceMessageId: 'wamid.source-1',
-      phoneNumber: '5511999990000',
+      customerId: '5511999990000',
       sessionId: 's-1',
       requestedService: 'paternity test',
       originalMessage: 'vocês fazem teste de paternidade?',

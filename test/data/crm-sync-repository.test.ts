@@ -48,8 +48,8 @@ afterAll(() => table.drop());
 
 describe('prepare and the session transaction', () => {
   test('a NEW session without a deal publishes nothing; a qualifying one is written with the session', async () => {
-    const phone = newPhone();
-    const fresh = newSession(phone, { state: 'NEW' });
+    const customerId = newPhone();
+    const fresh = newSession(customerId, { state: 'NEW' });
     expect(await crm.prepare(fresh)).toBeUndefined();
     await sessions.put(fresh);
     expect(await crm.get(fresh.sessionId)).toBeUndefined();
@@ -58,15 +58,15 @@ describe('prepare and the session transaction', () => {
     await sessions.put(qualifying);
 
     const row = await crm.get(fresh.sessionId);
-    expect(row).toMatchObject({ sessionId: fresh.sessionId, phoneNumber: phone, status: 'PENDING', attempts: 0, nextAttemptAt: '2026-03-10T12:00:00.000000Z' });
+    expect(row).toMatchObject({ sessionId: fresh.sessionId, customerId, status: 'PENDING', attempts: 0, nextAttemptAt: '2026-03-10T12:00:00.000000Z' });
     expect(row?.desired).toEqual(desiredProjection(qualifying));
     expect(row?.revision).toBe(projectionRevision(desiredProjection(qualifying)));
-    expect(await sessions.getActive(phone)).toMatchObject({ crm: { status: 'PENDING' } });
+    expect(await sessions.getActive(customerId)).toMatchObject({ crm: { status: 'PENDING' } });
   });
 
   test('the revision is the SHA-256 of the JSON with sorted keys', () => {
-    const desired = { contact: { phone: '1', name: 'Ana' }, deal: { stage: 'qualifying', qualification: { b: 2, a: 1 } } };
-    const reordered = { deal: { qualification: { a: 1, b: 2 }, stage: 'qualifying' }, contact: { name: 'Ana', phone: '1' } };
+    const desired = { contact: { customerId: '1', name: 'Ana' }, deal: { stage: 'qualifying', qualification: { b: 2, a: 1 } } };
+    const reordered = { deal: { qualification: { a: 1, b: 2 }, stage: 'qualifying' }, contact: { name: 'Ana', customerId: '1' } };
     expect(projectionRevision(desired)).toBe(projectionRevision(reordered));
     expect(projectionRevision(desired)).toBe(stableDigest(reordered));
     expect(projectionRevision(desired)).toMatch(/^[0-9a-f]{64}$/);
@@ -74,8 +74,8 @@ describe('prepare and the session transaction', () => {
   });
 
   test('identical content is not rewritten; new content keeps external ids, creation markers and uncertainty', async () => {
-    const phone = newPhone();
-    const session = newSession(phone);
+    const customerId = newPhone();
+    const session = newSession(customerId);
     await sessions.put(session);
     const first = (await crm.get(session.sessionId))!;
     expect(await crm.prepare(session)).toBeUndefined();
@@ -110,8 +110,8 @@ describe('prepare and the session transaction', () => {
   });
 
   test('a session write retries only the projection when another writer changed it meanwhile', async () => {
-    const phone = newPhone();
-    const session = newSession(phone);
+    const customerId = newPhone();
+    const session = newSession(customerId);
     await sessions.put(session);
     const interfering = new InterferingKit(table.name, 2);
     const racingSessions = new DynamoSessionRepository(interfering, clock, new DynamoCrmSyncRepository(interfering, clock, ids));
@@ -120,7 +120,7 @@ describe('prepare and the session transaction', () => {
 
     expect(interfering.interferences).toBe(2);
     expect((await crm.get(session.sessionId))?.desired.deal).toMatchObject({ segment: 'CLINICO' });
-    expect((await sessions.get(phone, session.sessionId))?.segment).toBe('CLINICO');
+    expect((await sessions.get(customerId, session.sessionId))?.segment).toBe('CLINICO');
   });
 });
 
@@ -162,7 +162,7 @@ describe('status index', () => {
   test('lists a status by next attempt across pages and summarises the problem statuses', async () => {
     const rows: CrmSyncRow[] = Array.from({ length: 5 }, (_, index) => ({
       sessionId: `blocked-${index}`,
-      phoneNumber: newPhone(),
+      customerId: newPhone(),
       status: CrmSyncStatus.BLOCKED,
       desired: { contact: {}, deal: {} },
       revision: 'r',

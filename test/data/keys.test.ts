@@ -8,7 +8,7 @@ const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const ts = '2026-03-10T12:00:00Z';
 const tsMicros = '2026-03-10T12:00:00.000000Z';
 
-/** Every table key of SPEC §3, with the exact key it must produce. */
+/** Every table key of docs/DESIGN.md#data-model, with the exact key it must produce. */
 const inventory: [string, keys.TableKey, { PK: string; SK: string }][] = [
   ['session', keys.sessionKey('5511', 's-1'), { PK: 'SESSION#5511', SK: 'SESSION#s-1' }],
   ['active pointer', keys.activePointerKey('5511'), { PK: 'SESSION#5511', SK: 'ACTIVE' }],
@@ -17,8 +17,8 @@ const inventory: [string, keys.TableKey, { PK: string; SK: string }][] = [
   ['demand source marker', keys.demandSourceKey('wamid.A'), { PK: 'DEMAND#OOP', SK: `SOURCE#${sha('wamid.A')}` }],
   ['inbound receipt', keys.inboundReceiptKey('5511', 'wamid.A'), { PK: 'DEBOUNCE#5511', SK: `INBOUND#${sha('wamid.A')}` }],
   ['latest inbound', keys.latestInboundKey('5511'), { PK: 'DEBOUNCE#5511', SK: 'LATEST_INBOUND' }],
-  ['legacy buffer', keys.debounceBufferKey('5511'), { PK: 'DEBOUNCE#5511', SK: 'BUFFER' }],
-  ['legacy pending reply', keys.pendingReplyKey('5511'), { PK: 'DEBOUNCE#5511', SK: 'PENDING_REPLY' }],
+  ['legacy buffer', keys.legacyBufferKey('5511'), { PK: 'DEBOUNCE#5511', SK: 'BUFFER' }],
+  ['legacy pending reply', keys.legacyPendingReplyKey('5511'), { PK: 'DEBOUNCE#5511', SK: 'PENDING_REPLY' }],
   ['CRM projection', keys.crmSyncKey('s-1'), { PK: 'CRM_SYNC#s-1', SK: 'META' }],
   ['admin resource', keys.adminResourceKey('prompt', 'greeting'), { PK: 'ADMIN#RESOURCE#prompt', SK: 'RESOURCE#greeting' }],
   ['admin resource version', keys.adminResourceVersionKey('prompt', 'greeting', 7), { PK: 'ADMIN#RESOURCE#prompt#greeting', SK: 'VERSION#000007' }],
@@ -71,7 +71,7 @@ test('a segment that is empty or carries the separator is refused, so identities
   expect(() => keys.messageKey('5511', ts, 'x#y')).toThrow(InvalidKeySegmentError);
   expect(() => keys.adminResourceVersionKey('prompt', 'greeting', 0)).toThrow(InvalidKeySegmentError);
   expect(() => keys.adminResourceVersionKey('prompt', 'greeting', 1_000_000)).toThrow(InvalidKeySegmentError);
-  expect(() => keys.messageKeyFromRef({ phoneNumber: '5511', sortKey: 'SESSION#other' })).toThrow(InvalidKeySegmentError);
+  expect(() => keys.messageKeyFromRef({ customerId: '5511', sortKey: 'SESSION#other' })).toThrow(InvalidKeySegmentError);
   // Hashed segments accept anything: the digest cannot contain the separator.
   expect(keys.inboundReceiptKey('5511', 'odd#id').SK).toBe(`INBOUND#${sha('odd#id')}`);
 });
@@ -80,5 +80,5 @@ test('sort keys with timestamps order chronologically whatever spelling the inst
   const spellings = ['2026-03-10T09:00:00-03:00', '2026-03-10T12:00:00.000001Z', '2026-03-10T12:00:00.5+00:00', '2026-03-10T11:59:59.999Z'];
   const sortKeys = spellings.map((spelling) => keys.messageKey('5511', spelling, 'm').SK);
   expect([...sortKeys].sort()).toEqual([sortKeys[3], sortKeys[0], sortKeys[1], sortKeys[2]]);
-  expect(keys.messageKeyFromRef({ phoneNumber: '5511', sortKey: sortKeys[0] })).toEqual({ PK: 'SESSION#5511', SK: sortKeys[0] });
+  expect(keys.messageKeyFromRef({ customerId: '5511', sortKey: sortKeys[0] })).toEqual({ PK: 'SESSION#5511', SK: sortKeys[0] });
 });

@@ -25,9 +25,9 @@ beforeAll(async () => {
 });
 afterAll(() => table.drop());
 
-function message(phone: string, sessionId: string, overrides: Partial<Message> = {}): Message {
+function message(customerId: string, sessionId: string, overrides: Partial<Message> = {}): Message {
   return {
-    phoneNumber: phone,
+    customerId,
     sessionId,
     messageId: newMessageId(),
     direction: 'inbound',
@@ -40,34 +40,34 @@ function message(phone: string, sessionId: string, overrides: Partial<Message> =
 }
 
 /** `count` messages one second apart starting at `start`. */
-function conversation(phone: string, sessionId: string, count: number, start = '2026-03-10T10:00:00Z', overrides: Partial<Message> = {}): Message[] {
+function conversation(customerId: string, sessionId: string, count: number, start = '2026-03-10T10:00:00Z', overrides: Partial<Message> = {}): Message[] {
   return Array.from({ length: count }, (_, index) =>
-    message(phone, sessionId, { timestamp: fromEpochMicros(toEpochMicros(start) + index * 1_000_000), text: `m${index}`, ...overrides }),
+    message(customerId, sessionId, { timestamp: fromEpochMicros(toEpochMicros(start) + index * 1_000_000), text: `m${index}`, ...overrides }),
   );
 }
 
 describe('append', () => {
   test('an inbound message is appended once however often it is redelivered', async () => {
-    const phone = newPhone();
-    const inbound = message(phone, 's1');
+    const customerId = newPhone();
+    const inbound = message(customerId, 's1');
     expect(await messages.append(inbound)).toBe(true);
     expect(await messages.append({ ...inbound, text: 'changed on redelivery' })).toBe(false);
 
-    const { items } = await messages.history(phone);
+    const { items } = await messages.history(customerId);
     expect(items).toEqual([inbound]);
   });
 
   test('an outbound message with the same id and timestamp rewrites the same item', async () => {
-    const phone = newPhone();
-    const outbound = message(phone, 's1', { direction: 'outbound', role: 'operator', deliveryStatus: 'sent', providerMessageId: 'wamid.x' });
+    const customerId = newPhone();
+    const outbound = message(customerId, 's1', { direction: 'outbound', role: 'operator', deliveryStatus: 'sent', providerMessageId: 'wamid.x' });
     expect(await messages.append(outbound)).toBe(true);
     expect(await messages.append({ ...outbound, text: 'edited' })).toBe(true);
-    expect((await messages.history(phone)).items).toEqual([{ ...outbound, text: 'edited' }]);
+    expect((await messages.history(customerId)).items).toEqual([{ ...outbound, text: 'edited' }]);
   });
 
   test('every attribute round-trips, unknown ones included', async () => {
-    const phone = newPhone();
-    const full = message(phone, 's1', {
+    const customerId = newPhone();
+    const full = message(customerId, 's1', {
       direction: 'outbound',
       role: 'assistant',
       deliveryStatus: 'failed_permanent',
@@ -86,73 +86,73 @@ describe('append', () => {
 
 describe('appendInboundIfSessionState (human inbox)', () => {
   test('appends only while the active session is in the expected state; a retry of an appended message succeeds', async () => {
-    const phone = newPhone();
-    const session = newSession(phone, { state: 'HUMAN_ACTIVE' });
+    const customerId = newPhone();
+    const session = newSession(customerId, { state: 'HUMAN_ACTIVE' });
     await sessions.put(session);
-    const inbound = message(phone, session.sessionId);
+    const inbound = message(customerId, session.sessionId);
 
     expect(await messages.appendInboundIfSessionState(inbound, 'HUMAN_ACTIVE', session.sessionId)).toBe(true);
     expect(await messages.appendInboundIfSessionState(inbound, 'HUMAN_ACTIVE', session.sessionId)).toBe(true);
-    expect((await messages.history(phone)).items).toHaveLength(1);
+    expect((await messages.history(customerId)).items).toHaveLength(1);
 
-    const wrongState = message(phone, session.sessionId);
+    const wrongState = message(customerId, session.sessionId);
     expect(await messages.appendInboundIfSessionState(wrongState, 'AWAITING_HUMAN', session.sessionId)).toBe(false);
 
-    const other = newSession(phone, { state: 'HUMAN_ACTIVE' });
+    const other = newSession(customerId, { state: 'HUMAN_ACTIVE' });
     await sessions.put(other);
-    const notActive = message(phone, session.sessionId);
+    const notActive = message(customerId, session.sessionId);
     expect(await messages.appendInboundIfSessionState(notActive, 'HUMAN_ACTIVE', session.sessionId)).toBe(false);
 
-    expect((await messages.history(phone)).items.map((item) => item.messageId)).toEqual([inbound.messageId]);
+    expect((await messages.history(customerId)).items.map((item) => item.messageId)).toEqual([inbound.messageId]);
   });
 });
 
 describe('history', () => {
   test('pages newest first across sessions; the cursor belongs to its customer', async () => {
-    const phone = newPhone();
-    const all = [...conversation(phone, 'a', 4, '2026-03-10T10:00:00Z'), ...conversation(phone, 'b', 3, '2026-03-10T10:10:00Z')];
+    const customerId = newPhone();
+    const all = [...conversation(customerId, 'a', 4, '2026-03-10T10:00:00Z'), ...conversation(customerId, 'b', 3, '2026-03-10T10:10:00Z')];
     for (const item of all) await messages.append(item);
 
     const seen: Message[] = [];
     let cursor: string | undefined;
     do {
-      const page = await messages.history(phone, { limit: 2, cursor });
+      const page = await messages.history(customerId, { limit: 2, cursor });
       seen.push(...page.items);
       cursor = page.cursor;
     } while (cursor);
     expect(seen.map((item) => item.messageId)).toEqual([...all].reverse().map((item) => item.messageId));
 
-    const first = await messages.history(phone, { limit: 2 });
+    const first = await messages.history(customerId, { limit: 2 });
     await expect(messages.history(newPhone(), { limit: 2, cursor: first.cursor })).rejects.toBeInstanceOf(InvalidCursorError);
   });
 
   test('historyForSession returns the last messages of one session chronologically, paging past other sessions and hiding superseded replies', async () => {
-    const phone = newPhone();
-    const wanted = conversation(phone, 'wanted', 5, '2026-03-10T09:00:00Z');
+    const customerId = newPhone();
+    const wanted = conversation(customerId, 'wanted', 5, '2026-03-10T09:00:00Z');
     // Many newer messages of another session sit between the wanted ones and the newest end.
-    const noise = conversation(phone, 'noise', 230, '2026-03-10T09:30:00Z');
-    const superseded = message(phone, 'wanted', { timestamp: '2026-03-10T09:00:10Z', direction: 'outbound', role: 'assistant', deliveryStatus: 'superseded' });
+    const noise = conversation(customerId, 'noise', 230, '2026-03-10T09:30:00Z');
+    const superseded = message(customerId, 'wanted', { timestamp: '2026-03-10T09:00:10Z', direction: 'outbound', role: 'assistant', deliveryStatus: 'superseded' });
     // Bulk fixtures go through the kit with the repository's own codec.
     await kit.batchWrite([...wanted, ...noise, superseded].map((item) => ({ put: messageToItem(item) })));
 
     calls.reset();
-    const recent = await messages.historyForSession(phone, 'wanted', 3);
+    const recent = await messages.historyForSession(customerId, 'wanted', 3);
 
     expect(recent.map((item) => item.text)).toEqual(['m2', 'm3', 'm4']);
     expect(calls.operations().every((operation) => operation === 'queryPage')).toBe(true);
     expect(calls.calls.length).toBeGreaterThan(1);
-    expect((await messages.historyForSession(phone, 'wanted', 50)).map((item) => item.text)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
-    expect(await messages.historyForSession(phone, 'absent', 5)).toEqual([]);
+    expect((await messages.historyForSession(customerId, 'wanted', 50)).map((item) => item.text)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect(await messages.historyForSession(customerId, 'absent', 5)).toEqual([]);
   });
 });
 
 describe('listRecentLlm', () => {
   test('returns the newest agent-written messages across day buckets without a scan', async () => {
-    const phone = newPhone();
+    const customerId = newPhone();
     clock.set('2026-04-02T08:00:00Z');
-    const yesterday = conversation(phone, 's', 3, '2026-04-01T20:00:00Z', { direction: 'outbound', role: 'assistant', deliveryStatus: 'sent' });
-    const today = conversation(phone, 's', 2, '2026-04-02T07:00:00Z', { direction: 'outbound', role: 'assistant', deliveryStatus: 'sent' });
-    const customer = conversation(phone, 's', 3, '2026-04-02T07:30:00Z');
+    const yesterday = conversation(customerId, 's', 3, '2026-04-01T20:00:00Z', { direction: 'outbound', role: 'assistant', deliveryStatus: 'sent' });
+    const today = conversation(customerId, 's', 2, '2026-04-02T07:00:00Z', { direction: 'outbound', role: 'assistant', deliveryStatus: 'sent' });
+    const customer = conversation(customerId, 's', 3, '2026-04-02T07:30:00Z');
     for (const item of [...yesterday, ...today, ...customer]) await messages.append(item);
 
     calls.reset();

@@ -12,11 +12,11 @@ import {
 import { crmSyncFromItem, crmSyncToItem } from '../../lambda/core/adapters/dynamodb/codecs/crm-sync-codec';
 import { demandFromItem, demandToItem } from '../../lambda/core/adapters/dynamodb/codecs/demand-codec';
 import {
-  debounceBufferFromItem,
-  debounceBufferToItem,
+  legacyBufferFromItem,
+  legacyBufferToItem,
   latestInboundFromItem,
-  pendingReplyFromItem,
-  pendingReplyToItem,
+  legacyPendingReplyFromItem,
+  legacyPendingReplyToItem,
   receiptFromItem,
   receiptToItem,
 } from '../../lambda/core/adapters/dynamodb/codecs/inbound-codec';
@@ -54,7 +54,7 @@ const entities: [string, unknown, (entity: never) => Item, (item: Item) => unkno
   [
     'message',
     {
-      phoneNumber: '5511',
+      customerId: '5511',
       sessionId: 's-1',
       messageId: 'out-1',
       direction: 'outbound',
@@ -73,7 +73,7 @@ const entities: [string, unknown, (entity: never) => Item, (item: Item) => unkno
   ],
   [
     'out-of-portfolio demand',
-    { demandId: 'd-1', sourceMessageId: 'wamid.1', phoneNumber: '5511', sessionId: 's-1', requestedService: 'x', originalMessage: 'y', estimatedSegment: 'z', whatsappInstance: 'w', recordedAt: '2026-03-10T12:00:00.000000Z', ...legacy },
+    { demandId: 'd-1', sourceMessageId: 'wamid.1', customerId: '5511', sessionId: 's-1', requestedService: 'x', originalMessage: 'y', estimatedSegment: 'z', businessPhoneNumberId: 'w', recordedAt: '2026-03-10T12:00:00.000000Z', ...legacy },
     demandToItem,
     demandFromItem,
   ],
@@ -93,23 +93,23 @@ const entities: [string, unknown, (entity: never) => Item, (item: Item) => unkno
   ],
   [
     'legacy buffer',
-    { phoneNumber: '5511', messageIds: ['a', 'b'], texts: ['1', '2'], firstMessageAt: '2026-03-10T12:00:00.000000Z', lastMessageAt: '2026-03-10T12:00:09.000000Z', whatsappInstance: 'w', ...legacy },
-    debounceBufferToItem,
-    debounceBufferFromItem,
+    { customerId: '5511', messageIds: ['a', 'b'], texts: ['1', '2'], firstMessageAt: '2026-03-10T12:00:00.000000Z', lastMessageAt: '2026-03-10T12:00:09.000000Z', businessPhoneNumberId: 'w', ...legacy },
+    legacyBufferToItem,
+    legacyBufferFromItem,
   ],
   [
     'legacy pending reply',
-    { phoneNumber: '5511', text: 't', sessionId: 's-1', state: 'QUALIFYING', firstMessageId: 'a', firstMessageAt: '2026-03-10T12:00:00.000000Z', createdAt: '2026-03-10T12:00:01.000000Z', ...legacy },
-    pendingReplyToItem,
-    pendingReplyFromItem,
+    { customerId: '5511', text: 't', sessionId: 's-1', state: 'QUALIFYING', firstMessageId: 'a', firstMessageAt: '2026-03-10T12:00:00.000000Z', createdAt: '2026-03-10T12:00:01.000000Z', ...legacy },
+    legacyPendingReplyToItem,
+    legacyPendingReplyFromItem,
   ],
   [
     'CRM projection',
     {
       sessionId: 's-1',
-      phoneNumber: '5511',
+      customerId: '5511',
       status: 'SYNCED',
-      desired: { contact: { phone: '5511' }, deal: { stage: 'qualifying' } },
+      desired: { contact: { customerId: '5511' }, deal: { stage: 'qualifying' } },
       revision: 'r2',
       syncedRevision: 'r2',
       contactId: 'c',
@@ -152,7 +152,7 @@ const entities: [string, unknown, (entity: never) => Item, (item: Item) => unkno
   ],
   [
     'consent record',
-    { consentId: 'c', phoneNumber: '5511', recordedAt: '2026-03-10T12:00:00.000000Z', purpose: 'marketing', granted: false, source: 'whatsapp', sessionId: 's', termsVersion: 'v2', evidenceMessageId: 'wamid.1', ...legacy },
+    { consentId: 'c', customerId: '5511', recordedAt: '2026-03-10T12:00:00.000000Z', purpose: 'marketing', granted: false, source: 'whatsapp', sessionId: 's', termsVersion: 'v2', evidenceMessageId: 'wamid.1', ...legacy },
     consentToItem,
     consentFromItem,
   ],
@@ -191,13 +191,13 @@ test('the ACTIVE pointer and the latest-inbound marker round-trip', async () => 
 
   const clock = new ManualClock();
   const receipts = new DynamoInboundReceiptRepository(kit, clock);
-  const phone = newPhone();
-  const turn = inboundTurn(phone);
+  const customerId = newPhone();
+  const turn = inboundTurn(customerId);
   await receipts.registerInbound(turn);
-  await kit.update({ key: latestInboundKey(phone), update: 'SET future_marker = :m', values: { ':m': 'kept' } });
-  await receipts.registerInbound(inboundTurn(phone));
-  const latest = latestInboundFromItem((await kit.get({ key: latestInboundKey(phone), consistentRead: true }))!);
-  expect(latest).toMatchObject({ phoneNumber: phone, pendingMessageIds: [turn.messageId, expect.any(String)], unknownAttributes: { future_marker: 'kept' } });
+  await kit.update({ key: latestInboundKey(customerId), update: 'SET future_marker = :m', values: { ':m': 'kept' } });
+  await receipts.registerInbound(inboundTurn(customerId));
+  const latest = latestInboundFromItem((await kit.get({ key: latestInboundKey(customerId), consistentRead: true }))!);
+  expect(latest).toMatchObject({ customerId, pendingMessageIds: [turn.messageId, expect.any(String)], unknownAttributes: { future_marker: 'kept' } });
 });
 
 test('rows written by the original implementation are normalised on read', () => {
@@ -222,7 +222,7 @@ test('rows written by the original implementation are normalised on read', () =>
 });
 
 test('an item of another entity type or missing a required attribute is rejected, not guessed', () => {
-  const message = messageToItem({ phoneNumber: '5511', sessionId: 's', messageId: 'm', direction: 'inbound', role: 'user', text: 't', timestamp: '2026-03-10T12:00:00Z' });
+  const message = messageToItem({ customerId: '5511', sessionId: 's', messageId: 'm', direction: 'inbound', role: 'user', text: 't', timestamp: '2026-03-10T12:00:00Z' });
   expect(() => sessionFromItem(message)).toThrow(MalformedItemError);
   const { session_id: _dropped, ...incomplete } = sessionToItem(newSession('5511'));
   expect(() => sessionFromItem(incomplete)).toThrow(/session_id is missing/);
@@ -240,5 +240,5 @@ test('GSI1 lists identify items by entity type, not by the presence of GSI1PK', 
   const { items } = await sessions.listByState('NEW');
 
   expect(items.map((item) => item.sessionId)).toEqual([session.sessionId]);
-  expect((await kit.get({ key: sessionKey(session.phoneNumber, session.sessionId) }))?.entity_type).toBe(EntityType.session);
+  expect((await kit.get({ key: sessionKey(session.customerId, session.sessionId) }))?.entity_type).toBe(EntityType.session);
 });

@@ -10,7 +10,7 @@ import { isoMicros } from '../../lambda/core/domain/timestamps';
 import type { AgentResultWrite } from '../../lambda/core/ports/repositories';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { CallRecorder } from './support/call-recorder';
-import { inboundTurn, newPhone, newSession } from './support/fixtures';
+import { inboundTurn, invalidateAsSeedDid, newPhone, newSession } from './support/fixtures';
 import { ManualClock } from './support/manual-clock';
 
 let table: TestTable;
@@ -30,58 +30,57 @@ beforeAll(async () => {
 });
 afterAll(() => table.drop());
 
-async function storedSession(phone: string, sessionId: string) {
-  return kit.get({ key: sessionKey(phone, sessionId), consistentRead: true });
+async function storedSession(customerId: string, sessionId: string) {
+  return kit.get({ key: sessionKey(customerId, sessionId), consistentRead: true });
 }
 
 describe('put / get / getActive', () => {
   test('session and ACTIVE pointer are written together and read back consistently', async () => {
-    const phone = newPhone();
-    const session = newSession(phone, { segment: 'PESQUISA', intent: 'servico', cadastralData: { name: 'Maria' } });
+    const customerId = newPhone();
+    const session = newSession(customerId, { segment: 'PESQUISA', intent: 'servico', cadastralData: { name: 'Maria' } });
 
     await sessions.put(session);
 
-    expect(await sessions.getActive(phone)).toEqual(session);
-    expect(await sessions.get(phone, session.sessionId)).toEqual(session);
-    const stored = await storedSession(phone, session.sessionId);
+    expect(await sessions.getActive(customerId)).toEqual(session);
+    expect(await sessions.get(customerId, session.sessionId)).toEqual(session);
+    const stored = await storedSession(customerId, session.sessionId);
     expect(stored).toMatchObject({ GSI1PK: 'STATE#QUALIFYING', GSI1SK: '2026-03-10T12:00:00.000000Z', entity_type: 'session' });
-    expect(await kit.get({ key: activePointerKey(phone) })).toMatchObject({ session_id: session.sessionId, updated_at: '2026-03-10T12:00:00.000000Z' });
+    expect(await kit.get({ key: activePointerKey(customerId) })).toMatchObject({ session_id: session.sessionId, updated_at: '2026-03-10T12:00:00.000000Z' });
   });
 
-  test('a customer without a pointer has no active session; setActivePointer switches it', async () => {
-    const phone = newPhone();
-    expect(await sessions.getActive(phone)).toBeUndefined();
-    const first = newSession(phone);
-    const second = newSession(phone);
+  test('a customer without a pointer has no active session; the last session put is the active one', async () => {
+    const customerId = newPhone();
+    expect(await sessions.getActive(customerId)).toBeUndefined();
+    const first = newSession(customerId);
+    const second = newSession(customerId);
     await sessions.put(first);
+    expect((await sessions.getActive(customerId))?.sessionId).toBe(first.sessionId);
     await sessions.put(second);
-    expect((await sessions.getActive(phone))?.sessionId).toBe(second.sessionId);
-    await sessions.setActivePointer(phone, first.sessionId);
-    expect((await sessions.getActive(phone))?.sessionId).toBe(first.sessionId);
+    expect((await sessions.getActive(customerId))?.sessionId).toBe(second.sessionId);
   });
 
   test('attributes this version does not know survive a read-modify-write', async () => {
-    const phone = newPhone();
-    const session = newSession(phone);
+    const customerId = newPhone();
+    const session = newSession(customerId);
     await sessions.put(session);
     await kit.update({
-      key: sessionKey(phone, session.sessionId),
+      key: sessionKey(customerId, session.sessionId),
       update: 'SET future_field = :f, nested_future = :n',
       values: { ':f': 'kept', ':n': { a: 1 } },
     });
 
-    const read = (await sessions.get(phone, session.sessionId))!;
+    const read = (await sessions.get(customerId, session.sessionId))!;
     expect(read.unknownAttributes).toEqual({ future_field: 'kept', nested_future: { a: 1 } });
     await sessions.put({ ...read, segment: 'CLINICO' });
 
-    expect(await storedSession(phone, session.sessionId)).toMatchObject({ segment: 'CLINICO', future_field: 'kept', nested_future: { a: 1 } });
+    expect(await storedSession(customerId, session.sessionId)).toMatchObject({ segment: 'CLINICO', future_field: 'kept', nested_future: { a: 1 } });
   });
 });
 
 describe('transitionState', () => {
   test('a legal transition moves the state, the GSI1 partition and the listed changes', async () => {
-    const phone = newPhone();
-    const session = newSession(phone);
+    const customerId = newPhone();
+    const session = newSession(customerId);
     await sessions.put(session);
     clock.advance(1000);
 
@@ -89,15 +88,15 @@ describe('transitionState', () => {
 
     expect(updated).toMatchObject({ state: 'AWAITING_HUMAN', handoffRequestedAt: '2026-03-10T12:00:01.000000Z', updatedAt: '2026-03-10T12:00:01.000000Z' });
     expect(updated.currentAgent).toBeUndefined();
-    expect(await sessions.get(phone, session.sessionId)).toEqual(updated);
-    expect((await storedSession(phone, session.sessionId))?.GSI1PK).toBe('STATE#AWAITING_HUMAN');
+    expect(await sessions.get(customerId, session.sessionId)).toEqual(updated);
+    expect((await storedSession(customerId, session.sessionId))?.GSI1PK).toBe('STATE#AWAITING_HUMAN');
   });
 
   test('every illegal transition is refused before any write', async () => {
-    const phone = newPhone();
-    const session = newSession(phone);
+    const customerId = newPhone();
+    const session = newSession(customerId);
     await sessions.put(session);
-    const before = await storedSession(phone, session.sessionId);
+    const before = await storedSession(customerId, session.sessionId);
     let refused = 0;
     for (const from of SESSION_STATES) {
       for (const to of SESSION_STATES) {
@@ -115,12 +114,12 @@ describe('transitionState', () => {
       }
     }
     expect(refused).toBe(SESSION_STATES.length ** 2 - Object.values(LEGAL_TRANSITIONS).flat().length);
-    expect(await storedSession(phone, session.sessionId)).toEqual(before);
+    expect(await storedSession(customerId, session.sessionId)).toEqual(before);
   });
 
   test('the database condition refuses a stale expected state, owner or a live send lock', async () => {
-    const phone = newPhone();
-    const session = newSession(phone, { state: 'AWAITING_HUMAN' });
+    const customerId = newPhone();
+    const session = newSession(customerId, { state: 'AWAITING_HUMAN' });
     await sessions.put(session);
     await expect(sessions.transitionState(session, 'QUALIFYING', 'AWAITING_HUMAN')).rejects.toBeInstanceOf(ConditionFailedError);
 
@@ -138,16 +137,16 @@ describe('transitionState', () => {
   });
 
   test('a transition of a session that does not exist fails instead of creating it', async () => {
-    const phone = newPhone();
-    const ghost = newSession(phone);
+    const customerId = newPhone();
+    const ghost = newSession(customerId);
     await expect(sessions.transitionState(ghost, 'QUALIFYING', 'CLOSED')).rejects.toBeInstanceOf(ConditionFailedError);
-    expect(await storedSession(phone, ghost.sessionId)).toBeUndefined();
+    expect(await storedSession(customerId, ghost.sessionId)).toBeUndefined();
   });
 });
 
 describe('tryPutAgentResult (reply outbox)', () => {
-  async function registeredTurn(phone: string) {
-    const turn = inboundTurn(phone);
+  async function registeredTurn(customerId: string) {
+    const turn = inboundTurn(customerId);
     await receipts.registerInbound(turn);
     return turn;
   }
@@ -164,18 +163,18 @@ describe('tryPutAgentResult (reply outbox)', () => {
   }
 
   test('persists session, pointer, the pending reply and the outbox reference in one transaction', async () => {
-    const phone = newPhone();
-    const turn = await registeredTurn(phone);
-    const session = newSession(phone, { state: 'NEW' });
+    const customerId = newPhone();
+    const turn = await registeredTurn(customerId);
+    const session = newSession(customerId, { state: 'NEW' });
     const write = resultFor(session, turn.messageId);
 
     calls.reset();
     expect(await sessions.tryPutAgentResult(write)).toBe(true);
     expect(calls.operations()).toEqual(['transact']);
 
-    expect(await sessions.getActive(phone)).toEqual(session);
-    const outbox = (await receipts.getLatest(phone))?.outbox;
-    expect(outbox).toEqual({ ref: messages.refFor({ phoneNumber: phone, timestamp: write.reply!.createdAt, messageId: write.reply!.messageId }), replyToMessageId: turn.messageId });
+    expect(await sessions.getActive(customerId)).toEqual(session);
+    const outbox = (await receipts.getLatest(customerId))?.outbox;
+    expect(outbox).toEqual({ ref: messages.refFor({ customerId, timestamp: write.reply!.createdAt, messageId: write.reply!.messageId }), replyToMessageId: turn.messageId });
     expect(await messages.getOutbound(outbox!.ref)).toMatchObject({
       direction: 'outbound',
       role: 'assistant',
@@ -190,28 +189,28 @@ describe('tryPutAgentResult (reply outbox)', () => {
     expect(await messages.markOutboundSent(outbox!.ref, 'wamid.sent-2', '2026-03-10T12:00:04Z')).toBe(false);
     expect(await receipts.clearOutbox(outbox!.ref)).toBe(true);
     expect(await receipts.clearOutbox(outbox!.ref)).toBe(false);
-    expect((await receipts.getLatest(phone))?.outbox).toBeUndefined();
+    expect((await receipts.getLatest(customerId))?.outbox).toBeUndefined();
     expect(await messages.getOutbound(outbox!.ref)).toMatchObject({ deliveryStatus: 'sent', providerMessageId: 'wamid.sent-1', sentAt: '2026-03-10T12:00:03.000000Z' });
   });
 
   test('a superseded turn writes nothing and answers false', async () => {
-    const phone = newPhone();
-    const first = await registeredTurn(phone);
-    await registeredTurn(phone); // a newer message arrived while the agent was thinking
-    const session = newSession(phone);
+    const customerId = newPhone();
+    const first = await registeredTurn(customerId);
+    await registeredTurn(customerId); // a newer message arrived while the agent was thinking
+    const session = newSession(customerId);
 
     expect(await sessions.tryPutAgentResult(resultFor(session, first.messageId))).toBe(false);
 
-    expect(await sessions.getActive(phone)).toBeUndefined();
-    expect(await storedSession(phone, session.sessionId)).toBeUndefined();
-    expect((await receipts.getLatest(phone))?.outbox).toBeUndefined();
-    expect((await messages.history(phone)).items).toEqual([]);
+    expect(await sessions.getActive(customerId)).toBeUndefined();
+    expect(await storedSession(customerId, session.sessionId)).toBeUndefined();
+    expect((await receipts.getLatest(customerId))?.outbox).toBeUndefined();
+    expect((await messages.history(customerId)).items).toEqual([]);
   });
 
   test('refused when the state, the pointer, an invalidation or a pending reply changed the picture', async () => {
-    const phone = newPhone();
-    const turn = await registeredTurn(phone);
-    const session = newSession(phone);
+    const customerId = newPhone();
+    const turn = await registeredTurn(customerId);
+    const session = newSession(customerId);
     await sessions.put(session);
 
     // The state moved on (a human took over).
@@ -219,9 +218,9 @@ describe('tryPutAgentResult (reply outbox)', () => {
     expect(await sessions.tryPutAgentResult(resultFor(session, turn.messageId, { expectedState: 'QUALIFYING', expectedActiveSessionId: session.sessionId }))).toBe(false);
 
     // The pointer moved to another session.
-    const other = newSession(phone);
+    const other = newSession(customerId);
     await sessions.put(other);
-    expect(await sessions.tryPutAgentResult(resultFor(newSession(phone), turn.messageId))).toBe(false);
+    expect(await sessions.tryPutAgentResult(resultFor(newSession(customerId), turn.messageId))).toBe(false);
     expect(await sessions.tryPutAgentResult(resultFor(other, turn.messageId, { expectedState: 'QUALIFYING', expectedActiveSessionId: session.sessionId }))).toBe(false);
 
     // A reply already pending must be resolved first.
@@ -229,32 +228,32 @@ describe('tryPutAgentResult (reply outbox)', () => {
     expect(await sessions.tryPutAgentResult(resultFor(other, turn.messageId, { expectedState: 'QUALIFYING', expectedActiveSessionId: other.sessionId }))).toBe(false);
 
     // Invalidated: even without a reply the result is refused.
-    await receipts.invalidatePending(phone);
+    await invalidateAsSeedDid(kit, customerId, '2026-03-10T12:00:00.000000Z');
     expect(await sessions.tryPutAgentResult(resultFor(other, turn.messageId, { expectedState: 'QUALIFYING', expectedActiveSessionId: other.sessionId, reply: undefined }))).toBe(false);
   });
 
   test('replaced sessions are written in the same transaction, only from their expected state', async () => {
-    const phone = newPhone();
-    const turn = await registeredTurn(phone);
-    const old = newSession(phone);
+    const customerId = newPhone();
+    const turn = await registeredTurn(customerId);
+    const old = newSession(customerId);
     await sessions.put(old);
-    const fresh = newSession(phone, { state: 'NEW' });
+    const fresh = newSession(customerId, { state: 'NEW' });
     const closedOld = { ...old, state: SessionState.CLOSED, closedAt: '2026-03-10T12:00:02.000000Z' };
 
     expect(
       await sessions.tryPutAgentResult(resultFor(fresh, turn.messageId, { expectedActiveSessionId: old.sessionId, replacedSessions: [{ session: closedOld, expectedState: 'QUALIFYING' }] })),
     ).toBe(true);
 
-    expect((await sessions.getActive(phone))?.sessionId).toBe(fresh.sessionId);
-    expect((await sessions.get(phone, old.sessionId))?.state).toBe('CLOSED');
+    expect((await sessions.getActive(customerId))?.sessionId).toBe(fresh.sessionId);
+    expect((await sessions.get(customerId, old.sessionId))?.state).toBe('CLOSED');
   });
 
   test('the outbox reply can be marked superseded or permanently failed, once', async () => {
-    const phone = newPhone();
-    const turn = await registeredTurn(phone);
-    const write = resultFor(newSession(phone), turn.messageId);
+    const customerId = newPhone();
+    const turn = await registeredTurn(customerId);
+    const write = resultFor(newSession(customerId), turn.messageId);
     await sessions.tryPutAgentResult(write);
-    const ref = (await receipts.getLatest(phone))!.outbox!.ref;
+    const ref = (await receipts.getLatest(customerId))!.outbox!.ref;
 
     expect(await messages.markSuperseded(ref)).toBe(true);
     expect(await messages.markFailedPermanent(ref, 'window closed')).toBe(false);
@@ -297,8 +296,8 @@ describe('listByState', () => {
 
 describe('human send lock', () => {
   test('of many parallel operator sends exactly one holds the lock; only its holder releases it', async () => {
-    const phone = newPhone();
-    const session = newSession(phone, { state: 'HUMAN_ACTIVE', assignedTo: 'operator-a' });
+    const customerId = newPhone();
+    const session = newSession(customerId, { state: 'HUMAN_ACTIVE', assignedTo: 'operator-a' });
     await sessions.put(session);
     const now = '2026-03-10T12:00:00Z';
     const expiresAt = '2026-03-10T12:00:30Z';
@@ -307,7 +306,7 @@ describe('human send lock', () => {
       const lockId = `lock-${index}`;
       if (!(await sessions.acquireHumanSendLock(session, lockId, now, expiresAt))) return undefined;
       await messages.append({
-        phoneNumber: phone,
+        customerId,
         sessionId: session.sessionId,
         messageId: `operator-${index}`,
         direction: 'outbound',
@@ -321,17 +320,17 @@ describe('human send lock', () => {
     const holders = (await Promise.all(sends)).filter((lockId): lockId is string => lockId !== undefined);
 
     expect(holders).toHaveLength(1);
-    expect((await messages.history(phone)).items).toHaveLength(1);
-    expect((await sessions.get(phone, session.sessionId))?.humanSendLock).toEqual({ lockId: holders[0], acquiredAt: '2026-03-10T12:00:00.000000Z', expiresAt: '2026-03-10T12:00:30.000000Z' });
+    expect((await messages.history(customerId)).items).toHaveLength(1);
+    expect((await sessions.get(customerId, session.sessionId))?.humanSendLock).toEqual({ lockId: holders[0], acquiredAt: '2026-03-10T12:00:00.000000Z', expiresAt: '2026-03-10T12:00:30.000000Z' });
     expect(await sessions.acquireHumanSendLock(session, holders[0], now, expiresAt)).toBe(true); // re-entrant
     expect(await sessions.releaseHumanSendLock(session, 'someone-else')).toBe(false);
     expect(await sessions.releaseHumanSendLock(session, holders[0])).toBe(true);
-    expect((await sessions.get(phone, session.sessionId))?.humanSendLock).toBeUndefined();
+    expect((await sessions.get(customerId, session.sessionId))?.humanSendLock).toBeUndefined();
   });
 
   test('a dead lock can be taken over; the agent-owned states cannot be locked', async () => {
-    const phone = newPhone();
-    const session = newSession(phone, { state: 'AWAITING_HUMAN' });
+    const customerId = newPhone();
+    const session = newSession(customerId, { state: 'AWAITING_HUMAN' });
     await sessions.put(session);
     expect(await sessions.acquireHumanSendLock(session, 'crashed', '2026-03-10T12:00:00Z', '2026-03-10T12:00:30Z')).toBe(true);
     expect(await sessions.acquireHumanSendLock(session, 'next', '2026-03-10T12:00:29Z', '2026-03-10T12:00:59Z')).toBe(false);
@@ -345,14 +344,14 @@ describe('human send lock', () => {
 
 describe('handoff renotification marks', () => {
   test('count operator renotifications and record the customer renotification while the state holds', async () => {
-    const phone = newPhone();
-    const session = newSession(phone, { state: 'AWAITING_HUMAN' });
+    const customerId = newPhone();
+    const session = newSession(customerId, { state: 'AWAITING_HUMAN' });
     await sessions.put(session);
 
     expect(await sessions.markHandoffRenotified(session, '2026-03-10T12:10:00Z')).toBe(true);
     expect(await sessions.markHandoffRenotified(session, '2026-03-10T12:20:00Z')).toBe(true);
     expect(await sessions.markHandoffCustomerRenotified(session, '2026-03-10T12:21:00Z')).toBe(true);
-    expect(await sessions.get(phone, session.sessionId)).toMatchObject({
+    expect(await sessions.get(customerId, session.sessionId)).toMatchObject({
       handoffRenotifyCount: 2,
       handoffRenotifiedAt: '2026-03-10T12:20:00.000000Z',
       handoffCustomerRenotifiedAt: '2026-03-10T12:21:00.000000Z',

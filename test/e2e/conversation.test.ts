@@ -43,7 +43,7 @@ it('holds a conversation of several turns, keeps the session and opens a new one
   const reopened = await pipeline.conversation(customer);
   expect(reopened.session?.sessionId).not.toBe(open.session!.sessionId);
   expect(reopened.session?.state).toBe('QUALIFYING');
-  expect(pipeline.fakeWhatsApp.sent().every((message) => message.phoneNumberId === LOCAL_BUSINESS.phoneNumberId)).toBe(true);
+  expect(pipeline.fakeWhatsApp.sent().every((message) => message.businessPhoneNumberId === LOCAL_BUSINESS.businessPhoneNumberId)).toBe(true);
 });
 
 it('answers a burst from one customer once, with the full history, after holding the first turn', async () => {

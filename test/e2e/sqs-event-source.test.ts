@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { PIPELINE_DEFAULTS } from '../../lib/private/pipeline-contract';
-import { createDebounceQueues, type LocalQueues } from '../../local/servers/local-resources';
+import { createTurnQueues, type LocalQueues } from '../../local/servers/local-resources';
 import { SqsEventSource, type InvocationReport, type LocalInvocationContext, type SqsFunctionHandler } from '../../local/runtime/sqs-event-source';
 import { gate, receiveOne, waitUntil } from './support';
 
@@ -16,7 +16,7 @@ let reports: InvocationReport[];
 
 beforeEach(async () => {
   const suffix = randomBytes(4).toString('hex');
-  queues = await createDebounceQueues(client, { queue: `esm-${suffix}.fifo`, deadLetterQueue: `esm-dlq-${suffix}.fifo` }, { visibilityTimeoutSeconds: 1 });
+  queues = await createTurnQueues(client, { queue: `esm-${suffix}.fifo`, deadLetterQueue: `esm-dlq-${suffix}.fifo` }, { visibilityTimeoutSeconds: 1 });
   reports = [];
 });
 afterEach(async () => {
@@ -26,14 +26,14 @@ afterEach(async () => {
 afterAll(() => client.destroy());
 
 function start(handler: SqsFunctionHandler, options: { functionTimeoutSeconds?: number; maxConcurrency?: number } = {}): Promise<SqsEventSource> {
-  return SqsEventSource.start({ client, queueUrl: queues.queueUrl, handler, waitTimeSeconds: 1, onInvocation: (report) => reports.push(report), ...options }).then((started) => (source = started));
+  return SqsEventSource.start({ client, queueUrl: queues.turnQueueUrl, handler, waitTimeSeconds: 1, onInvocation: (report) => reports.push(report), ...options }).then((started) => (source = started));
 }
 
 async function send(body: string, group: string): Promise<void> {
-  await client.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: body, MessageGroupId: group, MessageDeduplicationId: randomBytes(8).toString('hex') }));
+  await client.send(new SendMessageCommand({ QueueUrl: queues.turnQueueUrl, MessageBody: body, MessageGroupId: group, MessageDeduplicationId: randomBytes(8).toString('hex') }));
 }
 
-async function queued(queueUrl = queues.queueUrl): Promise<number> {
+async function queued(queueUrl = queues.turnQueueUrl): Promise<number> {
   const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
   return Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
 }

@@ -2,7 +2,7 @@ import { DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient } from 
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { physicalNames, PIPELINE_DEFAULTS, TABLE_SCHEMA } from '../../lib/private/pipeline-contract';
 import { assertPortFree, LocalServerError } from '../../local/servers/local-servers';
-import { createAgentTable, createDebounceQueues } from '../../local/servers/local-resources';
+import { createAgentTable, createTurnQueues } from '../../local/servers/local-resources';
 
 const names = physicalNames('servers-test', `t${Date.now()}`);
 
@@ -21,7 +21,7 @@ test('the local table matches the construct contract', async () => {
 
 test('the local queues carry the construct settings and redrive', async () => {
   const client = new SQSClient({});
-  const { queueUrl } = await createDebounceQueues(client, names);
+  const { turnQueueUrl: queueUrl } = await createTurnQueues(client, names);
   const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['All'] }));
   expect(Attributes?.FifoQueue).toBe('true');
   expect(Attributes?.VisibilityTimeout).toBe(String(PIPELINE_DEFAULTS.queueVisibilityTimeoutSeconds));

@@ -9,7 +9,8 @@ import { newCustomer, waitUntil } from '../e2e/support';
 import { newOperatorPhone, startOperatorPipeline, tableRepositories } from './support';
 
 const RENOTIFY_MS = 1_500;
-const REMIND_MS = 8_000;
+// Far enough after the re-notification that a busy machine cannot blur the two.
+const REMIND_MS = 15_000;
 
 function textsTo(pipeline: LocalPipeline, phone: string): string[] {
   return pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === phone).map((message) => message.text);
@@ -82,7 +83,7 @@ describe('handoff notifications', () => {
     expect(textsTo(pipeline, customer).filter((text) => text === DEFAULT_HANDOFF_TEXTS.customerRenotify)).toHaveLength(1);
     const session = (await pipeline.conversation(customer)).session!;
     expect(session).toMatchObject({ state: 'AWAITING_HUMAN', handoffRenotifyCount: 3 });
-  }, 45_000);
+  }, 90_000);
 
   it('lets the sweep send the first notification when the turn that handed off was retried', async () => {
     await setAvailable(admin, true);

@@ -103,6 +103,14 @@ it('needs the cookie on every other call (401) and the CSRF token on every chang
   expect(accepted.body).toMatchObject({ available: true });
 });
 
+it('gives the local runtime a ready login link for an operator, and none for anybody else', async () => {
+  const link = await pipeline.loginLink(admin);
+  expect(link).toMatch(new RegExp(`^${pipeline.consoleUrl}/login#[A-Za-z0-9_-]{43}$`));
+  expect((await new ConsoleClient(pipeline.consoleUrl!).signIn(link.split('#')[1])).status).toBe(200);
+  await expect(pipeline.loginLink(newCustomer())).rejects.toThrow(/neither an admin nor in the operators setting/);
+});
+
+// Last: it leaves this address over the limit.
 it('limits sign-in attempts per source address', async () => {
   const client = new ConsoleClient(pipeline.consoleUrl!);
   const statuses: number[] = [];

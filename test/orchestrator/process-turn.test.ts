@@ -1,4 +1,6 @@
+import { legacyBufferToItem, legacyPendingReplyToItem } from '../../lambda/core/adapters/dynamodb/codecs/inbound-codec';
 import { SessionState } from '../../lambda/core/domain/session';
+import { isCompleted } from '../support/inspect';
 import { afterPersist, TurnHarness } from './turn-harness';
 
 const CUSTOMER = '5511988887777';
@@ -8,7 +10,7 @@ afterEach(async () => {
   await harness?.close();
 });
 
-describe('turn protocol (SPEC §6)', () => {
+describe('turn protocol (docs/DESIGN.md#turn-protocol)', () => {
   test('a body without phone or not JSON is dropped without a retry and writes nothing', async () => {
     harness = await TurnHarness.start();
     for (const body of ['not json', '{"message_id":"wamid.X"}']) {
@@ -33,7 +35,7 @@ describe('turn protocol (SPEC §6)', () => {
     expect(harness.fake.readReceipts().map((receipt) => receipt.messageId)).toEqual(['wamid.A']);
     expect(await harness.history(CUSTOMER)).toEqual(['user: Oi, quero um exame', 'assistant[sent]: Olá! Recebi: Oi, quero um exame (mensagem 1)']);
     expect((await harness.sessions.getActive(CUSTOMER))?.state).toBe(SessionState.QUALIFYING);
-    expect(await harness.receipts.isCompleted({ phoneNumber: CUSTOMER, messageId: 'wamid.A' })).toBe(true);
+    expect(await isCompleted(harness.receipts, { customerId: CUSTOMER, messageId: 'wamid.A' })).toBe(true);
     const latest = await harness.receipts.getLatest(CUSTOMER);
     expect(latest?.pendingMessageIds).toEqual([]);
     expect(latest?.outbox).toBeUndefined();
@@ -108,7 +110,7 @@ describe('latest message wins', () => {
     await harness.receive(CUSTOMER, 'wamid.A', 'primeira mensagem');
     expect(await harness.process(CUSTOMER, 'wamid.A')).toEqual({ batchItemFailures: [] });
     expect(harness.fake.sent()).toEqual([]);
-    expect(await harness.receipts.isCompleted({ phoneNumber: CUSTOMER, messageId: 'wamid.A' })).toBe(true);
+    expect(await isCompleted(harness.receipts, { customerId: CUSTOMER, messageId: 'wamid.A' })).toBe(true);
 
     await harness.process(CUSTOMER, 'wamid.B');
     expect(harness.sentTo(CUSTOMER)).toEqual(['Olá! Recebi: primeira mensagem | segunda mensagem (mensagem 2)']);
@@ -186,7 +188,7 @@ describe('outbox and retries', () => {
     harness.fake.failNext(1, { httpStatus: 400, code: 131047, message: 'Re-engagement message' });
     expect(await harness.process(CUSTOMER, 'wamid.A')).toEqual({ batchItemFailures: [] });
     expect(await harness.history(CUSTOMER)).toEqual(['user: oi', 'assistant[failed_permanent]: Olá! Recebi: oi (mensagem 1)']);
-    expect(await harness.receipts.isCompleted({ phoneNumber: CUSTOMER, messageId: 'wamid.A' })).toBe(true);
+    expect(await isCompleted(harness.receipts, { customerId: CUSTOMER, messageId: 'wamid.A' })).toBe(true);
   });
 
   test('an agent failure reports the record for a retry and leaves the message pending', async () => {
@@ -268,10 +270,10 @@ describe('legacy debounce items', () => {
   test('a legacy buffer is drained through receipts and answered once', async () => {
     harness = await TurnHarness.start();
     const at = '2026-11-30T12:00:00.000000Z';
-    await harness.receipts.putBuffer({ phoneNumber: CUSTOMER, messageIds: ['wamid.L1', 'wamid.L2'], texts: ['velho um', 'velho dois'], firstMessageAt: at, lastMessageAt: '2026-11-30T12:00:05.000000Z', whatsappInstance: '106540352242922' });
+    await harness.kit.put({ item: legacyBufferToItem({ customerId: CUSTOMER, messageIds: ['wamid.L1', 'wamid.L2'], texts: ['velho um', 'velho dois'], firstMessageAt: at, lastMessageAt: '2026-11-30T12:00:05.000000Z', businessPhoneNumberId: '106540352242922' }) });
     await harness.process(CUSTOMER);
     expect(harness.sentTo(CUSTOMER)).toEqual(['Olá! Recebi: velho um | velho dois (mensagem 2)']);
-    expect(await harness.receipts.getBuffer(CUSTOMER)).toBeUndefined();
+    expect(await harness.legacy.getLegacyBuffer(CUSTOMER)).toBeUndefined();
     await harness.process(CUSTOMER);
     expect(harness.fake.sent()).toHaveLength(1);
   });
@@ -281,7 +283,7 @@ describe('legacy debounce items', () => {
     await harness.receive(CUSTOMER, 'wamid.A', 'oi');
     await harness.process(CUSTOMER, 'wamid.A');
     const session = (await harness.sessions.getActive(CUSTOMER))!;
-    await harness.receipts.putPendingOutbound({ phoneNumber: CUSTOMER, text: 'resposta antiga', sessionId: session.sessionId, state: session.state, createdAt: session.updatedAt });
+    await harness.kit.put({ item: legacyPendingReplyToItem({ customerId: CUSTOMER, text: 'resposta antiga', sessionId: session.sessionId, state: session.state, createdAt: session.updatedAt }) });
     await harness.process(CUSTOMER);
     await harness.process(CUSTOMER);
     expect(harness.sentTo(CUSTOMER)).toEqual(['Olá! Recebi: oi (mensagem 1)', 'resposta antiga']);
@@ -299,7 +301,7 @@ describe('a message whose turn fails on every attempt', () => {
     }
     expect((await harness.process(CUSTOMER, 'wamid.POISON', { receiveCount: 3 })).batchItemFailures).toHaveLength(1);
     expect((await harness.receipts.getLatest(CUSTOMER))?.pendingMessageIds).toEqual([]);
-    const parked = await harness.receipts.getReceipt({ phoneNumber: CUSTOMER, messageId: 'wamid.POISON' });
+    const parked = await harness.receipts.getReceipt({ customerId: CUSTOMER, messageId: 'wamid.POISON' });
     expect(parked?.deadLetteredAt).toBeDefined();
     expect(parked?.completedAt).toBeUndefined();
 
@@ -310,12 +312,12 @@ describe('a message whose turn fails on every attempt', () => {
 
     // An operator redrives the parked message: it is drained again, but a newer message was answered
     // since, so latest-message-wins completes it without a late reply.
-    const restored = await harness.receipts.restoreDeadLettered({ phoneNumber: CUSTOMER, messageId: 'wamid.POISON' });
+    const restored = await harness.receipts.restoreDeadLettered({ customerId: CUSTOMER, messageId: 'wamid.POISON' });
     expect(restored?.historyTimestamp).toBeDefined();
-    await harness.messages.setQuarantined(harness.messages.refFor({ phoneNumber: CUSTOMER, messageId: 'wamid.POISON', timestamp: restored!.historyTimestamp! }), null);
-    expect(await harness.receipts.restoreDeadLettered({ phoneNumber: CUSTOMER, messageId: 'wamid.POISON' })).toBeUndefined();
+    await harness.messages.setQuarantined(harness.messages.refFor({ customerId: CUSTOMER, messageId: 'wamid.POISON', timestamp: restored!.historyTimestamp! }), null);
+    expect(await harness.receipts.restoreDeadLettered({ customerId: CUSTOMER, messageId: 'wamid.POISON' })).toBeUndefined();
     expect(await harness.process(CUSTOMER, 'wamid.POISON', { receiveCount: 1 })).toEqual({ batchItemFailures: [] });
-    expect(await harness.receipts.isCompleted({ phoneNumber: CUSTOMER, messageId: 'wamid.POISON' })).toBe(true);
+    expect(await isCompleted(harness.receipts, { customerId: CUSTOMER, messageId: 'wamid.POISON' })).toBe(true);
     expect(harness.fake.sent()).toHaveLength(1);
   });
 
@@ -324,7 +326,7 @@ describe('a message whose turn fails on every attempt', () => {
     await harness.receive(CUSTOMER, 'wamid.A', 'oi');
     harness.fake.failNext(1, { httpStatus: 500, code: 131000, message: 'Something went wrong' });
     expect((await harness.process(CUSTOMER, 'wamid.A', { receiveCount: 3 })).batchItemFailures).toHaveLength(1);
-    const receipt = await harness.receipts.getReceipt({ phoneNumber: CUSTOMER, messageId: 'wamid.A' });
+    const receipt = await harness.receipts.getReceipt({ customerId: CUSTOMER, messageId: 'wamid.A' });
     expect(receipt?.deadLetteredAt).toBeUndefined();
     expect((await harness.receipts.getLatest(CUSTOMER))?.outbox).toBeDefined();
   });

@@ -8,6 +8,7 @@ import { ScriptedAgent, type ScriptedAgentOptions } from '../../lambda/core/adap
 import { DynamoDemandRepository } from '../../lambda/core/adapters/dynamodb/demand-repository';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
+import { DynamoLegacyDebounceRepository } from '../../lambda/core/adapters/dynamodb/legacy-debounce-repository';
 import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
 import { DynamoVersionedResourceRepository } from '../../lambda/core/adapters/dynamodb/versioned-resource-repository';
@@ -21,7 +22,7 @@ import type { AgentResultWrite } from '../../lambda/core/ports/repositories';
 import { createTurnHandler } from '../../lambda/orchestrator/turn-handler';
 import { createWebhookHandler } from '../../lambda/webhook';
 import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
-import { createDebounceQueues } from '../../local/servers/local-resources';
+import { createTurnQueues } from '../../local/servers/local-resources';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { signedPost, TEST_CREDENTIALS, textNotification } from '../support/webhook-events';
 
@@ -56,7 +57,7 @@ export class TurnHarness {
   static async start(options: TurnHarnessOptions = {}): Promise<TurnHarness> {
     const table = await createTestTable('turns');
     const sqs = new SQSClient({});
-    const { queueUrl } = await createDebounceQueues(sqs, physicalNames('turns', randomUUID().slice(0, 8)));
+    const { turnQueueUrl: queueUrl } = await createTurnQueues(sqs, physicalNames('turns', randomUUID().slice(0, 8)));
     const fake = await FakeGraphApi.start({ accessToken: TEST_CREDENTIALS.accessToken });
     return new TurnHarness(table, queueUrl, fake, options);
   }
@@ -64,6 +65,7 @@ export class TurnHarness {
   readonly kit: DynamoKit;
   readonly agent: ScriptedAgent;
   readonly receipts: DynamoInboundReceiptRepository;
+  readonly legacy: DynamoLegacyDebounceRepository;
   readonly sessions: DynamoSessionRepository;
   readonly messages: DynamoMessageRepository;
   readonly demands: DynamoDemandRepository;
@@ -82,6 +84,7 @@ export class TurnHarness {
     this.kit = new DynamoKit({ tableName: table.name });
     this.agent = new ScriptedAgent(options.agent);
     this.receipts = new DynamoInboundReceiptRepository(this.kit, systemClock);
+    this.legacy = new DynamoLegacyDebounceRepository(this.kit);
     this.sessions = new DynamoSessionRepository(this.kit, systemClock);
     this.messages = new DynamoMessageRepository(this.kit, systemClock);
     this.demands = new DynamoDemandRepository(this.kit);
@@ -89,6 +92,7 @@ export class TurnHarness {
     const credentials = new StaticCredentialsProvider(TEST_CREDENTIALS);
     const deps: ProcessTurnDependencies = {
       receipts: this.receipts,
+      legacy: this.legacy,
       sessions: this.sessions,
       messages: this.messages,
       demands: this.demands,
@@ -99,23 +103,23 @@ export class TurnHarness {
       ids: randomIdGenerator,
       settings: options.settings,
     };
-    this.turnHandler = createTurnHandler({ processTurn: new ProcessTurn(options.wrap ? options.wrap(deps) : deps), logger: this.logger, metrics: this.metrics });
-    this.webhook = createWebhookHandler({ tableName: table.name, queueUrl, credentials, logger: this.logger, metrics: this.metrics });
+    this.turnHandler = createTurnHandler({ processTurn: new ProcessTurn(options.wrap ? options.wrap(deps) : deps), clock: systemClock, logger: this.logger, metrics: this.metrics });
+    this.webhook = createWebhookHandler({ tableName: table.name, turnQueueUrl: queueUrl, credentials, logger: this.logger, metrics: this.metrics });
   }
 
   /** A customer message through the real webhook; returns its HTTP status. */
-  async receive(phone: string, messageId: string, text: string, providerTimestamp = Math.floor(Date.now() / 1000)): Promise<number> {
-    const response = await this.webhook(signedPost(textNotification(phone, messageId, text, providerTimestamp)));
+  async receive(customerId: string, messageId: string, text: string, providerTimestamp = Math.floor(Date.now() / 1000)): Promise<number> {
+    const response = await this.webhook(signedPost(textNotification(customerId, messageId, text, providerTimestamp)));
     return response.statusCode ?? 0;
   }
 
   /** Invokes the orchestrator with one SQS record for the customer, as the event source would. */
-  async process(phone: string, messageId = 'wamid.any', options: { body?: string; receiveCount?: number } = {}): Promise<SQSBatchResponse> {
+  async process(customerId: string, messageId = 'wamid.any', options: { body?: string; receiveCount?: number } = {}): Promise<SQSBatchResponse> {
     const record = {
       messageId: `sqs-${randomUUID()}`,
       receiptHandle: 'handle',
-      body: options.body ?? encodeDispatchMessage({ phoneNumber: phone, messageId }),
-      attributes: { ApproximateReceiveCount: String(options.receiveCount ?? 1), MessageGroupId: phone },
+      body: options.body ?? encodeDispatchMessage({ customerId, messageId }),
+      attributes: { ApproximateReceiveCount: String(options.receiveCount ?? 1), MessageGroupId: customerId },
       messageAttributes: {},
       md5OfBody: '',
       eventSource: 'aws:sqs',
@@ -126,13 +130,13 @@ export class TurnHarness {
   }
 
   /** Texts WhatsApp accepted for the customer, in order. */
-  sentTo(phone: string): string[] {
-    return this.fake.sent().filter((message) => message.recipient === phone).map((message) => message.text);
+  sentTo(customerId: string): string[] {
+    return this.fake.sent().filter((message) => message.recipient === customerId).map((message) => message.text);
   }
 
   /** The customer's whole stored history, oldest first, as `role[delivery status]: text` lines. */
-  async history(phone: string): Promise<string[]> {
-    const { items } = await this.messages.history(phone, { limit: 100 });
+  async history(customerId: string): Promise<string[]> {
+    const { items } = await this.messages.history(customerId, { limit: 100 });
     return [...items].reverse().map((message) => `${message.role}${message.deliveryStatus ? `[${message.deliveryStatus}]` : ''}: ${message.text}`);
   }
 

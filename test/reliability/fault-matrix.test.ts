@@ -7,39 +7,9 @@ import { join } from 'node:path';
 import { FAULT_KINDS, FAULT_PHASES, type FaultKind, type FaultPhase, type FaultPlan } from '../support/fault-injection';
 import { startReliabilityEnvironment, type ReliabilityEnvironment } from './support/pipeline-under-test';
 import { ScenarioRun, type RunResult, type Scenario, type Side } from './support/scenario-run';
+import { BURST, HUMAN_INBOX, ONE_MESSAGE } from './support/scenarios';
 
 const LANES = 2;
-
-const oneMessage: Scenario = {
-  name: 'one message',
-  act: async (run) => {
-    await run.send('Oi, quero um exame');
-    await run.drain();
-  },
-};
-
-const humanInbox: Scenario = {
-  name: 'a message to the human inbox',
-  setup: async (run) => {
-    await run.send('Oi', run.clean);
-    await run.drain(run.clean);
-    await run.humanTakesOver();
-  },
-  act: async (run) => {
-    await run.send('Alguém aí?');
-    await run.drain();
-  },
-  answeredByAgent: ['Oi'],
-};
-
-const burst: Scenario = {
-  name: 'a burst drained by one turn',
-  act: async (run) => {
-    await run.send('Oi');
-    await run.send('Quero um exame');
-    await run.drain();
-  },
-};
 
 const newerMessageDuringTheAgentCall: Scenario = {
   name: 'a newer message while the agent runs',
@@ -87,10 +57,10 @@ const takeoverWhileWaiting: Scenario = {
 };
 
 const MATRIX: readonly { readonly scenario: Scenario; readonly side: Side }[] = [
-  { scenario: oneMessage, side: 'webhook' },
-  { scenario: humanInbox, side: 'webhook' },
-  { scenario: oneMessage, side: 'orchestrator' },
-  { scenario: burst, side: 'orchestrator' },
+  { scenario: ONE_MESSAGE, side: 'webhook' },
+  { scenario: HUMAN_INBOX, side: 'webhook' },
+  { scenario: ONE_MESSAGE, side: 'orchestrator' },
+  { scenario: BURST, side: 'orchestrator' },
   { scenario: newerMessageDuringTheAgentCall, side: 'orchestrator' },
   { scenario: newerMessageAfterThePersist, side: 'orchestrator' },
   { scenario: resentAfterOutage, side: 'orchestrator' },

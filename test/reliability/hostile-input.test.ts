@@ -24,7 +24,7 @@ beforeAll(async () => {
   const quiet = new FaultInjector();
   webhook = createWebhookHandler({
     tableName: env.tableName,
-    queueUrl: env.queueUrl,
+    turnQueueUrl: env.turnQueueUrl,
     credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
     sqsClient: env.sqs,
     logger: new Logger({ serviceName: 'hostile', logLevel: 'SILENT' }),
@@ -55,13 +55,13 @@ async function footprint(customer: string): Promise<{ items: number; queued: num
     );
     items += Count;
   }
-  return { items, queued: await queueDepth(env.queueUrl) };
+  return { items, queued: await queueDepth(env.turnQueueUrl) };
 }
 
 /** Items in the whole table, and the queue depth. */
 async function everything(): Promise<{ items: number; queued: number }> {
   const { Count = 0 } = await dynamodb.send(new ScanCommand({ TableName: env.tableName, Select: 'COUNT', ConsistentRead: true }));
-  return { items: Count, queued: await queueDepth(env.queueUrl) };
+  return { items: Count, queued: await queueDepth(env.turnQueueUrl) };
 }
 
 function notification(customer: string, text = 'Oi') {
@@ -220,7 +220,7 @@ describe('replays of a valid notification', () => {
     await fc.assert(
       fc.asyncProperty(replays, async (waves) => {
         const customer = newCustomer();
-        const queuedBefore = await queueDepth(env.queueUrl);
+        const queuedBefore = await queueDepth(env.turnQueueUrl);
         const body = JSON.stringify(notification(customer));
         for (const concurrent of waves) {
           const responses = await Promise.all(Array.from({ length: concurrent }, () => webhook(post(body))));
@@ -236,15 +236,15 @@ describe('replays of a valid notification', () => {
 
 describe('the orchestrator and whatever sits in the queue', () => {
   test('any SQS body: a logged no-op or a normal turn — never an exception, never a retry', async () => {
-    const phone = fc.oneof(hostileValue, fc.constantFrom(newCustomer(), 'a#b', '#', '', 'x'.repeat(3000), 'US.13491208655302741918'));
+    const customerId = fc.oneof(hostileValue, fc.constantFrom(newCustomer(), 'a#b', '#', '', 'x'.repeat(3000), 'US.13491208655302741918'));
     const body = fc.oneof(
       fc.string({ unit: 'binary' }),
       fc.jsonValue().map((value) => JSON.stringify(value)),
-      fc.record({ phone_number: phone, message_id: hostileValue }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
+      fc.record({ phone_number: customerId, message_id: hostileValue }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
     );
     await fc.assert(
       fc.asyncProperty(body, async (raw) => {
-        const record = toRecord({ MessageId: randomUUID(), ReceiptHandle: 'handle', Body: raw, Attributes: { ApproximateReceiveCount: '1' } }, env.queueUrl);
+        const record = toRecord({ MessageId: randomUUID(), ReceiptHandle: 'handle', Body: raw, Attributes: { ApproximateReceiveCount: '1' } }, env.turnQueueUrl);
         expect(await orchestrator.handle(record)).toEqual({ batchItemFailures: [] });
       }),
       { numRuns: 200 },

@@ -4,6 +4,7 @@
 import { FAULT_KINDS, FAULT_PHASES, type FaultPlan } from '../support/fault-injection';
 import { startReliabilityEnvironment, type ReliabilityEnvironment } from './support/pipeline-under-test';
 import { ScenarioRun, type Scenario, type Side } from './support/scenario-run';
+import { BURST, HUMAN_INBOX, ONE_MESSAGE } from './support/scenarios';
 
 let env: ReliabilityEnvironment;
 beforeAll(async () => {
@@ -33,42 +34,14 @@ async function strikeEveryCallOf(step: string, scenario: Scenario, side: Side): 
 }
 
 test('a completion cut short is finished by the retry: nothing stays pending, nothing is answered twice', async () => {
-  const burst: Scenario = {
-    name: 'burst',
-    act: async (run) => {
-      await run.send('Oi');
-      await run.send('Quero um exame');
-      await run.drain();
-    },
-  };
-  expect(await strikeEveryCallOf('receipts.markCompleted', burst, 'orchestrator')).toEqual([]);
+  expect(await strikeEveryCallOf('receipts.markCompleted', BURST, 'orchestrator')).toEqual([]);
 }, 300_000);
 
 test('a reply WhatsApp accepted but the table did not record as sent is counted when it is sent again', async () => {
-  const oneMessage: Scenario = {
-    name: 'one message',
-    act: async (run) => {
-      await run.send('Oi');
-      await run.drain();
-    },
-  };
-  expect(await strikeEveryCallOf('messages.markOutboundSent', oneMessage, 'orchestrator')).toEqual([]);
+  expect(await strikeEveryCallOf('messages.markOutboundSent', ONE_MESSAGE, 'orchestrator')).toEqual([]);
 }, 300_000);
 
 test('Meta redelivering a message for the human inbox stores it once', async () => {
-  const humanInbox: Scenario = {
-    name: 'human inbox',
-    setup: async (run) => {
-      await run.send('Oi', run.clean);
-      await run.drain(run.clean);
-      await run.humanTakesOver();
-    },
-    act: async (run) => {
-      await run.send('Alguém aí?');
-      await run.drain();
-    },
-    answeredByAgent: ['Oi'],
-  };
-  expect(await strikeEveryCallOf('receipts.markHumanRouted', humanInbox, 'webhook')).toEqual([]);
-  expect(await strikeEveryCallOf('messages.appendInboundIfSessionState', humanInbox, 'webhook')).toEqual([]);
+  expect(await strikeEveryCallOf('receipts.markHumanRouted', HUMAN_INBOX, 'webhook')).toEqual([]);
+  expect(await strikeEveryCallOf('messages.appendInboundIfSessionState', HUMAN_INBOX, 'webhook')).toEqual([]);
 }, 300_000);

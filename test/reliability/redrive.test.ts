@@ -4,15 +4,15 @@
 // only when that is safe or confirmed.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { encodeDispatchMessage } from '../../lambda/core/adapters/sqs/dispatch-message';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
-import { DlqRedrive, type RedriveOutcome } from '../../local/ops/dlq-redrive';
 import { newCustomer, startTestPipeline, waitUntil } from '../e2e/support';
-import { ScenarioRun, type Scenario } from './support/scenario-run';
-import { startReliabilityEnvironment } from './support/pipeline-under-test';
+import { isCompleted } from '../support/inspect';
+import { localRedriveTarget, recordsIn, redrive, runRedriveScenario } from './support/redrive';
+import type { ScenarioRun } from './support/scenario-run';
 
 let pipeline: LocalPipeline | undefined;
 afterEach(async () => {
@@ -20,15 +20,8 @@ afterEach(async () => {
   pipeline = undefined;
 });
 
-async function deadLetters(queueUrl: string, client = pipeline!.sqsClient): Promise<number> {
-  const { Attributes = {} } = await client.send(
-    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
-  );
-  return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
-}
-
-function redriveFor(target: LocalPipeline): DlqRedrive {
-  return new DlqRedrive({ queueUrl: target.queueUrl, deadLetterQueueUrl: target.deadLetterQueueUrl, sqs: target.sqsClient, repositories: createDynamoRepositories({ tableName: target.tableName }) });
+async function deadLetters(queueUrl: string): Promise<number> {
+  return recordsIn(queueUrl, pipeline!.sqsClient);
 }
 
 test('a turn that failed three times is parked in the DLQ; once the agent is fixed, the redrive gets it answered once', async () => {
@@ -41,14 +34,14 @@ test('a turn that failed three times is parked in the DLQ; once the agent is fix
   expect(agent.requests).toHaveLength(3);
 
   // Investigate first: nothing changes in a dry run.
-  const inspected = await redriveFor(pipeline).run({ apply: false });
+  const inspected = await redrive(localRedriveTarget(pipeline), { apply: false });
   expect(inspected.map(({ inspection, action }) => [inspection.customer, inspection.messageId, inspection.verdict, action])).toEqual([[customer, messageId, 'redrive', 'inspected']]);
   expect(inspected[0].inspection.receipt?.deadLetteredAt).toBeDefined();
   expect(inspected[0].inspection.replies).toEqual([]);
   expect(await deadLetters(pipeline.deadLetterQueueUrl)).toBe(1);
 
   agentBroken = false;
-  const [redriven] = await redriveFor(pipeline).run({ apply: true });
+  const [redriven] = await redrive(localRedriveTarget(pipeline));
   expect(redriven.action).toBe('redriven');
   await pipeline.fakeWhatsApp.waitForSent(1, 15_000);
   await pipeline.waitForIdle();
@@ -61,7 +54,7 @@ test('a turn that failed three times is parked in the DLQ; once the agent is fix
     ['assistant', 'sent', undefined],
   ]);
   const { receipts } = createDynamoRepositories({ tableName: pipeline.tableName });
-  expect(await receipts.isCompleted({ phoneNumber: customer, messageId })).toBe(true);
+  expect(await isCompleted(receipts, { customerId: customer, messageId })).toBe(true);
   expect((await receipts.getLatest(customer))?.pendingMessageIds).toEqual([]);
 }, 90_000);
 
@@ -75,7 +68,7 @@ test('a burst parked by one failed turn comes back whole: only the first record 
   await pipeline.waitForIdle();
 
   agentBroken = false;
-  const [outcome] = await redriveFor(pipeline).run({ apply: true });
+  const [outcome] = await redrive(localRedriveTarget(pipeline));
   expect(outcome.inspection.parked).toHaveLength(2);
   expect(outcome.action).toBe('redriven');
   await pipeline.fakeWhatsApp.waitForSent(1, 15_000);
@@ -93,14 +86,14 @@ test('records of consumed messages are dropped; unreadable ones stay until confi
   await pipeline.waitForIdle();
   // A copy of the answered turn's record, and a body no turn can read, in the DLQ.
   for (const [body, group] of [
-    [encodeDispatchMessage({ phoneNumber: customer, messageId }), customer],
+    [encodeDispatchMessage({ customerId: customer, messageId }), customer],
     ['{"not":"a turn"}', 'someone'],
   ]) {
     await pipeline.sqsClient.send(new SendMessageCommand({ QueueUrl: pipeline.deadLetterQueueUrl, MessageBody: body, MessageGroupId: group, MessageDeduplicationId: `${group}-copy` }));
   }
 
   const cli = (...flags: string[]) =>
-    spawnSync(process.execPath, [join(__dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(__dirname, '..', '..', 'bin', 'redrive.ts'), '--table', pipeline!.tableName, '--queue-url', pipeline!.queueUrl, '--dlq-url', pipeline!.deadLetterQueueUrl, ...flags], {
+    spawnSync(process.execPath, [join(__dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(__dirname, '..', '..', 'bin', 'redrive.ts'), '--table', pipeline!.tableName, '--queue-url', pipeline!.turnQueueUrl, '--dlq-url', pipeline!.deadLetterQueueUrl, ...flags], {
       encoding: 'utf8',
       env: process.env,
     });
@@ -125,156 +118,126 @@ test('records of consumed messages are dropped; unreadable ones stay until confi
 test('a record whose reply was already sent is redriven to complete the bookkeeping, without a second send', async () => {
   // The send succeeds on the first attempt, then completing the turn fails on every attempt: the
   // final one parks the message, and the record lands in the DLQ with its reply recorded as sent.
-  const env = await startReliabilityEnvironment('redrive');
-  try {
-    const scenario: Scenario = {
+  await runRedriveScenario(
+    {
       name: 'completion keeps failing',
-      act: async (run) => {
+      faults: [{ boundary: 'receipts.markCompleted › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 }],
+      act: async (run, redriveNow) => {
         await run.send('Oi, tudo bem?');
         await run.drain();
-        const outcomes: RedriveOutcome[] = await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({
-          apply: true,
-        });
+        const outcomes = await redriveNow();
         expect(outcomes.map(({ inspection, action }) => [inspection.verdict, action])).toEqual([['complete', 'redriven']]);
         expect(outcomes[0].inspection.replies.map((reply) => reply.status)).toEqual(['sent']);
         await run.drain(run.clean);
       },
-    };
-    const result = await new ScenarioRun(env, scenario, 'orchestrator', [{ boundary: 'receipts.markCompleted › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 }]).execute();
-    expect(result.faultsFired).toBe(3);
-    expect(result.report.violations).toEqual([]);
-    expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Oi, tudo bem? (mensagem 1)']);
-  } finally {
-    await env.close();
-  }
+    },
+    ({ result, sent }) => {
+      expect(result.faultsFired).toBe(3);
+      expect(sent).toEqual(['Olá! Recebi: Oi, tudo bem? (mensagem 1)']);
+    },
+  );
 }, 90_000);
 
 test('messages parked before they reached the history are found and restored too', async () => {
   // Opening the session fails on every attempt, before the turn appends the burst to the history.
-  const env = await startReliabilityEnvironment('redrive');
-  try {
-    const scenario: Scenario = {
+  await runRedriveScenario(
+    {
       name: 'opening the session keeps failing',
-      act: async (run) => {
+      faults: [{ boundary: 'sessions.put › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 }],
+      act: async (run, redriveNow) => {
         await run.send('Oi');
         await run.send('Quero um exame');
         await run.drain();
-        const outcomes = await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+        const outcomes = await redriveNow();
         expect(outcomes.map(({ inspection, action }) => [inspection.verdict, inspection.parked.length, action])).toEqual([['redrive', 2, 'redriven']]);
         await run.drain(run.clean);
       },
-    };
-    const result = await new ScenarioRun(env, scenario, 'orchestrator', [{ boundary: 'sessions.put › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 }]).execute();
-    expect(result.report.violations).toEqual([]);
-    expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Oi | Quero um exame (mensagem 2)']);
-  } finally {
-    await env.close();
-  }
+    },
+    ({ sent }) => expect(sent).toEqual(['Olá! Recebi: Oi | Quero um exame (mensagem 2)']),
+  );
 }, 90_000);
+
+/** A burst (`Oi`, `Quero um exame`) with a drain after each step listed, then the redrive and a clean drain. */
+function burstThenRedrive(drainAfterFirst: boolean, drainAfterSecond: boolean): (run: ScenarioRun, redriveNow: () => Promise<unknown>) => Promise<void> {
+  return async (run, redriveNow) => {
+    await run.send('Oi');
+    if (drainAfterFirst) await run.drain();
+    await run.send('Quero um exame');
+    if (drainAfterSecond) await run.drain();
+    await redriveNow();
+    await run.drain(run.clean);
+  };
+}
+
+const BURST_ANSWERED_ONCE = ['Olá! Recebi: Oi | Quero um exame (mensagem 2)'];
 
 test('a burst whose reply went out before its bookkeeping failed for good is completed, never answered twice', async () => {
   // The first record's first two attempts fail early; the last one drains both messages and sends
   // one reply, then completing them fails. The reply in the outbox owns both messages: whatever runs
   // next (the second record, or a redrive) completes them without asking the agent again.
-  const env = await startReliabilityEnvironment('redrive');
-  try {
-    const scenario: Scenario = {
+  await runRedriveScenario(
+    {
       name: 'completing a burst keeps failing',
-      act: async (run) => {
-        await run.send('Oi');
-        await run.send('Quero um exame');
-        await run.drain();
-        await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
-        await run.drain(run.clean);
-      },
-    };
-    const result = await new ScenarioRun(env, scenario, 'orchestrator', [
-      { boundary: 'receipts.getLatest › dynamodb.get', kind: 'transient', phase: 'before', times: 2 },
-      { boundary: 'receipts.markCompleted › dynamodb.transact', kind: 'transient', phase: 'before' },
-    ]).execute();
-    expect(result.faultsFired).toBe(3);
-    expect(result.report.violations).toEqual([]);
-    expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Oi | Quero um exame (mensagem 2)']);
-  } finally {
-    await env.close();
-  }
+      faults: [
+        { boundary: 'receipts.getLatest › dynamodb.get', kind: 'transient', phase: 'before', times: 2 },
+        { boundary: 'receipts.markCompleted › dynamodb.transact', kind: 'transient', phase: 'before' },
+      ],
+      act: burstThenRedrive(false, true),
+    },
+    ({ result, sent }) => {
+      expect(result.faultsFired).toBe(3);
+      expect(sent).toEqual(BURST_ANSWERED_ONCE);
+    },
+  );
 }, 90_000);
 
 test('a redriven message older than one still pending is answered with it, in the order the customer wrote them', async () => {
-  const env = await startReliabilityEnvironment('redrive');
-  try {
-    const scenario: Scenario = {
+  await runRedriveScenario(
+    {
       name: 'a parked message comes back behind a newer one',
-      act: async (run) => {
-        await run.send('Oi');
-        await run.drain();
-        await run.send('Quero um exame');
-        await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
-        await run.drain(run.clean);
-      },
-    };
-    const result = await new ScenarioRun(env, scenario, 'orchestrator', [{ boundary: 'agent.respond', kind: 'transient', phase: 'before', times: 3 }]).execute();
-    expect(result.report.violations).toEqual([]);
-    expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Oi | Quero um exame (mensagem 2)']);
-  } finally {
-    await env.close();
-  }
+      faults: [{ boundary: 'agent.respond', kind: 'transient', phase: 'before', times: 3 }],
+      act: burstThenRedrive(true, false),
+    },
+    ({ sent }) => expect(sent).toEqual(BURST_ANSWERED_ONCE),
+  );
 }, 90_000);
 
 test('a message is never left hidden from the agent but still pending: parking is all or nothing', async () => {
   // The turn fails on every attempt; on the last one, parking it fails too (a throttled write).
   // The customer's next message must be answered together with it, visibly.
-  const env = await startReliabilityEnvironment('redrive');
-  try {
-    const scenario: Scenario = {
+  await runRedriveScenario(
+    {
       name: 'parking fails half-way',
-      act: async (run) => {
-        await run.send('Oi');
-        await run.drain();
-        await run.send('Quero um exame');
-        await run.drain();
-        await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
-        await run.drain(run.clean);
-      },
-    };
-    const result = await new ScenarioRun(env, scenario, 'orchestrator', [
-      { boundary: 'agent.respond', kind: 'transient', phase: 'before', times: 3 },
-      { boundary: 'receipts.markDeadLettered › dynamodb.transact', kind: 'transient', phase: 'before' },
-    ]).execute();
-    expect(result.faultsFired).toBe(4);
-    expect(result.report.violations).toEqual([]);
-    expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Oi | Quero um exame (mensagem 2)']);
-  } finally {
-    await env.close();
-  }
+      faults: [
+        { boundary: 'agent.respond', kind: 'transient', phase: 'before', times: 3 },
+        { boundary: 'receipts.markDeadLettered › dynamodb.transact', kind: 'transient', phase: 'before' },
+      ],
+      act: burstThenRedrive(true, true),
+    },
+    ({ result, sent }) => {
+      expect(result.faultsFired).toBe(4);
+      expect(sent).toEqual(BURST_ANSWERED_ONCE);
+    },
+  );
 }, 90_000);
 
 test('a final attempt whose reply write failed with an unknown outcome does not park a message the outbox answers', async () => {
   // The first two attempts fail at the agent; on the last one the reply is persisted but the write
   // reports an error (DynamoDB may commit a transaction and still answer 500).
-  const env = await startReliabilityEnvironment('redrive');
-  try {
-    const scenario: Scenario = {
+  await runRedriveScenario(
+    {
       name: 'persist outcome unknown on the last attempt',
-      act: async (run) => {
-        await run.send('Oi');
-        await run.drain();
-        await run.send('Quero um exame');
-        await run.drain();
-        await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
-        await run.drain(run.clean);
-      },
-    };
-    const result = await new ScenarioRun(env, scenario, 'orchestrator', [
-      { boundary: 'agent.respond', kind: 'transient', phase: 'before', times: 2 },
-      { boundary: 'sessions.tryPutAgentResult › dynamodb.transact', kind: 'transient', phase: 'after' },
-    ]).execute();
-    expect(result.faultsFired).toBe(3);
-    expect(result.report.violations).toEqual([]);
-    expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Oi | Quero um exame (mensagem 2)']);
-  } finally {
-    await env.close();
-  }
+      faults: [
+        { boundary: 'agent.respond', kind: 'transient', phase: 'before', times: 2 },
+        { boundary: 'sessions.tryPutAgentResult › dynamodb.transact', kind: 'transient', phase: 'after' },
+      ],
+      act: burstThenRedrive(true, true),
+    },
+    ({ result, sent }) => {
+      expect(result.faultsFired).toBe(3);
+      expect(sent).toEqual(BURST_ANSWERED_ONCE);
+    },
+  );
 }, 90_000);
 
 test('a redriven message older than a reply waiting in the outbox is not taken for answered by it', async () => {
@@ -282,34 +245,35 @@ test('a redriven message older than a reply waiting in the outbox is not taken f
   // times). The second one's turn persists its reply and dies before sending it. The redrive brings
   // the first message back; the second record's retry settles the reply — which answers only the
   // second message — and the first one is still written to the history.
-  const env = await startReliabilityEnvironment('redrive');
-  try {
-    const scenario: Scenario = {
+  await runRedriveScenario(
+    {
       name: 'a parked message and a reply in the outbox',
-      act: async (run) => {
+      // The reply answers only the second message: the first is completed unanswered, as checked below.
+      invariantsHold: false,
+      faults: [
+        { boundary: 'sessions.put › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 },
+        { boundary: 'receipts.getLatest › dynamodb.get', occurrence: 5, kind: 'crash', phase: 'before' },
+      ],
+      act: async (run, redriveNow) => {
         await run.send('Oi');
         await run.drain();
         await run.send('Quero um exame');
         const record = (await run.live.queue.receive())!;
         expect((await run.live.queue.process(record)).deleted).toBe(false);
-        await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+        await redriveNow();
         await run.drain(run.clean);
       },
-    };
-    const result = await new ScenarioRun(env, scenario, 'orchestrator', [
-      { boundary: 'sessions.put › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 },
-      { boundary: 'receipts.getLatest › dynamodb.get', occurrence: 5, kind: 'crash', phase: 'before' },
-    ]).execute();
-    expect(result.faultsFired).toBe(4);
-    const { items } = await env.repositories.messages.history(result.customer, { limit: 10 });
-    expect([...items].reverse().map((message) => `${message.role}: ${message.text}`)).toEqual([
-      'user: Oi',
-      'user: Quero um exame',
-      'assistant: Olá! Recebi: Quero um exame (mensagem 1)',
-    ]);
-    for (const { id } of result.messages) expect(await env.repositories.receipts.isCompleted({ phoneNumber: result.customer, messageId: id })).toBe(true);
-    expect(env.fake.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Quero um exame (mensagem 1)']);
-  } finally {
-    await env.close();
-  }
+    },
+    async ({ result, env, sent }) => {
+      expect(result.faultsFired).toBe(4);
+      const { items } = await env.repositories.messages.history(result.customer, { limit: 10 });
+      expect([...items].reverse().map((message) => `${message.role}: ${message.text}`)).toEqual([
+        'user: Oi',
+        'user: Quero um exame',
+        'assistant: Olá! Recebi: Quero um exame (mensagem 1)',
+      ]);
+      for (const { id } of result.messages) expect(await isCompleted(env.repositories.receipts, { customerId: result.customer, messageId: id })).toBe(true);
+      expect(sent).toEqual(['Olá! Recebi: Quero um exame (mensagem 1)']);
+    },
+  );
 }, 90_000);

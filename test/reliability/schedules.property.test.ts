@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { FAULT_KINDS, FAULT_PHASES } from '../support/fault-injection';
 import { takeAll } from './support/drivers';
 import { startReliabilityEnvironment, type ReliabilityEnvironment } from './support/pipeline-under-test';
-import { ScenarioRun, type Scenario } from './support/scenario-run';
+import { ScenarioRun } from './support/scenario-run';
+import { BURST } from './support/scenarios';
 import { ScheduledRun, type Arrival, type RunPlan } from './support/scheduled-run';
 
 /** Multiplies every property's run count (e.g. 5 for a nightly soak). */
@@ -23,16 +24,8 @@ const boundaries = { webhook: [] as string[], orchestrator: [] as string[] };
 
 beforeAll(async () => {
   table = await startReliabilityEnvironment('schedules');
-  const burst: Scenario = {
-    name: 'burst',
-    act: async (run) => {
-      await run.send('m1');
-      await run.send('m2');
-      await run.drain();
-    },
-  };
   for (const side of ['webhook', 'orchestrator'] as const) {
-    const { crossings } = await new ScenarioRun(table, burst, side, []).execute();
+    const { crossings } = await new ScenarioRun(table, BURST, side, []).execute();
     // Sorted: the order calls happen in may vary, and a replayed seed must pick the same boundary.
     boundaries[side] = [...new Set(crossings.map((crossing) => crossing.boundary))].sort();
   }
@@ -116,7 +109,7 @@ async function check(property: Property): Promise<{ runs: number; ms: number }> 
     await fc.assert(
       fc.asyncProperty(property.plans(), fc.scheduler(), async (plan, scheduler) => {
         lane.fake.reset();
-        await takeAll(lane, lane.queueUrl);
+        await takeAll(lane, lane.turnQueueUrl);
         const { violations } = await new ScheduledRun(lane, plan, scheduler).execute();
         expect(violations).toEqual([]);
       }),

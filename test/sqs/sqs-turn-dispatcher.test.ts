@@ -4,20 +4,20 @@ import { physicalNames } from '../../lib/private/pipeline-contract';
 import { decodeDispatchMessage, deduplicationIdFor } from '../../lambda/core/adapters/sqs/dispatch-message';
 import { SqsTurnDispatcher } from '../../lambda/core/adapters/sqs/sqs-turn-dispatcher';
 import type { InboundTurn } from '../../lambda/core/domain/inbound-turn';
-import { createDebounceQueues } from '../../local/servers/local-resources';
+import { createTurnQueues } from '../../local/servers/local-resources';
 
 const client = new SQSClient({});
 
-function turn(phoneNumber: string, messageId: string): InboundTurn {
+function turn(customerId: string, messageId: string): InboundTurn {
   return {
-    phoneNumber,
+    customerId,
     customerIdKind: 'phone',
     messageId,
     providerTimestamp: '2026-11-30T12:00:00.000Z',
     receivedAt: '2026-11-30T12:00:01.000Z',
     messageType: 'text',
     text: 'customer text that must never reach the queue',
-    phoneNumberId: '106540352242922',
+    businessPhoneNumberId: '106540352242922',
   };
 }
 
@@ -29,7 +29,7 @@ async function receiveAll(queueUrl: string) {
 }
 
 test('dispatches ids only, grouped by customer, deduplicated by the message id digest', async () => {
-  const { queueUrl } = await createDebounceQueues(client, physicalNames('dispatch', randomUUID().slice(0, 8)));
+  const { turnQueueUrl: queueUrl } = await createTurnQueues(client, physicalNames('dispatch', randomUUID().slice(0, 8)));
   const dispatcher = new SqsTurnDispatcher(queueUrl, client);
   await dispatcher.dispatch(turn('5511988887777', 'wamid.A1'));
   await dispatcher.dispatch(turn('5511988887777', 'wamid.A1'));
@@ -50,8 +50,8 @@ test('an unreachable queue surfaces as an error, never as success', async () => 
 
 describe('decodeDispatchMessage', () => {
   test.each([
-    ['{"phone_number":"55","message_id":"wamid.1"}', { phoneNumber: '55', messageId: 'wamid.1' }],
-    ['{"phone_number":"55"}', { phoneNumber: '55', messageId: undefined }],
+    ['{"phone_number":"55","message_id":"wamid.1"}', { customerId: '55', messageId: 'wamid.1' }],
+    ['{"phone_number":"55"}', { customerId: '55', messageId: undefined }],
     ['{"message_id":"wamid.1"}', undefined],
     ['{"phone_number":""}', undefined],
     ['{"phone_number":55}', undefined],

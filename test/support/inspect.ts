@@ -1,6 +1,8 @@
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
+import type { InboundRef } from '../../lambda/core/domain/inbound-receipt';
+import type { InboundReceiptRepository } from '../../lambda/core/ports/repositories';
 
 const dynamodb = new DynamoDBClient({});
 const sqs = new SQSClient({});
@@ -38,4 +40,9 @@ export async function takeAll(queueUrl: string): Promise<Message[]> {
       await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
     }
   }
+}
+
+/** Whether the turn that consumed the message finished (its receipt carries `completed_at`). */
+export async function isCompleted(receipts: InboundReceiptRepository, ref: InboundRef): Promise<boolean> {
+  return (await receipts.getReceipt(ref))?.completedAt !== undefined;
 }

@@ -35,8 +35,8 @@ export function signedPost(body: string, options: { base64?: boolean; secret?: s
   return functionUrlEvent('POST', { body, base64: options.base64, headers: { 'x-hub-signature-256': signMetaPayload(body, options.secret ?? TEST_CREDENTIALS.appSecret) } });
 }
 
-/** A one-message text notification from `phone`, shaped like Meta's. */
-export function textNotification(phone: string, messageId: string, text: string, timestamp = 1_780_000_000): string {
+/** A one-message text notification from `customerId`, shaped like Meta's. */
+export function textNotification(customerId: string, messageId: string, text: string, timestamp = 1_780_000_000): string {
   return JSON.stringify({
     object: 'whatsapp_business_account',
     entry: [
@@ -48,8 +48,8 @@ export function textNotification(phone: string, messageId: string, text: string,
             value: {
               messaging_product: 'whatsapp',
               metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
-              contacts: [{ profile: { name: 'Test Customer' }, wa_id: phone }],
-              messages: [{ from: phone, id: messageId, timestamp: String(timestamp), type: 'text', text: { body: text } }],
+              contacts: [{ profile: { name: 'Test Customer' }, wa_id: customerId }],
+              messages: [{ from: customerId, id: messageId, timestamp: String(timestamp), type: 'text', text: { body: text } }],
             },
           },
         ],

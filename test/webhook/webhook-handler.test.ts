@@ -11,7 +11,7 @@ import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/st
 import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { SessionState, type Session } from '../../lambda/core/domain/session';
 import { createWebhookHandler, type WebhookHandler } from '../../lambda/webhook';
-import { createDebounceQueues } from '../../local/servers/local-resources';
+import { createTurnQueues } from '../../local/servers/local-resources';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { metaFixture } from '../support/fixtures';
 import { allItems, queueDepth, takeAll } from '../support/inspect';
@@ -29,7 +29,7 @@ const logger = new Logger({ serviceName: 'webhook-test', logLevel: 'DEBUG' });
 function webhook(overrides: { sqsClient?: SQSClient } = {}): WebhookHandler {
   return createWebhookHandler({
     tableName: table.name,
-    queueUrl,
+    turnQueueUrl: queueUrl,
     credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
     logger,
     metrics: new Metrics({ namespace: 'test', serviceName: 'webhook-test' }),
@@ -39,7 +39,7 @@ function webhook(overrides: { sqsClient?: SQSClient } = {}): WebhookHandler {
 
 beforeEach(async () => {
   table = await createTestTable('webhook');
-  ({ queueUrl } = await createDebounceQueues(sqs, physicalNames('webhook', randomUUID().slice(0, 8))));
+  ({ turnQueueUrl: queueUrl } = await createTurnQueues(sqs, physicalNames('webhook', randomUUID().slice(0, 8))));
   handler = webhook();
   logged = [];
   for (const stream of [process.stdout, process.stderr]) {
@@ -81,7 +81,7 @@ describe('notifications', () => {
     const response = await handler(signedPost(textNotification('5511988887777', 'wamid.T1', 'Quero um exame de DNA')));
     expect(response.statusCode).toBe(200);
 
-    const receipt = await new DynamoInboundReceiptRepository(new DynamoKit({ tableName: table.name }), systemClock).getReceipt({ phoneNumber: '5511988887777', messageId: 'wamid.T1' });
+    const receipt = await new DynamoInboundReceiptRepository(new DynamoKit({ tableName: table.name }), systemClock).getReceipt({ customerId: '5511988887777', messageId: 'wamid.T1' });
     expect(receipt?.agentRoutedAt).toBeDefined();
     expect(receipt?.dispatchedAt).toBeDefined();
     expect(receipt?.turn.text).toBe('Quero um exame de DNA');
@@ -122,12 +122,12 @@ describe('notifications', () => {
     expect((await webhook({ sqsClient: unreachable })(signedPost(body))).statusCode).toBe(500);
     expect(await queueDepth(queueUrl)).toBe(0);
     const receipts = new DynamoInboundReceiptRepository(new DynamoKit({ tableName: table.name }), systemClock);
-    expect((await receipts.getReceipt({ phoneNumber: '5511988887777', messageId: 'wamid.SQSDOWN' }))?.dispatchedAt).toBeUndefined();
+    expect((await receipts.getReceipt({ customerId: '5511988887777', messageId: 'wamid.SQSDOWN' }))?.dispatchedAt).toBeUndefined();
 
     expect((await handler(signedPost(body))).statusCode).toBe(200);
     expect((await handler(signedPost(body))).statusCode).toBe(200);
     expect(await queueDepth(queueUrl)).toBe(1);
-    expect((await receipts.getReceipt({ phoneNumber: '5511988887777', messageId: 'wamid.SQSDOWN' }))?.dispatchedAt).toBeDefined();
+    expect((await receipts.getReceipt({ customerId: '5511988887777', messageId: 'wamid.SQSDOWN' }))?.dispatchedAt).toBeDefined();
   });
 
   test('a multi-entry batch registers every message and keeps each customer’s order', async () => {
@@ -154,7 +154,7 @@ describe('notifications', () => {
     const now = new Date().toISOString();
     const session: Session = {
       sessionId: 'session-human',
-      phoneNumber: '5511988887777',
+      customerId: '5511988887777',
       state: SessionState.HUMAN_ACTIVE,
       assignedTo: '5511900000000',
       qualificationData: {},

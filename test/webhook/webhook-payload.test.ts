@@ -8,14 +8,14 @@ describe('parseWebhookPayload', () => {
     const parsed = parseWebhookPayload(metaFixture('text-message'), receivedAt);
     expect(parsed.turns).toEqual([
       {
-        phoneNumber: '16505551234',
+        customerId: '16505551234',
         customerIdKind: 'phone',
         messageId: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=',
         providerTimestamp: '2025-06-08T20:59:43.000Z',
         receivedAt: '2026-11-30T12:00:00.000Z',
         messageType: 'text',
         text: 'Does it come in another color?',
-        phoneNumberId: '106540352242922',
+        businessPhoneNumberId: '106540352242922',
         displayPhoneNumber: '15550783881',
       },
     ]);
@@ -36,7 +36,7 @@ describe('parseWebhookPayload', () => {
       ['sticker', '[sticker]'],
       ['unsupported', '[unsupported]'],
     ]);
-    expect(new Set(parsed.turns.map((turn) => turn.phoneNumber))).toEqual(new Set(['16505551111']));
+    expect(new Set(parsed.turns.map((turn) => turn.customerId))).toEqual(new Set(['16505551111']));
   });
 
   test('statuses are reported apart and never become turns', () => {
@@ -50,7 +50,7 @@ describe('parseWebhookPayload', () => {
 
   test('every message of every change of every entry is kept, in payload order', () => {
     const parsed = parseWebhookPayload(metaFixture('multi-entry-batch'), receivedAt);
-    expect(parsed.turns.map((turn) => [turn.phoneNumber, turn.messageId, turn.phoneNumberId])).toEqual([
+    expect(parsed.turns.map((turn) => [turn.customerId, turn.messageId, turn.businessPhoneNumberId])).toEqual([
       ['5511988887777', 'wamid.BATCH-A1', '106540352242922'],
       ['5511977776666', 'wamid.BATCH-B1', '106540352242922'],
       ['5511988887777', 'wamid.BATCH-A2', '106540352242922'],
@@ -61,7 +61,7 @@ describe('parseWebhookPayload', () => {
 
   test('a business-scoped user id stands in for the missing phone', () => {
     const [turn] = parseWebhookPayload(metaFixture('business-scoped-user'), receivedAt).turns;
-    expect(turn.phoneNumber).toBe('US.13491208655302741918');
+    expect(turn.customerId).toBe('US.13491208655302741918');
     expect(turn.customerIdKind).toBe('user_id');
   });
 

@@ -4,6 +4,7 @@ import type { Clock, IdGenerator } from '../ports/clock';
 import { createDocumentClient, type DynamoKitObserver } from './dynamodb/dynamo-kit';
 import { createDynamoRepositories, type DynamoRepositories } from './dynamodb/dynamo-repositories';
 import { createPowertools, instrumentInvocation, type Powertools } from './observability/powertools';
+import type { ObservabilityConfig } from './runtime-environment';
 import { systemClock } from './system/system-clock';
 
 /** What every function needs from its surroundings; each handler adds its own ports. */
@@ -13,6 +14,8 @@ export interface FunctionRuntime {
   readonly ids?: IdGenerator;
   readonly logger?: Logger;
   readonly metrics?: Metrics;
+  /** Service name and metrics namespace; defaults for local runs. */
+  readonly observability?: ObservabilityConfig;
   /** Sees every DynamoDB call (benchmarks count calls and consumed capacity with it). */
   readonly kitObserver?: DynamoKitObserver;
   /** IANA zone whose midnight ends operator login links and sessions. */
@@ -31,7 +34,7 @@ export interface ComposedFunction {
 
 /** The shared half of a composition root: observability, clock and the table's repositories. */
 export function composeFunction(name: string, runtime: FunctionRuntime): ComposedFunction {
-  const powertools = createPowertools(`whatsapp-${name}`);
+  const powertools = createPowertools(`whatsapp-${name}`, runtime.observability);
   const metrics = runtime.metrics ?? powertools.metrics;
   const clock = runtime.clock ?? systemClock;
   return {

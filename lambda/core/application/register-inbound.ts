@@ -1,6 +1,6 @@
 import type { InboundTurn } from '../domain/inbound-turn';
 import { customerMessage } from '../domain/message';
-import { isHumanOwned } from '../domain/session';
+import { routesToAgent } from '../domain/inbound-routing';
 import type { InboundReceiptRepository, MessageRepository, SessionRepository } from '../ports/repositories';
 import type { TurnDispatcher } from '../ports/turn-dispatcher';
 
@@ -27,7 +27,7 @@ export interface RegisterInboundDependencies {
 
 /**
  * Registers customer messages durably, routes each to the agent or the human inbox, and dispatches
- * agent turns (SPEC §5). Every step is idempotent, because Meta redelivers for up to 7 days: a
+ * agent turns (docs/DESIGN.md#inbound-protocol). Every step is idempotent, because Meta redelivers for up to 7 days: a
  * duplicate changes nothing, and a receipt left undispatched by a failure is dispatched by the retry.
  */
 export class RegisterInboundTurns {
@@ -40,7 +40,7 @@ export class RegisterInboundTurns {
    */
   async execute(turns: readonly InboundTurn[]): Promise<InboundResult[]> {
     const byCustomer = new Map<string, InboundTurn[]>();
-    for (const turn of turns) byCustomer.set(turn.phoneNumber, [...(byCustomer.get(turn.phoneNumber) ?? []), turn]);
+    for (const turn of turns) byCustomer.set(turn.customerId, [...(byCustomer.get(turn.customerId) ?? []), turn]);
     const results = new Map<InboundTurn, InboundResult>();
     await Promise.all(
       [...byCustomer.values()].map(async (customerTurns) => {
@@ -65,8 +65,8 @@ export class RegisterInboundTurns {
   }
 
   private async route(turn: InboundTurn, redelivered: boolean): Promise<'agent' | 'human'> {
-    const session = await this.deps.sessions.getActive(turn.phoneNumber);
-    if (session !== undefined && isHumanOwned(session.state)) {
+    const session = await this.deps.sessions.getActive(turn.customerId);
+    if (session !== undefined && !routesToAgent(session.state)) {
       // Positioned by reception time, not Meta's second-resolution timestamp: after a reply sent
       // within the same second, in the order the operator sees messages arrive. A redelivery keeps
       // the first reception time (the receipt's), so it lands on the same history item, once.

@@ -52,7 +52,7 @@ export interface AdminAuditEvent extends CarriesUnknownAttributes {
  */
 export interface ConsentRecord extends CarriesUnknownAttributes {
   readonly consentId: string;
-  readonly phoneNumber: string;
+  readonly customerId: string;
   readonly recordedAt: IsoTimestamp;
   /** What the consent is about, e.g. `data_processing`, `marketing`. */
   readonly purpose: string;

@@ -36,7 +36,7 @@ export interface CrmDesiredProjection {
 
 export interface CrmSyncRow extends CarriesUnknownAttributes {
   readonly sessionId: string;
-  readonly phoneNumber: string;
+  readonly customerId: string;
   readonly status: CrmSyncStatus;
   readonly desired: CrmDesiredProjection;
   /** SHA-256 of the sorted JSON of `desired`: identical content is never re-sent. */
@@ -63,7 +63,7 @@ export function crmStage(state: SessionState): string {
 
 export function desiredProjection(session: Session): CrmDesiredProjection {
   return {
-    contact: { phone: session.phoneNumber, ...session.cadastralData },
+    contact: { customerId: session.customerId, ...session.cadastralData },
     deal: {
       stage: crmStage(session.state),
       segment: session.segment,

@@ -6,11 +6,11 @@ export interface OutOfPortfolioDemand extends CarriesUnknownAttributes {
   readonly demandId: string;
   /** The customer message that expressed the demand; the deduplication key. */
   readonly sourceMessageId: string;
-  readonly phoneNumber: string;
+  readonly customerId: string;
   readonly sessionId?: string;
   readonly requestedService: string;
   readonly originalMessage: string;
   readonly estimatedSegment?: string;
-  readonly whatsappInstance?: string;
+  readonly businessPhoneNumberId?: string;
   readonly recordedAt: IsoTimestamp;
 }

@@ -1,7 +1,10 @@
 import type { InboundTurn } from './inbound-turn';
 import type { OutboundRef } from './message';
-import type { IsoTimestamp } from './timestamps';
+import { isoMicros, latestOf, nextMicrosecond, toEpochMicros, type IsoTimestamp } from './timestamps';
 import type { CarriesUnknownAttributes } from './unknown-attributes';
+
+/** Meta retries a webhook for up to 7 days, so a receipt must outlive that. */
+export const RECEIPT_RETENTION_SECONDS = 7 * 24 * 60 * 60;
 
 /**
  * The durable record that a customer message was received, kept 7 days (Meta retries for up to 7
@@ -61,7 +64,7 @@ export interface OutboxEntry {
  * messages not yet consumed in registration order, and the commit/invalidation/outbox markers.
  */
 export interface LatestInbound extends CarriesUnknownAttributes {
-  readonly phoneNumber: string;
+  readonly customerId: string;
   readonly latestMessageId?: string;
   /** Registration order, which is the order turns are drained in (never provider timestamps). */
   readonly pendingMessageIds: readonly string[];
@@ -82,4 +85,53 @@ export interface PendingInbound extends InboundTurn {
    * so history sorted by time is registration order.
    */
   readonly historyTimestamp: IsoTimestamp;
+}
+
+/** The identity of an inbound message. */
+export type InboundRef = Pick<InboundTurn, 'customerId' | 'messageId'>;
+
+/** A consumed message; with its history timestamp (from the pending list) it advances the watermark. */
+export type CompletedInbound = InboundRef & { readonly historyTimestamp?: IsoTimestamp };
+
+/**
+ * The orchestrator may drain it: routed to the agent (or dispatched by an older deployment) and not
+ * consumed elsewhere (human inbox, a synchronous claim of the seed system, completed or parked).
+ */
+export function isDrainable(receipt: InboundReceipt): boolean {
+  const routedToAgent = receipt.agentRoutedAt !== undefined || receipt.dispatchedAt !== undefined;
+  return routedToAgent && receipt.humanRoutedAt === undefined && receipt.syncClaimedAt === undefined && receipt.completedAt === undefined && receipt.deadLetteredAt === undefined;
+}
+
+/**
+ * The watermark rule of the pending list: the drainable receipts, in list order, each with the
+ * place it takes in the history. A message takes its provider timestamp, raised to 1 µs after the
+ * previous one (starting from the history watermark) when it ties or regresses, so history sorted
+ * by time is registration order. A message parked and redriven is in the history already and keeps
+ * its place there (it is listed after the messages registered meanwhile, but older than they are).
+ */
+export function placeInHistory(receiptsInListOrder: readonly InboundReceipt[], historyWatermark: IsoTimestamp | undefined): PendingInbound[] {
+  const pending: PendingInbound[] = [];
+  let previous = historyWatermark;
+  for (const receipt of receiptsInListOrder) {
+    if (!isDrainable(receipt)) continue;
+    if (receipt.historyTimestamp !== undefined) {
+      const kept = isoMicros(receipt.historyTimestamp);
+      previous = previous === undefined ? kept : latestOf(previous, kept);
+      pending.push({ ...receipt.turn, historyTimestamp: kept });
+      continue;
+    }
+    let historyTimestamp = isoMicros(receipt.turn.providerTimestamp);
+    if (previous !== undefined && toEpochMicros(historyTimestamp) <= toEpochMicros(previous)) historyTimestamp = nextMicrosecond(previous);
+    previous = historyTimestamp;
+    pending.push({ ...receipt.turn, historyTimestamp });
+  }
+  return pending;
+}
+
+/** The history watermark once `completed` are consumed: the newest of it and their history timestamps. */
+export function advancedWatermark(historyWatermark: IsoTimestamp | undefined, completed: readonly CompletedInbound[]): IsoTimestamp | undefined {
+  const timestamps = completed.flatMap((turn) => (turn.historyTimestamp ? [isoMicros(turn.historyTimestamp)] : []));
+  return [historyWatermark, ...timestamps]
+    .filter((value): value is IsoTimestamp => value !== undefined)
+    .reduce<IsoTimestamp | undefined>((max, value) => (max === undefined || toEpochMicros(value) > toEpochMicros(max) ? value : max), undefined);
 }

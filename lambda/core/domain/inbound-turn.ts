@@ -7,8 +7,8 @@ export interface InboundTurn {
    * The customer id used in keys and as the SQS MessageGroupId: the WhatsApp phone (`from`), or the
    * business-scoped user id (`from_user_id`) when Meta omits the phone.
    */
-  readonly phoneNumber: string;
-  /** Whether `phoneNumber` is a phone (reply with `to`) or a business-scoped user id (reply with `recipient`). */
+  readonly customerId: string;
+  /** Whether `customerId` is a phone (reply with `to`) or a business-scoped user id (reply with `recipient`). */
   readonly customerIdKind: CustomerIdKind;
   /** Meta's message id (`wamid…`): the deduplication key. */
   readonly messageId: string;
@@ -21,7 +21,7 @@ export interface InboundTurn {
   /** The text, or a normalised placeholder such as `[image]` for media. */
   readonly text: string;
   /** The business phone number id that received it (replies are sent from it). */
-  readonly phoneNumberId: string;
+  readonly businessPhoneNumberId: string;
   /** The business display phone number, when Meta sends it. */
   readonly displayPhoneNumber?: string;
 }

@@ -3,31 +3,26 @@ import type { IsoTimestamp } from './timestamps';
 import type { CarriesUnknownAttributes } from './unknown-attributes';
 
 /** How long the legacy buffer lives after its first message (its TTL). */
-export const DEBOUNCE_BUFFER_LIFETIME_SECONDS = 30;
+export const LEGACY_BUFFER_LIFETIME_SECONDS = 30;
 
 /**
  * The former debounce buffer (messages collected for a window before one turn). New deployments
  * dispatch immediately; the orchestrator still drains a buffer left by an older one.
  */
-export interface DebounceBuffer extends CarriesUnknownAttributes {
-  readonly phoneNumber: string;
+export interface LegacyDebounceBuffer extends CarriesUnknownAttributes {
+  readonly customerId: string;
   /** Message ids in arrival order. */
   readonly messageIds: readonly string[];
   /** Texts in the same order as `messageIds`. */
   readonly texts: readonly string[];
   readonly firstMessageAt: IsoTimestamp;
   readonly lastMessageAt: IsoTimestamp;
-  readonly whatsappInstance?: string;
-}
-
-/** The concatenated text a flushed buffer hands to one turn. */
-export function bufferedText(buffer: DebounceBuffer): string {
-  return buffer.texts.join('\n');
+  readonly businessPhoneNumberId?: string;
 }
 
 /** A reply computed by an older deployment and not yet delivered; replayed, never recomputed. */
-export interface PendingReply extends CarriesUnknownAttributes {
-  readonly phoneNumber: string;
+export interface LegacyPendingReply extends CarriesUnknownAttributes {
+  readonly customerId: string;
   readonly text: string;
   readonly sessionId: string;
   readonly state: SessionState;

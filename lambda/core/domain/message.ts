@@ -25,7 +25,7 @@ export interface LlmUsage {
 }
 
 export interface Message extends CarriesUnknownAttributes {
-  readonly phoneNumber: string;
+  readonly customerId: string;
   readonly sessionId: string;
   /** Meta's `wamid…` for inbound messages; a generated id for outbound ones. */
   readonly messageId: string;
@@ -60,14 +60,14 @@ export interface Message extends CarriesUnknownAttributes {
  * key material; do not build or parse them).
  */
 export interface OutboundRef {
-  readonly phoneNumber: string;
+  readonly customerId: string;
   readonly sortKey: string;
 }
 
 /** A customer's message as it enters a session's history, at the position `timestamp` gives it. */
 export function customerMessage(turn: InboundTurn, sessionId: string, timestamp: IsoTimestamp): Message {
   return {
-    phoneNumber: turn.phoneNumber,
+    customerId: turn.customerId,
     sessionId,
     messageId: turn.messageId,
     direction: 'inbound',
@@ -80,11 +80,11 @@ export function customerMessage(turn: InboundTurn, sessionId: string, timestamp:
 
 /** A reply as the outbox first stores it: written with the turn's result, not yet sent. */
 export function pendingSendMessage(
-  session: { readonly phoneNumber: string; readonly sessionId: string },
+  session: { readonly customerId: string; readonly sessionId: string },
   reply: { readonly messageId: string; readonly text: string; readonly replyToMessageId: string; readonly createdAt: IsoTimestamp; readonly role?: MessageRole; readonly llm?: LlmUsage },
 ): Message {
   return {
-    phoneNumber: session.phoneNumber,
+    customerId: session.customerId,
     sessionId: session.sessionId,
     messageId: reply.messageId,
     direction: 'outbound',

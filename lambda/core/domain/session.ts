@@ -50,9 +50,6 @@ export function isHumanOwned(state: SessionState): boolean {
   return state === SessionState.AWAITING_HUMAN || state === SessionState.HUMAN_ACTIVE;
 }
 
-/** States in which a new customer message goes to the agent (CLOSED: the agent opens a new session). */
-export const AGENT_ROUTED_STATES: readonly SessionState[] = SESSION_STATES.filter((state) => !isHumanOwned(state));
-
 /** Held while an operator's manual reply is being sent, so two sends cannot interleave. */
 export interface HumanSendLock {
   readonly lockId: string;
@@ -71,10 +68,10 @@ export interface SessionCrmView {
 export interface Session extends CarriesUnknownAttributes {
   readonly sessionId: string;
   /** The customer id used in keys: phone, or business-scoped user id. */
-  readonly phoneNumber: string;
+  readonly customerId: string;
   readonly customerIdKind?: CustomerIdKind;
   /** The business number (phone_number_id) the conversation happens on. */
-  readonly whatsappInstance?: string;
+  readonly businessPhoneNumberId?: string;
   readonly state: SessionState;
   readonly currentAgent?: string;
   readonly segment?: string;

@@ -1,3 +1,5 @@
+import type { AgentAction } from '../domain/agent-action';
+
 /**
  * The AI agent that writes the reply to a customer's turn.
  *
@@ -63,38 +65,14 @@ export interface AgentResponse {
 
 export type AgentStopReason = 'completed' | 'max_iterations' | 'deadline';
 
-export type AgentAction =
-  | RecordOutOfPortfolioDemandAction
-  | UpdateQualificationAction
-  | RequestHumanHandoffAction
-  | CloseSessionAction;
-
-export type AgentActionType = AgentAction['type'];
-
-/** The customer asked for a service the business does not offer. */
-export interface RecordOutOfPortfolioDemandAction {
-  readonly type: 'record_out_of_portfolio_demand';
-  readonly requestedService: string;
-  readonly estimatedSegment?: string;
-  readonly notes?: string;
-}
-
-/** New or corrected qualification fields; merged into the session's qualification data. */
-export interface UpdateQualificationAction {
-  readonly type: 'update_qualification';
-  readonly data: Readonly<Record<string, string>>;
-}
-
-/** Hand the conversation to a human operator (the session moves to the human-owned state). */
-export interface RequestHumanHandoffAction {
-  readonly type: 'request_human_handoff';
-  readonly reason: string;
-}
-
-export interface CloseSessionAction {
-  readonly type: 'close_session';
-  readonly reason: string;
-}
+export type {
+  AgentAction,
+  AgentActionType,
+  CloseSessionAction,
+  RecordOutOfPortfolioDemandAction,
+  RequestHumanHandoffAction,
+  UpdateQualificationAction,
+} from '../domain/agent-action';
 
 /**
  * The agent backend failed to produce a usable answer. The turn should be retried (the SQS record

@@ -7,9 +7,9 @@
 import type { AdminAuditEvent, ConsentRecord, OperationalConfig, VersionedResource } from '../domain/admin';
 import type { CrmSyncRow, CrmSyncStatus } from '../domain/crm-sync';
 import type { OutOfPortfolioDemand } from '../domain/demand';
-import type { InboundReceipt, InboundRegistration, LatestInbound, PendingInbound, RegisterInboundOptions } from '../domain/inbound-receipt';
+import type { CompletedInbound, InboundReceipt, InboundRef, InboundRegistration, LatestInbound, PendingInbound, RegisterInboundOptions } from '../domain/inbound-receipt';
 import type { InboundTurn } from '../domain/inbound-turn';
-import type { DebounceBuffer, PendingReply } from '../domain/legacy-debounce';
+import type { LegacyDebounceBuffer, LegacyPendingReply } from '../domain/legacy-debounce';
 import type { LlmUsage, Message, MessageRole, OutboundRef } from '../domain/message';
 import type { LoginGrant, OperatorSession } from '../domain/operator-auth';
 import type { Session, SessionState } from '../domain/session';
@@ -75,8 +75,8 @@ export interface AgentResultWrite {
 
 export interface SessionRepository {
   /** The active session (pointer and session read consistently), with its CRM view when enabled. */
-  getActive(phone: string): Promise<Session | undefined>;
-  get(phone: string, sessionId: string): Promise<Session | undefined>;
+  getActive(customerId: string): Promise<Session | undefined>;
+  get(customerId: string, sessionId: string): Promise<Session | undefined>;
   /** Session + ACTIVE pointer in one transaction (with the CRM intent when enabled). Not a CAS. */
   put(session: Session): Promise<void>;
   /**
@@ -110,8 +110,6 @@ export interface SessionRepository {
   markHandoffRenotified(session: Session, notifiedAt: IsoTimestamp, options?: { readonly expectedCount?: number }): Promise<boolean>;
   /** With `oncePerHandoff`, only if the customer was not yet told during the current handoff (a claim). */
   markHandoffCustomerRenotified(session: Session, notifiedAt: IsoTimestamp, options?: { readonly oncePerHandoff?: boolean }): Promise<boolean>;
-  /** Unconditional pointer switch; prefer the transactional writes above. */
-  setActivePointer(phone: string, sessionId: string): Promise<void>;
 }
 
 // ---- Messages and demands ---------------------------------------------------------------------------
@@ -129,13 +127,13 @@ export interface MessageRepository {
    */
   appendInboundIfSessionState(message: Message, expectedState: SessionState, expectedSessionId: string): Promise<boolean>;
   /** A customer's messages across sessions, newest first. */
-  history(phone: string, page?: PageRequest): Promise<Page<Message>>;
+  history(customerId: string, page?: PageRequest): Promise<Page<Message>>;
   /** The last `limit` messages of one session, in chronological order. */
-  historyForSession(phone: string, sessionId: string, limit: number): Promise<Message[]>;
+  historyForSession(customerId: string, sessionId: string, limit: number): Promise<Message[]>;
   /** The most recent agent-written messages, newest first, from the last `maxDays` UTC days (default 7). */
   listRecentLlm(limit: number, options?: { readonly maxDays?: number }): Promise<Message[]>;
   /** Where a message is stored (for the outbox operations). */
-  refFor(message: Pick<Message, 'phoneNumber' | 'timestamp' | 'messageId'>): OutboundRef;
+  refFor(message: Pick<Message, 'customerId' | 'timestamp' | 'messageId'>): OutboundRef;
   getOutbound(ref: OutboundRef): Promise<Message | undefined>;
   /** `pending_send → sent`; `false` if it was no longer pending. */
   markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: IsoTimestamp): Promise<boolean>;
@@ -156,11 +154,7 @@ export interface DemandRepository {
 
 // ---- Inbound receipts (latest-message-wins) ---------------------------------------------------------
 
-/** The identity of an inbound message. */
-export type InboundRef = Pick<InboundTurn, 'phoneNumber' | 'messageId'>;
-
-/** A consumed message; with its history timestamp (from pendingInbounds) it advances the watermark. */
-export type CompletedInbound = InboundRef & { readonly historyTimestamp?: IsoTimestamp };
+export type { CompletedInbound, InboundRef } from '../domain/inbound-receipt';
 
 export interface InboundReceiptRepository {
   /**
@@ -177,11 +171,7 @@ export interface InboundReceiptRepository {
   markHumanRouted(ref: InboundRef): Promise<boolean>;
   /** Requires the receipt (ConditionFailedError otherwise). */
   markDispatched(ref: InboundRef): Promise<void>;
-  tryClaimSync(ref: InboundRef): Promise<boolean>;
-  releaseSyncClaim(ref: InboundRef): Promise<void>;
-  isLatest(phone: string, messageId: string): Promise<boolean>;
-  isInvalidated(phone: string): Promise<boolean>;
-  getLatest(phone: string): Promise<LatestInbound | undefined>;
+  getLatest(customerId: string): Promise<LatestInbound | undefined>;
   /**
    * Agent-routed, uncompleted pending messages in registration order, with history timestamps
    * strictly increasing (ties and regressions bumped by 1 µs, after the last completed message);
@@ -189,12 +179,7 @@ export interface InboundReceiptRepository {
    * after the messages registered meanwhile, but older than they are).
    * Pass the marker when it was just read (consistently) to save reading it again.
    */
-  pendingInbounds(phone: string, latest?: LatestInbound): Promise<PendingInbound[]>;
-  /** Barrier: drops the pending list and refuses commits until a new message is registered. */
-  invalidatePending(phone: string): Promise<void>;
-  /** Records the commit of `messageId` if it is still the latest and not invalidated. */
-  tryCommit(phone: string, messageId: string): Promise<boolean>;
-  isCompleted(ref: InboundRef): Promise<boolean>;
+  pendingInbounds(customerId: string, latest?: LatestInbound): Promise<PendingInbound[]>;
   /**
    * Durable completion of the turns consumed together: receipts get `completed_at`, and their ids
    * leave the pending list (conditional on the list, re-read and retried on a race). Complete every
@@ -216,7 +201,7 @@ export interface InboundReceiptRepository {
    * The customer's parked messages, oldest registration first: what a redrive restores. Parking
    * may happen before a message reached the history, so the receipts are the place to look.
    */
-  listDeadLettered(phone: string): Promise<InboundReceipt[]>;
+  listDeadLettered(customerId: string): Promise<InboundReceipt[]>;
   /** Removes the outbox reference if it still points at `ref`. */
   clearOutbox(ref: OutboundRef): Promise<boolean>;
   /**
@@ -224,16 +209,19 @@ export interface InboundReceiptRepository {
    * messages are placed after a message written outside a turn (an operator's reply, a notice),
    * however the provider's clock rounds their timestamps. No-op for a customer who never wrote.
    */
-  advanceHistoryWatermark(phone: string, timestamp: IsoTimestamp): Promise<void>;
-  // Legacy debounce buffer and pending reply (drained for compatibility with older deployments).
-  getBuffer(phone: string): Promise<DebounceBuffer | undefined>;
-  putBuffer(buffer: DebounceBuffer): Promise<void>;
-  deleteBuffer(phone: string): Promise<void>;
+  advanceHistoryWatermark(customerId: string, timestamp: IsoTimestamp): Promise<void>;
+}
+
+/**
+ * The BUFFER and PENDING_REPLY items of the former debounce design, which an older deployment may
+ * have left: the orchestrator drains them once, then deletes them. Nothing writes new ones.
+ */
+export interface LegacyDebounceRepository {
+  getLegacyBuffer(customerId: string): Promise<LegacyDebounceBuffer | undefined>;
   /** Deletes the buffer only if it is still the one that started at `firstMessageAt`. */
-  deleteBufferIfFirstMessageAt(phone: string, firstMessageAt: IsoTimestamp): Promise<boolean>;
-  getPendingOutbound(phone: string): Promise<PendingReply | undefined>;
-  putPendingOutbound(reply: PendingReply): Promise<void>;
-  deletePendingOutbound(phone: string): Promise<void>;
+  deleteLegacyBufferIfFirstMessageAt(customerId: string, firstMessageAt: IsoTimestamp): Promise<boolean>;
+  getLegacyPendingReply(customerId: string): Promise<LegacyPendingReply | undefined>;
+  deleteLegacyPendingReply(customerId: string): Promise<void>;
 }
 
 // ---- CRM projection ---------------------------------------------------------------------------------

@@ -18,14 +18,12 @@ export interface WhatsAppSender {
 
 export interface OutboundTextMessage {
   /** The business phone number id that received the customer's message (replies come from it). */
-  readonly phoneNumberId: string;
+  readonly businessPhoneNumberId: string;
   /** The customer's WhatsApp id: a phone, or a business-scoped user id. */
   readonly customerId: string;
   /** A phone is addressed with `to`, a business-scoped user id with `recipient`. */
   readonly customerIdKind: CustomerIdKind;
   readonly text: string;
-  /** Shows the reply as an answer to this customer message (`wamid…`). */
-  readonly contextMessageId?: string;
 }
 
 export interface SentTextMessage {
@@ -36,7 +34,7 @@ export interface SentTextMessage {
 }
 
 export interface ReadReceipt {
-  readonly phoneNumberId: string;
+  readonly businessPhoneNumberId: string;
   /** The customer's message (`wamid…`) to mark as read. */
   readonly messageId: string;
   readonly showTypingIndicator?: boolean;

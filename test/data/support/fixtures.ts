@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { InboundAttribute } from '../../../lambda/core/adapters/dynamodb/codecs/inbound-codec';
+import type { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { latestInboundKey } from '../../../lambda/core/adapters/dynamodb/keys';
 import type { InboundTurn } from '../../../lambda/core/domain/inbound-turn';
 import type { Session } from '../../../lambda/core/domain/session';
 
@@ -11,26 +14,26 @@ export function newMessageId(): string {
   return `wamid.${randomUUID().replace(/-/g, '')}`;
 }
 
-export function inboundTurn(phoneNumber: string, overrides: Partial<InboundTurn> = {}): InboundTurn {
+export function inboundTurn(customerId: string, overrides: Partial<InboundTurn> = {}): InboundTurn {
   return {
-    phoneNumber,
+    customerId,
     customerIdKind: 'phone',
     messageId: newMessageId(),
     providerTimestamp: '2026-03-10T11:59:00.000Z',
     receivedAt: '2026-03-10T11:59:01.000Z',
     messageType: 'text',
     text: 'Olá, quero saber sobre o exame',
-    phoneNumberId: '109876543210',
+    businessPhoneNumberId: '109876543210',
     ...overrides,
   };
 }
 
-export function newSession(phoneNumber: string, overrides: Partial<Session> = {}): Session {
+export function newSession(customerId: string, overrides: Partial<Session> = {}): Session {
   return {
     sessionId: randomUUID(),
-    phoneNumber,
+    customerId,
     customerIdKind: 'phone',
-    whatsappInstance: '109876543210',
+    businessPhoneNumberId: '109876543210',
     state: 'QUALIFYING',
     currentAgent: 'qualification',
     qualificationData: { sampleType: 'synthetic sample' },
@@ -40,4 +43,17 @@ export function newSession(phoneNumber: string, overrides: Partial<Session> = {}
     updatedAt: '2026-03-10T12:00:05.000000Z',
     ...overrides,
   };
+}
+
+/**
+ * The invalidation barrier as the seed system wrote it on the latest-inbound marker (this runtime
+ * only honours it): the pending list dropped, lifted by the next registered message.
+ */
+export async function invalidateAsSeedDid(kit: DynamoKit, customerId: string, at: string): Promise<void> {
+  await kit.update({
+    key: latestInboundKey(customerId),
+    update: 'SET #invalidated = :at, #pending = :empty',
+    names: { '#invalidated': InboundAttribute.invalidatedAt, '#pending': InboundAttribute.pendingMessageIds },
+    values: { ':at': at, ':empty': [] },
+  });
 }

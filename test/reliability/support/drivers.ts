@@ -66,7 +66,7 @@ export class EventSourceDriver {
     private readonly env: ReliabilityEnvironment,
     private readonly orchestrator: OrchestratorUnderTest,
   ) {
-    const { sqs, queueUrl } = env;
+    const { sqs, turnQueueUrl: queueUrl } = env;
     // The event source's delete is a remote call too: when it fails, a processed record comes back.
     this.queue = orchestrator.injector.remote(
       'eventSource',
@@ -78,14 +78,14 @@ export class EventSourceDriver {
   /** Receives one record, if any is visible. */
   async receive(): Promise<Message | undefined> {
     const { Messages: messages = [] } = await this.orchestrator.injector.track(() =>
-      this.env.sqs.send(new ReceiveMessageCommand({ QueueUrl: this.env.queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] })),
+      this.env.sqs.send(new ReceiveMessageCommand({ QueueUrl: this.env.turnQueueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] })),
     );
     return messages[0];
   }
 
   /** Runs the orchestrator on one received record and settles it; `true` when it was deleted. */
   async process(message: Message): Promise<{ deleted: boolean; swallowedCrash: boolean }> {
-    const record = toRecord(message, this.env.queueUrl);
+    const record = toRecord(message, this.env.turnQueueUrl);
     const invocation = `turn#${++this.invocations}@${record.attributes.MessageGroupId}`;
     const outcome = await this.orchestrator.injector.runInvocation(invocation, () => this.orchestrator.handle(record));
     const reportedSuccess = outcome.value !== undefined && outcome.value.batchItemFailures.length === 0;
@@ -121,7 +121,7 @@ export class EventSourceDriver {
   /** Makes a record visible again, as its visibility timeout would. A deleted record stays deleted. */
   async release(receiptHandle: string): Promise<void> {
     await this.orchestrator.injector
-      .track(() => this.env.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.env.queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: 0 })))
+      .track(() => this.env.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.env.turnQueueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: 0 })))
       .catch(() => undefined);
   }
 }

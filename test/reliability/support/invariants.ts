@@ -88,7 +88,7 @@ export async function checkInvariants(env: ReliabilityEnvironment, run: Customer
   for (const message of run.messages) {
     const stored = inbound.filter((entry) => entry.messageId === message.id).length;
     if (stored !== 1) violations.push(`I1 ${message.text} is in the history ${stored} times`);
-    const receipt = await env.repositories.receipts.getReceipt({ phoneNumber: customer, messageId: message.id });
+    const receipt = await env.repositories.receipts.getReceipt({ customerId: customer, messageId: message.id });
     if (!receipt) violations.push(`I1 ${message.text} has no receipt`);
     else if (receipt.completedAt === undefined && receipt.humanRoutedAt === undefined) violations.push(`I4 ${message.text} is not completed`);
   }
@@ -179,7 +179,7 @@ export async function checkInboundInvariants(env: ReliabilityEnvironment, run: C
   const latest = await env.repositories.receipts.getLatest(run.customer);
   const pending = latest?.pendingMessageIds ?? [];
   for (const message of run.messages) {
-    const receipt = await env.repositories.receipts.getReceipt({ phoneNumber: run.customer, messageId: message.id });
+    const receipt = await env.repositories.receipts.getReceipt({ customerId: run.customer, messageId: message.id });
     if (receipt?.agentRoutedAt === undefined || receipt.dispatchedAt === undefined) violations.push(`I1 ${message.text} is not registered, routed and dispatched`);
     const listed = pending.filter((id) => id === message.id).length;
     if (listed !== 1) violations.push(`I1 ${message.text} is ${listed} times on the pending list`);
@@ -240,7 +240,7 @@ function registrationWindows(evidence: RunEvidence, customer: string): Map<strin
   for (const call of evidence.portCalls) {
     if (call.port !== 'receipts' || call.method !== 'registerInbound') continue;
     const turn = call.args[0] as InboundTurn;
-    if (turn.phoneNumber !== customer) continue;
+    if (turn.customerId !== customer) continue;
     const window = windows.get(turn.messageId) ?? { firstAttempt: call.seq, committedBy: Number.POSITIVE_INFINITY };
     const committedBy = call.error === undefined && call.endSeq !== undefined ? Math.min(window.committedBy, call.endSeq) : window.committedBy;
     windows.set(turn.messageId, { firstAttempt: Math.min(window.firstAttempt, call.seq), committedBy });

@@ -16,6 +16,7 @@ import { DynamoDemandRepository } from '../../../lambda/core/adapters/dynamodb/d
 import { createDynamoRepositories, type DynamoRepositories } from '../../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
+import { DynamoLegacyDebounceRepository } from '../../../lambda/core/adapters/dynamodb/legacy-debounce-repository';
 import { DynamoMessageRepository } from '../../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../../lambda/core/adapters/dynamodb/session-repository';
 import { DynamoVersionedResourceRepository } from '../../../lambda/core/adapters/dynamodb/versioned-resource-repository';
@@ -24,12 +25,13 @@ import { SqsTurnDispatcher } from '../../../lambda/core/adapters/sqs/sqs-turn-di
 import { randomIdGenerator } from '../../../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../../../lambda/core/adapters/system/system-clock';
 import { GraphApiWhatsAppSender } from '../../../lambda/core/adapters/whatsapp/graph-api-sender';
-import { ProcessTurn, type TurnSettings } from '../../../lambda/core/application/process-turn';
+import { ProcessTurn } from '../../../lambda/core/application/process-turn';
+import type { TurnSettings } from '../../../lambda/core/application/turn-settings';
 import { RegisterInboundTurns } from '../../../lambda/core/application/register-inbound';
 import { createTurnHandler } from '../../../lambda/orchestrator/turn-handler';
 import { createWebhookHttpHandler } from '../../../lambda/webhook/webhook-http';
 import { FakeGraphApi } from '../../../local/fake-whatsapp/fake-graph-api';
-import { createDebounceQueues } from '../../../local/servers/local-resources';
+import { createTurnQueues } from '../../../local/servers/local-resources';
 import { createTestTable, type TestTable } from '../../support/dynamo-table';
 import { AGENT_FAILURES, AWS_SDK_FAILURES, FaultInjector, WHATSAPP_FAILURES } from '../../support/fault-injection';
 import { TEST_CREDENTIALS } from '../../support/webhook-events';
@@ -44,7 +46,7 @@ const HELD_VISIBILITY_SECONDS = 600;
 
 export interface ReliabilityEnvironment {
   readonly tableName: string;
-  readonly queueUrl: string;
+  readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
   readonly sqs: SQSClient;
   readonly fake: FakeGraphApi;
@@ -61,11 +63,11 @@ export async function startReliabilityEnvironment(label: string, sharedTableName
   const table: TestTable | undefined = sharedTableName === undefined ? await createTestTable(label) : undefined;
   const tableName = sharedTableName ?? table!.name;
   const sqs = new SQSClient({});
-  const queues = await createDebounceQueues(sqs, physicalNames(label, randomUUID().slice(0, 8)), { visibilityTimeoutSeconds: HELD_VISIBILITY_SECONDS });
+  const queues = await createTurnQueues(sqs, physicalNames(label, randomUUID().slice(0, 8)), { visibilityTimeoutSeconds: HELD_VISIBILITY_SECONDS });
   const fake = await FakeGraphApi.start({ accessToken: TEST_CREDENTIALS.accessToken });
   return {
     tableName,
-    queueUrl: queues.queueUrl,
+    turnQueueUrl: queues.turnQueueUrl,
     deadLetterQueueUrl: queues.deadLetterQueueUrl,
     sqs,
     fake,
@@ -118,6 +120,7 @@ function instrumentedRepositories(tableName: string, injector: FaultInjector) {
   const kit = injector.remote('dynamodb', new DynamoKit({ tableName }), AWS_SDK_FAILURES);
   return {
     receipts: injector.port('receipts', new DynamoInboundReceiptRepository(kit, systemClock)),
+    legacy: injector.port('legacy', new DynamoLegacyDebounceRepository(kit)),
     sessions: injector.port('sessions', new DynamoSessionRepository(kit, systemClock)),
     messages: injector.port('messages', new DynamoMessageRepository(kit, systemClock)),
     demands: injector.port('demands', new DynamoDemandRepository(kit)),
@@ -143,7 +146,7 @@ export function composeWebhook(env: ReliabilityEnvironment, injector: FaultInjec
       receipts,
       sessions,
       messages,
-      dispatcher: injector.remote('dispatcher', new SqsTurnDispatcher(env.queueUrl, env.sqs), AWS_SDK_FAILURES),
+      dispatcher: injector.remote('dispatcher', new SqsTurnDispatcher(env.turnQueueUrl, env.sqs), AWS_SDK_FAILURES),
     }),
     clock: systemClock,
     logger: silentLogger(),
@@ -180,6 +183,7 @@ export function composeOrchestrator(env: ReliabilityEnvironment, injector: Fault
       // Every invocation reads the prompt, as a cold one does, so its read is a boundary of every turn.
       settings: { promptCacheMs: 0, ...options.settings },
     }),
+    clock: systemClock,
     logger: silentLogger(),
     metrics,
   });

@@ -9,8 +9,8 @@ import { FaultInjector, type FaultPlan } from '../../support/fault-injection';
 import { EventSourceDriver, MetaDeliveries, takeAll, type DeliveryReport } from './drivers';
 import { checkInboundInvariants, checkInvariants, evidenceOf, mergeEvidence, type SentMessage } from './invariants';
 import { composeOrchestrator, composeWebhook, newCustomer, type OrchestratorUnderTest, type ReliabilityEnvironment, type WebhookUnderTest } from './pipeline-under-test';
+import { redrive } from './redrive';
 import { textNotification } from '../../support/webhook-events';
-import { DlqRedrive } from '../../../local/ops/dlq-redrive';
 
 export interface MessagePlan {
   /** How many times Meta delivers it (more than once: duplicates). */
@@ -180,7 +180,7 @@ export class ScheduledRun {
         violations.set(customer, (await checkInvariants(this.env, { customer, messages, parked: parked.get(customer) }, all)).violations);
       }
     } else {
-      const queued = (await takeAll(this.env, this.env.queueUrl)).map((message) => JSON.parse(message.Body!) as { phone_number: string; message_id: string });
+      const queued = (await takeAll(this.env, this.env.turnQueueUrl)).map((message) => JSON.parse(message.Body!) as { phone_number: string; message_id: string });
       for (const [customer, messages] of this.sent) {
         const ids = queued.filter((body) => body.phone_number === customer).map((body) => body.message_id);
         violations.set(customer, await checkInboundInvariants(this.env, { customer, messages }, ids, evidence));
@@ -195,7 +195,7 @@ export class ScheduledRun {
    */
   private async redriveAfterTheFaults(violations: Map<string, string[]>): Promise<Map<string, string[]>> {
     const { env } = this;
-    const outcomes = await new DlqRedrive({ queueUrl: env.queueUrl, deadLetterQueueUrl: env.deadLetterQueueUrl, sqs: env.sqs, repositories: env.repositories }).run({ apply: true });
+    const outcomes = await redrive(env);
     const unusual = outcomes.filter(({ action }) => action === 'held').map(({ inspection }) => `a DLQ record needed a confirmation: ${inspection.reasons.join(' ')}`);
     if (unusual.length > 0) violations.set('redrive', unusual);
     const parked = new Map<string, string[]>();

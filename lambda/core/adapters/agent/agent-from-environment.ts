@@ -18,20 +18,26 @@ export interface AgentClients {
   readonly invoke?: LambdaInvoke;
 }
 
+/** Which agent backend the orchestrator wires in, and its setting. */
+export type AgentSettings =
+  | { readonly backend: typeof AGENT_BACKEND_KINDS.bedrock; readonly modelId: string }
+  | { readonly backend: typeof AGENT_BACKEND_KINDS.lambda; readonly functionName: string }
+  | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted };
+
 /**
- * The agent selected by the environment the construct sets: `AGENT_BACKEND` picks the adapter,
- * `BEDROCK_MODEL_ID` or `AGENT_FUNCTION_NAME` configures it. Fails at cold start with an error that
- * names the variable, rather than on the first customer message.
+ * The agent settings in the environment the construct sets: `AGENT_BACKEND` picks the adapter,
+ * `BEDROCK_MODEL_ID` or `AGENT_FUNCTION_NAME` configures it. Throws an error that names the
+ * variable, so a misconfiguration fails at cold start rather than on the first customer message.
  */
-export function agentFromEnvironment(env: NodeJS.ProcessEnv = process.env, clients: AgentClients = {}): AgentPort {
+export function agentSettingsFromEnvironment(env: NodeJS.ProcessEnv): AgentSettings {
   const backend = env[RUNTIME_ENV.agentBackend];
   switch (backend) {
     case AGENT_BACKEND_KINDS.bedrock:
-      return new BedrockConverseAgent({ modelId: required(env, RUNTIME_ENV.bedrockModelId, backend), converse: clients.converse });
+      return { backend, modelId: required(env, RUNTIME_ENV.bedrockModelId, backend) };
     case AGENT_BACKEND_KINDS.lambda:
-      return new LambdaInvokeAgent({ functionName: required(env, RUNTIME_ENV.agentFunctionName, backend), invoke: clients.invoke });
+      return { backend, functionName: required(env, RUNTIME_ENV.agentFunctionName, backend) };
     case AGENT_BACKEND_KINDS.scripted:
-      return new ScriptedAgent();
+      return { backend };
     default:
       throw new AgentConfigurationError(
         backend
@@ -39,6 +45,23 @@ export function agentFromEnvironment(env: NodeJS.ProcessEnv = process.env, clien
           : `${RUNTIME_ENV.agentBackend} is not set; use one of ${AGENT_BACKENDS}`,
       );
   }
+}
+
+/** The agent adapter the settings select. */
+export function createAgent(settings: AgentSettings, clients: AgentClients = {}): AgentPort {
+  switch (settings.backend) {
+    case AGENT_BACKEND_KINDS.bedrock:
+      return new BedrockConverseAgent({ modelId: settings.modelId, converse: clients.converse });
+    case AGENT_BACKEND_KINDS.lambda:
+      return new LambdaInvokeAgent({ functionName: settings.functionName, invoke: clients.invoke });
+    case AGENT_BACKEND_KINDS.scripted:
+      return new ScriptedAgent();
+  }
+}
+
+/** The agent an environment describes (the local runtime passes its own). */
+export function agentFromEnvironment(env: NodeJS.ProcessEnv, clients: AgentClients = {}): AgentPort {
+  return createAgent(agentSettingsFromEnvironment(env), clients);
 }
 
 function required(env: NodeJS.ProcessEnv, name: string, backend: AgentBackend): string {

@@ -51,7 +51,7 @@ export class DynamoCrmSyncRepository implements CrmSyncRepository {
       // Ids the CRM assigned, creation markers, the synced revision and unknown attributes survive.
       ...existing,
       sessionId: session.sessionId,
-      phoneNumber: session.phoneNumber,
+      customerId: session.customerId,
       // An uncertain create must be reconciled before anything is retried.
       status: existing?.status === CrmSyncStatus.UNCERTAIN ? CrmSyncStatus.UNCERTAIN : CrmSyncStatus.PENDING,
       desired,

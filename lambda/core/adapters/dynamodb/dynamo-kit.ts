@@ -12,7 +12,7 @@
  * - ReturnValues stays NONE unless the caller asks for the item.
  * - An optional {@link DynamoKitObserver} sees every remote call with its consumed capacity.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
@@ -25,111 +25,29 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { type CancellationReason, ConditionFailedError, InvalidCursorError, UnprocessedItemsError } from '../../domain/errors';
+import { ConditionFailedError, UnprocessedItemsError } from '../../domain/errors';
+import type {
+  BatchWriteRequest,
+  ConsumedCapacityUnits,
+  DeleteRequest,
+  DynamoCallEvent,
+  DynamoKitObserver,
+  GetRequest,
+  Item,
+  ItemKey,
+  KitOperation,
+  PutRequest,
+  QueryPageResult,
+  QueryRequest,
+  TransactAction,
+  UpdateRequest,
+} from './dynamo-kit-requests';
 import { stableStringify } from '../../domain/stable-json';
+import { translateError } from './dynamo-errors';
+import { PageCursors } from './page-cursor';
 
-/** A stored item (attribute name → value), as the document client marshals it. */
-export type Item = Record<string, unknown>;
-/** The primary key of an item (PK and SK). */
-export type ItemKey = Readonly<Record<string, string>>;
-
-/** Expression attribute names (`#x` → name) and values (`:x` → value). */
-interface ExpressionParameters {
-  readonly names?: Readonly<Record<string, string>>;
-  readonly values?: Readonly<Item>;
-}
-
-export interface GetRequest {
-  readonly key: ItemKey;
-  readonly consistentRead?: boolean;
-}
-
-export interface QueryRequest extends ExpressionParameters {
-  /** Query GSI1 instead of the table. */
-  readonly indexName?: string;
-  readonly keyCondition: string;
-  readonly filter?: string;
-  readonly limit?: number;
-  /** A cursor returned by a previous page of the SAME query. */
-  readonly cursor?: string;
-  readonly consistentRead?: boolean;
-  /** Sort key descending (ScanIndexForward=false). */
-  readonly newestFirst?: boolean;
-  readonly projection?: string;
-}
-
-export interface QueryPageResult {
-  readonly items: Item[];
-  /** Present while more pages may exist. */
-  readonly cursor?: string;
-}
-
-export interface PutRequest extends ExpressionParameters {
-  readonly item: Item;
-  readonly condition?: string;
-}
-
-export type ReturnedValues = 'ALL_NEW' | 'ALL_OLD' | 'UPDATED_NEW' | 'UPDATED_OLD';
-
-export interface UpdateRequest extends ExpressionParameters {
-  readonly key: ItemKey;
-  readonly update: string;
-  readonly condition?: string;
-  /** Only when the caller uses the returned item. */
-  readonly returnValues?: ReturnedValues;
-}
-
-export interface DeleteRequest extends ExpressionParameters {
-  readonly key: ItemKey;
-  readonly condition?: string;
-  /** Return the deleted item (the caller uses it). */
-  readonly returnDeleted?: boolean;
-}
-
-export interface ConditionCheckRequest extends ExpressionParameters {
-  readonly key: ItemKey;
-  readonly condition: string;
-}
-
-/** One action of a write transaction; exactly one member is set. */
-export type TransactAction =
-  | { readonly put: PutRequest }
-  | { readonly update: Omit<UpdateRequest, 'returnValues'> }
-  | { readonly delete: Omit<DeleteRequest, 'returnDeleted'> }
-  | { readonly conditionCheck: ConditionCheckRequest };
-
-/** One request of a batch write. */
-export type BatchWriteRequest = { readonly put: Item } | { readonly delete: ItemKey };
-
-export type KitOperation = 'get' | 'queryPage' | 'put' | 'update' | 'delete' | 'transact' | 'batchGet' | 'batchWrite';
-
-/** Capacity DynamoDB reported for one remote call (summed over the table and its indexes). */
-export interface ConsumedCapacityUnits {
-  readonly total: number;
-  readonly read: number;
-  readonly write: number;
-}
-
-/** One remote call the kit made (a batch retry is its own call). */
-export interface DynamoCallEvent {
-  readonly operation: KitOperation;
-  readonly tableName: string;
-  /** Attempts the SDK made for this call (its own retries of throttling and network errors). */
-  readonly attempts: number;
-  readonly outcome: 'ok' | 'condition_failed' | 'error';
-  readonly errorName?: string;
-  /** Present when the kit asks for ReturnConsumedCapacity and the call succeeded. */
-  readonly consumedCapacity?: ConsumedCapacityUnits;
-  readonly durationMs: number;
-}
-
-/**
- * Sees every remote call: how a benchmark counts calls and consumed capacity per inbound message.
- * Must not throw (an observer failure is swallowed so it cannot change a data outcome).
- */
-export interface DynamoKitObserver {
-  onRemoteCall(event: DynamoCallEvent): void;
-}
+export * from './dynamo-kit-requests';
+export { isTransactionConflict } from './dynamo-errors';
 
 export interface BatchRetryPolicy {
   /** Total calls per chunk, the first included. */
@@ -157,7 +75,6 @@ export interface DynamoKitOptions {
 const DEFAULT_BATCH_RETRY: BatchRetryPolicy = { maxAttempts: 8, baseDelayMs: 50, maxDelayMs: 2_000 };
 const BATCH_GET_CHUNK = 100;
 const BATCH_WRITE_CHUNK = 25;
-const CURSOR_MAC_BYTES = 16;
 
 /**
  * A document client with the kit's marshalling options. `instrument` sees the underlying client
@@ -177,36 +94,6 @@ export function sharedDocumentClient(): DynamoDBDocumentClient {
   return processClient;
 }
 
-/** A transaction was cancelled because another transaction touched the same item (retryable). */
-export function isTransactionConflict(error: unknown): boolean {
-  const name = (error as { name?: string } | undefined)?.name;
-  if (name === 'TransactionConflictException') return true;
-  if (name !== 'TransactionCanceledException') return false;
-  return cancellationReasons(error).some((reason) => reason.code === 'TransactionConflict');
-}
-
-function cancellationReasons(error: unknown): CancellationReason[] {
-  const raw = (error as { CancellationReasons?: { Code?: string; Message?: string }[] }).CancellationReasons ?? [];
-  return raw
-    .map((reason, index) => ({ index, code: reason.Code ?? 'None', ...(reason.Message ? { message: reason.Message } : {}) }))
-    .filter((reason) => reason.code !== 'None');
-}
-
-/** Maps a failed condition to ConditionFailedError; everything else passes through unchanged. */
-function translateError(error: unknown): unknown {
-  const name = (error as { name?: string } | undefined)?.name;
-  if (name === 'ConditionalCheckFailedException') {
-    return new ConditionFailedError('The condition of the write did not hold', [], { cause: error });
-  }
-  if (name === 'TransactionCanceledException') {
-    const reasons = cancellationReasons(error);
-    if (reasons.some((reason) => reason.code === 'ConditionalCheckFailed')) {
-      return new ConditionFailedError(`Transaction cancelled: ${reasons.map((reason) => `#${reason.index} ${reason.code}`).join(', ')}`, reasons, { cause: error });
-    }
-  }
-  return error;
-}
-
 function sumCapacity(reported: unknown): ConsumedCapacityUnits | undefined {
   if (reported === undefined) return undefined;
   const entries = (Array.isArray(reported) ? reported : [reported]) as { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number }[];
@@ -220,19 +107,22 @@ function sumCapacity(reported: unknown): ConsumedCapacityUnits | undefined {
   );
 }
 
+function conditionInput(request: { readonly condition?: string; readonly names?: Record<string, string>; readonly values?: Record<string, unknown> }) {
+  return { ConditionExpression: request.condition, ExpressionAttributeNames: request.names, ExpressionAttributeValues: request.values };
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class DynamoKit {
   readonly tableName: string;
-  private readonly cursorKey: Buffer;
+  private readonly cursors: PageCursors;
   private readonly retry: BatchRetryPolicy;
 
   constructor(private readonly options: DynamoKitOptions) {
     if (!options.tableName) throw new TypeError('DynamoKit needs a table name');
     this.tableName = options.tableName;
-    this.cursorKey = options.cursorSecret
-      ? Buffer.from(options.cursorSecret)
-      : createHash('sha256').update(`agent-table-cursor\0${options.tableName}`).digest();
+    const cursorKey = options.cursorSecret ? Buffer.from(options.cursorSecret) : createHash('sha256').update(`agent-table-cursor\0${options.tableName}`).digest();
+    this.cursors = new PageCursors(options.tableName, cursorKey);
     this.retry = { ...DEFAULT_BATCH_RETRY, ...options.batchRetry };
   }
 
@@ -255,9 +145,9 @@ export class DynamoKit {
   }
 
   async queryPage(request: QueryRequest): Promise<QueryPageResult> {
-    const scope = this.cursorScope(request);
+    const scope = this.cursors.scope(request);
     // Verified before any remote call: a bad cursor costs nothing and is not a DynamoDB error.
-    const exclusiveStartKey = request.cursor === undefined ? undefined : this.decodeCursor(request.cursor, scope);
+    const exclusiveStartKey = request.cursor === undefined ? undefined : this.cursors.decode(request.cursor, scope);
     const output = await this.call('queryPage', () => this.client.send(new QueryCommand({
       TableName: this.tableName,
       IndexName: request.indexName,
@@ -273,7 +163,7 @@ export class DynamoKit {
       ReturnConsumedCapacity: this.capacityMode,
     })));
     const items = output.Items ?? [];
-    return output.LastEvaluatedKey ? { items, cursor: this.encodeCursor(output.LastEvaluatedKey, scope) } : { items };
+    return output.LastEvaluatedKey ? { items, cursor: this.cursors.encode(output.LastEvaluatedKey, scope) } : { items };
   }
 
   async put(request: PutRequest): Promise<void> {
@@ -374,31 +264,15 @@ export class DynamoKit {
   }
 
   private putInput(request: PutRequest) {
-    return {
-      Item: request.item,
-      ConditionExpression: request.condition,
-      ExpressionAttributeNames: request.names,
-      ExpressionAttributeValues: request.values,
-    };
+    return { Item: request.item, ...conditionInput(request) };
   }
 
   private updateInput(request: Omit<UpdateRequest, 'returnValues'>) {
-    return {
-      Key: request.key,
-      UpdateExpression: request.update,
-      ConditionExpression: request.condition,
-      ExpressionAttributeNames: request.names,
-      ExpressionAttributeValues: request.values,
-    };
+    return { Key: request.key, UpdateExpression: request.update, ...conditionInput(request) };
   }
 
   private deleteInput(request: Omit<DeleteRequest, 'returnDeleted'>) {
-    return {
-      Key: request.key,
-      ConditionExpression: request.condition,
-      ExpressionAttributeNames: request.names,
-      ExpressionAttributeValues: request.values,
-    };
+    return { Key: request.key, ...conditionInput(request) };
   }
 
   private async call<Output extends { readonly $metadata: { readonly attempts?: number }; readonly ConsumedCapacity?: unknown }>(
@@ -431,38 +305,6 @@ export class DynamoKit {
       observer.onRemoteCall({ ...rest, tableName: this.tableName, durationMs: performance.now() - started });
     } catch {
       // An observer is instrumentation; it must never change the outcome of a data operation.
-    }
-  }
-
-  /** Binds a cursor to the query that issued it: another query's cursor does not verify. */
-  private cursorScope(request: QueryRequest): string {
-    const { cursor: _cursor, limit: _limit, ...shape } = request;
-    return stableStringify(shape);
-  }
-
-  private mac(scope: string, payload: string): Buffer {
-    return createHmac('sha256', this.cursorKey).update(`${this.tableName}\0${scope}\0${payload}`).digest().subarray(0, CURSOR_MAC_BYTES);
-  }
-
-  private encodeCursor(lastEvaluatedKey: Item, scope: string): string {
-    const payload = Buffer.from(JSON.stringify(lastEvaluatedKey)).toString('base64url');
-    return `${payload}.${this.mac(scope, payload).toString('base64url')}`;
-  }
-
-  private decodeCursor(cursor: string, scope: string): Item {
-    const [payload, signature, ...rest] = cursor.split('.');
-    if (!payload || !signature || rest.length > 0) throw new InvalidCursorError('not a cursor issued by this table');
-    const presented = Buffer.from(signature, 'base64url');
-    const expected = this.mac(scope, payload);
-    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
-      throw new InvalidCursorError('signature mismatch (altered, or issued for another query or table)');
-    }
-    try {
-      const key: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-      if (key === null || typeof key !== 'object' || Array.isArray(key)) throw new Error('not an object');
-      return key as Item;
-    } catch {
-      throw new InvalidCursorError('unreadable payload');
     }
   }
 }

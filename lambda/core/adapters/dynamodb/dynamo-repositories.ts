@@ -1,4 +1,3 @@
-import { RUNTIME_ENV } from '../../../../lib/private/pipeline-contract';
 import { DEFAULT_OPERATOR_TIME_ZONE } from '../../domain/local-time';
 import type { Clock, IdGenerator } from '../../ports/clock';
 import { randomIdGenerator } from '../system/random-id-generator';
@@ -9,6 +8,7 @@ import { DynamoCrmSyncRepository } from './crm-sync-repository';
 import { DynamoDemandRepository } from './demand-repository';
 import { DynamoKit, type DynamoKitOptions } from './dynamo-kit';
 import { DynamoInboundReceiptRepository } from './inbound-receipt-repository';
+import { DynamoLegacyDebounceRepository } from './legacy-debounce-repository';
 import { DynamoMessageRepository } from './message-repository';
 import { DynamoOperationalConfigRepository } from './operational-config-repository';
 import { DynamoOperatorAuthRepository } from './operator-auth-repository';
@@ -28,6 +28,7 @@ export interface DynamoRepositoriesOptions extends DynamoKitOptions {
 export interface DynamoRepositories {
   readonly kit: DynamoKit;
   readonly receipts: DynamoInboundReceiptRepository;
+  readonly legacy: DynamoLegacyDebounceRepository;
   readonly sessions: DynamoSessionRepository;
   readonly messages: DynamoMessageRepository;
   readonly demands: DynamoDemandRepository;
@@ -46,6 +47,7 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
   return {
     kit,
     receipts: new DynamoInboundReceiptRepository(kit, clock),
+    legacy: new DynamoLegacyDebounceRepository(kit),
     sessions: new DynamoSessionRepository(kit, clock, crmSyncEnabled ? crmSync : undefined),
     messages: new DynamoMessageRepository(kit, clock),
     demands: new DynamoDemandRepository(kit),
@@ -56,11 +58,4 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
     consents: new DynamoConsentRepository(kit),
     operatorAuth: new DynamoOperatorAuthRepository(kit, clock, operatorTimeZone),
   };
-}
-
-/** The table name the construct gives the functions (`DYNAMODB_TABLE`). */
-export function tableNameFromEnvironment(environment: NodeJS.ProcessEnv = process.env): string {
-  const tableName = environment[RUNTIME_ENV.tableName];
-  if (!tableName) throw new Error(`Environment variable ${RUNTIME_ENV.tableName} is not set; the AgentPipeline construct sets it.`);
-  return tableName;
 }

@@ -1,6 +1,6 @@
 /**
  * The inventory of the single table: every PK/SK/GSI1 key and every entity type is built here and
- * nowhere else (SPEC §3). Repositories ask this module for keys and key prefixes; they never
+ * nowhere else (docs/DESIGN.md#data-model). Repositories ask this module for keys and key prefixes; they never
  * concatenate a key themselves.
  *
  * Every segment is checked to be non-empty and free of the `#` separator, so two different
@@ -32,8 +32,8 @@ export const EntityType = {
   demandSource: 'oop_demand_source',
   inboundReceipt: 'inbound_receipt',
   latestInbound: 'latest_inbound',
-  debounceBuffer: 'debounce_buffer',
-  pendingReply: 'pending_reply',
+  legacyDebounceBuffer: 'debounce_buffer',
+  legacyPendingReply: 'pending_reply',
   crmSync: 'crm_sync',
   adminResource: 'admin_resource',
   adminResourceVersion: 'admin_resource_version',
@@ -67,23 +67,23 @@ const versionSegment = (version: number) => {
 
 // ---- Sessions, pointer and messages: one partition per customer ----------------------------------
 
-const sessionPartition = (phone: string) => `SESSION#${segment('phone', phone)}`;
+const sessionPartition = (customerId: string) => `SESSION#${segment('phone', customerId)}`;
 
-export const sessionKey = (phone: string, sessionId: string) => tableKey(sessionPartition(phone), `SESSION#${segment('session id', sessionId)}`);
+export const sessionKey = (customerId: string, sessionId: string) => tableKey(sessionPartition(customerId), `SESSION#${segment('session id', sessionId)}`);
 export const sessionStatePartition = (state: string) => `STATE#${segment('state', state)}`;
 export const sessionStateIndexKey = (state: string, createdAt: string) => gsi1Key(sessionStatePartition(state), isoMicros(createdAt));
 
-export const activePointerKey = (phone: string) => tableKey(sessionPartition(phone), 'ACTIVE');
+export const activePointerKey = (customerId: string) => tableKey(sessionPartition(customerId), 'ACTIVE');
 
-export const messageKey = (phone: string, timestamp: string, messageId: string) =>
-  tableKey(sessionPartition(phone), `MSG#${isoMicros(timestamp)}#${segment('message id', messageId)}`);
+export const messageKey = (customerId: string, timestamp: string, messageId: string) =>
+  tableKey(sessionPartition(customerId), `MSG#${isoMicros(timestamp)}#${segment('message id', messageId)}`);
 /** The key of a stored message from its opaque reference (see MessageRepository.refFor). */
-export const messageKeyFromRef = (ref: { readonly phoneNumber: string; readonly sortKey: string }) => {
+export const messageKeyFromRef = (ref: { readonly customerId: string; readonly sortKey: string }) => {
   if (!ref.sortKey.startsWith('MSG#')) throw new InvalidKeySegmentError('message reference', ref.sortKey);
-  return tableKey(sessionPartition(ref.phoneNumber), ref.sortKey);
+  return tableKey(sessionPartition(ref.customerId), ref.sortKey);
 };
 /** Partition and sort-key prefix that select a customer's whole message history. */
-export const messageHistoryPrefix = (phone: string) => ({ partition: sessionPartition(phone), sortKeyPrefix: 'MSG#' });
+export const messageHistoryPrefix = (customerId: string) => ({ partition: sessionPartition(customerId), sortKeyPrefix: 'MSG#' });
 
 /**
  * Agent-written messages are also indexed by UTC day (GSI1PK `LLM#{yyyy-mm-dd}`, GSI1SK
@@ -105,14 +105,14 @@ export const demandListPrefix = () => ({ partition: DEMAND_PARTITION, sortKeyPre
 
 // ---- Inbound receipts and the per-customer latest marker ------------------------------------------
 
-const debouncePartition = (phone: string) => `DEBOUNCE#${segment('phone', phone)}`;
+const inboundPartition = (customerId: string) => `DEBOUNCE#${segment('phone', customerId)}`;
 const RECEIPT_PREFIX = 'INBOUND#';
-export const inboundReceiptKey = (phone: string, messageId: string) => tableKey(debouncePartition(phone), `${RECEIPT_PREFIX}${sha256(messageId)}`);
+export const inboundReceiptKey = (customerId: string, messageId: string) => tableKey(inboundPartition(customerId), `${RECEIPT_PREFIX}${sha256(messageId)}`);
 /** Partition and sort-key prefix that select a customer's receipts (they live 7 days). */
-export const inboundReceiptPrefix = (phone: string) => ({ partition: debouncePartition(phone), sortKeyPrefix: RECEIPT_PREFIX });
-export const latestInboundKey = (phone: string) => tableKey(debouncePartition(phone), 'LATEST_INBOUND');
-export const debounceBufferKey = (phone: string) => tableKey(debouncePartition(phone), 'BUFFER');
-export const pendingReplyKey = (phone: string) => tableKey(debouncePartition(phone), 'PENDING_REPLY');
+export const inboundReceiptPrefix = (customerId: string) => ({ partition: inboundPartition(customerId), sortKeyPrefix: RECEIPT_PREFIX });
+export const latestInboundKey = (customerId: string) => tableKey(inboundPartition(customerId), 'LATEST_INBOUND');
+export const legacyBufferKey = (customerId: string) => tableKey(inboundPartition(customerId), 'BUFFER');
+export const legacyPendingReplyKey = (customerId: string) => tableKey(inboundPartition(customerId), 'PENDING_REPLY');
 
 // ---- CRM projection -------------------------------------------------------------------------------
 
@@ -145,8 +145,8 @@ export const adminAuditKey = (occurredAt: string, eventId: string) => tableKey(A
 export const adminAuditListPrefix = () => ({ partition: AUDIT_PARTITION, sortKeyPrefix: 'AUDIT#' });
 
 const CONSENT_PARTITION = 'ADMIN#CONSENT';
-export const consentKey = (recordedAt: string, phone: string, consentId: string) =>
-  tableKey(CONSENT_PARTITION, `CONSENT#${isoMicros(recordedAt)}#${segment('phone', phone)}#${segment('consent id', consentId)}`);
+export const consentKey = (recordedAt: string, customerId: string, consentId: string) =>
+  tableKey(CONSENT_PARTITION, `CONSENT#${isoMicros(recordedAt)}#${segment('phone', customerId)}#${segment('consent id', consentId)}`);
 export const consentListPrefix = () => ({ partition: CONSENT_PARTITION, sortKeyPrefix: 'CONSENT#' });
 
 // ---- Operator authentication ------------------------------------------------------------------------

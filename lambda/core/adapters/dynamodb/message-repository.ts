@@ -51,7 +51,7 @@ export class DynamoMessageRepository implements MessageRepository {
         { put: { item: messageToItem(message), ...IF_ABSENT } },
         {
           conditionCheck: {
-            key: sessionKey(message.phoneNumber, expectedSessionId),
+            key: sessionKey(message.customerId, expectedSessionId),
             condition: '#state = :state',
             names: { '#state': SessionAttribute.state },
             values: { ':state': expectedState },
@@ -59,7 +59,7 @@ export class DynamoMessageRepository implements MessageRepository {
         },
         {
           conditionCheck: {
-            key: activePointerKey(message.phoneNumber),
+            key: activePointerKey(message.customerId),
             condition: '#sessionId = :sessionId',
             names: { '#sessionId': SessionAttribute.sessionId },
             values: { ':sessionId': expectedSessionId },
@@ -74,8 +74,8 @@ export class DynamoMessageRepository implements MessageRepository {
     }
   }
 
-  async history(phone: string, page?: PageRequest): Promise<Page<Message>> {
-    return toPage(await queryPrefixPage(this.kit, messageHistoryPrefix(phone), page, { newestFirst: true, consistentRead: true }), messageFromItem);
+  async history(customerId: string, page?: PageRequest): Promise<Page<Message>> {
+    return toPage(await queryPrefixPage(this.kit, messageHistoryPrefix(customerId), page, { newestFirst: true, consistentRead: true }), messageFromItem);
   }
 
   /**
@@ -84,9 +84,9 @@ export class DynamoMessageRepository implements MessageRepository {
    * until it has `limit` messages or the partition ends. Superseded and permanently failed replies
    * are left out: they are not part of the conversation the agent should see.
    */
-  async historyForSession(phone: string, sessionId: string, limit: number): Promise<Message[]> {
+  async historyForSession(customerId: string, sessionId: string, limit: number): Promise<Message[]> {
     if (limit <= 0) return [];
-    const prefix = messageHistoryPrefix(phone);
+    const prefix = messageHistoryPrefix(customerId);
     const collected: Message[] = [];
     let cursor: string | undefined;
     do {
@@ -134,8 +134,8 @@ export class DynamoMessageRepository implements MessageRepository {
     return found.slice(0, limit);
   }
 
-  refFor(message: Pick<Message, 'phoneNumber' | 'timestamp' | 'messageId'>): OutboundRef {
-    return { phoneNumber: message.phoneNumber, sortKey: messageKey(message.phoneNumber, message.timestamp, message.messageId)[SK] };
+  refFor(message: Pick<Message, 'customerId' | 'timestamp' | 'messageId'>): OutboundRef {
+    return { customerId: message.customerId, sortKey: messageKey(message.customerId, message.timestamp, message.messageId)[SK] };
   }
 
   async getOutbound(ref: OutboundRef): Promise<Message | undefined> {

@@ -36,24 +36,24 @@ export class DynamoSessionRepository implements SessionRepository {
     return isoMicros(this.clock.now());
   }
 
-  async getActive(phone: string): Promise<Session | undefined> {
-    const pointerItem = await this.kit.get({ key: activePointerKey(phone), consistentRead: true });
+  async getActive(customerId: string): Promise<Session | undefined> {
+    const pointerItem = await this.kit.get({ key: activePointerKey(customerId), consistentRead: true });
     if (!pointerItem) return undefined;
-    const session = await this.get(phone, activePointerFromItem(pointerItem).sessionId);
+    const session = await this.get(customerId, activePointerFromItem(pointerItem).sessionId);
     if (!session || !this.crmSync) return session;
     const crm = await this.crmSync.get(session.sessionId);
     return crm ? { ...session, crm: { status: crm.status, contactId: crm.contactId, dealId: crm.dealId } } : session;
   }
 
-  async get(phone: string, sessionId: string): Promise<Session | undefined> {
-    const item = await this.kit.get({ key: sessionKey(phone, sessionId), consistentRead: true });
+  async get(customerId: string, sessionId: string): Promise<Session | undefined> {
+    const item = await this.kit.get({ key: sessionKey(customerId, sessionId), consistentRead: true });
     return item && sessionFromItem(item);
   }
 
   async put(session: Session): Promise<void> {
     await this.transactWithCrm([session], () => [
       { put: { item: sessionToItem(session) } },
-      { put: { item: activePointerToItem(session.phoneNumber, session.sessionId, this.now(), session.state) } },
+      { put: { item: activePointerToItem(session.customerId, session.sessionId, this.now(), session.state) } },
     ]);
   }
 
@@ -101,7 +101,7 @@ export class DynamoSessionRepository implements SessionRepository {
     }
 
     const update = {
-      key: sessionKey(session.phoneNumber, session.sessionId),
+      key: sessionKey(session.customerId, session.sessionId),
       update: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
       condition: conditions.join(' AND '),
       names,
@@ -131,7 +131,7 @@ export class DynamoSessionRepository implements SessionRepository {
   private async syncPointerState(session: Session): Promise<void> {
     try {
       await this.kit.update({
-        key: activePointerKey(session.phoneNumber),
+        key: activePointerKey(session.customerId),
         update: 'SET #state = :state',
         condition: '#sessionId = :sessionId',
         names: { '#state': ActivePointerAttribute.sessionState, '#sessionId': ActivePointerAttribute.sessionId },
@@ -165,13 +165,13 @@ export class DynamoSessionRepository implements SessionRepository {
         put:
           write.expectedActiveSessionId === undefined
             ? {
-                item: activePointerToItem(session.phoneNumber, session.sessionId, now, session.state),
+                item: activePointerToItem(session.customerId, session.sessionId, now, session.state),
                 condition: 'attribute_not_exists(#pk) OR #sessionId = :sessionId',
                 names: { '#pk': KEY_NAMES['#pk'], '#sessionId': S.sessionId },
                 values: { ':sessionId': session.sessionId },
               }
             : {
-                item: activePointerToItem(session.phoneNumber, session.sessionId, now, session.state),
+                item: activePointerToItem(session.customerId, session.sessionId, now, session.state),
                 condition: '#sessionId = :expectedActive',
                 names: { '#sessionId': S.sessionId },
                 values: { ':expectedActive': write.expectedActiveSessionId },
@@ -188,15 +188,15 @@ export class DynamoSessionRepository implements SessionRepository {
             // The outbox reference: at most one reply in flight per customer, so a pending one must
             // be resolved (sent or superseded, then cleared) before another is persisted.
             update: {
-              key: latestInboundKey(session.phoneNumber),
+              key: latestInboundKey(session.customerId),
               update: 'SET #outbox = :outbox, #replyTo = :replyTo',
               condition: `${latestCondition} AND attribute_not_exists(#outbox)`,
               names: { ...latestNames, '#outbox': InboundAttribute.outboxMessageSk, '#replyTo': InboundAttribute.outboxReplyTo },
-              values: { ':expectedLatest': write.expectedLatestMessageId, ':outbox': messageKey(outbound.phoneNumber, outbound.timestamp, outbound.messageId)[SK], ':replyTo': outbound.replyToMessageId },
+              values: { ':expectedLatest': write.expectedLatestMessageId, ':outbox': messageKey(outbound.customerId, outbound.timestamp, outbound.messageId)[SK], ':replyTo': outbound.replyToMessageId },
             },
           }
         : {
-            conditionCheck: { key: latestInboundKey(session.phoneNumber), condition: latestCondition, names: latestNames, values: { ':expectedLatest': write.expectedLatestMessageId } },
+            conditionCheck: { key: latestInboundKey(session.customerId), condition: latestCondition, names: latestNames, values: { ':expectedLatest': write.expectedLatestMessageId } },
           },
     ];
 
@@ -249,7 +249,7 @@ export class DynamoSessionRepository implements SessionRepository {
   acquireHumanSendLock(session: Session, lockId: string, now: string, expiresAt: string): Promise<boolean> {
     return conditionally(() =>
       this.kit.update({
-        key: sessionKey(session.phoneNumber, session.sessionId),
+        key: sessionKey(session.customerId, session.sessionId),
         update: 'SET #lock = :lock',
         condition: `${ITEM_EXISTS} AND #state IN (:awaiting, :active) AND (attribute_not_exists(#lock) OR #lock.lock_id = :lockId OR #lock.expires_at <= :now)`,
         names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#lock': S.humanSendLock },
@@ -267,7 +267,7 @@ export class DynamoSessionRepository implements SessionRepository {
   releaseHumanSendLock(session: Session, lockId: string): Promise<boolean> {
     return conditionally(() =>
       this.kit.update({
-        key: sessionKey(session.phoneNumber, session.sessionId),
+        key: sessionKey(session.customerId, session.sessionId),
         update: 'REMOVE #lock',
         condition: '#lock.lock_id = :lockId',
         names: { '#lock': S.humanSendLock },
@@ -281,7 +281,7 @@ export class DynamoSessionRepository implements SessionRepository {
     if (requestedAt === undefined) return Promise.resolve(false);
     return conditionally(() =>
       this.kit.update({
-        key: sessionKey(session.phoneNumber, session.sessionId),
+        key: sessionKey(session.customerId, session.sessionId),
         update: 'SET #at = :at',
         condition: `${ITEM_EXISTS} AND #state = :awaiting AND #requested = :requested AND (attribute_not_exists(#at) OR #at < #requested)`,
         names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#at': S.handoffNotifiedAt, '#requested': S.handoffRequestedAt },
@@ -294,7 +294,7 @@ export class DynamoSessionRepository implements SessionRepository {
     const claim = options.expectedCount === undefined ? '' : options.expectedCount === 0 ? ' AND (attribute_not_exists(#count) OR #count = :zero)' : ' AND #count = :expected';
     return conditionally(() =>
       this.kit.update({
-        key: sessionKey(session.phoneNumber, session.sessionId),
+        key: sessionKey(session.customerId, session.sessionId),
         update: 'SET #at = :at, #count = if_not_exists(#count, :zero) + :one',
         condition: `${ITEM_EXISTS} AND #state = :state${claim}`,
         names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#at': S.handoffRenotifiedAt, '#count': S.handoffRenotifyCount },
@@ -313,16 +313,12 @@ export class DynamoSessionRepository implements SessionRepository {
     const once = options.oncePerHandoff ? ' AND attribute_exists(#requested) AND (attribute_not_exists(#at) OR #at < #requested)' : '';
     return conditionally(() =>
       this.kit.update({
-        key: sessionKey(session.phoneNumber, session.sessionId),
+        key: sessionKey(session.customerId, session.sessionId),
         update: 'SET #at = :at',
         condition: `${ITEM_EXISTS} AND #state = :state${once}`,
         names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#at': S.handoffCustomerRenotifiedAt, ...(options.oncePerHandoff ? { '#requested': S.handoffRequestedAt } : {}) },
         values: { ':at': isoMicros(notifiedAt), ':state': session.state },
       }),
     );
-  }
-
-  async setActivePointer(phone: string, sessionId: string): Promise<void> {
-    await this.kit.put({ item: activePointerToItem(phone, sessionId, this.now()) });
   }
 }

@@ -1,6 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { Tracer } from '@aws-lambda-powertools/tracer';
+import type { ObservabilityConfig } from '../runtime-environment';
 
 export interface Powertools {
   readonly logger: Logger;
@@ -10,14 +11,15 @@ export interface Powertools {
 
 /**
  * One set of Powertools utilities per function. Service name and metrics namespace come from the
- * POWERTOOLS_* variables the construct sets; the defaults serve local runs. The tracer is inert
- * outside Lambda, so the same code runs locally without an X-Ray daemon.
+ * function's runtime config (the POWERTOOLS_* variables the construct sets); the defaults serve
+ * local runs. The tracer is inert outside Lambda, so the same code runs locally without an X-Ray
+ * daemon.
  */
-export function createPowertools(defaultServiceName: string): Powertools {
-  const serviceName = process.env.POWERTOOLS_SERVICE_NAME ?? defaultServiceName;
+export function createPowertools(defaultServiceName: string, config: ObservabilityConfig = {}): Powertools {
+  const serviceName = config.serviceName ?? defaultServiceName;
   return {
     logger: new Logger({ serviceName }),
-    metrics: new Metrics({ serviceName, namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'AgentPipeline' }),
+    metrics: new Metrics({ serviceName, namespace: config.metricsNamespace ?? 'AgentPipeline' }),
     tracer: new Tracer({ serviceName }),
   };
 }

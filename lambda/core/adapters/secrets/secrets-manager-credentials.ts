@@ -1,5 +1,5 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { RUNTIME_ENV, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../../../lib/private/pipeline-contract';
+import { WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../../../lib/private/pipeline-contract';
 import type { WhatsAppCredentials, WhatsAppCredentialsProvider } from '../../ports/credentials';
 
 /** Reads a secret whose value is a JSON document. */
@@ -20,22 +20,12 @@ const DEFAULT_MAX_AGE_SECONDS = 300;
 
 /**
  * The WhatsApp credentials from Secrets Manager (the construct passes the secret's ARN in
- * `WHATSAPP_SECRET_ARN`; the values never appear in environment variables). Cached for
- * `maxAgeSeconds`; a forced refresh bypasses the cache after Meta rejected a token. Errors name the
- * secret and the missing or still unfilled fields, never a value.
+ * `WHATSAPP_SECRET_ARN`, read by the function's runtime config; the values never appear in
+ * environment variables). Cached for `maxAgeSeconds`; a forced refresh bypasses the cache after
+ * Meta rejected a token. Errors name the secret and the missing or still unfilled fields, never a
+ * value.
  */
 export class SecretsManagerCredentialsProvider implements WhatsAppCredentialsProvider {
-  static fromEnvironment(
-    env: NodeJS.ProcessEnv = process.env,
-    options: Omit<SecretsManagerCredentialsOptions, 'secretId'> = {},
-  ): SecretsManagerCredentialsProvider {
-    const secretId = env[RUNTIME_ENV.whatsAppSecretArn];
-    if (!secretId) {
-      throw new WhatsAppCredentialsError(`Environment variable ${RUNTIME_ENV.whatsAppSecretArn} (the WhatsApp secret ARN) is not set`);
-    }
-    return new SecretsManagerCredentialsProvider({ ...options, secretId });
-  }
-
   private readonly secretId: string;
   private readonly maxAgeSeconds: number;
   private readonly reader: JsonSecretReader;

@@ -9,16 +9,16 @@ import { deduplicationIdFor, encodeDispatchMessage } from './dispatch-message';
  */
 export class SqsTurnDispatcher implements TurnDispatcher {
   constructor(
-    private readonly queueUrl: string,
+    private readonly turnQueueUrl: string,
     private readonly client: SQSClient = new SQSClient({}),
   ) {}
 
   async dispatch(turn: InboundTurn): Promise<void> {
     await this.client.send(
       new SendMessageCommand({
-        QueueUrl: this.queueUrl,
+        QueueUrl: this.turnQueueUrl,
         MessageBody: encodeDispatchMessage(turn),
-        MessageGroupId: turn.phoneNumber,
+        MessageGroupId: turn.customerId,
         MessageDeduplicationId: deduplicationIdFor(turn.messageId),
       }),
     );

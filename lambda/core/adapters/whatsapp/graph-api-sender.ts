@@ -1,4 +1,3 @@
-import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../../../lib/private/pipeline-contract';
 import type { WhatsAppCredentialsProvider } from '../../ports/credentials';
 import {
   WhatsAppSendError,
@@ -29,15 +28,6 @@ export interface GraphApiSenderOptions {
  * the secret (bypassing its cache) and one resend when the token has changed.
  */
 export class GraphApiWhatsAppSender implements WhatsAppSender {
-  /** Reads the base URL from `WHATSAPP_API_BASE_URL` (set by the construct), else the pipeline's default. */
-  static fromEnvironment(
-    credentials: WhatsAppCredentialsProvider,
-    env: NodeJS.ProcessEnv = process.env,
-  ): GraphApiWhatsAppSender {
-    const baseUrl = env[RUNTIME_ENV.whatsAppApiBaseUrl] || PIPELINE_DEFAULTS.whatsAppApiBaseUrl;
-    return new GraphApiWhatsAppSender({ baseUrl, credentials });
-  }
-
   private readonly baseUrl: string;
   private readonly credentials: WhatsAppCredentialsProvider;
   private readonly requestTimeoutMs: number;
@@ -54,8 +44,7 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
     const bodies = splitWhatsAppText(message.text, { maxParts: this.maxMessagesPerReply });
     const providerMessageIds: string[] = [];
     for (const body of bodies) {
-      const isFirst = providerMessageIds.length === 0;
-      const answer = await this.post(message.phoneNumberId, textPayload(message, body, isFirst), providerMessageIds.length);
+      const answer = await this.post(message.businessPhoneNumberId, textPayload(message, body), providerMessageIds.length);
       providerMessageIds.push(readMessageId(answer, providerMessageIds.length));
     }
     return { providerMessageId: providerMessageIds[0], providerMessageIds };
@@ -63,7 +52,7 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
 
   async markAsRead(receipt: ReadReceipt): Promise<void> {
     await this.post(
-      receipt.phoneNumberId,
+      receipt.businessPhoneNumberId,
       {
         messaging_product: 'whatsapp',
         status: 'read',
@@ -74,22 +63,22 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
     );
   }
 
-  private async post(phoneNumberId: string, payload: object, partsDelivered: number): Promise<SuccessAnswer> {
+  private async post(businessPhoneNumberId: string, payload: object, partsDelivered: number): Promise<SuccessAnswer> {
     const credentials = await this.credentials.get();
-    const first = await this.attempt(phoneNumberId, payload, credentials.accessToken, partsDelivered);
+    const first = await this.attempt(businessPhoneNumberId, payload, credentials.accessToken, partsDelivered);
     if (first.ok) return first;
     if (first.error.category !== 'authentication') throw first.error;
 
     // A rejected token is usually a rotated secret still cached here: read it once more.
     const refreshed = await this.credentials.get({ forceRefresh: true });
     if (refreshed.accessToken === credentials.accessToken) throw first.error;
-    const second = await this.attempt(phoneNumberId, payload, refreshed.accessToken, partsDelivered);
+    const second = await this.attempt(businessPhoneNumberId, payload, refreshed.accessToken, partsDelivered);
     if (second.ok) return second;
     throw second.error;
   }
 
   private async attempt(
-    phoneNumberId: string,
+    businessPhoneNumberId: string,
     payload: object,
     accessToken: string,
     partsDelivered: number,
@@ -97,7 +86,7 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
     let response: Response;
     let rawBody: string;
     try {
-      response = await fetch(`${this.baseUrl}/${encodeURIComponent(phoneNumberId)}/messages`, {
+      response = await fetch(`${this.baseUrl}/${encodeURIComponent(businessPhoneNumberId)}/messages`, {
         method: 'POST',
         headers: { 'authorization': `Bearer ${accessToken}`, 'content-type': 'application/json' },
         body: JSON.stringify(payload),
@@ -150,7 +139,7 @@ const CONNECT_PHASE_ERROR_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-function textPayload(message: OutboundTextMessage, body: string, isFirst: boolean): object {
+function textPayload(message: OutboundTextMessage, body: string): object {
   // Business-scoped user ids (customers known without a phone) are addressed with `recipient`.
   const address = message.customerIdKind === 'user_id' ? { recipient: message.customerId } : { to: message.customerId };
   return {
@@ -159,8 +148,6 @@ function textPayload(message: OutboundTextMessage, body: string, isFirst: boolea
     ...address,
     type: 'text',
     text: { body, preview_url: false },
-    // Only the first message of a split reply quotes the customer's message.
-    ...(isFirst && message.contextMessageId ? { context: { message_id: message.contextMessageId } } : {}),
   };
 }
 

@@ -122,14 +122,14 @@ function toTurn(message: Json, metadata: Json, receivedAt: string): InboundTurn 
   const text = describeMessage(message, type);
   if (LONE_SURROGATE.test(text)) throw new WebhookPayloadError('the message text is not well-formed Unicode');
   return {
-    phoneNumber: customerId,
+    customerId,
     customerIdKind: phone !== undefined ? 'phone' : 'user_id',
     messageId,
     providerTimestamp: epochSecondsToIso(message.timestamp, 'messages[].timestamp'),
     receivedAt,
     messageType: type,
     text: text.length > MAX_TURN_TEXT_LENGTH ? text.slice(0, MAX_TURN_TEXT_LENGTH) : text,
-    phoneNumberId: requireString(metadata.phone_number_id, 'value.metadata.phone_number_id'),
+    businessPhoneNumberId: requireString(metadata.phone_number_id, 'value.metadata.phone_number_id'),
     displayPhoneNumber: optionalString(metadata.display_phone_number),
   };
 }

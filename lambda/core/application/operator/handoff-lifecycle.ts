@@ -161,18 +161,18 @@ export class HandoffLifecycle {
 
   /** Each operator separately: one operator whose window is closed must not stop the others. */
   private async tellOperators(operators: readonly Operator[], session: Session, template: string): Promise<void> {
-    const name = customerDisplayName(session) ?? session.phoneNumber;
+    const name = customerDisplayName(session) ?? session.customerId;
     const text = template.replace('{name}', name).replace('{link}', this.deps.settings.consoleUrl);
     await Promise.allSettled(
       operators.map((operator) =>
-        this.deps.whatsapp.sendText({ phoneNumberId: session.whatsappInstance ?? '', customerId: operator.phone, customerIdKind: 'phone', text }),
+        this.deps.whatsapp.sendText({ businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId: operator.phone, customerIdKind: 'phone', text }),
       ),
     );
   }
 
   /** Sent, then kept in the conversation's history (role `system`) so operators see what the customer was told. */
   private async tellCustomer(session: Session, text: string): Promise<void> {
-    const sent = await this.deps.whatsapp.sendText({ phoneNumberId: session.whatsappInstance ?? '', customerId: session.phoneNumber, customerIdKind: session.customerIdKind ?? 'phone', text });
+    const sent = await this.deps.whatsapp.sendText({ businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId: session.customerId, customerIdKind: session.customerIdKind ?? 'phone', text });
     await recordSentOutOfTurn(this.deps, session, { role: 'system', text, providerMessageId: sent.providerMessageId });
   }
 }

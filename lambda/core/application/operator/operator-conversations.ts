@@ -73,7 +73,7 @@ export class OperatorConversations {
     const sessions = await this.deps.sessions.listByState(state, page);
     const items = await Promise.all(
       sessions.items.map(async (session) => {
-        const [last] = (await this.deps.messages.history(session.phoneNumber, { limit: 1 })).items;
+        const [last] = (await this.deps.messages.history(session.customerId, { limit: 1 })).items;
         return {
           ...summaryOf(session),
           lastMessage: last && { role: last.role, preview: last.text.slice(0, PREVIEW_CHARS), at: last.timestamp },
@@ -121,7 +121,7 @@ export class OperatorConversations {
       let providerMessageId: string;
       try {
         ({ providerMessageId } = await this.deps.whatsapp.sendText({
-          phoneNumberId: session.whatsappInstance ?? '',
+          businessPhoneNumberId: session.businessPhoneNumberId ?? '',
           customerId,
           customerIdKind: session.customerIdKind ?? 'phone',
           text,
@@ -198,7 +198,7 @@ export class OperatorConversations {
 
 function summaryOf(session: Session): Omit<ConversationSummary, 'lastMessage'> {
   return {
-    customerId: session.phoneNumber,
+    customerId: session.customerId,
     displayName: customerDisplayName(session),
     state: session.state,
     assignedTo: session.assignedTo,

@@ -29,15 +29,14 @@ export class OperatorLoginCommand {
    */
   async handle(turn: InboundTurn): Promise<boolean> {
     if (turn.customerIdKind !== 'phone' || !isLoginCommand(turn.text)) return false;
-    const issued = await this.options.signIn.issueLoginLink(turn.phoneNumber, this.options.consoleUrl);
+    const issued = await this.options.signIn.issueLoginLink(turn.customerId, this.options.consoleUrl);
     if (issued === undefined) return false;
     try {
       await this.options.whatsapp.sendText({
-        phoneNumberId: turn.phoneNumberId,
-        customerId: turn.phoneNumber,
+        businessPhoneNumberId: turn.businessPhoneNumberId,
+        customerId: turn.customerId,
         customerIdKind: 'phone',
         text: (this.options.linkText ?? DEFAULT_LOGIN_LINK_TEXT).replace('{link}', issued.link),
-        contextMessageId: turn.messageId,
       });
     } catch (error) {
       if (error instanceof WhatsAppSendError && !error.retryable) return true;

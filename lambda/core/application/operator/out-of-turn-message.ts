@@ -22,9 +22,9 @@ export async function recordSentOutOfTurn(
   sent: { readonly role: 'operator' | 'system'; readonly text: string; readonly providerMessageId: string; readonly operatorPhone?: string },
 ): Promise<Message> {
   const now = isoMicros(deps.clock.now());
-  const [newest] = (await deps.messages.history(session.phoneNumber, { limit: 1 })).items;
+  const [newest] = (await deps.messages.history(session.customerId, { limit: 1 })).items;
   const message: Message = {
-    phoneNumber: session.phoneNumber,
+    customerId: session.customerId,
     sessionId: session.sessionId,
     messageId: deps.ids.newId(),
     direction: 'outbound',
@@ -37,6 +37,6 @@ export async function recordSentOutOfTurn(
     operatorPhone: sent.operatorPhone,
   };
   await deps.messages.append(message);
-  await deps.receipts.advanceHistoryWatermark(session.phoneNumber, message.timestamp);
+  await deps.receipts.advanceHistoryWatermark(session.customerId, message.timestamp);
   return message;
 }

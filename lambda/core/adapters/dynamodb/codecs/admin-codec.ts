@@ -109,10 +109,10 @@ export function auditEventFromItem(item: Item): AdminAuditEvent {
 
 export function consentToItem(consent: ConsentRecord): Item {
   return withUnknownAttributes(consent, {
-    ...consentKey(consent.recordedAt, consent.phoneNumber, consent.consentId),
+    ...consentKey(consent.recordedAt, consent.customerId, consent.consentId),
     [ENTITY_TYPE]: EntityType.consent,
     consent_id: consent.consentId,
-    phone_number: consent.phoneNumber,
+    phone_number: consent.customerId,
     recorded_at: isoMicros(consent.recordedAt),
     purpose: consent.purpose,
     granted: consent.granted,
@@ -127,7 +127,7 @@ export function consentFromItem(item: Item): ConsentRecord {
   const read = new ItemReader(item, EntityType.consent);
   return {
     consentId: read.string('consent_id'),
-    phoneNumber: read.string('phone_number'),
+    customerId: read.string('phone_number'),
     recordedAt: read.timestamp('recorded_at'),
     purpose: read.string('purpose'),
     granted: read.boolean('granted'),

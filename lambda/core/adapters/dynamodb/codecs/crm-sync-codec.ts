@@ -14,7 +14,7 @@ export function crmSyncToItem(row: CrmSyncRow): Item {
     ...crmSyncStatusIndexKey(row.status, row.nextAttemptAt, row.sessionId),
     [ENTITY_TYPE]: EntityType.crmSync,
     session_id: row.sessionId,
-    phone_number: row.phoneNumber,
+    phone_number: row.customerId,
     status: row.status,
     desired: row.desired,
     revision: row.revision,
@@ -36,7 +36,7 @@ export function crmSyncFromItem(item: Item): CrmSyncRow {
   const desired = read.map('desired');
   return {
     sessionId: read.string('session_id'),
-    phoneNumber: read.string('phone_number'),
+    customerId: read.string('phone_number'),
     status: read.oneOf('status', STATUSES),
     desired: { contact: (desired.contact ?? {}) as Record<string, unknown>, deal: (desired.deal ?? {}) as Record<string, unknown> },
     revision: read.string('revision'),

@@ -10,12 +10,12 @@ export function demandToItem(demand: OutOfPortfolioDemand): Item {
     [ENTITY_TYPE]: EntityType.demand,
     demand_id: demand.demandId,
     source_message_id: demand.sourceMessageId,
-    phone_number: demand.phoneNumber,
+    phone_number: demand.customerId,
     session_id: demand.sessionId,
     requested_service: demand.requestedService,
     original_message: demand.originalMessage,
     estimated_segment: demand.estimatedSegment,
-    whatsapp_instance: demand.whatsappInstance,
+    whatsapp_instance: demand.businessPhoneNumberId,
     recorded_at: isoMicros(demand.recordedAt),
   });
 }
@@ -25,12 +25,12 @@ export function demandFromItem(item: Item): OutOfPortfolioDemand {
   return {
     demandId: read.string('demand_id'),
     sourceMessageId: read.string('source_message_id'),
-    phoneNumber: read.string('phone_number'),
+    customerId: read.string('phone_number'),
     sessionId: read.optionalString('session_id'),
     requestedService: read.string('requested_service'),
     originalMessage: read.optionalString('original_message') ?? '',
     estimatedSegment: read.optionalString('estimated_segment'),
-    whatsappInstance: read.optionalString('whatsapp_instance'),
+    businessPhoneNumberId: read.optionalString('whatsapp_instance'),
     recordedAt: read.timestamp('recorded_at'),
     ...read.unknownAttributes(),
   };

@@ -1,10 +1,10 @@
 import type { InboundReceipt, LatestInbound } from '../../../domain/inbound-receipt';
 import type { CustomerIdKind, InboundTurn } from '../../../domain/inbound-turn';
-import { DEBOUNCE_BUFFER_LIFETIME_SECONDS, type DebounceBuffer, type PendingReply } from '../../../domain/legacy-debounce';
+import { LEGACY_BUFFER_LIFETIME_SECONDS, type LegacyDebounceBuffer, type LegacyPendingReply } from '../../../domain/legacy-debounce';
 import { SESSION_STATES } from '../../../domain/session';
 import { addMilliseconds, epochSeconds, isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
-import { debounceBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, pendingReplyKey, TTL } from '../keys';
+import { legacyBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, legacyPendingReplyKey, TTL } from '../keys';
 import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
 
 /** Attribute names of the receipt and the latest-inbound marker used in expressions. */
@@ -35,16 +35,16 @@ const CUSTOMER_ID_KINDS: readonly CustomerIdKind[] = ['phone', 'user_id'];
 export function receiptToItem(receipt: InboundReceipt): Item {
   const { turn } = receipt;
   return withUnknownAttributes(receipt, {
-    ...inboundReceiptKey(turn.phoneNumber, turn.messageId),
+    ...inboundReceiptKey(turn.customerId, turn.messageId),
     [ENTITY_TYPE]: EntityType.inboundReceipt,
-    phone_number: turn.phoneNumber,
+    phone_number: turn.customerId,
     customer_id_kind: turn.customerIdKind,
     message_id: turn.messageId,
     provider_timestamp: isoMicros(turn.providerTimestamp),
     received_at: isoMicros(turn.receivedAt),
     message_type: turn.messageType,
     text: turn.text,
-    phone_number_id: turn.phoneNumberId,
+    phone_number_id: turn.businessPhoneNumberId,
     display_phone_number: turn.displayPhoneNumber,
     registered_at: isoMicros(receipt.registeredAt),
     [TTL]: receipt.expiresAtEpochSeconds,
@@ -61,14 +61,14 @@ export function receiptToItem(receipt: InboundReceipt): Item {
 export function receiptFromItem(item: Item): InboundReceipt {
   const read = new ItemReader(item, EntityType.inboundReceipt);
   const turn: InboundTurn = {
-    phoneNumber: read.string('phone_number'),
+    customerId: read.string('phone_number'),
     customerIdKind: read.optionalOneOf('customer_id_kind', CUSTOMER_ID_KINDS) ?? 'phone',
     messageId: read.string('message_id'),
     providerTimestamp: read.timestamp('provider_timestamp'),
     receivedAt: read.timestamp('received_at'),
     messageType: read.optionalString('message_type') ?? 'text',
     text: read.optionalString('text') ?? '',
-    phoneNumberId: read.optionalString('phone_number_id') ?? '',
+    businessPhoneNumberId: read.optionalString('phone_number_id') ?? '',
     displayPhoneNumber: read.optionalString('display_phone_number'),
   };
   return {
@@ -89,60 +89,60 @@ export function receiptFromItem(item: Item): InboundReceipt {
 /** The marker is only ever written by targeted updates, so it has no `toItem`. */
 export function latestInboundFromItem(item: Item): LatestInbound {
   const read = new ItemReader(item, EntityType.latestInbound);
-  const phoneNumber = read.string(InboundAttribute.phoneNumber);
+  const customerId = read.string(InboundAttribute.phoneNumber);
   const outboxSortKey = read.optionalString(InboundAttribute.outboxMessageSk);
   const outboxReplyTo = read.optionalString(InboundAttribute.outboxReplyTo);
   return {
-    phoneNumber,
+    customerId,
     latestMessageId: read.optionalString(InboundAttribute.latestMessageId),
     pendingMessageIds: read.stringList(InboundAttribute.pendingMessageIds),
     invalidatedAt: read.optionalTimestamp(InboundAttribute.invalidatedAt),
     committedMessageId: read.optionalString(InboundAttribute.committedMessageId),
     committedAt: read.optionalTimestamp(InboundAttribute.committedAt),
-    outbox: outboxSortKey === undefined ? undefined : { ref: { phoneNumber, sortKey: outboxSortKey }, replyToMessageId: outboxReplyTo ?? '' },
+    outbox: outboxSortKey === undefined ? undefined : { ref: { customerId, sortKey: outboxSortKey }, replyToMessageId: outboxReplyTo ?? '' },
     historyWatermark: read.optionalTimestamp(InboundAttribute.historyWatermark),
     updatedAt: read.optionalTimestamp(InboundAttribute.updatedAt),
     ...read.unknownAttributes(),
   };
 }
 
-export function debounceBufferToItem(buffer: DebounceBuffer): Item {
-  const expiresAt = addMilliseconds(buffer.firstMessageAt, DEBOUNCE_BUFFER_LIFETIME_SECONDS * 1000);
+export function legacyBufferToItem(buffer: LegacyDebounceBuffer): Item {
+  const expiresAt = addMilliseconds(buffer.firstMessageAt, LEGACY_BUFFER_LIFETIME_SECONDS * 1000);
   return withUnknownAttributes(buffer, {
-    ...debounceBufferKey(buffer.phoneNumber),
-    [ENTITY_TYPE]: EntityType.debounceBuffer,
-    phone_number: buffer.phoneNumber,
+    ...legacyBufferKey(buffer.customerId),
+    [ENTITY_TYPE]: EntityType.legacyDebounceBuffer,
+    phone_number: buffer.customerId,
     message_ids: [...buffer.messageIds],
     texts: [...buffer.texts],
     first_message_at: isoMicros(buffer.firstMessageAt),
     last_message_at: isoMicros(buffer.lastMessageAt),
-    whatsapp_instance: buffer.whatsappInstance,
+    whatsapp_instance: buffer.businessPhoneNumberId,
     expires_at: expiresAt,
     [TTL]: epochSeconds(expiresAt),
   });
 }
 
-export function debounceBufferFromItem(item: Item): DebounceBuffer {
-  const read = new ItemReader(item, EntityType.debounceBuffer);
+export function legacyBufferFromItem(item: Item): LegacyDebounceBuffer {
+  const read = new ItemReader(item, EntityType.legacyDebounceBuffer);
   // Derived from first_message_at on every write; reading them keeps them out of the unknown bag.
   read.raw('expires_at');
   read.raw(TTL);
   return {
-    phoneNumber: read.string('phone_number'),
+    customerId: read.string('phone_number'),
     messageIds: read.stringList('message_ids'),
     texts: read.stringList('texts'),
     firstMessageAt: read.timestamp('first_message_at'),
     lastMessageAt: read.timestamp('last_message_at'),
-    whatsappInstance: read.optionalString('whatsapp_instance'),
+    businessPhoneNumberId: read.optionalString('whatsapp_instance'),
     ...read.unknownAttributes(),
   };
 }
 
-export function pendingReplyToItem(reply: PendingReply): Item {
+export function legacyPendingReplyToItem(reply: LegacyPendingReply): Item {
   return withUnknownAttributes(reply, {
-    ...pendingReplyKey(reply.phoneNumber),
-    [ENTITY_TYPE]: EntityType.pendingReply,
-    phone_number: reply.phoneNumber,
+    ...legacyPendingReplyKey(reply.customerId),
+    [ENTITY_TYPE]: EntityType.legacyPendingReply,
+    phone_number: reply.customerId,
     text: reply.text,
     session_id: reply.sessionId,
     state: reply.state,
@@ -152,10 +152,10 @@ export function pendingReplyToItem(reply: PendingReply): Item {
   });
 }
 
-export function pendingReplyFromItem(item: Item): PendingReply {
-  const read = new ItemReader(item, EntityType.pendingReply);
+export function legacyPendingReplyFromItem(item: Item): LegacyPendingReply {
+  const read = new ItemReader(item, EntityType.legacyPendingReply);
   return {
-    phoneNumber: read.string('phone_number'),
+    customerId: read.string('phone_number'),
     text: read.string('text'),
     sessionId: read.string('session_id'),
     state: read.oneOf('state', SESSION_STATES),

@@ -23,10 +23,10 @@ export const isLlmMessage = (message: Message) => message.role === 'assistant';
 
 export function messageToItem(message: Message): Item {
   return withUnknownAttributes(message, {
-    ...messageKey(message.phoneNumber, message.timestamp, message.messageId),
+    ...messageKey(message.customerId, message.timestamp, message.messageId),
     ...(isLlmMessage(message) ? llmMessageIndexKey(message.timestamp, message.messageId) : {}),
     [ENTITY_TYPE]: EntityType.message,
-    phone_number: message.phoneNumber,
+    phone_number: message.customerId,
     session_id: message.sessionId,
     message_id: message.messageId,
     direction: message.direction,
@@ -55,7 +55,7 @@ export function messageFromItem(item: Item): Message {
   const read = new ItemReader(item, EntityType.message);
   const llm = read.optionalMap('llm');
   return {
-    phoneNumber: read.string('phone_number'),
+    customerId: read.string('phone_number'),
     sessionId: read.string('session_id'),
     messageId: read.string('message_id'),
     direction: read.oneOf('direction', DIRECTIONS),

@@ -25,13 +25,13 @@ const CUSTOMER_ID_KINDS: readonly CustomerIdKind[] = ['phone', 'user_id'];
 
 export function sessionToItem(session: Session): Item {
   return withUnknownAttributes(session, {
-    ...sessionKey(session.phoneNumber, session.sessionId),
+    ...sessionKey(session.customerId, session.sessionId),
     ...sessionStateIndexKey(session.state, session.createdAt),
     [ENTITY_TYPE]: EntityType.session,
     session_id: session.sessionId,
-    phone_number: session.phoneNumber,
+    phone_number: session.customerId,
     customer_id_kind: session.customerIdKind,
-    whatsapp_instance: session.whatsappInstance,
+    whatsapp_instance: session.businessPhoneNumberId,
     state: session.state,
     current_agent: session.currentAgent,
     segment: session.segment,
@@ -60,9 +60,9 @@ export function sessionFromItem(item: Item): Session {
   const lock = read.optionalMap(SessionAttribute.humanSendLock);
   return {
     sessionId: read.string('session_id'),
-    phoneNumber: read.string('phone_number'),
+    customerId: read.string('phone_number'),
     customerIdKind: read.optionalOneOf('customer_id_kind', CUSTOMER_ID_KINDS),
-    whatsappInstance: read.optionalString('whatsapp_instance'),
+    businessPhoneNumberId: read.optionalString('whatsapp_instance'),
     state: read.oneOf('state', SESSION_STATES),
     currentAgent: read.optionalString('current_agent'),
     segment: read.optionalString('segment'),
@@ -106,9 +106,9 @@ export const ActivePointerAttribute = {
 } as const;
 
 /** Without `state` (a bare pointer switch) the webhook falls back to reading the session. */
-export function activePointerToItem(phone: string, sessionId: string, updatedAt: string, state?: SessionState): Item {
+export function activePointerToItem(customerId: string, sessionId: string, updatedAt: string, state?: SessionState): Item {
   return {
-    ...activePointerKey(phone),
+    ...activePointerKey(customerId),
     [ENTITY_TYPE]: EntityType.activePointer,
     [ActivePointerAttribute.sessionId]: sessionId,
     [ActivePointerAttribute.sessionState]: state,

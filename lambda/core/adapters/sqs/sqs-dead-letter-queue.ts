@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DeadLetterQueue, DeadLetterRecord } from '../../ports/dead-letter-queue';
+import { decodeDispatchMessage } from './dispatch-message';
+
+/** Records received per call (the SQS maximum). */
+const BATCH = 10;
+
+export interface SqsDeadLetterQueueOptions {
+  readonly turnQueueUrl: string;
+  readonly deadLetterQueueUrl: string;
+  readonly sqs: SQSClient;
+}
+
+/** The turn queue's FIFO dead-letter queue on SQS. */
+export class SqsDeadLetterQueue implements DeadLetterQueue {
+  constructor(private readonly options: SqsDeadLetterQueueOptions) {}
+
+  async receive(holdSeconds: number): Promise<DeadLetterRecord[]> {
+    const { Messages: messages = [] } = await this.options.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: this.options.deadLetterQueueUrl,
+        MaxNumberOfMessages: BATCH,
+        VisibilityTimeout: holdSeconds,
+        WaitTimeSeconds: 0,
+        MessageSystemAttributeNames: ['All'],
+      }),
+    );
+    return messages.map((message) => ({
+      recordId: message.MessageId ?? '?',
+      body: message.Body ?? '',
+      turn: decodeDispatchMessage(message.Body ?? ''),
+      receiveCount: Number(message.Attributes?.ApproximateReceiveCount ?? 0),
+      queuedAt: message.Attributes?.SentTimestamp ? new Date(Number(message.Attributes.SentTimestamp)).toISOString() : undefined,
+      groupId: message.Attributes?.MessageGroupId,
+      handle: message.ReceiptHandle!,
+    }));
+  }
+
+  async release(record: DeadLetterRecord): Promise<void> {
+    await this.options.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.options.deadLetterQueueUrl, ReceiptHandle: record.handle, VisibilityTimeout: 0 }));
+  }
+
+  async sendBackToTurnQueue(record: DeadLetterRecord): Promise<void> {
+    await this.options.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: this.options.turnQueueUrl,
+        MessageBody: record.body,
+        MessageGroupId: record.groupId,
+        // A fresh id: the original one is still in the queue's deduplication window.
+        MessageDeduplicationId: randomUUID(),
+      }),
+    );
+  }
+
+  async remove(record: DeadLetterRecord): Promise<void> {
+    await this.options.sqs.send(new DeleteMessageCommand({ QueueUrl: this.options.deadLetterQueueUrl, ReceiptHandle: record.handle }));
+  }
+}

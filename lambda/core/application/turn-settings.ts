@@ -1,0 +1,55 @@
+import type { AgentResponse } from '../ports/agent';
+
+/**
+ * - `answered`: the agent's reply was persisted and sent;
+ * - `resent`: a reply persisted by an earlier attempt was sent, without calling the agent again;
+ * - `superseded`: a newer message or a human takeover made the turn's reply obsolete; nothing sent;
+ * - `human_owned`: a human owns the session; the messages went to their inbox, the agent was not called;
+ * - `failed_permanent`: WhatsApp refused the reply for good (e.g. the 24-hour window closed);
+ * - `noop`: nothing was pending (a duplicate delivery, or a turn another record already consumed);
+ * - `operator_command`: an operator's `login` was answered with a console link; no session, no agent;
+ * - `handed_off`: the agent failed for good; the customer got the fallback text and people have the conversation.
+ */
+export type TurnOutcome = 'answered' | 'resent' | 'superseded' | 'human_owned' | 'failed_permanent' | 'noop' | 'operator_command' | 'handed_off';
+
+export interface AgentCallReport {
+  readonly iterations: number;
+  readonly latencyMs: number;
+  readonly stopReason: AgentResponse['stopReason'];
+  /** Whether the customer's message was marked read (with a typing indicator) while the agent ran. */
+  readonly readReceiptSent: boolean;
+}
+
+export interface TurnReport {
+  readonly outcome: TurnOutcome;
+  /** Customer messages this turn consumed. */
+  readonly drained: number;
+  /** Present when the agent was called. */
+  readonly agent?: AgentCallReport;
+}
+
+export interface TurnSettings {
+  /** Model round trips per turn. */
+  readonly maxAgentIterations: number;
+  /** Time kept back from the invocation deadline for persisting and sending the reply. */
+  readonly deliveryReserveMs: number;
+  /** Messages of the session the agent is shown. */
+  readonly historyLimit: number;
+  /** Used when no active prompt resource exists. */
+  readonly defaultSystemPrompt: string;
+  /** The admin resource holding the system prompt. */
+  readonly promptResource: { readonly type: string; readonly id: string };
+  /** How long a process reuses the prompt it read. */
+  readonly promptCacheMs: number;
+}
+
+export const DEFAULT_TURN_SETTINGS: TurnSettings = {
+  maxAgentIterations: 10,
+  deliveryReserveMs: 15_000,
+  historyLimit: 50,
+  defaultSystemPrompt:
+    'You are the WhatsApp assistant of a genetic testing laboratory. Answer briefly and kindly in the customer’s language, ' +
+    'qualify what the customer needs, and hand the conversation to a human when asked or when you cannot help.',
+  promptResource: { type: 'prompt', id: 'system' },
+  promptCacheMs: 60_000,
+};

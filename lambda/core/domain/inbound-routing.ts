@@ -1,0 +1,12 @@
+import { isHumanOwned, SESSION_STATES, type SessionState } from './session';
+
+/**
+ * States in which a new customer message goes to the agent. CLOSED is one of them: the agent opens
+ * a new session. In the others a human owns the conversation and the message goes to their inbox.
+ */
+export const AGENT_ROUTED_STATES: readonly SessionState[] = SESSION_STATES.filter((state) => !isHumanOwned(state));
+
+/** The routing rule of the inbound protocol: the agent answers unless a human owns the active session. */
+export function routesToAgent(activeSessionState: SessionState | undefined): boolean {
+  return activeSessionState === undefined || AGENT_ROUTED_STATES.includes(activeSessionState);
+}

@@ -1,0 +1,79 @@
+import type { AgentAction } from './agent-action';
+import type { CompletedInbound, LatestInbound, OutboxEntry, PendingInbound } from './inbound-receipt';
+import type { Message } from './message';
+import { isHumanOwned, isLegalTransition, SessionState, transitionSession, type Session } from './session';
+import { latestOf, toEpochMicros, type IsoTimestamp } from './timestamps';
+
+/**
+ * The pure rules of the turn protocol (see docs/DESIGN.md#turn-protocol); the use case in
+ * application/process-turn.ts applies them against the stores.
+ */
+
+/**
+ * The message a turn answers: the newest in the history. It is the last registered, except that a
+ * redriven message is listed after the messages registered while it was parked, which are newer.
+ */
+export function newest(pending: readonly PendingInbound[]): PendingInbound {
+  return pending.reduce((found, turn) => (toEpochMicros(turn.historyTimestamp) > toEpochMicros(found.historyTimestamp) ? turn : found));
+}
+
+export function completion(turn: PendingInbound): CompletedInbound {
+  return { customerId: turn.customerId, messageId: turn.messageId, historyTimestamp: turn.historyTimestamp };
+}
+
+/**
+ * Completions whose history watermark ends at the reply, so the customer's next message is placed
+ * after the reply in the history even when the provider's clock is behind ours.
+ */
+export function completionsAfter(answered: readonly PendingInbound[], replyTimestamp: IsoTimestamp | undefined): CompletedInbound[] {
+  const completions = answered.map(completion);
+  if (replyTimestamp !== undefined && completions.length > 0) {
+    const last = completions[completions.length - 1];
+    completions[completions.length - 1] = { ...last, historyTimestamp: latestOf(last.historyTimestamp ?? replyTimestamp, replyTimestamp) };
+  }
+  return completions;
+}
+
+/** The pending messages a persisted reply answered: all registered up to the one it replies to. */
+export function prefixThrough(pending: readonly PendingInbound[], messageId: string): PendingInbound[] {
+  const index = pending.findIndex((turn) => turn.messageId === messageId);
+  return pending.slice(0, index + 1);
+}
+
+/**
+ * A persisted reply may go out only while it answers the latest message, in the same session, and
+ * no human took over (or the session was closed) after it was written.
+ */
+export function isStillDeliverable(latest: LatestInbound, outbox: OutboxEntry, reply: Message, session: Session): boolean {
+  if (latest.latestMessageId !== outbox.replyToMessageId || latest.invalidatedAt !== undefined) return false;
+  if (session.sessionId !== reply.sessionId) return false;
+  const changedSinceReply = toEpochMicros(session.updatedAt) > toEpochMicros(reply.timestamp);
+  return !(changedSinceReply && (isHumanOwned(session.state) || session.state === SessionState.CLOSED));
+}
+
+/**
+ * The session as the agent's decisions leave it. The first answer moves a NEW session to
+ * QUALIFYING; a transition the state machine refuses (e.g. a handoff after closing in the same
+ * response) is dropped rather than failing the turn.
+ */
+/** A new handoff starts with no notification sent (the markers of an earlier handoff are cleared). */
+const NEW_HANDOFF_MARKERS: Partial<Session> = { handoffNotifiedAt: undefined, handoffRenotifiedAt: undefined, handoffRenotifyCount: 0, handoffCustomerRenotifiedAt: undefined };
+
+export function applyActions(session: Session, actions: readonly AgentAction[], at: IsoTimestamp): Session {
+  let next: Session = { ...session, updatedAt: at };
+  const moveTo = (state: SessionState, extra: Partial<Session> = {}) => {
+    if (isLegalTransition(next.state, state)) next = { ...transitionSession(next, state, at), ...extra };
+  };
+  for (const action of actions) {
+    if (action.type === 'update_qualification') next = { ...next, qualificationData: { ...next.qualificationData, ...action.data } };
+    else if (action.type === 'request_human_handoff') moveTo(SessionState.AWAITING_HUMAN, { handoffRequestedAt: at, ...NEW_HANDOFF_MARKERS });
+    else if (action.type === 'close_session') moveTo(SessionState.CLOSED);
+  }
+  if (next.state === SessionState.NEW) moveTo(SessionState.QUALIFYING);
+  return next;
+}
+
+/** Qualification data as the agent is shown it: every value a string. */
+export function qualificationAsText(data: Readonly<Record<string, unknown>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
+}

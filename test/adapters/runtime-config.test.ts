@@ -1,0 +1,72 @@
+import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { AgentConfigurationError } from '../../lambda/core/adapters/agent/agent-from-environment';
+import { RuntimeConfigError } from '../../lambda/core/adapters/runtime-environment';
+import { readOrchestratorConfig } from '../../lambda/orchestrator/runtime-config';
+import { readWebhookConfig } from '../../lambda/webhook/runtime-config';
+
+const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:whatsapp-AbCdEf';
+
+const webhookEnvironment = {
+  [RUNTIME_ENV.tableName]: 'agent-table',
+  [RUNTIME_ENV.turnQueueUrl]: 'https://sqs.us-east-1.amazonaws.com/123456789012/agent-debounce-prod.fifo',
+  [RUNTIME_ENV.whatsAppSecretArn]: SECRET_ARN,
+};
+
+const orchestratorEnvironment = {
+  [RUNTIME_ENV.tableName]: 'agent-table',
+  [RUNTIME_ENV.whatsAppSecretArn]: SECRET_ARN,
+  [RUNTIME_ENV.agentBackend]: 'bedrock',
+  [RUNTIME_ENV.bedrockModelId]: 'amazon.nova-pro-v1:0',
+};
+
+function without(env: Record<string, string>, name: string): Record<string, string> {
+  const { [name]: _removed, ...rest } = env;
+  return rest;
+}
+
+describe('the webhook', () => {
+  it('reads what the construct sets', () => {
+    expect(readWebhookConfig({ ...webhookEnvironment, [RUNTIME_ENV.serviceName]: 'clinic', [RUNTIME_ENV.metricsNamespace]: 'Clinic' })).toEqual({
+      tableName: 'agent-table',
+      turnQueueUrl: webhookEnvironment[RUNTIME_ENV.turnQueueUrl],
+      whatsAppSecretArn: SECRET_ARN,
+      observability: { serviceName: 'clinic', metricsNamespace: 'Clinic' },
+    });
+  });
+
+  it.each([RUNTIME_ENV.tableName, RUNTIME_ENV.turnQueueUrl, RUNTIME_ENV.whatsAppSecretArn])('names %s when it is missing', (name) => {
+    expect(() => readWebhookConfig(without(webhookEnvironment, name))).toThrow(RuntimeConfigError);
+    expect(() => readWebhookConfig(without(webhookEnvironment, name))).toThrow(`Environment variable ${name} is not set`);
+  });
+});
+
+describe('the orchestrator', () => {
+  it('reads what the construct sets, with the defaults for what it may leave out', () => {
+    expect(readOrchestratorConfig(orchestratorEnvironment)).toEqual({
+      tableName: 'agent-table',
+      whatsAppSecretArn: SECRET_ARN,
+      whatsAppApiBaseUrl: PIPELINE_DEFAULTS.whatsAppApiBaseUrl,
+      agent: { backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0' },
+      maxReceiveCount: PIPELINE_DEFAULTS.maxReceiveCount,
+      observability: {},
+    });
+  });
+
+  it('takes an overridden Graph API root and receive count', () => {
+    const config = readOrchestratorConfig({ ...orchestratorEnvironment, [RUNTIME_ENV.whatsAppApiBaseUrl]: 'http://127.0.0.1:9999/v23.0', [RUNTIME_ENV.maxReceiveCount]: '5' });
+    expect(config).toMatchObject({ whatsAppApiBaseUrl: 'http://127.0.0.1:9999/v23.0', maxReceiveCount: 5 });
+  });
+
+  it.each(['0', '2.5', 'three'])('refuses a receive count of %s, naming the variable', (value) => {
+    expect(() => readOrchestratorConfig({ ...orchestratorEnvironment, [RUNTIME_ENV.maxReceiveCount]: value })).toThrow(`${RUNTIME_ENV.maxReceiveCount}="${value}"`);
+  });
+
+  it.each([RUNTIME_ENV.tableName, RUNTIME_ENV.whatsAppSecretArn])('names %s when it is missing', (name) => {
+    expect(() => readOrchestratorConfig(without(orchestratorEnvironment, name))).toThrow(`Environment variable ${name} is not set`);
+  });
+
+  it('names the agent variable that is missing', () => {
+    expect(() => readOrchestratorConfig(without(orchestratorEnvironment, RUNTIME_ENV.bedrockModelId))).toThrow(AgentConfigurationError);
+    expect(() => readOrchestratorConfig(without(orchestratorEnvironment, RUNTIME_ENV.bedrockModelId))).toThrow(RUNTIME_ENV.bedrockModelId);
+  });
+});
