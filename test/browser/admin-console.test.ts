@@ -162,6 +162,12 @@ describe('an admin tuning the agent', () => {
     await screenshot(page, 'audit-desktop');
   });
 
+  it('points to the command-line redrive while the API does not serve dead letters', async () => {
+    await page.getByRole('link', { name: 'Mensagens com falha' }).click();
+    await page.getByText(/npm run redrive \(primeiro sem --apply/).waitFor();
+    expect(await page.getByRole('button', { name: 'Reenviar de verdade' }).count()).toBe(0);
+  });
+
   it('ran without a CSP refusal or a script error', () => {
     expect(browser.problems).toEqual([]);
   });
