@@ -1,5 +1,7 @@
 // The admin screens of the console in headless Chromium against the local pipeline: the prompt the
-// agent answers with (edit, history, diff, rollback, a stale edit explained), operators, settings.
+// agent answers with (edit, history, diff, rollback, a stale edit explained), operators, settings,
+// the dead-letter queue.
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Page } from 'playwright-core';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import type { AgentPort, AgentRequest, AgentResponse } from '../../lambda/core/ports/agent';
@@ -162,10 +164,25 @@ describe('an admin tuning the agent', () => {
     await screenshot(page, 'audit-desktop');
   });
 
-  it('points to the command-line redrive while the API does not serve dead letters', async () => {
+  it('shows the dead-letter queue and redrives only after a dry run, holding what needs a person', async () => {
+    // A record naming a message the table never saw: the redrive must hold it for a person to confirm.
+    await pipeline.sqsClient.send(
+      new SendMessageCommand({
+        QueueUrl: pipeline.deadLetterQueueUrl,
+        MessageBody: JSON.stringify({ phone_number: newCustomer(), message_id: 'wamid.never-registered' }),
+        MessageGroupId: 'dead-letter-screen',
+        MessageDeduplicationId: 'dead-letter-screen',
+      }),
+    );
     await page.getByRole('link', { name: 'Mensagens com falha' }).click();
-    await page.getByText(/npm run redrive \(primeiro sem --apply/).waitFor();
-    expect(await page.getByRole('button', { name: 'Reenviar de verdade' }).count()).toBe(0);
+    await page.getByText('1 mensagem(ns) na fila de falhas.').waitFor();
+    const redrive = page.getByRole('button', { name: 'Reenviar de verdade' });
+    expect(await redrive.isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Simular reenvio' }).click();
+    await page.getByRole('status').filter({ hasText: 'Simulação:' }).filter({ hasText: '"inspected"' }).waitFor();
+    await redrive.click();
+    await page.getByRole('status').filter({ hasText: 'Reenvio feito:' }).filter({ hasText: '"held"' }).waitFor();
+    await page.getByText('1 mensagem(ns) na fila de falhas.').waitFor();
   });
 
   it('ran without a CSP refusal or a script error', () => {

@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
 import { AdminApi } from '../admin-api';
-import { ApiError } from '../api';
 import { useConsole } from '../context';
 import { DataTable } from './admin-lists';
 import { describeFailure, FeedbackLine, LoadError, Section, useRemote, type Feedback } from './common';
@@ -32,14 +31,6 @@ export function DeadLettersScreen() {
     await reload();
   };
 
-  // Servers whose operator API does not serve dead letters yet answer 404: say where to go instead.
-  if (error instanceof ApiError && error.status === 404) {
-    return (
-      <Section heading={t('deadLetters.heading')}>
-        <p>{t('deadLetters.unavailable')}</p>
-      </Section>
-    );
-  }
   return (
     <Section heading={t('deadLetters.heading')}>
       <LoadError error={error} />
