@@ -22,11 +22,13 @@ export interface OrchestratorRuntime extends FunctionRuntime {
   readonly settings?: Partial<TurnSettings>;
   /** The queue's redrive `maxReceiveCount`. @default PIPELINE_DEFAULTS.maxReceiveCount */
   readonly maxReceiveCount?: number;
+  /** The system prompt set in the construct. @default - none */
+  readonly deployedSystemPrompt?: string;
 }
 
 export function createOrchestratorHandler(runtime: OrchestratorRuntime): OrchestratorHandler {
   const composed = composeFunction('orchestrator', runtime);
-  const { receipts, legacy, sessions, messages, demands, resources } = composed.repositories;
+  const { receipts, legacy, sessions, messages, demands, resources, config } = composed.repositories;
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
       receipts,
@@ -40,6 +42,7 @@ export function createOrchestratorHandler(runtime: OrchestratorRuntime): Orchest
       clock: composed.clock,
       ids: runtime.ids ?? randomIdGenerator,
       settings: runtime.settings,
+      deployedSystemPrompt: runtime.deployedSystemPrompt === undefined ? undefined : { text: runtime.deployedSystemPrompt, config },
     }),
     clock: composed.clock,
     logger: composed.logger,
@@ -61,6 +64,7 @@ export const handler: OrchestratorHandler = (event, context) => {
       whatsapp: new GraphApiWhatsAppSender({ baseUrl: config.whatsAppApiBaseUrl, credentials }),
       agent: createAgent(config.agent),
       maxReceiveCount: config.maxReceiveCount,
+      deployedSystemPrompt: config.deployedSystemPrompt,
       observability: config.observability,
     });
   }

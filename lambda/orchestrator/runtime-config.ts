@@ -12,6 +12,8 @@ export interface OrchestratorConfig {
   readonly agent: AgentSettings;
   /** The turn queue's redrive `maxReceiveCount`: the receive that reaches it is the final attempt. */
   readonly maxReceiveCount: number;
+  /** The system prompt set in the construct, if any: adopted as the prompt resource's next version. */
+  readonly deployedSystemPrompt?: string;
   readonly observability: ObservabilityConfig;
 }
 
@@ -27,6 +29,7 @@ export function readOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): Or
     whatsAppApiBaseUrl: env[RUNTIME_ENV.whatsAppApiBaseUrl]?.trim() || PIPELINE_DEFAULTS.whatsAppApiBaseUrl,
     agent: agentSettingsFromEnvironment(env),
     maxReceiveCount: maxReceiveCount(env),
+    deployedSystemPrompt: env[RUNTIME_ENV.deployedSystemPrompt]?.trim() || undefined,
     observability: observabilityConfig(env),
   };
 }

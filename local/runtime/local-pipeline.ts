@@ -44,6 +44,16 @@ export interface LocalPipelineOptions {
   readonly maxConcurrency?: number;
   /** Log level of both functions. Default `POWERTOOLS_LOG_LEVEL`, else WARN. */
   readonly logLevel?: LogLevel;
+  /**
+   * Where both functions record their metrics. Default: one instance per function, disabled (there
+   * is no CloudWatch locally). Pass an enabled instance to read the EMF lines it writes to stdout.
+   */
+  readonly metrics?: Metrics;
+  /**
+   * The app secret the webhook's WhatsApp secret holds. Default: the one the simulated Meta signs
+   * with; `'REPLACE_ME'` reproduces a secret nobody filled in (every delivery is refused).
+   */
+  readonly webhookAppSecret?: string;
   /** How both functions' log entries are written. Default: Powertools' Lambda JSON format. */
   readonly logFormatter?: LogFormatter;
   /** Sees every orchestrator invocation and what became of its record. */
@@ -152,16 +162,16 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     const webhook = createWebhookHandler({
       tableName: names.table,
       turnQueueUrl: queues.turnQueueUrl,
-      credentials: credentialsProvider,
+      credentials: options.webhookAppSecret === undefined ? credentialsProvider : new StaticCredentialsProvider({ ...credentials, appSecret: options.webhookAppSecret }),
       sqsClient,
-      ...observability('whatsapp-webhook', logLevel, options.logFormatter),
+      ...observability('whatsapp-webhook', logLevel, options),
     });
     const orchestrator = createOrchestratorHandler({
       tableName: names.table,
       whatsapp: new GraphApiWhatsAppSender({ baseUrl: fakeWhatsApp.baseUrl, credentials: credentialsProvider }),
       agent,
       maxReceiveCount: options.queue?.maxReceiveCount,
-      ...observability('whatsapp-orchestrator', logLevel, options.logFormatter),
+      ...observability('whatsapp-orchestrator', logLevel, options),
     });
 
     const webhookServer: FunctionUrlServer = await startFunctionUrlServer(webhook, { port: ports.webhook });
@@ -213,9 +223,9 @@ function isRealAgentBackend(backend: string | undefined): boolean {
   return backend !== undefined && backend !== '' && backend !== AGENT_BACKEND_KINDS.scripted;
 }
 
-function observability(serviceName: string, logLevel: LogLevel, logFormatter?: LogFormatter): { logger: Logger; metrics: Metrics } {
+function observability(serviceName: string, logLevel: LogLevel, { logFormatter, metrics }: LocalPipelineOptions): { logger: Logger; metrics: Metrics } {
   const logger = new Logger({ serviceName, logLevel, ...(logFormatter ? { logFormatter } : {}) });
-  return { logger, metrics: new Metrics({ serviceName, namespace: 'AgentPipelineLocal', logger }) };
+  return { logger, metrics: metrics ?? new Metrics({ serviceName, namespace: 'AgentPipelineLocal', logger }) };
 }
 
 async function createAgentTableUnlessPresent(client: DynamoDBClient, tableName: string): Promise<void> {

@@ -12,6 +12,7 @@ import type {
   InboundReceiptRepository,
   LegacyDebounceRepository,
   MessageRepository,
+  OperationalConfigRepository,
   OutboundReply,
   SessionRepository,
   VersionedResourceRepository,
@@ -34,6 +35,12 @@ export interface ProcessTurnDependencies {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly settings?: Partial<TurnSettings>;
+  /**
+   * The system prompt set in the construct and the config store of its deployment marker: adopted
+   * as the prompt resource's next version when a deployment changes it.
+   * @default - none: the resource, else the default prompt
+   */
+  readonly deployedSystemPrompt?: { readonly text: string; readonly config: OperationalConfigRepository };
 }
 
 export interface TurnRequest {
@@ -64,7 +71,7 @@ export class ProcessTurn {
 
   constructor(private readonly deps: ProcessTurnDependencies) {
     this.settings = { ...DEFAULT_TURN_SETTINGS, ...deps.settings };
-    this.systemPrompt = new SystemPromptSource(deps.resources, deps.clock, this.settings);
+    this.systemPrompt = new SystemPromptSource(deps.resources, deps.clock, this.settings, deps.deployedSystemPrompt);
     this.legacy = new DrainLegacyDebounce(deps);
   }
 
