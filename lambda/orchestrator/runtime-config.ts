@@ -1,5 +1,6 @@
 import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { agentSettingsFromEnvironment, type AgentSettings } from '../core/adapters/agent/agent-from-environment';
+import { operatorPlaneFromEnvironment, type OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
 import { observabilityConfig, requiredVariable, RuntimeConfigError, type ObservabilityConfig } from '../core/adapters/runtime-environment';
 
 /** The orchestrator function's settings, as the construct passes them in the environment. */
@@ -15,6 +16,8 @@ export interface OrchestratorConfig {
   /** The system prompt set in the construct, if any: adopted as the prompt resource's next version. */
   readonly deployedSystemPrompt?: string;
   readonly observability: ObservabilityConfig;
+  /** Present when the construct turned the operator plane on. */
+  readonly operatorPlane?: OperatorPlaneEnvironment;
 }
 
 /**
@@ -31,6 +34,7 @@ export function readOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): Or
     maxReceiveCount: maxReceiveCount(env),
     deployedSystemPrompt: env[RUNTIME_ENV.deployedSystemPrompt]?.trim() || undefined,
     observability: observabilityConfig(env),
+    operatorPlane: operatorPlaneFromEnvironment(env),
   };
 }
 
