@@ -1,9 +1,9 @@
-import { Arn, ArnFormat, Aws, Token } from 'aws-cdk-lib';
+import { Annotations, Arn, ArnFormat, Aws, Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
-import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_INVOKE_ACTIONS } from './private/permissions';
+import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_GUARDRAIL_ACTIONS, BEDROCK_INVOKE_ACTIONS } from './private/permissions';
 import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from './private/pipeline-contract';
 
 /**
@@ -15,21 +15,99 @@ import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from './private/pipeline-contract';
 const CROSS_REGION_PROFILE_PREFIXES = ['us', 'us-gov', 'eu', 'apac', 'jp', 'au', 'ca', 'global'] as const;
 const GLOBAL_PROFILE_PREFIX = 'global';
 
+/** Settings of each Converse call (the Converse API's `inferenceConfig`). */
+export interface BedrockInferenceConfig {
+  /**
+   * Upper bound on the tokens of each model answer (a whole number, at least 1).
+   *
+   * @default 1024 — a WhatsApp reply, not an essay
+   */
+  readonly maxTokens?: number;
+
+  /**
+   * Randomness of the answer, from 0 to 1.
+   *
+   * @default - the model's default
+   */
+  readonly temperature?: number;
+
+  /**
+   * Nucleus sampling: the share of most likely tokens considered, from 0 to 1.
+   *
+   * @default - the model's default
+   */
+  readonly topP?: number;
+
+  /**
+   * Texts that end the answer when the model writes them (each non-empty).
+   *
+   * @default - none
+   */
+  readonly stopSequences?: string[];
+}
+
+/** An Amazon Bedrock guardrail applied to every Converse call (its `guardrailConfig`). */
+export interface BedrockGuardrail {
+  /** The guardrail's id (`abc123def456`) or ARN (`arn:aws:bedrock:…:guardrail/abc123def456`). */
+  readonly identifier: string;
+
+  /** The guardrail version: a published version number (`'1'`) or `'DRAFT'`. */
+  readonly version: string;
+}
+
 /** Properties of `AgentBackend.bedrock()`. */
 export interface BedrockAgentBackendProps {
   /**
-   * The Amazon Bedrock model the orchestrator calls through the Converse API: either a foundation
-   * model id (`anthropic.claude-sonnet-4-5-20250929-v1:0`), invoked in the stack's Region, or a
+   * The Amazon Bedrock model the orchestrator calls through the Converse API: a foundation
+   * model id (`anthropic.claude-sonnet-4-5-20250929-v1:0`), invoked in the stack's Region; a
    * system-defined cross-Region inference profile id (`us.…`, `eu.…`, `apac.…`, `global.…`),
-   * which Bedrock may route to any Region of that profile.
+   * which Bedrock may route to any Region of that profile; or an application inference profile
+   * ARN (`arn:aws:bedrock:<region>:<account>:application-inference-profile/<id>`), the way to tag
+   * and track Bedrock cost per application.
    */
   readonly modelId: string;
+
+  /**
+   * The agent's system prompt. It becomes the first version of the admin prompt resource
+   * (type `prompt`, id `system`); admins edit it in the console afterwards. A later deployment with
+   * a different prompt adds a new version (it wins over an earlier console edit); a deployment that
+   * leaves it unchanged never overwrites a console edit. At most 3,000 bytes (UTF-8): it travels in
+   * the function's environment, which Lambda caps at 4 KB; write longer prompts in the console.
+   * See the README, "Writing the system prompt".
+   *
+   * @default - a neutral prompt any business can start from (answer briefly in the customer's
+   * language, qualify the need, hand over to a human when asked)
+   */
+  readonly systemPrompt?: string;
+
+  /**
+   * Inference settings of each Converse call.
+   *
+   * @default - maxTokens 1024, the model's defaults for the rest
+   */
+  readonly inferenceConfig?: BedrockInferenceConfig;
+
+  /**
+   * A Bedrock guardrail applied to every call (the orchestrator is granted `bedrock:ApplyGuardrail`
+   * on it).
+   *
+   * @default - no guardrail
+   */
+  readonly guardrail?: BedrockGuardrail;
 }
 
 /** What an agent backend contributes to the orchestrator function. */
 export interface AgentBackendConfig {
   /** Environment variables the orchestrator reads to wire in its agent adapter. */
   readonly environment: { [key: string]: string };
+
+  /**
+   * The Bedrock model id or inference profile the orchestrator calls, for the model throttling
+   * alarm (`AWS/Bedrock` `InvocationThrottles`).
+   *
+   * @default - the agent is not a Bedrock model
+   */
+  readonly bedrockModelId?: string;
 }
 
 /**
@@ -39,11 +117,12 @@ export interface AgentBackendConfig {
 export abstract class AgentBackend {
   /**
    * Amazon Bedrock (Converse API with tool use). Grants `bedrock:InvokeModel` on exactly the model,
-   * or, for a cross-Region inference profile id, on the profile plus that model in the Regions the
-   * profile routes to, and only when invoked through that profile.
+   * or, for an inference profile, on the profile plus the models it routes to, only when invoked
+   * through that profile; with a guardrail, `bedrock:ApplyGuardrail` on that guardrail. Validated
+   * when called: a bad model id, prompt, inference setting or guardrail throws, naming what to change.
    */
   public static bedrock(props: BedrockAgentBackendProps): AgentBackend {
-    return new BedrockAgentBackend(props.modelId);
+    return new BedrockAgentBackend(props);
   }
 
   /**
@@ -84,35 +163,95 @@ export abstract class AgentBackend {
   public abstract bind(scope: Construct, orchestrator: lambda.IFunction): AgentBackendConfig;
 }
 
+/** Lambda caps a function's whole environment at 4 KB; the prompt leaves room for the rest. */
+export const SYSTEM_PROMPT_MAX_BYTES = 3000;
+const APPLICATION_PROFILE_ARN = /^arn:aws[a-z-]*:bedrock:[a-z0-9-]+:\d{12}:application-inference-profile\/[a-z0-9]+$/;
+const MODEL_ID = /^[a-z0-9][a-z0-9.:_-]*$/i;
+const GUARDRAIL_ID = /^[a-z0-9]+$/;
+const GUARDRAIL_ARN = /^arn:aws[a-z-]*:bedrock:[a-z0-9-]+:\d{12}:guardrail\/[a-z0-9]+$/;
+const GUARDRAIL_VERSION = /^(DRAFT|[1-9][0-9]{0,7})$/;
+/** The Region prefixes each geographic cross-Region profile routes within. */
+const PROFILE_GEOGRAPHY_REGIONS: Record<string, readonly string[]> = {
+  'us': ['us-'],
+  'us-gov': ['us-gov-'],
+  'eu': ['eu-'],
+  'apac': ['ap-'],
+  'jp': ['ap-northeast-1', 'ap-northeast-3'],
+  'au': ['ap-southeast-2', 'ap-southeast-4'],
+  'ca': ['ca-'],
+};
+
 class BedrockAgentBackend extends AgentBackend {
-  constructor(private readonly modelId: string) {
+  private readonly modelId: string;
+  private readonly systemPrompt?: string;
+  private readonly inferenceConfig?: BedrockInferenceConfig;
+  private readonly guardrail?: BedrockGuardrail;
+
+  constructor(props: BedrockAgentBackendProps) {
     super();
-    if (!Token.isUnresolved(modelId) && !/^[a-z0-9][a-z0-9.:_-]*$/i.test(modelId)) {
-      throw new Error(
-        `AgentBackend.bedrock: modelId '${modelId}' is not a Bedrock model id or cross-Region inference profile id ` +
-          "(e.g. 'anthropic.claude-sonnet-4-5-20250929-v1:0' or 'us.anthropic.claude-sonnet-4-5-20250929-v1:0'); ARNs are not accepted.",
-      );
-    }
+    this.modelId = props.modelId;
+    this.systemPrompt = props.systemPrompt;
+    this.inferenceConfig = props.inferenceConfig;
+    this.guardrail = props.guardrail;
+    validateBedrockProps(props);
   }
 
-  public bind(_scope: Construct, orchestrator: lambda.IFunction): AgentBackendConfig {
-    const profilePrefix = crossRegionProfilePrefix(this.modelId);
-    if (profilePrefix === undefined) {
-      orchestrator.addToRolePolicy(
-        new iam.PolicyStatement({
-          actions: [...BEDROCK_INVOKE_ACTIONS],
-          resources: [foundationModelArn(this.modelId, Aws.REGION)],
-        }),
-      );
+  public bind(scope: Construct, orchestrator: lambda.IFunction): AgentBackendConfig {
+    if (isApplicationProfileArn(this.modelId)) {
+      this.grantApplicationProfile(orchestrator);
     } else {
-      this.grantInferenceProfile(orchestrator, profilePrefix);
+      const profilePrefix = crossRegionProfilePrefix(this.modelId);
+      if (profilePrefix === undefined) {
+        orchestrator.addToRolePolicy(
+          new iam.PolicyStatement({ actions: [...BEDROCK_INVOKE_ACTIONS], resources: [foundationModelArn(this.modelId, Aws.REGION)] }),
+        );
+      } else {
+        this.grantInferenceProfile(orchestrator, profilePrefix);
+        warnOnGeographyMismatch(scope, this.modelId, profilePrefix);
+      }
     }
-    return {
-      environment: {
-        [RUNTIME_ENV.agentBackend]: AGENT_BACKEND_KINDS.bedrock,
-        [RUNTIME_ENV.bedrockModelId]: this.modelId,
-      },
+    const environment: Record<string, string> = {
+      [RUNTIME_ENV.agentBackend]: AGENT_BACKEND_KINDS.bedrock,
+      [RUNTIME_ENV.bedrockModelId]: this.modelId,
     };
+    if (this.systemPrompt !== undefined) environment[RUNTIME_ENV.deployedSystemPrompt] = this.systemPrompt;
+    if (this.inferenceConfig !== undefined) environment[RUNTIME_ENV.bedrockInferenceConfig] = JSON.stringify(this.inferenceConfig);
+    if (this.guardrail !== undefined) {
+      orchestrator.addToRolePolicy(new iam.PolicyStatement({ actions: [...BEDROCK_GUARDRAIL_ACTIONS], resources: [guardrailArn(this.guardrail.identifier)] }));
+      environment[RUNTIME_ENV.bedrockGuardrailId] = this.guardrail.identifier;
+      environment[RUNTIME_ENV.bedrockGuardrailVersion] = this.guardrail.version;
+    }
+    return { environment, bedrockModelId: this.modelId };
+  }
+
+  /**
+   * An application inference profile routes to a model or a system-defined profile chosen when it
+   * was created, which the ARN does not reveal: the grant is the profile itself, plus any foundation
+   * model or system profile but only when invoked through this profile.
+   */
+  private grantApplicationProfile(orchestrator: lambda.IFunction): void {
+    orchestrator.addToRolePolicy(new iam.PolicyStatement({ actions: [...BEDROCK_INVOKE_ACTIONS], resources: [this.modelId] }));
+    orchestrator.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: [...BEDROCK_INVOKE_ACTIONS],
+        resources: [foundationModelArn('*', '*'), Arn.format({ partition: Aws.PARTITION, service: 'bedrock', region: '*', account: Aws.ACCOUNT_ID, resource: 'inference-profile', resourceName: '*', arnFormat: ArnFormat.SLASH_RESOURCE_NAME })],
+        conditions: { StringEquals: { 'bedrock:InferenceProfileArn': this.modelId } },
+      }),
+    );
+    if (orchestrator.role) {
+      acknowledgeFinding(orchestrator.role, {
+        id: 'AwsSolutions-IAM5',
+        appliesTo: 'Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/*',
+        reason:
+          `The application inference profile ${this.modelId} routes to a model fixed when it was created, which its ARN does not name; ` +
+          'the bedrock:InferenceProfileArn condition limits the statement to calls made through this profile.',
+      });
+      acknowledgeFinding(orchestrator.role, {
+        id: 'AwsSolutions-IAM5',
+        appliesTo: 'Resource::arn:<AWS::Partition>:bedrock:*:<AWS::AccountId>:inference-profile/*',
+        reason: `The application inference profile ${this.modelId} may copy a cross-Region profile; the condition limits the statement to calls made through it.`,
+      });
+    }
   }
 
   /**
@@ -199,6 +338,82 @@ function foundationModelArn(foundationModelId: string, region: string): string {
     account: '',
     resource: 'foundation-model',
     resourceName: foundationModelId,
+    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+  });
+}
+
+function validateBedrockProps(props: BedrockAgentBackendProps): void {
+  const fail = (problem: string): never => {
+    throw new Error(`AgentBackend.bedrock: ${problem}`);
+  };
+  const { modelId, systemPrompt, inferenceConfig, guardrail } = props;
+  if (!Token.isUnresolved(modelId) && !MODEL_ID.test(modelId) && !APPLICATION_PROFILE_ARN.test(modelId)) {
+    fail(
+      `modelId '${modelId}' is not a Bedrock model id, cross-Region inference profile id or application inference profile ARN ` +
+        "(e.g. 'anthropic.claude-sonnet-4-5-20250929-v1:0', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' or " +
+        "'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/abc123'); other ARNs are not accepted.",
+    );
+  }
+  if (systemPrompt !== undefined && !Token.isUnresolved(systemPrompt)) {
+    if (systemPrompt.trim() === '') fail('systemPrompt is empty; leave it out to start from the neutral default prompt.');
+    const bytes = Buffer.byteLength(systemPrompt, 'utf8');
+    if (bytes > SYSTEM_PROMPT_MAX_BYTES) {
+      fail(
+        `systemPrompt is ${bytes} bytes; at most ${SYSTEM_PROMPT_MAX_BYTES} fit in the orchestrator's environment (Lambda allows 4 KB in all). ` +
+          'Deploy a shorter prompt and write the full one in the console (prompt resource "system"), which has no such limit.',
+      );
+    }
+  }
+  if (inferenceConfig) {
+    const { maxTokens, temperature, topP, stopSequences } = inferenceConfig;
+    if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1)) fail(`inferenceConfig.maxTokens must be a whole number of at least 1; got ${maxTokens}.`);
+    for (const [name, value] of [['temperature', temperature], ['topP', topP]] as const) {
+      if (value !== undefined && !(value >= 0 && value <= 1)) fail(`inferenceConfig.${name} must be from 0 to 1; got ${value}.`);
+    }
+    if (stopSequences?.some((sequence) => sequence === '')) fail('inferenceConfig.stopSequences must not contain an empty string.');
+  }
+  if (guardrail) {
+    if (!Token.isUnresolved(guardrail.identifier) && !GUARDRAIL_ID.test(guardrail.identifier) && !GUARDRAIL_ARN.test(guardrail.identifier)) {
+      fail(`guardrail.identifier '${guardrail.identifier}' is neither a guardrail id ('abc123def456') nor a guardrail ARN.`);
+    }
+    if (!Token.isUnresolved(guardrail.version) && !GUARDRAIL_VERSION.test(guardrail.version)) {
+      fail(`guardrail.version '${guardrail.version}' must be a published version number ('1') or 'DRAFT'.`);
+    }
+  }
+}
+
+function isApplicationProfileArn(modelId: string): boolean {
+  return !Token.isUnresolved(modelId) && APPLICATION_PROFILE_ARN.test(modelId);
+}
+
+/**
+ * A geographic profile only routes within its geography: called from a stack outside it, Bedrock
+ * refuses the profile (or the data leaves the geography the team chose). Global profiles route anywhere.
+ */
+function warnOnGeographyMismatch(scope: Construct, profileId: string, prefix: string): void {
+  const region = Stack.of(scope).region;
+  const regions = PROFILE_GEOGRAPHY_REGIONS[prefix];
+  if (Token.isUnresolved(region) || regions === undefined) return;
+  // 'us-gov-…' Regions also start with 'us-'; only the us-gov profile serves them.
+  const inGeography = regions.some((start) => region.startsWith(start)) && !(prefix === 'us' && region.startsWith('us-gov-'));
+  if (!inGeography) {
+    Annotations.of(scope).addWarningV2(
+      'cdk-whatsapp-agent-pipeline:inferenceProfileGeography',
+      `The cross-Region inference profile '${profileId}' serves the '${prefix}' geography, but the stack is in ${region}. ` +
+        `Use the profile of ${region}'s geography (or a 'global.' profile), or deploy the stack in a Region of that geography.`,
+    );
+  }
+}
+
+function guardrailArn(identifier: string): string {
+  if (!Token.isUnresolved(identifier) && GUARDRAIL_ARN.test(identifier)) return identifier;
+  return Arn.format({
+    partition: Aws.PARTITION,
+    service: 'bedrock',
+    region: Aws.REGION,
+    account: Aws.ACCOUNT_ID,
+    resource: 'guardrail',
+    resourceName: identifier,
     arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
   });
 }

@@ -152,6 +152,30 @@ export interface AgentPipelineProps {
   readonly oldestMessageAgeAlarmThreshold?: Duration;
 
   /**
+   * Thresholds of the alarms that watch for stalled messages. Every alarm evaluates one-minute
+   * periods and fires on the first period above its threshold.
+   *
+   * @default - every count alarm fires on the first occurrence; duration alarms at 80 % of the timeout
+   */
+  readonly alarmThresholds?: AlarmThresholds;
+
+  /**
+   * Whether to create a CloudWatch dashboard with traffic, turn latency, replies, failures, the
+   * dead-letter queue, tokens, throttles and every alarm's state.
+   *
+   * @default true
+   */
+  readonly dashboard?: boolean;
+
+  /**
+   * Log level of every function (`POWERTOOLS_LOG_LEVEL`). INFO writes one line per accepted
+   * notification and per turn (outcomes, never message text): the trail the runbook follows.
+   *
+   * @default LogLevel.INFO
+   */
+  readonly logLevel?: LogLevel;
+
+  /**
    * SNS topic notified when any alarm of the pipeline changes to ALARM or back to OK.
    *
    * @default - alarms have no actions
@@ -200,4 +224,94 @@ export interface AgentPipelineProps {
    * @default - the Portuguese texts documented on each field of `HandoffTexts`
    */
   readonly handoffTexts?: HandoffTexts;
+}
+
+/** How much the functions log (Powertools log levels). */
+export enum LogLevel {
+  /** Everything, including each DynamoDB and agent step: for investigations, not for steady traffic. */
+  DEBUG = 'DEBUG',
+  /** One line per notification and per turn, plus warnings and errors. */
+  INFO = 'INFO',
+  /** Rejected requests, retries and errors only. */
+  WARN = 'WARN',
+  /** Failures only. */
+  ERROR = 'ERROR',
+}
+
+/**
+ * Alarm thresholds: each alarm fires when its metric is ABOVE the threshold in a one-minute period.
+ * Counts are per minute.
+ */
+export interface AlarmThresholds {
+  /**
+   * Webhook answers with a 5xx status (table, queue or secret unavailable); Meta retries them.
+   *
+   * @default 0
+   */
+  readonly webhookServerErrors?: number;
+
+  /**
+   * Webhook POSTs with a missing or invalid signature. The webhook URL is not guessable, so these
+   * almost always mean a wrong or unfilled app secret: every Meta delivery is being refused.
+   *
+   * @default 0
+   */
+  readonly webhookSignatureRejections?: number;
+
+  /**
+   * Turns that failed on their last receive and went to the dead-letter queue.
+   *
+   * @default 0
+   */
+  readonly permanentTurnFailures?: number;
+
+  /**
+   * Replies whose delivery could not be confirmed (timeout or cut-off connection to WhatsApp).
+   *
+   * @default 0
+   */
+  readonly replyOutcomesUnknown?: number;
+
+  /**
+   * Messages visible in the dead-letter queue.
+   *
+   * @default 0
+   */
+  readonly deadLetterQueueMessages?: number;
+
+  /**
+   * Errors of each function (crashes, timeouts), per function.
+   *
+   * @default 0
+   */
+  readonly functionErrors?: number;
+
+  /**
+   * Throttled invocations of each function, per function.
+   *
+   * @default 0
+   */
+  readonly functionThrottles?: number;
+
+  /**
+   * The p99 duration of each function, as a share of its timeout (above 0, at most 1).
+   *
+   * @default 0.8
+   */
+  readonly durationShareOfTimeout?: number;
+
+  /**
+   * Throttled requests to the table.
+   *
+   * @default 0
+   */
+  readonly tableThrottledRequests?: number;
+
+  /**
+   * Throttled calls to the Bedrock model (`AWS/Bedrock` `InvocationThrottles`); only with
+   * `AgentBackend.bedrock()`.
+   *
+   * @default 0
+   */
+  readonly modelThrottles?: number;
 }

@@ -24,7 +24,8 @@ import {
   WEBHOOK_TABLE_ACTIONS,
 } from './private/permissions';
 import { buildOperatorPlane, resolveOperatorPlaneSettings } from './private/operator-plane';
-import { PIPELINE_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './private/pipeline-contract';
+import { CUSTOM_METRICS, PIPELINE_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './private/pipeline-contract';
+import { createPipelineAlarms, createPipelineDashboard, customMetric, type ObservedPipeline } from './private/pipeline-observability';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { ALARM_PERIOD, type PipelineSettings, resolvePipelineSettings } from './private/pipeline-settings';
 
@@ -45,8 +46,9 @@ const TABLE_OPERATIONS_IN_USE = [
  * A WhatsApp AI-agent pipeline: Meta's webhook lands on a Lambda Function URL, which records each
  * message durably in a single DynamoDB table and dispatches it through an SQS FIFO queue (one
  * message group per customer) to an orchestrator function that runs the agent and replies through
- * the WhatsApp Cloud API, latest message wins. Failed turns end in a dead-letter queue; alarms
- * cover the dead-letter queue, queue age, function errors and throttles, and table throttling.
+ * the WhatsApp Cloud API, latest message wins. Failed turns end in a dead-letter queue; every way a
+ * message can stall raises an alarm (docs/RELIABILITY.md maps each to what to do), and a dashboard
+ * shows traffic, latency, replies, failures and tokens.
  */
 export class AgentPipeline extends Construct {
   /** The single table (`PK`/`SK`, `GSI1`, TTL `ttl`). */
@@ -72,18 +74,42 @@ export class AgentPipeline extends Construct {
   public readonly deadLetterQueueAlarm: cloudwatch.Alarm;
   /** The oldest message in the turn queue is older than the threshold: turns are stuck. */
   public readonly oldestMessageAgeAlarm: cloudwatch.Alarm;
-  /** The webhook function reported errors. */
+  /** The webhook function crashed or timed out (its handled failures are `webhookServerErrorsAlarm`). */
   public readonly webhookErrorsAlarm: cloudwatch.Alarm;
   /** The webhook function was throttled (Meta retries, but replies are delayed). */
   public readonly webhookThrottlesAlarm: cloudwatch.Alarm;
-  /** The orchestrator function reported errors. */
+  /** The webhook's p99 duration is close to its timeout. */
+  public readonly webhookDurationAlarm: cloudwatch.Alarm;
+  /** The webhook answered 5xx: table, queue or secret unavailable (Meta retries). */
+  public readonly webhookServerErrorsAlarm: cloudwatch.Alarm;
+  /** The webhook refused a signature: a wrong or unfilled app secret refuses every Meta delivery. */
+  public readonly webhookSignatureRejectedAlarm: cloudwatch.Alarm;
+  /** The orchestrator function crashed or timed out (turn failures are reported per record). */
   public readonly orchestratorErrorsAlarm: cloudwatch.Alarm;
   /** The orchestrator function was throttled. */
   public readonly orchestratorThrottlesAlarm: cloudwatch.Alarm;
+  /** The orchestrator's p99 duration is close to its timeout. */
+  public readonly orchestratorDurationAlarm: cloudwatch.Alarm;
+  /** A turn failed on its last receive: no reply, its messages go to the dead-letter queue. */
+  public readonly turnFailedPermanentlyAlarm: cloudwatch.Alarm;
+  /** A reply's delivery to WhatsApp could not be confirmed. */
+  public readonly replyOutcomeUnknownAlarm: cloudwatch.Alarm;
   /** Requests to the table were throttled. */
   public readonly tableThrottlesAlarm: cloudwatch.Alarm;
-  /** Every alarm above, for dashboards and bulk wiring. */
-  public readonly alarms: cloudwatch.IAlarm[] = [];
+  /**
+   * Bedrock throttled the model.
+   *
+   * @default - only with `AgentBackend.bedrock()`
+   */
+  public readonly modelThrottlesAlarm?: cloudwatch.Alarm;
+  /** Every alarm above, for bulk wiring. */
+  public readonly alarms: cloudwatch.IAlarm[];
+  /**
+   * The operators' dashboard.
+   *
+   * @default - none when `dashboard` is false
+   */
+  public readonly dashboard?: cloudwatch.Dashboard;
   /** The operator function (console and operator API), when `adminPhoneNumbers` turned the plane on. */
   public readonly operatorFunction?: lambda.Function;
   /**
@@ -97,7 +123,7 @@ export class AgentPipeline extends Construct {
   public readonly handoffSweeperFunction?: lambda.Function;
 
   private readonly settings: PipelineSettings;
-  private readonly alarmAction?: cloudwatch.IAlarmAction;
+  private bedrockModelId?: string;
 
   /**
    * @param scope the stack (or construct) the pipeline belongs to
@@ -142,15 +168,36 @@ export class AgentPipeline extends Construct {
       this.consoleUrl = plane.consoleUrl;
     }
 
-    this.alarmAction = props.alarmTopic && new cloudwatchActions.SnsAction(props.alarmTopic);
-    const alarms = this.createAlarms();
+    const observed: ObservedPipeline = {
+      scope: this,
+      settings: this.settings,
+      webhookFunction: this.webhookFunction,
+      orchestratorFunction: this.orchestratorFunction,
+      queue: this.queue,
+      deadLetterQueue: this.deadLetterQueue,
+      metricDeadLetterQueueMessages: this.metricDeadLetterQueueMessages(),
+      metricOldestMessageAge: this.metricOldestMessageAge(),
+      metricTableThrottledRequests: this.metricTableThrottledRequests(),
+      bedrockModelId: this.bedrockModelId,
+      alarmAction: props.alarmTopic && new cloudwatchActions.SnsAction(props.alarmTopic),
+    };
+    const alarms = createPipelineAlarms(observed);
     this.deadLetterQueueAlarm = alarms.deadLetterQueue;
     this.oldestMessageAgeAlarm = alarms.oldestMessageAge;
     this.webhookErrorsAlarm = alarms.webhookErrors;
     this.webhookThrottlesAlarm = alarms.webhookThrottles;
+    this.webhookDurationAlarm = alarms.webhookDuration;
+    this.webhookServerErrorsAlarm = alarms.webhookServerErrors;
+    this.webhookSignatureRejectedAlarm = alarms.webhookSignatureRejected;
     this.orchestratorErrorsAlarm = alarms.orchestratorErrors;
     this.orchestratorThrottlesAlarm = alarms.orchestratorThrottles;
+    this.orchestratorDurationAlarm = alarms.orchestratorDuration;
+    this.turnFailedPermanentlyAlarm = alarms.turnFailedPermanently;
+    this.replyOutcomeUnknownAlarm = alarms.replyOutcomeUnknown;
     this.tableThrottlesAlarm = alarms.tableThrottles;
+    this.modelThrottlesAlarm = alarms.modelThrottles;
+    this.alarms = alarms.all;
+    this.dashboard = this.settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
   }
 
   /** Lets `grantee` read the table and its index (e.g. a reporting function). */
@@ -171,6 +218,56 @@ export class AgentPipeline extends Construct {
   /** Age in seconds of the oldest message in the turn queue (maximum over 1 minute unless overridden). */
   public metricOldestMessageAge(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this.queue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', period: ALARM_PERIOD, ...props });
+  }
+
+  /** Customer messages the webhook accepted (sum over 1 minute unless overridden). */
+  public metricInboundReceived(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return customMetric(this.settings, CUSTOM_METRICS.inboundReceived, props);
+  }
+
+  /** Webhook answers with a 5xx status: table, queue or secret unavailable (sum over 1 minute unless overridden). */
+  public metricWebhookServerErrors(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return customMetric(this.settings, CUSTOM_METRICS.webhookServerError, props);
+  }
+
+  /** Webhook POSTs refused for a missing or invalid signature (sum over 1 minute unless overridden). */
+  public metricWebhookSignatureRejected(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return customMetric(this.settings, CUSTOM_METRICS.webhookSignatureRejected, props);
+  }
+
+  /** Turns whose reply was sent (sum over 1 minute unless overridden). */
+  public metricTurnsAnswered(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return customMetric(this.settings, CUSTOM_METRICS.turnAnswered, props);
+  }
+
+  /** Turns that failed on their last receive and went to the dead-letter queue (sum over 1 minute unless overridden). */
+  public metricTurnsFailedPermanently(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return customMetric(this.settings, CUSTOM_METRICS.turnFailedPermanently, props);
+  }
+
+  /** Replies WhatsApp refused for good, e.g. the 24-hour window closed (sum over 1 minute unless overridden). */
+  public metricRepliesRefused(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return customMetric(this.settings, CUSTOM_METRICS.replyRefused, props);
+  }
+
+  /** Replies whose delivery to WhatsApp could not be confirmed (sum over 1 minute unless overridden). */
+  public metricReplyOutcomeUnknown(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return customMetric(this.settings, CUSTOM_METRICS.replyOutcomeUnknown, props);
+  }
+
+  /** Milliseconds the agent took per turn (p99 over 1 minute unless overridden). */
+  public metricAgentLatency(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return customMetric(this.settings, CUSTOM_METRICS.agentLatency, { statistic: 'p99', ...props });
+  }
+
+  /** Model input tokens (sum over 1 minute unless overridden). */
+  public metricAgentInputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return customMetric(this.settings, CUSTOM_METRICS.agentInputTokens, props);
+  }
+
+  /** Model output tokens (sum over 1 minute unless overridden). */
+  public metricAgentOutputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return customMetric(this.settings, CUSTOM_METRICS.agentOutputTokens, props);
   }
 
   /**
@@ -293,6 +390,7 @@ export class AgentPipeline extends Construct {
     for (const [name, value] of Object.entries(agent.environment)) {
       orchestrator.addEnvironment(name, value);
     }
+    this.bedrockModelId = agent.bedrockModelId;
     return orchestrator;
   }
 
@@ -301,42 +399,7 @@ export class AgentPipeline extends Construct {
     return {
       [RUNTIME_ENV.serviceName]: this.settings.names.table,
       [RUNTIME_ENV.metricsNamespace]: this.settings.serviceName,
-    };
-  }
-
-  /** Every way a message can stall, as an alarm wired to the alarm topic if any. */
-  private createAlarms() {
-    const { names, maxReceiveCount, oldestMessageAgeAlarmThreshold } = this.settings;
-    return {
-      deadLetterQueue: this.createAlarm('DeadLetterQueueAlarm', {
-        metric: this.metricDeadLetterQueueMessages(),
-        description: `A turn of ${names.table} failed ${maxReceiveCount} times and is in ${names.deadLetterQueue}: inspect it, fix the cause, redrive it.`,
-      }),
-      oldestMessageAge: this.createAlarm('OldestMessageAgeAlarm', {
-        metric: this.metricOldestMessageAge(),
-        threshold: oldestMessageAgeAlarmThreshold.toSeconds(),
-        description: `A message in ${names.queue} is older than ${oldestMessageAgeAlarmThreshold.toSeconds()} s: the orchestrator is not keeping up or keeps failing.`,
-      }),
-      webhookErrors: this.createAlarm('WebhookErrorsAlarm', {
-        metric: this.webhookFunction.metricErrors({ period: ALARM_PERIOD }),
-        description: `The webhook of ${names.table} failed; Meta retries failed deliveries.`,
-      }),
-      webhookThrottles: this.createAlarm('WebhookThrottlesAlarm', {
-        metric: this.webhookFunction.metricThrottles({ period: ALARM_PERIOD }),
-        description: `The webhook of ${names.table} was throttled; Meta retries, replies are delayed.`,
-      }),
-      orchestratorErrors: this.createAlarm('OrchestratorErrorsAlarm', {
-        metric: this.orchestratorFunction.metricErrors({ period: ALARM_PERIOD }),
-        description: `The orchestrator of ${names.table} failed; the turn is retried until it reaches the dead-letter queue.`,
-      }),
-      orchestratorThrottles: this.createAlarm('OrchestratorThrottlesAlarm', {
-        metric: this.orchestratorFunction.metricThrottles({ period: ALARM_PERIOD }),
-        description: `The orchestrator of ${names.table} was throttled; throttled receives count towards the dead-letter queue.`,
-      }),
-      tableThrottles: this.createAlarm('TableThrottlesAlarm', {
-        metric: this.metricTableThrottledRequests(),
-        description: `Requests to ${names.table} were throttled.`,
-      }),
+      [RUNTIME_ENV.logLevel]: this.settings.logLevel,
     };
   }
 
@@ -415,32 +478,6 @@ export class AgentPipeline extends Construct {
       this.webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...QUEUE_PRODUCER_KEY_ACTIONS], resources: [encryptionKey.keyArn] }));
     }
   }
-
-  /** An alarm on any datapoint above `threshold` (default 0), wired to the alarm topic if any. */
-  private createAlarm(id: string, options: AlarmOptions): cloudwatch.Alarm {
-    const alarm = new cloudwatch.Alarm(this, id, {
-      metric: options.metric,
-      threshold: options.threshold ?? 0,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      datapointsToAlarm: 1,
-      // No data means no traffic, not a failure (these metrics are sparse).
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      alarmDescription: options.description,
-    });
-    if (this.alarmAction) {
-      alarm.addAlarmAction(this.alarmAction);
-      alarm.addOkAction(this.alarmAction);
-    }
-    this.alarms.push(alarm);
-    return alarm;
-  }
-}
-
-interface AlarmOptions {
-  readonly metric: cloudwatch.IMetric;
-  readonly threshold?: number;
-  readonly description: string;
 }
 
 interface FunctionOptions {

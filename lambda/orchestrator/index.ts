@@ -24,13 +24,15 @@ export interface OrchestratorRuntime extends FunctionRuntime {
   readonly settings?: Partial<TurnSettings>;
   /** The queue's redrive `maxReceiveCount`. @default PIPELINE_DEFAULTS.maxReceiveCount */
   readonly maxReceiveCount?: number;
+  /** The system prompt set in the construct. @default - none */
+  readonly deployedSystemPrompt?: string;
   /** Turns the operator plane on: WhatsApp login, handoff notifications, fallback handoff. */
   readonly operatorPlane?: OperatorPlaneEnvironment;
 }
 
 export function createOrchestratorHandler(runtime: OrchestratorRuntime): OrchestratorHandler {
   const composed = composeFunction('orchestrator', runtime);
-  const { receipts, legacy, sessions, messages, demands, resources } = composed.repositories;
+  const { receipts, legacy, sessions, messages, demands, resources, config } = composed.repositories;
   const plane = runtime.operatorPlane && composeOperatorPlane(runtime.operatorPlane, composed, runtime.whatsapp, runtime.ids ?? randomIdGenerator);
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
@@ -45,6 +47,7 @@ export function createOrchestratorHandler(runtime: OrchestratorRuntime): Orchest
       clock: composed.clock,
       ids: runtime.ids ?? randomIdGenerator,
       settings: runtime.settings,
+      deployedSystemPrompt: runtime.deployedSystemPrompt === undefined ? undefined : { text: runtime.deployedSystemPrompt, config },
       operatorCommands: plane?.loginCommand,
       handoffs: plane?.handoffs,
     }),
@@ -68,6 +71,7 @@ export const handler: OrchestratorHandler = (event, context) => {
       whatsapp: new GraphApiWhatsAppSender({ baseUrl: config.whatsAppApiBaseUrl, credentials }),
       agent: createAgent(config.agent),
       maxReceiveCount: config.maxReceiveCount,
+      deployedSystemPrompt: config.deployedSystemPrompt,
       observability: config.observability,
       operatorPlane: config.operatorPlane,
       operatorTimeZone: config.operatorPlane?.timeZone,

@@ -13,6 +13,8 @@ export interface OrchestratorConfig {
   readonly agent: AgentSettings;
   /** The turn queue's redrive `maxReceiveCount`: the receive that reaches it is the final attempt. */
   readonly maxReceiveCount: number;
+  /** The system prompt set in the construct, if any: adopted as the prompt resource's next version. */
+  readonly deployedSystemPrompt?: string;
   readonly observability: ObservabilityConfig;
   /** Present when the construct turned the operator plane on. */
   readonly operatorPlane?: OperatorPlaneEnvironment;
@@ -30,6 +32,7 @@ export function readOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): Or
     whatsAppApiBaseUrl: env[RUNTIME_ENV.whatsAppApiBaseUrl]?.trim() || PIPELINE_DEFAULTS.whatsAppApiBaseUrl,
     agent: agentSettingsFromEnvironment(env),
     maxReceiveCount: maxReceiveCount(env),
+    deployedSystemPrompt: env[RUNTIME_ENV.deployedSystemPrompt]?.trim() || undefined,
     observability: observabilityConfig(env),
     operatorPlane: operatorPlaneFromEnvironment(env),
   };

@@ -2,7 +2,7 @@ import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambd
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { PIPELINE_DEFAULTS } from '../../lib/private/pipeline-contract';
+import { CUSTOM_METRICS, PIPELINE_DEFAULTS } from '../../lib/private/pipeline-contract';
 import { decodeDispatchMessage } from '../core/adapters/sqs/dispatch-message';
 import type { ProcessTurn } from '../core/application/process-turn';
 import { ReplyDeliveryError } from '../core/application/reply-delivery-error';
@@ -50,15 +50,18 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
       });
       metrics.addMetric(`Turn_${report.outcome}`, MetricUnit.Count, 1);
       if (report.agent) {
-        metrics.addMetric('AgentLatency', MetricUnit.Milliseconds, report.agent.latencyMs);
+        metrics.addMetric(CUSTOM_METRICS.agentLatency, MetricUnit.Milliseconds, report.agent.latencyMs);
         metrics.addMetric('AgentIterations', MetricUnit.Count, report.agent.iterations);
       }
       logger.info('turn_processed', { outcome: report.outcome, customer, drained: report.drained, agent: report.agent, receiveCount });
     } catch (error) {
       const outcome = error instanceof ReplyDeliveryError ? 'send_failed' : 'failed';
       metrics.addMetric(outcome === 'send_failed' ? 'ReplySendFailed' : 'TurnFailed', MetricUnit.Count, 1);
-      if (error instanceof ReplyDeliveryError && error.outcomeUnknown) metrics.addMetric('ReplyOutcomeUnknown', MetricUnit.Count, 1);
-      logger.error('turn_failed', { outcome, customer, receiveCount, deadLettered: receiveCount >= maxReceiveCount, error: error as Error });
+      if (error instanceof ReplyDeliveryError && error.outcomeUnknown) metrics.addMetric(CUSTOM_METRICS.replyOutcomeUnknown, MetricUnit.Count, 1);
+      const deadLettered = receiveCount >= maxReceiveCount;
+      // Records fail one by one (partial batch response), so the function's Errors metric never sees this.
+      if (deadLettered) metrics.addMetric(CUSTOM_METRICS.turnFailedPermanently, MetricUnit.Count, 1);
+      logger.error('turn_failed', { outcome, customer, receiveCount, deadLettered, error: error as Error });
       throw error;
     }
   }

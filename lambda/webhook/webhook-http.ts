@@ -1,6 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { CUSTOM_METRICS } from '../../lib/private/pipeline-contract';
 import type { InboundOutcome, RegisterInboundTurns } from '../core/application/register-inbound';
 import { parseWebhookPayload, WebhookPayloadError } from '../core/adapters/whatsapp/webhook-payload';
 import { verifyMetaSignature } from '../core/adapters/whatsapp/webhook-signature';
@@ -91,8 +92,11 @@ export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event:
 
     const { appSecret } = await deps.credentials.get();
     const verdict = verifyMetaSignature(rawBody, header(event, 'x-hub-signature-256'), appSecret);
-    if (verdict === 'missing') return reject(401, 'missing signature');
-    if (verdict === 'invalid') return reject(403, 'invalid signature');
+    if (verdict !== 'valid') {
+      // Its own metric: a wrong or unfilled app secret refuses every Meta delivery and must page someone.
+      metrics.addMetric(CUSTOM_METRICS.webhookSignatureRejected, MetricUnit.Count, 1);
+      return verdict === 'missing' ? reject(401, 'missing signature') : reject(403, 'invalid signature');
+    }
 
     let parsed;
     try {
@@ -102,7 +106,7 @@ export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event:
       throw error;
     }
 
-    metrics.addMetric('InboundReceived', MetricUnit.Count, parsed.turns.length);
+    metrics.addMetric(CUSTOM_METRICS.inboundReceived, MetricUnit.Count, parsed.turns.length);
     metrics.addMetric('StatusesReceived', MetricUnit.Count, parsed.statuses.length);
     const results = await deps.registerInbound.execute(parsed.turns);
     const outcomes: Record<string, number> = {};
@@ -123,7 +127,8 @@ export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event:
     } catch (error) {
       // Anything unexpected (DynamoDB or SQS unavailable, secrets unreadable) is retryable: Meta
       // retries non-200 answers, and every step of registration is idempotent.
-      metrics.addMetric('WebhookFailed', MetricUnit.Count, 1);
+      // The function itself succeeds, so its Errors metric never moves: this metric carries the alarm.
+      metrics.addMetric(CUSTOM_METRICS.webhookServerError, MetricUnit.Count, 1);
       logger.error('webhook_failed', { outcome: 'failed', error: error as Error });
       return reply(500, 'temporarily unavailable');
     }

@@ -46,6 +46,9 @@ export const QUEUE_PRODUCER_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt']
 /** Bedrock agent: the Converse API is authorised as InvokeModel. */
 export const BEDROCK_INVOKE_ACTIONS = ['bedrock:InvokeModel'] as const;
 
+/** Bedrock guardrail named in the Converse call's `guardrailConfig`. */
+export const BEDROCK_GUARDRAIL_ACTIONS = ['bedrock:ApplyGuardrail'] as const;
+
 /** Consumer-supplied agent function. */
 export const AGENT_FUNCTION_INVOKE_ACTIONS = ['lambda:InvokeFunction'] as const;
 

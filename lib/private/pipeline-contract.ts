@@ -34,11 +34,56 @@ export const RUNTIME_ENV = {
   whatsAppApiBaseUrl: 'WHATSAPP_API_BASE_URL',
   agentBackend: 'AGENT_BACKEND',
   bedrockModelId: 'BEDROCK_MODEL_ID',
+  /** JSON of the Converse `inferenceConfig` (maxTokens, temperature, topP, stopSequences). */
+  bedrockInferenceConfig: 'BEDROCK_INFERENCE_CONFIG',
+  bedrockGuardrailId: 'BEDROCK_GUARDRAIL_ID',
+  bedrockGuardrailVersion: 'BEDROCK_GUARDRAIL_VERSION',
+  /** The system prompt set in the construct: seeded as a version of the admin prompt resource. */
+  deployedSystemPrompt: 'AGENT_SYSTEM_PROMPT',
   agentFunctionName: 'AGENT_FUNCTION_NAME',
   maxReceiveCount: 'MAX_RECEIVE_COUNT',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
+  logLevel: 'POWERTOOLS_LOG_LEVEL',
 } as const;
+
+/**
+ * The custom metrics the functions emit through Powertools (namespace `POWERTOOLS_METRICS_NAMESPACE`,
+ * one dimension `service` = `POWERTOOLS_SERVICE_NAME`). The construct's alarms, dashboard and
+ * `metric*` helpers read the same names, so a renamed metric cannot silently orphan an alarm.
+ */
+export const CUSTOM_METRICS = {
+  /** Webhook: a notification was accepted; value = customer messages in it. */
+  inboundReceived: 'InboundReceived',
+  /** Webhook: answered 5xx (table, queue or secret unavailable); Meta retries. */
+  webhookServerError: 'WebhookServerError',
+  /** Webhook: a POST without a valid X-Hub-Signature-256 (wrong or unfilled app secret, or not Meta). */
+  webhookSignatureRejected: 'WebhookSignatureRejected',
+  /** Orchestrator: the agent's reply was sent. */
+  turnAnswered: 'Turn_answered',
+  /** Orchestrator: a turn failed on the receive that sends it to the dead-letter queue. */
+  turnFailedPermanently: 'TurnFailedPermanently',
+  /** Orchestrator: WhatsApp refused a reply for good (e.g. the 24-hour window closed). */
+  replyRefused: 'Turn_failed_permanent',
+  /** Orchestrator: a reply send timed out or was cut off; it may or may not have reached the customer. */
+  replyOutcomeUnknown: 'ReplyOutcomeUnknown',
+  /** Orchestrator: milliseconds the agent took for one turn. */
+  agentLatency: 'AgentLatency',
+  /** Orchestrator: model input tokens of a turn (from Converse `usage`). */
+  agentInputTokens: 'AgentInputTokens',
+  /** Orchestrator: model output tokens of a turn (from Converse `usage`). */
+  agentOutputTokens: 'AgentOutputTokens',
+} as const;
+
+/**
+ * The neutral system prompt the library ships: a starting point for any business, replaced by
+ * `AgentBackend.bedrock({ systemPrompt })` or edited in the console.
+ */
+export const DEFAULT_SYSTEM_PROMPT =
+  'You are the WhatsApp assistant of this business. Answer briefly, kindly and in the customer’s language; ' +
+  'use only what you know from this conversation and never invent prices, dates or policies. ' +
+  'Find out what the customer needs and record it with the qualification tool. ' +
+  'Hand the conversation to a human when the customer asks for one, when the request is sensitive, or when you cannot help.';
 
 /** Values of `RUNTIME_ENV.agentBackend`: which agent adapter the orchestrator wires in. */
 export const AGENT_BACKEND_KINDS = {

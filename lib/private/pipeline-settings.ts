@@ -1,6 +1,6 @@
 import { Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import type { AgentPipelineProps } from '../agent-pipeline-props';
+import { type AgentPipelineProps, type AlarmThresholds, LogLevel } from '../agent-pipeline-props';
 import { PIPELINE_DEFAULTS, physicalNames } from './pipeline-contract';
 
 /** The construct's props with every default applied and every check passed. Internal. */
@@ -20,7 +20,23 @@ export interface PipelineSettings {
   readonly orchestratorMaxConcurrency?: number;
   readonly whatsAppApiBaseUrl: string;
   readonly oldestMessageAgeAlarmThreshold: Duration;
+  readonly alarmThresholds: Required<AlarmThresholds>;
+  readonly dashboard: boolean;
+  readonly logLevel: LogLevel;
 }
+
+const DEFAULT_ALARM_THRESHOLDS: Required<AlarmThresholds> = {
+  webhookServerErrors: 0,
+  webhookSignatureRejections: 0,
+  permanentTurnFailures: 0,
+  replyOutcomesUnknown: 0,
+  deadLetterQueueMessages: 0,
+  functionErrors: 0,
+  functionThrottles: 0,
+  durationShareOfTimeout: 0.8,
+  tableThrottledRequests: 0,
+  modelThrottles: 0,
+};
 
 /** Lowercase letters, digits and inner hyphens: valid in SQS and DynamoDB names, and readable. */
 const NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
@@ -116,6 +132,18 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
     checkInteger(fail, 'orchestratorMaxConcurrency', props.orchestratorMaxConcurrency, 2, 1000);
   }
 
+  const alarmThresholds = { ...DEFAULT_ALARM_THRESHOLDS, ...definedFields(props.alarmThresholds ?? {}) };
+  for (const [name, value] of Object.entries(alarmThresholds)) {
+    if (name === 'durationShareOfTimeout') continue;
+    if (!Token.isUnresolved(value) && !(Number.isFinite(value) && value >= 0)) fail(`alarmThresholds.${name} must be a count of 0 or more; got ${value}.`);
+  }
+  const share = alarmThresholds.durationShareOfTimeout;
+  if (!Token.isUnresolved(share) && !(share > 0 && share <= 1)) {
+    fail(`alarmThresholds.durationShareOfTimeout must be above 0 and at most 1 (e.g. 0.8 for 80 % of the timeout); got ${share}.`);
+  }
+  const logLevel = props.logLevel ?? LogLevel.INFO;
+  if (!Object.values(LogLevel).includes(logLevel)) fail(`logLevel '${logLevel}' is not one of ${Object.values(LogLevel).join(', ')}.`);
+
   return {
     names: physicalNames(serviceName, environment),
     serviceName,
@@ -132,7 +160,15 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
     orchestratorMaxConcurrency: props.orchestratorMaxConcurrency,
     whatsAppApiBaseUrl: resolveApiBaseUrl(fail, props.whatsAppApiBaseUrl ?? PIPELINE_DEFAULTS.whatsAppApiBaseUrl),
     oldestMessageAgeAlarmThreshold,
+    alarmThresholds,
+    dashboard: props.dashboard ?? true,
+    logLevel,
   };
+}
+
+/** A struct without its undefined fields, so spreading it keeps the defaults (jsii passes absent fields as undefined). */
+function definedFields<T extends object>(struct: T): Partial<T> {
+  return Object.fromEntries(Object.entries(struct).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 type Fail = (problem: string) => never;

@@ -60,6 +60,16 @@ export interface LocalPipelineOptions {
   readonly maxConcurrency?: number;
   /** Log level of both functions. Default `POWERTOOLS_LOG_LEVEL`, else WARN. */
   readonly logLevel?: LogLevel;
+  /**
+   * Where both functions record their metrics. Default: one instance per function, disabled (there
+   * is no CloudWatch locally). Pass an enabled instance to read the EMF lines it writes to stdout.
+   */
+  readonly metrics?: Metrics;
+  /**
+   * The app secret the webhook's WhatsApp secret holds. Default: the one the simulated Meta signs
+   * with; `'REPLACE_ME'` reproduces a secret nobody filled in (every delivery is refused).
+   */
+  readonly webhookAppSecret?: string;
   /** How both functions' log entries are written. Default: Powertools' Lambda JSON format. */
   readonly logFormatter?: LogFormatter;
   /** Sees every orchestrator invocation and what became of its record. */
@@ -190,9 +200,9 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     const webhook = createWebhookHandler({
       tableName: names.table,
       turnQueueUrl: queues.turnQueueUrl,
-      credentials: credentialsProvider,
+      credentials: options.webhookAppSecret === undefined ? credentialsProvider : new StaticCredentialsProvider({ ...credentials, appSecret: options.webhookAppSecret }),
       sqsClient,
-      ...observability('whatsapp-webhook', logLevel, options.logFormatter),
+      ...observability('whatsapp-webhook', logLevel, options),
     });
     const whatsapp = new GraphApiWhatsAppSender({ baseUrl: fakeWhatsApp.baseUrl, credentials: credentialsProvider });
     const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: queues.turnQueueUrl, deadLetterQueueUrl: queues.deadLetterQueueUrl, sqs: sqsClient });
@@ -205,7 +215,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       maxReceiveCount: options.queue?.maxReceiveCount,
       settings: options.turnSettings,
       operatorPlane,
-      ...observability('whatsapp-orchestrator', logLevel, options.logFormatter),
+      ...observability('whatsapp-orchestrator', logLevel, options),
     });
 
     const documentClient = createDocumentClient({ endpoint: dynamoDb, region, credentials: localCredentials });
@@ -219,7 +229,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     };
     const sweepHandoffs = () => {
       requirePlane();
-      return createHandoffSweeperHandler({ tableName: names.table, whatsapp, operatorPlane: operatorPlane!, ...observability('whatsapp-handoff-sweeper', logLevel, options.logFormatter) })();
+      return createHandoffSweeperHandler({ tableName: names.table, whatsapp, operatorPlane: operatorPlane!, ...observability('whatsapp-handoff-sweeper', logLevel, options) })();
     };
     if (operatorPlane !== undefined && options.sweepEveryMs !== undefined) {
       const sweeper = setInterval(() => void sweepHandoffs().catch(() => undefined), options.sweepEveryMs);
@@ -290,7 +300,7 @@ async function startOperatorPlane(
     adminPhoneNumbers: options.adminPhoneNumbers,
     deadLetters: context.deadLetters,
     console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY),
-    ...observability('whatsapp-operator', context.logLevel, options.logFormatter),
+    ...observability('whatsapp-operator', context.logLevel, options),
   });
   const server = await startFunctionUrlServer(operator, { port: options.ports?.console });
   context.cleanup.add(() => server.close());
@@ -316,9 +326,9 @@ function isRealAgentBackend(backend: string | undefined): boolean {
   return backend !== undefined && backend !== '' && backend !== AGENT_BACKEND_KINDS.scripted;
 }
 
-function observability(serviceName: string, logLevel: LogLevel, logFormatter?: LogFormatter): { logger: Logger; metrics: Metrics } {
+function observability(serviceName: string, logLevel: LogLevel, { logFormatter, metrics }: LocalPipelineOptions): { logger: Logger; metrics: Metrics } {
   const logger = new Logger({ serviceName, logLevel, ...(logFormatter ? { logFormatter } : {}) });
-  return { logger, metrics: new Metrics({ serviceName, namespace: 'AgentPipelineLocal', logger }) };
+  return { logger, metrics: metrics ?? new Metrics({ serviceName, namespace: 'AgentPipelineLocal', logger }) };
 }
 
 async function createAgentTableUnlessPresent(client: DynamoDBClient, tableName: string): Promise<void> {

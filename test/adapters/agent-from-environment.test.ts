@@ -27,6 +27,38 @@ it('builds the Bedrock agent for the configured model', async () => {
   expect(inputs[0].modelId).toBe('amazon.nova-pro-v1:0');
 });
 
+it('passes the construct’s inference settings and guardrail to every Converse call', async () => {
+  const inputs: ConverseCommandInput[] = [];
+  const converse: ConverseCall = async (input) => (inputs.push(input), fixture('bedrock', 'plain-reply'));
+
+  const agent = agentFromEnvironment(
+    {
+      [RUNTIME_ENV.agentBackend]: 'bedrock',
+      [RUNTIME_ENV.bedrockModelId]: 'arn:aws:bedrock:eu-west-1:123456789012:application-inference-profile/a1b2c3',
+      [RUNTIME_ENV.bedrockInferenceConfig]: JSON.stringify({ maxTokens: 300, temperature: 0.2, topP: 0.9, stopSequences: ['END'] }),
+      [RUNTIME_ENV.bedrockGuardrailId]: 'gr0abc123',
+      [RUNTIME_ENV.bedrockGuardrailVersion]: '2',
+    },
+    { converse },
+  );
+  await agent.respond(request);
+
+  expect(inputs[0]).toMatchObject({
+    modelId: 'arn:aws:bedrock:eu-west-1:123456789012:application-inference-profile/a1b2c3',
+    inferenceConfig: { maxTokens: 300, temperature: 0.2, topP: 0.9, stopSequences: ['END'] },
+    guardrailConfig: { guardrailIdentifier: 'gr0abc123', guardrailVersion: '2' },
+  });
+});
+
+it.each([
+  [{ [RUNTIME_ENV.bedrockInferenceConfig]: '{"maxTokens":' }, /BEDROCK_INFERENCE_CONFIG is not JSON/],
+  [{ [RUNTIME_ENV.bedrockInferenceConfig]: '{"topK":5}' }, /BEDROCK_INFERENCE_CONFIG has an unknown field "topK"/],
+  [{ [RUNTIME_ENV.bedrockInferenceConfig]: '{"temperature":3}' }, /BEDROCK_INFERENCE_CONFIG has an invalid temperature/],
+  [{ [RUNTIME_ENV.bedrockGuardrailId]: 'gr0abc123' }, /BEDROCK_GUARDRAIL_ID and BEDROCK_GUARDRAIL_VERSION must be set together/],
+])('refuses Bedrock settings the construct would never write: %p', (extra, message) => {
+  expect(() => agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'bedrock', [RUNTIME_ENV.bedrockModelId]: 'amazon.nova-pro-v1:0', ...extra })).toThrow(message);
+});
+
 it("builds the Lambda agent for the consumer's function", async () => {
   const inputs: InvokeCommandInput[] = [];
   const invoke: LambdaInvoke = async (input) => (inputs.push(input), { StatusCode: 200, Payload: new TextEncoder().encode('{"reply":"Olá!"}') });

@@ -143,6 +143,7 @@ describe('AgentPipeline with its defaults', () => {
           WHATSAPP_SECRET_ARN: synth.stack.resolve(synth.pipeline.whatsAppSecret.secretArn),
           POWERTOOLS_SERVICE_NAME: 'gogenetic-agent-prod',
           POWERTOOLS_METRICS_NAMESPACE: 'gogenetic-agent',
+          POWERTOOLS_LOG_LEVEL: 'INFO',
         },
       },
     });
@@ -161,6 +162,7 @@ describe('AgentPipeline with its defaults', () => {
           AGENT_BACKEND: 'scripted',
           POWERTOOLS_SERVICE_NAME: 'gogenetic-agent-prod',
           POWERTOOLS_METRICS_NAMESPACE: 'gogenetic-agent',
+          POWERTOOLS_LOG_LEVEL: 'INFO',
         },
       },
     });
@@ -246,18 +248,25 @@ describe('AgentPipeline with its defaults', () => {
     }
   });
 
-  test('seven alarms, all exposed, all ignoring missing data, none with actions', () => {
+  test('thirteen alarms (no model alarm without Bedrock), all exposed, all ignoring missing data, none with actions', () => {
     const pipeline = synth.pipeline;
     expect(pipeline.alarms).toEqual([
       pipeline.deadLetterQueueAlarm,
       pipeline.oldestMessageAgeAlarm,
       pipeline.webhookErrorsAlarm,
       pipeline.webhookThrottlesAlarm,
+      pipeline.webhookDurationAlarm,
+      pipeline.webhookServerErrorsAlarm,
+      pipeline.webhookSignatureRejectedAlarm,
       pipeline.orchestratorErrorsAlarm,
       pipeline.orchestratorThrottlesAlarm,
+      pipeline.orchestratorDurationAlarm,
+      pipeline.turnFailedPermanentlyAlarm,
+      pipeline.replyOutcomeUnknownAlarm,
       pipeline.tableThrottlesAlarm,
     ]);
-    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 7);
+    expect(pipeline.modelThrottlesAlarm).toBeUndefined();
+    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 13);
     for (const alarm of Object.values(synth.template.findResources('AWS::CloudWatch::Alarm'))) {
       expect(alarm.Properties).toMatchObject({
         ComparisonOperator: 'GreaterThanThreshold',
@@ -446,7 +455,7 @@ describe('AgentPipeline with every option set', () => {
   test('every alarm notifies the topic on ALARM and on OK', () => {
     const topicRef = synth.stack.resolve(topic.topicArn);
     const alarms = Object.values(synth.template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(7);
+    expect(alarms).toHaveLength(13);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicRef]);
       expect(alarm.Properties.OKActions).toEqual([topicRef]);

@@ -16,6 +16,8 @@ export interface FunctionRuntime {
   readonly metrics?: Metrics;
   /** Service name and metrics namespace; defaults for local runs. */
   readonly observability?: ObservabilityConfig;
+  /** DynamoDB endpoint to call instead of the SDK's (a local server, or a closed port to simulate an outage). */
+  readonly dynamoDbEndpoint?: string;
   /** Sees every DynamoDB call (benchmarks count calls and consumed capacity with it). */
   readonly kitObserver?: DynamoKitObserver;
   /** IANA zone whose midnight ends operator login links and sessions. */
@@ -46,7 +48,7 @@ export function composeFunction(name: string, runtime: FunctionRuntime): Compose
       tableName: runtime.tableName,
       clock,
       ids: runtime.ids,
-      client: createDocumentClient({}, (client) => powertools.tracer.captureAWSv3Client(client)),
+      client: createDocumentClient(runtime.dynamoDbEndpoint === undefined ? {} : { endpoint: runtime.dynamoDbEndpoint }, (client) => powertools.tracer.captureAWSv3Client(client)),
       observer: runtime.kitObserver,
       operatorTimeZone: runtime.operatorTimeZone,
     }),

@@ -12,6 +12,7 @@ import type {
   InboundReceiptRepository,
   LegacyDebounceRepository,
   MessageRepository,
+  OperationalConfigRepository,
   OutboundReply,
   SessionRepository,
   VersionedResourceRepository,
@@ -34,6 +35,12 @@ export interface ProcessTurnDependencies {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly settings?: Partial<TurnSettings>;
+  /**
+   * The system prompt set in the construct and the config store of its deployment marker: adopted
+   * as the prompt resource's next version when a deployment changes it.
+   * @default - none: the resource, else the default prompt
+   */
+  readonly deployedSystemPrompt?: { readonly text: string; readonly config: OperationalConfigRepository };
   /** Asked before anything else whether the turn is an operator's command (the operator plane). */
   readonly operatorCommands?: { handle(turn: InboundTurn): Promise<boolean> };
   /** Tells people about handoffs, and hands a conversation to them when the agent fails for good (the operator plane). */
@@ -75,7 +82,7 @@ export class ProcessTurn {
 
   constructor(private readonly deps: ProcessTurnDependencies) {
     this.settings = { ...DEFAULT_TURN_SETTINGS, ...deps.settings };
-    this.systemPrompt = new SystemPromptSource(deps.resources, deps.clock, this.settings);
+    this.systemPrompt = new SystemPromptSource(deps.resources, deps.clock, this.settings, deps.deployedSystemPrompt);
     this.legacy = new DrainLegacyDebounce(deps);
   }
 

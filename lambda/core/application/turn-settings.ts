@@ -1,3 +1,4 @@
+import { DEFAULT_SYSTEM_PROMPT } from '../../../lib/private/pipeline-contract';
 import type { AgentResponse } from '../ports/agent';
 
 /**
@@ -47,9 +48,7 @@ export const DEFAULT_TURN_SETTINGS: TurnSettings = {
   maxAgentIterations: 10,
   deliveryReserveMs: 15_000,
   historyLimit: 50,
-  defaultSystemPrompt:
-    'You are the WhatsApp assistant of a genetic testing laboratory. Answer briefly and kindly in the customer’s language, ' +
-    'qualify what the customer needs, and hand the conversation to a human when asked or when you cannot help.',
+  defaultSystemPrompt: DEFAULT_SYSTEM_PROMPT,
   promptResource: { type: 'prompt', id: 'system' },
   promptCacheMs: 60_000,
 };

@@ -18,9 +18,24 @@ export interface AgentClients {
   readonly invoke?: LambdaInvoke;
 }
 
+/** The Converse `inferenceConfig` the construct passes as JSON. */
+export interface BedrockInferenceSettings {
+  readonly maxTokens?: number;
+  readonly temperature?: number;
+  readonly topP?: number;
+  readonly stopSequences?: readonly string[];
+}
+
+export interface BedrockAgentSettings {
+  readonly backend: typeof AGENT_BACKEND_KINDS.bedrock;
+  readonly modelId: string;
+  readonly inferenceConfig?: BedrockInferenceSettings;
+  readonly guardrail?: { readonly identifier: string; readonly version: string };
+}
+
 /** Which agent backend the orchestrator wires in, and its setting. */
 export type AgentSettings =
-  | { readonly backend: typeof AGENT_BACKEND_KINDS.bedrock; readonly modelId: string }
+  | BedrockAgentSettings
   | { readonly backend: typeof AGENT_BACKEND_KINDS.lambda; readonly functionName: string }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted };
 
@@ -33,7 +48,7 @@ export function agentSettingsFromEnvironment(env: NodeJS.ProcessEnv): AgentSetti
   const backend = env[RUNTIME_ENV.agentBackend];
   switch (backend) {
     case AGENT_BACKEND_KINDS.bedrock:
-      return { backend, modelId: required(env, RUNTIME_ENV.bedrockModelId, backend) };
+      return { backend, modelId: required(env, RUNTIME_ENV.bedrockModelId, backend), ...bedrockExtras(env) };
     case AGENT_BACKEND_KINDS.lambda:
       return { backend, functionName: required(env, RUNTIME_ENV.agentFunctionName, backend) };
     case AGENT_BACKEND_KINDS.scripted:
@@ -51,7 +66,7 @@ export function agentSettingsFromEnvironment(env: NodeJS.ProcessEnv): AgentSetti
 export function createAgent(settings: AgentSettings, clients: AgentClients = {}): AgentPort {
   switch (settings.backend) {
     case AGENT_BACKEND_KINDS.bedrock:
-      return new BedrockConverseAgent({ modelId: settings.modelId, converse: clients.converse });
+      return new BedrockConverseAgent({ modelId: settings.modelId, ...settings.inferenceConfig, guardrail: settings.guardrail, converse: clients.converse });
     case AGENT_BACKEND_KINDS.lambda:
       return new LambdaInvokeAgent({ functionName: settings.functionName, invoke: clients.invoke });
     case AGENT_BACKEND_KINDS.scripted:
@@ -68,4 +83,42 @@ function required(env: NodeJS.ProcessEnv, name: string, backend: AgentBackend): 
   const value = env[name]?.trim();
   if (!value) throw new AgentConfigurationError(`${name} is required when ${RUNTIME_ENV.agentBackend}=${backend}`);
   return value;
+}
+
+const INFERENCE_FIELDS: Record<keyof BedrockInferenceSettings, (value: unknown) => boolean> = {
+  maxTokens: (value) => Number.isInteger(value) && (value as number) >= 1,
+  temperature: (value) => typeof value === 'number' && value >= 0 && value <= 1,
+  topP: (value) => typeof value === 'number' && value >= 0 && value <= 1,
+  stopSequences: (value) => Array.isArray(value) && value.every((item) => typeof item === 'string' && item !== ''),
+};
+
+/** Inference settings and guardrail; a value the construct would never write fails the cold start. */
+function bedrockExtras(env: NodeJS.ProcessEnv): Pick<BedrockAgentSettings, 'inferenceConfig' | 'guardrail'> {
+  const rawInference = env[RUNTIME_ENV.bedrockInferenceConfig]?.trim();
+  const guardrailId = env[RUNTIME_ENV.bedrockGuardrailId]?.trim();
+  const guardrailVersion = env[RUNTIME_ENV.bedrockGuardrailVersion]?.trim();
+  if (Boolean(guardrailId) !== Boolean(guardrailVersion)) {
+    throw new AgentConfigurationError(`${RUNTIME_ENV.bedrockGuardrailId} and ${RUNTIME_ENV.bedrockGuardrailVersion} must be set together`);
+  }
+  return {
+    ...(rawInference ? { inferenceConfig: parseInferenceConfig(rawInference) } : {}),
+    ...(guardrailId && guardrailVersion ? { guardrail: { identifier: guardrailId, version: guardrailVersion } } : {}),
+  };
+}
+
+function parseInferenceConfig(raw: string): BedrockInferenceSettings {
+  const invalid = (problem: string) => new AgentConfigurationError(`${RUNTIME_ENV.bedrockInferenceConfig} ${problem}`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw invalid('is not JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid('is not a JSON object');
+  for (const [field, value] of Object.entries(parsed)) {
+    const isValid = Object.hasOwn(INFERENCE_FIELDS, field) ? INFERENCE_FIELDS[field as keyof BedrockInferenceSettings] : undefined;
+    if (!isValid) throw invalid(`has an unknown field "${field}"`);
+    if (!isValid(value)) throw invalid(`has an invalid ${field}`);
+  }
+  return parsed as BedrockInferenceSettings;
 }

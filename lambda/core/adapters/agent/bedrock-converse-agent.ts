@@ -38,6 +38,12 @@ export interface BedrockConverseAgentOptions {
   readonly maxTokens?: number;
   /** Omitted: the model's default. */
   readonly temperature?: number;
+  /** Omitted: the model's default. */
+  readonly topP?: number;
+  /** Omitted: none. */
+  readonly stopSequences?: readonly string[];
+  /** A Bedrock guardrail applied to every call (Converse `guardrailConfig`). */
+  readonly guardrail?: { readonly identifier: string; readonly version: string };
   /** Sent when the model produced no text before stopping. */
   readonly fallbackReply?: string;
   /** Clock in epoch ms, read against the request's deadline. Default `Date.now`. */
@@ -81,6 +87,7 @@ export class BedrockConverseAgent implements AgentPort {
   private readonly modelId: string;
   private readonly converse: ConverseCall;
   private readonly inferenceConfig: ConverseCommandInput['inferenceConfig'];
+  private readonly guardrailConfig: ConverseCommandInput['guardrailConfig'];
   private readonly fallbackReply: string;
   private readonly now: () => number;
 
@@ -90,7 +97,10 @@ export class BedrockConverseAgent implements AgentPort {
     this.inferenceConfig = {
       maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      ...(options.topP === undefined ? {} : { topP: options.topP }),
+      ...(options.stopSequences === undefined ? {} : { stopSequences: [...options.stopSequences] }),
     };
+    this.guardrailConfig = options.guardrail && { guardrailIdentifier: options.guardrail.identifier, guardrailVersion: options.guardrail.version };
     this.fallbackReply = options.fallbackReply ?? DEFAULT_FALLBACK_REPLY;
     this.now = options.now ?? Date.now;
   }
@@ -113,6 +123,7 @@ export class BedrockConverseAgent implements AgentPort {
         messages: [...messages],
         toolConfig: TOOL_CONFIG,
         inferenceConfig: this.inferenceConfig,
+        ...(this.guardrailConfig ? { guardrailConfig: this.guardrailConfig } : {}),
       };
       const answer = await callBeforeDeadline(request.deadline, this.now, (abortSignal) => this.call(input, abortSignal));
       if (answer === DEADLINE_REACHED) return finish('deadline');

@@ -1,0 +1,251 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { CUSTOM_METRICS } from './pipeline-contract';
+import { ALARM_PERIOD, type PipelineSettings } from './pipeline-settings';
+
+/**
+ * Alarms and dashboard of the pipeline, built from its resources and settings. Internal: the
+ * construct exposes the results as public properties and `metric*` methods.
+ */
+
+type CustomMetricName = (typeof CUSTOM_METRICS)[keyof typeof CUSTOM_METRICS];
+
+/**
+ * A metric the functions emit through Powertools. Powertools writes EMF with the namespace of
+ * `POWERTOOLS_METRICS_NAMESPACE` and one dimension set, `[["service"]]`, whose value is
+ * `POWERTOOLS_SERVICE_NAME`; the construct sets both, so the metric below is exactly that series.
+ */
+export function customMetric(settings: PipelineSettings, metricName: CustomMetricName, props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+  return new cloudwatch.Metric({
+    namespace: settings.serviceName,
+    metricName,
+    dimensionsMap: { service: settings.names.table },
+    statistic: 'Sum',
+    period: ALARM_PERIOD,
+    ...props,
+  });
+}
+
+/** Throttled calls to a Bedrock model or inference profile, as Bedrock publishes them. */
+export function modelThrottlesMetric(modelId: string, props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+  return new cloudwatch.Metric({
+    namespace: 'AWS/Bedrock',
+    metricName: 'InvocationThrottles',
+    dimensionsMap: { ModelId: modelId },
+    statistic: 'Sum',
+    period: ALARM_PERIOD,
+    ...props,
+  });
+}
+
+/** What the builders read from the pipeline. */
+export interface ObservedPipeline {
+  readonly scope: Construct;
+  readonly settings: PipelineSettings;
+  readonly webhookFunction: lambda.Function;
+  readonly orchestratorFunction: lambda.Function;
+  readonly queue: sqs.IQueue;
+  readonly deadLetterQueue: sqs.IQueue;
+  readonly metricDeadLetterQueueMessages: cloudwatch.IMetric;
+  readonly metricOldestMessageAge: cloudwatch.IMetric;
+  readonly metricTableThrottledRequests: cloudwatch.IMetric;
+  /** Present when the agent is a Bedrock model. */
+  readonly bedrockModelId?: string;
+  readonly alarmAction?: cloudwatch.IAlarmAction;
+}
+
+export interface PipelineAlarms {
+  readonly deadLetterQueue: cloudwatch.Alarm;
+  readonly oldestMessageAge: cloudwatch.Alarm;
+  readonly webhookErrors: cloudwatch.Alarm;
+  readonly webhookThrottles: cloudwatch.Alarm;
+  readonly webhookDuration: cloudwatch.Alarm;
+  readonly webhookServerErrors: cloudwatch.Alarm;
+  readonly webhookSignatureRejected: cloudwatch.Alarm;
+  readonly orchestratorErrors: cloudwatch.Alarm;
+  readonly orchestratorThrottles: cloudwatch.Alarm;
+  readonly orchestratorDuration: cloudwatch.Alarm;
+  readonly turnFailedPermanently: cloudwatch.Alarm;
+  readonly replyOutcomeUnknown: cloudwatch.Alarm;
+  readonly tableThrottles: cloudwatch.Alarm;
+  readonly modelThrottles?: cloudwatch.Alarm;
+  /** Every alarm above, in creation order. */
+  readonly all: cloudwatch.Alarm[];
+}
+
+/** Every way a message can stall, as an alarm wired to the alarm action if any. */
+export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms {
+  const { settings, webhookFunction, orchestratorFunction } = pipeline;
+  const { names, maxReceiveCount, oldestMessageAgeAlarmThreshold, alarmThresholds: thresholds } = settings;
+  const all: cloudwatch.Alarm[] = [];
+  const alarm = (id: string, metric: cloudwatch.IMetric, threshold: number, description: string): cloudwatch.Alarm => {
+    const created = new cloudwatch.Alarm(pipeline.scope, id, {
+      metric,
+      threshold,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      datapointsToAlarm: 1,
+      // No data means no traffic, not a failure (these metrics are sparse).
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      alarmDescription: `${description} Runbook: docs/RELIABILITY.md, alarm ${id}.`,
+    });
+    if (pipeline.alarmAction) {
+      created.addAlarmAction(pipeline.alarmAction);
+      created.addOkAction(pipeline.alarmAction);
+    }
+    all.push(created);
+    return created;
+  };
+  const custom = (name: CustomMetricName) => customMetric(settings, name);
+  const durationAlarm = (id: string, fn: lambda.Function, timeout: Duration, role: string) => {
+    const thresholdMs = Math.round(timeout.toMilliseconds() * thresholds.durationShareOfTimeout);
+    return alarm(
+      id,
+      fn.metricDuration({ statistic: 'p99', period: ALARM_PERIOD }),
+      thresholdMs,
+      `The ${role} of ${names.table} runs close to its ${timeout.toSeconds()} s timeout (p99 above ${thresholdMs} ms); timed-out invocations are retried or fail.`,
+    );
+  };
+
+  const alarms = {
+    deadLetterQueue: alarm(
+      'DeadLetterQueueAlarm',
+      pipeline.metricDeadLetterQueueMessages,
+      thresholds.deadLetterQueueMessages,
+      `A turn of ${names.table} failed ${maxReceiveCount} times and is in ${names.deadLetterQueue}: inspect it, fix the cause, redrive it.`,
+    ),
+    oldestMessageAge: alarm(
+      'OldestMessageAgeAlarm',
+      pipeline.metricOldestMessageAge,
+      oldestMessageAgeAlarmThreshold.toSeconds(),
+      `A message in ${names.queue} is older than ${oldestMessageAgeAlarmThreshold.toSeconds()} s: the orchestrator is not keeping up or keeps failing.`,
+    ),
+    webhookErrors: alarm(
+      'WebhookErrorsAlarm',
+      webhookFunction.metricErrors({ period: ALARM_PERIOD }),
+      thresholds.functionErrors,
+      `The webhook of ${names.table} crashed or timed out; Meta retries failed deliveries.`,
+    ),
+    webhookThrottles: alarm(
+      'WebhookThrottlesAlarm',
+      webhookFunction.metricThrottles({ period: ALARM_PERIOD }),
+      thresholds.functionThrottles,
+      `The webhook of ${names.table} was throttled; Meta retries, replies are delayed.`,
+    ),
+    webhookDuration: durationAlarm('WebhookDurationAlarm', webhookFunction, webhookFunction.timeout ?? Duration.seconds(3), 'webhook'),
+    webhookServerErrors: alarm(
+      'WebhookServerErrorsAlarm',
+      custom(CUSTOM_METRICS.webhookServerError),
+      thresholds.webhookServerErrors,
+      `The webhook of ${names.table} answered 5xx: the table, the queue or the secret is unavailable. Meta retries for up to 7 days.`,
+    ),
+    webhookSignatureRejected: alarm(
+      'WebhookSignatureRejectedAlarm',
+      custom(CUSTOM_METRICS.webhookSignatureRejected),
+      thresholds.webhookSignatureRejections,
+      `The webhook of ${names.table} refused a signature: the app secret in the WhatsApp secret is wrong or still REPLACE_ME, so Meta's deliveries are refused.`,
+    ),
+    orchestratorErrors: alarm(
+      'OrchestratorErrorsAlarm',
+      orchestratorFunction.metricErrors({ period: ALARM_PERIOD }),
+      thresholds.functionErrors,
+      `The orchestrator of ${names.table} crashed or timed out; the turn is retried until it reaches the dead-letter queue.`,
+    ),
+    orchestratorThrottles: alarm(
+      'OrchestratorThrottlesAlarm',
+      orchestratorFunction.metricThrottles({ period: ALARM_PERIOD }),
+      thresholds.functionThrottles,
+      `The orchestrator of ${names.table} was throttled; throttled receives count towards the dead-letter queue.`,
+    ),
+    orchestratorDuration: durationAlarm('OrchestratorDurationAlarm', orchestratorFunction, settings.orchestratorTimeout, 'orchestrator'),
+    turnFailedPermanently: alarm(
+      'TurnFailedPermanentlyAlarm',
+      custom(CUSTOM_METRICS.turnFailedPermanently),
+      thresholds.permanentTurnFailures,
+      `A turn of ${names.table} failed on its last receive: the customer got no reply and the messages go to the dead-letter queue.`,
+    ),
+    replyOutcomeUnknown: alarm(
+      'ReplyOutcomeUnknownAlarm',
+      custom(CUSTOM_METRICS.replyOutcomeUnknown),
+      thresholds.replyOutcomesUnknown,
+      `A reply of ${names.table} may not have reached WhatsApp (timeout or cut connection); the retry may send it twice.`,
+    ),
+    tableThrottles: alarm(
+      'TableThrottlesAlarm',
+      pipeline.metricTableThrottledRequests,
+      thresholds.tableThrottledRequests,
+      `Requests to ${names.table} were throttled.`,
+    ),
+    modelThrottles:
+      pipeline.bedrockModelId === undefined
+        ? undefined
+        : alarm(
+            'ModelThrottlesAlarm',
+            modelThrottlesMetric(pipeline.bedrockModelId),
+            thresholds.modelThrottles,
+            `Bedrock throttled calls of ${names.table} to ${pipeline.bedrockModelId}: turns are retried and may reach the dead-letter queue. Request a quota increase or use a cross-Region profile.`,
+          ),
+  };
+  return { ...alarms, all };
+}
+
+const WIDGET_WIDTH = 12;
+const WIDGET_HEIGHT = 6;
+
+/** The operators' view: traffic, latency, replies, failures, queues, tokens, throttles, alarm states. */
+export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: PipelineAlarms): cloudwatch.Dashboard {
+  const { settings, webhookFunction, orchestratorFunction } = pipeline;
+  const custom = (name: CustomMetricName, label: string, statistic = 'Sum') => customMetric(settings, name, { label, statistic, period: Duration.minutes(5) });
+  const fiveMinutes = { period: Duration.minutes(5) };
+  const graph = (title: string, left: cloudwatch.IMetric[], right: cloudwatch.IMetric[] = []) =>
+    new cloudwatch.GraphWidget({ title, left, right, width: WIDGET_WIDTH, height: WIDGET_HEIGHT });
+
+  const dashboard = new cloudwatch.Dashboard(pipeline.scope, 'Dashboard', {
+    dashboardName: settings.names.table,
+    defaultInterval: Duration.hours(3),
+  });
+  const throttles = [
+    webhookFunction.metricThrottles({ ...fiveMinutes, label: 'Webhook' }),
+    orchestratorFunction.metricThrottles({ ...fiveMinutes, label: 'Orchestrator' }),
+    pipeline.metricTableThrottledRequests,
+    ...(pipeline.bedrockModelId === undefined ? [] : [modelThrottlesMetric(pipeline.bedrockModelId, { ...fiveMinutes, label: 'Bedrock model' })]),
+  ];
+  dashboard.addWidgets(
+    graph('Traffic', [
+      custom(CUSTOM_METRICS.inboundReceived, 'Customer messages received'),
+      webhookFunction.metricInvocations({ ...fiveMinutes, label: 'Webhook requests' }),
+      orchestratorFunction.metricInvocations({ ...fiveMinutes, label: 'Turns started' }),
+    ]),
+    graph(
+      'Turn latency',
+      [custom(CUSTOM_METRICS.agentLatency, 'Agent p50 (ms)', 'p50'), custom(CUSTOM_METRICS.agentLatency, 'Agent p99 (ms)', 'p99')],
+      [orchestratorFunction.metricDuration({ ...fiveMinutes, statistic: 'p99', label: 'Orchestrator p99 (ms)' })],
+    ),
+  );
+  dashboard.addWidgets(
+    graph('Replies', [
+      custom(CUSTOM_METRICS.turnAnswered, 'Answered'),
+      custom(CUSTOM_METRICS.replyRefused, 'Refused by WhatsApp'),
+      custom(CUSTOM_METRICS.replyOutcomeUnknown, 'Outcome unknown'),
+    ]),
+    graph('Failures', [
+      custom(CUSTOM_METRICS.webhookServerError, 'Webhook 5xx'),
+      custom(CUSTOM_METRICS.webhookSignatureRejected, 'Signatures rejected'),
+      custom(CUSTOM_METRICS.turnFailedPermanently, 'Turns failed for good'),
+      webhookFunction.metricErrors({ ...fiveMinutes, label: 'Webhook errors' }),
+      orchestratorFunction.metricErrors({ ...fiveMinutes, label: 'Orchestrator errors' }),
+    ]),
+  );
+  dashboard.addWidgets(
+    graph('Dead-letter queue and queue age', [pipeline.metricDeadLetterQueueMessages], [pipeline.metricOldestMessageAge]),
+    graph('Agent tokens', [custom(CUSTOM_METRICS.agentInputTokens, 'Input tokens'), custom(CUSTOM_METRICS.agentOutputTokens, 'Output tokens')]),
+  );
+  dashboard.addWidgets(
+    graph('Throttles', throttles),
+    new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: alarms.all, width: WIDGET_WIDTH, height: WIDGET_HEIGHT }),
+  );
+  return dashboard;
+}

@@ -1,0 +1,135 @@
+// End to end, the custom metrics the construct's alarms watch: each failure that the functions
+// absorb (a 5xx answer, a refused signature, a turn that failed for good) must come out of the
+// Powertools Metrics instance as the EMF line CloudWatch turns into the alarm's metric.
+import { createServer } from 'node:net';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { physicalNames, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/private/pipeline-contract';
+import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import { createPowertools } from '../../lambda/core/adapters/observability/powertools';
+import { observabilityConfig } from '../../lambda/core/adapters/runtime-environment';
+import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
+import { createWebhookHandler } from '../../lambda/webhook';
+import { startFunctionUrlServer } from '../../local/runtime/function-url-server';
+import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+import { deliverToWebhook } from '../../local/runtime/meta-notification';
+import { newCustomer, startTestPipeline, waitUntil } from './support';
+
+/** What Powertools writes for one flush: the EMF envelope plus one property per metric and dimension. */
+interface EmfLine {
+  readonly _aws: { readonly CloudWatchMetrics: { readonly Namespace: string; readonly Dimensions: string[][]; readonly Metrics: { Name: string; Unit: string }[] }[] };
+  readonly [key: string]: unknown;
+}
+
+const DEPLOYED = physicalNames(PIPELINE_DEFAULTS.serviceName, 'prod');
+
+let stdout: string[];
+let pipeline: LocalPipeline | undefined;
+let stopServer: (() => Promise<void>) | undefined;
+beforeEach(() => {
+  stdout = [];
+  const write = process.stdout.write.bind(process.stdout);
+  jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    const text = chunk.toString();
+    if (text.includes('"_aws"')) {
+      stdout.push(text);
+      return true;
+    }
+    return write(chunk, ...(rest as []));
+  });
+});
+afterEach(async () => {
+  jest.restoreAllMocks();
+  await pipeline?.stop();
+  await stopServer?.();
+  pipeline = undefined;
+  stopServer = undefined;
+});
+
+/** The Metrics instance a deployed function builds from the environment the construct sets. */
+function deployedMetrics(): Metrics {
+  const previous = process.env.POWERTOOLS_METRICS_DISABLED;
+  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+  try {
+    const env = { [RUNTIME_ENV.serviceName]: DEPLOYED.table, [RUNTIME_ENV.metricsNamespace]: PIPELINE_DEFAULTS.serviceName };
+    return createPowertools('unused', observabilityConfig(env)).metrics;
+  } finally {
+    if (previous === undefined) delete process.env.POWERTOOLS_METRICS_DISABLED;
+    else process.env.POWERTOOLS_METRICS_DISABLED = previous;
+  }
+}
+
+function emfLines(): EmfLine[] {
+  return stdout.flatMap((chunk) => chunk.split('\n').filter((line) => line.trim() !== '')).map((line) => JSON.parse(line) as EmfLine);
+}
+
+/** Asserts the metric was written in exactly the series the construct's alarm reads, and returns its total. */
+function emittedTotal(metricName: string): number {
+  let total = 0;
+  for (const line of emfLines()) {
+    for (const directive of line._aws.CloudWatchMetrics) {
+      if (!directive.Metrics.some((metric) => metric.Name === metricName)) continue;
+      expect(directive.Namespace).toBe(PIPELINE_DEFAULTS.serviceName);
+      expect(directive.Dimensions).toEqual([['service']]);
+      expect(line.service).toBe(DEPLOYED.table);
+      total += line[metricName] as number;
+    }
+  }
+  return total;
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+it('an app secret nobody filled in: Meta’s signed delivery is refused with 403 and WebhookSignatureRejected is emitted', async () => {
+  pipeline = await startTestPipeline({ metrics: deployedMetrics(), webhookAppSecret: WHATSAPP_SECRET_PLACEHOLDER });
+
+  const { status } = await pipeline.sendCustomerMessage(newCustomer(), 'Olá');
+
+  expect(status).toBe(403);
+  expect(emittedTotal('WebhookSignatureRejected')).toBe(1);
+  expect(emittedTotal('WebhookServerError')).toBe(0);
+});
+
+it('DynamoDB unreachable: the webhook answers 500 and WebhookServerError is emitted', async () => {
+  const appSecret = 'app-secret-of-the-test';
+  const webhook = createWebhookHandler({
+    tableName: DEPLOYED.table,
+    turnQueueUrl: 'http://127.0.0.1:1/queue/never-reached.fifo',
+    credentials: new StaticCredentialsProvider({ appSecret, verifyToken: 'verify', accessToken: 'token' }),
+    dynamoDbEndpoint: `http://127.0.0.1:${await closedPort()}`,
+    logger: new Logger({ logLevel: 'SILENT' }),
+    metrics: deployedMetrics(),
+  });
+  const server = await startFunctionUrlServer(webhook);
+  stopServer = () => server.close();
+
+  const delivery = await deliverToWebhook(server.url, appSecret, [{ from: newCustomer(), text: 'Olá' }]);
+
+  expect(delivery.status).toBe(500);
+  expect(emittedTotal('WebhookServerError')).toBe(1);
+  expect(emittedTotal('WebhookSignatureRejected')).toBe(0);
+});
+
+it('a turn that fails on its last receive emits TurnFailedPermanently once, earlier receives do not', async () => {
+  const agent = new ScriptedAgent({ failWhen: () => new Error('agent down') });
+  let failedReceives = 0;
+  pipeline = await startTestPipeline({
+    agent,
+    metrics: deployedMetrics(),
+    queue: { visibilityTimeoutSeconds: 1, maxReceiveCount: 2 },
+    onInvocation: (report) => {
+      if (report.outcome === 'retained') failedReceives++;
+    },
+  });
+
+  await pipeline.sendCustomerMessage(newCustomer(), 'Olá');
+  await waitUntil(() => failedReceives === 2, 20_000, 'both receives to fail');
+
+  expect(emittedTotal('TurnFailedPermanently')).toBe(1);
+});
