@@ -158,6 +158,24 @@ describe('tool use', () => {
     });
   });
 
+  it('answers a tool input carrying inherited member names with an error result instead of failing the turn', async () => {
+    const hostile = fixture<ConverseCommandOutput>('bedrock', 'tool-use-invalid-input');
+    const toolUse = hostile.output?.message?.content?.[0].toolUse;
+    if (toolUse) toolUse.input = JSON.parse('{"requestedService":"x","toString":{"a":1},"__proto__":{"notes":"y"}}');
+    const requests: ConverseCommandInput[] = [];
+    const answers = [hostile, fixture<ConverseCommandOutput>('bedrock', 'reply-after-demand')];
+    const converse: ConverseCall = async (input) => (requests.push(structuredClone(input)), answers.shift()!);
+
+    const response = await new BedrockConverseAgent({ modelId: MODEL_ID, converse }).respond(request);
+
+    expect(response.actions).toEqual([]);
+    expect(response.stopReason).toBe('completed');
+    expect(requests[1].messages?.[2].content?.[0].toolResult).toMatchObject({
+      status: 'error',
+      content: [{ text: expect.stringContaining('toString is not allowed; __proto__ is not allowed') }],
+    });
+  });
+
   it('rejects a tool the agent does not have', async () => {
     const unknownTool = fixture<ConverseCommandOutput>('bedrock', 'tool-use-handoff');
     const toolUse = unknownTool.output?.message?.content?.[1].toolUse;
