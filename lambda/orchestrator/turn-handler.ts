@@ -6,6 +6,7 @@ import { PIPELINE_DEFAULTS } from '../../lib/private/pipeline-contract';
 import { decodeDispatchMessage } from '../core/adapters/sqs/dispatch-message';
 import type { ProcessTurn } from '../core/application/process-turn';
 import { ReplyDeliveryError } from '../core/application/reply-delivery-error';
+import { errorSummary } from '../core/adapters/observability/error-summary';
 import { maskCustomerId } from '../core/domain/privacy';
 import type { Clock } from '../core/ports/clock';
 
@@ -58,7 +59,7 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
       const outcome = error instanceof ReplyDeliveryError ? 'send_failed' : 'failed';
       metrics.addMetric(outcome === 'send_failed' ? 'ReplySendFailed' : 'TurnFailed', MetricUnit.Count, 1);
       if (error instanceof ReplyDeliveryError && error.outcomeUnknown) metrics.addMetric('ReplyOutcomeUnknown', MetricUnit.Count, 1);
-      logger.error('turn_failed', { outcome, customer, receiveCount, deadLettered: receiveCount >= maxReceiveCount, error: error as Error });
+      logger.error('turn_failed', { outcome, customer, receiveCount, deadLettered: receiveCount >= maxReceiveCount, ...errorSummary(error) });
       throw error;
     }
   }

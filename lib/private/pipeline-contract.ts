@@ -32,6 +32,7 @@ export const RUNTIME_ENV = {
   turnQueueUrl: 'TURN_QUEUE_URL',
   whatsAppSecretArn: 'WHATSAPP_SECRET_ARN',
   whatsAppApiBaseUrl: 'WHATSAPP_API_BASE_URL',
+  businessPhoneNumberIds: 'WHATSAPP_PHONE_NUMBER_IDS',
   agentBackend: 'AGENT_BACKEND',
   bedrockModelId: 'BEDROCK_MODEL_ID',
   agentFunctionName: 'AGENT_FUNCTION_NAME',
@@ -58,6 +59,14 @@ export const WHATSAPP_SECRET_FIELDS = {
   appSecret: 'appSecret',
   verifyToken: 'verifyToken',
   accessToken: 'accessToken',
+} as const;
+
+/**
+ * Keys the WhatsApp secret may carry besides the required ones. `previousAppSecret`: during an app
+ * secret rotation, the old secret, accepted on inbound signatures until it is removed.
+ */
+export const WHATSAPP_SECRET_OPTIONAL_FIELDS = {
+  previousAppSecret: 'previousAppSecret',
 } as const;
 
 /** Physical resource names, derived as in the original template. */
