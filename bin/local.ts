@@ -11,6 +11,9 @@ import type { InvocationReport } from '../local/runtime/sqs-event-source';
 import { LocalServerError } from '../local/servers/local-servers';
 
 const DEMO_CUSTOMER = '5511912345678';
+const DEMO_ADMIN = '5511900000001';
+/** As the deployed schedule runs the handoff sweeper. */
+const SWEEP_EVERY_MS = 60_000;
 const CUSTOMER_PATTERN = /^\d{8,15}$/;
 
 const USAGE = `Usage:
@@ -19,6 +22,8 @@ const USAGE = `Usage:
 
 Options:
   --from <phone>                 the customer (digits only; default ${DEMO_CUSTOMER})
+  --admin <phone>                the demo admin of the operator console (default ${DEMO_ADMIN});
+                                 chat as this phone (/from) and send "login" for a fresh link
   --port <port>                  the webhook's port (default: a free port)
   --visibility-timeout <seconds> the queue's visibility timeout, i.e. the delay before a failed
                                  turn is retried (default ${PIPELINE_DEFAULTS.queueVisibilityTimeoutSeconds}, as deployed)
@@ -33,12 +38,14 @@ const CHAT_HELP = `Type a message and press Enter to send it as the customer. Co
   /from <phone>   switch customer        /state   the customer's session and history
   /help           this help              /quit    stop everything and exit (also Ctrl-C, Ctrl-D)
 Keywords the scripted agent understands: #humano (handoff), #fim (close), #dado chave=valor,
-#fora <serviço> (out-of-portfolio demand), #falha (fails every time: lands in the DLQ).`;
+#fora <serviço> (out-of-portfolio demand), #falha (the agent fails every time: after the last retry
+the customer gets the fallback text and the conversation goes to people).`;
 
 interface CliOptions {
   readonly command: 'chat' | 'send';
   readonly text?: string;
   readonly customer: string;
+  readonly admin: string;
   readonly webhookPort?: number;
   readonly visibilityTimeoutSeconds?: number;
 }
@@ -49,6 +56,7 @@ function parseCli(argv: string[]): CliOptions | 'help' {
     allowPositionals: true,
     options: {
       'from': { type: 'string' },
+      'admin': { type: 'string' },
       'port': { type: 'string' },
       'visibility-timeout': { type: 'string' },
       'help': { type: 'boolean', short: 'h' },
@@ -60,10 +68,13 @@ function parseCli(argv: string[]): CliOptions | 'help' {
   if (command === 'send' && rest.length === 0) throw new UsageError('send needs the message text: npm start -- send "Oi!"');
   const customer = values.from ?? DEMO_CUSTOMER;
   if (!CUSTOMER_PATTERN.test(customer)) throw new UsageError(`--from must be a WhatsApp id of 8 to 15 digits, got "${customer}".`);
+  const admin = values.admin ?? DEMO_ADMIN;
+  if (!CUSTOMER_PATTERN.test(admin)) throw new UsageError(`--admin must be a WhatsApp phone of 8 to 15 digits, got "${admin}".`);
   return {
     command,
     text: rest.join(' '),
     customer,
+    admin,
     webhookPort: optionalInteger(values.port, '--port'),
     visibilityTimeoutSeconds: optionalInteger(values['visibility-timeout'], '--visibility-timeout'),
   };
@@ -147,6 +158,8 @@ async function main(): Promise<number> {
     sqsEndpoint: process.env.AWS_ENDPOINT_URL_SQS,
     ports: { webhook: options.webhookPort },
     queue: { visibilityTimeoutSeconds: visibilitySeconds },
+    adminPhoneNumbers: [options.admin],
+    sweepEveryMs: SWEEP_EVERY_MS,
     logFormatter: new CompactLogFormatter(),
     onInvocation: (report) => {
       reports.push(report);
@@ -201,7 +214,8 @@ async function main(): Promise<number> {
     });
 
   try {
-    const code = options.command === 'send' ? await sendOnce(pipeline, options.customer, options.text!, firstReportFor) : await chat(pipeline, options.customer, out, reports);
+    const code =
+      options.command === 'send' ? await sendOnce(pipeline, options.customer, options.text!, firstReportFor) : await chat(pipeline, options.customer, options.admin, out, reports);
     return await shutdown(code);
   } catch (error) {
     await shutdown(1);
@@ -231,8 +245,9 @@ async function sendOnce(pipeline: LocalPipeline, customer: string, text: string,
 }
 
 /** The interactive chat: one line per customer message, replies and state as they happen. */
-async function chat(pipeline: LocalPipeline, firstCustomer: string, out: ChatOutput, reports: InvocationReport[]): Promise<number> {
+async function chat(pipeline: LocalPipeline, firstCustomer: string, admin: string, out: ChatOutput, reports: InvocationReport[]): Promise<number> {
   let customer = firstCustomer;
+  const loginLink = await pipeline.loginLink(admin);
   process.stdout.write(
     [
       '',
@@ -241,6 +256,9 @@ async function chat(pipeline: LocalPipeline, firstCustomer: string, out: ChatOut
       `  DynamoDB Local          ${pipeline.endpoints.dynamoDb}   table ${pipeline.tableName}`,
       `  SQS emulator            ${pipeline.endpoints.sqs}   queue ${pipeline.turnQueueUrl.split('/').pop()}`,
       `  fake WhatsApp API       ${pipeline.fakeWhatsApp.baseUrl}`,
+      `  operator console        ${pipeline.consoleUrl}   API under /api/`,
+      `  login link for admin ${admin} (one use, 10 minutes): ${loginLink}`,
+      `    POST its token to /api/session; for another link chat as the admin (/from ${admin}) and send "login".`,
       '',
       CHAT_HELP,
       '',

@@ -1,7 +1,8 @@
-import { Arn, ArnFormat, Aws, Token, Validations } from 'aws-cdk-lib';
+import { Arn, ArnFormat, Aws, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
+import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_INVOKE_ACTIONS } from './private/permissions';
 import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from './private/pipeline-contract';
 
@@ -33,7 +34,7 @@ export interface AgentBackendConfig {
 
 /**
  * The AI agent the orchestrator calls for each turn. Choose one with a static factory:
- * `AgentBackend.bedrock()`, `AgentBackend.lambda()` or `AgentBackend.scripted()`.
+ * `AgentBackend.bedrock()`, `AgentBackend.fromFunction()` or `AgentBackend.scripted()`.
  */
 export abstract class AgentBackend {
   /**
@@ -48,9 +49,22 @@ export abstract class AgentBackend {
   /**
    * A Lambda function you own that implements the agent. The orchestrator may invoke it
    * (`lambda:InvokeFunction` on that function only; same account).
+   *
+   * @param agentFunction the function that answers each turn
+   */
+  public static fromFunction(agentFunction: lambda.IFunction): AgentBackend {
+    return new LambdaAgentBackend(agentFunction);
+  }
+
+  /**
+   * Same as `fromFunction()`: a Lambda function you own that implements the agent.
+   *
+   * @param agentFunction the function that answers each turn
+   * @deprecated `lambda` is a reserved word in Python, where this method is `lambda_`; use `AgentBackend.fromFunction()`.
+   * @jsii suppress JSII5018 kept so that existing callers keep compiling until it is removed; `fromFunction()` replaces it
    */
   public static lambda(agentFunction: lambda.IFunction): AgentBackend {
-    return new LambdaAgentBackend(agentFunction);
+    return AgentBackend.fromFunction(agentFunction);
   }
 
   /**
@@ -131,8 +145,9 @@ class BedrockAgentBackend extends AgentBackend {
       }),
     );
     if (orchestrator.role) {
-      Validations.of(orchestrator.role).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/' + foundationModelId + ']',
+      acknowledgeFinding(orchestrator.role, {
+        id: 'AwsSolutions-IAM5',
+        appliesTo: `Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/${foundationModelId}`,
         reason:
           `The cross-Region inference profile ${this.modelId} routes each call to any of its destination Regions, ` +
           'which AWS changes over time; the statement is limited to this one model and, by the bedrock:InferenceProfileArn ' +

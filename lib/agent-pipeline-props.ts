@@ -4,6 +4,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { AgentBackend } from './agent-backend';
+import type { HandoffTexts } from './handoff-texts';
 
 /** Properties of an `AgentPipeline`. */
 export interface AgentPipelineProps {
@@ -16,7 +17,7 @@ export interface AgentPipelineProps {
 
   /**
    * The AI agent the orchestrator calls: `AgentBackend.bedrock({ modelId })`,
-   * `AgentBackend.lambda(fn)`, or `AgentBackend.scripted()` for development stacks.
+   * `AgentBackend.fromFunction(fn)`, or `AgentBackend.scripted()` for development stacks.
    * Required on purpose: there is no safe default for production.
    */
   readonly agentBackend: AgentBackend;
@@ -175,4 +176,47 @@ export interface AgentPipelineProps {
    * @default - alarms have no actions
    */
   readonly alarmTopic?: sns.ITopic;
+
+  /**
+   * Phones (digits with country code, e.g. `5511912345678`) of the admins of the operator plane.
+   * Giving it turns the plane on: an operator function behind its own Function URL (`consoleUrl`)
+   * serving the operator API, and sign-in by sending `login` to the business number on WhatsApp.
+   * These admins can never be removed at run time; they add further operators and admins in the
+   * console.
+   *
+   * @default - no operator plane: handed-off conversations wait in the human inbox in the table
+   */
+  readonly adminPhoneNumbers?: string[];
+
+  /**
+   * IANA time zone of the operators' working day: login links, operator sessions and declared
+   * availability end at its midnight. Only with `adminPhoneNumbers`.
+   *
+   * @default 'America/Sao_Paulo'
+   */
+  readonly timeZone?: string;
+
+  /**
+   * How long a handed-off conversation waits unclaimed before the available operators are
+   * notified again (at most 3 times). The handoff sweeper runs every minute, so 1 minute is the
+   * shortest useful value. Only with `adminPhoneNumbers`.
+   *
+   * @default Duration.minutes(5)
+   */
+  readonly handoffRenotifyAfter?: Duration;
+
+  /**
+   * How long a handed-off conversation waits before the customer is told, once, that a person
+   * will answer. Only with `adminPhoneNumbers`.
+   *
+   * @default Duration.minutes(10)
+   */
+  readonly customerRenotifyAfter?: Duration;
+
+  /**
+   * The texts customers and operators receive around a handoff. Only with `adminPhoneNumbers`.
+   *
+   * @default - the Portuguese texts documented on each field of `HandoffTexts`
+   */
+  readonly handoffTexts?: HandoffTexts;
 }

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Annotations, Duration, Token, Validations } from 'aws-cdk-lib';
+import { Annotations, Duration, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -23,7 +23,9 @@ import {
   WEBHOOK_QUEUE_ACTIONS,
   WEBHOOK_TABLE_ACTIONS,
 } from './private/permissions';
+import { buildOperatorPlane, resolveOperatorPlaneSettings } from './private/operator-plane';
 import { AGENT_BACKEND_KINDS, PIPELINE_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './private/pipeline-contract';
+import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { ALARM_PERIOD, type PipelineSettings, resolvePipelineSettings } from './private/pipeline-settings';
 
 /** Webhook work per POST is one transaction and one SendMessage; Meta only needs a fast 200. */
@@ -82,6 +84,17 @@ export class AgentPipeline extends Construct {
   public readonly tableThrottlesAlarm: cloudwatch.Alarm;
   /** Every alarm above, for dashboards and bulk wiring. */
   public readonly alarms: cloudwatch.IAlarm[] = [];
+  /** The operator function (console and operator API), when `adminPhoneNumbers` turned the plane on. */
+  public readonly operatorFunction?: lambda.Function;
+  /**
+   * The operator function's Function URL. Its auth type is NONE: the function authenticates every
+   * API call by its session cookie (and CSRF token for changes); sessions start from a WhatsApp link.
+   */
+  public readonly operatorFunctionUrl?: lambda.FunctionUrl;
+  /** Where operators sign in (the operator Function URL), when the plane is on. */
+  public readonly consoleUrl?: string;
+  /** The function the schedule runs every minute to re-notify operators and remind customers, when the plane is on. */
+  public readonly handoffSweeperFunction?: lambda.Function;
 
   private readonly settings: PipelineSettings;
   private readonly alarmAction?: cloudwatch.IAlarmAction;
@@ -101,6 +114,7 @@ export class AgentPipeline extends Construct {
           'sessions and reply from whichever wrote last. Set phoneNumberIds to the numbers this pipeline answers for.',
       );
     }
+    const operatorPlane = resolveOperatorPlaneSettings(this.node.path, props);
     this.table = this.createTable(props.encryptionKey);
     [this.queue, this.deadLetterQueue] = this.createQueues(props.encryptionKey);
     this.whatsAppSecret = props.whatsAppSecret ?? this.createWhatsAppSecret(props.encryptionKey);
@@ -111,6 +125,29 @@ export class AgentPipeline extends Construct {
     this.webhookFunctionUrl = this.webhookFunction.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
     this.webhookUrl = this.webhookFunctionUrl.url;
     this.grantFunctionAccess(props.encryptionKey);
+    if (operatorPlane) {
+      const plane = buildOperatorPlane({
+        settings: operatorPlane,
+        table: this.table,
+        whatsAppSecret: this.whatsAppSecret,
+        orchestrator: this.orchestratorFunction,
+        turnQueue: this.queue,
+        deadLetterQueue: this.deadLetterQueue,
+        encryptionKey: props.encryptionKey,
+        sharedEnvironment: {
+          [RUNTIME_ENV.tableName]: this.table.tableName,
+          [RUNTIME_ENV.whatsAppSecretArn]: this.whatsAppSecret.secretArn,
+          [RUNTIME_ENV.whatsAppApiBaseUrl]: this.settings.whatsAppApiBaseUrl,
+          ...this.powertoolsEnvironment(),
+        },
+        createFunction: (functionId, options) => this.createFunction(functionId, options),
+        scope: this,
+      });
+      this.handoffSweeperFunction = plane.handoffSweeperFunction;
+      this.operatorFunction = plane.operatorFunction;
+      this.operatorFunctionUrl = plane.operatorFunctionUrl;
+      this.consoleUrl = plane.consoleUrl;
+    }
 
     this.alarmAction = props.alarmTopic && new cloudwatchActions.SnsAction(props.alarmTopic);
     const alarms = this.createAlarms();
@@ -337,7 +374,7 @@ export class AgentPipeline extends Construct {
         passwordLength: 48,
       },
     });
-    Validations.of(secret).acknowledge({
+    acknowledgeFinding(secret, {
       id: 'AwsSolutions-SMG4',
       reason:
         'Meta issues the app secret and the WhatsApp access token; Secrets Manager cannot rotate them. ' +
@@ -346,7 +383,7 @@ export class AgentPipeline extends Construct {
     return secret;
   }
 
-  private createFunction(id: 'Webhook' | 'Orchestrator', options: FunctionOptions): lambda.Function {
+  private createFunction(id: 'Webhook' | 'Orchestrator' | 'Operator' | 'HandoffSweeper', options: FunctionOptions): lambda.Function {
     const logGroup = new logs.LogGroup(this, `${id}LogGroup`, {
       retention: this.settings.logRetention,
       removalPolicy: this.settings.removalPolicy,
@@ -358,8 +395,9 @@ export class AgentPipeline extends Construct {
       description: `Execution role of the ${id.toLowerCase()} function of ${this.settings.names.table}`,
     });
     role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...LOG_WRITE_ACTIONS], resources: [logGroup.logGroupArn] }));
-    Validations.of(role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
+    acknowledgeFinding(role, {
+      id: 'AwsSolutions-IAM5',
+      appliesTo: 'Resource::*',
       reason: 'Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.',
     });
     return new lambda.Function(this, `${id}Function`, {
@@ -367,7 +405,8 @@ export class AgentPipeline extends Construct {
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       handler: 'index.handler',
-      code: bundledHandler(id.toLowerCase()),
+      // The asset folder is the id in kebab case (HandoffSweeper → handoff-sweeper).
+      code: bundledHandler(id.replace(/(?<=[a-z])(?=[A-Z])/g, '-').toLowerCase()),
       role,
       logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,

@@ -1,3 +1,4 @@
 export * from './agent-pipeline';
 export * from './agent-pipeline-props';
 export * from './agent-backend';
+export * from './handoff-texts';

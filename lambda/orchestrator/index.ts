@@ -3,6 +3,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createAgent } from '../core/adapters/agent/agent-from-environment';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
+import type { OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
 import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
 import { GraphApiWhatsAppSender } from '../core/adapters/whatsapp/graph-api-sender';
@@ -10,6 +11,7 @@ import { ProcessTurn } from '../core/application/process-turn';
 import type { TurnSettings } from '../core/application/turn-settings';
 import type { AgentPort } from '../core/ports/agent';
 import type { WhatsAppSender } from '../core/ports/whatsapp-sender';
+import { composeOperatorPlane } from '../operator/compose-plane';
 import { readOrchestratorConfig } from './runtime-config';
 import { createTurnHandler, type InvocationContext } from './turn-handler';
 
@@ -22,11 +24,14 @@ export interface OrchestratorRuntime extends FunctionRuntime {
   readonly settings?: Partial<TurnSettings>;
   /** The queue's redrive `maxReceiveCount`. @default PIPELINE_DEFAULTS.maxReceiveCount */
   readonly maxReceiveCount?: number;
+  /** Turns the operator plane on: WhatsApp login, handoff notifications, fallback handoff. */
+  readonly operatorPlane?: OperatorPlaneEnvironment;
 }
 
 export function createOrchestratorHandler(runtime: OrchestratorRuntime): OrchestratorHandler {
   const composed = composeFunction('orchestrator', runtime);
   const { receipts, legacy, sessions, messages, demands, resources } = composed.repositories;
+  const plane = runtime.operatorPlane && composeOperatorPlane(runtime.operatorPlane, composed, runtime.whatsapp, runtime.ids ?? randomIdGenerator);
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
       receipts,
@@ -40,6 +45,8 @@ export function createOrchestratorHandler(runtime: OrchestratorRuntime): Orchest
       clock: composed.clock,
       ids: runtime.ids ?? randomIdGenerator,
       settings: runtime.settings,
+      operatorCommands: plane?.loginCommand,
+      handoffs: plane?.handoffs,
     }),
     clock: composed.clock,
     logger: composed.logger,
@@ -62,6 +69,8 @@ export const handler: OrchestratorHandler = (event, context) => {
       agent: createAgent(config.agent),
       maxReceiveCount: config.maxReceiveCount,
       observability: config.observability,
+      operatorPlane: config.operatorPlane,
+      operatorTimeZone: config.operatorPlane?.timeZone,
     });
   }
   return fromEnvironment(event, context);

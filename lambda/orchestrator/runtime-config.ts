@@ -1,5 +1,6 @@
 import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { agentSettingsFromEnvironment, type AgentSettings } from '../core/adapters/agent/agent-from-environment';
+import { operatorPlaneFromEnvironment, type OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
 import { observabilityConfig, requiredVariable, RuntimeConfigError, type ObservabilityConfig } from '../core/adapters/runtime-environment';
 
 /** The orchestrator function's settings, as the construct passes them in the environment. */
@@ -13,6 +14,8 @@ export interface OrchestratorConfig {
   /** The turn queue's redrive `maxReceiveCount`: the receive that reaches it is the final attempt. */
   readonly maxReceiveCount: number;
   readonly observability: ObservabilityConfig;
+  /** Present when the construct turned the operator plane on. */
+  readonly operatorPlane?: OperatorPlaneEnvironment;
 }
 
 /**
@@ -28,6 +31,7 @@ export function readOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): Or
     agent: agentSettingsFromEnvironment(env),
     maxReceiveCount: maxReceiveCount(env),
     observability: observabilityConfig(env),
+    operatorPlane: operatorPlaneFromEnvironment(env),
   };
 }
 

@@ -51,3 +51,25 @@ export const AGENT_FUNCTION_INVOKE_ACTIONS = ['lambda:InvokeFunction'] as const;
 
 /** Writing to the function's own log group (instead of the managed AWSLambdaBasicExecutionRole). */
 export const LOG_WRITE_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'] as const;
+
+/**
+ * Operator function on the table (item level): sign-in grants and sessions (put, conditional
+ * delete), conversations (transitions, send lock), history appends, config and audit, and the
+ * prompt edits' conditional transactions.
+ */
+export const OPERATOR_TABLE_ACTIONS = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:ConditionCheckItem',
+] as const;
+
+/** Operator queries (inbox by state on GSI1, history, audit and other admin lists). */
+export const OPERATOR_QUERY_ACTIONS = ['dynamodb:Query'] as const;
+
+/** Handoff sweeper on the table: session markers and config reads, notices appended to the history. */
+export const SWEEPER_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] as const;
+
+/** Operator function on the dead-letter queue: the admin's redrive reads, holds and removes records. */
+export const OPERATOR_DEAD_LETTER_ACTIONS = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage'] as const;

@@ -52,7 +52,7 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
     throw new Error(`AgentPipeline at '${constructPath}': ${problem}`);
   };
   if (!props.agentBackend) {
-    fail('agentBackend is required: use AgentBackend.bedrock(), AgentBackend.lambda() or, for development only, AgentBackend.scripted().');
+    fail('agentBackend is required: use AgentBackend.bedrock(), AgentBackend.fromFunction() or, for development only, AgentBackend.scripted().');
   }
 
   const serviceName = props.serviceName ?? PIPELINE_DEFAULTS.serviceName;

@@ -10,6 +10,19 @@ import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { GraphApiWhatsAppSender } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
 import type { AgentPort } from '../../lambda/core/ports/agent';
+import { createHandoffSweeperHandler } from '../../lambda/handoff-sweeper/index';
+import type { OperatorPlaneEnvironment } from '../../lambda/core/adapters/operator/handoff-settings-from-environment';
+import type { SweepReport } from '../../lambda/core/application/operator/handoff-lifecycle';
+import { DEFAULT_HANDOFF_TEXTS } from '../../lambda/core/domain/operational-settings';
+import { OPERATOR_DEFAULTS } from '../../lib/private/operator-contract';
+import { createOperatorHandler } from '../../lambda/operator/index';
+import { SqsDeadLetterQueue } from '../../lambda/core/adapters/sqs/sqs-dead-letter-queue';
+import type { DeadLetterQueue } from '../../lambda/core/ports/dead-letter-queue';
+import { composeOperatorPlane } from '../../lambda/operator/compose-plane';
+import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { randomIdGenerator } from '../../lambda/core/adapters/system/random-id-generator';
+import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { createOrchestratorHandler } from '../../lambda/orchestrator/index';
 import { createWebhookHandler } from '../../lambda/webhook/index';
 import { FakeGraphApi } from '../fake-whatsapp/fake-graph-api';
@@ -50,11 +63,22 @@ export interface LocalPipelineOptions {
   readonly onInvocation?: (report: InvocationReport) => void;
   /** Where the environment-driven settings are read (agent backend). Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Turns the operator plane on with these admins (digits only): the operator function is served at
+   * `consoleUrl`, and these phones get a login link when they send `login`.
+   */
+  readonly adminPhoneNumbers?: readonly string[];
+  /** When the handoff sweep re-notifies operators and reminds the customer (operator plane only). */
+  readonly handoffTimings?: { readonly renotifyOperatorsAfterMs?: number; readonly remindCustomerAfterMs?: number };
+  /** Runs the handoff sweeper on this period, as the deployed schedule does every minute. Default: only on `sweepHandoffs()`. */
+  readonly sweepEveryMs?: number;
 }
 
 export interface LocalPipelinePorts {
   /** The webhook's Function URL. */
   readonly webhook?: number;
+  /** The operator function's URL (the console), when the operator plane is on. */
+  readonly console?: number;
   /** The fake WhatsApp Graph API. */
   readonly whatsApp?: number;
   /** DynamoDB Local, when this pipeline starts it. */
@@ -73,6 +97,15 @@ export interface SendCustomerMessageOptions {
 export interface LocalPipeline {
   /** The webhook's Function URL. */
   readonly webhookUrl: string;
+  /** The operator function's URL (console and `/api/`), when `adminPhoneNumbers` turned the plane on. */
+  readonly consoleUrl?: string;
+  /**
+   * One run of the handoff sweeper (deployed, a schedule runs it every minute); each call is a
+   * fresh sweeper instance, so concurrent calls behave like concurrent Lambda invocations.
+   */
+  sweepHandoffs(): Promise<SweepReport>;
+  /** A ready one-time console link for an operator, as the `login` WhatsApp message would get (operator plane only). */
+  loginLink(operatorPhone: string): Promise<string>;
   /** Signs the webhook's POSTs (what Meta calls the app secret). */
   readonly appSecret: string;
   /** Answers the webhook's verification handshake. */
@@ -113,7 +146,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
   const usesRealAws = options.agent === undefined && isRealAgentBackend(env[RUNTIME_ENV.agentBackend]);
   const ports = options.ports ?? {};
   // Checked up front, so a taken port is reported clearly before anything starts.
-  for (const port of [ports.webhook, ports.whatsApp]) if (port !== undefined) await assertPortFree(port);
+  for (const port of [ports.webhook, ports.whatsApp, ports.console]) if (port !== undefined) await assertPortFree(port);
   const cleanup = new Cleanup();
   try {
     const [dynamoDb, sqs] = await Promise.all([
@@ -156,13 +189,37 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       sqsClient,
       ...observability('whatsapp-webhook', logLevel, options.logFormatter),
     });
+    const whatsapp = new GraphApiWhatsAppSender({ baseUrl: fakeWhatsApp.baseUrl, credentials: credentialsProvider });
+    const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: queues.turnQueueUrl, deadLetterQueueUrl: queues.deadLetterQueueUrl, sqs: sqsClient });
+    const consoleUrl = await startOperatorPlane(options, { tableName: names.table, whatsapp, deadLetters, logLevel, cleanup });
+    const operatorPlane = consoleUrl === undefined ? undefined : localOperatorPlane(options, consoleUrl);
     const orchestrator = createOrchestratorHandler({
       tableName: names.table,
-      whatsapp: new GraphApiWhatsAppSender({ baseUrl: fakeWhatsApp.baseUrl, credentials: credentialsProvider }),
+      whatsapp,
       agent,
       maxReceiveCount: options.queue?.maxReceiveCount,
+      operatorPlane,
       ...observability('whatsapp-orchestrator', logLevel, options.logFormatter),
     });
+
+    const documentClient = createDocumentClient({ endpoint: dynamoDb, region, credentials: localCredentials });
+    cleanup.add(async () => documentClient.destroy());
+    const plane =
+      operatorPlane &&
+      composeOperatorPlane(operatorPlane, { repositories: createDynamoRepositories({ tableName: names.table, client: documentClient }), clock: systemClock }, whatsapp, randomIdGenerator);
+    const requirePlane = () => {
+      if (operatorPlane === undefined || plane === undefined) throw new Error('The operator plane is off: start the pipeline with adminPhoneNumbers');
+      return { ...plane, consoleUrl: operatorPlane.consoleUrl };
+    };
+    const sweepHandoffs = () => {
+      requirePlane();
+      return createHandoffSweeperHandler({ tableName: names.table, whatsapp, operatorPlane: operatorPlane!, ...observability('whatsapp-handoff-sweeper', logLevel, options.logFormatter) })();
+    };
+    if (operatorPlane !== undefined && options.sweepEveryMs !== undefined) {
+      const sweeper = setInterval(() => void sweepHandoffs().catch(() => undefined), options.sweepEveryMs);
+      sweeper.unref();
+      cleanup.add(async () => clearInterval(sweeper));
+    }
 
     const webhookServer: FunctionUrlServer = await startFunctionUrlServer(webhook, { port: ports.webhook });
     cleanup.add(() => webhookServer.close());
@@ -179,6 +236,13 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
 
     return {
       webhookUrl: webhookServer.url,
+      consoleUrl,
+      sweepHandoffs,
+      async loginLink(operatorPhone) {
+        const link = await requirePlane().signIn.issueLoginLink(operatorPhone, requirePlane().consoleUrl);
+        if (link === undefined) throw new Error(`${operatorPhone} is neither an admin nor in the operators setting`);
+        return link.link;
+      },
       appSecret: credentials.appSecret,
       verifyToken: credentials.verifyToken,
       fakeWhatsApp,
@@ -203,6 +267,35 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     await cleanup.run();
     throw error;
   }
+}
+
+/** The operator function behind its local Function URL, when admins are given; its URL without the trailing slash. */
+async function startOperatorPlane(
+  options: LocalPipelineOptions,
+  context: { readonly tableName: string; readonly whatsapp: GraphApiWhatsAppSender; readonly deadLetters: DeadLetterQueue; readonly logLevel: LogLevel; readonly cleanup: Cleanup },
+): Promise<string | undefined> {
+  if (options.adminPhoneNumbers === undefined || options.adminPhoneNumbers.length === 0) return undefined;
+  const operator = createOperatorHandler({
+    tableName: context.tableName,
+    whatsapp: context.whatsapp,
+    adminPhoneNumbers: options.adminPhoneNumbers,
+    deadLetters: context.deadLetters,
+    ...observability('whatsapp-operator', context.logLevel, options.logFormatter),
+  });
+  const server = await startFunctionUrlServer(operator, { port: options.ports?.console });
+  context.cleanup.add(() => server.close());
+  return server.url.replace(/\/$/, '');
+}
+
+function localOperatorPlane(options: LocalPipelineOptions, consoleUrl: string): OperatorPlaneEnvironment {
+  return {
+    adminPhoneNumbers: options.adminPhoneNumbers ?? [],
+    consoleUrl,
+    timeZone: OPERATOR_DEFAULTS.timeZone,
+    texts: DEFAULT_HANDOFF_TEXTS,
+    renotifyOperatorsAfterMs: options.handoffTimings?.renotifyOperatorsAfterMs ?? OPERATOR_DEFAULTS.handoffRenotifyAfterSeconds * 1000,
+    remindCustomerAfterMs: options.handoffTimings?.remindCustomerAfterMs ?? OPERATOR_DEFAULTS.customerRenotifyAfterSeconds * 1000,
+  };
 }
 
 function localAgent(env: NodeJS.ProcessEnv): AgentPort {

@@ -65,12 +65,16 @@ describe('AgentBackend.bedrock', () => {
   });
 });
 
-describe('AgentBackend.lambda', () => {
+describe.each([
+  ['AgentBackend.fromFunction', (fn: lambda.IFunction) => AgentBackend.fromFunction(fn)],
+  // The deprecated alias must keep behaving exactly like fromFunction until it is removed.
+  ['AgentBackend.lambda (deprecated)', (fn: lambda.IFunction) => AgentBackend.lambda(fn)],
+])('%s', (_name, backendFor) => {
   test('InvokeFunction on that function only, and its name in the environment', () => {
     let agentFunction!: lambda.IFunction;
     const synth = synthPipeline({}, (stack) => {
       agentFunction = lambda.Function.fromFunctionName(stack, 'Agent', 'my-agent');
-      return { agentBackend: AgentBackend.lambda(agentFunction) };
+      return { agentBackend: backendFor(agentFunction) };
     });
     expectExactStatements(agentStatements(synth), [statement(synth, ['lambda:InvokeFunction'], [agentFunction.functionArn])]);
     expectAgentEnvironment(synth, { AGENT_BACKEND: 'lambda', AGENT_FUNCTION_NAME: synth.stack.resolve(agentFunction.functionName) });

@@ -69,7 +69,7 @@ describe('cdk-nag AwsSolutions', () => {
         'Credentials',
         'arn:aws:secretsmanager:us-east-1:123456789012:secret:whatsapp-AbCdEf',
       ),
-      agentBackend: AgentBackend.lambda(lambda.Function.fromFunctionName(stack, 'Agent', 'my-agent')),
+      agentBackend: AgentBackend.fromFunction(lambda.Function.fromFunctionName(stack, 'Agent', 'my-agent')),
     });
     expect(nagFindings(app)).toEqual([]);
   });

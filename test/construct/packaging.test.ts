@@ -1,12 +1,20 @@
 // The published tarball must synth in a consumer's app with nothing but aws-cdk-lib and constructs:
-// no esbuild, no Docker, no TypeScript. Needs `npm run build` first (`npm test` runs it).
+// no esbuild, no Docker, no TypeScript; with the newest aws-cdk-lib and with the oldest the peer
+// dependency allows (installed as the `aws-cdk-lib-min` alias, so no test reaches a registry).
+// Needs `npm run build` first (`npm test` runs it).
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
-const packageName: string = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).name;
+const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+const packageName: string = manifest.name;
+/** The aws-cdk-lib versions a consumer may have: the dev dependency (newest) and the peer floor. */
+const CDK_RELEASES = [
+  { label: 'the newest aws-cdk-lib', installedAs: 'aws-cdk-lib' },
+  { label: 'the lowest aws-cdk-lib the peer dependency allows', installedAs: 'aws-cdk-lib-min' },
+];
 
 /** The consumer app: plain CommonJS run by plain node; it refuses to run if esbuild is resolvable. */
 const CONSUMER_APP = `
@@ -18,57 +26,40 @@ for (const from of [__dirname, require.resolve('${packageName}'), require.resolv
   if (reachable) throw new Error('esbuild is resolvable from ' + from);
 }
 const app = new App({ outdir: process.argv[2] });
-new AgentPipeline(new Stack(app, 'Consumer'), 'Pipeline', { environment: 'test', agentBackend: AgentBackend.scripted() });
+new AgentPipeline(new Stack(app, 'Consumer'), 'Pipeline', {
+  environment: 'test',
+  agentBackend: AgentBackend.scripted(),
+  orchestratorMaxConcurrency: 5,
+});
 app.synth();
-console.log('synthesized without esbuild');
+console.log('synthesized without esbuild by aws-cdk-lib ' + require('aws-cdk-lib/package.json').version);
 `;
 
+let workDir: string;
+let tarball: string;
+let packedFiles: string[];
+
+beforeAll(() => {
+  for (const built of ['.jsii', 'lib/index.js', 'assets/webhook/index.js', 'assets/orchestrator/index.js']) {
+    if (!fs.existsSync(path.join(repoRoot, built))) {
+      throw new Error(`${built} is missing: run \`npm run build\` before this test (\`npm test\` does).`);
+    }
+  }
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-pipeline-package-'));
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+  );
+  tarball = path.join(workDir, packed.filename);
+  packedFiles = packed.files.map((file: { path: string }) => file.path);
+});
+
+afterAll(() => {
+  if (workDir) {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+});
+
 describe('npm package', () => {
-  let workDir: string;
-  let packedFiles: string[];
-  let installedPackage: string;
-  let consumerOutput: string;
-  let cloudAssembly: string;
-
-  beforeAll(() => {
-    for (const built of ['.jsii', 'lib/index.js', 'assets/webhook/index.js', 'assets/orchestrator/index.js']) {
-      if (!fs.existsSync(path.join(repoRoot, built))) {
-        throw new Error(`${built} is missing: run \`npm run build\` before this test (\`npm test\` does).`);
-      }
-    }
-    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-pipeline-package-'));
-    const [packed] = JSON.parse(
-      execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
-    );
-    packedFiles = packed.files.map((file: { path: string }) => file.path);
-
-    // A fresh consumer app: the unpacked tarball plus links to this repository's aws-cdk-lib and
-    // constructs (the peer dependencies) with what they depend on, and nothing else.
-    const appDir = path.join(workDir, 'consumer');
-    const modules = path.join(appDir, 'node_modules');
-    installedPackage = path.join(modules, packageName);
-    fs.mkdirSync(installedPackage, { recursive: true });
-    execFileSync('tar', ['-xzf', path.join(workDir, packed.filename), '-C', installedPackage, '--strip-components=1']);
-    for (const peer of ['aws-cdk-lib', 'constructs']) {
-      linkInstalledPackage(peer, modules);
-    }
-    fs.writeFileSync(path.join(appDir, 'app.js'), CONSUMER_APP);
-    cloudAssembly = path.join(workDir, 'cdk.out');
-    // --preserve-symlinks keeps module resolution inside the consumer app, so this repository's
-    // node_modules (which holds esbuild) is out of reach; PATH holds only node itself.
-    consumerOutput = execFileSync(process.execPath, ['--preserve-symlinks', 'app.js', cloudAssembly], {
-      cwd: appDir,
-      encoding: 'utf8',
-      env: { PATH: path.dirname(process.execPath), HOME: workDir },
-    });
-  });
-
-  afterAll(() => {
-    if (workDir) {
-      fs.rmSync(workDir, { recursive: true, force: true });
-    }
-  });
-
   test('the tarball carries the jsii assembly, compiled code, bundled handlers and docs, and no sources', () => {
     expect(packedFiles).toEqual(
       expect.arrayContaining([
@@ -81,21 +72,95 @@ describe('npm package', () => {
         'assets/orchestrator/index.js',
         'API.md',
         'README.md',
+        'CHANGELOG.md',
         'LICENSE',
         'package.json',
       ]),
     );
     expect(packedFiles.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
-    expect(packedFiles.filter((file) => /^(lambda|test|bin|local|scripts)\//.test(file))).toEqual([]);
+    expect(packedFiles.filter((file) => /^(lambda|test|bin|local|scripts|dist)\//.test(file))).toEqual([]);
   });
 
-  test('a consumer app synthesizes it with plain node and no esbuild reachable', () => {
-    expect(consumerOutput).toContain('synthesized without esbuild');
+  test('the packed manifest carries what registries and Construct Hub show', () => {
+    const packedManifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
+    expect(packedManifest).toMatchObject({
+      license: 'Apache-2.0',
+      homepage: expect.stringMatching(/^https:\/\//),
+      bugs: { url: expect.stringMatching(/^https:\/\/.*\/issues$/) },
+      repository: { url: expect.stringMatching(/^https:\/\/.*\.git$/) },
+      keywords: expect.arrayContaining(['cdk', 'awscdk']),
+      jsii: { targets: { python: expect.any(Object), java: expect.any(Object), dotnet: expect.any(Object), go: expect.any(Object) } },
+    });
+  });
+
+  test('every compiled file in the tarball comes from a current source (no stale output of a moved file)', () => {
+    const compiled = packedFiles.filter((file) => /^lib\/.*\.js$/.test(file));
+    expect(compiled.length).toBeGreaterThan(0);
+    expect(compiled.filter((file) => !fs.existsSync(path.join(repoRoot, file.replace(/\.js$/, '.ts'))))).toEqual([]);
+  });
+
+  test('the aws-cdk-lib floor of the peer dependency is the release tested as the minimum', () => {
+    const minimum = JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', 'aws-cdk-lib-min', 'package.json'), 'utf8')).version;
+    expect(manifest.peerDependencies['aws-cdk-lib']).toBe(`^${minimum}`);
+  });
+
+  test('the construct sources type-check against the lowest supported aws-cdk-lib (no prop it lacks would be silently ignored)', () => {
+    const minimumLib = path.join(repoRoot, 'node_modules', 'aws-cdk-lib-min');
+    const tsconfig = path.join(workDir, 'tsconfig.min-cdk.json');
+    fs.writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        extends: path.join(repoRoot, 'tsconfig.json'),
+        compilerOptions: {
+          noEmit: true,
+          typeRoots: [path.join(repoRoot, 'node_modules', '@types')],
+          paths: { 'aws-cdk-lib': [minimumLib], 'aws-cdk-lib/*': [`${minimumLib}/*`] },
+        },
+        include: [path.join(repoRoot, 'lib', '**', '*.ts')],
+        exclude: [path.join(repoRoot, 'lib', '**', '*.d.ts')],
+      }),
+    );
+    const typescript = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+    const files = execFileSync(process.execPath, [typescript, '-p', tsconfig, '--listFiles'], { encoding: 'utf8' });
+    expect(files).toContain(`${minimumLib}/aws-lambda/lib/runtime.d.ts`);
+  }, 120_000);
+});
+
+describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs }) => {
+  let installedPackage: string;
+  let consumerOutput: string;
+  let cloudAssembly: string;
+  let template: { Resources: Record<string, any> };
+
+  beforeAll(() => {
+    // A fresh consumer app: the unpacked tarball plus links to this repository's aws-cdk-lib
+    // release under test and constructs (the peer dependencies) with what they depend on.
+    const appDir = path.join(workDir, `consumer-${installedAs}`);
+    const modules = path.join(appDir, 'node_modules');
+    installedPackage = path.join(modules, packageName);
+    fs.mkdirSync(installedPackage, { recursive: true });
+    execFileSync('tar', ['-xzf', tarball, '-C', installedPackage, '--strip-components=1']);
+    linkInstalledPackage('aws-cdk-lib', modules, path.join(repoRoot, 'node_modules', installedAs));
+    linkInstalledPackage('constructs', modules);
+    fs.writeFileSync(path.join(appDir, 'app.js'), CONSUMER_APP);
+    cloudAssembly = path.join(appDir, 'cdk.out');
+    // --preserve-symlinks keeps module resolution inside the consumer app, so this repository's
+    // node_modules (which holds esbuild) is out of reach; PATH holds only node itself.
+    consumerOutput = execFileSync(process.execPath, ['--preserve-symlinks', 'app.js', cloudAssembly], {
+      cwd: appDir,
+      encoding: 'utf8',
+      env: { PATH: path.dirname(process.execPath), HOME: workDir },
+    });
+    template = JSON.parse(fs.readFileSync(path.join(cloudAssembly, 'Consumer.template.json'), 'utf8'));
+  });
+
+  test('synthesizes the tarball with plain node, no esbuild reachable, on that aws-cdk-lib', () => {
+    const version = JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', installedAs, 'package.json'), 'utf8')).version;
+    expect(consumerOutput).toContain(`synthesized without esbuild by aws-cdk-lib ${version}`);
   });
 
   test('the functions deploy exactly the bundles shipped in the package', () => {
-    const template = JSON.parse(fs.readFileSync(path.join(cloudAssembly, 'Consumer.template.json'), 'utf8'));
-    const functions = Object.values(template.Resources as Record<string, any>).filter((r) => r.Type === 'AWS::Lambda::Function');
+    const functions = resourcesOfType(template, 'AWS::Lambda::Function');
     expect(functions).toHaveLength(2);
     const deployed = functions.map((fn) => {
       const assetHash = String(fn.Properties.Code.S3Key).replace(/\.zip$/, '');
@@ -104,20 +169,41 @@ describe('npm package', () => {
     const shipped = ['webhook', 'orchestrator'].map((name) => fs.readFileSync(path.join(installedPackage, 'assets', name, 'index.js'), 'utf8'));
     expect(deployed.sort()).toEqual(shipped.sort());
   });
+
+  test('every setting the construct relies on reaches the template', () => {
+    for (const fn of resourcesOfType(template, 'AWS::Lambda::Function')) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], LoggingConfig: { LogFormat: 'JSON' } });
+    }
+    const [table] = resourcesOfType(template, 'AWS::DynamoDB::Table');
+    expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    const [eventSource] = resourcesOfType(template, 'AWS::Lambda::EventSourceMapping');
+    expect(eventSource.Properties.ScalingConfig).toEqual({ MaximumConcurrency: 5 });
+    // The cdk-nag 2 suppressions ride on the resources whatever the aws-cdk-lib release.
+    const [secret] = resourcesOfType(template, 'AWS::SecretsManager::Secret');
+    expect(secret.Metadata.cdk_nag.rules_to_suppress).toEqual([expect.objectContaining({ id: 'AwsSolutions-SMG4' })]);
+  });
 });
 
-/** Links `name` and, like an install would, the dependencies it does not bundle, into `modules`. */
-function linkInstalledPackage(name: string, modules: string): void {
+function resourcesOfType(template: { Resources: Record<string, any> }, type: string): any[] {
+  return Object.values(template.Resources).filter((resource) => resource.Type === type);
+}
+
+/**
+ * Links the installed package at `source` (default: this repository's copy of `name`) into
+ * `modules` as `name`, and, like an install would, the dependencies it does not bundle, taken from
+ * its own nested node_modules first.
+ */
+function linkInstalledPackage(name: string, modules: string, source = path.join(repoRoot, 'node_modules', name)): void {
   const target = path.join(modules, name);
   if (fs.existsSync(target)) {
     return;
   }
-  const source = path.join(repoRoot, 'node_modules', name);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   fs.symlinkSync(source, target, 'dir');
-  const manifest = JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8'));
-  const bundled: string[] = manifest.bundleDependencies ?? manifest.bundledDependencies ?? [];
-  for (const dependency of Object.keys(manifest.dependencies ?? {}).filter((d) => !bundled.includes(d))) {
-    linkInstalledPackage(dependency, modules);
+  const dependencyManifest = JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8'));
+  const bundled: string[] = dependencyManifest.bundleDependencies ?? dependencyManifest.bundledDependencies ?? [];
+  for (const dependency of Object.keys(dependencyManifest.dependencies ?? {}).filter((d) => !bundled.includes(d))) {
+    const nested = path.join(source, 'node_modules', dependency);
+    linkInstalledPackage(dependency, modules, fs.existsSync(nested) ? nested : undefined);
   }
 }

@@ -100,7 +100,7 @@ describe('AgentPipeline rejects impossible configurations at synth time', () => 
 
   test('a missing agent backend (from JavaScript) is reported, with the choices', () => {
     expect(() => construct({ agentBackend: undefined as unknown as AgentBackend })).toThrow(
-      /agentBackend is required: use AgentBackend.bedrock\(\), AgentBackend.lambda\(\) or, for development only, AgentBackend.scripted\(\)\./,
+      /agentBackend is required: use AgentBackend.bedrock\(\), AgentBackend.fromFunction\(\) or, for development only, AgentBackend.scripted\(\)\./,
     );
   });
 

@@ -18,6 +18,8 @@ export interface FunctionRuntime {
   readonly observability?: ObservabilityConfig;
   /** Sees every DynamoDB call (benchmarks count calls and consumed capacity with it). */
   readonly kitObserver?: DynamoKitObserver;
+  /** IANA zone whose midnight ends operator login links and sessions. */
+  readonly operatorTimeZone?: string;
 }
 
 export interface ComposedFunction {
@@ -46,6 +48,7 @@ export function composeFunction(name: string, runtime: FunctionRuntime): Compose
       ids: runtime.ids,
       client: createDocumentClient({}, (client) => powertools.tracer.captureAWSv3Client(client)),
       observer: runtime.kitObserver,
+      operatorTimeZone: runtime.operatorTimeZone,
     }),
     instrument: (invocation) => instrumentInvocation({ tracer: powertools.tracer, metrics }, name, invocation),
   };

@@ -34,6 +34,17 @@ export interface ProcessTurnDependencies {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly settings?: Partial<TurnSettings>;
+  /** Asked before anything else whether the turn is an operator's command (the operator plane). */
+  readonly operatorCommands?: { handle(turn: InboundTurn): Promise<boolean> };
+  /** Tells people about handoffs, and hands a conversation to them when the agent fails for good (the operator plane). */
+  readonly handoffs?: TurnHandoffHooks;
+}
+
+export interface TurnHandoffHooks {
+  /** The turn moved the session to AWAITING_HUMAN (called after its reply was settled; never throws). */
+  onHandoff(session: Session): Promise<void>;
+  /** The final attempt failed before a result was written; `true` when the conversation went to people. */
+  onFinalFailure(customerId: string, pending: readonly PendingInbound[]): Promise<boolean>;
 }
 
 export interface TurnRequest {
@@ -103,7 +114,14 @@ export class ProcessTurn {
     try {
       return await this.answer(latest, pending, request.deadline, progress);
     } catch (error) {
-      if (request.finalAttempt && !(await this.resultWritten(progress, latest.customerId, newest(pending)))) await this.park(pending).catch(() => undefined);
+      if (request.finalAttempt && !(await this.resultWritten(progress, latest.customerId, newest(pending)))) {
+        // A handled technical handoff is a success: the record is not retried or dead-lettered.
+        if (await this.deps.handoffs?.onFinalFailure(latest.customerId, pending).catch(() => false)) {
+          await this.deps.receipts.markCompleted(...pending.map(completion));
+          return { outcome: 'handed_off', drained: pending.length };
+        }
+        await this.park(pending).catch(() => undefined);
+      }
       throw error;
     }
   }
@@ -127,6 +145,10 @@ export class ProcessTurn {
   private async answer(latest: LatestInbound, pending: PendingInbound[], deadline: number, progress: TurnProgress): Promise<TurnReport> {
     const { customerId } = latest;
     const last = newest(pending);
+    if (await this.deps.operatorCommands?.handle(last)) {
+      await this.deps.receipts.markCompleted(...pending.map(completion));
+      return { outcome: 'operator_command', drained: pending.length };
+    }
     const active = await this.deps.sessions.getActive(customerId);
     if (active !== undefined && isHumanOwned(active.state)) {
       // A human took the conversation after these messages were routed to the agent.
@@ -187,7 +209,9 @@ export class ProcessTurn {
       // Another record settled this outbox meanwhile; the receipts are completed by it.
       return { outcome: 'superseded', drained: pending.length, agent };
     }
-    return { outcome: await this.settleOutbox(current, outbox, pending, 'answered', pendingSendMessage(updated, reply)), drained: pending.length, agent };
+    const outcome = await this.settleOutbox(current, outbox, pending, 'answered', pendingSendMessage(updated, reply));
+    if (updated.state === SessionState.AWAITING_HUMAN && session.state !== SessionState.AWAITING_HUMAN) await this.deps.handoffs?.onHandoff(updated);
+    return { outcome, drained: pending.length, agent };
   }
 
   /**

@@ -6,9 +6,11 @@ import type { AgentResponse } from '../ports/agent';
  * - `superseded`: a newer message or a human takeover made the turn's reply obsolete; nothing sent;
  * - `human_owned`: a human owns the session; the messages went to their inbox, the agent was not called;
  * - `failed_permanent`: WhatsApp refused the reply for good (e.g. the 24-hour window closed);
- * - `noop`: nothing was pending (a duplicate delivery, or a turn another record already consumed).
+ * - `noop`: nothing was pending (a duplicate delivery, or a turn another record already consumed);
+ * - `operator_command`: an operator's `login` was answered with a console link; no session, no agent;
+ * - `handed_off`: the agent failed for good; the customer got the fallback text and people have the conversation.
  */
-export type TurnOutcome = 'answered' | 'resent' | 'superseded' | 'human_owned' | 'failed_permanent' | 'noop';
+export type TurnOutcome = 'answered' | 'resent' | 'superseded' | 'human_owned' | 'failed_permanent' | 'noop' | 'operator_command' | 'handed_off';
 
 export interface AgentCallReport {
   readonly iterations: number;

@@ -51,6 +51,8 @@ export interface Message extends CarriesUnknownAttributes {
    * operator, hidden from the agent until it is redriven.
    */
   readonly quarantinedAt?: IsoTimestamp;
+  /** The operator who wrote it (role `operator`). */
+  readonly operatorPhone?: string;
 }
 
 /**

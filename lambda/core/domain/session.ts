@@ -82,6 +82,8 @@ export interface Session extends CarriesUnknownAttributes {
   readonly assignedTo?: string;
   readonly humanSendLock?: HumanSendLock;
   readonly handoffRequestedAt?: IsoTimestamp;
+  /** When the available operators were first told about this handoff (or the customer that nobody is). */
+  readonly handoffNotifiedAt?: IsoTimestamp;
   readonly handoffRenotifiedAt?: IsoTimestamp;
   readonly handoffRenotifyCount: number;
   readonly handoffCustomerRenotifiedAt?: IsoTimestamp;

@@ -56,6 +56,9 @@ export function isStillDeliverable(latest: LatestInbound, outbox: OutboxEntry, r
  * QUALIFYING; a transition the state machine refuses (e.g. a handoff after closing in the same
  * response) is dropped rather than failing the turn.
  */
+/** A new handoff starts with no notification sent (the markers of an earlier handoff are cleared). */
+const NEW_HANDOFF_MARKERS: Partial<Session> = { handoffNotifiedAt: undefined, handoffRenotifiedAt: undefined, handoffRenotifyCount: 0, handoffCustomerRenotifiedAt: undefined };
+
 export function applyActions(session: Session, actions: readonly AgentAction[], at: IsoTimestamp): Session {
   let next: Session = { ...session, updatedAt: at };
   const moveTo = (state: SessionState, extra: Partial<Session> = {}) => {
@@ -63,7 +66,7 @@ export function applyActions(session: Session, actions: readonly AgentAction[], 
   };
   for (const action of actions) {
     if (action.type === 'update_qualification') next = { ...next, qualificationData: mergeQualification(next.qualificationData, action.data) };
-    else if (action.type === 'request_human_handoff') moveTo(SessionState.AWAITING_HUMAN, { handoffRequestedAt: at });
+    else if (action.type === 'request_human_handoff') moveTo(SessionState.AWAITING_HUMAN, { handoffRequestedAt: at, ...NEW_HANDOFF_MARKERS });
     else if (action.type === 'close_session') moveTo(SessionState.CLOSED);
   }
   if (next.state === SessionState.NEW) moveTo(SessionState.QUALIFYING);

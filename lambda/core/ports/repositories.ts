@@ -97,9 +97,19 @@ export interface SessionRepository {
   acquireHumanSendLock(session: Session, lockId: string, now: IsoTimestamp, expiresAt: IsoTimestamp): Promise<boolean>;
   /** Releases only the lock with this id. */
   releaseHumanSendLock(session: Session, lockId: string): Promise<boolean>;
-  /** Counts an operator re-notification; `false` if the session left its state meanwhile. */
-  markHandoffRenotified(session: Session, notifiedAt: IsoTimestamp): Promise<boolean>;
-  markHandoffCustomerRenotified(session: Session, notifiedAt: IsoTimestamp): Promise<boolean>;
+  /**
+   * Claims the first notification of the session's current handoff (AWAITING_HUMAN, same
+   * `handoffRequestedAt`, not yet notified for it); `false` when another writer claimed it or the
+   * session moved on. Claimed before sending, so retries and concurrent sweeps never send twice.
+   */
+  markHandoffNotified(session: Session, notifiedAt: IsoTimestamp): Promise<boolean>;
+  /**
+   * Counts an operator re-notification; `false` if the session left its state meanwhile. With
+   * `expectedCount`, also only if the count is still the one the caller read (a claim).
+   */
+  markHandoffRenotified(session: Session, notifiedAt: IsoTimestamp, options?: { readonly expectedCount?: number }): Promise<boolean>;
+  /** With `oncePerHandoff`, only if the customer was not yet told during the current handoff (a claim). */
+  markHandoffCustomerRenotified(session: Session, notifiedAt: IsoTimestamp, options?: { readonly oncePerHandoff?: boolean }): Promise<boolean>;
 }
 
 // ---- Messages and demands ---------------------------------------------------------------------------
@@ -194,6 +204,12 @@ export interface InboundReceiptRepository {
   listDeadLettered(customerId: string): Promise<InboundReceipt[]>;
   /** Removes the outbox reference if it still points at `ref`. */
   clearOutbox(ref: OutboundRef): Promise<boolean>;
+  /**
+   * Moves the history watermark forward to `timestamp` (never back), so the customer's next
+   * messages are placed after a message written outside a turn (an operator's reply, a notice),
+   * however the provider's clock rounds their timestamps. No-op for a customer who never wrote.
+   */
+  advanceHistoryWatermark(customerId: string, timestamp: IsoTimestamp): Promise<void>;
 }
 
 /**

@@ -255,6 +255,19 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     return parked.sort((a, b) => toEpochMicros(a.registeredAt) - toEpochMicros(b.registeredAt));
   }
 
+  async advanceHistoryWatermark(customerId: string, timestamp: string): Promise<void> {
+    // isoMicros strings have one fixed width, so string order is time order.
+    await conditionally(() =>
+      this.kit.update({
+        key: latestInboundKey(customerId),
+        update: 'SET #watermark = :watermark',
+        condition: `${ITEM_EXISTS} AND (attribute_not_exists(#watermark) OR #watermark < :watermark)`,
+        names: { '#pk': KEY_NAMES['#pk'], '#watermark': A.historyWatermark },
+        values: { ':watermark': isoMicros(timestamp) },
+      }),
+    );
+  }
+
   clearOutbox(ref: OutboundRef): Promise<boolean> {
     return conditionally(() =>
       this.kit.update({

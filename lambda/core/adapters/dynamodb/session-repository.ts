@@ -276,25 +276,47 @@ export class DynamoSessionRepository implements SessionRepository {
     );
   }
 
-  markHandoffRenotified(session: Session, notifiedAt: string): Promise<boolean> {
-    return conditionally(() =>
-      this.kit.update({
-        key: sessionKey(session.customerId, session.sessionId),
-        update: 'SET #at = :at, #count = if_not_exists(#count, :zero) + :one',
-        condition: `${ITEM_EXISTS} AND #state = :state`,
-        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#at': S.handoffRenotifiedAt, '#count': S.handoffRenotifyCount },
-        values: { ':at': isoMicros(notifiedAt), ':zero': 0, ':one': 1, ':state': session.state },
-      }),
-    );
-  }
-
-  markHandoffCustomerRenotified(session: Session, notifiedAt: string): Promise<boolean> {
+  markHandoffNotified(session: Session, notifiedAt: string): Promise<boolean> {
+    const requestedAt = session.handoffRequestedAt;
+    if (requestedAt === undefined) return Promise.resolve(false);
     return conditionally(() =>
       this.kit.update({
         key: sessionKey(session.customerId, session.sessionId),
         update: 'SET #at = :at',
-        condition: `${ITEM_EXISTS} AND #state = :state`,
-        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#at': S.handoffCustomerRenotifiedAt },
+        condition: `${ITEM_EXISTS} AND #state = :awaiting AND #requested = :requested AND (attribute_not_exists(#at) OR #at < #requested)`,
+        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#at': S.handoffNotifiedAt, '#requested': S.handoffRequestedAt },
+        values: { ':at': isoMicros(notifiedAt), ':awaiting': SessionState.AWAITING_HUMAN, ':requested': isoMicros(requestedAt) },
+      }),
+    );
+  }
+
+  markHandoffRenotified(session: Session, notifiedAt: string, options: { readonly expectedCount?: number } = {}): Promise<boolean> {
+    const claim = options.expectedCount === undefined ? '' : options.expectedCount === 0 ? ' AND (attribute_not_exists(#count) OR #count = :zero)' : ' AND #count = :expected';
+    return conditionally(() =>
+      this.kit.update({
+        key: sessionKey(session.customerId, session.sessionId),
+        update: 'SET #at = :at, #count = if_not_exists(#count, :zero) + :one',
+        condition: `${ITEM_EXISTS} AND #state = :state${claim}`,
+        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#at': S.handoffRenotifiedAt, '#count': S.handoffRenotifyCount },
+        values: {
+          ':at': isoMicros(notifiedAt),
+          ':zero': 0,
+          ':one': 1,
+          ':state': session.state,
+          ...(options.expectedCount ? { ':expected': options.expectedCount } : {}),
+        },
+      }),
+    );
+  }
+
+  markHandoffCustomerRenotified(session: Session, notifiedAt: string, options: { readonly oncePerHandoff?: boolean } = {}): Promise<boolean> {
+    const once = options.oncePerHandoff ? ' AND attribute_exists(#requested) AND (attribute_not_exists(#at) OR #at < #requested)' : '';
+    return conditionally(() =>
+      this.kit.update({
+        key: sessionKey(session.customerId, session.sessionId),
+        update: 'SET #at = :at',
+        condition: `${ITEM_EXISTS} AND #state = :state${once}`,
+        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#at': S.handoffCustomerRenotifiedAt, ...(options.oncePerHandoff ? { '#requested': S.handoffRequestedAt } : {}) },
         values: { ':at': isoMicros(notifiedAt), ':state': session.state },
       }),
     );

@@ -41,6 +41,7 @@ export function messageToItem(message: Message): Item {
     superseded_at: optionalIso(message.supersededAt),
     quarantined_at: optionalIso(message.quarantinedAt),
     failure_reason: message.failureReason,
+    operator_phone: message.operatorPhone,
     llm: message.llm && {
       model: message.llm.model,
       input_tokens: message.llm.inputTokens,
@@ -69,6 +70,7 @@ export function messageFromItem(item: Item): Message {
     supersededAt: read.optionalTimestamp('superseded_at'),
     quarantinedAt: read.optionalTimestamp('quarantined_at'),
     failureReason: read.optionalString('failure_reason'),
+    operatorPhone: read.optionalString('operator_phone'),
     llm: llm && llmUsageFromMap(llm),
     ...read.unknownAttributes(),
   };

@@ -1,0 +1,136 @@
+import type { OperationalConfig, VersionedResource } from '../../domain/admin';
+import { AdminResourceVersionNotFoundError, VersionConflictError } from '../../domain/errors';
+import type { Operator } from '../../domain/operator';
+import { OPERATORS_CONFIG_KEY } from '../../domain/operator';
+import { EDITABLE_CONFIG_KEYS, InvalidConfigValueError, validateConfigValue } from '../../domain/operational-settings';
+import { isoMicros } from '../../domain/timestamps';
+import type { Clock } from '../../ports/clock';
+import type {
+  AdminAuditRepository,
+  ConsentRepository,
+  CrmSyncRepository,
+  DemandRepository,
+  OperationalConfigRepository,
+  PageRequest,
+  VersionedResourceRepository,
+} from '../../ports/repositories';
+import type { OperatorAuditTrail } from './operator-audit';
+import type { OperatorDirectory } from './operator-directory';
+import { OperatorActionError } from './operator-errors';
+
+/** The admin resource type of prompts (the orchestrator reads `prompt/system`). */
+export const PROMPT_RESOURCE_TYPE = 'prompt';
+
+/** Config keys an admin may read (the editable ones and the availability map). */
+const READABLE_CONFIG_KEYS = [...EDITABLE_CONFIG_KEYS, 'operator_availability'];
+
+export interface AdminConsoleDependencies {
+  readonly resources: VersionedResourceRepository;
+  readonly config: OperationalConfigRepository;
+  readonly audit: AdminAuditRepository;
+  readonly demands: DemandRepository;
+  readonly consents: ConsentRepository;
+  readonly crmSync: CrmSyncRepository;
+  readonly trail: OperatorAuditTrail;
+  readonly directory: OperatorDirectory;
+  readonly clock: Clock;
+}
+
+/**
+ * What admins do: edit prompts with version history (compare-and-set, rollback), edit the
+ * operational settings (validated per key), and read the audit, demands, consents and CRM problems.
+ */
+export class AdminConsole {
+  constructor(private readonly deps: AdminConsoleDependencies) {}
+
+  listPrompts(page: PageRequest) {
+    return this.deps.resources.listCurrent(PROMPT_RESOURCE_TYPE, page);
+  }
+
+  async getPrompt(id: string): Promise<VersionedResource> {
+    const prompt = await this.deps.resources.getCurrent(PROMPT_RESOURCE_TYPE, id);
+    if (prompt === undefined) throw new OperatorActionError('not_found', `No prompt '${id}'`);
+    return prompt;
+  }
+
+  listPromptVersions(id: string, page: PageRequest) {
+    return this.deps.resources.listVersions(PROMPT_RESOURCE_TYPE, id, page);
+  }
+
+  /** A new version and the current item in one conditional transaction; `expectedVersion` 0 creates. */
+  async editPrompt(admin: Operator, id: string, edit: { readonly content: string; readonly expectedVersion: number; readonly description?: string }): Promise<VersionedResource> {
+    let written: VersionedResource;
+    try {
+      written = await this.deps.resources.putNextVersion({ resourceType: PROMPT_RESOURCE_TYPE, resourceId: id, author: admin.phone, active: true, ...edit });
+    } catch (error) {
+      if (error instanceof VersionConflictError) throw new OperatorActionError('conflict', `The prompt is no longer at version ${edit.expectedVersion}: reload it and apply your edit again`);
+      throw error;
+    }
+    await this.deps.trail.record({ author: admin.phone, action: 'prompt.update', resourceType: PROMPT_RESOURCE_TYPE, resourceId: id, details: { version: written.version } });
+    return written;
+  }
+
+  async rollbackPrompt(admin: Operator, id: string, targetVersion: number): Promise<VersionedResource> {
+    let written: VersionedResource;
+    try {
+      written = await this.deps.resources.rollback(PROMPT_RESOURCE_TYPE, id, targetVersion, admin.phone);
+    } catch (error) {
+      if (error instanceof AdminResourceVersionNotFoundError) throw new OperatorActionError('not_found', `Prompt '${id}' has no version ${targetVersion}`);
+      if (error instanceof VersionConflictError) throw new OperatorActionError('conflict', 'Another edit of the prompt won meanwhile; reload it');
+      throw error;
+    }
+    await this.deps.trail.record({ author: admin.phone, action: 'prompt.rollback', resourceType: PROMPT_RESOURCE_TYPE, resourceId: id, details: { version: written.version, rolledBackFrom: targetVersion } });
+    return written;
+  }
+
+  async getConfig(key: string): Promise<OperationalConfig | { readonly key: string; readonly value: null; readonly version: 0 }> {
+    if (!READABLE_CONFIG_KEYS.includes(key)) throw new OperatorActionError('not_found', `No setting '${key}'; use one of ${READABLE_CONFIG_KEYS.join(', ')}`);
+    return (await this.deps.config.get(key)) ?? { key, value: null, version: 0 };
+  }
+
+  /** Validated per key, compare-and-set on `expectedVersion` (0: the setting must not exist yet). */
+  async setConfig(admin: Operator, key: string, value: unknown, expectedVersion: number): Promise<OperationalConfig> {
+    const previous = await this.deps.config.get(key);
+    let stored: unknown;
+    try {
+      stored = validateConfigValue(key, value, { author: admin.phone, now: isoMicros(this.deps.clock.now()), previous: previous?.value });
+    } catch (error) {
+      if (error instanceof InvalidConfigValueError) throw new OperatorActionError('invalid', error.message);
+      throw error;
+    }
+    let written: OperationalConfig;
+    try {
+      written = await this.deps.config.set({ key, value: stored, author: admin.phone }, { expectedVersion });
+    } catch (error) {
+      if (error instanceof VersionConflictError) throw new OperatorActionError('conflict', `Setting '${key}' is no longer at version ${expectedVersion}: reload it`);
+      throw error;
+    }
+    if (key === OPERATORS_CONFIG_KEY) this.deps.directory.invalidate();
+    await this.deps.trail.record({ author: admin.phone, action: 'config.update', resourceType: 'config', resourceId: key, details: { version: written.version, ...changedPhones(key, previous?.value, stored) } });
+    return written;
+  }
+
+  listAudit(page: PageRequest) {
+    return this.deps.audit.listRecent(page);
+  }
+
+  listDemands(page: PageRequest) {
+    return this.deps.demands.listRecent(page);
+  }
+
+  listConsents(page: PageRequest) {
+    return this.deps.consents.listRecent(page);
+  }
+
+  crmProblems() {
+    return this.deps.crmSync.problems();
+  }
+}
+
+/** Who was added or removed, for the audit of an operators edit (phones are what admins manage). */
+function changedPhones(key: string, before: unknown, after: unknown): Record<string, string[]> {
+  if (key !== OPERATORS_CONFIG_KEY) return {};
+  const phones = (value: unknown) => new Set(value !== null && typeof value === 'object' ? Object.keys(value) : []);
+  const [old, now] = [phones(before), phones(after)];
+  return { added: [...now].filter((phone) => !old.has(phone)), removed: [...old].filter((phone) => !now.has(phone)) };
+}

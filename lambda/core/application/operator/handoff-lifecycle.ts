@@ -1,0 +1,182 @@
+import { ConditionFailedError } from '../../domain/errors';
+import { customerMessage } from '../../domain/message';
+import { OPERATOR_AVAILABILITY_CONFIG_KEY } from '../../domain/admin';
+import { customerDisplayName, isAvailabilityValid, type Operator } from '../../domain/operator';
+import { AVAILABILITY_TTL_CONFIG_KEY, availabilityTtlHoursFrom, HANDOFF_TEXTS_CONFIG_KEY, type HandoffTexts, handoffTextsFrom } from '../../domain/operational-settings';
+import { isHumanOwned, type Session, SessionState } from '../../domain/session';
+import { isoMicros, toEpochMicros, type IsoTimestamp } from '../../domain/timestamps';
+import type { PendingInbound } from '../../domain/inbound-receipt';
+import type { Clock, IdGenerator } from '../../ports/clock';
+import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, SessionRepository } from '../../ports/repositories';
+import type { WhatsAppSender } from '../../ports/whatsapp-sender';
+import type { OperatorDirectory } from './operator-directory';
+import { recordSentOutOfTurn } from './out-of-turn-message';
+
+/** At most this many operator re-notifications per handoff: a page, not a pager storm. */
+export const MAX_OPERATOR_RENOTIFICATIONS = 3;
+/** Sessions one sweep looks at (pages of 50 from GSI1). */
+const SWEEP_PAGE_SIZE = 50;
+const SWEEP_MAX_PAGES = 20;
+
+export interface HandoffSettings {
+  /** Where operators open the conversation (the operator function's URL). */
+  readonly consoleUrl: string;
+  readonly timeZone: string;
+  /** The deployment's texts; the `handoff_texts` setting overrides them per text. */
+  readonly texts: HandoffTexts;
+  readonly renotifyOperatorsAfterMs: number;
+  readonly remindCustomerAfterMs: number;
+}
+
+export interface HandoffDependencies {
+  readonly sessions: SessionRepository;
+  readonly messages: MessageRepository;
+  readonly receipts: InboundReceiptRepository;
+  readonly config: OperationalConfigRepository;
+  readonly directory: OperatorDirectory;
+  readonly whatsapp: WhatsAppSender;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly settings: HandoffSettings;
+}
+
+export interface SweepReport {
+  readonly waiting: number;
+  readonly notified: number;
+  readonly renotified: number;
+  readonly customersReminded: number;
+}
+
+/**
+ * People are told when a conversation is handed to them: available operators get a WhatsApp text
+ * with the customer's name and the console link, or the customer is told nobody is available; the
+ * sweep re-notifies operators and reminds the customer once. Every notification is claimed with a
+ * conditional write on the session BEFORE it is sent, so retries and concurrent sweeps never send
+ * one twice (a crash between claim and send loses that one message; the next re-notification
+ * follows).
+ */
+export class HandoffLifecycle {
+  constructor(private readonly deps: HandoffDependencies) {}
+
+  /** After a turn moved the session to AWAITING_HUMAN. Never throws: the sweep catches up. */
+  async onHandoff(session: Session): Promise<void> {
+    await this.notifyNewHandoff(session).catch(() => undefined);
+  }
+
+  /**
+   * The agent failed for good on this customer's messages: the customer gets the fallback text and
+   * the conversation goes to people. `false` when there is no conversation to hand over (the
+   * messages are then parked for a redrive, as without the operator plane).
+   */
+  async onFinalFailure(customerId: string, pending: readonly PendingInbound[]): Promise<boolean> {
+    const session = await this.deps.sessions.getActive(customerId);
+    if (session === undefined || session.state === SessionState.CLOSED) return false;
+    let handed = session;
+    if (!isHumanOwned(session.state)) {
+      try {
+        handed = await this.deps.sessions.transitionState(session, session.state, SessionState.AWAITING_HUMAN, { changes: { handoffRequestedAt: isoMicros(this.deps.clock.now()) } });
+      } catch (error) {
+        if (error instanceof ConditionFailedError) return false;
+        throw error;
+      }
+    }
+    await Promise.all(pending.map((turn) => this.deps.messages.append(customerMessage(turn, handed.sessionId, turn.historyTimestamp))));
+    const texts = await this.texts();
+    await this.tellCustomer(handed, texts.fallback).catch(() => undefined);
+    await this.notifyNewHandoff(handed).catch(() => undefined);
+    return true;
+  }
+
+  /** One pass over the waiting conversations (the scheduled handoff sweeper). */
+  async sweep(): Promise<SweepReport> {
+    let waiting = 0;
+    let notified = 0;
+    let renotified = 0;
+    let customersReminded = 0;
+    let cursor: string | undefined;
+    for (let page = 0; page < SWEEP_MAX_PAGES; page++) {
+      const sessions = await this.deps.sessions.listByState(SessionState.AWAITING_HUMAN, { limit: SWEEP_PAGE_SIZE, cursor });
+      for (const session of sessions.items) {
+        if (session.handoffRequestedAt === undefined) continue;
+        waiting++;
+        if (!notifiedFor(session)) {
+          if (await this.notifyNewHandoff(session)) notified++;
+          continue;
+        }
+        if (await this.renotifyOperators(session)) renotified++;
+        if (await this.remindCustomer(session)) customersReminded++;
+      }
+      cursor = sessions.cursor;
+      if (cursor === undefined) break;
+    }
+    return { waiting, notified, renotified, customersReminded };
+  }
+
+  /** `true` when this call claimed and sent the first notification. */
+  private async notifyNewHandoff(session: Session): Promise<boolean> {
+    if (!(await this.deps.sessions.markHandoffNotified(session, isoMicros(this.deps.clock.now())))) return false;
+    const [texts, operators] = await Promise.all([this.texts(), this.availableOperators()]);
+    if (operators.length === 0) await this.tellCustomer(session, texts.noOperatorAvailable);
+    else await this.tellOperators(operators, session, texts.operatorNotification);
+    return true;
+  }
+
+  private async renotifyOperators(session: Session): Promise<boolean> {
+    const last = session.handoffRenotifiedAt ?? session.handoffNotifiedAt!;
+    if (session.handoffRenotifyCount >= MAX_OPERATOR_RENOTIFICATIONS || !this.elapsed(last, this.deps.settings.renotifyOperatorsAfterMs)) return false;
+    const operators = await this.availableOperators();
+    if (operators.length === 0) return false;
+    const claimed = await this.deps.sessions.markHandoffRenotified(session, isoMicros(this.deps.clock.now()), { expectedCount: session.handoffRenotifyCount });
+    if (claimed) await this.tellOperators(operators, session, (await this.texts()).operatorNotification);
+    return claimed;
+  }
+
+  private async remindCustomer(session: Session): Promise<boolean> {
+    const alreadyReminded = session.handoffCustomerRenotifiedAt !== undefined && toEpochMicros(session.handoffCustomerRenotifiedAt) >= toEpochMicros(session.handoffRequestedAt!);
+    if (alreadyReminded || !this.elapsed(session.handoffRequestedAt!, this.deps.settings.remindCustomerAfterMs)) return false;
+    const claimed = await this.deps.sessions.markHandoffCustomerRenotified(session, isoMicros(this.deps.clock.now()), { oncePerHandoff: true });
+    if (claimed) await this.tellCustomer(session, (await this.texts()).customerRenotify).catch(() => undefined);
+    return claimed;
+  }
+
+  private elapsed(since: IsoTimestamp, ms: number): boolean {
+    return toEpochMicros(this.deps.clock.now()) - toEpochMicros(since) >= ms * 1000;
+  }
+
+  private async texts(): Promise<HandoffTexts> {
+    return handoffTextsFrom((await this.deps.config.get(HANDOFF_TEXTS_CONFIG_KEY))?.value, this.deps.settings.texts);
+  }
+
+  /** Operators who declared themselves available today (local day) and recently enough, and may still sign in. */
+  private async availableOperators(): Promise<Operator[]> {
+    const [availability, ttl] = await Promise.all([this.deps.config.get(OPERATOR_AVAILABILITY_CONFIG_KEY), this.deps.config.get(AVAILABILITY_TTL_CONFIG_KEY)]);
+    const now = this.deps.clock.now();
+    const ttlHours = availabilityTtlHoursFrom(ttl?.value);
+    const available = Object.entries((availability?.value ?? {}) as Record<string, unknown>).filter(
+      ([, since]) => typeof since === 'string' && isAvailabilityValid(since, now, this.deps.settings.timeZone, ttlHours),
+    );
+    const operators = await Promise.all(available.map(([phone]) => this.deps.directory.find(phone)));
+    return operators.filter((operator): operator is Operator => operator !== undefined);
+  }
+
+  /** Each operator separately: one operator whose window is closed must not stop the others. */
+  private async tellOperators(operators: readonly Operator[], session: Session, template: string): Promise<void> {
+    const name = customerDisplayName(session) ?? session.customerId;
+    const text = template.replace('{name}', name).replace('{link}', this.deps.settings.consoleUrl);
+    await Promise.allSettled(
+      operators.map((operator) =>
+        this.deps.whatsapp.sendText({ businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId: operator.phone, customerIdKind: 'phone', text }),
+      ),
+    );
+  }
+
+  /** Sent, then kept in the conversation's history (role `system`) so operators see what the customer was told. */
+  private async tellCustomer(session: Session, text: string): Promise<void> {
+    const sent = await this.deps.whatsapp.sendText({ businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId: session.customerId, customerIdKind: session.customerIdKind ?? 'phone', text });
+    await recordSentOutOfTurn(this.deps, session, { role: 'system', text, providerMessageId: sent.providerMessageId });
+  }
+}
+
+function notifiedFor(session: Session): boolean {
+  return session.handoffNotifiedAt !== undefined && toEpochMicros(session.handoffNotifiedAt) >= toEpochMicros(session.handoffRequestedAt!);
+}

@@ -1,0 +1,225 @@
+import { ConditionFailedError } from '../../domain/errors';
+import type { Message } from '../../domain/message';
+import { customerDisplayName, isInsideServiceWindow, type Operator } from '../../domain/operator';
+import { isHumanOwned, isLegalTransition, type Session, SessionState } from '../../domain/session';
+import { addMilliseconds, isoMicros, type IsoTimestamp } from '../../domain/timestamps';
+import type { Clock, IdGenerator } from '../../ports/clock';
+import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, Page, PageRequest, SessionRepository, TransitionOptions } from '../../ports/repositories';
+import { WhatsAppSendError, type WhatsAppSender } from '../../ports/whatsapp-sender';
+import type { OperatorAuditTrail } from './operator-audit';
+import { OperatorActionError } from './operator-errors';
+import { recordSentOutOfTurn } from './out-of-turn-message';
+
+/** A human send holds the session's lock at most this long (a crashed send frees it by expiry). */
+const HUMAN_SEND_LOCK_MS = 30_000;
+/** Pages of history read back looking for the customer's last message (the 24-hour window). */
+const WINDOW_LOOKBACK_PAGES = 4;
+const PREVIEW_CHARS = 120;
+
+/** One row of the inbox. */
+export interface ConversationSummary {
+  readonly customerId: string;
+  readonly displayName?: string;
+  readonly state: SessionState;
+  readonly assignedTo?: string;
+  readonly waitingSince?: IsoTimestamp;
+  readonly lastMessage?: { readonly role: Message['role']; readonly preview: string; readonly at: IsoTimestamp };
+  readonly updatedAt: IsoTimestamp;
+}
+
+export interface ConversationView {
+  readonly customerId: string;
+  readonly sessionId: string;
+  readonly displayName?: string;
+  readonly state: SessionState;
+  readonly assignedTo?: string;
+  readonly waitingSince?: IsoTimestamp;
+  readonly qualificationData: Readonly<Record<string, unknown>>;
+  readonly createdAt: IsoTimestamp;
+  readonly updatedAt: IsoTimestamp;
+}
+
+export interface HistoryEntry {
+  readonly messageId: string;
+  readonly sessionId: string;
+  readonly direction: Message['direction'];
+  readonly role: Message['role'];
+  readonly text: string;
+  readonly at: IsoTimestamp;
+  readonly deliveryStatus?: Message['deliveryStatus'];
+  readonly operatorPhone?: string;
+}
+
+export interface OperatorConversationsDependencies {
+  readonly sessions: SessionRepository;
+  readonly messages: MessageRepository;
+  readonly receipts: InboundReceiptRepository;
+  readonly config: OperationalConfigRepository;
+  readonly whatsapp: WhatsAppSender;
+  readonly audit: OperatorAuditTrail;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+}
+
+/**
+ * The human inbox: list and read conversations, claim one, answer the customer, give it back to the
+ * agent or close it. Every transition goes through the state machine and a conditional write, so
+ * two operators racing for the same conversation get one success and one `conflict`.
+ */
+export class OperatorConversations {
+  constructor(private readonly deps: OperatorConversationsDependencies) {}
+
+  async list(state: SessionState, page: PageRequest): Promise<Page<ConversationSummary>> {
+    const sessions = await this.deps.sessions.listByState(state, page);
+    const items = await Promise.all(
+      sessions.items.map(async (session) => {
+        const [last] = (await this.deps.messages.history(session.customerId, { limit: 1 })).items;
+        return {
+          ...summaryOf(session),
+          lastMessage: last && { role: last.role, preview: last.text.slice(0, PREVIEW_CHARS), at: last.timestamp },
+        };
+      }),
+    );
+    return { items, cursor: sessions.cursor };
+  }
+
+  async get(customerId: string, page: PageRequest): Promise<{ readonly conversation: ConversationView; readonly history: Page<HistoryEntry> }> {
+    const session = await this.activeSession(customerId);
+    const history = await this.deps.messages.history(customerId, page);
+    return {
+      conversation: viewOf(session),
+      history: { items: history.items.map(historyEntryOf), cursor: history.cursor },
+    };
+  }
+
+  async claim(operator: Operator, customerId: string): Promise<ConversationView> {
+    const session = await this.activeSession(customerId);
+    if (session.state !== SessionState.AWAITING_HUMAN) throw new OperatorActionError('conflict', `The conversation is ${session.state}, not waiting for a person`);
+    const claimed = await this.transition(session, SessionState.HUMAN_ACTIVE, { changes: { assignedTo: operator.phone } });
+    await this.deps.audit.record({ author: operator.phone, action: 'conversation.claim', resourceType: 'conversation', resourceId: customerId });
+    return viewOf(claimed);
+  }
+
+  /**
+   * Sends the operator's text under the human send lock and records it as sent. Nothing is
+   * recorded when WhatsApp refuses, and the lock is always released.
+   */
+  async reply(operator: Operator, customerId: string, text: string): Promise<HistoryEntry> {
+    const session = await this.activeSession(customerId);
+    if (session.state !== SessionState.HUMAN_ACTIVE) throw new OperatorActionError('conflict', `Claim the conversation first (it is ${session.state})`);
+    if (session.assignedTo !== operator.phone) throw new OperatorActionError('forbidden', 'The conversation is assigned to another operator');
+    const now = this.deps.clock.now();
+    const lastCustomerMessage = await this.lastCustomerMessage(customerId);
+    if (!isInsideServiceWindow(lastCustomerMessage?.timestamp, now)) {
+      throw new OperatorActionError('outside_window', 'The customer wrote more than 24 hours ago: WhatsApp only delivers approved templates now');
+    }
+    const lockId = this.deps.ids.newId();
+    if (!(await this.deps.sessions.acquireHumanSendLock(session, lockId, isoMicros(now), addMilliseconds(now, HUMAN_SEND_LOCK_MS)))) {
+      throw new OperatorActionError('conflict', 'Another reply to this customer is being sent, or the conversation left the human inbox');
+    }
+    try {
+      let providerMessageId: string;
+      try {
+        ({ providerMessageId } = await this.deps.whatsapp.sendText({
+          businessPhoneNumberId: session.businessPhoneNumberId ?? '',
+          customerId,
+          customerIdKind: session.customerIdKind ?? 'phone',
+          text,
+        }));
+      } catch (error) {
+        const category = error instanceof WhatsAppSendError ? error.category : 'transport';
+        throw new OperatorActionError('send_failed', `WhatsApp did not accept the message (${category}); nothing was sent`);
+      }
+      const message = await recordSentOutOfTurn(this.deps, session, { role: 'operator', text, providerMessageId, operatorPhone: operator.phone });
+      await this.deps.audit.record({ author: operator.phone, action: 'conversation.reply', resourceType: 'conversation', resourceId: customerId, details: { messageId: message.messageId } });
+      return historyEntryOf(message);
+    } finally {
+      await this.deps.sessions.releaseHumanSendLock(session, lockId);
+    }
+  }
+
+  /** Back to the agent: it answers the customer's next message, with the human part in its history. */
+  async release(operator: Operator, customerId: string): Promise<ConversationView> {
+    return this.handBack(operator, customerId, SessionState.QUALIFYING, 'conversation.release');
+  }
+
+  async close(operator: Operator, customerId: string): Promise<ConversationView> {
+    return this.handBack(operator, customerId, SessionState.CLOSED, 'conversation.close');
+  }
+
+  /** Declares the operator available (now) or not; returns whether they are available afterwards. */
+  async setAvailability(operator: Operator, available: boolean): Promise<{ readonly available: boolean; readonly since?: IsoTimestamp }> {
+    const since = available ? isoMicros(this.deps.clock.now()) : null;
+    const map = await this.deps.config.setOperatorAvailability(operator.phone, since, operator.phone);
+    await this.deps.audit.record({ author: operator.phone, action: 'operator.availability', resourceType: 'operator', resourceId: operator.phone, details: { available } });
+    return map[operator.phone] === undefined ? { available: false } : { available: true, since: map[operator.phone] };
+  }
+
+  private async handBack(operator: Operator, customerId: string, to: SessionState, action: string): Promise<ConversationView> {
+    const session = await this.activeSession(customerId);
+    if (!isLegalTransition(session.state, to)) throw new OperatorActionError('conflict', `A ${session.state} conversation cannot become ${to}`);
+    const ownedByOther = session.state === SessionState.HUMAN_ACTIVE && session.assignedTo !== undefined && session.assignedTo !== operator.phone;
+    if (ownedByOther && operator.role !== 'admin') throw new OperatorActionError('forbidden', 'The conversation is assigned to another operator');
+    const updated = await this.transition(session, to, {
+      changes: isHumanOwned(session.state) ? { assignedTo: null, handoffRequestedAt: null } : undefined,
+      // Never while an operator's reply is on its way.
+      requireNoLiveHumanSendLockAt: isoMicros(this.deps.clock.now()),
+    });
+    await this.deps.audit.record({ author: operator.phone, action, resourceType: 'conversation', resourceId: customerId, details: { from: session.state, to } });
+    return viewOf(updated);
+  }
+
+  private async transition(session: Session, to: SessionState, options: TransitionOptions): Promise<Session> {
+    try {
+      return await this.deps.sessions.transitionState(session, session.state, to, options);
+    } catch (error) {
+      if (error instanceof ConditionFailedError) throw new OperatorActionError('conflict', 'The conversation changed meanwhile (another operator, or the customer); reload it');
+      throw error;
+    }
+  }
+
+  private async activeSession(customerId: string): Promise<Session> {
+    const session = await this.deps.sessions.getActive(customerId);
+    if (session === undefined) throw new OperatorActionError('not_found', 'No conversation with this customer');
+    return session;
+  }
+
+  private async lastCustomerMessage(customerId: string): Promise<Message | undefined> {
+    let cursor: string | undefined;
+    for (let page = 0; page < WINDOW_LOOKBACK_PAGES; page++) {
+      const history = await this.deps.messages.history(customerId, { limit: 25, cursor });
+      const found = history.items.find((message) => message.direction === 'inbound');
+      if (found !== undefined || history.cursor === undefined) return found;
+      cursor = history.cursor;
+    }
+    return undefined;
+  }
+}
+
+function summaryOf(session: Session): Omit<ConversationSummary, 'lastMessage'> {
+  return {
+    customerId: session.customerId,
+    displayName: customerDisplayName(session),
+    state: session.state,
+    assignedTo: session.assignedTo,
+    waitingSince: session.state === SessionState.AWAITING_HUMAN ? (session.handoffRequestedAt ?? session.updatedAt) : undefined,
+    updatedAt: session.updatedAt,
+  };
+}
+
+function viewOf(session: Session): ConversationView {
+  return { ...summaryOf(session), sessionId: session.sessionId, qualificationData: session.qualificationData, createdAt: session.createdAt };
+}
+
+function historyEntryOf(message: Message): HistoryEntry {
+  return {
+    messageId: message.messageId,
+    sessionId: message.sessionId,
+    direction: message.direction,
+    role: message.role,
+    text: message.text,
+    at: message.timestamp,
+    deliveryStatus: message.deliveryStatus,
+    operatorPhone: message.operatorPhone,
+  };
+}

@@ -1,0 +1,58 @@
+import { isOperatorPhone, type Operator, OPERATORS_CONFIG_KEY, operatorsFromConfig } from '../../domain/operator';
+import type { OperationalConfigRepository } from '../../ports/repositories';
+
+/** How long a process trusts the operators list it read: a removed operator is locked out within this. */
+export const OPERATOR_DIRECTORY_CACHE_MS = 60_000;
+
+export interface OperatorDirectoryOptions {
+  readonly config: OperationalConfigRepository;
+  /** Deploy-time admins: always admins, whatever the config says. */
+  readonly adminPhoneNumbers: readonly string[];
+  /** @default OPERATOR_DIRECTORY_CACHE_MS */
+  readonly cacheMs?: number;
+  /** Monotonic-enough milliseconds for the cache. @default Date.now */
+  readonly nowMs?: () => number;
+}
+
+/** Who may sign in: the deploy-time admins plus the `operators` config map, cached per process. */
+export class OperatorDirectory {
+  private readonly admins: ReadonlySet<string>;
+  private cached?: { readonly operators: ReadonlyMap<string, Operator>; readonly expiresAt: number };
+
+  constructor(private readonly options: OperatorDirectoryOptions) {
+    const invalid = options.adminPhoneNumbers.filter((phone) => !isOperatorPhone(phone));
+    if (invalid.length > 0) throw new RangeError(`Admin phone numbers must be 8 to 15 digits; got ${invalid.length} invalid value(s)`);
+    this.admins = new Set(options.adminPhoneNumbers);
+  }
+
+  async find(phone: string): Promise<Operator | undefined> {
+    if (this.admins.has(phone)) return (await this.operators()).get(phone) ?? { phone, role: 'admin' };
+    if (!isOperatorPhone(phone)) return undefined;
+    return (await this.operators()).get(phone);
+  }
+
+  /** Everyone who may sign in, deploy-time admins first. */
+  async list(): Promise<Operator[]> {
+    return [...(await this.operators()).values()];
+  }
+
+  isDeployTimeAdmin(phone: string): boolean {
+    return this.admins.has(phone);
+  }
+
+  /** Forgets the cached list (after an admin edited it in this process). */
+  invalidate(): void {
+    this.cached = undefined;
+  }
+
+  private async operators(): Promise<ReadonlyMap<string, Operator>> {
+    const now = (this.options.nowMs ?? Date.now)();
+    if (this.cached && now < this.cached.expiresAt) return this.cached.operators;
+    const stored = operatorsFromConfig((await this.options.config.get(OPERATORS_CONFIG_KEY))?.value);
+    const operators = new Map<string, Operator>();
+    for (const phone of this.admins) operators.set(phone, { phone, role: 'admin', name: stored.get(phone)?.name });
+    for (const [phone, entry] of stored) if (!operators.has(phone)) operators.set(phone, { phone, role: entry.role, name: entry.name });
+    this.cached = { operators, expiresAt: now + (this.options.cacheMs ?? OPERATOR_DIRECTORY_CACHE_MS) };
+    return operators;
+  }
+}

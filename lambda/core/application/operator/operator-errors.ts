@@ -1,0 +1,22 @@
+/**
+ * Why an operator's request cannot be done, as the use cases see it; the HTTP layer maps each
+ * reason to one status code (see docs/OPERATOR-API.md).
+ * - `not_found`: no such conversation, prompt or version;
+ * - `conflict`: the conversation is not in a state that allows it, or someone else got there first;
+ * - `forbidden`: the conversation belongs to another operator;
+ * - `outside_window`: WhatsApp's 24-hour customer service window is closed;
+ * - `send_failed`: WhatsApp refused or did not answer; nothing was recorded as sent;
+ * - `invalid`: the request is well-formed but its values are not acceptable.
+ */
+export type OperatorFailureReason = 'not_found' | 'conflict' | 'forbidden' | 'outside_window' | 'send_failed' | 'invalid';
+
+export class OperatorActionError extends Error {
+  override readonly name = 'OperatorActionError';
+
+  constructor(
+    readonly reason: OperatorFailureReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}

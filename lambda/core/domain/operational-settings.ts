@@ -1,0 +1,107 @@
+import { DEFAULT_AVAILABILITY_TTL_HOURS, isOperatorPhone, OPERATOR_ROLES, OPERATORS_CONFIG_KEY, type OperatorRole } from './operator';
+
+/**
+ * The operational config keys an admin may edit, each with its validation. A value that does not
+ * validate is refused whole, so the stored value is always one the runtime can use.
+ */
+export const AVAILABILITY_TTL_CONFIG_KEY = 'availability_ttl_hours';
+export const HANDOFF_TEXTS_CONFIG_KEY = 'handoff_texts';
+
+/** The customer- and operator-facing texts of a handoff; `{name}` and `{link}` are replaced where noted. */
+export interface HandoffTexts {
+  /** To the customer when nobody is available to take the conversation. */
+  readonly noOperatorAvailable: string;
+  /** To the customer, once, when the conversation has waited `customerRenotifyAfter`. */
+  readonly customerRenotify: string;
+  /** To the customer when the agent failed for good; the conversation goes to people. */
+  readonly fallback: string;
+  /** To each available operator; `{name}` (the customer) and `{link}` (the console). */
+  readonly operatorNotification: string;
+}
+
+export const DEFAULT_HANDOFF_TEXTS: HandoffTexts = {
+  noOperatorAvailable: 'No momento não há atendentes disponíveis. Sua mensagem ficou registrada e responderemos assim que possível.',
+  customerRenotify: 'Obrigado por aguardar! Uma pessoa da nossa equipe vai responder em breve.',
+  fallback: 'Desculpe, tive um problema para responder agora. Vou passar sua conversa para uma pessoa da nossa equipe.',
+  operatorNotification: 'Novo atendimento aguardando: {name}. Abra o console: {link}',
+};
+
+const HANDOFF_TEXT_FIELDS = Object.keys(DEFAULT_HANDOFF_TEXTS) as (keyof HandoffTexts)[];
+const MAX_TEXT_CHARS = 1000;
+const MAX_NAME_CHARS = 100;
+const MAX_OPERATORS = 500;
+
+export class InvalidConfigValueError extends Error {
+  override readonly name = 'InvalidConfigValueError';
+}
+
+/** The keys an admin may write, in the order the console lists them. */
+export const EDITABLE_CONFIG_KEYS: readonly string[] = [OPERATORS_CONFIG_KEY, HANDOFF_TEXTS_CONFIG_KEY, AVAILABILITY_TTL_CONFIG_KEY];
+
+/**
+ * The value to store for `key`, normalised (operators get `added_by`/`added_at` kept or set);
+ * throws {@link InvalidConfigValueError} with what to change.
+ */
+export function validateConfigValue(key: string, value: unknown, context: { readonly author: string; readonly now: string; readonly previous?: unknown }): unknown {
+  if (key === OPERATORS_CONFIG_KEY) return validateOperators(value, context);
+  if (key === HANDOFF_TEXTS_CONFIG_KEY) return validateHandoffTexts(value);
+  if (key === AVAILABILITY_TTL_CONFIG_KEY) {
+    if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > 168) throw new InvalidConfigValueError(`${key} must be a whole number of hours from 1 to 168`);
+    return value;
+  }
+  throw new InvalidConfigValueError(`${key} is not an editable setting; use one of ${EDITABLE_CONFIG_KEYS.join(', ')}`);
+}
+
+function validateOperators(value: unknown, context: { readonly author: string; readonly now: string; readonly previous?: unknown }): Record<string, unknown> {
+  if (!isPlainObject(value)) throw new InvalidConfigValueError('operators must be an object mapping phone → { role, name }');
+  const entries = Object.entries(value);
+  if (entries.length > MAX_OPERATORS) throw new InvalidConfigValueError(`operators may list at most ${MAX_OPERATORS} people`);
+  const previous = isPlainObject(context.previous) ? context.previous : {};
+  const stored: Record<string, unknown> = {};
+  for (const [phone, entry] of entries) {
+    if (!isOperatorPhone(phone)) throw new InvalidConfigValueError(`operators: '${String(phone).slice(0, 20)}' is not a phone of 8 to 15 digits`);
+    if (!isPlainObject(entry)) throw new InvalidConfigValueError(`operators.${phone} must be an object { role, name }`);
+    const unknown = Object.keys(entry).filter((field) => field !== 'role' && field !== 'name');
+    if (unknown.length > 0) throw new InvalidConfigValueError(`operators.${phone}: unknown field '${unknown[0].slice(0, 32)}' (use role and name)`);
+    if (!OPERATOR_ROLES.includes(entry.role as OperatorRole)) throw new InvalidConfigValueError(`operators.${phone}.role must be 'operator' or 'admin'`);
+    if (entry.name !== undefined && (typeof entry.name !== 'string' || entry.name.length > MAX_NAME_CHARS)) {
+      throw new InvalidConfigValueError(`operators.${phone}.name must be text of at most ${MAX_NAME_CHARS} characters`);
+    }
+    const before = isPlainObject(previous[phone]) ? (previous[phone] as Record<string, unknown>) : undefined;
+    stored[phone] = {
+      role: entry.role,
+      ...(entry.name === undefined ? {} : { name: entry.name }),
+      added_by: typeof before?.added_by === 'string' ? before.added_by : context.author,
+      added_at: typeof before?.added_at === 'string' ? before.added_at : context.now,
+    };
+  }
+  return stored;
+}
+
+function validateHandoffTexts(value: unknown): Partial<HandoffTexts> {
+  if (!isPlainObject(value)) throw new InvalidConfigValueError(`${HANDOFF_TEXTS_CONFIG_KEY} must be an object with any of ${HANDOFF_TEXT_FIELDS.join(', ')}`);
+  for (const [field, text] of Object.entries(value)) {
+    if (!HANDOFF_TEXT_FIELDS.includes(field as keyof HandoffTexts)) throw new InvalidConfigValueError(`${HANDOFF_TEXTS_CONFIG_KEY}: unknown text '${field.slice(0, 32)}'`);
+    if (typeof text !== 'string' || text.trim() === '' || text.length > MAX_TEXT_CHARS) {
+      throw new InvalidConfigValueError(`${HANDOFF_TEXTS_CONFIG_KEY}.${field} must be non-blank text of at most ${MAX_TEXT_CHARS} characters`);
+    }
+  }
+  return value as Partial<HandoffTexts>;
+}
+
+/** The texts in force: stored overrides over the deployment's texts. */
+export function handoffTextsFrom(stored: unknown, deployed: HandoffTexts = DEFAULT_HANDOFF_TEXTS): HandoffTexts {
+  if (!isPlainObject(stored)) return deployed;
+  const texts: Record<string, string> = { ...deployed };
+  for (const field of HANDOFF_TEXT_FIELDS) if (typeof stored[field] === 'string' && stored[field] !== '') texts[field] = stored[field] as string;
+  return texts as unknown as HandoffTexts;
+}
+
+/** The availability TTL in force. */
+export function availabilityTtlHoursFrom(stored: unknown): number {
+  return Number.isInteger(stored) && (stored as number) >= 1 && (stored as number) <= 168 ? (stored as number) : DEFAULT_AVAILABILITY_TTL_HOURS;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

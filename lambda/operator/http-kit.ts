@@ -1,0 +1,112 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+
+/**
+ * The small HTTP toolkit of the operator function: JSON bodies read strictly (size, media type,
+ * UTF-8, known fields only), answers with the plane's security headers, and cookies.
+ */
+
+export type HttpResponse = APIGatewayProxyStructuredResultV2;
+
+/** No API body is larger: the longest is a prompt. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** The console loads nothing from elsewhere and may not be framed; tokens never leak in a Referer. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=63072000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+};
+
+/** A request the plane refuses, with the status and a stable machine-readable code. */
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
+
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function json(statusCode: number, body: unknown, extra: { readonly cookies?: string[]; readonly headers?: Record<string, string> } = {}): HttpResponse {
+  return {
+    statusCode,
+    headers: { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', ...extra.headers },
+    cookies: extra.cookies,
+    body: JSON.stringify(body),
+  };
+}
+
+export function errorResponse(error: HttpError): HttpResponse {
+  return json(error.statusCode, { error: error.code, message: error.message }, { headers: { ...error.headers } });
+}
+
+export function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(event.headers ?? {})) if (key.toLowerCase() === wanted) return value;
+  return undefined;
+}
+
+/** A cookie's value from the event's `cookies` (Function URLs) or a `Cookie` header. */
+export function cookie(event: APIGatewayProxyEventV2, name: string): string | undefined {
+  const pairs = event.cookies ?? (header(event, 'cookie') ?? '').split(';');
+  for (const pair of pairs) {
+    const index = pair.indexOf('=');
+    if (index > 0 && pair.slice(0, index).trim() === name) return pair.slice(index + 1).trim();
+  }
+  return undefined;
+}
+
+export type FieldType = 'string' | 'boolean' | 'integer' | 'any';
+
+export interface BodySchema {
+  readonly [field: string]: { readonly type: FieldType; readonly required?: boolean; readonly maxLength?: number };
+}
+
+/**
+ * The request's JSON object, checked against `schema`: 413 when too large, 415 when not JSON,
+ * 400 for bad JSON, a non-object, an unknown field, a missing or mistyped field.
+ */
+export function jsonBody(event: APIGatewayProxyEventV2, schema: BodySchema): Record<string, unknown> {
+  const raw = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+  if (raw.length > MAX_BODY_BYTES) throw new HttpError(413, 'payload_too_large', `The body may be at most ${MAX_BODY_BYTES} bytes`);
+  if (!/^application\/json\s*(;|$)/i.test(header(event, 'content-type') ?? '')) throw new HttpError(415, 'unsupported_media_type', 'Send the body as application/json');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+  } catch {
+    throw new HttpError(400, 'bad_json', 'The body is not valid UTF-8 JSON');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new HttpError(400, 'bad_body', 'The body must be a JSON object');
+  const body = parsed as Record<string, unknown>;
+  for (const field of Object.keys(body)) if (!Object.hasOwn(schema, field)) throw new HttpError(400, 'unknown_field', `Unknown field "${field.slice(0, 64)}"`);
+  for (const [field, rule] of Object.entries(schema)) {
+    const value = body[field];
+    if (value === undefined) {
+      if (rule.required) throw new HttpError(400, 'missing_field', `Field "${field}" is required`);
+      continue;
+    }
+    if (!hasType(value, rule.type)) throw new HttpError(400, 'bad_field', `Field "${field}" must be ${rule.type === 'integer' ? 'a whole number' : `a ${rule.type}`}`);
+    if (rule.maxLength !== undefined && typeof value === 'string' && value.length > rule.maxLength) {
+      throw new HttpError(400, 'bad_field', `Field "${field}" may be at most ${rule.maxLength} characters`);
+    }
+  }
+  return body;
+}
+
+function hasType(value: unknown, type: FieldType): boolean {
+  if (type === 'any') return true;
+  if (type === 'integer') return Number.isSafeInteger(value);
+  return typeof value === type;
+}
+
+/** A request with a body it must not have (or any body at all on GET/DELETE) is refused. */
+export function requireNoBody(event: APIGatewayProxyEventV2): void {
+  if ((event.body ?? '') !== '') throw new HttpError(400, 'unexpected_body', 'This call takes no body');
+}

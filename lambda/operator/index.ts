@@ -1,0 +1,70 @@
+// Entry point of the operator function: composes the operator plane's use cases. The HTTP contract
+// lives in operator-http.ts, the behaviour in core/application/operator/.
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
+import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
+import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
+import { GraphApiWhatsAppSender } from '../core/adapters/whatsapp/graph-api-sender';
+import { SqsDeadLetterQueue } from '../core/adapters/sqs/sqs-dead-letter-queue';
+import { AdminConsole } from '../core/application/operator/admin-console';
+import { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
+import type { DeadLetterQueue } from '../core/ports/dead-letter-queue';
+import { OperatorAuditTrail } from '../core/application/operator/operator-audit';
+import { OperatorConversations } from '../core/application/operator/operator-conversations';
+import { OperatorDirectory } from '../core/application/operator/operator-directory';
+import { OperatorSignIn } from '../core/application/operator/operator-sign-in';
+import type { WhatsAppSender } from '../core/ports/whatsapp-sender';
+import { adminRoutes } from './admin-routes';
+import type { HttpResponse } from './http-kit';
+import { createOperatorHttpHandler } from './operator-http';
+import { readOperatorConfig } from './runtime-config';
+
+export type OperatorHandler = (event: APIGatewayProxyEventV2) => Promise<HttpResponse>;
+
+/** What the operator function needs from its surroundings; the Lambda reads it from the environment. */
+export interface OperatorRuntime extends FunctionRuntime {
+  readonly whatsapp: WhatsAppSender;
+  readonly adminPhoneNumbers: readonly string[];
+  /** The turn queue's dead-letter queue, for the admin's dead-letter calls. */
+  readonly deadLetters?: DeadLetterQueue;
+}
+
+export function createOperatorHandler(runtime: OperatorRuntime): OperatorHandler {
+  const composed = composeFunction('operator', runtime);
+  const { sessions, messages, receipts, config, operatorAuth, audit: auditRepository, resources, demands, consents, crmSync } = composed.repositories;
+  const ids = runtime.ids ?? randomIdGenerator;
+  const audit = new OperatorAuditTrail(auditRepository, composed.clock, ids);
+  const directory = new OperatorDirectory({ config, adminPhoneNumbers: runtime.adminPhoneNumbers });
+  const http = createOperatorHttpHandler({
+    signIn: new OperatorSignIn({ auth: operatorAuth, directory, audit, clock: composed.clock }),
+    conversations: new OperatorConversations({ sessions, messages, receipts, config, whatsapp: runtime.whatsapp, audit, clock: composed.clock, ids }),
+    extraRoutes: adminRoutes(
+      new AdminConsole({ resources, config, audit: auditRepository, demands, consents, crmSync, trail: audit, directory, clock: composed.clock }),
+      runtime.deadLetters && { redrive: new RedriveDeadLetters({ deadLetters: runtime.deadLetters, receipts, sessions, messages }), trail: audit },
+    ),
+    clock: composed.clock,
+    logger: composed.logger,
+    metrics: composed.metrics,
+  });
+  return (event) => composed.instrument(() => http(event));
+}
+
+let fromEnvironment: OperatorHandler | undefined;
+
+/** The Lambda handler, composed on first use so importing this module has no side effects. */
+export const handler: OperatorHandler = (event) => {
+  if (fromEnvironment === undefined) {
+    const config = readOperatorConfig();
+    const credentials = new SecretsManagerCredentialsProvider({ secretId: config.whatsAppSecretArn });
+    fromEnvironment = createOperatorHandler({
+      tableName: config.tableName,
+      adminPhoneNumbers: config.adminPhoneNumbers,
+      operatorTimeZone: config.timeZone,
+      whatsapp: new GraphApiWhatsAppSender({ baseUrl: config.whatsAppApiBaseUrl, credentials }),
+      deadLetters: new SqsDeadLetterQueue({ turnQueueUrl: config.turnQueueUrl, deadLetterQueueUrl: config.deadLetterQueueUrl, sqs: new SQSClient({}) }),
+      observability: config.observability,
+    });
+  }
+  return fromEnvironment(event);
+};

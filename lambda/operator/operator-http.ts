@@ -1,0 +1,283 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { OperatorConversations } from '../core/application/operator/operator-conversations';
+import { OperatorActionError, type OperatorFailureReason } from '../core/application/operator/operator-errors';
+import type { OperatorSignIn, SignedInOperator } from '../core/application/operator/operator-sign-in';
+import { IllegalStateTransitionError, InvalidCursorError } from '../core/domain/errors';
+import { isSessionState } from '../core/domain/session';
+import type { Clock } from '../core/ports/clock';
+import { cookie, errorResponse, header, HttpError, json, jsonBody, requireNoBody, SECURITY_HEADERS, type HttpResponse } from './http-kit';
+import { LoginRateLimiter } from './login-rate-limiter';
+
+/** The session cookie: `__Host-` pins it to this origin, path `/`, Secure. */
+export const SESSION_COOKIE = '__Host-op';
+export const CSRF_HEADER = 'x-csrf-token';
+
+const STATUS_OF: Readonly<Record<OperatorFailureReason, number>> = {
+  not_found: 404,
+  conflict: 409,
+  forbidden: 403,
+  outside_window: 422,
+  send_failed: 502,
+  invalid: 400,
+};
+
+/** A path segment naming a customer or a resource: no separators, no encodings, not `.`/`..`. */
+const ID_SEGMENT = /^(?!\.+$)[A-Za-z0-9_.-]{1,128}$/;
+const MAX_REPLY_CHARS = 4096;
+const MAX_PAGE = 100;
+
+export type Access = 'public' | 'operator' | 'admin';
+
+export interface RouteContext {
+  readonly event: APIGatewayProxyEventV2;
+  readonly params: Readonly<Record<string, string>>;
+  /** Present on `operator` and `admin` routes (see {@link signedInOf}). */
+  readonly signedIn?: SignedInOperator;
+}
+
+/** The signed-in operator of an `operator` or `admin` route. */
+export function signedInOf(context: RouteContext): SignedInOperator {
+  if (context.signedIn === undefined) throw new HttpError(401, 'not_signed_in', 'Sign in first');
+  return context.signedIn;
+}
+
+export interface Route {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Segments after `/api/`; `:name` captures one id segment. */
+  readonly path: string;
+  readonly access: Access;
+  handle(context: RouteContext): Promise<HttpResponse>;
+}
+
+export interface OperatorHttpDependencies {
+  readonly signIn: OperatorSignIn;
+  readonly conversations: OperatorConversations;
+  /** Routes of other parts of the plane (the admin API). */
+  readonly extraRoutes?: readonly Route[];
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  /** @default 10 failed attempts per minute per source address */
+  readonly loginRateLimiter?: LoginRateLimiter;
+}
+
+/** `?limit=&cursor=` of a list call. */
+export function pageOf(event: APIGatewayProxyEventV2): { limit: number; cursor?: string } {
+  const query = event.queryStringParameters ?? {};
+  const limit = query.limit === undefined ? 20 : Number(query.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new HttpError(400, 'bad_query', `limit must be a whole number from 1 to ${MAX_PAGE}`);
+  const cursor = query.cursor;
+  if (cursor !== undefined && (cursor === '' || cursor.length > 2048)) throw new HttpError(400, 'bad_query', 'cursor is not a cursor this API returned');
+  return { limit, cursor };
+}
+
+/**
+ * The operator plane's HTTP contract (docs/OPERATOR-API.md): a JSON API under `/api/`, the console
+ * at `/`. Every `/api/` call but sign-in needs the session cookie (401), every call that changes
+ * something also the session's CSRF token (403), admin calls the admin role (403).
+ */
+export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (event: APIGatewayProxyEventV2) => Promise<HttpResponse> {
+  const { logger, metrics, signIn, conversations } = deps;
+  const limiter = deps.loginRateLimiter ?? new LoginRateLimiter(10, 60_000);
+
+  const sessionCookie = (token: string, expiresAt: string): string => {
+    const maxAge = Math.max(0, Math.floor((Date.parse(expiresAt) - deps.clock.now().getTime()) / 1000));
+    return `${SESSION_COOKIE}=${token}; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=${maxAge}`;
+  };
+  const clearedCookie = `${SESSION_COOKIE}=; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=0`;
+  const sessionView = ({ operator, session }: SignedInOperator) => ({
+    operator: { phone: operator.phone, name: operator.name },
+    role: operator.role,
+    csrfToken: session.csrfToken,
+    expiresAt: session.expiresAt,
+  });
+
+  const routes: Route[] = [
+    {
+      method: 'POST',
+      path: 'session',
+      access: 'public',
+      async handle({ event }) {
+        const source = event.requestContext?.http?.sourceIp ?? 'unknown';
+        const retryAfter = limiter.retryAfter(source);
+        if (retryAfter !== undefined) throw new HttpError(429, 'too_many_attempts', 'Too many sign-in attempts; wait and use a fresh link', { 'retry-after': String(retryAfter) });
+        const { token } = jsonBody(event, { token: { type: 'string', required: true, maxLength: 256 } });
+        const created = await signIn.signIn(token);
+        if (created === undefined) {
+          limiter.recordFailure(source);
+          metrics.addMetric('OperatorSignInRefused', MetricUnit.Count, 1);
+          throw new HttpError(401, 'invalid_token', 'The link is wrong, used or expired; send "login" on WhatsApp for a new one');
+        }
+        metrics.addMetric('OperatorSignIn', MetricUnit.Count, 1);
+        return json(200, sessionView(created), { cookies: [sessionCookie(created.sessionToken, created.session.expiresAt)] });
+      },
+    },
+    { method: 'GET', path: 'session', access: 'operator', handle: async (context) => json(200, sessionView(signedInOf(context))) },
+    {
+      method: 'DELETE',
+      path: 'session',
+      access: 'operator',
+      async handle(context) {
+        await signIn.signOut(signedInOf(context));
+        return json(200, { signedOut: true }, { cookies: [clearedCookie] });
+      },
+    },
+    {
+      method: 'GET',
+      path: 'conversations',
+      access: 'operator',
+      async handle({ event }) {
+        const state = event.queryStringParameters?.state ?? 'AWAITING_HUMAN';
+        if (!isSessionState(state)) throw new HttpError(400, 'bad_query', 'state must be one of NEW, QUALIFYING, AWAITING_HUMAN, HUMAN_ACTIVE, CLOSED');
+        return json(200, await conversations.list(state, pageOf(event)));
+      },
+    },
+    {
+      method: 'GET',
+      path: 'conversations/:customerId',
+      access: 'operator',
+      async handle({ event, params }) {
+        const { conversation, history } = await conversations.get(params.customerId, pageOf(event));
+        return json(200, { conversation, messages: history.items, cursor: history.cursor });
+      },
+    },
+    {
+      method: 'POST',
+      path: 'conversations/:customerId/claim',
+      access: 'operator',
+      handle: async (context) => {
+        requireEmptyObjectOrNoBody(context.event);
+        return json(200, { conversation: await conversations.claim(signedInOf(context).operator, context.params.customerId) });
+      },
+    },
+    {
+      method: 'POST',
+      path: 'conversations/:customerId/messages',
+      access: 'operator',
+      async handle(context) {
+        const { text } = jsonBody(context.event, { text: { type: 'string', required: true, maxLength: MAX_REPLY_CHARS } });
+        if ((text as string).trim() === '') throw new HttpError(400, 'bad_field', 'Field "text" must not be blank');
+        return json(201, { message: await conversations.reply(signedInOf(context).operator, context.params.customerId, text as string) });
+      },
+    },
+    {
+      method: 'POST',
+      path: 'conversations/:customerId/release',
+      access: 'operator',
+      handle: async (context) => {
+        requireEmptyObjectOrNoBody(context.event);
+        return json(200, { conversation: await conversations.release(signedInOf(context).operator, context.params.customerId) });
+      },
+    },
+    {
+      method: 'POST',
+      path: 'conversations/:customerId/close',
+      access: 'operator',
+      handle: async (context) => {
+        requireEmptyObjectOrNoBody(context.event);
+        return json(200, { conversation: await conversations.close(signedInOf(context).operator, context.params.customerId) });
+      },
+    },
+    {
+      method: 'PUT',
+      path: 'me/availability',
+      access: 'operator',
+      async handle(context) {
+        const { available } = jsonBody(context.event, { available: { type: 'boolean', required: true } });
+        return json(200, await conversations.setAvailability(signedInOf(context).operator, available as boolean));
+      },
+    },
+    ...(deps.extraRoutes ?? []),
+  ];
+  const compiled = routes.map((route) => ({ route, segments: route.path.split('/') }));
+
+  async function authenticate(event: APIGatewayProxyEventV2, route: Route): Promise<SignedInOperator> {
+    const signedIn = await signIn.authenticate(cookie(event, SESSION_COOKIE));
+    if (signedIn === undefined) throw new HttpError(401, 'not_signed_in', 'Sign in first: send "login" to the business number on WhatsApp');
+    if (route.method !== 'GET' && !sameSecret(header(event, CSRF_HEADER), signedIn.session.csrfToken)) {
+      throw new HttpError(403, 'bad_csrf_token', `Send the session's CSRF token in the ${CSRF_HEADER} header`);
+    }
+    if (route.access === 'admin' && signedIn.operator.role !== 'admin') throw new HttpError(403, 'admin_only', 'Only admins may do this');
+    return signedIn;
+  }
+
+  async function serveApi(event: APIGatewayProxyEventV2, method: string, segments: string[]): Promise<HttpResponse> {
+    const matching = compiled.flatMap(({ route, segments: pattern }) => {
+      const params = matchPath(pattern, segments);
+      return params === undefined ? [] : [{ route, params }];
+    });
+    if (matching.length === 0) throw new HttpError(404, 'not_found', 'No such API call');
+    const found = matching.find(({ route }) => route.method === method);
+    if (found === undefined) {
+      const allow = matching.map(({ route }) => route.method).join(', ');
+      throw new HttpError(405, 'method_not_allowed', `Use ${allow}`, { allow });
+    }
+    if (found.route.method === 'GET' || found.route.method === 'DELETE') requireNoBody(event);
+    const signedIn = found.route.access === 'public' ? undefined : await authenticate(event, found.route);
+    return found.route.handle({ event, params: found.params, signedIn });
+  }
+
+  return async (event) => {
+    const method = event.requestContext?.http?.method ?? 'GET';
+    const path = event.rawPath ?? '/';
+    try {
+      if (path === '/api' || path.startsWith('/api/')) return await serveApi(event, method, path.slice('/api/'.length).split('/'));
+      return serveConsole(path, method);
+    } catch (error) {
+      if (error instanceof HttpError) {
+        if (error.statusCode >= 400) logger.info('operator_request_refused', { statusCode: error.statusCode, code: error.code, method });
+        return errorResponse(error);
+      }
+      if (error instanceof OperatorActionError) return errorResponse(new HttpError(STATUS_OF[error.reason], error.reason, error.message));
+      if (error instanceof InvalidCursorError) return errorResponse(new HttpError(400, 'bad_query', 'cursor is not a cursor this API returned'));
+      if (error instanceof IllegalStateTransitionError) return errorResponse(new HttpError(409, 'conflict', error.message));
+      metrics.addMetric('OperatorRequestFailed', MetricUnit.Count, 1);
+      logger.error('operator_request_failed', { method, error: error as Error });
+      return errorResponse(new HttpError(500, 'internal_error', 'Something went wrong; try again'));
+    }
+  };
+}
+
+/** Path parameters when `segments` match `pattern`; an id that is not a plain segment is a 400. */
+function matchPath(pattern: readonly string[], segments: readonly string[]): Record<string, string> | undefined {
+  if (pattern.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [index, part] of pattern.entries()) {
+    const segment = segments[index];
+    if (part.startsWith(':')) {
+      if (!ID_SEGMENT.test(segment)) throw new HttpError(400, 'bad_id', `${part.slice(1)} must be letters, digits, '.', '_' or '-' (at most 128)`);
+      params[part.slice(1)] = segment;
+    } else if (part !== segment) return undefined;
+  }
+  return params;
+}
+
+/** Action calls take no fields: an empty body or `{}`. */
+function requireEmptyObjectOrNoBody(event: APIGatewayProxyEventV2): void {
+  if ((event.body ?? '') !== '') jsonBody(event, {});
+}
+
+function sameSecret(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The console's static files arrive with the web console; until then `/` and `/login` (where the
+ * WhatsApp link lands) answer a plain page, and everything else 404.
+ */
+const PLACEHOLDER_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Operator console</title></head>' +
+  '<body><main><h1>Operator console</h1><p>The web console is not installed in this version. ' +
+  'The operator API is served under <code>/api/</code>.</p></main></body></html>';
+
+function serveConsole(path: string, method: string): HttpResponse {
+  if (path !== '/' && path !== '/login') throw new HttpError(404, 'not_found', 'No such page');
+  if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, 'method_not_allowed', 'Use GET', { allow: 'GET, HEAD' });
+  return { statusCode: 200, headers: { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' }, body: PLACEHOLDER_PAGE };
+}

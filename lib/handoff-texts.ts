@@ -1,0 +1,34 @@
+/**
+ * The texts the operator plane sends when a conversation goes to people. Every text may also be
+ * changed at run time by an admin (setting `handoff_texts`), which overrides these per text.
+ */
+export interface HandoffTexts {
+  /**
+   * To the customer when the conversation is handed to people and nobody is available.
+   *
+   * @default 'No momento não há atendentes disponíveis. Sua mensagem ficou registrada e responderemos assim que possível.'
+   */
+  readonly noOperatorAvailable?: string;
+
+  /**
+   * To the customer, once, when the conversation has waited `customerRenotifyAfter` for a person.
+   *
+   * @default 'Obrigado por aguardar! Uma pessoa da nossa equipe vai responder em breve.'
+   */
+  readonly customerRenotify?: string;
+
+  /**
+   * To the customer when the agent failed for good on their message; the conversation then goes to people.
+   *
+   * @default 'Desculpe, tive um problema para responder agora. Vou passar sua conversa para uma pessoa da nossa equipe.'
+   */
+  readonly fallback?: string;
+
+  /**
+   * To each available operator about a waiting conversation; `{name}` becomes the customer's name
+   * (or number) and `{link}` the console URL.
+   *
+   * @default 'Novo atendimento aguardando: {name}. Abra o console: {link}'
+   */
+  readonly operatorNotification?: string;
+}

@@ -1,0 +1,190 @@
+// Packages every jsii target this machine can build, after `npm run build`:
+//   js      npm tarball                                       → dist/js/*.tgz
+//   python  jsii-pacmak --code-only, then `pip wheel --no-build-isolation` with a local Python
+//           that already has setuptools and wheel (pacmak's own isolated build asks PyPI for a
+//           pinned setuptools)                                → dist/python/*.whl
+//   java    jsii-pacmak build when Maven is installed and can resolve what the build needs
+//   dotnet  jsii-pacmak build when the .NET SDK is installed
+//   go      jsii-pacmak build when Go is installed
+// A target whose toolchain is missing or whose build fails still gets its generated sources
+// (dist/code/<target>/), so the bindings can be reviewed; the summary says what was built, what
+// was generated only, and why.
+//
+// Usage: node scripts/package-targets.mjs [--targets js,python,...] [--outdir dist] [--json]
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ALL_TARGETS = ['js', 'python', 'java', 'dotnet', 'go'];
+/** The command whose presence means the target's toolchain is installed. */
+const TOOLCHAIN_COMMANDS = { java: 'mvn', dotnet: 'dotnet', go: 'go' };
+/** Interpreters to try for the wheel, in order; the system one often has setuptools and wheel when a user-installed one lacks them. */
+const PYTHON_CANDIDATES = [process.env.PYTHON, 'python3', '/usr/bin/python3', 'python'].filter(Boolean);
+
+const options = parseArguments(process.argv.slice(2));
+const outdir = path.resolve(repoRoot, options.outdir);
+const codeDir = path.join(outdir, 'code');
+
+if (!fs.existsSync(path.join(repoRoot, '.jsii'))) {
+  fail('.jsii is missing: run `npm run build` first.');
+}
+
+const results = options.targets.map((target) => {
+  fs.rmSync(path.join(outdir, target), { recursive: true, force: true });
+  fs.rmSync(path.join(codeDir, target), { recursive: true, force: true });
+  const started = Date.now();
+  const result = packageTarget(target);
+  return { target, ...result, seconds: Math.round((Date.now() - started) / 100) / 10 };
+});
+
+if (options.json) {
+  console.log(JSON.stringify(results, null, 2));
+} else {
+  printSummary(results);
+}
+if (results.some((result) => result.status === 'failed')) {
+  process.exitCode = 1;
+}
+
+/** @returns {{status: 'built' | 'code-only' | 'failed', artifacts: string[], reason?: string}} */
+function packageTarget(target) {
+  switch (target) {
+    case 'js':
+      return packageJavaScript();
+    case 'python':
+      return packagePython();
+    default:
+      return packageWithToolchain(target);
+  }
+}
+
+function packageJavaScript() {
+  const destination = path.join(outdir, 'js');
+  fs.mkdirSync(destination, { recursive: true });
+  const packed = run('npm', ['pack', '--json', '--pack-destination', destination]);
+  if (!packed.ok) {
+    return { status: 'failed', artifacts: [], reason: packed.reason };
+  }
+  return { status: 'built', artifacts: listFiles(destination) };
+}
+
+function packagePython() {
+  const generated = generateCode('python');
+  if (!generated.ok) {
+    return { status: 'failed', artifacts: [], reason: generated.reason };
+  }
+  const sources = path.join(codeDir, 'python');
+  const python = PYTHON_CANDIDATES.find((candidate) => run(candidate, ['-c', 'import setuptools, wheel, pip']).ok);
+  if (!python) {
+    return {
+      status: 'code-only',
+      artifacts: [sources],
+      reason: `no Python with pip, setuptools and wheel among ${PYTHON_CANDIDATES.join(', ')} (set PYTHON, or install python3-pip python3-setuptools python3-wheel)`,
+    };
+  }
+  const destination = path.join(outdir, 'python');
+  const wheel = run(python, ['-m', 'pip', 'wheel', '--no-build-isolation', '--no-deps', '--no-index', '--wheel-dir', destination, sources]);
+  if (!wheel.ok) {
+    return { status: 'code-only', artifacts: [sources], reason: `pip wheel with ${python} failed: ${wheel.reason}` };
+  }
+  return { status: 'built', artifacts: listFiles(destination), reason: `wheel built by ${python}` };
+}
+
+function packageWithToolchain(target) {
+  const command = TOOLCHAIN_COMMANDS[target];
+  let reason = `\`${command}\` is not installed`;
+  if (commandExists(command)) {
+    const built = run('npx', ['jsii-pacmak', '--targets', target, '--outdir', outdir]);
+    if (built.ok) {
+      return { status: 'built', artifacts: listFiles(path.join(outdir, target)) };
+    }
+    reason = `the ${target} build failed: ${built.reason}`;
+  }
+  const generated = generateCode(target);
+  if (!generated.ok) {
+    return { status: 'failed', artifacts: [], reason: `${reason}; code generation failed too: ${generated.reason}` };
+  }
+  return { status: 'code-only', artifacts: [path.join(codeDir, target)], reason };
+}
+
+function generateCode(target) {
+  return run('npx', ['jsii-pacmak', '--code-only', '--targets', target, '--outdir', codeDir]);
+}
+
+function commandExists(command) {
+  return run('sh', ['-c', `command -v ${command}`]).ok;
+}
+
+/** Runs a command in the repository; on failure the reason is the last meaningful line of its output. */
+function run(command, args) {
+  const child = spawnSync(command, args, {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: { ...process.env, JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION: process.versions.node.split('.')[0] },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (child.status === 0) {
+    return { ok: true };
+  }
+  const output = `${child.stdout ?? ''}\n${child.stderr ?? ''}`;
+  const lines = output
+    .split('\n')
+    // jsii's Node end-of-life banner, stack frames and blank lines say nothing about the failure.
+    .map((line) => line.replace(/\x1b\[[0-9;]*m/g, '').replace(/^#STD(OUT|ERR)> /, '').trim())
+    .filter((line) => line && !line.startsWith('!!') && !/^at /.test(line));
+  // Maven's first substantial [ERROR] line names the cause at its end (e.g. an unknown host).
+  const mavenError = lines.find((line) => /^\[ERROR\] \S/.test(line) && !/^\[ERROR\] (To see|Re-run|For more|\[Help)/.test(line));
+  const errorLine = mavenError ?? lines.find((line) => /\berror\b/i.test(line)) ?? lines.at(-1) ?? child.error?.message ?? `exit code ${child.status}`;
+  return { ok: false, reason: errorLine.length > 300 ? `…${errorLine.slice(-300)}` : errorLine };
+}
+
+function listFiles(directory) {
+  if (!fs.existsSync(directory)) {
+    return [];
+  }
+  return fs.readdirSync(directory, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name))
+    .filter((file) => /\.(tgz|whl|nupkg|jar|pom)$/.test(file) || file.endsWith('go.mod'));
+}
+
+function printSummary(results) {
+  for (const { target, status, artifacts, reason, seconds } of results) {
+    console.log(`${target.padEnd(7)} ${status.padEnd(9)} ${String(seconds).padStart(5)} s${reason ? `  (${reason})` : ''}`);
+    for (const artifact of artifacts) {
+      const size = fs.statSync(artifact).isFile() ? ` ${Math.round(fs.statSync(artifact).size / 1024)} KB` : '';
+      console.log(`          ${path.relative(repoRoot, artifact)}${size}`);
+    }
+  }
+}
+
+function parseArguments(argv) {
+  const parsed = { targets: ALL_TARGETS, outdir: 'dist', json: false };
+  for (let i = 0; i < argv.length; i++) {
+    switch (argv[i]) {
+      case '--targets':
+        parsed.targets = argv[++i].split(',');
+        break;
+      case '--outdir':
+        parsed.outdir = argv[++i];
+        break;
+      case '--json':
+        parsed.json = true;
+        break;
+      default:
+        fail(`unknown argument ${argv[i]}; usage: package-targets.mjs [--targets ${ALL_TARGETS.join(',')}] [--outdir dist] [--json]`);
+    }
+  }
+  const unknown = parsed.targets.filter((target) => !ALL_TARGETS.includes(target));
+  if (unknown.length > 0) {
+    fail(`unknown target(s) ${unknown.join(', ')}; known: ${ALL_TARGETS.join(', ')}`);
+  }
+  return parsed;
+}
+
+function fail(message) {
+  console.error(`package-targets: ${message}`);
+  process.exit(1);
+}
