@@ -1,6 +1,7 @@
 // Entry point of the operator function: composes the operator plane's use cases. The HTTP contract
 // lives in operator-http.ts, the behaviour in core/application/operator/.
 import { SQSClient } from '@aws-sdk/client-sqs';
+import path from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
 import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
@@ -19,6 +20,7 @@ import { adminRoutes } from './admin-routes';
 import type { HttpResponse } from './http-kit';
 import { createOperatorHttpHandler } from './operator-http';
 import { readOperatorConfig } from './runtime-config';
+import { CONSOLE_DIRECTORY_NAME, StaticConsole, type ConsoleSite } from './static-console';
 
 export type OperatorHandler = (event: APIGatewayProxyEventV2) => Promise<HttpResponse>;
 
@@ -28,6 +30,8 @@ export interface OperatorRuntime extends FunctionRuntime {
   readonly adminPhoneNumbers: readonly string[];
   /** The turn queue's dead-letter queue, for the admin's dead-letter calls. */
   readonly deadLetters?: DeadLetterQueue;
+  /** The web console served at `/`. */
+  readonly console: ConsoleSite;
 }
 
 export function createOperatorHandler(runtime: OperatorRuntime): OperatorHandler {
@@ -39,6 +43,7 @@ export function createOperatorHandler(runtime: OperatorRuntime): OperatorHandler
   const http = createOperatorHttpHandler({
     signIn: new OperatorSignIn({ auth: operatorAuth, directory, audit, clock: composed.clock }),
     conversations: new OperatorConversations({ sessions, messages, receipts, config, whatsapp: runtime.whatsapp, audit, clock: composed.clock, ids }),
+    console: runtime.console,
     extraRoutes: adminRoutes(
       new AdminConsole({ resources, config, audit: auditRepository, demands, consents, crmSync, trail: audit, directory, clock: composed.clock }),
       runtime.deadLetters && { redrive: new RedriveDeadLetters({ deadLetters: runtime.deadLetters, receipts, sessions, messages }), trail: audit },
@@ -64,6 +69,8 @@ export const handler: OperatorHandler = (event) => {
       whatsapp: new GraphApiWhatsAppSender({ baseUrl: config.whatsAppApiBaseUrl, credentials }),
       deadLetters: new SqsDeadLetterQueue({ turnQueueUrl: config.turnQueueUrl, deadLetterQueueUrl: config.deadLetterQueueUrl, sqs: new SQSClient({}) }),
       observability: config.observability,
+      // The build copies the console next to this bundle.
+      console: StaticConsole.load(path.join(__dirname, CONSOLE_DIRECTORY_NAME)),
     });
   }
   return fromEnvironment(event);

@@ -8,8 +8,9 @@ import type { OperatorSignIn, SignedInOperator } from '../core/application/opera
 import { IllegalStateTransitionError, InvalidCursorError } from '../core/domain/errors';
 import { isSessionState } from '../core/domain/session';
 import type { Clock } from '../core/ports/clock';
-import { cookie, errorResponse, header, HttpError, json, jsonBody, requireNoBody, SECURITY_HEADERS, type HttpResponse } from './http-kit';
+import { cookie, errorResponse, header, HttpError, json, jsonBody, requireNoBody, type HttpResponse } from './http-kit';
 import { LoginRateLimiter } from './login-rate-limiter';
+import type { ConsoleSite } from './static-console';
 
 /** The session cookie: `__Host-` pins it to this origin, path `/`, Secure. */
 export const SESSION_COOKIE = '__Host-op';
@@ -55,6 +56,8 @@ export interface Route {
 export interface OperatorHttpDependencies {
   readonly signIn: OperatorSignIn;
   readonly conversations: OperatorConversations;
+  /** The web console's files, served outside `/api/`. */
+  readonly console: ConsoleSite;
   /** Routes of other parts of the plane (the admin API). */
   readonly extraRoutes?: readonly Route[];
   readonly clock: Clock;
@@ -225,7 +228,9 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
     const path = event.rawPath ?? '/';
     try {
       if (path === '/api' || path.startsWith('/api/')) return await serveApi(event, method, path.slice('/api/'.length).split('/'));
-      return serveConsole(path, method);
+      const page = deps.console.serve({ method, path, acceptEncoding: header(event, 'accept-encoding'), ifNoneMatch: header(event, 'if-none-match') });
+      if (page === undefined) throw new HttpError(404, 'not_found', 'No such page');
+      return page;
     } catch (error) {
       if (error instanceof HttpError) {
         if (error.statusCode >= 400) logger.info('operator_request_refused', { statusCode: error.statusCode, code: error.code, method });
@@ -265,19 +270,4 @@ function sameSecret(given: string | undefined, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/**
- * The console's static files arrive with the web console; until then `/` and `/login` (where the
- * WhatsApp link lands) answer a plain page, and everything else 404.
- */
-const PLACEHOLDER_PAGE =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Operator console</title></head>' +
-  '<body><main><h1>Operator console</h1><p>The web console is not installed in this version. ' +
-  'The operator API is served under <code>/api/</code>.</p></main></body></html>';
-
-function serveConsole(path: string, method: string): HttpResponse {
-  if (path !== '/' && path !== '/login') throw new HttpError(404, 'not_found', 'No such page');
-  if (method !== 'GET' && method !== 'HEAD') throw new HttpError(405, 'method_not_allowed', 'Use GET', { allow: 'GET, HEAD' });
-  return { statusCode: 200, headers: { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' }, body: PLACEHOLDER_PAGE };
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger, type LogFormatter } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
@@ -9,6 +10,7 @@ import { agentFromEnvironment } from '../../lambda/core/adapters/agent/agent-fro
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { GraphApiWhatsAppSender } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
+import type { TurnSettings } from '../../lambda/core/application/turn-settings';
 import type { AgentPort } from '../../lambda/core/ports/agent';
 import { createHandoffSweeperHandler } from '../../lambda/handoff-sweeper/index';
 import type { OperatorPlaneEnvironment } from '../../lambda/core/adapters/operator/handoff-settings-from-environment';
@@ -18,6 +20,7 @@ import { OPERATOR_DEFAULTS } from '../../lib/private/operator-contract';
 import { createOperatorHandler } from '../../lambda/operator/index';
 import { SqsDeadLetterQueue } from '../../lambda/core/adapters/sqs/sqs-dead-letter-queue';
 import type { DeadLetterQueue } from '../../lambda/core/ports/dead-letter-queue';
+import { StaticConsole } from '../../lambda/operator/static-console';
 import { composeOperatorPlane } from '../../lambda/operator/compose-plane';
 import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
@@ -61,6 +64,8 @@ export interface LocalPipelineOptions {
   readonly logFormatter?: LogFormatter;
   /** Sees every orchestrator invocation and what became of its record. */
   readonly onInvocation?: (report: InvocationReport) => void;
+  /** Turn settings to override (e.g. `promptCacheMs: 0`, so an edited prompt applies to the very next turn). */
+  readonly turnSettings?: Partial<TurnSettings>;
   /** Where the environment-driven settings are read (agent backend). Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
   /**
@@ -198,6 +203,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       whatsapp,
       agent,
       maxReceiveCount: options.queue?.maxReceiveCount,
+      settings: options.turnSettings,
       operatorPlane,
       ...observability('whatsapp-orchestrator', logLevel, options.logFormatter),
     });
@@ -269,6 +275,9 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
   }
 }
 
+/** Where `npm run bundle` writes the console (scripts/bundle-console.mjs). */
+const BUILT_CONSOLE_DIRECTORY = path.resolve(__dirname, '..', '..', 'assets', 'console');
+
 /** The operator function behind its local Function URL, when admins are given; its URL without the trailing slash. */
 async function startOperatorPlane(
   options: LocalPipelineOptions,
@@ -280,6 +289,7 @@ async function startOperatorPlane(
     whatsapp: context.whatsapp,
     adminPhoneNumbers: options.adminPhoneNumbers,
     deadLetters: context.deadLetters,
+    console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY),
     ...observability('whatsapp-operator', context.logLevel, options.logFormatter),
   });
   const server = await startFunctionUrlServer(operator, { port: options.ports?.console });

@@ -99,10 +99,12 @@ it('answers wrong methods with 405 and the allowed ones', async () => {
   expect(await auditedActions()).toEqual([]);
 });
 
-it('serves the console placeholder with the security headers', async () => {
+it('serves the console page with the security headers and no inline script', async () => {
   const page = await admin.call('GET', '/login');
   expect(page.status).toBe(200);
   expect(page.headers.get('content-type')).toContain('text/html');
   expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
-  expect(page.body).not.toContain('<script');
+  expect(page.body).not.toMatch(/<script(?![^>]*\ssrc=)/);
+  expect(page.body).not.toMatch(/\sstyle=/);
+  expect((await admin.call('GET', '/no-such-page')).status).toBe(404);
 });

@@ -1,0 +1,103 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ApiError, OperatorApi } from './api';
+import type { SignedIn } from './api-types';
+import { ConsoleContext } from './context';
+import { storedLanguage, storeLanguage, translator, type Language, type MessageKey, type Translate } from './i18n';
+import { explain, loginTokenOf, parseRoute, type Route } from './view-model';
+import { Shell } from './views/shell';
+
+type Auth = { readonly kind: 'booting' } | { readonly kind: 'signedOut'; readonly notice?: MessageKey; readonly failed?: boolean } | { readonly kind: 'signedIn'; readonly session: SignedIn };
+
+/** localStorage may be unavailable (private modes, blocked storage): the console then forgets the language. */
+function preferences(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+export function App() {
+  const [language, setLanguage] = useState<Language>(() => storedLanguage(preferences()));
+  const t = useMemo(() => translator(language), [language]);
+  const [auth, setAuth] = useState<Auth>({ kind: 'booting' });
+  const [route, setRoute] = useState<Route>(() => parseRoute(location.hash));
+  const api = useMemo(() => new OperatorApi(() => setAuth({ kind: 'signedOut', notice: 'signIn.expired' })), []);
+
+  useEffect(() => {
+    document.documentElement.lang = language === 'pt' ? 'pt-BR' : 'en';
+    document.title = t('app.title');
+  }, [t, language]);
+  useEffect(() => {
+    const onHashChange = () => setRoute(parseRoute(location.hash));
+    window.addEventListener('hashchange', onHashChange);
+    void boot(api).then(setAuth);
+    return () => window.removeEventListener('hashchange', onHashChange);
+  }, [api]);
+
+  const switchLanguage = () => {
+    const next: Language = language === 'pt' ? 'en' : 'pt';
+    storeLanguage(preferences(), next);
+    setLanguage(next);
+  };
+  const signOut = async () => {
+    try {
+      await api.signOut();
+    } finally {
+      history.replaceState(null, '', '/');
+      setAuth({ kind: 'signedOut', notice: 'signIn.signedOut' });
+    }
+  };
+
+  if (auth.kind === 'signedIn') {
+    return (
+      <ConsoleContext.Provider value={{ t, language, api, session: auth.session }}>
+        <Shell route={route} onSignOut={signOut} languageToggle={<LanguageToggle t={t} onSwitch={switchLanguage} />} />
+      </ConsoleContext.Provider>
+    );
+  }
+  return (
+    <main id="main" class="sign-in">
+      <div class="sign-in-top">
+        <LanguageToggle t={t} onSwitch={switchLanguage} />
+      </div>
+      <h1>{t('app.title')}</h1>
+      <h2>{t('signIn.heading')}</h2>
+      {auth.kind === 'booting' ? (
+        <p role="status">{t('signIn.signingIn')}</p>
+      ) : (
+        <>
+          {auth.notice !== undefined && (
+            <p class={auth.failed ? 'feedback feedback-error' : 'feedback feedback-ok'} role={auth.failed ? 'alert' : 'status'}>
+              {t(auth.notice)}
+            </p>
+          )}
+          <p>{t('signIn.howTo')}</p>
+        </>
+      )}
+    </main>
+  );
+}
+
+/**
+ * A login link carries a one-time token in its fragment: it is taken out of the address bar (and the
+ * history) before it is used, then exchanged for a session. Otherwise the session cookie decides.
+ */
+async function boot(api: OperatorApi): Promise<Auth> {
+  const token = loginTokenOf(location.pathname, location.hash);
+  if (token !== undefined) history.replaceState(null, '', '/');
+  try {
+    const session = token === undefined ? await api.currentSession() : await api.signIn(token);
+    return session === undefined ? { kind: 'signedOut' } : { kind: 'signedIn', session };
+  } catch (error) {
+    return { kind: 'signedOut', notice: explain(error instanceof ApiError ? error.status : undefined, 'signIn'), failed: true };
+  }
+}
+
+function LanguageToggle({ t, onSwitch }: { readonly t: Translate; readonly onSwitch: () => void }) {
+  return (
+    <button type="button" class="link-button" lang={t('lang.switchTo')} onClick={onSwitch}>
+      {t('lang.switch')}
+    </button>
+  );
+}

@@ -1,0 +1,176 @@
+/**
+ * The console's decisions that do not need a browser: routes, inbox order and counts, the 24-hour
+ * window, durations, prompt diffs and what to tell a person when a call is refused. Pure functions,
+ * unit-tested without a DOM.
+ */
+import type { ConversationSummary, HistoryEntry } from './api-types';
+
+export type InboxTab = 'waiting' | 'mine' | 'open';
+export const INBOX_TABS: readonly InboxTab[] = ['waiting', 'mine', 'open'];
+
+export type AdminScreen = 'prompts' | 'operators' | 'config' | 'demands' | 'consents' | 'audit' | 'crm' | 'dead-letters';
+export const ADMIN_SCREENS: readonly AdminScreen[] = ['prompts', 'operators', 'config', 'demands', 'consents', 'audit', 'crm', 'dead-letters'];
+
+export type Route =
+  | { readonly kind: 'inbox'; readonly tab: InboxTab }
+  | { readonly kind: 'conversation'; readonly customerId: string }
+  | { readonly kind: 'admin'; readonly screen: AdminScreen };
+
+/** The same id rule the API applies to path segments. */
+const ID_SEGMENT = /^(?!\.+$)[A-Za-z0-9_.-]{1,128}$/;
+
+/** Reads a `#/…` location; anything unknown is the waiting inbox. */
+export function parseRoute(hash: string): Route {
+  const [first, second] = hash.replace(/^#\/?/, '').split('/');
+  if (first === 'inbox' && INBOX_TABS.includes(second as InboxTab)) return { kind: 'inbox', tab: second as InboxTab };
+  if (first === 'conversations' && second !== undefined && ID_SEGMENT.test(decodeURIComponent(second))) {
+    return { kind: 'conversation', customerId: decodeURIComponent(second) };
+  }
+  if (first === 'admin' && ADMIN_SCREENS.includes(second as AdminScreen)) return { kind: 'admin', screen: second as AdminScreen };
+  return { kind: 'inbox', tab: 'waiting' };
+}
+
+export function hrefOf(route: Route): string {
+  switch (route.kind) {
+    case 'inbox':
+      return `#/inbox/${route.tab}`;
+    case 'conversation':
+      return `#/conversations/${encodeURIComponent(route.customerId)}`;
+    case 'admin':
+      return `#/admin/${route.screen}`;
+  }
+}
+
+/** The login link is `{console}/login#{token}`: the token, or undefined on any other page. */
+export function loginTokenOf(pathname: string, hash: string): string | undefined {
+  if (pathname !== '/login') return undefined;
+  const token = hash.replace(/^#/, '');
+  return token === '' ? undefined : token;
+}
+
+/** The three inbox tabs, built from the open conversations the API listed. */
+export function inboxTabs(open: readonly ConversationSummary[], me: string): Record<InboxTab, ConversationSummary[]> {
+  const waiting = open.filter((item) => item.state === 'AWAITING_HUMAN');
+  waiting.sort((a, b) => Date.parse(a.waitingSince ?? a.updatedAt) - Date.parse(b.waitingSince ?? b.updatedAt));
+  const newestFirst = [...open].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt));
+  return {
+    waiting,
+    mine: newestFirst.filter((item) => item.state === 'HUMAN_ACTIVE' && item.assignedTo === me),
+    open: newestFirst,
+  };
+}
+
+export interface Duration {
+  readonly days: number;
+  readonly hours: number;
+  readonly minutes: number;
+}
+
+/** Whole days, hours and minutes of a span (negative spans count as zero). */
+export function durationOf(milliseconds: number): Duration {
+  const totalMinutes = Math.max(0, Math.floor(milliseconds / 60_000));
+  return { days: Math.floor(totalMinutes / 1440), hours: Math.floor((totalMinutes % 1440) / 60), minutes: totalMinutes % 60 };
+}
+
+/** WhatsApp lets a business write freely only within 24 hours of the customer's last message. */
+export const SERVICE_WINDOW_MS = 24 * 3_600_000;
+
+export type ServiceWindow = { readonly open: true; readonly closesInMs: number } | { readonly open: false };
+
+/** The window as the loaded history shows it: from the newest customer message. */
+export function serviceWindowOf(history: readonly HistoryEntry[], now: Date): ServiceWindow {
+  let newest: number | undefined;
+  for (const entry of history) {
+    if (entry.direction !== 'inbound') continue;
+    const at = Date.parse(entry.at);
+    if (newest === undefined || at > newest) newest = at;
+  }
+  if (newest === undefined) return { open: false };
+  const closesInMs = newest + SERVICE_WINDOW_MS - now.getTime();
+  return closesInMs > 0 ? { open: true, closesInMs } : { open: false };
+}
+
+export interface DiffLine {
+  readonly kind: 'same' | 'added' | 'removed';
+  readonly text: string;
+}
+
+/** A line diff (longest common subsequence) from `before` to `after`. */
+export function lineDiff(before: string, after: string): DiffLine[] {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  // common[i][j]: length of the longest common subsequence of a[i..] and b[j..].
+  const common = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      common[i][j] = a[i] === b[j] ? common[i + 1][j + 1] + 1 : Math.max(common[i + 1][j], common[i][j + 1]);
+    }
+  }
+  const lines: DiffLine[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      lines.push({ kind: 'same', text: a[i] });
+      i++;
+      j++;
+    } else if (i < a.length && (j === b.length || common[i + 1][j] >= common[i][j + 1])) {
+      // Removals first on a tie: a changed line reads as old, then new.
+      lines.push({ kind: 'removed', text: a[i++] });
+    } else {
+      lines.push({ kind: 'added', text: b[j++] });
+    }
+  }
+  return lines;
+}
+
+/** What the person was doing when a call was refused: the explanation depends on it. */
+export type Action = 'signIn' | 'claim' | 'reply' | 'release' | 'close' | 'availability' | 'savePrompt' | 'rollback' | 'saveConfig' | 'redrive' | 'load';
+
+/** Dictionary keys of the explanations (see i18n.ts). */
+export type Explanation =
+  | 'error.badLink'
+  | 'error.tooManyAttempts'
+  | 'error.claimTaken'
+  | 'error.conversationChanged'
+  | 'error.promptStale'
+  | 'error.configStale'
+  | 'error.notYours'
+  | 'error.adminOnly'
+  | 'error.windowClosed'
+  | 'error.sendFailed'
+  | 'error.notFound'
+  | 'error.invalid'
+  | 'error.network'
+  | 'error.unexpected';
+
+/** Says in words why a call failed and what to do, from its status and the action tried. */
+export function explain(status: number | undefined, action: Action): Explanation {
+  switch (status) {
+    case undefined:
+      return 'error.network';
+    case 400:
+    case 413:
+    case 415:
+      return 'error.invalid';
+    case 401:
+      return 'error.badLink';
+    case 403:
+      return action === 'reply' || action === 'release' || action === 'close' ? 'error.notYours' : 'error.adminOnly';
+    case 404:
+      return 'error.notFound';
+    case 409:
+      if (action === 'claim') return 'error.claimTaken';
+      if (action === 'savePrompt' || action === 'rollback') return 'error.promptStale';
+      if (action === 'saveConfig') return 'error.configStale';
+      return 'error.conversationChanged';
+    case 422:
+      return action === 'reply' ? 'error.windowClosed' : 'error.invalid';
+    case 429:
+      return 'error.tooManyAttempts';
+    case 502:
+      return 'error.sendFailed';
+    default:
+      return 'error.unexpected';
+  }
+}

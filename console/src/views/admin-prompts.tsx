@@ -1,0 +1,122 @@
+import { useMemo, useState } from 'preact/hooks';
+import { AdminApi, type PromptVersion } from '../admin-api';
+import { ApiError } from '../api';
+import { useConsole } from '../context';
+import { lineDiff } from '../view-model';
+import { describeFailure, FeedbackLine, LoadError, formatTime, Section, useRemote, type Feedback } from './common';
+
+/** The prompt the agent answers with; listed even before anyone wrote a first version. */
+const AGENT_PROMPT_ID = 'system';
+
+export function PromptsScreen() {
+  const { t, api } = useConsole();
+  const admin = useMemo(() => new AdminApi(api), [api]);
+  const { data: prompts, error } = useRemote(() => admin.prompts(), []);
+  const [selected, setSelected] = useState(AGENT_PROMPT_ID);
+  const ids = [...new Set([AGENT_PROMPT_ID, ...(prompts ?? []).map((prompt) => prompt.id)])];
+  return (
+    <Section heading={t('prompts.heading')}>
+      <LoadError error={error} />
+      <ul class="pill-list">
+        {ids.map((id) => (
+          <li>
+            <button type="button" aria-pressed={id === selected} onClick={() => setSelected(id)}>
+              {t('prompts.select', { id })}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <PromptEditor key={selected} admin={admin} id={selected} />
+    </Section>
+  );
+}
+
+/** Edit one prompt: a new version on save, history with diffs, rollback to any version. */
+function PromptEditor({ admin, id }: { readonly admin: AdminApi; readonly id: string }) {
+  const { t, language } = useConsole();
+  const { data, reload } = useRemote(async () => {
+    const [current, versions] = await Promise.all([admin.prompt(id).catch(absentWhenNotFound), admin.promptVersions(id).catch(() => [] as PromptVersion[])]);
+    return { current, versions };
+  }, [id]);
+  const [draft, setDraft] = useState<string | undefined>(undefined);
+  const [comparing, setComparing] = useState<PromptVersion | undefined>(undefined);
+  const [feedback, setFeedback] = useState<Feedback>(undefined);
+  if (data === undefined) return <p role="status">{t('loading')}</p>;
+  const { current, versions } = data;
+  const text = draft ?? current?.content ?? '';
+
+  const save = async () => {
+    try {
+      const saved = await admin.savePrompt(id, text, current?.version ?? 0);
+      setDraft(undefined);
+      setFeedback({ kind: 'ok', text: t('prompts.saved', { version: saved.version }) });
+    } catch (error) {
+      setFeedback({ kind: 'error', text: describeFailure(t, error, 'savePrompt') });
+    }
+    await reload();
+  };
+  const rollback = async (target: number) => {
+    try {
+      const restored = await admin.rollbackPrompt(id, target);
+      setDraft(undefined);
+      setComparing(undefined);
+      setFeedback({ kind: 'ok', text: t('prompts.rolledBack', { target, version: restored.version }) });
+    } catch (error) {
+      setFeedback({ kind: 'error', text: describeFailure(t, error, 'rollback') });
+    }
+    await reload();
+  };
+
+  return (
+    <div class="prompt-editor">
+      {current !== undefined && <p>{t('prompts.currentVersion', { version: current.version })}</p>}
+      <label for="prompt-content">{t('prompts.content', { id })}</label>
+      <textarea id="prompt-content" rows={10} value={text} onInput={(event) => setDraft((event.currentTarget as HTMLTextAreaElement).value)} />
+      <button type="button" class="primary" disabled={text.trim() === '' || text === current?.content} onClick={save}>
+        {t('prompts.save')}
+      </button>
+      <FeedbackLine feedback={feedback} />
+      <h3>{t('prompts.versions')}</h3>
+      <ol class="versions">
+        {versions.map((version) => (
+          <li>
+            <span>
+              {t('prompts.version', { version: version.version })}
+              {version.createdAt !== undefined && ` · ${formatTime(version.createdAt, language)}`}
+              {version.author !== undefined && ` · ${version.author}`}
+            </span>
+            {current !== undefined && version.version !== current.version && (
+              <span class="version-actions">
+                <button type="button" onClick={() => setComparing(version)}>
+                  {t('prompts.diff', { version: version.version })}
+                </button>
+                <button type="button" onClick={() => rollback(version.version)}>
+                  {t('prompts.rollback', { version: version.version })}
+                </button>
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+      {comparing !== undefined && current !== undefined && (
+        <section class="diff" aria-label={t('prompts.diffHeading', { from: comparing.version, to: current.version })}>
+          <h3>{t('prompts.diffHeading', { from: comparing.version, to: current.version })}</h3>
+          <pre>
+            {lineDiff(comparing.content, current.content).map((line) => (
+              <span class={`diff-${line.kind}`}>
+                {line.kind === 'added' ? '+ ' : line.kind === 'removed' ? '- ' : '  '}
+                {line.text}
+                {'\n'}
+              </span>
+            ))}
+          </pre>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function absentWhenNotFound(error: unknown): undefined {
+  if (error instanceof ApiError && error.status === 404) return undefined;
+  throw error;
+}

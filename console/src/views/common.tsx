@@ -1,0 +1,75 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../api';
+import { useConsole } from '../context';
+import type { Translate } from '../i18n';
+import { startPolling } from '../polling';
+import { explain, type Action } from '../view-model';
+
+/** A refused call in words, with what to do. */
+export function describeFailure(t: Translate, error: unknown, action: Action): string {
+  const status = error instanceof ApiError ? error.status : undefined;
+  return t(explain(status, action), { detail: error instanceof Error ? error.message : '' });
+}
+
+export type Feedback = { readonly kind: 'ok' | 'error'; readonly text: string } | undefined;
+
+/** A message about the last action: errors are announced at once (alert), successes politely. */
+export function FeedbackLine({ feedback }: { readonly feedback: Feedback }) {
+  if (feedback === undefined) return null;
+  return feedback.kind === 'error' ? (
+    <p class="feedback feedback-error" role="alert">
+      {feedback.text}
+    </p>
+  ) : (
+    <p class="feedback feedback-ok" role="status">
+      {feedback.text}
+    </p>
+  );
+}
+
+/**
+ * Data from the API for the current screen: loaded when `keys` change, and with `poll` also every
+ * few seconds while the page is visible (see polling.ts). `reload` loads again at once.
+ */
+export function useRemote<T>(load: () => Promise<T>, keys: readonly unknown[], poll = false): { data: T | undefined; error: unknown; reload: () => Promise<void> } {
+  const [data, setData] = useState<T | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  const reload = async () => {
+    try {
+      setData(await loadRef.current());
+      setError(undefined);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  useEffect(() => {
+    setData(undefined);
+    if (poll) return startPolling(reload, document);
+    void reload();
+    return undefined;
+  }, keys);
+  return { data, error, reload };
+}
+
+export function Section({ heading, children }: { readonly heading: string; readonly children: ComponentChildren }) {
+  return (
+    <section class="panel" aria-label={heading}>
+      <h2>{heading}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** A local time people read at a glance. */
+export function formatTime(iso: string, language: string): string {
+  return new Date(iso).toLocaleString(language === 'en' ? 'en-GB' : 'pt-BR', { dateStyle: 'short', timeStyle: 'short' });
+}
+
+/** Why the screen's data could not be loaded, when it could not. */
+export function LoadError({ error }: { readonly error: unknown }) {
+  const { t } = useConsole();
+  return error === undefined ? null : <FeedbackLine feedback={{ kind: 'error', text: describeFailure(t, error, 'load') }} />;
+}

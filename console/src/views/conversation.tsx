@@ -1,0 +1,223 @@
+import { useState } from 'preact/hooks';
+import type { ConversationView, HistoryEntry, SessionState } from '../api-types';
+import { useConsole } from '../context';
+import { formatDuration, type MessageKey } from '../i18n';
+import { durationOf, hrefOf, serviceWindowOf } from '../view-model';
+import { describeFailure, FeedbackLine, LoadError, formatTime, useRemote, type Feedback } from './common';
+
+/** A reply typed here: on its way, accepted (until the history shows it), or refused with the reason. */
+interface OwnReply {
+  readonly id: number;
+  readonly text: string;
+  readonly status: 'pending' | 'sent' | 'failed';
+  readonly messageId?: string;
+  readonly error?: unknown;
+}
+
+let nextReplyId = 1;
+
+/** One customer's conversation: history, qualification data, and what a person can do with it. */
+export function ConversationScreen({ customerId }: { readonly customerId: string }) {
+  const { t, api, session } = useConsole();
+  const { data, error, reload } = useRemote(() => api.conversation(customerId), [customerId], true);
+  const [replies, setReplies] = useState<readonly OwnReply[]>([]);
+  const [feedback, setFeedback] = useState<Feedback>(undefined);
+  const [busy, setBusy] = useState(false);
+
+  const act = async (action: 'claim' | 'release' | 'close') => {
+    setBusy(true);
+    try {
+      await api.act(customerId, action);
+      setFeedback({ kind: 'ok', text: t(action === 'claim' ? 'conversation.claimed' : action === 'release' ? 'conversation.released' : 'conversation.closed') });
+    } catch (failure) {
+      setFeedback({ kind: 'error', text: describeFailure(t, failure, action) });
+    } finally {
+      setBusy(false);
+      await reload();
+    }
+  };
+
+  const send = async (text: string, id = nextReplyId++) => {
+    const update = (change: Partial<OwnReply>) => setReplies((all) => all.map((reply) => (reply.id === id ? { ...reply, ...change } : reply)));
+    setReplies((all) => [...all.filter((reply) => reply.id !== id), { id, text, status: 'pending' }]);
+    try {
+      const message = await api.reply(customerId, text);
+      update({ status: 'sent', messageId: message.messageId });
+      await reload();
+    } catch (failure) {
+      update({ status: 'failed', error: failure });
+    }
+  };
+
+  if (data === undefined) {
+    return error === undefined ? <p role="status">{t('loading')}</p> : <LoadError error={error} />;
+  }
+  const { conversation, messages } = data;
+  const mine = conversation.state === 'HUMAN_ACTIVE' && conversation.assignedTo === session.operator.phone;
+  const mayHandBack = conversation.state === 'AWAITING_HUMAN' || (conversation.state === 'HUMAN_ACTIVE' && (mine || session.role === 'admin'));
+  const shownIds = new Set(messages.map((message) => message.messageId));
+  const ownReplies = replies.filter((reply) => reply.messageId === undefined || !shownIds.has(reply.messageId));
+
+  return (
+    <article class="conversation" aria-labelledby="conversation-heading">
+      <a href={hrefOf({ kind: 'inbox', tab: mine ? 'mine' : 'waiting' })}>{t('conversation.back')}</a>
+      <header class="conversation-header">
+        <h2 id="conversation-heading">{conversation.displayName ?? conversation.customerId}</h2>
+        <p>
+          <span class={`badge state-${conversation.state}`}>{t('conversation.state', { state: t(`state.${conversation.state}`) })}</span>
+          {conversation.assignedTo !== undefined && <span> · {t('conversation.assignedTo', { operator: conversation.assignedTo })}</span>}
+        </p>
+      </header>
+      <FeedbackLine feedback={feedback} />
+      <LoadError error={error} />
+      <div class="conversation-body">
+        <History messages={messages} ownReplies={ownReplies} onRetry={(reply) => send(reply.text, reply.id)} onDiscard={(reply) => setReplies((all) => all.filter((other) => other.id !== reply.id))} />
+        <aside class="conversation-side">
+          <Qualification conversation={conversation} />
+          <div class="actions">
+            {conversation.state === 'AWAITING_HUMAN' && (
+              <button type="button" class="primary" disabled={busy} onClick={() => act('claim')}>
+                {t('conversation.claim')}
+              </button>
+            )}
+            {mayHandBack && (
+              <button type="button" disabled={busy} onClick={() => act('release')}>
+                {t('conversation.release')}
+              </button>
+            )}
+            {mayHandBack && (
+              <button type="button" disabled={busy} onClick={() => act('close')}>
+                {t('conversation.close')}
+              </button>
+            )}
+          </div>
+        </aside>
+      </div>
+      <ReplyBox messages={messages} state={conversation.state} mine={mine} onSend={(text) => send(text)} />
+    </article>
+  );
+}
+
+interface HistoryProps {
+  readonly messages: readonly HistoryEntry[];
+  readonly ownReplies: readonly OwnReply[];
+  readonly onRetry: (reply: OwnReply) => void;
+  readonly onDiscard: (reply: OwnReply) => void;
+}
+
+function History({ messages, ownReplies, onRetry, onDiscard }: HistoryProps) {
+  const { t, language } = useConsole();
+  // The API pages newest first; people read a chat oldest first.
+  const chronological = [...messages].reverse();
+  return (
+    <section class="history" aria-label={t('conversation.history')}>
+      <h3>{t('conversation.history')}</h3>
+      {chronological.length === 0 && ownReplies.length === 0 && <p>{t('conversation.noMessages')}</p>}
+      <ol class="messages">
+        {chronological.map((message) => (
+          <li class={`message message-${message.role}`}>
+            <span class="message-author">
+              {t(`role.${message.role}`)}
+              {message.operatorPhone !== undefined && ` (${message.operatorPhone})`}
+            </span>
+            <p class="message-text">{message.text}</p>
+            <span class="message-meta">
+              {formatTime(message.at, language)}
+              {message.role === 'operator' && message.deliveryStatus === 'sent' && ` · ${t('reply.sent')}`}
+            </span>
+          </li>
+        ))}
+        {ownReplies.map((reply) => (
+          <li class={`message message-operator message-${reply.status}`}>
+            <span class="message-author">{t('role.operator')}</span>
+            <p class="message-text">{reply.text}</p>
+            <span class="message-meta" role={reply.status === 'failed' ? 'alert' : 'status'}>
+              {reply.status === 'pending' && t('reply.pending')}
+              {reply.status === 'sent' && t('reply.sent')}
+              {reply.status === 'failed' && t('reply.failed', { reason: describeFailure(t, reply.error, 'reply') })}
+            </span>
+            {reply.status === 'failed' && (
+              <span class="message-actions">
+                <button type="button" onClick={() => onRetry(reply)}>
+                  {t('reply.retry')}
+                </button>
+                <button type="button" onClick={() => onDiscard(reply)}>
+                  {t('reply.discard')}
+                </button>
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function Qualification({ conversation }: { readonly conversation: ConversationView }) {
+  const { t } = useConsole();
+  const entries = Object.entries(conversation.qualificationData);
+  return (
+    <section class="qualification" aria-label={t('conversation.qualification')}>
+      <h3>{t('conversation.qualification')}</h3>
+      {entries.length === 0 ? (
+        <p>{t('conversation.noQualification')}</p>
+      ) : (
+        <dl>
+          {entries.map(([key, value]) => (
+            <div>
+              <dt>{key}</dt>
+              <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </section>
+  );
+}
+
+interface ReplyBoxProps {
+  readonly messages: readonly HistoryEntry[];
+  readonly state: SessionState;
+  readonly mine: boolean;
+  readonly onSend: (text: string) => void;
+}
+
+/** The reply box, with the state of WhatsApp's 24-hour window that decides whether text can go out. */
+/** Why there is no reply box, by the conversation's state. */
+const NO_REPLY_REASONS: Record<SessionState, MessageKey> = {
+  AWAITING_HUMAN: 'conversation.claimFirst',
+  HUMAN_ACTIVE: 'conversation.otherOperator',
+  NEW: 'conversation.withAgent',
+  QUALIFYING: 'conversation.withAgent',
+  CLOSED: 'conversation.isClosed',
+};
+
+function ReplyBox({ messages, state, mine, onSend }: ReplyBoxProps) {
+  const { t } = useConsole();
+  const [text, setText] = useState('');
+  const serviceWindow = serviceWindowOf(messages, new Date());
+  const submit = (event: Event) => {
+    event.preventDefault();
+    if (text.trim() === '') return;
+    onSend(text);
+    setText('');
+  };
+  return (
+    <form class="reply" onSubmit={submit}>
+      <p class={serviceWindow.open ? 'window window-open' : 'window window-closed'}>
+        {serviceWindow.open ? t('window.open', { duration: formatDuration(t, durationOf(serviceWindow.closesInMs)) }) : t('window.closed')}
+      </p>
+      {mine ? (
+        <>
+          <label for="reply-text">{t('reply.label')}</label>
+          <textarea id="reply-text" rows={3} maxLength={4096} value={text} onInput={(event) => setText((event.currentTarget as HTMLTextAreaElement).value)} />
+          <button type="submit" class="primary" disabled={text.trim() === ''}>
+            {t('reply.send')}
+          </button>
+        </>
+      ) : (
+        <p>{t(NO_REPLY_REASONS[state])}</p>
+      )}
+    </form>
+  );
+}

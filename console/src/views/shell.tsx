@@ -1,0 +1,112 @@
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { useConsole } from '../context';
+import type { MessageKey } from '../i18n';
+import { hrefOf, type AdminScreen, type Route } from '../view-model';
+import { AdminListScreen } from './admin-lists';
+import { ConfigScreen, OperatorsScreen } from './admin-config';
+import { DeadLettersScreen } from './admin-dead-letters';
+import { PromptsScreen } from './admin-prompts';
+import { describeFailure, FeedbackLine, type Feedback } from './common';
+import { ConversationScreen } from './conversation';
+import { InboxScreen } from './inbox';
+
+const ADMIN_LINKS: readonly (readonly [AdminScreen, MessageKey])[] = [
+  ['prompts', 'nav.prompts'],
+  ['operators', 'nav.operators'],
+  ['config', 'nav.config'],
+  ['demands', 'nav.demands'],
+  ['consents', 'nav.consents'],
+  ['audit', 'nav.audit'],
+  ['crm', 'nav.crm'],
+  ['dead-letters', 'nav.deadLetters'],
+];
+
+export interface ShellProps {
+  readonly route: Route;
+  readonly onSignOut: () => void;
+  readonly languageToggle: ComponentChildren;
+}
+
+/** The signed-in frame: who, availability, language, sign-out, the sections, and the current screen. */
+export function Shell({ route, onSignOut, languageToggle }: ShellProps) {
+  const { t, session } = useConsole();
+  const isAdmin = session.role === 'admin';
+  const current = hrefOf(route);
+  const link = (href: string, label: MessageKey) => (
+    <a href={href} aria-current={current.startsWith(href) ? 'page' : undefined}>
+      {t(label)}
+    </a>
+  );
+  return (
+    <>
+      <a class="skip-link" href="#main">
+        {t('app.skip')}
+      </a>
+      <header class="topbar">
+        <h1>{t('app.title')}</h1>
+        <p class="who">{t('session.signedInAs', { name: session.operator.name ?? session.operator.phone })}</p>
+        <div class="topbar-controls">
+          <AvailabilitySwitch />
+          {languageToggle}
+          <button type="button" onClick={onSignOut}>
+            {t('session.signOut')}
+          </button>
+        </div>
+      </header>
+      <nav class="sections" aria-label={t('nav.label')}>
+        {link('#/inbox', 'nav.inbox')}
+        {isAdmin && ADMIN_LINKS.map(([screen, label]) => link(hrefOf({ kind: 'admin', screen }), label))}
+      </nav>
+      <main id="main" tabIndex={-1}>
+        <Screen route={route} isAdmin={isAdmin} />
+      </main>
+    </>
+  );
+}
+
+function Screen({ route, isAdmin }: { readonly route: Route; readonly isAdmin: boolean }) {
+  if (route.kind === 'inbox') return <InboxScreen tab={route.tab} />;
+  if (route.kind === 'conversation') return <ConversationScreen customerId={route.customerId} />;
+  if (!isAdmin) return <InboxScreen tab="waiting" />;
+  switch (route.screen) {
+    case 'prompts':
+      return <PromptsScreen />;
+    case 'operators':
+      return <OperatorsScreen />;
+    case 'config':
+      return <ConfigScreen />;
+    case 'dead-letters':
+      return <DeadLettersScreen />;
+    default:
+      return <AdminListScreen key={route.screen} screen={route.screen} />;
+  }
+}
+
+/** Whether this operator is paged when a customer asks for a person. */
+function AvailabilitySwitch() {
+  const { t, api, session } = useConsole();
+  const [available, setAvailable] = useState(session.available ?? false);
+  const [busy, setBusy] = useState(false);
+  const [feedback, setFeedback] = useState<Feedback>(undefined);
+  const toggle = async () => {
+    setBusy(true);
+    try {
+      setAvailable((await api.setAvailability(!available)).available);
+      setFeedback(undefined);
+    } catch (error) {
+      setFeedback({ kind: 'error', text: describeFailure(t, error, 'availability') });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <span class="availability">
+      <button type="button" role="switch" aria-checked={available} disabled={busy} onClick={toggle} class="switch">
+        <span class="switch-track" aria-hidden="true" />
+        {t('availability.label')}
+      </button>
+      <FeedbackLine feedback={feedback} />
+    </span>
+  );
+}

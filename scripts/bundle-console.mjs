@@ -1,0 +1,53 @@
+// Builds the operator console (console/) into `assets/console/`: index.html plus content-hashed
+// script and stylesheet under assets/, so the operator function can serve the hashed files as
+// immutable and only index.html has to be revalidated. Nothing is fetched at run time. The operator
+// function serves it: a copy goes into its bundle folder (run after bundle-lambdas.mjs).
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const source = path.join(root, 'console');
+const outdir = path.join(root, 'assets', 'console');
+
+await rm(outdir, { recursive: true, force: true });
+const result = await build({
+  entryPoints: { app: path.join(source, 'src', 'main.tsx') },
+  outdir: path.join(outdir, 'assets'),
+  entryNames: '[name]-[hash]',
+  bundle: true,
+  platform: 'browser',
+  format: 'esm',
+  // Browsers of the last few years; operators use current phones and desktops.
+  target: ['es2022', 'chrome111', 'firefox111', 'safari16'],
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  minify: true,
+  sourcemap: false,
+  legalComments: 'eof',
+  metafile: true,
+  logLevel: 'warning',
+});
+
+const outputs = Object.keys(result.metafile.outputs).map((file) => path.relative(path.join(outdir, 'assets'), path.resolve(root, file)));
+const js = outputs.find((file) => file.endsWith('.js'));
+const css = outputs.find((file) => file.endsWith('.css'));
+if (js === undefined || css === undefined) throw new Error(`The console build produced ${outputs.join(', ')}; expected one .js and one .css`);
+const template = await readFile(path.join(source, 'index.html'), 'utf8');
+await mkdir(outdir, { recursive: true });
+await writeFile(path.join(outdir, 'index.html'), template.replace('{{js}}', js).replace('{{css}}', css));
+
+const served = path.join(root, 'assets', 'operator', 'console');
+await rm(served, { recursive: true, force: true });
+await cp(outdir, served, { recursive: true });
+
+let raw = 0;
+let gzipped = 0;
+for (const file of ['index.html', `assets/${js}`, `assets/${css}`]) {
+  const content = await readFile(path.join(outdir, file));
+  raw += content.length;
+  gzipped += gzipSync(content, { level: 9 }).length;
+}
+console.log(`assets/console/  ${(raw / 1024).toFixed(1)} KiB  (${(gzipped / 1024).toFixed(1)} KiB gzip; index.html, ${js}, ${css})`);

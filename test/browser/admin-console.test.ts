@@ -1,0 +1,174 @@
+// The admin screens of the console in headless Chromium against the local pipeline: the prompt the
+// agent answers with (edit, history, diff, rollback, a stale edit explained), operators, settings.
+import type { Page } from 'playwright-core';
+import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import type { AgentPort, AgentRequest, AgentResponse } from '../../lambda/core/ports/agent';
+import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+import { newCustomer, waitUntil } from '../e2e/support';
+import { newOperatorPhone, startOperatorPipeline, tableRepositories } from '../operator/support';
+import { ConsoleBrowser, PHONE, screenshot, signInFromWhatsApp, unnamedControls } from './support';
+
+jest.setTimeout(90_000);
+
+/** The scripted agent, with the first line of the system prompt it was given in front of each answer. */
+class PromptEchoAgent implements AgentPort {
+  private readonly scripted = new ScriptedAgent();
+
+  async respond(request: AgentRequest): Promise<AgentResponse> {
+    const answer = await this.scripted.respond(request);
+    return { ...answer, reply: `[${request.systemPrompt.split('\n')[0]}] ${answer.reply}` };
+  }
+}
+
+let pipeline: LocalPipeline;
+let browser: ConsoleBrowser;
+const admin = newOperatorPhone();
+/** An operator (not an admin), in the operators setting from the start. */
+const dora = newOperatorPhone();
+const customer = newCustomer();
+let repositories: ReturnType<typeof tableRepositories>;
+
+
+/** The customer writes; resolves with the agent's answer as WhatsApp received it. */
+async function agentAnswerTo(text: string): Promise<string> {
+  const before = pipeline.fakeWhatsApp.sent().length;
+  await pipeline.sendCustomerMessage(customer, text);
+  let answer: string | undefined;
+  await waitUntil(
+    () => (answer = pipeline.fakeWhatsApp.sent().slice(before).find((message) => message.recipient === customer)?.text) !== undefined,
+    15_000,
+    'the agent answer',
+  );
+  return answer!;
+}
+
+beforeAll(async () => {
+  [pipeline, browser] = await Promise.all([
+    // Prompts are read on every turn here, so the very next answer shows an edit.
+    startOperatorPipeline([admin], { agent: new PromptEchoAgent(), turnSettings: { promptCacheMs: 0 } }),
+    ConsoleBrowser.launch(),
+  ]);
+  repositories = tableRepositories(pipeline.tableName);
+  await repositories.config.set({ key: 'operators', value: { [dora]: { role: 'operator', name: 'Dora' } }, author: admin }, { expectedVersion: 0 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  repositories?.close();
+  await pipeline?.stop();
+});
+
+describe('an admin tuning the agent', () => {
+  let page: Page;
+
+  it('writes the first version of the prompt and the next agent turn uses it', async () => {
+    page = await browser.openPage();
+    await signInFromWhatsApp(pipeline, page, admin);
+    await page.getByRole('link', { name: 'Prompts' }).click();
+    const content = page.getByRole('textbox', { name: 'Conteúdo do prompt system' });
+    await content.fill('Você é a assistente da Clínica Aurora.\nSeja breve.');
+    await page.getByRole('button', { name: 'Salvar nova versão' }).click();
+    await page.getByRole('status').filter({ hasText: 'Versão 1 salva' }).waitFor();
+    expect(await agentAnswerTo('Oi')).toMatch(/^\[Você é a assistente da Clínica Aurora\.\] Olá! Recebi: Oi/);
+  });
+
+  it('edits it, compares the versions and sees the change as a diff', async () => {
+    const content = page.getByRole('textbox', { name: 'Conteúdo do prompt system' });
+    await content.fill('Você é o assistente da Clínica Boreal.\nSeja breve.');
+    await page.getByRole('button', { name: 'Salvar nova versão' }).click();
+    await page.getByRole('status').filter({ hasText: 'Versão 2 salva' }).waitFor();
+    await page.getByText('Versão atual: 2').waitFor();
+    expect(await agentAnswerTo('Tudo bem?')).toMatch(/^\[Você é o assistente da Clínica Boreal\.\]/);
+
+    await page.getByRole('button', { name: 'Comparar a versão 1 com a atual' }).click();
+    const diff = page.getByRole('region', { name: 'Diferenças: versão 1 → atual (2)' });
+    await diff.waitFor();
+    expect(await diff.locator('.diff-removed').allTextContents()).toEqual(['- Você é a assistente da Clínica Aurora.\n']);
+    expect(await diff.locator('.diff-added').allTextContents()).toEqual(['+ Você é o assistente da Clínica Boreal.\n']);
+    expect(await unnamedControls(page)).toEqual([]);
+    await screenshot(page, 'prompts-desktop');
+  });
+
+  it('is told in words when someone saved a newer version meanwhile, then rolls back', async () => {
+    const other = await browser.openPage();
+    await signInFromWhatsApp(pipeline, other, admin);
+    await other.getByRole('link', { name: 'Prompts' }).click();
+    await other.getByText('Versão atual: 2').waitFor();
+
+    await page.getByRole('button', { name: 'Restaurar a versão 1' }).click();
+    await page.getByRole('status').filter({ hasText: 'Versão 1 restaurada como versão 3.' }).waitFor();
+    expect(await agentAnswerTo('E agora?')).toMatch(/^\[Você é a assistente da Clínica Aurora\.\]/);
+
+    await other.getByRole('textbox', { name: 'Conteúdo do prompt system' }).fill('Uma edição feita sobre a versão 2.');
+    await other.getByRole('button', { name: 'Salvar nova versão' }).click();
+    const alert = other.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe(
+      'Outra pessoa salvou uma versão nova deste prompt enquanto você editava. Recarregue para ver a versão atual e refaça sua mudança nela.',
+    );
+    expect(await agentAnswerTo('Ainda aí?')).toMatch(/^\[Você é a assistente da Clínica Aurora\.\]/);
+  });
+
+  it('adds an operator, changes the role and removes them', async () => {
+    const carla = newOperatorPhone();
+    await page.getByRole('link', { name: 'Operadores' }).click();
+    await page.getByRole('combobox', { name: `Papel de ${dora}` }).waitFor();
+    await page.getByRole('textbox', { name: 'Telefone (só dígitos)' }).fill(carla);
+    await page.getByRole('textbox', { name: 'Nome' }).fill('Carla');
+    await page.getByRole('button', { name: 'Adicionar operador' }).click();
+    await page.getByRole('status').filter({ hasText: /^Lista de operadores salva/ }).waitFor();
+    const role = page.getByRole('combobox', { name: `Papel de ${carla}` });
+    expect(await role.inputValue()).toBe('operator');
+
+    await role.selectOption('admin');
+    // The screen saves one change at a time: Remove waits (disabled) until the role is stored.
+    await page.getByRole('button', { name: `Remover ${carla}` }).click();
+    await page.getByRole('button', { name: `Remover ${carla}` }).waitFor({ state: 'detached' });
+    const stored = await repositories.config.get('operators');
+    expect(Object.keys(stored!.value as object)).toEqual([dora]);
+    const audited = (await repositories.audit.listRecent({ limit: 10 })).items.filter((event) => event.action === 'config.update');
+    expect(audited.map((event) => event.details)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ added: [carla] }), expect.objectContaining({ added: [], removed: [] }), expect.objectContaining({ removed: [carla] })]),
+    );
+  });
+
+  it('shows an operator (not an admin) no admin screens', async () => {
+    const phone = await browser.openPage(PHONE);
+    await signInFromWhatsApp(pipeline, phone, dora);
+    await phone.getByRole('heading', { name: 'Caixa de entrada' }).waitFor();
+    expect(await phone.getByRole('link', { name: 'Prompts' }).count()).toBe(0);
+    await phone.goto(`${pipeline.consoleUrl}/#/admin/prompts`);
+    await phone.getByRole('heading', { name: 'Caixa de entrada' }).waitFor();
+  });
+
+  it('edits a setting as JSON, refused whole when invalid', async () => {
+    await page.getByRole('link', { name: 'Configuração' }).click();
+    await page.getByRole('combobox', { name: 'Chave' }).selectOption('availability_ttl_hours');
+    const value = page.getByRole('textbox', { name: 'Valor de availability_ttl_hours (JSON)' });
+    await value.fill('500');
+    await page.getByRole('button', { name: 'Salvar availability_ttl_hours' }).click();
+    await page.getByRole('alert').filter({ hasText: 'availability_ttl_hours must be a whole number of hours from 1 to 168' }).waitFor();
+    await value.fill('12');
+    await page.getByRole('button', { name: 'Salvar availability_ttl_hours' }).click();
+    await page.getByRole('status').filter({ hasText: 'availability_ttl_hours salvo.' }).waitFor();
+  });
+
+  it('reads the audit of what was done', async () => {
+    await page.getByRole('link', { name: 'Auditoria' }).click();
+    const table = page.getByRole('table', { name: 'Registro de auditoria' });
+    await table.waitFor();
+    const text = await table.textContent();
+    for (const action of ['prompt.update', 'prompt.rollback', 'config.update']) expect(text).toContain(action);
+    await screenshot(page, 'audit-desktop');
+  });
+
+  it('points to the command-line redrive while the API does not serve dead letters', async () => {
+    await page.getByRole('link', { name: 'Mensagens com falha' }).click();
+    await page.getByText(/npm run redrive \(primeiro sem --apply/).waitFor();
+    expect(await page.getByRole('button', { name: 'Reenviar de verdade' }).count()).toBe(0);
+  });
+
+  it('ran without a CSP refusal or a script error', () => {
+    expect(browser.problems).toEqual([]);
+  });
+});
