@@ -184,7 +184,7 @@ export async function runLoadTest(options: LoadOptions, log: (line: string) => v
       latencyP99Ms: percentile(report.latencies, 99),
       duplicateDeliveries,
       invocations: invocations.filter((invocation) => invocation.outcome === 'deleted').length,
-      agentCalls: agent.requests.length,
+      agentCalls: agent.calls,
       retries: invocations.filter((invocation) => invocation.outcome !== 'deleted').length,
       deadLettered: redrive.length,
       redrive: redriven,

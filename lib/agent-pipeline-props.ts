@@ -106,6 +106,25 @@ export interface AgentPipelineProps {
   readonly whatsAppSecret?: secretsmanager.ISecret;
 
   /**
+   * The Meta phone number ids (digits, as in the app dashboard's API setup) this pipeline answers
+   * for. Notifications for any other business number subscribed to the same Meta app are answered
+   * 200, dropped and counted (`InboundForeignNumberDropped`), so two numbers never share sessions.
+   *
+   * @default - every number of the Meta app is served (a synth-time warning says so)
+   */
+  readonly phoneNumberIds?: string[];
+
+  /**
+   * Maximum concurrent executions reserved for the webhook function, to bound what a flood of
+   * requests to its public URL can cost. Throttling the webhook is safe: Lambda answers 429 and Meta
+   * retries the notification later. (Never throttle the orchestrator that way: throttled SQS
+   * deliveries count towards the dead-letter redrive.)
+   *
+   * @default - no reservation; the webhook shares the account's unreserved concurrency
+   */
+  readonly webhookReservedConcurrency?: number;
+
+  /**
    * Base URL of the WhatsApp Cloud API (Meta Graph API version included). Must be https.
    *
    * @default 'https://graph.facebook.com/v23.0'

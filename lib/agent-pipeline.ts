@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Duration } from 'aws-cdk-lib';
+import { Annotations, Duration, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -24,7 +24,7 @@ import {
   WEBHOOK_TABLE_ACTIONS,
 } from './private/permissions';
 import { buildOperatorPlane, resolveOperatorPlaneSettings } from './private/operator-plane';
-import { CUSTOM_METRICS, PIPELINE_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './private/pipeline-contract';
+import { AGENT_BACKEND_KINDS, CUSTOM_METRICS, PIPELINE_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './private/pipeline-contract';
 import { createPipelineAlarms, createPipelineDashboard, customMetric, type ObservedPipeline } from './private/pipeline-observability';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { ALARM_PERIOD, type PipelineSettings, resolvePipelineSettings } from './private/pipeline-settings';
@@ -133,6 +133,13 @@ export class AgentPipeline extends Construct {
   constructor(scope: Construct, id: string, props: AgentPipelineProps) {
     super(scope, id);
     this.settings = resolvePipelineSettings(this.node.path, props);
+    if (!this.settings.phoneNumberIds) {
+      Annotations.of(this).addWarningV2(
+        'cdk-whatsapp-agent-pipeline:phoneNumberIdsUnset',
+        'phoneNumberIds is not set: the webhook serves every business number subscribed to the Meta app, and two numbers would share ' +
+          'sessions and reply from whichever wrote last. Set phoneNumberIds to the numbers this pipeline answers for.',
+      );
+    }
     const operatorPlane = resolveOperatorPlaneSettings(this.node.path, props);
     this.table = this.createTable(props.encryptionKey);
     [this.queue, this.deadLetterQueue] = this.createQueues(props.encryptionKey);
@@ -359,8 +366,10 @@ export class AgentPipeline extends Construct {
         [RUNTIME_ENV.tableName]: this.table.tableName,
         [RUNTIME_ENV.turnQueueUrl]: this.queue.queueUrl,
         [RUNTIME_ENV.whatsAppSecretArn]: this.whatsAppSecret.secretArn,
+        ...(this.settings.phoneNumberIds ? { [RUNTIME_ENV.businessPhoneNumberIds]: this.settings.phoneNumberIds.join(',') } : {}),
         ...this.powertoolsEnvironment(),
       },
+      reservedConcurrentExecutions: this.settings.webhookReservedConcurrency,
     });
   }
 
@@ -387,6 +396,13 @@ export class AgentPipeline extends Construct {
       }),
     );
     const agent = agentBackend.bind(this, orchestrator);
+    if (agent.environment[RUNTIME_ENV.agentBackend] === AGENT_BACKEND_KINDS.scripted && looksLikeProduction(this.settings.environment)) {
+      Annotations.of(this).addWarningV2(
+        'cdk-whatsapp-agent-pipeline:scriptedAgentInProduction',
+        `environment '${this.settings.environment}' looks like production but the agent is AgentBackend.scripted(), a development stand-in ` +
+          'that echoes customers instead of answering them. Use AgentBackend.bedrock() or AgentBackend.lambda().',
+      );
+    }
     for (const [name, value] of Object.entries(agent.environment)) {
       orchestrator.addEnvironment(name, value);
     }
@@ -485,6 +501,8 @@ interface FunctionOptions {
   readonly memorySize: number;
   readonly timeout: Duration;
   readonly environment: Record<string, string>;
+  /** Undefined: no reservation. */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 /** The handler bundle produced by `npm run build` (scripts/bundle-lambdas.mjs), shipped in the package. */
@@ -494,4 +512,9 @@ function bundledHandler(name: string): lambda.Code {
     throw new Error(`AgentPipeline: the bundled ${name} handler is missing at ${directory}; run \`npm run build\` first.`);
   }
   return lambda.Code.fromAsset(directory);
+}
+
+/** Stage names that usually mean real customers (`prod`, `production`, `prd`, `live`, also as `prod-eu` or `eu-prod`). */
+function looksLikeProduction(environment: string): boolean {
+  return !Token.isUnresolved(environment) && /(^|-)(prod|production|prd|live)(-|$)/.test(environment);
 }

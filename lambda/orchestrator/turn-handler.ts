@@ -6,6 +6,7 @@ import { CUSTOM_METRICS, PIPELINE_DEFAULTS } from '../../lib/private/pipeline-co
 import { decodeDispatchMessage } from '../core/adapters/sqs/dispatch-message';
 import type { ProcessTurn } from '../core/application/process-turn';
 import { ReplyDeliveryError } from '../core/application/reply-delivery-error';
+import { errorSummary } from '../core/adapters/observability/error-summary';
 import { maskCustomerId } from '../core/domain/privacy';
 import type { Clock } from '../core/ports/clock';
 
@@ -61,7 +62,7 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
       const deadLettered = receiveCount >= maxReceiveCount;
       // Records fail one by one (partial batch response), so the function's Errors metric never sees this.
       if (deadLettered) metrics.addMetric(CUSTOM_METRICS.turnFailedPermanently, MetricUnit.Count, 1);
-      logger.error('turn_failed', { outcome, customer, receiveCount, deadLettered, error: error as Error });
+      logger.error('turn_failed', { outcome, customer, receiveCount, deadLettered, ...errorSummary(error) });
       throw error;
     }
   }

@@ -17,6 +17,8 @@ export interface WebhookRuntime extends FunctionRuntime {
   readonly turnQueueUrl: string;
   readonly credentials: WhatsAppCredentialsProvider;
   readonly sqsClient?: SQSClient;
+  /** The business numbers served; messages to any other number of the Meta app are dropped. Default: every number. */
+  readonly businessPhoneNumberIds?: readonly string[];
 }
 
 export function createWebhookHandler(runtime: WebhookRuntime): WebhookHandler {
@@ -29,6 +31,7 @@ export function createWebhookHandler(runtime: WebhookRuntime): WebhookHandler {
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,
+    businessPhoneNumberIds: runtime.businessPhoneNumberIds && new Set(runtime.businessPhoneNumberIds),
   });
   return (event) => composed.instrument(() => http(event));
 }
@@ -43,6 +46,7 @@ export const handler: WebhookHandler = (event) => {
       tableName: config.tableName,
       turnQueueUrl: config.turnQueueUrl,
       credentials: new SecretsManagerCredentialsProvider({ secretId: config.whatsAppSecretArn }),
+      businessPhoneNumberIds: config.businessPhoneNumberIds,
       observability: config.observability,
     });
   }

@@ -4,7 +4,9 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { CUSTOM_METRICS } from '../../lib/private/pipeline-contract';
 import type { InboundOutcome, RegisterInboundTurns } from '../core/application/register-inbound';
 import { parseWebhookPayload, WebhookPayloadError } from '../core/adapters/whatsapp/webhook-payload';
-import { verifyMetaSignature } from '../core/adapters/whatsapp/webhook-signature';
+import { sameSecret, verifySignatureWithAnySecret } from '../core/adapters/whatsapp/webhook-signature';
+import { errorSummary } from '../core/adapters/observability/error-summary';
+import { admitInboundTurns } from '../core/domain/inbound-admission';
 import type { WhatsAppCredentialsProvider } from '../core/ports/credentials';
 import type { Clock } from '../core/ports/clock';
 
@@ -22,6 +24,8 @@ export interface WebhookHttpDependencies {
   readonly metrics: Metrics;
   /** @default DEFAULT_MAX_BODY_BYTES */
   readonly maxBodyBytes?: number;
+  /** The business numbers this pipeline answers for; other numbers' messages are dropped and counted. @default every number */
+  readonly businessPhoneNumberIds?: ReadonlySet<string>;
 }
 
 type Response = APIGatewayProxyStructuredResultV2;
@@ -78,7 +82,7 @@ export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event:
     const query = event.queryStringParameters ?? {};
     const { verifyToken } = await deps.credentials.get();
     const challenge = query['hub.challenge'];
-    if (query['hub.mode'] !== 'subscribe' || query['hub.verify_token'] !== verifyToken) return reject(403, 'verification refused');
+    if (query['hub.mode'] !== 'subscribe' || !sameSecret(query['hub.verify_token'], verifyToken)) return reject(403, 'verification refused');
     if (challenge === undefined || !CHALLENGE_PATTERN.test(challenge)) return reject(400, 'invalid hub.challenge');
     logger.info('webhook_verified', { outcome: 'verified' });
     return reply(200, challenge);
@@ -90,8 +94,8 @@ export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event:
     const rawBody = rawBodyOf(event);
     if (rawBody.length > maxBodyBytes) return reject(413, 'payload too large');
 
-    const { appSecret } = await deps.credentials.get();
-    const verdict = verifyMetaSignature(rawBody, header(event, 'x-hub-signature-256'), appSecret);
+    const { appSecret, previousAppSecret } = await deps.credentials.get();
+    const verdict = verifySignatureWithAnySecret(rawBody, header(event, 'x-hub-signature-256'), [appSecret, previousAppSecret]);
     if (verdict !== 'valid') {
       // Its own metric: a wrong or unfilled app secret refuses every Meta delivery and must page someone.
       metrics.addMetric(CUSTOM_METRICS.webhookSignatureRejected, MetricUnit.Count, 1);
@@ -108,13 +112,24 @@ export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event:
 
     metrics.addMetric(CUSTOM_METRICS.inboundReceived, MetricUnit.Count, parsed.turns.length);
     metrics.addMetric('StatusesReceived', MetricUnit.Count, parsed.statuses.length);
-    const results = await deps.registerInbound.execute(parsed.turns);
+    const admission = admitInboundTurns(parsed.turns, { businessPhoneNumberIds: deps.businessPhoneNumberIds, now: deps.clock.now() });
+    metrics.addMetric(CUSTOM_METRICS.inboundForeignNumberDropped, MetricUnit.Count, admission.foreignNumber);
+    metrics.addMetric(CUSTOM_METRICS.inboundStaleDropped, MetricUnit.Count, admission.stale);
+    const results = await deps.registerInbound.execute(admission.admitted);
     const outcomes: Record<string, number> = {};
     for (const { outcome } of results) {
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
       metrics.addMetric(OUTCOME_METRICS[outcome], MetricUnit.Count, 1);
     }
-    logger.info('webhook_handled', { outcome: 'accepted', turns: parsed.turns.length, statuses: parsed.statuses.length, ignored: parsed.ignored, outcomes });
+    logger.info('webhook_handled', {
+      outcome: 'accepted',
+      turns: parsed.turns.length,
+      statuses: parsed.statuses.length,
+      ignored: parsed.ignored,
+      droppedForeignNumber: admission.foreignNumber,
+      droppedStale: admission.stale,
+      outcomes,
+    });
     return reply(200, 'ok');
   }
 
@@ -129,7 +144,7 @@ export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event:
       // retries non-200 answers, and every step of registration is idempotent.
       // The function itself succeeds, so its Errors metric never moves: this metric carries the alarm.
       metrics.addMetric(CUSTOM_METRICS.webhookServerError, MetricUnit.Count, 1);
-      logger.error('webhook_failed', { outcome: 'failed', error: error as Error });
+      logger.error('webhook_failed', { outcome: 'failed', ...errorSummary(error) });
       return reply(500, 'temporarily unavailable');
     }
   };

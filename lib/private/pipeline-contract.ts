@@ -32,6 +32,7 @@ export const RUNTIME_ENV = {
   turnQueueUrl: 'TURN_QUEUE_URL',
   whatsAppSecretArn: 'WHATSAPP_SECRET_ARN',
   whatsAppApiBaseUrl: 'WHATSAPP_API_BASE_URL',
+  businessPhoneNumberIds: 'WHATSAPP_PHONE_NUMBER_IDS',
   agentBackend: 'AGENT_BACKEND',
   bedrockModelId: 'BEDROCK_MODEL_ID',
   /** JSON of the Converse `inferenceConfig` (maxTokens, temperature, topP, stopSequences). */
@@ -59,6 +60,10 @@ export const CUSTOM_METRICS = {
   webhookServerError: 'WebhookServerError',
   /** Webhook: a POST without a valid X-Hub-Signature-256 (wrong or unfilled app secret, or not Meta). */
   webhookSignatureRejected: 'WebhookSignatureRejected',
+  /** Webhook: messages for a business number outside `phoneNumberIds`, answered 200 and dropped. */
+  inboundForeignNumberDropped: 'InboundForeignNumberDropped',
+  /** Webhook: messages older than the receipt retention (a replayed payload), answered 200 and dropped. */
+  inboundStaleDropped: 'InboundStaleDropped',
   /** Orchestrator: the agent's reply was sent. */
   turnAnswered: 'Turn_answered',
   /** Orchestrator: a turn failed on the receive that sends it to the dead-letter queue. */
@@ -103,6 +108,14 @@ export const WHATSAPP_SECRET_FIELDS = {
   appSecret: 'appSecret',
   verifyToken: 'verifyToken',
   accessToken: 'accessToken',
+} as const;
+
+/**
+ * Keys the WhatsApp secret may carry besides the required ones. `previousAppSecret`: during an app
+ * secret rotation, the old secret, accepted on inbound signatures until it is removed.
+ */
+export const WHATSAPP_SECRET_OPTIONAL_FIELDS = {
+  previousAppSecret: 'previousAppSecret',
 } as const;
 
 /** Physical resource names, derived as in the original template. */

@@ -5,6 +5,7 @@ import { PIPELINE_DEFAULTS, physicalNames } from './pipeline-contract';
 
 /** The construct's props with every default applied and every check passed. Internal. */
 export interface PipelineSettings {
+  readonly environment: string;
   readonly names: ReturnType<typeof physicalNames>;
   readonly serviceName: string;
   readonly removalPolicy: RemovalPolicy;
@@ -19,6 +20,9 @@ export interface PipelineSettings {
   readonly orchestratorMemorySize: number;
   readonly orchestratorMaxConcurrency?: number;
   readonly whatsAppApiBaseUrl: string;
+  /** Undefined: every number of the Meta app. */
+  readonly phoneNumberIds?: readonly string[];
+  readonly webhookReservedConcurrency?: number;
   readonly oldestMessageAgeAlarmThreshold: Duration;
   readonly alarmThresholds: Required<AlarmThresholds>;
   readonly dashboard: boolean;
@@ -143,9 +147,15 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
   }
   const logLevel = props.logLevel ?? LogLevel.INFO;
   if (!Object.values(LogLevel).includes(logLevel)) fail(`logLevel '${logLevel}' is not one of ${Object.values(LogLevel).join(', ')}.`);
+  if (props.webhookReservedConcurrency !== undefined) {
+    checkInteger(fail, 'webhookReservedConcurrency', props.webhookReservedConcurrency, 1, 1000);
+  }
 
   return {
+    environment,
     names: physicalNames(serviceName, environment),
+    phoneNumberIds: resolvePhoneNumberIds(fail, props.phoneNumberIds),
+    webhookReservedConcurrency: props.webhookReservedConcurrency,
     serviceName,
     removalPolicy,
     deletionProtection,
@@ -207,4 +217,16 @@ function resolveApiBaseUrl(fail: Fail, url: string): string {
   }
   // The sender appends `/{phone_number_id}/messages`.
   return url.replace(/\/+$/, '');
+}
+
+/** Meta phone number ids are digits; anything else would never match a notification. */
+function resolvePhoneNumberIds(fail: Fail, ids: readonly string[] | undefined): readonly string[] | undefined {
+  if (ids === undefined || Token.isUnresolved(ids)) return ids;
+  if (ids.length === 0) fail('phoneNumberIds is empty: list the Meta phone number ids to serve, or leave it out to serve every number of the app.');
+  for (const id of ids) {
+    if (!Token.isUnresolved(id) && !/^\d{1,20}$/.test(id)) {
+      fail(`phoneNumberIds holds '${id}', which is not a Meta phone number id: use the digits shown as "Phone number ID" in the app dashboard.`);
+    }
+  }
+  return [...new Set(ids)];
 }

@@ -238,3 +238,19 @@ describe('a reply longer than one WhatsApp message', () => {
     expect(sent[1].text.length).toBeLessThanOrEqual(WHATSAPP_TEXT_LIMIT);
   });
 });
+
+describe('guards on what reaches the URL', () => {
+  it('refuses a business phone number id that is not a Meta id, without any request', async () => {
+    const error = await sendError(sender().sendText({ ...toPhone, businessPhoneNumberId: '../me/accounts' }));
+
+    expect(error).toMatchObject({ category: 'request', retryable: false, outcomeUnknown: false });
+    expect(api.requestCount).toBe(0);
+  });
+
+  it.each(['http://graph.facebook.com/v23.0', 'ftp://graph.facebook.com', 'http://127.0.0.1.example.com/v23.0'])(
+    'refuses the base URL %s: the access token never travels in clear text',
+    (baseUrl) => {
+      expect(() => sender({ baseUrl })).toThrow('must start with https://');
+    },
+  );
+});

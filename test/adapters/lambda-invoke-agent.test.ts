@@ -124,6 +124,21 @@ it.each([
     expected: 'actions[0]: urgent is not allowed',
   },
   {
+    problem: 'an action with an inherited member name as a field',
+    payload: '{"reply":"Oi","actions":[{"type":"close_session","reason":"x","toString":{"a":1}}]}',
+    expected: 'actions[0]: toString is not allowed',
+  },
+  {
+    problem: 'an action with a prototype key',
+    payload: '{"reply":"Oi","actions":[{"type":"close_session","reason":"x","__proto__":{"b":1}}]}',
+    expected: 'actions[0]: __proto__ is not allowed',
+  },
+  {
+    problem: 'qualification data under a prototype key',
+    payload: '{"reply":"Oi","actions":[{"type":"update_qualification","data":{"constructor":"x"}}]}',
+    expected: 'actions[0]: data."constructor" is not an allowed name',
+  },
+  {
     problem: 'qualification data that is not text',
     payload: '{"reply":"Oi","actions":[{"type":"update_qualification","data":{"sample_count":12}}]}',
     expected: 'actions[0]: data.sample_count must be a string',

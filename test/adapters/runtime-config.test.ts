@@ -34,6 +34,15 @@ describe('the webhook', () => {
     });
   });
 
+  it('reads the business numbers it serves', () => {
+    expect(readWebhookConfig({ ...webhookEnvironment, [RUNTIME_ENV.businessPhoneNumberIds]: '106540352242922, 1' }).businessPhoneNumberIds).toEqual(['106540352242922', '1']);
+    expect(readWebhookConfig(webhookEnvironment).businessPhoneNumberIds).toBeUndefined();
+  });
+
+  it('refuses business numbers that are not Meta ids', () => {
+    expect(() => readWebhookConfig({ ...webhookEnvironment, [RUNTIME_ENV.businessPhoneNumberIds]: '1,../me' })).toThrow(RuntimeConfigError);
+  });
+
   it.each([RUNTIME_ENV.tableName, RUNTIME_ENV.turnQueueUrl, RUNTIME_ENV.whatsAppSecretArn])('names %s when it is missing', (name) => {
     expect(() => readWebhookConfig(without(webhookEnvironment, name))).toThrow(RuntimeConfigError);
     expect(() => readWebhookConfig(without(webhookEnvironment, name))).toThrow(`Environment variable ${name} is not set`);

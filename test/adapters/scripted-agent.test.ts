@@ -114,3 +114,28 @@ describe('hooks for timing and failure', () => {
     await expect(agent.respond(request)).resolves.toMatchObject({ reply: 'Olá! Recebi: Oi (mensagem 1)' });
   });
 });
+
+it('keeps only the latest requests, so a warm function does not grow with every turn, and counts them all', async () => {
+  const agent = new ScriptedAgent({ keptRequests: 2 });
+  for (const text of ['um', 'dois', 'três']) {
+    await agent.respond({ ...REQUEST_FOR_CAP, history: [{ role: 'customer', text, at: '2026-11-30T12:00:00.000Z' }] });
+  }
+
+  expect(agent.requests.map((request) => request.history[0].text)).toEqual(['dois', 'três']);
+  expect(agent.calls).toBe(3);
+});
+
+it('keeps at most 100 requests by default', async () => {
+  const agent = new ScriptedAgent();
+  for (let call = 0; call < 101; call++) await agent.respond(REQUEST_FOR_CAP);
+
+  expect(agent.requests).toHaveLength(100);
+});
+
+const REQUEST_FOR_CAP = {
+  systemPrompt: 'p',
+  history: [{ role: 'customer' as const, text: 'oi', at: '2026-11-30T12:00:00.000Z' }],
+  session: { sessionId: 's', customerId: '5511987654321', state: 'QUALIFYING', qualificationData: {} },
+  deadline: Number.MAX_SAFE_INTEGER,
+  maxIterations: 1,
+};

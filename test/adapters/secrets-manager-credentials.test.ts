@@ -126,3 +126,11 @@ describe('through Powertools SecretsProvider (Secrets Manager answered in-proces
     expect((error as Error).message).toBe(`WhatsApp secret ${SECRET_ARN} is not a JSON document`);
   });
 });
+
+it('reads the previous app secret during a rotation, and refuses an unusable one without quoting it', async () => {
+  const rotating = await new SecretsManagerCredentialsProvider({ secretId: SECRET_ARN, reader: readerOf({ ...complete, previousAppSecret: 'old-app-secret' }) }).get();
+  expect(rotating.previousAppSecret).toBe('old-app-secret');
+
+  const failure = new SecretsManagerCredentialsProvider({ secretId: SECRET_ARN, reader: readerOf({ ...complete, previousAppSecret: 42 }) }).get();
+  await expect(failure).rejects.toThrow('"previousAppSecret" that is not a non-empty string');
+});

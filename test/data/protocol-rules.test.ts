@@ -2,7 +2,7 @@
 import { advancedWatermark, placeInHistory, type InboundReceipt } from '../../lambda/core/domain/inbound-receipt';
 import { routesToAgent } from '../../lambda/core/domain/inbound-routing';
 import { SESSION_STATES, SessionState } from '../../lambda/core/domain/session';
-import { applyActions, completionsAfter, isStillDeliverable, newest } from '../../lambda/core/domain/turn';
+import { applyActions, completionsAfter, demandsOfTurn, isStillDeliverable, MAX_QUALIFICATION_BYTES, MAX_QUALIFICATION_KEYS, newest } from '../../lambda/core/domain/turn';
 import { inboundTurn, newPhone, newSession } from './support/fixtures';
 
 function receipt(overrides: Partial<InboundReceipt> & { providerTimestamp?: string } = {}): InboundReceipt {
@@ -68,6 +68,28 @@ describe('the turn', () => {
     const closed = applyActions(newSession(customerId, { state: SessionState.QUALIFYING }), [{ type: 'close_session', reason: 'done' }, { type: 'request_human_handoff', reason: 'late' }], at);
     expect(closed).toMatchObject({ state: SessionState.CLOSED, closedAt: at });
     expect(closed.handoffRequestedAt).toBeUndefined();
+  });
+
+  test('qualification data stays bounded in fields and bytes, whatever the agent sends; corrections still apply', () => {
+    const at = '2026-03-10T12:00:05.000000Z';
+    const update = (data: Record<string, string>) => ({ type: 'update_qualification' as const, data });
+    const large = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`field_${index}`, 'x'.repeat(500)]));
+    let session = newSession(customerId, { state: SessionState.QUALIFYING });
+    for (let turn = 0; turn < 10; turn++) {
+      session = applyActions(session, [update(Object.fromEntries(Object.entries(large).map(([key, value]) => [`${key}_${turn}`, value])))], at);
+    }
+
+    const fields = Object.entries(session.qualificationData);
+    expect(fields.length).toBeLessThanOrEqual(MAX_QUALIFICATION_KEYS);
+    expect(fields.reduce((total, [key, value]) => total + key.length + String(value).length, 0)).toBeLessThanOrEqual(MAX_QUALIFICATION_BYTES);
+    const corrected = applyActions(session, [update({ [fields[0][0]]: 'short' })], at);
+    expect(corrected.qualificationData[fields[0][0]]).toBe('short');
+  });
+
+  test('at most five demands of one turn are recorded', () => {
+    const demand = (index: number) => ({ type: 'record_out_of_portfolio_demand' as const, requestedService: `service ${index}` });
+
+    expect(demandsOfTurn(Array.from({ length: 50 }, (_, index) => demand(index)))).toEqual([0, 1, 2, 3, 4].map(demand));
   });
 
   test('a persisted reply is not delivered once a human took over after it was written', () => {

@@ -4,6 +4,8 @@ import { isCompleted } from '../support/inspect';
 import { afterPersist, TurnHarness } from './turn-harness';
 
 const CUSTOMER = '5511988887777';
+/** Meta's timestamp of the first message of a test: recent, since the webhook drops week-old messages. */
+const SENT_AT = Math.floor(Date.now() / 1000) - 3600;
 let harness: TurnHarness;
 
 afterEach(async () => {
@@ -64,9 +66,9 @@ describe('turn protocol (docs/DESIGN.md#turn-protocol)', () => {
 
   test('pending messages are drained in registration order, tied and regressing timestamps kept in order', async () => {
     harness = await TurnHarness.start();
-    await harness.receive(CUSTOMER, 'wamid.1', 'primeira', 1_780_000_100);
-    await harness.receive(CUSTOMER, 'wamid.2', 'segunda', 1_780_000_100);
-    await harness.receive(CUSTOMER, 'wamid.3', 'terceira', 1_780_000_050);
+    await harness.receive(CUSTOMER, 'wamid.1', 'primeira', SENT_AT + 100);
+    await harness.receive(CUSTOMER, 'wamid.2', 'segunda', SENT_AT + 100);
+    await harness.receive(CUSTOMER, 'wamid.3', 'terceira', SENT_AT + 50);
     await harness.process(CUSTOMER, 'wamid.1');
 
     expect(harness.agent.requests).toHaveLength(1);
@@ -87,7 +89,7 @@ describe('turn protocol (docs/DESIGN.md#turn-protocol)', () => {
     harness = await TurnHarness.start();
     await harness.receive(CUSTOMER, 'wamid.A', 'um');
     await harness.process(CUSTOMER, 'wamid.A');
-    await harness.receive(CUSTOMER, 'wamid.B', 'dois', 1_780_000_001);
+    await harness.receive(CUSTOMER, 'wamid.B', 'dois', SENT_AT + 1);
     await harness.process(CUSTOMER, 'wamid.B');
     expect(harness.agent.requests[1].history.map((entry) => `${entry.role}: ${entry.text}`)).toEqual([
       'customer: um',
@@ -103,7 +105,7 @@ describe('latest message wins', () => {
     harness = await TurnHarness.start({
       agent: {
         respondAfter: async (_request, call) => {
-          if (call === 1) await harness.receive(CUSTOMER, 'wamid.B', 'segunda mensagem', 1_780_000_001);
+          if (call === 1) await harness.receive(CUSTOMER, 'wamid.B', 'segunda mensagem', SENT_AT + 1);
         },
       },
     });
@@ -120,7 +122,7 @@ describe('latest message wins', () => {
   test('B arrives after A persisted but before A was sent: A is superseded and never sent', async () => {
     harness = await TurnHarness.start({
       wrap: afterPersist(async (_deps, write) => {
-        if (write.expectedLatestMessageId === 'wamid.A') await harness.receive(CUSTOMER, 'wamid.B', 'mudei de ideia', 1_780_000_001);
+        if (write.expectedLatestMessageId === 'wamid.A') await harness.receive(CUSTOMER, 'wamid.B', 'mudei de ideia', SENT_AT + 1);
       }),
     });
     await harness.receive(CUSTOMER, 'wamid.A', 'quero X');
@@ -168,7 +170,7 @@ describe('outbox and retries', () => {
     await harness.receive(CUSTOMER, 'wamid.A', 'primeira');
     harness.fake.failNext(1, { httpStatus: 503, code: 131016, message: 'Service unavailable' });
     expect((await harness.process(CUSTOMER, 'wamid.A')).batchItemFailures).toHaveLength(1);
-    await harness.receive(CUSTOMER, 'wamid.B', 'segunda', 1_780_000_001);
+    await harness.receive(CUSTOMER, 'wamid.B', 'segunda', SENT_AT + 1);
 
     expect(await harness.process(CUSTOMER, 'wamid.A', { receiveCount: 2 })).toEqual({ batchItemFailures: [] });
     expect(harness.sentTo(CUSTOMER)).toEqual(['Olá! Recebi: primeira | segunda (mensagem 2)']);
@@ -228,12 +230,12 @@ describe('agent actions', () => {
     const demands = await harness.demands.listRecent();
     expect(demands.items.map((demand) => [demand.requestedService, demand.sourceMessageId, demand.sessionId])).toEqual([['exame de sangue', 'wamid.A', first?.sessionId]]);
 
-    await harness.receive(CUSTOMER, 'wamid.B', 'obrigado #fim', 1_780_000_001);
+    await harness.receive(CUSTOMER, 'wamid.B', 'obrigado #fim', SENT_AT + 1);
     await harness.process(CUSTOMER, 'wamid.B');
     expect((await harness.sessions.get(CUSTOMER, first!.sessionId))?.state).toBe(SessionState.CLOSED);
     expect(harness.fake.sent()).toHaveLength(2);
 
-    await harness.receive(CUSTOMER, 'wamid.C', 'voltei', 1_780_000_002);
+    await harness.receive(CUSTOMER, 'wamid.C', 'voltei', SENT_AT + 2);
     await harness.process(CUSTOMER, 'wamid.C');
     const second = await harness.sessions.getActive(CUSTOMER);
     expect(second?.sessionId).not.toBe(first?.sessionId);
@@ -247,7 +249,7 @@ describe('agent actions', () => {
     expect(harness.agent.requests[0].systemPrompt).toMatch(/WhatsApp assistant/);
 
     await harness.resources.putNextVersion({ resourceType: 'prompt', resourceId: 'system', content: 'Você é a assistente da GoGenetic.', author: 'ops' });
-    await harness.receive(CUSTOMER, 'wamid.B', 'dois', 1_780_000_001);
+    await harness.receive(CUSTOMER, 'wamid.B', 'dois', SENT_AT + 1);
     await harness.process(CUSTOMER, 'wamid.B');
     expect(harness.agent.requests[1].systemPrompt).toBe('Você é a assistente da GoGenetic.');
     expect(harness.agent.requests[1].maxIterations).toBe(10);

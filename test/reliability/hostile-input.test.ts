@@ -214,6 +214,41 @@ describe('the webhook refuses what it cannot accept, and writes nothing for it',
   });
 });
 
+describe('signed notifications the pipeline does not serve: 200, nothing written', () => {
+  const OUR_NUMBER = '106540352242922';
+  const SECONDS_PER_DAY = 86_400;
+
+  test('any other business number of the Meta app, any message age beyond the receipt retention', async () => {
+    const servingOneNumber = createWebhookHandler({
+      tableName: env.tableName,
+      turnQueueUrl: env.turnQueueUrl,
+      credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
+      sqsClient: env.sqs,
+      logger: new Logger({ serviceName: 'hostile', logLevel: 'SILENT' }),
+      metrics: new MetricsRecorder(new FaultInjector()),
+      businessPhoneNumberIds: [OUR_NUMBER],
+    });
+    const foreignNumber = fc.stringMatching(/^\d{1,20}$/).filter((id) => id !== OUR_NUMBER);
+    const staleAge = fc.integer({ min: 7 * SECONDS_PER_DAY, max: 5 * 365 * SECONDS_PER_DAY });
+    const unserved = fc.oneof(
+      foreignNumber.map((id) => ({ phoneNumberId: id, ageSeconds: 0 })),
+      staleAge.map((ageSeconds) => ({ phoneNumberId: OUR_NUMBER, ageSeconds })),
+    );
+    await fc.assert(
+      fc.asyncProperty(unserved, async ({ phoneNumberId, ageSeconds }) => {
+        const customer = newCustomer();
+        const queuedBefore = await queueDepth(env.turnQueueUrl);
+        const sentAt = Math.floor(Date.now() / 1000) - ageSeconds;
+        const body = textNotification(customer, `wamid.${randomUUID()}`, 'Oi', sentAt).replace(OUR_NUMBER, phoneNumberId);
+
+        expect((await servingOneNumber(post(body))).statusCode).toBe(200);
+        expect(await footprint(customer)).toEqual({ items: 0, queued: queuedBefore });
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
 describe('replays of a valid notification', () => {
   test('delivered again and again, one after the other or at once: always 200, one receipt, one queued turn', async () => {
     const replays = fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 4 });

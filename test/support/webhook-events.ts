@@ -35,8 +35,8 @@ export function signedPost(body: string, options: { base64?: boolean; secret?: s
   return functionUrlEvent('POST', { body, base64: options.base64, headers: { 'x-hub-signature-256': signMetaPayload(body, options.secret ?? TEST_CREDENTIALS.appSecret) } });
 }
 
-/** A one-message text notification from `customerId`, shaped like Meta's. */
-export function textNotification(customerId: string, messageId: string, text: string, timestamp = 1_780_000_000): string {
+/** A one-message text notification from `customerId`, shaped like Meta's, sent now unless told otherwise. */
+export function textNotification(customerId: string, messageId: string, text: string, timestamp = Math.floor(Date.now() / 1000)): string {
   return JSON.stringify({
     object: 'whatsapp_business_account',
     entry: [

@@ -10,7 +10,7 @@ import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/ses
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { SessionState, type Session } from '../../lambda/core/domain/session';
-import { createWebhookHandler, type WebhookHandler } from '../../lambda/webhook';
+import { createWebhookHandler, type WebhookHandler, type WebhookRuntime } from '../../lambda/webhook';
 import { createTurnQueues } from '../../local/servers/local-resources';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { metaFixture } from '../support/fixtures';
@@ -19,6 +19,11 @@ import { functionUrlEvent, signedPost, TEST_CREDENTIALS, textNotification } from
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 
+/** The recorded Meta fixtures were sent in June 2025; a webhook of that time still takes them. */
+const FIXTURE_CLOCK = { now: () => new Date('2025-06-09T00:00:00Z') };
+const SECONDS_PER_DAY = 86_400;
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
 const sqs = new SQSClient({});
 let table: TestTable;
 let queueUrl: string;
@@ -26,7 +31,7 @@ let handler: WebhookHandler;
 let logged: string[];
 const logger = new Logger({ serviceName: 'webhook-test', logLevel: 'DEBUG' });
 
-function webhook(overrides: { sqsClient?: SQSClient } = {}): WebhookHandler {
+function webhook(overrides: Partial<Pick<WebhookRuntime, 'sqsClient' | 'clock' | 'credentials' | 'businessPhoneNumberIds'>> = {}): WebhookHandler {
   return createWebhookHandler({
     tableName: table.name,
     turnQueueUrl: queueUrl,
@@ -131,7 +136,7 @@ describe('notifications', () => {
   });
 
   test('a multi-entry batch registers every message and keeps each customer’s order', async () => {
-    expect((await handler(signedPost(metaFixture('multi-entry-batch')))).statusCode).toBe(200);
+    expect((await webhook({ clock: FIXTURE_CLOCK })(signedPost(metaFixture('multi-entry-batch')))).statusCode).toBe(200);
     const dispatched = await takeAll(queueUrl);
     expect(dispatched.map((message) => JSON.parse(message.Body!).message_id).sort()).toEqual(['wamid.BATCH-A1', 'wamid.BATCH-A2', 'wamid.BATCH-B1', 'wamid.BATCH-C1']);
     const receipts = new DynamoInboundReceiptRepository(new DynamoKit({ tableName: table.name }), systemClock);
@@ -144,7 +149,7 @@ describe('notifications', () => {
   });
 
   test('a business-scoped user id is the customer id and the message group', async () => {
-    expect((await handler(signedPost(metaFixture('business-scoped-user')))).statusCode).toBe(200);
+    expect((await webhook({ clock: FIXTURE_CLOCK })(signedPost(metaFixture('business-scoped-user')))).statusCode).toBe(200);
     const [message] = await takeAll(queueUrl);
     expect(message.Attributes?.MessageGroupId).toBe('US.13491208655302741918');
   });
@@ -194,5 +199,60 @@ describe('bad input gets a clear answer and writes nothing', () => {
   test.each(cases)('%s', async (_name, event, status) => {
     expect((await handler(event())).statusCode).toBe(status);
     await expectNothingWritten();
+  });
+});
+
+describe('guards on signed notifications', () => {
+  const OUR_NUMBER = '106540352242922';
+
+  test('a message to another business number of the same Meta app gets 200 and writes nothing', async () => {
+    const foreign = textNotification('5511988887777', 'wamid.FOREIGN', 'oi').replace(OUR_NUMBER, '999999999999999');
+
+    const response = await webhook({ businessPhoneNumberIds: [OUR_NUMBER] })(signedPost(foreign));
+
+    expect(response.statusCode).toBe(200);
+    await expectNothingWritten();
+    expect(logged.join('')).toContain('"droppedForeignNumber":1');
+  });
+
+  test('a message to a listed business number is registered', async () => {
+    const response = await webhook({ businessPhoneNumberIds: ['1', OUR_NUMBER] })(signedPost(textNotification('5511988887777', 'wamid.OURS', 'oi')));
+
+    expect(response.statusCode).toBe(200);
+    expect(await queueDepth(queueUrl)).toBe(1);
+  });
+
+  test('a phone_number_id that is not a Meta id is refused before it can reach a URL', async () => {
+    const traversal = textNotification('5511988887777', 'wamid.PATH', 'oi').replace(OUR_NUMBER, '../../me/accounts');
+
+    expect((await handler(signedPost(traversal))).statusCode).toBe(400);
+    await expectNothingWritten();
+  });
+
+  test('a message older than the receipt retention (7 days) gets 200 and writes nothing', async () => {
+    const eightDaysOld = textNotification('5511988887777', 'wamid.OLD', 'oi', nowSeconds() - 8 * SECONDS_PER_DAY);
+
+    const response = await handler(signedPost(eightDaysOld));
+
+    expect(response.statusCode).toBe(200);
+    await expectNothingWritten();
+    expect(logged.join('')).toContain('"droppedStale":1');
+  });
+
+  test('a message six days old is still registered', async () => {
+    const sixDaysOld = textNotification('5511988887777', 'wamid.SIX', 'oi', nowSeconds() - 6 * SECONDS_PER_DAY);
+
+    expect((await handler(signedPost(sixDaysOld))).statusCode).toBe(200);
+    expect(await queueDepth(queueUrl)).toBe(1);
+  });
+
+  test('during a rotation a body signed with the previous app secret is accepted; any other secret is not', async () => {
+    const rotating = webhook({ credentials: new StaticCredentialsProvider({ ...TEST_CREDENTIALS, appSecret: 'new-secret', previousAppSecret: TEST_CREDENTIALS.appSecret }) });
+    const body = textNotification('5511988887777', 'wamid.ROTATE', 'oi');
+
+    expect((await rotating(signedPost(body, { secret: 'new-secret' }))).statusCode).toBe(200);
+    expect((await rotating(signedPost(body))).statusCode).toBe(200);
+    expect((await rotating(signedPost(body, { secret: 'another-secret' }))).statusCode).toBe(403);
+    expect(await queueDepth(queueUrl)).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import { signMetaPayload, verifyMetaSignature } from '../../lambda/core/adapters/whatsapp/webhook-signature';
+import { sameSecret, signMetaPayload, verifyMetaSignature, verifySignatureWithAnySecret } from '../../lambda/core/adapters/whatsapp/webhook-signature';
 
 const secret = 'test-app-secret';
 const body = Buffer.from('{"object":"whatsapp_business_account","entry":[]}');
@@ -37,4 +37,24 @@ describe('verifyMetaSignature', () => {
       expect(verifyMetaSignature(body, header, secret)).toBe('invalid');
     },
   );
+});
+
+describe('sameSecret (the verify-token compare)', () => {
+  test('matches equal secrets only, whatever their lengths, without throwing', () => {
+    expect(sameSecret('verify-token', 'verify-token')).toBe(true);
+    expect(sameSecret('verify-tokeN', 'verify-token')).toBe(false);
+    expect(sameSecret('v', 'verify-token')).toBe(false);
+    expect(sameSecret('verify-token-and-more', 'verify-token')).toBe(false);
+    expect(sameSecret(undefined, 'verify-token')).toBe(false);
+  });
+});
+
+describe('verifySignatureWithAnySecret (app secret rotation)', () => {
+  test('accepts a body signed with the current or the previous secret, nothing else', () => {
+    expect(verifySignatureWithAnySecret(body, signMetaPayload(body, 'new'), ['new', secret])).toBe('valid');
+    expect(verifySignatureWithAnySecret(body, signMetaPayload(body, secret), ['new', secret])).toBe('valid');
+    expect(verifySignatureWithAnySecret(body, signMetaPayload(body, 'other'), ['new', secret])).toBe('invalid');
+    expect(verifySignatureWithAnySecret(body, signMetaPayload(body, secret), ['new', undefined])).toBe('invalid');
+    expect(verifySignatureWithAnySecret(body, undefined, ['new', secret])).toBe('missing');
+  });
 });

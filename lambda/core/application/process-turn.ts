@@ -4,7 +4,7 @@ import type { InboundTurn } from '../domain/inbound-turn';
 import { customerMessage, isVisibleToAgent, pendingSendMessage, type Message } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros, latestOf, nextMicrosecond } from '../domain/timestamps';
-import { applyActions, completion, completionsAfter, isStillDeliverable, newest, prefixThrough, qualificationAsText } from '../domain/turn';
+import { applyActions, completion, demandsOfTurn, completionsAfter, isStillDeliverable, newest, prefixThrough, qualificationAsText } from '../domain/turn';
 import type { AgentPort, ConversationEntry } from '../ports/agent';
 import type { Clock, IdGenerator } from '../ports/clock';
 import type {
@@ -307,7 +307,7 @@ export class ProcessTurn {
 
   /** After the persist, so a superseded turn leaves no demand behind; keyed by source message for retries. */
   private async recordDemands(actions: readonly AgentAction[], session: Session, last: PendingInbound): Promise<void> {
-    const demands = actions.filter((action) => action.type === 'record_out_of_portfolio_demand');
+    const demands = demandsOfTurn(actions);
     await Promise.all(
       demands.map((demand, index) =>
         this.deps.demands.record({

@@ -1,4 +1,4 @@
-import type { AgentAction } from './agent-action';
+import type { AgentAction, RecordOutOfPortfolioDemandAction } from './agent-action';
 import type { CompletedInbound, LatestInbound, OutboxEntry, PendingInbound } from './inbound-receipt';
 import type { Message } from './message';
 import { isHumanOwned, isLegalTransition, SessionState, transitionSession, type Session } from './session';
@@ -65,12 +65,48 @@ export function applyActions(session: Session, actions: readonly AgentAction[], 
     if (isLegalTransition(next.state, state)) next = { ...transitionSession(next, state, at), ...extra };
   };
   for (const action of actions) {
-    if (action.type === 'update_qualification') next = { ...next, qualificationData: { ...next.qualificationData, ...action.data } };
+    if (action.type === 'update_qualification') next = { ...next, qualificationData: mergeQualification(next.qualificationData, action.data) };
     else if (action.type === 'request_human_handoff') moveTo(SessionState.AWAITING_HUMAN, { handoffRequestedAt: at, ...NEW_HANDOFF_MARKERS });
     else if (action.type === 'close_session') moveTo(SessionState.CLOSED);
   }
   if (next.state === SessionState.NEW) moveTo(SessionState.QUALIFYING);
   return next;
+}
+
+/** At most this many qualification fields per session: a form, not a store. */
+export const MAX_QUALIFICATION_KEYS = 40;
+/**
+ * At most this many UTF-8 bytes of qualification keys and values per session. The session item
+ * must stay far below DynamoDB's 400 KB item limit, or every later turn of the customer would fail.
+ */
+export const MAX_QUALIFICATION_BYTES = 16 * 1024;
+/** Out-of-portfolio demands recorded per turn; the rest of a (steered) burst is dropped. */
+export const MAX_DEMANDS_PER_TURN = 5;
+
+/**
+ * The qualification data with `update` merged in, field by field, as far as the bounds allow: a
+ * field that would take the data past {@link MAX_QUALIFICATION_KEYS} or {@link MAX_QUALIFICATION_BYTES}
+ * is dropped (the turn goes on; the agent still sees the data it has).
+ */
+export function mergeQualification(data: Readonly<Record<string, unknown>>, update: Readonly<Record<string, string>>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...data };
+  for (const [key, value] of Object.entries(update)) {
+    const candidate = { ...merged, [key]: value };
+    if (Object.keys(candidate).length <= MAX_QUALIFICATION_KEYS && qualificationBytes(candidate) <= MAX_QUALIFICATION_BYTES) Object.assign(merged, { [key]: value });
+  }
+  return merged;
+}
+
+const utf8 = new TextEncoder();
+
+function qualificationBytes(data: Readonly<Record<string, unknown>>): number {
+  const text = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+  return Object.entries(data).reduce((total, [key, value]) => total + utf8.encode(key).length + utf8.encode(text(value)).length, 0);
+}
+
+/** The demands of a turn to record: the first {@link MAX_DEMANDS_PER_TURN} the agent decided. */
+export function demandsOfTurn(actions: readonly AgentAction[]): RecordOutOfPortfolioDemandAction[] {
+  return actions.filter((action): action is RecordOutOfPortfolioDemandAction => action.type === 'record_out_of_portfolio_demand').slice(0, MAX_DEMANDS_PER_TURN);
 }
 
 /** Qualification data as the agent is shown it: every value a string. */

@@ -2,6 +2,11 @@
 export interface WhatsAppCredentials {
   /** HMAC key of `X-Hub-Signature-256` on inbound webhooks. */
   readonly appSecret: string;
+  /**
+   * The app secret before the latest rotation, still accepted on inbound webhooks while Meta's
+   * requests signed with it drain. Absent outside a rotation.
+   */
+  readonly previousAppSecret?: string;
   /** Echoed back by the webhook's subscription handshake. */
   readonly verifyToken: string;
   /** Bearer token of the Graph API used to send replies. */

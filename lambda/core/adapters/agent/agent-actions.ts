@@ -19,6 +19,8 @@ export interface StringSchema {
   readonly description?: string;
   readonly minLength?: number;
   readonly maxLength?: number;
+  /** A regular expression the whole string must match (anchor it). */
+  readonly pattern?: string;
 }
 
 export interface ObjectSchema {
@@ -28,9 +30,17 @@ export interface ObjectSchema {
   readonly required?: readonly string[];
   /** `false` forbids unknown keys; a schema validates every unknown key's value. */
   readonly additionalProperties: false | JsonSchema;
+  /** Every key must satisfy this string schema. */
+  readonly propertyNames?: StringSchema;
   readonly minProperties?: number;
   readonly maxProperties?: number;
 }
+
+/**
+ * Qualification keys: short snake_case names. The pattern also keeps out every name an object
+ * inherits (`__proto__`, `constructor`, `toString` …) and anything that reads like an instruction.
+ */
+export const QUALIFICATION_KEY_PATTERN = '^[a-z][a-z0-9_]{0,39}$';
 
 const reason = (description: string): StringSchema => ({ type: 'string', description, minLength: 1, maxLength: 500 });
 
@@ -63,6 +73,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
           type: 'object',
           description: 'Field name to value.',
           additionalProperties: { type: 'string', maxLength: 500 },
+          propertyNames: { type: 'string', pattern: QUALIFICATION_KEY_PATTERN },
           minProperties: 1,
           maxProperties: 20,
         },
@@ -99,7 +110,11 @@ export type ParsedAgentAction =
   | { readonly ok: true; readonly action: AgentAction }
   | { readonly ok: false; readonly problems: readonly string[] };
 
-/** Validates a tool input against its schema and builds the action; problems are phrased for the model. */
+/**
+ * Validates a tool input against its schema and builds the action; problems are phrased for the model.
+ * Never throws: whatever the input (inherited names, prototype keys, odd types), the caller gets
+ * either an action or problems to hand back to the model.
+ */
 export function parseAgentAction(type: string, input: unknown): ParsedAgentAction {
   const tool = AGENT_TOOLS.find((candidate) => candidate.name === type);
   if (!tool) {
@@ -107,34 +122,60 @@ export function parseAgentAction(type: string, input: unknown): ParsedAgentActio
   }
   const problems = validateAgainstSchema(tool.inputSchema, input);
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, action: { type: tool.name, ...(input as object) } as AgentAction };
+  return { ok: true, action: { type: tool.name, ...ownCopy(input as Record<string, unknown>) } as unknown as AgentAction };
 }
 
-/** Problems of `value` against `schema`, each naming the offending path; empty when valid. */
+/**
+ * Problems of `value` against `schema`, each naming the offending path; empty when valid. Only own
+ * properties count, on the value and on the schema alike, so a key named like an inherited member
+ * is an unknown key, never a schema.
+ */
 export function validateAgainstSchema(schema: JsonSchema, value: unknown, path = ''): string[] {
   const name = path || 'the input';
-  if (schema.type === 'string') {
-    if (typeof value !== 'string') return [`${name} must be a string`];
-    if (schema.minLength !== undefined && value.trim().length < schema.minLength) return [`${name} must not be empty`];
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) return [`${name} must be at most ${schema.maxLength} characters`];
-    return [];
-  }
+  if (schema.type === 'string') return stringProblems(schema, value, name);
+  if (schema.type !== 'object') return [`${name} has a schema the validator does not support`];
 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [`${name} must be an object`];
   const record = value as Record<string, unknown>;
   const problems: string[] = [];
   for (const key of schema.required ?? []) {
-    if (record[key] === undefined) problems.push(`${join(path, key)} is required`);
+    if (!Object.hasOwn(record, key) || record[key] === undefined) problems.push(`${join(path, key)} is required`);
   }
-  for (const [key, fieldValue] of Object.entries(record)) {
-    const fieldSchema = schema.properties?.[key] ?? schema.additionalProperties;
+  const keys = Object.keys(record);
+  for (const key of keys) {
+    const declared = schema.properties !== undefined && Object.hasOwn(schema.properties, key);
+    const fieldSchema = declared ? schema.properties![key] : schema.additionalProperties;
     if (fieldSchema === false) problems.push(`${join(path, key)} is not allowed`);
-    else problems.push(...validateAgainstSchema(fieldSchema, fieldValue, join(path, key)));
+    else if (!declared && !isAllowedFreeName(schema, key)) problems.push(`${join(path, JSON.stringify(key))} is not an allowed name`);
+    else problems.push(...validateAgainstSchema(fieldSchema, record[key], join(path, key)));
   }
-  const size = Object.keys(record).length;
-  if (schema.minProperties !== undefined && size < schema.minProperties) problems.push(`${name} needs at least ${schema.minProperties} entries`);
-  if (schema.maxProperties !== undefined && size > schema.maxProperties) problems.push(`${name} allows at most ${schema.maxProperties} entries`);
+  if (schema.minProperties !== undefined && keys.length < schema.minProperties) problems.push(`${name} needs at least ${schema.minProperties} entries`);
+  if (schema.maxProperties !== undefined && keys.length > schema.maxProperties) problems.push(`${name} allows at most ${schema.maxProperties} entries`);
   return problems;
+}
+
+/**
+ * A key accepted by an `additionalProperties` schema must satisfy `propertyNames` and must not name
+ * a member every object inherits: such a key would shadow it wherever the data is spread or read.
+ */
+function isAllowedFreeName(schema: ObjectSchema, key: string): boolean {
+  if (key in Object.prototype) return false;
+  return schema.propertyNames === undefined || stringProblems(schema.propertyNames, key, key).length === 0;
+}
+
+function stringProblems(schema: StringSchema, value: unknown, name: string): string[] {
+  if (typeof value !== 'string') return [`${name} must be a string`];
+  if (schema.minLength !== undefined && value.trim().length < schema.minLength) return [`${name} must not be empty`];
+  if (schema.maxLength !== undefined && value.length > schema.maxLength) return [`${name} must be at most ${schema.maxLength} characters`];
+  if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) return [`${name} must match ${schema.pattern}`];
+  return [];
+}
+
+/** A plain copy of the own enumerable properties, nested objects included (validated input is JSON-like). */
+function ownCopy(record: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(record).map(([key, field]) => [key, typeof field === 'object' && field !== null ? ownCopy(field as Record<string, unknown>) : field]),
+  );
 }
 
 function join(path: string, key: string): string {

@@ -33,7 +33,8 @@ import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './
  *     { "type": "request_human_handoff", "reason": "…" },
  *     { "type": "close_session", "reason": "…" } ] }
  * ```
- * `reply` is a non-empty string; `actions` is optional. Nothing else is accepted: an unknown key, action
+ * `reply` is a non-empty string; `actions` is optional. Qualification keys are snake_case names
+ * (`^[a-z][a-z0-9_]{0,39}$`, never a name every object inherits such as `constructor`). Nothing else is accepted: an unknown key, action
  * type or action field is a contract violation (the turn fails and is retried), so a typo never
  * silently drops a handoff. The function must not perform these actions itself: the pipeline applies
  * them only if the turn is still the latest one when the reply is persisted.
@@ -164,7 +165,7 @@ function parseLambdaAgentResponse(value: unknown, problems: string[]): LambdaAge
           return;
         }
         const { type, ...input } = candidate as Record<string, unknown>;
-        const parsed = parseAgentAction(String(type), input);
+        const parsed = parseAgentAction(typeof type === 'string' ? type : JSON.stringify(type), input);
         if (parsed.ok) actions.push(parsed.action);
         else problems.push(...parsed.problems.map((problem) => `actions[${index}]: ${problem}`));
       });

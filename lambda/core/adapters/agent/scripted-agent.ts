@@ -11,7 +11,11 @@ export interface ScriptedAgentOptions {
   readonly respondAfter?: (request: AgentRequest, call: number) => Promise<void>;
   /** Returns an error to throw for this call instead of answering (after `respondAfter`). */
   readonly failWhen?: (request: AgentRequest, call: number) => Error | undefined;
+  /** How many of the latest requests {@link ScriptedAgent.requests} keeps. Default 100. */
+  readonly keptRequests?: number;
 }
+
+const DEFAULT_KEPT_REQUESTS = 100;
 
 /** Thrown when a customer message of the turn contains `#falha`. */
 export class ScriptedAgentFailure extends Error {
@@ -33,17 +37,25 @@ export class ScriptedAgentFailure extends Error {
  * - `#falha` → the call throws {@link ScriptedAgentFailure} (every retry fails too: a poison message)
  *
  * Latency and failures can also be injected through {@link ScriptedAgentOptions}; {@link requests}
- * keeps every request, so tests can assert which history each call saw.
+ * keeps the latest requests (a bounded number: a warm function must not grow with every turn), so
+ * tests can assert which history each call saw; {@link calls} counts them all.
  */
 export class ScriptedAgent implements AgentPort {
-  /** Every request received, in call order. */
+  /** The latest requests received (at most `keptRequests`), in call order. */
   readonly requests: AgentRequest[] = [];
+  private callCount = 0;
 
   constructor(private readonly options: ScriptedAgentOptions = {}) {}
 
+  /** Requests received since construction, including those no longer kept. */
+  get calls(): number {
+    return this.callCount;
+  }
+
   async respond(request: AgentRequest): Promise<AgentResponse> {
+    const call = ++this.callCount;
     this.requests.push(request);
-    const call = this.requests.length;
+    if (this.requests.length > (this.options.keptRequests ?? DEFAULT_KEPT_REQUESTS)) this.requests.shift();
     if (this.options.delayMs) await sleep(this.options.delayMs);
     await this.options.respondAfter?.(request, call);
     const injected = this.options.failWhen?.(request, call);

@@ -1,5 +1,5 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../../../lib/private/pipeline-contract';
+import { WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_OPTIONAL_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../../../lib/private/pipeline-contract';
 import type { WhatsAppCredentials, WhatsAppCredentialsProvider } from '../../ports/credentials';
 
 /** Reads a secret whose value is a JSON document. */
@@ -85,8 +85,15 @@ function parseWhatsAppCredentials(secretId: string, value: unknown): WhatsAppCre
         'set the values from the Meta app dashboard',
     );
   }
+  const previousAppSecret = document[WHATSAPP_SECRET_OPTIONAL_FIELDS.previousAppSecret];
+  if (previousAppSecret !== undefined && (typeof previousAppSecret !== 'string' || previousAppSecret.trim() === '')) {
+    throw new WhatsAppCredentialsError(
+      `WhatsApp secret ${secretId} has a "${WHATSAPP_SECRET_OPTIONAL_FIELDS.previousAppSecret}" that is not a non-empty string: remove it or set the previous app secret`,
+    );
+  }
   return {
     appSecret: document[WHATSAPP_SECRET_FIELDS.appSecret] as string,
+    ...(previousAppSecret === undefined ? {} : { previousAppSecret }),
     verifyToken: document[WHATSAPP_SECRET_FIELDS.verifyToken] as string,
     accessToken: document[WHATSAPP_SECRET_FIELDS.accessToken] as string,
   };

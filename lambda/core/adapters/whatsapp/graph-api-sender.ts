@@ -6,10 +6,14 @@ import {
   type SentTextMessage,
   type WhatsAppSender,
 } from '../../ports/whatsapp-sender';
+import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
 import { classifyGraphApiError } from './graph-api-errors';
 import { splitWhatsAppText } from './whatsapp-text';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+/** https anywhere; plain http only to this machine (the local fake Graph API). */
+const SAFE_BASE_URL = /^(https:\/\/|http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$))/;
 
 export interface GraphApiSenderOptions {
   /** Graph API root including the version, e.g. `https://graph.facebook.com/v23.0`. */
@@ -34,6 +38,10 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
   private readonly maxMessagesPerReply: number | undefined;
 
   constructor(options: GraphApiSenderOptions) {
+    if (!SAFE_BASE_URL.test(options.baseUrl)) {
+      // The access token travels in every request: never in clear text, whatever the environment says.
+      throw new RangeError('The Graph API base URL must start with https:// (plain http only on the loopback interface)');
+    }
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.credentials = options.credentials;
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -64,6 +72,9 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
   }
 
   private async post(businessPhoneNumberId: string, payload: object, partsDelivered: number): Promise<SuccessAnswer> {
+    if (!isValidBusinessPhoneNumberId(businessPhoneNumberId)) {
+      throw new WhatsAppSendError('The business phone number id is not a Meta phone number id', { category: 'request', retryable: false, outcomeUnknown: false, partsDelivered });
+    }
     const credentials = await this.credentials.get();
     const first = await this.attempt(businessPhoneNumberId, payload, credentials.accessToken, partsDelivered);
     if (first.ok) return first;

@@ -1,3 +1,4 @@
+import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
 import { isValidCustomerId, isValidMessageId, type InboundTurn } from '../../domain/inbound-turn';
 
 /**
@@ -129,9 +130,16 @@ function toTurn(message: Json, metadata: Json, receivedAt: string): InboundTurn 
     receivedAt,
     messageType: type,
     text: text.length > MAX_TURN_TEXT_LENGTH ? text.slice(0, MAX_TURN_TEXT_LENGTH) : text,
-    businessPhoneNumberId: requireString(metadata.phone_number_id, 'value.metadata.phone_number_id'),
+    businessPhoneNumberId: requirePhoneNumberId(metadata.phone_number_id),
     displayPhoneNumber: optionalString(metadata.display_phone_number),
   };
+}
+
+/** The id later becomes a Graph API path segment: only Meta's digits may get there. */
+function requirePhoneNumberId(value: unknown): string {
+  const id = requireString(value, 'value.metadata.phone_number_id');
+  if (!isValidBusinessPhoneNumberId(id)) throw new WebhookPayloadError('value.metadata.phone_number_id is not a Meta phone number id');
+  return id;
 }
 
 function toStatus(status: unknown): DeliveryStatus {
