@@ -98,6 +98,17 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
     expiresAt: session.expiresAt,
   });
 
+  /** Claim, release and close take no body and answer the conversation as the transition left it. */
+  const conversationTransition = (action: 'claim' | 'release' | 'close'): Route => ({
+    method: 'POST',
+    path: `conversations/:customerId/${action}`,
+    access: 'operator',
+    handle: async (context) => {
+      requireEmptyObjectOrNoBody(context.event);
+      return json(200, { conversation: await conversations[action](signedInOf(context).operator, context.params.customerId) });
+    },
+  });
+
   const routes: Route[] = [
     {
       method: 'POST',
@@ -147,15 +158,7 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
         return json(200, { conversation, messages: history.items, cursor: history.cursor });
       },
     },
-    {
-      method: 'POST',
-      path: 'conversations/:customerId/claim',
-      access: 'operator',
-      handle: async (context) => {
-        requireEmptyObjectOrNoBody(context.event);
-        return json(200, { conversation: await conversations.claim(signedInOf(context).operator, context.params.customerId) });
-      },
-    },
+    conversationTransition('claim'),
     {
       method: 'POST',
       path: 'conversations/:customerId/messages',
@@ -166,24 +169,8 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
         return json(201, { message: await conversations.reply(signedInOf(context).operator, context.params.customerId, text as string) });
       },
     },
-    {
-      method: 'POST',
-      path: 'conversations/:customerId/release',
-      access: 'operator',
-      handle: async (context) => {
-        requireEmptyObjectOrNoBody(context.event);
-        return json(200, { conversation: await conversations.release(signedInOf(context).operator, context.params.customerId) });
-      },
-    },
-    {
-      method: 'POST',
-      path: 'conversations/:customerId/close',
-      access: 'operator',
-      handle: async (context) => {
-        requireEmptyObjectOrNoBody(context.event);
-        return json(200, { conversation: await conversations.close(signedInOf(context).operator, context.params.customerId) });
-      },
-    },
+    conversationTransition('release'),
+    conversationTransition('close'),
     {
       method: 'PUT',
       path: 'me/availability',
