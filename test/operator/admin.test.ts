@@ -4,7 +4,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer } from '../e2e/support';
-import { type ConsoleClient, newOperatorPhone, signInOverWhatsApp, startOperatorPipeline, tableRepositories } from './support';
+import { type ConsoleClient, newOperatorPhone, startStaffedPipeline, type tableRepositories } from './support';
 
 let pipeline: LocalPipeline;
 let repositories: ReturnType<typeof tableRepositories>;
@@ -32,11 +32,7 @@ const ADMIN_CALLS: ReadonlyArray<readonly [string, string, unknown?]> = [
 
 beforeAll(async () => {
   agent = new ScriptedAgent();
-  pipeline = await startOperatorPipeline([adminPhone], { agent });
-  repositories = tableRepositories(pipeline.tableName);
-  await repositories.config.set({ key: 'operators', value: { [operatorPhone]: { role: 'operator', name: 'Bia' } }, author: adminPhone });
-  admin = await signInOverWhatsApp(pipeline, adminPhone);
-  operator = await signInOverWhatsApp(pipeline, operatorPhone);
+  ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(adminPhone, operatorPhone, { agent }));
 });
 afterAll(async () => {
   repositories.close();

@@ -3,7 +3,7 @@
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer, waitUntil } from '../e2e/support';
-import { type ConsoleClient, newOperatorPhone, signInOverWhatsApp, startOperatorPipeline, tableRepositories } from './support';
+import { type ConsoleClient, newOperatorPhone, startStaffedPipeline, type tableRepositories } from './support';
 
 let pipeline: LocalPipeline;
 let repositories: ReturnType<typeof tableRepositories>;
@@ -17,11 +17,7 @@ beforeAll(async () => {
   agent = new ScriptedAgent();
   // A short visibility timeout: a turn whose reply failed to send is retried within seconds (and
   // still long enough that a slow turn on a busy machine is not redelivered while it runs).
-  pipeline = await startOperatorPipeline([adminPhone], { agent, queue: { visibilityTimeoutSeconds: 6 } });
-  repositories = tableRepositories(pipeline.tableName);
-  await repositories.config.set({ key: 'operators', value: { [operatorPhone]: { role: 'operator', name: 'Bia' } }, author: adminPhone });
-  admin = await signInOverWhatsApp(pipeline, adminPhone);
-  operator = await signInOverWhatsApp(pipeline, operatorPhone);
+  ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(adminPhone, operatorPhone, { agent, queue: { visibilityTimeoutSeconds: 6 } }));
 });
 afterAll(async () => {
   repositories.close();

@@ -85,6 +85,18 @@ export function startOperatorPipeline(adminPhoneNumbers: readonly string[], opti
   return startTestPipeline({ adminPhoneNumbers, ...options });
 }
 
+/** A pipeline with one admin and one operator (Bia), both signed in over WhatsApp. */
+export async function startStaffedPipeline(
+  adminPhone: string,
+  operatorPhone: string,
+  options: Parameters<typeof startOperatorPipeline>[1] = {},
+): Promise<{ pipeline: LocalPipeline; repositories: ReturnType<typeof tableRepositories>; admin: ConsoleClient; operator: ConsoleClient }> {
+  const pipeline = await startOperatorPipeline([adminPhone], options);
+  const repositories = tableRepositories(pipeline.tableName);
+  await repositories.config.set({ key: 'operators', value: { [operatorPhone]: { role: 'operator', name: 'Bia' } }, author: adminPhone });
+  return { pipeline, repositories, admin: await signInOverWhatsApp(pipeline, adminPhone), operator: await signInOverWhatsApp(pipeline, operatorPhone) };
+}
+
 /** The pipeline table's repositories on a client of their own, closed with `close()`. */
 export function tableRepositories(tableName: string): DynamoRepositories & { close(): void } {
   const client = createDocumentClient({});
