@@ -129,6 +129,16 @@ export abstract class AgentBackend {
    * A Lambda function you own that implements the agent. The orchestrator may invoke it
    * (`lambda:InvokeFunction` on that function only; same account).
    *
+   * The orchestrator invokes it synchronously once per turn with version "1" of a JSON contract:
+   * the event is `{version: "1", systemPrompt, history: [{role: "customer" | "assistant", text, at}],
+   * session: {sessionId, customerId, state, qualificationData}, deadline}` (`deadline` in epoch
+   * milliseconds) and the function returns `{reply, actions?}`, where each action is one of
+   * `{type: "update_qualification", data}`, `{type: "record_out_of_portfolio_demand",
+   * requestedService, estimatedSegment?, notes?}`, `{type: "request_human_handoff", reason}` or
+   * `{type: "close_session", reason}`. The function must not act on them itself: the pipeline applies
+   * them only if the turn is still the latest. Anything outside the contract fails the turn, which is
+   * retried. The README's "Your own agent function" has a complete example.
+   *
    * @param agentFunction the function that answers each turn
    */
   public static fromFunction(agentFunction: lambda.IFunction): AgentBackend {
