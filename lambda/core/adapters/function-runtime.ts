@@ -3,6 +3,7 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Clock, IdGenerator } from '../ports/clock';
 import { createDocumentClient, type DynamoKitObserver } from './dynamodb/dynamo-kit';
 import { createDynamoRepositories, type DynamoRepositories } from './dynamodb/dynamo-repositories';
+import type { KeyLayout } from './dynamodb/key-layout';
 import { createPowertools, instrumentInvocation, type Powertools } from './observability/powertools';
 import type { ObservabilityConfig } from './runtime-environment';
 import { systemClock } from './system/system-clock';
@@ -22,6 +23,8 @@ export interface FunctionRuntime {
   readonly kitObserver?: DynamoKitObserver;
   /** IANA zone whose midnight ends operator login links and sessions. */
   readonly operatorTimeZone?: string;
+  /** Which layout of the keys every customer writes (the write-shard migration phase). @default seed */
+  readonly keyLayout?: KeyLayout;
 }
 
 export interface ComposedFunction {
@@ -51,6 +54,7 @@ export function composeFunction(name: string, runtime: FunctionRuntime): Compose
       client: createDocumentClient(runtime.dynamoDbEndpoint === undefined ? {} : { endpoint: runtime.dynamoDbEndpoint }, (client) => powertools.tracer.captureAWSv3Client(client)),
       observer: runtime.kitObserver,
       operatorTimeZone: runtime.operatorTimeZone,
+      keyLayout: runtime.keyLayout,
     }),
     instrument: (invocation) => instrumentInvocation({ tracer: powertools.tracer, metrics }, name, invocation),
   };

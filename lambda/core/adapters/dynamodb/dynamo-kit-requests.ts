@@ -30,6 +30,18 @@ export interface QueryRequest extends ExpressionParameters {
   readonly projection?: string;
 }
 
+/** How the pages of {@link DynamoKit.queryFanOut} are cut and ordered. */
+export interface FanOutPage {
+  readonly limit: number;
+  /** A cursor returned by a previous page of the SAME fan-out. */
+  readonly cursor?: string;
+  readonly newestFirst?: boolean;
+  /** The attribute the queries are sorted on (the table's or the index's sort key). */
+  readonly sortAttribute: string;
+  /** The attributes of an item's key in the queried table or index (an ExclusiveStartKey). */
+  readonly keyAttributes: readonly string[];
+}
+
 export interface QueryPageResult {
   readonly items: Item[];
   /** Present while more pages may exist. */

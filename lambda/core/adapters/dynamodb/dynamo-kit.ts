@@ -37,6 +37,7 @@ import type {
   ItemKey,
   KitOperation,
   PutRequest,
+  FanOutPage,
   QueryPageResult,
   QueryRequest,
   TransactAction,
@@ -44,7 +45,7 @@ import type {
 } from './dynamo-kit-requests';
 import { stableStringify } from '../../domain/stable-json';
 import { translateError } from './dynamo-errors';
-import { PageCursors } from './page-cursor';
+import { PageCursors, type ShardPosition, START } from './page-cursor';
 
 export * from './dynamo-kit-requests';
 export { isTransactionConflict } from './dynamo-errors';
@@ -111,6 +112,9 @@ function conditionInput(request: { readonly condition?: string; readonly names?:
   return { ConditionExpression: request.condition, ExpressionAttributeNames: request.names, ExpressionAttributeValues: request.values };
 }
 
+/** Code-unit order, which is DynamoDB's byte order for the ASCII keys this table uses. */
+const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class DynamoKit {
@@ -148,6 +152,54 @@ export class DynamoKit {
     const scope = this.cursors.scope(request);
     // Verified before any remote call: a bad cursor costs nothing and is not a DynamoDB error.
     const exclusiveStartKey = request.cursor === undefined ? undefined : this.cursors.decode(request.cursor, scope);
+    const { items, lastEvaluatedKey } = await this.queryFrom(request, exclusiveStartKey);
+    return lastEvaluatedKey ? { items, cursor: this.cursors.encode(lastEvaluatedKey, scope) } : { items };
+  }
+
+  /**
+   * One page over several queries of one list (its write shards), merged in sort-key order, newest
+   * first when asked. Each query is read in parallel, only as far as the page needs; the cursor
+   * carries every query's own position, so the next page resumes each exactly after the last item
+   * this page took from it — nothing is skipped or handed out twice, whatever the page size.
+   */
+  async queryFanOut(requests: readonly QueryRequest[], page: FanOutPage): Promise<QueryPageResult> {
+    if (requests.length === 0) throw new TypeError('queryFanOut needs at least one query');
+    const scope = this.cursors.fanOutScope(requests);
+    const starts = page.cursor === undefined ? requests.map((): ShardPosition => START) : this.cursors.decodePositions(page.cursor, scope, requests.length);
+    const shards = starts.map((start) => ({ start, next: start, buffer: [] as Item[], lastTaken: undefined as Item | undefined }));
+    const keyOf = (item: Item): Item => Object.fromEntries(page.keyAttributes.map((name) => [name, item[name]]));
+    const direction = page.newestFirst ? -1 : 1;
+    // Ties on the sort key are broken by the item's key, so the merge order is total and stable.
+    const compare = (a: Item, b: Item) =>
+      direction * [page.sortAttribute, ...page.keyAttributes].reduce((order, name) => order || compareStrings(String(a[name]), String(b[name])), 0);
+    const taken: Item[] = [];
+    while (taken.length < page.limit) {
+      // A filtered query may return an empty page that is not the end: read on until every shard that
+      // is not exhausted has its next item at hand, so the smallest head is truly the next item.
+      let starving = shards.filter((shard) => shard.buffer.length === 0 && shard.next !== null);
+      while (starving.length > 0) {
+        await Promise.all(
+          starving.map(async (shard) => {
+            const request = requests[shards.indexOf(shard)];
+            const { items, lastEvaluatedKey } = await this.queryFrom({ ...request, limit: page.limit, newestFirst: page.newestFirst }, shard.next === START ? undefined : shard.next!);
+            shard.buffer = items;
+            shard.next = lastEvaluatedKey ?? null;
+          }),
+        );
+        starving = starving.filter((shard) => shard.buffer.length === 0 && shard.next !== null);
+      }
+      const heads = shards.filter((shard) => shard.buffer.length > 0);
+      if (heads.length === 0) break;
+      const first = heads.reduce((best, shard) => (compare(shard.buffer[0], best.buffer[0]) < 0 ? shard : best));
+      const item = first.buffer.shift()!;
+      first.lastTaken = keyOf(item);
+      taken.push(item);
+    }
+    const positions = shards.map((shard): ShardPosition => (shard.buffer.length > 0 ? (shard.lastTaken ?? shard.start) : shard.next));
+    return positions.every((position) => position === null) ? { items: taken } : { items: taken, cursor: this.cursors.encodePositions(positions, scope) };
+  }
+
+  private async queryFrom(request: QueryRequest, exclusiveStartKey: Item | undefined): Promise<{ items: Item[]; lastEvaluatedKey?: Item }> {
     const output = await this.call('queryPage', () => this.client.send(new QueryCommand({
       TableName: this.tableName,
       IndexName: request.indexName,
@@ -162,8 +214,7 @@ export class DynamoKit {
       ExclusiveStartKey: exclusiveStartKey,
       ReturnConsumedCapacity: this.capacityMode,
     })));
-    const items = output.Items ?? [];
-    return output.LastEvaluatedKey ? { items, cursor: this.cursors.encode(output.LastEvaluatedKey, scope) } : { items };
+    return { items: output.Items ?? [], lastEvaluatedKey: output.LastEvaluatedKey };
   }
 
   async put(request: PutRequest): Promise<void> {

@@ -8,6 +8,7 @@ import { DynamoCrmSyncRepository } from './crm-sync-repository';
 import { DynamoDemandRepository } from './demand-repository';
 import { DynamoKit, type DynamoKitOptions } from './dynamo-kit';
 import { DynamoInboundReceiptRepository } from './inbound-receipt-repository';
+import { KeyLayout, KeyLayoutPolicy } from './key-layout';
 import { DynamoLegacyDebounceRepository } from './legacy-debounce-repository';
 import { DynamoMessageRepository } from './message-repository';
 import { DynamoOperationalConfigRepository } from './operational-config-repository';
@@ -22,6 +23,8 @@ export interface DynamoRepositoriesOptions extends DynamoKitOptions {
   readonly crmSyncEnabled?: boolean;
   /** IANA zone whose midnight ends operator grants and sessions (default America/Sao_Paulo). */
   readonly operatorTimeZone?: string;
+  /** Which layout of the keys every customer writes to write and read (default `seed`; see key-layout.ts). */
+  readonly keyLayout?: KeyLayout;
 }
 
 /** Every repository of the single table, sharing one kit (and so one client and one observer). */
@@ -41,15 +44,16 @@ export interface DynamoRepositories {
 }
 
 export function createDynamoRepositories(options: DynamoRepositoriesOptions): DynamoRepositories {
-  const { clock = systemClock, ids = randomIdGenerator, crmSyncEnabled = false, operatorTimeZone = DEFAULT_OPERATOR_TIME_ZONE, ...kitOptions } = options;
+  const { clock = systemClock, ids = randomIdGenerator, crmSyncEnabled = false, operatorTimeZone = DEFAULT_OPERATOR_TIME_ZONE, keyLayout = KeyLayout.seed, ...kitOptions } = options;
   const kit = new DynamoKit(kitOptions);
+  const keyLayoutPolicy = new KeyLayoutPolicy(keyLayout, kit, clock);
   const crmSync = new DynamoCrmSyncRepository(kit, clock, ids);
   return {
     kit,
     receipts: new DynamoInboundReceiptRepository(kit, clock),
     legacy: new DynamoLegacyDebounceRepository(kit),
-    sessions: new DynamoSessionRepository(kit, clock, crmSyncEnabled ? crmSync : undefined),
-    messages: new DynamoMessageRepository(kit, clock),
+    sessions: new DynamoSessionRepository(kit, clock, crmSyncEnabled ? crmSync : undefined, keyLayoutPolicy),
+    messages: new DynamoMessageRepository(kit, clock, keyLayoutPolicy),
     demands: new DynamoDemandRepository(kit),
     crmSync,
     resources: new DynamoVersionedResourceRepository(kit, clock),

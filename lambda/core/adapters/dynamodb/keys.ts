@@ -65,6 +65,29 @@ const versionSegment = (version: number) => {
   return String(version).padStart(6, '0');
 };
 
+// ---- Write shards ------------------------------------------------------------------------------------
+
+/**
+ * How many partitions a key that every customer writes is spread over (docs/DESIGN.md#write-shards).
+ * A customer always lands on the same shard (a stable hash of the customer id), so one customer's
+ * items stay together and every reader fans out over exactly these shards.
+ *
+ * Sized by the partition-heat model (`npm run bench:heat`): at 1,000 inbound messages/s the hottest
+ * shard stays below half of a partition's ~1,000 WCU/s. To raise it, never change this number in
+ * place (readers would miss the items of the old shards): add the new count as a second layout,
+ * write the new shards, re-run the backfill under that layout, then switch readers — the same phases
+ * as the move from the seed layout.
+ */
+export const WRITE_SHARDS = 8;
+
+/** The shard of a customer: the first 32 bits of SHA-256 of its id, modulo {@link WRITE_SHARDS}. */
+export const writeShardOf = (customerId: string): number => createHash('sha256').update(segment('phone', customerId), 'utf8').digest().readUInt32BE(0) % WRITE_SHARDS;
+export const allWriteShards = (): readonly number[] => Array.from({ length: WRITE_SHARDS }, (_, shard) => shard);
+const shardSegment = (shard: number) => {
+  if (!Number.isInteger(shard) || shard < 0 || shard >= WRITE_SHARDS) throw new InvalidKeySegmentError('write shard', String(shard));
+  return String(shard);
+};
+
 // ---- Sessions, pointer and messages: one partition per customer ----------------------------------
 
 const sessionPartition = (customerId: string) => `SESSION#${segment('phone', customerId)}`;
@@ -72,6 +95,10 @@ const sessionPartition = (customerId: string) => `SESSION#${segment('phone', cus
 export const sessionKey = (customerId: string, sessionId: string) => tableKey(sessionPartition(customerId), `SESSION#${segment('session id', sessionId)}`);
 export const sessionStatePartition = (state: string) => `STATE#${segment('state', state)}`;
 export const sessionStateIndexKey = (state: string, createdAt: string) => gsi1Key(sessionStatePartition(state), isoMicros(createdAt));
+/** The sharded layout of the inbox index: `STATE#{state}#{shard of the customer}` (see {@link WRITE_SHARDS}). */
+export const shardedSessionStatePartition = (state: string, shard: number) => `${sessionStatePartition(state)}#${shardSegment(shard)}`;
+export const shardedSessionStateIndexKey = (state: string, createdAt: string, customerId: string) =>
+  gsi1Key(shardedSessionStatePartition(state, writeShardOf(customerId)), isoMicros(createdAt));
 
 export const activePointerKey = (customerId: string) => tableKey(sessionPartition(customerId), 'ACTIVE');
 
@@ -94,6 +121,10 @@ export const messageHistoryPrefix = (customerId: string) => ({ partition: sessio
 export const llmDayPartition = (day: string | Date) => `LLM#${utcDay(day)}`;
 export const llmMessageIndexKey = (timestamp: string, messageId: string) =>
   gsi1Key(llmDayPartition(timestamp), `${isoMicros(timestamp)}#${segment('message id', messageId)}`);
+/** The sharded layout of the day index: `LLM#{yyyy-mm-dd}#{shard of the customer}`, same sort key. */
+export const shardedLlmDayPartition = (day: string | Date, shard: number) => `${llmDayPartition(day)}#${shardSegment(shard)}`;
+export const shardedLlmMessageIndexKey = (timestamp: string, messageId: string, customerId: string) =>
+  gsi1Key(shardedLlmDayPartition(timestamp, writeShardOf(customerId)), llmMessageIndexKey(timestamp, messageId)[GSI1SK]);
 
 // ---- Out-of-portfolio demands --------------------------------------------------------------------
 
@@ -154,3 +185,8 @@ export const consentListPrefix = () => ({ partition: CONSENT_PARTITION, sortKeyP
 const OPERATOR_AUTH_PARTITION = 'OPERATOR#AUTH';
 export const loginGrantKey = (tokenHash: string) => tableKey(OPERATOR_AUTH_PARTITION, `LOGIN#${segment('token hash', tokenHash)}`);
 export const operatorSessionKey = (tokenHash: string) => tableKey(OPERATOR_AUTH_PARTITION, `SESSION#${segment('token hash', tokenHash)}`);
+
+// ---- Key-layout migration --------------------------------------------------------------------------
+
+/** The marker the shard backfill writes when every item of the seed layout carries its sharded key. */
+export const writeShardBackfillKey = () => tableKey('MIGRATION#KEY_LAYOUT', `WRITE_SHARDS#${WRITE_SHARDS}`);

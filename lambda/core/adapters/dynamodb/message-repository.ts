@@ -17,10 +17,12 @@ import {
   messageHistoryPrefix,
   messageKey,
   messageKeyFromRef,
+  shardedLlmDayPartition,
   SK,
   sessionKey,
 } from './keys';
-import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
+import { KeyLayout, KeyLayoutPolicy } from './key-layout';
+import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryIndexPartitionsPage, queryPrefixPage, toPage } from './repository-support';
 
 /** Items read per page while collecting one session's history out of the customer's partition. */
 const SESSION_HISTORY_PAGE = 100;
@@ -32,23 +34,32 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * agent-written messages.
  */
 export class DynamoMessageRepository implements MessageRepository {
+  private readonly keyLayout: KeyLayoutPolicy;
+
   constructor(
     private readonly kit: DynamoKit,
     private readonly clock: Clock,
-  ) {}
+    keyLayout?: KeyLayoutPolicy,
+  ) {
+    this.keyLayout = keyLayout ?? new KeyLayoutPolicy(KeyLayout.seed, kit, clock);
+  }
+
+  private toItem(message: Message) {
+    return messageToItem(message, this.keyLayout.writesShards);
+  }
 
   async append(message: Message): Promise<boolean> {
     if (message.direction !== 'inbound') {
-      await this.kit.put({ item: messageToItem(message) });
+      await this.kit.put({ item: this.toItem(message) });
       return true;
     }
-    return conditionally(() => this.kit.put({ item: messageToItem(message), ...IF_ABSENT }));
+    return conditionally(() => this.kit.put({ item: this.toItem(message), ...IF_ABSENT }));
   }
 
   async appendInboundIfSessionState(message: Message, expectedState: SessionState, expectedSessionId: string): Promise<boolean> {
     try {
       await this.kit.transact([
-        { put: { item: messageToItem(message), ...IF_ABSENT } },
+        { put: { item: this.toItem(message), ...IF_ABSENT } },
         {
           conditionCheck: {
             key: sessionKey(message.customerId, expectedSessionId),
@@ -115,18 +126,18 @@ export class DynamoMessageRepository implements MessageRepository {
     const today = this.clock.now().getTime();
     const found: Message[] = [];
     for (let daysAgo = 0; daysAgo < maxDays && found.length < limit; daysAgo++) {
+      const day = new Date(today - daysAgo * DAY_MS);
+      const partitions = await this.keyLayout.partitionsToRead(llmDayPartition(day), (shard) => shardedLlmDayPartition(day, shard));
+      const requests = partitions.map((partition) => ({
+        indexName: GSI1,
+        keyCondition: '#gsi1pk = :day',
+        filter: '#type = :message',
+        names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE },
+        values: { ':day': partition, ':message': EntityType.message },
+      }));
       let cursor: string | undefined;
       do {
-        const page = await this.kit.queryPage({
-          indexName: GSI1,
-          keyCondition: '#gsi1pk = :day',
-          filter: '#type = :message',
-          names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE },
-          values: { ':day': llmDayPartition(new Date(today - daysAgo * DAY_MS)), ':message': EntityType.message },
-          newestFirst: true,
-          limit: limit - found.length,
-          cursor,
-        });
+        const page = await queryIndexPartitionsPage(this.kit, requests, { limit: limit - found.length, cursor }, { newestFirst: true });
         found.push(...page.items.map(messageFromItem));
         cursor = page.cursor;
       } while (found.length < limit && cursor !== undefined);

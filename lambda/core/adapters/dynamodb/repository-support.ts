@@ -1,8 +1,8 @@
 /** Small pieces every repository uses; deliberately not a base class. */
 import { ConditionFailedError } from '../../domain/errors';
 import type { Page, PageRequest } from '../../ports/repositories';
-import { type DynamoKit, isTransactionConflict, type Item, type QueryPageResult } from './dynamo-kit';
-import { PK, SK } from './keys';
+import { type DynamoKit, isTransactionConflict, type Item, type QueryPageResult, type QueryRequest } from './dynamo-kit';
+import { GSI1PK, GSI1SK, PK, SK } from './keys';
 
 /** Expression names of the primary key, for `#pk`/`#sk` in conditions and key conditions. */
 export const KEY_NAMES = { '#pk': PK, '#sk': SK } as const;
@@ -49,6 +49,21 @@ export function pageLimit(page: PageRequest | undefined): number {
 export function toPage<T>(result: QueryPageResult, decode: (item: Item) => T): Page<T> {
   const items = result.items.map(decode);
   return result.cursor === undefined ? { items } : { items, cursor: result.cursor };
+}
+
+/**
+ * One page of a GSI1 list: a plain query while it lives in one partition (the seed layout, whose
+ * cursors stay valid), a fan-out merged on GSI1SK once it is spread over write shards.
+ */
+export function queryIndexPartitionsPage(
+  kit: DynamoKit,
+  requests: readonly QueryRequest[],
+  page: PageRequest | undefined,
+  options: { readonly newestFirst?: boolean } = {},
+): Promise<QueryPageResult> {
+  const limit = pageLimit(page);
+  if (requests.length === 1) return kit.queryPage({ ...requests[0], limit, cursor: page?.cursor, newestFirst: options.newestFirst });
+  return kit.queryFanOut(requests, { limit, cursor: page?.cursor, newestFirst: options.newestFirst, sortAttribute: GSI1SK, keyAttributes: [GSI1PK, GSI1SK, PK, SK] });
 }
 
 /** One page of a partition's items whose sort key starts with `prefix`. */

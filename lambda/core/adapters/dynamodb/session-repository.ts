@@ -9,8 +9,22 @@ import { messageToItem } from './codecs/message-codec';
 import { ActivePointerAttribute, activePointerFromItem, activePointerToItem, humanSendLockToMap, SessionAttribute as S, sessionFromItem, sessionToItem } from './codecs/session-codec';
 import { CRM_SYNC_MAX_ATTEMPTS, crmIntentAction, type DynamoCrmSyncRepository } from './crm-sync-repository';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
-import { activePointerKey, ENTITY_TYPE, EntityType, GSI1, GSI1PK, latestInboundKey, messageKey, SK, sessionKey, sessionStatePartition } from './keys';
-import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, pageLimit, toPage } from './repository-support';
+import { KeyLayout, KeyLayoutPolicy } from './key-layout';
+import {
+  activePointerKey,
+  ENTITY_TYPE,
+  EntityType,
+  GSI1,
+  GSI1PK,
+  latestInboundKey,
+  messageKey,
+  SK,
+  sessionKey,
+  sessionStatePartition,
+  shardedSessionStateIndexKey,
+  shardedSessionStatePartition,
+} from './keys';
+import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryIndexPartitionsPage, toPage } from './repository-support';
 
 const HUMAN_OWNED_STATES = [SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTIVE];
 
@@ -26,11 +40,20 @@ const CHANGE_ATTRIBUTES: Readonly<Record<keyof SessionChanges, string>> = {
  * transaction (retried only when the projection's compare-and-set lost).
  */
 export class DynamoSessionRepository implements SessionRepository {
+  private readonly keyLayout: KeyLayoutPolicy;
+
   constructor(
     private readonly kit: DynamoKit,
     private readonly clock: Clock,
     private readonly crmSync?: DynamoCrmSyncRepository,
-  ) {}
+    keyLayout?: KeyLayoutPolicy,
+  ) {
+    this.keyLayout = keyLayout ?? new KeyLayoutPolicy(KeyLayout.seed, kit, clock);
+  }
+
+  private toItem(session: Session) {
+    return sessionToItem(session, this.keyLayout.writesShards);
+  }
 
   private now(): string {
     return isoMicros(this.clock.now());
@@ -52,7 +75,7 @@ export class DynamoSessionRepository implements SessionRepository {
 
   async put(session: Session): Promise<void> {
     await this.transactWithCrm([session], () => [
-      { put: { item: sessionToItem(session) } },
+      { put: { item: this.toItem(session) } },
       { put: { item: activePointerToItem(session.customerId, session.sessionId, this.now(), session.state) } },
     ]);
   }
@@ -61,7 +84,8 @@ export class DynamoSessionRepository implements SessionRepository {
     assertLegalTransition(expectedState, newState);
     const now = this.now();
     const names: Record<string, string> = { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#gsi1pk': GSI1PK, '#updated': S.updatedAt };
-    const values: Record<string, unknown> = { ':expected': expectedState, ':new': newState, ':gsi1pk': sessionStatePartition(newState), ':now': now };
+    const statePartition = this.keyLayout.writesShards ? shardedSessionStateIndexKey(newState, session.createdAt, session.customerId)[GSI1PK] : sessionStatePartition(newState);
+    const values: Record<string, unknown> = { ':expected': expectedState, ':new': newState, ':gsi1pk': statePartition, ':now': now };
     const sets = ['#state = :new', '#gsi1pk = :gsi1pk', '#updated = :now'];
     const removes: string[] = [];
     const conditions = [ITEM_EXISTS, '#state = :expected'];
@@ -158,8 +182,8 @@ export class DynamoSessionRepository implements SessionRepository {
       {
         put:
           expectedState === undefined
-            ? { item: sessionToItem(session), ...IF_ABSENT }
-            : { item: sessionToItem(session), condition: '#state = :expected', names: { '#state': S.state }, values: { ':expected': expectedState } },
+            ? { item: this.toItem(session), ...IF_ABSENT }
+            : { item: this.toItem(session), condition: '#state = :expected', names: { '#state': S.state }, values: { ':expected': expectedState } },
       },
       {
         put:
@@ -179,10 +203,10 @@ export class DynamoSessionRepository implements SessionRepository {
       },
       ...replacedSessions.map(
         (replaced): TransactAction => ({
-          put: { item: sessionToItem(replaced.session), condition: '#state = :expected', names: { '#state': S.state }, values: { ':expected': replaced.expectedState } },
+          put: { item: this.toItem(replaced.session), condition: '#state = :expected', names: { '#state': S.state }, values: { ':expected': replaced.expectedState } },
         }),
       ),
-      ...(outbound ? [{ put: { item: messageToItem(outbound), ...IF_ABSENT } }] : []),
+      ...(outbound ? [{ put: { item: messageToItem(outbound, this.keyLayout.writesShards), ...IF_ABSENT } }] : []),
       outbound
         ? {
             // The outbox reference: at most one reply in flight per customer, so a pending one must
@@ -233,17 +257,17 @@ export class DynamoSessionRepository implements SessionRepository {
     throw new CrmSyncConcurrentUpdateError(sessions[0].sessionId);
   }
 
+  /** Oldest first, over the seed partition and/or every write shard of the state (see key-layout.ts). */
   async listByState(state: SessionState, page?: PageRequest): Promise<Page<Session>> {
-    const result = await this.kit.queryPage({
+    const partitions = await this.keyLayout.partitionsToRead(sessionStatePartition(state), (shard) => shardedSessionStatePartition(state, shard));
+    const requests = partitions.map((partition) => ({
       indexName: GSI1,
       keyCondition: '#gsi1pk = :state',
       filter: '#type = :type',
       names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE },
-      values: { ':state': sessionStatePartition(state), ':type': EntityType.session },
-      limit: pageLimit(page),
-      cursor: page?.cursor,
-    });
-    return toPage(result, sessionFromItem);
+      values: { ':state': partition, ':type': EntityType.session },
+    }));
+    return toPage(await queryIndexPartitionsPage(this.kit, requests, page), sessionFromItem);
   }
 
   acquireHumanSendLock(session: Session, lockId: string, now: string, expiresAt: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import type { DeliveryStatus, LlmUsage, Message, MessageDirection, MessageRole } from '../../../domain/message';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
-import { ENTITY_TYPE, EntityType, llmMessageIndexKey, messageKey } from '../keys';
+import { ENTITY_TYPE, EntityType, llmMessageIndexKey, messageKey, shardedLlmMessageIndexKey } from '../keys';
 import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
 
 export const MessageAttribute = {
@@ -21,10 +21,12 @@ export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending_send', 'se
 /** Agent-written messages are indexed by day for the recent-LLM-messages query. */
 export const isLlmMessage = (message: Message) => message.role === 'assistant';
 
-export function messageToItem(message: Message): Item {
+/** `shardedIndexKey` writes the day-index key in the sharded layout (see key-layout.ts). */
+export function messageToItem(message: Message, shardedIndexKey = false): Item {
+  const indexKey = shardedIndexKey ? shardedLlmMessageIndexKey(message.timestamp, message.messageId, message.customerId) : llmMessageIndexKey(message.timestamp, message.messageId);
   return withUnknownAttributes(message, {
     ...messageKey(message.customerId, message.timestamp, message.messageId),
-    ...(isLlmMessage(message) ? llmMessageIndexKey(message.timestamp, message.messageId) : {}),
+    ...(isLlmMessage(message) ? indexKey : {}),
     [ENTITY_TYPE]: EntityType.message,
     phone_number: message.customerId,
     session_id: message.sessionId,

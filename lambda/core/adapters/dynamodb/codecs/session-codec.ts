@@ -2,7 +2,7 @@ import type { CustomerIdKind } from '../../../domain/inbound-turn';
 import { type HumanSendLock, type Session, type SessionState, SESSION_STATES } from '../../../domain/session';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
-import { activePointerKey, ENTITY_TYPE, EntityType, sessionKey, sessionStateIndexKey } from '../keys';
+import { activePointerKey, ENTITY_TYPE, EntityType, sessionKey, sessionStateIndexKey, shardedSessionStateIndexKey } from '../keys';
 import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
 
 /** Attribute names the session repository's expressions refer to. */
@@ -23,10 +23,11 @@ export const SessionAttribute = {
 
 const CUSTOMER_ID_KINDS: readonly CustomerIdKind[] = ['phone', 'user_id'];
 
-export function sessionToItem(session: Session): Item {
+/** `shardedIndexKey` writes the inbox key in the sharded layout (see key-layout.ts). */
+export function sessionToItem(session: Session, shardedIndexKey = false): Item {
   return withUnknownAttributes(session, {
     ...sessionKey(session.customerId, session.sessionId),
-    ...sessionStateIndexKey(session.state, session.createdAt),
+    ...(shardedIndexKey ? shardedSessionStateIndexKey(session.state, session.createdAt, session.customerId) : sessionStateIndexKey(session.state, session.createdAt)),
     [ENTITY_TYPE]: EntityType.session,
     session_id: session.sessionId,
     phone_number: session.customerId,

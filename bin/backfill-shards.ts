@@ -1,0 +1,67 @@
+// Phase 2 of the write-shard migration: `npm run backfill:shards -- --environment prod` moves every
+// item of the seed layout (inbox by state, LLM day index) to its write shard and, when none is left,
+// writes the marker that switches readers to the shards. Run it only once every function runs the
+// `migrating` key layout. Uses the operator's AWS credentials, or the local runtime's endpoint.
+import { parseArgs } from 'node:util';
+import { PIPELINE_DEFAULTS, physicalNames } from '../lib/private/pipeline-contract';
+import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { WRITE_SHARDS } from '../lambda/core/adapters/dynamodb/keys';
+import { backfillWriteShards } from '../lambda/core/adapters/dynamodb/write-shard-backfill';
+import { systemClock } from '../lambda/core/adapters/system/system-clock';
+
+const USAGE = `Usage:
+  npm run backfill:shards -- --environment <env> [--service-name <name>] [--llm-days <n>]
+  npm run backfill:shards -- --table <name> [--llm-days <n>]
+
+Moves sessions (GSI1 STATE#{state}) and agent replies (GSI1 LLM#{day}) to their write shard
+(${WRITE_SHARDS} shards), then checks that no item is left in the seed layout. Only then it writes the
+completion marker: functions running the "migrating" key layout read the shards only from then on.
+Safe to run again; exit code 0 when complete, 2 when items remain (a function still writes the seed
+layout: deploy "migrating" everywhere and run it again).
+
+Options:
+  --environment <env>      the pipeline's environment (names the table as the construct does)
+  --service-name <name>    default ${PIPELINE_DEFAULTS.serviceName}
+  --table <name>           name the table directly instead
+  --llm-days <n>           UTC days of the LLM day index to move, today included (default 30)
+  -h, --help
+
+Credentials and region come from the usual AWS settings (AWS_PROFILE, AWS_REGION, ...). For the
+local runtime: AWS_ENDPOINT_URL_DYNAMODB=…`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      'environment': { type: 'string' },
+      'service-name': { type: 'string' },
+      'table': { type: 'string' },
+      'llm-days': { type: 'string' },
+      'help': { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const tableName = values.environment !== undefined ? physicalNames(values['service-name'] ?? PIPELINE_DEFAULTS.serviceName, values.environment).table : values.table;
+  if (!tableName) throw new UsageError('Name the pipeline with --environment, or give --table.');
+  const llmDays = values['llm-days'] === undefined ? undefined : Number(values['llm-days']);
+  if (llmDays !== undefined && (!Number.isInteger(llmDays) || llmDays < 1)) throw new UsageError(`--llm-days must be a positive whole number, got "${values['llm-days']}".`);
+
+  console.log(`Backfilling write shards in ${tableName} …`);
+  const report = await backfillWriteShards(createDynamoRepositories({ tableName }).kit, systemClock, { llmDays });
+  console.log(`moved ${report.moved}, moved concurrently ${report.movedConcurrently}, left in the seed layout ${report.remaining}`);
+  console.log(report.complete ? 'Complete: marker written, readers switch to the shards.' : 'NOT complete: no marker written; readers keep reading the seed layout too.');
+  return report.complete ? 0 : 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error);
+    process.exitCode = 1;
+  },
+);
