@@ -158,7 +158,7 @@ export class DynamoKit {
 
   /**
    * One page over several queries of one list (its write shards), merged in sort-key order, newest
-   * first when asked. Each query is read in parallel, only as far as the page needs; the cursor
+   * first when asked. The queries are read in parallel, at most a page from each per round; the cursor
    * carries every query's own position, so the next page resumes each exactly after the last item
    * this page took from it — nothing is skipped or handed out twice, whatever the page size.
    */
@@ -166,7 +166,7 @@ export class DynamoKit {
     if (requests.length === 0) throw new TypeError('queryFanOut needs at least one query');
     const scope = this.cursors.fanOutScope(requests);
     const starts = page.cursor === undefined ? requests.map((): ShardPosition => START) : this.cursors.decodePositions(page.cursor, scope, requests.length);
-    const shards = starts.map((start) => ({ start, next: start, buffer: [] as Item[], lastTaken: undefined as Item | undefined }));
+    const shards = starts.map((start, index) => ({ request: requests[index], start, next: start, buffer: [] as Item[], lastTaken: undefined as Item | undefined }));
     const keyOf = (item: Item): Item => Object.fromEntries(page.keyAttributes.map((name) => [name, item[name]]));
     const direction = page.newestFirst ? -1 : 1;
     // Ties on the sort key are broken by the item's key, so the merge order is total and stable.
@@ -180,8 +180,7 @@ export class DynamoKit {
       while (starving.length > 0) {
         await Promise.all(
           starving.map(async (shard) => {
-            const request = requests[shards.indexOf(shard)];
-            const { items, lastEvaluatedKey } = await this.queryFrom({ ...request, limit: page.limit, newestFirst: page.newestFirst }, shard.next === START ? undefined : shard.next!);
+            const { items, lastEvaluatedKey } = await this.queryFrom({ ...shard.request, limit: page.limit, newestFirst: page.newestFirst }, shard.next === START ? undefined : shard.next!);
             shard.buffer = items;
             shard.next = lastEvaluatedKey ?? null;
           }),
