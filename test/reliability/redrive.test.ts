@@ -129,7 +129,7 @@ test('records of consumed messages are dropped; unreadable ones stay until confi
   expect(await deadLetters(pipeline.deadLetterQueueUrl)).toBe(0);
   await pipeline.waitForIdle();
   expect(pipeline.fakeWhatsApp.sent()).toHaveLength(1);
-}, 90_000);
+}, 180_000); // three runs of the tool from source (tsx compiles it each time)
 
 test('a record whose reply was already sent is redriven to complete the bookkeeping, without a second send', async () => {
   // The send succeeds on the first attempt, then completing the turn fails on every attempt: the
@@ -324,4 +324,4 @@ test('the CLI finds the table and queues from the stack outputs the construct wr
   } finally {
     await cloudFormation.stop();
   }
-}, 90_000);
+}, 180_000);
