@@ -16,13 +16,13 @@ export function addExampleStacks(app: App): ExampleStacks {
   const dev = new Stack(app, 'WhatsAppAgentPipeline-dev', {
     description: 'WhatsApp AI-agent pipeline (dev): scripted agent, resources deleted with the stack',
   });
-  const devPipeline = new AgentPipeline(dev, 'Pipeline', {
+  // Each pipeline adds its own outputs (webhook URL, secret ARN, table and queues; README, "Stack outputs").
+  new AgentPipeline(dev, 'Pipeline', {
     environment: 'dev',
     agentBackend: AgentBackend.scripted(),
     removalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
   });
-  addOutputs(dev, devPipeline);
 
   const prod = new Stack(app, 'WhatsAppAgentPipeline-prod', {
     description: 'WhatsApp AI-agent pipeline (prod): Bedrock agent, retained data, alarms to SNS',
@@ -39,23 +39,11 @@ export function addExampleStacks(app: App): ExampleStacks {
     masterKey: alarmKey,
     enforceSSL: true,
   });
-  const prodPipeline = new AgentPipeline(prod, 'Pipeline', {
+  new AgentPipeline(prod, 'Pipeline', {
     environment: 'prod',
     agentBackend: AgentBackend.bedrock({ modelId: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' }),
     alarmTopic,
   });
-  addOutputs(prod, prodPipeline);
   new CfnOutput(prod, 'AlarmTopicArn', { value: alarmTopic.topicArn, description: 'Subscribe the on-call channel here' });
   return { dev, prod };
-}
-
-function addOutputs(stack: Stack, pipeline: AgentPipeline): void {
-  new CfnOutput(stack, 'WebhookUrl', {
-    value: pipeline.webhookUrl,
-    description: 'Callback URL for the WhatsApp webhook in the Meta app',
-  });
-  new CfnOutput(stack, 'WhatsAppSecretArn', {
-    value: pipeline.whatsAppSecret.secretArn,
-    description: 'Fill appSecret and accessToken here; give verifyToken to Meta',
-  });
 }

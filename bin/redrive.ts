@@ -1,18 +1,20 @@
-// Investigate before redrive: `npm run redrive -- --environment prod` shows, for every turn in the
-// dead-letter queue, what the table knows about its message and what a redrive would do; `--apply`
-// does what is safe. Uses the operator's AWS credentials, or the local runtime's endpoints.
+// Investigate before redrive: `npx cdk-whatsapp-agent-pipeline redrive --stack <stack>` shows, for
+// every turn in the dead-letter queue, what the table knows about its message and what a redrive
+// would do; `--apply` does what is safe. Uses the operator's AWS credentials, or the local
+// runtime's endpoints.
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { PIPELINE_DEFAULTS, physicalNames } from '../lib/private/pipeline-contract';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { type CliCommand, UsageError } from './commands';
+import { describePipelineStack, type PipelineResources } from './pipeline-stack';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { SqsDeadLetterQueue } from '../lambda/core/adapters/sqs/sqs-dead-letter-queue';
 import { RedriveDeadLetters, type RedriveAction } from '../lambda/core/application/redrive-dead-letters';
 import type { DeadLetterInspection } from '../lambda/core/domain/dead-letter-verdict';
 
 const USAGE = `Usage:
-  npm run redrive -- --environment <env> [--service-name <name>] [--apply] [--yes]
-  npm run redrive -- --table <name> --queue-url <url> --dlq-url <url> [--apply] [--yes]
+  npx cdk-whatsapp-agent-pipeline redrive --stack <stack name> [--pipeline <id>] [--region <region>] [--apply] [--yes]
+  npx cdk-whatsapp-agent-pipeline redrive --table <name> --queue-url <url> --dlq-url <url> [--apply] [--yes]
 
 Inspects every turn in the dead-letter queue: its receipt, the customer's latest message, pending
 list and outbox, the active session, and the replies already recorded for it. Then, per record:
@@ -22,44 +24,37 @@ list and outbox, the active session, and the replies already recorded for it. Th
   confirm   something is unusual: nothing happens unless you confirm
 
 Options:
-  --environment <env>      the pipeline's environment (names the table and queues as the construct does)
-  --service-name <name>    default ${PIPELINE_DEFAULTS.serviceName}
-  --table, --queue-url, --dlq-url   name the resources directly instead
+  --stack <name>           the deployed stack: the table and queues come from its outputs
+  --pipeline <id>          the pipeline's construct id, when the stack holds several
+  --region <region>        the stack's Region (default: AWS_REGION or the profile's)
+  --table, --queue-url, --dlq-url   name the resources directly instead (e.g. the local runtime's)
   --apply                  act (default: a dry run that changes nothing)
   --yes                    also carry out the "confirm" records without asking
                            (without it, a terminal asks for each one; otherwise they stay in the DLQ)
   -h, --help
 
-Credentials and region come from the usual AWS settings (AWS_PROFILE, AWS_REGION, ...). For the
-local runtime, point the SDK at its servers: AWS_ENDPOINT_URL_DYNAMODB=… AWS_ENDPOINT_URL_SQS=…`;
+Credentials come from the usual AWS settings (AWS_PROFILE, AWS_REGION, ...); the identity needs
+what AgentPipeline.grantRedrive() grants. For the local runtime, point the SDK at its servers:
+AWS_ENDPOINT_URL_DYNAMODB=… AWS_ENDPOINT_URL_SQS=…`;
 
-class UsageError extends Error {}
-
-interface Target {
-  readonly tableName: string;
-  readonly turnQueueUrl: string;
-  readonly deadLetterQueueUrl: string;
-}
-
-async function resolveTarget(values: Record<string, string | boolean | undefined>, sqs: SQSClient): Promise<Target> {
+async function resolveTarget(values: Record<string, string | boolean | undefined>): Promise<PipelineResources> {
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
-  const environment = text('environment');
-  if (environment !== undefined) {
-    const names = physicalNames(text('service-name') ?? PIPELINE_DEFAULTS.serviceName, environment);
-    const url = async (queueName: string) => (await sqs.send(new GetQueueUrlCommand({ QueueName: queueName }))).QueueUrl!;
-    return { tableName: names.table, turnQueueUrl: await url(names.queue), deadLetterQueueUrl: await url(names.deadLetterQueue) };
+  const [stack, tableName, queueUrl, deadLetterQueueUrl] = [text('stack'), text('table'), text('queue-url'), text('dlq-url')];
+  if (stack !== undefined) {
+    if (tableName || queueUrl || deadLetterQueueUrl) throw new UsageError('Give either --stack or --table, --queue-url and --dlq-url, not both.');
+    return describePipelineStack(stack, text('pipeline'));
   }
-  const [tableName, queueUrl, deadLetterQueueUrl] = [text('table'), text('queue-url'), text('dlq-url')];
-  if (!tableName || !queueUrl || !deadLetterQueueUrl) throw new UsageError('Name the pipeline with --environment, or give --table, --queue-url and --dlq-url.');
+  if (!tableName || !queueUrl || !deadLetterQueueUrl) throw new UsageError('Name the deployed stack with --stack, or give --table, --queue-url and --dlq-url.');
   return { tableName, turnQueueUrl: queueUrl, deadLetterQueueUrl };
 }
 
-async function main(argv: string[]): Promise<number> {
+async function redrive(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      'environment': { type: 'string' },
-      'service-name': { type: 'string' },
+      'stack': { type: 'string' },
+      'pipeline': { type: 'string' },
+      'region': { type: 'string' },
       'table': { type: 'string' },
       'queue-url': { type: 'string' },
       'dlq-url': { type: 'string' },
@@ -72,8 +67,10 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  // Every SDK client of this process reads it, the repositories' shared DynamoDB client included.
+  if (values.region) process.env.AWS_REGION = values.region;
+  const target = await resolveTarget(values);
   const sqs = new SQSClient({});
-  const target = await resolveTarget(values, sqs);
   const apply = values.apply === true;
   const prompt = apply && !values.yes && process.stdin.isTTY ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
   const confirm = async (inspection: DeadLetterInspection): Promise<boolean> => {
@@ -126,10 +123,15 @@ function describeInspection(inspection: DeadLetterInspection, action: RedriveAct
   ].join('\n');
 }
 
-main(process.argv.slice(2)).then(
-  (code) => (process.exitCode = code),
-  (error: unknown) => {
-    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error);
-    process.exitCode = 1;
-  },
-);
+export const redriveCommand: CliCommand = {
+  summary: 'inspect the dead-letter queue and redrive what is safe (dry run unless --apply)',
+  run: (argv) =>
+    redrive(argv).catch((error: unknown) => {
+      throw error instanceof UsageError || isArgumentError(error) ? new UsageError(`${(error as Error).message}\n\n${USAGE}`) : error;
+    }),
+};
+
+/** node:util's parseArgs refusing an unknown or malformed option. */
+function isArgumentError(error: unknown): boolean {
+  return String((error as { code?: unknown })?.code ?? '').startsWith('ERR_PARSE_ARGS');
+}

@@ -1,4 +1,5 @@
 import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -243,6 +244,68 @@ export interface AgentPipelineProps {
    * @default - the Portuguese texts documented on each field of `HandoffTexts`
    */
   readonly handoffTexts?: HandoffTexts;
+
+  // ---- Production placement: aliases and VPC ----
+
+  /**
+   * Publish a version of the webhook and the orchestrator on every deployment and point an alias at
+   * it: the Function URL and the queue's event source mapping then invoke the alias, which can carry
+   * provisioned concurrency and be shifted gradually (e.g. a CodeDeploy `LambdaDeploymentGroup` on
+   * `webhookAlias` / `orchestratorAlias`).
+   *
+   * @default - no alias: the URL and the event source invoke the unpublished function ($LATEST)
+   */
+  readonly functionAlias?: PipelineFunctionAlias;
+
+  /**
+   * VPC to run every function of the pipeline in. The subnets need a route to DynamoDB, SQS,
+   * Secrets Manager, CloudWatch, X-Ray, the agent (Bedrock) and the WhatsApp Cloud API: a NAT
+   * gateway, or VPC endpoints plus NAT for `graph.facebook.com`.
+   *
+   * @default - the functions run outside any VPC, in the Lambda service network
+   */
+  readonly vpc?: ec2.IVpc;
+
+  /**
+   * Where in `vpc` the functions' network interfaces go. Only with `vpc`.
+   *
+   * @default - the VPC's private subnets with egress
+   */
+  readonly vpcSubnets?: ec2.SubnetSelection;
+
+  /**
+   * Security groups of the functions' network interfaces. Only with `vpc`. The functions only make
+   * outbound HTTPS calls; they accept no inbound connections.
+   *
+   * @default - one security group per function, allowing all outbound traffic and no inbound
+   */
+  readonly securityGroups?: ec2.ISecurityGroup[];
+}
+
+/** The alias the webhook and orchestrator are invoked through (`functionAlias`). */
+export interface PipelineFunctionAlias {
+  /**
+   * Name of both aliases: letters, digits, `-` and `_` (not only digits), at most 128 characters.
+   *
+   * @default 'live'
+   */
+  readonly aliasName?: string;
+
+  /**
+   * Provisioned concurrency of the webhook alias: warm environments that keep Meta's wait free of
+   * cold starts. At most `webhookReservedConcurrency` when that is set.
+   *
+   * @default - none (on-demand only)
+   */
+  readonly webhookProvisionedConcurrency?: number;
+
+  /**
+   * Provisioned concurrency of the orchestrator alias. At most `orchestratorMaxConcurrency` when
+   * that is set: the event source never runs more turns at once, so more would stay idle.
+   *
+   * @default - none (on-demand only)
+   */
+  readonly orchestratorProvisionedConcurrency?: number;
 }
 
 /** How much the functions log (Powertools log levels). */

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Annotations, Duration, Token } from 'aws-cdk-lib';
+import { Annotations, Duration, Stack, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -16,9 +16,13 @@ import type { AgentBackend } from './agent-backend';
 import type { AgentPipelineProps } from './agent-pipeline-props';
 import {
   LOG_WRITE_ACTIONS,
+  OPERATOR_DEAD_LETTER_ACTIONS,
   ORCHESTRATOR_QUERY_ACTIONS,
   ORCHESTRATOR_TABLE_ACTIONS,
   QUEUE_PRODUCER_KEY_ACTIONS,
+  REDRIVE_QUERY_ACTIONS,
+  REDRIVE_TABLE_ACTIONS,
+  STACK_OUTPUT_READ_ACTIONS,
   TABLE_KEY_ACTIONS,
   WEBHOOK_QUEUE_ACTIONS,
   WEBHOOK_TABLE_ACTIONS,
@@ -27,6 +31,9 @@ import { buildOperatorPlane, resolveOperatorPlaneSettings } from './private/oper
 import { AGENT_BACKEND_KINDS, CUSTOM_METRICS, PIPELINE_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './private/pipeline-contract';
 import { createPipelineAlarms, createPipelineDashboard, customMetric, type ObservedPipeline } from './private/pipeline-observability';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
+import { claimPhysicalNames } from './private/physical-name-claims';
+import { type ProductionPlacement, resolveProductionPlacement, vpcNetworkingPolicy } from './private/production-placement';
+import { addPipelineOutputs } from './private/stack-outputs';
 import { ALARM_PERIOD, type PipelineSettings, resolvePipelineSettings } from './private/pipeline-settings';
 
 /** Webhook work per POST is one transaction and one SendMessage; Meta only needs a fast 200. */
@@ -61,6 +68,18 @@ export class AgentPipeline extends Construct {
   public readonly webhookFunction: lambda.Function;
   /** The function that consumes the queue and runs each turn. */
   public readonly orchestratorFunction: lambda.Function;
+  /**
+   * The alias the webhook's Function URL invokes, when `functionAlias` is set.
+   *
+   * @default - none without `functionAlias`
+   */
+  public readonly webhookAlias?: lambda.Alias;
+  /**
+   * The alias the queue's event source mapping invokes, when `functionAlias` is set.
+   *
+   * @default - none without `functionAlias`
+   */
+  public readonly orchestratorAlias?: lambda.Alias;
   /**
    * The webhook's Function URL. Its auth type is NONE because Meta cannot sign requests with
    * AWS credentials; the handler authenticates every POST by its `X-Hub-Signature-256` HMAC.
@@ -123,6 +142,8 @@ export class AgentPipeline extends Construct {
   public readonly handoffSweeperFunction?: lambda.Function;
 
   private readonly settings: PipelineSettings;
+  private readonly placement: ProductionPlacement;
+  private readonly encryptionKey?: kms.IKey;
   private bedrockModelId?: string;
 
   /**
@@ -141,14 +162,18 @@ export class AgentPipeline extends Construct {
       );
     }
     const operatorPlane = resolveOperatorPlaneSettings(this.node.path, props);
+    this.placement = resolveProductionPlacement(this.node.path, props);
+    this.encryptionKey = props.encryptionKey;
+    claimPhysicalNames(this, [this.settings.names.table, this.settings.names.queue, this.settings.names.deadLetterQueue]);
     this.table = this.createTable(props.encryptionKey);
     [this.queue, this.deadLetterQueue] = this.createQueues(props.encryptionKey);
     this.whatsAppSecret = props.whatsAppSecret ?? this.createWhatsAppSecret(props.encryptionKey);
     this.webhookFunction = this.createWebhookFunction();
-    this.orchestratorFunction = this.createOrchestratorFunction(props.agentBackend);
+    this.webhookAlias = this.createAlias(this.webhookFunction, 'WebhookAlias', this.placement.alias?.webhookProvisionedConcurrency);
+    [this.orchestratorFunction, this.orchestratorAlias] = this.createOrchestratorFunction(props.agentBackend);
     // Meta cannot sign requests with AWS credentials, so the URL is public and the handler
     // authenticates each POST by its X-Hub-Signature-256 HMAC before touching any data.
-    this.webhookFunctionUrl = this.webhookFunction.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
+    this.webhookFunctionUrl = (this.webhookAlias ?? this.webhookFunction).addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
     this.webhookUrl = this.webhookFunctionUrl.url;
     this.grantFunctionAccess(props.encryptionKey);
     if (operatorPlane) {
@@ -174,6 +199,14 @@ export class AgentPipeline extends Construct {
       this.operatorFunctionUrl = plane.operatorFunctionUrl;
       this.consoleUrl = plane.consoleUrl;
     }
+    addPipelineOutputs(this, {
+      tableName: this.table.tableName,
+      turnQueueUrl: this.queue.queueUrl,
+      deadLetterQueueUrl: this.deadLetterQueue.queueUrl,
+      webhookUrl: this.webhookUrl,
+      whatsAppSecretArn: this.whatsAppSecret.secretArn,
+      consoleUrl: this.consoleUrl,
+    });
 
     const observed: ObservedPipeline = {
       scope: this,
@@ -215,6 +248,26 @@ export class AgentPipeline extends Construct {
   /** Lets `grantee` read and write the table and its index (e.g. an admin back office). */
   public grantReadWriteData(grantee: iam.IGrantable): iam.Grant {
     return this.table.grantReadWriteData(grantee);
+  }
+
+  /**
+   * Lets `grantee` run the redrive command (`npx cdk-whatsapp-agent-pipeline redrive --stack …`,
+   * see docs/RELIABILITY.md): read the stack's outputs, receive, hold and delete dead-letter
+   * records, send them back to the turn queue, and read and restore the customers' records in the
+   * table (plus the customer managed key, when there is one). Typically an operator's role.
+   */
+  public grantRedrive(grantee: iam.IGrantable): iam.Grant {
+    const index = `${this.table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
+    const stack = Stack.of(this);
+    const grants = [
+      iam.Grant.addToPrincipal({ grantee, actions: [...STACK_OUTPUT_READ_ACTIONS], resourceArns: [stack.stackId] }),
+      iam.Grant.addToPrincipal({ grantee, actions: [...OPERATOR_DEAD_LETTER_ACTIONS], resourceArns: [this.deadLetterQueue.queueArn] }),
+      iam.Grant.addToPrincipal({ grantee, actions: [...WEBHOOK_QUEUE_ACTIONS], resourceArns: [this.queue.queueArn] }),
+      iam.Grant.addToPrincipal({ grantee, actions: [...REDRIVE_TABLE_ACTIONS], resourceArns: [this.table.tableArn] }),
+      iam.Grant.addToPrincipal({ grantee, actions: [...REDRIVE_QUERY_ACTIONS], resourceArns: [this.table.tableArn, index] }),
+      ...(this.encryptionKey ? [iam.Grant.addToPrincipal({ grantee, actions: [...TABLE_KEY_ACTIONS], resourceArns: [this.encryptionKey.keyArn] })] : []),
+    ];
+    return grants.reduce((all, grant) => all.combine(grant));
   }
 
   /** Messages visible in the dead-letter queue (maximum over 1 minute unless overridden). */
@@ -373,8 +426,8 @@ export class AgentPipeline extends Construct {
     });
   }
 
-  /** The orchestrator, consuming the turn queue and wired to the agent backend. */
-  private createOrchestratorFunction(agentBackend: AgentBackend): lambda.Function {
+  /** The orchestrator (and its alias, if any), consuming the turn queue and wired to the agent backend. */
+  private createOrchestratorFunction(agentBackend: AgentBackend): [lambda.Function, lambda.Alias | undefined] {
     const orchestrator = this.createFunction('Orchestrator', {
       description: `Turn orchestrator of ${this.settings.names.table}: runs the agent for the latest message of each customer and replies`,
       memorySize: this.settings.orchestratorMemorySize,
@@ -388,7 +441,8 @@ export class AgentPipeline extends Construct {
         ...this.powertoolsEnvironment(),
       },
     });
-    orchestrator.addEventSource(
+    const orchestratorAlias = this.createAlias(orchestrator, 'OrchestratorAlias', this.placement.alias?.orchestratorProvisionedConcurrency);
+    (orchestratorAlias ?? orchestrator).addEventSource(
       new SqsEventSource(this.queue, {
         batchSize: PIPELINE_DEFAULTS.orchestratorBatchSize,
         reportBatchItemFailures: true,
@@ -407,7 +461,17 @@ export class AgentPipeline extends Construct {
       orchestrator.addEnvironment(name, value);
     }
     this.bedrockModelId = agent.bedrockModelId;
-    return orchestrator;
+    return [orchestrator, orchestratorAlias];
+  }
+
+  /**
+   * An alias on the version published from the function's current configuration, when
+   * `functionAlias` is set. The version's logical id follows the code and configuration, so every
+   * change publishes a new version and moves the alias.
+   */
+  private createAlias(fn: lambda.Function, id: string, provisionedConcurrentExecutions: number | undefined): lambda.Alias | undefined {
+    const alias = this.placement.alias;
+    return alias && new lambda.Alias(this, id, { aliasName: alias.aliasName, version: fn.currentVersion, provisionedConcurrentExecutions });
   }
 
   /** One service per deployment; Powertools logs add the function name themselves. */
@@ -453,15 +517,20 @@ export class AgentPipeline extends Construct {
     });
     // An own role instead of the AWSLambdaBasicExecutionRole managed policy, which allows writing
     // to every log group of the account.
+    const { vpcPlacement } = this.placement;
     const role = new iam.Role(this, `${id}Role`, {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: `Execution role of the ${id.toLowerCase()} function of ${this.settings.names.table}`,
+      // Inline, so Lambda finds the network interface permissions when it creates the function.
+      inlinePolicies: vpcPlacement && { VpcNetworking: vpcNetworkingPolicy() },
     });
     role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...LOG_WRITE_ACTIONS], resources: [logGroup.logGroupArn] }));
     acknowledgeFinding(role, {
       id: 'AwsSolutions-IAM5',
       appliesTo: 'Resource::*',
-      reason: 'Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.',
+      reason:
+        'Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.' +
+        (vpcPlacement ? ' In a VPC, Lambda manages the network interfaces (ec2:*NetworkInterface*, ec2:DescribeSubnets), which do not exist before it creates them.' : ''),
     });
     return new lambda.Function(this, `${id}Function`, {
       ...options,
@@ -474,6 +543,7 @@ export class AgentPipeline extends Construct {
       logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
       tracing: lambda.Tracing.ACTIVE,
+      ...vpcPlacement,
     });
   }
 

@@ -76,3 +76,12 @@ export const SWEEPER_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'd
 
 /** Operator function on the dead-letter queue: the admin's redrive reads, holds and removes records. */
 export const OPERATOR_DEAD_LETTER_ACTIONS = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage'] as const;
+
+/**
+ * The redrive command (`grantRedrive`) runs the same use case as the operator's dead-letter screen,
+ * so it needs what the operator function has for it: the dead-letter actions, sending back to the
+ * turn queue, the operator's item actions and queries on the table; and reading the stack's outputs.
+ */
+export const REDRIVE_TABLE_ACTIONS = OPERATOR_TABLE_ACTIONS;
+export const REDRIVE_QUERY_ACTIONS = OPERATOR_QUERY_ACTIONS;
+export const STACK_OUTPUT_READ_ACTIONS = ['cloudformation:DescribeStacks'] as const;

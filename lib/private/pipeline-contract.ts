@@ -127,3 +127,25 @@ export function physicalNames(serviceName: string, environment: string) {
     deadLetterQueue: `${serviceName}-debounce-dlq-${environment}.fifo`,
   };
 }
+
+/**
+ * The CloudFormation outputs every pipeline adds to its stack, read by the package's command-line
+ * tools (`npx cdk-whatsapp-agent-pipeline redrive --stack …`) instead of rebuilding names. The
+ * output key is the pipeline's construct id (letters and digits only) followed by the suffix, e.g.
+ * `PipelineDeadLetterQueueUrl` for `new AgentPipeline(stack, 'Pipeline', …)`. Renaming one breaks
+ * deployed stacks' tools: these are public, documented names.
+ */
+export const STACK_OUTPUTS = {
+  tableName: 'TableName',
+  turnQueueUrl: 'TurnQueueUrl',
+  deadLetterQueueUrl: 'DeadLetterQueueUrl',
+  webhookUrl: 'WebhookUrl',
+  whatsAppSecretArn: 'WhatsAppSecretArn',
+  /** Only when the operator plane is on. */
+  consoleUrl: 'ConsoleUrl',
+} as const;
+
+/** The output key of `suffix` (a `STACK_OUTPUTS` value) for the pipeline with construct id `pipelineId`. */
+export function stackOutputKey(pipelineId: string, suffix: string): string {
+  return `${pipelineId.replace(/[^A-Za-z0-9]/g, '')}${suffix}`;
+}

@@ -70,9 +70,12 @@ describe('npm package', () => {
         'lib/agent-pipeline.d.ts',
         'assets/webhook/index.js',
         'assets/orchestrator/index.js',
+        'assets/cli/index.js',
         'API.md',
         'README.md',
         'CHANGELOG.md',
+        'docs/RELIABILITY.md',
+        'docs/OPERATOR-API.md',
         'LICENSE',
         'package.json',
       ]),
@@ -152,6 +155,20 @@ describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs }) => {
       env: { PATH: path.dirname(process.execPath), HOME: workDir },
     });
     template = JSON.parse(fs.readFileSync(path.join(cloudAssembly, 'Consumer.template.json'), 'utf8'));
+  });
+
+  test('the operator tool (package.json bin) runs with plain node and nothing installed beside it', () => {
+    const packedManifest = JSON.parse(fs.readFileSync(path.join(installedPackage, 'package.json'), 'utf8'));
+    const tool = path.join(installedPackage, packedManifest.bin[packageName]);
+    expect(fs.readFileSync(tool, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    // From an empty folder with PATH holding only node: no tsx, TypeScript or dev dependency to lean on.
+    const isolated = fs.mkdtempSync(path.join(workDir, 'tool-'));
+    fs.copyFileSync(tool, path.join(isolated, 'tool.js'));
+    const env = { PATH: path.dirname(process.execPath), HOME: workDir };
+    const help = execFileSync(process.execPath, ['tool.js', 'redrive', '--help'], { cwd: isolated, encoding: 'utf8', env });
+    expect(help).toContain('npx cdk-whatsapp-agent-pipeline redrive --stack <stack name>');
+    const list = execFileSync(process.execPath, ['tool.js', '--help'], { cwd: isolated, encoding: 'utf8', env });
+    expect(list).toMatch(/^  redrive +/m);
   });
 
   test('synthesizes the tarball with plain node, no esbuild reachable, on that aws-cdk-lib', () => {

@@ -2,7 +2,7 @@
 // fixed, the redrive brings the message back and it is answered once; a record whose reply was
 // already sent is redriven without a second send; consumed and unreadable records are dropped
 // only when that is safe or confirmed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
@@ -10,6 +10,7 @@ import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dy
 import { encodeDispatchMessage } from '../../lambda/core/adapters/sqs/dispatch-message';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer, startTestPipeline, waitUntil } from '../e2e/support';
+import { startFakeCloudFormation } from '../support/fake-cloudformation';
 import { isCompleted } from '../support/inspect';
 import { localRedriveTarget, recordsIn, redrive, runRedriveScenario } from './support/redrive';
 import type { ScenarioRun } from './support/scenario-run';
@@ -22,6 +23,25 @@ afterEach(async () => {
 
 async function deadLetters(queueUrl: string): Promise<number> {
   return recordsIn(queueUrl, pipeline!.sqsClient);
+}
+
+/** The package's command-line tool, from source, as `npx cdk-whatsapp-agent-pipeline …` runs its bundle. */
+function runCli(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const root = join(__dirname, '..', '..');
+  return spawnSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'bin', 'cli.ts'), ...args], { encoding: 'utf8', env });
+}
+
+/** The same, without blocking this process: for a tool that calls a fake served from this process. */
+function runCliAsync(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const root = join(__dirname, '..', '..');
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'bin', 'cli.ts'), ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 test('a turn that failed three times is parked in the DLQ; once the agent is fixed, the redrive gets it answered once', async () => {
@@ -92,11 +112,7 @@ test('records of consumed messages are dropped; unreadable ones stay until confi
     await pipeline.sqsClient.send(new SendMessageCommand({ QueueUrl: pipeline.deadLetterQueueUrl, MessageBody: body, MessageGroupId: group, MessageDeduplicationId: `${group}-copy` }));
   }
 
-  const cli = (...flags: string[]) =>
-    spawnSync(process.execPath, [join(__dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(__dirname, '..', '..', 'bin', 'redrive.ts'), '--table', pipeline!.tableName, '--queue-url', pipeline!.turnQueueUrl, '--dlq-url', pipeline!.deadLetterQueueUrl, ...flags], {
-      encoding: 'utf8',
-      env: process.env,
-    });
+  const cli = (...flags: string[]) => runCli(['redrive', '--table', pipeline!.tableName, '--queue-url', pipeline!.turnQueueUrl, '--dlq-url', pipeline!.deadLetterQueueUrl, ...flags]);
   const dryRun = cli();
   expect(dryRun.status).toBe(0);
   expect(dryRun.stdout).toMatch(/verdict {4}drop → inspected/);
@@ -113,7 +129,7 @@ test('records of consumed messages are dropped; unreadable ones stay until confi
   expect(await deadLetters(pipeline.deadLetterQueueUrl)).toBe(0);
   await pipeline.waitForIdle();
   expect(pipeline.fakeWhatsApp.sent()).toHaveLength(1);
-}, 90_000);
+}, 180_000); // three runs of the tool from source (tsx compiles it each time)
 
 test('a record whose reply was already sent is redriven to complete the bookkeeping, without a second send', async () => {
   // The send succeeds on the first attempt, then completing the turn fails on every attempt: the
@@ -277,3 +293,35 @@ test('a redriven message older than a reply waiting in the outbox is not taken f
     },
   );
 }, 90_000);
+
+test('the CLI finds the table and queues from the stack outputs the construct writes (--stack)', async () => {
+  pipeline = await startTestPipeline({ agent: new ScriptedAgent() });
+  const customer = newCustomer();
+  await pipeline.sqsClient.send(
+    new SendMessageCommand({ QueueUrl: pipeline.deadLetterQueueUrl, MessageBody: '{"not":"a turn"}', MessageGroupId: customer, MessageDeduplicationId: `${customer}-stray` }),
+  );
+  const cloudFormation = await startFakeCloudFormation({
+    'WhatsAppAgent-prod': {
+      AgentTableName: pipeline.tableName,
+      AgentTurnQueueUrl: pipeline.turnQueueUrl,
+      AgentDeadLetterQueueUrl: pipeline.deadLetterQueueUrl,
+      AgentWebhookUrl: 'https://example.lambda-url.us-east-1.on.aws/',
+    },
+  });
+  try {
+    const env = { ...process.env, AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.endpoint };
+    const dryRun = await runCliAsync(['redrive', '--stack', 'WhatsAppAgent-prod', '--region', 'sa-east-1'], env);
+    expect(dryRun.stderr).toBe('');
+    expect(dryRun.status).toBe(0);
+    expect(dryRun.stdout).toContain(`${pipeline.deadLetterQueueUrl} → ${pipeline.turnQueueUrl}, table ${pipeline.tableName}`);
+    expect(dryRun.stdout).toMatch(/verdict {4}confirm \(confirmed: drop\) → inspected/);
+    expect(await deadLetters(pipeline.deadLetterQueueUrl)).toBe(1);
+
+    const unknown = await runCliAsync(['redrive', '--stack', 'NoSuchStack', '--region', 'sa-east-1'], env);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('Stack with id NoSuchStack does not exist (Region sa-east-1): check --stack and --region.');
+    expect(cloudFormation.requestedStacks).toEqual(['WhatsAppAgent-prod', 'NoSuchStack']);
+  } finally {
+    await cloudFormation.stop();
+  }
+}, 180_000);

@@ -1,0 +1,63 @@
+// Finds a deployed pipeline from its stack's outputs (the keys the construct writes, see
+// STACK_OUTPUTS), so the operator tools never rebuild resource names.
+import { CloudFormationClient, DescribeStacksCommand, type Output } from '@aws-sdk/client-cloudformation';
+import { STACK_OUTPUTS } from '../lib/private/pipeline-contract';
+import { UsageError } from './commands';
+
+/** Where a deployed pipeline's data and queues are. */
+export interface PipelineResources {
+  readonly tableName: string;
+  readonly turnQueueUrl: string;
+  readonly deadLetterQueueUrl: string;
+}
+
+/** Reads `stackName`'s outputs with the usual AWS settings (AWS_PROFILE, AWS_REGION, …). */
+export async function describePipelineStack(stackName: string, pipelineId?: string): Promise<PipelineResources> {
+  const cloudFormation = new CloudFormationClient({});
+  try {
+    const { Stacks: stacks = [] } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
+    return pipelineFromOutputs(stackName, stacks[0]?.Outputs ?? [], pipelineId);
+  } catch (error) {
+    // CloudFormation answers ValidationError for a stack it does not know in this account and Region.
+    if ((error as { name?: unknown }).name === 'ValidationError') {
+      throw new UsageError(`${(error as Error).message} (Region ${await cloudFormation.config.region()}): check --stack and --region.`);
+    }
+    throw error;
+  } finally {
+    cloudFormation.destroy();
+  }
+}
+
+/**
+ * The pipeline among `outputs`: the only one, or the one whose construct id is `pipelineId`
+ * (output keys are `<construct id><suffix>`, the id reduced to letters and digits).
+ */
+export function pipelineFromOutputs(stackName: string, outputs: readonly Output[], pipelineId?: string): PipelineResources {
+  const values = new Map(outputs.flatMap(({ OutputKey: key, OutputValue: value }) => (key && value ? [[key, value] as const] : [])));
+  const anchor = STACK_OUTPUTS.deadLetterQueueUrl;
+  const pipelines = [...values.keys()].filter((key) => key.endsWith(anchor)).map((key) => key.slice(0, -anchor.length));
+  const wanted = pipelineId?.replace(/[^A-Za-z0-9]/g, '');
+  if (pipelines.length === 0) {
+    throw new UsageError(
+      `Stack ${stackName} has no ${anchor} output of a pipeline: deploy it with this version of cdk-whatsapp-agent-pipeline ` +
+        '(the construct adds the outputs), or name the resources with --table, --queue-url and --dlq-url.',
+    );
+  }
+  if (wanted !== undefined && !pipelines.includes(wanted)) {
+    throw new UsageError(`Stack ${stackName} has no pipeline '${pipelineId}'; its pipelines are: ${pipelines.join(', ')}.`);
+  }
+  if (wanted === undefined && pipelines.length > 1) {
+    throw new UsageError(`Stack ${stackName} holds several pipelines (${pipelines.join(', ')}): choose one with --pipeline.`);
+  }
+  const prefix = wanted ?? pipelines[0];
+  const output = (suffix: string): string => {
+    const value = values.get(`${prefix}${suffix}`);
+    if (value === undefined) throw new UsageError(`Stack ${stackName} lacks the output ${prefix}${suffix}: redeploy it with this version of the construct.`);
+    return value;
+  };
+  return {
+    tableName: output(STACK_OUTPUTS.tableName),
+    turnQueueUrl: output(STACK_OUTPUTS.turnQueueUrl),
+    deadLetterQueueUrl: output(STACK_OUTPUTS.deadLetterQueueUrl),
+  };
+}
