@@ -76,3 +76,12 @@ export const SWEEPER_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'd
 
 /** Operator function on the dead-letter queue: the admin's redrive reads, holds and removes records. */
 export const OPERATOR_DEAD_LETTER_ACTIONS = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage'] as const;
+
+/** Consumer-supplied CRM function (`CrmTarget.fromFunction`). */
+export const CRM_FUNCTION_INVOKE_ACTIONS = ['lambda:InvokeFunction'] as const;
+
+/** CRM sync worker on the table: reads and compare-and-set writes of projection rows. */
+export const CRM_SYNC_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
+
+/** CRM sync worker queries: due rows and the BLOCKED/UNCERTAIN counts, on GSI1 only. */
+export const CRM_SYNC_QUERY_ACTIONS = ['dynamodb:Query'] as const;
