@@ -134,3 +134,20 @@ export function crmRetryDelayMs(attempts: number, random: number, policy: CrmRet
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempts - 1));
   return Math.round(ceiling / 2 + (ceiling / 2) * random);
 }
+
+/**
+ * An operator sends a BLOCKED or UNCERTAIN row again: a fresh attempt budget, due now. For an
+ * UNCERTAIN create the operator has checked the CRM and found no deal (or the CRM honours the
+ * idempotency key, which the retry reuses); the creation markers go.
+ */
+export function retriedByOperator(row: CrmSyncRow, now: IsoTimestamp): CrmSyncRow {
+  return { ...row, status: CrmSyncStatus.PENDING, attempts: 0, nextAttemptAt: now, lastError: undefined, claimedUntil: undefined, contactCreationStartedAt: undefined, dealCreationStartedAt: undefined };
+}
+
+/**
+ * An operator found the contact and deal in the CRM and records their ids: the row is PENDING again
+ * and the worker sends the current revision as an update of those records.
+ */
+export function resolvedByOperator(row: CrmSyncRow, ids: { readonly contactId: string; readonly dealId: string }, now: IsoTimestamp): CrmSyncRow {
+  return { ...retriedByOperator(row, now), contactId: ids.contactId, dealId: ids.dealId };
+}
