@@ -7,6 +7,7 @@ import { AgentConfigurationError } from '../lambda/core/adapters/agent/agent-fro
 import { CompactLogFormatter } from '../local/runtime/compact-log-formatter';
 import type { ConversationSnapshot } from '../local/runtime/conversation-inspector';
 import { startLocalPipeline, type LocalPipeline } from '../local/runtime/local-pipeline';
+import type { ReceivedCrmRequest } from '../local/fake-crm/fake-crm';
 import type { InvocationReport } from '../local/runtime/sqs-event-source';
 import { LocalServerError } from '../local/servers/local-servers';
 
@@ -15,6 +16,8 @@ const DEMO_ADMIN = '5511900000001';
 /** As the deployed schedule runs the handoff sweeper. */
 const SWEEP_EVERY_MS = 60_000;
 const CUSTOMER_PATTERN = /^\d{8,15}$/;
+/** Deployed, the CRM sync worker runs every minute; locally sooner, so a send shows while you chat. */
+const CRM_SYNC_EVERY_MS = 5_000;
 
 const USAGE = `Usage:
   npm start [-- options]                     chat with the pipeline as a WhatsApp customer
@@ -27,6 +30,8 @@ Options:
   --port <port>                  the webhook's port (default: a free port)
   --visibility-timeout <seconds> the queue's visibility timeout, i.e. the delay before a failed
                                  turn is retried (default ${PIPELINE_DEFAULTS.queueVisibilityTimeoutSeconds}, as deployed)
+  --no-crm                       no CRM sync (default: on, against a fake CRM on 127.0.0.1; each
+                                 send shows as a [crm] line)
   -h, --help
 
 Environment:
@@ -48,6 +53,7 @@ interface CliOptions {
   readonly admin: string;
   readonly webhookPort?: number;
   readonly visibilityTimeoutSeconds?: number;
+  readonly crm: boolean;
 }
 
 function parseCli(argv: string[]): CliOptions | 'help' {
@@ -59,6 +65,7 @@ function parseCli(argv: string[]): CliOptions | 'help' {
       'admin': { type: 'string' },
       'port': { type: 'string' },
       'visibility-timeout': { type: 'string' },
+      'no-crm': { type: 'boolean' },
       'help': { type: 'boolean', short: 'h' },
     },
   });
@@ -77,6 +84,7 @@ function parseCli(argv: string[]): CliOptions | 'help' {
     admin,
     webhookPort: optionalInteger(values.port, '--port'),
     visibilityTimeoutSeconds: optionalInteger(values['visibility-timeout'], '--visibility-timeout'),
+    crm: values['no-crm'] !== true,
   };
 }
 
@@ -160,6 +168,7 @@ async function main(): Promise<number> {
     queue: { visibilityTimeoutSeconds: visibilitySeconds },
     adminPhoneNumbers: [options.admin],
     sweepEveryMs: SWEEP_EVERY_MS,
+    crmSync: options.crm ? { everyMs: CRM_SYNC_EVERY_MS, onRequest: (received) => out.line(describeCrmRequest(received)) } : undefined,
     logFormatter: new CompactLogFormatter(),
     onInvocation: (report) => {
       reports.push(report);
@@ -256,6 +265,7 @@ async function chat(pipeline: LocalPipeline, firstCustomer: string, admin: strin
       `  DynamoDB Local          ${pipeline.endpoints.dynamoDb}   table ${pipeline.tableName}`,
       `  SQS emulator            ${pipeline.endpoints.sqs}   queue ${pipeline.turnQueueUrl.split('/').pop()}`,
       `  fake WhatsApp API       ${pipeline.fakeWhatsApp.baseUrl}`,
+      pipeline.fakeCrm ? `  fake CRM webhook        ${pipeline.fakeCrm.url}   synced every ${CRM_SYNC_EVERY_MS / 1000} s (--no-crm to turn off)` : '  CRM sync               off',
       `  operator console        ${pipeline.consoleUrl}   API under /api/`,
       `  login link for admin ${admin} (one use, 10 minutes): ${loginLink}`,
       `    POST its token to /api/session; for another link chat as the admin (/from ${admin}) and send "login".`,
@@ -342,3 +352,9 @@ main().then(
     process.exit(1);
   },
 );
+
+/** One line per request the fake CRM got: what it did, for which customer, at which stage. */
+function describeCrmRequest({ request, handling }: ReceivedCrmRequest): string {
+  const deal = request.dealId ?? 'new deal';
+  return `[crm] ${handling} ${deal} for ${request.customerId}: stage ${String(request.deal.stage)}, revision ${request.revision.slice(0, 8)}`;
+}

@@ -5,6 +5,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { AgentBackend } from './agent-backend';
+import type { CrmTarget } from './crm-target';
 import type { HandoffTexts } from './handoff-texts';
 
 /** Properties of an `AgentPipeline`. */
@@ -244,6 +245,17 @@ export interface AgentPipelineProps {
    * @default - the Portuguese texts documented on each field of `HandoffTexts`
    */
   readonly handoffTexts?: HandoffTexts;
+
+  /**
+   * Publish each conversation's commercial projection (contact, deal, stage) to your CRM:
+   * `CrmTarget.fromFunction(fn)` or `CrmTarget.webhook({ url, secret })`. When set, every session
+   * write records the projection in the same transaction, and a worker run every minute sends
+   * each new revision once (idempotency key `{sessionId}:{revision}`), retries with backoff, and
+   * raises alarms on rows that need a person (BLOCKED, UNCERTAIN). See docs/CRM.md.
+   *
+   * @default - no CRM sync: no projection is written and no worker is deployed
+   */
+  readonly crmSync?: CrmTarget;
 
   // ---- Production placement: aliases and VPC ----
 

@@ -14,6 +14,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { AgentBackend } from './agent-backend';
 import type { AgentPipelineProps } from './agent-pipeline-props';
+import { buildCrmSyncWorker } from './private/crm-sync-worker';
 import {
   LOG_WRITE_ACTIONS,
   OPERATOR_DEAD_LETTER_ACTIONS,
@@ -140,6 +141,24 @@ export class AgentPipeline extends Construct {
   public readonly consoleUrl?: string;
   /** The function the schedule runs every minute to re-notify operators and remind customers, when the plane is on. */
   public readonly handoffSweeperFunction?: lambda.Function;
+  /**
+   * The function a schedule runs every minute to publish new projections to the CRM.
+   *
+   * @default - only with `crmSync`
+   */
+  public readonly crmSyncFunction?: lambda.Function;
+  /**
+   * Conversations are BLOCKED in the CRM sync (refused by the CRM, or out of attempts).
+   *
+   * @default - only with `crmSync`
+   */
+  public readonly crmSyncBlockedAlarm?: cloudwatch.Alarm;
+  /**
+   * Conversations are UNCERTAIN in the CRM sync (a create may or may not have happened).
+   *
+   * @default - only with `crmSync`
+   */
+  public readonly crmSyncUncertainAlarm?: cloudwatch.Alarm;
 
   private readonly settings: PipelineSettings;
   private readonly placement: ProductionPlacement;
@@ -199,6 +218,17 @@ export class AgentPipeline extends Construct {
       this.operatorFunctionUrl = plane.operatorFunctionUrl;
       this.consoleUrl = plane.consoleUrl;
     }
+    if (props.crmSync) {
+      this.crmSyncFunction = buildCrmSyncWorker({
+        target: props.crmSync,
+        table: this.table,
+        encryptionKey: props.encryptionKey,
+        sharedEnvironment: { [RUNTIME_ENV.tableName]: this.table.tableName, ...this.powertoolsEnvironment() },
+        sessionWriters: [this.webhookFunction, this.orchestratorFunction, ...(this.operatorFunction ? [this.operatorFunction] : []), ...(this.handoffSweeperFunction ? [this.handoffSweeperFunction] : [])],
+        scope: this,
+        createFunction: (functionId, options) => this.createFunction(functionId, options),
+      }).workerFunction;
+    }
     addPipelineOutputs(this, {
       tableName: this.table.tableName,
       turnQueueUrl: this.queue.queueUrl,
@@ -219,6 +249,7 @@ export class AgentPipeline extends Construct {
       metricOldestMessageAge: this.metricOldestMessageAge(),
       metricTableThrottledRequests: this.metricTableThrottledRequests(),
       bedrockModelId: this.bedrockModelId,
+      crmSyncFunction: this.crmSyncFunction,
       alarmAction: props.alarmTopic && new cloudwatchActions.SnsAction(props.alarmTopic),
     };
     const alarms = createPipelineAlarms(observed);
@@ -236,6 +267,8 @@ export class AgentPipeline extends Construct {
     this.replyOutcomeUnknownAlarm = alarms.replyOutcomeUnknown;
     this.tableThrottlesAlarm = alarms.tableThrottles;
     this.modelThrottlesAlarm = alarms.modelThrottles;
+    this.crmSyncBlockedAlarm = alarms.crmSyncBlocked;
+    this.crmSyncUncertainAlarm = alarms.crmSyncUncertain;
     this.alarms = alarms.all;
     this.dashboard = this.settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
   }
@@ -318,6 +351,16 @@ export class AgentPipeline extends Construct {
   /** Milliseconds the agent took per turn (p99 over 1 minute unless overridden). */
   public metricAgentLatency(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return customMetric(this.settings, CUSTOM_METRICS.agentLatency, { statistic: 'p99', ...props });
+  }
+
+  /** CRM sync rows BLOCKED, as the worker counts them each run (maximum over 1 minute unless overridden). */
+  public metricCrmSyncBlockedRows(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return customMetric(this.settings, CUSTOM_METRICS.crmSyncBlockedRows, { statistic: 'Maximum', ...props });
+  }
+
+  /** CRM sync rows UNCERTAIN, as the worker counts them each run (maximum over 1 minute unless overridden). */
+  public metricCrmSyncUncertainRows(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return customMetric(this.settings, CUSTOM_METRICS.crmSyncUncertainRows, { statistic: 'Maximum', ...props });
   }
 
   /** Model input tokens (sum over 1 minute unless overridden). */
@@ -510,7 +553,7 @@ export class AgentPipeline extends Construct {
     return secret;
   }
 
-  private createFunction(id: 'Webhook' | 'Orchestrator' | 'Operator' | 'HandoffSweeper', options: FunctionOptions): lambda.Function {
+  private createFunction(id: 'Webhook' | 'Orchestrator' | 'Operator' | 'HandoffSweeper' | 'CrmSync', options: FunctionOptions): lambda.Function {
     const logGroup = new logs.LogGroup(this, `${id}LogGroup`, {
       retention: this.settings.logRetention,
       removalPolicy: this.settings.removalPolicy,

@@ -83,9 +83,18 @@ export class AdminApi {
     return { items: body.items, cursor: body.cursor };
   }
 
-  /** CRM sync problems, summarised (not paged). */
-  async crmProblems(): Promise<Page<Json>> {
-    return { items: (await this.api.admin<{ problems: Json[] }>('GET', 'crm')).problems };
+  /** CRM rows in one status (the first page, up to 100). */
+  async crmRows(status: string): Promise<Page<Json>> {
+    const body = await this.api.admin<Page<Json>>('GET', `crm/${encodeURIComponent(status)}?limit=100`);
+    return { items: body.items, cursor: body.cursor };
+  }
+
+  retryCrm(sessionId: string): Promise<Json> {
+    return this.api.admin<Json>('POST', `crm/${encodeURIComponent(sessionId)}/retry`, {});
+  }
+
+  resolveCrm(sessionId: string, contactId: string, dealId: string): Promise<Json> {
+    return this.api.admin<Json>('POST', `crm/${encodeURIComponent(sessionId)}/resolve`, { contactId, dealId });
   }
 
   redrive(dryRun: boolean): Promise<Json> {

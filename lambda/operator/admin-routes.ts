@@ -1,8 +1,9 @@
 import type { AdminConsole } from '../core/application/operator/admin-console';
+import { CrmSyncStatus } from '../core/domain/crm-sync';
 import type { OperatorAuditTrail } from '../core/application/operator/operator-audit';
 import type { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
 import { HttpError, json, jsonBody } from './http-kit';
-import { pageOf, type Route, signedInOf } from './operator-http';
+import { pageOf, requireEmptyObjectOrNoBody, type Route, signedInOf } from './operator-http';
 
 // Leaves room in the 64 KiB body for multi-byte characters and JSON escapes.
 const MAX_PROMPT_CHARS = 40_000;
@@ -64,7 +65,51 @@ export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterAdmin):
     list('admin/demands', (page) => admin.listDemands(page)),
     list('admin/consents', (page) => admin.listConsents(page)),
     { method: 'GET', path: 'admin/crm', access: 'admin', handle: async () => json(200, { problems: await admin.crmProblems() }) },
+    ...crmRoutes(admin),
     ...(deadLetters ? deadLetterRoutes(deadLetters) : []),
+  ];
+}
+
+const CRM_STATUSES: readonly string[] = Object.values(CrmSyncStatus);
+const CRM_ID_MAX_LENGTH = 256;
+
+/** The console's CRM view: rows by status, and an admin's retry or resolve of a problem row. */
+function crmRoutes(admin: AdminConsole): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: 'admin/crm/:status',
+      access: 'admin',
+      async handle({ event, params }) {
+        if (!CRM_STATUSES.includes(params.status)) throw new HttpError(400, 'bad_id', `status must be one of ${CRM_STATUSES.join(', ')}`);
+        return json(200, await admin.listCrmRows(params.status as CrmSyncStatus, pageOf(event)));
+      },
+    },
+    {
+      method: 'POST',
+      path: 'admin/crm/:sessionId/retry',
+      access: 'admin',
+      async handle(context) {
+        requireEmptyObjectOrNoBody(context.event);
+        return json(200, { crmSync: await admin.retryCrmSync(signedInOf(context).operator, context.params.sessionId) });
+      },
+    },
+    {
+      method: 'POST',
+      path: 'admin/crm/:sessionId/resolve',
+      access: 'admin',
+      async handle(context) {
+        const body = jsonBody(context.event, {
+          contactId: { type: 'string', required: true, maxLength: CRM_ID_MAX_LENGTH },
+          dealId: { type: 'string', required: true, maxLength: CRM_ID_MAX_LENGTH },
+        });
+        for (const field of ['contactId', 'dealId'] as const) {
+          if ((body[field] as string).trim() === '') throw new HttpError(400, 'bad_field', `Field "${field}" must be the id the CRM shows`);
+        }
+        const ids = { contactId: (body.contactId as string).trim(), dealId: (body.dealId as string).trim() };
+        return json(200, { crmSync: await admin.resolveCrmSync(signedInOf(context).operator, context.params.sessionId, ids) });
+      },
+    },
   ];
 }
 

@@ -248,7 +248,7 @@ function matchPath(pattern: readonly string[], segments: readonly string[]): Rec
 }
 
 /** Action calls take no fields: an empty body or `{}`. */
-function requireEmptyObjectOrNoBody(event: APIGatewayProxyEventV2): void {
+export function requireEmptyObjectOrNoBody(event: APIGatewayProxyEventV2): void {
   if ((event.body ?? '') !== '') jsonBody(event, {});
 }
 

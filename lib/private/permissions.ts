@@ -85,3 +85,11 @@ export const OPERATOR_DEAD_LETTER_ACTIONS = ['sqs:ReceiveMessage', 'sqs:ChangeMe
 export const REDRIVE_TABLE_ACTIONS = OPERATOR_TABLE_ACTIONS;
 export const REDRIVE_QUERY_ACTIONS = OPERATOR_QUERY_ACTIONS;
 export const STACK_OUTPUT_READ_ACTIONS = ['cloudformation:DescribeStacks'] as const;
+/** Consumer-supplied CRM function (`CrmTarget.fromFunction`). */
+export const CRM_FUNCTION_INVOKE_ACTIONS = ['lambda:InvokeFunction'] as const;
+
+/** CRM sync worker on the table: reads and compare-and-set writes of projection rows. */
+export const CRM_SYNC_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
+
+/** CRM sync worker queries: due rows and the BLOCKED/UNCERTAIN counts, on GSI1 only. */
+export const CRM_SYNC_QUERY_ACTIONS = ['dynamodb:Query'] as const;

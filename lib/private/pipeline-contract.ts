@@ -46,6 +46,26 @@ export const RUNTIME_ENV = {
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
+  /** `true` on every function when `crmSync` is set: session writes carry the CRM projection. */
+  crmSyncEnabled: 'CRM_SYNC_ENABLED',
+  /** The CRM sync worker's target: a value of `CRM_TARGET_KINDS`. */
+  crmTarget: 'CRM_TARGET',
+  crmFunctionName: 'CRM_FUNCTION_NAME',
+  crmWebhookUrl: 'CRM_WEBHOOK_URL',
+  /** The secret whose whole value is the webhook's HMAC signing key. */
+  crmWebhookSecretArn: 'CRM_WEBHOOK_SECRET_ARN',
+} as const;
+
+/** Values of `RUNTIME_ENV.crmTarget`. */
+export const CRM_TARGET_KINDS = {
+  function: 'function',
+  webhook: 'webhook',
+} as const;
+
+/** The CRM sync worker's schedule and timeout: a run stops taking rows well before the timeout. */
+export const CRM_SYNC_DEFAULTS = {
+  scheduleMinutes: 1,
+  workerTimeoutSeconds: 120,
 } as const;
 
 /**
@@ -78,6 +98,14 @@ export const CUSTOM_METRICS = {
   agentInputTokens: 'AgentInputTokens',
   /** Orchestrator: model output tokens of a turn (from Converse `usage`). */
   agentOutputTokens: 'AgentOutputTokens',
+  /** CRM sync worker: revisions the CRM accepted in one run. */
+  crmSyncSent: 'CrmSyncSent',
+  /** CRM sync worker: sends the CRM asked to retry in one run. */
+  crmSyncRetrying: 'CrmSyncRetrying',
+  /** CRM sync worker: BLOCKED rows (the attempt budget ran out or the CRM refused), counted each run. */
+  crmSyncBlockedRows: 'CrmSyncBlockedRows',
+  /** CRM sync worker: UNCERTAIN rows (a create may or may not have happened), counted each run. */
+  crmSyncUncertainRows: 'CrmSyncUncertainRows',
 } as const;
 
 /**

@@ -54,6 +54,8 @@ export interface ObservedPipeline {
   readonly metricTableThrottledRequests: cloudwatch.IMetric;
   /** Present when the agent is a Bedrock model. */
   readonly bedrockModelId?: string;
+  /** Present when `crmSync` is set. */
+  readonly crmSyncFunction?: lambda.Function;
   readonly alarmAction?: cloudwatch.IAlarmAction;
 }
 
@@ -72,6 +74,9 @@ export interface PipelineAlarms {
   readonly replyOutcomeUnknown: cloudwatch.Alarm;
   readonly tableThrottles: cloudwatch.Alarm;
   readonly modelThrottles?: cloudwatch.Alarm;
+  readonly crmSyncErrors?: cloudwatch.Alarm;
+  readonly crmSyncBlocked?: cloudwatch.Alarm;
+  readonly crmSyncUncertain?: cloudwatch.Alarm;
   /** Every alarm above, in creation order. */
   readonly all: cloudwatch.Alarm[];
 }
@@ -188,8 +193,29 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
             thresholds.modelThrottles,
             `Bedrock throttled calls of ${names.table} to ${pipeline.bedrockModelId}: turns are retried and may reach the dead-letter queue. Request a quota increase or use a cross-Region profile.`,
           ),
+    ...(pipeline.crmSyncFunction ? crmSyncAlarms(pipeline.crmSyncFunction) : {}),
   };
   return { ...alarms, all };
+
+  /** The worker's own failures, and the rows that wait for a person (gauges the worker emits each run). */
+  function crmSyncAlarms(worker: lambda.Function) {
+    const rows = (name: CustomMetricName) => customMetric(settings, name, { statistic: 'Maximum' });
+    return {
+      crmSyncErrors: alarm('CrmSyncErrorsAlarm', worker.metricErrors({ period: ALARM_PERIOD }), thresholds.functionErrors, `The CRM sync worker of ${names.table} crashed or timed out; due projections wait for the next run.`),
+      crmSyncBlocked: alarm(
+        'CrmSyncBlockedAlarm',
+        rows(CUSTOM_METRICS.crmSyncBlockedRows),
+        0,
+        `Conversations of ${names.table} are BLOCKED in the CRM sync: the CRM refused them or kept failing. Fix the cause, then retry them from the console's CRM view.`,
+      ),
+      crmSyncUncertain: alarm(
+        'CrmSyncUncertainAlarm',
+        rows(CUSTOM_METRICS.crmSyncUncertainRows),
+        0,
+        `Conversations of ${names.table} are UNCERTAIN in the CRM sync: a create may or may not have reached the CRM. Check the CRM, then resolve or retry them from the console's CRM view.`,
+      ),
+    };
+  }
 }
 
 const WIDGET_WIDTH = 12;

@@ -13,6 +13,9 @@ import { GraphApiWhatsAppSender } from '../../lambda/core/adapters/whatsapp/grap
 import type { TurnSettings } from '../../lambda/core/application/turn-settings';
 import type { AgentPort } from '../../lambda/core/ports/agent';
 import { createHandoffSweeperHandler } from '../../lambda/handoff-sweeper/index';
+import { createCrmSyncHandler } from '../../lambda/crm-sync/index';
+import { SignedWebhookCrmClient } from '../../lambda/core/adapters/crm/signed-webhook-crm-client';
+import type { CrmSyncRunReport } from '../../lambda/core/application/sync-crm-projections';
 import type { OperatorPlaneEnvironment } from '../../lambda/core/adapters/operator/handoff-settings-from-environment';
 import type { SweepReport } from '../../lambda/core/application/operator/handoff-lifecycle';
 import { DEFAULT_HANDOFF_TEXTS } from '../../lambda/core/domain/operational-settings';
@@ -29,6 +32,7 @@ import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { createOrchestratorHandler } from '../../lambda/orchestrator/index';
 import { createWebhookHandler } from '../../lambda/webhook/index';
 import { FakeGraphApi } from '../fake-whatsapp/fake-graph-api';
+import { FakeCrm, type ReceivedCrmRequest } from '../fake-crm/fake-crm';
 import { createAgentTable, createTurnQueues, type LocalQueueOptions } from '../servers/local-resources';
 import { assertPortFree, LocalServerError, startDynamoDbLocal, startSqsEmulator, type LocalServer } from '../servers/local-servers';
 import { ConversationInspector, type ConversationSnapshot } from './conversation-inspector';
@@ -87,6 +91,12 @@ export interface LocalPipelineOptions {
   readonly handoffTimings?: { readonly renotifyOperatorsAfterMs?: number; readonly remindCustomerAfterMs?: number };
   /** Runs the handoff sweeper on this period, as the deployed schedule does every minute. Default: only on `sweepHandoffs()`. */
   readonly sweepEveryMs?: number;
+  /**
+   * CRM sync on, as with the construct's `crmSync`: session writes carry the projection, a fake CRM
+   * webhook listens on 127.0.0.1, and the worker runs every `everyMs` (default: only on `syncCrm()`).
+   * Default: off.
+   */
+  readonly crmSync?: LocalCrmSyncOptions;
 }
 
 export interface LocalPipelinePorts {
@@ -100,6 +110,12 @@ export interface LocalPipelinePorts {
   readonly dynamoDb?: number;
   /** The SQS emulator, when this pipeline starts it. */
   readonly sqs?: number;
+}
+
+export interface LocalCrmSyncOptions {
+  readonly everyMs?: number;
+  /** Sees every request the fake CRM received (`npm start` logs them). */
+  readonly onRequest?: (received: ReceivedCrmRequest) => void;
 }
 
 export interface SendCustomerMessageOptions {
@@ -127,6 +143,10 @@ export interface LocalPipeline {
   readonly verifyToken: string;
   /** Records every reply the pipeline sends; can be told to fail. */
   readonly fakeWhatsApp: FakeGraphApi;
+  /** Records what the CRM sync worker sent; can be told to fail, time out or refuse (with `crmSync` only). */
+  readonly fakeCrm?: FakeCrm;
+  /** One run of the CRM sync worker against the fake CRM (with `crmSync` only). */
+  syncCrm(): Promise<CrmSyncRunReport>;
   readonly tableName: string;
   readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
@@ -196,17 +216,21 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     cleanup.add(() => fakeWhatsApp.close());
 
     const logLevel = options.logLevel ?? ((env.POWERTOOLS_LOG_LEVEL?.toUpperCase() as LogLevel | undefined) || 'WARN');
+    const crmSyncEnabled = options.crmSync !== undefined;
+    const fakeCrm = crmSyncEnabled ? await FakeCrm.start({ onRequest: options.crmSync?.onRequest }) : undefined;
+    if (fakeCrm) cleanup.add(() => fakeCrm.close());
     const credentialsProvider = new StaticCredentialsProvider(credentials);
     const webhook = createWebhookHandler({
       tableName: names.table,
       turnQueueUrl: queues.turnQueueUrl,
       credentials: options.webhookAppSecret === undefined ? credentialsProvider : new StaticCredentialsProvider({ ...credentials, appSecret: options.webhookAppSecret }),
       sqsClient,
+      crmSyncEnabled,
       ...observability('whatsapp-webhook', logLevel, options),
     });
     const whatsapp = new GraphApiWhatsAppSender({ baseUrl: fakeWhatsApp.baseUrl, credentials: credentialsProvider });
     const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: queues.turnQueueUrl, deadLetterQueueUrl: queues.deadLetterQueueUrl, sqs: sqsClient });
-    const consoleUrl = await startOperatorPlane(options, { tableName: names.table, whatsapp, deadLetters, logLevel, cleanup });
+    const consoleUrl = await startOperatorPlane(options, { tableName: names.table, whatsapp, deadLetters, logLevel, cleanup, crmSyncEnabled });
     const operatorPlane = consoleUrl === undefined ? undefined : localOperatorPlane(options, consoleUrl);
     const orchestrator = createOrchestratorHandler({
       tableName: names.table,
@@ -215,6 +239,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       maxReceiveCount: options.queue?.maxReceiveCount,
       settings: options.turnSettings,
       operatorPlane,
+      crmSyncEnabled,
       ...observability('whatsapp-orchestrator', logLevel, options),
     });
 
@@ -229,12 +254,23 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     };
     const sweepHandoffs = () => {
       requirePlane();
-      return createHandoffSweeperHandler({ tableName: names.table, whatsapp, operatorPlane: operatorPlane!, ...observability('whatsapp-handoff-sweeper', logLevel, options) })();
+      return createHandoffSweeperHandler({ tableName: names.table, whatsapp, operatorPlane: operatorPlane!, crmSyncEnabled, ...observability('whatsapp-handoff-sweeper', logLevel, options) })();
     };
     if (operatorPlane !== undefined && options.sweepEveryMs !== undefined) {
       const sweeper = setInterval(() => void sweepHandoffs().catch(() => undefined), options.sweepEveryMs);
       sweeper.unref();
       cleanup.add(async () => clearInterval(sweeper));
+    }
+
+    const syncCrm = () => {
+      if (fakeCrm === undefined) throw new Error('CRM sync is off: start the pipeline with crmSync');
+      const crm = new SignedWebhookCrmClient({ url: fakeCrm.url, secret: async () => fakeCrm.secret });
+      return createCrmSyncHandler({ tableName: names.table, crm, ...observability('whatsapp-crm-sync', logLevel, options) })();
+    };
+    if (options.crmSync?.everyMs !== undefined) {
+      const worker = setInterval(() => void syncCrm().catch(() => undefined), options.crmSync.everyMs);
+      worker.unref();
+      cleanup.add(async () => clearInterval(worker));
     }
 
     const webhookServer: FunctionUrlServer = await startFunctionUrlServer(webhook, { port: ports.webhook });
@@ -262,6 +298,8 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       appSecret: credentials.appSecret,
       verifyToken: credentials.verifyToken,
       fakeWhatsApp,
+      fakeCrm,
+      syncCrm,
       tableName: names.table,
       turnQueueUrl: queues.turnQueueUrl,
       deadLetterQueueUrl: queues.deadLetterQueueUrl,
@@ -291,7 +329,14 @@ const BUILT_CONSOLE_DIRECTORY = path.resolve(__dirname, '..', '..', 'assets', 'c
 /** The operator function behind its local Function URL, when admins are given; its URL without the trailing slash. */
 async function startOperatorPlane(
   options: LocalPipelineOptions,
-  context: { readonly tableName: string; readonly whatsapp: GraphApiWhatsAppSender; readonly deadLetters: DeadLetterQueue; readonly logLevel: LogLevel; readonly cleanup: Cleanup },
+  context: {
+    readonly tableName: string;
+    readonly whatsapp: GraphApiWhatsAppSender;
+    readonly deadLetters: DeadLetterQueue;
+    readonly logLevel: LogLevel;
+    readonly cleanup: Cleanup;
+    readonly crmSyncEnabled: boolean;
+  },
 ): Promise<string | undefined> {
   if (options.adminPhoneNumbers === undefined || options.adminPhoneNumbers.length === 0) return undefined;
   const operator = createOperatorHandler({
@@ -300,6 +345,7 @@ async function startOperatorPlane(
     adminPhoneNumbers: options.adminPhoneNumbers,
     deadLetters: context.deadLetters,
     console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY),
+    crmSyncEnabled: context.crmSyncEnabled,
     ...observability('whatsapp-operator', context.logLevel, options),
   });
   const server = await startFunctionUrlServer(operator, { port: options.ports?.console });

@@ -1,9 +1,10 @@
 // The admin screens of the console in headless Chromium against the local pipeline: the prompt the
 // agent answers with (edit, history, diff, rollback, a stale edit explained), operators, settings,
-// the dead-letter queue.
+// the dead-letter queue, the CRM sync problems.
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Page } from 'playwright-core';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import { crmSyncToItem } from '../../lambda/core/adapters/dynamodb/codecs/crm-sync-codec';
 import type { AgentPort, AgentRequest, AgentResponse } from '../../lambda/core/ports/agent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer, waitUntil } from '../e2e/support';
@@ -183,6 +184,41 @@ describe('an admin tuning the agent', () => {
     await redrive.click();
     await page.getByRole('status').filter({ hasText: 'Reenvio feito:' }).filter({ hasText: '"held"' }).waitFor();
     await page.getByText('1 mensagem(ns) na fila de falhas.').waitFor();
+  });
+
+  it('retries a BLOCKED CRM sync and resolves an UNCERTAIN one with the ids found in the CRM', async () => {
+    const row = (sessionId: string, status: 'BLOCKED' | 'UNCERTAIN') =>
+      crmSyncToItem({
+        sessionId,
+        customerId: newCustomer(),
+        status,
+        desired: { contact: {}, deal: { stage: 'handoff' } },
+        revision: `rev-${sessionId}`,
+        attempts: 6,
+        nextAttemptAt: '2026-03-10T12:00:00Z',
+        lastError: status === 'BLOCKED' ? 'crm_http_422: email is not valid' : 'crm_timeout after 10000 ms',
+        etag: `etag-${sessionId}`,
+        updatedAt: '2026-03-10T12:00:00Z',
+      });
+    await repositories.kit.put({ item: row('crm-blocked-screen', 'BLOCKED') });
+    await repositories.kit.put({ item: row('crm-uncertain-screen', 'UNCERTAIN') });
+
+    await page.getByRole('link', { name: 'Problemas de CRM' }).click();
+    const blocked = page.getByRole('listitem', { name: 'crm-blocked-screen' });
+    await blocked.getByText('crm_http_422: email is not valid').waitFor();
+    await blocked.getByRole('button', { name: 'Reenviar' }).click();
+    await page.getByRole('status').filter({ hasText: 'A conversa crm-blocked-screen volta para a fila do CRM.' }).waitFor();
+    await blocked.waitFor({ state: 'detached' });
+    expect(await repositories.crmSync.get('crm-blocked-screen')).toMatchObject({ status: 'PENDING', attempts: 0 });
+
+    const uncertain = page.getByRole('listitem', { name: 'crm-uncertain-screen' });
+    await uncertain.getByRole('textbox', { name: 'Id do contato no CRM' }).fill('contact-9');
+    await uncertain.getByRole('textbox', { name: 'Id do negócio no CRM' }).fill('deal-9');
+    await uncertain.getByRole('button', { name: 'Registrar ids' }).click();
+    await page.getByRole('status').filter({ hasText: 'Ids registrados para crm-uncertain-screen' }).waitFor();
+    expect(await repositories.crmSync.get('crm-uncertain-screen')).toMatchObject({ status: 'PENDING', contactId: 'contact-9', dealId: 'deal-9' });
+    expect(await unnamedControls(page)).toEqual([]);
+    await screenshot(page, 'crm-desktop');
   });
 
   it('ran without a CSP refusal or a script error', () => {

@@ -187,8 +187,9 @@ describe('status index', () => {
     expect(pages).toBe(3);
 
     const summary = await crm.problems();
-    expect(summary.map((entry) => entry.status)).toEqual(['PENDING', 'BLOCKED', 'UNCERTAIN']);
-    expect(summary[1]).toMatchObject({ count: 5, oldest: { sessionId: 'blocked-4' } });
-    expect(summary[0].count).toBeGreaterThan(0);
+    // The PENDING backlog is the worker's ordinary work, not a problem.
+    expect(summary.map((entry) => entry.status)).toEqual(['BLOCKED', 'UNCERTAIN']);
+    expect(summary[0]).toMatchObject({ count: 5, oldest: { sessionId: 'blocked-4' } });
+    expect(summary[1]).toMatchObject({ status: 'UNCERTAIN', count: 1 });
   });
 });

@@ -6,7 +6,7 @@ import type { MessageKey } from '../i18n';
 import type { AdminScreen } from '../view-model';
 import { LoadError, Section, useRemote } from './common';
 
-type ListScreen = Exclude<AdminScreen, 'prompts' | 'operators' | 'config' | 'dead-letters'>;
+type ListScreen = Exclude<AdminScreen, 'prompts' | 'operators' | 'config' | 'dead-letters' | 'crm'>;
 
 type Loader = (admin: AdminApi, cursor?: string) => Promise<Page<Record<string, unknown>>>;
 
@@ -14,7 +14,6 @@ const LISTS: Record<ListScreen, { readonly load: Loader; readonly heading: Messa
   demands: { load: (admin, cursor) => admin.list('demands', cursor), heading: 'list.demands' },
   consents: { load: (admin, cursor) => admin.list('consents', cursor), heading: 'list.consents' },
   audit: { load: (admin, cursor) => admin.list('audit', cursor), heading: 'list.audit' },
-  crm: { load: (admin) => admin.crmProblems(), heading: 'list.crm' },
 };
 
 /** A recent-first, read-only admin list, as a table whose columns are the items' fields. */

@@ -5,6 +5,7 @@ import type { MessageKey } from '../i18n';
 import { hrefOf, type AdminScreen, type Route } from '../view-model';
 import { AdminListScreen } from './admin-lists';
 import { ConfigScreen, OperatorsScreen } from './admin-config';
+import { CrmScreen } from './admin-crm';
 import { DeadLettersScreen } from './admin-dead-letters';
 import { PromptsScreen } from './admin-prompts';
 import { describeFailure, FeedbackLine, type Feedback } from './common';
@@ -78,6 +79,8 @@ function Screen({ route, isAdmin }: { readonly route: Route; readonly isAdmin: b
       return <ConfigScreen />;
     case 'dead-letters':
       return <DeadLettersScreen />;
+    case 'crm':
+      return <CrmScreen />;
     default:
       return <AdminListScreen key={route.screen} screen={route.screen} />;
   }

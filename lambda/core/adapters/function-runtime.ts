@@ -5,7 +5,7 @@ import { createDocumentClient, type DynamoKitObserver } from './dynamodb/dynamo-
 import { createDynamoRepositories, type DynamoRepositories } from './dynamodb/dynamo-repositories';
 import type { KeyLayout } from './dynamodb/key-layout';
 import { createPowertools, instrumentInvocation, type Powertools } from './observability/powertools';
-import type { ObservabilityConfig } from './runtime-environment';
+import { crmSyncEnabled, type ObservabilityConfig } from './runtime-environment';
 import { systemClock } from './system/system-clock';
 
 /** What every function needs from its surroundings; each handler adds its own ports. */
@@ -25,6 +25,8 @@ export interface FunctionRuntime {
   readonly operatorTimeZone?: string;
   /** Which layout of the keys every customer writes (the write-shard migration phase). @default seed */
   readonly keyLayout?: KeyLayout;
+  /** Session writes carry the CRM projection. Default: `CRM_SYNC_ENABLED` of the environment. */
+  readonly crmSyncEnabled?: boolean;
 }
 
 export interface ComposedFunction {
@@ -55,6 +57,7 @@ export function composeFunction(name: string, runtime: FunctionRuntime): Compose
       observer: runtime.kitObserver,
       operatorTimeZone: runtime.operatorTimeZone,
       keyLayout: runtime.keyLayout,
+      crmSyncEnabled: runtime.crmSyncEnabled ?? crmSyncEnabled(process.env),
     }),
     instrument: (invocation) => instrumentInvocation({ tracer: powertools.tracer, metrics }, name, invocation),
   };

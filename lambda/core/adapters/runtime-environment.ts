@@ -21,3 +21,12 @@ export interface ObservabilityConfig {
 export function observabilityConfig(env: NodeJS.ProcessEnv): ObservabilityConfig {
   return { serviceName: env[RUNTIME_ENV.serviceName] || undefined, metricsNamespace: env[RUNTIME_ENV.metricsNamespace] || undefined };
 }
+
+/**
+ * Whether session writes carry the CRM projection (`CRM_SYNC_ENABLED=true`, set by the construct on
+ * every function when `crmSync` is set). Every function that writes sessions must agree, so it is
+ * read where they all compose their repositories.
+ */
+export function crmSyncEnabled(env: NodeJS.ProcessEnv): boolean {
+  return env[RUNTIME_ENV.crmSyncEnabled] === 'true';
+}

@@ -252,7 +252,9 @@ export interface CrmSyncRepository {
   change(sessionId: string, mutate: (row: CrmSyncRow) => CrmSyncRow | undefined): Promise<CrmSyncRow | undefined>;
   /** Rows in a status by next attempt, earliest first (GSI1). */
   listStatus(status: CrmSyncStatus, page?: PageRequest): Promise<Page<CrmSyncRow>>;
-  /** Counts of PENDING, BLOCKED and UNCERTAIN rows. */
+  /** PENDING rows whose next attempt is at or before `now`, earliest first (GSI1). */
+  listDue(now: string, page?: PageRequest): Promise<Page<CrmSyncRow>>;
+  /** Counts of the rows that need a person: BLOCKED and UNCERTAIN. */
   problems(): Promise<CrmProblemSummary[]>;
 }
 

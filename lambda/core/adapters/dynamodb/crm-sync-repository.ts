@@ -6,7 +6,7 @@ import type { Clock, IdGenerator } from '../../ports/clock';
 import type { CrmProblemSummary, CrmSyncIntent, CrmSyncRepository, Page, PageRequest } from '../../ports/repositories';
 import { CrmSyncAttribute, crmSyncFromItem, crmSyncToItem } from './codecs/crm-sync-codec';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
-import { crmSyncKey, crmSyncStatusPartition, ENTITY_TYPE, EntityType, GSI1, GSI1PK } from './keys';
+import { crmSyncDueUntil, crmSyncKey, crmSyncStatusPartition, ENTITY_TYPE, EntityType, GSI1, GSI1PK, GSI1SK } from './keys';
 import { IF_ABSENT, pageLimit, toPage } from './repository-support';
 
 /** Compare-and-set attempts on the projection before giving up. */
@@ -84,6 +84,19 @@ export class DynamoCrmSyncRepository implements CrmSyncRepository {
 
   async listStatus(status: CrmSyncStatus, page?: PageRequest): Promise<Page<CrmSyncRow>> {
     return toPage(await this.queryStatus(status, pageLimit(page), page?.cursor), crmSyncFromItem);
+  }
+
+  async listDue(now: string, page?: PageRequest): Promise<Page<CrmSyncRow>> {
+    const items = await this.kit.queryPage({
+      indexName: GSI1,
+      keyCondition: '#gsi1pk = :status AND #gsi1sk <= :due',
+      filter: '#type = :type',
+      names: { '#gsi1pk': GSI1PK, '#gsi1sk': GSI1SK, '#type': ENTITY_TYPE },
+      values: { ':status': crmSyncStatusPartition(CrmSyncStatus.PENDING), ':due': crmSyncDueUntil(now), ':type': EntityType.crmSync },
+      limit: pageLimit(page),
+      cursor: page?.cursor,
+    });
+    return toPage(items, crmSyncFromItem);
   }
 
   async problems(): Promise<CrmProblemSummary[]> {

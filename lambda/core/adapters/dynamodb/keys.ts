@@ -151,6 +151,8 @@ export const crmSyncKey = (sessionId: string) => tableKey(`CRM_SYNC#${segment('s
 export const crmSyncStatusPartition = (status: string) => `CRM_SYNC#${segment('status', status)}`;
 export const crmSyncStatusIndexKey = (status: string, nextAttemptAt: string, sessionId: string) =>
   gsi1Key(crmSyncStatusPartition(status), `${isoMicros(nextAttemptAt)}#${segment('session id', sessionId)}`);
+/** Upper bound of the status index's sort keys of rows due at `now` (U+FFFF sorts after every id character). */
+export const crmSyncDueUntil = (now: string) => `${isoMicros(now)}#\uffff`;
 
 // ---- Administration --------------------------------------------------------------------------------
 

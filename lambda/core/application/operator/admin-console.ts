@@ -1,4 +1,5 @@
 import type { OperationalConfig, VersionedResource } from '../../domain/admin';
+import { CRM_PROBLEM_STATUSES, type CrmSyncRow, type CrmSyncStatus, resolvedByOperator, retriedByOperator } from '../../domain/crm-sync';
 import { AdminResourceVersionNotFoundError, VersionConflictError } from '../../domain/errors';
 import type { Operator } from '../../domain/operator';
 import { OPERATORS_CONFIG_KEY } from '../../domain/operator';
@@ -124,6 +125,33 @@ export class AdminConsole {
 
   crmProblems() {
     return this.deps.crmSync.problems();
+  }
+
+  /** CRM rows in one status, earliest next attempt first. */
+  listCrmRows(status: CrmSyncStatus, page: PageRequest) {
+    return this.deps.crmSync.listStatus(status, page);
+  }
+
+  /** A BLOCKED or UNCERTAIN row goes out again with a fresh attempt budget (audited). */
+  retryCrmSync(admin: Operator, sessionId: string): Promise<CrmSyncRow> {
+    return this.changeCrmProblem(admin, sessionId, 'crm.retry', (row, now) => retriedByOperator(row, now));
+  }
+
+  /** The operator found the contact and deal in the CRM: their ids are recorded and the row is sent as an update (audited). */
+  resolveCrmSync(admin: Operator, sessionId: string, ids: { readonly contactId: string; readonly dealId: string }): Promise<CrmSyncRow> {
+    return this.changeCrmProblem(admin, sessionId, 'crm.resolve', (row, now) => resolvedByOperator(row, ids, now));
+  }
+
+  private async changeCrmProblem(admin: Operator, sessionId: string, action: string, change: (row: CrmSyncRow, now: string) => CrmSyncRow): Promise<CrmSyncRow> {
+    let from: CrmSyncStatus | undefined;
+    const changed = await this.deps.crmSync.change(sessionId, (row) => {
+      if (!CRM_PROBLEM_STATUSES.includes(row.status)) throw new OperatorActionError('conflict', `The CRM sync of '${sessionId}' is ${row.status}: only BLOCKED or UNCERTAIN rows are retried or resolved`);
+      from = row.status;
+      return change(row, isoMicros(this.deps.clock.now()));
+    });
+    if (changed === undefined) throw new OperatorActionError('not_found', `No CRM sync for session '${sessionId}'`);
+    await this.deps.trail.record({ author: admin.phone, action, resourceType: 'crm_sync', resourceId: sessionId, details: { from: from!, customerId: changed.customerId } });
+    return changed;
   }
 }
 

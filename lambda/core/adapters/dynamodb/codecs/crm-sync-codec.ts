@@ -26,6 +26,7 @@ export function crmSyncToItem(row: CrmSyncRow): Item {
     attempts: row.attempts,
     next_attempt_at: isoMicros(row.nextAttemptAt),
     last_error: row.lastError,
+    claimed_until: optionalIso(row.claimedUntil),
     etag: row.etag,
     updated_at: isoMicros(row.updatedAt),
   });
@@ -48,6 +49,7 @@ export function crmSyncFromItem(item: Item): CrmSyncRow {
     attempts: read.number('attempts', 0),
     nextAttemptAt: read.timestamp('next_attempt_at'),
     lastError: read.optionalString('last_error'),
+    claimedUntil: read.optionalTimestamp('claimed_until'),
     etag: read.string('etag'),
     updatedAt: read.timestamp('updated_at'),
     ...read.unknownAttributes(),

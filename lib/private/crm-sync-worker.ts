@@ -1,0 +1,67 @@
+import { Duration } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import type { CrmTarget } from '../crm-target';
+import { CRM_SYNC_QUERY_ACTIONS, CRM_SYNC_TABLE_ACTIONS, TABLE_KEY_ACTIONS } from './permissions';
+import { CRM_SYNC_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA } from './pipeline-contract';
+
+export interface CrmSyncWorkerContext {
+  readonly target: CrmTarget;
+  readonly table: dynamodb.Table;
+  readonly encryptionKey?: kms.IKey;
+  /** The environment every function of the pipeline shares (table, Powertools). */
+  readonly sharedEnvironment: Record<string, string>;
+  /** The functions that write sessions: they get `CRM_SYNC_ENABLED=true`. */
+  readonly sessionWriters: readonly lambda.Function[];
+  readonly scope: Construct;
+  createFunction(id: 'CrmSync', options: { description: string; memorySize: number; timeout: Duration; environment: Record<string, string> }): lambda.Function;
+}
+
+export interface CrmSyncWorkerResources {
+  readonly workerFunction: lambda.Function;
+  readonly schedule: events.Rule;
+  readonly timeout: Duration;
+}
+
+/**
+ * The CRM sync worker: a function an EventBridge rule runs every minute. A rule rather than an
+ * EventBridge Scheduler schedule because a fixed one-minute rate needs none of Scheduler's
+ * features (time zones, one-off runs, flexible windows), a rule needs no extra role, and the
+ * handoff sweeper already runs the same way. Overlapping runs are safe: each row is claimed by
+ * compare-and-set before it is sent.
+ */
+export function buildCrmSyncWorker(context: CrmSyncWorkerContext): CrmSyncWorkerResources {
+  const { table } = context;
+  const timeout = Duration.seconds(CRM_SYNC_DEFAULTS.workerTimeoutSeconds);
+  const workerFunction = context.createFunction('CrmSync', {
+    description: `CRM sync worker of ${context.sharedEnvironment[RUNTIME_ENV.serviceName]}: publishes each conversation's new commercial projection to the CRM`,
+    memorySize: 256,
+    timeout,
+    environment: { ...context.sharedEnvironment },
+  });
+  const config = context.target.bind(context.scope, workerFunction);
+  for (const [name, value] of Object.entries(config.environment)) {
+    workerFunction.addEnvironment(name, value);
+  }
+  const index = `${table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
+  workerFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...CRM_SYNC_TABLE_ACTIONS], resources: [table.tableArn] }));
+  workerFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...CRM_SYNC_QUERY_ACTIONS], resources: [index] }));
+  if (context.encryptionKey) {
+    workerFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn] }));
+  }
+  for (const writer of context.sessionWriters) {
+    writer.addEnvironment(RUNTIME_ENV.crmSyncEnabled, 'true');
+  }
+  const schedule = new events.Rule(context.scope, 'CrmSyncSchedule', {
+    description: 'Runs the CRM sync worker every minute',
+    schedule: events.Schedule.rate(Duration.minutes(CRM_SYNC_DEFAULTS.scheduleMinutes)),
+    // A missed minute is made up by the next run; rows wait in the table, not in the event.
+    targets: [new targets.LambdaFunction(workerFunction, { retryAttempts: 0 })],
+  });
+  return { workerFunction, schedule, timeout };
+}

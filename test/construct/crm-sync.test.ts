@@ -1,0 +1,136 @@
+import { App, Stack } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { AgentBackend, AgentPipeline, CrmTarget } from '../../lib';
+import { expectExactStatements, LOG_ACTIONS, roleStatements, SECRET_READ_ACTIONS, statement, synthPipeline, type SynthesizedPipeline, XRAY_ACTIONS } from './support';
+
+function consumerFunction(stack: Stack): lambda.Function {
+  return new lambda.Function(stack, 'CrmWriter', { runtime: lambda.Runtime.NODEJS_24_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => ({})') });
+}
+
+const WORKER = { Description: Match.stringLikeRegexp('^CRM sync worker') };
+
+describe('without crmSync', () => {
+  test('nothing of the CRM sync is deployed and no function writes the projection', () => {
+    const { template, pipeline } = synthPipeline({ adminPhoneNumbers: ['5511912345678'] });
+    expect(pipeline.crmSyncFunction).toBeUndefined();
+    expect(pipeline.crmSyncBlockedAlarm).toBeUndefined();
+    expect(pipeline.crmSyncUncertainAlarm).toBeUndefined();
+    expect(template.findResources('AWS::Lambda::Function', { Properties: WORKER })).toEqual({});
+    expect(template.findResources('AWS::Events::Rule', { Properties: { Description: Match.stringLikeRegexp('CRM') } })).toEqual({});
+    expect(template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmName: Match.absent(), AlarmDescription: Match.stringLikeRegexp('CRM sync') } })).toEqual({});
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
+      expect(fn.Properties.Environment.Variables.CRM_SYNC_ENABLED).toBeUndefined();
+    }
+  });
+});
+
+describe('CrmTarget.fromFunction', () => {
+  let synth: SynthesizedPipeline;
+  let crmFunction!: lambda.Function;
+  beforeAll(() => {
+    synth = synthPipeline({ adminPhoneNumbers: ['5511912345678'] }, (stack) => {
+      crmFunction = consumerFunction(stack);
+      return { crmSync: CrmTarget.fromFunction(crmFunction) };
+    });
+  });
+
+  test('a worker runs every minute with the function as its target; every session writer writes the projection', () => {
+    const { template, pipeline, stack } = synth;
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      ...WORKER,
+      Timeout: 120,
+      Environment: { Variables: Match.objectLike({ CRM_TARGET: 'function', CRM_FUNCTION_NAME: stack.resolve(crmFunction.functionName), DYNAMODB_TABLE: stack.resolve(pipeline.table.tableName) }) },
+    });
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: stack.resolve(pipeline.crmSyncFunction!.functionArn), RetryPolicy: { MaximumRetryAttempts: 0 } })],
+    });
+    for (const writer of [pipeline.webhookFunction, pipeline.orchestratorFunction, pipeline.operatorFunction!, pipeline.handoffSweeperFunction!]) {
+      const resource = template.toJSON().Resources[stack.getLogicalId(writer.node.defaultChild as lambda.CfnFunction)];
+      expect(resource.Properties.Environment.Variables.CRM_SYNC_ENABLED).toBe('true');
+    }
+  });
+
+  test('worker role: exactly its log group, X-Ray, get/put on the table, Query on GSI1, invoke of that function', () => {
+    const { pipeline } = synth;
+    const worker = pipeline.crmSyncFunction!;
+    expectExactStatements(roleStatements(synth, worker.role!), [
+      statement(synth, LOG_ACTIONS, [worker.logGroup.logGroupArn]),
+      statement(synth, XRAY_ACTIONS, ['*']),
+      statement(synth, ['dynamodb:GetItem', 'dynamodb:PutItem'], [pipeline.table.tableArn]),
+      statement(synth, ['dynamodb:Query'], [`${pipeline.table.tableArn}/index/GSI1`]),
+      statement(synth, ['lambda:InvokeFunction'], [crmFunction.functionArn]),
+    ]);
+  });
+
+  test('alarms on BLOCKED and UNCERTAIN rows read the gauges the worker emits, and on worker errors', () => {
+    const { template, pipeline } = synth;
+    for (const [alarm, metricName] of [
+      [pipeline.crmSyncBlockedAlarm!, 'CrmSyncBlockedRows'],
+      [pipeline.crmSyncUncertainAlarm!, 'CrmSyncUncertainRows'],
+    ] as const) {
+      expect(pipeline.alarms).toContain(alarm);
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: metricName,
+        Namespace: 'gogenetic-agent',
+        Dimensions: [{ Name: 'service', Value: 'gogenetic-agent-test' }],
+        Statistic: 'Maximum',
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+      });
+    }
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmDescription: Match.stringLikeRegexp('^The CRM sync worker'), MetricName: 'Errors' });
+    expect(synth.stack.resolve(pipeline.metricCrmSyncBlockedRows().metricName)).toBe('CrmSyncBlockedRows');
+  });
+});
+
+describe('CrmTarget.webhook', () => {
+  test('the worker reads the signing secret and gets the URL; with a key, the table key actions', () => {
+    let secret!: secretsmanager.Secret;
+    let key!: kms.Key;
+    const synth = synthPipeline({}, (stack) => {
+      secret = new secretsmanager.Secret(stack, 'CrmSecret');
+      key = new kms.Key(stack, 'Key', { enableKeyRotation: true });
+      return { encryptionKey: key, crmSync: CrmTarget.webhook({ url: 'https://crm.example.com/hooks/whatsapp', secret }) };
+    });
+    const worker = synth.pipeline.crmSyncFunction!;
+    synth.template.hasResourceProperties('AWS::Lambda::Function', {
+      ...WORKER,
+      Environment: { Variables: Match.objectLike({ CRM_TARGET: 'webhook', CRM_WEBHOOK_URL: 'https://crm.example.com/hooks/whatsapp', CRM_WEBHOOK_SECRET_ARN: synth.stack.resolve(secret.secretArn) }) },
+    });
+    const statements = roleStatements(synth, worker.role!);
+    expect(statements).toContainEqual(statement(synth, SECRET_READ_ACTIONS, [secret.secretArn]));
+    expect(statements).toContainEqual(statement(synth, ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'], [key.keyArn]));
+  });
+
+  test.each([
+    ['http://crm.example.com/hook', /must start with https:\/\//],
+    ['http://127.0.0.1:8080/crm', /must start with https:\/\//],
+    ['crm.example.com', /is not a URL/],
+    ['https://user:pw@crm.example.com/', /must not carry credentials/],
+  ])('%s is refused when the target is created', (url, message) => {
+    const stack = new Stack(new App(), 'S');
+    expect(() => CrmTarget.webhook({ url, secret: new secretsmanager.Secret(stack, 'S') })).toThrow(message);
+  });
+});
+
+test('cdk-nag AwsSolutions reports nothing for either target', () => {
+  const app = new App();
+  for (const [name, target] of [
+    ['Function', (stack: Stack) => CrmTarget.fromFunction(consumerFunction(stack))],
+    ['Webhook', (stack: Stack) => CrmTarget.webhook({ url: 'https://crm.example.com/hook', secret: new secretsmanager.Secret(stack, 'CrmSecret') })],
+  ] as const) {
+    const stack = new Stack(app, `With${name}Crm`);
+    new AgentPipeline(stack, 'Pipeline', { environment: 'prod', agentBackend: AgentBackend.scripted(), crmSync: target(stack) });
+  }
+  const findings = new AwsSolutionsChecks(app)
+    .validateScope(app)
+    .violations.flatMap((violation) => violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.constructPath}`))
+    // The consumer's own function and secret are theirs to configure.
+    .filter((finding) => / at With\w+Crm\/Pipeline\//.test(finding));
+  expect(findings).toEqual([]);
+});
