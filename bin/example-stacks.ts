@@ -51,11 +51,11 @@ export function addExampleStacks(app: App): ExampleStacks {
 
 function addOutputs(stack: Stack, pipeline: AgentPipeline): void {
   new CfnOutput(stack, 'WebhookUrl', {
-    value: pipeline.webhookUrl,
+    value: pipeline.webhookUrl!,
     description: 'Callback URL for the WhatsApp webhook in the Meta app',
   });
   new CfnOutput(stack, 'WhatsAppSecretArn', {
-    value: pipeline.whatsAppSecret.secretArn,
+    value: pipeline.whatsAppSecret!.secretArn,
     description: 'Fill appSecret and accessToken here; give verifyToken to Meta',
   });
 }
