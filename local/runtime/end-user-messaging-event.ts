@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SNSEvent } from 'aws-lambda';
+import { newWamid, textMessageNotification, type CustomerTextMessage, type WebhookDelivery } from './meta-notification';
 
 /** The linked number the local pipeline plays on End User Messaging (the service's id shape). */
 export const LOCAL_ORIGINATION_PHONE_NUMBER_ID = 'phone-number-id-0123456789abcdef0123456789abcdef';
@@ -59,4 +60,33 @@ export function snsEvent(message: string, snsMessageId: string = randomUUID()): 
       },
     ],
   };
+}
+
+/** Lambda's asynchronous invocation: the first attempt and two retries. */
+const ASYNC_INVOKE_ATTEMPTS = 3;
+
+/**
+ * Publishes customer messages as End User Messaging does and delivers each event to the inbound
+ * function as SNS and Lambda would: an invocation that fails is retried (twice). The status is
+ * the webhook's equivalent: 200 when every event was handled, 500 when one failed every attempt.
+ */
+export async function deliverToEventTopic(handler: (event: SNSEvent) => Promise<void>, messages: readonly CustomerTextMessage[]): Promise<WebhookDelivery> {
+  const identified = messages.map((message) => ({ ...message, messageId: message.messageId ?? newWamid() }));
+  const messageIds = identified.map((message) => message.messageId);
+  for (const event of endUserMessagingEvents(textMessageNotification(identified) as { entry: object[] })) {
+    if (!(await invokeAsynchronously(handler, event))) return { status: 500, body: 'failed', messageIds };
+  }
+  return { status: 200, body: 'ok', messageIds };
+}
+
+async function invokeAsynchronously(handler: (event: SNSEvent) => Promise<void>, event: SNSEvent): Promise<boolean> {
+  for (let attempt = 1; attempt <= ASYNC_INVOKE_ATTEMPTS; attempt++) {
+    try {
+      await handler(event);
+      return true;
+    } catch {
+      // Lambda retries a failed asynchronous invocation; the last failure parks the event.
+    }
+  }
+  return false;
 }
