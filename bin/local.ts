@@ -2,11 +2,11 @@
 // customer; `npm start -- send "text"` sends one message and prints the answer.
 import { createInterface, type Interface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../lib/private/pipeline-contract';
+import { PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../lib/private/pipeline-contract';
 import { AgentConfigurationError } from '../lambda/core/adapters/agent/agent-from-environment';
 import { CompactLogFormatter } from '../local/runtime/compact-log-formatter';
 import type { ConversationSnapshot } from '../local/runtime/conversation-inspector';
-import { startLocalPipeline, type LocalPipeline } from '../local/runtime/local-pipeline';
+import { startLocalPipeline, type LocalChannel, type LocalPipeline } from '../local/runtime/local-pipeline';
 import type { ReceivedCrmRequest } from '../local/fake-crm/fake-crm';
 import type { InvocationReport } from '../local/runtime/sqs-event-source';
 import { LocalServerError } from '../local/servers/local-servers';
@@ -27,6 +27,9 @@ Options:
   --from <phone>                 the customer (digits only; default ${DEMO_CUSTOMER})
   --admin <phone>                the demo admin of the operator console (default ${DEMO_ADMIN});
                                  chat as this phone (/from) and send "login" for a fresh link
+  --channel <channel>            cloud-api (signed POSTs to the webhook URL, the default) or
+                                 end-user-messaging (SNS-shaped events, replies through a fake
+                                 AWS End User Messaging Social endpoint)
   --port <port>                  the webhook's port (default: a free port)
   --visibility-timeout <seconds> the queue's visibility timeout, i.e. the delay before a failed
                                  turn is retried (default ${PIPELINE_DEFAULTS.queueVisibilityTimeoutSeconds}, as deployed)
@@ -51,6 +54,7 @@ interface CliOptions {
   readonly text?: string;
   readonly customer: string;
   readonly admin: string;
+  readonly channel: LocalChannel;
   readonly webhookPort?: number;
   readonly visibilityTimeoutSeconds?: number;
   readonly crm: boolean;
@@ -63,6 +67,7 @@ function parseCli(argv: string[]): CliOptions | 'help' {
     options: {
       'from': { type: 'string' },
       'admin': { type: 'string' },
+      'channel': { type: 'string' },
       'port': { type: 'string' },
       'visibility-timeout': { type: 'string' },
       'no-crm': { type: 'boolean' },
@@ -77,8 +82,12 @@ function parseCli(argv: string[]): CliOptions | 'help' {
   if (!CUSTOMER_PATTERN.test(customer)) throw new UsageError(`--from must be a WhatsApp id of 8 to 15 digits, got "${customer}".`);
   const admin = values.admin ?? DEMO_ADMIN;
   if (!CUSTOMER_PATTERN.test(admin)) throw new UsageError(`--admin must be a WhatsApp phone of 8 to 15 digits, got "${admin}".`);
+  const channels: readonly string[] = Object.values(WHATSAPP_CHANNEL_KINDS);
+  const channel = values.channel ?? WHATSAPP_CHANNEL_KINDS.cloudApi;
+  if (!channels.includes(channel)) throw new UsageError(`--channel must be one of ${channels.join(', ')}, got "${channel}".`);
   return {
     command,
+    channel: channel as LocalChannel,
     text: rest.join(' '),
     customer,
     admin,
@@ -164,6 +173,7 @@ async function main(): Promise<number> {
   const starting = startLocalPipeline({
     dynamoDbEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
     sqsEndpoint: process.env.AWS_ENDPOINT_URL_SQS,
+    channel: options.channel,
     ports: { webhook: options.webhookPort },
     queue: { visibilityTimeoutSeconds: visibilitySeconds },
     adminPhoneNumbers: [options.admin],
@@ -261,7 +271,9 @@ async function chat(pipeline: LocalPipeline, firstCustomer: string, admin: strin
     [
       '',
       `Local pipeline ready (DynamoDB Local and SQS emulator PIDs: ${pipeline.childPids.join(', ') || 'reused'})`,
-      `  webhook (Function URL)  ${pipeline.webhookUrl}   verify token ${pipeline.verifyToken}`,
+      pipeline.webhookUrl === undefined
+        ? `  End User Messaging      events delivered as SNS would; replies through the fake endpoint ${pipeline.endUserMessagingEndpoint}`
+        : `  webhook (Function URL)  ${pipeline.webhookUrl}   verify token ${pipeline.verifyToken}`,
       `  DynamoDB Local          ${pipeline.endpoints.dynamoDb}   table ${pipeline.tableName}`,
       `  SQS emulator            ${pipeline.endpoints.sqs}   queue ${pipeline.turnQueueUrl.split('/').pop()}`,
       `  fake WhatsApp API       ${pipeline.fakeWhatsApp.baseUrl}`,

@@ -7,6 +7,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { AgentBackend } from './agent-backend';
 import type { CrmTarget } from './crm-target';
 import type { HandoffTexts } from './handoff-texts';
+import type { WhatsAppChannel } from './whatsapp-channel';
 
 /** Properties of an `AgentPipeline`. */
 export interface AgentPipelineProps {
@@ -96,6 +97,15 @@ export interface AgentPipelineProps {
    * @default Duration.days(14)
    */
   readonly deadLetterQueueRetentionPeriod?: Duration;
+
+  /**
+   * How the pipeline talks to WhatsApp. With `WhatsAppChannel.endUserMessaging()`, no webhook URL and
+   * no WhatsApp secret are created: `whatsAppSecret`, `phoneNumberIds` and `whatsAppApiBaseUrl`
+   * belong to the Cloud API and must be left out (docs/END-USER-MESSAGING.md).
+   *
+   * @default WhatsAppChannel.cloudApi()
+   */
+  readonly channel?: WhatsAppChannel;
 
   /**
    * An existing Secrets Manager secret holding the JSON document

@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { Annotations, Duration, Stack, Token } from 'aws-cdk-lib';
+import { Annotations, ArnFormat, Duration, Stack, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -10,6 +10,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { AgentBackend } from './agent-backend';
@@ -29,7 +31,17 @@ import {
   WEBHOOK_TABLE_ACTIONS,
 } from './private/permissions';
 import { buildOperatorPlane, resolveOperatorPlaneSettings } from './private/operator-plane';
-import { AGENT_BACKEND_KINDS, CUSTOM_METRICS, PIPELINE_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './private/pipeline-contract';
+import { endUserMessagingPhoneNumbersVariable, type EndUserMessagingSettings } from './private/channel-settings';
+import {
+  AGENT_BACKEND_KINDS,
+  CUSTOM_METRICS,
+  PIPELINE_DEFAULTS,
+  RUNTIME_ENV,
+  TABLE_SCHEMA,
+  WHATSAPP_CHANNEL_KINDS,
+  WHATSAPP_SECRET_FIELDS,
+  WHATSAPP_SECRET_PLACEHOLDER,
+} from './private/pipeline-contract';
 import { createPipelineAlarms, createPipelineDashboard, customMetric, type ObservedPipeline } from './private/pipeline-observability';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { claimPhysicalNames } from './private/physical-name-claims';
@@ -65,7 +77,10 @@ export class AgentPipeline extends Construct {
   public readonly queue: sqs.Queue;
   /** The FIFO dead-letter queue that receives turns that failed `maxReceiveCount` times. */
   public readonly deadLetterQueue: sqs.Queue;
-  /** The function behind the webhook URL. */
+  /**
+   * The function that receives WhatsApp's events: behind the webhook URL (Cloud API), or subscribed
+   * to the event topic (End User Messaging). The `webhook*` alarms watch it.
+   */
   public readonly webhookFunction: lambda.Function;
   /** The function that consumes the queue and runs each turn. */
   public readonly orchestratorFunction: lambda.Function;
@@ -84,12 +99,36 @@ export class AgentPipeline extends Construct {
   /**
    * The webhook's Function URL. Its auth type is NONE because Meta cannot sign requests with
    * AWS credentials; the handler authenticates every POST by its `X-Hub-Signature-256` HMAC.
+   *
+   * @default - none with End User Messaging, which has no public URL
    */
-  public readonly webhookFunctionUrl: lambda.FunctionUrl;
-  /** The callback URL to register in the Meta app's WhatsApp webhook configuration. */
-  public readonly webhookUrl: string;
-  /** The secret with the WhatsApp credentials (created or the one passed in). */
-  public readonly whatsAppSecret: secretsmanager.ISecret;
+  public readonly webhookFunctionUrl?: lambda.FunctionUrl;
+  /**
+   * The callback URL to register in the Meta app's WhatsApp webhook configuration.
+   *
+   * @default - none with End User Messaging
+   */
+  public readonly webhookUrl?: string;
+  /**
+   * The secret with the WhatsApp credentials (created or the one passed in).
+   *
+   * @default - none with End User Messaging, which needs no Meta credentials
+   */
+  public readonly whatsAppSecret?: secretsmanager.ISecret;
+  /**
+   * The SNS topic End User Messaging Social publishes the WhatsApp Business Account's events to
+   * (created or the one passed in); its ARN is the event destination to set.
+   *
+   * @default - none with the Cloud API
+   */
+  public readonly eventTopic?: sns.ITopic;
+  /**
+   * End User Messaging events whose registration still failed after Lambda's retries (each one a
+   * customer message not yet registered): replay them by publishing them to the event topic again.
+   *
+   * @default - none with the Cloud API
+   */
+  public readonly inboundDeadLetterQueue?: sqs.Queue;
   /** Messages visible in the dead-letter queue: a turn failed for good. */
   public readonly deadLetterQueueAlarm: cloudwatch.Alarm;
   /** The oldest message in the turn queue is older than the threshold: turns are stuck. */
@@ -173,7 +212,8 @@ export class AgentPipeline extends Construct {
   constructor(scope: Construct, id: string, props: AgentPipelineProps) {
     super(scope, id);
     this.settings = resolvePipelineSettings(this.node.path, props);
-    if (!this.settings.phoneNumberIds) {
+    const endUserMessaging = this.settings.endUserMessaging;
+    if (!endUserMessaging && !this.settings.phoneNumberIds) {
       Annotations.of(this).addWarningV2(
         'cdk-whatsapp-agent-pipeline:phoneNumberIdsUnset',
         'phoneNumberIds is not set: the webhook serves every business number subscribed to the Meta app, and two numbers would share ' +
@@ -186,28 +226,38 @@ export class AgentPipeline extends Construct {
     claimPhysicalNames(this, [this.settings.names.table, this.settings.names.queue, this.settings.names.deadLetterQueue]);
     this.table = this.createTable(props.encryptionKey);
     [this.queue, this.deadLetterQueue] = this.createQueues(props.encryptionKey);
-    this.whatsAppSecret = props.whatsAppSecret ?? this.createWhatsAppSecret(props.encryptionKey);
-    this.webhookFunction = this.createWebhookFunction();
+    if (endUserMessaging) {
+      this.inboundDeadLetterQueue = this.createInboundDeadLetterQueue(props.encryptionKey);
+      this.webhookFunction = this.createEndUserMessagingInboundFunction(endUserMessaging, this.inboundDeadLetterQueue);
+    } else {
+      this.whatsAppSecret = props.whatsAppSecret ?? this.createWhatsAppSecret(props.encryptionKey);
+      this.webhookFunction = this.createWebhookFunction(this.whatsAppSecret);
+    }
     this.webhookAlias = this.createAlias(this.webhookFunction, 'WebhookAlias', this.placement.alias?.webhookProvisionedConcurrency);
+    const inboundTarget = this.webhookAlias ?? this.webhookFunction;
+    if (endUserMessaging) {
+      this.eventTopic = endUserMessaging.eventTopic ?? this.createEventTopic(props.encryptionKey);
+      this.eventTopic.addSubscription(new LambdaSubscription(inboundTarget));
+    } else {
+      // Meta cannot sign requests with AWS credentials, so the URL is public and the handler
+      // authenticates each POST by its X-Hub-Signature-256 HMAC before touching any data.
+      this.webhookFunctionUrl = inboundTarget.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
+      this.webhookUrl = this.webhookFunctionUrl.url;
+    }
     [this.orchestratorFunction, this.orchestratorAlias] = this.createOrchestratorFunction(props.agentBackend);
-    // Meta cannot sign requests with AWS credentials, so the URL is public and the handler
-    // authenticates each POST by its X-Hub-Signature-256 HMAC before touching any data.
-    this.webhookFunctionUrl = (this.webhookAlias ?? this.webhookFunction).addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
-    this.webhookUrl = this.webhookFunctionUrl.url;
     this.grantFunctionAccess(props.encryptionKey);
     if (operatorPlane) {
       const plane = buildOperatorPlane({
         settings: operatorPlane,
         table: this.table,
-        whatsAppSecret: this.whatsAppSecret,
+        grantWhatsAppSend: (fn) => this.grantWhatsAppSend(fn),
         orchestrator: this.orchestratorFunction,
         turnQueue: this.queue,
         deadLetterQueue: this.deadLetterQueue,
         encryptionKey: props.encryptionKey,
         sharedEnvironment: {
           [RUNTIME_ENV.tableName]: this.table.tableName,
-          [RUNTIME_ENV.whatsAppSecretArn]: this.whatsAppSecret.secretArn,
-          [RUNTIME_ENV.whatsAppApiBaseUrl]: this.settings.whatsAppApiBaseUrl,
+          ...this.senderEnvironment(),
           ...this.powertoolsEnvironment(),
         },
         createFunction: (functionId, options) => this.createFunction(functionId, options),
@@ -234,7 +284,8 @@ export class AgentPipeline extends Construct {
       turnQueueUrl: this.queue.queueUrl,
       deadLetterQueueUrl: this.deadLetterQueue.queueUrl,
       webhookUrl: this.webhookUrl,
-      whatsAppSecretArn: this.whatsAppSecret.secretArn,
+      whatsAppSecretArn: this.whatsAppSecret?.secretArn,
+      eventTopicArn: this.eventTopic?.topicArn,
       consoleUrl: this.consoleUrl,
     });
 
@@ -453,7 +504,7 @@ export class AgentPipeline extends Construct {
     return [turnQueue, deadLetterQueue];
   }
 
-  private createWebhookFunction(): lambda.Function {
+  private createWebhookFunction(whatsAppSecret: secretsmanager.ISecret): lambda.Function {
     return this.createFunction('Webhook', {
       description: `WhatsApp webhook of ${this.settings.names.table}: verifies Meta's signature, records and dispatches each message`,
       memorySize: this.settings.webhookMemorySize,
@@ -461,7 +512,7 @@ export class AgentPipeline extends Construct {
       environment: {
         [RUNTIME_ENV.tableName]: this.table.tableName,
         [RUNTIME_ENV.turnQueueUrl]: this.queue.queueUrl,
-        [RUNTIME_ENV.whatsAppSecretArn]: this.whatsAppSecret.secretArn,
+        [RUNTIME_ENV.whatsAppSecretArn]: whatsAppSecret.secretArn,
         ...(this.settings.phoneNumberIds ? { [RUNTIME_ENV.businessPhoneNumberIds]: this.settings.phoneNumberIds.join(',') } : {}),
         ...this.powertoolsEnvironment(),
       },
@@ -477,8 +528,7 @@ export class AgentPipeline extends Construct {
       timeout: this.settings.orchestratorTimeout,
       environment: {
         [RUNTIME_ENV.tableName]: this.table.tableName,
-        [RUNTIME_ENV.whatsAppSecretArn]: this.whatsAppSecret.secretArn,
-        [RUNTIME_ENV.whatsAppApiBaseUrl]: this.settings.whatsAppApiBaseUrl,
+        ...this.senderEnvironment(),
         // The last receive before the redrive parks its messages so they cannot block later turns.
         [RUNTIME_ENV.maxReceiveCount]: String(this.settings.maxReceiveCount),
         ...this.powertoolsEnvironment(),
@@ -517,6 +567,94 @@ export class AgentPipeline extends Construct {
     return alias && new lambda.Alias(this, id, { aliasName: alias.aliasName, version: fn.currentVersion, provisionedConcurrentExecutions });
   }
 
+  /** The function SNS invokes with End User Messaging's events; Lambda retries a failed event twice, then parks it. */
+  private createEndUserMessagingInboundFunction(endUserMessaging: EndUserMessagingSettings, deadLetterQueue: sqs.IQueue): lambda.Function {
+    return this.createFunction('EumInbound', {
+      description: `WhatsApp events of ${this.settings.names.table} from End User Messaging Social: records and dispatches each message`,
+      memorySize: this.settings.webhookMemorySize,
+      timeout: WEBHOOK_TIMEOUT,
+      environment: {
+        [RUNTIME_ENV.tableName]: this.table.tableName,
+        [RUNTIME_ENV.turnQueueUrl]: this.queue.queueUrl,
+        [RUNTIME_ENV.endUserMessagingPhoneNumbers]: endUserMessagingPhoneNumbersVariable(endUserMessaging),
+        ...this.powertoolsEnvironment(),
+      },
+      reservedConcurrentExecutions: this.settings.webhookReservedConcurrency,
+      deadLetterQueue,
+    });
+  }
+
+  /** Standard (End User Messaging does not publish to FIFO topics), publishable by the service for this account only. */
+  private createEventTopic(encryptionKey?: kms.IKey): sns.Topic {
+    const topic = new sns.Topic(this, 'EventTopic', {
+      displayName: `WhatsApp events of ${this.settings.names.table}`,
+      masterKey: encryptionKey,
+      enforceSSL: true,
+    });
+    const service = new iam.ServicePrincipal('social-messaging.amazonaws.com');
+    topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [service],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
+    );
+    if (encryptionKey) {
+      encryptionKey.grant(service, 'kms:GenerateDataKey*', 'kms:Decrypt');
+    } else {
+      acknowledgeFinding(topic, {
+        id: 'AwsSolutions-SNS2',
+        reason:
+          'End User Messaging Social cannot publish to a topic encrypted with the AWS managed SNS key, and no encryptionKey was given; ' +
+          'pass encryptionKey to encrypt the topic with a customer managed key the service may use.',
+      });
+    }
+    return topic;
+  }
+
+  private createInboundDeadLetterQueue(encryptionKey?: kms.IKey): sqs.Queue {
+    const queue = new sqs.Queue(this, 'InboundDeadLetterQueue', {
+      retentionPeriod: this.settings.deadLetterQueueRetentionPeriod,
+      enforceSSL: true,
+      removalPolicy: this.settings.removalPolicy,
+      ...(encryptionKey ? { encryption: sqs.QueueEncryption.KMS, encryptionMasterKey: encryptionKey } : { encryption: sqs.QueueEncryption.SQS_MANAGED }),
+    });
+    acknowledgeFinding(queue, { id: 'AwsSolutions-SQS3', reason: 'This queue is itself the dead-letter queue of the End User Messaging inbound function.' });
+    return queue;
+  }
+
+  /** The sending channel of the orchestrator, operator and sweeper functions. */
+  private senderEnvironment(): Record<string, string> {
+    const endUserMessaging = this.settings.endUserMessaging;
+    if (!endUserMessaging) {
+      return { [RUNTIME_ENV.whatsAppSecretArn]: this.whatsAppSecret!.secretArn, [RUNTIME_ENV.whatsAppApiBaseUrl]: this.settings.whatsAppApiBaseUrl };
+    }
+    return {
+      [RUNTIME_ENV.whatsAppChannel]: WHATSAPP_CHANNEL_KINDS.endUserMessaging,
+      [RUNTIME_ENV.endUserMessagingPhoneNumbers]: endUserMessagingPhoneNumbersVariable(endUserMessaging),
+      [RUNTIME_ENV.endUserMessagingMetaApiVersion]: endUserMessaging.metaApiVersion,
+    };
+  }
+
+  /** What a sending function needs: the secret's access token, or SendWhatsAppMessage from the linked numbers only. */
+  private grantWhatsAppSend(fn: lambda.Function): void {
+    const endUserMessaging = this.settings.endUserMessaging;
+    if (!endUserMessaging) {
+      this.whatsAppSecret!.grantRead(fn);
+      return;
+    }
+    const stack = Stack.of(this);
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['social-messaging:SendWhatsAppMessage'],
+        resources: endUserMessaging.phoneNumbers.map(({ resourceName }) =>
+          stack.formatArn({ service: 'social-messaging', resource: 'phone-number-id', resourceName, arnFormat: ArnFormat.SLASH_RESOURCE_NAME }),
+        ),
+      }),
+    );
+  }
+
   /** One service per deployment; Powertools logs add the function name themselves. */
   private powertoolsEnvironment(): Record<string, string> {
     return {
@@ -553,7 +691,7 @@ export class AgentPipeline extends Construct {
     return secret;
   }
 
-  private createFunction(id: 'Webhook' | 'Orchestrator' | 'Operator' | 'HandoffSweeper' | 'CrmSync', options: FunctionOptions): lambda.Function {
+  private createFunction(id: 'Webhook' | 'EumInbound' | 'Orchestrator' | 'Operator' | 'HandoffSweeper' | 'CrmSync', options: FunctionOptions): lambda.Function {
     const logGroup = new logs.LogGroup(this, `${id}LogGroup`, {
       retention: this.settings.logRetention,
       removalPolicy: this.settings.removalPolicy,
@@ -596,9 +734,8 @@ export class AgentPipeline extends Construct {
     this.webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [this.queue.queueArn] }));
     this.orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_TABLE_ACTIONS], resources: [this.table.tableArn] }));
     this.orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_QUERY_ACTIONS], resources: [this.table.tableArn, index] }));
-    for (const fn of [this.webhookFunction, this.orchestratorFunction]) {
-      this.whatsAppSecret.grantRead(fn);
-    }
+    this.whatsAppSecret?.grantRead(this.webhookFunction);
+    this.grantWhatsAppSend(this.orchestratorFunction);
     if (encryptionKey) {
       for (const fn of [this.webhookFunction, this.orchestratorFunction]) {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [encryptionKey.keyArn] }));
@@ -616,6 +753,8 @@ interface FunctionOptions {
   readonly environment: Record<string, string>;
   /** Undefined: no reservation. */
   readonly reservedConcurrentExecutions?: number;
+  /** Where Lambda parks asynchronous events that failed every retry. */
+  readonly deadLetterQueue?: sqs.IQueue;
 }
 
 /** The handler bundle produced by `npm run build` (scripts/bundle-lambdas.mjs), shipped in the package. */

@@ -3,3 +3,4 @@ export * from './agent-pipeline-props';
 export * from './agent-backend';
 export * from './handoff-texts';
 export * from './crm-target';
+export * from './whatsapp-channel';

@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** One bundle per function; the folder name is what the construct passes to `Code.fromAsset`. */
-const FUNCTIONS = ['webhook', 'orchestrator', 'operator', 'handoff-sweeper', 'crm-sync'];
+const FUNCTIONS = ['webhook', 'eum-inbound', 'orchestrator', 'operator', 'handoff-sweeper', 'crm-sync'];
 
 async function bundle(name) {
   const outdir = path.join(root, 'assets', name);

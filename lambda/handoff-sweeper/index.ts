@@ -3,9 +3,8 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
 import type { OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
-import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
-import { GraphApiWhatsAppSender } from '../core/adapters/whatsapp/graph-api-sender';
+import { createWhatsAppSender } from '../core/adapters/whatsapp/whatsapp-channel';
 import type { SweepReport } from '../core/application/operator/handoff-lifecycle';
 import type { WhatsAppSender } from '../core/ports/whatsapp-sender';
 import { composeOperatorPlane } from '../operator/compose-plane';
@@ -38,11 +37,10 @@ let fromEnvironment: HandoffSweeperHandler | undefined;
 export const handler: HandoffSweeperHandler = () => {
   if (fromEnvironment === undefined) {
     const config = readHandoffSweeperConfig();
-    const credentials = new SecretsManagerCredentialsProvider({ secretId: config.whatsAppSecretArn });
     fromEnvironment = createHandoffSweeperHandler({
       tableName: config.tableName,
       operatorPlane: config.operatorPlane,
-      whatsapp: new GraphApiWhatsAppSender({ baseUrl: config.whatsAppApiBaseUrl, credentials }),
+      whatsapp: createWhatsAppSender(config.whatsApp),
       observability: config.observability,
     });
   }

@@ -1,13 +1,14 @@
 import { OPERATOR_ENV } from '../../lib/private/operator-contract';
-import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { operatorPlaneFromEnvironment, type OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
+import { whatsAppChannelFromEnvironment, type WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
 import { observabilityConfig, requiredVariable, RuntimeConfigError, type ObservabilityConfig } from '../core/adapters/runtime-environment';
 
 /** The handoff sweeper's settings, as the construct passes them in the environment. */
 export interface HandoffSweeperConfig {
   readonly tableName: string;
-  readonly whatsAppSecretArn: string;
-  readonly whatsAppApiBaseUrl: string;
+  /** Where replies go out: the Cloud API (secret, Graph API root) or End User Messaging (linked numbers). */
+  readonly whatsApp: WhatsAppChannelConfig;
   readonly operatorPlane: OperatorPlaneEnvironment;
   readonly observability: ObservabilityConfig;
 }
@@ -18,8 +19,7 @@ export function readHandoffSweeperConfig(env: NodeJS.ProcessEnv = process.env): 
   if (operatorPlane === undefined) throw new RuntimeConfigError(`${OPERATOR_ENV.adminPhoneNumbers} and ${OPERATOR_ENV.consoleUrl} must be set; the AgentPipeline construct sets them with adminPhoneNumbers.`);
   return {
     tableName: requiredVariable(env, RUNTIME_ENV.tableName),
-    whatsAppSecretArn: requiredVariable(env, RUNTIME_ENV.whatsAppSecretArn),
-    whatsAppApiBaseUrl: env[RUNTIME_ENV.whatsAppApiBaseUrl]?.trim() || PIPELINE_DEFAULTS.whatsAppApiBaseUrl,
+    whatsApp: whatsAppChannelFromEnvironment(env),
     operatorPlane,
     observability: observabilityConfig(env),
   };

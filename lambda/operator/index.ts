@@ -4,9 +4,8 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import path from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
-import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
-import { GraphApiWhatsAppSender } from '../core/adapters/whatsapp/graph-api-sender';
+import { createWhatsAppSender } from '../core/adapters/whatsapp/whatsapp-channel';
 import { SqsDeadLetterQueue } from '../core/adapters/sqs/sqs-dead-letter-queue';
 import { AdminConsole } from '../core/application/operator/admin-console';
 import { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
@@ -61,12 +60,11 @@ let fromEnvironment: OperatorHandler | undefined;
 export const handler: OperatorHandler = (event) => {
   if (fromEnvironment === undefined) {
     const config = readOperatorConfig();
-    const credentials = new SecretsManagerCredentialsProvider({ secretId: config.whatsAppSecretArn });
     fromEnvironment = createOperatorHandler({
       tableName: config.tableName,
       adminPhoneNumbers: config.adminPhoneNumbers,
       operatorTimeZone: config.timeZone,
-      whatsapp: new GraphApiWhatsAppSender({ baseUrl: config.whatsAppApiBaseUrl, credentials }),
+      whatsapp: createWhatsAppSender(config.whatsApp),
       deadLetters: new SqsDeadLetterQueue({ turnQueueUrl: config.turnQueueUrl, deadLetterQueueUrl: config.deadLetterQueueUrl, sqs: new SQSClient({}) }),
       observability: config.observability,
       // The build copies the console next to this bundle.

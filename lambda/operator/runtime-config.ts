@@ -1,13 +1,13 @@
 import { OPERATOR_DEFAULTS, OPERATOR_ENV, parseAdminPhoneNumbers } from '../../lib/private/operator-contract';
-import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { whatsAppChannelFromEnvironment, type WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
 import { observabilityConfig, requiredVariable, RuntimeConfigError, type ObservabilityConfig } from '../core/adapters/runtime-environment';
 
 /** The operator function's settings, as the construct passes them in the environment. */
 export interface OperatorConfig {
   readonly tableName: string;
-  /** The WhatsApp secret (access token for operator replies); its values never appear in the environment. */
-  readonly whatsAppSecretArn: string;
-  readonly whatsAppApiBaseUrl: string;
+  /** Where replies go out: the Cloud API (secret, Graph API root) or End User Messaging (linked numbers). */
+  readonly whatsApp: WhatsAppChannelConfig;
   readonly adminPhoneNumbers: readonly string[];
   readonly timeZone: string;
   /** For the admin's dead-letter calls (the same safe redrive as `npm run redrive`). */
@@ -25,8 +25,7 @@ export function readOperatorConfig(env: NodeJS.ProcessEnv = process.env): Operat
   if (adminPhoneNumbers.length === 0) throw new RuntimeConfigError(`${OPERATOR_ENV.adminPhoneNumbers} names no admin phone`);
   return {
     tableName: requiredVariable(env, RUNTIME_ENV.tableName),
-    whatsAppSecretArn: requiredVariable(env, RUNTIME_ENV.whatsAppSecretArn),
-    whatsAppApiBaseUrl: env[RUNTIME_ENV.whatsAppApiBaseUrl]?.trim() || PIPELINE_DEFAULTS.whatsAppApiBaseUrl,
+    whatsApp: whatsAppChannelFromEnvironment(env),
     adminPhoneNumbers,
     timeZone: env[OPERATOR_ENV.timeZone]?.trim() || OPERATOR_DEFAULTS.timeZone,
     turnQueueUrl: requiredVariable(env, RUNTIME_ENV.turnQueueUrl),

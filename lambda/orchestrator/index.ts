@@ -4,9 +4,8 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createAgent } from '../core/adapters/agent/agent-from-environment';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
 import type { OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
-import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
-import { GraphApiWhatsAppSender } from '../core/adapters/whatsapp/graph-api-sender';
+import { createWhatsAppSender } from '../core/adapters/whatsapp/whatsapp-channel';
 import { ProcessTurn } from '../core/application/process-turn';
 import type { TurnSettings } from '../core/application/turn-settings';
 import type { AgentPort } from '../core/ports/agent';
@@ -65,10 +64,9 @@ let fromEnvironment: OrchestratorHandler | undefined;
 export const handler: OrchestratorHandler = (event, context) => {
   if (fromEnvironment === undefined) {
     const config = readOrchestratorConfig();
-    const credentials = new SecretsManagerCredentialsProvider({ secretId: config.whatsAppSecretArn });
     fromEnvironment = createOrchestratorHandler({
       tableName: config.tableName,
-      whatsapp: new GraphApiWhatsAppSender({ baseUrl: config.whatsAppApiBaseUrl, credentials }),
+      whatsapp: createWhatsAppSender(config.whatsApp),
       agent: createAgent(config.agent),
       maxReceiveCount: config.maxReceiveCount,
       deployedSystemPrompt: config.deployedSystemPrompt,

@@ -1,15 +1,14 @@
 import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { agentSettingsFromEnvironment, type AgentSettings } from '../core/adapters/agent/agent-from-environment';
 import { operatorPlaneFromEnvironment, type OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
+import { whatsAppChannelFromEnvironment, type WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
 import { observabilityConfig, requiredVariable, RuntimeConfigError, type ObservabilityConfig } from '../core/adapters/runtime-environment';
 
 /** The orchestrator function's settings, as the construct passes them in the environment. */
 export interface OrchestratorConfig {
   readonly tableName: string;
-  /** The WhatsApp secret (access token); its values never appear in the environment. */
-  readonly whatsAppSecretArn: string;
-  /** Meta Graph API root; the pipeline's default unless the construct overrides it. */
-  readonly whatsAppApiBaseUrl: string;
+  /** Where replies go out: the Cloud API (secret, Graph API root) or End User Messaging (linked numbers). */
+  readonly whatsApp: WhatsAppChannelConfig;
   readonly agent: AgentSettings;
   /** The turn queue's redrive `maxReceiveCount`: the receive that reaches it is the final attempt. */
   readonly maxReceiveCount: number;
@@ -28,8 +27,7 @@ export interface OrchestratorConfig {
 export function readOrchestratorConfig(env: NodeJS.ProcessEnv = process.env): OrchestratorConfig {
   return {
     tableName: requiredVariable(env, RUNTIME_ENV.tableName),
-    whatsAppSecretArn: requiredVariable(env, RUNTIME_ENV.whatsAppSecretArn),
-    whatsAppApiBaseUrl: env[RUNTIME_ENV.whatsAppApiBaseUrl]?.trim() || PIPELINE_DEFAULTS.whatsAppApiBaseUrl,
+    whatsApp: whatsAppChannelFromEnvironment(env),
     agent: agentSettingsFromEnvironment(env),
     maxReceiveCount: maxReceiveCount(env),
     deployedSystemPrompt: env[RUNTIME_ENV.deployedSystemPrompt]?.trim() || undefined,

@@ -2,11 +2,11 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { CUSTOM_METRICS } from '../../lib/private/pipeline-contract';
-import type { InboundOutcome, RegisterInboundTurns } from '../core/application/register-inbound';
+import type { RegisterInboundTurns } from '../core/application/register-inbound';
+import { registerInboundNotification } from '../core/adapters/whatsapp/inbound-notification';
 import { parseWebhookPayload, WebhookPayloadError } from '../core/adapters/whatsapp/webhook-payload';
 import { sameSecret, verifySignatureWithAnySecret } from '../core/adapters/whatsapp/webhook-signature';
 import { errorSummary } from '../core/adapters/observability/error-summary';
-import { admitInboundTurns } from '../core/domain/inbound-admission';
 import type { WhatsAppCredentialsProvider } from '../core/ports/credentials';
 import type { Clock } from '../core/ports/clock';
 
@@ -56,13 +56,6 @@ function decodeUtf8(rawBody: Buffer): string {
   }
 }
 
-const OUTCOME_METRICS: Record<InboundOutcome, string> = {
-  dispatched: 'InboundDispatched',
-  redispatched: 'InboundDispatched',
-  duplicate: 'InboundDuplicates',
-  human_inbox: 'InboundRoutedToHuman',
-};
-
 /**
  * The webhook's HTTP contract (docs/DESIGN.md#inbound-protocol): verification handshake, signed notifications, and answers
  * Meta's retry policy understands — 200 once every turn is durable and dispatched, 4xx for requests
@@ -110,26 +103,8 @@ export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event:
       throw error;
     }
 
-    metrics.addMetric(CUSTOM_METRICS.inboundReceived, MetricUnit.Count, parsed.turns.length);
-    metrics.addMetric('StatusesReceived', MetricUnit.Count, parsed.statuses.length);
-    const admission = admitInboundTurns(parsed.turns, { businessPhoneNumberIds: deps.businessPhoneNumberIds, now: deps.clock.now() });
-    metrics.addMetric(CUSTOM_METRICS.inboundForeignNumberDropped, MetricUnit.Count, admission.foreignNumber);
-    metrics.addMetric(CUSTOM_METRICS.inboundStaleDropped, MetricUnit.Count, admission.stale);
-    const results = await deps.registerInbound.execute(admission.admitted);
-    const outcomes: Record<string, number> = {};
-    for (const { outcome } of results) {
-      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
-      metrics.addMetric(OUTCOME_METRICS[outcome], MetricUnit.Count, 1);
-    }
-    logger.info('webhook_handled', {
-      outcome: 'accepted',
-      turns: parsed.turns.length,
-      statuses: parsed.statuses.length,
-      ignored: parsed.ignored,
-      droppedForeignNumber: admission.foreignNumber,
-      droppedStale: admission.stale,
-      outcomes,
-    });
+    const summary = await registerInboundNotification(parsed, deps);
+    logger.info('webhook_handled', { outcome: 'accepted', ...summary });
     return reply(200, 'ok');
   }
 

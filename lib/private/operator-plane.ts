@@ -5,7 +5,6 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
@@ -77,7 +76,8 @@ function isTimeZone(value: string): boolean {
 export interface OperatorPlaneContext {
   readonly settings: OperatorPlaneSettings;
   readonly table: dynamodb.Table;
-  readonly whatsAppSecret: secretsmanager.ISecret;
+  /** Lets a function send WhatsApp messages on the pipeline's channel (secret read, or SendWhatsAppMessage). */
+  grantWhatsAppSend(fn: lambda.Function): void;
   readonly orchestrator: lambda.Function;
   readonly turnQueue: sqs.IQueue;
   readonly deadLetterQueue: sqs.IQueue;
@@ -134,7 +134,7 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
   const index = `${table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
   operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_TABLE_ACTIONS], resources: [table.tableArn] }));
   operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_QUERY_ACTIONS], resources: [table.tableArn, index] }));
-  context.whatsAppSecret.grantRead(operatorFunction);
+  context.grantWhatsAppSend(operatorFunction);
   // The admin's dead-letter redrive: read and remove records, send them back to the turn queue.
   operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_DEAD_LETTER_ACTIONS], resources: [context.deadLetterQueue.queueArn] }));
   operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [context.turnQueue.queueArn] }));
@@ -156,7 +156,7 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
   });
   handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...SWEEPER_TABLE_ACTIONS], resources: [table.tableArn] }));
   handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_QUERY_ACTIONS], resources: [table.tableArn, index] }));
-  context.whatsAppSecret.grantRead(handoffSweeperFunction);
+  context.grantWhatsAppSend(handoffSweeperFunction);
   if (context.encryptionKey) {
     handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn] }));
   }

@@ -24,6 +24,8 @@ export const PIPELINE_DEFAULTS = {
   orchestratorBatchSize: 1,
   /** Meta Graph API root the sender posts to unless the consumer overrides it. */
   whatsAppApiBaseUrl: 'https://graph.facebook.com/v23.0',
+  /** Meta API version End User Messaging Social passes the message through (`metaApiVersion`). */
+  endUserMessagingMetaApiVersion: 'v20.0',
 } as const;
 
 /** Environment variables the construct sets and the handlers read. */
@@ -54,6 +56,18 @@ export const RUNTIME_ENV = {
   crmWebhookUrl: 'CRM_WEBHOOK_URL',
   /** The secret whose whole value is the webhook's HMAC signing key. */
   crmWebhookSecretArn: 'CRM_WEBHOOK_SECRET_ARN',
+  /** Which WhatsApp channel the functions talk to: a value of `WHATSAPP_CHANNEL_KINDS`; unset means the Cloud API. */
+  whatsAppChannel: 'WHATSAPP_CHANNEL',
+  /** End User Messaging: `metaPhoneNumberId=phone-number-id-…` pairs, comma-separated. */
+  endUserMessagingPhoneNumbers: 'EUM_PHONE_NUMBERS',
+  /** End User Messaging: the `metaApiVersion` of every send. */
+  endUserMessagingMetaApiVersion: 'EUM_META_API_VERSION',
+} as const;
+
+/** Values of `RUNTIME_ENV.whatsAppChannel`. */
+export const WHATSAPP_CHANNEL_KINDS = {
+  cloudApi: 'cloud-api',
+  endUserMessaging: 'end-user-messaging',
 } as const;
 
 /** Values of `RUNTIME_ENV.crmTarget`. */
@@ -84,6 +98,8 @@ export const CUSTOM_METRICS = {
   inboundForeignNumberDropped: 'InboundForeignNumberDropped',
   /** Webhook: messages older than the receipt retention (a replayed payload), answered 200 and dropped. */
   inboundStaleDropped: 'InboundStaleDropped',
+  /** End User Messaging inbound: an SNS delivery that is not an End User Messaging event (dropped, never retried). */
+  inboundEnvelopeMalformed: 'InboundEnvelopeMalformed',
   /** Orchestrator: the agent's reply was sent. */
   turnAnswered: 'Turn_answered',
   /** Orchestrator: a turn failed on the receive that sends it to the dead-letter queue. */
@@ -171,6 +187,8 @@ export const STACK_OUTPUTS = {
   whatsAppSecretArn: 'WhatsAppSecretArn',
   /** Only when the operator plane is on. */
   consoleUrl: 'ConsoleUrl',
+  /** Only on the End User Messaging channel (then there is no webhook URL nor WhatsApp secret). */
+  eventTopicArn: 'EventTopicArn',
 } as const;
 
 /** The output key of `suffix` (a `STACK_OUTPUTS` value) for the pipeline with construct id `pipelineId`. */

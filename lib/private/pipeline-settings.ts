@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { type AgentPipelineProps, type AlarmThresholds, LogLevel } from '../agent-pipeline-props';
 import { PIPELINE_DEFAULTS, physicalNames } from './pipeline-contract';
+import { resolveChannel, type EndUserMessagingSettings } from './channel-settings';
 
 /** The construct's props with every default applied and every check passed. Internal. */
 export interface PipelineSettings {
@@ -22,6 +23,8 @@ export interface PipelineSettings {
   readonly whatsAppApiBaseUrl: string;
   /** Undefined: every number of the Meta app. */
   readonly phoneNumberIds?: readonly string[];
+  /** The End User Messaging channel; `undefined` for the Cloud API. */
+  readonly endUserMessaging?: EndUserMessagingSettings;
   readonly webhookReservedConcurrency?: number;
   readonly oldestMessageAgeAlarmThreshold: Duration;
   readonly alarmThresholds: Required<AlarmThresholds>;
@@ -155,6 +158,7 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
     environment,
     names: physicalNames(serviceName, environment),
     phoneNumberIds: resolvePhoneNumberIds(fail, props.phoneNumberIds),
+    endUserMessaging: resolveChannel(fail, props),
     webhookReservedConcurrency: props.webhookReservedConcurrency,
     serviceName,
     removalPolicy,

@@ -12,6 +12,7 @@ const DESCRIPTIONS: Record<OutputName, string> = {
   webhookUrl: 'Callback URL for the WhatsApp webhook in the Meta app',
   whatsAppSecretArn: 'Fill appSecret and accessToken here; give verifyToken to Meta',
   consoleUrl: 'Where operators sign in (send "login" to the business number on WhatsApp first)',
+  eventTopicArn: 'Set this SNS topic as the event destination of the WhatsApp Business Account in AWS End User Messaging Social',
 };
 
 /** Output keys already written per stack, to refuse two pipelines whose keys would collide. */

@@ -5,11 +5,14 @@ import { Logger, type LogFormatter } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { AGENT_BACKEND_KINDS, PIPELINE_DEFAULTS, RUNTIME_ENV, physicalNames } from '../../lib/private/pipeline-contract';
+import { AGENT_BACKEND_KINDS, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS, physicalNames } from '../../lib/private/pipeline-contract';
 import { agentFromEnvironment } from '../../lambda/core/adapters/agent/agent-from-environment';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { GraphApiWhatsAppSender } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
+import { createWhatsAppSender } from '../../lambda/core/adapters/whatsapp/whatsapp-channel';
+import type { WhatsAppSender } from '../../lambda/core/ports/whatsapp-sender';
+import { createEndUserMessagingInboundHandler } from '../../lambda/eum-inbound/index';
 import type { TurnSettings } from '../../lambda/core/application/turn-settings';
 import type { AgentPort } from '../../lambda/core/ports/agent';
 import { createHandoffSweeperHandler } from '../../lambda/handoff-sweeper/index';
@@ -31,18 +34,29 @@ import { randomIdGenerator } from '../../lambda/core/adapters/system/random-id-g
 import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { createOrchestratorHandler } from '../../lambda/orchestrator/index';
 import { createWebhookHandler } from '../../lambda/webhook/index';
+import { FakeEndUserMessaging } from '../fake-whatsapp/fake-end-user-messaging';
 import { FakeGraphApi } from '../fake-whatsapp/fake-graph-api';
 import { FakeCrm, type ReceivedCrmRequest } from '../fake-crm/fake-crm';
+import { deliverToEventTopic, LOCAL_ORIGINATION_PHONE_NUMBER_ID } from './end-user-messaging-event';
 import { createAgentTable, createTurnQueues, type LocalQueueOptions } from '../servers/local-resources';
 import { assertPortFree, LocalServerError, startDynamoDbLocal, startSqsEmulator, type LocalServer } from '../servers/local-servers';
 import { ConversationInspector, type ConversationSnapshot } from './conversation-inspector';
 import { startFunctionUrlServer, type FunctionUrlServer } from './function-url-server';
-import { deliverToWebhook, type WebhookDelivery } from './meta-notification';
+import { deliverToWebhook, LOCAL_BUSINESS, type CustomerTextMessage, type WebhookDelivery } from './meta-notification';
 import { SqsEventSource, type InvocationReport } from './sqs-event-source';
 
 type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'CRITICAL' | 'SILENT';
 
+/** How customers' messages come in and replies go out. */
+export type LocalChannel = (typeof WHATSAPP_CHANNEL_KINDS)[keyof typeof WHATSAPP_CHANNEL_KINDS];
+
 export interface LocalPipelineOptions {
+  /**
+   * `cloud-api`: signed POSTs to the webhook's Function URL, replies to the fake Graph API.
+   * `end-user-messaging`: SNS-shaped events to the inbound function, replies through the fake End
+   * User Messaging endpoint (which passes them on to the same fake Graph API). Default `cloud-api`.
+   */
+  readonly channel?: LocalChannel;
   /** Default `PIPELINE_DEFAULTS.serviceName`. */
   readonly serviceName?: string;
   /** Names the table and queues, as a deployed stage would. Default `local`. */
@@ -126,8 +140,11 @@ export interface SendCustomerMessageOptions {
 }
 
 export interface LocalPipeline {
-  /** The webhook's Function URL. */
-  readonly webhookUrl: string;
+  readonly channel: LocalChannel;
+  /** The webhook's Function URL (Cloud API channel only). */
+  readonly webhookUrl?: string;
+  /** The fake End User Messaging endpoint (End User Messaging channel only). */
+  readonly endUserMessagingEndpoint?: string;
   /** The operator function's URL (console and `/api/`), when `adminPhoneNumbers` turned the plane on. */
   readonly consoleUrl?: string;
   /**
@@ -228,7 +245,19 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       crmSyncEnabled,
       ...observability('whatsapp-webhook', logLevel, options),
     });
-    const whatsapp = new GraphApiWhatsAppSender({ baseUrl: fakeWhatsApp.baseUrl, credentials: credentialsProvider });
+    const channel = options.channel ?? WHATSAPP_CHANNEL_KINDS.cloudApi;
+    let whatsapp: WhatsAppSender;
+    let fakeEndUserMessaging: FakeEndUserMessaging | undefined;
+    if (channel === WHATSAPP_CHANNEL_KINDS.endUserMessaging) {
+      fakeEndUserMessaging = await FakeEndUserMessaging.start({ meta: fakeWhatsApp, phoneNumbers: new Map([[LOCAL_ORIGINATION_PHONE_NUMBER_ID, LOCAL_BUSINESS.businessPhoneNumberId]]) });
+      cleanup.add(() => fakeEndUserMessaging!.close());
+      whatsapp = createWhatsAppSender(
+        { kind: channel, phoneNumbers: new Map([[LOCAL_BUSINESS.businessPhoneNumberId, LOCAL_ORIGINATION_PHONE_NUMBER_ID]]), metaApiVersion: PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion },
+        { endUserMessagingEndpoint: fakeEndUserMessaging.endpoint },
+      );
+    } else {
+      whatsapp = new GraphApiWhatsAppSender({ baseUrl: fakeWhatsApp.baseUrl, credentials: credentialsProvider });
+    }
     const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: queues.turnQueueUrl, deadLetterQueueUrl: queues.deadLetterQueueUrl, sqs: sqsClient });
     const consoleUrl = await startOperatorPlane(options, { tableName: names.table, whatsapp, deadLetters, logLevel, cleanup, crmSyncEnabled });
     const operatorPlane = consoleUrl === undefined ? undefined : localOperatorPlane(options, consoleUrl);
@@ -273,8 +302,23 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       cleanup.add(async () => clearInterval(worker));
     }
 
-    const webhookServer: FunctionUrlServer = await startFunctionUrlServer(webhook, { port: ports.webhook });
-    cleanup.add(() => webhookServer.close());
+    let deliver: (messages: readonly CustomerTextMessage[]) => Promise<WebhookDelivery>;
+    let webhookServer: FunctionUrlServer | undefined;
+    if (channel === WHATSAPP_CHANNEL_KINDS.endUserMessaging) {
+      const inbound = createEndUserMessagingInboundHandler({
+        tableName: names.table,
+        turnQueueUrl: queues.turnQueueUrl,
+        businessPhoneNumberIds: [LOCAL_BUSINESS.businessPhoneNumberId],
+        sqsClient,
+        ...observability('whatsapp-eum-inbound', logLevel, options),
+      });
+      deliver = (messages) => deliverToEventTopic(inbound, messages);
+    } else {
+      const server = await startFunctionUrlServer(webhook, { port: ports.webhook });
+      cleanup.add(() => server.close());
+      webhookServer = server;
+      deliver = (messages) => deliverToWebhook(server.url, credentials.appSecret, messages);
+    }
     const eventSource = await SqsEventSource.start({
       client: sqsClient,
       queueUrl: queues.turnQueueUrl,
@@ -287,7 +331,9 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     cleanup.add(() => eventSource.stop());
 
     return {
-      webhookUrl: webhookServer.url,
+      channel,
+      webhookUrl: webhookServer?.url,
+      endUserMessagingEndpoint: fakeEndUserMessaging?.endpoint,
       consoleUrl,
       sweepHandoffs,
       async loginLink(operatorPhone) {
@@ -308,11 +354,11 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       sqsClient,
       conversation: (customerId) => inspector.snapshot(customerId),
       async sendCustomerMessage(customerId, text, sendOptions = {}) {
-        const delivery = await deliverToWebhook(webhookServer.url, credentials.appSecret, [{ from: customerId, text, ...sendOptions }]);
+        const delivery = await deliver([{ from: customerId, text, ...sendOptions }]);
         return { status: delivery.status, messageId: delivery.messageIds[0] };
       },
       sendCustomerMessages(customerId, texts) {
-        return deliverToWebhook(webhookServer.url, credentials.appSecret, texts.map((text) => ({ from: customerId, text })));
+        return deliver(texts.map((text) => ({ from: customerId, text })));
       },
       waitForIdle: (timeoutMs = 30_000) => waitForIdle(sqsClient, queues.turnQueueUrl, eventSource, timeoutMs),
       stop: () => cleanup.run(),
@@ -331,7 +377,7 @@ async function startOperatorPlane(
   options: LocalPipelineOptions,
   context: {
     readonly tableName: string;
-    readonly whatsapp: GraphApiWhatsAppSender;
+    readonly whatsapp: WhatsAppSender;
     readonly deadLetters: DeadLetterQueue;
     readonly logLevel: LogLevel;
     readonly cleanup: Cleanup;

@@ -53,8 +53,7 @@ describe('the orchestrator', () => {
   it('reads what the construct sets, with the defaults for what it may leave out', () => {
     expect(readOrchestratorConfig(orchestratorEnvironment)).toEqual({
       tableName: 'agent-table',
-      whatsAppSecretArn: SECRET_ARN,
-      whatsAppApiBaseUrl: PIPELINE_DEFAULTS.whatsAppApiBaseUrl,
+      whatsApp: { kind: 'cloud-api', whatsAppSecretArn: SECRET_ARN, apiBaseUrl: PIPELINE_DEFAULTS.whatsAppApiBaseUrl },
       agent: { backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0' },
       maxReceiveCount: PIPELINE_DEFAULTS.maxReceiveCount,
       observability: {},
@@ -63,7 +62,7 @@ describe('the orchestrator', () => {
 
   it('takes an overridden Graph API root and receive count', () => {
     const config = readOrchestratorConfig({ ...orchestratorEnvironment, [RUNTIME_ENV.whatsAppApiBaseUrl]: 'http://127.0.0.1:9999/v23.0', [RUNTIME_ENV.maxReceiveCount]: '5' });
-    expect(config).toMatchObject({ whatsAppApiBaseUrl: 'http://127.0.0.1:9999/v23.0', maxReceiveCount: 5 });
+    expect(config).toMatchObject({ whatsApp: { apiBaseUrl: 'http://127.0.0.1:9999/v23.0' }, maxReceiveCount: 5 });
   });
 
   it.each(['0', '2.5', 'three'])('refuses a receive count of %s, naming the variable', (value) => {
@@ -77,5 +76,33 @@ describe('the orchestrator', () => {
   it('names the agent variable that is missing', () => {
     expect(() => readOrchestratorConfig(without(orchestratorEnvironment, RUNTIME_ENV.bedrockModelId))).toThrow(AgentConfigurationError);
     expect(() => readOrchestratorConfig(without(orchestratorEnvironment, RUNTIME_ENV.bedrockModelId))).toThrow(RUNTIME_ENV.bedrockModelId);
+  });
+});
+
+describe('the WhatsApp channel', () => {
+  const endUserMessaging = {
+    ...without(orchestratorEnvironment, RUNTIME_ENV.whatsAppSecretArn),
+    [RUNTIME_ENV.whatsAppChannel]: 'end-user-messaging',
+    [RUNTIME_ENV.endUserMessagingPhoneNumbers]: '106540352242922=phone-number-id-976c72a700aac43eaf573ae050example, 2=phone-number-id-0123abc',
+  };
+
+  it('reads End User Messaging numbers and needs no WhatsApp secret', () => {
+    expect(readOrchestratorConfig(endUserMessaging).whatsApp).toEqual({
+      kind: 'end-user-messaging',
+      phoneNumbers: new Map([
+        ['106540352242922', 'phone-number-id-976c72a700aac43eaf573ae050example'],
+        ['2', 'phone-number-id-0123abc'],
+      ]),
+      metaApiVersion: PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion,
+    });
+  });
+
+  it.each(['106540352242922', '106540352242922=976c72a7', 'abc=phone-number-id-1', '1=phone-number-id-1=2'])('refuses the number pair %s, naming the variable', (value) => {
+    expect(() => readOrchestratorConfig({ ...endUserMessaging, [RUNTIME_ENV.endUserMessagingPhoneNumbers]: value })).toThrow(RUNTIME_ENV.endUserMessagingPhoneNumbers);
+  });
+
+  it('refuses an unknown channel and End User Messaging without numbers', () => {
+    expect(() => readOrchestratorConfig({ ...orchestratorEnvironment, [RUNTIME_ENV.whatsAppChannel]: 'telegram' })).toThrow(`${RUNTIME_ENV.whatsAppChannel}="telegram"`);
+    expect(() => readOrchestratorConfig(without(endUserMessaging, RUNTIME_ENV.endUserMessagingPhoneNumbers))).toThrow(RUNTIME_ENV.endUserMessagingPhoneNumbers);
   });
 });

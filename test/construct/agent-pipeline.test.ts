@@ -140,7 +140,7 @@ describe('AgentPipeline with its defaults', () => {
         Variables: {
           DYNAMODB_TABLE: synth.stack.resolve(synth.pipeline.table.tableName),
           TURN_QUEUE_URL: synth.stack.resolve(synth.pipeline.queue.queueUrl),
-          WHATSAPP_SECRET_ARN: synth.stack.resolve(synth.pipeline.whatsAppSecret.secretArn),
+          WHATSAPP_SECRET_ARN: synth.stack.resolve(synth.pipeline.whatsAppSecret!.secretArn),
           POWERTOOLS_SERVICE_NAME: 'gogenetic-agent-prod',
           POWERTOOLS_METRICS_NAMESPACE: 'gogenetic-agent',
           POWERTOOLS_LOG_LEVEL: 'INFO',
@@ -156,7 +156,7 @@ describe('AgentPipeline with its defaults', () => {
       Environment: {
         Variables: {
           DYNAMODB_TABLE: synth.stack.resolve(synth.pipeline.table.tableName),
-          WHATSAPP_SECRET_ARN: synth.stack.resolve(synth.pipeline.whatsAppSecret.secretArn),
+          WHATSAPP_SECRET_ARN: synth.stack.resolve(synth.pipeline.whatsAppSecret!.secretArn),
           WHATSAPP_API_BASE_URL: 'https://graph.facebook.com/v23.0',
           MAX_RECEIVE_COUNT: '3',
           AGENT_BACKEND: 'scripted',
@@ -186,7 +186,7 @@ describe('AgentPipeline with its defaults', () => {
       TargetFunctionArn: synth.stack.resolve(synth.pipeline.webhookFunction.functionArn),
       Cors: Match.absent(),
     });
-    expect(synth.stack.resolve(synth.pipeline.webhookUrl)).toEqual(synth.stack.resolve(synth.pipeline.webhookFunctionUrl.url));
+    expect(synth.stack.resolve(synth.pipeline.webhookUrl)).toEqual(synth.stack.resolve(synth.pipeline.webhookFunctionUrl!.url));
   });
 
   test('a WhatsApp secret is created with a random verify token and placeholders for what Meta issues', () => {
@@ -212,7 +212,7 @@ describe('AgentPipeline with its defaults', () => {
       statement(synth, XRAY_ACTIONS, ['*']),
       statement(synth, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'], [pipeline.table.tableArn]),
       statement(synth, ['sqs:SendMessage'], [pipeline.queue.queueArn]),
-      statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret.secretArn]),
+      statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret!.secretArn]),
     ]);
   });
 
@@ -235,7 +235,7 @@ describe('AgentPipeline with its defaults', () => {
         [pipeline.table.tableArn],
       ),
       statement(synth, ['dynamodb:Query'], [pipeline.table.tableArn, `${pipeline.table.tableArn}/index/GSI1`]),
-      statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret.secretArn]),
+      statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret!.secretArn]),
     ]);
   });
 

@@ -47,7 +47,7 @@ describe('AgentPipeline with the operator plane', () => {
       Environment: {
         Variables: Match.objectLike({
           DYNAMODB_TABLE: stack.resolve(pipeline.table.tableName),
-          WHATSAPP_SECRET_ARN: stack.resolve(pipeline.whatsAppSecret.secretArn),
+          WHATSAPP_SECRET_ARN: stack.resolve(pipeline.whatsAppSecret!.secretArn),
           OPERATOR_ADMIN_PHONE_NUMBERS: `${ADMIN},351912345678`,
           OPERATOR_TIME_ZONE: 'Europe/Lisbon',
           TURN_QUEUE_URL: stack.resolve(pipeline.queue.queueUrl),
@@ -102,7 +102,7 @@ describe('AgentPipeline with the operator plane', () => {
       statement(synth, XRAY_ACTIONS, ['*']),
       statement(synth, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], [pipeline.table.tableArn]),
       statement(synth, ['dynamodb:Query'], [pipeline.table.tableArn, `${pipeline.table.tableArn}/index/GSI1`]),
-      statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret.secretArn]),
+      statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret!.secretArn]),
     ]);
   });
 
@@ -113,7 +113,7 @@ describe('AgentPipeline with the operator plane', () => {
       statement(synth, XRAY_ACTIONS, ['*']),
       statement(synth, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'], [pipeline.table.tableArn]),
       statement(synth, ['dynamodb:Query'], [pipeline.table.tableArn, `${pipeline.table.tableArn}/index/GSI1`]),
-      statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret.secretArn]),
+      statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret!.secretArn]),
       statement(synth, ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage'], [pipeline.deadLetterQueue.queueArn]),
       statement(synth, ['sqs:SendMessage'], [pipeline.queue.queueArn]),
     ]);

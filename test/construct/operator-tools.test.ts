@@ -19,7 +19,7 @@ describe('stack outputs', () => {
     expect(outputs.PipelineTurnQueueUrl.Value).toEqual(stack.resolve(pipeline.queue.queueUrl));
     expect(outputs.PipelineDeadLetterQueueUrl.Value).toEqual(stack.resolve(pipeline.deadLetterQueue.queueUrl));
     expect(outputs.PipelineWebhookUrl.Value).toEqual(stack.resolve(pipeline.webhookUrl));
-    expect(outputs.PipelineWhatsAppSecretArn.Value).toEqual(stack.resolve(pipeline.whatsAppSecret.secretArn));
+    expect(outputs.PipelineWhatsAppSecretArn.Value).toEqual(stack.resolve(pipeline.whatsAppSecret!.secretArn));
   });
 
   test('with the operator plane, also the console URL', () => {

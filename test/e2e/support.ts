@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { startLocalPipeline, type LocalPipeline, type LocalPipelineOptions } from '../../local/runtime/local-pipeline';
+import { startLocalPipeline, type LocalChannel, type LocalPipeline, type LocalPipelineOptions } from '../../local/runtime/local-pipeline';
 
 /**
  * A pipeline on the run's shared DynamoDB Local and SQS emulator (started by jest's global setup),
@@ -19,6 +19,9 @@ export function startTestPipeline(options: Omit<LocalPipelineOptions, 'dynamoDbE
     ...options,
   });
 }
+
+/** Every channel the end-to-end suites run over: one parameterised suite, never a copy per channel. */
+export const CHANNELS: readonly LocalChannel[] = ['cloud-api', 'end-user-messaging'];
 
 /** A customer id in WhatsApp's shape (digits only), distinct per call. */
 export function newCustomer(): string {

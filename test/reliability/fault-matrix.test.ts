@@ -1,10 +1,12 @@
 // The fault matrix: every remote call a scenario makes, struck before and after the call by a
 // crash, a transient error and a timeout with an unknown outcome — then Meta's and SQS's
-// redeliveries run, and the four invariants are checked. One test per scenario and side; the
-// result table is printed (and written to $RELIABILITY_REPORT_DIR/fault-matrix.md when set).
+// redeliveries run, and the four invariants are checked. One test per channel, scenario and side
+// (the same matrix over the Cloud API and End User Messaging); the result table is printed (and written to $RELIABILITY_REPORT_DIR/fault-matrix.md when set).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULT_KINDS, FAULT_PHASES, type FaultKind, type FaultPhase, type FaultPlan } from '../support/fault-injection';
+import type { LocalChannel } from '../../local/runtime/local-pipeline';
+import { CHANNELS } from '../e2e/support';
 import { startReliabilityEnvironment, type ReliabilityEnvironment } from './support/pipeline-under-test';
 import { ScenarioRun, type RunResult, type Scenario, type Side } from './support/scenario-run';
 import { BURST, HUMAN_INBOX, ONE_MESSAGE } from './support/scenarios';
@@ -80,14 +82,17 @@ interface Cell {
 const tables: string[] = [];
 let lanes: ReliabilityEnvironment[];
 
-beforeAll(async () => {
-  const first = await startReliabilityEnvironment('matrix');
-  lanes = [first, ...(await Promise.all(Array.from({ length: LANES - 1 }, () => startReliabilityEnvironment('matrix', first.tableName))))];
-}, 60_000);
+async function startLanes(channel: LocalChannel): Promise<void> {
+  const first = await startReliabilityEnvironment('matrix', undefined, channel);
+  lanes = [first, ...(await Promise.all(Array.from({ length: LANES - 1 }, () => startReliabilityEnvironment('matrix', first.tableName, channel))))];
+}
 
-afterAll(async () => {
+async function closeLanes(): Promise<void> {
   // The table's owner goes last.
   for (const lane of [...(lanes ?? [])].reverse()) await lane.close();
+}
+
+afterAll(() => {
   if (tables.length === 0) return;
   const report = tables.join('\n\n');
   console.log(report);
@@ -97,26 +102,31 @@ afterAll(async () => {
   }
 });
 
-describe.each(MATRIX)('faults in the $side: $scenario.name', ({ scenario, side }) => {
-  test('every boundary × {before, after} × {crash, transient, timeout}: redelivered, the invariants hold', async () => {
-    const clean = await new ScenarioRun(lanes[0], scenario, side, []).execute();
-    expect(clean.report.violations).toEqual([]);
-    expect(clean.crossings.length).toBeGreaterThan(0);
+describe.each(CHANNELS)('over the %s channel', (channel) => {
+  beforeAll(() => startLanes(channel), 60_000);
+  afterAll(() => closeLanes());
 
-    const plans: FaultPlan[] = clean.crossings.flatMap(({ boundary, occurrence }) => COMBINATIONS.map(({ kind, phase }) => ({ boundary, occurrence, kind, phase })));
-    const cells = await inLanes(plans, async (plan, lane): Promise<Cell> => {
-      const result = await new ScenarioRun(lane, scenario, side, [plan]).execute();
-      return { boundary: plan.boundary, occurrence: plan.occurrence!, kind: plan.kind, phase: plan.phase, result };
-    });
-    tables.push(renderTable(`Faults in the ${side}: ${scenario.name}`, cells));
+  describe.each(MATRIX)('faults in the $side: $scenario.name', ({ scenario, side }) => {
+    test('every boundary × {before, after} × {crash, transient, timeout}: redelivered, the invariants hold', async () => {
+      const clean = await new ScenarioRun(lanes[0], scenario, side, []).execute();
+      expect(clean.report.violations).toEqual([]);
+      expect(clean.crossings.length).toBeGreaterThan(0);
 
-    const failures = cells.flatMap((cell) => {
-      const where = `${cell.kind} ${cell.phase} ${cell.boundary} #${cell.occurrence}`;
-      if (cell.result.faultsFired === 0) return [`${where}: the fault was never reached`];
-      return cell.result.report.violations.map((violation) => `${where}: ${violation}`);
-    });
-    expect(failures).toEqual([]);
-  }, 900_000);
+      const plans: FaultPlan[] = clean.crossings.flatMap(({ boundary, occurrence }) => COMBINATIONS.map(({ kind, phase }) => ({ boundary, occurrence, kind, phase })));
+      const cells = await inLanes(plans, async (plan, lane): Promise<Cell> => {
+        const result = await new ScenarioRun(lane, scenario, side, [plan]).execute();
+        return { boundary: plan.boundary, occurrence: plan.occurrence!, kind: plan.kind, phase: plan.phase, result };
+      });
+      tables.push(renderTable(`Faults in the ${side} (${channel}): ${scenario.name}`, cells));
+
+      const failures = cells.flatMap((cell) => {
+        const where = `${cell.kind} ${cell.phase} ${cell.boundary} #${cell.occurrence}`;
+        if (cell.result.faultsFired === 0) return [`${where}: the fault was never reached`];
+        return cell.result.report.violations.map((violation) => `${where}: ${violation}`);
+      });
+      expect(failures).toEqual([]);
+    }, 900_000);
+  });
 });
 
 /** Runs the plans on the lanes, each lane one run at a time (its queue and fake are its own). */

@@ -25,6 +25,13 @@ import { SqsTurnDispatcher } from '../../../lambda/core/adapters/sqs/sqs-turn-di
 import { randomIdGenerator } from '../../../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../../../lambda/core/adapters/system/system-clock';
 import { GraphApiWhatsAppSender } from '../../../lambda/core/adapters/whatsapp/graph-api-sender';
+import { createWhatsAppSender } from '../../../lambda/core/adapters/whatsapp/whatsapp-channel';
+import type { WhatsAppSender } from '../../../lambda/core/ports/whatsapp-sender';
+import { createEndUserMessagingEventsHandler } from '../../../lambda/eum-inbound/sns-events';
+import { PIPELINE_DEFAULTS } from '../../../lib/private/pipeline-contract';
+import { FakeEndUserMessaging } from '../../../local/fake-whatsapp/fake-end-user-messaging';
+import { endUserMessagingEvents, LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../../local/runtime/end-user-messaging-event';
+import type { LocalChannel } from '../../../local/runtime/local-pipeline';
 import { ProcessTurn } from '../../../lambda/core/application/process-turn';
 import type { TurnSettings } from '../../../lambda/core/application/turn-settings';
 import { RegisterInboundTurns } from '../../../lambda/core/application/register-inbound';
@@ -45,7 +52,10 @@ process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 const HELD_VISIBILITY_SECONDS = 600;
 
 export interface ReliabilityEnvironment {
-  readonly tableName: string;
+  /** How messages come in and replies go out (the fake Graph API is Meta on both channels). */
+  readonly channel: LocalChannel;
+  /** The fake End User Messaging endpoint in front of `fake` (End User Messaging channel only). */
+  readonly endUserMessaging?: FakeEndUserMessaging;  readonly tableName: string;
   readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
   readonly sqs: SQSClient;
@@ -59,20 +69,24 @@ export interface ReliabilityEnvironment {
  * A table (created, or shared with other environments of the same file), a FIFO queue with its DLQ
  * and a fake Graph API of its own: environments can run side by side on one table.
  */
-export async function startReliabilityEnvironment(label: string, sharedTableName?: string): Promise<ReliabilityEnvironment> {
+export async function startReliabilityEnvironment(label: string, sharedTableName?: string, channel: LocalChannel = 'cloud-api'): Promise<ReliabilityEnvironment> {
   const table: TestTable | undefined = sharedTableName === undefined ? await createTestTable(label) : undefined;
   const tableName = sharedTableName ?? table!.name;
   const sqs = new SQSClient({});
   const queues = await createTurnQueues(sqs, physicalNames(label, randomUUID().slice(0, 8)), { visibilityTimeoutSeconds: HELD_VISIBILITY_SECONDS });
   const fake = await FakeGraphApi.start({ accessToken: TEST_CREDENTIALS.accessToken });
+  const endUserMessaging =
+    channel === 'end-user-messaging' ? await FakeEndUserMessaging.start({ meta: fake, phoneNumbers: new Map([[LOCAL_ORIGINATION_PHONE_NUMBER_ID, BUSINESS_PHONE_NUMBER_ID]]) }) : undefined;
   return {
-    tableName,
+    channel,
+    endUserMessaging,    tableName,
     turnQueueUrl: queues.turnQueueUrl,
     deadLetterQueueUrl: queues.deadLetterQueueUrl,
     sqs,
     fake,
     repositories: createDynamoRepositories({ tableName }),
     close: async () => {
+      await endUserMessaging?.close();
       await fake.close();
       await table?.drop();
       sqs.destroy();
@@ -136,23 +150,43 @@ export interface WebhookUnderTest {
   readonly metrics: MetricsRecorder;
 }
 
-/** The webhook function (HTTP contract + inbound use case) with every remote call through `injector`. */
+/** The business number of the test notifications (test/support/webhook-events.ts). */
+const BUSINESS_PHONE_NUMBER_ID = '106540352242922';
+
+/**
+ * The inbound function of the environment's channel (HTTP contract or SNS contract + inbound use
+ * case) with every remote call through `injector`. Both take Meta's signed POST: on End User
+ * Messaging its body becomes the service's SNS events, and a failed invocation throws, which the
+ * drivers retry as Lambda retries an asynchronous event.
+ */
 export function composeWebhook(env: ReliabilityEnvironment, injector: FaultInjector): WebhookUnderTest {
   const { receipts, sessions, messages } = instrumentedRepositories(env.tableName, injector);
   const metrics = new MetricsRecorder(injector);
-  const handle = createWebhookHttpHandler({
-    credentials,
-    registerInbound: new RegisterInboundTurns({
-      receipts,
-      sessions,
-      messages,
-      dispatcher: injector.remote('dispatcher', new SqsTurnDispatcher(env.turnQueueUrl, env.sqs), AWS_SDK_FAILURES),
-    }),
-    clock: systemClock,
-    logger: silentLogger(),
-    metrics,
+  const registerInbound = new RegisterInboundTurns({
+    receipts,
+    sessions,
+    messages,
+    dispatcher: injector.remote('dispatcher', new SqsTurnDispatcher(env.turnQueueUrl, env.sqs), AWS_SDK_FAILURES),
   });
+  if (env.channel === 'end-user-messaging') {
+    const events = createEndUserMessagingEventsHandler({ registerInbound, clock: systemClock, logger: silentLogger(), metrics, businessPhoneNumberIds: new Set([BUSINESS_PHONE_NUMBER_ID]) });
+    const handle: WebhookFunction = async (event) => {
+      for (const snsEvent of endUserMessagingEvents(JSON.parse(event.body ?? '{}') as { entry: object[] })) await events(snsEvent);
+      return { statusCode: 200 };
+    };
+    return { handle, injector, metrics };
+  }
+  const handle = createWebhookHttpHandler({ credentials, registerInbound, clock: systemClock, logger: silentLogger(), metrics });
   return { handle, injector, metrics };
+}
+
+/** The sender of the environment's channel, with a short timeout. */
+function channelSender(env: ReliabilityEnvironment): WhatsAppSender {
+  if (env.endUserMessaging === undefined) return new GraphApiWhatsAppSender({ baseUrl: env.fake.baseUrl, credentials, requestTimeoutMs: 5_000 });
+  return createWhatsAppSender(
+    { kind: 'end-user-messaging', phoneNumbers: new Map([[BUSINESS_PHONE_NUMBER_ID, LOCAL_ORIGINATION_PHONE_NUMBER_ID]]), metaApiVersion: PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion },
+    { endUserMessagingEndpoint: env.endUserMessaging.endpoint },
+  );
 }
 
 export type TurnFunction = (record: SQSRecord) => Promise<SQSBatchResponse>;
@@ -177,7 +211,7 @@ export function composeOrchestrator(env: ReliabilityEnvironment, injector: Fault
     processTurn: new ProcessTurn({
       ...instrumentedRepositories(env.tableName, injector),
       agent: injector.remote('agent', agent, AGENT_FAILURES),
-      whatsapp: injector.remote('whatsapp', new GraphApiWhatsAppSender({ baseUrl: env.fake.baseUrl, credentials, requestTimeoutMs: 5_000 }), WHATSAPP_FAILURES),
+      whatsapp: injector.remote('whatsapp', channelSender(env), WHATSAPP_FAILURES),
       clock: systemClock,
       ids: randomIdGenerator,
       // Every invocation reads the prompt, as a cold one does, so its read is a boundary of every turn.

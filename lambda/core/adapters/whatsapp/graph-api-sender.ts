@@ -8,6 +8,7 @@ import {
 } from '../../ports/whatsapp-sender';
 import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
 import { classifyGraphApiError } from './graph-api-errors';
+import { CONNECT_PHASE_ERROR_CODES, readReceiptPayload, textMessagePayload } from './outbound-messages';
 import { splitWhatsAppText } from './whatsapp-text';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -52,23 +53,14 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
     const bodies = splitWhatsAppText(message.text, { maxParts: this.maxMessagesPerReply });
     const providerMessageIds: string[] = [];
     for (const body of bodies) {
-      const answer = await this.post(message.businessPhoneNumberId, textPayload(message, body), providerMessageIds.length);
+      const answer = await this.post(message.businessPhoneNumberId, textMessagePayload(message, body), providerMessageIds.length);
       providerMessageIds.push(readMessageId(answer, providerMessageIds.length));
     }
     return { providerMessageId: providerMessageIds[0], providerMessageIds };
   }
 
   async markAsRead(receipt: ReadReceipt): Promise<void> {
-    await this.post(
-      receipt.businessPhoneNumberId,
-      {
-        messaging_product: 'whatsapp',
-        status: 'read',
-        message_id: receipt.messageId,
-        ...(receipt.showTypingIndicator ? { typing_indicator: { type: 'text' } } : {}),
-      },
-      0,
-    );
+    await this.post(receipt.businessPhoneNumberId, readReceiptPayload(receipt), 0);
   }
 
   private async post(businessPhoneNumberId: string, payload: object, partsDelivered: number): Promise<SuccessAnswer> {
@@ -135,31 +127,6 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
       { cause: error },
     );
   }
-}
-
-/**
- * Socket errors raised before a single byte of the request left this process: the message was
- * certainly not accepted. Any other failure may have happened after Meta received the request.
- */
-const CONNECT_PHASE_ERROR_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-function textPayload(message: OutboundTextMessage, body: string): object {
-  // Business-scoped user ids (customers known without a phone) are addressed with `recipient`.
-  const address = message.customerIdKind === 'user_id' ? { recipient: message.customerId } : { to: message.customerId };
-  return {
-    messaging_product: 'whatsapp',
-    recipient_type: 'individual',
-    ...address,
-    type: 'text',
-    text: { body, preview_url: false },
-  };
 }
 
 interface SuccessAnswer {

@@ -1,0 +1,137 @@
+import { SendWhatsAppMessageCommand, type SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
+import {
+  WhatsAppSendError,
+  type OutboundTextMessage,
+  type ReadReceipt,
+  type SentTextMessage,
+  type WhatsAppSender,
+} from '../../ports/whatsapp-sender';
+import { classifyEndUserMessagingError } from './end-user-messaging-errors';
+import { CONNECT_PHASE_ERROR_CODES, readReceiptPayload, textMessagePayload } from './outbound-messages';
+import { splitWhatsAppText } from './whatsapp-text';
+
+/** End User Messaging's phone number ids: `phone-number-id-` and a hexadecimal id. */
+const ORIGINATION_PHONE_NUMBER_ID_PATTERN = /^phone-number-id-[0-9a-zA-Z]{1,100}$/;
+
+/** Whether `value` has the shape of an End User Messaging phone number id. */
+export function isOriginationPhoneNumberId(value: string): boolean {
+  return ORIGINATION_PHONE_NUMBER_ID_PATTERN.test(value);
+}
+
+export interface EndUserMessagingSenderOptions {
+  /** A client with `maxAttempts: 1`: retries belong to the queue, which keeps the persisted reply. */
+  readonly client: SocialMessagingClient;
+  /** Meta phone number id (what the inbound events and the turns carry) → End User Messaging id. */
+  readonly phoneNumbers: ReadonlyMap<string, string>;
+  /** e.g. `v20.0`. */
+  readonly metaApiVersion: string;
+  /** A longer reply is split into at most this many messages (the last one truncated). Default 5. */
+  readonly maxMessagesPerReply?: number;
+}
+
+/**
+ * Sends replies through AWS End User Messaging Social (`SendWhatsAppMessage`, IAM-signed, no Meta
+ * token): the same Cloud API message objects as the Graph API adapter, from the linked number that
+ * received the customer's message, and every failure mapped to the same {@link WhatsAppSendError}
+ * outcome table, so the turn protocol cannot tell the channels apart.
+ */
+export class EndUserMessagingWhatsAppSender implements WhatsAppSender {
+  constructor(private readonly options: EndUserMessagingSenderOptions) {}
+
+  async sendText(message: OutboundTextMessage): Promise<SentTextMessage> {
+    const bodies = splitWhatsAppText(message.text, { maxParts: this.options.maxMessagesPerReply });
+    const providerMessageIds: string[] = [];
+    for (const body of bodies) {
+      const partsDelivered = providerMessageIds.length;
+      providerMessageIds.push(requireMessageId(await this.send(message.businessPhoneNumberId, textMessagePayload(message, body), partsDelivered), partsDelivered));
+    }
+    return { providerMessageId: providerMessageIds[0], providerMessageIds };
+  }
+
+  async markAsRead(receipt: ReadReceipt): Promise<void> {
+    await this.send(receipt.businessPhoneNumberId, readReceiptPayload(receipt), 0);
+  }
+
+  /** The service's message id; a send it answered without one may still have been accepted. */
+  private async send(businessPhoneNumberId: string, payload: object, partsDelivered: number): Promise<string | undefined> {
+    const originationPhoneNumberId = this.options.phoneNumbers.get(businessPhoneNumberId);
+    if (originationPhoneNumberId === undefined) {
+      // Only a number the construct was given can be used: anything else would be refused by IAM anyway.
+      throw new WhatsAppSendError('The business phone number is not one of the linked End User Messaging numbers', {
+        category: 'request',
+        retryable: false,
+        outcomeUnknown: false,
+        partsDelivered,
+      });
+    }
+    try {
+      const { messageId } = await this.options.client.send(
+        new SendWhatsAppMessageCommand({
+          originationPhoneNumberId,
+          message: new TextEncoder().encode(JSON.stringify(payload)),
+          metaApiVersion: this.options.metaApiVersion,
+        }),
+      );
+      return messageId || undefined;
+    } catch (error) {
+      throw sendError(error, partsDelivered);
+    }
+  }
+}
+
+function requireMessageId(messageId: string | undefined, partsDelivered: number): string {
+  if (messageId !== undefined) return messageId;
+  throw new WhatsAppSendError('End User Messaging answered without a message id; the message may have been accepted', {
+    category: 'transport',
+    retryable: true,
+    outcomeUnknown: true,
+    httpStatus: 200,
+    partsDelivered,
+  });
+}
+
+interface ServiceExceptionShape {
+  readonly name?: unknown;
+  readonly message?: unknown;
+  readonly code?: unknown;
+  readonly $fault?: unknown;
+  readonly $metadata?: { readonly httpStatusCode?: unknown };
+}
+
+function sendError(error: unknown, partsDelivered: number): WhatsAppSendError {
+  const shape = (error ?? {}) as ServiceExceptionShape;
+  const name = typeof shape.name === 'string' ? shape.name : 'Error';
+  const httpStatus = typeof shape.$metadata?.httpStatusCode === 'number' ? shape.$metadata.httpStatusCode : undefined;
+  if (httpStatus === undefined) return transportError(error, name, shape, partsDelivered);
+
+  const message = typeof shape.message === 'string' ? shape.message : undefined;
+  const fault = shape.$fault === 'server' || shape.$fault === 'client' ? shape.$fault : undefined;
+  const treatment = classifyEndUserMessagingError(name, message, fault);
+  return new WhatsAppSendError(
+    `End User Messaging refused the message: ${name}${treatment.metaCode === undefined ? '' : ` (Meta code ${treatment.metaCode})`} (HTTP ${httpStatus})`,
+    { category: treatment.category, retryable: treatment.retryable, outcomeUnknown: false, code: treatment.metaCode, httpStatus, partsDelivered },
+  );
+}
+
+/** No HTTP answer: the request never left (connect phase), or it may have been accepted (anything later). */
+function transportError(error: unknown, name: string, shape: ServiceExceptionShape, partsDelivered: number): WhatsAppSendError {
+  const code = socketErrorCode(shape);
+  const neverSent = code !== undefined && CONNECT_PHASE_ERROR_CODES.has(code);
+  return new WhatsAppSendError(
+    neverSent
+      ? `End User Messaging request could not connect (${code})`
+      : `End User Messaging request failed without an answer (${code ?? name}); the message may have been accepted`,
+    { category: 'transport', retryable: true, outcomeUnknown: !neverSent, partsDelivered },
+    { cause: error },
+  );
+}
+
+/**
+ * The socket error's code. The SDK wraps an error that is not an `Error` of its own realm (as under
+ * a test sandbox) and keeps only its message, where Node writes `connect ECONNREFUSED 127.0.0.1:1`.
+ */
+function socketErrorCode(shape: ServiceExceptionShape): string | undefined {
+  if (typeof shape.code === 'string') return shape.code;
+  const message = typeof shape.message === 'string' ? shape.message : '';
+  return /\bconnect (E[A-Z_]+)\b/.exec(message)?.[1];
+}

@@ -1,0 +1,60 @@
+import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
+import { CUSTOM_METRICS } from '../../../../lib/private/pipeline-contract';
+import type { InboundOutcome, RegisterInboundTurns } from '../../application/register-inbound';
+import { admitInboundTurns } from '../../domain/inbound-admission';
+import type { Clock } from '../../ports/clock';
+import type { ParsedWebhook } from './webhook-payload';
+
+export interface InboundNotificationDependencies {
+  readonly registerInbound: RegisterInboundTurns;
+  readonly clock: Clock;
+  readonly metrics: Metrics;
+  /** The business numbers this pipeline answers for; other numbers' messages are dropped and counted. @default every number */
+  readonly businessPhoneNumberIds?: ReadonlySet<string>;
+}
+
+/** What became of one notification, for the handler's log line. */
+export interface InboundNotificationSummary {
+  readonly turns: number;
+  readonly statuses: number;
+  readonly ignored: number;
+  readonly droppedForeignNumber: number;
+  readonly droppedStale: number;
+  readonly outcomes: Record<string, number>;
+}
+
+const OUTCOME_METRICS: Record<InboundOutcome, string> = {
+  dispatched: 'InboundDispatched',
+  redispatched: 'InboundDispatched',
+  duplicate: 'InboundDuplicates',
+  human_inbox: 'InboundRoutedToHuman',
+};
+
+/**
+ * The part of the inbound protocol both channels share once Meta's notification is parsed — from
+ * the webhook's verified body or from End User Messaging's event: admission, the registering use
+ * case, and the metrics. Rejects when a registration fails, so the delivery is retried (Meta's
+ * retry of a non-200 answer, or Lambda's retry of the SNS event); every step is idempotent.
+ */
+export async function registerInboundNotification(parsed: ParsedWebhook, deps: InboundNotificationDependencies): Promise<InboundNotificationSummary> {
+  const { metrics } = deps;
+  metrics.addMetric(CUSTOM_METRICS.inboundReceived, MetricUnit.Count, parsed.turns.length);
+  metrics.addMetric('StatusesReceived', MetricUnit.Count, parsed.statuses.length);
+  const admission = admitInboundTurns(parsed.turns, { businessPhoneNumberIds: deps.businessPhoneNumberIds, now: deps.clock.now() });
+  metrics.addMetric(CUSTOM_METRICS.inboundForeignNumberDropped, MetricUnit.Count, admission.foreignNumber);
+  metrics.addMetric(CUSTOM_METRICS.inboundStaleDropped, MetricUnit.Count, admission.stale);
+  const results = await deps.registerInbound.execute(admission.admitted);
+  const outcomes: Record<string, number> = {};
+  for (const { outcome } of results) {
+    outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    metrics.addMetric(OUTCOME_METRICS[outcome], MetricUnit.Count, 1);
+  }
+  return {
+    turns: parsed.turns.length,
+    statuses: parsed.statuses.length,
+    ignored: parsed.ignored,
+    droppedForeignNumber: admission.foreignNumber,
+    droppedStale: admission.stale,
+    outcomes,
+  };
+}

@@ -1,0 +1,42 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
+import type { SNSEvent } from 'aws-lambda';
+import { CUSTOM_METRICS } from '../../lib/private/pipeline-contract';
+import { EndUserMessagingEventError, parseEndUserMessagingEvent } from '../core/adapters/whatsapp/end-user-messaging-event';
+import { registerInboundNotification } from '../core/adapters/whatsapp/inbound-notification';
+import type { RegisterInboundTurns } from '../core/application/register-inbound';
+import type { Clock } from '../core/ports/clock';
+
+export interface EndUserMessagingEventsDependencies {
+  readonly registerInbound: RegisterInboundTurns;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  /** The Meta phone number ids of the linked numbers served; events of any other number are dropped and counted. */
+  readonly businessPhoneNumberIds: ReadonlySet<string>;
+}
+
+/**
+ * The SNS contract of the End User Messaging inbound function (docs/DESIGN.md#inbound-protocol).
+ * SNS invokes it asynchronously: a rejection makes Lambda retry the event, and SNS itself may
+ * deliver an event twice — both are Meta's retries by another name, and registration is idempotent.
+ * A message that is not a well-formed event is counted and dropped: retrying it cannot help.
+ */
+export function createEndUserMessagingEventsHandler(deps: EndUserMessagingEventsDependencies): (event: SNSEvent) => Promise<void> {
+  const { logger, metrics } = deps;
+  return async (event) => {
+    for (const record of event.Records ?? []) {
+      let parsed;
+      try {
+        parsed = parseEndUserMessagingEvent(record.Sns?.Message ?? '', deps.clock.now());
+      } catch (error) {
+        if (!(error instanceof EndUserMessagingEventError)) throw error;
+        metrics.addMetric(CUSTOM_METRICS.inboundEnvelopeMalformed, MetricUnit.Count, 1);
+        logger.warn('eum_event_dropped', { outcome: 'malformed', snsMessageId: record.Sns?.MessageId, reason: error.message });
+        continue;
+      }
+      const summary = await registerInboundNotification(parsed.notification, deps);
+      logger.info('eum_event_handled', { outcome: 'accepted', snsMessageId: record.Sns?.MessageId, eventId: parsed.eventId, ...summary });
+    }
+  };
+}

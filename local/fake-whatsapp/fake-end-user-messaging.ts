@@ -1,0 +1,143 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FakeGraphApi } from './fake-graph-api';
+
+/** The route of `SendWhatsAppMessage` (REST-JSON, as the service's API reference documents it). */
+const SEND_ROUTE = '/v1/whatsapp/send';
+
+export interface FakeEndUserMessagingOptions {
+  /** Meta behind the service: every send is passed through to it, so its recording and failure injection apply. */
+  readonly meta: FakeGraphApi;
+  /** End User Messaging phone number id (`phone-number-id-…`) → Meta phone number id. */
+  readonly phoneNumbers: ReadonlyMap<string, string>;
+  /** Default: a free port. */
+  readonly port?: number;
+}
+
+/**
+ * A stand-in for AWS End User Messaging Social on 127.0.0.1, as far as the pipeline uses it:
+ * `SendWhatsAppMessage`. Like the real service it sits in front of Meta: it resolves the linked
+ * number, passes the Cloud API message object through to the fake Graph API, and answers with the
+ * service's shapes — `{messageId}`, or a typed exception (`x-amzn-errortype`) whose message carries
+ * Meta's `(#code)` — so the SDK client and the real adapter run unchanged against it, and the
+ * tests keep asserting on (and injecting failures into) the one fake Meta of both channels.
+ */
+export class FakeEndUserMessaging {
+  static async start(options: FakeEndUserMessagingOptions): Promise<FakeEndUserMessaging> {
+    const fake = new FakeEndUserMessaging(options);
+    await new Promise<void>((resolve, reject) => {
+      fake.server.once('error', reject);
+      fake.server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    });
+    return fake;
+  }
+
+  private readonly server: Server;
+
+  private constructor(private readonly options: FakeEndUserMessagingOptions) {
+    this.server = createServer((request, response) => {
+      this.handle(request, response).catch((error: unknown) => {
+        if (!response.headersSent) serviceException(response, 500, 'InternalServiceException', `Fake End User Messaging failure: ${String(error)}`);
+      });
+    });
+  }
+
+  /** The endpoint to give the SDK client (`endpoint`), e.g. `http://127.0.0.1:43210`. */
+  get endpoint(): string {
+    const { port } = this.server.address() as AddressInfo;
+    return `http://127.0.0.1:${port}`;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve, reject) => this.server.close((error) => (error ? reject(error) : resolve())));
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const rawBody = await readBody(request);
+    if (request.method !== 'POST' || request.url?.split('?')[0] !== SEND_ROUTE) {
+      serviceException(response, 404, 'ResourceNotFoundException', `Unsupported ${request.method} request to ${request.url}`);
+      return;
+    }
+    if (!request.headers.authorization?.startsWith('AWS4-HMAC-SHA256 ')) {
+      serviceException(response, 403, 'AccessDeniedException', 'The request was not signed with AWS credentials');
+      return;
+    }
+    const input = parseInput(rawBody);
+    if (typeof input === 'string') {
+      serviceException(response, 400, 'ValidationException', input);
+      return;
+    }
+    const metaPhoneNumberId = this.options.phoneNumbers.get(input.originationPhoneNumberId);
+    if (metaPhoneNumberId === undefined) {
+      serviceException(response, 404, 'ResourceNotFoundException', `Phone number ${input.originationPhoneNumberId} is not linked to this account`);
+      return;
+    }
+    let answer: Response;
+    let body: unknown;
+    try {
+      answer = await fetch(`${this.options.meta.baseUrl}/${metaPhoneNumberId}/messages`, {
+        method: 'POST',
+        headers: { 'authorization': `Bearer ${this.options.meta.accessToken}`, 'content-type': 'application/json' },
+        body: input.message,
+      });
+      body = JSON.parse(await answer.text()) as unknown;
+    } catch {
+      // Meta cut the connection after accepting: so does the service, the outcome stays unknown.
+      response.destroy();
+      return;
+    }
+    if (answer.ok) {
+      const id = (body as { messages?: Array<{ id?: unknown }> } | null)?.messages?.[0]?.id;
+      sendJson(response, 200, typeof id === 'string' ? { messageId: id } : {});
+      return;
+    }
+    const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    const message = `(#${String(error?.code ?? 'unknown')}) ${String(error?.message ?? 'Meta refused the message')}`;
+    const [status, exception] = exceptionFor(answer.status);
+    serviceException(response, status, exception, message);
+  }
+}
+
+/** How the service reports Meta's answer (its exceptions and their HTTP statuses, from the SDK's model). */
+function exceptionFor(metaStatus: number): [number, string] {
+  if (metaStatus === 429) return [429, 'ThrottledRequestException'];
+  if (metaStatus >= 500) return [502, 'DependencyException'];
+  if (metaStatus === 401 || metaStatus === 403) return [403, 'AccessDeniedByMetaException'];
+  return [400, 'ValidationException'];
+}
+
+interface SendInput {
+  readonly originationPhoneNumberId: string;
+  /** The decoded Cloud API message object, as JSON text. */
+  readonly message: string;
+}
+
+function parseInput(rawBody: string): SendInput | string {
+  let parsed: { originationPhoneNumberId?: unknown; message?: unknown; metaApiVersion?: unknown };
+  try {
+    parsed = JSON.parse(rawBody) as typeof parsed;
+  } catch {
+    return 'The request body is not JSON';
+  }
+  if (typeof parsed.originationPhoneNumberId !== 'string') return 'originationPhoneNumberId is required';
+  if (typeof parsed.metaApiVersion !== 'string' || !/^v\d+\.\d+$/.test(parsed.metaApiVersion)) return 'metaApiVersion must look like v20.0';
+  if (typeof parsed.message !== 'string' || parsed.message === '') return 'message is required';
+  return { originationPhoneNumberId: parsed.originationPhoneNumberId, message: Buffer.from(parsed.message, 'base64').toString('utf8') };
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function serviceException(response: ServerResponse, httpStatus: number, name: string, message: string): void {
+  response.writeHead(httpStatus, { 'content-type': 'application/json', 'x-amzn-errortype': name });
+  response.end(JSON.stringify({ message }));
+}
+
+function sendJson(response: ServerResponse, httpStatus: number, body: unknown): void {
+  response.writeHead(httpStatus, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(body));
+}

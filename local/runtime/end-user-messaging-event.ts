@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import type { SNSEvent } from 'aws-lambda';
+import { newWamid, textMessageNotification, type CustomerTextMessage, type WebhookDelivery } from './meta-notification';
+
+/** The linked number the local pipeline plays on End User Messaging (the service's id shape). */
+export const LOCAL_ORIGINATION_PHONE_NUMBER_ID = 'phone-number-id-0123456789abcdef0123456789abcdef';
+
+const ACCOUNT_ID = '123456789012';
+const REGION = 'us-east-1';
+const TOPIC_ARN = `arn:aws:sns:${REGION}:${ACCOUNT_ID}:whatsapp-events`;
+
+/**
+ * What End User Messaging Social publishes for each `entry[]` element of a Meta notification: the
+ * AWS header around the entry, which travels as a JSON string (`whatsAppWebhookEntry`).
+ */
+export function endUserMessagingEnvelope(entry: object, metaPhoneNumberId: string, wabaId: string, originationPhoneNumberId = LOCAL_ORIGINATION_PHONE_NUMBER_ID): object {
+  const resourceId = originationPhoneNumberId.replace(/^phone-number-id-/, '');
+  return {
+    context: {
+      MetaWabaIds: [{ wabaId, arn: `arn:aws:social-messaging:${REGION}:${ACCOUNT_ID}:waba/${resourceId}` }],
+      MetaPhoneNumberIds: [{ metaPhoneNumberId, arn: `arn:aws:social-messaging:${REGION}:${ACCOUNT_ID}:phone-number-id/${resourceId}` }],
+    },
+    whatsAppWebhookEntry: JSON.stringify(entry),
+    aws_account_id: ACCOUNT_ID,
+    message_timestamp: new Date().toISOString(),
+    messageId: randomUUID(),
+  };
+}
+
+/** The events a Meta notification becomes on the SNS topic: one per entry, each as its own Lambda event. */
+export function endUserMessagingEvents(notification: { readonly entry: readonly object[] }): SNSEvent[] {
+  return notification.entry.map((entry) => {
+    const { id: wabaId, changes } = entry as { id: string; changes: Array<{ value?: { metadata?: { phone_number_id?: string } } }> };
+    const metaPhoneNumberId = changes[0]?.value?.metadata?.phone_number_id ?? '';
+    return snsEvent(JSON.stringify(endUserMessagingEnvelope(entry, metaPhoneNumberId, wabaId)));
+  });
+}
+
+/** A Lambda event from an SNS subscription, carrying `message` as SNS delivers it. */
+export function snsEvent(message: string, snsMessageId: string = randomUUID()): SNSEvent {
+  return {
+    Records: [
+      {
+        EventSource: 'aws:sns',
+        EventVersion: '1.0',
+        EventSubscriptionArn: `${TOPIC_ARN}:${randomUUID()}`,
+        Sns: {
+          Type: 'Notification',
+          MessageId: snsMessageId,
+          TopicArn: TOPIC_ARN,
+          Subject: '',
+          Message: message,
+          Timestamp: new Date().toISOString(),
+          SignatureVersion: '1',
+          Signature: '',
+          SigningCertUrl: '',
+          UnsubscribeUrl: '',
+          MessageAttributes: {},
+        },
+      },
+    ],
+  };
+}
+
+/** Lambda's asynchronous invocation: the first attempt and two retries. */
+const ASYNC_INVOKE_ATTEMPTS = 3;
+
+/**
+ * Publishes customer messages as End User Messaging does and delivers each event to the inbound
+ * function as SNS and Lambda would: an invocation that fails is retried (twice). The status is
+ * the webhook's equivalent: 200 when every event was handled, 500 when one failed every attempt.
+ */
+export async function deliverToEventTopic(handler: (event: SNSEvent) => Promise<void>, messages: readonly CustomerTextMessage[]): Promise<WebhookDelivery> {
+  const identified = messages.map((message) => ({ ...message, messageId: message.messageId ?? newWamid() }));
+  const messageIds = identified.map((message) => message.messageId);
+  for (const event of endUserMessagingEvents(textMessageNotification(identified) as { entry: object[] })) {
+    if (!(await invokeAsynchronously(handler, event))) return { status: 500, body: 'failed', messageIds };
+  }
+  return { status: 200, body: 'ok', messageIds };
+}
+
+async function invokeAsynchronously(handler: (event: SNSEvent) => Promise<void>, event: SNSEvent): Promise<boolean> {
+  for (let attempt = 1; attempt <= ASYNC_INVOKE_ATTEMPTS; attempt++) {
+    try {
+      await handler(event);
+      return true;
+    } catch {
+      // Lambda retries a failed asynchronous invocation; the last failure parks the event.
+    }
+  }
+  return false;
+}

@@ -1,0 +1,148 @@
+// The End User Messaging adapter against a fake of the service over real HTTP (the SDK client
+// pointed at it), with the fake Graph API behind it as Meta: the same outcome table as the Graph
+// API adapter, keyed on the service's documented exceptions.
+import {
+  AccessDeniedException,
+  DependencyException,
+  InternalServiceException,
+  InvalidParametersException,
+  ResourceNotFoundException,
+  SocialMessagingClient,
+  ThrottledRequestException,
+  ValidationException,
+} from '@aws-sdk/client-socialmessaging';
+import { classifyEndUserMessagingError } from '../../lambda/core/adapters/whatsapp/end-user-messaging-errors';
+import { EndUserMessagingWhatsAppSender } from '../../lambda/core/adapters/whatsapp/end-user-messaging-sender';
+import { WHATSAPP_TEXT_LIMIT } from '../../lambda/core/adapters/whatsapp/whatsapp-text';
+import { WhatsAppSendError, type OutboundTextMessage } from '../../lambda/core/ports/whatsapp-sender';
+import { FakeEndUserMessaging } from '../../local/fake-whatsapp/fake-end-user-messaging';
+import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
+
+const META_PHONE_NUMBER_ID = '106540352242922';
+const ORIGINATION_ID = 'phone-number-id-976c72a700aac43eaf573ae050example';
+const toPhone: OutboundTextMessage = { businessPhoneNumberId: META_PHONE_NUMBER_ID, customerId: '5511987654321', customerIdKind: 'phone', text: 'Olá! Podemos ajudar.' };
+
+let meta: FakeGraphApi;
+let service: FakeEndUserMessaging;
+let client: SocialMessagingClient;
+
+beforeAll(async () => {
+  meta = await FakeGraphApi.start();
+  service = await FakeEndUserMessaging.start({ meta, phoneNumbers: new Map([[ORIGINATION_ID, META_PHONE_NUMBER_ID]]) });
+  client = new SocialMessagingClient({ endpoint: service.endpoint, region: 'us-east-1', maxAttempts: 1, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+});
+afterEach(() => meta.reset());
+afterAll(async () => {
+  client.destroy();
+  await service.close();
+  await meta.close();
+});
+
+function sender(phoneNumbers = new Map([[META_PHONE_NUMBER_ID, ORIGINATION_ID]]), senderClient = client): EndUserMessagingWhatsAppSender {
+  return new EndUserMessagingWhatsAppSender({ client: senderClient, phoneNumbers, metaApiVersion: 'v20.0' });
+}
+
+async function sendError(promise: Promise<unknown>): Promise<WhatsAppSendError> {
+  const error = await promise.then(
+    () => undefined,
+    (failure: unknown) => failure,
+  );
+  expect(error).toBeInstanceOf(WhatsAppSendError);
+  return error as WhatsAppSendError;
+}
+
+describe('sending through End User Messaging', () => {
+  it('passes the Cloud API message through SendWhatsAppMessage from the linked number and returns its id', async () => {
+    const result = await sender().sendText(toPhone);
+
+    const [accepted] = meta.sent();
+    expect(meta.sent()).toHaveLength(1);
+    expect(accepted).toMatchObject({ businessPhoneNumberId: META_PHONE_NUMBER_ID, recipient: '5511987654321', recipientKind: 'phone', text: toPhone.text });
+    expect(result).toEqual({ providerMessageId: accepted.providerMessageId, providerMessageIds: [accepted.providerMessageId] });
+  });
+
+  it('addresses a business-scoped user id with `recipient` and sends read receipts', async () => {
+    await sender().sendText({ ...toPhone, customerId: 'BR.13491208655302741918', customerIdKind: 'user_id' });
+    await sender().markAsRead({ businessPhoneNumberId: META_PHONE_NUMBER_ID, messageId: 'wamid.abc', showTypingIndicator: true });
+
+    expect(meta.sent()[0]).toMatchObject({ recipient: 'BR.13491208655302741918', recipientKind: 'user_id' });
+    expect(meta.readReceipts()).toEqual([expect.objectContaining({ businessPhoneNumberId: META_PHONE_NUMBER_ID, messageId: 'wamid.abc', typingIndicator: true })]);
+  });
+
+  it('splits a long reply and reports the parts delivered when a later part fails', async () => {
+    meta.answerNext(1, { httpStatus: 200, body: JSON.stringify({ messages: [{ id: 'wamid.first' }] }) });
+    meta.failNext(1, { httpStatus: 503, code: 131016, message: 'Service overloaded' });
+
+    const failure = await sendError(sender().sendText({ ...toPhone, text: 'a'.repeat(WHATSAPP_TEXT_LIMIT + 10) }));
+
+    expect(failure).toMatchObject({ category: 'provider_unavailable', retryable: true, partsDelivered: 1 });
+  });
+
+  it('refuses a number that is not linked, without any request', async () => {
+    const failure = await sendError(sender(new Map()).sendText(toPhone));
+
+    expect(failure).toMatchObject({ category: 'request', retryable: false, outcomeUnknown: false });
+    expect(meta.requestCount).toBe(0);
+  });
+});
+
+describe("Meta's refusals, through the service", () => {
+  it.each([
+    [{ httpStatus: 400, code: 131047, message: 'Re-engagement message' }, { category: 'recipient', retryable: false, code: 131047, httpStatus: 400 }],
+    [{ httpStatus: 400, code: 100, message: 'Invalid parameter' }, { category: 'request', retryable: false, code: 100 }],
+    [{ httpStatus: 400, code: 131056, message: 'Pair rate limit hit' }, { category: 'rate_limit', retryable: true, code: 131056 }],
+    [{ httpStatus: 429, code: 130429, message: 'Rate limit hit' }, { category: 'rate_limit', retryable: true, httpStatus: 429 }],
+    [{ httpStatus: 503, code: 131016, message: 'Service overloaded' }, { category: 'provider_unavailable', retryable: true, httpStatus: 502 }],
+  ])('maps %o like the Graph API adapter does', async (failure, expected) => {
+    meta.failNext(1, failure);
+
+    const error = await sendError(sender().sendText(toPhone));
+
+    expect(error).toMatchObject({ ...expected, outcomeUnknown: false, partsDelivered: 0 });
+    expect(error.message).not.toContain(toPhone.text);
+  });
+
+  it('reports a connection cut after Meta accepted as an unknown outcome', async () => {
+    meta.acceptThenDropConnection(1);
+
+    const error = await sendError(sender().sendText(toPhone));
+
+    expect(error).toMatchObject({ category: 'transport', retryable: true, outcomeUnknown: true });
+    expect(meta.sent()).toHaveLength(1);
+  });
+
+  it('knows a refused connection never delivered anything', async () => {
+    const unreachable = new SocialMessagingClient({ endpoint: 'http://127.0.0.1:1', region: 'us-east-1', maxAttempts: 1, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+
+    const error = await sendError(sender(undefined, unreachable).sendText(toPhone));
+
+    expect(error).toMatchObject({ category: 'transport', retryable: true, outcomeUnknown: false });
+    unreachable.destroy();
+  });
+});
+
+describe("the service's documented exceptions", () => {
+  const metadata = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
+  it.each([
+    [new ThrottledRequestException({ message: 'Rate exceeded', ...metadata(429) }), 'rate_limit', true],
+    [new DependencyException({ message: 'Meta is unavailable', ...metadata(502) }), 'provider_unavailable', true],
+    [new InternalServiceException({ message: 'Internal error', ...metadata(500) }), 'provider_unavailable', true],
+    [new AccessDeniedException({ message: 'not authorized to perform social-messaging:SendWhatsAppMessage', ...metadata(403) }), 'account', true],
+    [new ResourceNotFoundException({ message: 'phone number not found', ...metadata(404) }), 'account', true],
+    [new ValidationException({ message: 'message is too long', ...metadata(400) }), 'request', false],
+    [new InvalidParametersException({ message: 'invalid recipient', ...metadata(400) }), 'request', false],
+    [new ValidationException({ message: '(#131047) Message failed to send because more than 24 hours have passed', ...metadata(400) }), 'recipient', false],
+  ].map(([exception, category, retryable]) => ({ exception, category, retryable, title: `${(exception as Error).name}: ${(exception as Error).message}` })))(
+    '$title → $category, retryable $retryable',
+    async ({ exception, category, retryable }) => {
+    const failing = { send: () => Promise.reject(exception) } as unknown as SocialMessagingClient;
+
+      await expect(sender(undefined, failing).sendText(toPhone)).rejects.toMatchObject({ category, retryable, outcomeUnknown: false });
+    },
+  );
+
+  it('falls back on the fault side for an exception it does not know', () => {
+    expect(classifyEndUserMessagingError('SomethingNewException', 'new', 'server')).toMatchObject({ category: 'provider_unavailable', retryable: true });
+    expect(classifyEndUserMessagingError('SomethingNewException', 'new', 'client')).toMatchObject({ category: 'request', retryable: false });
+  });
+});
