@@ -3,13 +3,16 @@ import { ConditionFailedError } from '../../domain/errors';
 import type { DemandRepository, Page, PageRequest } from '../../ports/repositories';
 import { demandFromItem, demandToItem } from './codecs/demand-codec';
 import type { DynamoKit } from './dynamo-kit';
-import { demandKey, demandListPrefix, demandSourceKey, ENTITY_TYPE, EntityType, SK } from './keys';
+import { referenceItem } from './customer-references';
+import { customerDemandReferenceKey, demandKey, demandListPrefix, demandSourceKey, ENTITY_TYPE, EntityType, SK } from './keys';
 import { IF_ABSENT, queryPrefixPage, retryTransactionConflicts, toPage } from './repository-support';
 
 /**
  * Out-of-portfolio demands, listed chronologically. Each is recorded at most once per source
  * message: a marker item keyed by the message id is created in the same transaction, so a retried
- * turn (with a new demand id and time) cannot record the same demand twice.
+ * turn (with a new demand id and time) cannot record the same demand twice. A reference in the
+ * customer's partition, written in the same transaction, lets an erasure find the customer's demands
+ * without reading everyone's.
  */
 export class DynamoDemandRepository implements DemandRepository {
   constructor(private readonly kit: DynamoKit) {}
@@ -26,6 +29,14 @@ export class DynamoDemandRepository implements DemandRepository {
         this.kit.transact([
           { put: { item: marker, ...IF_ABSENT } },
           { put: { item: demandToItem(demand), ...IF_ABSENT } },
+          {
+            put: {
+              item: referenceItem(customerDemandReferenceKey(demand.customerId, demand.demandId), EntityType.demandReference, [
+                demandKey(demand.recordedAt, demand.demandId),
+                demandSourceKey(demand.sourceMessageId),
+              ]),
+            },
+          },
         ]),
       );
       return true;
