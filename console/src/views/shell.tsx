@@ -5,6 +5,7 @@ import type { MessageKey } from '../i18n';
 import { hrefOf, type AdminScreen, type Route } from '../view-model';
 import { AdminListScreen } from './admin-lists';
 import { ConfigScreen, OperatorsScreen } from './admin-config';
+import { CustomerDataScreen } from './admin-customers';
 import { DeadLettersScreen } from './admin-dead-letters';
 import { PromptsScreen } from './admin-prompts';
 import { describeFailure, FeedbackLine, type Feedback } from './common';
@@ -20,6 +21,7 @@ const ADMIN_LINKS: readonly (readonly [AdminScreen, MessageKey])[] = [
   ['audit', 'nav.audit'],
   ['crm', 'nav.crm'],
   ['dead-letters', 'nav.deadLetters'],
+  ['customers', 'nav.customers'],
 ];
 
 export interface ShellProps {
@@ -78,6 +80,8 @@ function Screen({ route, isAdmin }: { readonly route: Route; readonly isAdmin: b
       return <ConfigScreen />;
     case 'dead-letters':
       return <DeadLettersScreen />;
+    case 'customers':
+      return <CustomerDataScreen />;
     default:
       return <AdminListScreen key={route.screen} screen={route.screen} />;
   }
