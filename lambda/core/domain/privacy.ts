@@ -35,3 +35,23 @@ export function consentCommandOf(text: string | undefined): 'opt_out' | 'opt_in'
 export function customerPseudonym(salt: string, customerId: string): string {
   return createHmac('sha256', salt).update(customerId, 'utf8').digest('hex');
 }
+
+/** How long what the pipeline keeps about a conversation lives (docs/PRIVACY.md). */
+export interface RetentionPolicy {
+  /** A closed session and its messages, counted from the close. */
+  readonly conversationSeconds: number;
+  /** An out-of-portfolio demand, counted from when it was recorded. */
+  readonly demandSeconds: number;
+}
+
+export const DEFAULT_RETENTION: RetentionPolicy = { conversationSeconds: 365 * 86_400, demandSeconds: 730 * 86_400 };
+
+/** The TTL (epoch seconds) of something that lives `seconds` after `from`. */
+export function expiresAt(from: string | Date, seconds: number): number {
+  return Math.floor(new Date(from).getTime() / 1000) + seconds;
+}
+
+/** Whether an item with this TTL is gone at `now`, whatever DynamoDB (which deletes up to days late) still holds. */
+export function isExpired(ttl: unknown, now: Date): boolean {
+  return typeof ttl === 'number' && ttl * 1000 <= now.getTime();
+}

@@ -4,7 +4,10 @@ import type { DemandRepository, Page, PageRequest } from '../../ports/repositori
 import { demandFromItem, demandToItem } from './codecs/demand-codec';
 import type { DynamoKit } from './dynamo-kit';
 import { referenceItem } from './customer-references';
-import { customerDemandReferenceKey, demandKey, demandListPrefix, demandSourceKey, ENTITY_TYPE, EntityType, SK } from './keys';
+import { customerDemandReferenceKey, demandKey, demandListPrefix, demandSourceKey, ENTITY_TYPE, EntityType, SK, TTL } from './keys';
+import { DEFAULT_RETENTION, expiresAt, isExpired, type RetentionPolicy } from '../../domain/privacy';
+import type { Clock } from '../../ports/clock';
+import { systemClock } from '../system/system-clock';
 import { IF_ABSENT, queryPrefixPage, retryTransactionConflicts, toPage } from './repository-support';
 
 /**
@@ -15,10 +18,17 @@ import { IF_ABSENT, queryPrefixPage, retryTransactionConflicts, toPage } from '.
  * without reading everyone's.
  */
 export class DynamoDemandRepository implements DemandRepository {
-  constructor(private readonly kit: DynamoKit) {}
+  constructor(
+    private readonly kit: DynamoKit,
+    private readonly clock: Clock = systemClock,
+    private readonly retention: RetentionPolicy = DEFAULT_RETENTION,
+  ) {}
 
   async record(demand: OutOfPortfolioDemand): Promise<boolean> {
+    // The demand, its marker and its reference expire together, `demandRetention` after recording.
+    const ttl = { [TTL]: expiresAt(demand.recordedAt, this.retention.demandSeconds) };
     const marker = {
+      ...ttl,
       ...demandSourceKey(demand.sourceMessageId),
       [ENTITY_TYPE]: EntityType.demandSource,
       source_message_id: demand.sourceMessageId,
@@ -28,13 +38,13 @@ export class DynamoDemandRepository implements DemandRepository {
       await retryTransactionConflicts(() =>
         this.kit.transact([
           { put: { item: marker, ...IF_ABSENT } },
-          { put: { item: demandToItem(demand), ...IF_ABSENT } },
+          { put: { item: { ...demandToItem(demand), ...ttl }, ...IF_ABSENT } },
           {
             put: {
               item: referenceItem(customerDemandReferenceKey(demand.customerId, demand.demandId), EntityType.demandReference, [
                 demandKey(demand.recordedAt, demand.demandId),
                 demandSourceKey(demand.sourceMessageId),
-              ]),
+              ], ttl[TTL]),
             },
           },
         ]),
@@ -47,6 +57,8 @@ export class DynamoDemandRepository implements DemandRepository {
   }
 
   async listRecent(page?: PageRequest): Promise<Page<OutOfPortfolioDemand>> {
-    return toPage(await queryPrefixPage(this.kit, demandListPrefix(), page, { newestFirst: true }), demandFromItem);
+    const result = await queryPrefixPage(this.kit, demandListPrefix(), page, { newestFirst: true });
+    const now = this.clock.now();
+    return toPage({ ...result, items: result.items.filter((item) => !isExpired(item[TTL], now)) }, demandFromItem);
   }
 }

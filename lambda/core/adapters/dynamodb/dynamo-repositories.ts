@@ -1,4 +1,5 @@
 import { DEFAULT_OPERATOR_TIME_ZONE } from '../../domain/local-time';
+import { DEFAULT_RETENTION, type RetentionPolicy } from '../../domain/privacy';
 import type { Clock, IdGenerator } from '../../ports/clock';
 import { randomIdGenerator } from '../system/random-id-generator';
 import { systemClock } from '../system/system-clock';
@@ -23,6 +24,8 @@ export interface DynamoRepositoriesOptions extends DynamoKitOptions {
   readonly crmSyncEnabled?: boolean;
   /** IANA zone whose midnight ends operator grants and sessions (default America/Sao_Paulo). */
   readonly operatorTimeZone?: string;
+  /** How long closed conversations and demands are kept (default DEFAULT_RETENTION). */
+  readonly retention?: RetentionPolicy;
 }
 
 /** Every repository of the single table, sharing one kit (and so one client and one observer). */
@@ -43,16 +46,16 @@ export interface DynamoRepositories {
 }
 
 export function createDynamoRepositories(options: DynamoRepositoriesOptions): DynamoRepositories {
-  const { clock = systemClock, ids = randomIdGenerator, crmSyncEnabled = false, operatorTimeZone = DEFAULT_OPERATOR_TIME_ZONE, ...kitOptions } = options;
+  const { clock = systemClock, ids = randomIdGenerator, crmSyncEnabled = false, operatorTimeZone = DEFAULT_OPERATOR_TIME_ZONE, retention = DEFAULT_RETENTION, ...kitOptions } = options;
   const kit = new DynamoKit(kitOptions);
   const crmSync = new DynamoCrmSyncRepository(kit, clock, ids);
   return {
     kit,
     receipts: new DynamoInboundReceiptRepository(kit, clock),
     legacy: new DynamoLegacyDebounceRepository(kit),
-    sessions: new DynamoSessionRepository(kit, clock, crmSyncEnabled ? crmSync : undefined),
+    sessions: new DynamoSessionRepository(kit, clock, crmSyncEnabled ? crmSync : undefined, retention),
     messages: new DynamoMessageRepository(kit, clock),
-    demands: new DynamoDemandRepository(kit),
+    demands: new DynamoDemandRepository(kit, clock, retention),
     crmSync,
     resources: new DynamoVersionedResourceRepository(kit, clock),
     config: new DynamoOperationalConfigRepository(kit, clock),
