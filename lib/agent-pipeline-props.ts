@@ -132,6 +132,22 @@ export interface AgentPipelineProps {
   readonly whatsAppApiBaseUrl?: string;
 
   /**
+   * How long a closed conversation (the session and its messages) is kept after it closed. Items
+   * get a TTL when the session closes, and reads ignore them once it passes (DynamoDB deletes
+   * expired items up to days late). See docs/PRIVACY.md.
+   *
+   * @default Duration.days(365)
+   */
+  readonly conversationRetention?: Duration;
+
+  /**
+   * How long an out-of-portfolio demand is kept after it was recorded. See docs/PRIVACY.md.
+   *
+   * @default Duration.days(730)
+   */
+  readonly demandRetention?: Duration;
+
+  /**
    * Retention of both functions' log groups.
    *
    * @default logs.RetentionDays.ONE_MONTH

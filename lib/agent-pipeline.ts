@@ -28,6 +28,7 @@ import { AGENT_BACKEND_KINDS, CUSTOM_METRICS, PIPELINE_DEFAULTS, RUNTIME_ENV, TA
 import { createPipelineAlarms, createPipelineDashboard, customMetric, type ObservedPipeline } from './private/pipeline-observability';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { ALARM_PERIOD, type PipelineSettings, resolvePipelineSettings } from './private/pipeline-settings';
+import { retentionEnvironment } from './private/retention';
 
 /** Webhook work per POST is one transaction and one SendMessage; Meta only needs a fast 200. */
 const WEBHOOK_TIMEOUT = Duration.seconds(10);
@@ -123,6 +124,7 @@ export class AgentPipeline extends Construct {
   public readonly handoffSweeperFunction?: lambda.Function;
 
   private readonly settings: PipelineSettings;
+  private readonly retentionEnvironment: Record<string, string>;
   private bedrockModelId?: string;
 
   /**
@@ -133,6 +135,7 @@ export class AgentPipeline extends Construct {
   constructor(scope: Construct, id: string, props: AgentPipelineProps) {
     super(scope, id);
     this.settings = resolvePipelineSettings(this.node.path, props);
+    this.retentionEnvironment = retentionEnvironment(this.node.path, props);
     if (!this.settings.phoneNumberIds) {
       Annotations.of(this).addWarningV2(
         'cdk-whatsapp-agent-pipeline:phoneNumberIdsUnset',
@@ -413,6 +416,8 @@ export class AgentPipeline extends Construct {
   /** One service per deployment; Powertools logs add the function name themselves. */
   private powertoolsEnvironment(): Record<string, string> {
     return {
+      // Every function gets the retention: whichever closes a session or records a demand sets the TTL.
+      ...this.retentionEnvironment,
       [RUNTIME_ENV.serviceName]: this.settings.names.table,
       [RUNTIME_ENV.metricsNamespace]: this.settings.serviceName,
       [RUNTIME_ENV.logLevel]: this.settings.logLevel,

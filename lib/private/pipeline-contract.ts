@@ -46,6 +46,10 @@ export const RUNTIME_ENV = {
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
+  /** Seconds a closed session and its messages are kept after the close. */
+  conversationRetentionSeconds: 'CONVERSATION_RETENTION_SECONDS',
+  /** Seconds an out-of-portfolio demand is kept after it was recorded. */
+  demandRetentionSeconds: 'DEMAND_RETENTION_SECONDS',
 } as const;
 
 /**

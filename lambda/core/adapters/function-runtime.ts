@@ -4,7 +4,8 @@ import type { Clock, IdGenerator } from '../ports/clock';
 import { createDocumentClient, type DynamoKitObserver } from './dynamodb/dynamo-kit';
 import { createDynamoRepositories, type DynamoRepositories } from './dynamodb/dynamo-repositories';
 import { createPowertools, instrumentInvocation, type Powertools } from './observability/powertools';
-import type { ObservabilityConfig } from './runtime-environment';
+import type { RetentionPolicy } from '../domain/privacy';
+import { type ObservabilityConfig, retentionFromEnvironment } from './runtime-environment';
 import { systemClock } from './system/system-clock';
 
 /** What every function needs from its surroundings; each handler adds its own ports. */
@@ -22,6 +23,8 @@ export interface FunctionRuntime {
   readonly kitObserver?: DynamoKitObserver;
   /** IANA zone whose midnight ends operator login links and sessions. */
   readonly operatorTimeZone?: string;
+  /** How long closed conversations and demands live. Default: what the construct set in the environment. */
+  readonly retention?: RetentionPolicy;
 }
 
 export interface ComposedFunction {
@@ -51,6 +54,7 @@ export function composeFunction(name: string, runtime: FunctionRuntime): Compose
       client: createDocumentClient(runtime.dynamoDbEndpoint === undefined ? {} : { endpoint: runtime.dynamoDbEndpoint }, (client) => powertools.tracer.captureAWSv3Client(client)),
       observer: runtime.kitObserver,
       operatorTimeZone: runtime.operatorTimeZone,
+      retention: runtime.retention ?? retentionFromEnvironment(process.env),
     }),
     instrument: (invocation) => instrumentInvocation({ tracer: powertools.tracer, metrics }, name, invocation),
   };

@@ -1,0 +1,33 @@
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AgentPipeline, type AgentPipelineProps } from '../../lib';
+import { pipelineProps } from './support';
+
+function template(overrides: Partial<AgentPipelineProps> = {}): Template {
+  const stack = new Stack(new App(), 'PrivacyStack');
+  new AgentPipeline(stack, 'Pipeline', pipelineProps(overrides));
+  return Template.fromStack(stack);
+}
+
+function retentionOfEveryFunction(synth: Template): string[][] {
+  return Object.values(synth.findResources('AWS::Lambda::Function'))
+    .map((fn) => fn.Properties.Environment?.Variables ?? {})
+    .map((variables) => [variables.CONVERSATION_RETENTION_SECONDS, variables.DEMAND_RETENTION_SECONDS]);
+}
+
+test('every function is told the documented default retention: 365 days for conversations, 730 for demands', () => {
+  const retention = retentionOfEveryFunction(template());
+  expect(retention.length).toBeGreaterThan(1);
+  for (const pair of retention) expect(pair).toEqual([String(365 * 86_400), String(730 * 86_400)]);
+});
+
+test('conversationRetention and demandRetention reach the functions', () => {
+  for (const pair of retentionOfEveryFunction(template({ conversationRetention: Duration.days(90), demandRetention: Duration.days(30) }))) {
+    expect(pair).toEqual([String(90 * 86_400), String(30 * 86_400)]);
+  }
+});
+
+test('a retention under one day is refused at synth time, naming the prop', () => {
+  expect(() => template({ conversationRetention: Duration.hours(1) })).toThrow(/AgentPipeline at 'PrivacyStack\/Pipeline': conversationRetention must be at least 1 day/);
+  expect(() => template({ demandRetention: Duration.minutes(5) })).toThrow(/demandRetention must be at least 1 day/);
+});
