@@ -18,6 +18,7 @@ import { OperatorSignIn } from '../core/application/operator/operator-sign-in';
 import type { WhatsAppSender } from '../core/ports/whatsapp-sender';
 import { adminRoutes } from './admin-routes';
 import { privacyRoutes } from './privacy-routes';
+import { MessagingConsent } from '../core/application/privacy/messaging-consent';
 import { CustomerDataRights } from '../core/application/privacy/customer-data-rights';
 import type { HttpResponse } from './http-kit';
 import { createOperatorHttpHandler } from './operator-http';
@@ -44,7 +45,7 @@ export function createOperatorHandler(runtime: OperatorRuntime): OperatorHandler
   const directory = new OperatorDirectory({ config, adminPhoneNumbers: runtime.adminPhoneNumbers });
   const http = createOperatorHttpHandler({
     signIn: new OperatorSignIn({ auth: operatorAuth, directory, audit, clock: composed.clock }),
-    conversations: new OperatorConversations({ sessions, messages, receipts, config, whatsapp: runtime.whatsapp, audit, clock: composed.clock, ids }),
+    conversations: new OperatorConversations({ sessions, messages, receipts, config, whatsapp: runtime.whatsapp, audit, clock: composed.clock, ids, consent: new MessagingConsent({ consents, whatsapp: runtime.whatsapp }) }),
     console: runtime.console,
     extraRoutes: [
       ...adminRoutes(

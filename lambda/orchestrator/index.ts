@@ -7,6 +7,7 @@ import type { OperatorPlaneEnvironment } from '../core/adapters/operator/handoff
 import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
 import { GraphApiWhatsAppSender } from '../core/adapters/whatsapp/graph-api-sender';
+import { MessagingConsent } from '../core/application/privacy/messaging-consent';
 import { ProcessTurn } from '../core/application/process-turn';
 import type { TurnSettings } from '../core/application/turn-settings';
 import type { AgentPort } from '../core/ports/agent';
@@ -32,7 +33,7 @@ export interface OrchestratorRuntime extends FunctionRuntime {
 
 export function createOrchestratorHandler(runtime: OrchestratorRuntime): OrchestratorHandler {
   const composed = composeFunction('orchestrator', runtime);
-  const { receipts, legacy, sessions, messages, demands, resources, config } = composed.repositories;
+  const { receipts, legacy, sessions, messages, demands, resources, config, consents } = composed.repositories;
   const plane = runtime.operatorPlane && composeOperatorPlane(runtime.operatorPlane, composed, runtime.whatsapp, runtime.ids ?? randomIdGenerator);
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
@@ -50,6 +51,7 @@ export function createOrchestratorHandler(runtime: OrchestratorRuntime): Orchest
       deployedSystemPrompt: runtime.deployedSystemPrompt === undefined ? undefined : { text: runtime.deployedSystemPrompt, config },
       operatorCommands: plane?.loginCommand,
       handoffs: plane?.handoffs,
+      consent: new MessagingConsent({ consents, whatsapp: runtime.whatsapp }),
     }),
     clock: composed.clock,
     logger: composed.logger,
