@@ -29,6 +29,7 @@ import { createPipelineAlarms, createPipelineDashboard, customMetric, type Obser
 import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { ALARM_PERIOD, type PipelineSettings, resolvePipelineSettings } from './private/pipeline-settings';
 import { retentionEnvironment } from './private/retention';
+import { logGroupEncryptionKey } from './private/log-encryption';
 
 /** Webhook work per POST is one transaction and one SendMessage; Meta only needs a fast 200. */
 const WEBHOOK_TIMEOUT = Duration.seconds(10);
@@ -125,6 +126,7 @@ export class AgentPipeline extends Construct {
 
   private readonly settings: PipelineSettings;
   private readonly retentionEnvironment: Record<string, string>;
+  private readonly encryptionKey?: kms.IKey;
   private bedrockModelId?: string;
 
   /**
@@ -136,6 +138,7 @@ export class AgentPipeline extends Construct {
     super(scope, id);
     this.settings = resolvePipelineSettings(this.node.path, props);
     this.retentionEnvironment = retentionEnvironment(this.node.path, props);
+    this.encryptionKey = props.encryptionKey;
     if (!this.settings.phoneNumberIds) {
       Annotations.of(this).addWarningV2(
         'cdk-whatsapp-agent-pipeline:phoneNumberIdsUnset',
@@ -455,6 +458,7 @@ export class AgentPipeline extends Construct {
     const logGroup = new logs.LogGroup(this, `${id}LogGroup`, {
       retention: this.settings.logRetention,
       removalPolicy: this.settings.removalPolicy,
+      encryptionKey: logGroupEncryptionKey(this, this.encryptionKey),
     });
     // An own role instead of the AWSLambdaBasicExecutionRole managed policy, which allows writing
     // to every log group of the account.
