@@ -48,11 +48,13 @@ export interface AgentPipelineProps {
   readonly deletionProtection?: boolean;
 
   /**
-   * Customer managed KMS key for the data at rest: the table, both queues and, when the construct
-   * creates it, the WhatsApp secret. Both functions are granted exactly the key actions they need.
+   * Customer managed KMS key for the data at rest: the table, both queues, the functions' log
+   * groups and, when the construct creates it, the WhatsApp secret. Both functions are granted
+   * exactly the key actions they need; CloudWatch Logs is allowed to use the key for this account's
+   * log groups in this region (for an imported key, grant that in the key's own policy).
    *
    * @default - AWS managed keys: `aws/dynamodb` for the table, SQS managed SSE for the queues,
-   * `aws/secretsmanager` for the secret
+   * `aws/secretsmanager` for the secret; log groups encrypted by CloudWatch Logs' own keys
    */
   readonly encryptionKey?: kms.IKey;
 
