@@ -51,11 +51,13 @@ export interface AgentPipelineProps {
   readonly deletionProtection?: boolean;
 
   /**
-   * Customer managed KMS key for the data at rest: the table, both queues and, when the construct
-   * creates it, the WhatsApp secret. Both functions are granted exactly the key actions they need.
+   * Customer managed KMS key for the data at rest: the table, both queues, the functions' log
+   * groups and, when the construct creates it, the WhatsApp secret. Both functions are granted
+   * exactly the key actions they need; CloudWatch Logs is allowed to use the key for this account's
+   * log groups in this region (for an imported key, grant that in the key's own policy).
    *
    * @default - AWS managed keys: `aws/dynamodb` for the table, SQS managed SSE for the queues,
-   * `aws/secretsmanager` for the secret
+   * `aws/secretsmanager` for the secret; log groups encrypted by CloudWatch Logs' own keys
    */
   readonly encryptionKey?: kms.IKey;
 
@@ -142,6 +144,22 @@ export interface AgentPipelineProps {
    * @default 'https://graph.facebook.com/v23.0'
    */
   readonly whatsAppApiBaseUrl?: string;
+
+  /**
+   * How long a closed conversation (the session and its messages) is kept after it closed. Items
+   * get a TTL when the session closes, and reads ignore them once it passes (DynamoDB deletes
+   * expired items up to days late). See docs/PRIVACY.md.
+   *
+   * @default Duration.days(365)
+   */
+  readonly conversationRetention?: Duration;
+
+  /**
+   * How long an out-of-portfolio demand is kept after it was recorded. See docs/PRIVACY.md.
+   *
+   * @default Duration.days(730)
+   */
+  readonly demandRetention?: Duration;
 
   /**
    * Retention of both functions' log groups.

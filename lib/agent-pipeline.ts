@@ -48,6 +48,8 @@ import { claimPhysicalNames } from './private/physical-name-claims';
 import { type ProductionPlacement, resolveProductionPlacement, vpcNetworkingPolicy } from './private/production-placement';
 import { addPipelineOutputs } from './private/stack-outputs';
 import { ALARM_PERIOD, type PipelineSettings, resolvePipelineSettings } from './private/pipeline-settings';
+import { retentionEnvironment } from './private/retention';
+import { logGroupEncryptionKey } from './private/log-encryption';
 
 /** Webhook work per POST is one transaction and one SendMessage; Meta only needs a fast 200. */
 const WEBHOOK_TIMEOUT = Duration.seconds(10);
@@ -201,6 +203,7 @@ export class AgentPipeline extends Construct {
 
   private readonly settings: PipelineSettings;
   private readonly placement: ProductionPlacement;
+  private readonly retentionEnvironment: Record<string, string>;
   private readonly encryptionKey?: kms.IKey;
   private bedrockModelId?: string;
 
@@ -212,6 +215,8 @@ export class AgentPipeline extends Construct {
   constructor(scope: Construct, id: string, props: AgentPipelineProps) {
     super(scope, id);
     this.settings = resolvePipelineSettings(this.node.path, props);
+    this.retentionEnvironment = retentionEnvironment(this.node.path, props);
+    this.encryptionKey = props.encryptionKey;
     const endUserMessaging = this.settings.endUserMessaging;
     if (!endUserMessaging && !this.settings.phoneNumberIds) {
       Annotations.of(this).addWarningV2(
@@ -658,6 +663,8 @@ export class AgentPipeline extends Construct {
   /** One service per deployment; Powertools logs add the function name themselves. */
   private powertoolsEnvironment(): Record<string, string> {
     return {
+      // Every function gets the retention: whichever closes a session or records a demand sets the TTL.
+      ...this.retentionEnvironment,
       [RUNTIME_ENV.serviceName]: this.settings.names.table,
       [RUNTIME_ENV.metricsNamespace]: this.settings.serviceName,
       [RUNTIME_ENV.logLevel]: this.settings.logLevel,
@@ -695,6 +702,7 @@ export class AgentPipeline extends Construct {
     const logGroup = new logs.LogGroup(this, `${id}LogGroup`, {
       retention: this.settings.logRetention,
       removalPolicy: this.settings.removalPolicy,
+      encryptionKey: logGroupEncryptionKey(this, this.encryptionKey),
     });
     // An own role instead of the AWSLambdaBasicExecutionRole managed policy, which allows writing
     // to every log group of the account.

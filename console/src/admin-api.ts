@@ -97,6 +97,16 @@ export class AdminApi {
     return this.api.admin<Json>('POST', `crm/${encodeURIComponent(sessionId)}/resolve`, { contactId, dealId });
   }
 
+  /** Everything stored about one customer, as one document. */
+  exportCustomer(customerId: string): Promise<Json> {
+    return this.api.admin<Json>('GET', `customers/${encodeURIComponent(customerId)}/export`);
+  }
+
+  /** Erases one customer; `confirm` must repeat the id. Answers the audit's pseudonym. */
+  async eraseCustomer(customerId: string, confirm: string): Promise<{ customerPseudonym: string; deleted: Record<string, number> }> {
+    return (await this.api.admin<{ erasure: { customerPseudonym: string; deleted: Record<string, number> } }>('POST', `customers/${encodeURIComponent(customerId)}/erase`, { confirm })).erasure;
+  }
+
   redrive(dryRun: boolean): Promise<Json> {
     return this.api.admin<Json>('POST', 'dead-letters/redrive', { dryRun });
   }

@@ -16,6 +16,9 @@ import { OperatorDirectory } from '../core/application/operator/operator-directo
 import { OperatorSignIn } from '../core/application/operator/operator-sign-in';
 import type { WhatsAppSender } from '../core/ports/whatsapp-sender';
 import { adminRoutes } from './admin-routes';
+import { privacyRoutes } from './privacy-routes';
+import { MessagingConsent } from '../core/application/privacy/messaging-consent';
+import { CustomerDataRights } from '../core/application/privacy/customer-data-rights';
 import type { HttpResponse } from './http-kit';
 import { createOperatorHttpHandler } from './operator-http';
 import { readOperatorConfig } from './runtime-config';
@@ -35,18 +38,21 @@ export interface OperatorRuntime extends FunctionRuntime {
 
 export function createOperatorHandler(runtime: OperatorRuntime): OperatorHandler {
   const composed = composeFunction('operator', runtime);
-  const { sessions, messages, receipts, config, operatorAuth, audit: auditRepository, resources, demands, consents, crmSync } = composed.repositories;
+  const { sessions, messages, receipts, config, operatorAuth, audit: auditRepository, resources, demands, consents, crmSync, customerData } = composed.repositories;
   const ids = runtime.ids ?? randomIdGenerator;
   const audit = new OperatorAuditTrail(auditRepository, composed.clock, ids);
   const directory = new OperatorDirectory({ config, adminPhoneNumbers: runtime.adminPhoneNumbers });
   const http = createOperatorHttpHandler({
     signIn: new OperatorSignIn({ auth: operatorAuth, directory, audit, clock: composed.clock }),
-    conversations: new OperatorConversations({ sessions, messages, receipts, config, whatsapp: runtime.whatsapp, audit, clock: composed.clock, ids }),
+    conversations: new OperatorConversations({ sessions, messages, receipts, config, whatsapp: runtime.whatsapp, audit, clock: composed.clock, ids, consent: new MessagingConsent({ consents, whatsapp: runtime.whatsapp }) }),
     console: runtime.console,
-    extraRoutes: adminRoutes(
-      new AdminConsole({ resources, config, audit: auditRepository, demands, consents, crmSync, trail: audit, directory, clock: composed.clock }),
-      runtime.deadLetters && { redrive: new RedriveDeadLetters({ deadLetters: runtime.deadLetters, receipts, sessions, messages }), trail: audit },
-    ),
+    extraRoutes: [
+      ...adminRoutes(
+        new AdminConsole({ resources, config, audit: auditRepository, demands, consents, crmSync, trail: audit, directory, clock: composed.clock }),
+        runtime.deadLetters && { redrive: new RedriveDeadLetters({ deadLetters: runtime.deadLetters, receipts, sessions, messages }), trail: audit },
+      ),
+      ...privacyRoutes(new CustomerDataRights({ data: customerData, trail: audit, clock: composed.clock })),
+    ],
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,

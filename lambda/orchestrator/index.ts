@@ -6,6 +6,7 @@ import { composeFunction, type FunctionRuntime } from '../core/adapters/function
 import type { OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
 import { createWhatsAppSender } from '../core/adapters/whatsapp/whatsapp-channel';
+import { MessagingConsent } from '../core/application/privacy/messaging-consent';
 import { ProcessTurn } from '../core/application/process-turn';
 import type { TurnSettings } from '../core/application/turn-settings';
 import type { AgentPort } from '../core/ports/agent';
@@ -31,7 +32,7 @@ export interface OrchestratorRuntime extends FunctionRuntime {
 
 export function createOrchestratorHandler(runtime: OrchestratorRuntime): OrchestratorHandler {
   const composed = composeFunction('orchestrator', runtime);
-  const { receipts, legacy, sessions, messages, demands, resources, config } = composed.repositories;
+  const { receipts, legacy, sessions, messages, demands, resources, config, consents } = composed.repositories;
   const plane = runtime.operatorPlane && composeOperatorPlane(runtime.operatorPlane, composed, runtime.whatsapp, runtime.ids ?? randomIdGenerator);
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
@@ -49,6 +50,7 @@ export function createOrchestratorHandler(runtime: OrchestratorRuntime): Orchest
       deployedSystemPrompt: runtime.deployedSystemPrompt === undefined ? undefined : { text: runtime.deployedSystemPrompt, config },
       operatorCommands: plane?.loginCommand,
       handoffs: plane?.handoffs,
+      consent: new MessagingConsent({ consents, whatsapp: runtime.whatsapp }),
     }),
     clock: composed.clock,
     logger: composed.logger,

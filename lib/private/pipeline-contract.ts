@@ -62,6 +62,10 @@ export const RUNTIME_ENV = {
   endUserMessagingPhoneNumbers: 'EUM_PHONE_NUMBERS',
   /** End User Messaging: the `metaApiVersion` of every send. */
   endUserMessagingMetaApiVersion: 'EUM_META_API_VERSION',
+  /** Seconds a closed session and its messages are kept after the close. */
+  conversationRetentionSeconds: 'CONVERSATION_RETENTION_SECONDS',
+  /** Seconds an out-of-portfolio demand is kept after it was recorded. */
+  demandRetentionSeconds: 'DEMAND_RETENTION_SECONDS',
 } as const;
 
 /** Values of `RUNTIME_ENV.whatsAppChannel`. */

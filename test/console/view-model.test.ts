@@ -17,6 +17,7 @@ describe('routes', () => {
     ['#/inbox/open', { kind: 'inbox', tab: 'open' }],
     ['#/conversations/5511999990000', { kind: 'conversation', customerId: '5511999990000' }],
     ['#/admin/dead-letters', { kind: 'admin', screen: 'dead-letters' }],
+    ['#/admin/customers', { kind: 'admin', screen: 'customers' }],
   ])('reads %j', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
     expect(parseRoute(hrefOf(route))).toEqual(route);

@@ -24,7 +24,11 @@ const inventory: [string, keys.TableKey, { PK: string; SK: string }][] = [
   ['admin resource version', keys.adminResourceVersionKey('prompt', 'greeting', 7), { PK: 'ADMIN#RESOURCE#prompt#greeting', SK: 'VERSION#000007' }],
   ['operational config', keys.operationalConfigKey('operator_availability'), { PK: 'ADMIN#CONFIG', SK: 'CONFIG#operator_availability' }],
   ['admin audit', keys.adminAuditKey(ts, 'e-1'), { PK: 'ADMIN#AUDIT', SK: `AUDIT#${tsMicros}#e-1` }],
-  ['consent', keys.consentKey(ts, '5511', 'c-1'), { PK: 'ADMIN#CONSENT', SK: `CONSENT#${tsMicros}#5511#c-1` }],
+  ['consent', keys.consentKey('5511', ts, 'c-1'), { PK: 'CUSTOMER#5511', SK: `CONSENT#${tsMicros}#c-1` }],
+  ['consent (seed layout)', keys.legacyConsentKey(ts, '5511', 'c-1'), { PK: 'ADMIN#CONSENT', SK: `CONSENT#${tsMicros}#5511#c-1` }],
+  ['customer demand reference', keys.customerDemandReferenceKey('5511', 'd-1'), { PK: 'CUSTOMER#5511', SK: 'DEMAND#d-1' }],
+  ['customer auth reference', keys.customerAuthReferenceKey('5511', 'ab12'), { PK: 'CUSTOMER#5511', SK: 'AUTH#ab12' }],
+  ['privacy salt', keys.privacySaltKey(), { PK: 'ADMIN#PRIVACY', SK: 'SALT' }],
   ['login grant', keys.loginGrantKey('ab12'), { PK: 'OPERATOR#AUTH', SK: 'LOGIN#ab12' }],
   ['operator session', keys.operatorSessionKey('ab12'), { PK: 'OPERATOR#AUTH', SK: 'SESSION#ab12' }],
 ];
@@ -33,6 +37,7 @@ const gsiInventory: [string, keys.Gsi1Key, { GSI1PK: string; GSI1SK: string }][]
   ['session by state', keys.sessionStateIndexKey('QUALIFYING', ts), { GSI1PK: 'STATE#QUALIFYING', GSI1SK: tsMicros }],
   ['CRM projection by status', keys.crmSyncStatusIndexKey('PENDING', ts, 's-1'), { GSI1PK: 'CRM_SYNC#PENDING', GSI1SK: `${tsMicros}#s-1` }],
   ['LLM message by day', keys.llmMessageIndexKey(ts, 'm-1'), { GSI1PK: 'LLM#2026-03-10', GSI1SK: `${tsMicros}#m-1` }],
+  ['consent timeline', keys.consentTimelineIndexKey('5511', ts, 'c-1'), { GSI1PK: 'CONSENT#TIMELINE', GSI1SK: `${tsMicros}#5511#c-1` }],
 ];
 
 let table: TestTable;

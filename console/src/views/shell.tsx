@@ -6,6 +6,7 @@ import { hrefOf, type AdminScreen, type Route } from '../view-model';
 import { AdminListScreen } from './admin-lists';
 import { ConfigScreen, OperatorsScreen } from './admin-config';
 import { CrmScreen } from './admin-crm';
+import { CustomerDataScreen } from './admin-customers';
 import { DeadLettersScreen } from './admin-dead-letters';
 import { PromptsScreen } from './admin-prompts';
 import { describeFailure, FeedbackLine, type Feedback } from './common';
@@ -21,6 +22,7 @@ const ADMIN_LINKS: readonly (readonly [AdminScreen, MessageKey])[] = [
   ['audit', 'nav.audit'],
   ['crm', 'nav.crm'],
   ['dead-letters', 'nav.deadLetters'],
+  ['customers', 'nav.customers'],
 ];
 
 export interface ShellProps {
@@ -81,6 +83,8 @@ function Screen({ route, isAdmin }: { readonly route: Route; readonly isAdmin: b
       return <DeadLettersScreen />;
     case 'crm':
       return <CrmScreen />;
+    case 'customers':
+      return <CustomerDataScreen />;
     default:
       return <AdminListScreen key={route.screen} screen={route.screen} />;
   }

@@ -5,7 +5,8 @@ import { createDocumentClient, type DynamoKitObserver } from './dynamodb/dynamo-
 import { createDynamoRepositories, type DynamoRepositories } from './dynamodb/dynamo-repositories';
 import type { KeyLayout } from './dynamodb/key-layout';
 import { createPowertools, instrumentInvocation, type Powertools } from './observability/powertools';
-import { crmSyncEnabled, type ObservabilityConfig } from './runtime-environment';
+import type { RetentionPolicy } from '../domain/privacy';
+import { crmSyncEnabled, type ObservabilityConfig, retentionFromEnvironment } from './runtime-environment';
 import { systemClock } from './system/system-clock';
 
 /** What every function needs from its surroundings; each handler adds its own ports. */
@@ -27,6 +28,8 @@ export interface FunctionRuntime {
   readonly keyLayout?: KeyLayout;
   /** Session writes carry the CRM projection. Default: `CRM_SYNC_ENABLED` of the environment. */
   readonly crmSyncEnabled?: boolean;
+  /** How long closed conversations and demands live. Default: what the construct set in the environment. */
+  readonly retention?: RetentionPolicy;
 }
 
 export interface ComposedFunction {
@@ -58,6 +61,7 @@ export function composeFunction(name: string, runtime: FunctionRuntime): Compose
       operatorTimeZone: runtime.operatorTimeZone,
       keyLayout: runtime.keyLayout,
       crmSyncEnabled: runtime.crmSyncEnabled ?? crmSyncEnabled(process.env),
+      retention: runtime.retention ?? retentionFromEnvironment(process.env),
     }),
     instrument: (invocation) => instrumentInvocation({ tracer: powertools.tracer, metrics }, name, invocation),
   };

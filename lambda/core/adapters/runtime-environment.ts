@@ -1,4 +1,5 @@
 import { RUNTIME_ENV } from '../../../lib/private/pipeline-contract';
+import { DEFAULT_RETENTION, type RetentionPolicy } from '../domain/privacy';
 
 /** A function's environment is missing a variable or holds an unusable value; thrown at cold start. */
 export class RuntimeConfigError extends Error {
@@ -29,4 +30,19 @@ export function observabilityConfig(env: NodeJS.ProcessEnv): ObservabilityConfig
  */
 export function crmSyncEnabled(env: NodeJS.ProcessEnv): boolean {
   return env[RUNTIME_ENV.crmSyncEnabled] === 'true';
+}
+
+/** How long closed conversations and demands live; the defaults when the construct did not say (local runs). */
+export function retentionFromEnvironment(env: NodeJS.ProcessEnv): RetentionPolicy {
+  const seconds = (name: string, fallback: number) => {
+    const value = env[name]?.trim();
+    if (!value) return fallback;
+    const parsed = Number(value);
+    if (!Number.isSafeInteger(parsed) || parsed < 1) throw new RuntimeConfigError(`Environment variable ${name} must be a whole number of seconds; got '${value}'.`);
+    return parsed;
+  };
+  return {
+    conversationSeconds: seconds(RUNTIME_ENV.conversationRetentionSeconds, DEFAULT_RETENTION.conversationSeconds),
+    demandSeconds: seconds(RUNTIME_ENV.demandRetentionSeconds, DEFAULT_RETENTION.demandSeconds),
+  };
 }

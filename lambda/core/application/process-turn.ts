@@ -1,5 +1,6 @@
 import type { AgentAction } from '../domain/agent-action';
 import type { LatestInbound, OutboxEntry, PendingInbound } from '../domain/inbound-receipt';
+import type { MessagingConsent } from './privacy/messaging-consent';
 import type { InboundTurn } from '../domain/inbound-turn';
 import { customerMessage, isVisibleToAgent, pendingSendMessage, type Message } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
@@ -43,6 +44,8 @@ export interface ProcessTurnDependencies {
   readonly deployedSystemPrompt?: { readonly text: string; readonly config: OperationalConfigRepository };
   /** Asked before anything else whether the turn is an operator's command (the operator plane). */
   readonly operatorCommands?: { handle(turn: InboundTurn): Promise<boolean> };
+  /** Opt-out and back: confirms the words, and nothing else is sent while the customer is opted out. */
+  readonly consent?: Pick<MessagingConsent, 'gate' | 'isOptedOut'>;
   /** Tells people about handoffs, and hands a conversation to them when the agent fails for good (the operator plane). */
   readonly handoffs?: TurnHandoffHooks;
 }
@@ -156,6 +159,10 @@ export class ProcessTurn {
       await this.deps.receipts.markCompleted(...pending.map(completion));
       return { outcome: 'operator_command', drained: pending.length };
     }
+    if (((await this.deps.consent?.gate(last)) ?? 'answer') !== 'answer') {
+      await this.deps.receipts.markCompleted(...pending.map(completion));
+      return { outcome: 'consent', drained: pending.length };
+    }
     const active = await this.deps.sessions.getActive(customerId);
     if (active !== undefined && isHumanOwned(active.state)) {
       // A human took the conversation after these messages were routed to the agent.
@@ -239,7 +246,8 @@ export class ProcessTurn {
     else if (reply?.deliveryStatus === 'failed_permanent') outcome = 'failed_permanent';
     else if (reply?.deliveryStatus === 'pending_send') {
       const session = await this.deps.sessions.getActive(latest.customerId);
-      if (session !== undefined && isStillDeliverable(latest, outbox, reply, session)) {
+      // An opt-out that arrived while the agent was thinking stops the reply too.
+      if (session !== undefined && isStillDeliverable(latest, outbox, reply, session) && !(await this.deps.consent?.isOptedOut(latest.customerId))) {
         outcome = (await this.deliver(outbox, reply, session)) ? sentOutcome : 'failed_permanent';
       } else {
         await this.deps.messages.markSuperseded(outbox.ref);

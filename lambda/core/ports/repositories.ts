@@ -310,9 +310,14 @@ export interface AdminAuditRepository {
 }
 
 export interface ConsentRepository {
+  /** Put-if-absent: a retried record never replaces the first. */
   record(consent: ConsentRecord): Promise<void>;
-  /** Newest first. */
+  /** Every customer's events, newest first. */
   listRecent(page?: PageRequest): Promise<Page<ConsentRecord>>;
+  /** One customer's events, newest first (also those stored in the seed's layout). */
+  listForCustomer(customerId: string, page?: PageRequest): Promise<Page<ConsentRecord>>;
+  /** The customer's newest event for `purpose`, read consistently. */
+  latestFor(customerId: string, purpose: string): Promise<ConsentRecord | undefined>;
 }
 
 export interface OperatorSessionInput {

@@ -3,19 +3,32 @@ import { ConditionFailedError } from '../../domain/errors';
 import type { DemandRepository, Page, PageRequest } from '../../ports/repositories';
 import { demandFromItem, demandToItem } from './codecs/demand-codec';
 import type { DynamoKit } from './dynamo-kit';
-import { demandKey, demandListPrefix, demandSourceKey, ENTITY_TYPE, EntityType, SK } from './keys';
+import { referenceItem } from './customer-references';
+import { customerDemandReferenceKey, demandKey, demandListPrefix, demandSourceKey, ENTITY_TYPE, EntityType, SK, TTL } from './keys';
+import { DEFAULT_RETENTION, expiresAt, isExpired, type RetentionPolicy } from '../../domain/privacy';
+import type { Clock } from '../../ports/clock';
+import { systemClock } from '../system/system-clock';
 import { IF_ABSENT, queryPrefixPage, retryTransactionConflicts, toPage } from './repository-support';
 
 /**
  * Out-of-portfolio demands, listed chronologically. Each is recorded at most once per source
  * message: a marker item keyed by the message id is created in the same transaction, so a retried
- * turn (with a new demand id and time) cannot record the same demand twice.
+ * turn (with a new demand id and time) cannot record the same demand twice. A reference in the
+ * customer's partition, written in the same transaction, lets an erasure find the customer's demands
+ * without reading everyone's.
  */
 export class DynamoDemandRepository implements DemandRepository {
-  constructor(private readonly kit: DynamoKit) {}
+  constructor(
+    private readonly kit: DynamoKit,
+    private readonly clock: Clock = systemClock,
+    private readonly retention: RetentionPolicy = DEFAULT_RETENTION,
+  ) {}
 
   async record(demand: OutOfPortfolioDemand): Promise<boolean> {
+    // The demand, its marker and its reference expire together, `demandRetention` after recording.
+    const ttl = { [TTL]: expiresAt(demand.recordedAt, this.retention.demandSeconds) };
     const marker = {
+      ...ttl,
       ...demandSourceKey(demand.sourceMessageId),
       [ENTITY_TYPE]: EntityType.demandSource,
       source_message_id: demand.sourceMessageId,
@@ -25,7 +38,15 @@ export class DynamoDemandRepository implements DemandRepository {
       await retryTransactionConflicts(() =>
         this.kit.transact([
           { put: { item: marker, ...IF_ABSENT } },
-          { put: { item: demandToItem(demand), ...IF_ABSENT } },
+          { put: { item: { ...demandToItem(demand), ...ttl }, ...IF_ABSENT } },
+          {
+            put: {
+              item: referenceItem(customerDemandReferenceKey(demand.customerId, demand.demandId), EntityType.demandReference, [
+                demandKey(demand.recordedAt, demand.demandId),
+                demandSourceKey(demand.sourceMessageId),
+              ], ttl[TTL]),
+            },
+          },
         ]),
       );
       return true;
@@ -36,6 +57,8 @@ export class DynamoDemandRepository implements DemandRepository {
   }
 
   async listRecent(page?: PageRequest): Promise<Page<OutOfPortfolioDemand>> {
-    return toPage(await queryPrefixPage(this.kit, demandListPrefix(), page, { newestFirst: true }), demandFromItem);
+    const result = await queryPrefixPage(this.kit, demandListPrefix(), page, { newestFirst: true });
+    const now = this.clock.now();
+    return toPage({ ...result, items: result.items.filter((item) => !isExpired(item[TTL], now)) }, demandFromItem);
   }
 }

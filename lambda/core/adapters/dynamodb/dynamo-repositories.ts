@@ -1,10 +1,12 @@
 import { DEFAULT_OPERATOR_TIME_ZONE } from '../../domain/local-time';
+import { DEFAULT_RETENTION, type RetentionPolicy } from '../../domain/privacy';
 import type { Clock, IdGenerator } from '../../ports/clock';
 import { randomIdGenerator } from '../system/random-id-generator';
 import { systemClock } from '../system/system-clock';
 import { DynamoAdminAuditRepository } from './admin-audit-repository';
 import { DynamoConsentRepository } from './consent-repository';
 import { DynamoCrmSyncRepository } from './crm-sync-repository';
+import { DynamoCustomerDataRepository } from './customer-data-repository';
 import { DynamoDemandRepository } from './demand-repository';
 import { DynamoKit, type DynamoKitOptions } from './dynamo-kit';
 import { DynamoInboundReceiptRepository } from './inbound-receipt-repository';
@@ -25,6 +27,8 @@ export interface DynamoRepositoriesOptions extends DynamoKitOptions {
   readonly operatorTimeZone?: string;
   /** Which layout of the keys every customer writes to write and read (default `seed`; see key-layout.ts). */
   readonly keyLayout?: KeyLayout;
+  /** How long closed conversations and demands are kept (default DEFAULT_RETENTION). */
+  readonly retention?: RetentionPolicy;
 }
 
 /** Every repository of the single table, sharing one kit (and so one client and one observer). */
@@ -41,10 +45,11 @@ export interface DynamoRepositories {
   readonly audit: DynamoAdminAuditRepository;
   readonly consents: DynamoConsentRepository;
   readonly operatorAuth: DynamoOperatorAuthRepository;
+  readonly customerData: DynamoCustomerDataRepository;
 }
 
 export function createDynamoRepositories(options: DynamoRepositoriesOptions): DynamoRepositories {
-  const { clock = systemClock, ids = randomIdGenerator, crmSyncEnabled = false, operatorTimeZone = DEFAULT_OPERATOR_TIME_ZONE, keyLayout = KeyLayout.seed, ...kitOptions } = options;
+  const { clock = systemClock, ids = randomIdGenerator, crmSyncEnabled = false, operatorTimeZone = DEFAULT_OPERATOR_TIME_ZONE, keyLayout = KeyLayout.seed, retention = DEFAULT_RETENTION, ...kitOptions } = options;
   const kit = new DynamoKit(kitOptions);
   const keyLayoutPolicy = new KeyLayoutPolicy(keyLayout, kit, clock);
   const crmSync = new DynamoCrmSyncRepository(kit, clock, ids);
@@ -52,14 +57,15 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
     kit,
     receipts: new DynamoInboundReceiptRepository(kit, clock),
     legacy: new DynamoLegacyDebounceRepository(kit),
-    sessions: new DynamoSessionRepository(kit, clock, crmSyncEnabled ? crmSync : undefined, keyLayoutPolicy),
+    sessions: new DynamoSessionRepository(kit, clock, crmSyncEnabled ? crmSync : undefined, keyLayoutPolicy, retention),
     messages: new DynamoMessageRepository(kit, clock, keyLayoutPolicy),
-    demands: new DynamoDemandRepository(kit),
+    demands: new DynamoDemandRepository(kit, clock, retention),
     crmSync,
     resources: new DynamoVersionedResourceRepository(kit, clock),
     config: new DynamoOperationalConfigRepository(kit, clock),
     audit: new DynamoAdminAuditRepository(kit),
     consents: new DynamoConsentRepository(kit),
     operatorAuth: new DynamoOperatorAuthRepository(kit, clock, operatorTimeZone),
+    customerData: new DynamoCustomerDataRepository(kit),
   };
 }

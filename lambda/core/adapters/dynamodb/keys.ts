@@ -42,6 +42,9 @@ export const EntityType = {
   consent: 'consent',
   loginGrant: 'operator_login_grant',
   operatorSession: 'operator_session',
+  demandReference: 'customer_demand_reference',
+  authReference: 'customer_auth_reference',
+  privacySalt: 'privacy_salt',
 } as const;
 export type EntityType = (typeof EntityType)[keyof typeof EntityType];
 
@@ -90,7 +93,7 @@ const shardSegment = (shard: number) => {
 
 // ---- Sessions, pointer and messages: one partition per customer ----------------------------------
 
-const sessionPartition = (customerId: string) => `SESSION#${segment('phone', customerId)}`;
+export const sessionPartition = (customerId: string) => `SESSION#${segment('phone', customerId)}`;
 
 export const sessionKey = (customerId: string, sessionId: string) => tableKey(sessionPartition(customerId), `SESSION#${segment('session id', sessionId)}`);
 export const sessionStatePartition = (state: string) => `STATE#${segment('state', state)}`;
@@ -136,7 +139,7 @@ export const demandListPrefix = () => ({ partition: DEMAND_PARTITION, sortKeyPre
 
 // ---- Inbound receipts and the per-customer latest marker ------------------------------------------
 
-const inboundPartition = (customerId: string) => `DEBOUNCE#${segment('phone', customerId)}`;
+export const inboundPartition = (customerId: string) => `DEBOUNCE#${segment('phone', customerId)}`;
 const RECEIPT_PREFIX = 'INBOUND#';
 export const inboundReceiptKey = (customerId: string, messageId: string) => tableKey(inboundPartition(customerId), `${RECEIPT_PREFIX}${sha256(messageId)}`);
 /** Partition and sort-key prefix that select a customer's receipts (they live 7 days). */
@@ -177,10 +180,36 @@ const AUDIT_PARTITION = 'ADMIN#AUDIT';
 export const adminAuditKey = (occurredAt: string, eventId: string) => tableKey(AUDIT_PARTITION, `AUDIT#${isoMicros(occurredAt)}#${segment('event id', eventId)}`);
 export const adminAuditListPrefix = () => ({ partition: AUDIT_PARTITION, sortKeyPrefix: 'AUDIT#' });
 
-const CONSENT_PARTITION = 'ADMIN#CONSENT';
-export const consentKey = (recordedAt: string, customerId: string, consentId: string) =>
-  tableKey(CONSENT_PARTITION, `CONSENT#${isoMicros(recordedAt)}#${segment('phone', customerId)}#${segment('consent id', consentId)}`);
-export const consentListPrefix = () => ({ partition: CONSENT_PARTITION, sortKeyPrefix: 'CONSENT#' });
+/**
+ * The seed's consent layout: one partition keyed by time, so one customer's events can only be found
+ * by reading everyone's. Still read (and erased); new events go to the customer's partition below.
+ */
+const LEGACY_CONSENT_PARTITION = 'ADMIN#CONSENT';
+export const legacyConsentKey = (recordedAt: string, customerId: string, consentId: string) =>
+  tableKey(LEGACY_CONSENT_PARTITION, `CONSENT#${isoMicros(recordedAt)}#${segment('phone', customerId)}#${segment('consent id', consentId)}`);
+export const legacyConsentListPrefix = () => ({ partition: LEGACY_CONSENT_PARTITION, sortKeyPrefix: 'CONSENT#' });
+
+// ---- The customer's own partition: consents and references to items keyed elsewhere ---------------
+
+/**
+ * `CUSTOMER#{customerId}` holds what privacy needs per customer: consent events (one Query reads a
+ * customer's history) and references to the customer's items whose keys do not name the customer
+ * (demands, operator login grants and sessions), written with those items, so an erasure or an
+ * export finds everything by key.
+ */
+export const customerPartition = (customerId: string) => `CUSTOMER#${segment('phone', customerId)}`;
+export const consentKey = (customerId: string, recordedAt: string, consentId: string) =>
+  tableKey(customerPartition(customerId), `CONSENT#${isoMicros(recordedAt)}#${segment('consent id', consentId)}`);
+export const customerConsentPrefix = (customerId: string) => ({ partition: customerPartition(customerId), sortKeyPrefix: 'CONSENT#' });
+/** Every consent event on GSI1, newest first: the admin's timeline. Consent events are rare, so one partition is enough. */
+export const CONSENT_TIMELINE_PARTITION = 'CONSENT#TIMELINE';
+export const consentTimelineIndexKey = (customerId: string, recordedAt: string, consentId: string) =>
+  gsi1Key(CONSENT_TIMELINE_PARTITION, `${isoMicros(recordedAt)}#${segment('phone', customerId)}#${segment('consent id', consentId)}`);
+export const customerDemandReferenceKey = (customerId: string, demandId: string) => tableKey(customerPartition(customerId), `DEMAND#${segment('demand id', demandId)}`);
+export const customerAuthReferenceKey = (operatorPhone: string, tokenHash: string) => tableKey(customerPartition(operatorPhone), `AUTH#${segment('token hash', tokenHash)}`);
+
+/** The per-deployment secret that turns a customer id into the pseudonym the erasure audit keeps. */
+export const privacySaltKey = () => tableKey('ADMIN#PRIVACY', 'SALT');
 
 // ---- Operator authentication ------------------------------------------------------------------------
 

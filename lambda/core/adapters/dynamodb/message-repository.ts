@@ -1,12 +1,13 @@
 import { ConditionFailedError } from '../../domain/errors';
 import type { Message, OutboundRef } from '../../domain/message';
 import type { SessionState } from '../../domain/session';
+import { isExpired } from '../../domain/privacy';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import type { MessageRepository, Page, PageRequest } from '../../ports/repositories';
 import { MessageAttribute as M, messageFromItem, messageToItem } from './codecs/message-codec';
 import { SessionAttribute } from './codecs/session-codec';
-import type { DynamoKit } from './dynamo-kit';
+import type { DynamoKit, Item } from './dynamo-kit';
 import {
   activePointerKey,
   ENTITY_TYPE,
@@ -20,6 +21,7 @@ import {
   shardedLlmDayPartition,
   SK,
   sessionKey,
+  TTL,
 } from './keys';
 import { KeyLayout, KeyLayoutPolicy } from './key-layout';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryIndexPartitionsPage, queryPrefixPage, toPage } from './repository-support';
@@ -86,7 +88,8 @@ export class DynamoMessageRepository implements MessageRepository {
   }
 
   async history(customerId: string, page?: PageRequest): Promise<Page<Message>> {
-    return toPage(await queryPrefixPage(this.kit, messageHistoryPrefix(customerId), page, { newestFirst: true, consistentRead: true }), messageFromItem);
+    const result = await queryPrefixPage(this.kit, messageHistoryPrefix(customerId), page, { newestFirst: true, consistentRead: true });
+    return toPage({ ...result, items: this.unexpired(result.items) }, messageFromItem);
   }
 
   /**
@@ -111,7 +114,7 @@ export class DynamoMessageRepository implements MessageRepository {
         limit: SESSION_HISTORY_PAGE,
         cursor,
       });
-      collected.push(...page.items.map(messageFromItem));
+      collected.push(...this.unexpired(page.items).map(messageFromItem));
       cursor = page.cursor;
     } while (collected.length < limit && cursor !== undefined);
     return collected.slice(0, limit).reverse();
@@ -143,6 +146,12 @@ export class DynamoMessageRepository implements MessageRepository {
       } while (found.length < limit && cursor !== undefined);
     }
     return found.slice(0, limit);
+  }
+
+  /** Messages of a conversation past its retention are gone, even while DynamoDB's TTL has not deleted them yet. */
+  private unexpired(items: readonly Item[]): Item[] {
+    const now = this.clock.now();
+    return items.filter((item) => !isExpired(item[TTL], now));
   }
 
   refFor(message: Pick<Message, 'customerId' | 'timestamp' | 'messageId'>): OutboundRef {

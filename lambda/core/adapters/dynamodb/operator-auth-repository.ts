@@ -11,8 +11,10 @@ import {
   operatorSessionToItem,
 } from './codecs/operator-auth-codec';
 import type { DynamoKit } from './dynamo-kit';
-import { loginGrantKey, operatorSessionKey } from './keys';
+import { referenceItem } from './customer-references';
+import { customerAuthReferenceKey, EntityType, loginGrantKey, operatorSessionKey, type TableKey } from './keys';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES } from './repository-support';
+import { epochSeconds } from '../../domain/timestamps';
 
 /**
  * Operator login grants and sessions, stored under the SHA-256 of their tokens (a raw token is
@@ -34,7 +36,7 @@ export class DynamoOperatorAuthRepository implements OperatorAuthRepository {
     const effective = expiresAt && expiresAt < ceiling ? expiresAt : ceiling;
     if (effective <= now) throw new RangeError('A login grant must expire after it is issued');
     const grant: LoginGrant = { tokenHash, operatorPhone, createdAt: isoMicros(now), expiresAt: isoMicros(effective) };
-    await this.kit.put({ item: loginGrantToItem(grant), ...IF_ABSENT });
+    await this.putWithReference(loginGrantToItem(grant), loginGrantKey(tokenHash), operatorPhone, tokenHash, grant.expiresAt);
     return grant;
   }
 
@@ -60,8 +62,14 @@ export class DynamoOperatorAuthRepository implements OperatorAuthRepository {
     assertTokenHash(input.tokenHash);
     const now = this.clock.now();
     const session: OperatorSession = { ...input, createdAt: isoMicros(now), expiresAt: isoMicros(nextLocalMidnight(now, this.timeZone)) };
-    await this.kit.put({ item: operatorSessionToItem(session), ...IF_ABSENT });
+    await this.putWithReference(operatorSessionToItem(session), operatorSessionKey(input.tokenHash), input.operatorPhone, input.tokenHash, session.expiresAt);
     return session;
+  }
+
+  /** Exclusive create, with a reference in the operator's customer partition so an erasure finds it. */
+  private async putWithReference(item: Record<string, unknown>, key: TableKey, operatorPhone: string, tokenHash: string, expiresAt: string): Promise<void> {
+    const reference = referenceItem(customerAuthReferenceKey(operatorPhone, tokenHash), EntityType.authReference, [key], epochSeconds(expiresAt));
+    await this.kit.transact([{ put: { item, ...IF_ABSENT } }, { put: { item: reference } }]);
   }
 
   async getSession(tokenHash: string, now: Date): Promise<OperatorSession | undefined> {

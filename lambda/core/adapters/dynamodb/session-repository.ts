@@ -2,6 +2,7 @@ import { ConditionFailedError, CrmSyncConcurrentUpdateError } from '../../domain
 import { pendingSendMessage, type Message } from '../../domain/message';
 import { assertLegalTransition, type Session, SessionState } from '../../domain/session';
 import { isoMicros } from '../../domain/timestamps';
+import { DEFAULT_RETENTION, expiresAt, isExpired, type RetentionPolicy } from '../../domain/privacy';
 import type { Clock } from '../../ports/clock';
 import type { AgentResultWrite, Page, PageRequest, SessionChanges, SessionRepository, TransitionOptions } from '../../ports/repositories';
 import { InboundAttribute } from './codecs/inbound-codec';
@@ -17,12 +18,15 @@ import {
   GSI1,
   GSI1PK,
   latestInboundKey,
+  messageHistoryPrefix,
   messageKey,
+  PK,
   SK,
   sessionKey,
   sessionStatePartition,
   shardedSessionStateIndexKey,
   shardedSessionStatePartition,
+  TTL,
 } from './keys';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryIndexPartitionsPage, toPage } from './repository-support';
 
@@ -47,12 +51,42 @@ export class DynamoSessionRepository implements SessionRepository {
     private readonly clock: Clock,
     private readonly crmSync?: DynamoCrmSyncRepository,
     keyLayout?: KeyLayoutPolicy,
+    private readonly retention: RetentionPolicy = DEFAULT_RETENTION,
   ) {
     this.keyLayout = keyLayout ?? new KeyLayoutPolicy(KeyLayout.seed, kit, clock);
   }
 
-  private toItem(session: Session) {
-    return sessionToItem(session, this.keyLayout.writesShards);
+  /** A closed session expires `conversationRetention` after its close (TTL cleans up; reads check it). */
+  private itemOf(session: Session): Record<string, unknown> {
+    const item = sessionToItem(session, this.keyLayout.writesShards);
+    return session.state === SessionState.CLOSED && session.closedAt ? { ...item, [TTL]: expiresAt(session.closedAt, this.retention.conversationSeconds) } : item;
+  }
+
+  /**
+   * Gives the closed session's messages the session's TTL. A separate step after the close: if it
+   * is lost, the messages stay until the customer is erased, and the history reads already hide them
+   * once the session is gone.
+   */
+  private async expireHistory(session: Session): Promise<void> {
+    if (session.state !== SessionState.CLOSED || !session.closedAt) return;
+    const ttl = expiresAt(session.closedAt, this.retention.conversationSeconds);
+    const prefix = messageHistoryPrefix(session.customerId);
+    let cursor: string | undefined;
+    do {
+      const page = await this.kit.queryPage({
+        keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)',
+        filter: '#session = :session',
+        names: { ...KEY_NAMES, '#session': 'session_id' },
+        values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix, ':session': session.sessionId },
+        projection: '#pk, #sk',
+        consistentRead: true,
+        cursor,
+      });
+      for (const item of page.items) {
+        await conditionally(() => this.kit.update({ key: { [PK]: String(item[PK]), [SK]: String(item[SK]) }, update: 'SET #ttl = :ttl', condition: ITEM_EXISTS, names: { '#pk': PK, '#ttl': TTL }, values: { ':ttl': ttl } }));
+      }
+      cursor = page.cursor;
+    } while (cursor !== undefined);
   }
 
   private now(): string {
@@ -70,12 +104,12 @@ export class DynamoSessionRepository implements SessionRepository {
 
   async get(customerId: string, sessionId: string): Promise<Session | undefined> {
     const item = await this.kit.get({ key: sessionKey(customerId, sessionId), consistentRead: true });
-    return item && sessionFromItem(item);
+    return item && !isExpired(item[TTL], this.clock.now()) ? sessionFromItem(item) : undefined;
   }
 
   async put(session: Session): Promise<void> {
     await this.transactWithCrm([session], () => [
-      { put: { item: this.toItem(session) } },
+      { put: { item: this.itemOf(session) } },
       { put: { item: activePointerToItem(session.customerId, session.sessionId, this.now(), session.state) } },
     ]);
   }
@@ -93,7 +127,9 @@ export class DynamoSessionRepository implements SessionRepository {
 
     if (newState === SessionState.CLOSED) {
       names['#closed'] = S.closedAt;
-      sets.push('#closed = :now');
+      names['#ttl'] = TTL;
+      values[':ttl'] = expiresAt(now, this.retention.conversationSeconds);
+      sets.push('#closed = :now', '#ttl = :ttl');
       updated = { ...updated, closedAt: now };
     }
     for (const [field, value] of Object.entries(options.changes ?? {}) as [keyof SessionChanges, string | null | undefined][]) {
@@ -134,6 +170,7 @@ export class DynamoSessionRepository implements SessionRepository {
     if (!this.crmSync) {
       const stored = sessionFromItem((await this.kit.update({ ...update, returnValues: 'ALL_NEW' }))!);
       await this.syncPointerState(stored);
+      await this.expireHistory(stored);
       return stored;
     }
 
@@ -143,6 +180,7 @@ export class DynamoSessionRepository implements SessionRepository {
     update.condition = `${update.condition} AND #snapshot = :snapshot`;
     await this.transactWithCrm([updated], () => [{ update }]);
     await this.syncPointerState(updated);
+    await this.expireHistory(updated);
     return updated;
   }
 
@@ -182,8 +220,8 @@ export class DynamoSessionRepository implements SessionRepository {
       {
         put:
           expectedState === undefined
-            ? { item: this.toItem(session), ...IF_ABSENT }
-            : { item: this.toItem(session), condition: '#state = :expected', names: { '#state': S.state }, values: { ':expected': expectedState } },
+            ? { item: this.itemOf(session), ...IF_ABSENT }
+            : { item: this.itemOf(session), condition: '#state = :expected', names: { '#state': S.state }, values: { ':expected': expectedState } },
       },
       {
         put:
@@ -203,7 +241,7 @@ export class DynamoSessionRepository implements SessionRepository {
       },
       ...replacedSessions.map(
         (replaced): TransactAction => ({
-          put: { item: this.toItem(replaced.session), condition: '#state = :expected', names: { '#state': S.state }, values: { ':expected': replaced.expectedState } },
+          put: { item: this.itemOf(replaced.session), condition: '#state = :expected', names: { '#state': S.state }, values: { ':expected': replaced.expectedState } },
         }),
       ),
       ...(outbound ? [{ put: { item: messageToItem(outbound, this.keyLayout.writesShards), ...IF_ABSENT } }] : []),
@@ -226,6 +264,7 @@ export class DynamoSessionRepository implements SessionRepository {
 
     try {
       await this.transactWithCrm([session, ...replacedSessions.map((replaced) => replaced.session)], actions);
+      for (const closed of [session, ...replacedSessions.map((replaced) => replaced.session)]) await this.expireHistory(closed);
       return true;
     } catch (error) {
       if (error instanceof ConditionFailedError) return false;

@@ -1,7 +1,7 @@
 import type { AdminAuditEvent, ConsentRecord, OperationalConfig, VersionedResource } from '../../../domain/admin';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
-import { adminAuditKey, adminResourceKey, adminResourceVersionKey, consentKey, ENTITY_TYPE, EntityType, operationalConfigKey, type TableKey } from '../keys';
+import { adminAuditKey, adminResourceKey, adminResourceVersionKey, consentKey, consentTimelineIndexKey, ENTITY_TYPE, EntityType, operationalConfigKey, type TableKey } from '../keys';
 import { ItemReader, withUnknownAttributes } from './item-reader';
 
 export const AdminAttribute = {
@@ -109,7 +109,8 @@ export function auditEventFromItem(item: Item): AdminAuditEvent {
 
 export function consentToItem(consent: ConsentRecord): Item {
   return withUnknownAttributes(consent, {
-    ...consentKey(consent.recordedAt, consent.customerId, consent.consentId),
+    ...consentKey(consent.customerId, consent.recordedAt, consent.consentId),
+    ...consentTimelineIndexKey(consent.customerId, consent.recordedAt, consent.consentId),
     [ENTITY_TYPE]: EntityType.consent,
     consent_id: consent.consentId,
     phone_number: consent.customerId,

@@ -1,0 +1,85 @@
+// What the erase-customer and export-customer commands share: which table, and the use case on it.
+import { parseArgs } from 'node:util';
+import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { OperatorAuditTrail } from '../lambda/core/application/operator/operator-audit';
+import { CustomerDataRights, InvalidCustomerIdError } from '../lambda/core/application/privacy/customer-data-rights';
+import { randomIdGenerator } from '../lambda/core/adapters/system/random-id-generator';
+import { systemClock } from '../lambda/core/adapters/system/system-clock';
+import { PIPELINE_DEFAULTS, physicalNames } from '../lib/private/pipeline-contract';
+
+export const TARGET_USAGE = `  --customer <id>          the customer's WhatsApp number or user id (as stored, digits only for phones)
+  --environment <env>      the pipeline's environment (names the table as the construct does)
+  --service-name <name>    default ${PIPELINE_DEFAULTS.serviceName}
+  --table <name>           name the table directly instead
+  -h, --help
+
+Credentials and region come from the usual AWS settings (AWS_PROFILE, AWS_REGION, ...). For the
+local runtime: AWS_ENDPOINT_URL_DYNAMODB=…`;
+
+/** Where the command writes: stdout for results, stderr for messages. */
+export interface CommandOutput {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const processOutput: CommandOutput = {
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+};
+
+export class UsageError extends Error {}
+
+export interface CustomerCommand {
+  readonly customerId: string;
+  readonly tableName: string;
+  readonly values: Readonly<Record<string, string | boolean | undefined>>;
+  readonly rights: CustomerDataRights;
+  /** Who the audit says acted: the operating-system user at the terminal. */
+  readonly author: string;
+}
+
+/** Parses the shared options (plus `extra`); `undefined` when help was asked for. */
+export function parseCustomerCommand(argv: readonly string[], env: NodeJS.ProcessEnv, extra: Record<string, { type: 'string' | 'boolean' }> = {}): CustomerCommand | undefined {
+  const { values: parsed } = parseArgs({
+    args: [...argv],
+    options: {
+      'customer': { type: 'string' },
+      'environment': { type: 'string' },
+      'service-name': { type: 'string' },
+      'table': { type: 'string' },
+      'help': { type: 'boolean', short: 'h' },
+      ...extra,
+    },
+  });
+  const values: Readonly<Record<string, string | boolean | undefined>> = parsed;
+  if (values.help) return undefined;
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const customerId = text('customer');
+  if (!customerId) throw new UsageError('Say whose data with --customer <id>.');
+  const environment = text('environment');
+  const tableName = text('table') ?? (environment === undefined ? undefined : physicalNames(text('service-name') ?? PIPELINE_DEFAULTS.serviceName, environment).table);
+  if (!tableName) throw new UsageError('Name the pipeline with --environment, or the table with --table.');
+  const repositories = createDynamoRepositories({ tableName });
+  const rights = new CustomerDataRights({ data: repositories.customerData, trail: new OperatorAuditTrail(repositories.audit, systemClock, randomIdGenerator), clock: systemClock });
+  return { customerId, tableName, values, rights, author: `cli:${env.USER ?? env.USERNAME ?? 'unknown'}` };
+}
+
+/** Runs a command body, turning usage mistakes into exit code 2 and failures into 1. */
+export async function runCommand(usage: string, output: CommandOutput, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof InvalidCustomerIdError || isArgumentError(error)) {
+      output.err(`${(error as Error).message}\n\n${usage}`);
+      return 2;
+    }
+    output.err(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    return 1;
+  }
+}
+
+/** node:util parseArgs refuses unknown options and missing values with these codes. */
+function isArgumentError(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}

@@ -1,0 +1,56 @@
+// Right to erasure: `npm run erase-customer -- --environment prod --customer 5511999990000` deletes
+// everything the pipeline stores about one customer, by key, after you type the id again.
+import { createInterface } from 'node:readline/promises';
+import { processOutput, parseCustomerCommand, runCommand, TARGET_USAGE, UsageError, type CommandOutput } from './customer-data-command';
+
+const USAGE = `Usage:
+  npm run erase-customer -- --customer <id> (--environment <env> | --table <name>) [--yes]
+
+Deletes every item the pipeline stores about the customer: sessions, messages, receipts, the latest
+marker, CRM rows of their sessions, the demands their messages caused, consent events, and their
+operator sign-ins if they are an operator. Safe to run again (after a crash, or to check). The
+admin audit keeps a pseudonym (HMAC-SHA-256 under this deployment's salt), never the id.
+Point-in-time-recovery backups still hold erased data for up to 35 days.
+
+Options:
+  --yes                    do not ask (without it, a terminal asks you to type the id again;
+                           without a terminal, nothing is erased)
+${TARGET_USAGE}`;
+
+/** The command: argv and environment in, exit code out (0 erased, 1 failed, 2 wrong usage or not confirmed). */
+export function eraseCustomer(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  output: CommandOutput = processOutput,
+  askConfirmation: (question: string) => Promise<string | undefined> = askOnTerminal,
+): Promise<number> {
+  return runCommand(USAGE, output, async () => {
+    const command = parseCustomerCommand(argv, env, { yes: { type: 'boolean' } });
+    if (command === undefined) {
+      output.out(USAGE);
+      return 0;
+    }
+    if (command.values.yes !== true) {
+      const typed = await askConfirmation(`Erase everything about ${command.customerId} from ${command.tableName}? Type the customer id again: `);
+      if (typed === undefined) throw new UsageError('Not a terminal: pass --yes to erase without asking.');
+      if (typed.trim() !== command.customerId) {
+        output.err('The id typed does not match; nothing was erased.');
+        return 2;
+      }
+    }
+    output.out(JSON.stringify(await command.rights.erase(command.customerId, command.author), null, 2));
+    return 0;
+  });
+}
+
+async function askOnTerminal(question: string): Promise<string | undefined> {
+  if (!process.stdin.isTTY) return undefined;
+  const terminal = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return await terminal.question(question);
+  } finally {
+    terminal.close();
+  }
+}
+
+if (require.main === module) void eraseCustomer(process.argv.slice(2)).then((code) => (process.exitCode = code));

@@ -1,0 +1,97 @@
+import { isValidCustomerId } from '../../domain/inbound-turn';
+import { customerPseudonym } from '../../domain/privacy';
+import { isoMicros } from '../../domain/timestamps';
+import type { Clock } from '../../ports/clock';
+import type { CustomerDataRepository, CustomerRecord } from '../../ports/customer-data';
+import type { OperatorAuditTrail } from '../operator/operator-audit';
+
+/** A message that arrives while the erasure runs is erased too if it is seen before a clean pass. */
+const MAX_ERASURE_PASSES = 5;
+
+export class InvalidCustomerIdError extends Error {
+  override readonly name = 'InvalidCustomerIdError';
+  constructor() {
+    super('A customer id is the WhatsApp phone or user id: 1 to 128 printable ASCII characters without "#"');
+  }
+}
+
+/** New writes for the customer kept arriving: run the erasure again once they stop. */
+export class ErasureIncompleteError extends Error {
+  override readonly name = 'ErasureIncompleteError';
+  constructor(readonly passes: number) {
+    super(`The customer's data was still changing after ${passes} passes; nothing was left half-erased, run the erasure again`);
+  }
+}
+
+export interface ErasureReport {
+  /** What the audit keeps instead of the customer id. */
+  readonly customerPseudonym: string;
+  /** Delete requests per kind of item (a re-run after a crash counts what it found then). */
+  readonly deleted: Readonly<Record<string, number>>;
+  /** Inventories read; the last one found nothing. */
+  readonly passes: number;
+}
+
+export interface CustomerExport {
+  readonly format: 'customer-export/1';
+  readonly customerId: string;
+  readonly exportedAt: string;
+  /** The customer's stored items by kind, attributes as stored (keys left out). */
+  readonly records: Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>;
+}
+
+export interface CustomerDataRightsDependencies {
+  readonly data: CustomerDataRepository;
+  readonly trail: OperatorAuditTrail;
+  readonly clock: Clock;
+}
+
+/**
+ * The data subject's rights over what the pipeline stores: erasure (everything, by key) and access
+ * (one JSON document). See docs/PRIVACY.md.
+ */
+export class CustomerDataRights {
+  constructor(private readonly deps: CustomerDataRightsDependencies) {}
+
+  /**
+   * Deletes every item of the customer, dependents before the anchors that lead to them, and reads
+   * the inventory again until a pass finds nothing. Idempotent: after a crash, run it again. The
+   * audit names the customer by pseudonym only.
+   */
+  async erase(customerId: string, author: string): Promise<ErasureReport> {
+    assertCustomerId(customerId);
+    const deleted: Record<string, number> = {};
+    let passes = 0;
+    for (;;) {
+      if (passes === MAX_ERASURE_PASSES) throw new ErasureIncompleteError(passes);
+      passes++;
+      const { dependents, anchors } = await this.deps.data.inventory(customerId);
+      if (dependents.length === 0 && anchors.length === 0) break;
+      await this.deps.data.remove(dependents);
+      await this.deps.data.remove(anchors);
+      for (const record of [...dependents, ...anchors]) deleted[record.kind] = (deleted[record.kind] ?? 0) + 1;
+    }
+    const pseudonym = customerPseudonym(await this.deps.data.pseudonymSalt(), customerId);
+    await this.deps.trail.record({ author, action: 'customer.erase', resourceType: 'customer', resourceId: pseudonym, details: { deleted, passes } });
+    return { customerPseudonym: pseudonym, deleted, passes };
+  }
+
+  /** Everything stored about the customer as one document; the access is audited by pseudonym. */
+  async export(customerId: string, author: string): Promise<CustomerExport> {
+    assertCustomerId(customerId);
+    const { dependents, anchors } = await this.deps.data.inventory(customerId, { contents: true });
+    const records: Record<string, Readonly<Record<string, unknown>>[]> = {};
+    for (const record of [...anchors, ...dependents]) (records[record.kind] ??= []).push(attributesOf(record));
+    const pseudonym = customerPseudonym(await this.deps.data.pseudonymSalt(), customerId);
+    await this.deps.trail.record({ author, action: 'customer.export', resourceType: 'customer', resourceId: pseudonym });
+    return { format: 'customer-export/1', customerId, exportedAt: isoMicros(this.deps.clock.now()), records };
+  }
+}
+
+function assertCustomerId(customerId: string): void {
+  if (typeof customerId !== 'string' || !isValidCustomerId(customerId)) throw new InvalidCustomerIdError();
+}
+
+function attributesOf(record: CustomerRecord): Readonly<Record<string, unknown>> {
+  return record.attributes ?? {};
+}

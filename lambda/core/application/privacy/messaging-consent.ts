@@ -1,0 +1,64 @@
+import { consentCommandOf, MESSAGING_CONSENT_PURPOSE } from '../../domain/privacy';
+import type { InboundTurn } from '../../domain/inbound-turn';
+import type { ConsentRepository } from '../../ports/repositories';
+import type { WhatsAppSender } from '../../ports/whatsapp-sender';
+
+/** What the customer is told after an opt-out word and after an opt-in word (docs/PRIVACY.md). */
+export interface ConsentConfirmations {
+  readonly optedOut: string;
+  readonly optedIn: string;
+}
+
+export const DEFAULT_CONSENT_CONFIRMATIONS: ConsentConfirmations = {
+  optedOut: 'Pronto: você não vai mais receber mensagens nossas por aqui. Para voltar, envie VOLTAR.',
+  optedIn: 'Que bom ter você de volta! Pode mandar sua mensagem.',
+};
+
+/** How the turn must treat a customer's messages, given their messaging consent. */
+export type ConsentVerdict = 'answer' | 'confirmed_opt_out' | 'confirmed_opt_in' | 'opted_out';
+
+/**
+ * Opt-out and back (`PARAR`/`STOP`/`SAIR`, `VOLTAR`/`START`): each word records a consent event for
+ * `whatsapp_messages` and gets one confirmation; while the customer is opted out, nothing else is
+ * sent to them. The event's time and id come from the message, so a retried turn records it once.
+ */
+export class MessagingConsent {
+  constructor(
+    private readonly deps: {
+      readonly consents: ConsentRepository;
+      readonly whatsapp: WhatsAppSender;
+      readonly confirmations?: ConsentConfirmations;
+    },
+  ) {}
+
+  async isOptedOut(customerId: string): Promise<boolean> {
+    const latest = await this.deps.consents.latestFor(customerId, MESSAGING_CONSENT_PURPOSE);
+    return latest !== undefined && !latest.granted;
+  }
+
+  /** Records and confirms an opt-out/opt-in word; tells the turn whether it may answer. */
+  async gate(message: InboundTurn): Promise<ConsentVerdict> {
+    const command = consentCommandOf(message.text);
+    const optedOut = await this.isOptedOut(message.customerId);
+    if (command === undefined) return optedOut ? 'opted_out' : 'answer';
+    if (command === 'opt_in' && !optedOut) return 'answer';
+    const granted = command === 'opt_in';
+    await this.deps.consents.record({
+      consentId: message.messageId,
+      customerId: message.customerId,
+      recordedAt: message.receivedAt,
+      purpose: MESSAGING_CONSENT_PURPOSE,
+      granted,
+      source: 'whatsapp_keyword',
+      evidenceMessageId: message.messageId,
+    });
+    const confirmations = this.deps.confirmations ?? DEFAULT_CONSENT_CONFIRMATIONS;
+    await this.deps.whatsapp.sendText({
+      businessPhoneNumberId: message.businessPhoneNumberId,
+      customerId: message.customerId,
+      customerIdKind: message.customerIdKind,
+      text: granted ? confirmations.optedIn : confirmations.optedOut,
+    });
+    return granted ? 'confirmed_opt_in' : 'confirmed_opt_out';
+  }
+}

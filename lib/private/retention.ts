@@ -1,0 +1,26 @@
+import { Duration, Token } from 'aws-cdk-lib';
+import type { AgentPipelineProps } from '../agent-pipeline-props';
+import { RUNTIME_ENV } from './pipeline-contract';
+
+/** Defaults documented on the props and in docs/PRIVACY.md. */
+export const RETENTION_DEFAULTS = { conversationDays: 365, demandDays: 730 } as const;
+
+const MIN_RETENTION = Duration.days(1);
+
+/**
+ * The environment that tells the functions how long closed conversations and demands live (they
+ * set the TTL and check it on read). Validated here so a wrong value fails the synth, not a turn.
+ */
+export function retentionEnvironment(path: string, props: Pick<AgentPipelineProps, 'conversationRetention' | 'demandRetention'>): Record<string, string> {
+  const conversation = props.conversationRetention ?? Duration.days(RETENTION_DEFAULTS.conversationDays);
+  const demand = props.demandRetention ?? Duration.days(RETENTION_DEFAULTS.demandDays);
+  for (const [name, value] of [['conversationRetention', conversation], ['demandRetention', demand]] as const) {
+    if (!Token.isUnresolved(value.toSeconds()) && value.toSeconds() < MIN_RETENTION.toSeconds()) {
+      throw new Error(`AgentPipeline at '${path}': ${name} must be at least 1 day (Duration.days(1)); got ${value.toSeconds()} s.`);
+    }
+  }
+  return {
+    [RUNTIME_ENV.conversationRetentionSeconds]: String(conversation.toSeconds()),
+    [RUNTIME_ENV.demandRetentionSeconds]: String(demand.toSeconds()),
+  };
+}
