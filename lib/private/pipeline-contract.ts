@@ -26,6 +26,22 @@ export const PIPELINE_DEFAULTS = {
   whatsAppApiBaseUrl: 'https://graph.facebook.com/v23.0',
 } as const;
 
+/**
+ * Defaults of the per-customer cost guards (docs/RELIABILITY.md#security): the construct documents
+ * them as its `@default`s and the runtime falls back to them, so both always agree.
+ */
+export const COST_GUARD_DEFAULTS = {
+  /** A person rarely sends more than a few turns a minute (bursts are merged into one turn). */
+  turnsPerMinute: 8,
+  turnsPerHour: 60,
+  /** About 25 to 50 long turns of a Bedrock model with a 50-message history. */
+  agentTokensPerDay: 250_000,
+  overBudgetReply: 'Recebemos muitas mensagens suas em pouco tempo. Por favor, aguarde alguns minutos e escreva de novo.',
+  /** About 6,000 tokens of history: enough for the conversation, bounded whatever its messages hold. */
+  historyMaxCharacters: 24_000,
+  orchestratorMaxConcurrency: 20,
+} as const;
+
 /** Environment variables the construct sets and the handlers read. */
 export const RUNTIME_ENV = {
   tableName: 'DYNAMODB_TABLE',
@@ -43,6 +59,9 @@ export const RUNTIME_ENV = {
   deployedSystemPrompt: 'AGENT_SYSTEM_PROMPT',
   agentFunctionName: 'AGENT_FUNCTION_NAME',
   maxReceiveCount: 'MAX_RECEIVE_COUNT',
+  /** JSON of the per-customer budget: turnsPerMinute, turnsPerHour, agentTokensPerDay, reply. */
+  customerBudget: 'CUSTOMER_BUDGET',
+  agentHistoryMaxCharacters: 'AGENT_HISTORY_MAX_CHARACTERS',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
@@ -78,6 +97,8 @@ export const CUSTOM_METRICS = {
   agentInputTokens: 'AgentInputTokens',
   /** Orchestrator: model output tokens of a turn (from Converse `usage`). */
   agentOutputTokens: 'AgentOutputTokens',
+  /** Orchestrator: a turn refused by the customer's budget (answered with the over-budget reply, no model call). */
+  turnOverBudget: 'TurnOverBudget',
 } as const;
 
 /**

@@ -5,6 +5,7 @@ import { systemClock } from '../system/system-clock';
 import { DynamoAdminAuditRepository } from './admin-audit-repository';
 import { DynamoConsentRepository } from './consent-repository';
 import { DynamoCrmSyncRepository } from './crm-sync-repository';
+import { DynamoCustomerBudgetRepository } from './customer-budget-repository';
 import { DynamoDemandRepository } from './demand-repository';
 import { DynamoKit, type DynamoKitOptions } from './dynamo-kit';
 import { DynamoInboundReceiptRepository } from './inbound-receipt-repository';
@@ -38,6 +39,7 @@ export interface DynamoRepositories {
   readonly audit: DynamoAdminAuditRepository;
   readonly consents: DynamoConsentRepository;
   readonly operatorAuth: DynamoOperatorAuthRepository;
+  readonly budgets: DynamoCustomerBudgetRepository;
 }
 
 export function createDynamoRepositories(options: DynamoRepositoriesOptions): DynamoRepositories {
@@ -57,5 +59,6 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
     audit: new DynamoAdminAuditRepository(kit),
     consents: new DynamoConsentRepository(kit),
     operatorAuth: new DynamoOperatorAuthRepository(kit, clock, operatorTimeZone),
+    budgets: new DynamoCustomerBudgetRepository(kit),
   };
 }

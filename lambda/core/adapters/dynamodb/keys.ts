@@ -42,6 +42,7 @@ export const EntityType = {
   consent: 'consent',
   loginGrant: 'operator_login_grant',
   operatorSession: 'operator_session',
+  customerBudget: 'customer_budget',
 } as const;
 export type EntityType = (typeof EntityType)[keyof typeof EntityType];
 
@@ -113,6 +114,17 @@ export const inboundReceiptPrefix = (customerId: string) => ({ partition: inboun
 export const latestInboundKey = (customerId: string) => tableKey(inboundPartition(customerId), 'LATEST_INBOUND');
 export const legacyBufferKey = (customerId: string) => tableKey(inboundPartition(customerId), 'BUFFER');
 export const legacyPendingReplyKey = (customerId: string) => tableKey(inboundPartition(customerId), 'PENDING_REPLY');
+
+// ---- Per-customer budgets ---------------------------------------------------------------------------
+
+/**
+ * One item per customer and UTC day holds the day's token count and the turn counts of its hours
+ * and minutes, so admitting a turn is one conditional update. A partition of its own: only the
+ * orchestrator counts budgets, and its IAM condition names this prefix.
+ */
+export const CUSTOMER_BUDGET_PARTITION_PREFIX = 'BUDGET#';
+export const customerBudgetKey = (customerId: string, at: string | Date) =>
+  tableKey(`${CUSTOMER_BUDGET_PARTITION_PREFIX}${segment('phone', customerId)}`, `DAY#${utcDay(at)}`);
 
 // ---- CRM projection -------------------------------------------------------------------------------
 
