@@ -15,11 +15,14 @@ import { Construct } from 'constructs';
 import type { AgentBackend } from './agent-backend';
 import type { AgentPipelineProps } from './agent-pipeline-props';
 import {
+  leadingKeysCondition,
   LOG_WRITE_ACTIONS,
   ORCHESTRATOR_QUERY_ACTIONS,
   ORCHESTRATOR_TABLE_ACTIONS,
   QUEUE_PRODUCER_KEY_ACTIONS,
   TABLE_KEY_ACTIONS,
+  viaServiceCondition,
+  WEBHOOK_PARTITION_PREFIXES,
   WEBHOOK_QUEUE_ACTIONS,
   WEBHOOK_TABLE_ACTIONS,
 } from './private/permissions';
@@ -277,6 +280,11 @@ export class AgentPipeline extends Construct {
     return customMetric(this.settings, CUSTOM_METRICS.agentOutputTokens, props);
   }
 
+  /** Turns refused by a customer's budget: answered with the budget's reply, no model call (sum over 1 minute unless overridden). */
+  public metricTurnsOverBudget(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return customMetric(this.settings, CUSTOM_METRICS.turnOverBudget, props);
+  }
+
   /**
    * Throttled requests to the table, summed over the operations the pipeline issues. Each term is
    * `FILL(…, 0)`: DynamoDB publishes ThrottledRequests only when something is throttled, and a plain
@@ -385,6 +393,8 @@ export class AgentPipeline extends Construct {
         [RUNTIME_ENV.whatsAppApiBaseUrl]: this.settings.whatsAppApiBaseUrl,
         // The last receive before the redrive parks its messages so they cannot block later turns.
         [RUNTIME_ENV.maxReceiveCount]: String(this.settings.maxReceiveCount),
+        ...(this.settings.customerBudget ? { [RUNTIME_ENV.customerBudget]: JSON.stringify(this.settings.customerBudget) } : {}),
+        ...(this.settings.agentHistoryMaxCharacters ? { [RUNTIME_ENV.agentHistoryMaxCharacters]: String(this.settings.agentHistoryMaxCharacters) } : {}),
         ...this.powertoolsEnvironment(),
       },
     });
@@ -479,7 +489,9 @@ export class AgentPipeline extends Construct {
 
   private grantFunctionAccess(encryptionKey?: kms.IKey): void {
     const index = `${this.table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
-    this.webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_TABLE_ACTIONS], resources: [this.table.tableArn] }));
+    this.webhookFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: [...WEBHOOK_TABLE_ACTIONS], resources: [this.table.tableArn], conditions: leadingKeysCondition(WEBHOOK_PARTITION_PREFIXES) }),
+    );
     this.webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [this.queue.queueArn] }));
     this.orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_TABLE_ACTIONS], resources: [this.table.tableArn] }));
     this.orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_QUERY_ACTIONS], resources: [this.table.tableArn, index] }));
@@ -488,10 +500,12 @@ export class AgentPipeline extends Construct {
     }
     if (encryptionKey) {
       for (const fn of [this.webhookFunction, this.orchestratorFunction]) {
-        fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [encryptionKey.keyArn] }));
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [encryptionKey.keyArn], conditions: viaServiceCondition('dynamodb') }));
       }
       // The orchestrator's kms:Decrypt for consuming the queue comes with the event source.
-      this.webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...QUEUE_PRODUCER_KEY_ACTIONS], resources: [encryptionKey.keyArn] }));
+      this.webhookFunction.addToRolePolicy(
+        new iam.PolicyStatement({ actions: [...QUEUE_PRODUCER_KEY_ACTIONS], resources: [encryptionKey.keyArn], conditions: viaServiceCondition('sqs') }),
+      );
     }
   }
 }

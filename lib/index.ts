@@ -2,3 +2,4 @@ export * from './agent-pipeline';
 export * from './agent-pipeline-props';
 export * from './agent-backend';
 export * from './handoff-texts';
+export * from './customer-budget';

@@ -12,6 +12,20 @@ export const TABLE_SCHEMA = {
   timeToLiveAttribute: 'ttl',
 } as const;
 
+/**
+ * Partition-key prefixes of the per-customer partitions (the rest of the key is the customer id).
+ * The key builders use them, and the construct scopes IAM with them (`dynamodb:LeadingKeys`), so
+ * a renamed prefix cannot leave a function without access to its own items.
+ */
+export const CUSTOMER_PARTITION_PREFIXES = {
+  /** Sessions, the active-session pointer and the message history. */
+  session: 'SESSION#',
+  /** Inbound receipts, the latest-inbound marker and the legacy debounce items ("debounce" is the seed's name). */
+  inbound: 'DEBOUNCE#',
+  /** The customer's budget counts. */
+  budget: 'BUDGET#',
+} as const;
+
 /** Queue and function values pinned by the design (docs/DESIGN.md). */
 export const PIPELINE_DEFAULTS = {
   serviceName: 'gogenetic-agent',

@@ -7,7 +7,7 @@
  * identities can never produce the same key (`a#b` + `c` vs `a` + `b#c`).
  */
 import { createHash } from 'node:crypto';
-import { TABLE_SCHEMA } from '../../../../lib/private/pipeline-contract';
+import { CUSTOMER_PARTITION_PREFIXES, TABLE_SCHEMA } from '../../../../lib/private/pipeline-contract';
 import { InvalidKeySegmentError } from '../../domain/errors';
 import { isoMicros, utcDay } from '../../domain/timestamps';
 
@@ -68,7 +68,7 @@ const versionSegment = (version: number) => {
 
 // ---- Sessions, pointer and messages: one partition per customer ----------------------------------
 
-const sessionPartition = (customerId: string) => `SESSION#${segment('phone', customerId)}`;
+const sessionPartition = (customerId: string) => `${CUSTOMER_PARTITION_PREFIXES.session}${segment('phone', customerId)}`;
 
 export const sessionKey = (customerId: string, sessionId: string) => tableKey(sessionPartition(customerId), `SESSION#${segment('session id', sessionId)}`);
 export const sessionStatePartition = (state: string) => `STATE#${segment('state', state)}`;
@@ -106,7 +106,7 @@ export const demandListPrefix = () => ({ partition: DEMAND_PARTITION, sortKeyPre
 
 // ---- Inbound receipts and the per-customer latest marker ------------------------------------------
 
-const inboundPartition = (customerId: string) => `DEBOUNCE#${segment('phone', customerId)}`;
+const inboundPartition = (customerId: string) => `${CUSTOMER_PARTITION_PREFIXES.inbound}${segment('phone', customerId)}`;
 const RECEIPT_PREFIX = 'INBOUND#';
 export const inboundReceiptKey = (customerId: string, messageId: string) => tableKey(inboundPartition(customerId), `${RECEIPT_PREFIX}${sha256(messageId)}`);
 /** Partition and sort-key prefix that select a customer's receipts (they live 7 days). */
@@ -122,9 +122,8 @@ export const legacyPendingReplyKey = (customerId: string) => tableKey(inboundPar
  * and minutes, so admitting a turn is one conditional update. A partition of its own: only the
  * orchestrator counts budgets, and its IAM condition names this prefix.
  */
-export const CUSTOMER_BUDGET_PARTITION_PREFIX = 'BUDGET#';
 export const customerBudgetKey = (customerId: string, at: string | Date) =>
-  tableKey(`${CUSTOMER_BUDGET_PARTITION_PREFIX}${segment('phone', customerId)}`, `DAY#${utcDay(at)}`);
+  tableKey(`${CUSTOMER_PARTITION_PREFIXES.budget}${segment('phone', customerId)}`, `DAY#${utcDay(at)}`);
 
 // ---- CRM projection -------------------------------------------------------------------------------
 
