@@ -12,6 +12,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { physicalNames } from '../../../lib/private/pipeline-contract';
 import { ScriptedAgent, type ScriptedAgentOptions } from '../../../lambda/core/adapters/agent/scripted-agent';
+import { DynamoCustomerBudgetRepository } from '../../../lambda/core/adapters/dynamodb/customer-budget-repository';
 import { DynamoDemandRepository } from '../../../lambda/core/adapters/dynamodb/demand-repository';
 import { createDynamoRepositories, type DynamoRepositories } from '../../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
@@ -25,7 +26,9 @@ import { SqsTurnDispatcher } from '../../../lambda/core/adapters/sqs/sqs-turn-di
 import { randomIdGenerator } from '../../../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../../../lambda/core/adapters/system/system-clock';
 import { GraphApiWhatsAppSender } from '../../../lambda/core/adapters/whatsapp/graph-api-sender';
+import { CustomerBudgetGate, type CustomerBudgetSettings } from '../../../lambda/core/application/customer-budget-gate';
 import { ProcessTurn } from '../../../lambda/core/application/process-turn';
+import type { Clock } from '../../../lambda/core/ports/clock';
 import type { TurnSettings } from '../../../lambda/core/application/turn-settings';
 import { RegisterInboundTurns } from '../../../lambda/core/application/register-inbound';
 import { createTurnHandler } from '../../../lambda/orchestrator/turn-handler';
@@ -125,6 +128,7 @@ function instrumentedRepositories(tableName: string, injector: FaultInjector) {
     messages: injector.port('messages', new DynamoMessageRepository(kit, systemClock)),
     demands: injector.port('demands', new DynamoDemandRepository(kit)),
     resources: injector.port('resources', new DynamoVersionedResourceRepository(kit, systemClock)),
+    budgets: injector.port('budgets', new DynamoCustomerBudgetRepository(kit)),
   };
 }
 
@@ -167,15 +171,19 @@ export interface OrchestratorUnderTest {
 export interface OrchestratorOptions {
   readonly agent?: ScriptedAgentOptions;
   readonly settings?: Partial<TurnSettings>;
+  /** Turns the customer budget gate on, counting at the clock's instants (default: the system clock). */
+  readonly budget?: { readonly settings?: Partial<CustomerBudgetSettings>; readonly clock?: Clock };
 }
 
 /** The orchestrator function (SQS contract + turn use case) with every remote call through `injector`. */
 export function composeOrchestrator(env: ReliabilityEnvironment, injector: FaultInjector, options: OrchestratorOptions = {}): OrchestratorUnderTest {
   const agent = new ScriptedAgent(options.agent);
   const metrics = new MetricsRecorder(injector);
+  const { budgets, ...repositories } = instrumentedRepositories(env.tableName, injector);
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
-      ...instrumentedRepositories(env.tableName, injector),
+      ...repositories,
+      budget: options.budget && new CustomerBudgetGate(budgets, options.budget.clock ?? systemClock, options.budget.settings),
       agent: injector.remote('agent', agent, AGENT_FAILURES),
       whatsapp: injector.remote('whatsapp', new GraphApiWhatsAppSender({ baseUrl: env.fake.baseUrl, credentials, requestTimeoutMs: 5_000 }), WHATSAPP_FAILURES),
       clock: systemClock,
