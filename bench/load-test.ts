@@ -38,8 +38,7 @@ export interface LoadOptions {
   readonly visibilityTimeoutSeconds: number;
   /** The whole run, sending and draining, must finish within this. */
   readonly timeoutMs: number;
-  /** Agent turns one customer may start per minute (the customer budget; the rest keep their defaults). */
-  readonly turnsPerMinute: number;
+
   /** Reuse running local servers (the jest run's), instead of starting them. */
   readonly endpoints?: Pick<LocalPipelineOptions, 'dynamoDbEndpoint' | 'sqsEndpoint'>;
 }
@@ -56,7 +55,6 @@ export const DEFAULT_LOAD: LoadOptions = {
   whatsAppDropEveryMs: 5_000,
   visibilityTimeoutSeconds: 10,
   timeoutMs: 30 * 60_000,
-  turnsPerMinute: COST_GUARD_DEFAULTS.turnsPerMinute,
 };
 
 export interface LoadReport {
@@ -110,7 +108,6 @@ export async function runLoadTest(options: LoadOptions, log: (line: string) => v
     ...options.endpoints,
     environment: `load${Date.now().toString(36)}`,
     agent,
-    customerBudget: { turnsPerMinute: options.turnsPerMinute },
     queue: { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds },
     maxConcurrency: options.orchestratorConcurrency,
     logLevel: 'SILENT',
@@ -278,7 +275,7 @@ export function formatLoadReport(report: LoadReport): string {
     ['accepted → reply recorded', `p50 ${report.latencyP50Ms.toFixed(0)} ms · p99 ${report.latencyP99Ms.toFixed(0)} ms`],
     ['invocations · agent calls · retries', `${report.invocations} · ${report.agentCalls} · ${report.retries}`],
     ['replies · duplicates (unknown outcomes injected)', `${report.replies} · ${report.duplicateReplies} (${report.unknownOutcomesInjected})`],
-    ['budget replies (customer budgets on)', `${report.overBudgetReplies}`],
+    ['budget replies (customer budgets on, the defaults)', `${report.overBudgetReplies}`],
     ['DLQ (then redriven by verdict → action)', `${report.deadLettered}${report.deadLettered > 0 ? ` (${Object.entries(report.redrive).map(([what, count]) => `${count} ${what}`).join(', ')})` : ''}`],
     ['peak RSS', `node ${report.peakRssMb.node.toFixed(0)} MB · DynamoDB Local + SQS emulator ${report.peakRssMb.children.toFixed(0)} MB`],
     ['invariants', report.violations.length === 0 ? '0 lost, 0 duplicated, every pending list drained' : `${report.violations.length} VIOLATED`],
@@ -297,7 +294,6 @@ async function main(): Promise<void> {
       concurrency: { type: 'string' },
       'max-pause-ms': { type: 'string' },
       'timeout-minutes': { type: 'string' },
-      'turns-per-minute': { type: 'string' },
     },
   });
   const number = (value: string | undefined, fallback: number, name: string, minimum = 1) => {
@@ -313,12 +309,10 @@ async function main(): Promise<void> {
     orchestratorConcurrency: number(values.concurrency, DEFAULT_LOAD.orchestratorConcurrency, 'concurrency'),
     maxPauseMs: number(values['max-pause-ms'], DEFAULT_LOAD.maxPauseMs, 'max-pause-ms', 0),
     timeoutMs: number(values['timeout-minutes'], DEFAULT_LOAD.timeoutMs / 60_000, 'timeout-minutes') * 60_000,
-    turnsPerMinute: number(values['turns-per-minute'], DEFAULT_LOAD.turnsPerMinute, 'turns-per-minute'),
   };
   console.log(
     `Node ${process.version} · ${cpus().length} CPUs · ${options.customers} customers × ${options.messagesPerCustomer} messages, ` +
-      `${options.senders} sending at once (pausing up to ${options.maxPauseMs} ms between messages), ${options.orchestratorConcurrency} orchestrator invocations at once, ` +
-      `${options.turnsPerMinute} turns per customer per minute`,
+      `${options.senders} sending at once (pausing up to ${options.maxPauseMs} ms between messages), ${options.orchestratorConcurrency} orchestrator invocations at once`,
   );
   const report = await runLoadTest(options, (line) => console.log(line));
   console.log(formatLoadReport(report));

@@ -26,7 +26,6 @@ import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo
 import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { randomIdGenerator } from '../../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../../lambda/core/adapters/system/system-clock';
-import type { CustomerBudgetSettings } from '../../lambda/core/application/customer-budget-gate';
 import { createOrchestratorHandler } from '../../lambda/orchestrator/index';
 import { createWebhookHandler } from '../../lambda/webhook/index';
 import { FakeGraphApi } from '../fake-whatsapp/fake-graph-api';
@@ -76,8 +75,6 @@ export interface LocalPipelineOptions {
   /** Sees every orchestrator invocation and what became of its record. */
   readonly onInvocation?: (report: InvocationReport) => void;
   /** Turn settings to override (e.g. `promptCacheMs: 0`, so an edited prompt applies to the very next turn). */
-  /** Per-customer turn and token limits and the over-budget reply, as the construct's `customerBudget`. @default the construct's defaults */
-  readonly customerBudget?: Partial<CustomerBudgetSettings>;
   readonly turnSettings?: Partial<TurnSettings>;
   /** Where the environment-driven settings are read (agent backend). Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
@@ -217,7 +214,6 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       agent,
       maxReceiveCount: options.queue?.maxReceiveCount,
       settings: options.turnSettings,
-      customerBudget: options.customerBudget,
       operatorPlane,
       ...observability('whatsapp-orchestrator', logLevel, options),
     });
