@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { COST_GUARD_DEFAULTS } from '../lib/private/pipeline-contract';
 import { ScriptedAgent } from '../lambda/core/adapters/agent/scripted-agent';
+import type { Message } from '../lambda/core/domain/message';
 import { createDynamoRepositories, type DynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import type { AcceptedWhatsAppMessage } from '../local/fake-whatsapp/fake-graph-api';
 import { startLocalPipeline, type LocalPipeline, type LocalPipelineOptions } from '../local/runtime/local-pipeline';
@@ -36,6 +38,7 @@ export interface LoadOptions {
   readonly visibilityTimeoutSeconds: number;
   /** The whole run, sending and draining, must finish within this. */
   readonly timeoutMs: number;
+
   /** Reuse running local servers (the jest run's), instead of starting them. */
   readonly endpoints?: Pick<LocalPipelineOptions, 'dynamoDbEndpoint' | 'sqsEndpoint'>;
 }
@@ -76,6 +79,8 @@ export interface LoadReport {
   /** What the redrive did with them, by verdict → action. */
   readonly redrive: Readonly<Record<string, number>>;
   readonly replies: number;
+  /** Replies that were the customer budget's short text instead of the agent's (no model call). */
+  readonly overBudgetReplies: number;
   /** Accepted-then-dropped sends injected: the only allowed source of duplicate replies. */
   readonly unknownOutcomesInjected: number;
   readonly duplicateReplies: number;
@@ -191,6 +196,7 @@ export async function runLoadTest(options: LoadOptions, log: (line: string) => v
       replies: report.replies,
       unknownOutcomesInjected,
       duplicateReplies: report.duplicateReplies,
+      overBudgetReplies: report.overBudgetReplies,
       peakRssMb: { node: peakRssMb('self'), children: pipeline.childPids.reduce((sum, pid) => sum + peakRssMb(pid), 0) },
       violations: report.violations,
     };
@@ -206,13 +212,14 @@ async function verify(
   { receipts, messages }: DynamoRepositories,
   accepted: ReadonlyMap<string, readonly { id: string; text: string; acceptedAt: number }[]>,
   unknownOutcomesInjected: number,
-): Promise<{ violations: string[]; latencies: number[]; replies: number; duplicateReplies: number }> {
+): Promise<{ violations: string[]; latencies: number[]; replies: number; duplicateReplies: number; overBudgetReplies: number }> {
   const sends = new Map<string, AcceptedWhatsAppMessage[]>();
   for (const message of pipeline.fakeWhatsApp.sent()) sends.set(message.recipient, [...(sends.get(message.recipient) ?? []), message]);
   const violations: string[] = [];
   const latencies: number[] = [];
   let replies = 0;
   let duplicateReplies = 0;
+  let overBudgetReplies = 0;
   for (const [customer, sentMessages] of accepted) {
     const history = [];
     let cursor: string | undefined;
@@ -235,9 +242,12 @@ async function verify(
     duplicateReplies += customerSends.length - delivered.length;
     const answered: string[] = [];
     for (const reply of delivered) {
-      const texts = SCRIPTED_REPLY.exec(reply.text)?.[1].split(' | ') ?? [];
+      // The budget's reply answers the messages since the previous reply without echoing them.
+      const texts = reply.text === COST_GUARD_DEFAULTS.overBudgetReply ? unansweredBefore(reply, history, answered) : (SCRIPTED_REPLY.exec(reply.text)?.[1].split(' | ') ?? []);
+      if (reply.text === COST_GUARD_DEFAULTS.overBudgetReply) overBudgetReplies++;
       answered.push(...texts);
-      const recordedAt = Date.parse(customerSends.find((send) => send.text === reply.text)?.receivedAt ?? '');
+      // Budget replies share one text, so their send cannot be told apart: they are left out of the latencies.
+      const recordedAt = reply.text === COST_GUARD_DEFAULTS.overBudgetReply ? Number.NaN : Date.parse(customerSends.find((send) => send.text === reply.text)?.receivedAt ?? '');
       for (const text of texts) {
         const message = sentMessages.find((candidate) => candidate.text === text);
         if (message && Number.isFinite(recordedAt)) latencies.push(recordedAt - message.acceptedAt);
@@ -248,7 +258,13 @@ async function verify(
     if ((latest?.pendingMessageIds.length ?? 0) > 0 || latest?.outbox !== undefined) violations.push(`${customer}: not drained (pending ${latest?.pendingMessageIds.length}, outbox ${latest?.outbox ? 'set' : 'clear'})`);
   }
   if (duplicateReplies > unknownOutcomesInjected) violations.push(`${duplicateReplies} duplicate replies, but only ${unknownOutcomesInjected} unknown outcomes were injected`);
-  return { violations, latencies, replies, duplicateReplies };
+  return { violations, latencies, replies, duplicateReplies, overBudgetReplies };
+}
+
+/** Texts of the customer messages stored before `reply` that no earlier reply answered. */
+function unansweredBefore(reply: Message, history: readonly Message[], answered: readonly string[]): string[] {
+  const before = history.filter((message) => message.direction === 'inbound' && message.timestamp < reply.timestamp).map((message) => message.text);
+  return before.slice(answered.length);
 }
 
 export function formatLoadReport(report: LoadReport): string {
@@ -259,6 +275,7 @@ export function formatLoadReport(report: LoadReport): string {
     ['accepted → reply recorded', `p50 ${report.latencyP50Ms.toFixed(0)} ms · p99 ${report.latencyP99Ms.toFixed(0)} ms`],
     ['invocations · agent calls · retries', `${report.invocations} · ${report.agentCalls} · ${report.retries}`],
     ['replies · duplicates (unknown outcomes injected)', `${report.replies} · ${report.duplicateReplies} (${report.unknownOutcomesInjected})`],
+    ['budget replies (customer budgets on, the defaults)', `${report.overBudgetReplies}`],
     ['DLQ (then redriven by verdict → action)', `${report.deadLettered}${report.deadLettered > 0 ? ` (${Object.entries(report.redrive).map(([what, count]) => `${count} ${what}`).join(', ')})` : ''}`],
     ['peak RSS', `node ${report.peakRssMb.node.toFixed(0)} MB · DynamoDB Local + SQS emulator ${report.peakRssMb.children.toFixed(0)} MB`],
     ['invariants', report.violations.length === 0 ? '0 lost, 0 duplicated, every pending list drained' : `${report.violations.length} VIOLATED`],

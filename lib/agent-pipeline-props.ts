@@ -8,6 +8,7 @@ import type { AgentBackend } from './agent-backend';
 import type { CrmTarget } from './crm-target';
 import type { HandoffTexts } from './handoff-texts';
 import type { WhatsAppChannel } from './whatsapp-channel';
+import type { CustomerBudget } from './customer-budget';
 
 /** Properties of an `AgentPipeline`. */
 export interface AgentPipelineProps {
@@ -183,12 +184,16 @@ export interface AgentPipelineProps {
   readonly orchestratorMemorySize?: number;
 
   /**
-   * Upper bound on concurrent orchestrator invocations by the SQS event source (2 to 1000), to
-   * protect the agent and the WhatsApp API. Unlike reserved concurrency it does not throttle
-   * invocations, so it never pushes messages towards the dead-letter queue.
+   * Upper bound on concurrent orchestrator invocations by the SQS event source (2 to 1000). Each
+   * invocation is one turn with up to ten model calls, so this caps how fast the pipeline can spend
+   * on the model and how hard it presses the model's quotas: Bedrock's requests and tokens per
+   * minute are per account and model, and a spike of customers that ran unbounded would be
+   * throttled, fail turns and retry them (paying again). Capped, the spike waits in the queue
+   * instead. Unlike reserved concurrency this never throttles invocations, so it never pushes
+   * messages towards the dead-letter queue. Twenty turns of ~5 s each answer ~240 turns a minute;
+   * raise it with the model's quota.
    *
-   * @default - no limit besides the account's concurrency; FIFO ordering already allows at most one
-   * in-flight turn per customer
+   * @default 20
    */
   readonly orchestratorMaxConcurrency?: number;
 
@@ -284,6 +289,26 @@ export interface AgentPipelineProps {
    * @default - no CRM sync: no projection is written and no worker is deployed
    */
   readonly crmSync?: CrmTarget;
+
+  // ---- Cost guards (per customer) ----
+
+  /**
+   * Per-customer limits on agent turns and model tokens; a turn over budget gets a short reply and
+   * no model call (counted as `TurnOverBudget`).
+   *
+   * @default - 8 turns a minute, 60 an hour and 250,000 model tokens a day per customer, with a
+   * short reply asking the customer to wait
+   */
+  readonly customerBudget?: CustomerBudget;
+
+  /**
+   * Characters of conversation history sent to the model per turn, besides the 50-message cap:
+   * the newest messages that fit (the newest alone is cut to it), so long messages cannot inflate
+   * every later turn's cost (from 1,000 to 200,000).
+   *
+   * @default 24000
+   */
+  readonly agentHistoryMaxCharacters?: number;
 
   // ---- Production placement: aliases and VPC ----
 

@@ -18,6 +18,7 @@ import type { AgentBackend } from './agent-backend';
 import type { AgentPipelineProps } from './agent-pipeline-props';
 import { buildCrmSyncWorker } from './private/crm-sync-worker';
 import {
+  leadingKeysCondition,
   LOG_WRITE_ACTIONS,
   OPERATOR_DEAD_LETTER_ACTIONS,
   ORCHESTRATOR_QUERY_ACTIONS,
@@ -27,6 +28,9 @@ import {
   REDRIVE_TABLE_ACTIONS,
   STACK_OUTPUT_READ_ACTIONS,
   TABLE_KEY_ACTIONS,
+  viaServiceCondition,
+  WEBHOOK_CRM_PARTITION_PREFIXES,
+  WEBHOOK_PARTITION_PREFIXES,
   WEBHOOK_QUEUE_ACTIONS,
   WEBHOOK_TABLE_ACTIONS,
 } from './private/permissions';
@@ -250,7 +254,7 @@ export class AgentPipeline extends Construct {
       this.webhookUrl = this.webhookFunctionUrl.url;
     }
     [this.orchestratorFunction, this.orchestratorAlias] = this.createOrchestratorFunction(props.agentBackend);
-    this.grantFunctionAccess(props.encryptionKey);
+    this.grantFunctionAccess(props.encryptionKey, props.crmSync !== undefined);
     if (operatorPlane) {
       const plane = buildOperatorPlane({
         settings: operatorPlane,
@@ -429,6 +433,11 @@ export class AgentPipeline extends Construct {
     return customMetric(this.settings, CUSTOM_METRICS.agentOutputTokens, props);
   }
 
+  /** Turns refused by a customer's budget: answered with the budget's reply, no model call (sum over 1 minute unless overridden). */
+  public metricTurnsOverBudget(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return customMetric(this.settings, CUSTOM_METRICS.turnOverBudget, props);
+  }
+
   /**
    * Throttled requests to the table, summed over the operations the pipeline issues. Each term is
    * `FILL(…, 0)`: DynamoDB publishes ThrottledRequests only when something is throttled, and a plain
@@ -536,6 +545,8 @@ export class AgentPipeline extends Construct {
         ...this.senderEnvironment(),
         // The last receive before the redrive parks its messages so they cannot block later turns.
         [RUNTIME_ENV.maxReceiveCount]: String(this.settings.maxReceiveCount),
+        ...(this.settings.customerBudget ? { [RUNTIME_ENV.customerBudget]: JSON.stringify(this.settings.customerBudget) } : {}),
+        ...(this.settings.agentHistoryMaxCharacters ? { [RUNTIME_ENV.agentHistoryMaxCharacters]: String(this.settings.agentHistoryMaxCharacters) } : {}),
         ...this.powertoolsEnvironment(),
       },
     });
@@ -736,9 +747,11 @@ export class AgentPipeline extends Construct {
     });
   }
 
-  private grantFunctionAccess(encryptionKey?: kms.IKey): void {
+  private grantFunctionAccess(encryptionKey: kms.IKey | undefined, crmSyncOn: boolean): void {
     const index = `${this.table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
-    this.webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_TABLE_ACTIONS], resources: [this.table.tableArn] }));
+    this.webhookFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: [...WEBHOOK_TABLE_ACTIONS], resources: [this.table.tableArn], conditions: leadingKeysCondition(crmSyncOn ? WEBHOOK_CRM_PARTITION_PREFIXES : WEBHOOK_PARTITION_PREFIXES) }),
+    );
     this.webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [this.queue.queueArn] }));
     this.orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_TABLE_ACTIONS], resources: [this.table.tableArn] }));
     this.orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_QUERY_ACTIONS], resources: [this.table.tableArn, index] }));
@@ -746,10 +759,12 @@ export class AgentPipeline extends Construct {
     this.grantWhatsAppSend(this.orchestratorFunction);
     if (encryptionKey) {
       for (const fn of [this.webhookFunction, this.orchestratorFunction]) {
-        fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [encryptionKey.keyArn] }));
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [encryptionKey.keyArn], conditions: viaServiceCondition('dynamodb') }));
       }
       // The orchestrator's kms:Decrypt for consuming the queue comes with the event source.
-      this.webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...QUEUE_PRODUCER_KEY_ACTIONS], resources: [encryptionKey.keyArn] }));
+      this.webhookFunction.addToRolePolicy(
+        new iam.PolicyStatement({ actions: [...QUEUE_PRODUCER_KEY_ACTIONS], resources: [encryptionKey.keyArn], conditions: viaServiceCondition('sqs') }),
+      );
     }
   }
 }

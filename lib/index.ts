@@ -4,3 +4,4 @@ export * from './agent-backend';
 export * from './handoff-texts';
 export * from './crm-target';
 export * from './whatsapp-channel';
+export * from './customer-budget';

@@ -7,6 +7,7 @@ import type { OperatorPlaneEnvironment } from '../core/adapters/operator/handoff
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
 import { createWhatsAppSender } from '../core/adapters/whatsapp/whatsapp-channel';
 import { MessagingConsent } from '../core/application/privacy/messaging-consent';
+import { CustomerBudgetGate, type CustomerBudgetSettings } from '../core/application/customer-budget-gate';
 import { ProcessTurn } from '../core/application/process-turn';
 import type { TurnSettings } from '../core/application/turn-settings';
 import type { AgentPort } from '../core/ports/agent';
@@ -28,11 +29,13 @@ export interface OrchestratorRuntime extends FunctionRuntime {
   readonly deployedSystemPrompt?: string;
   /** Turns the operator plane on: WhatsApp login, handoff notifications, fallback handoff. */
   readonly operatorPlane?: OperatorPlaneEnvironment;
+  /** Per-customer turn and token limits and the over-budget reply. @default DEFAULT_CUSTOMER_BUDGET */
+  readonly customerBudget?: Partial<CustomerBudgetSettings>;
 }
 
 export function createOrchestratorHandler(runtime: OrchestratorRuntime): OrchestratorHandler {
   const composed = composeFunction('orchestrator', runtime);
-  const { receipts, legacy, sessions, messages, demands, resources, config, consents } = composed.repositories;
+  const { receipts, legacy, sessions, messages, demands, resources, config, consents, budgets } = composed.repositories;
   const plane = runtime.operatorPlane && composeOperatorPlane(runtime.operatorPlane, composed, runtime.whatsapp, runtime.ids ?? randomIdGenerator);
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
@@ -51,6 +54,7 @@ export function createOrchestratorHandler(runtime: OrchestratorRuntime): Orchest
       operatorCommands: plane?.loginCommand,
       handoffs: plane?.handoffs,
       consent: new MessagingConsent({ consents, whatsapp: runtime.whatsapp }),
+      budget: new CustomerBudgetGate(budgets, composed.clock, runtime.customerBudget),
     }),
     clock: composed.clock,
     logger: composed.logger,
@@ -75,6 +79,8 @@ export const handler: OrchestratorHandler = (event, context) => {
       observability: config.observability,
       operatorPlane: config.operatorPlane,
       operatorTimeZone: config.operatorPlane?.timeZone,
+      customerBudget: config.customerBudget,
+      settings: { historyMaxCharacters: config.historyMaxCharacters },
     });
   }
   return fromEnvironment(event, context);

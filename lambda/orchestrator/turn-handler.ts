@@ -53,8 +53,13 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
       if (report.agent) {
         metrics.addMetric(CUSTOM_METRICS.agentLatency, MetricUnit.Milliseconds, report.agent.latencyMs);
         metrics.addMetric('AgentIterations', MetricUnit.Count, report.agent.iterations);
+        if (report.agent.usage) {
+          metrics.addMetric(CUSTOM_METRICS.agentInputTokens, MetricUnit.Count, report.agent.usage.inputTokens);
+          metrics.addMetric(CUSTOM_METRICS.agentOutputTokens, MetricUnit.Count, report.agent.usage.outputTokens);
+        }
       }
-      logger.info('turn_processed', { outcome: report.outcome, customer, drained: report.drained, agent: report.agent, receiveCount });
+      if (report.overBudget) metrics.addMetric(CUSTOM_METRICS.turnOverBudget, MetricUnit.Count, 1);
+      logger.info('turn_processed', { outcome: report.outcome, customer, drained: report.drained, agent: report.agent, overBudget: report.overBudget, receiveCount });
     } catch (error) {
       const outcome = error instanceof ReplyDeliveryError ? 'send_failed' : 'failed';
       metrics.addMetric(outcome === 'send_failed' ? 'ReplySendFailed' : 'TurnFailed', MetricUnit.Count, 1);

@@ -10,7 +10,15 @@ import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { HandoffTexts } from '../handoff-texts';
 import { OPERATOR_DEFAULTS, OPERATOR_ENV } from './operator-contract';
-import { OPERATOR_DEAD_LETTER_ACTIONS, OPERATOR_QUERY_ACTIONS, OPERATOR_TABLE_ACTIONS, SWEEPER_TABLE_ACTIONS, TABLE_KEY_ACTIONS, WEBHOOK_QUEUE_ACTIONS } from './permissions';
+import {
+  OPERATOR_DEAD_LETTER_ACTIONS,
+  OPERATOR_QUERY_ACTIONS,
+  OPERATOR_TABLE_ACTIONS,
+  SWEEPER_TABLE_ACTIONS,
+  TABLE_KEY_ACTIONS,
+  viaServiceCondition,
+  WEBHOOK_QUEUE_ACTIONS,
+} from './permissions';
 import { RUNTIME_ENV, TABLE_SCHEMA } from './pipeline-contract';
 
 /** The operator plane's props with defaults applied and checks passed. Internal. */
@@ -140,7 +148,9 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
   operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [context.turnQueue.queueArn] }));
   if (context.encryptionKey) {
     // Table and queues share the key: the table actions cover sending and receiving encrypted messages.
-    operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn] }));
+    operatorFunction.addToRolePolicy(
+      new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn], conditions: viaServiceCondition('dynamodb', 'sqs') }),
+    );
   }
 
   const consoleEnvironment = { ...planeEnvironment, ...handoffEnvironment, [OPERATOR_ENV.consoleUrl]: consoleUrl };
@@ -158,7 +168,7 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
   handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_QUERY_ACTIONS], resources: [table.tableArn, index] }));
   context.grantWhatsAppSend(handoffSweeperFunction);
   if (context.encryptionKey) {
-    handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn] }));
+    handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn], conditions: viaServiceCondition('dynamodb') }));
   }
   const handoffSweeperSchedule = new events.Rule(context.scope, 'HandoffSweeperSchedule', {
     description: 'Runs the handoff sweeper every minute',

@@ -1,3 +1,6 @@
+import { Aws } from 'aws-cdk-lib';
+import { CRM_SYNC_PARTITION_PREFIX, CUSTOMER_PARTITION_PREFIXES } from './pipeline-contract';
+
 /**
  * Every IAM action the pipeline grants, in one place, so a change in what the runtime calls is a
  * one-line change here and the construct tests pin the result. Internal: not part of the jsii API.
@@ -29,6 +32,32 @@ export const ORCHESTRATOR_TABLE_ACTIONS = [
 
 /** Orchestrator queries (the kit's queryPage), on the table and on GSI1 only. */
 export const ORCHESTRATOR_QUERY_ACTIONS = ['dynamodb:Query'] as const;
+
+/**
+ * The only partitions the webhook reads or writes (`dynamodb:LeadingKeys`): a customer's inbound
+ * receipts and marker, and their session and history (routing reads, messages appended while a
+ * person owns the conversation). Budgets, admin, operator and CRM items stay out of its reach.
+ */
+export const WEBHOOK_PARTITION_PREFIXES = [CUSTOMER_PARTITION_PREFIXES.inbound, CUSTOMER_PARTITION_PREFIXES.session] as const;
+
+/**
+ * With CRM sync on, reading the active session also reads its CRM projection row, so the webhook
+ * needs that partition as well (read only through the same table actions).
+ */
+export const WEBHOOK_CRM_PARTITION_PREFIXES = [...WEBHOOK_PARTITION_PREFIXES, CRM_SYNC_PARTITION_PREFIX] as const;
+
+/** An IAM condition that allows the statement only on items whose partition key starts with one of `prefixes`. */
+export function leadingKeysCondition(prefixes: readonly string[]): Record<string, Record<string, string[]>> {
+  return { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((prefix) => `${prefix}*`) } };
+}
+
+/**
+ * Lets a key grant work only when one of `services` calls KMS on the principal's behalf (DynamoDB
+ * for the table, SQS for the queues), never a direct Decrypt by the function.
+ */
+export function viaServiceCondition(...services: ('dynamodb' | 'sqs')[]): Record<string, Record<string, string[]>> {
+  return { StringEquals: { 'kms:ViaService': services.map((service) => `${service}.${Aws.REGION}.amazonaws.com`) } };
+}
 
 /** Webhook on the turn queue: dispatch only. Consumption is granted by the event source. */
 export const WEBHOOK_QUEUE_ACTIONS = ['sqs:SendMessage'] as const;

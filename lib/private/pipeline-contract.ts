@@ -12,6 +12,23 @@ export const TABLE_SCHEMA = {
   timeToLiveAttribute: 'ttl',
 } as const;
 
+/**
+ * Partition-key prefixes of the per-customer partitions (the rest of the key is the customer id).
+ * The key builders use them, and the construct scopes IAM with them (`dynamodb:LeadingKeys`), so
+ * a renamed prefix cannot leave a function without access to its own items.
+ */
+export const CUSTOMER_PARTITION_PREFIXES = {
+  /** Sessions, the active-session pointer and the message history. */
+  session: 'SESSION#',
+  /** Inbound receipts, the latest-inbound marker and the legacy debounce items ("debounce" is the seed's name). */
+  inbound: 'DEBOUNCE#',
+  /** The customer's budget counts. */
+  budget: 'BUDGET#',
+} as const;
+
+/** Partition-key prefix of a session's CRM projection row (the rest of the key is the session id). */
+export const CRM_SYNC_PARTITION_PREFIX = 'CRM_SYNC#';
+
 /** Queue and function values pinned by the design (docs/DESIGN.md). */
 export const PIPELINE_DEFAULTS = {
   serviceName: 'gogenetic-agent',
@@ -26,6 +43,22 @@ export const PIPELINE_DEFAULTS = {
   whatsAppApiBaseUrl: 'https://graph.facebook.com/v23.0',
   /** Meta API version End User Messaging Social passes the message through (`metaApiVersion`). */
   endUserMessagingMetaApiVersion: 'v20.0',
+} as const;
+
+/**
+ * Defaults of the per-customer cost guards (docs/RELIABILITY.md#security): the construct documents
+ * them as its `@default`s and the runtime falls back to them, so both always agree.
+ */
+export const COST_GUARD_DEFAULTS = {
+  /** A person rarely sends more than a few turns a minute (bursts are merged into one turn). */
+  turnsPerMinute: 8,
+  turnsPerHour: 60,
+  /** About 25 to 50 long turns of a Bedrock model with a 50-message history. */
+  agentTokensPerDay: 250_000,
+  overBudgetReply: 'Recebemos muitas mensagens suas em pouco tempo. Por favor, aguarde alguns minutos e escreva de novo.',
+  /** About 6,000 tokens of history: enough for the conversation, bounded whatever its messages hold. */
+  historyMaxCharacters: 24_000,
+  orchestratorMaxConcurrency: 20,
 } as const;
 
 /** Environment variables the construct sets and the handlers read. */
@@ -45,6 +78,9 @@ export const RUNTIME_ENV = {
   deployedSystemPrompt: 'AGENT_SYSTEM_PROMPT',
   agentFunctionName: 'AGENT_FUNCTION_NAME',
   maxReceiveCount: 'MAX_RECEIVE_COUNT',
+  /** JSON of the per-customer budget: turnsPerMinute, turnsPerHour, agentTokensPerDay, reply. */
+  customerBudget: 'CUSTOMER_BUDGET',
+  agentHistoryMaxCharacters: 'AGENT_HISTORY_MAX_CHARACTERS',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
@@ -126,6 +162,8 @@ export const CUSTOM_METRICS = {
   crmSyncBlockedRows: 'CrmSyncBlockedRows',
   /** CRM sync worker: UNCERTAIN rows (a create may or may not have happened), counted each run. */
   crmSyncUncertainRows: 'CrmSyncUncertainRows',
+  /** Orchestrator: a turn refused by the customer's budget (answered with the over-budget reply, no model call). */
+  turnOverBudget: 'TurnOverBudget',
 } as const;
 
 /**

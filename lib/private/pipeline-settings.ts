@@ -1,7 +1,8 @@
 import { Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { type AgentPipelineProps, type AlarmThresholds, LogLevel } from '../agent-pipeline-props';
-import { PIPELINE_DEFAULTS, physicalNames } from './pipeline-contract';
+import type { CustomerBudget } from '../customer-budget';
+import { COST_GUARD_DEFAULTS, PIPELINE_DEFAULTS, physicalNames } from './pipeline-contract';
 import { resolveChannel, type EndUserMessagingSettings } from './channel-settings';
 
 /** The construct's props with every default applied and every check passed. Internal. */
@@ -19,7 +20,7 @@ export interface PipelineSettings {
   readonly logRetention: logs.RetentionDays;
   readonly webhookMemorySize: number;
   readonly orchestratorMemorySize: number;
-  readonly orchestratorMaxConcurrency?: number;
+  readonly orchestratorMaxConcurrency: number;
   readonly whatsAppApiBaseUrl: string;
   /** Undefined: every number of the Meta app. */
   readonly phoneNumberIds?: readonly string[];
@@ -30,6 +31,10 @@ export interface PipelineSettings {
   readonly alarmThresholds: Required<AlarmThresholds>;
   readonly dashboard: boolean;
   readonly logLevel: LogLevel;
+  /** The budget fields the consumer set (the runtime applies the same defaults to the rest); undefined when none. */
+  readonly customerBudget?: CustomerBudget;
+  /** Undefined: the runtime's default. */
+  readonly agentHistoryMaxCharacters?: number;
 }
 
 const DEFAULT_ALARM_THRESHOLDS: Required<AlarmThresholds> = {
@@ -135,9 +140,8 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
   const orchestratorMemorySize = props.orchestratorMemorySize ?? 512;
   checkInteger(fail, 'webhookMemorySize', webhookMemorySize, 128, 10240);
   checkInteger(fail, 'orchestratorMemorySize', orchestratorMemorySize, 128, 10240);
-  if (props.orchestratorMaxConcurrency !== undefined) {
-    checkInteger(fail, 'orchestratorMaxConcurrency', props.orchestratorMaxConcurrency, 2, 1000);
-  }
+  const orchestratorMaxConcurrency = props.orchestratorMaxConcurrency ?? COST_GUARD_DEFAULTS.orchestratorMaxConcurrency;
+  checkInteger(fail, 'orchestratorMaxConcurrency', orchestratorMaxConcurrency, 2, 1000);
 
   const alarmThresholds = { ...DEFAULT_ALARM_THRESHOLDS, ...definedFields(props.alarmThresholds ?? {}) };
   for (const [name, value] of Object.entries(alarmThresholds)) {
@@ -171,13 +175,35 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
     logRetention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
     webhookMemorySize,
     orchestratorMemorySize,
-    orchestratorMaxConcurrency: props.orchestratorMaxConcurrency,
+    orchestratorMaxConcurrency,
     whatsAppApiBaseUrl: resolveApiBaseUrl(fail, props.whatsAppApiBaseUrl ?? PIPELINE_DEFAULTS.whatsAppApiBaseUrl),
     oldestMessageAgeAlarmThreshold,
     alarmThresholds,
     dashboard: props.dashboard ?? true,
     logLevel,
+    ...resolveCostGuards(fail, props),
   };
+}
+
+const MAX_OVER_BUDGET_REPLY_LENGTH = 1024;
+const BUDGET_LIMIT_MAXIMA = { turnsPerMinute: 10_000, turnsPerHour: 100_000, agentTokensPerDay: 1_000_000_000 } as const;
+
+function resolveCostGuards(fail: Fail, props: AgentPipelineProps): Pick<PipelineSettings, 'customerBudget' | 'agentHistoryMaxCharacters'> {
+  const budget = definedFields(props.customerBudget ?? {});
+  for (const [name, max] of Object.entries(BUDGET_LIMIT_MAXIMA) as [keyof typeof BUDGET_LIMIT_MAXIMA, number][]) {
+    const value = budget[name];
+    if (value !== undefined) checkInteger(fail, `customerBudget.${name}`, value, 1, max);
+  }
+  const perMinute = budget.turnsPerMinute ?? COST_GUARD_DEFAULTS.turnsPerMinute;
+  const perHour = budget.turnsPerHour ?? COST_GUARD_DEFAULTS.turnsPerHour;
+  if (!Token.isUnresolved(perMinute) && !Token.isUnresolved(perHour) && perMinute > perHour) {
+    fail(`customerBudget.turnsPerMinute (${perMinute}) is more than turnsPerHour (${perHour}): the hour would refuse what the minute allows. Lower turnsPerMinute or raise turnsPerHour.`);
+  }
+  if (budget.reply !== undefined && !Token.isUnresolved(budget.reply) && (budget.reply.trim() === '' || budget.reply.length > MAX_OVER_BUDGET_REPLY_LENGTH)) {
+    fail(`customerBudget.reply must be a text of 1 to ${MAX_OVER_BUDGET_REPLY_LENGTH} characters (a WhatsApp message the customer reads); got ${budget.reply.length}.`);
+  }
+  if (props.agentHistoryMaxCharacters !== undefined) checkInteger(fail, 'agentHistoryMaxCharacters', props.agentHistoryMaxCharacters, 1_000, 200_000);
+  return { customerBudget: Object.keys(budget).length === 0 ? undefined : budget, agentHistoryMaxCharacters: props.agentHistoryMaxCharacters };
 }
 
 /** A struct without its undefined fields, so spreading it keeps the defaults (jsii passes absent fields as undefined). */

@@ -59,6 +59,8 @@ describe('a plain reply', () => {
       actions: [],
       iterations: 1,
       stopReason: 'completed',
+      // Every round trip's tokens, summed (Converse `usage`).
+      usage: { inputTokens: 412, outputTokens: 31 },
     });
   });
 
@@ -105,6 +107,8 @@ describe('tool use', () => {
       actions: [{ type: 'request_human_handoff', reason: 'O cliente pediu para falar com uma pessoa.' }],
       iterations: 2,
       stopReason: 'completed',
+      // Every round trip's tokens, summed (Converse `usage`).
+      usage: { inputTokens: 1415, outputTokens: 100 },
     });
   });
 
@@ -155,6 +159,8 @@ describe('tool use', () => {
       actions: [{ type: 'record_out_of_portfolio_demand', requestedService: 'teste de paternidade' }],
       iterations: 3,
       stopReason: 'completed',
+      // Every round trip's tokens, summed (Converse `usage`).
+      usage: { inputTokens: 2161, outputTokens: 113 },
     });
   });
 
@@ -239,7 +245,7 @@ describe('bounds', () => {
     const response = await new BedrockConverseAgent({ modelId: MODEL_ID, converse }).respond({ ...request, deadline: Date.now() - 1 });
 
     expect(requests).toHaveLength(0);
-    expect(response).toEqual({ reply: DEFAULT_FALLBACK_REPLY, actions: [], iterations: 0, stopReason: 'deadline' });
+    expect(response).toEqual({ reply: DEFAULT_FALLBACK_REPLY, actions: [], iterations: 0, stopReason: 'deadline', usage: { inputTokens: 0, outputTokens: 0 } });
   });
 
   it('aborts a model call still running at the deadline', async () => {
@@ -255,7 +261,7 @@ describe('bounds', () => {
     });
 
     expect(signal?.aborted).toBe(true);
-    expect(response).toEqual({ reply: 'Um momento, por favor.', actions: [], iterations: 0, stopReason: 'deadline' });
+    expect(response).toEqual({ reply: 'Um momento, por favor.', actions: [], iterations: 0, stopReason: 'deadline', usage: { inputTokens: 0, outputTokens: 0 } });
   });
 });
 

@@ -104,6 +104,17 @@ it("reports the function's own error with its type and message", async () => {
   expect(error.message).toBe(`Agent function ${FUNCTION_NAME} raised TypeError: Cannot read properties of undefined (reading 'state')`);
 });
 
+it('takes the token usage the function reports, for the customer budget and the metrics', async () => {
+  const { invoke } = answering('{"reply":"Oi","usage":{"inputTokens":1200,"outputTokens":80}}');
+  expect(await new LambdaInvokeAgent({ functionName: FUNCTION_NAME, invoke }).respond(request)).toEqual({
+    reply: 'Oi',
+    actions: [],
+    iterations: 1,
+    stopReason: 'completed',
+    usage: { inputTokens: 1200, outputTokens: 80 },
+  });
+});
+
 it.each([
   { problem: 'a payload that is not JSON', payload: 'Task timed out', expected: 'the response must be a JSON object' },
   { problem: 'a JSON array', payload: '[]', expected: 'the response must be a JSON object' },
@@ -111,6 +122,8 @@ it.each([
   { problem: 'a blank reply', payload: '{"reply":"  "}', expected: 'reply must be a non-empty string' },
   { problem: 'an unknown key', payload: '{"reply":"Oi","handoff":true}', expected: 'unknown key "handoff"' },
   { problem: 'actions that are not an array', payload: '{"reply":"Oi","actions":{}}', expected: 'actions must be an array' },
+  { problem: 'usage that is not token counts', payload: '{"reply":"Oi","usage":{"inputTokens":-1,"outputTokens":2}}', expected: 'usage must be an object of exactly inputTokens and outputTokens' },
+  { problem: 'usage with an extra field', payload: '{"reply":"Oi","usage":{"inputTokens":1,"outputTokens":2,"cost":3}}', expected: 'usage must be an object of exactly inputTokens and outputTokens' },
   { problem: 'an action that is not an object', payload: '{"reply":"Oi","actions":["close_session"]}', expected: 'actions[0] must be an object' },
   { problem: 'an unknown action type', payload: '{"reply":"Oi","actions":[{"type":"send_email"}]}', expected: 'actions[0]: unknown action "send_email"' },
   {

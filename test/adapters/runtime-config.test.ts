@@ -1,4 +1,4 @@
-import { PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { COST_GUARD_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { AgentConfigurationError } from '../../lambda/core/adapters/agent/agent-from-environment';
 import { RuntimeConfigError } from '../../lambda/core/adapters/runtime-environment';
 import { readOrchestratorConfig } from '../../lambda/orchestrator/runtime-config';
@@ -57,7 +57,28 @@ describe('the orchestrator', () => {
       agent: { backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0' },
       maxReceiveCount: PIPELINE_DEFAULTS.maxReceiveCount,
       observability: {},
+      customerBudget: {
+        turnsPerMinute: COST_GUARD_DEFAULTS.turnsPerMinute,
+        turnsPerHour: COST_GUARD_DEFAULTS.turnsPerHour,
+        agentTokensPerDay: COST_GUARD_DEFAULTS.agentTokensPerDay,
+        reply: COST_GUARD_DEFAULTS.overBudgetReply,
+      },
+      historyMaxCharacters: COST_GUARD_DEFAULTS.historyMaxCharacters,
     });
+  });
+
+  it('reads the customer budget and the history cap, keeping the defaults of what the budget leaves out', () => {
+    const config = readOrchestratorConfig({
+      ...orchestratorEnvironment,
+      [RUNTIME_ENV.customerBudget]: JSON.stringify({ turnsPerMinute: 4, reply: 'Devagar, por favor.' }),
+      [RUNTIME_ENV.agentHistoryMaxCharacters]: '8000',
+    });
+    expect(config.customerBudget).toEqual({ turnsPerMinute: 4, turnsPerHour: COST_GUARD_DEFAULTS.turnsPerHour, agentTokensPerDay: COST_GUARD_DEFAULTS.agentTokensPerDay, reply: 'Devagar, por favor.' });
+    expect(config.historyMaxCharacters).toBe(8000);
+  });
+
+  it.each(['not json', '[]', '{"turnsPerMinute":0}', '{"turnsPerHour":1.5}', '{"reply":""}', '{"turnsPerDay":3}'])('refuses the budget %s, naming the variable', (value) => {
+    expect(() => readOrchestratorConfig({ ...orchestratorEnvironment, [RUNTIME_ENV.customerBudget]: value })).toThrow(RUNTIME_ENV.customerBudget);
   });
 
   it('takes an overridden Graph API root and receive count', () => {

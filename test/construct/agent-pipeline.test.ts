@@ -6,6 +6,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { AgentPipeline } from '../../lib';
+import { leadingKeysCondition, viaServiceCondition } from '../../lib/private/permissions';
 import {
   expectExactStatements,
   LOG_ACTIONS,
@@ -175,7 +176,7 @@ describe('AgentPipeline with its defaults', () => {
       FunctionName: synth.stack.resolve(synth.pipeline.orchestratorFunction.functionName),
       BatchSize: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      ScalingConfig: Match.absent(),
+      ScalingConfig: { MaximumConcurrency: 20 },
     });
   });
 
@@ -210,7 +211,12 @@ describe('AgentPipeline with its defaults', () => {
     expectExactStatements(roleStatements(synth, pipeline.webhookFunction.role!), [
       statement(synth, LOG_ACTIONS, [pipeline.webhookFunction.logGroup.logGroupArn]),
       statement(synth, XRAY_ACTIONS, ['*']),
-      statement(synth, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'], [pipeline.table.tableArn]),
+      statement(
+        synth,
+        ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
+        [pipeline.table.tableArn],
+        leadingKeysCondition(['DEBOUNCE#', 'SESSION#']),
+      ),
       statement(synth, ['sqs:SendMessage'], [pipeline.queue.queueArn]),
       statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret!.secretArn]),
     ]);
@@ -442,12 +448,13 @@ describe('AgentPipeline with every option set', () => {
     const orchestrator = roleStatements(synth, synth.pipeline.orchestratorFunction.role!);
     const keyStatements = (statements: typeof webhook) =>
       statements.filter((s) => s.actions.some((action) => action.startsWith('kms:')));
+    // Each usable only through the service that encrypts with it; the event source's Decrypt comes from aws-cdk-lib.
     expectExactStatements(keyStatements(webhook), [
-      statement(synth, tableKeyActions, [key.keyArn]),
-      statement(synth, ['kms:GenerateDataKey', 'kms:Decrypt'], [key.keyArn]),
+      statement(synth, tableKeyActions, [key.keyArn], viaServiceCondition('dynamodb')),
+      statement(synth, ['kms:GenerateDataKey', 'kms:Decrypt'], [key.keyArn], viaServiceCondition('sqs')),
     ]);
     expectExactStatements(keyStatements(orchestrator), [
-      statement(synth, tableKeyActions, [key.keyArn]),
+      statement(synth, tableKeyActions, [key.keyArn], viaServiceCondition('dynamodb')),
       statement(synth, ['kms:Decrypt'], [key.keyArn]),
     ]);
   });

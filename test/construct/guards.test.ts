@@ -1,7 +1,10 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
-import { AgentBackend } from '../../lib';
-import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
-import { synthPipeline } from './support';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { AgentBackend, CrmTarget } from '../../lib';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import { WEBHOOK_TABLE_ACTIONS } from '../../lib/private/permissions';
+import { COST_GUARD_DEFAULTS, CUSTOM_METRICS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { roleStatements, synthPipeline } from './support';
 
 const PHONE_NUMBER_ID = '106540352242922';
 
@@ -61,5 +64,94 @@ describe('the scripted agent in production', () => {
 
   test.each(['dev', 'staging', 'product-demo', 'test'])('stays quiet for the stage %p', (environment) => {
     expect(warnings(synthPipeline({ environment, agentBackend: AgentBackend.scripted() }), 'looks like production')).toHaveLength(0);
+  });
+});
+
+function orchestratorEnvironment(synth: ReturnType<typeof synthPipeline>): Record<string, unknown> {
+  const resource = synth.template.findResources('AWS::Lambda::Function')[synth.stack.getLogicalId(synth.pipeline.orchestratorFunction.node.defaultChild as never)];
+  return resource.Properties.Environment.Variables as Record<string, unknown>;
+}
+
+describe('cost guards', () => {
+  test('the orchestrator runs at most 20 turns at once unless told otherwise', () => {
+    synthPipeline().template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: COST_GUARD_DEFAULTS.orchestratorMaxConcurrency } });
+  });
+
+  test('the budget fields set and the history cap reach the orchestrator; the runtime keeps the defaults of the rest', () => {
+    const synth = synthPipeline({ customerBudget: { turnsPerMinute: 4, reply: 'Devagar, por favor.' }, agentHistoryMaxCharacters: 8_000 });
+    const environment = orchestratorEnvironment(synth);
+    expect(JSON.parse(environment[RUNTIME_ENV.customerBudget] as string)).toEqual({ turnsPerMinute: 4, reply: 'Devagar, por favor.' });
+    expect(environment[RUNTIME_ENV.agentHistoryMaxCharacters]).toBe('8000');
+  });
+
+  test('without budget props the orchestrator runs on the defaults (nothing in its environment)', () => {
+    const environment = orchestratorEnvironment(synthPipeline());
+    expect(environment[RUNTIME_ENV.customerBudget]).toBeUndefined();
+    expect(environment[RUNTIME_ENV.agentHistoryMaxCharacters]).toBeUndefined();
+  });
+
+  test.each([
+    [{ customerBudget: { turnsPerMinute: 0 } }, 'customerBudget.turnsPerMinute must be a whole number from 1 to 10000; got 0.'],
+    [{ customerBudget: { agentTokensPerDay: 2.5 } }, 'customerBudget.agentTokensPerDay must be a whole number'],
+    [{ customerBudget: { turnsPerMinute: 30, turnsPerHour: 20 } }, 'customerBudget.turnsPerMinute (30) is more than turnsPerHour (20)'],
+    [{ customerBudget: { reply: '  ' } }, 'customerBudget.reply must be a text of 1 to 1024 characters'],
+    [{ customerBudget: { reply: 'x'.repeat(1025) } }, 'customerBudget.reply must be a text of 1 to 1024 characters'],
+    [{ agentHistoryMaxCharacters: 10 }, 'agentHistoryMaxCharacters must be a whole number from 1000 to 200000; got 10.'],
+  ])('refuses %p, saying what to change', (props, message) => {
+    expect(() => synthPipeline(props)).toThrow(message);
+  });
+
+  test('metricTurnsOverBudget reads the metric the orchestrator emits', () => {
+    expect(synthPipeline().pipeline.metricTurnsOverBudget().metricName).toBe(CUSTOM_METRICS.turnOverBudget);
+  });
+});
+
+describe('least privilege on the table and its key', () => {
+  test('the webhook reaches only the customer inbound and session partitions (dynamodb:LeadingKeys)', () => {
+    const synth = synthPipeline();
+    const tableArn = synth.stack.resolve(synth.pipeline.table.tableArn);
+    const tableStatements = roleStatements(synth, synth.pipeline.webhookFunction.role!).filter((entry) => JSON.stringify(entry.resources) === JSON.stringify([tableArn]));
+    expect(tableStatements).toEqual([
+      {
+        actions: [...WEBHOOK_TABLE_ACTIONS].sort(),
+        resources: [tableArn],
+        condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['DEBOUNCE#*', 'SESSION#*'] } },
+      },
+    ]);
+  });
+
+  test('with CRM sync on, the webhook also reads the CRM row that comes with the active session', () => {
+    const synth = synthPipeline({}, (stack) => ({ crmSync: CrmTarget.fromFunction(new lambda.Function(stack, 'Crm', { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => ({})') })) }));
+    const tableArn = synth.stack.resolve(synth.pipeline.table.tableArn);
+    const conditions = roleStatements(synth, synth.pipeline.webhookFunction.role!)
+      .filter((entry) => JSON.stringify(entry.resources) === JSON.stringify([tableArn]))
+      .map((entry) => entry.condition);
+    expect(conditions).toEqual([{ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['DEBOUNCE#*', 'SESSION#*', 'CRM_SYNC#*'] } }]);
+  });
+
+  test('every grant on a customer managed key is usable only through DynamoDB or SQS (kms:ViaService)', () => {
+    let keyArn: unknown;
+    const synth = synthPipeline({ adminPhoneNumbers: ['5511999990000'] }, (stack) => {
+      const key = new kms.Key(stack, 'Key');
+      keyArn = key.keyArn;
+      return { encryptionKey: key };
+    });
+    const resolvedKey = JSON.stringify(synth.stack.resolve(keyArn));
+    const region = { Ref: 'AWS::Region' };
+    const via = (service: string) => ({ 'Fn::Join': ['', [`${service}.`, region, '.amazonaws.com']] });
+    const keyStatements = Object.values(synth.template.findResources('AWS::IAM::Policy'))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Record<string, unknown>[])
+      .filter((entry) => JSON.stringify(entry.Resource) === resolvedKey && entry.Condition !== undefined);
+    // Webhook, orchestrator, operator, sweeper on the table; the webhook on the queue.
+    expect(keyStatements.length).toBeGreaterThanOrEqual(5);
+    for (const entry of keyStatements) {
+      const services = (entry.Condition as { StringEquals: { 'kms:ViaService': unknown[] } }).StringEquals['kms:ViaService'];
+      expect([[via('dynamodb')], [via('sqs')], [via('dynamodb'), via('sqs')]]).toContainEqual(services);
+    }
+    // The only unconditioned key statement is the event source's own decrypt of the turn queue (granted by aws-cdk-lib).
+    const unconditioned = Object.values(synth.template.findResources('AWS::IAM::Policy'))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Record<string, unknown>[])
+      .filter((entry) => JSON.stringify(entry.Resource) === resolvedKey && entry.Condition === undefined);
+    expect(unconditioned.map((entry) => entry.Action)).toEqual(['kms:Decrypt']);
   });
 });

@@ -4,6 +4,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AgentBackend, AgentPipeline } from '../../lib';
 import { expectExactStatements, LOG_ACTIONS, roleStatements, SECRET_READ_ACTIONS, statement, synthPipeline, type SynthesizedPipeline, XRAY_ACTIONS } from './support';
+import { viaServiceCondition } from '../../lib/private/permissions';
 
 const ADMIN = '5511912345678';
 
@@ -138,7 +139,7 @@ describe('AgentPipeline with the operator plane', () => {
       return { encryptionKey: key };
     });
     expect(roleStatements(withKey, withKey.pipeline.operatorFunction!.role!)).toContainEqual(
-      statement(withKey, ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'], [key.keyArn]),
+      statement(withKey, ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'], [key.keyArn], viaServiceCondition('dynamodb', 'sqs')),
     );
   });
 

@@ -5,6 +5,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { physicalNames } from '../../lib/private/pipeline-contract';
 import { ScriptedAgent, type ScriptedAgentOptions } from '../../lambda/core/adapters/agent/scripted-agent';
+import { DynamoCustomerBudgetRepository } from '../../lambda/core/adapters/dynamodb/customer-budget-repository';
 import { DynamoDemandRepository } from '../../lambda/core/adapters/dynamodb/demand-repository';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
@@ -17,7 +18,9 @@ import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/st
 import { randomIdGenerator } from '../../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { GraphApiWhatsAppSender } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
+import { CustomerBudgetGate, type CustomerBudgetSettings } from '../../lambda/core/application/customer-budget-gate';
 import { ProcessTurn, type ProcessTurnDependencies } from '../../lambda/core/application/process-turn';
+import type { Clock } from '../../lambda/core/ports/clock';
 import type { AgentResultWrite } from '../../lambda/core/ports/repositories';
 import { createTurnHandler } from '../../lambda/orchestrator/turn-handler';
 import { createWebhookHandler } from '../../lambda/webhook';
@@ -33,6 +36,8 @@ export interface TurnHarnessOptions {
   /** Wraps the use case's ports, e.g. to act between two of its steps (test-only fault points). */
   readonly wrap?: (deps: ProcessTurnDependencies) => ProcessTurnDependencies;
   readonly settings?: ProcessTurnDependencies['settings'];
+  /** Turns the customer budget gate on, counting at the clock's instants (default: the system clock). */
+  readonly budget?: { readonly settings?: Partial<CustomerBudgetSettings>; readonly clock?: Clock };
 }
 
 /** A `wrap` that runs `act` right after the turn's result was persisted, before the guard and the send. */
@@ -102,6 +107,7 @@ export class TurnHarness {
       clock: systemClock,
       ids: randomIdGenerator,
       settings: options.settings,
+      budget: options.budget && new CustomerBudgetGate(new DynamoCustomerBudgetRepository(this.kit), options.budget.clock ?? systemClock, options.budget.settings),
     };
     this.turnHandler = createTurnHandler({ processTurn: new ProcessTurn(options.wrap ? options.wrap(deps) : deps), clock: systemClock, logger: this.logger, metrics: this.metrics });
     this.webhook = createWebhookHandler({ tableName: table.name, turnQueueUrl: queueUrl, credentials, logger: this.logger, metrics: this.metrics });

@@ -34,7 +34,7 @@ describe('erasing one customer', () => {
     const keptBefore = await everythingStoredFor(repos.kit, kept);
     // The seed really is rich: every kind of item is there to be erased.
     const kinds = new Set(before.map((item) => item.entity_type));
-    for (const kind of ['session', 'active_pointer', 'message', 'inbound_receipt', 'latest_inbound', 'debounce_buffer', 'crm_sync', 'oop_demand', 'oop_demand_source', 'consent', 'operator_login_grant', 'operator_session']) {
+    for (const kind of ['session', 'active_pointer', 'message', 'inbound_receipt', 'latest_inbound', 'debounce_buffer', 'crm_sync', 'oop_demand', 'oop_demand_source', 'consent', 'operator_login_grant', 'operator_session', 'customer_budget']) {
       expect(kinds).toContain(kind);
     }
 

@@ -15,13 +15,13 @@ export interface SeededCustomer {
   readonly texts: readonly string[];
 }
 
-type Repositories = Pick<DynamoRepositories, 'sessions' | 'messages' | 'receipts' | 'demands' | 'consents' | 'operatorAuth' | 'kit'>;
+type Repositories = Pick<DynamoRepositories, 'sessions' | 'messages' | 'receipts' | 'demands' | 'consents' | 'operatorAuth' | 'budgets' | 'kit'>;
 
 /**
  * A customer with a rich history, written through the real repositories: three sessions (two
  * closed, one active) with CRM rows, messages in each (agent replies on the LLM index), receipts
  * and the latest marker, demands, consent events in both layouts, a legacy debounce buffer, and —
- * as the customer is also an operator — a login grant and an operator session.
+ * as the customer is also an operator — a login grant and an operator session; and a day of budget counts.
  */
 export async function seedRichHistory(repos: Repositories, customerId: string): Promise<SeededCustomer> {
   const texts: string[] = [];
@@ -90,6 +90,7 @@ export async function seedRichHistory(repos: Repositories, customerId: string): 
   const grantHashes = [sha256(`grant-${customerId}`), sha256(`session-${customerId}`)];
   await repos.operatorAuth.putLoginGrant(grantHashes[0]!, customerId);
   await repos.operatorAuth.putSession({ tokenHash: grantHashes[1]!, operatorPhone: customerId, csrfToken: 'csrf' });
+  await repos.budgets.admitTurn(customerId, new Date('2026-03-10T11:59:00.000Z'), { turnsPerMinute: 8, turnsPerHour: 60, agentTokensPerDay: 250_000 });
   return { customerId, sessionIds, messageIds, demandIds, demandKeys, grantHashes, texts };
 }
 
@@ -126,7 +127,7 @@ export async function everythingStoredFor(kit: DynamoKit, seeded: SeededCustomer
     } while (cursor);
   };
   const names = { '#pk': keys.PK };
-  for (const partition of [keys.sessionPartition(customerId), keys.inboundPartition(customerId), keys.customerPartition(customerId)]) {
+  for (const partition of [keys.sessionPartition(customerId), keys.inboundPartition(customerId), keys.customerPartition(customerId), keys.budgetPartition(customerId)]) {
     await queryAll({ keyCondition: '#pk = :pk', names, values: { ':pk': partition }, consistentRead: true });
   }
   // Shared partitions and indexes, kept only where they mention the customer.

@@ -11,8 +11,16 @@ import { createWebhookHandler, type WebhookHandler } from '../../lambda/webhook'
 import { FaultInjector } from '../support/fault-injection';
 import { queueDepth } from '../support/inspect';
 import { functionUrlEvent, TEST_CREDENTIALS, textNotification } from '../support/webhook-events';
-import { toRecord } from './support/drivers';
-import { composeOrchestrator, MetricsRecorder, newCustomer, startReliabilityEnvironment, type OrchestratorUnderTest, type ReliabilityEnvironment } from './support/pipeline-under-test';
+import { takeAll, toRecord } from './support/drivers';
+import {
+  composeOrchestrator,
+  composeWebhook,
+  MetricsRecorder,
+  newCustomer,
+  startReliabilityEnvironment,
+  type OrchestratorUnderTest,
+  type ReliabilityEnvironment,
+} from './support/pipeline-under-test';
 
 const dynamodb = new DynamoDBClient({});
 let env: ReliabilityEnvironment;
@@ -295,5 +303,42 @@ describe('the orchestrator and whatever sits in the queue', () => {
       { numRuns: 200 },
     );
     expect(orchestrator.agent.requests).toHaveLength(0);
+  });
+});
+
+describe('a burst from one customer over budget', () => {
+  // A table and queue of their own, so the queue holds only this customer's turns.
+  let burstEnv: ReliabilityEnvironment;
+  beforeAll(async () => {
+    burstEnv = await startReliabilityEnvironment('hostile-burst');
+  }, 60_000);
+  afterAll(async () => {
+    await burstEnv?.close();
+  });
+
+  test('every turn past the budget gets the short budget reply, the agent is never called for it, and nothing is lost', async () => {
+    const limit = 3;
+    const burst = 12;
+    const reply = 'Muitas mensagens: aguarde um pouco.';
+    // One minute for the whole burst, whatever the wall clock does meanwhile.
+    const minute = { now: () => new Date('2026-11-30T10:15:00.000Z') };
+    const orchestrator = composeOrchestrator(burstEnv, new FaultInjector(), { budget: { clock: minute, settings: { turnsPerMinute: limit, reply } } });
+    const burstWebhook = composeWebhook(burstEnv, new FaultInjector());
+    const customer = newCustomer();
+    for (let n = 1; n <= burst; n++) {
+      expect((await burstWebhook.handle(post(textNotification(customer, `wamid.${randomUUID()}`, `mensagem ${n} #fora tudo`)))).statusCode).toBe(200);
+      for (const message of await takeAll(burstEnv, burstEnv.turnQueueUrl)) {
+        expect(await orchestrator.handle(toRecord(message, burstEnv.turnQueueUrl))).toEqual({ batchItemFailures: [] });
+      }
+    }
+
+    expect(orchestrator.agent.calls).toBe(limit);
+    const sent = burstEnv.fake.sent().filter((message) => message.recipient === customer).map((message) => message.text);
+    expect(sent).toHaveLength(burst);
+    expect(sent.slice(limit)).toEqual(Array(burst - limit).fill(reply));
+    expect(orchestrator.metrics.recorded.filter((metric) => metric.name === 'TurnOverBudget')).toHaveLength(burst - limit);
+    // The budget reply carries no actions: what the hostile text asked for happened only on admitted turns.
+    const { items: demands } = await burstEnv.repositories.demands.listRecent({ limit: 100 });
+    expect(demands.filter((demand) => demand.customerId === customer)).toHaveLength(limit);
   });
 });

@@ -5,8 +5,8 @@ import type { InboundTurn } from '../domain/inbound-turn';
 import { customerMessage, isVisibleToAgent, pendingSendMessage, type Message } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros, latestOf, nextMicrosecond } from '../domain/timestamps';
-import { applyActions, completion, demandsOfTurn, completionsAfter, isStillDeliverable, newest, prefixThrough, qualificationAsText } from '../domain/turn';
-import type { AgentPort, ConversationEntry } from '../ports/agent';
+import { applyActions, completion, demandsOfTurn, completionsAfter, isStillDeliverable, newest, newestWithin, prefixThrough, qualificationAsText } from '../domain/turn';
+import type { AgentPort, AgentResponse, ConversationEntry } from '../ports/agent';
 import type { Clock, IdGenerator } from '../ports/clock';
 import type {
   DemandRepository,
@@ -19,6 +19,7 @@ import type {
   VersionedResourceRepository,
 } from '../ports/repositories';
 import { WhatsAppSendError, type SentTextMessage, type WhatsAppSender } from '../ports/whatsapp-sender';
+import type { CustomerBudgetGate, OverBudget } from './customer-budget-gate';
 import { DrainLegacyDebounce } from './drain-legacy-debounce';
 import { ReplyDeliveryError } from './reply-delivery-error';
 import { SystemPromptSource } from './system-prompt';
@@ -48,6 +49,8 @@ export interface ProcessTurnDependencies {
   readonly consent?: Pick<MessagingConsent, 'gate' | 'isOptedOut'>;
   /** Tells people about handoffs, and hands a conversation to them when the agent fails for good (the operator plane). */
   readonly handoffs?: TurnHandoffHooks;
+  /** Counts each turn and its tokens against the customer's budget; a refused turn gets a short reply and no agent call. */
+  readonly budget?: CustomerBudgetGate;
 }
 
 export interface TurnHandoffHooks {
@@ -179,6 +182,52 @@ export class ProcessTurn {
       return { outcome: 'superseded', drained: pending.length };
     }
 
+    const overBudget = await this.deps.budget?.admit(customerId);
+    const { response, agent } = overBudget === undefined ? await this.askAgent(session, last, deadline) : { response: overBudgetResponse(overBudget), agent: undefined };
+
+    // The conditional write below IS the latest-message guard: it persists the session and the
+    // reply only if this turn's last message is still the latest and pointer and state are as found.
+    // Never before the messages it answers, whatever the provider's clock said.
+    const replyAt = latestOf(isoMicros(this.deps.clock.now()), nextMicrosecond(last.historyTimestamp));
+    const updated = applyActions({ ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind }, response.actions, replyAt);
+    const reply: OutboundReply = {
+      messageId: this.deps.ids.newId(),
+      text: response.reply,
+      replyToMessageId: last.messageId,
+      createdAt: replyAt,
+      ...(agent === undefined ? { role: 'system' } : { llm: { latencyMs: agent.latencyMs, ...response.usage } }),
+    };
+    progress.writeAttempted = true;
+    const persisted = await this.deps.sessions.tryPutAgentResult({
+      session: updated,
+      expectedState: session.state,
+      expectedLatestMessageId: last.messageId,
+      expectedActiveSessionId: undefined,
+      reply,
+    });
+    progress.resultWritten = true;
+    // After the result write: a failure here retries the turn without calling the agent again.
+    await this.deps.budget?.recordUsage(customerId, response.usage);
+    const report = { drained: pending.length, agent, overBudget: overBudget?.limit };
+    if (!persisted) {
+      await this.deps.receipts.markCompleted(...pending.map(completion));
+      return { outcome: 'superseded', ...report };
+    }
+    await this.recordDemands(response.actions, updated, last);
+
+    // The guard before sending reads the marker again: a newer message may have arrived meanwhile.
+    const current = await this.deps.receipts.getLatest(customerId);
+    const outbox = current?.outbox;
+    if (current === undefined || outbox === undefined || outbox.replyToMessageId !== last.messageId) {
+      // Another record settled this outbox meanwhile; the receipts are completed by it.
+      return { outcome: 'superseded', ...report };
+    }
+    const outcome = await this.settleOutbox(current, outbox, pending, 'answered', pendingSendMessage(updated, reply));
+    if (updated.state === SessionState.AWAITING_HUMAN && session.state !== SessionState.AWAITING_HUMAN) await this.deps.handoffs?.onHandoff(updated);
+    return { outcome, ...report };
+  }
+
+  private async askAgent(session: Session, last: PendingInbound, deadline: number): Promise<{ response: AgentResponse; agent: AgentCallReport }> {
     // Blue ticks and a typing indicator while the agent thinks: best effort, alongside the agent
     // call, so it adds no latency and its failure never fails the turn.
     const readReceipt = this.deps.whatsapp.markAsRead({ businessPhoneNumberId: last.businessPhoneNumberId, messageId: last.messageId, showTypingIndicator: true }).then(
@@ -189,43 +238,12 @@ export class ProcessTurn {
     const response = await this.deps.agent.respond({
       systemPrompt: await this.systemPrompt.current(),
       history: await this.conversation(session),
-      session: { sessionId: session.sessionId, customerId, state: session.state, qualificationData: qualificationAsText(session.qualificationData) },
+      session: { sessionId: session.sessionId, customerId: session.customerId, state: session.state, qualificationData: qualificationAsText(session.qualificationData) },
       deadline: deadline - this.settings.deliveryReserveMs,
       maxIterations: this.settings.maxAgentIterations,
     });
-    const agent: AgentCallReport = { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: await readReceipt };
-
-    // The conditional write below IS the latest-message guard: it persists the session and the
-    // reply only if this turn's last message is still the latest and pointer and state are as found.
-    // Never before the messages it answers, whatever the provider's clock said.
-    const replyAt = latestOf(isoMicros(this.deps.clock.now()), nextMicrosecond(last.historyTimestamp));
-    const updated = applyActions({ ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind }, response.actions, replyAt);
-    const reply: OutboundReply = { messageId: this.deps.ids.newId(), text: response.reply, replyToMessageId: last.messageId, createdAt: replyAt, llm: { latencyMs: agent.latencyMs } };
-    progress.writeAttempted = true;
-    const persisted = await this.deps.sessions.tryPutAgentResult({
-      session: updated,
-      expectedState: session.state,
-      expectedLatestMessageId: last.messageId,
-      expectedActiveSessionId: undefined,
-      reply,
-    });
-    progress.resultWritten = true;
-    if (!persisted) {
-      await this.deps.receipts.markCompleted(...pending.map(completion));
-      return { outcome: 'superseded', drained: pending.length, agent };
-    }
-    await this.recordDemands(response.actions, updated, last);
-
-    // The guard before sending reads the marker again: a newer message may have arrived meanwhile.
-    const current = await this.deps.receipts.getLatest(customerId);
-    const outbox = current?.outbox;
-    if (current === undefined || outbox === undefined || outbox.replyToMessageId !== last.messageId) {
-      // Another record settled this outbox meanwhile; the receipts are completed by it.
-      return { outcome: 'superseded', drained: pending.length, agent };
-    }
-    const outcome = await this.settleOutbox(current, outbox, pending, 'answered', pendingSendMessage(updated, reply));
-    if (updated.state === SessionState.AWAITING_HUMAN && session.state !== SessionState.AWAITING_HUMAN) await this.deps.handoffs?.onHandoff(updated);
-    return { outcome, drained: pending.length, agent };
+    const agent: AgentCallReport = { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: await readReceipt, usage: response.usage };
+    return { response, agent };
   }
 
   /**
@@ -310,7 +328,8 @@ export class ProcessTurn {
 
   private async conversation(session: Session): Promise<ConversationEntry[]> {
     const history = await this.deps.messages.historyForSession(session.customerId, session.sessionId, this.settings.historyLimit);
-    return history.filter(isVisibleToAgent).map((message) => ({ role: message.role === 'user' ? 'customer' : 'assistant', text: message.text, at: message.timestamp }));
+    const entries = history.filter(isVisibleToAgent).map((message): ConversationEntry => ({ role: message.role === 'user' ? 'customer' : 'assistant', text: message.text, at: message.timestamp }));
+    return newestWithin(entries, this.settings.historyMaxCharacters);
   }
 
   /** After the persist, so a superseded turn leaves no demand behind; keyed by source message for retries. */
@@ -332,4 +351,9 @@ export class ProcessTurn {
       ),
     );
   }
+}
+
+/** What a refused turn persists and sends in place of the agent's answer: the budget's reply, no actions. */
+function overBudgetResponse(overBudget: OverBudget): AgentResponse {
+  return { reply: overBudget.reply, actions: [], iterations: 0, stopReason: 'completed' };
 }

@@ -1,4 +1,5 @@
-import { DEFAULT_SYSTEM_PROMPT } from '../../../lib/private/pipeline-contract';
+import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT } from '../../../lib/private/pipeline-contract';
+import type { BudgetLimit, TokenUsage } from '../domain/customer-budget';
 import type { AgentResponse } from '../ports/agent';
 
 /**
@@ -19,6 +20,8 @@ export interface AgentCallReport {
   readonly stopReason: AgentResponse['stopReason'];
   /** Whether the customer's message was marked read (with a typing indicator) while the agent ran. */
   readonly readReceiptSent: boolean;
+  /** Model tokens, when the backend reported them. */
+  readonly usage?: TokenUsage;
 }
 
 export interface TurnReport {
@@ -27,6 +30,8 @@ export interface TurnReport {
   readonly drained: number;
   /** Present when the agent was called. */
   readonly agent?: AgentCallReport;
+  /** Present when the customer's budget refused the turn: the over-budget reply went instead of the agent's. */
+  readonly overBudget?: BudgetLimit;
 }
 
 export interface TurnSettings {
@@ -36,6 +41,8 @@ export interface TurnSettings {
   readonly deliveryReserveMs: number;
   /** Messages of the session the agent is shown. */
   readonly historyLimit: number;
+  /** Characters of history the agent is shown: the newest messages that fit (the newest one, cut, if it alone does not). */
+  readonly historyMaxCharacters: number;
   /** Used when no active prompt resource exists. */
   readonly defaultSystemPrompt: string;
   /** The admin resource holding the system prompt. */
@@ -48,6 +55,7 @@ export const DEFAULT_TURN_SETTINGS: TurnSettings = {
   maxAgentIterations: 10,
   deliveryReserveMs: 15_000,
   historyLimit: 50,
+  historyMaxCharacters: COST_GUARD_DEFAULTS.historyMaxCharacters,
   defaultSystemPrompt: DEFAULT_SYSTEM_PROMPT,
   promptResource: { type: 'prompt', id: 'system' },
   promptCacheMs: 60_000,

@@ -113,3 +113,23 @@ export function demandsOfTurn(actions: readonly AgentAction[]): RecordOutOfPortf
 export function qualificationAsText(data: Readonly<Record<string, unknown>>): Record<string, string> {
   return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
 }
+
+/**
+ * The newest entries whose texts fit in `maxCharacters` together, in their order: what a history
+ * of long messages may show the model. The newest entry is always kept, cut to the bound if it
+ * alone is longer, so the turn's own message is never dropped.
+ */
+export function newestWithin<T extends { readonly text: string }>(entries: readonly T[], maxCharacters: number): T[] {
+  const kept: T[] = [];
+  let remaining = maxCharacters;
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index];
+    if (entry.text.length > remaining) {
+      if (kept.length === 0) kept.push({ ...entry, text: entry.text.slice(0, maxCharacters) });
+      break;
+    }
+    kept.push(entry);
+    remaining -= entry.text.length;
+  }
+  return kept.reverse();
+}

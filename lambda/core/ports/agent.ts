@@ -1,4 +1,5 @@
 import type { AgentAction } from '../domain/agent-action';
+import type { TokenUsage } from '../domain/customer-budget';
 
 /**
  * The AI agent that writes the reply to a customer's turn.
@@ -61,6 +62,11 @@ export interface AgentResponse {
   /** Model round trips used (1 for a single-shot backend). */
   readonly iterations: number;
   readonly stopReason: AgentStopReason;
+  /**
+   * Model tokens of every round trip of the turn, when the backend reports them (Bedrock always;
+   * a consumer's function optionally). Counted against the customer's daily token budget.
+   */
+  readonly usage?: TokenUsage;
 }
 
 export type AgentStopReason = 'completed' | 'max_iterations' | 'deadline';

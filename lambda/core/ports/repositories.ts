@@ -6,6 +6,7 @@
  */
 import type { AdminAuditEvent, ConsentRecord, OperationalConfig, VersionedResource } from '../domain/admin';
 import type { CrmSyncRow, CrmSyncStatus } from '../domain/crm-sync';
+import type { BudgetLimit, CustomerBudgetLimits, TokenUsage } from '../domain/customer-budget';
 import type { OutOfPortfolioDemand } from '../domain/demand';
 import type { CompletedInbound, InboundReceipt, InboundRef, InboundRegistration, LatestInbound, PendingInbound, RegisterInboundOptions } from '../domain/inbound-receipt';
 import type { InboundTurn } from '../domain/inbound-turn';
@@ -227,6 +228,20 @@ export interface LegacyDebounceRepository {
 // ---- CRM projection ---------------------------------------------------------------------------------
 
 /** A projection row to write together with a session, if the row still has `previousEtag`. */
+/**
+ * A customer's turn and token counts. Counting is atomic in the store, so two turns of one
+ * customer running at once (a redrive beside a live turn) cannot both slip under a limit.
+ */
+export interface CustomerBudgetRepository {
+  /**
+   * Counts one turn at `at` if every count of its windows is below its limit; otherwise counts
+   * nothing and names the limit reached.
+   */
+  admitTurn(customerId: string, at: Date, limits: CustomerBudgetLimits): Promise<{ readonly admitted: true } | { readonly admitted: false; readonly limit: BudgetLimit }>;
+  /** Adds a turn's model tokens to the customer's count of the day of `at`. */
+  addTokens(customerId: string, at: Date, usage: TokenUsage): Promise<void>;
+}
+
 export interface CrmSyncIntent {
   readonly row: CrmSyncRow;
   /** `undefined`: the row must not exist yet. */

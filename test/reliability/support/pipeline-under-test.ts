@@ -12,6 +12,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { physicalNames } from '../../../lib/private/pipeline-contract';
 import { ScriptedAgent, type ScriptedAgentOptions } from '../../../lambda/core/adapters/agent/scripted-agent';
+import { DynamoCustomerBudgetRepository } from '../../../lambda/core/adapters/dynamodb/customer-budget-repository';
 import { DynamoDemandRepository } from '../../../lambda/core/adapters/dynamodb/demand-repository';
 import { createDynamoRepositories, type DynamoRepositories } from '../../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
@@ -32,7 +33,9 @@ import { PIPELINE_DEFAULTS } from '../../../lib/private/pipeline-contract';
 import { FakeEndUserMessaging } from '../../../local/fake-whatsapp/fake-end-user-messaging';
 import { endUserMessagingEvents, LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../../local/runtime/end-user-messaging-event';
 import type { LocalChannel } from '../../../local/runtime/local-pipeline';
+import { CustomerBudgetGate, type CustomerBudgetSettings } from '../../../lambda/core/application/customer-budget-gate';
 import { ProcessTurn } from '../../../lambda/core/application/process-turn';
+import type { Clock } from '../../../lambda/core/ports/clock';
 import type { TurnSettings } from '../../../lambda/core/application/turn-settings';
 import { RegisterInboundTurns } from '../../../lambda/core/application/register-inbound';
 import { createTurnHandler } from '../../../lambda/orchestrator/turn-handler';
@@ -139,6 +142,7 @@ function instrumentedRepositories(tableName: string, injector: FaultInjector) {
     messages: injector.port('messages', new DynamoMessageRepository(kit, systemClock)),
     demands: injector.port('demands', new DynamoDemandRepository(kit)),
     resources: injector.port('resources', new DynamoVersionedResourceRepository(kit, systemClock)),
+    budgets: injector.port('budgets', new DynamoCustomerBudgetRepository(kit)),
   };
 }
 
@@ -201,15 +205,19 @@ export interface OrchestratorUnderTest {
 export interface OrchestratorOptions {
   readonly agent?: ScriptedAgentOptions;
   readonly settings?: Partial<TurnSettings>;
+  /** Turns the customer budget gate on, counting at the clock's instants (default: the system clock). */
+  readonly budget?: { readonly settings?: Partial<CustomerBudgetSettings>; readonly clock?: Clock };
 }
 
 /** The orchestrator function (SQS contract + turn use case) with every remote call through `injector`. */
 export function composeOrchestrator(env: ReliabilityEnvironment, injector: FaultInjector, options: OrchestratorOptions = {}): OrchestratorUnderTest {
   const agent = new ScriptedAgent(options.agent);
   const metrics = new MetricsRecorder(injector);
+  const { budgets, ...repositories } = instrumentedRepositories(env.tableName, injector);
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
-      ...instrumentedRepositories(env.tableName, injector),
+      ...repositories,
+      budget: options.budget && new CustomerBudgetGate(budgets, options.budget.clock ?? systemClock, options.budget.settings),
       agent: injector.remote('agent', agent, AGENT_FAILURES),
       whatsapp: injector.remote('whatsapp', channelSender(env), WHATSAPP_FAILURES),
       clock: systemClock,

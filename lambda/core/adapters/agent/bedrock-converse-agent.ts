@@ -18,6 +18,7 @@ import {
   type AgentStopReason,
   type ConversationEntry,
 } from '../../ports/agent';
+import { addUsage, type TokenUsage } from '../../domain/customer-budget';
 import { AGENT_TOOLS, parseAgentAction } from './agent-actions';
 import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './agent-deadline';
 
@@ -111,7 +112,8 @@ export class BedrockConverseAgent implements AgentPort {
     const actions: AgentAction[] = [];
     let reply = '';
     let iterations = 0;
-    const finish = (stopReason: AgentStopReason): AgentResponse => ({ reply: reply || this.fallbackReply, actions, iterations, stopReason });
+    let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+    const finish = (stopReason: AgentStopReason): AgentResponse => ({ reply: reply || this.fallbackReply, actions, iterations, stopReason, usage });
 
     while (iterations < request.maxIterations) {
       const input: ConverseCommandInput = {
@@ -125,6 +127,7 @@ export class BedrockConverseAgent implements AgentPort {
       const answer = await callBeforeDeadline(request.deadline, this.now, (abortSignal) => this.call(input, abortSignal));
       if (answer === DEADLINE_REACHED) return finish('deadline');
       iterations++;
+      usage = addUsage(usage, { inputTokens: answer.usage?.inputTokens ?? 0, outputTokens: answer.usage?.outputTokens ?? 0 });
 
       const message = answer.output?.message;
       if (message?.role !== 'assistant' || !message.content) {

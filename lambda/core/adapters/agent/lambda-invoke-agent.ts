@@ -8,6 +8,7 @@ import {
   type AgentSessionContext,
   type ConversationEntry,
 } from '../../ports/agent';
+import { isTokenUsage, type TokenUsage } from '../../domain/customer-budget';
 import { parseAgentAction } from './agent-actions';
 import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './agent-deadline';
 
@@ -31,9 +32,12 @@ import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './
  *     { "type": "record_out_of_portfolio_demand", "requestedService": "…", "estimatedSegment": "…", "notes": "…" },
  *     { "type": "update_qualification", "data": { "sample_type": "saliva" } },
  *     { "type": "request_human_handoff", "reason": "…" },
- *     { "type": "close_session", "reason": "…" } ] }
+ *     { "type": "close_session", "reason": "…" } ],
+ *   "usage": { "inputTokens": 1200, "outputTokens": 80 } }
  * ```
- * `reply` is a non-empty string; `actions` is optional. Qualification keys are snake_case names
+ * `reply` is a non-empty string; `actions` is optional. `usage` is optional: the model tokens the
+ * function spent on the turn (whole numbers), counted against the customer's daily token budget
+ * and emitted as `AgentInputTokens` / `AgentOutputTokens`; without it only the turn budgets apply. Qualification keys are snake_case names
  * (`^[a-z][a-z0-9_]{0,39}$`, never a name every object inherits such as `constructor`). Nothing else is accepted: an unknown key, action
  * type or action field is a contract violation (the turn fails and is retried), so a typo never
  * silently drops a handoff. The function must not perform these actions itself: the pipeline applies
@@ -52,6 +56,7 @@ export interface LambdaAgentRequestV1 {
 export interface LambdaAgentResponseV1 {
   readonly reply: string;
   readonly actions?: readonly AgentAction[];
+  readonly usage?: TokenUsage;
 }
 
 /** The part of an `InvokeCommand` result the agent reads. */
@@ -103,7 +108,7 @@ export class LambdaInvokeAgent implements AgentPort {
       return { reply: this.fallbackReply, actions: [], iterations: 0, stopReason: 'deadline' };
     }
     const response = this.parse(output);
-    return { reply: response.reply, actions: response.actions ?? [], iterations: 1, stopReason: 'completed' };
+    return { reply: response.reply, actions: response.actions ?? [], iterations: 1, stopReason: 'completed', ...(response.usage && { usage: response.usage }) };
   }
 
   private async call(event: LambdaAgentRequestV1, abortSignal: AbortSignal): Promise<LambdaInvocationResult> {
@@ -141,7 +146,7 @@ export class LambdaInvokeAgent implements AgentPort {
   }
 }
 
-const RESPONSE_KEYS = new Set(['reply', 'actions']);
+const RESPONSE_KEYS = new Set(['reply', 'actions', 'usage']);
 
 /** The response when it follows contract v1; otherwise `undefined`, with the reasons in `problems`. */
 function parseLambdaAgentResponse(value: unknown, problems: string[]): LambdaAgentResponseV1 | undefined {
@@ -171,7 +176,12 @@ function parseLambdaAgentResponse(value: unknown, problems: string[]): LambdaAge
       });
     }
   }
-  return problems.length === 0 ? { reply: body.reply as string, actions } : undefined;
+  let usage: TokenUsage | undefined;
+  if (body.usage !== undefined) {
+    if (isTokenUsage(body.usage) && Object.keys(body.usage).length === 2) usage = { inputTokens: body.usage.inputTokens, outputTokens: body.usage.outputTokens };
+    else problems.push('usage must be an object of exactly inputTokens and outputTokens, whole numbers of 0 or more');
+  }
+  return problems.length === 0 ? { reply: body.reply as string, actions, ...(usage && { usage }) } : undefined;
 }
 
 function parseJson(text: string): unknown {

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TokenUsage } from '../../domain/customer-budget';
 import type { AgentAction, AgentPort, AgentRequest, AgentResponse, ConversationEntry } from '../../ports/agent';
 
 export interface ScriptedAgentOptions {
@@ -13,6 +14,8 @@ export interface ScriptedAgentOptions {
   readonly failWhen?: (request: AgentRequest, call: number) => Error | undefined;
   /** How many of the latest requests {@link ScriptedAgent.requests} keeps. Default 100. */
   readonly keptRequests?: number;
+  /** Model tokens every answer reports, as a Bedrock agent would. Default: none reported. */
+  readonly usage?: TokenUsage;
 }
 
 const DEFAULT_KEPT_REQUESTS = 100;
@@ -60,7 +63,8 @@ export class ScriptedAgent implements AgentPort {
     await this.options.respondAfter?.(request, call);
     const injected = this.options.failWhen?.(request, call);
     if (injected) throw injected;
-    return scriptedAnswer(request.history);
+    const answer = scriptedAnswer(request.history);
+    return this.options.usage ? { ...answer, usage: this.options.usage } : answer;
   }
 }
 

@@ -3,6 +3,7 @@ import type { CustomerDataRepository, CustomerInventory, CustomerRecord } from '
 import { referencedKeys } from './customer-references';
 import type { DynamoKit, Item, QueryRequest } from './dynamo-kit';
 import {
+  budgetPartition,
   crmSyncKey,
   customerPartition,
   ENTITY_TYPE,
@@ -21,8 +22,8 @@ import { conditionally, IF_ABSENT, KEY_NAMES } from './repository-support';
 const PAGE = 500;
 
 /**
- * Finds a customer's items by key: the three partitions named after the customer (`CUSTOMER#`,
- * `SESSION#`, `DEBOUNCE#`), the CRM row of each of their sessions, what their references name, and
+ * Finds a customer's items by key: the four partitions named after the customer (`CUSTOMER#`,
+ * `SESSION#`, `DEBOUNCE#`, `BUDGET#`), the CRM row of each of their sessions, what their references name, and
  * their consent events in the seed's layout (a filtered Query of that one partition: the only read
  * here that touches other customers' items, which the newer layout avoids).
  */
@@ -34,6 +35,7 @@ export class DynamoCustomerDataRepository implements CustomerDataRepository {
       ...(await this.queryAll(partitionQuery(customerPartition(customerId)))),
       ...(await this.queryAll(partitionQuery(sessionPartition(customerId)))),
       ...(await this.queryAll(partitionQuery(inboundPartition(customerId)))),
+      ...(await this.queryAll(partitionQuery(budgetPartition(customerId)))),
       ...(await this.queryAll(legacyConsentQuery(customerId))),
     ];
     const dependentKeys = own.flatMap((item) => [

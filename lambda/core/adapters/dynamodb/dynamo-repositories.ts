@@ -7,6 +7,7 @@ import { DynamoAdminAuditRepository } from './admin-audit-repository';
 import { DynamoConsentRepository } from './consent-repository';
 import { DynamoCrmSyncRepository } from './crm-sync-repository';
 import { DynamoCustomerDataRepository } from './customer-data-repository';
+import { DynamoCustomerBudgetRepository } from './customer-budget-repository';
 import { DynamoDemandRepository } from './demand-repository';
 import { DynamoKit, type DynamoKitOptions } from './dynamo-kit';
 import { DynamoInboundReceiptRepository } from './inbound-receipt-repository';
@@ -46,6 +47,7 @@ export interface DynamoRepositories {
   readonly consents: DynamoConsentRepository;
   readonly operatorAuth: DynamoOperatorAuthRepository;
   readonly customerData: DynamoCustomerDataRepository;
+  readonly budgets: DynamoCustomerBudgetRepository;
 }
 
 export function createDynamoRepositories(options: DynamoRepositoriesOptions): DynamoRepositories {
@@ -67,5 +69,6 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
     consents: new DynamoConsentRepository(kit),
     operatorAuth: new DynamoOperatorAuthRepository(kit, clock, operatorTimeZone),
     customerData: new DynamoCustomerDataRepository(kit),
+    budgets: new DynamoCustomerBudgetRepository(kit),
   };
 }

@@ -7,7 +7,7 @@
  * identities can never produce the same key (`a#b` + `c` vs `a` + `b#c`).
  */
 import { createHash } from 'node:crypto';
-import { TABLE_SCHEMA } from '../../../../lib/private/pipeline-contract';
+import { CRM_SYNC_PARTITION_PREFIX, CUSTOMER_PARTITION_PREFIXES, TABLE_SCHEMA } from '../../../../lib/private/pipeline-contract';
 import { InvalidKeySegmentError } from '../../domain/errors';
 import { isoMicros, utcDay } from '../../domain/timestamps';
 
@@ -45,6 +45,7 @@ export const EntityType = {
   demandReference: 'customer_demand_reference',
   authReference: 'customer_auth_reference',
   privacySalt: 'privacy_salt',
+  customerBudget: 'customer_budget',
 } as const;
 export type EntityType = (typeof EntityType)[keyof typeof EntityType];
 
@@ -93,7 +94,7 @@ const shardSegment = (shard: number) => {
 
 // ---- Sessions, pointer and messages: one partition per customer ----------------------------------
 
-export const sessionPartition = (customerId: string) => `SESSION#${segment('phone', customerId)}`;
+export const sessionPartition = (customerId: string) => `${CUSTOMER_PARTITION_PREFIXES.session}${segment('phone', customerId)}`;
 
 export const sessionKey = (customerId: string, sessionId: string) => tableKey(sessionPartition(customerId), `SESSION#${segment('session id', sessionId)}`);
 export const sessionStatePartition = (state: string) => `STATE#${segment('state', state)}`;
@@ -139,7 +140,7 @@ export const demandListPrefix = () => ({ partition: DEMAND_PARTITION, sortKeyPre
 
 // ---- Inbound receipts and the per-customer latest marker ------------------------------------------
 
-export const inboundPartition = (customerId: string) => `DEBOUNCE#${segment('phone', customerId)}`;
+export const inboundPartition = (customerId: string) => `${CUSTOMER_PARTITION_PREFIXES.inbound}${segment('phone', customerId)}`;
 const RECEIPT_PREFIX = 'INBOUND#';
 export const inboundReceiptKey = (customerId: string, messageId: string) => tableKey(inboundPartition(customerId), `${RECEIPT_PREFIX}${sha256(messageId)}`);
 /** Partition and sort-key prefix that select a customer's receipts (they live 7 days). */
@@ -148,9 +149,19 @@ export const latestInboundKey = (customerId: string) => tableKey(inboundPartitio
 export const legacyBufferKey = (customerId: string) => tableKey(inboundPartition(customerId), 'BUFFER');
 export const legacyPendingReplyKey = (customerId: string) => tableKey(inboundPartition(customerId), 'PENDING_REPLY');
 
+// ---- Per-customer budgets ---------------------------------------------------------------------------
+
+/**
+ * One item per customer and UTC day holds the day's token count and the turn counts of its hours
+ * and minutes, so admitting a turn is one conditional update. A partition of its own: only the
+ * orchestrator counts budgets, and its IAM condition names this prefix.
+ */
+export const budgetPartition = (customerId: string) => `${CUSTOMER_PARTITION_PREFIXES.budget}${segment('phone', customerId)}`;
+export const customerBudgetKey = (customerId: string, at: string | Date) => tableKey(budgetPartition(customerId), `DAY#${utcDay(at)}`);
+
 // ---- CRM projection -------------------------------------------------------------------------------
 
-export const crmSyncKey = (sessionId: string) => tableKey(`CRM_SYNC#${segment('session id', sessionId)}`, 'META');
+export const crmSyncKey = (sessionId: string) => tableKey(`${CRM_SYNC_PARTITION_PREFIX}${segment('session id', sessionId)}`, 'META');
 export const crmSyncStatusPartition = (status: string) => `CRM_SYNC#${segment('status', status)}`;
 export const crmSyncStatusIndexKey = (status: string, nextAttemptAt: string, sessionId: string) =>
   gsi1Key(crmSyncStatusPartition(status), `${isoMicros(nextAttemptAt)}#${segment('session id', sessionId)}`);

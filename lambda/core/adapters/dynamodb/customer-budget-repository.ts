@@ -1,0 +1,72 @@
+import { budgetWindows, reachedLimit, type BudgetCounts, type CustomerBudgetLimits, type TokenUsage } from '../../domain/customer-budget';
+import { epochSeconds } from '../../domain/timestamps';
+import type { CustomerBudgetRepository } from '../../ports/repositories';
+import type { DynamoKit, Item } from './dynamo-kit';
+import { customerBudgetKey, ENTITY_TYPE, EntityType, TTL } from './keys';
+import { conditionally } from './repository-support';
+
+/** The day item expires a day after its day ends: no count is ever read past its day. */
+const EXPIRES_AFTER_DAY_START_MS = 2 * 24 * 60 * 60 * 1000;
+
+const AGENT_TOKENS = 'agent_tokens';
+const INPUT_TOKENS = 'input_tokens';
+const OUTPUT_TOKENS = 'output_tokens';
+const hourTurns = (hour: string) => `turns_h${hour}`;
+const minuteTurns = (minute: string) => `turns_m${minute}`;
+
+/**
+ * One item per customer and UTC day (see keys.ts): a turn is admitted by a single conditional
+ * `ADD` on the counts of its minute and hour, with the day's tokens in the same condition, so the
+ * check and the count are one atomic step. A refused turn counts nothing.
+ */
+export class DynamoCustomerBudgetRepository implements CustomerBudgetRepository {
+  constructor(private readonly kit: DynamoKit) {}
+
+  async admitTurn(customerId: string, at: Date, limits: CustomerBudgetLimits) {
+    const windows = budgetWindows(at);
+    const names = { '#minute': minuteTurns(windows.minute), '#hour': hourTurns(windows.hour), '#tokens': AGENT_TOKENS, ...this.headerNames() };
+    const admitted = await conditionally(() =>
+      this.kit.update({
+        key: customerBudgetKey(customerId, at),
+        update: `ADD #minute :one, #hour :one SET ${this.headerSets()}`,
+        condition:
+          '(attribute_not_exists(#minute) OR #minute < :perMinute) AND (attribute_not_exists(#hour) OR #hour < :perHour) AND ' +
+          '(attribute_not_exists(#tokens) OR #tokens < :perDay)',
+        names,
+        values: { ':one': 1, ':perMinute': limits.turnsPerMinute, ':perHour': limits.turnsPerHour, ':perDay': limits.agentTokensPerDay, ...this.headerValues(at) },
+      }),
+    );
+    if (admitted) return { admitted: true } as const;
+    // Only a refusal pays this read, to say which limit it was.
+    const item = await this.kit.get({ key: customerBudgetKey(customerId, at), consistentRead: true });
+    return { admitted: false, limit: reachedLimit(countsOf(item, at), limits) ?? 'turns_per_minute' } as const;
+  }
+
+  async addTokens(customerId: string, at: Date, usage: TokenUsage): Promise<void> {
+    await this.kit.update({
+      key: customerBudgetKey(customerId, at),
+      update: `ADD #tokens :total, #input :input, #output :output SET ${this.headerSets()}`,
+      names: { '#tokens': AGENT_TOKENS, '#input': INPUT_TOKENS, '#output': OUTPUT_TOKENS, ...this.headerNames() },
+      values: { ':total': usage.inputTokens + usage.outputTokens, ':input': usage.inputTokens, ':output': usage.outputTokens, ...this.headerValues(at) },
+    });
+  }
+
+  private headerNames() {
+    return { '#entity': ENTITY_TYPE, '#ttl': TTL };
+  }
+
+  private headerSets(): string {
+    return '#entity = :entity, #ttl = :ttl';
+  }
+
+  private headerValues(at: Date) {
+    const dayStart = Date.parse(`${budgetWindows(at).day}T00:00:00Z`);
+    return { ':entity': EntityType.customerBudget, ':ttl': epochSeconds(new Date(dayStart + EXPIRES_AFTER_DAY_START_MS)) };
+  }
+}
+
+function countsOf(item: Item | undefined, at: Date): BudgetCounts {
+  const windows = budgetWindows(at);
+  const count = (name: string) => (typeof item?.[name] === 'number' ? (item[name] as number) : 0);
+  return { turnsThisMinute: count(minuteTurns(windows.minute)), turnsThisHour: count(hourTurns(windows.hour)), agentTokensToday: count(AGENT_TOKENS) };
+}

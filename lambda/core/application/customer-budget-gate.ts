@@ -1,0 +1,49 @@
+import { COST_GUARD_DEFAULTS } from '../../../lib/private/pipeline-contract';
+import type { BudgetLimit, CustomerBudgetLimits, TokenUsage } from '../domain/customer-budget';
+import type { Clock } from '../ports/clock';
+import type { CustomerBudgetRepository } from '../ports/repositories';
+
+export interface CustomerBudgetSettings extends CustomerBudgetLimits {
+  /** Sent instead of the agent's reply when a turn is over budget. */
+  readonly reply: string;
+}
+
+export const DEFAULT_CUSTOMER_BUDGET: CustomerBudgetSettings = {
+  turnsPerMinute: COST_GUARD_DEFAULTS.turnsPerMinute,
+  turnsPerHour: COST_GUARD_DEFAULTS.turnsPerHour,
+  agentTokensPerDay: COST_GUARD_DEFAULTS.agentTokensPerDay,
+  reply: COST_GUARD_DEFAULTS.overBudgetReply,
+};
+
+/** A turn the budget refused: the customer gets `reply`, and the agent is not called. */
+export interface OverBudget {
+  readonly limit: BudgetLimit;
+  readonly reply: string;
+}
+
+/**
+ * The turn's cost gate (docs/RELIABILITY.md#security): asked before the agent call, it counts the
+ * turn against the customer's budget or refuses it; after the call it adds the tokens the backend
+ * reported. A backend that reports no usage is bounded by the turn counts alone.
+ */
+export class CustomerBudgetGate {
+  private readonly settings: CustomerBudgetSettings;
+
+  constructor(
+    private readonly budgets: CustomerBudgetRepository,
+    private readonly clock: Clock,
+    settings: Partial<CustomerBudgetSettings> = {},
+  ) {
+    this.settings = { ...DEFAULT_CUSTOMER_BUDGET, ...settings };
+  }
+
+  /** `undefined` when the turn was counted and may call the agent. */
+  async admit(customerId: string): Promise<OverBudget | undefined> {
+    const verdict = await this.budgets.admitTurn(customerId, this.clock.now(), this.settings);
+    return verdict.admitted ? undefined : { limit: verdict.limit, reply: this.settings.reply };
+  }
+
+  async recordUsage(customerId: string, usage: TokenUsage | undefined): Promise<void> {
+    if (usage !== undefined && usage.inputTokens + usage.outputTokens > 0) await this.budgets.addTokens(customerId, this.clock.now(), usage);
+  }
+}

@@ -1,0 +1,59 @@
+import { utcDay } from './timestamps';
+
+/**
+ * What one customer may cost: agent turns per minute and per hour, and model tokens (input plus
+ * output) per UTC day. Windows are fixed (the UTC minute, hour and day a turn starts in), so a
+ * count is one atomic increment of one item, never a scan of past turns.
+ */
+export interface CustomerBudgetLimits {
+  readonly turnsPerMinute: number;
+  readonly turnsPerHour: number;
+  readonly agentTokensPerDay: number;
+}
+
+/** Which limit refused a turn. */
+export type BudgetLimit = 'turns_per_minute' | 'turns_per_hour' | 'agent_tokens_per_day';
+
+/** Model tokens one turn used, as the agent backend reported them. */
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** A customer's counts in the windows of one instant. */
+export interface BudgetCounts {
+  readonly turnsThisMinute: number;
+  readonly turnsThisHour: number;
+  readonly agentTokensToday: number;
+}
+
+/** The windows an instant falls in: the UTC day, and the hour and minute within it (`HH`, `HHmm`). */
+export interface BudgetWindows {
+  readonly day: string;
+  readonly hour: string;
+  readonly minute: string;
+}
+
+export function budgetWindows(at: Date): BudgetWindows {
+  const iso = at.toISOString();
+  return { day: utcDay(at), hour: iso.slice(11, 13), minute: `${iso.slice(11, 13)}${iso.slice(14, 16)}` };
+}
+
+/** The first limit the counts reach (a turn is admitted only while every count is below its limit). */
+export function reachedLimit(counts: BudgetCounts, limits: CustomerBudgetLimits): BudgetLimit | undefined {
+  if (counts.agentTokensToday >= limits.agentTokensPerDay) return 'agent_tokens_per_day';
+  if (counts.turnsThisHour >= limits.turnsPerHour) return 'turns_per_hour';
+  if (counts.turnsThisMinute >= limits.turnsPerMinute) return 'turns_per_minute';
+  return undefined;
+}
+
+/** Usage with every count a whole number of 0 or more (what a backend reports is not trusted blindly). */
+export function isTokenUsage(value: unknown): value is TokenUsage {
+  if (typeof value !== 'object' || value === null) return false;
+  const { inputTokens, outputTokens } = value as Record<string, unknown>;
+  return [inputTokens, outputTokens].every((count) => Number.isSafeInteger(count) && (count as number) >= 0);
+}
+
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+}

@@ -1,0 +1,50 @@
+// What `npm start` exposes beyond the machine (the README states it next to `npm start`): the
+// servers the project writes listen on loopback only; DynamoDB Local, which has no bind option,
+// listens on every interface.
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
+import { startFunctionUrlServer } from '../../local/runtime/function-url-server';
+
+/** An address of this machine that is not loopback: what another host on the network would dial. */
+const outwardAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address !== undefined && address.family === 'IPv4' && !address.internal)?.address;
+
+/** `true` when a TCP connection to host:port is accepted. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, timeout: 2_000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+const portOf = (endpoint: string) => Number(new URL(endpoint).port);
+
+(outwardAddress === undefined ? describe.skip : describe)(`reached from the network (${outwardAddress})`, () => {
+  test('the SQS emulator, the fake Graph API and the local Function URL refuse it; on loopback they answer', async () => {
+    const fake = await FakeGraphApi.start({ accessToken: 'token' });
+    const functionUrl = await startFunctionUrlServer(async () => ({ statusCode: 200 }));
+    try {
+      for (const endpoint of [process.env.AWS_ENDPOINT_URL_SQS!, fake.baseUrl, functionUrl.url]) {
+        expect(await accepts('127.0.0.1', portOf(endpoint))).toBe(true);
+        expect(await accepts(outwardAddress!, portOf(endpoint))).toBe(false);
+      }
+    } finally {
+      await fake.close();
+      await functionUrl.close();
+    }
+  });
+
+  test('DynamoDB Local answers on every interface, as the README warns (it has no bind option)', async () => {
+    expect(await accepts(outwardAddress!, portOf(process.env.AWS_ENDPOINT_URL_DYNAMODB!))).toBe(true);
+  });
+});
