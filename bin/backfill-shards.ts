@@ -1,17 +1,18 @@
-// Phase 2 of the write-shard migration: `npm run backfill:shards -- --environment prod` moves every
+// Phase 2 of the write-shard migration: `npx cdk-whatsapp-agent-pipeline backfill-shards --stack Prod` moves every
 // item of the seed layout (inbox by state, LLM day index) to its write shard and, when none is left,
 // writes the marker that switches readers to the shards. Run it only once every function runs the
 // `migrating` key layout. Uses the operator's AWS credentials, or the local runtime's endpoint.
 import { parseArgs } from 'node:util';
-import { PIPELINE_DEFAULTS, physicalNames } from '../lib/private/pipeline-contract';
+import { type CliCommand, isArgumentError, UsageError } from './commands';
+import { tableOf } from './pipeline-stack';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { WRITE_SHARDS } from '../lambda/core/adapters/dynamodb/keys';
 import { backfillWriteShards } from '../lambda/core/adapters/dynamodb/write-shard-backfill';
 import { systemClock } from '../lambda/core/adapters/system/system-clock';
 
 const USAGE = `Usage:
-  npm run backfill:shards -- --environment <env> [--service-name <name>] [--llm-days <n>]
-  npm run backfill:shards -- --table <name> [--llm-days <n>]
+  npx cdk-whatsapp-agent-pipeline backfill-shards --stack <name> [--pipeline <id>] [--region <region>] [--llm-days <n>]
+  npx cdk-whatsapp-agent-pipeline backfill-shards --table <name> [--llm-days <n>]
 
 Moves sessions (GSI1 STATE#{state}) and agent replies (GSI1 LLM#{day}) to their write shard
 (${WRITE_SHARDS} shards), then checks that no item is left in the seed layout. Only then it writes the
@@ -20,8 +21,9 @@ Safe to run again; exit code 0 when complete, 2 when items remain (a function st
 layout: deploy "migrating" everywhere and run it again).
 
 Options:
-  --environment <env>      the pipeline's environment (names the table as the construct does)
-  --service-name <name>    default ${PIPELINE_DEFAULTS.serviceName}
+  --stack <name>           the deployed stack: the table comes from its outputs
+  --pipeline <id>          the pipeline's construct id, when the stack holds several
+  --region <region>        the stack's Region (default: AWS_REGION or the profile's)
   --table <name>           name the table directly instead
   --llm-days <n>           UTC days of the LLM day index to move, today included (default 30)
   -h, --help
@@ -29,14 +31,13 @@ Options:
 Credentials and region come from the usual AWS settings (AWS_PROFILE, AWS_REGION, ...). For the
 local runtime: AWS_ENDPOINT_URL_DYNAMODB=…`;
 
-class UsageError extends Error {}
-
-async function main(argv: string[]): Promise<number> {
+async function backfill(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      'environment': { type: 'string' },
-      'service-name': { type: 'string' },
+      'stack': { type: 'string' },
+      'pipeline': { type: 'string' },
+      'region': { type: 'string' },
       'table': { type: 'string' },
       'llm-days': { type: 'string' },
       'help': { type: 'boolean', short: 'h' },
@@ -46,8 +47,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const tableName = values.environment !== undefined ? physicalNames(values['service-name'] ?? PIPELINE_DEFAULTS.serviceName, values.environment).table : values.table;
-  if (!tableName) throw new UsageError('Name the pipeline with --environment, or give --table.');
+  const tableName = await tableOf(values.stack, values.table, values.pipeline, values.region);
   const llmDays = values['llm-days'] === undefined ? undefined : Number(values['llm-days']);
   if (llmDays !== undefined && (!Number.isInteger(llmDays) || llmDays < 1)) throw new UsageError(`--llm-days must be a positive whole number, got "${values['llm-days']}".`);
 
@@ -58,10 +58,10 @@ async function main(argv: string[]): Promise<number> {
   return report.complete ? 0 : 2;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => (process.exitCode = code),
-  (error: unknown) => {
-    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error);
-    process.exitCode = 1;
-  },
-);
+export const backfillShardsCommand: CliCommand = {
+  summary: 'move existing items to their write shards, then switch readers to the shards (key migration)',
+  run: (argv) =>
+    backfill(argv).catch((error: unknown) => {
+      throw error instanceof UsageError || isArgumentError(error) ? new UsageError(`${(error as Error).message}\n\n${USAGE}`) : error;
+    }),
+};

@@ -1,5 +1,8 @@
 // The operator commands of `npx cdk-whatsapp-agent-pipeline <command>` (bin/cli.ts). Adding a
 // command is one module exporting a `CliCommand` and one line in COMMANDS.
+import { backfillShardsCommand } from './backfill-shards';
+import { eraseCustomerCommand } from './erase-customer';
+import { exportCustomerCommand } from './export-customer';
 import { redriveCommand } from './redrive';
 
 /** One command of the package's command-line tool. */
@@ -13,6 +16,14 @@ export interface CliCommand {
 /** A mistake in the command line: printed with the command's usage, exit code 1. */
 export class UsageError extends Error {}
 
+/** node:util's parseArgs refusing an unknown or malformed option. */
+export function isArgumentError(error: unknown): boolean {
+  return String((error as { code?: unknown })?.code ?? '').startsWith('ERR_PARSE_ARGS');
+}
+
 export const COMMANDS: Readonly<Record<string, CliCommand>> = {
-  redrive: redriveCommand,
+  'redrive': redriveCommand,
+  'erase-customer': eraseCustomerCommand,
+  'export-customer': exportCustomerCommand,
+  'backfill-shards': backfillShardsCommand,
 };

@@ -5,12 +5,14 @@ import { OperatorAuditTrail } from '../lambda/core/application/operator/operator
 import { CustomerDataRights, InvalidCustomerIdError } from '../lambda/core/application/privacy/customer-data-rights';
 import { randomIdGenerator } from '../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../lambda/core/adapters/system/system-clock';
-import { PIPELINE_DEFAULTS, physicalNames } from '../lib/private/pipeline-contract';
+import { isArgumentError, UsageError } from './commands';
+import { tableOf } from './pipeline-stack';
 
 export const TARGET_USAGE = `  --customer <id>          the customer's WhatsApp number or user id (as stored, digits only for phones)
-  --environment <env>      the pipeline's environment (names the table as the construct does)
-  --service-name <name>    default ${PIPELINE_DEFAULTS.serviceName}
-  --table <name>           name the table directly instead
+  --stack <name>           the deployed stack: the table comes from its outputs
+  --pipeline <id>          the pipeline's construct id, when the stack holds several
+  --region <region>        the stack's Region (default: AWS_REGION or the profile's)
+  --table <name>           name the table directly instead (e.g. the local runtime's)
   -h, --help
 
 Credentials and region come from the usual AWS settings (AWS_PROFILE, AWS_REGION, ...). For the
@@ -27,8 +29,6 @@ export const processOutput: CommandOutput = {
   err: (text) => process.stderr.write(`${text}\n`),
 };
 
-export class UsageError extends Error {}
-
 export interface CustomerCommand {
   readonly customerId: string;
   readonly tableName: string;
@@ -38,14 +38,19 @@ export interface CustomerCommand {
   readonly author: string;
 }
 
-/** Parses the shared options (plus `extra`); `undefined` when help was asked for. */
-export function parseCustomerCommand(argv: readonly string[], env: NodeJS.ProcessEnv, extra: Record<string, { type: 'string' | 'boolean' }> = {}): CustomerCommand | undefined {
+/** Parses the shared options (plus `extra`) and finds the table; `undefined` when help was asked for. */
+export async function parseCustomerCommand(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  extra: Record<string, { type: 'string' | 'boolean' }> = {},
+): Promise<CustomerCommand | undefined> {
   const { values: parsed } = parseArgs({
     args: [...argv],
     options: {
       'customer': { type: 'string' },
-      'environment': { type: 'string' },
-      'service-name': { type: 'string' },
+      'stack': { type: 'string' },
+      'pipeline': { type: 'string' },
+      'region': { type: 'string' },
       'table': { type: 'string' },
       'help': { type: 'boolean', short: 'h' },
       ...extra,
@@ -56,9 +61,7 @@ export function parseCustomerCommand(argv: readonly string[], env: NodeJS.Proces
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   const customerId = text('customer');
   if (!customerId) throw new UsageError('Say whose data with --customer <id>.');
-  const environment = text('environment');
-  const tableName = text('table') ?? (environment === undefined ? undefined : physicalNames(text('service-name') ?? PIPELINE_DEFAULTS.serviceName, environment).table);
-  if (!tableName) throw new UsageError('Name the pipeline with --environment, or the table with --table.');
+  const tableName = await tableOf(text('stack'), text('table'), text('pipeline'), text('region'));
   const repositories = createDynamoRepositories({ tableName });
   const rights = new CustomerDataRights({ data: repositories.customerData, trail: new OperatorAuditTrail(repositories.audit, systemClock, randomIdGenerator), clock: systemClock });
   return { customerId, tableName, values, rights, author: `cli:${env.USER ?? env.USERNAME ?? 'unknown'}` };
@@ -78,8 +81,3 @@ export async function runCommand(usage: string, output: CommandOutput, body: () 
   }
 }
 
-/** node:util parseArgs refuses unknown options and missing values with these codes. */
-function isArgumentError(error: unknown): boolean {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
-}

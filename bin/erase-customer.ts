@@ -1,10 +1,11 @@
-// Right to erasure: `npm run erase-customer -- --environment prod --customer 5511999990000` deletes
+// Right to erasure: `npx cdk-whatsapp-agent-pipeline erase-customer --stack Prod --customer 5511999990000` deletes
 // everything the pipeline stores about one customer, by key, after you type the id again.
 import { createInterface } from 'node:readline/promises';
-import { processOutput, parseCustomerCommand, runCommand, TARGET_USAGE, UsageError, type CommandOutput } from './customer-data-command';
+import { type CliCommand, UsageError } from './commands';
+import { processOutput, parseCustomerCommand, runCommand, TARGET_USAGE, type CommandOutput } from './customer-data-command';
 
 const USAGE = `Usage:
-  npm run erase-customer -- --customer <id> (--environment <env> | --table <name>) [--yes]
+  npx cdk-whatsapp-agent-pipeline erase-customer --customer <id> (--stack <name> | --table <name>) [--yes]
 
 Deletes every item the pipeline stores about the customer: sessions, messages, receipts, the latest
 marker, CRM rows of their sessions, the demands their messages caused, consent events, and their
@@ -25,7 +26,7 @@ export function eraseCustomer(
   askConfirmation: (question: string) => Promise<string | undefined> = askOnTerminal,
 ): Promise<number> {
   return runCommand(USAGE, output, async () => {
-    const command = parseCustomerCommand(argv, env, { yes: { type: 'boolean' } });
+    const command = await parseCustomerCommand(argv, env, { yes: { type: 'boolean' } });
     if (command === undefined) {
       output.out(USAGE);
       return 0;
@@ -53,4 +54,7 @@ async function askOnTerminal(question: string): Promise<string | undefined> {
   }
 }
 
-if (require.main === module) void eraseCustomer(process.argv.slice(2)).then((code) => (process.exitCode = code));
+export const eraseCustomerCommand: CliCommand = {
+  summary: 'erase everything the pipeline stores about one customer (right to erasure)',
+  run: (argv) => eraseCustomer(argv),
+};

@@ -1,9 +1,10 @@
-// Right of access: `npm run export-customer -- --environment prod --customer 5511999990000 > customer.json`
+// Right of access: `npx cdk-whatsapp-agent-pipeline export-customer --stack Prod --customer 5511999990000 > customer.json`
 // prints everything the pipeline stores about one customer as one JSON document.
+import type { CliCommand } from './commands';
 import { processOutput, parseCustomerCommand, runCommand, TARGET_USAGE, type CommandOutput } from './customer-data-command';
 
 const USAGE = `Usage:
-  npm run export-customer -- --customer <id> (--environment <env> | --table <name>)
+  npx cdk-whatsapp-agent-pipeline export-customer --customer <id> (--stack <name> | --table <name>)
 
 Prints one JSON document with every item the pipeline stores about the customer (sessions,
 messages, receipts, demands, CRM rows, consent events). The export is recorded in the admin audit
@@ -15,7 +16,7 @@ ${TARGET_USAGE}`;
 /** The command: argv and environment in, exit code out (0 done, 1 failed, 2 wrong usage). */
 export function exportCustomer(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, output: CommandOutput = processOutput): Promise<number> {
   return runCommand(USAGE, output, async () => {
-    const command = parseCustomerCommand(argv, env);
+    const command = await parseCustomerCommand(argv, env);
     if (command === undefined) {
       output.out(USAGE);
       return 0;
@@ -25,4 +26,7 @@ export function exportCustomer(argv: readonly string[], env: NodeJS.ProcessEnv =
   });
 }
 
-if (require.main === module) void exportCustomer(process.argv.slice(2)).then((code) => (process.exitCode = code));
+export const exportCustomerCommand: CliCommand = {
+  summary: "print everything the pipeline stores about one customer as JSON (right of access)",
+  run: (argv) => exportCustomer(argv),
+};

@@ -61,3 +61,16 @@ export function pipelineFromOutputs(stackName: string, outputs: readonly Output[
     deadLetterQueueUrl: output(STACK_OUTPUTS.deadLetterQueueUrl),
   };
 }
+
+/**
+ * The table named by `--table`, or the one of the pipeline deployed as `--stack` (read from the
+ * stack's outputs, like the redrive command).
+ */
+export async function tableOf(stack: string | undefined, table: string | undefined, pipeline: string | undefined, region: string | undefined): Promise<string> {
+  if (stack !== undefined && table !== undefined) throw new UsageError('Give either --stack or --table, not both.');
+  if (table !== undefined) return table;
+  if (stack === undefined) throw new UsageError('Name the deployed stack with --stack, or the table with --table.');
+  // Every SDK client of this process reads it, the repositories' shared DynamoDB client included.
+  if (region !== undefined) process.env.AWS_REGION = region;
+  return (await describePipelineStack(stack, pipeline)).tableName;
+}

@@ -5,7 +5,7 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { type CliCommand, UsageError } from './commands';
+import { type CliCommand, isArgumentError, UsageError } from './commands';
 import { describePipelineStack, type PipelineResources } from './pipeline-stack';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { SqsDeadLetterQueue } from '../lambda/core/adapters/sqs/sqs-dead-letter-queue';
@@ -130,8 +130,3 @@ export const redriveCommand: CliCommand = {
       throw error instanceof UsageError || isArgumentError(error) ? new UsageError(`${(error as Error).message}\n\n${USAGE}`) : error;
     }),
 };
-
-/** node:util's parseArgs refusing an unknown or malformed option. */
-function isArgumentError(error: unknown): boolean {
-  return String((error as { code?: unknown })?.code ?? '').startsWith('ERR_PARSE_ARGS');
-}
