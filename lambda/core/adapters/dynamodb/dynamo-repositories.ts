@@ -13,6 +13,7 @@ import { DynamoMessageRepository } from './message-repository';
 import { DynamoOperationalConfigRepository } from './operational-config-repository';
 import { DynamoOperatorAuthRepository } from './operator-auth-repository';
 import { DynamoSessionRepository } from './session-repository';
+import { DynamoTurnStateReader } from './turn-state-reader';
 import { DynamoVersionedResourceRepository } from './versioned-resource-repository';
 
 export interface DynamoRepositoriesOptions extends DynamoKitOptions {
@@ -28,6 +29,7 @@ export interface DynamoRepositoriesOptions extends DynamoKitOptions {
 export interface DynamoRepositories {
   readonly kit: DynamoKit;
   readonly receipts: DynamoInboundReceiptRepository;
+  readonly turnState: DynamoTurnStateReader;
   readonly legacy: DynamoLegacyDebounceRepository;
   readonly sessions: DynamoSessionRepository;
   readonly messages: DynamoMessageRepository;
@@ -47,6 +49,7 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
   return {
     kit,
     receipts: new DynamoInboundReceiptRepository(kit, clock),
+    turnState: new DynamoTurnStateReader(kit),
     legacy: new DynamoLegacyDebounceRepository(kit),
     sessions: new DynamoSessionRepository(kit, clock, crmSyncEnabled ? crmSync : undefined),
     messages: new DynamoMessageRepository(kit, clock),
