@@ -36,7 +36,6 @@ function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 function createTracer(serviceName: string): FunctionTracer {
   if (!tracingEnabled()) return INERT_TRACER;
   // Loaded here, not at the top: the bundle evaluates the tracer and the X-Ray SDK only when tracing.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Tracer: PowertoolsTracer } = require('@aws-lambda-powertools/tracer') as typeof import('@aws-lambda-powertools/tracer');
   return new PowertoolsTracer({ serviceName });
 }
