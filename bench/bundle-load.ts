@@ -1,6 +1,9 @@
 /**
  * Size of the pre-bundled Lambda assets and what loading them costs: the median wall time and RSS of
- * `node` requiring the bundle, against an empty `node` process, measured in the same run.
+ * `node` requiring the bundle, against an empty `node` process, measured in the same run; and a cold
+ * start: from spawning `node` to the handler's answer to a first event that needs no remote call
+ * (the webhook: a method it refuses; the orchestrator: a record without a customer), which includes
+ * composing the function (clients, repositories, Powertools) as Lambda's first invocation does.
  *
  *   npm run bundle && npx tsx bench/bundle-load.ts [runs=21]
  */
@@ -18,11 +21,35 @@ interface LoadSample {
   readonly rssMb: number;
 }
 
-function measure(script: string): LoadSample {
+/** What the construct sets, with placeholder values: nothing here is reached by the first events below. */
+const FUNCTION_ENV = {
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'bench',
+  AWS_SECRET_ACCESS_KEY: 'bench',
+  DYNAMODB_TABLE: 'bench-table',
+  TURN_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench.fifo',
+  WHATSAPP_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:bench',
+  AGENT_BACKEND: 'bedrock',
+  BEDROCK_MODEL_ID: 'amazon.nova-micro-v1:0',
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+  POWERTOOLS_METRICS_DISABLED: 'true',
+};
+
+const FIRST_EVENTS: Record<string, string> = {
+  webhook: `{ version: '2.0', rawPath: '/', headers: {}, requestContext: { http: { method: 'PUT' } } }`,
+  orchestrator: `{ Records: [{ messageId: 'cold', body: '{}', attributes: { ApproximateReceiveCount: '1' } }] }`,
+};
+
+function coldStartScript(name: string): string {
+  const context = `{ getRemainingTimeInMillis: () => 90000, functionName: '${name}', awsRequestId: 'cold' }`;
+  return `require(${JSON.stringify(join(ASSETS, name, 'index.js'))}).handler(${FIRST_EVENTS[name]}, ${context}).then(() => 0)`;
+}
+
+function measure(script: string, env: Record<string, string> = {}): LoadSample {
   const started = performance.now();
-  const child = spawnSync(process.execPath, ['-e', `${script};process.stdout.write(String(process.memoryUsage().rss))`], {
+  const child = spawnSync(process.execPath, ['-e', `Promise.resolve(${script}).then(() => process.stdout.write(String(process.memoryUsage().rss)))`], {
     encoding: 'utf8',
-    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
   });
   const ms = performance.now() - started;
   if (child.status !== 0) throw new Error(`node failed: ${child.stderr}`);
@@ -37,10 +64,13 @@ function main(): void {
     if (!existsSync(join(ASSETS, name, 'index.js'))) throw new Error(`assets/${name}/index.js is missing: run npm run bundle first`);
   }
   // Interleave the variants so machine noise hits them alike.
-  const samples = new Map<string, LoadSample[]>([['empty', []], ...FUNCTIONS.map((name): [string, LoadSample[]] => [name, []])]);
+  const samples = new Map<string, LoadSample[]>([['empty', []], ...FUNCTIONS.flatMap((name): [string, LoadSample[]][] => [[name, []], [`${name} cold`, []]])]);
   for (let run = 0; run < runs; run++) {
     samples.get('empty')!.push(measure('0'));
-    for (const name of FUNCTIONS) samples.get(name)!.push(measure(`require(${JSON.stringify(join(ASSETS, name, 'index.js'))})`));
+    for (const name of FUNCTIONS) {
+      samples.get(name)!.push(measure(`require(${JSON.stringify(join(ASSETS, name, 'index.js'))})`));
+      samples.get(`${name} cold`)!.push(measure(coldStartScript(name), FUNCTION_ENV));
+    }
   }
   const empty = samples.get('empty')!;
   const emptyMs = median(empty.map((s) => s.ms));
@@ -57,6 +87,8 @@ function main(): void {
     console.log(
       `${name.padEnd(12)} ${(size / 1024).toFixed(0)} KiB (${(gzip / 1024).toFixed(0)} KiB gzip)  load +${(ms - emptyMs).toFixed(1)} ms (${(ms / emptyMs).toFixed(2)}× empty), RSS +${(rss - emptyRss).toFixed(1)} MB`,
     );
+    const cold = median(samples.get(`${name} cold`)!.map((s) => s.ms));
+    console.log(`${''.padEnd(12)} cold start to a handled first event ${cold.toFixed(1)} ms (+${(cold - emptyMs).toFixed(1)} ms over an empty process)`);
   }
 }
 

@@ -20,6 +20,8 @@ import { signMetaPayload } from '../lambda/core/adapters/whatsapp/webhook-signat
 import { GraphApiWhatsAppSender } from '../lambda/core/adapters/whatsapp/graph-api-sender';
 import { createOrchestratorHandler } from '../lambda/orchestrator';
 import { createWebhookHandler } from '../lambda/webhook';
+import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { SessionState } from '../lambda/core/domain/session';
 import { FakeGraphApi } from '../local/fake-whatsapp/fake-graph-api';
 import { startDynamoDbLocal, startSqsEmulator } from '../local/servers/local-servers';
 import { createAgentTable, createTurnQueues } from '../local/servers/local-resources';
@@ -139,35 +141,90 @@ async function main(): Promise<void> {
     });
     const orchestrator = createOrchestratorHandler({ tableName: names.table, whatsapp: countingWhatsApp, agent: new ScriptedAgent(), logger, metrics, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
 
+    const post = async (handler: typeof webhook, customerId: string, messageId: string, text: string) => {
+      const body = notification(customerId, messageId, text);
+      const response = await handler({
+        version: '2.0', routeKey: '$default', rawPath: '/', rawQueryString: '', isBase64Encoded: false, body,
+        headers: { 'x-hub-signature-256': signMetaPayload(body, credentials.appSecret) },
+        requestContext: { http: { method: 'POST' } },
+      } as never);
+      if (response.statusCode !== 200) throw new Error(`webhook answered ${response.statusCode}`);
+    };
+    const measureInbound = async (into: Sample[], customerId: string, messageId: string, text: string) => {
+      const start = performance.now();
+      await post(webhook, customerId, messageId, text);
+      into.push({ waves: recorder.sequentialWaves(), calls: recorder.take(), ms: performance.now() - start });
+    };
+    const measureTurn = async (into: Sample[], customerId: string, messageId: string, options: { handler?: typeof orchestrator; expectFailure?: boolean } = {}) => {
+      const record = { messageId: randomUUID(), body: encodeDispatchMessage({ customerId, messageId }), attributes: { ApproximateReceiveCount: '1' } } as unknown as SQSRecord;
+      const start = performance.now();
+      const result = await (options.handler ?? orchestrator)({ Records: [record] }, { getRemainingTimeInMillis: () => 90_000 });
+      if ((result.batchItemFailures.length > 0) !== (options.expectFailure ?? false)) throw new Error(`turn of ${messageId}: unexpected outcome`);
+      into.push({ waves: recorder.sequentialWaves(), calls: recorder.take(), ms: performance.now() - start });
+    };
+
     const inbound: { first: Sample[]; next: Sample[] } = { first: [], next: [] };
     const turns: { first: Sample[]; next: Sample[] } = { first: [], next: [] };
     for (let i = 0; i < messages; i++) {
       const customerId = `55119${String(10_000_000 + i)}`;
       for (const phase of ['first', 'next'] as const) {
         const messageId = `wamid.${phase}.${i}`;
-        const body = notification(customerId, messageId, `mensagem ${phase}`);
-        let start = performance.now();
-        const response = await webhook({
-          version: '2.0', routeKey: '$default', rawPath: '/', rawQueryString: '', isBase64Encoded: false, body,
-          headers: { 'x-hub-signature-256': signMetaPayload(body, credentials.appSecret) },
-          requestContext: { http: { method: 'POST' } },
-        } as never);
-        if (response.statusCode !== 200) throw new Error(`webhook answered ${response.statusCode}`);
-        const inboundMs = performance.now() - start;
-        inbound[phase].push({ waves: recorder.sequentialWaves(), calls: recorder.take(), ms: inboundMs });
-
-        const record = { messageId: randomUUID(), body: encodeDispatchMessage({ customerId, messageId }), attributes: { ApproximateReceiveCount: '1' } } as unknown as SQSRecord;
-        start = performance.now();
-        const result = await orchestrator({ Records: [record] }, { getRemainingTimeInMillis: () => 90_000 });
-        if (result.batchItemFailures.length > 0) throw new Error('turn failed');
-        turns[phase].push({ waves: recorder.sequentialWaves(), calls: recorder.take(), ms: performance.now() - start });
+        await measureInbound(inbound[phase], customerId, messageId, `mensagem ${phase}`);
+        await measureTurn(turns[phase], customerId, messageId);
       }
     }
     summarise('Webhook, first message of a customer', inbound.first);
     summarise('Webhook, message in an existing conversation', inbound.next);
     summarise('Turn (agent excluded), new session', turns.first);
     summarise('Turn (agent excluded), existing session', turns.next);
-    console.log(`\nWhatsApp messages recorded by the fake: ${fake.sent().length} (expected ${messages * 2})`);
+
+    // The other paths, on the customers above (each has a session in QUALIFYING and nothing pending).
+    const { sessions } = createDynamoRepositories({ tableName: names.table });
+    const quietWebhook = createWebhookHandler({ tableName: names.table, turnQueueUrl: queueUrl, credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient: new SQSClient({}) });
+    let interrupt: { customerId: string; messageId: string } | undefined;
+    const interrupted = createOrchestratorHandler({
+      tableName: names.table, whatsapp: countingWhatsApp, logger, metrics, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) },
+      // A newer message arrives while the agent thinks (registered by an uncounted webhook).
+      agent: new ScriptedAgent({ respondAfter: async () => { if (interrupt) await post(quietWebhook, interrupt.customerId, interrupt.messageId, 'mudei de ideia'); } }),
+    });
+    const paths = { takenOver: [] as Sample[], humanInbox: [] as Sample[], humanInboxTurn: [] as Sample[], superseded: [] as Sample[], failedSend: [] as Sample[], resent: [] as Sample[], noop: [] as Sample[] };
+    const sample = Math.min(messages, 20);
+    for (let i = 0; i < sample; i++) {
+      const customerId = `55119${String(10_000_000 + i)}`;
+      // Superseded: the reply of wamid.s loses to wamid.t, which its own turn then answers.
+      await post(quietWebhook, customerId, `wamid.s.${i}`, 'quero um exame');
+      recorder.take();
+      interrupt = { customerId, messageId: `wamid.t.${i}` };
+      await measureTurn(paths.superseded, customerId, `wamid.s.${i}`, { handler: interrupted });
+      interrupt = undefined;
+      await measureTurn([], customerId, `wamid.t.${i}`);
+      // Nothing pending: the later records of a burst.
+      await measureTurn(paths.noop, customerId, `wamid.t.${i}`);
+      // A send that fails (WhatsApp unavailable), then the retry that resends the persisted reply.
+      await post(quietWebhook, customerId, `wamid.r.${i}`, 'oi de novo');
+      recorder.take();
+      fake.failNext(1, { httpStatus: 503, code: 131016, message: 'Service temporarily unavailable' });
+      await measureTurn(paths.failedSend, customerId, `wamid.r.${i}`, { expectFailure: true });
+      await measureTurn(paths.resent, customerId, `wamid.r.${i}`);
+      // A human takes over after the message was routed to the agent, before its turn.
+      await post(quietWebhook, customerId, `wamid.h.${i}`, 'quero falar com alguém');
+      recorder.take();
+      const session = (await sessions.getActive(customerId))!;
+      await sessions.transitionState(session, session.state, SessionState.AWAITING_HUMAN);
+      recorder.take();
+      await measureTurn(paths.takenOver, customerId, `wamid.h.${i}`);
+      // A message while a human owns the conversation: the webhook routes it to the human inbox.
+      await measureInbound(paths.humanInbox, customerId, `wamid.i.${i}`, 'alô?');
+      await measureTurn(paths.humanInboxTurn, customerId, `wamid.i.${i}`);
+    }
+    summarise('Turn, superseded (a newer message during the agent call)', paths.superseded);
+    summarise('Turn, nothing pending (a later record of a burst)', paths.noop);
+    summarise('Turn, WhatsApp send failed (record retried)', paths.failedSend);
+    summarise('Turn, retry that resends the persisted reply', paths.resent);
+    summarise('Turn, human took over before the turn', paths.takenOver);
+    summarise('Webhook, message while a human owns the session', paths.humanInbox);
+    summarise('Turn, record of a message routed to the human inbox', paths.humanInboxTurn);
+    console.log(`\nWhatsApp messages recorded by the fake: ${fake.sent().length} (expected ${messages * 2 + Math.min(messages, 20) * 2})`);
   } finally {
     await fake.close();
     await Promise.all([dynamodb.stop(), sqs.stop()]);

@@ -14,6 +14,7 @@ import { startDynamoDbLocal, startSqsEmulator, type LocalServer } from '../local
 import { measureFloor, type FloorTarget } from './floor';
 import { summarize, type Measurement, type Summary } from './measurement';
 import { measurePipeline } from './pipeline-load';
+import { measureBursts } from './burst-load';
 
 /** Concurrent customers (pipeline) and streams (floor) per level, with bounded work per level. */
 const LEVELS = [
@@ -22,6 +23,8 @@ const LEVELS = [
   { concurrency: 100, floorPerStream: 5, pipelinePerCustomer: 4 },
 ] as const;
 const LEVEL_TIME_CAP_MS = 30_000;
+/** The burst level: customers each sending bursts of three messages this far apart. */
+const BURST_LEVEL = { customers: 10, burstsPerCustomer: 3, gapMs: 200 } as const;
 /** The local event source's maximum concurrency by default (Lambda's scales with the message groups). */
 const DEFAULT_ORCHESTRATOR_CONCURRENCY = 10;
 
@@ -80,8 +83,17 @@ async function main(): Promise<void> {
       rows.push({ concurrency: level.concurrency, pipeline: pipelineSummary, floor: floorSummary });
     }
     await pipeline.waitForIdle();
+    process.stdout.write(`Measuring bursts (${BURST_LEVEL.customers} customers × ${BURST_LEVEL.burstsPerCustomer} bursts of 3 messages ${BURST_LEVEL.gapMs} ms apart)…\n`);
+    const bursts = await measureBursts(pipeline, BURST_LEVEL.customers, BURST_LEVEL.burstsPerCustomer, BURST_LEVEL.gapMs);
+    await pipeline.waitForIdle();
 
     process.stdout.write(`\n${report(rows, orchestratorConcurrency)}\n`);
+    const histogram = Object.entries(bursts.repliesPerBurst.counts).map(([replies, times]) => `${replies} repl${replies === '1' ? 'y' : 'ies'} ×${times}`).join(', ');
+    process.stdout.write(
+      `\nBursts: ${bursts.bursts} bursts of 3 messages ${BURST_LEVEL.gapMs} ms apart, ${BURST_LEVEL.customers} customers at once\n` +
+        `  replies per burst: mean ${bursts.repliesPerBurst.mean.toFixed(2)} (${histogram})\n` +
+        `  last message → its reply: p50 ${bursts.lastMessageToReply.p50Ms.toFixed(0)} ms, p99 ${bursts.lastMessageToReply.p99Ms.toFixed(0)} ms\n`,
+    );
     process.stdout.write(
       [
         '',

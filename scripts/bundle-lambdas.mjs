@@ -34,6 +34,12 @@ async function bundle(name) {
     // was tested with rather than whatever the Lambda runtime happens to ship.
     // ESM entry points of the SDK tree-shake far better than its CommonJS builds.
     mainFields: ['module', 'main'],
+    // What the bundles carry but can never use in Lambda, replaced by a small stand-in (each file
+    // says why; docs/PERFORMANCE.md records the savings).
+    alias: {
+      '@aws-sdk/credential-provider-node': path.join(root, 'scripts', 'bundle-shims', 'credential-provider-env-only.mjs'),
+      semver: path.join(root, 'scripts', 'bundle-shims', 'semver-gte.cjs'),
+    },
     legalComments: 'eof',
     metafile: true,
     logLevel: 'warning',

@@ -35,11 +35,12 @@ export interface OrchestratorRuntime extends FunctionRuntime {
 
 export function createOrchestratorHandler(runtime: OrchestratorRuntime): OrchestratorHandler {
   const composed = composeFunction('orchestrator', runtime);
-  const { receipts, legacy, sessions, messages, demands, resources, config, consents, budgets } = composed.repositories;
+  const { receipts, turnState, legacy, sessions, messages, demands, resources, config, consents, budgets } = composed.repositories;
   const plane = runtime.operatorPlane && composeOperatorPlane(runtime.operatorPlane, composed, runtime.whatsapp, runtime.ids ?? randomIdGenerator);
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
       receipts,
+      turnState,
       legacy,
       sessions,
       messages,

@@ -193,6 +193,44 @@ describe('tryPutAgentResult (reply outbox)', () => {
     expect(await messages.getOutbound(outbox!.ref)).toMatchObject({ deliveryStatus: 'sent', providerMessageId: 'wamid.sent-1', sentAt: '2026-03-10T12:00:03.000000Z' });
   });
 
+  test('completeTurn settles the reply and its messages in ONE transaction, on the marker the turn holds', async () => {
+    const customerId = newPhone();
+    const turn = await registeredTurn(customerId);
+    const write = resultFor(newSession(customerId, { state: 'NEW' }), turn.messageId);
+    expect(await sessions.tryPutAgentResult(write)).toBe(true);
+    const latest = (await receipts.getLatest(customerId))!;
+    const answered = [{ customerId, messageId: turn.messageId }];
+
+    calls.reset();
+    await receipts.completeTurn({ customerId, answered, latest, outbox: latest.outbox!.ref, delivery: { status: 'sent', providerMessageId: 'wamid.sent-1', sentAt: '2026-03-10T12:00:03Z' } });
+    expect(calls.operations()).toEqual(['transact']);
+
+    const after = await receipts.getLatest(customerId);
+    expect(after?.outbox).toBeUndefined();
+    expect(after?.pendingMessageIds).toEqual([]);
+    expect((await receipts.getReceipt(turn))?.completedAt).toBeDefined();
+    expect(await messages.getOutbound(latest.outbox!.ref)).toMatchObject({ deliveryStatus: 'sent', providerMessageId: 'wamid.sent-1' });
+  });
+
+  test('completeTurn on a stale marker: re-reads the list, leaves a reply another record settled as it is', async () => {
+    const customerId = newPhone();
+    const turn = await registeredTurn(customerId);
+    const write = resultFor(newSession(customerId, { state: 'NEW' }), turn.messageId);
+    expect(await sessions.tryPutAgentResult(write)).toBe(true);
+    const stale = (await receipts.getLatest(customerId))!;
+    const answered = [{ customerId, messageId: turn.messageId }];
+    // Meanwhile another record settled the reply (superseded it) and a newer message arrived.
+    expect(await messages.markSuperseded(stale.outbox!.ref)).toBe(true);
+    await receipts.markCompleted(...answered);
+    expect(await receipts.clearOutbox(stale.outbox!.ref)).toBe(true);
+    const newer = await registeredTurn(customerId);
+
+    await receipts.completeTurn({ customerId, answered, latest: stale, outbox: stale.outbox!.ref, delivery: { status: 'sent', providerMessageId: 'wamid.late', sentAt: '2026-03-10T12:00:05Z' } });
+
+    expect((await receipts.getLatest(customerId))?.pendingMessageIds).toEqual([newer.messageId]);
+    expect(await messages.getOutbound(stale.outbox!.ref)).toMatchObject({ deliveryStatus: 'superseded' });
+  });
+
   test('a superseded turn writes nothing and answers false', async () => {
     const customerId = newPhone();
     const first = await registeredTurn(customerId);

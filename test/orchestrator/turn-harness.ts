@@ -12,6 +12,7 @@ import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynam
 import { DynamoLegacyDebounceRepository } from '../../lambda/core/adapters/dynamodb/legacy-debounce-repository';
 import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
+import { DynamoTurnStateReader } from '../../lambda/core/adapters/dynamodb/turn-state-reader';
 import { DynamoVersionedResourceRepository } from '../../lambda/core/adapters/dynamodb/versioned-resource-repository';
 import { encodeDispatchMessage } from '../../lambda/core/adapters/sqs/dispatch-message';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
@@ -97,6 +98,7 @@ export class TurnHarness {
     const credentials = new StaticCredentialsProvider(TEST_CREDENTIALS);
     const deps: ProcessTurnDependencies = {
       receipts: this.receipts,
+      turnState: new DynamoTurnStateReader(this.kit),
       legacy: this.legacy,
       sessions: this.sessions,
       messages: this.messages,

@@ -137,7 +137,7 @@ test('a record whose reply was already sent is redriven to complete the bookkeep
   await runRedriveScenario(
     {
       name: 'completion keeps failing',
-      faults: [{ boundary: 'receipts.markCompleted › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 }],
+      faults: [{ boundary: 'receipts.completeTurn › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 }],
       act: async (run, redriveNow) => {
         await run.send('Oi, tudo bem?');
         await run.drain();
@@ -195,8 +195,8 @@ test('a burst whose reply went out before its bookkeeping failed for good is com
     {
       name: 'completing a burst keeps failing',
       faults: [
-        { boundary: 'receipts.getLatest › dynamodb.get', kind: 'transient', phase: 'before', times: 2 },
-        { boundary: 'receipts.markCompleted › dynamodb.transact', kind: 'transient', phase: 'before' },
+        { boundary: 'turnState.readStart › dynamodb.batchGet', kind: 'transient', phase: 'before', times: 2 },
+        { boundary: 'receipts.completeTurn › dynamodb.transact', kind: 'transient', phase: 'before' },
       ],
       act: burstThenRedrive(false, true),
     },
@@ -268,7 +268,7 @@ test('a redriven message older than a reply waiting in the outbox is not taken f
       invariantsHold: false,
       faults: [
         { boundary: 'sessions.put › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 },
-        { boundary: 'receipts.getLatest › dynamodb.get', occurrence: 5, kind: 'crash', phase: 'before' },
+        { boundary: 'turnState.readMarkerAndSession › dynamodb.batchGet', kind: 'crash', phase: 'before' },
       ],
       act: async (run, redriveNow) => {
         await run.send('Oi');

@@ -4,7 +4,7 @@ import type { MessagingConsent } from './privacy/messaging-consent';
 import type { InboundTurn } from '../domain/inbound-turn';
 import { customerMessage, isVisibleToAgent, pendingSendMessage, type Message } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
-import { isoMicros, latestOf, nextMicrosecond } from '../domain/timestamps';
+import { isoMicros, latestOf, nextMicrosecond, toEpochMicros } from '../domain/timestamps';
 import { applyActions, completion, demandsOfTurn, completionsAfter, isStillDeliverable, newest, newestWithin, prefixThrough, qualificationAsText } from '../domain/turn';
 import type { AgentPort, AgentResponse, ConversationEntry } from '../ports/agent';
 import type { Clock, IdGenerator } from '../ports/clock';
@@ -15,7 +15,9 @@ import type {
   MessageRepository,
   OperationalConfigRepository,
   OutboundReply,
+  ReplyDelivery,
   SessionRepository,
+  TurnStateReader,
   VersionedResourceRepository,
 } from '../ports/repositories';
 import { WhatsAppSendError, type SentTextMessage, type WhatsAppSender } from '../ports/whatsapp-sender';
@@ -27,6 +29,7 @@ import { DEFAULT_TURN_SETTINGS, type AgentCallReport, type TurnOutcome, type Tur
 
 export interface ProcessTurnDependencies {
   readonly receipts: InboundReceiptRepository;
+  readonly turnState: TurnStateReader;
   readonly legacy: LegacyDebounceRepository;
   readonly sessions: SessionRepository;
   readonly messages: MessageRepository;
@@ -68,6 +71,16 @@ export interface TurnRequest {
   readonly finalAttempt?: boolean;
 }
 
+/** What a turn read before deciding anything. */
+interface TurnState {
+  readonly latest?: LatestInbound;
+  readonly pending: PendingInbound[];
+  /** The session the ACTIVE pointer names, when it exists. */
+  readonly session?: Session;
+  /** That session's stored history, asked for alongside when the agent was likely to be asked. */
+  readonly storedHistory?: Promise<Message[]>;
+}
+
 /** How far a turn got: before its result write, during it (outcome unknown if it failed), or past it. */
 interface TurnProgress {
   writeAttempted: boolean;
@@ -94,24 +107,34 @@ export class ProcessTurn {
 
   async execute(request: TurnRequest): Promise<TurnReport> {
     const { customerId } = request;
-    let { latest, pending } = await this.readPending(customerId);
-    if (pending.length === 0 && (await this.legacy.migrateBuffer(customerId))) ({ latest, pending } = await this.readPending(customerId));
+    let state = await this.readState(customerId);
+    if (state.pending.length === 0 && (await this.legacy.migrateBuffer(customerId))) state = await this.readState(customerId);
     let settled: TurnReport | undefined;
+    const { latest } = state;
     if (latest?.outbox !== undefined) {
-      const drained = prefixThrough(pending, latest.outbox.replyToMessageId);
-      settled = { outcome: await this.settleOutbox(latest, latest.outbox, drained, 'resent'), drained: drained.length };
+      const drained = prefixThrough(state.pending, latest.outbox.replyToMessageId);
+      settled = { outcome: await this.settleOutbox(latest, latest.outbox, drained, 'resent', state.session), drained: drained.length };
       // Re-read: settling moved the history watermark past the old reply, which places newer messages.
-      if (pending.length > drained.length) ({ latest, pending } = await this.readPending(customerId));
-      else pending = [];
+      state = state.pending.length > drained.length ? await this.readState(customerId) : { ...state, pending: [] };
     }
-    if (latest !== undefined && pending.length > 0) return this.answerOrPark(latest, pending, request);
+    if (state.latest !== undefined && state.pending.length > 0) return this.answerOrPark({ ...state, latest: state.latest }, request);
     return settled ?? (await this.legacy.replayPendingReply(customerId));
   }
 
-  /** The latest-inbound marker and the pending messages read from that same marker. */
-  private async readPending(customerId: string): Promise<{ latest?: LatestInbound; pending: PendingInbound[] }> {
-    const latest = await this.deps.receipts.getLatest(customerId);
-    return { latest, pending: latest === undefined ? [] : await this.deps.receipts.pendingInbounds(customerId, latest) };
+  /**
+   * The marker and the ACTIVE pointer together; then, together, the pending messages the marker
+   * lists, the session the pointer names and — when the agent is likely to be asked — that
+   * session's history. Nothing is read past the marker when nothing waits.
+   */
+  private async readState(customerId: string): Promise<TurnState> {
+    const { latest, activeSessionId, activeSessionState } = await this.deps.turnState.readStart(customerId);
+    if (latest === undefined || (latest.pendingMessageIds.length === 0 && latest.outbox === undefined)) return { latest, pending: [] };
+    const agentLikelyAsked = activeSessionId !== undefined && latest.outbox === undefined && activeSessionState !== SessionState.CLOSED && !(activeSessionState && isHumanOwned(activeSessionState));
+    const storedHistory = agentLikelyAsked ? this.storedHistory(customerId, activeSessionId) : undefined;
+    // Awaited only if the agent is asked; a failure then surfaces there.
+    storedHistory?.catch(() => undefined);
+    const { pending, session } = await this.deps.turnState.readPendingAndSession(latest, activeSessionId);
+    return { latest, pending, session, storedHistory };
   }
 
   /**
@@ -122,15 +145,16 @@ export class ProcessTurn {
    * takes the messages over) and whatever runs next settles it. Parking then would hide messages
    * that were answered, and a redrive would ask the agent to answer them again.
    */
-  private async answerOrPark(latest: LatestInbound, pending: PendingInbound[], request: TurnRequest): Promise<TurnReport> {
+  private async answerOrPark(state: TurnState & { readonly latest: LatestInbound }, request: TurnRequest): Promise<TurnReport> {
+    const { latest, pending } = state;
     const progress: TurnProgress = { writeAttempted: false, resultWritten: false };
     try {
-      return await this.answer(latest, pending, request.deadline, progress);
+      return await this.answer(state, request.deadline, progress);
     } catch (error) {
       if (request.finalAttempt && !(await this.resultWritten(progress, latest.customerId, newest(pending)))) {
         // A handled technical handoff is a success: the record is not retried or dead-lettered.
         if (await this.deps.handoffs?.onFinalFailure(latest.customerId, pending).catch(() => false)) {
-          await this.deps.receipts.markCompleted(...pending.map(completion));
+          await this.complete(latest, pending);
           return { outcome: 'handed_off', drained: pending.length };
         }
         await this.park(pending).catch(() => undefined);
@@ -155,22 +179,22 @@ export class ProcessTurn {
     await this.deps.receipts.markDeadLettered(...pending.map(completion));
   }
 
-  private async answer(latest: LatestInbound, pending: PendingInbound[], deadline: number, progress: TurnProgress): Promise<TurnReport> {
+  private async answer(state: TurnState & { readonly latest: LatestInbound }, deadline: number, progress: TurnProgress): Promise<TurnReport> {
+    const { latest, pending, session: active } = state;
     const { customerId } = latest;
     const last = newest(pending);
     if (await this.deps.operatorCommands?.handle(last)) {
-      await this.deps.receipts.markCompleted(...pending.map(completion));
+      await this.complete(latest, pending);
       return { outcome: 'operator_command', drained: pending.length };
     }
     if (((await this.deps.consent?.gate(last)) ?? 'answer') !== 'answer') {
-      await this.deps.receipts.markCompleted(...pending.map(completion));
+      await this.complete(latest, pending);
       return { outcome: 'consent', drained: pending.length };
     }
-    const active = await this.deps.sessions.getActive(customerId);
     if (active !== undefined && isHumanOwned(active.state)) {
       // A human took the conversation after these messages were routed to the agent.
       await this.appendInbound(pending, active);
-      await this.deps.receipts.markCompleted(...pending.map(completion));
+      await this.complete(latest, pending);
       return { outcome: 'human_owned', drained: pending.length };
     }
     const session = active === undefined || active.state === SessionState.CLOSED ? await this.openSession(last) : active;
@@ -178,12 +202,13 @@ export class ProcessTurn {
     if (latest.latestMessageId !== last.messageId) {
       // A newer message was already consumed (e.g. these were redriven from the DLQ after it was
       // answered): any reply would lose the latest-message guard, so the agent is not even asked.
-      await this.deps.receipts.markCompleted(...pending.map(completion));
+      await this.complete(latest, pending);
       return { outcome: 'superseded', drained: pending.length };
     }
 
     const overBudget = await this.deps.budget?.admit(customerId);
-    const { response, agent } = overBudget === undefined ? await this.askAgent(session, last, deadline) : { response: overBudgetResponse(overBudget), agent: undefined };
+    const stored = session === active ? state.storedHistory : Promise.resolve([]);
+    const { response, agent } = overBudget === undefined ? await this.askAgent(session, last, deadline, stored, pending) : { response: overBudgetResponse(overBudget), agent: undefined };
 
     // The conditional write below IS the latest-message guard: it persists the session and the
     // reply only if this turn's last message is still the latest and pointer and state are as found.
@@ -210,24 +235,31 @@ export class ProcessTurn {
     await this.deps.budget?.recordUsage(customerId, response.usage);
     const report = { drained: pending.length, agent, overBudget: overBudget?.limit };
     if (!persisted) {
-      await this.deps.receipts.markCompleted(...pending.map(completion));
+      await this.complete(latest, pending);
       return { outcome: 'superseded', ...report };
     }
-    await this.recordDemands(response.actions, updated, last);
 
-    // The guard before sending reads the marker again: a newer message may have arrived meanwhile.
-    const current = await this.deps.receipts.getLatest(customerId);
+    // The guard before sending reads what can have changed since the persist: the marker (a newer
+    // message, an invalidation, the outbox settled by another record) and the session (a takeover
+    // or a close). The pointer cannot move meanwhile: only a turn of this customer opens sessions.
+    const [{ latest: current, session: now }] = await Promise.all([this.deps.turnState.readMarkerAndSession(customerId, updated.sessionId), this.recordDemands(response.actions, updated, last)]);
     const outbox = current?.outbox;
     if (current === undefined || outbox === undefined || outbox.replyToMessageId !== last.messageId) {
       // Another record settled this outbox meanwhile; the receipts are completed by it.
       return { outcome: 'superseded', ...report };
     }
-    const outcome = await this.settleOutbox(current, outbox, pending, 'answered', pendingSendMessage(updated, reply));
+    const outcome = await this.settleOutbox(current, outbox, pending, 'answered', now, pendingSendMessage(updated, reply));
     if (updated.state === SessionState.AWAITING_HUMAN && session.state !== SessionState.AWAITING_HUMAN) await this.deps.handoffs?.onHandoff(updated);
     return { outcome, ...report };
   }
 
-  private async askAgent(session: Session, last: PendingInbound, deadline: number): Promise<{ response: AgentResponse; agent: AgentCallReport }> {
+  private async askAgent(
+    session: Session,
+    last: PendingInbound,
+    deadline: number,
+    stored: Promise<Message[]> | undefined,
+    pending: readonly PendingInbound[],
+  ): Promise<{ response: AgentResponse; agent: AgentCallReport }> {
     // Blue ticks and a typing indicator while the agent thinks: best effort, alongside the agent
     // call, so it adds no latency and its failure never fails the turn.
     const readReceipt = this.deps.whatsapp.markAsRead({ businessPhoneNumberId: last.businessPhoneNumberId, messageId: last.messageId, showTypingIndicator: true }).then(
@@ -237,7 +269,7 @@ export class ProcessTurn {
     const agentStarted = this.deps.clock.now().getTime();
     const response = await this.deps.agent.respond({
       systemPrompt: await this.systemPrompt.current(),
-      history: await this.conversation(session),
+      history: await this.conversation(session, stored, pending),
       session: { sessionId: session.sessionId, customerId: session.customerId, state: session.state, qualificationData: qualificationAsText(session.qualificationData) },
       deadline: deadline - this.settings.deliveryReserveMs,
       maxIterations: this.settings.maxAgentIterations,
@@ -246,60 +278,68 @@ export class ProcessTurn {
     return { response, agent };
   }
 
+  /** Completes drained messages that get no reply, on the marker this turn read. */
+  private complete(latest: LatestInbound, pending: readonly PendingInbound[]): Promise<void> {
+    return this.deps.receipts.completeTurn({ customerId: latest.customerId, answered: pending.map(completion), latest });
+  }
+
   /**
-   * Sends or supersedes the persisted reply, then completes the messages it answered and clears the
-   * outbox. Runs right after a persist and again on every retry of the record, so each step checks
-   * what an earlier attempt already did.
+   * Sends or supersedes the persisted reply, then — in one transaction — records its delivery
+   * status, completes the messages it answered and clears the outbox. Runs right after a persist
+   * and again on every retry of the record, so each step checks what an earlier attempt already did.
+   * `session` is the reply's session as last read (the active one on a retry).
    */
   private async settleOutbox(
     latest: LatestInbound,
     outbox: OutboxEntry,
     answered: readonly PendingInbound[],
     sentOutcome: 'answered' | 'resent',
+    session: Session | undefined,
     knownReply?: Message,
   ): Promise<TurnOutcome> {
     const reply = knownReply ?? (await this.deps.messages.getOutbound(outbox.ref));
     let outcome: TurnOutcome = 'superseded';
+    let delivery: ReplyDelivery | undefined;
     if (reply?.deliveryStatus === 'sent') outcome = sentOutcome;
     else if (reply?.deliveryStatus === 'failed_permanent') outcome = 'failed_permanent';
     else if (reply?.deliveryStatus === 'pending_send') {
-      const session = await this.deps.sessions.getActive(latest.customerId);
       // An opt-out that arrived while the agent was thinking stops the reply too.
       if (session !== undefined && isStillDeliverable(latest, outbox, reply, session) && !(await this.deps.consent?.isOptedOut(latest.customerId))) {
-        outcome = (await this.deliver(outbox, reply, session)) ? sentOutcome : 'failed_permanent';
+        delivery = await this.deliver(reply, session);
+        outcome = delivery.status === 'sent' ? sentOutcome : 'failed_permanent';
       } else {
-        await this.deps.messages.markSuperseded(outbox.ref);
+        delivery = { status: 'superseded', at: isoMicros(this.deps.clock.now()) };
       }
     }
-    await this.deps.receipts.markCompleted(...completionsAfter(answered, reply?.timestamp));
-    await this.deps.receipts.clearOutbox(outbox.ref);
+    try {
+      await this.deps.receipts.completeTurn({ customerId: latest.customerId, answered: completionsAfter(answered, reply?.timestamp), latest, outbox: outbox.ref, delivery });
+    } catch (error) {
+      if (delivery?.status !== 'sent') throw error;
+      // The customer has the reply: record that much on its own, so the retry only finishes the
+      // bookkeeping. If even that fails, the table still says pending_send and the retry sends again.
+      const recorded = await this.deps.messages.markOutboundSent(outbox.ref, delivery.providerMessageId, delivery.sentAt).then(
+        () => true,
+        () => false,
+      );
+      throw recorded ? error : new ReplyDeliveryError(error as Error, { acceptedButUnrecorded: true });
+    }
     return outcome;
   }
 
-  /** `true` when sent; `false` when WhatsApp refused it for good. Throws ReplyDeliveryError to retry. */
-  private async deliver(outbox: OutboxEntry, reply: Message, session: Session): Promise<boolean> {
-    let sent: SentTextMessage;
+  /** Sends the reply; a refusal for good is a `failed_permanent` delivery. Throws ReplyDeliveryError to retry. */
+  private async deliver(reply: Message, session: Session): Promise<ReplyDelivery> {
     try {
-      sent = await this.deps.whatsapp.sendText({
+      const sent: SentTextMessage = await this.deps.whatsapp.sendText({
         businessPhoneNumberId: session.businessPhoneNumberId ?? '',
         customerId: session.customerId,
         customerIdKind: session.customerIdKind ?? 'phone',
         text: reply.text,
       });
+      return { status: 'sent', providerMessageId: sent.providerMessageId, sentAt: isoMicros(this.deps.clock.now()) };
     } catch (error) {
-      if (error instanceof WhatsAppSendError && !error.retryable) {
-        await this.deps.messages.markFailedPermanent(outbox.ref, `${error.category}${error.code === undefined ? '' : `:${error.code}`}`);
-        return false;
-      }
+      if (error instanceof WhatsAppSendError && !error.retryable) return { status: 'failed_permanent', reason: `${error.category}${error.code === undefined ? '' : `:${error.code}`}` };
       throw new ReplyDeliveryError(error as Error);
     }
-    try {
-      await this.deps.messages.markOutboundSent(outbox.ref, sent.providerMessageId, isoMicros(this.deps.clock.now()));
-    } catch (error) {
-      // The customer has the reply, but the table still says pending_send: the retry sends it again.
-      throw new ReplyDeliveryError(error as Error, { acceptedButUnrecorded: true });
-    }
-    return true;
   }
 
   private async openSession(first: InboundTurn): Promise<Session> {
@@ -326,10 +366,23 @@ export class ProcessTurn {
     await Promise.all(pending.map((turn) => this.deps.messages.append(customerMessage(turn, session.sessionId, turn.historyTimestamp))));
   }
 
-  private async conversation(session: Session): Promise<ConversationEntry[]> {
-    const history = await this.deps.messages.historyForSession(session.customerId, session.sessionId, this.settings.historyLimit);
-    const entries = history.filter(isVisibleToAgent).map((message): ConversationEntry => ({ role: message.role === 'user' ? 'customer' : 'assistant', text: message.text, at: message.timestamp }));
-    return newestWithin(entries, this.settings.historyMaxCharacters);
+  private storedHistory(customerId: string, sessionId: string): Promise<Message[]> {
+    return this.deps.messages.historyForSession(customerId, sessionId, this.settings.historyLimit);
+  }
+
+  /**
+   * The session's history as the agent sees it: what was stored (read alongside the pending
+   * messages, so before they were appended) and the messages this turn appended, each once.
+   */
+  private async conversation(session: Session, stored: Promise<Message[]> | undefined, pending: readonly PendingInbound[]): Promise<ConversationEntry[]> {
+    const read = await (stored ?? this.storedHistory(session.customerId, session.sessionId));
+    const appended = pending.map((turn) => customerMessage(turn, session.sessionId, turn.historyTimestamp));
+    const byKey = new Map([...read, ...appended].map((message) => [`${message.timestamp}#${message.messageId}`, message]));
+    const history = [...byKey.values()].sort((a, b) => toEpochMicros(a.timestamp) - toEpochMicros(b.timestamp)).slice(-this.settings.historyLimit);
+    return newestWithin(
+      history.filter(isVisibleToAgent).map((message): ConversationEntry => ({ role: message.role === 'user' ? 'customer' : 'assistant', text: message.text, at: message.timestamp })),
+      this.settings.historyMaxCharacters,
+    );
   }
 
   /** After the persist, so a superseded turn leaves no demand behind; keyed by source message for retries. */

@@ -188,6 +188,14 @@ export interface InboundReceiptRepository {
    */
   markCompleted(...turns: CompletedInbound[]): Promise<void>;
   /**
+   * The end of a turn in ONE conditional transaction (per 49 messages): the answered receipts
+   * completed and taken off the pending list, the history watermark moved, and — when the turn
+   * settled a reply — that reply's delivery status recorded (only out of `pending_send`) and its
+   * outbox reference cleared (only while it still names that reply). Built on `latest` when given,
+   * so nothing is read first; the marker is re-read only when the list changed meanwhile.
+   */
+  completeTurn(completion: TurnCompletion): Promise<void>;
+  /**
    * Parks messages whose turn failed on its last delivery attempt: receipts get `dead_lettered_at`
    * (and their history timestamp), their history entries are hidden from the agent, and they leave
    * the pending list — all in one transaction — so later turns are not blocked.
@@ -354,4 +362,46 @@ export interface OperatorAuthRepository {
   /** `undefined` when missing or expired at `now` (even if DynamoDB has not deleted it yet). */
   getSession(tokenHash: string, now: Date): Promise<OperatorSession | undefined>;
   deleteSession(tokenHash: string): Promise<void>;
+}
+
+/** How a persisted reply leaves `pending_send` (once). */
+export type ReplyDelivery =
+  | { readonly status: 'sent'; readonly providerMessageId: string; readonly sentAt: IsoTimestamp }
+  | { readonly status: 'superseded'; readonly at: IsoTimestamp }
+  | { readonly status: 'failed_permanent'; readonly reason: string };
+
+export interface TurnCompletion {
+  readonly customerId: string;
+  /** The messages the turn consumed (may be empty when only a reply is settled). */
+  readonly answered: readonly CompletedInbound[];
+  /** The latest-inbound marker as the turn last read it (consistently). */
+  readonly latest?: LatestInbound;
+  /** The reply settled with these messages: its outbox reference is cleared. */
+  readonly outbox?: OutboundRef;
+  /** The settled reply's delivery status, recorded in the same transaction. */
+  readonly delivery?: ReplyDelivery;
+}
+
+/** What a turn finds first: the latest-inbound marker and the ACTIVE pointer. */
+export interface TurnStart {
+  readonly latest?: LatestInbound;
+  readonly activeSessionId?: string;
+  /** The session state the pointer records, a hint that may lag behind the session. */
+  readonly activeSessionState?: SessionState;
+}
+
+/**
+ * The reads of a turn grouped so that reads which do not depend on each other go out as one
+ * request (docs/DESIGN.md#a-normal-turn-step-by-step). Every read is consistent.
+ */
+export interface TurnStateReader {
+  /** The latest-inbound marker and the ACTIVE pointer, together. */
+  readStart(customerId: string): Promise<TurnStart>;
+  /**
+   * The drainable pending messages `latest` lists (placed in the history as `pendingInbounds`
+   * places them) and the session `sessionId` names, together.
+   */
+  readPendingAndSession(latest: LatestInbound, sessionId: string | undefined): Promise<{ pending: PendingInbound[]; session?: Session }>;
+  /** The guard before sending: what can change after a persist — the marker and the reply's session. */
+  readMarkerAndSession(customerId: string, sessionId: string): Promise<{ latest?: LatestInbound; session?: Session }>;
 }

@@ -58,7 +58,15 @@ export interface InvariantReport {
 
 const SCRIPTED_REPLY = /^Olá! Recebi: ([\s\S]*) \(mensagem (\d+)\)$/;
 const SEND = 'whatsapp.sendText';
-const MARK_SENT = 'messages.markOutboundSent › dynamodb.update';
+/** The reply's `sent` status is recorded in the turn's completion transaction (or, outside a turn, by `markOutboundSent`). */
+function recordsSent(crossing: BoundaryCrossing): boolean {
+  if (crossing.boundary === 'messages.markOutboundSent › dynamodb.update') return true;
+  if (crossing.boundary !== 'receipts.completeTurn › dynamodb.transact') return false;
+  const actions = crossing.args[0] as readonly { readonly update?: { readonly values?: Record<string, unknown> } }[];
+  return actions.some((action) => action.update?.values?.[':status'] === 'sent');
+}
+/** The port reads that see the latest-inbound marker: a turn's last check before sending is one of them. */
+const MARKER_READS = new Set(['receipts.getLatest', 'turnState.readStart', 'turnState.readMarkerAndSession']);
 
 /** What one function's injector and metrics recorded. */
 export function evidenceOf(fn: { readonly injector: FaultInjector; readonly metrics: { readonly recorded: readonly RecordedMetric[] } }): RunEvidence {
@@ -222,7 +230,7 @@ function invocationsThatLostTrackOfASend(evidence: RunEvidence, customer: string
   const invocations = new Set(ofCustomer.filter((crossing) => crossing.boundary === SEND && crossing.realCall === 'ok').map((crossing) => crossing.invocation!));
   return [...invocations].filter((invocation) => {
     const sent = ofCustomer.filter((crossing) => crossing.invocation === invocation && crossing.boundary === SEND && crossing.realCall === 'ok').length;
-    const recorded = ofCustomer.filter((crossing) => crossing.invocation === invocation && crossing.boundary === MARK_SENT && crossing.realCall === 'ok').length;
+    const recorded = ofCustomer.filter((crossing) => crossing.invocation === invocation && recordsSent(crossing) && crossing.realCall === 'ok').length;
     return sent > recorded;
   });
 }
@@ -262,7 +270,7 @@ function staleSends(evidence: RunEvidence, customer: string, inbound: readonly M
     const { text } = send.args[0] as { text: string };
     const reply = outbound.find((message) => message.text === text);
     const lastCheck = evidence.portCalls
-      .filter((call) => call.invocation === send.invocation && call.port === 'receipts' && call.method === 'getLatest' && call.seq < send.seq)
+      .filter((call) => call.invocation === send.invocation && MARKER_READS.has(`${call.port}.${call.method}`) && call.seq < send.seq)
       .at(-1);
     if (!reply || !lastCheck) continue;
     for (const newer of order.slice(order.indexOf(reply.replyToMessageId ?? '') + 1)) {

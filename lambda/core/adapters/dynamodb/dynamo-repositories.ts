@@ -17,6 +17,7 @@ import { DynamoMessageRepository } from './message-repository';
 import { DynamoOperationalConfigRepository } from './operational-config-repository';
 import { DynamoOperatorAuthRepository } from './operator-auth-repository';
 import { DynamoSessionRepository } from './session-repository';
+import { DynamoTurnStateReader } from './turn-state-reader';
 import { DynamoVersionedResourceRepository } from './versioned-resource-repository';
 
 export interface DynamoRepositoriesOptions extends DynamoKitOptions {
@@ -36,6 +37,7 @@ export interface DynamoRepositoriesOptions extends DynamoKitOptions {
 export interface DynamoRepositories {
   readonly kit: DynamoKit;
   readonly receipts: DynamoInboundReceiptRepository;
+  readonly turnState: DynamoTurnStateReader;
   readonly legacy: DynamoLegacyDebounceRepository;
   readonly sessions: DynamoSessionRepository;
   readonly messages: DynamoMessageRepository;
@@ -58,6 +60,7 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
   return {
     kit,
     receipts: new DynamoInboundReceiptRepository(kit, clock),
+    turnState: new DynamoTurnStateReader(kit),
     legacy: new DynamoLegacyDebounceRepository(kit),
     sessions: new DynamoSessionRepository(kit, clock, crmSyncEnabled ? crmSync : undefined, keyLayoutPolicy, retention),
     messages: new DynamoMessageRepository(kit, clock, keyLayoutPolicy),

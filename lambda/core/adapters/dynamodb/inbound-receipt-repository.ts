@@ -15,12 +15,13 @@ import type { InboundTurn } from '../../domain/inbound-turn';
 import type { OutboundRef } from '../../domain/message';
 import { epochSeconds, isoMicros, toEpochMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
-import type { InboundReceiptRepository } from '../../ports/repositories';
-import type { DynamoKit, TransactAction } from './dynamo-kit';
+import type { InboundReceiptRepository, TurnCompletion } from '../../ports/repositories';
+import type { DynamoKit, Item, TransactAction } from './dynamo-kit';
 import { InboundAttribute as A, receiptFromItem, receiptToItem } from './codecs/inbound-codec';
 import { MessageAttribute } from './codecs/message-codec';
 import { ActivePointerAttribute } from './codecs/session-codec';
-import { activePointerKey, ENTITY_TYPE, EntityType, inboundReceiptKey, inboundReceiptPrefix, latestInboundKey, messageKey } from './keys';
+import { activePointerKey, ENTITY_TYPE, EntityType, inboundReceiptKey, inboundReceiptPrefix, latestInboundKey, messageKey, PK, SK, type TableKey } from './keys';
+import { deliveryUpdate } from './message-repository';
 import { PendingList, type ReceiptUpdate } from './pending-list';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, retryTransactionConflicts } from './repository-support';
 
@@ -39,6 +40,22 @@ function agentMayAnswer(customerId: string): TransactAction {
       values: states,
     },
   };
+}
+
+/** The keys of the receipts `latest` lists as pending, each once. */
+export function pendingReceiptKeys(latest: LatestInbound): TableKey[] {
+  return [...new Set(latest.pendingMessageIds)].map((id) => inboundReceiptKey(latest.customerId, id));
+}
+
+/** The drainable messages among the receipt items read, in list order and placed in the history. */
+export function pendingFromReceipts(latest: LatestInbound, items: readonly Item[]): PendingInbound[] {
+  const prefix = inboundReceiptPrefix(latest.customerId);
+  const isReceipt = (item: Item) => item[PK] === prefix.partition && String(item[SK]).startsWith(prefix.sortKeyPrefix);
+  const receipts = new Map(items.filter(isReceipt).map(receiptFromItem).map((receipt) => [receipt.turn.messageId, receipt]));
+  return placeInHistory(
+    [...new Set(latest.pendingMessageIds)].flatMap((id) => receipts.get(id) ?? []),
+    latest.historyWatermark,
+  );
 }
 
 /**
@@ -159,20 +176,19 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
 
   async pendingInbounds(customerId: string, knownLatest?: LatestInbound): Promise<PendingInbound[]> {
     const latest = knownLatest ?? (await this.getLatest(customerId));
-    const ids = [...new Set(latest?.pendingMessageIds ?? [])];
-    if (ids.length === 0) return [];
-    const items = await this.kit.batchGet(ids.map((id) => inboundReceiptKey(customerId, id)), { consistentRead: true });
-    const receipts = new Map(items.map(receiptFromItem).map((receipt) => [receipt.turn.messageId, receipt]));
-    return placeInHistory(
-      ids.flatMap((id) => receipts.get(id) ?? []),
-      latest?.historyWatermark,
-    );
+    if (latest === undefined || latest.pendingMessageIds.length === 0) return [];
+    const items = await this.kit.batchGet(pendingReceiptKeys(latest), { consistentRead: true });
+    return pendingFromReceipts(latest, items);
   }
 
   markCompleted(...turns: CompletedInbound[]): Promise<void> {
+    return turns.length === 0 ? Promise.resolve() : this.completeTurn({ customerId: turns[0].customerId, answered: turns });
+  }
+
+  completeTurn({ customerId, answered, latest, outbox, delivery }: TurnCompletion): Promise<void> {
     const now = this.now();
     // A receipt already gone (TTL) has nothing left to mark.
-    return this.pendingList.settle(turns, (turn): ReceiptUpdate[] => [
+    const complete = (turn: CompletedInbound): ReceiptUpdate[] => [
       {
         key: inboundReceiptKey(turn.customerId, turn.messageId),
         update: 'SET #completed = if_not_exists(#completed, :now)',
@@ -180,15 +196,21 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
         names: { '#pk': KEY_NAMES['#pk'], '#completed': A.completedAt },
         values: { ':now': now },
       },
-    ]);
+    ];
+    return this.pendingList.settle(customerId, answered, complete, {
+      latest,
+      outboxSortKey: outbox?.sortKey,
+      alongside: outbox && delivery ? [deliveryUpdate(outbox, delivery)] : [],
+    });
   }
 
   markDeadLettered(...turns: CompletedInbound[]): Promise<void> {
+    if (turns.length === 0) return Promise.resolve();
     const now = this.now();
     // Parked messages keep their place in the history, so the watermark moves past them as well.
     // Their history entries are hidden from the agent in the same transaction: a message must never
     // be hidden while still pending (a later turn would complete it unseen), nor parked but shown.
-    return this.pendingList.settle(turns, (turn): ReceiptUpdate[] => [
+    return this.pendingList.settle(turns[0].customerId, turns, (turn): ReceiptUpdate[] => [
       {
         key: inboundReceiptKey(turn.customerId, turn.messageId),
         update: turn.historyTimestamp ? 'SET #dead = :now, #history = :history' : 'SET #dead = :now',

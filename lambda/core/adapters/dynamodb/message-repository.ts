@@ -4,10 +4,10 @@ import type { SessionState } from '../../domain/session';
 import { isExpired } from '../../domain/privacy';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
-import type { MessageRepository, Page, PageRequest } from '../../ports/repositories';
+import type { MessageRepository, Page, PageRequest, ReplyDelivery } from '../../ports/repositories';
 import { MessageAttribute as M, messageFromItem, messageToItem } from './codecs/message-codec';
 import { SessionAttribute } from './codecs/session-codec';
-import type { DynamoKit, Item } from './dynamo-kit';
+import type { DynamoKit, Item, UpdateRequest } from './dynamo-kit';
 import {
   activePointerKey,
   ENTITY_TYPE,
@@ -164,7 +164,7 @@ export class DynamoMessageRepository implements MessageRepository {
   }
 
   markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: string): Promise<boolean> {
-    return this.leavePendingSend(ref, 'sent', { [M.providerMessageId]: providerMessageId, [M.sentAt]: isoMicros(sentAt) });
+    return this.leavePendingSend(ref, { status: 'sent', providerMessageId, sentAt });
   }
 
   setQuarantined(ref: OutboundRef, quarantinedAt: string | null): Promise<boolean> {
@@ -180,24 +180,36 @@ export class DynamoMessageRepository implements MessageRepository {
   }
 
   markSuperseded(ref: OutboundRef): Promise<boolean> {
-    return this.leavePendingSend(ref, 'superseded', { [M.supersededAt]: isoMicros(this.clock.now()) });
+    return this.leavePendingSend(ref, { status: 'superseded', at: isoMicros(this.clock.now()) });
   }
 
   markFailedPermanent(ref: OutboundRef, reason: string): Promise<boolean> {
-    return this.leavePendingSend(ref, 'failed_permanent', { [M.failureReason]: reason });
+    return this.leavePendingSend(ref, { status: 'failed_permanent', reason });
   }
 
-  /** The only transitions of a reply: out of `pending_send`, once. */
-  private leavePendingSend(ref: OutboundRef, status: 'sent' | 'superseded' | 'failed_permanent', fields: Record<string, string>): Promise<boolean> {
-    const names: Record<string, string> = { '#status': M.deliveryStatus };
-    const values: Record<string, unknown> = { ':status': status, ':pending': 'pending_send' };
-    const sets = ['#status = :status'];
-    Object.entries(fields).forEach(([name, value], index) => {
-      names[`#f${index}`] = name;
-      values[`:f${index}`] = value;
-      sets.push(`#f${index} = :f${index}`);
-    });
-    return conditionally(() => this.kit.update({ key: messageKeyFromRef(ref), update: `SET ${sets.join(', ')}`, condition: '#status = :pending', names, values }));
+  private leavePendingSend(ref: OutboundRef, delivery: ReplyDelivery): Promise<boolean> {
+    return conditionally(() => this.kit.update(deliveryUpdate(ref, delivery)));
   }
 }
 
+/**
+ * The only transitions of a reply: out of `pending_send`, once. Also written inside a turn's
+ * completion transaction (`completeTurn`), hence a function of its own.
+ */
+export function deliveryUpdate(ref: OutboundRef, delivery: ReplyDelivery): Omit<UpdateRequest, 'returnValues'> {
+  const fields: Record<string, string> =
+    delivery.status === 'sent'
+      ? { [M.providerMessageId]: delivery.providerMessageId, [M.sentAt]: isoMicros(delivery.sentAt) }
+      : delivery.status === 'superseded'
+        ? { [M.supersededAt]: isoMicros(delivery.at) }
+        : { [M.failureReason]: delivery.reason };
+  const names: Record<string, string> = { '#status': M.deliveryStatus };
+  const values: Record<string, unknown> = { ':status': delivery.status, ':pending': 'pending_send' };
+  const sets = ['#status = :status'];
+  Object.entries(fields).forEach(([name, value], index) => {
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    sets.push(`#f${index} = :f${index}`);
+  });
+  return { key: messageKeyFromRef(ref), update: `SET ${sets.join(', ')}`, condition: '#status = :pending', names, values };
+}

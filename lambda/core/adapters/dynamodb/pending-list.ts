@@ -18,6 +18,15 @@ const SETTLED_PER_TRANSACTION = 49;
 
 export type ReceiptUpdate = Omit<UpdateRequest, 'returnValues'>;
 
+export interface SettleOptions {
+  /** The marker as just read (consistently): the first transaction is built on it without reading. */
+  readonly latest?: LatestInbound;
+  /** Written with the first chunk, each left out if its own condition fails (e.g. a reply's status). */
+  readonly alongside?: readonly ReceiptUpdate[];
+  /** The outbox reference removed with the last chunk, while the marker still holds it. */
+  readonly outboxSortKey?: string;
+}
+
 /**
  * Writes to the pending list of the customer's LATEST_INBOUND marker. The list is changed by index,
  * so every write is conditioned on the positions it removes and re-read when it lost a race.
@@ -39,11 +48,23 @@ export class PendingList {
    * the list: no later turn would ever remove it (only unsettled receipts are drained), and the
    * history watermark would stay behind it.
    */
-  async settle(turns: readonly CompletedInbound[], mark: (turn: CompletedInbound) => ReceiptUpdate[]): Promise<void> {
-    if (turns.length === 0) return;
-    if (new Set(turns.map((turn) => turn.customerId)).size > 1) throw new RangeError('Receipts are settled one customer at a time');
-    for (let start = 0; start < turns.length; start += SETTLED_PER_TRANSACTION) {
-      await this.settleTogether(turns.slice(start, start + SETTLED_PER_TRANSACTION), mark);
+  async settle(customerId: string, turns: readonly CompletedInbound[], mark: (turn: CompletedInbound) => ReceiptUpdate[], options: SettleOptions = {}): Promise<void> {
+    if (turns.some((turn) => turn.customerId !== customerId)) throw new RangeError('Receipts are settled one customer at a time');
+    const chunks: CompletedInbound[][] = [];
+    for (let start = 0; start < turns.length; start += SETTLED_PER_TRANSACTION) chunks.push(turns.slice(start, start + SETTLED_PER_TRANSACTION));
+    if (chunks.length === 0) {
+      if ((options.alongside ?? []).length === 0 && options.outboxSortKey === undefined) return;
+      chunks.push([]);
+    }
+    let known = options.latest;
+    for (const [index, chunk] of chunks.entries()) {
+      const first = index === 0;
+      const last = index === chunks.length - 1;
+      // What goes with the first chunk is recorded even if a later chunk fails; the outbox is cleared
+      // with the last one only, so a retry still finds the reply that owns the rest.
+      const updates = [...chunk.flatMap(mark), ...(first ? (options.alongside ?? []) : [])];
+      await this.settleTogether(customerId, chunk, updates, known, last ? options.outboxSortKey : undefined);
+      known = undefined;
     }
   }
 
@@ -56,11 +77,11 @@ export class PendingList {
     throw new ConditionFailedError(`The pending list of ${customerId} kept changing; completion not recorded on it`);
   }
 
-  private async settleTogether(turns: readonly CompletedInbound[], mark: (turn: CompletedInbound) => ReceiptUpdate[]): Promise<void> {
-    const customerId = turns[0].customerId;
-    let updates = turns.flatMap(mark);
+  private async settleTogether(customerId: string, turns: readonly CompletedInbound[], updates: ReceiptUpdate[], known: LatestInbound | undefined, outboxSortKey: string | undefined): Promise<void> {
+    let latest = known;
     for (let attempt = 1; attempt <= PENDING_REMOVAL_ATTEMPTS + updates.length; attempt++) {
-      const removal = await this.removal(customerId, turns);
+      latest ??= await this.latest(customerId);
+      const removal = latest && pendingRemoval(customerId, latest, turns, isoMicros(this.clock.now()), outboxSortKey);
       const actions: TransactAction[] = [...updates, ...(removal ? [removal] : [])].map((update) => ({ update }));
       if (actions.length === 0) return;
       try {
@@ -71,6 +92,7 @@ export class PendingList {
         // An update whose condition failed is left out; a failed list condition means the list
         // changed meanwhile: read it again.
         updates = updates.filter((_, index) => !error.failedAt(index));
+        latest = undefined;
       }
     }
     throw new ConditionFailedError(`The pending list of ${customerId} kept changing; completion not recorded on it`);
@@ -88,12 +110,14 @@ export class PendingList {
  * while the list is unchanged there, so the update is conditioned on each removed position still
  * holding its id (and on the watermark it advances).
  */
-function pendingRemoval(customerId: string, latest: LatestInbound, turns: readonly CompletedInbound[], now: string): ReceiptUpdate | undefined {
+function pendingRemoval(customerId: string, latest: LatestInbound, turns: readonly CompletedInbound[], now: string, outboxSortKey?: string): ReceiptUpdate | undefined {
   const ids = new Set(turns.map((turn) => turn.messageId));
   const positions = latest.pendingMessageIds.flatMap((id, index) => (ids.has(id) ? [index] : []));
   const watermark = advancedWatermark(latest.historyWatermark, turns);
   const watermarkMoves = watermark !== latest.historyWatermark;
-  if (positions.length === 0 && !watermarkMoves) return undefined;
+  // Another record may have settled the reply already: then its reference is gone, or names a newer reply.
+  const clearsOutbox = outboxSortKey !== undefined && latest.outbox?.ref.sortKey === outboxSortKey;
+  if (positions.length === 0 && !watermarkMoves && !clearsOutbox) return undefined;
 
   const names: Record<string, string> = { '#updated': A.updatedAt, '#watermark': A.historyWatermark };
   if (positions.length > 0) names['#pending'] = A.pendingMessageIds;
@@ -110,6 +134,12 @@ function pendingRemoval(customerId: string, latest: LatestInbound, turns: readon
     values[':watermark'] = watermark;
   }
   const removes = positions.map((position) => `#pending[${position}]`);
+  if (clearsOutbox) {
+    Object.assign(names, { '#outbox': A.outboxMessageSk, '#replyTo': A.outboxReplyTo });
+    values[':outbox'] = outboxSortKey;
+    conditions.push('#outbox = :outbox');
+    removes.push('#outbox', '#replyTo');
+  }
   return {
     key: latestInboundKey(customerId),
     update: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,

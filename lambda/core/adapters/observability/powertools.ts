@@ -1,12 +1,43 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
+import type { Tracer } from '@aws-lambda-powertools/tracer';
 import type { ObservabilityConfig } from '../runtime-environment';
+
+/** What the functions use of Powertools' tracer. */
+export type FunctionTracer = Pick<Tracer, 'captureAWSv3Client' | 'getSegment' | 'setSegment' | 'annotateColdStart' | 'addServiceNameAnnotation' | 'addErrorAsMetadata'>;
 
 export interface Powertools {
   readonly logger: Logger;
   readonly metrics: Metrics;
-  readonly tracer: Tracer;
+  readonly tracer: FunctionTracer;
+}
+
+/**
+ * Stands in for the tracer where it would trace nothing. Loading Powertools' tracer loads the X-Ray
+ * SDK, which installs an async hook that tracks every promise of the process even while tracing is
+ * off — a cost paid for nothing outside Lambda (local runtime, tests, benchmarks) or with
+ * `POWERTOOLS_TRACE_ENABLED=false`.
+ */
+const INERT_TRACER: FunctionTracer = {
+  captureAWSv3Client: (client) => client,
+  getSegment: () => undefined,
+  setSegment: () => undefined,
+  annotateColdStart: () => undefined,
+  addServiceNameAnnotation: () => undefined,
+  addErrorAsMetadata: () => undefined,
+};
+
+/** Powertools' own rule for when its tracer traces: in Lambda (not SAM local or Amplify's mock), unless turned off. */
+function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  const executionEnv = env.AWS_EXECUTION_ENV ?? '';
+  return env.POWERTOOLS_TRACE_ENABLED?.toLowerCase() !== 'false' && executionEnv !== '' && executionEnv !== 'AWS_Lambda_amplify-mock' && (env.AWS_SAM_LOCAL ?? '') === '';
+}
+
+function createTracer(serviceName: string): FunctionTracer {
+  if (!tracingEnabled()) return INERT_TRACER;
+  // Loaded here, not at the top: the bundle evaluates the tracer and the X-Ray SDK only when tracing.
+  const { Tracer: PowertoolsTracer } = require('@aws-lambda-powertools/tracer') as typeof import('@aws-lambda-powertools/tracer');
+  return new PowertoolsTracer({ serviceName });
 }
 
 /**
@@ -20,7 +51,7 @@ export function createPowertools(defaultServiceName: string, config: Observabili
   return {
     logger: new Logger({ serviceName }),
     metrics: new Metrics({ serviceName, namespace: config.metricsNamespace ?? 'AgentPipeline' }),
-    tracer: new Tracer({ serviceName }),
+    tracer: createTracer(serviceName),
   };
 }
 

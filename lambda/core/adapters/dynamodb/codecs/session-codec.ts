@@ -98,6 +98,8 @@ function humanSendLockFromMap(map: Record<string, unknown>): HumanSendLock {
 export interface ActivePointer {
   readonly sessionId: string;
   readonly updatedAt: string;
+  /** The state hint; absent on a bare pointer switch (or a state this version does not know). */
+  readonly sessionState?: SessionState;
 }
 
 /** Attribute names of the pointer that other repositories' conditions refer to. */
@@ -119,5 +121,7 @@ export function activePointerToItem(customerId: string, sessionId: string, updat
 
 export function activePointerFromItem(item: Item): ActivePointer {
   const read = new ItemReader(item, EntityType.activePointer);
-  return { sessionId: read.string('session_id'), updatedAt: read.timestamp('updated_at') };
+  const state = read.optionalString(ActivePointerAttribute.sessionState);
+  const sessionState = SESSION_STATES.find((known) => known === state);
+  return { sessionId: read.string(ActivePointerAttribute.sessionId), updatedAt: read.timestamp('updated_at'), ...(sessionState ? { sessionState } : {}) };
 }
