@@ -125,7 +125,7 @@ test('cdk-nag AwsSolutions reports nothing for either target', () => {
     ['Webhook', (stack: Stack) => CrmTarget.webhook({ url: 'https://crm.example.com/hook', secret: new secretsmanager.Secret(stack, 'CrmSecret') })],
   ] as const) {
     const stack = new Stack(app, `With${name}Crm`);
-    new AgentPipeline(stack, 'Pipeline', { environment: 'prod', agentBackend: AgentBackend.scripted(), crmSync: target(stack) });
+    new AgentPipeline(stack, 'Pipeline', { environment: `prod-${name.toLowerCase()}`, agentBackend: AgentBackend.scripted(), crmSync: target(stack) });
   }
   const findings = new AwsSolutionsChecks(app)
     .validateScope(app)

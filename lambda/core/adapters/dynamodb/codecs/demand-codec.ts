@@ -1,7 +1,7 @@
 import type { OutOfPortfolioDemand } from '../../../domain/demand';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
-import { demandKey, ENTITY_TYPE, EntityType } from '../keys';
+import { demandKey, ENTITY_TYPE, EntityType, TTL } from '../keys';
 import { ItemReader, withUnknownAttributes } from './item-reader';
 
 export function demandToItem(demand: OutOfPortfolioDemand): Item {
@@ -22,6 +22,9 @@ export function demandToItem(demand: OutOfPortfolioDemand): Item {
 
 export function demandFromItem(item: Item): OutOfPortfolioDemand {
   const read = new ItemReader(item, EntityType.demand);
+  // The repository derives the expiry from recorded_at and the retention on every write (and
+  // checks it on read); reading it here keeps it out of the unknown bag.
+  read.raw(TTL);
   return {
     demandId: read.string('demand_id'),
     sourceMessageId: read.string('source_message_id'),
