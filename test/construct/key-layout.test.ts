@@ -11,7 +11,7 @@ function crmFunction(stack: Stack): lambda.Function {
   return new lambda.Function(stack, 'Crm', { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => {}') });
 }
 
-/** The key layout variable of every function the pipeline created, by handler asset (all of them touch the table). */
+/** The key layout variable of every function that touches the table, by logical id. */
 function keyLayoutByFunction(synth: SynthesizedPipeline): Record<string, string | undefined> {
   const functions = Object.entries(synth.template.findResources('AWS::Lambda::Function')).filter(([, fn]) => fn.Properties.Environment?.Variables?.[RUNTIME_ENV.tableName] !== undefined);
   return Object.fromEntries(functions.map(([logicalId, fn]) => [logicalId, fn.Properties.Environment.Variables[RUNTIME_ENV.keyLayout]]));
