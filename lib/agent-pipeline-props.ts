@@ -9,6 +9,7 @@ import type { CrmTarget } from './crm-target';
 import type { HandoffTexts } from './handoff-texts';
 import type { WhatsAppChannel } from './whatsapp-channel';
 import type { CustomerBudget } from './customer-budget';
+import type { KeyLayout } from './key-layout';
 
 /** Properties of an `AgentPipeline`. */
 export interface AgentPipelineProps {
@@ -345,6 +346,19 @@ export interface AgentPipelineProps {
    * @default - one security group per function, allowing all outbound traffic and no inbound
    */
   readonly securityGroups?: ec2.ISecurityGroup[];
+
+  /**
+   * Which key layout the functions write and read: the phase of the move to write-sharded keys,
+   * which lets one deployment take Meta's 1,000 messages a second without a hot partition.
+   * Move an existing deployment in order, one deployment per step: `KeyLayout.MIGRATING` (writes the
+   * sharded keys, reads both layouts), then run
+   * `npx cdk-whatsapp-agent-pipeline backfill-shards --stack <stack name>` until it reports
+   * complete, then `KeyLayout.SHARDED`. A new deployment can start on `KeyLayout.SHARDED`.
+   * See `KeyLayout` and docs/DESIGN.md#write-shards.
+   *
+   * @default KeyLayout.SEED
+   */
+  readonly keyLayout?: KeyLayout;
 }
 
 /** The alias the webhook and orchestrator are invoked through (`functionAlias`). */

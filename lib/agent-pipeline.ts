@@ -16,6 +16,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { AgentBackend } from './agent-backend';
 import type { AgentPipelineProps } from './agent-pipeline-props';
+import { KeyLayout } from './key-layout';
 import { buildCrmSyncWorker } from './private/crm-sync-worker';
 import {
   leadingKeysCondition,
@@ -679,6 +680,8 @@ export class AgentPipeline extends Construct {
       [RUNTIME_ENV.serviceName]: this.settings.names.table,
       [RUNTIME_ENV.metricsNamespace]: this.settings.serviceName,
       [RUNTIME_ENV.logLevel]: this.settings.logLevel,
+      // Every function that writes sessions or messages must write the same layout, and every lister read it.
+      ...(this.settings.keyLayout === KeyLayout.SEED ? {} : { [RUNTIME_ENV.keyLayout]: this.settings.keyLayout }),
     };
   }
 

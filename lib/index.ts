@@ -5,3 +5,4 @@ export * from './handoff-texts';
 export * from './crm-target';
 export * from './whatsapp-channel';
 export * from './customer-budget';
+export * from './key-layout';

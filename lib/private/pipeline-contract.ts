@@ -98,6 +98,11 @@ export const RUNTIME_ENV = {
   endUserMessagingPhoneNumbers: 'EUM_PHONE_NUMBERS',
   /** End User Messaging: the `metaApiVersion` of every send. */
   endUserMessagingMetaApiVersion: 'EUM_META_API_VERSION',
+  /**
+   * The phase of the write-shard migration (docs/DESIGN.md#write-shards): `migrating` or `sharded`
+   * on every function that reads or writes sessions and messages; unset means `seed`.
+   */
+  keyLayout: 'KEY_LAYOUT',
   /** Seconds a closed session and its messages are kept after the close. */
   conversationRetentionSeconds: 'CONVERSATION_RETENTION_SECONDS',
   /** Seconds an out-of-portfolio demand is kept after it was recorded. */

@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { type AgentPipelineProps, type AlarmThresholds, LogLevel } from '../agent-pipeline-props';
 import type { CustomerBudget } from '../customer-budget';
+import { KeyLayout } from '../key-layout';
 import { COST_GUARD_DEFAULTS, PIPELINE_DEFAULTS, physicalNames } from './pipeline-contract';
 import { resolveChannel, type EndUserMessagingSettings } from './channel-settings';
 
@@ -31,6 +32,7 @@ export interface PipelineSettings {
   readonly alarmThresholds: Required<AlarmThresholds>;
   readonly dashboard: boolean;
   readonly logLevel: LogLevel;
+  readonly keyLayout: KeyLayout;
   /** The budget fields the consumer set (the runtime applies the same defaults to the rest); undefined when none. */
   readonly customerBudget?: CustomerBudget;
   /** Undefined: the runtime's default. */
@@ -154,6 +156,10 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
   }
   const logLevel = props.logLevel ?? LogLevel.INFO;
   if (!Object.values(LogLevel).includes(logLevel)) fail(`logLevel '${logLevel}' is not one of ${Object.values(LogLevel).join(', ')}.`);
+  const keyLayout = props.keyLayout ?? KeyLayout.SEED;
+  if (!Object.values(KeyLayout).includes(keyLayout)) {
+    fail(`keyLayout '${keyLayout}' is not one of ${Object.values(KeyLayout).join(', ')}: use KeyLayout.SEED, KeyLayout.MIGRATING or KeyLayout.SHARDED.`);
+  }
   if (props.webhookReservedConcurrency !== undefined) {
     checkInteger(fail, 'webhookReservedConcurrency', props.webhookReservedConcurrency, 1, 1000);
   }
@@ -181,6 +187,7 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
     alarmThresholds,
     dashboard: props.dashboard ?? true,
     logLevel,
+    keyLayout,
     ...resolveCostGuards(fail, props),
   };
 }

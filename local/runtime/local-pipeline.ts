@@ -30,6 +30,8 @@ import { StaticConsole } from '../../lambda/operator/static-console';
 import { composeOperatorPlane } from '../../lambda/operator/compose-plane';
 import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import type { KeyLayout } from '../../lambda/core/adapters/dynamodb/key-layout';
+import { keyLayoutFromEnvironment } from '../../lambda/core/adapters/runtime-environment';
 import { randomIdGenerator } from '../../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { createOrchestratorHandler } from '../../lambda/orchestrator/index';
@@ -111,6 +113,11 @@ export interface LocalPipelineOptions {
    * Default: off.
    */
   readonly crmSync?: LocalCrmSyncOptions;
+  /**
+   * The write-shard migration phase every function runs, as with the construct's `keyLayout`
+   * (docs/DESIGN.md#write-shards). Default: `KEY_LAYOUT` of `env`, else `seed`.
+   */
+  readonly keyLayout?: KeyLayout;
 }
 
 export interface LocalPipelinePorts {
@@ -234,6 +241,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
 
     const logLevel = options.logLevel ?? ((env.POWERTOOLS_LOG_LEVEL?.toUpperCase() as LogLevel | undefined) || 'WARN');
     const crmSyncEnabled = options.crmSync !== undefined;
+    const keyLayout = options.keyLayout ?? keyLayoutFromEnvironment(env);
     const fakeCrm = crmSyncEnabled ? await FakeCrm.start({ onRequest: options.crmSync?.onRequest }) : undefined;
     if (fakeCrm) cleanup.add(() => fakeCrm.close());
     const credentialsProvider = new StaticCredentialsProvider(credentials);
@@ -243,6 +251,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       credentials: options.webhookAppSecret === undefined ? credentialsProvider : new StaticCredentialsProvider({ ...credentials, appSecret: options.webhookAppSecret }),
       sqsClient,
       crmSyncEnabled,
+      keyLayout,
       ...observability('whatsapp-webhook', logLevel, options),
     });
     const channel = options.channel ?? WHATSAPP_CHANNEL_KINDS.cloudApi;
@@ -259,7 +268,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       whatsapp = new GraphApiWhatsAppSender({ baseUrl: fakeWhatsApp.baseUrl, credentials: credentialsProvider });
     }
     const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: queues.turnQueueUrl, deadLetterQueueUrl: queues.deadLetterQueueUrl, sqs: sqsClient });
-    const consoleUrl = await startOperatorPlane(options, { tableName: names.table, whatsapp, deadLetters, logLevel, cleanup, crmSyncEnabled });
+    const consoleUrl = await startOperatorPlane(options, { tableName: names.table, whatsapp, deadLetters, logLevel, cleanup, crmSyncEnabled, keyLayout });
     const operatorPlane = consoleUrl === undefined ? undefined : localOperatorPlane(options, consoleUrl);
     const orchestrator = createOrchestratorHandler({
       tableName: names.table,
@@ -269,6 +278,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       settings: options.turnSettings,
       operatorPlane,
       crmSyncEnabled,
+      keyLayout,
       ...observability('whatsapp-orchestrator', logLevel, options),
     });
 
@@ -276,14 +286,14 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     cleanup.add(async () => documentClient.destroy());
     const plane =
       operatorPlane &&
-      composeOperatorPlane(operatorPlane, { repositories: createDynamoRepositories({ tableName: names.table, client: documentClient }), clock: systemClock }, whatsapp, randomIdGenerator);
+      composeOperatorPlane(operatorPlane, { repositories: createDynamoRepositories({ tableName: names.table, client: documentClient, keyLayout }), clock: systemClock }, whatsapp, randomIdGenerator);
     const requirePlane = () => {
       if (operatorPlane === undefined || plane === undefined) throw new Error('The operator plane is off: start the pipeline with adminPhoneNumbers');
       return { ...plane, consoleUrl: operatorPlane.consoleUrl };
     };
     const sweepHandoffs = () => {
       requirePlane();
-      return createHandoffSweeperHandler({ tableName: names.table, whatsapp, operatorPlane: operatorPlane!, crmSyncEnabled, ...observability('whatsapp-handoff-sweeper', logLevel, options) })();
+      return createHandoffSweeperHandler({ tableName: names.table, whatsapp, operatorPlane: operatorPlane!, crmSyncEnabled, keyLayout, ...observability('whatsapp-handoff-sweeper', logLevel, options) })();
     };
     if (operatorPlane !== undefined && options.sweepEveryMs !== undefined) {
       const sweeper = setInterval(() => void sweepHandoffs().catch(() => undefined), options.sweepEveryMs);
@@ -294,7 +304,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     const syncCrm = () => {
       if (fakeCrm === undefined) throw new Error('CRM sync is off: start the pipeline with crmSync');
       const crm = new SignedWebhookCrmClient({ url: fakeCrm.url, secret: async () => fakeCrm.secret });
-      return createCrmSyncHandler({ tableName: names.table, crm, ...observability('whatsapp-crm-sync', logLevel, options) })();
+      return createCrmSyncHandler({ tableName: names.table, crm, keyLayout, ...observability('whatsapp-crm-sync', logLevel, options) })();
     };
     if (options.crmSync?.everyMs !== undefined) {
       const worker = setInterval(() => void syncCrm().catch(() => undefined), options.crmSync.everyMs);
@@ -310,6 +320,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
         turnQueueUrl: queues.turnQueueUrl,
         businessPhoneNumberIds: [LOCAL_BUSINESS.businessPhoneNumberId],
         sqsClient,
+        keyLayout,
         ...observability('whatsapp-eum-inbound', logLevel, options),
       });
       deliver = (messages) => deliverToEventTopic(inbound, messages);
@@ -382,6 +393,7 @@ async function startOperatorPlane(
     readonly logLevel: LogLevel;
     readonly cleanup: Cleanup;
     readonly crmSyncEnabled: boolean;
+    readonly keyLayout: KeyLayout;
   },
 ): Promise<string | undefined> {
   if (options.adminPhoneNumbers === undefined || options.adminPhoneNumbers.length === 0) return undefined;
@@ -392,6 +404,7 @@ async function startOperatorPlane(
     deadLetters: context.deadLetters,
     console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY),
     crmSyncEnabled: context.crmSyncEnabled,
+    keyLayout: context.keyLayout,
     ...observability('whatsapp-operator', context.logLevel, options),
   });
   const server = await startFunctionUrlServer(operator, { port: options.ports?.console });

@@ -1,6 +1,7 @@
 import { COST_GUARD_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { AgentConfigurationError } from '../../lambda/core/adapters/agent/agent-from-environment';
-import { RuntimeConfigError } from '../../lambda/core/adapters/runtime-environment';
+import { composeFunction } from '../../lambda/core/adapters/function-runtime';
+import { keyLayoutFromEnvironment, RuntimeConfigError } from '../../lambda/core/adapters/runtime-environment';
 import { readOrchestratorConfig } from '../../lambda/orchestrator/runtime-config';
 import { readWebhookConfig } from '../../lambda/webhook/runtime-config';
 
@@ -125,5 +126,30 @@ describe('the WhatsApp channel', () => {
   it('refuses an unknown channel and End User Messaging without numbers', () => {
     expect(() => readOrchestratorConfig({ ...orchestratorEnvironment, [RUNTIME_ENV.whatsAppChannel]: 'telegram' })).toThrow(`${RUNTIME_ENV.whatsAppChannel}="telegram"`);
     expect(() => readOrchestratorConfig(without(endUserMessaging, RUNTIME_ENV.endUserMessagingPhoneNumbers))).toThrow(RUNTIME_ENV.endUserMessagingPhoneNumbers);
+  });
+});
+
+describe('the key layout (every function, read where it composes its repositories)', () => {
+  it('is seed when the construct left it out, else the phase it set', () => {
+    expect(keyLayoutFromEnvironment({})).toBe('seed');
+    expect(keyLayoutFromEnvironment({ [RUNTIME_ENV.keyLayout]: 'migrating' })).toBe('migrating');
+    expect(keyLayoutFromEnvironment({ [RUNTIME_ENV.keyLayout]: ' sharded ' })).toBe('sharded');
+  });
+
+  it('stops the cold start on an unknown phase, naming the variable and the choices', () => {
+    const read = () => keyLayoutFromEnvironment({ [RUNTIME_ENV.keyLayout]: 'shards' });
+    expect(read).toThrow(RuntimeConfigError);
+    expect(read).toThrow(/KEY_LAYOUT: Unknown key layout "shards": use one of seed, migrating, sharded/);
+  });
+
+  it('reaches the repositories a handler composes', () => {
+    const previous = process.env[RUNTIME_ENV.keyLayout];
+    process.env[RUNTIME_ENV.keyLayout] = 'sharded-ish';
+    try {
+      expect(() => composeFunction('webhook', { tableName: 'agent-table' })).toThrow(RuntimeConfigError);
+    } finally {
+      if (previous === undefined) delete process.env[RUNTIME_ENV.keyLayout];
+      else process.env[RUNTIME_ENV.keyLayout] = previous;
+    }
   });
 });

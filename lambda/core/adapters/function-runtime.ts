@@ -6,7 +6,7 @@ import { createDynamoRepositories, type DynamoRepositories } from './dynamodb/dy
 import type { KeyLayout } from './dynamodb/key-layout';
 import { createPowertools, instrumentInvocation, type Powertools } from './observability/powertools';
 import type { RetentionPolicy } from '../domain/privacy';
-import { crmSyncEnabled, type ObservabilityConfig, retentionFromEnvironment } from './runtime-environment';
+import { crmSyncEnabled, keyLayoutFromEnvironment, type ObservabilityConfig, retentionFromEnvironment } from './runtime-environment';
 import { systemClock } from './system/system-clock';
 
 /** What every function needs from its surroundings; each handler adds its own ports. */
@@ -24,7 +24,7 @@ export interface FunctionRuntime {
   readonly kitObserver?: DynamoKitObserver;
   /** IANA zone whose midnight ends operator login links and sessions. */
   readonly operatorTimeZone?: string;
-  /** Which layout of the keys every customer writes (the write-shard migration phase). @default seed */
+  /** Which layout of the keys every customer writes (the write-shard migration phase). Default: `KEY_LAYOUT` of the environment, else seed. */
   readonly keyLayout?: KeyLayout;
   /** Session writes carry the CRM projection. Default: `CRM_SYNC_ENABLED` of the environment. */
   readonly crmSyncEnabled?: boolean;
@@ -59,7 +59,7 @@ export function composeFunction(name: string, runtime: FunctionRuntime): Compose
       client: createDocumentClient(runtime.dynamoDbEndpoint === undefined ? {} : { endpoint: runtime.dynamoDbEndpoint }, (client) => powertools.tracer.captureAWSv3Client(client)),
       observer: runtime.kitObserver,
       operatorTimeZone: runtime.operatorTimeZone,
-      keyLayout: runtime.keyLayout,
+      keyLayout: runtime.keyLayout ?? keyLayoutFromEnvironment(process.env),
       crmSyncEnabled: runtime.crmSyncEnabled ?? crmSyncEnabled(process.env),
       retention: runtime.retention ?? retentionFromEnvironment(process.env),
     }),

@@ -1,5 +1,6 @@
 import { RUNTIME_ENV } from '../../../lib/private/pipeline-contract';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../domain/privacy';
+import { KeyLayout, parseKeyLayout } from './dynamodb/key-layout';
 
 /** A function's environment is missing a variable or holds an unusable value; thrown at cold start. */
 export class RuntimeConfigError extends Error {
@@ -45,4 +46,20 @@ export function retentionFromEnvironment(env: NodeJS.ProcessEnv): RetentionPolic
     conversationSeconds: seconds(RUNTIME_ENV.conversationRetentionSeconds, DEFAULT_RETENTION.conversationSeconds),
     demandSeconds: seconds(RUNTIME_ENV.demandRetentionSeconds, DEFAULT_RETENTION.demandSeconds),
   };
+}
+
+/**
+ * The write-shard migration phase the construct set (`keyLayout`); `seed` when unset (local runs,
+ * deployments that never chose). Every function of a deployment must agree, so each reads it where
+ * it composes its repositories, and an unknown value stops the cold start instead of writing a
+ * layout no reader expects.
+ */
+export function keyLayoutFromEnvironment(env: NodeJS.ProcessEnv): KeyLayout {
+  const value = env[RUNTIME_ENV.keyLayout]?.trim();
+  if (!value) return KeyLayout.seed;
+  try {
+    return parseKeyLayout(value);
+  } catch (error) {
+    throw new RuntimeConfigError(`Environment variable ${RUNTIME_ENV.keyLayout}: ${(error as Error).message}. The AgentPipeline construct sets it from the keyLayout prop.`);
+  }
 }

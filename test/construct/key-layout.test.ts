@@ -1,0 +1,49 @@
+import type { Stack } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { CrmTarget, KeyLayout, WhatsAppChannel } from '../../lib';
+import { KeyLayout as RuntimeKeyLayout } from '../../lambda/core/adapters/dynamodb/key-layout';
+import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { synthPipeline, type SynthesizedPipeline } from './support';
+
+const ADMIN = '5511912345678';
+
+function crmFunction(stack: Stack): lambda.Function {
+  return new lambda.Function(stack, 'Crm', { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => {}') });
+}
+
+/** The key layout variable of every function that touches the table, by logical id. */
+function keyLayoutByFunction(synth: SynthesizedPipeline): Record<string, string | undefined> {
+  const functions = Object.entries(synth.template.findResources('AWS::Lambda::Function')).filter(([, fn]) => fn.Properties.Environment?.Variables?.[RUNTIME_ENV.tableName] !== undefined);
+  return Object.fromEntries(functions.map(([logicalId, fn]) => [logicalId, fn.Properties.Environment.Variables[RUNTIME_ENV.keyLayout]]));
+}
+
+describe('keyLayout', () => {
+  test.each([
+    ['the Cloud API', undefined],
+    ['End User Messaging', WhatsAppChannel.endUserMessaging({ phoneNumbers: [{ id: 'phone-number-id-976c72a700aac43eaf573ae050example', metaPhoneNumberId: '106540352242922' }] })],
+  ])('reaches every function that reads or writes sessions and messages (%s, operator plane, CRM worker)', (_name, channel) => {
+    for (const layout of [KeyLayout.MIGRATING, KeyLayout.SHARDED]) {
+      const synth = synthPipeline({ keyLayout: layout, channel, adminPhoneNumbers: [ADMIN] }, (stack) => ({ crmSync: CrmTarget.fromFunction(crmFunction(stack)) }));
+      const layouts = keyLayoutByFunction(synth);
+      // Inbound (webhook or End User Messaging), orchestrator, operator, handoff sweeper, CRM worker.
+      expect(Object.keys(layouts)).toHaveLength(5);
+      expect(new Set(Object.values(layouts))).toEqual(new Set([layout]));
+    }
+  });
+
+  test('default: no variable anywhere, which the runtime reads as seed', () => {
+    for (const synth of [synthPipeline(), synthPipeline({ keyLayout: KeyLayout.SEED })]) {
+      const layouts = keyLayoutByFunction(synth);
+      expect(Object.keys(layouts).length).toBeGreaterThanOrEqual(2);
+      expect(Object.values(layouts).every((value) => value === undefined)).toBe(true);
+    }
+  });
+
+  test('its values are the ones the runtime parses', () => {
+    expect(Object.values(KeyLayout).sort()).toEqual(Object.values(RuntimeKeyLayout).sort());
+  });
+
+  test('a value outside the enum (plain JavaScript callers) is refused with the choices', () => {
+    expect(() => synthPipeline({ keyLayout: 'shards' as KeyLayout })).toThrow(/keyLayout 'shards' is not one of seed, migrating, sharded: use KeyLayout.SEED, KeyLayout.MIGRATING or KeyLayout.SHARDED/);
+  });
+});
