@@ -38,6 +38,7 @@ async function bundle(name) {
     // says why; docs/PERFORMANCE.md records the savings).
     alias: {
       '@aws-sdk/credential-provider-node': path.join(root, 'scripts', 'bundle-shims', 'credential-provider-env-only.mjs'),
+      '@aws-sdk/token-providers': path.join(root, 'scripts', 'bundle-shims', 'token-providers-env-only.mjs'),
       semver: path.join(root, 'scripts', 'bundle-shims', 'semver-gte.cjs'),
     },
     legalComments: 'eof',
