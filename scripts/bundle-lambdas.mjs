@@ -38,6 +38,7 @@ async function bundle(name) {
     // says why; docs/PERFORMANCE.md records the savings).
     alias: {
       '@aws-sdk/credential-provider-node': path.join(root, 'scripts', 'bundle-shims', 'credential-provider-env-only.mjs'),
+      '@aws-sdk/token-providers': path.join(root, 'scripts', 'bundle-shims', 'token-providers-env-only.mjs'),
       semver: path.join(root, 'scripts', 'bundle-shims', 'semver-gte.cjs'),
     },
     legalComments: 'eof',
@@ -47,6 +48,21 @@ async function bundle(name) {
   const { size } = await stat(outfile);
   const inputs = Object.keys(result.metafile.inputs).length;
   console.log(`assets/${name}/index.js  ${(size / 1024).toFixed(1)} KiB  (${inputs} input files)`);
+  if (REPORT) printLargestPackages(result.metafile.outputs[path.relative(process.cwd(), outfile)] ?? Object.values(result.metafile.outputs)[0]);
+}
+
+/** `--report`: what each bundle carries, by package, largest first — where the next cut is. */
+const REPORT = process.argv.includes('--report');
+
+function printLargestPackages(output) {
+  const bytesByPackage = new Map();
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+    // The innermost node_modules package, or the project folder for the project's own code.
+    const packageName = input.match(/.*node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1] ?? input.split('/').slice(0, 3).join('/');
+    bytesByPackage.set(packageName, (bytesByPackage.get(packageName) ?? 0) + bytesInOutput);
+  }
+  const largest = [...bytesByPackage].sort(([, a], [, b]) => b - a).slice(0, 20);
+  for (const [packageName, bytes] of largest) console.log(`  ${(bytes / 1024).toFixed(1).padStart(7)} KiB  ${packageName}`);
 }
 
 for (const name of FUNCTIONS) {
