@@ -4,7 +4,7 @@
 // `migrating` key layout. Uses the operator's AWS credentials, or the local runtime's endpoint.
 import { parseArgs } from 'node:util';
 import { type CliCommand, isArgumentError, UsageError } from './commands';
-import { tableOf } from './pipeline-stack';
+import { PIPELINE_TARGET_OPTIONS, tableOf } from './pipeline-stack';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { WRITE_SHARDS } from '../lambda/core/adapters/dynamodb/keys';
 import { backfillWriteShards } from '../lambda/core/adapters/dynamodb/write-shard-backfill';
@@ -35,12 +35,8 @@ async function backfill(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      'stack': { type: 'string' },
-      'pipeline': { type: 'string' },
-      'region': { type: 'string' },
-      'table': { type: 'string' },
+      ...PIPELINE_TARGET_OPTIONS,
       'llm-days': { type: 'string' },
-      'help': { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {

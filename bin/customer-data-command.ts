@@ -6,7 +6,7 @@ import { CustomerDataRights, InvalidCustomerIdError } from '../lambda/core/appli
 import { randomIdGenerator } from '../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../lambda/core/adapters/system/system-clock';
 import { isArgumentError, UsageError } from './commands';
-import { tableOf } from './pipeline-stack';
+import { PIPELINE_TARGET_OPTIONS, tableOf } from './pipeline-stack';
 
 export const TARGET_USAGE = `  --customer <id>          the customer's WhatsApp number or user id (as stored, digits only for phones)
   --stack <name>           the deployed stack: the table comes from its outputs
@@ -48,11 +48,7 @@ export async function parseCustomerCommand(
     args: [...argv],
     options: {
       'customer': { type: 'string' },
-      'stack': { type: 'string' },
-      'pipeline': { type: 'string' },
-      'region': { type: 'string' },
-      'table': { type: 'string' },
-      'help': { type: 'boolean', short: 'h' },
+      ...PIPELINE_TARGET_OPTIONS,
       ...extra,
     },
   });

@@ -4,6 +4,18 @@ import { CloudFormationClient, DescribeStacksCommand, type Output } from '@aws-s
 import { STACK_OUTPUTS } from '../lib/private/pipeline-contract';
 import { UsageError } from './commands';
 
+/**
+ * The options every operator command shares (for `node:util` parseArgs): which deployed pipeline
+ * (`--stack`, `--pipeline`, `--region`) or which table (`--table`), and `--help`.
+ */
+export const PIPELINE_TARGET_OPTIONS = {
+  'stack': { type: 'string' },
+  'pipeline': { type: 'string' },
+  'region': { type: 'string' },
+  'table': { type: 'string' },
+  'help': { type: 'boolean', short: 'h' },
+} as const;
+
 /** Where a deployed pipeline's data and queues are. */
 export interface PipelineResources {
   readonly tableName: string;

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { type CliCommand, isArgumentError, UsageError } from './commands';
-import { describePipelineStack, type PipelineResources } from './pipeline-stack';
+import { describePipelineStack, PIPELINE_TARGET_OPTIONS, type PipelineResources } from './pipeline-stack';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { SqsDeadLetterQueue } from '../lambda/core/adapters/sqs/sqs-dead-letter-queue';
 import { RedriveDeadLetters, type RedriveAction } from '../lambda/core/application/redrive-dead-letters';
@@ -52,15 +52,11 @@ async function redrive(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      'stack': { type: 'string' },
-      'pipeline': { type: 'string' },
-      'region': { type: 'string' },
-      'table': { type: 'string' },
+      ...PIPELINE_TARGET_OPTIONS,
       'queue-url': { type: 'string' },
       'dlq-url': { type: 'string' },
       'apply': { type: 'boolean' },
       'yes': { type: 'boolean' },
-      'help': { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
