@@ -205,6 +205,13 @@ export class AgentPipeline extends Construct {
    * @default - only with `crmSync`
    */
   public readonly crmSyncUncertainAlarm?: cloudwatch.Alarm;
+  /**
+   * An End User Messaging event failed the inbound function on every retry and waits in
+   * `inboundDeadLetterQueue`: its messages are not registered.
+   *
+   * @default - only with `WhatsAppChannel.endUserMessaging()`
+   */
+  public readonly inboundDeadLetterQueueAlarm?: cloudwatch.Alarm;
 
   private readonly settings: PipelineSettings;
   private readonly placement: ProductionPlacement;
@@ -311,6 +318,7 @@ export class AgentPipeline extends Construct {
       metricTableThrottledRequests: this.metricTableThrottledRequests(),
       bedrockModelId: this.bedrockModelId,
       crmSyncFunction: this.crmSyncFunction,
+      inboundDeadLetterQueue: this.inboundDeadLetterQueue,
       alarmAction: props.alarmTopic && new cloudwatchActions.SnsAction(props.alarmTopic),
     };
     const alarms = createPipelineAlarms(observed);
@@ -330,6 +338,7 @@ export class AgentPipeline extends Construct {
     this.modelThrottlesAlarm = alarms.modelThrottles;
     this.crmSyncBlockedAlarm = alarms.crmSyncBlocked;
     this.crmSyncUncertainAlarm = alarms.crmSyncUncertain;
+    this.inboundDeadLetterQueueAlarm = alarms.inboundDeadLetterQueue;
     this.alarms = alarms.all;
     this.dashboard = this.settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
   }

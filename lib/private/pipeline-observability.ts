@@ -56,6 +56,8 @@ export interface ObservedPipeline {
   readonly bedrockModelId?: string;
   /** Present when `crmSync` is set. */
   readonly crmSyncFunction?: lambda.Function;
+  /** Present on the End User Messaging channel: events the inbound function failed on every retry. */
+  readonly inboundDeadLetterQueue?: sqs.IQueue;
   readonly alarmAction?: cloudwatch.IAlarmAction;
 }
 
@@ -77,6 +79,7 @@ export interface PipelineAlarms {
   readonly crmSyncErrors?: cloudwatch.Alarm;
   readonly crmSyncBlocked?: cloudwatch.Alarm;
   readonly crmSyncUncertain?: cloudwatch.Alarm;
+  readonly inboundDeadLetterQueue?: cloudwatch.Alarm;
   /** Every alarm above, in creation order. */
   readonly all: cloudwatch.Alarm[];
 }
@@ -194,6 +197,15 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
             `Bedrock throttled calls of ${names.table} to ${pipeline.bedrockModelId}: turns are retried and may reach the dead-letter queue. Request a quota increase or use a cross-Region profile.`,
           ),
     ...(pipeline.crmSyncFunction ? crmSyncAlarms(pipeline.crmSyncFunction) : {}),
+    inboundDeadLetterQueue:
+      pipeline.inboundDeadLetterQueue === undefined
+        ? undefined
+        : alarm(
+            'InboundDeadLetterQueueAlarm',
+            pipeline.inboundDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: ALARM_PERIOD }),
+            thresholds.deadLetterQueueMessages,
+            `End User Messaging events of ${names.table} failed on every retry of the inbound function and wait in its dead-letter queue: the customer messages in them are not registered. Fix the cause, then publish their messages to the event topic again (registration is idempotent).`,
+          ),
   };
   return { ...alarms, all };
 

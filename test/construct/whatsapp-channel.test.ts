@@ -66,6 +66,19 @@ describe('End User Messaging Social', () => {
     });
   });
 
+  test('alarms when an event waits in the inbound dead-letter queue (its messages are not registered)', () => {
+    const { stack, pipeline, template } = synth();
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: stack.resolve(pipeline.inboundDeadLetterQueue!.queueName) }],
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      AlarmDescription: Match.stringLikeRegexp('InboundDeadLetterQueueAlarm'),
+    });
+    expect(pipeline.alarms).toContain(pipeline.inboundDeadLetterQueueAlarm);
+    expect(synthPipeline().template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmDescription: Match.stringLikeRegexp('InboundDeadLetterQueueAlarm') } })).toEqual({});
+  });
+
   test('lets the orchestrator send only from the given numbers, and read no secret', () => {
     const synthesized = synth();
     const statements = roleStatements(synthesized, synthesized.pipeline.orchestratorFunction.role!);
