@@ -10,10 +10,7 @@ import { SessionAttribute } from './codecs/session-codec';
 import type { DynamoKit, Item, UpdateRequest } from './dynamo-kit';
 import {
   activePointerKey,
-  ENTITY_TYPE,
   EntityType,
-  GSI1,
-  GSI1PK,
   llmDayPartition,
   messageHistoryPrefix,
   messageKey,
@@ -131,16 +128,9 @@ export class DynamoMessageRepository implements MessageRepository {
     for (let daysAgo = 0; daysAgo < maxDays && found.length < limit; daysAgo++) {
       const day = new Date(today - daysAgo * DAY_MS);
       const partitions = await this.keyLayout.partitionsToRead(llmDayPartition(day), (shard) => shardedLlmDayPartition(day, shard));
-      const requests = partitions.map((partition) => ({
-        indexName: GSI1,
-        keyCondition: '#gsi1pk = :day',
-        filter: '#type = :message',
-        names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE },
-        values: { ':day': partition, ':message': EntityType.message },
-      }));
       let cursor: string | undefined;
       do {
-        const page = await queryIndexPartitionsPage(this.kit, requests, { limit: limit - found.length, cursor }, { newestFirst: true });
+        const page = await queryIndexPartitionsPage(this.kit, { partitions, entityType: EntityType.message }, { limit: limit - found.length, cursor }, { newestFirst: true });
         found.push(...page.items.map(messageFromItem));
         cursor = page.cursor;
       } while (found.length < limit && cursor !== undefined);

@@ -2,7 +2,7 @@
 import { ConditionFailedError } from '../../domain/errors';
 import type { Page, PageRequest } from '../../ports/repositories';
 import { type DynamoKit, isTransactionConflict, type Item, type QueryPageResult, type QueryRequest } from './dynamo-kit';
-import { GSI1PK, GSI1SK, PK, SK } from './keys';
+import { ENTITY_TYPE, type EntityType, GSI1, GSI1PK, GSI1SK, PK, SK } from './keys';
 
 /** Expression names of the primary key, for `#pk`/`#sk` in conditions and key conditions. */
 export const KEY_NAMES = { '#pk': PK, '#sk': SK } as const;
@@ -52,15 +52,23 @@ export function toPage<T>(result: QueryPageResult, decode: (item: Item) => T): P
 }
 
 /**
- * One page of a GSI1 list: a plain query while it lives in one partition (the seed layout, whose
- * cursors stay valid), a fan-out merged on GSI1SK once it is spread over write shards.
+ * One page of the items of `entityType` in a GSI1 list held in `partitions`: a plain query while it
+ * lives in one partition (the seed layout, whose cursors stay valid), a fan-out merged on GSI1SK
+ * once it is spread over write shards.
  */
 export function queryIndexPartitionsPage(
   kit: DynamoKit,
-  requests: readonly QueryRequest[],
+  list: { readonly partitions: readonly string[]; readonly entityType: EntityType },
   page: PageRequest | undefined,
   options: { readonly newestFirst?: boolean } = {},
 ): Promise<QueryPageResult> {
+  const requests: QueryRequest[] = list.partitions.map((partition) => ({
+    indexName: GSI1,
+    keyCondition: '#gsi1pk = :partition',
+    filter: '#type = :type',
+    names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE },
+    values: { ':partition': partition, ':type': list.entityType },
+  }));
   const limit = pageLimit(page);
   if (requests.length === 1) return kit.queryPage({ ...requests[0], limit, cursor: page?.cursor, newestFirst: options.newestFirst });
   return kit.queryFanOut(requests, { limit, cursor: page?.cursor, newestFirst: options.newestFirst, sortAttribute: GSI1SK, keyAttributes: [GSI1PK, GSI1SK, PK, SK] });

@@ -13,9 +13,7 @@ import type { DynamoKit, TransactAction } from './dynamo-kit';
 import { KeyLayout, KeyLayoutPolicy } from './key-layout';
 import {
   activePointerKey,
-  ENTITY_TYPE,
   EntityType,
-  GSI1,
   GSI1PK,
   latestInboundKey,
   messageHistoryPrefix,
@@ -299,14 +297,7 @@ export class DynamoSessionRepository implements SessionRepository {
   /** Oldest first, over the seed partition and/or every write shard of the state (see key-layout.ts). */
   async listByState(state: SessionState, page?: PageRequest): Promise<Page<Session>> {
     const partitions = await this.keyLayout.partitionsToRead(sessionStatePartition(state), (shard) => shardedSessionStatePartition(state, shard));
-    const requests = partitions.map((partition) => ({
-      indexName: GSI1,
-      keyCondition: '#gsi1pk = :state',
-      filter: '#type = :type',
-      names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE },
-      values: { ':state': partition, ':type': EntityType.session },
-    }));
-    return toPage(await queryIndexPartitionsPage(this.kit, requests, page), sessionFromItem);
+    return toPage(await queryIndexPartitionsPage(this.kit, { partitions, entityType: EntityType.session }, page), sessionFromItem);
   }
 
   acquireHumanSendLock(session: Session, lockId: string, now: string, expiresAt: string): Promise<boolean> {
