@@ -4,6 +4,7 @@ import { HandoffLifecycle } from '../core/application/operator/handoff-lifecycle
 import { OperatorAuditTrail } from '../core/application/operator/operator-audit';
 import { OperatorDirectory } from '../core/application/operator/operator-directory';
 import { OperatorLoginCommand } from '../core/application/operator/operator-login-command';
+import { MessagingConsent } from '../core/application/privacy/messaging-consent';
 import { OperatorSignIn } from '../core/application/operator/operator-sign-in';
 import type { IdGenerator } from '../core/ports/clock';
 import type { WhatsAppSender } from '../core/ports/whatsapp-sender';
@@ -18,7 +19,7 @@ export interface ComposedOperatorPlane {
 
 /** The operator plane's use cases on a function's repositories (orchestrator, sweeper). */
 export function composeOperatorPlane(plane: OperatorPlaneEnvironment, composed: Pick<ComposedFunction, 'repositories' | 'clock'>, whatsapp: WhatsAppSender, ids: IdGenerator): ComposedOperatorPlane {
-  const { config, operatorAuth, audit: auditRepository, sessions, messages, receipts } = composed.repositories;
+  const { config, operatorAuth, audit: auditRepository, sessions, messages, receipts, consents } = composed.repositories;
   const directory = new OperatorDirectory({ config, adminPhoneNumbers: plane.adminPhoneNumbers });
   const audit = new OperatorAuditTrail(auditRepository, composed.clock, ids);
   const signIn = new OperatorSignIn({ auth: operatorAuth, directory, audit, clock: composed.clock });
@@ -27,6 +28,6 @@ export function composeOperatorPlane(plane: OperatorPlaneEnvironment, composed: 
     audit,
     signIn,
     loginCommand: new OperatorLoginCommand({ signIn, whatsapp, consoleUrl: plane.consoleUrl }),
-    handoffs: new HandoffLifecycle({ sessions, messages, receipts, config, directory, whatsapp, clock: composed.clock, ids, settings: plane }),
+    handoffs: new HandoffLifecycle({ sessions, messages, receipts, config, directory, whatsapp, clock: composed.clock, ids, settings: plane, consent: new MessagingConsent({ consents, whatsapp }) }),
   };
 }

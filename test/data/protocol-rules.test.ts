@@ -20,6 +20,10 @@ describe('routing', () => {
   test('the agent answers without a session and in every state a human does not own', () => {
     expect(routesToAgent(undefined)).toBe(true);
     expect(SESSION_STATES.filter((state) => !routesToAgent(state))).toEqual([SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTIVE]);
+    // Opt-out and opt-in words reach the turn whoever owns the conversation; other text does not.
+    expect(SESSION_STATES.filter((state) => !routesToAgent(state, ' Parar! '))).toEqual([]);
+    expect(SESSION_STATES.filter((state) => !routesToAgent(state, 'VOLTAR'))).toEqual([]);
+    expect(SESSION_STATES.filter((state) => !routesToAgent(state, 'não quero parar'))).toEqual([SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTIVE]);
   });
 });
 

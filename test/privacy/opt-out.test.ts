@@ -5,7 +5,9 @@ import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dy
 import { consentCommandOf } from '../../lambda/core/domain/privacy';
 import { DEFAULT_CONSENT_CONFIRMATIONS } from '../../lambda/core/application/privacy/messaging-consent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+import { SessionState } from '../../lambda/core/domain/session';
 import { gate, newCustomer, startTestPipeline, waitUntil } from '../e2e/support';
+import { newOperatorPhone, signInOverWhatsApp, startOperatorPipeline } from '../operator/support';
 import { writeSeedLayoutConsent } from './support';
 
 let pipeline: LocalPipeline | undefined;
@@ -97,4 +99,32 @@ test('one customer’s consent events are one Query of their partition, and the 
     cursor = page.cursor;
   } while (cursor);
   expect(timeline).toEqual(['2026-03-03T10:00:00.000000Z', '2026-03-02T10:00:00.000000Z', '2026-03-01T10:00:00.000000Z', '2025-12-02T10:00:00.000000Z', '2025-12-01T10:00:00.000000Z']);
+});
+
+test('PARAR while a person owns the conversation: recorded and confirmed, then neither reminders nor operator replies reach the customer', async () => {
+  const admin = newOperatorPhone();
+  // Reminders due at once, so the sweep below would send one if opting out did not stop it.
+  pipeline = await startOperatorPipeline([admin], { handoffTimings: { remindCustomerAfterMs: 0 } });
+  const customer = newCustomer();
+  await pipeline.sendCustomerMessage(customer, 'Quero uma pessoa #humano');
+  await waitUntil(() => sentTo(customer).length === 2, 10_000, 'the reply and the nobody-available notice');
+  const handedOff = sentTo(customer);
+
+  await pipeline.sendCustomerMessage(customer, 'Parar');
+  await waitUntil(() => sentTo(customer).length === 3, 10_000, 'the opt-out confirmation');
+  await pipeline.waitForIdle();
+  expect(sentTo(customer)).toEqual([...handedOff, DEFAULT_CONSENT_CONFIRMATIONS.optedOut]);
+  expect((await pipeline.conversation(customer)).session?.state).toBe(SessionState.AWAITING_HUMAN);
+
+  expect((await pipeline.sweepHandoffs()).customersReminded).toBe(0);
+  const console = await signInOverWhatsApp(pipeline, admin);
+  expect((await console.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+  expect((await console.call('POST', `/api/conversations/${customer}/messages`, { text: 'Oi, sou a Bia' })).status).toBe(409);
+  expect(sentTo(customer)).toEqual([...handedOff, DEFAULT_CONSENT_CONFIRMATIONS.optedOut]);
+
+  // Back with VOLTAR, still in the person's hands: confirmed, and the person can answer again.
+  await pipeline.sendCustomerMessage(customer, 'VOLTAR');
+  await waitUntil(() => sentTo(customer).length === 4, 10_000, 'the opt-in confirmation');
+  expect(sentTo(customer)[3]).toBe(DEFAULT_CONSENT_CONFIRMATIONS.optedIn);
+  expect((await console.call('POST', `/api/conversations/${customer}/messages`, { text: 'Oi, sou a Bia' })).status).toBe(201);
 });

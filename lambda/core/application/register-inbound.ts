@@ -66,7 +66,7 @@ export class RegisterInboundTurns {
 
   private async route(turn: InboundTurn, redelivered: boolean): Promise<'agent' | 'human'> {
     const session = await this.deps.sessions.getActive(turn.customerId);
-    if (session !== undefined && !routesToAgent(session.state)) {
+    if (session !== undefined && !routesToAgent(session.state, turn.text)) {
       // Positioned by reception time, not Meta's second-resolution timestamp: after a reply sent
       // within the same second, in the order the operator sees messages arrive. A redelivery keeps
       // the first reception time (the receipt's), so it lands on the same history item, once.

@@ -1,3 +1,4 @@
+import { consentCommandOf } from './privacy';
 import { isHumanOwned, SESSION_STATES, type SessionState } from './session';
 
 /**
@@ -6,7 +7,11 @@ import { isHumanOwned, SESSION_STATES, type SessionState } from './session';
  */
 export const AGENT_ROUTED_STATES: readonly SessionState[] = SESSION_STATES.filter((state) => !isHumanOwned(state));
 
-/** The routing rule of the inbound protocol: the agent answers unless a human owns the active session. */
-export function routesToAgent(activeSessionState: SessionState | undefined): boolean {
-  return activeSessionState === undefined || AGENT_ROUTED_STATES.includes(activeSessionState);
+/**
+ * The routing rule of the inbound protocol: the agent answers unless a human owns the active session.
+ * An opt-out or opt-in word is the customer's decision about every message, whoever answers them, so
+ * it always goes to the turn, which records and confirms it; it must not stop in a person's inbox.
+ */
+export function routesToAgent(activeSessionState: SessionState | undefined, text?: string): boolean {
+  return activeSessionState === undefined || AGENT_ROUTED_STATES.includes(activeSessionState) || consentCommandOf(text) !== undefined;
 }

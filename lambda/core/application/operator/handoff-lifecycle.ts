@@ -9,6 +9,7 @@ import type { PendingInbound } from '../../domain/inbound-receipt';
 import type { Clock, IdGenerator } from '../../ports/clock';
 import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, SessionRepository } from '../../ports/repositories';
 import type { WhatsAppSender } from '../../ports/whatsapp-sender';
+import type { MessagingConsent } from '../privacy/messaging-consent';
 import type { OperatorDirectory } from './operator-directory';
 import { recordSentOutOfTurn } from './out-of-turn-message';
 
@@ -38,6 +39,8 @@ export interface HandoffDependencies {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly settings: HandoffSettings;
+  /** A customer who opted out is told nothing (operators are still notified). */
+  readonly consent: Pick<MessagingConsent, 'isOptedOut'>;
 }
 
 export interface SweepReport {
@@ -116,7 +119,9 @@ export class HandoffLifecycle {
   private async notifyNewHandoff(session: Session): Promise<boolean> {
     if (!(await this.deps.sessions.markHandoffNotified(session, isoMicros(this.deps.clock.now())))) return false;
     const [texts, operators] = await Promise.all([this.texts(), this.availableOperators()]);
-    if (operators.length === 0) await this.tellCustomer(session, texts.noOperatorAvailable);
+    if (operators.length === 0) {
+      if (!(await this.optedOut(session))) await this.tellCustomer(session, texts.noOperatorAvailable);
+    }
     else await this.tellOperators(operators, session, texts.operatorNotification);
     return true;
   }
@@ -134,9 +139,14 @@ export class HandoffLifecycle {
   private async remindCustomer(session: Session): Promise<boolean> {
     const alreadyReminded = session.handoffCustomerRenotifiedAt !== undefined && toEpochMicros(session.handoffCustomerRenotifiedAt) >= toEpochMicros(session.handoffRequestedAt!);
     if (alreadyReminded || !this.elapsed(session.handoffRequestedAt!, this.deps.settings.remindCustomerAfterMs)) return false;
+    if (await this.optedOut(session)) return false;
     const claimed = await this.deps.sessions.markHandoffCustomerRenotified(session, isoMicros(this.deps.clock.now()), { oncePerHandoff: true });
     if (claimed) await this.tellCustomer(session, (await this.texts()).customerRenotify).catch(() => undefined);
     return claimed;
+  }
+
+  private optedOut(session: Session): Promise<boolean> {
+    return this.deps.consent.isOptedOut(session.customerId);
   }
 
   private elapsed(since: IsoTimestamp, ms: number): boolean {
