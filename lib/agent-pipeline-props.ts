@@ -216,7 +216,8 @@ export interface AgentPipelineProps {
 
   /**
    * Whether to create a CloudWatch dashboard with traffic, turn latency, replies, failures, the
-   * dead-letter queue, tokens, throttles and every alarm's state.
+   * dead-letter queue, tokens, what the guards refused or dropped, the CRM sync (with `crmSync`),
+   * throttles and every alarm's state.
    *
    * @default true
    */
@@ -475,4 +476,20 @@ export interface AlarmThresholds {
    * @default 0
    */
   readonly modelThrottles?: number;
+
+  /**
+   * Conversations BLOCKED in the CRM sync (the CRM refused them or kept failing) that a person must
+   * retry; only with `crmSync`. Raise it if a few blocked rows are routine for your CRM.
+   *
+   * @default 0
+   */
+  readonly crmSyncBlockedRows?: number;
+
+  /**
+   * Conversations UNCERTAIN in the CRM sync (a create may or may not have reached the CRM) that a
+   * person must check; only with `crmSync`.
+   *
+   * @default 0
+   */
+  readonly crmSyncUncertainRows?: number;
 }

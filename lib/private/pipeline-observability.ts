@@ -217,13 +217,13 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
       crmSyncBlocked: alarm(
         'CrmSyncBlockedAlarm',
         rows(CUSTOM_METRICS.crmSyncBlockedRows),
-        0,
+        thresholds.crmSyncBlockedRows,
         `Conversations of ${names.table} are BLOCKED in the CRM sync: the CRM refused them or kept failing. Fix the cause, then retry them from the console's CRM view.`,
       ),
       crmSyncUncertain: alarm(
         'CrmSyncUncertainAlarm',
         rows(CUSTOM_METRICS.crmSyncUncertainRows),
-        0,
+        thresholds.crmSyncUncertainRows,
         `Conversations of ${names.table} are UNCERTAIN in the CRM sync: a create may or may not have reached the CRM. Check the CRM, then resolve or retry them from the console's CRM view.`,
       ),
     };
@@ -233,7 +233,7 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
 const WIDGET_WIDTH = 12;
 const WIDGET_HEIGHT = 6;
 
-/** The operators' view: traffic, latency, replies, failures, queues, tokens, throttles, alarm states. */
+/** The operators' view: traffic, latency, replies, failures, queues, tokens, guards, CRM sync, throttles, alarm states. */
 export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: PipelineAlarms): cloudwatch.Dashboard {
   const { settings, webhookFunction, orchestratorFunction } = pipeline;
   const custom = (name: CustomMetricName, label: string, statistic = 'Sum') => customMetric(settings, name, { label, statistic, period: Duration.minutes(5) });
@@ -280,6 +280,24 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
   dashboard.addWidgets(
     graph('Dead-letter queue and queue age', [pipeline.metricDeadLetterQueueMessages], [pipeline.metricOldestMessageAge]),
     graph('Agent tokens', [custom(CUSTOM_METRICS.agentInputTokens, 'Input tokens'), custom(CUSTOM_METRICS.agentOutputTokens, 'Output tokens')]),
+  );
+  const crmSync = pipeline.crmSyncFunction;
+  dashboard.addWidgets(
+    graph('Refused and dropped', [
+      custom(CUSTOM_METRICS.turnOverBudget, 'Turns over a customer budget'),
+      custom(CUSTOM_METRICS.inboundForeignNumberDropped, 'Messages to another business number'),
+      custom(CUSTOM_METRICS.inboundStaleDropped, 'Replayed (stale) messages'),
+      ...(settings.endUserMessaging === undefined ? [] : [custom(CUSTOM_METRICS.inboundEnvelopeMalformed, 'Malformed End User Messaging events')]),
+    ]),
+    ...(crmSync === undefined
+      ? []
+      : [
+          graph(
+            'CRM sync',
+            [custom(CUSTOM_METRICS.crmSyncSent, 'Revisions accepted'), custom(CUSTOM_METRICS.crmSyncRetrying, 'Sends to retry'), crmSync.metricErrors({ ...fiveMinutes, label: 'Worker errors' })],
+            [custom(CUSTOM_METRICS.crmSyncBlockedRows, 'Blocked rows', 'Maximum'), custom(CUSTOM_METRICS.crmSyncUncertainRows, 'Uncertain rows', 'Maximum')],
+          ),
+        ]),
   );
   dashboard.addWidgets(
     graph('Throttles', throttles),

@@ -50,6 +50,8 @@ const DEFAULT_ALARM_THRESHOLDS: Required<AlarmThresholds> = {
   durationShareOfTimeout: 0.8,
   tableThrottledRequests: 0,
   modelThrottles: 0,
+  crmSyncBlockedRows: 0,
+  crmSyncUncertainRows: 0,
 };
 
 /** Lowercase letters, digits and inner hyphens: valid in SQS and DynamoDB names, and readable. */

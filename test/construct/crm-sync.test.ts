@@ -5,7 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AgentBackend, AgentPipeline, CrmTarget } from '../../lib';
-import { expectExactStatements, LOG_ACTIONS, roleStatements, SECRET_READ_ACTIONS, statement, synthPipeline, type SynthesizedPipeline, XRAY_ACTIONS } from './support';
+import { dashboardBody, expectExactStatements, LOG_ACTIONS, roleStatements, SECRET_READ_ACTIONS, statement, synthPipeline, type SynthesizedPipeline, XRAY_ACTIONS } from './support';
 
 function consumerFunction(stack: Stack): lambda.Function {
   return new lambda.Function(stack, 'CrmWriter', { runtime: lambda.Runtime.NODEJS_24_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => ({})') });
@@ -15,7 +15,7 @@ const WORKER = { Description: Match.stringLikeRegexp('^CRM sync worker') };
 
 describe('without crmSync', () => {
   test('nothing of the CRM sync is deployed and no function writes the projection', () => {
-    const { template, pipeline } = synthPipeline({ adminPhoneNumbers: ['5511912345678'] });
+    const { template, pipeline, stack } = synthPipeline({ adminPhoneNumbers: ['5511912345678'] });
     expect(pipeline.crmSyncFunction).toBeUndefined();
     expect(pipeline.crmSyncBlockedAlarm).toBeUndefined();
     expect(pipeline.crmSyncUncertainAlarm).toBeUndefined();
@@ -25,6 +25,7 @@ describe('without crmSync', () => {
     for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
       expect(fn.Properties.Environment.Variables.CRM_SYNC_ENABLED).toBeUndefined();
     }
+    expect(dashboardBody({ template, stack })).not.toContain('CRM sync');
   });
 });
 
@@ -85,6 +86,18 @@ describe('CrmTarget.fromFunction', () => {
     }
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmDescription: Match.stringLikeRegexp('^The CRM sync worker'), MetricName: 'Errors' });
     expect(synth.stack.resolve(pipeline.metricCrmSyncBlockedRows().metricName)).toBe('CrmSyncBlockedRows');
+  });
+  test('the dashboard graphs the sync: revisions accepted, sends to retry, worker errors, blocked and uncertain rows', () => {
+    const body = dashboardBody(synth);
+    expect(body).toContain('\\"title\\":\\"CRM sync\\"');
+    for (const metricName of ['CrmSyncSent', 'CrmSyncRetrying', 'CrmSyncBlockedRows', 'CrmSyncUncertainRows']) expect(body).toContain(`\\"${metricName}\\"`);
+  });
+
+  test('alarmThresholds move the blocked and uncertain alarms', () => {
+    const raised = synthPipeline({ alarmThresholds: { crmSyncBlockedRows: 5, crmSyncUncertainRows: 2 } }, (stack) => ({ crmSync: CrmTarget.fromFunction(consumerFunction(stack)) }));
+    raised.template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'CrmSyncBlockedRows', Threshold: 5 });
+    raised.template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'CrmSyncUncertainRows', Threshold: 2 });
+    expect(() => synthPipeline({ alarmThresholds: { crmSyncBlockedRows: -1 } })).toThrow(/alarmThresholds.crmSyncBlockedRows must be a count of 0 or more; got -1/);
   });
 });
 

@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { AgentBackend, LogLevel } from '../../lib';
-import { synthPipeline, type SynthesizedPipeline } from './support';
+import { dashboardBody, synthPipeline, type SynthesizedPipeline } from './support';
 
 const MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 
@@ -74,13 +74,15 @@ describe('alarms on what the functions absorb (custom metrics)', () => {
     ]);
   });
 
-  test('a dashboard by default: nine widgets, every alarm in its status widget', () => {
+  test('a dashboard by default: every graph, what the guards refused or dropped, every alarm in its status widget', () => {
     synth.template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
-    const body = JSON.stringify(synth.stack.resolve(Object.values(synth.template.findResources('AWS::CloudWatch::Dashboard'))[0].Properties.DashboardBody));
-    for (const title of ['Traffic', 'Turn latency', 'Replies', 'Failures', 'Dead-letter queue and queue age', 'Agent tokens', 'Throttles', 'Alarms']) {
+    const body = dashboardBody(synth);
+    for (const title of ['Traffic', 'Turn latency', 'Replies', 'Failures', 'Dead-letter queue and queue age', 'Agent tokens', 'Refused and dropped', 'Throttles', 'Alarms']) {
       expect(body).toContain(`\\"title\\":\\"${title}\\"`);
     }
-    expect(body).toContain('AgentInputTokens');
+    for (const metricName of ['AgentInputTokens', 'TurnOverBudget', 'InboundForeignNumberDropped', 'InboundStaleDropped']) expect(body).toContain(`\\"${metricName}\\"`);
+    // Only the End User Messaging channel has envelopes to be malformed.
+    expect(body).not.toContain('InboundEnvelopeMalformed');
     expect(synth.pipeline.dashboard).toBeDefined();
   });
 });

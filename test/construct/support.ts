@@ -29,6 +29,11 @@ export function synthPipeline(
   return { app, stack, pipeline, template: Template.fromStack(stack) };
 }
 
+/** The dashboard's body as synthesized (JSON text, quotes escaped), to look for titles and metric names. */
+export function dashboardBody({ template, stack }: Pick<SynthesizedPipeline, 'template' | 'stack'>): string {
+  return JSON.stringify(stack.resolve(Object.values(template.findResources('AWS::CloudWatch::Dashboard'))[0].Properties.DashboardBody));
+}
+
 /** A policy statement in a comparable form: sorted action list, resources as a list. */
 export interface NormalizedStatement {
   readonly actions: string[];

@@ -8,7 +8,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AgentBackend, AgentPipeline, WhatsAppChannel, type EndUserMessagingChannelOptions } from '../../lib';
 import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
-import { roleStatements, statement, synthPipeline } from './support';
+import { dashboardBody, roleStatements, statement, synthPipeline } from './support';
 
 const PHONE_NUMBERS = [
   { id: 'phone-number-id-976c72a700aac43eaf573ae050example', metaPhoneNumberId: '106540352242922' },
@@ -77,6 +77,10 @@ describe('End User Messaging Social', () => {
     });
     expect(pipeline.alarms).toContain(pipeline.inboundDeadLetterQueueAlarm);
     expect(synthPipeline().template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmDescription: Match.stringLikeRegexp('InboundDeadLetterQueueAlarm') } })).toEqual({});
+  });
+
+  test('graphs malformed End User Messaging events among what was refused or dropped', () => {
+    expect(dashboardBody(synth())).toContain('\\"InboundEnvelopeMalformed\\"');
   });
 
   test('lets the orchestrator send only from the given numbers, and read no secret', () => {
