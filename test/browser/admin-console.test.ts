@@ -1,6 +1,6 @@
 // The admin screens of the console in headless Chromium against the local pipeline: the prompt the
 // agent answers with (edit, history, diff, rollback, a stale edit explained), operators, settings,
-// the dead-letter queue, the CRM sync problems.
+// the dead-letter queue, the CRM sync problems, one customer's data exported and erased.
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Page } from 'playwright-core';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
@@ -219,6 +219,36 @@ describe('an admin tuning the agent', () => {
     expect(await repositories.crmSync.get('crm-uncertain-screen')).toMatchObject({ status: 'PENDING', contactId: 'contact-9', dealId: 'deal-9' });
     expect(await unnamedControls(page)).toEqual([]);
     await screenshot(page, 'crm-desktop');
+  });
+
+  it('exports a customer, then erases them only once the id is typed a second time', async () => {
+    const leaving = newCustomer();
+    await pipeline.sendCustomerMessage(leaving, 'Quero apagar meus dados');
+    await waitUntil(() => pipeline.fakeWhatsApp.sent().some((message) => message.recipient === leaving), 15_000, 'the agent answer');
+    await pipeline.waitForIdle();
+
+    await page.getByRole('link', { name: 'Dados de clientes' }).click();
+    await page.getByRole('textbox', { name: 'Número ou id do cliente no WhatsApp' }).fill(leaving);
+    await page.getByRole('button', { name: 'Exportar (JSON)' }).click();
+    await page.getByText(`Exportação de ${leaving}:`).waitFor();
+    expect(await page.locator('pre').textContent()).toContain('Quero apagar meus dados');
+
+    const erase = page.getByRole('button', { name: 'Apagar tudo deste cliente' });
+    const confirmation = page.getByRole('textbox', { name: 'Para confirmar, digite o id do cliente de novo' });
+    expect(await erase.isDisabled()).toBe(true);
+    await confirmation.fill(`${leaving.slice(0, -1)}0`);
+    expect(await erase.isDisabled()).toBe(true);
+    // Nothing was erased while the two ids differed.
+    expect((await pipeline.conversation(leaving)).session).toBeDefined();
+
+    await confirmation.fill(leaving);
+    await erase.click();
+    await page.getByRole('status').filter({ hasText: 'Cliente apagado. Na auditoria:' }).waitFor();
+    const left = await pipeline.conversation(leaving);
+    expect(left.session).toBeUndefined();
+    expect(left.history).toEqual([]);
+    expect(await page.locator('pre').count()).toBe(0);
+    expect(await unnamedControls(page)).toEqual([]);
   });
 
   it('ran without a CSP refusal or a script error', () => {
