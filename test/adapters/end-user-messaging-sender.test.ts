@@ -14,9 +14,10 @@ import {
 import { classifyEndUserMessagingError } from '../../lambda/core/adapters/whatsapp/end-user-messaging-errors';
 import { EndUserMessagingWhatsAppSender } from '../../lambda/core/adapters/whatsapp/end-user-messaging-sender';
 import { WHATSAPP_TEXT_LIMIT } from '../../lambda/core/adapters/whatsapp/whatsapp-text';
-import { WhatsAppSendError, type OutboundTextMessage } from '../../lambda/core/ports/whatsapp-sender';
+import type { OutboundTextMessage } from '../../lambda/core/ports/whatsapp-sender';
 import { FakeEndUserMessaging } from '../../local/fake-whatsapp/fake-end-user-messaging';
 import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
+import { sendError } from './send-failure';
 
 const META_PHONE_NUMBER_ID = '106540352242922';
 const ORIGINATION_ID = 'phone-number-id-976c72a700aac43eaf573ae050example';
@@ -40,15 +41,6 @@ afterAll(async () => {
 
 function sender(phoneNumbers = new Map([[META_PHONE_NUMBER_ID, ORIGINATION_ID]]), senderClient = client): EndUserMessagingWhatsAppSender {
   return new EndUserMessagingWhatsAppSender({ client: senderClient, phoneNumbers, metaApiVersion: 'v20.0' });
-}
-
-async function sendError(promise: Promise<unknown>): Promise<WhatsAppSendError> {
-  const error = await promise.then(
-    () => undefined,
-    (failure: unknown) => failure,
-  );
-  expect(error).toBeInstanceOf(WhatsAppSendError);
-  return error as WhatsAppSendError;
 }
 
 describe('sending through End User Messaging', () => {

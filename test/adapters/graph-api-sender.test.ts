@@ -2,8 +2,9 @@ import { GraphApiWhatsAppSender, type GraphApiSenderOptions } from '../../lambda
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { WHATSAPP_TEXT_LIMIT } from '../../lambda/core/adapters/whatsapp/whatsapp-text';
 import type { WhatsAppCredentials, WhatsAppCredentialsProvider } from '../../lambda/core/ports/credentials';
-import { WhatsAppSendError, type OutboundTextMessage } from '../../lambda/core/ports/whatsapp-sender';
+import type { OutboundTextMessage } from '../../lambda/core/ports/whatsapp-sender';
 import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
+import { sendError } from './send-failure';
 import { fixture, fixtureText } from './fixtures';
 
 const BUSINESS_NUMBER_ID = '106540352242922';
@@ -36,15 +37,6 @@ function sender(options: Partial<GraphApiSenderOptions> = {}): GraphApiWhatsAppS
     credentials: new StaticCredentialsProvider(credentials()),
     ...options,
   });
-}
-
-async function sendError(promise: Promise<unknown>): Promise<WhatsAppSendError> {
-  const error = await promise.then(
-    () => undefined,
-    (failure: unknown) => failure,
-  );
-  expect(error).toBeInstanceOf(WhatsAppSendError);
-  return error as WhatsAppSendError;
 }
 
 describe('sending a text', () => {
