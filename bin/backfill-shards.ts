@@ -14,7 +14,8 @@ const USAGE = `Usage:
   npx cdk-whatsapp-agent-pipeline backfill-shards --stack <name> [--pipeline <id>] [--region <region>] [--llm-days <n>]
   npx cdk-whatsapp-agent-pipeline backfill-shards --table <name> [--llm-days <n>]
 
-Moves sessions (GSI1 STATE#{state}) and agent replies (GSI1 LLM#{day}) to their write shard
+Moves sessions (GSI1 STATE#{state}), CRM projection rows (GSI1 CRM_SYNC#{status}) and agent
+replies (GSI1 LLM#{day}) to their write shard
 (${WRITE_SHARDS} shards), then checks that no item is left in the seed layout. Only then it writes the
 completion marker: functions running the "migrating" key layout read the shards only from then on.
 Safe to run again; exit code 0 when complete, 2 when items remain (a function still writes the seed

@@ -1,12 +1,15 @@
 // Write shards and their phased introduction, on DynamoDB Local: a table holding seed-layout items,
 // items written by the `migrating` layout and items moved between them, read before and after the
 // backfill reports complete.
+import { DynamoCrmSyncRepository } from '../../lambda/core/adapters/dynamodb/crm-sync-repository';
 import { DynamoKit, type UpdateRequest } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { KeyLayout, KeyLayoutPolicy } from '../../lambda/core/adapters/dynamodb/key-layout';
 import * as keys from '../../lambda/core/adapters/dynamodb/keys';
 import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
 import { backfillWriteShards } from '../../lambda/core/adapters/dynamodb/write-shard-backfill';
+import { randomIdGenerator } from '../../lambda/core/adapters/system/random-id-generator';
+import { type CrmSyncRow, CrmSyncStatus } from '../../lambda/core/domain/crm-sync';
 import { InvalidCursorError, InvalidKeySegmentError } from '../../lambda/core/domain/errors';
 import type { Message } from '../../lambda/core/domain/message';
 import { type Session, SessionState } from '../../lambda/core/domain/session';
@@ -27,7 +30,25 @@ afterAll(() => table.drop());
 /** Repositories of one deployment phase, each with its own policy (and so its own marker cache). */
 function deployment(layout: KeyLayout, onKit: DynamoKit = kit) {
   const policy = new KeyLayoutPolicy(layout, onKit, clock);
-  return { sessions: new DynamoSessionRepository(onKit, clock, undefined, policy), messages: new DynamoMessageRepository(onKit, clock, policy) };
+  const crmSync = new DynamoCrmSyncRepository(onKit, clock, randomIdGenerator, policy);
+  return {
+    sessions: new DynamoSessionRepository(onKit, clock, undefined, policy),
+    messages: new DynamoMessageRepository(onKit, clock, policy),
+    crmSync,
+    /** Session writes that carry the CRM projection (a deployment with `crmSync`). */
+    crmSessions: new DynamoSessionRepository(onKit, clock, crmSync, policy),
+  };
+}
+
+async function allDue(crmSync: DynamoCrmSyncRepository, limit: number): Promise<string[]> {
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await crmSync.listDue(clock.now().toISOString(), { limit, cursor });
+    seen.push(...page.items.map((row) => row.sessionId));
+    cursor = page.cursor;
+  } while (cursor);
+  return seen;
 }
 
 async function listAll(sessions: DynamoSessionRepository, state: SessionState, limit: number): Promise<Session[]> {
@@ -57,12 +78,13 @@ describe('sharded keys', () => {
     expect(Math.max(...perShard.values())).toBeLessThan((2 * customers.length) / keys.WRITE_SHARDS);
   });
 
-  test('session and LLM index keys carry the shard of the customer; the seed builders are unchanged', () => {
+  test('session, LLM and CRM index keys carry the shard of the customer; the seed builders are unchanged', () => {
     const customer = '5511999990000';
     const shard = keys.writeShardOf(customer);
     expect(keys.shardedSessionStateIndexKey('QUALIFYING', '2026-03-10T12:00:00Z', customer)).toEqual({ GSI1PK: `STATE#QUALIFYING#${shard}`, GSI1SK: '2026-03-10T12:00:00.000000Z' });
     expect(keys.shardedLlmMessageIndexKey('2026-03-10T12:00:00Z', 'm-1', customer)).toEqual({ GSI1PK: `LLM#2026-03-10#${shard}`, GSI1SK: '2026-03-10T12:00:00.000000Z#m-1' });
     expect(keys.sessionStateIndexKey('QUALIFYING', '2026-03-10T12:00:00Z')).toEqual({ GSI1PK: 'STATE#QUALIFYING', GSI1SK: '2026-03-10T12:00:00.000000Z' });
+    expect(keys.shardedCrmSyncStatusIndexKey('PENDING', '2026-03-10T12:00:00Z', 's-1', customer)).toEqual({ GSI1PK: `CRM_SYNC#PENDING#${shard}`, GSI1SK: '2026-03-10T12:00:00.000000Z#s-1' });
   });
 
   test('a shard outside the range, or a customer id that could collide, is refused', () => {
@@ -138,6 +160,45 @@ describe('phased migration on a table with old, mixed and new items', () => {
 
       expect(await backfillWriteShards(onKit, clock, { llmDays: 1 })).toEqual({ moved: old.length, movedConcurrently: 0, remaining: 0, complete: true });
       expect((await deployment(KeyLayout.sharded, onKit).messages.listRecentLlm(10)).map((m) => m.messageId)).toEqual(newestFirst);
+    } finally {
+      await isolated.drop();
+    }
+  });
+
+  test('CRM projection rows: migrating writes their status index in shards, the worker and the admin read both layouts, the backfill moves them before its marker', async () => {
+    const isolated = await createTestTable('write-shards-crm');
+    try {
+      const onKit = new DynamoKit({ tableName: isolated.name });
+      const [seed, migrating] = [deployment(KeyLayout.seed, onKit), deployment(KeyLayout.migrating, onKit)];
+      const written: string[] = [];
+      for (const phase of [seed, migrating, seed, migrating, migrating]) {
+        const session = newSession(newPhone(), { state: SessionState.QUALIFYING });
+        await phase.crmSessions.put(session);
+        written.push(session.sessionId);
+        clock.advance(1_000);
+      }
+      const indexPartition = async (sessionId: string) => (await onKit.get({ key: keys.crmSyncKey(sessionId) }))?.GSI1PK;
+      const shardOf = async (sessionId: string) => keys.writeShardOf(String((await onKit.get({ key: keys.crmSyncKey(sessionId) }))?.phone_number));
+      expect(await indexPartition(written[0])).toBe('CRM_SYNC#PENDING');
+      expect(await indexPartition(written[1])).toBe(`CRM_SYNC#PENDING#${await shardOf(written[1])}`);
+
+      // The seed worker sees its own rows; the migrating worker every row, earliest first, whatever the page size.
+      expect(await allDue(seed.crmSync, 50)).toEqual([written[0], written[2]]);
+      for (const limit of [1, 2, 50]) expect(await allDue(migrating.crmSync, limit)).toEqual(written);
+      const block = (row: CrmSyncRow): CrmSyncRow => ({ ...row, status: CrmSyncStatus.BLOCKED });
+      await seed.crmSync.change(written[0], block);
+      await migrating.crmSync.change(written[1], block);
+      const blocked = async (crmSync: DynamoCrmSyncRepository) => (await crmSync.problems()).find((summary) => summary.status === CrmSyncStatus.BLOCKED);
+      expect(await blocked(migrating.crmSync)).toMatchObject({ count: 2, oldest: { sessionId: written[0] } });
+      expect((await migrating.crmSync.listStatus(CrmSyncStatus.BLOCKED, { limit: 1 })).items.map((row) => row.sessionId)).toEqual([written[0]]);
+
+      const report = await backfillWriteShards(onKit, clock, { llmDays: 1 });
+      // Two CRM rows and the two sessions the seed deployment wrote.
+      expect(report).toEqual({ moved: 4, movedConcurrently: 0, remaining: 0, complete: true });
+      for (const sessionId of written) expect(await indexPartition(sessionId)).toMatch(new RegExp(`^CRM_SYNC#(PENDING|BLOCKED)#${await shardOf(sessionId)}$`));
+      const sharded = deployment(KeyLayout.sharded, onKit);
+      expect(await allDue(sharded.crmSync, 2)).toEqual(written.slice(2));
+      expect(await blocked(sharded.crmSync)).toMatchObject({ count: 2, oldest: { sessionId: written[0] } });
     } finally {
       await isolated.drop();
     }

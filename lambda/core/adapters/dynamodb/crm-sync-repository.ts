@@ -6,33 +6,41 @@ import type { Clock, IdGenerator } from '../../ports/clock';
 import type { CrmProblemSummary, CrmSyncIntent, CrmSyncRepository, Page, PageRequest } from '../../ports/repositories';
 import { CrmSyncAttribute, crmSyncFromItem, crmSyncToItem } from './codecs/crm-sync-codec';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
-import { crmSyncDueUntil, crmSyncKey, crmSyncStatusPartition, ENTITY_TYPE, EntityType, GSI1, GSI1PK, GSI1SK } from './keys';
-import { IF_ABSENT, pageLimit, toPage } from './repository-support';
+import { KeyLayout, KeyLayoutPolicy } from './key-layout';
+import { crmSyncDueUntil, crmSyncKey, crmSyncStatusPartition, EntityType, shardedCrmSyncStatusPartition } from './keys';
+import { IF_ABSENT, queryIndexPartitionsPage, toPage } from './repository-support';
 
 /** Compare-and-set attempts on the projection before giving up. */
 export const CRM_SYNC_MAX_ATTEMPTS = 8;
 const PROBLEM_COUNT_PAGE = 500;
 
 /**
- * The write that installs a prepared projection row, conditioned on the etag it was prepared from
- * (or on the row not existing): a transaction carrying it fails if anyone changed the row since.
- */
-export function crmIntentAction(intent: CrmSyncIntent): TransactAction {
-  return intent.previousEtag === undefined
-    ? { put: { item: crmSyncToItem(intent.row), ...IF_ABSENT } }
-    : { put: { item: crmSyncToItem(intent.row), condition: '#etag = :etag', names: { '#etag': CrmSyncAttribute.etag }, values: { ':etag': intent.previousEtag } } };
-}
-
-/**
  * The commercial projection of each session (contact + deal), published to the CRM by a worker.
- * Rows are indexed by status on GSI1 (`CRM_SYNC#{status}`, `{next_attempt_at}#{session_id}`).
+ * Rows are indexed by status on GSI1 (`CRM_SYNC#{status}`, or `CRM_SYNC#{status}#{shard}` once the
+ * key layout writes shards; sort key `{next_attempt_at}#{session_id}`).
  */
 export class DynamoCrmSyncRepository implements CrmSyncRepository {
+  private readonly keyLayout: KeyLayoutPolicy;
+
   constructor(
     private readonly kit: DynamoKit,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-  ) {}
+    keyLayout?: KeyLayoutPolicy,
+  ) {
+    this.keyLayout = keyLayout ?? new KeyLayoutPolicy(KeyLayout.seed, kit, clock);
+  }
+
+  /**
+   * The write that installs a prepared projection row, conditioned on the etag it was prepared from
+   * (or on the row not existing): a transaction carrying it fails if anyone changed the row since.
+   */
+  intentAction(intent: CrmSyncIntent): TransactAction {
+    const item = this.itemOf(intent.row);
+    return intent.previousEtag === undefined
+      ? { put: { item, ...IF_ABSENT } }
+      : { put: { item, condition: '#etag = :etag', names: { '#etag': CrmSyncAttribute.etag }, values: { ':etag': intent.previousEtag } } };
+  }
 
   async get(sessionId: string): Promise<CrmSyncRow | undefined> {
     const item = await this.kit.get({ key: crmSyncKey(sessionId), consistentRead: true });
@@ -73,7 +81,7 @@ export class DynamoCrmSyncRepository implements CrmSyncRepository {
       if (!mutated) return current;
       const next: CrmSyncRow = { ...mutated, sessionId, etag: this.ids.newId(), updatedAt: isoMicros(this.clock.now()) };
       try {
-        await this.kit.put({ item: crmSyncToItem(next), condition: '#etag = :etag', names: { '#etag': CrmSyncAttribute.etag }, values: { ':etag': current.etag } });
+        await this.kit.put({ item: this.itemOf(next), condition: '#etag = :etag', names: { '#etag': CrmSyncAttribute.etag }, values: { ':etag': current.etag } });
         return next;
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
@@ -83,20 +91,12 @@ export class DynamoCrmSyncRepository implements CrmSyncRepository {
   }
 
   async listStatus(status: CrmSyncStatus, page?: PageRequest): Promise<Page<CrmSyncRow>> {
-    return toPage(await this.queryStatus(status, pageLimit(page), page?.cursor), crmSyncFromItem);
+    return toPage(await this.indexPage(status, page), crmSyncFromItem);
   }
 
+  /** Due rows, earliest first. */
   async listDue(now: string, page?: PageRequest): Promise<Page<CrmSyncRow>> {
-    const items = await this.kit.queryPage({
-      indexName: GSI1,
-      keyCondition: '#gsi1pk = :status AND #gsi1sk <= :due',
-      filter: '#type = :type',
-      names: { '#gsi1pk': GSI1PK, '#gsi1sk': GSI1SK, '#type': ENTITY_TYPE },
-      values: { ':status': crmSyncStatusPartition(CrmSyncStatus.PENDING), ':due': crmSyncDueUntil(now), ':type': EntityType.crmSync },
-      limit: pageLimit(page),
-      cursor: page?.cursor,
-    });
-    return toPage(items, crmSyncFromItem);
+    return toPage(await this.indexPage(CrmSyncStatus.PENDING, page, crmSyncDueUntil(now)), crmSyncFromItem);
   }
 
   async problems(): Promise<CrmProblemSummary[]> {
@@ -106,7 +106,7 @@ export class DynamoCrmSyncRepository implements CrmSyncRepository {
         let oldest: CrmSyncRow | undefined;
         let cursor: string | undefined;
         do {
-          const page = await this.queryStatus(status, PROBLEM_COUNT_PAGE, cursor);
+          const page = await this.indexPage(status, { limit: PROBLEM_COUNT_PAGE, cursor });
           if (!oldest && page.items.length > 0) oldest = crmSyncFromItem(page.items[0]);
           count += page.items.length;
           cursor = page.cursor;
@@ -116,15 +116,13 @@ export class DynamoCrmSyncRepository implements CrmSyncRepository {
     );
   }
 
-  private queryStatus(status: CrmSyncStatus, limit: number, cursor: string | undefined) {
-    return this.kit.queryPage({
-      indexName: GSI1,
-      keyCondition: '#gsi1pk = :status',
-      filter: '#type = :type',
-      names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE },
-      values: { ':status': crmSyncStatusPartition(status), ':type': EntityType.crmSync },
-      limit,
-      cursor,
-    });
+  /** One page of a status, earliest next attempt first, over the seed partition and/or every write shard of it. */
+  private async indexPage(status: CrmSyncStatus, page: PageRequest | undefined, sortKeyAtMost?: string) {
+    const partitions = await this.keyLayout.partitionsToRead(crmSyncStatusPartition(status), (shard) => shardedCrmSyncStatusPartition(status, shard));
+    return queryIndexPartitionsPage(this.kit, { partitions, entityType: EntityType.crmSync, sortKeyAtMost }, page);
+  }
+
+  private itemOf(row: CrmSyncRow) {
+    return crmSyncToItem(row, this.keyLayout.writesShards);
   }
 }

@@ -56,7 +56,7 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
   const { clock = systemClock, ids = randomIdGenerator, crmSyncEnabled = false, operatorTimeZone = DEFAULT_OPERATOR_TIME_ZONE, keyLayout = KeyLayout.seed, retention = DEFAULT_RETENTION, ...kitOptions } = options;
   const kit = new DynamoKit(kitOptions);
   const keyLayoutPolicy = new KeyLayoutPolicy(keyLayout, kit, clock);
-  const crmSync = new DynamoCrmSyncRepository(kit, clock, ids);
+  const crmSync = new DynamoCrmSyncRepository(kit, clock, ids, keyLayoutPolicy);
   return {
     kit,
     receipts: new DynamoInboundReceiptRepository(kit, clock),

@@ -54,20 +54,21 @@ export function toPage<T>(result: QueryPageResult, decode: (item: Item) => T): P
 /**
  * One page of the items of `entityType` in a GSI1 list held in `partitions`: a plain query while it
  * lives in one partition (the seed layout, whose cursors stay valid), a fan-out merged on GSI1SK
- * once it is spread over write shards.
+ * once it is spread over write shards. `sortKeyAtMost` keeps the items whose GSI1SK is at most it.
  */
 export function queryIndexPartitionsPage(
   kit: DynamoKit,
-  list: { readonly partitions: readonly string[]; readonly entityType: EntityType },
+  list: { readonly partitions: readonly string[]; readonly entityType: EntityType; readonly sortKeyAtMost?: string },
   page: PageRequest | undefined,
   options: { readonly newestFirst?: boolean } = {},
 ): Promise<QueryPageResult> {
+  const upTo = list.sortKeyAtMost;
   const requests: QueryRequest[] = list.partitions.map((partition) => ({
     indexName: GSI1,
-    keyCondition: '#gsi1pk = :partition',
+    keyCondition: upTo === undefined ? '#gsi1pk = :partition' : '#gsi1pk = :partition AND #gsi1sk <= :upTo',
     filter: '#type = :type',
-    names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE },
-    values: { ':partition': partition, ':type': list.entityType },
+    names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE, ...(upTo === undefined ? {} : { '#gsi1sk': GSI1SK }) },
+    values: { ':partition': partition, ':type': list.entityType, ...(upTo === undefined ? {} : { ':upTo': upTo }) },
   }));
   const limit = pageLimit(page);
   if (requests.length === 1) return kit.queryPage({ ...requests[0], limit, cursor: page?.cursor, newestFirst: options.newestFirst });

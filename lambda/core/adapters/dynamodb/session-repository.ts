@@ -8,7 +8,7 @@ import type { AgentResultWrite, Page, PageRequest, SessionChanges, SessionReposi
 import { InboundAttribute } from './codecs/inbound-codec';
 import { messageToItem } from './codecs/message-codec';
 import { ActivePointerAttribute, activePointerFromItem, activePointerToItem, humanSendLockToMap, SessionAttribute as S, sessionFromItem, sessionToItem } from './codecs/session-codec';
-import { CRM_SYNC_MAX_ATTEMPTS, crmIntentAction, type DynamoCrmSyncRepository } from './crm-sync-repository';
+import { CRM_SYNC_MAX_ATTEMPTS, type DynamoCrmSyncRepository } from './crm-sync-repository';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
 import { KeyLayout, KeyLayoutPolicy } from './key-layout';
 import {
@@ -282,7 +282,7 @@ export class DynamoSessionRepository implements SessionRepository {
     }
     for (let attempt = 1; attempt <= CRM_SYNC_MAX_ATTEMPTS; attempt++) {
       const base = actions();
-      const intents = (await Promise.all(sessions.map((session) => this.crmSync!.prepare(session)))).flatMap((intent) => (intent ? [crmIntentAction(intent)] : []));
+      const intents = (await Promise.all(sessions.map((session) => this.crmSync!.prepare(session)))).flatMap((intent) => (intent ? [this.crmSync!.intentAction(intent)] : []));
       try {
         await this.kit.transact([...base, ...intents]);
         return;

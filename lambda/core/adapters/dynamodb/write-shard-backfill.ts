@@ -1,11 +1,14 @@
+import { CrmSyncStatus } from '../../domain/crm-sync';
 import { SessionState } from '../../domain/session';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
+import { crmSyncFromItem } from './codecs/crm-sync-codec';
 import { messageFromItem } from './codecs/message-codec';
 import { sessionFromItem } from './codecs/session-codec';
 import type { DynamoKit, Item } from './dynamo-kit';
 import { BackfillMarkerAttribute } from './key-layout';
 import {
+  crmSyncStatusPartition,
   ENTITY_TYPE,
   EntityType,
   GSI1,
@@ -14,6 +17,7 @@ import {
   llmDayPartition,
   PK,
   sessionStatePartition,
+  shardedCrmSyncStatusIndexKey,
   shardedLlmMessageIndexKey,
   shardedSessionStateIndexKey,
   SK,
@@ -48,7 +52,7 @@ interface SeedPartition {
 }
 
 /**
- * Moves every item of the seed layout (GSI1 `STATE#{state}`, `LLM#{day}`) to its write shard, then
+ * Moves every item of the seed layout (GSI1 `STATE#{state}`, `LLM#{day}`, `CRM_SYNC#{status}`) to its write shard, then
  * checks that the seed partitions are empty and, only then, writes the completion marker that
  * switches `migrating` readers to the shards. Run it after every function runs the `migrating`
  * layout (a seed-layout writer would keep refilling the seed partitions, and the run reports it).
@@ -73,6 +77,15 @@ export async function backfillWriteShards(kit: DynamoKit, clock: Clock, options:
       shardedKey: (item: Item) => {
         const message = messageFromItem(item);
         return shardedLlmMessageIndexKey(message.timestamp, message.messageId, message.customerId);
+      },
+    })),
+    // Before the marker, or `migrating` readers would stop reading rows the worker has yet to send.
+    ...Object.values(CrmSyncStatus).map((status) => ({
+      partition: crmSyncStatusPartition(status),
+      entityType: EntityType.crmSync,
+      shardedKey: (item: Item) => {
+        const row = crmSyncFromItem(item);
+        return shardedCrmSyncStatusIndexKey(row.status, row.nextAttemptAt, row.sessionId, row.customerId);
       },
     })),
   ];

@@ -1,17 +1,18 @@
 import { type CrmSyncRow, CrmSyncStatus } from '../../../domain/crm-sync';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
-import { crmSyncKey, crmSyncStatusIndexKey, ENTITY_TYPE, EntityType } from '../keys';
+import { crmSyncKey, crmSyncStatusIndexKey, ENTITY_TYPE, EntityType, shardedCrmSyncStatusIndexKey } from '../keys';
 import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
 
 export const CrmSyncAttribute = { etag: 'etag' } as const;
 
 const STATUSES = Object.values(CrmSyncStatus);
 
-export function crmSyncToItem(row: CrmSyncRow): Item {
+/** `shardedIndexKey` writes the status index key in the sharded layout (see key-layout.ts). */
+export function crmSyncToItem(row: CrmSyncRow, shardedIndexKey = false): Item {
   return withUnknownAttributes(row, {
     ...crmSyncKey(row.sessionId),
-    ...crmSyncStatusIndexKey(row.status, row.nextAttemptAt, row.sessionId),
+    ...(shardedIndexKey ? shardedCrmSyncStatusIndexKey(row.status, row.nextAttemptAt, row.sessionId, row.customerId) : crmSyncStatusIndexKey(row.status, row.nextAttemptAt, row.sessionId)),
     [ENTITY_TYPE]: EntityType.crmSync,
     session_id: row.sessionId,
     phone_number: row.customerId,
