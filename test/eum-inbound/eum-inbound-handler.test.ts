@@ -1,18 +1,16 @@
 // The End User Messaging inbound function on DynamoDB Local and the SQS emulator: SNS-shaped events
 // carrying the service's envelope reach the same inbound use case as the webhook's POSTs.
-import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { CUSTOM_METRICS, physicalNames } from '../../lib/private/pipeline-contract';
+import { CUSTOM_METRICS } from '../../lib/private/pipeline-contract';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
 import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { createEndUserMessagingInboundHandler, type EndUserMessagingInboundHandler, type EndUserMessagingInboundRuntime } from '../../lambda/eum-inbound';
 import { endUserMessagingEnvelope, endUserMessagingEvents, snsEvent } from '../../local/runtime/end-user-messaging-event';
-import { createTurnQueues } from '../../local/servers/local-resources';
-import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { metaFixture } from '../support/fixtures';
+import { useInboundTestResources } from '../support/inbound-test-resources';
 import { allItems, queueDepth, takeAll } from '../support/inspect';
 import { textNotification } from '../support/webhook-events';
 
@@ -20,11 +18,9 @@ process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 
 const LINKED_NUMBER = '106540352242922';
 const sqs = new SQSClient({});
-let table: TestTable;
-let queueUrl: string;
+const resources = useInboundTestResources('eum', sqs);
 let handler: EndUserMessagingInboundHandler;
 let metrics: Array<[string, number]>;
-let logged: string[];
 
 class RecordingMetrics extends Metrics {
   override addMetric(name: string, _unit: Parameters<Metrics['addMetric']>[1], value: number): this {
@@ -35,8 +31,8 @@ class RecordingMetrics extends Metrics {
 
 function inbound(overrides: Partial<Pick<EndUserMessagingInboundRuntime, 'sqsClient' | 'businessPhoneNumberIds'>> = {}): EndUserMessagingInboundHandler {
   return createEndUserMessagingInboundHandler({
-    tableName: table.name,
-    turnQueueUrl: queueUrl,
+    tableName: resources.table.name,
+    turnQueueUrl: resources.queueUrl,
     businessPhoneNumberIds: [LINKED_NUMBER],
     logger: new Logger({ serviceName: 'eum-test', logLevel: 'DEBUG' }),
     metrics: new RecordingMetrics({ namespace: 'test', serviceName: 'eum-test' }),
@@ -53,38 +49,19 @@ function eventOf(notification: string) {
 
 const metric = (name: string) => metrics.filter(([recorded]) => recorded === name).reduce((sum, [, value]) => sum + value, 0);
 
-beforeEach(async () => {
-  table = await createTestTable('eum');
-  ({ turnQueueUrl: queueUrl } = await createTurnQueues(sqs, physicalNames('eum', randomUUID().slice(0, 8))));
+beforeEach(() => {
   handler = inbound();
   metrics = [];
-  logged = [];
-  for (const stream of [process.stdout, process.stderr]) {
-    jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      logged.push(chunk.toString());
-      return true;
-    });
-  }
 });
-
-afterEach(async () => {
-  jest.restoreAllMocks();
-  await table.drop();
-});
-
-async function expectNothingWritten(): Promise<void> {
-  expect(await allItems(table.name)).toEqual([]);
-  expect(await queueDepth(queueUrl)).toBe(0);
-}
 
 describe('events on the topic', () => {
   test('a text message is unwrapped, registered, routed to the agent and dispatched once', async () => {
     await handler(eventOf(textNotification('5511988887777', 'wamid.E1', 'Quero um exame')));
 
-    const receipt = await new DynamoInboundReceiptRepository(new DynamoKit({ tableName: table.name }), systemClock).getReceipt({ customerId: '5511988887777', messageId: 'wamid.E1' });
+    const receipt = await new DynamoInboundReceiptRepository(new DynamoKit({ tableName: resources.table.name }), systemClock).getReceipt({ customerId: '5511988887777', messageId: 'wamid.E1' });
     expect(receipt?.turn).toMatchObject({ text: 'Quero um exame', businessPhoneNumberId: LINKED_NUMBER });
     expect(receipt?.dispatchedAt).toBeDefined();
-    const [message, ...rest] = await takeAll(queueUrl);
+    const [message, ...rest] = await takeAll(resources.queueUrl);
     expect(rest).toEqual([]);
     expect(JSON.parse(message.Body!)).toEqual({ phone_number: '5511988887777', message_id: 'wamid.E1' });
     expect(message.Attributes?.MessageGroupId).toBe('5511988887777');
@@ -93,11 +70,11 @@ describe('events on the topic', () => {
   test('an SNS redelivery and a concurrent duplicate write one receipt and one turn, like Meta retries', async () => {
     const event = eventOf(textNotification('5511988887777', 'wamid.DUP', 'oi'));
     await handler(event);
-    const itemsAfterFirst = await allItems(table.name);
+    const itemsAfterFirst = await allItems(resources.table.name);
     await Promise.all([handler(event), handler(snsEvent(event.Records[0].Sns.Message))]);
 
-    expect(await allItems(table.name)).toEqual(itemsAfterFirst);
-    expect(await queueDepth(queueUrl)).toBe(1);
+    expect(await allItems(resources.table.name)).toEqual(itemsAfterFirst);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
     expect(metric('InboundDuplicates')).toBe(2);
   });
 
@@ -105,21 +82,21 @@ describe('events on the topic', () => {
     const event = eventOf(textNotification('5511988887777', 'wamid.SQSDOWN', 'oi'));
     const unreachable = new SQSClient({ endpoint: 'http://127.0.0.1:9', maxAttempts: 1 });
     await expect(inbound({ sqsClient: unreachable })(event)).rejects.toThrow();
-    expect(await queueDepth(queueUrl)).toBe(0);
+    expect(await queueDepth(resources.queueUrl)).toBe(0);
 
     await handler(event);
     await handler(event);
-    expect(await queueDepth(queueUrl)).toBe(1);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
   });
 
   test('a status-only entry is accepted and enqueues nothing', async () => {
     await handler(eventOf(metaFixture('statuses-only')));
-    await expectNothingWritten();
+    await resources.expectNothingWritten();
   });
 
   test('logs carry the outcome but never the message text or the full phone number', async () => {
     await handler(eventOf(textNotification('5511988887777', 'wamid.LOG', 'segredo médico')));
-    const output = logged.join('');
+    const output = resources.logged.join('');
     expect(output).toContain('eum_event_handled');
     expect(output).not.toContain('segredo');
     expect(output).not.toContain('5511988887777');
@@ -140,14 +117,14 @@ describe('what is dropped, counted, and never retried', () => {
     await expect(handler(snsEvent(message))).resolves.toBeUndefined();
 
     expect(metric(CUSTOM_METRICS.inboundEnvelopeMalformed)).toBe(1);
-    await expectNothingWritten();
+    await resources.expectNothingWritten();
   });
 
   test('a message to a number that is not linked to this pipeline', async () => {
     await inbound({ businessPhoneNumberIds: ['999999999999999'] })(eventOf(textNotification('5511988887777', 'wamid.FOREIGN', 'oi')));
 
     expect(metric(CUSTOM_METRICS.inboundForeignNumberDropped)).toBe(1);
-    await expectNothingWritten();
+    await resources.expectNothingWritten();
   });
 
   test('a malformed event next to a good one in the same invocation: the good one is registered', async () => {
@@ -155,6 +132,6 @@ describe('what is dropped, counted, and never retried', () => {
     await handler({ Records: [...snsEvent('garbage').Records, ...good.Records] });
 
     expect(metric(CUSTOM_METRICS.inboundEnvelopeMalformed)).toBe(1);
-    expect(await queueDepth(queueUrl)).toBe(1);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
   });
 });

@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { physicalNames } from '../../lib/private/pipeline-contract';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
 import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';
@@ -11,9 +9,8 @@ import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/st
 import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { SessionState, type Session } from '../../lambda/core/domain/session';
 import { createWebhookHandler, type WebhookHandler, type WebhookRuntime } from '../../lambda/webhook';
-import { createTurnQueues } from '../../local/servers/local-resources';
-import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { metaFixture } from '../support/fixtures';
+import { useInboundTestResources } from '../support/inbound-test-resources';
 import { allItems, queueDepth, takeAll } from '../support/inspect';
 import { functionUrlEvent, signedPost, TEST_CREDENTIALS, textNotification } from '../support/webhook-events';
 
@@ -25,16 +22,14 @@ const SECONDS_PER_DAY = 86_400;
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 const sqs = new SQSClient({});
-let table: TestTable;
-let queueUrl: string;
+const resources = useInboundTestResources('webhook', sqs);
 let handler: WebhookHandler;
-let logged: string[];
 const logger = new Logger({ serviceName: 'webhook-test', logLevel: 'DEBUG' });
 
 function webhook(overrides: Partial<Pick<WebhookRuntime, 'sqsClient' | 'clock' | 'credentials' | 'businessPhoneNumberIds'>> = {}): WebhookHandler {
   return createWebhookHandler({
-    tableName: table.name,
-    turnQueueUrl: queueUrl,
+    tableName: resources.table.name,
+    turnQueueUrl: resources.queueUrl,
     credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
     logger,
     metrics: new Metrics({ namespace: 'test', serviceName: 'webhook-test' }),
@@ -42,28 +37,9 @@ function webhook(overrides: Partial<Pick<WebhookRuntime, 'sqsClient' | 'clock' |
   });
 }
 
-beforeEach(async () => {
-  table = await createTestTable('webhook');
-  ({ turnQueueUrl: queueUrl } = await createTurnQueues(sqs, physicalNames('webhook', randomUUID().slice(0, 8))));
+beforeEach(() => {
   handler = webhook();
-  logged = [];
-  for (const stream of [process.stdout, process.stderr]) {
-    jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      logged.push(chunk.toString());
-      return true;
-    });
-  }
 });
-
-afterEach(async () => {
-  jest.restoreAllMocks();
-  await table.drop();
-});
-
-async function expectNothingWritten(): Promise<void> {
-  expect(await allItems(table.name)).toEqual([]);
-  expect(await queueDepth(queueUrl)).toBe(0);
-}
 
 describe('verification handshake', () => {
   test('echoes the challenge when the verify token matches', async () => {
@@ -86,12 +62,12 @@ describe('notifications', () => {
     const response = await handler(signedPost(textNotification('5511988887777', 'wamid.T1', 'Quero um exame de DNA')));
     expect(response.statusCode).toBe(200);
 
-    const receipt = await new DynamoInboundReceiptRepository(new DynamoKit({ tableName: table.name }), systemClock).getReceipt({ customerId: '5511988887777', messageId: 'wamid.T1' });
+    const receipt = await new DynamoInboundReceiptRepository(new DynamoKit({ tableName: resources.table.name }), systemClock).getReceipt({ customerId: '5511988887777', messageId: 'wamid.T1' });
     expect(receipt?.agentRoutedAt).toBeDefined();
     expect(receipt?.dispatchedAt).toBeDefined();
     expect(receipt?.turn.text).toBe('Quero um exame de DNA');
 
-    const [message, ...rest] = await takeAll(queueUrl);
+    const [message, ...rest] = await takeAll(resources.queueUrl);
     expect(rest).toEqual([]);
     expect(JSON.parse(message.Body!)).toEqual({ phone_number: '5511988887777', message_id: 'wamid.T1' });
     expect(message.Attributes?.MessageGroupId).toBe('5511988887777');
@@ -100,62 +76,62 @@ describe('notifications', () => {
   test('a base64-encoded body is verified and parsed from its decoded bytes', async () => {
     const response = await handler(signedPost(textNotification('5511988887777', 'wamid.B64', 'olá, ação'), { base64: true }));
     expect(response.statusCode).toBe(200);
-    expect(await queueDepth(queueUrl)).toBe(1);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
   });
 
   test('the same POST delivered twice, one after the other, writes one receipt and one message', async () => {
     const body = textNotification('5511988887777', 'wamid.DUP', 'oi');
     expect((await handler(signedPost(body))).statusCode).toBe(200);
-    const itemsAfterFirst = await allItems(table.name);
+    const itemsAfterFirst = await allItems(resources.table.name);
     expect((await handler(signedPost(body))).statusCode).toBe(200);
-    expect(await allItems(table.name)).toEqual(itemsAfterFirst);
-    expect(await queueDepth(queueUrl)).toBe(1);
+    expect(await allItems(resources.table.name)).toEqual(itemsAfterFirst);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
   });
 
   test('the same POST delivered concurrently writes one receipt and one message', async () => {
     const body = textNotification('5511988887777', 'wamid.RACE', 'oi');
     const responses = await Promise.all(Array.from({ length: 5 }, () => handler(signedPost(body))));
     expect(new Set(responses.map((response) => response.statusCode))).toEqual(new Set([200]));
-    const receipts = (await allItems(table.name)).filter((item) => String(item.SK).startsWith('INBOUND#'));
+    const receipts = (await allItems(resources.table.name)).filter((item) => String(item.SK).startsWith('INBOUND#'));
     expect(receipts).toHaveLength(1);
-    expect(await queueDepth(queueUrl)).toBe(1);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
   });
 
   test('SQS down on the first delivery, up on the retry: 5xx then 200, exactly one message in the end', async () => {
     const body = textNotification('5511988887777', 'wamid.SQSDOWN', 'oi');
     const unreachable = new SQSClient({ endpoint: 'http://127.0.0.1:9', maxAttempts: 1 });
     expect((await webhook({ sqsClient: unreachable })(signedPost(body))).statusCode).toBe(500);
-    expect(await queueDepth(queueUrl)).toBe(0);
-    const receipts = new DynamoInboundReceiptRepository(new DynamoKit({ tableName: table.name }), systemClock);
+    expect(await queueDepth(resources.queueUrl)).toBe(0);
+    const receipts = new DynamoInboundReceiptRepository(new DynamoKit({ tableName: resources.table.name }), systemClock);
     expect((await receipts.getReceipt({ customerId: '5511988887777', messageId: 'wamid.SQSDOWN' }))?.dispatchedAt).toBeUndefined();
 
     expect((await handler(signedPost(body))).statusCode).toBe(200);
     expect((await handler(signedPost(body))).statusCode).toBe(200);
-    expect(await queueDepth(queueUrl)).toBe(1);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
     expect((await receipts.getReceipt({ customerId: '5511988887777', messageId: 'wamid.SQSDOWN' }))?.dispatchedAt).toBeDefined();
   });
 
   test('a multi-entry batch registers every message and keeps each customer’s order', async () => {
     expect((await webhook({ clock: FIXTURE_CLOCK })(signedPost(metaFixture('multi-entry-batch')))).statusCode).toBe(200);
-    const dispatched = await takeAll(queueUrl);
+    const dispatched = await takeAll(resources.queueUrl);
     expect(dispatched.map((message) => JSON.parse(message.Body!).message_id).sort()).toEqual(['wamid.BATCH-A1', 'wamid.BATCH-A2', 'wamid.BATCH-B1', 'wamid.BATCH-C1']);
-    const receipts = new DynamoInboundReceiptRepository(new DynamoKit({ tableName: table.name }), systemClock);
+    const receipts = new DynamoInboundReceiptRepository(new DynamoKit({ tableName: resources.table.name }), systemClock);
     expect((await receipts.getLatest('5511988887777'))?.pendingMessageIds).toEqual(['wamid.BATCH-A1', 'wamid.BATCH-A2']);
   });
 
   test('a status-only notification is accepted and enqueues nothing', async () => {
     expect((await handler(signedPost(metaFixture('statuses-only')))).statusCode).toBe(200);
-    await expectNothingWritten();
+    await resources.expectNothingWritten();
   });
 
   test('a business-scoped user id is the customer id and the message group', async () => {
     expect((await webhook({ clock: FIXTURE_CLOCK })(signedPost(metaFixture('business-scoped-user')))).statusCode).toBe(200);
-    const [message] = await takeAll(queueUrl);
+    const [message] = await takeAll(resources.queueUrl);
     expect(message.Attributes?.MessageGroupId).toBe('US.13491208655302741918');
   });
 
   test('a customer whose session is human-owned reaches the human inbox, not the agent', async () => {
-    const kit = new DynamoKit({ tableName: table.name });
+    const kit = new DynamoKit({ tableName: resources.table.name });
     const now = new Date().toISOString();
     const session: Session = {
       sessionId: 'session-human',
@@ -170,14 +146,14 @@ describe('notifications', () => {
     };
     await new DynamoSessionRepository(kit, systemClock).put(session);
     expect((await handler(signedPost(textNotification('5511988887777', 'wamid.HUMAN', 'Alguém aí?')))).statusCode).toBe(200);
-    expect(await queueDepth(queueUrl)).toBe(0);
+    expect(await queueDepth(resources.queueUrl)).toBe(0);
     const history = await new DynamoMessageRepository(kit, systemClock).historyForSession('5511988887777', 'session-human', 10);
     expect(history.map((message) => [message.messageId, message.text])).toEqual([['wamid.HUMAN', 'Alguém aí?']]);
   });
 
   test('logs carry the outcome but never the message text or the full phone number', async () => {
     await handler(signedPost(textNotification('5511988887777', 'wamid.LOG', 'segredo médico')));
-    const output = logged.join('');
+    const output = resources.logged.join('');
     expect(output).toContain('webhook_handled');
     expect(output).not.toContain('segredo');
     expect(output).not.toContain('5511988887777');
@@ -198,7 +174,7 @@ describe('bad input gets a clear answer and writes nothing', () => {
   ];
   test.each(cases)('%s', async (_name, event, status) => {
     expect((await handler(event())).statusCode).toBe(status);
-    await expectNothingWritten();
+    await resources.expectNothingWritten();
   });
 });
 
@@ -211,22 +187,22 @@ describe('guards on signed notifications', () => {
     const response = await webhook({ businessPhoneNumberIds: [OUR_NUMBER] })(signedPost(foreign));
 
     expect(response.statusCode).toBe(200);
-    await expectNothingWritten();
-    expect(logged.join('')).toContain('"droppedForeignNumber":1');
+    await resources.expectNothingWritten();
+    expect(resources.logged.join('')).toContain('"droppedForeignNumber":1');
   });
 
   test('a message to a listed business number is registered', async () => {
     const response = await webhook({ businessPhoneNumberIds: ['1', OUR_NUMBER] })(signedPost(textNotification('5511988887777', 'wamid.OURS', 'oi')));
 
     expect(response.statusCode).toBe(200);
-    expect(await queueDepth(queueUrl)).toBe(1);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
   });
 
   test('a phone_number_id that is not a Meta id is refused before it can reach a URL', async () => {
     const traversal = textNotification('5511988887777', 'wamid.PATH', 'oi').replace(OUR_NUMBER, '../../me/accounts');
 
     expect((await handler(signedPost(traversal))).statusCode).toBe(400);
-    await expectNothingWritten();
+    await resources.expectNothingWritten();
   });
 
   test('a message older than the receipt retention (7 days) gets 200 and writes nothing', async () => {
@@ -235,15 +211,15 @@ describe('guards on signed notifications', () => {
     const response = await handler(signedPost(eightDaysOld));
 
     expect(response.statusCode).toBe(200);
-    await expectNothingWritten();
-    expect(logged.join('')).toContain('"droppedStale":1');
+    await resources.expectNothingWritten();
+    expect(resources.logged.join('')).toContain('"droppedStale":1');
   });
 
   test('a message six days old is still registered', async () => {
     const sixDaysOld = textNotification('5511988887777', 'wamid.SIX', 'oi', nowSeconds() - 6 * SECONDS_PER_DAY);
 
     expect((await handler(signedPost(sixDaysOld))).statusCode).toBe(200);
-    expect(await queueDepth(queueUrl)).toBe(1);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
   });
 
   test('during a rotation a body signed with the previous app secret is accepted; any other secret is not', async () => {
@@ -253,6 +229,6 @@ describe('guards on signed notifications', () => {
     expect((await rotating(signedPost(body, { secret: 'new-secret' }))).statusCode).toBe(200);
     expect((await rotating(signedPost(body))).statusCode).toBe(200);
     expect((await rotating(signedPost(body, { secret: 'another-secret' }))).statusCode).toBe(403);
-    expect(await queueDepth(queueUrl)).toBe(1);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
   });
 });
