@@ -5,26 +5,18 @@
  *   npx tsx bench/hot-path-calls.ts [messages=40]
  */
 import { performance } from 'node:perf_hooks';
-import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { SQSRecord } from 'aws-lambda';
-import { physicalNames } from '../lib/private/pipeline-contract';
 import { ScriptedAgent } from '../lambda/core/adapters/agent/scripted-agent';
 import type { DynamoCallEvent } from '../lambda/core/adapters/dynamodb/dynamo-kit';
-import { encodeDispatchMessage } from '../lambda/core/adapters/sqs/dispatch-message';
 import { StaticCredentialsProvider } from '../lambda/core/adapters/secrets/static-credentials-provider';
-import { signMetaPayload } from '../lambda/core/adapters/whatsapp/webhook-signature';
 import { GraphApiWhatsAppSender } from '../lambda/core/adapters/whatsapp/graph-api-sender';
 import { createOrchestratorHandler } from '../lambda/orchestrator';
 import { createWebhookHandler } from '../lambda/webhook';
+import { postToWebhook, runTurn, withInProcessPipeline } from './in-process-pipeline';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { SessionState } from '../lambda/core/domain/session';
-import { FakeGraphApi } from '../local/fake-whatsapp/fake-graph-api';
-import { startDynamoDbLocal, startSqsEmulator } from '../local/servers/local-servers';
-import { createAgentTable, createTurnQueues } from '../local/servers/local-resources';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -103,15 +95,7 @@ function notification(customerId: string, messageId: string, text: string): stri
 
 async function main(): Promise<void> {
   const messages = Number(process.argv[2] ?? 40);
-  const [dynamodb, sqs] = await Promise.all([startDynamoDbLocal(), startSqsEmulator()]);
-  const fake = await FakeGraphApi.start();
-  try {
-    Object.assign(process.env, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, AWS_ENDPOINT_URL_SQS: sqs.endpoint });
-    const names = physicalNames('bench', randomUUID().slice(0, 8));
-    await createAgentTable(new DynamoDBClient({}), names.table);
-    const { turnQueueUrl: queueUrl } = await createTurnQueues(new SQSClient({}), names);
-    const credentials = { appSecret: 'bench-secret', verifyToken: 'bench-token', accessToken: fake.accessToken };
-
+  await withInProcessPipeline('bench', async ({ fake, tableName, turnQueueUrl: queueUrl, credentials }) => {
     const recorder = new CallRecorder();
     const sqsClient = new SQSClient({});
     sqsClient.middlewareStack.add(
@@ -127,7 +111,7 @@ async function main(): Promise<void> {
     );
     const logger = new Logger({ logLevel: 'SILENT' });
     const metrics = new Metrics({ namespace: 'bench' });
-    const webhook = createWebhookHandler({ tableName: names.table, turnQueueUrl: queueUrl, credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
+    const webhook = createWebhookHandler({ tableName: tableName, turnQueueUrl: queueUrl, credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
     const whatsapp = new GraphApiWhatsAppSender({ baseUrl: fake.baseUrl, credentials: new StaticCredentialsProvider(credentials) });
     const countingWhatsApp: typeof whatsapp = Object.assign(Object.create(whatsapp), {
       sendText: async (message: Parameters<typeof whatsapp.sendText>[0]) => {
@@ -139,27 +123,18 @@ async function main(): Promise<void> {
         }
       },
     });
-    const orchestrator = createOrchestratorHandler({ tableName: names.table, whatsapp: countingWhatsApp, agent: new ScriptedAgent(), logger, metrics, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
+    const orchestrator = createOrchestratorHandler({ tableName: tableName, whatsapp: countingWhatsApp, agent: new ScriptedAgent(), logger, metrics, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
 
-    const post = async (handler: typeof webhook, customerId: string, messageId: string, text: string) => {
-      const body = notification(customerId, messageId, text);
-      const response = await handler({
-        version: '2.0', routeKey: '$default', rawPath: '/', rawQueryString: '', isBase64Encoded: false, body,
-        headers: { 'x-hub-signature-256': signMetaPayload(body, credentials.appSecret) },
-        requestContext: { http: { method: 'POST' } },
-      } as never);
-      if (response.statusCode !== 200) throw new Error(`webhook answered ${response.statusCode}`);
-    };
+    const post = (handler: typeof webhook, customerId: string, messageId: string, text: string) => postToWebhook(handler, credentials.appSecret, notification(customerId, messageId, text));
     const measureInbound = async (into: Sample[], customerId: string, messageId: string, text: string) => {
       const start = performance.now();
       await post(webhook, customerId, messageId, text);
       into.push({ waves: recorder.sequentialWaves(), calls: recorder.take(), ms: performance.now() - start });
     };
     const measureTurn = async (into: Sample[], customerId: string, messageId: string, options: { handler?: typeof orchestrator; expectFailure?: boolean } = {}) => {
-      const record = { messageId: randomUUID(), body: encodeDispatchMessage({ customerId, messageId }), attributes: { ApproximateReceiveCount: '1' } } as unknown as SQSRecord;
       const start = performance.now();
-      const result = await (options.handler ?? orchestrator)({ Records: [record] }, { getRemainingTimeInMillis: () => 90_000 });
-      if ((result.batchItemFailures.length > 0) !== (options.expectFailure ?? false)) throw new Error(`turn of ${messageId}: unexpected outcome`);
+      const failed = await runTurn(options.handler ?? orchestrator, customerId, messageId);
+      if (failed !== (options.expectFailure ?? false)) throw new Error(`turn of ${messageId}: unexpected outcome`);
       into.push({ waves: recorder.sequentialWaves(), calls: recorder.take(), ms: performance.now() - start });
     };
 
@@ -179,11 +154,11 @@ async function main(): Promise<void> {
     summarise('Turn (agent excluded), existing session', turns.next);
 
     // The other paths, on the customers above (each has a session in QUALIFYING and nothing pending).
-    const { sessions } = createDynamoRepositories({ tableName: names.table });
-    const quietWebhook = createWebhookHandler({ tableName: names.table, turnQueueUrl: queueUrl, credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient: new SQSClient({}) });
+    const { sessions } = createDynamoRepositories({ tableName: tableName });
+    const quietWebhook = createWebhookHandler({ tableName: tableName, turnQueueUrl: queueUrl, credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient: new SQSClient({}) });
     let interrupt: { customerId: string; messageId: string } | undefined;
     const interrupted = createOrchestratorHandler({
-      tableName: names.table, whatsapp: countingWhatsApp, logger, metrics, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) },
+      tableName: tableName, whatsapp: countingWhatsApp, logger, metrics, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) },
       // A newer message arrives while the agent thinks (registered by an uncounted webhook).
       agent: new ScriptedAgent({ respondAfter: async () => { if (interrupt) await post(quietWebhook, interrupt.customerId, interrupt.messageId, 'mudei de ideia'); } }),
     });
@@ -225,10 +200,7 @@ async function main(): Promise<void> {
     summarise('Webhook, message while a human owns the session', paths.humanInbox);
     summarise('Turn, record of a message routed to the human inbox', paths.humanInboxTurn);
     console.log(`\nWhatsApp messages recorded by the fake: ${fake.sent().length} (expected ${messages * 2 + Math.min(messages, 20) * 2})`);
-  } finally {
-    await fake.close();
-    await Promise.all([dynamodb.stop(), sqs.stop()]);
-  }
+  });
 }
 
 main().catch((error) => {

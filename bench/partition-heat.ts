@@ -7,27 +7,19 @@
  *
  *   npx tsx bench/partition-heat.ts [customers=120] [layout=seed|migrating|sharded]
  */
-import { randomUUID } from 'node:crypto';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { SQSRecord } from 'aws-lambda';
-import { physicalNames } from '../lib/private/pipeline-contract';
 import { ScriptedAgent } from '../lambda/core/adapters/agent/scripted-agent';
 import { GSI1PK, GSI1SK, PK, SK } from '../lambda/core/adapters/dynamodb/keys';
 import { parseKeyLayout } from '../lambda/core/adapters/dynamodb/key-layout';
-import { encodeDispatchMessage } from '../lambda/core/adapters/sqs/dispatch-message';
 import { StaticCredentialsProvider } from '../lambda/core/adapters/secrets/static-credentials-provider';
-import { signMetaPayload } from '../lambda/core/adapters/whatsapp/webhook-signature';
 import { GraphApiWhatsAppSender } from '../lambda/core/adapters/whatsapp/graph-api-sender';
 import { createOrchestratorHandler } from '../lambda/orchestrator';
 import { createWebhookHandler } from '../lambda/webhook';
-import { FakeGraphApi } from '../local/fake-whatsapp/fake-graph-api';
+import { postToWebhook, runTurn, withInProcessPipeline } from './in-process-pipeline';
 import { newWamid, textMessageNotification } from '../local/runtime/meta-notification';
-import { startDynamoDbLocal, startSqsEmulator } from '../local/servers/local-servers';
-import { createAgentTable, createTurnQueues } from '../local/servers/local-resources';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -195,43 +187,25 @@ async function main(): Promise<void> {
   const layout = parseKeyLayout(process.argv[3] ?? 'seed');
   const ledger = new HeatLedger();
   instrumentDocumentClients(ledger);
-  const [dynamodb, sqs] = await Promise.all([startDynamoDbLocal(), startSqsEmulator()]);
-  const fake = await FakeGraphApi.start();
-  try {
-    Object.assign(process.env, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, AWS_ENDPOINT_URL_SQS: sqs.endpoint });
-    const names = physicalNames('heat', randomUUID().slice(0, 8));
-    await createAgentTable(new DynamoDBClient({}), names.table);
-    const { turnQueueUrl } = await createTurnQueues(new SQSClient({}), names);
-    const credentials = { appSecret: 'heat-secret', verifyToken: 'heat-token', accessToken: fake.accessToken };
+  await withInProcessPipeline('heat', async ({ fake, tableName, turnQueueUrl, credentials }) => {
     const logger = new Logger({ logLevel: 'SILENT' });
     const metrics = new Metrics({ namespace: 'bench' });
-    const webhook = createWebhookHandler({ tableName: names.table, turnQueueUrl, credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient: new SQSClient({}), keyLayout: layout });
+    const webhook = createWebhookHandler({ tableName: tableName, turnQueueUrl, credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient: new SQSClient({}), keyLayout: layout });
     const whatsapp = new GraphApiWhatsAppSender({ baseUrl: fake.baseUrl, credentials: new StaticCredentialsProvider(credentials) });
-    const orchestrator = createOrchestratorHandler({ tableName: names.table, whatsapp, agent: new ScriptedAgent(), logger, metrics, keyLayout: layout });
+    const orchestrator = createOrchestratorHandler({ tableName: tableName, whatsapp, agent: new ScriptedAgent(), logger, metrics, keyLayout: layout });
 
     for (let index = 0; index < customers; index++) {
       const customerId = `55119${String(70_000_000 + index)}`;
       ledger.customer = customerId;
       for (const text of conversation(index)) {
         const messageId = newWamid();
-        const body = JSON.stringify(textMessageNotification([{ from: customerId, text, messageId }]));
-        const response = await webhook({
-          version: '2.0', routeKey: '$default', rawPath: '/', rawQueryString: '', isBase64Encoded: false, body,
-          headers: { 'x-hub-signature-256': signMetaPayload(body, credentials.appSecret) },
-          requestContext: { http: { method: 'POST' } },
-        } as never);
-        if (response.statusCode !== 200) throw new Error(`webhook answered ${response.statusCode}`);
-        const record = { messageId: randomUUID(), body: encodeDispatchMessage({ customerId, messageId }), attributes: { ApproximateReceiveCount: '1' } } as unknown as SQSRecord;
-        const result = await orchestrator({ Records: [record] }, { getRemainingTimeInMillis: () => 90_000 });
-        if (result.batchItemFailures.length > 0) throw new Error(`turn failed for ${customerId}`);
+        await postToWebhook(webhook, credentials.appSecret, JSON.stringify(textMessageNotification([{ from: customerId, text, messageId }])));
+        if (await runTurn(orchestrator, customerId, messageId)) throw new Error(`turn failed for ${customerId}`);
         ledger.messagesPerCustomer.set(customerId, (ledger.messagesPerCustomer.get(customerId) ?? 0) + 1);
       }
     }
     report(ledger, layout);
-  } finally {
-    await fake.close();
-    await Promise.all([dynamodb.stop(), sqs.stop()]);
-  }
+  });
 }
 
 main().catch((error) => {

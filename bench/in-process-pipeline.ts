@@ -1,0 +1,66 @@
+// What the benchmarks that drive the handlers in this process share: the local servers, the fake
+// Graph API, a fresh table and turn queue, and the two events a deployment hands the functions.
+import { randomUUID } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSRecord } from 'aws-lambda';
+import { physicalNames } from '../lib/private/pipeline-contract';
+import { encodeDispatchMessage } from '../lambda/core/adapters/sqs/dispatch-message';
+import { signMetaPayload } from '../lambda/core/adapters/whatsapp/webhook-signature';
+import type { WhatsAppCredentials } from '../lambda/core/ports/credentials';
+import type { OrchestratorHandler } from '../lambda/orchestrator';
+import type { WebhookHandler } from '../lambda/webhook';
+import { FakeGraphApi } from '../local/fake-whatsapp/fake-graph-api';
+import { createAgentTable, createTurnQueues } from '../local/servers/local-resources';
+import { startDynamoDbLocal, startSqsEmulator } from '../local/servers/local-servers';
+
+export interface InProcessPipeline {
+  readonly fake: FakeGraphApi;
+  readonly tableName: string;
+  readonly turnQueueUrl: string;
+  /** The app secret the webhook verifies and the token the fake Graph API accepts. */
+  readonly credentials: WhatsAppCredentials;
+}
+
+/**
+ * Starts DynamoDB Local, the SQS emulator and the fake Graph API, points the SDK's clients at them
+ * (every client created in `body` uses them), creates a table and turn queue named after `prefix`,
+ * runs `body` and stops everything, whatever happened.
+ */
+export async function withInProcessPipeline<T>(prefix: string, body: (pipeline: InProcessPipeline) => Promise<T>): Promise<T> {
+  const [dynamodb, sqs] = await Promise.all([startDynamoDbLocal(), startSqsEmulator()]);
+  const fake = await FakeGraphApi.start();
+  try {
+    Object.assign(process.env, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, AWS_ENDPOINT_URL_SQS: sqs.endpoint });
+    const names = physicalNames(prefix, randomUUID().slice(0, 8));
+    await createAgentTable(new DynamoDBClient({}), names.table);
+    const { turnQueueUrl } = await createTurnQueues(new SQSClient({}), names);
+    const credentials = { appSecret: `${prefix}-secret`, verifyToken: `${prefix}-token`, accessToken: fake.accessToken };
+    return await body({ fake, tableName: names.table, turnQueueUrl, credentials });
+  } finally {
+    await fake.close();
+    await Promise.all([dynamodb.stop(), sqs.stop()]);
+  }
+}
+
+/** POSTs a Meta notification to the webhook as its Function URL would, signed; fails on anything but 200. */
+export async function postToWebhook(webhook: WebhookHandler, appSecret: string, body: string): Promise<void> {
+  const response = await webhook({
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: '/',
+    rawQueryString: '',
+    isBase64Encoded: false,
+    body,
+    headers: { 'x-hub-signature-256': signMetaPayload(body, appSecret) },
+    requestContext: { http: { method: 'POST' } },
+  } as never);
+  if (response.statusCode !== 200) throw new Error(`webhook answered ${response.statusCode}`);
+}
+
+/** Runs the orchestrator on the queue record of one message, first receive; answers whether it reported a failure. */
+export async function runTurn(orchestrator: OrchestratorHandler, customerId: string, messageId: string): Promise<boolean> {
+  const record = { messageId: randomUUID(), body: encodeDispatchMessage({ customerId, messageId }), attributes: { ApproximateReceiveCount: '1' } } as unknown as SQSRecord;
+  const result = await orchestrator({ Records: [record] }, { getRemainingTimeInMillis: () => 90_000 });
+  return result.batchItemFailures.length > 0;
+}
