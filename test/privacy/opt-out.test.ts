@@ -1,11 +1,14 @@
 // Opt-out and back over the whole local pipeline: the words are confirmed once, nothing else is
 // sent while the customer is opted out, and the consent events are one Query per customer.
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import { DynamoConsentRepository } from '../../lambda/core/adapters/dynamodb/consent-repository';
+import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
-import { consentCommandOf } from '../../lambda/core/domain/privacy';
+import { consentCommandOf, MESSAGING_CONSENT_PURPOSE } from '../../lambda/core/domain/privacy';
 import { DEFAULT_CONSENT_CONFIRMATIONS } from '../../lambda/core/application/privacy/messaging-consent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { gate, newCustomer, startTestPipeline, waitUntil } from '../e2e/support';
+import { createTestTable } from '../support/dynamo-table';
 import { writeSeedLayoutConsent } from './support';
 
 let pipeline: LocalPipeline | undefined;
@@ -97,4 +100,26 @@ test('one customer’s consent events are one Query of their partition, and the 
     cursor = page.cursor;
   } while (cursor);
   expect(timeline).toEqual(['2026-03-03T10:00:00.000000Z', '2026-03-02T10:00:00.000000Z', '2026-03-01T10:00:00.000000Z', '2025-12-02T10:00:00.000000Z', '2025-12-01T10:00:00.000000Z']);
+});
+
+test('the current consent is the newest event, written with it: a retried record changes nothing, a late older event is kept as evidence only', async () => {
+  const table = await createTestTable('consent-state');
+  try {
+    const consents = new DynamoConsentRepository(new DynamoKit({ tableName: table.name }));
+    const customer = newCustomer();
+    const event = (day: string, granted: boolean) => ({ consentId: `wamid.${day}`, customerId: customer, recordedAt: `2026-03-${day}T10:00:00.000000Z`, purpose: MESSAGING_CONSENT_PURPOSE, granted, source: 'whatsapp_keyword' });
+    expect(await consents.latestFor(customer, MESSAGING_CONSENT_PURPOSE)).toBeUndefined();
+
+    await consents.record(event('02', false));
+    await consents.record(event('02', false));
+    expect(await consents.latestFor(customer, MESSAGING_CONSENT_PURPOSE)).toMatchObject({ consentId: 'wamid.02', granted: false });
+    await consents.record(event('03', true));
+    // An opt-out redriven late, after the opt-in that followed it.
+    await consents.record(event('01', false));
+    expect(await consents.latestFor(customer, MESSAGING_CONSENT_PURPOSE)).toMatchObject({ consentId: 'wamid.03', granted: true });
+    expect((await consents.listForCustomer(customer)).items.map((recorded) => recorded.consentId)).toEqual(['wamid.03', 'wamid.02', 'wamid.01']);
+    expect(await consents.latestFor(customer, 'data_processing')).toBeUndefined();
+  } finally {
+    await table.drop();
+  }
 });
