@@ -29,15 +29,11 @@ export async function measurePipeline(pipeline: LocalPipeline, customers: number
 /** Resolves, per customer, with the moment the fake Graph API recorded that customer's next reply. */
 class ReplyWatcher {
   private readonly waiting = new Map<string, { resolve: (at: number) => void; timer: NodeJS.Timeout }>();
-  private seen: number;
-  private lastRequestCount: number;
-  private readonly poll: NodeJS.Timeout;
+  private readonly stopWatching: () => void;
 
-  constructor(private readonly fake: FakeGraphApi) {
-    this.seen = fake.sent().length;
-    this.lastRequestCount = fake.requestCount;
-    // requestCount is a cheap change detector; sent() copies the whole record, so read it only then.
-    this.poll = setInterval(() => this.check(), 1);
+  constructor(fake: FakeGraphApi) {
+    // Told as each reply is recorded: no polling loop competes with the pipeline for the CPU.
+    this.stopWatching = fake.onSent((reply) => this.replied(reply.recipient));
   }
 
   next(customer: string): Promise<number> {
@@ -51,22 +47,15 @@ class ReplyWatcher {
   }
 
   stop(): void {
-    clearInterval(this.poll);
+    this.stopWatching();
     for (const waiter of this.waiting.values()) clearTimeout(waiter.timer);
   }
 
-  private check(): void {
-    if (this.fake.requestCount === this.lastRequestCount) return;
-    this.lastRequestCount = this.fake.requestCount;
-    const now = performance.now();
-    const sent = this.fake.sent();
-    for (const reply of sent.slice(this.seen)) {
-      const waiter = this.waiting.get(reply.recipient);
-      if (!waiter) continue;
-      this.waiting.delete(reply.recipient);
-      clearTimeout(waiter.timer);
-      waiter.resolve(now);
-    }
-    this.seen = sent.length;
+  private replied(recipient: string): void {
+    const waiter = this.waiting.get(recipient);
+    if (!waiter) return;
+    this.waiting.delete(recipient);
+    clearTimeout(waiter.timer);
+    waiter.resolve(performance.now());
   }
 }
