@@ -218,7 +218,7 @@ export class ProcessTurn {
 
     const overBudget = await admission;
     const stored = session === active ? state.storedHistory : Promise.resolve([]);
-    const { response, agent } = overBudget === undefined ? await this.askAgent(session, last, deadline, stored, pending) : { response: overBudgetResponse(overBudget), agent: undefined };
+    const { response, call } = overBudget === undefined ? await this.askAgent(session, last, deadline, stored, pending) : { response: overBudgetResponse(overBudget), call: undefined };
 
     // The conditional write below IS the latest-message guard: it persists the session and the
     // reply only if this turn's last message is still the latest and pointer and state are as found.
@@ -230,7 +230,7 @@ export class ProcessTurn {
       text: response.reply,
       replyToMessageId: last.messageId,
       createdAt: replyAt,
-      ...(agent === undefined ? { role: 'system' } : { llm: { latencyMs: agent.latencyMs, ...response.usage } }),
+      ...(call === undefined ? { role: 'system' } : { llm: { latencyMs: call.latencyMs, ...response.usage } }),
     };
     progress.writeAttempted = true;
     const persisted = await this.deps.sessions.tryPutAgentResult({
@@ -241,6 +241,7 @@ export class ProcessTurn {
       reply,
     });
     progress.resultWritten = true;
+    const agent: AgentCallReport | undefined = call && { ...call, readReceiptSent: await call.readReceiptSent };
     const report = { drained: pending.length, agent, overBudget: overBudget?.limit };
     // After the result write: a failure of the token count retries the turn without calling the agent again.
     const usage = this.deps.budget?.recordUsage(customerId, response.usage);
@@ -271,9 +272,10 @@ export class ProcessTurn {
     deadline: number,
     stored: Promise<Message[]> | undefined,
     pending: readonly PendingInbound[],
-  ): Promise<{ response: AgentResponse; agent: AgentCallReport }> {
+  ): Promise<{ response: AgentResponse; call: Omit<AgentCallReport, 'readReceiptSent'> & { readonly readReceiptSent: Promise<boolean> } }> {
     // Blue ticks and a typing indicator while the agent thinks: best effort, alongside the agent
-    // call, so it adds no latency and its failure never fails the turn.
+    // call and awaited only after the persist, so it adds no latency even to an agent that answers
+    // at once, and its failure never fails the turn.
     const readReceipt = this.deps.whatsapp.markAsRead({ businessPhoneNumberId: last.businessPhoneNumberId, messageId: last.messageId, showTypingIndicator: true }).then(
       () => true,
       () => false,
@@ -286,8 +288,7 @@ export class ProcessTurn {
       deadline: deadline - this.settings.deliveryReserveMs,
       maxIterations: this.settings.maxAgentIterations,
     });
-    const agent: AgentCallReport = { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: await readReceipt, usage: response.usage };
-    return { response, agent };
+    return { response, call: { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: readReceipt, usage: response.usage } };
   }
 
   /** Completes drained messages that get no reply, on the marker this turn read. */
