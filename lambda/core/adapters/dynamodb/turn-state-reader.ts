@@ -32,8 +32,9 @@ export class DynamoTurnStateReader implements TurnStateReader {
     const { customerId, outbox } = latest;
     const session = sessionId === undefined ? undefined : sessionKey(customerId, sessionId);
     const reply = outbox && messageKeyFromRef(outbox.ref);
+    const consent = messagingConsentKey(customerId);
     const receipts = pendingReceiptKeys(latest);
-    const items = await this.kit.batchGet([...receipts, ...(session ? [session] : []), ...(reply ? [reply] : []), consentStateKey(customerId, MESSAGING_CONSENT_PURPOSE)], { consistentRead: true });
+    const items = await this.kit.batchGet([...receipts, ...(session ? [session] : []), ...(reply ? [reply] : []), consent], { consistentRead: true });
     const found = (key: TableKey | undefined) => key && items.find(matches(key));
     const sessionItem = found(session);
     const replyItem = found(reply);
@@ -41,18 +42,19 @@ export class DynamoTurnStateReader implements TurnStateReader {
       pending: pendingFromReceipts(latest, items),
       ...(sessionItem ? { session: sessionFromItem(sessionItem) } : {}),
       ...(replyItem ? { outboxReply: messageFromItem(replyItem) } : {}),
-      optedOut: optedOut(found(consentStateKey(customerId, MESSAGING_CONSENT_PURPOSE))),
+      optedOut: optedOut(found(consent)),
     };
   }
 
   async readMarkerAndSession(customerId: string, sessionId: string): Promise<SendGuard> {
-    const found = await this.read([latestInboundKey(customerId), sessionKey(customerId, sessionId), consentStateKey(customerId, MESSAGING_CONSENT_PURPOSE)]);
+    const consent = messagingConsentKey(customerId);
+    const found = await this.read([latestInboundKey(customerId), sessionKey(customerId, sessionId), consent]);
     const marker = found(latestInboundKey(customerId));
     const session = found(sessionKey(customerId, sessionId));
     return {
       ...(marker ? { latest: latestInboundFromItem(marker) } : {}),
       ...(session ? { session: sessionFromItem(session) } : {}),
-      optedOut: optedOut(found(consentStateKey(customerId, MESSAGING_CONSENT_PURPOSE))),
+      optedOut: optedOut(found(consent)),
     };
   }
 
@@ -61,6 +63,8 @@ export class DynamoTurnStateReader implements TurnStateReader {
     return (key) => items.find(matches(key));
   }
 }
+
+const messagingConsentKey = (customerId: string) => consentStateKey(customerId, MESSAGING_CONSENT_PURPOSE);
 
 /** Whether the customer's current messaging consent is withdrawn (no consent recorded: not opted out). */
 function optedOut(consentState: Item | undefined): boolean {
