@@ -112,7 +112,10 @@ export class ProcessTurn {
   async execute(request: TurnRequest): Promise<TurnReport> {
     const { customerId } = request;
     let state = await this.readState(customerId);
-    if (state.pending.length === 0 && (await this.legacy.migrateBuffer(customerId))) state = await this.readState(customerId);
+    // Only a turn that finds nothing pending looks for what an older deployment left; a turn that
+    // returns the legacy reply below always read it here (it had nothing pending at first).
+    const leftover = state.pending.length === 0 ? await this.legacy.find(customerId) : {};
+    if (await this.legacy.migrateBuffer(customerId, leftover.buffer)) state = await this.readState(customerId);
     let settled: TurnReport | undefined;
     const { latest } = state;
     if (latest?.outbox !== undefined) {
@@ -122,7 +125,7 @@ export class ProcessTurn {
       state = state.pending.length > drained.length ? await this.readState(customerId) : { ...state, pending: [] };
     }
     if (state.latest !== undefined && state.pending.length > 0) return this.answerOrPark({ ...state, latest: state.latest }, request);
-    return settled ?? (await this.legacy.replayPendingReply(customerId));
+    return settled ?? (await this.legacy.replayPendingReply(customerId, leftover.pendingReply));
   }
 
   /**

@@ -226,11 +226,17 @@ export interface InboundReceiptRepository {
  * have left: the orchestrator drains them once, then deletes them. Nothing writes new ones.
  */
 export interface LegacyDebounceRepository {
-  getLegacyBuffer(customerId: string): Promise<LegacyDebounceBuffer | undefined>;
+  /** Both items, in one consistent read. */
+  getLegacyItems(customerId: string): Promise<LegacyItems>;
   /** Deletes the buffer only if it is still the one that started at `firstMessageAt`. */
   deleteLegacyBufferIfFirstMessageAt(customerId: string, firstMessageAt: IsoTimestamp): Promise<boolean>;
-  getLegacyPendingReply(customerId: string): Promise<LegacyPendingReply | undefined>;
   deleteLegacyPendingReply(customerId: string): Promise<void>;
+}
+
+/** What an older deployment left for one customer. */
+export interface LegacyItems {
+  readonly buffer?: LegacyDebounceBuffer;
+  readonly pendingReply?: LegacyPendingReply;
 }
 
 // ---- CRM projection ---------------------------------------------------------------------------------
