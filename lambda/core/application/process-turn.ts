@@ -15,6 +15,7 @@ import type {
   MessageRepository,
   OperationalConfigRepository,
   OutboundReply,
+  PendingWork,
   ReplyDelivery,
   SessionRepository,
   TurnStateReader,
@@ -72,17 +73,10 @@ export interface TurnRequest {
 }
 
 /** What a turn read before deciding anything. */
-interface TurnState {
+interface TurnState extends PendingWork {
   readonly latest?: LatestInbound;
-  readonly pending: PendingInbound[];
-  /** The session the ACTIVE pointer names, when it exists. */
-  readonly session?: Session;
-  /** That session's stored history, asked for alongside when the agent was likely to be asked. */
+  /** That session's stored history (of the session the ACTIVE pointer names), asked for alongside when the agent was likely to be asked. */
   readonly storedHistory?: Promise<Message[]>;
-  /** The reply the marker's outbox names. */
-  readonly outboxReply?: Message;
-  /** The customer's current messaging consent is withdrawn. */
-  readonly optedOut: boolean;
 }
 
 /** How far a turn got: before its result write, during it (outcome unknown if it failed), or past it. */

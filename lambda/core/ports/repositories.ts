@@ -400,6 +400,7 @@ export interface TurnStart {
 /** What a turn reads once it knows there is work: the messages, the session, and what may stop a reply. */
 export interface PendingWork {
   readonly pending: PendingInbound[];
+  /** The session the turn was asked to read (the one the ACTIVE pointer names), when it exists. */
   readonly session?: Session;
   /** The reply the marker's outbox names, when there is one. */
   readonly outboxReply?: Message;
