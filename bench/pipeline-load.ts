@@ -7,7 +7,9 @@ const REPLY_TIMEOUT_MS = 30_000;
 /**
  * Closed-loop load through the whole pipeline: each customer POSTs a signed message to the webhook
  * and waits until the fake WhatsApp API has recorded the reply before sending the next, so every
- * message is one full turn (nothing merges) and latency is POST → reply recorded.
+ * message is one full turn (nothing merges) and latency is POST → reply recorded. The reply must be
+ * the agent's answer to that message (the scripted agent quotes it): a turn that did not ask the
+ * agent (over budget, say) would measure a shorter path than the one reported.
  */
 export async function measurePipeline(pipeline: LocalPipeline, customers: number, perCustomer: number, maxMs: number): Promise<Measurement> {
   const ids = newCustomers(customers);
@@ -17,30 +19,29 @@ export async function measurePipeline(pipeline: LocalPipeline, customers: number
       const customer = ids[stream];
       const started = performance.now();
       const replied = replies.next(customer);
-      const { status } = await pipeline.sendCustomerMessage(customer, `mensagem ${index + 1}`);
+      const text = `mensagem ${index + 1}`;
+      const { status } = await pipeline.sendCustomerMessage(customer, text);
       if (status !== 200) throw new Error(`The webhook answered ${status} for ${customer}`);
-      return (await replied) - started;
+      const reply = await replied;
+      if (!reply.text.includes(text)) throw new Error(`The reply to ${customer} is not the agent's answer to "${text}": ${reply.text}`);
+      return reply.at - started;
     });
   } finally {
     replies.stop();
   }
 }
 
-/** Resolves, per customer, with the moment the fake Graph API recorded that customer's next reply. */
+/** Resolves, per customer, with the moment the fake Graph API recorded that customer's next reply, and its text. */
 class ReplyWatcher {
-  private readonly waiting = new Map<string, { resolve: (at: number) => void; timer: NodeJS.Timeout }>();
-  private seen: number;
-  private lastRequestCount: number;
-  private readonly poll: NodeJS.Timeout;
+  private readonly waiting = new Map<string, { resolve: (reply: { at: number; text: string }) => void; timer: NodeJS.Timeout }>();
+  private readonly stopWatching: () => void;
 
-  constructor(private readonly fake: FakeGraphApi) {
-    this.seen = fake.sent().length;
-    this.lastRequestCount = fake.requestCount;
-    // requestCount is a cheap change detector; sent() copies the whole record, so read it only then.
-    this.poll = setInterval(() => this.check(), 1);
+  constructor(fake: FakeGraphApi) {
+    // Told as each reply is recorded: no polling loop competes with the pipeline for the CPU.
+    this.stopWatching = fake.onSent((reply) => this.replied(reply.recipient, reply.text));
   }
 
-  next(customer: string): Promise<number> {
+  next(customer: string): Promise<{ at: number; text: string }> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(customer);
@@ -51,22 +52,15 @@ class ReplyWatcher {
   }
 
   stop(): void {
-    clearInterval(this.poll);
+    this.stopWatching();
     for (const waiter of this.waiting.values()) clearTimeout(waiter.timer);
   }
 
-  private check(): void {
-    if (this.fake.requestCount === this.lastRequestCount) return;
-    this.lastRequestCount = this.fake.requestCount;
-    const now = performance.now();
-    const sent = this.fake.sent();
-    for (const reply of sent.slice(this.seen)) {
-      const waiter = this.waiting.get(reply.recipient);
-      if (!waiter) continue;
-      this.waiting.delete(reply.recipient);
-      clearTimeout(waiter.timer);
-      waiter.resolve(now);
-    }
-    this.seen = sent.length;
+  private replied(recipient: string, text: string): void {
+    const waiter = this.waiting.get(recipient);
+    if (!waiter) return;
+    this.waiting.delete(recipient);
+    clearTimeout(waiter.timer);
+    waiter.resolve({ at: performance.now(), text });
   }
 }

@@ -25,6 +25,12 @@ const LEVELS = [
 const LEVEL_TIME_CAP_MS = 30_000;
 /** The burst level: customers each sending bursts of three messages this far apart. */
 const BURST_LEVEL = { customers: 10, burstsPerCustomer: 3, gapMs: 200 } as const;
+/**
+ * The budget gate stays on (its admission is part of every turn) with limits no level reaches: a
+ * benchmark customer sends far more turns a minute than a person, and a refused turn skips the
+ * agent, so with the defaults most turns of a level would measure the over-budget reply instead.
+ */
+const UNREACHED_BUDGET = { turnsPerMinute: 1_000_000, turnsPerHour: 1_000_000, agentTokensPerDay: 1_000_000_000 } as const;
 /** The local event source's maximum concurrency by default (Lambda's scales with the message groups). */
 const DEFAULT_ORCHESTRATOR_CONCURRENCY = 10;
 
@@ -65,6 +71,7 @@ async function main(): Promise<void> {
       environment: 'bench',
       logLevel: 'SILENT',
       maxConcurrency: orchestratorConcurrency,
+      customerBudget: UNREACHED_BUDGET,
     });
     const rssBeforeLoadMb = process.memoryUsage().rss / 2 ** 20;
 

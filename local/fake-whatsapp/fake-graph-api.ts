@@ -31,6 +31,7 @@ export class FakeGraphApi {
   private readonly receipts: AcceptedReadReceipt[] = [];
   private readonly scripted: ScriptedAnswer[] = [];
   private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
+  private readonly listeners = new Set<(message: AcceptedWhatsAppMessage) => void>();
   private received = 0;
 
   private constructor(options: FakeGraphApiOptions) {
@@ -86,6 +87,12 @@ export class FakeGraphApi {
       });
     }
     return this.sent();
+  }
+
+  /** Calls `listener` with each text message accepted from now on, as it is recorded; returns what stops it. */
+  onSent(listener: (message: AcceptedWhatsAppMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** The next `count` text sends are rejected with Meta's error object (nothing is recorded). */
@@ -199,6 +206,7 @@ export class FakeGraphApi {
       receivedAt: new Date().toISOString(),
     };
     this.accepted.push(accepted);
+    for (const listener of this.listeners) listener(accepted);
     for (const waiter of this.waiters.filter((candidate) => candidate.count <= this.accepted.length)) {
       this.waiters.splice(this.waiters.indexOf(waiter), 1);
       waiter.resolve();

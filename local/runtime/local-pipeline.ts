@@ -14,6 +14,7 @@ import { createWhatsAppSender } from '../../lambda/core/adapters/whatsapp/whatsa
 import type { WhatsAppSender } from '../../lambda/core/ports/whatsapp-sender';
 import { createEndUserMessagingInboundHandler } from '../../lambda/eum-inbound/index';
 import type { TurnSettings } from '../../lambda/core/application/turn-settings';
+import type { CustomerBudgetSettings } from '../../lambda/core/application/customer-budget-gate';
 import type { AgentPort } from '../../lambda/core/ports/agent';
 import { createHandoffSweeperHandler } from '../../lambda/handoff-sweeper/index';
 import { createCrmSyncHandler } from '../../lambda/crm-sync/index';
@@ -96,6 +97,8 @@ export interface LocalPipelineOptions {
   readonly onInvocation?: (report: InvocationReport) => void;
   /** Turn settings to override (e.g. `promptCacheMs: 0`, so an edited prompt applies to the very next turn). */
   readonly turnSettings?: Partial<TurnSettings>;
+  /** Per-customer turn and token limits and the over-budget reply, as with the construct's `customerBudget`. Default: the construct's defaults. */
+  readonly customerBudget?: Partial<CustomerBudgetSettings>;
   /** Where the environment-driven settings are read (agent backend). Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
   /**
@@ -276,6 +279,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       agent,
       maxReceiveCount: options.queue?.maxReceiveCount,
       settings: options.turnSettings,
+      customerBudget: options.customerBudget,
       operatorPlane,
       crmSyncEnabled,
       keyLayout,

@@ -180,3 +180,16 @@ it('answers an unknown route with a Graph error', async () => {
   expect(response.status).toBe(400);
   expect((await graphError(response)).code).toBe(100);
 });
+
+it('tells a listener of each accepted text as it is recorded, until it stops listening', async () => {
+  const heard: string[] = [];
+  const stop = api.onSent((message) => heard.push(message.text));
+  await post({ messaging_product: 'whatsapp', status: 'read', message_id: 'wamid.question' });
+  api.failNext(1, { httpStatus: 500, code: 131000 });
+  await post({ ...validText, text: { body: 'refused' } });
+  await post({ ...validText, text: { body: 'first' } });
+  stop();
+  await post({ ...validText, text: { body: 'after' } });
+  expect(heard).toEqual(['first']);
+  expect(api.sent()).toHaveLength(2);
+});

@@ -23,17 +23,29 @@ afterAll(() => table.drop());
 describe('customer budget counts', () => {
   test('concurrent turns of one customer cannot both slip under the limit: exactly the limit is admitted', async () => {
     const customer = newCustomer();
-    const verdicts = await Promise.all(Array.from({ length: 12 }, () => budgets.admitTurn(customer, AT, LIMITS)));
+    const verdicts = await Promise.all(Array.from({ length: 12 }, (_, turn) => budgets.admitTurn(customer, `wamid.${turn}`, AT, LIMITS)));
     expect(verdicts.filter((verdict) => verdict.admitted)).toHaveLength(LIMITS.turnsPerMinute);
     expect(verdicts.find((verdict) => !verdict.admitted)).toEqual({ admitted: false, limit: 'turns_per_minute' });
   });
 
   test('one item per customer and UTC day, expiring a day after its day, counting only admitted turns', async () => {
     const customer = newCustomer();
-    for (let turn = 0; turn < 5; turn++) await budgets.admitTurn(customer, AT, LIMITS);
+    for (let turn = 0; turn < 5; turn++) await budgets.admitTurn(customer, `wamid.${turn}`, AT, LIMITS);
     const item = await kit.get({ key: customerBudgetKey(customer, AT), consistentRead: true });
     expect(item).toMatchObject({ PK: `BUDGET#${customer}`, SK: 'DAY#2026-11-30', entity_type: 'customer_budget', turns_m1015: 3, turns_h10: 3 });
     expect(item?.[TTL]).toBe(Date.parse('2026-12-02T00:00:00Z') / 1000);
+  });
+
+  test('a retried turn is admitted again and counted once, even at its window\'s limit', async () => {
+    const customer = newCustomer();
+    expect(await budgets.admitTurn(customer, 'wamid.1', AT, LIMITS)).toEqual({ admitted: true });
+    expect(await budgets.admitTurn(customer, 'wamid.1', AT, LIMITS)).toEqual({ admitted: true });
+    expect(await kit.get({ key: customerBudgetKey(customer, AT), consistentRead: true })).toMatchObject({ turns_m1015: 1, turns_h10: 1 });
+    await budgets.admitTurn(customer, 'wamid.2', AT, LIMITS);
+    await budgets.admitTurn(customer, 'wamid.3', AT, LIMITS);
+    expect(await budgets.admitTurn(customer, 'wamid.3', AT, LIMITS)).toEqual({ admitted: true });
+    expect(await budgets.admitTurn(customer, 'wamid.4', AT, LIMITS)).toEqual({ admitted: false, limit: 'turns_per_minute' });
+    expect(await kit.get({ key: customerBudgetKey(customer, AT), consistentRead: true })).toMatchObject({ turns_m1015: 3, turns_h10: 3 });
   });
 
   test('tokens are added atomically and refuse the next turn once the day reaches the budget', async () => {
@@ -41,12 +53,12 @@ describe('customer budget counts', () => {
     await Promise.all([budgets.addTokens(customer, AT, { inputTokens: 400, outputTokens: 50 }), budgets.addTokens(customer, AT, { inputTokens: 500, outputTokens: 50 })]);
     const item = await kit.get({ key: customerBudgetKey(customer, AT), consistentRead: true });
     expect(item).toMatchObject({ agent_tokens: 1_000, input_tokens: 900, output_tokens: 100 });
-    expect(await budgets.admitTurn(customer, AT, LIMITS)).toEqual({ admitted: false, limit: 'agent_tokens_per_day' });
-    expect(await budgets.admitTurn(customer, new Date('2026-12-01T00:00:00.000Z'), LIMITS)).toEqual({ admitted: true });
+    expect(await budgets.admitTurn(customer, 'wamid.1', AT, LIMITS)).toEqual({ admitted: false, limit: 'agent_tokens_per_day' });
+    expect(await budgets.admitTurn(customer, 'wamid.1', new Date('2026-12-01T00:00:00.000Z'), LIMITS)).toEqual({ admitted: true });
   });
 
   test('a customer id that could forge another key is refused before any write', async () => {
-    await expect(budgets.admitTurn('5511#DAY', AT, LIMITS)).rejects.toThrow(InvalidKeySegmentError);
+    await expect(budgets.admitTurn('5511#DAY', 'wamid.1', AT, LIMITS)).rejects.toThrow(InvalidKeySegmentError);
     await expect(budgets.addTokens('', AT, { inputTokens: 1, outputTokens: 1 })).rejects.toThrow(InvalidKeySegmentError);
   });
 });

@@ -243,22 +243,22 @@ describe('legacy debounce items', () => {
       lastMessageAt: '2026-03-10T11:00:10Z',
     };
     await kit.put({ item: legacyBufferToItem(buffer) });
-    expect(await legacy.getLegacyBuffer(customerId)).toEqual({ ...buffer, firstMessageAt: '2026-03-10T11:00:00.000000Z', lastMessageAt: '2026-03-10T11:00:10.000000Z' });
+    expect((await legacy.getLegacyItems(customerId)).buffer).toEqual({ ...buffer, firstMessageAt: '2026-03-10T11:00:00.000000Z', lastMessageAt: '2026-03-10T11:00:10.000000Z' });
     const stored = await kit.get({ key: { PK: `DEBOUNCE#${customerId}`, SK: 'BUFFER' } });
     expect(stored?.ttl).toBe(Date.parse('2026-03-10T11:00:30Z') / 1000);
 
     expect(await legacy.deleteLegacyBufferIfFirstMessageAt(customerId, '2026-03-10T11:00:01Z')).toBe(false);
-    expect(await legacy.getLegacyBuffer(customerId)).toBeDefined();
+    expect((await legacy.getLegacyItems(customerId)).buffer).toBeDefined();
     expect(await legacy.deleteLegacyBufferIfFirstMessageAt(customerId, '2026-03-10T11:00:00.000+00:00')).toBe(true);
-    expect(await legacy.getLegacyBuffer(customerId)).toBeUndefined();
+    expect((await legacy.getLegacyItems(customerId)).buffer).toBeUndefined();
   });
 
   test('pending reply round trip', async () => {
     const customerId = newPhone();
     const reply = { customerId, text: 'Resposta anterior', sessionId: 'session-1', state: 'QUALIFYING' as const, firstMessageId: 'wamid.1', createdAt: '2026-03-10T11:00:00.000000Z' };
     await kit.put({ item: legacyPendingReplyToItem(reply) });
-    expect(await legacy.getLegacyPendingReply(customerId)).toEqual(reply);
+    expect((await legacy.getLegacyItems(customerId)).pendingReply).toEqual(reply);
     await legacy.deleteLegacyPendingReply(customerId);
-    expect(await legacy.getLegacyPendingReply(customerId)).toBeUndefined();
+    expect((await legacy.getLegacyItems(customerId)).pendingReply).toBeUndefined();
   });
 });

@@ -2,6 +2,8 @@ import {
   auditEventFromItem,
   auditEventToItem,
   consentFromItem,
+  consentStateFromItem,
+  consentStateToItem,
   consentToItem,
   currentResourceToItem,
   operationalConfigFromItem,
@@ -155,6 +157,12 @@ const entities: [string, unknown, (entity: never) => Item, (item: Item) => unkno
     { consentId: 'c', customerId: '5511', recordedAt: '2026-03-10T12:00:00.000000Z', purpose: 'marketing', granted: false, source: 'whatsapp', sessionId: 's', termsVersion: 'v2', evidenceMessageId: 'wamid.1', ...legacy },
     consentToItem,
     consentFromItem,
+  ],
+  [
+    'current consent',
+    { consentId: 'c', customerId: '5511', recordedAt: '2026-03-10T12:00:00.000000Z', purpose: 'whatsapp_messages', granted: false, source: 'whatsapp_keyword', evidenceMessageId: 'wamid.1', ...legacy },
+    consentStateToItem,
+    consentStateFromItem,
   ],
   ['login grant', { tokenHash: 'a'.repeat(64), operatorPhone: '5511', createdAt: '2026-03-10T12:00:00.000000Z', expiresAt: '2026-03-10T12:10:00.000000Z', ...legacy }, loginGrantToItem, loginGrantFromItem],
   [

@@ -1,6 +1,7 @@
 // The human inbox over real HTTP: a handed-off customer is claimed, answered, given back to the
 // agent or closed, with every transition conditional and every action audited.
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import { MESSAGING_CONSENT_PURPOSE } from '../../lambda/core/domain/privacy';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer, waitUntil } from '../e2e/support';
 import { type ConsoleClient, newOperatorPhone, startStaffedPipeline, type tableRepositories } from './support';
@@ -102,6 +103,21 @@ it('answers 502 when WhatsApp refuses, records nothing as sent and releases the 
   // The lock is free: the next send goes through at once.
   expect((await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Segunda tentativa' })).status).toBe(201);
   expect(sentTo(customer)).not.toContain('Primeira tentativa');
+});
+
+it('refuses a reply to a customer who opted out with 409 and sends nothing, until they opt back in', async () => {
+  const customer = await handedOffCustomer();
+  expect((await operator.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+  const consent = (consentId: string, granted: boolean) => ({ consentId, customerId: customer, recordedAt: new Date().toISOString(), purpose: MESSAGING_CONSENT_PURPOSE, granted, source: 'whatsapp_keyword' });
+  await repositories.consents.record(consent('wamid.parar', false));
+  const sentBefore = pipeline.fakeWhatsApp.sent().length;
+  const refused = await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Posso ajudar?' });
+  expect(refused.status).toBe(409);
+  expect(refused.body.message).toContain('opted out');
+  expect(pipeline.fakeWhatsApp.sent().length).toBe(sentBefore);
+
+  await repositories.consents.record(consent('wamid.voltar', true));
+  expect((await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Posso ajudar?' })).status).toBe(201);
 });
 
 it('refuses a reply outside the 24-hour window with 422 and sends nothing', async () => {

@@ -275,7 +275,7 @@ describe('legacy debounce items', () => {
     await harness.kit.put({ item: legacyBufferToItem({ customerId: CUSTOMER, messageIds: ['wamid.L1', 'wamid.L2'], texts: ['velho um', 'velho dois'], firstMessageAt: at, lastMessageAt: '2026-11-30T12:00:05.000000Z', businessPhoneNumberId: '106540352242922' }) });
     await harness.process(CUSTOMER);
     expect(harness.sentTo(CUSTOMER)).toEqual(['Olá! Recebi: velho um | velho dois (mensagem 2)']);
-    expect(await harness.legacy.getLegacyBuffer(CUSTOMER)).toBeUndefined();
+    expect((await harness.legacy.getLegacyItems(CUSTOMER)).buffer).toBeUndefined();
     await harness.process(CUSTOMER);
     expect(harness.fake.sent()).toHaveLength(1);
   });

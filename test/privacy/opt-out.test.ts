@@ -1,13 +1,16 @@
 // Opt-out and back over the whole local pipeline: the words are confirmed once, nothing else is
 // sent while the customer is opted out, and the consent events are one Query per customer.
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import { DynamoConsentRepository } from '../../lambda/core/adapters/dynamodb/consent-repository';
+import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
-import { consentCommandOf } from '../../lambda/core/domain/privacy';
+import { consentCommandOf, MESSAGING_CONSENT_PURPOSE } from '../../lambda/core/domain/privacy';
 import { DEFAULT_CONSENT_CONFIRMATIONS } from '../../lambda/core/application/privacy/messaging-consent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { SessionState } from '../../lambda/core/domain/session';
 import { gate, newCustomer, startTestPipeline, waitUntil } from '../e2e/support';
 import { newOperatorPhone, signInOverWhatsApp, startOperatorPipeline } from '../operator/support';
+import { createTestTable } from '../support/dynamo-table';
 import { writeSeedLayoutConsent } from './support';
 
 let pipeline: LocalPipeline | undefined;
@@ -127,4 +130,26 @@ test('PARAR while a person owns the conversation: recorded and confirmed, then n
   await waitUntil(() => sentTo(customer).length === 4, 10_000, 'the opt-in confirmation');
   expect(sentTo(customer)[3]).toBe(DEFAULT_CONSENT_CONFIRMATIONS.optedIn);
   expect((await console.call('POST', `/api/conversations/${customer}/messages`, { text: 'Oi, sou a Bia' })).status).toBe(201);
+});
+
+test('the current consent is the newest event, written with it: a retried record changes nothing, a late older event is kept as evidence only', async () => {
+  const table = await createTestTable('consent-state');
+  try {
+    const consents = new DynamoConsentRepository(new DynamoKit({ tableName: table.name }));
+    const customer = newCustomer();
+    const event = (day: string, granted: boolean) => ({ consentId: `wamid.${day}`, customerId: customer, recordedAt: `2026-03-${day}T10:00:00.000000Z`, purpose: MESSAGING_CONSENT_PURPOSE, granted, source: 'whatsapp_keyword' });
+    expect(await consents.latestFor(customer, MESSAGING_CONSENT_PURPOSE)).toBeUndefined();
+
+    await consents.record(event('02', false));
+    await consents.record(event('02', false));
+    expect(await consents.latestFor(customer, MESSAGING_CONSENT_PURPOSE)).toMatchObject({ consentId: 'wamid.02', granted: false });
+    await consents.record(event('03', true));
+    // An opt-out redriven late, after the opt-in that followed it.
+    await consents.record(event('01', false));
+    expect(await consents.latestFor(customer, MESSAGING_CONSENT_PURPOSE)).toMatchObject({ consentId: 'wamid.03', granted: true });
+    expect((await consents.listForCustomer(customer)).items.map((recorded) => recorded.consentId)).toEqual(['wamid.03', 'wamid.02', 'wamid.01']);
+    expect(await consents.latestFor(customer, 'data_processing')).toBeUndefined();
+  } finally {
+    await table.drop();
+  }
 });

@@ -90,7 +90,7 @@ export async function seedRichHistory(repos: Repositories, customerId: string): 
   const grantHashes = [sha256(`grant-${customerId}`), sha256(`session-${customerId}`)];
   await repos.operatorAuth.putLoginGrant(grantHashes[0]!, customerId);
   await repos.operatorAuth.putSession({ tokenHash: grantHashes[1]!, operatorPhone: customerId, csrfToken: 'csrf' });
-  await repos.budgets.admitTurn(customerId, new Date('2026-03-10T11:59:00.000Z'), { turnsPerMinute: 8, turnsPerHour: 60, agentTokensPerDay: 250_000 });
+  await repos.budgets.admitTurn(customerId, 'wamid.budget', new Date('2026-03-10T11:59:00.000Z'), { turnsPerMinute: 8, turnsPerHour: 60, agentTokensPerDay: 250_000 });
   return { customerId, sessionIds, messageIds, demandIds, demandKeys, grantHashes, texts };
 }
 

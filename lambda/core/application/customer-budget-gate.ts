@@ -37,9 +37,9 @@ export class CustomerBudgetGate {
     this.settings = { ...DEFAULT_CUSTOMER_BUDGET, ...settings };
   }
 
-  /** `undefined` when the turn was counted and may call the agent. */
-  async admit(customerId: string): Promise<OverBudget | undefined> {
-    const verdict = await this.budgets.admitTurn(customerId, this.clock.now(), this.settings);
+  /** `undefined` when the turn (named by its last message, so a retry counts once) was counted and may call the agent. */
+  async admit(customerId: string, turnId: string): Promise<OverBudget | undefined> {
+    const verdict = await this.budgets.admitTurn(customerId, turnId, this.clock.now(), this.settings);
     return verdict.admitted ? undefined : { limit: verdict.limit, reply: this.settings.reply };
   }
 

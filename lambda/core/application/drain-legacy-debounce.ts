@@ -1,6 +1,7 @@
 import type { InboundTurn } from '../domain/inbound-turn';
+import type { LegacyDebounceBuffer, LegacyPendingReply } from '../domain/legacy-debounce';
 import { isHumanOwned } from '../domain/session';
-import type { InboundReceiptRepository, LegacyDebounceRepository, SessionRepository } from '../ports/repositories';
+import type { InboundReceiptRepository, LegacyDebounceRepository, LegacyItems, SessionRepository } from '../ports/repositories';
 import { WhatsAppSendError, type WhatsAppSender } from '../ports/whatsapp-sender';
 import { ReplyDeliveryError } from './reply-delivery-error';
 import type { TurnOutcome, TurnReport } from './turn-settings';
@@ -20,12 +21,16 @@ export interface DrainLegacyDebounceDependencies {
 export class DrainLegacyDebounce {
   constructor(private readonly deps: DrainLegacyDebounceDependencies) {}
 
+  /** What an older deployment left for the customer: both items, one read. */
+  find(customerId: string): Promise<LegacyItems> {
+    return this.deps.legacy.getLegacyItems(customerId);
+  }
+
   /**
-   * Moves a legacy buffer into receipts (registered and routed to the agent like any new message),
-   * so it is answered by the same latest-message-wins protocol. `true` when there was one.
+   * Moves a legacy buffer (as `find` read it) into receipts (registered and routed to the agent like
+   * any new message), so it is answered by the same latest-message-wins protocol. `true` when there was one.
    */
-  async migrateBuffer(customerId: string): Promise<boolean> {
-    const buffer = await this.deps.legacy.getLegacyBuffer(customerId);
+  async migrateBuffer(customerId: string, buffer: LegacyDebounceBuffer | undefined): Promise<boolean> {
     if (buffer === undefined) return false;
     const session = await this.deps.sessions.getActive(customerId);
     for (const [index, messageId] of buffer.messageIds.entries()) {
@@ -46,9 +51,8 @@ export class DrainLegacyDebounce {
     return true;
   }
 
-  /** A legacy reply is replayed once if still valid, never recomputed; `noop` when there is none. */
-  async replayPendingReply(customerId: string): Promise<TurnReport> {
-    const legacy = await this.deps.legacy.getLegacyPendingReply(customerId);
+  /** A legacy reply (as `find` read it) is replayed once if still valid, never recomputed; `noop` when there is none. */
+  async replayPendingReply(customerId: string, legacy: LegacyPendingReply | undefined): Promise<TurnReport> {
     if (legacy === undefined) return { outcome: 'noop', drained: 0 };
     const session = await this.deps.sessions.getActive(customerId);
     let outcome: TurnOutcome = 'superseded';

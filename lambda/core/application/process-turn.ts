@@ -15,6 +15,7 @@ import type {
   MessageRepository,
   OperationalConfigRepository,
   OutboundReply,
+  PendingWork,
   ReplyDelivery,
   SessionRepository,
   TurnStateReader,
@@ -49,7 +50,7 @@ export interface ProcessTurnDependencies {
   /** Asked before anything else whether the turn is an operator's command (the operator plane). */
   readonly operatorCommands?: { handle(turn: InboundTurn): Promise<boolean> };
   /** Opt-out and back: confirms the words, and nothing else is sent while the customer is opted out. */
-  readonly consent?: Pick<MessagingConsent, 'gate' | 'isOptedOut'>;
+  readonly consent?: Pick<MessagingConsent, 'gate'>;
   /** Tells people about handoffs, and hands a conversation to them when the agent fails for good (the operator plane). */
   readonly handoffs?: TurnHandoffHooks;
   /** Counts each turn and its tokens against the customer's budget; a refused turn gets a short reply and no agent call. */
@@ -72,12 +73,9 @@ export interface TurnRequest {
 }
 
 /** What a turn read before deciding anything. */
-interface TurnState {
+interface TurnState extends PendingWork {
   readonly latest?: LatestInbound;
-  readonly pending: PendingInbound[];
-  /** The session the ACTIVE pointer names, when it exists. */
-  readonly session?: Session;
-  /** That session's stored history, asked for alongside when the agent was likely to be asked. */
+  /** That session's stored history (of the session the ACTIVE pointer names), asked for alongside when the agent was likely to be asked. */
   readonly storedHistory?: Promise<Message[]>;
 }
 
@@ -108,33 +106,36 @@ export class ProcessTurn {
   async execute(request: TurnRequest): Promise<TurnReport> {
     const { customerId } = request;
     let state = await this.readState(customerId);
-    if (state.pending.length === 0 && (await this.legacy.migrateBuffer(customerId))) state = await this.readState(customerId);
+    // Only a turn that finds nothing pending looks for what an older deployment left; a turn that
+    // returns the legacy reply below always read it here (it had nothing pending at first).
+    const leftover = state.pending.length === 0 ? await this.legacy.find(customerId) : {};
+    if (await this.legacy.migrateBuffer(customerId, leftover.buffer)) state = await this.readState(customerId);
     let settled: TurnReport | undefined;
     const { latest } = state;
     if (latest?.outbox !== undefined) {
       const drained = prefixThrough(state.pending, latest.outbox.replyToMessageId);
-      settled = { outcome: await this.settleOutbox(latest, latest.outbox, drained, 'resent', state.session), drained: drained.length };
+      settled = { outcome: await this.settleOutbox(latest, latest.outbox, drained, 'resent', { ...state, reply: state.outboxReply }), drained: drained.length };
       // Re-read: settling moved the history watermark past the old reply, which places newer messages.
       state = state.pending.length > drained.length ? await this.readState(customerId) : { ...state, pending: [] };
     }
     if (state.latest !== undefined && state.pending.length > 0) return this.answerOrPark({ ...state, latest: state.latest }, request);
-    return settled ?? (await this.legacy.replayPendingReply(customerId));
+    return settled ?? (await this.legacy.replayPendingReply(customerId, leftover.pendingReply));
   }
 
   /**
    * The marker and the ACTIVE pointer together; then, together, the pending messages the marker
-   * lists, the session the pointer names and — when the agent is likely to be asked — that
-   * session's history. Nothing is read past the marker when nothing waits.
+   * lists, the session the pointer names, the reply in the outbox, the customer's messaging consent
+   * and — when the agent is likely to be asked — that session's history. Nothing is read past the
+   * marker when nothing waits.
    */
   private async readState(customerId: string): Promise<TurnState> {
     const { latest, activeSessionId, activeSessionState } = await this.deps.turnState.readStart(customerId);
-    if (latest === undefined || (latest.pendingMessageIds.length === 0 && latest.outbox === undefined)) return { latest, pending: [] };
+    if (latest === undefined || (latest.pendingMessageIds.length === 0 && latest.outbox === undefined)) return { latest, pending: [], optedOut: false };
     const agentLikelyAsked = activeSessionId !== undefined && latest.outbox === undefined && activeSessionState !== SessionState.CLOSED && !(activeSessionState && isHumanOwned(activeSessionState));
     const storedHistory = agentLikelyAsked ? this.storedHistory(customerId, activeSessionId) : undefined;
     // Awaited only if the agent is asked; a failure then surfaces there.
     storedHistory?.catch(() => undefined);
-    const { pending, session } = await this.deps.turnState.readPendingAndSession(latest, activeSessionId);
-    return { latest, pending, session, storedHistory };
+    return { latest, storedHistory, ...(await this.deps.turnState.readPendingAndSession(latest, activeSessionId)) };
   }
 
   /**
@@ -187,7 +188,7 @@ export class ProcessTurn {
       await this.complete(latest, pending);
       return { outcome: 'operator_command', drained: pending.length };
     }
-    if (((await this.deps.consent?.gate(last)) ?? 'answer') !== 'answer') {
+    if (((await this.deps.consent?.gate(last, state.optedOut)) ?? 'answer') !== 'answer') {
       await this.complete(latest, pending);
       return { outcome: 'consent', drained: pending.length };
     }
@@ -197,18 +198,24 @@ export class ProcessTurn {
       await this.complete(latest, pending);
       return { outcome: 'human_owned', drained: pending.length };
     }
+    // A newer message was already consumed (e.g. these were redriven from the DLQ after it was
+    // answered): any reply would lose the latest-message guard, so the agent is not even asked.
+    const alreadySuperseded = latest.latestMessageId !== last.messageId;
+    // The budget's count goes out alongside the session and history writes, which it does not
+    // depend on; it counts this turn once however often the turn is retried.
+    const admission = alreadySuperseded ? undefined : this.deps.budget?.admit(customerId, last.messageId);
+    // Awaited below; a failure of the writes first fails the turn, and the retry counts nothing twice.
+    admission?.catch(() => undefined);
     const session = active === undefined || active.state === SessionState.CLOSED ? await this.openSession(last) : active;
     await this.appendInbound(pending, session);
-    if (latest.latestMessageId !== last.messageId) {
-      // A newer message was already consumed (e.g. these were redriven from the DLQ after it was
-      // answered): any reply would lose the latest-message guard, so the agent is not even asked.
+    if (alreadySuperseded) {
       await this.complete(latest, pending);
       return { outcome: 'superseded', drained: pending.length };
     }
 
-    const overBudget = await this.deps.budget?.admit(customerId);
+    const overBudget = await admission;
     const stored = session === active ? state.storedHistory : Promise.resolve([]);
-    const { response, agent } = overBudget === undefined ? await this.askAgent(session, last, deadline, stored, pending) : { response: overBudgetResponse(overBudget), agent: undefined };
+    const { response, call } = overBudget === undefined ? await this.askAgent(session, last, deadline, stored, pending) : { response: overBudgetResponse(overBudget), call: undefined };
 
     // The conditional write below IS the latest-message guard: it persists the session and the
     // reply only if this turn's last message is still the latest and pointer and state are as found.
@@ -220,7 +227,7 @@ export class ProcessTurn {
       text: response.reply,
       replyToMessageId: last.messageId,
       createdAt: replyAt,
-      ...(agent === undefined ? { role: 'system' } : { llm: { latencyMs: agent.latencyMs, ...response.usage } }),
+      ...(call === undefined ? { role: 'system' } : { llm: { latencyMs: call.latencyMs, ...response.usage } }),
     };
     progress.writeAttempted = true;
     const persisted = await this.deps.sessions.tryPutAgentResult({
@@ -231,24 +238,27 @@ export class ProcessTurn {
       reply,
     });
     progress.resultWritten = true;
-    // After the result write: a failure here retries the turn without calling the agent again.
-    await this.deps.budget?.recordUsage(customerId, response.usage);
+    const agent: AgentCallReport | undefined = call && { ...call, readReceiptSent: await call.readReceiptSent };
     const report = { drained: pending.length, agent, overBudget: overBudget?.limit };
+    // After the result write: a failure of the token count retries the turn without calling the agent again.
+    const usage = this.deps.budget?.recordUsage(customerId, response.usage);
     if (!persisted) {
-      await this.complete(latest, pending);
+      await Promise.all([usage, this.complete(latest, pending)]);
       return { outcome: 'superseded', ...report };
     }
 
     // The guard before sending reads what can have changed since the persist: the marker (a newer
-    // message, an invalidation, the outbox settled by another record) and the session (a takeover
-    // or a close). The pointer cannot move meanwhile: only a turn of this customer opens sessions.
-    const [{ latest: current, session: now }] = await Promise.all([this.deps.turnState.readMarkerAndSession(customerId, updated.sessionId), this.recordDemands(response.actions, updated, last)]);
+    // message, an invalidation, the outbox settled by another record), the session (a takeover or
+    // a close) and the customer's consent (an opt-out while the agent was thinking). The pointer
+    // cannot move meanwhile: only a turn of this customer opens sessions.
+    const [guard] = await Promise.all([this.deps.turnState.readMarkerAndSession(customerId, updated.sessionId), this.recordDemands(response.actions, updated, last), usage]);
+    const { latest: current } = guard;
     const outbox = current?.outbox;
     if (current === undefined || outbox === undefined || outbox.replyToMessageId !== last.messageId) {
       // Another record settled this outbox meanwhile; the receipts are completed by it.
       return { outcome: 'superseded', ...report };
     }
-    const outcome = await this.settleOutbox(current, outbox, pending, 'answered', now, pendingSendMessage(updated, reply));
+    const outcome = await this.settleOutbox(current, outbox, pending, 'answered', { ...guard, reply: pendingSendMessage(updated, reply) });
     if (updated.state === SessionState.AWAITING_HUMAN && session.state !== SessionState.AWAITING_HUMAN) await this.deps.handoffs?.onHandoff(updated);
     return { outcome, ...report };
   }
@@ -259,9 +269,10 @@ export class ProcessTurn {
     deadline: number,
     stored: Promise<Message[]> | undefined,
     pending: readonly PendingInbound[],
-  ): Promise<{ response: AgentResponse; agent: AgentCallReport }> {
+  ): Promise<{ response: AgentResponse; call: Omit<AgentCallReport, 'readReceiptSent'> & { readonly readReceiptSent: Promise<boolean> } }> {
     // Blue ticks and a typing indicator while the agent thinks: best effort, alongside the agent
-    // call, so it adds no latency and its failure never fails the turn.
+    // call and awaited only after the persist, so it adds no latency even to an agent that answers
+    // at once, and its failure never fails the turn.
     const readReceipt = this.deps.whatsapp.markAsRead({ businessPhoneNumberId: last.businessPhoneNumberId, messageId: last.messageId, showTypingIndicator: true }).then(
       () => true,
       () => false,
@@ -274,8 +285,7 @@ export class ProcessTurn {
       deadline: deadline - this.settings.deliveryReserveMs,
       maxIterations: this.settings.maxAgentIterations,
     });
-    const agent: AgentCallReport = { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: await readReceipt, usage: response.usage };
-    return { response, agent };
+    return { response, call: { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: readReceipt, usage: response.usage } };
   }
 
   /** Completes drained messages that get no reply, on the marker this turn read. */
@@ -287,24 +297,24 @@ export class ProcessTurn {
    * Sends or supersedes the persisted reply, then — in one transaction — records its delivery
    * status, completes the messages it answered and clears the outbox. Runs right after a persist
    * and again on every retry of the record, so each step checks what an earlier attempt already did.
-   * `session` is the reply's session as last read (the active one on a retry).
+   * `found` is what the turn last read: the reply, its session (the active one on a retry) and the
+   * customer's consent.
    */
   private async settleOutbox(
     latest: LatestInbound,
     outbox: OutboxEntry,
     answered: readonly PendingInbound[],
     sentOutcome: 'answered' | 'resent',
-    session: Session | undefined,
-    knownReply?: Message,
+    found: { readonly reply?: Message; readonly session?: Session; readonly optedOut: boolean },
   ): Promise<TurnOutcome> {
-    const reply = knownReply ?? (await this.deps.messages.getOutbound(outbox.ref));
+    const { reply, session } = found;
     let outcome: TurnOutcome = 'superseded';
     let delivery: ReplyDelivery | undefined;
     if (reply?.deliveryStatus === 'sent') outcome = sentOutcome;
     else if (reply?.deliveryStatus === 'failed_permanent') outcome = 'failed_permanent';
     else if (reply?.deliveryStatus === 'pending_send') {
       // An opt-out that arrived while the agent was thinking stops the reply too.
-      if (session !== undefined && isStillDeliverable(latest, outbox, reply, session) && !(await this.deps.consent?.isOptedOut(latest.customerId))) {
+      if (session !== undefined && isStillDeliverable(latest, outbox, reply, session) && !found.optedOut) {
         delivery = await this.deliver(reply, session);
         outcome = delivery.status === 'sent' ? sentOutcome : 'failed_permanent';
       } else {

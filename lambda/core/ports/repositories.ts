@@ -226,11 +226,17 @@ export interface InboundReceiptRepository {
  * have left: the orchestrator drains them once, then deletes them. Nothing writes new ones.
  */
 export interface LegacyDebounceRepository {
-  getLegacyBuffer(customerId: string): Promise<LegacyDebounceBuffer | undefined>;
+  /** Both items, in one consistent read. */
+  getLegacyItems(customerId: string): Promise<LegacyItems>;
   /** Deletes the buffer only if it is still the one that started at `firstMessageAt`. */
   deleteLegacyBufferIfFirstMessageAt(customerId: string, firstMessageAt: IsoTimestamp): Promise<boolean>;
-  getLegacyPendingReply(customerId: string): Promise<LegacyPendingReply | undefined>;
   deleteLegacyPendingReply(customerId: string): Promise<void>;
+}
+
+/** What an older deployment left for one customer. */
+export interface LegacyItems {
+  readonly buffer?: LegacyDebounceBuffer;
+  readonly pendingReply?: LegacyPendingReply;
 }
 
 // ---- CRM projection ---------------------------------------------------------------------------------
@@ -243,9 +249,10 @@ export interface LegacyDebounceRepository {
 export interface CustomerBudgetRepository {
   /**
    * Counts one turn at `at` if every count of its windows is below its limit; otherwise counts
-   * nothing and names the limit reached.
+   * nothing and names the limit reached. `turnId` names the turn (its last message): asked again
+   * for the turn it admitted last, it admits without counting again, so a retried turn is counted once.
    */
-  admitTurn(customerId: string, at: Date, limits: CustomerBudgetLimits): Promise<{ readonly admitted: true } | { readonly admitted: false; readonly limit: BudgetLimit }>;
+  admitTurn(customerId: string, turnId: string, at: Date, limits: CustomerBudgetLimits): Promise<{ readonly admitted: true } | { readonly admitted: false; readonly limit: BudgetLimit }>;
   /** Adds a turn's model tokens to the customer's count of the day of `at`. */
   addTokens(customerId: string, at: Date, usage: TokenUsage): Promise<void>;
 }
@@ -390,6 +397,24 @@ export interface TurnStart {
   readonly activeSessionState?: SessionState;
 }
 
+/** What a turn reads once it knows there is work: the messages, the session, and what may stop a reply. */
+export interface PendingWork {
+  readonly pending: PendingInbound[];
+  /** The session the turn was asked to read (the one the ACTIVE pointer names), when it exists. */
+  readonly session?: Session;
+  /** The reply the marker's outbox names, when there is one. */
+  readonly outboxReply?: Message;
+  /** The customer's current messaging consent is withdrawn (docs/PRIVACY.md): nothing but the confirmation is sent. */
+  readonly optedOut: boolean;
+}
+
+/** The guard before sending: what can change after a persist. */
+export interface SendGuard {
+  readonly latest?: LatestInbound;
+  readonly session?: Session;
+  readonly optedOut: boolean;
+}
+
 /**
  * The reads of a turn grouped so that reads which do not depend on each other go out as one
  * request (docs/DESIGN.md#a-normal-turn-step-by-step). Every read is consistent.
@@ -398,10 +423,11 @@ export interface TurnStateReader {
   /** The latest-inbound marker and the ACTIVE pointer, together. */
   readStart(customerId: string): Promise<TurnStart>;
   /**
-   * The drainable pending messages `latest` lists (placed in the history as `pendingInbounds`
-   * places them) and the session `sessionId` names, together.
+   * Together: the drainable pending messages `latest` lists (placed in the history as
+   * `pendingInbounds` places them), the session `sessionId` names, the reply in the marker's outbox
+   * and the customer's messaging consent.
    */
-  readPendingAndSession(latest: LatestInbound, sessionId: string | undefined): Promise<{ pending: PendingInbound[]; session?: Session }>;
-  /** The guard before sending: what can change after a persist — the marker and the reply's session. */
-  readMarkerAndSession(customerId: string, sessionId: string): Promise<{ latest?: LatestInbound; session?: Session }>;
+  readPendingAndSession(latest: LatestInbound, sessionId: string | undefined): Promise<PendingWork>;
+  /** The guard before sending: the marker, the reply's session and the customer's messaging consent. */
+  readMarkerAndSession(customerId: string, sessionId: string): Promise<SendGuard>;
 }

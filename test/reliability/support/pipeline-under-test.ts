@@ -12,6 +12,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { physicalNames } from '../../../lib/private/pipeline-contract';
 import { ScriptedAgent, type ScriptedAgentOptions } from '../../../lambda/core/adapters/agent/scripted-agent';
+import { DynamoConsentRepository } from '../../../lambda/core/adapters/dynamodb/consent-repository';
 import { DynamoCustomerBudgetRepository } from '../../../lambda/core/adapters/dynamodb/customer-budget-repository';
 import { DynamoDemandRepository } from '../../../lambda/core/adapters/dynamodb/demand-repository';
 import { createDynamoRepositories, type DynamoRepositories } from '../../../lambda/core/adapters/dynamodb/dynamo-repositories';
@@ -35,6 +36,7 @@ import { FakeEndUserMessaging } from '../../../local/fake-whatsapp/fake-end-user
 import { endUserMessagingEvents, LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../../local/runtime/end-user-messaging-event';
 import type { LocalChannel } from '../../../local/runtime/local-pipeline';
 import { CustomerBudgetGate, type CustomerBudgetSettings } from '../../../lambda/core/application/customer-budget-gate';
+import { MessagingConsent } from '../../../lambda/core/application/privacy/messaging-consent';
 import { ProcessTurn } from '../../../lambda/core/application/process-turn';
 import type { Clock } from '../../../lambda/core/ports/clock';
 import type { TurnSettings } from '../../../lambda/core/application/turn-settings';
@@ -145,6 +147,7 @@ function instrumentedRepositories(tableName: string, injector: FaultInjector) {
     demands: injector.port('demands', new DynamoDemandRepository(kit)),
     resources: injector.port('resources', new DynamoVersionedResourceRepository(kit, systemClock)),
     budgets: injector.port('budgets', new DynamoCustomerBudgetRepository(kit)),
+    consents: injector.port('consents', new DynamoConsentRepository(kit)),
   };
 }
 
@@ -207,21 +210,30 @@ export interface OrchestratorUnderTest {
 export interface OrchestratorOptions {
   readonly agent?: ScriptedAgentOptions;
   readonly settings?: Partial<TurnSettings>;
-  /** Turns the customer budget gate on, counting at the clock's instants (default: the system clock). */
+  /**
+   * The customer budget gate's limits and the clock it counts at.
+   * @default - limits no scenario reaches, the system clock: the gate is on as in a deployment, so its calls are boundaries
+   */
   readonly budget?: { readonly settings?: Partial<CustomerBudgetSettings>; readonly clock?: Clock };
 }
+
+/** Limits the reliability scenarios never reach: they test what the gate's calls do under faults, not the limits. */
+const UNREACHED_BUDGET: Partial<CustomerBudgetSettings> = { turnsPerMinute: 10_000, turnsPerHour: 100_000, agentTokensPerDay: 100_000_000 };
 
 /** The orchestrator function (SQS contract + turn use case) with every remote call through `injector`. */
 export function composeOrchestrator(env: ReliabilityEnvironment, injector: FaultInjector, options: OrchestratorOptions = {}): OrchestratorUnderTest {
   const agent = new ScriptedAgent(options.agent);
   const metrics = new MetricsRecorder(injector);
-  const { budgets, ...repositories } = instrumentedRepositories(env.tableName, injector);
+  const { budgets, consents, ...repositories } = instrumentedRepositories(env.tableName, injector);
+  const whatsapp = injector.remote('whatsapp', channelSender(env), WHATSAPP_FAILURES);
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
       ...repositories,
-      budget: options.budget && new CustomerBudgetGate(budgets, options.budget.clock ?? systemClock, options.budget.settings),
+      // Both gates are on, as the orchestrator composes them in a deployment.
+      budget: new CustomerBudgetGate(budgets, options.budget?.clock ?? systemClock, options.budget?.settings ?? UNREACHED_BUDGET),
+      consent: new MessagingConsent({ consents, whatsapp }),
       agent: injector.remote('agent', agent, AGENT_FAILURES),
-      whatsapp: injector.remote('whatsapp', channelSender(env), WHATSAPP_FAILURES),
+      whatsapp,
       clock: systemClock,
       ids: randomIdGenerator,
       // Every invocation reads the prompt, as a cold one does, so its read is a boundary of every turn.

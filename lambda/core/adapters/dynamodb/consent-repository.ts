@@ -1,9 +1,10 @@
 import type { ConsentRecord } from '../../domain/admin';
-import { InvalidCursorError } from '../../domain/errors';
 import type { ConsentRepository, Page, PageRequest } from '../../ports/repositories';
-import { consentFromItem, consentToItem } from './codecs/admin-codec';
+import { ConditionFailedError, InvalidCursorError } from '../../domain/errors';
+import { isoMicros } from '../../domain/timestamps';
+import { consentFromItem, consentStateFromItem, consentStateToItem, consentToItem } from './codecs/admin-codec';
 import type { DynamoKit, QueryPageResult } from './dynamo-kit';
-import { CONSENT_TIMELINE_PARTITION, customerConsentPrefix, ENTITY_TYPE, EntityType, GSI1, GSI1PK, legacyConsentListPrefix } from './keys';
+import { CONSENT_TIMELINE_PARTITION, customerConsentPrefix, consentStateKey, ENTITY_TYPE, EntityType, GSI1, GSI1PK, legacyConsentListPrefix } from './keys';
 import { conditionally, IF_ABSENT, KEY_NAMES, pageLimit, queryPrefixPage } from './repository-support';
 
 // A page of the newer layout, then pages of the seed's layout (whose events are all older).
@@ -15,14 +16,37 @@ const LEGACY = 'l:';
  * partition (one Query reads a customer's events) and indexed on GSI1 for the admin's timeline.
  * Events written in the seed's layout (one time-keyed partition) are still read after the newer
  * ones; finding one customer's events there reads the whole partition, so it only happens for
- * exports and erasures, never per message.
+ * exports and erasures, never per message. Beside the events, the customer's current consent per
+ * purpose (`consentStateKey`) is what the turn reads, by key, on every message.
  */
 export class DynamoConsentRepository implements ConsentRepository {
   constructor(private readonly kit: DynamoKit) {}
 
+  /**
+   * The event (put if absent: a record is evidence, a retried write never replaces the first) and,
+   * in the same transaction, the customer's current consent for its purpose — unless that already
+   * holds a newer event (an old message redriven late), which then stays current.
+   */
   async record(consent: ConsentRecord): Promise<void> {
-    // A record is evidence: a retried write never replaces the first one.
-    await conditionally(() => this.kit.put({ item: consentToItem(consent), ...IF_ABSENT }));
+    try {
+      await this.kit.transact([
+        { put: { item: consentToItem(consent), ...IF_ABSENT } },
+        {
+          put: {
+            item: consentStateToItem(consent),
+            condition: 'attribute_not_exists(#recorded) OR #recorded <= :recorded',
+            names: { '#recorded': 'recorded_at' },
+            values: { ':recorded': isoMicros(consent.recordedAt) },
+          },
+        },
+      ]);
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError)) throw error;
+      // Recorded by an earlier attempt, whose transaction also settled the current consent.
+      if (error.failedAt(0)) return;
+      // A newer event is current; this one is still evidence.
+      await conditionally(() => this.kit.put({ item: consentToItem(consent), ...IF_ABSENT }));
+    }
   }
 
   listRecent(page?: PageRequest): Promise<Page<ConsentRecord>> {
@@ -48,16 +72,10 @@ export class DynamoConsentRepository implements ConsentRepository {
     );
   }
 
-  /** The customer's newest event for `purpose` in the current layout (one Query, usually one page). */
+  /** The customer's newest event for `purpose`: the current consent written with it, read by key. */
   async latestFor(customerId: string, purpose: string): Promise<ConsentRecord | undefined> {
-    let cursor: string | undefined;
-    do {
-      const page = await queryPrefixPage(this.kit, customerConsentPrefix(customerId), { limit: 20, cursor }, { newestFirst: true, consistentRead: true });
-      const match = page.items.map(consentFromItem).find((consent) => consent.purpose === purpose);
-      if (match) return match;
-      cursor = page.cursor;
-    } while (cursor !== undefined);
-    return undefined;
+    const item = await this.kit.get({ key: consentStateKey(customerId, purpose), consistentRead: true });
+    return item && consentStateFromItem(item);
   }
 
   private async inTwoLayouts(page: PageRequest | undefined, current: (request: PageRequest) => Promise<QueryPageResult>, customerId?: string): Promise<Page<ConsentRecord>> {
@@ -67,7 +85,7 @@ export class DynamoConsentRepository implements ConsentRepository {
     if (cursor.startsWith(LEGACY)) return this.legacyPage(limit, inner, customerId);
     if (!cursor.startsWith(CURRENT)) throw new InvalidCursorError('not a consent cursor');
     const newer = await current({ limit, cursor: inner });
-    const items = newer.items.map(consentFromItem);
+    const items = newer.items.map((item) => consentFromItem(item));
     if (newer.cursor !== undefined) return { items, cursor: `${CURRENT}${newer.cursor}` };
     // The newer layout is exhausted: the page continues with the seed's layout (all older).
     if (items.length >= limit) return { items, cursor: LEGACY };
@@ -86,7 +104,7 @@ export class DynamoConsentRepository implements ConsentRepository {
       limit,
       cursor,
     });
-    const items = result.items.map(consentFromItem);
+    const items = result.items.map((item) => consentFromItem(item));
     return result.cursor === undefined ? { items } : { items, cursor: `${LEGACY}${result.cursor}` };
   }
 }

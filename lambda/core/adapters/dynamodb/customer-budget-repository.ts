@@ -11,34 +11,38 @@ const EXPIRES_AFTER_DAY_START_MS = 2 * 24 * 60 * 60 * 1000;
 const AGENT_TOKENS = 'agent_tokens';
 const INPUT_TOKENS = 'input_tokens';
 const OUTPUT_TOKENS = 'output_tokens';
+/** The turn the item counted last: a retry of that turn is admitted again without a second count. */
+const LAST_ADMITTED_TURN = 'last_admitted_turn';
 const hourTurns = (hour: string) => `turns_h${hour}`;
 const minuteTurns = (minute: string) => `turns_m${minute}`;
 
 /**
  * One item per customer and UTC day (see keys.ts): a turn is admitted by a single conditional
  * `ADD` on the counts of its minute and hour, with the day's tokens in the same condition, so the
- * check and the count are one atomic step. A refused turn counts nothing.
+ * check and the count are one atomic step. A refused turn counts nothing; a retried turn counts once.
  */
 export class DynamoCustomerBudgetRepository implements CustomerBudgetRepository {
   constructor(private readonly kit: DynamoKit) {}
 
-  async admitTurn(customerId: string, at: Date, limits: CustomerBudgetLimits) {
+  async admitTurn(customerId: string, turnId: string, at: Date, limits: CustomerBudgetLimits) {
     const windows = budgetWindows(at);
-    const names = { '#minute': minuteTurns(windows.minute), '#hour': hourTurns(windows.hour), '#tokens': AGENT_TOKENS, ...this.headerNames() };
+    const names = { '#minute': minuteTurns(windows.minute), '#hour': hourTurns(windows.hour), '#tokens': AGENT_TOKENS, '#turn': LAST_ADMITTED_TURN, ...this.headerNames() };
     const admitted = await conditionally(() =>
       this.kit.update({
         key: customerBudgetKey(customerId, at),
-        update: `ADD #minute :one, #hour :one SET ${this.headerSets()}`,
+        update: `ADD #minute :one, #hour :one SET #turn = :turn, ${this.headerSets()}`,
         condition:
+          '(attribute_not_exists(#turn) OR #turn <> :turn) AND ' +
           '(attribute_not_exists(#minute) OR #minute < :perMinute) AND (attribute_not_exists(#hour) OR #hour < :perHour) AND ' +
           '(attribute_not_exists(#tokens) OR #tokens < :perDay)',
         names,
-        values: { ':one': 1, ':perMinute': limits.turnsPerMinute, ':perHour': limits.turnsPerHour, ':perDay': limits.agentTokensPerDay, ...this.headerValues(at) },
+        values: { ':one': 1, ':turn': turnId, ':perMinute': limits.turnsPerMinute, ':perHour': limits.turnsPerHour, ':perDay': limits.agentTokensPerDay, ...this.headerValues(at) },
       }),
     );
     if (admitted) return { admitted: true } as const;
-    // Only a refusal pays this read, to say which limit it was.
+    // Only a refusal, or a retry of the turn admitted last, pays this read.
     const item = await this.kit.get({ key: customerBudgetKey(customerId, at), consistentRead: true });
+    if (item?.[LAST_ADMITTED_TURN] === turnId) return { admitted: true } as const;
     return { admitted: false, limit: reachedLimit(countsOf(item, at), limits) ?? 'turns_per_minute' } as const;
   }
 

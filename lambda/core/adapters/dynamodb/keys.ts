@@ -40,6 +40,7 @@ export const EntityType = {
   operationalConfig: 'operational_config',
   adminAudit: 'admin_audit',
   consent: 'consent',
+  consentState: 'consent_state',
   loginGrant: 'operator_login_grant',
   operatorSession: 'operator_session',
   demandReference: 'customer_demand_reference',
@@ -216,6 +217,12 @@ export const customerPartition = (customerId: string) => `CUSTOMER#${segment('ph
 export const consentKey = (customerId: string, recordedAt: string, consentId: string) =>
   tableKey(customerPartition(customerId), `CONSENT#${isoMicros(recordedAt)}#${segment('consent id', consentId)}`);
 export const customerConsentPrefix = (customerId: string) => ({ partition: customerPartition(customerId), sortKeyPrefix: 'CONSENT#' });
+/**
+ * The customer's current consent for one purpose: a copy of the newest event, written in the event's
+ * transaction, so a turn reads it by key in a batch it already makes instead of querying the events.
+ * Its sort key does not begin with `CONSENT#`: the event Queries never see it.
+ */
+export const consentStateKey = (customerId: string, purpose: string) => tableKey(customerPartition(customerId), `CONSENT_STATE#${segment('purpose', purpose)}`);
 /** Every consent event on GSI1, newest first: the admin's timeline. Consent events are rare, so one partition is enough. */
 export const CONSENT_TIMELINE_PARTITION = 'CONSENT#TIMELINE';
 export const consentTimelineIndexKey = (customerId: string, recordedAt: string, consentId: string) =>

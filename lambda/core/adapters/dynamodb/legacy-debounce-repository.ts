@@ -1,18 +1,20 @@
-import type { LegacyDebounceBuffer, LegacyPendingReply } from '../../domain/legacy-debounce';
 import { isoMicros } from '../../domain/timestamps';
-import type { LegacyDebounceRepository } from '../../ports/repositories';
+import type { LegacyDebounceRepository, LegacyItems } from '../../ports/repositories';
 import type { DynamoKit } from './dynamo-kit';
 import { InboundAttribute as A, legacyBufferFromItem, legacyPendingReplyFromItem } from './codecs/inbound-codec';
-import { legacyBufferKey, legacyPendingReplyKey } from './keys';
+import { legacyBufferKey, legacyPendingReplyKey, SK } from './keys';
 import { conditionally } from './repository-support';
 
 /** The BUFFER and PENDING_REPLY items an older deployment (the former debounce design) may have left. */
 export class DynamoLegacyDebounceRepository implements LegacyDebounceRepository {
   constructor(private readonly kit: DynamoKit) {}
 
-  async getLegacyBuffer(customerId: string): Promise<LegacyDebounceBuffer | undefined> {
-    const item = await this.kit.get({ key: legacyBufferKey(customerId), consistentRead: true });
-    return item && legacyBufferFromItem(item);
+  async getLegacyItems(customerId: string): Promise<LegacyItems> {
+    // One partition, two known keys: one request.
+    const items = await this.kit.batchGet([legacyBufferKey(customerId), legacyPendingReplyKey(customerId)], { consistentRead: true });
+    const buffer = items.find((item) => item[SK] === legacyBufferKey(customerId)[SK]);
+    const pendingReply = items.find((item) => item[SK] === legacyPendingReplyKey(customerId)[SK]);
+    return { ...(buffer ? { buffer: legacyBufferFromItem(buffer) } : {}), ...(pendingReply ? { pendingReply: legacyPendingReplyFromItem(pendingReply) } : {}) };
   }
 
   async deleteLegacyBufferIfFirstMessageAt(customerId: string, firstMessageAt: string): Promise<boolean> {
@@ -27,11 +29,6 @@ export class DynamoLegacyDebounceRepository implements LegacyDebounceRepository 
         values: { ':first': item[A.firstMessageAt] },
       }),
     );
-  }
-
-  async getLegacyPendingReply(customerId: string): Promise<LegacyPendingReply | undefined> {
-    const item = await this.kit.get({ key: legacyPendingReplyKey(customerId), consistentRead: true });
-    return item && legacyPendingReplyFromItem(item);
   }
 
   async deleteLegacyPendingReply(customerId: string): Promise<void> {

@@ -23,7 +23,7 @@ import {
 import { KeyLayout, KeyLayoutPolicy } from './key-layout';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryIndexPartitionsPage, queryPrefixPage, toPage } from './repository-support';
 
-/** Items read per page while collecting one session's history out of the customer's partition. */
+/** At most this many items are read per page while collecting one session's history out of the customer's partition. */
 const SESSION_HISTORY_PAGE = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -93,7 +93,9 @@ export class DynamoMessageRepository implements MessageRepository {
    * One session's messages live in the customer's partition next to other sessions' messages, so
    * this Queries that partition newest first with a filter on the session id, page after page,
    * until it has `limit` messages or the partition ends. Superseded and permanently failed replies
-   * are left out: they are not part of the conversation the agent should see.
+   * are left out: they are not part of the conversation the agent should see. A page asks for the
+   * messages still missing and a quarter more, for what the filter drops — every item a page reads
+   * is paid for (and unmarshalled) whether the filter keeps it or not.
    */
   async historyForSession(customerId: string, sessionId: string, limit: number): Promise<Message[]> {
     if (limit <= 0) return [];
@@ -108,7 +110,7 @@ export class DynamoMessageRepository implements MessageRepository {
         values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix, ':session': sessionId, ':superseded': 'superseded', ':failed': 'failed_permanent' },
         newestFirst: true,
         consistentRead: true,
-        limit: SESSION_HISTORY_PAGE,
+        limit: Math.min(SESSION_HISTORY_PAGE, Math.ceil((limit - collected.length) * 1.25)),
         cursor,
       });
       collected.push(...this.unexpired(page.items).map(messageFromItem));

@@ -1,15 +1,18 @@
-import type { LatestInbound, PendingInbound } from '../../domain/inbound-receipt';
-import type { Session } from '../../domain/session';
-import type { TurnStart, TurnStateReader } from '../../ports/repositories';
+import type { LatestInbound } from '../../domain/inbound-receipt';
+import { MESSAGING_CONSENT_PURPOSE } from '../../domain/privacy';
+import type { PendingWork, SendGuard, TurnStart, TurnStateReader } from '../../ports/repositories';
 import type { DynamoKit, Item } from './dynamo-kit';
+import { consentStateFromItem } from './codecs/admin-codec';
 import { latestInboundFromItem } from './codecs/inbound-codec';
+import { messageFromItem } from './codecs/message-codec';
 import { activePointerFromItem, sessionFromItem } from './codecs/session-codec';
 import { pendingFromReceipts, pendingReceiptKeys } from './inbound-receipt-repository';
-import { activePointerKey, latestInboundKey, PK, SK, sessionKey, type TableKey } from './keys';
+import { activePointerKey, consentStateKey, latestInboundKey, messageKeyFromRef, PK, SK, sessionKey, type TableKey } from './keys';
 
 /**
- * A turn's reads, each group one consistent BatchGetItem: the items live in two partitions of the
- * customer (inbound and session), and none of a group's keys depends on another's answer.
+ * A turn's reads, each group one consistent BatchGetItem: the items live in a few partitions of the
+ * customer (inbound, session, the customer's own), and none of a group's keys depends on another's
+ * answer.
  */
 export class DynamoTurnStateReader implements TurnStateReader {
   constructor(private readonly kit: DynamoKit) {}
@@ -25,25 +28,47 @@ export class DynamoTurnStateReader implements TurnStateReader {
     };
   }
 
-  async readPendingAndSession(latest: LatestInbound, sessionId: string | undefined): Promise<{ pending: PendingInbound[]; session?: Session }> {
-    const session = sessionId === undefined ? undefined : sessionKey(latest.customerId, sessionId);
+  async readPendingAndSession(latest: LatestInbound, sessionId: string | undefined): Promise<PendingWork> {
+    const { customerId, outbox } = latest;
+    const session = sessionId === undefined ? undefined : sessionKey(customerId, sessionId);
+    const reply = outbox && messageKeyFromRef(outbox.ref);
+    const consent = messagingConsentKey(customerId);
     const receipts = pendingReceiptKeys(latest);
-    const items = await this.kit.batchGet([...receipts, ...(session ? [session] : [])], { consistentRead: true });
-    const sessionItem = session && items.find(matches(session));
-    return { pending: pendingFromReceipts(latest, items), ...(sessionItem ? { session: sessionFromItem(sessionItem) } : {}) };
+    const items = await this.kit.batchGet([...receipts, ...(session ? [session] : []), ...(reply ? [reply] : []), consent], { consistentRead: true });
+    const found = (key: TableKey | undefined) => key && items.find(matches(key));
+    const sessionItem = found(session);
+    const replyItem = found(reply);
+    return {
+      pending: pendingFromReceipts(latest, items),
+      ...(sessionItem ? { session: sessionFromItem(sessionItem) } : {}),
+      ...(replyItem ? { outboxReply: messageFromItem(replyItem) } : {}),
+      optedOut: optedOut(found(consent)),
+    };
   }
 
-  async readMarkerAndSession(customerId: string, sessionId: string): Promise<{ latest?: LatestInbound; session?: Session }> {
-    const found = await this.read([latestInboundKey(customerId), sessionKey(customerId, sessionId)]);
+  async readMarkerAndSession(customerId: string, sessionId: string): Promise<SendGuard> {
+    const consent = messagingConsentKey(customerId);
+    const found = await this.read([latestInboundKey(customerId), sessionKey(customerId, sessionId), consent]);
     const marker = found(latestInboundKey(customerId));
     const session = found(sessionKey(customerId, sessionId));
-    return { ...(marker ? { latest: latestInboundFromItem(marker) } : {}), ...(session ? { session: sessionFromItem(session) } : {}) };
+    return {
+      ...(marker ? { latest: latestInboundFromItem(marker) } : {}),
+      ...(session ? { session: sessionFromItem(session) } : {}),
+      optedOut: optedOut(found(consent)),
+    };
   }
 
   private async read(keys: TableKey[]): Promise<(key: TableKey) => Item | undefined> {
     const items = await this.kit.batchGet(keys, { consistentRead: true });
     return (key) => items.find(matches(key));
   }
+}
+
+const messagingConsentKey = (customerId: string) => consentStateKey(customerId, MESSAGING_CONSENT_PURPOSE);
+
+/** Whether the customer's current messaging consent is withdrawn (no consent recorded: not opted out). */
+function optedOut(consentState: Item | undefined): boolean {
+  return consentState !== undefined && !consentStateFromItem(consentState).granted;
 }
 
 function matches(key: TableKey): (item: Item) => boolean {

@@ -36,10 +36,12 @@ export class MessagingConsent {
     return latest !== undefined && !latest.granted;
   }
 
-  /** Records and confirms an opt-out/opt-in word; tells the turn whether it may answer. */
-  async gate(message: InboundTurn): Promise<ConsentVerdict> {
+  /**
+   * Records and confirms an opt-out/opt-in word; tells the turn whether it may answer. `optedOut` is
+   * the customer's current consent as the turn read it (one batch with its other reads).
+   */
+  async gate(message: InboundTurn, optedOut: boolean): Promise<ConsentVerdict> {
     const command = consentCommandOf(message.text);
-    const optedOut = await this.isOptedOut(message.customerId);
     if (command === undefined) return optedOut ? 'opted_out' : 'answer';
     if (command === 'opt_in' && !optedOut) return 'answer';
     const granted = command === 'opt_in';

@@ -1,7 +1,7 @@
 import type { AdminAuditEvent, ConsentRecord, OperationalConfig, VersionedResource } from '../../../domain/admin';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
-import { adminAuditKey, adminResourceKey, adminResourceVersionKey, consentKey, consentTimelineIndexKey, ENTITY_TYPE, EntityType, operationalConfigKey, type TableKey } from '../keys';
+import { adminAuditKey, adminResourceKey, adminResourceVersionKey, consentKey, consentStateKey, consentTimelineIndexKey, ENTITY_TYPE, EntityType, operationalConfigKey, type TableKey } from '../keys';
 import { ItemReader, withUnknownAttributes } from './item-reader';
 
 export const AdminAttribute = {
@@ -108,10 +108,21 @@ export function auditEventFromItem(item: Item): AdminAuditEvent {
 }
 
 export function consentToItem(consent: ConsentRecord): Item {
-  return withUnknownAttributes(consent, {
+  return {
     ...consentKey(consent.customerId, consent.recordedAt, consent.consentId),
     ...consentTimelineIndexKey(consent.customerId, consent.recordedAt, consent.consentId),
-    [ENTITY_TYPE]: EntityType.consent,
+    ...consentAttributes(consent, EntityType.consent),
+  };
+}
+
+/** The customer's current consent for the event's purpose: the event's attributes under the state key, off the timeline index. */
+export function consentStateToItem(consent: ConsentRecord): Item {
+  return { ...consentStateKey(consent.customerId, consent.purpose), ...consentAttributes(consent, EntityType.consentState) };
+}
+
+function consentAttributes(consent: ConsentRecord, entityType: EntityType): Item {
+  return withUnknownAttributes(consent, {
+    [ENTITY_TYPE]: entityType,
     consent_id: consent.consentId,
     phone_number: consent.customerId,
     recorded_at: isoMicros(consent.recordedAt),
@@ -125,7 +136,15 @@ export function consentToItem(consent: ConsentRecord): Item {
 }
 
 export function consentFromItem(item: Item): ConsentRecord {
-  const read = new ItemReader(item, EntityType.consent);
+  return decodeConsent(item, EntityType.consent);
+}
+
+export function consentStateFromItem(item: Item): ConsentRecord {
+  return decodeConsent(item, EntityType.consentState);
+}
+
+function decodeConsent(item: Item, entityType: EntityType): ConsentRecord {
+  const read = new ItemReader(item, entityType);
   return {
     consentId: read.string('consent_id'),
     customerId: read.string('phone_number'),
