@@ -2,8 +2,8 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { CUSTOM_METRICS } from '../../lib/private/pipeline-contract';
-import { lambdaInvoke } from '../core/adapters/agent/lambda-invoke-agent';
 import { LambdaCrmClient } from '../core/adapters/crm/lambda-crm-client';
+import { lambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
 import { SignedWebhookCrmClient } from '../core/adapters/crm/signed-webhook-crm-client';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
 import { type CrmSyncRunReport, type CrmSyncWorkerLimits, SyncCrmProjections } from '../core/application/sync-crm-projections';
