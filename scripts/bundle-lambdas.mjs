@@ -10,6 +10,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** One bundle per function; the folder name is what the construct passes to `Code.fromAsset`. */
 const FUNCTIONS = ['webhook', 'eum-inbound', 'orchestrator', 'operator', 'handoff-sweeper', 'crm-sync'];
 
+/** The functions whose AWS clients stream (the orchestrator's Bedrock Runtime client); the others go without event streams. */
+const STREAMING_FUNCTIONS = new Set(['orchestrator']);
+
+const shim = (file) => path.join(root, 'scripts', 'bundle-shims', file);
+
 async function bundle(name) {
   const outdir = path.join(root, 'assets', name);
   // Start from an empty folder: a stale file left next to index.js would change the asset hash.
@@ -37,9 +42,10 @@ async function bundle(name) {
     // What the bundles carry but can never use in Lambda, replaced by a small stand-in (each file
     // says why; docs/PERFORMANCE.md records the savings).
     alias: {
-      '@aws-sdk/credential-provider-node': path.join(root, 'scripts', 'bundle-shims', 'credential-provider-env-only.mjs'),
-      '@aws-sdk/token-providers': path.join(root, 'scripts', 'bundle-shims', 'token-providers-env-only.mjs'),
-      semver: path.join(root, 'scripts', 'bundle-shims', 'semver-gte.cjs'),
+      '@aws-sdk/credential-provider-node': shim('credential-provider-env-only.mjs'),
+      '@aws-sdk/token-providers': shim('token-providers-env-only.mjs'),
+      semver: shim('semver-gte.cjs'),
+      ...(!STREAMING_FUNCTIONS.has(name) && { '@smithy/core/event-streams': shim('no-event-streams.mjs') }),
     },
     legalComments: 'eof',
     metafile: true,
