@@ -1,6 +1,6 @@
 // Pre-bundles the Lambda handlers into `assets/<name>/index.js` at build time, so the published
 // package carries ready-to-deploy code and consumers need neither esbuild nor Docker to synth.
-import { rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -14,6 +14,21 @@ const FUNCTIONS = ['webhook', 'eum-inbound', 'orchestrator', 'operator', 'handof
 const STREAMING_FUNCTIONS = new Set(['orchestrator']);
 
 const shim = (file) => path.join(root, 'scripts', 'bundle-shims', file);
+
+/**
+ * The AWS SDK clients and the X-Ray SDK import their whole package.json (2 KiB each: scripts,
+ * dependencies, …) for its name and version, which go into the user agent and the segment's SDK
+ * info. The bundles carry only those two fields.
+ */
+const packageVersionOnly = {
+  name: 'package-version-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/](@aws-sdk[\\/][^\\/]+|aws-xray-sdk-core)[\\/]package\.json$/ }, async (args) => {
+      const { name, version } = JSON.parse(await readFile(args.path, 'utf8'));
+      return { contents: JSON.stringify({ name, version }), loader: 'json' };
+    });
+  },
+};
 
 async function bundle(name) {
   const outdir = path.join(root, 'assets', name);
@@ -47,6 +62,7 @@ async function bundle(name) {
       semver: shim('semver-gte.cjs'),
       ...(!STREAMING_FUNCTIONS.has(name) && { '@smithy/core/event-streams': shim('no-event-streams.mjs') }),
     },
+    plugins: [packageVersionOnly],
     legalComments: 'eof',
     metafile: true,
     logLevel: 'warning',
