@@ -4,7 +4,8 @@ import { Hash } from '@smithy/core/serde';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { LambdaInvokeAgent } from '../../lambda/core/adapters/agent/lambda-invoke-agent';
 import { LambdaCrmClient } from '../../lambda/core/adapters/crm/lambda-crm-client';
-import { LambdaApiError, lambdaEndpoint, lambdaInvoke, type LambdaInvoke } from '../../lambda/core/adapters/lambda/lambda-invoke';
+import { AwsApiError, serviceEndpoint } from '../../lambda/core/adapters/aws/signed-aws-post';
+import { lambdaInvoke, type LambdaInvoke } from '../../lambda/core/adapters/lambda/lambda-invoke';
 import { crmSyncRequest } from '../../lambda/core/domain/crm-sync';
 import { AgentInvocationError } from '../../lambda/core/ports/agent';
 
@@ -128,7 +129,7 @@ it('retries 5xx up to the attempts allowed, then raises the error named by x-amz
 
   const error = await call(invoker()).catch((thrown: unknown) => thrown);
 
-  expect(error).toBeInstanceOf(LambdaApiError);
+  expect(error).toBeInstanceOf(AwsApiError);
   expect(error).toMatchObject({ name: 'ServiceException', message: 'Internal failure', $metadata: { httpStatusCode: 500 } });
   expect(received).toHaveLength(3);
 });
@@ -144,7 +145,7 @@ it('names an error without x-amzn-ErrorType from the body, and one without eithe
   answers.push(payload(400, JSON.stringify({ __type: 'com.amazonaws.lambda#InvalidRequestContentException', message: 'Could not parse request body' })), payload(403, '<html>denied</html>'));
 
   await expect(call(invoker())).rejects.toMatchObject({ name: 'InvalidRequestContentException', message: 'Could not parse request body' });
-  await expect(call(invoker())).rejects.toMatchObject({ name: 'UnknownError', message: 'Lambda answered HTTP 403' });
+  await expect(call(invoker())).rejects.toMatchObject({ name: 'UnknownError', message: expect.stringMatching(/invocations answered HTTP 403$/) });
 });
 
 it('retries a refused connection, then raises it', async () => {
@@ -178,10 +179,10 @@ it('takes the endpoint from AWS_ENDPOINT_URL_LAMBDA and fails the call, not the 
 });
 
 it("builds the region's endpoint as the Lambda client does", () => {
-  expect(lambdaEndpoint('us-east-1', {})).toBe('https://lambda.us-east-1.amazonaws.com');
-  expect(lambdaEndpoint('cn-north-1', {})).toBe('https://lambda.cn-north-1.amazonaws.com.cn');
-  expect(lambdaEndpoint('us-gov-west-1', { AWS_USE_FIPS_ENDPOINT: 'true' })).toBe('https://lambda-fips.us-gov-west-1.amazonaws.com');
-  expect(lambdaEndpoint('eu-west-1', { AWS_USE_DUALSTACK_ENDPOINT: 'true' })).toBe('https://lambda.eu-west-1.api.aws');
+  expect(serviceEndpoint('lambda', 'us-east-1', {})).toBe('https://lambda.us-east-1.amazonaws.com');
+  expect(serviceEndpoint('lambda', 'cn-north-1', {})).toBe('https://lambda.cn-north-1.amazonaws.com.cn');
+  expect(serviceEndpoint('lambda', 'us-gov-west-1', { AWS_USE_FIPS_ENDPOINT: 'true' })).toBe('https://lambda-fips.us-gov-west-1.amazonaws.com');
+  expect(serviceEndpoint('lambda', 'eu-west-1', { AWS_USE_DUALSTACK_ENDPOINT: 'true' })).toBe('https://lambda.eu-west-1.api.aws');
 });
 
 describe('through the adapters that invoke functions', () => {
