@@ -10,9 +10,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** One bundle per function; the folder name is what the construct passes to `Code.fromAsset`. */
 const FUNCTIONS = ['webhook', 'eum-inbound', 'orchestrator', 'operator', 'handoff-sweeper', 'crm-sync'];
 
-/** The functions whose AWS clients stream (the orchestrator's Bedrock Runtime client); the others go without event streams. */
-const STREAMING_FUNCTIONS = new Set(['orchestrator']);
-
 const shim = (file) => path.join(root, 'scripts', 'bundle-shims', file);
 
 /**
@@ -60,7 +57,7 @@ async function bundle(name) {
       '@aws-sdk/credential-provider-node': shim('credential-provider-env-only.mjs'),
       '@aws-sdk/token-providers': shim('token-providers-env-only.mjs'),
       semver: shim('semver-gte.cjs'),
-      ...(!STREAMING_FUNCTIONS.has(name) && { '@smithy/core/event-streams': shim('no-event-streams.mjs') }),
+      '@smithy/core/event-streams': shim('no-event-streams.mjs'),
     },
     plugins: [packageVersionOnly],
     legalComments: 'eof',

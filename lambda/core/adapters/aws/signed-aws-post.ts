@@ -63,14 +63,15 @@ export function signedAwsPost(service: AwsService, options: AwsCallOptions = {})
   // As an SDK client does, a missing region fails the call, not the composition (which tests and tools build without one).
   if (!region) return () => Promise.reject(new Error(`Calling ${service.endpointPrefix} needs a region: set AWS_REGION`));
   const endpoint = new URL(options.endpoint ?? env[service.endpointVariable] ?? env.AWS_ENDPOINT_URL ?? serviceEndpoint(service.endpointPrefix, region, env));
-  const bearerToken = service.bearerTokenVariable && env[service.bearerTokenVariable];
+  // The SDK prefers the bearer token whenever its variable is set.
+  const bearerToken = service.bearerTokenVariable === undefined ? undefined : env[service.bearerTokenVariable];
   const signer = new SignatureV4({ service: service.signingName, region, credentials: options.credentials ?? defaultProvider(), sha256: Hash.bind(null, 'sha256'), uriEscapePath: true });
   const retries = new StandardRetryStrategy(options.maxAttempts ?? (Number(env.AWS_MAX_ATTEMPTS) || DEFAULT_MAX_ATTEMPTS));
 
   async function attempt(path: string, { headers, body }: { readonly headers: Record<string, string>; readonly body: Uint8Array }, abortSignal: AbortSignal): Promise<AwsAnswer> {
     const fullPath = `${endpoint.pathname.replace(/\/$/, '')}${path}`;
     const unsigned = { host: endpoint.host, ...headers };
-    const signed = bearerToken
+    const signed = bearerToken !== undefined
       ? { ...unsigned, authorization: `Bearer ${bearerToken}` }
       : (
           await signer.sign({
