@@ -36,16 +36,19 @@ export interface AwsAnswer {
 }
 
 /** One POST to the service: retried, and rejected with an {@link AwsApiError} for an error answer. */
-export type SignedAwsPost = (path: string, request: { readonly headers: Record<string, string>; readonly body: Uint8Array }, abortSignal: AbortSignal) => Promise<AwsAnswer>;
+export type SignedAwsPost = (path: string, request: { readonly headers: Record<string, string>; readonly body: Uint8Array }, abortSignal?: AbortSignal) => Promise<AwsAnswer>;
 
 /** An error answer of an AWS API, named as the AWS SDK names it (`TooManyRequestsException`, …). */
 export class AwsApiError extends Error {
   readonly $metadata: { readonly httpStatusCode: number };
+  /** As the SDK sets it for an error it has no model of: by the status. */
+  readonly $fault: 'client' | 'server';
 
   constructor(name: string, message: string, httpStatusCode: number) {
     super(message);
     this.name = name;
     this.$metadata = { httpStatusCode };
+    this.$fault = httpStatusCode >= 500 ? 'server' : 'client';
   }
 }
 
@@ -68,7 +71,7 @@ export function signedAwsPost(service: AwsService, options: AwsCallOptions = {})
   const signer = new SignatureV4({ service: service.signingName, region, credentials: options.credentials ?? defaultProvider(), sha256: Hash.bind(null, 'sha256'), uriEscapePath: true });
   const retries = new StandardRetryStrategy(options.maxAttempts ?? (Number(env.AWS_MAX_ATTEMPTS) || DEFAULT_MAX_ATTEMPTS));
 
-  async function attempt(path: string, { headers, body }: { readonly headers: Record<string, string>; readonly body: Uint8Array }, abortSignal: AbortSignal): Promise<AwsAnswer> {
+  async function attempt(path: string, { headers, body }: { readonly headers: Record<string, string>; readonly body: Uint8Array }, abortSignal?: AbortSignal): Promise<AwsAnswer> {
     const fullPath = `${endpoint.pathname.replace(/\/$/, '')}${path}`;
     const unsigned = { host: endpoint.host, ...headers };
     const signed = bearerToken !== undefined
@@ -99,7 +102,7 @@ export function signedAwsPost(service: AwsService, options: AwsCallOptions = {})
         retries.recordSuccess(token);
         return answer;
       } catch (error) {
-        if (abortSignal.aborted) throw error;
+        if (abortSignal?.aborted) throw error;
         try {
           // Waits the backoff delay, or refuses: not retryable, attempts spent, or the retry quota empty.
           token = await retries.refreshRetryTokenForRetry(token, { errorType: retryErrorType(error as Error) });
