@@ -55,7 +55,6 @@ async function bundle(name) {
     // says why; docs/PERFORMANCE.md records the savings).
     alias: {
       '@aws-sdk/credential-provider-node': shim('credential-provider-env-only.mjs'),
-      '@aws-sdk/token-providers': shim('token-providers-env-only.mjs'),
       semver: shim('semver-gte.cjs'),
       '@smithy/core/event-streams': shim('no-event-streams.mjs'),
     },
