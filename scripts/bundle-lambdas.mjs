@@ -1,6 +1,6 @@
 // Pre-bundles the Lambda handlers into `assets/<name>/index.js` at build time, so the published
 // package carries ready-to-deploy code and consumers need neither esbuild nor Docker to synth.
-import { rm, stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -9,6 +9,23 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** One bundle per function; the folder name is what the construct passes to `Code.fromAsset`. */
 const FUNCTIONS = ['webhook', 'eum-inbound', 'orchestrator', 'operator', 'handoff-sweeper', 'crm-sync'];
+
+const shim = (file) => path.join(root, 'scripts', 'bundle-shims', file);
+
+/**
+ * The AWS SDK clients and the X-Ray SDK import their whole package.json (2 KiB each: scripts,
+ * dependencies, …) for its name and version, which go into the user agent and the segment's SDK
+ * info. The bundles carry only those two fields.
+ */
+const packageVersionOnly = {
+  name: 'package-version-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/](@aws-sdk[\\/][^\\/]+|aws-xray-sdk-core)[\\/]package\.json$/ }, async (args) => {
+      const { name, version } = JSON.parse(await readFile(args.path, 'utf8'));
+      return { contents: JSON.stringify({ name, version }), loader: 'json' };
+    });
+  },
+};
 
 async function bundle(name) {
   const outdir = path.join(root, 'assets', name);
@@ -37,10 +54,11 @@ async function bundle(name) {
     // What the bundles carry but can never use in Lambda, replaced by a small stand-in (each file
     // says why; docs/PERFORMANCE.md records the savings).
     alias: {
-      '@aws-sdk/credential-provider-node': path.join(root, 'scripts', 'bundle-shims', 'credential-provider-env-only.mjs'),
-      '@aws-sdk/token-providers': path.join(root, 'scripts', 'bundle-shims', 'token-providers-env-only.mjs'),
-      semver: path.join(root, 'scripts', 'bundle-shims', 'semver-gte.cjs'),
+      '@aws-sdk/credential-provider-node': shim('credential-provider-env-only.mjs'),
+      semver: shim('semver-gte.cjs'),
+      '@smithy/core/event-streams': shim('no-event-streams.mjs'),
     },
+    plugins: [packageVersionOnly],
     legalComments: 'eof',
     metafile: true,
     logLevel: 'warning',

@@ -2,9 +2,10 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { CUSTOM_METRICS } from '../../lib/private/pipeline-contract';
-import { lambdaInvoke } from '../core/adapters/agent/lambda-invoke-agent';
 import { LambdaCrmClient } from '../core/adapters/crm/lambda-crm-client';
+import { lambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
 import { SignedWebhookCrmClient } from '../core/adapters/crm/signed-webhook-crm-client';
+import { crmSyncRows } from '../core/adapters/dynamodb/dynamo-repositories';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
 import { type CrmSyncRunReport, type CrmSyncWorkerLimits, SyncCrmProjections } from '../core/application/sync-crm-projections';
 import { CrmSyncStatus } from '../core/domain/crm-sync';
@@ -27,7 +28,7 @@ export interface CrmSyncRuntime extends FunctionRuntime {
 
 export function createCrmSyncHandler(runtime: CrmSyncRuntime): CrmSyncHandler {
   const composed = composeFunction('crm-sync', runtime);
-  const { crmSync } = composed.repositories;
+  const crmSync = crmSyncRows(composed.table);
   const worker = new SyncCrmProjections({ crmSync, crm: runtime.crm, clock: composed.clock, random: runtime.random, limits: runtime.limits });
   return (_event, context) =>
     composed.instrument(async () => {

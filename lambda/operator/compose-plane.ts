@@ -1,4 +1,5 @@
 import type { OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
+import { adminAudit, consentRepository, conversationRepositories, operationalConfig, operatorAuthRepository } from '../core/adapters/dynamodb/dynamo-repositories';
 import type { ComposedFunction } from '../core/adapters/function-runtime';
 import { HandoffLifecycle } from '../core/application/operator/handoff-lifecycle';
 import { OperatorAuditTrail } from '../core/application/operator/operator-audit';
@@ -18,16 +19,16 @@ export interface ComposedOperatorPlane {
 }
 
 /** The operator plane's use cases on a function's repositories (orchestrator, sweeper). */
-export function composeOperatorPlane(plane: OperatorPlaneEnvironment, composed: Pick<ComposedFunction, 'repositories' | 'clock'>, whatsapp: WhatsAppSender, ids: IdGenerator): ComposedOperatorPlane {
-  const { config, operatorAuth, audit: auditRepository, sessions, messages, receipts, consents } = composed.repositories;
+export function composeOperatorPlane(plane: OperatorPlaneEnvironment, composed: Pick<ComposedFunction, 'table' | 'clock'>, whatsapp: WhatsAppSender, ids: IdGenerator): ComposedOperatorPlane {
+  const config = operationalConfig(composed.table);
   const directory = new OperatorDirectory({ config, adminPhoneNumbers: plane.adminPhoneNumbers });
-  const audit = new OperatorAuditTrail(auditRepository, composed.clock, ids);
-  const signIn = new OperatorSignIn({ auth: operatorAuth, directory, audit, clock: composed.clock });
+  const audit = new OperatorAuditTrail(adminAudit(composed.table), composed.clock, ids);
+  const signIn = new OperatorSignIn({ auth: operatorAuthRepository(composed.table), directory, audit, clock: composed.clock });
   return {
     directory,
     audit,
     signIn,
     loginCommand: new OperatorLoginCommand({ signIn, whatsapp, consoleUrl: plane.consoleUrl }),
-    handoffs: new HandoffLifecycle({ sessions, messages, receipts, config, directory, whatsapp, clock: composed.clock, ids, settings: plane, consent: new MessagingConsent({ consents, whatsapp }) }),
+    handoffs: new HandoffLifecycle({ ...conversationRepositories(composed.table), config, directory, whatsapp, clock: composed.clock, ids, settings: plane, consent: new MessagingConsent({ consents: consentRepository(composed.table), whatsapp }) }),
   };
 }

@@ -3,6 +3,17 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import path from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import {
+  adminAudit,
+  consentRepository,
+  conversationRepositories,
+  crmSyncRows,
+  customerDataRepository,
+  demandRepository,
+  operationalConfig,
+  operatorAuthRepository,
+  versionedResources,
+} from '../core/adapters/dynamodb/dynamo-repositories';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
 import { createWhatsAppSender } from '../core/adapters/whatsapp/whatsapp-channel';
@@ -38,20 +49,24 @@ export interface OperatorRuntime extends FunctionRuntime {
 
 export function createOperatorHandler(runtime: OperatorRuntime): OperatorHandler {
   const composed = composeFunction('operator', runtime);
-  const { sessions, messages, receipts, config, operatorAuth, audit: auditRepository, resources, demands, consents, crmSync, customerData } = composed.repositories;
+  const { table } = composed;
+  const { receipts, sessions, messages } = conversationRepositories(table);
+  const config = operationalConfig(table);
+  const auditRepository = adminAudit(table);
+  const consents = consentRepository(table);
   const ids = runtime.ids ?? randomIdGenerator;
   const audit = new OperatorAuditTrail(auditRepository, composed.clock, ids);
   const directory = new OperatorDirectory({ config, adminPhoneNumbers: runtime.adminPhoneNumbers });
   const http = createOperatorHttpHandler({
-    signIn: new OperatorSignIn({ auth: operatorAuth, directory, audit, clock: composed.clock }),
+    signIn: new OperatorSignIn({ auth: operatorAuthRepository(table), directory, audit, clock: composed.clock }),
     conversations: new OperatorConversations({ sessions, messages, receipts, config, whatsapp: runtime.whatsapp, audit, clock: composed.clock, ids, consent: new MessagingConsent({ consents, whatsapp: runtime.whatsapp }) }),
     console: runtime.console,
     extraRoutes: [
       ...adminRoutes(
-        new AdminConsole({ resources, config, audit: auditRepository, demands, consents, crmSync, trail: audit, directory, clock: composed.clock }),
+        new AdminConsole({ resources: versionedResources(table), config, audit: auditRepository, demands: demandRepository(table), consents, crmSync: crmSyncRows(table), trail: audit, directory, clock: composed.clock }),
         runtime.deadLetters && { redrive: new RedriveDeadLetters({ deadLetters: runtime.deadLetters, receipts, sessions, messages }), trail: audit },
       ),
-      ...privacyRoutes(new CustomerDataRights({ data: customerData, trail: audit, clock: composed.clock })),
+      ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock: composed.clock })),
     ],
     clock: composed.clock,
     logger: composed.logger,

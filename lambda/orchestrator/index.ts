@@ -2,6 +2,16 @@
 // contract lives in turn-handler.ts, the behaviour in core/application/process-turn.ts.
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createAgent } from '../core/adapters/agent/agent-from-environment';
+import {
+  consentRepository,
+  conversationRepositories,
+  customerBudgets,
+  demandRepository,
+  legacyDebounce,
+  operationalConfig,
+  turnStateReader,
+  versionedResources,
+} from '../core/adapters/dynamodb/dynamo-repositories';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
 import type { OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
@@ -35,27 +45,25 @@ export interface OrchestratorRuntime extends FunctionRuntime {
 
 export function createOrchestratorHandler(runtime: OrchestratorRuntime): OrchestratorHandler {
   const composed = composeFunction('orchestrator', runtime);
-  const { receipts, turnState, legacy, sessions, messages, demands, resources, config, consents, budgets } = composed.repositories;
+  const { table } = composed;
   const plane = runtime.operatorPlane && composeOperatorPlane(runtime.operatorPlane, composed, runtime.whatsapp, runtime.ids ?? randomIdGenerator);
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
-      receipts,
-      turnState,
-      legacy,
-      sessions,
-      messages,
-      demands,
-      resources,
+      ...conversationRepositories(table),
+      turnState: turnStateReader(table),
+      legacy: legacyDebounce(table),
+      demands: demandRepository(table),
+      resources: versionedResources(table),
       agent: runtime.agent,
       whatsapp: runtime.whatsapp,
       clock: composed.clock,
       ids: runtime.ids ?? randomIdGenerator,
       settings: runtime.settings,
-      deployedSystemPrompt: runtime.deployedSystemPrompt === undefined ? undefined : { text: runtime.deployedSystemPrompt, config },
+      deployedSystemPrompt: runtime.deployedSystemPrompt === undefined ? undefined : { text: runtime.deployedSystemPrompt, config: operationalConfig(table) },
       operatorCommands: plane?.loginCommand,
       handoffs: plane?.handoffs,
-      consent: new MessagingConsent({ consents, whatsapp: runtime.whatsapp }),
-      budget: new CustomerBudgetGate(budgets, composed.clock, runtime.customerBudget),
+      consent: new MessagingConsent({ consents: consentRepository(table), whatsapp: runtime.whatsapp }),
+      budget: new CustomerBudgetGate(customerBudgets(table), composed.clock, runtime.customerBudget),
     }),
     clock: composed.clock,
     logger: composed.logger,

@@ -30,7 +30,7 @@ import type { DeadLetterQueue } from '../../lambda/core/ports/dead-letter-queue'
 import { StaticConsole } from '../../lambda/operator/static-console';
 import { composeOperatorPlane } from '../../lambda/operator/compose-plane';
 import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
-import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { openDynamoTable } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import type { KeyLayout } from '../../lambda/core/adapters/dynamodb/key-layout';
 import { keyLayoutFromEnvironment } from '../../lambda/core/adapters/runtime-environment';
 import { randomIdGenerator } from '../../lambda/core/adapters/system/random-id-generator';
@@ -290,7 +290,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     cleanup.add(async () => documentClient.destroy());
     const plane =
       operatorPlane &&
-      composeOperatorPlane(operatorPlane, { repositories: createDynamoRepositories({ tableName: names.table, client: documentClient, keyLayout }), clock: systemClock }, whatsapp, randomIdGenerator);
+      composeOperatorPlane(operatorPlane, { table: openDynamoTable({ tableName: names.table, client: documentClient, keyLayout }), clock: systemClock }, whatsapp, randomIdGenerator);
     const requirePlane = () => {
       if (operatorPlane === undefined || plane === undefined) throw new Error('The operator plane is off: start the pipeline with adminPhoneNumbers');
       return { ...plane, consoleUrl: operatorPlane.consoleUrl };

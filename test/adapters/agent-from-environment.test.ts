@@ -1,9 +1,9 @@
 import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
-import type { InvokeCommandInput } from '@aws-sdk/client-lambda';
 import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { AgentConfigurationError, agentFromEnvironment } from '../../lambda/core/adapters/agent/agent-from-environment';
 import { BedrockConverseAgent, type ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
-import { LambdaInvokeAgent, type LambdaInvoke } from '../../lambda/core/adapters/agent/lambda-invoke-agent';
+import { LambdaInvokeAgent } from '../../lambda/core/adapters/agent/lambda-invoke-agent';
+import type { LambdaInvoke, LambdaInvokeInput } from '../../lambda/core/adapters/lambda/lambda-invoke';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import type { AgentRequest } from '../../lambda/core/ports/agent';
 import { fixture } from './fixtures';
@@ -60,7 +60,7 @@ it.each([
 });
 
 it("builds the Lambda agent for the consumer's function", async () => {
-  const inputs: InvokeCommandInput[] = [];
+  const inputs: LambdaInvokeInput[] = [];
   const invoke: LambdaInvoke = async (input) => (inputs.push(input), { StatusCode: 200, Payload: new TextEncoder().encode('{"reply":"Olá!"}') });
 
   const agent = agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'lambda', [RUNTIME_ENV.agentFunctionName]: 'clinic-agent' }, { invoke });

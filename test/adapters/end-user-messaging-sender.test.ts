@@ -1,18 +1,9 @@
-// The End User Messaging adapter against a fake of the service over real HTTP (the SDK client
-// pointed at it), with the fake Graph API behind it as Meta: the same outcome table as the Graph
-// API adapter, keyed on the service's documented exceptions.
-import {
-  AccessDeniedException,
-  DependencyException,
-  InternalServiceException,
-  InvalidParametersException,
-  ResourceNotFoundException,
-  SocialMessagingClient,
-  ThrottledRequestException,
-  ValidationException,
-} from '@aws-sdk/client-socialmessaging';
+// The End User Messaging adapter against a fake of the service over real HTTP (the signed
+// SendWhatsAppMessage call pointed at it), with the fake Graph API behind it as Meta: the same
+// outcome table as the Graph API adapter, keyed on the service's documented exceptions.
+import { AwsApiError } from '../../lambda/core/adapters/aws/signed-aws-post';
 import { classifyEndUserMessagingError } from '../../lambda/core/adapters/whatsapp/end-user-messaging-errors';
-import { EndUserMessagingWhatsAppSender } from '../../lambda/core/adapters/whatsapp/end-user-messaging-sender';
+import { EndUserMessagingWhatsAppSender, endUserMessagingSend, type SendWhatsAppMessage } from '../../lambda/core/adapters/whatsapp/end-user-messaging-sender';
 import { WHATSAPP_TEXT_LIMIT } from '../../lambda/core/adapters/whatsapp/whatsapp-text';
 import type { OutboundTextMessage } from '../../lambda/core/ports/whatsapp-sender';
 import { FakeEndUserMessaging } from '../../local/fake-whatsapp/fake-end-user-messaging';
@@ -25,22 +16,21 @@ const toPhone: OutboundTextMessage = { businessPhoneNumberId: META_PHONE_NUMBER_
 
 let meta: FakeGraphApi;
 let service: FakeEndUserMessaging;
-let client: SocialMessagingClient;
+let send: SendWhatsAppMessage;
 
 beforeAll(async () => {
   meta = await FakeGraphApi.start();
   service = await FakeEndUserMessaging.start({ meta, phoneNumbers: new Map([[ORIGINATION_ID, META_PHONE_NUMBER_ID]]) });
-  client = new SocialMessagingClient({ endpoint: service.endpoint, region: 'us-east-1', maxAttempts: 1, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  send = endUserMessagingSend({ endpoint: service.endpoint, region: 'us-east-1', credentials: async () => ({ accessKeyId: 'local', secretAccessKey: 'local' }) });
 });
 afterEach(() => meta.reset());
 afterAll(async () => {
-  client.destroy();
   await service.close();
   await meta.close();
 });
 
-function sender(phoneNumbers = new Map([[META_PHONE_NUMBER_ID, ORIGINATION_ID]]), senderClient = client): EndUserMessagingWhatsAppSender {
-  return new EndUserMessagingWhatsAppSender({ client: senderClient, phoneNumbers, metaApiVersion: 'v20.0' });
+function sender(phoneNumbers = new Map([[META_PHONE_NUMBER_ID, ORIGINATION_ID]]), senderSend = send): EndUserMessagingWhatsAppSender {
+  return new EndUserMessagingWhatsAppSender({ send: senderSend, phoneNumbers, metaApiVersion: 'v20.0' });
 }
 
 describe('sending through End User Messaging', () => {
@@ -104,30 +94,32 @@ describe("Meta's refusals, through the service", () => {
   });
 
   it('knows a refused connection never delivered anything', async () => {
-    const unreachable = new SocialMessagingClient({ endpoint: 'http://127.0.0.1:1', region: 'us-east-1', maxAttempts: 1, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const closed = await FakeGraphApi.start();
+    const endpoint = new URL(closed.baseUrl).origin;
+    await closed.close();
+    const unreachable = endUserMessagingSend({ endpoint, region: 'us-east-1', credentials: async () => ({ accessKeyId: 'local', secretAccessKey: 'local' }) });
 
     const error = await sendError(sender(undefined, unreachable).sendText(toPhone));
 
     expect(error).toMatchObject({ category: 'transport', retryable: true, outcomeUnknown: false });
-    unreachable.destroy();
   });
 });
 
 describe("the service's documented exceptions", () => {
-  const metadata = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
   it.each([
-    [new ThrottledRequestException({ message: 'Rate exceeded', ...metadata(429) }), 'rate_limit', true],
-    [new DependencyException({ message: 'Meta is unavailable', ...metadata(502) }), 'provider_unavailable', true],
-    [new InternalServiceException({ message: 'Internal error', ...metadata(500) }), 'provider_unavailable', true],
-    [new AccessDeniedException({ message: 'not authorized to perform social-messaging:SendWhatsAppMessage', ...metadata(403) }), 'account', true],
-    [new ResourceNotFoundException({ message: 'phone number not found', ...metadata(404) }), 'account', true],
-    [new ValidationException({ message: 'message is too long', ...metadata(400) }), 'request', false],
-    [new InvalidParametersException({ message: 'invalid recipient', ...metadata(400) }), 'request', false],
-    [new ValidationException({ message: '(#131047) Message failed to send because more than 24 hours have passed', ...metadata(400) }), 'recipient', false],
+    [new AwsApiError('ThrottledRequestException', 'Rate exceeded', 429), 'rate_limit', true],
+    [new AwsApiError('DependencyException', 'Meta is unavailable', 502), 'provider_unavailable', true],
+    [new AwsApiError('InternalServiceException', 'Internal error', 500), 'provider_unavailable', true],
+    [new AwsApiError('AccessDeniedException', 'not authorized to perform social-messaging:SendWhatsAppMessage', 403), 'account', true],
+    [new AwsApiError('ResourceNotFoundException', 'phone number not found', 404), 'account', true],
+    [new AwsApiError('ValidationException', 'message is too long', 400), 'request', false],
+    [new AwsApiError('InvalidParametersException', 'invalid recipient', 400), 'request', false],
+    [new AwsApiError('ValidationException', '(#131047) Message failed to send because more than 24 hours have passed', 400), 'recipient', false],
+    [new AwsApiError('SomethingNewException', 'new', 503), 'provider_unavailable', true],
   ].map(([exception, category, retryable]) => ({ exception, category, retryable, title: `${(exception as Error).name}: ${(exception as Error).message}` })))(
     '$title → $category, retryable $retryable',
     async ({ exception, category, retryable }) => {
-    const failing = { send: () => Promise.reject(exception) } as unknown as SocialMessagingClient;
+    const failing: SendWhatsAppMessage = () => Promise.reject(exception);
 
       await expect(sender(undefined, failing).sendText(toPhone)).rejects.toMatchObject({ category, retryable, outcomeUnknown: false });
     },

@@ -1,5 +1,5 @@
-import type { InvokeCommandInput } from '@aws-sdk/client-lambda';
-import { LambdaInvokeAgent, type LambdaInvocationResult, type LambdaInvoke } from '../../lambda/core/adapters/agent/lambda-invoke-agent';
+import { LambdaInvokeAgent } from '../../lambda/core/adapters/agent/lambda-invoke-agent';
+import type { LambdaInvocationResult, LambdaInvoke, LambdaInvokeInput } from '../../lambda/core/adapters/lambda/lambda-invoke';
 import { AgentInvocationError, type AgentRequest } from '../../lambda/core/ports/agent';
 
 const FUNCTION_NAME = 'arn:aws:lambda:us-east-1:123456789012:function:clinic-agent:live';
@@ -28,8 +28,8 @@ function invocationResult(payload: string, functionError?: string): LambdaInvoca
   return recorded;
 }
 
-function answering(payload: string, functionError?: string): { invoke: LambdaInvoke; inputs: InvokeCommandInput[] } {
-  const inputs: InvokeCommandInput[] = [];
+function answering(payload: string, functionError?: string): { invoke: LambdaInvoke; inputs: LambdaInvokeInput[] } {
+  const inputs: LambdaInvokeInput[] = [];
   return {
     inputs,
     invoke: async (input) => {

@@ -1,5 +1,5 @@
 import { LambdaCrmClient } from '../../lambda/core/adapters/crm/lambda-crm-client';
-import type { LambdaInvocationResult, LambdaInvoke } from '../../lambda/core/adapters/agent/lambda-invoke-agent';
+import type { LambdaInvocationResult, LambdaInvoke } from '../../lambda/core/adapters/lambda/lambda-invoke';
 import { type CrmSyncRequest, crmSyncRequest } from '../../lambda/core/domain/crm-sync';
 
 const request: CrmSyncRequest = crmSyncRequest({

@@ -2,7 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Clock, IdGenerator } from '../ports/clock';
 import { createDocumentClient, type DynamoKitObserver } from './dynamodb/dynamo-kit';
-import { createDynamoRepositories, type DynamoRepositories } from './dynamodb/dynamo-repositories';
+import { openDynamoTable, type DynamoTable } from './dynamodb/dynamo-repositories';
 import type { KeyLayout } from './dynamodb/key-layout';
 import { createPowertools, instrumentInvocation, type Powertools } from './observability/powertools';
 import type { RetentionPolicy } from '../domain/privacy';
@@ -37,12 +37,13 @@ export interface ComposedFunction {
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly clock: Clock;
-  readonly repositories: DynamoRepositories;
+  /** The single table; each function builds the repositories it calls from it (dynamo-repositories.ts). */
+  readonly table: DynamoTable;
   /** Wraps one invocation: X-Ray subsegment, cold start annotation, metrics flush. */
   instrument<T>(invocation: () => Promise<T>): Promise<T>;
 }
 
-/** The shared half of a composition root: observability, clock and the table's repositories. */
+/** The shared half of a composition root: observability, clock and the table. */
 export function composeFunction(name: string, runtime: FunctionRuntime): ComposedFunction {
   const powertools = createPowertools(`whatsapp-${name}`, runtime.observability);
   const metrics = runtime.metrics ?? powertools.metrics;
@@ -52,7 +53,7 @@ export function composeFunction(name: string, runtime: FunctionRuntime): Compose
     logger: runtime.logger ?? powertools.logger,
     metrics,
     clock,
-    repositories: createDynamoRepositories({
+    table: openDynamoTable({
       tableName: runtime.tableName,
       clock,
       ids: runtime.ids,

@@ -1,7 +1,8 @@
 import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from '../../../../lib/private/pipeline-contract';
 import type { AgentPort } from '../../ports/agent';
 import { BedrockConverseAgent, type ConverseCall } from './bedrock-converse-agent';
-import { LambdaInvokeAgent, type LambdaInvoke } from './lambda-invoke-agent';
+import type { LambdaInvoke } from '../lambda/lambda-invoke';
+import { LambdaInvokeAgent } from './lambda-invoke-agent';
 import { ScriptedAgent } from './scripted-agent';
 
 type AgentBackend = (typeof AGENT_BACKEND_KINDS)[keyof typeof AGENT_BACKEND_KINDS];

@@ -1,14 +1,6 @@
-import {
-  BedrockRuntimeClient,
-  ConverseCommand,
-  type ContentBlock,
-  type ConverseCommandInput,
-  type ConverseCommandOutput,
-  type Message,
-  type Tool,
-  type ToolInputSchema,
-  type ToolUseBlock,
-} from '@aws-sdk/client-bedrock-runtime';
+// Types only: the call is made without the Bedrock Runtime client (see bedrockConverse).
+import type { ContentBlock, ConverseCommandInput, ConverseCommandOutput, Message, Tool, ToolInputSchema, ToolUseBlock } from '@aws-sdk/client-bedrock-runtime';
+import { type AwsCallOptions, encodePathSegment, signedAwsPost } from '../aws/signed-aws-post';
 import {
   AgentInvocationError,
   type AgentAction,
@@ -25,15 +17,36 @@ import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './
 /** One Converse round trip; injected so tests replay recorded response shapes. */
 export type ConverseCall = (input: ConverseCommandInput, options: { readonly abortSignal: AbortSignal }) => Promise<ConverseCommandOutput>;
 
-/** Converse through the AWS SDK (region and credentials from the Lambda environment). */
-export function bedrockConverse(client: BedrockRuntimeClient = new BedrockRuntimeClient({})): ConverseCall {
-  return (input, { abortSignal }) => client.send(new ConverseCommand(input), { abortSignal });
+const BEDROCK_RUNTIME = { endpointPrefix: 'bedrock-runtime', signingName: 'bedrock', endpointVariable: 'AWS_ENDPOINT_URL_BEDROCK_RUNTIME', bearerTokenVariable: 'AWS_BEARER_TOKEN_BEDROCK' };
+
+/**
+ * Converse as one signed `POST /model/{modelId}/converse` (see signed-aws-post.ts), in place of the
+ * Bedrock Runtime client, which carries its streaming operations and their event-stream code (about
+ * 65 KiB of the orchestrator's bundle) for this one call. Converse is JSON both ways: the request is
+ * the command's input without `modelId`, the answer is the command's output. Binary members (image,
+ * document or video `bytes`) go as base64, as the client sends them; answers carry none the agent
+ * reads. A bearer token in `AWS_BEARER_TOKEN_BEDROCK` is used instead of SigV4, as the client does.
+ */
+export function bedrockConverse(options: AwsCallOptions = {}): ConverseCall {
+  const post = signedAwsPost(BEDROCK_RUNTIME, options);
+  return async ({ modelId, ...body }, { abortSignal }) => {
+    const request = { headers: { 'content-type': 'application/json', accept: 'application/json' }, body: new TextEncoder().encode(JSON.stringify(body, base64Bytes)) };
+    const answer = await post(`/model/${encodePathSegment(modelId ?? '')}/converse`, request, abortSignal);
+    const output = JSON.parse(new TextDecoder().decode(answer.payload)) as Omit<ConverseCommandOutput, '$metadata'>;
+    return { ...output, $metadata: { httpStatusCode: answer.status, requestId: answer.headers.get('x-amzn-requestid') ?? undefined } };
+  };
+}
+
+/** JSON replacer: binary members as base64, as the SDK's JSON protocols send blobs. */
+function base64Bytes(this: Record<string, unknown>, key: string, value: unknown): unknown {
+  const original = this[key];
+  return original instanceof Uint8Array ? Buffer.from(original).toString('base64') : value;
 }
 
 export interface BedrockConverseAgentOptions {
   /** Model id, inference profile id or ARN (e.g. `us.anthropic.claude-sonnet-4-20250514-v1:0`). */
   readonly modelId: string;
-  /** Default: {@link bedrockConverse} with a default client. */
+  /** Default: {@link bedrockConverse} with the environment's region and credentials. */
   readonly converse?: ConverseCall;
   /** Upper bound on each answer's tokens. Default 1024 (a WhatsApp reply, not an essay). */
   readonly maxTokens?: number;

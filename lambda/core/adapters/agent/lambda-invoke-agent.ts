@@ -1,4 +1,3 @@
-import { InvokeCommand, LambdaClient, type InvokeCommandInput, type InvokeCommandOutput } from '@aws-sdk/client-lambda';
 import {
   AgentInvocationError,
   type AgentAction,
@@ -11,6 +10,7 @@ import {
 import { isTokenUsage, type TokenUsage } from '../../domain/customer-budget';
 import { parseAgentAction } from './agent-actions';
 import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './agent-deadline';
+import { lambdaInvoke, type LambdaInvocationResult, type LambdaInvoke } from '../lambda/lambda-invoke';
 
 /**
  * Version 1 of the JSON contract between the pipeline and a consumer's agent function.
@@ -59,21 +59,10 @@ export interface LambdaAgentResponseV1 {
   readonly usage?: TokenUsage;
 }
 
-/** The part of an `InvokeCommand` result the agent reads. */
-export type LambdaInvocationResult = Pick<InvokeCommandOutput, 'StatusCode' | 'FunctionError'> & { readonly Payload?: Uint8Array };
-
-/** One synchronous invocation; injected so tests replay recorded response shapes. */
-export type LambdaInvoke = (input: InvokeCommandInput, options: { readonly abortSignal: AbortSignal }) => Promise<LambdaInvocationResult>;
-
-/** Invoke through the AWS SDK (region and credentials from the Lambda environment). */
-export function lambdaInvoke(client: LambdaClient = new LambdaClient({})): LambdaInvoke {
-  return (input, { abortSignal }) => client.send(new InvokeCommand(input), { abortSignal });
-}
-
 export interface LambdaInvokeAgentOptions {
   /** Name, ARN or qualified ARN (alias) of the consumer's agent function. */
   readonly functionName: string;
-  /** Default: {@link lambdaInvoke} with a default client. */
+  /** Default: {@link lambdaInvoke} with the environment's region and credentials. */
   readonly invoke?: LambdaInvoke;
   /** Answered when the function has not returned by the deadline. */
   readonly fallbackReply?: string;

@@ -1,6 +1,6 @@
 import type { CrmSyncRequest } from '../../domain/crm-sync';
 import type { CrmClient, CrmSendOutcome } from '../../ports/crm-client';
-import type { LambdaInvoke } from '../agent/lambda-invoke-agent';
+import type { LambdaInvoke } from '../lambda/lambda-invoke';
 import { parseAcceptedIds } from './crm-answer';
 
 /** SDK errors raised before the function ran: trying again cannot duplicate anything. */

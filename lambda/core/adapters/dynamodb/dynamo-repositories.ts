@@ -33,7 +33,48 @@ export interface DynamoRepositoriesOptions extends DynamoKitOptions {
   readonly retention?: RetentionPolicy;
 }
 
-/** Every repository of the single table, sharing one kit (and so one client and one observer). */
+/**
+ * What every repository of the single table shares: one kit (and so one client and one observer),
+ * the clock, ids, the key layout (one policy, which caches the migration marker) and retention.
+ */
+export interface DynamoTable {
+  readonly kit: DynamoKit;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly keyLayout: KeyLayoutPolicy;
+  readonly retention: RetentionPolicy;
+  readonly crmSyncEnabled: boolean;
+  readonly operatorTimeZone: string;
+}
+
+export function openDynamoTable(options: DynamoRepositoriesOptions): DynamoTable {
+  const { clock = systemClock, ids = randomIdGenerator, crmSyncEnabled = false, operatorTimeZone = DEFAULT_OPERATOR_TIME_ZONE, keyLayout = KeyLayout.seed, retention = DEFAULT_RETENTION, ...kitOptions } = options;
+  const kit = new DynamoKit(kitOptions);
+  return { kit, clock, ids, keyLayout: new KeyLayoutPolicy(keyLayout, kit, clock), retention, crmSyncEnabled, operatorTimeZone };
+}
+
+// One factory per repository: a function builds only the repositories its use cases call, so the
+// bundler leaves the others (and their codecs) out of its bundle.
+export const inboundReceipts = (table: DynamoTable) => new DynamoInboundReceiptRepository(table.kit, table.clock);
+export const turnStateReader = (table: DynamoTable) => new DynamoTurnStateReader(table.kit);
+export const legacyDebounce = (table: DynamoTable) => new DynamoLegacyDebounceRepository(table.kit);
+export const crmSyncRows = (table: DynamoTable) => new DynamoCrmSyncRepository(table.kit, table.clock, table.ids, table.keyLayout);
+export const sessionRepository = (table: DynamoTable) =>
+  new DynamoSessionRepository(table.kit, table.clock, table.crmSyncEnabled ? crmSyncRows(table) : undefined, table.keyLayout, table.retention);
+export const messageRepository = (table: DynamoTable) => new DynamoMessageRepository(table.kit, table.clock, table.keyLayout);
+export const demandRepository = (table: DynamoTable) => new DynamoDemandRepository(table.kit, table.clock, table.retention);
+export const versionedResources = (table: DynamoTable) => new DynamoVersionedResourceRepository(table.kit, table.clock);
+export const operationalConfig = (table: DynamoTable) => new DynamoOperationalConfigRepository(table.kit, table.clock);
+export const adminAudit = (table: DynamoTable) => new DynamoAdminAuditRepository(table.kit);
+export const consentRepository = (table: DynamoTable) => new DynamoConsentRepository(table.kit);
+export const operatorAuthRepository = (table: DynamoTable) => new DynamoOperatorAuthRepository(table.kit, table.clock, table.operatorTimeZone);
+export const customerDataRepository = (table: DynamoTable) => new DynamoCustomerDataRepository(table.kit);
+export const customerBudgets = (table: DynamoTable) => new DynamoCustomerBudgetRepository(table.kit);
+
+/** The three repositories of a conversation: what registering inbound messages, handoffs and redrives work on. */
+export const conversationRepositories = (table: DynamoTable) => ({ receipts: inboundReceipts(table), sessions: sessionRepository(table), messages: messageRepository(table) });
+
+/** Every repository of the single table, sharing one kit (and so one client and one observer): for tools and tests. */
 export interface DynamoRepositories {
   readonly kit: DynamoKit;
   readonly receipts: DynamoInboundReceiptRepository;
@@ -53,25 +94,20 @@ export interface DynamoRepositories {
 }
 
 export function createDynamoRepositories(options: DynamoRepositoriesOptions): DynamoRepositories {
-  const { clock = systemClock, ids = randomIdGenerator, crmSyncEnabled = false, operatorTimeZone = DEFAULT_OPERATOR_TIME_ZONE, keyLayout = KeyLayout.seed, retention = DEFAULT_RETENTION, ...kitOptions } = options;
-  const kit = new DynamoKit(kitOptions);
-  const keyLayoutPolicy = new KeyLayoutPolicy(keyLayout, kit, clock);
-  const crmSync = new DynamoCrmSyncRepository(kit, clock, ids, keyLayoutPolicy);
+  const table = openDynamoTable(options);
   return {
-    kit,
-    receipts: new DynamoInboundReceiptRepository(kit, clock),
-    turnState: new DynamoTurnStateReader(kit),
-    legacy: new DynamoLegacyDebounceRepository(kit),
-    sessions: new DynamoSessionRepository(kit, clock, crmSyncEnabled ? crmSync : undefined, keyLayoutPolicy, retention),
-    messages: new DynamoMessageRepository(kit, clock, keyLayoutPolicy),
-    demands: new DynamoDemandRepository(kit, clock, retention),
-    crmSync,
-    resources: new DynamoVersionedResourceRepository(kit, clock),
-    config: new DynamoOperationalConfigRepository(kit, clock),
-    audit: new DynamoAdminAuditRepository(kit),
-    consents: new DynamoConsentRepository(kit),
-    operatorAuth: new DynamoOperatorAuthRepository(kit, clock, operatorTimeZone),
-    customerData: new DynamoCustomerDataRepository(kit),
-    budgets: new DynamoCustomerBudgetRepository(kit),
+    kit: table.kit,
+    ...conversationRepositories(table),
+    turnState: turnStateReader(table),
+    legacy: legacyDebounce(table),
+    demands: demandRepository(table),
+    crmSync: crmSyncRows(table),
+    resources: versionedResources(table),
+    config: operationalConfig(table),
+    audit: adminAudit(table),
+    consents: consentRepository(table),
+    operatorAuth: operatorAuthRepository(table),
+    customerData: customerDataRepository(table),
+    budgets: customerBudgets(table),
   };
 }

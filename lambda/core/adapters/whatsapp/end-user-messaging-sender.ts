@@ -1,4 +1,4 @@
-import { SendWhatsAppMessageCommand, type SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
+import { type AwsCallOptions, signedAwsPost } from '../aws/signed-aws-post';
 import {
   WhatsAppSendError,
   type OutboundTextMessage,
@@ -18,9 +18,37 @@ export function isOriginationPhoneNumberId(value: string): boolean {
   return ORIGINATION_PHONE_NUMBER_ID_PATTERN.test(value);
 }
 
+/** The request of `SendWhatsAppMessage` (the API's names). */
+export interface SendWhatsAppMessageInput {
+  readonly originationPhoneNumberId: string;
+  /** The Cloud API message object, as JSON bytes. */
+  readonly message: Uint8Array;
+  readonly metaApiVersion: string;
+}
+
+/** One `SendWhatsAppMessage`; rejects with the service's error (`name`, `$metadata.httpStatusCode`, `$fault`) or a transport error. */
+export type SendWhatsAppMessage = (input: SendWhatsAppMessageInput) => Promise<{ readonly messageId?: string }>;
+
+const SOCIAL_MESSAGING = { endpointPrefix: 'social-messaging', signingName: 'social-messaging', endpointVariable: 'AWS_ENDPOINT_URL_SOCIALMESSAGING' };
+
+/**
+ * `SendWhatsAppMessage` as one signed `POST /v1/whatsapp/send` (see signed-aws-post.ts), in place
+ * of the End User Messaging Social client (about 23 KiB of each bundle that sends, for this one
+ * command). One attempt: retries belong to the turn queue, which keeps the persisted reply; a retry
+ * after an unanswered request could deliver the message twice.
+ */
+export function endUserMessagingSend(options: Omit<AwsCallOptions, 'maxAttempts'> = {}): SendWhatsAppMessage {
+  const post = signedAwsPost(SOCIAL_MESSAGING, { ...options, maxAttempts: 1 });
+  return async ({ originationPhoneNumberId, message, metaApiVersion }) => {
+    const body = JSON.stringify({ originationPhoneNumberId, message: Buffer.from(message).toString('base64'), metaApiVersion });
+    const answer = await post('/v1/whatsapp/send', { headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode(body) });
+    return JSON.parse(new TextDecoder().decode(answer.payload)) as { messageId?: string };
+  };
+}
+
 export interface EndUserMessagingSenderOptions {
-  /** A client with `maxAttempts: 1`: retries belong to the queue, which keeps the persisted reply. */
-  readonly client: SocialMessagingClient;
+  /** Default: {@link endUserMessagingSend} with the environment's region and credentials. */
+  readonly send?: SendWhatsAppMessage;
   /** Meta phone number id (what the inbound events and the turns carry) → End User Messaging id. */
   readonly phoneNumbers: ReadonlyMap<string, string>;
   /** e.g. `v20.0`. */
@@ -36,7 +64,11 @@ export interface EndUserMessagingSenderOptions {
  * outcome table, so the turn protocol cannot tell the channels apart.
  */
 export class EndUserMessagingWhatsAppSender implements WhatsAppSender {
-  constructor(private readonly options: EndUserMessagingSenderOptions) {}
+  private readonly sendWhatsAppMessage: SendWhatsAppMessage;
+
+  constructor(private readonly options: EndUserMessagingSenderOptions) {
+    this.sendWhatsAppMessage = options.send ?? endUserMessagingSend();
+  }
 
   async sendText(message: OutboundTextMessage): Promise<SentTextMessage> {
     const bodies = splitWhatsAppText(message.text, { maxParts: this.options.maxMessagesPerReply });
@@ -65,13 +97,11 @@ export class EndUserMessagingWhatsAppSender implements WhatsAppSender {
       });
     }
     try {
-      const { messageId } = await this.options.client.send(
-        new SendWhatsAppMessageCommand({
-          originationPhoneNumberId,
-          message: new TextEncoder().encode(JSON.stringify(payload)),
-          metaApiVersion: this.options.metaApiVersion,
-        }),
-      );
+      const { messageId } = await this.sendWhatsAppMessage({
+        originationPhoneNumberId,
+        message: new TextEncoder().encode(JSON.stringify(payload)),
+        metaApiVersion: this.options.metaApiVersion,
+      });
       return messageId || undefined;
     } catch (error) {
       throw sendError(error, partsDelivered);
@@ -94,6 +124,7 @@ interface ServiceExceptionShape {
   readonly name?: unknown;
   readonly message?: unknown;
   readonly code?: unknown;
+  readonly cause?: { readonly code?: unknown };
   readonly $fault?: unknown;
   readonly $metadata?: { readonly httpStatusCode?: unknown };
 }
@@ -126,12 +157,8 @@ function transportError(error: unknown, name: string, shape: ServiceExceptionSha
   );
 }
 
-/**
- * The socket error's code. The SDK wraps an error that is not an `Error` of its own realm (as under
- * a test sandbox) and keeps only its message, where Node writes `connect ECONNREFUSED 127.0.0.1:1`.
- */
+/** The socket error's code: `fetch` rejects with a `TypeError` whose cause carries it. */
 function socketErrorCode(shape: ServiceExceptionShape): string | undefined {
   if (typeof shape.code === 'string') return shape.code;
-  const message = typeof shape.message === 'string' ? shape.message : '';
-  return /\bconnect (E[A-Z_]+)\b/.exec(message)?.[1];
+  return typeof shape.cause?.code === 'string' ? shape.cause.code : undefined;
 }

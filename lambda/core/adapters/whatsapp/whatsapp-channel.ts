@@ -1,10 +1,9 @@
-import { SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
 import { PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../../../../lib/private/pipeline-contract';
 import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
 import type { WhatsAppSender } from '../../ports/whatsapp-sender';
 import { requiredVariable, RuntimeConfigError } from '../runtime-environment';
 import { SecretsManagerCredentialsProvider } from '../secrets/secrets-manager-credentials';
-import { EndUserMessagingWhatsAppSender, isOriginationPhoneNumberId } from './end-user-messaging-sender';
+import { EndUserMessagingWhatsAppSender, endUserMessagingSend, isOriginationPhoneNumberId } from './end-user-messaging-sender';
 import { GraphApiWhatsAppSender } from './graph-api-sender';
 
 /** Meta's Cloud API: the Graph API with the access token of the WhatsApp secret. */
@@ -68,11 +67,8 @@ export function createWhatsAppSender(channel: WhatsAppChannelConfig, options: Se
   if (channel.kind === WHATSAPP_CHANNEL_KINDS.cloudApi) {
     return new GraphApiWhatsAppSender({ baseUrl: channel.apiBaseUrl, credentials: new SecretsManagerCredentialsProvider({ secretId: channel.whatsAppSecretArn }) });
   }
-  // One attempt per send: the turn queue retries with the persisted reply; an SDK retry after an
-  // unanswered request could deliver the message twice.
-  const client = new SocialMessagingClient({ maxAttempts: 1, ...(options.endUserMessagingEndpoint ? { endpoint: options.endUserMessagingEndpoint } : {}) });
   return new EndUserMessagingWhatsAppSender({
-    client,
+    send: endUserMessagingSend({ endpoint: options.endUserMessagingEndpoint }),
     phoneNumbers: channel.phoneNumbers,
     metaApiVersion: channel.metaApiVersion,
   });

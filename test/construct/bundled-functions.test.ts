@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { CRM_TARGET_KINDS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { CrmSyncStatus } from '../../lambda/core/domain/crm-sync';
+import { newPhone, newSession } from '../data/support/fixtures';
+import { createTestTable, type TestTable } from '../support/dynamo-table';
+
+// The shipped bundle of the CRM sync worker, run with plain node as Lambda runs it: its DynamoDB
+// client talks to DynamoDB Local without the event-stream code the bundle leaves out, with the
+// environment-only credentials, and its CRM function is invoked with the signed `Invoke` call
+// (served on 127.0.0.1 as the Lambda API answers).
+
+const BUNDLE = join(__dirname, '..', '..', 'assets', 'crm-sync', 'index.js');
+const CRM_FUNCTION = 'arn:aws:lambda:us-east-1:123456789012:function:crm-bridge';
+
+let table: TestTable;
+let repositories: DynamoRepositories;
+let lambdaApi: Server;
+const invocations: { path: string; authorization?: string; event: { sessionId?: string } }[] = [];
+
+beforeAll(async () => {
+  table = await createTestTable('bundled');
+  repositories = createDynamoRepositories({ tableName: table.name, crmSyncEnabled: true });
+  lambdaApi = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      invocations.push({ path: request.url!, authorization: request.headers.authorization, event: JSON.parse(body) });
+      response.writeHead(200, { 'content-type': 'application/json', 'x-amz-executed-version': '$LATEST' });
+      response.end(JSON.stringify({ status: 'accepted', contactId: 'contact-1', dealId: 'deal-1' }));
+    });
+  });
+  await new Promise<void>((resolve) => lambdaApi.listen(0, '127.0.0.1', resolve));
+});
+
+afterAll(async () => {
+  lambdaApi.closeAllConnections();
+  await new Promise((resolve) => lambdaApi.close(resolve));
+  await table.drop();
+});
+
+function runBundle(env: Record<string, string>): Promise<unknown> {
+  const script = `require(${JSON.stringify(BUNDLE)}).handler().then((report) => process.stdout.write(JSON.stringify(report)))`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`the bundle failed (${code}): ${stderr}`))));
+  });
+}
+
+test('the crm-sync bundle publishes a due projection through DynamoDB Local and a signed Invoke of the CRM function', async () => {
+  const session = newSession(newPhone(), { state: 'QUALIFYING', segment: 'PESQUISA' });
+  await repositories.sessions.put(session);
+
+  const report = await runBundle({
+    [RUNTIME_ENV.tableName]: table.name,
+    [RUNTIME_ENV.crmTarget]: CRM_TARGET_KINDS.function,
+    [RUNTIME_ENV.crmFunctionName]: CRM_FUNCTION,
+    AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(lambdaApi.address() as AddressInfo).port}`,
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+  });
+
+  expect(report).toMatchObject({ sent: 1 });
+  expect(invocations).toHaveLength(1);
+  expect(invocations[0].path).toBe(`/2015-03-31/functions/${encodeURIComponent(CRM_FUNCTION)}/invocations`);
+  expect(invocations[0].authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/us-east-1\/lambda\/aws4_request, /);
+  expect(invocations[0].event.sessionId).toBe(session.sessionId);
+  expect((await repositories.crmSync.get(session.sessionId))?.status).toBe(CrmSyncStatus.SYNCED);
+});
