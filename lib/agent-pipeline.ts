@@ -30,7 +30,6 @@ import {
   STACK_OUTPUT_READ_ACTIONS,
   TABLE_KEY_ACTIONS,
   viaServiceCondition,
-  WEBHOOK_CRM_PARTITION_PREFIXES,
   WEBHOOK_PARTITION_PREFIXES,
   WEBHOOK_QUEUE_ACTIONS,
   WEBHOOK_TABLE_ACTIONS,
@@ -262,7 +261,7 @@ export class AgentPipeline extends Construct {
       this.webhookUrl = this.webhookFunctionUrl.url;
     }
     [this.orchestratorFunction, this.orchestratorAlias] = this.createOrchestratorFunction(props.agentBackend);
-    this.grantFunctionAccess(props.encryptionKey, props.crmSync !== undefined);
+    this.grantFunctionAccess(props.encryptionKey);
     if (operatorPlane) {
       const plane = buildOperatorPlane({
         settings: operatorPlane,
@@ -759,10 +758,10 @@ export class AgentPipeline extends Construct {
     });
   }
 
-  private grantFunctionAccess(encryptionKey: kms.IKey | undefined, crmSyncOn: boolean): void {
+  private grantFunctionAccess(encryptionKey: kms.IKey | undefined): void {
     const index = `${this.table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
     this.webhookFunction.addToRolePolicy(
-      new iam.PolicyStatement({ actions: [...WEBHOOK_TABLE_ACTIONS], resources: [this.table.tableArn], conditions: leadingKeysCondition(crmSyncOn ? WEBHOOK_CRM_PARTITION_PREFIXES : WEBHOOK_PARTITION_PREFIXES) }),
+      new iam.PolicyStatement({ actions: [...WEBHOOK_TABLE_ACTIONS], resources: [this.table.tableArn], conditions: leadingKeysCondition(WEBHOOK_PARTITION_PREFIXES) }),
     );
     this.webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [this.queue.queueArn] }));
     this.orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_TABLE_ACTIONS], resources: [this.table.tableArn] }));

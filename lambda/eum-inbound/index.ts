@@ -2,7 +2,7 @@
 // adapters. The SNS contract lives in sns-events.ts, the behaviour in core/application/register-inbound.ts.
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SNSEvent } from 'aws-lambda';
-import { conversationRepositories } from '../core/adapters/dynamodb/dynamo-repositories';
+import { inboundRepositories } from '../core/adapters/dynamodb/dynamo-repositories';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
 import { SqsTurnDispatcher } from '../core/adapters/sqs/sqs-turn-dispatcher';
 import { RegisterInboundTurns } from '../core/application/register-inbound';
@@ -22,7 +22,7 @@ export function createEndUserMessagingInboundHandler(runtime: EndUserMessagingIn
   const composed = composeFunction('eum-inbound', runtime);
   const sqsClient = runtime.sqsClient ?? composed.powertools.tracer.captureAWSv3Client(new SQSClient({}));
   const events = createEndUserMessagingEventsHandler({
-    registerInbound: new RegisterInboundTurns({ ...conversationRepositories(composed.table), dispatcher: new SqsTurnDispatcher(runtime.turnQueueUrl, sqsClient) }),
+    registerInbound: new RegisterInboundTurns({ ...inboundRepositories(composed.table), dispatcher: new SqsTurnDispatcher(runtime.turnQueueUrl, sqsClient) }),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,

@@ -2,7 +2,7 @@
 // contract lives in webhook-http.ts, the behaviour in core/application/register-inbound.ts.
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { conversationRepositories } from '../core/adapters/dynamodb/dynamo-repositories';
+import { inboundRepositories } from '../core/adapters/dynamodb/dynamo-repositories';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
 import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { SqsTurnDispatcher } from '../core/adapters/sqs/sqs-turn-dispatcher';
@@ -27,7 +27,7 @@ export function createWebhookHandler(runtime: WebhookRuntime): WebhookHandler {
   const sqsClient = runtime.sqsClient ?? composed.powertools.tracer.captureAWSv3Client(new SQSClient({}));
   const http = createWebhookHttpHandler({
     credentials: runtime.credentials,
-    registerInbound: new RegisterInboundTurns({ ...conversationRepositories(composed.table), dispatcher: new SqsTurnDispatcher(runtime.turnQueueUrl, sqsClient) }),
+    registerInbound: new RegisterInboundTurns({ ...inboundRepositories(composed.table), dispatcher: new SqsTurnDispatcher(runtime.turnQueueUrl, sqsClient) }),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,

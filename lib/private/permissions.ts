@@ -1,5 +1,5 @@
 import { Aws } from 'aws-cdk-lib';
-import { CRM_SYNC_PARTITION_PREFIX, CUSTOMER_PARTITION_PREFIXES } from './pipeline-contract';
+import { CUSTOMER_PARTITION_PREFIXES } from './pipeline-contract';
 
 /**
  * Every IAM action the pipeline grants, in one place, so a change in what the runtime calls is a
@@ -40,11 +40,6 @@ export const ORCHESTRATOR_QUERY_ACTIONS = ['dynamodb:Query'] as const;
  */
 export const WEBHOOK_PARTITION_PREFIXES = [CUSTOMER_PARTITION_PREFIXES.inbound, CUSTOMER_PARTITION_PREFIXES.session] as const;
 
-/**
- * With CRM sync on, reading the active session also reads its CRM projection row, so the webhook
- * needs that partition as well (read only through the same table actions).
- */
-export const WEBHOOK_CRM_PARTITION_PREFIXES = [...WEBHOOK_PARTITION_PREFIXES, CRM_SYNC_PARTITION_PREFIX] as const;
 
 /** An IAM condition that allows the statement only on items whose partition key starts with one of `prefixes`. */
 export function leadingKeysCondition(prefixes: readonly string[]): Record<string, Record<string, string[]>> {

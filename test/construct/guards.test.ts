@@ -120,13 +120,13 @@ describe('least privilege on the table and its key', () => {
     ]);
   });
 
-  test('with CRM sync on, the webhook also reads the CRM row that comes with the active session', () => {
+  test('with CRM sync on, the webhook still reaches only those partitions: it reads the session to route, never its CRM row', () => {
     const synth = synthPipeline({}, (stack) => ({ crmSync: CrmTarget.fromFunction(new lambda.Function(stack, 'Crm', { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => ({})') })) }));
     const tableArn = synth.stack.resolve(synth.pipeline.table.tableArn);
     const conditions = roleStatements(synth, synth.pipeline.webhookFunction.role!)
       .filter((entry) => JSON.stringify(entry.resources) === JSON.stringify([tableArn]))
       .map((entry) => entry.condition);
-    expect(conditions).toEqual([{ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['DEBOUNCE#*', 'SESSION#*', 'CRM_SYNC#*'] } }]);
+    expect(conditions).toEqual([{ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['DEBOUNCE#*', 'SESSION#*'] } }]);
   });
 
   test('every grant on a customer managed key is usable only through DynamoDB or SQS (kms:ViaService)', () => {

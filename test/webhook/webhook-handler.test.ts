@@ -3,6 +3,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
+import { crmSyncKey } from '../../lambda/core/adapters/dynamodb/keys';
 import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
@@ -26,7 +27,7 @@ const resources = useInboundTestResources('webhook', sqs);
 let handler: WebhookHandler;
 const logger = new Logger({ serviceName: 'webhook-test', logLevel: 'DEBUG' });
 
-function webhook(overrides: Partial<Pick<WebhookRuntime, 'sqsClient' | 'clock' | 'credentials' | 'businessPhoneNumberIds'>> = {}): WebhookHandler {
+function webhook(overrides: Partial<Pick<WebhookRuntime, 'sqsClient' | 'clock' | 'credentials' | 'businessPhoneNumberIds' | 'crmSyncEnabled'>> = {}): WebhookHandler {
   return createWebhookHandler({
     tableName: resources.table.name,
     turnQueueUrl: resources.queueUrl,
@@ -130,7 +131,8 @@ describe('notifications', () => {
     expect(message.Attributes?.MessageGroupId).toBe('US.13491208655302741918');
   });
 
-  test('a customer whose session is human-owned reaches the human inbox, not the agent', async () => {
+  /** A session a person owns, put in the table directly; returns the kit it used. */
+  async function humanOwnedSession(): Promise<DynamoKit> {
     const kit = new DynamoKit({ tableName: resources.table.name });
     const now = new Date().toISOString();
     const session: Session = {
@@ -145,10 +147,24 @@ describe('notifications', () => {
       updatedAt: now,
     };
     await new DynamoSessionRepository(kit, systemClock).put(session);
+    return kit;
+  }
+
+  test('a customer whose session is human-owned reaches the human inbox, not the agent', async () => {
+    const kit = await humanOwnedSession();
     expect((await handler(signedPost(textNotification('5511988887777', 'wamid.HUMAN', 'Alguém aí?')))).statusCode).toBe(200);
     expect(await queueDepth(resources.queueUrl)).toBe(0);
     const history = await new DynamoMessageRepository(kit, systemClock).historyForSession('5511988887777', 'session-human', 10);
     expect(history.map((message) => [message.messageId, message.text])).toEqual([['wamid.HUMAN', 'Alguém aí?']]);
+  });
+
+  test('with CRM sync on, routing reads the session but never its CRM row (outside the webhook’s IAM reach)', async () => {
+    const kit = await humanOwnedSession();
+    // A row that cannot be decoded: reading it would fail the delivery.
+    await kit.put({ item: { ...crmSyncKey('session-human'), entity_type: 'crm_sync' } });
+    expect((await webhook({ crmSyncEnabled: true })(signedPost(textNotification('5511988887777', 'wamid.HUMAN', 'Alguém aí?')))).statusCode).toBe(200);
+    const history = await new DynamoMessageRepository(kit, systemClock).historyForSession('5511988887777', 'session-human', 10);
+    expect(history.map((message) => message.messageId)).toEqual(['wamid.HUMAN']);
   });
 
   test('logs carry the outcome but never the message text or the full phone number', async () => {

@@ -71,8 +71,19 @@ export const operatorAuthRepository = (table: DynamoTable) => new DynamoOperator
 export const customerDataRepository = (table: DynamoTable) => new DynamoCustomerDataRepository(table.kit);
 export const customerBudgets = (table: DynamoTable) => new DynamoCustomerBudgetRepository(table.kit);
 
-/** The three repositories of a conversation: what registering inbound messages, handoffs and redrives work on. */
+/** The three repositories of a conversation: what turns, handoffs and redrives work on. */
 export const conversationRepositories = (table: DynamoTable) => ({ receipts: inboundReceipts(table), sessions: sessionRepository(table), messages: messageRepository(table) });
+
+/**
+ * What registering inbound messages works on. The session is only read, to route a message, and
+ * never written, so it comes without the CRM projection: no CRM read per message, no CRM partition in
+ * the inbound functions' reach, and no CRM code in their bundles.
+ */
+export const inboundRepositories = (table: DynamoTable) => ({
+  receipts: inboundReceipts(table),
+  sessions: new DynamoSessionRepository(table.kit, table.clock, undefined, table.keyLayout, table.retention),
+  messages: messageRepository(table),
+});
 
 /** Every repository of the single table, sharing one kit (and so one client and one observer): for tools and tests. */
 export interface DynamoRepositories {
