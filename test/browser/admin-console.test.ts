@@ -216,6 +216,7 @@ describe('an admin tuning the agent', () => {
     await uncertain.getByRole('textbox', { name: 'Id do negócio no CRM' }).fill('deal-9');
     await uncertain.getByRole('button', { name: 'Registrar ids' }).click();
     await page.getByRole('status').filter({ hasText: 'Ids registrados para crm-uncertain-screen' }).waitFor();
+    await uncertain.waitFor({ state: 'detached' });
     expect(await repositories.crmSync.get('crm-uncertain-screen')).toMatchObject({ status: 'PENDING', contactId: 'contact-9', dealId: 'deal-9' });
     expect(await unnamedControls(page)).toEqual([]);
     await screenshot(page, 'crm-desktop');

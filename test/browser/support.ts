@@ -86,9 +86,15 @@ const CONTROL_ROLES = ['button', 'link', 'textbox', 'combobox', 'switch', 'tab',
 export async function unnamedControls(page: Page): Promise<string[]> {
   const unnamed: string[] = [];
   for (const role of CONTROL_ROLES) {
-    const all = await page.getByRole(role).count();
-    const named = await page.getByRole(role, { name: /\S/ }).count();
-    if (all !== named) unnamed.push(`${role} × ${all - named}`);
+    // Two queries: a list re-rendering between them would show up as a difference, so count again
+    // until the page held still while they ran.
+    for (;;) {
+      const all = await page.getByRole(role).count();
+      const named = await page.getByRole(role, { name: /\S/ }).count();
+      if ((await page.getByRole(role).count()) !== all) continue;
+      if (all !== named) unnamed.push(`${role} × ${all - named}`);
+      break;
+    }
   }
   return unnamed;
 }
