@@ -14,8 +14,12 @@ export function DeadLettersScreen() {
   const { data, error, reload } = useRemote(() => admin.list('dead-letters'), []);
   const [dryRun, setDryRun] = useState<Record<string, unknown> | undefined>(undefined);
   const [feedback, setFeedback] = useState<Feedback>(undefined);
+  // Reading the queue hides its records for a moment (an SQS receive): while a dry run or the list's
+  // refresh holds them, a redrive would find nothing, so the buttons wait for it.
+  const [busy, setBusy] = useState(false);
 
   const run = async (asDryRun: boolean) => {
+    setBusy(true);
     try {
       const result = await admin.redrive(asDryRun);
       if (asDryRun) {
@@ -29,6 +33,7 @@ export function DeadLettersScreen() {
       setFeedback({ kind: 'error', text: describeFailure(t, failure, 'redrive') });
     }
     await reload();
+    setBusy(false);
   };
 
   return (
@@ -41,10 +46,10 @@ export function DeadLettersScreen() {
         </>
       )}
       <div class="actions">
-        <button type="button" onClick={() => run(true)}>
+        <button type="button" disabled={busy} onClick={() => run(true)}>
           {t('deadLetters.dryRun')}
         </button>
-        <button type="button" class="danger" disabled={dryRun === undefined} onClick={() => run(false)}>
+        <button type="button" class="danger" disabled={busy || dryRun === undefined} onClick={() => run(false)}>
           {t('deadLetters.redrive')}
         </button>
       </div>
