@@ -1,9 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Hash } from '@smithy/core/serde';
-import { SignatureV4 } from '@smithy/signature-v4';
 import { BedrockConverseAgent, bedrockConverse, type ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
 import { AwsApiError } from '../../lambda/core/adapters/aws/signed-aws-post';
+import { type Answer, expectValidSignature, jsonAnswer, useLocalAwsApi } from '../support/local-aws-api';
 
 // The Bedrock Runtime Converse API (POST /model/{modelId}/converse) served on 127.0.0.1, answering
 // with the documented JSON shapes: the output message, stop reason, usage and metrics; errors as
@@ -12,52 +9,15 @@ import { AwsApiError } from '../../lambda/core/adapters/aws/signed-aws-post';
 const CREDENTIALS = { accessKeyId: 'AKIDLOCALTEST', secretAccessKey: 'local-secret-key' };
 const MODEL_ID = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
 
-interface Received {
-  readonly path: string;
-  readonly headers: IncomingMessage['headers'];
-  readonly body: Buffer;
-}
+const api = useLocalAwsApi();
 
-type Answer = (response: ServerResponse) => void;
-
-let server: Server;
-let baseUrl: string;
-let received: Received[];
-let answers: Answer[];
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({ path: request.url!, headers: request.headers, body: Buffer.concat(chunks) });
-      answers.shift()!(response);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
-
-beforeEach(() => {
-  received = [];
-  answers = [];
-});
-
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer => (response) => {
-  response.writeHead(status, { 'content-type': 'application/json', 'x-amzn-requestid': 'bedrock-request-1', ...headers });
-  response.end(JSON.stringify(body));
-};
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer => jsonAnswer(status, JSON.stringify(body), { 'x-amzn-requestid': 'bedrock-request-1', ...headers });
 
 /** A Converse answer as the API documents it: the assistant's message, why it stopped, tokens and latency. */
 const converseAnswer = (content: unknown[], stopReason: string) =>
   json(200, { output: { message: { role: 'assistant', content } }, stopReason, usage: { inputTokens: 812, outputTokens: 41, totalTokens: 853 }, metrics: { latencyMs: 930 } });
 
-const converse = (env: NodeJS.ProcessEnv = {}): ConverseCall => bedrockConverse({ region: 'us-east-1', endpoint: baseUrl, credentials: async () => CREDENTIALS, env });
+const converse = (env: NodeJS.ProcessEnv = {}): ConverseCall => bedrockConverse({ region: 'us-east-1', endpoint: api.baseUrl, credentials: async () => CREDENTIALS, env });
 const signal = () => new AbortController().signal;
 
 const input = {
@@ -68,7 +28,7 @@ const input = {
 };
 
 it('posts the input without modelId to the model, signed for bedrock, and returns the output with its metadata', async () => {
-  answers.push(converseAnswer([{ text: 'Olá! Como posso ajudar?' }], 'end_turn'));
+  api.answers.push(converseAnswer([{ text: 'Olá! Como posso ajudar?' }], 'end_turn'));
 
   const output = await converse()(input, { abortSignal: signal() });
 
@@ -79,65 +39,55 @@ it('posts the input without modelId to the model, signed for bedrock, and return
     metrics: { latencyMs: 930 },
     $metadata: { httpStatusCode: 200, requestId: 'bedrock-request-1' },
   });
-  const [request] = received;
+  const [request] = api.received;
   expect(request.path).toBe(`/model/${encodeURIComponent(MODEL_ID)}/converse`);
   expect(request.headers['content-type']).toBe('application/json');
   const { modelId: _modelId, ...body } = input;
   expect(JSON.parse(request.body.toString('utf8'))).toEqual(body);
 
-  const authorization = String(request.headers.authorization);
-  expect(authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDLOCALTEST\/\d{8}\/us-east-1\/bedrock\/aws4_request, SignedHeaders=([^,]+), /);
-  const signedHeaders = /SignedHeaders=([^,]+)/.exec(authorization)![1].split(';');
-  const amzDate = String(request.headers['x-amz-date']);
-  const signingDate = new Date(`${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`);
-  const verifier = new SignatureV4({ service: 'bedrock', region: 'us-east-1', credentials: CREDENTIALS, sha256: Hash.bind(null, 'sha256'), uriEscapePath: true });
-  const expected = await verifier.sign(
-    { method: 'POST', protocol: 'http:', hostname: '127.0.0.1', path: request.path, query: {}, headers: Object.fromEntries(signedHeaders.map((name) => [name, String(request.headers[name])])), body: request.body },
-    { signingDate },
-  );
-  expect(authorization).toBe(expected.headers.authorization);
+  await expectValidSignature(request, { service: 'bedrock', region: 'us-east-1', credentials: CREDENTIALS });
 });
 
 it('retries throttling (429 ThrottlingException), then returns the answer', async () => {
-  answers.push(json(429, { message: 'Too many requests, please wait before trying again.' }, { 'x-amzn-ErrorType': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/' }));
-  answers.push(converseAnswer([{ text: 'Oi' }], 'end_turn'));
+  api.answers.push(json(429, { message: 'Too many requests, please wait before trying again.' }, { 'x-amzn-ErrorType': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/' }));
+  api.answers.push(converseAnswer([{ text: 'Oi' }], 'end_turn'));
 
   const output = await converse()(input, { abortSignal: signal() });
 
   expect(output.stopReason).toBe('end_turn');
-  expect(received).toHaveLength(2);
+  expect(api.received).toHaveLength(2);
 });
 
 it('raises a validation error (400) at once, named as the SDK names it', async () => {
-  answers.push(json(400, { message: 'A conversation must start with a user message.' }, { 'x-amzn-ErrorType': 'ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/' }));
+  api.answers.push(json(400, { message: 'A conversation must start with a user message.' }, { 'x-amzn-ErrorType': 'ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/' }));
 
   const error = await converse()(input, { abortSignal: signal() }).catch((thrown: unknown) => thrown);
 
   expect(error).toBeInstanceOf(AwsApiError);
   expect(error).toMatchObject({ name: 'ValidationException', message: 'A conversation must start with a user message.', $metadata: { httpStatusCode: 400 } });
-  expect(received).toHaveLength(1);
+  expect(api.received).toHaveLength(1);
 });
 
 it('sends binary members as base64, as the SDK does', async () => {
-  answers.push(converseAnswer([{ text: 'Recebi a imagem.' }], 'end_turn'));
+  api.answers.push(converseAnswer([{ text: 'Recebi a imagem.' }], 'end_turn'));
   const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
 
   await converse()({ ...input, messages: [{ role: 'user', content: [{ image: { format: 'png', source: { bytes } } }] }] }, { abortSignal: signal() });
 
-  expect(JSON.parse(received[0].body.toString('utf8')).messages[0].content[0]).toEqual({ image: { format: 'png', source: { bytes: 'iVBORw==' } } });
+  expect(JSON.parse(api.received[0].body.toString('utf8')).messages[0].content[0]).toEqual({ image: { format: 'png', source: { bytes: 'iVBORw==' } } });
 });
 
 it('uses the bearer token of AWS_BEARER_TOKEN_BEDROCK instead of SigV4, as the client does', async () => {
-  answers.push(converseAnswer([{ text: 'Oi' }], 'end_turn'));
+  api.answers.push(converseAnswer([{ text: 'Oi' }], 'end_turn'));
 
   await converse({ AWS_BEARER_TOKEN_BEDROCK: 'bedrock-api-key' })(input, { abortSignal: signal() });
 
-  expect(received[0].headers.authorization).toBe('Bearer bedrock-api-key');
+  expect(api.received[0].headers.authorization).toBe('Bearer bedrock-api-key');
 });
 
-it('the agent runs a tool-use round trip and answers the final text', async () => {
-  answers.push(converseAnswer([{ toolUse: { toolUseId: 'tool-1', name: 'request_human_handoff', input: { reason: 'O cliente pediu uma pessoa.' } } }], 'tool_use'));
-  answers.push(converseAnswer([{ text: 'Uma pessoa da equipe vai continuar.' }], 'end_turn'));
+it('the agent runs a tool-use round trip and api.answers the final text', async () => {
+  api.answers.push(converseAnswer([{ toolUse: { toolUseId: 'tool-1', name: 'request_human_handoff', input: { reason: 'O cliente pediu uma pessoa.' } } }], 'tool_use'));
+  api.answers.push(converseAnswer([{ text: 'Uma pessoa da equipe vai continuar.' }], 'end_turn'));
   const agent = new BedrockConverseAgent({ modelId: MODEL_ID, converse: converse() });
 
   const response = await agent.respond({
@@ -150,7 +100,7 @@ it('the agent runs a tool-use round trip and answers the final text', async () =
 
   expect(response.reply).toBe('Uma pessoa da equipe vai continuar.');
   expect(response.actions).toEqual([{ type: 'request_human_handoff', reason: 'O cliente pediu uma pessoa.' }]);
-  expect(received).toHaveLength(2);
-  const secondRequest = JSON.parse(received[1].body.toString('utf8')) as { messages: { role: string; content: Record<string, unknown>[] }[] };
+  expect(api.received).toHaveLength(2);
+  const secondRequest = JSON.parse(api.received[1].body.toString('utf8')) as { messages: { role: string; content: Record<string, unknown>[] }[] };
   expect(secondRequest.messages.at(-1)).toMatchObject({ role: 'user', content: [{ toolResult: { toolUseId: 'tool-1' } }] });
 });

@@ -1,13 +1,12 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Hash } from '@smithy/core/serde';
-import { SignatureV4 } from '@smithy/signature-v4';
 import { LambdaInvokeAgent } from '../../lambda/core/adapters/agent/lambda-invoke-agent';
 import { LambdaCrmClient } from '../../lambda/core/adapters/crm/lambda-crm-client';
 import { AwsApiError, serviceEndpoint } from '../../lambda/core/adapters/aws/signed-aws-post';
 import { lambdaInvoke, type LambdaInvoke } from '../../lambda/core/adapters/lambda/lambda-invoke';
-import { crmSyncRequest } from '../../lambda/core/domain/crm-sync';
 import { AgentInvocationError } from '../../lambda/core/ports/agent';
+import { PENDING_CRM_REQUEST } from '../crm/support';
+import { type Answer, expectValidSignature, jsonAnswer, useLocalAwsApi } from '../support/local-aws-api';
 
 // The Lambda Invoke API (POST /2015-03-31/functions/{FunctionName}/invocations) served on 127.0.0.1,
 // answering as the service documents: the payload with status 200, `X-Amz-Function-Error` when the
@@ -16,133 +15,76 @@ import { AgentInvocationError } from '../../lambda/core/ports/agent';
 const CREDENTIALS = { accessKeyId: 'AKIDLOCALTEST', secretAccessKey: 'local-secret-key' };
 const FUNCTION_ARN = 'arn:aws:lambda:us-east-1:123456789012:function:clinic-agent:live';
 
-interface Received {
-  readonly method: string;
-  readonly path: string;
-  readonly headers: IncomingMessage['headers'];
-  readonly body: Buffer;
-}
+const api = useLocalAwsApi();
 
-type Answer = (request: Received, response: ServerResponse) => void;
-
-let server: Server;
-let baseUrl: string;
-let received: Received[];
-let answers: Answer[];
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const entry = { method: request.method!, path: request.url!, headers: request.headers, body: Buffer.concat(chunks) };
-      received.push(entry);
-      (answers.shift() ?? hang)(entry, response);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
-
-beforeEach(() => {
-  received = [];
-  answers = [];
-});
-
-const hang: Answer = () => undefined;
-
-const payload = (status: number, body: string, headers: Record<string, string> = {}): Answer => (_request, response) => {
-  response.writeHead(status, { 'content-type': 'application/json', 'x-amzn-requestid': 'req-1', ...headers });
-  response.end(body);
-};
+const payload = jsonAnswer;
 
 const apiError = (status: number, type: string, message: string): Answer =>
   payload(status, JSON.stringify({ Type: 'User', message }), { 'x-amzn-ErrorType': `${type}:http://internal.amazon.com/coral/com.amazonaws.awsgirgamesh/` });
 
 function invoker(): LambdaInvoke {
-  return lambdaInvoke({ region: 'us-east-1', endpoint: baseUrl, credentials: async () => CREDENTIALS });
+  return lambdaInvoke({ region: 'us-east-1', endpoint: api.baseUrl, credentials: async () => CREDENTIALS });
 }
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const decode = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
 const call = (invoke: LambdaInvoke, text = '{"hello":"world"}') => invoke({ FunctionName: FUNCTION_ARN, Payload: encode(text) }, { abortSignal: new AbortController().signal });
 
-/** Recomputes the SigV4 signature of what arrived, as Lambda does: a request changed after signing fails here. */
-async function expectValidSignature(request: Received): Promise<void> {
-  const authorization = String(request.headers.authorization);
-  const signedHeaders = /SignedHeaders=([^,]+)/.exec(authorization)![1].split(';');
-  const amzDate = String(request.headers['x-amz-date']);
-  const signingDate = new Date(`${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 8)}T${amzDate.slice(9, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13, 15)}Z`);
-  const headers = Object.fromEntries(signedHeaders.map((name) => [name, String(request.headers[name])]));
-  const verifier = new SignatureV4({ service: 'lambda', region: 'us-east-1', credentials: CREDENTIALS, sha256: Hash.bind(null, 'sha256'), uriEscapePath: true });
-  const [path, query = ''] = request.path.split('?');
-  const expected = await verifier.sign(
-    { method: request.method, protocol: 'http:', hostname: '127.0.0.1', path, query: Object.fromEntries(new URLSearchParams(query)), headers, body: request.body },
-    { signingDate },
-  );
-  expect(authorization).toBe(expected.headers.authorization);
-  expect(authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDLOCALTEST\/\d{8}\/us-east-1\/lambda\/aws4_request, /);
-}
 
 it('posts the payload to the function, signed for lambda, and returns status and payload', async () => {
-  answers.push(payload(200, '{"reply":"Olá"}', { 'x-amz-executed-version': '7' }));
+  api.answers.push(payload(200, '{"reply":"Olá"}', { 'x-amz-executed-version': '7' }));
 
   const result = await call(invoker());
 
   expect(result).toEqual({ StatusCode: 200, Payload: encode('{"reply":"Olá"}') });
-  expect(received).toHaveLength(1);
-  const [request] = received;
+  expect(api.received).toHaveLength(1);
+  const [request] = api.received;
   expect(request.method).toBe('POST');
   expect(request.path).toBe(`/2015-03-31/functions/${encodeURIComponent(FUNCTION_ARN)}/invocations`);
   expect(request.headers['x-amz-invocation-type']).toBe('RequestResponse');
   expect(request.body.toString('utf8')).toBe('{"hello":"world"}');
-  await expectValidSignature(request);
+  await expectValidSignature(request, { service: 'lambda', region: 'us-east-1', credentials: CREDENTIALS });
 });
 
 it('returns the function error from X-Amz-Function-Error with its payload, without retrying', async () => {
-  answers.push(payload(200, '{"errorType":"TypeError","errorMessage":"boom"}', { 'X-Amz-Function-Error': 'Unhandled' }));
+  api.answers.push(payload(200, '{"errorType":"TypeError","errorMessage":"boom"}', { 'X-Amz-Function-Error': 'Unhandled' }));
 
   const result = await call(invoker());
 
   expect(result.StatusCode).toBe(200);
   expect(result.FunctionError).toBe('Unhandled');
   expect(JSON.parse(decode(result.Payload))).toEqual({ errorType: 'TypeError', errorMessage: 'boom' });
-  expect(received).toHaveLength(1);
+  expect(api.received).toHaveLength(1);
 });
 
 it('retries throttling (429 TooManyRequestsException) and returns the later answer', async () => {
-  answers.push(apiError(429, 'TooManyRequestsException', 'Rate Exceeded.'), payload(200, '"ok"'));
+  api.answers.push(apiError(429, 'TooManyRequestsException', 'Rate Exceeded.'), payload(200, '"ok"'));
 
   const result = await call(invoker());
 
   expect(decode(result.Payload)).toBe('"ok"');
-  expect(received).toHaveLength(2);
+  expect(api.received).toHaveLength(2);
 });
 
 it('retries 5xx up to the attempts allowed, then raises the error named by x-amzn-ErrorType', async () => {
-  answers.push(...[1, 2, 3].map(() => apiError(500, 'ServiceException', 'Internal failure')));
+  api.answers.push(...[1, 2, 3].map(() => apiError(500, 'ServiceException', 'Internal failure')));
 
   const error = await call(invoker()).catch((thrown: unknown) => thrown);
 
   expect(error).toBeInstanceOf(AwsApiError);
   expect(error).toMatchObject({ name: 'ServiceException', message: 'Internal failure', $metadata: { httpStatusCode: 500 } });
-  expect(received).toHaveLength(3);
+  expect(api.received).toHaveLength(3);
 });
 
 it('raises a client error (404 ResourceNotFoundException) at once', async () => {
-  answers.push(apiError(404, 'ResourceNotFoundException', 'Function not found: clinic-agent'));
+  api.answers.push(apiError(404, 'ResourceNotFoundException', 'Function not found: clinic-agent'));
 
   await expect(call(invoker())).rejects.toMatchObject({ name: 'ResourceNotFoundException', message: 'Function not found: clinic-agent', $metadata: { httpStatusCode: 404 } });
-  expect(received).toHaveLength(1);
+  expect(api.received).toHaveLength(1);
 });
 
 it('names an error without x-amzn-ErrorType from the body, and one without either by its status', async () => {
-  answers.push(payload(400, JSON.stringify({ __type: 'com.amazonaws.lambda#InvalidRequestContentException', message: 'Could not parse request body' })), payload(403, '<html>denied</html>'));
+  api.answers.push(payload(400, JSON.stringify({ __type: 'com.amazonaws.lambda#InvalidRequestContentException', message: 'Could not parse request body' })), payload(403, '<html>denied</html>'));
 
   await expect(call(invoker())).rejects.toMatchObject({ name: 'InvalidRequestContentException', message: 'Could not parse request body' });
   await expect(call(invoker())).rejects.toMatchObject({ name: 'UnknownError', message: expect.stringMatching(/invocations answered HTTP 403$/) });
@@ -167,12 +109,12 @@ it('stops waiting when the caller aborts, without retrying', async () => {
   abort.abort();
 
   await expect(pending).rejects.toThrow();
-  expect(received).toHaveLength(1);
+  expect(api.received).toHaveLength(1);
 });
 
 it('takes the endpoint from AWS_ENDPOINT_URL_LAMBDA and fails the call, not the composition, without a region', async () => {
-  answers.push(payload(200, '"ok"'));
-  const fromEnvironment = lambdaInvoke({ env: { AWS_REGION: 'us-east-1', AWS_ENDPOINT_URL_LAMBDA: baseUrl }, credentials: async () => CREDENTIALS });
+  api.answers.push(payload(200, '"ok"'));
+  const fromEnvironment = lambdaInvoke({ env: { AWS_REGION: 'us-east-1', AWS_ENDPOINT_URL_LAMBDA: api.baseUrl }, credentials: async () => CREDENTIALS });
   expect(decode((await call(fromEnvironment)).Payload)).toBe('"ok"');
 
   await expect(call(lambdaInvoke({ env: {}, credentials: async () => CREDENTIALS }))).rejects.toThrow('set AWS_REGION');
@@ -187,7 +129,7 @@ it("builds the region's endpoint as the Lambda client does", () => {
 
 describe('through the adapters that invoke functions', () => {
   it('the agent maps a function error to function_error', async () => {
-    answers.push(payload(200, '{"errorType":"Error","errorMessage":"model down"}', { 'X-Amz-Function-Error': 'Unhandled' }));
+    api.answers.push(payload(200, '{"errorType":"Error","errorMessage":"model down"}', { 'X-Amz-Function-Error': 'Unhandled' }));
     const agent = new LambdaInvokeAgent({ functionName: FUNCTION_ARN, invoke: invoker() });
 
     const error = await agent
@@ -199,22 +141,12 @@ describe('through the adapters that invoke functions', () => {
   });
 
   it('the CRM client reads a function that was never invoked (404) as retryable', async () => {
-    answers.push(apiError(404, 'ResourceNotFoundException', 'Function not found'));
+    api.answers.push(apiError(404, 'ResourceNotFoundException', 'Function not found'));
     const crm = new LambdaCrmClient(FUNCTION_ARN, invoker());
 
-    const request = crmSyncRequest({
-      sessionId: 's-1',
-      customerId: '5511912345678',
-      status: 'PENDING',
-      desired: { contact: { customerId: '5511912345678' }, deal: { stage: 'qualifying' } },
-      revision: 'r-1',
-      attempts: 1,
-      nextAttemptAt: '2026-03-10T12:00:00Z',
-      etag: 'e',
-      updatedAt: '2026-03-10T12:00:00Z',
-    });
 
-    const outcome = await crm.send(request, { timeoutMs: 5_000 });
+
+    const outcome = await crm.send(PENDING_CRM_REQUEST, { timeoutMs: 5_000 });
 
     expect(outcome).toEqual({ kind: 'retryable', reason: 'crm_function_not_invoked: ResourceNotFoundException' });
   });

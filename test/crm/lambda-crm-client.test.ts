@@ -1,18 +1,8 @@
 import { LambdaCrmClient } from '../../lambda/core/adapters/crm/lambda-crm-client';
 import type { LambdaInvocationResult, LambdaInvoke } from '../../lambda/core/adapters/lambda/lambda-invoke';
-import { type CrmSyncRequest, crmSyncRequest } from '../../lambda/core/domain/crm-sync';
+import { PENDING_CRM_REQUEST } from './support';
 
-const request: CrmSyncRequest = crmSyncRequest({
-  sessionId: 's-1',
-  customerId: '5511912345678',
-  status: 'PENDING',
-  desired: { contact: { customerId: '5511912345678' }, deal: { stage: 'qualifying' } },
-  revision: 'r-1',
-  attempts: 1,
-  nextAttemptAt: '2026-03-10T12:00:00Z',
-  etag: 'e',
-  updatedAt: '2026-03-10T12:00:00Z',
-});
+const request = PENDING_CRM_REQUEST;
 
 const answering = (result: LambdaInvocationResult): LambdaInvoke => async () => result;
 const payload = (value: unknown) => ({ StatusCode: 200, Payload: Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)) });

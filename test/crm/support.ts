@@ -2,11 +2,25 @@ import { SignedWebhookCrmClient } from '../../lambda/core/adapters/crm/signed-we
 import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import type { DynamoKitObserver } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { SyncCrmProjections, type CrmSyncWorkerLimits } from '../../lambda/core/application/sync-crm-projections';
+import { type CrmSyncRequest, crmSyncRequest } from '../../lambda/core/domain/crm-sync';
 import type { CrmClient } from '../../lambda/core/ports/crm-client';
 import type { CrmSyncRepository } from '../../lambda/core/ports/repositories';
 import { FakeCrm } from '../../local/fake-crm/fake-crm';
 import { ManualClock, SequentialIds } from '../data/support/manual-clock';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
+
+/** One pending projection as the worker sends it (contract version 1), for the CRM clients' tests. */
+export const PENDING_CRM_REQUEST: CrmSyncRequest = crmSyncRequest({
+  sessionId: 's-1',
+  customerId: '5511912345678',
+  status: 'PENDING',
+  desired: { contact: { customerId: '5511912345678' }, deal: { stage: 'qualifying' } },
+  revision: 'r-1',
+  attempts: 1,
+  nextAttemptAt: '2026-03-10T12:00:00Z',
+  etag: 'e',
+  updatedAt: '2026-03-10T12:00:00Z',
+});
 
 /** A table with CRM sync on, a fake CRM over real HTTP and a manual clock. */
 export interface CrmWorld {
