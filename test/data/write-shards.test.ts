@@ -13,7 +13,7 @@ import { type CrmSyncRow, CrmSyncStatus } from '../../lambda/core/domain/crm-syn
 import { InvalidCursorError, InvalidKeySegmentError } from '../../lambda/core/domain/errors';
 import type { Message } from '../../lambda/core/domain/message';
 import { type Session, SessionState } from '../../lambda/core/domain/session';
-import { createTestTable, type TestTable } from '../support/dynamo-table';
+import { createTestTable, type TestTable, withTestTable } from '../support/dynamo-table';
 import { newPhone, newSession } from './support/fixtures';
 import { ManualClock } from './support/manual-clock';
 
@@ -145,8 +145,7 @@ describe('phased migration on a table with old, mixed and new items', () => {
   });
 
   test('recent LLM messages merge the seed day bucket and every shard, newest first', async () => {
-    const isolated = await createTestTable('write-shards-llm');
-    try {
+    await withTestTable('write-shards-llm', async (isolated) => {
       const onKit = new DynamoKit({ tableName: isolated.name });
       const at = (second: number) => `2026-05-20T11:00:${String(second).padStart(2, '0')}.000000Z`;
       const old = [0, 2, 4].map((second) => reply(newPhone(), at(second)));
@@ -160,14 +159,11 @@ describe('phased migration on a table with old, mixed and new items', () => {
 
       expect(await backfillWriteShards(onKit, clock, { llmDays: 1 })).toEqual({ moved: old.length, movedConcurrently: 0, remaining: 0, complete: true });
       expect((await deployment(KeyLayout.sharded, onKit).messages.listRecentLlm(10)).map((m) => m.messageId)).toEqual(newestFirst);
-    } finally {
-      await isolated.drop();
-    }
+    });
   });
 
   test('CRM projection rows: migrating writes their status index in shards, the worker and the admin read both layouts, the backfill moves them before its marker', async () => {
-    const isolated = await createTestTable('write-shards-crm');
-    try {
+    await withTestTable('write-shards-crm', async (isolated) => {
       const onKit = new DynamoKit({ tableName: isolated.name });
       const [seed, migrating] = [deployment(KeyLayout.seed, onKit), deployment(KeyLayout.migrating, onKit)];
       const written: string[] = [];
@@ -199,14 +195,11 @@ describe('phased migration on a table with old, mixed and new items', () => {
       const sharded = deployment(KeyLayout.sharded, onKit);
       expect(await allDue(sharded.crmSync, 2)).toEqual(written.slice(2));
       expect(await blocked(sharded.crmSync)).toMatchObject({ count: 2, oldest: { sessionId: written[0] } });
-    } finally {
-      await isolated.drop();
-    }
+    });
   });
 
   test('a backfill that finds seed items written meanwhile reports incomplete and writes no marker', async () => {
-    const isolated = await createTestTable('write-shards-incomplete');
-    try {
+    await withTestTable('write-shards-incomplete', async (isolated) => {
       const onKit = new DynamoKit({ tableName: isolated.name });
       const seedWriter = deployment(KeyLayout.seed, onKit).sessions;
       await seedWriter.put(newSession(newPhone(), { state: SessionState.NEW }));
@@ -226,9 +219,7 @@ describe('phased migration on a table with old, mixed and new items', () => {
       expect(await onKit.get({ key: keys.writeShardBackfillKey() })).toBeUndefined();
       // Migrating readers therefore keep reading the seed partition: nothing is lost.
       expect((await deployment(KeyLayout.migrating, onKit).sessions.listByState(SessionState.NEW)).items).toHaveLength(2);
-    } finally {
-      await isolated.drop();
-    }
+    });
   });
 
   test('a bad backfill window is refused before anything is written', async () => {

@@ -10,7 +10,7 @@ import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { SessionState } from '../../lambda/core/domain/session';
 import { gate, newCustomer, startTestPipeline, waitUntil } from '../e2e/support';
 import { newOperatorPhone, signInOverWhatsApp, startOperatorPipeline } from '../operator/support';
-import { createTestTable } from '../support/dynamo-table';
+import { withTestTable } from '../support/dynamo-table';
 import { writeSeedLayoutConsent } from './support';
 
 let pipeline: LocalPipeline | undefined;
@@ -133,8 +133,7 @@ test('PARAR while a person owns the conversation: recorded and confirmed, then n
 });
 
 test('the current consent is the newest event, written with it: a retried record changes nothing, a late older event is kept as evidence only', async () => {
-  const table = await createTestTable('consent-state');
-  try {
+  await withTestTable('consent-state', async (table) => {
     const consents = new DynamoConsentRepository(new DynamoKit({ tableName: table.name }));
     const customer = newCustomer();
     const event = (day: string, granted: boolean) => ({ consentId: `wamid.${day}`, customerId: customer, recordedAt: `2026-03-${day}T10:00:00.000000Z`, purpose: MESSAGING_CONSENT_PURPOSE, granted, source: 'whatsapp_keyword' });
@@ -149,7 +148,5 @@ test('the current consent is the newest event, written with it: a retried record
     expect(await consents.latestFor(customer, MESSAGING_CONSENT_PURPOSE)).toMatchObject({ consentId: 'wamid.03', granted: true });
     expect((await consents.listForCustomer(customer)).items.map((recorded) => recorded.consentId)).toEqual(['wamid.03', 'wamid.02', 'wamid.01']);
     expect(await consents.latestFor(customer, 'data_processing')).toBeUndefined();
-  } finally {
-    await table.drop();
-  }
+  });
 });

@@ -21,3 +21,13 @@ export async function createTestTable(label: string): Promise<TestTable> {
     },
   };
 }
+
+/** Runs `body` on a fresh table of its own (for a test that must not share the file's table), then drops it. */
+export async function withTestTable<T>(label: string, body: (table: TestTable) => Promise<T>): Promise<T> {
+  const table = await createTestTable(label);
+  try {
+    return await body(table);
+  } finally {
+    await table.drop();
+  }
+}
