@@ -11,6 +11,11 @@ export function maskCustomerId(customerId: string): string {
 /** The consent purpose the opt-out words withdraw and the opt-in words grant again. */
 export const MESSAGING_CONSENT_PURPOSE = 'whatsapp_messages';
 
+/** Opted out of messages while the current messaging consent is a withdrawal; with none recorded, not opted out. */
+export function messagingWithdrawn(currentMessagingConsent: { readonly granted: boolean } | undefined): boolean {
+  return currentMessagingConsent !== undefined && !currentMessagingConsent.granted;
+}
+
 const OPT_OUT_WORDS = new Set(['PARAR', 'STOP', 'SAIR']);
 const OPT_IN_WORDS = new Set(['VOLTAR', 'START']);
 

@@ -85,7 +85,7 @@ export class DynamoConsentRepository implements ConsentRepository {
     if (cursor.startsWith(LEGACY)) return this.legacyPage(limit, inner, customerId);
     if (!cursor.startsWith(CURRENT)) throw new InvalidCursorError('not a consent cursor');
     const newer = await current({ limit, cursor: inner });
-    const items = newer.items.map((item) => consentFromItem(item));
+    const items = newer.items.map(consentFromItem);
     if (newer.cursor !== undefined) return { items, cursor: `${CURRENT}${newer.cursor}` };
     // The newer layout is exhausted: the page continues with the seed's layout (all older).
     if (items.length >= limit) return { items, cursor: LEGACY };
@@ -104,7 +104,7 @@ export class DynamoConsentRepository implements ConsentRepository {
       limit,
       cursor,
     });
-    const items = result.items.map((item) => consentFromItem(item));
+    const items = result.items.map(consentFromItem);
     return result.cursor === undefined ? { items } : { items, cursor: `${LEGACY}${result.cursor}` };
   }
 }

@@ -1,5 +1,5 @@
 import type { LatestInbound } from '../../domain/inbound-receipt';
-import { MESSAGING_CONSENT_PURPOSE } from '../../domain/privacy';
+import { MESSAGING_CONSENT_PURPOSE, messagingWithdrawn } from '../../domain/privacy';
 import type { PendingWork, SendGuard, TurnStart, TurnStateReader } from '../../ports/repositories';
 import type { DynamoKit, Item } from './dynamo-kit';
 import { consentStateFromItem } from './codecs/admin-codec';
@@ -66,10 +66,7 @@ export class DynamoTurnStateReader implements TurnStateReader {
 
 const messagingConsentKey = (customerId: string) => consentStateKey(customerId, MESSAGING_CONSENT_PURPOSE);
 
-/** Whether the customer's current messaging consent is withdrawn (no consent recorded: not opted out). */
-function optedOut(consentState: Item | undefined): boolean {
-  return consentState !== undefined && !consentStateFromItem(consentState).granted;
-}
+const optedOut = (consentState: Item | undefined) => messagingWithdrawn(consentState && consentStateFromItem(consentState));
 
 function matches(key: TableKey): (item: Item) => boolean {
   return (item) => item[PK] === key[PK] && item[SK] === key[SK];

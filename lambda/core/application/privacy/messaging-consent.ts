@@ -1,4 +1,4 @@
-import { consentCommandOf, MESSAGING_CONSENT_PURPOSE } from '../../domain/privacy';
+import { consentCommandOf, MESSAGING_CONSENT_PURPOSE, messagingWithdrawn } from '../../domain/privacy';
 import type { InboundTurn } from '../../domain/inbound-turn';
 import type { ConsentRepository } from '../../ports/repositories';
 import type { WhatsAppSender } from '../../ports/whatsapp-sender';
@@ -32,8 +32,7 @@ export class MessagingConsent {
   ) {}
 
   async isOptedOut(customerId: string): Promise<boolean> {
-    const latest = await this.deps.consents.latestFor(customerId, MESSAGING_CONSENT_PURPOSE);
-    return latest !== undefined && !latest.granted;
+    return messagingWithdrawn(await this.deps.consents.latestFor(customerId, MESSAGING_CONSENT_PURPOSE));
   }
 
   /**
