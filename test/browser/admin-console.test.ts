@@ -206,6 +206,8 @@ describe('an admin tuning the agent', () => {
     await page.getByRole('link', { name: 'Problemas de CRM' }).click();
     const blocked = page.getByRole('listitem', { name: 'crm-blocked-screen' });
     await blocked.getByText('crm_http_422: email is not valid').waitFor();
+    await page.getByRole('listitem', { name: 'crm-uncertain-screen' }).getByText('crm_timeout after 10000 ms').waitFor();
+    await screenshot(page, 'crm-desktop');
     await blocked.getByRole('button', { name: 'Reenviar' }).click();
     await page.getByRole('status').filter({ hasText: 'A conversa crm-blocked-screen volta para a fila do CRM.' }).waitFor();
     await blocked.waitFor({ state: 'detached' });
@@ -219,7 +221,6 @@ describe('an admin tuning the agent', () => {
     await uncertain.waitFor({ state: 'detached' });
     expect(await repositories.crmSync.get('crm-uncertain-screen')).toMatchObject({ status: 'PENDING', contactId: 'contact-9', dealId: 'deal-9' });
     expect(await unnamedControls(page)).toEqual([]);
-    await screenshot(page, 'crm-desktop');
   });
 
   it('exports a customer, then erases them only once the id is typed a second time', async () => {
@@ -237,7 +238,7 @@ describe('an admin tuning the agent', () => {
     const erase = page.getByRole('button', { name: 'Apagar tudo deste cliente' });
     const confirmation = page.getByRole('textbox', { name: 'Para confirmar, digite o id do cliente de novo' });
     expect(await erase.isDisabled()).toBe(true);
-    await confirmation.fill(`${leaving.slice(0, -1)}0`);
+    await confirmation.fill(`${leaving.slice(0, -1)}${leaving.endsWith('0') ? '1' : '0'}`);
     expect(await erase.isDisabled()).toBe(true);
     // Nothing was erased while the two ids differed.
     expect((await pipeline.conversation(leaving)).session).toBeDefined();
