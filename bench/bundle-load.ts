@@ -3,7 +3,9 @@
  * `node` requiring the bundle, against an empty `node` process, measured in the same run; and a cold
  * start: from spawning `node` to the handler's answer to a first event that needs no remote call
  * (the webhook: a method it refuses; the orchestrator: a record without a customer), which includes
- * composing the function (clients, repositories, Powertools) as Lambda's first invocation does.
+ * composing the function (clients, repositories, Powertools) as Lambda's first invocation does —
+ * once with tracing off, once as Lambda traces (the tracer and the X-Ray SDK, `tracer.js` beside the
+ * handler, loaded; segments go to a closed port on 127.0.0.1).
  *
  *   npm run bundle && npx tsx bench/bundle-load.ts [runs=21]
  */
@@ -35,6 +37,13 @@ const FUNCTION_ENV = {
   POWERTOOLS_METRICS_DISABLED: 'true',
 };
 
+/** What Lambda sets when it traces the function: the X-Ray SDK's Lambda mode with a sampled trace. */
+const LAMBDA_TRACING_ENV = {
+  AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+  _X_AMZN_TRACE_ID: 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1',
+  AWS_XRAY_DAEMON_ADDRESS: '127.0.0.1:2000',
+};
+
 const FIRST_EVENTS: Record<string, string> = {
   webhook: `{ version: '2.0', rawPath: '/', headers: {}, requestContext: { http: { method: 'PUT' } } }`,
   orchestrator: `{ Records: [{ messageId: 'cold', body: '{}', attributes: { ApproximateReceiveCount: '1' } }] }`,
@@ -56,6 +65,8 @@ function measure(script: string, env: Record<string, string> = {}): LoadSample {
   return { ms, rssMb: Number(child.stdout) / (1024 * 1024) };
 }
 
+const fileSize = (file: string): [number, number] => [statSync(file).size, gzipSync(readFileSync(file)).length];
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 function main(): void {
@@ -64,12 +75,16 @@ function main(): void {
     if (!existsSync(join(ASSETS, name, 'index.js'))) throw new Error(`assets/${name}/index.js is missing: run npm run bundle first`);
   }
   // Interleave the variants so machine noise hits them alike.
-  const samples = new Map<string, LoadSample[]>([['empty', []], ...FUNCTIONS.flatMap((name): [string, LoadSample[]][] => [[name, []], [`${name} cold`, []]])]);
+  const samples = new Map<string, LoadSample[]>([
+    ['empty', []],
+    ...FUNCTIONS.flatMap((name): [string, LoadSample[]][] => [[name, []], [`${name} cold`, []], [`${name} cold traced`, []]]),
+  ]);
   for (let run = 0; run < runs; run++) {
     samples.get('empty')!.push(measure('0'));
     for (const name of FUNCTIONS) {
       samples.get(name)!.push(measure(`require(${JSON.stringify(join(ASSETS, name, 'index.js'))})`));
       samples.get(`${name} cold`)!.push(measure(coldStartScript(name), FUNCTION_ENV));
+      samples.get(`${name} cold traced`)!.push(measure(coldStartScript(name), { ...FUNCTION_ENV, ...LAMBDA_TRACING_ENV, LAMBDA_TASK_ROOT: join(ASSETS, name) }));
     }
   }
   const empty = samples.get('empty')!;
@@ -78,9 +93,8 @@ function main(): void {
   console.log(`node ${process.version}, ${runs} runs each, medians`);
   console.log(`empty node process          ${emptyMs.toFixed(1)} ms, RSS ${emptyRss.toFixed(1)} MB`);
   for (const name of FUNCTIONS) {
-    const file = join(ASSETS, name, 'index.js');
-    const size = statSync(file).size;
-    const gzip = gzipSync(readFileSync(file)).length;
+    const [size, gzip] = fileSize(join(ASSETS, name, 'index.js'));
+    const [tracerSize, tracerGzip] = fileSize(join(ASSETS, name, 'tracer.js'));
     const loaded = samples.get(name)!;
     const ms = median(loaded.map((s) => s.ms));
     const rss = median(loaded.map((s) => s.rssMb));
@@ -89,6 +103,10 @@ function main(): void {
     );
     const cold = median(samples.get(`${name} cold`)!.map((s) => s.ms));
     console.log(`${''.padEnd(12)} cold start to a handled first event ${cold.toFixed(1)} ms (+${(cold - emptyMs).toFixed(1)} ms over an empty process)`);
+    const traced = median(samples.get(`${name} cold traced`)!.map((s) => s.ms));
+    console.log(
+      `${''.padEnd(12)} traced as in Lambda (tracer.js ${(tracerSize / 1024).toFixed(0)} KiB, ${(tracerGzip / 1024).toFixed(0)} KiB gzip, loaded): ${traced.toFixed(1)} ms (+${(traced - emptyMs).toFixed(1)} ms)`,
+    );
   }
 }
 

@@ -27,46 +27,73 @@ const packageVersionOnly = {
   },
 };
 
+/**
+ * Powertools' tracer and the X-Ray SDK under it are a file of their own next to each handler,
+ * `tracer.js`, required only where the function traces (lambda/core/adapters/observability/powertools.ts):
+ * with tracing off they are never compiled, and the X-Ray SDK's async hook is never installed.
+ */
+const TRACER_MODULE = '@aws-lambda-powertools/tracer';
+const TRACER_FILE = 'tracer.js';
+
+const tracerBesideHandler = {
+  name: 'tracer-beside-handler',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^${TRACER_MODULE}$`) }, () => ({ path: `./${TRACER_FILE}`, external: true }));
+  },
+};
+
+/** What every bundle shares: Node 24, CommonJS, minified, the SDK's ESM entry points and the stand-ins. */
+const COMMON_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  // Must follow the construct's runtime (Runtime.NODEJS_24_X).
+  target: 'node24',
+  format: 'cjs',
+  minify: true,
+  // Minifying renames classes; error names (e.g. a typed ConditionFailedError) appear in logs and
+  // may be matched on, so they must survive.
+  keepNames: true,
+  // No source maps: they would triple the asset and only help with NODE_OPTIONS=--enable-source-maps,
+  // which slows every error path. keepNames keeps stack traces readable enough.
+  sourcemap: false,
+  // The AWS SDK is bundled on purpose (no `external`): the code runs against the SDK version it
+  // was tested with rather than whatever the Lambda runtime happens to ship.
+  // ESM entry points of the SDK tree-shake far better than its CommonJS builds.
+  mainFields: ['module', 'main'],
+  // What the bundles carry but can never use in Lambda, replaced by a small stand-in (each file
+  // says why; docs/PERFORMANCE.md records the savings).
+  alias: {
+    '@aws-sdk/credential-provider-node': shim('credential-provider-env-only.mjs'),
+    semver: shim('semver-gte.cjs'),
+    '@smithy/core/event-streams': shim('no-event-streams.mjs'),
+  },
+  legalComments: 'eof',
+  metafile: true,
+  logLevel: 'warning',
+};
+
 async function bundle(name) {
   const outdir = path.join(root, 'assets', name);
   // Start from an empty folder: a stale file left next to index.js would change the asset hash.
   await rm(outdir, { recursive: true, force: true });
   const outfile = path.join(outdir, 'index.js');
   const result = await build({
+    ...COMMON_OPTIONS,
     entryPoints: [path.join(root, 'lambda', name, 'index.ts')],
     outfile,
-    bundle: true,
-    platform: 'node',
-    // Must follow the construct's runtime (Runtime.NODEJS_24_X).
-    target: 'node24',
-    format: 'cjs',
-    minify: true,
-    // Minifying renames classes; error names (e.g. a typed ConditionFailedError) appear in logs and
-    // may be matched on, so they must survive.
-    keepNames: true,
-    // No source maps: they would triple the asset and only help with NODE_OPTIONS=--enable-source-maps,
-    // which slows every error path. keepNames keeps stack traces readable enough.
-    sourcemap: false,
-    // The AWS SDK is bundled on purpose (no `external`): the code runs against the SDK version it
-    // was tested with rather than whatever the Lambda runtime happens to ship.
-    // ESM entry points of the SDK tree-shake far better than its CommonJS builds.
-    mainFields: ['module', 'main'],
-    // What the bundles carry but can never use in Lambda, replaced by a small stand-in (each file
-    // says why; docs/PERFORMANCE.md records the savings).
-    alias: {
-      '@aws-sdk/credential-provider-node': shim('credential-provider-env-only.mjs'),
-      semver: shim('semver-gte.cjs'),
-      '@smithy/core/event-streams': shim('no-event-streams.mjs'),
-    },
-    plugins: [packageVersionOnly],
-    legalComments: 'eof',
-    metafile: true,
-    logLevel: 'warning',
+    plugins: [packageVersionOnly, tracerBesideHandler],
   });
-  const { size } = await stat(outfile);
-  const inputs = Object.keys(result.metafile.inputs).length;
-  console.log(`assets/${name}/index.js  ${(size / 1024).toFixed(1)} KiB  (${inputs} input files)`);
-  if (REPORT) printLargestPackages(result.metafile.outputs[path.relative(process.cwd(), outfile)] ?? Object.values(result.metafile.outputs)[0]);
+  const tracer = await build({
+    ...COMMON_OPTIONS,
+    stdin: { contents: `module.exports = require('${TRACER_MODULE}');`, resolveDir: root, sourcefile: 'tracer-entry.js' },
+    outfile: path.join(outdir, TRACER_FILE),
+    plugins: [packageVersionOnly],
+  });
+  for (const [file, metafile] of [['index.js', result.metafile], [TRACER_FILE, tracer.metafile]]) {
+    const output = Object.values(metafile.outputs)[0];
+    console.log(`assets/${name}/${file}  ${(output.bytes / 1024).toFixed(1)} KiB  (${Object.keys(metafile.inputs).length} input files)`);
+    if (REPORT) printLargestPackages(output);
+  }
 }
 
 /** `--report`: what each bundle carries, by package, largest first — where the next cut is. */

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
+import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CRM_TARGET_KINDS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
 import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { CrmSyncStatus } from '../../lambda/core/domain/crm-sync';
@@ -42,8 +43,12 @@ afterAll(async () => {
   await table.drop();
 });
 
-function runBundle(env: Record<string, string>): Promise<unknown> {
-  const script = `require(${JSON.stringify(BUNDLE)}).handler().then((report) => process.stdout.write(JSON.stringify(report)))`;
+/** Runs the handler once; prints its report and the files of the bundle's folder it loaded. */
+function runBundle(env: Record<string, string>): Promise<{ report: unknown; loadedFiles: string[] }> {
+  const script = `require(${JSON.stringify(BUNDLE)}).handler().then((report) => process.stdout.write(JSON.stringify({
+  report,
+  loadedFiles: Object.keys(require.cache).filter((file) => file.startsWith(${JSON.stringify(dirname(BUNDLE))})).map((file) => file.slice(${dirname(BUNDLE).length + 1})).sort(),
+})))`;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, ...env } });
     let stdout = '';
@@ -54,23 +59,72 @@ function runBundle(env: Record<string, string>): Promise<unknown> {
   });
 }
 
-test('the crm-sync bundle publishes a due projection through DynamoDB Local and a signed Invoke of the CRM function', async () => {
-  const session = newSession(newPhone(), { state: 'QUALIFYING', segment: 'PESQUISA' });
-  await repositories.sessions.put(session);
-
-  const report = await runBundle({
+function crmSyncEnvironment(): Record<string, string> {
+  return {
     [RUNTIME_ENV.tableName]: table.name,
     [RUNTIME_ENV.crmTarget]: CRM_TARGET_KINDS.function,
     [RUNTIME_ENV.crmFunctionName]: CRM_FUNCTION,
     AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(lambdaApi.address() as AddressInfo).port}`,
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     POWERTOOLS_METRICS_DISABLED: 'true',
-  });
+  };
+}
+
+test('the crm-sync bundle publishes a due projection through DynamoDB Local and a signed Invoke of the CRM function', async () => {
+  const session = newSession(newPhone(), { state: 'QUALIFYING', segment: 'PESQUISA' });
+  await repositories.sessions.put(session);
+
+  const { report, loadedFiles } = await runBundle(crmSyncEnvironment());
 
   expect(report).toMatchObject({ sent: 1 });
+  // Outside Lambda nothing traces: the tracer and the X-Ray SDK beside the handler are never loaded.
+  expect(loadedFiles).toEqual(['index.js']);
   expect(invocations).toHaveLength(1);
   expect(invocations[0].path).toBe(`/2015-03-31/functions/${encodeURIComponent(CRM_FUNCTION)}/invocations`);
   expect(invocations[0].authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/us-east-1\/lambda\/aws4_request, /);
   expect(invocations[0].event.sessionId).toBe(session.sessionId);
   expect((await repositories.crmSync.get(session.sessionId))?.status).toBe(CrmSyncStatus.SYNCED);
 });
+
+describe('with tracing on, as Lambda runs it', () => {
+  let daemon: Socket;
+  const documents: { name: string; namespace?: string; trace_id: string }[] = [];
+
+  beforeAll(async () => {
+    // Stands in for the X-Ray daemon: the SDK sends each closed subsegment as one UDP datagram (a JSON header line, then the document).
+    daemon = createSocket('udp4', (datagram) => documents.push(JSON.parse(datagram.toString('utf8').split('\n')[1])));
+    await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
+  });
+
+  afterAll(() => new Promise<void>((resolve) => daemon.close(resolve)));
+
+  test('the bundle loads the tracer beside it and records the invocation, its DynamoDB calls and the Invoke as subsegments', async () => {
+    const session = newSession(newPhone(), { state: 'QUALIFYING', segment: 'PESQUISA' });
+    await repositories.sessions.put(session);
+    const traceId = '1-5759e988-bd862e3fe1be46a994272793';
+
+    const { report, loadedFiles } = await runBundle({
+      ...crmSyncEnvironment(),
+      AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+      LAMBDA_TASK_ROOT: dirname(BUNDLE),
+      _X_AMZN_TRACE_ID: `Root=${traceId};Parent=53995c3f42cd8ad8;Sampled=1`,
+      AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${daemon.address().port}`,
+    });
+
+    expect(report).toMatchObject({ sent: 1 });
+    expect(loadedFiles).toEqual(['index.js', 'tracer.js']);
+    await waitFor(() => documents.some(({ name }) => name === '## crm-sync'));
+    expect(documents.every((document) => document.trace_id === traceId)).toBe(true);
+    expect(documents).toContainEqual(expect.objectContaining({ name: 'DynamoDB', namespace: 'aws' }));
+    // The signed Invoke is a fetch: Powertools records it under the host it called.
+    expect(documents).toContainEqual(expect.objectContaining({ name: '127.0.0.1', namespace: 'remote' }));
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the X-Ray documents');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

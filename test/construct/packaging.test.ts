@@ -69,7 +69,9 @@ describe('npm package', () => {
         'lib/agent-pipeline.js',
         'lib/agent-pipeline.d.ts',
         'assets/webhook/index.js',
+        'assets/webhook/tracer.js',
         'assets/orchestrator/index.js',
+        'assets/orchestrator/tracer.js',
         'assets/cli/index.js',
         'API.md',
         'README.md',
@@ -179,12 +181,12 @@ describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs }) => {
   test('the functions deploy exactly the bundles shipped in the package', () => {
     const functions = resourcesOfType(template, 'AWS::Lambda::Function');
     expect(functions).toHaveLength(2);
-    const deployed = functions.map((fn) => {
-      const assetHash = String(fn.Properties.Code.S3Key).replace(/\.zip$/, '');
-      return fs.readFileSync(path.join(cloudAssembly, `asset.${assetHash}`, 'index.js'), 'utf8');
-    });
-    const shipped = ['webhook', 'orchestrator'].map((name) => fs.readFileSync(path.join(installedPackage, 'assets', name, 'index.js'), 'utf8'));
+    // Each function's asset is its folder: the handler and the tracer beside it, nothing else.
+    const folderContents = (folder: string) => JSON.stringify(fs.readdirSync(folder).sort().map((file) => [file, fs.readFileSync(path.join(folder, file), 'utf8')]));
+    const deployed = functions.map((fn) => folderContents(path.join(cloudAssembly, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`)));
+    const shipped = ['webhook', 'orchestrator'].map((name) => folderContents(path.join(installedPackage, 'assets', name)));
     expect(deployed.sort()).toEqual(shipped.sort());
+    expect(shipped.every((contents) => contents.startsWith('[["index.js",') && contents.includes('],["tracer.js",'))).toBe(true);
   });
 
   test('every setting the construct relies on reaches the template', () => {
