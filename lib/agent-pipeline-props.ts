@@ -232,6 +232,17 @@ export interface AgentPipelineProps {
   readonly logLevel?: LogLevel;
 
   /**
+   * Whether every function is traced with AWS X-Ray: a segment per invocation and a subsegment per
+   * DynamoDB, SQS, model and WhatsApp call, through Powertools' tracer. Off, Lambda does not trace,
+   * the roles get no X-Ray permissions, and the functions never load the X-Ray SDK (which shortens
+   * every cold start; docs/PERFORMANCE.md has the figures). Stages that nobody debugs from traces
+   * can save the X-Ray charges.
+   *
+   * @default true
+   */
+  readonly tracing?: boolean;
+
+  /**
    * SNS topic notified when any alarm of the pipeline changes to ALARM or back to OK.
    *
    * @default - alarms have no actions

@@ -688,6 +688,7 @@ export class AgentPipeline extends Construct {
       [RUNTIME_ENV.serviceName]: this.settings.names.table,
       [RUNTIME_ENV.metricsNamespace]: this.settings.serviceName,
       [RUNTIME_ENV.logLevel]: this.settings.logLevel,
+      ...(this.settings.tracing ? {} : { [RUNTIME_ENV.traceEnabled]: 'false' }),
       // Every function that writes sessions or messages must write the same layout, and every lister read it.
       ...(this.settings.keyLayout === KeyLayout.SEED ? {} : { [RUNTIME_ENV.keyLayout]: this.settings.keyLayout }),
     };
@@ -736,13 +737,11 @@ export class AgentPipeline extends Construct {
       inlinePolicies: vpcPlacement && { VpcNetworking: vpcNetworkingPolicy() },
     });
     role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...LOG_WRITE_ACTIONS], resources: [logGroup.logGroupArn] }));
-    acknowledgeFinding(role, {
-      id: 'AwsSolutions-IAM5',
-      appliesTo: 'Resource::*',
-      reason:
-        'Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.' +
-        (vpcPlacement ? ' In a VPC, Lambda manages the network interfaces (ec2:*NetworkInterface*, ec2:DescribeSubnets), which do not exist before it creates them.' : ''),
-    });
+    const wildcardReasons = [
+      ...(this.settings.tracing ? ['Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.'] : []),
+      ...(vpcPlacement ? ['In a VPC, Lambda manages the network interfaces (ec2:*NetworkInterface*, ec2:DescribeSubnets), which do not exist before it creates them.'] : []),
+    ];
+    if (wildcardReasons.length > 0) acknowledgeFinding(role, { id: 'AwsSolutions-IAM5', appliesTo: 'Resource::*', reason: wildcardReasons.join(' ') });
     return new lambda.Function(this, `${id}Function`, {
       ...options,
       runtime: lambda.Runtime.NODEJS_24_X,
@@ -753,7 +752,7 @@ export class AgentPipeline extends Construct {
       role,
       logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
-      tracing: lambda.Tracing.ACTIVE,
+      tracing: this.settings.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       ...vpcPlacement,
     });
   }

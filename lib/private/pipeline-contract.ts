@@ -84,6 +84,8 @@ export const RUNTIME_ENV = {
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
   logLevel: 'POWERTOOLS_LOG_LEVEL',
+  /** `false` when the deployment turns tracing off; unset, Powertools traces wherever Lambda does. */
+  traceEnabled: 'POWERTOOLS_TRACE_ENABLED',
   /** `true` on every function when `crmSync` is set: session writes carry the CRM projection. */
   crmSyncEnabled: 'CRM_SYNC_ENABLED',
   /** The CRM sync worker's target: a value of `CRM_TARGET_KINDS`. */

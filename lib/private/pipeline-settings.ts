@@ -32,6 +32,7 @@ export interface PipelineSettings {
   readonly alarmThresholds: Required<AlarmThresholds>;
   readonly dashboard: boolean;
   readonly logLevel: LogLevel;
+  readonly tracing: boolean;
   readonly keyLayout: KeyLayout;
   /** The budget fields the consumer set (the runtime applies the same defaults to the rest); undefined when none. */
   readonly customerBudget?: CustomerBudget;
@@ -189,6 +190,7 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
     alarmThresholds,
     dashboard: props.dashboard ?? true,
     logLevel,
+    tracing: props.tracing ?? true,
     keyLayout,
     ...resolveCostGuards(fail, props),
   };

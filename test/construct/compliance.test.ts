@@ -74,6 +74,12 @@ describe('cdk-nag AwsSolutions', () => {
     expect(nagFindings(app)).toEqual([]);
   });
 
+  test('nor one with tracing off, which acknowledges no X-Ray wildcard', () => {
+    const { app, stack } = productionApp({ tracing: false });
+    expect(nagFindings(app)).toEqual([]);
+    expect(JSON.stringify(Template.fromStack(stack).toJSON())).not.toContain('X-Ray');
+  });
+
   test('acknowledgements are scoped to exact findings: a wildcard a consumer adds is still reported', () => {
     const { app, pipeline } = productionApp();
     pipeline.orchestratorFunction.addToRolePolicy(

@@ -1,7 +1,8 @@
 import { Duration } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
-import { AgentBackend, LogLevel } from '../../lib';
-import { dashboardBody, synthPipeline, type SynthesizedPipeline } from './support';
+import { AgentBackend, CrmTarget, LogLevel } from '../../lib';
+import { dashboardBody, synthPipeline, XRAY_ACTIONS, type SynthesizedPipeline } from './support';
 
 const MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 
@@ -111,6 +112,40 @@ describe('thresholds, dashboard and log level are props', () => {
     const synth = synthPipeline({ logLevel: LogLevel.DEBUG });
     const levels = Object.values(synth.template.findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Environment.Variables.POWERTOOLS_LOG_LEVEL);
     expect(levels).toEqual(['DEBUG', 'DEBUG']);
+  });
+
+  describe('tracing', () => {
+    /** The functions of a pipeline with the operator plane and a CRM target (all but the End User Messaging receiver), not the consumer's CRM function. */
+    function pipelineFunctions(tracing?: boolean) {
+      const synth = synthPipeline({ adminPhoneNumbers: ['5511912345678'], ...(tracing === undefined ? {} : { tracing }) }, (stack) => ({
+        crmSync: CrmTarget.fromFunction(new lambda.Function(stack, 'Crm', { runtime: lambda.Runtime.NODEJS_24_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => ({})') })),
+      }));
+      const functions = Object.values(synth.template.findResources('AWS::Lambda::Function')).filter((fn) => fn.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME);
+      const xrayStatements = Object.values(synth.template.findResources('AWS::IAM::Policy'))
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
+        .filter((statement: { Action: string | string[] }) => [statement.Action].flat().some((action) => XRAY_ACTIONS.includes(action)));
+      return { functions, xrayStatements };
+    }
+
+    test('by default every function is traced actively and may write to X-Ray', () => {
+      const { functions, xrayStatements } = pipelineFunctions();
+      expect(functions).toHaveLength(5);
+      for (const fn of functions) {
+        expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+        expect(fn.Properties.Environment.Variables.POWERTOOLS_TRACE_ENABLED).toBeUndefined();
+      }
+      expect(xrayStatements).toHaveLength(5);
+    });
+
+    test('tracing: false turns it off on every function: no tracing config, Powertools told, no X-Ray permission', () => {
+      const { functions, xrayStatements } = pipelineFunctions(false);
+      expect(functions).toHaveLength(5);
+      for (const fn of functions) {
+        expect(fn.Properties.TracingConfig).toBeUndefined();
+        expect(fn.Properties.Environment.Variables.POWERTOOLS_TRACE_ENABLED).toBe('false');
+      }
+      expect(xrayStatements).toEqual([]);
+    });
   });
 
   test.each([
