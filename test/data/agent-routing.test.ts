@@ -4,7 +4,7 @@ import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynam
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
 import { SessionState, type Session } from '../../lambda/core/domain/session';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
-import { inboundTurn, newPhone, newSession } from './support/fixtures';
+import { drainablePending, inboundTurn, newPhone, newSession } from './support/fixtures';
 import { ManualClock } from './support/manual-clock';
 
 /** Routing in the registering transaction, decided by the state the ACTIVE pointer records. */
@@ -32,7 +32,7 @@ test('a customer without a session is routed to the agent in the same transactio
   const turn = inboundTurn(newPhone());
   expect(await receipts.registerInbound(turn, routed)).toMatchObject({ isDuplicate: false, agentRouted: true });
   expect((await receipts.getReceipt(turn))?.agentRoutedAt).toBe('2026-03-10T12:00:00.000000Z');
-  expect((await receipts.pendingInbounds(turn.customerId)).map((pending) => pending.messageId)).toEqual([turn.messageId]);
+  expect((await drainablePending(kit, turn.customerId)).map((pending) => pending.messageId)).toEqual([turn.messageId]);
 });
 
 test.each([SessionState.NEW, SessionState.QUALIFYING, SessionState.CLOSED])('a session in %s is routed to the agent', async (state) => {

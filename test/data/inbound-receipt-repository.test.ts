@@ -7,7 +7,7 @@ import { ConditionFailedError } from '../../lambda/core/domain/errors';
 import { RECEIPT_RETENTION_SECONDS, type InboundRef } from '../../lambda/core/domain/inbound-receipt';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { isCompleted } from '../support/inspect';
-import { inboundTurn, invalidateAsSeedDid, newPhone } from './support/fixtures';
+import { drainablePending, inboundTurn, invalidateAsSeedDid, newPhone } from './support/fixtures';
 import { ManualClock } from './support/manual-clock';
 
 let table: TestTable;
@@ -63,7 +63,7 @@ describe('registerInbound', () => {
     await receipts.registerInbound(turn);
     await receipts.markDispatched(turn);
     expect(await receipts.registerInbound(turn)).toEqual({ isDuplicate: true, alreadyDispatched: true, alreadyCompleted: false, agentRouted: false });
-    await receipts.markCompleted(turn);
+    await receipts.completeTurn({ customerId, answered: [turn] });
     expect(await receipts.registerInbound(turn)).toEqual({ isDuplicate: true, alreadyDispatched: true, alreadyCompleted: true, agentRouted: false });
   });
 
@@ -118,11 +118,11 @@ describe('routing markers', () => {
     expect(await receipts.markHumanRouted(forAgent)).toBe(false);
 
     expect((await receipts.getLatest(customerId))?.pendingMessageIds).toEqual([forAgent.messageId]);
-    expect((await receipts.pendingInbounds(customerId)).map((turn) => turn.messageId)).toEqual([forAgent.messageId]);
+    expect((await drainablePending(kit, customerId)).map((turn) => turn.messageId)).toEqual([forAgent.messageId]);
   });
 });
 
-describe('pendingInbounds', () => {
+describe('what a turn drains', () => {
   test('drains in registration order with tied and regressing timestamps bumped by 1 µs', async () => {
     const customerId = newPhone();
     const turns = [
@@ -136,7 +136,7 @@ describe('pendingInbounds', () => {
       await receipts.markAgentRouted(turn);
     }
 
-    const pending = await receipts.pendingInbounds(customerId);
+    const pending = await drainablePending(kit, customerId);
 
     expect(pending.map((turn) => turn.messageId)).toEqual(turns.map((turn) => turn.messageId));
     expect(pending.map((turn) => turn.historyTimestamp)).toEqual([
@@ -159,13 +159,13 @@ describe('pendingInbounds', () => {
     await claimAsSeedDid(claimed);
     await receipts.markAgentRouted(routed);
 
-    const pending = await receipts.pendingInbounds(customerId);
+    const pending = await drainablePending(kit, customerId);
 
     expect(pending.map((turn) => turn.messageId)).toEqual([dispatchedByOlderRelease.messageId, routed.messageId]);
   });
 
   test('a customer with nothing registered has nothing pending', async () => {
-    expect(await receipts.pendingInbounds(newPhone())).toEqual([]);
+    expect(await drainablePending(kit, newPhone())).toEqual([]);
   });
 });
 
@@ -177,11 +177,11 @@ describe('completion', () => {
       await receipts.registerInbound(turn);
       await receipts.markAgentRouted(turn);
     }
-    const drained = await receipts.pendingInbounds(customerId);
+    const drained = await drainablePending(kit, customerId);
     await receipts.registerInbound(c);
     await receipts.markAgentRouted(c);
 
-    await receipts.markCompleted(...drained);
+    await receipts.completeTurn({ customerId, answered: drained });
 
     expect(await isCompleted(receipts, a)).toBe(true);
     expect(await isCompleted(receipts, b)).toBe(true);
@@ -190,9 +190,9 @@ describe('completion', () => {
     expect(latest?.pendingMessageIds).toEqual([c.messageId]);
     expect(latest?.historyWatermark).toBe('2026-03-10T11:00:00.000001Z');
     // c has the same provider timestamp as a and b: history still places it after them.
-    expect((await receipts.pendingInbounds(customerId)).map((turn) => turn.historyTimestamp)).toEqual(['2026-03-10T11:00:00.000002Z']);
+    expect((await drainablePending(kit, customerId)).map((turn) => turn.historyTimestamp)).toEqual(['2026-03-10T11:00:00.000002Z']);
     // Completing again is harmless.
-    await receipts.markCompleted(...drained);
+    await receipts.completeTurn({ customerId, answered: drained });
     expect((await receipts.getLatest(customerId))?.pendingMessageIds).toEqual([c.messageId]);
   });
 
@@ -203,7 +203,7 @@ describe('completion', () => {
     const late = Array.from({ length: 6 }, () => inboundTurn(customerId));
 
     await Promise.all([
-      ...early.filter((_, index) => index % 2 === 0).map((turn) => receipts.markCompleted(turn)),
+      ...early.filter((_, index) => index % 2 === 0).map((turn) => receipts.completeTurn({ customerId, answered: [turn] })),
       ...late.map((turn) => receipts.registerInbound(turn)),
     ]);
 
@@ -223,7 +223,7 @@ describe('latest-message-wins markers', () => {
 
     await invalidateAsSeedDid(kit, customerId, '2026-03-10T12:00:00.000000Z');
     expect((await receipts.getLatest(customerId))?.invalidatedAt).toBe('2026-03-10T12:00:00.000000Z');
-    expect(await receipts.pendingInbounds(customerId)).toEqual([]);
+    expect(await drainablePending(kit, customerId)).toEqual([]);
 
     const next = inboundTurn(customerId);
     await receipts.registerInbound(next);

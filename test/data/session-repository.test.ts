@@ -184,11 +184,10 @@ describe('tryPutAgentResult (reply outbox)', () => {
       replyToMessageId: turn.messageId,
     });
 
-    // The send confirms the reply, then the turn clears the outbox.
+    // The send confirms the reply (once), then the turn's completion clears the outbox.
     expect(await messages.markOutboundSent(outbox!.ref, 'wamid.sent-1', '2026-03-10T12:00:03Z')).toBe(true);
     expect(await messages.markOutboundSent(outbox!.ref, 'wamid.sent-2', '2026-03-10T12:00:04Z')).toBe(false);
-    expect(await receipts.clearOutbox(outbox!.ref)).toBe(true);
-    expect(await receipts.clearOutbox(outbox!.ref)).toBe(false);
+    await receipts.completeTurn({ customerId, answered: [turn], outbox: outbox!.ref });
     expect((await receipts.getLatest(customerId))?.outbox).toBeUndefined();
     expect(await messages.getOutbound(outbox!.ref)).toMatchObject({ deliveryStatus: 'sent', providerMessageId: 'wamid.sent-1', sentAt: '2026-03-10T12:00:03.000000Z' });
   });
@@ -220,9 +219,7 @@ describe('tryPutAgentResult (reply outbox)', () => {
     const stale = (await receipts.getLatest(customerId))!;
     const answered = [{ customerId, messageId: turn.messageId }];
     // Meanwhile another record settled the reply (superseded it) and a newer message arrived.
-    expect(await messages.markSuperseded(stale.outbox!.ref)).toBe(true);
-    await receipts.markCompleted(...answered);
-    expect(await receipts.clearOutbox(stale.outbox!.ref)).toBe(true);
+    await receipts.completeTurn({ customerId, answered, outbox: stale.outbox!.ref, delivery: { status: 'superseded', at: '2026-03-10T12:00:04Z' } });
     const newer = await registeredTurn(customerId);
 
     await receipts.completeTurn({ customerId, answered, latest: stale, outbox: stale.outbox!.ref, delivery: { status: 'sent', providerMessageId: 'wamid.late', sentAt: '2026-03-10T12:00:05Z' } });
@@ -286,16 +283,19 @@ describe('tryPutAgentResult (reply outbox)', () => {
     expect((await sessions.get(customerId, old.sessionId))?.state).toBe('CLOSED');
   });
 
-  test('the outbox reply can be marked superseded or permanently failed, once', async () => {
+  test('a completion settles the outbox reply as superseded or permanently failed, once', async () => {
     const customerId = newPhone();
     const turn = await registeredTurn(customerId);
     const write = resultFor(newSession(customerId), turn.messageId);
     await sessions.tryPutAgentResult(write);
     const ref = (await receipts.getLatest(customerId))!.outbox!.ref;
+    const answered = [{ customerId, messageId: turn.messageId }];
 
-    expect(await messages.markSuperseded(ref)).toBe(true);
-    expect(await messages.markFailedPermanent(ref, 'window closed')).toBe(false);
+    await receipts.completeTurn({ customerId, answered, outbox: ref, delivery: { status: 'superseded', at: isoMicros(clock.now()) } });
+    await receipts.completeTurn({ customerId, answered, outbox: ref, delivery: { status: 'failed_permanent', reason: 'window closed' } });
+
     expect(await messages.getOutbound(ref)).toMatchObject({ deliveryStatus: 'superseded', supersededAt: isoMicros(clock.now()) });
+    expect((await messages.getOutbound(ref))?.failureReason).toBeUndefined();
   });
 });
 

@@ -140,10 +140,6 @@ export interface MessageRepository {
   markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: IsoTimestamp): Promise<boolean>;
   /** Hides a customer message from the agent (`null`: shows it again); `false` if it is not stored. */
   setQuarantined(ref: OutboundRef, quarantinedAt: IsoTimestamp | null): Promise<boolean>;
-  /** `pending_send → superseded` (never sent; hidden from the agent's history). */
-  markSuperseded(ref: OutboundRef): Promise<boolean>;
-  /** `pending_send → failed_permanent`. */
-  markFailedPermanent(ref: OutboundRef, reason: string): Promise<boolean>;
 }
 
 export interface DemandRepository {
@@ -174,25 +170,13 @@ export interface InboundReceiptRepository {
   markDispatched(ref: InboundRef): Promise<void>;
   getLatest(customerId: string): Promise<LatestInbound | undefined>;
   /**
-   * Agent-routed, uncompleted pending messages in registration order, with history timestamps
-   * strictly increasing (ties and regressions bumped by 1 µs, after the last completed message);
-   * a message parked and redriven keeps the timestamp it already has in the history (it is listed
-   * after the messages registered meanwhile, but older than they are).
-   * Pass the marker when it was just read (consistently) to save reading it again.
-   */
-  pendingInbounds(customerId: string, latest?: LatestInbound): Promise<PendingInbound[]>;
-  /**
-   * Durable completion of the turns consumed together: receipts get `completed_at`, and their ids
-   * leave the pending list (conditional on the list, re-read and retried on a race). Complete every
-   * message a turn drained in ONE call, so their history timestamps stay stable across retries.
-   */
-  markCompleted(...turns: CompletedInbound[]): Promise<void>;
-  /**
    * The end of a turn in ONE conditional transaction (per 49 messages): the answered receipts
-   * completed and taken off the pending list, the history watermark moved, and — when the turn
-   * settled a reply — that reply's delivery status recorded (only out of `pending_send`) and its
-   * outbox reference cleared (only while it still names that reply). Built on `latest` when given,
-   * so nothing is read first; the marker is re-read only when the list changed meanwhile.
+   * completed (`completed_at`) and taken off the pending list, the history watermark moved, and —
+   * when the turn settled a reply — that reply's delivery status recorded (only out of
+   * `pending_send`) and its outbox reference cleared (only while it still names that reply). Built
+   * on `latest` when given, so nothing is read first; the marker is re-read only when the list
+   * changed meanwhile. Complete every message a turn drained in ONE call, so their history
+   * timestamps stay stable across retries.
    */
   completeTurn(completion: TurnCompletion): Promise<void>;
   /**
@@ -211,8 +195,6 @@ export interface InboundReceiptRepository {
    * may happen before a message reached the history, so the receipts are the place to look.
    */
   listDeadLettered(customerId: string): Promise<InboundReceipt[]>;
-  /** Removes the outbox reference if it still points at `ref`. */
-  clearOutbox(ref: OutboundRef): Promise<boolean>;
   /**
    * Moves the history watermark forward to `timestamp` (never back), so the customer's next
    * messages are placed after a message written outside a turn (an operator's reply, a notice),
@@ -423,9 +405,12 @@ export interface TurnStateReader {
   /** The latest-inbound marker and the ACTIVE pointer, together. */
   readStart(customerId: string): Promise<TurnStart>;
   /**
-   * Together: the drainable pending messages `latest` lists (placed in the history as
-   * `pendingInbounds` places them), the session `sessionId` names, the reply in the marker's outbox
-   * and the customer's messaging consent.
+   * Together: the drainable pending messages `latest` lists, the session `sessionId` names, the
+   * reply in the marker's outbox and the customer's messaging consent. Drainable: agent-routed and
+   * uncompleted, in registration order, with history timestamps strictly increasing (ties and
+   * regressions bumped by 1 µs, after the last completed message); a message parked and redriven
+   * keeps the timestamp it already has in the history (it is listed after the messages registered
+   * meanwhile, but older than they are).
    */
   readPendingAndSession(latest: LatestInbound, sessionId: string | undefined): Promise<PendingWork>;
   /** The guard before sending: the marker, the reply's session and the customer's messaging consent. */

@@ -12,7 +12,6 @@ import {
 } from '../../domain/inbound-receipt';
 import { AGENT_ROUTED_STATES } from '../../domain/inbound-routing';
 import type { InboundTurn } from '../../domain/inbound-turn';
-import type { OutboundRef } from '../../domain/message';
 import { epochSeconds, isoMicros, toEpochMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import type { InboundReceiptRepository, TurnCompletion } from '../../ports/repositories';
@@ -174,17 +173,6 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     return this.pendingList.latest(customerId);
   }
 
-  async pendingInbounds(customerId: string, knownLatest?: LatestInbound): Promise<PendingInbound[]> {
-    const latest = knownLatest ?? (await this.getLatest(customerId));
-    if (latest === undefined || latest.pendingMessageIds.length === 0) return [];
-    const items = await this.kit.batchGet(pendingReceiptKeys(latest), { consistentRead: true });
-    return pendingFromReceipts(latest, items);
-  }
-
-  markCompleted(...turns: CompletedInbound[]): Promise<void> {
-    return turns.length === 0 ? Promise.resolve() : this.completeTurn({ customerId: turns[0].customerId, answered: turns });
-  }
-
   completeTurn({ customerId, answered, latest, outbox, delivery }: TurnCompletion): Promise<void> {
     const now = this.now();
     // A receipt already gone (TTL) has nothing left to mark.
@@ -286,18 +274,6 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
         condition: `${ITEM_EXISTS} AND (attribute_not_exists(#watermark) OR #watermark < :watermark)`,
         names: { '#pk': KEY_NAMES['#pk'], '#watermark': A.historyWatermark },
         values: { ':watermark': isoMicros(timestamp) },
-      }),
-    );
-  }
-
-  clearOutbox(ref: OutboundRef): Promise<boolean> {
-    return conditionally(() =>
-      this.kit.update({
-        key: latestInboundKey(ref.customerId),
-        update: 'REMOVE #outbox, #replyTo',
-        condition: '#outbox = :sk',
-        names: { '#outbox': A.outboxMessageSk, '#replyTo': A.outboxReplyTo },
-        values: { ':sk': ref.sortKey },
       }),
     );
   }

@@ -156,7 +156,7 @@ export class DynamoMessageRepository implements MessageRepository {
   }
 
   markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: string): Promise<boolean> {
-    return this.leavePendingSend(ref, { status: 'sent', providerMessageId, sentAt });
+    return conditionally(() => this.kit.update(deliveryUpdate(ref, { status: 'sent', providerMessageId, sentAt })));
   }
 
   setQuarantined(ref: OutboundRef, quarantinedAt: string | null): Promise<boolean> {
@@ -169,18 +169,6 @@ export class DynamoMessageRepository implements MessageRepository {
         ...(quarantinedAt === null ? {} : { values: { ':at': isoMicros(quarantinedAt) } }),
       }),
     );
-  }
-
-  markSuperseded(ref: OutboundRef): Promise<boolean> {
-    return this.leavePendingSend(ref, { status: 'superseded', at: isoMicros(this.clock.now()) });
-  }
-
-  markFailedPermanent(ref: OutboundRef, reason: string): Promise<boolean> {
-    return this.leavePendingSend(ref, { status: 'failed_permanent', reason });
-  }
-
-  private leavePendingSend(ref: OutboundRef, delivery: ReplyDelivery): Promise<boolean> {
-    return conditionally(() => this.kit.update(deliveryUpdate(ref, delivery)));
   }
 }
 
