@@ -1,8 +1,10 @@
 /**
  * What one WhatsApp customer may cost (docs/RELIABILITY.md#security). A turn over any limit is
- * answered with `reply`, without calling the model; the counts live in the table, one item per
- * customer and UTC day, and are updated atomically so concurrent turns cannot slip past a limit.
- * Windows are fixed: the UTC minute, hour and day a turn starts in.
+ * answered with `reply`, without calling the model — once per window of the limit reached: after
+ * the customer received it, their further messages of that window are kept unanswered, and the
+ * agent reads them at the next admitted turn. The counts live in the table, one item per customer
+ * and UTC day, and are updated atomically so concurrent turns cannot slip past a limit. Windows are
+ * fixed: the UTC minute, hour and day a turn starts in.
  */
 export interface CustomerBudget {
   /**
@@ -29,7 +31,8 @@ export interface CustomerBudget {
   readonly agentTokensPerDay?: number;
 
   /**
-   * Sent to the customer instead of the agent's answer when a turn is over budget (at most 1,024 characters).
+   * Sent to the customer instead of the agent's answer when a turn is over budget, once per window
+   * of the limit reached (at most 1,024 characters).
    *
    * @default 'Recebemos muitas mensagens suas em pouco tempo. Por favor, aguarde alguns minutos e escreva de novo.'
    */

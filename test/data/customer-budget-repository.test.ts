@@ -1,7 +1,7 @@
 import { DynamoCustomerBudgetRepository } from '../../lambda/core/adapters/dynamodb/customer-budget-repository';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { customerBudgetKey, TTL } from '../../lambda/core/adapters/dynamodb/keys';
-import { budgetWindows, reachedLimit, type CustomerBudgetLimits } from '../../lambda/core/domain/customer-budget';
+import { budgetWindows, limitWindow, reachedLimit, type BudgetLimit, type CustomerBudgetLimits } from '../../lambda/core/domain/customer-budget';
 import { InvalidKeySegmentError } from '../../lambda/core/domain/errors';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 
@@ -25,7 +25,7 @@ describe('customer budget counts', () => {
     const customer = newCustomer();
     const verdicts = await Promise.all(Array.from({ length: 12 }, (_, turn) => budgets.admitTurn(customer, `wamid.${turn}`, AT, LIMITS)));
     expect(verdicts.filter((verdict) => verdict.admitted)).toHaveLength(LIMITS.turnsPerMinute);
-    expect(verdicts.find((verdict) => !verdict.admitted)).toEqual({ admitted: false, limit: 'turns_per_minute' });
+    expect(verdicts.find((verdict) => !verdict.admitted)).toEqual({ admitted: false, limit: 'turns_per_minute', toldInWindow: false });
   });
 
   test('one item per customer and UTC day, expiring a day after its day, counting only admitted turns', async () => {
@@ -44,7 +44,7 @@ describe('customer budget counts', () => {
     await budgets.admitTurn(customer, 'wamid.2', AT, LIMITS);
     await budgets.admitTurn(customer, 'wamid.3', AT, LIMITS);
     expect(await budgets.admitTurn(customer, 'wamid.3', AT, LIMITS)).toEqual({ admitted: true });
-    expect(await budgets.admitTurn(customer, 'wamid.4', AT, LIMITS)).toEqual({ admitted: false, limit: 'turns_per_minute' });
+    expect(await budgets.admitTurn(customer, 'wamid.4', AT, LIMITS)).toEqual({ admitted: false, limit: 'turns_per_minute', toldInWindow: false });
     expect(await kit.get({ key: customerBudgetKey(customer, AT), consistentRead: true })).toMatchObject({ turns_m1015: 3, turns_h10: 3 });
   });
 
@@ -53,8 +53,24 @@ describe('customer budget counts', () => {
     await Promise.all([budgets.addTokens(customer, AT, { inputTokens: 400, outputTokens: 50 }), budgets.addTokens(customer, AT, { inputTokens: 500, outputTokens: 50 })]);
     const item = await kit.get({ key: customerBudgetKey(customer, AT), consistentRead: true });
     expect(item).toMatchObject({ agent_tokens: 1_000, input_tokens: 900, output_tokens: 100 });
-    expect(await budgets.admitTurn(customer, 'wamid.1', AT, LIMITS)).toEqual({ admitted: false, limit: 'agent_tokens_per_day' });
+    expect(await budgets.admitTurn(customer, 'wamid.1', AT, LIMITS)).toEqual({ admitted: false, limit: 'agent_tokens_per_day', toldInWindow: false });
     expect(await budgets.admitTurn(customer, 'wamid.1', new Date('2026-12-01T00:00:00.000Z'), LIMITS)).toEqual({ admitted: true });
+  });
+
+  test('a refusal says whether the customer was told in the window of the limit reached', async () => {
+    const customer = newCustomer();
+    const refusal = (turnId: string, at: Date) => budgets.admitTurn(customer, turnId, at, LIMITS);
+    for (let turn = 0; turn < LIMITS.turnsPerMinute; turn++) await refusal(`wamid.${turn}`, AT);
+
+    expect(await refusal('wamid.a', AT)).toEqual({ admitted: false, limit: 'turns_per_minute', toldInWindow: false });
+    await budgets.markTold(customer, AT, 'turns_per_minute');
+    expect(await refusal('wamid.b', new Date('2026-11-30T10:15:59.999Z'))).toEqual({ admitted: false, limit: 'turns_per_minute', toldInWindow: true });
+
+    // The next minute is a window of its own; the hour's count holds the admitted turns only.
+    const nextMinute = new Date('2026-11-30T10:16:00.000Z');
+    for (let turn = 0; turn < LIMITS.turnsPerMinute; turn++) expect(await refusal(`wamid.next${turn}`, nextMinute)).toEqual({ admitted: true });
+    expect(await refusal('wamid.c', nextMinute)).toEqual({ admitted: false, limit: 'turns_per_minute', toldInWindow: false });
+    expect(await kit.get({ key: customerBudgetKey(customer, AT), consistentRead: true })).toMatchObject({ turns_h10: 2 * LIMITS.turnsPerMinute, last_told_window: 'turns_per_minute@1015' });
   });
 
   test('a customer id that could forge another key is refused before any write', async () => {
@@ -66,6 +82,16 @@ describe('customer budget counts', () => {
 describe('budget windows', () => {
   test('an instant falls in its UTC day, hour and minute', () => {
     expect(budgetWindows(new Date('2026-11-30T23:59:59.999Z'))).toEqual({ day: '2026-11-30', hour: '23', minute: '2359' });
+  });
+
+  test('a limit counts in its own window: the minute, the hour or the day', () => {
+    const windows = budgetWindows(new Date('2026-11-30T10:15:30.000Z'));
+    const limits: BudgetLimit[] = ['turns_per_minute', 'turns_per_hour', 'agent_tokens_per_day'];
+    expect(limits.map((limit) => limitWindow(limit, windows))).toEqual([
+      'turns_per_minute@1015',
+      'turns_per_hour@10',
+      'agent_tokens_per_day@2026-11-30',
+    ]);
   });
 
   test('the limit named is the first one reached, tokens first', () => {

@@ -18,27 +18,23 @@ async function turn(n: number, text = `mensagem ${n}`): Promise<void> {
 }
 
 describe('per-customer budget (docs/RELIABILITY.md#security)', () => {
-  test('a burst over the per-minute budget gets the budget reply and never reaches the agent', async () => {
+  test('a burst over the per-minute budget never reaches the agent; the customer is told once in the minute', async () => {
     const clock = new ManualClock('2026-11-30T10:15:05.000Z');
     harness = await TurnHarness.start({ budget: { clock, settings: { turnsPerMinute: 2, reply: OVER_BUDGET } } });
     for (let n = 1; n <= 5; n++) await turn(n);
 
     expect(harness.agent.calls).toBe(2);
-    expect(harness.sentTo(CUSTOMER)).toEqual([
-      'Olá! Recebi: mensagem 1 (mensagem 1)',
-      'Olá! Recebi: mensagem 2 (mensagem 2)',
-      OVER_BUDGET,
-      OVER_BUDGET,
-      OVER_BUDGET,
-    ]);
-    // The budget reply is the pipeline's, not the model's: no usage, role system.
-    expect((await harness.history(CUSTOMER)).slice(-2)).toEqual(['user: mensagem 5', `system[sent]: ${OVER_BUDGET}`]);
+    expect(harness.sentTo(CUSTOMER)).toEqual(['Olá! Recebi: mensagem 1 (mensagem 1)', 'Olá! Recebi: mensagem 2 (mensagem 2)', OVER_BUDGET]);
+    // The budget reply is the pipeline's, not the model's: no usage, role system. The later messages
+    // of the minute are kept, unanswered, for the agent to read once the customer is admitted again.
+    expect((await harness.history(CUSTOMER)).slice(-4)).toEqual(['user: mensagem 3', `system[sent]: ${OVER_BUDGET}`, 'user: mensagem 4', 'user: mensagem 5']);
 
-    // The next minute the customer is answered by the agent again; the hour's count still holds the five.
+    // The next minute the customer is answered by the agent again (refused turns counted nothing).
     clock.advance(60_000);
     await turn(6);
     expect(harness.agent.calls).toBe(3);
-    expect(harness.sentTo(CUSTOMER).at(-1)).toMatch(/^Olá! Recebi: mensagem 6/);
+    // The agent reads what the refused minute kept unanswered (the scripted agent echoes every message since the last reply).
+    expect(harness.sentTo(CUSTOMER).at(-1)).toBe('Olá! Recebi: mensagem 4 | mensagem 5 | mensagem 6 (mensagem 6)');
   });
 
   test('the per-hour budget holds across minutes', async () => {

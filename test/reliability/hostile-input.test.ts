@@ -316,7 +316,7 @@ describe('a burst from one customer over budget', () => {
     await burstEnv?.close();
   });
 
-  test('every turn past the budget gets the short budget reply, the agent is never called for it, and nothing is lost', async () => {
+  test('no turn past the budget reaches the agent, the customer gets the short budget reply once, and nothing is lost', async () => {
     const limit = 3;
     const burst = 12;
     const reply = 'Muitas mensagens: aguarde um pouco.';
@@ -334,9 +334,13 @@ describe('a burst from one customer over budget', () => {
 
     expect(orchestrator.agent.calls).toBe(limit);
     const sent = burstEnv.fake.sent().filter((message) => message.recipient === customer).map((message) => message.text);
-    expect(sent).toHaveLength(burst);
-    expect(sent.slice(limit)).toEqual(Array(burst - limit).fill(reply));
+    expect(sent).toHaveLength(limit + 1);
+    expect(sent.at(-1)).toBe(reply);
     expect(orchestrator.metrics.recorded.filter((metric) => metric.name === 'TurnOverBudget')).toHaveLength(burst - limit);
+    // Every message was taken in: none waits on the pending list, every one is in the history.
+    expect((await burstEnv.repositories.receipts.getLatest(customer))?.pendingMessageIds).toEqual([]);
+    const { items: history } = await burstEnv.repositories.messages.history(customer, { limit: 100 });
+    expect(history.filter((message) => message.role === 'user')).toHaveLength(burst);
     // The budget reply carries no actions: what the hostile text asked for happened only on admitted turns.
     const { items: demands } = await burstEnv.repositories.demands.listRecent({ limit: 100 });
     expect(demands.filter((demand) => demand.customerId === customer)).toHaveLength(limit);

@@ -15,10 +15,15 @@ export const DEFAULT_CUSTOMER_BUDGET: CustomerBudgetSettings = {
   reply: COST_GUARD_DEFAULTS.overBudgetReply,
 };
 
-/** A turn the budget refused: the customer gets `reply`, and the agent is not called. */
+/**
+ * A turn the budget refused at `refusedAt`: the agent is not called. The customer gets `reply`
+ * until they have received it once in the limit's window; then `reply` is `undefined` and their
+ * further messages of that window are kept unanswered.
+ */
 export interface OverBudget {
   readonly limit: BudgetLimit;
-  readonly reply: string;
+  readonly reply: string | undefined;
+  readonly refusedAt: Date;
 }
 
 /**
@@ -39,8 +44,17 @@ export class CustomerBudgetGate {
 
   /** `undefined` when the turn (named by its last message, so a retry counts once) was counted and may call the agent. */
   async admit(customerId: string, turnId: string): Promise<OverBudget | undefined> {
-    const verdict = await this.budgets.admitTurn(customerId, turnId, this.clock.now(), this.settings);
-    return verdict.admitted ? undefined : { limit: verdict.limit, reply: this.settings.reply };
+    const at = this.clock.now();
+    const verdict = await this.budgets.admitTurn(customerId, turnId, at, this.settings);
+    return verdict.admitted ? undefined : { limit: verdict.limit, reply: verdict.toldInWindow ? undefined : this.settings.reply, refusedAt: at };
+  }
+
+  /**
+   * After the budget reply went out. Only a reply the customer received counts: one superseded by a
+   * newer message, or never sent, leaves the next refused turn to tell them.
+   */
+  async recordTold(customerId: string, overBudget: OverBudget): Promise<void> {
+    await this.budgets.markTold(customerId, overBudget.refusedAt, overBudget.limit);
   }
 
   async recordUsage(customerId: string, usage: TokenUsage | undefined): Promise<void> {

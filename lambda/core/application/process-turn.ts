@@ -22,7 +22,7 @@ import type {
   VersionedResourceRepository,
 } from '../ports/repositories';
 import { WhatsAppSendError, type SentTextMessage, type WhatsAppSender } from '../ports/whatsapp-sender';
-import type { CustomerBudgetGate, OverBudget } from './customer-budget-gate';
+import type { CustomerBudgetGate } from './customer-budget-gate';
 import { DrainLegacyDebounce } from './drain-legacy-debounce';
 import { ReplyDeliveryError } from './reply-delivery-error';
 import { SystemPromptSource } from './system-prompt';
@@ -214,8 +214,14 @@ export class ProcessTurn {
     }
 
     const overBudget = await admission;
+    const budgetReply = overBudget?.reply;
+    if (overBudget !== undefined && budgetReply === undefined) {
+      // Told once in this window already: the messages stay in the history, unanswered.
+      await this.complete(latest, pending);
+      return { outcome: 'over_budget_told_already', drained: pending.length, overBudget: overBudget.limit };
+    }
     const stored = session === active ? state.storedHistory : Promise.resolve([]);
-    const { response, call } = overBudget === undefined ? await this.askAgent(session, last, deadline, stored, pending) : { response: overBudgetResponse(overBudget), call: undefined };
+    const { response, call } = budgetReply === undefined ? await this.askAgent(session, last, deadline, stored, pending) : { response: overBudgetResponse(budgetReply), call: undefined };
 
     // The conditional write below IS the latest-message guard: it persists the session and the
     // reply only if this turn's last message is still the latest and pointer and state are as found.
@@ -259,6 +265,8 @@ export class ProcessTurn {
       return { outcome: 'superseded', ...report };
     }
     const outcome = await this.settleOutbox(current, outbox, pending, 'answered', { ...guard, reply: pendingSendMessage(updated, reply) });
+    // A lost mark only means the customer is told once more: the turn itself is done.
+    if (overBudget !== undefined && outcome === 'answered') await this.deps.budget?.recordTold(customerId, overBudget).catch(() => undefined);
     if (updated.state === SessionState.AWAITING_HUMAN && session.state !== SessionState.AWAITING_HUMAN) await this.deps.handoffs?.onHandoff(updated);
     return { outcome, ...report };
   }
@@ -417,6 +425,6 @@ export class ProcessTurn {
 }
 
 /** What a refused turn persists and sends in place of the agent's answer: the budget's reply, no actions. */
-function overBudgetResponse(overBudget: OverBudget): AgentResponse {
-  return { reply: overBudget.reply, actions: [], iterations: 0, stopReason: 'completed' };
+function overBudgetResponse(reply: string): AgentResponse {
+  return { reply, actions: [], iterations: 0, stopReason: 'completed' };
 }

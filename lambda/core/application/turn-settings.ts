@@ -12,7 +12,7 @@ import type { AgentResponse } from '../ports/agent';
  * - `operator_command`: an operator's `login` was answered with a console link; no session, no agent;
  * - `handed_off`: the agent failed for good; the customer got the fallback text and people have the conversation.
  */
-export type TurnOutcome = 'answered' | 'resent' | 'superseded' | 'human_owned' | 'failed_permanent' | 'noop' | 'operator_command' | 'handed_off' | 'consent';
+export type TurnOutcome = 'answered' | 'resent' | 'superseded' | 'human_owned' | 'failed_permanent' | 'noop' | 'operator_command' | 'handed_off' | 'consent' | 'over_budget_told_already';
 
 export interface AgentCallReport {
   readonly iterations: number;

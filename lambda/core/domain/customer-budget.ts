@@ -39,6 +39,15 @@ export function budgetWindows(at: Date): BudgetWindows {
   return { day: utcDay(at), hour: iso.slice(11, 13), minute: `${iso.slice(11, 13)}${iso.slice(14, 16)}` };
 }
 
+/**
+ * The window a limit counts in, named within the day's item (`turns_per_minute@1015`): a refused
+ * customer is told once per window, not once per message.
+ */
+export function limitWindow(limit: BudgetLimit, windows: BudgetWindows): string {
+  const window = limit === 'turns_per_minute' ? windows.minute : limit === 'turns_per_hour' ? windows.hour : windows.day;
+  return `${limit}@${window}`;
+}
+
 /** The first limit the counts reach (a turn is admitted only while every count is below its limit). */
 export function reachedLimit(counts: BudgetCounts, limits: CustomerBudgetLimits): BudgetLimit | undefined {
   if (counts.agentTokensToday >= limits.agentTokensPerDay) return 'agent_tokens_per_day';

@@ -1,6 +1,6 @@
-import { budgetWindows, reachedLimit, type BudgetCounts, type CustomerBudgetLimits, type TokenUsage } from '../../domain/customer-budget';
+import { budgetWindows, limitWindow, reachedLimit, type BudgetCounts, type BudgetLimit, type CustomerBudgetLimits, type TokenUsage } from '../../domain/customer-budget';
 import { epochSeconds } from '../../domain/timestamps';
-import type { CustomerBudgetRepository } from '../../ports/repositories';
+import type { BudgetVerdict, CustomerBudgetRepository } from '../../ports/repositories';
 import type { DynamoKit, Item } from './dynamo-kit';
 import { customerBudgetKey, ENTITY_TYPE, EntityType, TTL } from './keys';
 import { conditionally } from './repository-support';
@@ -13,6 +13,8 @@ const INPUT_TOKENS = 'input_tokens';
 const OUTPUT_TOKENS = 'output_tokens';
 /** The turn the item counted last: a retry of that turn is admitted again without a second count. */
 const LAST_ADMITTED_TURN = 'last_admitted_turn';
+/** The limit's window in which the customer last received the budget reply. */
+const LAST_TOLD_WINDOW = 'last_told_window';
 const hourTurns = (hour: string) => `turns_h${hour}`;
 const minuteTurns = (minute: string) => `turns_m${minute}`;
 
@@ -20,11 +22,13 @@ const minuteTurns = (minute: string) => `turns_m${minute}`;
  * One item per customer and UTC day (see keys.ts): a turn is admitted by a single conditional
  * `ADD` on the counts of its minute and hour, with the day's tokens in the same condition, so the
  * check and the count are one atomic step. A refused turn counts nothing; a retried turn counts once.
+ * The window in which the customer last received the budget reply is recorded on the item, so
+ * they are told once per window however many messages they send in it.
  */
 export class DynamoCustomerBudgetRepository implements CustomerBudgetRepository {
   constructor(private readonly kit: DynamoKit) {}
 
-  async admitTurn(customerId: string, turnId: string, at: Date, limits: CustomerBudgetLimits) {
+  async admitTurn(customerId: string, turnId: string, at: Date, limits: CustomerBudgetLimits): Promise<BudgetVerdict> {
     const windows = budgetWindows(at);
     const names = { '#minute': minuteTurns(windows.minute), '#hour': hourTurns(windows.hour), '#tokens': AGENT_TOKENS, '#turn': LAST_ADMITTED_TURN, ...this.headerNames() };
     const admitted = await conditionally(() =>
@@ -39,11 +43,21 @@ export class DynamoCustomerBudgetRepository implements CustomerBudgetRepository 
         values: { ':one': 1, ':turn': turnId, ':perMinute': limits.turnsPerMinute, ':perHour': limits.turnsPerHour, ':perDay': limits.agentTokensPerDay, ...this.headerValues(at) },
       }),
     );
-    if (admitted) return { admitted: true } as const;
+    if (admitted) return { admitted: true };
     // Only a refusal, or a retry of the turn admitted last, pays this read.
     const item = await this.kit.get({ key: customerBudgetKey(customerId, at), consistentRead: true });
-    if (item?.[LAST_ADMITTED_TURN] === turnId) return { admitted: true } as const;
-    return { admitted: false, limit: reachedLimit(countsOf(item, at), limits) ?? 'turns_per_minute' } as const;
+    if (item?.[LAST_ADMITTED_TURN] === turnId) return { admitted: true };
+    const limit = reachedLimit(countsOf(item, at), limits) ?? 'turns_per_minute';
+    return { admitted: false, limit, toldInWindow: item?.[LAST_TOLD_WINDOW] === limitWindow(limit, budgetWindows(at)) };
+  }
+
+  async markTold(customerId: string, at: Date, limit: BudgetLimit): Promise<void> {
+    await this.kit.update({
+      key: customerBudgetKey(customerId, at),
+      update: `SET #window = :window, ${this.headerSets()}`,
+      names: { '#window': LAST_TOLD_WINDOW, ...this.headerNames() },
+      values: { ':window': limitWindow(limit, budgetWindows(at)), ...this.headerValues(at) },
+    });
   }
 
   async addTokens(customerId: string, at: Date, usage: TokenUsage): Promise<void> {
