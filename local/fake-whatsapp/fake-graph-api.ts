@@ -33,6 +33,8 @@ export class FakeGraphApi {
   private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
   private readonly listeners = new Set<(message: AcceptedWhatsAppMessage) => void>();
   private received = 0;
+  /** Scripted answers still waiting to go out: closing cancels them, so nothing outlives the server. */
+  private readonly delayedAnswers = new Set<NodeJS.Timeout>();
 
   private constructor(options: FakeGraphApiOptions) {
     this.token = options.accessToken ?? 'fake-whatsapp-access-token';
@@ -130,6 +132,8 @@ export class FakeGraphApi {
   }
 
   async close(): Promise<void> {
+    for (const timer of this.delayedAnswers) clearTimeout(timer);
+    this.delayedAnswers.clear();
     this.server.closeAllConnections();
     await new Promise<void>((resolve, reject) => this.server.close((error) => (error ? reject(error) : resolve())));
   }
@@ -188,11 +192,14 @@ export class FakeGraphApi {
       case 'drop':
         response.socket?.destroy();
         return;
-      case 'delay':
-        setTimeout(() => {
+      case 'delay': {
+        const timer = setTimeout(() => {
+          this.delayedAnswers.delete(timer);
           if (!response.destroyed) sendJson(response, 200, success);
         }, scripted.ms);
+        this.delayedAnswers.add(timer);
         return;
+      }
       default:
         sendJson(response, 200, success);
     }

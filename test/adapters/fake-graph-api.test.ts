@@ -127,6 +127,24 @@ it('records a delayed send when it arrives and answers later', async () => {
   expect(response.status).toBe(200);
 });
 
+it('closing while a delayed answer waits cancels it: nothing of the server outlives close()', async () => {
+  const own = await FakeGraphApi.start({ accessToken: TOKEN });
+  own.delayNext(1, 60_000);
+  const timersBefore = process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+  const pending = fetch(`${own.baseUrl}/106540352242922/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(validText),
+  });
+  await own.waitForSent(1);
+  expect(process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length).toBe(timersBefore + 1);
+
+  await own.close();
+
+  await expect(pending).rejects.toThrow();
+  expect(process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length).toBe(timersBefore);
+});
+
 it('accepts then drops the connection without an answer', async () => {
   api.acceptThenDropConnection(1);
 
