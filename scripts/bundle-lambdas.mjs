@@ -1,6 +1,6 @@
 // Pre-bundles the Lambda handlers into `assets/<name>/index.js` at build time, so the published
 // package carries ready-to-deploy code and consumers need neither esbuild nor Docker to synth.
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -50,8 +50,8 @@ const COMMON_OPTIONS = {
   target: 'node24',
   format: 'cjs',
   minify: true,
-  // Minifying renames classes; error names (e.g. a typed ConditionFailedError) appear in logs and
-  // may be matched on, so they must survive.
+  // Minifying renames classes, and the SDK and Powertools compare constructor names (the SDK's
+  // NoOpLogger and its exceptions' instanceof fallback, Powertools' BatchProcessor): they must survive.
   keepNames: true,
   // No source maps: they would triple the asset and only help with NODE_OPTIONS=--enable-source-maps,
   // which slows every error path. keepNames keeps stack traces readable enough.
@@ -72,28 +72,37 @@ const COMMON_OPTIONS = {
   logLevel: 'warning',
 };
 
-async function bundle(name) {
+/** The tracer's file is the same for every function: built once, written beside each handler. */
+async function buildTracer() {
+  const result = await build({
+    ...COMMON_OPTIONS,
+    stdin: { contents: `module.exports = require('${TRACER_MODULE}');`, resolveDir: root, sourcefile: 'tracer-entry.js' },
+    outfile: TRACER_FILE,
+    write: false,
+    plugins: [packageVersionOnly],
+  });
+  report(TRACER_FILE, result.metafile);
+  return result.outputFiles[0].contents;
+}
+
+async function bundle(name, tracer) {
   const outdir = path.join(root, 'assets', name);
   // Start from an empty folder: a stale file left next to index.js would change the asset hash.
   await rm(outdir, { recursive: true, force: true });
-  const outfile = path.join(outdir, 'index.js');
   const result = await build({
     ...COMMON_OPTIONS,
     entryPoints: [path.join(root, 'lambda', name, 'index.ts')],
-    outfile,
+    outfile: path.join(outdir, 'index.js'),
     plugins: [packageVersionOnly, tracerBesideHandler],
   });
-  const tracer = await build({
-    ...COMMON_OPTIONS,
-    stdin: { contents: `module.exports = require('${TRACER_MODULE}');`, resolveDir: root, sourcefile: 'tracer-entry.js' },
-    outfile: path.join(outdir, TRACER_FILE),
-    plugins: [packageVersionOnly],
-  });
-  for (const [file, metafile] of [['index.js', result.metafile], [TRACER_FILE, tracer.metafile]]) {
-    const output = Object.values(metafile.outputs)[0];
-    console.log(`assets/${name}/${file}  ${(output.bytes / 1024).toFixed(1)} KiB  (${Object.keys(metafile.inputs).length} input files)`);
-    if (REPORT) printLargestPackages(output);
-  }
+  await writeFile(path.join(outdir, TRACER_FILE), tracer);
+  report(`assets/${name}/index.js`, result.metafile);
+}
+
+function report(file, metafile) {
+  const output = Object.values(metafile.outputs)[0];
+  console.log(`${file}  ${(output.bytes / 1024).toFixed(1)} KiB  (${Object.keys(metafile.inputs).length} input files)`);
+  if (REPORT) printLargestPackages(output);
 }
 
 /** `--report`: what each bundle carries, by package, largest first — where the next cut is. */
@@ -110,6 +119,7 @@ function printLargestPackages(output) {
   for (const [packageName, bytes] of largest) console.log(`  ${(bytes / 1024).toFixed(1).padStart(7)} KiB  ${packageName}`);
 }
 
+const tracer = await buildTracer();
 for (const name of FUNCTIONS) {
-  await bundle(name);
+  await bundle(name, tracer);
 }
