@@ -40,7 +40,6 @@ export const ORCHESTRATOR_QUERY_ACTIONS = ['dynamodb:Query'] as const;
  */
 export const WEBHOOK_PARTITION_PREFIXES = [CUSTOMER_PARTITION_PREFIXES.inbound, CUSTOMER_PARTITION_PREFIXES.session] as const;
 
-
 /** An IAM condition that allows the statement only on items whose partition key starts with one of `prefixes`. */
 export function leadingKeysCondition(prefixes: readonly string[]): Record<string, Record<string, string[]>> {
   return { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((prefix) => `${prefix}*`) } };

@@ -1,4 +1,4 @@
-import { budgetWindows, limitWindow, reachedLimit, type BudgetCounts, type BudgetLimit, type CustomerBudgetLimits, type TokenUsage } from '../../domain/customer-budget';
+import { budgetWindows, limitWindow, reachedLimit, type BudgetCounts, type BudgetLimit, type BudgetWindows, type CustomerBudgetLimits, type TokenUsage } from '../../domain/customer-budget';
 import { epochSeconds } from '../../domain/timestamps';
 import type { BudgetVerdict, CustomerBudgetRepository } from '../../ports/repositories';
 import type { DynamoKit, Item } from './dynamo-kit';
@@ -47,8 +47,8 @@ export class DynamoCustomerBudgetRepository implements CustomerBudgetRepository 
     // Only a refusal, or a retry of the turn admitted last, pays this read.
     const item = await this.kit.get({ key: customerBudgetKey(customerId, at), consistentRead: true });
     if (item?.[LAST_ADMITTED_TURN] === turnId) return { admitted: true };
-    const limit = reachedLimit(countsOf(item, at), limits) ?? 'turns_per_minute';
-    return { admitted: false, limit, toldInWindow: item?.[LAST_TOLD_WINDOW] === limitWindow(limit, budgetWindows(at)) };
+    const limit = reachedLimit(countsOf(item, windows), limits) ?? 'turns_per_minute';
+    return { admitted: false, limit, toldInWindow: item?.[LAST_TOLD_WINDOW] === limitWindow(limit, windows) };
   }
 
   async markTold(customerId: string, at: Date, limit: BudgetLimit): Promise<void> {
@@ -83,8 +83,7 @@ export class DynamoCustomerBudgetRepository implements CustomerBudgetRepository 
   }
 }
 
-function countsOf(item: Item | undefined, at: Date): BudgetCounts {
-  const windows = budgetWindows(at);
+function countsOf(item: Item | undefined, windows: BudgetWindows): BudgetCounts {
   const count = (name: string) => (typeof item?.[name] === 'number' ? (item[name] as number) : 0);
   return { turnsThisMinute: count(minuteTurns(windows.minute)), turnsThisHour: count(hourTurns(windows.hour)), agentTokensToday: count(AGENT_TOKENS) };
 }

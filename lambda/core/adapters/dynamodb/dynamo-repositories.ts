@@ -59,8 +59,8 @@ export const inboundReceipts = (table: DynamoTable) => new DynamoInboundReceiptR
 export const turnStateReader = (table: DynamoTable) => new DynamoTurnStateReader(table.kit);
 export const legacyDebounce = (table: DynamoTable) => new DynamoLegacyDebounceRepository(table.kit);
 export const crmSyncRows = (table: DynamoTable) => new DynamoCrmSyncRepository(table.kit, table.clock, table.ids, table.keyLayout);
-export const sessionRepository = (table: DynamoTable) =>
-  new DynamoSessionRepository(table.kit, table.clock, table.crmSyncEnabled ? crmSyncRows(table) : undefined, table.keyLayout, table.retention);
+const sessionsWithProjection = (table: DynamoTable, crmSync: DynamoCrmSyncRepository | undefined) => new DynamoSessionRepository(table.kit, table.clock, crmSync, table.keyLayout, table.retention);
+export const sessionRepository = (table: DynamoTable) => sessionsWithProjection(table, table.crmSyncEnabled ? crmSyncRows(table) : undefined);
 export const messageRepository = (table: DynamoTable) => new DynamoMessageRepository(table.kit, table.clock, table.keyLayout);
 export const demandRepository = (table: DynamoTable) => new DynamoDemandRepository(table.kit, table.clock, table.retention);
 export const versionedResources = (table: DynamoTable) => new DynamoVersionedResourceRepository(table.kit, table.clock);
@@ -81,7 +81,7 @@ export const conversationRepositories = (table: DynamoTable) => ({ receipts: inb
  */
 export const inboundRepositories = (table: DynamoTable) => ({
   receipts: inboundReceipts(table),
-  sessions: new DynamoSessionRepository(table.kit, table.clock, undefined, table.keyLayout, table.retention),
+  sessions: sessionsWithProjection(table, undefined),
   messages: messageRepository(table),
 });
 

@@ -166,11 +166,11 @@ export const crmSyncKey = (sessionId: string) => tableKey(`${CRM_SYNC_PARTITION_
 export const crmSyncStatusPartition = (status: string) => `CRM_SYNC#${segment('status', status)}`;
 export const crmSyncStatusIndexKey = (status: string, nextAttemptAt: string, sessionId: string) =>
   gsi1Key(crmSyncStatusPartition(status), `${isoMicros(nextAttemptAt)}#${segment('session id', sessionId)}`);
-/** Upper bound of the status index's sort keys of rows due at `now` (U+FFFF sorts after every id character). */
 /** The sharded layout of the CRM projection's index: `CRM_SYNC#{status}#{shard of the customer}`, same sort key. */
 export const shardedCrmSyncStatusPartition = (status: string, shard: number) => `${crmSyncStatusPartition(status)}#${shardSegment(shard)}`;
 export const shardedCrmSyncStatusIndexKey = (status: string, nextAttemptAt: string, sessionId: string, customerId: string) =>
   gsi1Key(shardedCrmSyncStatusPartition(status, writeShardOf(customerId)), crmSyncStatusIndexKey(status, nextAttemptAt, sessionId)[GSI1SK]);
+/** Upper bound of the status index's sort keys of rows due at `now` (U+FFFF sorts after every id character). */
 export const crmSyncDueUntil = (now: string) => `${isoMicros(now)}#\uffff`;
 
 // ---- Administration --------------------------------------------------------------------------------

@@ -11,9 +11,10 @@ export class DynamoLegacyDebounceRepository implements LegacyDebounceRepository 
 
   async getLegacyItems(customerId: string): Promise<LegacyItems> {
     // One partition, two known keys: one request.
-    const items = await this.kit.batchGet([legacyBufferKey(customerId), legacyPendingReplyKey(customerId)], { consistentRead: true });
-    const buffer = items.find((item) => item[SK] === legacyBufferKey(customerId)[SK]);
-    const pendingReply = items.find((item) => item[SK] === legacyPendingReplyKey(customerId)[SK]);
+    const keys = { buffer: legacyBufferKey(customerId), pendingReply: legacyPendingReplyKey(customerId) };
+    const items = await this.kit.batchGet([keys.buffer, keys.pendingReply], { consistentRead: true });
+    const buffer = items.find((item) => item[SK] === keys.buffer[SK]);
+    const pendingReply = items.find((item) => item[SK] === keys.pendingReply[SK]);
     return { ...(buffer ? { buffer: legacyBufferFromItem(buffer) } : {}), ...(pendingReply ? { pendingReply: legacyPendingReplyFromItem(pendingReply) } : {}) };
   }
 

@@ -119,10 +119,8 @@ export class HandoffLifecycle {
   private async notifyNewHandoff(session: Session): Promise<boolean> {
     if (!(await this.deps.sessions.markHandoffNotified(session, isoMicros(this.deps.clock.now())))) return false;
     const [texts, operators] = await Promise.all([this.texts(), this.availableOperators()]);
-    if (operators.length === 0) {
-      if (!(await this.optedOut(session))) await this.tellCustomer(session, texts.noOperatorAvailable);
-    }
-    else await this.tellOperators(operators, session, texts.operatorNotification);
+    if (operators.length > 0) await this.tellOperators(operators, session, texts.operatorNotification);
+    else if (!(await this.optedOut(session))) await this.tellCustomer(session, texts.noOperatorAvailable);
     return true;
   }
 
