@@ -130,19 +130,20 @@ it('records a delayed send when it arrives and answers later', async () => {
 it('closing while a delayed answer waits cancels it: nothing of the server outlives close()', async () => {
   const own = await FakeGraphApi.start({ accessToken: TOKEN });
   own.delayNext(1, 60_000);
-  const timersBefore = process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+  const activeTimers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+  const timersBefore = activeTimers();
   const pending = fetch(`${own.baseUrl}/106540352242922/messages`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     body: JSON.stringify(validText),
   });
   await own.waitForSent(1);
-  expect(process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length).toBe(timersBefore + 1);
+  expect(activeTimers()).toBe(timersBefore + 1);
 
   await own.close();
 
   await expect(pending).rejects.toThrow();
-  expect(process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length).toBe(timersBefore);
+  expect(activeTimers()).toBe(timersBefore);
 });
 
 it('accepts then drops the connection without an answer', async () => {

@@ -7,6 +7,7 @@ import { CRM_TARGET_KINDS, RUNTIME_ENV } from '../../lib/private/pipeline-contra
 import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { CrmSyncStatus } from '../../lambda/core/domain/crm-sync';
 import { newPhone, newSession } from '../data/support/fixtures';
+import { waitUntil } from '../e2e/support';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 
 // The shipped bundle of the CRM sync worker, run with plain node as Lambda runs it: its DynamoDB
@@ -113,18 +114,10 @@ describe('with tracing on, as Lambda runs it', () => {
 
     expect(report).toMatchObject({ sent: 1 });
     expect(loadedFiles).toEqual(['index.js', 'tracer.js']);
-    await waitFor(() => documents.some(({ name }) => name === '## crm-sync'));
+    await waitUntil(() => documents.some(({ name }) => name === '## crm-sync'), 5_000, 'the invocation subsegment');
     expect(documents.every((document) => document.trace_id === traceId)).toBe(true);
     expect(documents).toContainEqual(expect.objectContaining({ name: 'DynamoDB', namespace: 'aws' }));
     // The signed Invoke is a fetch: Powertools records it under the host it called.
     expect(documents).toContainEqual(expect.objectContaining({ name: '127.0.0.1', namespace: 'remote' }));
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the X-Ray documents');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -5,11 +5,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AgentBackend, AgentPipeline, CrmTarget } from '../../lib';
-import { dashboardBody, expectExactStatements, LOG_ACTIONS, roleStatements, SECRET_READ_ACTIONS, statement, synthPipeline, type SynthesizedPipeline, XRAY_ACTIONS } from './support';
+import { consumerCrmFunction, dashboardBody, expectExactStatements, LOG_ACTIONS, roleStatements, SECRET_READ_ACTIONS, statement, synthPipeline, type SynthesizedPipeline, XRAY_ACTIONS } from './support';
 
-function consumerFunction(stack: Stack): lambda.Function {
-  return new lambda.Function(stack, 'CrmWriter', { runtime: lambda.Runtime.NODEJS_24_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => ({})') });
-}
 
 const WORKER = { Description: Match.stringLikeRegexp('^CRM sync worker') };
 
@@ -34,7 +31,7 @@ describe('CrmTarget.fromFunction', () => {
   let crmFunction!: lambda.Function;
   beforeAll(() => {
     synth = synthPipeline({ adminPhoneNumbers: ['5511912345678'] }, (stack) => {
-      crmFunction = consumerFunction(stack);
+      crmFunction = consumerCrmFunction(stack);
       return { crmSync: CrmTarget.fromFunction(crmFunction) };
     });
   });
@@ -94,7 +91,7 @@ describe('CrmTarget.fromFunction', () => {
   });
 
   test('alarmThresholds move the blocked and uncertain alarms', () => {
-    const raised = synthPipeline({ alarmThresholds: { crmSyncBlockedRows: 5, crmSyncUncertainRows: 2 } }, (stack) => ({ crmSync: CrmTarget.fromFunction(consumerFunction(stack)) }));
+    const raised = synthPipeline({ alarmThresholds: { crmSyncBlockedRows: 5, crmSyncUncertainRows: 2 } }, (stack) => ({ crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)) }));
     raised.template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'CrmSyncBlockedRows', Threshold: 5 });
     raised.template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'CrmSyncUncertainRows', Threshold: 2 });
     expect(() => synthPipeline({ alarmThresholds: { crmSyncBlockedRows: -1 } })).toThrow(/alarmThresholds.crmSyncBlockedRows must be a count of 0 or more; got -1/);
@@ -134,7 +131,7 @@ describe('CrmTarget.webhook', () => {
 test('cdk-nag AwsSolutions reports nothing for either target', () => {
   const app = new App();
   for (const [name, target] of [
-    ['Function', (stack: Stack) => CrmTarget.fromFunction(consumerFunction(stack))],
+    ['Function', (stack: Stack) => CrmTarget.fromFunction(consumerCrmFunction(stack))],
     ['Webhook', (stack: Stack) => CrmTarget.webhook({ url: 'https://crm.example.com/hook', secret: new secretsmanager.Secret(stack, 'CrmSecret') })],
   ] as const) {
     const stack = new Stack(app, `With${name}Crm`);

@@ -1,10 +1,9 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AgentBackend, CrmTarget } from '../../lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { WEBHOOK_TABLE_ACTIONS } from '../../lib/private/permissions';
 import { COST_GUARD_DEFAULTS, CUSTOM_METRICS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
-import { roleStatements, synthPipeline } from './support';
+import { consumerCrmFunction, roleStatements, synthPipeline } from './support';
 
 const PHONE_NUMBER_ID = '106540352242922';
 
@@ -121,7 +120,7 @@ describe('least privilege on the table and its key', () => {
   });
 
   test('with CRM sync on, the webhook still reaches only those partitions: it reads the session to route, never its CRM row', () => {
-    const synth = synthPipeline({}, (stack) => ({ crmSync: CrmTarget.fromFunction(new lambda.Function(stack, 'Crm', { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => ({})') })) }));
+    const synth = synthPipeline({}, (stack) => ({ crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)) }));
     const tableArn = synth.stack.resolve(synth.pipeline.table.tableArn);
     const conditions = roleStatements(synth, synth.pipeline.webhookFunction.role!)
       .filter((entry) => JSON.stringify(entry.resources) === JSON.stringify([tableArn]))

@@ -1,15 +1,10 @@
-import type { Stack } from 'aws-cdk-lib';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { CrmTarget, KeyLayout, WhatsAppChannel } from '../../lib';
 import { KeyLayout as RuntimeKeyLayout } from '../../lambda/core/adapters/dynamodb/key-layout';
 import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
-import { synthPipeline, type SynthesizedPipeline } from './support';
+import { consumerCrmFunction, synthPipeline, type SynthesizedPipeline } from './support';
 
 const ADMIN = '5511912345678';
 
-function crmFunction(stack: Stack): lambda.Function {
-  return new lambda.Function(stack, 'Crm', { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => {}') });
-}
 
 /** The key layout variable of every function that touches the table, by logical id. */
 function keyLayoutByFunction(synth: SynthesizedPipeline): Record<string, string | undefined> {
@@ -23,7 +18,7 @@ describe('keyLayout', () => {
     ['End User Messaging', WhatsAppChannel.endUserMessaging({ phoneNumbers: [{ id: 'phone-number-id-976c72a700aac43eaf573ae050example', metaPhoneNumberId: '106540352242922' }] })],
   ])('reaches every function that reads or writes sessions and messages (%s, operator plane, CRM worker)', (_name, channel) => {
     for (const layout of [KeyLayout.MIGRATING, KeyLayout.SHARDED]) {
-      const synth = synthPipeline({ keyLayout: layout, channel, adminPhoneNumbers: [ADMIN] }, (stack) => ({ crmSync: CrmTarget.fromFunction(crmFunction(stack)) }));
+      const synth = synthPipeline({ keyLayout: layout, channel, adminPhoneNumbers: [ADMIN] }, (stack) => ({ crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)) }));
       const layouts = keyLayoutByFunction(synth);
       // Inbound (webhook or End User Messaging), orchestrator, operator, handoff sweeper, CRM worker.
       expect(Object.keys(layouts)).toHaveLength(5);

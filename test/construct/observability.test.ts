@@ -1,8 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { AgentBackend, CrmTarget, LogLevel } from '../../lib';
-import { dashboardBody, synthPipeline, XRAY_ACTIONS, type SynthesizedPipeline } from './support';
+import { consumerCrmFunction, dashboardBody, synthPipeline, XRAY_ACTIONS, type SynthesizedPipeline } from './support';
 
 const MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 
@@ -118,7 +117,7 @@ describe('thresholds, dashboard and log level are props', () => {
     /** The functions of a pipeline with the operator plane and a CRM target (all but the End User Messaging receiver), not the consumer's CRM function. */
     function pipelineFunctions(tracing?: boolean) {
       const synth = synthPipeline({ adminPhoneNumbers: ['5511912345678'], ...(tracing === undefined ? {} : { tracing }) }, (stack) => ({
-        crmSync: CrmTarget.fromFunction(new lambda.Function(stack, 'Crm', { runtime: lambda.Runtime.NODEJS_24_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => ({})') })),
+        crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)),
       }));
       const functions = Object.values(synth.template.findResources('AWS::Lambda::Function')).filter((fn) => fn.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME);
       const xrayStatements = Object.values(synth.template.findResources('AWS::IAM::Policy'))

@@ -1,6 +1,7 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AgentBackend, AgentPipeline, type AgentPipelineProps } from '../../lib';
 
 export interface SynthesizedPipeline {
@@ -78,3 +79,8 @@ export function expectExactStatements(actual: NormalizedStatement[], expected: N
 export const XRAY_ACTIONS = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
 export const LOG_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'];
 export const SECRET_READ_ACTIONS = ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'];
+
+/** A consumer's own function, as the CRM target of `CrmTarget.fromFunction`. */
+export function consumerCrmFunction(stack: Stack): lambda.Function {
+  return new lambda.Function(stack, 'Crm', { runtime: lambda.Runtime.NODEJS_24_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => ({})') });
+}

@@ -59,17 +59,17 @@ describe('customer budget counts', () => {
 
   test('a refusal says whether the customer was told in the window of the limit reached', async () => {
     const customer = newCustomer();
-    const refusal = (turnId: string, at: Date) => budgets.admitTurn(customer, turnId, at, LIMITS);
-    for (let turn = 0; turn < LIMITS.turnsPerMinute; turn++) await refusal(`wamid.${turn}`, AT);
+    const admit = (turnId: string, at: Date) => budgets.admitTurn(customer, turnId, at, LIMITS);
+    for (let turn = 0; turn < LIMITS.turnsPerMinute; turn++) await admit(`wamid.${turn}`, AT);
 
-    expect(await refusal('wamid.a', AT)).toEqual({ admitted: false, limit: 'turns_per_minute', toldInWindow: false });
+    expect(await admit('wamid.a', AT)).toEqual({ admitted: false, limit: 'turns_per_minute', toldInWindow: false });
     await budgets.markTold(customer, AT, 'turns_per_minute');
-    expect(await refusal('wamid.b', new Date('2026-11-30T10:15:59.999Z'))).toEqual({ admitted: false, limit: 'turns_per_minute', toldInWindow: true });
+    expect(await admit('wamid.b', new Date('2026-11-30T10:15:59.999Z'))).toEqual({ admitted: false, limit: 'turns_per_minute', toldInWindow: true });
 
     // The next minute is a window of its own; the hour's count holds the admitted turns only.
     const nextMinute = new Date('2026-11-30T10:16:00.000Z');
-    for (let turn = 0; turn < LIMITS.turnsPerMinute; turn++) expect(await refusal(`wamid.next${turn}`, nextMinute)).toEqual({ admitted: true });
-    expect(await refusal('wamid.c', nextMinute)).toEqual({ admitted: false, limit: 'turns_per_minute', toldInWindow: false });
+    for (let turn = 0; turn < LIMITS.turnsPerMinute; turn++) expect(await admit(`wamid.next${turn}`, nextMinute)).toEqual({ admitted: true });
+    expect(await admit('wamid.c', nextMinute)).toEqual({ admitted: false, limit: 'turns_per_minute', toldInWindow: false });
     expect(await kit.get({ key: customerBudgetKey(customer, AT), consistentRead: true })).toMatchObject({ turns_h10: 2 * LIMITS.turnsPerMinute, last_told_window: 'turns_per_minute@1015' });
   });
 
