@@ -11,10 +11,6 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   maxWorkers: 2,
-  // Each suite leaves a few MB in its worker (module registries, SDK clients a handler composed), so
-  // a worker that ran half the suites ends near 1 GB and its exit outlasts jest's grace period.
-  // Recycling a worker past this size keeps exits quick (jest's documented remedy).
-  workerIdleMemoryLimit: '512MB',
   testTimeout: 60_000,
   // The AWS SDK prints a NodeVersionSupportWarning on Node 20; it is noise here.
   setupFiles: ['<rootDir>/test/support/quiet-sdk-warnings.ts'],
