@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import { physicalNames } from '../lib/private/pipeline-contract';
+import { physicalNames } from '../lib/contract';
 import { encodeDispatchMessage } from '../lambda/core/adapters/sqs/dispatch-message';
 import { signMetaPayload } from '../lambda/core/adapters/whatsapp/webhook-signature';
 import type { WhatsAppCredentials } from '../lambda/core/ports/credentials';

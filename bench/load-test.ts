@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { COST_GUARD_DEFAULTS } from '../lib/private/pipeline-contract';
+import { COST_GUARD_DEFAULTS } from '../lib/contract';
 import { ScriptedAgent } from '../lambda/core/adapters/agent/scripted-agent';
 import type { Message } from '../lambda/core/domain/message';
 import { createDynamoRepositories, type DynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';

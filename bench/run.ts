@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { PIPELINE_DEFAULTS, physicalNames } from '../lib/private/pipeline-contract';
+import { PIPELINE_DEFAULTS, physicalNames } from '../lib/contract';
 import { createDocumentClient } from '../lambda/core/adapters/dynamodb/dynamo-kit';
 import { startLocalPipeline, type LocalPipeline } from '../local/runtime/local-pipeline';
 import { createAgentTable, createTurnQueues } from '../local/servers/local-resources';

@@ -2,7 +2,7 @@
 // customer; `npm start -- send "text"` sends one message and prints the answer.
 import { createInterface, type Interface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../lib/private/pipeline-contract';
+import { PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../lib/contract';
 import { AgentConfigurationError } from '../lambda/core/adapters/agent/agent-from-environment';
 import { CompactLogFormatter } from '../local/runtime/compact-log-formatter';
 import type { ConversationSnapshot } from '../local/runtime/conversation-inspector';

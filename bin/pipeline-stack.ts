@@ -1,7 +1,7 @@
 // Finds a deployed pipeline from its stack's outputs (the keys the construct writes, see
 // STACK_OUTPUTS), so the operator tools never rebuild resource names.
 import { CloudFormationClient, DescribeStacksCommand, type Output } from '@aws-sdk/client-cloudformation';
-import { STACK_OUTPUTS } from '../lib/private/pipeline-contract';
+import { STACK_OUTPUTS } from '../lib/contract';
 import { UsageError } from './commands';
 
 /**

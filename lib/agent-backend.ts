@@ -4,7 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_GUARDRAIL_ACTIONS, BEDROCK_INVOKE_ACTIONS } from './private/permissions';
-import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from './private/pipeline-contract';
+import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from './contract';
 
 /**
  * Prefixes of Amazon Bedrock's system-defined cross-Region inference profiles

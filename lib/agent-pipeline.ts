@@ -45,7 +45,7 @@ import {
   WHATSAPP_CHANNEL_KINDS,
   WHATSAPP_SECRET_FIELDS,
   WHATSAPP_SECRET_PLACEHOLDER,
-} from './private/pipeline-contract';
+} from './contract';
 import { createPipelineAlarms, createPipelineDashboard, customMetric, type ObservedPipeline } from './private/pipeline-observability';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { claimPhysicalNames } from './private/physical-name-claims';

@@ -4,7 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { CRM_FUNCTION_INVOKE_ACTIONS } from './private/permissions';
-import { CRM_TARGET_KINDS, RUNTIME_ENV } from './private/pipeline-contract';
+import { CRM_TARGET_KINDS, RUNTIME_ENV } from './contract';
 
 /** Properties of `CrmTarget.webhook()`. */
 export interface CrmWebhookProps {

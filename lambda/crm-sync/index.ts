@@ -1,7 +1,7 @@
 // Entry point of the CRM sync worker: a schedule runs it every minute to publish due projections.
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { CUSTOM_METRICS } from '../../lib/private/pipeline-contract';
+import { CUSTOM_METRICS } from '../../lib/contract';
 import { LambdaCrmClient } from '../core/adapters/crm/lambda-crm-client';
 import { lambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
 import { SignedWebhookCrmClient } from '../core/adapters/crm/signed-webhook-crm-client';

@@ -1,4 +1,4 @@
-import { CRM_TARGET_KINDS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { CRM_TARGET_KINDS, RUNTIME_ENV } from '../../lib/contract';
 import { observabilityConfig, requiredVariable, RuntimeConfigError, type ObservabilityConfig } from '../core/adapters/runtime-environment';
 
 /** Where the worker sends projections, as the construct's `CrmTarget` put it in the environment. */

@@ -1,4 +1,4 @@
-import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { RUNTIME_ENV } from '../../lib/contract';
 import { observabilityConfig, requiredVariable, type ObservabilityConfig } from '../core/adapters/runtime-environment';
 import { parseEndUserMessagingPhoneNumbers } from '../core/adapters/whatsapp/whatsapp-channel';
 

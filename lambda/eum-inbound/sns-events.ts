@@ -1,7 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { SNSEvent } from 'aws-lambda';
-import { CUSTOM_METRICS } from '../../lib/private/pipeline-contract';
+import { CUSTOM_METRICS } from '../../lib/contract';
 import { EndUserMessagingEventError, parseEndUserMessagingEvent } from '../core/adapters/whatsapp/end-user-messaging-event';
 import { registerInboundNotification } from '../core/adapters/whatsapp/inbound-notification';
 import type { RegisterInboundTurns } from '../core/application/register-inbound';

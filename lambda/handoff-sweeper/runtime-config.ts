@@ -1,5 +1,4 @@
-import { OPERATOR_ENV } from '../../lib/private/operator-contract';
-import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { OPERATOR_ENV, RUNTIME_ENV } from '../../lib/contract';
 import { operatorPlaneFromEnvironment, type OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
 import { whatsAppChannelFromEnvironment, type WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
 import { observabilityConfig, requiredVariable, RuntimeConfigError, type ObservabilityConfig } from '../core/adapters/runtime-environment';

@@ -1,5 +1,4 @@
-import { OPERATOR_DEFAULTS, OPERATOR_ENV, parseAdminPhoneNumbers } from '../../lib/private/operator-contract';
-import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { OPERATOR_DEFAULTS, OPERATOR_ENV, parseAdminPhoneNumbers, RUNTIME_ENV } from '../../lib/contract';
 import { whatsAppChannelFromEnvironment, type WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
 import { observabilityConfig, requiredVariable, RuntimeConfigError, type ObservabilityConfig } from '../core/adapters/runtime-environment';
 

@@ -1,4 +1,4 @@
-import { COST_GUARD_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { COST_GUARD_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/contract';
 import { DEFAULT_CUSTOMER_BUDGET, type CustomerBudgetSettings } from '../core/application/customer-budget-gate';
 import { agentSettingsFromEnvironment, type AgentSettings } from '../core/adapters/agent/agent-from-environment';
 import { operatorPlaneFromEnvironment, type OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';

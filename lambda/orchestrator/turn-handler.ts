@@ -2,7 +2,7 @@ import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambd
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { CUSTOM_METRICS, PIPELINE_DEFAULTS } from '../../lib/private/pipeline-contract';
+import { CUSTOM_METRICS, PIPELINE_DEFAULTS } from '../../lib/contract';
 import { decodeDispatchMessage } from '../core/adapters/sqs/dispatch-message';
 import type { ProcessTurn } from '../core/application/process-turn';
 import { ReplyDeliveryError } from '../core/application/reply-delivery-error';

@@ -1,7 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { CUSTOM_METRICS } from '../../lib/private/pipeline-contract';
+import { CUSTOM_METRICS } from '../../lib/contract';
 import type { RegisterInboundTurns } from '../core/application/register-inbound';
 import { registerInboundNotification } from '../core/adapters/whatsapp/inbound-notification';
 import { parseWebhookPayload, WebhookPayloadError } from '../core/adapters/whatsapp/webhook-payload';

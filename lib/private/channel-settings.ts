@@ -1,7 +1,7 @@
 import { Token } from 'aws-cdk-lib';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
-import { PIPELINE_DEFAULTS } from './pipeline-contract';
+import { PIPELINE_DEFAULTS } from '../contract';
 
 /** End User Messaging's phone number ids; the part after the prefix is the resource name in the ARN. */
 const ORIGINATION_ID_PATTERN = /^phone-number-id-([0-9a-zA-Z]{1,100})$/;

@@ -8,7 +8,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { CrmTarget } from '../crm-target';
 import { CRM_SYNC_QUERY_ACTIONS, CRM_SYNC_TABLE_ACTIONS, TABLE_KEY_ACTIONS } from './permissions';
-import { CRM_SYNC_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA } from './pipeline-contract';
+import { CRM_SYNC_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA } from '../contract';
 
 export interface CrmSyncWorkerContext {
   readonly target: CrmTarget;

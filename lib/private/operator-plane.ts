@@ -9,7 +9,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { HandoffTexts } from '../handoff-texts';
-import { OPERATOR_DEFAULTS, OPERATOR_ENV } from './operator-contract';
+import { OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV, TABLE_SCHEMA } from '../contract';
 import {
   OPERATOR_DEAD_LETTER_ACTIONS,
   OPERATOR_QUERY_ACTIONS,
@@ -19,7 +19,6 @@ import {
   viaServiceCondition,
   WEBHOOK_QUEUE_ACTIONS,
 } from './permissions';
-import { RUNTIME_ENV, TABLE_SCHEMA } from './pipeline-contract';
 
 /** The operator plane's props with defaults applied and checks passed. Internal. */
 export interface OperatorPlaneSettings {

@@ -1,5 +1,5 @@
 import { Aws } from 'aws-cdk-lib';
-import { CUSTOMER_PARTITION_PREFIXES } from './pipeline-contract';
+import { CUSTOMER_PARTITION_PREFIXES } from '../contract';
 
 /**
  * Every IAM action the pipeline grants, in one place, so a change in what the runtime calls is a

@@ -3,7 +3,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { CUSTOM_METRICS } from './pipeline-contract';
+import { CUSTOM_METRICS } from '../contract';
 import { ALARM_PERIOD, type PipelineSettings } from './pipeline-settings';
 
 /**

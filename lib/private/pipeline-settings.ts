@@ -3,7 +3,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { type AgentPipelineProps, type AlarmThresholds, LogLevel } from '../agent-pipeline-props';
 import type { CustomerBudget } from '../customer-budget';
 import { KeyLayout } from '../key-layout';
-import { COST_GUARD_DEFAULTS, PIPELINE_DEFAULTS, physicalNames } from './pipeline-contract';
+import { COST_GUARD_DEFAULTS, PIPELINE_DEFAULTS, physicalNames } from '../contract';
 import { resolveChannel, type EndUserMessagingSettings } from './channel-settings';
 
 /** The construct's props with every default applied and every check passed. Internal. */

@@ -1,6 +1,6 @@
 import { CfnOutput, Stack } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { STACK_OUTPUTS, stackOutputKey } from './pipeline-contract';
+import { STACK_OUTPUTS, stackOutputKey } from '../contract';
 
 type OutputName = keyof typeof STACK_OUTPUTS;
 

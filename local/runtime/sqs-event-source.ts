@@ -9,7 +9,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord, SQSRecordAttributes } from 'aws-lambda';
-import { PIPELINE_DEFAULTS } from '../../lib/private/pipeline-contract';
+import { PIPELINE_DEFAULTS } from '../../lib/contract';
 
 /** The part of the Lambda context a local invocation provides. */
 export type LocalInvocationContext = Pick<

@@ -1,6 +1,6 @@
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { PIPELINE_DEFAULTS, TABLE_SCHEMA } from '../../lib/private/pipeline-contract';
+import { PIPELINE_DEFAULTS, TABLE_SCHEMA } from '../../lib/contract';
 
 /** Creates the single table exactly as the construct defines it (keys, GSI1, TTL, on-demand). */
 export async function createAgentTable(client: DynamoDBClient, tableName: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
-import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { RUNTIME_ENV } from '../../lib/contract';
 import { AgentConfigurationError, agentFromEnvironment } from '../../lambda/core/adapters/agent/agent-from-environment';
 import { BedrockConverseAgent, type ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
 import { LambdaInvokeAgent } from '../../lambda/core/adapters/agent/lambda-invoke-agent';

@@ -1,4 +1,4 @@
-import { COST_GUARD_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { COST_GUARD_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/contract';
 import { AgentConfigurationError } from '../../lambda/core/adapters/agent/agent-from-environment';
 import { composeFunction } from '../../lambda/core/adapters/function-runtime';
 import { keyLayoutFromEnvironment, RuntimeConfigError } from '../../lambda/core/adapters/runtime-environment';

@@ -1,6 +1,6 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { SecretsManagerClient, type GetSecretValueCommandOutput } from '@aws-sdk/client-secrets-manager';
-import { WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/private/pipeline-contract';
+import { WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/contract';
 import {
   SecretsManagerCredentialsProvider,
   WhatsAppCredentialsError,

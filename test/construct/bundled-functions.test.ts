@@ -3,7 +3,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { CRM_TARGET_KINDS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { CRM_TARGET_KINDS, RUNTIME_ENV } from '../../lib/contract';
 import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { CrmSyncStatus } from '../../lambda/core/domain/crm-sync';
 import { newPhone, newSession } from '../data/support/fixtures';

@@ -2,7 +2,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { AgentBackend, CrmTarget } from '../../lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { WEBHOOK_TABLE_ACTIONS } from '../../lib/private/permissions';
-import { COST_GUARD_DEFAULTS, CUSTOM_METRICS, RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { COST_GUARD_DEFAULTS, CUSTOM_METRICS, RUNTIME_ENV } from '../../lib/contract';
 import { consumerCrmFunction, roleStatements, synthPipeline } from './support';
 
 const PHONE_NUMBER_ID = '106540352242922';

@@ -1,6 +1,6 @@
 import { CrmTarget, KeyLayout, WhatsAppChannel } from '../../lib';
 import { KeyLayout as RuntimeKeyLayout } from '../../lambda/core/adapters/dynamodb/key-layout';
-import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { RUNTIME_ENV } from '../../lib/contract';
 import { consumerCrmFunction, synthPipeline, type SynthesizedPipeline } from './support';
 
 const ADMIN = '5511912345678';

@@ -7,7 +7,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AgentBackend, AgentPipeline, WhatsAppChannel, type EndUserMessagingChannelOptions } from '../../lib';
-import { RUNTIME_ENV } from '../../lib/private/pipeline-contract';
+import { RUNTIME_ENV } from '../../lib/contract';
 import { dashboardBody, roleStatements, statement, synthPipeline } from './support';
 
 const PHONE_NUMBERS = [

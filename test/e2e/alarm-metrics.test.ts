@@ -4,7 +4,7 @@
 import { createServer } from 'node:net';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { physicalNames, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/private/pipeline-contract';
+import { physicalNames, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/contract';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { createPowertools } from '../../lambda/core/adapters/observability/powertools';
 import { observabilityConfig } from '../../lambda/core/adapters/runtime-environment';

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
-import { PIPELINE_DEFAULTS } from '../../lib/private/pipeline-contract';
+import { PIPELINE_DEFAULTS } from '../../lib/contract';
 import { createTurnQueues, type LocalQueues } from '../../local/servers/local-resources';
 import { SqsEventSource, type InvocationReport, type LocalInvocationContext, type SqsFunctionHandler } from '../../local/runtime/sqs-event-source';
 import { gate, receiveOne, waitUntil } from './support';

@@ -3,7 +3,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { CUSTOM_METRICS } from '../../lib/private/pipeline-contract';
+import { CUSTOM_METRICS } from '../../lib/contract';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
 import { systemClock } from '../../lambda/core/adapters/system/system-clock';

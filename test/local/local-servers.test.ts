@@ -1,6 +1,6 @@
 import { DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { physicalNames, PIPELINE_DEFAULTS, TABLE_SCHEMA } from '../../lib/private/pipeline-contract';
+import { physicalNames, PIPELINE_DEFAULTS, TABLE_SCHEMA } from '../../lib/contract';
 import { assertPortFree, LocalServerError } from '../../local/servers/local-servers';
 import { createAgentTable, createTurnQueues } from '../../local/servers/local-resources';
 

@@ -3,7 +3,7 @@
 import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { DEPLOYED_PROMPT_MARKER, DEPLOYMENT_AUTHOR, SystemPromptSource } from '../../lambda/core/application/system-prompt';
 import { DEFAULT_TURN_SETTINGS } from '../../lambda/core/application/turn-settings';
-import { DEFAULT_SYSTEM_PROMPT } from '../../lib/private/pipeline-contract';
+import { DEFAULT_SYSTEM_PROMPT } from '../../lib/contract';
 import { ManualClock, SequentialIds } from '../data/support/manual-clock';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 

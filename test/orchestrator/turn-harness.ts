@@ -3,7 +3,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSRecord } from 'aws-lambda';
-import { physicalNames } from '../../lib/private/pipeline-contract';
+import { physicalNames } from '../../lib/contract';
 import { ScriptedAgent, type ScriptedAgentOptions } from '../../lambda/core/adapters/agent/scripted-agent';
 import { DynamoCustomerBudgetRepository } from '../../lambda/core/adapters/dynamodb/customer-budget-repository';
 import { DynamoDemandRepository } from '../../lambda/core/adapters/dynamodb/demand-repository';

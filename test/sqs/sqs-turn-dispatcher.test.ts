@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { physicalNames } from '../../lib/private/pipeline-contract';
+import { physicalNames } from '../../lib/contract';
 import { decodeDispatchMessage, deduplicationIdFor } from '../../lambda/core/adapters/sqs/dispatch-message';
 import { SqsTurnDispatcher } from '../../lambda/core/adapters/sqs/sqs-turn-dispatcher';
 import type { InboundTurn } from '../../lambda/core/domain/inbound-turn';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { physicalNames } from '../../lib/private/pipeline-contract';
+import { physicalNames } from '../../lib/contract';
 import { createTurnQueues } from '../../local/servers/local-resources';
 import { createTestTable, type TestTable } from './dynamo-table';
 import { allItems, queueDepth } from './inspect';

@@ -1,4 +1,4 @@
-import { RUNTIME_ENV } from '../../../lib/private/pipeline-contract';
+import { RUNTIME_ENV } from '../../../lib/contract';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../domain/privacy';
 import { KeyLayout, parseKeyLayout } from './dynamodb/key-layout';
 

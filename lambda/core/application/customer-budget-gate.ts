@@ -1,4 +1,4 @@
-import { COST_GUARD_DEFAULTS } from '../../../lib/private/pipeline-contract';
+import { COST_GUARD_DEFAULTS } from '../../../lib/contract';
 import type { BudgetLimit, CustomerBudgetLimits, TokenUsage } from '../domain/customer-budget';
 import type { Clock } from '../ports/clock';
 import type { CustomerBudgetRepository } from '../ports/repositories';

@@ -1,4 +1,4 @@
-import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT } from '../../../lib/private/pipeline-contract';
+import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT } from '../../../lib/contract';
 import type { BudgetLimit, TokenUsage } from '../domain/customer-budget';
 import type { AgentResponse } from '../ports/agent';
 

@@ -10,7 +10,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, SQSBatchResponse, SQSRecord } from 'aws-lambda';
-import { physicalNames } from '../../../lib/private/pipeline-contract';
+import { PIPELINE_DEFAULTS, physicalNames } from '../../../lib/contract';
 import { ScriptedAgent, type ScriptedAgentOptions } from '../../../lambda/core/adapters/agent/scripted-agent';
 import { DynamoConsentRepository } from '../../../lambda/core/adapters/dynamodb/consent-repository';
 import { DynamoCustomerBudgetRepository } from '../../../lambda/core/adapters/dynamodb/customer-budget-repository';
@@ -31,7 +31,6 @@ import { GraphApiWhatsAppSender } from '../../../lambda/core/adapters/whatsapp/g
 import { createWhatsAppSender } from '../../../lambda/core/adapters/whatsapp/whatsapp-channel';
 import type { WhatsAppSender } from '../../../lambda/core/ports/whatsapp-sender';
 import { createEndUserMessagingEventsHandler } from '../../../lambda/eum-inbound/sns-events';
-import { PIPELINE_DEFAULTS } from '../../../lib/private/pipeline-contract';
 import { FakeEndUserMessaging } from '../../../local/fake-whatsapp/fake-end-user-messaging';
 import { endUserMessagingEvents, LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../../local/runtime/end-user-messaging-event';
 import type { LocalChannel } from '../../../local/runtime/local-pipeline';

@@ -1,4 +1,4 @@
-import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from '../../../../lib/private/pipeline-contract';
+import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from '../../../../lib/contract';
 import type { AgentPort } from '../../ports/agent';
 import { BedrockConverseAgent, type ConverseCall } from './bedrock-converse-agent';
 import type { LambdaInvoke } from '../lambda/lambda-invoke';

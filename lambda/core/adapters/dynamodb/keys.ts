@@ -7,7 +7,7 @@
  * identities can never produce the same key (`a#b` + `c` vs `a` + `b#c`).
  */
 import { createHash } from 'node:crypto';
-import { CRM_SYNC_PARTITION_PREFIX, CUSTOMER_PARTITION_PREFIXES, TABLE_SCHEMA } from '../../../../lib/private/pipeline-contract';
+import { CRM_SYNC_PARTITION_PREFIX, CUSTOMER_PARTITION_PREFIXES, TABLE_SCHEMA } from '../../../../lib/contract';
 import { InvalidKeySegmentError } from '../../domain/errors';
 import { isoMicros, utcDay } from '../../domain/timestamps';
 

@@ -1,4 +1,4 @@
-import { OPERATOR_DEFAULTS, OPERATOR_ENV, parseAdminPhoneNumbers } from '../../../../lib/private/operator-contract';
+import { OPERATOR_DEFAULTS, OPERATOR_ENV, parseAdminPhoneNumbers } from '../../../../lib/contract';
 import { DEFAULT_HANDOFF_TEXTS, type HandoffTexts, handoffTextsFrom } from '../../domain/operational-settings';
 
 /** The operator plane as the construct configures the orchestrator and the sweeper (read once). */

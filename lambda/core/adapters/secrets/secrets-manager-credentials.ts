@@ -1,5 +1,5 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_OPTIONAL_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../../../lib/private/pipeline-contract';
+import { WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_OPTIONAL_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../../../lib/contract';
 import type { WhatsAppCredentials, WhatsAppCredentialsProvider } from '../../ports/credentials';
 
 /** Reads a secret whose value is a JSON document. */

@@ -1,5 +1,5 @@
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
-import { CUSTOM_METRICS } from '../../../../lib/private/pipeline-contract';
+import { CUSTOM_METRICS } from '../../../../lib/contract';
 import type { InboundOutcome, RegisterInboundTurns } from '../../application/register-inbound';
 import { admitInboundTurns } from '../../domain/inbound-admission';
 import type { Clock } from '../../ports/clock';

@@ -1,4 +1,4 @@
-import { PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../../../../lib/private/pipeline-contract';
+import { PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../../../../lib/contract';
 import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
 import type { WhatsAppSender } from '../../ports/whatsapp-sender';
 import { requiredVariable, RuntimeConfigError } from '../runtime-environment';

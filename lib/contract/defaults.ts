@@ -1,0 +1,62 @@
+/**
+ * Defaults the construct documents as its @default values and the runtime falls back to, so both agree.
+ * CDK-free: the construct, the Lambda handlers, the console and the local runtime import it alike.
+ * Internal: not part of the jsii API.
+ */
+
+/** Queue and function values pinned by the design (docs/DESIGN.md). */
+export const PIPELINE_DEFAULTS = {
+  serviceName: 'gogenetic-agent',
+  queueVisibilityTimeoutSeconds: 120,
+  queueRetentionSeconds: 345_600,
+  queueDeliveryDelaySeconds: 0,
+  deadLetterQueueRetentionSeconds: 1_209_600,
+  maxReceiveCount: 3,
+  orchestratorTimeoutSeconds: 90,
+  orchestratorBatchSize: 1,
+  /** Meta Graph API root the sender posts to unless the consumer overrides it. */
+  whatsAppApiBaseUrl: 'https://graph.facebook.com/v23.0',
+  /** Meta API version End User Messaging Social passes the message through (`metaApiVersion`). */
+  endUserMessagingMetaApiVersion: 'v20.0',
+} as const;
+
+/**
+ * Defaults of the per-customer cost guards (docs/RELIABILITY.md#security): the construct documents
+ * them as its `@default`s and the runtime falls back to them, so both always agree.
+ */
+export const COST_GUARD_DEFAULTS = {
+  /** A person rarely sends more than a few turns a minute (bursts are merged into one turn). */
+  turnsPerMinute: 8,
+  turnsPerHour: 60,
+  /** About 25 to 50 long turns of a Bedrock model with a 50-message history. */
+  agentTokensPerDay: 250_000,
+  overBudgetReply: 'Recebemos muitas mensagens suas em pouco tempo. Por favor, aguarde alguns minutos e escreva de novo.',
+  /** About 6,000 tokens of history: enough for the conversation, bounded whatever its messages hold. */
+  historyMaxCharacters: 24_000,
+  orchestratorMaxConcurrency: 20,
+} as const;
+
+/** The CRM sync worker's schedule and timeout: a run stops taking rows well before the timeout. */
+export const CRM_SYNC_DEFAULTS = {
+  scheduleMinutes: 1,
+  workerTimeoutSeconds: 120,
+} as const;
+
+/**
+ * The neutral system prompt the library ships: a starting point for any business, replaced by
+ * `AgentBackend.bedrock({ systemPrompt })` or edited in the console.
+ */
+export const DEFAULT_SYSTEM_PROMPT =
+  'You are the WhatsApp assistant of this business. Answer briefly, kindly and in the customer’s language; ' +
+  'use only what you know from this conversation and never invent prices, dates or policies. ' +
+  'Find out what the customer needs and record it with the qualification tool. ' +
+  'Hand the conversation to a human when the customer asks for one, when the request is sensitive, or when you cannot help.';
+
+/** The operator plane's defaults. */
+export const OPERATOR_DEFAULTS = {
+  timeZone: 'America/Sao_Paulo',
+  handoffRenotifyAfterSeconds: 300,
+  customerRenotifyAfterSeconds: 600,
+  operatorTimeoutSeconds: 15,
+  operatorMemorySize: 512,
+} as const;

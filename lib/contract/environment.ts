@@ -1,0 +1,99 @@
+/**
+ * Environment variables the construct sets and the handlers read, and their enumerated values.
+ * CDK-free: the construct, the Lambda handlers, the console and the local runtime import it alike.
+ * Internal: not part of the jsii API.
+ */
+
+/** Environment variables the construct sets and the handlers read. */
+export const RUNTIME_ENV = {
+  tableName: 'DYNAMODB_TABLE',
+  turnQueueUrl: 'TURN_QUEUE_URL',
+  whatsAppSecretArn: 'WHATSAPP_SECRET_ARN',
+  whatsAppApiBaseUrl: 'WHATSAPP_API_BASE_URL',
+  businessPhoneNumberIds: 'WHATSAPP_PHONE_NUMBER_IDS',
+  agentBackend: 'AGENT_BACKEND',
+  bedrockModelId: 'BEDROCK_MODEL_ID',
+  /** JSON of the Converse `inferenceConfig` (maxTokens, temperature, topP, stopSequences). */
+  bedrockInferenceConfig: 'BEDROCK_INFERENCE_CONFIG',
+  bedrockGuardrailId: 'BEDROCK_GUARDRAIL_ID',
+  bedrockGuardrailVersion: 'BEDROCK_GUARDRAIL_VERSION',
+  /** The system prompt set in the construct: seeded as a version of the admin prompt resource. */
+  deployedSystemPrompt: 'AGENT_SYSTEM_PROMPT',
+  agentFunctionName: 'AGENT_FUNCTION_NAME',
+  maxReceiveCount: 'MAX_RECEIVE_COUNT',
+  /** JSON of the per-customer budget: turnsPerMinute, turnsPerHour, agentTokensPerDay, reply. */
+  customerBudget: 'CUSTOMER_BUDGET',
+  agentHistoryMaxCharacters: 'AGENT_HISTORY_MAX_CHARACTERS',
+  serviceName: 'POWERTOOLS_SERVICE_NAME',
+  metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
+  logLevel: 'POWERTOOLS_LOG_LEVEL',
+  /** `false` when the deployment turns tracing off; unset, Powertools traces wherever Lambda does. */
+  traceEnabled: 'POWERTOOLS_TRACE_ENABLED',
+  /** `true` on every function when `crmSync` is set: session writes carry the CRM projection. */
+  crmSyncEnabled: 'CRM_SYNC_ENABLED',
+  /** The CRM sync worker's target: a value of `CRM_TARGET_KINDS`. */
+  crmTarget: 'CRM_TARGET',
+  crmFunctionName: 'CRM_FUNCTION_NAME',
+  crmWebhookUrl: 'CRM_WEBHOOK_URL',
+  /** The secret whose whole value is the webhook's HMAC signing key. */
+  crmWebhookSecretArn: 'CRM_WEBHOOK_SECRET_ARN',
+  /** Which WhatsApp channel the functions talk to: a value of `WHATSAPP_CHANNEL_KINDS`; unset means the Cloud API. */
+  whatsAppChannel: 'WHATSAPP_CHANNEL',
+  /** End User Messaging: `metaPhoneNumberId=phone-number-id-…` pairs, comma-separated. */
+  endUserMessagingPhoneNumbers: 'EUM_PHONE_NUMBERS',
+  /** End User Messaging: the `metaApiVersion` of every send. */
+  endUserMessagingMetaApiVersion: 'EUM_META_API_VERSION',
+  /**
+   * The phase of the write-shard migration (docs/DESIGN.md#write-shards): `migrating` or `sharded`
+   * on every function that reads or writes sessions and messages; unset means `seed`.
+   */
+  keyLayout: 'KEY_LAYOUT',
+  /** Seconds a closed session and its messages are kept after the close. */
+  conversationRetentionSeconds: 'CONVERSATION_RETENTION_SECONDS',
+  /** Seconds an out-of-portfolio demand is kept after it was recorded. */
+  demandRetentionSeconds: 'DEMAND_RETENTION_SECONDS',
+} as const;
+
+/** Values of `RUNTIME_ENV.whatsAppChannel`. */
+export const WHATSAPP_CHANNEL_KINDS = {
+  cloudApi: 'cloud-api',
+  endUserMessaging: 'end-user-messaging',
+} as const;
+
+/** Values of `RUNTIME_ENV.crmTarget`. */
+export const CRM_TARGET_KINDS = {
+  function: 'function',
+  webhook: 'webhook',
+} as const;
+
+/** Values of `RUNTIME_ENV.agentBackend`: which agent adapter the orchestrator wires in. */
+export const AGENT_BACKEND_KINDS = {
+  bedrock: 'bedrock',
+  lambda: 'lambda',
+  scripted: 'scripted',
+} as const;
+
+
+/** Environment variables of the operator plane (the orchestrator and the operator function read them). */
+export const OPERATOR_ENV = {
+  /** Comma-separated deploy-time admin phones; its presence turns the plane on. */
+  adminPhoneNumbers: 'OPERATOR_ADMIN_PHONE_NUMBERS',
+  /** IANA zone whose midnight ends login links, operator sessions and availability. */
+  timeZone: 'OPERATOR_TIME_ZONE',
+  /** The operator function's URL, which the orchestrator puts in login links. */
+  consoleUrl: 'CONSOLE_URL',
+  /** JSON object of the deployment's handoff texts (the `handoff_texts` setting overrides them). */
+  handoffTexts: 'HANDOFF_TEXTS',
+  handoffRenotifyAfterSeconds: 'HANDOFF_RENOTIFY_AFTER_SECONDS',
+  customerRenotifyAfterSeconds: 'CUSTOMER_RENOTIFY_AFTER_SECONDS',
+  /** The turn queue's dead-letter queue, for the admin's dead-letter calls. */
+  deadLetterQueueUrl: 'DEAD_LETTER_QUEUE_URL',
+} as const;
+
+/** Splits the comma-separated admin list the construct writes. */
+export function parseAdminPhoneNumbers(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((phone) => phone.trim())
+    .filter((phone) => phone !== '');
+}

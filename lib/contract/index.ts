@@ -1,0 +1,11 @@
+/**
+ * The contract between the construct and the code it deploys: what the construct synthesizes and
+ * the runtime relies on, defined once. CDK-free, so the Lambda handlers, the console and the local
+ * runtime import it as the construct does. Internal: not part of the jsii API.
+ */
+export * from './defaults';
+export * from './environment';
+export * from './metrics';
+export * from './outputs';
+export * from './table';
+export * from './whatsapp-secret';
