@@ -1,6 +1,7 @@
 // Entry point of the handoff sweeper: an EventBridge schedule runs it every minute to re-notify
 // operators about waiting conversations and remind their customers once.
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { CUSTOM_METRICS } from '../../lib/contract';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
 import type { OperatorPlaneEnvironment } from '../core/adapters/operator/handoff-settings-from-environment';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
@@ -23,9 +24,9 @@ export function createHandoffSweeperHandler(runtime: HandoffSweeperRuntime): Han
   return () =>
     composed.instrument(async () => {
       const report = await handoffs.sweep();
-      composed.metrics.addMetric('HandoffsWaiting', MetricUnit.Count, report.waiting);
-      composed.metrics.addMetric('HandoffNotifications', MetricUnit.Count, report.notified + report.renotified);
-      composed.metrics.addMetric('HandoffCustomerReminders', MetricUnit.Count, report.customersReminded);
+      composed.metrics.addMetric(CUSTOM_METRICS.handoffsWaiting, MetricUnit.Count, report.waiting);
+      composed.metrics.addMetric(CUSTOM_METRICS.handoffNotifications, MetricUnit.Count, report.notified + report.renotified);
+      composed.metrics.addMetric(CUSTOM_METRICS.handoffCustomerReminders, MetricUnit.Count, report.customersReminded);
       composed.logger.info('handoffs_swept', { ...report });
       return report;
     });

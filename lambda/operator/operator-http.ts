@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { CUSTOM_METRICS } from '../../lib/contract';
 import type { OperatorConversations } from '../core/application/operator/operator-conversations';
 import { OperatorActionError, type OperatorFailureReason } from '../core/application/operator/operator-errors';
 import type { OperatorSignIn, SignedInOperator } from '../core/application/operator/operator-sign-in';
@@ -122,10 +123,10 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
         const created = await signIn.signIn(token);
         if (created === undefined) {
           limiter.recordFailure(source);
-          metrics.addMetric('OperatorSignInRefused', MetricUnit.Count, 1);
+          metrics.addMetric(CUSTOM_METRICS.operatorSignInRefused, MetricUnit.Count, 1);
           throw new HttpError(401, 'invalid_token', 'The link is wrong, used or expired; send "login" on WhatsApp for a new one');
         }
-        metrics.addMetric('OperatorSignIn', MetricUnit.Count, 1);
+        metrics.addMetric(CUSTOM_METRICS.operatorSignIn, MetricUnit.Count, 1);
         return json(200, sessionView(created), { cookies: [sessionCookie(created.sessionToken, created.session.expiresAt)] });
       },
     },
@@ -226,7 +227,7 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
       if (error instanceof OperatorActionError) return errorResponse(new HttpError(STATUS_OF[error.reason], error.reason, error.message));
       if (error instanceof InvalidCursorError) return errorResponse(new HttpError(400, 'bad_query', 'cursor is not a cursor this API returned'));
       if (error instanceof IllegalStateTransitionError) return errorResponse(new HttpError(409, 'conflict', error.message));
-      metrics.addMetric('OperatorRequestFailed', MetricUnit.Count, 1);
+      metrics.addMetric(CUSTOM_METRICS.operatorRequestFailed, MetricUnit.Count, 1);
       logger.error('operator_request_failed', { method, error: error as Error });
       return errorResponse(new HttpError(500, 'internal_error', 'Something went wrong; try again'));
     }

@@ -2,7 +2,7 @@ import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambd
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { CUSTOM_METRICS, PIPELINE_DEFAULTS } from '../../lib/contract';
+import { CUSTOM_METRICS, PIPELINE_DEFAULTS, turnOutcomeMetric } from '../../lib/contract';
 import { decodeDispatchMessage } from '../core/adapters/sqs/dispatch-message';
 import type { ProcessTurn } from '../core/application/process-turn';
 import { ReplyDeliveryError } from '../core/application/reply-delivery-error';
@@ -37,7 +37,7 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
   async function handleRecord(record: SQSRecord, context: InvocationContext): Promise<void> {
     const dispatch = decodeDispatchMessage(record.body);
     if (dispatch === undefined) {
-      metrics.addMetric('BadSqsBody', MetricUnit.Count, 1);
+      metrics.addMetric(CUSTOM_METRICS.badSqsBody, MetricUnit.Count, 1);
       logger.warn('bad_sqs_body', { outcome: 'bad_body', sqsMessageId: record.messageId });
       return;
     }
@@ -49,10 +49,10 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
         deadline: clock.now().getTime() + context.getRemainingTimeInMillis(),
         finalAttempt: receiveCount >= maxReceiveCount,
       });
-      metrics.addMetric(`Turn_${report.outcome}`, MetricUnit.Count, 1);
+      metrics.addMetric(turnOutcomeMetric(report.outcome), MetricUnit.Count, 1);
       if (report.agent) {
         metrics.addMetric(CUSTOM_METRICS.agentLatency, MetricUnit.Milliseconds, report.agent.latencyMs);
-        metrics.addMetric('AgentIterations', MetricUnit.Count, report.agent.iterations);
+        metrics.addMetric(CUSTOM_METRICS.agentIterations, MetricUnit.Count, report.agent.iterations);
         if (report.agent.usage) {
           metrics.addMetric(CUSTOM_METRICS.agentInputTokens, MetricUnit.Count, report.agent.usage.inputTokens);
           metrics.addMetric(CUSTOM_METRICS.agentOutputTokens, MetricUnit.Count, report.agent.usage.outputTokens);
@@ -62,7 +62,7 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
       logger.info('turn_processed', { outcome: report.outcome, customer, drained: report.drained, agent: report.agent, overBudget: report.overBudget, receiveCount });
     } catch (error) {
       const outcome = error instanceof ReplyDeliveryError ? 'send_failed' : 'failed';
-      metrics.addMetric(outcome === 'send_failed' ? 'ReplySendFailed' : 'TurnFailed', MetricUnit.Count, 1);
+      metrics.addMetric(outcome === 'send_failed' ? CUSTOM_METRICS.replySendFailed : CUSTOM_METRICS.turnFailed, MetricUnit.Count, 1);
       if (error instanceof ReplyDeliveryError && error.outcomeUnknown) metrics.addMetric(CUSTOM_METRICS.replyOutcomeUnknown, MetricUnit.Count, 1);
       const deadLettered = receiveCount >= maxReceiveCount;
       // Records fail one by one (partial batch response), so the function's Errors metric never sees this.

@@ -66,7 +66,7 @@ export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event:
   const { logger, metrics } = deps;
 
   const reject = (statusCode: number, reason: string): Response => {
-    metrics.addMetric('WebhookRejected', MetricUnit.Count, 1);
+    metrics.addMetric(CUSTOM_METRICS.webhookRejected, MetricUnit.Count, 1);
     logger.warn('webhook_rejected', { outcome: 'rejected', statusCode, reason });
     return reply(statusCode, reason);
   };

@@ -5,6 +5,30 @@
  */
 
 /**
+ * How a turn ends (the orchestrator's turn report; `lambda/core/application/turn-settings.ts` says
+ * what each means). Every turn counts one `Turn_<outcome>` metric: {@link turnOutcomeMetric}.
+ */
+export const TURN_OUTCOMES = [
+  'answered',
+  'resent',
+  'superseded',
+  'human_owned',
+  'failed_permanent',
+  'noop',
+  'operator_command',
+  'handed_off',
+  'consent',
+  'over_budget_told_already',
+] as const;
+
+export type TurnOutcome = (typeof TURN_OUTCOMES)[number];
+
+/** The metric a turn with this outcome counts: `Turn_answered`, `Turn_failed_permanent`, … */
+export function turnOutcomeMetric<Outcome extends TurnOutcome>(outcome: Outcome): `Turn_${Outcome}` {
+  return `Turn_${outcome}`;
+}
+
+/**
  * The custom metrics the functions emit through Powertools (namespace `POWERTOOLS_METRICS_NAMESPACE`,
  * one dimension `service` = `POWERTOOLS_SERVICE_NAME`). The construct's alarms, dashboard and
  * `metric*` helpers read the same names, so a renamed metric cannot silently orphan an alarm.
@@ -23,11 +47,11 @@ export const CUSTOM_METRICS = {
   /** End User Messaging inbound: an SNS delivery that is not an End User Messaging event (dropped, never retried). */
   inboundEnvelopeMalformed: 'InboundEnvelopeMalformed',
   /** Orchestrator: the agent's reply was sent. */
-  turnAnswered: 'Turn_answered',
+  turnAnswered: turnOutcomeMetric('answered'),
   /** Orchestrator: a turn failed on the receive that sends it to the dead-letter queue. */
   turnFailedPermanently: 'TurnFailedPermanently',
   /** Orchestrator: WhatsApp refused a reply for good (e.g. the 24-hour window closed). */
-  replyRefused: 'Turn_failed_permanent',
+  replyRefused: turnOutcomeMetric('failed_permanent'),
   /** Orchestrator: a reply send timed out or was cut off; it may or may not have reached the customer. */
   replyOutcomeUnknown: 'ReplyOutcomeUnknown',
   /** Orchestrator: milliseconds the agent took for one turn. */
@@ -46,5 +70,56 @@ export const CUSTOM_METRICS = {
   crmSyncUncertainRows: 'CrmSyncUncertainRows',
   /** Orchestrator: a turn refused by the customer's budget (answered with the over-budget reply, no model call). */
   turnOverBudget: 'TurnOverBudget',
+  /** Webhook: a request answered 4xx (handshake refused, body too large, missing or invalid signature, malformed payload, wrong method). */
+  webhookRejected: 'WebhookRejected',
+  /** Webhook and End User Messaging inbound: delivery statuses in a notification (sent, delivered, read, failed). */
+  statusesReceived: 'StatusesReceived',
+  /** Inbound: a message registered and queued for the agent (also when a retry finished a half-done registration). */
+  inboundDispatched: 'InboundDispatched',
+  /** Inbound: a message already registered and dispatched (Meta's redelivery); nothing changed. */
+  inboundDuplicates: 'InboundDuplicates',
+  /** Inbound: a message for a session a human owns, put in their inbox instead of the agent's queue. */
+  inboundRoutedToHuman: 'InboundRoutedToHuman',
+  /** Orchestrator: a queue record whose body is not a dispatch message (logged and dropped). */
+  badSqsBody: 'BadSqsBody',
+  /** Orchestrator: model round trips of a turn. */
+  agentIterations: 'AgentIterations',
+  /** Orchestrator: a turn failed while sending its persisted reply (retried; the reply is not regenerated). */
+  replySendFailed: 'ReplySendFailed',
+  /** Orchestrator: a turn failed before its reply was sent (retried). */
+  turnFailed: 'TurnFailed',
+  /** Operator function: a sign-in link was redeemed. */
+  operatorSignIn: 'OperatorSignIn',
+  /** Operator function: a sign-in link was refused (wrong, used or expired). */
+  operatorSignInRefused: 'OperatorSignInRefused',
+  /** Operator function: an API call answered 500. */
+  operatorRequestFailed: 'OperatorRequestFailed',
+  /** Handoff sweeper: conversations waiting for a person, counted each run. */
+  handoffsWaiting: 'HandoffsWaiting',
+  /** Handoff sweeper: operator notifications and re-notifications sent in one run. */
+  handoffNotifications: 'HandoffNotifications',
+  /** Handoff sweeper: waiting customers reminded in one run. */
+  handoffCustomerReminders: 'HandoffCustomerReminders',
 } as const;
+
+/** The name of any metric the functions emit. */
+export type CustomMetricName = (typeof CUSTOM_METRICS)[keyof typeof CUSTOM_METRICS];
+
+/**
+ * What registering one inbound message can end in, and the metric each counts (a registration a
+ * retry finished counts as dispatched). The register-inbound use case's outcome type is its keys.
+ */
+export const INBOUND_OUTCOME_METRICS = {
+  dispatched: CUSTOM_METRICS.inboundDispatched,
+  redispatched: CUSTOM_METRICS.inboundDispatched,
+  duplicate: CUSTOM_METRICS.inboundDuplicates,
+  human_inbox: CUSTOM_METRICS.inboundRoutedToHuman,
+} as const satisfies Record<string, CustomMetricName>;
+
+export type InboundOutcome = keyof typeof INBOUND_OUTCOME_METRICS;
+
+/** The metric an inbound message with this outcome counts. */
+export function inboundOutcomeMetric(outcome: InboundOutcome): CustomMetricName {
+  return INBOUND_OUTCOME_METRICS[outcome];
+}
 

@@ -3,15 +3,13 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { CUSTOM_METRICS } from '../contract';
+import { CUSTOM_METRICS, type CustomMetricName } from '../contract';
 import { ALARM_PERIOD, type PipelineSettings } from './pipeline-settings';
 
 /**
  * Alarms and dashboard of the pipeline, built from its resources and settings. Internal: the
  * construct exposes the results as public properties and `metric*` methods.
  */
-
-type CustomMetricName = (typeof CUSTOM_METRICS)[keyof typeof CUSTOM_METRICS];
 
 /**
  * A metric the functions emit through Powertools. Powertools writes EMF with the namespace of

@@ -1,10 +1,11 @@
 // End to end, the custom metrics the construct's alarms watch: each failure that the functions
 // absorb (a 5xx answer, a refused signature, a turn that failed for good) must come out of the
-// Powertools Metrics instance as the EMF line CloudWatch turns into the alarm's metric.
+// Powertools Metrics instance as the EMF line CloudWatch turns into the alarm's metric. And every
+// metric any test here makes the functions emit is one the contract names.
 import { createServer } from 'node:net';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { physicalNames, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/contract';
+import { CUSTOM_METRICS, physicalNames, PIPELINE_DEFAULTS, RUNTIME_ENV, TURN_OUTCOMES, turnOutcomeMetric, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/contract';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { createPowertools } from '../../lambda/core/adapters/observability/powertools';
 import { observabilityConfig } from '../../lambda/core/adapters/runtime-environment';
@@ -13,6 +14,7 @@ import { createWebhookHandler } from '../../lambda/webhook';
 import { startFunctionUrlServer } from '../../local/runtime/function-url-server';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { deliverToWebhook } from '../../local/runtime/meta-notification';
+import { ConsoleClient, newOperatorPhone, signInOverWhatsApp } from '../operator/support';
 import { newCustomer, startTestPipeline, waitUntil } from './support';
 
 /** What Powertools writes for one flush: the EMF envelope plus one property per metric and dimension. */
@@ -22,6 +24,9 @@ interface EmfLine {
 }
 
 const DEPLOYED = physicalNames(PIPELINE_DEFAULTS.serviceName, 'prod');
+
+/** Every metric name the contract defines: the named ones and the turn outcome family. */
+const CONTRACT_METRIC_NAMES: ReadonlySet<string> = new Set([...Object.values(CUSTOM_METRICS), ...TURN_OUTCOMES.map(turnOutcomeMetric)]);
 
 let stdout: string[];
 let pipeline: LocalPipeline | undefined;
@@ -37,6 +42,9 @@ beforeEach(() => {
     }
     return write(chunk, ...(rest as []));
   });
+});
+afterEach(() => {
+  expect(emittedNames().filter((name) => !CONTRACT_METRIC_NAMES.has(name))).toEqual([]);
 });
 afterEach(async () => {
   jest.restoreAllMocks();
@@ -61,6 +69,11 @@ function deployedMetrics(): Metrics {
 
 function emfLines(): EmfLine[] {
   return stdout.flatMap((chunk) => chunk.split('\n').filter((line) => line.trim() !== '')).map((line) => JSON.parse(line) as EmfLine);
+}
+
+/** The names of every metric the functions emitted, each once. */
+function emittedNames(): string[] {
+  return [...new Set(emfLines().flatMap((line) => line._aws.CloudWatchMetrics.flatMap((directive) => directive.Metrics.map((metric) => metric.Name))))];
 }
 
 /** Asserts the metric was written in exactly the series the construct's alarm reads, and returns its total. */
@@ -132,4 +145,28 @@ it('a turn that fails on its last receive emits TurnFailedPermanently once, earl
   await waitUntil(() => failedReceives === 2, 20_000, 'both receives to fail');
 
   expect(emittedTotal('TurnFailedPermanently')).toBe(1);
+});
+
+it('a conversation, an operator signing in and a handoff sweep emit only metrics the contract names', async () => {
+  const admin = newOperatorPhone();
+  pipeline = await startTestPipeline({ metrics: deployedMetrics(), adminPhoneNumbers: [admin] });
+
+  await pipeline.sendCustomerMessage(newCustomer(), 'Olá');
+  await pipeline.fakeWhatsApp.waitForSent(1, 15_000);
+  await signInOverWhatsApp(pipeline, admin);
+  expect((await new ConsoleClient(pipeline.consoleUrl!).signIn('not-a-login-token')).status).toBe(401);
+  await pipeline.sweepHandoffs();
+
+  expect(emittedNames()).toEqual(
+    expect.arrayContaining([
+      CUSTOM_METRICS.inboundReceived,
+      CUSTOM_METRICS.inboundDispatched,
+      CUSTOM_METRICS.turnAnswered,
+      CUSTOM_METRICS.agentLatency,
+      turnOutcomeMetric('operator_command'),
+      CUSTOM_METRICS.operatorSignIn,
+      CUSTOM_METRICS.operatorSignInRefused,
+      CUSTOM_METRICS.handoffsWaiting,
+    ]),
+  );
 });

@@ -1,3 +1,4 @@
+import type { InboundOutcome as ContractInboundOutcome } from '../../../lib/contract';
 import type { InboundTurn } from '../domain/inbound-turn';
 import { customerMessage } from '../domain/message';
 import { routesToAgent } from '../domain/inbound-routing';
@@ -5,13 +6,14 @@ import type { InboundReceiptRepository, MessageRepository, SessionRepository } f
 import type { TurnDispatcher } from '../ports/turn-dispatcher';
 
 /**
+ * What became of one message (the list and the metric each counts live in the contract):
  * - `dispatched`: registered and queued for the agent;
  * - `redispatched`: a provider retry found the receipt undispatched (an earlier attempt failed
  *   half-way) and finished the job;
  * - `duplicate`: already registered and dispatched (or consumed) — nothing changed;
  * - `human_inbox`: the customer's session is owned by a human, the message went to their inbox.
  */
-export type InboundOutcome = 'dispatched' | 'redispatched' | 'duplicate' | 'human_inbox';
+export type InboundOutcome = ContractInboundOutcome;
 
 export interface InboundResult {
   readonly messageId: string;

@@ -1,8 +1,9 @@
-import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT } from '../../../lib/contract';
+import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT, type TurnOutcome as ContractTurnOutcome } from '../../../lib/contract';
 import type { BudgetLimit, TokenUsage } from '../domain/customer-budget';
 import type { AgentResponse } from '../ports/agent';
 
 /**
+ * How a turn ended (the list and the metric each counts live in the contract):
  * - `answered`: the agent's reply was persisted and sent;
  * - `resent`: a reply persisted by an earlier attempt was sent, without calling the agent again;
  * - `superseded`: a newer message or a human takeover made the turn's reply obsolete; nothing sent;
@@ -10,9 +11,11 @@ import type { AgentResponse } from '../ports/agent';
  * - `failed_permanent`: WhatsApp refused the reply for good (e.g. the 24-hour window closed);
  * - `noop`: nothing was pending (a duplicate delivery, or a turn another record already consumed);
  * - `operator_command`: an operator's `login` was answered with a console link; no session, no agent;
- * - `handed_off`: the agent failed for good; the customer got the fallback text and people have the conversation.
+ * - `handed_off`: the agent failed for good; the customer got the fallback text and people have the conversation;
+ * - `consent`: the customer opted out or back in (or is opted out); only the confirmation, if any, was sent;
+ * - `over_budget_told_already`: the customer's budget refused the turn and the over-budget reply already went in this window; nothing sent.
  */
-export type TurnOutcome = 'answered' | 'resent' | 'superseded' | 'human_owned' | 'failed_permanent' | 'noop' | 'operator_command' | 'handed_off' | 'consent' | 'over_budget_told_already';
+export type TurnOutcome = ContractTurnOutcome;
 
 export interface AgentCallReport {
   readonly iterations: number;

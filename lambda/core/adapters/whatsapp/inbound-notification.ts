@@ -1,6 +1,6 @@
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
-import { CUSTOM_METRICS } from '../../../../lib/contract';
-import type { InboundOutcome, RegisterInboundTurns } from '../../application/register-inbound';
+import { CUSTOM_METRICS, inboundOutcomeMetric } from '../../../../lib/contract';
+import type { RegisterInboundTurns } from '../../application/register-inbound';
 import { admitInboundTurns } from '../../domain/inbound-admission';
 import type { Clock } from '../../ports/clock';
 import type { ParsedWebhook } from './webhook-payload';
@@ -23,13 +23,6 @@ export interface InboundNotificationSummary {
   readonly outcomes: Record<string, number>;
 }
 
-const OUTCOME_METRICS: Record<InboundOutcome, string> = {
-  dispatched: 'InboundDispatched',
-  redispatched: 'InboundDispatched',
-  duplicate: 'InboundDuplicates',
-  human_inbox: 'InboundRoutedToHuman',
-};
-
 /**
  * The part of the inbound protocol both channels share once Meta's notification is parsed — from
  * the webhook's verified body or from End User Messaging's event: admission, the registering use
@@ -39,7 +32,7 @@ const OUTCOME_METRICS: Record<InboundOutcome, string> = {
 export async function registerInboundNotification(parsed: ParsedWebhook, deps: InboundNotificationDependencies): Promise<InboundNotificationSummary> {
   const { metrics } = deps;
   metrics.addMetric(CUSTOM_METRICS.inboundReceived, MetricUnit.Count, parsed.turns.length);
-  metrics.addMetric('StatusesReceived', MetricUnit.Count, parsed.statuses.length);
+  metrics.addMetric(CUSTOM_METRICS.statusesReceived, MetricUnit.Count, parsed.statuses.length);
   const admission = admitInboundTurns(parsed.turns, { businessPhoneNumberIds: deps.businessPhoneNumberIds, now: deps.clock.now() });
   metrics.addMetric(CUSTOM_METRICS.inboundForeignNumberDropped, MetricUnit.Count, admission.foreignNumber);
   metrics.addMetric(CUSTOM_METRICS.inboundStaleDropped, MetricUnit.Count, admission.stale);
@@ -47,7 +40,7 @@ export async function registerInboundNotification(parsed: ParsedWebhook, deps: I
   const outcomes: Record<string, number> = {};
   for (const { outcome } of results) {
     outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
-    metrics.addMetric(OUTCOME_METRICS[outcome], MetricUnit.Count, 1);
+    metrics.addMetric(inboundOutcomeMetric(outcome), MetricUnit.Count, 1);
   }
   return {
     turns: parsed.turns.length,
