@@ -30,7 +30,7 @@ import { StaticConsole } from '../../lambda/operator/static-console';
 import { composeOperatorPlane } from '../../lambda/operator/compose-plane';
 import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { openDynamoTable } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
-import type { KeyLayout } from '../../lambda/core/adapters/dynamodb/key-layout';
+import type { KeyLayout } from '../../lib/key-layout';
 import { keyLayoutFromEnvironment } from '../../lambda/core/adapters/runtime-environment';
 import { randomIdGenerator } from '../../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../../lambda/core/adapters/system/system-clock';

@@ -3,7 +3,8 @@
 // hands out every item present before the first page exactly once and in order, and never any item twice.
 import fc from 'fast-check';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
-import { KeyLayout, KeyLayoutPolicy } from '../../lambda/core/adapters/dynamodb/key-layout';
+import { KeyLayout } from '../../lib/key-layout';
+import { KeyLayoutPolicy } from '../../lambda/core/adapters/dynamodb/key-layout';
 import { sessionKey } from '../../lambda/core/adapters/dynamodb/keys';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
 import { type Session, SessionState } from '../../lambda/core/domain/session';
@@ -20,7 +21,7 @@ beforeAll(async () => {
   table = await createTestTable('write-shards-property');
   kit = new DynamoKit({ tableName: table.name });
   const repository = (layout: KeyLayout) => new DynamoSessionRepository(kit, clock, undefined, new KeyLayoutPolicy(layout, kit, clock));
-  writers = { seed: repository(KeyLayout.seed), migrating: repository(KeyLayout.migrating) };
+  writers = { seed: repository(KeyLayout.SEED), migrating: repository(KeyLayout.MIGRATING) };
 });
 afterAll(() => table.drop());
 
@@ -43,7 +44,7 @@ test('any interleaving of writes, any page size: every list pages across shards 
       fc.array(write, { minLength: 1, maxLength: 18 }),
       fc.array(fc.record({ write, afterPage: fc.integer({ min: 0, max: 6 }) }), { maxLength: 6 }),
       fc.integer({ min: 1, max: 7 }),
-      fc.constantFrom<KeyLayout>(KeyLayout.migrating, KeyLayout.sharded),
+      fc.constantFrom<KeyLayout>(KeyLayout.MIGRATING, KeyLayout.SHARDED),
       async (initial, during, limit, readerLayout) => {
         const state = SessionState.HUMAN_ACTIVE;
         const written: { session: Session; layout: 'seed' | 'migrating' }[] = [];
@@ -55,7 +56,7 @@ test('any interleaving of writes, any page size: every list pages across shards 
         try {
           await Promise.all(initial.map(put));
           // A sharded reader no longer reads the seed partition: only what was written sharded is its list.
-          const expected = written.filter((entry) => readerLayout === KeyLayout.migrating || entry.layout === 'migrating').map((entry) => entry.session.sessionId);
+          const expected = written.filter((entry) => readerLayout === KeyLayout.MIGRATING || entry.layout === 'migrating').map((entry) => entry.session.sessionId);
 
           const reader = new DynamoSessionRepository(kit, clock, undefined, new KeyLayoutPolicy(readerLayout, kit, clock));
           const seen: Session[] = [];

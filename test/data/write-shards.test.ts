@@ -3,7 +3,8 @@
 // backfill reports complete.
 import { DynamoCrmSyncRepository } from '../../lambda/core/adapters/dynamodb/crm-sync-repository';
 import { DynamoKit, type UpdateRequest } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
-import { KeyLayout, KeyLayoutPolicy } from '../../lambda/core/adapters/dynamodb/key-layout';
+import { KeyLayout } from '../../lib/key-layout';
+import { KeyLayoutPolicy } from '../../lambda/core/adapters/dynamodb/key-layout';
 import * as keys from '../../lambda/core/adapters/dynamodb/keys';
 import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
@@ -97,14 +98,14 @@ describe('sharded keys', () => {
 describe('phased migration on a table with old, mixed and new items', () => {
   test('seed readers keep the seed layout; migrating readers see every item once; after the backfill they read the shards only', async () => {
     const state = SessionState.AWAITING_HUMAN;
-    const seedPhase = deployment(KeyLayout.seed);
+    const seedPhase = deployment(KeyLayout.SEED);
     const old = Array.from({ length: 5 }, (_, index) => newSession(newPhone(), { state, createdAt: `2031-02-01T00:00:0${index}.000000Z` }));
     for (const session of old) await seedPhase.sessions.put(session);
     // Written by the seed layout in another state, then moved into the list by a migrating writer: a mixed item.
     const moved = newSession(newPhone(), { state: SessionState.QUALIFYING, createdAt: '2031-02-01T00:00:05.500000Z' });
     await seedPhase.sessions.put(moved);
 
-    const migrating = deployment(KeyLayout.migrating);
+    const migrating = deployment(KeyLayout.MIGRATING);
     const fresh = Array.from({ length: 5 }, (_, index) => newSession(newPhone(), { state, createdAt: `2031-02-01T00:00:0${index}.500000Z` }));
     for (const session of fresh) await migrating.sessions.put(session);
     const movedNow = await migrating.sessions.transitionState(moved, SessionState.QUALIFYING, state);
@@ -129,8 +130,8 @@ describe('phased migration on a table with old, mixed and new items', () => {
 
     // A seed-layout item appearing now (an old writer still running) is no longer read: readers switched.
     const straggler = newSession(newPhone(), { state, createdAt: '2031-02-01T00:00:09.000000Z' });
-    await deployment(KeyLayout.seed).sessions.put(straggler);
-    const switched = deployment(KeyLayout.migrating);
+    await deployment(KeyLayout.SEED).sessions.put(straggler);
+    const switched = deployment(KeyLayout.MIGRATING);
     const afterSwitch = await listAll(switched.sessions, state, 4);
     expect(ids(mine(afterSwitch))).toEqual(ids(everyone));
     expect(ids(afterSwitch)).not.toContain(straggler.sessionId);
@@ -150,22 +151,22 @@ describe('phased migration on a table with old, mixed and new items', () => {
       const at = (second: number) => `2026-05-20T11:00:${String(second).padStart(2, '0')}.000000Z`;
       const old = [0, 2, 4].map((second) => reply(newPhone(), at(second)));
       const fresh = [1, 3, 5, 6].map((second) => reply(newPhone(), at(second)));
-      for (const message of old) await deployment(KeyLayout.seed, onKit).messages.append(message);
-      for (const message of fresh) await deployment(KeyLayout.migrating, onKit).messages.append(message);
+      for (const message of old) await deployment(KeyLayout.SEED, onKit).messages.append(message);
+      for (const message of fresh) await deployment(KeyLayout.MIGRATING, onKit).messages.append(message);
       const newestFirst = [...old, ...fresh].sort((a, b) => b.timestamp.localeCompare(a.timestamp)).map((message) => message.messageId);
 
-      expect((await deployment(KeyLayout.seed, onKit).messages.listRecentLlm(10)).map((m) => m.messageId)).toEqual(old.map((m) => m.messageId).reverse());
-      expect((await deployment(KeyLayout.migrating, onKit).messages.listRecentLlm(5)).map((m) => m.messageId)).toEqual(newestFirst.slice(0, 5));
+      expect((await deployment(KeyLayout.SEED, onKit).messages.listRecentLlm(10)).map((m) => m.messageId)).toEqual(old.map((m) => m.messageId).reverse());
+      expect((await deployment(KeyLayout.MIGRATING, onKit).messages.listRecentLlm(5)).map((m) => m.messageId)).toEqual(newestFirst.slice(0, 5));
 
       expect(await backfillWriteShards(onKit, clock, { llmDays: 1 })).toEqual({ moved: old.length, movedConcurrently: 0, remaining: 0, complete: true });
-      expect((await deployment(KeyLayout.sharded, onKit).messages.listRecentLlm(10)).map((m) => m.messageId)).toEqual(newestFirst);
+      expect((await deployment(KeyLayout.SHARDED, onKit).messages.listRecentLlm(10)).map((m) => m.messageId)).toEqual(newestFirst);
     });
   });
 
   test('CRM projection rows: migrating writes their status index in shards, the worker and the admin read both layouts, the backfill moves them before its marker', async () => {
     await withTestTable('write-shards-crm', async (isolated) => {
       const onKit = new DynamoKit({ tableName: isolated.name });
-      const [seed, migrating] = [deployment(KeyLayout.seed, onKit), deployment(KeyLayout.migrating, onKit)];
+      const [seed, migrating] = [deployment(KeyLayout.SEED, onKit), deployment(KeyLayout.MIGRATING, onKit)];
       const written: string[] = [];
       for (const phase of [seed, migrating, seed, migrating, migrating]) {
         const session = newSession(newPhone(), { state: SessionState.QUALIFYING });
@@ -192,7 +193,7 @@ describe('phased migration on a table with old, mixed and new items', () => {
       // Two CRM rows and the two sessions the seed deployment wrote.
       expect(report).toEqual({ moved: 4, movedConcurrently: 0, remaining: 0, complete: true });
       for (const sessionId of written) expect(await indexPartition(sessionId)).toMatch(new RegExp(`^CRM_SYNC#(PENDING|BLOCKED)#${await shardOf(sessionId)}$`));
-      const sharded = deployment(KeyLayout.sharded, onKit);
+      const sharded = deployment(KeyLayout.SHARDED, onKit);
       expect(await allDue(sharded.crmSync, 2)).toEqual(written.slice(2));
       expect(await blocked(sharded.crmSync)).toMatchObject({ count: 2, oldest: { sessionId: written[0] } });
     });
@@ -201,7 +202,7 @@ describe('phased migration on a table with old, mixed and new items', () => {
   test('a backfill that finds seed items written meanwhile reports incomplete and writes no marker', async () => {
     await withTestTable('write-shards-incomplete', async (isolated) => {
       const onKit = new DynamoKit({ tableName: isolated.name });
-      const seedWriter = deployment(KeyLayout.seed, onKit).sessions;
+      const seedWriter = deployment(KeyLayout.SEED, onKit).sessions;
       await seedWriter.put(newSession(newPhone(), { state: SessionState.NEW }));
       /** A seed-layout deployment still running: it writes a session while the backfill moves one. */
       class RacingKit extends DynamoKit {
@@ -218,7 +219,7 @@ describe('phased migration on a table with old, mixed and new items', () => {
       expect(report).toEqual({ moved: 1, movedConcurrently: 0, remaining: 1, complete: false });
       expect(await onKit.get({ key: keys.writeShardBackfillKey() })).toBeUndefined();
       // Migrating readers therefore keep reading the seed partition: nothing is lost.
-      expect((await deployment(KeyLayout.migrating, onKit).sessions.listByState(SessionState.NEW)).items).toHaveLength(2);
+      expect((await deployment(KeyLayout.MIGRATING, onKit).sessions.listByState(SessionState.NEW)).items).toHaveLength(2);
     });
   });
 
@@ -231,7 +232,7 @@ describe('phased migration on a table with old, mixed and new items', () => {
 
 describe('fan-out cursors', () => {
   test('carry every shard position and refuse tampering or another list', async () => {
-    const sharded = deployment(KeyLayout.sharded);
+    const sharded = deployment(KeyLayout.SHARDED);
     for (let index = 0; index < 6; index++) await sharded.sessions.put(newSession(newPhone(), { state: SessionState.CLOSED, createdAt: `2032-01-01T00:00:0${index}.000000Z` }));
     const page = await sharded.sessions.listByState(SessionState.CLOSED, { limit: 2 });
     expect(page.items).toHaveLength(2);
@@ -240,7 +241,7 @@ describe('fan-out cursors', () => {
     await expect(sharded.sessions.listByState(SessionState.CLOSED, { limit: 2, cursor: tampered })).rejects.toBeInstanceOf(InvalidCursorError);
     await expect(sharded.sessions.listByState(SessionState.NEW, { limit: 2, cursor: page.cursor })).rejects.toBeInstanceOf(InvalidCursorError);
     // A single-partition (seed) cursor is not a fan-out cursor either.
-    const seedPage = await deployment(KeyLayout.seed).sessions.listByState(SessionState.CLOSED, { limit: 1 });
+    const seedPage = await deployment(KeyLayout.SEED).sessions.listByState(SessionState.CLOSED, { limit: 1 });
     if (seedPage.cursor) await expect(sharded.sessions.listByState(SessionState.CLOSED, { limit: 2, cursor: seedPage.cursor })).rejects.toBeInstanceOf(InvalidCursorError);
   });
 });

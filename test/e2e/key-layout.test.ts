@@ -2,6 +2,7 @@
 // `migrating` key layout holds conversations, and the operator inbox (over real HTTP, paging with its
 // cursor) lists them from their write shards, beside one an earlier `seed` deployment wrote.
 import { writeShardOf } from '../../lambda/core/adapters/dynamodb/keys';
+import { KeyLayout } from '../../lib/key-layout';
 import { SessionState } from '../../lambda/core/domain/session';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newPhone, newSession } from '../data/support/fixtures';
@@ -14,7 +15,7 @@ let admin: ConsoleClient;
 
 beforeAll(async () => {
   const adminPhone = newOperatorPhone();
-  pipeline = await startOperatorPipeline([adminPhone], { keyLayout: 'migrating' });
+  pipeline = await startOperatorPipeline([adminPhone], { keyLayout: KeyLayout.MIGRATING });
   seedDeployment = tableRepositories(pipeline.tableName);
   admin = await signInOverWhatsApp(pipeline, adminPhone);
 });

@@ -3,7 +3,7 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Clock, IdGenerator } from '../ports/clock';
 import { createDocumentClient, type DynamoKitObserver } from './dynamodb/dynamo-kit';
 import { openDynamoTable, type DynamoTable } from './dynamodb/dynamo-repositories';
-import type { KeyLayout } from './dynamodb/key-layout';
+import type { KeyLayout } from '../../../lib/key-layout';
 import { createPowertools, instrumentInvocation, type Powertools } from './observability/powertools';
 import type { RetentionPolicy } from '../domain/privacy';
 import { crmSyncEnabled, keyLayoutFromEnvironment, type ObservabilityConfig, retentionFromEnvironment } from './runtime-environment';

@@ -1,6 +1,7 @@
 import { RUNTIME_ENV } from '../../../lib/contract';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../domain/privacy';
-import { KeyLayout, parseKeyLayout } from './dynamodb/key-layout';
+import { KeyLayout } from '../../../lib/key-layout';
+import { parseKeyLayout } from './dynamodb/key-layout';
 
 /** A function's environment is missing a variable or holds an unusable value; thrown at cold start. */
 export class RuntimeConfigError extends Error {
@@ -56,7 +57,7 @@ export function retentionFromEnvironment(env: NodeJS.ProcessEnv): RetentionPolic
  */
 export function keyLayoutFromEnvironment(env: NodeJS.ProcessEnv): KeyLayout {
   const value = env[RUNTIME_ENV.keyLayout]?.trim();
-  if (!value) return KeyLayout.seed;
+  if (!value) return KeyLayout.SEED;
   try {
     return parseKeyLayout(value);
   } catch (error) {

@@ -6,7 +6,8 @@ import type { Clock, IdGenerator } from '../../ports/clock';
 import type { CrmProblemSummary, CrmSyncIntent, CrmSyncRepository, Page, PageRequest } from '../../ports/repositories';
 import { CrmSyncAttribute, crmSyncFromItem, crmSyncToItem } from './codecs/crm-sync-codec';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
-import { KeyLayout, KeyLayoutPolicy } from './key-layout';
+import { KeyLayout } from '../../../../lib/key-layout';
+import { KeyLayoutPolicy } from './key-layout';
 import { crmSyncDueUntil, crmSyncKey, crmSyncStatusPartition, EntityType, shardedCrmSyncStatusPartition } from './keys';
 import { IF_ABSENT, queryIndexPartitionsPage, toPage } from './repository-support';
 
@@ -28,7 +29,7 @@ export class DynamoCrmSyncRepository implements CrmSyncRepository {
     private readonly ids: IdGenerator,
     keyLayout?: KeyLayoutPolicy,
   ) {
-    this.keyLayout = keyLayout ?? new KeyLayoutPolicy(KeyLayout.seed, kit, clock);
+    this.keyLayout = keyLayout ?? new KeyLayoutPolicy(KeyLayout.SEED, kit, clock);
   }
 
   /**

@@ -11,7 +11,8 @@ import { DynamoCustomerBudgetRepository } from './customer-budget-repository';
 import { DynamoDemandRepository } from './demand-repository';
 import { DynamoKit, type DynamoKitOptions } from './dynamo-kit';
 import { DynamoInboundReceiptRepository } from './inbound-receipt-repository';
-import { KeyLayout, KeyLayoutPolicy } from './key-layout';
+import { KeyLayout } from '../../../../lib/key-layout';
+import { KeyLayoutPolicy } from './key-layout';
 import { DynamoLegacyDebounceRepository } from './legacy-debounce-repository';
 import { DynamoMessageRepository } from './message-repository';
 import { DynamoOperationalConfigRepository } from './operational-config-repository';
@@ -48,7 +49,7 @@ export interface DynamoTable {
 }
 
 export function openDynamoTable(options: DynamoRepositoriesOptions): DynamoTable {
-  const { clock = systemClock, ids = randomIdGenerator, crmSyncEnabled = false, operatorTimeZone = DEFAULT_OPERATOR_TIME_ZONE, keyLayout = KeyLayout.seed, retention = DEFAULT_RETENTION, ...kitOptions } = options;
+  const { clock = systemClock, ids = randomIdGenerator, crmSyncEnabled = false, operatorTimeZone = DEFAULT_OPERATOR_TIME_ZONE, keyLayout = KeyLayout.SEED, retention = DEFAULT_RETENTION, ...kitOptions } = options;
   const kit = new DynamoKit(kitOptions);
   return { kit, clock, ids, keyLayout: new KeyLayoutPolicy(keyLayout, kit, clock), retention, crmSyncEnabled, operatorTimeZone };
 }

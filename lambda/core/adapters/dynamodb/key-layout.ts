@@ -1,28 +1,23 @@
 /**
- * Which layout of the keys every customer writes (the inbox by state, the LLM day index) this
- * deployment writes and reads — the phases of the move to write shards (docs/DESIGN.md#write-shards):
+ * How the repositories write and read the keys every customer writes (the inbox by state, the LLM
+ * day index) in each phase of the move to write shards (`KeyLayout`, docs/DESIGN.md#write-shards):
  *
- * 1. `seed`: the original layout, one partition per state and per day. The default.
- * 2. `migrating`: new writes carry the sharded key; readers fan out over the seed partition AND every
+ * 1. `SEED`: the original layout, one partition per state and per day. The default.
+ * 2. `MIGRATING`: new writes carry the sharded key; readers fan out over the seed partition AND every
  *    shard, so nothing is missed whatever the backfill has moved, until the backfill's completion
  *    marker is found — then they read the shards only.
- * 3. `sharded`: the later release, once the backfill reported complete everywhere: shards only, no
+ * 3. `SHARDED`: the later release, once the backfill reported complete everywhere: shards only, no
  *    marker lookup.
  *
  * A GSI1 item holds one GSI1PK, so it cannot carry the seed key and the sharded key at once; reading
  * both layouts during the migration is what keeps the phases safe instead.
  */
+import { KeyLayout } from '../../../../lib/key-layout';
 import type { Clock } from '../../ports/clock';
 import type { DynamoKit } from './dynamo-kit';
 import { allWriteShards, writeShardBackfillKey } from './keys';
 
-export const KeyLayout = {
-  seed: 'seed',
-  migrating: 'migrating',
-  sharded: 'sharded',
-} as const;
-export type KeyLayout = (typeof KeyLayout)[keyof typeof KeyLayout];
-
+/** The layout a value of `RUNTIME_ENV.keyLayout` names (`seed`, `migrating` or `sharded`). */
 export function parseKeyLayout(value: string): KeyLayout {
   const layout = Object.values(KeyLayout).find((candidate) => candidate === value.trim());
   if (!layout) throw new RangeError(`Unknown key layout "${value}": use one of ${Object.values(KeyLayout).join(', ')}`);
@@ -47,12 +42,12 @@ export class KeyLayoutPolicy {
   ) {}
 
   get writesShards(): boolean {
-    return this.layout !== KeyLayout.seed;
+    return this.layout !== KeyLayout.SEED;
   }
 
   /** Whether readers still query the seed partitions: always in `seed`, until the backfill completed in `migrating`. */
   async readsSeedPartitions(): Promise<boolean> {
-    if (this.layout !== KeyLayout.migrating) return this.layout === KeyLayout.seed;
+    if (this.layout !== KeyLayout.MIGRATING) return this.layout === KeyLayout.SEED;
     if (this.completed) return false;
     const now = this.clock.now().getTime();
     if (now - this.checkedAt >= MARKER_RECHECK_MS) {
@@ -66,6 +61,6 @@ export class KeyLayoutPolicy {
   /** The partitions a list reads now: the seed partition and/or every write shard of it. */
   async partitionsToRead(seedPartition: string, shardPartition: (shard: number) => string): Promise<string[]> {
     const seed = (await this.readsSeedPartitions()) ? [seedPartition] : [];
-    return this.layout === KeyLayout.seed ? seed : [...seed, ...allWriteShards().map(shardPartition)];
+    return this.layout === KeyLayout.SEED ? seed : [...seed, ...allWriteShards().map(shardPartition)];
   }
 }

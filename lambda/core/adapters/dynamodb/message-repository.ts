@@ -20,7 +20,8 @@ import {
   sessionKey,
   TTL,
 } from './keys';
-import { KeyLayout, KeyLayoutPolicy } from './key-layout';
+import { KeyLayout } from '../../../../lib/key-layout';
+import { KeyLayoutPolicy } from './key-layout';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryIndexPartitionsPage, queryPrefixPage, toPage } from './repository-support';
 
 /** At most this many items are read per page while collecting one session's history out of the customer's partition. */
@@ -40,7 +41,7 @@ export class DynamoMessageRepository implements MessageRepository {
     private readonly clock: Clock,
     keyLayout?: KeyLayoutPolicy,
   ) {
-    this.keyLayout = keyLayout ?? new KeyLayoutPolicy(KeyLayout.seed, kit, clock);
+    this.keyLayout = keyLayout ?? new KeyLayoutPolicy(KeyLayout.SEED, kit, clock);
   }
 
   private toItem(message: Message) {

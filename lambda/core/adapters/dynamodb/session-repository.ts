@@ -10,7 +10,8 @@ import { messageToItem } from './codecs/message-codec';
 import { ActivePointerAttribute, activePointerFromItem, activePointerToItem, humanSendLockToMap, SessionAttribute as S, sessionFromItem, sessionToItem } from './codecs/session-codec';
 import { CRM_SYNC_MAX_ATTEMPTS, type DynamoCrmSyncRepository } from './crm-sync-repository';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
-import { KeyLayout, KeyLayoutPolicy } from './key-layout';
+import { KeyLayout } from '../../../../lib/key-layout';
+import { KeyLayoutPolicy } from './key-layout';
 import {
   activePointerKey,
   EntityType,
@@ -51,7 +52,7 @@ export class DynamoSessionRepository implements SessionRepository {
     keyLayout?: KeyLayoutPolicy,
     private readonly retention: RetentionPolicy = DEFAULT_RETENTION,
   ) {
-    this.keyLayout = keyLayout ?? new KeyLayoutPolicy(KeyLayout.seed, kit, clock);
+    this.keyLayout = keyLayout ?? new KeyLayoutPolicy(KeyLayout.SEED, kit, clock);
   }
 
   /** A closed session expires `conversationRetention` after its close (TTL cleans up; reads check it). */
