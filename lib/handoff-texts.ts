@@ -1,6 +1,9 @@
 /**
  * The texts the operator plane sends when a conversation goes to people. Every text may also be
  * changed at run time by an admin (setting `handoff_texts`), which overrides these per text.
+ *
+ * The runtime's defaults are `DEFAULT_HANDOFF_TEXTS` in `lib/contract/defaults.ts`; each
+ * `@default` below quotes it.
  */
 export interface HandoffTexts {
   /**

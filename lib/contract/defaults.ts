@@ -3,6 +3,7 @@
  * CDK-free: the construct, the Lambda handlers, the console and the local runtime import it alike.
  * Internal: not part of the jsii API.
  */
+import type { HandoffTexts } from '../handoff-texts';
 
 /** Queue and function values pinned by the design (docs/DESIGN.md). */
 export const PIPELINE_DEFAULTS = {
@@ -52,11 +53,34 @@ export const DEFAULT_SYSTEM_PROMPT =
   'Find out what the customer needs and record it with the qualification tool. ' +
   'Hand the conversation to a human when the customer asks for one, when the request is sensitive, or when you cannot help.';
 
+/** How long closed conversations and demands are kept (docs/PRIVACY.md). */
+export const RETENTION_DEFAULTS = {
+  /** A closed session and its messages, counted from the close. */
+  conversationDays: 365,
+  /** An out-of-portfolio demand, counted from when it was recorded. */
+  demandDays: 730,
+} as const;
+
 /** The operator plane's defaults. */
 export const OPERATOR_DEFAULTS = {
+  /** IANA zone whose midnight ends login links, operator sessions and availability: operators work in Brazil unless configured otherwise. */
   timeZone: 'America/Sao_Paulo',
   handoffRenotifyAfterSeconds: 300,
   customerRenotifyAfterSeconds: 600,
   operatorTimeoutSeconds: 15,
   operatorMemorySize: 512,
 } as const;
+
+/**
+ * The texts the operator plane sends when a conversation goes to people, unless the construct's
+ * `handoffTexts` or the admin's `handoff_texts` setting replaces them (`HandoffTexts` documents each).
+ */
+export const DEFAULT_HANDOFF_TEXTS: Required<HandoffTexts> = {
+  noOperatorAvailable: 'No momento não há atendentes disponíveis. Sua mensagem ficou registrada e responderemos assim que possível.',
+  customerRenotify: 'Obrigado por aguardar! Uma pessoa da nossa equipe vai responder em breve.',
+  fallback: 'Desculpe, tive um problema para responder agora. Vou passar sua conversa para uma pessoa da nossa equipe.',
+  operatorNotification: 'Novo atendimento aguardando: {name}. Abra o console: {link}',
+};
+
+/** The longest handoff text the construct and the admin's `handoff_texts` setting accept. */
+export const HANDOFF_TEXT_MAX_CHARACTERS = 1000;

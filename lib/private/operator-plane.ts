@@ -9,7 +9,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { HandoffTexts } from '../handoff-texts';
-import { OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV, TABLE_SCHEMA } from '../contract';
+import { HANDOFF_TEXT_MAX_CHARACTERS, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV, TABLE_SCHEMA } from '../contract';
 import {
   OPERATOR_DEAD_LETTER_ACTIONS,
   OPERATOR_QUERY_ACTIONS,
@@ -33,7 +33,6 @@ export interface OperatorPlaneSettings {
 /** The sweeper runs every minute: a shorter wait would be rounded up anyway. */
 const SWEEP_INTERVAL = Duration.minutes(1);
 const MAX_WAIT = Duration.hours(24);
-const MAX_TEXT_CHARS = 1000;
 const PLANE_ONLY_PROPS = ['timeZone', 'handoffRenotifyAfter', 'customerRenotifyAfter', 'handoffTexts'] as const;
 
 const ADMIN_PHONE = /^\d{8,15}$/;
@@ -66,7 +65,7 @@ export function resolveOperatorPlaneSettings(constructPath: string, props: Agent
   const handoffTexts = props.handoffTexts ?? {};
   for (const [name, text] of Object.entries(handoffTexts)) {
     if (text === undefined) continue;
-    if (typeof text !== 'string' || text.trim() === '' || text.length > MAX_TEXT_CHARS) fail(`handoffTexts.${name} must be non-blank text of at most ${MAX_TEXT_CHARS} characters.`);
+    if (typeof text !== 'string' || text.trim() === '' || text.length > HANDOFF_TEXT_MAX_CHARACTERS) fail(`handoffTexts.${name} must be non-blank text of at most ${HANDOFF_TEXT_MAX_CHARACTERS} characters.`);
   }
   return { adminPhoneNumbers: [...new Set(props.adminPhoneNumbers)], timeZone, handoffRenotifyAfter, customerRenotifyAfter, handoffTexts };
 }

@@ -1,9 +1,6 @@
 import { Duration, Token } from 'aws-cdk-lib';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
-import { RUNTIME_ENV } from '../contract';
-
-/** Defaults documented on the props and in docs/PRIVACY.md. */
-export const RETENTION_DEFAULTS = { conversationDays: 365, demandDays: 730 } as const;
+import { RETENTION_DEFAULTS, RUNTIME_ENV } from '../contract';
 
 const MIN_RETENTION = Duration.days(1);
 

@@ -5,7 +5,7 @@ import { Logger, type LogFormatter } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { AGENT_BACKEND_KINDS, OPERATOR_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS, physicalNames } from '../../lib/contract';
+import { AGENT_BACKEND_KINDS, DEFAULT_HANDOFF_TEXTS, OPERATOR_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS, physicalNames } from '../../lib/contract';
 import { agentFromEnvironment } from '../../lambda/core/adapters/agent/agent-from-environment';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
@@ -22,7 +22,6 @@ import { SignedWebhookCrmClient } from '../../lambda/core/adapters/crm/signed-we
 import type { CrmSyncRunReport } from '../../lambda/core/application/sync-crm-projections';
 import type { OperatorPlaneEnvironment } from '../../lambda/core/adapters/operator/handoff-settings-from-environment';
 import type { SweepReport } from '../../lambda/core/application/operator/handoff-lifecycle';
-import { DEFAULT_HANDOFF_TEXTS } from '../../lambda/core/domain/operational-settings';
 import { createOperatorHandler } from '../../lambda/operator/index';
 import { SqsDeadLetterQueue } from '../../lambda/core/adapters/sqs/sqs-dead-letter-queue';
 import type { DeadLetterQueue } from '../../lambda/core/ports/dead-letter-queue';

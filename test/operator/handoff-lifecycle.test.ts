@@ -3,7 +3,7 @@
 // a turn the agent fails for good ends with the fallback text and people, not silence.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import { DEFAULT_HANDOFF_TEXTS } from '../../lambda/core/domain/operational-settings';
+import { DEFAULT_HANDOFF_TEXTS } from '../../lib/contract';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer, waitUntil } from '../e2e/support';
 import { newOperatorPhone, startOperatorPipeline, tableRepositories } from './support';

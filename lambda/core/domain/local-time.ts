@@ -2,9 +2,7 @@
  * Local-calendar arithmetic with the platform's time-zone database (Intl), so no time-zone library
  * is bundled into the functions.
  */
-
-/** Operators work in Brazil unless configured otherwise. */
-export const DEFAULT_OPERATOR_TIME_ZONE = 'America/Sao_Paulo';
+import { OPERATOR_DEFAULTS } from '../../../lib/contract';
 
 /** Offset of `timeZone` from UTC at the instant, in milliseconds (local = utc + offset). */
 function zoneOffsetMillis(instantMillis: number, timeZone: string): number {
@@ -56,7 +54,7 @@ function localDateAsUtcMillis(instantMillis: number, timeZone: string): number {
  * The first instant of the next local day in `timeZone`: 00:00 local, or on a day whose midnight a
  * DST change skips or repeats, the earliest instant whose local date is the next day.
  */
-export function nextLocalMidnight(now: Date, timeZone: string = DEFAULT_OPERATOR_TIME_ZONE): Date {
+export function nextLocalMidnight(now: Date, timeZone: string = OPERATOR_DEFAULTS.timeZone): Date {
   const nowMillis = now.getTime();
   const tomorrow = localDateAsUtcMillis(nowMillis, timeZone) + 86_400_000;
   // The wall-clock midnight maps to an instant through the zone's offset, which may differ between

@@ -1,3 +1,5 @@
+import { DEFAULT_HANDOFF_TEXTS, HANDOFF_TEXT_MAX_CHARACTERS } from '../../../lib/contract';
+import type { HandoffTexts as HandoffTextsProps } from '../../../lib/handoff-texts';
 import { DEFAULT_AVAILABILITY_TTL_HOURS, isOperatorPhone, OPERATOR_ROLES, OPERATORS_CONFIG_KEY, type OperatorRole } from './operator';
 
 /**
@@ -7,27 +9,10 @@ import { DEFAULT_AVAILABILITY_TTL_HOURS, isOperatorPhone, OPERATOR_ROLES, OPERAT
 export const AVAILABILITY_TTL_CONFIG_KEY = 'availability_ttl_hours';
 export const HANDOFF_TEXTS_CONFIG_KEY = 'handoff_texts';
 
-/** The customer- and operator-facing texts of a handoff; `{name}` and `{link}` are replaced where noted. */
-export interface HandoffTexts {
-  /** To the customer when nobody is available to take the conversation. */
-  readonly noOperatorAvailable: string;
-  /** To the customer, once, when the conversation has waited `customerRenotifyAfter`. */
-  readonly customerRenotify: string;
-  /** To the customer when the agent failed for good; the conversation goes to people. */
-  readonly fallback: string;
-  /** To each available operator; `{name}` (the customer) and `{link}` (the console). */
-  readonly operatorNotification: string;
-}
-
-export const DEFAULT_HANDOFF_TEXTS: HandoffTexts = {
-  noOperatorAvailable: 'No momento não há atendentes disponíveis. Sua mensagem ficou registrada e responderemos assim que possível.',
-  customerRenotify: 'Obrigado por aguardar! Uma pessoa da nossa equipe vai responder em breve.',
-  fallback: 'Desculpe, tive um problema para responder agora. Vou passar sua conversa para uma pessoa da nossa equipe.',
-  operatorNotification: 'Novo atendimento aguardando: {name}. Abra o console: {link}',
-};
+/** The handoff texts in force: each of the construct's `HandoffTexts`, set. */
+export type HandoffTexts = Required<HandoffTextsProps>;
 
 const HANDOFF_TEXT_FIELDS = Object.keys(DEFAULT_HANDOFF_TEXTS) as (keyof HandoffTexts)[];
-const MAX_TEXT_CHARS = 1000;
 const MAX_NAME_CHARS = 100;
 const MAX_OPERATORS = 500;
 
@@ -82,8 +67,8 @@ function validateHandoffTexts(value: unknown): Partial<HandoffTexts> {
   if (!isPlainObject(value)) throw new InvalidConfigValueError(`${HANDOFF_TEXTS_CONFIG_KEY} must be an object with any of ${HANDOFF_TEXT_FIELDS.join(', ')}`);
   for (const [field, text] of Object.entries(value)) {
     if (!HANDOFF_TEXT_FIELDS.includes(field as keyof HandoffTexts)) throw new InvalidConfigValueError(`${HANDOFF_TEXTS_CONFIG_KEY}: unknown text '${field.slice(0, 32)}'`);
-    if (typeof text !== 'string' || text.trim() === '' || text.length > MAX_TEXT_CHARS) {
-      throw new InvalidConfigValueError(`${HANDOFF_TEXTS_CONFIG_KEY}.${field} must be non-blank text of at most ${MAX_TEXT_CHARS} characters`);
+    if (typeof text !== 'string' || text.trim() === '' || text.length > HANDOFF_TEXT_MAX_CHARACTERS) {
+      throw new InvalidConfigValueError(`${HANDOFF_TEXTS_CONFIG_KEY}.${field} must be non-blank text of at most ${HANDOFF_TEXT_MAX_CHARACTERS} characters`);
     }
   }
   return value as Partial<HandoffTexts>;

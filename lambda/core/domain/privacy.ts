@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { RETENTION_DEFAULTS } from '../../../lib/contract';
 
 /**
  * Customer ids are personal data: logs keep only the last four characters, enough to correlate a
@@ -49,7 +50,7 @@ export interface RetentionPolicy {
   readonly demandSeconds: number;
 }
 
-export const DEFAULT_RETENTION: RetentionPolicy = { conversationSeconds: 365 * 86_400, demandSeconds: 730 * 86_400 };
+export const DEFAULT_RETENTION: RetentionPolicy = { conversationSeconds: RETENTION_DEFAULTS.conversationDays * 86_400, demandSeconds: RETENTION_DEFAULTS.demandDays * 86_400 };
 
 /** The TTL (epoch seconds) of something that lives `seconds` after `from`. */
 export function expiresAt(from: string | Date, seconds: number): number {

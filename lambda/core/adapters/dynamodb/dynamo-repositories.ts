@@ -1,4 +1,4 @@
-import { DEFAULT_OPERATOR_TIME_ZONE } from '../../domain/local-time';
+import { OPERATOR_DEFAULTS } from '../../../../lib/contract';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../../domain/privacy';
 import type { Clock, IdGenerator } from '../../ports/clock';
 import { randomIdGenerator } from '../system/random-id-generator';
@@ -49,7 +49,7 @@ export interface DynamoTable {
 }
 
 export function openDynamoTable(options: DynamoRepositoriesOptions): DynamoTable {
-  const { clock = systemClock, ids = randomIdGenerator, crmSyncEnabled = false, operatorTimeZone = DEFAULT_OPERATOR_TIME_ZONE, keyLayout = KeyLayout.SEED, retention = DEFAULT_RETENTION, ...kitOptions } = options;
+  const { clock = systemClock, ids = randomIdGenerator, crmSyncEnabled = false, operatorTimeZone = OPERATOR_DEFAULTS.timeZone, keyLayout = KeyLayout.SEED, retention = DEFAULT_RETENTION, ...kitOptions } = options;
   const kit = new DynamoKit(kitOptions);
   return { kit, clock, ids, keyLayout: new KeyLayoutPolicy(keyLayout, kit, clock), retention, crmSyncEnabled, operatorTimeZone };
 }

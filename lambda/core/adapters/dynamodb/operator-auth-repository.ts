@@ -1,4 +1,5 @@
-import { DEFAULT_OPERATOR_TIME_ZONE, nextLocalMidnight } from '../../domain/local-time';
+import { OPERATOR_DEFAULTS } from '../../../../lib/contract';
+import { nextLocalMidnight } from '../../domain/local-time';
 import { assertTokenHash, type LoginGrant, loginGrantExpiryCeiling, type OperatorSession } from '../../domain/operator-auth';
 import { isoMicros, toEpochMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
@@ -26,7 +27,7 @@ export class DynamoOperatorAuthRepository implements OperatorAuthRepository {
     private readonly kit: DynamoKit,
     private readonly clock: Clock,
     /** IANA zone whose midnight ends grants and sessions. */
-    private readonly timeZone: string = DEFAULT_OPERATOR_TIME_ZONE,
+    private readonly timeZone: string = OPERATOR_DEFAULTS.timeZone,
   ) {}
 
   async putLoginGrant(tokenHash: string, operatorPhone: string, expiresAt?: Date): Promise<LoginGrant> {

@@ -1,5 +1,5 @@
-import { OPERATOR_DEFAULTS, OPERATOR_ENV, parseAdminPhoneNumbers } from '../../../../lib/contract';
-import { DEFAULT_HANDOFF_TEXTS, type HandoffTexts, handoffTextsFrom } from '../../domain/operational-settings';
+import { DEFAULT_HANDOFF_TEXTS, OPERATOR_DEFAULTS, OPERATOR_ENV, parseAdminPhoneNumbers } from '../../../../lib/contract';
+import { type HandoffTexts, handoffTextsFrom } from '../../domain/operational-settings';
 
 /** The operator plane as the construct configures the orchestrator and the sweeper (read once). */
 export interface OperatorPlaneEnvironment {
