@@ -1,22 +1,18 @@
+import type {
+  AnswerOf,
+  ConfigSetting,
+  CrmSyncAnswer,
+  CrmSyncRow,
+  CrmSyncStatus,
+  CustomerExport,
+  DeadLetters,
+  ErasureAnswer,
+  JsonObject,
+  Page,
+  PromptVersion,
+  RedriveAnswer,
+} from '../../lib/contract/operator-api';
 import type { OperatorApi } from './api';
-import type { Page } from './api-types';
-
-/** One version of a prompt (the current prompt is its newest version). */
-export interface PromptVersion {
-  readonly id: string;
-  readonly version: number;
-  readonly content: string;
-  readonly author?: string;
-  readonly createdAt?: string;
-  readonly rolledBackFrom?: number;
-}
-
-export interface ConfigEntry {
-  readonly key: string;
-  /** null when never written. */
-  readonly value: unknown;
-  readonly version: number;
-}
 
 export interface OperatorEntry {
   readonly phone: string;
@@ -24,98 +20,87 @@ export interface OperatorEntry {
   readonly name?: string;
 }
 
-type Json = Record<string, unknown>;
+/** The recent-first admin lists. */
+export type AdminListCall = 'GET admin/audit' | 'GET admin/demands' | 'GET admin/consents';
 
-function configOf(key: string, body: { config: Json }): ConfigEntry {
-  return { key, value: body.config.value, version: Number(body.config.version) };
-}
-
-function promptOf(raw: Json): PromptVersion {
-  return {
-    id: String(raw.resourceId),
-    version: Number(raw.version),
-    content: String(raw.content ?? ''),
-    author: typeof raw.author === 'string' ? raw.author : undefined,
-    createdAt: typeof raw.createdAt === 'string' ? raw.createdAt : undefined,
-    rolledBackFrom: typeof raw.rolledBackFrom === 'number' ? raw.rolledBackFrom : undefined,
-  };
-}
-
-/** The admin calls the console makes, read into the shapes its screens use. */
+/** The admin calls the console makes. */
 export class AdminApi {
   constructor(private readonly api: OperatorApi) {}
 
-  async prompts(): Promise<PromptVersion[]> {
-    return (await this.api.admin<Page<Json>>('GET', 'prompts')).items.map(promptOf);
+  async prompts(): Promise<readonly PromptVersion[]> {
+    return (await this.api.request('GET admin/prompts')).items;
   }
 
   async prompt(id: string): Promise<PromptVersion> {
-    return promptOf((await this.api.admin<{ prompt: Json }>('GET', `prompts/${encodeURIComponent(id)}`)).prompt);
+    return (await this.api.request('GET admin/prompts/:id', { params: { id } })).prompt;
   }
 
-  async promptVersions(id: string): Promise<PromptVersion[]> {
-    return (await this.api.admin<Page<Json>>('GET', `prompts/${encodeURIComponent(id)}/versions?limit=100`)).items.map(promptOf);
+  async promptVersions(id: string): Promise<readonly PromptVersion[]> {
+    return (await this.api.request('GET admin/prompts/:id/versions', { params: { id }, query: { limit: 100 } })).items;
   }
 
   /** Compare-and-set: `expectedVersion` is the version edited (0 creates); a stale one is a 409. */
   async savePrompt(id: string, content: string, expectedVersion: number): Promise<PromptVersion> {
-    return promptOf((await this.api.admin<{ prompt: Json }>('PUT', `prompts/${encodeURIComponent(id)}`, { content, expectedVersion })).prompt);
+    return (await this.api.request('PUT admin/prompts/:id', { params: { id }, body: { content, expectedVersion } })).prompt;
   }
 
   /** A new version with the content of `targetVersion`. */
   async rollbackPrompt(id: string, targetVersion: number): Promise<PromptVersion> {
-    return promptOf((await this.api.admin<{ prompt: Json }>('POST', `prompts/${encodeURIComponent(id)}/rollback`, { targetVersion })).prompt);
+    return (await this.api.request('POST admin/prompts/:id/rollback', { params: { id }, body: { targetVersion } })).prompt;
   }
 
   /** A setting; one never written has value null and version 0. */
-  async config(key: string): Promise<ConfigEntry> {
-    return configOf(key, await this.api.admin<{ config: Json }>('GET', `config/${encodeURIComponent(key)}`));
+  async config(key: string): Promise<ConfigSetting> {
+    return (await this.api.request('GET admin/config/:key', { params: { key } })).config;
   }
 
   /** Compare-and-set: `expectedVersion` is the version read (0 creates). */
-  async saveConfig(key: string, value: unknown, expectedVersion: number): Promise<ConfigEntry> {
-    return configOf(key, await this.api.admin<{ config: Json }>('PUT', `config/${encodeURIComponent(key)}`, { value, expectedVersion }));
+  async saveConfig(key: string, value: unknown, expectedVersion: number): Promise<ConfigSetting> {
+    return (await this.api.request('PUT admin/config/:key', { params: { key }, body: { value, expectedVersion } })).config;
   }
 
-  /** A recent-first list (audit, demands, consents, dead letters). */
-  async list(path: string, cursor?: string): Promise<Page<Json>> {
-    const body = await this.api.admin<Page<Json>>('GET', cursor === undefined ? path : `${path}?cursor=${encodeURIComponent(cursor)}`);
-    return { items: body.items, cursor: body.cursor };
+  /** A page of a recent-first list. */
+  list<Call extends AdminListCall>(call: Call, cursor?: string): Promise<AnswerOf<Call>> {
+    return this.api.request(call, { query: { cursor } });
+  }
+
+  /** Every record in the dead-letter queue, inspected. */
+  deadLetters(): Promise<DeadLetters> {
+    return this.api.request('GET admin/dead-letters');
   }
 
   /** CRM rows in one status (the first page, up to 100). */
-  async crmRows(status: string): Promise<Page<Json>> {
-    const body = await this.api.admin<Page<Json>>('GET', `crm/${encodeURIComponent(status)}?limit=100`);
-    return { items: body.items, cursor: body.cursor };
+  crmRows(status: CrmSyncStatus): Promise<Page<CrmSyncRow>> {
+    return this.api.request('GET admin/crm/:status', { params: { status }, query: { limit: 100 } });
   }
 
-  retryCrm(sessionId: string): Promise<Json> {
-    return this.api.admin<Json>('POST', `crm/${encodeURIComponent(sessionId)}/retry`, {});
+  retryCrm(sessionId: string): Promise<CrmSyncAnswer> {
+    return this.api.request('POST admin/crm/:sessionId/retry', { params: { sessionId } });
   }
 
-  resolveCrm(sessionId: string, contactId: string, dealId: string): Promise<Json> {
-    return this.api.admin<Json>('POST', `crm/${encodeURIComponent(sessionId)}/resolve`, { contactId, dealId });
+  resolveCrm(sessionId: string, contactId: string, dealId: string): Promise<CrmSyncAnswer> {
+    return this.api.request('POST admin/crm/:sessionId/resolve', { params: { sessionId }, body: { contactId, dealId } });
   }
 
   /** Everything stored about one customer, as one document. */
-  exportCustomer(customerId: string): Promise<Json> {
-    return this.api.admin<Json>('GET', `customers/${encodeURIComponent(customerId)}/export`);
+  exportCustomer(customerId: string): Promise<CustomerExport> {
+    return this.api.request('GET admin/customers/:customerId/export', { params: { customerId } });
   }
 
   /** Erases one customer; `confirm` must repeat the id. Answers the audit's pseudonym. */
-  async eraseCustomer(customerId: string, confirm: string): Promise<{ customerPseudonym: string; deleted: Record<string, number> }> {
-    return (await this.api.admin<{ erasure: { customerPseudonym: string; deleted: Record<string, number> } }>('POST', `customers/${encodeURIComponent(customerId)}/erase`, { confirm })).erasure;
+  async eraseCustomer(customerId: string, confirm: string): Promise<ErasureAnswer['erasure']> {
+    return (await this.api.request('POST admin/customers/:customerId/erase', { params: { customerId }, body: { confirm } })).erasure;
   }
 
-  redrive(dryRun: boolean): Promise<Json> {
-    return this.api.admin<Json>('POST', 'dead-letters/redrive', { dryRun });
+  redrive(dryRun: boolean): Promise<RedriveAnswer> {
+    return this.api.request('POST admin/dead-letters/redrive', { body: { dryRun } });
   }
 }
 
 /** The `operators` setting (phone → entry) as rows. */
 export function operatorsOf(value: unknown): OperatorEntry[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
-  return Object.entries(value as Record<string, Json>)
+  return Object.entries(value as Record<string, JsonObject>)
     .filter(([, entry]) => entry !== null && typeof entry === 'object')
     .map(([phone, entry]) => ({ phone, role: entry.role === 'admin' ? 'admin' : 'operator', name: typeof entry.name === 'string' ? entry.name : undefined }) as const);
 }

@@ -1,4 +1,4 @@
-import type { ConversationDetail, ConversationSummary, ConversationView, HistoryEntry, Page, SessionState, SignedIn } from './api-types';
+import type { AnswerOf, ApiErrorBody, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, OperatorApiCall, Page, SignedInSession } from '../../lib/contract/operator-api';
 
 /** A call the API refused (`status`), or that never got an answer (`status` undefined). */
 export class ApiError extends Error {
@@ -13,7 +13,12 @@ export class ApiError extends Error {
   }
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** How to fill in a call's path: its `:name` segments, and the query. */
+export interface CallOptions<Call extends OperatorApiCall> {
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string | number | undefined>>;
+  readonly body?: BodyOf<Call>;
+}
 
 /**
  * The operator API over `fetch`. The session cookie is HttpOnly (the browser sends it); the CSRF
@@ -26,69 +31,69 @@ export class OperatorApi {
   constructor(private readonly onSessionLost: () => void) {}
 
   /** The signed-in operator, or undefined when there is no valid session. */
-  async currentSession(): Promise<SignedIn | undefined> {
+  async currentSession(): Promise<SignedInSession | undefined> {
     try {
-      return this.remember(await this.request<SignedIn>('GET', 'session', undefined, false));
+      return this.remember(await this.request('GET session', {}, false));
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return undefined;
       throw error;
     }
   }
 
-  async signIn(token: string): Promise<SignedIn> {
-    return this.remember(await this.request<SignedIn>('POST', 'session', { token }, false));
+  async signIn(token: string): Promise<SignedInSession> {
+    return this.remember(await this.request('POST session', { body: { token } }, false));
   }
 
   async signOut(): Promise<void> {
     try {
-      await this.request('DELETE', 'session', undefined, false);
+      await this.request('DELETE session', {}, false);
     } finally {
       this.csrfToken = undefined;
     }
   }
 
-  listConversations(state: SessionState): Promise<Page<ConversationSummary>> {
-    return this.request('GET', `conversations?state=${state}&limit=100`);
+  listConversations(state: ConversationState): Promise<Page<ConversationSummary>> {
+    return this.request('GET conversations', { query: { state, limit: 100 } });
   }
 
   conversation(customerId: string): Promise<ConversationDetail> {
-    return this.request('GET', `conversations/${encodeURIComponent(customerId)}?limit=50`);
+    return this.request('GET conversations/:customerId', { params: { customerId }, query: { limit: 50 } });
   }
 
   async act(customerId: string, action: 'claim' | 'release' | 'close'): Promise<ConversationView> {
-    return (await this.request<{ conversation: ConversationView }>('POST', `conversations/${encodeURIComponent(customerId)}/${action}`)).conversation;
+    return (await this.request(`POST conversations/:customerId/${action}`, { params: { customerId } })).conversation;
   }
 
   async reply(customerId: string, text: string): Promise<HistoryEntry> {
-    return (await this.request<{ message: HistoryEntry }>('POST', `conversations/${encodeURIComponent(customerId)}/messages`, { text })).message;
+    return (await this.request('POST conversations/:customerId/messages', { params: { customerId }, body: { text } })).message;
   }
 
-  setAvailability(available: boolean): Promise<{ available: boolean; since?: string }> {
-    return this.request('PUT', 'me/availability', { available });
+  setAvailability(available: boolean): Promise<Availability> {
+    return this.request('PUT me/availability', { body: { available } });
   }
 
-  /** An admin call (`/api/admin/…`). */
-  admin<T>(method: Method, path: string, body?: unknown): Promise<T> {
-    return this.request(method, `admin/${path}`, body);
-  }
-
-  private remember(session: SignedIn): SignedIn {
+  private remember(session: SignedInSession): SignedInSession {
     this.csrfToken = session.csrfToken;
     return session;
   }
 
-  private async request<T>(method: Method, path: string, body?: unknown, reportsSessionLoss = true): Promise<T> {
+  /** One call of the operator API (its key names the method and the path, the contract its body and answer). */
+  async request<Call extends OperatorApiCall>(call: Call, options: CallOptions<Call> = {}, reportsSessionLoss = true): Promise<AnswerOf<Call>> {
+    const [method, pattern] = call.split(' ');
+    const path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''));
+    const query = new URLSearchParams(Object.entries(options.query ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]]))).toString();
+    const { body } = options;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (method !== 'GET' && this.csrfToken !== undefined) headers['x-csrf-token'] = this.csrfToken;
     let response: Response;
     try {
-      response = await fetch(`/api/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin', cache: 'no-store' });
+      response = await fetch(`/api/${path}${query === '' ? '' : `?${query}`}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin', cache: 'no-store' });
     } catch {
       throw new ApiError(undefined, 'network', 'No answer from the server');
     }
-    const payload = (await response.json().catch(() => ({}))) as { error?: string; message?: string };
-    if (response.ok) return payload as T;
+    const payload = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
+    if (response.ok) return payload as AnswerOf<Call>;
     if (response.status === 401 && reportsSessionLoss) {
       this.csrfToken = undefined;
       this.onSessionLost();

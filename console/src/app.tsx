@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, OperatorApi } from './api';
-import type { SignedIn } from './api-types';
+import type { SignedInSession } from '../../lib/contract/operator-api';
 import { ConsoleContext } from './context';
 import { storedLanguage, storeLanguage, translator, type Language, type MessageKey, type Translate } from './i18n';
 import { explain, loginTokenOf, parseRoute, type Route } from './view-model';
 import { Shell } from './views/shell';
 
-type Auth = { readonly kind: 'booting' } | { readonly kind: 'signedOut'; readonly notice?: MessageKey; readonly failed?: boolean } | { readonly kind: 'signedIn'; readonly session: SignedIn };
+type Auth = { readonly kind: 'booting' } | { readonly kind: 'signedOut'; readonly notice?: MessageKey; readonly failed?: boolean } | { readonly kind: 'signedIn'; readonly session: SignedInSession };
 
 /** localStorage may be unavailable (private modes, blocked storage): the console then forgets the language. */
 function preferences(): Storage | undefined {

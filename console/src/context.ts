@@ -1,7 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { OperatorApi } from './api';
-import type { SignedIn } from './api-types';
+import type { SignedInSession } from '../../lib/contract/operator-api';
 import type { Language, Translate } from './i18n';
 
 /** What every screen of a signed-in console reads: words, the API, who is signed in. */
@@ -9,7 +9,7 @@ export interface ConsoleContextValue {
   readonly t: Translate;
   readonly language: Language;
   readonly api: OperatorApi;
-  readonly session: SignedIn;
+  readonly session: SignedInSession;
 }
 
 export const ConsoleContext = createContext<ConsoleContextValue | undefined>(undefined);

@@ -3,7 +3,7 @@
  * window, durations, prompt diffs and what to tell a person when a call is refused. Pure functions,
  * unit-tested without a DOM.
  */
-import type { ConversationSummary, HistoryEntry } from './api-types';
+import type { ConversationSummary, HistoryEntry } from '../../lib/contract/operator-api';
 
 export type InboxTab = 'waiting' | 'mine' | 'open';
 export const INBOX_TABS: readonly InboxTab[] = ['waiting', 'mine', 'open'];

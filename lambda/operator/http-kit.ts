@@ -65,15 +65,28 @@ export function cookie(event: APIGatewayProxyEventV2, name: string): string | un
 
 export type FieldType = 'string' | 'boolean' | 'integer' | 'any';
 
-export interface BodySchema {
-  readonly [field: string]: { readonly type: FieldType; readonly required?: boolean; readonly maxLength?: number };
+/** The field type that reads a value of type `Value` (`integer` for numbers: the API takes whole numbers only). */
+type FieldTypeOf<Value> = unknown extends Value ? 'any' : Value extends string ? 'string' : Value extends boolean ? 'boolean' : Value extends number ? 'integer' : never;
+
+interface FieldRule {
+  readonly type: FieldType;
+  readonly required?: boolean;
+  readonly maxLength?: number;
 }
+
+/**
+ * How to read each field of a body of type `Body`: every field of it, of its type, required
+ * exactly when `Body` requires it. A schema that misses or mistypes a field does not compile.
+ */
+export type BodySchema<Body> = {
+  readonly [Field in keyof Body]-?: { readonly type: FieldTypeOf<Body[Field]>; readonly maxLength?: number } & ({} extends Pick<Body, Field> ? { readonly required?: false } : { readonly required: true });
+};
 
 /**
  * The request's JSON object, checked against `schema`: 413 when too large, 415 when not JSON,
  * 400 for bad JSON, a non-object, an unknown field, a missing or mistyped field.
  */
-export function jsonBody(event: APIGatewayProxyEventV2, schema: BodySchema): Record<string, unknown> {
+export function jsonBody<Body>(event: APIGatewayProxyEventV2, schema: BodySchema<Body>): Body {
   const raw = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
   if (raw.length > MAX_BODY_BYTES) throw new HttpError(413, 'payload_too_large', `The body may be at most ${MAX_BODY_BYTES} bytes`);
   if (!/^application\/json\s*(;|$)/i.test(header(event, 'content-type') ?? '')) throw new HttpError(415, 'unsupported_media_type', 'Send the body as application/json');
@@ -86,7 +99,7 @@ export function jsonBody(event: APIGatewayProxyEventV2, schema: BodySchema): Rec
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new HttpError(400, 'bad_body', 'The body must be a JSON object');
   const body = parsed as Record<string, unknown>;
   for (const field of Object.keys(body)) if (!Object.hasOwn(schema, field)) throw new HttpError(400, 'unknown_field', `Unknown field "${field.slice(0, 64)}"`);
-  for (const [field, rule] of Object.entries(schema)) {
+  for (const [field, rule] of Object.entries<FieldRule>(schema)) {
     const value = body[field];
     if (value === undefined) {
       if (rule.required) throw new HttpError(400, 'missing_field', `Field "${field}" is required`);
@@ -97,7 +110,7 @@ export function jsonBody(event: APIGatewayProxyEventV2, schema: BodySchema): Rec
       throw new HttpError(400, 'bad_field', `Field "${field}" may be at most ${rule.maxLength} characters`);
     }
   }
-  return body;
+  return body as Body;
 }
 
 function hasType(value: unknown, type: FieldType): boolean {

@@ -3,13 +3,14 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { CUSTOM_METRICS } from '../../lib/contract';
+import type { AnswerOf, BodyOf, OperatorApiCall, SignedInSession } from '../../lib/contract/operator-api';
 import type { OperatorConversations } from '../core/application/operator/operator-conversations';
 import { OperatorActionError, type OperatorFailureReason } from '../core/application/operator/operator-errors';
 import type { OperatorSignIn, SignedInOperator } from '../core/application/operator/operator-sign-in';
 import { IllegalStateTransitionError, InvalidCursorError } from '../core/domain/errors';
 import { isSessionState } from '../core/domain/session';
 import type { Clock } from '../core/ports/clock';
-import { cookie, errorResponse, header, HttpError, json, jsonBody, requireNoBody, type HttpResponse } from './http-kit';
+import { type BodySchema, cookie, errorResponse, header, HttpError, json, jsonBody, requireNoBody, type HttpResponse } from './http-kit';
 import { LoginRateLimiter } from './login-rate-limiter';
 import type { ConsoleSite } from './static-console';
 
@@ -33,25 +34,56 @@ const MAX_PAGE = 100;
 
 export type Access = 'public' | 'operator' | 'admin';
 
-export interface RouteContext {
+export interface RouteContext<Call extends OperatorApiCall> {
   readonly event: APIGatewayProxyEventV2;
   readonly params: Readonly<Record<string, string>>;
   /** Present on `operator` and `admin` routes (see {@link signedInOf}). */
   readonly signedIn?: SignedInOperator;
+  /** The call's JSON body, read with `schema` (see `jsonBody`). */
+  body(schema: BodySchema<BodyOf<Call>>): BodyOf<Call>;
 }
 
 /** The signed-in operator of an `operator` or `admin` route. */
-export function signedInOf(context: RouteContext): SignedInOperator {
+export function signedInOf(context: { readonly signedIn?: SignedInOperator }): SignedInOperator {
   if (context.signedIn === undefined) throw new HttpError(401, 'not_signed_in', 'Sign in first');
   return context.signedIn;
 }
 
+/** What a route answers: the call's answer body, its status and the cookies to set. */
+export interface Answer<Body> {
+  readonly statusCode: 200 | 201;
+  readonly body: Body;
+  readonly cookies?: string[];
+}
+
+export function ok<Body>(body: Body, cookies?: string[]): Answer<Body> {
+  return { statusCode: 200, body, cookies };
+}
+
+export function created<Body>(body: Body): Answer<Body> {
+  return { statusCode: 201, body };
+}
+
+/** One call of the operator API (see {@link route}). */
 export interface Route {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** Segments after `/api/`; `:name` captures one id segment. */
-  readonly path: string;
+  readonly call: OperatorApiCall;
   readonly access: Access;
-  handle(context: RouteContext): Promise<HttpResponse>;
+  handle(event: APIGatewayProxyEventV2, params: Readonly<Record<string, string>>, signedIn: SignedInOperator | undefined): Promise<HttpResponse>;
+}
+
+/**
+ * The route of `call` (docs/OPERATOR-API.md): its handler answers the call's answer type of the
+ * operator API contract and reads the call's body type, so the compiler holds both to it.
+ */
+export function route<Call extends OperatorApiCall>(call: Call, access: Access, handle: (context: RouteContext<Call>) => Promise<Answer<AnswerOf<Call>>>): Route {
+  return {
+    call,
+    access,
+    async handle(event, params, signedIn) {
+      const answer = await handle({ event, params, signedIn, body: (schema) => jsonBody(event, schema) });
+      return json(answer.statusCode, answer.body, { cookies: answer.cookies });
+    },
+  };
 }
 
 export interface OperatorHttpDependencies {
@@ -92,7 +124,7 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
     return `${SESSION_COOKIE}=${token}; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=${maxAge}`;
   };
   const clearedCookie = `${SESSION_COOKIE}=; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=0`;
-  const sessionView = ({ operator, session }: SignedInOperator) => ({
+  const sessionAnswer = ({ operator, session }: SignedInOperator): SignedInSession => ({
     operator: { phone: operator.phone, name: operator.name },
     role: operator.role,
     csrfToken: session.csrfToken,
@@ -100,115 +132,84 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
   });
 
   /** Claim, release and close take no body and answer the conversation as the transition left it. */
-  const conversationTransition = (action: 'claim' | 'release' | 'close'): Route => ({
-    method: 'POST',
-    path: `conversations/:customerId/${action}`,
-    access: 'operator',
-    handle: async (context) => {
+  const conversationTransition = (action: 'claim' | 'release' | 'close') =>
+    route(`POST conversations/:customerId/${action}`, 'operator', async (context) => {
       requireEmptyObjectOrNoBody(context.event);
-      return json(200, { conversation: await conversations[action](signedInOf(context).operator, context.params.customerId) });
-    },
-  });
+      return ok({ conversation: await conversations[action](signedInOf(context).operator, context.params.customerId) });
+    });
 
   const routes: Route[] = [
-    {
-      method: 'POST',
-      path: 'session',
-      access: 'public',
-      async handle({ event }) {
-        const source = event.requestContext?.http?.sourceIp ?? 'unknown';
-        const retryAfter = limiter.retryAfter(source);
-        if (retryAfter !== undefined) throw new HttpError(429, 'too_many_attempts', 'Too many sign-in attempts; wait and use a fresh link', { 'retry-after': String(retryAfter) });
-        const { token } = jsonBody(event, { token: { type: 'string', required: true, maxLength: 256 } });
-        const created = await signIn.signIn(token);
-        if (created === undefined) {
-          limiter.recordFailure(source);
-          metrics.addMetric(CUSTOM_METRICS.operatorSignInRefused, MetricUnit.Count, 1);
-          throw new HttpError(401, 'invalid_token', 'The link is wrong, used or expired; send "login" on WhatsApp for a new one');
-        }
-        metrics.addMetric(CUSTOM_METRICS.operatorSignIn, MetricUnit.Count, 1);
-        return json(200, sessionView(created), { cookies: [sessionCookie(created.sessionToken, created.session.expiresAt)] });
-      },
-    },
-    { method: 'GET', path: 'session', access: 'operator', handle: async (context) => json(200, sessionView(signedInOf(context))) },
-    {
-      method: 'DELETE',
-      path: 'session',
-      access: 'operator',
-      async handle(context) {
-        await signIn.signOut(signedInOf(context));
-        return json(200, { signedOut: true }, { cookies: [clearedCookie] });
-      },
-    },
-    {
-      method: 'GET',
-      path: 'conversations',
-      access: 'operator',
-      async handle({ event }) {
-        const state = event.queryStringParameters?.state ?? 'AWAITING_HUMAN';
-        if (!isSessionState(state)) throw new HttpError(400, 'bad_query', 'state must be one of NEW, QUALIFYING, AWAITING_HUMAN, HUMAN_ACTIVE, CLOSED');
-        return json(200, await conversations.list(state, pageOf(event)));
-      },
-    },
-    {
-      method: 'GET',
-      path: 'conversations/:customerId',
-      access: 'operator',
-      async handle({ event, params }) {
-        const { conversation, history } = await conversations.get(params.customerId, pageOf(event));
-        return json(200, { conversation, messages: history.items, cursor: history.cursor });
-      },
-    },
+    route('POST session', 'public', async ({ event, body }) => {
+      const source = event.requestContext?.http?.sourceIp ?? 'unknown';
+      const retryAfter = limiter.retryAfter(source);
+      if (retryAfter !== undefined) throw new HttpError(429, 'too_many_attempts', 'Too many sign-in attempts; wait and use a fresh link', { 'retry-after': String(retryAfter) });
+      const { token } = body({ token: { type: 'string', required: true, maxLength: 256 } });
+      const signedIn = await signIn.signIn(token);
+      if (signedIn === undefined) {
+        limiter.recordFailure(source);
+        metrics.addMetric(CUSTOM_METRICS.operatorSignInRefused, MetricUnit.Count, 1);
+        throw new HttpError(401, 'invalid_token', 'The link is wrong, used or expired; send "login" on WhatsApp for a new one');
+      }
+      metrics.addMetric(CUSTOM_METRICS.operatorSignIn, MetricUnit.Count, 1);
+      return ok(sessionAnswer(signedIn), [sessionCookie(signedIn.sessionToken, signedIn.session.expiresAt)]);
+    }),
+    route('GET session', 'operator', async (context) => ok(sessionAnswer(signedInOf(context)))),
+    route('DELETE session', 'operator', async (context) => {
+      await signIn.signOut(signedInOf(context));
+      return ok({ signedOut: true }, [clearedCookie]);
+    }),
+    route('GET conversations', 'operator', async ({ event }) => {
+      const state = event.queryStringParameters?.state ?? 'AWAITING_HUMAN';
+      if (!isSessionState(state)) throw new HttpError(400, 'bad_query', 'state must be one of NEW, QUALIFYING, AWAITING_HUMAN, HUMAN_ACTIVE, CLOSED');
+      return ok(await conversations.list(state, pageOf(event)));
+    }),
+    route('GET conversations/:customerId', 'operator', async ({ event, params }) => {
+      const { conversation, history } = await conversations.get(params.customerId, pageOf(event));
+      return ok({ conversation, messages: history.items, cursor: history.cursor });
+    }),
     conversationTransition('claim'),
-    {
-      method: 'POST',
-      path: 'conversations/:customerId/messages',
-      access: 'operator',
-      async handle(context) {
-        const { text } = jsonBody(context.event, { text: { type: 'string', required: true, maxLength: MAX_REPLY_CHARS } });
-        if ((text as string).trim() === '') throw new HttpError(400, 'bad_field', 'Field "text" must not be blank');
-        return json(201, { message: await conversations.reply(signedInOf(context).operator, context.params.customerId, text as string) });
-      },
-    },
+    route('POST conversations/:customerId/messages', 'operator', async (context) => {
+      const { text } = context.body({ text: { type: 'string', required: true, maxLength: MAX_REPLY_CHARS } });
+      if (text.trim() === '') throw new HttpError(400, 'bad_field', 'Field "text" must not be blank');
+      return created({ message: await conversations.reply(signedInOf(context).operator, context.params.customerId, text) });
+    }),
     conversationTransition('release'),
     conversationTransition('close'),
-    {
-      method: 'PUT',
-      path: 'me/availability',
-      access: 'operator',
-      async handle(context) {
-        const { available } = jsonBody(context.event, { available: { type: 'boolean', required: true } });
-        return json(200, await conversations.setAvailability(signedInOf(context).operator, available as boolean));
-      },
-    },
+    route('PUT me/availability', 'operator', async (context) => {
+      const { available } = context.body({ available: { type: 'boolean', required: true } });
+      return ok(await conversations.setAvailability(signedInOf(context).operator, available));
+    }),
     ...(deps.extraRoutes ?? []),
   ];
-  const compiled = routes.map((route) => ({ route, segments: route.path.split('/') }));
+  const compiled = routes.map((declared) => {
+    const [method, path] = declared.call.split(' ');
+    return { route: declared, method, segments: path.split('/') };
+  });
 
-  async function authenticate(event: APIGatewayProxyEventV2, route: Route): Promise<SignedInOperator> {
+  async function authenticate(event: APIGatewayProxyEventV2, method: string, access: Access): Promise<SignedInOperator> {
     const signedIn = await signIn.authenticate(cookie(event, SESSION_COOKIE));
     if (signedIn === undefined) throw new HttpError(401, 'not_signed_in', 'Sign in first: send "login" to the business number on WhatsApp');
-    if (route.method !== 'GET' && !sameSecret(header(event, CSRF_HEADER), signedIn.session.csrfToken)) {
+    if (method !== 'GET' && !sameSecret(header(event, CSRF_HEADER), signedIn.session.csrfToken)) {
       throw new HttpError(403, 'bad_csrf_token', `Send the session's CSRF token in the ${CSRF_HEADER} header`);
     }
-    if (route.access === 'admin' && signedIn.operator.role !== 'admin') throw new HttpError(403, 'admin_only', 'Only admins may do this');
+    if (access === 'admin' && signedIn.operator.role !== 'admin') throw new HttpError(403, 'admin_only', 'Only admins may do this');
     return signedIn;
   }
 
   async function serveApi(event: APIGatewayProxyEventV2, method: string, segments: string[]): Promise<HttpResponse> {
-    const matching = compiled.flatMap(({ route, segments: pattern }) => {
-      const params = matchPath(pattern, segments);
-      return params === undefined ? [] : [{ route, params }];
+    const matching = compiled.flatMap((candidate) => {
+      const params = matchPath(candidate.segments, segments);
+      return params === undefined ? [] : [{ ...candidate, params }];
     });
     if (matching.length === 0) throw new HttpError(404, 'not_found', 'No such API call');
-    const found = matching.find(({ route }) => route.method === method);
+    const found = matching.find((candidate) => candidate.method === method);
     if (found === undefined) {
-      const allow = matching.map(({ route }) => route.method).join(', ');
+      const allow = matching.map((candidate) => candidate.method).join(', ');
       throw new HttpError(405, 'method_not_allowed', `Use ${allow}`, { allow });
     }
-    if (found.route.method === 'GET' || found.route.method === 'DELETE') requireNoBody(event);
-    const signedIn = found.route.access === 'public' ? undefined : await authenticate(event, found.route);
-    return found.route.handle({ event, params: found.params, signedIn });
+    if (method === 'GET' || method === 'DELETE') requireNoBody(event);
+    const signedIn = found.route.access === 'public' ? undefined : await authenticate(event, method, found.route.access);
+    return found.route.handle(event, found.params, signedIn);
   }
 
   return async (event) => {

@@ -1,6 +1,6 @@
 import { CustomerDataRights, ErasureIncompleteError, InvalidCustomerIdError } from '../core/application/privacy/customer-data-rights';
-import { HttpError, json, jsonBody } from './http-kit';
-import { type Route, signedInOf } from './operator-http';
+import { HttpError } from './http-kit';
+import { ok, route, type Route, signedInOf } from './operator-http';
 
 /**
  * The data subject's rights, for admins: export one customer's data, and erase it. The erase body
@@ -8,23 +8,13 @@ import { type Route, signedInOf } from './operator-http';
  */
 export function privacyRoutes(rights: CustomerDataRights): Route[] {
   return [
-    {
-      method: 'GET',
-      path: 'admin/customers/:customerId/export',
-      access: 'admin',
-      handle: async (context) => json(200, await asHttp(() => rights.export(context.params.customerId, signedInOf(context).operator.phone))),
-    },
-    {
-      method: 'POST',
-      path: 'admin/customers/:customerId/erase',
-      access: 'admin',
-      async handle(context) {
-        const { confirm } = jsonBody(context.event, { confirm: { type: 'string', required: true, maxLength: 200 } });
-        const { customerId } = context.params;
-        if (confirm !== customerId) throw new HttpError(400, 'bad_field', 'Field "confirm" must repeat the customer id being erased');
-        return json(200, { erasure: await asHttp(() => rights.erase(customerId, signedInOf(context).operator.phone)) });
-      },
-    },
+    route('GET admin/customers/:customerId/export', 'admin', async (context) => ok(await asHttp(() => rights.export(context.params.customerId, signedInOf(context).operator.phone)))),
+    route('POST admin/customers/:customerId/erase', 'admin', async (context) => {
+      const { confirm } = context.body({ confirm: { type: 'string', required: true, maxLength: 200 } });
+      const { customerId } = context.params;
+      if (confirm !== customerId) throw new HttpError(400, 'bad_field', 'Field "confirm" must repeat the customer id being erased');
+      return ok({ erasure: await asHttp(() => rights.erase(customerId, signedInOf(context).operator.phone)) });
+    }),
   ];
 }
 

@@ -1,4 +1,4 @@
-import type { ConversationSummary, HistoryEntry } from '../../console/src/api-types';
+import type { ConversationSummary, HistoryEntry } from '../../lib/contract/operator-api';
 import { formatDuration, storedLanguage, storeLanguage, translator, type PreferenceStore } from '../../console/src/i18n';
 import { startPolling, type VisibilitySource } from '../../console/src/polling';
 import { durationOf, explain, hrefOf, inboxTabs, lineDiff, loginTokenOf, parseRoute, serviceWindowOf, type Route } from '../../console/src/view-model';
@@ -53,7 +53,7 @@ describe('inbox tabs', () => {
 
 describe('durations and the 24-hour window', () => {
   const now = new Date('2026-11-30T12:00:00Z');
-  const entry = (direction: HistoryEntry['direction'], at: string): HistoryEntry => ({ messageId: at, direction, role: direction === 'inbound' ? 'user' : 'assistant', text: '', at });
+  const entry = (direction: HistoryEntry['direction'], at: string): HistoryEntry => ({ messageId: at, sessionId: 's1', direction, role: direction === 'inbound' ? 'user' : 'assistant', text: '', at });
 
   it('splits a span into days, hours and minutes and words it', () => {
     expect(durationOf(((26 * 60) + 7) * 60_000 + 59_000)).toEqual({ days: 1, hours: 2, minutes: 7 });

@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'preact/hooks';
+import type { CrmSyncRow, Page } from '../../../lib/contract/operator-api';
 import { AdminApi } from '../admin-api';
 import { useConsole } from '../context';
 import { describeFailure, FeedbackLine, LoadError, Section, useRemote, type Feedback } from './common';
 
 type ProblemStatus = 'BLOCKED' | 'UNCERTAIN';
-type Row = Record<string, unknown>;
 
 /**
  * Conversations whose CRM sync needs a person: BLOCKED (the CRM refused them, or they ran out of
@@ -27,9 +27,8 @@ export function CrmScreen() {
     }
     await Promise.all([blocked.reload(), uncertain.reload()]);
   };
-  const retry = (row: Row) => act(() => admin.retryCrm(String(row.sessionId)), t('crm.retried', { session: String(row.sessionId) }));
-  const resolve = (row: Row, contactId: string, dealId: string) =>
-    act(() => admin.resolveCrm(String(row.sessionId), contactId, dealId), t('crm.resolved', { session: String(row.sessionId) }));
+  const retry = (row: CrmSyncRow) => act(() => admin.retryCrm(row.sessionId), t('crm.retried', { session: row.sessionId }));
+  const resolve = (row: CrmSyncRow, contactId: string, dealId: string) => act(() => admin.resolveCrm(row.sessionId, contactId, dealId), t('crm.resolved', { session: row.sessionId }));
 
   return (
     <Section heading={t('crm.heading')}>
@@ -43,9 +42,9 @@ export function CrmScreen() {
 
 function CrmRows(props: {
   readonly status: ProblemStatus;
-  readonly remote: { readonly data?: { readonly items: readonly Row[] }; readonly error?: unknown };
-  readonly onRetry: (row: Row) => Promise<void>;
-  readonly onResolve?: (row: Row, contactId: string, dealId: string) => Promise<void>;
+  readonly remote: { readonly data?: Page<CrmSyncRow>; readonly error?: unknown };
+  readonly onRetry: (row: CrmSyncRow) => Promise<void>;
+  readonly onResolve?: (row: CrmSyncRow, contactId: string, dealId: string) => Promise<void>;
 }) {
   const { t } = useConsole();
   const heading = t(props.status === 'BLOCKED' ? 'crm.blocked' : 'crm.uncertain');
@@ -61,12 +60,11 @@ function CrmRows(props: {
       ) : (
         <ul class="crm-rows">
           {items.map((row) => (
-            <li key={String(row.sessionId)} aria-label={String(row.sessionId)}>
+            <li key={row.sessionId} aria-label={row.sessionId}>
               <p>
-                <strong>{String(row.customerId)}</strong> · {String((row.desired as { deal?: { stage?: unknown } } | undefined)?.deal?.stage ?? '')} ·{' '}
-                {t('crm.attempts', { attempts: Number(row.attempts ?? 0) })}
+                <strong>{row.customerId}</strong> · {String(row.desired.deal.stage ?? '')} · {t('crm.attempts', { attempts: row.attempts })}
               </p>
-              {row.lastError !== undefined && <p class="crm-error">{String(row.lastError)}</p>}
+              {row.lastError !== undefined && <p class="crm-error">{row.lastError}</p>}
               <button type="button" onClick={() => props.onRetry(row)}>
                 {t('crm.retry')}
               </button>

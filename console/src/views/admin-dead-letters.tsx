@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
+import type { RedriveAnswer } from '../../../lib/contract/operator-api';
 import { AdminApi } from '../admin-api';
 import { useConsole } from '../context';
 import { DataTable } from './admin-lists';
@@ -11,8 +12,8 @@ import { describeFailure, FeedbackLine, LoadError, Section, useRemote, type Feed
 export function DeadLettersScreen() {
   const { t, api } = useConsole();
   const admin = useMemo(() => new AdminApi(api), [api]);
-  const { data, error, reload } = useRemote(() => admin.list('dead-letters'), []);
-  const [dryRun, setDryRun] = useState<Record<string, unknown> | undefined>(undefined);
+  const { data, error, reload } = useRemote(() => admin.deadLetters(), []);
+  const [dryRun, setDryRun] = useState<RedriveAnswer | undefined>(undefined);
   const [feedback, setFeedback] = useState<Feedback>(undefined);
   // Reading the queue hides its records for a moment (an SQS receive): while a dry run or the list's
   // refresh holds them, a redrive would find nothing, so the buttons wait for it.

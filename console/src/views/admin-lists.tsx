@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { AdminApi } from '../admin-api';
-import type { Page } from '../api-types';
+import type { Page } from '../../../lib/contract/operator-api';
 import { useConsole } from '../context';
 import type { MessageKey } from '../i18n';
 import type { AdminScreen } from '../view-model';
@@ -8,12 +8,12 @@ import { LoadError, Section, useRemote } from './common';
 
 type ListScreen = Exclude<AdminScreen, 'prompts' | 'operators' | 'config' | 'dead-letters' | 'crm' | 'customers'>;
 
-type Loader = (admin: AdminApi, cursor?: string) => Promise<Page<Record<string, unknown>>>;
+type Loader = (admin: AdminApi, cursor?: string) => Promise<Page<object>>;
 
 const LISTS: Record<ListScreen, { readonly load: Loader; readonly heading: MessageKey }> = {
-  demands: { load: (admin, cursor) => admin.list('demands', cursor), heading: 'list.demands' },
-  consents: { load: (admin, cursor) => admin.list('consents', cursor), heading: 'list.consents' },
-  audit: { load: (admin, cursor) => admin.list('audit', cursor), heading: 'list.audit' },
+  demands: { load: (admin, cursor) => admin.list('GET admin/demands', cursor), heading: 'list.demands' },
+  consents: { load: (admin, cursor) => admin.list('GET admin/consents', cursor), heading: 'list.consents' },
+  audit: { load: (admin, cursor) => admin.list('GET admin/audit', cursor), heading: 'list.audit' },
 };
 
 /** A recent-first, read-only admin list, as a table whose columns are the items' fields. */
@@ -22,7 +22,7 @@ export function AdminListScreen({ screen }: { readonly screen: ListScreen }) {
   const admin = useMemo(() => new AdminApi(api), [api]);
   const { load, heading } = LISTS[screen];
   const { data, error } = useRemote(() => load(admin), [screen]);
-  const [more, setMore] = useState<{ readonly items: readonly Record<string, unknown>[]; readonly cursor?: string } | undefined>(undefined);
+  const [more, setMore] = useState<Page<object> | undefined>(undefined);
   const items = [...(data?.items ?? []), ...(more?.items ?? [])];
   const cursor = more === undefined ? data?.cursor : more.cursor;
   const loadMore = async () => {
@@ -43,10 +43,11 @@ export function AdminListScreen({ screen }: { readonly screen: ListScreen }) {
 }
 
 /** Rows of JSON objects: one column per field seen, nested values shown as JSON. */
-export function DataTable({ caption, items }: { readonly caption: string; readonly items: readonly Record<string, unknown>[] }) {
+export function DataTable({ caption, items }: { readonly caption: string; readonly items: readonly object[] }) {
   const { t } = useConsole();
   if (items.length === 0) return <p>{t('list.empty')}</p>;
-  const columns = [...new Set(items.flatMap((item) => Object.keys(item)))];
+  const rows = items.map((item) => new Map(Object.entries(item)));
+  const columns = [...new Set(rows.flatMap((row) => [...row.keys()]))];
   return (
     <div class="table-scroll" tabIndex={0} role="region" aria-label={caption}>
       <table>
@@ -59,10 +60,10 @@ export function DataTable({ caption, items }: { readonly caption: string; readon
           </tr>
         </thead>
         <tbody>
-          {items.map((item) => (
+          {rows.map((row) => (
             <tr>
               {columns.map((column) => (
-                <td>{cellText(item[column])}</td>
+                <td>{cellText(row.get(column))}</td>
               ))}
             </tr>
           ))}

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
-import { AdminApi, type PromptVersion } from '../admin-api';
+import type { PromptVersion } from '../../../lib/contract/operator-api';
+import { AdminApi } from '../admin-api';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
 import { lineDiff } from '../view-model';
@@ -13,7 +14,7 @@ export function PromptsScreen() {
   const admin = useMemo(() => new AdminApi(api), [api]);
   const { data: prompts, error } = useRemote(() => admin.prompts(), []);
   const [selected, setSelected] = useState(AGENT_PROMPT_ID);
-  const ids = [...new Set([AGENT_PROMPT_ID, ...(prompts ?? []).map((prompt) => prompt.id)])];
+  const ids = [...new Set([AGENT_PROMPT_ID, ...(prompts ?? []).map((prompt) => prompt.resourceId)])];
   return (
     <Section heading={t('prompts.heading')}>
       <LoadError error={error} />
@@ -35,7 +36,7 @@ export function PromptsScreen() {
 function PromptEditor({ admin, id }: { readonly admin: AdminApi; readonly id: string }) {
   const { t, language } = useConsole();
   const { data, reload } = useRemote(async () => {
-    const [current, versions] = await Promise.all([admin.prompt(id).catch(absentWhenNotFound), admin.promptVersions(id).catch(() => [] as PromptVersion[])]);
+    const [current, versions] = await Promise.all([admin.prompt(id).catch(absentWhenNotFound), admin.promptVersions(id).catch((): readonly PromptVersion[] => [])]);
     return { current, versions };
   }, [id]);
   const [draft, setDraft] = useState<string | undefined>(undefined);
@@ -82,8 +83,7 @@ function PromptEditor({ admin, id }: { readonly admin: AdminApi; readonly id: st
           <li>
             <span>
               {t('prompts.version', { version: version.version })}
-              {version.createdAt !== undefined && ` · ${formatTime(version.createdAt, language)}`}
-              {version.author !== undefined && ` · ${version.author}`}
+              {` · ${formatTime(version.createdAt, language)} · ${version.author}`}
             </span>
             {current !== undefined && version.version !== current.version && (
               <span class="version-actions">

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ConversationView, HistoryEntry, SessionState } from '../api-types';
+import type { ConversationState, ConversationView, HistoryEntry } from '../../../lib/contract/operator-api';
 import { useConsole } from '../context';
 import { formatDuration, type MessageKey } from '../i18n';
 import { durationOf, hrefOf, serviceWindowOf } from '../view-model';
@@ -177,14 +177,14 @@ function Qualification({ conversation }: { readonly conversation: ConversationVi
 
 interface ReplyBoxProps {
   readonly messages: readonly HistoryEntry[];
-  readonly state: SessionState;
+  readonly state: ConversationState;
   readonly mine: boolean;
   readonly onSend: (text: string) => void;
 }
 
 /** The reply box, with the state of WhatsApp's 24-hour window that decides whether text can go out. */
 /** Why there is no reply box, by the conversation's state. */
-const NO_REPLY_REASONS: Record<SessionState, MessageKey> = {
+const NO_REPLY_REASONS: Record<ConversationState, MessageKey> = {
   AWAITING_HUMAN: 'conversation.claimFirst',
   HUMAN_ACTIVE: 'conversation.otherOperator',
   NEW: 'conversation.withAgent',

@@ -1,8 +1,11 @@
-import { OPEN_STATES, type ConversationSummary } from '../api-types';
+import type { ConversationState, ConversationSummary } from '../../../lib/contract/operator-api';
 import { useConsole } from '../context';
 import { formatDuration, type MessageKey } from '../i18n';
 import { durationOf, hrefOf, inboxTabs, INBOX_TABS, type InboxTab } from '../view-model';
 import { LoadError, useRemote } from './common';
+
+/** The states of a conversation that is not over. */
+const OPEN_STATES: readonly ConversationState[] = ['AWAITING_HUMAN', 'HUMAN_ACTIVE', 'QUALIFYING', 'NEW'];
 
 const TAB_LABELS: Record<InboxTab, MessageKey> = { waiting: 'inbox.tab.waiting', mine: 'inbox.tab.mine', open: 'inbox.tab.open' };
 const EMPTY_LABELS: Record<InboxTab, MessageKey> = { waiting: 'inbox.empty.waiting', mine: 'inbox.empty.mine', open: 'inbox.empty.open' };

@@ -1,0 +1,362 @@
+/**
+ * The operator API (docs/OPERATOR-API.md): the body and the answer of every `/api/*` call, as the
+ * operator function sends them and the console reads them. Types only, CDK-free and DOM-free: the
+ * console imports it with `import type`, so no server code reaches the browser bundle, and the
+ * function's routes are declared by their key in {@link OperatorApiCalls}, so an answer that misses
+ * a field, or a body schema that misses one, does not compile.
+ * Internal: not part of the jsii API.
+ */
+
+/** ISO-8601 UTC with microseconds. */
+export type Timestamp = string;
+
+/** A JSON object whose fields the API does not fix (qualification data, a setting's details…). */
+export interface JsonObject {
+  readonly [field: string]: unknown;
+}
+
+/** A table item as the runtime stored it (docs/DESIGN.md#data-model): shown, not interpreted, by the console. */
+export type StoredItem = object;
+
+/** One page of a list: pass `cursor` back unchanged for the next; it is absent on the last page. */
+export interface Page<Item> {
+  readonly items: readonly Item[];
+  readonly cursor?: string;
+}
+
+/** What every refused call answers. */
+export interface ApiErrorBody {
+  readonly error: string;
+  readonly message: string;
+}
+
+export type ConversationState = 'NEW' | 'QUALIFYING' | 'AWAITING_HUMAN' | 'HUMAN_ACTIVE' | 'CLOSED';
+export type OperatorRole = 'operator' | 'admin';
+export type MessageRole = 'user' | 'assistant' | 'operator' | 'system';
+
+// ---- Signing in --------------------------------------------------------------------------------------
+
+export interface SignInRequest {
+  /** The part of the login link after `#`. */
+  readonly token: string;
+}
+
+/** The signed-in operator: the answer of `POST` and `GET /api/session`, the console's boot call. */
+export interface SignedInSession {
+  readonly operator: { readonly phone: string; readonly name?: string };
+  readonly role: OperatorRole;
+  /** Sent back in `X-CSRF-Token` on every call that is not a `GET`. */
+  readonly csrfToken: string;
+  readonly expiresAt: Timestamp;
+  /** Present when the API reports the operator's declared availability. */
+  readonly available?: boolean;
+}
+
+export interface SignedOut {
+  readonly signedOut: true;
+}
+
+// ---- Conversations -----------------------------------------------------------------------------------
+
+/** One row of the inbox. */
+export interface ConversationSummary {
+  readonly customerId: string;
+  readonly displayName?: string;
+  readonly state: ConversationState;
+  readonly assignedTo?: string;
+  readonly waitingSince?: Timestamp;
+  readonly lastMessage?: { readonly role: MessageRole; readonly preview: string; readonly at: Timestamp };
+  readonly updatedAt: Timestamp;
+}
+
+/** The customer's active session. */
+export interface ConversationView extends Omit<ConversationSummary, 'lastMessage'> {
+  readonly sessionId: string;
+  readonly qualificationData: JsonObject;
+  readonly createdAt: Timestamp;
+}
+
+/** One message of the customer's history (across sessions). */
+export interface HistoryEntry {
+  readonly messageId: string;
+  readonly sessionId: string;
+  readonly direction: 'inbound' | 'outbound';
+  /** `system`: texts the pipeline sent, such as "nobody is available". */
+  readonly role: MessageRole;
+  readonly text: string;
+  readonly at: Timestamp;
+  /** `superseded` replies were never sent. */
+  readonly deliveryStatus?: 'pending_send' | 'sent' | 'superseded' | 'failed_permanent';
+  readonly operatorPhone?: string;
+}
+
+export interface ConversationDetail {
+  readonly conversation: ConversationView;
+  /** Newest first, paginated. */
+  readonly messages: readonly HistoryEntry[];
+  readonly cursor?: string;
+}
+
+/** The answer of claim, release and close: the conversation as the transition left it. */
+export interface ConversationAnswer {
+  readonly conversation: ConversationView;
+}
+
+export interface ReplyRequest {
+  /** 1–4096 characters, not blank. */
+  readonly text: string;
+}
+
+export interface ReplyAnswer {
+  readonly message: HistoryEntry;
+}
+
+export interface AvailabilityRequest {
+  readonly available: boolean;
+}
+
+export interface Availability {
+  readonly available: boolean;
+  /** When the operator declared it (only while available). */
+  readonly since?: Timestamp;
+}
+
+// ---- Admin: prompts and settings -----------------------------------------------------------------------
+
+/** One version of a prompt; the current prompt is its newest version. */
+export interface PromptVersion {
+  readonly resourceType: string;
+  readonly resourceId: string;
+  readonly version: number;
+  readonly content: string;
+  readonly description?: string;
+  readonly active: boolean;
+  readonly author: string;
+  readonly createdAt: Timestamp;
+  /** The version this one restored, when it came from a rollback. */
+  readonly rolledBackFrom?: number;
+}
+
+export interface PromptAnswer {
+  readonly prompt: PromptVersion;
+}
+
+export interface PromptEdit {
+  /** 1–40,000 characters, not blank. */
+  readonly content: string;
+  /** The version edited; 0 creates the prompt. */
+  readonly expectedVersion: number;
+  readonly description?: string;
+}
+
+export interface PromptRollback {
+  readonly targetVersion: number;
+}
+
+/** A setting; one never written has `value: null` and `version: 0`. */
+export interface ConfigSetting {
+  readonly key: string;
+  readonly value: unknown;
+  readonly version: number;
+  readonly author?: string;
+  readonly updatedAt?: Timestamp;
+}
+
+export interface ConfigAnswer {
+  readonly config: ConfigSetting;
+}
+
+export interface ConfigEdit {
+  readonly value: unknown;
+  /** The version read; 0: the setting must not exist yet. */
+  readonly expectedVersion: number;
+}
+
+// ---- Admin: lists --------------------------------------------------------------------------------------
+
+export interface AuditEvent {
+  readonly eventId: string;
+  readonly occurredAt: Timestamp;
+  readonly author: string;
+  readonly action: string;
+  readonly resourceType?: string;
+  readonly resourceId?: string;
+  readonly details?: JsonObject;
+}
+
+/** Something a customer asked for outside the portfolio, as the agent recorded it. */
+export interface Demand {
+  readonly demandId: string;
+  readonly sourceMessageId: string;
+  readonly customerId: string;
+  readonly sessionId?: string;
+  readonly requestedService: string;
+  readonly originalMessage: string;
+  readonly estimatedSegment?: string;
+  readonly businessPhoneNumberId?: string;
+  readonly recordedAt: Timestamp;
+}
+
+export interface ConsentEvent {
+  readonly consentId: string;
+  readonly customerId: string;
+  readonly recordedAt: Timestamp;
+  readonly purpose: string;
+  readonly granted: boolean;
+  readonly source: string;
+  readonly sessionId?: string;
+  readonly termsVersion?: string;
+  readonly evidenceMessageId?: string;
+}
+
+// ---- Admin: CRM ---------------------------------------------------------------------------------------
+
+export type CrmSyncStatus = 'PENDING' | 'SYNCED' | 'BLOCKED' | 'UNCERTAIN';
+
+/** A session's CRM projection row (docs/CRM.md). */
+export interface CrmSyncRow {
+  readonly sessionId: string;
+  readonly customerId: string;
+  readonly status: CrmSyncStatus;
+  readonly desired: { readonly contact: JsonObject; readonly deal: JsonObject };
+  readonly revision: string;
+  readonly syncedRevision?: string;
+  readonly contactId?: string;
+  readonly dealId?: string;
+  readonly contactCreationStartedAt?: Timestamp;
+  readonly dealCreationStartedAt?: Timestamp;
+  readonly attempts: number;
+  readonly nextAttemptAt: Timestamp;
+  readonly lastError?: string;
+  readonly claimedUntil?: Timestamp;
+  readonly etag: string;
+  readonly updatedAt: Timestamp;
+}
+
+export interface CrmProblems {
+  /** Rows blocked or uncertain, per status; `oldest` waits longest. */
+  readonly problems: readonly { readonly status: CrmSyncStatus; readonly count: number; readonly oldest?: CrmSyncRow }[];
+}
+
+export interface CrmSyncAnswer {
+  readonly crmSync: CrmSyncRow;
+}
+
+export interface CrmResolution {
+  /** The ids found in the CRM for an uncertain create (non-blank, at most 256 characters). */
+  readonly contactId: string;
+  readonly dealId: string;
+}
+
+// ---- Admin: dead letters ------------------------------------------------------------------------------
+
+export interface ReplyRecord {
+  readonly messageId: string;
+  readonly status: string;
+  readonly at: Timestamp;
+  readonly sentAt?: Timestamp;
+}
+
+/** One dead-lettered turn with what the table knows about it and what a redrive would do (docs/RELIABILITY.md). */
+export interface DeadLetterInspection {
+  readonly recordId: string;
+  readonly receiveCount: number;
+  readonly queuedAt?: Timestamp;
+  readonly customer?: string;
+  readonly messageId?: string;
+  readonly receipt?: StoredItem;
+  readonly latest?: StoredItem;
+  readonly outbox?: ReplyRecord & { readonly replyTo: string };
+  readonly session?: { readonly sessionId: string; readonly state: ConversationState; readonly updatedAt: Timestamp };
+  readonly replies: readonly ReplyRecord[];
+  readonly parked: readonly { readonly messageId: string; readonly historyTimestamp?: Timestamp }[];
+  readonly verdict: 'drop' | 'redrive' | 'complete' | 'confirm';
+  readonly reasons: readonly string[];
+  readonly onConfirm?: 'drop' | 'redrive';
+}
+
+export interface DeadLetters {
+  /** In the queue's FIFO order. */
+  readonly items: readonly DeadLetterInspection[];
+}
+
+export interface RedriveRequest {
+  /** `true`: inspect only, nothing changes. */
+  readonly dryRun: boolean;
+}
+
+export interface RedriveAnswer {
+  readonly outcomes: readonly { readonly inspection: DeadLetterInspection; readonly action: 'dropped' | 'redriven' | 'held' | 'inspected' }[];
+}
+
+// ---- Admin: one customer's data -----------------------------------------------------------------------
+
+export interface CustomerExport {
+  readonly format: 'customer-export/1';
+  readonly customerId: string;
+  readonly exportedAt: Timestamp;
+  /** Every item stored about the customer, by kind. */
+  readonly records: { readonly [kind: string]: readonly JsonObject[] };
+}
+
+export interface ErasureRequest {
+  /** Repeats the customer id being erased. */
+  readonly confirm: string;
+}
+
+export interface ErasureAnswer {
+  readonly erasure: {
+    /** What the audit calls the customer from now on. */
+    readonly customerPseudonym: string;
+    readonly deleted: { readonly [kind: string]: number };
+    readonly passes: number;
+  };
+}
+
+// ---- Every call -----------------------------------------------------------------------------------------
+
+/**
+ * Every call, keyed `'<METHOD> <path after /api/>'` (`:name` is one path segment), with its body
+ * when it takes one and its answer. The operator function declares its routes by these keys.
+ */
+export interface OperatorApiCalls {
+  'POST session': { readonly body: SignInRequest; readonly answer: SignedInSession };
+  'GET session': { readonly answer: SignedInSession };
+  'DELETE session': { readonly answer: SignedOut };
+  /** `?state=` (default `AWAITING_HUMAN`), `?limit=`, `?cursor=`: the state's sessions, oldest first. */
+  'GET conversations': { readonly answer: Page<ConversationSummary> };
+  /** `?limit=`, `?cursor=` page the history. */
+  'GET conversations/:customerId': { readonly answer: ConversationDetail };
+  'POST conversations/:customerId/claim': { readonly answer: ConversationAnswer };
+  /** Answers 201. */
+  'POST conversations/:customerId/messages': { readonly body: ReplyRequest; readonly answer: ReplyAnswer };
+  'POST conversations/:customerId/release': { readonly answer: ConversationAnswer };
+  'POST conversations/:customerId/close': { readonly answer: ConversationAnswer };
+  'PUT me/availability': { readonly body: AvailabilityRequest; readonly answer: Availability };
+  'GET admin/prompts': { readonly answer: Page<PromptVersion> };
+  'GET admin/prompts/:id': { readonly answer: PromptAnswer };
+  'GET admin/prompts/:id/versions': { readonly answer: Page<PromptVersion> };
+  'PUT admin/prompts/:id': { readonly body: PromptEdit; readonly answer: PromptAnswer };
+  'POST admin/prompts/:id/rollback': { readonly body: PromptRollback; readonly answer: PromptAnswer };
+  'GET admin/config/:key': { readonly answer: ConfigAnswer };
+  'PUT admin/config/:key': { readonly body: ConfigEdit; readonly answer: ConfigAnswer };
+  'GET admin/audit': { readonly answer: Page<AuditEvent> };
+  'GET admin/demands': { readonly answer: Page<Demand> };
+  'GET admin/consents': { readonly answer: Page<ConsentEvent> };
+  'GET admin/crm': { readonly answer: CrmProblems };
+  'GET admin/crm/:status': { readonly answer: Page<CrmSyncRow> };
+  'POST admin/crm/:sessionId/retry': { readonly answer: CrmSyncAnswer };
+  'POST admin/crm/:sessionId/resolve': { readonly body: CrmResolution; readonly answer: CrmSyncAnswer };
+  'GET admin/dead-letters': { readonly answer: DeadLetters };
+  'POST admin/dead-letters/redrive': { readonly body: RedriveRequest; readonly answer: RedriveAnswer };
+  'GET admin/customers/:customerId/export': { readonly answer: CustomerExport };
+  'POST admin/customers/:customerId/erase': { readonly body: ErasureRequest; readonly answer: ErasureAnswer };
+}
+
+export type OperatorApiCall = keyof OperatorApiCalls;
+
+/** The answer of a call. */
+export type AnswerOf<Call extends OperatorApiCall> = OperatorApiCalls[Call]['answer'];
+
+/** The body of a call; `never` for a call that takes none (actions take no body or `{}`). */
+export type BodyOf<Call extends OperatorApiCall> = OperatorApiCalls[Call] extends { readonly body: infer Body } ? Body : never;
