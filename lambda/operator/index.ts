@@ -59,7 +59,7 @@ export function createOperatorHandler(runtime: OperatorRuntime): OperatorHandler
   const directory = new OperatorDirectory({ config, adminPhoneNumbers: runtime.adminPhoneNumbers });
   const http = createOperatorHttpHandler({
     signIn: new OperatorSignIn({ auth: operatorAuthRepository(table), directory, audit, clock: composed.clock }),
-    conversations: new OperatorConversations({ sessions, messages, receipts, config, whatsapp: runtime.whatsapp, audit, clock: composed.clock, ids, consent: new MessagingConsent({ consents, whatsapp: runtime.whatsapp }) }),
+    conversations: new OperatorConversations({ sessions, messages, receipts, config, whatsapp: runtime.whatsapp, audit, clock: composed.clock, ids, timeZone: table.operatorTimeZone, consent: new MessagingConsent({ consents, whatsapp: runtime.whatsapp }) }),
     console: runtime.console,
     extraRoutes: [
       ...adminRoutes(

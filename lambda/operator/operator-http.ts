@@ -124,11 +124,13 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
     return `${SESSION_COOKIE}=${token}; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=${maxAge}`;
   };
   const clearedCookie = `${SESSION_COOKIE}=; HttpOnly; Secure; SameSite=Strict; Path=/; Max-Age=0`;
-  const sessionAnswer = ({ operator, session }: SignedInOperator): SignedInSession => ({
+  /** The session's answer; the availability is the one the handoff notifications see, so the console's switch shows the truth after a reload. */
+  const sessionAnswer = async ({ operator, session }: SignedInOperator): Promise<SignedInSession> => ({
     operator: { phone: operator.phone, name: operator.name },
     role: operator.role,
     csrfToken: session.csrfToken,
     expiresAt: session.expiresAt,
+    available: await conversations.isAvailable(operator),
   });
 
   /** Claim, release and close take no body and answer the conversation as the transition left it. */
@@ -151,9 +153,9 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
         throw new HttpError(401, 'invalid_token', 'The link is wrong, used or expired; send "login" on WhatsApp for a new one');
       }
       metrics.addMetric(CUSTOM_METRICS.operatorSignIn, MetricUnit.Count, 1);
-      return ok(sessionAnswer(signedIn), [sessionCookie(signedIn.sessionToken, signedIn.session.expiresAt)]);
+      return ok(await sessionAnswer(signedIn), [sessionCookie(signedIn.sessionToken, signedIn.session.expiresAt)]);
     }),
-    route('GET session', 'operator', async (context) => ok(sessionAnswer(signedInOf(context)))),
+    route('GET session', 'operator', async (context) => ok(await sessionAnswer(signedInOf(context)))),
     route('DELETE session', 'operator', async (context) => {
       await signIn.signOut(signedInOf(context));
       return ok({ signedOut: true }, [clearedCookie]);

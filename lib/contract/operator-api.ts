@@ -48,8 +48,11 @@ export interface SignedInSession {
   /** Sent back in `X-CSRF-Token` on every call that is not a `GET`. */
   readonly csrfToken: string;
   readonly expiresAt: Timestamp;
-  /** Present when the API reports the operator's declared availability. */
-  readonly available?: boolean;
+  /**
+   * Whether the operator is available now, as the handoff notifications see it: declared today
+   * (local day) and within `availability_ttl_hours`.
+   */
+  readonly available: boolean;
 }
 
 export interface SignedOut {

@@ -170,6 +170,13 @@ describe('an operator answering a handed-off customer', () => {
     expect(await ana1.getByRole('alert').count()).toBe(0);
   });
 
+  it('shows the availability the server holds after a reload', async () => {
+    await ana1.reload();
+    const availability = ana1.getByRole('switch', { name: 'Disponível para atendimento' });
+    await availability.waitFor();
+    expect(await availability.getAttribute('aria-checked')).toBe('true');
+  });
+
   it('sends a person whose session ended back to sign-in with a message', async () => {
     await bruno1.context().clearCookies();
     await bruno1.getByText(/^Sua sessão terminou/).waitFor({ timeout: 10_000 });

@@ -2,6 +2,7 @@
 // orchestrator's one-time link → POST /api/session → cookie + CSRF → authenticated calls.
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { hashToken } from '../../lambda/core/domain/operator-auth';
+import { isoMicros } from '../../lambda/core/domain/timestamps';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer } from '../e2e/support';
 import { ConsoleClient, lastLoginToken, newOperatorPhone, signInOverWhatsApp, startOperatorPipeline, tableRepositories } from './support';
@@ -101,6 +102,24 @@ it('needs the cookie on every other call (401) and the CSRF token on every chang
   const accepted = await client.call('PUT', '/api/me/availability', { available: true });
   expect(accepted.status).toBe(200);
   expect(accepted.body).toMatchObject({ available: true });
+});
+
+it('answers the operator’s availability as the handoff notifications see it, on sign-in and on every reload', async () => {
+  const client = await signInOverWhatsApp(pipeline, admin);
+  await client.call('PUT', '/api/me/availability', { available: false });
+  expect((await client.call('GET', '/api/session')).body).toMatchObject({ operator: { phone: admin }, available: false });
+
+  expect((await client.call('PUT', '/api/me/availability', { available: true })).body).toMatchObject({ available: true });
+  expect((await client.call('GET', '/api/session')).body).toMatchObject({ available: true });
+  expect((await new ConsoleClient(pipeline.consoleUrl!).signIn((await pipeline.loginLink(admin)).split('#')[1])).body).toMatchObject({ available: true });
+
+  // Declared 36 hours ago: that availability has ended, so no handoff would page this operator.
+  await repositories.config.setOperatorAvailability(admin, isoMicros(new Date(Date.now() - 36 * 3_600_000)), admin);
+  expect((await client.call('GET', '/api/session')).body).toMatchObject({ available: false });
+
+  await client.call('PUT', '/api/me/availability', { available: true });
+  expect((await client.call('PUT', '/api/me/availability', { available: false })).body).toEqual({ available: false });
+  expect((await client.call('GET', '/api/session')).body).toMatchObject({ available: false });
 });
 
 it('gives the local runtime a ready login link for an operator, and none for anybody else', async () => {

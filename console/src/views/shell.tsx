@@ -93,7 +93,7 @@ function Screen({ route, isAdmin }: { readonly route: Route; readonly isAdmin: b
 /** Whether this operator is paged when a customer asks for a person. */
 function AvailabilitySwitch() {
   const { t, api, session } = useConsole();
-  const [available, setAvailable] = useState(session.available ?? false);
+  const [available, setAvailable] = useState(session.available);
   const [busy, setBusy] = useState(false);
   const [feedback, setFeedback] = useState<Feedback>(undefined);
   const toggle = async () => {

@@ -1,8 +1,7 @@
 import { ConditionFailedError } from '../../domain/errors';
 import { customerMessage } from '../../domain/message';
-import { OPERATOR_AVAILABILITY_CONFIG_KEY } from '../../domain/admin';
-import { customerDisplayName, isAvailabilityValid, type Operator } from '../../domain/operator';
-import { AVAILABILITY_TTL_CONFIG_KEY, availabilityTtlHoursFrom, HANDOFF_TEXTS_CONFIG_KEY, type HandoffTexts, handoffTextsFrom } from '../../domain/operational-settings';
+import { customerDisplayName, type Operator } from '../../domain/operator';
+import { HANDOFF_TEXTS_CONFIG_KEY, type HandoffTexts, handoffTextsFrom } from '../../domain/operational-settings';
 import { isHumanOwned, type Session, SessionState } from '../../domain/session';
 import { isoMicros, toEpochMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { PendingInbound } from '../../domain/inbound-receipt';
@@ -10,6 +9,7 @@ import type { Clock, IdGenerator } from '../../ports/clock';
 import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, SessionRepository } from '../../ports/repositories';
 import type { WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { MessagingConsent } from '../privacy/messaging-consent';
+import { availableOperatorPhones } from './operator-availability';
 import type { OperatorDirectory } from './operator-directory';
 import { recordSentOutOfTurn } from './out-of-turn-message';
 
@@ -157,13 +157,8 @@ export class HandoffLifecycle {
 
   /** Operators who declared themselves available today (local day) and recently enough, and may still sign in. */
   private async availableOperators(): Promise<Operator[]> {
-    const [availability, ttl] = await Promise.all([this.deps.config.get(OPERATOR_AVAILABILITY_CONFIG_KEY), this.deps.config.get(AVAILABILITY_TTL_CONFIG_KEY)]);
-    const now = this.deps.clock.now();
-    const ttlHours = availabilityTtlHoursFrom(ttl?.value);
-    const available = Object.entries((availability?.value ?? {}) as Record<string, unknown>).filter(
-      ([, since]) => typeof since === 'string' && isAvailabilityValid(since, now, this.deps.settings.timeZone, ttlHours),
-    );
-    const operators = await Promise.all(available.map(([phone]) => this.deps.directory.find(phone)));
+    const phones = await availableOperatorPhones(this.deps.config, this.deps.clock.now(), this.deps.settings.timeZone);
+    const operators = await Promise.all([...phones].map((phone) => this.deps.directory.find(phone)));
     return operators.filter((operator): operator is Operator => operator !== undefined);
   }
 

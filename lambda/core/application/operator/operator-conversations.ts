@@ -8,6 +8,7 @@ import type { Clock, IdGenerator } from '../../ports/clock';
 import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, Page, PageRequest, SessionRepository, TransitionOptions } from '../../ports/repositories';
 import { WhatsAppSendError, type WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { OperatorAuditTrail } from './operator-audit';
+import { availableOperatorPhones } from './operator-availability';
 import { OperatorActionError } from './operator-errors';
 import { recordSentOutOfTurn } from './out-of-turn-message';
 
@@ -60,6 +61,8 @@ export interface OperatorConversationsDependencies {
   readonly audit: OperatorAuditTrail;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** The operators' IANA zone, whose midnight ends a declared availability. */
+  readonly timeZone: string;
   /** Refuses replies to a customer who opted out of messages. */
   readonly consent: Pick<MessagingConsent, 'isOptedOut'>;
 }
@@ -149,6 +152,11 @@ export class OperatorConversations {
 
   async close(operator: Operator, customerId: string): Promise<ConversationView> {
     return this.handBack(operator, customerId, SessionState.CLOSED, 'conversation.close');
+  }
+
+  /** Whether the operator is available now, as the handoff notifications see it. */
+  async isAvailable(operator: Operator): Promise<boolean> {
+    return (await availableOperatorPhones(this.deps.config, this.deps.clock.now(), this.deps.timeZone)).has(operator.phone);
   }
 
   /** Declares the operator available (now) or not; returns whether they are available afterwards. */
