@@ -2,6 +2,9 @@
  * The contract between the construct and the code it deploys: what the construct synthesizes and
  * the runtime relies on, defined once. CDK-free, so the Lambda handlers, the console and the local
  * runtime import it as the construct does. Internal: not part of the jsii API.
+ *
+ * The operator API's types (`operator-api.ts`) are imported by their own path, with `import type`,
+ * by the operator function and the console.
  */
 export * from './defaults';
 export * from './environment';
