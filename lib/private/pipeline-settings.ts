@@ -1,6 +1,8 @@
 import { Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import { type AgentPipelineProps, type AlarmThresholds, LogLevel } from '../agent-pipeline-props';
+import type { AgentPipelineProps } from '../agent-pipeline-props';
+import type { AlarmThresholds } from '../alarm-thresholds';
+import { LogLevel } from '../log-level';
 import type { CustomerBudget } from '../customer-budget';
 import { KeyLayout } from '../key-layout';
 import { COST_GUARD_DEFAULTS, PIPELINE_DEFAULTS, physicalNames } from '../contract';
