@@ -1,5 +1,3 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import { Annotations, ArnFormat, Duration, Stack, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -8,7 +6,6 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -16,11 +13,12 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { AgentBackend } from './agent-backend';
 import type { AgentPipelineProps } from './agent-pipeline-props';
-import { KeyLayout } from './key-layout';
 import { buildCrmSyncWorker } from './private/crm-sync-worker';
+import { PipelineFunctionFactory } from './private/function-factory';
+import { buildTable } from './private/pipeline-table';
+import { buildTurnQueue } from './private/turn-queue';
 import {
   leadingKeysCondition,
-  LOG_WRITE_ACTIONS,
   OPERATOR_DEAD_LETTER_ACTIONS,
   ORCHESTRATOR_QUERY_ACTIONS,
   ORCHESTRATOR_TABLE_ACTIONS,
@@ -49,11 +47,10 @@ import {
 import { createPipelineAlarms, createPipelineDashboard, customMetric, type ObservedPipeline } from './private/pipeline-observability';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { claimPhysicalNames } from './private/physical-name-claims';
-import { type ProductionPlacement, resolveProductionPlacement, vpcNetworkingPolicy } from './private/production-placement';
+import { resolveProductionPlacement } from './private/production-placement';
 import { addPipelineOutputs } from './private/stack-outputs';
 import { ALARM_PERIOD, type PipelineSettings, resolvePipelineSettings } from './private/pipeline-settings';
 import { retentionEnvironment } from './private/retention';
-import { logGroupEncryptionKey } from './private/log-encryption';
 
 /** Webhook work per POST is one transaction and one SendMessage; Meta only needs a fast 200. */
 const WEBHOOK_TIMEOUT = Duration.seconds(10);
@@ -213,8 +210,7 @@ export class AgentPipeline extends Construct {
   public readonly inboundDeadLetterQueueAlarm?: cloudwatch.Alarm;
 
   private readonly settings: PipelineSettings;
-  private readonly placement: ProductionPlacement;
-  private readonly retentionEnvironment: Record<string, string>;
+  private readonly functions: PipelineFunctionFactory;
   private readonly encryptionKey?: kms.IKey;
   private bedrockModelId?: string;
 
@@ -226,8 +222,7 @@ export class AgentPipeline extends Construct {
   constructor(scope: Construct, id: string, props: AgentPipelineProps) {
     super(scope, id);
     this.settings = resolvePipelineSettings(this.node.path, props);
-    this.retentionEnvironment = retentionEnvironment(this.node.path, props);
-    this.encryptionKey = props.encryptionKey;
+    const retention = retentionEnvironment(this.node.path, props);
     const endUserMessaging = this.settings.endUserMessaging;
     if (!endUserMessaging && !this.settings.phoneNumberIds) {
       Annotations.of(this).addWarningV2(
@@ -237,11 +232,12 @@ export class AgentPipeline extends Construct {
       );
     }
     const operatorPlane = resolveOperatorPlaneSettings(this.node.path, props);
-    this.placement = resolveProductionPlacement(this.node.path, props);
+    const placement = resolveProductionPlacement(this.node.path, props);
     this.encryptionKey = props.encryptionKey;
     claimPhysicalNames(this, [this.settings.names.table, this.settings.names.queue, this.settings.names.deadLetterQueue]);
-    this.table = this.createTable(props.encryptionKey);
-    [this.queue, this.deadLetterQueue] = this.createQueues(props.encryptionKey);
+    this.functions = new PipelineFunctionFactory(this, this.settings, placement, props.encryptionKey, retention);
+    this.table = buildTable(this, this.settings, props.encryptionKey);
+    ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = buildTurnQueue(this, this.settings, props.encryptionKey));
     if (endUserMessaging) {
       this.inboundDeadLetterQueue = this.createInboundDeadLetterQueue(props.encryptionKey);
       this.webhookFunction = this.createEndUserMessagingInboundFunction(endUserMessaging, this.inboundDeadLetterQueue);
@@ -249,7 +245,7 @@ export class AgentPipeline extends Construct {
       this.whatsAppSecret = props.whatsAppSecret ?? this.createWhatsAppSecret(props.encryptionKey);
       this.webhookFunction = this.createWebhookFunction(this.whatsAppSecret);
     }
-    this.webhookAlias = this.createAlias(this.webhookFunction, 'WebhookAlias', this.placement.alias?.webhookProvisionedConcurrency);
+    this.webhookAlias = this.functions.createAlias(this.webhookFunction, 'Webhook');
     const inboundTarget = this.webhookAlias ?? this.webhookFunction;
     if (endUserMessaging) {
       this.eventTopic = endUserMessaging.eventTopic ?? this.createEventTopic(props.encryptionKey);
@@ -274,9 +270,9 @@ export class AgentPipeline extends Construct {
         sharedEnvironment: {
           [RUNTIME_ENV.tableName]: this.table.tableName,
           ...this.senderEnvironment(),
-          ...this.powertoolsEnvironment(),
+          ...this.functions.commonEnvironment,
         },
-        createFunction: (functionId, options) => this.createFunction(functionId, options),
+        functions: this.functions,
         scope: this,
       });
       this.handoffSweeperFunction = plane.handoffSweeperFunction;
@@ -289,10 +285,10 @@ export class AgentPipeline extends Construct {
         target: props.crmSync,
         table: this.table,
         encryptionKey: props.encryptionKey,
-        sharedEnvironment: { [RUNTIME_ENV.tableName]: this.table.tableName, ...this.powertoolsEnvironment() },
+        sharedEnvironment: { [RUNTIME_ENV.tableName]: this.table.tableName, ...this.functions.commonEnvironment },
         sessionWriters: [this.webhookFunction, this.orchestratorFunction, ...(this.operatorFunction ? [this.operatorFunction] : []), ...(this.handoffSweeperFunction ? [this.handoffSweeperFunction] : [])],
         scope: this,
-        createFunction: (functionId, options) => this.createFunction(functionId, options),
+        functions: this.functions,
       }).workerFunction;
     }
     addPipelineOutputs(this, {
@@ -470,65 +466,8 @@ export class AgentPipeline extends Construct {
     });
   }
 
-  /**
-   * `Table` (AWS::DynamoDB::Table) rather than `TableV2` (AWS::DynamoDB::GlobalTable): the pipeline
-   * is single-Region, existing deployments of this design are AWS::DynamoDB::Table resources that
-   * can be imported as they are, and template checks (cdk-nag DDB3, cfn-guard rules) target it.
-   */
-  private createTable(encryptionKey?: kms.IKey): dynamodb.Table {
-    const table = new dynamodb.Table(this, 'Table', {
-      tableName: this.settings.names.table,
-      partitionKey: { name: TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: TABLE_SCHEMA.sortKey, type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: TABLE_SCHEMA.timeToLiveAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: encryptionKey ? dynamodb.TableEncryption.CUSTOMER_MANAGED : dynamodb.TableEncryption.AWS_MANAGED,
-      encryptionKey,
-      deletionProtection: this.settings.deletionProtection,
-      removalPolicy: this.settings.removalPolicy,
-    });
-    table.addGlobalSecondaryIndex({
-      indexName: TABLE_SCHEMA.gsi1.indexName,
-      partitionKey: { name: TABLE_SCHEMA.gsi1.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: TABLE_SCHEMA.gsi1.sortKey, type: dynamodb.AttributeType.STRING },
-      projectionType: dynamodb.ProjectionType.ALL,
-    });
-    return table;
-  }
-
-  /** The turn queue and its dead-letter queue. */
-  private createQueues(encryptionKey?: kms.IKey): [sqs.Queue, sqs.Queue] {
-    const { names, removalPolicy } = this.settings;
-    const queueEncryption = encryptionKey
-      ? { encryption: sqs.QueueEncryption.KMS, encryptionMasterKey: encryptionKey }
-      : { encryption: sqs.QueueEncryption.SQS_MANAGED };
-    const deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
-      queueName: names.deadLetterQueue,
-      fifo: true,
-      retentionPeriod: this.settings.deadLetterQueueRetentionPeriod,
-      enforceSSL: true,
-      removalPolicy,
-      ...queueEncryption,
-    });
-    const turnQueue = new sqs.Queue(this, 'Queue', {
-      queueName: names.queue,
-      fifo: true,
-      // The webhook supplies sha256(message id) as the deduplication id.
-      contentBasedDeduplication: false,
-      deliveryDelay: Duration.seconds(PIPELINE_DEFAULTS.queueDeliveryDelaySeconds),
-      visibilityTimeout: this.settings.visibilityTimeout,
-      retentionPeriod: this.settings.queueRetentionPeriod,
-      deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: this.settings.maxReceiveCount },
-      enforceSSL: true,
-      removalPolicy,
-      ...queueEncryption,
-    });
-    return [turnQueue, deadLetterQueue];
-  }
-
   private createWebhookFunction(whatsAppSecret: secretsmanager.ISecret): lambda.Function {
-    return this.createFunction('Webhook', {
+    return this.functions.createFunction('Webhook', {
       description: `WhatsApp webhook of ${this.settings.names.table}: verifies Meta's signature, records and dispatches each message`,
       memorySize: this.settings.webhookMemorySize,
       timeout: WEBHOOK_TIMEOUT,
@@ -537,7 +476,7 @@ export class AgentPipeline extends Construct {
         [RUNTIME_ENV.turnQueueUrl]: this.queue.queueUrl,
         [RUNTIME_ENV.whatsAppSecretArn]: whatsAppSecret.secretArn,
         ...(this.settings.phoneNumberIds ? { [RUNTIME_ENV.businessPhoneNumberIds]: this.settings.phoneNumberIds.join(',') } : {}),
-        ...this.powertoolsEnvironment(),
+        ...this.functions.commonEnvironment,
       },
       reservedConcurrentExecutions: this.settings.webhookReservedConcurrency,
     });
@@ -545,7 +484,7 @@ export class AgentPipeline extends Construct {
 
   /** The orchestrator (and its alias, if any), consuming the turn queue and wired to the agent backend. */
   private createOrchestratorFunction(agentBackend: AgentBackend): [lambda.Function, lambda.Alias | undefined] {
-    const orchestrator = this.createFunction('Orchestrator', {
+    const orchestrator = this.functions.createFunction('Orchestrator', {
       description: `Turn orchestrator of ${this.settings.names.table}: runs the agent for the latest message of each customer and replies`,
       memorySize: this.settings.orchestratorMemorySize,
       timeout: this.settings.orchestratorTimeout,
@@ -556,10 +495,10 @@ export class AgentPipeline extends Construct {
         [RUNTIME_ENV.maxReceiveCount]: String(this.settings.maxReceiveCount),
         ...(this.settings.customerBudget ? { [RUNTIME_ENV.customerBudget]: JSON.stringify(this.settings.customerBudget) } : {}),
         ...(this.settings.agentHistoryMaxCharacters ? { [RUNTIME_ENV.agentHistoryMaxCharacters]: String(this.settings.agentHistoryMaxCharacters) } : {}),
-        ...this.powertoolsEnvironment(),
+        ...this.functions.commonEnvironment,
       },
     });
-    const orchestratorAlias = this.createAlias(orchestrator, 'OrchestratorAlias', this.placement.alias?.orchestratorProvisionedConcurrency);
+    const orchestratorAlias = this.functions.createAlias(orchestrator, 'Orchestrator');
     (orchestratorAlias ?? orchestrator).addEventSource(
       new SqsEventSource(this.queue, {
         batchSize: PIPELINE_DEFAULTS.orchestratorBatchSize,
@@ -582,19 +521,9 @@ export class AgentPipeline extends Construct {
     return [orchestrator, orchestratorAlias];
   }
 
-  /**
-   * An alias on the version published from the function's current configuration, when
-   * `functionAlias` is set. The version's logical id follows the code and configuration, so every
-   * change publishes a new version and moves the alias.
-   */
-  private createAlias(fn: lambda.Function, id: string, provisionedConcurrentExecutions: number | undefined): lambda.Alias | undefined {
-    const alias = this.placement.alias;
-    return alias && new lambda.Alias(this, id, { aliasName: alias.aliasName, version: fn.currentVersion, provisionedConcurrentExecutions });
-  }
-
   /** The function SNS invokes with End User Messaging's events; Lambda retries a failed event twice, then parks it. */
   private createEndUserMessagingInboundFunction(endUserMessaging: EndUserMessagingSettings, deadLetterQueue: sqs.IQueue): lambda.Function {
-    return this.createFunction('EumInbound', {
+    return this.functions.createFunction('EumInbound', {
       description: `WhatsApp events of ${this.settings.names.table} from End User Messaging Social: records and dispatches each message`,
       memorySize: this.settings.webhookMemorySize,
       timeout: WEBHOOK_TIMEOUT,
@@ -602,7 +531,7 @@ export class AgentPipeline extends Construct {
         [RUNTIME_ENV.tableName]: this.table.tableName,
         [RUNTIME_ENV.turnQueueUrl]: this.queue.queueUrl,
         [RUNTIME_ENV.endUserMessagingPhoneNumbers]: endUserMessagingPhoneNumbersVariable(endUserMessaging),
-        ...this.powertoolsEnvironment(),
+        ...this.functions.commonEnvironment,
       },
       reservedConcurrentExecutions: this.settings.webhookReservedConcurrency,
       deadLetterQueue,
@@ -680,20 +609,6 @@ export class AgentPipeline extends Construct {
     );
   }
 
-  /** One service per deployment; Powertools logs add the function name themselves. */
-  private powertoolsEnvironment(): Record<string, string> {
-    return {
-      // Every function gets the retention: whichever closes a session or records a demand sets the TTL.
-      ...this.retentionEnvironment,
-      [RUNTIME_ENV.serviceName]: this.settings.names.table,
-      [RUNTIME_ENV.metricsNamespace]: this.settings.serviceName,
-      [RUNTIME_ENV.logLevel]: this.settings.logLevel,
-      ...(this.settings.tracing ? {} : { [RUNTIME_ENV.traceEnabled]: 'false' }),
-      // Every function that writes sessions or messages must write the same layout, and every lister read it.
-      ...(this.settings.keyLayout === KeyLayout.SEED ? {} : { [RUNTIME_ENV.keyLayout]: this.settings.keyLayout }),
-    };
-  }
-
   private createWhatsAppSecret(encryptionKey?: kms.IKey): secretsmanager.ISecret {
     const secret = new secretsmanager.Secret(this, 'WhatsAppSecret', {
       description:
@@ -721,42 +636,6 @@ export class AgentPipeline extends Construct {
     return secret;
   }
 
-  private createFunction(id: 'Webhook' | 'EumInbound' | 'Orchestrator' | 'Operator' | 'HandoffSweeper' | 'CrmSync', options: FunctionOptions): lambda.Function {
-    const logGroup = new logs.LogGroup(this, `${id}LogGroup`, {
-      retention: this.settings.logRetention,
-      removalPolicy: this.settings.removalPolicy,
-      encryptionKey: logGroupEncryptionKey(this, this.encryptionKey),
-    });
-    // An own role instead of the AWSLambdaBasicExecutionRole managed policy, which allows writing
-    // to every log group of the account.
-    const { vpcPlacement } = this.placement;
-    const role = new iam.Role(this, `${id}Role`, {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Execution role of the ${id.toLowerCase()} function of ${this.settings.names.table}`,
-      // Inline, so Lambda finds the network interface permissions when it creates the function.
-      inlinePolicies: vpcPlacement && { VpcNetworking: vpcNetworkingPolicy() },
-    });
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...LOG_WRITE_ACTIONS], resources: [logGroup.logGroupArn] }));
-    const wildcardReasons = [
-      ...(this.settings.tracing ? ['Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.'] : []),
-      ...(vpcPlacement ? ['In a VPC, Lambda manages the network interfaces (ec2:*NetworkInterface*, ec2:DescribeSubnets), which do not exist before it creates them.'] : []),
-    ];
-    if (wildcardReasons.length > 0) acknowledgeFinding(role, { id: 'AwsSolutions-IAM5', appliesTo: 'Resource::*', reason: wildcardReasons.join(' ') });
-    return new lambda.Function(this, `${id}Function`, {
-      ...options,
-      runtime: lambda.Runtime.NODEJS_24_X,
-      architecture: lambda.Architecture.ARM_64,
-      handler: 'index.handler',
-      // The asset folder is the id in kebab case (HandoffSweeper → handoff-sweeper).
-      code: bundledHandler(id.replace(/(?<=[a-z])(?=[A-Z])/g, '-').toLowerCase()),
-      role,
-      logGroup,
-      loggingFormat: lambda.LoggingFormat.JSON,
-      tracing: this.settings.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
-      ...vpcPlacement,
-    });
-  }
-
   private grantFunctionAccess(encryptionKey: kms.IKey | undefined): void {
     const index = `${this.table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
     this.webhookFunction.addToRolePolicy(
@@ -777,26 +656,6 @@ export class AgentPipeline extends Construct {
       );
     }
   }
-}
-
-interface FunctionOptions {
-  readonly description: string;
-  readonly memorySize: number;
-  readonly timeout: Duration;
-  readonly environment: Record<string, string>;
-  /** Undefined: no reservation. */
-  readonly reservedConcurrentExecutions?: number;
-  /** Where Lambda parks asynchronous events that failed every retry. */
-  readonly deadLetterQueue?: sqs.IQueue;
-}
-
-/** The handler bundle produced by `npm run build` (scripts/bundle-lambdas.mjs), shipped in the package. */
-function bundledHandler(name: string): lambda.Code {
-  const directory = path.join(__dirname, '..', 'assets', name);
-  if (!fs.existsSync(path.join(directory, 'index.js'))) {
-    throw new Error(`AgentPipeline: the bundled ${name} handler is missing at ${directory}; run \`npm run build\` first.`);
-  }
-  return lambda.Code.fromAsset(directory);
 }
 
 /** Stage names that usually mean real customers (`prod`, `production`, `prd`, `live`, also as `prod-eu` or `eu-prod`). */

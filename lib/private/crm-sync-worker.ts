@@ -7,6 +7,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { CrmTarget } from '../crm-target';
+import type { PipelineFunctionFactory } from './function-factory';
 import { CRM_SYNC_QUERY_ACTIONS, CRM_SYNC_TABLE_ACTIONS, TABLE_KEY_ACTIONS } from './permissions';
 import { CRM_SYNC_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA } from '../contract';
 
@@ -19,7 +20,7 @@ export interface CrmSyncWorkerContext {
   /** The functions that write sessions: they get `CRM_SYNC_ENABLED=true`. */
   readonly sessionWriters: readonly lambda.Function[];
   readonly scope: Construct;
-  createFunction(id: 'CrmSync', options: { description: string; memorySize: number; timeout: Duration; environment: Record<string, string> }): lambda.Function;
+  readonly functions: PipelineFunctionFactory;
 }
 
 export interface CrmSyncWorkerResources {
@@ -38,7 +39,7 @@ export interface CrmSyncWorkerResources {
 export function buildCrmSyncWorker(context: CrmSyncWorkerContext): CrmSyncWorkerResources {
   const { table } = context;
   const timeout = Duration.seconds(CRM_SYNC_DEFAULTS.workerTimeoutSeconds);
-  const workerFunction = context.createFunction('CrmSync', {
+  const workerFunction = context.functions.createFunction('CrmSync', {
     description: `CRM sync worker of ${context.sharedEnvironment[RUNTIME_ENV.serviceName]}: publishes each conversation's new commercial projection to the CRM`,
     memorySize: 256,
     timeout,

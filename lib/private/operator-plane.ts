@@ -19,6 +19,7 @@ import {
   viaServiceCondition,
   WEBHOOK_QUEUE_ACTIONS,
 } from './permissions';
+import type { PipelineFunctionFactory } from './function-factory';
 
 /** The operator plane's props with defaults applied and checks passed. Internal. */
 export interface OperatorPlaneSettings {
@@ -93,8 +94,7 @@ export interface OperatorPlaneContext {
   readonly sharedEnvironment: Record<string, string>;
   /** Where the schedule is created (the pipeline construct). */
   readonly scope: Construct;
-  /** The pipeline's function factory (own role, log group, X-Ray, bundled asset). */
-  createFunction(id: 'Operator' | 'HandoffSweeper', options: { description: string; memorySize: number; timeout: Duration; environment: Record<string, string> }): lambda.Function;
+  readonly functions: PipelineFunctionFactory;
 }
 
 export interface OperatorPlaneResources {
@@ -123,7 +123,7 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     [OPERATOR_ENV.customerRenotifyAfterSeconds]: String(settings.customerRenotifyAfter.toSeconds()),
     ...(Object.keys(settings.handoffTexts).length > 0 ? { [OPERATOR_ENV.handoffTexts]: JSON.stringify(settings.handoffTexts) } : {}),
   };
-  const operatorFunction = context.createFunction('Operator', {
+  const operatorFunction = context.functions.createFunction('Operator', {
     description: `Operator console and API of ${context.sharedEnvironment[RUNTIME_ENV.serviceName]}: sign-in, human inbox, admin`,
     memorySize: OPERATOR_DEFAULTS.operatorMemorySize,
     timeout: Duration.seconds(OPERATOR_DEFAULTS.operatorTimeoutSeconds),
@@ -157,7 +157,7 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     context.orchestrator.addEnvironment(name, value);
   }
 
-  const handoffSweeperFunction = context.createFunction('HandoffSweeper', {
+  const handoffSweeperFunction = context.functions.createFunction('HandoffSweeper', {
     description: `Handoff sweeper of ${context.sharedEnvironment[RUNTIME_ENV.serviceName]}: re-notifies operators about waiting conversations, reminds customers once`,
     memorySize: 256,
     timeout: Duration.seconds(50),
