@@ -44,27 +44,17 @@ import {
   WHATSAPP_SECRET_FIELDS,
   WHATSAPP_SECRET_PLACEHOLDER,
 } from './contract';
-import { createPipelineAlarms, createPipelineDashboard, customMetric, type ObservedPipeline } from './private/pipeline-observability';
+import { createPipelineAlarms, createPipelineDashboard, type ObservedPipeline } from './private/pipeline-observability';
+import { PipelineMetrics } from './private/pipeline-metrics';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { claimPhysicalNames } from './private/physical-name-claims';
 import { resolveProductionPlacement } from './private/production-placement';
 import { addPipelineOutputs } from './private/stack-outputs';
-import { ALARM_PERIOD, type PipelineSettings, resolvePipelineSettings } from './private/pipeline-settings';
+import { type PipelineSettings, resolvePipelineSettings } from './private/pipeline-settings';
 import { retentionEnvironment } from './private/retention';
 
 /** Webhook work per POST is one transaction and one SendMessage; Meta only needs a fast 200. */
 const WEBHOOK_TIMEOUT = Duration.seconds(10);
-/** The DynamoDB operations the functions issue, for the throttling alarm (≤ 10 metrics per alarm). */
-const TABLE_OPERATIONS_IN_USE = [
-  dynamodb.Operation.GET_ITEM,
-  dynamodb.Operation.QUERY,
-  dynamodb.Operation.PUT_ITEM,
-  dynamodb.Operation.UPDATE_ITEM,
-  dynamodb.Operation.DELETE_ITEM,
-  dynamodb.Operation.TRANSACT_WRITE_ITEMS,
-  dynamodb.Operation.BATCH_GET_ITEM,
-];
-
 /**
  * A WhatsApp AI-agent pipeline: Meta's webhook lands on a Lambda Function URL, which records each
  * message durably in a single DynamoDB table and dispatches it through an SQS FIFO queue (one
@@ -211,6 +201,7 @@ export class AgentPipeline extends Construct {
 
   private readonly settings: PipelineSettings;
   private readonly functions: PipelineFunctionFactory;
+  private readonly metrics: PipelineMetrics;
   private readonly encryptionKey?: kms.IKey;
   private bedrockModelId?: string;
 
@@ -238,6 +229,7 @@ export class AgentPipeline extends Construct {
     this.functions = new PipelineFunctionFactory(this, this.settings, placement, props.encryptionKey, retention);
     this.table = buildTable(this, this.settings, props.encryptionKey);
     ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = buildTurnQueue(this, this.settings, props.encryptionKey));
+    this.metrics = new PipelineMetrics(this.settings, this.table, this.queue);
     if (endUserMessaging) {
       this.inboundDeadLetterQueue = this.createInboundDeadLetterQueue(props.encryptionKey);
       this.webhookFunction = this.createEndUserMessagingInboundFunction(endUserMessaging, this.inboundDeadLetterQueue);
@@ -306,11 +298,8 @@ export class AgentPipeline extends Construct {
       settings: this.settings,
       webhookFunction: this.webhookFunction,
       orchestratorFunction: this.orchestratorFunction,
-      queue: this.queue,
       deadLetterQueue: this.deadLetterQueue,
-      metricDeadLetterQueueMessages: this.metricDeadLetterQueueMessages(),
-      metricOldestMessageAge: this.metricOldestMessageAge(),
-      metricTableThrottledRequests: this.metricTableThrottledRequests(),
+      metrics: this.metrics,
       bedrockModelId: this.bedrockModelId,
       crmSyncFunction: this.crmSyncFunction,
       inboundDeadLetterQueue: this.inboundDeadLetterQueue,
@@ -370,77 +359,77 @@ export class AgentPipeline extends Construct {
 
   /** Messages visible in the dead-letter queue (maximum over 1 minute unless overridden). */
   public metricDeadLetterQueueMessages(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: ALARM_PERIOD, ...props });
+    return this.metrics.messagesVisible(this.deadLetterQueue, props);
   }
 
   /** Age in seconds of the oldest message in the turn queue (maximum over 1 minute unless overridden). */
   public metricOldestMessageAge(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.queue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', period: ALARM_PERIOD, ...props });
+    return this.metrics.oldestMessageAge(props);
   }
 
   /** Customer messages the webhook accepted (sum over 1 minute unless overridden). */
   public metricInboundReceived(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.inboundReceived, props);
+    return this.metrics.custom(CUSTOM_METRICS.inboundReceived, props);
   }
 
   /** Webhook answers with a 5xx status: table, queue or secret unavailable (sum over 1 minute unless overridden). */
   public metricWebhookServerErrors(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.webhookServerError, props);
+    return this.metrics.custom(CUSTOM_METRICS.webhookServerError, props);
   }
 
   /** Webhook POSTs refused for a missing or invalid signature (sum over 1 minute unless overridden). */
   public metricWebhookSignatureRejected(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.webhookSignatureRejected, props);
+    return this.metrics.custom(CUSTOM_METRICS.webhookSignatureRejected, props);
   }
 
   /** Turns whose reply was sent (sum over 1 minute unless overridden). */
   public metricTurnsAnswered(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.turnAnswered, props);
+    return this.metrics.custom(CUSTOM_METRICS.turnAnswered, props);
   }
 
   /** Turns that failed on their last receive and went to the dead-letter queue (sum over 1 minute unless overridden). */
   public metricTurnsFailedPermanently(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.turnFailedPermanently, props);
+    return this.metrics.custom(CUSTOM_METRICS.turnFailedPermanently, props);
   }
 
   /** Replies WhatsApp refused for good, e.g. the 24-hour window closed (sum over 1 minute unless overridden). */
   public metricRepliesRefused(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.replyRefused, props);
+    return this.metrics.custom(CUSTOM_METRICS.replyRefused, props);
   }
 
   /** Replies whose delivery to WhatsApp could not be confirmed (sum over 1 minute unless overridden). */
   public metricReplyOutcomeUnknown(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.replyOutcomeUnknown, props);
+    return this.metrics.custom(CUSTOM_METRICS.replyOutcomeUnknown, props);
   }
 
   /** Milliseconds the agent took per turn (p99 over 1 minute unless overridden). */
   public metricAgentLatency(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.agentLatency, { statistic: 'p99', ...props });
+    return this.metrics.custom(CUSTOM_METRICS.agentLatency, { statistic: 'p99', ...props });
   }
 
   /** CRM sync rows BLOCKED, as the worker counts them each run (maximum over 1 minute unless overridden). */
   public metricCrmSyncBlockedRows(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.crmSyncBlockedRows, { statistic: 'Maximum', ...props });
+    return this.metrics.custom(CUSTOM_METRICS.crmSyncBlockedRows, { statistic: 'Maximum', ...props });
   }
 
   /** CRM sync rows UNCERTAIN, as the worker counts them each run (maximum over 1 minute unless overridden). */
   public metricCrmSyncUncertainRows(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.crmSyncUncertainRows, { statistic: 'Maximum', ...props });
+    return this.metrics.custom(CUSTOM_METRICS.crmSyncUncertainRows, { statistic: 'Maximum', ...props });
   }
 
   /** Model input tokens (sum over 1 minute unless overridden). */
   public metricAgentInputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.agentInputTokens, props);
+    return this.metrics.custom(CUSTOM_METRICS.agentInputTokens, props);
   }
 
   /** Model output tokens (sum over 1 minute unless overridden). */
   public metricAgentOutputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.agentOutputTokens, props);
+    return this.metrics.custom(CUSTOM_METRICS.agentOutputTokens, props);
   }
 
   /** Turns refused by a customer's budget: answered with the budget's reply, no model call (sum over 1 minute unless overridden). */
   public metricTurnsOverBudget(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.turnOverBudget, props);
+    return this.metrics.custom(CUSTOM_METRICS.turnOverBudget, props);
   }
 
   /**
@@ -449,21 +438,7 @@ export class AgentPipeline extends Construct {
    * sum of series with gaps would have no value whenever a single operation was quiet.
    */
   public metricTableThrottledRequests(props?: cloudwatch.MathExpressionOptions): cloudwatch.IMetric {
-    const usingMetrics: Record<string, cloudwatch.IMetric> = {};
-    for (const operation of TABLE_OPERATIONS_IN_USE) {
-      usingMetrics[operation.toLowerCase()] = this.table.metric('ThrottledRequests', {
-        dimensionsMap: { TableName: this.table.tableName, Operation: operation },
-        statistic: 'Sum',
-        period: props?.period ?? ALARM_PERIOD,
-      });
-    }
-    return new cloudwatch.MathExpression({
-      expression: Object.keys(usingMetrics).map((id) => `FILL(${id}, 0)`).join(' + '),
-      usingMetrics,
-      label: 'Throttled requests',
-      period: ALARM_PERIOD,
-      ...props,
-    });
+    return this.metrics.tableThrottledRequests(props);
   }
 
   private createWebhookFunction(whatsAppSecret: secretsmanager.ISecret): lambda.Function {
