@@ -1,4 +1,4 @@
-import { Annotations, ArnFormat, Duration, Stack, Token } from 'aws-cdk-lib';
+import { Annotations, Stack, Token } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -8,11 +8,13 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
-import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { AgentBackend } from './agent-backend';
 import type { AgentPipelineProps } from './agent-pipeline-props';
+import { WhatsAppChannel } from './whatsapp-channel';
+import { channelContext } from './private/channel-context';
+import type { WhatsAppChannelBinding } from './private/whatsapp-channel-binding';
 import { buildCrmSyncWorker } from './private/crm-sync-worker';
 import { PipelineFunctionFactory } from './private/function-factory';
 import { buildTable } from './private/pipeline-table';
@@ -33,28 +35,21 @@ import {
   WEBHOOK_TABLE_ACTIONS,
 } from './private/permissions';
 import { buildOperatorPlane, resolveOperatorPlaneSettings } from './private/operator-plane';
-import { endUserMessagingPhoneNumbersVariable, type EndUserMessagingSettings } from './private/channel-settings';
 import {
   AGENT_BACKEND_KINDS,
   CUSTOM_METRICS,
   PIPELINE_DEFAULTS,
   RUNTIME_ENV,
   TABLE_SCHEMA,
-  WHATSAPP_CHANNEL_KINDS,
-  WHATSAPP_SECRET_FIELDS,
-  WHATSAPP_SECRET_PLACEHOLDER,
 } from './contract';
 import { createPipelineAlarms, createPipelineDashboard, type ObservedPipeline } from './private/pipeline-observability';
 import { PipelineMetrics } from './private/pipeline-metrics';
-import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { claimPhysicalNames } from './private/physical-name-claims';
 import { resolveProductionPlacement } from './private/production-placement';
 import { addPipelineOutputs } from './private/stack-outputs';
 import { type PipelineSettings, resolvePipelineSettings } from './private/pipeline-settings';
 import { retentionEnvironment } from './private/retention';
 
-/** Webhook work per POST is one transaction and one SendMessage; Meta only needs a fast 200. */
-const WEBHOOK_TIMEOUT = Duration.seconds(10);
 /**
  * A WhatsApp AI-agent pipeline: Meta's webhook lands on a Lambda Function URL, which records each
  * message durably in a single DynamoDB table and dispatches it through an SQS FIFO queue (one
@@ -214,14 +209,6 @@ export class AgentPipeline extends Construct {
     super(scope, id);
     this.settings = resolvePipelineSettings(this.node.path, props);
     const retention = retentionEnvironment(this.node.path, props);
-    const endUserMessaging = this.settings.endUserMessaging;
-    if (!endUserMessaging && !this.settings.phoneNumberIds) {
-      Annotations.of(this).addWarningV2(
-        'cdk-whatsapp-agent-pipeline:phoneNumberIdsUnset',
-        'phoneNumberIds is not set: the webhook serves every business number subscribed to the Meta app, and two numbers would share ' +
-          'sessions and reply from whichever wrote last. Set phoneNumberIds to the numbers this pipeline answers for.',
-      );
-    }
     const operatorPlane = resolveOperatorPlaneSettings(this.node.path, props);
     const placement = resolveProductionPlacement(this.node.path, props);
     this.encryptionKey = props.encryptionKey;
@@ -230,38 +217,31 @@ export class AgentPipeline extends Construct {
     this.table = buildTable(this, this.settings, props.encryptionKey);
     ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = buildTurnQueue(this, this.settings, props.encryptionKey));
     this.metrics = new PipelineMetrics(this.settings, this.table, this.queue);
-    if (endUserMessaging) {
-      this.inboundDeadLetterQueue = this.createInboundDeadLetterQueue(props.encryptionKey);
-      this.webhookFunction = this.createEndUserMessagingInboundFunction(endUserMessaging, this.inboundDeadLetterQueue);
-    } else {
-      this.whatsAppSecret = props.whatsAppSecret ?? this.createWhatsAppSecret(props.encryptionKey);
-      this.webhookFunction = this.createWebhookFunction(this.whatsAppSecret);
-    }
-    this.webhookAlias = this.functions.createAlias(this.webhookFunction, 'Webhook');
-    const inboundTarget = this.webhookAlias ?? this.webhookFunction;
-    if (endUserMessaging) {
-      this.eventTopic = endUserMessaging.eventTopic ?? this.createEventTopic(props.encryptionKey);
-      this.eventTopic.addSubscription(new LambdaSubscription(inboundTarget));
-    } else {
-      // Meta cannot sign requests with AWS credentials, so the URL is public and the handler
-      // authenticates each POST by its X-Hub-Signature-256 HMAC before touching any data.
-      this.webhookFunctionUrl = inboundTarget.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
-      this.webhookUrl = this.webhookFunctionUrl.url;
-    }
-    [this.orchestratorFunction, this.orchestratorAlias] = this.createOrchestratorFunction(props.agentBackend);
-    this.grantFunctionAccess(props.encryptionKey);
+    const channel = (props.channel ?? WhatsAppChannel.cloudApi())._bind(
+      this,
+      channelContext({ settings: this.settings, functions: this.functions, table: this.table, queue: this.queue, encryptionKey: props.encryptionKey }),
+    );
+    this.webhookFunction = channel.webhookFunction;
+    this.webhookAlias = channel.webhookAlias;
+    this.webhookFunctionUrl = channel.webhookFunctionUrl;
+    this.webhookUrl = this.webhookFunctionUrl?.url;
+    this.whatsAppSecret = channel.whatsAppSecret;
+    this.eventTopic = channel.eventTopic;
+    this.inboundDeadLetterQueue = channel.inboundDeadLetterQueue;
+    [this.orchestratorFunction, this.orchestratorAlias] = this.createOrchestratorFunction(props.agentBackend, channel);
+    this.grantFunctionAccess(props.encryptionKey, channel);
     if (operatorPlane) {
       const plane = buildOperatorPlane({
         settings: operatorPlane,
         table: this.table,
-        grantWhatsAppSend: (fn) => this.grantWhatsAppSend(fn),
+        grantWhatsAppSend: (fn) => channel.grantSend(fn),
         orchestrator: this.orchestratorFunction,
         turnQueue: this.queue,
         deadLetterQueue: this.deadLetterQueue,
         encryptionKey: props.encryptionKey,
         sharedEnvironment: {
           [RUNTIME_ENV.tableName]: this.table.tableName,
-          ...this.senderEnvironment(),
+          ...channel.senderEnvironment,
           ...this.functions.commonEnvironment,
         },
         functions: this.functions,
@@ -287,9 +267,7 @@ export class AgentPipeline extends Construct {
       tableName: this.table.tableName,
       turnQueueUrl: this.queue.queueUrl,
       deadLetterQueueUrl: this.deadLetterQueue.queueUrl,
-      webhookUrl: this.webhookUrl,
-      whatsAppSecretArn: this.whatsAppSecret?.secretArn,
-      eventTopicArn: this.eventTopic?.topicArn,
+      ...channel.outputs,
       consoleUrl: this.consoleUrl,
     });
 
@@ -441,31 +419,15 @@ export class AgentPipeline extends Construct {
     return this.metrics.tableThrottledRequests(props);
   }
 
-  private createWebhookFunction(whatsAppSecret: secretsmanager.ISecret): lambda.Function {
-    return this.functions.createFunction('Webhook', {
-      description: `WhatsApp webhook of ${this.settings.names.table}: verifies Meta's signature, records and dispatches each message`,
-      memorySize: this.settings.webhookMemorySize,
-      timeout: WEBHOOK_TIMEOUT,
-      environment: {
-        [RUNTIME_ENV.tableName]: this.table.tableName,
-        [RUNTIME_ENV.turnQueueUrl]: this.queue.queueUrl,
-        [RUNTIME_ENV.whatsAppSecretArn]: whatsAppSecret.secretArn,
-        ...(this.settings.phoneNumberIds ? { [RUNTIME_ENV.businessPhoneNumberIds]: this.settings.phoneNumberIds.join(',') } : {}),
-        ...this.functions.commonEnvironment,
-      },
-      reservedConcurrentExecutions: this.settings.webhookReservedConcurrency,
-    });
-  }
-
   /** The orchestrator (and its alias, if any), consuming the turn queue and wired to the agent backend. */
-  private createOrchestratorFunction(agentBackend: AgentBackend): [lambda.Function, lambda.Alias | undefined] {
+  private createOrchestratorFunction(agentBackend: AgentBackend, channel: WhatsAppChannelBinding): [lambda.Function, lambda.Alias | undefined] {
     const orchestrator = this.functions.createFunction('Orchestrator', {
       description: `Turn orchestrator of ${this.settings.names.table}: runs the agent for the latest message of each customer and replies`,
       memorySize: this.settings.orchestratorMemorySize,
       timeout: this.settings.orchestratorTimeout,
       environment: {
         [RUNTIME_ENV.tableName]: this.table.tableName,
-        ...this.senderEnvironment(),
+        ...channel.senderEnvironment,
         // The last receive before the redrive parks its messages so they cannot block later turns.
         [RUNTIME_ENV.maxReceiveCount]: String(this.settings.maxReceiveCount),
         ...(this.settings.customerBudget ? { [RUNTIME_ENV.customerBudget]: JSON.stringify(this.settings.customerBudget) } : {}),
@@ -496,122 +458,7 @@ export class AgentPipeline extends Construct {
     return [orchestrator, orchestratorAlias];
   }
 
-  /** The function SNS invokes with End User Messaging's events; Lambda retries a failed event twice, then parks it. */
-  private createEndUserMessagingInboundFunction(endUserMessaging: EndUserMessagingSettings, deadLetterQueue: sqs.IQueue): lambda.Function {
-    return this.functions.createFunction('EumInbound', {
-      description: `WhatsApp events of ${this.settings.names.table} from End User Messaging Social: records and dispatches each message`,
-      memorySize: this.settings.webhookMemorySize,
-      timeout: WEBHOOK_TIMEOUT,
-      environment: {
-        [RUNTIME_ENV.tableName]: this.table.tableName,
-        [RUNTIME_ENV.turnQueueUrl]: this.queue.queueUrl,
-        [RUNTIME_ENV.endUserMessagingPhoneNumbers]: endUserMessagingPhoneNumbersVariable(endUserMessaging),
-        ...this.functions.commonEnvironment,
-      },
-      reservedConcurrentExecutions: this.settings.webhookReservedConcurrency,
-      deadLetterQueue,
-    });
-  }
-
-  /** Standard (End User Messaging does not publish to FIFO topics), publishable by the service for this account only. */
-  private createEventTopic(encryptionKey?: kms.IKey): sns.Topic {
-    const topic = new sns.Topic(this, 'EventTopic', {
-      displayName: `WhatsApp events of ${this.settings.names.table}`,
-      masterKey: encryptionKey,
-      enforceSSL: true,
-    });
-    const service = new iam.ServicePrincipal('social-messaging.amazonaws.com');
-    topic.addToResourcePolicy(
-      new iam.PolicyStatement({
-        principals: [service],
-        actions: ['sns:Publish'],
-        resources: [topic.topicArn],
-        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
-      }),
-    );
-    if (encryptionKey) {
-      encryptionKey.grant(service, 'kms:GenerateDataKey*', 'kms:Decrypt');
-    } else {
-      acknowledgeFinding(topic, {
-        id: 'AwsSolutions-SNS2',
-        reason:
-          'End User Messaging Social cannot publish to a topic encrypted with the AWS managed SNS key, and no encryptionKey was given; ' +
-          'pass encryptionKey to encrypt the topic with a customer managed key the service may use.',
-      });
-    }
-    return topic;
-  }
-
-  private createInboundDeadLetterQueue(encryptionKey?: kms.IKey): sqs.Queue {
-    const queue = new sqs.Queue(this, 'InboundDeadLetterQueue', {
-      retentionPeriod: this.settings.deadLetterQueueRetentionPeriod,
-      enforceSSL: true,
-      removalPolicy: this.settings.removalPolicy,
-      ...(encryptionKey ? { encryption: sqs.QueueEncryption.KMS, encryptionMasterKey: encryptionKey } : { encryption: sqs.QueueEncryption.SQS_MANAGED }),
-    });
-    acknowledgeFinding(queue, { id: 'AwsSolutions-SQS3', reason: 'This queue is itself the dead-letter queue of the End User Messaging inbound function.' });
-    return queue;
-  }
-
-  /** The sending channel of the orchestrator, operator and sweeper functions. */
-  private senderEnvironment(): Record<string, string> {
-    const endUserMessaging = this.settings.endUserMessaging;
-    if (!endUserMessaging) {
-      return { [RUNTIME_ENV.whatsAppSecretArn]: this.whatsAppSecret!.secretArn, [RUNTIME_ENV.whatsAppApiBaseUrl]: this.settings.whatsAppApiBaseUrl };
-    }
-    return {
-      [RUNTIME_ENV.whatsAppChannel]: WHATSAPP_CHANNEL_KINDS.endUserMessaging,
-      [RUNTIME_ENV.endUserMessagingPhoneNumbers]: endUserMessagingPhoneNumbersVariable(endUserMessaging),
-      [RUNTIME_ENV.endUserMessagingMetaApiVersion]: endUserMessaging.metaApiVersion,
-    };
-  }
-
-  /** What a sending function needs: the secret's access token, or SendWhatsAppMessage from the linked numbers only. */
-  private grantWhatsAppSend(fn: lambda.Function): void {
-    const endUserMessaging = this.settings.endUserMessaging;
-    if (!endUserMessaging) {
-      this.whatsAppSecret!.grantRead(fn);
-      return;
-    }
-    const stack = Stack.of(this);
-    fn.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['social-messaging:SendWhatsAppMessage'],
-        resources: endUserMessaging.phoneNumbers.map(({ resourceName }) =>
-          stack.formatArn({ service: 'social-messaging', resource: 'phone-number-id', resourceName, arnFormat: ArnFormat.SLASH_RESOURCE_NAME }),
-        ),
-      }),
-    );
-  }
-
-  private createWhatsAppSecret(encryptionKey?: kms.IKey): secretsmanager.ISecret {
-    const secret = new secretsmanager.Secret(this, 'WhatsAppSecret', {
-      description:
-        `WhatsApp Cloud API credentials of ${this.settings.names.table}. Replace the ${WHATSAPP_SECRET_PLACEHOLDER} values of ` +
-        `${WHATSAPP_SECRET_FIELDS.appSecret} and ${WHATSAPP_SECRET_FIELDS.accessToken}; give ${WHATSAPP_SECRET_FIELDS.verifyToken} to Meta.`,
-      encryptionKey,
-      removalPolicy: this.settings.removalPolicy,
-      generateSecretString: {
-        secretStringTemplate: JSON.stringify({
-          [WHATSAPP_SECRET_FIELDS.appSecret]: WHATSAPP_SECRET_PLACEHOLDER,
-          [WHATSAPP_SECRET_FIELDS.accessToken]: WHATSAPP_SECRET_PLACEHOLDER,
-        }),
-        generateStringKey: WHATSAPP_SECRET_FIELDS.verifyToken,
-        // Pasted into Meta's webhook form and compared verbatim: keep it to letters and digits.
-        excludePunctuation: true,
-        passwordLength: 48,
-      },
-    });
-    acknowledgeFinding(secret, {
-      id: 'AwsSolutions-SMG4',
-      reason:
-        'Meta issues the app secret and the WhatsApp access token; Secrets Manager cannot rotate them. ' +
-        'Operators rotate them in the Meta app and update the secret value.',
-    });
-    return secret;
-  }
-
-  private grantFunctionAccess(encryptionKey: kms.IKey | undefined): void {
+  private grantFunctionAccess(encryptionKey: kms.IKey | undefined, channel: WhatsAppChannelBinding): void {
     const index = `${this.table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
     this.webhookFunction.addToRolePolicy(
       new iam.PolicyStatement({ actions: [...WEBHOOK_TABLE_ACTIONS], resources: [this.table.tableArn], conditions: leadingKeysCondition(WEBHOOK_PARTITION_PREFIXES) }),
@@ -619,8 +466,8 @@ export class AgentPipeline extends Construct {
     this.webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [this.queue.queueArn] }));
     this.orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_TABLE_ACTIONS], resources: [this.table.tableArn] }));
     this.orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_QUERY_ACTIONS], resources: [this.table.tableArn, index] }));
-    this.whatsAppSecret?.grantRead(this.webhookFunction);
-    this.grantWhatsAppSend(this.orchestratorFunction);
+    channel.grantReceive(this.webhookFunction);
+    channel.grantSend(this.orchestratorFunction);
     if (encryptionKey) {
       for (const fn of [this.webhookFunction, this.orchestratorFunction]) {
         fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [encryptionKey.keyArn], conditions: viaServiceCondition('dynamodb') }));

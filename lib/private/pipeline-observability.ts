@@ -3,7 +3,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { CUSTOM_METRICS } from '../contract';
+import { CUSTOM_METRICS, WHATSAPP_CHANNEL_KINDS } from '../contract';
 import type { CustomMetricName, PipelineMetrics } from './pipeline-metrics';
 import { ALARM_PERIOD, type PipelineSettings } from './pipeline-settings';
 
@@ -255,7 +255,7 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
       custom(CUSTOM_METRICS.turnOverBudget, 'Turns over a customer budget'),
       custom(CUSTOM_METRICS.inboundForeignNumberDropped, 'Messages to another business number'),
       custom(CUSTOM_METRICS.inboundStaleDropped, 'Replayed (stale) messages'),
-      ...(settings.endUserMessaging === undefined ? [] : [custom(CUSTOM_METRICS.inboundEnvelopeMalformed, 'Malformed End User Messaging events')]),
+      ...(settings.channel.kind === WHATSAPP_CHANNEL_KINDS.endUserMessaging ? [custom(CUSTOM_METRICS.inboundEnvelopeMalformed, 'Malformed End User Messaging events')] : []),
     ]),
     ...(crmSync === undefined
       ? []
