@@ -1,54 +1,31 @@
-import { Annotations, Stack, Token } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { Stack } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as kms from 'aws-cdk-lib/aws-kms';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import * as sns from 'aws-cdk-lib/aws-sns';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { AgentBackend } from './agent-backend';
 import type { AgentPipelineProps } from './agent-pipeline-props';
+import { CUSTOM_METRICS } from './contract';
 import { WhatsAppChannel } from './whatsapp-channel';
 import { channelContext } from './private/channel-context';
-import type { WhatsAppChannelBinding } from './private/whatsapp-channel-binding';
 import { buildCrmSyncWorker } from './private/crm-sync-worker';
 import { PipelineFunctionFactory } from './private/function-factory';
-import { buildTable } from './private/pipeline-table';
-import { buildTurnQueue } from './private/turn-queue';
-import {
-  leadingKeysCondition,
-  OPERATOR_DEAD_LETTER_ACTIONS,
-  ORCHESTRATOR_QUERY_ACTIONS,
-  ORCHESTRATOR_TABLE_ACTIONS,
-  QUEUE_PRODUCER_KEY_ACTIONS,
-  REDRIVE_QUERY_ACTIONS,
-  REDRIVE_TABLE_ACTIONS,
-  STACK_OUTPUT_READ_ACTIONS,
-  TABLE_KEY_ACTIONS,
-  viaServiceCondition,
-  WEBHOOK_PARTITION_PREFIXES,
-  WEBHOOK_QUEUE_ACTIONS,
-  WEBHOOK_TABLE_ACTIONS,
-} from './private/permissions';
 import { buildOperatorPlane, resolveOperatorPlaneSettings } from './private/operator-plane';
-import {
-  AGENT_BACKEND_KINDS,
-  CUSTOM_METRICS,
-  PIPELINE_DEFAULTS,
-  RUNTIME_ENV,
-  TABLE_SCHEMA,
-} from './contract';
-import { createPipelineAlarms, createPipelineDashboard, type ObservedPipeline } from './private/pipeline-observability';
-import { PipelineMetrics } from './private/pipeline-metrics';
+import { buildOrchestrator } from './private/orchestrator-function';
 import { claimPhysicalNames } from './private/physical-name-claims';
+import { type PipelineResources, grantCoreFunctionAccess, grantRedrive } from './private/pipeline-grants';
+import { PipelineMetrics } from './private/pipeline-metrics';
+import { createPipelineAlarms, createPipelineDashboard, type ObservedPipeline } from './private/pipeline-observability';
+import { resolvePipelineSettings } from './private/pipeline-settings';
+import { buildTable } from './private/pipeline-table';
 import { resolveProductionPlacement } from './private/production-placement';
-import { addPipelineOutputs } from './private/stack-outputs';
-import { type PipelineSettings, resolvePipelineSettings } from './private/pipeline-settings';
 import { retentionEnvironment } from './private/retention';
+import { addPipelineOutputs } from './private/stack-outputs';
+import { buildTurnQueue } from './private/turn-queue';
 
 /**
  * A WhatsApp AI-agent pipeline: Meta's webhook lands on a Lambda Function URL, which records each
@@ -194,11 +171,8 @@ export class AgentPipeline extends Construct {
    */
   public readonly inboundDeadLetterQueueAlarm?: cloudwatch.Alarm;
 
-  private readonly settings: PipelineSettings;
-  private readonly functions: PipelineFunctionFactory;
   private readonly metrics: PipelineMetrics;
-  private readonly encryptionKey?: kms.IKey;
-  private bedrockModelId?: string;
+  private readonly resources: PipelineResources;
 
   /**
    * @param scope the stack (or construct) the pipeline belongs to
@@ -207,20 +181,19 @@ export class AgentPipeline extends Construct {
    */
   constructor(scope: Construct, id: string, props: AgentPipelineProps) {
     super(scope, id);
-    this.settings = resolvePipelineSettings(this.node.path, props);
+    const settings = resolvePipelineSettings(this.node.path, props);
     const retention = retentionEnvironment(this.node.path, props);
     const operatorPlane = resolveOperatorPlaneSettings(this.node.path, props);
     const placement = resolveProductionPlacement(this.node.path, props);
-    this.encryptionKey = props.encryptionKey;
-    claimPhysicalNames(this, [this.settings.names.table, this.settings.names.queue, this.settings.names.deadLetterQueue]);
-    this.functions = new PipelineFunctionFactory(this, this.settings, placement, props.encryptionKey, retention);
-    this.table = buildTable(this, this.settings, props.encryptionKey);
-    ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = buildTurnQueue(this, this.settings, props.encryptionKey));
-    this.metrics = new PipelineMetrics(this.settings, this.table, this.queue);
-    const channel = (props.channel ?? WhatsAppChannel.cloudApi())._bind(
-      this,
-      channelContext({ settings: this.settings, functions: this.functions, table: this.table, queue: this.queue, encryptionKey: props.encryptionKey }),
-    );
+    const { encryptionKey } = props;
+    claimPhysicalNames(this, [settings.names.table, settings.names.queue, settings.names.deadLetterQueue]);
+    const functions = new PipelineFunctionFactory(this, settings, placement, encryptionKey, retention);
+    this.table = buildTable(this, settings, encryptionKey);
+    ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = buildTurnQueue(this, settings, encryptionKey));
+    this.resources = { table: this.table, queue: this.queue, deadLetterQueue: this.deadLetterQueue, encryptionKey };
+    this.metrics = new PipelineMetrics(settings, this.table, this.queue);
+
+    const channel = (props.channel ?? WhatsAppChannel.cloudApi())._bind(this, channelContext({ settings, functions, table: this.table, queue: this.queue, encryptionKey }));
     this.webhookFunction = channel.webhookFunction;
     this.webhookAlias = channel.webhookAlias;
     this.webhookFunctionUrl = channel.webhookFunctionUrl;
@@ -228,40 +201,21 @@ export class AgentPipeline extends Construct {
     this.whatsAppSecret = channel.whatsAppSecret;
     this.eventTopic = channel.eventTopic;
     this.inboundDeadLetterQueue = channel.inboundDeadLetterQueue;
-    [this.orchestratorFunction, this.orchestratorAlias] = this.createOrchestratorFunction(props.agentBackend, channel);
-    this.grantFunctionAccess(props.encryptionKey, channel);
+    const orchestrator = buildOrchestrator({ scope: this, settings, functions, table: this.table, queue: this.queue, agentBackend: props.agentBackend, channel });
+    this.orchestratorFunction = orchestrator.orchestratorFunction;
+    this.orchestratorAlias = orchestrator.orchestratorAlias;
+    grantCoreFunctionAccess(this.resources, { webhookFunction: this.webhookFunction, orchestratorFunction: this.orchestratorFunction, channel });
+
     if (operatorPlane) {
-      const plane = buildOperatorPlane({
-        settings: operatorPlane,
-        table: this.table,
-        grantWhatsAppSend: (fn) => channel.grantSend(fn),
-        orchestrator: this.orchestratorFunction,
-        turnQueue: this.queue,
-        deadLetterQueue: this.deadLetterQueue,
-        encryptionKey: props.encryptionKey,
-        sharedEnvironment: {
-          [RUNTIME_ENV.tableName]: this.table.tableName,
-          ...channel.senderEnvironment,
-          ...this.functions.commonEnvironment,
-        },
-        functions: this.functions,
-        scope: this,
-      });
-      this.handoffSweeperFunction = plane.handoffSweeperFunction;
+      const plane = buildOperatorPlane({ scope: this, settings: operatorPlane, functions, channel, ...this.resources, orchestrator: this.orchestratorFunction });
       this.operatorFunction = plane.operatorFunction;
       this.operatorFunctionUrl = plane.operatorFunctionUrl;
       this.consoleUrl = plane.consoleUrl;
+      this.handoffSweeperFunction = plane.handoffSweeperFunction;
     }
     if (props.crmSync) {
-      this.crmSyncFunction = buildCrmSyncWorker({
-        target: props.crmSync,
-        table: this.table,
-        encryptionKey: props.encryptionKey,
-        sharedEnvironment: { [RUNTIME_ENV.tableName]: this.table.tableName, ...this.functions.commonEnvironment },
-        sessionWriters: [this.webhookFunction, this.orchestratorFunction, ...(this.operatorFunction ? [this.operatorFunction] : []), ...(this.handoffSweeperFunction ? [this.handoffSweeperFunction] : [])],
-        scope: this,
-        functions: this.functions,
-      }).workerFunction;
+      const sessionWriters = [this.webhookFunction, this.orchestratorFunction, this.operatorFunction, this.handoffSweeperFunction].filter((fn) => fn !== undefined);
+      this.crmSyncFunction = buildCrmSyncWorker({ scope: this, target: props.crmSync, functions, table: this.table, encryptionKey, sessionWriters }).workerFunction;
     }
     addPipelineOutputs(this, {
       tableName: this.table.tableName,
@@ -273,12 +227,12 @@ export class AgentPipeline extends Construct {
 
     const observed: ObservedPipeline = {
       scope: this,
-      settings: this.settings,
+      settings,
+      metrics: this.metrics,
       webhookFunction: this.webhookFunction,
       orchestratorFunction: this.orchestratorFunction,
       deadLetterQueue: this.deadLetterQueue,
-      metrics: this.metrics,
-      bedrockModelId: this.bedrockModelId,
+      bedrockModelId: orchestrator.bedrockModelId,
       crmSyncFunction: this.crmSyncFunction,
       inboundDeadLetterQueue: this.inboundDeadLetterQueue,
       alarmAction: props.alarmTopic && new cloudwatchActions.SnsAction(props.alarmTopic),
@@ -302,7 +256,7 @@ export class AgentPipeline extends Construct {
     this.crmSyncUncertainAlarm = alarms.crmSyncUncertain;
     this.inboundDeadLetterQueueAlarm = alarms.inboundDeadLetterQueue;
     this.alarms = alarms.all;
-    this.dashboard = this.settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
+    this.dashboard = settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
   }
 
   /** Lets `grantee` read the table and its index (e.g. a reporting function). */
@@ -322,17 +276,7 @@ export class AgentPipeline extends Construct {
    * table (plus the customer managed key, when there is one). Typically an operator's role.
    */
   public grantRedrive(grantee: iam.IGrantable): iam.Grant {
-    const index = `${this.table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
-    const stack = Stack.of(this);
-    const grants = [
-      iam.Grant.addToPrincipal({ grantee, actions: [...STACK_OUTPUT_READ_ACTIONS], resourceArns: [stack.stackId] }),
-      iam.Grant.addToPrincipal({ grantee, actions: [...OPERATOR_DEAD_LETTER_ACTIONS], resourceArns: [this.deadLetterQueue.queueArn] }),
-      iam.Grant.addToPrincipal({ grantee, actions: [...WEBHOOK_QUEUE_ACTIONS], resourceArns: [this.queue.queueArn] }),
-      iam.Grant.addToPrincipal({ grantee, actions: [...REDRIVE_TABLE_ACTIONS], resourceArns: [this.table.tableArn] }),
-      iam.Grant.addToPrincipal({ grantee, actions: [...REDRIVE_QUERY_ACTIONS], resourceArns: [this.table.tableArn, index] }),
-      ...(this.encryptionKey ? [iam.Grant.addToPrincipal({ grantee, actions: [...TABLE_KEY_ACTIONS], resourceArns: [this.encryptionKey.keyArn] })] : []),
-    ];
-    return grants.reduce((all, grant) => all.combine(grant));
+    return grantRedrive(grantee, Stack.of(this), this.resources);
   }
 
   /** Messages visible in the dead-letter queue (maximum over 1 minute unless overridden). */
@@ -418,69 +362,4 @@ export class AgentPipeline extends Construct {
   public metricTableThrottledRequests(props?: cloudwatch.MathExpressionOptions): cloudwatch.IMetric {
     return this.metrics.tableThrottledRequests(props);
   }
-
-  /** The orchestrator (and its alias, if any), consuming the turn queue and wired to the agent backend. */
-  private createOrchestratorFunction(agentBackend: AgentBackend, channel: WhatsAppChannelBinding): [lambda.Function, lambda.Alias | undefined] {
-    const orchestrator = this.functions.createFunction('Orchestrator', {
-      description: `Turn orchestrator of ${this.settings.names.table}: runs the agent for the latest message of each customer and replies`,
-      memorySize: this.settings.orchestratorMemorySize,
-      timeout: this.settings.orchestratorTimeout,
-      environment: {
-        [RUNTIME_ENV.tableName]: this.table.tableName,
-        ...channel.senderEnvironment,
-        // The last receive before the redrive parks its messages so they cannot block later turns.
-        [RUNTIME_ENV.maxReceiveCount]: String(this.settings.maxReceiveCount),
-        ...(this.settings.customerBudget ? { [RUNTIME_ENV.customerBudget]: JSON.stringify(this.settings.customerBudget) } : {}),
-        ...(this.settings.agentHistoryMaxCharacters ? { [RUNTIME_ENV.agentHistoryMaxCharacters]: String(this.settings.agentHistoryMaxCharacters) } : {}),
-        ...this.functions.commonEnvironment,
-      },
-    });
-    const orchestratorAlias = this.functions.createAlias(orchestrator, 'Orchestrator');
-    (orchestratorAlias ?? orchestrator).addEventSource(
-      new SqsEventSource(this.queue, {
-        batchSize: PIPELINE_DEFAULTS.orchestratorBatchSize,
-        reportBatchItemFailures: true,
-        maxConcurrency: this.settings.orchestratorMaxConcurrency,
-      }),
-    );
-    const agent = agentBackend.bind(this, orchestrator);
-    if (agent.environment[RUNTIME_ENV.agentBackend] === AGENT_BACKEND_KINDS.scripted && looksLikeProduction(this.settings.environment)) {
-      Annotations.of(this).addWarningV2(
-        'cdk-whatsapp-agent-pipeline:scriptedAgentInProduction',
-        `environment '${this.settings.environment}' looks like production but the agent is AgentBackend.scripted(), a development stand-in ` +
-          'that echoes customers instead of answering them. Use AgentBackend.bedrock() or AgentBackend.lambda().',
-      );
-    }
-    for (const [name, value] of Object.entries(agent.environment)) {
-      orchestrator.addEnvironment(name, value);
-    }
-    this.bedrockModelId = agent.bedrockModelId;
-    return [orchestrator, orchestratorAlias];
-  }
-
-  private grantFunctionAccess(encryptionKey: kms.IKey | undefined, channel: WhatsAppChannelBinding): void {
-    const index = `${this.table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
-    this.webhookFunction.addToRolePolicy(
-      new iam.PolicyStatement({ actions: [...WEBHOOK_TABLE_ACTIONS], resources: [this.table.tableArn], conditions: leadingKeysCondition(WEBHOOK_PARTITION_PREFIXES) }),
-    );
-    this.webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [this.queue.queueArn] }));
-    this.orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_TABLE_ACTIONS], resources: [this.table.tableArn] }));
-    this.orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_QUERY_ACTIONS], resources: [this.table.tableArn, index] }));
-    channel.grantReceive(this.webhookFunction);
-    channel.grantSend(this.orchestratorFunction);
-    if (encryptionKey) {
-      for (const fn of [this.webhookFunction, this.orchestratorFunction]) {
-        fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [encryptionKey.keyArn], conditions: viaServiceCondition('dynamodb') }));
-      }
-      // The orchestrator's kms:Decrypt for consuming the queue comes with the event source.
-      this.webhookFunction.addToRolePolicy(
-        new iam.PolicyStatement({ actions: [...QUEUE_PRODUCER_KEY_ACTIONS], resources: [encryptionKey.keyArn], conditions: viaServiceCondition('sqs') }),
-      );
-    }
-  }
-}
-
-/** Stage names that usually mean real customers (`prod`, `production`, `prd`, `live`, also as `prod-eu` or `eu-prod`). */
-function looksLikeProduction(environment: string): boolean {
-  return !Token.isUnresolved(environment) && /(^|-)(prod|production|prd|live)(-|$)/.test(environment);
 }

@@ -15,11 +15,10 @@ export interface CrmSyncWorkerContext {
   readonly target: CrmTarget;
   readonly table: dynamodb.Table;
   readonly encryptionKey?: kms.IKey;
-  /** The environment every function of the pipeline shares (table, Powertools). */
-  readonly sharedEnvironment: Record<string, string>;
   /** The functions that write sessions: they get `CRM_SYNC_ENABLED=true`. */
   readonly sessionWriters: readonly lambda.Function[];
   readonly scope: Construct;
+  /** The pipeline's function factory, which also holds the environment every function shares. */
   readonly functions: PipelineFunctionFactory;
 }
 
@@ -37,13 +36,14 @@ export interface CrmSyncWorkerResources {
  * compare-and-set before it is sent.
  */
 export function buildCrmSyncWorker(context: CrmSyncWorkerContext): CrmSyncWorkerResources {
-  const { table } = context;
+  const { table, functions } = context;
   const timeout = Duration.seconds(CRM_SYNC_DEFAULTS.workerTimeoutSeconds);
-  const workerFunction = context.functions.createFunction('CrmSync', {
-    description: `CRM sync worker of ${context.sharedEnvironment[RUNTIME_ENV.serviceName]}: publishes each conversation's new commercial projection to the CRM`,
+  const environment: Record<string, string> = { [RUNTIME_ENV.tableName]: table.tableName, ...functions.commonEnvironment };
+  const workerFunction = functions.createFunction('CrmSync', {
+    description: `CRM sync worker of ${environment[RUNTIME_ENV.serviceName]}: publishes each conversation's new commercial projection to the CRM`,
     memorySize: 256,
     timeout,
-    environment: { ...context.sharedEnvironment },
+    environment,
   });
   const config = context.target.bind(context.scope, workerFunction);
   for (const [name, value] of Object.entries(config.environment)) {
