@@ -193,7 +193,7 @@ export class AgentPipeline extends Construct {
     this.resources = { table: this.table, queue: this.queue, deadLetterQueue: this.deadLetterQueue, encryptionKey };
     this.metrics = new PipelineMetrics(settings, this.table, this.queue);
 
-    const channel = (props.channel ?? WhatsAppChannel.cloudApi())._bind(this, channelContext({ settings, functions, table: this.table, queue: this.queue, encryptionKey }));
+    const channel = (props.channel ?? WhatsAppChannel.cloudApi())._bind(this, channelContext({ settings, functions, ...this.resources }));
     this.webhookFunction = channel.webhookFunction;
     this.webhookAlias = channel.webhookAlias;
     this.webhookFunctionUrl = channel.webhookFunctionUrl;
@@ -201,7 +201,7 @@ export class AgentPipeline extends Construct {
     this.whatsAppSecret = channel.whatsAppSecret;
     this.eventTopic = channel.eventTopic;
     this.inboundDeadLetterQueue = channel.inboundDeadLetterQueue;
-    const orchestrator = buildOrchestrator({ scope: this, settings, functions, table: this.table, queue: this.queue, agentBackend: props.agentBackend, channel });
+    const orchestrator = buildOrchestrator({ scope: this, settings, functions, ...this.resources, agentBackend: props.agentBackend, channel });
     this.orchestratorFunction = orchestrator.orchestratorFunction;
     this.orchestratorAlias = orchestrator.orchestratorAlias;
     grantCoreFunctionAccess(this.resources, { webhookFunction: this.webhookFunction, orchestratorFunction: this.orchestratorFunction, channel });
@@ -215,7 +215,7 @@ export class AgentPipeline extends Construct {
     }
     if (props.crmSync) {
       const sessionWriters = [this.webhookFunction, this.orchestratorFunction, this.operatorFunction, this.handoffSweeperFunction].filter((fn) => fn !== undefined);
-      this.crmSyncFunction = buildCrmSyncWorker({ scope: this, target: props.crmSync, functions, table: this.table, encryptionKey, sessionWriters }).workerFunction;
+      this.crmSyncFunction = buildCrmSyncWorker({ scope: this, target: props.crmSync, functions, ...this.resources, sessionWriters }).workerFunction;
     }
     addPipelineOutputs(this, {
       tableName: this.table.tableName,

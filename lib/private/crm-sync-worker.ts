@@ -13,7 +13,7 @@ import { CRM_SYNC_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA } from '../contract';
 
 export interface CrmSyncWorkerContext {
   readonly target: CrmTarget;
-  readonly table: dynamodb.Table;
+  readonly table: dynamodb.ITable;
   readonly encryptionKey?: kms.IKey;
   /** The functions that write sessions: they get `CRM_SYNC_ENABLED=true`. */
   readonly sessionWriters: readonly lambda.Function[];
