@@ -1,72 +1,31 @@
-import * as fs from 'fs';
-import * as path from 'path';
-import { Annotations, ArnFormat, Duration, Stack, Token } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { Stack } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as kms from 'aws-cdk-lib/aws-kms';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import * as logs from 'aws-cdk-lib/aws-logs';
-import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import * as sns from 'aws-cdk-lib/aws-sns';
-import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { AgentBackend } from './agent-backend';
 import type { AgentPipelineProps } from './agent-pipeline-props';
-import { KeyLayout } from './key-layout';
+import { CUSTOM_METRICS } from './contract';
+import { WhatsAppChannel } from './whatsapp-channel';
+import { channelContext } from './private/channel-context';
 import { buildCrmSyncWorker } from './private/crm-sync-worker';
-import {
-  leadingKeysCondition,
-  LOG_WRITE_ACTIONS,
-  OPERATOR_DEAD_LETTER_ACTIONS,
-  ORCHESTRATOR_QUERY_ACTIONS,
-  ORCHESTRATOR_TABLE_ACTIONS,
-  QUEUE_PRODUCER_KEY_ACTIONS,
-  REDRIVE_QUERY_ACTIONS,
-  REDRIVE_TABLE_ACTIONS,
-  STACK_OUTPUT_READ_ACTIONS,
-  TABLE_KEY_ACTIONS,
-  viaServiceCondition,
-  WEBHOOK_PARTITION_PREFIXES,
-  WEBHOOK_QUEUE_ACTIONS,
-  WEBHOOK_TABLE_ACTIONS,
-} from './private/permissions';
+import { PipelineFunctionFactory } from './private/function-factory';
 import { buildOperatorPlane, resolveOperatorPlaneSettings } from './private/operator-plane';
-import { endUserMessagingPhoneNumbersVariable, type EndUserMessagingSettings } from './private/channel-settings';
-import {
-  AGENT_BACKEND_KINDS,
-  CUSTOM_METRICS,
-  PIPELINE_DEFAULTS,
-  RUNTIME_ENV,
-  TABLE_SCHEMA,
-  WHATSAPP_CHANNEL_KINDS,
-  WHATSAPP_SECRET_FIELDS,
-  WHATSAPP_SECRET_PLACEHOLDER,
-} from './contract';
-import { createPipelineAlarms, createPipelineDashboard, customMetric, type ObservedPipeline } from './private/pipeline-observability';
-import { acknowledgeFinding } from './private/nag-acknowledgements';
+import { buildOrchestrator } from './private/orchestrator-function';
 import { claimPhysicalNames } from './private/physical-name-claims';
-import { type ProductionPlacement, resolveProductionPlacement, vpcNetworkingPolicy } from './private/production-placement';
-import { addPipelineOutputs } from './private/stack-outputs';
-import { ALARM_PERIOD, type PipelineSettings, resolvePipelineSettings } from './private/pipeline-settings';
+import { type PipelineResources, grantCoreFunctionAccess, grantRedrive } from './private/pipeline-grants';
+import { PipelineMetrics } from './private/pipeline-metrics';
+import { createPipelineAlarms, createPipelineDashboard, type ObservedPipeline } from './private/pipeline-observability';
+import { resolvePipelineSettings } from './private/pipeline-settings';
+import { buildTable } from './private/pipeline-table';
+import { resolveProductionPlacement } from './private/production-placement';
 import { retentionEnvironment } from './private/retention';
-import { logGroupEncryptionKey } from './private/log-encryption';
-
-/** Webhook work per POST is one transaction and one SendMessage; Meta only needs a fast 200. */
-const WEBHOOK_TIMEOUT = Duration.seconds(10);
-/** The DynamoDB operations the functions issue, for the throttling alarm (≤ 10 metrics per alarm). */
-const TABLE_OPERATIONS_IN_USE = [
-  dynamodb.Operation.GET_ITEM,
-  dynamodb.Operation.QUERY,
-  dynamodb.Operation.PUT_ITEM,
-  dynamodb.Operation.UPDATE_ITEM,
-  dynamodb.Operation.DELETE_ITEM,
-  dynamodb.Operation.TRANSACT_WRITE_ITEMS,
-  dynamodb.Operation.BATCH_GET_ITEM,
-];
+import { addPipelineOutputs } from './private/stack-outputs';
+import { buildTurnQueue } from './private/turn-queue';
 
 /**
  * A WhatsApp AI-agent pipeline: Meta's webhook lands on a Lambda Function URL, which records each
@@ -212,11 +171,8 @@ export class AgentPipeline extends Construct {
    */
   public readonly inboundDeadLetterQueueAlarm?: cloudwatch.Alarm;
 
-  private readonly settings: PipelineSettings;
-  private readonly placement: ProductionPlacement;
-  private readonly retentionEnvironment: Record<string, string>;
-  private readonly encryptionKey?: kms.IKey;
-  private bedrockModelId?: string;
+  private readonly metrics: PipelineMetrics;
+  private readonly resources: PipelineResources;
 
   /**
    * @param scope the stack (or construct) the pipeline belongs to
@@ -225,97 +181,58 @@ export class AgentPipeline extends Construct {
    */
   constructor(scope: Construct, id: string, props: AgentPipelineProps) {
     super(scope, id);
-    this.settings = resolvePipelineSettings(this.node.path, props);
-    this.retentionEnvironment = retentionEnvironment(this.node.path, props);
-    this.encryptionKey = props.encryptionKey;
-    const endUserMessaging = this.settings.endUserMessaging;
-    if (!endUserMessaging && !this.settings.phoneNumberIds) {
-      Annotations.of(this).addWarningV2(
-        'cdk-whatsapp-agent-pipeline:phoneNumberIdsUnset',
-        'phoneNumberIds is not set: the webhook serves every business number subscribed to the Meta app, and two numbers would share ' +
-          'sessions and reply from whichever wrote last. Set phoneNumberIds to the numbers this pipeline answers for.',
-      );
-    }
+    const settings = resolvePipelineSettings(this.node.path, props);
+    const retention = retentionEnvironment(this.node.path, props);
     const operatorPlane = resolveOperatorPlaneSettings(this.node.path, props);
-    this.placement = resolveProductionPlacement(this.node.path, props);
-    this.encryptionKey = props.encryptionKey;
-    claimPhysicalNames(this, [this.settings.names.table, this.settings.names.queue, this.settings.names.deadLetterQueue]);
-    this.table = this.createTable(props.encryptionKey);
-    [this.queue, this.deadLetterQueue] = this.createQueues(props.encryptionKey);
-    if (endUserMessaging) {
-      this.inboundDeadLetterQueue = this.createInboundDeadLetterQueue(props.encryptionKey);
-      this.webhookFunction = this.createEndUserMessagingInboundFunction(endUserMessaging, this.inboundDeadLetterQueue);
-    } else {
-      this.whatsAppSecret = props.whatsAppSecret ?? this.createWhatsAppSecret(props.encryptionKey);
-      this.webhookFunction = this.createWebhookFunction(this.whatsAppSecret);
-    }
-    this.webhookAlias = this.createAlias(this.webhookFunction, 'WebhookAlias', this.placement.alias?.webhookProvisionedConcurrency);
-    const inboundTarget = this.webhookAlias ?? this.webhookFunction;
-    if (endUserMessaging) {
-      this.eventTopic = endUserMessaging.eventTopic ?? this.createEventTopic(props.encryptionKey);
-      this.eventTopic.addSubscription(new LambdaSubscription(inboundTarget));
-    } else {
-      // Meta cannot sign requests with AWS credentials, so the URL is public and the handler
-      // authenticates each POST by its X-Hub-Signature-256 HMAC before touching any data.
-      this.webhookFunctionUrl = inboundTarget.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
-      this.webhookUrl = this.webhookFunctionUrl.url;
-    }
-    [this.orchestratorFunction, this.orchestratorAlias] = this.createOrchestratorFunction(props.agentBackend);
-    this.grantFunctionAccess(props.encryptionKey);
+    const placement = resolveProductionPlacement(this.node.path, props);
+    const { encryptionKey } = props;
+    claimPhysicalNames(this, [settings.names.table, settings.names.queue, settings.names.deadLetterQueue]);
+    const functions = new PipelineFunctionFactory(this, settings, placement, encryptionKey, retention);
+    this.table = buildTable(this, settings, encryptionKey);
+    ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = buildTurnQueue(this, settings, encryptionKey));
+    this.resources = { table: this.table, queue: this.queue, deadLetterQueue: this.deadLetterQueue, encryptionKey };
+    this.metrics = new PipelineMetrics(settings, this.table, this.queue);
+
+    const channel = (props.channel ?? WhatsAppChannel.cloudApi())._bind(this, channelContext({ settings, functions, ...this.resources }));
+    this.webhookFunction = channel.webhookFunction;
+    this.webhookAlias = channel.webhookAlias;
+    this.webhookFunctionUrl = channel.webhookFunctionUrl;
+    this.webhookUrl = this.webhookFunctionUrl?.url;
+    this.whatsAppSecret = channel.whatsAppSecret;
+    this.eventTopic = channel.eventTopic;
+    this.inboundDeadLetterQueue = channel.inboundDeadLetterQueue;
+    const orchestrator = buildOrchestrator({ scope: this, settings, functions, ...this.resources, agentBackend: props.agentBackend, channel });
+    this.orchestratorFunction = orchestrator.orchestratorFunction;
+    this.orchestratorAlias = orchestrator.orchestratorAlias;
+    grantCoreFunctionAccess(this.resources, { webhookFunction: this.webhookFunction, orchestratorFunction: this.orchestratorFunction, channel });
+
     if (operatorPlane) {
-      const plane = buildOperatorPlane({
-        settings: operatorPlane,
-        table: this.table,
-        grantWhatsAppSend: (fn) => this.grantWhatsAppSend(fn),
-        orchestrator: this.orchestratorFunction,
-        turnQueue: this.queue,
-        deadLetterQueue: this.deadLetterQueue,
-        encryptionKey: props.encryptionKey,
-        sharedEnvironment: {
-          [RUNTIME_ENV.tableName]: this.table.tableName,
-          ...this.senderEnvironment(),
-          ...this.powertoolsEnvironment(),
-        },
-        createFunction: (functionId, options) => this.createFunction(functionId, options),
-        scope: this,
-      });
-      this.handoffSweeperFunction = plane.handoffSweeperFunction;
+      const plane = buildOperatorPlane({ scope: this, settings: operatorPlane, functions, channel, ...this.resources, orchestrator: this.orchestratorFunction });
       this.operatorFunction = plane.operatorFunction;
       this.operatorFunctionUrl = plane.operatorFunctionUrl;
       this.consoleUrl = plane.consoleUrl;
+      this.handoffSweeperFunction = plane.handoffSweeperFunction;
     }
     if (props.crmSync) {
-      this.crmSyncFunction = buildCrmSyncWorker({
-        target: props.crmSync,
-        table: this.table,
-        encryptionKey: props.encryptionKey,
-        sharedEnvironment: { [RUNTIME_ENV.tableName]: this.table.tableName, ...this.powertoolsEnvironment() },
-        sessionWriters: [this.webhookFunction, this.orchestratorFunction, ...(this.operatorFunction ? [this.operatorFunction] : []), ...(this.handoffSweeperFunction ? [this.handoffSweeperFunction] : [])],
-        scope: this,
-        createFunction: (functionId, options) => this.createFunction(functionId, options),
-      }).workerFunction;
+      const sessionWriters = [this.webhookFunction, this.orchestratorFunction, this.operatorFunction, this.handoffSweeperFunction].filter((fn) => fn !== undefined);
+      this.crmSyncFunction = buildCrmSyncWorker({ scope: this, target: props.crmSync, functions, ...this.resources, sessionWriters }).workerFunction;
     }
     addPipelineOutputs(this, {
       tableName: this.table.tableName,
       turnQueueUrl: this.queue.queueUrl,
       deadLetterQueueUrl: this.deadLetterQueue.queueUrl,
-      webhookUrl: this.webhookUrl,
-      whatsAppSecretArn: this.whatsAppSecret?.secretArn,
-      eventTopicArn: this.eventTopic?.topicArn,
+      ...channel.outputs,
       consoleUrl: this.consoleUrl,
     });
 
     const observed: ObservedPipeline = {
       scope: this,
-      settings: this.settings,
+      settings,
+      metrics: this.metrics,
       webhookFunction: this.webhookFunction,
       orchestratorFunction: this.orchestratorFunction,
-      queue: this.queue,
       deadLetterQueue: this.deadLetterQueue,
-      metricDeadLetterQueueMessages: this.metricDeadLetterQueueMessages(),
-      metricOldestMessageAge: this.metricOldestMessageAge(),
-      metricTableThrottledRequests: this.metricTableThrottledRequests(),
-      bedrockModelId: this.bedrockModelId,
+      bedrockModelId: orchestrator.bedrockModelId,
       crmSyncFunction: this.crmSyncFunction,
       inboundDeadLetterQueue: this.inboundDeadLetterQueue,
       alarmAction: props.alarmTopic && new cloudwatchActions.SnsAction(props.alarmTopic),
@@ -339,7 +256,7 @@ export class AgentPipeline extends Construct {
     this.crmSyncUncertainAlarm = alarms.crmSyncUncertain;
     this.inboundDeadLetterQueueAlarm = alarms.inboundDeadLetterQueue;
     this.alarms = alarms.all;
-    this.dashboard = this.settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
+    this.dashboard = settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
   }
 
   /** Lets `grantee` read the table and its index (e.g. a reporting function). */
@@ -359,92 +276,82 @@ export class AgentPipeline extends Construct {
    * table (plus the customer managed key, when there is one). Typically an operator's role.
    */
   public grantRedrive(grantee: iam.IGrantable): iam.Grant {
-    const index = `${this.table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
-    const stack = Stack.of(this);
-    const grants = [
-      iam.Grant.addToPrincipal({ grantee, actions: [...STACK_OUTPUT_READ_ACTIONS], resourceArns: [stack.stackId] }),
-      iam.Grant.addToPrincipal({ grantee, actions: [...OPERATOR_DEAD_LETTER_ACTIONS], resourceArns: [this.deadLetterQueue.queueArn] }),
-      iam.Grant.addToPrincipal({ grantee, actions: [...WEBHOOK_QUEUE_ACTIONS], resourceArns: [this.queue.queueArn] }),
-      iam.Grant.addToPrincipal({ grantee, actions: [...REDRIVE_TABLE_ACTIONS], resourceArns: [this.table.tableArn] }),
-      iam.Grant.addToPrincipal({ grantee, actions: [...REDRIVE_QUERY_ACTIONS], resourceArns: [this.table.tableArn, index] }),
-      ...(this.encryptionKey ? [iam.Grant.addToPrincipal({ grantee, actions: [...TABLE_KEY_ACTIONS], resourceArns: [this.encryptionKey.keyArn] })] : []),
-    ];
-    return grants.reduce((all, grant) => all.combine(grant));
+    return grantRedrive(grantee, Stack.of(this), this.resources);
   }
 
   /** Messages visible in the dead-letter queue (maximum over 1 minute unless overridden). */
   public metricDeadLetterQueueMessages(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: ALARM_PERIOD, ...props });
+    return this.metrics.messagesVisible(this.deadLetterQueue, props);
   }
 
   /** Age in seconds of the oldest message in the turn queue (maximum over 1 minute unless overridden). */
   public metricOldestMessageAge(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.queue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', period: ALARM_PERIOD, ...props });
+    return this.metrics.oldestMessageAge(props);
   }
 
   /** Customer messages the webhook accepted (sum over 1 minute unless overridden). */
   public metricInboundReceived(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.inboundReceived, props);
+    return this.metrics.custom(CUSTOM_METRICS.inboundReceived, props);
   }
 
   /** Webhook answers with a 5xx status: table, queue or secret unavailable (sum over 1 minute unless overridden). */
   public metricWebhookServerErrors(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.webhookServerError, props);
+    return this.metrics.custom(CUSTOM_METRICS.webhookServerError, props);
   }
 
   /** Webhook POSTs refused for a missing or invalid signature (sum over 1 minute unless overridden). */
   public metricWebhookSignatureRejected(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.webhookSignatureRejected, props);
+    return this.metrics.custom(CUSTOM_METRICS.webhookSignatureRejected, props);
   }
 
   /** Turns whose reply was sent (sum over 1 minute unless overridden). */
   public metricTurnsAnswered(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.turnAnswered, props);
+    return this.metrics.custom(CUSTOM_METRICS.turnAnswered, props);
   }
 
   /** Turns that failed on their last receive and went to the dead-letter queue (sum over 1 minute unless overridden). */
   public metricTurnsFailedPermanently(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.turnFailedPermanently, props);
+    return this.metrics.custom(CUSTOM_METRICS.turnFailedPermanently, props);
   }
 
   /** Replies WhatsApp refused for good, e.g. the 24-hour window closed (sum over 1 minute unless overridden). */
   public metricRepliesRefused(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.replyRefused, props);
+    return this.metrics.custom(CUSTOM_METRICS.replyRefused, props);
   }
 
   /** Replies whose delivery to WhatsApp could not be confirmed (sum over 1 minute unless overridden). */
   public metricReplyOutcomeUnknown(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.replyOutcomeUnknown, props);
+    return this.metrics.custom(CUSTOM_METRICS.replyOutcomeUnknown, props);
   }
 
   /** Milliseconds the agent took per turn (p99 over 1 minute unless overridden). */
   public metricAgentLatency(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.agentLatency, { statistic: 'p99', ...props });
+    return this.metrics.custom(CUSTOM_METRICS.agentLatency, { statistic: 'p99', ...props });
   }
 
   /** CRM sync rows BLOCKED, as the worker counts them each run (maximum over 1 minute unless overridden). */
   public metricCrmSyncBlockedRows(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.crmSyncBlockedRows, { statistic: 'Maximum', ...props });
+    return this.metrics.custom(CUSTOM_METRICS.crmSyncBlockedRows, { statistic: 'Maximum', ...props });
   }
 
   /** CRM sync rows UNCERTAIN, as the worker counts them each run (maximum over 1 minute unless overridden). */
   public metricCrmSyncUncertainRows(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.crmSyncUncertainRows, { statistic: 'Maximum', ...props });
+    return this.metrics.custom(CUSTOM_METRICS.crmSyncUncertainRows, { statistic: 'Maximum', ...props });
   }
 
   /** Model input tokens (sum over 1 minute unless overridden). */
   public metricAgentInputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.agentInputTokens, props);
+    return this.metrics.custom(CUSTOM_METRICS.agentInputTokens, props);
   }
 
   /** Model output tokens (sum over 1 minute unless overridden). */
   public metricAgentOutputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.agentOutputTokens, props);
+    return this.metrics.custom(CUSTOM_METRICS.agentOutputTokens, props);
   }
 
   /** Turns refused by a customer's budget: answered with the budget's reply, no model call (sum over 1 minute unless overridden). */
   public metricTurnsOverBudget(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return customMetric(this.settings, CUSTOM_METRICS.turnOverBudget, props);
+    return this.metrics.custom(CUSTOM_METRICS.turnOverBudget, props);
   }
 
   /**
@@ -453,353 +360,6 @@ export class AgentPipeline extends Construct {
    * sum of series with gaps would have no value whenever a single operation was quiet.
    */
   public metricTableThrottledRequests(props?: cloudwatch.MathExpressionOptions): cloudwatch.IMetric {
-    const usingMetrics: Record<string, cloudwatch.IMetric> = {};
-    for (const operation of TABLE_OPERATIONS_IN_USE) {
-      usingMetrics[operation.toLowerCase()] = this.table.metric('ThrottledRequests', {
-        dimensionsMap: { TableName: this.table.tableName, Operation: operation },
-        statistic: 'Sum',
-        period: props?.period ?? ALARM_PERIOD,
-      });
-    }
-    return new cloudwatch.MathExpression({
-      expression: Object.keys(usingMetrics).map((id) => `FILL(${id}, 0)`).join(' + '),
-      usingMetrics,
-      label: 'Throttled requests',
-      period: ALARM_PERIOD,
-      ...props,
-    });
+    return this.metrics.tableThrottledRequests(props);
   }
-
-  /**
-   * `Table` (AWS::DynamoDB::Table) rather than `TableV2` (AWS::DynamoDB::GlobalTable): the pipeline
-   * is single-Region, existing deployments of this design are AWS::DynamoDB::Table resources that
-   * can be imported as they are, and template checks (cdk-nag DDB3, cfn-guard rules) target it.
-   */
-  private createTable(encryptionKey?: kms.IKey): dynamodb.Table {
-    const table = new dynamodb.Table(this, 'Table', {
-      tableName: this.settings.names.table,
-      partitionKey: { name: TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: TABLE_SCHEMA.sortKey, type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: TABLE_SCHEMA.timeToLiveAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: encryptionKey ? dynamodb.TableEncryption.CUSTOMER_MANAGED : dynamodb.TableEncryption.AWS_MANAGED,
-      encryptionKey,
-      deletionProtection: this.settings.deletionProtection,
-      removalPolicy: this.settings.removalPolicy,
-    });
-    table.addGlobalSecondaryIndex({
-      indexName: TABLE_SCHEMA.gsi1.indexName,
-      partitionKey: { name: TABLE_SCHEMA.gsi1.partitionKey, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: TABLE_SCHEMA.gsi1.sortKey, type: dynamodb.AttributeType.STRING },
-      projectionType: dynamodb.ProjectionType.ALL,
-    });
-    return table;
-  }
-
-  /** The turn queue and its dead-letter queue. */
-  private createQueues(encryptionKey?: kms.IKey): [sqs.Queue, sqs.Queue] {
-    const { names, removalPolicy } = this.settings;
-    const queueEncryption = encryptionKey
-      ? { encryption: sqs.QueueEncryption.KMS, encryptionMasterKey: encryptionKey }
-      : { encryption: sqs.QueueEncryption.SQS_MANAGED };
-    const deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
-      queueName: names.deadLetterQueue,
-      fifo: true,
-      retentionPeriod: this.settings.deadLetterQueueRetentionPeriod,
-      enforceSSL: true,
-      removalPolicy,
-      ...queueEncryption,
-    });
-    const turnQueue = new sqs.Queue(this, 'Queue', {
-      queueName: names.queue,
-      fifo: true,
-      // The webhook supplies sha256(message id) as the deduplication id.
-      contentBasedDeduplication: false,
-      deliveryDelay: Duration.seconds(PIPELINE_DEFAULTS.queueDeliveryDelaySeconds),
-      visibilityTimeout: this.settings.visibilityTimeout,
-      retentionPeriod: this.settings.queueRetentionPeriod,
-      deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: this.settings.maxReceiveCount },
-      enforceSSL: true,
-      removalPolicy,
-      ...queueEncryption,
-    });
-    return [turnQueue, deadLetterQueue];
-  }
-
-  private createWebhookFunction(whatsAppSecret: secretsmanager.ISecret): lambda.Function {
-    return this.createFunction('Webhook', {
-      description: `WhatsApp webhook of ${this.settings.names.table}: verifies Meta's signature, records and dispatches each message`,
-      memorySize: this.settings.webhookMemorySize,
-      timeout: WEBHOOK_TIMEOUT,
-      environment: {
-        [RUNTIME_ENV.tableName]: this.table.tableName,
-        [RUNTIME_ENV.turnQueueUrl]: this.queue.queueUrl,
-        [RUNTIME_ENV.whatsAppSecretArn]: whatsAppSecret.secretArn,
-        ...(this.settings.phoneNumberIds ? { [RUNTIME_ENV.businessPhoneNumberIds]: this.settings.phoneNumberIds.join(',') } : {}),
-        ...this.powertoolsEnvironment(),
-      },
-      reservedConcurrentExecutions: this.settings.webhookReservedConcurrency,
-    });
-  }
-
-  /** The orchestrator (and its alias, if any), consuming the turn queue and wired to the agent backend. */
-  private createOrchestratorFunction(agentBackend: AgentBackend): [lambda.Function, lambda.Alias | undefined] {
-    const orchestrator = this.createFunction('Orchestrator', {
-      description: `Turn orchestrator of ${this.settings.names.table}: runs the agent for the latest message of each customer and replies`,
-      memorySize: this.settings.orchestratorMemorySize,
-      timeout: this.settings.orchestratorTimeout,
-      environment: {
-        [RUNTIME_ENV.tableName]: this.table.tableName,
-        ...this.senderEnvironment(),
-        // The last receive before the redrive parks its messages so they cannot block later turns.
-        [RUNTIME_ENV.maxReceiveCount]: String(this.settings.maxReceiveCount),
-        ...(this.settings.customerBudget ? { [RUNTIME_ENV.customerBudget]: JSON.stringify(this.settings.customerBudget) } : {}),
-        ...(this.settings.agentHistoryMaxCharacters ? { [RUNTIME_ENV.agentHistoryMaxCharacters]: String(this.settings.agentHistoryMaxCharacters) } : {}),
-        ...this.powertoolsEnvironment(),
-      },
-    });
-    const orchestratorAlias = this.createAlias(orchestrator, 'OrchestratorAlias', this.placement.alias?.orchestratorProvisionedConcurrency);
-    (orchestratorAlias ?? orchestrator).addEventSource(
-      new SqsEventSource(this.queue, {
-        batchSize: PIPELINE_DEFAULTS.orchestratorBatchSize,
-        reportBatchItemFailures: true,
-        maxConcurrency: this.settings.orchestratorMaxConcurrency,
-      }),
-    );
-    const agent = agentBackend.bind(this, orchestrator);
-    if (agent.environment[RUNTIME_ENV.agentBackend] === AGENT_BACKEND_KINDS.scripted && looksLikeProduction(this.settings.environment)) {
-      Annotations.of(this).addWarningV2(
-        'cdk-whatsapp-agent-pipeline:scriptedAgentInProduction',
-        `environment '${this.settings.environment}' looks like production but the agent is AgentBackend.scripted(), a development stand-in ` +
-          'that echoes customers instead of answering them. Use AgentBackend.bedrock() or AgentBackend.lambda().',
-      );
-    }
-    for (const [name, value] of Object.entries(agent.environment)) {
-      orchestrator.addEnvironment(name, value);
-    }
-    this.bedrockModelId = agent.bedrockModelId;
-    return [orchestrator, orchestratorAlias];
-  }
-
-  /**
-   * An alias on the version published from the function's current configuration, when
-   * `functionAlias` is set. The version's logical id follows the code and configuration, so every
-   * change publishes a new version and moves the alias.
-   */
-  private createAlias(fn: lambda.Function, id: string, provisionedConcurrentExecutions: number | undefined): lambda.Alias | undefined {
-    const alias = this.placement.alias;
-    return alias && new lambda.Alias(this, id, { aliasName: alias.aliasName, version: fn.currentVersion, provisionedConcurrentExecutions });
-  }
-
-  /** The function SNS invokes with End User Messaging's events; Lambda retries a failed event twice, then parks it. */
-  private createEndUserMessagingInboundFunction(endUserMessaging: EndUserMessagingSettings, deadLetterQueue: sqs.IQueue): lambda.Function {
-    return this.createFunction('EumInbound', {
-      description: `WhatsApp events of ${this.settings.names.table} from End User Messaging Social: records and dispatches each message`,
-      memorySize: this.settings.webhookMemorySize,
-      timeout: WEBHOOK_TIMEOUT,
-      environment: {
-        [RUNTIME_ENV.tableName]: this.table.tableName,
-        [RUNTIME_ENV.turnQueueUrl]: this.queue.queueUrl,
-        [RUNTIME_ENV.endUserMessagingPhoneNumbers]: endUserMessagingPhoneNumbersVariable(endUserMessaging),
-        ...this.powertoolsEnvironment(),
-      },
-      reservedConcurrentExecutions: this.settings.webhookReservedConcurrency,
-      deadLetterQueue,
-    });
-  }
-
-  /** Standard (End User Messaging does not publish to FIFO topics), publishable by the service for this account only. */
-  private createEventTopic(encryptionKey?: kms.IKey): sns.Topic {
-    const topic = new sns.Topic(this, 'EventTopic', {
-      displayName: `WhatsApp events of ${this.settings.names.table}`,
-      masterKey: encryptionKey,
-      enforceSSL: true,
-    });
-    const service = new iam.ServicePrincipal('social-messaging.amazonaws.com');
-    topic.addToResourcePolicy(
-      new iam.PolicyStatement({
-        principals: [service],
-        actions: ['sns:Publish'],
-        resources: [topic.topicArn],
-        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
-      }),
-    );
-    if (encryptionKey) {
-      encryptionKey.grant(service, 'kms:GenerateDataKey*', 'kms:Decrypt');
-    } else {
-      acknowledgeFinding(topic, {
-        id: 'AwsSolutions-SNS2',
-        reason:
-          'End User Messaging Social cannot publish to a topic encrypted with the AWS managed SNS key, and no encryptionKey was given; ' +
-          'pass encryptionKey to encrypt the topic with a customer managed key the service may use.',
-      });
-    }
-    return topic;
-  }
-
-  private createInboundDeadLetterQueue(encryptionKey?: kms.IKey): sqs.Queue {
-    const queue = new sqs.Queue(this, 'InboundDeadLetterQueue', {
-      retentionPeriod: this.settings.deadLetterQueueRetentionPeriod,
-      enforceSSL: true,
-      removalPolicy: this.settings.removalPolicy,
-      ...(encryptionKey ? { encryption: sqs.QueueEncryption.KMS, encryptionMasterKey: encryptionKey } : { encryption: sqs.QueueEncryption.SQS_MANAGED }),
-    });
-    acknowledgeFinding(queue, { id: 'AwsSolutions-SQS3', reason: 'This queue is itself the dead-letter queue of the End User Messaging inbound function.' });
-    return queue;
-  }
-
-  /** The sending channel of the orchestrator, operator and sweeper functions. */
-  private senderEnvironment(): Record<string, string> {
-    const endUserMessaging = this.settings.endUserMessaging;
-    if (!endUserMessaging) {
-      return { [RUNTIME_ENV.whatsAppSecretArn]: this.whatsAppSecret!.secretArn, [RUNTIME_ENV.whatsAppApiBaseUrl]: this.settings.whatsAppApiBaseUrl };
-    }
-    return {
-      [RUNTIME_ENV.whatsAppChannel]: WHATSAPP_CHANNEL_KINDS.endUserMessaging,
-      [RUNTIME_ENV.endUserMessagingPhoneNumbers]: endUserMessagingPhoneNumbersVariable(endUserMessaging),
-      [RUNTIME_ENV.endUserMessagingMetaApiVersion]: endUserMessaging.metaApiVersion,
-    };
-  }
-
-  /** What a sending function needs: the secret's access token, or SendWhatsAppMessage from the linked numbers only. */
-  private grantWhatsAppSend(fn: lambda.Function): void {
-    const endUserMessaging = this.settings.endUserMessaging;
-    if (!endUserMessaging) {
-      this.whatsAppSecret!.grantRead(fn);
-      return;
-    }
-    const stack = Stack.of(this);
-    fn.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['social-messaging:SendWhatsAppMessage'],
-        resources: endUserMessaging.phoneNumbers.map(({ resourceName }) =>
-          stack.formatArn({ service: 'social-messaging', resource: 'phone-number-id', resourceName, arnFormat: ArnFormat.SLASH_RESOURCE_NAME }),
-        ),
-      }),
-    );
-  }
-
-  /** One service per deployment; Powertools logs add the function name themselves. */
-  private powertoolsEnvironment(): Record<string, string> {
-    return {
-      // Every function gets the retention: whichever closes a session or records a demand sets the TTL.
-      ...this.retentionEnvironment,
-      [RUNTIME_ENV.serviceName]: this.settings.names.table,
-      [RUNTIME_ENV.metricsNamespace]: this.settings.serviceName,
-      [RUNTIME_ENV.logLevel]: this.settings.logLevel,
-      ...(this.settings.tracing ? {} : { [RUNTIME_ENV.traceEnabled]: 'false' }),
-      // Every function that writes sessions or messages must write the same layout, and every lister read it.
-      ...(this.settings.keyLayout === KeyLayout.SEED ? {} : { [RUNTIME_ENV.keyLayout]: this.settings.keyLayout }),
-    };
-  }
-
-  private createWhatsAppSecret(encryptionKey?: kms.IKey): secretsmanager.ISecret {
-    const secret = new secretsmanager.Secret(this, 'WhatsAppSecret', {
-      description:
-        `WhatsApp Cloud API credentials of ${this.settings.names.table}. Replace the ${WHATSAPP_SECRET_PLACEHOLDER} values of ` +
-        `${WHATSAPP_SECRET_FIELDS.appSecret} and ${WHATSAPP_SECRET_FIELDS.accessToken}; give ${WHATSAPP_SECRET_FIELDS.verifyToken} to Meta.`,
-      encryptionKey,
-      removalPolicy: this.settings.removalPolicy,
-      generateSecretString: {
-        secretStringTemplate: JSON.stringify({
-          [WHATSAPP_SECRET_FIELDS.appSecret]: WHATSAPP_SECRET_PLACEHOLDER,
-          [WHATSAPP_SECRET_FIELDS.accessToken]: WHATSAPP_SECRET_PLACEHOLDER,
-        }),
-        generateStringKey: WHATSAPP_SECRET_FIELDS.verifyToken,
-        // Pasted into Meta's webhook form and compared verbatim: keep it to letters and digits.
-        excludePunctuation: true,
-        passwordLength: 48,
-      },
-    });
-    acknowledgeFinding(secret, {
-      id: 'AwsSolutions-SMG4',
-      reason:
-        'Meta issues the app secret and the WhatsApp access token; Secrets Manager cannot rotate them. ' +
-        'Operators rotate them in the Meta app and update the secret value.',
-    });
-    return secret;
-  }
-
-  private createFunction(id: 'Webhook' | 'EumInbound' | 'Orchestrator' | 'Operator' | 'HandoffSweeper' | 'CrmSync', options: FunctionOptions): lambda.Function {
-    const logGroup = new logs.LogGroup(this, `${id}LogGroup`, {
-      retention: this.settings.logRetention,
-      removalPolicy: this.settings.removalPolicy,
-      encryptionKey: logGroupEncryptionKey(this, this.encryptionKey),
-    });
-    // An own role instead of the AWSLambdaBasicExecutionRole managed policy, which allows writing
-    // to every log group of the account.
-    const { vpcPlacement } = this.placement;
-    const role = new iam.Role(this, `${id}Role`, {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Execution role of the ${id.toLowerCase()} function of ${this.settings.names.table}`,
-      // Inline, so Lambda finds the network interface permissions when it creates the function.
-      inlinePolicies: vpcPlacement && { VpcNetworking: vpcNetworkingPolicy() },
-    });
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...LOG_WRITE_ACTIONS], resources: [logGroup.logGroupArn] }));
-    const wildcardReasons = [
-      ...(this.settings.tracing ? ['Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.'] : []),
-      ...(vpcPlacement ? ['In a VPC, Lambda manages the network interfaces (ec2:*NetworkInterface*, ec2:DescribeSubnets), which do not exist before it creates them.'] : []),
-    ];
-    if (wildcardReasons.length > 0) acknowledgeFinding(role, { id: 'AwsSolutions-IAM5', appliesTo: 'Resource::*', reason: wildcardReasons.join(' ') });
-    return new lambda.Function(this, `${id}Function`, {
-      ...options,
-      runtime: lambda.Runtime.NODEJS_24_X,
-      architecture: lambda.Architecture.ARM_64,
-      handler: 'index.handler',
-      // The asset folder is the id in kebab case (HandoffSweeper → handoff-sweeper).
-      code: bundledHandler(id.replace(/(?<=[a-z])(?=[A-Z])/g, '-').toLowerCase()),
-      role,
-      logGroup,
-      loggingFormat: lambda.LoggingFormat.JSON,
-      tracing: this.settings.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
-      ...vpcPlacement,
-    });
-  }
-
-  private grantFunctionAccess(encryptionKey: kms.IKey | undefined): void {
-    const index = `${this.table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
-    this.webhookFunction.addToRolePolicy(
-      new iam.PolicyStatement({ actions: [...WEBHOOK_TABLE_ACTIONS], resources: [this.table.tableArn], conditions: leadingKeysCondition(WEBHOOK_PARTITION_PREFIXES) }),
-    );
-    this.webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [this.queue.queueArn] }));
-    this.orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_TABLE_ACTIONS], resources: [this.table.tableArn] }));
-    this.orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_QUERY_ACTIONS], resources: [this.table.tableArn, index] }));
-    this.whatsAppSecret?.grantRead(this.webhookFunction);
-    this.grantWhatsAppSend(this.orchestratorFunction);
-    if (encryptionKey) {
-      for (const fn of [this.webhookFunction, this.orchestratorFunction]) {
-        fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [encryptionKey.keyArn], conditions: viaServiceCondition('dynamodb') }));
-      }
-      // The orchestrator's kms:Decrypt for consuming the queue comes with the event source.
-      this.webhookFunction.addToRolePolicy(
-        new iam.PolicyStatement({ actions: [...QUEUE_PRODUCER_KEY_ACTIONS], resources: [encryptionKey.keyArn], conditions: viaServiceCondition('sqs') }),
-      );
-    }
-  }
-}
-
-interface FunctionOptions {
-  readonly description: string;
-  readonly memorySize: number;
-  readonly timeout: Duration;
-  readonly environment: Record<string, string>;
-  /** Undefined: no reservation. */
-  readonly reservedConcurrentExecutions?: number;
-  /** Where Lambda parks asynchronous events that failed every retry. */
-  readonly deadLetterQueue?: sqs.IQueue;
-}
-
-/** The handler bundle produced by `npm run build` (scripts/bundle-lambdas.mjs), shipped in the package. */
-function bundledHandler(name: string): lambda.Code {
-  const directory = path.join(__dirname, '..', 'assets', name);
-  if (!fs.existsSync(path.join(directory, 'index.js'))) {
-    throw new Error(`AgentPipeline: the bundled ${name} handler is missing at ${directory}; run \`npm run build\` first.`);
-  }
-  return lambda.Code.fromAsset(directory);
-}
-
-/** Stage names that usually mean real customers (`prod`, `production`, `prd`, `live`, also as `prod-eu` or `eu-prod`). */
-function looksLikeProduction(environment: string): boolean {
-  return !Token.isUnresolved(environment) && /(^|-)(prod|production|prd|live)(-|$)/.test(environment);
 }

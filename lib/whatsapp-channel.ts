@@ -1,4 +1,15 @@
-import type * as sns from 'aws-cdk-lib/aws-sns';
+import { Annotations, ArnFormat, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './contract';
+import { acknowledgeFinding } from './private/nag-acknowledgements';
+import { queueEncryption } from './private/queue-encryption';
+import type { CloudApiSettings, EndUserMessagingSettings, WhatsAppChannelBinding, WhatsAppChannelContext } from './private/whatsapp-channel-binding';
 
 /** A WhatsApp number linked to AWS End User Messaging Social. */
 export interface EndUserMessagingPhoneNumber {
@@ -69,4 +80,155 @@ export class WhatsAppChannel {
   private constructor(endUserMessagingOptions: EndUserMessagingChannelOptions | undefined) {
     this.endUserMessagingOptions = endUserMessagingOptions;
   }
+
+  /**
+   * Creates what the channel needs in the pipeline and returns what the pipeline wires with it:
+   * the inbound function (the webhook behind its Function URL, with the WhatsApp secret, for the
+   * Cloud API; the function subscribed to the event topic, with its dead-letter queue, for End User
+   * Messaging), the environment and permissions of the functions that send, and the outputs.
+   *
+   * @param scope the pipeline that owns the channel's resources
+   * @param context the channel's validated settings and what the pipeline builds the inbound function with
+   * @internal
+   */
+  public _bind(scope: Construct, context: WhatsAppChannelContext): WhatsAppChannelBinding {
+    const { settings } = context;
+    return settings.kind === WHATSAPP_CHANNEL_KINDS.endUserMessaging ? bindEndUserMessaging(scope, context, settings) : bindCloudApi(scope, context, settings);
+  }
+}
+
+/** Meta calls the webhook's Function URL; the functions send through the Graph API with the secret's access token. */
+function bindCloudApi(scope: Construct, context: WhatsAppChannelContext, settings: CloudApiSettings): WhatsAppChannelBinding {
+  if (!settings.phoneNumberIds) {
+    Annotations.of(scope).addWarningV2(
+      'cdk-whatsapp-agent-pipeline:phoneNumberIdsUnset',
+      'phoneNumberIds is not set: the webhook serves every business number subscribed to the Meta app, and two numbers would share ' +
+        'sessions and reply from whichever wrote last. Set phoneNumberIds to the numbers this pipeline answers for.',
+    );
+  }
+  const whatsAppSecret = settings.whatsAppSecret ?? createWhatsAppSecret(scope, context);
+  const inbound = context.createInboundFunction('Webhook', {
+    description: `WhatsApp webhook of ${context.tableName}: verifies Meta's signature, records and dispatches each message`,
+    environment: {
+      [RUNTIME_ENV.whatsAppSecretArn]: whatsAppSecret.secretArn,
+      ...(settings.phoneNumberIds ? { [RUNTIME_ENV.businessPhoneNumberIds]: settings.phoneNumberIds.join(',') } : {}),
+    },
+  });
+  // Meta cannot sign requests with AWS credentials, so the URL is public and the handler
+  // authenticates each POST by its X-Hub-Signature-256 HMAC before touching any data.
+  const webhookFunctionUrl = (inbound.webhookAlias ?? inbound.webhookFunction).addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
+  return {
+    ...inbound,
+    webhookFunctionUrl,
+    whatsAppSecret,
+    senderEnvironment: { [RUNTIME_ENV.whatsAppSecretArn]: whatsAppSecret.secretArn, [RUNTIME_ENV.whatsAppApiBaseUrl]: settings.apiBaseUrl },
+    // The webhook checks signatures with the app secret and answers Meta's verification with the verify token.
+    grantReceive: (inboundFunction) => whatsAppSecret.grantRead(inboundFunction),
+    grantSend: (fn) => whatsAppSecret.grantRead(fn),
+    outputs: { webhookUrl: webhookFunctionUrl.url, whatsAppSecretArn: whatsAppSecret.secretArn },
+  };
+}
+
+function createWhatsAppSecret(scope: Construct, context: WhatsAppChannelContext): secretsmanager.ISecret {
+  const secret = new secretsmanager.Secret(scope, 'WhatsAppSecret', {
+    description:
+      `WhatsApp Cloud API credentials of ${context.tableName}. Replace the ${WHATSAPP_SECRET_PLACEHOLDER} values of ` +
+      `${WHATSAPP_SECRET_FIELDS.appSecret} and ${WHATSAPP_SECRET_FIELDS.accessToken}; give ${WHATSAPP_SECRET_FIELDS.verifyToken} to Meta.`,
+    encryptionKey: context.encryptionKey,
+    removalPolicy: context.removalPolicy,
+    generateSecretString: {
+      secretStringTemplate: JSON.stringify({
+        [WHATSAPP_SECRET_FIELDS.appSecret]: WHATSAPP_SECRET_PLACEHOLDER,
+        [WHATSAPP_SECRET_FIELDS.accessToken]: WHATSAPP_SECRET_PLACEHOLDER,
+      }),
+      generateStringKey: WHATSAPP_SECRET_FIELDS.verifyToken,
+      // Pasted into Meta's webhook form and compared verbatim: keep it to letters and digits.
+      excludePunctuation: true,
+      passwordLength: 48,
+    },
+  });
+  acknowledgeFinding(secret, {
+    id: 'AwsSolutions-SMG4',
+    reason:
+      'Meta issues the app secret and the WhatsApp access token; Secrets Manager cannot rotate them. ' +
+      'Operators rotate them in the Meta app and update the secret value.',
+  });
+  return secret;
+}
+
+/**
+ * End User Messaging Social publishes the events to the topic, which invokes the inbound function
+ * (Lambda retries a failed event twice, then parks it); the functions send with
+ * `SendWhatsAppMessage` from the linked numbers only.
+ */
+function bindEndUserMessaging(scope: Construct, context: WhatsAppChannelContext, settings: EndUserMessagingSettings): WhatsAppChannelBinding {
+  const inboundDeadLetterQueue = createInboundDeadLetterQueue(scope, context);
+  // `metaPhoneNumberId=phone-number-id-…` pairs, as the functions read them.
+  const phoneNumbers = settings.phoneNumbers.map(({ id, metaPhoneNumberId }) => `${metaPhoneNumberId}=${id}`).join(',');
+  const inbound = context.createInboundFunction('EumInbound', {
+    description: `WhatsApp events of ${context.tableName} from End User Messaging Social: records and dispatches each message`,
+    environment: { [RUNTIME_ENV.endUserMessagingPhoneNumbers]: phoneNumbers },
+    deadLetterQueue: inboundDeadLetterQueue,
+  });
+  const eventTopic = settings.eventTopic ?? createEventTopic(scope, context);
+  eventTopic.addSubscription(new LambdaSubscription(inbound.webhookAlias ?? inbound.webhookFunction));
+  const stack = Stack.of(scope);
+  const phoneNumberArns = settings.phoneNumbers.map(({ resourceName }) =>
+    stack.formatArn({ service: 'social-messaging', resource: 'phone-number-id', resourceName, arnFormat: ArnFormat.SLASH_RESOURCE_NAME }),
+  );
+  return {
+    ...inbound,
+    eventTopic,
+    inboundDeadLetterQueue,
+    senderEnvironment: {
+      [RUNTIME_ENV.whatsAppChannel]: WHATSAPP_CHANNEL_KINDS.endUserMessaging,
+      [RUNTIME_ENV.endUserMessagingPhoneNumbers]: phoneNumbers,
+      [RUNTIME_ENV.endUserMessagingMetaApiVersion]: settings.metaApiVersion,
+    },
+    // SNS invokes the inbound function with IAM: there is no request of WhatsApp's to authenticate.
+    grantReceive: () => undefined,
+    grantSend: (fn) => fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['social-messaging:SendWhatsAppMessage'], resources: phoneNumberArns })),
+    outputs: { eventTopicArn: eventTopic.topicArn },
+  };
+}
+
+function createInboundDeadLetterQueue(scope: Construct, context: WhatsAppChannelContext): sqs.Queue {
+  const queue = new sqs.Queue(scope, 'InboundDeadLetterQueue', {
+    retentionPeriod: context.deadLetterQueueRetentionPeriod,
+    enforceSSL: true,
+    removalPolicy: context.removalPolicy,
+    ...queueEncryption(context.encryptionKey),
+  });
+  acknowledgeFinding(queue, { id: 'AwsSolutions-SQS3', reason: 'This queue is itself the dead-letter queue of the End User Messaging inbound function.' });
+  return queue;
+}
+
+/** Standard (End User Messaging does not publish to FIFO topics), publishable by the service for this account only. */
+function createEventTopic(scope: Construct, context: WhatsAppChannelContext): sns.Topic {
+  const { encryptionKey } = context;
+  const topic = new sns.Topic(scope, 'EventTopic', {
+    displayName: `WhatsApp events of ${context.tableName}`,
+    masterKey: encryptionKey,
+    enforceSSL: true,
+  });
+  const service = new iam.ServicePrincipal('social-messaging.amazonaws.com');
+  topic.addToResourcePolicy(
+    new iam.PolicyStatement({
+      principals: [service],
+      actions: ['sns:Publish'],
+      resources: [topic.topicArn],
+      conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(scope).account } },
+    }),
+  );
+  if (encryptionKey) {
+    encryptionKey.grant(service, 'kms:GenerateDataKey*', 'kms:Decrypt');
+  } else {
+    acknowledgeFinding(topic, {
+      id: 'AwsSolutions-SNS2',
+      reason:
+        'End User Messaging Social cannot publish to a topic encrypted with the AWS managed SNS key, and no encryptionKey was given; ' +
+        'pass encryptionKey to encrypt the topic with a customer managed key the service may use.',
+    });
+  }
+  return topic;
 }

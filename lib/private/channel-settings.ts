@@ -1,25 +1,27 @@
 import { Token } from 'aws-cdk-lib';
-import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
-import { PIPELINE_DEFAULTS } from '../contract';
+import { PIPELINE_DEFAULTS, WHATSAPP_CHANNEL_KINDS } from '../contract';
+import type { ChannelSettings } from './whatsapp-channel-binding';
 
 /** End User Messaging's phone number ids; the part after the prefix is the resource name in the ARN. */
 const ORIGINATION_ID_PATTERN = /^phone-number-id-([0-9a-zA-Z]{1,100})$/;
 const META_PHONE_NUMBER_ID_PATTERN = /^\d{1,20}$/;
 const META_API_VERSION_PATTERN = /^v\d+\.\d+$/;
 
-/** The End User Messaging channel, validated; `undefined` settings mean the Cloud API. */
-export interface EndUserMessagingSettings {
-  /** Meta phone number id → End User Messaging id, in the order given. */
-  readonly phoneNumbers: ReadonlyArray<{ readonly id: string; readonly resourceName: string; readonly metaPhoneNumberId: string }>;
-  readonly eventTopic?: sns.ITopic;
-  readonly metaApiVersion: string;
-}
+type Fail = (problem: string) => never;
 
-/** Validates the `channel` prop; throws through `fail` with what to change. */
-export function resolveChannel(fail: (problem: string) => never, props: AgentPipelineProps): EndUserMessagingSettings | undefined {
+/** Validates the `channel` prop and the Cloud API props; throws through `fail` with what to change. */
+export function resolveChannel(fail: Fail, props: AgentPipelineProps): ChannelSettings {
+  const phoneNumberIds = resolvePhoneNumberIds(fail, props.phoneNumberIds);
   const options = props.channel?.endUserMessagingOptions;
-  if (options === undefined) return undefined;
+  if (options === undefined) {
+    return {
+      kind: WHATSAPP_CHANNEL_KINDS.cloudApi,
+      whatsAppSecret: props.whatsAppSecret,
+      phoneNumberIds,
+      apiBaseUrl: resolveApiBaseUrl(fail, props.whatsAppApiBaseUrl ?? PIPELINE_DEFAULTS.whatsAppApiBaseUrl),
+    };
+  }
   for (const cloudApiOnly of ['whatsAppSecret', 'phoneNumberIds', 'whatsAppApiBaseUrl'] as const) {
     if (props[cloudApiOnly] !== undefined) {
       fail(`${cloudApiOnly} belongs to the Cloud API channel; with WhatsAppChannel.endUserMessaging() leave it out (the numbers come from channel phoneNumbers).`);
@@ -43,10 +45,28 @@ export function resolveChannel(fail: (problem: string) => never, props: AgentPip
   });
   const metaApiVersion = options.metaApiVersion ?? PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion;
   if (!META_API_VERSION_PATTERN.test(metaApiVersion)) fail(`metaApiVersion '${metaApiVersion}' must look like 'v20.0'.`);
-  return { phoneNumbers, eventTopic: options.eventTopic, metaApiVersion };
+  return { kind: WHATSAPP_CHANNEL_KINDS.endUserMessaging, phoneNumbers, eventTopic: options.eventTopic, metaApiVersion };
 }
 
-/** `metaPhoneNumberId=phone-number-id-…` pairs, as the functions read them. */
-export function endUserMessagingPhoneNumbersVariable(settings: EndUserMessagingSettings): string {
-  return settings.phoneNumbers.map(({ id, metaPhoneNumberId }) => `${metaPhoneNumberId}=${id}`).join(',');
+function resolveApiBaseUrl(fail: Fail, url: string): string {
+  if (Token.isUnresolved(url)) {
+    return url;
+  }
+  if (!/^https:\/\/[^/\s]+(\/\S*)?$/.test(url)) {
+    fail(`whatsAppApiBaseUrl '${url}' must be an https:// URL (the access token travels in its requests).`);
+  }
+  // The sender appends `/{phone_number_id}/messages`.
+  return url.replace(/\/+$/, '');
+}
+
+/** Meta phone number ids are digits; anything else would never match a notification. */
+function resolvePhoneNumberIds(fail: Fail, ids: readonly string[] | undefined): readonly string[] | undefined {
+  if (ids === undefined || Token.isUnresolved(ids)) return ids;
+  if (ids.length === 0) fail('phoneNumberIds is empty: list the Meta phone number ids to serve, or leave it out to serve every number of the app.');
+  for (const id of ids) {
+    if (!Token.isUnresolved(id) && !/^\d{1,20}$/.test(id)) {
+      fail(`phoneNumberIds holds '${id}', which is not a Meta phone number id: use the digits shown as "Phone number ID" in the app dashboard.`);
+    }
+  }
+  return [...new Set(ids)];
 }

@@ -7,19 +7,19 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { CrmTarget } from '../crm-target';
+import type { PipelineFunctionFactory } from './function-factory';
 import { CRM_SYNC_QUERY_ACTIONS, CRM_SYNC_TABLE_ACTIONS, TABLE_KEY_ACTIONS } from './permissions';
 import { CRM_SYNC_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA } from '../contract';
 
 export interface CrmSyncWorkerContext {
   readonly target: CrmTarget;
-  readonly table: dynamodb.Table;
+  readonly table: dynamodb.ITable;
   readonly encryptionKey?: kms.IKey;
-  /** The environment every function of the pipeline shares (table, Powertools). */
-  readonly sharedEnvironment: Record<string, string>;
   /** The functions that write sessions: they get `CRM_SYNC_ENABLED=true`. */
   readonly sessionWriters: readonly lambda.Function[];
   readonly scope: Construct;
-  createFunction(id: 'CrmSync', options: { description: string; memorySize: number; timeout: Duration; environment: Record<string, string> }): lambda.Function;
+  /** The pipeline's function factory, which also holds the environment every function shares. */
+  readonly functions: PipelineFunctionFactory;
 }
 
 export interface CrmSyncWorkerResources {
@@ -36,13 +36,14 @@ export interface CrmSyncWorkerResources {
  * compare-and-set before it is sent.
  */
 export function buildCrmSyncWorker(context: CrmSyncWorkerContext): CrmSyncWorkerResources {
-  const { table } = context;
+  const { table, functions } = context;
   const timeout = Duration.seconds(CRM_SYNC_DEFAULTS.workerTimeoutSeconds);
-  const workerFunction = context.createFunction('CrmSync', {
-    description: `CRM sync worker of ${context.sharedEnvironment[RUNTIME_ENV.serviceName]}: publishes each conversation's new commercial projection to the CRM`,
+  const environment: Record<string, string> = { [RUNTIME_ENV.tableName]: table.tableName, ...functions.commonEnvironment };
+  const workerFunction = functions.createFunction('CrmSync', {
+    description: `CRM sync worker of ${environment[RUNTIME_ENV.serviceName]}: publishes each conversation's new commercial projection to the CRM`,
     memorySize: 256,
     timeout,
-    environment: { ...context.sharedEnvironment },
+    environment,
   });
   const config = context.target.bind(context.scope, workerFunction);
   for (const [name, value] of Object.entries(config.environment)) {

@@ -19,6 +19,8 @@ import {
   viaServiceCondition,
   WEBHOOK_QUEUE_ACTIONS,
 } from './permissions';
+import type { PipelineFunctionFactory } from './function-factory';
+import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
 
 /** The operator plane's props with defaults applied and checks passed. Internal. */
 export interface OperatorPlaneSettings {
@@ -81,19 +83,17 @@ function isTimeZone(value: string): boolean {
 
 export interface OperatorPlaneContext {
   readonly settings: OperatorPlaneSettings;
-  readonly table: dynamodb.Table;
-  /** Lets a function send WhatsApp messages on the pipeline's channel (secret read, or SendWhatsAppMessage). */
-  grantWhatsAppSend(fn: lambda.Function): void;
+  readonly table: dynamodb.ITable;
+  /** The pipeline's channel, which the operator and the sweeper send on. */
+  readonly channel: Pick<WhatsAppChannelBinding, 'senderEnvironment' | 'grantSend'>;
   readonly orchestrator: lambda.Function;
-  readonly turnQueue: sqs.IQueue;
+  readonly queue: sqs.IQueue;
   readonly deadLetterQueue: sqs.IQueue;
   readonly encryptionKey?: kms.IKey;
-  /** The environment every function of the pipeline shares (table, secret, API base URL, Powertools). */
-  readonly sharedEnvironment: Record<string, string>;
   /** Where the schedule is created (the pipeline construct). */
   readonly scope: Construct;
-  /** The pipeline's function factory (own role, log group, X-Ray, bundled asset). */
-  createFunction(id: 'Operator' | 'HandoffSweeper', options: { description: string; memorySize: number; timeout: Duration; environment: Record<string, string> }): lambda.Function;
+  /** The pipeline's function factory, which also holds the environment every function shares. */
+  readonly functions: PipelineFunctionFactory;
 }
 
 export interface OperatorPlaneResources {
@@ -112,7 +112,8 @@ export interface OperatorPlaneResources {
  * orchestrator depending on it creates no cycle.
  */
 export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlaneResources {
-  const { settings, table } = context;
+  const { settings, table, channel, functions } = context;
+  const sharedEnvironment: Record<string, string> = { [RUNTIME_ENV.tableName]: table.tableName, ...channel.senderEnvironment, ...functions.commonEnvironment };
   const planeEnvironment: Record<string, string> = {
     [OPERATOR_ENV.adminPhoneNumbers]: settings.adminPhoneNumbers.join(','),
     [OPERATOR_ENV.timeZone]: settings.timeZone,
@@ -122,14 +123,14 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     [OPERATOR_ENV.customerRenotifyAfterSeconds]: String(settings.customerRenotifyAfter.toSeconds()),
     ...(Object.keys(settings.handoffTexts).length > 0 ? { [OPERATOR_ENV.handoffTexts]: JSON.stringify(settings.handoffTexts) } : {}),
   };
-  const operatorFunction = context.createFunction('Operator', {
-    description: `Operator console and API of ${context.sharedEnvironment[RUNTIME_ENV.serviceName]}: sign-in, human inbox, admin`,
+  const operatorFunction = functions.createFunction('Operator', {
+    description: `Operator console and API of ${sharedEnvironment[RUNTIME_ENV.serviceName]}: sign-in, human inbox, admin`,
     memorySize: OPERATOR_DEFAULTS.operatorMemorySize,
     timeout: Duration.seconds(OPERATOR_DEFAULTS.operatorTimeoutSeconds),
     environment: {
-      ...context.sharedEnvironment,
+      ...sharedEnvironment,
       ...planeEnvironment,
-      [RUNTIME_ENV.turnQueueUrl]: context.turnQueue.queueUrl,
+      [RUNTIME_ENV.turnQueueUrl]: context.queue.queueUrl,
       [OPERATOR_ENV.deadLetterQueueUrl]: context.deadLetterQueue.queueUrl,
     },
   });
@@ -140,10 +141,10 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
   const index = `${table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
   operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_TABLE_ACTIONS], resources: [table.tableArn] }));
   operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_QUERY_ACTIONS], resources: [table.tableArn, index] }));
-  context.grantWhatsAppSend(operatorFunction);
+  channel.grantSend(operatorFunction);
   // The admin's dead-letter redrive: read and remove records, send them back to the turn queue.
   operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_DEAD_LETTER_ACTIONS], resources: [context.deadLetterQueue.queueArn] }));
-  operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [context.turnQueue.queueArn] }));
+  operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [context.queue.queueArn] }));
   if (context.encryptionKey) {
     // Table and queues share the key: the table actions cover sending and receiving encrypted messages.
     operatorFunction.addToRolePolicy(
@@ -156,15 +157,15 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     context.orchestrator.addEnvironment(name, value);
   }
 
-  const handoffSweeperFunction = context.createFunction('HandoffSweeper', {
-    description: `Handoff sweeper of ${context.sharedEnvironment[RUNTIME_ENV.serviceName]}: re-notifies operators about waiting conversations, reminds customers once`,
+  const handoffSweeperFunction = functions.createFunction('HandoffSweeper', {
+    description: `Handoff sweeper of ${sharedEnvironment[RUNTIME_ENV.serviceName]}: re-notifies operators about waiting conversations, reminds customers once`,
     memorySize: 256,
     timeout: Duration.seconds(50),
-    environment: { ...context.sharedEnvironment, ...consoleEnvironment },
+    environment: { ...sharedEnvironment, ...consoleEnvironment },
   });
   handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...SWEEPER_TABLE_ACTIONS], resources: [table.tableArn] }));
   handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_QUERY_ACTIONS], resources: [table.tableArn, index] }));
-  context.grantWhatsAppSend(handoffSweeperFunction);
+  channel.grantSend(handoffSweeperFunction);
   if (context.encryptionKey) {
     handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn], conditions: viaServiceCondition('dynamodb') }));
   }

@@ -3,7 +3,8 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { CUSTOM_METRICS, type CustomMetricName } from '../contract';
+import { CUSTOM_METRICS, type CustomMetricName, WHATSAPP_CHANNEL_KINDS } from '../contract';
+import type { PipelineMetrics } from './pipeline-metrics';
 import { ALARM_PERIOD, type PipelineSettings } from './pipeline-settings';
 
 /**
@@ -11,45 +12,14 @@ import { ALARM_PERIOD, type PipelineSettings } from './pipeline-settings';
  * construct exposes the results as public properties and `metric*` methods.
  */
 
-/**
- * A metric the functions emit through Powertools. Powertools writes EMF with the namespace of
- * `POWERTOOLS_METRICS_NAMESPACE` and one dimension set, `[["service"]]`, whose value is
- * `POWERTOOLS_SERVICE_NAME`; the construct sets both, so the metric below is exactly that series.
- */
-export function customMetric(settings: PipelineSettings, metricName: CustomMetricName, props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-  return new cloudwatch.Metric({
-    namespace: settings.serviceName,
-    metricName,
-    dimensionsMap: { service: settings.names.table },
-    statistic: 'Sum',
-    period: ALARM_PERIOD,
-    ...props,
-  });
-}
-
-/** Throttled calls to a Bedrock model or inference profile, as Bedrock publishes them. */
-export function modelThrottlesMetric(modelId: string, props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-  return new cloudwatch.Metric({
-    namespace: 'AWS/Bedrock',
-    metricName: 'InvocationThrottles',
-    dimensionsMap: { ModelId: modelId },
-    statistic: 'Sum',
-    period: ALARM_PERIOD,
-    ...props,
-  });
-}
-
 /** What the builders read from the pipeline. */
 export interface ObservedPipeline {
   readonly scope: Construct;
   readonly settings: PipelineSettings;
   readonly webhookFunction: lambda.Function;
   readonly orchestratorFunction: lambda.Function;
-  readonly queue: sqs.IQueue;
   readonly deadLetterQueue: sqs.IQueue;
-  readonly metricDeadLetterQueueMessages: cloudwatch.IMetric;
-  readonly metricOldestMessageAge: cloudwatch.IMetric;
-  readonly metricTableThrottledRequests: cloudwatch.IMetric;
+  readonly metrics: PipelineMetrics;
   /** Present when the agent is a Bedrock model. */
   readonly bedrockModelId?: string;
   /** Present when `crmSync` is set. */
@@ -84,7 +54,7 @@ export interface PipelineAlarms {
 
 /** Every way a message can stall, as an alarm wired to the alarm action if any. */
 export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms {
-  const { settings, webhookFunction, orchestratorFunction } = pipeline;
+  const { settings, metrics, webhookFunction, orchestratorFunction } = pipeline;
   const { names, maxReceiveCount, oldestMessageAgeAlarmThreshold, alarmThresholds: thresholds } = settings;
   const all: cloudwatch.Alarm[] = [];
   const alarm = (id: string, metric: cloudwatch.IMetric, threshold: number, description: string): cloudwatch.Alarm => {
@@ -105,7 +75,7 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
     all.push(created);
     return created;
   };
-  const custom = (name: CustomMetricName) => customMetric(settings, name);
+  const custom = (name: CustomMetricName) => metrics.custom(name);
   const durationAlarm = (id: string, fn: lambda.Function, timeout: Duration, role: string) => {
     const thresholdMs = Math.round(timeout.toMilliseconds() * thresholds.durationShareOfTimeout);
     return alarm(
@@ -119,13 +89,13 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
   const alarms = {
     deadLetterQueue: alarm(
       'DeadLetterQueueAlarm',
-      pipeline.metricDeadLetterQueueMessages,
+      metrics.messagesVisible(pipeline.deadLetterQueue),
       thresholds.deadLetterQueueMessages,
       `A turn of ${names.table} failed ${maxReceiveCount} times and is in ${names.deadLetterQueue}: inspect it, fix the cause, redrive it.`,
     ),
     oldestMessageAge: alarm(
       'OldestMessageAgeAlarm',
-      pipeline.metricOldestMessageAge,
+      metrics.oldestMessageAge(),
       oldestMessageAgeAlarmThreshold.toSeconds(),
       `A message in ${names.queue} is older than ${oldestMessageAgeAlarmThreshold.toSeconds()} s: the orchestrator is not keeping up or keeps failing.`,
     ),
@@ -181,7 +151,7 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
     ),
     tableThrottles: alarm(
       'TableThrottlesAlarm',
-      pipeline.metricTableThrottledRequests,
+      metrics.tableThrottledRequests(),
       thresholds.tableThrottledRequests,
       `Requests to ${names.table} were throttled.`,
     ),
@@ -190,7 +160,7 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
         ? undefined
         : alarm(
             'ModelThrottlesAlarm',
-            modelThrottlesMetric(pipeline.bedrockModelId),
+            metrics.modelThrottles(pipeline.bedrockModelId),
             thresholds.modelThrottles,
             `Bedrock throttled calls of ${names.table} to ${pipeline.bedrockModelId}: turns are retried and may reach the dead-letter queue. Request a quota increase or use a cross-Region profile.`,
           ),
@@ -200,7 +170,7 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
         ? undefined
         : alarm(
             'InboundDeadLetterQueueAlarm',
-            pipeline.inboundDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: ALARM_PERIOD }),
+            metrics.messagesVisible(pipeline.inboundDeadLetterQueue),
             thresholds.deadLetterQueueMessages,
             `End User Messaging events of ${names.table} failed on every retry of the inbound function and wait in its dead-letter queue: the customer messages in them are not registered. Fix the cause, then publish their messages to the event topic again (registration is idempotent).`,
           ),
@@ -209,7 +179,7 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
 
   /** The worker's own failures, and the rows that wait for a person (gauges the worker emits each run). */
   function crmSyncAlarms(worker: lambda.Function) {
-    const rows = (name: CustomMetricName) => customMetric(settings, name, { statistic: 'Maximum' });
+    const rows = (name: CustomMetricName) => metrics.custom(name, { statistic: 'Maximum' });
     return {
       crmSyncErrors: alarm('CrmSyncErrorsAlarm', worker.metricErrors({ period: ALARM_PERIOD }), thresholds.functionErrors, `The CRM sync worker of ${names.table} crashed or timed out; due projections wait for the next run.`),
       crmSyncBlocked: alarm(
@@ -233,8 +203,8 @@ const WIDGET_HEIGHT = 6;
 
 /** The operators' view: traffic, latency, replies, failures, queues, tokens, guards, CRM sync, throttles, alarm states. */
 export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: PipelineAlarms): cloudwatch.Dashboard {
-  const { settings, webhookFunction, orchestratorFunction } = pipeline;
-  const custom = (name: CustomMetricName, label: string, statistic = 'Sum') => customMetric(settings, name, { label, statistic, period: Duration.minutes(5) });
+  const { settings, metrics, webhookFunction, orchestratorFunction } = pipeline;
+  const custom = (name: CustomMetricName, label: string, statistic = 'Sum') => metrics.custom(name, { label, statistic, period: Duration.minutes(5) });
   const fiveMinutes = { period: Duration.minutes(5) };
   const graph = (title: string, left: cloudwatch.IMetric[], right: cloudwatch.IMetric[] = []) =>
     new cloudwatch.GraphWidget({ title, left, right, width: WIDGET_WIDTH, height: WIDGET_HEIGHT });
@@ -246,8 +216,8 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
   const throttles = [
     webhookFunction.metricThrottles({ ...fiveMinutes, label: 'Webhook' }),
     orchestratorFunction.metricThrottles({ ...fiveMinutes, label: 'Orchestrator' }),
-    pipeline.metricTableThrottledRequests,
-    ...(pipeline.bedrockModelId === undefined ? [] : [modelThrottlesMetric(pipeline.bedrockModelId, { ...fiveMinutes, label: 'Bedrock model' })]),
+    metrics.tableThrottledRequests(),
+    ...(pipeline.bedrockModelId === undefined ? [] : [metrics.modelThrottles(pipeline.bedrockModelId, { ...fiveMinutes, label: 'Bedrock model' })]),
   ];
   dashboard.addWidgets(
     graph('Traffic', [
@@ -276,7 +246,7 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
     ]),
   );
   dashboard.addWidgets(
-    graph('Dead-letter queue and queue age', [pipeline.metricDeadLetterQueueMessages], [pipeline.metricOldestMessageAge]),
+    graph('Dead-letter queue and queue age', [metrics.messagesVisible(pipeline.deadLetterQueue)], [metrics.oldestMessageAge()]),
     graph('Agent tokens', [custom(CUSTOM_METRICS.agentInputTokens, 'Input tokens'), custom(CUSTOM_METRICS.agentOutputTokens, 'Output tokens')]),
   );
   const crmSync = pipeline.crmSyncFunction;
@@ -285,7 +255,7 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
       custom(CUSTOM_METRICS.turnOverBudget, 'Turns over a customer budget'),
       custom(CUSTOM_METRICS.inboundForeignNumberDropped, 'Messages to another business number'),
       custom(CUSTOM_METRICS.inboundStaleDropped, 'Replayed (stale) messages'),
-      ...(settings.endUserMessaging === undefined ? [] : [custom(CUSTOM_METRICS.inboundEnvelopeMalformed, 'Malformed End User Messaging events')]),
+      ...(settings.channel.kind === WHATSAPP_CHANNEL_KINDS.endUserMessaging ? [custom(CUSTOM_METRICS.inboundEnvelopeMalformed, 'Malformed End User Messaging events')] : []),
     ]),
     ...(crmSync === undefined
       ? []

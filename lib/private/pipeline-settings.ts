@@ -1,10 +1,13 @@
 import { Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import { type AgentPipelineProps, type AlarmThresholds, LogLevel } from '../agent-pipeline-props';
+import type { AgentPipelineProps } from '../agent-pipeline-props';
+import type { AlarmThresholds } from '../alarm-thresholds';
+import { LogLevel } from '../log-level';
 import type { CustomerBudget } from '../customer-budget';
 import { KeyLayout } from '../key-layout';
 import { COST_GUARD_DEFAULTS, PIPELINE_DEFAULTS, physicalNames } from '../contract';
-import { resolveChannel, type EndUserMessagingSettings } from './channel-settings';
+import { resolveChannel } from './channel-settings';
+import type { ChannelSettings } from './whatsapp-channel-binding';
 
 /** The construct's props with every default applied and every check passed. Internal. */
 export interface PipelineSettings {
@@ -22,11 +25,8 @@ export interface PipelineSettings {
   readonly webhookMemorySize: number;
   readonly orchestratorMemorySize: number;
   readonly orchestratorMaxConcurrency: number;
-  readonly whatsAppApiBaseUrl: string;
-  /** Undefined: every number of the Meta app. */
-  readonly phoneNumberIds?: readonly string[];
-  /** The End User Messaging channel; `undefined` for the Cloud API. */
-  readonly endUserMessaging?: EndUserMessagingSettings;
+  /** The WhatsApp channel with the Cloud API props. */
+  readonly channel: ChannelSettings;
   readonly webhookReservedConcurrency?: number;
   readonly oldestMessageAgeAlarmThreshold: Duration;
   readonly alarmThresholds: Required<AlarmThresholds>;
@@ -170,8 +170,7 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
   return {
     environment,
     names: physicalNames(serviceName, environment),
-    phoneNumberIds: resolvePhoneNumberIds(fail, props.phoneNumberIds),
-    endUserMessaging: resolveChannel(fail, props),
+    channel: resolveChannel(fail, props),
     webhookReservedConcurrency: props.webhookReservedConcurrency,
     serviceName,
     removalPolicy,
@@ -185,7 +184,6 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
     webhookMemorySize,
     orchestratorMemorySize,
     orchestratorMaxConcurrency,
-    whatsAppApiBaseUrl: resolveApiBaseUrl(fail, props.whatsAppApiBaseUrl ?? PIPELINE_DEFAULTS.whatsAppApiBaseUrl),
     oldestMessageAgeAlarmThreshold,
     alarmThresholds,
     dashboard: props.dashboard ?? true,
@@ -247,27 +245,4 @@ function checkDuration(fail: Fail, label: string, value: Duration, min: Duration
 
 function isResolved(...durations: Duration[]): boolean {
   return durations.every((duration) => !duration.isUnresolved());
-}
-
-function resolveApiBaseUrl(fail: Fail, url: string): string {
-  if (Token.isUnresolved(url)) {
-    return url;
-  }
-  if (!/^https:\/\/[^/\s]+(\/\S*)?$/.test(url)) {
-    fail(`whatsAppApiBaseUrl '${url}' must be an https:// URL (the access token travels in its requests).`);
-  }
-  // The sender appends `/{phone_number_id}/messages`.
-  return url.replace(/\/+$/, '');
-}
-
-/** Meta phone number ids are digits; anything else would never match a notification. */
-function resolvePhoneNumberIds(fail: Fail, ids: readonly string[] | undefined): readonly string[] | undefined {
-  if (ids === undefined || Token.isUnresolved(ids)) return ids;
-  if (ids.length === 0) fail('phoneNumberIds is empty: list the Meta phone number ids to serve, or leave it out to serve every number of the app.');
-  for (const id of ids) {
-    if (!Token.isUnresolved(id) && !/^\d{1,20}$/.test(id)) {
-      fail(`phoneNumberIds holds '${id}', which is not a Meta phone number id: use the digits shown as "Phone number ID" in the app dashboard.`);
-    }
-  }
-  return [...new Set(ids)];
 }

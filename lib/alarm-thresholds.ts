@@ -1,0 +1,93 @@
+/**
+ * Alarm thresholds: each alarm fires when its metric is ABOVE the threshold in a one-minute period.
+ * Counts are per minute.
+ */
+export interface AlarmThresholds {
+  /**
+   * Webhook answers with a 5xx status (table, queue or secret unavailable); Meta retries them.
+   *
+   * @default 0
+   */
+  readonly webhookServerErrors?: number;
+
+  /**
+   * Webhook POSTs with a missing or invalid signature. The webhook URL is not guessable, so these
+   * almost always mean a wrong or unfilled app secret: every Meta delivery is being refused.
+   *
+   * @default 0
+   */
+  readonly webhookSignatureRejections?: number;
+
+  /**
+   * Turns that failed on their last receive and went to the dead-letter queue.
+   *
+   * @default 0
+   */
+  readonly permanentTurnFailures?: number;
+
+  /**
+   * Replies whose delivery could not be confirmed (timeout or cut-off connection to WhatsApp).
+   *
+   * @default 0
+   */
+  readonly replyOutcomesUnknown?: number;
+
+  /**
+   * Messages visible in the dead-letter queue.
+   *
+   * @default 0
+   */
+  readonly deadLetterQueueMessages?: number;
+
+  /**
+   * Errors of each function (crashes, timeouts), per function.
+   *
+   * @default 0
+   */
+  readonly functionErrors?: number;
+
+  /**
+   * Throttled invocations of each function, per function.
+   *
+   * @default 0
+   */
+  readonly functionThrottles?: number;
+
+  /**
+   * The p99 duration of each function, as a share of its timeout (above 0, at most 1).
+   *
+   * @default 0.8
+   */
+  readonly durationShareOfTimeout?: number;
+
+  /**
+   * Throttled requests to the table.
+   *
+   * @default 0
+   */
+  readonly tableThrottledRequests?: number;
+
+  /**
+   * Throttled calls to the Bedrock model (`AWS/Bedrock` `InvocationThrottles`); only with
+   * `AgentBackend.bedrock()`.
+   *
+   * @default 0
+   */
+  readonly modelThrottles?: number;
+
+  /**
+   * Conversations BLOCKED in the CRM sync (the CRM refused them or kept failing) that a person must
+   * retry; only with `crmSync`. Raise it if a few blocked rows are routine for your CRM.
+   *
+   * @default 0
+   */
+  readonly crmSyncBlockedRows?: number;
+
+  /**
+   * Conversations UNCERTAIN in the CRM sync (a create may or may not have reached the CRM) that a
+   * person must check; only with `crmSync`.
+   *
+   * @default 0
+   */
+  readonly crmSyncUncertainRows?: number;
+}

@@ -1,0 +1,46 @@
+import { Duration } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { RUNTIME_ENV } from '../contract';
+import type { PipelineFunctionFactory } from './function-factory';
+import type { PipelineSettings } from './pipeline-settings';
+import type { WhatsAppChannelContext } from './whatsapp-channel-binding';
+
+/** Webhook work per POST is one transaction and one SendMessage; Meta only needs a fast 200. */
+const WEBHOOK_TIMEOUT = Duration.seconds(10);
+
+/** What `channelContext` builds the channel's context from. */
+export interface ChannelContextSources {
+  readonly settings: PipelineSettings;
+  readonly functions: PipelineFunctionFactory;
+  readonly table: dynamodb.ITable;
+  readonly queue: sqs.IQueue;
+  readonly encryptionKey?: kms.IKey;
+}
+
+/**
+ * What the pipeline gives its WhatsApp channel. Whichever the channel, its inbound function records
+ * each message in the table and dispatches it to the turn queue, with the webhook's memory, timeout
+ * and reserved concurrency, and is invoked through the webhook alias when there is one.
+ */
+export function channelContext({ settings, functions, table, queue, encryptionKey }: ChannelContextSources): WhatsAppChannelContext {
+  return {
+    settings: settings.channel,
+    tableName: settings.names.table,
+    removalPolicy: settings.removalPolicy,
+    deadLetterQueueRetentionPeriod: settings.deadLetterQueueRetentionPeriod,
+    encryptionKey,
+    createInboundFunction: (id, { description, environment, deadLetterQueue }) => {
+      const webhookFunction = functions.createFunction(id, {
+        description,
+        memorySize: settings.webhookMemorySize,
+        timeout: WEBHOOK_TIMEOUT,
+        environment: { [RUNTIME_ENV.tableName]: table.tableName, [RUNTIME_ENV.turnQueueUrl]: queue.queueUrl, ...environment, ...functions.commonEnvironment },
+        reservedConcurrentExecutions: settings.webhookReservedConcurrency,
+        deadLetterQueue,
+      });
+      return { webhookFunction, webhookAlias: functions.createAlias(webhookFunction, 'Webhook') };
+    },
+  };
+}

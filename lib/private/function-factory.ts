@@ -1,0 +1,122 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Duration } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { KeyLayout } from '../key-layout';
+import { RUNTIME_ENV } from '../contract';
+import { logGroupEncryptionKey } from './log-encryption';
+import { acknowledgeFinding } from './nag-acknowledgements';
+import { LOG_WRITE_ACTIONS } from './permissions';
+import type { PipelineSettings } from './pipeline-settings';
+import { type ProductionPlacement, vpcNetworkingPolicy } from './production-placement';
+
+/** A function of the pipeline: its id prefixes its log group, role and function, and names its bundled handler. */
+export type PipelineFunctionId = 'Webhook' | 'EumInbound' | 'Orchestrator' | 'Operator' | 'HandoffSweeper' | 'CrmSync';
+
+/** What differs from one function of the pipeline to the next. */
+export interface PipelineFunctionOptions {
+  readonly description: string;
+  readonly memorySize: number;
+  readonly timeout: Duration;
+  readonly environment: Record<string, string>;
+  /** Undefined: no reservation. */
+  readonly reservedConcurrentExecutions?: number;
+  /** Where Lambda parks asynchronous events that failed every retry. */
+  readonly deadLetterQueue?: sqs.IQueue;
+}
+
+/**
+ * Builds every function of one pipeline alike: its own log group and role, Node.js on ARM, the
+ * bundled handler, JSON logs, X-Ray tracing and VPC placement as configured, with the cdk-nag
+ * acknowledgements these need; and, with `functionAlias`, the aliases that are invoked instead.
+ */
+export class PipelineFunctionFactory {
+  /**
+   * What every function reads: one Powertools service per deployment (Powertools logs add the
+   * function name themselves), the retention and the key layout.
+   */
+  public readonly commonEnvironment: Record<string, string>;
+
+  constructor(
+    private readonly scope: Construct,
+    private readonly settings: PipelineSettings,
+    private readonly placement: ProductionPlacement,
+    private readonly encryptionKey: kms.IKey | undefined,
+    retentionEnvironment: Record<string, string>,
+  ) {
+    this.commonEnvironment = {
+      // Every function gets the retention: whichever closes a session or records a demand sets the TTL.
+      ...retentionEnvironment,
+      [RUNTIME_ENV.serviceName]: settings.names.table,
+      [RUNTIME_ENV.metricsNamespace]: settings.serviceName,
+      [RUNTIME_ENV.logLevel]: settings.logLevel,
+      ...(settings.tracing ? {} : { [RUNTIME_ENV.traceEnabled]: 'false' }),
+      // Every function that writes sessions or messages must write the same layout, and every lister read it.
+      ...(settings.keyLayout === KeyLayout.SEED ? {} : { [RUNTIME_ENV.keyLayout]: settings.keyLayout }),
+    };
+  }
+
+  public createFunction(id: PipelineFunctionId, options: PipelineFunctionOptions): lambda.Function {
+    const { settings, scope } = this;
+    const logGroup = new logs.LogGroup(scope, `${id}LogGroup`, {
+      retention: settings.logRetention,
+      removalPolicy: settings.removalPolicy,
+      encryptionKey: logGroupEncryptionKey(scope, this.encryptionKey),
+    });
+    // An own role instead of the AWSLambdaBasicExecutionRole managed policy, which allows writing
+    // to every log group of the account.
+    const { vpcPlacement } = this.placement;
+    const role = new iam.Role(scope, `${id}Role`, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of the ${id.toLowerCase()} function of ${settings.names.table}`,
+      // Inline, so Lambda finds the network interface permissions when it creates the function.
+      inlinePolicies: vpcPlacement && { VpcNetworking: vpcNetworkingPolicy() },
+    });
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...LOG_WRITE_ACTIONS], resources: [logGroup.logGroupArn] }));
+    const wildcardReasons = [
+      ...(settings.tracing ? ['Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.'] : []),
+      ...(vpcPlacement ? ['In a VPC, Lambda manages the network interfaces (ec2:*NetworkInterface*, ec2:DescribeSubnets), which do not exist before it creates them.'] : []),
+    ];
+    if (wildcardReasons.length > 0) acknowledgeFinding(role, { id: 'AwsSolutions-IAM5', appliesTo: 'Resource::*', reason: wildcardReasons.join(' ') });
+    return new lambda.Function(scope, `${id}Function`, {
+      ...options,
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      handler: 'index.handler',
+      // The asset folder is the id in kebab case (HandoffSweeper → handoff-sweeper).
+      code: bundledHandler(id.replace(/(?<=[a-z])(?=[A-Z])/g, '-').toLowerCase()),
+      role,
+      logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      tracing: settings.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
+      ...vpcPlacement,
+    });
+  }
+
+  /**
+   * With `functionAlias`, the alias of the webhook (or End User Messaging inbound) function or of
+   * the orchestrator, on the version published from the function's current configuration. The
+   * version's logical id follows the code and configuration, so every change publishes a new
+   * version and moves the alias.
+   */
+  public createAlias(fn: lambda.Function, role: 'Webhook' | 'Orchestrator'): lambda.Alias | undefined {
+    const alias = this.placement.alias;
+    if (alias === undefined) return undefined;
+    const provisionedConcurrentExecutions = role === 'Webhook' ? alias.webhookProvisionedConcurrency : alias.orchestratorProvisionedConcurrency;
+    return new lambda.Alias(this.scope, `${role}Alias`, { aliasName: alias.aliasName, version: fn.currentVersion, provisionedConcurrentExecutions });
+  }
+}
+
+/** The handler bundle produced by `npm run build` (scripts/bundle-lambdas.mjs), shipped in the package. */
+function bundledHandler(name: string): lambda.Code {
+  const directory = path.join(__dirname, '..', '..', 'assets', name);
+  if (!fs.existsSync(path.join(directory, 'index.js'))) {
+    throw new Error(`AgentPipeline: the bundled ${name} handler is missing at ${directory}; run \`npm run build\` first.`);
+  }
+  return lambda.Code.fromAsset(directory);
+}
