@@ -18,7 +18,7 @@ import type {
   PendingWork,
   ReplyDelivery,
   SessionRepository,
-  TurnStateReader,
+  TurnLedger,
   VersionedResourceRepository,
 } from '../ports/repositories';
 import { WhatsAppSendError, type SentTextMessage, type WhatsAppSender } from '../ports/whatsapp-sender';
@@ -29,8 +29,9 @@ import { SystemPromptSource } from './system-prompt';
 import { DEFAULT_TURN_SETTINGS, type AgentCallReport, type TurnOutcome, type TurnReport, type TurnSettings } from './turn-settings';
 
 export interface ProcessTurnDependencies {
+  /** The turn's reads and transactions across the customer's entities. */
+  readonly ledger: TurnLedger;
   readonly receipts: InboundReceiptRepository;
-  readonly turnState: TurnStateReader;
   readonly legacy: LegacyDebounceRepository;
   readonly sessions: SessionRepository;
   readonly messages: MessageRepository;
@@ -123,19 +124,19 @@ export class ProcessTurn {
   }
 
   /**
-   * The marker and the ACTIVE pointer together; then, together, the pending messages the marker
-   * lists, the session the pointer names, the reply in the outbox, the customer's messaging consent
-   * and — when the agent is likely to be asked — that session's history. Nothing is read past the
-   * marker when nothing waits.
+   * Steps 1 and 2 (docs/DESIGN.md#a-normal-turn-step-by-step): the marker and the ACTIVE pointer
+   * together; then, together, the pending messages the marker lists, the session the pointer names,
+   * the reply in the outbox, the customer's messaging consent and — when the agent is likely to be
+   * asked — that session's history. Nothing is read past the marker when nothing waits.
    */
   private async readState(customerId: string): Promise<TurnState> {
-    const { latest, activeSessionId, activeSessionState } = await this.deps.turnState.readStart(customerId);
+    const { latest, activeSessionId, activeSessionState } = await this.deps.ledger.readMarker(customerId);
     if (latest === undefined || (latest.pendingMessageIds.length === 0 && latest.outbox === undefined)) return { latest, pending: [], optedOut: false };
     const agentLikelyAsked = activeSessionId !== undefined && latest.outbox === undefined && activeSessionState !== SessionState.CLOSED && !(activeSessionState && isHumanOwned(activeSessionState));
     const storedHistory = agentLikelyAsked ? this.storedHistory(customerId, activeSessionId) : undefined;
     // Awaited only if the agent is asked; a failure then surfaces there.
     storedHistory?.catch(() => undefined);
-    return { latest, storedHistory, ...(await this.deps.turnState.readPendingAndSession(latest, activeSessionId)) };
+    return { latest, storedHistory, ...(await this.deps.ledger.readPending(latest, activeSessionId)) };
   }
 
   /**
@@ -177,7 +178,7 @@ export class ProcessTurn {
   }
 
   private async park(pending: readonly PendingInbound[]): Promise<void> {
-    await this.deps.receipts.markDeadLettered(...pending.map(completion));
+    await this.deps.ledger.park(pending.map(completion));
   }
 
   private async answer(state: TurnState & { readonly latest: LatestInbound }, deadline: number, progress: TurnProgress): Promise<TurnReport> {
@@ -236,7 +237,7 @@ export class ProcessTurn {
       ...(call === undefined ? { role: 'system' } : { llm: { latencyMs: call.latencyMs, ...response.usage } }),
     };
     progress.writeAttempted = true;
-    const persisted = await this.deps.sessions.tryPutAgentResult({
+    const persisted = await this.deps.ledger.persistResult({
       session: updated,
       expectedState: session.state,
       expectedLatestMessageId: last.messageId,
@@ -257,7 +258,7 @@ export class ProcessTurn {
     // message, an invalidation, the outbox settled by another record), the session (a takeover or
     // a close) and the customer's consent (an opt-out while the agent was thinking). The pointer
     // cannot move meanwhile: only a turn of this customer opens sessions.
-    const [guard] = await Promise.all([this.deps.turnState.readMarkerAndSession(customerId, updated.sessionId), this.recordDemands(response.actions, updated, last), usage]);
+    const [guard] = await Promise.all([this.deps.ledger.readSendGuard(customerId, updated.sessionId), this.recordDemands(response.actions, updated, last), usage]);
     const { latest: current } = guard;
     const outbox = current?.outbox;
     if (current === undefined || outbox === undefined || outbox.replyToMessageId !== last.messageId) {
@@ -298,7 +299,7 @@ export class ProcessTurn {
 
   /** Completes drained messages that get no reply, on the marker this turn read. */
   private complete(latest: LatestInbound, pending: readonly PendingInbound[]): Promise<void> {
-    return this.deps.receipts.completeTurn({ customerId: latest.customerId, answered: pending.map(completion), latest });
+    return this.deps.ledger.complete({ customerId: latest.customerId, answered: pending.map(completion), latest });
   }
 
   /**
@@ -330,7 +331,7 @@ export class ProcessTurn {
       }
     }
     try {
-      await this.deps.receipts.completeTurn({ customerId: latest.customerId, answered: completionsAfter(answered, reply?.timestamp), latest, outbox: outbox.ref, delivery });
+      await this.deps.ledger.complete({ customerId: latest.customerId, answered: completionsAfter(answered, reply?.timestamp), latest, outbox: outbox.ref, delivery });
     } catch (error) {
       if (delivery?.status !== 'sent') throw error;
       // The customer has the reply: record that much on its own, so the retry only finishes the
