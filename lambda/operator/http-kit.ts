@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { PipelineError } from '../core/domain/errors';
 
 /**
  * The small HTTP toolkit of the operator function: JSON bodies read strictly (size, media type,
@@ -21,16 +22,21 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** A request the plane refuses, with the status and a stable machine-readable code. */
-export class HttpError extends Error {
+export class HttpError extends PipelineError {
   override readonly name = 'HttpError';
 
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    override readonly code: string,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
+  }
+
+  /** Too many attempts pass with time and our own failures may; a request refused as it is never passes. */
+  override get retryable(): boolean {
+    return this.statusCode === 429 || this.statusCode >= 500;
   }
 }
 

@@ -4,7 +4,7 @@ import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynam
 import { DynamoLegacyDebounceRepository } from '../../lambda/core/adapters/dynamodb/legacy-debounce-repository';
 import { DynamoTurnLedger } from '../../lambda/core/adapters/dynamodb/turn-ledger';
 import { inboundReceiptKey } from '../../lambda/core/adapters/dynamodb/keys';
-import { ConditionFailedError } from '../../lambda/core/domain/errors';
+import { ConditionFailedError } from '../../lambda/core/ports/repositories';
 import { RECEIPT_RETENTION_SECONDS, type InboundRef } from '../../lambda/core/domain/inbound-receipt';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { isCompleted } from '../support/inspect';

@@ -3,7 +3,9 @@ import { activePointerKey, sessionKey } from '../../lambda/core/adapters/dynamod
 import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
 import { DynamoTurnLedger } from '../../lambda/core/adapters/dynamodb/turn-ledger';
-import { ConditionFailedError, IllegalStateTransitionError, InvalidCursorError } from '../../lambda/core/domain/errors';
+import { ConditionFailedError } from '../../lambda/core/ports/repositories';
+import { IllegalStateTransitionError } from '../../lambda/core/domain/errors';
+import { InvalidCursorError } from '../../lambda/core/adapters/dynamodb/dynamo-errors';
 import { LEGAL_TRANSITIONS, type Session, SESSION_STATES, SessionState } from '../../lambda/core/domain/session';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { CallRecorder } from './support/call-recorder';

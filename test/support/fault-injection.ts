@@ -73,7 +73,7 @@ export const WHATSAPP_FAILURES: FailureModel = {
   transient: (boundary, applied) =>
     applied
       ? new WhatsAppSendError(`injected: ${boundary} connection lost after the request was sent`, { category: 'transport', retryable: true, outcomeUnknown: true, partsDelivered: 0 })
-      : new WhatsAppSendError(`injected: ${boundary} answered 503`, { category: 'provider_unavailable', retryable: true, outcomeUnknown: false, httpStatus: 503, code: 131016, partsDelivered: 0 }),
+      : new WhatsAppSendError(`injected: ${boundary} answered 503`, { category: 'provider_unavailable', retryable: true, outcomeUnknown: false, httpStatus: 503, metaCode: 131016, partsDelivered: 0 }),
   timeout: (boundary) => new WhatsAppSendError(`injected: ${boundary} timed out`, { category: 'transport', retryable: true, outcomeUnknown: true, partsDelivered: 0 }),
 };
 

@@ -74,7 +74,7 @@ export class OutboxSettlement {
       });
       return { status: 'sent', providerMessageId: sent.providerMessageId, sentAt: isoMicros(this.deps.clock.now()) };
     } catch (error) {
-      if (error instanceof WhatsAppSendError && !error.retryable) return { status: 'failed_permanent', reason: `${error.category}${error.code === undefined ? '' : `:${error.code}`}` };
+      if (error instanceof WhatsAppSendError && !error.retryable) return { status: 'failed_permanent', reason: `${error.category}${error.metaCode === undefined ? '' : `:${error.metaCode}`}` };
       throw new ReplyDeliveryError(error as Error);
     }
   }

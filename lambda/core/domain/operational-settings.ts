@@ -1,3 +1,4 @@
+import { PipelineError } from './errors';
 import { DEFAULT_AVAILABILITY_TTL_HOURS, isOperatorPhone, OPERATOR_ROLES, OPERATORS_CONFIG_KEY, type OperatorRole } from './operator';
 
 /**
@@ -31,8 +32,10 @@ const MAX_TEXT_CHARS = 1000;
 const MAX_NAME_CHARS = 100;
 const MAX_OPERATORS = 500;
 
-export class InvalidConfigValueError extends Error {
+export class InvalidConfigValueError extends PipelineError {
   override readonly name = 'InvalidConfigValueError';
+  override readonly code = 'invalid_config_value';
+  override readonly retryable = false;
 }
 
 /** The keys an admin may write, in the order the console lists them. */

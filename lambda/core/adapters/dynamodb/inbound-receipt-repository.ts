@@ -1,4 +1,4 @@
-import { ConditionFailedError } from '../../domain/errors';
+import { ConditionFailedError, type InboundReceiptRepository } from '../../ports/repositories';
 import {
   placeInHistory,
   RECEIPT_RETENTION_SECONDS,
@@ -15,7 +15,6 @@ import type { InboundTurn } from '../../domain/inbound-turn';
 import type { Message } from '../../domain/message';
 import { epochSeconds, isoMicros, toEpochMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
-import type { InboundReceiptRepository } from '../../ports/repositories';
 import type { DynamoKit, Item, TransactAction } from './dynamo-kit';
 import { InboundAttribute as A, receiptFromItem, receiptToItem } from './codecs/inbound-codec';
 import { ActivePointerAttribute } from './codecs/session-codec';

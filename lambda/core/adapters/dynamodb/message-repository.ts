@@ -1,10 +1,9 @@
-import { ConditionFailedError } from '../../domain/errors';
+import { ConditionFailedError, type MessageRepository, type Page, type PageRequest, type ReplyDelivery } from '../../ports/repositories';
 import type { Message, OutboundRef } from '../../domain/message';
 import type { SessionState } from '../../domain/session';
 import { isExpired } from '../../domain/privacy';
 import { isoMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
-import type { MessageRepository, Page, PageRequest, ReplyDelivery } from '../../ports/repositories';
 import { MessageAttribute as M, messageFromItem, messageToItem } from './codecs/message-codec';
 import { SessionAttribute } from './codecs/session-codec';
 import type { DynamoKit, Item, TransactAction, UpdateRequest } from './dynamo-kit';

@@ -1,4 +1,4 @@
-import { ConditionFailedError } from '../../domain/errors';
+import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type OperationalConfigRepository, type SessionRepository } from '../../ports/repositories';
 import { customerMessage } from '../../domain/message';
 import { OPERATOR_AVAILABILITY_CONFIG_KEY } from '../../domain/admin';
 import { customerDisplayName, isAvailabilityValid, type Operator } from '../../domain/operator';
@@ -7,7 +7,6 @@ import { isHumanOwned, type Session, SessionState } from '../../domain/session';
 import { isoMicros, toEpochMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { PendingInbound } from '../../domain/inbound-receipt';
 import type { Clock, IdGenerator } from '../../ports/clock';
-import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, SessionRepository } from '../../ports/repositories';
 import type { WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { MessagingConsent } from '../privacy/messaging-consent';
 import type { OperatorDirectory } from './operator-directory';

@@ -1,6 +1,6 @@
 /**
  * Every list is paginated with an opaque cursor: pass back `Page.cursor` unchanged; a tampered or
- * foreign cursor throws InvalidCursorError.
+ * foreign cursor is refused (an error of code `invalid_cursor`).
  */
 export interface PageRequest {
   /** Items to evaluate per page (a filtered page may hold fewer). */
