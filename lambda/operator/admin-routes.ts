@@ -30,8 +30,8 @@ export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterAdmin):
           expectedVersion: { type: 'integer', required: true },
           description: { type: 'string', maxLength: 500 },
         });
-        if ((body.content as string).trim() === '') throw new HttpError(400, 'bad_field', 'Field "content" must not be blank');
-        if ((body.expectedVersion as number) < 0) throw new HttpError(400, 'bad_field', 'Field "expectedVersion" must be 0 (create) or the version you edited');
+        if ((body.content as string).trim() === '') throw new HttpError('bad_field', 'Field "content" must not be blank');
+        if ((body.expectedVersion as number) < 0) throw new HttpError('bad_field', 'Field "expectedVersion" must be 0 (create) or the version you edited');
         const prompt = await admin.editPrompt(signedInOf(context).operator, context.params.id, {
           content: body.content as string,
           expectedVersion: body.expectedVersion as number,
@@ -46,7 +46,7 @@ export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterAdmin):
       access: 'admin',
       async handle(context) {
         const { targetVersion } = jsonBody(context.event, { targetVersion: { type: 'integer', required: true } });
-        if ((targetVersion as number) < 1) throw new HttpError(400, 'bad_field', 'Field "targetVersion" must be a version number (1 or more)');
+        if ((targetVersion as number) < 1) throw new HttpError('bad_field', 'Field "targetVersion" must be a version number (1 or more)');
         return json(200, { prompt: await admin.rollbackPrompt(signedInOf(context).operator, context.params.id, targetVersion as number) });
       },
     },
@@ -57,7 +57,7 @@ export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterAdmin):
       access: 'admin',
       async handle(context) {
         const body = jsonBody(context.event, { value: { type: 'any', required: true }, expectedVersion: { type: 'integer', required: true } });
-        if ((body.expectedVersion as number) < 0) throw new HttpError(400, 'bad_field', 'Field "expectedVersion" must be 0 (create) or the version you read');
+        if ((body.expectedVersion as number) < 0) throw new HttpError('bad_field', 'Field "expectedVersion" must be 0 (create) or the version you read');
         return json(200, { config: await admin.setConfig(signedInOf(context).operator, context.params.key, body.value, body.expectedVersion as number) });
       },
     },
@@ -81,7 +81,7 @@ function crmRoutes(admin: AdminConsole): Route[] {
       path: 'admin/crm/:status',
       access: 'admin',
       async handle({ event, params }) {
-        if (!CRM_STATUSES.includes(params.status)) throw new HttpError(400, 'bad_id', `status must be one of ${CRM_STATUSES.join(', ')}`);
+        if (!CRM_STATUSES.includes(params.status)) throw new HttpError('bad_id', `status must be one of ${CRM_STATUSES.join(', ')}`);
         return json(200, await admin.listCrmRows(params.status as CrmSyncStatus, pageOf(event)));
       },
     },
@@ -104,7 +104,7 @@ function crmRoutes(admin: AdminConsole): Route[] {
           dealId: { type: 'string', required: true, maxLength: CRM_ID_MAX_LENGTH },
         });
         for (const field of ['contactId', 'dealId'] as const) {
-          if ((body[field] as string).trim() === '') throw new HttpError(400, 'bad_field', `Field "${field}" must be the id the CRM shows`);
+          if ((body[field] as string).trim() === '') throw new HttpError('bad_field', `Field "${field}" must be the id the CRM shows`);
         }
         const ids = { contactId: (body.contactId as string).trim(), dealId: (body.dealId as string).trim() };
         return json(200, { crmSync: await admin.resolveCrmSync(signedInOf(context).operator, context.params.sessionId, ids) });

@@ -1,4 +1,4 @@
-import { CustomerDataRights, ErasureIncompleteError, InvalidCustomerIdError } from '../core/application/privacy/customer-data-rights';
+import type { CustomerDataRights } from '../core/application/privacy/customer-data-rights';
 import { HttpError, json, jsonBody } from './http-kit';
 import { type Route, signedInOf } from './operator-http';
 
@@ -12,7 +12,7 @@ export function privacyRoutes(rights: CustomerDataRights): Route[] {
       method: 'GET',
       path: 'admin/customers/:customerId/export',
       access: 'admin',
-      handle: async (context) => json(200, await asHttp(() => rights.export(context.params.customerId, signedInOf(context).operator.phone))),
+      handle: async (context) => json(200, await rights.export(context.params.customerId, signedInOf(context).operator.phone)),
     },
     {
       method: 'POST',
@@ -21,19 +21,9 @@ export function privacyRoutes(rights: CustomerDataRights): Route[] {
       async handle(context) {
         const { confirm } = jsonBody(context.event, { confirm: { type: 'string', required: true, maxLength: 200 } });
         const { customerId } = context.params;
-        if (confirm !== customerId) throw new HttpError(400, 'bad_field', 'Field "confirm" must repeat the customer id being erased');
-        return json(200, { erasure: await asHttp(() => rights.erase(customerId, signedInOf(context).operator.phone)) });
+        if (confirm !== customerId) throw new HttpError('bad_field', 'Field "confirm" must repeat the customer id being erased');
+        return json(200, { erasure: await rights.erase(customerId, signedInOf(context).operator.phone) });
       },
     },
   ];
-}
-
-async function asHttp<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof InvalidCustomerIdError) throw new HttpError(400, 'bad_customer_id', error.message);
-    if (error instanceof ErasureIncompleteError) throw new HttpError(409, 'conflict', error.message);
-    throw error;
-  }
 }

@@ -1,8 +1,8 @@
 import { PipelineError } from '../../domain/errors';
 
 /**
- * Why an operator's request cannot be done, as the use cases see it; the HTTP layer maps each
- * reason to one status code (see docs/OPERATOR-API.md).
+ * Why an operator's request cannot be done, as the use cases see it; the HTTP layer answers each
+ * reason with its status in the API's table (lambda/operator/http-kit.ts, docs/OPERATOR-API.md).
  * - `not_found`: no such conversation, prompt or version;
  * - `conflict`: the conversation is not in a state that allows it, or someone else got there first;
  * - `forbidden`: the conversation belongs to another operator;
