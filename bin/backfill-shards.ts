@@ -3,7 +3,7 @@
 // writes the marker that switches readers to the shards. Run it only once every function runs the
 // `migrating` key layout. Uses the operator's AWS credentials, or the local runtime's endpoint.
 import { parseArgs } from 'node:util';
-import { type CliCommand, isArgumentError, UsageError } from './commands';
+import { type CliCommand, isArgumentError, UsageError } from './cli-command';
 import { PIPELINE_TARGET_OPTIONS, tableOf } from './pipeline-stack';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { WRITE_SHARDS } from '../lambda/core/adapters/dynamodb/keys';

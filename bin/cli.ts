@@ -1,6 +1,7 @@
 // `npx cdk-whatsapp-agent-pipeline <command> …`: the operator tools shipped in the package
 // (bundled into assets/cli/index.js at build time, so they run without this repository's tooling).
-import { COMMANDS, UsageError } from './commands';
+import { UsageError } from './cli-command';
+import { COMMANDS } from './commands';
 
 const USAGE = `Usage: npx cdk-whatsapp-agent-pipeline <command> [options]
 

@@ -5,7 +5,7 @@ import { OperatorAuditTrail } from '../lambda/core/application/operator/operator
 import { CustomerDataRights, InvalidCustomerIdError } from '../lambda/core/application/privacy/customer-data-rights';
 import { randomIdGenerator } from '../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../lambda/core/adapters/system/system-clock';
-import { isArgumentError, UsageError } from './commands';
+import { isArgumentError, UsageError } from './cli-command';
 import { PIPELINE_TARGET_OPTIONS, tableOf } from './pipeline-stack';
 
 export const TARGET_USAGE = `  --customer <id>          the customer's WhatsApp number or user id (as stored, digits only for phones)

@@ -1,7 +1,7 @@
 // Right to erasure: `npx cdk-whatsapp-agent-pipeline erase-customer --stack Prod --customer 5511999990000` deletes
 // everything the pipeline stores about one customer, by key, after you type the id again.
 import { createInterface } from 'node:readline/promises';
-import { type CliCommand, UsageError } from './commands';
+import { type CliCommand, UsageError } from './cli-command';
 import { processOutput, parseCustomerCommand, runCommand, TARGET_USAGE, type CommandOutput } from './customer-data-command';
 
 const USAGE = `Usage:

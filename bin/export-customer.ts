@@ -1,6 +1,6 @@
 // Right of access: `npx cdk-whatsapp-agent-pipeline export-customer --stack Prod --customer 5511999990000 > customer.json`
 // prints everything the pipeline stores about one customer as one JSON document.
-import type { CliCommand } from './commands';
+import type { CliCommand } from './cli-command';
 import { processOutput, parseCustomerCommand, runCommand, TARGET_USAGE, type CommandOutput } from './customer-data-command';
 
 const USAGE = `Usage:

@@ -10,6 +10,7 @@ import { startLocalPipeline, type LocalChannel, type LocalPipeline } from '../lo
 import type { ReceivedCrmRequest } from '../local/fake-crm/fake-crm';
 import type { InvocationReport } from '../local/runtime/sqs-event-source';
 import { LocalServerError } from '../local/servers/local-servers';
+import { UsageError } from './cli-command';
 
 const DEMO_CUSTOMER = '5511912345678';
 const DEMO_ADMIN = '5511900000001';
@@ -96,8 +97,6 @@ function parseCli(argv: string[]): CliOptions | 'help' {
     crm: values['no-crm'] !== true,
   };
 }
-
-class UsageError extends Error {}
 
 function optionalInteger(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;

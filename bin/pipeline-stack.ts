@@ -2,7 +2,7 @@
 // STACK_OUTPUTS), so the operator tools never rebuild resource names.
 import { CloudFormationClient, DescribeStacksCommand, type Output } from '@aws-sdk/client-cloudformation';
 import { STACK_OUTPUTS } from '../lib/contract';
-import { UsageError } from './commands';
+import { UsageError } from './cli-command';
 
 /**
  * The options every operator command shares (for `node:util` parseArgs): which deployed pipeline

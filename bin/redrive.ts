@@ -5,7 +5,7 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { type CliCommand, isArgumentError, UsageError } from './commands';
+import { type CliCommand, isArgumentError, UsageError } from './cli-command';
 import { describePipelineStack, PIPELINE_TARGET_OPTIONS, type PipelineResources } from './pipeline-stack';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { SqsDeadLetterQueue } from '../lambda/core/adapters/sqs/sqs-dead-letter-queue';

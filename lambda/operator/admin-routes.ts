@@ -20,19 +20,19 @@ export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterAdmin):
         expectedVersion: { type: 'integer', required: true },
         description: { type: 'string', maxLength: 500 },
       });
-      if (edit.content.trim() === '') throw new HttpError(400, 'bad_field', 'Field "content" must not be blank');
-      if (edit.expectedVersion < 0) throw new HttpError(400, 'bad_field', 'Field "expectedVersion" must be 0 (create) or the version you edited');
+      if (edit.content.trim() === '') throw new HttpError('bad_field', 'Field "content" must not be blank');
+      if (edit.expectedVersion < 0) throw new HttpError('bad_field', 'Field "expectedVersion" must be 0 (create) or the version you edited');
       return ok({ prompt: await admin.editPrompt(signedInOf(context).operator, context.params.id, edit) });
     }),
     route('POST admin/prompts/:id/rollback', 'admin', async (context) => {
       const { targetVersion } = context.body({ targetVersion: { type: 'integer', required: true } });
-      if (targetVersion < 1) throw new HttpError(400, 'bad_field', 'Field "targetVersion" must be a version number (1 or more)');
+      if (targetVersion < 1) throw new HttpError('bad_field', 'Field "targetVersion" must be a version number (1 or more)');
       return ok({ prompt: await admin.rollbackPrompt(signedInOf(context).operator, context.params.id, targetVersion) });
     }),
     route('GET admin/config/:key', 'admin', async ({ params }) => ok({ config: await admin.getConfig(params.key) })),
     route('PUT admin/config/:key', 'admin', async (context) => {
       const { value, expectedVersion } = context.body({ value: { type: 'any', required: true }, expectedVersion: { type: 'integer', required: true } });
-      if (expectedVersion < 0) throw new HttpError(400, 'bad_field', 'Field "expectedVersion" must be 0 (create) or the version you read');
+      if (expectedVersion < 0) throw new HttpError('bad_field', 'Field "expectedVersion" must be 0 (create) or the version you read');
       return ok({ config: await admin.setConfig(signedInOf(context).operator, context.params.key, value, expectedVersion) });
     }),
     route('GET admin/audit', 'admin', async ({ event }) => ok(await admin.listAudit(pageOf(event)))),
@@ -51,7 +51,7 @@ const CRM_ID_MAX_LENGTH = 256;
 function crmRoutes(admin: AdminConsole): Route[] {
   return [
     route('GET admin/crm/:status', 'admin', async ({ event, params }) => {
-      if (!CRM_STATUSES.includes(params.status)) throw new HttpError(400, 'bad_id', `status must be one of ${CRM_STATUSES.join(', ')}`);
+      if (!CRM_STATUSES.includes(params.status)) throw new HttpError('bad_id', `status must be one of ${CRM_STATUSES.join(', ')}`);
       return ok(await admin.listCrmRows(params.status as CrmSyncStatus, pageOf(event)));
     }),
     route('POST admin/crm/:sessionId/retry', 'admin', async (context) => {
@@ -64,7 +64,7 @@ function crmRoutes(admin: AdminConsole): Route[] {
         dealId: { type: 'string', required: true, maxLength: CRM_ID_MAX_LENGTH },
       });
       for (const field of ['contactId', 'dealId'] as const) {
-        if (body[field].trim() === '') throw new HttpError(400, 'bad_field', `Field "${field}" must be the id the CRM shows`);
+        if (body[field].trim() === '') throw new HttpError('bad_field', `Field "${field}" must be the id the CRM shows`);
       }
       const ids = { contactId: body.contactId.trim(), dealId: body.dealId.trim() };
       return ok({ crmSync: await admin.resolveCrmSync(signedInOf(context).operator, context.params.sessionId, ids) });

@@ -1,4 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { OperatorFailureReason } from '../core/application/operator/operator-errors';
+import { PipelineError } from '../core/domain/errors';
 
 /**
  * The small HTTP toolkit of the operator function: JSON bodies read strictly (size, media type,
@@ -20,18 +22,91 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
 };
 
-/** A request the plane refuses, with the status and a stable machine-readable code. */
-export class HttpError extends Error {
+/**
+ * The operator API's one table from error code to HTTP status (docs/OPERATOR-API.md). The HTTP
+ * layer's refusals (HttpError) and the use cases' (OperatorActionError, whose reason is its code)
+ * are answered under their own code; any error whose code is neither here nor in
+ * {@link ANSWERED_AS} is a 500 `internal_error`.
+ */
+const STATUS_OF_CODE = {
+  bad_body: 400,
+  bad_customer_id: 400,
+  bad_field: 400,
+  bad_id: 400,
+  bad_json: 400,
+  bad_query: 400,
+  invalid: 400,
+  missing_field: 400,
+  unexpected_body: 400,
+  unknown_field: 400,
+  invalid_token: 401,
+  not_signed_in: 401,
+  admin_only: 403,
+  bad_csrf_token: 403,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  outside_window: 422,
+  too_many_attempts: 429,
+  internal_error: 500,
+  send_failed: 502,
+} as const satisfies Readonly<Record<OperatorFailureReason, number> & Record<string, number>>;
+
+/** A code the operator API answers with: the `error` of an error answer's body. */
+export type ApiErrorCode = keyof typeof STATUS_OF_CODE;
+
+/**
+ * Errors of the core the API answers under one of its own codes, by their code; with the API's
+ * message when theirs is not written for the operator.
+ */
+const ANSWERED_AS: Readonly<Record<string, { readonly code: ApiErrorCode; readonly message?: string }>> = {
+  invalid_cursor: { code: 'bad_query', message: 'cursor is not a cursor this API returned' },
+  invalid_customer_id: { code: 'bad_customer_id' },
+  illegal_state_transition: { code: 'conflict' },
+  erasure_incomplete: { code: 'conflict' },
+};
+
+/** A request the plane refuses, under one of the API's codes; the status is the code's. */
+export class HttpError extends PipelineError {
   override readonly name = 'HttpError';
 
   constructor(
-    readonly statusCode: number,
-    readonly code: string,
+    override readonly code: ApiErrorCode,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
   }
+
+  get statusCode(): number {
+    return STATUS_OF_CODE[this.code];
+  }
+
+  /** Too many attempts pass with time and our own failures may; a request refused as it is never passes. */
+  override get retryable(): boolean {
+    return this.statusCode === 429 || this.statusCode >= 500;
+  }
+}
+
+/**
+ * The refusal the API answers `error` with: an HttpError as it is, another error under the API code
+ * its code is (or is answered as); `undefined` for an error the API does not know, a failure.
+ */
+export function refusalOf(error: unknown): HttpError | undefined {
+  if (error instanceof HttpError) return error;
+  if (!(error instanceof PipelineError)) return undefined;
+  if (Object.hasOwn(ANSWERED_AS, error.code)) {
+    const { code, message } = ANSWERED_AS[error.code];
+    return new HttpError(code, message ?? error.message);
+  }
+  return isApiErrorCode(error.code) ? new HttpError(error.code, error.message) : undefined;
+}
+
+function isApiErrorCode(code: string): code is ApiErrorCode {
+  return Object.hasOwn(STATUS_OF_CODE, code);
 }
 
 export function json(statusCode: number, body: unknown, extra: { readonly cookies?: string[]; readonly headers?: Record<string, string> } = {}): HttpResponse {
@@ -88,26 +163,26 @@ export type BodySchema<Body> = {
  */
 export function jsonBody<Body>(event: APIGatewayProxyEventV2, schema: BodySchema<Body>): Body {
   const raw = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
-  if (raw.length > MAX_BODY_BYTES) throw new HttpError(413, 'payload_too_large', `The body may be at most ${MAX_BODY_BYTES} bytes`);
-  if (!/^application\/json\s*(;|$)/i.test(header(event, 'content-type') ?? '')) throw new HttpError(415, 'unsupported_media_type', 'Send the body as application/json');
+  if (raw.length > MAX_BODY_BYTES) throw new HttpError('payload_too_large', `The body may be at most ${MAX_BODY_BYTES} bytes`);
+  if (!/^application\/json\s*(;|$)/i.test(header(event, 'content-type') ?? '')) throw new HttpError('unsupported_media_type', 'Send the body as application/json');
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
   } catch {
-    throw new HttpError(400, 'bad_json', 'The body is not valid UTF-8 JSON');
+    throw new HttpError('bad_json', 'The body is not valid UTF-8 JSON');
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new HttpError(400, 'bad_body', 'The body must be a JSON object');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new HttpError('bad_body', 'The body must be a JSON object');
   const body = parsed as Record<string, unknown>;
-  for (const field of Object.keys(body)) if (!Object.hasOwn(schema, field)) throw new HttpError(400, 'unknown_field', `Unknown field "${field.slice(0, 64)}"`);
+  for (const field of Object.keys(body)) if (!Object.hasOwn(schema, field)) throw new HttpError('unknown_field', `Unknown field "${field.slice(0, 64)}"`);
   for (const [field, rule] of Object.entries<FieldRule>(schema)) {
     const value = body[field];
     if (value === undefined) {
-      if (rule.required) throw new HttpError(400, 'missing_field', `Field "${field}" is required`);
+      if (rule.required) throw new HttpError('missing_field', `Field "${field}" is required`);
       continue;
     }
-    if (!hasType(value, rule.type)) throw new HttpError(400, 'bad_field', `Field "${field}" must be ${rule.type === 'integer' ? 'a whole number' : `a ${rule.type}`}`);
+    if (!hasType(value, rule.type)) throw new HttpError('bad_field', `Field "${field}" must be ${rule.type === 'integer' ? 'a whole number' : `a ${rule.type}`}`);
     if (rule.maxLength !== undefined && typeof value === 'string' && value.length > rule.maxLength) {
-      throw new HttpError(400, 'bad_field', `Field "${field}" may be at most ${rule.maxLength} characters`);
+      throw new HttpError('bad_field', `Field "${field}" may be at most ${rule.maxLength} characters`);
     }
   }
   return body as Body;
@@ -121,5 +196,5 @@ function hasType(value: unknown, type: FieldType): boolean {
 
 /** A request with a body it must not have (or any body at all on GET/DELETE) is refused. */
 export function requireNoBody(event: APIGatewayProxyEventV2): void {
-  if ((event.body ?? '') !== '') throw new HttpError(400, 'unexpected_body', 'This call takes no body');
+  if ((event.body ?? '') !== '') throw new HttpError('unexpected_body', 'This call takes no body');
 }

@@ -5,27 +5,16 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { CUSTOM_METRICS } from '../../lib/contract';
 import type { AnswerOf, BodyOf, OperatorApiCall, SignedInSession } from '../../lib/contract/operator-api';
 import type { OperatorConversations } from '../core/application/operator/operator-conversations';
-import { OperatorActionError, type OperatorFailureReason } from '../core/application/operator/operator-errors';
 import type { OperatorSignIn, SignedInOperator } from '../core/application/operator/operator-sign-in';
-import { IllegalStateTransitionError, InvalidCursorError } from '../core/domain/errors';
 import { isSessionState } from '../core/domain/session';
 import type { Clock } from '../core/ports/clock';
-import { type BodySchema, cookie, errorResponse, header, HttpError, json, jsonBody, requireNoBody, type HttpResponse } from './http-kit';
+import { type BodySchema, cookie, errorResponse, header, HttpError, json, jsonBody, refusalOf, requireNoBody, type HttpResponse } from './http-kit';
 import { LoginRateLimiter } from './login-rate-limiter';
 import type { ConsoleSite } from './static-console';
 
 /** The session cookie: `__Host-` pins it to this origin, path `/`, Secure. */
 export const SESSION_COOKIE = '__Host-op';
 export const CSRF_HEADER = 'x-csrf-token';
-
-const STATUS_OF: Readonly<Record<OperatorFailureReason, number>> = {
-  not_found: 404,
-  conflict: 409,
-  forbidden: 403,
-  outside_window: 422,
-  send_failed: 502,
-  invalid: 400,
-};
 
 /** A path segment naming a customer or a resource: no separators, no encodings, not `.`/`..`. */
 const ID_SEGMENT = /^(?!\.+$)[A-Za-z0-9_.-]{1,128}$/;
@@ -45,7 +34,7 @@ export interface RouteContext<Call extends OperatorApiCall> {
 
 /** The signed-in operator of an `operator` or `admin` route. */
 export function signedInOf(context: { readonly signedIn?: SignedInOperator }): SignedInOperator {
-  if (context.signedIn === undefined) throw new HttpError(401, 'not_signed_in', 'Sign in first');
+  if (context.signedIn === undefined) throw new HttpError('not_signed_in', 'Sign in first');
   return context.signedIn;
 }
 
@@ -104,9 +93,9 @@ export interface OperatorHttpDependencies {
 export function pageOf(event: APIGatewayProxyEventV2): { limit: number; cursor?: string } {
   const query = event.queryStringParameters ?? {};
   const limit = query.limit === undefined ? 20 : Number(query.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new HttpError(400, 'bad_query', `limit must be a whole number from 1 to ${MAX_PAGE}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new HttpError('bad_query', `limit must be a whole number from 1 to ${MAX_PAGE}`);
   const cursor = query.cursor;
-  if (cursor !== undefined && (cursor === '' || cursor.length > 2048)) throw new HttpError(400, 'bad_query', 'cursor is not a cursor this API returned');
+  if (cursor !== undefined && (cursor === '' || cursor.length > 2048)) throw new HttpError('bad_query', 'cursor is not a cursor this API returned');
   return { limit, cursor };
 }
 
@@ -144,13 +133,13 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
     route('POST session', 'public', async ({ event, body }) => {
       const source = event.requestContext?.http?.sourceIp ?? 'unknown';
       const retryAfter = limiter.retryAfter(source);
-      if (retryAfter !== undefined) throw new HttpError(429, 'too_many_attempts', 'Too many sign-in attempts; wait and use a fresh link', { 'retry-after': String(retryAfter) });
+      if (retryAfter !== undefined) throw new HttpError('too_many_attempts', 'Too many sign-in attempts; wait and use a fresh link', { 'retry-after': String(retryAfter) });
       const { token } = body({ token: { type: 'string', required: true, maxLength: 256 } });
       const signedIn = await signIn.signIn(token);
       if (signedIn === undefined) {
         limiter.recordFailure(source);
         metrics.addMetric(CUSTOM_METRICS.operatorSignInRefused, MetricUnit.Count, 1);
-        throw new HttpError(401, 'invalid_token', 'The link is wrong, used or expired; send "login" on WhatsApp for a new one');
+        throw new HttpError('invalid_token', 'The link is wrong, used or expired; send "login" on WhatsApp for a new one');
       }
       metrics.addMetric(CUSTOM_METRICS.operatorSignIn, MetricUnit.Count, 1);
       return ok(await sessionAnswer(signedIn), [sessionCookie(signedIn.sessionToken, signedIn.session.expiresAt)]);
@@ -162,7 +151,7 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
     }),
     route('GET conversations', 'operator', async ({ event }) => {
       const state = event.queryStringParameters?.state ?? 'AWAITING_HUMAN';
-      if (!isSessionState(state)) throw new HttpError(400, 'bad_query', 'state must be one of NEW, QUALIFYING, AWAITING_HUMAN, HUMAN_ACTIVE, CLOSED');
+      if (!isSessionState(state)) throw new HttpError('bad_query', 'state must be one of NEW, QUALIFYING, AWAITING_HUMAN, HUMAN_ACTIVE, CLOSED');
       return ok(await conversations.list(state, pageOf(event)));
     }),
     route('GET conversations/:customerId', 'operator', async ({ event, params }) => {
@@ -172,7 +161,7 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
     conversationTransition('claim'),
     route('POST conversations/:customerId/messages', 'operator', async (context) => {
       const { text } = context.body({ text: { type: 'string', required: true, maxLength: MAX_REPLY_CHARS } });
-      if (text.trim() === '') throw new HttpError(400, 'bad_field', 'Field "text" must not be blank');
+      if (text.trim() === '') throw new HttpError('bad_field', 'Field "text" must not be blank');
       return created({ message: await conversations.reply(signedInOf(context).operator, context.params.customerId, text) });
     }),
     conversationTransition('release'),
@@ -190,11 +179,11 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
 
   async function authenticate(event: APIGatewayProxyEventV2, method: string, access: Access): Promise<SignedInOperator> {
     const signedIn = await signIn.authenticate(cookie(event, SESSION_COOKIE));
-    if (signedIn === undefined) throw new HttpError(401, 'not_signed_in', 'Sign in first: send "login" to the business number on WhatsApp');
+    if (signedIn === undefined) throw new HttpError('not_signed_in', 'Sign in first: send "login" to the business number on WhatsApp');
     if (method !== 'GET' && !sameSecret(header(event, CSRF_HEADER), signedIn.session.csrfToken)) {
-      throw new HttpError(403, 'bad_csrf_token', `Send the session's CSRF token in the ${CSRF_HEADER} header`);
+      throw new HttpError('bad_csrf_token', `Send the session's CSRF token in the ${CSRF_HEADER} header`);
     }
-    if (access === 'admin' && signedIn.operator.role !== 'admin') throw new HttpError(403, 'admin_only', 'Only admins may do this');
+    if (access === 'admin' && signedIn.operator.role !== 'admin') throw new HttpError('admin_only', 'Only admins may do this');
     return signedIn;
   }
 
@@ -203,11 +192,11 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
       const params = matchPath(candidate.segments, segments);
       return params === undefined ? [] : [{ ...candidate, params }];
     });
-    if (matching.length === 0) throw new HttpError(404, 'not_found', 'No such API call');
+    if (matching.length === 0) throw new HttpError('not_found', 'No such API call');
     const found = matching.find((candidate) => candidate.method === method);
     if (found === undefined) {
       const allow = matching.map((candidate) => candidate.method).join(', ');
-      throw new HttpError(405, 'method_not_allowed', `Use ${allow}`, { allow });
+      throw new HttpError('method_not_allowed', `Use ${allow}`, { allow });
     }
     if (method === 'GET' || method === 'DELETE') requireNoBody(event);
     const signedIn = found.route.access === 'public' ? undefined : await authenticate(event, method, found.route.access);
@@ -220,19 +209,17 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
     try {
       if (path === '/api' || path.startsWith('/api/')) return await serveApi(event, method, path.slice('/api/'.length).split('/'));
       const page = deps.console.serve({ method, path, acceptEncoding: header(event, 'accept-encoding'), ifNoneMatch: header(event, 'if-none-match') });
-      if (page === undefined) throw new HttpError(404, 'not_found', 'No such page');
+      if (page === undefined) throw new HttpError('not_found', 'No such page');
       return page;
     } catch (error) {
-      if (error instanceof HttpError) {
-        if (error.statusCode >= 400) logger.info('operator_request_refused', { statusCode: error.statusCode, code: error.code, method });
-        return errorResponse(error);
+      const refusal = refusalOf(error);
+      if (refusal !== undefined) {
+        logger.info('operator_request_refused', { statusCode: refusal.statusCode, code: refusal.code, method });
+        return errorResponse(refusal);
       }
-      if (error instanceof OperatorActionError) return errorResponse(new HttpError(STATUS_OF[error.reason], error.reason, error.message));
-      if (error instanceof InvalidCursorError) return errorResponse(new HttpError(400, 'bad_query', 'cursor is not a cursor this API returned'));
-      if (error instanceof IllegalStateTransitionError) return errorResponse(new HttpError(409, 'conflict', error.message));
       metrics.addMetric(CUSTOM_METRICS.operatorRequestFailed, MetricUnit.Count, 1);
       logger.error('operator_request_failed', { method, error: error as Error });
-      return errorResponse(new HttpError(500, 'internal_error', 'Something went wrong; try again'));
+      return errorResponse(new HttpError('internal_error', 'Something went wrong; try again'));
     }
   };
 }
@@ -244,7 +231,7 @@ function matchPath(pattern: readonly string[], segments: readonly string[]): Rec
   for (const [index, part] of pattern.entries()) {
     const segment = segments[index];
     if (part.startsWith(':')) {
-      if (!ID_SEGMENT.test(segment)) throw new HttpError(400, 'bad_id', `${part.slice(1)} must be letters, digits, '.', '_' or '-' (at most 128)`);
+      if (!ID_SEGMENT.test(segment)) throw new HttpError('bad_id', `${part.slice(1)} must be letters, digits, '.', '_' or '-' (at most 128)`);
       params[part.slice(1)] = segment;
     } else if (part !== segment) return undefined;
   }

@@ -9,7 +9,7 @@ import {
   demandRepository,
   legacyDebounce,
   operationalConfig,
-  turnStateReader,
+  turnLedger,
   versionedResources,
 } from '../core/adapters/dynamodb/dynamo-repositories';
 import { composeFunction, type FunctionRuntime } from '../core/adapters/function-runtime';
@@ -50,7 +50,7 @@ export function createOrchestratorHandler(runtime: OrchestratorRuntime): Orchest
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
       ...conversationRepositories(table),
-      turnState: turnStateReader(table),
+      ledger: turnLedger(table),
       legacy: legacyDebounce(table),
       demands: demandRepository(table),
       resources: versionedResources(table),

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PipelineError } from '../../lambda/core/domain/errors';
 
 /** A server process this module started, with the loopback endpoint it answers on. */
 export interface LocalServer {
@@ -12,7 +13,10 @@ export interface LocalServer {
 }
 
 /** Raised with a message that tells the user what to install or change. */
-export class LocalServerError extends Error {
+export class LocalServerError extends PipelineError {
+  override readonly code = 'local_server_unavailable';
+  override readonly retryable = false;
+
   constructor(message: string) {
     super(message);
     this.name = 'LocalServerError';

@@ -70,9 +70,9 @@ describe('sending through End User Messaging', () => {
 
 describe("Meta's refusals, through the service", () => {
   it.each([
-    [{ httpStatus: 400, code: 131047, message: 'Re-engagement message' }, { category: 'recipient', retryable: false, code: 131047, httpStatus: 400 }],
-    [{ httpStatus: 400, code: 100, message: 'Invalid parameter' }, { category: 'request', retryable: false, code: 100 }],
-    [{ httpStatus: 400, code: 131056, message: 'Pair rate limit hit' }, { category: 'rate_limit', retryable: true, code: 131056 }],
+    [{ httpStatus: 400, code: 131047, message: 'Re-engagement message' }, { category: 'recipient', retryable: false, metaCode: 131047, httpStatus: 400 }],
+    [{ httpStatus: 400, code: 100, message: 'Invalid parameter' }, { category: 'request', retryable: false, metaCode: 100 }],
+    [{ httpStatus: 400, code: 131056, message: 'Pair rate limit hit' }, { category: 'rate_limit', retryable: true, metaCode: 131056 }],
     [{ httpStatus: 429, code: 130429, message: 'Rate limit hit' }, { category: 'rate_limit', retryable: true, httpStatus: 429 }],
     [{ httpStatus: 503, code: 131016, message: 'Service overloaded' }, { category: 'provider_unavailable', retryable: true, httpStatus: 502 }],
   ])('maps %o like the Graph API adapter does', async (failure, expected) => {

@@ -15,7 +15,7 @@ it('keeps the name and codes of an error, never its message, cause or other fiel
 });
 
 it('keeps the category and Meta code of a send failure', () => {
-  const failure = new WhatsAppSendError('Meta refused', { category: 'recipient', retryable: false, outcomeUnknown: false, code: 131026, httpStatus: 400, partsDelivered: 0 });
+  const failure = new WhatsAppSendError('Meta refused', { category: 'recipient', retryable: false, outcomeUnknown: false, metaCode: 131026, httpStatus: 400, partsDelivered: 0 });
 
   expect(errorSummary(failure)).toEqual({ error: { errorName: 'WhatsAppSendError', errorCode: 131026, errorReason: 'recipient', httpStatus: 400 } });
 });

@@ -93,7 +93,7 @@ describe('Meta error answers', () => {
 
     const error = await sendError(sender().sendText(toPhone));
 
-    expect(error).toMatchObject({ code, httpStatus, category, retryable, outcomeUnknown: false, partsDelivered: 0 });
+    expect(error).toMatchObject({ metaCode: code, httpStatus, category, retryable, outcomeUnknown: false, partsDelivered: 0 });
     expect(error.fbtraceId).toBe(recorded.error.fbtrace_id);
     expect(error.message).not.toContain(toPhone.text);
   });
@@ -103,7 +103,7 @@ describe('Meta error answers', () => {
 
     const error = await sendError(sender().sendText(toPhone));
 
-    expect(error).toMatchObject({ code: 131056, category: 'rate_limit', retryable: true });
+    expect(error).toMatchObject({ metaCode: 131056, category: 'rate_limit', retryable: true });
   });
 
   it('treats a 5xx without a Graph error body as retryable', async () => {
@@ -111,13 +111,13 @@ describe('Meta error answers', () => {
 
     const error = await sendError(sender().sendText(toPhone));
 
-    expect(error).toMatchObject({ httpStatus: 502, code: undefined, category: 'provider_unavailable', retryable: true, outcomeUnknown: false });
+    expect(error).toMatchObject({ httpStatus: 502, metaCode: undefined, category: 'provider_unavailable', retryable: true, outcomeUnknown: false });
   });
 
   it('treats an invalid parameter (100) as permanent', async () => {
     const error = await sendError(sender().sendText({ ...toPhone, customerId: 'not-a-phone' }));
 
-    expect(error).toMatchObject({ httpStatus: 400, code: 100, category: 'request', retryable: false });
+    expect(error).toMatchObject({ httpStatus: 400, metaCode: 100, category: 'request', retryable: false });
     expect(api.sent()).toHaveLength(0);
   });
 });
@@ -128,7 +128,7 @@ describe('a rejected access token (190)', () => {
 
     const error = await sendError(sender().sendText(toPhone));
 
-    expect(error).toMatchObject({ httpStatus: 401, code: 190, category: 'authentication', retryable: true });
+    expect(error).toMatchObject({ httpStatus: 401, metaCode: 190, category: 'authentication', retryable: true });
     expect(api.requestCount).toBe(1);
   });
 
@@ -137,7 +137,7 @@ describe('a rejected access token (190)', () => {
 
     const error = await sendError(sender().sendText(toPhone));
 
-    expect(error).toMatchObject({ code: 190, subcode: 463, category: 'authentication', retryable: true });
+    expect(error).toMatchObject({ metaCode: 190, subcode: 463, category: 'authentication', retryable: true });
   });
 
   it('re-reads the secret once and resends when the token was rotated', async () => {
@@ -217,7 +217,7 @@ describe('a reply longer than one WhatsApp message', () => {
 
     const error = await sendError(sender().sendText({ ...toPhone, text: longText }));
 
-    expect(error).toMatchObject({ code: 131047, partsDelivered: 1 });
+    expect(error).toMatchObject({ metaCode: 131047, partsDelivered: 1 });
     expect(api.sent()).toHaveLength(1);
   });
 

@@ -1,7 +1,8 @@
 import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { adminResourceKey, operationalConfigKey } from '../../lambda/core/adapters/dynamodb/keys';
 import { OPERATOR_AVAILABILITY_CONFIG_KEY } from '../../lambda/core/domain/admin';
-import { AdminResourceNotFoundError, AdminResourceVersionNotFoundError, InvalidCursorError, VersionConflictError } from '../../lambda/core/domain/errors';
+import { AdminResourceNotFoundError, AdminResourceVersionNotFoundError, VersionConflictError } from '../../lambda/core/ports/repositories';
+import { InvalidCursorError } from '../../lambda/core/adapters/dynamodb/dynamo-errors';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { newPhone } from './support/fixtures';
 import { ManualClock, SequentialIds } from './support/manual-clock';

@@ -4,7 +4,7 @@ import { DynamoKit, type GetRequest, type Item } from '../../lambda/core/adapter
 import { crmSyncKey } from '../../lambda/core/adapters/dynamodb/keys';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
 import { type CrmSyncRow, CrmSyncStatus, desiredProjection, projectionRevision } from '../../lambda/core/domain/crm-sync';
-import { ConditionFailedError, CrmSyncConcurrentUpdateError } from '../../lambda/core/domain/errors';
+import { ConditionFailedError, CrmSyncConcurrentUpdateError } from '../../lambda/core/ports/repositories';
 import { stableDigest } from '../../lambda/core/domain/stable-json';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { newPhone, newSession } from './support/fixtures';

@@ -2,7 +2,7 @@ import { DynamoCustomerBudgetRepository } from '../../lambda/core/adapters/dynam
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { customerBudgetKey, TTL } from '../../lambda/core/adapters/dynamodb/keys';
 import { budgetWindows, limitWindow, reachedLimit, type BudgetLimit, type CustomerBudgetLimits } from '../../lambda/core/domain/customer-budget';
-import { InvalidKeySegmentError } from '../../lambda/core/domain/errors';
+import { InvalidKeySegmentError } from '../../lambda/core/adapters/dynamodb/dynamo-errors';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 
 let table: TestTable;

@@ -7,7 +7,8 @@ import {
   sharedDocumentClient,
 } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoUsageTally } from '../../lambda/core/adapters/dynamodb/dynamo-usage-tally';
-import { ConditionFailedError, InvalidCursorError, UnprocessedItemsError } from '../../lambda/core/domain/errors';
+import { ConditionFailedError } from '../../lambda/core/ports/repositories';
+import { InvalidCursorError, UnprocessedItemsError } from '../../lambda/core/adapters/dynamodb/dynamo-errors';
 import { freePort } from '../../local/servers/local-servers';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { CallRecorder } from './support/call-recorder';

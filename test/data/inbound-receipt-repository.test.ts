@@ -2,8 +2,9 @@ import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { legacyBufferToItem, legacyPendingReplyToItem } from '../../lambda/core/adapters/dynamodb/codecs/inbound-codec';
 import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
 import { DynamoLegacyDebounceRepository } from '../../lambda/core/adapters/dynamodb/legacy-debounce-repository';
+import { DynamoTurnLedger } from '../../lambda/core/adapters/dynamodb/turn-ledger';
 import { inboundReceiptKey } from '../../lambda/core/adapters/dynamodb/keys';
-import { ConditionFailedError } from '../../lambda/core/domain/errors';
+import { ConditionFailedError } from '../../lambda/core/ports/repositories';
 import { RECEIPT_RETENTION_SECONDS, type InboundRef } from '../../lambda/core/domain/inbound-receipt';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { isCompleted } from '../support/inspect';
@@ -15,6 +16,7 @@ let kit: DynamoKit;
 const clock = new ManualClock('2026-03-10T12:00:00.000Z');
 let receipts: DynamoInboundReceiptRepository;
 let legacy: DynamoLegacyDebounceRepository;
+let ledger: DynamoTurnLedger;
 
 /** The synchronous claim as the seed system wrote it (this runtime never claims, it only honours one). */
 async function claimAsSeedDid(ref: InboundRef): Promise<void> {
@@ -26,6 +28,7 @@ beforeAll(async () => {
   kit = new DynamoKit({ tableName: table.name });
   receipts = new DynamoInboundReceiptRepository(kit, clock);
   legacy = new DynamoLegacyDebounceRepository(kit);
+  ledger = new DynamoTurnLedger(kit, clock);
 });
 afterAll(() => table.drop());
 
@@ -63,7 +66,7 @@ describe('registerInbound', () => {
     await receipts.registerInbound(turn);
     await receipts.markDispatched(turn);
     expect(await receipts.registerInbound(turn)).toEqual({ isDuplicate: true, alreadyDispatched: true, alreadyCompleted: false, agentRouted: false });
-    await receipts.completeTurn({ customerId, answered: [turn] });
+    await ledger.complete({ customerId, answered: [turn] });
     expect(await receipts.registerInbound(turn)).toEqual({ isDuplicate: true, alreadyDispatched: true, alreadyCompleted: true, agentRouted: false });
   });
 
@@ -181,7 +184,7 @@ describe('completion', () => {
     await receipts.registerInbound(c);
     await receipts.markAgentRouted(c);
 
-    await receipts.completeTurn({ customerId, answered: drained });
+    await ledger.complete({ customerId, answered: drained });
 
     expect(await isCompleted(receipts, a)).toBe(true);
     expect(await isCompleted(receipts, b)).toBe(true);
@@ -192,7 +195,7 @@ describe('completion', () => {
     // c has the same provider timestamp as a and b: history still places it after them.
     expect((await drainablePending(kit, customerId)).map((turn) => turn.historyTimestamp)).toEqual(['2026-03-10T11:00:00.000002Z']);
     // Completing again is harmless.
-    await receipts.completeTurn({ customerId, answered: drained });
+    await ledger.complete({ customerId, answered: drained });
     expect((await receipts.getLatest(customerId))?.pendingMessageIds).toEqual([c.messageId]);
   });
 
@@ -203,7 +206,7 @@ describe('completion', () => {
     const late = Array.from({ length: 6 }, () => inboundTurn(customerId));
 
     await Promise.all([
-      ...early.filter((_, index) => index % 2 === 0).map((turn) => receipts.completeTurn({ customerId, answered: [turn] })),
+      ...early.filter((_, index) => index % 2 === 0).map((turn) => ledger.complete({ customerId, answered: [turn] })),
       ...late.map((turn) => receipts.registerInbound(turn)),
     ]);
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import * as keys from '../../lambda/core/adapters/dynamodb/keys';
-import { InvalidKeySegmentError } from '../../lambda/core/domain/errors';
+import { InvalidKeySegmentError } from '../../lambda/core/adapters/dynamodb/dynamo-errors';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');

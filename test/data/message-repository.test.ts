@@ -2,7 +2,7 @@ import { messageToItem } from '../../lambda/core/adapters/dynamodb/codecs/messag
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
-import { InvalidCursorError } from '../../lambda/core/domain/errors';
+import { InvalidCursorError } from '../../lambda/core/adapters/dynamodb/dynamo-errors';
 import type { Message } from '../../lambda/core/domain/message';
 import { fromEpochMicros, toEpochMicros } from '../../lambda/core/domain/timestamps';
 import { createTestTable, type TestTable } from '../support/dynamo-table';

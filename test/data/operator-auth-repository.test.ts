@@ -1,7 +1,7 @@
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { loginGrantKey, operatorSessionKey } from '../../lambda/core/adapters/dynamodb/keys';
 import { DynamoOperatorAuthRepository } from '../../lambda/core/adapters/dynamodb/operator-auth-repository';
-import { ConditionFailedError } from '../../lambda/core/domain/errors';
+import { ConditionFailedError } from '../../lambda/core/ports/repositories';
 import { hashToken } from '../../lambda/core/domain/operator-auth';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { ManualClock } from './support/manual-clock';

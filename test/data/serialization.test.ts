@@ -29,7 +29,7 @@ import { DynamoKit, type Item } from '../../lambda/core/adapters/dynamodb/dynamo
 import { EntityType, latestInboundKey, sessionKey } from '../../lambda/core/adapters/dynamodb/keys';
 import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
-import { MalformedItemError } from '../../lambda/core/domain/errors';
+import { MalformedItemError } from '../../lambda/core/adapters/dynamodb/dynamo-errors';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { inboundTurn, newPhone, newSession } from './support/fixtures';
 import { ManualClock } from './support/manual-clock';

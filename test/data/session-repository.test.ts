@@ -1,16 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
-import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
 import { activePointerKey, sessionKey } from '../../lambda/core/adapters/dynamodb/keys';
 import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
-import { ConditionFailedError, IllegalStateTransitionError, InvalidCursorError } from '../../lambda/core/domain/errors';
+import { DynamoTurnLedger } from '../../lambda/core/adapters/dynamodb/turn-ledger';
+import { ConditionFailedError } from '../../lambda/core/ports/repositories';
+import { IllegalStateTransitionError } from '../../lambda/core/domain/errors';
+import { InvalidCursorError } from '../../lambda/core/adapters/dynamodb/dynamo-errors';
 import { LEGAL_TRANSITIONS, type Session, SESSION_STATES, SessionState } from '../../lambda/core/domain/session';
-import { isoMicros } from '../../lambda/core/domain/timestamps';
-import type { AgentResultWrite } from '../../lambda/core/ports/repositories';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { CallRecorder } from './support/call-recorder';
-import { inboundTurn, invalidateAsSeedDid, newPhone, newSession } from './support/fixtures';
+import { newPhone, newSession } from './support/fixtures';
 import { ManualClock } from './support/manual-clock';
 
 let table: TestTable;
@@ -18,15 +17,15 @@ let kit: DynamoKit;
 const calls = new CallRecorder();
 const clock = new ManualClock('2026-03-10T12:00:00.000Z');
 let sessions: DynamoSessionRepository;
-let receipts: DynamoInboundReceiptRepository;
 let messages: DynamoMessageRepository;
+let ledger: DynamoTurnLedger;
 
 beforeAll(async () => {
   table = await createTestTable('sessions');
   kit = new DynamoKit({ tableName: table.name, observer: calls });
   sessions = new DynamoSessionRepository(kit, clock);
-  receipts = new DynamoInboundReceiptRepository(kit, clock);
   messages = new DynamoMessageRepository(kit, clock);
+  ledger = new DynamoTurnLedger(kit, clock);
 });
 afterAll(() => table.drop());
 
@@ -106,7 +105,7 @@ describe('transitionState', () => {
         // A turn result that keeps the state is not a transition; any other illegal pair is refused.
         if (from !== to) {
           await expect(
-            sessions.tryPutAgentResult({ session: { ...session, state: to }, expectedState: from, expectedLatestMessageId: 'x', expectedActiveSessionId: session.sessionId }),
+            ledger.persistResult({ session: { ...session, state: to }, expectedState: from, expectedLatestMessageId: 'x', expectedActiveSessionId: session.sessionId }),
           ).rejects.toBeInstanceOf(IllegalStateTransitionError);
         }
         expect(calls.calls).toEqual([]);
@@ -141,161 +140,6 @@ describe('transitionState', () => {
     const ghost = newSession(customerId);
     await expect(sessions.transitionState(ghost, 'QUALIFYING', 'CLOSED')).rejects.toBeInstanceOf(ConditionFailedError);
     expect(await storedSession(customerId, ghost.sessionId)).toBeUndefined();
-  });
-});
-
-describe('tryPutAgentResult (reply outbox)', () => {
-  async function registeredTurn(customerId: string) {
-    const turn = inboundTurn(customerId);
-    await receipts.registerInbound(turn);
-    return turn;
-  }
-
-  function resultFor(session: Session, latest: string, overrides: Partial<AgentResultWrite> = {}): AgentResultWrite {
-    return {
-      session,
-      expectedState: undefined,
-      expectedLatestMessageId: latest,
-      expectedActiveSessionId: undefined,
-      reply: { messageId: randomUUID(), text: 'Olá! Como posso ajudar?', replyToMessageId: latest, createdAt: '2026-03-10T12:00:02Z', llm: { model: 'scripted', inputTokens: 12 } },
-      ...overrides,
-    };
-  }
-
-  test('persists session, pointer, the pending reply and the outbox reference in one transaction', async () => {
-    const customerId = newPhone();
-    const turn = await registeredTurn(customerId);
-    const session = newSession(customerId, { state: 'NEW' });
-    const write = resultFor(session, turn.messageId);
-
-    calls.reset();
-    expect(await sessions.tryPutAgentResult(write)).toBe(true);
-    expect(calls.operations()).toEqual(['transact']);
-
-    expect(await sessions.getActive(customerId)).toEqual(session);
-    const outbox = (await receipts.getLatest(customerId))?.outbox;
-    expect(outbox).toEqual({ ref: messages.refFor({ customerId, timestamp: write.reply!.createdAt, messageId: write.reply!.messageId }), replyToMessageId: turn.messageId });
-    expect(await messages.getOutbound(outbox!.ref)).toMatchObject({
-      direction: 'outbound',
-      role: 'assistant',
-      deliveryStatus: 'pending_send',
-      text: write.reply!.text,
-      sessionId: session.sessionId,
-      replyToMessageId: turn.messageId,
-    });
-
-    // The send confirms the reply (once), then the turn's completion clears the outbox.
-    expect(await messages.markOutboundSent(outbox!.ref, 'wamid.sent-1', '2026-03-10T12:00:03Z')).toBe(true);
-    expect(await messages.markOutboundSent(outbox!.ref, 'wamid.sent-2', '2026-03-10T12:00:04Z')).toBe(false);
-    await receipts.completeTurn({ customerId, answered: [turn], outbox: outbox!.ref });
-    expect((await receipts.getLatest(customerId))?.outbox).toBeUndefined();
-    expect(await messages.getOutbound(outbox!.ref)).toMatchObject({ deliveryStatus: 'sent', providerMessageId: 'wamid.sent-1', sentAt: '2026-03-10T12:00:03.000000Z' });
-  });
-
-  test('completeTurn settles the reply and its messages in ONE transaction, on the marker the turn holds', async () => {
-    const customerId = newPhone();
-    const turn = await registeredTurn(customerId);
-    const write = resultFor(newSession(customerId, { state: 'NEW' }), turn.messageId);
-    expect(await sessions.tryPutAgentResult(write)).toBe(true);
-    const latest = (await receipts.getLatest(customerId))!;
-    const answered = [{ customerId, messageId: turn.messageId }];
-
-    calls.reset();
-    await receipts.completeTurn({ customerId, answered, latest, outbox: latest.outbox!.ref, delivery: { status: 'sent', providerMessageId: 'wamid.sent-1', sentAt: '2026-03-10T12:00:03Z' } });
-    expect(calls.operations()).toEqual(['transact']);
-
-    const after = await receipts.getLatest(customerId);
-    expect(after?.outbox).toBeUndefined();
-    expect(after?.pendingMessageIds).toEqual([]);
-    expect((await receipts.getReceipt(turn))?.completedAt).toBeDefined();
-    expect(await messages.getOutbound(latest.outbox!.ref)).toMatchObject({ deliveryStatus: 'sent', providerMessageId: 'wamid.sent-1' });
-  });
-
-  test('completeTurn on a stale marker: re-reads the list, leaves a reply another record settled as it is', async () => {
-    const customerId = newPhone();
-    const turn = await registeredTurn(customerId);
-    const write = resultFor(newSession(customerId, { state: 'NEW' }), turn.messageId);
-    expect(await sessions.tryPutAgentResult(write)).toBe(true);
-    const stale = (await receipts.getLatest(customerId))!;
-    const answered = [{ customerId, messageId: turn.messageId }];
-    // Meanwhile another record settled the reply (superseded it) and a newer message arrived.
-    await receipts.completeTurn({ customerId, answered, outbox: stale.outbox!.ref, delivery: { status: 'superseded', at: '2026-03-10T12:00:04Z' } });
-    const newer = await registeredTurn(customerId);
-
-    await receipts.completeTurn({ customerId, answered, latest: stale, outbox: stale.outbox!.ref, delivery: { status: 'sent', providerMessageId: 'wamid.late', sentAt: '2026-03-10T12:00:05Z' } });
-
-    expect((await receipts.getLatest(customerId))?.pendingMessageIds).toEqual([newer.messageId]);
-    expect(await messages.getOutbound(stale.outbox!.ref)).toMatchObject({ deliveryStatus: 'superseded' });
-  });
-
-  test('a superseded turn writes nothing and answers false', async () => {
-    const customerId = newPhone();
-    const first = await registeredTurn(customerId);
-    await registeredTurn(customerId); // a newer message arrived while the agent was thinking
-    const session = newSession(customerId);
-
-    expect(await sessions.tryPutAgentResult(resultFor(session, first.messageId))).toBe(false);
-
-    expect(await sessions.getActive(customerId)).toBeUndefined();
-    expect(await storedSession(customerId, session.sessionId)).toBeUndefined();
-    expect((await receipts.getLatest(customerId))?.outbox).toBeUndefined();
-    expect((await messages.history(customerId)).items).toEqual([]);
-  });
-
-  test('refused when the state, the pointer, an invalidation or a pending reply changed the picture', async () => {
-    const customerId = newPhone();
-    const turn = await registeredTurn(customerId);
-    const session = newSession(customerId);
-    await sessions.put(session);
-
-    // The state moved on (a human took over).
-    await sessions.transitionState(session, 'QUALIFYING', 'AWAITING_HUMAN');
-    expect(await sessions.tryPutAgentResult(resultFor(session, turn.messageId, { expectedState: 'QUALIFYING', expectedActiveSessionId: session.sessionId }))).toBe(false);
-
-    // The pointer moved to another session.
-    const other = newSession(customerId);
-    await sessions.put(other);
-    expect(await sessions.tryPutAgentResult(resultFor(newSession(customerId), turn.messageId))).toBe(false);
-    expect(await sessions.tryPutAgentResult(resultFor(other, turn.messageId, { expectedState: 'QUALIFYING', expectedActiveSessionId: session.sessionId }))).toBe(false);
-
-    // A reply already pending must be resolved first.
-    expect(await sessions.tryPutAgentResult(resultFor(other, turn.messageId, { expectedState: 'QUALIFYING', expectedActiveSessionId: other.sessionId }))).toBe(true);
-    expect(await sessions.tryPutAgentResult(resultFor(other, turn.messageId, { expectedState: 'QUALIFYING', expectedActiveSessionId: other.sessionId }))).toBe(false);
-
-    // Invalidated: even without a reply the result is refused.
-    await invalidateAsSeedDid(kit, customerId, '2026-03-10T12:00:00.000000Z');
-    expect(await sessions.tryPutAgentResult(resultFor(other, turn.messageId, { expectedState: 'QUALIFYING', expectedActiveSessionId: other.sessionId, reply: undefined }))).toBe(false);
-  });
-
-  test('replaced sessions are written in the same transaction, only from their expected state', async () => {
-    const customerId = newPhone();
-    const turn = await registeredTurn(customerId);
-    const old = newSession(customerId);
-    await sessions.put(old);
-    const fresh = newSession(customerId, { state: 'NEW' });
-    const closedOld = { ...old, state: SessionState.CLOSED, closedAt: '2026-03-10T12:00:02.000000Z' };
-
-    expect(
-      await sessions.tryPutAgentResult(resultFor(fresh, turn.messageId, { expectedActiveSessionId: old.sessionId, replacedSessions: [{ session: closedOld, expectedState: 'QUALIFYING' }] })),
-    ).toBe(true);
-
-    expect((await sessions.getActive(customerId))?.sessionId).toBe(fresh.sessionId);
-    expect((await sessions.get(customerId, old.sessionId))?.state).toBe('CLOSED');
-  });
-
-  test('a completion settles the outbox reply as superseded or permanently failed, once', async () => {
-    const customerId = newPhone();
-    const turn = await registeredTurn(customerId);
-    const write = resultFor(newSession(customerId), turn.messageId);
-    await sessions.tryPutAgentResult(write);
-    const ref = (await receipts.getLatest(customerId))!.outbox!.ref;
-    const answered = [{ customerId, messageId: turn.messageId }];
-
-    await receipts.completeTurn({ customerId, answered, outbox: ref, delivery: { status: 'superseded', at: isoMicros(clock.now()) } });
-    await receipts.completeTurn({ customerId, answered, outbox: ref, delivery: { status: 'failed_permanent', reason: 'window closed' } });
-
-    expect(await messages.getOutbound(ref)).toMatchObject({ deliveryStatus: 'superseded', supersededAt: isoMicros(clock.now()) });
-    expect((await messages.getOutbound(ref))?.failureReason).toBeUndefined();
   });
 });
 

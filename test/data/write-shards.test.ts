@@ -11,7 +11,7 @@ import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/ses
 import { backfillWriteShards } from '../../lambda/core/adapters/dynamodb/write-shard-backfill';
 import { randomIdGenerator } from '../../lambda/core/adapters/system/random-id-generator';
 import { type CrmSyncRow, CrmSyncStatus } from '../../lambda/core/domain/crm-sync';
-import { InvalidCursorError, InvalidKeySegmentError } from '../../lambda/core/domain/errors';
+import { InvalidCursorError, InvalidKeySegmentError } from '../../lambda/core/adapters/dynamodb/dynamo-errors';
 import type { Message } from '../../lambda/core/domain/message';
 import { type Session, SessionState } from '../../lambda/core/domain/session';
 import { createTestTable, type TestTable, withTestTable } from '../support/dynamo-table';

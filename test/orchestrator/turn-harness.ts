@@ -12,7 +12,7 @@ import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynam
 import { DynamoLegacyDebounceRepository } from '../../lambda/core/adapters/dynamodb/legacy-debounce-repository';
 import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
-import { DynamoTurnStateReader } from '../../lambda/core/adapters/dynamodb/turn-state-reader';
+import { DynamoTurnLedger } from '../../lambda/core/adapters/dynamodb/turn-ledger';
 import { DynamoVersionedResourceRepository } from '../../lambda/core/adapters/dynamodb/versioned-resource-repository';
 import { encodeDispatchMessage } from '../../lambda/core/adapters/sqs/dispatch-message';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
@@ -22,7 +22,7 @@ import { GraphApiWhatsAppSender } from '../../lambda/core/adapters/whatsapp/grap
 import { CustomerBudgetGate, type CustomerBudgetSettings } from '../../lambda/core/application/customer-budget-gate';
 import { ProcessTurn, type ProcessTurnDependencies } from '../../lambda/core/application/process-turn';
 import type { Clock } from '../../lambda/core/ports/clock';
-import type { AgentResultWrite } from '../../lambda/core/ports/repositories';
+import type { TurnResult } from '../../lambda/core/ports/repositories';
 import { createTurnHandler } from '../../lambda/orchestrator/turn-handler';
 import { createWebhookHandler } from '../../lambda/webhook';
 import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
@@ -42,12 +42,12 @@ export interface TurnHarnessOptions {
 }
 
 /** A `wrap` that runs `act` right after the turn's result was persisted, before the guard and the send. */
-export function afterPersist(act: (deps: ProcessTurnDependencies, write: AgentResultWrite) => Promise<void>): NonNullable<TurnHarnessOptions['wrap']> {
+export function afterPersist(act: (deps: ProcessTurnDependencies, write: TurnResult) => Promise<void>): NonNullable<TurnHarnessOptions['wrap']> {
   return (deps) => ({
     ...deps,
-    sessions: Object.assign(Object.create(deps.sessions), {
-      tryPutAgentResult: async (write: AgentResultWrite) => {
-        const persisted = await deps.sessions.tryPutAgentResult(write);
+    ledger: Object.assign(Object.create(deps.ledger), {
+      persistResult: async (write: TurnResult) => {
+        const persisted = await deps.ledger.persistResult(write);
         await act(deps, write);
         return persisted;
       },
@@ -97,8 +97,8 @@ export class TurnHarness {
     this.resources = new DynamoVersionedResourceRepository(this.kit, systemClock);
     const credentials = new StaticCredentialsProvider(TEST_CREDENTIALS);
     const deps: ProcessTurnDependencies = {
+      ledger: new DynamoTurnLedger(this.kit, systemClock, { sessions: this.sessions, messages: this.messages }),
       receipts: this.receipts,
-      turnState: new DynamoTurnStateReader(this.kit),
       legacy: this.legacy,
       sessions: this.sessions,
       messages: this.messages,

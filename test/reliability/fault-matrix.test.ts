@@ -29,7 +29,7 @@ const newerMessageDuringTheAgentCall: Scenario = {
 const newerMessageAfterThePersist: Scenario = {
   name: 'a newer message after the reply was persisted',
   act: async (run) => {
-    run.live.orchestrator.injector.hook({ boundary: 'sessions.tryPutAgentResult › dynamodb.transact', phase: 'after', action: () => run.send('Mudei de ideia').then(() => undefined) });
+    run.live.orchestrator.injector.hook({ boundary: 'ledger.persistResult › dynamodb.transact', phase: 'after', action: () => run.send('Mudei de ideia').then(() => undefined) });
     await run.send('Quero um exame');
     await run.drain();
   },

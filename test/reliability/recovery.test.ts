@@ -34,11 +34,11 @@ async function strikeEveryCallOf(step: string, scenario: Scenario, side: Side): 
 }
 
 test('a completion cut short is finished by the retry: nothing stays pending, nothing is answered twice', async () => {
-  expect(await strikeEveryCallOf('receipts.completeTurn', BURST, 'orchestrator')).toEqual([]);
+  expect(await strikeEveryCallOf('ledger.complete', BURST, 'orchestrator')).toEqual([]);
 }, 300_000);
 
 test('a reply WhatsApp accepted but the table did not record as sent is counted when it is sent again', async () => {
-  expect(await strikeEveryCallOf('receipts.completeTurn', ONE_MESSAGE, 'orchestrator')).toEqual([]);
+  expect(await strikeEveryCallOf('ledger.complete', ONE_MESSAGE, 'orchestrator')).toEqual([]);
 }, 300_000);
 
 test('Meta redelivering a message for the human inbox stores it once', async () => {

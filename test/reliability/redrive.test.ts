@@ -137,7 +137,7 @@ test('a record whose reply was already sent is redriven to complete the bookkeep
   await runRedriveScenario(
     {
       name: 'completion keeps failing',
-      faults: [{ boundary: 'receipts.completeTurn › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 }],
+      faults: [{ boundary: 'ledger.complete › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 }],
       act: async (run, redriveNow) => {
         await run.send('Oi, tudo bem?');
         await run.drain();
@@ -195,8 +195,8 @@ test('a burst whose reply went out before its bookkeeping failed for good is com
     {
       name: 'completing a burst keeps failing',
       faults: [
-        { boundary: 'turnState.readStart › dynamodb.batchGet', kind: 'transient', phase: 'before', times: 2 },
-        { boundary: 'receipts.completeTurn › dynamodb.transact', kind: 'transient', phase: 'before' },
+        { boundary: 'ledger.readMarker › dynamodb.batchGet', kind: 'transient', phase: 'before', times: 2 },
+        { boundary: 'ledger.complete › dynamodb.transact', kind: 'transient', phase: 'before' },
       ],
       act: burstThenRedrive(false, true),
     },
@@ -226,7 +226,7 @@ test('a message is never left hidden from the agent but still pending: parking i
       name: 'parking fails half-way',
       faults: [
         { boundary: 'agent.respond', kind: 'transient', phase: 'before', times: 3 },
-        { boundary: 'receipts.markDeadLettered › dynamodb.transact', kind: 'transient', phase: 'before' },
+        { boundary: 'ledger.park › dynamodb.transact', kind: 'transient', phase: 'before' },
       ],
       act: burstThenRedrive(true, true),
     },
@@ -245,7 +245,7 @@ test('a final attempt whose reply write failed with an unknown outcome does not 
       name: 'persist outcome unknown on the last attempt',
       faults: [
         { boundary: 'agent.respond', kind: 'transient', phase: 'before', times: 2 },
-        { boundary: 'sessions.tryPutAgentResult › dynamodb.transact', kind: 'transient', phase: 'after' },
+        { boundary: 'ledger.persistResult › dynamodb.transact', kind: 'transient', phase: 'after' },
       ],
       act: burstThenRedrive(true, true),
     },
@@ -268,7 +268,7 @@ test('a redriven message older than a reply waiting in the outbox is not taken f
       invariantsHold: false,
       faults: [
         { boundary: 'sessions.put › dynamodb.transact', kind: 'transient', phase: 'before', times: 3 },
-        { boundary: 'turnState.readMarkerAndSession › dynamodb.batchGet', kind: 'crash', phase: 'before' },
+        { boundary: 'ledger.readSendGuard › dynamodb.batchGet', kind: 'crash', phase: 'before' },
       ],
       act: async (run, redriveNow) => {
         await run.send('Oi');

@@ -4,7 +4,7 @@
  * Production code is composed through its ports, so a test wraps the port objects it hands to the
  * use cases — the DynamoDB kit under the repositories, the SQS dispatcher, the WhatsApp sender, the
  * agent — and nothing in `lambda/` knows about it. Each call of a wrapped remote is a *boundary
- * crossing*, named after the port method that issued it (`receipts.completeTurn › dynamodb.transact`)
+ * crossing*, named after the port method that issued it (`ledger.complete › dynamodb.transact`)
  * and numbered per name, so a clean run enumerates every boundary a scenario crosses and a faulty
  * run can strike exactly one of them, before or after the real call:
  *
@@ -73,7 +73,7 @@ export const WHATSAPP_FAILURES: FailureModel = {
   transient: (boundary, applied) =>
     applied
       ? new WhatsAppSendError(`injected: ${boundary} connection lost after the request was sent`, { category: 'transport', retryable: true, outcomeUnknown: true, partsDelivered: 0 })
-      : new WhatsAppSendError(`injected: ${boundary} answered 503`, { category: 'provider_unavailable', retryable: true, outcomeUnknown: false, httpStatus: 503, code: 131016, partsDelivered: 0 }),
+      : new WhatsAppSendError(`injected: ${boundary} answered 503`, { category: 'provider_unavailable', retryable: true, outcomeUnknown: false, httpStatus: 503, metaCode: 131016, partsDelivered: 0 }),
   timeout: (boundary) => new WhatsAppSendError(`injected: ${boundary} timed out`, { category: 'transport', retryable: true, outcomeUnknown: true, partsDelivered: 0 }),
 };
 

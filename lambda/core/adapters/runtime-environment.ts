@@ -1,11 +1,14 @@
 import { RUNTIME_ENV } from '../../../lib/contract';
+import { PipelineError } from '../domain/errors';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../domain/privacy';
 import { KeyLayout } from '../../../lib/key-layout';
 import { parseKeyLayout } from './dynamodb/key-layout';
 
 /** A function's environment is missing a variable or holds an unusable value; thrown at cold start. */
-export class RuntimeConfigError extends Error {
+export class RuntimeConfigError extends PipelineError {
   override readonly name = 'RuntimeConfigError';
+  override readonly code = 'invalid_runtime_config';
+  override readonly retryable = false;
 }
 
 /** A variable the construct always sets; its absence means the function was deployed by hand. */

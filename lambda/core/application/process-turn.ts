@@ -1,12 +1,11 @@
 import type { AgentAction } from '../domain/agent-action';
-import type { LatestInbound, OutboxEntry, PendingInbound } from '../domain/inbound-receipt';
-import type { MessagingConsent } from './privacy/messaging-consent';
+import type { LatestInbound, PendingInbound } from '../domain/inbound-receipt';
 import type { InboundTurn } from '../domain/inbound-turn';
-import { customerMessage, isVisibleToAgent, pendingSendMessage, type Message } from '../domain/message';
+import { customerMessage, pendingSendMessage, type Message } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
-import { isoMicros, latestOf, nextMicrosecond, toEpochMicros } from '../domain/timestamps';
-import { applyActions, completion, demandsOfTurn, completionsAfter, isStillDeliverable, newest, newestWithin, prefixThrough, qualificationAsText } from '../domain/turn';
-import type { AgentPort, AgentResponse, ConversationEntry } from '../ports/agent';
+import { isoMicros, latestOf, nextMicrosecond } from '../domain/timestamps';
+import { applyActions, completion, demandsOfTurn, newest, prefixThrough } from '../domain/turn';
+import type { AgentPort, AgentResponse } from '../ports/agent';
 import type { Clock, IdGenerator } from '../ports/clock';
 import type {
   DemandRepository,
@@ -16,21 +15,22 @@ import type {
   OperationalConfigRepository,
   OutboundReply,
   PendingWork,
-  ReplyDelivery,
   SessionRepository,
-  TurnStateReader,
+  TurnLedger,
   VersionedResourceRepository,
 } from '../ports/repositories';
-import { WhatsAppSendError, type SentTextMessage, type WhatsAppSender } from '../ports/whatsapp-sender';
+import type { WhatsAppSender } from '../ports/whatsapp-sender';
 import type { CustomerBudgetGate } from './customer-budget-gate';
 import { DrainLegacyDebounce } from './drain-legacy-debounce';
-import { ReplyDeliveryError } from './reply-delivery-error';
-import { SystemPromptSource } from './system-prompt';
-import { DEFAULT_TURN_SETTINGS, type AgentCallReport, type TurnOutcome, type TurnReport, type TurnSettings } from './turn-settings';
+import { OutboxSettlement } from './outbox-settlement';
+import type { MessagingConsent } from './privacy/messaging-consent';
+import { TurnAgent } from './turn-agent';
+import { DEFAULT_TURN_SETTINGS, type AgentCallReport, type TurnReport, type TurnSettings } from './turn-settings';
 
 export interface ProcessTurnDependencies {
+  /** The turn's reads and transactions across the customer's entities. */
+  readonly ledger: TurnLedger;
   readonly receipts: InboundReceiptRepository;
-  readonly turnState: TurnStateReader;
   readonly legacy: LegacyDebounceRepository;
   readonly sessions: SessionRepository;
   readonly messages: MessageRepository;
@@ -93,14 +93,14 @@ interface TurnProgress {
  * superseded, never sent.
  */
 export class ProcessTurn {
-  private readonly settings: TurnSettings;
-  private readonly systemPrompt: SystemPromptSource;
   private readonly legacy: DrainLegacyDebounce;
+  private readonly turnAgent: TurnAgent;
+  private readonly outboxSettlement: OutboxSettlement;
 
   constructor(private readonly deps: ProcessTurnDependencies) {
-    this.settings = { ...DEFAULT_TURN_SETTINGS, ...deps.settings };
-    this.systemPrompt = new SystemPromptSource(deps.resources, deps.clock, this.settings, deps.deployedSystemPrompt);
     this.legacy = new DrainLegacyDebounce(deps);
+    this.turnAgent = new TurnAgent(deps, { ...DEFAULT_TURN_SETTINGS, ...deps.settings });
+    this.outboxSettlement = new OutboxSettlement(deps);
   }
 
   async execute(request: TurnRequest): Promise<TurnReport> {
@@ -114,7 +114,7 @@ export class ProcessTurn {
     const { latest } = state;
     if (latest?.outbox !== undefined) {
       const drained = prefixThrough(state.pending, latest.outbox.replyToMessageId);
-      settled = { outcome: await this.settleOutbox(latest, latest.outbox, drained, 'resent', { ...state, reply: state.outboxReply }), drained: drained.length };
+      settled = { outcome: await this.outboxSettlement.settle(latest, latest.outbox, drained, 'resent', { ...state, reply: state.outboxReply }), drained: drained.length };
       // Re-read: settling moved the history watermark past the old reply, which places newer messages.
       state = state.pending.length > drained.length ? await this.readState(customerId) : { ...state, pending: [] };
     }
@@ -123,19 +123,19 @@ export class ProcessTurn {
   }
 
   /**
-   * The marker and the ACTIVE pointer together; then, together, the pending messages the marker
-   * lists, the session the pointer names, the reply in the outbox, the customer's messaging consent
-   * and — when the agent is likely to be asked — that session's history. Nothing is read past the
-   * marker when nothing waits.
+   * Steps 1 and 2 (docs/DESIGN.md#a-normal-turn-step-by-step): the marker and the ACTIVE pointer
+   * together; then, together, the pending messages the marker lists, the session the pointer names,
+   * the reply in the outbox, the customer's messaging consent and — when the agent is likely to be
+   * asked — that session's history. Nothing is read past the marker when nothing waits.
    */
   private async readState(customerId: string): Promise<TurnState> {
-    const { latest, activeSessionId, activeSessionState } = await this.deps.turnState.readStart(customerId);
+    const { latest, activeSessionId, activeSessionState } = await this.deps.ledger.readMarker(customerId);
     if (latest === undefined || (latest.pendingMessageIds.length === 0 && latest.outbox === undefined)) return { latest, pending: [], optedOut: false };
     const agentLikelyAsked = activeSessionId !== undefined && latest.outbox === undefined && activeSessionState !== SessionState.CLOSED && !(activeSessionState && isHumanOwned(activeSessionState));
-    const storedHistory = agentLikelyAsked ? this.storedHistory(customerId, activeSessionId) : undefined;
+    const storedHistory = agentLikelyAsked ? this.turnAgent.storedHistory(customerId, activeSessionId) : undefined;
     // Awaited only if the agent is asked; a failure then surfaces there.
     storedHistory?.catch(() => undefined);
-    return { latest, storedHistory, ...(await this.deps.turnState.readPendingAndSession(latest, activeSessionId)) };
+    return { latest, storedHistory, ...(await this.deps.ledger.readPending(latest, activeSessionId)) };
   }
 
   /**
@@ -177,7 +177,7 @@ export class ProcessTurn {
   }
 
   private async park(pending: readonly PendingInbound[]): Promise<void> {
-    await this.deps.receipts.markDeadLettered(...pending.map(completion));
+    await this.deps.ledger.park(pending.map(completion));
   }
 
   private async answer(state: TurnState & { readonly latest: LatestInbound }, deadline: number, progress: TurnProgress): Promise<TurnReport> {
@@ -221,7 +221,7 @@ export class ProcessTurn {
       return { outcome: 'over_budget_told_already', drained: pending.length, overBudget: overBudget.limit };
     }
     const stored = session === active ? state.storedHistory : Promise.resolve([]);
-    const { response, call } = budgetReply === undefined ? await this.askAgent(session, last, deadline, stored, pending) : { response: overBudgetResponse(budgetReply), call: undefined };
+    const { response, call } = budgetReply === undefined ? await this.turnAgent.ask(session, last, deadline, stored, pending) : { response: overBudgetResponse(budgetReply), call: undefined };
 
     // The conditional write below IS the latest-message guard: it persists the session and the
     // reply only if this turn's last message is still the latest and pointer and state are as found.
@@ -236,7 +236,7 @@ export class ProcessTurn {
       ...(call === undefined ? { role: 'system' } : { llm: { latencyMs: call.latencyMs, ...response.usage } }),
     };
     progress.writeAttempted = true;
-    const persisted = await this.deps.sessions.tryPutAgentResult({
+    const persisted = await this.deps.ledger.persistResult({
       session: updated,
       expectedState: session.state,
       expectedLatestMessageId: last.messageId,
@@ -257,107 +257,23 @@ export class ProcessTurn {
     // message, an invalidation, the outbox settled by another record), the session (a takeover or
     // a close) and the customer's consent (an opt-out while the agent was thinking). The pointer
     // cannot move meanwhile: only a turn of this customer opens sessions.
-    const [guard] = await Promise.all([this.deps.turnState.readMarkerAndSession(customerId, updated.sessionId), this.recordDemands(response.actions, updated, last), usage]);
+    const [guard] = await Promise.all([this.deps.ledger.readSendGuard(customerId, updated.sessionId), this.recordDemands(response.actions, updated, last), usage]);
     const { latest: current } = guard;
     const outbox = current?.outbox;
     if (current === undefined || outbox === undefined || outbox.replyToMessageId !== last.messageId) {
       // Another record settled this outbox meanwhile; the receipts are completed by it.
       return { outcome: 'superseded', ...report };
     }
-    const outcome = await this.settleOutbox(current, outbox, pending, 'answered', { ...guard, reply: pendingSendMessage(updated, reply) });
+    const outcome = await this.outboxSettlement.settle(current, outbox, pending, 'answered', { ...guard, reply: pendingSendMessage(updated, reply) });
     // A lost mark only means the customer is told once more: the turn itself is done.
     if (overBudget !== undefined && outcome === 'answered') await this.deps.budget?.recordTold(customerId, overBudget).catch(() => undefined);
     if (updated.state === SessionState.AWAITING_HUMAN && session.state !== SessionState.AWAITING_HUMAN) await this.deps.handoffs?.onHandoff(updated);
     return { outcome, ...report };
   }
 
-  private async askAgent(
-    session: Session,
-    last: PendingInbound,
-    deadline: number,
-    stored: Promise<Message[]> | undefined,
-    pending: readonly PendingInbound[],
-  ): Promise<{ response: AgentResponse; call: Omit<AgentCallReport, 'readReceiptSent'> & { readonly readReceiptSent: Promise<boolean> } }> {
-    // Blue ticks and a typing indicator while the agent thinks: best effort, alongside the agent
-    // call and awaited only after the persist, so it adds no latency even to an agent that answers
-    // at once, and its failure never fails the turn.
-    const readReceipt = this.deps.whatsapp.markAsRead({ businessPhoneNumberId: last.businessPhoneNumberId, messageId: last.messageId, showTypingIndicator: true }).then(
-      () => true,
-      () => false,
-    );
-    const agentStarted = this.deps.clock.now().getTime();
-    const response = await this.deps.agent.respond({
-      systemPrompt: await this.systemPrompt.current(),
-      history: await this.conversation(session, stored, pending),
-      session: { sessionId: session.sessionId, customerId: session.customerId, state: session.state, qualificationData: qualificationAsText(session.qualificationData) },
-      deadline: deadline - this.settings.deliveryReserveMs,
-      maxIterations: this.settings.maxAgentIterations,
-    });
-    return { response, call: { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: readReceipt, usage: response.usage } };
-  }
-
   /** Completes drained messages that get no reply, on the marker this turn read. */
   private complete(latest: LatestInbound, pending: readonly PendingInbound[]): Promise<void> {
-    return this.deps.receipts.completeTurn({ customerId: latest.customerId, answered: pending.map(completion), latest });
-  }
-
-  /**
-   * Sends or supersedes the persisted reply, then — in one transaction — records its delivery
-   * status, completes the messages it answered and clears the outbox. Runs right after a persist
-   * and again on every retry of the record, so each step checks what an earlier attempt already did.
-   * `found` is what the turn last read: the reply, its session (the active one on a retry) and the
-   * customer's consent.
-   */
-  private async settleOutbox(
-    latest: LatestInbound,
-    outbox: OutboxEntry,
-    answered: readonly PendingInbound[],
-    sentOutcome: 'answered' | 'resent',
-    found: { readonly reply?: Message; readonly session?: Session; readonly optedOut: boolean },
-  ): Promise<TurnOutcome> {
-    const { reply, session } = found;
-    let outcome: TurnOutcome = 'superseded';
-    let delivery: ReplyDelivery | undefined;
-    if (reply?.deliveryStatus === 'sent') outcome = sentOutcome;
-    else if (reply?.deliveryStatus === 'failed_permanent') outcome = 'failed_permanent';
-    else if (reply?.deliveryStatus === 'pending_send') {
-      // An opt-out that arrived while the agent was thinking stops the reply too.
-      if (session !== undefined && isStillDeliverable(latest, outbox, reply, session) && !found.optedOut) {
-        delivery = await this.deliver(reply, session);
-        outcome = delivery.status === 'sent' ? sentOutcome : 'failed_permanent';
-      } else {
-        delivery = { status: 'superseded', at: isoMicros(this.deps.clock.now()) };
-      }
-    }
-    try {
-      await this.deps.receipts.completeTurn({ customerId: latest.customerId, answered: completionsAfter(answered, reply?.timestamp), latest, outbox: outbox.ref, delivery });
-    } catch (error) {
-      if (delivery?.status !== 'sent') throw error;
-      // The customer has the reply: record that much on its own, so the retry only finishes the
-      // bookkeeping. If even that fails, the table still says pending_send and the retry sends again.
-      const recorded = await this.deps.messages.markOutboundSent(outbox.ref, delivery.providerMessageId, delivery.sentAt).then(
-        () => true,
-        () => false,
-      );
-      throw recorded ? error : new ReplyDeliveryError(error as Error, { acceptedButUnrecorded: true });
-    }
-    return outcome;
-  }
-
-  /** Sends the reply; a refusal for good is a `failed_permanent` delivery. Throws ReplyDeliveryError to retry. */
-  private async deliver(reply: Message, session: Session): Promise<ReplyDelivery> {
-    try {
-      const sent: SentTextMessage = await this.deps.whatsapp.sendText({
-        businessPhoneNumberId: session.businessPhoneNumberId ?? '',
-        customerId: session.customerId,
-        customerIdKind: session.customerIdKind ?? 'phone',
-        text: reply.text,
-      });
-      return { status: 'sent', providerMessageId: sent.providerMessageId, sentAt: isoMicros(this.deps.clock.now()) };
-    } catch (error) {
-      if (error instanceof WhatsAppSendError && !error.retryable) return { status: 'failed_permanent', reason: `${error.category}${error.code === undefined ? '' : `:${error.code}`}` };
-      throw new ReplyDeliveryError(error as Error);
-    }
+    return this.deps.ledger.complete({ customerId: latest.customerId, answered: pending.map(completion), latest });
   }
 
   private async openSession(first: InboundTurn): Promise<Session> {
@@ -382,25 +298,6 @@ export class ProcessTurn {
 
   private async appendInbound(pending: readonly PendingInbound[], session: Session): Promise<void> {
     await Promise.all(pending.map((turn) => this.deps.messages.append(customerMessage(turn, session.sessionId, turn.historyTimestamp))));
-  }
-
-  private storedHistory(customerId: string, sessionId: string): Promise<Message[]> {
-    return this.deps.messages.historyForSession(customerId, sessionId, this.settings.historyLimit);
-  }
-
-  /**
-   * The session's history as the agent sees it: what was stored (read alongside the pending
-   * messages, so before they were appended) and the messages this turn appended, each once.
-   */
-  private async conversation(session: Session, stored: Promise<Message[]> | undefined, pending: readonly PendingInbound[]): Promise<ConversationEntry[]> {
-    const read = await (stored ?? this.storedHistory(session.customerId, session.sessionId));
-    const appended = pending.map((turn) => customerMessage(turn, session.sessionId, turn.historyTimestamp));
-    const byKey = new Map([...read, ...appended].map((message) => [`${message.timestamp}#${message.messageId}`, message]));
-    const history = [...byKey.values()].sort((a, b) => toEpochMicros(a.timestamp) - toEpochMicros(b.timestamp)).slice(-this.settings.historyLimit);
-    return newestWithin(
-      history.filter(isVisibleToAgent).map((message): ConversationEntry => ({ role: message.role === 'user' ? 'customer' : 'assistant', text: message.text, at: message.timestamp })),
-      this.settings.historyMaxCharacters,
-    );
   }
 
   /** After the persist, so a superseded turn leaves no demand behind; keyed by source message for retries. */

@@ -1,3 +1,4 @@
+import { PipelineError } from '../domain/errors';
 import { WhatsAppSendError } from '../ports/whatsapp-sender';
 
 /**
@@ -5,8 +6,10 @@ import { WhatsAppSendError } from '../ports/whatsapp-sender';
  * outcome of the send is unknown). The SQS record must be retried: the retry re-sends the persisted
  * reply without calling the agent again.
  */
-export class ReplyDeliveryError extends Error {
+export class ReplyDeliveryError extends PipelineError {
   override readonly name = 'ReplyDeliveryError';
+  override readonly code = 'reply_delivery_failed';
+  override readonly retryable = true;
   /**
    * WhatsApp may have accepted the message although no answer arrived (a timeout), or accepted it
    * but recording that failed: the retry will send it again, and the customer may see it twice.

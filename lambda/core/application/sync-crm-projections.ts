@@ -1,9 +1,8 @@
 import { type CrmRetryPolicy, type CrmSyncRequest, type CrmSyncRow, CrmSyncStatus, crmRetryDelayMs, crmSyncRequest, DEFAULT_CRM_RETRY_POLICY } from '../domain/crm-sync';
-import { CrmSyncConcurrentUpdateError } from '../domain/errors';
+import { CrmSyncConcurrentUpdateError, type CrmSyncRepository } from '../ports/repositories';
 import { isoMicros } from '../domain/timestamps';
 import type { Clock } from '../ports/clock';
 import type { CrmClient, CrmSendOutcome } from '../ports/crm-client';
-import type { CrmSyncRepository } from '../ports/repositories';
 
 export interface CrmSyncWorkerLimits {
   /** Rows examined per run at most: a run must end well inside the function's timeout. */

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { VersionConflictError } from '../domain/errors';
+import { VersionConflictError, type OperationalConfigRepository, type VersionedResourceRepository } from '../ports/repositories';
 import type { Clock } from '../ports/clock';
-import type { OperationalConfigRepository, VersionedResourceRepository } from '../ports/repositories';
 import type { TurnSettings } from './turn-settings';
 
 /** Operational-config key holding the hash of the system prompt the last deployment carried. */

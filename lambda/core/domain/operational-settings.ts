@@ -1,5 +1,6 @@
 import { DEFAULT_HANDOFF_TEXTS, HANDOFF_TEXT_MAX_CHARACTERS } from '../../../lib/contract';
 import type { HandoffTexts as HandoffTextsProps } from '../../../lib/handoff-texts';
+import { PipelineError } from './errors';
 import { DEFAULT_AVAILABILITY_TTL_HOURS, isOperatorPhone, OPERATOR_ROLES, OPERATORS_CONFIG_KEY, type OperatorRole } from './operator';
 
 /**
@@ -16,8 +17,10 @@ const HANDOFF_TEXT_FIELDS = Object.keys(DEFAULT_HANDOFF_TEXTS) as (keyof Handoff
 const MAX_NAME_CHARS = 100;
 const MAX_OPERATORS = 500;
 
-export class InvalidConfigValueError extends Error {
+export class InvalidConfigValueError extends PipelineError {
   override readonly name = 'InvalidConfigValueError';
+  override readonly code = 'invalid_config_value';
+  override readonly retryable = false;
 }
 
 /** The keys an admin may write, in the order the console lists them. */

@@ -1,5 +1,6 @@
 import type { AgentAction } from '../domain/agent-action';
 import type { TokenUsage } from '../domain/customer-budget';
+import { PipelineError } from '../domain/errors';
 
 /**
  * The AI agent that writes the reply to a customer's turn.
@@ -84,8 +85,10 @@ export type {
  * The agent backend failed to produce a usable answer. The turn should be retried (the SQS record
  * is reported as failed; after the redrive limit it lands in the DLQ).
  */
-export class AgentInvocationError extends Error {
+export class AgentInvocationError extends PipelineError {
   override readonly name = 'AgentInvocationError';
+  override readonly code = 'agent_invocation_failed';
+  override readonly retryable = true;
 
   constructor(
     readonly reason: AgentFailureReason,

@@ -1,3 +1,4 @@
+import { PipelineError } from '../domain/errors';
 import type { CustomerIdKind } from '../domain/inbound-turn';
 
 /** Sends the pipeline's replies to customers over WhatsApp. */
@@ -69,7 +70,8 @@ export interface WhatsAppSendErrorDetails {
    */
   readonly outcomeUnknown: boolean;
   /** Meta's error code (`error.code`), when Meta answered with one. */
-  readonly code?: number;
+  readonly metaCode?: number;
+  /** Meta's error subcode (`error.error_subcode`). */
   readonly subcode?: number;
   readonly httpStatus?: number;
   /** Meta's request trace id, for support tickets. */
@@ -79,12 +81,13 @@ export interface WhatsAppSendErrorDetails {
 }
 
 /** A WhatsApp send failed. Its message never contains the customer's text. */
-export class WhatsAppSendError extends Error implements WhatsAppSendErrorDetails {
+export class WhatsAppSendError extends PipelineError implements WhatsAppSendErrorDetails {
   override readonly name = 'WhatsAppSendError';
+  override readonly code = 'whatsapp_send_failed';
   readonly category: WhatsAppFailureCategory;
-  readonly retryable: boolean;
+  override readonly retryable: boolean;
   readonly outcomeUnknown: boolean;
-  readonly code?: number;
+  readonly metaCode?: number;
   readonly subcode?: number;
   readonly httpStatus?: number;
   readonly fbtraceId?: string;
@@ -95,7 +98,7 @@ export class WhatsAppSendError extends Error implements WhatsAppSendErrorDetails
     this.category = details.category;
     this.retryable = details.retryable;
     this.outcomeUnknown = details.outcomeUnknown;
-    this.code = details.code;
+    this.metaCode = details.metaCode;
     this.subcode = details.subcode;
     this.httpStatus = details.httpStatus;
     this.fbtraceId = details.fbtraceId;

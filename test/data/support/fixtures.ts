@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { InboundAttribute } from '../../../lambda/core/adapters/dynamodb/codecs/inbound-codec';
 import type { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { latestInboundKey } from '../../../lambda/core/adapters/dynamodb/keys';
-import { DynamoTurnStateReader } from '../../../lambda/core/adapters/dynamodb/turn-state-reader';
+import { DynamoTurnLedger } from '../../../lambda/core/adapters/dynamodb/turn-ledger';
+import { systemClock } from '../../../lambda/core/adapters/system/system-clock';
 import type { PendingInbound } from '../../../lambda/core/domain/inbound-receipt';
 import type { InboundTurn } from '../../../lambda/core/domain/inbound-turn';
 import type { Session } from '../../../lambda/core/domain/session';
@@ -62,7 +63,7 @@ export async function invalidateAsSeedDid(kit: DynamoKit, customerId: string, at
 
 /** What the customer's next turn would drain, read as a turn reads it (marker first, then the receipts). */
 export async function drainablePending(kit: DynamoKit, customerId: string): Promise<PendingInbound[]> {
-  const reader = new DynamoTurnStateReader(kit);
-  const { latest } = await reader.readStart(customerId);
-  return latest ? (await reader.readPendingAndSession(latest, undefined)).pending : [];
+  const ledger = new DynamoTurnLedger(kit, systemClock);
+  const { latest } = await ledger.readMarker(customerId);
+  return latest ? (await ledger.readPending(latest, undefined)).pending : [];
 }

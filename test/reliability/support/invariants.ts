@@ -61,12 +61,12 @@ const SEND = 'whatsapp.sendText';
 /** The reply's `sent` status is recorded in the turn's completion transaction (or, outside a turn, by `markOutboundSent`). */
 function recordsSent(crossing: BoundaryCrossing): boolean {
   if (crossing.boundary === 'messages.markOutboundSent › dynamodb.update') return true;
-  if (crossing.boundary !== 'receipts.completeTurn › dynamodb.transact') return false;
+  if (crossing.boundary !== 'ledger.complete › dynamodb.transact') return false;
   const actions = crossing.args[0] as readonly { readonly update?: { readonly values?: Record<string, unknown> } }[];
   return actions.some((action) => action.update?.values?.[':status'] === 'sent');
 }
 /** The port reads that see the latest-inbound marker: a turn's last check before sending is one of them. */
-const MARKER_READS = new Set(['receipts.getLatest', 'turnState.readStart', 'turnState.readMarkerAndSession']);
+const MARKER_READS = new Set(['receipts.getLatest', 'ledger.readMarker', 'ledger.readSendGuard']);
 
 /** What one function's injector and metrics recorded. */
 export function evidenceOf(fn: { readonly injector: FaultInjector; readonly metrics: { readonly recorded: readonly RecordedMetric[] } }): RunEvidence {

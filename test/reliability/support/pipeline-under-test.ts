@@ -21,7 +21,7 @@ import { DynamoInboundReceiptRepository } from '../../../lambda/core/adapters/dy
 import { DynamoLegacyDebounceRepository } from '../../../lambda/core/adapters/dynamodb/legacy-debounce-repository';
 import { DynamoMessageRepository } from '../../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../../lambda/core/adapters/dynamodb/session-repository';
-import { DynamoTurnStateReader } from '../../../lambda/core/adapters/dynamodb/turn-state-reader';
+import { DynamoTurnLedger } from '../../../lambda/core/adapters/dynamodb/turn-ledger';
 import { DynamoVersionedResourceRepository } from '../../../lambda/core/adapters/dynamodb/versioned-resource-repository';
 import { StaticCredentialsProvider } from '../../../lambda/core/adapters/secrets/static-credentials-provider';
 import { SqsTurnDispatcher } from '../../../lambda/core/adapters/sqs/sqs-turn-dispatcher';
@@ -139,7 +139,7 @@ function instrumentedRepositories(tableName: string, injector: FaultInjector) {
   const kit = injector.remote('dynamodb', new DynamoKit({ tableName }), AWS_SDK_FAILURES);
   return {
     receipts: injector.port('receipts', new DynamoInboundReceiptRepository(kit, systemClock)),
-    turnState: injector.port('turnState', new DynamoTurnStateReader(kit)),
+    ledger: injector.port('ledger', new DynamoTurnLedger(kit, systemClock)),
     legacy: injector.port('legacy', new DynamoLegacyDebounceRepository(kit)),
     sessions: injector.port('sessions', new DynamoSessionRepository(kit, systemClock)),
     messages: injector.port('messages', new DynamoMessageRepository(kit, systemClock)),

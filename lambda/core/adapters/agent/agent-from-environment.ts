@@ -1,4 +1,5 @@
 import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from '../../../../lib/contract';
+import { PipelineError } from '../../domain/errors';
 import type { AgentPort } from '../../ports/agent';
 import { BedrockConverseAgent, type ConverseCall } from './bedrock-converse-agent';
 import type { LambdaInvoke } from '../lambda/lambda-invoke';
@@ -9,8 +10,10 @@ type AgentBackend = (typeof AGENT_BACKEND_KINDS)[keyof typeof AGENT_BACKEND_KIND
 const AGENT_BACKENDS = Object.values(AGENT_BACKEND_KINDS).join(', ');
 
 /** The environment does not describe a usable agent backend. */
-export class AgentConfigurationError extends Error {
+export class AgentConfigurationError extends PipelineError {
   override readonly name = 'AgentConfigurationError';
+  override readonly code = 'invalid_agent_configuration';
+  override readonly retryable = false;
 }
 
 /** Clients to use instead of the AWS SDK defaults (tests, or a tuned client). */

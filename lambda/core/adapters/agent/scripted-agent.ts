@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TokenUsage } from '../../domain/customer-budget';
+import { PipelineError } from '../../domain/errors';
 import type { AgentAction, AgentPort, AgentRequest, AgentResponse, ConversationEntry } from '../../ports/agent';
 
 export interface ScriptedAgentOptions {
@@ -21,8 +22,11 @@ export interface ScriptedAgentOptions {
 const DEFAULT_KEPT_REQUESTS = 100;
 
 /** Thrown when a customer message of the turn contains `#falha`. */
-export class ScriptedAgentFailure extends Error {
+export class ScriptedAgentFailure extends PipelineError {
   override readonly name = 'ScriptedAgentFailure';
+  override readonly code = 'scripted_agent_failure';
+  /** The same history fails the same way every time. */
+  override readonly retryable = false;
 }
 
 /**

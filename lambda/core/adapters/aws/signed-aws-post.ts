@@ -4,6 +4,7 @@ import { DEFAULT_MAX_ATTEMPTS, isServerError, isThrottlingError, isTransientErro
 import { Hash } from '@smithy/core/serde';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentityProvider, RetryErrorType, StandardRetryToken } from '@smithy/types';
+import { PipelineError } from '../../domain/errors';
 
 /** An AWS API called without its SDK client. */
 export interface AwsService {
@@ -39,7 +40,8 @@ export interface AwsAnswer {
 export type SignedAwsPost = (path: string, request: { readonly headers: Record<string, string>; readonly body: Uint8Array }, abortSignal?: AbortSignal) => Promise<AwsAnswer>;
 
 /** An error answer of an AWS API, named as the AWS SDK names it (`TooManyRequestsException`, …). */
-export class AwsApiError extends Error {
+export class AwsApiError extends PipelineError {
+  override readonly code = 'aws_api_error';
   readonly $metadata: { readonly httpStatusCode: number };
   /** As the SDK sets it for an error it has no model of: by the status. */
   readonly $fault: 'client' | 'server';
@@ -49,6 +51,11 @@ export class AwsApiError extends Error {
     this.name = name;
     this.$metadata = { httpStatusCode };
     this.$fault = httpStatusCode >= 500 ? 'server' : 'client';
+  }
+
+  /** As the SDK's retry strategy classifies it: throttling, transient and server errors are retried. */
+  override get retryable(): boolean {
+    return retryErrorType(this) !== 'CLIENT_ERROR';
   }
 }
 

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { CrmSyncRequest } from '../../domain/crm-sync';
+import { PipelineError } from '../../domain/errors';
 import type { CrmClient, CrmSendOutcome } from '../../ports/crm-client';
 import { parseAcceptedIds } from './crm-answer';
 
@@ -15,8 +16,10 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 const RETRYABLE_STATUSES = new Set([408, 409, 425, 429]);
 
 /** The CRM webhook's URL is unusable (checked at cold start, before anything is sent). */
-export class CrmWebhookUrlError extends Error {
+export class CrmWebhookUrlError extends PipelineError {
   override readonly name = 'CrmWebhookUrlError';
+  override readonly code = 'invalid_crm_webhook_url';
+  override readonly retryable = false;
 }
 
 /** `https:` anywhere; plain `http:` only to this machine (the local runtime's fake CRM). */

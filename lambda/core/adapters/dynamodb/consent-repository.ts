@@ -1,6 +1,6 @@
 import type { ConsentRecord } from '../../domain/admin';
-import type { ConsentRepository, Page, PageRequest } from '../../ports/repositories';
-import { ConditionFailedError, InvalidCursorError } from '../../domain/errors';
+import { ConditionFailedError, type ConsentRepository, type Page, type PageRequest } from '../../ports/repositories';
+import { InvalidCursorError } from './dynamo-errors';
 import { isoMicros } from '../../domain/timestamps';
 import { consentFromItem, consentStateFromItem, consentStateToItem, consentToItem } from './codecs/admin-codec';
 import type { DynamoKit, QueryPageResult } from './dynamo-kit';

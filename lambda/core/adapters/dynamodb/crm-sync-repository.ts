@@ -1,9 +1,8 @@
 import { CRM_PROBLEM_STATUSES, type CrmSyncRow, CrmSyncStatus, desiredProjection, projectionRevision } from '../../domain/crm-sync';
-import { ConditionFailedError, CrmSyncConcurrentUpdateError } from '../../domain/errors';
+import { ConditionFailedError, CrmSyncConcurrentUpdateError, type CrmProblemSummary, type CrmSyncIntent, type CrmSyncRepository, type Page, type PageRequest } from '../../ports/repositories';
 import type { Session } from '../../domain/session';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock, IdGenerator } from '../../ports/clock';
-import type { CrmProblemSummary, CrmSyncIntent, CrmSyncRepository, Page, PageRequest } from '../../ports/repositories';
 import { CrmSyncAttribute, crmSyncFromItem, crmSyncToItem } from './codecs/crm-sync-codec';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
 import { KeyLayout } from '../../../../lib/key-layout';

@@ -1,6 +1,5 @@
 import type { OutOfPortfolioDemand } from '../../domain/demand';
-import { ConditionFailedError } from '../../domain/errors';
-import type { DemandRepository, Page, PageRequest } from '../../ports/repositories';
+import { ConditionFailedError, type DemandRepository, type Page, type PageRequest } from '../../ports/repositories';
 import { demandFromItem, demandToItem } from './codecs/demand-codec';
 import type { DynamoKit } from './dynamo-kit';
 import { referenceItem } from './customer-references';

@@ -25,7 +25,8 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { ConditionFailedError, UnprocessedItemsError } from '../../domain/errors';
+import { ConditionFailedError } from '../../ports/repositories';
+import { translateError, UnprocessedItemsError } from './dynamo-errors';
 import type {
   BatchWriteRequest,
   ConsumedCapacityUnits,
@@ -44,7 +45,6 @@ import type {
   UpdateRequest,
 } from './dynamo-kit-requests';
 import { stableStringify } from '../../domain/stable-json';
-import { translateError } from './dynamo-errors';
 import { PageCursors, type ShardPosition, START } from './page-cursor';
 
 export * from './dynamo-kit-requests';

@@ -18,7 +18,7 @@ import { DynamoMessageRepository } from './message-repository';
 import { DynamoOperationalConfigRepository } from './operational-config-repository';
 import { DynamoOperatorAuthRepository } from './operator-auth-repository';
 import { DynamoSessionRepository } from './session-repository';
-import { DynamoTurnStateReader } from './turn-state-reader';
+import { DynamoTurnLedger } from './turn-ledger';
 import { DynamoVersionedResourceRepository } from './versioned-resource-repository';
 
 export interface DynamoRepositoriesOptions extends DynamoKitOptions {
@@ -57,7 +57,6 @@ export function openDynamoTable(options: DynamoRepositoriesOptions): DynamoTable
 // One factory per repository: a function builds only the repositories its use cases call, so the
 // bundler leaves the others (and their codecs) out of its bundle.
 export const inboundReceipts = (table: DynamoTable) => new DynamoInboundReceiptRepository(table.kit, table.clock);
-export const turnStateReader = (table: DynamoTable) => new DynamoTurnStateReader(table.kit);
 export const legacyDebounce = (table: DynamoTable) => new DynamoLegacyDebounceRepository(table.kit);
 export const crmSyncRows = (table: DynamoTable) => new DynamoCrmSyncRepository(table.kit, table.clock, table.ids, table.keyLayout);
 const sessionsWithProjection = (table: DynamoTable, crmSync: DynamoCrmSyncRepository | undefined) => new DynamoSessionRepository(table.kit, table.clock, crmSync, table.keyLayout, table.retention);
@@ -71,6 +70,8 @@ export const consentRepository = (table: DynamoTable) => new DynamoConsentReposi
 export const operatorAuthRepository = (table: DynamoTable) => new DynamoOperatorAuthRepository(table.kit, table.clock, table.operatorTimeZone);
 export const customerDataRepository = (table: DynamoTable) => new DynamoCustomerDataRepository(table.kit);
 export const customerBudgets = (table: DynamoTable) => new DynamoCustomerBudgetRepository(table.kit);
+/** The turn's reads and transactions across its entities, writing sessions as `sessionRepository` does. */
+export const turnLedger = (table: DynamoTable) => new DynamoTurnLedger(table.kit, table.clock, { sessions: sessionRepository(table), messages: messageRepository(table) });
 
 /** The three repositories of a conversation: what turns, handoffs and redrives work on. */
 export const conversationRepositories = (table: DynamoTable) => ({ receipts: inboundReceipts(table), sessions: sessionRepository(table), messages: messageRepository(table) });
@@ -90,7 +91,7 @@ export const inboundRepositories = (table: DynamoTable) => ({
 export interface DynamoRepositories {
   readonly kit: DynamoKit;
   readonly receipts: DynamoInboundReceiptRepository;
-  readonly turnState: DynamoTurnStateReader;
+  readonly ledger: DynamoTurnLedger;
   readonly legacy: DynamoLegacyDebounceRepository;
   readonly sessions: DynamoSessionRepository;
   readonly messages: DynamoMessageRepository;
@@ -110,7 +111,7 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
   return {
     kit: table.kit,
     ...conversationRepositories(table),
-    turnState: turnStateReader(table),
+    ledger: turnLedger(table),
     legacy: legacyDebounce(table),
     demands: demandRepository(table),
     crmSync: crmSyncRows(table),

@@ -1,4 +1,4 @@
-import { ConditionFailedError } from '../../domain/errors';
+import { ConditionFailedError, type InboundReceiptRepository } from '../../ports/repositories';
 import {
   placeInHistory,
   RECEIPT_RETENTION_SECONDS,
@@ -12,15 +12,13 @@ import {
 } from '../../domain/inbound-receipt';
 import { AGENT_ROUTED_STATES } from '../../domain/inbound-routing';
 import type { InboundTurn } from '../../domain/inbound-turn';
-import { epochSeconds, isoMicros, toEpochMicros } from '../../domain/timestamps';
+import type { Message } from '../../domain/message';
+import { epochSeconds, isoMicros, toEpochMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
-import type { InboundReceiptRepository, TurnCompletion } from '../../ports/repositories';
 import type { DynamoKit, Item, TransactAction } from './dynamo-kit';
 import { InboundAttribute as A, receiptFromItem, receiptToItem } from './codecs/inbound-codec';
-import { MessageAttribute } from './codecs/message-codec';
 import { ActivePointerAttribute } from './codecs/session-codec';
 import { activePointerKey, ENTITY_TYPE, EntityType, inboundReceiptKey, inboundReceiptPrefix, latestInboundKey, messageKey, PK, SK, type TableKey } from './keys';
-import { deliveryUpdate } from './message-repository';
 import { PendingList, type ReceiptUpdate } from './pending-list';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, retryTransactionConflicts } from './repository-support';
 
@@ -41,6 +39,49 @@ function agentMayAnswer(customerId: string): TransactAction {
   };
 }
 
+/**
+ * The latest-message guard on the marker, in a turn's result transaction: holds while `messageId` is
+ * the latest and no invalidation is set. With a reply, it also makes the marker's outbox name that
+ * reply, and only while no other one is there: at most one reply in flight per customer, so a
+ * pending one must be settled (sent or superseded, then cleared) before another is persisted.
+ */
+export function latestGuardAction(customerId: string, messageId: string, reply?: Message): TransactAction {
+  const condition = '#latest = :expectedLatest AND attribute_not_exists(#invalidated)';
+  const names = { '#latest': A.latestMessageId, '#invalidated': A.invalidatedAt };
+  if (reply === undefined) return { conditionCheck: { key: latestInboundKey(customerId), condition, names, values: { ':expectedLatest': messageId } } };
+  return {
+    update: {
+      key: latestInboundKey(customerId),
+      update: 'SET #outbox = :outbox, #replyTo = :replyTo',
+      condition: `${condition} AND attribute_not_exists(#outbox)`,
+      names: { ...names, '#outbox': A.outboxMessageSk, '#replyTo': A.outboxReplyTo },
+      values: { ':expectedLatest': messageId, ':outbox': messageKey(reply.customerId, reply.timestamp, reply.messageId)[SK], ':replyTo': reply.replyToMessageId },
+    },
+  };
+}
+
+/** Marks a receipt completed (keeping the first instant). A receipt already gone (TTL) has nothing left to mark. */
+export function completedUpdate(turn: CompletedInbound, now: IsoTimestamp): ReceiptUpdate {
+  return {
+    key: inboundReceiptKey(turn.customerId, turn.messageId),
+    update: 'SET #completed = if_not_exists(#completed, :now)',
+    condition: ITEM_EXISTS,
+    names: { '#pk': KEY_NAMES['#pk'], '#completed': A.completedAt },
+    values: { ':now': now },
+  };
+}
+
+/** Marks an uncompleted receipt parked, keeping its place in the history (its history timestamp). */
+export function deadLetteredUpdate(turn: CompletedInbound, now: IsoTimestamp): ReceiptUpdate {
+  return {
+    key: inboundReceiptKey(turn.customerId, turn.messageId),
+    update: turn.historyTimestamp ? 'SET #dead = :now, #history = :history' : 'SET #dead = :now',
+    condition: `${ITEM_EXISTS} AND attribute_not_exists(#completed)`,
+    names: { '#pk': KEY_NAMES['#pk'], '#dead': A.deadLetteredAt, '#completed': A.completedAt, ...(turn.historyTimestamp ? { '#history': A.historyTimestamp } : {}) },
+    values: { ':now': now, ...(turn.historyTimestamp ? { ':history': isoMicros(turn.historyTimestamp) } : {}) },
+  };
+}
+
 /** The keys of the receipts `latest` lists as pending, each once. */
 export function pendingReceiptKeys(latest: LatestInbound): TableKey[] {
   return [...new Set(latest.pendingMessageIds)].map((id) => inboundReceiptKey(latest.customerId, id));
@@ -58,8 +99,10 @@ export function pendingFromReceipts(latest: LatestInbound, items: readonly Item[
 }
 
 /**
- * Inbound receipts and the per-customer LATEST_INBOUND marker: durable deduplication, the ordered
- * pending list, latest-message-wins checks, durable completion and the outbox reference.
+ * Inbound receipts and the per-customer LATEST_INBOUND marker: durable deduplication and the
+ * ordered pending list. The turn ledger completes and parks receipts, and sets the outbox
+ * reference, with the updates this module builds (`completedUpdate`, `deadLetteredUpdate`,
+ * `latestGuardAction`).
  */
 export class DynamoInboundReceiptRepository implements InboundReceiptRepository {
   private readonly pendingList: PendingList;
@@ -171,55 +214,6 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
 
   getLatest(customerId: string): Promise<LatestInbound | undefined> {
     return this.pendingList.latest(customerId);
-  }
-
-  completeTurn({ customerId, answered, latest, outbox, delivery }: TurnCompletion): Promise<void> {
-    const now = this.now();
-    // A receipt already gone (TTL) has nothing left to mark.
-    const complete = (turn: CompletedInbound): ReceiptUpdate[] => [
-      {
-        key: inboundReceiptKey(turn.customerId, turn.messageId),
-        update: 'SET #completed = if_not_exists(#completed, :now)',
-        condition: ITEM_EXISTS,
-        names: { '#pk': KEY_NAMES['#pk'], '#completed': A.completedAt },
-        values: { ':now': now },
-      },
-    ];
-    return this.pendingList.settle(customerId, answered, complete, {
-      latest,
-      outboxSortKey: outbox?.sortKey,
-      alongside: outbox && delivery ? [deliveryUpdate(outbox, delivery)] : [],
-    });
-  }
-
-  markDeadLettered(...turns: CompletedInbound[]): Promise<void> {
-    if (turns.length === 0) return Promise.resolve();
-    const now = this.now();
-    // Parked messages keep their place in the history, so the watermark moves past them as well.
-    // Their history entries are hidden from the agent in the same transaction: a message must never
-    // be hidden while still pending (a later turn would complete it unseen), nor parked but shown.
-    return this.pendingList.settle(turns[0].customerId, turns, (turn): ReceiptUpdate[] => [
-      {
-        key: inboundReceiptKey(turn.customerId, turn.messageId),
-        update: turn.historyTimestamp ? 'SET #dead = :now, #history = :history' : 'SET #dead = :now',
-        condition: `${ITEM_EXISTS} AND attribute_not_exists(#completed)`,
-        names: { '#pk': KEY_NAMES['#pk'], '#dead': A.deadLetteredAt, '#completed': A.completedAt, ...(turn.historyTimestamp ? { '#history': A.historyTimestamp } : {}) },
-        values: { ':now': now, ...(turn.historyTimestamp ? { ':history': isoMicros(turn.historyTimestamp) } : {}) },
-      },
-      // A message parked before its turn appended it has no entry yet: this condition then fails
-      // and the update is left out.
-      ...(turn.historyTimestamp
-        ? [
-            {
-              key: messageKey(turn.customerId, turn.historyTimestamp, turn.messageId),
-              update: 'SET #quarantined = :now',
-              condition: ITEM_EXISTS,
-              names: { '#pk': KEY_NAMES['#pk'], '#quarantined': MessageAttribute.quarantinedAt },
-              values: { ':now': now },
-            },
-          ]
-        : []),
-    ]);
   }
 
   async restoreDeadLettered(ref: InboundRef): Promise<InboundReceipt | undefined> {

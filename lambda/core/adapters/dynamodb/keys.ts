@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { CRM_SYNC_PARTITION_PREFIX, CUSTOMER_PARTITION_PREFIXES, TABLE_SCHEMA } from '../../../../lib/contract';
-import { InvalidKeySegmentError } from '../../domain/errors';
+import { InvalidKeySegmentError } from './dynamo-errors';
 import { isoMicros, utcDay } from '../../domain/timestamps';
 
 export const PK = TABLE_SCHEMA.partitionKey;

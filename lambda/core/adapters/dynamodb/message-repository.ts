@@ -1,13 +1,12 @@
-import { ConditionFailedError } from '../../domain/errors';
+import { ConditionFailedError, type MessageRepository, type Page, type PageRequest, type ReplyDelivery } from '../../ports/repositories';
 import type { Message, OutboundRef } from '../../domain/message';
 import type { SessionState } from '../../domain/session';
 import { isExpired } from '../../domain/privacy';
-import { isoMicros } from '../../domain/timestamps';
+import { isoMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
-import type { MessageRepository, Page, PageRequest, ReplyDelivery } from '../../ports/repositories';
 import { MessageAttribute as M, messageFromItem, messageToItem } from './codecs/message-codec';
 import { SessionAttribute } from './codecs/session-codec';
-import type { DynamoKit, Item, UpdateRequest } from './dynamo-kit';
+import type { DynamoKit, Item, TransactAction, UpdateRequest } from './dynamo-kit';
 import {
   activePointerKey,
   EntityType,
@@ -15,10 +14,12 @@ import {
   messageHistoryPrefix,
   messageKey,
   messageKeyFromRef,
+  PK,
   shardedLlmDayPartition,
   SK,
   sessionKey,
   TTL,
+  type TableKey,
 } from './keys';
 import { KeyLayout } from '../../../../lib/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
@@ -46,6 +47,11 @@ export class DynamoMessageRepository implements MessageRepository {
 
   private toItem(message: Message) {
     return messageToItem(message, this.keyLayout.writesShards);
+  }
+
+  /** The exclusive put of `message` in a transaction of several entities (a retry finds its own write). */
+  putAction(message: Message): TransactAction {
+    return { put: { item: this.toItem(message), ...IF_ABSENT } };
   }
 
   async append(message: Message): Promise<boolean> {
@@ -161,21 +167,45 @@ export class DynamoMessageRepository implements MessageRepository {
   }
 
   setQuarantined(ref: OutboundRef, quarantinedAt: string | null): Promise<boolean> {
-    return conditionally(() =>
-      this.kit.update({
-        key: messageKeyFromRef(ref),
-        update: quarantinedAt === null ? 'REMOVE #quarantined' : 'SET #quarantined = :at',
-        condition: ITEM_EXISTS,
-        names: { '#pk': KEY_NAMES['#pk'], '#quarantined': M.quarantinedAt },
-        ...(quarantinedAt === null ? {} : { values: { ':at': isoMicros(quarantinedAt) } }),
-      }),
-    );
+    return conditionally(() => this.kit.update(quarantineUpdate(messageKeyFromRef(ref), quarantinedAt)));
   }
+
+  /** Gives every message of the session the TTL `ttl` (epoch seconds), e.g. its session's once closed. */
+  async expireSession(customerId: string, sessionId: string, ttl: number): Promise<void> {
+    const prefix = messageHistoryPrefix(customerId);
+    let cursor: string | undefined;
+    do {
+      const page = await this.kit.queryPage({
+        keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)',
+        filter: '#session = :session',
+        names: { ...KEY_NAMES, '#session': M.sessionId },
+        values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix, ':session': sessionId },
+        projection: '#pk, #sk',
+        consistentRead: true,
+        cursor,
+      });
+      for (const item of page.items) {
+        await conditionally(() => this.kit.update({ key: { [PK]: String(item[PK]), [SK]: String(item[SK]) }, update: 'SET #ttl = :ttl', condition: ITEM_EXISTS, names: { '#pk': PK, '#ttl': TTL }, values: { ':ttl': ttl } }));
+      }
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+  }
+}
+
+/** Hides a stored message from the agent (`null`: shows it again); its condition fails when the message is not stored. */
+export function quarantineUpdate(key: TableKey, quarantinedAt: IsoTimestamp | null): Omit<UpdateRequest, 'returnValues'> {
+  return {
+    key,
+    update: quarantinedAt === null ? 'REMOVE #quarantined' : 'SET #quarantined = :at',
+    condition: ITEM_EXISTS,
+    names: { '#pk': KEY_NAMES['#pk'], '#quarantined': M.quarantinedAt },
+    ...(quarantinedAt === null ? {} : { values: { ':at': isoMicros(quarantinedAt) } }),
+  };
 }
 
 /**
  * The only transitions of a reply: out of `pending_send`, once. Also written inside a turn's
- * completion transaction (`completeTurn`), hence a function of its own.
+ * completion transaction (the turn ledger's `complete`), hence a function of its own.
  */
 export function deliveryUpdate(ref: OutboundRef, delivery: ReplyDelivery): Omit<UpdateRequest, 'returnValues'> {
   const fields: Record<string, string> =

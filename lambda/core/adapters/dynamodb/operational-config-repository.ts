@@ -1,8 +1,7 @@
 import { OPERATOR_AVAILABILITY_CONFIG_KEY, type OperationalConfig } from '../../domain/admin';
-import { ConditionFailedError, VersionConflictError } from '../../domain/errors';
+import { ConditionFailedError, VersionConflictError, type OperationalConfigInput, type OperationalConfigRepository, type Page, type PageRequest } from '../../ports/repositories';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
-import type { OperationalConfigInput, OperationalConfigRepository, Page, PageRequest } from '../../ports/repositories';
 import { AdminAttribute as C, operationalConfigFromItem } from './codecs/admin-codec';
 import type { DynamoKit } from './dynamo-kit';
 import { ENTITY_TYPE, EntityType, operationalConfigKey, operationalConfigListPrefix } from './keys';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { InvalidCursorError } from '../../domain/errors';
+import { InvalidCursorError } from './dynamo-errors';
 import { stableStringify } from '../../domain/stable-json';
 import type { Item, QueryRequest } from './dynamo-kit-requests';
 

@@ -1,5 +1,5 @@
 import { advancedWatermark, type CompletedInbound, type LatestInbound } from '../../domain/inbound-receipt';
-import { ConditionFailedError } from '../../domain/errors';
+import { ConditionFailedError } from '../../ports/repositories';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import type { DynamoKit, TransactAction, UpdateRequest } from './dynamo-kit';

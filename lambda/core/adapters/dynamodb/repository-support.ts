@@ -1,6 +1,5 @@
 /** Small pieces every repository uses; deliberately not a base class. */
-import { ConditionFailedError } from '../../domain/errors';
-import type { Page, PageRequest } from '../../ports/repositories';
+import { ConditionFailedError, type Page, type PageRequest } from '../../ports/repositories';
 import { type DynamoKit, isTransactionConflict, type Item, type QueryPageResult, type QueryRequest } from './dynamo-kit';
 import { ENTITY_TYPE, type EntityType, GSI1, GSI1PK, GSI1SK, PK, SK } from './keys';
 

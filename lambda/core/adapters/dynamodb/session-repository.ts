@@ -1,32 +1,15 @@
-import { ConditionFailedError, CrmSyncConcurrentUpdateError } from '../../domain/errors';
-import { pendingSendMessage, type Message } from '../../domain/message';
+import { ConditionFailedError, CrmSyncConcurrentUpdateError, type Page, type PageRequest, type SessionChanges, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
 import { assertLegalTransition, type Session, SessionState } from '../../domain/session';
 import { isoMicros } from '../../domain/timestamps';
 import { DEFAULT_RETENTION, expiresAt, isExpired, type RetentionPolicy } from '../../domain/privacy';
 import type { Clock } from '../../ports/clock';
-import type { AgentResultWrite, Page, PageRequest, SessionChanges, SessionRepository, TransitionOptions } from '../../ports/repositories';
-import { InboundAttribute } from './codecs/inbound-codec';
-import { messageToItem } from './codecs/message-codec';
 import { ActivePointerAttribute, activePointerFromItem, activePointerToItem, humanSendLockToMap, SessionAttribute as S, sessionFromItem, sessionToItem } from './codecs/session-codec';
 import { CRM_SYNC_MAX_ATTEMPTS, type DynamoCrmSyncRepository } from './crm-sync-repository';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
 import { KeyLayout } from '../../../../lib/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
-import {
-  activePointerKey,
-  EntityType,
-  GSI1PK,
-  latestInboundKey,
-  messageHistoryPrefix,
-  messageKey,
-  PK,
-  SK,
-  sessionKey,
-  sessionStatePartition,
-  shardedSessionStateIndexKey,
-  shardedSessionStatePartition,
-  TTL,
-} from './keys';
+import { activePointerKey, EntityType, GSI1PK, sessionKey, sessionStatePartition, shardedSessionStateIndexKey, shardedSessionStatePartition, TTL } from './keys';
+import { DynamoMessageRepository } from './message-repository';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryIndexPartitionsPage, toPage } from './repository-support';
 
 const HUMAN_OWNED_STATES = [SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTIVE];
@@ -38,12 +21,15 @@ const CHANGE_ATTRIBUTES: Readonly<Record<keyof SessionChanges, string>> = {
 };
 
 /**
- * Sessions, the ACTIVE pointer and the turn's result (session + reply outbox) under the customer's
- * partition. With a CRM repository, every session write carries the projection intent in the same
- * transaction (retried only when the projection's compare-and-set lost).
+ * Sessions and the ACTIVE pointer under the customer's partition. With a CRM repository, every
+ * session write carries the projection intent in the same transaction (retried only when the
+ * projection's compare-and-set lost). The turn ledger writes a turn's session with its reply
+ * through `putAction`, `pointerAction` and `transactWithCrm`.
  */
 export class DynamoSessionRepository implements SessionRepository {
   private readonly keyLayout: KeyLayoutPolicy;
+  /** Where a closed session's messages are given its TTL. */
+  private readonly messages: DynamoMessageRepository;
 
   constructor(
     private readonly kit: DynamoKit,
@@ -53,6 +39,7 @@ export class DynamoSessionRepository implements SessionRepository {
     private readonly retention: RetentionPolicy = DEFAULT_RETENTION,
   ) {
     this.keyLayout = keyLayout ?? new KeyLayoutPolicy(KeyLayout.SEED, kit, clock);
+    this.messages = new DynamoMessageRepository(kit, clock, this.keyLayout);
   }
 
   /** A closed session expires `conversationRetention` after its close (TTL cleans up; reads check it). */
@@ -62,30 +49,13 @@ export class DynamoSessionRepository implements SessionRepository {
   }
 
   /**
-   * Gives the closed session's messages the session's TTL. A separate step after the close: if it
-   * is lost, the messages stay until the customer is erased, and the history reads already hide them
+   * Gives a closed session's messages the session's TTL. A separate step after the close: if it is
+   * lost, the messages stay until the customer is erased, and the history reads already hide them
    * once the session is gone.
    */
-  private async expireHistory(session: Session): Promise<void> {
+  async expireHistory(session: Session): Promise<void> {
     if (session.state !== SessionState.CLOSED || !session.closedAt) return;
-    const ttl = expiresAt(session.closedAt, this.retention.conversationSeconds);
-    const prefix = messageHistoryPrefix(session.customerId);
-    let cursor: string | undefined;
-    do {
-      const page = await this.kit.queryPage({
-        keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)',
-        filter: '#session = :session',
-        names: { ...KEY_NAMES, '#session': 'session_id' },
-        values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix, ':session': session.sessionId },
-        projection: '#pk, #sk',
-        consistentRead: true,
-        cursor,
-      });
-      for (const item of page.items) {
-        await conditionally(() => this.kit.update({ key: { [PK]: String(item[PK]), [SK]: String(item[SK]) }, update: 'SET #ttl = :ttl', condition: ITEM_EXISTS, names: { '#pk': PK, '#ttl': TTL }, values: { ':ttl': ttl } }));
-      }
-      cursor = page.cursor;
-    } while (cursor !== undefined);
+    await this.messages.expireSession(session.customerId, session.sessionId, expiresAt(session.closedAt, this.retention.conversationSeconds));
   }
 
   private now(): string {
@@ -203,72 +173,29 @@ export class DynamoSessionRepository implements SessionRepository {
     }
   }
 
-  async tryPutAgentResult(write: AgentResultWrite): Promise<boolean> {
-    const { session, expectedState, reply, replacedSessions = [] } = write;
-    // The state machine first: an illegal result is a bug, not a lost race.
-    if (expectedState !== undefined && expectedState !== session.state) assertLegalTransition(expectedState, session.state);
-    for (const replaced of replacedSessions) {
-      if (replaced.expectedState !== replaced.session.state) assertLegalTransition(replaced.expectedState, replaced.session.state);
-    }
-    const now = this.now();
-    const latestCondition = '#latest = :expectedLatest AND attribute_not_exists(#invalidated)';
-    const latestNames = { '#latest': InboundAttribute.latestMessageId, '#invalidated': InboundAttribute.invalidatedAt };
-    const outbound: Message | undefined = reply && pendingSendMessage(session, reply);
+  /** The put of `session` in a transaction of several entities: exclusive without `expectedState`, else conditioned on the stored state. */
+  putAction(session: Session, expectedState: SessionState | undefined): TransactAction {
+    return {
+      put:
+        expectedState === undefined
+          ? { item: this.itemOf(session), ...IF_ABSENT }
+          : { item: this.itemOf(session), condition: '#state = :expected', names: { '#state': S.state }, values: { ':expected': expectedState } },
+    };
+  }
 
-    const actions = (): TransactAction[] => [
-      {
-        put:
-          expectedState === undefined
-            ? { item: this.itemOf(session), ...IF_ABSENT }
-            : { item: this.itemOf(session), condition: '#state = :expected', names: { '#state': S.state }, values: { ':expected': expectedState } },
-      },
-      {
-        put:
-          write.expectedActiveSessionId === undefined
-            ? {
-                item: activePointerToItem(session.customerId, session.sessionId, now, session.state),
-                condition: 'attribute_not_exists(#pk) OR #sessionId = :sessionId',
-                names: { '#pk': KEY_NAMES['#pk'], '#sessionId': S.sessionId },
-                values: { ':sessionId': session.sessionId },
-              }
-            : {
-                item: activePointerToItem(session.customerId, session.sessionId, now, session.state),
-                condition: '#sessionId = :expectedActive',
-                names: { '#sessionId': S.sessionId },
-                values: { ':expectedActive': write.expectedActiveSessionId },
-              },
-      },
-      ...replacedSessions.map(
-        (replaced): TransactAction => ({
-          put: { item: this.itemOf(replaced.session), condition: '#state = :expected', names: { '#state': S.state }, values: { ':expected': replaced.expectedState } },
-        }),
-      ),
-      ...(outbound ? [{ put: { item: messageToItem(outbound, this.keyLayout.writesShards), ...IF_ABSENT } }] : []),
-      outbound
-        ? {
-            // The outbox reference: at most one reply in flight per customer, so a pending one must
-            // be resolved (sent or superseded, then cleared) before another is persisted.
-            update: {
-              key: latestInboundKey(session.customerId),
-              update: 'SET #outbox = :outbox, #replyTo = :replyTo',
-              condition: `${latestCondition} AND attribute_not_exists(#outbox)`,
-              names: { ...latestNames, '#outbox': InboundAttribute.outboxMessageSk, '#replyTo': InboundAttribute.outboxReplyTo },
-              values: { ':expectedLatest': write.expectedLatestMessageId, ':outbox': messageKey(outbound.customerId, outbound.timestamp, outbound.messageId)[SK], ':replyTo': outbound.replyToMessageId },
-            },
-          }
-        : {
-            conditionCheck: { key: latestInboundKey(session.customerId), condition: latestCondition, names: latestNames, values: { ':expectedLatest': write.expectedLatestMessageId } },
-          },
-    ];
-
-    try {
-      await this.transactWithCrm([session, ...replacedSessions.map((replaced) => replaced.session)], actions);
-      for (const closed of [session, ...replacedSessions.map((replaced) => replaced.session)]) await this.expireHistory(closed);
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionFailedError) return false;
-      throw error;
-    }
+  /**
+   * The ACTIVE pointer naming `session` (and its state), in a transaction of several entities: only
+   * while the pointer names `expectedActiveSessionId`, or — when that is `undefined` — while there is
+   * no pointer or it names this session already.
+   */
+  pointerAction(session: Session, expectedActiveSessionId: string | undefined): TransactAction {
+    const item = activePointerToItem(session.customerId, session.sessionId, this.now(), session.state);
+    return {
+      put:
+        expectedActiveSessionId === undefined
+          ? { item, condition: 'attribute_not_exists(#pk) OR #sessionId = :sessionId', names: { '#pk': KEY_NAMES['#pk'], '#sessionId': S.sessionId }, values: { ':sessionId': session.sessionId } }
+          : { item, condition: '#sessionId = :expectedActive', names: { '#sessionId': S.sessionId }, values: { ':expectedActive': expectedActiveSessionId } },
+    };
   }
 
   /**
@@ -276,7 +203,7 @@ export class DynamoSessionRepository implements SessionRepository {
    * the projection (a failure confined to the appended actions) is retried, with a fresh intent;
    * a failed session condition is thrown to the caller at once.
    */
-  private async transactWithCrm(sessions: readonly Session[], actions: () => TransactAction[]): Promise<void> {
+  async transactWithCrm(sessions: readonly Session[], actions: () => TransactAction[]): Promise<void> {
     if (!this.crmSync) {
       await this.kit.transact(actions());
       return;

@@ -1,8 +1,7 @@
 import type { VersionedResource } from '../../domain/admin';
-import { AdminResourceNotFoundError, AdminResourceVersionNotFoundError, ConditionFailedError, VersionConflictError } from '../../domain/errors';
+import { AdminResourceNotFoundError, AdminResourceVersionNotFoundError, ConditionFailedError, VersionConflictError, type NextVersionInput, type Page, type PageRequest, type VersionedResourceRepository } from '../../ports/repositories';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
-import type { NextVersionInput, Page, PageRequest, VersionedResourceRepository } from '../../ports/repositories';
 import { AdminAttribute, currentResourceToItem, resourceFromItem, resourceVersionToItem } from './codecs/admin-codec';
 import type { DynamoKit } from './dynamo-kit';
 import { adminResourceKey, adminResourceListPrefix, adminResourceVersionKey, adminResourceVersionListPrefix, EntityType } from './keys';

@@ -13,8 +13,9 @@ export interface ErrorSummary {
  */
 export function errorSummary(error: unknown): { readonly error: ErrorSummary } {
   if (typeof error !== 'object' || error === null) return { error: { errorName: typeof error } };
-  const fields = error as { name?: unknown; code?: unknown; reason?: unknown; category?: unknown; httpStatus?: unknown; $metadata?: { httpStatusCode?: unknown } };
-  const code = fields.code;
+  const fields = error as { name?: unknown; code?: unknown; metaCode?: unknown; reason?: unknown; category?: unknown; httpStatus?: unknown; $metadata?: { httpStatusCode?: unknown } };
+  // The provider's code says more than the pipeline's, which names the class again.
+  const code = fields.metaCode ?? fields.code;
   const reason = fields.reason ?? fields.category;
   const httpStatus = fields.httpStatus ?? fields.$metadata?.httpStatusCode;
   return {

@@ -1,5 +1,6 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_OPTIONAL_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../../../lib/contract';
+import { PipelineError } from '../../domain/errors';
 import type { WhatsAppCredentials, WhatsAppCredentialsProvider } from '../../ports/credentials';
 
 /** Reads a secret whose value is a JSON document. */
@@ -59,8 +60,10 @@ export function powertoolsSecretReader(provider: SecretsProvider): JsonSecretRea
 }
 
 /** The WhatsApp secret is missing, malformed or incomplete. */
-export class WhatsAppCredentialsError extends Error {
+export class WhatsAppCredentialsError extends PipelineError {
   override readonly name = 'WhatsAppCredentialsError';
+  override readonly code = 'invalid_whatsapp_credentials';
+  override readonly retryable = false;
 }
 
 function parseWhatsAppCredentials(secretId: string, value: unknown): WhatsAppCredentials {

@@ -1,8 +1,11 @@
+import { PipelineError } from '../../domain/errors';
 import { parseWebhookPayload, WebhookPayloadError, type ParsedWebhook } from './webhook-payload';
 
 /** The SNS message is not an End User Messaging Social WhatsApp event, or its Meta entry is malformed. */
-export class EndUserMessagingEventError extends Error {
+export class EndUserMessagingEventError extends PipelineError {
   override readonly name = 'EndUserMessagingEventError';
+  override readonly code = 'invalid_end_user_messaging_event';
+  override readonly retryable = false;
 }
 
 export interface EndUserMessagingEvent {

@@ -140,7 +140,7 @@ function sendError(error: unknown, partsDelivered: number): WhatsAppSendError {
   const treatment = classifyEndUserMessagingError(name, message, fault);
   return new WhatsAppSendError(
     `End User Messaging refused the message: ${name}${treatment.metaCode === undefined ? '' : ` (Meta code ${treatment.metaCode})`} (HTTP ${httpStatus})`,
-    { category: treatment.category, retryable: treatment.retryable, outcomeUnknown: false, code: treatment.metaCode, httpStatus, partsDelivered },
+    { category: treatment.category, retryable: treatment.retryable, outcomeUnknown: false, metaCode: treatment.metaCode, httpStatus, partsDelivered },
   );
 }
 

@@ -166,7 +166,7 @@ function graphApiError(httpStatus: number, body: unknown, partsDelivered: number
     category: treatment.category,
     retryable: treatment.retryable,
     outcomeUnknown: false,
-    code,
+    metaCode: code,
     subcode: typeof error?.error_subcode === 'number' ? error.error_subcode : undefined,
     httpStatus,
     fbtraceId: typeof error?.fbtrace_id === 'string' ? error.fbtrace_id : undefined,

@@ -1,4 +1,5 @@
 import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
+import { PipelineError } from '../../domain/errors';
 import { isValidCustomerId, isValidMessageId, type InboundTurn } from '../../domain/inbound-turn';
 
 /**
@@ -20,7 +21,10 @@ export interface ParsedWebhook {
 }
 
 /** The body is not JSON, or not a WhatsApp Business Account notification Meta would send. */
-export class WebhookPayloadError extends Error {
+export class WebhookPayloadError extends PipelineError {
+  override readonly code = 'invalid_webhook_payload';
+  override readonly retryable = false;
+
   constructor(message: string) {
     super(message);
     this.name = 'WebhookPayloadError';

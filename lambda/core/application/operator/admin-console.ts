@@ -1,19 +1,19 @@
 import type { OperationalConfig, VersionedResource } from '../../domain/admin';
 import { CRM_PROBLEM_STATUSES, type CrmSyncRow, type CrmSyncStatus, resolvedByOperator, retriedByOperator } from '../../domain/crm-sync';
-import { AdminResourceVersionNotFoundError, VersionConflictError } from '../../domain/errors';
-import type { Operator } from '../../domain/operator';
-import { OPERATORS_CONFIG_KEY } from '../../domain/operator';
+import { OPERATORS_CONFIG_KEY, type Operator } from '../../domain/operator';
 import { EDITABLE_CONFIG_KEYS, InvalidConfigValueError, validateConfigValue } from '../../domain/operational-settings';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
-import type {
-  AdminAuditRepository,
-  ConsentRepository,
-  CrmSyncRepository,
-  DemandRepository,
-  OperationalConfigRepository,
-  PageRequest,
-  VersionedResourceRepository,
+import {
+  AdminResourceVersionNotFoundError,
+  VersionConflictError,
+  type AdminAuditRepository,
+  type ConsentRepository,
+  type CrmSyncRepository,
+  type DemandRepository,
+  type OperationalConfigRepository,
+  type PageRequest,
+  type VersionedResourceRepository,
 } from '../../ports/repositories';
 import type { OperatorAuditTrail } from './operator-audit';
 import type { OperatorDirectory } from './operator-directory';

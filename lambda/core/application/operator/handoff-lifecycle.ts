@@ -1,4 +1,4 @@
-import { ConditionFailedError } from '../../domain/errors';
+import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type OperationalConfigRepository, type SessionRepository } from '../../ports/repositories';
 import { customerMessage } from '../../domain/message';
 import { customerDisplayName, type Operator } from '../../domain/operator';
 import { HANDOFF_TEXTS_CONFIG_KEY, type HandoffTexts, handoffTextsFrom } from '../../domain/operational-settings';
@@ -6,7 +6,6 @@ import { isHumanOwned, type Session, SessionState } from '../../domain/session';
 import { isoMicros, toEpochMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { PendingInbound } from '../../domain/inbound-receipt';
 import type { Clock, IdGenerator } from '../../ports/clock';
-import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, SessionRepository } from '../../ports/repositories';
 import type { WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { MessagingConsent } from '../privacy/messaging-consent';
 import { availableOperatorPhones } from './operator-availability';

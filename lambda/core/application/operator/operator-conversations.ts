@@ -1,11 +1,10 @@
 import type { MessagingConsent } from '../privacy/messaging-consent';
-import { ConditionFailedError } from '../../domain/errors';
+import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type OperationalConfigRepository, type Page, type PageRequest, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
 import type { Message } from '../../domain/message';
 import { customerDisplayName, isInsideServiceWindow, type Operator } from '../../domain/operator';
 import { isHumanOwned, isLegalTransition, type Session, SessionState } from '../../domain/session';
 import { addMilliseconds, isoMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock, IdGenerator } from '../../ports/clock';
-import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, Page, PageRequest, SessionRepository, TransitionOptions } from '../../ports/repositories';
 import { WhatsAppSendError, type WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { OperatorAuditTrail } from './operator-audit';
 import { availableOperatorPhones } from './operator-availability';

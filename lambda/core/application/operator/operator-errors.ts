@@ -1,6 +1,8 @@
+import { PipelineError } from '../../domain/errors';
+
 /**
- * Why an operator's request cannot be done, as the use cases see it; the HTTP layer maps each
- * reason to one status code (see docs/OPERATOR-API.md).
+ * Why an operator's request cannot be done, as the use cases see it; the HTTP layer answers each
+ * reason with its status in the API's table (lambda/operator/http-kit.ts, docs/OPERATOR-API.md).
  * - `not_found`: no such conversation, prompt or version;
  * - `conflict`: the conversation is not in a state that allows it, or someone else got there first;
  * - `forbidden`: the conversation belongs to another operator;
@@ -10,13 +12,21 @@
  */
 export type OperatorFailureReason = 'not_found' | 'conflict' | 'forbidden' | 'outside_window' | 'send_failed' | 'invalid';
 
-export class OperatorActionError extends Error {
+export class OperatorActionError extends PipelineError {
   override readonly name = 'OperatorActionError';
+  /** Only a send WhatsApp refused or did not answer may succeed when tried again. */
+  override readonly retryable: boolean;
 
   constructor(
     readonly reason: OperatorFailureReason,
     message: string,
   ) {
     super(message);
+    this.retryable = reason === 'send_failed';
+  }
+
+  /** The reason is the code: the operator API answers it as it is. */
+  override get code(): OperatorFailureReason {
+    return this.reason;
   }
 }

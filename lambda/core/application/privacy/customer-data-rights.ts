@@ -1,3 +1,4 @@
+import { PipelineError } from '../../domain/errors';
 import { isValidCustomerId } from '../../domain/inbound-turn';
 import { customerPseudonym } from '../../domain/privacy';
 import { isoMicros } from '../../domain/timestamps';
@@ -8,16 +9,23 @@ import type { OperatorAuditTrail } from '../operator/operator-audit';
 /** A message that arrives while the erasure runs is erased too if it is seen before a clean pass. */
 const MAX_ERASURE_PASSES = 5;
 
-export class InvalidCustomerIdError extends Error {
+export class InvalidCustomerIdError extends PipelineError {
   override readonly name = 'InvalidCustomerIdError';
+  override readonly code = 'invalid_customer_id';
+  override readonly retryable = false;
+
   constructor() {
     super('A customer id is the WhatsApp phone or user id: 1 to 128 printable ASCII characters without "#"');
   }
 }
 
 /** New writes for the customer kept arriving: run the erasure again once they stop. */
-export class ErasureIncompleteError extends Error {
+export class ErasureIncompleteError extends PipelineError {
   override readonly name = 'ErasureIncompleteError';
+  override readonly code = 'erasure_incomplete';
+  /** Once the writes stop, the next run finishes. */
+  override readonly retryable = true;
+
   constructor(readonly passes: number) {
     super(`The customer's data was still changing after ${passes} passes; nothing was left half-erased, run the erasure again`);
   }

@@ -1,4 +1,4 @@
-import { MalformedItemError } from '../../../domain/errors';
+import { MalformedItemError } from '../dynamo-errors';
 import { isoMicros } from '../../../domain/timestamps';
 import type { CarriesUnknownAttributes } from '../../../domain/unknown-attributes';
 import type { Item } from '../dynamo-kit';

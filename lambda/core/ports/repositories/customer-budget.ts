@@ -1,0 +1,22 @@
+import type { BudgetLimit, CustomerBudgetLimits, TokenUsage } from '../../domain/customer-budget';
+
+/** Whether a turn may ask the agent; a refusal names the limit reached. */
+export type BudgetVerdict = { readonly admitted: true } | { readonly admitted: false; readonly limit: BudgetLimit; readonly toldInWindow: boolean };
+
+/**
+ * A customer's turn and token counts. Counting is atomic in the store, so two turns of one
+ * customer running at once (a redrive beside a live turn) cannot both slip under a limit.
+ */
+export interface CustomerBudgetRepository {
+  /**
+   * Counts one turn at `at` if every count of its windows is below its limit; otherwise counts
+   * nothing and names the limit reached. `turnId` names the turn (its last message): asked again
+   * for the turn it admitted last, it admits without counting again, so a retried turn is counted once.
+   * A refusal says whether the customer was already told, in the window of the limit reached.
+   */
+  admitTurn(customerId: string, turnId: string, at: Date, limits: CustomerBudgetLimits): Promise<BudgetVerdict>;
+  /** Records that the customer received the budget reply for a turn refused at `at` by `limit`. */
+  markTold(customerId: string, at: Date, limit: BudgetLimit): Promise<void>;
+  /** Adds a turn's model tokens to the customer's count of the day of `at`. */
+  addTokens(customerId: string, at: Date, usage: TokenUsage): Promise<void>;
+}

@@ -1,0 +1,41 @@
+import type { OutOfPortfolioDemand } from '../../domain/demand';
+import type { Message, OutboundRef } from '../../domain/message';
+import type { SessionState } from '../../domain/session';
+import type { IsoTimestamp } from '../../domain/timestamps';
+import type { Page, PageRequest } from './paging';
+
+/** The conversation history of a customer: their messages and the replies. */
+export interface MessageRepository {
+  /**
+   * Writes the message under its deterministic key (id + timestamp). Inbound messages are
+   * put-if-absent: `false` when already in the history (a redelivery). Others overwrite.
+   */
+  append(message: Message): Promise<boolean>;
+  /**
+   * The human inbox: appends the inbound message only while the customer's active session is
+   * `expectedSessionId` in `expectedState`. `true` if appended now or earlier; `false` if the state
+   * or pointer moved.
+   */
+  appendInboundIfSessionState(message: Message, expectedState: SessionState, expectedSessionId: string): Promise<boolean>;
+  /** A customer's messages across sessions, newest first. */
+  history(customerId: string, page?: PageRequest): Promise<Page<Message>>;
+  /** The last `limit` messages of one session, in chronological order. */
+  historyForSession(customerId: string, sessionId: string, limit: number): Promise<Message[]>;
+  /** The most recent agent-written messages, newest first, from the last `maxDays` UTC days (default 7). */
+  listRecentLlm(limit: number, options?: { readonly maxDays?: number }): Promise<Message[]>;
+  /** Where a message is stored (for the outbox operations). */
+  refFor(message: Pick<Message, 'customerId' | 'timestamp' | 'messageId'>): OutboundRef;
+  getOutbound(ref: OutboundRef): Promise<Message | undefined>;
+  /** `pending_send → sent`; `false` if it was no longer pending. */
+  markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: IsoTimestamp): Promise<boolean>;
+  /** Hides a customer message from the agent (`null`: shows it again); `false` if it is not stored. */
+  setQuarantined(ref: OutboundRef, quarantinedAt: IsoTimestamp | null): Promise<boolean>;
+}
+
+/** Services customers asked for that the business does not offer. */
+export interface DemandRepository {
+  /** `false` when a demand from the same source message was already recorded. */
+  record(demand: OutOfPortfolioDemand): Promise<boolean>;
+  /** Newest first. */
+  listRecent(page?: PageRequest): Promise<Page<OutOfPortfolioDemand>>;
+}

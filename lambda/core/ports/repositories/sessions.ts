@@ -1,0 +1,51 @@
+import type { Session, SessionState } from '../../domain/session';
+import type { IsoTimestamp } from '../../domain/timestamps';
+import type { Page, PageRequest } from './paging';
+
+/** Field changes applied with a state transition; `null` removes the field. */
+export interface SessionChanges {
+  readonly assignedTo?: string | null;
+  readonly currentAgent?: string | null;
+  readonly handoffRequestedAt?: IsoTimestamp | null;
+}
+
+export interface TransitionOptions {
+  readonly changes?: SessionChanges;
+  /** Also require this operator to own the session (`null`: nobody may own it). */
+  readonly expectedAssignedTo?: string | null;
+  /** Also require that no human send lock is live at this instant (an operator is mid-send). */
+  readonly requireNoLiveHumanSendLockAt?: IsoTimestamp;
+}
+
+/** A customer's sessions and the ACTIVE pointer naming the current one. The turn's result is written by the TurnLedger. */
+export interface SessionRepository {
+  /** The active session (pointer and session read consistently), with its CRM view when enabled. */
+  getActive(customerId: string): Promise<Session | undefined>;
+  get(customerId: string, sessionId: string): Promise<Session | undefined>;
+  /** Session + ACTIVE pointer in one transaction (with the CRM intent when enabled). Not a CAS. */
+  put(session: Session): Promise<void>;
+  /**
+   * Validates `expectedState → newState` against LEGAL_TRANSITIONS (IllegalStateTransitionError,
+   * nothing written), then writes conditioned on the stored state (ConditionFailedError).
+   */
+  transitionState(session: Session, expectedState: SessionState, newState: SessionState, options?: TransitionOptions): Promise<Session>;
+  /** Sessions in a state, oldest first (GSI1). */
+  listByState(state: SessionState, page?: PageRequest): Promise<Page<Session>>;
+  /** `false` while another live lock is held or the session is not human-owned. Re-entrant per lock id. */
+  acquireHumanSendLock(session: Session, lockId: string, now: IsoTimestamp, expiresAt: IsoTimestamp): Promise<boolean>;
+  /** Releases only the lock with this id. */
+  releaseHumanSendLock(session: Session, lockId: string): Promise<boolean>;
+  /**
+   * Claims the first notification of the session's current handoff (AWAITING_HUMAN, same
+   * `handoffRequestedAt`, not yet notified for it); `false` when another writer claimed it or the
+   * session moved on. Claimed before sending, so retries and concurrent sweeps never send twice.
+   */
+  markHandoffNotified(session: Session, notifiedAt: IsoTimestamp): Promise<boolean>;
+  /**
+   * Counts an operator re-notification; `false` if the session left its state meanwhile. With
+   * `expectedCount`, also only if the count is still the one the caller read (a claim).
+   */
+  markHandoffRenotified(session: Session, notifiedAt: IsoTimestamp, options?: { readonly expectedCount?: number }): Promise<boolean>;
+  /** With `oncePerHandoff`, only if the customer was not yet told during the current handoff (a claim). */
+  markHandoffCustomerRenotified(session: Session, notifiedAt: IsoTimestamp, options?: { readonly oncePerHandoff?: boolean }): Promise<boolean>;
+}
