@@ -1,0 +1,25 @@
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { SweepReport } from '../core/application/operator/handoff-lifecycle';
+import { composeFunction, type FunctionPorts } from './compose-function';
+import { composeCustomerMessaging, type SenderPorts } from './customer-messaging';
+import type { HandoffSweeperSettings } from './deployment-settings';
+import { composeOperatorPlane } from './operator-plane';
+
+export type HandoffSweeperHandler = () => Promise<SweepReport>;
+
+export interface HandoffSweeperPorts extends FunctionPorts, SenderPorts {}
+
+/** The handoff sweeper: one sweep of the handoff lifecycle per scheduled run. */
+export function composeHandoffSweeper(settings: HandoffSweeperSettings, ports: HandoffSweeperPorts = {}): HandoffSweeperHandler {
+  const composed = composeFunction('handoff-sweeper', settings, ports);
+  const { handoffs } = composeOperatorPlane(settings.operatorPlane, { ...composed, ...composeCustomerMessaging(settings.whatsApp, composed.table, ports) });
+  return () =>
+    composed.instrument(async () => {
+      const report = await handoffs.sweep();
+      composed.metrics.addMetric('HandoffsWaiting', MetricUnit.Count, report.waiting);
+      composed.metrics.addMetric('HandoffNotifications', MetricUnit.Count, report.notified + report.renotified);
+      composed.metrics.addMetric('HandoffCustomerReminders', MetricUnit.Count, report.customersReminded);
+      composed.logger.info('handoffs_swept', { ...report });
+      return report;
+    });
+}
