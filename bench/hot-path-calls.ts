@@ -12,9 +12,9 @@ import { ScriptedAgent } from '../lambda/core/adapters/agent/scripted-agent';
 import type { DynamoCallEvent } from '../lambda/core/adapters/dynamodb/dynamo-kit';
 import { StaticCredentialsProvider } from '../lambda/core/adapters/secrets/static-credentials-provider';
 import { GraphApiWhatsAppSender } from '../lambda/core/adapters/whatsapp/graph-api-sender';
-import { createOrchestratorHandler } from '../lambda/orchestrator';
-import { createWebhookHandler } from '../lambda/webhook';
-import { postToWebhook, runTurn, withInProcessPipeline } from './in-process-pipeline';
+import { composeOrchestrator } from '../lambda/composition/orchestrator';
+import { composeWebhook } from '../lambda/composition/webhook';
+import { inProcessSettings, postToWebhook, runTurn, withInProcessPipeline } from './in-process-pipeline';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { SessionState } from '../lambda/core/domain/session';
 
@@ -95,7 +95,9 @@ function notification(customerId: string, messageId: string, text: string): stri
 
 async function main(): Promise<void> {
   const messages = Number(process.argv[2] ?? 40);
-  await withInProcessPipeline('bench', async ({ fake, tableName, turnQueueUrl: queueUrl, credentials }) => {
+  await withInProcessPipeline('bench', async (pipeline) => {
+    const { fake, tableName, credentials } = pipeline;
+    const settings = inProcessSettings(pipeline);
     const recorder = new CallRecorder();
     const sqsClient = new SQSClient({});
     sqsClient.middlewareStack.add(
@@ -111,7 +113,7 @@ async function main(): Promise<void> {
     );
     const logger = new Logger({ logLevel: 'SILENT' });
     const metrics = new Metrics({ namespace: 'bench' });
-    const webhook = createWebhookHandler({ tableName: tableName, turnQueueUrl: queueUrl, credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
+    const webhook = composeWebhook(settings, { credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
     const whatsapp = new GraphApiWhatsAppSender({ baseUrl: fake.baseUrl, credentials: new StaticCredentialsProvider(credentials) });
     const countingWhatsApp: typeof whatsapp = Object.assign(Object.create(whatsapp), {
       sendText: async (message: Parameters<typeof whatsapp.sendText>[0]) => {
@@ -123,7 +125,7 @@ async function main(): Promise<void> {
         }
       },
     });
-    const orchestrator = createOrchestratorHandler({ tableName: tableName, whatsapp: countingWhatsApp, agent: new ScriptedAgent(), logger, metrics, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
+    const orchestrator = composeOrchestrator(settings, { whatsapp: countingWhatsApp, logger, metrics, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
 
     const post = (handler: typeof webhook, customerId: string, messageId: string, text: string) => postToWebhook(handler, credentials.appSecret, notification(customerId, messageId, text));
     const measureInbound = async (into: Sample[], customerId: string, messageId: string, text: string) => {
@@ -155,10 +157,10 @@ async function main(): Promise<void> {
 
     // The other paths, on the customers above (each has a session in QUALIFYING and nothing pending).
     const { sessions } = createDynamoRepositories({ tableName: tableName });
-    const quietWebhook = createWebhookHandler({ tableName: tableName, turnQueueUrl: queueUrl, credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient: new SQSClient({}) });
+    const quietWebhook = composeWebhook(settings, { credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient: new SQSClient({}) });
     let interrupt: { customerId: string; messageId: string } | undefined;
-    const interrupted = createOrchestratorHandler({
-      tableName: tableName, whatsapp: countingWhatsApp, logger, metrics, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) },
+    const interrupted = composeOrchestrator(settings, {
+      whatsapp: countingWhatsApp, logger, metrics, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) },
       // A newer message arrives while the agent thinks (registered by an uncounted webhook).
       agent: new ScriptedAgent({ respondAfter: async () => { if (interrupt) await post(quietWebhook, interrupt.customerId, interrupt.messageId, 'mudei de ideia'); } }),
     });

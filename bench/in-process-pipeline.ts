@@ -4,12 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import { physicalNames } from '../lib/contract';
+import { AGENT_BACKEND_KINDS, physicalNames, WHATSAPP_CHANNEL_KINDS } from '../lib/contract';
+import { DEPLOYMENT_DEFAULTS, type OrchestratorSettings, type WebhookSettings } from '../lambda/composition/deployment-settings';
+import type { KeyLayout } from '../lib/key-layout';
 import { encodeDispatchMessage } from '../lambda/core/adapters/sqs/dispatch-message';
 import { signMetaPayload } from '../lambda/core/adapters/whatsapp/webhook-signature';
 import type { WhatsAppCredentials } from '../lambda/core/ports/credentials';
-import type { OrchestratorHandler } from '../lambda/orchestrator';
-import type { WebhookHandler } from '../lambda/webhook';
+import type { OrchestratorHandler } from '../lambda/composition/orchestrator';
+import type { WebhookHandler } from '../lambda/composition/webhook';
 import { FakeGraphApi } from '../local/fake-whatsapp/fake-graph-api';
 import { createAgentTable, createTurnQueues } from '../local/servers/local-resources';
 import { startDynamoDbLocal, startSqsEmulator } from '../local/servers/local-servers';
@@ -41,6 +43,22 @@ export async function withInProcessPipeline<T>(prefix: string, body: (pipeline: 
     await fake.close();
     await Promise.all([dynamodb.stop(), sqs.stop()]);
   }
+}
+
+/** Names the WhatsApp secret in settings; never read: the benchmarks hand the functions `credentials`. */
+const UNREAD_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:bench';
+
+/** The deployment the benchmarks play: the Cloud API at the fake Graph API, the scripted agent, the construct's defaults. */
+export function inProcessSettings(pipeline: InProcessPipeline, keyLayout: KeyLayout = DEPLOYMENT_DEFAULTS.keyLayout): WebhookSettings & OrchestratorSettings {
+  return {
+    ...DEPLOYMENT_DEFAULTS,
+    keyLayout,
+    tableName: pipeline.tableName,
+    turnQueueUrl: pipeline.turnQueueUrl,
+    whatsAppSecretArn: UNREAD_SECRET_ARN,
+    whatsApp: { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: UNREAD_SECRET_ARN, apiBaseUrl: pipeline.fake.baseUrl },
+    agent: { backend: AGENT_BACKEND_KINDS.scripted },
+  };
 }
 
 /** POSTs a Meta notification to the webhook as its Function URL would, signed; fails on anything but 200. */

@@ -11,14 +11,12 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { ScriptedAgent } from '../lambda/core/adapters/agent/scripted-agent';
 import { GSI1PK, GSI1SK, PK, SK } from '../lambda/core/adapters/dynamodb/keys';
 import { parseKeyLayout } from '../lambda/core/adapters/dynamodb/key-layout';
 import { StaticCredentialsProvider } from '../lambda/core/adapters/secrets/static-credentials-provider';
-import { GraphApiWhatsAppSender } from '../lambda/core/adapters/whatsapp/graph-api-sender';
-import { createOrchestratorHandler } from '../lambda/orchestrator';
-import { createWebhookHandler } from '../lambda/webhook';
-import { postToWebhook, runTurn, withInProcessPipeline } from './in-process-pipeline';
+import { composeOrchestrator } from '../lambda/composition/orchestrator';
+import { composeWebhook } from '../lambda/composition/webhook';
+import { inProcessSettings, postToWebhook, runTurn, withInProcessPipeline } from './in-process-pipeline';
 import { newWamid, textMessageNotification } from '../local/runtime/meta-notification';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
@@ -187,19 +185,18 @@ async function main(): Promise<void> {
   const layout = parseKeyLayout(process.argv[3] ?? 'seed');
   const ledger = new HeatLedger();
   instrumentDocumentClients(ledger);
-  await withInProcessPipeline('heat', async ({ fake, tableName, turnQueueUrl, credentials }) => {
-    const logger = new Logger({ logLevel: 'SILENT' });
-    const metrics = new Metrics({ namespace: 'bench' });
-    const webhook = createWebhookHandler({ tableName: tableName, turnQueueUrl, credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient: new SQSClient({}), keyLayout: layout });
-    const whatsapp = new GraphApiWhatsAppSender({ baseUrl: fake.baseUrl, credentials: new StaticCredentialsProvider(credentials) });
-    const orchestrator = createOrchestratorHandler({ tableName: tableName, whatsapp, agent: new ScriptedAgent(), logger, metrics, keyLayout: layout });
+  await withInProcessPipeline('heat', async (pipeline) => {
+    const settings = inProcessSettings(pipeline, layout);
+    const ports = { credentials: new StaticCredentialsProvider(pipeline.credentials), logger: new Logger({ logLevel: 'SILENT' }), metrics: new Metrics({ namespace: 'bench' }) };
+    const webhook = composeWebhook(settings, { ...ports, sqsClient: new SQSClient({}) });
+    const orchestrator = composeOrchestrator(settings, ports);
 
     for (let index = 0; index < customers; index++) {
       const customerId = `55119${String(70_000_000 + index)}`;
       ledger.customer = customerId;
       for (const text of conversation(index)) {
         const messageId = newWamid();
-        await postToWebhook(webhook, credentials.appSecret, JSON.stringify(textMessageNotification([{ from: customerId, text, messageId }])));
+        await postToWebhook(webhook, pipeline.credentials.appSecret, JSON.stringify(textMessageNotification([{ from: customerId, text, messageId }])));
         if (await runTurn(orchestrator, customerId, messageId)) throw new Error(`turn failed for ${customerId}`);
         ledger.messagesPerCustomer.set(customerId, (ledger.messagesPerCustomer.get(customerId) ?? 0) + 1);
       }

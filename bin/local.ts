@@ -3,7 +3,7 @@
 import { createInterface, type Interface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../lib/contract';
-import { AgentConfigurationError } from '../lambda/core/adapters/agent/agent-from-environment';
+import { AgentConfigurationError } from '../lambda/composition/settings-from-environment';
 import { CompactLogFormatter } from '../local/runtime/compact-log-formatter';
 import type { ConversationSnapshot } from '../local/runtime/conversation-inspector';
 import { startLocalPipeline, type LocalChannel, type LocalPipeline } from '../local/runtime/local-pipeline';

@@ -3,7 +3,7 @@ import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { SNSEvent } from 'aws-lambda';
 import { CUSTOM_METRICS } from '../../lib/contract';
 import { EndUserMessagingEventError, parseEndUserMessagingEvent } from '../core/adapters/whatsapp/end-user-messaging-event';
-import { registerInboundNotification } from '../core/adapters/whatsapp/inbound-notification';
+import { registerInboundNotification } from '../core/application/inbound-notification';
 import type { RegisterInboundTurns } from '../core/application/register-inbound';
 import type { Clock } from '../core/ports/clock';
 

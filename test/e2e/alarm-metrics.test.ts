@@ -7,14 +7,15 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { CUSTOM_METRICS, physicalNames, PIPELINE_DEFAULTS, RUNTIME_ENV, TURN_OUTCOMES, turnOutcomeMetric, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/contract';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import { observabilityFromEnvironment } from '../../lambda/composition/settings-from-environment';
+import { composeWebhook } from '../../lambda/composition/webhook';
 import { createPowertools } from '../../lambda/core/adapters/observability/powertools';
-import { observabilityConfig } from '../../lambda/core/adapters/runtime-environment';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
-import { createWebhookHandler } from '../../lambda/webhook';
 import { startFunctionUrlServer } from '../../local/runtime/function-url-server';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { deliverToWebhook } from '../../local/runtime/meta-notification';
 import { ConsoleClient, newOperatorPhone, signInOverWhatsApp } from '../operator/support';
+import { webhookSettings } from '../support/deployment-settings';
 import { newCustomer, startTestPipeline, waitUntil } from './support';
 
 /** What Powertools writes for one flush: the EMF envelope plus one property per metric and dimension. */
@@ -60,7 +61,7 @@ function deployedMetrics(): Metrics {
   process.env.POWERTOOLS_METRICS_DISABLED = 'false';
   try {
     const env = { [RUNTIME_ENV.serviceName]: DEPLOYED.table, [RUNTIME_ENV.metricsNamespace]: PIPELINE_DEFAULTS.serviceName };
-    return createPowertools('unused', observabilityConfig(env)).metrics;
+    return createPowertools('unused', observabilityFromEnvironment(env)).metrics;
   } finally {
     if (previous === undefined) delete process.env.POWERTOOLS_METRICS_DISABLED;
     else process.env.POWERTOOLS_METRICS_DISABLED = previous;
@@ -111,9 +112,7 @@ it('an app secret nobody filled in: Meta’s signed delivery is refused with 403
 
 it('DynamoDB unreachable: the webhook answers 500 and WebhookServerError is emitted', async () => {
   const appSecret = 'app-secret-of-the-test';
-  const webhook = createWebhookHandler({
-    tableName: DEPLOYED.table,
-    turnQueueUrl: 'http://127.0.0.1:1/queue/never-reached.fifo',
+  const webhook = composeWebhook(webhookSettings(DEPLOYED.table, 'http://127.0.0.1:1/queue/never-reached.fifo'), {
     credentials: new StaticCredentialsProvider({ appSecret, verifyToken: 'verify', accessToken: 'token' }),
     dynamoDbEndpoint: `http://127.0.0.1:${await closedPort()}`,
     logger: new Logger({ logLevel: 'SILENT' }),

@@ -7,8 +7,9 @@ import { CUSTOM_METRICS } from '../../lib/contract';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
 import { systemClock } from '../../lambda/core/adapters/system/system-clock';
-import { createEndUserMessagingInboundHandler, type EndUserMessagingInboundHandler, type EndUserMessagingInboundRuntime } from '../../lambda/eum-inbound';
+import { composeEndUserMessagingInbound, type EndUserMessagingInboundHandler, type EndUserMessagingInboundPorts } from '../../lambda/composition/eum-inbound';
 import { endUserMessagingEnvelope, endUserMessagingEvents, snsEvent } from '../../local/runtime/end-user-messaging-event';
+import { endUserMessagingInboundSettings } from '../support/deployment-settings';
 import { metaFixture } from '../support/fixtures';
 import { useInboundTestResources } from '../support/inbound-test-resources';
 import { allItems, queueDepth, takeAll } from '../support/inspect';
@@ -29,14 +30,11 @@ class RecordingMetrics extends Metrics {
   }
 }
 
-function inbound(overrides: Partial<Pick<EndUserMessagingInboundRuntime, 'sqsClient' | 'businessPhoneNumberIds'>> = {}): EndUserMessagingInboundHandler {
-  return createEndUserMessagingInboundHandler({
-    tableName: resources.table.name,
-    turnQueueUrl: resources.queueUrl,
-    businessPhoneNumberIds: [LINKED_NUMBER],
+function inbound(ports: Pick<EndUserMessagingInboundPorts, 'sqsClient'> = {}, businessPhoneNumberIds: readonly string[] = [LINKED_NUMBER]): EndUserMessagingInboundHandler {
+  return composeEndUserMessagingInbound(endUserMessagingInboundSettings(resources.table.name, resources.queueUrl, businessPhoneNumberIds), {
     logger: new Logger({ serviceName: 'eum-test', logLevel: 'DEBUG' }),
     metrics: new RecordingMetrics({ namespace: 'test', serviceName: 'eum-test' }),
-    ...overrides,
+    ...ports,
   });
 }
 
@@ -121,7 +119,7 @@ describe('what is dropped, counted, and never retried', () => {
   });
 
   test('a message to a number that is not linked to this pipeline', async () => {
-    await inbound({ businessPhoneNumberIds: ['999999999999999'] })(eventOf(textNotification('5511988887777', 'wamid.FOREIGN', 'oi')));
+    await inbound({}, ['999999999999999'])(eventOf(textNotification('5511988887777', 'wamid.FOREIGN', 'oi')));
 
     expect(metric(CUSTOM_METRICS.inboundForeignNumberDropped)).toBe(1);
     await resources.expectNothingWritten();

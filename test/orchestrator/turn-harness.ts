@@ -24,9 +24,10 @@ import { ProcessTurn, type ProcessTurnDependencies } from '../../lambda/core/app
 import type { Clock } from '../../lambda/core/ports/clock';
 import type { TurnResult } from '../../lambda/core/ports/repositories';
 import { createTurnHandler } from '../../lambda/orchestrator/turn-handler';
-import { createWebhookHandler } from '../../lambda/webhook';
+import { composeWebhook } from '../../lambda/composition/webhook';
 import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
 import { createTurnQueues } from '../../local/servers/local-resources';
+import { webhookSettings } from '../support/deployment-settings';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { signedPost, TEST_CREDENTIALS, textNotification } from '../support/webhook-events';
 
@@ -112,7 +113,7 @@ export class TurnHarness {
       budget: options.budget && new CustomerBudgetGate(new DynamoCustomerBudgetRepository(this.kit), options.budget.clock ?? systemClock, options.budget.settings),
     };
     this.turnHandler = createTurnHandler({ processTurn: new ProcessTurn(options.wrap ? options.wrap(deps) : deps), clock: systemClock, logger: this.logger, metrics: this.metrics });
-    this.webhook = createWebhookHandler({ tableName: table.name, turnQueueUrl: queueUrl, credentials, logger: this.logger, metrics: this.metrics });
+    this.webhook = composeWebhook(webhookSettings(table.name, queueUrl), { credentials, logger: this.logger, metrics: this.metrics });
   }
 
   /** A customer message through the real webhook; returns its HTTP status. */

@@ -7,7 +7,8 @@ import { DynamoDBClient, QueryCommand, ScanCommand } from '@aws-sdk/client-dynam
 import fc from 'fast-check';
 import { signMetaPayload } from '../../lambda/core/adapters/whatsapp/webhook-signature';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
-import { createWebhookHandler, type WebhookHandler } from '../../lambda/webhook';
+import { composeWebhook as composeWebhookFunction, type WebhookHandler } from '../../lambda/composition/webhook';
+import { webhookSettings } from '../support/deployment-settings';
 import { FaultInjector } from '../support/fault-injection';
 import { queueDepth } from '../support/inspect';
 import { functionUrlEvent, TEST_CREDENTIALS, textNotification } from '../support/webhook-events';
@@ -29,9 +30,7 @@ let webhook: WebhookHandler;
 beforeAll(async () => {
   env = await startReliabilityEnvironment('hostile');
   const quiet = new FaultInjector();
-  webhook = createWebhookHandler({
-    tableName: env.tableName,
-    turnQueueUrl: env.turnQueueUrl,
+  webhook = composeWebhookFunction(webhookSettings(env.tableName, env.turnQueueUrl), {
     credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
     sqsClient: env.sqs,
     logger: new Logger({ serviceName: 'hostile', logLevel: 'SILENT' }),
@@ -225,14 +224,11 @@ describe('signed notifications the pipeline does not serve: 200, nothing written
   const SECONDS_PER_DAY = 86_400;
 
   test('any other business number of the Meta app, any message age beyond the receipt retention', async () => {
-    const servingOneNumber = createWebhookHandler({
-      tableName: env.tableName,
-      turnQueueUrl: env.turnQueueUrl,
+    const servingOneNumber = composeWebhookFunction(webhookSettings(env.tableName, env.turnQueueUrl, { businessPhoneNumberIds: [OUR_NUMBER] }), {
       credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
       sqsClient: env.sqs,
       logger: new Logger({ serviceName: 'hostile', logLevel: 'SILENT' }),
       metrics: new MetricsRecorder(new FaultInjector()),
-      businessPhoneNumberIds: [OUR_NUMBER],
     });
     const foreignNumber = fc.stringMatching(/^\d{1,20}$/).filter((id) => id !== OUR_NUMBER);
     const staleAge = fc.integer({ min: 7 * SECONDS_PER_DAY, max: 5 * 365 * SECONDS_PER_DAY });

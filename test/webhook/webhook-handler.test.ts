@@ -6,10 +6,12 @@ import { DynamoInboundReceiptRepository } from '../../lambda/core/adapters/dynam
 import { crmSyncKey } from '../../lambda/core/adapters/dynamodb/keys';
 import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
+import type { WebhookSettings } from '../../lambda/composition/deployment-settings';
+import { composeWebhook, type WebhookHandler, type WebhookPorts } from '../../lambda/composition/webhook';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { SessionState, type Session } from '../../lambda/core/domain/session';
-import { createWebhookHandler, type WebhookHandler, type WebhookRuntime } from '../../lambda/webhook';
+import { webhookSettings } from '../support/deployment-settings';
 import { metaFixture } from '../support/fixtures';
 import { useInboundTestResources } from '../support/inbound-test-resources';
 import { allItems, queueDepth, takeAll } from '../support/inspect';
@@ -27,14 +29,12 @@ const resources = useInboundTestResources('webhook', sqs);
 let handler: WebhookHandler;
 const logger = new Logger({ serviceName: 'webhook-test', logLevel: 'DEBUG' });
 
-function webhook(overrides: Partial<Pick<WebhookRuntime, 'sqsClient' | 'clock' | 'credentials' | 'businessPhoneNumberIds' | 'crmSyncEnabled'>> = {}): WebhookHandler {
-  return createWebhookHandler({
-    tableName: resources.table.name,
-    turnQueueUrl: resources.queueUrl,
+function webhook(ports: Pick<WebhookPorts, 'sqsClient' | 'clock' | 'credentials'> = {}, settings: Partial<Pick<WebhookSettings, 'businessPhoneNumberIds' | 'crmSyncEnabled'>> = {}): WebhookHandler {
+  return composeWebhook(webhookSettings(resources.table.name, resources.queueUrl, settings), {
     credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
     logger,
     metrics: new Metrics({ namespace: 'test', serviceName: 'webhook-test' }),
-    ...overrides,
+    ...ports,
   });
 }
 
@@ -162,7 +162,7 @@ describe('notifications', () => {
     const kit = await humanOwnedSession();
     // A row that cannot be decoded: reading it would fail the delivery.
     await kit.put({ item: { ...crmSyncKey('session-human'), entity_type: 'crm_sync' } });
-    expect((await webhook({ crmSyncEnabled: true })(signedPost(textNotification('5511988887777', 'wamid.HUMAN', 'Alguém aí?')))).statusCode).toBe(200);
+    expect((await webhook({}, { crmSyncEnabled: true })(signedPost(textNotification('5511988887777', 'wamid.HUMAN', 'Alguém aí?')))).statusCode).toBe(200);
     const history = await new DynamoMessageRepository(kit, systemClock).historyForSession('5511988887777', 'session-human', 10);
     expect(history.map((message) => message.messageId)).toEqual(['wamid.HUMAN']);
   });
@@ -200,7 +200,7 @@ describe('guards on signed notifications', () => {
   test('a message to another business number of the same Meta app gets 200 and writes nothing', async () => {
     const foreign = textNotification('5511988887777', 'wamid.FOREIGN', 'oi').replace(OUR_NUMBER, '999999999999999');
 
-    const response = await webhook({ businessPhoneNumberIds: [OUR_NUMBER] })(signedPost(foreign));
+    const response = await webhook({}, { businessPhoneNumberIds: [OUR_NUMBER] })(signedPost(foreign));
 
     expect(response.statusCode).toBe(200);
     await resources.expectNothingWritten();
@@ -208,7 +208,7 @@ describe('guards on signed notifications', () => {
   });
 
   test('a message to a listed business number is registered', async () => {
-    const response = await webhook({ businessPhoneNumberIds: ['1', OUR_NUMBER] })(signedPost(textNotification('5511988887777', 'wamid.OURS', 'oi')));
+    const response = await webhook({}, { businessPhoneNumberIds: ['1', OUR_NUMBER] })(signedPost(textNotification('5511988887777', 'wamid.OURS', 'oi')));
 
     expect(response.statusCode).toBe(200);
     expect(await queueDepth(resources.queueUrl)).toBe(1);

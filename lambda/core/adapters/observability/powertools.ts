@@ -1,7 +1,12 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Tracer } from '@aws-lambda-powertools/tracer';
-import type { ObservabilityConfig } from '../runtime-environment';
+
+/** Powertools' service name and metrics namespace, as the deployment sets them; unset in local runs, which use the defaults. */
+export interface ObservabilityConfig {
+  readonly serviceName?: string;
+  readonly metricsNamespace?: string;
+}
 
 /** What the functions use of Powertools' tracer. */
 export type FunctionTracer = Pick<Tracer, 'captureAWSv3Client' | 'getSegment' | 'setSegment' | 'annotateColdStart' | 'addServiceNameAnnotation' | 'addErrorAsMetadata'>;
@@ -42,8 +47,8 @@ function createTracer(serviceName: string): FunctionTracer {
 
 /**
  * One set of Powertools utilities per function. Service name and metrics namespace come from the
- * function's runtime config (the POWERTOOLS_* variables the construct sets); the defaults serve
- * local runs. The tracer is inert outside Lambda, so the same code runs locally without an X-Ray
+ * deployment's settings (the POWERTOOLS_* variables the construct sets); the defaults serve local
+ * runs. The tracer is inert outside Lambda, so the same code runs locally without an X-Ray
  * daemon.
  */
 export function createPowertools(defaultServiceName: string, config: ObservabilityConfig = {}): Powertools {

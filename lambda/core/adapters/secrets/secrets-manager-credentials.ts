@@ -21,7 +21,7 @@ const DEFAULT_MAX_AGE_SECONDS = 300;
 
 /**
  * The WhatsApp credentials from Secrets Manager (the construct passes the secret's ARN in
- * `WHATSAPP_SECRET_ARN`, read by the function's runtime config; the values never appear in
+ * `WHATSAPP_SECRET_ARN`, read with the deployment's settings; the values never appear in
  * environment variables). Cached for `maxAgeSeconds`; a forced refresh bypasses the cache after
  * Meta rejected a token. Errors name the secret and the missing or still unfilled fields, never a
  * value.

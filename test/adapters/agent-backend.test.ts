@@ -1,12 +1,16 @@
 import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { RUNTIME_ENV } from '../../lib/contract';
-import { AgentConfigurationError, agentFromEnvironment } from '../../lambda/core/adapters/agent/agent-from-environment';
+import { AgentConfigurationError, agentSettingsFromEnvironment } from '../../lambda/composition/settings-from-environment';
+import { type AgentClients, createAgent } from '../../lambda/core/adapters/agent/agent-backend';
 import { BedrockConverseAgent, type ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
 import { LambdaInvokeAgent } from '../../lambda/core/adapters/agent/lambda-invoke-agent';
 import type { LambdaInvoke, LambdaInvokeInput } from '../../lambda/core/adapters/lambda/lambda-invoke';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import type { AgentRequest } from '../../lambda/core/ports/agent';
 import { fixture } from './fixtures';
+
+/** The agent the orchestrator wires in for an environment: its settings read as at cold start, then the adapter they select. */
+const agentFromEnvironment = (env: NodeJS.ProcessEnv, clients?: AgentClients) => createAgent(agentSettingsFromEnvironment(env), clients);
 
 const request: AgentRequest = {
   systemPrompt: 'prompt',

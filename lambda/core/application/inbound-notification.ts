@@ -1,9 +1,18 @@
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
-import { CUSTOM_METRICS, inboundOutcomeMetric } from '../../../../lib/contract';
-import type { RegisterInboundTurns } from '../../application/register-inbound';
-import { admitInboundTurns } from '../../domain/inbound-admission';
-import type { Clock } from '../../ports/clock';
-import type { ParsedWebhook } from './webhook-payload';
+import { CUSTOM_METRICS, inboundOutcomeMetric } from '../../../lib/contract';
+import { admitInboundTurns } from '../domain/inbound-admission';
+import type { InboundTurn } from '../domain/inbound-turn';
+import type { Clock } from '../ports/clock';
+import type { RegisterInboundTurns } from './register-inbound';
+
+/** A notification of Meta's, parsed (from the webhook's verified body or from End User Messaging's event). */
+export interface InboundNotification {
+  readonly turns: readonly InboundTurn[];
+  /** Delivery statuses of the business's own messages: counted, never turns. */
+  readonly statuses: readonly unknown[];
+  /** Entries of other webhook fields or message kinds that are not customer turns. */
+  readonly ignored: number;
+}
 
 export interface InboundNotificationDependencies {
   readonly registerInbound: RegisterInboundTurns;
@@ -29,7 +38,7 @@ export interface InboundNotificationSummary {
  * case, and the metrics. Rejects when a registration fails, so the delivery is retried (Meta's
  * retry of a non-200 answer, or Lambda's retry of the SNS event); every step is idempotent.
  */
-export async function registerInboundNotification(parsed: ParsedWebhook, deps: InboundNotificationDependencies): Promise<InboundNotificationSummary> {
+export async function registerInboundNotification(parsed: InboundNotification, deps: InboundNotificationDependencies): Promise<InboundNotificationSummary> {
   const { metrics } = deps;
   metrics.addMetric(CUSTOM_METRICS.inboundReceived, MetricUnit.Count, parsed.turns.length);
   metrics.addMetric(CUSTOM_METRICS.statusesReceived, MetricUnit.Count, parsed.statuses.length);

@@ -1,0 +1,60 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import {
+  adminAudit,
+  consentRepository,
+  conversationRepositories,
+  crmSyncRows,
+  customerDataRepository,
+  demandRepository,
+  operationalConfig,
+  versionedResources,
+} from '../core/adapters/dynamodb/dynamo-repositories';
+import { SqsDeadLetterQueue } from '../core/adapters/sqs/sqs-dead-letter-queue';
+import { AdminConsole } from '../core/application/operator/admin-console';
+import { OperatorConversations } from '../core/application/operator/operator-conversations';
+import { CustomerDataRights } from '../core/application/privacy/customer-data-rights';
+import { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
+import { adminRoutes } from '../operator/admin-routes';
+import type { HttpResponse } from '../operator/http-kit';
+import { createOperatorHttpHandler } from '../operator/operator-http';
+import { privacyRoutes } from '../operator/privacy-routes';
+import type { ConsoleSite } from '../operator/static-console';
+import { composeFunction, type FunctionPorts } from './compose-function';
+import { composeCustomerMessaging, type SenderPorts } from './customer-messaging';
+import type { OperatorSettings } from './deployment-settings';
+import { composeOperatorAccess } from './operator-plane';
+import { turnQueueClient, type TurnQueuePorts } from './turn-queue';
+
+export type OperatorHandler = (event: APIGatewayProxyEventV2) => Promise<HttpResponse>;
+
+export interface OperatorPorts extends FunctionPorts, SenderPorts, TurnQueuePorts {
+  /** The web console served at `/`. */
+  readonly console: ConsoleSite;
+}
+
+/** The operator function: the `/api` router (operator-http.ts) on the operator plane's use cases, and the console. */
+export function composeOperator(settings: OperatorSettings, ports: OperatorPorts): OperatorHandler {
+  const composed = composeFunction('operator', settings, ports);
+  const { table, clock, ids } = composed;
+  const messaging = composeCustomerMessaging(settings.whatsApp, table, ports);
+  const { directory, audit, signIn } = composeOperatorAccess(settings.operatorPlane, composed);
+  const { receipts, sessions, messages } = conversationRepositories(table);
+  const config = operationalConfig(table);
+  const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
+  const http = createOperatorHttpHandler({
+    signIn,
+    conversations: new OperatorConversations({ sessions, messages, receipts, config, whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent }),
+    console: ports.console,
+    extraRoutes: [
+      ...adminRoutes(
+        new AdminConsole({ resources: versionedResources(table), config, audit: adminAudit(table), demands: demandRepository(table), consents: consentRepository(table), crmSync: crmSyncRows(table), trail: audit, directory, clock }),
+        { redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), trail: audit },
+      ),
+      ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock })),
+    ],
+    clock,
+    logger: composed.logger,
+    metrics: composed.metrics,
+  });
+  return (event) => composed.instrument(() => http(event));
+}

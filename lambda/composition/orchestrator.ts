@@ -1,0 +1,61 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { createAgent } from '../core/adapters/agent/agent-backend';
+import {
+  conversationRepositories,
+  customerBudgets,
+  demandRepository,
+  legacyDebounce,
+  operationalConfig,
+  turnLedger,
+  versionedResources,
+} from '../core/adapters/dynamodb/dynamo-repositories';
+import { CustomerBudgetGate } from '../core/application/customer-budget-gate';
+import { ProcessTurn } from '../core/application/process-turn';
+import type { TurnSettings } from '../core/application/turn-settings';
+import type { AgentPort } from '../core/ports/agent';
+import { createTurnHandler, type InvocationContext } from '../orchestrator/turn-handler';
+import { composeFunction, type FunctionPorts } from './compose-function';
+import { composeCustomerMessaging, type SenderPorts } from './customer-messaging';
+import type { OrchestratorSettings } from './deployment-settings';
+import { composeOperatorPlane } from './operator-plane';
+
+export type OrchestratorHandler = (event: SQSEvent, context: InvocationContext) => Promise<SQSBatchResponse>;
+
+export interface OrchestratorPorts extends FunctionPorts, SenderPorts {
+  /** The agent to use instead of the backend the settings select. */
+  readonly agent?: AgentPort;
+  /** Turn settings to override (e.g. `promptCacheMs: 0`, so an edited prompt applies to the very next turn). */
+  readonly turnSettings?: Partial<TurnSettings>;
+}
+
+/** The orchestrator: the SQS contract (turn-handler.ts) on the turn use case, with the operator plane when it is on. */
+export function composeOrchestrator(settings: OrchestratorSettings, ports: OrchestratorPorts = {}): OrchestratorHandler {
+  const composed = composeFunction('orchestrator', settings, ports);
+  const { table, clock } = composed;
+  const messaging = composeCustomerMessaging(settings.whatsApp, table, ports);
+  const plane = settings.operatorPlane && composeOperatorPlane(settings.operatorPlane, { ...composed, ...messaging });
+  const turns = createTurnHandler({
+    processTurn: new ProcessTurn({
+      ...conversationRepositories(table),
+      ledger: turnLedger(table),
+      legacy: legacyDebounce(table),
+      demands: demandRepository(table),
+      resources: versionedResources(table),
+      agent: ports.agent ?? createAgent(settings.agent),
+      whatsapp: messaging.whatsapp,
+      clock,
+      ids: composed.ids,
+      settings: { historyMaxCharacters: settings.historyMaxCharacters, ...ports.turnSettings },
+      deployedSystemPrompt: settings.deployedSystemPrompt === undefined ? undefined : { text: settings.deployedSystemPrompt, config: operationalConfig(table) },
+      operatorCommands: plane?.loginCommand,
+      handoffs: plane?.handoffs,
+      consent: messaging.consent,
+      budget: new CustomerBudgetGate(customerBudgets(table), clock, settings.customerBudget),
+    }),
+    clock,
+    logger: composed.logger,
+    metrics: composed.metrics,
+    maxReceiveCount: settings.maxReceiveCount,
+  });
+  return (event, context) => composed.instrument(() => turns(event, context));
+}

@@ -1,0 +1,300 @@
+import { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, DEFAULT_HANDOFF_TEXTS, OPERATOR_DEFAULTS, OPERATOR_ENV, parseAdminPhoneNumbers, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
+import type { AgentSettings, BedrockAgentSettings, BedrockInferenceSettings } from '../core/adapters/agent/agent-backend';
+import type { KeyLayout } from '../../lib/key-layout';
+import { parseKeyLayout } from '../core/adapters/dynamodb/key-layout';
+import type { ObservabilityConfig } from '../core/adapters/observability/powertools';
+import { isOriginationPhoneNumberId } from '../core/adapters/whatsapp/end-user-messaging-sender';
+import type { WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
+import type { CustomerBudgetSettings } from '../core/application/customer-budget-gate';
+import { isValidBusinessPhoneNumberId } from '../core/domain/inbound-admission';
+import { handoffTextsFrom } from '../core/domain/operational-settings';
+import { PipelineError } from '../core/domain/errors';
+import {
+  type CrmSyncSettings,
+  type CrmTargetConfig,
+  DEPLOYMENT_DEFAULTS,
+  type EndUserMessagingInboundSettings,
+  type HandoffSweeperSettings,
+  type OperatorAccessSettings,
+  type OperatorPlaneSettings,
+  type OperatorSettings,
+  type OrchestratorSettings,
+  type SharedSettings,
+  type WebhookSettings,
+} from './deployment-settings';
+
+// The one reader of `process.env`. Each function reads the variables the construct sets for it,
+// once, on its first invocation, and gets its part of the deployment's settings. A variable that is
+// missing or holds a value the construct never writes stops the cold start with an error naming
+// it, instead of failing on the first customer message.
+
+type Environment = NodeJS.ProcessEnv;
+
+/** A function's environment is missing a variable or holds an unusable value; thrown at cold start. */
+export class RuntimeConfigError extends PipelineError {
+  override readonly name: string = 'RuntimeConfigError';
+  override readonly code: string = 'invalid_runtime_config';
+  override readonly retryable = false;
+}
+
+/** The environment does not describe a usable agent backend. */
+export class AgentConfigurationError extends RuntimeConfigError {
+  override readonly name: string = 'AgentConfigurationError';
+  override readonly code: string = 'invalid_agent_configuration';
+}
+
+export function readWebhookSettings(env: Environment = process.env): WebhookSettings {
+  return {
+    ...sharedSettings(env),
+    turnQueueUrl: required(env, RUNTIME_ENV.turnQueueUrl),
+    whatsAppSecretArn: required(env, RUNTIME_ENV.whatsAppSecretArn),
+    businessPhoneNumberIds: businessPhoneNumberIds(env),
+  };
+}
+
+export function readEndUserMessagingInboundSettings(env: Environment = process.env): EndUserMessagingInboundSettings {
+  return {
+    ...sharedSettings(env),
+    turnQueueUrl: required(env, RUNTIME_ENV.turnQueueUrl),
+    businessPhoneNumberIds: [...endUserMessagingPhoneNumbers(env).keys()],
+  };
+}
+
+export function readOrchestratorSettings(env: Environment = process.env): OrchestratorSettings {
+  return {
+    ...sharedSettings(env),
+    whatsApp: whatsAppChannel(env),
+    agent: agentSettingsFromEnvironment(env),
+    maxReceiveCount: positiveWholeNumber(env, RUNTIME_ENV.maxReceiveCount) ?? DEPLOYMENT_DEFAULTS.maxReceiveCount,
+    deployedSystemPrompt: env[RUNTIME_ENV.deployedSystemPrompt]?.trim() || undefined,
+    customerBudget: customerBudget(env),
+    historyMaxCharacters: positiveWholeNumber(env, RUNTIME_ENV.agentHistoryMaxCharacters) ?? DEPLOYMENT_DEFAULTS.historyMaxCharacters,
+    operatorPlane: operatorPlane(env),
+  };
+}
+
+export function readOperatorSettings(env: Environment = process.env): OperatorSettings {
+  const adminPhoneNumbers = parseAdminPhoneNumbers(required(env, OPERATOR_ENV.adminPhoneNumbers));
+  if (adminPhoneNumbers.length === 0) throw new RuntimeConfigError(`${OPERATOR_ENV.adminPhoneNumbers} names no admin phone`);
+  return {
+    ...sharedSettings(env),
+    whatsApp: whatsAppChannel(env),
+    turnQueueUrl: required(env, RUNTIME_ENV.turnQueueUrl),
+    deadLetterQueueUrl: required(env, OPERATOR_ENV.deadLetterQueueUrl),
+    operatorPlane: operatorAccess(env, adminPhoneNumbers),
+  };
+}
+
+export function readHandoffSweeperSettings(env: Environment = process.env): HandoffSweeperSettings {
+  const plane = operatorPlane(env);
+  if (plane === undefined) throw new RuntimeConfigError(`${OPERATOR_ENV.adminPhoneNumbers} and ${OPERATOR_ENV.consoleUrl} must be set; the AgentPipeline construct sets them with adminPhoneNumbers.`);
+  return { ...sharedSettings(env), whatsApp: whatsAppChannel(env), operatorPlane: plane };
+}
+
+export function readCrmSyncSettings(env: Environment = process.env): CrmSyncSettings {
+  return { ...sharedSettings(env), crmTarget: crmTarget(env) };
+}
+
+/** Powertools' service name and metrics namespace; unset in local runs, which use the defaults. */
+export function observabilityFromEnvironment(env: Environment): ObservabilityConfig {
+  return { serviceName: env[RUNTIME_ENV.serviceName] || undefined, metricsNamespace: env[RUNTIME_ENV.metricsNamespace] || undefined };
+}
+
+/**
+ * The write-shard migration phase the construct set (`keyLayout`); `seed` when unset (local runs,
+ * deployments that never chose). An unknown value stops the cold start instead of writing a layout
+ * no reader expects.
+ */
+export function keyLayoutFromEnvironment(env: Environment): KeyLayout {
+  const value = env[RUNTIME_ENV.keyLayout]?.trim();
+  if (!value) return DEPLOYMENT_DEFAULTS.keyLayout;
+  try {
+    return parseKeyLayout(value);
+  } catch (error) {
+    throw new RuntimeConfigError(`Environment variable ${RUNTIME_ENV.keyLayout}: ${(error as Error).message}. The AgentPipeline construct sets it from the keyLayout prop.`);
+  }
+}
+
+/**
+ * The agent settings in the environment the construct sets: `AGENT_BACKEND` picks the adapter,
+ * `BEDROCK_MODEL_ID` or `AGENT_FUNCTION_NAME` configures it.
+ */
+export function agentSettingsFromEnvironment(env: Environment): AgentSettings {
+  const backend = env[RUNTIME_ENV.agentBackend];
+  switch (backend) {
+    case AGENT_BACKEND_KINDS.bedrock:
+      return { backend, modelId: requiredForAgent(env, RUNTIME_ENV.bedrockModelId, backend), ...bedrockExtras(env) };
+    case AGENT_BACKEND_KINDS.lambda:
+      return { backend, functionName: requiredForAgent(env, RUNTIME_ENV.agentFunctionName, backend) };
+    case AGENT_BACKEND_KINDS.scripted:
+      return { backend };
+    default: {
+      const backends = Object.values(AGENT_BACKEND_KINDS).join(', ');
+      throw new AgentConfigurationError(
+        backend ? `${RUNTIME_ENV.agentBackend}="${backend}" is not an agent backend; use one of ${backends}` : `${RUNTIME_ENV.agentBackend} is not set; use one of ${backends}`,
+      );
+    }
+  }
+}
+
+function sharedSettings(env: Environment): SharedSettings {
+  return {
+    tableName: required(env, RUNTIME_ENV.tableName),
+    observability: observabilityFromEnvironment(env),
+    keyLayout: keyLayoutFromEnvironment(env),
+    // `true` on every function that writes sessions when `crmSync` is set.
+    crmSyncEnabled: env[RUNTIME_ENV.crmSyncEnabled] === 'true',
+    retention: {
+      conversationSeconds: positiveWholeNumber(env, RUNTIME_ENV.conversationRetentionSeconds) ?? DEPLOYMENT_DEFAULTS.retention.conversationSeconds,
+      demandSeconds: positiveWholeNumber(env, RUNTIME_ENV.demandRetentionSeconds) ?? DEPLOYMENT_DEFAULTS.retention.demandSeconds,
+    },
+  };
+}
+
+/** A variable the construct always sets; its absence means the function was deployed by hand. */
+function required(env: Environment, name: string): string {
+  const value = env[name]?.trim();
+  if (!value) throw new RuntimeConfigError(`Environment variable ${name} is not set; the AgentPipeline construct sets it.`);
+  return value;
+}
+
+function positiveWholeNumber(env: Environment, name: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 1) throw new RuntimeConfigError(`Environment variable ${name}="${raw}" is not a positive whole number.`);
+  return value;
+}
+
+/** A JSON object the construct wrote; `undefined` when the variable is unset. */
+function jsonObject(env: Environment, name: string, refuse = (problem: string): Error => new RuntimeConfigError(`Environment variable ${name} ${problem}.`)): Record<string, unknown> | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw refuse('is not JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw refuse('is not a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+/** A comma-separated list of Meta phone number ids; unset or empty means "every number". */
+function businessPhoneNumberIds(env: Environment): readonly string[] | undefined {
+  const value = env[RUNTIME_ENV.businessPhoneNumberIds]?.trim();
+  if (!value) return undefined;
+  const ids = value.split(',').map((id) => id.trim());
+  const malformed = ids.filter((id) => !isValidBusinessPhoneNumberId(id));
+  if (malformed.length > 0) {
+    throw new RuntimeConfigError(`Environment variable ${RUNTIME_ENV.businessPhoneNumberIds} holds ${malformed.length} value(s) that are not Meta phone number ids (digits only).`);
+  }
+  return ids;
+}
+
+/** The channel the construct configured; without `WHATSAPP_CHANNEL`, the Cloud API (as before channels existed). */
+function whatsAppChannel(env: Environment): WhatsAppChannelConfig {
+  const kind = env[RUNTIME_ENV.whatsAppChannel]?.trim() || WHATSAPP_CHANNEL_KINDS.cloudApi;
+  if (kind === WHATSAPP_CHANNEL_KINDS.cloudApi) {
+    return {
+      kind,
+      whatsAppSecretArn: required(env, RUNTIME_ENV.whatsAppSecretArn),
+      apiBaseUrl: env[RUNTIME_ENV.whatsAppApiBaseUrl]?.trim() || PIPELINE_DEFAULTS.whatsAppApiBaseUrl,
+    };
+  }
+  if (kind === WHATSAPP_CHANNEL_KINDS.endUserMessaging) {
+    return {
+      kind,
+      phoneNumbers: endUserMessagingPhoneNumbers(env),
+      metaApiVersion: env[RUNTIME_ENV.endUserMessagingMetaApiVersion]?.trim() || PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion,
+    };
+  }
+  throw new RuntimeConfigError(`Environment variable ${RUNTIME_ENV.whatsAppChannel}="${kind}" is not one of ${Object.values(WHATSAPP_CHANNEL_KINDS).join(', ')}.`);
+}
+
+/** `metaPhoneNumberId=phone-number-id-…` pairs, comma-separated, as the construct writes them. */
+function endUserMessagingPhoneNumbers(env: Environment): ReadonlyMap<string, string> {
+  const phoneNumbers = new Map<string, string>();
+  for (const pair of required(env, RUNTIME_ENV.endUserMessagingPhoneNumbers).split(',')) {
+    const [metaPhoneNumberId, originationPhoneNumberId, ...rest] = pair.split('=').map((part) => part.trim());
+    if (rest.length > 0 || !isValidBusinessPhoneNumberId(metaPhoneNumberId ?? '') || !isOriginationPhoneNumberId(originationPhoneNumberId ?? '')) {
+      throw new RuntimeConfigError(`Environment variable ${RUNTIME_ENV.endUserMessagingPhoneNumbers} holds "${pair}", not metaPhoneNumberId=phone-number-id-….`);
+    }
+    phoneNumbers.set(metaPhoneNumberId, originationPhoneNumberId);
+  }
+  return phoneNumbers;
+}
+
+function operatorAccess(env: Environment, adminPhoneNumbers: readonly string[]): OperatorAccessSettings {
+  return { adminPhoneNumbers, timeZone: env[OPERATOR_ENV.timeZone]?.trim() || OPERATOR_DEFAULTS.timeZone };
+}
+
+/** `undefined` when the plane is off (no admins or no console URL in the environment). */
+function operatorPlane(env: Environment): OperatorPlaneSettings | undefined {
+  const adminPhoneNumbers = parseAdminPhoneNumbers(env[OPERATOR_ENV.adminPhoneNumbers]);
+  const consoleUrl = env[OPERATOR_ENV.consoleUrl];
+  if (adminPhoneNumbers.length === 0 || !consoleUrl) return undefined;
+  const seconds = (name: string, fallback: number) => positiveWholeNumber(env, name) ?? fallback;
+  return {
+    ...operatorAccess(env, adminPhoneNumbers),
+    consoleUrl,
+    texts: handoffTextsFrom(jsonObject(env, OPERATOR_ENV.handoffTexts), DEFAULT_HANDOFF_TEXTS),
+    renotifyOperatorsAfterMs: seconds(OPERATOR_ENV.handoffRenotifyAfterSeconds, OPERATOR_DEFAULTS.handoffRenotifyAfterSeconds) * 1000,
+    remindCustomerAfterMs: seconds(OPERATOR_ENV.customerRenotifyAfterSeconds, OPERATOR_DEFAULTS.customerRenotifyAfterSeconds) * 1000,
+  };
+}
+
+const BUDGET_LIMITS = ['turnsPerMinute', 'turnsPerHour', 'agentTokensPerDay'] as const;
+
+/** The budget JSON the construct writes; any field it leaves out keeps its default. */
+function customerBudget(env: Environment): CustomerBudgetSettings {
+  const refuse = (problem: string) => new RuntimeConfigError(`Environment variable ${RUNTIME_ENV.customerBudget} ${problem}.`);
+  const fields = jsonObject(env, RUNTIME_ENV.customerBudget, refuse);
+  if (fields === undefined) return DEPLOYMENT_DEFAULTS.customerBudget;
+  for (const key of Object.keys(fields)) if (![...BUDGET_LIMITS, 'reply'].includes(key)) throw refuse(`has an unknown field "${key}"`);
+  for (const key of BUDGET_LIMITS) {
+    const value = fields[key];
+    if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 1)) throw refuse(`field ${key} is not a positive whole number`);
+  }
+  if (fields.reply !== undefined && (typeof fields.reply !== 'string' || fields.reply.trim() === '')) throw refuse('field reply is not a non-empty text');
+  return { ...DEPLOYMENT_DEFAULTS.customerBudget, ...(fields as Partial<CustomerBudgetSettings>) };
+}
+
+function crmTarget(env: Environment): CrmTargetConfig {
+  const kind = required(env, RUNTIME_ENV.crmTarget);
+  if (kind === CRM_TARGET_KINDS.function) return { kind, functionName: required(env, RUNTIME_ENV.crmFunctionName) };
+  if (kind === CRM_TARGET_KINDS.webhook) return { kind, url: required(env, RUNTIME_ENV.crmWebhookUrl), secretArn: required(env, RUNTIME_ENV.crmWebhookSecretArn) };
+  throw new RuntimeConfigError(`${RUNTIME_ENV.crmTarget} must be '${CRM_TARGET_KINDS.function}' or '${CRM_TARGET_KINDS.webhook}'; the AgentPipeline construct sets it from crmSync.`);
+}
+
+function requiredForAgent(env: Environment, name: string, backend: AgentSettings['backend']): string {
+  const value = env[name]?.trim();
+  if (!value) throw new AgentConfigurationError(`${name} is required when ${RUNTIME_ENV.agentBackend}=${backend}`);
+  return value;
+}
+
+const INFERENCE_FIELDS: Record<keyof BedrockInferenceSettings, (value: unknown) => boolean> = {
+  maxTokens: (value) => Number.isInteger(value) && (value as number) >= 1,
+  temperature: (value) => typeof value === 'number' && value >= 0 && value <= 1,
+  topP: (value) => typeof value === 'number' && value >= 0 && value <= 1,
+  stopSequences: (value) => Array.isArray(value) && value.every((item) => typeof item === 'string' && item !== ''),
+};
+
+/** Inference settings and guardrail; a value the construct would never write fails the cold start. */
+function bedrockExtras(env: Environment): Pick<BedrockAgentSettings, 'inferenceConfig' | 'guardrail'> {
+  const guardrailId = env[RUNTIME_ENV.bedrockGuardrailId]?.trim();
+  const guardrailVersion = env[RUNTIME_ENV.bedrockGuardrailVersion]?.trim();
+  if (Boolean(guardrailId) !== Boolean(guardrailVersion)) {
+    throw new AgentConfigurationError(`${RUNTIME_ENV.bedrockGuardrailId} and ${RUNTIME_ENV.bedrockGuardrailVersion} must be set together`);
+  }
+  const inferenceConfig = jsonObject(env, RUNTIME_ENV.bedrockInferenceConfig, (problem) => new AgentConfigurationError(`${RUNTIME_ENV.bedrockInferenceConfig} ${problem}`));
+  for (const [field, value] of Object.entries(inferenceConfig ?? {})) {
+    const isValid = Object.hasOwn(INFERENCE_FIELDS, field) ? INFERENCE_FIELDS[field as keyof BedrockInferenceSettings] : undefined;
+    if (!isValid) throw new AgentConfigurationError(`${RUNTIME_ENV.bedrockInferenceConfig} has an unknown field "${field}"`);
+    if (!isValid(value)) throw new AgentConfigurationError(`${RUNTIME_ENV.bedrockInferenceConfig} has an invalid ${field}`);
+  }
+  return {
+    ...(inferenceConfig ? { inferenceConfig: inferenceConfig as BedrockInferenceSettings } : {}),
+    ...(guardrailId && guardrailVersion ? { guardrail: { identifier: guardrailId, version: guardrailVersion } } : {}),
+  };
+}

@@ -1,0 +1,25 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
+import type { SenderCompositionOptions } from '../core/adapters/whatsapp/whatsapp-channel';
+import { createWebhookHttpHandler } from '../webhook/webhook-http';
+import { composeFunction, type FunctionPorts } from './compose-function';
+import type { WebhookSettings } from './deployment-settings';
+import { composeRegisterInbound, type TurnQueuePorts } from './turn-queue';
+
+export type WebhookHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export interface WebhookPorts extends FunctionPorts, TurnQueuePorts, Pick<SenderCompositionOptions, 'credentials'> {}
+
+/** The webhook: Meta's HTTP contract (webhook-http.ts) on the inbound use case. */
+export function composeWebhook(settings: WebhookSettings, ports: WebhookPorts = {}): WebhookHandler {
+  const composed = composeFunction('webhook', settings, ports);
+  const http = createWebhookHttpHandler({
+    credentials: ports.credentials ?? new SecretsManagerCredentialsProvider({ secretId: settings.whatsAppSecretArn }),
+    registerInbound: composeRegisterInbound(settings.turnQueueUrl, composed, ports),
+    clock: composed.clock,
+    logger: composed.logger,
+    metrics: composed.metrics,
+    businessPhoneNumberIds: settings.businessPhoneNumberIds && new Set(settings.businessPhoneNumberIds),
+  });
+  return (event) => composed.instrument(() => http(event));
+}

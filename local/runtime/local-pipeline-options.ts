@@ -1,0 +1,111 @@
+import type { LogFormatter } from '@aws-lambda-powertools/logger';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
+import type { WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
+import type { KeyLayout } from '../../lib/key-layout';
+import type { CustomerBudgetSettings } from '../../lambda/core/application/customer-budget-gate';
+import type { TurnSettings } from '../../lambda/core/application/turn-settings';
+import type { AgentPort } from '../../lambda/core/ports/agent';
+import type { ReceivedCrmRequest } from '../fake-crm/fake-crm';
+import type { LocalQueueOptions } from '../servers/local-resources';
+import type { InvocationReport } from './sqs-event-source';
+
+export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'CRITICAL' | 'SILENT';
+
+/** How customers' messages come in and replies go out. */
+export type LocalChannel = (typeof WHATSAPP_CHANNEL_KINDS)[keyof typeof WHATSAPP_CHANNEL_KINDS];
+
+export interface LocalPipelineOptions {
+  /**
+   * `cloud-api`: signed POSTs to the webhook's Function URL, replies to the fake Graph API.
+   * `end-user-messaging`: SNS-shaped events to the inbound function, replies through the fake End
+   * User Messaging endpoint (which passes them on to the same fake Graph API). Default `cloud-api`.
+   */
+  readonly channel?: LocalChannel;
+  /** Default `PIPELINE_DEFAULTS.serviceName`. */
+  readonly serviceName?: string;
+  /** Names the table and queues, as a deployed stage would. Default `local`. */
+  readonly environment?: string;
+  /** Use this DynamoDB Local instead of starting one. */
+  readonly dynamoDbEndpoint?: string;
+  /** Use this SQS emulator instead of starting one. */
+  readonly sqsEndpoint?: string;
+  /** Queue settings to override (e.g. a short visibility timeout so retries come quickly). */
+  readonly queue?: LocalQueueOptions;
+  /**
+   * The agent. Default: the scripted agent, or the adapter `AGENT_BACKEND` selects when it is set
+   * (e.g. `AGENT_BACKEND=bedrock BEDROCK_MODEL_ID=…` with the user's own AWS credentials).
+   */
+  readonly agent?: AgentPort;
+  /** Fixed loopback ports; each defaults to a free port. A taken port fails with a LocalServerError. */
+  readonly ports?: LocalPipelinePorts;
+  /** Orchestrator invocations in flight at once. Default 10. */
+  readonly maxConcurrency?: number;
+  /** Log level of both functions. Default `POWERTOOLS_LOG_LEVEL`, else WARN. */
+  readonly logLevel?: LogLevel;
+  /**
+   * Where both functions record their metrics. Default: one instance per function, disabled (there
+   * is no CloudWatch locally). Pass an enabled instance to read the EMF lines it writes to stdout.
+   */
+  readonly metrics?: Metrics;
+  /**
+   * The app secret the webhook's WhatsApp secret holds. Default: the one the simulated Meta signs
+   * with; `'REPLACE_ME'` reproduces a secret nobody filled in (every delivery is refused).
+   */
+  readonly webhookAppSecret?: string;
+  /** How both functions' log entries are written. Default: Powertools' Lambda JSON format. */
+  readonly logFormatter?: LogFormatter;
+  /** Sees every orchestrator invocation and what became of its record. */
+  readonly onInvocation?: (report: InvocationReport) => void;
+  /** Turn settings to override (e.g. `promptCacheMs: 0`, so an edited prompt applies to the very next turn). */
+  readonly turnSettings?: Partial<TurnSettings>;
+  /** Per-customer turn and token limits and the over-budget reply, as with the construct's `customerBudget`. Default: the construct's defaults. */
+  readonly customerBudget?: Partial<CustomerBudgetSettings>;
+  /** Where the environment-driven settings are read (agent backend). Default `process.env`. */
+  readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Turns the operator plane on with these admins (digits only): the operator function is served at
+   * `consoleUrl`, and these phones get a login link when they send `login`.
+   */
+  readonly adminPhoneNumbers?: readonly string[];
+  /** When the handoff sweep re-notifies operators and reminds the customer (operator plane only). */
+  readonly handoffTimings?: { readonly renotifyOperatorsAfterMs?: number; readonly remindCustomerAfterMs?: number };
+  /** Runs the handoff sweeper on this period, as the deployed schedule does every minute. Default: only on `sweepHandoffs()`. */
+  readonly sweepEveryMs?: number;
+  /**
+   * CRM sync on, as with the construct's `crmSync`: session writes carry the projection, a fake CRM
+   * webhook listens on 127.0.0.1, and the worker runs every `everyMs` (default: only on `syncCrm()`).
+   * Default: off.
+   */
+  readonly crmSync?: LocalCrmSyncOptions;
+  /**
+   * The write-shard migration phase every function runs, as with the construct's `keyLayout`
+   * (docs/DESIGN.md#write-shards). Default: `KEY_LAYOUT` of `env`, else `seed`.
+   */
+  readonly keyLayout?: KeyLayout;
+}
+
+export interface LocalPipelinePorts {
+  /** The webhook's Function URL. */
+  readonly webhook?: number;
+  /** The operator function's URL (the console), when the operator plane is on. */
+  readonly console?: number;
+  /** The fake WhatsApp Graph API. */
+  readonly whatsApp?: number;
+  /** DynamoDB Local, when this pipeline starts it. */
+  readonly dynamoDb?: number;
+  /** The SQS emulator, when this pipeline starts it. */
+  readonly sqs?: number;
+}
+
+export interface LocalCrmSyncOptions {
+  readonly everyMs?: number;
+  /** Sees every request the fake CRM received (`npm start` logs them). */
+  readonly onRequest?: (received: ReceivedCrmRequest) => void;
+}
+
+export interface SendCustomerMessageOptions {
+  /** Default: a fresh `wamid.` id. Reuse one to play a Meta redelivery. */
+  readonly messageId?: string;
+  /** Default: now. */
+  readonly sentAt?: Date;
+}

@@ -1,0 +1,80 @@
+import { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, DEFAULT_HANDOFF_TEXTS, OPERATOR_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
+import { DEPLOYMENT_DEFAULTS, type DeploymentSettings, type OperatorAccessSettings, type OperatorPlaneSettings } from '../../lambda/composition/deployment-settings';
+import { agentSettingsFromEnvironment, keyLayoutFromEnvironment } from '../../lambda/composition/settings-from-environment';
+import type { AgentSettings } from '../../lambda/core/adapters/agent/agent-backend';
+import type { WhatsAppChannelConfig } from '../../lambda/core/adapters/whatsapp/whatsapp-channel';
+import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from './end-user-messaging-event';
+import type { LocalPipelineOptions } from './local-pipeline-options';
+import { LOCAL_BUSINESS } from './meta-notification';
+
+/** Stands where a deployment names its secrets; never read: the local pipeline hands the functions the values. */
+const LOCAL_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-pipeline';
+
+/** What the local pipeline created for its deployment: the table, the queues and the fakes' addresses. */
+export interface LocalResources {
+  readonly tableName: string;
+  readonly turnQueueUrl: string;
+  readonly deadLetterQueueUrl: string;
+  /** The fake Graph API (Cloud API channel). */
+  readonly whatsAppApiBaseUrl: string;
+  /** The fake CRM's webhook, with `crmSync`. */
+  readonly crmWebhookUrl?: string;
+}
+
+/** The local deployment's settings but its operator plane, whose console URL is known once the operator function serves it. */
+export type LocalSettings = Omit<DeploymentSettings, 'operatorPlane'> & { readonly whatsAppSecretArn: string };
+
+/**
+ * The agent backend `AGENT_BACKEND` of `env` selects, else the scripted agent. Read before anything
+ * starts, so a misconfigured backend fails first; not read when the options pass an agent.
+ */
+export function localAgentSettings(options: LocalPipelineOptions, env: NodeJS.ProcessEnv): AgentSettings {
+  return options.agent === undefined && env[RUNTIME_ENV.agentBackend] ? agentSettingsFromEnvironment(env) : { backend: AGENT_BACKEND_KINDS.scripted };
+}
+
+/** The settings the construct would give a deployment with these options, on the local resources. */
+export function localSettings(options: LocalPipelineOptions, env: NodeJS.ProcessEnv, agent: AgentSettings, resources: LocalResources): LocalSettings {
+  return {
+    ...DEPLOYMENT_DEFAULTS,
+    tableName: resources.tableName,
+    keyLayout: options.keyLayout ?? keyLayoutFromEnvironment(env),
+    crmSyncEnabled: options.crmSync !== undefined,
+    turnQueueUrl: resources.turnQueueUrl,
+    deadLetterQueueUrl: resources.deadLetterQueueUrl,
+    whatsAppSecretArn: LOCAL_SECRET_ARN,
+    whatsApp: localChannel(options, resources),
+    agent,
+    maxReceiveCount: options.queue?.maxReceiveCount ?? DEPLOYMENT_DEFAULTS.maxReceiveCount,
+    customerBudget: { ...DEPLOYMENT_DEFAULTS.customerBudget, ...options.customerBudget },
+    crmTarget: resources.crmWebhookUrl === undefined ? undefined : { kind: CRM_TARGET_KINDS.webhook, url: resources.crmWebhookUrl, secretArn: LOCAL_SECRET_ARN },
+  };
+}
+
+/** Who may sign in to the console, when `adminPhoneNumbers` turns the operator plane on. */
+export function localOperatorAccess(options: LocalPipelineOptions): OperatorAccessSettings | undefined {
+  if (options.adminPhoneNumbers === undefined || options.adminPhoneNumbers.length === 0) return undefined;
+  return { adminPhoneNumbers: options.adminPhoneNumbers, timeZone: OPERATOR_DEFAULTS.timeZone };
+}
+
+/** The whole operator plane, once the operator function serves the console at `consoleUrl`. */
+export function localOperatorPlane(options: LocalPipelineOptions, access: OperatorAccessSettings, consoleUrl: string): OperatorPlaneSettings {
+  return {
+    ...access,
+    consoleUrl,
+    texts: DEFAULT_HANDOFF_TEXTS,
+    renotifyOperatorsAfterMs: options.handoffTimings?.renotifyOperatorsAfterMs ?? OPERATOR_DEFAULTS.handoffRenotifyAfterSeconds * 1000,
+    remindCustomerAfterMs: options.handoffTimings?.remindCustomerAfterMs ?? OPERATOR_DEFAULTS.customerRenotifyAfterSeconds * 1000,
+  };
+}
+
+/** Replies go to the fake Graph API, directly or through the fake End User Messaging endpoint from the local linked number. */
+function localChannel(options: LocalPipelineOptions, resources: LocalResources): WhatsAppChannelConfig {
+  if (options.channel === WHATSAPP_CHANNEL_KINDS.endUserMessaging) {
+    return {
+      kind: WHATSAPP_CHANNEL_KINDS.endUserMessaging,
+      phoneNumbers: new Map([[LOCAL_BUSINESS.businessPhoneNumberId, LOCAL_ORIGINATION_PHONE_NUMBER_ID]]),
+      metaApiVersion: PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion,
+    };
+  }
+  return { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: LOCAL_SECRET_ARN, apiBaseUrl: resources.whatsAppApiBaseUrl };
+}
