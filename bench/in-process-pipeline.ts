@@ -6,7 +6,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { AGENT_BACKEND_KINDS, physicalNames, WHATSAPP_CHANNEL_KINDS } from '../lib/contract';
 import { DEPLOYMENT_DEFAULTS, type OrchestratorSettings, type WebhookSettings } from '../lambda/composition/deployment-settings';
-import type { KeyLayout } from '../lib/key-layout';
+import type { KeyLayout } from '../lib/contract/key-layout';
 import { encodeDispatchMessage } from '../lambda/core/adapters/sqs/dispatch-message';
 import { signMetaPayload } from '../lambda/core/adapters/whatsapp/webhook-signature';
 import type { WhatsAppCredentials } from '../lambda/core/ports/credentials';

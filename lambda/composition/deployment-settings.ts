@@ -1,6 +1,6 @@
 import { COST_GUARD_DEFAULTS, type CRM_TARGET_KINDS, PIPELINE_DEFAULTS } from '../../lib/contract';
 import type { AgentSettings } from '../core/adapters/agent/agent-backend';
-import { KeyLayout } from '../../lib/key-layout';
+import { KeyLayout } from '../../lib/contract/key-layout';
 import type { ObservabilityConfig } from '../core/adapters/observability/powertools';
 import type { WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
 import { DEFAULT_CUSTOMER_BUDGET, type CustomerBudgetSettings } from '../core/application/customer-budget-gate';

@@ -1,6 +1,6 @@
 import { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, DEFAULT_HANDOFF_TEXTS, OPERATOR_DEFAULTS, OPERATOR_ENV, parseAdminPhoneNumbers, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
 import type { AgentSettings, BedrockAgentSettings, BedrockInferenceSettings } from '../core/adapters/agent/agent-backend';
-import type { KeyLayout } from '../../lib/key-layout';
+import type { KeyLayout } from '../../lib/contract/key-layout';
 import { parseKeyLayout } from '../core/adapters/dynamodb/key-layout';
 import type { ObservabilityConfig } from '../core/adapters/observability/powertools';
 import { isOriginationPhoneNumberId } from '../core/adapters/whatsapp/end-user-messaging-sender';

@@ -3,7 +3,7 @@
  * CDK-free: the construct, the Lambda handlers, the console and the local runtime import it alike.
  * Internal: not part of the jsii API.
  */
-import type { HandoffTexts } from '../handoff-texts';
+import type { HandoffTexts } from './handoff-texts';
 
 /** Queue and function values pinned by the design (docs/DESIGN.md). */
 export const PIPELINE_DEFAULTS = {

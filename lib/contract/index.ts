@@ -1,13 +1,16 @@
 /**
  * The contract between the construct and the code it deploys: what the construct synthesizes and
  * the runtime relies on, defined once. CDK-free, so the Lambda handlers, the console and the local
- * runtime import it as the construct does. Internal: not part of the jsii API.
+ * runtime import it as the construct does. Internal, except `key-layout.ts` and `handoff-texts.ts`:
+ * the two public types that both sides share, exported by the package (lib/index.ts) from here.
  *
  * The operator API's types (`operator-api.ts`) are imported by their own path, with `import type`,
  * by the operator function and the console.
  */
 export * from './defaults';
 export * from './environment';
+export * from './handoff-texts';
+export * from './key-layout';
 export * from './metrics';
 export * from './outputs';
 export * from './table';

@@ -7,7 +7,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { KeyLayout } from '../key-layout';
+import { KeyLayout } from '../contract/key-layout';
 import { RUNTIME_ENV } from '../contract';
 import { logGroupEncryptionKey } from './log-encryption';
 import { acknowledgeFinding } from './nag-acknowledgements';

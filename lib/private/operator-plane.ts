@@ -8,7 +8,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
-import type { HandoffTexts } from '../handoff-texts';
+import type { HandoffTexts } from '../contract/handoff-texts';
 import { HANDOFF_TEXT_MAX_CHARACTERS, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV, TABLE_SCHEMA } from '../contract';
 import {
   OPERATOR_DEAD_LETTER_ACTIONS,

@@ -4,7 +4,7 @@ import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { AlarmThresholds } from '../alarm-thresholds';
 import { LogLevel } from '../log-level';
 import type { CustomerBudget } from '../customer-budget';
-import { KeyLayout } from '../key-layout';
+import { KeyLayout } from '../contract/key-layout';
 import { COST_GUARD_DEFAULTS, PIPELINE_DEFAULTS, physicalNames } from '../contract';
 import { resolveChannel } from './channel-settings';
 import type { ChannelSettings } from './whatsapp-channel-binding';

@@ -1,7 +1,7 @@
 import type { LogFormatter } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
-import type { KeyLayout } from '../../lib/key-layout';
+import type { KeyLayout } from '../../lib/contract/key-layout';
 import type { CustomerBudgetSettings } from '../../lambda/core/application/customer-budget-gate';
 import type { TurnSettings } from '../../lambda/core/application/turn-settings';
 import type { AgentPort } from '../../lambda/core/ports/agent';

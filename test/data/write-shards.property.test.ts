@@ -3,7 +3,7 @@
 // hands out every item present before the first page exactly once and in order, and never any item twice.
 import fc from 'fast-check';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
-import { KeyLayout } from '../../lib/key-layout';
+import { KeyLayout } from '../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from '../../lambda/core/adapters/dynamodb/key-layout';
 import { sessionKey } from '../../lambda/core/adapters/dynamodb/keys';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';

@@ -3,7 +3,7 @@
 // backfill reports complete.
 import { DynamoCrmSyncRepository } from '../../lambda/core/adapters/dynamodb/crm-sync-repository';
 import { DynamoKit, type UpdateRequest } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
-import { KeyLayout } from '../../lib/key-layout';
+import { KeyLayout } from '../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from '../../lambda/core/adapters/dynamodb/key-layout';
 import * as keys from '../../lambda/core/adapters/dynamodb/keys';
 import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';

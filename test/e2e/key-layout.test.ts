@@ -2,7 +2,7 @@
 // `migrating` key layout holds conversations, and the operator inbox (over real HTTP, paging with its
 // cursor) lists them from their write shards, beside one an earlier `seed` deployment wrote.
 import { writeShardOf } from '../../lambda/core/adapters/dynamodb/keys';
-import { KeyLayout } from '../../lib/key-layout';
+import { KeyLayout } from '../../lib/contract/key-layout';
 import { SessionState } from '../../lambda/core/domain/session';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newPhone, newSession } from '../data/support/fixtures';

@@ -1,5 +1,5 @@
 import { DEFAULT_HANDOFF_TEXTS, HANDOFF_TEXT_MAX_CHARACTERS } from '../../../lib/contract';
-import type { HandoffTexts as HandoffTextsProps } from '../../../lib/handoff-texts';
+import type { HandoffTexts as HandoffTextsProps } from '../../../lib/contract/handoff-texts';
 import { PipelineError } from './errors';
 import { DEFAULT_AVAILABILITY_TTL_HOURS, isOperatorPhone, OPERATOR_ROLES, OPERATORS_CONFIG_KEY, type OperatorRole } from './operator';
 

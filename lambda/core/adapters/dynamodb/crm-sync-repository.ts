@@ -5,7 +5,7 @@ import { isoMicros } from '../../domain/timestamps';
 import type { Clock, IdGenerator } from '../../ports/clock';
 import { CrmSyncAttribute, crmSyncFromItem, crmSyncToItem } from './codecs/crm-sync-codec';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
-import { KeyLayout } from '../../../../lib/key-layout';
+import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
 import { crmSyncDueUntil, crmSyncKey, crmSyncStatusPartition, EntityType, shardedCrmSyncStatusPartition } from './keys';
 import { IF_ABSENT, queryIndexPartitionsPage, toPage } from './repository-support';

@@ -11,7 +11,7 @@ import { DynamoCustomerBudgetRepository } from './customer-budget-repository';
 import { DynamoDemandRepository } from './demand-repository';
 import { DynamoKit, type DynamoKitOptions } from './dynamo-kit';
 import { DynamoInboundReceiptRepository } from './inbound-receipt-repository';
-import { KeyLayout } from '../../../../lib/key-layout';
+import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
 import { DynamoLegacyDebounceRepository } from './legacy-debounce-repository';
 import { DynamoMessageRepository } from './message-repository';

@@ -12,7 +12,7 @@
  * A GSI1 item holds one GSI1PK, so it cannot carry the seed key and the sharded key at once; reading
  * both layouts during the migration is what keeps the phases safe instead.
  */
-import { KeyLayout } from '../../../../lib/key-layout';
+import { KeyLayout } from '../../../../lib/contract/key-layout';
 import type { Clock } from '../../ports/clock';
 import type { DynamoKit } from './dynamo-kit';
 import { allWriteShards, writeShardBackfillKey } from './keys';

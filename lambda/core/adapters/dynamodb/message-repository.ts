@@ -21,7 +21,7 @@ import {
   TTL,
   type TableKey,
 } from './keys';
-import { KeyLayout } from '../../../../lib/key-layout';
+import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryIndexPartitionsPage, queryPrefixPage, toPage } from './repository-support';
 

@@ -6,7 +6,7 @@ import type { Clock } from '../../ports/clock';
 import { ActivePointerAttribute, activePointerFromItem, activePointerToItem, humanSendLockToMap, SessionAttribute as S, sessionFromItem, sessionToItem } from './codecs/session-codec';
 import { CRM_SYNC_MAX_ATTEMPTS, type DynamoCrmSyncRepository } from './crm-sync-repository';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
-import { KeyLayout } from '../../../../lib/key-layout';
+import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
 import { activePointerKey, EntityType, GSI1PK, sessionKey, sessionStatePartition, shardedSessionStateIndexKey, shardedSessionStatePartition, TTL } from './keys';
 import { DynamoMessageRepository } from './message-repository';
