@@ -7,9 +7,9 @@ import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { crmSyncToItem } from '../../lambda/core/adapters/dynamodb/codecs/crm-sync-codec';
 import type { AgentPort, AgentRequest, AgentResponse } from '../../lambda/core/ports/agent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
-import { newCustomer, waitUntil } from '../e2e/support';
-import { newOperatorPhone, startOperatorPipeline, tableRepositories } from '../operator/support';
-import { ConsoleBrowser, PHONE, screenshot, signInFromWhatsApp, unnamedControls } from './support';
+import { newCustomer, waitUntil } from '../support/pipeline';
+import { newOperatorPhone, startOperatorPipeline, tableRepositories } from '../support/operator-console-client';
+import { ConsoleBrowser, PHONE, screenshot, signInFromWhatsApp, unnamedControls } from '../support/console-browser';
 
 jest.setTimeout(90_000);
 

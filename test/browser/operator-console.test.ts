@@ -4,9 +4,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
-import { newCustomer, waitUntil } from '../e2e/support';
-import { newOperatorPhone, startOperatorPipeline } from '../operator/support';
-import { ConsoleBrowser, horizontalOverflow, PHONE, screenshot, signInFromWhatsApp, unnamedControls } from './support';
+import { newCustomer, waitUntil } from '../support/pipeline';
+import { newOperatorPhone, startOperatorPipeline } from '../support/operator-console-client';
+import { ConsoleBrowser, horizontalOverflow, PHONE, screenshot, signInFromWhatsApp, unnamedControls } from '../support/console-browser';
 
 jest.setTimeout(90_000);
 

@@ -8,7 +8,7 @@ import { UsageError } from '../../bin/cli-command';
 import { COMMANDS } from '../../bin/commands';
 import { pipelineFromOutputs } from '../../bin/pipeline-stack';
 import { AgentPipeline } from '../../lib';
-import { pipelineProps } from '../construct/support';
+import { pipelineProps } from '../support/synthesized-pipeline';
 
 const root = join(__dirname, '..', '..');
 const runCli = (...args: string[]) =>

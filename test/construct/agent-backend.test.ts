@@ -2,7 +2,7 @@ import { App, Aws, Stack } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AgentBackend, AgentPipeline } from '../../lib';
-import { expectExactStatements, type NormalizedStatement, pipelineProps, roleStatements, statement, synthPipeline, type SynthesizedPipeline } from './support';
+import { expectExactStatements, type NormalizedStatement, pipelineProps, roleStatements, statement, synthPipeline, type SynthesizedPipeline } from '../support/synthesized-pipeline';
 
 const MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 

@@ -17,7 +17,7 @@ import {
   synthPipeline,
   type SynthesizedPipeline,
   XRAY_ACTIONS,
-} from './support';
+} from '../support/synthesized-pipeline';
 
 const SQS_CONSUME_ACTIONS = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueUrl', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'];
 

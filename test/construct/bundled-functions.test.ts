@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 import { CRM_TARGET_KINDS, RUNTIME_ENV } from '../../lib/contract';
 import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { CrmSyncStatus } from '../../lambda/core/domain/crm-sync';
-import { newPhone, newSession } from '../data/support/fixtures';
-import { waitUntil } from '../e2e/support';
+import { newPhone, newSession } from '../support/domain-records';
+import { waitUntil } from '../support/pipeline';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 
 // The shipped bundle of the CRM sync worker, run with plain node as Lambda runs it: its DynamoDB

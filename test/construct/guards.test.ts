@@ -3,7 +3,7 @@ import { AgentBackend, CrmTarget } from '../../lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { WEBHOOK_TABLE_ACTIONS } from '../../lib/private/permissions';
 import { COST_GUARD_DEFAULTS, CUSTOM_METRICS, RUNTIME_ENV } from '../../lib/contract';
-import { consumerCrmFunction, roleStatements, synthPipeline } from './support';
+import { consumerCrmFunction, roleStatements, synthPipeline } from '../support/synthesized-pipeline';
 
 const PHONE_NUMBER_ID = '106540352242922';
 

@@ -1,6 +1,6 @@
 import { CrmTarget, KeyLayout, WhatsAppChannel } from '../../lib';
 import { RUNTIME_ENV } from '../../lib/contract';
-import { consumerCrmFunction, synthPipeline, type SynthesizedPipeline } from './support';
+import { consumerCrmFunction, synthPipeline, type SynthesizedPipeline } from '../support/synthesized-pipeline';
 
 const ADMIN = '5511912345678';
 

@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { AgentBackend, CrmTarget, LogLevel } from '../../lib';
-import { consumerCrmFunction, dashboardBody, synthPipeline, XRAY_ACTIONS, type SynthesizedPipeline } from './support';
+import { consumerCrmFunction, dashboardBody, synthPipeline, XRAY_ACTIONS, type SynthesizedPipeline } from '../support/synthesized-pipeline';
 
 const MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 

@@ -6,7 +6,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { AgentPipeline, type AgentPipelineProps } from '../../lib';
 import { OPERATOR_DEAD_LETTER_ACTIONS, OPERATOR_QUERY_ACTIONS, OPERATOR_TABLE_ACTIONS, TABLE_KEY_ACTIONS } from '../../lib/private/permissions';
-import { expectExactStatements, pipelineProps, roleStatements, type SynthesizedPipeline, statement, synthPipeline } from './support';
+import { expectExactStatements, pipelineProps, roleStatements, type SynthesizedPipeline, statement, synthPipeline } from '../support/synthesized-pipeline';
 
 describe('stack outputs', () => {
   test('every pipeline writes its table, queues, webhook URL and secret under <construct id><name>', () => {

@@ -2,7 +2,7 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { AgentPipeline, type AgentPipelineProps } from '../../lib';
-import { pipelineProps } from './support';
+import { pipelineProps } from '../support/synthesized-pipeline';
 
 function template(overrides: Partial<AgentPipelineProps> = {}): Template {
   const stack = new Stack(new App(), 'PrivacyStack');

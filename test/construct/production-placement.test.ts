@@ -8,7 +8,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { AwsSolutionsChecks as AwsSolutionsChecksV2 } from 'cdk-nag-v2';
 import { AgentPipeline, type AgentPipelineProps } from '../../lib';
 import { VPC_NETWORK_INTERFACE_ACTIONS } from '../../lib/private/production-placement';
-import { pipelineProps, synthPipeline } from './support';
+import { pipelineProps, synthPipeline } from '../support/synthesized-pipeline';
 
 describe('functionAlias', () => {
   test('without it there is no version or alias: the URL and the event source invoke the function itself', () => {

@@ -1,7 +1,7 @@
 import { App, CfnParameter, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AgentBackend, AgentPipeline, type AgentPipelineProps } from '../../lib';
-import { pipelineProps } from './support';
+import { pipelineProps } from '../support/synthesized-pipeline';
 
 /** Construction only: validation runs in the constructor, before anything is synthesized. */
 function construct(overrides: Partial<AgentPipelineProps>, stack = new Stack(new App(), 'ValidationStack')): AgentPipeline {

@@ -8,7 +8,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AgentBackend, AgentPipeline, WhatsAppChannel, type EndUserMessagingChannelOptions } from '../../lib';
 import { RUNTIME_ENV } from '../../lib/contract';
-import { dashboardBody, roleStatements, statement, synthPipeline } from './support';
+import { dashboardBody, roleStatements, statement, synthPipeline } from '../support/synthesized-pipeline';
 
 const PHONE_NUMBERS = [
   { id: 'phone-number-id-976c72a700aac43eaf573ae050example', metaPhoneNumberId: '106540352242922' },

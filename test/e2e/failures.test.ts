@@ -4,7 +4,7 @@ import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import type { InvocationReport } from '../../local/runtime/sqs-event-source';
-import { gate, newCustomer, receiveOne, startTestPipeline, waitUntil } from './support';
+import { gate, newCustomer, receiveOne, startTestPipeline, waitUntil } from '../support/pipeline';
 
 const FAST_RETRIES = { visibilityTimeoutSeconds: 2 };
 

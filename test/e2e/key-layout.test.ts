@@ -5,9 +5,9 @@ import { writeShardOf } from '../../lambda/core/adapters/dynamodb/keys';
 import { KeyLayout } from '../../lib/contract/key-layout';
 import { SessionState } from '../../lambda/core/domain/session';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
-import { newPhone, newSession } from '../data/support/fixtures';
-import { type ConsoleClient, newOperatorPhone, signInOverWhatsApp, startOperatorPipeline, tableRepositories } from '../operator/support';
-import { newCustomer } from './support';
+import { newPhone, newSession } from '../support/domain-records';
+import { type ConsoleClient, newOperatorPhone, signInOverWhatsApp, startOperatorPipeline, tableRepositories } from '../support/operator-console-client';
+import { newCustomer } from '../support/pipeline';
 
 let pipeline: LocalPipeline;
 let seedDeployment: ReturnType<typeof tableRepositories>;

@@ -6,10 +6,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULT_KINDS, FAULT_PHASES, type FaultKind, type FaultPhase, type FaultPlan } from '../support/fault-injection';
 import type { LocalChannel } from '../../local/runtime/local-pipeline';
-import { CHANNELS } from '../e2e/support';
-import { startReliabilityEnvironment, type ReliabilityEnvironment } from './support/pipeline-under-test';
-import { ScenarioRun, type RunResult, type Scenario, type Side } from './support/scenario-run';
-import { BURST, HUMAN_INBOX, ONE_MESSAGE } from './support/scenarios';
+import { CHANNELS } from '../support/pipeline';
+import { startReliabilityEnvironment, type ReliabilityEnvironment } from './harness/pipeline-under-test';
+import { ScenarioRun, type RunResult, type Scenario, type Side } from './harness/scenario-run';
+import { BURST, HUMAN_INBOX, ONE_MESSAGE } from './harness/scenarios';
 
 const LANES = 2;
 

@@ -12,7 +12,7 @@ import { webhookSettings } from '../support/deployment-settings';
 import { FaultInjector } from '../support/fault-injection';
 import { queueDepth } from '../support/inspect';
 import { functionUrlEvent, TEST_CREDENTIALS, textNotification } from '../support/webhook-events';
-import { takeAll, toRecord } from './support/drivers';
+import { takeAll, toRecord } from './harness/drivers';
 import {
   composeOrchestrator,
   composeWebhook,
@@ -21,7 +21,7 @@ import {
   startReliabilityEnvironment,
   type OrchestratorUnderTest,
   type ReliabilityEnvironment,
-} from './support/pipeline-under-test';
+} from './harness/pipeline-under-test';
 
 const dynamodb = new DynamoDBClient({});
 let env: ReliabilityEnvironment;

@@ -2,9 +2,9 @@
 // strikes every remote call of one step (discovered from a clean run, so it survives a redesign of
 // the step) and checks the invariants once Meta and SQS redelivered.
 import { FAULT_KINDS, FAULT_PHASES, type FaultPlan } from '../support/fault-injection';
-import { startReliabilityEnvironment, type ReliabilityEnvironment } from './support/pipeline-under-test';
-import { ScenarioRun, type Scenario, type Side } from './support/scenario-run';
-import { BURST, HUMAN_INBOX, ONE_MESSAGE } from './support/scenarios';
+import { startReliabilityEnvironment, type ReliabilityEnvironment } from './harness/pipeline-under-test';
+import { ScenarioRun, type Scenario, type Side } from './harness/scenario-run';
+import { BURST, HUMAN_INBOX, ONE_MESSAGE } from './harness/scenarios';
 
 let env: ReliabilityEnvironment;
 beforeAll(async () => {

@@ -9,11 +9,11 @@ import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { encodeDispatchMessage } from '../../lambda/core/adapters/sqs/dispatch-message';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
-import { newCustomer, startTestPipeline, waitUntil } from '../e2e/support';
+import { newCustomer, startTestPipeline, waitUntil } from '../support/pipeline';
 import { startFakeCloudFormation } from '../support/fake-cloudformation';
 import { isCompleted } from '../support/inspect';
-import { localRedriveTarget, recordsIn, redrive, runRedriveScenario } from './support/redrive';
-import type { ScenarioRun } from './support/scenario-run';
+import { localRedriveTarget, recordsIn, redrive, runRedriveScenario } from './harness/redrive';
+import type { ScenarioRun } from './harness/scenario-run';
 
 let pipeline: LocalPipeline | undefined;
 afterEach(async () => {

@@ -6,11 +6,11 @@
 // and fake Graph API; all runs share one table, isolated by customer id.
 import fc from 'fast-check';
 import { FAULT_KINDS, FAULT_PHASES } from '../support/fault-injection';
-import { takeAll } from './support/drivers';
-import { startReliabilityEnvironment, type ReliabilityEnvironment } from './support/pipeline-under-test';
-import { ScenarioRun } from './support/scenario-run';
-import { BURST } from './support/scenarios';
-import { ScheduledRun, type Arrival, type RunPlan } from './support/scheduled-run';
+import { takeAll } from './harness/drivers';
+import { startReliabilityEnvironment, type ReliabilityEnvironment } from './harness/pipeline-under-test';
+import { ScenarioRun } from './harness/scenario-run';
+import { BURST } from './harness/scenarios';
+import { ScheduledRun, type Arrival, type RunPlan } from './harness/scheduled-run';
 
 /** Multiplies every property's run count (e.g. 5 for a nightly soak). */
 const SCALE = Number(process.env.RELIABILITY_PROPERTY_SCALE ?? 1);

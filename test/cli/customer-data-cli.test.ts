@@ -1,0 +1,59 @@
+import { eraseCustomer } from '../../bin/erase-customer';
+import { exportCustomer } from '../../bin/export-customer';
+import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { newPhone } from '../support/domain-records';
+import { createTestTable, type TestTable } from '../support/dynamo-table';
+import { seedRichHistory } from '../support/customer-history';
+
+let table: TestTable;
+let repos: DynamoRepositories;
+
+beforeAll(async () => {
+  table = await createTestTable('privacy-cli');
+  repos = createDynamoRepositories({ tableName: table.name, crmSyncEnabled: true });
+});
+afterAll(() => table.drop());
+
+function capture() {
+  const lines = { out: [] as string[], err: [] as string[] };
+  return { lines, output: { out: (text: string) => lines.out.push(text), err: (text: string) => lines.err.push(text) } };
+}
+
+const stored = async (customerId: string) => (await repos.customerData.inventory(customerId)).anchors.length;
+
+test('export prints one JSON document of the customer', async () => {
+  const seeded = await seedRichHistory(repos, newPhone());
+  const { lines, output } = capture();
+  expect(await exportCustomer(['--table', table.name, '--customer', seeded.customerId], { USER: 'dpo' }, output)).toBe(0);
+  const document = JSON.parse(lines.out.join('\n'));
+  expect(document).toMatchObject({ format: 'customer-export/1', customerId: seeded.customerId });
+  expect(document.records.session).toHaveLength(3);
+});
+
+test('erase asks for the id again; a mismatch or no terminal erases nothing', async () => {
+  const seeded = await seedRichHistory(repos, newPhone());
+  const before = await stored(seeded.customerId);
+  const args = ['--table', table.name, '--customer', seeded.customerId];
+  expect(await eraseCustomer(args, {}, capture().output, async () => 'someone-else')).toBe(2);
+  expect(await eraseCustomer(args, {}, capture().output, async () => undefined)).toBe(2);
+  expect(await stored(seeded.customerId)).toBe(before);
+
+  const { lines, output } = capture();
+  expect(await eraseCustomer(args, { USER: 'dpo' }, output, async () => ` ${seeded.customerId} `)).toBe(0);
+  expect(JSON.parse(lines.out.join('\n')).deleted.session).toBe(3);
+  expect(await stored(seeded.customerId)).toBe(0);
+  const [audit] = (await repos.audit.listRecent({ limit: 5 })).items;
+  expect(audit).toMatchObject({ action: 'customer.erase', author: 'cli:dpo' });
+});
+
+test('wrong usage is exit code 2 with the usage text, and touches nothing', async () => {
+  for (const args of [['--customer', '5511'], ['--table', table.name], ['--table', table.name, '--customer', 'a#b', '--yes'], ['--bogus']]) {
+    const { lines, output } = capture();
+    const code = await eraseCustomer(args, {}, output, async () => '5511');
+    expect({ args, code }).toEqual({ args, code: 2 });
+    expect(lines.err.join('\n')).not.toBe('');
+  }
+  const help = capture();
+  expect(await exportCustomer(['--help'], {}, help.output)).toBe(0);
+  expect(help.lines.out.join('\n')).toContain('--customer <id>');
+});

@@ -1,0 +1,98 @@
+import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
+import { RUNTIME_ENV } from '../../../../lib/contract';
+import { AgentConfigurationError, agentSettingsFromEnvironment } from '../../../../lambda/composition/settings-from-environment';
+import { type AgentClients, createAgent } from '../../../../lambda/core/adapters/agent/agent-backend';
+import { BedrockConverseAgent, type ConverseCall } from '../../../../lambda/core/adapters/agent/bedrock-converse-agent';
+import { LambdaInvokeAgent } from '../../../../lambda/core/adapters/agent/lambda-invoke-agent';
+import type { LambdaInvoke, LambdaInvokeInput } from '../../../../lambda/core/adapters/lambda/lambda-invoke';
+import { ScriptedAgent } from '../../../../lambda/core/adapters/agent/scripted-agent';
+import type { AgentRequest } from '../../../../lambda/core/ports/agent';
+import { fixture } from '../../../adapters/fixtures';
+
+/** The agent the orchestrator wires in for an environment: its settings read as at cold start, then the adapter they select. */
+const agentFromEnvironment = (env: NodeJS.ProcessEnv, clients?: AgentClients) => createAgent(agentSettingsFromEnvironment(env), clients);
+
+const request: AgentRequest = {
+  systemPrompt: 'prompt',
+  history: [{ role: 'customer', text: 'Oi', at: '2026-11-30T12:00:00.000Z' }],
+  session: { sessionId: 'session-1', customerId: '5511987654321', state: 'NEW', qualificationData: {} },
+  deadline: Date.now() + 60_000,
+  maxIterations: 10,
+};
+
+it('builds the Bedrock agent for the configured model', async () => {
+  const inputs: ConverseCommandInput[] = [];
+  const converse: ConverseCall = async (input) => (inputs.push(input), fixture('bedrock', 'plain-reply'));
+
+  const agent = agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'bedrock', [RUNTIME_ENV.bedrockModelId]: 'amazon.nova-pro-v1:0' }, { converse });
+  await agent.respond(request);
+
+  expect(agent).toBeInstanceOf(BedrockConverseAgent);
+  expect(inputs[0].modelId).toBe('amazon.nova-pro-v1:0');
+});
+
+it('passes the construct’s inference settings and guardrail to every Converse call', async () => {
+  const inputs: ConverseCommandInput[] = [];
+  const converse: ConverseCall = async (input) => (inputs.push(input), fixture('bedrock', 'plain-reply'));
+
+  const agent = agentFromEnvironment(
+    {
+      [RUNTIME_ENV.agentBackend]: 'bedrock',
+      [RUNTIME_ENV.bedrockModelId]: 'arn:aws:bedrock:eu-west-1:123456789012:application-inference-profile/a1b2c3',
+      [RUNTIME_ENV.bedrockInferenceConfig]: JSON.stringify({ maxTokens: 300, temperature: 0.2, topP: 0.9, stopSequences: ['END'] }),
+      [RUNTIME_ENV.bedrockGuardrailId]: 'gr0abc123',
+      [RUNTIME_ENV.bedrockGuardrailVersion]: '2',
+    },
+    { converse },
+  );
+  await agent.respond(request);
+
+  expect(inputs[0]).toMatchObject({
+    modelId: 'arn:aws:bedrock:eu-west-1:123456789012:application-inference-profile/a1b2c3',
+    inferenceConfig: { maxTokens: 300, temperature: 0.2, topP: 0.9, stopSequences: ['END'] },
+    guardrailConfig: { guardrailIdentifier: 'gr0abc123', guardrailVersion: '2' },
+  });
+});
+
+it.each([
+  [{ [RUNTIME_ENV.bedrockInferenceConfig]: '{"maxTokens":' }, /BEDROCK_INFERENCE_CONFIG is not JSON/],
+  [{ [RUNTIME_ENV.bedrockInferenceConfig]: '{"topK":5}' }, /BEDROCK_INFERENCE_CONFIG has an unknown field "topK"/],
+  [{ [RUNTIME_ENV.bedrockInferenceConfig]: '{"temperature":3}' }, /BEDROCK_INFERENCE_CONFIG has an invalid temperature/],
+  [{ [RUNTIME_ENV.bedrockGuardrailId]: 'gr0abc123' }, /BEDROCK_GUARDRAIL_ID and BEDROCK_GUARDRAIL_VERSION must be set together/],
+])('refuses Bedrock settings the construct would never write: %p', (extra, message) => {
+  expect(() => agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'bedrock', [RUNTIME_ENV.bedrockModelId]: 'amazon.nova-pro-v1:0', ...extra })).toThrow(message);
+});
+
+it("builds the Lambda agent for the consumer's function", async () => {
+  const inputs: LambdaInvokeInput[] = [];
+  const invoke: LambdaInvoke = async (input) => (inputs.push(input), { StatusCode: 200, Payload: new TextEncoder().encode('{"reply":"Olá!"}') });
+
+  const agent = agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'lambda', [RUNTIME_ENV.agentFunctionName]: 'clinic-agent' }, { invoke });
+  await agent.respond(request);
+
+  expect(agent).toBeInstanceOf(LambdaInvokeAgent);
+  expect(inputs[0].FunctionName).toBe('clinic-agent');
+});
+
+it('builds the scripted agent without further settings', () => {
+  expect(agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'scripted' })).toBeInstanceOf(ScriptedAgent);
+});
+
+it.each([
+  { problem: 'no backend', env: {}, message: 'AGENT_BACKEND is not set; use one of bedrock, lambda, scripted' },
+  {
+    problem: 'an unknown backend',
+    env: { [RUNTIME_ENV.agentBackend]: 'openai' },
+    message: 'AGENT_BACKEND="openai" is not an agent backend; use one of bedrock, lambda, scripted',
+  },
+  { problem: 'Bedrock without a model', env: { [RUNTIME_ENV.agentBackend]: 'bedrock' }, message: 'BEDROCK_MODEL_ID is required when AGENT_BACKEND=bedrock' },
+  {
+    problem: 'Bedrock with a blank model',
+    env: { [RUNTIME_ENV.agentBackend]: 'bedrock', [RUNTIME_ENV.bedrockModelId]: '  ' },
+    message: 'BEDROCK_MODEL_ID is required when AGENT_BACKEND=bedrock',
+  },
+  { problem: 'Lambda without a function', env: { [RUNTIME_ENV.agentBackend]: 'lambda' }, message: 'AGENT_FUNCTION_NAME is required when AGENT_BACKEND=lambda' },
+])('explains $problem', ({ env, message }) => {
+  expect(() => agentFromEnvironment(env)).toThrow(AgentConfigurationError);
+  expect(() => agentFromEnvironment(env)).toThrow(message);
+});

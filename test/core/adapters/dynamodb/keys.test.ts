@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { DynamoKit } from '../../../../lambda/core/adapters/dynamodb/dynamo-kit';
+import * as keys from '../../../../lambda/core/adapters/dynamodb/keys';
+import { InvalidKeySegmentError } from '../../../../lambda/core/adapters/dynamodb/dynamo-errors';
+import { createTestTable, type TestTable } from '../../../support/dynamo-table';
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const ts = '2026-03-10T12:00:00Z';
+const tsMicros = '2026-03-10T12:00:00.000000Z';
+
+/** Every table key of docs/DESIGN.md#data-model, with the exact key it must produce. */
+const inventory: [string, keys.TableKey, { PK: string; SK: string }][] = [
+  ['session', keys.sessionKey('5511', 's-1'), { PK: 'SESSION#5511', SK: 'SESSION#s-1' }],
+  ['active pointer', keys.activePointerKey('5511'), { PK: 'SESSION#5511', SK: 'ACTIVE' }],
+  ['message', keys.messageKey('5511', ts, 'wamid.A'), { PK: 'SESSION#5511', SK: `MSG#${tsMicros}#wamid.A` }],
+  ['demand', keys.demandKey(ts, 'd-1'), { PK: 'DEMAND#OOP', SK: `DEMAND#${tsMicros}#d-1` }],
+  ['demand source marker', keys.demandSourceKey('wamid.A'), { PK: 'DEMAND#OOP', SK: `SOURCE#${sha('wamid.A')}` }],
+  ['inbound receipt', keys.inboundReceiptKey('5511', 'wamid.A'), { PK: 'DEBOUNCE#5511', SK: `INBOUND#${sha('wamid.A')}` }],
+  ['latest inbound', keys.latestInboundKey('5511'), { PK: 'DEBOUNCE#5511', SK: 'LATEST_INBOUND' }],
+  ['legacy buffer', keys.legacyBufferKey('5511'), { PK: 'DEBOUNCE#5511', SK: 'BUFFER' }],
+  ['legacy pending reply', keys.legacyPendingReplyKey('5511'), { PK: 'DEBOUNCE#5511', SK: 'PENDING_REPLY' }],
+  ['CRM projection', keys.crmSyncKey('s-1'), { PK: 'CRM_SYNC#s-1', SK: 'META' }],
+  ['admin resource', keys.adminResourceKey('prompt', 'greeting'), { PK: 'ADMIN#RESOURCE#prompt', SK: 'RESOURCE#greeting' }],
+  ['admin resource version', keys.adminResourceVersionKey('prompt', 'greeting', 7), { PK: 'ADMIN#RESOURCE#prompt#greeting', SK: 'VERSION#000007' }],
+  ['operational config', keys.operationalConfigKey('operator_availability'), { PK: 'ADMIN#CONFIG', SK: 'CONFIG#operator_availability' }],
+  ['admin audit', keys.adminAuditKey(ts, 'e-1'), { PK: 'ADMIN#AUDIT', SK: `AUDIT#${tsMicros}#e-1` }],
+  ['consent', keys.consentKey('5511', ts, 'c-1'), { PK: 'CUSTOMER#5511', SK: `CONSENT#${tsMicros}#c-1` }],
+  ['consent (seed layout)', keys.legacyConsentKey(ts, '5511', 'c-1'), { PK: 'ADMIN#CONSENT', SK: `CONSENT#${tsMicros}#5511#c-1` }],
+  ['customer demand reference', keys.customerDemandReferenceKey('5511', 'd-1'), { PK: 'CUSTOMER#5511', SK: 'DEMAND#d-1' }],
+  ['customer auth reference', keys.customerAuthReferenceKey('5511', 'ab12'), { PK: 'CUSTOMER#5511', SK: 'AUTH#ab12' }],
+  ['privacy salt', keys.privacySaltKey(), { PK: 'ADMIN#PRIVACY', SK: 'SALT' }],
+  ['login grant', keys.loginGrantKey('ab12'), { PK: 'OPERATOR#AUTH', SK: 'LOGIN#ab12' }],
+  ['operator session', keys.operatorSessionKey('ab12'), { PK: 'OPERATOR#AUTH', SK: 'SESSION#ab12' }],
+];
+
+const gsiInventory: [string, keys.Gsi1Key, { GSI1PK: string; GSI1SK: string }][] = [
+  ['session by state', keys.sessionStateIndexKey('QUALIFYING', ts), { GSI1PK: 'STATE#QUALIFYING', GSI1SK: tsMicros }],
+  ['CRM projection by status', keys.crmSyncStatusIndexKey('PENDING', ts, 's-1'), { GSI1PK: 'CRM_SYNC#PENDING', GSI1SK: `${tsMicros}#s-1` }],
+  ['LLM message by day', keys.llmMessageIndexKey(ts, 'm-1'), { GSI1PK: 'LLM#2026-03-10', GSI1SK: `${tsMicros}#m-1` }],
+  ['consent timeline', keys.consentTimelineIndexKey('5511', ts, 'c-1'), { GSI1PK: 'CONSENT#TIMELINE', GSI1SK: `${tsMicros}#5511#c-1` }],
+];
+
+let table: TestTable;
+let kit: DynamoKit;
+beforeAll(async () => {
+  table = await createTestTable('keys');
+  kit = new DynamoKit({ tableName: table.name });
+});
+afterAll(() => table.drop());
+
+test.each(inventory)('%s key matches the inventory and reads back after a write', async (name, key, expected) => {
+  expect(key).toEqual(expected);
+  await kit.put({ item: { ...key, written_as: name } });
+  expect(await kit.get({ key, consistentRead: true })).toEqual({ ...expected, written_as: name });
+});
+
+test.each(gsiInventory)('%s index key matches the inventory and is queryable on GSI1', async (name, indexKey, expected) => {
+  expect(indexKey).toEqual(expected);
+  await kit.put({ item: { PK: `GSI-TEST#${name}`, SK: 'ITEM', ...indexKey } });
+  const page = await kit.queryPage({
+    indexName: keys.GSI1,
+    keyCondition: '#pk = :pk AND #sk = :sk',
+    names: { '#pk': keys.GSI1PK, '#sk': keys.GSI1SK },
+    values: { ':pk': expected.GSI1PK, ':sk': expected.GSI1SK },
+  });
+  expect(page.items).toEqual([{ PK: `GSI-TEST#${name}`, SK: 'ITEM', ...expected }]);
+});
+
+test('attribute names come from the pipeline contract', () => {
+  expect([keys.PK, keys.SK, keys.GSI1, keys.GSI1PK, keys.GSI1SK, keys.TTL]).toEqual(['PK', 'SK', 'GSI1', 'GSI1PK', 'GSI1SK', 'ttl']);
+});
+
+test('a segment that is empty or carries the separator is refused, so identities never collide', () => {
+  expect(() => keys.adminResourceVersionKey('a#b', 'c', 1)).toThrow(InvalidKeySegmentError);
+  expect(() => keys.sessionKey('', 's')).toThrow(InvalidKeySegmentError);
+  expect(() => keys.messageKey('5511', ts, 'x#y')).toThrow(InvalidKeySegmentError);
+  expect(() => keys.adminResourceVersionKey('prompt', 'greeting', 0)).toThrow(InvalidKeySegmentError);
+  expect(() => keys.adminResourceVersionKey('prompt', 'greeting', 1_000_000)).toThrow(InvalidKeySegmentError);
+  expect(() => keys.messageKeyFromRef({ customerId: '5511', sortKey: 'SESSION#other' })).toThrow(InvalidKeySegmentError);
+  // Hashed segments accept anything: the digest cannot contain the separator.
+  expect(keys.inboundReceiptKey('5511', 'odd#id').SK).toBe(`INBOUND#${sha('odd#id')}`);
+});
+
+test('sort keys with timestamps order chronologically whatever spelling the instant came in', () => {
+  const spellings = ['2026-03-10T09:00:00-03:00', '2026-03-10T12:00:00.000001Z', '2026-03-10T12:00:00.5+00:00', '2026-03-10T11:59:59.999Z'];
+  const sortKeys = spellings.map((spelling) => keys.messageKey('5511', spelling, 'm').SK);
+  expect([...sortKeys].sort()).toEqual([sortKeys[3], sortKeys[0], sortKeys[1], sortKeys[2]]);
+  expect(keys.messageKeyFromRef({ customerId: '5511', sortKey: sortKeys[0] })).toEqual({ PK: 'SESSION#5511', SK: sortKeys[0] });
+});

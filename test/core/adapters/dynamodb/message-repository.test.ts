@@ -1,0 +1,165 @@
+import { messageToItem } from '../../../../lambda/core/adapters/dynamodb/codecs/message-codec';
+import { DynamoKit } from '../../../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { DynamoMessageRepository } from '../../../../lambda/core/adapters/dynamodb/message-repository';
+import { DynamoSessionRepository } from '../../../../lambda/core/adapters/dynamodb/session-repository';
+import { InvalidCursorError } from '../../../../lambda/core/adapters/dynamodb/dynamo-errors';
+import type { Message } from '../../../../lambda/core/domain/message';
+import { fromEpochMicros, toEpochMicros } from '../../../../lambda/core/domain/timestamps';
+import { createTestTable, type TestTable } from '../../../support/dynamo-table';
+import { CallRecorder } from '../../../support/dynamo-call-recorder';
+import { newMessageId, newPhone, newSession } from '../../../support/domain-records';
+import { ManualClock } from '../../../support/manual-clock';
+
+let table: TestTable;
+let kit: DynamoKit;
+const calls = new CallRecorder();
+const clock = new ManualClock('2026-03-10T12:00:00.000Z');
+let messages: DynamoMessageRepository;
+let sessions: DynamoSessionRepository;
+
+beforeAll(async () => {
+  table = await createTestTable('messages');
+  kit = new DynamoKit({ tableName: table.name, observer: calls });
+  messages = new DynamoMessageRepository(kit, clock);
+  sessions = new DynamoSessionRepository(kit, clock);
+});
+afterAll(() => table.drop());
+
+function message(customerId: string, sessionId: string, overrides: Partial<Message> = {}): Message {
+  return {
+    customerId,
+    sessionId,
+    messageId: newMessageId(),
+    direction: 'inbound',
+    role: 'user',
+    text: 'quero um orçamento',
+    timestamp: '2026-03-10T11:00:00.000001Z',
+    messageType: 'text',
+    ...overrides,
+  };
+}
+
+/** `count` messages one second apart starting at `start`. */
+function conversation(customerId: string, sessionId: string, count: number, start = '2026-03-10T10:00:00Z', overrides: Partial<Message> = {}): Message[] {
+  return Array.from({ length: count }, (_, index) =>
+    message(customerId, sessionId, { timestamp: fromEpochMicros(toEpochMicros(start) + index * 1_000_000), text: `m${index}`, ...overrides }),
+  );
+}
+
+describe('append', () => {
+  test('an inbound message is appended once however often it is redelivered', async () => {
+    const customerId = newPhone();
+    const inbound = message(customerId, 's1');
+    expect(await messages.append(inbound)).toBe(true);
+    expect(await messages.append({ ...inbound, text: 'changed on redelivery' })).toBe(false);
+
+    const { items } = await messages.history(customerId);
+    expect(items).toEqual([inbound]);
+  });
+
+  test('an outbound message with the same id and timestamp rewrites the same item', async () => {
+    const customerId = newPhone();
+    const outbound = message(customerId, 's1', { direction: 'outbound', role: 'operator', deliveryStatus: 'sent', providerMessageId: 'wamid.x' });
+    expect(await messages.append(outbound)).toBe(true);
+    expect(await messages.append({ ...outbound, text: 'edited' })).toBe(true);
+    expect((await messages.history(customerId)).items).toEqual([{ ...outbound, text: 'edited' }]);
+  });
+
+  test('every attribute round-trips, unknown ones included', async () => {
+    const customerId = newPhone();
+    const full = message(customerId, 's1', {
+      direction: 'outbound',
+      role: 'assistant',
+      deliveryStatus: 'failed_permanent',
+      failureReason: 'window closed',
+      replyToMessageId: 'wamid.in',
+      providerMessageId: 'wamid.out',
+      sentAt: '2026-03-10T11:00:01.000000Z',
+      supersededAt: '2026-03-10T11:00:02.000000Z',
+      llm: { model: 'model-x', inputTokens: 10, outputTokens: 20, latencyMs: 300 },
+      unknownAttributes: { rating: 5 },
+    });
+    await messages.append(full);
+    expect(await messages.getOutbound(messages.refFor(full))).toEqual(full);
+  });
+});
+
+describe('appendInboundIfSessionState (human inbox)', () => {
+  test('appends only while the active session is in the expected state; a retry of an appended message succeeds', async () => {
+    const customerId = newPhone();
+    const session = newSession(customerId, { state: 'HUMAN_ACTIVE' });
+    await sessions.put(session);
+    const inbound = message(customerId, session.sessionId);
+
+    expect(await messages.appendInboundIfSessionState(inbound, 'HUMAN_ACTIVE', session.sessionId)).toBe(true);
+    expect(await messages.appendInboundIfSessionState(inbound, 'HUMAN_ACTIVE', session.sessionId)).toBe(true);
+    expect((await messages.history(customerId)).items).toHaveLength(1);
+
+    const wrongState = message(customerId, session.sessionId);
+    expect(await messages.appendInboundIfSessionState(wrongState, 'AWAITING_HUMAN', session.sessionId)).toBe(false);
+
+    const other = newSession(customerId, { state: 'HUMAN_ACTIVE' });
+    await sessions.put(other);
+    const notActive = message(customerId, session.sessionId);
+    expect(await messages.appendInboundIfSessionState(notActive, 'HUMAN_ACTIVE', session.sessionId)).toBe(false);
+
+    expect((await messages.history(customerId)).items.map((item) => item.messageId)).toEqual([inbound.messageId]);
+  });
+});
+
+describe('history', () => {
+  test('pages newest first across sessions; the cursor belongs to its customer', async () => {
+    const customerId = newPhone();
+    const all = [...conversation(customerId, 'a', 4, '2026-03-10T10:00:00Z'), ...conversation(customerId, 'b', 3, '2026-03-10T10:10:00Z')];
+    for (const item of all) await messages.append(item);
+
+    const seen: Message[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await messages.history(customerId, { limit: 2, cursor });
+      seen.push(...page.items);
+      cursor = page.cursor;
+    } while (cursor);
+    expect(seen.map((item) => item.messageId)).toEqual([...all].reverse().map((item) => item.messageId));
+
+    const first = await messages.history(customerId, { limit: 2 });
+    await expect(messages.history(newPhone(), { limit: 2, cursor: first.cursor })).rejects.toBeInstanceOf(InvalidCursorError);
+  });
+
+  test('historyForSession returns the last messages of one session chronologically, paging past other sessions and hiding superseded replies', async () => {
+    const customerId = newPhone();
+    const wanted = conversation(customerId, 'wanted', 5, '2026-03-10T09:00:00Z');
+    // Many newer messages of another session sit between the wanted ones and the newest end.
+    const noise = conversation(customerId, 'noise', 230, '2026-03-10T09:30:00Z');
+    const superseded = message(customerId, 'wanted', { timestamp: '2026-03-10T09:00:10Z', direction: 'outbound', role: 'assistant', deliveryStatus: 'superseded' });
+    // Bulk fixtures go through the kit with the repository's own codec.
+    await kit.batchWrite([...wanted, ...noise, superseded].map((item) => ({ put: messageToItem(item) })));
+
+    calls.reset();
+    const recent = await messages.historyForSession(customerId, 'wanted', 3);
+
+    expect(recent.map((item) => item.text)).toEqual(['m2', 'm3', 'm4']);
+    expect(calls.operations().every((operation) => operation === 'queryPage')).toBe(true);
+    expect(calls.calls.length).toBeGreaterThan(1);
+    expect((await messages.historyForSession(customerId, 'wanted', 50)).map((item) => item.text)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    expect(await messages.historyForSession(customerId, 'absent', 5)).toEqual([]);
+  });
+});
+
+describe('listRecentLlm', () => {
+  test('returns the newest agent-written messages across day buckets without a scan', async () => {
+    const customerId = newPhone();
+    clock.set('2026-04-02T08:00:00Z');
+    const yesterday = conversation(customerId, 's', 3, '2026-04-01T20:00:00Z', { direction: 'outbound', role: 'assistant', deliveryStatus: 'sent' });
+    const today = conversation(customerId, 's', 2, '2026-04-02T07:00:00Z', { direction: 'outbound', role: 'assistant', deliveryStatus: 'sent' });
+    const customer = conversation(customerId, 's', 3, '2026-04-02T07:30:00Z');
+    for (const item of [...yesterday, ...today, ...customer]) await messages.append(item);
+
+    calls.reset();
+    const recent = await messages.listRecentLlm(4);
+
+    expect(recent.map((item) => item.timestamp)).toEqual([today[1], today[0], yesterday[2], yesterday[1]].map((item) => item.timestamp));
+    expect(new Set(calls.operations())).toEqual(new Set(['queryPage']));
+    expect(await messages.listRecentLlm(10, { maxDays: 1 })).toHaveLength(2);
+  });
+});

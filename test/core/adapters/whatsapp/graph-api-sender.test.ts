@@ -1,0 +1,248 @@
+import { GraphApiWhatsAppSender, type GraphApiSenderOptions } from '../../../../lambda/core/adapters/whatsapp/graph-api-sender';
+import { StaticCredentialsProvider } from '../../../../lambda/core/adapters/secrets/static-credentials-provider';
+import { WHATSAPP_TEXT_LIMIT } from '../../../../lambda/core/adapters/whatsapp/whatsapp-text';
+import type { WhatsAppCredentials, WhatsAppCredentialsProvider } from '../../../../lambda/core/ports/credentials';
+import type { OutboundTextMessage } from '../../../../lambda/core/ports/whatsapp-sender';
+import { FakeGraphApi } from '../../../../local/fake-whatsapp/fake-graph-api';
+import { sendError } from '../../../support/whatsapp-send-error';
+import { fixture, fixtureText } from '../../../adapters/fixtures';
+
+const BUSINESS_NUMBER_ID = '106540352242922';
+const toPhone: OutboundTextMessage = {
+  businessPhoneNumberId: BUSINESS_NUMBER_ID,
+  customerId: '5511987654321',
+  customerIdKind: 'phone',
+  text: 'Olá! Podemos ajudar com o seu exame.',
+};
+
+let api: FakeGraphApi;
+const ORIGINAL_TOKEN = 'token-in-the-secret';
+
+beforeAll(async () => {
+  api = await FakeGraphApi.start({ accessToken: ORIGINAL_TOKEN });
+});
+afterEach(() => {
+  api.reset();
+  api.setAccessToken(ORIGINAL_TOKEN);
+});
+afterAll(() => api.close());
+
+function credentials(accessToken = ORIGINAL_TOKEN): WhatsAppCredentials {
+  return { appSecret: 'app-secret', verifyToken: 'verify-token', accessToken };
+}
+
+function sender(options: Partial<GraphApiSenderOptions> = {}): GraphApiWhatsAppSender {
+  return new GraphApiWhatsAppSender({
+    baseUrl: api.baseUrl,
+    credentials: new StaticCredentialsProvider(credentials()),
+    ...options,
+  });
+}
+
+describe('sending a text', () => {
+  it('posts a text message to a phone with `to` and returns the id Meta answered', async () => {
+    const result = await sender().sendText(toPhone);
+
+    const [accepted] = api.sent();
+    expect(api.sent()).toHaveLength(1);
+    expect(accepted).toMatchObject({
+      businessPhoneNumberId: BUSINESS_NUMBER_ID,
+      recipient: '5511987654321',
+      recipientKind: 'phone',
+      text: toPhone.text,
+      previewUrl: false,
+    });
+    expect(accepted.contextMessageId).toBeUndefined();
+    expect(result).toEqual({ providerMessageId: accepted.providerMessageId, providerMessageIds: [accepted.providerMessageId] });
+    expect(result.providerMessageId).toMatch(/^wamid\./);
+  });
+
+  it('addresses a business-scoped user id with `recipient` instead of `to`', async () => {
+    await sender().sendText({ ...toPhone, customerId: 'BR.13491208655302741918', customerIdKind: 'user_id' });
+
+    expect(api.sent()[0]).toMatchObject({ recipient: 'BR.13491208655302741918', recipientKind: 'user_id' });
+  });
+
+  it('reads the message id from a recorded Meta success answer', async () => {
+    api.answerNext(1, { httpStatus: 200, body: fixtureText('graph-api', 'send-text-success') });
+
+    const result = await sender().sendText(toPhone);
+
+    expect(result.providerMessageId).toBe('wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBI3N0EyQkJBQ0JCRjM5QjA0REIA');
+  });
+
+  it('marks a customer message as read with a typing indicator', async () => {
+    await sender().markAsRead({ businessPhoneNumberId: BUSINESS_NUMBER_ID, messageId: 'wamid.customer-question', showTypingIndicator: true });
+
+    expect(api.readReceipts()).toEqual([
+      expect.objectContaining({ businessPhoneNumberId: BUSINESS_NUMBER_ID, messageId: 'wamid.customer-question', typingIndicator: true }),
+    ]);
+    expect(api.sent()).toHaveLength(0);
+  });
+});
+
+describe('Meta error answers', () => {
+  it.each([
+    { fixtureName: 'error-131047-reengagement', httpStatus: 400, code: 131047, category: 'recipient', retryable: false },
+    { fixtureName: 'error-131026-undeliverable', httpStatus: 400, code: 131026, category: 'recipient', retryable: false },
+    { fixtureName: 'error-130429-rate-limit', httpStatus: 400, code: 130429, category: 'rate_limit', retryable: true },
+    { fixtureName: 'error-131000-something-went-wrong', httpStatus: 500, code: 131000, category: 'provider_unavailable', retryable: true },
+  ])('maps the recorded $code answer to $category (retryable: $retryable)', async ({ fixtureName, httpStatus, code, category, retryable }) => {
+    api.answerNext(1, { httpStatus, body: fixtureText('graph-api', fixtureName) });
+    const recorded = fixture<{ error: { fbtrace_id: string } }>('graph-api', fixtureName);
+
+    const error = await sendError(sender().sendText(toPhone));
+
+    expect(error).toMatchObject({ metaCode: code, httpStatus, category, retryable, outcomeUnknown: false, partsDelivered: 0 });
+    expect(error.fbtraceId).toBe(recorded.error.fbtrace_id);
+    expect(error.message).not.toContain(toPhone.text);
+  });
+
+  it('treats the pair rate limit (131056) as retryable', async () => {
+    api.failNext(1, { httpStatus: 400, code: 131056, message: '(#131056) (Business Account, Consumer Account) pair rate limit hit' });
+
+    const error = await sendError(sender().sendText(toPhone));
+
+    expect(error).toMatchObject({ metaCode: 131056, category: 'rate_limit', retryable: true });
+  });
+
+  it('treats a 5xx without a Graph error body as retryable', async () => {
+    api.answerNext(1, { httpStatus: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html' });
+
+    const error = await sendError(sender().sendText(toPhone));
+
+    expect(error).toMatchObject({ httpStatus: 502, metaCode: undefined, category: 'provider_unavailable', retryable: true, outcomeUnknown: false });
+  });
+
+  it('treats an invalid parameter (100) as permanent', async () => {
+    const error = await sendError(sender().sendText({ ...toPhone, customerId: 'not-a-phone' }));
+
+    expect(error).toMatchObject({ httpStatus: 400, metaCode: 100, category: 'request', retryable: false });
+    expect(api.sent()).toHaveLength(0);
+  });
+});
+
+describe('a rejected access token (190)', () => {
+  it('is an authentication failure, retryable so the reply survives until an operator rotates the token', async () => {
+    api.setAccessToken('a-token-the-secret-does-not-have-yet');
+
+    const error = await sendError(sender().sendText(toPhone));
+
+    expect(error).toMatchObject({ httpStatus: 401, metaCode: 190, category: 'authentication', retryable: true });
+    expect(api.requestCount).toBe(1);
+  });
+
+  it('maps the recorded expired-token answer with its subcode', async () => {
+    api.answerNext(1, { httpStatus: 401, body: fixtureText('graph-api', 'error-190-token-expired') });
+
+    const error = await sendError(sender().sendText(toPhone));
+
+    expect(error).toMatchObject({ metaCode: 190, subcode: 463, category: 'authentication', retryable: true });
+  });
+
+  it('re-reads the secret once and resends when the token was rotated', async () => {
+    api.setAccessToken('rotated-token');
+    const reads: Array<boolean | undefined> = [];
+    const rotating: WhatsAppCredentialsProvider = {
+      async get(options) {
+        reads.push(options?.forceRefresh);
+        return credentials(options?.forceRefresh ? 'rotated-token' : ORIGINAL_TOKEN);
+      },
+    };
+
+    await sender({ credentials: rotating }).sendText(toPhone);
+
+    expect(reads).toEqual([undefined, true]);
+    expect(api.requestCount).toBe(2);
+    expect(api.sent()).toHaveLength(1);
+  });
+});
+
+describe('unknown outcomes', () => {
+  it('reports a timeout as retryable with an unknown outcome (Meta may have accepted it)', async () => {
+    api.delayNext(1, 1_000);
+
+    const error = await sendError(sender({ requestTimeoutMs: 50 }).sendText(toPhone));
+
+    expect(error).toMatchObject({ category: 'transport', retryable: true, outcomeUnknown: true });
+    expect(api.sent()).toHaveLength(1);
+  });
+
+  it('reports a connection dropped after the request was written as an unknown outcome', async () => {
+    api.acceptThenDropConnection(1);
+
+    const error = await sendError(sender().sendText(toPhone));
+
+    expect(error).toMatchObject({ category: 'transport', retryable: true, outcomeUnknown: true });
+    expect(api.sent()).toHaveLength(1);
+  });
+
+  it('reports a success answer without a readable body as an unknown outcome', async () => {
+    api.answerNext(1, { httpStatus: 200, body: '{"messaging_product":"whatsapp","messages":[' });
+
+    const error = await sendError(sender().sendText(toPhone));
+
+    expect(error).toMatchObject({ category: 'transport', retryable: true, outcomeUnknown: true, httpStatus: 200 });
+  });
+
+  it('knows a refused connection never delivered anything', async () => {
+    const closed = await FakeGraphApi.start();
+    const baseUrl = closed.baseUrl;
+    await closed.close();
+
+    const error = await sendError(sender({ baseUrl }).sendText(toPhone));
+
+    expect(error).toMatchObject({ category: 'transport', retryable: true, outcomeUnknown: false });
+  });
+});
+
+describe('a reply longer than one WhatsApp message', () => {
+  const sentence = 'Nosso laboratório realiza o exame em até cinco dias úteis após a coleta. ';
+  const longText = sentence.repeat(Math.ceil((2.5 * WHATSAPP_TEXT_LIMIT) / sentence.length)).trim();
+
+  it('is delivered as several messages in order', async () => {
+    const result = await sender().sendText({ ...toPhone, text: longText });
+
+    const sent = api.sent();
+    expect(sent).toHaveLength(3);
+    expect(sent.map((message) => message.text).join(' ')).toBe(longText);
+    expect(sent.every((message) => message.text.length <= WHATSAPP_TEXT_LIMIT)).toBe(true);
+    expect(result.providerMessageIds).toEqual(sent.map((message) => message.providerMessageId));
+    expect(result.providerMessageId).toBe(sent[0].providerMessageId);
+  });
+
+  it('reports how many parts were delivered when a later part fails', async () => {
+    api.delayNext(1, 0);
+    api.failNext(1, { httpStatus: 400, code: 131047, message: '(#131047) Re-engagement message' });
+
+    const error = await sendError(sender().sendText({ ...toPhone, text: longText }));
+
+    expect(error).toMatchObject({ metaCode: 131047, partsDelivered: 1 });
+    expect(api.sent()).toHaveLength(1);
+  });
+
+  it('is capped at the configured number of messages, the last one marked as truncated', async () => {
+    await sender({ maxMessagesPerReply: 2 }).sendText({ ...toPhone, text: longText });
+
+    const sent = api.sent();
+    expect(sent).toHaveLength(2);
+    expect(sent[1].text.endsWith('[…]')).toBe(true);
+    expect(sent[1].text.length).toBeLessThanOrEqual(WHATSAPP_TEXT_LIMIT);
+  });
+});
+
+describe('guards on what reaches the URL', () => {
+  it('refuses a business phone number id that is not a Meta id, without any request', async () => {
+    const error = await sendError(sender().sendText({ ...toPhone, businessPhoneNumberId: '../me/accounts' }));
+
+    expect(error).toMatchObject({ category: 'request', retryable: false, outcomeUnknown: false });
+    expect(api.requestCount).toBe(0);
+  });
+
+  it.each(['http://graph.facebook.com/v23.0', 'ftp://graph.facebook.com', 'http://127.0.0.1.example.com/v23.0'])(
+    'refuses the base URL %s: the access token never travels in clear text',
+    (baseUrl) => {
+      expect(() => sender({ baseUrl })).toThrow('must start with https://');
+    },
+  );
+});

@@ -1,0 +1,150 @@
+import { DynamoCustomerDataRepository } from '../../../../lambda/core/adapters/dynamodb/customer-data-repository';
+import { DynamoAdminAuditRepository } from '../../../../lambda/core/adapters/dynamodb/admin-audit-repository';
+import { DynamoKit, type DynamoCallEvent } from '../../../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { createDynamoRepositories, type DynamoRepositories } from '../../../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { OperatorAuditTrail } from '../../../../lambda/core/application/operator/operator-audit';
+import { CustomerDataRights, InvalidCustomerIdError } from '../../../../lambda/core/application/privacy/customer-data-rights';
+import { customerPseudonym } from '../../../../lambda/core/domain/privacy';
+import { inboundTurn, newPhone } from '../../../support/domain-records';
+import { ManualClock, SequentialIds } from '../../../support/manual-clock';
+import { createTestTable, type TestTable } from '../../../support/dynamo-table';
+import { AWS_SDK_FAILURES, FaultInjector, InvocationCrash } from '../../../support/fault-injection';
+import { everythingStoredFor, seedRichHistory } from '../../../support/customer-history';
+
+let table: TestTable;
+let repos: DynamoRepositories;
+const calls: DynamoCallEvent[] = [];
+const clock = new ManualClock('2026-03-10T12:00:00.000Z');
+
+beforeAll(async () => {
+  table = await createTestTable('privacy');
+  repos = createDynamoRepositories({ tableName: table.name, clock, crmSyncEnabled: true, observer: { onRemoteCall: (event) => calls.push(event) } });
+});
+afterAll(() => table.drop());
+
+function rightsOn(data = repos.customerData, audit = repos.audit) {
+  return new CustomerDataRights({ data, trail: new OperatorAuditTrail(audit, clock, new SequentialIds('audit')), clock });
+}
+
+describe('erasing one customer', () => {
+  test('a rich history is gone from every key the data model defines; another customer is untouched', async () => {
+    const erased = await seedRichHistory(repos, newPhone());
+    const kept = await seedRichHistory(repos, newPhone());
+    const before = await everythingStoredFor(repos.kit, erased);
+    const keptBefore = await everythingStoredFor(repos.kit, kept);
+    // The seed really is rich: every kind of item is there to be erased.
+    const kinds = new Set(before.map((item) => item.entity_type));
+    for (const kind of ['session', 'active_pointer', 'message', 'inbound_receipt', 'latest_inbound', 'debounce_buffer', 'crm_sync', 'oop_demand', 'oop_demand_source', 'consent', 'operator_login_grant', 'operator_session', 'customer_budget']) {
+      expect(kinds).toContain(kind);
+    }
+
+    calls.length = 0;
+    const report = await rightsOn().erase(erased.customerId, 'admin-phone');
+    const requests = calls.map((call) => call.operation);
+
+    expect(await everythingStoredFor(repos.kit, erased)).toEqual([]);
+    expect(await everythingStoredFor(repos.kit, kept)).toEqual(keptBefore);
+    expect(report.passes).toBe(2);
+    expect(report.deleted.message).toBe(6);
+    expect(report.deleted.session).toBe(3);
+    // The audit names the customer by pseudonym only.
+    const salt = await repos.customerData.pseudonymSalt();
+    expect(report.customerPseudonym).toBe(customerPseudonym(salt, erased.customerId));
+    const audit = (await repos.audit.listRecent({ limit: 5 })).items.find((event) => event.resourceId === report.customerPseudonym);
+    expect(audit).toMatchObject({ action: 'customer.erase', resourceType: 'customer', author: 'admin-phone' });
+    expect(JSON.stringify(audit)).not.toContain(erased.customerId);
+    // Figures for the report: DynamoDB requests of one erasure of this history.
+    process.stdout.write(`erasure of a rich history: ${requests.length} DynamoDB requests ${JSON.stringify(countBy(requests))}\n`);
+    expect(Object.keys(countBy(requests)).sort()).toEqual(['batchWrite', 'get', 'put', 'queryPage']);
+  });
+
+  test('running it again changes nothing and still succeeds', async () => {
+    const seeded = await seedRichHistory(repos, newPhone());
+    await rightsOn().erase(seeded.customerId, 'admin-phone');
+    const again = await rightsOn().erase(seeded.customerId, 'admin-phone');
+    expect(again).toMatchObject({ deleted: {}, passes: 1 });
+  });
+
+  test('a customer id that is no key segment is refused before anything is read or written', async () => {
+    calls.length = 0;
+    for (const bad of ['', 'a#b', 'x'.repeat(129), 'tab\there']) {
+      await expect(rightsOn().erase(bad, 'admin-phone')).rejects.toBeInstanceOf(InvalidCustomerIdError);
+      await expect(rightsOn().export(bad, 'admin-phone')).rejects.toBeInstanceOf(InvalidCustomerIdError);
+    }
+    expect(calls).toEqual([]);
+  });
+
+  test('a message registered while the erasure runs is erased whole, never left half', async () => {
+    const seeded = await seedRichHistory(repos, newPhone());
+    const injector = new FaultInjector();
+    const kit = injector.remote('dynamodb', new DynamoKit({ tableName: table.name }), AWS_SDK_FAILURES);
+    const data = injector.port('customerData', new DynamoCustomerDataRepository(kit));
+    // Right after the first deletes, the customer writes again.
+    injector.hook({
+      boundary: 'customerData.remove › dynamodb.batchWrite',
+      phase: 'after',
+      action: async () => {
+        await repos.receipts.registerInbound(inboundTurn(seeded.customerId, { text: 'mid-erasure' }));
+      },
+    });
+    const report = await rightsOn(data, new DynamoAdminAuditRepository(kit)).erase(seeded.customerId, 'admin-phone');
+    expect(report.passes).toBe(3);
+    expect(await everythingStoredFor(repos.kit, { ...seeded, texts: [...seeded.texts, 'mid-erasure'] })).toEqual([]);
+  });
+});
+
+describe('an erasure that crashed at any step', () => {
+  test('completes when run again: every boundary, crashing before and after the call', async () => {
+    const boundaries = await crossingsOfACleanErasure();
+    expect(boundaries.length).toBeGreaterThan(5);
+    for (const { boundary, occurrence } of boundaries) {
+      for (const phase of ['before', 'after'] as const) {
+        const seeded = await seedRichHistory(repos, newPhone());
+        const injector = new FaultInjector({ plans: [{ boundary, occurrence, phase, kind: 'crash' }] });
+        const kit = injector.remote('dynamodb', new DynamoKit({ tableName: table.name }), AWS_SDK_FAILURES);
+        const crashed = await injector.runInvocation('erase', () =>
+          rightsOn(injector.port('customerData', new DynamoCustomerDataRepository(kit)), injector.port('audit', new DynamoAdminAuditRepository(kit))).erase(seeded.customerId, 'admin-phone'),
+        );
+        expect({ boundary, occurrence, phase, crashed: crashed.crashed }).toEqual({ boundary, occurrence, phase, crashed: true });
+        expect(crashed.error).toBeInstanceOf(InvocationCrash);
+
+        await rightsOn().erase(seeded.customerId, 'admin-phone');
+        expect(await everythingStoredFor(repos.kit, seeded)).toEqual([]);
+      }
+    }
+  });
+});
+
+describe('exporting one customer', () => {
+  test('one JSON document holds every item, and survives a JSON round trip', async () => {
+    const seeded = await seedRichHistory(repos, newPhone());
+    const other = await seedRichHistory(repos, newPhone());
+    const document = await rightsOn().export(seeded.customerId, 'admin-phone');
+    const parsed = JSON.parse(JSON.stringify(document));
+    expect(parsed).toEqual(document);
+    expect(parsed).toMatchObject({ format: 'customer-export/1', customerId: seeded.customerId, exportedAt: '2026-03-10T12:00:00.000000Z' });
+    const count = (kind: string) => (parsed.records[kind] ?? []).length;
+    expect([count('session'), count('message'), count('inbound_receipt'), count('crm_sync'), count('oop_demand'), count('consent')]).toEqual([3, 6, 3, 3, 2, 3]);
+    expect([count('operator_login_grant'), count('operator_session'), count('latest_inbound'), count('debounce_buffer')]).toEqual([1, 1, 1, 1]);
+    for (const text of seeded.texts) expect(JSON.stringify(parsed)).toContain(text);
+    expect(JSON.stringify(parsed)).not.toContain(other.customerId);
+    // Reading is no erasure: everything is still there.
+    expect((await everythingStoredFor(repos.kit, seeded)).length).toBeGreaterThan(20);
+  });
+});
+
+async function crossingsOfACleanErasure(): Promise<{ boundary: string; occurrence: number }[]> {
+  const seeded = await seedRichHistory(repos, newPhone());
+  const injector = new FaultInjector();
+  const kit = injector.remote('dynamodb', new DynamoKit({ tableName: table.name }), AWS_SDK_FAILURES);
+  await injector.runInvocation('erase', () =>
+    rightsOn(injector.port('customerData', new DynamoCustomerDataRepository(kit)), injector.port('audit', new DynamoAdminAuditRepository(kit))).erase(seeded.customerId, 'admin-phone'),
+  );
+  return injector.crossings.map(({ boundary, occurrence }) => ({ boundary, occurrence }));
+}
+
+function countBy(values: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}

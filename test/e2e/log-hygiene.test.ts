@@ -1,0 +1,43 @@
+// What the functions log while they serve customers, captured at DEBUG level over the whole local
+// pipeline (answers, an agent failure retried to the dead-letter queue, opt-out and back): no line
+// may carry a customer's text or full phone number.
+import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+import { newCustomer, startTestPipeline, waitUntil } from '../support/pipeline';
+
+let pipeline: LocalPipeline | undefined;
+const captured: string[] = [];
+const writes = [process.stdout, process.stderr].map((stream) => {
+  const original = stream.write.bind(stream);
+  return { stream, original };
+});
+
+beforeAll(() => {
+  for (const { stream, original } of writes) {
+    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      captured.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      return (original as (...args: unknown[]) => boolean)(chunk, ...rest);
+    }) as typeof stream.write;
+  }
+});
+afterAll(async () => {
+  for (const { stream, original } of writes) stream.write = original;
+  await pipeline?.stop();
+});
+
+test('no log line carries a customer text or a full phone number', async () => {
+  pipeline = await startTestPipeline({ agent: new ScriptedAgent(), logLevel: 'DEBUG', queue: { visibilityTimeoutSeconds: 2 } });
+  const customers = [newCustomer(), newCustomer()];
+  const texts = [`Meu exame BRCA1 deu positivo ${customers[0]!.slice(-6)}`, 'PARAR', 'Voltar', `Resultado #falha sigiloso ${customers[1]!.slice(-6)}`];
+  await pipeline.sendCustomerMessage(customers[0]!, texts[0]!);
+  await waitUntil(() => pipeline!.fakeWhatsApp.sent().length >= 1, 10_000, 'the first reply');
+  await pipeline.sendCustomerMessage(customers[0]!, texts[1]!);
+  await pipeline.sendCustomerMessage(customers[0]!, texts[2]!);
+  await pipeline.sendCustomerMessage(customers[1]!, texts[3]!);
+  await pipeline.waitForIdle();
+
+  const logged = captured.join('');
+  // The capture works: the pipeline did log (at DEBUG), including the failing turn.
+  expect(logged.length).toBeGreaterThan(1000);
+  for (const secret of [...customers, texts[0]!, texts[3]!, 'BRCA1 deu positivo', 'sigiloso']) expect({ secret, found: logged.includes(secret) }).toEqual({ secret, found: false });
+});

@@ -1,0 +1,135 @@
+// The End User Messaging inbound function on DynamoDB Local and the SQS emulator: SNS-shaped events
+// carrying the service's envelope reach the same inbound use case as the webhook's POSTs.
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { CUSTOM_METRICS } from '../../../lib/contract';
+import { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { DynamoInboundReceiptRepository } from '../../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
+import { systemClock } from '../../../lambda/core/adapters/system/system-clock';
+import { composeEndUserMessagingInbound, type EndUserMessagingInboundHandler, type EndUserMessagingInboundPorts } from '../../../lambda/composition/eum-inbound';
+import { endUserMessagingEnvelope, endUserMessagingEvents, snsEvent } from '../../../local/runtime/end-user-messaging-event';
+import { endUserMessagingInboundSettings } from '../../support/deployment-settings';
+import { metaFixture } from '../../support/fixtures';
+import { useInboundTestResources } from '../../support/inbound-test-resources';
+import { allItems, queueDepth, takeAll } from '../../support/inspect';
+import { textNotification } from '../../support/webhook-events';
+
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+
+const LINKED_NUMBER = '106540352242922';
+const sqs = new SQSClient({});
+const resources = useInboundTestResources('eum', sqs);
+let handler: EndUserMessagingInboundHandler;
+let metrics: Array<[string, number]>;
+
+class RecordingMetrics extends Metrics {
+  override addMetric(name: string, _unit: Parameters<Metrics['addMetric']>[1], value: number): this {
+    metrics.push([name, value]);
+    return this;
+  }
+}
+
+function inbound(ports: Pick<EndUserMessagingInboundPorts, 'sqsClient'> = {}, businessPhoneNumberIds: readonly string[] = [LINKED_NUMBER]): EndUserMessagingInboundHandler {
+  return composeEndUserMessagingInbound(endUserMessagingInboundSettings(resources.table.name, resources.queueUrl, businessPhoneNumberIds), {
+    logger: new Logger({ serviceName: 'eum-test', logLevel: 'DEBUG' }),
+    metrics: new RecordingMetrics({ namespace: 'test', serviceName: 'eum-test' }),
+    ...ports,
+  });
+}
+
+/** The one SNS event the service publishes for a one-entry Meta notification. */
+function eventOf(notification: string) {
+  const [event, ...rest] = endUserMessagingEvents(JSON.parse(notification) as { entry: object[] });
+  expect(rest).toEqual([]);
+  return event;
+}
+
+const metric = (name: string) => metrics.filter(([recorded]) => recorded === name).reduce((sum, [, value]) => sum + value, 0);
+
+beforeEach(() => {
+  handler = inbound();
+  metrics = [];
+});
+
+describe('events on the topic', () => {
+  test('a text message is unwrapped, registered, routed to the agent and dispatched once', async () => {
+    await handler(eventOf(textNotification('5511988887777', 'wamid.E1', 'Quero um exame')));
+
+    const receipt = await new DynamoInboundReceiptRepository(new DynamoKit({ tableName: resources.table.name }), systemClock).getReceipt({ customerId: '5511988887777', messageId: 'wamid.E1' });
+    expect(receipt?.turn).toMatchObject({ text: 'Quero um exame', businessPhoneNumberId: LINKED_NUMBER });
+    expect(receipt?.dispatchedAt).toBeDefined();
+    const [message, ...rest] = await takeAll(resources.queueUrl);
+    expect(rest).toEqual([]);
+    expect(JSON.parse(message.Body!)).toEqual({ phone_number: '5511988887777', message_id: 'wamid.E1' });
+    expect(message.Attributes?.MessageGroupId).toBe('5511988887777');
+  });
+
+  test('an SNS redelivery and a concurrent duplicate write one receipt and one turn, like Meta retries', async () => {
+    const event = eventOf(textNotification('5511988887777', 'wamid.DUP', 'oi'));
+    await handler(event);
+    const itemsAfterFirst = await allItems(resources.table.name);
+    await Promise.all([handler(event), handler(snsEvent(event.Records[0].Sns.Message))]);
+
+    expect(await allItems(resources.table.name)).toEqual(itemsAfterFirst);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
+    expect(metric('InboundDuplicates')).toBe(2);
+  });
+
+  test('SQS down: the invocation fails (Lambda retries the event); the retry dispatches exactly once', async () => {
+    const event = eventOf(textNotification('5511988887777', 'wamid.SQSDOWN', 'oi'));
+    const unreachable = new SQSClient({ endpoint: 'http://127.0.0.1:9', maxAttempts: 1 });
+    await expect(inbound({ sqsClient: unreachable })(event)).rejects.toThrow();
+    expect(await queueDepth(resources.queueUrl)).toBe(0);
+
+    await handler(event);
+    await handler(event);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
+  });
+
+  test('a status-only entry is accepted and enqueues nothing', async () => {
+    await handler(eventOf(metaFixture('statuses-only')));
+    await resources.expectNothingWritten();
+  });
+
+  test('logs carry the outcome but never the message text or the full phone number', async () => {
+    await handler(eventOf(textNotification('5511988887777', 'wamid.LOG', 'segredo médico')));
+    const output = resources.logged.join('');
+    expect(output).toContain('eum_event_handled');
+    expect(output).not.toContain('segredo');
+    expect(output).not.toContain('5511988887777');
+  });
+});
+
+describe('what is dropped, counted, and never retried', () => {
+  const entry = (JSON.parse(textNotification('5511988887777', 'wamid.BAD', 'oi')) as { entry: object[] }).entry[0];
+
+  test.each([
+    ['a message that is not JSON', 'not json'],
+    ['a JSON array', '[]'],
+    ['an envelope without whatsAppWebhookEntry', JSON.stringify({ aws_account_id: '123456789012', messageId: 'x' })],
+    ['a whatsAppWebhookEntry that is an object, not a string', JSON.stringify({ ...endUserMessagingEnvelope(entry, LINKED_NUMBER, '1'), whatsAppWebhookEntry: entry })],
+    ['a whatsAppWebhookEntry that is not JSON', JSON.stringify({ ...endUserMessagingEnvelope(entry, LINKED_NUMBER, '1'), whatsAppWebhookEntry: '{"id":' })],
+    ['an entry whose changes are not a list', JSON.stringify(endUserMessagingEnvelope({ id: '1', changes: 'nope' }, LINKED_NUMBER, '1'))],
+  ])('%s', async (_name, message) => {
+    await expect(handler(snsEvent(message))).resolves.toBeUndefined();
+
+    expect(metric(CUSTOM_METRICS.inboundEnvelopeMalformed)).toBe(1);
+    await resources.expectNothingWritten();
+  });
+
+  test('a message to a number that is not linked to this pipeline', async () => {
+    await inbound({}, ['999999999999999'])(eventOf(textNotification('5511988887777', 'wamid.FOREIGN', 'oi')));
+
+    expect(metric(CUSTOM_METRICS.inboundForeignNumberDropped)).toBe(1);
+    await resources.expectNothingWritten();
+  });
+
+  test('a malformed event next to a good one in the same invocation: the good one is registered', async () => {
+    const good = eventOf(textNotification('5511988887777', 'wamid.GOOD', 'oi'));
+    await handler({ Records: [...snsEvent('garbage').Records, ...good.Records] });
+
+    expect(metric(CUSTOM_METRICS.inboundEnvelopeMalformed)).toBe(1);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
+  });
+});

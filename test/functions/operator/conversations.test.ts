@@ -1,0 +1,178 @@
+// The human inbox over real HTTP: a handed-off customer is claimed, answered, given back to the
+// agent or closed, with every transition conditional and every action audited.
+import { ScriptedAgent } from '../../../lambda/core/adapters/agent/scripted-agent';
+import { MESSAGING_CONSENT_PURPOSE } from '../../../lambda/core/domain/privacy';
+import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
+import { newCustomer, waitUntil } from '../../support/pipeline';
+import { type ConsoleClient, newOperatorPhone, startStaffedPipeline, type tableRepositories } from '../../support/operator-console-client';
+
+let pipeline: LocalPipeline;
+let repositories: ReturnType<typeof tableRepositories>;
+let agent: ScriptedAgent;
+let admin: ConsoleClient;
+let operator: ConsoleClient;
+const adminPhone = newOperatorPhone();
+const operatorPhone = newOperatorPhone();
+
+beforeAll(async () => {
+  agent = new ScriptedAgent();
+  // A short visibility timeout: a turn whose reply failed to send is retried within seconds (and
+  // still long enough that a slow turn on a busy machine is not redelivered while it runs).
+  ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(adminPhone, operatorPhone, { agent, queue: { visibilityTimeoutSeconds: 6 } }));
+});
+afterAll(async () => {
+  repositories.close();
+  await pipeline.stop();
+});
+
+function sentTo(customer: string): string[] {
+  return pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer).map((message) => message.text);
+}
+
+/** A customer whose conversation the agent handed to people (nobody was available: the customer was told so). */
+async function handedOffCustomer(options: { sentAt?: Date } = {}): Promise<string> {
+  const customer = newCustomer();
+  await pipeline.sendCustomerMessage(customer, 'Quero falar com alguém #dado name=Ana #humano', options);
+  await waitUntil(() => sentTo(customer).length === 2, 10_000, 'the agent’s reply and the handoff notice');
+  await pipeline.waitForIdle();
+  expect((await pipeline.conversation(customer)).session?.state).toBe('AWAITING_HUMAN');
+  return customer;
+}
+
+it('lists waiting conversations by state with a cursor, and reads one with its history', async () => {
+  const customers = [await handedOffCustomer(), await handedOffCustomer(), await handedOffCustomer()];
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await admin.call('GET', `/api/conversations?state=AWAITING_HUMAN&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    expect(page.status).toBe(200);
+    expect(page.body.items.length).toBeLessThanOrEqual(2);
+    seen.push(...page.body.items.map((item: { customerId: string }) => item.customerId));
+    cursor = page.body.cursor;
+  } while (cursor);
+  expect(seen).toEqual(expect.arrayContaining(customers));
+  const listed = await admin.call('GET', '/api/conversations?state=AWAITING_HUMAN&limit=100');
+  expect(listed.body.items.find((item: { customerId: string }) => item.customerId === customers[0])).toMatchObject({
+    displayName: 'Ana',
+    state: 'AWAITING_HUMAN',
+    waitingSince: expect.any(String),
+    lastMessage: { role: 'system', preview: expect.stringContaining('No momento') },
+  });
+
+  const one = await operator.call('GET', `/api/conversations/${customers[0]}`);
+  expect(one.status).toBe(200);
+  expect(one.body.conversation).toMatchObject({ customerId: customers[0], state: 'AWAITING_HUMAN', qualificationData: { name: 'Ana' } });
+  expect(one.body.messages.map((message: { role: string }) => message.role)).toEqual(['system', 'assistant', 'user']);
+  expect((await operator.call('GET', `/api/conversations/${newCustomer()}`)).status).toBe(404);
+  expect((await operator.call('GET', '/api/conversations?state=WAITING')).status).toBe(400);
+});
+
+it('lets exactly one of two operators claim a conversation at once', async () => {
+  const customer = await handedOffCustomer();
+  const answers = await Promise.all([admin.call('POST', `/api/conversations/${customer}/claim`), operator.call('POST', `/api/conversations/${customer}/claim`)]);
+  expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+  const winner = answers.find((answer) => answer.status === 200)!;
+  expect(winner.body.conversation).toMatchObject({ state: 'HUMAN_ACTIVE', assignedTo: expect.stringMatching(new RegExp(`^(${adminPhone}|${operatorPhone})$`)) });
+  const audit = (await repositories.audit.listRecent({ limit: 200 })).items.filter((event) => event.resourceId === customer && event.action === 'conversation.claim');
+  expect(audit).toHaveLength(1);
+});
+
+it('sends the assigned operator’s reply through WhatsApp and records it; others get 403', async () => {
+  const customer = await handedOffCustomer();
+  expect((await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Oi' })).status).toBe(409);
+  expect((await operator.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+  expect((await admin.call('POST', `/api/conversations/${customer}/messages`, { text: 'Sou outra pessoa' })).status).toBe(403);
+
+  const sent = await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Olá Ana, sou a Bia.' });
+  expect(sent.status).toBe(201);
+  expect(sent.body.message).toMatchObject({ role: 'operator', direction: 'outbound', deliveryStatus: 'sent', operatorPhone });
+  expect(sentTo(customer).at(-1)).toBe('Olá Ana, sou a Bia.');
+  const history = (await pipeline.conversation(customer)).history;
+  expect(history.at(-1)).toMatchObject({ role: 'operator', text: 'Olá Ana, sou a Bia.', operatorPhone, deliveryStatus: 'sent' });
+});
+
+it('answers 502 when WhatsApp refuses, records nothing as sent and releases the lock', async () => {
+  const customer = await handedOffCustomer();
+  expect((await operator.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+  const before = (await pipeline.conversation(customer)).history.length;
+  pipeline.fakeWhatsApp.failNext(1, { httpStatus: 500, code: 131000, message: 'Something went wrong' });
+  const failed = await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Primeira tentativa' });
+  expect(failed.status).toBe(502);
+  expect((await pipeline.conversation(customer)).history).toHaveLength(before);
+  expect((await pipeline.conversation(customer)).session?.humanSendLock).toBeUndefined();
+  // The lock is free: the next send goes through at once.
+  expect((await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Segunda tentativa' })).status).toBe(201);
+  expect(sentTo(customer)).not.toContain('Primeira tentativa');
+});
+
+it('refuses a reply to a customer who opted out with 409 and sends nothing, until they opt back in', async () => {
+  const customer = await handedOffCustomer();
+  expect((await operator.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+  const consent = (consentId: string, granted: boolean) => ({ consentId, customerId: customer, recordedAt: new Date().toISOString(), purpose: MESSAGING_CONSENT_PURPOSE, granted, source: 'whatsapp_keyword' });
+  await repositories.consents.record(consent('wamid.parar', false));
+  const sentBefore = pipeline.fakeWhatsApp.sent().length;
+  const refused = await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Posso ajudar?' });
+  expect(refused.status).toBe(409);
+  expect(refused.body.message).toContain('opted out');
+  expect(pipeline.fakeWhatsApp.sent().length).toBe(sentBefore);
+
+  await repositories.consents.record(consent('wamid.voltar', true));
+  expect((await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Posso ajudar?' })).status).toBe(201);
+});
+
+it('refuses a reply outside the 24-hour window with 422 and sends nothing', async () => {
+  const customer = await handedOffCustomer({ sentAt: new Date(Date.now() - 25 * 3_600_000) });
+  expect((await operator.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+  const sentBefore = pipeline.fakeWhatsApp.sent().length;
+  const refused = await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Ainda está aí?' });
+  expect(refused.status).toBe(422);
+  expect(refused.body).toMatchObject({ error: 'outside_window', message: expect.stringContaining('24 hours') });
+  expect(pipeline.fakeWhatsApp.sent().length).toBe(sentBefore);
+});
+
+it('gives the conversation back to the agent, which answers with the human part in its history', async () => {
+  const customer = await handedOffCustomer();
+  await pipeline.sendCustomerMessage(customer, 'Alguém aí?');
+  await pipeline.waitForIdle();
+  expect((await operator.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+  expect((await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Pronto, seu exame foi agendado.' })).status).toBe(201);
+  const released = await operator.call('POST', `/api/conversations/${customer}/release`);
+  expect(released.status).toBe(200);
+  expect(released.body.conversation).toMatchObject({ state: 'QUALIFYING' });
+  expect(released.body.conversation.assignedTo).toBeUndefined();
+
+  await pipeline.sendCustomerMessage(customer, 'Obrigada!');
+  await waitUntil(() => sentTo(customer).some((text) => text.startsWith('Olá! Recebi: Obrigada!')), 10_000, 'the agent’s answer');
+  expect(sentTo(customer).at(-1)).toMatch(/^Olá! Recebi: Obrigada!/);
+  const lastRequest = agent.requests.filter((request) => request.session.customerId === customer).at(-1)!;
+  expect(lastRequest.history.map((entry) => entry.text)).toEqual(
+    expect.arrayContaining(['Alguém aí?', 'Pronto, seu exame foi agendado.', 'Obrigada!']),
+  );
+  expect(lastRequest.history.find((entry) => entry.text === 'Pronto, seu exame foi agendado.')?.role).toBe('assistant');
+});
+
+it('supersedes the agent’s reply of an in-flight turn when a human answers first', async () => {
+  const customer = newCustomer();
+  // The agent's reply to the handoff is persisted, but its send fails: the turn waits for its retry.
+  pipeline.fakeWhatsApp.failNext(1, { httpStatus: 500, code: 131000, message: 'Something went wrong' });
+  await pipeline.sendCustomerMessage(customer, 'Preciso de uma pessoa #humano');
+  await waitUntil(async () => (await pipeline.conversation(customer)).session?.state === 'AWAITING_HUMAN', 10_000, 'the handoff');
+  expect((await operator.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+  expect((await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Oi, aqui é a Bia.' })).status).toBe(201);
+
+  await pipeline.waitForIdle();
+  expect(sentTo(customer)).toEqual(['Oi, aqui é a Bia.']);
+  const stored = (await repositories.messages.history(customer)).items;
+  expect(stored.find((message) => message.role === 'assistant')).toMatchObject({ deliveryStatus: 'superseded' });
+});
+
+it('closes a conversation and records who did it', async () => {
+  const customer = await handedOffCustomer();
+  expect((await operator.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+  const closed = await operator.call('POST', `/api/conversations/${customer}/close`);
+  expect(closed.status).toBe(200);
+  expect(closed.body.conversation).toMatchObject({ state: 'CLOSED' });
+  expect((await operator.call('POST', `/api/conversations/${customer}/close`)).status).toBe(409);
+  const actions = (await repositories.audit.listRecent({ limit: 200 })).items.filter((event) => event.resourceId === customer).map((event) => [event.author, event.action]);
+  expect(actions).toEqual(expect.arrayContaining([[operatorPhone, 'conversation.claim'], [operatorPhone, 'conversation.close']]));
+});

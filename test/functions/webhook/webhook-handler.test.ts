@@ -1,0 +1,250 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { DynamoInboundReceiptRepository } from '../../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
+import { crmSyncKey } from '../../../lambda/core/adapters/dynamodb/keys';
+import { DynamoMessageRepository } from '../../../lambda/core/adapters/dynamodb/message-repository';
+import { DynamoSessionRepository } from '../../../lambda/core/adapters/dynamodb/session-repository';
+import type { WebhookSettings } from '../../../lambda/composition/deployment-settings';
+import { composeWebhook, type WebhookHandler, type WebhookPorts } from '../../../lambda/composition/webhook';
+import { StaticCredentialsProvider } from '../../../lambda/core/adapters/secrets/static-credentials-provider';
+import { systemClock } from '../../../lambda/core/adapters/system/system-clock';
+import { SessionState, type Session } from '../../../lambda/core/domain/session';
+import { webhookSettings } from '../../support/deployment-settings';
+import { metaFixture } from '../../support/fixtures';
+import { useInboundTestResources } from '../../support/inbound-test-resources';
+import { allItems, queueDepth, takeAll } from '../../support/inspect';
+import { functionUrlEvent, signedPost, TEST_CREDENTIALS, textNotification } from '../../support/webhook-events';
+
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+
+/** The recorded Meta fixtures were sent in June 2025; a webhook of that time still takes them. */
+const FIXTURE_CLOCK = { now: () => new Date('2025-06-09T00:00:00Z') };
+const SECONDS_PER_DAY = 86_400;
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+const sqs = new SQSClient({});
+const resources = useInboundTestResources('webhook', sqs);
+let handler: WebhookHandler;
+const logger = new Logger({ serviceName: 'webhook-test', logLevel: 'DEBUG' });
+
+function webhook(ports: Pick<WebhookPorts, 'sqsClient' | 'clock' | 'credentials'> = {}, settings: Partial<Pick<WebhookSettings, 'businessPhoneNumberIds' | 'crmSyncEnabled'>> = {}): WebhookHandler {
+  return composeWebhook(webhookSettings(resources.table.name, resources.queueUrl, settings), {
+    credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
+    logger,
+    metrics: new Metrics({ namespace: 'test', serviceName: 'webhook-test' }),
+    ...ports,
+  });
+}
+
+beforeEach(() => {
+  handler = webhook();
+});
+
+describe('verification handshake', () => {
+  test('echoes the challenge when the verify token matches', async () => {
+    const response = await handler(functionUrlEvent('GET', { query: { 'hub.mode': 'subscribe', 'hub.verify_token': TEST_CREDENTIALS.verifyToken, 'hub.challenge': '1158201444' } }));
+    expect(response).toMatchObject({ statusCode: 200, body: '1158201444' });
+  });
+
+  test.each([
+    ['a wrong token', { 'hub.mode': 'subscribe', 'hub.verify_token': 'nope', 'hub.challenge': '1' }, 403],
+    ['another mode', { 'hub.mode': 'unsubscribe', 'hub.verify_token': TEST_CREDENTIALS.verifyToken, 'hub.challenge': '1' }, 403],
+    ['no parameters', {}, 403],
+    ['a challenge carrying markup', { 'hub.mode': 'subscribe', 'hub.verify_token': TEST_CREDENTIALS.verifyToken, 'hub.challenge': '<script>' }, 400],
+  ])('refuses %s', async (_name, query, status) => {
+    expect((await handler(functionUrlEvent('GET', { query }))).statusCode).toBe(status);
+  });
+});
+
+describe('notifications', () => {
+  test('a text message is registered, routed to the agent and dispatched once', async () => {
+    const response = await handler(signedPost(textNotification('5511988887777', 'wamid.T1', 'Quero um exame de DNA')));
+    expect(response.statusCode).toBe(200);
+
+    const receipt = await new DynamoInboundReceiptRepository(new DynamoKit({ tableName: resources.table.name }), systemClock).getReceipt({ customerId: '5511988887777', messageId: 'wamid.T1' });
+    expect(receipt?.agentRoutedAt).toBeDefined();
+    expect(receipt?.dispatchedAt).toBeDefined();
+    expect(receipt?.turn.text).toBe('Quero um exame de DNA');
+
+    const [message, ...rest] = await takeAll(resources.queueUrl);
+    expect(rest).toEqual([]);
+    expect(JSON.parse(message.Body!)).toEqual({ phone_number: '5511988887777', message_id: 'wamid.T1' });
+    expect(message.Attributes?.MessageGroupId).toBe('5511988887777');
+  });
+
+  test('a base64-encoded body is verified and parsed from its decoded bytes', async () => {
+    const response = await handler(signedPost(textNotification('5511988887777', 'wamid.B64', 'olá, ação'), { base64: true }));
+    expect(response.statusCode).toBe(200);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
+  });
+
+  test('the same POST delivered twice, one after the other, writes one receipt and one message', async () => {
+    const body = textNotification('5511988887777', 'wamid.DUP', 'oi');
+    expect((await handler(signedPost(body))).statusCode).toBe(200);
+    const itemsAfterFirst = await allItems(resources.table.name);
+    expect((await handler(signedPost(body))).statusCode).toBe(200);
+    expect(await allItems(resources.table.name)).toEqual(itemsAfterFirst);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
+  });
+
+  test('the same POST delivered concurrently writes one receipt and one message', async () => {
+    const body = textNotification('5511988887777', 'wamid.RACE', 'oi');
+    const responses = await Promise.all(Array.from({ length: 5 }, () => handler(signedPost(body))));
+    expect(new Set(responses.map((response) => response.statusCode))).toEqual(new Set([200]));
+    const receipts = (await allItems(resources.table.name)).filter((item) => String(item.SK).startsWith('INBOUND#'));
+    expect(receipts).toHaveLength(1);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
+  });
+
+  test('SQS down on the first delivery, up on the retry: 5xx then 200, exactly one message in the end', async () => {
+    const body = textNotification('5511988887777', 'wamid.SQSDOWN', 'oi');
+    const unreachable = new SQSClient({ endpoint: 'http://127.0.0.1:9', maxAttempts: 1 });
+    expect((await webhook({ sqsClient: unreachable })(signedPost(body))).statusCode).toBe(500);
+    expect(await queueDepth(resources.queueUrl)).toBe(0);
+    const receipts = new DynamoInboundReceiptRepository(new DynamoKit({ tableName: resources.table.name }), systemClock);
+    expect((await receipts.getReceipt({ customerId: '5511988887777', messageId: 'wamid.SQSDOWN' }))?.dispatchedAt).toBeUndefined();
+
+    expect((await handler(signedPost(body))).statusCode).toBe(200);
+    expect((await handler(signedPost(body))).statusCode).toBe(200);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
+    expect((await receipts.getReceipt({ customerId: '5511988887777', messageId: 'wamid.SQSDOWN' }))?.dispatchedAt).toBeDefined();
+  });
+
+  test('a multi-entry batch registers every message and keeps each customer’s order', async () => {
+    expect((await webhook({ clock: FIXTURE_CLOCK })(signedPost(metaFixture('multi-entry-batch')))).statusCode).toBe(200);
+    const dispatched = await takeAll(resources.queueUrl);
+    expect(dispatched.map((message) => JSON.parse(message.Body!).message_id).sort()).toEqual(['wamid.BATCH-A1', 'wamid.BATCH-A2', 'wamid.BATCH-B1', 'wamid.BATCH-C1']);
+    const receipts = new DynamoInboundReceiptRepository(new DynamoKit({ tableName: resources.table.name }), systemClock);
+    expect((await receipts.getLatest('5511988887777'))?.pendingMessageIds).toEqual(['wamid.BATCH-A1', 'wamid.BATCH-A2']);
+  });
+
+  test('a status-only notification is accepted and enqueues nothing', async () => {
+    expect((await handler(signedPost(metaFixture('statuses-only')))).statusCode).toBe(200);
+    await resources.expectNothingWritten();
+  });
+
+  test('a business-scoped user id is the customer id and the message group', async () => {
+    expect((await webhook({ clock: FIXTURE_CLOCK })(signedPost(metaFixture('business-scoped-user')))).statusCode).toBe(200);
+    const [message] = await takeAll(resources.queueUrl);
+    expect(message.Attributes?.MessageGroupId).toBe('US.13491208655302741918');
+  });
+
+  /** A session a person owns, put in the table directly; returns the kit it used. */
+  async function humanOwnedSession(): Promise<DynamoKit> {
+    const kit = new DynamoKit({ tableName: resources.table.name });
+    const now = new Date().toISOString();
+    const session: Session = {
+      sessionId: 'session-human',
+      customerId: '5511988887777',
+      state: SessionState.HUMAN_ACTIVE,
+      assignedTo: '5511900000000',
+      qualificationData: {},
+      cadastralData: {},
+      handoffRenotifyCount: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await new DynamoSessionRepository(kit, systemClock).put(session);
+    return kit;
+  }
+
+  test('a customer whose session is human-owned reaches the human inbox, not the agent', async () => {
+    const kit = await humanOwnedSession();
+    expect((await handler(signedPost(textNotification('5511988887777', 'wamid.HUMAN', 'Alguém aí?')))).statusCode).toBe(200);
+    expect(await queueDepth(resources.queueUrl)).toBe(0);
+    const history = await new DynamoMessageRepository(kit, systemClock).historyForSession('5511988887777', 'session-human', 10);
+    expect(history.map((message) => [message.messageId, message.text])).toEqual([['wamid.HUMAN', 'Alguém aí?']]);
+  });
+
+  test('with CRM sync on, routing reads the session but never its CRM row (outside the webhook’s IAM reach)', async () => {
+    const kit = await humanOwnedSession();
+    // A row that cannot be decoded: reading it would fail the delivery.
+    await kit.put({ item: { ...crmSyncKey('session-human'), entity_type: 'crm_sync' } });
+    expect((await webhook({}, { crmSyncEnabled: true })(signedPost(textNotification('5511988887777', 'wamid.HUMAN', 'Alguém aí?')))).statusCode).toBe(200);
+    const history = await new DynamoMessageRepository(kit, systemClock).historyForSession('5511988887777', 'session-human', 10);
+    expect(history.map((message) => message.messageId)).toEqual(['wamid.HUMAN']);
+  });
+
+  test('logs carry the outcome but never the message text or the full phone number', async () => {
+    await handler(signedPost(textNotification('5511988887777', 'wamid.LOG', 'segredo médico')));
+    const output = resources.logged.join('');
+    expect(output).toContain('webhook_handled');
+    expect(output).not.toContain('segredo');
+    expect(output).not.toContain('5511988887777');
+  });
+});
+
+describe('bad input gets a clear answer and writes nothing', () => {
+  const body = textNotification('5511988887777', 'wamid.BAD', 'oi');
+  const oversized = JSON.stringify({ object: 'whatsapp_business_account', entry: [], padding: 'x'.repeat(3 * 1024 * 1024) });
+  const cases: Array<[string, () => ReturnType<typeof signedPost>, number]> = [
+    ['a missing signature', () => functionUrlEvent('POST', { body }), 401],
+    ['a signature made with another secret', () => signedPost(body, { secret: 'wrong-secret' }), 403],
+    ['a body changed by one byte after signing', () => ({ ...signedPost(body), body: body.replace('"oi"', '"oI"') }), 403],
+    ['a body over 3 MB', () => signedPost(oversized), 413],
+    ['invalid JSON', () => signedPost('{"object":"whatsapp_business_account",'), 400],
+    ['valid JSON of the wrong shape', () => signedPost(JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value: { messages: [{ id: 'x' }] } }] }] })), 400],
+    ['another HTTP method', () => functionUrlEvent('PUT', { body }), 405],
+  ];
+  test.each(cases)('%s', async (_name, event, status) => {
+    expect((await handler(event())).statusCode).toBe(status);
+    await resources.expectNothingWritten();
+  });
+});
+
+describe('guards on signed notifications', () => {
+  const OUR_NUMBER = '106540352242922';
+
+  test('a message to another business number of the same Meta app gets 200 and writes nothing', async () => {
+    const foreign = textNotification('5511988887777', 'wamid.FOREIGN', 'oi').replace(OUR_NUMBER, '999999999999999');
+
+    const response = await webhook({}, { businessPhoneNumberIds: [OUR_NUMBER] })(signedPost(foreign));
+
+    expect(response.statusCode).toBe(200);
+    await resources.expectNothingWritten();
+    expect(resources.logged.join('')).toContain('"droppedForeignNumber":1');
+  });
+
+  test('a message to a listed business number is registered', async () => {
+    const response = await webhook({}, { businessPhoneNumberIds: ['1', OUR_NUMBER] })(signedPost(textNotification('5511988887777', 'wamid.OURS', 'oi')));
+
+    expect(response.statusCode).toBe(200);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
+  });
+
+  test('a phone_number_id that is not a Meta id is refused before it can reach a URL', async () => {
+    const traversal = textNotification('5511988887777', 'wamid.PATH', 'oi').replace(OUR_NUMBER, '../../me/accounts');
+
+    expect((await handler(signedPost(traversal))).statusCode).toBe(400);
+    await resources.expectNothingWritten();
+  });
+
+  test('a message older than the receipt retention (7 days) gets 200 and writes nothing', async () => {
+    const eightDaysOld = textNotification('5511988887777', 'wamid.OLD', 'oi', nowSeconds() - 8 * SECONDS_PER_DAY);
+
+    const response = await handler(signedPost(eightDaysOld));
+
+    expect(response.statusCode).toBe(200);
+    await resources.expectNothingWritten();
+    expect(resources.logged.join('')).toContain('"droppedStale":1');
+  });
+
+  test('a message six days old is still registered', async () => {
+    const sixDaysOld = textNotification('5511988887777', 'wamid.SIX', 'oi', nowSeconds() - 6 * SECONDS_PER_DAY);
+
+    expect((await handler(signedPost(sixDaysOld))).statusCode).toBe(200);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
+  });
+
+  test('during a rotation a body signed with the previous app secret is accepted; any other secret is not', async () => {
+    const rotating = webhook({ credentials: new StaticCredentialsProvider({ ...TEST_CREDENTIALS, appSecret: 'new-secret', previousAppSecret: TEST_CREDENTIALS.appSecret }) });
+    const body = textNotification('5511988887777', 'wamid.ROTATE', 'oi');
+
+    expect((await rotating(signedPost(body, { secret: 'new-secret' }))).statusCode).toBe(200);
+    expect((await rotating(signedPost(body))).statusCode).toBe(200);
+    expect((await rotating(signedPost(body, { secret: 'another-secret' }))).statusCode).toBe(403);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
+  });
+});

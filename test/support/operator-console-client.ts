@@ -1,0 +1,104 @@
+import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+import { newCustomer, startTestPipeline } from './pipeline';
+import type { LocalPipelineOptions } from '../../local/runtime/local-pipeline';
+
+/** An operator phone in WhatsApp's shape, distinct per call. */
+export const newOperatorPhone = newCustomer;
+
+export interface ApiAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: any;
+}
+
+export interface CallOptions {
+  /** Default: the signed-in session's cookie; `null` sends none. */
+  readonly cookie?: string | null;
+  /** Default: the session's CSRF token on non-GET calls; `null` sends none. */
+  readonly csrf?: string | null;
+  /** A raw body (sent as is) instead of JSON. */
+  readonly rawBody?: string;
+  readonly contentType?: string;
+}
+
+/** The operator API over real HTTP, as the console calls it (cookie and CSRF header carried by hand). */
+export class ConsoleClient {
+  cookie?: string;
+  csrfToken?: string;
+
+  constructor(readonly baseUrl: string) {}
+
+  async call(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<ApiAnswer> {
+    const headers: Record<string, string> = {};
+    const cookie = options.cookie === undefined ? this.cookie : options.cookie;
+    if (cookie) headers.cookie = cookie;
+    const csrf = options.csrf === undefined ? this.csrfToken : options.csrf;
+    if (method !== 'GET' && csrf) headers['x-csrf-token'] = csrf;
+    const payload = options.rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
+    if (payload !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body: payload });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // Not JSON (the console page): keep the text.
+    }
+    return { status: response.status, headers: response.headers, body: parsed };
+  }
+
+  /** Trades a login token for a session and keeps its cookie and CSRF token. */
+  async signIn(token: string): Promise<ApiAnswer> {
+    const answer = await this.call('POST', '/api/session', { token }, { cookie: null, csrf: null });
+    if (answer.status === 200) {
+      this.cookie = answer.headers.get('set-cookie')!.split(';')[0];
+      this.csrfToken = answer.body.csrfToken;
+    }
+    return answer;
+  }
+}
+
+/** The login link the pipeline sent `phone` over WhatsApp after the last `login`. */
+export function lastLoginToken(pipeline: LocalPipeline, phone: string): string {
+  const links = pipeline.fakeWhatsApp
+    .sent()
+    .filter((message) => message.recipient === phone)
+    .map((message) => /\/login#([A-Za-z0-9_-]+)/.exec(message.text)?.[1])
+    .filter((token): token is string => token !== undefined);
+  if (links.length === 0) throw new Error('No login link was sent');
+  return links[links.length - 1];
+}
+
+/** Sends `login` as the operator over WhatsApp, waits for the link, signs in with it. */
+export async function signInOverWhatsApp(pipeline: LocalPipeline, phone: string): Promise<ConsoleClient> {
+  await pipeline.sendCustomerMessage(phone, 'login');
+  await pipeline.waitForIdle();
+  const client = new ConsoleClient(pipeline.consoleUrl!);
+  const answer = await client.signIn(lastLoginToken(pipeline, phone));
+  if (answer.status !== 200) throw new Error(`Sign-in failed with ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return client;
+}
+
+export function startOperatorPipeline(adminPhoneNumbers: readonly string[], options: Omit<LocalPipelineOptions, 'dynamoDbEndpoint' | 'sqsEndpoint' | 'environment' | 'adminPhoneNumbers'> = {}) {
+  return startTestPipeline({ adminPhoneNumbers, ...options });
+}
+
+/** A pipeline with one admin and one operator (Bia), both signed in over WhatsApp. */
+export async function startStaffedPipeline(
+  adminPhone: string,
+  operatorPhone: string,
+  options: Parameters<typeof startOperatorPipeline>[1] = {},
+): Promise<{ pipeline: LocalPipeline; repositories: ReturnType<typeof tableRepositories>; admin: ConsoleClient; operator: ConsoleClient }> {
+  const pipeline = await startOperatorPipeline([adminPhone], options);
+  const repositories = tableRepositories(pipeline.tableName);
+  await repositories.config.set({ key: 'operators', value: { [operatorPhone]: { role: 'operator', name: 'Bia' } }, author: adminPhone });
+  return { pipeline, repositories, admin: await signInOverWhatsApp(pipeline, adminPhone), operator: await signInOverWhatsApp(pipeline, operatorPhone) };
+}
+
+/** The pipeline table's repositories on a client of their own, closed with `close()`. */
+export function tableRepositories(tableName: string): DynamoRepositories & { close(): void } {
+  const client = createDocumentClient({});
+  return { ...createDynamoRepositories({ tableName, client }), close: () => client.destroy() };
+}
