@@ -7,8 +7,10 @@ import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { crmSyncToItem } from '../../lambda/core/adapters/dynamodb/codecs/crm-sync-codec';
 import type { AgentPort, AgentRequest, AgentResponse } from '../../lambda/core/ports/agent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
-import { newCustomer, waitUntil } from '../support/pipeline';
-import { newOperatorPhone, startOperatorPipeline, tableRepositories } from '../support/operator-console-client';
+import { newCustomer, newOperatorPhone } from '../support/ids';
+import { waitUntil } from '../support/waiting';
+import { startOperatorPipeline } from '../support/pipeline';
+import { tableRepositories } from '../support/dynamo-table';
 import { ConsoleBrowser, PHONE, screenshot, signInFromWhatsApp, unnamedControls } from '../support/console-browser';
 
 jest.setTimeout(90_000);

@@ -4,8 +4,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
-import { newCustomer, waitUntil } from '../support/pipeline';
-import { newOperatorPhone, startOperatorPipeline } from '../support/operator-console-client';
+import { newCustomer, newOperatorPhone } from '../support/ids';
+import { waitUntil } from '../support/waiting';
+import { startOperatorPipeline } from '../support/pipeline';
 import { ConsoleBrowser, horizontalOverflow, PHONE, screenshot, signInFromWhatsApp, unnamedControls } from '../support/console-browser';
 
 jest.setTimeout(90_000);

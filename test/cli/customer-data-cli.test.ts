@@ -1,7 +1,7 @@
 import { eraseCustomer } from '../../bin/erase-customer';
 import { exportCustomer } from '../../bin/export-customer';
 import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
-import { newPhone } from '../support/domain-records';
+import { newCustomer } from '../support/ids';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { seedRichHistory } from '../support/customer-history';
 
@@ -22,7 +22,7 @@ function capture() {
 const stored = async (customerId: string) => (await repos.customerData.inventory(customerId)).anchors.length;
 
 test('export prints one JSON document of the customer', async () => {
-  const seeded = await seedRichHistory(repos, newPhone());
+  const seeded = await seedRichHistory(repos, newCustomer());
   const { lines, output } = capture();
   expect(await exportCustomer(['--table', table.name, '--customer', seeded.customerId], { USER: 'dpo' }, output)).toBe(0);
   const document = JSON.parse(lines.out.join('\n'));
@@ -31,7 +31,7 @@ test('export prints one JSON document of the customer', async () => {
 });
 
 test('erase asks for the id again; a mismatch or no terminal erases nothing', async () => {
-  const seeded = await seedRichHistory(repos, newPhone());
+  const seeded = await seedRichHistory(repos, newCustomer());
   const before = await stored(seeded.customerId);
   const args = ['--table', table.name, '--customer', seeded.customerId];
   expect(await eraseCustomer(args, {}, capture().output, async () => 'someone-else')).toBe(2);

@@ -6,8 +6,9 @@ import { dirname, join } from 'node:path';
 import { CRM_TARGET_KINDS, RUNTIME_ENV } from '../../lib/contract';
 import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { CrmSyncStatus } from '../../lambda/core/domain/crm-sync';
-import { newPhone, newSession } from '../support/domain-records';
-import { waitUntil } from '../support/pipeline';
+import { newCustomer } from '../support/ids';
+import { newSession } from '../support/domain-records';
+import { waitUntil } from '../support/waiting';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 
 // The shipped bundle of the CRM sync worker, run with plain node as Lambda runs it: its DynamoDB
@@ -72,7 +73,7 @@ function crmSyncEnvironment(): Record<string, string> {
 }
 
 test('the crm-sync bundle publishes a due projection through DynamoDB Local and a signed Invoke of the CRM function', async () => {
-  const session = newSession(newPhone(), { state: 'QUALIFYING', segment: 'PESQUISA' });
+  const session = newSession(newCustomer(), { state: 'QUALIFYING', segment: 'PESQUISA' });
   await repositories.sessions.put(session);
 
   const { report, loadedFiles } = await runBundle(crmSyncEnvironment());
@@ -100,7 +101,7 @@ describe('with tracing on, as Lambda runs it', () => {
   afterAll(() => new Promise<void>((resolve) => daemon.close(resolve)));
 
   test('the bundle loads the tracer beside it and records the invocation, its DynamoDB calls and the Invoke as subsegments', async () => {
-    const session = newSession(newPhone(), { state: 'QUALIFYING', segment: 'PESQUISA' });
+    const session = newSession(newCustomer(), { state: 'QUALIFYING', segment: 'PESQUISA' });
     await repositories.sessions.put(session);
     const traceId = '1-5759e988-bd862e3fe1be46a994272793';
 

@@ -14,9 +14,11 @@ import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/st
 import { startFunctionUrlServer } from '../../local/runtime/function-url-server';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { deliverToWebhook } from '../../local/runtime/meta-notification';
-import { ConsoleClient, newOperatorPhone, signInOverWhatsApp } from '../support/operator-console-client';
+import { ConsoleClient, signInOverWhatsApp } from '../support/operator-console-client';
+import { newOperatorPhone, newCustomer } from '../support/ids';
 import { webhookSettings } from '../support/deployment-settings';
-import { newCustomer, startTestPipeline, waitUntil } from '../support/pipeline';
+import { startTestPipeline } from '../support/pipeline';
+import { waitUntil } from '../support/waiting';
 
 /** What Powertools writes for one flush: the EMF envelope plus one property per metric and dimension. */
 interface EmfLine {

@@ -5,7 +5,9 @@
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { LOCAL_BUSINESS } from '../../local/runtime/meta-notification';
-import { CHANNELS, gate, newCustomer, parseScriptedReply, startTestPipeline, waitUntil } from '../support/pipeline';
+import { CHANNELS, parseScriptedReply, startTestPipeline } from '../support/pipeline';
+import { gate, waitUntil } from '../support/waiting';
+import { newCustomer } from '../support/ids';
 
 describe.each(CHANNELS)('over the %s channel', (channel) => {
   let pipeline: LocalPipeline | undefined;

@@ -1,8 +1,9 @@
 // CRM sync end to end: customer messages through the webhook and the orchestrator (the deployed
 // handlers with CRM sync on) reach the fake CRM over HTTP with the stage the conversation is in.
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
-import { tableRepositories } from '../support/operator-console-client';
-import { newCustomer, startTestPipeline } from '../support/pipeline';
+import { tableRepositories } from '../support/dynamo-table';
+import { newCustomer } from '../support/ids';
+import { startTestPipeline } from '../support/pipeline';
 
 let pipeline: LocalPipeline | undefined;
 afterEach(async () => {

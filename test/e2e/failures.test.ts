@@ -4,7 +4,10 @@ import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import type { InvocationReport } from '../../local/runtime/sqs-event-source';
-import { gate, newCustomer, receiveOne, startTestPipeline, waitUntil } from '../support/pipeline';
+import { gate, waitUntil } from '../support/waiting';
+import { newCustomer } from '../support/ids';
+import { receiveOne } from '../support/inspect';
+import { startTestPipeline } from '../support/pipeline';
 
 const FAST_RETRIES = { visibilityTimeoutSeconds: 2 };
 

@@ -5,8 +5,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { DEFAULT_HANDOFF_TEXTS } from '../../lib/contract';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
-import { newCustomer, waitUntil } from '../support/pipeline';
-import { newOperatorPhone, startOperatorPipeline, tableRepositories } from '../support/operator-console-client';
+import { newCustomer, newOperatorPhone } from '../support/ids';
+import { waitUntil } from '../support/waiting';
+import { startOperatorPipeline } from '../support/pipeline';
+import { tableRepositories } from '../support/dynamo-table';
 
 const RENOTIFY_MS = 1_500;
 // Far enough after the re-notification that a busy machine cannot blur the two.

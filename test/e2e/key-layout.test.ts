@@ -5,9 +5,11 @@ import { writeShardOf } from '../../lambda/core/adapters/dynamodb/keys';
 import { KeyLayout } from '../../lib/contract/key-layout';
 import { SessionState } from '../../lambda/core/domain/session';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
-import { newPhone, newSession } from '../support/domain-records';
-import { type ConsoleClient, newOperatorPhone, signInOverWhatsApp, startOperatorPipeline, tableRepositories } from '../support/operator-console-client';
-import { newCustomer } from '../support/pipeline';
+import { newCustomer, newOperatorPhone } from '../support/ids';
+import { newSession } from '../support/domain-records';
+import { type ConsoleClient, signInOverWhatsApp } from '../support/operator-console-client';
+import { startOperatorPipeline } from '../support/pipeline';
+import { tableRepositories } from '../support/dynamo-table';
 
 let pipeline: LocalPipeline;
 let seedDeployment: ReturnType<typeof tableRepositories>;
@@ -35,7 +37,7 @@ it('holds conversations on migrating and the operator inbox lists them across sh
   expect(customers.every((customer) => replied.has(customer))).toBe(true);
 
   // Written by the seed deployment before the move: still in the seed partition.
-  const earlier = newSession(newPhone(), { state: SessionState.QUALIFYING });
+  const earlier = newSession(newCustomer(), { state: SessionState.QUALIFYING });
   await seedDeployment.sessions.put(earlier);
 
   // A seed-layout reader sees only that one: the pipeline wrote its sessions to the shards.

@@ -3,7 +3,9 @@
 // may carry a customer's text or full phone number.
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
-import { newCustomer, startTestPipeline, waitUntil } from '../support/pipeline';
+import { newCustomer } from '../support/ids';
+import { startTestPipeline } from '../support/pipeline';
+import { waitUntil } from '../support/waiting';
 
 let pipeline: LocalPipeline | undefined;
 const captured: string[] = [];

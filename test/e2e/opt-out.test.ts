@@ -8,8 +8,10 @@ import { consentCommandOf, MESSAGING_CONSENT_PURPOSE } from '../../lambda/core/d
 import { DEFAULT_CONSENT_CONFIRMATIONS } from '../../lambda/core/application/privacy/messaging-consent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { SessionState } from '../../lambda/core/domain/session';
-import { gate, newCustomer, startTestPipeline, waitUntil } from '../support/pipeline';
-import { newOperatorPhone, signInOverWhatsApp, startOperatorPipeline } from '../support/operator-console-client';
+import { gate, waitUntil } from '../support/waiting';
+import { newCustomer, newOperatorPhone } from '../support/ids';
+import { startTestPipeline, startOperatorPipeline } from '../support/pipeline';
+import { signInOverWhatsApp } from '../support/operator-console-client';
 import { withTestTable } from '../support/dynamo-table';
 import { writeSeedLayoutConsent } from '../support/customer-history';
 

@@ -7,7 +7,8 @@ import type { SQSEvent } from 'aws-lambda';
 import { PIPELINE_DEFAULTS } from '../../lib/contract';
 import { createTurnQueues, type LocalQueues } from '../../local/servers/local-resources';
 import { SqsEventSource, type InvocationReport, type LocalInvocationContext, type SqsFunctionHandler } from '../../local/runtime/sqs-event-source';
-import { gate, receiveOne, waitUntil } from '../support/pipeline';
+import { gate, waitUntil } from '../support/waiting';
+import { receiveOne } from '../support/inspect';
 
 const client = new SQSClient({});
 let queues: LocalQueues;

@@ -10,18 +10,11 @@ import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/st
 import { composeWebhook as composeWebhookFunction, type WebhookHandler } from '../../lambda/composition/webhook';
 import { webhookSettings } from '../support/deployment-settings';
 import { FaultInjector } from '../support/fault-injection';
-import { queueDepth } from '../support/inspect';
+import { queueDepth, takeAll } from '../support/inspect';
 import { functionUrlEvent, TEST_CREDENTIALS, textNotification } from '../support/webhook-events';
-import { takeAll, toRecord } from './harness/drivers';
-import {
-  composeOrchestrator,
-  composeWebhook,
-  MetricsRecorder,
-  newCustomer,
-  startReliabilityEnvironment,
-  type OrchestratorUnderTest,
-  type ReliabilityEnvironment,
-} from './harness/pipeline-under-test';
+import { toRecord } from './harness/drivers';
+import { composeOrchestrator, composeWebhook, MetricsRecorder, startReliabilityEnvironment, type OrchestratorUnderTest, type ReliabilityEnvironment } from './harness/pipeline-under-test';
+import { newCustomer } from '../support/ids';
 
 const dynamodb = new DynamoDBClient({});
 let env: ReliabilityEnvironment;
@@ -323,7 +316,7 @@ describe('a burst from one customer over budget', () => {
     const customer = newCustomer();
     for (let n = 1; n <= burst; n++) {
       expect((await burstWebhook.handle(post(textNotification(customer, `wamid.${randomUUID()}`, `mensagem ${n} #fora tudo`)))).statusCode).toBe(200);
-      for (const message of await takeAll(burstEnv, burstEnv.turnQueueUrl)) {
+      for (const message of await takeAll(burstEnv.turnQueueUrl)) {
         expect(await orchestrator.handle(toRecord(message, burstEnv.turnQueueUrl))).toEqual({ batchItemFailures: [] });
       }
     }

@@ -6,7 +6,7 @@
 // and fake Graph API; all runs share one table, isolated by customer id.
 import fc from 'fast-check';
 import { FAULT_KINDS, FAULT_PHASES } from '../support/fault-injection';
-import { takeAll } from './harness/drivers';
+import { takeAll } from '../support/inspect';
 import { startReliabilityEnvironment, type ReliabilityEnvironment } from './harness/pipeline-under-test';
 import { ScenarioRun } from './harness/scenario-run';
 import { BURST } from './harness/scenarios';
@@ -109,7 +109,7 @@ async function check(property: Property): Promise<{ runs: number; ms: number }> 
     await fc.assert(
       fc.asyncProperty(property.plans(), fc.scheduler(), async (plan, scheduler) => {
         lane.fake.reset();
-        await takeAll(lane, lane.turnQueueUrl);
+        await takeAll(lane.turnQueueUrl);
         const { violations } = await new ScheduledRun(lane, plan, scheduler).execute();
         expect(violations).toEqual([]);
       }),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
-import { waitUntil } from './pipeline';
+import { waitUntil } from './waiting';
 import { lastLoginToken } from './operator-console-client';
 
 /** Chromium logs an API call the console handles (a 409, the 502 of a refused send) as an error too. */

@@ -2,7 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import type { DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import * as keys from '../../lambda/core/adapters/dynamodb/keys';
-import { inboundTurn, newMessageId, newSession } from './domain-records';
+import { inboundTurn, newSession } from './domain-records';
+import { newMessageId } from './ids';
 
 export interface SeededCustomer {
   readonly customerId: string;

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { createAgentTable } from '../../local/servers/local-resources';
 
 /** A table on the run's DynamoDB Local, created from the construct's own definition. */
@@ -30,4 +32,10 @@ export async function withTestTable<T>(label: string, body: (table: TestTable) =
   } finally {
     await table.drop();
   }
+}
+
+/** The pipeline table's repositories on a client of their own, closed with `close()`. */
+export function tableRepositories(tableName: string): DynamoRepositories & { close(): void } {
+  const client = createDocumentClient({});
+  return { ...createDynamoRepositories({ tableName, client }), close: () => client.destroy() };
 }

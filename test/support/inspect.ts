@@ -42,6 +42,18 @@ export async function takeAll(queueUrl: string): Promise<Message[]> {
   }
 }
 
+/** Waits for the next message on a queue (long polls until `timeoutMs`). */
+export async function receiveOne(client: SQSClient, queueUrl: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const { Messages: messages = [] } = await client.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }),
+    );
+    if (messages.length > 0) return messages[0];
+  }
+  throw new Error(`No message on ${queueUrl} within ${timeoutMs} ms`);
+}
+
 /** Whether the turn that consumed the message finished (its receipt carries `completed_at`). */
 export async function isCompleted(receipts: InboundReceiptRepository, ref: InboundRef): Promise<boolean> {
   return (await receipts.getReceipt(ref))?.completedAt !== undefined;

@@ -1,11 +1,6 @@
-import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
-import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
-import { newCustomer, startTestPipeline } from './pipeline';
-import type { LocalPipelineOptions } from '../../local/runtime/local-pipeline';
-
-/** An operator phone in WhatsApp's shape, distinct per call. */
-export const newOperatorPhone = newCustomer;
+import { tableRepositories } from './dynamo-table';
+import { startOperatorPipeline } from './pipeline';
 
 export interface ApiAnswer {
   readonly status: number;
@@ -81,10 +76,6 @@ export async function signInOverWhatsApp(pipeline: LocalPipeline, phone: string)
   return client;
 }
 
-export function startOperatorPipeline(adminPhoneNumbers: readonly string[], options: Omit<LocalPipelineOptions, 'dynamoDbEndpoint' | 'sqsEndpoint' | 'environment' | 'adminPhoneNumbers'> = {}) {
-  return startTestPipeline({ adminPhoneNumbers, ...options });
-}
-
 /** A pipeline with one admin and one operator (Bia), both signed in over WhatsApp. */
 export async function startStaffedPipeline(
   adminPhone: string,
@@ -95,10 +86,4 @@ export async function startStaffedPipeline(
   const repositories = tableRepositories(pipeline.tableName);
   await repositories.config.set({ key: 'operators', value: { [operatorPhone]: { role: 'operator', name: 'Bia' } }, author: adminPhone });
   return { pipeline, repositories, admin: await signInOverWhatsApp(pipeline, adminPhone), operator: await signInOverWhatsApp(pipeline, operatorPhone) };
-}
-
-/** The pipeline table's repositories on a client of their own, closed with `close()`. */
-export function tableRepositories(tableName: string): DynamoRepositories & { close(): void } {
-  const client = createDocumentClient({});
-  return { ...createDynamoRepositories({ tableName, client }), close: () => client.destroy() };
 }

@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { startLocalPipeline, type LocalChannel, type LocalPipeline, type LocalPipelineOptions } from '../../local/runtime/local-pipeline';
 
 /**
@@ -23,11 +21,6 @@ export function startTestPipeline(options: Omit<LocalPipelineOptions, 'dynamoDbE
 /** Every channel the end-to-end suites run over: one parameterised suite, never a copy per channel. */
 export const CHANNELS: readonly LocalChannel[] = ['cloud-api', 'end-user-messaging'];
 
-/** A customer id in WhatsApp's shape (digits only), distinct per call. */
-export function newCustomer(): string {
-  return `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-}
-
 /** The parts of a scripted-agent reply: the customer messages it answered and its message count. */
 export function parseScriptedReply(text: string): { readonly answered: string[]; readonly count: number } {
   const match = /^Olá! Recebi: ([\s\S]*) \(mensagem (\d+)\)$/.exec(text);
@@ -35,30 +28,7 @@ export function parseScriptedReply(text: string): { readonly answered: string[];
   return { answered: match[1].split(' | '), count: Number(match[2]) };
 }
 
-/** Waits for the next message on a queue (long polls until `timeoutMs`). */
-export async function receiveOne(client: SQSClient, queueUrl: string, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const { Messages: messages = [] } = await client.send(
-      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }),
-    );
-    if (messages.length > 0) return messages[0];
-  }
-  throw new Error(`No message on ${queueUrl} within ${timeoutMs} ms`);
-}
-
-/** A promise with its resolver, to hold an agent call until the test lets it go. */
-export function gate(): { readonly opened: Promise<void>; open(): void } {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
-
-/** Polls `condition` until it holds; fails with a clear message after `timeoutMs`. */
-export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs: number, what = 'the condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(25);
-  }
+/** A pipeline whose operator plane serves these admins (they sign in over WhatsApp). */
+export function startOperatorPipeline(adminPhoneNumbers: readonly string[], options: Omit<LocalPipelineOptions, 'dynamoDbEndpoint' | 'sqsEndpoint' | 'environment' | 'adminPhoneNumbers'> = {}): Promise<LocalPipeline> {
+  return startTestPipeline({ adminPhoneNumbers, ...options });
 }

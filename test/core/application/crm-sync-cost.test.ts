@@ -1,7 +1,8 @@
 // What one sync costs in DynamoDB: the requests the worker makes for one due row, and the capacity
 // DynamoDB Local reports for them (table and GSI1). docs/CRM.md quotes these figures.
 import type { DynamoCallEvent } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
-import { newPhone, newSession } from '../../support/domain-records';
+import { newCustomer } from '../../support/ids';
+import { newSession } from '../../support/domain-records';
 import { type CrmWorld, startCrmWorld } from '../../support/crm-world';
 
 const calls: DynamoCallEvent[] = [];
@@ -20,7 +21,7 @@ async function costOfOneRun(): Promise<{ operations: string[]; capacityUnits: nu
 }
 
 test('one sync of one row: five requests — the due query, a claim (get + conditional put), the record (get + conditional put)', async () => {
-  const session = newSession(newPhone(), { state: 'QUALIFYING', segment: 'PESQUISA' });
+  const session = newSession(newCustomer(), { state: 'QUALIFYING', segment: 'PESQUISA' });
   await world.repositories.sessions.put(session);
 
   const create = await costOfOneRun();

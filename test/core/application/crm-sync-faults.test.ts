@@ -7,7 +7,8 @@ import { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { retriedByOperator } from '../../../lambda/core/domain/crm-sync';
 import { isoMicros } from '../../../lambda/core/domain/timestamps';
 import type { CrmClient, CrmSendOutcome } from '../../../lambda/core/ports/crm-client';
-import { newPhone, newSession } from '../../support/domain-records';
+import { newCustomer } from '../../support/ids';
+import { newSession } from '../../support/domain-records';
 import { SequentialIds } from '../../support/manual-clock';
 import { AWS_SDK_FAILURES, FAULT_KINDS, FAULT_PHASES, type FailureModel, FaultInjector, type FaultPlan, InvocationCrash } from '../../support/fault-injection';
 import { type CrmWorld, startCrmWorld } from '../../support/crm-world';
@@ -56,7 +57,7 @@ function injectedWorker(injector: FaultInjector) {
 async function scenario(plan?: FaultPlan) {
   world.clock.advance(24 * 3_600_000);
   await world.worker({ limits: { maxRowsPerRun: 1_000 } }).run();
-  const session = newSession(newPhone(), { state: 'QUALIFYING', segment: 'PESQUISA' });
+  const session = newSession(newCustomer(), { state: 'QUALIFYING', segment: 'PESQUISA' });
   await world.repositories.sessions.put(session);
   const injector = new FaultInjector({ plans: plan ? [plan] : [] });
   const outcome = await injector.runInvocation('crm-sync', () => injectedWorker(injector).run());

@@ -3,7 +3,8 @@ import { DynamoKit, type GetRequest, type Item, type PutRequest, type QueryPageR
 import { DynamoCrmSyncRepository } from '../../../lambda/core/adapters/dynamodb/crm-sync-repository';
 import { DynamoSessionRepository } from '../../../lambda/core/adapters/dynamodb/session-repository';
 import type { CrmClient } from '../../../lambda/core/ports/crm-client';
-import { newPhone, newSession } from '../../support/domain-records';
+import { newCustomer } from '../../support/ids';
+import { newSession } from '../../support/domain-records';
 import { SequentialIds } from '../../support/manual-clock';
 import { type CrmWorld, startCrmWorld } from '../../support/crm-world';
 
@@ -45,7 +46,7 @@ test('two workers and a session write at once: each revision is sent at most onc
   const ids = new SequentialIds('race-etag');
   await fc.assert(
     fc.asyncProperty(fc.scheduler(), fc.boolean(), fc.boolean(), async (scheduler, alreadyCreated, writeDuringRun) => {
-      const session = newSession(newPhone(), { state: 'QUALIFYING' });
+      const session = newSession(newCustomer(), { state: 'QUALIFYING' });
       await world.repositories.sessions.put(session);
       if (alreadyCreated) await world.worker().run();
       await world.repositories.sessions.put({ ...session, segment: 'CLINICO' });

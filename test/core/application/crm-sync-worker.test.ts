@@ -1,7 +1,8 @@
 import { CrmWebhookUrlError, SignedWebhookCrmClient } from '../../../lambda/core/adapters/crm/signed-webhook-crm-client';
 import { CrmSyncStatus, crmRetryDelayMs } from '../../../lambda/core/domain/crm-sync';
 import type { Session } from '../../../lambda/core/domain/session';
-import { newPhone, newSession } from '../../support/domain-records';
+import { newCustomer } from '../../support/ids';
+import { newSession } from '../../support/domain-records';
 import { type CrmWorld, startCrmWorld } from '../../support/crm-world';
 
 let world: CrmWorld;
@@ -18,7 +19,7 @@ afterEach(async () => {
 });
 
 async function qualifyingSession(overrides: Partial<Session> = {}): Promise<Session> {
-  const session = newSession(newPhone(), { state: 'QUALIFYING', segment: 'PESQUISA', ...overrides });
+  const session = newSession(newCustomer(), { state: 'QUALIFYING', segment: 'PESQUISA', ...overrides });
   await world.repositories.sessions.put(session);
   return session;
 }
@@ -86,7 +87,7 @@ describe('publishing the projection', () => {
   });
 
   test('a NEW conversation is not published', async () => {
-    const session = newSession(newPhone(), { state: 'NEW' });
+    const session = newSession(newCustomer(), { state: 'NEW' });
     await world.repositories.sessions.put(session);
     await world.worker().run();
     expect(requestsFor(session.sessionId)).toHaveLength(0);

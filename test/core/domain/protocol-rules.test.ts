@@ -3,7 +3,8 @@ import { advancedWatermark, placeInHistory, type InboundReceipt } from '../../..
 import { routesToAgent } from '../../../lambda/core/domain/inbound-routing';
 import { SESSION_STATES, SessionState } from '../../../lambda/core/domain/session';
 import { applyActions, completionsAfter, demandsOfTurn, isStillDeliverable, MAX_QUALIFICATION_BYTES, MAX_QUALIFICATION_KEYS, newest } from '../../../lambda/core/domain/turn';
-import { inboundTurn, newPhone, newSession } from '../../support/domain-records';
+import { inboundTurn, newSession } from '../../support/domain-records';
+import { newCustomer } from '../../support/ids';
 
 function receipt(overrides: Partial<InboundReceipt> & { providerTimestamp?: string } = {}): InboundReceipt {
   const { providerTimestamp = '2026-03-10T11:59:00.000000Z', ...rest } = overrides;
@@ -53,7 +54,7 @@ describe('the pending list', () => {
 });
 
 describe('the turn', () => {
-  const customerId = newPhone();
+  const customerId = newCustomer();
   const pending = [
     { ...inboundTurn(customerId), historyTimestamp: '2026-03-10T12:00:00.000000Z' },
     { ...inboundTurn(customerId), historyTimestamp: '2026-03-10T12:00:00.000002Z' },

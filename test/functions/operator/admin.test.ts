@@ -3,8 +3,9 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ScriptedAgent } from '../../../lambda/core/adapters/agent/scripted-agent';
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
-import { newCustomer } from '../../support/pipeline';
-import { type ConsoleClient, newOperatorPhone, startStaffedPipeline, type tableRepositories } from '../../support/operator-console-client';
+import { newCustomer, newOperatorPhone } from '../../support/ids';
+import { type ConsoleClient, startStaffedPipeline } from '../../support/operator-console-client';
+import type { tableRepositories } from '../../support/dynamo-table';
 
 let pipeline: LocalPipeline;
 let repositories: ReturnType<typeof tableRepositories>;

@@ -3,8 +3,9 @@
 import { crmSyncToItem } from '../../../lambda/core/adapters/dynamodb/codecs/crm-sync-codec';
 import { type CrmSyncRow, CrmSyncStatus } from '../../../lambda/core/domain/crm-sync';
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
-import { newCustomer } from '../../support/pipeline';
-import { type ConsoleClient, newOperatorPhone, startStaffedPipeline, type tableRepositories } from '../../support/operator-console-client';
+import { newCustomer, newOperatorPhone } from '../../support/ids';
+import { type ConsoleClient, startStaffedPipeline } from '../../support/operator-console-client';
+import type { tableRepositories } from '../../support/dynamo-table';
 
 let pipeline: LocalPipeline;
 let repositories: ReturnType<typeof tableRepositories>;

@@ -1,8 +1,10 @@
 // Hostile input to every operator route: a clear 4xx, and nothing written (the audit stays empty
 // and the conversation keeps its state).
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
-import { newCustomer } from '../../support/pipeline';
-import { type ConsoleClient, newOperatorPhone, signInOverWhatsApp, startOperatorPipeline, tableRepositories } from '../../support/operator-console-client';
+import { newCustomer, newOperatorPhone } from '../../support/ids';
+import { type ConsoleClient, signInOverWhatsApp } from '../../support/operator-console-client';
+import { startOperatorPipeline } from '../../support/pipeline';
+import { tableRepositories } from '../../support/dynamo-table';
 
 let pipeline: LocalPipeline;
 let repositories: ReturnType<typeof tableRepositories>;

@@ -4,8 +4,10 @@ import { ScriptedAgent } from '../../../lambda/core/adapters/agent/scripted-agen
 import { hashToken } from '../../../lambda/core/domain/operator-auth';
 import { isoMicros } from '../../../lambda/core/domain/timestamps';
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
-import { newCustomer } from '../../support/pipeline';
-import { ConsoleClient, lastLoginToken, newOperatorPhone, signInOverWhatsApp, startOperatorPipeline, tableRepositories } from '../../support/operator-console-client';
+import { newCustomer, newOperatorPhone } from '../../support/ids';
+import { ConsoleClient, lastLoginToken, signInOverWhatsApp } from '../../support/operator-console-client';
+import { startOperatorPipeline } from '../../support/pipeline';
+import { tableRepositories } from '../../support/dynamo-table';
 
 let pipeline: LocalPipeline;
 let agent: ScriptedAgent;

@@ -126,21 +126,6 @@ export class EventSourceDriver {
   }
 }
 
-/** Every message in a queue right now (received and deleted), e.g. the DLQ after a run. */
-export async function takeAll(env: ReliabilityEnvironment, queueUrl: string): Promise<Message[]> {
-  const taken: Message[] = [];
-  for (;;) {
-    const { Messages: messages = [] } = await env.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] }),
-    );
-    if (messages.length === 0) return taken;
-    for (const message of messages) {
-      taken.push(message);
-      await env.sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
-    }
-  }
-}
-
 /** The record as Lambda's SQS event source shapes it. */
 export function toRecord(message: Message, queueUrl: string): SQSRecord {
   return {

@@ -99,13 +99,6 @@ export async function startReliabilityEnvironment(label: string, sharedTableName
   };
 }
 
-let customers = Math.floor(Math.random() * 1e8);
-
-/** A customer id in WhatsApp's shape, unique in the process: runs on a shared table never meet. */
-export function newCustomer(): string {
-  return `5511${String(++customers).padStart(9, '0')}`;
-}
-
 /** A metric the handlers emitted, with the invocation it was emitted in. */
 export interface RecordedMetric {
   readonly name: string;

@@ -2,9 +2,11 @@ import type { ScriptedAgentOptions } from '../../../lambda/core/adapters/agent/s
 import { SessionState } from '../../../lambda/core/domain/session';
 import { FaultInjector, type FaultPlan } from '../../support/fault-injection';
 import { textNotification } from '../../support/webhook-events';
-import { EventSourceDriver, MetaDeliveries, takeAll, type DeliveryReport } from './drivers';
+import { EventSourceDriver, MetaDeliveries, type DeliveryReport } from './drivers';
+import { takeAll } from '../../support/inspect';
 import { checkInvariants, evidenceOf, mergeEvidence, type InvariantReport, type SentMessage } from './invariants';
-import { composeOrchestrator, composeWebhook, newCustomer, type OrchestratorUnderTest, type ReliabilityEnvironment, type WebhookUnderTest } from './pipeline-under-test';
+import { composeOrchestrator, composeWebhook, type OrchestratorUnderTest, type ReliabilityEnvironment, type WebhookUnderTest } from './pipeline-under-test';
+import { newCustomer } from '../../support/ids';
 
 /** Which function the faults strike; the other one runs clean. */
 export type Side = 'webhook' | 'orchestrator';
@@ -107,7 +109,7 @@ export class ScenarioRun {
   async execute(): Promise<RunResult> {
     await this.scenario.setup?.(this);
     await this.scenario.act(this);
-    const deadLettered = (await takeAll(this.env, this.env.deadLetterQueueUrl)).length;
+    const deadLettered = (await takeAll(this.env.deadLetterQueueUrl)).length;
     const evidence = mergeEvidence(...[this.clean, this.live].flatMap((pair) => [evidenceOf(pair.webhook), evidenceOf(pair.orchestrator)]));
     const answeredByAgent = this.scenario.answeredByAgent?.map((text) => this.idOf(text));
     const report = await checkInvariants(this.env, { customer: this.customer, messages: this.messages, answeredByAgent, deadLettered }, evidence);

@@ -6,9 +6,11 @@
  */
 import type fc from 'fast-check';
 import { FaultInjector, type FaultPlan } from '../../support/fault-injection';
-import { EventSourceDriver, MetaDeliveries, takeAll, type DeliveryReport } from './drivers';
+import { EventSourceDriver, MetaDeliveries, type DeliveryReport } from './drivers';
+import { takeAll } from '../../support/inspect';
 import { checkInboundInvariants, checkInvariants, evidenceOf, mergeEvidence, type SentMessage } from './invariants';
-import { composeOrchestrator, composeWebhook, newCustomer, type OrchestratorUnderTest, type ReliabilityEnvironment, type WebhookUnderTest } from './pipeline-under-test';
+import { composeOrchestrator, composeWebhook, type OrchestratorUnderTest, type ReliabilityEnvironment, type WebhookUnderTest } from './pipeline-under-test';
+import { newCustomer } from '../../support/ids';
 import { redrive } from './redrive';
 import { textNotification } from '../../support/webhook-events';
 
@@ -173,14 +175,14 @@ export class ScheduledRun {
     if (unaccepted > 0) violations.set('meta', [`${unaccepted} deliveries never got a 200`]);
     if (this.plan.turns) {
       const parked = this.plan.redrive ? await this.redriveAfterTheFaults(violations) : new Map<string, string[]>();
-      const deadLettered = (await takeAll(this.env, this.env.deadLetterQueueUrl)).length;
+      const deadLettered = (await takeAll(this.env.deadLetterQueueUrl)).length;
       if (deadLettered > 0) violations.set('dlq', [`${deadLettered} record(s) in the DLQ`]);
       const all = mergeEvidence(evidence, ...this.afterwards.map(evidenceOf));
       for (const [customer, messages] of this.sent) {
         violations.set(customer, (await checkInvariants(this.env, { customer, messages, parked: parked.get(customer) }, all)).violations);
       }
     } else {
-      const queued = (await takeAll(this.env, this.env.turnQueueUrl)).map((message) => JSON.parse(message.Body!) as { phone_number: string; message_id: string });
+      const queued = (await takeAll(this.env.turnQueueUrl)).map((message) => JSON.parse(message.Body!) as { phone_number: string; message_id: string });
       for (const [customer, messages] of this.sent) {
         const ids = queued.filter((body) => body.phone_number === customer).map((body) => body.message_id);
         violations.set(customer, await checkInboundInvariants(this.env, { customer, messages }, ids, evidence));

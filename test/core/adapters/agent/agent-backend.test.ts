@@ -7,7 +7,7 @@ import { LambdaInvokeAgent } from '../../../../lambda/core/adapters/agent/lambda
 import type { LambdaInvoke, LambdaInvokeInput } from '../../../../lambda/core/adapters/lambda/lambda-invoke';
 import { ScriptedAgent } from '../../../../lambda/core/adapters/agent/scripted-agent';
 import type { AgentRequest } from '../../../../lambda/core/ports/agent';
-import { fixture } from '../../../adapters/fixtures';
+import { fixture } from '../../../support/fixtures';
 
 /** The agent the orchestrator wires in for an environment: its settings read as at cold start, then the adapter they select. */
 const agentFromEnvironment = (env: NodeJS.ProcessEnv, clients?: AgentClients) => createAgent(agentSettingsFromEnvironment(env), clients);

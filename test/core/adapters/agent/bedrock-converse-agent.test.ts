@@ -3,7 +3,7 @@ import { AGENT_TOOLS } from '../../../../lambda/core/adapters/agent/agent-action
 import { DEFAULT_FALLBACK_REPLY } from '../../../../lambda/core/adapters/agent/agent-deadline';
 import { BedrockConverseAgent, SESSION_CONTEXT_CLOSING, SESSION_CONTEXT_OPENING, toConverseMessages, type ConverseCall } from '../../../../lambda/core/adapters/agent/bedrock-converse-agent';
 import { AgentInvocationError, type AgentRequest, type ConversationEntry } from '../../../../lambda/core/ports/agent';
-import { fixture } from '../../../adapters/fixtures';
+import { fixture } from '../../../support/fixtures';
 
 const MODEL_ID = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
 

@@ -4,7 +4,7 @@ import { OPERATOR_AVAILABILITY_CONFIG_KEY } from '../../../../lambda/core/domain
 import { AdminResourceNotFoundError, AdminResourceVersionNotFoundError, VersionConflictError } from '../../../../lambda/core/ports/repositories';
 import { InvalidCursorError } from '../../../../lambda/core/adapters/dynamodb/dynamo-errors';
 import { createTestTable, type TestTable } from '../../../support/dynamo-table';
-import { newPhone } from '../../../support/domain-records';
+import { newCustomer } from '../../../support/ids';
 import { ManualClock, SequentialIds } from '../../../support/manual-clock';
 
 let table: TestTable;
@@ -141,7 +141,7 @@ describe('operational config', () => {
 
   test('operator availability entries are edited in place by concurrent operators without losing any', async () => {
     const { config, kit } = repos;
-    const phones = Array.from({ length: 8 }, () => newPhone());
+    const phones = Array.from({ length: 8 }, () => newCustomer());
 
     await Promise.all(phones.map((customerId, index) => config.setOperatorAvailability(customerId, `2026-03-10T0${index}:00:00Z`, customerId)));
 

@@ -7,7 +7,8 @@ import { type CrmSyncRow, CrmSyncStatus, desiredProjection, projectionRevision }
 import { ConditionFailedError, CrmSyncConcurrentUpdateError } from '../../../../lambda/core/ports/repositories';
 import { stableDigest } from '../../../../lambda/core/domain/stable-json';
 import { createTestTable, type TestTable } from '../../../support/dynamo-table';
-import { newPhone, newSession } from '../../../support/domain-records';
+import { newCustomer } from '../../../support/ids';
+import { newSession } from '../../../support/domain-records';
 import { ManualClock, SequentialIds } from '../../../support/manual-clock';
 
 let table: TestTable;
@@ -48,7 +49,7 @@ afterAll(() => table.drop());
 
 describe('prepare and the session transaction', () => {
   test('a NEW session without a deal publishes nothing; a qualifying one is written with the session', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const fresh = newSession(customerId, { state: 'NEW' });
     expect(await crm.prepare(fresh)).toBeUndefined();
     await sessions.put(fresh);
@@ -74,7 +75,7 @@ describe('prepare and the session transaction', () => {
   });
 
   test('identical content is not rewritten; new content keeps external ids, creation markers and uncertainty', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const session = newSession(customerId);
     await sessions.put(session);
     const first = (await crm.get(session.sessionId))!;
@@ -110,7 +111,7 @@ describe('prepare and the session transaction', () => {
   });
 
   test('a session write retries only the projection when another writer changed it meanwhile', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const session = newSession(customerId);
     await sessions.put(session);
     const interfering = new InterferingKit(table.name, 2);
@@ -126,7 +127,7 @@ describe('prepare and the session transaction', () => {
 
 describe('change (etag compare-and-set)', () => {
   test('parallel changes are all applied: no lost update', async () => {
-    const session = newSession(newPhone());
+    const session = newSession(newCustomer());
     await sessions.put(session);
 
     await Promise.all(Array.from({ length: 6 }, () => crm.change(session.sessionId, (row) => ({ ...row, attempts: row.attempts + 1 }))));
@@ -135,7 +136,7 @@ describe('change (etag compare-and-set)', () => {
   });
 
   test('gives up with crm_sync_concurrent_update after 8 lost attempts', async () => {
-    const session = newSession(newPhone());
+    const session = newSession(newCustomer());
     await sessions.put(session);
     const interfering = new InterferingKit(table.name, Number.POSITIVE_INFINITY);
     const contested = new DynamoCrmSyncRepository(interfering, clock, ids);
@@ -150,7 +151,7 @@ describe('change (etag compare-and-set)', () => {
 
   test('a missing row or a no-op mutation writes nothing', async () => {
     expect(await crm.change('no-such-session', (row) => row)).toBeUndefined();
-    const session = newSession(newPhone());
+    const session = newSession(newCustomer());
     await sessions.put(session);
     const before = await crm.get(session.sessionId);
     expect(await crm.change(session.sessionId, () => undefined)).toEqual(before);
@@ -162,7 +163,7 @@ describe('status index', () => {
   test('lists a status by next attempt across pages and summarises the problem statuses', async () => {
     const rows: CrmSyncRow[] = Array.from({ length: 5 }, (_, index) => ({
       sessionId: `blocked-${index}`,
-      customerId: newPhone(),
+      customerId: newCustomer(),
       status: CrmSyncStatus.BLOCKED,
       desired: { contact: {}, deal: {} },
       revision: 'r',

@@ -8,7 +8,9 @@ import { ConditionFailedError } from '../../../../lambda/core/ports/repositories
 import { RECEIPT_RETENTION_SECONDS, type InboundRef } from '../../../../lambda/core/domain/inbound-receipt';
 import { createTestTable, type TestTable } from '../../../support/dynamo-table';
 import { isCompleted } from '../../../support/inspect';
-import { drainablePending, inboundTurn, invalidateAsSeedDid, newPhone } from '../../../support/domain-records';
+import { drainablePending, invalidateAsSeedDid } from '../../../support/pending-inbound';
+import { inboundTurn } from '../../../support/domain-records';
+import { newCustomer } from '../../../support/ids';
 import { ManualClock } from '../../../support/manual-clock';
 
 let table: TestTable;
@@ -34,7 +36,7 @@ afterAll(() => table.drop());
 
 describe('registerInbound', () => {
   test('stores the normalised receipt with a 7-day TTL and makes the message latest and pending', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const turn = inboundTurn(customerId, { providerTimestamp: '2026-03-10T11:59:00+00:00', displayPhoneNumber: '+55 11 4000-0000' });
 
     expect(await receipts.registerInbound(turn)).toEqual({ isDuplicate: false, alreadyDispatched: false, alreadyCompleted: false, agentRouted: false });
@@ -48,7 +50,7 @@ describe('registerInbound', () => {
   });
 
   test('a redelivered old message changes nothing: it never becomes latest again', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const first = inboundTurn(customerId);
     const second = inboundTurn(customerId);
     await receipts.registerInbound(first);
@@ -61,7 +63,7 @@ describe('registerInbound', () => {
   });
 
   test('a duplicate reports whether the original was already dispatched and completed', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const turn = inboundTurn(customerId);
     await receipts.registerInbound(turn);
     await receipts.markDispatched(turn);
@@ -71,7 +73,7 @@ describe('registerInbound', () => {
   });
 
   test('parallel registrations of one message leave exactly one receipt and one pending entry', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const turn = inboundTurn(customerId);
 
     const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => receipts.registerInbound(turn)));
@@ -87,7 +89,7 @@ describe('registerInbound', () => {
 
 describe('routing markers', () => {
   test('agent routing is idempotent and refused for a message the seed system claimed synchronously', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const routed = inboundTurn(customerId);
     const claimed = inboundTurn(customerId);
     await receipts.registerInbound(routed);
@@ -102,7 +104,7 @@ describe('routing markers', () => {
   });
 
   test('markers never create a receipt that was not registered', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const ghost = inboundTurn(customerId);
     expect(await receipts.markAgentRouted(ghost)).toBe(false);
     await expect(receipts.markDispatched(ghost)).rejects.toBeInstanceOf(ConditionFailedError);
@@ -110,7 +112,7 @@ describe('routing markers', () => {
   });
 
   test('a human-routed message leaves the pending list and is never drained by the agent', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const forAgent = inboundTurn(customerId);
     const forHuman = inboundTurn(customerId);
     await receipts.registerInbound(forAgent);
@@ -127,7 +129,7 @@ describe('routing markers', () => {
 
 describe('what a turn drains', () => {
   test('drains in registration order with tied and regressing timestamps bumped by 1 µs', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const turns = [
       inboundTurn(customerId, { providerTimestamp: '2026-03-10T11:00:00Z' }),
       inboundTurn(customerId, { providerTimestamp: '2026-03-10T11:00:00Z' }), // tied
@@ -152,7 +154,7 @@ describe('what a turn drains', () => {
   });
 
   test('only agent-routed (or dispatched) and uncompleted receipts are drained', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const unrouted = inboundTurn(customerId);
     const dispatchedByOlderRelease = inboundTurn(customerId);
     const claimed = inboundTurn(customerId);
@@ -168,13 +170,13 @@ describe('what a turn drains', () => {
   });
 
   test('a customer with nothing registered has nothing pending', async () => {
-    expect(await drainablePending(kit, newPhone())).toEqual([]);
+    expect(await drainablePending(kit, newCustomer())).toEqual([]);
   });
 });
 
 describe('completion', () => {
   test('marks receipts completed, removes them from the pending list and places later messages after them', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const [a, b, c] = [0, 1, 2].map(() => inboundTurn(customerId, { providerTimestamp: '2026-03-10T11:00:00Z' }));
     for (const turn of [a, b]) {
       await receipts.registerInbound(turn);
@@ -200,7 +202,7 @@ describe('completion', () => {
   });
 
   test('removal by index stays correct while new messages are registered concurrently', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const early = Array.from({ length: 6 }, () => inboundTurn(customerId));
     for (const turn of early) await receipts.registerInbound(turn);
     const late = Array.from({ length: 6 }, () => inboundTurn(customerId));
@@ -219,7 +221,7 @@ describe('completion', () => {
 
 describe('latest-message-wins markers', () => {
   test('an invalidation barrier the seed system left drains nothing until a new message lifts it', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const old = inboundTurn(customerId);
     await receipts.registerInbound(old);
     await receipts.markAgentRouted(old);
@@ -237,7 +239,7 @@ describe('latest-message-wins markers', () => {
 
 describe('legacy debounce items', () => {
   test('buffer round trip with a 30 s TTL, deleted only when it is still the expected buffer', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const buffer = {
       customerId,
       messageIds: ['wamid.1', 'wamid.2'],
@@ -257,7 +259,7 @@ describe('legacy debounce items', () => {
   });
 
   test('pending reply round trip', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const reply = { customerId, text: 'Resposta anterior', sessionId: 'session-1', state: 'QUALIFYING' as const, firstMessageId: 'wamid.1', createdAt: '2026-03-10T11:00:00.000000Z' };
     await kit.put({ item: legacyPendingReplyToItem(reply) });
     expect((await legacy.getLegacyItems(customerId)).pendingReply).toEqual(reply);

@@ -7,7 +7,8 @@ import type { Message } from '../../../../lambda/core/domain/message';
 import { fromEpochMicros, toEpochMicros } from '../../../../lambda/core/domain/timestamps';
 import { createTestTable, type TestTable } from '../../../support/dynamo-table';
 import { CallRecorder } from '../../../support/dynamo-call-recorder';
-import { newMessageId, newPhone, newSession } from '../../../support/domain-records';
+import { newMessageId, newCustomer } from '../../../support/ids';
+import { newSession } from '../../../support/domain-records';
 import { ManualClock } from '../../../support/manual-clock';
 
 let table: TestTable;
@@ -48,7 +49,7 @@ function conversation(customerId: string, sessionId: string, count: number, star
 
 describe('append', () => {
   test('an inbound message is appended once however often it is redelivered', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const inbound = message(customerId, 's1');
     expect(await messages.append(inbound)).toBe(true);
     expect(await messages.append({ ...inbound, text: 'changed on redelivery' })).toBe(false);
@@ -58,7 +59,7 @@ describe('append', () => {
   });
 
   test('an outbound message with the same id and timestamp rewrites the same item', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const outbound = message(customerId, 's1', { direction: 'outbound', role: 'operator', deliveryStatus: 'sent', providerMessageId: 'wamid.x' });
     expect(await messages.append(outbound)).toBe(true);
     expect(await messages.append({ ...outbound, text: 'edited' })).toBe(true);
@@ -66,7 +67,7 @@ describe('append', () => {
   });
 
   test('every attribute round-trips, unknown ones included', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const full = message(customerId, 's1', {
       direction: 'outbound',
       role: 'assistant',
@@ -86,7 +87,7 @@ describe('append', () => {
 
 describe('appendInboundIfSessionState (human inbox)', () => {
   test('appends only while the active session is in the expected state; a retry of an appended message succeeds', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const session = newSession(customerId, { state: 'HUMAN_ACTIVE' });
     await sessions.put(session);
     const inbound = message(customerId, session.sessionId);
@@ -109,7 +110,7 @@ describe('appendInboundIfSessionState (human inbox)', () => {
 
 describe('history', () => {
   test('pages newest first across sessions; the cursor belongs to its customer', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const all = [...conversation(customerId, 'a', 4, '2026-03-10T10:00:00Z'), ...conversation(customerId, 'b', 3, '2026-03-10T10:10:00Z')];
     for (const item of all) await messages.append(item);
 
@@ -123,11 +124,11 @@ describe('history', () => {
     expect(seen.map((item) => item.messageId)).toEqual([...all].reverse().map((item) => item.messageId));
 
     const first = await messages.history(customerId, { limit: 2 });
-    await expect(messages.history(newPhone(), { limit: 2, cursor: first.cursor })).rejects.toBeInstanceOf(InvalidCursorError);
+    await expect(messages.history(newCustomer(), { limit: 2, cursor: first.cursor })).rejects.toBeInstanceOf(InvalidCursorError);
   });
 
   test('historyForSession returns the last messages of one session chronologically, paging past other sessions and hiding superseded replies', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const wanted = conversation(customerId, 'wanted', 5, '2026-03-10T09:00:00Z');
     // Many newer messages of another session sit between the wanted ones and the newest end.
     const noise = conversation(customerId, 'noise', 230, '2026-03-10T09:30:00Z');
@@ -148,7 +149,7 @@ describe('history', () => {
 
 describe('listRecentLlm', () => {
   test('returns the newest agent-written messages across day buckets without a scan', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     clock.set('2026-04-02T08:00:00Z');
     const yesterday = conversation(customerId, 's', 3, '2026-04-01T20:00:00Z', { direction: 'outbound', role: 'assistant', deliveryStatus: 'sent' });
     const today = conversation(customerId, 's', 2, '2026-04-02T07:00:00Z', { direction: 'outbound', role: 'assistant', deliveryStatus: 'sent' });

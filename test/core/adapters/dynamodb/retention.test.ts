@@ -1,6 +1,7 @@
 import { createDynamoRepositories, type DynamoRepositories } from '../../../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { demandKey, messageKey, sessionKey } from '../../../../lambda/core/adapters/dynamodb/keys';
-import { newMessageId, newPhone, newSession } from '../../../support/domain-records';
+import { newMessageId, newCustomer } from '../../../support/ids';
+import { newSession } from '../../../support/domain-records';
 import { ManualClock } from '../../../support/manual-clock';
 import { createTestTable, type TestTable } from '../../../support/dynamo-table';
 
@@ -19,7 +20,7 @@ afterAll(() => table.drop());
 
 test('closing a session sets its TTL and its messages’, and once it passes the reads see nothing (DynamoDB deletes late)', async () => {
   clock.set('2026-03-10T12:00:00.000Z');
-  const customerId = newPhone();
+  const customerId = newCustomer();
   const session = newSession(customerId);
   const other = newSession(customerId, { sessionId: `${session.sessionId}-other` });
   await repos.sessions.put(other);
@@ -48,8 +49,8 @@ test('closing a session sets its TTL and its messages’, and once it passes the
 test('a demand expires demandRetention after it was recorded, and the list hides it once due', async () => {
   clock.set('2026-03-10T12:00:00.000Z');
   const recordedAt = '2026-03-10T12:00:00.000000Z';
-  const demandId = `d-${newPhone()}`;
-  await repos.demands.record({ demandId, sourceMessageId: newMessageId(), customerId: newPhone(), requestedService: 'x', originalMessage: 'y', recordedAt });
+  const demandId = `d-${newCustomer()}`;
+  await repos.demands.record({ demandId, sourceMessageId: newMessageId(), customerId: newCustomer(), requestedService: 'x', originalMessage: 'y', recordedAt });
   expect((await repos.kit.get({ key: demandKey(recordedAt, demandId) }))?.ttl).toBe(epoch(recordedAt) + 90 * DAY);
   expect((await repos.demands.listRecent()).items.map((demand) => demand.demandId)).toContain(demandId);
   clock.set(new Date((epoch(recordedAt) + 90 * DAY) * 1000));

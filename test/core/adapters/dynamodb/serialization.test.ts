@@ -31,7 +31,8 @@ import { DynamoInboundReceiptRepository } from '../../../../lambda/core/adapters
 import { DynamoSessionRepository } from '../../../../lambda/core/adapters/dynamodb/session-repository';
 import { MalformedItemError } from '../../../../lambda/core/adapters/dynamodb/dynamo-errors';
 import { createTestTable, type TestTable } from '../../../support/dynamo-table';
-import { inboundTurn, newPhone, newSession } from '../../../support/domain-records';
+import { inboundTurn, newSession } from '../../../support/domain-records';
+import { newCustomer } from '../../../support/ids';
 import { ManualClock } from '../../../support/manual-clock';
 
 const legacy = { unknownAttributes: { legacy_flag: 'kept', legacy_nested: { a: [1, 'two'] } } };
@@ -199,7 +200,7 @@ test('the ACTIVE pointer and the latest-inbound marker round-trip', async () => 
 
   const clock = new ManualClock();
   const receipts = new DynamoInboundReceiptRepository(kit, clock);
-  const customerId = newPhone();
+  const customerId = newCustomer();
   const turn = inboundTurn(customerId);
   await receipts.registerInbound(turn);
   await kit.update({ key: latestInboundKey(customerId), update: 'SET future_marker = :m', values: { ':m': 'kept' } });
@@ -240,7 +241,7 @@ test('an item of another entity type or missing a required attribute is rejected
 test('GSI1 lists identify items by entity type, not by the presence of GSI1PK', async () => {
   const clock = new ManualClock();
   const sessions = new DynamoSessionRepository(kit, clock);
-  const session = newSession(newPhone(), { state: 'NEW', createdAt: '2031-01-01T00:00:00.000000Z' });
+  const session = newSession(newCustomer(), { state: 'NEW', createdAt: '2031-01-01T00:00:00.000000Z' });
   await sessions.put(session);
   // Another kind of item that happens to sit in the same GSI1 partition.
   await kit.put({ item: { PK: 'OTHER#1', SK: 'X', GSI1PK: 'STATE#NEW', GSI1SK: '2031-01-01T00:00:00.000001Z', entity_type: 'something_else' } });

@@ -9,7 +9,8 @@ import { InvalidCursorError } from '../../../../lambda/core/adapters/dynamodb/dy
 import { LEGAL_TRANSITIONS, type Session, SESSION_STATES, SessionState } from '../../../../lambda/core/domain/session';
 import { createTestTable, type TestTable } from '../../../support/dynamo-table';
 import { CallRecorder } from '../../../support/dynamo-call-recorder';
-import { newPhone, newSession } from '../../../support/domain-records';
+import { newCustomer } from '../../../support/ids';
+import { newSession } from '../../../support/domain-records';
 import { ManualClock } from '../../../support/manual-clock';
 
 let table: TestTable;
@@ -35,7 +36,7 @@ async function storedSession(customerId: string, sessionId: string) {
 
 describe('put / get / getActive', () => {
   test('session and ACTIVE pointer are written together and read back consistently', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const session = newSession(customerId, { segment: 'PESQUISA', intent: 'servico', cadastralData: { name: 'Maria' } });
 
     await sessions.put(session);
@@ -48,7 +49,7 @@ describe('put / get / getActive', () => {
   });
 
   test('a customer without a pointer has no active session; the last session put is the active one', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     expect(await sessions.getActive(customerId)).toBeUndefined();
     const first = newSession(customerId);
     const second = newSession(customerId);
@@ -59,7 +60,7 @@ describe('put / get / getActive', () => {
   });
 
   test('attributes this version does not know survive a read-modify-write', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const session = newSession(customerId);
     await sessions.put(session);
     await kit.update({
@@ -78,7 +79,7 @@ describe('put / get / getActive', () => {
 
 describe('transitionState', () => {
   test('a legal transition moves the state, the GSI1 partition and the listed changes', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const session = newSession(customerId);
     await sessions.put(session);
     clock.advance(1000);
@@ -92,7 +93,7 @@ describe('transitionState', () => {
   });
 
   test('every illegal transition is refused before any write', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const session = newSession(customerId);
     await sessions.put(session);
     const before = await storedSession(customerId, session.sessionId);
@@ -117,7 +118,7 @@ describe('transitionState', () => {
   });
 
   test('the database condition refuses a stale expected state, owner or a live send lock', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const session = newSession(customerId, { state: 'AWAITING_HUMAN' });
     await sessions.put(session);
     await expect(sessions.transitionState(session, 'QUALIFYING', 'AWAITING_HUMAN')).rejects.toBeInstanceOf(ConditionFailedError);
@@ -136,7 +137,7 @@ describe('transitionState', () => {
   });
 
   test('a transition of a session that does not exist fails instead of creating it', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const ghost = newSession(customerId);
     await expect(sessions.transitionState(ghost, 'QUALIFYING', 'CLOSED')).rejects.toBeInstanceOf(ConditionFailedError);
     expect(await storedSession(customerId, ghost.sessionId)).toBeUndefined();
@@ -148,7 +149,7 @@ describe('listByState', () => {
     const state = SessionState.AWAITING_HUMAN;
     const mine: Session[] = [];
     for (let index = 0; index < 7; index++) {
-      const session = newSession(newPhone(), { state, createdAt: `2030-01-01T00:00:0${index}.000000Z` });
+      const session = newSession(newCustomer(), { state, createdAt: `2030-01-01T00:00:0${index}.000000Z` });
       mine.push(session);
       await sessions.put(session);
     }
@@ -178,7 +179,7 @@ describe('listByState', () => {
 
 describe('human send lock', () => {
   test('of many parallel operator sends exactly one holds the lock; only its holder releases it', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const session = newSession(customerId, { state: 'HUMAN_ACTIVE', assignedTo: 'operator-a' });
     await sessions.put(session);
     const now = '2026-03-10T12:00:00Z';
@@ -211,14 +212,14 @@ describe('human send lock', () => {
   });
 
   test('a dead lock can be taken over; the agent-owned states cannot be locked', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const session = newSession(customerId, { state: 'AWAITING_HUMAN' });
     await sessions.put(session);
     expect(await sessions.acquireHumanSendLock(session, 'crashed', '2026-03-10T12:00:00Z', '2026-03-10T12:00:30Z')).toBe(true);
     expect(await sessions.acquireHumanSendLock(session, 'next', '2026-03-10T12:00:29Z', '2026-03-10T12:00:59Z')).toBe(false);
     expect(await sessions.acquireHumanSendLock(session, 'next', '2026-03-10T12:00:30Z', '2026-03-10T12:01:00Z')).toBe(true);
 
-    const botOwned = newSession(newPhone());
+    const botOwned = newSession(newCustomer());
     await sessions.put(botOwned);
     expect(await sessions.acquireHumanSendLock(botOwned, 'x', '2026-03-10T12:00:00Z', '2026-03-10T12:00:30Z')).toBe(false);
   });
@@ -226,7 +227,7 @@ describe('human send lock', () => {
 
 describe('handoff renotification marks', () => {
   test('count operator renotifications and record the customer renotification while the state holds', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const session = newSession(customerId, { state: 'AWAITING_HUMAN' });
     await sessions.put(session);
 
@@ -242,7 +243,7 @@ describe('handoff renotification marks', () => {
     await sessions.transitionState(session, 'AWAITING_HUMAN', 'HUMAN_ACTIVE');
     expect(await sessions.markHandoffRenotified(session, '2026-03-10T12:30:00Z')).toBe(false);
     expect(await sessions.markHandoffCustomerRenotified(session, '2026-03-10T12:30:00Z')).toBe(false);
-    expect(await sessions.markHandoffRenotified(newSession(newPhone()), '2026-03-10T12:30:00Z')).toBe(false);
+    expect(await sessions.markHandoffRenotified(newSession(newCustomer()), '2026-03-10T12:30:00Z')).toBe(false);
   });
 });
 

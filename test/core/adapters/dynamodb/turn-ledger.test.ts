@@ -12,7 +12,9 @@ import { isoMicros } from '../../../../lambda/core/domain/timestamps';
 import type { TurnResult } from '../../../../lambda/core/ports/repositories';
 import { createTestTable, type TestTable } from '../../../support/dynamo-table';
 import { CallRecorder } from '../../../support/dynamo-call-recorder';
-import { inboundTurn, invalidateAsSeedDid, newPhone, newSession } from '../../../support/domain-records';
+import { inboundTurn, newSession } from '../../../support/domain-records';
+import { invalidateAsSeedDid } from '../../../support/pending-inbound';
+import { newCustomer } from '../../../support/ids';
 import { ManualClock } from '../../../support/manual-clock';
 
 let table: TestTable;
@@ -57,7 +59,7 @@ describe('persistResult (reply outbox) and complete', () => {
   }
 
   test('persists session, pointer, the pending reply and the outbox reference in one transaction', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const turn = await registeredTurn(customerId);
     const session = newSession(customerId, { state: 'NEW' });
     const write = resultFor(session, turn.messageId);
@@ -87,7 +89,7 @@ describe('persistResult (reply outbox) and complete', () => {
   });
 
   test('complete settles the reply and its messages in ONE transaction, on the marker the turn holds', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const turn = await registeredTurn(customerId);
     const write = resultFor(newSession(customerId, { state: 'NEW' }), turn.messageId);
     expect(await ledger.persistResult(write)).toBe(true);
@@ -106,7 +108,7 @@ describe('persistResult (reply outbox) and complete', () => {
   });
 
   test('complete on a stale marker: re-reads the list, leaves a reply another record settled as it is', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const turn = await registeredTurn(customerId);
     const write = resultFor(newSession(customerId, { state: 'NEW' }), turn.messageId);
     expect(await ledger.persistResult(write)).toBe(true);
@@ -123,7 +125,7 @@ describe('persistResult (reply outbox) and complete', () => {
   });
 
   test('a superseded turn writes nothing and answers false', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const first = await registeredTurn(customerId);
     await registeredTurn(customerId); // a newer message arrived while the agent was thinking
     const session = newSession(customerId);
@@ -137,7 +139,7 @@ describe('persistResult (reply outbox) and complete', () => {
   });
 
   test('refused when the state, the pointer, an invalidation or a pending reply changed the picture', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const turn = await registeredTurn(customerId);
     const session = newSession(customerId);
     await sessions.put(session);
@@ -162,7 +164,7 @@ describe('persistResult (reply outbox) and complete', () => {
   });
 
   test('replaced sessions are written in the same transaction, only from their expected state', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const turn = await registeredTurn(customerId);
     const old = newSession(customerId);
     await sessions.put(old);
@@ -178,7 +180,7 @@ describe('persistResult (reply outbox) and complete', () => {
   });
 
   test('a completion settles the outbox reply as superseded or permanently failed, once', async () => {
-    const customerId = newPhone();
+    const customerId = newCustomer();
     const turn = await registeredTurn(customerId);
     const write = resultFor(newSession(customerId), turn.messageId);
     await ledger.persistResult(write);

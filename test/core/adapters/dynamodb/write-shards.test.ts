@@ -15,7 +15,8 @@ import { InvalidCursorError, InvalidKeySegmentError } from '../../../../lambda/c
 import type { Message } from '../../../../lambda/core/domain/message';
 import { type Session, SessionState } from '../../../../lambda/core/domain/session';
 import { createTestTable, type TestTable, withTestTable } from '../../../support/dynamo-table';
-import { newPhone, newSession } from '../../../support/domain-records';
+import { newCustomer } from '../../../support/ids';
+import { newSession } from '../../../support/domain-records';
 import { ManualClock } from '../../../support/manual-clock';
 
 const clock = new ManualClock('2026-05-20T12:00:00.000Z');
@@ -99,14 +100,14 @@ describe('phased migration on a table with old, mixed and new items', () => {
   test('seed readers keep the seed layout; migrating readers see every item once; after the backfill they read the shards only', async () => {
     const state = SessionState.AWAITING_HUMAN;
     const seedPhase = deployment(KeyLayout.SEED);
-    const old = Array.from({ length: 5 }, (_, index) => newSession(newPhone(), { state, createdAt: `2031-02-01T00:00:0${index}.000000Z` }));
+    const old = Array.from({ length: 5 }, (_, index) => newSession(newCustomer(), { state, createdAt: `2031-02-01T00:00:0${index}.000000Z` }));
     for (const session of old) await seedPhase.sessions.put(session);
     // Written by the seed layout in another state, then moved into the list by a migrating writer: a mixed item.
-    const moved = newSession(newPhone(), { state: SessionState.QUALIFYING, createdAt: '2031-02-01T00:00:05.500000Z' });
+    const moved = newSession(newCustomer(), { state: SessionState.QUALIFYING, createdAt: '2031-02-01T00:00:05.500000Z' });
     await seedPhase.sessions.put(moved);
 
     const migrating = deployment(KeyLayout.MIGRATING);
-    const fresh = Array.from({ length: 5 }, (_, index) => newSession(newPhone(), { state, createdAt: `2031-02-01T00:00:0${index}.500000Z` }));
+    const fresh = Array.from({ length: 5 }, (_, index) => newSession(newCustomer(), { state, createdAt: `2031-02-01T00:00:0${index}.500000Z` }));
     for (const session of fresh) await migrating.sessions.put(session);
     const movedNow = await migrating.sessions.transitionState(moved, SessionState.QUALIFYING, state);
     expect((await kit.get({ key: keys.sessionKey(moved.customerId, moved.sessionId) }))?.GSI1PK).toBe(`STATE#${state}#${keys.writeShardOf(moved.customerId)}`);
@@ -129,7 +130,7 @@ describe('phased migration on a table with old, mixed and new items', () => {
     }
 
     // A seed-layout item appearing now (an old writer still running) is no longer read: readers switched.
-    const straggler = newSession(newPhone(), { state, createdAt: '2031-02-01T00:00:09.000000Z' });
+    const straggler = newSession(newCustomer(), { state, createdAt: '2031-02-01T00:00:09.000000Z' });
     await deployment(KeyLayout.SEED).sessions.put(straggler);
     const switched = deployment(KeyLayout.MIGRATING);
     const afterSwitch = await listAll(switched.sessions, state, 4);
@@ -149,8 +150,8 @@ describe('phased migration on a table with old, mixed and new items', () => {
     await withTestTable('write-shards-llm', async (isolated) => {
       const onKit = new DynamoKit({ tableName: isolated.name });
       const at = (second: number) => `2026-05-20T11:00:${String(second).padStart(2, '0')}.000000Z`;
-      const old = [0, 2, 4].map((second) => reply(newPhone(), at(second)));
-      const fresh = [1, 3, 5, 6].map((second) => reply(newPhone(), at(second)));
+      const old = [0, 2, 4].map((second) => reply(newCustomer(), at(second)));
+      const fresh = [1, 3, 5, 6].map((second) => reply(newCustomer(), at(second)));
       for (const message of old) await deployment(KeyLayout.SEED, onKit).messages.append(message);
       for (const message of fresh) await deployment(KeyLayout.MIGRATING, onKit).messages.append(message);
       const newestFirst = [...old, ...fresh].sort((a, b) => b.timestamp.localeCompare(a.timestamp)).map((message) => message.messageId);
@@ -169,7 +170,7 @@ describe('phased migration on a table with old, mixed and new items', () => {
       const [seed, migrating] = [deployment(KeyLayout.SEED, onKit), deployment(KeyLayout.MIGRATING, onKit)];
       const written: string[] = [];
       for (const phase of [seed, migrating, seed, migrating, migrating]) {
-        const session = newSession(newPhone(), { state: SessionState.QUALIFYING });
+        const session = newSession(newCustomer(), { state: SessionState.QUALIFYING });
         await phase.crmSessions.put(session);
         written.push(session.sessionId);
         clock.advance(1_000);
@@ -203,14 +204,14 @@ describe('phased migration on a table with old, mixed and new items', () => {
     await withTestTable('write-shards-incomplete', async (isolated) => {
       const onKit = new DynamoKit({ tableName: isolated.name });
       const seedWriter = deployment(KeyLayout.SEED, onKit).sessions;
-      await seedWriter.put(newSession(newPhone(), { state: SessionState.NEW }));
+      await seedWriter.put(newSession(newCustomer(), { state: SessionState.NEW }));
       /** A seed-layout deployment still running: it writes a session while the backfill moves one. */
       class RacingKit extends DynamoKit {
         raced = false;
         override async update(request: UpdateRequest) {
           if (!this.raced) {
             this.raced = true;
-            await seedWriter.put(newSession(newPhone(), { state: SessionState.NEW }));
+            await seedWriter.put(newSession(newCustomer(), { state: SessionState.NEW }));
           }
           return super.update(request);
         }
@@ -233,7 +234,7 @@ describe('phased migration on a table with old, mixed and new items', () => {
 describe('fan-out cursors', () => {
   test('carry every shard position and refuse tampering or another list', async () => {
     const sharded = deployment(KeyLayout.SHARDED);
-    for (let index = 0; index < 6; index++) await sharded.sessions.put(newSession(newPhone(), { state: SessionState.CLOSED, createdAt: `2032-01-01T00:00:0${index}.000000Z` }));
+    for (let index = 0; index < 6; index++) await sharded.sessions.put(newSession(newCustomer(), { state: SessionState.CLOSED, createdAt: `2032-01-01T00:00:0${index}.000000Z` }));
     const page = await sharded.sessions.listByState(SessionState.CLOSED, { limit: 2 });
     expect(page.items).toHaveLength(2);
     expect(page.cursor).toBeDefined();

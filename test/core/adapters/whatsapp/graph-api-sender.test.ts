@@ -5,7 +5,7 @@ import type { WhatsAppCredentials, WhatsAppCredentialsProvider } from '../../../
 import type { OutboundTextMessage } from '../../../../lambda/core/ports/whatsapp-sender';
 import { FakeGraphApi } from '../../../../local/fake-whatsapp/fake-graph-api';
 import { sendError } from '../../../support/whatsapp-send-error';
-import { fixture, fixtureText } from '../../../adapters/fixtures';
+import { fixture, fixtureText } from '../../../support/fixtures';
 
 const BUSINESS_NUMBER_ID = '106540352242922';
 const toPhone: OutboundTextMessage = {

@@ -5,7 +5,8 @@ import { createDynamoRepositories, type DynamoRepositories } from '../../../../l
 import { OperatorAuditTrail } from '../../../../lambda/core/application/operator/operator-audit';
 import { CustomerDataRights, InvalidCustomerIdError } from '../../../../lambda/core/application/privacy/customer-data-rights';
 import { customerPseudonym } from '../../../../lambda/core/domain/privacy';
-import { inboundTurn, newPhone } from '../../../support/domain-records';
+import { inboundTurn } from '../../../support/domain-records';
+import { newCustomer } from '../../../support/ids';
 import { ManualClock, SequentialIds } from '../../../support/manual-clock';
 import { createTestTable, type TestTable } from '../../../support/dynamo-table';
 import { AWS_SDK_FAILURES, FaultInjector, InvocationCrash } from '../../../support/fault-injection';
@@ -28,8 +29,8 @@ function rightsOn(data = repos.customerData, audit = repos.audit) {
 
 describe('erasing one customer', () => {
   test('a rich history is gone from every key the data model defines; another customer is untouched', async () => {
-    const erased = await seedRichHistory(repos, newPhone());
-    const kept = await seedRichHistory(repos, newPhone());
+    const erased = await seedRichHistory(repos, newCustomer());
+    const kept = await seedRichHistory(repos, newCustomer());
     const before = await everythingStoredFor(repos.kit, erased);
     const keptBefore = await everythingStoredFor(repos.kit, kept);
     // The seed really is rich: every kind of item is there to be erased.
@@ -59,7 +60,7 @@ describe('erasing one customer', () => {
   });
 
   test('running it again changes nothing and still succeeds', async () => {
-    const seeded = await seedRichHistory(repos, newPhone());
+    const seeded = await seedRichHistory(repos, newCustomer());
     await rightsOn().erase(seeded.customerId, 'admin-phone');
     const again = await rightsOn().erase(seeded.customerId, 'admin-phone');
     expect(again).toMatchObject({ deleted: {}, passes: 1 });
@@ -75,7 +76,7 @@ describe('erasing one customer', () => {
   });
 
   test('a message registered while the erasure runs is erased whole, never left half', async () => {
-    const seeded = await seedRichHistory(repos, newPhone());
+    const seeded = await seedRichHistory(repos, newCustomer());
     const injector = new FaultInjector();
     const kit = injector.remote('dynamodb', new DynamoKit({ tableName: table.name }), AWS_SDK_FAILURES);
     const data = injector.port('customerData', new DynamoCustomerDataRepository(kit));
@@ -99,7 +100,7 @@ describe('an erasure that crashed at any step', () => {
     expect(boundaries.length).toBeGreaterThan(5);
     for (const { boundary, occurrence } of boundaries) {
       for (const phase of ['before', 'after'] as const) {
-        const seeded = await seedRichHistory(repos, newPhone());
+        const seeded = await seedRichHistory(repos, newCustomer());
         const injector = new FaultInjector({ plans: [{ boundary, occurrence, phase, kind: 'crash' }] });
         const kit = injector.remote('dynamodb', new DynamoKit({ tableName: table.name }), AWS_SDK_FAILURES);
         const crashed = await injector.runInvocation('erase', () =>
@@ -117,8 +118,8 @@ describe('an erasure that crashed at any step', () => {
 
 describe('exporting one customer', () => {
   test('one JSON document holds every item, and survives a JSON round trip', async () => {
-    const seeded = await seedRichHistory(repos, newPhone());
-    const other = await seedRichHistory(repos, newPhone());
+    const seeded = await seedRichHistory(repos, newCustomer());
+    const other = await seedRichHistory(repos, newCustomer());
     const document = await rightsOn().export(seeded.customerId, 'admin-phone');
     const parsed = JSON.parse(JSON.stringify(document));
     expect(parsed).toEqual(document);
@@ -134,7 +135,7 @@ describe('exporting one customer', () => {
 });
 
 async function crossingsOfACleanErasure(): Promise<{ boundary: string; occurrence: number }[]> {
-  const seeded = await seedRichHistory(repos, newPhone());
+  const seeded = await seedRichHistory(repos, newCustomer());
   const injector = new FaultInjector();
   const kit = injector.remote('dynamodb', new DynamoKit({ tableName: table.name }), AWS_SDK_FAILURES);
   await injector.runInvocation('erase', () =>
