@@ -3,7 +3,7 @@ import { CrmSyncStatus } from '../core/domain/crm-sync';
 import type { OperatorAuditTrail } from '../core/application/operator/operator-audit';
 import type { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
 import { HttpError } from './http-kit';
-import { ok, pageOf, requireEmptyObjectOrNoBody, route, type Route, signedInOf } from './operator-http';
+import { ok, pageOf, requireEmptyObjectOrNoBody, route, type Route, signedInOf } from './router';
 
 // Leaves room in the 64 KiB body for multi-byte characters and JSON escapes.
 const MAX_PROMPT_CHARS = 40_000;
