@@ -16,7 +16,6 @@ const HUMAN_OWNED_STATES = [SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTI
 
 const CHANGE_ATTRIBUTES: Readonly<Record<keyof SessionChanges, string>> = {
   assignedTo: S.assignedTo,
-  currentAgent: S.currentAgent,
   handoffRequestedAt: S.handoffRequestedAt,
 };
 

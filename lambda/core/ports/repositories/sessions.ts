@@ -5,7 +5,6 @@ import type { Page, PageRequest } from './paging';
 /** Field changes applied with a state transition; `null` removes the field. */
 export interface SessionChanges {
   readonly assignedTo?: string | null;
-  readonly currentAgent?: string | null;
   readonly handoffRequestedAt?: IsoTimestamp | null;
 }
 
