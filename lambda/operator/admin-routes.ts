@@ -38,6 +38,10 @@ export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterAdmin):
     route('GET admin/audit', 'admin', async ({ event }) => ok(await admin.listAudit(pageOf(event)))),
     route('GET admin/demands', 'admin', async ({ event }) => ok(await admin.listDemands(pageOf(event)))),
     route('GET admin/consents', 'admin', async ({ event }) => ok(await admin.listConsents(pageOf(event)))),
+    route('GET admin/reports/usage', 'admin', async ({ event }) => {
+      const { from, to } = event.queryStringParameters ?? {};
+      return ok(await admin.usageReport({ from, to }));
+    }),
     route('GET admin/crm', 'admin', async () => ok({ problems: await admin.crmProblems() })),
     ...crmRoutes(admin),
     ...(deadLetters ? deadLetterRoutes(deadLetters) : []),
