@@ -4,8 +4,7 @@
 // `migrating` key layout. Uses the operator's AWS credentials, or the local runtime's endpoint.
 import { parseArgs } from 'node:util';
 import { type CliCommand, isArgumentError, UsageError } from './cli-command';
-import { PIPELINE_TARGET_OPTIONS, tableOf } from './pipeline-stack';
-import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { PIPELINE_TARGET_OPTIONS, repositoriesOf, tableOf } from './pipeline-stack';
 import { WRITE_SHARDS } from '../lambda/core/adapters/dynamodb/keys';
 import { backfillWriteShards } from '../lambda/core/adapters/dynamodb/write-shard-backfill';
 import { systemClock } from '../lambda/core/adapters/system/system-clock';
@@ -44,12 +43,12 @@ async function backfill(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const tableName = await tableOf(values.stack, values.table, values.pipeline, values.region);
+  const table = await tableOf(values.stack, values.table, values.pipeline, values.region);
   const llmDays = values['llm-days'] === undefined ? undefined : Number(values['llm-days']);
   if (llmDays !== undefined && (!Number.isInteger(llmDays) || llmDays < 1)) throw new UsageError(`--llm-days must be a positive whole number, got "${values['llm-days']}".`);
 
-  console.log(`Backfilling write shards in ${tableName} …`);
-  const report = await backfillWriteShards(createDynamoRepositories({ tableName }).kit, systemClock, { llmDays });
+  console.log(`Backfilling write shards in ${table.tableName} …`);
+  const report = await backfillWriteShards(repositoriesOf(table).kit, systemClock, { llmDays });
   console.log(`moved ${report.moved}, moved concurrently ${report.movedConcurrently}, left in the seed layout ${report.remaining}`);
   console.log(report.complete ? 'Complete: marker written, readers switch to the shards.' : 'NOT complete: no marker written; readers keep reading the seed layout too.');
   return report.complete ? 0 : 2;

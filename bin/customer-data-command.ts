@@ -1,12 +1,11 @@
 // What the erase-customer and export-customer commands share: which table, and the use case on it.
 import { parseArgs } from 'node:util';
-import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { OperatorAuditTrail } from '../lambda/core/application/operator/operator-audit';
 import { CustomerDataRights, InvalidCustomerIdError } from '../lambda/core/application/privacy/customer-data-rights';
 import { randomIdGenerator } from '../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../lambda/core/adapters/system/system-clock';
 import { isArgumentError, UsageError } from './cli-command';
-import { PIPELINE_TARGET_OPTIONS, tableOf } from './pipeline-stack';
+import { PIPELINE_TARGET_OPTIONS, repositoriesOf, tableOf } from './pipeline-stack';
 
 export const TARGET_USAGE = `  --customer <id>          the customer's WhatsApp number or user id (as stored, digits only for phones)
   --stack <name>           the deployed stack: the table comes from its outputs
@@ -57,10 +56,10 @@ export async function parseCustomerCommand(
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   const customerId = text('customer');
   if (!customerId) throw new UsageError('Say whose data with --customer <id>.');
-  const tableName = await tableOf(text('stack'), text('table'), text('pipeline'), text('region'));
-  const repositories = createDynamoRepositories({ tableName });
+  const table = await tableOf(text('stack'), text('table'), text('pipeline'), text('region'));
+  const repositories = repositoriesOf(table);
   const rights = new CustomerDataRights({ data: repositories.customerData, trail: new OperatorAuditTrail(repositories.audit, systemClock, randomIdGenerator), clock: systemClock });
-  return { customerId, tableName, values, rights, author: `cli:${env.USER ?? env.USERNAME ?? 'unknown'}` };
+  return { customerId, tableName: table.tableName, values, rights, author: `cli:${env.USER ?? env.USERNAME ?? 'unknown'}` };
 }
 
 /** Runs a command body, turning usage mistakes into exit code 2 and failures into 1. */

@@ -2,6 +2,8 @@
 // STACK_OUTPUTS), so the operator tools never rebuild resource names.
 import { CloudFormationClient, DescribeStacksCommand, type Output } from '@aws-sdk/client-cloudformation';
 import { STACK_OUTPUTS } from '../lib/contract';
+import { createDocumentClient } from '../lambda/core/adapters/dynamodb/dynamo-kit';
+import { createDynamoRepositories, type DynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { UsageError } from './cli-command';
 
 /**
@@ -23,9 +25,12 @@ export interface PipelineResources {
   readonly deadLetterQueueUrl: string;
 }
 
-/** Reads `stackName`'s outputs with the usual AWS settings (AWS_PROFILE, AWS_REGION, …). */
-export async function describePipelineStack(stackName: string, pipelineId?: string): Promise<PipelineResources> {
-  const cloudFormation = new CloudFormationClient({});
+/**
+ * Reads `stackName`'s outputs with the usual AWS settings (AWS_PROFILE, AWS_REGION, …), in `region`
+ * when one is given.
+ */
+export async function describePipelineStack(stackName: string, pipelineId?: string, region?: string): Promise<PipelineResources> {
+  const cloudFormation = new CloudFormationClient({ region });
   try {
     const { Stacks: stacks = [] } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
     return pipelineFromOutputs(stackName, stacks[0]?.Outputs ?? [], pipelineId);
@@ -74,15 +79,24 @@ export function pipelineFromOutputs(stackName: string, outputs: readonly Output[
   };
 }
 
+/** A pipeline's table, and the Region of the clients that reach it (`undefined`: the SDK's own choice). */
+export interface PipelineTable {
+  readonly tableName: string;
+  readonly region?: string;
+}
+
 /**
  * The table named by `--table`, or the one of the pipeline deployed as `--stack` (read from the
- * stack's outputs, like the redrive command).
+ * stack's outputs, like the redrive command), in `--region` when given.
  */
-export async function tableOf(stack: string | undefined, table: string | undefined, pipeline: string | undefined, region: string | undefined): Promise<string> {
+export async function tableOf(stack: string | undefined, table: string | undefined, pipeline: string | undefined, region: string | undefined): Promise<PipelineTable> {
   if (stack !== undefined && table !== undefined) throw new UsageError('Give either --stack or --table, not both.');
-  if (table !== undefined) return table;
+  if (table !== undefined) return { tableName: table, region };
   if (stack === undefined) throw new UsageError('Name the deployed stack with --stack, or the table with --table.');
-  // Every SDK client of this process reads it, the repositories' shared DynamoDB client included.
-  if (region !== undefined) process.env.AWS_REGION = region;
-  return (await describePipelineStack(stack, pipeline)).tableName;
+  return { tableName: (await describePipelineStack(stack, pipeline, region)).tableName, region };
+}
+
+/** The repositories of the pipeline's table, on a DynamoDB client of its Region. */
+export function repositoriesOf(table: PipelineTable): DynamoRepositories {
+  return createDynamoRepositories({ tableName: table.tableName, client: createDocumentClient({ region: table.region }) });
 }

@@ -6,8 +6,7 @@ import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { type CliCommand, isArgumentError, UsageError } from './cli-command';
-import { describePipelineStack, PIPELINE_TARGET_OPTIONS, type PipelineResources } from './pipeline-stack';
-import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { describePipelineStack, PIPELINE_TARGET_OPTIONS, repositoriesOf, type PipelineResources } from './pipeline-stack';
 import { SqsDeadLetterQueue } from '../lambda/core/adapters/sqs/sqs-dead-letter-queue';
 import { RedriveDeadLetters, type RedriveAction } from '../lambda/core/application/redrive-dead-letters';
 import type { DeadLetterInspection } from '../lambda/core/domain/dead-letter-verdict';
@@ -42,7 +41,7 @@ async function resolveTarget(values: Record<string, string | boolean | undefined
   const [stack, tableName, queueUrl, deadLetterQueueUrl] = [text('stack'), text('table'), text('queue-url'), text('dlq-url')];
   if (stack !== undefined) {
     if (tableName || queueUrl || deadLetterQueueUrl) throw new UsageError('Give either --stack or --table, --queue-url and --dlq-url, not both.');
-    return describePipelineStack(stack, text('pipeline'));
+    return describePipelineStack(stack, text('pipeline'), text('region'));
   }
   if (!tableName || !queueUrl || !deadLetterQueueUrl) throw new UsageError('Name the deployed stack with --stack, or give --table, --queue-url and --dlq-url.');
   return { tableName, turnQueueUrl: queueUrl, deadLetterQueueUrl };
@@ -63,10 +62,9 @@ async function redrive(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  // Every SDK client of this process reads it, the repositories' shared DynamoDB client included.
-  if (values.region) process.env.AWS_REGION = values.region;
   const target = await resolveTarget(values);
-  const sqs = new SQSClient({});
+  const region = values.region;
+  const sqs = new SQSClient({ region });
   const apply = values.apply === true;
   const prompt = apply && !values.yes && process.stdin.isTTY ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
   const confirm = async (inspection: DeadLetterInspection): Promise<boolean> => {
@@ -80,7 +78,7 @@ async function redrive(argv: string[]): Promise<number> {
   const counts = new Map<RedriveAction, number>();
   try {
     const deadLetters = new SqsDeadLetterQueue({ ...target, sqs });
-    await new RedriveDeadLetters({ ...createDynamoRepositories({ tableName: target.tableName }), deadLetters }).run({
+    await new RedriveDeadLetters({ ...repositoriesOf({ tableName: target.tableName, region }), deadLetters }).run({
       apply,
       confirm,
       onOutcome: ({ inspection, action }) => {

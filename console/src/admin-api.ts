@@ -11,6 +11,7 @@ import type {
   Page,
   PromptVersion,
   RedriveAnswer,
+  UsageReport,
 } from '../../lib/contract/operator-api';
 import type { OperatorApi } from './api';
 
@@ -62,6 +63,11 @@ export class AdminApi {
   /** A page of a recent-first list. */
   list<Call extends AdminListCall>(call: Call, cursor?: string): Promise<AnswerOf<Call>> {
     return this.api.request(call, { query: { cursor } });
+  }
+
+  /** The agent's replies and tokens per UTC day from `from` to `to` (both omitted: the last 7 days). */
+  usageReport(period: { readonly from?: string; readonly to?: string }): Promise<UsageReport> {
+    return this.api.request('GET admin/reports/usage', { query: period });
   }
 
   /** Every record in the dead-letter queue, inspected. */

@@ -8,8 +8,8 @@ import type { ConversationSummary, HistoryEntry } from '../../lib/contract/opera
 export type InboxTab = 'waiting' | 'mine' | 'open';
 export const INBOX_TABS: readonly InboxTab[] = ['waiting', 'mine', 'open'];
 
-export type AdminScreen = 'prompts' | 'operators' | 'config' | 'demands' | 'consents' | 'audit' | 'crm' | 'dead-letters' | 'customers';
-export const ADMIN_SCREENS: readonly AdminScreen[] = ['prompts', 'operators', 'config', 'demands', 'consents', 'audit', 'crm', 'dead-letters', 'customers'];
+export type AdminScreen = 'prompts' | 'operators' | 'config' | 'reports' | 'demands' | 'consents' | 'audit' | 'crm' | 'dead-letters' | 'customers';
+export const ADMIN_SCREENS: readonly AdminScreen[] = ['prompts', 'operators', 'config', 'reports', 'demands', 'consents', 'audit', 'crm', 'dead-letters', 'customers'];
 
 export type Route =
   | { readonly kind: 'inbox'; readonly tab: InboxTab }

@@ -47,7 +47,18 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
     console: ports.console,
     extraRoutes: [
       ...adminRoutes(
-        new AdminConsole({ resources: versionedResources(table), config, audit: adminAudit(table), demands: demandRepository(table), consents: consentRepository(table), crmSync: crmSyncRows(table), trail: audit, directory, clock }),
+        new AdminConsole({
+          resources: versionedResources(table),
+          config,
+          audit: adminAudit(table),
+          demands: demandRepository(table),
+          consents: consentRepository(table),
+          crmSync: crmSyncRows(table),
+          messages,
+          trail: audit,
+          directory,
+          clock,
+        }),
         { redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), trail: audit },
       ),
       ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock })),

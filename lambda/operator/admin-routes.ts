@@ -3,7 +3,7 @@ import { CrmSyncStatus } from '../core/domain/crm-sync';
 import type { OperatorAuditTrail } from '../core/application/operator/operator-audit';
 import type { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
 import { HttpError } from './http-kit';
-import { ok, pageOf, requireEmptyObjectOrNoBody, route, type Route, signedInOf } from './operator-http';
+import { ok, pageOf, requireEmptyObjectOrNoBody, route, type Route, signedInOf } from './router';
 
 // Leaves room in the 64 KiB body for multi-byte characters and JSON escapes.
 const MAX_PROMPT_CHARS = 40_000;
@@ -38,6 +38,10 @@ export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterAdmin):
     route('GET admin/audit', 'admin', async ({ event }) => ok(await admin.listAudit(pageOf(event)))),
     route('GET admin/demands', 'admin', async ({ event }) => ok(await admin.listDemands(pageOf(event)))),
     route('GET admin/consents', 'admin', async ({ event }) => ok(await admin.listConsents(pageOf(event)))),
+    route('GET admin/reports/usage', 'admin', async ({ event }) => {
+      const { from, to } = event.queryStringParameters ?? {};
+      return ok(await admin.usageReport({ from, to }));
+    }),
     route('GET admin/crm', 'admin', async () => ok({ problems: await admin.crmProblems() })),
     ...crmRoutes(admin),
     ...(deadLetters ? deadLetterRoutes(deadLetters) : []),

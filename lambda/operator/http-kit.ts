@@ -66,6 +66,7 @@ const ANSWERED_AS: Readonly<Record<string, { readonly code: ApiErrorCode; readon
   invalid_cursor: { code: 'bad_query', message: 'cursor is not a cursor this API returned' },
   invalid_customer_id: { code: 'bad_customer_id' },
   illegal_state_transition: { code: 'conflict' },
+  invalid_report_range: { code: 'bad_query' },
   erasure_incomplete: { code: 'conflict' },
 };
 

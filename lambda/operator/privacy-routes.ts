@@ -1,6 +1,6 @@
 import type { CustomerDataRights } from '../core/application/privacy/customer-data-rights';
 import { HttpError } from './http-kit';
-import { ok, route, type Route, signedInOf } from './operator-http';
+import { ok, route, type Route, signedInOf } from './router';
 
 /**
  * The data subject's rights, for admins: export one customer's data, and erase it. The erase body

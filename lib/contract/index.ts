@@ -4,8 +4,9 @@
  * runtime import it as the construct does. Internal, except `key-layout.ts` and `handoff-texts.ts`:
  * the two public types that both sides share, exported by the package (lib/index.ts) from here.
  *
- * The operator API's types (`operator-api.ts`) are imported by their own path, with `import type`,
- * by the operator function and the console.
+ * The operator API's types (`operator-api.ts`, which re-exports the usage report's of
+ * `usage-report.ts`) are imported by their own path, with `import type`, by the operator function,
+ * the runtime's domain and the console.
  */
 export * from './defaults';
 export * from './environment';

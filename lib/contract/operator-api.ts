@@ -7,6 +7,10 @@
  * Internal: not part of the jsii API.
  */
 
+import type { UsageReport } from './usage-report';
+
+export type { AgentUsage, DailyAgentUsage, ModelUsage, UsageReport, UtcDay } from './usage-report';
+
 /** ISO-8601 UTC with microseconds. */
 export type Timestamp = string;
 
@@ -346,6 +350,8 @@ export interface OperatorApiCalls {
   'GET admin/audit': { readonly answer: Page<AuditEvent> };
   'GET admin/demands': { readonly answer: Page<Demand> };
   'GET admin/consents': { readonly answer: Page<ConsentEvent> };
+  /** `?from=&to=` (UTC days, `YYYY-MM-DD`; default the last 7, today included; at most 31). */
+  'GET admin/reports/usage': { readonly answer: UsageReport };
   'GET admin/crm': { readonly answer: CrmProblems };
   'GET admin/crm/:status': { readonly answer: Page<CrmSyncRow> };
   'POST admin/crm/:sessionId/retry': { readonly answer: CrmSyncAnswer };

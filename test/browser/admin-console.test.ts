@@ -1,10 +1,13 @@
 // The admin screens of the console in headless Chromium against the local pipeline: the prompt the
 // agent answers with (edit, history, diff, rollback, a stale edit explained), operators, settings,
-// the dead-letter queue, the CRM sync problems, one customer's data exported and erased.
+// the agent's usage by day, the dead-letter queue, the CRM sync problems, one customer's data
+// exported and erased.
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Page } from 'playwright-core';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { crmSyncToItem } from '../../lambda/core/adapters/dynamodb/codecs/crm-sync-codec';
+import type { Message } from '../../lambda/core/domain/message';
+import { utcDay } from '../../lambda/core/domain/timestamps';
 import type { AgentPort, AgentRequest, AgentResponse } from '../../lambda/core/ports/agent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../support/ids';
@@ -165,6 +168,42 @@ describe('an admin tuning the agent', () => {
     const text = await table.textContent();
     for (const action of ['prompt.update', 'prompt.rollback', 'config.update']) expect(text).toContain(action);
     await screenshot(page, 'audit-desktop');
+  });
+
+  it('reads what the agent answered and the tokens it used, day by day, for a period it chooses', async () => {
+    const day = utcDay(new Date(Date.now() - 2 * 86_400_000));
+    const reply = (messageId: string, inputTokens: number, outputTokens: number): Message => ({
+      customerId: newCustomer(),
+      sessionId: 'report',
+      messageId,
+      direction: 'outbound',
+      role: 'assistant',
+      text: 'Olá!',
+      timestamp: `${day}T12:00:00Z`,
+      deliveryStatus: 'sent',
+      llm: { model: 'model-a', inputTokens, outputTokens },
+    });
+    await repositories.messages.append(reply('report-1', 1200, 300));
+    await repositories.messages.append(reply('report-2', 800, 100));
+
+    await page.getByRole('link', { name: 'Relatórios' }).click();
+    const table = page.getByRole('table', { name: 'Uso do agente por dia (UTC)' });
+    await table.waitFor();
+    // The last week by default: a row per day, and the total.
+    expect(await table.locator('tbody').getByRole('row').count()).toBe(7);
+    const row = table.getByRole('row', { name: new RegExp(`^${day}`) });
+    await row.waitFor();
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['2', '2.000', '400', 'model-a: 2 resp., 2.000 / 400 tokens']);
+
+    await page.getByLabel('De (UTC)').fill(day);
+    await page.getByLabel('Até (UTC)').fill(day);
+    await page.getByRole('button', { name: 'Mostrar' }).click();
+    // The week's rows go, and the table comes back with the chosen day only.
+    await table.locator('tbody').getByRole('row').nth(1).waitFor({ state: 'detached' });
+    await table.getByRole('row', { name: /^Total/ }).waitFor();
+    expect(await table.getByRole('rowheader').allTextContents()).toEqual([day, 'Total']);
+    expect(await table.getByRole('row', { name: /^Total/ }).getByRole('cell').first().textContent()).toBe('2');
+    expect(await unnamedControls(page)).toEqual([]);
   });
 
   it('shows the dead-letter queue and redrives only after a dry run, holding what needs a person', async () => {

@@ -2,6 +2,7 @@
 // sent while the customer is opted out, and the consent events are one Query per customer.
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { DynamoConsentRepository } from '../../lambda/core/adapters/dynamodb/consent-repository';
+import { DynamoCustomerDataRepository } from '../../lambda/core/adapters/dynamodb/customer-data-repository';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { consentCommandOf, MESSAGING_CONSENT_PURPOSE } from '../../lambda/core/domain/privacy';
@@ -13,7 +14,7 @@ import { newCustomer, newOperatorPhone } from '../support/ids';
 import { startTestPipeline, startOperatorPipeline } from '../support/pipeline';
 import { signInOverWhatsApp } from '../support/operator-console-client';
 import { withTestTable } from '../support/dynamo-table';
-import { writeSeedLayoutConsent } from '../support/customer-history';
+import { consentEventsOf, writeSeedLayoutConsent } from '../support/customer-history';
 
 let pipeline: LocalPipeline | undefined;
 afterEach(async () => {
@@ -74,7 +75,7 @@ test('PARAR mid-conversation: one confirmation, the held reply is never sent, no
   expect(sentTo(customer)[3]).toMatch(/^Olá! Recebi: .*Quero marcar/);
 
   const repositories = createDynamoRepositories({ tableName: pipeline.tableName });
-  const events = (await repositories.consents.listForCustomer(customer)).items;
+  const events = await consentEventsOf(repositories, customer);
   expect(events.map((event) => [event.purpose, event.granted, event.source])).toEqual([
     ['whatsapp_messages', true, 'whatsapp_keyword'],
     ['whatsapp_messages', false, 'whatsapp_keyword'],
@@ -91,7 +92,7 @@ test('one customer’s consent events are one Query of their partition, and the 
   const seeded = await writeSeedLayoutConsent(repositories.kit, customer, '2025-12-01T10:00:00.000000Z');
   await writeSeedLayoutConsent(repositories.kit, other, '2025-12-02T10:00:00.000000Z');
 
-  const mine = (await repositories.consents.listForCustomer(customer)).items;
+  const mine = await consentEventsOf(repositories, customer);
   expect(mine.map((event) => event.recordedAt)).toEqual(['2026-03-03T10:00:00.000000Z', '2026-03-01T10:00:00.000000Z', '2025-12-01T10:00:00.000000Z']);
   expect(mine[2]!.consentId).toBe(seeded);
   expect(mine.every((event) => event.customerId === customer)).toBe(true);
@@ -136,7 +137,8 @@ test('PARAR while a person owns the conversation: recorded and confirmed, then n
 
 test('the current consent is the newest event, written with it: a retried record changes nothing, a late older event is kept as evidence only', async () => {
   await withTestTable('consent-state', async (table) => {
-    const consents = new DynamoConsentRepository(new DynamoKit({ tableName: table.name }));
+    const kit = new DynamoKit({ tableName: table.name });
+    const consents = new DynamoConsentRepository(kit);
     const customer = newCustomer();
     const event = (day: string, granted: boolean) => ({ consentId: `wamid.${day}`, customerId: customer, recordedAt: `2026-03-${day}T10:00:00.000000Z`, purpose: MESSAGING_CONSENT_PURPOSE, granted, source: 'whatsapp_keyword' });
     expect(await consents.latestFor(customer, MESSAGING_CONSENT_PURPOSE)).toBeUndefined();
@@ -148,7 +150,7 @@ test('the current consent is the newest event, written with it: a retried record
     // An opt-out redriven late, after the opt-in that followed it.
     await consents.record(event('01', false));
     expect(await consents.latestFor(customer, MESSAGING_CONSENT_PURPOSE)).toMatchObject({ consentId: 'wamid.03', granted: true });
-    expect((await consents.listForCustomer(customer)).items.map((recorded) => recorded.consentId)).toEqual(['wamid.03', 'wamid.02', 'wamid.01']);
+    expect((await consentEventsOf({ customerData: new DynamoCustomerDataRepository(kit) }, customer)).map((recorded) => recorded.consentId)).toEqual(['wamid.03', 'wamid.02', 'wamid.01']);
     expect(await consents.latestFor(customer, 'data_processing')).toBeUndefined();
   });
 });

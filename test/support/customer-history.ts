@@ -1,7 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { consentFromItem } from '../../lambda/core/adapters/dynamodb/codecs/admin-codec';
 import type { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import type { DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import * as keys from '../../lambda/core/adapters/dynamodb/keys';
+import type { ConsentRecord } from '../../lambda/core/domain/admin';
 import { inboundTurn, newSession } from './domain-records';
 import { newMessageId } from './ids';
 
@@ -93,6 +95,15 @@ export async function seedRichHistory(repos: Repositories, customerId: string): 
   await repos.operatorAuth.putSession({ tokenHash: grantHashes[1]!, operatorPhone: customerId, csrfToken: 'csrf' });
   await repos.budgets.admitTurn(customerId, 'wamid.budget', new Date('2026-03-10T11:59:00.000Z'), { turnsPerMinute: 8, turnsPerHour: 60, agentTokensPerDay: 250_000 });
   return { customerId, sessionIds, messageIds, demandIds, demandKeys, grantHashes, texts };
+}
+
+/** The customer's consent events, newest first, as their data export finds them: their partition and the seed's layout. */
+export async function consentEventsOf(repos: Pick<DynamoRepositories, 'customerData'>, customerId: string): Promise<ConsentRecord[]> {
+  const { anchors } = await repos.customerData.inventory(customerId, { contents: true });
+  return anchors
+    .filter((record) => record.kind === keys.EntityType.consent)
+    .map((record) => consentFromItem({ ...record.attributes }))
+    .sort((a, b) => b.recordedAt.localeCompare(a.recordedAt));
 }
 
 /** A consent event as the seed system stored it (one time-keyed partition). */

@@ -9,6 +9,7 @@ import { CrmScreen } from './admin-crm';
 import { CustomerDataScreen } from './admin-customers';
 import { DeadLettersScreen } from './admin-dead-letters';
 import { PromptsScreen } from './admin-prompts';
+import { ReportsScreen } from './admin-reports';
 import { describeFailure, FeedbackLine, type Feedback } from './common';
 import { ConversationScreen } from './conversation';
 import { InboxScreen } from './inbox';
@@ -17,6 +18,7 @@ const ADMIN_LINKS: readonly (readonly [AdminScreen, MessageKey])[] = [
   ['prompts', 'nav.prompts'],
   ['operators', 'nav.operators'],
   ['config', 'nav.config'],
+  ['reports', 'nav.reports'],
   ['demands', 'nav.demands'],
   ['consents', 'nav.consents'],
   ['audit', 'nav.audit'],
@@ -79,6 +81,8 @@ function Screen({ route, isAdmin }: { readonly route: Route; readonly isAdmin: b
       return <OperatorsScreen />;
     case 'config':
       return <ConfigScreen />;
+    case 'reports':
+      return <ReportsScreen />;
     case 'dead-letters':
       return <DeadLettersScreen />;
     case 'crm':

@@ -221,7 +221,7 @@ export class ProcessTurn {
       return { outcome: 'over_budget_told_already', drained: pending.length, overBudget: overBudget.limit };
     }
     const stored = session === active ? state.storedHistory : Promise.resolve([]);
-    const { response, call } = budgetReply === undefined ? await this.turnAgent.ask(session, last, deadline, stored, pending) : { response: overBudgetResponse(budgetReply), call: undefined };
+    const { response, call, model } = budgetReply === undefined ? await this.turnAgent.ask(session, last, deadline, stored, pending) : { response: overBudgetResponse(budgetReply), call: undefined, model: undefined };
 
     // The conditional write below IS the latest-message guard: it persists the session and the
     // reply only if this turn's last message is still the latest and pointer and state are as found.
@@ -233,7 +233,7 @@ export class ProcessTurn {
       text: response.reply,
       replyToMessageId: last.messageId,
       createdAt: replyAt,
-      ...(call === undefined ? { role: 'system' } : { llm: { latencyMs: call.latencyMs, ...response.usage } }),
+      ...(call === undefined ? { role: 'system' } : { llm: { model, latencyMs: call.latencyMs, ...response.usage } }),
     };
     progress.writeAttempted = true;
     const persisted = await this.deps.ledger.persistResult({

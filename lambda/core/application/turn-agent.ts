@@ -22,6 +22,8 @@ export interface TurnAgentDependencies {
 /** The agent's answer, and how the call went (whether the read receipt went out is known only later). */
 export interface AgentAnswer {
   readonly response: AgentResponse;
+  /** The model that answered, when the agent names one. */
+  readonly model?: string;
   readonly call: Omit<AgentCallReport, 'readReceiptSent'> & { readonly readReceiptSent: Promise<boolean> };
 }
 
@@ -62,7 +64,7 @@ export class TurnAgent {
       deadline: deadline - this.settings.deliveryReserveMs,
       maxIterations: this.settings.maxAgentIterations,
     });
-    return { response, call: { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: readReceipt, usage: response.usage } };
+    return { response, model: this.deps.agent.model, call: { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: readReceipt, usage: response.usage } };
   }
 
   /**

@@ -17,6 +17,8 @@ import { PipelineError } from '../domain/errors';
  * deterministic scripted agent for development and tests.
  */
 export interface AgentPort {
+  /** The model that answers, when the backend names one (Bedrock's model id): recorded with each reply for the usage report. */
+  readonly model?: string;
   respond(request: AgentRequest): Promise<AgentResponse>;
 }
 

@@ -119,6 +119,10 @@ export class BedrockConverseAgent implements AgentPort {
     this.now = options.now ?? Date.now;
   }
 
+  get model(): string {
+    return this.modelId;
+  }
+
   async respond(request: AgentRequest): Promise<AgentResponse> {
     const messages = withSessionContext(toConverseMessages(request.history), request.session);
     const system = [{ text: request.systemPrompt }];

@@ -17,6 +17,8 @@ export interface ScriptedAgentOptions {
   readonly keptRequests?: number;
   /** Model tokens every answer reports, as a Bedrock agent would. Default: none reported. */
   readonly usage?: TokenUsage;
+  /** The model it names, as a Bedrock agent names its model id. Default: none. */
+  readonly model?: string;
 }
 
 const DEFAULT_KEPT_REQUESTS = 100;
@@ -57,6 +59,10 @@ export class ScriptedAgent implements AgentPort {
   /** Requests received since construction, including those no longer kept. */
   get calls(): number {
     return this.callCount;
+  }
+
+  get model(): string | undefined {
+    return this.options.model;
   }
 
   async respond(request: AgentRequest): Promise<AgentResponse> {

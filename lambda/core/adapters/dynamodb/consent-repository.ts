@@ -4,8 +4,8 @@ import { InvalidCursorError } from './dynamo-errors';
 import { isoMicros } from '../../domain/timestamps';
 import { consentFromItem, consentStateFromItem, consentStateToItem, consentToItem } from './codecs/admin-codec';
 import type { DynamoKit, QueryPageResult } from './dynamo-kit';
-import { CONSENT_TIMELINE_PARTITION, customerConsentPrefix, consentStateKey, ENTITY_TYPE, EntityType, GSI1, GSI1PK, legacyConsentListPrefix } from './keys';
-import { conditionally, IF_ABSENT, KEY_NAMES, pageLimit, queryPrefixPage } from './repository-support';
+import { CONSENT_TIMELINE_PARTITION, consentStateKey, ENTITY_TYPE, EntityType, GSI1, GSI1PK, legacyConsentListPrefix } from './keys';
+import { conditionally, IF_ABSENT, KEY_NAMES, pageLimit } from './repository-support';
 
 // A page of the newer layout, then pages of the seed's layout (whose events are all older).
 const CURRENT = 'c:';
@@ -15,8 +15,8 @@ const LEGACY = 'l:';
  * Consent events as recorded (no expiry), newest first. Each is written in the customer's own
  * partition (one Query reads a customer's events) and indexed on GSI1 for the admin's timeline.
  * Events written in the seed's layout (one time-keyed partition) are still read after the newer
- * ones; finding one customer's events there reads the whole partition, so it only happens for
- * exports and erasures, never per message. Beside the events, the customer's current consent per
+ * ones; finding one customer's events there reads the whole partition, so only an export's or an
+ * erasure's inventory does it (customer-data-repository.ts), never per message. Beside the events, the customer's current consent per
  * purpose (`consentStateKey`) is what the turn reads, by key, on every message.
  */
 export class DynamoConsentRepository implements ConsentRepository {
@@ -64,42 +64,33 @@ export class DynamoConsentRepository implements ConsentRepository {
     );
   }
 
-  listForCustomer(customerId: string, page?: PageRequest): Promise<Page<ConsentRecord>> {
-    return this.inTwoLayouts(
-      page,
-      (request) => queryPrefixPage(this.kit, customerConsentPrefix(customerId), request, { newestFirst: true, consistentRead: true }),
-      customerId,
-    );
-  }
-
   /** The customer's newest event for `purpose`: the current consent written with it, read by key. */
   async latestFor(customerId: string, purpose: string): Promise<ConsentRecord | undefined> {
     const item = await this.kit.get({ key: consentStateKey(customerId, purpose), consistentRead: true });
     return item && consentStateFromItem(item);
   }
 
-  private async inTwoLayouts(page: PageRequest | undefined, current: (request: PageRequest) => Promise<QueryPageResult>, customerId?: string): Promise<Page<ConsentRecord>> {
+  private async inTwoLayouts(page: PageRequest | undefined, current: (request: PageRequest) => Promise<QueryPageResult>): Promise<Page<ConsentRecord>> {
     const limit = pageLimit(page);
     const cursor = page?.cursor ?? CURRENT;
     const inner = cursor.slice(CURRENT.length) || undefined;
-    if (cursor.startsWith(LEGACY)) return this.legacyPage(limit, inner, customerId);
+    if (cursor.startsWith(LEGACY)) return this.legacyPage(limit, inner);
     if (!cursor.startsWith(CURRENT)) throw new InvalidCursorError('not a consent cursor');
     const newer = await current({ limit, cursor: inner });
     const items = newer.items.map(consentFromItem);
     if (newer.cursor !== undefined) return { items, cursor: `${CURRENT}${newer.cursor}` };
     // The newer layout is exhausted: the page continues with the seed's layout (all older).
     if (items.length >= limit) return { items, cursor: LEGACY };
-    const older = await this.legacyPage(limit - items.length, undefined, customerId);
+    const older = await this.legacyPage(limit - items.length, undefined);
     return older.cursor === undefined ? { items: [...items, ...older.items] } : { items: [...items, ...older.items], cursor: older.cursor };
   }
 
-  private async legacyPage(limit: number, cursor: string | undefined, customerId: string | undefined): Promise<Page<ConsentRecord>> {
+  private async legacyPage(limit: number, cursor: string | undefined): Promise<Page<ConsentRecord>> {
     const prefix = legacyConsentListPrefix();
     const result = await this.kit.queryPage({
       keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)',
-      ...(customerId === undefined
-        ? { names: KEY_NAMES, values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix } }
-        : { filter: '#phone = :phone', names: { ...KEY_NAMES, '#phone': 'phone_number' }, values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix, ':phone': customerId } }),
+      names: KEY_NAMES,
+      values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix },
       newestFirst: true,
       limit,
       cursor,

@@ -198,6 +198,26 @@ export class DynamoKit {
     return positions.every((position) => position === null) ? { items: taken } : { items: taken, cursor: this.cursors.encodePositions(positions, scope) };
   }
 
+  /**
+   * Every query read to its end, in parallel and unmerged, at most `maxPages` pages each: for a sum,
+   * which needs no order, every item is read once (queryFanOut's merge reads again what a page did
+   * not hand out). `onItems` sees each page; `complete` is false when a query had more pages.
+   */
+  async queryEach(requests: readonly QueryRequest[], options: { readonly maxPages: number; readonly onItems: (items: readonly Item[]) => void }): Promise<{ readonly complete: boolean }> {
+    const exhausted = await Promise.all(
+      requests.map(async (request) => {
+        let start: Item | undefined;
+        for (let page = 0; page < options.maxPages; page++) {
+          const { items, lastEvaluatedKey } = await this.queryFrom(request, start);
+          options.onItems(items);
+          if ((start = lastEvaluatedKey) === undefined) return true;
+        }
+        return false;
+      }),
+    );
+    return { complete: exhausted.every(Boolean) };
+  }
+
   private async queryFrom(request: QueryRequest, exclusiveStartKey: Item | undefined): Promise<{ items: Item[]; lastEvaluatedKey?: Item }> {
     const output = await this.call('queryPage', () => this.client.send(new QueryCommand({
       TableName: this.tableName,

@@ -190,7 +190,6 @@ export const adminResourceVersionListPrefix = (resourceType: string, resourceId:
 
 const CONFIG_PARTITION = 'ADMIN#CONFIG';
 export const operationalConfigKey = (key: string) => tableKey(CONFIG_PARTITION, `CONFIG#${segment('config key', key)}`);
-export const operationalConfigListPrefix = () => ({ partition: CONFIG_PARTITION, sortKeyPrefix: 'CONFIG#' });
 
 const AUDIT_PARTITION = 'ADMIN#AUDIT';
 export const adminAuditKey = (occurredAt: string, eventId: string) => tableKey(AUDIT_PARTITION, `AUDIT#${isoMicros(occurredAt)}#${segment('event id', eventId)}`);
@@ -216,7 +215,6 @@ export const legacyConsentListPrefix = () => ({ partition: LEGACY_CONSENT_PARTIT
 export const customerPartition = (customerId: string) => `CUSTOMER#${segment('phone', customerId)}`;
 export const consentKey = (customerId: string, recordedAt: string, consentId: string) =>
   tableKey(customerPartition(customerId), `CONSENT#${isoMicros(recordedAt)}#${segment('consent id', consentId)}`);
-export const customerConsentPrefix = (customerId: string) => ({ partition: customerPartition(customerId), sortKeyPrefix: 'CONSENT#' });
 /**
  * The customer's current consent for one purpose: a copy of the newest event, written in the event's
  * transaction, so a turn reads it by key in a batch it already makes instead of querying the events.

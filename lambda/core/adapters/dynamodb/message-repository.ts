@@ -1,15 +1,19 @@
-import { ConditionFailedError, type MessageRepository, type Page, type PageRequest, type ReplyDelivery } from '../../ports/repositories';
+import { ConditionFailedError, type MessageRepository, type Page, type PageRequest, type ReplyDelivery, type UsageReadBound } from '../../ports/repositories';
+import { AgentUsageTally, type DailyAgentUsage, type UtcDay } from '../../domain/agent-usage';
 import type { Message, OutboundRef } from '../../domain/message';
 import type { SessionState } from '../../domain/session';
 import { isExpired } from '../../domain/privacy';
 import { isoMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
-import { MessageAttribute as M, messageFromItem, messageToItem } from './codecs/message-codec';
+import { llmUsageOfItem, MessageAttribute as M, messageFromItem, messageToItem } from './codecs/message-codec';
 import { SessionAttribute } from './codecs/session-codec';
 import type { DynamoKit, Item, TransactAction, UpdateRequest } from './dynamo-kit';
 import {
   activePointerKey,
+  ENTITY_TYPE,
   EntityType,
+  GSI1,
+  GSI1PK,
   llmDayPartition,
   messageHistoryPrefix,
   messageKey,
@@ -23,11 +27,10 @@ import {
 } from './keys';
 import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
-import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryIndexPartitionsPage, queryPrefixPage, toPage } from './repository-support';
+import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
 
 /** At most this many items are read per page while collecting one session's history out of the customer's partition. */
 const SESSION_HISTORY_PAGE = 100;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Conversation history under the customer's partition (`MSG#{timestamp}#{id}` sorts
@@ -127,24 +130,35 @@ export class DynamoMessageRepository implements MessageRepository {
   }
 
   /**
-   * Newest-first Query of GSI1's `LLM#{day}` buckets, today back to `maxDays - 1` days ago, stopping
-   * as soon as `limit` messages are found. No Scan: cost is proportional to what is returned.
+   * Each day's partitions of GSI1's `LLM#{day}` index (the seed partition and/or every write shard)
+   * are read in parallel with the kit's `queryEach`, unmerged: one Query per partition per page,
+   * only `llm` projected, replies past their retention left out as the history leaves them out.
    */
-  async listRecentLlm(limit: number, options: { readonly maxDays?: number } = {}): Promise<Message[]> {
-    const maxDays = options.maxDays ?? 7;
-    const today = this.clock.now().getTime();
-    const found: Message[] = [];
-    for (let daysAgo = 0; daysAgo < maxDays && found.length < limit; daysAgo++) {
-      const day = new Date(today - daysAgo * DAY_MS);
-      const partitions = await this.keyLayout.partitionsToRead(llmDayPartition(day), (shard) => shardedLlmDayPartition(day, shard));
-      let cursor: string | undefined;
-      do {
-        const page = await queryIndexPartitionsPage(this.kit, { partitions, entityType: EntityType.message }, { limit: limit - found.length, cursor }, { newestFirst: true });
-        found.push(...page.items.map(messageFromItem));
-        cursor = page.cursor;
-      } while (found.length < limit && cursor !== undefined);
+  async agentUsageByDay(days: readonly UtcDay[], bound: UsageReadBound): Promise<DailyAgentUsage[]> {
+    const partitionsOfDays: string[][] = [];
+    // One after another: the first may look up the migration marker, the others find it cached.
+    for (const day of days) {
+      const midnight = `${day}T00:00:00Z`;
+      partitionsOfDays.push(await this.keyLayout.partitionsToRead(llmDayPartition(midnight), (shard) => shardedLlmDayPartition(midnight, shard)));
     }
-    return found.slice(0, limit);
+    const now = this.clock.now().getTime() / 1000;
+    return Promise.all(
+      days.map(async (day, index) => {
+        const tally = new AgentUsageTally();
+        const requests = partitionsOfDays[index].map((partition) => ({
+          indexName: GSI1,
+          keyCondition: '#gsi1pk = :partition',
+          filter: '#type = :type AND (attribute_not_exists(#ttl) OR #ttl > :now)',
+          projection: '#llm',
+          names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE, '#ttl': TTL, '#llm': M.llm },
+          values: { ':partition': partition, ':type': EntityType.message, ':now': now },
+          limit: bound.pageSize,
+        }));
+        const { complete } = await this.kit.queryEach(requests, { maxPages: bound.pagesPerPartition, onItems: (items) => items.forEach((item) => tally.addReply(llmUsageOfItem(item))) });
+        if (!complete) tally.markIncomplete();
+        return { day, ...tally.usage() };
+      }),
+    );
   }
 
   /** Messages of a conversation past its retention are gone, even while DynamoDB's TTL has not deleted them yet. */

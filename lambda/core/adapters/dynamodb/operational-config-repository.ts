@@ -1,11 +1,11 @@
 import { OPERATOR_AVAILABILITY_CONFIG_KEY, type OperationalConfig } from '../../domain/admin';
-import { ConditionFailedError, VersionConflictError, type OperationalConfigInput, type OperationalConfigRepository, type Page, type PageRequest } from '../../ports/repositories';
+import { ConditionFailedError, VersionConflictError, type OperationalConfigInput, type OperationalConfigRepository } from '../../ports/repositories';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import { AdminAttribute as C, operationalConfigFromItem } from './codecs/admin-codec';
 import type { DynamoKit } from './dynamo-kit';
-import { ENTITY_TYPE, EntityType, operationalConfigKey, operationalConfigListPrefix } from './keys';
-import { conditionally, ITEM_ABSENT, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
+import { ENTITY_TYPE, EntityType, operationalConfigKey } from './keys';
+import { conditionally, ITEM_ABSENT, KEY_NAMES } from './repository-support';
 
 /** A writer that creates the availability map can race another creating it; one retry settles it. */
 const AVAILABILITY_ATTEMPTS = 3;
@@ -19,10 +19,6 @@ export class DynamoOperationalConfigRepository implements OperationalConfigRepos
     private readonly kit: DynamoKit,
     private readonly clock: Clock,
   ) {}
-
-  async listAll(page?: PageRequest): Promise<Page<OperationalConfig>> {
-    return toPage(await queryPrefixPage(this.kit, operationalConfigListPrefix(), page), operationalConfigFromItem);
-  }
 
   async get(key: string): Promise<OperationalConfig | undefined> {
     const item = await this.kit.get({ key: operationalConfigKey(key), consistentRead: true });

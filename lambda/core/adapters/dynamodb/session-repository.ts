@@ -16,7 +16,6 @@ const HUMAN_OWNED_STATES = [SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTI
 
 const CHANGE_ATTRIBUTES: Readonly<Record<keyof SessionChanges, string>> = {
   assignedTo: S.assignedTo,
-  currentAgent: S.currentAgent,
   handoffRequestedAt: S.handoffRequestedAt,
 };
 
@@ -116,12 +115,10 @@ export class DynamoSessionRepository implements SessionRepository {
       }
     }
     if (options.expectedAssignedTo !== undefined) {
-      names['#owner'] = S.assignedTo;
-      if (options.expectedAssignedTo === null) conditions.push('attribute_not_exists(#owner)');
-      else {
-        values[':owner'] = options.expectedAssignedTo;
-        conditions.push('#owner = :owner');
-      }
+      const owner = ownerCondition(options.expectedAssignedTo);
+      Object.assign(names, owner.names);
+      Object.assign(values, owner.values);
+      conditions.push(owner.condition);
     }
     if (options.requireNoLiveHumanSendLockAt !== undefined) {
       names['#lock'] = S.humanSendLock;
@@ -229,18 +226,20 @@ export class DynamoSessionRepository implements SessionRepository {
   }
 
   acquireHumanSendLock(session: Session, lockId: string, now: string, expiresAt: string): Promise<boolean> {
+    const owner = ownerCondition(session.assignedTo ?? null);
     return conditionally(() =>
       this.kit.update({
         key: sessionKey(session.customerId, session.sessionId),
         update: 'SET #lock = :lock',
-        condition: `${ITEM_EXISTS} AND #state IN (:awaiting, :active) AND (attribute_not_exists(#lock) OR #lock.lock_id = :lockId OR #lock.expires_at <= :now)`,
-        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#lock': S.humanSendLock },
+        condition: `${ITEM_EXISTS} AND #state IN (:awaiting, :active) AND ${owner.condition} AND (attribute_not_exists(#lock) OR #lock.lock_id = :lockId OR #lock.expires_at <= :now)`,
+        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#lock': S.humanSendLock, ...owner.names },
         values: {
           ':lock': humanSendLockToMap({ lockId, acquiredAt: now, expiresAt }),
           ':lockId': lockId,
           ':now': isoMicros(now),
           ':awaiting': HUMAN_OWNED_STATES[0],
           ':active': HUMAN_OWNED_STATES[1],
+          ...owner.values,
         },
       }),
     );
@@ -303,4 +302,11 @@ export class DynamoSessionRepository implements SessionRepository {
       }),
     );
   }
+}
+
+/** The session is owned by `owner` (`null`: by nobody): the seed's `expected_assigned_to`. */
+function ownerCondition(owner: string | null): { readonly condition: string; readonly names: Record<string, string>; readonly values: Record<string, unknown> } {
+  return owner === null
+    ? { condition: 'attribute_not_exists(#owner)', names: { '#owner': S.assignedTo }, values: {} }
+    : { condition: '#owner = :owner', names: { '#owner': S.assignedTo }, values: { ':owner': owner } };
 }

@@ -73,24 +73,19 @@ export class DynamoTurnLedger implements TurnLedger {
 
   async persistResult(result: TurnResult): Promise<boolean> {
     const { sessions, messages } = this.entities;
-    const { session, expectedState, reply, replacedSessions = [] } = result;
+    const { session, expectedState, reply } = result;
     // The state machine first: an illegal result is a bug, not a lost race.
     if (expectedState !== undefined && expectedState !== session.state) assertLegalTransition(expectedState, session.state);
-    for (const replaced of replacedSessions) {
-      if (replaced.expectedState !== replaced.session.state) assertLegalTransition(replaced.expectedState, replaced.session.state);
-    }
     const outbound = reply && pendingSendMessage(session, reply);
-    const written = [session, ...replacedSessions.map((replaced) => replaced.session)];
     const actions = (): TransactAction[] => [
       sessions.putAction(session, expectedState),
       sessions.pointerAction(session, result.expectedActiveSessionId),
-      ...replacedSessions.map((replaced) => sessions.putAction(replaced.session, replaced.expectedState)),
       ...(outbound ? [messages.putAction(outbound)] : []),
       latestGuardAction(session.customerId, result.expectedLatestMessageId, outbound),
     ];
     try {
-      await sessions.transactWithCrm(written, actions);
-      for (const closed of written) await sessions.expireHistory(closed);
+      await sessions.transactWithCrm([session], actions);
+      await sessions.expireHistory(session);
       return true;
     } catch (error) {
       if (error instanceof ConditionFailedError) return false;

@@ -1,5 +1,5 @@
 import type { VersionedResource } from '../../domain/admin';
-import { AdminResourceNotFoundError, AdminResourceVersionNotFoundError, ConditionFailedError, VersionConflictError, type NextVersionInput, type Page, type PageRequest, type VersionedResourceRepository } from '../../ports/repositories';
+import { AdminResourceVersionNotFoundError, ConditionFailedError, VersionConflictError, type NextVersionInput, type Page, type PageRequest, type VersionedResourceRepository } from '../../ports/repositories';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import { AdminAttribute, currentResourceToItem, resourceFromItem, resourceVersionToItem } from './codecs/admin-codec';
@@ -42,25 +42,16 @@ export class DynamoVersionedResourceRepository implements VersionedResourceRepos
     return this.writeNextVersion(input);
   }
 
-  async deactivate(resourceType: string, resourceId: string, author: string, expectedVersion?: number): Promise<VersionedResource> {
-    const current = await this.getCurrent(resourceType, resourceId);
-    if (!current) throw new AdminResourceNotFoundError(resourceType, resourceId);
-    return this.writeNextVersion(
-      { resourceType, resourceId, content: current.content, description: current.description, author, active: false, expectedVersion: expectedVersion ?? current.version },
-      current,
-    );
-  }
-
   async rollback(resourceType: string, resourceId: string, targetVersion: number, author: string): Promise<VersionedResource> {
     const target = await this.getVersion(resourceType, resourceId, targetVersion);
     if (!target) throw new AdminResourceVersionNotFoundError(resourceType, resourceId, targetVersion);
-    return this.writeNextVersion({ resourceType, resourceId, content: target.content, description: target.description, author, active: target.active }, undefined, targetVersion);
+    return this.writeNextVersion({ resourceType, resourceId, content: target.content, description: target.description, author, active: target.active }, targetVersion);
   }
 
-  private async writeNextVersion(input: NextVersionInput, known?: VersionedResource, rolledBackFrom?: number): Promise<VersionedResource> {
+  private async writeNextVersion(input: NextVersionInput, rolledBackFrom?: number): Promise<VersionedResource> {
     // The current item is read even when the editor names its version: its unknown attributes must
     // survive the replacement, and a stale editor is refused before anything is written.
-    const current = known ?? (await this.getCurrent(input.resourceType, input.resourceId));
+    const current = await this.getCurrent(input.resourceType, input.resourceId);
     const currentVersion = current?.version ?? 0;
     const expectedVersion = input.expectedVersion ?? currentVersion;
     if (expectedVersion !== currentVersion) throw this.conflict(input, expectedVersion);

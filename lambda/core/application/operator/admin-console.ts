@@ -1,4 +1,5 @@
 import type { OperationalConfig, VersionedResource } from '../../domain/admin';
+import { reportDays, type UsageReport, usageReportOf } from '../../domain/agent-usage';
 import { CRM_PROBLEM_STATUSES, type CrmSyncRow, type CrmSyncStatus, resolvedByOperator, retriedByOperator } from '../../domain/crm-sync';
 import { OPERATORS_CONFIG_KEY, type Operator } from '../../domain/operator';
 import { EDITABLE_CONFIG_KEYS, InvalidConfigValueError, validateConfigValue } from '../../domain/operational-settings';
@@ -11,8 +12,10 @@ import {
   type ConsentRepository,
   type CrmSyncRepository,
   type DemandRepository,
+  type MessageRepository,
   type OperationalConfigRepository,
   type PageRequest,
+  type UsageReadBound,
   type VersionedResourceRepository,
 } from '../../ports/repositories';
 import type { OperatorAuditTrail } from './operator-audit';
@@ -21,6 +24,13 @@ import { OperatorActionError } from './operator-errors';
 
 /** The admin resource type of prompts (the orchestrator reads `prompt/system`). */
 export const PROMPT_RESOURCE_TYPE = 'prompt';
+
+/**
+ * How much of the day index of agent replies one usage report reads: per day, at most 3 pages of
+ * 1,000 replies from each of its partitions (its write shards). The operator function answers
+ * within its timeout however busy the period was; a busier day is reported incomplete.
+ */
+export const USAGE_REPORT_BOUND: UsageReadBound = { pagesPerPartition: 3, pageSize: 1000 };
 
 /** Config keys an admin may read (the editable ones and the availability map). */
 const READABLE_CONFIG_KEYS = [...EDITABLE_CONFIG_KEYS, 'operator_availability'];
@@ -32,6 +42,7 @@ export interface AdminConsoleDependencies {
   readonly demands: DemandRepository;
   readonly consents: ConsentRepository;
   readonly crmSync: CrmSyncRepository;
+  readonly messages: Pick<MessageRepository, 'agentUsageByDay'>;
   readonly trail: OperatorAuditTrail;
   readonly directory: OperatorDirectory;
   readonly clock: Clock;
@@ -39,7 +50,8 @@ export interface AdminConsoleDependencies {
 
 /**
  * What admins do: edit prompts with version history (compare-and-set, rollback), edit the
- * operational settings (validated per key), and read the audit, demands, consents and CRM problems.
+ * operational settings (validated per key), read the audit, demands, consents and CRM problems,
+ * and see what the agent works and costs.
  */
 export class AdminConsole {
   constructor(private readonly deps: AdminConsoleDependencies) {}
@@ -121,6 +133,12 @@ export class AdminConsole {
 
   listConsents(page: PageRequest) {
     return this.deps.consents.listRecent(page);
+  }
+
+  /** The agent's replies and tokens per UTC day from `from` to `to` (default: the last 7 days), with their total. */
+  async usageReport(period: { readonly from?: string; readonly to?: string }): Promise<UsageReport> {
+    const days = reportDays(period, this.deps.clock.now());
+    return usageReportOf(await this.deps.messages.agentUsageByDay(days, USAGE_REPORT_BOUND));
   }
 
   crmProblems() {

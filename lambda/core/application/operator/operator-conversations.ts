@@ -68,8 +68,10 @@ export interface OperatorConversationsDependencies {
 
 /**
  * The human inbox: list and read conversations, claim one, answer the customer, give it back to the
- * agent or close it. Every transition goes through the state machine and a conditional write, so
- * two operators racing for the same conversation get one success and one `conflict`.
+ * agent or close it. Every transition goes through the state machine and a conditional write on the
+ * state and the owner the operator saw (and so does the send lock of a reply), so two operators
+ * racing for the same conversation get one success and one `conflict`, even when it changed hands
+ * and came back to the same state between an operator's read and write.
  */
 export class OperatorConversations {
   constructor(private readonly deps: OperatorConversationsDependencies) {}
@@ -121,7 +123,7 @@ export class OperatorConversations {
     }
     const lockId = this.deps.ids.newId();
     if (!(await this.deps.sessions.acquireHumanSendLock(session, lockId, isoMicros(now), addMilliseconds(now, HUMAN_SEND_LOCK_MS)))) {
-      throw new OperatorActionError('conflict', 'Another reply to this customer is being sent, or the conversation left the human inbox');
+      throw new OperatorActionError('conflict', 'Another reply to this customer is being sent, or the conversation changed hands or left the human inbox');
     }
     try {
       let providerMessageId: string;
@@ -180,9 +182,10 @@ export class OperatorConversations {
     return viewOf(updated);
   }
 
-  private async transition(session: Session, to: SessionState, options: TransitionOptions): Promise<Session> {
+  /** Conditioned on the state and the owner as read: the checks made on `session` still hold when it is written. */
+  private async transition(session: Session, to: SessionState, options: Omit<TransitionOptions, 'expectedAssignedTo'>): Promise<Session> {
     try {
-      return await this.deps.sessions.transitionState(session, session.state, to, options);
+      return await this.deps.sessions.transitionState(session, session.state, to, { ...options, expectedAssignedTo: session.assignedTo ?? null });
     } catch (error) {
       if (error instanceof ConditionFailedError) throw new OperatorActionError('conflict', 'The conversation changed meanwhile (another operator, or the customer); reload it');
       throw error;

@@ -22,8 +22,6 @@ export interface VersionedResourceRepository {
   listVersions(resourceType: string, resourceId: string, page?: PageRequest): Promise<Page<VersionedResource>>;
   /** Current + new version in ONE conditional transaction; VersionConflictError for the loser. */
   putNextVersion(input: NextVersionInput): Promise<VersionedResource>;
-  /** A new version with the same content and `active: false`. */
-  deactivate(resourceType: string, resourceId: string, author: string, expectedVersion?: number): Promise<VersionedResource>;
   /** A new version carrying the target's content; AdminResourceVersionNotFoundError if it does not exist. */
   rollback(resourceType: string, resourceId: string, targetVersion: number, author: string): Promise<VersionedResource>;
 }
@@ -36,7 +34,6 @@ export interface OperationalConfigInput {
 
 /** Operational settings an admin edits (operators, handoff texts, …), each versioned. */
 export interface OperationalConfigRepository {
-  listAll(page?: PageRequest): Promise<Page<OperationalConfig>>;
   get(key: string): Promise<OperationalConfig | undefined>;
   /** With `expectedVersion` (0: must not exist) a compare-and-set: VersionConflictError when stale. */
   set(config: OperationalConfigInput, options?: { readonly expectedVersion?: number }): Promise<OperationalConfig>;

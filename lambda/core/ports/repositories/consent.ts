@@ -7,8 +7,6 @@ export interface ConsentRepository {
   record(consent: ConsentRecord): Promise<void>;
   /** Every customer's events, newest first. */
   listRecent(page?: PageRequest): Promise<Page<ConsentRecord>>;
-  /** One customer's events, newest first (also those stored in the seed's layout). */
-  listForCustomer(customerId: string, page?: PageRequest): Promise<Page<ConsentRecord>>;
   /** The customer's newest event for `purpose`, read consistently. */
   latestFor(customerId: string, purpose: string): Promise<ConsentRecord | undefined>;
 }

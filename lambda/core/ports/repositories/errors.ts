@@ -68,17 +68,3 @@ export class AdminResourceVersionNotFoundError extends PipelineError {
     super(`Admin resource ${resourceType}/${resourceId} has no version ${version}`);
   }
 }
-
-/** An admin resource that does not exist (e.g. deactivating one never created). */
-export class AdminResourceNotFoundError extends PipelineError {
-  override readonly name = 'AdminResourceNotFoundError';
-  override readonly code = 'admin_resource_not_found';
-  override readonly retryable = false;
-
-  constructor(
-    readonly resourceType: string,
-    readonly resourceId: string,
-  ) {
-    super(`Admin resource ${resourceType}/${resourceId} does not exist`);
-  }
-}

@@ -1,3 +1,4 @@
+import type { DailyAgentUsage, UtcDay } from '../../domain/agent-usage';
 import type { OutOfPortfolioDemand } from '../../domain/demand';
 import type { Message, OutboundRef } from '../../domain/message';
 import type { SessionState } from '../../domain/session';
@@ -21,8 +22,12 @@ export interface MessageRepository {
   history(customerId: string, page?: PageRequest): Promise<Page<Message>>;
   /** The last `limit` messages of one session, in chronological order. */
   historyForSession(customerId: string, sessionId: string, limit: number): Promise<Message[]>;
-  /** The most recent agent-written messages, newest first, from the last `maxDays` UTC days (default 7). */
-  listRecentLlm(limit: number, options?: { readonly maxDays?: number }): Promise<Message[]>;
+  /**
+   * What the agent did on each of `days`, added up from the day index of its replies (never a
+   * Scan): every partition of a day read to its end, at most `bound.pagesPerPartition` pages of
+   * `bound.pageSize` replies each; a day cut at the bound is `complete: false`.
+   */
+  agentUsageByDay(days: readonly UtcDay[], bound: UsageReadBound): Promise<DailyAgentUsage[]>;
   /** Where a message is stored (for the outbox operations). */
   refFor(message: Pick<Message, 'customerId' | 'timestamp' | 'messageId'>): OutboundRef;
   getOutbound(ref: OutboundRef): Promise<Message | undefined>;
@@ -30,6 +35,12 @@ export interface MessageRepository {
   markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: IsoTimestamp): Promise<boolean>;
   /** Hides a customer message from the agent (`null`: shows it again); `false` if it is not stored. */
   setQuarantined(ref: OutboundRef, quarantinedAt: IsoTimestamp | null): Promise<boolean>;
+}
+
+/** How much of the day index one usage report may read. */
+export interface UsageReadBound {
+  readonly pagesPerPartition: number;
+  readonly pageSize: number;
 }
 
 /** Services customers asked for that the business does not offer. */

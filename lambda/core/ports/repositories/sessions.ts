@@ -5,7 +5,6 @@ import type { Page, PageRequest } from './paging';
 /** Field changes applied with a state transition; `null` removes the field. */
 export interface SessionChanges {
   readonly assignedTo?: string | null;
-  readonly currentAgent?: string | null;
   readonly handoffRequestedAt?: IsoTimestamp | null;
 }
 
@@ -31,7 +30,10 @@ export interface SessionRepository {
   transitionState(session: Session, expectedState: SessionState, newState: SessionState, options?: TransitionOptions): Promise<Session>;
   /** Sessions in a state, oldest first (GSI1). */
   listByState(state: SessionState, page?: PageRequest): Promise<Page<Session>>;
-  /** `false` while another live lock is held or the session is not human-owned. Re-entrant per lock id. */
+  /**
+   * `false` while another live lock is held, the session is not human-owned, or it is no longer
+   * owned by `session.assignedTo` (nobody, when that is absent). Re-entrant per lock id.
+   */
   acquireHumanSendLock(session: Session, lockId: string, now: IsoTimestamp, expiresAt: IsoTimestamp): Promise<boolean>;
   /** Releases only the lock with this id. */
   releaseHumanSendLock(session: Session, lockId: string): Promise<boolean>;

@@ -94,8 +94,6 @@ export interface TurnResult {
   readonly expectedActiveSessionId: string | undefined;
   /** Omitted when the turn produced no reply (the same conditions still apply). */
   readonly reply?: OutboundReply;
-  /** Sessions the turn closed or replaced, each written only if still in its expected state. */
-  readonly replacedSessions?: readonly { readonly session: Session; readonly expectedState: SessionState }[];
 }
 
 /** The guard before sending: what can change after a persist. */

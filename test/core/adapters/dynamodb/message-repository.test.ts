@@ -147,20 +147,52 @@ describe('history', () => {
   });
 });
 
-describe('listRecentLlm', () => {
-  test('returns the newest agent-written messages across day buckets without a scan', async () => {
+describe('agentUsageByDay', () => {
+  const bound = { pagesPerPartition: 10, pageSize: 50 };
+  const usage = (model: string, inputTokens: number, outputTokens: number) => ({ direction: 'outbound', role: 'assistant', deliveryStatus: 'sent', llm: { model, inputTokens, outputTokens, latencyMs: 900 } }) as const;
+
+  test("adds up the agent's replies of each UTC day bucket, per model, without a scan", async () => {
     const customerId = newCustomer();
     clock.set('2026-04-02T08:00:00Z');
-    const yesterday = conversation(customerId, 's', 3, '2026-04-01T20:00:00Z', { direction: 'outbound', role: 'assistant', deliveryStatus: 'sent' });
-    const today = conversation(customerId, 's', 2, '2026-04-02T07:00:00Z', { direction: 'outbound', role: 'assistant', deliveryStatus: 'sent' });
+    const yesterday = conversation(customerId, 's', 3, '2026-04-01T20:00:00Z', usage('model-a', 100, 10));
+    const today = [...conversation(customerId, 's', 2, '2026-04-02T07:00:00Z', usage('model-a', 200, 20)), ...conversation(customerId, 's', 1, '2026-04-02T07:10:00Z', usage('model-b', 50, 5))];
     const customer = conversation(customerId, 's', 3, '2026-04-02T07:30:00Z');
     for (const item of [...yesterday, ...today, ...customer]) await messages.append(item);
+    // A reply of a conversation past its retention is gone, even while DynamoDB's TTL has not deleted it yet.
+    const expired = message(customerId, 's', { ...usage('model-a', 999, 999), timestamp: '2026-04-02T06:00:00Z' });
+    await kit.put({ item: { ...messageToItem(expired), ttl: Math.floor(clock.now().getTime() / 1000) - 1 } });
 
     calls.reset();
-    const recent = await messages.listRecentLlm(4);
+    const [first, second] = await messages.agentUsageByDay(['2026-04-01', '2026-04-02'], bound);
 
-    expect(recent.map((item) => item.timestamp)).toEqual([today[1], today[0], yesterday[2], yesterday[1]].map((item) => item.timestamp));
-    expect(new Set(calls.operations())).toEqual(new Set(['queryPage']));
-    expect(await messages.listRecentLlm(10, { maxDays: 1 })).toHaveLength(2);
+    expect(first).toEqual({ day: '2026-04-01', replies: 3, inputTokens: 300, outputTokens: 30, models: [{ model: 'model-a', replies: 3, inputTokens: 300, outputTokens: 30 }], complete: true });
+    expect(second).toEqual({
+      day: '2026-04-02',
+      replies: 3,
+      inputTokens: 450,
+      outputTokens: 45,
+      models: [
+        { model: 'model-a', replies: 2, inputTokens: 400, outputTokens: 40 },
+        { model: 'model-b', replies: 1, inputTokens: 50, outputTokens: 5 },
+      ],
+      complete: true,
+    });
+    // One Query per day (the seed layout has one partition a day), each read to its end in one page.
+    expect(calls.operations()).toEqual(['queryPage', 'queryPage']);
+  });
+
+  test('a day with more replies than the bound reads counts what was read and says it is incomplete', async () => {
+    const customerId = newCustomer();
+    for (const item of conversation(customerId, 's', 5, '2026-04-10T09:00:00Z', usage('model-a', 10, 1))) await messages.append(item);
+
+    calls.reset();
+    const [cut] = await messages.agentUsageByDay(['2026-04-10'], { pagesPerPartition: 2, pageSize: 2 });
+
+    expect(cut).toMatchObject({ day: '2026-04-10', replies: 4, inputTokens: 40, complete: false });
+    expect(calls.operations()).toEqual(['queryPage', 'queryPage']);
+    expect(await messages.agentUsageByDay(['2026-04-10', '2026-04-11'], { pagesPerPartition: 3, pageSize: 2 })).toEqual([
+      { day: '2026-04-10', replies: 5, inputTokens: 50, outputTokens: 5, models: [{ model: 'model-a', replies: 5, inputTokens: 50, outputTokens: 5 }], complete: true },
+      { day: '2026-04-11', replies: 0, inputTokens: 0, outputTokens: 0, models: [], complete: true },
+    ]);
   });
 });

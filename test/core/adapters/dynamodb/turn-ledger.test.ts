@@ -7,7 +7,7 @@ import { sessionKey } from '../../../../lambda/core/adapters/dynamodb/keys';
 import { DynamoMessageRepository } from '../../../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../../../lambda/core/adapters/dynamodb/session-repository';
 import { DynamoTurnLedger } from '../../../../lambda/core/adapters/dynamodb/turn-ledger';
-import { type Session, SessionState } from '../../../../lambda/core/domain/session';
+import type { Session } from '../../../../lambda/core/domain/session';
 import { isoMicros } from '../../../../lambda/core/domain/timestamps';
 import type { TurnResult } from '../../../../lambda/core/ports/repositories';
 import { createTestTable, type TestTable } from '../../../support/dynamo-table';
@@ -161,22 +161,6 @@ describe('persistResult (reply outbox) and complete', () => {
     // Invalidated: even without a reply the result is refused.
     await invalidateAsSeedDid(kit, customerId, '2026-03-10T12:00:00.000000Z');
     expect(await ledger.persistResult(resultFor(other, turn.messageId, { expectedState: 'QUALIFYING', expectedActiveSessionId: other.sessionId, reply: undefined }))).toBe(false);
-  });
-
-  test('replaced sessions are written in the same transaction, only from their expected state', async () => {
-    const customerId = newCustomer();
-    const turn = await registeredTurn(customerId);
-    const old = newSession(customerId);
-    await sessions.put(old);
-    const fresh = newSession(customerId, { state: 'NEW' });
-    const closedOld = { ...old, state: SessionState.CLOSED, closedAt: '2026-03-10T12:00:02.000000Z' };
-
-    expect(
-      await ledger.persistResult(resultFor(fresh, turn.messageId, { expectedActiveSessionId: old.sessionId, replacedSessions: [{ session: closedOld, expectedState: 'QUALIFYING' }] })),
-    ).toBe(true);
-
-    expect((await sessions.getActive(customerId))?.sessionId).toBe(fresh.sessionId);
-    expect((await sessions.get(customerId, old.sessionId))?.state).toBe('CLOSED');
   });
 
   test('a completion settles the outbox reply as superseded or permanently failed, once', async () => {

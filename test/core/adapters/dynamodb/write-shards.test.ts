@@ -18,6 +18,7 @@ import { createTestTable, type TestTable, withTestTable } from '../../../support
 import { newCustomer } from '../../../support/ids';
 import { newSession } from '../../../support/domain-records';
 import { ManualClock } from '../../../support/manual-clock';
+import { CallRecorder } from '../../../support/dynamo-call-recorder';
 
 const clock = new ManualClock('2026-05-20T12:00:00.000Z');
 let table: TestTable;
@@ -146,21 +147,26 @@ describe('phased migration on a table with old, mixed and new items', () => {
     expect(ids(await listAll(switched.sessions, state, 50))).toContain(straggler.sessionId);
   });
 
-  test('recent LLM messages merge the seed day bucket and every shard, newest first', async () => {
+  test("the agent's usage of a day adds up the seed day bucket and every shard, one Query each", async () => {
     await withTestTable('write-shards-llm', async (isolated) => {
-      const onKit = new DynamoKit({ tableName: isolated.name });
+      const calls = new CallRecorder();
+      const onKit = new DynamoKit({ tableName: isolated.name, observer: calls });
       const at = (second: number) => `2026-05-20T11:00:${String(second).padStart(2, '0')}.000000Z`;
       const old = [0, 2, 4].map((second) => reply(newCustomer(), at(second)));
       const fresh = [1, 3, 5, 6].map((second) => reply(newCustomer(), at(second)));
       for (const message of old) await deployment(KeyLayout.SEED, onKit).messages.append(message);
       for (const message of fresh) await deployment(KeyLayout.MIGRATING, onKit).messages.append(message);
-      const newestFirst = [...old, ...fresh].sort((a, b) => b.timestamp.localeCompare(a.timestamp)).map((message) => message.messageId);
+      const repliesOfTheDay = async (layout: KeyLayout) => {
+        calls.reset();
+        const [day] = await deployment(layout, onKit).messages.agentUsageByDay(['2026-05-20'], { pagesPerPartition: 3, pageSize: 100 });
+        return { replies: day.replies, complete: day.complete, queries: calls.operations().filter((operation) => operation === 'queryPage').length };
+      };
 
-      expect((await deployment(KeyLayout.SEED, onKit).messages.listRecentLlm(10)).map((m) => m.messageId)).toEqual(old.map((m) => m.messageId).reverse());
-      expect((await deployment(KeyLayout.MIGRATING, onKit).messages.listRecentLlm(5)).map((m) => m.messageId)).toEqual(newestFirst.slice(0, 5));
+      expect(await repliesOfTheDay(KeyLayout.SEED)).toEqual({ replies: old.length, complete: true, queries: 1 });
+      expect(await repliesOfTheDay(KeyLayout.MIGRATING)).toEqual({ replies: old.length + fresh.length, complete: true, queries: 1 + keys.WRITE_SHARDS });
 
       expect(await backfillWriteShards(onKit, clock, { llmDays: 1 })).toEqual({ moved: old.length, movedConcurrently: 0, remaining: 0, complete: true });
-      expect((await deployment(KeyLayout.SHARDED, onKit).messages.listRecentLlm(10)).map((m) => m.messageId)).toEqual(newestFirst);
+      expect(await repliesOfTheDay(KeyLayout.SHARDED)).toEqual({ replies: old.length + fresh.length, complete: true, queries: keys.WRITE_SHARDS });
     });
   });
 

@@ -135,6 +135,7 @@ function consentAttributes(consent: ConsentRecord, entityType: EntityType): Item
   });
 }
 
+/** An event of either layout: the customer's partition, or the seed system's `ADMIN#CONSENT` (docs/DESIGN.md#attributes-kept-for-the-seed-systems-data). */
 export function consentFromItem(item: Item): ConsentRecord {
   return decodeConsent(item, EntityType.consent);
 }

@@ -50,6 +50,7 @@ export function receiptToItem(receipt: InboundReceipt): Item {
     [TTL]: receipt.expiresAtEpochSeconds,
     agent_routed_at: optionalIso(receipt.agentRoutedAt),
     human_routed_at: optionalIso(receipt.humanRoutedAt),
+    // The seed system's claim; honoured, never set (docs/DESIGN.md#attributes-kept-for-the-seed-systems-data).
     sync_claimed_at: optionalIso(receipt.syncClaimedAt),
     dispatched_at: optionalIso(receipt.dispatchedAt),
     completed_at: optionalIso(receipt.completedAt),
@@ -96,6 +97,7 @@ export function latestInboundFromItem(item: Item): LatestInbound {
     customerId,
     latestMessageId: read.optionalString(InboundAttribute.latestMessageId),
     pendingMessageIds: read.stringList(InboundAttribute.pendingMessageIds),
+    // The seed system's barrier (honoured) and commit marker (read only): docs/DESIGN.md#attributes-kept-for-the-seed-systems-data.
     invalidatedAt: read.optionalTimestamp(InboundAttribute.invalidatedAt),
     committedMessageId: read.optionalString(InboundAttribute.committedMessageId),
     committedAt: read.optionalTimestamp(InboundAttribute.committedAt),
@@ -106,6 +108,8 @@ export function latestInboundFromItem(item: Item): LatestInbound {
   };
 }
 
+// The seed system's debounce items, drained and never created by the runtime
+// (docs/DESIGN.md#attributes-kept-for-the-seed-systems-data); the tests write them as the seed did.
 export function legacyBufferToItem(buffer: LegacyDebounceBuffer): Item {
   const expiresAt = addMilliseconds(buffer.firstMessageAt, LEGACY_BUFFER_LIFETIME_SECONDS * 1000);
   return withUnknownAttributes(buffer, {

@@ -5,6 +5,7 @@ import { ENTITY_TYPE, EntityType, llmMessageIndexKey, messageKey, shardedLlmMess
 import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
 
 export const MessageAttribute = {
+  llm: 'llm',
   deliveryStatus: 'delivery_status',
   providerMessageId: 'provider_message_id',
   sentAt: 'sent_at',
@@ -55,7 +56,7 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
 
 export function messageFromItem(item: Item): Message {
   const read = new ItemReader(item, EntityType.message);
-  const llm = read.optionalMap('llm');
+  const llm = read.optionalMap(MessageAttribute.llm);
   return {
     customerId: read.string('phone_number'),
     sessionId: read.string('session_id'),
@@ -76,6 +77,12 @@ export function messageFromItem(item: Item): Message {
     llm: llm && llmUsageFromMap(llm),
     ...read.unknownAttributes(),
   };
+}
+
+/** The model usage of an agent reply read with only `llm` projected (the usage report's read). */
+export function llmUsageOfItem(item: Item): LlmUsage | undefined {
+  const llm = new ItemReader(item, EntityType.message).optionalMap(MessageAttribute.llm);
+  return llm && llmUsageFromMap(llm);
 }
 
 function llmUsageFromMap(map: Record<string, unknown>): LlmUsage {

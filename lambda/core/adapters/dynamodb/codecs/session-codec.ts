@@ -34,6 +34,8 @@ export function sessionToItem(session: Session, shardedIndexKey = false): Item {
     customer_id_kind: session.customerIdKind,
     whatsapp_instance: session.businessPhoneNumberId,
     state: session.state,
+    // current_agent, segment, intent and cadastral_data come from the seed system's rows and are
+    // written back as read (docs/DESIGN.md#attributes-kept-for-the-seed-systems-data).
     current_agent: session.currentAgent,
     segment: session.segment,
     intent: session.intent,

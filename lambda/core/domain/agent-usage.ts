@@ -1,0 +1,91 @@
+/**
+ * What the agent works and costs, day by day: its replies and the model tokens they took, in all
+ * and per model. The days are UTC days, the days the index of agent replies is keyed by
+ * (`LLM#{yyyy-mm-dd}`, docs/DESIGN.md#data-model). The report's shape is the operator API's
+ * (lib/contract/usage-report.ts); the rules that fill it are here.
+ */
+import type { AgentUsage, DailyAgentUsage, ModelUsage, UsageReport, UtcDay } from '../../../lib/contract/usage-report';
+import { PipelineError } from './errors';
+import type { LlmUsage } from './message';
+import { utcDay } from './timestamps';
+
+export type { AgentUsage, DailyAgentUsage, ModelUsage, UsageReport, UtcDay };
+
+/** Adds up replies as a read hands them over, and days into a period. */
+export class AgentUsageTally {
+  private readonly models = new Map<string | undefined, { replies: number; inputTokens: number; outputTokens: number }>();
+  private complete = true;
+
+  /** One agent reply, with what its model call reported (a reply without figures counts no tokens). */
+  addReply(llm: LlmUsage | undefined): void {
+    this.add({ model: llm?.model, replies: 1, inputTokens: llm?.inputTokens ?? 0, outputTokens: llm?.outputTokens ?? 0 });
+  }
+
+  /** Everything of another tally's usage (a day, into a period's total). */
+  addUsage(usage: AgentUsage): void {
+    usage.models.forEach((model) => this.add(model));
+    if (!usage.complete) this.markIncomplete();
+  }
+
+  /** Some replies were left unread. */
+  markIncomplete(): void {
+    this.complete = false;
+  }
+
+  usage(): AgentUsage {
+    const models = [...this.models]
+      .sort(([a], [b]) => (a === b ? 0 : a === undefined ? 1 : b === undefined ? -1 : a < b ? -1 : 1))
+      .map(([model, sum]): ModelUsage => (model === undefined ? { ...sum } : { model, ...sum }));
+    const sum = (field: 'replies' | 'inputTokens' | 'outputTokens') => models.reduce((total, model) => total + model[field], 0);
+    return { replies: sum('replies'), inputTokens: sum('inputTokens'), outputTokens: sum('outputTokens'), models, complete: this.complete };
+  }
+
+  private add(usage: ModelUsage): void {
+    const sum = this.models.get(usage.model) ?? { replies: 0, inputTokens: 0, outputTokens: 0 };
+    this.models.set(usage.model, {
+      replies: sum.replies + usage.replies,
+      inputTokens: sum.inputTokens + usage.inputTokens,
+      outputTokens: sum.outputTokens + usage.outputTokens,
+    });
+  }
+}
+
+/** The report of `days` (as `reportDays` gives them), with their total. */
+export function usageReportOf(days: readonly DailyAgentUsage[]): UsageReport {
+  const total = new AgentUsageTally();
+  days.forEach((day) => total.addUsage(day));
+  return { from: days[0].day, to: days[days.length - 1].day, days, total: total.usage() };
+}
+
+/** The longest period a report covers. */
+export const MAX_REPORT_DAYS = 31;
+/** The period without `from`: a week up to `to`. */
+const DEFAULT_REPORT_DAYS = 7;
+const DAY_MS = 86_400_000;
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A report period the API refuses: a day that is not `YYYY-MM-DD`, `from` after `to`, or more than 31 days. */
+export class InvalidReportRangeError extends PipelineError {
+  override readonly name = 'InvalidReportRangeError';
+  override readonly code = 'invalid_report_range';
+  override readonly retryable = false;
+}
+
+/**
+ * The UTC days from `from` to `to`, both included, oldest first: `to` defaults to today, `from` to
+ * six days before `to` (a week); at most {@link MAX_REPORT_DAYS}.
+ */
+export function reportDays(period: { readonly from?: string; readonly to?: string }, now: Date): UtcDay[] {
+  const to = period.to === undefined ? Date.parse(`${utcDay(now)}T00:00:00Z`) : midnightOf('to', period.to);
+  const from = period.from === undefined ? to - (DEFAULT_REPORT_DAYS - 1) * DAY_MS : midnightOf('from', period.from);
+  if (from > to) throw new InvalidReportRangeError(`from (${utcDay(new Date(from))}) must not be after to (${utcDay(new Date(to))})`);
+  const days = (to - from) / DAY_MS + 1;
+  if (days > MAX_REPORT_DAYS) throw new InvalidReportRangeError(`A report covers at most ${MAX_REPORT_DAYS} days; this one asks for ${days}`);
+  return Array.from({ length: days }, (_, index) => utcDay(new Date(from + index * DAY_MS)));
+}
+
+function midnightOf(name: string, day: string): number {
+  const midnight = DAY_PATTERN.test(day) ? Date.parse(`${day}T00:00:00Z`) : NaN;
+  if (Number.isNaN(midnight) || utcDay(new Date(midnight)) !== day) throw new InvalidReportRangeError(`${name} must be a calendar day as YYYY-MM-DD (UTC), got "${day.slice(0, 32)}"`);
+  return midnight;
+}

@@ -1,0 +1,108 @@
+// Two operators racing for one conversation: what Ana does is conditioned, in DynamoDB, on the owner
+// she saw. When the conversation changed hands between her read and her write (released by an
+// admin, handed over again, claimed by Bia), her release, close or reply loses; nothing is sent.
+import { createDynamoRepositories, type DynamoRepositories } from '../../../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import type { DynamoSessionRepository } from '../../../../lambda/core/adapters/dynamodb/session-repository';
+import { OperatorAuditTrail } from '../../../../lambda/core/application/operator/operator-audit';
+import { OperatorConversations } from '../../../../lambda/core/application/operator/operator-conversations';
+import { OperatorActionError } from '../../../../lambda/core/application/operator/operator-errors';
+import type { Operator } from '../../../../lambda/core/domain/operator';
+import { SessionState } from '../../../../lambda/core/domain/session';
+import type { SessionRepository } from '../../../../lambda/core/ports/repositories';
+import type { OutboundTextMessage, SentTextMessage, WhatsAppSender } from '../../../../lambda/core/ports/whatsapp-sender';
+import { createTestTable, type TestTable } from '../../../support/dynamo-table';
+import { newSession } from '../../../support/domain-records';
+import { newCustomer, newMessageId } from '../../../support/ids';
+import { ManualClock, SequentialIds } from '../../../support/manual-clock';
+
+let table: TestTable;
+let repos: DynamoRepositories;
+const clock = new ManualClock('2026-03-10T12:00:00.000Z');
+const ids = new SequentialIds('race');
+const ana: Operator = { phone: '5511900000001', role: 'operator' };
+const bia: Operator = { phone: '5511900000002', role: 'operator' };
+const admin: Operator = { phone: '5511900000009', role: 'admin' };
+
+class RecordingSender implements WhatsAppSender {
+  readonly sent: OutboundTextMessage[] = [];
+
+  async sendText(message: OutboundTextMessage): Promise<SentTextMessage> {
+    this.sent.push(message);
+    return { providerMessageId: `wamid.sent-${this.sent.length}`, providerMessageIds: [`wamid.sent-${this.sent.length}`] };
+  }
+
+  async markAsRead(): Promise<void> {}
+}
+
+beforeAll(async () => {
+  table = await createTestTable('owner-race');
+  repos = createDynamoRepositories({ tableName: table.name, clock, ids });
+});
+afterAll(() => table.drop());
+
+function conversations(sessions: SessionRepository, whatsapp: WhatsAppSender): OperatorConversations {
+  return new OperatorConversations({
+    sessions,
+    messages: repos.messages,
+    receipts: repos.receipts,
+    config: repos.config,
+    whatsapp,
+    audit: new OperatorAuditTrail(repos.audit, clock, ids),
+    clock,
+    ids,
+    timeZone: 'America/Sao_Paulo',
+    consent: { isOptedOut: async () => false },
+  });
+}
+
+/** The sessions as Ana reads them: `meanwhile` runs after her read of the conversation, before her write. */
+function readThen(meanwhile: () => Promise<void>): SessionRepository {
+  const racing: DynamoSessionRepository = Object.create(repos.sessions);
+  racing.getActive = async (customerId) => {
+    const seen = await repos.sessions.getActive(customerId);
+    await meanwhile();
+    return seen;
+  };
+  return racing;
+}
+
+/** A conversation Ana owns, whose customer wrote a minute ago (the 24-hour window is open). */
+async function ownedByAna(): Promise<string> {
+  const customerId = newCustomer();
+  await repos.sessions.put(newSession(customerId, { state: SessionState.HUMAN_ACTIVE, assignedTo: ana.phone }));
+  await repos.messages.append({ customerId, sessionId: 'any', messageId: newMessageId(), direction: 'inbound', role: 'user', text: 'Oi', timestamp: '2026-03-10T11:59:00.000000Z' });
+  return customerId;
+}
+
+/** An admin gives the conversation back to the agent, the customer asks for a person again, Bia claims it. */
+async function changesHandsToBia(customerId: string, whatsapp: WhatsAppSender): Promise<void> {
+  const others = conversations(repos.sessions, whatsapp);
+  await others.release(admin, customerId);
+  const released = (await repos.sessions.getActive(customerId))!;
+  await repos.sessions.transitionState(released, SessionState.QUALIFYING, SessionState.AWAITING_HUMAN, { changes: { handoffRequestedAt: '2026-03-10T12:00:00Z' } });
+  await others.claim(bia, customerId);
+}
+
+test.each(['release', 'close', 'reply'] as const)("Ana's %s, read while she owned the conversation, loses once Bia claimed it", async (action) => {
+  const customerId = await ownedByAna();
+  const whatsapp = new RecordingSender();
+  const stale = conversations(readThen(() => changesHandsToBia(customerId, whatsapp)), whatsapp);
+
+  const attempt = action === 'reply' ? stale.reply(ana, customerId, 'Oi, sou a Ana') : stale[action](ana, customerId);
+
+  const refusal = await attempt.then(() => undefined, (error: unknown) => error);
+  expect(refusal).toBeInstanceOf(OperatorActionError);
+  expect((refusal as OperatorActionError).reason).toBe('conflict');
+  expect(await repos.sessions.getActive(customerId)).toMatchObject({ state: SessionState.HUMAN_ACTIVE, assignedTo: bia.phone });
+  expect(whatsapp.sent).toEqual([]);
+});
+
+test('the send lock is taken only while the session is owned by whom the caller read', async () => {
+  const customerId = await ownedByAna();
+  const seenByAna = (await repos.sessions.getActive(customerId))!;
+  await changesHandsToBia(customerId, new RecordingSender());
+
+  expect(await repos.sessions.acquireHumanSendLock(seenByAna, 'ana-lock', '2026-03-10T12:00:00Z', '2026-03-10T12:00:30Z')).toBe(false);
+  const seenByBia = (await repos.sessions.getActive(customerId))!;
+  expect(await repos.sessions.acquireHumanSendLock(seenByBia, 'bia-lock', '2026-03-10T12:00:00Z', '2026-03-10T12:00:30Z')).toBe(true);
+});

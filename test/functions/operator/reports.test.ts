@@ -1,0 +1,132 @@
+// The admins' usage report over real HTTP: the agent's replies and model tokens per UTC day and per
+// model, read from every write shard of the day index of agent replies; its default week, its
+// bounds, and who may read it.
+import { ScriptedAgent } from '../../../lambda/core/adapters/agent/scripted-agent';
+import { createDocumentClient } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { createDynamoRepositories, type DynamoRepositories } from '../../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { writeShardOf } from '../../../lambda/core/adapters/dynamodb/keys';
+import type { Message } from '../../../lambda/core/domain/message';
+import { utcDay } from '../../../lambda/core/domain/timestamps';
+import { KeyLayout } from '../../../lib/contract/key-layout';
+import type { UsageReport } from '../../../lib/contract/operator-api';
+import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
+import { newCustomer, newOperatorPhone } from '../../support/ids';
+import { waitUntil } from '../../support/waiting';
+import type { tableRepositories } from '../../support/dynamo-table';
+import { type ConsoleClient, startStaffedPipeline } from '../../support/operator-console-client';
+
+const MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
+
+let pipeline: LocalPipeline;
+let repositories: ReturnType<typeof tableRepositories>;
+let sharded: DynamoRepositories;
+let destroyClient: () => void;
+let admin: ConsoleClient;
+let operator: ConsoleClient;
+
+beforeAll(async () => {
+  const agent = new ScriptedAgent({ model: MODEL, usage: { inputTokens: 1200, outputTokens: 80 } });
+  ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(newOperatorPhone(), newOperatorPhone(), { agent, keyLayout: KeyLayout.SHARDED }));
+  const client = createDocumentClient({});
+  sharded = createDynamoRepositories({ tableName: pipeline.tableName, client, keyLayout: KeyLayout.SHARDED });
+  destroyClient = () => client.destroy();
+});
+afterAll(async () => {
+  destroyClient();
+  repositories.close();
+  await pipeline.stop();
+});
+
+let sequence = 0;
+function agentReply(customerId: string, timestamp: string, llm: Message['llm']): Message {
+  sequence++;
+  return { customerId, sessionId: 'report', messageId: `reply-${sequence}`, direction: 'outbound', role: 'assistant', text: 'Olá!', timestamp, deliveryStatus: 'sent', llm };
+}
+
+test("per UTC day and model: the agent's replies and tokens from every write shard, each day of the period listed", async () => {
+  const customers = Array.from({ length: 12 }, () => newCustomer());
+  expect(new Set(customers.map(writeShardOf)).size).toBeGreaterThan(1);
+  for (const [index, customerId] of customers.entries()) {
+    await sharded.messages.append(agentReply(customerId, `2026-01-05T${String(10 + index).padStart(2, '0')}:00:00Z`, { model: 'model-a', inputTokens: 100, outputTokens: 10, latencyMs: 900 }));
+  }
+  await sharded.messages.append(agentReply(customers[0], '2026-01-06T23:59:59.999999Z', { model: 'model-b', inputTokens: 40, outputTokens: 4 }));
+  await sharded.messages.append(agentReply(customers[1], '2026-01-06T00:00:00Z', { latencyMs: 10 }));
+  // A customer's message is not the agent's work.
+  await sharded.messages.append({ ...agentReply(customers[2], '2026-01-06T12:00:00Z', undefined), direction: 'inbound', role: 'user' });
+
+  const answer = await admin.call('GET', '/api/admin/reports/usage?from=2026-01-05&to=2026-01-07');
+
+  expect(answer.status).toBe(200);
+  expect(answer.body).toEqual({
+    from: '2026-01-05',
+    to: '2026-01-07',
+    days: [
+      { day: '2026-01-05', replies: 12, inputTokens: 1200, outputTokens: 120, models: [{ model: 'model-a', replies: 12, inputTokens: 1200, outputTokens: 120 }], complete: true },
+      {
+        day: '2026-01-06',
+        replies: 2,
+        inputTokens: 40,
+        outputTokens: 4,
+        models: [
+          { model: 'model-b', replies: 1, inputTokens: 40, outputTokens: 4 },
+          { replies: 1, inputTokens: 0, outputTokens: 0 },
+        ],
+        complete: true,
+      },
+      { day: '2026-01-07', replies: 0, inputTokens: 0, outputTokens: 0, models: [], complete: true },
+    ],
+    total: {
+      replies: 14,
+      inputTokens: 1240,
+      outputTokens: 124,
+      models: [
+        { model: 'model-a', replies: 12, inputTokens: 1200, outputTokens: 120 },
+        { model: 'model-b', replies: 1, inputTokens: 40, outputTokens: 4 },
+        { replies: 1, inputTokens: 0, outputTokens: 0 },
+      ],
+      complete: true,
+    },
+  } satisfies UsageReport);
+});
+
+test('by default the last 7 UTC days, today included; a reply the agent just wrote counts with its model', async () => {
+  const customer = newCustomer();
+  await pipeline.sendCustomerMessage(customer, 'Quanto custa o exame?');
+  await waitUntil(() => pipeline.fakeWhatsApp.sent().some((message) => message.recipient === customer), 15_000, 'the agent answer');
+
+  const before = utcDay(new Date());
+  const answer = await admin.call('GET', '/api/admin/reports/usage');
+  const after = utcDay(new Date());
+
+  expect(answer.status).toBe(200);
+  const report = answer.body as UsageReport;
+  expect([before, after]).toContain(report.to);
+  expect(report.days.map((day) => day.day)).toHaveLength(7);
+  expect(report.days[0].day).toBe(report.from);
+  expect(report.days.at(-1)!.day).toBe(report.to);
+  expect(report.total.models).toContainEqual({ model: MODEL, replies: 1, inputTokens: 1200, outputTokens: 80 });
+});
+
+test.each([
+  ['from=2026-01-07&to=2026-01-05', 'from (2026-01-07) must not be after to (2026-01-05)'],
+  ['from=2026-01-01&to=2026-02-01', 'A report covers at most 31 days; this one asks for 32'],
+  ['from=2026-1-5&to=2026-01-07', 'from must be a calendar day as YYYY-MM-DD (UTC), got "2026-1-5"'],
+  ['from=2026-02-29&to=2026-03-01', 'from must be a calendar day as YYYY-MM-DD (UTC), got "2026-02-29"'],
+  ['to=', 'to must be a calendar day as YYYY-MM-DD (UTC), got ""'],
+])('?%s is refused with 400 bad_query, saying what to change', async (query, message) => {
+  const answer = await admin.call('GET', `/api/admin/reports/usage?${query}`);
+  expect(answer.status).toBe(400);
+  expect(answer.body).toEqual({ error: 'bad_query', message });
+});
+
+test('31 days is the longest period', async () => {
+  const answer = await admin.call('GET', '/api/admin/reports/usage?from=2026-01-01&to=2026-01-31');
+  expect(answer.status).toBe(200);
+  expect((answer.body as UsageReport).days).toHaveLength(31);
+});
+
+test('an operator who is not an admin gets 403 before anything is read', async () => {
+  const answer = await operator.call('GET', '/api/admin/reports/usage');
+  expect(answer.status).toBe(403);
+  expect(answer.body.error).toBe('admin_only');
+});
