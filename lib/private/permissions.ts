@@ -1,5 +1,5 @@
 import { Aws } from 'aws-cdk-lib';
-import { CUSTOMER_PARTITION_PREFIXES } from '../contract';
+import { TABLE_PARTITIONS } from '../contract';
 
 /**
  * Every IAM action the pipeline grants, in one place, so a change in what the runtime calls is a
@@ -38,7 +38,7 @@ export const ORCHESTRATOR_QUERY_ACTIONS = ['dynamodb:Query'] as const;
  * receipts and marker, and their session and history (routing reads, messages appended while a
  * person owns the conversation). Budgets, admin, operator and CRM items stay out of its reach.
  */
-export const WEBHOOK_PARTITION_PREFIXES = [CUSTOMER_PARTITION_PREFIXES.inbound, CUSTOMER_PARTITION_PREFIXES.session] as const;
+export const WEBHOOK_PARTITION_PREFIXES = [TABLE_PARTITIONS.prefixes.inbound, TABLE_PARTITIONS.prefixes.session] as const;
 
 /** An IAM condition that allows the statement only on items whose partition key starts with one of `prefixes`. */
 export function leadingKeysCondition(prefixes: readonly string[]): Record<string, Record<string, string[]>> {
