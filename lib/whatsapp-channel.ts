@@ -8,6 +8,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './contract';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
+import { END_USER_MESSAGING_SEND_ACTIONS } from './private/permissions';
 import { queueEncryption } from './private/queue-encryption';
 import type { CloudApiSettings, EndUserMessagingSettings, WhatsAppChannelBinding, WhatsAppChannelContext } from './private/whatsapp-channel-binding';
 
@@ -187,7 +188,7 @@ function bindEndUserMessaging(scope: Construct, context: WhatsAppChannelContext,
     },
     // SNS invokes the inbound function with IAM: there is no request of WhatsApp's to authenticate.
     grantReceive: () => undefined,
-    grantSend: (fn) => fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['social-messaging:SendWhatsAppMessage'], resources: phoneNumberArns })),
+    grantSend: (fn) => fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...END_USER_MESSAGING_SEND_ACTIONS], resources: phoneNumberArns })),
     outputs: { eventTopicArn: eventTopic.topicArn },
   };
 }
@@ -221,7 +222,20 @@ function createEventTopic(scope: Construct, context: WhatsAppChannelContext): sn
     }),
   );
   if (encryptionKey) {
-    encryptionKey.grant(service, 'kms:GenerateDataKey*', 'kms:Decrypt');
+    // The key also encrypts the table and the queues: the service may use it only for this account's
+    // End User Messaging resources (the confused deputy guard its documentation asks for).
+    const stack = Stack.of(scope);
+    encryptionKey.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [service],
+        actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+        resources: ['*'],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: { 'aws:SourceArn': stack.formatArn({ service: 'social-messaging', resource: '*', arnFormat: ArnFormat.NO_RESOURCE_NAME }) },
+        },
+      }),
+    );
   } else {
     acknowledgeFinding(topic, {
       id: 'AwsSolutions-SNS2',

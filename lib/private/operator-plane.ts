@@ -2,23 +2,12 @@ import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { HandoffTexts } from '../contract/handoff-texts';
-import { HANDOFF_TEXT_MAX_CHARACTERS, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV, TABLE_SCHEMA } from '../contract';
-import {
-  OPERATOR_DEAD_LETTER_ACTIONS,
-  OPERATOR_QUERY_ACTIONS,
-  OPERATOR_TABLE_ACTIONS,
-  SWEEPER_TABLE_ACTIONS,
-  TABLE_KEY_ACTIONS,
-  viaServiceCondition,
-  WEBHOOK_QUEUE_ACTIONS,
-} from './permissions';
+import { HANDOFF_TEXT_MAX_CHARACTERS, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV } from '../contract';
 import type { PipelineFunctionFactory } from './function-factory';
 import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
 
@@ -85,11 +74,10 @@ export interface OperatorPlaneContext {
   readonly settings: OperatorPlaneSettings;
   readonly table: dynamodb.ITable;
   /** The pipeline's channel, which the operator and the sweeper send on. */
-  readonly channel: Pick<WhatsAppChannelBinding, 'senderEnvironment' | 'grantSend'>;
+  readonly channel: Pick<WhatsAppChannelBinding, 'senderEnvironment'>;
   readonly orchestrator: lambda.Function;
   readonly queue: sqs.IQueue;
   readonly deadLetterQueue: sqs.IQueue;
-  readonly encryptionKey?: kms.IKey;
   /** Where the schedule is created (the pipeline construct). */
   readonly scope: Construct;
   /** The pipeline's function factory, which also holds the environment every function shares. */
@@ -107,8 +95,8 @@ export interface OperatorPlaneResources {
 
 /**
  * The operator function behind its own Function URL (auth NONE: the function authenticates every
- * call by its session cookie and CSRF token), with table and secret access only, and the
- * orchestrator told where the console is. The URL belongs to the operator function, so the
+ * call by its session cookie and CSRF token), and the orchestrator told where the console is; the
+ * pipeline grants both functions their roles (pipeline-grants.ts). The URL belongs to the operator function, so the
  * orchestrator depending on it creates no cycle.
  */
 export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlaneResources {
@@ -138,20 +126,6 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
   // A Function URL ends in '/'; the runtime trims it when it builds links.
   const consoleUrl = operatorFunctionUrl.url;
 
-  const index = `${table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
-  operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_TABLE_ACTIONS], resources: [table.tableArn] }));
-  operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_QUERY_ACTIONS], resources: [table.tableArn, index] }));
-  channel.grantSend(operatorFunction);
-  // The admin's dead-letter redrive: read and remove records, send them back to the turn queue.
-  operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_DEAD_LETTER_ACTIONS], resources: [context.deadLetterQueue.queueArn] }));
-  operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [context.queue.queueArn] }));
-  if (context.encryptionKey) {
-    // Table and queues share the key: the table actions cover sending and receiving encrypted messages.
-    operatorFunction.addToRolePolicy(
-      new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn], conditions: viaServiceCondition('dynamodb', 'sqs') }),
-    );
-  }
-
   const consoleEnvironment = { ...planeEnvironment, ...handoffEnvironment, [OPERATOR_ENV.consoleUrl]: consoleUrl };
   for (const [name, value] of Object.entries(consoleEnvironment)) {
     context.orchestrator.addEnvironment(name, value);
@@ -163,12 +137,6 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     timeout: Duration.seconds(50),
     environment: { ...sharedEnvironment, ...consoleEnvironment },
   });
-  handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...SWEEPER_TABLE_ACTIONS], resources: [table.tableArn] }));
-  handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_QUERY_ACTIONS], resources: [table.tableArn, index] }));
-  channel.grantSend(handoffSweeperFunction);
-  if (context.encryptionKey) {
-    handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn], conditions: viaServiceCondition('dynamodb') }));
-  }
   const handoffSweeperSchedule = new events.Rule(context.scope, 'HandoffSweeperSchedule', {
     description: 'Runs the handoff sweeper every minute',
     schedule: events.Schedule.rate(SWEEP_INTERVAL),

@@ -1,10 +1,8 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
-import * as kms from 'aws-cdk-lib/aws-kms';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AgentBackend, AgentPipeline } from '../../lib';
-import { expectExactStatements, LOG_ACTIONS, roleStatements, SECRET_READ_ACTIONS, statement, synthPipeline, type SynthesizedPipeline, XRAY_ACTIONS } from './support';
-import { viaServiceCondition } from '../../lib/private/permissions';
+import { synthPipeline, type SynthesizedPipeline } from './support';
 
 const ADMIN = '5511912345678';
 
@@ -95,31 +93,6 @@ describe('AgentPipeline with the operator plane', () => {
     });
   });
 
-  test('sweeper role: exactly its log group, X-Ray, get/put/update on the table, Query on the table and GSI1, the secret', () => {
-    const { pipeline } = synth;
-    const sweeper = pipeline.handoffSweeperFunction!;
-    expectExactStatements(roleStatements(synth, sweeper.role!), [
-      statement(synth, LOG_ACTIONS, [sweeper.logGroup.logGroupArn]),
-      statement(synth, XRAY_ACTIONS, ['*']),
-      statement(synth, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], [pipeline.table.tableArn]),
-      statement(synth, ['dynamodb:Query'], [pipeline.table.tableArn, `${pipeline.table.tableArn}/index/GSI1`]),
-      statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret!.secretArn]),
-    ]);
-  });
-
-  test('operator role: exactly its log group, X-Ray, item actions on the table, Query on the table and GSI1, the secret, the redrive on the queues', () => {
-    const { pipeline } = synth;
-    expectExactStatements(roleStatements(synth, pipeline.operatorFunction!.role!), [
-      statement(synth, LOG_ACTIONS, [pipeline.operatorFunction!.logGroup.logGroupArn]),
-      statement(synth, XRAY_ACTIONS, ['*']),
-      statement(synth, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'], [pipeline.table.tableArn]),
-      statement(synth, ['dynamodb:Query'], [pipeline.table.tableArn, `${pipeline.table.tableArn}/index/GSI1`]),
-      statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret!.secretArn]),
-      statement(synth, ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage'], [pipeline.deadLetterQueue.queueArn]),
-      statement(synth, ['sqs:SendMessage'], [pipeline.queue.queueArn]),
-    ]);
-  });
-
   test('defaults: America/Sao_Paulo, renotify after 5 minutes, remind after 10, the runtime’s texts', () => {
     const defaults = synthPipeline({ adminPhoneNumbers: [ADMIN] });
     defaults.template.hasResourceProperties('AWS::Lambda::Function', {
@@ -130,17 +103,6 @@ describe('AgentPipeline with the operator plane', () => {
       Description: Match.stringLikeRegexp('^Handoff sweeper'),
       Environment: { Variables: Match.objectLike({ HANDOFF_RENOTIFY_AFTER_SECONDS: '300', CUSTOMER_RENOTIFY_AFTER_SECONDS: '600', HANDOFF_TEXTS: Match.absent() }) },
     });
-  });
-
-  test('with a customer managed key the operator gets exactly the table key actions', () => {
-    let key!: kms.Key;
-    const withKey = synthPipeline({ adminPhoneNumbers: [ADMIN] }, (stack) => {
-      key = new kms.Key(stack, 'Key', { enableKeyRotation: true });
-      return { encryptionKey: key };
-    });
-    expect(roleStatements(withKey, withKey.pipeline.operatorFunction!.role!)).toContainEqual(
-      statement(withKey, ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'], [key.keyArn], viaServiceCondition('dynamodb', 'sqs')),
-    );
   });
 
   test('cdk-nag AwsSolutions reports nothing', () => {

@@ -9,6 +9,7 @@ import {
   ENTITY_TYPE,
   EntityType,
   inboundPartition,
+  isOperatorAuthKey,
   KEY_ATTRIBUTES,
   legacyConsentListPrefix,
   PK,
@@ -48,8 +49,16 @@ export class DynamoCustomerDataRepository implements CustomerDataRepository {
     return { dependents, anchors: own.map((item) => toRecord(item, options.contents === true)) };
   }
 
+  /**
+   * Deletes in batches, except an operator's login grants and sessions: one DeleteItem each, since
+   * BatchWriteItem would also let whoever erases write sign-ins, which only the functions that
+   * issue them may (lib/private/permissions.ts).
+   */
   async remove(records: readonly CustomerRecord[]): Promise<void> {
-    if (records.length > 0) await this.kit.batchWrite(records.map((record) => ({ delete: record.key })));
+    const signIns = records.filter((record) => isOperatorAuthKey(record.key));
+    const batched = records.filter((record) => !isOperatorAuthKey(record.key));
+    if (batched.length > 0) await this.kit.batchWrite(batched.map((record) => ({ delete: record.key })));
+    for (const signIn of signIns) await this.kit.delete({ key: signIn.key });
   }
 
   async pseudonymSalt(): Promise<string> {
