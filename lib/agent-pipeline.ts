@@ -268,14 +268,20 @@ export class AgentPipeline extends Construct {
     this.dashboard = settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
   }
 
-  /** Lets `grantee` read the table and its index (e.g. a reporting function). */
+  /**
+   * Lets `grantee` read the whole table and its index (e.g. a reporting function), and use the
+   * customer managed key, when there is one, through DynamoDB only.
+   */
   public grantReadData(grantee: iam.IGrantable): iam.Grant {
-    return this.table.grantReadData(grantee);
+    return this.grants.grantTableData(grantee, 'read');
   }
 
-  /** Lets `grantee` read and write the table and its index (e.g. an admin back office). */
+  /**
+   * Lets `grantee` read and write the whole table and its index (e.g. an admin back office), and
+   * use the customer managed key, when there is one, through DynamoDB only.
+   */
   public grantReadWriteData(grantee: iam.IGrantable): iam.Grant {
-    return this.table.grantReadWriteData(grantee);
+    return this.grants.grantTableData(grantee, 'readWrite');
   }
 
   /**

@@ -234,6 +234,9 @@ export function viaServiceCondition(service: KeyService): Record<string, Record<
  */
 export const TABLE_KEY_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'] as const;
 
+/** On a customer managed table key, for principals that only read items. */
+export const TABLE_KEY_READ_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey'] as const;
+
 /** On a customer managed queue key, for a producer (SQS encrypts each message with a data key). */
 export const QUEUE_PRODUCER_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
 

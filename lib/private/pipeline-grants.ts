@@ -1,5 +1,5 @@
 import type { Stack } from 'aws-cdk-lib';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -20,6 +20,7 @@ import {
   STACK_OUTPUT_READ_ACTIONS,
   TABLE_ACTIONS,
   TABLE_KEY_ACTIONS,
+  TABLE_KEY_READ_ACTIONS,
   type TableAction,
   tableActionsOf,
   tablePartitionPatterns,
@@ -49,6 +50,8 @@ export interface PipelineGrantsSources extends PipelineResources {
  * uses it (`kms:ViaService`).
  */
 export class PipelineGrants {
+  private keylessTable?: dynamodb.ITable;
+
   constructor(private readonly sources: PipelineGrantsSources) {}
 
   /** The webhook or End User Messaging inbound function: registers and dispatches each message. */
@@ -91,6 +94,20 @@ export class PipelineGrants {
   /** The redrive command, on the pipeline in `stack`. */
   public grantRedrive(grantee: iam.IGrantable, stack: Stack): iam.Grant {
     return combine([stackOutputs(grantee, stack), this.table(grantee, 'redrive'), ...this.deadLetters(grantee), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
+  }
+
+  /**
+   * aws-cdk-lib's read (or read-write) grant on the table and its indexes, for a role of the
+   * consumer's (`AgentPipeline.grantReadData`), with the key only through DynamoDB: the grant is
+   * made on a view of the table that knows no key, and the key's actions are added with the condition.
+   */
+  public grantTableData(grantee: iam.IGrantable, access: 'read' | 'readWrite'): iam.Grant {
+    this.keylessTable ??= dynamodb.Table.fromTableAttributes(this.sources.table, 'WithoutKey', {
+      tableArn: this.sources.table.tableArn,
+      globalIndexes: [TABLE_SCHEMA.gsi1.indexName],
+    });
+    const table = access === 'read' ? this.keylessTable.grantReadData(grantee) : this.keylessTable.grantReadWriteData(grantee);
+    return combine([table, ...this.key(grantee, 'dynamodb', access === 'read' ? TABLE_KEY_READ_ACTIONS : TABLE_KEY_ACTIONS)]);
   }
 
   /**

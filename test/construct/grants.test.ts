@@ -243,3 +243,25 @@ describe('the orchestrator’s event source mapping', () => {
     );
   });
 });
+
+describe('grantReadData and grantReadWriteData', () => {
+  test('give a role of the consumer the key through DynamoDB only, as every grant of the pipeline', () => {
+    const app = new App();
+    const stack = new Stack(app, 'Helpers');
+    const key = new kms.Key(stack, 'DataKey', { enableKeyRotation: true });
+    const pipeline = new AgentPipeline(stack, 'Pipeline', { environment: 'helpers', agentBackend: AgentBackend.scripted(), encryptionKey: key });
+    const reader = new iam.Role(stack, 'Reader', { assumedBy: new iam.AccountRootPrincipal() });
+    const writer = new iam.Role(stack, 'Writer', { assumedBy: new iam.AccountRootPrincipal() });
+    pipeline.grantReadData(reader);
+    pipeline.grantReadWriteData(writer);
+    const synth = { app, stack, pipeline, template: Template.fromStack(stack) };
+    const viaDynamoDb = { StringEquals: { 'kms:ViaService': { 'Fn::Join': ['', ['dynamodb.', { Ref: 'AWS::Region' }, '.amazonaws.com']] } } };
+    for (const [role, actions] of [
+      [reader, ['kms:Decrypt', 'kms:DescribeKey']],
+      [writer, ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey']],
+    ] as const) {
+      const keyStatements = roleStatements(synth, role).filter((entry) => entry.actions.some((action) => action.startsWith('kms:')));
+      expect(keyStatements).toEqual([{ actions: [...actions], resources: [stack.resolve(key.keyArn)], condition: viaDynamoDb }]);
+    }
+  });
+});
