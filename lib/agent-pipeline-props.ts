@@ -296,6 +296,20 @@ export interface AgentPipelineProps {
   readonly handoffTexts?: HandoffTexts;
 
   /**
+   * Concurrent executions reserved for, and allowed to, the operator function (1 to 900). Its
+   * Function URL is public: every request, signed in or not, is an invocation, so without a cap a
+   * flood of requests could take the account's concurrency from the webhook and the orchestrator.
+   * Excess requests get 429 and the console tries again at its next poll (every 4 s). Ten
+   * executions answer a few hundred API calls a second, far more than a team of operators makes.
+   * Lambda keeps 100 of the account's concurrency unreserved, so an account whose quota is below
+   * 100 plus this value (a new account's may be 10) needs a quota increase first. Only with
+   * `adminPhoneNumbers`.
+   *
+   * @default 10
+   */
+  readonly operatorReservedConcurrency?: number;
+
+  /**
    * Publish each conversation's commercial projection (contact, deal, stage) to your CRM:
    * `CrmTarget.fromFunction(fn)` or `CrmTarget.webhook({ url, secret })`. When set, every session
    * write records the projection in the same transaction, and a worker run every minute sends

@@ -9,6 +9,7 @@ import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { HandoffTexts } from '../contract/handoff-texts';
 import { HANDOFF_TEXT_MAX_CHARACTERS, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV } from '../contract';
 import type { PipelineFunctionFactory } from './function-factory';
+import { checkInteger } from './pipeline-settings';
 import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
 
 /** The operator plane's props with defaults applied and checks passed. Internal. */
@@ -19,12 +20,15 @@ export interface OperatorPlaneSettings {
   readonly customerRenotifyAfter: Duration;
   /** Only the texts the consumer set; the runtime has the defaults. */
   readonly handoffTexts: HandoffTexts;
+  readonly reservedConcurrency: number;
 }
 
 /** The sweeper runs every minute: a shorter wait would be rounded up anyway. */
 const SWEEP_INTERVAL = Duration.minutes(1);
 const MAX_WAIT = Duration.hours(24);
-const PLANE_ONLY_PROPS = ['timeZone', 'handoffRenotifyAfter', 'customerRenotifyAfter', 'handoffTexts'] as const;
+const PLANE_ONLY_PROPS = ['timeZone', 'handoffRenotifyAfter', 'customerRenotifyAfter', 'handoffTexts', 'operatorReservedConcurrency'] as const;
+/** Lambda keeps 100 of an account's concurrency (1,000 unless raised) unreserved. */
+const MAX_OPERATOR_RESERVED_CONCURRENCY = 900;
 
 const ADMIN_PHONE = /^\d{8,15}$/;
 
@@ -58,7 +62,9 @@ export function resolveOperatorPlaneSettings(constructPath: string, props: Agent
     if (text === undefined) continue;
     if (typeof text !== 'string' || text.trim() === '' || text.length > HANDOFF_TEXT_MAX_CHARACTERS) fail(`handoffTexts.${name} must be non-blank text of at most ${HANDOFF_TEXT_MAX_CHARACTERS} characters.`);
   }
-  return { adminPhoneNumbers: [...new Set(props.adminPhoneNumbers)], timeZone, handoffRenotifyAfter, customerRenotifyAfter, handoffTexts };
+  const reservedConcurrency = props.operatorReservedConcurrency ?? OPERATOR_DEFAULTS.operatorReservedConcurrency;
+  checkInteger(fail, 'operatorReservedConcurrency', reservedConcurrency, 1, MAX_OPERATOR_RESERVED_CONCURRENCY);
+  return { adminPhoneNumbers: [...new Set(props.adminPhoneNumbers)], timeZone, handoffRenotifyAfter, customerRenotifyAfter, handoffTexts, reservedConcurrency };
 }
 
 function isTimeZone(value: string): boolean {
@@ -115,6 +121,8 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     description: `Operator console and API of ${sharedEnvironment[RUNTIME_ENV.serviceName]}: sign-in, human inbox, admin`,
     memorySize: OPERATOR_DEFAULTS.operatorMemorySize,
     timeout: Duration.seconds(OPERATOR_DEFAULTS.operatorTimeoutSeconds),
+    // Its URL is public: a flood must not take the concurrency the webhook and the orchestrator need.
+    reservedConcurrentExecutions: settings.reservedConcurrency,
     environment: {
       ...sharedEnvironment,
       ...planeEnvironment,

@@ -231,7 +231,7 @@ function checkName(fail: Fail, label: string, value: string): void {
   }
 }
 
-function checkInteger(fail: Fail, label: string, value: number, min: number, max: number): void {
+export function checkInteger(fail: Fail, label: string, value: number, min: number, max: number): void {
   if (!Token.isUnresolved(value) && (!Number.isInteger(value) || value < min || value > max)) {
     fail(`${label} must be a whole number from ${min} to ${max}; got ${value}.`);
   }

@@ -105,6 +105,15 @@ describe('AgentPipeline with the operator plane', () => {
     });
   });
 
+  test('the operator function has reserved concurrency, 10 unless set: a flood of its public URL cannot take the account’s', () => {
+    const reservedOf = (synthesized: SynthesizedPipeline) =>
+      synthesized.template.toJSON().Resources[synthesized.stack.getLogicalId(synthesized.pipeline.operatorFunction!.node.defaultChild as never)].Properties.ReservedConcurrentExecutions;
+    expect(reservedOf(synth)).toBe(10);
+    expect(reservedOf(synthPipeline({ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 25 }))).toBe(25);
+    // The sweeper is invoked by its schedule alone; the orchestrator is capped by its event source.
+    synth.template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Handoff sweeper'), ReservedConcurrentExecutions: Match.absent() });
+  });
+
   test('cdk-nag AwsSolutions reports nothing', () => {
     const app = new App();
     const stack = new Stack(app, 'WithOperators');
@@ -127,6 +136,10 @@ describe('operator plane validation', () => {
     [{ adminPhoneNumbers: [ADMIN], handoffRenotifyAfter: Duration.seconds(30) }, /handoffRenotifyAfter must be from 1 minute/],
     [{ adminPhoneNumbers: [ADMIN], customerRenotifyAfter: Duration.days(2) }, /customerRenotifyAfter must be from 1 minute .* to 24 hours/],
     [{ adminPhoneNumbers: [ADMIN], handoffTexts: { fallback: '  ' } }, /handoffTexts.fallback must be non-blank/],
+    [{ operatorReservedConcurrency: 5 }, /operatorReservedConcurrency only apply to the operator plane/],
+    [{ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 0 }, /operatorReservedConcurrency must be a whole number from 1 to 900; got 0/],
+    [{ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 1000 }, /operatorReservedConcurrency must be a whole number from 1 to 900; got 1000/],
+    [{ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 2.5 }, /operatorReservedConcurrency must be a whole number/],
   ])('%o is refused with a message that says what to change', (props, message) => {
     expect(() => synthPipeline(props)).toThrow(message);
   });
