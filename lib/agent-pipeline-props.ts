@@ -5,6 +5,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { AgentBackend } from './agent-backend';
+import type { ConsoleFrontDoor } from './console-front-door';
 import type { CrmTarget } from './crm-target';
 import type { HandoffTexts } from './contract/handoff-texts';
 import type { WhatsAppChannel } from './whatsapp-channel';
@@ -308,6 +309,17 @@ export interface AgentPipelineProps {
    * @default 10
    */
   readonly operatorReservedConcurrency?: number;
+
+  /**
+   * Puts the console behind an Amazon CloudFront distribution, where an AWS WAF web ACL can filter
+   * requests before they cost an invocation: the operator function's URL then takes only requests
+   * CloudFront signed (`AWS_IAM` auth through origin access control), and login links point at the
+   * distribution. Only with `adminPhoneNumbers`. See the README, "Putting the console behind
+   * CloudFront and WAF".
+   *
+   * @default - the console is served by the operator function's own public URL
+   */
+  readonly consoleFrontDoor?: ConsoleFrontDoor;
 
   /**
    * Publish each conversation's commercial projection (contact, deal, stage) to your CRM:

@@ -1,4 +1,5 @@
 import { Stack } from 'aws-cdk-lib';
+import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -139,9 +140,16 @@ export class AgentPipeline extends Construct {
   /**
    * The operator function's Function URL. Its auth type is NONE: the function authenticates every
    * API call by its session cookie (and CSRF token for changes); sessions start from a WhatsApp link.
+   * With `consoleFrontDoor` it is AWS_IAM, and only the console's distribution may call it.
    */
   public readonly operatorFunctionUrl?: lambda.FunctionUrl;
-  /** Where operators sign in (the operator Function URL), when the plane is on. */
+  /**
+   * The CloudFront distribution in front of the console, with `consoleFrontDoor`.
+   *
+   * @default - none without `consoleFrontDoor`
+   */
+  public readonly consoleDistribution?: cloudfront.Distribution;
+  /** Where operators sign in (the operator Function URL, or the console's distribution), when the plane is on. */
   public readonly consoleUrl?: string;
   /** The function the schedule runs every minute to re-notify operators and remind customers, when the plane is on. */
   public readonly handoffSweeperFunction?: lambda.Function;
@@ -216,6 +224,7 @@ export class AgentPipeline extends Construct {
       const plane = buildOperatorPlane({ scope: this, settings: operatorPlane, functions, channel, ...resources, orchestrator: this.orchestratorFunction });
       this.operatorFunction = plane.operatorFunction;
       this.operatorFunctionUrl = plane.operatorFunctionUrl;
+      this.consoleDistribution = plane.consoleDistribution;
       this.consoleUrl = plane.consoleUrl;
       this.handoffSweeperFunction = plane.handoffSweeperFunction;
       this.grants.grantOperatorPlane(this.operatorFunction);

@@ -1,13 +1,16 @@
 import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
+import type { ConsoleFrontDoor } from '../console-front-door';
 import type { HandoffTexts } from '../contract/handoff-texts';
 import { HANDOFF_TEXT_MAX_CHARACTERS, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV } from '../contract';
+import { buildConsoleDistribution } from './console-distribution';
 import type { PipelineFunctionFactory } from './function-factory';
 import { checkInteger } from './pipeline-settings';
 import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
@@ -21,12 +24,14 @@ export interface OperatorPlaneSettings {
   /** Only the texts the consumer set; the runtime has the defaults. */
   readonly handoffTexts: HandoffTexts;
   readonly reservedConcurrency: number;
+  /** Undefined: the console is served by the function's own public URL. */
+  readonly frontDoor?: ConsoleFrontDoor;
 }
 
 /** The sweeper runs every minute: a shorter wait would be rounded up anyway. */
 const SWEEP_INTERVAL = Duration.minutes(1);
 const MAX_WAIT = Duration.hours(24);
-const PLANE_ONLY_PROPS = ['timeZone', 'handoffRenotifyAfter', 'customerRenotifyAfter', 'handoffTexts', 'operatorReservedConcurrency'] as const;
+const PLANE_ONLY_PROPS = ['timeZone', 'handoffRenotifyAfter', 'customerRenotifyAfter', 'handoffTexts', 'operatorReservedConcurrency', 'consoleFrontDoor'] as const;
 /** Lambda keeps 100 of an account's concurrency (1,000 unless raised) unreserved. */
 const MAX_OPERATOR_RESERVED_CONCURRENCY = 900;
 
@@ -64,7 +69,11 @@ export function resolveOperatorPlaneSettings(constructPath: string, props: Agent
   }
   const reservedConcurrency = props.operatorReservedConcurrency ?? OPERATOR_DEFAULTS.operatorReservedConcurrency;
   checkInteger(fail, 'operatorReservedConcurrency', reservedConcurrency, 1, MAX_OPERATOR_RESERVED_CONCURRENCY);
-  return { adminPhoneNumbers: [...new Set(props.adminPhoneNumbers)], timeZone, handoffRenotifyAfter, customerRenotifyAfter, handoffTexts, reservedConcurrency };
+  const frontDoor = props.consoleFrontDoor;
+  if (frontDoor && ((frontDoor.domainNames?.length ?? 0) > 0) !== (frontDoor.certificate !== undefined)) {
+    fail('consoleFrontDoor.domainNames and consoleFrontDoor.certificate go together: CloudFront serves its own names only with their certificate (in us-east-1).');
+  }
+  return { adminPhoneNumbers: [...new Set(props.adminPhoneNumbers)], timeZone, handoffRenotifyAfter, customerRenotifyAfter, handoffTexts, reservedConcurrency, frontDoor };
 }
 
 function isTimeZone(value: string): boolean {
@@ -93,16 +102,19 @@ export interface OperatorPlaneContext {
 export interface OperatorPlaneResources {
   readonly operatorFunction: lambda.Function;
   readonly operatorFunctionUrl: lambda.FunctionUrl;
-  /** The Function URL (ending in `/`); login links are `{consoleUrl}login#{token}`. */
+  /** With `consoleFrontDoor`: the CloudFront distribution in front of the URL. */
+  readonly consoleDistribution?: cloudfront.Distribution;
+  /** The Function URL, or the distribution's (ending in `/`); login links are `{consoleUrl}login#{token}`. */
   readonly consoleUrl: string;
   readonly handoffSweeperFunction: lambda.Function;
   readonly handoffSweeperSchedule: events.Rule;
 }
 
 /**
- * The operator function behind its own Function URL (auth NONE: the function authenticates every
- * call by its session cookie and CSRF token), and the orchestrator told where the console is; the
- * pipeline grants both functions their roles (pipeline-grants.ts). The URL belongs to the operator function, so the
+ * The operator function behind its own Function URL — auth NONE (the function authenticates every
+ * call by its session cookie and CSRF token), or AWS_IAM behind the console's CloudFront
+ * distribution — and the orchestrator told where the console is; the pipeline grants both
+ * functions their roles (pipeline-grants.ts). The URL belongs to the operator function, so the
  * orchestrator depending on it creates no cycle.
  */
 export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlaneResources {
@@ -130,9 +142,11 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
       [OPERATOR_ENV.deadLetterQueueUrl]: context.deadLetterQueue.queueUrl,
     },
   });
-  const operatorFunctionUrl = operatorFunction.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
-  // A Function URL ends in '/'; the runtime trims it when it builds links.
-  const consoleUrl = operatorFunctionUrl.url;
+  const { frontDoor } = settings;
+  const operatorFunctionUrl = operatorFunction.addFunctionUrl({ authType: frontDoor ? lambda.FunctionUrlAuthType.AWS_IAM : lambda.FunctionUrlAuthType.NONE });
+  const consoleDistribution = frontDoor && buildConsoleDistribution(context.scope, operatorFunctionUrl, frontDoor);
+  // A Function URL ends in '/', and so does the distribution's; the runtime trims it when it builds links.
+  const consoleUrl = consoleDistribution ? `https://${frontDoor?.domainNames?.[0] ?? consoleDistribution.distributionDomainName}/` : operatorFunctionUrl.url;
 
   const consoleEnvironment = { ...planeEnvironment, ...handoffEnvironment, [OPERATOR_ENV.consoleUrl]: consoleUrl };
   for (const [name, value] of Object.entries(consoleEnvironment)) {
@@ -151,5 +165,5 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     // A missed minute is made up by the next sweep; a retried one could only duplicate work.
     targets: [new targets.LambdaFunction(handoffSweeperFunction, { retryAttempts: 0 })],
   });
-  return { operatorFunction, operatorFunctionUrl, consoleUrl, handoffSweeperFunction, handoffSweeperSchedule };
+  return { operatorFunction, operatorFunctionUrl, consoleDistribution, consoleUrl, handoffSweeperFunction, handoffSweeperSchedule };
 }

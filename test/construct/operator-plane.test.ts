@@ -1,5 +1,6 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AgentBackend, AgentPipeline } from '../../lib';
 import { synthPipeline, type SynthesizedPipeline } from './support';
@@ -125,6 +126,67 @@ describe('AgentPipeline with the operator plane', () => {
   });
 });
 
+describe('consoleFrontDoor', () => {
+  const WEB_ACL = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/console/a1b2c3d4-5678-90ab-cdef-EXAMPLE11111';
+
+  test('a CloudFront distribution signs every request to the operator URL, which then takes AWS_IAM only, with the web ACL attached', () => {
+    const { template, pipeline, stack } = synthPipeline({ adminPhoneNumbers: [ADMIN], consoleFrontDoor: { webAclArn: WEB_ACL } });
+    template.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'AWS_IAM', TargetFunctionArn: stack.resolve(pipeline.operatorFunction!.functionArn) });
+    template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        WebACLId: WEB_ACL,
+        DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'https-only', AllowedMethods: Match.arrayWith(['PUT', 'POST', 'DELETE']) }),
+      }),
+    });
+    // Only CloudFront, and only this distribution, may invoke it; principal '*' is left to the webhook's URL.
+    const operatorLogicalId = stack.getLogicalId(pipeline.operatorFunction!.node.defaultChild as never);
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission')).filter((permission) => JSON.stringify(permission.Properties.FunctionName).includes(operatorLogicalId.slice(0, -8)));
+    expect(permissions.map((permission) => [permission.Properties.Action, permission.Properties.Principal, permission.Properties.SourceArn !== undefined]).sort()).toEqual([
+      ['lambda:InvokeFunction', 'cloudfront.amazonaws.com', true],
+      ['lambda:InvokeFunctionUrl', 'cloudfront.amazonaws.com', true],
+    ]);
+    expect(pipeline.consoleDistribution).toBeDefined();
+  });
+
+  test('login links and the stack output point at the distribution', () => {
+    const { template, pipeline, stack } = synthPipeline({ adminPhoneNumbers: [ADMIN], consoleFrontDoor: {} });
+    const distributionUrl = stack.resolve(`https://${pipeline.consoleDistribution!.distributionDomainName}/`);
+    expect(stack.resolve(pipeline.consoleUrl)).toEqual(distributionUrl);
+    expect(template.toJSON().Outputs.PipelineConsoleUrl.Value).toEqual(distributionUrl);
+    for (const description of ['^Turn orchestrator', '^Handoff sweeper']) {
+      template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp(description), Environment: { Variables: Match.objectLike({ CONSOLE_URL: distributionUrl }) } });
+    }
+  });
+
+  test('with its own domain the links use the first name, and viewers need TLS 1.2', () => {
+    const { template, pipeline, stack } = synthPipeline({ adminPhoneNumbers: [ADMIN] }, (scope) => ({
+      consoleFrontDoor: { domainNames: ['console.example.com'], certificate: acm.Certificate.fromCertificateArn(scope, 'Certificate', 'arn:aws:acm:us-east-1:123456789012:certificate/abc') },
+    }));
+    expect(stack.resolve(pipeline.consoleUrl)).toBe('https://console.example.com/');
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({ Aliases: ['console.example.com'], ViewerCertificate: Match.objectLike({ MinimumProtocolVersion: 'TLSv1.2_2021' }) }),
+    });
+  });
+
+  test('cdk-nag AwsSolutions reports nothing, with or without a web ACL', () => {
+    for (const consoleFrontDoor of [{}, { webAclArn: WEB_ACL }]) {
+      const app = new App();
+      new AgentPipeline(new Stack(app, 'FrontDoor'), 'Pipeline', { environment: 'prod', agentBackend: AgentBackend.scripted(), adminPhoneNumbers: [ADMIN], consoleFrontDoor });
+      const findings = new AwsSolutionsChecks(app)
+        .validateScope(app)
+        .violations.flatMap((violation) => violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.constructPath}`));
+      expect(findings).toEqual([]);
+    }
+  });
+
+  test('without it the console keeps its own public URL and no distribution is created', () => {
+    const { template } = synthPipeline({ adminPhoneNumbers: [ADMIN] });
+    template.resourceCountIs('AWS::CloudFront::Distribution', 0);
+    template.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'NONE' });
+  });
+});
+
 describe('operator plane validation', () => {
   test.each([
     [{ adminPhoneNumbers: [] }, /adminPhoneNumbers is empty/],
@@ -137,6 +199,8 @@ describe('operator plane validation', () => {
     [{ adminPhoneNumbers: [ADMIN], customerRenotifyAfter: Duration.days(2) }, /customerRenotifyAfter must be from 1 minute .* to 24 hours/],
     [{ adminPhoneNumbers: [ADMIN], handoffTexts: { fallback: '  ' } }, /handoffTexts.fallback must be non-blank/],
     [{ operatorReservedConcurrency: 5 }, /operatorReservedConcurrency only apply to the operator plane/],
+    [{ consoleFrontDoor: {} }, /consoleFrontDoor only apply to the operator plane/],
+    [{ adminPhoneNumbers: [ADMIN], consoleFrontDoor: { domainNames: ['console.example.com'] } }, /consoleFrontDoor.domainNames and consoleFrontDoor.certificate go together/],
     [{ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 0 }, /operatorReservedConcurrency must be a whole number from 1 to 900; got 0/],
     [{ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 1000 }, /operatorReservedConcurrency must be a whole number from 1 to 900; got 1000/],
     [{ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 2.5 }, /operatorReservedConcurrency must be a whole number/],
