@@ -178,6 +178,13 @@ export class AgentPipeline extends Construct {
    * @default - only with `WhatsAppChannel.endUserMessaging()`
    */
   public readonly inboundDeadLetterQueueAlarm?: cloudwatch.Alarm;
+  /**
+   * The End User Messaging inbound function refused an event: from another topic or account, of
+   * another WABA, or with a header and a Meta entry that disagree.
+   *
+   * @default - only with `WhatsAppChannel.endUserMessaging()`
+   */
+  public readonly inboundEnvelopeRefusedAlarm?: cloudwatch.Alarm;
 
   private readonly metrics: PipelineMetrics;
   private readonly grants: PipelineGrants;
@@ -273,6 +280,7 @@ export class AgentPipeline extends Construct {
     this.crmSyncBlockedAlarm = alarms.crmSyncBlocked;
     this.crmSyncUncertainAlarm = alarms.crmSyncUncertain;
     this.inboundDeadLetterQueueAlarm = alarms.inboundDeadLetterQueue;
+    this.inboundEnvelopeRefusedAlarm = alarms.inboundEnvelopeRefused;
     this.alarms = alarms.all;
     this.dashboard = settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
   }

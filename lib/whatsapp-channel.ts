@@ -44,6 +44,16 @@ export interface EndUserMessagingChannelOptions {
   readonly eventTopic?: sns.ITopic;
 
   /**
+   * Meta's ids of the WhatsApp Business Accounts whose events the pipeline takes (`wabaId` in the
+   * service's events, digits). Events of any other WABA are refused and counted
+   * (`InboundEnvelopeRefused`).
+   *
+   * @default - any WhatsApp Business Account linked to this AWS account: the events must still
+   * come from this account and name the linked numbers by their own resources
+   */
+  readonly wabaIds?: string[];
+
+  /**
    * The Meta API version End User Messaging Social passes the messages through.
    *
    * @default 'v20.0'
@@ -172,8 +182,26 @@ function bindEndUserMessaging(scope: Construct, context: WhatsAppChannelContext,
     deadLetterQueue: inboundDeadLetterQueue,
   });
   const eventTopic = settings.eventTopic ?? createEventTopic(scope, context);
-  eventTopic.addSubscription(new LambdaSubscription(inbound.webhookAlias ?? inbound.webhookFunction));
+  // What SNS could not deliver (the function throttled or gone) is parked next to what the function failed on.
+  eventTopic.addSubscription(new LambdaSubscription(inbound.webhookAlias ?? inbound.webhookFunction, { deadLetterQueue: inboundDeadLetterQueue }));
   const stack = Stack.of(scope);
+  // Events from another topic, account, WABA or number are refused (lambda/eum-inbound/sns-events.ts).
+  inbound.webhookFunction.addEnvironment(RUNTIME_ENV.endUserMessagingEventTopicArn, eventTopic.topicArn);
+  inbound.webhookFunction.addEnvironment(RUNTIME_ENV.endUserMessagingAccountId, stack.account);
+  if (settings.wabaIds) inbound.webhookFunction.addEnvironment(RUNTIME_ENV.endUserMessagingWabaIds, settings.wabaIds.join(','));
+  context.encryptionKey?.addToResourcePolicy(
+    new iam.PolicyStatement({
+      principals: [new iam.ServicePrincipal('sns.amazonaws.com')],
+      actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+      resources: ['*'],
+      // SNS parks an undelivered event in the encrypted dead-letter queue, for this account's topics
+      // (the topic's own ARN would make the key and the topic it encrypts depend on each other).
+      conditions: {
+        StringEquals: { 'aws:SourceAccount': stack.account },
+        ArnLike: { 'aws:SourceArn': stack.formatArn({ service: 'sns', resource: '*', arnFormat: ArnFormat.NO_RESOURCE_NAME }) },
+      },
+    }),
+  );
   const phoneNumberArns = settings.phoneNumbers.map(({ resourceName }) =>
     stack.formatArn({ service: 'social-messaging', resource: 'phone-number-id', resourceName, arnFormat: ArnFormat.SLASH_RESOURCE_NAME }),
   );

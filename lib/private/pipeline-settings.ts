@@ -53,6 +53,7 @@ const DEFAULT_ALARM_THRESHOLDS: Required<AlarmThresholds> = {
   modelThrottles: 0,
   crmSyncBlockedRows: 0,
   crmSyncUncertainRows: 0,
+  inboundEnvelopesRefused: 0,
 };
 
 /** Lowercase letters, digits and inner hyphens: valid in SQS and DynamoDB names, and readable. */
