@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { CustomerDataRepository, CustomerInventory, CustomerRecord } from '../../ports/customer-data';
 import { referencedKeys } from './customer-references';
 import type { DynamoKit, Item, QueryRequest } from './dynamo-kit';
@@ -18,7 +17,7 @@ import {
   SK,
   type TableKey,
 } from './keys';
-import { conditionally, IF_ABSENT, KEY_NAMES } from './repository-support';
+import { KEY_NAMES, secretCreatedOnce } from './repository-support';
 
 const PAGE = 500;
 
@@ -61,13 +60,8 @@ export class DynamoCustomerDataRepository implements CustomerDataRepository {
     for (const signIn of signIns) await this.kit.delete({ key: signIn.key });
   }
 
-  async pseudonymSalt(): Promise<string> {
-    const stored = await this.kit.get({ key: privacySaltKey(), consistentRead: true });
-    if (typeof stored?.salt === 'string') return stored.salt;
-    const salt = randomBytes(32).toString('hex');
-    // Two first erasures at once: one salt wins and both use it.
-    if (await conditionally(() => this.kit.put({ item: { ...privacySaltKey(), [ENTITY_TYPE]: EntityType.privacySalt, salt }, ...IF_ABSENT }))) return salt;
-    return this.pseudonymSalt();
+  pseudonymSalt(): Promise<string> {
+    return secretCreatedOnce(this.kit, privacySaltKey(), EntityType.privacySalt, 'salt');
   }
 
   private async queryAll(request: QueryRequest): Promise<Item[]> {

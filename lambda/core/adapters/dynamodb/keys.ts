@@ -46,6 +46,7 @@ export const EntityType = {
   demandReference: 'customer_demand_reference',
   authReference: 'customer_auth_reference',
   privacySalt: 'privacy_salt',
+  cursorSigningKey: 'cursor_signing_key',
   customerBudget: 'customer_budget',
 } as const;
 export type EntityType = (typeof EntityType)[keyof typeof EntityType];
