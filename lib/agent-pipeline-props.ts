@@ -1,4 +1,5 @@
 import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type * as backup from 'aws-cdk-lib/aws-backup';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as logs from 'aws-cdk-lib/aws-logs';
@@ -166,6 +167,16 @@ export interface AgentPipelineProps {
    * @default Duration.days(730)
    */
   readonly demandRetention?: Duration;
+
+  /**
+   * An AWS Backup plan to add the table to: its own schedule and retention, a vault that can be
+   * locked, copies to other Regions or accounts. The table always has point-in-time recovery (any
+   * second of the last 35 days); a plan keeps backups longer or elsewhere. The selection's role is
+   * AWS Backup's managed service role policy.
+   *
+   * @default - no backup plan: point-in-time recovery only
+   */
+  readonly backupPlan?: backup.IBackupPlan;
 
   /**
    * Retention of both functions' log groups.

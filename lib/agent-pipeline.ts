@@ -203,7 +203,7 @@ export class AgentPipeline extends Construct {
     const { encryptionKey } = props;
     claimPhysicalNames(this, [settings.names.table, settings.names.queue, settings.names.deadLetterQueue]);
     const functions = new PipelineFunctionFactory(this, settings, placement, encryptionKey, retention);
-    this.table = buildTable(this, settings, encryptionKey);
+    this.table = buildTable(this, settings, encryptionKey, props.backupPlan);
     ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = buildTurnQueue(this, settings, encryptionKey));
     const resources: PipelineResources = { table: this.table, queue: this.queue, deadLetterQueue: this.deadLetterQueue, encryptionKey };
     this.metrics = new PipelineMetrics(settings, this.table, this.queue);

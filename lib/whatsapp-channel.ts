@@ -9,6 +9,7 @@ import type { Construct } from 'constructs';
 import { RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './contract';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { END_USER_MESSAGING_SEND_ACTIONS } from './private/permissions';
+import { acceptFinding, acceptPublicUrl } from './private/accepted-findings';
 import { queueEncryption } from './private/queue-encryption';
 import type { CloudApiSettings, EndUserMessagingSettings, WhatsAppChannelBinding, WhatsAppChannelContext } from './private/whatsapp-channel-binding';
 
@@ -128,6 +129,10 @@ function bindCloudApi(scope: Construct, context: WhatsAppChannelContext, setting
   // Meta cannot sign requests with AWS credentials, so the URL is public and the handler
   // authenticates each POST by its X-Hub-Signature-256 HMAC before touching any data.
   const webhookFunctionUrl = (inbound.webhookAlias ?? inbound.webhookFunction).addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
+  acceptPublicUrl(
+    inbound.webhookAlias ?? inbound.webhookFunction,
+    'Meta cannot sign requests with AWS credentials: the webhook authenticates every POST by its X-Hub-Signature-256 HMAC before reading anything, and webhookReservedConcurrency caps what a flood can cost.',
+  );
   return {
     ...inbound,
     webhookFunctionUrl,
@@ -158,12 +163,12 @@ function createWhatsAppSecret(scope: Construct, context: WhatsAppChannelContext)
       passwordLength: 48,
     },
   });
-  acknowledgeFinding(secret, {
-    id: 'AwsSolutions-SMG4',
-    reason:
-      'Meta issues the app secret and the WhatsApp access token; Secrets Manager cannot rotate them. ' +
-      'Operators rotate them in the Meta app and update the secret value.',
-  });
+  const notRotated = 'Meta issues the app secret and the WhatsApp access token; Secrets Manager cannot rotate them. Operators rotate them in the Meta app and update the secret value.';
+  acknowledgeFinding(secret, { id: 'AwsSolutions-SMG4', reason: notRotated });
+  acceptFinding(secret, 'SecretsManagerRotationEnabled', notRotated);
+  if (context.encryptionKey === undefined) {
+    acceptFinding(secret, 'SecretsManagerUsingKMSKey', "Without encryptionKey the secret uses Secrets Manager's AWS managed key; pass encryptionKey to encrypt it with your key.");
+  }
   return secret;
 }
 
@@ -229,6 +234,7 @@ function createInboundDeadLetterQueue(scope: Construct, context: WhatsAppChannel
     ...queueEncryption(context.encryptionKey),
   });
   acknowledgeFinding(queue, { id: 'AwsSolutions-SQS3', reason: 'This queue is itself the dead-letter queue of the End User Messaging inbound function.' });
+  acceptFinding(queue, 'SQSRedrivePolicy', 'This queue is itself the dead-letter queue of the End User Messaging inbound function and of its subscription: nothing is redriven from it but by a person.');
   return queue;
 }
 

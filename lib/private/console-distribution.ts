@@ -36,7 +36,7 @@ export function buildConsoleDistribution(scope: Construct, functionUrl: lambda.I
     acknowledgeFinding(distribution, { id: 'AwsSolutions-CFR2', reason: 'No consoleFrontDoor.webAclArn was given; pass a web ACL (scope CLOUDFRONT, in us-east-1) to filter requests before the operator function.' });
   }
   if (frontDoor.logBucket === undefined) {
-    acknowledgeFinding(distribution, { id: 'AwsSolutions-CFR3', reason: 'No consoleFrontDoor.logBucket was given; the operator function logs the outcome of every API call. Pass a bucket for CloudFront’s access logs.' });
+    acknowledgeFinding(distribution, { id: 'AwsSolutions-CFR3', reason: "No consoleFrontDoor.logBucket was given; the operator function logs the outcome of every API call. Pass a bucket for CloudFront's access logs." });
   }
   if (frontDoor.certificate === undefined) {
     acknowledgeFinding(distribution, {

@@ -5,6 +5,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { CrmTarget } from '../crm-target';
+import { acceptFinding, SCHEDULE_WITHOUT_DEAD_LETTERS } from './accepted-findings';
 import type { PipelineFunctionFactory } from './function-factory';
 import { CRM_SYNC_DEFAULTS, RUNTIME_ENV } from '../contract';
 
@@ -54,5 +55,6 @@ export function buildCrmSyncWorker(context: CrmSyncWorkerContext): CrmSyncWorker
     // A missed minute is made up by the next run; rows wait in the table, not in the event.
     targets: [new targets.LambdaFunction(workerFunction, { retryAttempts: 0 })],
   });
+  acceptFinding(schedule, 'EventBusDLQ', SCHEDULE_WITHOUT_DEAD_LETTERS);
   return { workerFunction, schedule, timeout };
 }

@@ -10,6 +10,7 @@ import type { Construct } from 'constructs';
 import { KeyLayout } from '../contract/key-layout';
 import { RUNTIME_ENV } from '../contract';
 import { logGroupEncryptionKey } from './log-encryption';
+import { acceptFunctionFindings } from './accepted-findings';
 import { acknowledgeFinding } from './nag-acknowledgements';
 import { LOG_WRITE_ACTIONS } from './permissions';
 import type { PipelineSettings } from './pipeline-settings';
@@ -83,7 +84,7 @@ export class PipelineFunctionFactory {
       ...(vpcPlacement ? ['In a VPC, Lambda manages the network interfaces (ec2:*NetworkInterface*, ec2:DescribeSubnets), which do not exist before it creates them.'] : []),
     ];
     if (wildcardReasons.length > 0) acknowledgeFinding(role, { id: 'AwsSolutions-IAM5', appliesTo: 'Resource::*', reason: wildcardReasons.join(' ') });
-    return new lambda.Function(scope, `${id}Function`, {
+    const fn = new lambda.Function(scope, `${id}Function`, {
       ...options,
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
@@ -96,6 +97,12 @@ export class PipelineFunctionFactory {
       tracing: settings.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       ...vpcPlacement,
     });
+    acceptFunctionFindings(
+      id,
+      { fn, role, logGroup },
+      { inVpc: vpcPlacement !== undefined, reservedConcurrency: options.reservedConcurrentExecutions, deadLetterQueue: options.deadLetterQueue !== undefined, logKey: this.encryptionKey !== undefined },
+    );
+    return fn;
   }
 
   /**

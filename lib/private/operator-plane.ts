@@ -10,6 +10,7 @@ import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { ConsoleFrontDoor } from '../console-front-door';
 import type { HandoffTexts } from '../contract/handoff-texts';
 import { HANDOFF_TEXT_MAX_CHARACTERS, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV } from '../contract';
+import { acceptFinding, acceptPublicUrl, SCHEDULE_WITHOUT_DEAD_LETTERS } from './accepted-findings';
 import { buildConsoleDistribution } from './console-distribution';
 import type { PipelineFunctionFactory } from './function-factory';
 import { checkInteger } from './pipeline-settings';
@@ -145,6 +146,12 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
   const { frontDoor } = settings;
   const operatorFunctionUrl = operatorFunction.addFunctionUrl({ authType: frontDoor ? lambda.FunctionUrlAuthType.AWS_IAM : lambda.FunctionUrlAuthType.NONE });
   const consoleDistribution = frontDoor && buildConsoleDistribution(context.scope, operatorFunctionUrl, frontDoor);
+  if (!consoleDistribution) {
+    acceptPublicUrl(
+      operatorFunction,
+      "Browsers cannot sign requests with AWS credentials: the operator function authenticates every API call by its session cookie (and every change by its CSRF token), and operatorReservedConcurrency caps it. consoleFrontDoor makes the URL CloudFront's alone.",
+    );
+  }
   // A Function URL ends in '/', and so does the distribution's; the runtime trims it when it builds links.
   const consoleUrl = consoleDistribution ? `https://${frontDoor?.domainNames?.[0] ?? consoleDistribution.distributionDomainName}/` : operatorFunctionUrl.url;
 
@@ -165,5 +172,6 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     // A missed minute is made up by the next sweep; a retried one could only duplicate work.
     targets: [new targets.LambdaFunction(handoffSweeperFunction, { retryAttempts: 0 })],
   });
+  acceptFinding(handoffSweeperSchedule, 'EventBusDLQ', SCHEDULE_WITHOUT_DEAD_LETTERS);
   return { operatorFunction, operatorFunctionUrl, consoleDistribution, consoleUrl, handoffSweeperFunction, handoffSweeperSchedule };
 }

@@ -5,6 +5,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AgentBackend } from '../agent-backend';
 import { AGENT_BACKEND_KINDS, PIPELINE_DEFAULTS, RUNTIME_ENV } from '../contract';
+import { acceptFinding } from './accepted-findings';
 import type { PipelineFunctionFactory } from './function-factory';
 import type { PipelineSettings } from './pipeline-settings';
 import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
@@ -49,12 +50,13 @@ export function buildOrchestrator({ scope, settings, functions, table, queue, ag
   // The mapping aws-cdk-lib's SqsEventSource would create, under the same id, without its grant:
   // that grant's kms:Decrypt would work outside SQS too. The role's queue and key grants are
   // PipelineGrants.grantTurns'.
-  (orchestratorAlias ?? orchestratorFunction).addEventSourceMapping(`SqsEventSource:${Names.nodeUniqueId(queue.node)}`, {
+  const eventSource = (orchestratorAlias ?? orchestratorFunction).addEventSourceMapping(`SqsEventSource:${Names.nodeUniqueId(queue.node)}`, {
     eventSourceArn: queue.queueArn,
     batchSize: PIPELINE_DEFAULTS.orchestratorBatchSize,
     reportBatchItemFailures: true,
     maxConcurrency: settings.orchestratorMaxConcurrency,
   });
+  acceptFinding(eventSource, 'LambdaEventSourceMappingDestination', "Lambda takes no on-failure destination for an SQS event source: a turn that fails every receive goes to the turn queue's dead-letter queue (maxReceiveCount), with an alarm and the redrive.");
   const agent = agentBackend.bind(scope, orchestratorFunction);
   if (agent.environment[RUNTIME_ENV.agentBackend] === AGENT_BACKEND_KINDS.scripted && looksLikeProduction(settings.environment)) {
     Annotations.of(scope).addWarningV2(

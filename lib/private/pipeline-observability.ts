@@ -4,6 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { CUSTOM_METRICS, type CustomMetricName, WHATSAPP_CHANNEL_KINDS } from '../contract';
+import { acceptFinding } from './accepted-findings';
 import type { PipelineMetrics } from './pipeline-metrics';
 import { ALARM_PERIOD, type PipelineSettings } from './pipeline-settings';
 
@@ -72,6 +73,8 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
     if (pipeline.alarmAction) {
       created.addAlarmAction(pipeline.alarmAction);
       created.addOkAction(pipeline.alarmAction);
+    } else {
+      acceptFinding(created, 'CloudWatchAlarmAction', 'No alarmTopic was given: the alarms show on the dashboard and in pipeline.alarms for the app to wire. Pass alarmTopic to be notified.');
     }
     all.push(created);
     return created;
