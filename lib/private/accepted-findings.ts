@@ -1,5 +1,5 @@
 import type { IConstruct } from 'constructs';
-import type { PipelineFunctionId } from './function-factory';
+import type { PipelineFunctionId } from './function-ids';
 import { acknowledgeFinding } from './nag-acknowledgements';
 
 /**

@@ -11,13 +11,12 @@ import { KeyLayout } from '../contract/key-layout';
 import { RUNTIME_ENV } from '../contract';
 import { logGroupEncryptionKey } from './log-encryption';
 import { acceptFunctionFindings } from './accepted-findings';
+import type { PipelineFunctionId } from './function-ids';
 import { acknowledgeFinding } from './nag-acknowledgements';
 import { LOG_WRITE_ACTIONS } from './permissions';
 import type { PipelineSettings } from './pipeline-settings';
 import { type ProductionPlacement, vpcNetworkingPolicy } from './production-placement';
 
-/** A function of the pipeline: its id prefixes its log group, role and function, and names its bundled handler. */
-export type PipelineFunctionId = 'Webhook' | 'EumInbound' | 'Orchestrator' | 'Operator' | 'HandoffSweeper' | 'CrmSync';
 
 /** What differs from one function of the pipeline to the next. */
 export interface PipelineFunctionOptions {
