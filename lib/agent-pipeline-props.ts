@@ -1,10 +1,12 @@
 import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type * as backup from 'aws-cdk-lib/aws-backup';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { AgentBackend } from './agent-backend';
+import type { ConsoleFrontDoor } from './console-front-door';
 import type { CrmTarget } from './crm-target';
 import type { HandoffTexts } from './contract/handoff-texts';
 import type { WhatsAppChannel } from './whatsapp-channel';
@@ -167,6 +169,16 @@ export interface AgentPipelineProps {
   readonly demandRetention?: Duration;
 
   /**
+   * An AWS Backup plan to add the table to: its own schedule and retention, a vault that can be
+   * locked, copies to other Regions or accounts. The table always has point-in-time recovery (any
+   * second of the last 35 days); a plan keeps backups longer or elsewhere. The selection's role is
+   * AWS Backup's managed service role policy.
+   *
+   * @default - no backup plan: point-in-time recovery only
+   */
+  readonly backupPlan?: backup.IBackupPlan;
+
+  /**
    * Retention of both functions' log groups.
    *
    * @default logs.RetentionDays.ONE_MONTH
@@ -294,6 +306,31 @@ export interface AgentPipelineProps {
    * @default - the Portuguese texts documented on each field of `HandoffTexts`
    */
   readonly handoffTexts?: HandoffTexts;
+
+  /**
+   * Concurrent executions reserved for, and allowed to, the operator function (1 to 900). Its
+   * Function URL is public: every request, signed in or not, is an invocation, so without a cap a
+   * flood of requests could take the account's concurrency from the webhook and the orchestrator.
+   * Excess requests get 429 and the console tries again at its next poll (every 4 s). Ten
+   * executions answer a few hundred API calls a second, far more than a team of operators makes.
+   * Lambda keeps 100 of the account's concurrency unreserved, so an account whose quota is below
+   * 100 plus this value (a new account's may be 10) needs a quota increase first. Only with
+   * `adminPhoneNumbers`.
+   *
+   * @default 10
+   */
+  readonly operatorReservedConcurrency?: number;
+
+  /**
+   * Puts the console behind an Amazon CloudFront distribution, where an AWS WAF web ACL can filter
+   * requests before they cost an invocation: the operator function's URL then takes only requests
+   * CloudFront signed (`AWS_IAM` auth through origin access control), and login links point at the
+   * distribution. Only with `adminPhoneNumbers`. See the README, "Putting the console behind
+   * CloudFront and WAF".
+   *
+   * @default - the console is served by the operator function's own public URL
+   */
+  readonly consoleFrontDoor?: ConsoleFrontDoor;
 
   /**
    * Publish each conversation's commercial projection (contact, deal, stage) to your CRM:

@@ -1,4 +1,5 @@
 import { Stack } from 'aws-cdk-lib';
+import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -9,7 +10,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { AgentPipelineProps } from './agent-pipeline-props';
-import { CUSTOM_METRICS } from './contract';
+import { CUSTOM_METRICS, KeyLayout } from './contract';
 import { WhatsAppChannel } from './whatsapp-channel';
 import { channelContext } from './private/channel-context';
 import { buildCrmSyncWorker } from './private/crm-sync-worker';
@@ -17,7 +18,7 @@ import { PipelineFunctionFactory } from './private/function-factory';
 import { buildOperatorPlane, resolveOperatorPlaneSettings } from './private/operator-plane';
 import { buildOrchestrator } from './private/orchestrator-function';
 import { claimPhysicalNames } from './private/physical-name-claims';
-import { type PipelineResources, grantCoreFunctionAccess, grantRedrive } from './private/pipeline-grants';
+import { PipelineGrants, type PipelineResources } from './private/pipeline-grants';
 import { PipelineMetrics } from './private/pipeline-metrics';
 import { createPipelineAlarms, createPipelineDashboard, type ObservedPipeline } from './private/pipeline-observability';
 import { resolvePipelineSettings } from './private/pipeline-settings';
@@ -139,9 +140,16 @@ export class AgentPipeline extends Construct {
   /**
    * The operator function's Function URL. Its auth type is NONE: the function authenticates every
    * API call by its session cookie (and CSRF token for changes); sessions start from a WhatsApp link.
+   * With `consoleFrontDoor` it is AWS_IAM, and only the console's distribution may call it.
    */
   public readonly operatorFunctionUrl?: lambda.FunctionUrl;
-  /** Where operators sign in (the operator Function URL), when the plane is on. */
+  /**
+   * The CloudFront distribution in front of the console, with `consoleFrontDoor`.
+   *
+   * @default - none without `consoleFrontDoor`
+   */
+  public readonly consoleDistribution?: cloudfront.Distribution;
+  /** Where operators sign in (the operator Function URL, or the console's distribution), when the plane is on. */
   public readonly consoleUrl?: string;
   /** The function the schedule runs every minute to re-notify operators and remind customers, when the plane is on. */
   public readonly handoffSweeperFunction?: lambda.Function;
@@ -170,9 +178,16 @@ export class AgentPipeline extends Construct {
    * @default - only with `WhatsAppChannel.endUserMessaging()`
    */
   public readonly inboundDeadLetterQueueAlarm?: cloudwatch.Alarm;
+  /**
+   * The End User Messaging inbound function refused an event: from another topic or account, of
+   * another WABA, or with a header and a Meta entry that disagree.
+   *
+   * @default - only with `WhatsAppChannel.endUserMessaging()`
+   */
+  public readonly inboundEnvelopeRefusedAlarm?: cloudwatch.Alarm;
 
   private readonly metrics: PipelineMetrics;
-  private readonly resources: PipelineResources;
+  private readonly grants: PipelineGrants;
 
   /**
    * @param scope the stack (or construct) the pipeline belongs to
@@ -188,12 +203,17 @@ export class AgentPipeline extends Construct {
     const { encryptionKey } = props;
     claimPhysicalNames(this, [settings.names.table, settings.names.queue, settings.names.deadLetterQueue]);
     const functions = new PipelineFunctionFactory(this, settings, placement, encryptionKey, retention);
-    this.table = buildTable(this, settings, encryptionKey);
+    this.table = buildTable(this, settings, encryptionKey, props.backupPlan);
     ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = buildTurnQueue(this, settings, encryptionKey));
-    this.resources = { table: this.table, queue: this.queue, deadLetterQueue: this.deadLetterQueue, encryptionKey };
+    const resources: PipelineResources = { table: this.table, queue: this.queue, deadLetterQueue: this.deadLetterQueue, encryptionKey };
     this.metrics = new PipelineMetrics(settings, this.table, this.queue);
 
-    const channel = (props.channel ?? WhatsAppChannel.cloudApi())._bind(this, channelContext({ settings, functions, ...this.resources }));
+    const channel = (props.channel ?? WhatsAppChannel.cloudApi())._bind(this, channelContext({ settings, functions, ...resources }));
+    this.grants = new PipelineGrants({
+      ...resources,
+      channel,
+      features: { operatorPlane: operatorPlane !== undefined, crmSync: props.crmSync !== undefined, keyLayoutMigration: settings.keyLayout === KeyLayout.MIGRATING },
+    });
     this.webhookFunction = channel.webhookFunction;
     this.webhookAlias = channel.webhookAlias;
     this.webhookFunctionUrl = channel.webhookFunctionUrl;
@@ -201,21 +221,26 @@ export class AgentPipeline extends Construct {
     this.whatsAppSecret = channel.whatsAppSecret;
     this.eventTopic = channel.eventTopic;
     this.inboundDeadLetterQueue = channel.inboundDeadLetterQueue;
-    const orchestrator = buildOrchestrator({ scope: this, settings, functions, ...this.resources, agentBackend: props.agentBackend, channel });
+    this.grants.grantInbound(this.webhookFunction);
+    const orchestrator = buildOrchestrator({ scope: this, settings, functions, ...resources, agentBackend: props.agentBackend, channel });
     this.orchestratorFunction = orchestrator.orchestratorFunction;
     this.orchestratorAlias = orchestrator.orchestratorAlias;
-    grantCoreFunctionAccess(this.resources, { webhookFunction: this.webhookFunction, orchestratorFunction: this.orchestratorFunction, channel });
+    this.grants.grantTurns(this.orchestratorFunction);
 
     if (operatorPlane) {
-      const plane = buildOperatorPlane({ scope: this, settings: operatorPlane, functions, channel, ...this.resources, orchestrator: this.orchestratorFunction });
+      const plane = buildOperatorPlane({ scope: this, settings: operatorPlane, functions, channel, ...resources, orchestrator: this.orchestratorFunction });
       this.operatorFunction = plane.operatorFunction;
       this.operatorFunctionUrl = plane.operatorFunctionUrl;
+      this.consoleDistribution = plane.consoleDistribution;
       this.consoleUrl = plane.consoleUrl;
       this.handoffSweeperFunction = plane.handoffSweeperFunction;
+      this.grants.grantOperatorPlane(this.operatorFunction);
+      this.grants.grantSweeper(this.handoffSweeperFunction);
     }
     if (props.crmSync) {
       const sessionWriters = [this.webhookFunction, this.orchestratorFunction, this.operatorFunction, this.handoffSweeperFunction].filter((fn) => fn !== undefined);
-      this.crmSyncFunction = buildCrmSyncWorker({ scope: this, target: props.crmSync, functions, ...this.resources, sessionWriters }).workerFunction;
+      this.crmSyncFunction = buildCrmSyncWorker({ scope: this, target: props.crmSync, functions, ...resources, sessionWriters }).workerFunction;
+      this.grants.grantCrmWorker(this.crmSyncFunction);
     }
     addPipelineOutputs(this, {
       tableName: this.table.tableName,
@@ -255,18 +280,25 @@ export class AgentPipeline extends Construct {
     this.crmSyncBlockedAlarm = alarms.crmSyncBlocked;
     this.crmSyncUncertainAlarm = alarms.crmSyncUncertain;
     this.inboundDeadLetterQueueAlarm = alarms.inboundDeadLetterQueue;
+    this.inboundEnvelopeRefusedAlarm = alarms.inboundEnvelopeRefused;
     this.alarms = alarms.all;
     this.dashboard = settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
   }
 
-  /** Lets `grantee` read the table and its index (e.g. a reporting function). */
+  /**
+   * Lets `grantee` read the whole table and its index (e.g. a reporting function), and use the
+   * customer managed key, when there is one, through DynamoDB only.
+   */
   public grantReadData(grantee: iam.IGrantable): iam.Grant {
-    return this.table.grantReadData(grantee);
+    return this.grants.grantTableData(grantee, 'read');
   }
 
-  /** Lets `grantee` read and write the table and its index (e.g. an admin back office). */
+  /**
+   * Lets `grantee` read and write the whole table and its index (e.g. an admin back office), and
+   * use the customer managed key, when there is one, through DynamoDB only.
+   */
   public grantReadWriteData(grantee: iam.IGrantable): iam.Grant {
-    return this.table.grantReadWriteData(grantee);
+    return this.grants.grantTableData(grantee, 'readWrite');
   }
 
   /**
@@ -276,7 +308,19 @@ export class AgentPipeline extends Construct {
    * table (plus the customer managed key, when there is one). Typically an operator's role.
    */
   public grantRedrive(grantee: iam.IGrantable): iam.Grant {
-    return grantRedrive(grantee, Stack.of(this), this.resources);
+    return this.grants.grantRedrive(grantee, Stack.of(this));
+  }
+
+  /**
+   * Lets `grantee` run the `erase-customer` and `export-customer` commands
+   * (`npx cdk-whatsapp-agent-pipeline erase-customer --stack … --customer …`, see docs/PRIVACY.md):
+   * read the stack's outputs, query the customer's partitions, read what their references name,
+   * delete all of it in batches (an operator's sign-in items one by one), and keep the erasure's
+   * pseudonym salt and audit event (plus the customer managed key, through DynamoDB only, when there
+   * is one). Typically the role of whoever answers data subject requests.
+   */
+  public grantCustomerDataRights(grantee: iam.IGrantable): iam.Grant {
+    return this.grants.grantCustomerData(grantee, Stack.of(this));
   }
 
   /** Messages visible in the dead-letter queue (maximum over 1 minute unless overridden). */

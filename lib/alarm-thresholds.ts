@@ -90,4 +90,12 @@ export interface AlarmThresholds {
    * @default 0
    */
   readonly crmSyncUncertainRows?: number;
+
+  /**
+   * End User Messaging events the inbound function refused per minute (another topic, account or
+   * WABA, or a header and an entry that disagree): a forgery attempt or a wrong subscription.
+   *
+   * @default 0
+   */
+  readonly inboundEnvelopesRefused?: number;
 }

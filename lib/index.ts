@@ -8,5 +8,6 @@ export * from './bedrock-agent-backend-props';
 export * from './contract/handoff-texts';
 export * from './crm-target';
 export * from './whatsapp-channel';
+export * from './console-front-door';
 export * from './customer-budget';
 export * from './contract/key-layout';

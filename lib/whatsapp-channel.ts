@@ -8,6 +8,8 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './contract';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
+import { END_USER_MESSAGING_SEND_ACTIONS } from './private/permissions';
+import { acceptFinding, acceptPublicUrl } from './private/accepted-findings';
 import { queueEncryption } from './private/queue-encryption';
 import type { CloudApiSettings, EndUserMessagingSettings, WhatsAppChannelBinding, WhatsAppChannelContext } from './private/whatsapp-channel-binding';
 
@@ -41,6 +43,16 @@ export interface EndUserMessagingChannelOptions {
    * as the event destination
    */
   readonly eventTopic?: sns.ITopic;
+
+  /**
+   * Meta's ids of the WhatsApp Business Accounts whose events the pipeline takes (`wabaId` in the
+   * service's events, digits). Events of any other WABA are refused and counted
+   * (`InboundEnvelopeRefused`).
+   *
+   * @default - any WhatsApp Business Account linked to this AWS account: the events must still
+   * come from this account and name the linked numbers by their own resources
+   */
+  readonly wabaIds?: string[];
 
   /**
    * The Meta API version End User Messaging Social passes the messages through.
@@ -117,6 +129,10 @@ function bindCloudApi(scope: Construct, context: WhatsAppChannelContext, setting
   // Meta cannot sign requests with AWS credentials, so the URL is public and the handler
   // authenticates each POST by its X-Hub-Signature-256 HMAC before touching any data.
   const webhookFunctionUrl = (inbound.webhookAlias ?? inbound.webhookFunction).addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
+  acceptPublicUrl(
+    inbound.webhookAlias ?? inbound.webhookFunction,
+    'Meta cannot sign requests with AWS credentials: the webhook authenticates every POST by its X-Hub-Signature-256 HMAC before reading anything, and webhookReservedConcurrency caps what a flood can cost.',
+  );
   return {
     ...inbound,
     webhookFunctionUrl,
@@ -147,12 +163,12 @@ function createWhatsAppSecret(scope: Construct, context: WhatsAppChannelContext)
       passwordLength: 48,
     },
   });
-  acknowledgeFinding(secret, {
-    id: 'AwsSolutions-SMG4',
-    reason:
-      'Meta issues the app secret and the WhatsApp access token; Secrets Manager cannot rotate them. ' +
-      'Operators rotate them in the Meta app and update the secret value.',
-  });
+  const notRotated = 'Meta issues the app secret and the WhatsApp access token; Secrets Manager cannot rotate them. Operators rotate them in the Meta app and update the secret value.';
+  acknowledgeFinding(secret, { id: 'AwsSolutions-SMG4', reason: notRotated });
+  acceptFinding(secret, 'SecretsManagerRotationEnabled', notRotated);
+  if (context.encryptionKey === undefined) {
+    acceptFinding(secret, 'SecretsManagerUsingKMSKey', "Without encryptionKey the secret uses Secrets Manager's AWS managed key; pass encryptionKey to encrypt it with your key.");
+  }
   return secret;
 }
 
@@ -171,8 +187,26 @@ function bindEndUserMessaging(scope: Construct, context: WhatsAppChannelContext,
     deadLetterQueue: inboundDeadLetterQueue,
   });
   const eventTopic = settings.eventTopic ?? createEventTopic(scope, context);
-  eventTopic.addSubscription(new LambdaSubscription(inbound.webhookAlias ?? inbound.webhookFunction));
+  // What SNS could not deliver (the function throttled or gone) is parked next to what the function failed on.
+  eventTopic.addSubscription(new LambdaSubscription(inbound.webhookAlias ?? inbound.webhookFunction, { deadLetterQueue: inboundDeadLetterQueue }));
   const stack = Stack.of(scope);
+  // Events from another topic, account, WABA or number are refused (lambda/eum-inbound/sns-events.ts).
+  inbound.webhookFunction.addEnvironment(RUNTIME_ENV.endUserMessagingEventTopicArn, eventTopic.topicArn);
+  inbound.webhookFunction.addEnvironment(RUNTIME_ENV.endUserMessagingAccountId, stack.account);
+  if (settings.wabaIds) inbound.webhookFunction.addEnvironment(RUNTIME_ENV.endUserMessagingWabaIds, settings.wabaIds.join(','));
+  context.encryptionKey?.addToResourcePolicy(
+    new iam.PolicyStatement({
+      principals: [new iam.ServicePrincipal('sns.amazonaws.com')],
+      actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+      resources: ['*'],
+      // SNS parks an undelivered event in the encrypted dead-letter queue, for this account's topics
+      // (the topic's own ARN would make the key and the topic it encrypts depend on each other).
+      conditions: {
+        StringEquals: { 'aws:SourceAccount': stack.account },
+        ArnLike: { 'aws:SourceArn': stack.formatArn({ service: 'sns', resource: '*', arnFormat: ArnFormat.NO_RESOURCE_NAME }) },
+      },
+    }),
+  );
   const phoneNumberArns = settings.phoneNumbers.map(({ resourceName }) =>
     stack.formatArn({ service: 'social-messaging', resource: 'phone-number-id', resourceName, arnFormat: ArnFormat.SLASH_RESOURCE_NAME }),
   );
@@ -187,7 +221,7 @@ function bindEndUserMessaging(scope: Construct, context: WhatsAppChannelContext,
     },
     // SNS invokes the inbound function with IAM: there is no request of WhatsApp's to authenticate.
     grantReceive: () => undefined,
-    grantSend: (fn) => fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['social-messaging:SendWhatsAppMessage'], resources: phoneNumberArns })),
+    grantSend: (fn) => fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...END_USER_MESSAGING_SEND_ACTIONS], resources: phoneNumberArns })),
     outputs: { eventTopicArn: eventTopic.topicArn },
   };
 }
@@ -200,6 +234,7 @@ function createInboundDeadLetterQueue(scope: Construct, context: WhatsAppChannel
     ...queueEncryption(context.encryptionKey),
   });
   acknowledgeFinding(queue, { id: 'AwsSolutions-SQS3', reason: 'This queue is itself the dead-letter queue of the End User Messaging inbound function.' });
+  acceptFinding(queue, 'SQSRedrivePolicy', 'This queue is itself the dead-letter queue of the End User Messaging inbound function and of its subscription: nothing is redriven from it but by a person.');
   return queue;
 }
 
@@ -221,7 +256,20 @@ function createEventTopic(scope: Construct, context: WhatsAppChannelContext): sn
     }),
   );
   if (encryptionKey) {
-    encryptionKey.grant(service, 'kms:GenerateDataKey*', 'kms:Decrypt');
+    // The key also encrypts the table and the queues: the service may use it only for this account's
+    // End User Messaging resources (the confused deputy guard its documentation asks for).
+    const stack = Stack.of(scope);
+    encryptionKey.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [service],
+        actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+        resources: ['*'],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: { 'aws:SourceArn': stack.formatArn({ service: 'social-messaging', resource: '*', arnFormat: ArnFormat.NO_RESOURCE_NAME }) },
+        },
+      }),
+    );
   } else {
     acknowledgeFinding(topic, {
       id: 'AwsSolutions-SNS2',

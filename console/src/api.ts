@@ -1,3 +1,4 @@
+import { PAYLOAD_HASH_HEADER, sha256Hex } from './payload-hash';
 import type { AnswerOf, ApiErrorBody, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, OperatorApiCall, Page, SignedInSession } from '../../lib/contract/operator-api';
 
 /** A call the API refused (`status`), or that never got an answer (`status` undefined). */
@@ -82,13 +83,16 @@ export class OperatorApi {
     const [method, pattern] = call.split(' ');
     const path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''));
     const query = new URLSearchParams(Object.entries(options.query ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]]))).toString();
-    const { body } = options;
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (method !== 'GET' && this.csrfToken !== undefined) headers['x-csrf-token'] = this.csrfToken;
+    if (method !== 'GET') {
+      if (this.csrfToken !== undefined) headers['x-csrf-token'] = this.csrfToken;
+      headers[PAYLOAD_HASH_HEADER] = await sha256Hex(body ?? '');
+    }
     let response: Response;
     try {
-      response = await fetch(`/api/${path}${query === '' ? '' : `?${query}`}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin', cache: 'no-store' });
+      response = await fetch(`/api/${path}${query === '' ? '' : `?${query}`}`, { method, headers, body, credentials: 'same-origin', cache: 'no-store' });
     } catch {
       throw new ApiError(undefined, 'network', 'No answer from the server');
     }
@@ -101,3 +105,4 @@ export class OperatorApi {
     throw new ApiError(response.status, payload.error ?? 'http_error', payload.message ?? response.statusText);
   }
 }
+

@@ -1,6 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { createDocumentClient, type DynamoKitObserver } from '../core/adapters/dynamodb/dynamo-kit';
+import { createDocumentClient, type CursorKeySource, type DynamoKitObserver } from '../core/adapters/dynamodb/dynamo-kit';
 import { openDynamoTable, type DynamoTable } from '../core/adapters/dynamodb/dynamo-repositories';
 import { createPowertools, instrumentInvocation, type Powertools } from '../core/adapters/observability/powertools';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
@@ -32,12 +32,23 @@ export interface ComposedFunction {
   instrument<T>(invocation: () => Promise<T>): Promise<T>;
 }
 
+/** What differs between functions in how they open the table. */
+export interface TableOptions {
+  /** Where the page cursors' key comes from; by default a key of the process (its cursors never leave it). */
+  readonly cursorKey?: CursorKeySource;
+}
+
 /**
  * The shared half of every function's composition: Powertools, clock, ids and the table, written
  * as the deployment's settings say (key layout, CRM projection, retention, and the operator time
  * zone where the function has the operator plane).
  */
-export function composeFunction(name: string, settings: SharedSettings & { readonly operatorPlane?: Pick<OperatorAccessSettings, 'timeZone'> }, ports: FunctionPorts): ComposedFunction {
+export function composeFunction(
+  name: string,
+  settings: SharedSettings & { readonly operatorPlane?: Pick<OperatorAccessSettings, 'timeZone'> },
+  ports: FunctionPorts,
+  tableOptions: TableOptions = {},
+): ComposedFunction {
   const powertools = createPowertools(`whatsapp-${name}`, settings.observability);
   const metrics = ports.metrics ?? powertools.metrics;
   const clock = ports.clock ?? systemClock;
@@ -58,6 +69,7 @@ export function composeFunction(name: string, settings: SharedSettings & { reado
       keyLayout: settings.keyLayout,
       crmSyncEnabled: settings.crmSyncEnabled,
       retention: settings.retention,
+      cursorSecret: tableOptions.cursorKey,
     }),
     instrument: (invocation) => instrumentInvocation({ tracer: powertools.tracer, metrics }, name, invocation),
   };

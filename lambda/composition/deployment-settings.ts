@@ -2,6 +2,7 @@ import { COST_GUARD_DEFAULTS, type CRM_TARGET_KINDS, PIPELINE_DEFAULTS } from '.
 import type { AgentSettings } from '../core/adapters/agent/agent-backend';
 import { KeyLayout } from '../../lib/contract/key-layout';
 import type { ObservabilityConfig } from '../core/adapters/observability/powertools';
+import type { EndUserMessagingEventSource } from '../core/adapters/whatsapp/end-user-messaging-event';
 import type { WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
 import { DEFAULT_CUSTOMER_BUDGET, type CustomerBudgetSettings } from '../core/application/customer-budget-gate';
 import type { HandoffSettings } from '../core/application/operator/handoff-lifecycle';
@@ -75,8 +76,14 @@ type Shared = 'tableName' | 'observability' | 'keyLayout' | 'crmSyncEnabled' | '
 export type SharedSettings = Pick<DeploymentSettings, Shared>;
 
 export type WebhookSettings = Pick<DeploymentSettings, Shared | 'turnQueueUrl' | 'businessPhoneNumberIds'> & { readonly whatsAppSecretArn: string };
-/** The linked numbers are the business numbers served: events of any other number are dropped. */
-export type EndUserMessagingInboundSettings = Pick<DeploymentSettings, Shared | 'turnQueueUrl'> & { readonly businessPhoneNumberIds: readonly string[] };
+/**
+ * The linked numbers are the business numbers served: events of any other number are dropped.
+ * Events that do not come from the deployment's topic, account, numbers and WABAs are refused.
+ */
+export type EndUserMessagingInboundSettings = Pick<DeploymentSettings, Shared | 'turnQueueUrl'> & {
+  readonly businessPhoneNumberIds: readonly string[];
+  readonly eventSource: EndUserMessagingEventSource;
+};
 export type OrchestratorSettings = Pick<DeploymentSettings, Shared | 'whatsApp' | 'agent' | 'maxReceiveCount' | 'deployedSystemPrompt' | 'customerBudget' | 'historyMaxCharacters' | 'operatorPlane'>;
 export type OperatorSettings = Pick<DeploymentSettings, Shared | 'whatsApp' | 'turnQueueUrl' | 'deadLetterQueueUrl'> & { readonly operatorPlane: OperatorAccessSettings };
 export type HandoffSweeperSettings = Pick<DeploymentSettings, Shared | 'whatsApp'> & { readonly operatorPlane: OperatorPlaneSettings };

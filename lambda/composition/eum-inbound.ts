@@ -17,6 +17,7 @@ export function composeEndUserMessagingInbound(settings: EndUserMessagingInbound
     logger: composed.logger,
     metrics: composed.metrics,
     businessPhoneNumberIds: new Set(settings.businessPhoneNumberIds),
+    source: settings.eventSource,
   });
   return (event) => composed.instrument(() => events(event));
 }

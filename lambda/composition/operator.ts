@@ -9,6 +9,7 @@ import {
   operationalConfig,
   versionedResources,
 } from '../core/adapters/dynamodb/dynamo-repositories';
+import { deploymentCursorKey } from '../core/adapters/dynamodb/cursor-signing-key';
 import { SqsDeadLetterQueue } from '../core/adapters/sqs/sqs-dead-letter-queue';
 import { AdminConsole } from '../core/application/operator/admin-console';
 import { OperatorConversations } from '../core/application/operator/operator-conversations';
@@ -34,7 +35,8 @@ export interface OperatorPorts extends FunctionPorts, SenderPorts, TurnQueuePort
 
 /** The operator function: the `/api` router (operator-http.ts) on the operator plane's use cases, and the console. */
 export function composeOperator(settings: OperatorSettings, ports: OperatorPorts): OperatorHandler {
-  const composed = composeFunction('operator', settings, ports);
+  // Its cursors go to the console and may come back to another instance: the deployment's key signs them.
+  const composed = composeFunction('operator', settings, ports, { cursorKey: deploymentCursorKey });
   const { table, clock, ids } = composed;
   const messaging = composeCustomerMessaging(settings.whatsApp, table, ports);
   const { directory, audit, signIn } = composeOperatorAccess(settings.operatorPlane, composed);

@@ -53,10 +53,12 @@ export function readWebhookSettings(env: Environment = process.env): WebhookSett
 }
 
 export function readEndUserMessagingInboundSettings(env: Environment = process.env): EndUserMessagingInboundSettings {
+  const phoneNumbers = endUserMessagingPhoneNumbers(env);
   return {
     ...sharedSettings(env),
     turnQueueUrl: required(env, RUNTIME_ENV.turnQueueUrl),
-    businessPhoneNumberIds: [...endUserMessagingPhoneNumbers(env).keys()],
+    businessPhoneNumberIds: [...phoneNumbers.keys()],
+    eventSource: { topicArn: required(env, RUNTIME_ENV.endUserMessagingEventTopicArn), accountId: accountId(env), phoneNumbers, wabaIds: wabaIds(env) },
   };
 }
 
@@ -223,6 +225,22 @@ function endUserMessagingPhoneNumbers(env: Environment): ReadonlyMap<string, str
     phoneNumbers.set(metaPhoneNumberId, originationPhoneNumberId);
   }
   return phoneNumbers;
+}
+
+/** The deployment's account, twelve digits. */
+function accountId(env: Environment): string {
+  const value = required(env, RUNTIME_ENV.endUserMessagingAccountId);
+  if (!/^\d{12}$/.test(value)) throw new RuntimeConfigError(`Environment variable ${RUNTIME_ENV.endUserMessagingAccountId}="${value}" is not an AWS account id.`);
+  return value;
+}
+
+/** Meta's WABA ids, comma-separated; unset: any WABA of the account. */
+function wabaIds(env: Environment): ReadonlySet<string> | undefined {
+  const value = env[RUNTIME_ENV.endUserMessagingWabaIds]?.trim();
+  if (!value) return undefined;
+  const ids = value.split(',').map((id) => id.trim());
+  if (ids.some((id) => !/^\d+$/.test(id))) throw new RuntimeConfigError(`Environment variable ${RUNTIME_ENV.endUserMessagingWabaIds} holds values that are not Meta WABA ids (digits only).`);
+  return new Set(ids);
 }
 
 function operatorAccess(env: Environment, adminPhoneNumbers: readonly string[]): OperatorAccessSettings {

@@ -69,6 +69,8 @@ export const OPERATOR_DEFAULTS = {
   customerRenotifyAfterSeconds: 600,
   operatorTimeoutSeconds: 15,
   operatorMemorySize: 512,
+  /** Bounds what a flood of requests to the public console URL can take from the account's concurrency. */
+  operatorReservedConcurrency: 10,
 } as const;
 
 /**

@@ -43,6 +43,12 @@ export const RUNTIME_ENV = {
   endUserMessagingPhoneNumbers: 'EUM_PHONE_NUMBERS',
   /** End User Messaging: the `metaApiVersion` of every send. */
   endUserMessagingMetaApiVersion: 'EUM_META_API_VERSION',
+  /** End User Messaging inbound: the event topic; deliveries from any other topic are refused. */
+  endUserMessagingEventTopicArn: 'EUM_EVENT_TOPIC_ARN',
+  /** End User Messaging inbound: the deployment's account; events of any other account are refused. */
+  endUserMessagingAccountId: 'EUM_ACCOUNT_ID',
+  /** End User Messaging inbound: Meta's WABA ids whose events are taken, comma-separated; unset means any WABA of the account. */
+  endUserMessagingWabaIds: 'EUM_WABA_IDS',
   /**
    * The phase of the write-shard migration (docs/DESIGN.md#write-shards): `migrating` or `sharded`
    * on every function that reads or writes sessions and messages; unset means `seed`.

@@ -46,6 +46,11 @@ export const CUSTOM_METRICS = {
   inboundStaleDropped: 'InboundStaleDropped',
   /** End User Messaging inbound: an SNS delivery that is not an End User Messaging event (dropped, never retried). */
   inboundEnvelopeMalformed: 'InboundEnvelopeMalformed',
+  /**
+   * End User Messaging inbound: an event from another topic or account, of another WABA, naming a
+   * linked number by another resource, or whose header and Meta entry disagree (refused, never retried).
+   */
+  inboundEnvelopeRefused: 'InboundEnvelopeRefused',
   /** Orchestrator: the agent's reply was sent. */
   turnAnswered: turnOutcomeMetric('answered'),
   /** Orchestrator: a turn failed on the receive that sends it to the dead-letter queue. */

@@ -1,5 +1,5 @@
 /**
- * The single table's schema, the partition prefixes IAM scopes by, and the physical resource names.
+ * The single table's schema, its partitions (which IAM scopes by), and the physical resource names.
  * CDK-free: the construct, the Lambda handlers, the console and the local runtime import it alike.
  * Internal: not part of the jsii API.
  */
@@ -13,21 +13,66 @@ export const TABLE_SCHEMA = {
 } as const;
 
 /**
- * Partition-key prefixes of the per-customer partitions (the rest of the key is the customer id).
- * The key builders use them, and the construct scopes IAM with them (`dynamodb:LeadingKeys`), so
- * a renamed prefix cannot leave a function without access to its own items.
+ * Every partition of the table, by what it holds (docs/DESIGN.md#inventory). `keys.ts` builds each
+ * key from these and the construct scopes IAM with them (`dynamodb:LeadingKeys`), so a renamed
+ * partition cannot leave a function without access to its own items, nor with access to another's.
+ *
+ * A prefix is followed by an id (`SESSION#{customerId}`); a constant partition is the whole key.
  */
-export const CUSTOMER_PARTITION_PREFIXES = {
-  /** Sessions, the active-session pointer and the message history. */
-  session: 'SESSION#',
-  /** Inbound receipts, the latest-inbound marker and the legacy debounce items ("debounce" is the seed's name). */
-  inbound: 'DEBOUNCE#',
-  /** The customer's budget counts. */
-  budget: 'BUDGET#',
+export const TABLE_PARTITIONS = {
+  prefixes: {
+    /** Per customer: sessions, the active-session pointer and the message history. */
+    session: 'SESSION#',
+    /** Per customer: inbound receipts, the latest-inbound marker and the legacy debounce items ("debounce" is the seed's name). */
+    inbound: 'DEBOUNCE#',
+    /** Per customer: the budget counts. */
+    budget: 'BUDGET#',
+    /** Per customer (or operator phone): consents, and references to their items keyed elsewhere. */
+    customer: 'CUSTOMER#',
+    /** Per session: its CRM projection row. */
+    crmSync: 'CRM_SYNC#',
+    /** Per admin resource type (current items) and per resource (its versions). */
+    adminResource: 'ADMIN#RESOURCE#',
+  },
+  constants: {
+    /** Operational config (operators, availability, handoff texts, the deployed prompt's hash). */
+    adminConfig: 'ADMIN#CONFIG',
+    /** The admin audit trail. */
+    adminAudit: 'ADMIN#AUDIT',
+    /** The pseudonym salt of the erasure audit. */
+    adminPrivacy: 'ADMIN#PRIVACY',
+    /** The deployment's key that signs the operator API's page cursors. */
+    cursorKey: 'ADMIN#CURSOR',
+    /** Consent events in the seed's layout, still read and erased. */
+    legacyConsent: 'ADMIN#CONSENT',
+    /** Operator login grants and sessions. */
+    operatorAuth: 'OPERATOR#AUTH',
+    /** Out-of-portfolio demands and their source markers. */
+    demands: 'DEMAND#OOP',
+    /** The write-shard backfill's completion marker. */
+    keyLayoutMigration: 'MIGRATION#KEY_LAYOUT',
+  },
 } as const;
 
-/** Partition-key prefix of a session's CRM projection row (the rest of the key is the session id). */
-export const CRM_SYNC_PARTITION_PREFIX = 'CRM_SYNC#';
+/** Every partition of GSI1 (`GSI1PK`), as {@link TABLE_PARTITIONS} for the table. */
+export const GSI1_PARTITIONS = {
+  prefixes: {
+    /** Sessions by state: `STATE#{state}`, or `STATE#{state}#{shard}` in the sharded key layout. */
+    sessionState: 'STATE#',
+    /** Agent replies by UTC day: `LLM#{yyyy-mm-dd}`, or `LLM#{yyyy-mm-dd}#{shard}`. */
+    llmDay: 'LLM#',
+    /** CRM projection rows by status: `CRM_SYNC#{status}`, or `CRM_SYNC#{status}#{shard}`. */
+    crmSyncStatus: 'CRM_SYNC#',
+  },
+  constants: {
+    /** Every consent event, newest first: the admin's timeline. */
+    consentTimeline: 'CONSENT#TIMELINE',
+  },
+} as const;
+
+/** A partition of the table or of GSI1: a prefix's name or a constant's. */
+export type TablePartition = keyof typeof TABLE_PARTITIONS.prefixes | keyof typeof TABLE_PARTITIONS.constants;
+export type Gsi1Partition = keyof typeof GSI1_PARTITIONS.prefixes | keyof typeof GSI1_PARTITIONS.constants;
 
 /** Physical resource names, derived as in the original template. */
 export function physicalNames(serviceName: string, environment: string) {

@@ -45,7 +45,11 @@ export function resolveChannel(fail: Fail, props: AgentPipelineProps): ChannelSe
   });
   const metaApiVersion = options.metaApiVersion ?? PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion;
   if (!META_API_VERSION_PATTERN.test(metaApiVersion)) fail(`metaApiVersion '${metaApiVersion}' must look like 'v20.0'.`);
-  return { kind: WHATSAPP_CHANNEL_KINDS.endUserMessaging, phoneNumbers, eventTopic: options.eventTopic, metaApiVersion };
+  const { wabaIds } = options;
+  if (wabaIds !== undefined && (wabaIds.length === 0 || wabaIds.some((id) => Token.isUnresolved(id) || !/^\d{1,20}$/.test(id)))) {
+    fail(`wabaIds must list Meta's WhatsApp Business Account ids (digits, the wabaId of the service's events), or be left out to take any WABA of the account; got ${JSON.stringify(wabaIds)}.`);
+  }
+  return { kind: WHATSAPP_CHANNEL_KINDS.endUserMessaging, phoneNumbers, eventTopic: options.eventTopic, wabaIds: wabaIds && [...new Set(wabaIds)], metaApiVersion };
 }
 
 function resolveApiBaseUrl(fail: Fail, url: string): string {

@@ -2,19 +2,16 @@ import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { CrmTarget } from '../crm-target';
+import { acceptFinding, SCHEDULE_WITHOUT_DEAD_LETTERS } from './accepted-findings';
 import type { PipelineFunctionFactory } from './function-factory';
-import { CRM_SYNC_QUERY_ACTIONS, CRM_SYNC_TABLE_ACTIONS, TABLE_KEY_ACTIONS } from './permissions';
-import { CRM_SYNC_DEFAULTS, RUNTIME_ENV, TABLE_SCHEMA } from '../contract';
+import { CRM_SYNC_DEFAULTS, RUNTIME_ENV } from '../contract';
 
 export interface CrmSyncWorkerContext {
   readonly target: CrmTarget;
   readonly table: dynamodb.ITable;
-  readonly encryptionKey?: kms.IKey;
   /** The functions that write sessions: they get `CRM_SYNC_ENABLED=true`. */
   readonly sessionWriters: readonly lambda.Function[];
   readonly scope: Construct;
@@ -49,12 +46,6 @@ export function buildCrmSyncWorker(context: CrmSyncWorkerContext): CrmSyncWorker
   for (const [name, value] of Object.entries(config.environment)) {
     workerFunction.addEnvironment(name, value);
   }
-  const index = `${table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
-  workerFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...CRM_SYNC_TABLE_ACTIONS], resources: [table.tableArn] }));
-  workerFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...CRM_SYNC_QUERY_ACTIONS], resources: [index] }));
-  if (context.encryptionKey) {
-    workerFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn] }));
-  }
   for (const writer of context.sessionWriters) {
     writer.addEnvironment(RUNTIME_ENV.crmSyncEnabled, 'true');
   }
@@ -64,5 +55,6 @@ export function buildCrmSyncWorker(context: CrmSyncWorkerContext): CrmSyncWorker
     // A missed minute is made up by the next run; rows wait in the table, not in the event.
     targets: [new targets.LambdaFunction(workerFunction, { retryAttempts: 0 })],
   });
+  acceptFinding(schedule, 'EventBusDLQ', SCHEDULE_WITHOUT_DEAD_LETTERS);
   return { workerFunction, schedule, timeout };
 }

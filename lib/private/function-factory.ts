@@ -10,13 +10,13 @@ import type { Construct } from 'constructs';
 import { KeyLayout } from '../contract/key-layout';
 import { RUNTIME_ENV } from '../contract';
 import { logGroupEncryptionKey } from './log-encryption';
+import { acceptFunctionFindings } from './accepted-findings';
+import type { PipelineFunctionId } from './function-ids';
 import { acknowledgeFinding } from './nag-acknowledgements';
 import { LOG_WRITE_ACTIONS } from './permissions';
 import type { PipelineSettings } from './pipeline-settings';
 import { type ProductionPlacement, vpcNetworkingPolicy } from './production-placement';
 
-/** A function of the pipeline: its id prefixes its log group, role and function, and names its bundled handler. */
-export type PipelineFunctionId = 'Webhook' | 'EumInbound' | 'Orchestrator' | 'Operator' | 'HandoffSweeper' | 'CrmSync';
 
 /** What differs from one function of the pipeline to the next. */
 export interface PipelineFunctionOptions {
@@ -83,7 +83,7 @@ export class PipelineFunctionFactory {
       ...(vpcPlacement ? ['In a VPC, Lambda manages the network interfaces (ec2:*NetworkInterface*, ec2:DescribeSubnets), which do not exist before it creates them.'] : []),
     ];
     if (wildcardReasons.length > 0) acknowledgeFinding(role, { id: 'AwsSolutions-IAM5', appliesTo: 'Resource::*', reason: wildcardReasons.join(' ') });
-    return new lambda.Function(scope, `${id}Function`, {
+    const fn = new lambda.Function(scope, `${id}Function`, {
       ...options,
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
@@ -96,6 +96,12 @@ export class PipelineFunctionFactory {
       tracing: settings.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
       ...vpcPlacement,
     });
+    acceptFunctionFindings(
+      id,
+      { fn, role, logGroup },
+      { inVpc: vpcPlacement !== undefined, reservedConcurrency: options.reservedConcurrentExecutions, deadLetterQueue: options.deadLetterQueue !== undefined, logKey: this.encryptionKey !== undefined },
+    );
+    return fn;
   }
 
   /**

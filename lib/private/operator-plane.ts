@@ -1,25 +1,19 @@
 import { Duration } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
+import type { ConsoleFrontDoor } from '../console-front-door';
 import type { HandoffTexts } from '../contract/handoff-texts';
-import { HANDOFF_TEXT_MAX_CHARACTERS, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV, TABLE_SCHEMA } from '../contract';
-import {
-  OPERATOR_DEAD_LETTER_ACTIONS,
-  OPERATOR_QUERY_ACTIONS,
-  OPERATOR_TABLE_ACTIONS,
-  SWEEPER_TABLE_ACTIONS,
-  TABLE_KEY_ACTIONS,
-  viaServiceCondition,
-  WEBHOOK_QUEUE_ACTIONS,
-} from './permissions';
+import { HANDOFF_TEXT_MAX_CHARACTERS, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV } from '../contract';
+import { acceptFinding, acceptPublicUrl, SCHEDULE_WITHOUT_DEAD_LETTERS } from './accepted-findings';
+import { buildConsoleDistribution } from './console-distribution';
 import type { PipelineFunctionFactory } from './function-factory';
+import { checkInteger } from './pipeline-settings';
 import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
 
 /** The operator plane's props with defaults applied and checks passed. Internal. */
@@ -30,12 +24,17 @@ export interface OperatorPlaneSettings {
   readonly customerRenotifyAfter: Duration;
   /** Only the texts the consumer set; the runtime has the defaults. */
   readonly handoffTexts: HandoffTexts;
+  readonly reservedConcurrency: number;
+  /** Undefined: the console is served by the function's own public URL. */
+  readonly frontDoor?: ConsoleFrontDoor;
 }
 
 /** The sweeper runs every minute: a shorter wait would be rounded up anyway. */
 const SWEEP_INTERVAL = Duration.minutes(1);
 const MAX_WAIT = Duration.hours(24);
-const PLANE_ONLY_PROPS = ['timeZone', 'handoffRenotifyAfter', 'customerRenotifyAfter', 'handoffTexts'] as const;
+const PLANE_ONLY_PROPS = ['timeZone', 'handoffRenotifyAfter', 'customerRenotifyAfter', 'handoffTexts', 'operatorReservedConcurrency', 'consoleFrontDoor'] as const;
+/** Lambda keeps 100 of an account's concurrency (1,000 unless raised) unreserved. */
+const MAX_OPERATOR_RESERVED_CONCURRENCY = 900;
 
 const ADMIN_PHONE = /^\d{8,15}$/;
 
@@ -69,7 +68,13 @@ export function resolveOperatorPlaneSettings(constructPath: string, props: Agent
     if (text === undefined) continue;
     if (typeof text !== 'string' || text.trim() === '' || text.length > HANDOFF_TEXT_MAX_CHARACTERS) fail(`handoffTexts.${name} must be non-blank text of at most ${HANDOFF_TEXT_MAX_CHARACTERS} characters.`);
   }
-  return { adminPhoneNumbers: [...new Set(props.adminPhoneNumbers)], timeZone, handoffRenotifyAfter, customerRenotifyAfter, handoffTexts };
+  const reservedConcurrency = props.operatorReservedConcurrency ?? OPERATOR_DEFAULTS.operatorReservedConcurrency;
+  checkInteger(fail, 'operatorReservedConcurrency', reservedConcurrency, 1, MAX_OPERATOR_RESERVED_CONCURRENCY);
+  const frontDoor = props.consoleFrontDoor;
+  if (frontDoor && ((frontDoor.domainNames?.length ?? 0) > 0) !== (frontDoor.certificate !== undefined)) {
+    fail('consoleFrontDoor.domainNames and consoleFrontDoor.certificate go together: CloudFront serves its own names only with their certificate (in us-east-1).');
+  }
+  return { adminPhoneNumbers: [...new Set(props.adminPhoneNumbers)], timeZone, handoffRenotifyAfter, customerRenotifyAfter, handoffTexts, reservedConcurrency, frontDoor };
 }
 
 function isTimeZone(value: string): boolean {
@@ -85,11 +90,10 @@ export interface OperatorPlaneContext {
   readonly settings: OperatorPlaneSettings;
   readonly table: dynamodb.ITable;
   /** The pipeline's channel, which the operator and the sweeper send on. */
-  readonly channel: Pick<WhatsAppChannelBinding, 'senderEnvironment' | 'grantSend'>;
+  readonly channel: Pick<WhatsAppChannelBinding, 'senderEnvironment'>;
   readonly orchestrator: lambda.Function;
   readonly queue: sqs.IQueue;
   readonly deadLetterQueue: sqs.IQueue;
-  readonly encryptionKey?: kms.IKey;
   /** Where the schedule is created (the pipeline construct). */
   readonly scope: Construct;
   /** The pipeline's function factory, which also holds the environment every function shares. */
@@ -99,16 +103,19 @@ export interface OperatorPlaneContext {
 export interface OperatorPlaneResources {
   readonly operatorFunction: lambda.Function;
   readonly operatorFunctionUrl: lambda.FunctionUrl;
-  /** The Function URL (ending in `/`); login links are `{consoleUrl}login#{token}`. */
+  /** With `consoleFrontDoor`: the CloudFront distribution in front of the URL. */
+  readonly consoleDistribution?: cloudfront.Distribution;
+  /** The Function URL, or the distribution's (ending in `/`); login links are `{consoleUrl}login#{token}`. */
   readonly consoleUrl: string;
   readonly handoffSweeperFunction: lambda.Function;
   readonly handoffSweeperSchedule: events.Rule;
 }
 
 /**
- * The operator function behind its own Function URL (auth NONE: the function authenticates every
- * call by its session cookie and CSRF token), with table and secret access only, and the
- * orchestrator told where the console is. The URL belongs to the operator function, so the
+ * The operator function behind its own Function URL — auth NONE (the function authenticates every
+ * call by its session cookie and CSRF token), or AWS_IAM behind the console's CloudFront
+ * distribution — and the orchestrator told where the console is; the pipeline grants both
+ * functions their roles (pipeline-grants.ts). The URL belongs to the operator function, so the
  * orchestrator depending on it creates no cycle.
  */
 export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlaneResources {
@@ -127,6 +134,8 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     description: `Operator console and API of ${sharedEnvironment[RUNTIME_ENV.serviceName]}: sign-in, human inbox, admin`,
     memorySize: OPERATOR_DEFAULTS.operatorMemorySize,
     timeout: Duration.seconds(OPERATOR_DEFAULTS.operatorTimeoutSeconds),
+    // Its URL is public: a flood must not take the concurrency the webhook and the orchestrator need.
+    reservedConcurrentExecutions: settings.reservedConcurrency,
     environment: {
       ...sharedEnvironment,
       ...planeEnvironment,
@@ -134,23 +143,17 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
       [OPERATOR_ENV.deadLetterQueueUrl]: context.deadLetterQueue.queueUrl,
     },
   });
-  const operatorFunctionUrl = operatorFunction.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
-  // A Function URL ends in '/'; the runtime trims it when it builds links.
-  const consoleUrl = operatorFunctionUrl.url;
-
-  const index = `${table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
-  operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_TABLE_ACTIONS], resources: [table.tableArn] }));
-  operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_QUERY_ACTIONS], resources: [table.tableArn, index] }));
-  channel.grantSend(operatorFunction);
-  // The admin's dead-letter redrive: read and remove records, send them back to the turn queue.
-  operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_DEAD_LETTER_ACTIONS], resources: [context.deadLetterQueue.queueArn] }));
-  operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [context.queue.queueArn] }));
-  if (context.encryptionKey) {
-    // Table and queues share the key: the table actions cover sending and receiving encrypted messages.
-    operatorFunction.addToRolePolicy(
-      new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn], conditions: viaServiceCondition('dynamodb', 'sqs') }),
+  const { frontDoor } = settings;
+  const operatorFunctionUrl = operatorFunction.addFunctionUrl({ authType: frontDoor ? lambda.FunctionUrlAuthType.AWS_IAM : lambda.FunctionUrlAuthType.NONE });
+  const consoleDistribution = frontDoor && buildConsoleDistribution(context.scope, operatorFunctionUrl, frontDoor);
+  if (!consoleDistribution) {
+    acceptPublicUrl(
+      operatorFunction,
+      "Browsers cannot sign requests with AWS credentials: the operator function authenticates every API call by its session cookie (and every change by its CSRF token), and operatorReservedConcurrency caps it. consoleFrontDoor makes the URL CloudFront's alone.",
     );
   }
+  // A Function URL ends in '/', and so does the distribution's; the runtime trims it when it builds links.
+  const consoleUrl = consoleDistribution ? `https://${frontDoor?.domainNames?.[0] ?? consoleDistribution.distributionDomainName}/` : operatorFunctionUrl.url;
 
   const consoleEnvironment = { ...planeEnvironment, ...handoffEnvironment, [OPERATOR_ENV.consoleUrl]: consoleUrl };
   for (const [name, value] of Object.entries(consoleEnvironment)) {
@@ -163,17 +166,12 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     timeout: Duration.seconds(50),
     environment: { ...sharedEnvironment, ...consoleEnvironment },
   });
-  handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...SWEEPER_TABLE_ACTIONS], resources: [table.tableArn] }));
-  handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_QUERY_ACTIONS], resources: [table.tableArn, index] }));
-  channel.grantSend(handoffSweeperFunction);
-  if (context.encryptionKey) {
-    handoffSweeperFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [context.encryptionKey.keyArn], conditions: viaServiceCondition('dynamodb') }));
-  }
   const handoffSweeperSchedule = new events.Rule(context.scope, 'HandoffSweeperSchedule', {
     description: 'Runs the handoff sweeper every minute',
     schedule: events.Schedule.rate(SWEEP_INTERVAL),
     // A missed minute is made up by the next sweep; a retried one could only duplicate work.
     targets: [new targets.LambdaFunction(handoffSweeperFunction, { retryAttempts: 0 })],
   });
-  return { operatorFunction, operatorFunctionUrl, consoleUrl, handoffSweeperFunction, handoffSweeperSchedule };
+  acceptFinding(handoffSweeperSchedule, 'EventBusDLQ', SCHEDULE_WITHOUT_DEAD_LETTERS);
+  return { operatorFunction, operatorFunctionUrl, consoleDistribution, consoleUrl, handoffSweeperFunction, handoffSweeperSchedule };
 }

@@ -1,11 +1,11 @@
-import { Annotations, Token } from 'aws-cdk-lib';
+import { Annotations, Names, Token } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AgentBackend } from '../agent-backend';
 import { AGENT_BACKEND_KINDS, PIPELINE_DEFAULTS, RUNTIME_ENV } from '../contract';
+import { acceptFinding } from './accepted-findings';
 import type { PipelineFunctionFactory } from './function-factory';
 import type { PipelineSettings } from './pipeline-settings';
 import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
@@ -30,7 +30,7 @@ export interface Orchestrator {
   readonly bedrockModelId?: string;
 }
 
-/** The orchestrator (and its alias, if any), consuming the turn queue and wired to the agent backend. */
+/** The orchestrator (and its alias, if any), consuming the turn queue and wired to the agent backend; its role is PipelineGrants.grantTurns'. */
 export function buildOrchestrator({ scope, settings, functions, table, queue, agentBackend, channel }: OrchestratorSources): Orchestrator {
   const orchestratorFunction = functions.createFunction('Orchestrator', {
     description: `Turn orchestrator of ${settings.names.table}: runs the agent for the latest message of each customer and replies`,
@@ -47,13 +47,16 @@ export function buildOrchestrator({ scope, settings, functions, table, queue, ag
     },
   });
   const orchestratorAlias = functions.createAlias(orchestratorFunction, 'Orchestrator');
-  (orchestratorAlias ?? orchestratorFunction).addEventSource(
-    new SqsEventSource(queue, {
-      batchSize: PIPELINE_DEFAULTS.orchestratorBatchSize,
-      reportBatchItemFailures: true,
-      maxConcurrency: settings.orchestratorMaxConcurrency,
-    }),
-  );
+  // The mapping aws-cdk-lib's SqsEventSource would create, under the same id, without its grant:
+  // that grant's kms:Decrypt would work outside SQS too. The role's queue and key grants are
+  // PipelineGrants.grantTurns'.
+  const eventSource = (orchestratorAlias ?? orchestratorFunction).addEventSourceMapping(`SqsEventSource:${Names.nodeUniqueId(queue.node)}`, {
+    eventSourceArn: queue.queueArn,
+    batchSize: PIPELINE_DEFAULTS.orchestratorBatchSize,
+    reportBatchItemFailures: true,
+    maxConcurrency: settings.orchestratorMaxConcurrency,
+  });
+  acceptFinding(eventSource, 'LambdaEventSourceMappingDestination', "Lambda takes no on-failure destination for an SQS event source: a turn that fails every receive goes to the turn queue's dead-letter queue (maxReceiveCount), with an alarm and the redrive.");
   const agent = agentBackend.bind(scope, orchestratorFunction);
   if (agent.environment[RUNTIME_ENV.agentBackend] === AGENT_BACKEND_KINDS.scripted && looksLikeProduction(settings.environment)) {
     Annotations.of(scope).addWarningV2(

@@ -1,60 +1,231 @@
 import { Aws } from 'aws-cdk-lib';
-import { CUSTOMER_PARTITION_PREFIXES } from '../contract';
+import { GSI1_PARTITIONS, type Gsi1Partition, TABLE_PARTITIONS, type TablePartition } from '../contract';
 
 /**
- * Every IAM action the pipeline grants, in one place, so a change in what the runtime calls is a
- * one-line change here and the construct tests pin the result. Internal: not part of the jsii API.
- *
- * DynamoDB authorises TransactWriteItems per underlying action (Put/Update/Delete/ConditionCheck),
- * so no transaction action appears here.
+ * Every IAM action the pipeline grants, in one place, and the one table of what each role may do
+ * in which partition of the table. Derived from what the runtime calls (the repositories in
+ * lambda/core/adapters/dynamodb/ and the use cases that call them), so a change in what a function
+ * calls is a change here. `pipeline-grants.ts` turns it into statements. Internal: not part of the
+ * jsii API.
  */
 
-/** Webhook on the table: receipt + LATEST_INBOUND transaction, routing reads, dispatch markers. */
-export const WEBHOOK_TABLE_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:ConditionCheckItem',
-] as const;
+// ---- The table ---------------------------------------------------------------------------------------
 
 /**
- * Orchestrator on the table (item level): what its repositories call — get / put / update / delete /
- * transact / batchGet. The kit's batchWrite is used by no pipeline path, so it is not granted.
+ * The DynamoDB actions a role is granted on items. DynamoDB authorises TransactWriteItems per
+ * contained action (Put, Update, Delete, ConditionCheck, each on its own partition key): there is no
+ * transaction action. BatchGetItem and BatchWriteItem are their own actions, and `dynamodb:LeadingKeys`
+ * then holds every partition key of the batch (hence `ForAllValues`). BatchWriteItem allows puts as
+ * well as deletes, so only the privacy role, whose erasure deletes in batches, is granted it.
  */
-export const ORCHESTRATOR_TABLE_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:BatchGetItem',
-] as const;
+export const TABLE_ACTIONS = {
+  get: 'dynamodb:GetItem',
+  batchGet: 'dynamodb:BatchGetItem',
+  query: 'dynamodb:Query',
+  conditionCheck: 'dynamodb:ConditionCheckItem',
+  put: 'dynamodb:PutItem',
+  update: 'dynamodb:UpdateItem',
+  delete: 'dynamodb:DeleteItem',
+  batchWrite: 'dynamodb:BatchWriteItem',
+} as const;
+export type TableAction = (typeof TABLE_ACTIONS)[keyof typeof TABLE_ACTIONS];
 
-/** Orchestrator queries (the kit's queryPage), on the table and on GSI1 only. */
-export const ORCHESTRATOR_QUERY_ACTIONS = ['dynamodb:Query'] as const;
+/** The actions that create, change or remove items; the rest only read. */
+export const TABLE_WRITE_ACTIONS: readonly TableAction[] = [TABLE_ACTIONS.put, TABLE_ACTIONS.update, TABLE_ACTIONS.delete, TABLE_ACTIONS.batchWrite];
+
+/** What the deployment turns on: some partitions are read or written only with it. */
+export interface PipelineFeatures {
+  /** `adminPhoneNumbers`: the orchestrator issues sign-in grants. */
+  readonly operatorPlane: boolean;
+  /** `crmSync`: every session write carries the CRM projection row. */
+  readonly crmSync: boolean;
+  /** `KeyLayout.MIGRATING`: the GSI1 lists look up the write-shard backfill's marker. */
+  readonly keyLayoutMigration: boolean;
+}
+
+type Feature = keyof PipelineFeatures;
+
+/** An action (or an index partition) a role has only while `with` is on. */
+interface Gated<T> {
+  readonly with: Feature;
+  readonly grant: T;
+}
+
+/** What a role may do on the table: per partition of the table, its actions; and the GSI1 partitions it queries. */
+export interface RoleTableAccess {
+  readonly table: { readonly [partition in TablePartition]?: readonly (TableAction | Gated<TableAction>)[] };
+  readonly index: readonly (Gsi1Partition | Gated<Gsi1Partition>)[];
+}
+
+const only = <T>(feature: Feature, ...grants: T[]): Gated<T>[] => grants.map((grant) => ({ with: feature, grant }));
+
+/** A role of the pipeline: a function's part, or what a command of the package's command-line tool calls. */
+export type PipelineRole = 'inbound' | 'turns' | 'operatorPlane' | 'customerData' | 'sweeper' | 'crmWorker' | 'redrive';
+
+const { get, batchGet, query, conditionCheck, put, update, delete: remove, batchWrite } = TABLE_ACTIONS;
+/** Readers of the GSI1 lists look the backfill's marker up while the key layout migrates. */
+const marker = only('keyLayoutMigration', get);
 
 /**
- * The only partitions the webhook reads or writes (`dynamodb:LeadingKeys`): a customer's inbound
- * receipts and marker, and their session and history (routing reads, messages appended while a
- * person owns the conversation). Budgets, admin, operator and CRM items stay out of its reach.
+ * Who reads and writes which partition (docs/DESIGN.md, "What each item holds, and who writes and
+ * reads it"). `OPERATOR#AUTH` is written only by the two functions that issue sign-ins: the
+ * orchestrator (login grants) and the operator function (it consumes grants, opens and ends
+ * sessions); the privacy role may only delete there, one item at a time, when it erases an
+ * operator's phone. The CRM worker writes only `CRM_SYNC#` rows.
  */
-export const WEBHOOK_PARTITION_PREFIXES = [CUSTOMER_PARTITION_PREFIXES.inbound, CUSTOMER_PARTITION_PREFIXES.session] as const;
+export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAccess } = {
+  /**
+   * Webhook and End User Messaging inbound: the receipt and marker transaction, the routing reads
+   * (pointer, session), messages appended while a person owns the conversation.
+   */
+  inbound: {
+    table: {
+      inbound: [get, put, update],
+      session: [get, conditionCheck, put],
+    },
+    index: [],
+  },
+  /**
+   * Orchestrator: the turn (its reads are batches), budgets, consents and demands, the deployed
+   * prompt's adoption, the drain of the legacy debounce items, login grants and handoffs.
+   */
+  turns: {
+    table: {
+      session: [get, batchGet, query, put, update],
+      inbound: [get, batchGet, conditionCheck, put, update, remove],
+      customer: [get, batchGet, put],
+      budget: [get, update],
+      demands: [put],
+      adminResource: [get, put],
+      adminConfig: [get, update],
+      operatorAuth: only('operatorPlane', put),
+      crmSync: only('crmSync', get, put),
+    },
+    index: [],
+  },
+  /**
+   * Operator function: sign-in and sessions, the inbox and conversations, the admin's prompts,
+   * settings, audit and lists, the dead-letter redrive, and the cursors it hands out.
+   */
+  operatorPlane: {
+    table: {
+      session: [get, query, put, update],
+      inbound: [get, query, update],
+      customer: [get, put],
+      adminConfig: [get, update],
+      adminAudit: [query, put],
+      adminResource: [get, query, put],
+      demands: [query],
+      legacyConsent: [query],
+      operatorAuth: [get, put, remove],
+      // The admin's CRM screens read rows whether or not crmSync is on; only a projection writes them.
+      crmSync: [get, ...only('crmSync', put)],
+      cursorKey: [get, put],
+      keyLayoutMigration: marker,
+    },
+    index: ['sessionState', 'crmSyncStatus', 'consentTimeline'],
+  },
+  /**
+   * A customer's erasure and export (the operator API's privacy calls, `erase-customer`,
+   * `export-customer`): the customer's partitions by Query, what their references name by
+   * BatchGetItem, all of it deleted with BatchWriteItem — except operator auth items, deleted one by
+   * one so that no privacy grant can write sign-ins — and the pseudonym salt and audit of the erasure.
+   */
+  customerData: {
+    table: {
+      customer: [query, batchWrite],
+      session: [query, batchWrite],
+      inbound: [query, batchWrite],
+      budget: [query, batchWrite],
+      legacyConsent: [query, batchWrite],
+      crmSync: [batchGet, batchWrite],
+      demands: [batchGet, batchWrite],
+      operatorAuth: [batchGet, remove],
+      adminPrivacy: [get, put],
+      adminAudit: [put],
+    },
+    index: [],
+  },
+  /** Handoff sweeper: the waiting conversations, their reminder markers, notices appended to the history. */
+  sweeper: {
+    table: {
+      session: [query, put, update],
+      inbound: [update],
+      customer: [get],
+      adminConfig: [get],
+      keyLayoutMigration: marker,
+    },
+    index: ['sessionState'],
+  },
+  /** CRM sync worker: the due rows and the problem counts, each row's compare-and-set. */
+  crmWorker: {
+    table: {
+      crmSync: [get, put],
+      keyLayoutMigration: marker,
+    },
+    index: ['crmSyncStatus'],
+  },
+  /** The redrive command: the customers' receipts, markers, sessions and history, and their restore. */
+  redrive: {
+    table: {
+      inbound: [get, query, update],
+      session: [get, query, update],
+    },
+    index: [],
+  },
+};
 
-/** An IAM condition that allows the statement only on items whose partition key starts with one of `prefixes`. */
-export function leadingKeysCondition(prefixes: readonly string[]): Record<string, Record<string, string[]>> {
-  return { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((prefix) => `${prefix}*`) } };
+/** The actions `role` has in each partition of the table with `features` on, leaving out the partitions it has none in. */
+export function tableActionsOf(role: PipelineRole, features: PipelineFeatures): Map<TablePartition, TableAction[]> {
+  const entries = Object.entries(ROLE_TABLE_ACCESS[role].table) as [TablePartition, readonly (TableAction | Gated<TableAction>)[]][];
+  return new Map(entries.map(([partition, access]) => [partition, enabled(access, features)] as const).filter(([, actions]) => actions.length > 0));
+}
+
+/** The GSI1 partitions `role` queries with `features` on. */
+export function indexPartitionsOf(role: PipelineRole, features: PipelineFeatures): Gsi1Partition[] {
+  return enabled(ROLE_TABLE_ACCESS[role].index, features);
+}
+
+function enabled<T extends string>(entries: readonly (T | Gated<T>)[], features: PipelineFeatures): T[] {
+  return entries.flatMap((entry) => (typeof entry === 'string' ? [entry] : features[entry.with] ? [entry.grant] : []));
+}
+
+/** The `dynamodb:LeadingKeys` patterns of table partitions: a prefix and any id after it, or the constant itself. */
+export function tablePartitionPatterns(partitions: readonly TablePartition[]): string[] {
+  return partitions.map((partition) => partitionPattern(TABLE_PARTITIONS, partition));
+}
+
+/** The same for GSI1: on an index Query, `dynamodb:LeadingKeys` is the index's partition key. */
+export function indexPartitionPatterns(partitions: readonly Gsi1Partition[]): string[] {
+  return partitions.map((partition) => partitionPattern(GSI1_PARTITIONS, partition));
+}
+
+function partitionPattern(partitions: { readonly prefixes: Record<string, string>; readonly constants: Record<string, string> }, name: string): string {
+  const prefix = partitions.prefixes[name];
+  return prefix === undefined ? partitions.constants[name] : `${prefix}*`;
 }
 
 /**
- * Lets a key grant work only when one of `services` calls KMS on the principal's behalf (DynamoDB
- * for the table, SQS for the queues), never a direct Decrypt by the function.
+ * An IAM condition that allows the statement only on items whose partition key matches one of
+ * `patterns`. `ForAllValues` holds for a request without any key, so these statements only ever
+ * carry item actions and Query, which always name one.
  */
-export function viaServiceCondition(...services: ('dynamodb' | 'sqs')[]): Record<string, Record<string, string[]>> {
-  return { StringEquals: { 'kms:ViaService': services.map((service) => `${service}.${Aws.REGION}.amazonaws.com`) } };
+export function leadingKeysCondition(patterns: readonly string[]): Record<string, Record<string, string[]>> {
+  return { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...patterns] } };
 }
 
-/** Webhook on the turn queue: dispatch only. Consumption is granted by the event source. */
-export const WEBHOOK_QUEUE_ACTIONS = ['sqs:SendMessage'] as const;
+// ---- The key ------------------------------------------------------------------------------------------
+
+/** The services through which a role may use the pipeline's customer managed key. */
+export type KeyService = 'dynamodb' | 'sqs' | 'secretsmanager' | 'sns';
+
+/**
+ * Lets a key grant work only when `service` calls KMS on the principal's behalf (DynamoDB for the
+ * table, SQS for the queues), never a direct Decrypt by the function.
+ */
+export function viaServiceCondition(service: KeyService): Record<string, Record<string, string>> {
+  return { StringEquals: { 'kms:ViaService': `${service}.${Aws.REGION}.amazonaws.com` } };
+}
 
 /**
  * On a customer managed table key, for principals that read and write items. DynamoDB calls KMS
@@ -63,8 +234,33 @@ export const WEBHOOK_QUEUE_ACTIONS = ['sqs:SendMessage'] as const;
  */
 export const TABLE_KEY_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'] as const;
 
+/** On a customer managed table key, for principals that only read items. */
+export const TABLE_KEY_READ_ACTIONS = ['kms:Decrypt', 'kms:DescribeKey'] as const;
+
 /** On a customer managed queue key, for a producer (SQS encrypts each message with a data key). */
 export const QUEUE_PRODUCER_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
+
+/** On a customer managed queue key, for a consumer. */
+export const QUEUE_CONSUMER_KEY_ACTIONS = ['kms:Decrypt'] as const;
+
+// ---- The queues ---------------------------------------------------------------------------------------
+
+/** On the turn queue, for whoever dispatches a turn: the inbound functions, the redrive. */
+export const QUEUE_SEND_ACTIONS = ['sqs:SendMessage'] as const;
+
+/**
+ * On the turn queue, for the orchestrator's event source mapping, which polls with the function's
+ * role: what Lambda's SQS poller calls (the managed AWSLambdaSQSQueueExecutionRole's actions).
+ */
+export const QUEUE_CONSUME_ACTIONS = ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'] as const;
+
+/** On the dead-letter queue: the redrive reads, holds and removes records. */
+export const DEAD_LETTER_ACTIONS = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage'] as const;
+
+// ---- Everything else ----------------------------------------------------------------------------------
+
+/** The commands of the package's command-line tool find the table and queues in the stack's outputs. */
+export const STACK_OUTPUT_READ_ACTIONS = ['cloudformation:DescribeStacks'] as const;
 
 /** Bedrock agent: the Converse API is authorised as InvokeModel. */
 export const BEDROCK_INVOKE_ACTIONS = ['bedrock:InvokeModel'] as const;
@@ -75,44 +271,11 @@ export const BEDROCK_GUARDRAIL_ACTIONS = ['bedrock:ApplyGuardrail'] as const;
 /** Consumer-supplied agent function. */
 export const AGENT_FUNCTION_INVOKE_ACTIONS = ['lambda:InvokeFunction'] as const;
 
-/** Writing to the function's own log group (instead of the managed AWSLambdaBasicExecutionRole). */
-export const LOG_WRITE_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'] as const;
-
-/**
- * Operator function on the table (item level): sign-in grants and sessions (put, conditional
- * delete), conversations (transitions, send lock), history appends, config and audit, and the
- * prompt edits' conditional transactions.
- */
-export const OPERATOR_TABLE_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:ConditionCheckItem',
-] as const;
-
-/** Operator queries (inbox by state on GSI1, history, audit and other admin lists). */
-export const OPERATOR_QUERY_ACTIONS = ['dynamodb:Query'] as const;
-
-/** Handoff sweeper on the table: session markers and config reads, notices appended to the history. */
-export const SWEEPER_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'] as const;
-
-/** Operator function on the dead-letter queue: the admin's redrive reads, holds and removes records. */
-export const OPERATOR_DEAD_LETTER_ACTIONS = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage'] as const;
-
-/**
- * The redrive command (`grantRedrive`) runs the same use case as the operator's dead-letter screen,
- * so it needs what the operator function has for it: the dead-letter actions, sending back to the
- * turn queue, the operator's item actions and queries on the table; and reading the stack's outputs.
- */
-export const REDRIVE_TABLE_ACTIONS = OPERATOR_TABLE_ACTIONS;
-export const REDRIVE_QUERY_ACTIONS = OPERATOR_QUERY_ACTIONS;
-export const STACK_OUTPUT_READ_ACTIONS = ['cloudformation:DescribeStacks'] as const;
 /** Consumer-supplied CRM function (`CrmTarget.fromFunction`). */
 export const CRM_FUNCTION_INVOKE_ACTIONS = ['lambda:InvokeFunction'] as const;
 
-/** CRM sync worker on the table: reads and compare-and-set writes of projection rows. */
-export const CRM_SYNC_TABLE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
+/** Writing to the function's own log group (instead of the managed AWSLambdaBasicExecutionRole). */
+export const LOG_WRITE_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'] as const;
 
-/** CRM sync worker queries: due rows and the BLOCKED/UNCERTAIN counts, on GSI1 only. */
-export const CRM_SYNC_QUERY_ACTIONS = ['dynamodb:Query'] as const;
+/** End User Messaging: sending from the linked numbers. */
+export const END_USER_MESSAGING_SEND_ACTIONS = ['social-messaging:SendWhatsAppMessage'] as const;

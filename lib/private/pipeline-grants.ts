@@ -1,28 +1,34 @@
 import type { Stack } from 'aws-cdk-lib';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { TABLE_SCHEMA } from '../contract';
+import { type TablePartition, TABLE_SCHEMA } from '../contract';
 import {
+  DEAD_LETTER_ACTIONS,
+  indexPartitionPatterns,
+  indexPartitionsOf,
+  type KeyService,
   leadingKeysCondition,
-  OPERATOR_DEAD_LETTER_ACTIONS,
-  ORCHESTRATOR_QUERY_ACTIONS,
-  ORCHESTRATOR_TABLE_ACTIONS,
+  type PipelineFeatures,
+  type PipelineRole,
+  QUEUE_CONSUME_ACTIONS,
+  QUEUE_CONSUMER_KEY_ACTIONS,
   QUEUE_PRODUCER_KEY_ACTIONS,
-  REDRIVE_QUERY_ACTIONS,
-  REDRIVE_TABLE_ACTIONS,
+  QUEUE_SEND_ACTIONS,
   STACK_OUTPUT_READ_ACTIONS,
+  TABLE_ACTIONS,
   TABLE_KEY_ACTIONS,
+  TABLE_KEY_READ_ACTIONS,
+  type TableAction,
+  tableActionsOf,
+  tablePartitionPatterns,
   viaServiceCondition,
-  WEBHOOK_PARTITION_PREFIXES,
-  WEBHOOK_QUEUE_ACTIONS,
-  WEBHOOK_TABLE_ACTIONS,
 } from './permissions';
 import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
 
-/** The pipeline's table, turn queue, dead-letter queue and key: what its functions and the redrive command are granted access to. */
+/** The pipeline's table, turn queue, dead-letter queue and key: what its functions and the package's commands are granted access to. */
 export interface PipelineResources {
   readonly table: dynamodb.ITable;
   readonly queue: sqs.IQueue;
@@ -30,47 +36,144 @@ export interface PipelineResources {
   readonly encryptionKey?: kms.IKey;
 }
 
-/** The two functions every pipeline has, and the channel they receive and send on. */
-export interface CoreFunctions {
-  readonly webhookFunction: lambda.IFunction;
-  readonly orchestratorFunction: lambda.IFunction;
+/** What the grants are built from: the resources, the channel the functions receive and send on, and the features that are on. */
+export interface PipelineGrantsSources extends PipelineResources {
   readonly channel: Pick<WhatsAppChannelBinding, 'grantReceive' | 'grantSend'>;
+  readonly features: PipelineFeatures;
 }
 
-/** The webhook's and the orchestrator's access to the table, the turn queue, the channel and the key. */
-export function grantCoreFunctionAccess({ table, queue, encryptionKey }: PipelineResources, { webhookFunction, orchestratorFunction, channel }: CoreFunctions): void {
-  webhookFunction.addToRolePolicy(
-    new iam.PolicyStatement({ actions: [...WEBHOOK_TABLE_ACTIONS], resources: [table.tableArn], conditions: leadingKeysCondition(WEBHOOK_PARTITION_PREFIXES) }),
-  );
-  webhookFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...WEBHOOK_QUEUE_ACTIONS], resources: [queue.queueArn] }));
-  orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_TABLE_ACTIONS], resources: [table.tableArn] }));
-  orchestratorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...ORCHESTRATOR_QUERY_ACTIONS], resources: [table.tableArn, indexArn(table)] }));
-  channel.grantReceive(webhookFunction);
-  channel.grantSend(orchestratorFunction);
-  if (encryptionKey) {
-    for (const fn of [webhookFunction, orchestratorFunction]) {
-      fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [encryptionKey.keyArn], conditions: viaServiceCondition('dynamodb') }));
+/**
+ * Every permission of the pipeline's roles, one method per role, the way
+ * `QueueBase.grantConsumeMessages` bundles a queue's actions with its key: the role's table actions
+ * per partition (`dynamodb:LeadingKeys`, from `ROLE_TABLE_ACCESS`), its GSI1 queries by index
+ * partition, its queues, its channel, and the customer managed key always through the service that
+ * uses it (`kms:ViaService`).
+ */
+export class PipelineGrants {
+  private keylessTable?: dynamodb.ITable;
+
+  constructor(private readonly sources: PipelineGrantsSources) {}
+
+  /** The webhook or End User Messaging inbound function: registers and dispatches each message. */
+  public grantInbound(grantee: lambda.IFunction): iam.Grant {
+    this.sources.channel.grantReceive(grantee);
+    return combine([this.table(grantee, 'inbound'), this.turnQueue(grantee, QUEUE_SEND_ACTIONS), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS), ...this.key(grantee, 'sqs', QUEUE_PRODUCER_KEY_ACTIONS)]);
+  }
+
+  /** The orchestrator: its turns on the table, sending on the channel, and what its event source mapping polls the turn queue with. */
+  public grantTurns(grantee: lambda.IFunction): iam.Grant {
+    this.sources.channel.grantSend(grantee);
+    return combine([this.table(grantee, 'turns'), this.turnQueue(grantee, QUEUE_CONSUME_ACTIONS), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS), ...this.key(grantee, 'sqs', QUEUE_CONSUMER_KEY_ACTIONS)]);
+  }
+
+  /**
+   * The operator function: its console and API, and the API's privacy calls (the customer-data
+   * role's table access, merged into the same statements).
+   */
+  public grantOperatorPlane(grantee: lambda.IFunction): iam.Grant {
+    this.sources.channel.grantSend(grantee);
+    return combine([this.table(grantee, 'operatorPlane', 'customerData'), ...this.deadLetters(grantee), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
+  }
+
+  /** Erasing and exporting one customer's data: the operator function's privacy calls, or the commands when `stack` is given. */
+  public grantCustomerData(grantee: iam.IGrantable, stack?: Stack): iam.Grant {
+    return combine([...(stack ? [stackOutputs(grantee, stack)] : []), this.table(grantee, 'customerData'), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
+  }
+
+  /** The handoff sweeper. */
+  public grantSweeper(grantee: lambda.IFunction): iam.Grant {
+    this.sources.channel.grantSend(grantee);
+    return combine([this.table(grantee, 'sweeper'), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
+  }
+
+  /** The CRM sync worker (its target's permissions come with `CrmTarget.bind`). */
+  public grantCrmWorker(grantee: iam.IGrantable): iam.Grant {
+    return combine([this.table(grantee, 'crmWorker'), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
+  }
+
+  /** The redrive command, on the pipeline in `stack`. */
+  public grantRedrive(grantee: iam.IGrantable, stack: Stack): iam.Grant {
+    return combine([stackOutputs(grantee, stack), this.table(grantee, 'redrive'), ...this.deadLetters(grantee), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
+  }
+
+  /**
+   * aws-cdk-lib's read (or read-write) grant on the table and its indexes, for a role of the
+   * consumer's (`AgentPipeline.grantReadData`), with the key only through DynamoDB: the grant is
+   * made on a view of the table that knows no key, and the key's actions are added with the condition.
+   */
+  public grantTableData(grantee: iam.IGrantable, access: 'read' | 'readWrite'): iam.Grant {
+    this.keylessTable ??= dynamodb.Table.fromTableAttributes(this.sources.table, 'WithoutKey', {
+      tableArn: this.sources.table.tableArn,
+      globalIndexes: [TABLE_SCHEMA.gsi1.indexName],
+    });
+    const table = access === 'read' ? this.keylessTable.grantReadData(grantee) : this.keylessTable.grantReadWriteData(grantee);
+    return combine([table, ...this.key(grantee, 'dynamodb', access === 'read' ? TABLE_KEY_READ_ACTIONS : TABLE_KEY_ACTIONS)]);
+  }
+
+  /**
+   * The role's table statements: one per group of actions that reach the same partitions, each
+   * limited to them by `dynamodb:LeadingKeys`; and Query on GSI1 limited to the index partitions
+   * the role lists.
+   */
+  private table(grantee: iam.IGrantable, ...roles: PipelineRole[]): iam.Grant {
+    const { table, features } = this.sources;
+    const partitionsByAction = new Map<TableAction, Set<TablePartition>>();
+    for (const role of roles) {
+      for (const [partition, actions] of tableActionsOf(role, features)) {
+        for (const action of actions) partitionsByAction.set(action, (partitionsByAction.get(action) ?? new Set()).add(partition));
+      }
     }
-    // The orchestrator's kms:Decrypt for consuming the queue comes with the event source.
-    webhookFunction.addToRolePolicy(
-      new iam.PolicyStatement({ actions: [...QUEUE_PRODUCER_KEY_ACTIONS], resources: [encryptionKey.keyArn], conditions: viaServiceCondition('sqs') }),
+    const actionsByPartitions = new Map<string, { actions: TableAction[]; partitions: TablePartition[] }>();
+    for (const action of Object.values(TABLE_ACTIONS)) {
+      const partitions = [...(partitionsByAction.get(action) ?? [])];
+      if (partitions.length === 0) continue;
+      const group = actionsByPartitions.get(partitions.join()) ?? { actions: [], partitions };
+      group.actions.push(action);
+      actionsByPartitions.set(partitions.join(), group);
+    }
+    const grants = [...actionsByPartitions.values()].map(({ actions, partitions }) =>
+      iam.Grant.addToPrincipal({ grantee, actions, resourceArns: [table.tableArn], conditions: leadingKeysCondition(tablePartitionPatterns(partitions)) }),
     );
+    const indexPartitions = [...new Set(roles.flatMap((role) => indexPartitionsOf(role, features)))];
+    if (indexPartitions.length > 0) {
+      grants.push(
+        iam.Grant.addToPrincipal({
+          grantee,
+          actions: [TABLE_ACTIONS.query],
+          resourceArns: [`${table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`],
+          conditions: leadingKeysCondition(indexPartitionPatterns(indexPartitions)),
+        }),
+      );
+    }
+    return combine(grants);
+  }
+
+  private turnQueue(grantee: iam.IGrantable, actions: readonly string[]): iam.Grant {
+    return iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [this.sources.queue.queueArn] });
+  }
+
+  /** The admin's redrive: read, hold and remove dead-letter records, send them back to the turn queue. */
+  private deadLetters(grantee: iam.IGrantable): iam.Grant[] {
+    return [
+      iam.Grant.addToPrincipal({ grantee, actions: [...DEAD_LETTER_ACTIONS], resourceArns: [this.sources.deadLetterQueue.queueArn] }),
+      this.turnQueue(grantee, QUEUE_SEND_ACTIONS),
+      ...this.key(grantee, 'sqs', QUEUE_PRODUCER_KEY_ACTIONS),
+    ];
+  }
+
+  /** `actions` on the customer managed key, only through `service`; none without a key. */
+  private key(grantee: iam.IGrantable, service: KeyService, actions: readonly string[]): iam.Grant[] {
+    const { encryptionKey } = this.sources;
+    if (encryptionKey === undefined) return [];
+    return [iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [encryptionKey.keyArn], conditions: viaServiceCondition(service) })];
   }
 }
 
-/** What the redrive command calls (`AgentPipeline.grantRedrive`), on the resources of the pipeline in `stack`. */
-export function grantRedrive(grantee: iam.IGrantable, stack: Stack, { table, queue, deadLetterQueue, encryptionKey }: PipelineResources): iam.Grant {
-  const grants = [
-    iam.Grant.addToPrincipal({ grantee, actions: [...STACK_OUTPUT_READ_ACTIONS], resourceArns: [stack.stackId] }),
-    iam.Grant.addToPrincipal({ grantee, actions: [...OPERATOR_DEAD_LETTER_ACTIONS], resourceArns: [deadLetterQueue.queueArn] }),
-    iam.Grant.addToPrincipal({ grantee, actions: [...WEBHOOK_QUEUE_ACTIONS], resourceArns: [queue.queueArn] }),
-    iam.Grant.addToPrincipal({ grantee, actions: [...REDRIVE_TABLE_ACTIONS], resourceArns: [table.tableArn] }),
-    iam.Grant.addToPrincipal({ grantee, actions: [...REDRIVE_QUERY_ACTIONS], resourceArns: [table.tableArn, indexArn(table)] }),
-    ...(encryptionKey ? [iam.Grant.addToPrincipal({ grantee, actions: [...TABLE_KEY_ACTIONS], resourceArns: [encryptionKey.keyArn] })] : []),
-  ];
-  return grants.reduce((all, grant) => all.combine(grant));
+/** The package's commands find the pipeline's table and queues in its stack's outputs. */
+function stackOutputs(grantee: iam.IGrantable, stack: Stack): iam.Grant {
+  return iam.Grant.addToPrincipal({ grantee, actions: [...STACK_OUTPUT_READ_ACTIONS], resourceArns: [stack.stackId] });
 }
 
-function indexArn(table: dynamodb.ITable): string {
-  return `${table.tableArn}/index/${TABLE_SCHEMA.gsi1.indexName}`;
+function combine(grants: readonly iam.Grant[]): iam.Grant {
+  return grants.reduce((all, grant) => all.combine(grant));
 }

@@ -4,6 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { CUSTOM_METRICS, type CustomMetricName, WHATSAPP_CHANNEL_KINDS } from '../contract';
+import { acceptFinding } from './accepted-findings';
 import type { PipelineMetrics } from './pipeline-metrics';
 import { ALARM_PERIOD, type PipelineSettings } from './pipeline-settings';
 
@@ -48,6 +49,7 @@ export interface PipelineAlarms {
   readonly crmSyncBlocked?: cloudwatch.Alarm;
   readonly crmSyncUncertain?: cloudwatch.Alarm;
   readonly inboundDeadLetterQueue?: cloudwatch.Alarm;
+  readonly inboundEnvelopeRefused?: cloudwatch.Alarm;
   /** Every alarm above, in creation order. */
   readonly all: cloudwatch.Alarm[];
 }
@@ -71,6 +73,8 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
     if (pipeline.alarmAction) {
       created.addAlarmAction(pipeline.alarmAction);
       created.addOkAction(pipeline.alarmAction);
+    } else {
+      acceptFinding(created, 'CloudWatchAlarmAction', 'No alarmTopic was given: the alarms show on the dashboard and in pipeline.alarms for the app to wire. Pass alarmTopic to be notified.');
     }
     all.push(created);
     return created;
@@ -172,7 +176,16 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
             'InboundDeadLetterQueueAlarm',
             metrics.messagesVisible(pipeline.inboundDeadLetterQueue),
             thresholds.deadLetterQueueMessages,
-            `End User Messaging events of ${names.table} failed on every retry of the inbound function and wait in its dead-letter queue: the customer messages in them are not registered. Fix the cause, then publish their messages to the event topic again (registration is idempotent).`,
+            `End User Messaging events of ${names.table} failed on every retry of the inbound function, or SNS could not deliver them, and wait in its dead-letter queue: the customer messages in them are not registered. Fix the cause, then publish their messages to the event topic again (registration is idempotent).`,
+          ),
+    inboundEnvelopeRefused:
+      settings.channel.kind !== WHATSAPP_CHANNEL_KINDS.endUserMessaging
+        ? undefined
+        : alarm(
+            'InboundEnvelopeRefusedAlarm',
+            custom(CUSTOM_METRICS.inboundEnvelopeRefused),
+            thresholds.inboundEnvelopesRefused,
+            `The End User Messaging inbound function of ${names.table} refused an event: it came from another topic or account, of another WABA, or its header and its Meta entry disagree. Someone may be publishing forged events to the topic, or the function is subscribed to a topic it should not be.`,
           ),
   };
   return { ...alarms, all };
@@ -255,7 +268,9 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
       custom(CUSTOM_METRICS.turnOverBudget, 'Turns over a customer budget'),
       custom(CUSTOM_METRICS.inboundForeignNumberDropped, 'Messages to another business number'),
       custom(CUSTOM_METRICS.inboundStaleDropped, 'Replayed (stale) messages'),
-      ...(settings.channel.kind === WHATSAPP_CHANNEL_KINDS.endUserMessaging ? [custom(CUSTOM_METRICS.inboundEnvelopeMalformed, 'Malformed End User Messaging events')] : []),
+      ...(settings.channel.kind === WHATSAPP_CHANNEL_KINDS.endUserMessaging
+        ? [custom(CUSTOM_METRICS.inboundEnvelopeMalformed, 'Malformed End User Messaging events'), custom(CUSTOM_METRICS.inboundEnvelopeRefused, 'Refused End User Messaging events')]
+        : []),
     ]),
     ...(crmSync === undefined
       ? []

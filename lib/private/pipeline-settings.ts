@@ -53,6 +53,7 @@ const DEFAULT_ALARM_THRESHOLDS: Required<AlarmThresholds> = {
   modelThrottles: 0,
   crmSyncBlockedRows: 0,
   crmSyncUncertainRows: 0,
+  inboundEnvelopesRefused: 0,
 };
 
 /** Lowercase letters, digits and inner hyphens: valid in SQS and DynamoDB names, and readable. */
@@ -231,7 +232,7 @@ function checkName(fail: Fail, label: string, value: string): void {
   }
 }
 
-function checkInteger(fail: Fail, label: string, value: number, min: number, max: number): void {
+export function checkInteger(fail: Fail, label: string, value: number, min: number, max: number): void {
   if (!Token.isUnresolved(value) && (!Number.isInteger(value) || value < min || value > max)) {
     fail(`${label} must be a whole number from ${min} to ${max}; got ${value}.`);
   }

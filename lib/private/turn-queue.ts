@@ -4,6 +4,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { PIPELINE_DEFAULTS } from '../contract';
 import type { PipelineSettings } from './pipeline-settings';
+import { acceptFinding } from './accepted-findings';
 import { queueEncryption } from './queue-encryption';
 
 /** The FIFO turn queue and the FIFO dead-letter queue its failed turns end in. */
@@ -23,6 +24,7 @@ export function buildTurnQueue(scope: Construct, settings: PipelineSettings, enc
     removalPolicy,
     ...queueEncryption(encryptionKey),
   });
+  acceptFinding(deadLetterQueue, 'SQSRedrivePolicy', "This queue is itself the turn queue's dead-letter queue: its records go back only through the redrive, which investigates first.");
   const queue = new sqs.Queue(scope, 'Queue', {
     queueName: names.queue,
     fifo: true,

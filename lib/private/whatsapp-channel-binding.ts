@@ -29,6 +29,8 @@ export interface EndUserMessagingSettings {
   /** Meta phone number id → End User Messaging id, in the order given. */
   readonly phoneNumbers: ReadonlyArray<{ readonly id: string; readonly resourceName: string; readonly metaPhoneNumberId: string }>;
   readonly eventTopic?: sns.ITopic;
+  /** Undefined: any WABA of the account. */
+  readonly wabaIds?: readonly string[];
   readonly metaApiVersion: string;
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SNSEvent } from 'aws-lambda';
+import type { EndUserMessagingEventSource } from '../../lambda/core/adapters/whatsapp/end-user-messaging-event';
 import { newWamid, textMessageNotification, type CustomerTextMessage, type WebhookDelivery } from './meta-notification';
 
 /** The linked number the local pipeline plays on End User Messaging (the service's id shape). */
@@ -8,6 +9,14 @@ export const LOCAL_ORIGINATION_PHONE_NUMBER_ID = 'phone-number-id-0123456789abcd
 const ACCOUNT_ID = '123456789012';
 const REGION = 'us-east-1';
 const TOPIC_ARN = `arn:aws:sns:${REGION}:${ACCOUNT_ID}:whatsapp-events`;
+
+/**
+ * Where the events below come from, as the construct tells the inbound function: the local topic
+ * and account, and `metaPhoneNumberIds` linked as the local number.
+ */
+export function localEventSource(metaPhoneNumberIds: Iterable<string>): EndUserMessagingEventSource {
+  return { topicArn: TOPIC_ARN, accountId: ACCOUNT_ID, phoneNumbers: new Map([...metaPhoneNumberIds].map((id) => [id, LOCAL_ORIGINATION_PHONE_NUMBER_ID])) };
+}
 
 /**
  * What End User Messaging Social publishes for each `entry[]` element of a Meta notification: the

@@ -26,7 +26,7 @@ import { createAgentTable, createTurnQueues } from '../servers/local-resources';
 import { assertPortFree, startDynamoDbLocal, startSqsEmulator } from '../servers/local-servers';
 import { Cleanup } from './cleanup';
 import { ConversationInspector, type ConversationSnapshot } from './conversation-inspector';
-import { deliverToEventTopic, LOCAL_ORIGINATION_PHONE_NUMBER_ID } from './end-user-messaging-event';
+import { deliverToEventTopic, LOCAL_ORIGINATION_PHONE_NUMBER_ID, localEventSource } from './end-user-messaging-event';
 import { startFunctionUrlServer, type FunctionUrlServer } from './function-url-server';
 import type { LocalChannel, LocalPipelineOptions, LogLevel, SendCustomerMessageOptions } from './local-pipeline-options';
 import { localAgentSettings, localOperatorAccess, localOperatorPlane, localSettings, type LocalSettings } from './local-settings';
@@ -174,7 +174,10 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     const { whatsApp } = settings;
     if (whatsApp.kind === WHATSAPP_CHANNEL_KINDS.endUserMessaging) {
       // The construct gives the inbound function the linked numbers: the business numbers it serves.
-      const inbound = composeEndUserMessagingInbound({ ...settings, businessPhoneNumberIds: [...whatsApp.phoneNumbers.keys()] }, portsOf('eum-inbound'));
+      const inbound = composeEndUserMessagingInbound(
+        { ...settings, businessPhoneNumberIds: [...whatsApp.phoneNumbers.keys()], eventSource: localEventSource(whatsApp.phoneNumbers.keys()) },
+        portsOf('eum-inbound'),
+      );
       deliver = (messages) => deliverToEventTopic(inbound, messages);
     } else {
       const webhookCredentials = options.webhookAppSecret === undefined ? credentialsProvider : new StaticCredentialsProvider({ ...credentials, appSecret: options.webhookAppSecret });

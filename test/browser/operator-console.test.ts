@@ -1,8 +1,9 @@
 // The operator console in headless Chromium against the whole local pipeline (DynamoDB Local, the
 // SQS emulator, the operator function, the fake WhatsApp API): what an operator does all day,
 // found on the page by role and accessible name.
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../support/ids';
 import { waitUntil } from '../support/waiting';
@@ -165,10 +166,19 @@ describe('an operator answering a handed-off customer', () => {
 
   it('after a reload, mutating calls still carry the CSRF token read back from the session', async () => {
     await ana1.reload();
+    const changes: Request[] = [];
+    ana1.on('request', (request) => {
+      if (request.method() !== 'GET' && request.url().includes('/api/')) changes.push(request);
+    });
     const availability = ana1.getByRole('switch', { name: 'Disponível para atendimento' });
     await availability.click();
     await waitUntil(async () => (await availability.getAttribute('aria-checked')) === 'true', 5000, 'availability on');
     expect(await ana1.getByRole('alert').count()).toBe(0);
+    // And the SHA-256 of their body, which CloudFront's signature covers behind consoleFrontDoor.
+    expect(changes.length).toBeGreaterThan(0);
+    for (const change of changes) {
+      expect((await change.allHeaders())['x-amz-content-sha256']).toBe(createHash('sha256').update(change.postData() ?? '', 'utf8').digest('hex'));
+    }
   });
 
   it('shows the availability the server holds after a reload', async () => {

@@ -43,6 +43,8 @@ const FUNCTIONS: Record<string, { read: (env: NodeJS.ProcessEnv) => { tableName:
       [RUNTIME_ENV.tableName]: 'agent-table',
       [RUNTIME_ENV.turnQueueUrl]: webhookEnvironment[RUNTIME_ENV.turnQueueUrl],
       [RUNTIME_ENV.endUserMessagingPhoneNumbers]: '106540352242922=phone-number-id-976c72a700aac43eaf573ae050example, 2=phone-number-id-0123abc',
+      [RUNTIME_ENV.endUserMessagingEventTopicArn]: 'arn:aws:sns:us-east-1:123456789012:whatsapp-events',
+      [RUNTIME_ENV.endUserMessagingAccountId]: '123456789012',
     },
   },
   orchestrator: { read: readOrchestratorSettings, env: orchestratorEnvironment },
@@ -285,8 +287,32 @@ describe('the End User Messaging inbound function', () => {
     expect(readEndUserMessagingInboundSettings(FUNCTIONS['End User Messaging inbound function'].env).businessPhoneNumberIds).toEqual(['106540352242922', '2']);
   });
 
-  it.each([RUNTIME_ENV.tableName, RUNTIME_ENV.turnQueueUrl, RUNTIME_ENV.endUserMessagingPhoneNumbers])('names %s when it is missing', (name) => {
-    expect(() => readEndUserMessagingInboundSettings(without(FUNCTIONS['End User Messaging inbound function'].env, name))).toThrow(`Environment variable ${name} is not set`);
+  it.each([RUNTIME_ENV.tableName, RUNTIME_ENV.turnQueueUrl, RUNTIME_ENV.endUserMessagingPhoneNumbers, RUNTIME_ENV.endUserMessagingEventTopicArn, RUNTIME_ENV.endUserMessagingAccountId])(
+    'names %s when it is missing',
+    (name) => {
+      expect(() => readEndUserMessagingInboundSettings(without(FUNCTIONS['End User Messaging inbound function'].env, name))).toThrow(`Environment variable ${name} is not set`);
+    },
+  );
+
+  it('takes events only from the topic, the account, the linked numbers and, when given, the WABAs', () => {
+    const env = FUNCTIONS['End User Messaging inbound function'].env;
+    expect(readEndUserMessagingInboundSettings(env).eventSource).toEqual({
+      topicArn: 'arn:aws:sns:us-east-1:123456789012:whatsapp-events',
+      accountId: '123456789012',
+      phoneNumbers: new Map([
+        ['106540352242922', 'phone-number-id-976c72a700aac43eaf573ae050example'],
+        ['2', 'phone-number-id-0123abc'],
+      ]),
+      wabaIds: undefined,
+    });
+    expect(readEndUserMessagingInboundSettings({ ...env, [RUNTIME_ENV.endUserMessagingWabaIds]: '102290129340398, 7' }).eventSource.wabaIds).toEqual(new Set(['102290129340398', '7']));
+  });
+
+  it.each([
+    [RUNTIME_ENV.endUserMessagingAccountId, '1234', 'is not an AWS account id'],
+    [RUNTIME_ENV.endUserMessagingWabaIds, 'waba-1', 'not Meta WABA ids'],
+  ])('refuses %s=%s', (name, value, message) => {
+    expect(() => readEndUserMessagingInboundSettings({ ...FUNCTIONS['End User Messaging inbound function'].env, [name]: value })).toThrow(message);
   });
 });
 

@@ -1,10 +1,9 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
-import * as kms from 'aws-cdk-lib/aws-kms';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AgentBackend, AgentPipeline } from '../../lib';
-import { expectExactStatements, LOG_ACTIONS, roleStatements, SECRET_READ_ACTIONS, statement, synthPipeline, type SynthesizedPipeline, XRAY_ACTIONS } from '../support/synthesized-pipeline';
-import { viaServiceCondition } from '../../lib/private/permissions';
+import { synthPipeline, type SynthesizedPipeline } from '../support/synthesized-pipeline';
 
 const ADMIN = '5511912345678';
 
@@ -95,31 +94,6 @@ describe('AgentPipeline with the operator plane', () => {
     });
   });
 
-  test('sweeper role: exactly its log group, X-Ray, get/put/update on the table, Query on the table and GSI1, the secret', () => {
-    const { pipeline } = synth;
-    const sweeper = pipeline.handoffSweeperFunction!;
-    expectExactStatements(roleStatements(synth, sweeper.role!), [
-      statement(synth, LOG_ACTIONS, [sweeper.logGroup.logGroupArn]),
-      statement(synth, XRAY_ACTIONS, ['*']),
-      statement(synth, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], [pipeline.table.tableArn]),
-      statement(synth, ['dynamodb:Query'], [pipeline.table.tableArn, `${pipeline.table.tableArn}/index/GSI1`]),
-      statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret!.secretArn]),
-    ]);
-  });
-
-  test('operator role: exactly its log group, X-Ray, item actions on the table, Query on the table and GSI1, the secret, the redrive on the queues', () => {
-    const { pipeline } = synth;
-    expectExactStatements(roleStatements(synth, pipeline.operatorFunction!.role!), [
-      statement(synth, LOG_ACTIONS, [pipeline.operatorFunction!.logGroup.logGroupArn]),
-      statement(synth, XRAY_ACTIONS, ['*']),
-      statement(synth, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'], [pipeline.table.tableArn]),
-      statement(synth, ['dynamodb:Query'], [pipeline.table.tableArn, `${pipeline.table.tableArn}/index/GSI1`]),
-      statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret!.secretArn]),
-      statement(synth, ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage'], [pipeline.deadLetterQueue.queueArn]),
-      statement(synth, ['sqs:SendMessage'], [pipeline.queue.queueArn]),
-    ]);
-  });
-
   test('defaults: America/Sao_Paulo, renotify after 5 minutes, remind after 10, the runtime’s texts', () => {
     const defaults = synthPipeline({ adminPhoneNumbers: [ADMIN] });
     defaults.template.hasResourceProperties('AWS::Lambda::Function', {
@@ -132,15 +106,13 @@ describe('AgentPipeline with the operator plane', () => {
     });
   });
 
-  test('with a customer managed key the operator gets exactly the table key actions', () => {
-    let key!: kms.Key;
-    const withKey = synthPipeline({ adminPhoneNumbers: [ADMIN] }, (stack) => {
-      key = new kms.Key(stack, 'Key', { enableKeyRotation: true });
-      return { encryptionKey: key };
-    });
-    expect(roleStatements(withKey, withKey.pipeline.operatorFunction!.role!)).toContainEqual(
-      statement(withKey, ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'], [key.keyArn], viaServiceCondition('dynamodb', 'sqs')),
-    );
+  test('the operator function has reserved concurrency, 10 unless set: a flood of its public URL cannot take the account’s', () => {
+    const reservedOf = (synthesized: SynthesizedPipeline) =>
+      synthesized.template.toJSON().Resources[synthesized.stack.getLogicalId(synthesized.pipeline.operatorFunction!.node.defaultChild as never)].Properties.ReservedConcurrentExecutions;
+    expect(reservedOf(synth)).toBe(10);
+    expect(reservedOf(synthPipeline({ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 25 }))).toBe(25);
+    // The sweeper is invoked by its schedule alone; the orchestrator is capped by its event source.
+    synth.template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp('^Handoff sweeper'), ReservedConcurrentExecutions: Match.absent() });
   });
 
   test('cdk-nag AwsSolutions reports nothing', () => {
@@ -151,6 +123,67 @@ describe('AgentPipeline with the operator plane', () => {
       .validateScope(app)
       .violations.flatMap((violation) => violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.constructPath}`));
     expect(findings).toEqual([]);
+  });
+});
+
+describe('consoleFrontDoor', () => {
+  const WEB_ACL = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/console/a1b2c3d4-5678-90ab-cdef-EXAMPLE11111';
+
+  test('a CloudFront distribution signs every request to the operator URL, which then takes AWS_IAM only, with the web ACL attached', () => {
+    const { template, pipeline, stack } = synthPipeline({ adminPhoneNumbers: [ADMIN], consoleFrontDoor: { webAclArn: WEB_ACL } });
+    template.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'AWS_IAM', TargetFunctionArn: stack.resolve(pipeline.operatorFunction!.functionArn) });
+    template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        WebACLId: WEB_ACL,
+        DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'https-only', AllowedMethods: Match.arrayWith(['PUT', 'POST', 'DELETE']) }),
+      }),
+    });
+    // Only CloudFront, and only this distribution, may invoke it; principal '*' is left to the webhook's URL.
+    const operatorLogicalId = stack.getLogicalId(pipeline.operatorFunction!.node.defaultChild as never);
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission')).filter((permission) => JSON.stringify(permission.Properties.FunctionName).includes(operatorLogicalId.slice(0, -8)));
+    expect(permissions.map((permission) => [permission.Properties.Action, permission.Properties.Principal, permission.Properties.SourceArn !== undefined]).sort()).toEqual([
+      ['lambda:InvokeFunction', 'cloudfront.amazonaws.com', true],
+      ['lambda:InvokeFunctionUrl', 'cloudfront.amazonaws.com', true],
+    ]);
+    expect(pipeline.consoleDistribution).toBeDefined();
+  });
+
+  test('login links and the stack output point at the distribution', () => {
+    const { template, pipeline, stack } = synthPipeline({ adminPhoneNumbers: [ADMIN], consoleFrontDoor: {} });
+    const distributionUrl = stack.resolve(`https://${pipeline.consoleDistribution!.distributionDomainName}/`);
+    expect(stack.resolve(pipeline.consoleUrl)).toEqual(distributionUrl);
+    expect(template.toJSON().Outputs.PipelineConsoleUrl.Value).toEqual(distributionUrl);
+    for (const description of ['^Turn orchestrator', '^Handoff sweeper']) {
+      template.hasResourceProperties('AWS::Lambda::Function', { Description: Match.stringLikeRegexp(description), Environment: { Variables: Match.objectLike({ CONSOLE_URL: distributionUrl }) } });
+    }
+  });
+
+  test('with its own domain the links use the first name, and viewers need TLS 1.2', () => {
+    const { template, pipeline, stack } = synthPipeline({ adminPhoneNumbers: [ADMIN] }, (scope) => ({
+      consoleFrontDoor: { domainNames: ['console.example.com'], certificate: acm.Certificate.fromCertificateArn(scope, 'Certificate', 'arn:aws:acm:us-east-1:123456789012:certificate/abc') },
+    }));
+    expect(stack.resolve(pipeline.consoleUrl)).toBe('https://console.example.com/');
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({ Aliases: ['console.example.com'], ViewerCertificate: Match.objectLike({ MinimumProtocolVersion: 'TLSv1.2_2021' }) }),
+    });
+  });
+
+  test('cdk-nag AwsSolutions reports nothing, with or without a web ACL', () => {
+    for (const consoleFrontDoor of [{}, { webAclArn: WEB_ACL }]) {
+      const app = new App();
+      new AgentPipeline(new Stack(app, 'FrontDoor'), 'Pipeline', { environment: 'prod', agentBackend: AgentBackend.scripted(), adminPhoneNumbers: [ADMIN], consoleFrontDoor });
+      const findings = new AwsSolutionsChecks(app)
+        .validateScope(app)
+        .violations.flatMap((violation) => violation.violatingResources.map((resource) => `${violation.ruleName} at ${resource.constructPath}`));
+      expect(findings).toEqual([]);
+    }
+  });
+
+  test('without it the console keeps its own public URL and no distribution is created', () => {
+    const { template } = synthPipeline({ adminPhoneNumbers: [ADMIN] });
+    template.resourceCountIs('AWS::CloudFront::Distribution', 0);
+    template.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'NONE' });
   });
 });
 
@@ -165,6 +198,12 @@ describe('operator plane validation', () => {
     [{ adminPhoneNumbers: [ADMIN], handoffRenotifyAfter: Duration.seconds(30) }, /handoffRenotifyAfter must be from 1 minute/],
     [{ adminPhoneNumbers: [ADMIN], customerRenotifyAfter: Duration.days(2) }, /customerRenotifyAfter must be from 1 minute .* to 24 hours/],
     [{ adminPhoneNumbers: [ADMIN], handoffTexts: { fallback: '  ' } }, /handoffTexts.fallback must be non-blank/],
+    [{ operatorReservedConcurrency: 5 }, /operatorReservedConcurrency only apply to the operator plane/],
+    [{ consoleFrontDoor: {} }, /consoleFrontDoor only apply to the operator plane/],
+    [{ adminPhoneNumbers: [ADMIN], consoleFrontDoor: { domainNames: ['console.example.com'] } }, /consoleFrontDoor.domainNames and consoleFrontDoor.certificate go together/],
+    [{ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 0 }, /operatorReservedConcurrency must be a whole number from 1 to 900; got 0/],
+    [{ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 1000 }, /operatorReservedConcurrency must be a whole number from 1 to 900; got 1000/],
+    [{ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 2.5 }, /operatorReservedConcurrency must be a whole number/],
   ])('%o is refused with a message that says what to change', (props, message) => {
     expect(() => synthPipeline(props)).toThrow(message);
   });

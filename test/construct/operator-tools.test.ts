@@ -1,12 +1,11 @@
 // What the package's operator tools rely on: the stack outputs under their documented keys, and
-// grantRedrive giving an operator's role exactly what the redrive command calls.
+// grantRedrive and grantCustomerDataRights giving an operator's role what the commands call, and no more.
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { AgentPipeline, type AgentPipelineProps } from '../../lib';
-import { OPERATOR_DEAD_LETTER_ACTIONS, OPERATOR_QUERY_ACTIONS, OPERATOR_TABLE_ACTIONS, TABLE_KEY_ACTIONS } from '../../lib/private/permissions';
-import { expectExactStatements, pipelineProps, roleStatements, type SynthesizedPipeline, statement, synthPipeline } from '../support/synthesized-pipeline';
+import { pipelineProps, roleStatements, type SynthesizedPipeline, statement, synthPipeline } from '../support/synthesized-pipeline';
 
 describe('stack outputs', () => {
   test('every pipeline writes its table, queues, webhook URL and secret under <construct id><name>', () => {
@@ -37,37 +36,100 @@ describe('stack outputs', () => {
   });
 });
 
-describe('grantRedrive', () => {
-  /** A pipeline and an on-call role granted the redrive, synthesized after the grant. */
-  function grantedRedrive(extend: (stack: Stack) => Partial<AgentPipelineProps> = () => ({})): SynthesizedPipeline & { operator: iam.Role } {
-    const app = new App();
-    const stack = new Stack(app, 'TestStack');
-    const pipeline = new AgentPipeline(stack, 'Pipeline', pipelineProps(extend(stack)));
-    const operator = new iam.Role(stack, 'OnCall', { assumedBy: new iam.AccountRootPrincipal() });
-    pipeline.grantRedrive(operator);
-    return { app, stack, pipeline, operator, template: Template.fromStack(stack) };
-  }
+/** A pipeline and an operator's role granted one of the commands, synthesized after the grant. */
+function grantedCommand(grant: (pipeline: AgentPipeline, role: iam.Role) => iam.Grant, extend: (stack: Stack) => Partial<AgentPipelineProps> = () => ({})): SynthesizedPipeline & { operator: iam.Role } {
+  const app = new App();
+  const stack = new Stack(app, 'TestStack');
+  const pipeline = new AgentPipeline(stack, 'Pipeline', pipelineProps(extend(stack)));
+  const operator = new iam.Role(stack, 'OnCall', { assumedBy: new iam.AccountRootPrincipal() });
+  grant(pipeline, operator);
+  return { app, stack, pipeline, operator, template: Template.fromStack(stack) };
+}
 
-  test('grants the stack outputs, the dead-letter records, sending back to the turn queue, and the table as the operator function has it', () => {
-    const synth = grantedRedrive();
+/** The role's statements on the table, as action → partition patterns. */
+function tablePartitionsByAction(synth: SynthesizedPipeline & { operator: iam.Role }): Record<string, string[]> {
+  const tableArn = JSON.stringify([synth.stack.resolve(synth.pipeline.table.tableArn)]);
+  const byAction: Record<string, string[]> = {};
+  for (const entry of roleStatements(synth, synth.operator).filter((statement) => JSON.stringify(statement.resources) === tableArn)) {
+    const patterns = (entry.condition as Record<string, Record<string, string[]>>)['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
+    for (const action of entry.actions) byAction[action] = [...(byAction[action] ?? []), ...patterns].sort();
+  }
+  return byAction;
+}
+
+const withKey = (captured: { key?: kms.Key }) => (stack: Stack) => {
+  captured.key = new kms.Key(stack, 'Key', { enableKeyRotation: true });
+  return { encryptionKey: captured.key };
+};
+
+describe('grantRedrive', () => {
+  const redrive = (pipeline: AgentPipeline, role: iam.Role) => pipeline.grantRedrive(role);
+
+  test('grants the stack outputs, the dead-letter records and sending back to the turn queue', () => {
+    const synth = grantedCommand(redrive);
     const { pipeline, stack } = synth;
-    expectExactStatements(roleStatements(synth, synth.operator), [
-      statement(synth, ['cloudformation:DescribeStacks'], [stack.stackId]),
-      statement(synth, OPERATOR_DEAD_LETTER_ACTIONS, [pipeline.deadLetterQueue.queueArn]),
-      statement(synth, ['sqs:SendMessage'], [pipeline.queue.queueArn]),
-      statement(synth, OPERATOR_TABLE_ACTIONS, [pipeline.table.tableArn]),
-      statement(synth, OPERATOR_QUERY_ACTIONS, [pipeline.table.tableArn, `${pipeline.table.tableArn}/index/GSI1`]),
-    ]);
+    const statements = roleStatements(synth, synth.operator);
+    expect(statements).toContainEqual(statement(synth, ['cloudformation:DescribeStacks'], [stack.stackId]));
+    expect(statements).toContainEqual(statement(synth, ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage'], [pipeline.deadLetterQueue.queueArn]));
+    expect(statements).toContainEqual(statement(synth, ['sqs:SendMessage'], [pipeline.queue.queueArn]));
   });
 
-  test('with a customer managed key, also the key actions of table and queue data', () => {
-    let key: kms.Key | undefined;
-    const synth = grantedRedrive((stack) => {
-      key = new kms.Key(stack, 'Key', { enableKeyRotation: true });
-      return { encryptionKey: key };
-    });
+  test('reaches only the customers’ receipts, markers, sessions and history, which it reads and restores, and no index', () => {
+    const byAction = tablePartitionsByAction(grantedCommand(redrive));
+    expect(Object.keys(byAction).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    for (const patterns of Object.values(byAction)) expect(patterns).toEqual(['DEBOUNCE#*', 'SESSION#*']);
+  });
+
+  test('with a customer managed key, also the key, through DynamoDB and SQS only', () => {
+    const captured: { key?: kms.Key } = {};
+    const synth = grantedCommand(redrive, withKey(captured));
+    const keyArn = JSON.stringify([synth.stack.resolve(captured.key!.keyArn)]);
+    const keyStatements = roleStatements(synth, synth.operator).filter((entry) => JSON.stringify(entry.resources) === keyArn);
+    expect(keyStatements.map((entry) => JSON.stringify(entry.condition)).sort()).toEqual(
+      ['dynamodb', 'sqs'].map((service) => JSON.stringify({ StringEquals: { 'kms:ViaService': { 'Fn::Join': ['', [`${service}.`, { Ref: 'AWS::Region' }, '.amazonaws.com']] } } })).sort(),
+    );
+  });
+});
+
+describe('grantCustomerDataRights', () => {
+  const customerData = (pipeline: AgentPipeline, role: iam.Role) => pipeline.grantCustomerDataRights(role);
+
+  test('grants the stack outputs and no queue', () => {
+    const synth = grantedCommand(customerData);
     const statements = roleStatements(synth, synth.operator);
-    expect(statements).toContainEqual(statement(synth, TABLE_KEY_ACTIONS, [key!.keyArn]));
-    expect(statements).toHaveLength(6);
+    expect(statements).toContainEqual(statement(synth, ['cloudformation:DescribeStacks'], [synth.stack.stackId]));
+    expect(statements.flatMap((entry) => entry.actions).filter((action) => action.startsWith('sqs:'))).toEqual([]);
+  });
+
+  test('queries the customer’s partitions, reads what their references name, and deletes all of it in batches', () => {
+    const byAction = tablePartitionsByAction(grantedCommand(customerData));
+    const customerPartitions = ['ADMIN#CONSENT', 'BUDGET#*', 'CUSTOMER#*', 'DEBOUNCE#*', 'SESSION#*'];
+    expect(byAction['dynamodb:Query']).toEqual(customerPartitions);
+    expect(byAction['dynamodb:BatchGetItem']).toEqual(['CRM_SYNC#*', 'DEMAND#OOP', 'OPERATOR#AUTH']);
+    expect(byAction['dynamodb:BatchWriteItem']).toEqual([...customerPartitions, 'CRM_SYNC#*', 'DEMAND#OOP'].sort());
+  });
+
+  test('deletes an operator’s sign-ins one by one and can write none (BatchWriteItem could)', () => {
+    const byAction = tablePartitionsByAction(grantedCommand(customerData));
+    expect(byAction['dynamodb:DeleteItem']).toEqual(['OPERATOR#AUTH']);
+    for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem']) expect(byAction[action] ?? []).not.toContain('OPERATOR#AUTH');
+  });
+
+  test('keeps the pseudonym salt and the erasure’s audit event', () => {
+    const byAction = tablePartitionsByAction(grantedCommand(customerData));
+    expect(byAction['dynamodb:GetItem']).toEqual(['ADMIN#PRIVACY']);
+    expect(byAction['dynamodb:PutItem']).toEqual(['ADMIN#AUDIT', 'ADMIN#PRIVACY']);
+  });
+
+  test('with a customer managed key, also the key, through DynamoDB only', () => {
+    const captured: { key?: kms.Key } = {};
+    const synth = grantedCommand(customerData, withKey(captured));
+    const keyArn = JSON.stringify([synth.stack.resolve(captured.key!.keyArn)]);
+    const keyStatements = roleStatements(synth, synth.operator).filter((entry) => JSON.stringify(entry.resources) === keyArn);
+    expect(keyStatements).toEqual([
+      statement(synth, ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'], [captured.key!.keyArn], {
+        StringEquals: { 'kms:ViaService': { 'Fn::Join': ['', ['dynamodb.', { Ref: 'AWS::Region' }, '.amazonaws.com']] } },
+      }),
+    ]);
   });
 });

@@ -116,12 +116,53 @@ describe('End User Messaging Social', () => {
     });
   });
 
+  test('tells the inbound function where its events come from: the topic, the account and, when given, the WABAs', () => {
+    const inboundEnvironment = (synthesized: ReturnType<typeof synth>) =>
+      synthesized.template.toJSON().Resources[synthesized.stack.getLogicalId(synthesized.pipeline.webhookFunction.node.defaultChild as never)].Properties.Environment.Variables;
+    const synthesized = synth();
+    expect(inboundEnvironment(synthesized)).toMatchObject({
+      [RUNTIME_ENV.endUserMessagingEventTopicArn]: synthesized.stack.resolve(synthesized.pipeline.eventTopic!.topicArn),
+      [RUNTIME_ENV.endUserMessagingAccountId]: { Ref: 'AWS::AccountId' },
+    });
+    expect(inboundEnvironment(synthesized)[RUNTIME_ENV.endUserMessagingWabaIds]).toBeUndefined();
+    expect(inboundEnvironment(synthPipeline({ channel: endUserMessaging({ wabaIds: ['102290129340398', '102290129340398', '7'] }) }))[RUNTIME_ENV.endUserMessagingWabaIds]).toBe('102290129340398,7');
+  });
+
+  test('alarms on a refused event, and graphs refusals with what was dropped', () => {
+    const synthesized = synth();
+    expect(synthesized.pipeline.alarms).toContain(synthesized.pipeline.inboundEnvelopeRefusedAlarm);
+    synthesized.template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'InboundEnvelopeRefused', Threshold: 0, AlarmDescription: Match.stringLikeRegexp('InboundEnvelopeRefusedAlarm') });
+    expect(dashboardBody(synthesized)).toContain('\\"InboundEnvelopeRefused\\"');
+    expect(synthPipeline().pipeline.inboundEnvelopeRefusedAlarm).toBeUndefined();
+  });
+
+  test('what SNS cannot deliver to the function is parked in the inbound dead-letter queue, SNS using the key for this account’s topics only', () => {
+    const { stack, pipeline, template } = synthPipeline({}, (scope) => ({ channel: endUserMessaging(), encryptionKey: new kms.Key(scope, 'Key', { enableKeyRotation: true }) }));
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'lambda', RedrivePolicy: { deadLetterTargetArn: stack.resolve(pipeline.inboundDeadLetterQueue!.queueArn) } });
+    template.hasResourceProperties('AWS::KMS::Key', {
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Principal: { Service: 'sns.amazonaws.com' },
+            Action: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+            Condition: {
+              StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+              ArnLike: { 'aws:SourceArn': { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':sns:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':*']] } },
+            },
+          }),
+        ]),
+      },
+    });
+  });
+
   test.each([
     ['no phone number', { phoneNumbers: [] }, /needs at least one phone number/],
     ["Meta's id where End User Messaging's belongs", { phoneNumbers: [{ id: '106540352242922', metaPhoneNumberId: '106540352242922' }] }, /must look like 'phone-number-id-'/],
     ['a Meta id that is not digits', { phoneNumbers: [{ id: PHONE_NUMBERS[0].id, metaPhoneNumberId: 'phone-number-id-1' }] }, /must be Meta's phone number id/],
     ['a number listed twice', { phoneNumbers: [PHONE_NUMBERS[0], PHONE_NUMBERS[0]] }, /is listed twice/],
     ['a malformed Meta API version', { phoneNumbers: PHONE_NUMBERS, metaApiVersion: '20' }, /metaApiVersion '20' must look like 'v20.0'/],
+    ['an empty list of WABAs', { phoneNumbers: PHONE_NUMBERS, wabaIds: [] }, /wabaIds must list Meta's WhatsApp Business Account ids/],
+    ['a WABA id that is not digits', { phoneNumbers: PHONE_NUMBERS, wabaIds: ['waba-fb2594b8a7974770b128a409e2example'] }, /wabaIds must list Meta's WhatsApp Business Account ids/],
   ])('refuses %s at synth, saying what to change', (_name, options, message) => {
     expect(() => synthPipeline({ channel: WhatsAppChannel.endUserMessaging(options) })).toThrow(message);
   });

@@ -2,6 +2,7 @@
 // carrying the service's envelope reach the same inbound use case as the webhook's POSTs.
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import type { SNSEvent } from 'aws-lambda';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { CUSTOM_METRICS } from '../../../lib/contract';
 import { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
@@ -30,8 +31,12 @@ class RecordingMetrics extends Metrics {
   }
 }
 
-function inbound(ports: Pick<EndUserMessagingInboundPorts, 'sqsClient'> = {}, businessPhoneNumberIds: readonly string[] = [LINKED_NUMBER]): EndUserMessagingInboundHandler {
-  return composeEndUserMessagingInbound(endUserMessagingInboundSettings(resources.table.name, resources.queueUrl, businessPhoneNumberIds), {
+function inbound(
+  ports: Pick<EndUserMessagingInboundPorts, 'sqsClient'> = {},
+  businessPhoneNumberIds: readonly string[] = [LINKED_NUMBER],
+  eventSource: Parameters<typeof endUserMessagingInboundSettings>[3] = {},
+): EndUserMessagingInboundHandler {
+  return composeEndUserMessagingInbound(endUserMessagingInboundSettings(resources.table.name, resources.queueUrl, businessPhoneNumberIds, eventSource), {
     logger: new Logger({ serviceName: 'eum-test', logLevel: 'DEBUG' }),
     metrics: new RecordingMetrics({ namespace: 'test', serviceName: 'eum-test' }),
     ...ports,
@@ -131,5 +136,68 @@ describe('what is dropped, counted, and never retried', () => {
 
     expect(metric(CUSTOM_METRICS.inboundEnvelopeMalformed)).toBe(1);
     expect(await queueDepth(resources.queueUrl)).toBe(1);
+  });
+});
+
+describe('what is refused, counted, and never retried: events that did not come from where this pipeline’s come from', () => {
+  const notification = JSON.parse(textNotification('5511988887777', 'wamid.FORGED', 'PARAR')) as { entry: Array<{ id: string }> };
+  const entry = notification.entry[0];
+  const WABA = entry.id;
+  /** The service's envelope of the entry, with `change` applied to it: what a forger would publish. */
+  const forged = (change: (envelope: Record<string, unknown>) => void) => {
+    const envelope = endUserMessagingEnvelope(entry, LINKED_NUMBER, WABA) as Record<string, unknown>;
+    change(envelope);
+    return snsEvent(JSON.stringify(envelope));
+  };
+  const context = (envelope: Record<string, unknown>) => envelope.context as { MetaWabaIds: { wabaId: string; arn: string }[]; MetaPhoneNumberIds: { metaPhoneNumberId: string; arn: string }[] };
+
+  // Every row names its event source (the settings' own unless given), so jest never takes the last argument for `done`.
+  test.each<[string, () => SNSEvent, Parameters<typeof inbound>[2]]>([
+    [
+      'a delivery from another topic',
+      () => {
+        const event = eventOf(JSON.stringify(notification));
+        return { Records: event.Records.map((record) => ({ ...record, Sns: { ...record.Sns, TopicArn: 'arn:aws:sns:us-east-1:123456789012:someone-elses-topic' } })) };
+      },
+      {},
+    ],
+    ['an event of another account', () => forged((envelope) => (envelope.aws_account_id = '999999999999')), {}],
+    ['a WABA held by another account', () => forged((envelope) => (context(envelope).MetaWabaIds[0].arn = 'arn:aws:social-messaging:us-east-1:999999999999:waba/fb2594b8a7974770b128a409e2example')), {}],
+    ['a WABA that is not one of wabaIds', () => forged(() => undefined), { wabaIds: new Set(['111111111111111']) }],
+    ['a linked number named by another resource', () => forged((envelope) => (context(envelope).MetaPhoneNumberIds[0].arn = 'arn:aws:social-messaging:us-east-1:123456789012:phone-number-id/0000000000000000000000000000other')), {}],
+    ['a linked number held by another account', () => forged((envelope) => (context(envelope).MetaPhoneNumberIds[0].arn = 'arn:aws:social-messaging:us-east-1:999999999999:phone-number-id/0123456789abcdef0123456789abcdef')), {}],
+    ['a header that names another WABA than its entry', () => forged((envelope) => (context(envelope).MetaWabaIds[0].wabaId = '222222222222222')), {}],
+    ['a header that names other numbers than its entry', () => forged((envelope) => (context(envelope).MetaPhoneNumberIds = [{ metaPhoneNumberId: '999999999999999', arn: 'arn:aws:social-messaging:us-east-1:123456789012:phone-number-id/9999' }])), {}],
+  ])('%s: nothing is written, the refusal is counted, the invocation succeeds', async (_name, event, source) => {
+    await expect(inbound({}, [LINKED_NUMBER], source)(event())).resolves.toBeUndefined();
+
+    expect(metric(CUSTOM_METRICS.inboundEnvelopeRefused)).toBe(1);
+    expect(metric(CUSTOM_METRICS.inboundDispatched)).toBe(0);
+    await resources.expectNothingWritten();
+    expect(await queueDepth(resources.queueUrl)).toBe(0);
+  });
+
+  test('the same event from the configured topic, account, WABA and number is registered', async () => {
+    await inbound({}, [LINKED_NUMBER], { wabaIds: new Set([WABA]) })(forged(() => undefined));
+
+    expect(metric(CUSTOM_METRICS.inboundEnvelopeRefused)).toBe(0);
+    expect(await queueDepth(resources.queueUrl)).toBe(1);
+  });
+
+  test('an event of the WABA itself (no phone number, e.g. a template status) is no refusal', async () => {
+    const wabaEvent = { id: WABA, changes: [{ field: 'message_template_status_update', value: { event: 'APPROVED', message_template_id: 1, message_template_name: 'x', message_template_language: 'pt_BR', reason: 'NONE' } }] };
+    const envelope = endUserMessagingEnvelope(wabaEvent, LINKED_NUMBER, WABA) as Record<string, unknown>;
+    context(envelope).MetaPhoneNumberIds = [];
+    await handler(snsEvent(JSON.stringify(envelope)));
+
+    expect(metric(CUSTOM_METRICS.inboundEnvelopeRefused)).toBe(0);
+    await resources.expectNothingWritten();
+  });
+
+  test('the log says why, and names no customer', async () => {
+    await handler(forged((envelope) => (envelope.aws_account_id = '999999999999')));
+    const output = resources.logged.join('');
+    expect(output).toContain('"reason":"foreign_account"');
+    expect(output).not.toContain('5511988887777');
   });
 });

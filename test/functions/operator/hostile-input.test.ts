@@ -1,5 +1,10 @@
 // Hostile input to every operator route: a clear 4xx, and nothing written (the audit stays empty
 // and the conversation keeps its state).
+import { createHash, randomBytes } from 'node:crypto';
+import type { Item } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { cursorSigningKey } from '../../../lambda/core/adapters/dynamodb/keys';
+import { PageCursors } from '../../../lambda/core/adapters/dynamodb/page-cursor';
+import { KEY_NAMES } from '../../../lambda/core/adapters/dynamodb/repository-support';
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
 import { type ConsoleClient, signInOverWhatsApp } from '../../support/operator-console-client';
@@ -109,4 +114,25 @@ it('serves the console page with the security headers and no inline script', asy
   expect(page.body).not.toMatch(/<script(?![^>]*\ssrc=)/);
   expect(page.body).not.toMatch(/\sstyle=/);
   expect((await admin.call('GET', '/no-such-page')).status).toBe(404);
+});
+
+it('takes back only cursors signed with the deployment’s key: the table-name derivation and other keys are refused with 400 bad_query', async () => {
+  // Enough audit events for the list to page.
+  for (let index = 0; index < 3; index++) await repositories.audit.record({ eventId: `cursor-${index}`, occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString(), author: adminPhone, action: 'test.cursor', resourceType: 'test', resourceId: String(index) });
+  const first = await admin.call('GET', '/api/admin/audit?limit=1');
+  expect(first.status).toBe(200);
+  const issued = (first.body as { cursor: string }).cursor;
+  const lastKey = JSON.parse(Buffer.from(issued.split('.')[0], 'base64url').toString('utf8')) as Item;
+  // The audit list's query, as its repository asks for it: the cursor's scope.
+  const scope = new PageCursors(pipeline.tableName, Buffer.alloc(32)).scope({ keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)', names: KEY_NAMES, values: { ':pk': 'ADMIN#AUDIT', ':prefix': 'AUDIT#' }, newestFirst: true });
+  const signedWith = (key: Buffer) => encodeURIComponent(new PageCursors(pipeline.tableName, key).encode(lastKey, scope));
+  const stored = await repositories.kit.get({ key: cursorSigningKey(), consistentRead: true });
+  const deploymentKey = Buffer.from(String(stored?.key), 'hex');
+
+  expect((await admin.call('GET', `/api/admin/audit?limit=1&cursor=${signedWith(deploymentKey)}`)).status).toBe(200);
+  for (const key of [createHash('sha256').update(`agent-table-cursor\0${pipeline.tableName}`).digest(), randomBytes(32)]) {
+    const refused = await admin.call('GET', `/api/admin/audit?limit=1&cursor=${signedWith(key)}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: 'bad_query' });
+  }
 });

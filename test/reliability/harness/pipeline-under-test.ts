@@ -32,7 +32,7 @@ import { createWhatsAppSender } from '../../../lambda/core/adapters/whatsapp/wha
 import type { WhatsAppSender } from '../../../lambda/core/ports/whatsapp-sender';
 import { createEndUserMessagingEventsHandler } from '../../../lambda/eum-inbound/sns-events';
 import { FakeEndUserMessaging } from '../../../local/fake-whatsapp/fake-end-user-messaging';
-import { endUserMessagingEvents, LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../../local/runtime/end-user-messaging-event';
+import { endUserMessagingEvents, LOCAL_ORIGINATION_PHONE_NUMBER_ID, localEventSource } from '../../../local/runtime/end-user-messaging-event';
 import type { LocalChannel } from '../../../local/runtime/local-pipeline';
 import { CustomerBudgetGate, type CustomerBudgetSettings } from '../../../lambda/core/application/customer-budget-gate';
 import { MessagingConsent } from '../../../lambda/core/application/privacy/messaging-consent';
@@ -170,7 +170,14 @@ export function composeWebhook(env: ReliabilityEnvironment, injector: FaultInjec
     dispatcher: injector.remote('dispatcher', new SqsTurnDispatcher(env.turnQueueUrl, env.sqs), AWS_SDK_FAILURES),
   });
   if (env.channel === 'end-user-messaging') {
-    const events = createEndUserMessagingEventsHandler({ registerInbound, clock: systemClock, logger: silentLogger(), metrics, businessPhoneNumberIds: new Set([BUSINESS_PHONE_NUMBER_ID]) });
+    const events = createEndUserMessagingEventsHandler({
+      registerInbound,
+      clock: systemClock,
+      logger: silentLogger(),
+      metrics,
+      businessPhoneNumberIds: new Set([BUSINESS_PHONE_NUMBER_ID]),
+      source: localEventSource([BUSINESS_PHONE_NUMBER_ID]),
+    });
     const handle: WebhookFunction = async (event) => {
       for (const snsEvent of endUserMessagingEvents(JSON.parse(event.body ?? '{}') as { entry: object[] })) await events(snsEvent);
       return { statusCode: 200 };

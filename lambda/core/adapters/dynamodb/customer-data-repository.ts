@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { CustomerDataRepository, CustomerInventory, CustomerRecord } from '../../ports/customer-data';
 import { referencedKeys } from './customer-references';
 import type { DynamoKit, Item, QueryRequest } from './dynamo-kit';
@@ -9,6 +8,7 @@ import {
   ENTITY_TYPE,
   EntityType,
   inboundPartition,
+  isOperatorAuthKey,
   KEY_ATTRIBUTES,
   legacyConsentListPrefix,
   PK,
@@ -17,7 +17,7 @@ import {
   SK,
   type TableKey,
 } from './keys';
-import { conditionally, IF_ABSENT, KEY_NAMES } from './repository-support';
+import { KEY_NAMES, secretCreatedOnce } from './repository-support';
 
 const PAGE = 500;
 
@@ -48,17 +48,20 @@ export class DynamoCustomerDataRepository implements CustomerDataRepository {
     return { dependents, anchors: own.map((item) => toRecord(item, options.contents === true)) };
   }
 
+  /**
+   * Deletes in batches, except an operator's login grants and sessions: one DeleteItem each, since
+   * BatchWriteItem would also let whoever erases write sign-ins, which only the functions that
+   * issue them may (lib/private/permissions.ts).
+   */
   async remove(records: readonly CustomerRecord[]): Promise<void> {
-    if (records.length > 0) await this.kit.batchWrite(records.map((record) => ({ delete: record.key })));
+    const signIns = records.filter((record) => isOperatorAuthKey(record.key));
+    const batched = records.filter((record) => !isOperatorAuthKey(record.key));
+    if (batched.length > 0) await this.kit.batchWrite(batched.map((record) => ({ delete: record.key })));
+    for (const signIn of signIns) await this.kit.delete({ key: signIn.key });
   }
 
-  async pseudonymSalt(): Promise<string> {
-    const stored = await this.kit.get({ key: privacySaltKey(), consistentRead: true });
-    if (typeof stored?.salt === 'string') return stored.salt;
-    const salt = randomBytes(32).toString('hex');
-    // Two first erasures at once: one salt wins and both use it.
-    if (await conditionally(() => this.kit.put({ item: { ...privacySaltKey(), [ENTITY_TYPE]: EntityType.privacySalt, salt }, ...IF_ABSENT }))) return salt;
-    return this.pseudonymSalt();
+  pseudonymSalt(): Promise<string> {
+    return secretCreatedOnce(this.kit, privacySaltKey(), EntityType.privacySalt, 'salt');
   }
 
   private async queryAll(request: QueryRequest): Promise<Item[]> {

@@ -12,7 +12,7 @@
  * - ReturnValues stays NONE unless the caller asks for the item.
  * - An optional {@link DynamoKitObserver} sees every remote call with its consumed capacity.
  */
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
@@ -62,16 +62,24 @@ export interface DynamoKitOptions {
   /** Defaults to the process-wide client (see {@link sharedDocumentClient}). */
   readonly client?: DynamoDBDocumentClient;
   /**
-   * Key of the cursor MAC. Defaults to a key derived from the table name, which is stable across
-   * Lambda instances (a random per-process key would break paging across instances) and rejects
-   * edited, truncated or foreign cursors; configure a secret to also resist deliberate forgery.
+   * Key of the cursor MAC: the bytes, or where the kit gets them the first time it signs or checks
+   * a cursor — `deploymentCursorKey` (cursor-signing-key.ts), the deployment's own key in the table,
+   * for cursors that leave the process and come back to another instance (the operator API).
+   * Default: a random key of this process, enough for every list a function pages through itself.
+   * Either way a cursor of another deployment, or edited, truncated or foreign, is refused.
    */
-  readonly cursorSecret?: string | Uint8Array;
+  readonly cursorSecret?: string | Uint8Array | CursorKeySource;
   readonly observer?: DynamoKitObserver;
   /** Capacity detail requested when an observer is set (default TOTAL). */
   readonly consumedCapacity?: 'TOTAL' | 'INDEXES';
   readonly batchRetry?: Partial<BatchRetryPolicy>;
 }
+
+/** Reads (or creates) the cursor key with the kit that will sign with it. */
+export type CursorKeySource = (kit: DynamoKit) => Promise<Uint8Array>;
+
+/** The key of the cursors whose kit was given none: they never leave this process. */
+const PROCESS_CURSOR_KEY = randomBytes(32);
 
 const DEFAULT_BATCH_RETRY: BatchRetryPolicy = { maxAttempts: 8, baseDelayMs: 50, maxDelayMs: 2_000 };
 const BATCH_GET_CHUNK = 100;
@@ -119,15 +127,31 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export class DynamoKit {
   readonly tableName: string;
-  private readonly cursors: PageCursors;
+  private pageCursors?: Promise<PageCursors>;
   private readonly retry: BatchRetryPolicy;
 
   constructor(private readonly options: DynamoKitOptions) {
     if (!options.tableName) throw new TypeError('DynamoKit needs a table name');
     this.tableName = options.tableName;
-    const cursorKey = options.cursorSecret ? Buffer.from(options.cursorSecret) : createHash('sha256').update(`agent-table-cursor\0${options.tableName}`).digest();
-    this.cursors = new PageCursors(options.tableName, cursorKey);
     this.retry = { ...DEFAULT_BATCH_RETRY, ...options.batchRetry };
+  }
+
+  /** The cursor signer, its key read once (a failed read is tried again on the next cursor). */
+  private cursors(): Promise<PageCursors> {
+    this.pageCursors ??= this.cursorKey().then(
+      (key) => new PageCursors(this.tableName, key),
+      (error: unknown) => {
+        this.pageCursors = undefined;
+        throw error;
+      },
+    );
+    return this.pageCursors;
+  }
+
+  private async cursorKey(): Promise<Buffer> {
+    const secret = this.options.cursorSecret;
+    if (secret === undefined) return PROCESS_CURSOR_KEY;
+    return Buffer.from(typeof secret === 'function' ? await secret(this) : secret);
   }
 
   private get client(): DynamoDBDocumentClient {
@@ -149,11 +173,12 @@ export class DynamoKit {
   }
 
   async queryPage(request: QueryRequest): Promise<QueryPageResult> {
-    const scope = this.cursors.scope(request);
-    // Verified before any remote call: a bad cursor costs nothing and is not a DynamoDB error.
-    const exclusiveStartKey = request.cursor === undefined ? undefined : this.cursors.decode(request.cursor, scope);
+    const cursors = await this.cursors();
+    const scope = cursors.scope(request);
+    // Verified before any query: a bad cursor costs no read of the data and is not a DynamoDB error.
+    const exclusiveStartKey = request.cursor === undefined ? undefined : cursors.decode(request.cursor, scope);
     const { items, lastEvaluatedKey } = await this.queryFrom(request, exclusiveStartKey);
-    return lastEvaluatedKey ? { items, cursor: this.cursors.encode(lastEvaluatedKey, scope) } : { items };
+    return lastEvaluatedKey ? { items, cursor: cursors.encode(lastEvaluatedKey, scope) } : { items };
   }
 
   /**
@@ -164,8 +189,9 @@ export class DynamoKit {
    */
   async queryFanOut(requests: readonly QueryRequest[], page: FanOutPage): Promise<QueryPageResult> {
     if (requests.length === 0) throw new TypeError('queryFanOut needs at least one query');
-    const scope = this.cursors.fanOutScope(requests);
-    const starts = page.cursor === undefined ? requests.map((): ShardPosition => START) : this.cursors.decodePositions(page.cursor, scope, requests.length);
+    const cursors = await this.cursors();
+    const scope = cursors.fanOutScope(requests);
+    const starts = page.cursor === undefined ? requests.map((): ShardPosition => START) : cursors.decodePositions(page.cursor, scope, requests.length);
     const shards = starts.map((start, index) => ({ request: requests[index], start, next: start, buffer: [] as Item[], lastTaken: undefined as Item | undefined }));
     const keyOf = (item: Item): Item => Object.fromEntries(page.keyAttributes.map((name) => [name, item[name]]));
     const direction = page.newestFirst ? -1 : 1;
@@ -195,7 +221,7 @@ export class DynamoKit {
       taken.push(item);
     }
     const positions = shards.map((shard): ShardPosition => (shard.buffer.length > 0 ? (shard.lastTaken ?? shard.start) : shard.next));
-    return positions.every((position) => position === null) ? { items: taken } : { items: taken, cursor: this.cursors.encodePositions(positions, scope) };
+    return positions.every((position) => position === null) ? { items: taken } : { items: taken, cursor: cursors.encodePositions(positions, scope) };
   }
 
   /**

@@ -7,7 +7,7 @@
  * identities can never produce the same key (`a#b` + `c` vs `a` + `b#c`).
  */
 import { createHash } from 'node:crypto';
-import { CRM_SYNC_PARTITION_PREFIX, CUSTOMER_PARTITION_PREFIXES, TABLE_SCHEMA } from '../../../../lib/contract';
+import { GSI1_PARTITIONS, TABLE_PARTITIONS, TABLE_SCHEMA } from '../../../../lib/contract';
 import { InvalidKeySegmentError } from './dynamo-errors';
 import { isoMicros, utcDay } from '../../domain/timestamps';
 
@@ -46,6 +46,7 @@ export const EntityType = {
   demandReference: 'customer_demand_reference',
   authReference: 'customer_auth_reference',
   privacySalt: 'privacy_salt',
+  cursorSigningKey: 'cursor_signing_key',
   customerBudget: 'customer_budget',
 } as const;
 export type EntityType = (typeof EntityType)[keyof typeof EntityType];
@@ -64,6 +65,8 @@ function segment(name: string, value: string): string {
 
 const tableKey = (pk: string, sk: string): TableKey => ({ [PK]: pk, [SK]: sk });
 const gsi1Key = (pk: string, sk: string): Gsi1Key => ({ [GSI1PK]: pk, [GSI1SK]: sk });
+const { prefixes: PARTITION_PREFIX, constants: PARTITION } = TABLE_PARTITIONS;
+const { prefixes: GSI1_PARTITION_PREFIX, constants: GSI1_PARTITION } = GSI1_PARTITIONS;
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const versionSegment = (version: number) => {
   if (!Number.isSafeInteger(version) || version < 1 || version > 999_999) throw new InvalidKeySegmentError('version', String(version));
@@ -95,10 +98,10 @@ const shardSegment = (shard: number) => {
 
 // ---- Sessions, pointer and messages: one partition per customer ----------------------------------
 
-export const sessionPartition = (customerId: string) => `${CUSTOMER_PARTITION_PREFIXES.session}${segment('phone', customerId)}`;
+export const sessionPartition = (customerId: string) => `${PARTITION_PREFIX.session}${segment('phone', customerId)}`;
 
 export const sessionKey = (customerId: string, sessionId: string) => tableKey(sessionPartition(customerId), `SESSION#${segment('session id', sessionId)}`);
-export const sessionStatePartition = (state: string) => `STATE#${segment('state', state)}`;
+export const sessionStatePartition = (state: string) => `${GSI1_PARTITION_PREFIX.sessionState}${segment('state', state)}`;
 export const sessionStateIndexKey = (state: string, createdAt: string) => gsi1Key(sessionStatePartition(state), isoMicros(createdAt));
 /** The sharded layout of the inbox index: `STATE#{state}#{shard of the customer}` (see {@link WRITE_SHARDS}). */
 export const shardedSessionStatePartition = (state: string, shard: number) => `${sessionStatePartition(state)}#${shardSegment(shard)}`;
@@ -123,7 +126,7 @@ export const messageHistoryPrefix = (customerId: string) => ({ partition: sessio
  * last few day buckets instead of a Scan. One bucket per day is a single GSI partition; at WhatsApp
  * conversation rates that stays far below a partition's write limit.
  */
-export const llmDayPartition = (day: string | Date) => `LLM#${utcDay(day)}`;
+export const llmDayPartition = (day: string | Date) => `${GSI1_PARTITION_PREFIX.llmDay}${utcDay(day)}`;
 export const llmMessageIndexKey = (timestamp: string, messageId: string) =>
   gsi1Key(llmDayPartition(timestamp), `${isoMicros(timestamp)}#${segment('message id', messageId)}`);
 /** The sharded layout of the day index: `LLM#{yyyy-mm-dd}#{shard of the customer}`, same sort key. */
@@ -133,7 +136,7 @@ export const shardedLlmMessageIndexKey = (timestamp: string, messageId: string, 
 
 // ---- Out-of-portfolio demands --------------------------------------------------------------------
 
-const DEMAND_PARTITION = 'DEMAND#OOP';
+const DEMAND_PARTITION = PARTITION.demands;
 export const demandKey = (recordedAt: string, demandId: string) => tableKey(DEMAND_PARTITION, `DEMAND#${isoMicros(recordedAt)}#${segment('demand id', demandId)}`);
 /** Marker that makes a demand unique per source message (written in the same transaction). */
 export const demandSourceKey = (sourceMessageId: string) => tableKey(DEMAND_PARTITION, `SOURCE#${sha256(sourceMessageId)}`);
@@ -141,7 +144,7 @@ export const demandListPrefix = () => ({ partition: DEMAND_PARTITION, sortKeyPre
 
 // ---- Inbound receipts and the per-customer latest marker ------------------------------------------
 
-export const inboundPartition = (customerId: string) => `${CUSTOMER_PARTITION_PREFIXES.inbound}${segment('phone', customerId)}`;
+export const inboundPartition = (customerId: string) => `${PARTITION_PREFIX.inbound}${segment('phone', customerId)}`;
 const RECEIPT_PREFIX = 'INBOUND#';
 export const inboundReceiptKey = (customerId: string, messageId: string) => tableKey(inboundPartition(customerId), `${RECEIPT_PREFIX}${sha256(messageId)}`);
 /** Partition and sort-key prefix that select a customer's receipts (they live 7 days). */
@@ -157,13 +160,13 @@ export const legacyPendingReplyKey = (customerId: string) => tableKey(inboundPar
  * and minutes, so admitting a turn is one conditional update. A partition of its own: only the
  * orchestrator counts budgets, and its IAM condition names this prefix.
  */
-export const budgetPartition = (customerId: string) => `${CUSTOMER_PARTITION_PREFIXES.budget}${segment('phone', customerId)}`;
+export const budgetPartition = (customerId: string) => `${PARTITION_PREFIX.budget}${segment('phone', customerId)}`;
 export const customerBudgetKey = (customerId: string, at: string | Date) => tableKey(budgetPartition(customerId), `DAY#${utcDay(at)}`);
 
 // ---- CRM projection -------------------------------------------------------------------------------
 
-export const crmSyncKey = (sessionId: string) => tableKey(`${CRM_SYNC_PARTITION_PREFIX}${segment('session id', sessionId)}`, 'META');
-export const crmSyncStatusPartition = (status: string) => `CRM_SYNC#${segment('status', status)}`;
+export const crmSyncKey = (sessionId: string) => tableKey(`${PARTITION_PREFIX.crmSync}${segment('session id', sessionId)}`, 'META');
+export const crmSyncStatusPartition = (status: string) => `${GSI1_PARTITION_PREFIX.crmSyncStatus}${segment('status', status)}`;
 export const crmSyncStatusIndexKey = (status: string, nextAttemptAt: string, sessionId: string) =>
   gsi1Key(crmSyncStatusPartition(status), `${isoMicros(nextAttemptAt)}#${segment('session id', sessionId)}`);
 /** The sharded layout of the CRM projection's index: `CRM_SYNC#{status}#{shard of the customer}`, same sort key. */
@@ -175,11 +178,11 @@ export const crmSyncDueUntil = (now: string) => `${isoMicros(now)}#\uffff`;
 
 // ---- Administration --------------------------------------------------------------------------------
 
-export const adminResourcePartition = (resourceType: string) => `ADMIN#RESOURCE#${segment('resource type', resourceType)}`;
+export const adminResourcePartition = (resourceType: string) => `${PARTITION_PREFIX.adminResource}${segment('resource type', resourceType)}`;
 export const adminResourceKey = (resourceType: string, resourceId: string) =>
   tableKey(adminResourcePartition(resourceType), `RESOURCE#${segment('resource id', resourceId)}`);
 export const adminResourceVersionPartition = (resourceType: string, resourceId: string) =>
-  `ADMIN#RESOURCE#${segment('resource type', resourceType)}#${segment('resource id', resourceId)}`;
+  `${adminResourcePartition(resourceType)}#${segment('resource id', resourceId)}`;
 export const adminResourceVersionKey = (resourceType: string, resourceId: string, version: number) =>
   tableKey(adminResourceVersionPartition(resourceType, resourceId), `VERSION#${versionSegment(version)}`);
 export const adminResourceListPrefix = (resourceType: string) => ({ partition: adminResourcePartition(resourceType), sortKeyPrefix: 'RESOURCE#' });
@@ -188,10 +191,10 @@ export const adminResourceVersionListPrefix = (resourceType: string, resourceId:
   sortKeyPrefix: 'VERSION#',
 });
 
-const CONFIG_PARTITION = 'ADMIN#CONFIG';
+const CONFIG_PARTITION = PARTITION.adminConfig;
 export const operationalConfigKey = (key: string) => tableKey(CONFIG_PARTITION, `CONFIG#${segment('config key', key)}`);
 
-const AUDIT_PARTITION = 'ADMIN#AUDIT';
+const AUDIT_PARTITION = PARTITION.adminAudit;
 export const adminAuditKey = (occurredAt: string, eventId: string) => tableKey(AUDIT_PARTITION, `AUDIT#${isoMicros(occurredAt)}#${segment('event id', eventId)}`);
 export const adminAuditListPrefix = () => ({ partition: AUDIT_PARTITION, sortKeyPrefix: 'AUDIT#' });
 
@@ -199,7 +202,7 @@ export const adminAuditListPrefix = () => ({ partition: AUDIT_PARTITION, sortKey
  * The seed's consent layout: one partition keyed by time, so one customer's events can only be found
  * by reading everyone's. Still read (and erased); new events go to the customer's partition below.
  */
-const LEGACY_CONSENT_PARTITION = 'ADMIN#CONSENT';
+const LEGACY_CONSENT_PARTITION = PARTITION.legacyConsent;
 export const legacyConsentKey = (recordedAt: string, customerId: string, consentId: string) =>
   tableKey(LEGACY_CONSENT_PARTITION, `CONSENT#${isoMicros(recordedAt)}#${segment('phone', customerId)}#${segment('consent id', consentId)}`);
 export const legacyConsentListPrefix = () => ({ partition: LEGACY_CONSENT_PARTITION, sortKeyPrefix: 'CONSENT#' });
@@ -212,7 +215,7 @@ export const legacyConsentListPrefix = () => ({ partition: LEGACY_CONSENT_PARTIT
  * (demands, operator login grants and sessions), written with those items, so an erasure or an
  * export finds everything by key.
  */
-export const customerPartition = (customerId: string) => `CUSTOMER#${segment('phone', customerId)}`;
+export const customerPartition = (customerId: string) => `${PARTITION_PREFIX.customer}${segment('phone', customerId)}`;
 export const consentKey = (customerId: string, recordedAt: string, consentId: string) =>
   tableKey(customerPartition(customerId), `CONSENT#${isoMicros(recordedAt)}#${segment('consent id', consentId)}`);
 /**
@@ -222,22 +225,27 @@ export const consentKey = (customerId: string, recordedAt: string, consentId: st
  */
 export const consentStateKey = (customerId: string, purpose: string) => tableKey(customerPartition(customerId), `CONSENT_STATE#${segment('purpose', purpose)}`);
 /** Every consent event on GSI1, newest first: the admin's timeline. Consent events are rare, so one partition is enough. */
-export const CONSENT_TIMELINE_PARTITION = 'CONSENT#TIMELINE';
+export const CONSENT_TIMELINE_PARTITION = GSI1_PARTITION.consentTimeline;
 export const consentTimelineIndexKey = (customerId: string, recordedAt: string, consentId: string) =>
   gsi1Key(CONSENT_TIMELINE_PARTITION, `${isoMicros(recordedAt)}#${segment('phone', customerId)}#${segment('consent id', consentId)}`);
 export const customerDemandReferenceKey = (customerId: string, demandId: string) => tableKey(customerPartition(customerId), `DEMAND#${segment('demand id', demandId)}`);
 export const customerAuthReferenceKey = (operatorPhone: string, tokenHash: string) => tableKey(customerPartition(operatorPhone), `AUTH#${segment('token hash', tokenHash)}`);
 
 /** The per-deployment secret that turns a customer id into the pseudonym the erasure audit keeps. */
-export const privacySaltKey = () => tableKey('ADMIN#PRIVACY', 'SALT');
+export const privacySaltKey = () => tableKey(PARTITION.adminPrivacy, 'SALT');
+
+/** The per-deployment key that signs the page cursors the operator API hands out (dynamo-kit.ts). */
+export const cursorSigningKey = () => tableKey(PARTITION.cursorKey, 'KEY');
 
 // ---- Operator authentication ------------------------------------------------------------------------
 
-const OPERATOR_AUTH_PARTITION = 'OPERATOR#AUTH';
+const OPERATOR_AUTH_PARTITION = PARTITION.operatorAuth;
 export const loginGrantKey = (tokenHash: string) => tableKey(OPERATOR_AUTH_PARTITION, `LOGIN#${segment('token hash', tokenHash)}`);
 export const operatorSessionKey = (tokenHash: string) => tableKey(OPERATOR_AUTH_PARTITION, `SESSION#${segment('token hash', tokenHash)}`);
+/** Whether `key` is an operator's login grant or session. */
+export const isOperatorAuthKey = (key: Readonly<Record<string, string>>) => key[PK] === OPERATOR_AUTH_PARTITION;
 
 // ---- Key-layout migration --------------------------------------------------------------------------
 
 /** The marker the shard backfill writes when every item of the seed layout carries its sharded key. */
-export const writeShardBackfillKey = () => tableKey('MIGRATION#KEY_LAYOUT', `WRITE_SHARDS#${WRITE_SHARDS}`);
+export const writeShardBackfillKey = () => tableKey(PARTITION.keyLayoutMigration, `WRITE_SHARDS#${WRITE_SHARDS}`);

@@ -1,7 +1,8 @@
 /** Small pieces every repository uses; deliberately not a base class. */
+import { randomBytes } from 'node:crypto';
 import { ConditionFailedError, type Page, type PageRequest } from '../../ports/repositories';
 import { type DynamoKit, isTransactionConflict, type Item, type QueryPageResult, type QueryRequest } from './dynamo-kit';
-import { ENTITY_TYPE, type EntityType, GSI1, GSI1PK, GSI1SK, PK, SK } from './keys';
+import { ENTITY_TYPE, type EntityType, GSI1, GSI1PK, GSI1SK, PK, SK, type TableKey } from './keys';
 
 /** Expression names of the primary key, for `#pk`/`#sk` in conditions and key conditions. */
 export const KEY_NAMES = { '#pk': PK, '#sk': SK } as const;
@@ -12,6 +13,18 @@ export const IF_ABSENT = { condition: ITEM_ABSENT, names: { '#pk': PK } } as con
 
 export const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 500;
+
+/**
+ * A random secret of the deployment, stored under `key` the first time it is needed: of two first
+ * uses at once, one put-if-absent wins and both return its value (hex of 32 random bytes).
+ */
+export async function secretCreatedOnce(kit: DynamoKit, key: TableKey, entityType: EntityType, attribute: string): Promise<string> {
+  const stored = await kit.get({ key, consistentRead: true });
+  if (typeof stored?.[attribute] === 'string') return stored[attribute];
+  const secret = randomBytes(32).toString('hex');
+  if (await conditionally(() => kit.put({ item: { ...key, [ENTITY_TYPE]: entityType, [attribute]: secret }, ...IF_ABSENT }))) return secret;
+  return secretCreatedOnce(kit, key, entityType, attribute);
+}
 
 /** Runs a conditional write: `true` if it happened, `false` if its condition did not hold. */
 export async function conditionally(write: () => Promise<unknown>): Promise<boolean> {

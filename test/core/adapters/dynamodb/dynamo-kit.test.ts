@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
   createDocumentClient,
@@ -9,6 +10,9 @@ import {
 import { DynamoUsageTally } from '../../../../lambda/core/adapters/dynamodb/dynamo-usage-tally';
 import { ConditionFailedError } from '../../../../lambda/core/ports/repositories';
 import { InvalidCursorError, UnprocessedItemsError } from '../../../../lambda/core/adapters/dynamodb/dynamo-errors';
+import { deploymentCursorKey } from '../../../../lambda/core/adapters/dynamodb/cursor-signing-key';
+import { cursorSigningKey } from '../../../../lambda/core/adapters/dynamodb/keys';
+import { PageCursors } from '../../../../lambda/core/adapters/dynamodb/page-cursor';
 import { freePort } from '../../../../local/servers/local-servers';
 import { createTestTable, type TestTable } from '../../../support/dynamo-table';
 import { CallRecorder } from '../../../support/dynamo-call-recorder';
@@ -154,10 +158,69 @@ describe('queryPage', () => {
     await expect(new DynamoKit({ tableName: `${table.name}-other` }).queryPage({ ...request, cursor })).rejects.toBeInstanceOf(InvalidCursorError);
     await expect(new DynamoKit({ tableName: table.name, cursorSecret: 'configured-secret' }).queryPage({ ...request, cursor })).rejects.toBeInstanceOf(InvalidCursorError);
 
-    // A genuine cursor works from another kit instance of the same table (another Lambda instance).
+    // A genuine cursor works from another kit of the same table in this process (the process's key).
     const second = await new DynamoKit({ tableName: table.name }).queryPage({ ...request, cursor });
     expect(second.items.map((item) => item.SK)).toEqual(['S#2', 'S#3']);
     expect(calls.calls.filter((call) => call.operation === 'queryPage')).toHaveLength(1);
+  });
+});
+
+describe('cursor keys', () => {
+  const request = { keyCondition: 'PK = :pk', values: { ':pk': 'KEYS#1' }, limit: 2 };
+  beforeAll(() => kit.batchWrite(Array.from({ length: 5 }, (_, index) => ({ put: key('KEYS#1', `S#${index}`) }))));
+
+  /** A kit with the deployment's key, as an operator function instance has it. */
+  const instance = (observer?: CallRecorder) => new DynamoKit({ tableName: table.name, cursorSecret: deploymentCursorKey, ...(observer ? { observer } : {}) });
+
+  test('the deployment’s key is created once, whichever instance comes first, and read once per instance', async () => {
+    await kit.delete({ key: cursorSigningKey() });
+    const [one, two] = [instance(), instance()];
+    const [fromOne, fromTwo] = await Promise.all([one.queryPage(request), two.queryPage(request)]);
+    // Another instance takes the cursors of the first: one key.
+    expect((await two.queryPage({ ...request, cursor: fromOne.cursor })).items).toHaveLength(2);
+    expect((await one.queryPage({ ...request, cursor: fromTwo.cursor })).items).toHaveLength(2);
+    const stored = await kit.get({ key: cursorSigningKey(), consistentRead: true });
+    expect(stored).toMatchObject({ entity_type: 'cursor_signing_key', key: expect.stringMatching(/^[0-9a-f]{64}$/) });
+
+    const observed = new CallRecorder();
+    const three = instance(observed);
+    await three.queryPage(request);
+    await three.queryPage({ ...request, cursor: fromOne.cursor });
+    expect(observed.calls.map((call) => call.operation)).toEqual(['get', 'queryPage', 'queryPage']);
+  });
+
+  test('a cursor signed with the key the table name used to give, or with another deployment’s key, is refused', async () => {
+    const issued = await instance().queryPage(request);
+    const scope = new PageCursors(table.name, Buffer.alloc(32)).scope(request);
+    const lastKey = JSON.parse(Buffer.from(issued.cursor!.split('.')[0], 'base64url').toString('utf8')) as Item;
+    const tableNameKey = createHash('sha256').update(`agent-table-cursor\0${table.name}`).digest();
+    const oldDerivation = new PageCursors(table.name, tableNameKey).encode(lastKey, scope);
+    for (const kitOf of [instance, () => new DynamoKit({ tableName: table.name })]) {
+      await expect(kitOf().queryPage({ ...request, cursor: oldDerivation })).rejects.toBeInstanceOf(InvalidCursorError);
+    }
+    // A new key (another deployment's, or the item deleted to rotate it): the old cursors are refused.
+    await kit.delete({ key: cursorSigningKey() });
+    await expect(instance().queryPage({ ...request, cursor: issued.cursor })).rejects.toBeInstanceOf(InvalidCursorError);
+    // Nor does the process's own key take the deployment's cursors, or the other way round.
+    const fresh = await instance().queryPage(request);
+    await expect(new DynamoKit({ tableName: table.name }).queryPage({ ...request, cursor: fresh.cursor })).rejects.toBeInstanceOf(InvalidCursorError);
+    await expect(instance().queryPage({ ...request, cursor: (await kit.queryPage(request)).cursor })).rejects.toBeInstanceOf(InvalidCursorError);
+  });
+
+  test('a failed read of the key fails the query, and the next query reads it again', async () => {
+    let attempts = 0;
+    const flaky = new DynamoKit({
+      tableName: table.name,
+      cursorSecret: async (self) => {
+        attempts++;
+        if (attempts === 1) throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+        return deploymentCursorKey(self);
+      },
+    });
+    await expect(flaky.queryPage(request)).rejects.toThrow('Rate exceeded');
+    expect((await flaky.queryPage(request)).items).toHaveLength(2);
+    await flaky.queryPage(request);
+    expect(attempts).toBe(2);
   });
 });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DynamoKit } from '../../../../lambda/core/adapters/dynamodb/dynamo-kit';
 import * as keys from '../../../../lambda/core/adapters/dynamodb/keys';
 import { InvalidKeySegmentError } from '../../../../lambda/core/adapters/dynamodb/dynamo-errors';
+import { GSI1_PARTITIONS, TABLE_PARTITIONS } from '../../../../lib/contract';
 import { createTestTable, type TestTable } from '../../../support/dynamo-table';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -29,8 +30,11 @@ const inventory: [string, keys.TableKey, { PK: string; SK: string }][] = [
   ['customer demand reference', keys.customerDemandReferenceKey('5511', 'd-1'), { PK: 'CUSTOMER#5511', SK: 'DEMAND#d-1' }],
   ['customer auth reference', keys.customerAuthReferenceKey('5511', 'ab12'), { PK: 'CUSTOMER#5511', SK: 'AUTH#ab12' }],
   ['privacy salt', keys.privacySaltKey(), { PK: 'ADMIN#PRIVACY', SK: 'SALT' }],
+  ['cursor signing key', keys.cursorSigningKey(), { PK: 'ADMIN#CURSOR', SK: 'KEY' }],
   ['login grant', keys.loginGrantKey('ab12'), { PK: 'OPERATOR#AUTH', SK: 'LOGIN#ab12' }],
   ['operator session', keys.operatorSessionKey('ab12'), { PK: 'OPERATOR#AUTH', SK: 'SESSION#ab12' }],
+  ['budget day', keys.customerBudgetKey('5511', ts), { PK: 'BUDGET#5511', SK: 'DAY#2026-03-10' }],
+  ['write-shard backfill marker', keys.writeShardBackfillKey(), { PK: 'MIGRATION#KEY_LAYOUT', SK: `WRITE_SHARDS#${keys.WRITE_SHARDS}` }],
 ];
 
 const gsiInventory: [string, keys.Gsi1Key, { GSI1PK: string; GSI1SK: string }][] = [
@@ -38,7 +42,16 @@ const gsiInventory: [string, keys.Gsi1Key, { GSI1PK: string; GSI1SK: string }][]
   ['CRM projection by status', keys.crmSyncStatusIndexKey('PENDING', ts, 's-1'), { GSI1PK: 'CRM_SYNC#PENDING', GSI1SK: `${tsMicros}#s-1` }],
   ['LLM message by day', keys.llmMessageIndexKey(ts, 'm-1'), { GSI1PK: 'LLM#2026-03-10', GSI1SK: `${tsMicros}#m-1` }],
   ['consent timeline', keys.consentTimelineIndexKey('5511', ts, 'c-1'), { GSI1PK: 'CONSENT#TIMELINE', GSI1SK: `${tsMicros}#5511#c-1` }],
+  ['session by state, sharded', keys.shardedSessionStateIndexKey('QUALIFYING', ts, '5511'), { GSI1PK: `STATE#QUALIFYING#${keys.writeShardOf('5511')}`, GSI1SK: tsMicros }],
+  ['LLM message by day, sharded', keys.shardedLlmMessageIndexKey(ts, 'm-1', '5511'), { GSI1PK: `LLM#2026-03-10#${keys.writeShardOf('5511')}`, GSI1SK: `${tsMicros}#m-1` }],
 ];
+
+/** The partition a key lies in, by the contract's names (IAM scopes each role by them). */
+function partitionOf(partitions: typeof TABLE_PARTITIONS | typeof GSI1_PARTITIONS, value: string): string | undefined {
+  const constant = Object.entries(partitions.constants).find(([, partition]) => partition === value);
+  const prefix = Object.entries(partitions.prefixes).find(([, partition]) => value.startsWith(partition) && value.length > partition.length);
+  return (constant ?? prefix)?.[0];
+}
 
 let table: TestTable;
 let kit: DynamoKit;
@@ -64,6 +77,16 @@ test.each(gsiInventory)('%s index key matches the inventory and is queryable on 
     values: { ':pk': expected.GSI1PK, ':sk': expected.GSI1SK },
   });
   expect(page.items).toEqual([{ PK: `GSI-TEST#${name}`, SK: 'ITEM', ...expected }]);
+});
+
+test('every key lies in a partition the contract names, and every partition of the contract holds a key: a renamed prefix cannot leave IAM behind', () => {
+  const tablePartitions = inventory.map(([name, key]) => [name, partitionOf(TABLE_PARTITIONS, key.PK)]);
+  expect(tablePartitions.filter(([, partition]) => partition === undefined)).toEqual([]);
+  const gsiPartitions = gsiInventory.map(([name, key]) => [name, partitionOf(GSI1_PARTITIONS, key.GSI1PK)]);
+  expect(gsiPartitions.filter(([, partition]) => partition === undefined)).toEqual([]);
+  const named = (partitions: typeof TABLE_PARTITIONS | typeof GSI1_PARTITIONS) => [...Object.keys(partitions.prefixes), ...Object.keys(partitions.constants)].sort();
+  expect([...new Set(tablePartitions.map(([, partition]) => partition))].sort()).toEqual(named(TABLE_PARTITIONS));
+  expect([...new Set(gsiPartitions.map(([, partition]) => partition))].sort()).toEqual(named(GSI1_PARTITIONS));
 });
 
 test('attribute names come from the pipeline contract', () => {

@@ -56,7 +56,29 @@ describe('erasing one customer', () => {
     expect(JSON.stringify(audit)).not.toContain(erased.customerId);
     // Figures for the report: DynamoDB requests of one erasure of this history.
     process.stdout.write(`erasure of a rich history: ${requests.length} DynamoDB requests ${JSON.stringify(countBy(requests))}\n`);
-    expect(Object.keys(countBy(requests)).sort()).toEqual(['batchWrite', 'get', 'put', 'queryPage']);
+    // Batches for everything, but one delete per operator sign-in item (see the next test).
+    expect(Object.keys(countBy(requests)).sort()).toEqual(['batchWrite', 'delete', 'get', 'put', 'queryPage']);
+  });
+
+  test('an operator’s login grant and session go one DeleteItem each, never in a batch: whoever erases cannot write sign-ins', async () => {
+    const seeded = await seedRichHistory(repos, newCustomer());
+    const batched: Record<string, unknown>[] = [];
+    const deleted: Record<string, unknown>[] = [];
+    class RecordingKit extends DynamoKit {
+      override batchWrite(requests: Parameters<DynamoKit['batchWrite']>[0]) {
+        batched.push(...requests.map((request) => ('delete' in request ? request.delete : request.put)));
+        return super.batchWrite(requests);
+      }
+      override delete(request: Parameters<DynamoKit['delete']>[0]) {
+        deleted.push(request.key);
+        return super.delete(request);
+      }
+    }
+    await rightsOn(new DynamoCustomerDataRepository(new RecordingKit({ tableName: table.name }))).erase(seeded.customerId, 'admin-phone');
+    expect(await everythingStoredFor(repos.kit, seeded)).toEqual([]);
+    expect(batched.length).toBeGreaterThan(10);
+    expect(batched.filter((key) => key.PK === 'OPERATOR#AUTH')).toEqual([]);
+    expect(deleted.map((key) => key.PK)).toEqual(['OPERATOR#AUTH', 'OPERATOR#AUTH']);
   });
 
   test('running it again changes nothing and still succeeds', async () => {

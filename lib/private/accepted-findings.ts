@@ -1,0 +1,93 @@
+import type { IConstruct } from 'constructs';
+import type { PipelineFunctionId } from './function-ids';
+import { acknowledgeFinding } from './nag-acknowledgements';
+
+/**
+ * The findings of cdk-nag's packs the construct accepts, with the reason a reviewer reads, in one
+ * place (docs/COMPLIANCE.md explains each). Everything else the packs report was fixed. Each rule is
+ * acknowledged under the id of every pack that reports it, for cdk-nag 3 and 2 alike, and only where
+ * it applies: a finding the consumer can fix with a prop is acknowledged only while the prop is unset.
+ */
+
+/** The rule-id prefix of each pack cdk-nag ships. */
+const PACK = {
+  awsSolutions: 'AwsSolutions',
+  hipaa: 'HIPAA.Security',
+  nist4: 'NIST.800.53.R4',
+  nist5: 'NIST.800.53.R5',
+  pci: 'PCI.DSS.321',
+  serverless: 'Serverless',
+} as const;
+type Pack = keyof typeof PACK;
+
+/** Which packs report each rule the construct accepts somewhere. */
+const PACKS_OF_RULE = {
+  LambdaConcurrency: ['hipaa', 'nist5'],
+  LambdaDLQ: ['hipaa', 'nist5', 'serverless'],
+  LambdaInsideVPC: ['hipaa', 'nist4', 'nist5', 'pci'],
+  IAMNoInlinePolicy: ['hipaa', 'nist4', 'nist5', 'pci'],
+  LambdaFunctionPublicAccessProhibited: ['hipaa', 'nist4', 'nist5', 'pci'],
+  DynamoDBInBackupPlan: ['hipaa', 'nist4', 'nist5'],
+  SecretsManagerRotationEnabled: ['hipaa', 'nist5'],
+  SecretsManagerUsingKMSKey: ['hipaa', 'nist5', 'pci'],
+  CloudWatchLogGroupEncrypted: ['hipaa', 'nist4', 'nist5', 'pci'],
+  CloudWatchAlarmAction: ['hipaa', 'nist4', 'nist5'],
+  SQSRedrivePolicy: ['serverless'],
+  LambdaEventSourceMappingDestination: ['serverless'],
+  EventBusDLQ: ['serverless'],
+} as const satisfies Record<string, readonly Pack[]>;
+export type AcceptedRule = keyof typeof PACKS_OF_RULE;
+
+/** Acknowledges `rule` on `scope` under every pack that reports it. */
+export function acceptFinding(scope: IConstruct, rule: AcceptedRule, reason: string): void {
+  for (const pack of PACKS_OF_RULE[rule]) acknowledgeFinding(scope, { id: `${PACK[pack]}-${rule}`, reason });
+}
+
+
+/** Why a function has no reserved concurrency (set where it has one). */
+const NO_RESERVATION: Record<Exclude<PipelineFunctionId, 'Operator'>, string> = {
+  Webhook:
+    "Reserved concurrency of the webhook is the consumer's choice (webhookReservedConcurrency): a cap below the peak delays every customer's messages, since Meta retries what Lambda throttles.",
+  EumInbound:
+    "Only SNS invokes the End User Messaging inbound function; its cap is the consumer's choice (webhookReservedConcurrency), and what it throttles SNS retries and parks in its dead-letter queue.",
+  Orchestrator:
+    'The event source mapping caps the orchestrator without throttling it (orchestratorMaxConcurrency): reserved concurrency would throttle receives, which count towards the dead-letter queue.',
+  HandoffSweeper: "Only its schedule invokes the handoff sweeper, once a minute; a reservation would take the account's concurrency and cap nothing anyone else can call.",
+  CrmSync: "Only its schedule invokes the CRM sync worker, once a minute; a reservation would take the account's concurrency and cap nothing anyone else can call.",
+};
+
+/** Why a function has no dead-letter queue (Lambda's applies to asynchronous invocations only). */
+const NO_DEAD_LETTER_QUEUE: Record<Exclude<PipelineFunctionId, 'EumInbound'>, string> = {
+  Webhook: "The webhook is invoked synchronously by its Function URL: a failure is answered 5xx and Meta retries it; Lambda's dead-letter queue only takes asynchronous events.",
+  Operator: "The operator function is invoked synchronously by its Function URL: a failure is answered to the console; Lambda's dead-letter queue only takes asynchronous events.",
+  Orchestrator: "The orchestrator is invoked by its SQS event source: a turn that fails every receive goes to the turn queue's own dead-letter queue, with an alarm and the redrive.",
+  HandoffSweeper: 'A scheduled run carries nothing to replay: the next run, a minute later, sweeps the same conversations (the schedule does not retry either).',
+  CrmSync: 'A scheduled run carries nothing to replay: the rows wait in the table and the next run, a minute later, takes them (the schedule does not retry either).',
+};
+
+/** What every function of the pipeline accepts, given how it is placed and configured. */
+export function acceptFunctionFindings(
+  id: PipelineFunctionId,
+  parts: { readonly fn: IConstruct; readonly role: IConstruct; readonly logGroup: IConstruct },
+  placement: { readonly inVpc: boolean; readonly reservedConcurrency?: number; readonly deadLetterQueue: boolean; readonly logKey: boolean },
+): void {
+  const { fn, role, logGroup } = parts;
+  acceptFinding(role, 'IAMNoInlinePolicy', "Each role's policy belongs to one function and is deployed with it; a customer managed policy per role would be reused nowhere and versioned by the same stack.");
+  if (!placement.inVpc) {
+    acceptFinding(fn, 'LambdaInsideVPC', "The functions call only AWS APIs (over TLS, authorised by IAM) and WhatsApp's; set vpc to run them in your VPC, with VPC endpoints or NAT.");
+  }
+  if (placement.reservedConcurrency === undefined && id !== 'Operator') acceptFinding(fn, 'LambdaConcurrency', NO_RESERVATION[id]);
+  if (!placement.deadLetterQueue && id !== 'EumInbound') acceptFinding(fn, 'LambdaDLQ', NO_DEAD_LETTER_QUEUE[id]);
+  if (!placement.logKey) {
+    acceptFinding(logGroup, 'CloudWatchLogGroupEncrypted', "Without encryptionKey the log groups keep CloudWatch Logs' own encryption; the functions log outcomes, never message text. Pass encryptionKey to encrypt them with it.");
+  }
+}
+
+/** The every-minute schedules of the sweeper and the CRM worker. */
+export const SCHEDULE_WITHOUT_DEAD_LETTERS =
+  'A scheduled event carries nothing to replay: a missed minute is made up by the next run, so the target neither retries nor parks the event.';
+
+/** A public Function URL (the webhook's; the console's without consoleFrontDoor). */
+export function acceptPublicUrl(urlOwner: IConstruct, reason: string): void {
+  acceptFinding(urlOwner, 'LambdaFunctionPublicAccessProhibited', reason);
+}

@@ -1,0 +1,178 @@
+// The parts of the README and of docs/COMPLIANCE.md that are generated from synthesized templates,
+// so they say exactly what the template grants and what cdk-nag reports: the roles' grants, the
+// findings per pack, and every acknowledgement with its reason. `npm run docs:security` writes
+// them; test/construct/security-docs.test.ts fails when they are stale.
+import { Buffer } from 'buffer';
+import { App, CfnResource, type Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { CrmTarget, KeyLayout, WhatsAppChannel } from '../../lib';
+import { NAG_PACKS, nagV3Findings } from './nag-packs';
+import { fullPipeline, referenceStacks } from './reference-stacks';
+
+/** The markers around each generated part of a Markdown file. */
+export function between(name: string, body: string): string {
+  return `<!-- generated: ${name} (npm run docs:security) -->\n${body.trimEnd()}\n<!-- end: ${name} -->`;
+}
+
+/** The generated part `name` of `markdown`, markers included; undefined when it has none. */
+export function generatedPart(markdown: string, name: string): string | undefined {
+  const start = markdown.indexOf(`<!-- generated: ${name} `);
+  const endMarker = `<!-- end: ${name} -->`;
+  const end = markdown.indexOf(endMarker);
+  return start < 0 || end < 0 ? undefined : markdown.slice(start, end + endMarker.length);
+}
+
+// ---- The roles' grants -----------------------------------------------------------------------------
+
+interface Statement {
+  readonly Action: string | string[];
+  readonly Resource: unknown;
+  readonly Condition?: Record<string, Record<string, unknown>>;
+}
+
+/**
+ * Every role of a pipeline with everything on (operator plane, CRM sync, a customer managed key, the
+ * migrating key layout) on each channel, and the roles granted the two commands: one row per
+ * statement, resources and conditions named as the README's readers know them.
+ */
+export function roleGrantsTable(): string {
+  const app = new App();
+  const cloud = fullPipeline(app, 'Grants-CloudApi', 'grants-cloud-api', {
+    phoneNumberIds: ['106540352242922'],
+    crmSync: (stack) => CrmTarget.webhook({ url: 'https://crm.example.com/hooks/whatsapp', secret: secretsmanager.Secret.fromSecretCompleteArn(stack, 'CrmSecret', 'arn:aws:secretsmanager:us-east-1:123456789012:secret:crm-signing-AbCdEf') }),
+    keyLayout: KeyLayout.MIGRATING,
+  });
+  const eum = fullPipeline(app, 'Grants-EndUserMessaging', 'grants-eum', {
+    channel: WhatsAppChannel.endUserMessaging({ phoneNumbers: [{ id: 'phone-number-id-976c72a700aac43eaf573ae050example', metaPhoneNumberId: '106540352242922' }] }),
+    crmSync: (stack) => CrmTarget.fromFunction(lambda.Function.fromFunctionName(stack, 'CrmWriter', 'crm-writer')),
+    keyLayout: KeyLayout.MIGRATING,
+  });
+  const redrive = new iam.Role(cloud.stack, 'OnCall', { assumedBy: new iam.AccountRootPrincipal() });
+  const privacy = new iam.Role(cloud.stack, 'PrivacyOfficer', { assumedBy: new iam.AccountRootPrincipal() });
+  cloud.pipeline.grantRedrive(redrive);
+  cloud.pipeline.grantCustomerDataRights(privacy);
+
+  const roles: [string, Stack, iam.IRole][] = [
+    ['Webhook (Cloud API)', cloud.stack, cloud.pipeline.webhookFunction.role!],
+    ['End User Messaging inbound', eum.stack, eum.pipeline.webhookFunction.role!],
+    ['Orchestrator', cloud.stack, cloud.pipeline.orchestratorFunction.role!],
+    ['Orchestrator (End User Messaging)', eum.stack, eum.pipeline.orchestratorFunction.role!],
+    ['Operator function', cloud.stack, cloud.pipeline.operatorFunction!.role!],
+    ['Handoff sweeper', cloud.stack, cloud.pipeline.handoffSweeperFunction!.role!],
+    ['CRM sync worker (webhook target)', cloud.stack, cloud.pipeline.crmSyncFunction!.role!],
+    ['CRM sync worker (function target)', eum.stack, eum.pipeline.crmSyncFunction!.role!],
+    ['`grantRedrive`', cloud.stack, redrive],
+    ['`grantCustomerDataRights`', cloud.stack, privacy],
+  ];
+  const rows = roles.flatMap(([name, stack, role]) => {
+    const pipeline = stack === cloud.stack ? cloud.pipeline : eum.pipeline;
+    const names = resourceNames(stack, pipeline, role);
+    return statementsOf(stack, role)
+      .filter((statement) => !(name.startsWith('Orchestrator (') && !JSON.stringify(statement.Action).includes('social-messaging')))
+      .map((statement) => `| ${name} | ${[statement.Action].flat().map((action) => `\`${action}\``).join(', ')} | ${resourcesOf(statement, names)} | ${conditionOf(statement)} |`);
+  });
+  return ['| Role | Actions | On | Condition |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+function statementsOf(stack: Stack, role: iam.IRole): Statement[] {
+  const roleRef = JSON.stringify(stack.resolve(role.roleName));
+  const policies = Object.values(stack.node.findAll().filter((construct): construct is iam.CfnPolicy => construct instanceof iam.CfnPolicy));
+  return policies
+    .filter((policy) => JSON.stringify(stack.resolve(policy.roles)).includes(roleRef))
+    .flatMap((policy) => (stack.resolve(policy.policyDocument) as { Statement: Statement[] }).Statement);
+}
+
+/** Resolved token → the name a reader knows the resource by. */
+function resourceNames(stack: Stack, pipeline: ReturnType<typeof fullPipeline>['pipeline'], role: iam.IRole): Map<string, string> {
+  const names = new Map<string, string>();
+  const name = (value: unknown, label: string) => names.set(JSON.stringify(stack.resolve(value)), label);
+  name(pipeline.table.tableArn, 'the table');
+  name(`${pipeline.table.tableArn}/index/GSI1`, 'GSI1');
+  name(pipeline.queue.queueArn, 'the turn queue');
+  name(pipeline.deadLetterQueue.queueArn, 'the dead-letter queue');
+  name(stack.stackId, 'the stack');
+  if (pipeline.whatsAppSecret) name(pipeline.whatsAppSecret.secretArn, 'the WhatsApp secret');
+  if (pipeline.inboundDeadLetterQueue) name(pipeline.inboundDeadLetterQueue.queueArn, 'the inbound dead-letter queue');
+  for (const fn of [pipeline.webhookFunction, pipeline.orchestratorFunction, pipeline.operatorFunction, pipeline.handoffSweeperFunction, pipeline.crmSyncFunction]) {
+    if (fn?.role === role) name(fn.logGroup.logGroupArn, 'its log group');
+  }
+  const key = stack.node.tryFindChild('DataKey') as Construct | undefined;
+  if (key) name((key as unknown as { keyArn: string }).keyArn, 'the key');
+  return names;
+}
+
+function resourcesOf(statement: Statement, names: Map<string, string>): string {
+  return [statement.Resource]
+    .flat()
+    .map((resource) => {
+      const known = names.get(JSON.stringify(resource));
+      if (known) return known;
+      if (resource === '*') return '`*`';
+      const text = JSON.stringify(resource);
+      if (text.includes('phone-number-id/')) return 'the linked numbers';
+      if (text.includes(':function:')) return 'the CRM function';
+      if (text.includes('secret:crm-signing')) return 'the CRM signing secret';
+      return `\`${text}\``;
+    })
+    .join(', ');
+}
+
+function conditionOf(statement: Statement): string {
+  const condition = statement.Condition;
+  if (condition === undefined) return '–';
+  const leadingKeys = condition['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined;
+  if (leadingKeys) return `partition keys ${leadingKeys.map((pattern) => `\`${pattern}\``).join(', ')}`;
+  const viaService = JSON.stringify(condition.StringEquals?.['kms:ViaService'] ?? '');
+  const service = /"(\w+)\.",\{"Ref":"AWS::Region"\}/.exec(viaService)?.[1];
+  if (service) return `through ${service} only (\`kms:ViaService\`)`;
+  return `\`${JSON.stringify(condition)}\``;
+}
+
+// ---- cdk-nag ----------------------------------------------------------------------------------------
+
+/** Findings per pack on the four stacks: what the rules raise, what the construct acknowledged, what is left. */
+export function nagCountsTable(): string {
+  const stackNames = Object.values(referenceStacks().stacks).map((stack) => stack.stackName);
+  const rows = Object.entries(NAG_PACKS).map(([name, pack]) => {
+    const raised = nagV3Findings(referenceStacks().app, pack, { ignoringAcknowledgements: true });
+    const left = nagV3Findings(referenceStacks().app, pack);
+    const perStack = stackNames.map((stackName) => raised.filter((finding) => finding.path.startsWith(`${stackName}/`)).length);
+    return `| ${name} | ${raised.length} (${perStack.join(' / ')}) | ${raised.length - left.length} | ${left.length} |`;
+  });
+  return [`| Pack | Raised (${stackNames.join(' / ')}) | Acknowledged | Left |`, '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** Every acknowledgement on the four stacks, by rule and reason: the packs that raise it, and how many findings it answers. */
+export function acknowledgementsTable(): string {
+  const byRule = new Map<string, { packs: Set<string>; findings: number }>();
+  for (const pack of Object.values(NAG_PACKS)) {
+    const { app } = referenceStacks();
+    const resources = new Map(app.node.findAll().filter((construct): construct is CfnResource => construct instanceof CfnResource).map((resource) => [resource.node.path, resource]));
+    for (const finding of nagV3Findings(app, pack, { ignoringAcknowledgements: true })) {
+      const rule = finding.rule.slice(pack.prefix.length + 1);
+      const key = `${rule}\0${reasonFor(resources.get(finding.path), finding.rule)}`;
+      const entry = byRule.get(key) ?? { packs: new Set<string>(), findings: 0 };
+      entry.packs.add(pack.prefix);
+      entry.findings++;
+      byRule.set(key, entry);
+    }
+  }
+  const rows = [...byRule.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([key, { packs, findings }]) => {
+      const [rule, reason] = key.split('\0');
+      return `| \`${rule}\` | ${[...packs].sort().join(', ')} | ${findings} | ${reason.replace(/\|/g, '\\|')} |`;
+    });
+  return ['| Rule | Packs | Findings (all packs) | Why it is accepted |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** The reason the resource's cdk-nag metadata gives for `ruleId` (`Pack-Rule` or `Pack-Rule[finding]`). */
+function reasonFor(resource: CfnResource | undefined, ruleId: string): string {
+  const suppressions = (resource?.getMetadata('cdk_nag')?.rules_to_suppress ?? []) as { id: string; reason: string; is_reason_encoded?: boolean; applies_to?: string[] }[];
+  const suppression = suppressions.find((candidate) => `${candidate.id}${candidate.applies_to ? `[${candidate.applies_to[0]}]` : ''}` === ruleId || candidate.id === ruleId);
+  if (suppression === undefined) return '(no reason found)';
+  return suppression.is_reason_encoded ? Buffer.from(suppression.reason, 'base64').toString('utf8') : suppression.reason;
+}
