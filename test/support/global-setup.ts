@@ -2,7 +2,7 @@ import type { Config } from '@jest/types';
 import { LocalServer, startDynamoDbLocal, startSqsEmulator } from '../../local/servers/local-servers';
 import { DeploymentSource } from './permissions/deployment-source';
 import { type EnforcingProxy, startEnforcingProxy } from './permissions/enforcing-proxy';
-import { PERMISSION_CHECK_URL_VARIABLE } from './permissions/function-principals';
+import { LOCAL_SERVER_ENDPOINT_VARIABLES, PERMISSION_CHECK_URL_VARIABLE } from './permissions/function-principals';
 import { PermissionEvaluator } from './permissions/permission-evaluator';
 
 /** What the global teardown stops and reports on. */
@@ -46,6 +46,9 @@ export default async function globalSetup(globalConfig: Config.GlobalConfig): Pr
     AWS_ENDPOINT_URL_DYNAMODB: proxy.dynamoDbEndpoint,
     AWS_ENDPOINT_URL_SQS: proxy.sqsEndpoint,
     [PERMISSION_CHECK_URL_VARIABLE]: proxy.checkEndpoint,
+    // The servers behind the proxy, for the suites that test the servers themselves.
+    [LOCAL_SERVER_ENDPOINT_VARIABLES.dynamoDb]: dynamodb.endpoint,
+    [LOCAL_SERVER_ENDPOINT_VARIABLES.sqs]: sqs.endpoint,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   });
 }

@@ -12,6 +12,9 @@ export const SUITE_TOKEN_PREFIX = 'suite:';
 /** Where the run's permission check answers the local stand-ins of AWS services (set by the global setup). */
 export const PERMISSION_CHECK_URL_VARIABLE = 'PIPELINE_PERMISSION_CHECK_URL';
 
+/** Where DynamoDB Local and the SQS emulator themselves answer, behind the proxy the SDK is pointed at (set by the global setup). */
+export const LOCAL_SERVER_ENDPOINT_VARIABLES = { dynamoDb: 'LOCAL_DYNAMODB_ENDPOINT', sqs: 'LOCAL_SQS_EMULATOR_ENDPOINT' } as const;
+
 /** The deployment a suite that composes functions by hand plays: Cloud API, no operator plane, no CRM sync. */
 export const DEFAULT_VARIANT: DeploymentVariant = { channel: 'cloud-api', operatorPlane: false, crmSync: 'off' };
 
