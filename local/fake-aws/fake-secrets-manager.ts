@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type LoopbackServer, serveOnLoopback } from './loopback-server';
 import type { AwsPermissionCheck } from './permission-check';
 import { readBody } from './request-body';
 
@@ -22,33 +22,26 @@ export interface FakeSecretsManagerOptions {
 export class FakeSecretsManager {
   static async start(options: FakeSecretsManagerOptions): Promise<FakeSecretsManager> {
     const fake = new FakeSecretsManager(options);
-    await new Promise<void>((resolve, reject) => {
-      fake.server.once('error', reject);
-      fake.server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-    });
+    fake.http = await serveOnLoopback(
+      (request, response) => fake.handle(request, response),
+      (response, error) => serviceException(response, 500, 'InternalServiceError', `Fake Secrets Manager failure: ${String(error)}`),
+      options.port,
+    );
     return fake;
   }
 
-  private readonly server: Server;
+  private http!: LoopbackServer;
   private readonly versionIds = new Map<string, string>();
 
-  private constructor(private readonly options: FakeSecretsManagerOptions) {
-    this.server = createServer((request, response) => {
-      this.handle(request, response).catch((error: unknown) => {
-        if (!response.headersSent) serviceException(response, 500, 'InternalServiceError', `Fake Secrets Manager failure: ${String(error)}`);
-      });
-    });
-  }
+  private constructor(private readonly options: FakeSecretsManagerOptions) {}
 
   /** The endpoint to give the SDK client, e.g. `http://127.0.0.1:43210`. */
   get endpoint(): string {
-    const { port } = this.server.address() as AddressInfo;
-    return `http://127.0.0.1:${port}`;
+    return this.http.endpoint;
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve, reject) => this.server.close((error) => (error ? reject(error) : resolve())));
+  close(): Promise<void> {
+    return this.http.close();
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type LoopbackServer, serveOnLoopback } from '../fake-aws/loopback-server';
 import type { AwsPermissionCheck } from '../fake-aws/permission-check';
 import { readBody } from '../fake-aws/request-body';
 import type { FakeGraphApi } from './fake-graph-api';
@@ -29,32 +29,25 @@ export interface FakeEndUserMessagingOptions {
 export class FakeEndUserMessaging {
   static async start(options: FakeEndUserMessagingOptions): Promise<FakeEndUserMessaging> {
     const fake = new FakeEndUserMessaging(options);
-    await new Promise<void>((resolve, reject) => {
-      fake.server.once('error', reject);
-      fake.server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-    });
+    fake.http = await serveOnLoopback(
+      (request, response) => fake.handle(request, response),
+      (response, error) => serviceException(response, 500, 'InternalServiceException', `Fake End User Messaging failure: ${String(error)}`),
+      options.port,
+    );
     return fake;
   }
 
-  private readonly server: Server;
+  private http!: LoopbackServer;
 
-  private constructor(private readonly options: FakeEndUserMessagingOptions) {
-    this.server = createServer((request, response) => {
-      this.handle(request, response).catch((error: unknown) => {
-        if (!response.headersSent) serviceException(response, 500, 'InternalServiceException', `Fake End User Messaging failure: ${String(error)}`);
-      });
-    });
-  }
+  private constructor(private readonly options: FakeEndUserMessagingOptions) {}
 
   /** The endpoint to give the SDK client (`endpoint`), e.g. `http://127.0.0.1:43210`. */
   get endpoint(): string {
-    const { port } = this.server.address() as AddressInfo;
-    return `http://127.0.0.1:${port}`;
+    return this.http.endpoint;
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve, reject) => this.server.close((error) => (error ? reject(error) : resolve())));
+  close(): Promise<void> {
+    return this.http.close();
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
