@@ -1,9 +1,10 @@
 import type { PermissionLedger } from './permission-evaluator';
 
-/** A (principal, action) pair the run must have evaluated, and the suite that exercises it. */
+/** A (principal, action) pair the run must have evaluated — in one deployment variant, when it names one — and the suite that exercises it. */
 export interface CoverageRequirement {
   readonly principal: string;
   readonly action: string;
+  readonly variant?: string;
   readonly suite: string;
 }
 
@@ -18,6 +19,7 @@ export const COVERAGE_REQUIREMENTS: readonly CoverageRequirement[] = [
   ...['dynamodb:PutItem', 'sqs:SendMessage'].map((action) => ({ principal: 'eum-inbound', action, suite: CONVERSATION })),
   ...['dynamodb:Query', 'dynamodb:PutItem', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'secretsmanager:GetSecretValue', 'social-messaging:SendWhatsAppMessage', 'kms:Decrypt'].map((action) => ({ principal: 'orchestrator', action, suite: CONVERSATION })),
   ...['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'].map((action) => ({ principal: 'operator', action, suite: 'test/functions/operator/privacy.test.ts' })),
+  { principal: 'operator', action: 'dynamodb:Query', variant: 'cloud-api-plane-crm-webhook', suite: 'test/functions/operator/crm-admin.test.ts' },
   { principal: 'handoff-sweeper', action: 'dynamodb:Query', suite: 'test/e2e/handoff-lifecycle.test.ts' },
   ...['dynamodb:Query', 'secretsmanager:GetSecretValue'].map((action) => ({ principal: 'crm-sync', action, suite: 'test/e2e/crm-sync.test.ts' })),
   ...['sqs:ReceiveMessage', 'sqs:SendMessage', 'sqs:DeleteMessage', 'dynamodb:Query'].map((action) => ({ principal: 'redrive', action, suite: 'test/reliability/redrive.test.ts' })),
@@ -39,7 +41,8 @@ export interface ConformanceReport {
 export function conformanceReport(ledger: PermissionLedger, wholeRun: boolean): ConformanceReport {
   const notEvaluated = new Set([...ledger.unevaluated.keys()].map((key) => key.split(' ')[0]));
   const missing = COVERAGE_REQUIREMENTS.filter(
-    ({ principal, action, suite }) => (wholeRun || ledger.suites.has(suite)) && !notEvaluated.has(principal) && !ledger.seenPairs.has(`${principal} ${action}`),
+    ({ principal, action, variant, suite }) =>
+      (wholeRun || ledger.suites.has(suite)) && !notEvaluated.has(principal) && !ledger.seenPairs.has(`${variant === undefined ? principal : `${principal}@${variant}`} ${action}`),
   );
   const denials = [...ledger.denials.values()].sort((a, b) => `${a.principal}${a.action}`.localeCompare(`${b.principal}${b.action}`));
   const failures = [
@@ -48,7 +51,7 @@ export function conformanceReport(ledger: PermissionLedger, wholeRun: boolean): 
         `DENIED ${denial.action} on ${denial.resource}\n  principal ${denial.principal} (${denial.variant}), ${denial.result}, ${denial.count}×\n` +
         `  context ${JSON.stringify(denial.context)}\n  suites ${[...denial.suites].sort().join(', ') || '(not named)'}`,
     ),
-    ...missing.map(({ principal, action, suite }) => `NEVER EVALUATED ${principal} ${action} (expected from ${suite})`),
+    ...missing.map(({ principal, action, variant, suite }) => `NEVER EVALUATED ${principal}${variant === undefined ? '' : ` (${variant})`} ${action} (expected from ${suite})`),
   ];
   const byFunction = new Map<string, string[]>();
   for (const [key, count] of [...ledger.requests].sort()) {

@@ -36,7 +36,7 @@ export interface RecordedDenial {
 export interface PermissionLedger {
   /** `principal variant service` → requests. */
   readonly requests: Map<string, number>;
-  /** `principal action` → IAM requests of that pair evaluated, allowed or not (what coverage is checked against). */
+  /** `principal action` and `principal@variant action` → IAM requests of that pair evaluated, allowed or not (what coverage is checked against). */
   readonly seenPairs: Map<string, number>;
   /** `principal variant` → requests not evaluated because the variant has no role for the principal. */
   readonly unevaluated: Map<string, number>;
@@ -95,6 +95,7 @@ export class PermissionEvaluator {
     if (call.suite !== undefined) this.ledger.suites.add(call.suite);
     for (const request of iamRequestsOf(call.service, call.operation, call.body, deployment)) {
       increment(this.ledger.seenPairs, `${principal} ${request.action}`);
+      increment(this.ledger.seenPairs, `${principal}@${variant} ${request.action}`);
       const decision = await this.decide(role, deployment.account, request);
       if (decision.allowed) continue;
       this.recordDenial(call, variant, request, decision);
