@@ -17,7 +17,7 @@ import { PipelineFunctionFactory } from './private/function-factory';
 import { buildOperatorPlane, resolveOperatorPlaneSettings } from './private/operator-plane';
 import { buildOrchestrator } from './private/orchestrator-function';
 import { claimPhysicalNames } from './private/physical-name-claims';
-import { type PipelineResources, grantCoreFunctionAccess, grantOperatorCustomerData, grantRedrive } from './private/pipeline-grants';
+import { type PipelineResources, grantCoreFunctionAccess, grantRedrive } from './private/pipeline-grants';
 import { PipelineMetrics } from './private/pipeline-metrics';
 import { createPipelineAlarms, createPipelineDashboard, type ObservedPipeline } from './private/pipeline-observability';
 import { resolvePipelineSettings } from './private/pipeline-settings';
@@ -209,7 +209,6 @@ export class AgentPipeline extends Construct {
     if (operatorPlane) {
       const plane = buildOperatorPlane({ scope: this, settings: operatorPlane, functions, channel, ...this.resources, orchestrator: this.orchestratorFunction });
       this.operatorFunction = plane.operatorFunction;
-      grantOperatorCustomerData(this.resources, plane.operatorFunction);
       this.operatorFunctionUrl = plane.operatorFunctionUrl;
       this.consoleUrl = plane.consoleUrl;
       this.handoffSweeperFunction = plane.handoffSweeperFunction;

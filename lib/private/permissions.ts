@@ -91,13 +91,6 @@ export const OPERATOR_TABLE_ACTIONS = [
   'dynamodb:ConditionCheckItem',
 ] as const;
 
-/**
- * Operator function on the table: the console's export and erase of one customer read and delete
- * the customer's items by key in batches (CustomerDataRepository). Found missing by the permission
- * conformance check; the grants by role replace it.
- */
-export const OPERATOR_CUSTOMER_DATA_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'] as const;
-
 /** Operator queries (inbox by state on GSI1, history, audit and other admin lists). */
 export const OPERATOR_QUERY_ACTIONS = ['dynamodb:Query'] as const;
 

@@ -7,7 +7,6 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { TABLE_SCHEMA } from '../contract';
 import {
   leadingKeysCondition,
-  OPERATOR_CUSTOMER_DATA_ACTIONS,
   OPERATOR_DEAD_LETTER_ACTIONS,
   ORCHESTRATOR_QUERY_ACTIONS,
   ORCHESTRATOR_TABLE_ACTIONS,
@@ -57,11 +56,6 @@ export function grantCoreFunctionAccess({ table, queue, encryptionKey }: Pipelin
       new iam.PolicyStatement({ actions: [...QUEUE_PRODUCER_KEY_ACTIONS], resources: [encryptionKey.keyArn], conditions: viaServiceCondition('sqs') }),
     );
   }
-}
-
-/** The operator function's batch reads and deletes for the console's export and erase of one customer. */
-export function grantOperatorCustomerData({ table }: PipelineResources, operatorFunction: lambda.IFunction): void {
-  operatorFunction.addToRolePolicy(new iam.PolicyStatement({ actions: [...OPERATOR_CUSTOMER_DATA_ACTIONS], resources: [table.tableArn] }));
 }
 
 /** What the redrive command calls (`AgentPipeline.grantRedrive`), on the resources of the pipeline in `stack`. */

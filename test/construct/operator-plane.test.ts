@@ -107,13 +107,12 @@ describe('AgentPipeline with the operator plane', () => {
     ]);
   });
 
-  test('operator role: exactly its log group, X-Ray, item actions on the table, batch reads and deletes for export and erase, Query on the table and GSI1, the secret, the redrive on the queues', () => {
+  test('operator role: exactly its log group, X-Ray, item actions on the table, Query on the table and GSI1, the secret, the redrive on the queues', () => {
     const { pipeline } = synth;
     expectExactStatements(roleStatements(synth, pipeline.operatorFunction!.role!), [
       statement(synth, LOG_ACTIONS, [pipeline.operatorFunction!.logGroup.logGroupArn]),
       statement(synth, XRAY_ACTIONS, ['*']),
       statement(synth, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'], [pipeline.table.tableArn]),
-      statement(synth, ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'], [pipeline.table.tableArn]),
       statement(synth, ['dynamodb:Query'], [pipeline.table.tableArn, `${pipeline.table.tableArn}/index/GSI1`]),
       statement(synth, SECRET_READ_ACTIONS, [pipeline.whatsAppSecret!.secretArn]),
       statement(synth, ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage'], [pipeline.deadLetterQueue.queueArn]),
