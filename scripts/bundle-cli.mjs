@@ -5,13 +5,14 @@ import { chmod, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { writeMetafile } from './bundle-metafile.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'assets', 'cli');
 const outfile = path.join(outdir, 'index.js');
 
 await rm(outdir, { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: [path.join(root, 'bin', 'cli.ts')],
   outfile,
   bundle: true,
@@ -24,8 +25,10 @@ await build({
   mainFields: ['module', 'main'],
   banner: { js: '#!/usr/bin/env node' },
   legalComments: 'eof',
+  metafile: true,
   logLevel: 'warning',
 });
+await writeMetafile('cli', result.metafile);
 await chmod(outfile, 0o755);
 const { size } = await stat(outfile);
 console.log(`assets/cli/index.js  ${(size / 1024).toFixed(1)} KiB`);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { writeMetafile } from './bundle-metafile.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const source = path.join(root, 'console');
@@ -31,6 +32,7 @@ const result = await build({
   logLevel: 'warning',
 });
 
+await writeMetafile('console', result.metafile);
 const outputs = Object.keys(result.metafile.outputs).map((file) => path.relative(path.join(outdir, 'assets'), path.resolve(root, file)));
 const js = outputs.find((file) => file.endsWith('.js'));
 const css = outputs.find((file) => file.endsWith('.css'));

@@ -4,6 +4,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { writeMetafile } from './bundle-metafile.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -82,6 +83,7 @@ async function buildTracer() {
     plugins: [packageVersionOnly],
   });
   report(TRACER_FILE, result.metafile);
+  await writeMetafile('tracer', result.metafile);
   return result.outputFiles[0].contents;
 }
 
@@ -97,6 +99,7 @@ async function bundle(name, tracer) {
   });
   await writeFile(path.join(outdir, TRACER_FILE), tracer);
   report(`assets/${name}/index.js`, result.metafile);
+  await writeMetafile(name, result.metafile);
 }
 
 function report(file, metafile) {

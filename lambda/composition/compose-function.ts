@@ -3,13 +3,14 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { createDocumentClient, type CursorKeySource, type DynamoKitObserver } from '../core/adapters/dynamodb/dynamo-kit';
 import { openDynamoTable, type DynamoTable } from '../core/adapters/dynamodb/dynamo-repositories';
 import { createPowertools, instrumentInvocation, type Powertools } from '../core/adapters/observability/powertools';
+import type { AwsCallPorts } from '../core/adapters/whatsapp/whatsapp-channel';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
 import { systemClock } from '../core/adapters/system/system-clock';
 import type { Clock, IdGenerator } from '../core/ports/clock';
 import type { OperatorAccessSettings, SharedSettings } from './deployment-settings';
 
 /** What tests, benchmarks and the local runtime may hand every function instead of what it builds itself. */
-export interface FunctionPorts {
+export interface FunctionPorts extends AwsCallPorts {
   readonly clock?: Clock;
   readonly ids?: IdGenerator;
   readonly logger?: Logger;
@@ -63,7 +64,10 @@ export function composeFunction(
       tableName: settings.tableName,
       clock,
       ids,
-      client: createDocumentClient(ports.dynamoDbEndpoint === undefined ? {} : { endpoint: ports.dynamoDbEndpoint }, (client) => powertools.tracer.captureAWSv3Client(client)),
+      client: createDocumentClient(
+        { ...(ports.dynamoDbEndpoint !== undefined && { endpoint: ports.dynamoDbEndpoint }), ...(ports.awsCredentials !== undefined && { credentials: ports.awsCredentials }) },
+        (client) => powertools.tracer.captureAWSv3Client(client),
+      ),
       observer: ports.kitObserver,
       operatorTimeZone: settings.operatorPlane?.timeZone,
       keyLayout: settings.keyLayout,

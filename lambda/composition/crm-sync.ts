@@ -1,10 +1,11 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { CRM_TARGET_KINDS, CUSTOM_METRICS } from '../../lib/contract';
 import { LambdaCrmClient } from '../core/adapters/crm/lambda-crm-client';
 import { SignedWebhookCrmClient } from '../core/adapters/crm/signed-webhook-crm-client';
 import { crmSyncRows } from '../core/adapters/dynamodb/dynamo-repositories';
+import { credentialProvider } from '../core/adapters/aws/aws-identity';
 import { lambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
+import { secretsManagerProvider } from '../core/adapters/secrets/secrets-manager-credentials';
 import { type CrmSyncRunReport, SyncCrmProjections } from '../core/application/sync-crm-projections';
 import { CrmSyncStatus } from '../core/domain/crm-sync';
 import type { CrmClient } from '../core/ports/crm-client';
@@ -46,14 +47,14 @@ export function composeCrmSync(settings: CrmSyncSettings, ports: CrmSyncPorts = 
 
 /** The client for the configured target. */
 function crmClientFor(target: CrmTargetConfig, ports: CrmSyncPorts): CrmClient {
-  if (target.kind === CRM_TARGET_KINDS.function) return new LambdaCrmClient(target.functionName, lambdaInvoke());
-  const readSecret = ports.readSecret ?? secretsManagerText();
+  if (target.kind === CRM_TARGET_KINDS.function) return new LambdaCrmClient(target.functionName, lambdaInvoke({ credentials: credentialProvider(ports.awsCredentials) }));
+  const readSecret = ports.readSecret ?? secretsManagerText(ports);
   return new SignedWebhookCrmClient({ url: target.url, secret: () => readSecret(target.secretArn) });
 }
 
-/** A secret's text from Secrets Manager, cached 5 minutes. */
-function secretsManagerText(): SecretTextReader {
-  const secrets = new SecretsProvider();
+/** A secret's text from Secrets Manager, read with the function's identity, cached 5 minutes. */
+function secretsManagerText(ports: CrmSyncPorts): SecretTextReader {
+  const secrets = secretsManagerProvider({ credentials: ports.awsCredentials, endpoint: ports.secretsManagerEndpoint });
   return async (secretArn) => {
     const value = await secrets.get(secretArn, { maxAge: 300 });
     if (typeof value !== 'string' || value === '') throw new Error(`CRM webhook secret ${secretArn} has no text value`);

@@ -1,5 +1,8 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { createAgent } from '../core/adapters/agent/agent-backend';
+import { type AgentClients, createAgent } from '../core/adapters/agent/agent-backend';
+import { bedrockConverse } from '../core/adapters/agent/bedrock-converse-agent';
+import { credentialProvider } from '../core/adapters/aws/aws-identity';
+import { lambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
 import {
   conversationRepositories,
   customerBudgets,
@@ -41,7 +44,7 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
       legacy: legacyDebounce(table),
       demands: demandRepository(table),
       resources: versionedResources(table),
-      agent: ports.agent ?? createAgent(settings.agent),
+      agent: ports.agent ?? createAgent(settings.agent, agentClients(ports)),
       whatsapp: messaging.whatsapp,
       clock,
       ids: composed.ids,
@@ -58,4 +61,10 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
     maxReceiveCount: settings.maxReceiveCount,
   });
   return (event, context) => composed.instrument(() => turns(event, context));
+}
+
+/** The agent backends' AWS calls signed as the identity the ports name, else the adapters' defaults (the role's). */
+function agentClients(ports: OrchestratorPorts): AgentClients {
+  const credentials = credentialProvider(ports.awsCredentials);
+  return credentials === undefined ? {} : { converse: bedrockConverse({ credentials }), invoke: lambdaInvoke({ credentials }) };
 }

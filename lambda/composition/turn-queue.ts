@@ -2,7 +2,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { inboundRepositories } from '../core/adapters/dynamodb/dynamo-repositories';
 import { SqsTurnDispatcher } from '../core/adapters/sqs/sqs-turn-dispatcher';
 import { RegisterInboundTurns } from '../core/application/register-inbound';
-import type { ComposedFunction } from './compose-function';
+import type { ComposedFunction, FunctionPorts } from './compose-function';
 
 export interface TurnQueuePorts {
   /** A client of the turn queue and its dead-letter queue instead of the SDK's default (a local emulator). */
@@ -10,11 +10,11 @@ export interface TurnQueuePorts {
 }
 
 /** The turn queue's client, traced like the table's. */
-export function turnQueueClient(composed: ComposedFunction, ports: TurnQueuePorts): SQSClient {
-  return ports.sqsClient ?? composed.powertools.tracer.captureAWSv3Client(new SQSClient({}));
+export function turnQueueClient(composed: ComposedFunction, ports: TurnQueuePorts & FunctionPorts): SQSClient {
+  return ports.sqsClient ?? composed.powertools.tracer.captureAWSv3Client(new SQSClient(ports.awsCredentials === undefined ? {} : { credentials: ports.awsCredentials }));
 }
 
 /** What both inbound functions (webhook, End User Messaging) register customer messages with. */
-export function composeRegisterInbound(turnQueueUrl: string, composed: ComposedFunction, ports: TurnQueuePorts): RegisterInboundTurns {
+export function composeRegisterInbound(turnQueueUrl: string, composed: ComposedFunction, ports: TurnQueuePorts & FunctionPorts): RegisterInboundTurns {
   return new RegisterInboundTurns({ ...inboundRepositories(composed.table), dispatcher: new SqsTurnDispatcher(turnQueueUrl, turnQueueClient(composed, ports)) });
 }

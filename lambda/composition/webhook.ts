@@ -1,6 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { SecretsManagerCredentialsProvider } from '../core/adapters/secrets/secrets-manager-credentials';
-import type { SenderCompositionOptions } from '../core/adapters/whatsapp/whatsapp-channel';
+import { type SenderCompositionOptions, whatsAppSecretReader } from '../core/adapters/whatsapp/whatsapp-channel';
 import { createWebhookHttpHandler } from '../webhook/webhook-http';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import type { WebhookSettings } from './deployment-settings';
@@ -14,7 +13,7 @@ export interface WebhookPorts extends FunctionPorts, TurnQueuePorts, Pick<Sender
 export function composeWebhook(settings: WebhookSettings, ports: WebhookPorts = {}): WebhookHandler {
   const composed = composeFunction('webhook', settings, ports);
   const http = createWebhookHttpHandler({
-    credentials: ports.credentials ?? new SecretsManagerCredentialsProvider({ secretId: settings.whatsAppSecretArn }),
+    credentials: ports.credentials ?? whatsAppSecretReader(settings.whatsAppSecretArn, ports),
     registerInbound: composeRegisterInbound(settings.turnQueueUrl, composed, ports),
     clock: composed.clock,
     logger: composed.logger,

@@ -1,5 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type LoopbackServer, serveOnLoopback } from '../fake-aws/loopback-server';
+import type { AwsPermissionCheck } from '../fake-aws/permission-check';
+import { readBody } from '../fake-aws/request-body';
 import type { FakeGraphApi } from './fake-graph-api';
 
 /** The route of `SendWhatsAppMessage` (REST-JSON, as the service's API reference documents it). */
@@ -10,6 +12,8 @@ export interface FakeEndUserMessagingOptions {
   readonly meta: FakeGraphApi;
   /** End User Messaging phone number id (`phone-number-id-…`) → Meta phone number id. */
   readonly phoneNumbers: ReadonlyMap<string, string>;
+  /** Checks each request as IAM would. Default: everything is allowed. */
+  readonly permissions?: AwsPermissionCheck;
   /** Default: a free port. */
   readonly port?: number;
 }
@@ -25,32 +29,25 @@ export interface FakeEndUserMessagingOptions {
 export class FakeEndUserMessaging {
   static async start(options: FakeEndUserMessagingOptions): Promise<FakeEndUserMessaging> {
     const fake = new FakeEndUserMessaging(options);
-    await new Promise<void>((resolve, reject) => {
-      fake.server.once('error', reject);
-      fake.server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-    });
+    fake.http = await serveOnLoopback(
+      (request, response) => fake.handle(request, response),
+      (response, error) => serviceException(response, 500, 'InternalServiceException', `Fake End User Messaging failure: ${String(error)}`),
+      options.port,
+    );
     return fake;
   }
 
-  private readonly server: Server;
+  private http!: LoopbackServer;
 
-  private constructor(private readonly options: FakeEndUserMessagingOptions) {
-    this.server = createServer((request, response) => {
-      this.handle(request, response).catch((error: unknown) => {
-        if (!response.headersSent) serviceException(response, 500, 'InternalServiceException', `Fake End User Messaging failure: ${String(error)}`);
-      });
-    });
-  }
+  private constructor(private readonly options: FakeEndUserMessagingOptions) {}
 
   /** The endpoint to give the SDK client (`endpoint`), e.g. `http://127.0.0.1:43210`. */
   get endpoint(): string {
-    const { port } = this.server.address() as AddressInfo;
-    return `http://127.0.0.1:${port}`;
+    return this.http.endpoint;
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve, reject) => this.server.close((error) => (error ? reject(error) : resolve())));
+  close(): Promise<void> {
+    return this.http.close();
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -61,6 +58,11 @@ export class FakeEndUserMessaging {
     }
     if (!request.headers.authorization?.startsWith('AWS4-HMAC-SHA256 ')) {
       serviceException(response, 403, 'AccessDeniedException', 'The request was not signed with AWS credentials');
+      return;
+    }
+    const refusal = await this.options.permissions?.({ service: 'social-messaging', method: request.method, path: request.url ?? SEND_ROUTE, headers: request.headers, body: rawBody });
+    if (refusal !== undefined) {
+      serviceException(response, 403, 'AccessDeniedException', refusal);
       return;
     }
     const input = parseInput(rawBody);
@@ -124,12 +126,6 @@ function parseInput(rawBody: string): SendInput | string {
   if (typeof parsed.metaApiVersion !== 'string' || !/^v\d+\.\d+$/.test(parsed.metaApiVersion)) return 'metaApiVersion must look like v20.0';
   if (typeof parsed.message !== 'string' || parsed.message === '') return 'message is required';
   return { originationPhoneNumberId: parsed.originationPhoneNumberId, message: Buffer.from(parsed.message, 'base64').toString('utf8') };
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function serviceException(response: ServerResponse, httpStatus: number, name: string, message: string): void {

@@ -5,6 +5,7 @@ import type { KeyLayout } from '../../lib/contract/key-layout';
 import type { CustomerBudgetSettings } from '../../lambda/core/application/customer-budget-gate';
 import type { TurnSettings } from '../../lambda/core/application/turn-settings';
 import type { AgentPort } from '../../lambda/core/ports/agent';
+import type { AwsPermissionCheck } from '../fake-aws/permission-check';
 import type { ReceivedCrmRequest } from '../fake-crm/fake-crm';
 import type { LocalQueueOptions } from '../servers/local-resources';
 import type { InvocationReport } from './sqs-event-source';
@@ -82,6 +83,18 @@ export interface LocalPipelineOptions {
    * (docs/DESIGN.md#write-shards). Default: `KEY_LAYOUT` of `env`, else `seed`.
    */
   readonly keyLayout?: KeyLayout;
+  /**
+   * Checks every request the functions send to the local stand-ins of AWS services (Secrets
+   * Manager, End User Messaging) as IAM would, and refuses what it refuses. Default: everything
+   * is allowed, as DynamoDB Local and the SQS emulator allow everything.
+   */
+  readonly permissions?: AwsPermissionCheck;
+  /**
+   * A session token every function's credentials carry (each function signs with an access key id
+   * of its own, see function-principals.ts). The test suites name themselves with it, so a request
+   * a permission check refuses names the suite that made it. Default: none.
+   */
+  readonly functionSessionToken?: string;
 }
 
 export interface LocalPipelinePorts {

@@ -19,6 +19,7 @@ import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/st
 import type { SweepReport } from '../../lambda/core/application/operator/handoff-lifecycle';
 import type { CrmSyncRunReport } from '../../lambda/core/application/sync-crm-projections';
 import { StaticConsole } from '../../lambda/operator/static-console';
+import { FakeSecretsManager } from '../fake-aws/fake-secrets-manager';
 import { FakeCrm } from '../fake-crm/fake-crm';
 import { FakeEndUserMessaging } from '../fake-whatsapp/fake-end-user-messaging';
 import { FakeGraphApi } from '../fake-whatsapp/fake-graph-api';
@@ -29,7 +30,8 @@ import { ConversationInspector, type ConversationSnapshot } from './conversation
 import { deliverToEventTopic, LOCAL_ORIGINATION_PHONE_NUMBER_ID, localEventSource } from './end-user-messaging-event';
 import { startFunctionUrlServer, type FunctionUrlServer } from './function-url-server';
 import type { LocalChannel, LocalPipelineOptions, LogLevel, SendCustomerMessageOptions } from './local-pipeline-options';
-import { localAgentSettings, localOperatorAccess, localOperatorPlane, localSettings, type LocalSettings } from './local-settings';
+import { type PipelinePrincipal, principalCredentials } from './function-principals';
+import { LOCAL_SECRET_ARNS, localAgentSettings, localDeploymentVariant, localOperatorAccess, localOperatorPlane, localSettings, type LocalSettings } from './local-settings';
 import { deliverToWebhook, LOCAL_BUSINESS, type CustomerTextMessage, type WebhookDelivery } from './meta-notification';
 import { SqsEventSource } from './sqs-event-source';
 
@@ -129,11 +131,21 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     const channel = options.channel ?? WHATSAPP_CHANNEL_KINDS.cloudApi;
     const fakeEndUserMessaging =
       channel === WHATSAPP_CHANNEL_KINDS.endUserMessaging
-        ? await FakeEndUserMessaging.start({ meta: fakeWhatsApp, phoneNumbers: new Map([[LOCAL_ORIGINATION_PHONE_NUMBER_ID, LOCAL_BUSINESS.businessPhoneNumberId]]) })
+        ? await FakeEndUserMessaging.start({
+            meta: fakeWhatsApp,
+            phoneNumbers: new Map([[LOCAL_ORIGINATION_PHONE_NUMBER_ID, LOCAL_BUSINESS.businessPhoneNumberId]]),
+            permissions: options.permissions,
+          })
         : undefined;
     if (fakeEndUserMessaging) cleanup.add(() => fakeEndUserMessaging.close());
     const fakeCrm = options.crmSync ? await FakeCrm.start({ onRequest: options.crmSync.onRequest }) : undefined;
     if (fakeCrm) cleanup.add(() => fakeCrm.close());
+    // The functions read the WhatsApp secret and the CRM webhook's signing key as deployed: from Secrets Manager, with their own identity.
+    const fakeSecrets = await FakeSecretsManager.start({
+      secrets: new Map([[LOCAL_SECRET_ARNS.whatsApp, JSON.stringify(credentials)], ...(fakeCrm ? [[LOCAL_SECRET_ARNS.crmWebhook, fakeCrm.secret] as const] : [])]),
+      permissions: options.permissions,
+    });
+    cleanup.add(() => fakeSecrets.close());
 
     const withoutPlane = localSettings(options, env, agentSettings, {
       tableName: names.table,
@@ -142,13 +154,23 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       crmWebhookUrl: fakeCrm?.url,
     });
     const logLevel = options.logLevel ?? ((env.POWERTOOLS_LOG_LEVEL?.toUpperCase() as LogLevel | undefined) || 'WARN');
-    const credentialsProvider = new StaticCredentialsProvider(credentials);
-    // What every function is handed instead of AWS's: its log and metrics, the secrets' values, the local endpoints.
-    const portsOf = (name: string) => ({
+    const variant = localDeploymentVariant(options);
+    // Each function signs as itself, as its role does in a deployment; the event source polls as the orchestrator, as Lambda's does.
+    const sqsClients = new Map<PipelinePrincipal, SQSClient>();
+    const awsCredentialsOf = (principal: PipelinePrincipal) => principalCredentials({ principal, variant }, options.functionSessionToken);
+    const sqsClientOf = (principal: PipelinePrincipal) => {
+      const client = sqsClients.get(principal) ?? new SQSClient({ endpoint: sqs, region, credentials: awsCredentialsOf(principal) });
+      sqsClients.set(principal, client);
+      return client;
+    };
+    cleanup.add(async () => sqsClients.forEach((client) => client.destroy()));
+    // What every function is handed instead of AWS's: its log and metrics, its identity, the local endpoints.
+    const portsOf = (name: PipelinePrincipal) => ({
       ...observability(`whatsapp-${name}`, logLevel, options),
-      credentials: credentialsProvider,
+      awsCredentials: awsCredentialsOf(name),
+      secretsManagerEndpoint: fakeSecrets.endpoint,
       endUserMessagingEndpoint: fakeEndUserMessaging?.endpoint,
-      sqsClient,
+      sqsClient: sqsClientOf(name),
     });
 
     const settings = { ...withoutPlane, operatorPlane: await serveOperatorFunction(withoutPlane, portsOf('operator'), options, cleanup) };
@@ -165,7 +187,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     if (settings.operatorPlane !== undefined && options.sweepEveryMs !== undefined) repeat(cleanup, sweepHandoffs, options.sweepEveryMs);
     const syncCrm = () => {
       if (settings.crmTarget === undefined || fakeCrm === undefined) throw new Error('CRM sync is off: start the pipeline with crmSync');
-      return composeCrmSync({ ...settings, crmTarget: settings.crmTarget }, { ...portsOf('crm-sync'), readSecret: async () => fakeCrm.secret })();
+      return composeCrmSync({ ...settings, crmTarget: settings.crmTarget }, portsOf('crm-sync'))();
     };
     if (options.crmSync?.everyMs !== undefined) repeat(cleanup, syncCrm, options.crmSync.everyMs);
 
@@ -180,14 +202,15 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       );
       deliver = (messages) => deliverToEventTopic(inbound, messages);
     } else {
-      const webhookCredentials = options.webhookAppSecret === undefined ? credentialsProvider : new StaticCredentialsProvider({ ...credentials, appSecret: options.webhookAppSecret });
+      // An app secret the Secrets Manager reader would refuse (a placeholder) is handed to the webhook as it stands.
+      const webhookCredentials = options.webhookAppSecret === undefined ? undefined : new StaticCredentialsProvider({ ...credentials, appSecret: options.webhookAppSecret });
       const server = await startFunctionUrlServer(composeWebhook(settings, { ...portsOf('webhook'), credentials: webhookCredentials }), { port: ports.webhook });
       cleanup.add(() => server.close());
       webhookServer = server;
       deliver = (messages) => deliverToWebhook(server.url, credentials.appSecret, messages);
     }
     const eventSource = await SqsEventSource.start({
-      client: sqsClient,
+      client: sqsClientOf('orchestrator'),
       queueUrl: queues.turnQueueUrl,
       handler: orchestrator,
       functionName: 'orchestrator',

@@ -4,11 +4,15 @@ import { agentSettingsFromEnvironment, keyLayoutFromEnvironment } from '../../la
 import type { AgentSettings } from '../../lambda/core/adapters/agent/agent-backend';
 import type { WhatsAppChannelConfig } from '../../lambda/core/adapters/whatsapp/whatsapp-channel';
 import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from './end-user-messaging-event';
+import type { DeploymentVariant } from './function-principals';
 import type { LocalPipelineOptions } from './local-pipeline-options';
 import { LOCAL_BUSINESS } from './meta-notification';
 
-/** Stands where a deployment names its secrets; never read: the local pipeline hands the functions the values. */
-const LOCAL_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-pipeline';
+/** The local deployment's secrets, which the functions read from the fake Secrets Manager as they read the deployed ones. */
+export const LOCAL_SECRET_ARNS = {
+  whatsApp: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-whatsapp',
+  crmWebhook: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-crm-webhook',
+} as const;
 
 /** What the local pipeline created for its deployment: the table, the queues and the fakes' addresses. */
 export interface LocalResources {
@@ -32,6 +36,15 @@ export function localAgentSettings(options: LocalPipelineOptions, env: NodeJS.Pr
   return options.agent === undefined && env[RUNTIME_ENV.agentBackend] ? agentSettingsFromEnvironment(env) : { backend: AGENT_BACKEND_KINDS.scripted };
 }
 
+/** Which deployment the options describe, as far as the functions' roles differ by it. */
+export function localDeploymentVariant(options: LocalPipelineOptions): DeploymentVariant {
+  return {
+    channel: options.channel ?? WHATSAPP_CHANNEL_KINDS.cloudApi,
+    operatorPlane: localOperatorAccess(options) !== undefined,
+    crmSync: options.crmSync === undefined ? 'off' : 'webhook',
+  };
+}
+
 /** The settings the construct would give a deployment with these options, on the local resources. */
 export function localSettings(options: LocalPipelineOptions, env: NodeJS.ProcessEnv, agent: AgentSettings, resources: LocalResources): LocalSettings {
   return {
@@ -41,12 +54,12 @@ export function localSettings(options: LocalPipelineOptions, env: NodeJS.Process
     crmSyncEnabled: options.crmSync !== undefined,
     turnQueueUrl: resources.turnQueueUrl,
     deadLetterQueueUrl: resources.deadLetterQueueUrl,
-    whatsAppSecretArn: LOCAL_SECRET_ARN,
+    whatsAppSecretArn: LOCAL_SECRET_ARNS.whatsApp,
     whatsApp: localChannel(options, resources),
     agent,
     maxReceiveCount: options.queue?.maxReceiveCount ?? DEPLOYMENT_DEFAULTS.maxReceiveCount,
     customerBudget: { ...DEPLOYMENT_DEFAULTS.customerBudget, ...options.customerBudget },
-    crmTarget: resources.crmWebhookUrl === undefined ? undefined : { kind: CRM_TARGET_KINDS.webhook, url: resources.crmWebhookUrl, secretArn: LOCAL_SECRET_ARN },
+    crmTarget: resources.crmWebhookUrl === undefined ? undefined : { kind: CRM_TARGET_KINDS.webhook, url: resources.crmWebhookUrl, secretArn: LOCAL_SECRET_ARNS.crmWebhook },
   };
 }
 
@@ -76,5 +89,5 @@ function localChannel(options: LocalPipelineOptions, resources: LocalResources):
       metaApiVersion: PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion,
     };
   }
-  return { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: LOCAL_SECRET_ARN, apiBaseUrl: resources.whatsAppApiBaseUrl };
+  return { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: LOCAL_SECRET_ARNS.whatsApp, apiBaseUrl: resources.whatsAppApiBaseUrl };
 }

@@ -1,18 +1,30 @@
 import { eraseCustomer } from '../../bin/erase-customer';
 import { exportCustomer } from '../../bin/export-customer';
+import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { principalIdentity } from '../support/permissions/function-principals';
 import { newCustomer } from '../support/ids';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { seedRichHistory } from '../support/customer-history';
 
 let table: TestTable;
 let repos: DynamoRepositories;
+const operatorsEnvironment = { AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN: process.env.AWS_SESSION_TOKEN };
 
 beforeAll(async () => {
   table = await createTestTable('privacy-cli');
-  repos = createDynamoRepositories({ tableName: table.name, crmSyncEnabled: true });
+  // The test's own reads and writes keep the test credentials; the commands run as the erase and export role.
+  repos = createDynamoRepositories({ tableName: table.name, crmSyncEnabled: true, client: createDocumentClient({ credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }) });
+  const { accessKeyId, secretAccessKey, sessionToken } = principalIdentity('customer-data');
+  Object.assign(process.env, { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken });
 });
-afterAll(() => table.drop());
+afterAll(async () => {
+  for (const [name, value] of Object.entries(operatorsEnvironment)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  await table.drop();
+});
 
 function capture() {
   const lines = { out: [] as string[], err: [] as string[] };

@@ -104,6 +104,17 @@ describe('npm package', () => {
     expect(compiled.filter((file) => !fs.existsSync(path.join(repoRoot, file.replace(/\.js$/, '.ts'))))).toEqual([]);
   });
 
+  test('no bundle and no packed file carries a development-only dependency (the AGPL policy simulator of the permission test)', () => {
+    const devOnly = ['@cloud-copilot/'];
+    const metafiles = fs.readdirSync(path.join(repoRoot, '.bundles')).filter((file) => file.endsWith('.meta.json'));
+    expect(metafiles).toEqual(expect.arrayContaining(['webhook.meta.json', 'orchestrator.meta.json', 'operator.meta.json', 'cli.meta.json', 'console.meta.json']));
+    const bundled = metafiles.flatMap((file) => Object.keys(JSON.parse(fs.readFileSync(path.join(repoRoot, '.bundles', file), 'utf8')).inputs as Record<string, unknown>));
+    expect(bundled.length).toBeGreaterThan(100);
+    expect(bundled.filter((input) => devOnly.some((name) => input.includes(`node_modules/${name}`)))).toEqual([]);
+    expect(packedFiles.filter((file) => devOnly.some((name) => file.includes(name)))).toEqual([]);
+    expect(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies, ...manifest.bundleDependencies }).filter((name) => devOnly.some((prefix) => name.startsWith(prefix)))).toEqual([]);
+  });
+
   test('the aws-cdk-lib floor of the peer dependency is the release tested as the minimum', () => {
     const minimum = JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', 'aws-cdk-lib-min', 'package.json'), 'utf8')).version;
     expect(manifest.peerDependencies['aws-cdk-lib']).toBe(`^${minimum}`);

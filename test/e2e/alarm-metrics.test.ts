@@ -9,6 +9,7 @@ import { CUSTOM_METRICS, physicalNames, PIPELINE_DEFAULTS, RUNTIME_ENV, TURN_OUT
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { observabilityFromEnvironment } from '../../lambda/composition/settings-from-environment';
 import { composeWebhook } from '../../lambda/composition/webhook';
+import { principalPorts } from '../support/permissions/function-principals';
 import { createPowertools } from '../../lambda/core/adapters/observability/powertools';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { startFunctionUrlServer } from '../../local/runtime/function-url-server';
@@ -116,6 +117,7 @@ it('DynamoDB unreachable: the webhook answers 500 and WebhookServerError is emit
   const appSecret = 'app-secret-of-the-test';
   const webhook = composeWebhook(webhookSettings(DEPLOYED.table, 'http://127.0.0.1:1/queue/never-reached.fifo'), {
     credentials: new StaticCredentialsProvider({ appSecret, verifyToken: 'verify', accessToken: 'token' }),
+    ...principalPorts('webhook'),
     dynamoDbEndpoint: `http://127.0.0.1:${await closedPort()}`,
     logger: new Logger({ logLevel: 'SILENT' }),
     metrics: deployedMetrics(),

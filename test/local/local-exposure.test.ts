@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
 import { startFunctionUrlServer } from '../../local/runtime/function-url-server';
+import { LOCAL_SERVER_ENDPOINT_VARIABLES } from '../support/permissions/function-principals';
 
 /** An address of this machine that is not loopback: what another host on the network would dial. */
 const outwardAddress = Object.values(networkInterfaces())
@@ -30,11 +31,12 @@ function accepts(host: string, port: number): Promise<boolean> {
 const portOf = (endpoint: string) => Number(new URL(endpoint).port);
 
 (outwardAddress === undefined ? describe.skip : describe)(`reached from the network (${outwardAddress})`, () => {
-  test('the SQS emulator, the fake Graph API and the local Function URL refuse it; on loopback they answer', async () => {
+  test('the SQS emulator, the fake Graph API, the local Function URL and the tests’ permission proxy refuse it; on loopback they answer', async () => {
     const fake = await FakeGraphApi.start({ accessToken: 'token' });
     const functionUrl = await startFunctionUrlServer(async () => ({ statusCode: 200 }));
     try {
-      for (const endpoint of [process.env.AWS_ENDPOINT_URL_SQS!, fake.baseUrl, functionUrl.url]) {
+      const proxy = [process.env.AWS_ENDPOINT_URL_DYNAMODB!, process.env.AWS_ENDPOINT_URL_SQS!];
+      for (const endpoint of [process.env[LOCAL_SERVER_ENDPOINT_VARIABLES.sqs]!, fake.baseUrl, functionUrl.url, ...proxy]) {
         expect(await accepts('127.0.0.1', portOf(endpoint))).toBe(true);
         expect(await accepts(outwardAddress!, portOf(endpoint))).toBe(false);
       }
@@ -45,6 +47,6 @@ const portOf = (endpoint: string) => Number(new URL(endpoint).port);
   });
 
   test('DynamoDB Local answers on every interface, as the README warns (it has no bind option)', async () => {
-    expect(await accepts(outwardAddress!, portOf(process.env.AWS_ENDPOINT_URL_DYNAMODB!))).toBe(true);
+    expect(await accepts(outwardAddress!, portOf(process.env[LOCAL_SERVER_ENDPOINT_VARIABLES.dynamoDb]!))).toBe(true);
   });
 });

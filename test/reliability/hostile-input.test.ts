@@ -7,6 +7,7 @@ import { DynamoDBClient, QueryCommand, ScanCommand } from '@aws-sdk/client-dynam
 import fc from 'fast-check';
 import { signMetaPayload } from '../../lambda/core/adapters/whatsapp/webhook-signature';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
+import { principalPorts } from '../support/permissions/function-principals';
 import { composeWebhook as composeWebhookFunction, type WebhookHandler } from '../../lambda/composition/webhook';
 import { webhookSettings } from '../support/deployment-settings';
 import { FaultInjector } from '../support/fault-injection';
@@ -25,7 +26,8 @@ beforeAll(async () => {
   const quiet = new FaultInjector();
   webhook = composeWebhookFunction(webhookSettings(env.tableName, env.turnQueueUrl), {
     credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
-    sqsClient: env.sqs,
+    ...principalPorts('webhook'),
+    sqsClient: env.principals.inbound.sqs,
     logger: new Logger({ serviceName: 'hostile', logLevel: 'SILENT' }),
     metrics: new MetricsRecorder(quiet),
   });
@@ -219,7 +221,8 @@ describe('signed notifications the pipeline does not serve: 200, nothing written
   test('any other business number of the Meta app, any message age beyond the receipt retention', async () => {
     const servingOneNumber = composeWebhookFunction(webhookSettings(env.tableName, env.turnQueueUrl, { businessPhoneNumberIds: [OUR_NUMBER] }), {
       credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
-      sqsClient: env.sqs,
+      ...principalPorts('webhook'),
+      sqsClient: env.principals.inbound.sqs,
       logger: new Logger({ serviceName: 'hostile', logLevel: 'SILENT' }),
       metrics: new MetricsRecorder(new FaultInjector()),
     });

@@ -13,6 +13,7 @@ import { newCustomer } from '../support/ids';
 import { startTestPipeline } from '../support/pipeline';
 import { waitUntil } from '../support/waiting';
 import { startFakeCloudFormation } from '../support/fake-cloudformation';
+import { principalIdentity } from '../support/permissions/function-principals';
 import { isCompleted } from '../support/inspect';
 import { localRedriveTarget, recordsIn, redrive, runRedriveScenario } from './harness/redrive';
 import type { ScenarioRun } from './harness/scenario-run';
@@ -27,8 +28,14 @@ async function deadLetters(queueUrl: string): Promise<number> {
   return recordsIn(queueUrl, pipeline!.sqsClient);
 }
 
+/** The environment of an operator whose credentials are the redrive's role (`grantRedrive`). */
+function asRedriveRole(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const { accessKeyId, secretAccessKey, sessionToken } = principalIdentity('redrive');
+  return { ...env, AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken };
+}
+
 /** The package's command-line tool, from source, as `npx cdk-whatsapp-agent-pipeline …` runs its bundle. */
-function runCli(args: string[], env: NodeJS.ProcessEnv = process.env) {
+function runCli(args: string[], env: NodeJS.ProcessEnv = asRedriveRole()) {
   const root = join(__dirname, '..', '..');
   return spawnSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'bin', 'cli.ts'), ...args], { encoding: 'utf8', env });
 }
@@ -311,7 +318,7 @@ test('the CLI finds the table and queues from the stack outputs the construct wr
     },
   });
   try {
-    const env = { ...process.env, AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.endpoint };
+    const env = asRedriveRole({ ...process.env, AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.endpoint });
     const dryRun = await runCliAsync(['redrive', '--stack', 'WhatsAppAgent-prod', '--region', 'sa-east-1'], env);
     expect(dryRun.stderr).toBe('');
     expect(dryRun.status).toBe(0);

@@ -1,20 +1,54 @@
+import type { Config } from '@jest/types';
 import { LocalServer, startDynamoDbLocal, startSqsEmulator } from '../../local/servers/local-servers';
+import { DeploymentSource } from './permissions/deployment-source';
+import { type EnforcingProxy, startEnforcingProxy } from './permissions/enforcing-proxy';
+import { LOCAL_SERVER_ENDPOINT_VARIABLES, PERMISSION_CHECK_URL_VARIABLE } from './permissions/function-principals';
+import { PermissionEvaluator } from './permissions/permission-evaluator';
+
+/** What the global teardown stops and reports on. */
+export interface RunServers {
+  readonly servers: LocalServer[];
+  readonly proxy: EnforcingProxy;
+  readonly deployments: DeploymentSource;
+  readonly evaluator: PermissionEvaluator;
+  /** No test path or name filter: every suite ran, so every coverage requirement applies. */
+  readonly wholeRun: boolean;
+}
 
 declare global {
   // eslint-disable-next-line no-var
-  var __localServers: LocalServer[] | undefined;
+  var __runServers: RunServers | undefined;
 }
 
-/** Starts the shared DynamoDB Local and SQS emulator once per jest run; workers inherit the env. */
-export default async function globalSetup(): Promise<void> {
+/**
+ * Starts the shared DynamoDB Local and SQS emulator once per jest run, behind the proxy that checks
+ * every request of a pipeline principal against its role in the synthesized stack; workers inherit
+ * the env, which points the SDK at the proxy.
+ */
+export default async function globalSetup(globalConfig: Config.GlobalConfig): Promise<void> {
   const [dynamodb, sqs] = await Promise.all([startDynamoDbLocal(), startSqsEmulator()]);
-  globalThis.__localServers = [dynamodb, sqs];
+  const deployments = new DeploymentSource();
+  const evaluator = new PermissionEvaluator((variant) => deployments.get(variant));
+  const proxy = await startEnforcingProxy({ dynamoDb: dynamodb.endpoint, sqs: sqs.endpoint }, evaluator);
+  // The variant most suites run, synthesized while the workers start.
+  void deployments.get('cloud-api-noplane-crm-off').catch(() => undefined);
+  globalThis.__runServers = {
+    servers: [dynamodb, sqs],
+    proxy,
+    deployments,
+    evaluator,
+    wholeRun: !globalConfig.testPathPatterns.isSet() && globalConfig.testNamePattern === undefined && !globalConfig.onlyChanged && !globalConfig.findRelatedTests,
+  };
   Object.assign(process.env, {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint,
-    AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: proxy.dynamoDbEndpoint,
+    AWS_ENDPOINT_URL_SQS: proxy.sqsEndpoint,
+    [PERMISSION_CHECK_URL_VARIABLE]: proxy.checkEndpoint,
+    // The servers behind the proxy, for the suites that test the servers themselves.
+    [LOCAL_SERVER_ENDPOINT_VARIABLES.dynamoDb]: dynamodb.endpoint,
+    [LOCAL_SERVER_ENDPOINT_VARIABLES.sqs]: sqs.endpoint,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   });
 }

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { startLocalPipeline, type LocalChannel, type LocalPipeline, type LocalPipelineOptions } from '../../local/runtime/local-pipeline';
+import { permissionCheck, suiteSessionToken } from './permissions/function-principals';
 
 /**
  * A pipeline on the run's shared DynamoDB Local and SQS emulator (started by jest's global setup),
- * with its own table and queues: every call gets a fresh environment name.
+ * with its own table and queues: every call gets a fresh environment name. Its functions sign as
+ * themselves, naming the suite, and every request they make is checked against their roles.
  */
 export function startTestPipeline(options: Omit<LocalPipelineOptions, 'dynamoDbEndpoint' | 'sqsEndpoint' | 'environment'> = {}): Promise<LocalPipeline> {
   const dynamoDbEndpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB;
@@ -14,6 +16,8 @@ export function startTestPipeline(options: Omit<LocalPipelineOptions, 'dynamoDbE
     sqsEndpoint,
     environment: `e2e${randomBytes(4).toString('hex')}`,
     logLevel: 'SILENT',
+    permissions: permissionCheck(),
+    functionSessionToken: suiteSessionToken(),
     ...options,
   });
 }

@@ -25,6 +25,7 @@ import type { Clock } from '../../lambda/core/ports/clock';
 import type { TurnResult } from '../../lambda/core/ports/repositories';
 import { createTurnHandler } from '../../lambda/orchestrator/turn-handler';
 import { composeWebhook } from '../../lambda/composition/webhook';
+import { principalPorts } from './permissions/function-principals';
 import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
 import { createTurnQueues } from '../../local/servers/local-resources';
 import { webhookSettings } from './deployment-settings';
@@ -113,7 +114,7 @@ export class TurnHarness {
       budget: options.budget && new CustomerBudgetGate(new DynamoCustomerBudgetRepository(this.kit), options.budget.clock ?? systemClock, options.budget.settings),
     };
     this.turnHandler = createTurnHandler({ processTurn: new ProcessTurn(options.wrap ? options.wrap(deps) : deps), clock: systemClock, logger: this.logger, metrics: this.metrics });
-    this.webhook = composeWebhook(webhookSettings(table.name, queueUrl), { credentials, logger: this.logger, metrics: this.metrics });
+    this.webhook = composeWebhook(webhookSettings(table.name, queueUrl), { credentials, ...principalPorts('webhook'), logger: this.logger, metrics: this.metrics });
   }
 
   /** A customer message through the real webhook; returns its HTTP status. */

@@ -8,6 +8,7 @@ import { CUSTOM_METRICS } from '../../../lib/contract';
 import { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
 import { systemClock } from '../../../lambda/core/adapters/system/system-clock';
+import { principalPorts } from '../../support/permissions/function-principals';
 import { composeEndUserMessagingInbound, type EndUserMessagingInboundHandler, type EndUserMessagingInboundPorts } from '../../../lambda/composition/eum-inbound';
 import { endUserMessagingEnvelope, endUserMessagingEvents, snsEvent } from '../../../local/runtime/end-user-messaging-event';
 import { endUserMessagingInboundSettings } from '../../support/deployment-settings';
@@ -37,6 +38,7 @@ function inbound(
   eventSource: Parameters<typeof endUserMessagingInboundSettings>[3] = {},
 ): EndUserMessagingInboundHandler {
   return composeEndUserMessagingInbound(endUserMessagingInboundSettings(resources.table.name, resources.queueUrl, businessPhoneNumberIds, eventSource), {
+    ...principalPorts('eum-inbound', { channel: 'end-user-messaging', operatorPlane: false, crmSync: 'off' }),
     logger: new Logger({ serviceName: 'eum-test', logLevel: 'DEBUG' }),
     metrics: new RecordingMetrics({ namespace: 'test', serviceName: 'eum-test' }),
     ...ports,

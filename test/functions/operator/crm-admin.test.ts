@@ -14,7 +14,8 @@ let operator: ConsoleClient;
 const adminPhone = newOperatorPhone();
 
 beforeAll(async () => {
-  ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(adminPhone, newOperatorPhone()));
+  // The CRM screen belongs to a deployment with the operator plane and CRM sync: the functions sign as that deployment's.
+  ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(adminPhone, newOperatorPhone(), { crmSync: {} }));
 });
 afterAll(async () => {
   repositories.close();

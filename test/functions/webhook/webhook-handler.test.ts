@@ -7,6 +7,7 @@ import { crmSyncKey } from '../../../lambda/core/adapters/dynamodb/keys';
 import { DynamoMessageRepository } from '../../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../../lambda/core/adapters/dynamodb/session-repository';
 import type { WebhookSettings } from '../../../lambda/composition/deployment-settings';
+import { principalPorts } from '../../support/permissions/function-principals';
 import { composeWebhook, type WebhookHandler, type WebhookPorts } from '../../../lambda/composition/webhook';
 import { StaticCredentialsProvider } from '../../../lambda/core/adapters/secrets/static-credentials-provider';
 import { systemClock } from '../../../lambda/core/adapters/system/system-clock';
@@ -32,6 +33,7 @@ const logger = new Logger({ serviceName: 'webhook-test', logLevel: 'DEBUG' });
 function webhook(ports: Pick<WebhookPorts, 'sqsClient' | 'clock' | 'credentials'> = {}, settings: Partial<Pick<WebhookSettings, 'businessPhoneNumberIds' | 'crmSyncEnabled'>> = {}): WebhookHandler {
   return composeWebhook(webhookSettings(resources.table.name, resources.queueUrl, settings), {
     credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
+    ...principalPorts('webhook'),
     logger,
     metrics: new Metrics({ namespace: 'test', serviceName: 'webhook-test' }),
     ...ports,

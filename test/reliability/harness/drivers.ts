@@ -66,7 +66,9 @@ export class EventSourceDriver {
     private readonly env: ReliabilityEnvironment,
     private readonly orchestrator: OrchestratorUnderTest,
   ) {
-    const { sqs, turnQueueUrl: queueUrl } = env;
+    const { turnQueueUrl: queueUrl } = env;
+    // Lambda's event source polls with the function's role.
+    const { sqs } = env.principals.orchestrator;
     // The event source's delete is a remote call too: when it fails, a processed record comes back.
     this.queue = orchestrator.injector.remote(
       'eventSource',
@@ -78,7 +80,7 @@ export class EventSourceDriver {
   /** Receives one record, if any is visible. */
   async receive(): Promise<Message | undefined> {
     const { Messages: messages = [] } = await this.orchestrator.injector.track(() =>
-      this.env.sqs.send(new ReceiveMessageCommand({ QueueUrl: this.env.turnQueueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] })),
+      this.env.principals.orchestrator.sqs.send(new ReceiveMessageCommand({ QueueUrl: this.env.turnQueueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] })),
     );
     return messages[0];
   }
@@ -121,7 +123,7 @@ export class EventSourceDriver {
   /** Makes a record visible again, as its visibility timeout would. A deleted record stays deleted. */
   async release(receiptHandle: string): Promise<void> {
     await this.orchestrator.injector
-      .track(() => this.env.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.env.turnQueueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: 0 })))
+      .track(() => this.env.principals.orchestrator.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.env.turnQueueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: 0 })))
       .catch(() => undefined);
   }
 }

@@ -47,6 +47,7 @@ import { createTurnQueues } from '../../../local/servers/local-resources';
 import { createTestTable, type TestTable } from '../../support/dynamo-table';
 import { AGENT_FAILURES, AWS_SDK_FAILURES, FaultInjector, WHATSAPP_FAILURES } from '../../support/fault-injection';
 import { TEST_CREDENTIALS } from '../../support/webhook-events';
+import { permissionCheck, type PrincipalClients, principalClients, principalIdentity } from '../../support/permissions/function-principals';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 
@@ -67,6 +68,12 @@ export interface ReliabilityEnvironment {
   readonly fake: FakeGraphApi;
   /** Unwrapped repositories of the table, to set up and inspect state. */
   readonly repositories: DynamoRepositories;
+  /**
+   * The clients of the functions the harness plays, each signed as its principal (the inbound
+   * function, the orchestrator and its event source), so that their requests are checked against
+   * their roles as the composed functions' are.
+   */
+  readonly principals: { readonly inbound: PrincipalClients; readonly orchestrator: PrincipalClients };
   close(): Promise<void>;
 }
 
@@ -81,7 +88,14 @@ export async function startReliabilityEnvironment(label: string, sharedTableName
   const queues = await createTurnQueues(sqs, physicalNames(label, randomUUID().slice(0, 8)), { visibilityTimeoutSeconds: HELD_VISIBILITY_SECONDS });
   const fake = await FakeGraphApi.start({ accessToken: TEST_CREDENTIALS.accessToken });
   const endUserMessaging =
-    channel === 'end-user-messaging' ? await FakeEndUserMessaging.start({ meta: fake, phoneNumbers: new Map([[LOCAL_ORIGINATION_PHONE_NUMBER_ID, BUSINESS_PHONE_NUMBER_ID]]) }) : undefined;
+    channel === 'end-user-messaging'
+      ? await FakeEndUserMessaging.start({ meta: fake, phoneNumbers: new Map([[LOCAL_ORIGINATION_PHONE_NUMBER_ID, BUSINESS_PHONE_NUMBER_ID]]), permissions: permissionCheck() })
+      : undefined;
+  const variant = { channel, operatorPlane: false, crmSync: 'off' } as const;
+  const principals = {
+    inbound: principalClients(channel === 'end-user-messaging' ? 'eum-inbound' : 'webhook', variant),
+    orchestrator: principalClients('orchestrator', variant),
+  };
   return {
     channel,
     endUserMessaging,    tableName,
@@ -90,7 +104,9 @@ export async function startReliabilityEnvironment(label: string, sharedTableName
     sqs,
     fake,
     repositories: createDynamoRepositories({ tableName }),
+    principals,
     close: async () => {
+      Object.values(principals).forEach((clients) => clients.destroy());
       await endUserMessaging?.close();
       await fake.close();
       await table?.drop();
@@ -127,9 +143,9 @@ export class MetricsRecorder extends Metrics {
 const silentLogger = () => new Logger({ serviceName: 'reliability', logLevel: 'SILENT' });
 const credentials = new StaticCredentialsProvider(TEST_CREDENTIALS);
 
-/** The table's repositories over a kit whose every call is a boundary of `injector`. */
-function instrumentedRepositories(tableName: string, injector: FaultInjector) {
-  const kit = injector.remote('dynamodb', new DynamoKit({ tableName }), AWS_SDK_FAILURES);
+/** The table's repositories over a kit, signed as `principal`, whose every call is a boundary of `injector`. */
+function instrumentedRepositories(tableName: string, injector: FaultInjector, principal: PrincipalClients) {
+  const kit = injector.remote('dynamodb', new DynamoKit({ tableName, client: principal.documentClient }), AWS_SDK_FAILURES);
   return {
     receipts: injector.port('receipts', new DynamoInboundReceiptRepository(kit, systemClock)),
     ledger: injector.port('ledger', new DynamoTurnLedger(kit, systemClock)),
@@ -161,13 +177,13 @@ const BUSINESS_PHONE_NUMBER_ID = '106540352242922';
  * drivers retry as Lambda retries an asynchronous event.
  */
 export function composeWebhook(env: ReliabilityEnvironment, injector: FaultInjector): WebhookUnderTest {
-  const { receipts, sessions, messages } = instrumentedRepositories(env.tableName, injector);
+  const { receipts, sessions, messages } = instrumentedRepositories(env.tableName, injector, env.principals.inbound);
   const metrics = new MetricsRecorder(injector);
   const registerInbound = new RegisterInboundTurns({
     receipts,
     sessions,
     messages,
-    dispatcher: injector.remote('dispatcher', new SqsTurnDispatcher(env.turnQueueUrl, env.sqs), AWS_SDK_FAILURES),
+    dispatcher: injector.remote('dispatcher', new SqsTurnDispatcher(env.turnQueueUrl, env.principals.inbound.sqs), AWS_SDK_FAILURES),
   });
   if (env.channel === 'end-user-messaging') {
     const events = createEndUserMessagingEventsHandler({
@@ -193,7 +209,7 @@ function channelSender(env: ReliabilityEnvironment): WhatsAppSender {
   if (env.endUserMessaging === undefined) return new GraphApiWhatsAppSender({ baseUrl: env.fake.baseUrl, credentials, requestTimeoutMs: 5_000 });
   return createWhatsAppSender(
     { kind: 'end-user-messaging', phoneNumbers: new Map([[BUSINESS_PHONE_NUMBER_ID, LOCAL_ORIGINATION_PHONE_NUMBER_ID]]), metaApiVersion: PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion },
-    { endUserMessagingEndpoint: env.endUserMessaging.endpoint },
+    { endUserMessagingEndpoint: env.endUserMessaging.endpoint, awsCredentials: principalIdentity('orchestrator', { channel: 'end-user-messaging', operatorPlane: false, crmSync: 'off' }) },
   );
 }
 
@@ -223,7 +239,7 @@ const UNREACHED_BUDGET: Partial<CustomerBudgetSettings> = { turnsPerMinute: 10_0
 export function composeOrchestrator(env: ReliabilityEnvironment, injector: FaultInjector, options: OrchestratorOptions = {}): OrchestratorUnderTest {
   const agent = new ScriptedAgent(options.agent);
   const metrics = new MetricsRecorder(injector);
-  const { budgets, consents, ...repositories } = instrumentedRepositories(env.tableName, injector);
+  const { budgets, consents, ...repositories } = instrumentedRepositories(env.tableName, injector, env.principals.orchestrator);
   const whatsapp = injector.remote('whatsapp', channelSender(env), WHATSAPP_FAILURES);
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({

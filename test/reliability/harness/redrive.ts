@@ -3,6 +3,7 @@ import { createDynamoRepositories, type DynamoRepositories } from '../../../lamb
 import { SqsDeadLetterQueue } from '../../../lambda/core/adapters/sqs/sqs-dead-letter-queue';
 import { RedriveDeadLetters, type RedriveOutcome } from '../../../lambda/core/application/redrive-dead-letters';
 import type { FaultPlan } from '../../support/fault-injection';
+import { principalClients } from '../../support/permissions/function-principals';
 import { startReliabilityEnvironment, type ReliabilityEnvironment } from './pipeline-under-test';
 import { ScenarioRun, type RunResult } from './scenario-run';
 
@@ -20,9 +21,10 @@ export function redrive(target: RedriveTarget, options: { readonly apply: boolea
   return new RedriveDeadLetters({ ...target.repositories, deadLetters }).run(options);
 }
 
-/** The redrive target of a local pipeline (its own queues and table). */
-export function localRedriveTarget(pipeline: { readonly turnQueueUrl: string; readonly deadLetterQueueUrl: string; readonly sqsClient: SQSClient; readonly tableName: string }): RedriveTarget {
-  return { turnQueueUrl: pipeline.turnQueueUrl, deadLetterQueueUrl: pipeline.deadLetterQueueUrl, sqs: pipeline.sqsClient, repositories: createDynamoRepositories({ tableName: pipeline.tableName }) };
+/** The redrive target of a local pipeline (its own queues and table), reached as the redrive's role (`grantRedrive`). */
+export function localRedriveTarget(pipeline: { readonly turnQueueUrl: string; readonly deadLetterQueueUrl: string; readonly tableName: string }): RedriveTarget {
+  const { sqs, documentClient } = principalClients('redrive');
+  return { turnQueueUrl: pipeline.turnQueueUrl, deadLetterQueueUrl: pipeline.deadLetterQueueUrl, sqs, repositories: createDynamoRepositories({ tableName: pipeline.tableName, client: documentClient }) };
 }
 
 /** Visible plus in-flight records of a queue. */
@@ -63,7 +65,7 @@ export async function runRedriveScenario(scenario: RedriveScenario, check: (outc
   try {
     const result = await new ScenarioRun(
       env,
-      { name: scenario.name, act: (run) => scenario.act(run, () => redrive(env)) },
+      { name: scenario.name, act: (run) => scenario.act(run, () => redrive(localRedriveTarget(env))) },
       'orchestrator',
       [...scenario.faults],
     ).execute();

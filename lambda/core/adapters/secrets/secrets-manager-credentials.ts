@@ -2,6 +2,21 @@ import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_OPTIONAL_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../../../lib/contract';
 import { PipelineError } from '../../domain/errors';
 import type { WhatsAppCredentials, WhatsAppCredentialsProvider } from '../../ports/credentials';
+import type { AwsCredentials } from '../aws/aws-identity';
+
+/** How a function reaches Secrets Manager: its identity and, locally, the endpoint. */
+export interface SecretsManagerAccess {
+  /** Default: the SDK's default chain (in Lambda, the function's role). */
+  readonly credentials?: AwsCredentials;
+  /** Default: the SDK's endpoint for the region. */
+  readonly endpoint?: string;
+}
+
+/** Powertools' `SecretsProvider` (cached per instance) on a client signed and addressed as `access` says. */
+export function secretsManagerProvider(access: SecretsManagerAccess = {}): SecretsProvider {
+  const clientConfig = { ...(access.credentials && { credentials: access.credentials }), ...(access.endpoint && { endpoint: access.endpoint }) };
+  return new SecretsProvider(Object.keys(clientConfig).length === 0 ? undefined : { clientConfig });
+}
 
 /** Reads a secret whose value is a JSON document. */
 export interface JsonSecretReader {
@@ -13,8 +28,10 @@ export interface SecretsManagerCredentialsOptions {
   readonly secretId: string;
   /** How long a warm Lambda reuses the value before reading Secrets Manager again. Default 300 s. */
   readonly maxAgeSeconds?: number;
-  /** Default: Powertools' `SecretsProvider` (cached per execution environment, JSON transform). */
+  /** Default: Powertools' `SecretsProvider` (cached per execution environment, JSON transform) on `access`. */
   readonly reader?: JsonSecretReader;
+  /** How the default reader reaches Secrets Manager. */
+  readonly access?: SecretsManagerAccess;
 }
 
 const DEFAULT_MAX_AGE_SECONDS = 300;
@@ -34,7 +51,7 @@ export class SecretsManagerCredentialsProvider implements WhatsAppCredentialsPro
   constructor(options: SecretsManagerCredentialsOptions) {
     this.secretId = options.secretId;
     this.maxAgeSeconds = options.maxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS;
-    this.reader = options.reader ?? powertoolsSecretReader(new SecretsProvider());
+    this.reader = options.reader ?? powertoolsSecretReader(secretsManagerProvider(options.access));
   }
 
   async get(options?: { readonly forceRefresh?: boolean }): Promise<WhatsAppCredentials> {

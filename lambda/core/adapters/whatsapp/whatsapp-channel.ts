@@ -1,6 +1,8 @@
 import { WHATSAPP_CHANNEL_KINDS } from '../../../../lib/contract';
 import type { WhatsAppCredentialsProvider } from '../../ports/credentials';
 import type { WhatsAppSender } from '../../ports/whatsapp-sender';
+import type { AwsCredentials } from '../aws/aws-identity';
+import { credentialProvider } from '../aws/aws-identity';
 import { SecretsManagerCredentialsProvider } from '../secrets/secrets-manager-credentials';
 import { EndUserMessagingWhatsAppSender, endUserMessagingSend } from './end-user-messaging-sender';
 import { GraphApiWhatsAppSender } from './graph-api-sender';
@@ -23,21 +25,34 @@ export interface EndUserMessagingChannel {
 /** Where replies go out: the one decision that differs between the channels on the sending side. */
 export type WhatsAppChannelConfig = CloudApiChannel | EndUserMessagingChannel;
 
-export interface SenderCompositionOptions {
+export interface SenderCompositionOptions extends AwsCallPorts {
   /** The WhatsApp secret's values instead of reading the channel's secret from Secrets Manager (tests, the local runtime). */
   readonly credentials?: WhatsAppCredentialsProvider;
   /** End User Messaging endpoint to call instead of the SDK's (the local fake). */
   readonly endUserMessagingEndpoint?: string;
 }
 
+/** Who a function's AWS calls are signed as, and where its Secrets Manager calls go. */
+export interface AwsCallPorts {
+  /** The identity every AWS call of the function signs with. Default: the SDK's default chain (in Lambda, the function's role). */
+  readonly awsCredentials?: AwsCredentials;
+  /** Secrets Manager endpoint to call instead of the SDK's (a local fake). */
+  readonly secretsManagerEndpoint?: string;
+}
+
 /** The sender of the configured channel: chosen here, in the composition, never in a use case. */
 export function createWhatsAppSender(channel: WhatsAppChannelConfig, options: SenderCompositionOptions = {}): WhatsAppSender {
   if (channel.kind === WHATSAPP_CHANNEL_KINDS.cloudApi) {
-    return new GraphApiWhatsAppSender({ baseUrl: channel.apiBaseUrl, credentials: options.credentials ?? new SecretsManagerCredentialsProvider({ secretId: channel.whatsAppSecretArn }) });
+    return new GraphApiWhatsAppSender({ baseUrl: channel.apiBaseUrl, credentials: options.credentials ?? whatsAppSecretReader(channel.whatsAppSecretArn, options) });
   }
   return new EndUserMessagingWhatsAppSender({
-    send: endUserMessagingSend({ endpoint: options.endUserMessagingEndpoint }),
+    send: endUserMessagingSend({ endpoint: options.endUserMessagingEndpoint, credentials: credentialProvider(options.awsCredentials) }),
     phoneNumbers: channel.phoneNumbers,
     metaApiVersion: channel.metaApiVersion,
   });
+}
+
+/** The WhatsApp secret read from Secrets Manager with the function's identity. */
+export function whatsAppSecretReader(secretArn: string, ports: AwsCallPorts): SecretsManagerCredentialsProvider {
+  return new SecretsManagerCredentialsProvider({ secretId: secretArn, access: { credentials: ports.awsCredentials, endpoint: ports.secretsManagerEndpoint } });
 }

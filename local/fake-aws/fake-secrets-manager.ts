@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type LoopbackServer, serveOnLoopback } from './loopback-server';
+import type { AwsPermissionCheck } from './permission-check';
+import { readBody } from './request-body';
+
+export interface FakeSecretsManagerOptions {
+  /** Secret ARN → its text value. A request may name a secret by its ARN or by its name. */
+  readonly secrets: ReadonlyMap<string, string>;
+  /** Checks each request as IAM would. Default: everything is allowed. */
+  readonly permissions?: AwsPermissionCheck;
+  /** Default: a free port. */
+  readonly port?: number;
+}
+
+/**
+ * A stand-in for AWS Secrets Manager on 127.0.0.1, as far as the pipeline uses it: `GetSecretValue`
+ * (AWS JSON 1.1), answered with the service's shapes, so the real `SecretsManagerCredentialsProvider`
+ * and the CRM webhook's secret reader run unchanged against it — with the function's own signed
+ * identity, which the optional permission check sees.
+ */
+export class FakeSecretsManager {
+  static async start(options: FakeSecretsManagerOptions): Promise<FakeSecretsManager> {
+    const fake = new FakeSecretsManager(options);
+    fake.http = await serveOnLoopback(
+      (request, response) => fake.handle(request, response),
+      (response, error) => serviceException(response, 500, 'InternalServiceError', `Fake Secrets Manager failure: ${String(error)}`),
+      options.port,
+    );
+    return fake;
+  }
+
+  private http!: LoopbackServer;
+  private readonly versionIds = new Map<string, string>();
+
+  private constructor(private readonly options: FakeSecretsManagerOptions) {}
+
+  /** The endpoint to give the SDK client, e.g. `http://127.0.0.1:43210`. */
+  get endpoint(): string {
+    return this.http.endpoint;
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = await readBody(request);
+    const target = String(request.headers['x-amz-target'] ?? '');
+    if (request.method !== 'POST' || target !== 'secretsmanager.GetSecretValue') {
+      serviceException(response, 400, 'InvalidRequestException', `Unsupported operation ${target || `${request.method} ${request.url}`}`);
+      return;
+    }
+    if (!request.headers.authorization?.startsWith('AWS4-HMAC-SHA256 ')) {
+      serviceException(response, 400, 'UnrecognizedClientException', 'The request was not signed with AWS credentials');
+      return;
+    }
+    const refusal = await this.options.permissions?.({ service: 'secretsmanager', method: request.method, path: request.url ?? '/', headers: request.headers, body });
+    if (refusal !== undefined) {
+      serviceException(response, 400, 'AccessDeniedException', refusal);
+      return;
+    }
+    const secretId = (JSON.parse(body || '{}') as { SecretId?: unknown }).SecretId;
+    const arn = [...this.options.secrets.keys()].find((candidate) => candidate === secretId || secretName(candidate) === secretId);
+    if (typeof secretId !== 'string' || arn === undefined) {
+      serviceException(response, 400, 'ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
+      return;
+    }
+    const versionId = this.versionIds.get(arn) ?? randomUUID();
+    this.versionIds.set(arn, versionId);
+    sendJson(response, 200, {
+      ARN: arn,
+      Name: secretName(arn),
+      SecretString: this.options.secrets.get(arn),
+      VersionId: versionId,
+      VersionStages: ['AWSCURRENT'],
+      CreatedDate: Math.floor(Date.now() / 1000),
+    });
+  }
+}
+
+/** The name part of a secret ARN (`arn:aws:secretsmanager:region:account:secret:name`). */
+function secretName(arn: string): string {
+  return arn.split(':secret:')[1] ?? arn;
+}
+
+function sendJson(response: ServerResponse, status: number, body: object): void {
+  response.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
+  response.end(JSON.stringify(body));
+}
+
+function serviceException(response: ServerResponse, status: number, type: string, message: string): void {
+  sendJson(response, status, { __type: type, message });
+}

@@ -1,0 +1,31 @@
+import { type CrmSyncKind, type DeploymentVariant } from '../../../local/runtime/function-principals';
+
+/** The stage every variant is synthesized as. */
+export const CONFORMANCE_ENVIRONMENT = 'conformance';
+
+/** Every deployment whose roles differ: channel × operator plane × CRM sync. */
+export const VARIANTS: readonly DeploymentVariant[] = (['cloud-api', 'end-user-messaging'] as const).flatMap((channel) =>
+  [false, true].flatMap((operatorPlane) => (['off', 'webhook', 'function'] as readonly CrmSyncKind[]).map((crmSync) => ({ channel, operatorPlane, crmSync }))),
+);
+
+/** A synthesized variant: its template, which role each principal has, and the logical ids of the resources the requests name. */
+export interface SynthesizedDeployment {
+  readonly variant: string;
+  readonly stackName: string;
+  readonly template: CloudFormationTemplate;
+  /** Principal → logical id of its role. */
+  readonly roles: Readonly<Record<string, string>>;
+  readonly resources: {
+    readonly table: string;
+    readonly turnQueue: string;
+    readonly deadLetterQueue: string;
+    readonly inboundDeadLetterQueue?: string;
+    readonly whatsAppSecret?: string;
+    readonly crmWebhookSecret?: string;
+  };
+}
+
+export interface CloudFormationTemplate {
+  readonly Resources: Record<string, { readonly Type: string; readonly Properties?: Record<string, unknown> }>;
+  readonly [section: string]: unknown;
+}

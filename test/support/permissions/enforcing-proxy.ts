@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { Agent, createServer, type IncomingHttpHeaders, request as forward, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ReceivedAwsRequest } from '../../../local/fake-aws/permission-check';
+import { readBody } from '../../../local/fake-aws/request-body';
+import { parsePrincipalAccessKeyId, type PrincipalIdentity } from '../../../local/runtime/function-principals';
+import { SUITE_TOKEN_PREFIX } from './function-principals';
+import type { EvaluatedService } from './iam-requests';
+import type { PermissionEvaluator } from './permission-evaluator';
+
+/** Who signed a request: a pipeline principal (with the suite its session token names), or anybody else. */
+export function signer(headers: IncomingHttpHeaders): { readonly identity: PrincipalIdentity; readonly suite?: string } | undefined {
+  const accessKeyId = /Credential=([^/,\s]+)\//.exec(String(headers.authorization ?? ''))?.[1];
+  const identity = accessKeyId === undefined ? undefined : parsePrincipalAccessKeyId(accessKeyId);
+  if (identity === undefined) return undefined;
+  const token = headers['x-amz-security-token'];
+  return { identity, suite: typeof token === 'string' && token.startsWith(SUITE_TOKEN_PREFIX) ? token.slice(SUITE_TOKEN_PREFIX.length) : undefined };
+}
+
+/** The operation of a JSON-protocol request (`X-Amz-Target: DynamoDB_20120810.GetItem` → `GetItem`). */
+function operationOf(headers: IncomingHttpHeaders): string {
+  return String(headers['x-amz-target'] ?? '').split('.').pop() ?? '';
+}
+
+export interface EnforcingProxy {
+  /** What the SDK is pointed at instead of DynamoDB Local and the SQS emulator. */
+  readonly dynamoDbEndpoint: string;
+  readonly sqsEndpoint: string;
+  /** Where the local stand-ins of the other services ask for a decision (`POST` a {@link ReceivedAwsRequest}). */
+  readonly checkEndpoint: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Servers on 127.0.0.1 in front of DynamoDB Local and the SQS emulator. A request signed by a
+ * pipeline principal is checked against that principal's role: denied, it is answered as AWS
+ * answers (HTTP 400, `AccessDeniedException`, AWS's message) and never reaches the emulator;
+ * allowed, and any request of anybody else (test code, inspectors, fixtures), it is forwarded as
+ * it came. A third server answers the other services' stand-ins with the same evaluator.
+ */
+export async function startEnforcingProxy(upstreams: { readonly dynamoDb: string; readonly sqs: string }, evaluator: PermissionEvaluator): Promise<EnforcingProxy> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const proxy = (service: EvaluatedService, upstream: string) =>
+    createServer((incoming, response) => {
+      void (async () => {
+        const body = await readBody(incoming);
+        const caller = signer(incoming.headers);
+        const refusal = caller && (await evaluator.check({ ...caller, service, operation: operationOf(incoming.headers), body: parseJson(body) }));
+        if (refusal !== undefined) {
+          accessDenied(response, service, refusal);
+          return;
+        }
+        const target = new URL(upstream);
+        const outgoing = forward({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers, agent }, (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        });
+        outgoing.on('error', () => response.destroy());
+        outgoing.end(body);
+      })().catch((error: unknown) => {
+        if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' });
+        response.end(`The permission check failed: ${String(error)}`);
+      });
+    });
+  const checks = createServer((incoming, response) => {
+    void (async () => {
+      const received = JSON.parse(await readBody(incoming)) as ReceivedAwsRequest;
+      const caller = signer(received.headers);
+      const refusal = caller && (await evaluator.check({ ...caller, service: received.service as EvaluatedService, operation: operationOf(received.headers), body: parseJson(received.body) }));
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ refusal }));
+    })().catch((error: unknown) => {
+      response.writeHead(500, { 'content-type': 'text/plain' });
+      response.end(String(error));
+    });
+  });
+  const servers = [proxy('dynamodb', upstreams.dynamoDb), proxy('sqs', upstreams.sqs), checks];
+  const [dynamoDbEndpoint, sqsEndpoint, checkEndpoint] = await Promise.all(servers.map(listen));
+  return {
+    dynamoDbEndpoint,
+    sqsEndpoint,
+    checkEndpoint,
+    close: async () => {
+      agent.destroy();
+      await Promise.all(servers.map((server) => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve)))));
+    },
+  };
+}
+
+function listen(server: Server): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+  });
+}
+
+function parseJson(body: string): Record<string, unknown> {
+  try {
+    return (JSON.parse(body || '{}') as Record<string, unknown>) ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/** AWS's answer to a refused JSON-protocol request. */
+function accessDenied(response: ServerResponse, service: EvaluatedService, message: string): void {
+  response.writeHead(400, {
+    'content-type': 'application/x-amz-json-1.0',
+    'x-amzn-requestid': randomUUID(),
+    ...(service === 'sqs' ? { 'x-amzn-query-error': 'AccessDenied;Sender' } : {}),
+  });
+  response.end(JSON.stringify({ __type: 'com.amazon.coral.service#AccessDeniedException', message }));
+}

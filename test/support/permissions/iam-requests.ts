@@ -1,0 +1,155 @@
+import { TABLE_SCHEMA } from '../../../lib/contract';
+import { LOCAL_SECRET_ARNS } from '../../../local/runtime/local-settings';
+import type { DeployedResource, DeploymentPermissions, PolicyDocument } from './deployment-permissions';
+
+/** One authorisation AWS makes for a request: an action on a resource, in a context, with the resource's own policy. */
+export interface IamRequest {
+  readonly action: string;
+  readonly resource: string;
+  readonly context: Readonly<Record<string, string | readonly string[]>>;
+  /** The resource policy evaluated with the identity policies (a key policy, a queue policy). */
+  readonly resourcePolicy?: PolicyDocument;
+}
+
+/** The services whose requests are evaluated, by signing name. */
+export type EvaluatedService = 'dynamodb' | 'sqs' | 'secretsmanager' | 'social-messaging';
+
+type AttributeValue = { readonly S?: string };
+type Key = Readonly<Record<string, AttributeValue>>;
+type DynamoBody = Record<string, unknown>;
+
+/**
+ * The IAM requests AWS authorises for one DynamoDB call (`DynamoDB_20120810.<operation>`): each
+ * item action on the table with `dynamodb:LeadingKeys` = the partition keys it touches (a
+ * transaction per action inside it, a batch as its own action with every key of the batch), a
+ * Query on the table or the index with the key condition's partition value; and, for a table
+ * encrypted with a customer managed key, the `kms:Decrypt` DynamoDB asks on the caller's behalf.
+ */
+export function dynamoDbIamRequests(operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
+  const { table } = deployment;
+  const item = (action: string, keys: readonly (Key | undefined)[]): IamRequest => ({ action: `dynamodb:${action}`, resource: table.arn, context: leadingKeys(keys.map((key) => partitionOf(key))) });
+  const requests = ((): IamRequest[] => {
+    switch (operation) {
+      case 'GetItem':
+      case 'DeleteItem':
+      case 'UpdateItem':
+        return [item(operation, [body.Key as Key])];
+      case 'PutItem':
+        return [item(operation, [body.Item as Key])];
+      case 'Query': {
+        const indexName = body.IndexName as string | undefined;
+        const partitionAttribute = indexName === TABLE_SCHEMA.gsi1.indexName ? TABLE_SCHEMA.gsi1.partitionKey : TABLE_SCHEMA.partitionKey;
+        const resource = indexName === undefined ? table.arn : `${table.arn}/index/${indexName}`;
+        return [{ action: 'dynamodb:Query', resource, context: leadingKeys([keyConditionPartition(body, partitionAttribute)]) }];
+      }
+      case 'BatchGetItem':
+        return [item(operation, Object.values(body.RequestItems as Record<string, { Keys: Key[] }>).flatMap((request) => request.Keys))];
+      case 'BatchWriteItem':
+        return [
+          item(
+            operation,
+            Object.values(body.RequestItems as Record<string, { PutRequest?: { Item: Key }; DeleteRequest?: { Key: Key } }[]>).flatMap((writes) =>
+              writes.map((write) => write.PutRequest?.Item ?? write.DeleteRequest?.Key),
+            ),
+          ),
+        ];
+      case 'TransactWriteItems':
+        return (body.TransactItems as Record<string, { Key?: Key; Item?: Key }>[]).map((action) => {
+          const [kind, request] = Object.entries(action)[0];
+          return item(TRANSACTION_ACTIONS[kind] ?? kind, [request.Key ?? request.Item]);
+        });
+      case 'TransactGetItems':
+        return (body.TransactItems as { Get: { Key: Key } }[]).map(({ Get }) => item('GetItem', [Get.Key]));
+      default:
+        return [{ action: `dynamodb:${operation}`, resource: table.arn, context: {} }];
+    }
+  })();
+  return [...requests, ...viaService(table, deployment, 'dynamodb', ['kms:Decrypt'])];
+}
+
+/** What DynamoDB authorises each action of a transaction as. */
+const TRANSACTION_ACTIONS: Readonly<Record<string, string>> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' };
+
+/** The SQS actions of the JSON protocol's operations that are not named as their action. */
+const SQS_ACTIONS: Readonly<Record<string, string>> = { SendMessageBatch: 'SendMessage', DeleteMessageBatch: 'DeleteMessage', ChangeMessageVisibilityBatch: 'ChangeMessageVisibility' };
+
+/**
+ * The IAM requests of one SQS call (`AmazonSQS.<operation>`): the action on the queue the local
+ * queue's name stands for (the turn queue or its dead-letter queue, by the name pattern of
+ * `physicalNames`), over TLS, with the queue policy; and for a queue encrypted with a customer
+ * managed key, what SQS asks KMS on the caller's behalf (a data key to send, Decrypt to send and
+ * receive).
+ */
+export function sqsIamRequests(operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
+  const queue = deployedQueue(String(body.QueueUrl ?? body.QueueName ?? ''), deployment);
+  const action = `sqs:${SQS_ACTIONS[operation] ?? operation}`;
+  const keyActions = action === 'sqs:SendMessage' ? ['kms:GenerateDataKey', 'kms:Decrypt'] : action === 'sqs:ReceiveMessage' ? ['kms:Decrypt'] : [];
+  return [{ action, resource: queue.arn, context: { 'aws:SecureTransport': 'true' }, resourcePolicy: queue.policy }, ...viaService(queue, deployment, 'sqs', keyActions)];
+}
+
+/** `GetSecretValue` on the deployed secret the local one stands for, and the Decrypt Secrets Manager asks for a customer managed key. */
+export function secretsManagerIamRequests(operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
+  const secretId = String(body.SecretId ?? '');
+  const secret =
+    (secretId === LOCAL_SECRET_ARNS.whatsApp ? deployment.secrets.whatsApp : secretId === LOCAL_SECRET_ARNS.crmWebhook ? deployment.secrets.crmWebhook : undefined) ?? { arn: secretId };
+  return [{ action: `secretsmanager:${operation}`, resource: secret.arn, context: {} }, ...viaService(secret, deployment, 'secretsmanager', ['kms:Decrypt'])];
+}
+
+/** `SendWhatsAppMessage` on the origination phone number the request names. */
+export function endUserMessagingIamRequests(body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
+  const id = String(body.originationPhoneNumberId ?? '').replace(/^phone-number-id-/, '');
+  return [{ action: 'social-messaging:SendWhatsAppMessage', resource: `arn:aws:social-messaging:${deployment.region}:${deployment.account}:phone-number-id/${id}`, context: {} }];
+}
+
+/** The IAM requests of one call to `service`; `operation` is the target's operation (JSON protocols) or empty (REST). */
+export function iamRequestsOf(service: EvaluatedService, operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
+  switch (service) {
+    case 'dynamodb':
+      return dynamoDbIamRequests(operation, body, deployment);
+    case 'sqs':
+      return sqsIamRequests(operation, body, deployment);
+    case 'secretsmanager':
+      return secretsManagerIamRequests(operation, body, deployment);
+    case 'social-messaging':
+      return endUserMessagingIamRequests(body, deployment);
+  }
+}
+
+/** The deployed queue a local queue URL (or name) stands for; a queue of no pipeline keeps its own name, which no role is granted. */
+function deployedQueue(urlOrName: string, deployment: DeploymentPermissions): DeployedResource {
+  const name = urlOrName.split('/').pop() ?? urlOrName;
+  if (/-debounce-dlq-[^/]*\.fifo$/.test(name)) return deployment.queues.deadLetter;
+  if (/-debounce-[^/]*\.fifo$/.test(name)) return deployment.queues.turn;
+  return { arn: `arn:aws:sqs:${deployment.region}:${deployment.account}:${name}` };
+}
+
+/** What a service asks KMS on the caller's behalf for a resource under a customer managed key, evaluated with the key policy. */
+function viaService(resource: DeployedResource, deployment: DeploymentPermissions, service: string, actions: readonly string[]): IamRequest[] {
+  const { keyArn } = resource;
+  if (keyArn === undefined) return [];
+  return actions.map((action) => ({ action, resource: keyArn, context: { 'kms:ViaService': `${service}.${deployment.region}.amazonaws.com` }, resourcePolicy: deployment.keyPolicies.get(keyArn) }));
+}
+
+function partitionOf(key: Key | undefined): string | undefined {
+  return key?.[TABLE_SCHEMA.partitionKey]?.S;
+}
+
+function leadingKeys(values: readonly (string | undefined)[]): Record<string, string[]> {
+  const present = [...new Set(values.filter((value): value is string => value !== undefined))];
+  return present.length === 0 ? {} : { 'dynamodb:LeadingKeys': present };
+}
+
+/** The value the key condition's equality on `partitionAttribute` compares with (`#pk = :pk AND begins_with(…)`). */
+function keyConditionPartition(body: DynamoBody, partitionAttribute: string): string | undefined {
+  const names = (body.ExpressionAttributeNames ?? {}) as Record<string, string>;
+  const values = (body.ExpressionAttributeValues ?? {}) as Record<string, AttributeValue>;
+  const attribute = (token: string) => names[token] ?? token;
+  for (const clause of String(body.KeyConditionExpression ?? '').split(/\s+AND\s+/i)) {
+    const match = /^\(?\s*([#:\w.]+)\s*=\s*([#:\w.]+)\s*\)?$/.exec(clause.trim());
+    if (!match) continue;
+    const [, left, right] = match;
+    if (attribute(left) === partitionAttribute && right.startsWith(':')) return values[right]?.S;
+    if (attribute(right) === partitionAttribute && left.startsWith(':')) return values[left]?.S;
+  }
+  return undefined;
+}
