@@ -14,9 +14,9 @@ export interface CustomerRecord {
 
 /**
  * The customer's items in the order an erasure must delete them: `dependents` are found only
- * through an anchor (a CRM row through its session, a demand through the customer's reference to
- * it), so they go first; deleting an anchor before its dependents would orphan them if the erasure
- * stopped half-way.
+ * through an anchor (a CRM row or a demand through the customer's reference to it), so they go
+ * first; deleting an anchor before its dependents would orphan them if the erasure stopped
+ * half-way.
  */
 export interface CustomerInventory {
   readonly dependents: readonly CustomerRecord[];

@@ -23,7 +23,8 @@ const PAGE = 500;
 
 /**
  * Finds a customer's items by key: the four partitions named after the customer (`CUSTOMER#`,
- * `SESSION#`, `DEBOUNCE#`, `BUDGET#`), the CRM row of each of their sessions, what their references name, and
+ * `SESSION#`, `DEBOUNCE#`, `BUDGET#`), what their references name (demands, CRM rows, sign-ins),
+ * the CRM row of each session still stored (rows written before their references existed), and
  * their consent events in the seed's layout (a filtered Query of that one partition: the only read
  * here that touches other customers' items, which the newer layout avoids).
  */
@@ -38,10 +39,13 @@ export class DynamoCustomerDataRepository implements CustomerDataRepository {
       ...(await this.queryAll(partitionQuery(budgetPartition(customerId)))),
       ...(await this.queryAll(legacyConsentQuery(customerId))),
     ];
-    const dependentKeys = own.flatMap((item) => [
-      ...referencedKeys(item),
-      ...(item[ENTITY_TYPE] === EntityType.session && typeof item.session_id === 'string' ? [crmSyncKey(item.session_id)] : []),
-    ]);
+    // A CRM row is found both through its reference and through its session: a batch takes each key once.
+    const dependentKeys = distinctKeys(
+      own.flatMap((item) => [
+        ...referencedKeys(item),
+        ...(item[ENTITY_TYPE] === EntityType.session && typeof item.session_id === 'string' ? [crmSyncKey(item.session_id)] : []),
+      ]),
+    );
     const dependents = options.contents
       ? (await this.kit.batchGet(dependentKeys, { consistentRead: true })).map((item) => toRecord(item, true))
       : dependentKeys.map((key) => ({ kind: kindOfKey(key), key }));
@@ -95,6 +99,10 @@ function toRecord(item: Item, withAttributes: boolean): CustomerRecord {
   const kind = typeof item[ENTITY_TYPE] === 'string' ? (item[ENTITY_TYPE] as string) : kindOfKey(key);
   if (!withAttributes) return { kind, key };
   return { kind, key, attributes: Object.fromEntries(Object.entries(item).filter(([name]) => !KEY_ATTRIBUTES.includes(name))) };
+}
+
+function distinctKeys(keys: readonly TableKey[]): TableKey[] {
+  return [...new Map(keys.map((key) => [`${key[PK]}\u0000${key[SK]}`, key])).values()];
 }
 
 /** Rows written before entity types existed are named by their key. */

@@ -4,6 +4,7 @@ import { DynamoKit, type DynamoCallEvent } from '../../../../lambda/core/adapter
 import { createDynamoRepositories, type DynamoRepositories } from '../../../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { OperatorAuditTrail } from '../../../../lambda/core/application/operator/operator-audit';
 import { CustomerDataRights, InvalidCustomerIdError } from '../../../../lambda/core/application/privacy/customer-data-rights';
+import * as keys from '../../../../lambda/core/adapters/dynamodb/keys';
 import { customerPseudonym } from '../../../../lambda/core/domain/privacy';
 import { inboundTurn } from '../../../support/domain-records';
 import { newCustomer } from '../../../support/ids';
@@ -57,6 +58,19 @@ describe('erasing one customer', () => {
     // Figures for the report: DynamoDB requests of one erasure of this history.
     process.stdout.write(`erasure of a rich history: ${requests.length} DynamoDB requests ${JSON.stringify(countBy(requests))}\n`);
     expect(Object.keys(countBy(requests)).sort()).toEqual(['batchWrite', 'get', 'put', 'queryPage']);
+  });
+
+  test('the CRM row of a session that retention removed is found by its reference, erased and exported', async () => {
+    const seeded = await seedRichHistory(repos, newCustomer());
+    const [expiredSessionId] = seeded.sessionIds;
+    await repos.kit.delete({ key: keys.sessionKey(seeded.customerId, expiredSessionId!) });
+    expect(await repos.kit.get({ key: keys.crmSyncKey(expiredSessionId!) })).toBeDefined();
+
+    const exported = await rightsOn().export(seeded.customerId, 'admin-phone');
+    expect(exported.records.crm_sync?.map((row) => row.session_id)).toContain(expiredSessionId);
+    await rightsOn().erase(seeded.customerId, 'admin-phone');
+    expect(await repos.kit.get({ key: keys.crmSyncKey(expiredSessionId!), consistentRead: true })).toBeUndefined();
+    expect(await everythingStoredFor(repos.kit, seeded)).toEqual([]);
   });
 
   test('running it again changes nothing and still succeeds', async () => {
