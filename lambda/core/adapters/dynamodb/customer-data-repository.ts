@@ -21,6 +21,12 @@ import { conditionally, IF_ABSENT, KEY_NAMES } from './repository-support';
 
 const PAGE = 500;
 
+/** Bookkeeping that leads to the customer's items: erased with them, never exported. */
+const REFERENCE_KINDS: readonly string[] = [EntityType.demandReference, EntityType.crmSyncReference, EntityType.authReference];
+/** Sign-in links and console sessions: an export says when they were made and end, never their token hash or CSRF token. */
+const SIGN_IN_KINDS: readonly string[] = [EntityType.loginGrant, EntityType.operatorSession];
+const SIGN_IN_EXPORTED_ATTRIBUTES = ['created_at', 'expires_at'];
+
 /**
  * Finds a customer's items by key: the four partitions named after the customer (`CUSTOMER#`,
  * `SESSION#`, `DEBOUNCE#`, `BUDGET#`), what their references name (demands, CRM rows, sign-ins),
@@ -46,10 +52,9 @@ export class DynamoCustomerDataRepository implements CustomerDataRepository {
         ...(item[ENTITY_TYPE] === EntityType.session && typeof item.session_id === 'string' ? [crmSyncKey(item.session_id)] : []),
       ]),
     );
-    const dependents = options.contents
-      ? (await this.kit.batchGet(dependentKeys, { consistentRead: true })).map((item) => toRecord(item, true))
-      : dependentKeys.map((key) => ({ kind: kindOfKey(key), key }));
-    return { dependents, anchors: own.map((item) => toRecord(item, options.contents === true)) };
+    if (!options.contents) return { dependents: dependentKeys.map((key) => ({ kind: kindOfKey(key), key })), anchors: own.map((item) => toRecord(item, false)) };
+    const dependents = await this.kit.batchGet(dependentKeys, { consistentRead: true });
+    return { dependents: dependents.map(toExportedRecord), anchors: own.filter((item) => !REFERENCE_KINDS.includes(String(item[ENTITY_TYPE]))).map(toExportedRecord) };
   }
 
   async remove(records: readonly CustomerRecord[]): Promise<void> {
@@ -99,6 +104,13 @@ function toRecord(item: Item, withAttributes: boolean): CustomerRecord {
   const kind = typeof item[ENTITY_TYPE] === 'string' ? (item[ENTITY_TYPE] as string) : kindOfKey(key);
   if (!withAttributes) return { kind, key };
   return { kind, key, attributes: Object.fromEntries(Object.entries(item).filter(([name]) => !KEY_ATTRIBUTES.includes(name))) };
+}
+
+/** The item as an export shows it: a sign-in only with its times. */
+function toExportedRecord(item: Item): CustomerRecord {
+  const record = toRecord(item, true);
+  if (!SIGN_IN_KINDS.includes(record.kind)) return record;
+  return { ...record, attributes: Object.fromEntries(SIGN_IN_EXPORTED_ATTRIBUTES.flatMap((name) => (record.attributes?.[name] === undefined ? [] : [[name, record.attributes[name]]]))) };
 }
 
 function distinctKeys(keys: readonly TableKey[]): TableKey[] {

@@ -143,6 +143,11 @@ describe('exporting one customer', () => {
     expect([count('operator_login_grant'), count('operator_session'), count('latest_inbound'), count('debounce_buffer')]).toEqual([1, 1, 1, 1]);
     for (const text of seeded.texts) expect(JSON.stringify(parsed)).toContain(text);
     expect(JSON.stringify(parsed)).not.toContain(other.customerId);
+    // Sign-in links and sessions say when they were made and end, never what signs in.
+    for (const kind of ['operator_login_grant', 'operator_session']) expect(Object.keys(parsed.records[kind][0]).sort()).toEqual(['created_at', 'expires_at']);
+    for (const secret of [...seeded.grantHashes, 'csrf_token', 'token_hash']) expect(JSON.stringify(parsed)).not.toContain(secret);
+    // References are bookkeeping: what they name is exported, not they.
+    expect(Object.keys(parsed.records).filter((kind) => kind.endsWith('_reference'))).toEqual([]);
     // Reading is no erasure: everything is still there.
     expect((await everythingStoredFor(repos.kit, seeded)).length).toBeGreaterThan(20);
   });
