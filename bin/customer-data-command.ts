@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { OperatorAuditTrail } from '../lambda/core/application/operator/operator-audit';
 import { CustomerDataRights, InvalidCustomerIdError } from '../lambda/core/application/privacy/customer-data-rights';
+import { CustomerPseudonyms } from '../lambda/core/application/privacy/customer-pseudonyms';
 import { randomIdGenerator } from '../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../lambda/core/adapters/system/system-clock';
 import { isArgumentError, UsageError } from './cli-command';
@@ -58,7 +59,8 @@ export async function parseCustomerCommand(
   if (!customerId) throw new UsageError('Say whose data with --customer <id>.');
   const table = await tableOf(text('stack'), text('table'), text('pipeline'), text('region'));
   const repositories = repositoriesOf(table);
-  const rights = new CustomerDataRights({ data: repositories.customerData, trail: new OperatorAuditTrail(repositories.audit, systemClock, randomIdGenerator), clock: systemClock });
+  const trail = new OperatorAuditTrail(repositories.audit, systemClock, randomIdGenerator, new CustomerPseudonyms(repositories.customerData));
+  const rights = new CustomerDataRights({ data: repositories.customerData, trail, clock: systemClock });
   return { customerId, tableName: table.tableName, values, rights, author: `cli:${env.USER ?? env.USERNAME ?? 'unknown'}` };
 }
 

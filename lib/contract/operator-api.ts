@@ -181,13 +181,17 @@ export interface ConfigEdit {
 
 // ---- Admin: lists --------------------------------------------------------------------------------------
 
+/** What an operator or admin did. Customers are named by pseudonym only (docs/PRIVACY.md). */
 export interface AuditEvent {
   readonly eventId: string;
   readonly occurredAt: Timestamp;
+  /** The operator's phone. */
   readonly author: string;
   readonly action: string;
   readonly resourceType?: string;
+  /** For a `conversation` or `customer` resource, the customer's pseudonym. */
   readonly resourceId?: string;
+  /** `customer`: the pseudonym of the customer concerned when the resource is something else (a CRM row). */
   readonly details?: JsonObject;
 }
 

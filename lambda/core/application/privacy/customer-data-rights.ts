@@ -1,6 +1,5 @@
 import { PipelineError } from '../../domain/errors';
 import { isValidCustomerId } from '../../domain/inbound-turn';
-import { customerPseudonym } from '../../domain/privacy';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import type { CustomerDataRepository, CustomerRecord } from '../../ports/customer-data';
@@ -32,7 +31,7 @@ export class ErasureIncompleteError extends PipelineError {
 }
 
 export interface ErasureReport {
-  /** What the audit keeps instead of the customer id. */
+  /** What the audit calls the customer (before and after the erasure). */
   readonly customerPseudonym: string;
   /** Delete requests per kind of item (a re-run after a crash counts what it found then). */
   readonly deleted: Readonly<Record<string, number>>;
@@ -79,9 +78,8 @@ export class CustomerDataRights {
       await this.deps.data.remove(anchors);
       for (const record of [...dependents, ...anchors]) deleted[record.kind] = (deleted[record.kind] ?? 0) + 1;
     }
-    const pseudonym = customerPseudonym(await this.deps.data.pseudonymSalt(), customerId);
-    await this.deps.trail.record({ author, action: 'customer.erase', resourceType: 'customer', resourceId: pseudonym, details: { deleted, passes } });
-    return { customerPseudonym: pseudonym, deleted, passes };
+    await this.deps.trail.record({ author, action: 'customer.erase', resourceType: 'customer', resourceId: customerId, details: { deleted, passes } });
+    return { customerPseudonym: await this.deps.trail.pseudonyms.of(customerId), deleted, passes };
   }
 
   /** Everything stored about the customer as one document; the access is audited by pseudonym. */
@@ -90,8 +88,7 @@ export class CustomerDataRights {
     const { dependents, anchors } = await this.deps.data.inventory(customerId, { contents: true });
     const records: Record<string, Readonly<Record<string, unknown>>[]> = {};
     for (const record of [...anchors, ...dependents]) (records[record.kind] ??= []).push(attributesOf(record));
-    const pseudonym = customerPseudonym(await this.deps.data.pseudonymSalt(), customerId);
-    await this.deps.trail.record({ author, action: 'customer.export', resourceType: 'customer', resourceId: pseudonym });
+    await this.deps.trail.record({ author, action: 'customer.export', resourceType: 'customer', resourceId: customerId });
     return { format: 'customer-export/1', customerId, exportedAt: isoMicros(this.deps.clock.now()), records };
   }
 }

@@ -4,6 +4,7 @@ import { DynamoKit, type DynamoCallEvent } from '../../../../lambda/core/adapter
 import { createDynamoRepositories, type DynamoRepositories } from '../../../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { OperatorAuditTrail } from '../../../../lambda/core/application/operator/operator-audit';
 import { CustomerDataRights, InvalidCustomerIdError } from '../../../../lambda/core/application/privacy/customer-data-rights';
+import { CustomerPseudonyms } from '../../../../lambda/core/application/privacy/customer-pseudonyms';
 import * as keys from '../../../../lambda/core/adapters/dynamodb/keys';
 import { customerPseudonym } from '../../../../lambda/core/domain/privacy';
 import { inboundTurn } from '../../../support/domain-records';
@@ -25,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => table.drop());
 
 function rightsOn(data = repos.customerData, audit = repos.audit) {
-  return new CustomerDataRights({ data, trail: new OperatorAuditTrail(audit, clock, new SequentialIds('audit')), clock });
+  return new CustomerDataRights({ data, trail: new OperatorAuditTrail(audit, clock, new SequentialIds('audit'), new CustomerPseudonyms(data)), clock });
 }
 
 describe('erasing one customer', () => {
