@@ -321,6 +321,8 @@ export interface ErasureAnswer {
     readonly customerPseudonym: string;
     readonly deleted: { readonly [kind: string]: number };
     readonly passes: number;
+    /** The customer's turns deleted from the dead-letter queue. */
+    readonly deadLettersRemoved?: number;
   };
 }
 

@@ -4,6 +4,7 @@ import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import type { CustomerDataRepository, CustomerRecord } from '../../ports/customer-data';
 import type { OperatorAuditTrail } from '../operator/operator-audit';
+import { type DeadLetterReader, removeCustomerDeadLetters } from './customer-dead-letters';
 
 /** A message that arrives while the erasure runs is erased too if it is seen before a clean pass. */
 const MAX_ERASURE_PASSES = 5;
@@ -37,6 +38,8 @@ export interface ErasureReport {
   readonly deleted: Readonly<Record<string, number>>;
   /** Inventories read; the last one found nothing. */
   readonly passes: number;
+  /** The customer's records deleted from the turn queue's dead-letter queue; absent when the erasure had no access to that queue. */
+  readonly deadLettersRemoved?: number;
 }
 
 export interface CustomerExport {
@@ -51,6 +54,11 @@ export interface CustomerDataRightsDependencies {
   readonly data: CustomerDataRepository;
   readonly trail: OperatorAuditTrail;
   readonly clock: Clock;
+  /**
+   * The turn queue's dead-letter queue, whose records of the customer the erasure deletes.
+   * @default - none: the erasure reports that it did not reach the queue (a command run with `--table` and no `--dlq-url`)
+   */
+  readonly deadLetters?: DeadLetterReader;
 }
 
 /**
@@ -62,8 +70,11 @@ export class CustomerDataRights {
 
   /**
    * Deletes every item of the customer, dependents before the anchors that lead to them, and reads
-   * the inventory again until a pass finds nothing. Idempotent: after a crash, run it again. The
-   * audit names the customer by pseudonym only.
+   * the inventory again until a pass finds nothing; then the customer's dead-lettered turns.
+   * Idempotent: after a crash, run it again. The audit names the customer by pseudonym only.
+   *
+   * Turn records of the customer still in the turn queue are left there: their turn finds nothing
+   * pending (the receipts and the marker are gone) and completes without writing or sending.
    */
   async erase(customerId: string, author: string): Promise<ErasureReport> {
     assertCustomerId(customerId);
@@ -78,8 +89,9 @@ export class CustomerDataRights {
       await this.deps.data.remove(anchors);
       for (const record of [...dependents, ...anchors]) deleted[record.kind] = (deleted[record.kind] ?? 0) + 1;
     }
-    await this.deps.trail.record({ author, action: 'customer.erase', resourceType: 'customer', resourceId: customerId, details: { deleted, passes } });
-    return { customerPseudonym: await this.deps.trail.pseudonyms.of(customerId), deleted, passes };
+    const deadLetters = this.deps.deadLetters && { deadLettersRemoved: await removeCustomerDeadLetters(this.deps.deadLetters, customerId) };
+    await this.deps.trail.record({ author, action: 'customer.erase', resourceType: 'customer', resourceId: customerId, details: { deleted, passes, ...deadLetters } });
+    return { customerPseudonym: await this.deps.trail.pseudonyms.of(customerId), deleted, passes, ...deadLetters };
   }
 
   /** Everything stored about the customer as one document; the access is audited by pseudonym. */
