@@ -9,7 +9,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { HandoffTexts } from '../contract/handoff-texts';
-import { HANDOFF_TEXT_MAX_CHARACTERS, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV, TABLE_SCHEMA } from '../contract';
+import { HANDOFF_TEXT_MAX_CHARACTERS, LINK_PLACEHOLDER, misplacesLink, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV, TABLE_SCHEMA } from '../contract';
 import {
   OPERATOR_DEAD_LETTER_ACTIONS,
   OPERATOR_QUERY_ACTIONS,
@@ -68,6 +68,7 @@ export function resolveOperatorPlaneSettings(constructPath: string, props: Agent
   for (const [name, text] of Object.entries(handoffTexts)) {
     if (text === undefined) continue;
     if (typeof text !== 'string' || text.trim() === '' || text.length > HANDOFF_TEXT_MAX_CHARACTERS) fail(`handoffTexts.${name} must be non-blank text of at most ${HANDOFF_TEXT_MAX_CHARACTERS} characters.`);
+    if (name === 'operatorNotification' && misplacesLink(text)) fail(`handoffTexts.${name}: the console link goes last; put ${LINK_PLACEHOLDER} at the end of the text, or leave it out.`);
   }
   return { adminPhoneNumbers: [...new Set(props.adminPhoneNumbers)], timeZone, handoffRenotifyAfter, customerRenotifyAfter, handoffTexts };
 }

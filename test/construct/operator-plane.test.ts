@@ -165,6 +165,7 @@ describe('operator plane validation', () => {
     [{ adminPhoneNumbers: [ADMIN], handoffRenotifyAfter: Duration.seconds(30) }, /handoffRenotifyAfter must be from 1 minute/],
     [{ adminPhoneNumbers: [ADMIN], customerRenotifyAfter: Duration.days(2) }, /customerRenotifyAfter must be from 1 minute .* to 24 hours/],
     [{ adminPhoneNumbers: [ADMIN], handoffTexts: { fallback: '  ' } }, /handoffTexts.fallback must be non-blank/],
+    [{ adminPhoneNumbers: [ADMIN], handoffTexts: { operatorNotification: 'Abra {link} e atenda {name}' } }, /handoffTexts.operatorNotification: the console link goes last; put \{link\} at the end/],
   ])('%o is refused with a message that says what to change', (props, message) => {
     expect(() => synthPipeline(props)).toThrow(message);
   });
