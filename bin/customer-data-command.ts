@@ -1,7 +1,10 @@
 // What the erase-customer and export-customer commands share: which table, and the use case on it.
 import { parseArgs } from 'node:util';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { OperatorAuditTrail } from '../lambda/core/application/operator/operator-audit';
 import { CustomerDataRights, InvalidCustomerIdError } from '../lambda/core/application/privacy/customer-data-rights';
+import { CustomerPseudonyms } from '../lambda/core/application/privacy/customer-pseudonyms';
+import { SqsDeadLetterQueue } from '../lambda/core/adapters/sqs/sqs-dead-letter-queue';
 import { randomIdGenerator } from '../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../lambda/core/adapters/system/system-clock';
 import { isArgumentError, UsageError } from './cli-command';
@@ -33,6 +36,8 @@ export interface CustomerCommand {
   readonly tableName: string;
   readonly values: Readonly<Record<string, string | boolean | undefined>>;
   readonly rights: CustomerDataRights;
+  /** Whether the erasure reaches the dead-letter queue (from the stack's outputs, or `--dlq-url`). */
+  readonly reachesDeadLetters: boolean;
   /** Who the audit says acted: the operating-system user at the terminal. */
   readonly author: string;
 }
@@ -57,9 +62,13 @@ export async function parseCustomerCommand(
   const customerId = text('customer');
   if (!customerId) throw new UsageError('Say whose data with --customer <id>.');
   const table = await tableOf(text('stack'), text('table'), text('pipeline'), text('region'));
+  if (text('dlq-url') !== undefined && table.deadLetterQueueUrl !== undefined) throw new UsageError('--dlq-url goes with --table; with --stack the queue comes from the outputs.');
+  const deadLetterQueueUrl = table.deadLetterQueueUrl ?? text('dlq-url');
   const repositories = repositoriesOf(table);
-  const rights = new CustomerDataRights({ data: repositories.customerData, trail: new OperatorAuditTrail(repositories.audit, systemClock, randomIdGenerator), clock: systemClock });
-  return { customerId, tableName: table.tableName, values, rights, author: `cli:${env.USER ?? env.USERNAME ?? 'unknown'}` };
+  const trail = new OperatorAuditTrail(repositories.audit, systemClock, randomIdGenerator, new CustomerPseudonyms(repositories.customerData));
+  const deadLetters = deadLetterQueueUrl === undefined ? undefined : new SqsDeadLetterQueue({ deadLetterQueueUrl, sqs: new SQSClient({ region: table.region }) });
+  const rights = new CustomerDataRights({ data: repositories.customerData, trail, clock: systemClock, deadLetters });
+  return { customerId, tableName: table.tableName, values, rights, reachesDeadLetters: deadLetters !== undefined, author: `cli:${env.USER ?? env.USERNAME ?? 'unknown'}` };
 }
 
 /** Runs a command body, turning usage mistakes into exit code 2 and failures into 1. */

@@ -5,17 +5,20 @@ import { type CliCommand, UsageError } from './cli-command';
 import { processOutput, parseCustomerCommand, runCommand, TARGET_USAGE, type CommandOutput } from './customer-data-command';
 
 const USAGE = `Usage:
-  npx cdk-whatsapp-agent-pipeline erase-customer --customer <id> (--stack <name> | --table <name>) [--yes]
+  npx cdk-whatsapp-agent-pipeline erase-customer --customer <id> (--stack <name> | --table <name> [--dlq-url <url>]) [--yes]
 
 Deletes every item the pipeline stores about the customer: sessions, messages, receipts, the latest
-marker, CRM rows of their sessions, the demands their messages caused, consent events, and their
-operator sign-ins if they are an operator. Safe to run again (after a crash, or to check). The
-admin audit keeps a pseudonym (HMAC-SHA-256 under this deployment's salt), never the id.
-Point-in-time-recovery backups still hold erased data for up to 35 days.
+marker, CRM rows of their sessions, the demands their messages caused, consent events, budgets, and
+their operator sign-ins if they are an operator; then their turns in the dead-letter queue. Safe to
+run again (after a crash, or to check). The admin audit names customers by a pseudonym
+(HMAC-SHA-256 under this deployment's salt), never the id. Point-in-time-recovery backups still
+hold erased data for up to 35 days.
 
 Options:
   --yes                    do not ask (without it, a terminal asks you to type the id again;
                            without a terminal, nothing is erased)
+  --dlq-url <url>          with --table: the turn queue's dead-letter queue (with --stack it comes
+                           from the outputs); without it the dead-letter queue is not checked
 ${TARGET_USAGE}`;
 
 /** The command: argv and environment in, exit code out (0 erased, 1 failed, 2 wrong usage or not confirmed). */
@@ -26,7 +29,7 @@ export function eraseCustomer(
   askConfirmation: (question: string) => Promise<string | undefined> = askOnTerminal,
 ): Promise<number> {
   return runCommand(USAGE, output, async () => {
-    const command = await parseCustomerCommand(argv, env, { yes: { type: 'boolean' } });
+    const command = await parseCustomerCommand(argv, env, { 'yes': { type: 'boolean' }, 'dlq-url': { type: 'string' } });
     if (command === undefined) {
       output.out(USAGE);
       return 0;
@@ -40,6 +43,7 @@ export function eraseCustomer(
       }
     }
     output.out(JSON.stringify(await command.rights.erase(command.customerId, command.author), null, 2));
+    if (!command.reachesDeadLetters) output.err('The dead-letter queue was not checked: with --table, name it with --dlq-url.');
     return 0;
   });
 }

@@ -83,6 +83,8 @@ export function pipelineFromOutputs(stackName: string, outputs: readonly Output[
 export interface PipelineTable {
   readonly tableName: string;
   readonly region?: string;
+  /** The turn queue's dead-letter queue, when the table was found from the stack's outputs. */
+  readonly deadLetterQueueUrl?: string;
 }
 
 /**
@@ -93,7 +95,8 @@ export async function tableOf(stack: string | undefined, table: string | undefin
   if (stack !== undefined && table !== undefined) throw new UsageError('Give either --stack or --table, not both.');
   if (table !== undefined) return { tableName: table, region };
   if (stack === undefined) throw new UsageError('Name the deployed stack with --stack, or the table with --table.');
-  return { tableName: (await describePipelineStack(stack, pipeline, region)).tableName, region };
+  const { tableName, deadLetterQueueUrl } = await describePipelineStack(stack, pipeline, region);
+  return { tableName, region, deadLetterQueueUrl };
 }
 
 /** The repositories of the pipeline's table, on a DynamoDB client of its Region. */

@@ -16,8 +16,9 @@ export interface CrmWebhookProps {
 
   /**
    * The secret whose whole text value is the HMAC-SHA256 key. Each request carries
-   * `X-CRM-Signature: t={unix seconds},v1={hex HMAC of "{t}.{raw body}"}`; the receiver recomputes
-   * it and compares in constant time (docs/CRM.md shows how). The worker is granted read access.
+   * `X-CRM-Signature: t={unix seconds},v2={hex HMAC of "v2\n{t}\n{Idempotency-Key}\n{raw body}"}`,
+   * so the idempotency key a receiver keys on is signed with the body; the receiver recomputes it
+   * and compares in constant time (docs/CRM.md shows how). The worker is granted read access.
    */
   readonly secret: secretsmanager.ISecret;
 }

@@ -1,9 +1,10 @@
-import { adminAudit, conversationRepositories, operationalConfig, operatorAuthRepository } from '../core/adapters/dynamodb/dynamo-repositories';
+import { adminAudit, conversationRepositories, customerDataRepository, operationalConfig, operatorAuthRepository } from '../core/adapters/dynamodb/dynamo-repositories';
 import { HandoffLifecycle } from '../core/application/operator/handoff-lifecycle';
 import { OperatorAuditTrail } from '../core/application/operator/operator-audit';
 import { OperatorDirectory } from '../core/application/operator/operator-directory';
 import { OperatorLoginCommand } from '../core/application/operator/operator-login-command';
 import { OperatorSignIn } from '../core/application/operator/operator-sign-in';
+import { CustomerPseudonyms } from '../core/application/privacy/customer-pseudonyms';
 import type { ComposedFunction } from './compose-function';
 import type { CustomerMessaging } from './customer-messaging';
 import type { OperatorAccessSettings, OperatorPlaneSettings } from './deployment-settings';
@@ -29,7 +30,7 @@ type FunctionSurroundings = Pick<ComposedFunction, 'table' | 'clock' | 'ids'>;
  */
 export function composeOperatorAccess(settings: OperatorAccessSettings, on: FunctionSurroundings): OperatorAccess {
   const directory = new OperatorDirectory({ config: operationalConfig(on.table), adminPhoneNumbers: settings.adminPhoneNumbers });
-  const audit = new OperatorAuditTrail(adminAudit(on.table), on.clock, on.ids);
+  const audit = new OperatorAuditTrail(adminAudit(on.table), on.clock, on.ids, new CustomerPseudonyms(customerDataRepository(on.table)));
   return { directory, audit, signIn: new OperatorSignIn({ auth: operatorAuthRepository(on.table), directory, audit, clock: on.clock }) };
 }
 

@@ -63,7 +63,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
         }),
         { redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), trail: audit },
       ),
-      ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock })),
+      ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters })),
     ],
     clock,
     logger: composed.logger,

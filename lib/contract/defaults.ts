@@ -86,3 +86,16 @@ export const DEFAULT_HANDOFF_TEXTS: Required<HandoffTexts> = {
 
 /** The longest handoff text the construct and the admin's `handoff_texts` setting accept. */
 export const HANDOFF_TEXT_MAX_CHARACTERS = 1000;
+
+/** Where a text the pipeline sends puts a link of ours (the console URL, a login link). */
+export const LINK_PLACEHOLDER = '{link}';
+
+/**
+ * Whether `text` puts {@link LINK_PLACEHOLDER} anywhere but at its very end, the one place the
+ * link may stand (a genuine notice always ends with it; see the operators' part of the README).
+ */
+export function misplacesLink(text: string): boolean {
+  const trimmed = text.trimEnd();
+  const at = trimmed.indexOf(LINK_PLACEHOLDER);
+  return at !== -1 && at !== trimmed.length - LINK_PLACEHOLDER.length;
+}

@@ -29,7 +29,9 @@ export interface HandoffTexts {
 
   /**
    * To each available operator about a waiting conversation; `{name}` becomes the customer's name
-   * (or number) and `{link}` the console URL.
+   * (as plain words on one line, at most 60 characters, never a link) or number. The console URL
+   * always ends the notice: at a final `{link}`, or on a line of its own after the text;
+   * `{link}` anywhere else is refused.
    *
    * @default 'Novo atendimento aguardando: {name}. Abra o console: {link}'
    */

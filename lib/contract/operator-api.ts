@@ -181,13 +181,17 @@ export interface ConfigEdit {
 
 // ---- Admin: lists --------------------------------------------------------------------------------------
 
+/** What an operator or admin did. Customers are named by pseudonym only (docs/PRIVACY.md). */
 export interface AuditEvent {
   readonly eventId: string;
   readonly occurredAt: Timestamp;
+  /** The operator's phone. */
   readonly author: string;
   readonly action: string;
   readonly resourceType?: string;
+  /** For a `conversation` or `customer` resource, the customer's pseudonym. */
   readonly resourceId?: string;
+  /** `customer`: the pseudonym of the customer concerned when the resource is something else (a CRM row). */
   readonly details?: JsonObject;
 }
 
@@ -317,6 +321,8 @@ export interface ErasureAnswer {
     readonly customerPseudonym: string;
     readonly deleted: { readonly [kind: string]: number };
     readonly passes: number;
+    /** The customer's turns deleted from the dead-letter queue. */
+    readonly deadLettersRemoved?: number;
   };
 }
 

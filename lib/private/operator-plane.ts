@@ -9,7 +9,7 @@ import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { ConsoleFrontDoor } from '../console-front-door';
 import type { HandoffTexts } from '../contract/handoff-texts';
-import { HANDOFF_TEXT_MAX_CHARACTERS, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV } from '../contract';
+import { HANDOFF_TEXT_MAX_CHARACTERS, LINK_PLACEHOLDER, misplacesLink, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV } from '../contract';
 import { acceptFinding, acceptPublicUrl, SCHEDULE_WITHOUT_DEAD_LETTERS } from './accepted-findings';
 import { buildConsoleDistribution } from './console-distribution';
 import type { PipelineFunctionFactory } from './function-factory';
@@ -67,6 +67,7 @@ export function resolveOperatorPlaneSettings(constructPath: string, props: Agent
   for (const [name, text] of Object.entries(handoffTexts)) {
     if (text === undefined) continue;
     if (typeof text !== 'string' || text.trim() === '' || text.length > HANDOFF_TEXT_MAX_CHARACTERS) fail(`handoffTexts.${name} must be non-blank text of at most ${HANDOFF_TEXT_MAX_CHARACTERS} characters.`);
+    if (name === 'operatorNotification' && misplacesLink(text)) fail(`handoffTexts.${name}: the console link goes last; put ${LINK_PLACEHOLDER} at the end of the text, or leave it out.`);
   }
   const reservedConcurrency = props.operatorReservedConcurrency ?? OPERATOR_DEFAULTS.operatorReservedConcurrency;
   checkInteger(fail, 'operatorReservedConcurrency', reservedConcurrency, 1, MAX_OPERATOR_RESERVED_CONCURRENCY);

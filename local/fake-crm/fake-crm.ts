@@ -33,9 +33,11 @@ export interface FakeCrmOptions {
 }
 
 /**
- * A stand-in for a consumer's CRM webhook on 127.0.0.1: it checks the HMAC signature, creates a
- * contact and a deal for requests without ids, updates them for requests with ids, and, like a
- * careful CRM, answers a repeated idempotency key with its first answer instead of acting twice.
+ * A stand-in for a consumer's CRM webhook on 127.0.0.1: it checks the HMAC signature (which covers
+ * the idempotency key and the body), creates a contact and a deal for requests without ids,
+ * updates them for requests with ids, and, like a careful CRM, answers a repeated idempotency key
+ * with its first answer instead of acting twice. It keys on the signed header only: a replay with
+ * another key fails the signature.
  * Failure injection applies to the next signed requests, in order: {@link failNext},
  * {@link refuseNext}, {@link hangNext} (the request is processed — a deal may be created — and the
  * answer never comes in time).
@@ -108,14 +110,14 @@ export class FakeCrm {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
-    const signature = request.headers[CRM_SIGNATURE_HEADER];
-    if (request.method !== 'POST' || !verifyCrmSignature(this.secret, typeof signature === 'string' ? signature : undefined, body, Math.floor(Date.now() / 1000))) {
+    const signature = singleHeader(request, CRM_SIGNATURE_HEADER);
+    const idempotencyKey = singleHeader(request, CRM_IDEMPOTENCY_HEADER);
+    if (request.method !== 'POST' || idempotencyKey === undefined || !verifyCrmSignature(this.secret, { signature, idempotencyKey, body }, Math.floor(Date.now() / 1000))) {
       this.badSignatures++;
       answer(response, 401, { reason: 'bad signature' });
       return;
     }
     const crmRequest = JSON.parse(body) as CrmSyncRequest;
-    const idempotencyKey = String(request.headers[CRM_IDEMPOTENCY_HEADER] ?? '');
     const script = this.scripts.shift();
     const record = (handling: ReceivedCrmRequest['handling']) => {
       const received = { request: crmRequest, idempotencyKey, handling };
@@ -155,6 +157,11 @@ export class FakeCrm {
     this.dealsById.set(dealId, { dealId, contactId, sessionId: request.sessionId, stage: request.deal.stage, deal: request.deal, revision: request.revision });
     return { contactId, dealId };
   }
+}
+
+function singleHeader(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
 }
 
 function answer(response: ServerResponse, status: number, body: unknown): void {

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { eraseCustomer } from '../../bin/erase-customer';
 import { exportCustomer } from '../../bin/export-customer';
 import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
@@ -6,6 +8,9 @@ import { principalIdentity } from '../support/permissions/function-principals';
 import { newCustomer } from '../support/ids';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { seedRichHistory } from '../support/customer-history';
+import { physicalNames } from '../../lib/contract';
+import { createTurnQueues } from '../../local/servers/local-resources';
+import { takeAll } from '../support/inspect';
 
 let table: TestTable;
 let repos: DynamoRepositories;
@@ -56,6 +61,26 @@ test('erase asks for the id again; a mismatch or no terminal erases nothing', as
   expect(await stored(seeded.customerId)).toBe(0);
   const [audit] = (await repos.audit.listRecent({ limit: 5 })).items;
   expect(audit).toMatchObject({ action: 'customer.erase', author: 'cli:dpo' });
+});
+
+test('erase with --dlq-url also deletes the customer’s dead-lettered turns; without it, it says the queue was not checked', async () => {
+  const sqs = new SQSClient({});
+  const { deadLetterQueueUrl } = await createTurnQueues(sqs, physicalNames('privacy-cli', randomUUID().slice(0, 8)));
+  const [seeded, other] = [await seedRichHistory(repos, newCustomer()), newCustomer()];
+  for (const customer of [seeded.customerId, other]) {
+    await sqs.send(new SendMessageCommand({ QueueUrl: deadLetterQueueUrl, MessageBody: JSON.stringify({ phone_number: customer, message_id: 'wamid.x' }), MessageGroupId: customer, MessageDeduplicationId: randomUUID() }));
+  }
+  const { lines, output } = capture();
+  expect(await eraseCustomer(['--table', table.name, '--customer', seeded.customerId, '--dlq-url', deadLetterQueueUrl, '--yes'], { USER: 'dpo' }, output)).toBe(0);
+  expect(JSON.parse(lines.out.join('\n'))).toMatchObject({ deadLettersRemoved: 1 });
+  expect(lines.err).toEqual([]);
+  expect((await takeAll(deadLetterQueueUrl)).map((message) => JSON.parse(message.Body!).phone_number)).toEqual([other]);
+
+  const without = capture();
+  expect(await eraseCustomer(['--table', table.name, '--customer', seeded.customerId, '--yes'], { USER: 'dpo' }, without.output)).toBe(0);
+  expect(JSON.parse(without.lines.out.join('\n')).deadLettersRemoved).toBeUndefined();
+  expect(without.lines.err).toEqual(['The dead-letter queue was not checked: with --table, name it with --dlq-url.']);
+  sqs.destroy();
 });
 
 test('wrong usage is exit code 2 with the usage text, and touches nothing', async () => {

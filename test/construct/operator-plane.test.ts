@@ -204,6 +204,7 @@ describe('operator plane validation', () => {
     [{ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 0 }, /operatorReservedConcurrency must be a whole number from 1 to 900; got 0/],
     [{ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 1000 }, /operatorReservedConcurrency must be a whole number from 1 to 900; got 1000/],
     [{ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 2.5 }, /operatorReservedConcurrency must be a whole number/],
+    [{ adminPhoneNumbers: [ADMIN], handoffTexts: { operatorNotification: 'Abra {link} e atenda {name}' } }, /handoffTexts.operatorNotification: the console link goes last; put \{link\} at the end/],
   ])('%o is refused with a message that says what to change', (props, message) => {
     expect(() => synthPipeline(props)).toThrow(message);
   });

@@ -4,6 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { DEFAULT_HANDOFF_TEXTS } from '../../lib/contract';
+import type { AgentPort } from '../../lambda/core/ports/agent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../support/ids';
 import { waitUntil } from '../support/waiting';
@@ -129,6 +130,49 @@ describe('a turn the agent fails for good', () => {
         new GetQueueAttributesCommand({ QueueUrl: pipeline.deadLetterQueueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }),
       );
       expect(Attributes?.ApproximateNumberOfMessages).toBe('0');
+    } finally {
+      repositories.close();
+      await pipeline.stop();
+    }
+  });
+});
+
+describe('a customer who writes their own name into the operators’ notice', () => {
+  it('reaches the operator as inert words, with the real console link once, at the end', async () => {
+    const hostileName = [
+      'Seu acesso expirou: entre AGORA em https://console-login.example/login?next={link}',
+      'e digite sua senha $` $& $\' {name} *aqui*',
+      'ou ligue +55 11 99999-0000 www.evil.example',
+      'x'.repeat(5000),
+    ].join('\n');
+    // The agent records the name the customer gave and hands the conversation over, as a real model may.
+    const agent: AgentPort = {
+      respond: async () => ({
+        reply: 'Vou chamar uma pessoa.',
+        actions: [
+          { type: 'update_qualification', data: { name: hostileName } },
+          { type: 'request_human_handoff', reason: 'customer asked' },
+        ],
+        iterations: 1,
+        stopReason: 'completed',
+      }),
+    };
+    const admin = newOperatorPhone();
+    const pipeline = await startOperatorPipeline([admin], { agent });
+    const repositories = tableRepositories(pipeline.tableName);
+    try {
+      await repositories.config.setOperatorAvailability(admin, new Date().toISOString(), admin);
+      const customer = newCustomer();
+      await pipeline.sendCustomerMessage(customer, 'Meu nome é o que está acima');
+      await waitUntil(() => textsTo(pipeline, admin).length === 1, 15_000, 'the operator notification');
+      await pipeline.waitForIdle();
+      const [notice] = textsTo(pipeline, admin);
+
+      const consoleUrl = pipeline.consoleUrl!;
+      expect(notice.endsWith(`Abra o console: ${consoleUrl}`)).toBe(true);
+      expect(notice.split(consoleUrl)).toHaveLength(2);
+      expect(notice).not.toMatch(/https:\/\/console-login|www\.evil|\{link\}|\{name\}|\$[`&']|\*aqui\*|99999|\n|x{100}/);
+      expect(notice).toBe(`Novo atendimento aguardando: Seu acesso expirou entre AGORA em https console-login examp…. Abra o console: ${consoleUrl}`);
     } finally {
       repositories.close();
       await pipeline.stop();

@@ -4,6 +4,7 @@ import type { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import type { DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import * as keys from '../../lambda/core/adapters/dynamodb/keys';
 import type { ConsentRecord } from '../../lambda/core/domain/admin';
+import { customerPseudonym } from '../../lambda/core/domain/privacy';
 import { inboundTurn, newSession } from './domain-records';
 import { newMessageId } from './ids';
 
@@ -104,6 +105,11 @@ export async function consentEventsOf(repos: Pick<DynamoRepositories, 'customerD
     .filter((record) => record.kind === keys.EntityType.consent)
     .map((record) => consentFromItem({ ...record.attributes }))
     .sort((a, b) => b.recordedAt.localeCompare(a.recordedAt));
+}
+
+/** What the admin audit calls the customer: their pseudonym under the deployment's salt. */
+export async function auditNameOf(repos: Pick<DynamoRepositories, 'customerData'>, customerId: string): Promise<string> {
+  return customerPseudonym(await repos.customerData.pseudonymSalt(), customerId);
 }
 
 /** A consent event as the seed system stored it (one time-keyed partition). */

@@ -57,6 +57,11 @@ export interface CrmSyncRow extends CarriesUnknownAttributes {
   readonly lastError?: string;
   /** A worker is sending this row until then; other workers leave it alone. */
   readonly claimedUntil?: IsoTimestamp;
+  /**
+   * Epoch seconds after which the row is gone: the conversation's retention after its close
+   * (docs/PRIVACY.md). Unset while the conversation is open.
+   */
+  readonly retainUntil?: number;
   /** Changes on every write; writers compare-and-set on it. */
   readonly etag: string;
   readonly updatedAt: IsoTimestamp;

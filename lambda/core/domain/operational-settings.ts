@@ -1,4 +1,4 @@
-import { DEFAULT_HANDOFF_TEXTS, HANDOFF_TEXT_MAX_CHARACTERS } from '../../../lib/contract';
+import { DEFAULT_HANDOFF_TEXTS, HANDOFF_TEXT_MAX_CHARACTERS, LINK_PLACEHOLDER, misplacesLink } from '../../../lib/contract';
 import type { HandoffTexts as HandoffTextsProps } from '../../../lib/contract/handoff-texts';
 import { PipelineError } from './errors';
 import { DEFAULT_AVAILABILITY_TTL_HOURS, isOperatorPhone, OPERATOR_ROLES, OPERATORS_CONFIG_KEY, type OperatorRole } from './operator';
@@ -73,6 +73,7 @@ function validateHandoffTexts(value: unknown): Partial<HandoffTexts> {
     if (typeof text !== 'string' || text.trim() === '' || text.length > HANDOFF_TEXT_MAX_CHARACTERS) {
       throw new InvalidConfigValueError(`${HANDOFF_TEXTS_CONFIG_KEY}.${field} must be non-blank text of at most ${HANDOFF_TEXT_MAX_CHARACTERS} characters`);
     }
+    if (field === 'operatorNotification' && misplacesLink(text)) throw new InvalidConfigValueError(`${HANDOFF_TEXTS_CONFIG_KEY}.${field}: the console link goes last; put ${LINK_PLACEHOLDER} at the end of the text, or leave it out`);
   }
   return value as Partial<HandoffTexts>;
 }

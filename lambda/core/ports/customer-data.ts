@@ -14,9 +14,9 @@ export interface CustomerRecord {
 
 /**
  * The customer's items in the order an erasure must delete them: `dependents` are found only
- * through an anchor (a CRM row through its session, a demand through the customer's reference to
- * it), so they go first; deleting an anchor before its dependents would orphan them if the erasure
- * stopped half-way.
+ * through an anchor (a CRM row or a demand through the customer's reference to it), so they go
+ * first; deleting an anchor before its dependents would orphan them if the erasure stopped
+ * half-way.
  */
 export interface CustomerInventory {
   readonly dependents: readonly CustomerRecord[];
@@ -26,8 +26,10 @@ export interface CustomerInventory {
 export interface CustomerDataRepository {
   /**
    * Reads every partition the customer owns (consistently) and follows its references. With
-   * `contents`, dependents are read too and only the existing ones are returned; without, a
-   * dependent may already be gone (deleting it again is harmless).
+   * `contents` (an export), dependents are read too and only the existing ones are returned, the
+   * references themselves are left out, and sign-in links and console sessions carry only when
+   * they were made and end: no token hash or CSRF token leaves the table. Without, every item is
+   * there, and a dependent may already be gone (deleting it again is harmless).
    */
   inventory(customerId: string, options?: { readonly contents?: boolean }): Promise<CustomerInventory>;
   /** Deletes the records; records already gone are fine. */

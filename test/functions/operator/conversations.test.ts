@@ -7,6 +7,7 @@ import { newCustomer, newOperatorPhone } from '../../support/ids';
 import { waitUntil } from '../../support/waiting';
 import { type ConsoleClient, startStaffedPipeline } from '../../support/operator-console-client';
 import type { tableRepositories } from '../../support/dynamo-table';
+import { auditNameOf } from '../../support/customer-history';
 
 let pipeline: LocalPipeline;
 let repositories: ReturnType<typeof tableRepositories>;
@@ -75,7 +76,8 @@ it('lets exactly one of two operators claim a conversation at once', async () =>
   expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
   const winner = answers.find((answer) => answer.status === 200)!;
   expect(winner.body.conversation).toMatchObject({ state: 'HUMAN_ACTIVE', assignedTo: expect.stringMatching(new RegExp(`^(${adminPhone}|${operatorPhone})$`)) });
-  const audit = (await repositories.audit.listRecent({ limit: 200 })).items.filter((event) => event.resourceId === customer && event.action === 'conversation.claim');
+  const named = await auditNameOf(repositories, customer);
+  const audit = (await repositories.audit.listRecent({ limit: 200 })).items.filter((event) => event.resourceId === named && event.action === 'conversation.claim');
   expect(audit).toHaveLength(1);
 });
 
@@ -175,6 +177,7 @@ it('closes a conversation and records who did it', async () => {
   expect(closed.status).toBe(200);
   expect(closed.body.conversation).toMatchObject({ state: 'CLOSED' });
   expect((await operator.call('POST', `/api/conversations/${customer}/close`)).status).toBe(409);
-  const actions = (await repositories.audit.listRecent({ limit: 200 })).items.filter((event) => event.resourceId === customer).map((event) => [event.author, event.action]);
+  const named = await auditNameOf(repositories, customer);
+  const actions = (await repositories.audit.listRecent({ limit: 200 })).items.filter((event) => event.resourceId === named).map((event) => [event.author, event.action]);
   expect(actions).toEqual(expect.arrayContaining([[operatorPhone, 'conversation.claim'], [operatorPhone, 'conversation.close']]));
 });

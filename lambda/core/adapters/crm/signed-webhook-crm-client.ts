@@ -6,9 +6,9 @@ import { PipelineError } from '../../domain/errors';
 import type { CrmClient, CrmSendOutcome } from '../../ports/crm-client';
 import { parseAcceptedIds } from './crm-answer';
 
-/** Header carrying `t={unix seconds},v1={hex HMAC-SHA256 of "{t}.{body}"}` (docs/CRM.md). */
+/** Header carrying `t={unix seconds},v2={hex HMAC-SHA256 of the string to sign}` (docs/CRM.md). */
 export const CRM_SIGNATURE_HEADER = 'x-crm-signature';
-/** Header carrying `{sessionId}:{revision}`, the same value as the body's `idempotencyKey`. */
+/** Header carrying `{sessionId}:{revision}`, the same value as the body's `idempotencyKey`; signed. */
 export const CRM_IDEMPOTENCY_HEADER = 'idempotency-key';
 
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -38,23 +38,39 @@ export function checkedCrmWebhookUrl(value: string): URL {
   return url;
 }
 
-/** `t=…,v1=…` for `body` at `timestampSeconds`: what the receiver recomputes and compares. */
-export function crmSignature(secret: string, timestampSeconds: number, body: string): string {
-  const digest = createHmac('sha256', secret).update(`${timestampSeconds}.${body}`, 'utf8').digest('hex');
-  return `t=${timestampSeconds},v1=${digest}`;
+/**
+ * What the signature covers, everything a receiver acts or keys on: the scheme, the sending time,
+ * the `Idempotency-Key` header and the raw body, one per line. A header value holds no line break
+ * and `t` is digits, so the first three line breaks delimit the fields: no bytes can move from one
+ * to another.
+ */
+export function crmStringToSign(timestampSeconds: number, idempotencyKey: string, body: string): string {
+  return `v2\n${timestampSeconds}\n${idempotencyKey}\n${body}`;
+}
+
+/** `t=…,v2=…` for a request at `timestampSeconds`: what the receiver recomputes and compares. */
+export function crmSignature(secret: string, timestampSeconds: number, idempotencyKey: string, body: string): string {
+  const digest = createHmac('sha256', secret).update(crmStringToSign(timestampSeconds, idempotencyKey, body), 'utf8').digest('hex');
+  return `t=${timestampSeconds},v2=${digest}`;
 }
 
 /**
- * What a receiver does with the header: recompute the HMAC over `{t}.{raw body}`, compare in
- * constant time, and refuse timestamps further than `toleranceSeconds` from its clock (replays).
+ * What a receiver does with the headers: recompute the HMAC over the string to sign (the
+ * `Idempotency-Key` header and the raw body as received), compare in constant time, and refuse
+ * timestamps further than `toleranceSeconds` from its clock (replays).
  */
-export function verifyCrmSignature(secret: string, header: string | undefined, body: string, nowSeconds: number, toleranceSeconds = 300): boolean {
-  const match = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/.exec(header ?? '');
-  if (!match) return false;
+export function verifyCrmSignature(
+  secret: string,
+  request: { readonly signature: string | undefined; readonly idempotencyKey: string | undefined; readonly body: string },
+  nowSeconds: number,
+  toleranceSeconds = 300,
+): boolean {
+  const match = /^t=(\d{1,12}),v2=([0-9a-f]{64})$/.exec(request.signature ?? '');
+  if (!match || request.idempotencyKey === undefined || /[\r\n]/.test(request.idempotencyKey)) return false;
   const timestamp = Number(match[1]);
   if (Math.abs(nowSeconds - timestamp) > toleranceSeconds) return false;
-  const expected = Buffer.from(crmSignature(secret, timestamp, body));
-  const given = Buffer.from(header!);
+  const expected = Buffer.from(crmSignature(secret, timestamp, request.idempotencyKey, request.body));
+  const given = Buffer.from(request.signature!);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
@@ -67,7 +83,8 @@ export interface SignedWebhookCrmClientOptions {
 }
 
 /**
- * The CRM behind an HTTPS endpoint: one POST per revision, the JSON body signed with HMAC-SHA256.
+ * The CRM behind an HTTPS endpoint: one POST per revision, its idempotency key and JSON body signed
+ * with HMAC-SHA256.
  * Whether the request left decides what a failure means: refused connections and DNS errors are
  * retryable (nothing reached the CRM); a timeout or a cut connection after the body was written is
  * `unknown`.
@@ -92,7 +109,7 @@ export class SignedWebhookCrmClient implements CrmClient {
     const headers = {
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(body)),
-      [CRM_SIGNATURE_HEADER]: crmSignature(secret, Math.floor(this.now() / 1000), body),
+      [CRM_SIGNATURE_HEADER]: crmSignature(secret, Math.floor(this.now() / 1000), request.idempotencyKey, body),
       [CRM_IDEMPOTENCY_HEADER]: request.idempotencyKey,
     };
     return new Promise<CrmSendOutcome>((resolve) => {

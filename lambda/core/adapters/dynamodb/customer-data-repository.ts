@@ -21,9 +21,16 @@ import { KEY_NAMES, secretCreatedOnce } from './repository-support';
 
 const PAGE = 500;
 
+/** Bookkeeping that leads to the customer's items: erased with them, never exported. */
+const REFERENCE_KINDS: readonly string[] = [EntityType.demandReference, EntityType.crmSyncReference, EntityType.authReference];
+/** Sign-in links and console sessions: an export says when they were made and end, never their token hash or CSRF token. */
+const SIGN_IN_KINDS: readonly string[] = [EntityType.loginGrant, EntityType.operatorSession];
+const SIGN_IN_EXPORTED_ATTRIBUTES = ['created_at', 'expires_at'];
+
 /**
  * Finds a customer's items by key: the four partitions named after the customer (`CUSTOMER#`,
- * `SESSION#`, `DEBOUNCE#`, `BUDGET#`), the CRM row of each of their sessions, what their references name, and
+ * `SESSION#`, `DEBOUNCE#`, `BUDGET#`), what their references name (demands, CRM rows, sign-ins),
+ * the CRM row of each session still stored (rows written before their references existed), and
  * their consent events in the seed's layout (a filtered Query of that one partition: the only read
  * here that touches other customers' items, which the newer layout avoids).
  */
@@ -38,14 +45,16 @@ export class DynamoCustomerDataRepository implements CustomerDataRepository {
       ...(await this.queryAll(partitionQuery(budgetPartition(customerId)))),
       ...(await this.queryAll(legacyConsentQuery(customerId))),
     ];
-    const dependentKeys = own.flatMap((item) => [
-      ...referencedKeys(item),
-      ...(item[ENTITY_TYPE] === EntityType.session && typeof item.session_id === 'string' ? [crmSyncKey(item.session_id)] : []),
-    ]);
-    const dependents = options.contents
-      ? (await this.kit.batchGet(dependentKeys, { consistentRead: true })).map((item) => toRecord(item, true))
-      : dependentKeys.map((key) => ({ kind: kindOfKey(key), key }));
-    return { dependents, anchors: own.map((item) => toRecord(item, options.contents === true)) };
+    // A CRM row is found both through its reference and through its session: a batch takes each key once.
+    const dependentKeys = distinctKeys(
+      own.flatMap((item) => [
+        ...referencedKeys(item),
+        ...(item[ENTITY_TYPE] === EntityType.session && typeof item.session_id === 'string' ? [crmSyncKey(item.session_id)] : []),
+      ]),
+    );
+    if (!options.contents) return { dependents: dependentKeys.map((key) => ({ kind: kindOfKey(key), key })), anchors: own.map((item) => toRecord(item, false)) };
+    const dependents = await this.kit.batchGet(dependentKeys, { consistentRead: true });
+    return { dependents: dependents.map(toExportedRecord), anchors: own.filter((item) => !REFERENCE_KINDS.includes(String(item[ENTITY_TYPE]))).map(toExportedRecord) };
   }
 
   /**
@@ -98,6 +107,17 @@ function toRecord(item: Item, withAttributes: boolean): CustomerRecord {
   const kind = typeof item[ENTITY_TYPE] === 'string' ? (item[ENTITY_TYPE] as string) : kindOfKey(key);
   if (!withAttributes) return { kind, key };
   return { kind, key, attributes: Object.fromEntries(Object.entries(item).filter(([name]) => !KEY_ATTRIBUTES.includes(name))) };
+}
+
+/** The item as an export shows it: a sign-in only with its times. */
+function toExportedRecord(item: Item): CustomerRecord {
+  const record = toRecord(item, true);
+  if (!SIGN_IN_KINDS.includes(record.kind)) return record;
+  return { ...record, attributes: Object.fromEntries(SIGN_IN_EXPORTED_ATTRIBUTES.flatMap((name) => (record.attributes?.[name] === undefined ? [] : [[name, record.attributes[name]]]))) };
+}
+
+function distinctKeys(keys: readonly TableKey[]): TableKey[] {
+  return [...new Map(keys.map((key) => [`${key[PK]}\u0000${key[SK]}`, key])).values()];
 }
 
 /** Rows written before entity types existed are named by their key. */

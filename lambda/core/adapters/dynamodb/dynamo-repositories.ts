@@ -58,7 +58,7 @@ export function openDynamoTable(options: DynamoRepositoriesOptions): DynamoTable
 // bundler leaves the others (and their codecs) out of its bundle.
 export const inboundReceipts = (table: DynamoTable) => new DynamoInboundReceiptRepository(table.kit, table.clock);
 export const legacyDebounce = (table: DynamoTable) => new DynamoLegacyDebounceRepository(table.kit);
-export const crmSyncRows = (table: DynamoTable) => new DynamoCrmSyncRepository(table.kit, table.clock, table.ids, table.keyLayout);
+export const crmSyncRows = (table: DynamoTable) => new DynamoCrmSyncRepository(table.kit, table.clock, table.ids, table.keyLayout, table.retention);
 const sessionsWithProjection = (table: DynamoTable, crmSync: DynamoCrmSyncRepository | undefined) => new DynamoSessionRepository(table.kit, table.clock, crmSync, table.keyLayout, table.retention);
 export const sessionRepository = (table: DynamoTable) => sessionsWithProjection(table, table.crmSyncEnabled ? crmSyncRows(table) : undefined);
 export const messageRepository = (table: DynamoTable) => new DynamoMessageRepository(table.kit, table.clock, table.keyLayout);

@@ -45,6 +45,7 @@ export const EntityType = {
   operatorSession: 'operator_session',
   demandReference: 'customer_demand_reference',
   authReference: 'customer_auth_reference',
+  crmSyncReference: 'customer_crm_sync_reference',
   privacySalt: 'privacy_salt',
   cursorSigningKey: 'cursor_signing_key',
   customerBudget: 'customer_budget',
@@ -212,8 +213,8 @@ export const legacyConsentListPrefix = () => ({ partition: LEGACY_CONSENT_PARTIT
 /**
  * `CUSTOMER#{customerId}` holds what privacy needs per customer: consent events (one Query reads a
  * customer's history) and references to the customer's items whose keys do not name the customer
- * (demands, operator login grants and sessions), written with those items, so an erasure or an
- * export finds everything by key.
+ * (demands, CRM projection rows, operator login grants and sessions), written with those items, so
+ * an erasure or an export finds everything by key.
  */
 export const customerPartition = (customerId: string) => `${PARTITION_PREFIX.customer}${segment('phone', customerId)}`;
 export const consentKey = (customerId: string, recordedAt: string, consentId: string) =>
@@ -229,6 +230,9 @@ export const CONSENT_TIMELINE_PARTITION = GSI1_PARTITION.consentTimeline;
 export const consentTimelineIndexKey = (customerId: string, recordedAt: string, consentId: string) =>
   gsi1Key(CONSENT_TIMELINE_PARTITION, `${isoMicros(recordedAt)}#${segment('phone', customerId)}#${segment('consent id', consentId)}`);
 export const customerDemandReferenceKey = (customerId: string, demandId: string) => tableKey(customerPartition(customerId), `DEMAND#${segment('demand id', demandId)}`);
+/** Names the CRM projection row of one of the customer's sessions, which lives on after retention removed the session. */
+export const customerCrmSyncReferenceKey = (customerId: string, sessionId: string) =>
+  tableKey(customerPartition(customerId), `CRM_SYNC#${segment('session id', sessionId)}`);
 export const customerAuthReferenceKey = (operatorPhone: string, tokenHash: string) => tableKey(customerPartition(operatorPhone), `AUTH#${segment('token hash', tokenHash)}`);
 
 /** The per-deployment secret that turns a customer id into the pseudonym the erasure audit keeps. */

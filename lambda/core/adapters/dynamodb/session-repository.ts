@@ -207,7 +207,7 @@ export class DynamoSessionRepository implements SessionRepository {
     }
     for (let attempt = 1; attempt <= CRM_SYNC_MAX_ATTEMPTS; attempt++) {
       const base = actions();
-      const intents = (await Promise.all(sessions.map((session) => this.crmSync!.prepare(session)))).flatMap((intent) => (intent ? [this.crmSync!.intentAction(intent)] : []));
+      const intents = (await Promise.all(sessions.map((session) => this.crmSync!.prepare(session)))).flatMap((intent) => (intent ? this.crmSync!.intentActions(intent) : []));
       try {
         await this.kit.transact([...base, ...intents]);
         return;

@@ -7,7 +7,8 @@ import { decodeDispatchMessage } from './dispatch-message';
 const BATCH = 10;
 
 export interface SqsDeadLetterQueueOptions {
-  readonly turnQueueUrl: string;
+  /** Where records are sent back (the redrive); an erasure, which only reads and deletes, needs none. */
+  readonly turnQueueUrl?: string;
   readonly deadLetterQueueUrl: string;
   readonly sqs: SQSClient;
 }
@@ -42,6 +43,7 @@ export class SqsDeadLetterQueue implements DeadLetterQueue {
   }
 
   async sendBackToTurnQueue(record: DeadLetterRecord): Promise<void> {
+    if (this.options.turnQueueUrl === undefined) throw new TypeError('This dead-letter queue was opened without its turn queue: nothing can be sent back');
     await this.options.sqs.send(
       new SendMessageCommand({
         QueueUrl: this.options.turnQueueUrl,

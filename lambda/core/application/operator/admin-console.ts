@@ -168,7 +168,7 @@ export class AdminConsole {
       return change(row, isoMicros(this.deps.clock.now()));
     });
     if (changed === undefined) throw new OperatorActionError('not_found', `No CRM sync for session '${sessionId}'`);
-    await this.deps.trail.record({ author: admin.phone, action, resourceType: 'crm_sync', resourceId: sessionId, details: { from: from!, customerId: changed.customerId } });
+    await this.deps.trail.record({ author: admin.phone, action, resourceType: 'crm_sync', resourceId: sessionId, customerId: changed.customerId, details: { from: from! } });
     return changed;
   }
 }

@@ -1,5 +1,6 @@
 import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type OperationalConfigRepository, type SessionRepository } from '../../ports/repositories';
 import { customerMessage } from '../../domain/message';
+import { inertCustomerText, textEndingWithLink } from '../../domain/message-template';
 import { customerDisplayName, type Operator } from '../../domain/operator';
 import { HANDOFF_TEXTS_CONFIG_KEY, type HandoffTexts, handoffTextsFrom } from '../../domain/operational-settings';
 import { isHumanOwned, type Session, SessionState } from '../../domain/session';
@@ -161,10 +162,14 @@ export class HandoffLifecycle {
     return operators.filter((operator): operator is Operator => operator !== undefined);
   }
 
-  /** Each operator separately: one operator whose window is closed must not stop the others. */
+  /**
+   * Each operator separately: one operator whose window is closed must not stop the others. The
+   * customer's name is theirs to choose, so it goes in as inert text (one line, no link, bounded),
+   * and the console link always ends the notice.
+   */
   private async tellOperators(operators: readonly Operator[], session: Session, template: string): Promise<void> {
-    const name = customerDisplayName(session) ?? session.customerId;
-    const text = template.replace('{name}', name).replace('{link}', this.deps.settings.consoleUrl);
+    const name = inertCustomerText(customerDisplayName(session) ?? '') || session.customerId;
+    const text = textEndingWithLink(template, { name }, this.deps.settings.consoleUrl);
     await Promise.allSettled(
       operators.map((operator) =>
         this.deps.whatsapp.sendText({ businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId: operator.phone, customerIdKind: 'phone', text }),

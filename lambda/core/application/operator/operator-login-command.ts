@@ -1,9 +1,10 @@
 import type { InboundTurn } from '../../domain/inbound-turn';
+import { textEndingWithLink } from '../../domain/message-template';
 import { isLoginCommand } from '../../domain/operator';
 import { WhatsAppSendError, type WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { OperatorSignIn } from './operator-sign-in';
 
-/** Customer-facing text of the link message; `{link}` is replaced. */
+/** Text of the link message; the link always ends it (`{link}` marks the place). */
 export const DEFAULT_LOGIN_LINK_TEXT = 'Seu link de acesso ao console (vale 10 minutos, uso único): {link}';
 
 export interface OperatorLoginCommandOptions {
@@ -36,7 +37,7 @@ export class OperatorLoginCommand {
         businessPhoneNumberId: turn.businessPhoneNumberId,
         customerId: turn.customerId,
         customerIdKind: 'phone',
-        text: (this.options.linkText ?? DEFAULT_LOGIN_LINK_TEXT).replace('{link}', issued.link),
+        text: textEndingWithLink(this.options.linkText ?? DEFAULT_LOGIN_LINK_TEXT, {}, issued.link),
       });
     } catch (error) {
       if (error instanceof WhatsAppSendError && !error.retryable) return true;

@@ -1,10 +1,10 @@
 import { PipelineError } from '../../domain/errors';
 import { isValidCustomerId } from '../../domain/inbound-turn';
-import { customerPseudonym } from '../../domain/privacy';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import type { CustomerDataRepository, CustomerRecord } from '../../ports/customer-data';
 import type { OperatorAuditTrail } from '../operator/operator-audit';
+import { type DeadLetterReader, removeCustomerDeadLetters } from './customer-dead-letters';
 
 /** A message that arrives while the erasure runs is erased too if it is seen before a clean pass. */
 const MAX_ERASURE_PASSES = 5;
@@ -32,12 +32,14 @@ export class ErasureIncompleteError extends PipelineError {
 }
 
 export interface ErasureReport {
-  /** What the audit keeps instead of the customer id. */
+  /** What the audit calls the customer (before and after the erasure). */
   readonly customerPseudonym: string;
   /** Delete requests per kind of item (a re-run after a crash counts what it found then). */
   readonly deleted: Readonly<Record<string, number>>;
   /** Inventories read; the last one found nothing. */
   readonly passes: number;
+  /** The customer's records deleted from the turn queue's dead-letter queue; absent when the erasure had no access to that queue. */
+  readonly deadLettersRemoved?: number;
 }
 
 export interface CustomerExport {
@@ -52,6 +54,11 @@ export interface CustomerDataRightsDependencies {
   readonly data: CustomerDataRepository;
   readonly trail: OperatorAuditTrail;
   readonly clock: Clock;
+  /**
+   * The turn queue's dead-letter queue, whose records of the customer the erasure deletes.
+   * @default - none: the erasure reports that it did not reach the queue (a command run with `--table` and no `--dlq-url`)
+   */
+  readonly deadLetters?: DeadLetterReader;
 }
 
 /**
@@ -63,8 +70,11 @@ export class CustomerDataRights {
 
   /**
    * Deletes every item of the customer, dependents before the anchors that lead to them, and reads
-   * the inventory again until a pass finds nothing. Idempotent: after a crash, run it again. The
-   * audit names the customer by pseudonym only.
+   * the inventory again until a pass finds nothing; then the customer's dead-lettered turns.
+   * Idempotent: after a crash, run it again. The audit names the customer by pseudonym only.
+   *
+   * Turn records of the customer still in the turn queue are left there: their turn finds nothing
+   * pending (the receipts and the marker are gone) and completes without writing or sending.
    */
   async erase(customerId: string, author: string): Promise<ErasureReport> {
     assertCustomerId(customerId);
@@ -79,9 +89,9 @@ export class CustomerDataRights {
       await this.deps.data.remove(anchors);
       for (const record of [...dependents, ...anchors]) deleted[record.kind] = (deleted[record.kind] ?? 0) + 1;
     }
-    const pseudonym = customerPseudonym(await this.deps.data.pseudonymSalt(), customerId);
-    await this.deps.trail.record({ author, action: 'customer.erase', resourceType: 'customer', resourceId: pseudonym, details: { deleted, passes } });
-    return { customerPseudonym: pseudonym, deleted, passes };
+    const deadLetters = this.deps.deadLetters && { deadLettersRemoved: await removeCustomerDeadLetters(this.deps.deadLetters, customerId) };
+    await this.deps.trail.record({ author, action: 'customer.erase', resourceType: 'customer', resourceId: customerId, details: { deleted, passes, ...deadLetters } });
+    return { customerPseudonym: await this.deps.trail.pseudonyms.of(customerId), deleted, passes, ...deadLetters };
   }
 
   /** Everything stored about the customer as one document; the access is audited by pseudonym. */
@@ -90,8 +100,7 @@ export class CustomerDataRights {
     const { dependents, anchors } = await this.deps.data.inventory(customerId, { contents: true });
     const records: Record<string, Readonly<Record<string, unknown>>[]> = {};
     for (const record of [...anchors, ...dependents]) (records[record.kind] ??= []).push(attributesOf(record));
-    const pseudonym = customerPseudonym(await this.deps.data.pseudonymSalt(), customerId);
-    await this.deps.trail.record({ author, action: 'customer.export', resourceType: 'customer', resourceId: pseudonym });
+    await this.deps.trail.record({ author, action: 'customer.export', resourceType: 'customer', resourceId: customerId });
     return { format: 'customer-export/1', customerId, exportedAt: isoMicros(this.deps.clock.now()), records };
   }
 }

@@ -1,12 +1,12 @@
 import { crmSyncToItem } from '../../../../lambda/core/adapters/dynamodb/codecs/crm-sync-codec';
 import { CRM_SYNC_MAX_ATTEMPTS, DynamoCrmSyncRepository } from '../../../../lambda/core/adapters/dynamodb/crm-sync-repository';
 import { DynamoKit, type GetRequest, type Item } from '../../../../lambda/core/adapters/dynamodb/dynamo-kit';
-import { crmSyncKey } from '../../../../lambda/core/adapters/dynamodb/keys';
+import { crmSyncKey, customerCrmSyncReferenceKey } from '../../../../lambda/core/adapters/dynamodb/keys';
 import { DynamoSessionRepository } from '../../../../lambda/core/adapters/dynamodb/session-repository';
 import { type CrmSyncRow, CrmSyncStatus, desiredProjection, projectionRevision } from '../../../../lambda/core/domain/crm-sync';
 import { ConditionFailedError, CrmSyncConcurrentUpdateError } from '../../../../lambda/core/ports/repositories';
 import { stableDigest } from '../../../../lambda/core/domain/stable-json';
-import { createTestTable, type TestTable } from '../../../support/dynamo-table';
+import { createTestTable, type TestTable, withTestTable } from '../../../support/dynamo-table';
 import { newCustomer } from '../../../support/ids';
 import { newSession } from '../../../support/domain-records';
 import { ManualClock, SequentialIds } from '../../../support/manual-clock';
@@ -192,5 +192,45 @@ describe('status index', () => {
     expect(summary.map((entry) => entry.status)).toEqual(['BLOCKED', 'UNCERTAIN']);
     expect(summary[0]).toMatchObject({ count: 5, oldest: { sessionId: 'blocked-4' } });
     expect(summary[1]).toMatchObject({ status: 'UNCERTAIN', count: 1 });
+  });
+});
+
+describe('retention', () => {
+  const DAY_SECONDS = 86_400;
+
+  test('every row has a reference in its customer’s partition; closing the conversation gives both its retention, and an expired row is gone for every reader', async () => {
+    await withTestTable('crm-retention', async ({ name }) => {
+      const clock = new ManualClock('2026-03-10T12:00:00.000Z');
+      const kit = new DynamoKit({ tableName: name });
+      const crm = new DynamoCrmSyncRepository(kit, clock, new SequentialIds('etag'), undefined, { conversationSeconds: 30 * DAY_SECONDS, demandSeconds: DAY_SECONDS });
+      const sessions = new DynamoSessionRepository(kit, clock, crm, undefined, { conversationSeconds: 30 * DAY_SECONDS, demandSeconds: DAY_SECONDS });
+      const customerId = newCustomer();
+      const session = newSession(customerId, { state: 'QUALIFYING' });
+      await sessions.put(session);
+
+      const reference = () => kit.get({ key: customerCrmSyncReferenceKey(customerId, session.sessionId), consistentRead: true });
+      const stored = () => kit.get({ key: crmSyncKey(session.sessionId), consistentRead: true });
+      expect(await reference()).toMatchObject({ entity_type: 'customer_crm_sync_reference', targets: [{ pk: crmSyncKey(session.sessionId).PK, sk: 'META' }] });
+      expect((await reference())?.ttl).toBeUndefined();
+      expect((await stored())?.ttl).toBeUndefined();
+
+      await sessions.transitionState(session, 'QUALIFYING', 'CLOSED');
+      const closedAt = Date.parse('2026-03-10T12:00:00.000Z') / 1000;
+      expect((await stored())?.ttl).toBe(closedAt + 30 * DAY_SECONDS);
+      expect((await reference())?.ttl).toBe(closedAt + 30 * DAY_SECONDS);
+      expect(await crm.listDue('2026-03-10T12:00:00.000Z')).toMatchObject({ items: [{ sessionId: session.sessionId }] });
+      // The worker's outcome writes keep the retention.
+      await crm.change(session.sessionId, (row) => ({ ...row, attempts: 2 }));
+      expect((await stored())?.ttl).toBe(closedAt + 30 * DAY_SECONDS);
+
+      // Past the retention the row is gone for readers, though DynamoDB's TTL has not removed it yet.
+      clock.set('2026-04-09T12:00:00.000Z');
+      expect(await stored()).toBeDefined();
+      expect(await crm.get(session.sessionId)).toBeUndefined();
+      expect(await crm.change(session.sessionId, (row) => ({ ...row, attempts: 1 }))).toBeUndefined();
+      expect((await crm.listDue('2026-04-09T12:00:00.000Z')).items).toEqual([]);
+      expect((await crm.listStatus(CrmSyncStatus.PENDING)).items).toEqual([]);
+      expect(await sessions.getActive(customerId)).toBeUndefined();
+    });
   });
 });

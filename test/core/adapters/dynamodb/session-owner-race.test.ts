@@ -4,6 +4,7 @@
 import { createDynamoRepositories, type DynamoRepositories } from '../../../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import type { DynamoSessionRepository } from '../../../../lambda/core/adapters/dynamodb/session-repository';
 import { OperatorAuditTrail } from '../../../../lambda/core/application/operator/operator-audit';
+import { CustomerPseudonyms } from '../../../../lambda/core/application/privacy/customer-pseudonyms';
 import { OperatorConversations } from '../../../../lambda/core/application/operator/operator-conversations';
 import { OperatorActionError } from '../../../../lambda/core/application/operator/operator-errors';
 import type { Operator } from '../../../../lambda/core/domain/operator';
@@ -47,7 +48,7 @@ function conversations(sessions: SessionRepository, whatsapp: WhatsAppSender): O
     receipts: repos.receipts,
     config: repos.config,
     whatsapp,
-    audit: new OperatorAuditTrail(repos.audit, clock, ids),
+    audit: new OperatorAuditTrail(repos.audit, clock, ids, new CustomerPseudonyms(repos.customerData)),
     clock,
     ids,
     timeZone: 'America/Sao_Paulo',

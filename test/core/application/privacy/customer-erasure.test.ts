@@ -4,6 +4,8 @@ import { DynamoKit, type DynamoCallEvent } from '../../../../lambda/core/adapter
 import { createDynamoRepositories, type DynamoRepositories } from '../../../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { OperatorAuditTrail } from '../../../../lambda/core/application/operator/operator-audit';
 import { CustomerDataRights, InvalidCustomerIdError } from '../../../../lambda/core/application/privacy/customer-data-rights';
+import { CustomerPseudonyms } from '../../../../lambda/core/application/privacy/customer-pseudonyms';
+import * as keys from '../../../../lambda/core/adapters/dynamodb/keys';
 import { customerPseudonym } from '../../../../lambda/core/domain/privacy';
 import { inboundTurn } from '../../../support/domain-records';
 import { newCustomer } from '../../../support/ids';
@@ -24,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => table.drop());
 
 function rightsOn(data = repos.customerData, audit = repos.audit) {
-  return new CustomerDataRights({ data, trail: new OperatorAuditTrail(audit, clock, new SequentialIds('audit')), clock });
+  return new CustomerDataRights({ data, trail: new OperatorAuditTrail(audit, clock, new SequentialIds('audit'), new CustomerPseudonyms(data)), clock });
 }
 
 describe('erasing one customer', () => {
@@ -79,6 +81,19 @@ describe('erasing one customer', () => {
     expect(batched.length).toBeGreaterThan(10);
     expect(batched.filter((key) => key.PK === 'OPERATOR#AUTH')).toEqual([]);
     expect(deleted.map((key) => key.PK)).toEqual(['OPERATOR#AUTH', 'OPERATOR#AUTH']);
+  });
+
+  test('the CRM row of a session that retention removed is found by its reference, erased and exported', async () => {
+    const seeded = await seedRichHistory(repos, newCustomer());
+    const [expiredSessionId] = seeded.sessionIds;
+    await repos.kit.delete({ key: keys.sessionKey(seeded.customerId, expiredSessionId!) });
+    expect(await repos.kit.get({ key: keys.crmSyncKey(expiredSessionId!) })).toBeDefined();
+
+    const exported = await rightsOn().export(seeded.customerId, 'admin-phone');
+    expect(exported.records.crm_sync?.map((row) => row.session_id)).toContain(expiredSessionId);
+    await rightsOn().erase(seeded.customerId, 'admin-phone');
+    expect(await repos.kit.get({ key: keys.crmSyncKey(expiredSessionId!), consistentRead: true })).toBeUndefined();
+    expect(await everythingStoredFor(repos.kit, seeded)).toEqual([]);
   });
 
   test('running it again changes nothing and still succeeds', async () => {
@@ -151,6 +166,11 @@ describe('exporting one customer', () => {
     expect([count('operator_login_grant'), count('operator_session'), count('latest_inbound'), count('debounce_buffer')]).toEqual([1, 1, 1, 1]);
     for (const text of seeded.texts) expect(JSON.stringify(parsed)).toContain(text);
     expect(JSON.stringify(parsed)).not.toContain(other.customerId);
+    // Sign-in links and sessions say when they were made and end, never what signs in.
+    for (const kind of ['operator_login_grant', 'operator_session']) expect(Object.keys(parsed.records[kind][0]).sort()).toEqual(['created_at', 'expires_at']);
+    for (const secret of [...seeded.grantHashes, 'csrf_token', 'token_hash']) expect(JSON.stringify(parsed)).not.toContain(secret);
+    // References are bookkeeping: what they name is exported, not they.
+    expect(Object.keys(parsed.records).filter((kind) => kind.endsWith('_reference'))).toEqual([]);
     // Reading is no erasure: everything is still there.
     expect((await everythingStoredFor(repos.kit, seeded)).length).toBeGreaterThan(20);
   });

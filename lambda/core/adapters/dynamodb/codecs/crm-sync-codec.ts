@@ -1,7 +1,7 @@
 import { type CrmSyncRow, CrmSyncStatus } from '../../../domain/crm-sync';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
-import { crmSyncKey, crmSyncStatusIndexKey, ENTITY_TYPE, EntityType, shardedCrmSyncStatusIndexKey } from '../keys';
+import { crmSyncKey, crmSyncStatusIndexKey, ENTITY_TYPE, EntityType, shardedCrmSyncStatusIndexKey, TTL } from '../keys';
 import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
 
 export const CrmSyncAttribute = { etag: 'etag' } as const;
@@ -30,6 +30,7 @@ export function crmSyncToItem(row: CrmSyncRow, shardedIndexKey = false): Item {
     claimed_until: optionalIso(row.claimedUntil),
     etag: row.etag,
     updated_at: isoMicros(row.updatedAt),
+    [TTL]: row.retainUntil,
   });
 }
 
@@ -51,6 +52,7 @@ export function crmSyncFromItem(item: Item): CrmSyncRow {
     nextAttemptAt: read.timestamp('next_attempt_at'),
     lastError: read.optionalString('last_error'),
     claimedUntil: read.optionalTimestamp('claimed_until'),
+    retainUntil: read.optionalNumber(TTL),
     etag: read.string('etag'),
     updatedAt: read.timestamp('updated_at'),
     ...read.unknownAttributes(),
