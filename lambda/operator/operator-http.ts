@@ -4,6 +4,7 @@ import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { CUSTOM_METRICS } from '../../lib/contract';
 import type { SignedInSession } from '../../lib/contract/operator-api';
+import { errorSummary } from '../core/adapters/observability/error-summary';
 import type { OperatorConversations } from '../core/application/operator/operator-conversations';
 import type { OperatorSignIn, SignedInOperator } from '../core/application/operator/operator-sign-in';
 import { isSessionState } from '../core/domain/session';
@@ -139,7 +140,7 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
         return errorResponse(refusal);
       }
       metrics.addMetric(CUSTOM_METRICS.operatorRequestFailed, MetricUnit.Count, 1);
-      logger.error('operator_request_failed', { method, error: error as Error });
+      logger.error('operator_request_failed', { method, ...errorSummary(error) });
       return errorResponse(new HttpError('internal_error', 'Something went wrong; try again'));
     }
   };
