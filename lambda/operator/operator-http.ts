@@ -66,13 +66,17 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
   const routes: Route[] = [
     route('POST session', 'public', async ({ event, body }) => {
       const source = event.requestContext?.http?.sourceIp ?? 'unknown';
-      const retryAfter = limiter.retryAfter(source);
-      if (retryAfter !== undefined) throw new HttpError('too_many_attempts', 'Too many sign-in attempts; wait and use a fresh link', { 'retry-after': String(retryAfter) });
       const { token } = body({ token: { type: 'string', required: true, maxLength: 256 } });
+      // An address over the limit may be an office or a carrier shared with operators: their valid
+      // links still sign in, and only a failing attempt is refused as too many. A token that cannot
+      // be one costs no read either way.
+      const limited = limiter.retryAfter(source) !== undefined;
       const signedIn = await signIn.signIn(token);
       if (signedIn === undefined) {
         limiter.recordFailure(source);
         metrics.addMetric(CUSTOM_METRICS.operatorSignInRefused, MetricUnit.Count, 1);
+        const retryAfter = limiter.retryAfter(source);
+        if (limited && retryAfter !== undefined) throw new HttpError('too_many_attempts', 'Too many failed sign-in attempts; wait and use a fresh link', { 'retry-after': String(retryAfter) });
         throw new HttpError('invalid_token', 'The link is wrong, used or expired; send "login" on WhatsApp for a new one');
       }
       metrics.addMetric(CUSTOM_METRICS.operatorSignIn, MetricUnit.Count, 1);
