@@ -7,6 +7,7 @@ import {
   customerDataRepository,
   demandRepository,
   operationalConfig,
+  operatorAuthRepository,
   versionedResources,
 } from '../core/adapters/dynamodb/dynamo-repositories';
 import { SqsDeadLetterQueue } from '../core/adapters/sqs/sqs-dead-letter-queue';
@@ -57,6 +58,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
           messages,
           trail: audit,
           directory,
+          auth: operatorAuthRepository(table),
           clock,
         }),
         { redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), trail: audit },

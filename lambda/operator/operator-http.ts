@@ -113,7 +113,7 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
   const table = routeTable(routes);
 
   async function authenticate(event: APIGatewayProxyEventV2, method: string, access: Access): Promise<SignedInOperator> {
-    const signedIn = await signIn.authenticate(cookie(event, SESSION_COOKIE));
+    const signedIn = await signIn.authenticate(cookie(event, SESSION_COOKIE), { requireCurrentRole: access === 'admin' });
     if (signedIn === undefined) throw new HttpError('not_signed_in', 'Sign in first: send "login" to the business number on WhatsApp');
     if (method !== 'GET' && !sameSecret(header(event, CSRF_HEADER), signedIn.session.csrfToken)) {
       throw new HttpError('bad_csrf_token', `Send the session's CSRF token in the ${CSRF_HEADER} header`);

@@ -23,8 +23,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => dynamoDb.listen(0, '127.0.0.1', resolve));
   const logger = new Logger({ serviceName: 'operator-test', logLevel: 'DEBUG' });
   // Powertools prints each entry as one JSON line through its own console: capture that.
+  const printer = (logger as unknown as { console: Console }).console;
   for (const method of ['info', 'warn', 'error', 'debug', 'log'] as const) {
-    jest.spyOn((logger as unknown as { console: Console }).console, method).mockImplementation((line: unknown) => void captured.push(String(line)));
+    jest.spyOn(printer, method).mockImplementation((...line: unknown[]) => void captured.push(String(line[0])));
   }
   instance = await startOperatorInstance(operatorSettings('unreachable', [newOperatorPhone()]), {
     logger,

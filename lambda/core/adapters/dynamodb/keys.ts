@@ -226,7 +226,10 @@ export const CONSENT_TIMELINE_PARTITION = 'CONSENT#TIMELINE';
 export const consentTimelineIndexKey = (customerId: string, recordedAt: string, consentId: string) =>
   gsi1Key(CONSENT_TIMELINE_PARTITION, `${isoMicros(recordedAt)}#${segment('phone', customerId)}#${segment('consent id', consentId)}`);
 export const customerDemandReferenceKey = (customerId: string, demandId: string) => tableKey(customerPartition(customerId), `DEMAND#${segment('demand id', demandId)}`);
-export const customerAuthReferenceKey = (operatorPhone: string, tokenHash: string) => tableKey(customerPartition(operatorPhone), `AUTH#${segment('token hash', tokenHash)}`);
+const AUTH_REFERENCE_PREFIX = 'AUTH#';
+export const customerAuthReferenceKey = (operatorPhone: string, tokenHash: string) => tableKey(customerPartition(operatorPhone), `${AUTH_REFERENCE_PREFIX}${segment('token hash', tokenHash)}`);
+/** Partition and sort-key prefix that select an operator's sign-in references: how their sessions are found to end them. */
+export const customerAuthReferencePrefix = (operatorPhone: string) => ({ partition: customerPartition(operatorPhone), sortKeyPrefix: AUTH_REFERENCE_PREFIX });
 
 /** The per-deployment secret that turns a customer id into the pseudonym the erasure audit keeps. */
 export const privacySaltKey = () => tableKey('ADMIN#PRIVACY', 'SALT');
