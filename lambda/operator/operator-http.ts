@@ -87,13 +87,13 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
       await signIn.signOut(signedInOf(context));
       return ok({ signedOut: true }, [clearedCookie]);
     }),
-    route('GET conversations', 'operator', async ({ event }) => {
-      const state = event.queryStringParameters?.state ?? 'AWAITING_HUMAN';
+    route('GET conversations', 'operator', async (context) => {
+      const state = context.event.queryStringParameters?.state ?? 'AWAITING_HUMAN';
       if (!isSessionState(state)) throw new HttpError('bad_query', 'state must be one of NEW, QUALIFYING, AWAITING_HUMAN, HUMAN_ACTIVE, CLOSED');
-      return ok(await conversations.list(state, pageOf(event)));
+      return ok(await conversations.list(signedInOf(context).operator, state, pageOf(context.event)));
     }),
-    route('GET conversations/:customerId', 'operator', async ({ event, params }) => {
-      const { conversation, history } = await conversations.get(params.customerId, pageOf(event));
+    route('GET conversations/:customerId', 'operator', async (context) => {
+      const { conversation, history } = await conversations.get(signedInOf(context).operator, context.params.customerId, pageOf(context.event));
       return ok({ conversation, messages: history.items, cursor: history.cursor });
     }),
     conversationTransition('claim'),
