@@ -29,6 +29,12 @@ export const CUSTOMER_PARTITION_PREFIXES = {
 /** Partition-key prefix of a session's CRM projection row (the rest of the key is the session id). */
 export const CRM_SYNC_PARTITION_PREFIX = 'CRM_SYNC#';
 
+/**
+ * Partition-key prefix of the pipeline-wide daily token count (the rest of the key is its write
+ * shard): the orchestrator alone adds to it and reads it.
+ */
+export const PIPELINE_BUDGET_PARTITION_PREFIX = 'PIPELINE_BUDGET#';
+
 /** Physical resource names, derived as in the original template. */
 export function physicalNames(serviceName: string, environment: string) {
   return {

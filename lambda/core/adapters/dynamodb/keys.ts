@@ -7,7 +7,7 @@
  * identities can never produce the same key (`a#b` + `c` vs `a` + `b#c`).
  */
 import { createHash } from 'node:crypto';
-import { CRM_SYNC_PARTITION_PREFIX, CUSTOMER_PARTITION_PREFIXES, TABLE_SCHEMA } from '../../../../lib/contract';
+import { CRM_SYNC_PARTITION_PREFIX, CUSTOMER_PARTITION_PREFIXES, PIPELINE_BUDGET_PARTITION_PREFIX, TABLE_SCHEMA } from '../../../../lib/contract';
 import { InvalidKeySegmentError } from './dynamo-errors';
 import { isoMicros, utcDay } from '../../domain/timestamps';
 
@@ -47,6 +47,7 @@ export const EntityType = {
   authReference: 'customer_auth_reference',
   privacySalt: 'privacy_salt',
   customerBudget: 'customer_budget',
+  pipelineBudget: 'pipeline_budget',
 } as const;
 export type EntityType = (typeof EntityType)[keyof typeof EntityType];
 
@@ -159,6 +160,17 @@ export const legacyPendingReplyKey = (customerId: string) => tableKey(inboundPar
  */
 export const budgetPartition = (customerId: string) => `${CUSTOMER_PARTITION_PREFIXES.budget}${segment('phone', customerId)}`;
 export const customerBudgetKey = (customerId: string, at: string | Date) => tableKey(budgetPartition(customerId), `DAY#${utcDay(at)}`);
+
+/**
+ * The pipeline-wide day count of model tokens, on {@link WRITE_SHARDS} partitions: every turn adds
+ * to its customer's shard (at 1,000 turns/s, 125 writes/s each), and the day's total is the
+ * shards' sum, read with one BatchGetItem ({@link pipelineBudgetKeys}). A partition per shard, the
+ * day in the sort key; each item expires a day after its day.
+ */
+const pipelineBudgetShardKey = (shard: number, at: string | Date) => tableKey(`${PIPELINE_BUDGET_PARTITION_PREFIX}${shardSegment(shard)}`, `DAY#${utcDay(at)}`);
+export const pipelineBudgetKey = (customerId: string, at: string | Date) => pipelineBudgetShardKey(writeShardOf(customerId), at);
+/** Every shard's item of the day of `at`. */
+export const pipelineBudgetKeys = (at: string | Date): TableKey[] => allWriteShards().map((shard) => pipelineBudgetShardKey(shard, at));
 
 // ---- CRM projection -------------------------------------------------------------------------------
 
