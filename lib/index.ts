@@ -9,4 +9,5 @@ export * from './contract/handoff-texts';
 export * from './crm-target';
 export * from './whatsapp-channel';
 export * from './customer-budget';
+export * from './pipeline-budget';
 export * from './contract/key-layout';
