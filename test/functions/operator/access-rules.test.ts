@@ -30,23 +30,19 @@ afterAll(async () => {
 
 const repliesTo = (customer: string) => pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer);
 
-/** A customer the agent is serving (QUALIFYING). */
-async function servedByTheAgent(): Promise<string> {
+/** A new customer who says `text`, once the pipeline sent them `replies` messages and went idle. */
+async function customerWho(text: string, replies: number): Promise<string> {
   const customer = newCustomer();
-  await pipeline.sendCustomerMessage(customer, 'Oi');
-  await waitUntil(() => repliesTo(customer).length === 1, 10_000, 'the agent’s reply');
+  await pipeline.sendCustomerMessage(customer, text);
+  await waitUntil(() => repliesTo(customer).length === replies, 10_000, `${replies} replies`);
   await pipeline.waitForIdle();
   return customer;
 }
 
-/** A customer the agent handed to people (AWAITING_HUMAN). */
-async function waiting(): Promise<string> {
-  const customer = newCustomer();
-  await pipeline.sendCustomerMessage(customer, 'Quero uma pessoa #humano');
-  await waitUntil(() => repliesTo(customer).length === 2, 10_000, 'the handoff');
-  await pipeline.waitForIdle();
-  return customer;
-}
+/** A customer the agent is serving (QUALIFYING). */
+const servedByTheAgent = () => customerWho('Oi', 1);
+/** A customer the agent handed to people (AWAITING_HUMAN): its reply and the handoff notice. */
+const waiting = () => customerWho('Quero uma pessoa #humano', 2);
 
 /** A customer Ana claimed (HUMAN_ACTIVE, assigned to her). */
 async function anasConversation(): Promise<string> {
