@@ -12,6 +12,8 @@ import type { tableRepositories } from './dynamo-table';
 import { ConsoleClient } from './operator-console-client';
 import { TEST_CREDENTIALS } from './webhook-events';
 
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+
 /** Nothing listens here: the instances below never reach a queue or WhatsApp. */
 const UNUSED_ENDPOINT = 'http://127.0.0.1:9';
 

@@ -8,8 +8,6 @@ import { newOperatorPhone } from '../../support/ids';
 import { ConsoleClient } from '../../support/operator-console-client';
 import { loginToken, operatorSettings, sameSessionOn, signedInConsole, startOperatorInstance } from '../../support/operator-instances';
 
-process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-
 let table: TestTable;
 let repositories: ReturnType<typeof tableRepositories>;
 let one: FunctionUrlServer;
