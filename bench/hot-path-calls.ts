@@ -17,6 +17,11 @@ import { composeWebhook } from '../lambda/composition/webhook';
 import { inProcessSettings, postToWebhook, runTurn, withInProcessPipeline } from './in-process-pipeline';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { SessionState } from '../lambda/core/domain/session';
+import { composeOperator } from '../lambda/composition/operator';
+import { newRawToken } from '../lambda/core/application/operator/operator-sign-in';
+import { hashToken } from '../lambda/core/domain/operator-auth';
+import { validateConfigValue } from '../lambda/core/domain/operational-settings';
+import { OPERATOR_DEFAULTS } from '../lib/contract';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -202,7 +207,70 @@ async function main(): Promise<void> {
     summarise('Webhook, message while a human owns the session', paths.humanInbox);
     summarise('Turn, record of a message routed to the human inbox', paths.humanInboxTurn);
     console.log(`\nWhatsApp messages recorded by the fake: ${fake.sent().length} (expected ${messages * 2 + Math.min(messages, 20) * 2})`);
+
+    // The pipeline-wide budget's cost: turns of an agent that reports usage, without and with it, on
+    // fresh customers (a second turn each, so the session exists), one orchestrator instance each.
+    const reportingAgent = () => new ScriptedAgent({ usage: { inputTokens: 1_200, outputTokens: 150 } });
+    const observed = { whatsapp: countingWhatsApp, logger, metrics, kitObserver: { onRemoteCall: (event: DynamoCallEvent) => recorder.dynamo(event) } };
+    const withoutBudget = composeOrchestrator(settings, { ...observed, agent: reportingAgent() });
+    const withBudget = composeOrchestrator({ ...settings, pipelineBudget: { agentTokensPerDay: 1_000_000_000_000, reply: 'unused' } }, { ...observed, agent: reportingAgent() });
+    const budgetPaths = { without: [] as Sample[], first: [] as Sample[], within: [] as Sample[] };
+    for (let i = 0; i < sample; i++) {
+      for (const [handler, prefix] of [[withoutBudget, 3], [withBudget, 4]] as const) {
+        const customerId = `5511${prefix}${String(10_000_000 + i)}`;
+        await post(quietWebhook, customerId, `wamid.u1.${i}`, 'primeira');
+        recorder.take();
+        // The instance's very first turn reads the day's total: it is the first sample of its own.
+        await measureTurn(handler === withBudget && i === 0 ? budgetPaths.first : [], customerId, `wamid.u1.${i}`, { handler });
+        await post(quietWebhook, customerId, `wamid.u2.${i}`, 'segunda');
+        recorder.take();
+        await measureTurn(handler === withBudget ? budgetPaths.within : budgetPaths.without, customerId, `wamid.u2.${i}`, { handler });
+      }
+    }
+    summarise('Turn, existing session, agent reporting usage, no pipeline budget', budgetPaths.without);
+    summarise('Turn, same, with pipelineBudget (total read less than 30 s ago)', budgetPaths.within);
+    summarise('Turn, new session, with pipelineBudget: the instance reads the total', budgetPaths.first);
+
+    await measureAdminCall(tableName, settings);
   });
+}
+
+/**
+ * What an admin call costs for checking the role against the stored operators list: one
+ * consistent GetItem, priced by the list's size.
+ */
+async function measureAdminCall(tableName: string, settings: ReturnType<typeof inProcessSettings>): Promise<void> {
+  const repositories = createDynamoRepositories({ tableName });
+  const reads: DynamoCallEvent[] = [];
+  const operator = composeOperator(
+    { ...settings, deadLetterQueueUrl: settings.turnQueueUrl, operatorPlane: { adminPhoneNumbers: ['5511900000000'], timeZone: OPERATOR_DEFAULTS.timeZone } },
+    { console: { serve: () => undefined }, logger: new Logger({ logLevel: 'SILENT' }), metrics: new Metrics({ namespace: 'bench' }), kitObserver: { onRemoteCall: (event) => reads.push(event) } },
+  );
+  const admin = '5511900000001';
+  const call = (method: string, path: string, options: { body?: string; cookie?: string; csrf?: string } = {}) =>
+    operator({
+      version: '2.0',
+      rawPath: path,
+      body: options.body,
+      headers: { 'content-type': 'application/json', ...(options.csrf ? { 'x-csrf-token': options.csrf } : {}) },
+      cookies: options.cookie ? [options.cookie] : undefined,
+      requestContext: { http: { method, sourceIp: '127.0.0.1' } },
+    } as never);
+  console.log('\nOperator API, an admin call (GET /api/admin/audit): the role checked against the stored operators list');
+  for (const entries of [35, 100, 500]) {
+    const operators: Record<string, { role: string; name: string }> = { [admin]: { role: 'admin', name: 'Admin' } };
+    for (let index = 1; index < entries; index++) operators[`5511${String(80_000_000 + index)}`] = { role: 'operator', name: `Operadora ${index} Silva` };
+    const stored = validateConfigValue('operators', operators, { author: admin, now: new Date().toISOString(), previous: undefined });
+    await repositories.config.set({ key: 'operators', value: stored, author: admin });
+    const token = newRawToken();
+    await repositories.operatorAuth.putLoginGrant(hashToken(token), admin);
+    const signedIn = await call('POST', '/api/session', { body: JSON.stringify({ token }) });
+    const cookie = signedIn.cookies![0].split(';')[0];
+    reads.length = 0;
+    await call('GET', '/api/admin/audit', { cookie });
+    const gets = reads.filter((event) => event.operation === 'get');
+    console.log(`  ${String(entries).padStart(3)} entries  ${reads.length} requests (${gets.length} GetItem), the list's read ${gets[1]?.consumedCapacity?.total ?? '?'} RCU; an operator's call skips it`);
+  }
 }
 
 main().catch((error) => {

@@ -11,6 +11,7 @@ import type { CrmTarget } from './crm-target';
 import type { HandoffTexts } from './contract/handoff-texts';
 import type { WhatsAppChannel } from './whatsapp-channel';
 import type { CustomerBudget } from './customer-budget';
+import type { PipelineBudget } from './pipeline-budget';
 import type { KeyLayout } from './contract/key-layout';
 import type { AlarmThresholds } from './alarm-thresholds';
 import type { LogLevel } from './log-level';
@@ -343,7 +344,7 @@ export interface AgentPipelineProps {
    */
   readonly crmSync?: CrmTarget;
 
-  // ---- Cost guards (per customer) ----
+  // ---- Cost guards ----
 
   /**
    * Per-customer limits on agent turns and model tokens; a turn over budget gets a short reply and
@@ -353,6 +354,19 @@ export interface AgentPipelineProps {
    * short reply asking the customer to wait
    */
   readonly customerBudget?: CustomerBudget;
+
+  /**
+   * A daily model token budget for the whole pipeline, all customers together: once it is spent,
+   * no turn calls the model until the next UTC day, each customer gets a short reply once that day
+   * (counted as `TurnOverPipelineBudget`), and `pipelineBudgetNearAlarm` fires before it is
+   * reached. Off by default because only you know the bill you accept: any number chosen here
+   * would either stop a busy deployment's agent for everyone or never matter — each customer stays
+   * bounded by `customerBudget` meanwhile. Set it once you know your traffic (the dashboard's Agent
+   * tokens widget shows it).
+   *
+   * @default - no pipeline-wide budget: nothing is counted beyond each customer's budget
+   */
+  readonly pipelineBudget?: PipelineBudget;
 
   /**
    * Characters of conversation history sent to the model per turn, besides the 50-message cap:

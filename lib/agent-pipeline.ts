@@ -185,6 +185,19 @@ export class AgentPipeline extends Construct {
    * @default - only with `WhatsAppChannel.endUserMessaging()`
    */
   public readonly inboundEnvelopeRefusedAlarm?: cloudwatch.Alarm;
+  /**
+   * The model tokens used today are above `pipelineBudget.alarmAtShareOfBudget` of the daily
+   * pipeline budget: once it is spent, the agent answers nobody until 00:00 UTC.
+   *
+   * @default - only with `pipelineBudget`
+   */
+  public readonly pipelineBudgetNearAlarm?: cloudwatch.Alarm;
+  /**
+   * The daily pipeline budget is spent: turns are refused with its reply, no model call.
+   *
+   * @default - only with `pipelineBudget`
+   */
+  public readonly pipelineBudgetRefusalsAlarm?: cloudwatch.Alarm;
 
   private readonly metrics: PipelineMetrics;
   private readonly grants: PipelineGrants;
@@ -281,6 +294,8 @@ export class AgentPipeline extends Construct {
     this.crmSyncUncertainAlarm = alarms.crmSyncUncertain;
     this.inboundDeadLetterQueueAlarm = alarms.inboundDeadLetterQueue;
     this.inboundEnvelopeRefusedAlarm = alarms.inboundEnvelopeRefused;
+    this.pipelineBudgetNearAlarm = alarms.pipelineBudgetNear;
+    this.pipelineBudgetRefusalsAlarm = alarms.pipelineBudgetRefusals;
     this.alarms = alarms.all;
     this.dashboard = settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
   }
@@ -396,6 +411,23 @@ export class AgentPipeline extends Construct {
   /** Turns refused by a customer's budget: answered with the budget's reply, no model call (sum over 1 minute unless overridden). */
   public metricTurnsOverBudget(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this.metrics.custom(CUSTOM_METRICS.turnOverBudget, props);
+  }
+
+  /**
+   * Turns refused because the daily pipeline budget was spent: answered with its reply, no model
+   * call (sum over 1 minute unless overridden). Emitted only with `pipelineBudget`.
+   */
+  public metricTurnsOverPipelineBudget(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.metrics.custom(CUSTOM_METRICS.turnOverPipelineBudget, props);
+  }
+
+  /**
+   * The model tokens the whole pipeline used today (UTC), as the orchestrator instances know them:
+   * a gauge emitted with each turn, read as its maximum over 1 minute unless overridden. Approximate
+   * by up to 30 seconds of the other instances' turns. Emitted only with `pipelineBudget`.
+   */
+  public metricPipelineAgentTokensToday(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this.metrics.custom(CUSTOM_METRICS.pipelineAgentTokensToday, { statistic: 'Maximum', ...props });
   }
 
   /**

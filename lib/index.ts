@@ -10,4 +10,5 @@ export * from './crm-target';
 export * from './whatsapp-channel';
 export * from './console-front-door';
 export * from './customer-budget';
+export * from './pipeline-budget';
 export * from './contract/key-layout';

@@ -6,6 +6,7 @@ import type { EndUserMessagingEventSource } from '../core/adapters/whatsapp/end-
 import type { WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
 import { DEFAULT_CUSTOMER_BUDGET, type CustomerBudgetSettings } from '../core/application/customer-budget-gate';
 import type { HandoffSettings } from '../core/application/operator/handoff-lifecycle';
+import type { PipelineBudgetSettings } from '../core/application/pipeline-token-budget';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../core/domain/privacy';
 
 /**
@@ -43,6 +44,8 @@ export interface DeploymentSettings {
   readonly deployedSystemPrompt?: string;
   /** Per-customer turn and token limits and the over-budget reply. */
   readonly customerBudget: CustomerBudgetSettings;
+  /** The pipeline-wide daily token budget and its reply; `undefined`: none (`pipelineBudget` unset). */
+  readonly pipelineBudget?: PipelineBudgetSettings;
   /** Characters of history the agent is shown. */
   readonly historyMaxCharacters: number;
 
@@ -84,7 +87,10 @@ export type EndUserMessagingInboundSettings = Pick<DeploymentSettings, Shared | 
   readonly businessPhoneNumberIds: readonly string[];
   readonly eventSource: EndUserMessagingEventSource;
 };
-export type OrchestratorSettings = Pick<DeploymentSettings, Shared | 'whatsApp' | 'agent' | 'maxReceiveCount' | 'deployedSystemPrompt' | 'customerBudget' | 'historyMaxCharacters' | 'operatorPlane'>;
+export type OrchestratorSettings = Pick<
+  DeploymentSettings,
+  Shared | 'whatsApp' | 'agent' | 'maxReceiveCount' | 'deployedSystemPrompt' | 'customerBudget' | 'pipelineBudget' | 'historyMaxCharacters' | 'operatorPlane'
+>;
 export type OperatorSettings = Pick<DeploymentSettings, Shared | 'whatsApp' | 'turnQueueUrl' | 'deadLetterQueueUrl'> & { readonly operatorPlane: OperatorAccessSettings };
 export type HandoffSweeperSettings = Pick<DeploymentSettings, Shared | 'whatsApp'> & { readonly operatorPlane: OperatorPlaneSettings };
 export type CrmSyncSettings = SharedSettings & { readonly crmTarget: CrmTargetConfig };

@@ -7,6 +7,7 @@ import {
   customerDataRepository,
   demandRepository,
   operationalConfig,
+  operatorAuthRepository,
   versionedResources,
 } from '../core/adapters/dynamodb/dynamo-repositories';
 import { deploymentCursorKey } from '../core/adapters/dynamodb/cursor-signing-key';
@@ -59,6 +60,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
           messages,
           trail: audit,
           directory,
+          auth: operatorAuthRepository(table),
           clock,
         }),
         { redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), trail: audit },

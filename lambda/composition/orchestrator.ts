@@ -9,10 +9,12 @@ import {
   demandRepository,
   legacyDebounce,
   operationalConfig,
+  pipelineBudget,
   turnLedger,
   versionedResources,
 } from '../core/adapters/dynamodb/dynamo-repositories';
 import { CustomerBudgetGate } from '../core/application/customer-budget-gate';
+import { PipelineTokenBudget } from '../core/application/pipeline-token-budget';
 import { ProcessTurn } from '../core/application/process-turn';
 import type { TurnSettings } from '../core/application/turn-settings';
 import type { AgentPort } from '../core/ports/agent';
@@ -53,7 +55,7 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
       operatorCommands: plane?.loginCommand,
       handoffs: plane?.handoffs,
       consent: messaging.consent,
-      budget: new CustomerBudgetGate(customerBudgets(table), clock, settings.customerBudget),
+      budget: new CustomerBudgetGate(customerBudgets(table), clock, settings.customerBudget, settings.pipelineBudget && new PipelineTokenBudget(pipelineBudget(table), clock, settings.pipelineBudget)),
     }),
     clock,
     logger: composed.logger,

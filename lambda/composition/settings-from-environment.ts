@@ -1,4 +1,15 @@
-import { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, DEFAULT_HANDOFF_TEXTS, OPERATOR_DEFAULTS, OPERATOR_ENV, parseAdminPhoneNumbers, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
+import {
+  AGENT_BACKEND_KINDS,
+  CRM_TARGET_KINDS,
+  DEFAULT_HANDOFF_TEXTS,
+  OPERATOR_DEFAULTS,
+  OPERATOR_ENV,
+  parseAdminPhoneNumbers,
+  PIPELINE_BUDGET_DEFAULTS,
+  PIPELINE_DEFAULTS,
+  RUNTIME_ENV,
+  WHATSAPP_CHANNEL_KINDS,
+} from '../../lib/contract';
 import type { AgentSettings, BedrockAgentSettings, BedrockInferenceSettings } from '../core/adapters/agent/agent-backend';
 import type { KeyLayout } from '../../lib/contract/key-layout';
 import { parseKeyLayout } from '../core/adapters/dynamodb/key-layout';
@@ -6,6 +17,7 @@ import type { ObservabilityConfig } from '../core/adapters/observability/powerto
 import { isOriginationPhoneNumberId } from '../core/adapters/whatsapp/end-user-messaging-sender';
 import type { WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
 import type { CustomerBudgetSettings } from '../core/application/customer-budget-gate';
+import type { PipelineBudgetSettings } from '../core/application/pipeline-token-budget';
 import { isValidBusinessPhoneNumberId } from '../core/domain/inbound-admission';
 import { handoffTextsFrom } from '../core/domain/operational-settings';
 import { PipelineError } from '../core/domain/errors';
@@ -70,6 +82,7 @@ export function readOrchestratorSettings(env: Environment = process.env): Orches
     maxReceiveCount: positiveWholeNumber(env, RUNTIME_ENV.maxReceiveCount) ?? DEPLOYMENT_DEFAULTS.maxReceiveCount,
     deployedSystemPrompt: env[RUNTIME_ENV.deployedSystemPrompt]?.trim() || undefined,
     customerBudget: customerBudget(env),
+    pipelineBudget: pipelineBudget(env),
     historyMaxCharacters: positiveWholeNumber(env, RUNTIME_ENV.agentHistoryMaxCharacters) ?? DEPLOYMENT_DEFAULTS.historyMaxCharacters,
     operatorPlane: operatorPlane(env),
   };
@@ -262,20 +275,32 @@ function operatorPlane(env: Environment): OperatorPlaneSettings | undefined {
   };
 }
 
-const BUDGET_LIMITS = ['turnsPerMinute', 'turnsPerHour', 'agentTokensPerDay'] as const;
-
 /** The budget JSON the construct writes; any field it leaves out keeps its default. */
 function customerBudget(env: Environment): CustomerBudgetSettings {
-  const refuse = (problem: string) => new RuntimeConfigError(`Environment variable ${RUNTIME_ENV.customerBudget} ${problem}.`);
-  const fields = jsonObject(env, RUNTIME_ENV.customerBudget, refuse);
-  if (fields === undefined) return DEPLOYMENT_DEFAULTS.customerBudget;
-  for (const key of Object.keys(fields)) if (![...BUDGET_LIMITS, 'reply'].includes(key)) throw refuse(`has an unknown field "${key}"`);
-  for (const key of BUDGET_LIMITS) {
+  const fields = budgetFields(env, RUNTIME_ENV.customerBudget, ['turnsPerMinute', 'turnsPerHour', 'agentTokensPerDay']);
+  return { ...DEPLOYMENT_DEFAULTS.customerBudget, ...(fields as Partial<CustomerBudgetSettings> | undefined) };
+}
+
+/** The pipeline-wide budget JSON the construct writes with `pipelineBudget`; unset, there is none. */
+function pipelineBudget(env: Environment): PipelineBudgetSettings | undefined {
+  const fields = budgetFields(env, RUNTIME_ENV.pipelineBudget, ['agentTokensPerDay']);
+  if (fields === undefined) return undefined;
+  if (fields.agentTokensPerDay === undefined) throw new RuntimeConfigError(`Environment variable ${RUNTIME_ENV.pipelineBudget} has no field agentTokensPerDay.`);
+  return { reply: PIPELINE_BUDGET_DEFAULTS.overBudgetReply, ...(fields as Pick<PipelineBudgetSettings, 'agentTokensPerDay'>) };
+}
+
+/** A budget's JSON: its `limits` as positive whole numbers and an optional non-empty `reply`, nothing else. */
+function budgetFields(env: Environment, name: string, limits: readonly string[]): Record<string, unknown> | undefined {
+  const refuse = (problem: string) => new RuntimeConfigError(`Environment variable ${name} ${problem}.`);
+  const fields = jsonObject(env, name, refuse);
+  if (fields === undefined) return undefined;
+  for (const key of Object.keys(fields)) if (![...limits, 'reply'].includes(key)) throw refuse(`has an unknown field "${key}"`);
+  for (const key of limits) {
     const value = fields[key];
     if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 1)) throw refuse(`field ${key} is not a positive whole number`);
   }
   if (fields.reply !== undefined && (typeof fields.reply !== 'string' || fields.reply.trim() === '')) throw refuse('field reply is not a non-empty text');
-  return { ...DEPLOYMENT_DEFAULTS.customerBudget, ...(fields as Partial<CustomerBudgetSettings>) };
+  return fields;
 }
 
 function crmTarget(env: Environment): CrmTargetConfig {

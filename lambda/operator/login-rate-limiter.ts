@@ -1,12 +1,14 @@
 /**
  * Failed sign-in attempts per source address, counted in this instance's memory over a sliding
- * window; a source over the limit is refused before its token is even looked at. Successful
- * sign-ins are not counted, so a team behind one address is never locked out by its own logins.
+ * window. Only failures count, and a source over the limit is refused only for failing attempts:
+ * operators behind the same office NAT or mobile carrier address as someone failing keep signing in
+ * with their valid links.
  *
  * Why in memory and not a DynamoDB counter: a login token is 256 random bits, so guessing is not
- * the threat the limit answers — it sheds a flood of attempts before each costs a conditional
- * DynamoDB delete, at no cost per request. Lambda may run several instances, so the effective limit
- * is per instance; a flood large enough to matter keeps landing on the same warm instances.
+ * the threat the limit answers — it marks a flooding address, at no cost per request. A malformed
+ * token is refused without a read; a well-formed one costs the conditional delete that checks it.
+ * Lambda may run several instances, so the effective limit is per instance; a flood large enough to
+ * matter keeps landing on the same warm instances.
  */
 export class LoginRateLimiter {
   private readonly attempts = new Map<string, number[]>();
@@ -19,7 +21,7 @@ export class LoginRateLimiter {
     private readonly maxTrackedSources = 10_000,
   ) {}
 
-  /** The seconds to wait when the source is over the limit, else `undefined`. */
+  /** The seconds until the source is under the limit again, else `undefined` (it is under it now). */
   retryAfter(source: string): number | undefined {
     const recent = this.recent(source);
     if (recent.length < this.maxAttempts) return undefined;

@@ -4,6 +4,7 @@ import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { CUSTOM_METRICS } from '../../lib/contract';
 import type { SignedInSession } from '../../lib/contract/operator-api';
+import { errorSummary } from '../core/adapters/observability/error-summary';
 import type { OperatorConversations } from '../core/application/operator/operator-conversations';
 import type { OperatorSignIn, SignedInOperator } from '../core/application/operator/operator-sign-in';
 import { isSessionState } from '../core/domain/session';
@@ -65,13 +66,17 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
   const routes: Route[] = [
     route('POST session', 'public', async ({ event, body }) => {
       const source = event.requestContext?.http?.sourceIp ?? 'unknown';
-      const retryAfter = limiter.retryAfter(source);
-      if (retryAfter !== undefined) throw new HttpError('too_many_attempts', 'Too many sign-in attempts; wait and use a fresh link', { 'retry-after': String(retryAfter) });
       const { token } = body({ token: { type: 'string', required: true, maxLength: 256 } });
+      // An address over the limit may be an office or a carrier shared with operators: their valid
+      // links still sign in, and only a failing attempt is refused as too many. A token that cannot
+      // be one costs no read either way.
+      const limited = limiter.retryAfter(source) !== undefined;
       const signedIn = await signIn.signIn(token);
       if (signedIn === undefined) {
         limiter.recordFailure(source);
         metrics.addMetric(CUSTOM_METRICS.operatorSignInRefused, MetricUnit.Count, 1);
+        const retryAfter = limiter.retryAfter(source);
+        if (limited && retryAfter !== undefined) throw new HttpError('too_many_attempts', 'Too many failed sign-in attempts; wait and use a fresh link', { 'retry-after': String(retryAfter) });
         throw new HttpError('invalid_token', 'The link is wrong, used or expired; send "login" on WhatsApp for a new one');
       }
       metrics.addMetric(CUSTOM_METRICS.operatorSignIn, MetricUnit.Count, 1);
@@ -82,13 +87,13 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
       await signIn.signOut(signedInOf(context));
       return ok({ signedOut: true }, [clearedCookie]);
     }),
-    route('GET conversations', 'operator', async ({ event }) => {
-      const state = event.queryStringParameters?.state ?? 'AWAITING_HUMAN';
+    route('GET conversations', 'operator', async (context) => {
+      const state = context.event.queryStringParameters?.state ?? 'AWAITING_HUMAN';
       if (!isSessionState(state)) throw new HttpError('bad_query', 'state must be one of NEW, QUALIFYING, AWAITING_HUMAN, HUMAN_ACTIVE, CLOSED');
-      return ok(await conversations.list(state, pageOf(event)));
+      return ok(await conversations.list(signedInOf(context).operator, state, pageOf(context.event)));
     }),
-    route('GET conversations/:customerId', 'operator', async ({ event, params }) => {
-      const { conversation, history } = await conversations.get(params.customerId, pageOf(event));
+    route('GET conversations/:customerId', 'operator', async (context) => {
+      const { conversation, history } = await conversations.get(signedInOf(context).operator, context.params.customerId, pageOf(context.event));
       return ok({ conversation, messages: history.items, cursor: history.cursor });
     }),
     conversationTransition('claim'),
@@ -108,7 +113,7 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
   const table = routeTable(routes);
 
   async function authenticate(event: APIGatewayProxyEventV2, method: string, access: Access): Promise<SignedInOperator> {
-    const signedIn = await signIn.authenticate(cookie(event, SESSION_COOKIE));
+    const signedIn = await signIn.authenticate(cookie(event, SESSION_COOKIE), { requireCurrentRole: access === 'admin' });
     if (signedIn === undefined) throw new HttpError('not_signed_in', 'Sign in first: send "login" to the business number on WhatsApp');
     if (method !== 'GET' && !sameSecret(header(event, CSRF_HEADER), signedIn.session.csrfToken)) {
       throw new HttpError('bad_csrf_token', `Send the session's CSRF token in the ${CSRF_HEADER} header`);
@@ -139,7 +144,7 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
         return errorResponse(refusal);
       }
       metrics.addMetric(CUSTOM_METRICS.operatorRequestFailed, MetricUnit.Count, 1);
-      logger.error('operator_request_failed', { method, error: error as Error });
+      logger.error('operator_request_failed', { method, ...errorSummary(error) });
       return errorResponse(new HttpError('internal_error', 'Something went wrong; try again'));
     }
   };

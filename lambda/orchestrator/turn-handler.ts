@@ -58,7 +58,8 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
           metrics.addMetric(CUSTOM_METRICS.agentOutputTokens, MetricUnit.Count, report.agent.usage.outputTokens);
         }
       }
-      if (report.overBudget) metrics.addMetric(CUSTOM_METRICS.turnOverBudget, MetricUnit.Count, 1);
+      if (report.overBudget) metrics.addMetric(report.overBudget === 'pipeline_tokens_per_day' ? CUSTOM_METRICS.turnOverPipelineBudget : CUSTOM_METRICS.turnOverBudget, MetricUnit.Count, 1);
+      if (report.pipelineTokensToday !== undefined) metrics.addMetric(CUSTOM_METRICS.pipelineAgentTokensToday, MetricUnit.Count, report.pipelineTokensToday);
       logger.info('turn_processed', { outcome: report.outcome, customer, drained: report.drained, agent: report.agent, overBudget: report.overBudget, receiveCount });
     } catch (error) {
       const outcome = error instanceof ReplyDeliveryError ? 'send_failed' : 'failed';

@@ -37,6 +37,22 @@ export const COST_GUARD_DEFAULTS = {
   orchestratorMaxConcurrency: 20,
 } as const;
 
+/**
+ * Defaults of the pipeline-wide daily token budget (`pipelineBudget`, off unless set): the construct
+ * documents them as its `@default`s and the runtime falls back to them.
+ */
+export const PIPELINE_BUDGET_DEFAULTS = {
+  /** The budget alarm fires once the day's use is above this share of the budget. */
+  alarmAtShareOfBudget: 0.8,
+  overBudgetReply: 'Nosso atendimento automático atingiu o limite de hoje. Por favor, escreva de novo amanhã; sua mensagem ficou registrada.',
+  /**
+   * How often each orchestrator instance reads the day's total (one BatchGetItem of its shards); in
+   * between it adds its own turns' tokens. So the budget is enforced within this many seconds of
+   * the other instances' turns: the day may overrun it by what they spend in that time.
+   */
+  totalRefreshSeconds: 30,
+} as const;
+
 /** The CRM sync worker's schedule and timeout: a run stops taking rows well before the timeout. */
 export const CRM_SYNC_DEFAULTS = {
   scheduleMinutes: 1,

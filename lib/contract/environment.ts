@@ -23,6 +23,8 @@ export const RUNTIME_ENV = {
   maxReceiveCount: 'MAX_RECEIVE_COUNT',
   /** JSON of the per-customer budget: turnsPerMinute, turnsPerHour, agentTokensPerDay, reply. */
   customerBudget: 'CUSTOMER_BUDGET',
+  /** JSON of the pipeline-wide daily budget, when `pipelineBudget` sets one: agentTokensPerDay, reply. */
+  pipelineBudget: 'PIPELINE_BUDGET',
   agentHistoryMaxCharacters: 'AGENT_HISTORY_MAX_CHARACTERS',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',

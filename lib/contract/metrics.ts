@@ -75,6 +75,10 @@ export const CUSTOM_METRICS = {
   crmSyncUncertainRows: 'CrmSyncUncertainRows',
   /** Orchestrator: a turn refused by the customer's budget (answered with the over-budget reply, no model call). */
   turnOverBudget: 'TurnOverBudget',
+  /** Orchestrator: a turn refused because the pipeline's daily token budget is spent (the budget's reply once a day per customer, no model call). */
+  turnOverPipelineBudget: 'TurnOverPipelineBudget',
+  /** Orchestrator, with a pipeline budget: the pipeline's model tokens of the UTC day as the instance knows them, with each turn (a gauge: read its maximum). */
+  pipelineAgentTokensToday: 'PipelineAgentTokensToday',
   /** Webhook: a request answered 4xx (handshake refused, body too large, missing or invalid signature, malformed payload, wrong method). */
   webhookRejected: 'WebhookRejected',
   /** Webhook and End User Messaging inbound: delivery statuses in a notification (sent, delivered, read, failed). */

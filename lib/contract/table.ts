@@ -33,6 +33,8 @@ export const TABLE_PARTITIONS = {
     crmSync: 'CRM_SYNC#',
     /** Per admin resource type (current items) and per resource (its versions). */
     adminResource: 'ADMIN#RESOURCE#',
+    /** Per write shard: the pipeline-wide daily token count, which the orchestrator alone adds to and reads. */
+    pipelineBudget: 'PIPELINE_BUDGET#',
   },
   constants: {
     /** Operational config (operators, availability, handoff texts, the deployed prompt's hash). */

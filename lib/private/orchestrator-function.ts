@@ -42,6 +42,8 @@ export function buildOrchestrator({ scope, settings, functions, table, queue, ag
       // The last receive before the redrive parks its messages so they cannot block later turns.
       [RUNTIME_ENV.maxReceiveCount]: String(settings.maxReceiveCount),
       ...(settings.customerBudget ? { [RUNTIME_ENV.customerBudget]: JSON.stringify(settings.customerBudget) } : {}),
+      // The alarm's share is the construct's; the runtime needs the budget and its reply.
+      ...(settings.pipelineBudget ? { [RUNTIME_ENV.pipelineBudget]: JSON.stringify({ agentTokensPerDay: settings.pipelineBudget.agentTokensPerDay, reply: settings.pipelineBudget.reply }) } : {}),
       ...(settings.agentHistoryMaxCharacters ? { [RUNTIME_ENV.agentHistoryMaxCharacters]: String(settings.agentHistoryMaxCharacters) } : {}),
       ...functions.commonEnvironment,
     },

@@ -50,6 +50,8 @@ export interface PipelineAlarms {
   readonly crmSyncUncertain?: cloudwatch.Alarm;
   readonly inboundDeadLetterQueue?: cloudwatch.Alarm;
   readonly inboundEnvelopeRefused?: cloudwatch.Alarm;
+  readonly pipelineBudgetNear?: cloudwatch.Alarm;
+  readonly pipelineBudgetRefusals?: cloudwatch.Alarm;
   /** Every alarm above, in creation order. */
   readonly all: cloudwatch.Alarm[];
 }
@@ -59,15 +61,21 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
   const { settings, metrics, webhookFunction, orchestratorFunction } = pipeline;
   const { names, maxReceiveCount, oldestMessageAgeAlarmThreshold, alarmThresholds: thresholds } = settings;
   const all: cloudwatch.Alarm[] = [];
-  const alarm = (id: string, metric: cloudwatch.IMetric, threshold: number, description: string): cloudwatch.Alarm => {
+  const alarm = (
+    id: string,
+    metric: cloudwatch.IMetric,
+    threshold: number,
+    description: string,
+    // No data means no traffic, not a failure (these metrics are sparse).
+    treatMissingData = cloudwatch.TreatMissingData.NOT_BREACHING,
+  ): cloudwatch.Alarm => {
     const created = new cloudwatch.Alarm(pipeline.scope, id, {
       metric,
       threshold,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       evaluationPeriods: 1,
       datapointsToAlarm: 1,
-      // No data means no traffic, not a failure (these metrics are sparse).
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      treatMissingData,
       alarmDescription: `${description} Runbook: docs/RELIABILITY.md, alarm ${id}.`,
     });
     if (pipeline.alarmAction) {
@@ -169,6 +177,7 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
             `Bedrock throttled calls of ${names.table} to ${pipeline.bedrockModelId}: turns are retried and may reach the dead-letter queue. Request a quota increase or use a cross-Region profile.`,
           ),
     ...(pipeline.crmSyncFunction ? crmSyncAlarms(pipeline.crmSyncFunction) : {}),
+    ...(settings.pipelineBudget ? pipelineBudgetAlarms(settings.pipelineBudget) : {}),
     inboundDeadLetterQueue:
       pipeline.inboundDeadLetterQueue === undefined
         ? undefined
@@ -189,6 +198,29 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
           ),
   };
   return { ...alarms, all };
+
+  /**
+   * The day's use nearing the pipeline's budget (a gauge of each turn: its maximum; a quiet minute
+   * keeps the alarm's state, since the use stays where it was), and the first refused turns.
+   */
+  function pipelineBudgetAlarms(budget: NonNullable<PipelineSettings['pipelineBudget']>) {
+    const near = Math.floor(budget.agentTokensPerDay * budget.alarmAtShareOfBudget);
+    return {
+      pipelineBudgetNear: alarm(
+        'PipelineBudgetNearAlarm',
+        metrics.custom(CUSTOM_METRICS.pipelineAgentTokensToday, { statistic: 'Maximum' }),
+        near,
+        `The model tokens ${names.table} used today are above ${near} of its daily pipeline budget of ${budget.agentTokensPerDay}: once it is spent, no customer is answered by the agent until 00:00 UTC.`,
+        cloudwatch.TreatMissingData.IGNORE,
+      ),
+      pipelineBudgetRefusals: alarm(
+        'PipelineBudgetRefusalsAlarm',
+        custom(CUSTOM_METRICS.turnOverPipelineBudget),
+        0,
+        `The daily pipeline budget of ${names.table} (${budget.agentTokensPerDay} model tokens) is spent: turns are refused with the budget's reply, no customer is answered by the agent until 00:00 UTC.`,
+      ),
+    };
+  }
 
   /** The worker's own failures, and the rows that wait for a person (gauges the worker emits each run). */
   function crmSyncAlarms(worker: lambda.Function) {
@@ -260,12 +292,17 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
   );
   dashboard.addWidgets(
     graph('Dead-letter queue and queue age', [metrics.messagesVisible(pipeline.deadLetterQueue)], [metrics.oldestMessageAge()]),
-    graph('Agent tokens', [custom(CUSTOM_METRICS.agentInputTokens, 'Input tokens'), custom(CUSTOM_METRICS.agentOutputTokens, 'Output tokens')]),
+    graph(
+      'Agent tokens',
+      [custom(CUSTOM_METRICS.agentInputTokens, 'Input tokens'), custom(CUSTOM_METRICS.agentOutputTokens, 'Output tokens')],
+      settings.pipelineBudget ? [custom(CUSTOM_METRICS.pipelineAgentTokensToday, `Today, of ${settings.pipelineBudget.agentTokensPerDay} (pipeline budget)`, 'Maximum')] : [],
+    ),
   );
   const crmSync = pipeline.crmSyncFunction;
   dashboard.addWidgets(
     graph('Refused and dropped', [
       custom(CUSTOM_METRICS.turnOverBudget, 'Turns over a customer budget'),
+      ...(settings.pipelineBudget ? [custom(CUSTOM_METRICS.turnOverPipelineBudget, 'Turns over the pipeline budget')] : []),
       custom(CUSTOM_METRICS.inboundForeignNumberDropped, 'Messages to another business number'),
       custom(CUSTOM_METRICS.inboundStaleDropped, 'Replayed (stale) messages'),
       ...(settings.channel.kind === WHATSAPP_CHANNEL_KINDS.endUserMessaging

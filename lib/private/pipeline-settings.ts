@@ -4,8 +4,9 @@ import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { AlarmThresholds } from '../alarm-thresholds';
 import { LogLevel } from '../log-level';
 import type { CustomerBudget } from '../customer-budget';
+import type { PipelineBudget } from '../pipeline-budget';
 import { KeyLayout } from '../contract/key-layout';
-import { COST_GUARD_DEFAULTS, PIPELINE_DEFAULTS, physicalNames } from '../contract';
+import { COST_GUARD_DEFAULTS, PIPELINE_BUDGET_DEFAULTS, PIPELINE_DEFAULTS, physicalNames } from '../contract';
 import { resolveChannel } from './channel-settings';
 import type { ChannelSettings } from './whatsapp-channel-binding';
 
@@ -36,6 +37,8 @@ export interface PipelineSettings {
   readonly keyLayout: KeyLayout;
   /** The budget fields the consumer set (the runtime applies the same defaults to the rest); undefined when none. */
   readonly customerBudget?: CustomerBudget;
+  /** The pipeline-wide budget with its alarm share resolved; undefined when off. */
+  readonly pipelineBudget?: PipelineBudget & { readonly alarmAtShareOfBudget: number };
   /** Undefined: the runtime's default. */
   readonly agentHistoryMaxCharacters?: number;
 }
@@ -197,8 +200,9 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
 
 const MAX_OVER_BUDGET_REPLY_LENGTH = 1024;
 const BUDGET_LIMIT_MAXIMA = { turnsPerMinute: 10_000, turnsPerHour: 100_000, agentTokensPerDay: 1_000_000_000 } as const;
+const PIPELINE_TOKENS_PER_DAY_MAXIMUM = 1_000_000_000_000;
 
-function resolveCostGuards(fail: Fail, props: AgentPipelineProps): Pick<PipelineSettings, 'customerBudget' | 'agentHistoryMaxCharacters'> {
+function resolveCostGuards(fail: Fail, props: AgentPipelineProps): Pick<PipelineSettings, 'customerBudget' | 'pipelineBudget' | 'agentHistoryMaxCharacters'> {
   const budget = definedFields(props.customerBudget ?? {});
   for (const [name, max] of Object.entries(BUDGET_LIMIT_MAXIMA) as [keyof typeof BUDGET_LIMIT_MAXIMA, number][]) {
     const value = budget[name];
@@ -209,11 +213,28 @@ function resolveCostGuards(fail: Fail, props: AgentPipelineProps): Pick<Pipeline
   if (!Token.isUnresolved(perMinute) && !Token.isUnresolved(perHour) && perMinute > perHour) {
     fail(`customerBudget.turnsPerMinute (${perMinute}) is more than turnsPerHour (${perHour}): the hour would refuse what the minute allows. Lower turnsPerMinute or raise turnsPerHour.`);
   }
-  if (budget.reply !== undefined && !Token.isUnresolved(budget.reply) && (budget.reply.trim() === '' || budget.reply.length > MAX_OVER_BUDGET_REPLY_LENGTH)) {
-    fail(`customerBudget.reply must be a text of 1 to ${MAX_OVER_BUDGET_REPLY_LENGTH} characters (a WhatsApp message the customer reads); got ${budget.reply.length}.`);
-  }
+  checkBudgetReply(fail, 'customerBudget.reply', budget.reply);
   if (props.agentHistoryMaxCharacters !== undefined) checkInteger(fail, 'agentHistoryMaxCharacters', props.agentHistoryMaxCharacters, 1_000, 200_000);
-  return { customerBudget: Object.keys(budget).length === 0 ? undefined : budget, agentHistoryMaxCharacters: props.agentHistoryMaxCharacters };
+  return { customerBudget: Object.keys(budget).length === 0 ? undefined : budget, pipelineBudget: resolvePipelineBudget(fail, props.pipelineBudget), agentHistoryMaxCharacters: props.agentHistoryMaxCharacters };
+}
+
+function resolvePipelineBudget(fail: Fail, props: PipelineBudget | undefined): PipelineSettings['pipelineBudget'] {
+  if (props === undefined) return undefined;
+  const budget = definedFields(props);
+  if (budget.agentTokensPerDay === undefined) fail('pipelineBudget.agentTokensPerDay is required: the model tokens all customers together may use per UTC day.');
+  checkInteger(fail, 'pipelineBudget.agentTokensPerDay', budget.agentTokensPerDay!, 1, PIPELINE_TOKENS_PER_DAY_MAXIMUM);
+  const share = budget.alarmAtShareOfBudget ?? PIPELINE_BUDGET_DEFAULTS.alarmAtShareOfBudget;
+  if (!Token.isUnresolved(share) && !(share > 0 && share <= 1)) {
+    fail(`pipelineBudget.alarmAtShareOfBudget must be above 0 and at most 1 (e.g. 0.8 to be warned at 80 % of the budget); got ${share}.`);
+  }
+  checkBudgetReply(fail, 'pipelineBudget.reply', budget.reply);
+  return { agentTokensPerDay: budget.agentTokensPerDay!, alarmAtShareOfBudget: share, ...(budget.reply === undefined ? {} : { reply: budget.reply }) };
+}
+
+function checkBudgetReply(fail: Fail, label: string, reply: string | undefined): void {
+  if (reply !== undefined && !Token.isUnresolved(reply) && (reply.trim() === '' || reply.length > MAX_OVER_BUDGET_REPLY_LENGTH)) {
+    fail(`${label} must be a text of 1 to ${MAX_OVER_BUDGET_REPLY_LENGTH} characters (a WhatsApp message the customer reads); got ${reply.length}.`);
+  }
 }
 
 /** A struct without its undefined fields, so spreading it keeps the defaults (jsii passes absent fields as undefined). */

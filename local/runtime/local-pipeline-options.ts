@@ -3,6 +3,7 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
 import type { KeyLayout } from '../../lib/contract/key-layout';
 import type { CustomerBudgetSettings } from '../../lambda/core/application/customer-budget-gate';
+import type { PipelineBudgetSettings } from '../../lambda/core/application/pipeline-token-budget';
 import type { TurnSettings } from '../../lambda/core/application/turn-settings';
 import type { AgentPort } from '../../lambda/core/ports/agent';
 import type { AwsPermissionCheck } from '../fake-aws/permission-check';
@@ -61,6 +62,8 @@ export interface LocalPipelineOptions {
   readonly turnSettings?: Partial<TurnSettings>;
   /** Per-customer turn and token limits and the over-budget reply, as with the construct's `customerBudget`. Default: the construct's defaults. */
   readonly customerBudget?: Partial<CustomerBudgetSettings>;
+  /** The pipeline-wide daily token budget, as with the construct's `pipelineBudget`. Default: none. */
+  readonly pipelineBudget?: Pick<PipelineBudgetSettings, 'agentTokensPerDay'> & Partial<PipelineBudgetSettings>;
   /** Where the environment-driven settings are read (agent backend). Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
   /**

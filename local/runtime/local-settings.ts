@@ -1,4 +1,4 @@
-import { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, DEFAULT_HANDOFF_TEXTS, OPERATOR_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
+import { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, DEFAULT_HANDOFF_TEXTS, OPERATOR_DEFAULTS, PIPELINE_BUDGET_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
 import { DEPLOYMENT_DEFAULTS, type DeploymentSettings, type OperatorAccessSettings, type OperatorPlaneSettings } from '../../lambda/composition/deployment-settings';
 import { agentSettingsFromEnvironment, keyLayoutFromEnvironment } from '../../lambda/composition/settings-from-environment';
 import type { AgentSettings } from '../../lambda/core/adapters/agent/agent-backend';
@@ -59,6 +59,7 @@ export function localSettings(options: LocalPipelineOptions, env: NodeJS.Process
     agent,
     maxReceiveCount: options.queue?.maxReceiveCount ?? DEPLOYMENT_DEFAULTS.maxReceiveCount,
     customerBudget: { ...DEPLOYMENT_DEFAULTS.customerBudget, ...options.customerBudget },
+    pipelineBudget: options.pipelineBudget && { reply: PIPELINE_BUDGET_DEFAULTS.overBudgetReply, ...options.pipelineBudget },
     crmTarget: resources.crmWebhookUrl === undefined ? undefined : { kind: CRM_TARGET_KINDS.webhook, url: resources.crmWebhookUrl, secretArn: LOCAL_SECRET_ARNS.crmWebhook },
   };
 }

@@ -1,4 +1,4 @@
-import { COST_GUARD_DEFAULTS, CRM_TARGET_KINDS, DEFAULT_HANDOFF_TEXTS, OPERATOR_DEFAULTS, OPERATOR_ENV, PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/contract';
+import { COST_GUARD_DEFAULTS, CRM_TARGET_KINDS, DEFAULT_HANDOFF_TEXTS, OPERATOR_DEFAULTS, OPERATOR_ENV, PIPELINE_BUDGET_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/contract';
 import {
   AgentConfigurationError,
   keyLayoutFromEnvironment,
@@ -129,6 +129,17 @@ describe('the orchestrator', () => {
 
   it.each(['not json', '[]', '{"turnsPerMinute":0}', '{"turnsPerHour":1.5}', '{"reply":""}', '{"turnsPerDay":3}'])('refuses the budget %s, naming the variable', (value) => {
     expect(() => readOrchestratorSettings({ ...orchestratorEnvironment, [RUNTIME_ENV.customerBudget]: value })).toThrow(RUNTIME_ENV.customerBudget);
+  });
+
+  it('reads the pipeline-wide budget when the construct sets one, with the default reply; none without it', () => {
+    expect(readOrchestratorSettings(orchestratorEnvironment).pipelineBudget).toBeUndefined();
+    const set = (value: object) => readOrchestratorSettings({ ...orchestratorEnvironment, [RUNTIME_ENV.pipelineBudget]: JSON.stringify(value) }).pipelineBudget;
+    expect(set({ agentTokensPerDay: 5_000_000 })).toEqual({ agentTokensPerDay: 5_000_000, reply: PIPELINE_BUDGET_DEFAULTS.overBudgetReply });
+    expect(set({ agentTokensPerDay: 10, reply: 'Volte amanhã.' })).toEqual({ agentTokensPerDay: 10, reply: 'Volte amanhã.' });
+  });
+
+  it.each(['not json', '{}', '{"agentTokensPerDay":0}', '{"agentTokensPerDay":10,"reply":" "}', '{"agentTokensPerDay":10,"turnsPerMinute":3}'])('refuses the pipeline budget %s, naming the variable', (value) => {
+    expect(() => readOrchestratorSettings({ ...orchestratorEnvironment, [RUNTIME_ENV.pipelineBudget]: value })).toThrow(RUNTIME_ENV.pipelineBudget);
   });
 
   it('takes an overridden Graph API root and receive count', () => {

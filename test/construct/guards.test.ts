@@ -104,6 +104,59 @@ describe('cost guards', () => {
   });
 });
 
+describe('the pipeline-wide budget', () => {
+  const alarmOn = (synth: ReturnType<typeof synthPipeline>, metricName: string) => {
+    const found = Object.values(synth.template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: metricName } }));
+    expect(found).toHaveLength(1);
+    return found[0].Properties;
+  };
+
+  test('is off by default: nothing in the orchestrator’s environment, no alarm, no metric on the dashboard', () => {
+    const synth = synthPipeline();
+    expect(orchestratorEnvironment(synth)[RUNTIME_ENV.pipelineBudget]).toBeUndefined();
+    expect(synth.pipeline.pipelineBudgetNearAlarm).toBeUndefined();
+    expect(synth.pipeline.pipelineBudgetRefusalsAlarm).toBeUndefined();
+    expect(JSON.stringify(synth.template.toJSON())).not.toContain(CUSTOM_METRICS.pipelineAgentTokensToday);
+  });
+
+  test('reaches the orchestrator, and alarms at 80 % of the day’s use and on the first refused turn', () => {
+    const synth = synthPipeline({ environment: 'prod', pipelineBudget: { agentTokensPerDay: 5_000_000 } });
+    expect(JSON.parse(orchestratorEnvironment(synth)[RUNTIME_ENV.pipelineBudget] as string)).toEqual({ agentTokensPerDay: 5_000_000 });
+
+    expect(alarmOn(synth, CUSTOM_METRICS.pipelineAgentTokensToday)).toMatchObject({
+      Namespace: 'gogenetic-agent',
+      Dimensions: [{ Name: 'service', Value: 'gogenetic-agent-prod' }],
+      Statistic: 'Maximum',
+      Period: 60,
+      Threshold: 4_000_000,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'ignore',
+      AlarmDescription: expect.stringContaining('Runbook: docs/RELIABILITY.md, alarm PipelineBudgetNearAlarm.'),
+    });
+    expect(alarmOn(synth, CUSTOM_METRICS.turnOverPipelineBudget)).toMatchObject({ Statistic: 'Sum', Threshold: 0, TreatMissingData: 'notBreaching' });
+    expect(synth.pipeline.alarms).toEqual(expect.arrayContaining([synth.pipeline.pipelineBudgetNearAlarm, synth.pipeline.pipelineBudgetRefusalsAlarm]));
+    expect(synth.pipeline.metricPipelineAgentTokensToday().metricName).toBe(CUSTOM_METRICS.pipelineAgentTokensToday);
+    expect(synth.pipeline.metricTurnsOverPipelineBudget().metricName).toBe(CUSTOM_METRICS.turnOverPipelineBudget);
+  });
+
+  test('takes the alarm share and the reply it is given', () => {
+    const synth = synthPipeline({ pipelineBudget: { agentTokensPerDay: 1_000, alarmAtShareOfBudget: 0.5, reply: 'Voltamos amanhã.' } });
+    expect(JSON.parse(orchestratorEnvironment(synth)[RUNTIME_ENV.pipelineBudget] as string)).toEqual({ agentTokensPerDay: 1_000, reply: 'Voltamos amanhã.' });
+    expect(alarmOn(synth, CUSTOM_METRICS.pipelineAgentTokensToday)).toMatchObject({ Threshold: 500 });
+  });
+
+  test.each([
+    [{ agentTokensPerDay: 0 }, 'pipelineBudget.agentTokensPerDay must be a whole number from 1 to 1000000000000; got 0.'],
+    [{ agentTokensPerDay: 1.5 }, 'pipelineBudget.agentTokensPerDay must be a whole number'],
+    [{} as { agentTokensPerDay: number }, 'pipelineBudget.agentTokensPerDay is required'],
+    [{ agentTokensPerDay: 10, alarmAtShareOfBudget: 0 }, 'pipelineBudget.alarmAtShareOfBudget must be above 0 and at most 1'],
+    [{ agentTokensPerDay: 10, alarmAtShareOfBudget: 1.2 }, 'pipelineBudget.alarmAtShareOfBudget must be above 0 and at most 1'],
+    [{ agentTokensPerDay: 10, reply: ' ' }, 'pipelineBudget.reply must be a text of 1 to 1024 characters'],
+  ])('refuses %p, saying what to change', (pipelineBudget, message) => {
+    expect(() => synthPipeline({ pipelineBudget })).toThrow(message);
+  });
+});
+
 describe('least privilege on the table and its key', () => {
   /** The partition patterns of the webhook's table statements. */
   function webhookPartitions(synth: ReturnType<typeof synthPipeline>): unknown[] {

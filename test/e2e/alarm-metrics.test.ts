@@ -173,3 +173,26 @@ it('a conversation, an operator signing in and a handoff sweep emit only metrics
     ]),
   );
 });
+
+it('a pipeline whose daily token budget is spent: the next turn gets the budget reply, no model call, and the budget metrics are emitted', async () => {
+  const agent = new ScriptedAgent({ usage: { inputTokens: 900, outputTokens: 200 } });
+  const reply = 'O atendimento automático de hoje acabou; voltamos amanhã.';
+  pipeline = await startTestPipeline({ agent, metrics: deployedMetrics(), pipelineBudget: { agentTokensPerDay: 1_000, reply } });
+  const [first, second] = [newCustomer(), newCustomer()];
+
+  await pipeline.sendCustomerMessage(first, 'Olá');
+  await pipeline.waitForIdle();
+  await pipeline.sendCustomerMessage(second, 'Bom dia');
+  await pipeline.waitForIdle();
+
+  expect(agent.calls).toBe(1);
+  expect(pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === second).map((message) => message.text)).toEqual([reply]);
+  expect((await pipeline.conversation(second)).history.map((message) => [message.role, message.text])).toEqual([
+    ['user', 'Bom dia'],
+    ['system', reply],
+  ]);
+  expect(emittedTotal(CUSTOM_METRICS.turnOverPipelineBudget)).toBe(1);
+  expect(emittedTotal(CUSTOM_METRICS.turnOverBudget)).toBe(0);
+  const gauge = emfLines().filter((line) => typeof line[CUSTOM_METRICS.pipelineAgentTokensToday] === 'number').map((line) => line[CUSTOM_METRICS.pipelineAgentTokensToday]);
+  expect(gauge).toEqual([1_100, 1_100]);
+});

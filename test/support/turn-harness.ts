@@ -20,6 +20,8 @@ import { randomIdGenerator } from '../../lambda/core/adapters/system/random-id-g
 import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { GraphApiWhatsAppSender } from '../../lambda/core/adapters/whatsapp/graph-api-sender';
 import { CustomerBudgetGate, type CustomerBudgetSettings } from '../../lambda/core/application/customer-budget-gate';
+import { PipelineTokenBudget, type PipelineBudgetSettings } from '../../lambda/core/application/pipeline-token-budget';
+import { DynamoPipelineBudgetRepository } from '../../lambda/core/adapters/dynamodb/pipeline-budget-repository';
 import { ProcessTurn, type ProcessTurnDependencies } from '../../lambda/core/application/process-turn';
 import type { Clock } from '../../lambda/core/ports/clock';
 import type { TurnResult } from '../../lambda/core/ports/repositories';
@@ -41,6 +43,8 @@ export interface TurnHarnessOptions {
   readonly settings?: ProcessTurnDependencies['settings'];
   /** Turns the customer budget gate on, counting at the clock's instants (default: the system clock). */
   readonly budget?: { readonly settings?: Partial<CustomerBudgetSettings>; readonly clock?: Clock };
+  /** With `budget`, the pipeline-wide daily token budget too (read at most once per `refreshMs`, default the deployed window). */
+  readonly pipelineBudget?: { readonly settings: PipelineBudgetSettings; readonly refreshMs?: number };
 }
 
 /** A `wrap` that runs `act` right after the turn's result was persisted, before the guard and the send. */
@@ -111,10 +115,15 @@ export class TurnHarness {
       clock: systemClock,
       ids: randomIdGenerator,
       settings: options.settings,
-      budget: options.budget && new CustomerBudgetGate(new DynamoCustomerBudgetRepository(this.kit), options.budget.clock ?? systemClock, options.budget.settings),
+      budget: options.budget && new CustomerBudgetGate(new DynamoCustomerBudgetRepository(this.kit), options.budget.clock ?? systemClock, options.budget.settings, this.pipelineBudget(options)),
     };
     this.turnHandler = createTurnHandler({ processTurn: new ProcessTurn(options.wrap ? options.wrap(deps) : deps), clock: systemClock, logger: this.logger, metrics: this.metrics });
     this.webhook = composeWebhook(webhookSettings(table.name, queueUrl), { credentials, ...principalPorts('webhook'), logger: this.logger, metrics: this.metrics });
+  }
+
+  private pipelineBudget({ budget, pipelineBudget }: TurnHarnessOptions): PipelineTokenBudget | undefined {
+    if (pipelineBudget === undefined) return undefined;
+    return new PipelineTokenBudget(new DynamoPipelineBudgetRepository(this.kit), budget?.clock ?? systemClock, pipelineBudget.settings, pipelineBudget.refreshMs);
   }
 
   /** A customer message through the real webhook; returns its HTTP status. */

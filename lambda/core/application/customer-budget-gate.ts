@@ -2,6 +2,7 @@ import { COST_GUARD_DEFAULTS } from '../../../lib/contract';
 import type { BudgetLimit, CustomerBudgetLimits, TokenUsage } from '../domain/customer-budget';
 import type { Clock } from '../ports/clock';
 import type { CustomerBudgetRepository } from '../ports/repositories';
+import type { PipelineTokenBudget } from './pipeline-token-budget';
 
 export interface CustomerBudgetSettings extends CustomerBudgetLimits {
   /** Sent instead of the agent's reply when a turn is over budget. */
@@ -27,9 +28,10 @@ export interface OverBudget {
 }
 
 /**
- * The turn's cost gate (docs/RELIABILITY.md#security): asked before the agent call, it counts the
- * turn against the customer's budget or refuses it; after the call it adds the tokens the backend
- * reported. A backend that reports no usage is bounded by the turn counts alone.
+ * The turn's cost gate (docs/RELIABILITY.md#security): asked before the agent call, it refuses the
+ * turn when the pipeline's daily token budget is spent (with `pipeline`), else counts it against
+ * the customer's budget or refuses it; after the call it adds the tokens the backend reported to
+ * both. A backend that reports no usage is bounded by the turn counts alone.
  */
 export class CustomerBudgetGate {
   private readonly settings: CustomerBudgetSettings;
@@ -38,15 +40,29 @@ export class CustomerBudgetGate {
     private readonly budgets: CustomerBudgetRepository,
     private readonly clock: Clock,
     settings: Partial<CustomerBudgetSettings> = {},
+    /** The pipeline-wide daily token budget, when the deployment sets one. */
+    private readonly pipeline?: PipelineTokenBudget,
   ) {
     this.settings = { ...DEFAULT_CUSTOMER_BUDGET, ...settings };
   }
 
-  /** `undefined` when the turn (named by its last message, so a retry counts once) was counted and may call the agent. */
+  /**
+   * `undefined` when the turn (named by its last message, so a retry counts once) was counted and
+   * may call the agent. A turn the pipeline's budget refuses counts nothing against the customer's.
+   */
   async admit(customerId: string, turnId: string): Promise<OverBudget | undefined> {
     const at = this.clock.now();
+    if (await this.pipeline?.isSpent()) {
+      const limit = 'pipeline_tokens_per_day';
+      return { limit, reply: (await this.budgets.toldInWindow(customerId, at, limit)) ? undefined : this.pipeline!.settings.reply, refusedAt: at };
+    }
     const verdict = await this.budgets.admitTurn(customerId, turnId, at, this.settings);
     return verdict.admitted ? undefined : { limit: verdict.limit, reply: verdict.toldInWindow ? undefined : this.settings.reply, refusedAt: at };
+  }
+
+  /** The pipeline's tokens of the day as this instance last knew them; `undefined` without a pipeline budget. */
+  get pipelineTokensToday(): number | undefined {
+    return this.pipeline?.lastKnownUse;
   }
 
   /**
@@ -57,7 +73,9 @@ export class CustomerBudgetGate {
     await this.budgets.markTold(customerId, overBudget.refusedAt, overBudget.limit);
   }
 
+  /** Two writes side by side: the customer's day item and the pipeline's shard of the customer. */
   async recordUsage(customerId: string, usage: TokenUsage | undefined): Promise<void> {
-    if (usage !== undefined && usage.inputTokens + usage.outputTokens > 0) await this.budgets.addTokens(customerId, this.clock.now(), usage);
+    if (usage === undefined || usage.inputTokens + usage.outputTokens === 0) return;
+    await Promise.all([this.budgets.addTokens(customerId, this.clock.now(), usage), this.pipeline?.count(customerId, usage)]);
   }
 }

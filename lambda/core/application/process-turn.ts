@@ -25,7 +25,7 @@ import { DrainLegacyDebounce } from './drain-legacy-debounce';
 import { OutboxSettlement } from './outbox-settlement';
 import type { MessagingConsent } from './privacy/messaging-consent';
 import { TurnAgent } from './turn-agent';
-import { DEFAULT_TURN_SETTINGS, type AgentCallReport, type TurnReport, type TurnSettings } from './turn-settings';
+import { DEFAULT_TURN_SETTINGS, type AgentCallReport, type TurnOutcome, type TurnReport, type TurnSettings } from './turn-settings';
 
 export interface ProcessTurnDependencies {
   /** The turn's reads and transactions across the customer's entities. */
@@ -218,7 +218,7 @@ export class ProcessTurn {
     if (overBudget !== undefined && budgetReply === undefined) {
       // Told once in this window already: the messages stay in the history, unanswered.
       await this.complete(latest, pending);
-      return { outcome: 'over_budget_told_already', drained: pending.length, overBudget: overBudget.limit };
+      return { outcome: 'over_budget_told_already', drained: pending.length, overBudget: overBudget.limit, pipelineTokensToday: this.deps.budget?.pipelineTokensToday };
     }
     const stored = session === active ? state.storedHistory : Promise.resolve([]);
     const { response, call, model } = budgetReply === undefined ? await this.turnAgent.ask(session, last, deadline, stored, pending) : { response: overBudgetResponse(budgetReply), call: undefined, model: undefined };
@@ -245,12 +245,13 @@ export class ProcessTurn {
     });
     progress.resultWritten = true;
     const agent: AgentCallReport | undefined = call && { ...call, readReceiptSent: await call.readReceiptSent };
-    const report = { drained: pending.length, agent, overBudget: overBudget?.limit };
+    // Read when the turn ends, its own tokens counted.
+    const report = (outcome: TurnOutcome): TurnReport => ({ outcome, drained: pending.length, agent, overBudget: overBudget?.limit, pipelineTokensToday: this.deps.budget?.pipelineTokensToday });
     // After the result write: a failure of the token count retries the turn without calling the agent again.
     const usage = this.deps.budget?.recordUsage(customerId, response.usage);
     if (!persisted) {
       await Promise.all([usage, this.complete(latest, pending)]);
-      return { outcome: 'superseded', ...report };
+      return report('superseded');
     }
 
     // The guard before sending reads what can have changed since the persist: the marker (a newer
@@ -262,13 +263,13 @@ export class ProcessTurn {
     const outbox = current?.outbox;
     if (current === undefined || outbox === undefined || outbox.replyToMessageId !== last.messageId) {
       // Another record settled this outbox meanwhile; the receipts are completed by it.
-      return { outcome: 'superseded', ...report };
+      return report('superseded');
     }
     const outcome = await this.outboxSettlement.settle(current, outbox, pending, 'answered', { ...guard, reply: pendingSendMessage(updated, reply) });
     // A lost mark only means the customer is told once more: the turn itself is done.
     if (overBudget !== undefined && outcome === 'answered') await this.deps.budget?.recordTold(customerId, overBudget).catch(() => undefined);
     if (updated.state === SessionState.AWAITING_HUMAN && session.state !== SessionState.AWAITING_HUMAN) await this.deps.handoffs?.onHandoff(updated);
-    return { outcome, ...report };
+    return report(outcome);
   }
 
   /** Completes drained messages that get no reply, on the marker this turn read. */

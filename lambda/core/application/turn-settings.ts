@@ -13,7 +13,7 @@ import type { AgentResponse } from '../ports/agent';
  * - `operator_command`: an operator's `login` was answered with a console link; no session, no agent;
  * - `handed_off`: the agent failed for good; the customer got the fallback text and people have the conversation;
  * - `consent`: the customer opted out or back in (or is opted out); only the confirmation, if any, was sent;
- * - `over_budget_told_already`: the customer's budget refused the turn and the over-budget reply already went in this window; nothing sent.
+ * - `over_budget_told_already`: a budget refused the turn and the over-budget reply already went in this window; nothing sent.
  */
 export type TurnOutcome = ContractTurnOutcome;
 
@@ -33,8 +33,10 @@ export interface TurnReport {
   readonly drained: number;
   /** Present when the agent was called. */
   readonly agent?: AgentCallReport;
-  /** Present when the customer's budget refused the turn: the over-budget reply went instead of the agent's. */
+  /** Present when a budget refused the turn (the customer's, or the pipeline's): the over-budget reply went instead of the agent's. */
   readonly overBudget?: BudgetLimit;
+  /** The pipeline's model tokens of the UTC day as this instance knows them, with a pipeline budget. */
+  readonly pipelineTokensToday?: number;
 }
 
 export interface TurnSettings {

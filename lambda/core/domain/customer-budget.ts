@@ -11,8 +11,19 @@ export interface CustomerBudgetLimits {
   readonly agentTokensPerDay: number;
 }
 
-/** Which limit refused a turn. */
-export type BudgetLimit = 'turns_per_minute' | 'turns_per_hour' | 'agent_tokens_per_day';
+/**
+ * Which limit refused a turn: one of the customer's, or the pipeline-wide daily token budget
+ * (`pipeline_tokens_per_day`), which every customer's turns count against together.
+ */
+export type BudgetLimit = 'turns_per_minute' | 'turns_per_hour' | 'agent_tokens_per_day' | 'pipeline_tokens_per_day';
+
+/** A day's budget item expires a day after its day ends: no count is ever read past its day. */
+const EXPIRES_AFTER_DAY_START_MS = 2 * 24 * 60 * 60 * 1000;
+
+/** When the budget item of the UTC day of `at` may be deleted. */
+export function budgetDayExpiry(at: Date): Date {
+  return new Date(Date.parse(`${utcDay(at)}T00:00:00Z`) + EXPIRES_AFTER_DAY_START_MS);
+}
 
 /** Model tokens one turn used, as the agent backend reported them. */
 export interface TokenUsage {
@@ -45,6 +56,7 @@ export function budgetWindows(at: Date): BudgetWindows {
  */
 export function limitWindow(limit: BudgetLimit, windows: BudgetWindows): string {
   const window = limit === 'turns_per_minute' ? windows.minute : limit === 'turns_per_hour' ? windows.hour : windows.day;
+  // The pipeline's budget is daily too: a customer refused by it is told once a day.
   return `${limit}@${window}`;
 }
 

@@ -131,7 +131,7 @@ it('gives the local runtime a ready login link for an operator, and none for any
   await expect(pipeline.loginLink(newCustomer())).rejects.toThrow(/neither an admin nor in the operators setting/);
 });
 
-// Last: it leaves this address over the limit.
+// Last two: they leave this address over the limit.
 it('limits sign-in attempts per source address', async () => {
   const client = new ConsoleClient(pipeline.consoleUrl!);
   const statuses: number[] = [];
@@ -140,4 +140,20 @@ it('limits sign-in attempts per source address', async () => {
   const limited = await client.signIn('B'.repeat(43));
   expect(limited.status).toBe(429);
   expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+});
+
+it('signs in a valid link from an address over the limit, and refuses the next failure there with 429', async () => {
+  const client = new ConsoleClient(pipeline.consoleUrl!);
+  for (let attempt = 0; attempt < 12; attempt++) await client.signIn('C'.repeat(43));
+  expect((await client.signIn('C'.repeat(43))).status).toBe(429);
+
+  const valid = await client.signIn((await pipeline.loginLink(admin)).split('#')[1]);
+  expect(valid.status).toBe(200);
+  expect(valid.body).toMatchObject({ operator: { phone: admin }, role: 'admin' });
+  expect((await client.call('GET', '/api/session')).status).toBe(200);
+
+  const failed = await new ConsoleClient(pipeline.consoleUrl!).signIn('D'.repeat(43));
+  expect(failed.status).toBe(429);
+  expect(failed.body).toMatchObject({ error: 'too_many_attempts' });
+  expect(failed.headers.get('set-cookie')).toBeNull();
 });

@@ -1,14 +1,22 @@
-import { budgetWindows, limitWindow, reachedLimit, type BudgetCounts, type BudgetLimit, type BudgetWindows, type CustomerBudgetLimits, type TokenUsage } from '../../domain/customer-budget';
+import {
+  budgetDayExpiry,
+  budgetWindows,
+  limitWindow,
+  reachedLimit,
+  type BudgetCounts,
+  type BudgetLimit,
+  type BudgetWindows,
+  type CustomerBudgetLimits,
+  type TokenUsage,
+} from '../../domain/customer-budget';
 import { epochSeconds } from '../../domain/timestamps';
 import type { BudgetVerdict, CustomerBudgetRepository } from '../../ports/repositories';
-import type { DynamoKit, Item } from './dynamo-kit';
+import type { DynamoKit, Item, UpdateRequest } from './dynamo-kit';
 import { customerBudgetKey, ENTITY_TYPE, EntityType, TTL } from './keys';
 import { conditionally } from './repository-support';
 
-/** The day item expires a day after its day ends: no count is ever read past its day. */
-const EXPIRES_AFTER_DAY_START_MS = 2 * 24 * 60 * 60 * 1000;
-
-const AGENT_TOKENS = 'agent_tokens';
+/** The day's model tokens (input plus output) on a budget item, with input and output apart. */
+export const AGENT_TOKENS = 'agent_tokens';
 const INPUT_TOKENS = 'input_tokens';
 const OUTPUT_TOKENS = 'output_tokens';
 /** The turn the item counted last: a retry of that turn is admitted again without a second count. */
@@ -27,6 +35,11 @@ const minuteTurns = (minute: string) => `turns_m${minute}`;
  */
 export class DynamoCustomerBudgetRepository implements CustomerBudgetRepository {
   constructor(private readonly kit: DynamoKit) {}
+
+  async toldInWindow(customerId: string, at: Date, limit: BudgetLimit): Promise<boolean> {
+    const item = await this.kit.get({ key: customerBudgetKey(customerId, at), consistentRead: true });
+    return item?.[LAST_TOLD_WINDOW] === limitWindow(limit, budgetWindows(at));
+  }
 
   async admitTurn(customerId: string, turnId: string, at: Date, limits: CustomerBudgetLimits): Promise<BudgetVerdict> {
     const windows = budgetWindows(at);
@@ -61,12 +74,7 @@ export class DynamoCustomerBudgetRepository implements CustomerBudgetRepository 
   }
 
   async addTokens(customerId: string, at: Date, usage: TokenUsage): Promise<void> {
-    await this.kit.update({
-      key: customerBudgetKey(customerId, at),
-      update: `ADD #tokens :total, #input :input, #output :output SET ${this.headerSets()}`,
-      names: { '#tokens': AGENT_TOKENS, '#input': INPUT_TOKENS, '#output': OUTPUT_TOKENS, ...this.headerNames() },
-      values: { ':total': usage.inputTokens + usage.outputTokens, ':input': usage.inputTokens, ':output': usage.outputTokens, ...this.headerValues(at) },
-    });
+    await this.kit.update(addTokensUpdate(customerBudgetKey(customerId, at), EntityType.customerBudget, at, usage));
   }
 
   private headerNames() {
@@ -78,9 +86,18 @@ export class DynamoCustomerBudgetRepository implements CustomerBudgetRepository 
   }
 
   private headerValues(at: Date) {
-    const dayStart = Date.parse(`${budgetWindows(at).day}T00:00:00Z`);
-    return { ':entity': EntityType.customerBudget, ':ttl': epochSeconds(new Date(dayStart + EXPIRES_AFTER_DAY_START_MS)) };
+    return { ':entity': EntityType.customerBudget, ':ttl': epochSeconds(budgetDayExpiry(at)) };
   }
+}
+
+/** One `ADD` of a turn's tokens to the day item at `key` (created with its entity type and expiry if absent). */
+export function addTokensUpdate(key: UpdateRequest['key'], entityType: EntityType, at: Date, usage: TokenUsage): UpdateRequest {
+  return {
+    key,
+    update: 'ADD #tokens :total, #input :input, #output :output SET #entity = :entity, #ttl = :ttl',
+    names: { '#tokens': AGENT_TOKENS, '#input': INPUT_TOKENS, '#output': OUTPUT_TOKENS, '#entity': ENTITY_TYPE, '#ttl': TTL },
+    values: { ':total': usage.inputTokens + usage.outputTokens, ':input': usage.inputTokens, ':output': usage.outputTokens, ':entity': entityType, ':ttl': epochSeconds(budgetDayExpiry(at)) },
+  };
 }
 
 function countsOf(item: Item | undefined, windows: BudgetWindows): BudgetCounts {

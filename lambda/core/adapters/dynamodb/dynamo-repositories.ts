@@ -8,6 +8,7 @@ import { DynamoConsentRepository } from './consent-repository';
 import { DynamoCrmSyncRepository } from './crm-sync-repository';
 import { DynamoCustomerDataRepository } from './customer-data-repository';
 import { DynamoCustomerBudgetRepository } from './customer-budget-repository';
+import { DynamoPipelineBudgetRepository } from './pipeline-budget-repository';
 import { DynamoDemandRepository } from './demand-repository';
 import { DynamoKit, type DynamoKitOptions } from './dynamo-kit';
 import { DynamoInboundReceiptRepository } from './inbound-receipt-repository';
@@ -70,6 +71,7 @@ export const consentRepository = (table: DynamoTable) => new DynamoConsentReposi
 export const operatorAuthRepository = (table: DynamoTable) => new DynamoOperatorAuthRepository(table.kit, table.clock, table.operatorTimeZone);
 export const customerDataRepository = (table: DynamoTable) => new DynamoCustomerDataRepository(table.kit);
 export const customerBudgets = (table: DynamoTable) => new DynamoCustomerBudgetRepository(table.kit);
+export const pipelineBudget = (table: DynamoTable) => new DynamoPipelineBudgetRepository(table.kit);
 /** The turn's reads and transactions across its entities, writing sessions as `sessionRepository` does. */
 export const turnLedger = (table: DynamoTable) => new DynamoTurnLedger(table.kit, table.clock, { sessions: sessionRepository(table), messages: messageRepository(table) });
 
@@ -104,6 +106,7 @@ export interface DynamoRepositories {
   readonly operatorAuth: DynamoOperatorAuthRepository;
   readonly customerData: DynamoCustomerDataRepository;
   readonly budgets: DynamoCustomerBudgetRepository;
+  readonly pipelineBudget: DynamoPipelineBudgetRepository;
 }
 
 export function createDynamoRepositories(options: DynamoRepositoriesOptions): DynamoRepositories {
@@ -122,5 +125,6 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
     operatorAuth: operatorAuthRepository(table),
     customerData: customerDataRepository(table),
     budgets: customerBudgets(table),
+    pipelineBudget: pipelineBudget(table),
   };
 }

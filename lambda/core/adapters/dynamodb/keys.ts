@@ -49,6 +49,7 @@ export const EntityType = {
   privacySalt: 'privacy_salt',
   cursorSigningKey: 'cursor_signing_key',
   customerBudget: 'customer_budget',
+  pipelineBudget: 'pipeline_budget',
 } as const;
 export type EntityType = (typeof EntityType)[keyof typeof EntityType];
 
@@ -164,6 +165,17 @@ export const legacyPendingReplyKey = (customerId: string) => tableKey(inboundPar
 export const budgetPartition = (customerId: string) => `${PARTITION_PREFIX.budget}${segment('phone', customerId)}`;
 export const customerBudgetKey = (customerId: string, at: string | Date) => tableKey(budgetPartition(customerId), `DAY#${utcDay(at)}`);
 
+/**
+ * The pipeline-wide day count of model tokens, on {@link WRITE_SHARDS} partitions: every turn adds
+ * to its customer's shard (at 1,000 turns/s, 125 writes/s each), and the day's total is the
+ * shards' sum, read with one BatchGetItem ({@link pipelineBudgetKeys}). A partition per shard, the
+ * day in the sort key; each item expires a day after its day.
+ */
+const pipelineBudgetShardKey = (shard: number, at: string | Date) => tableKey(`${PARTITION_PREFIX.pipelineBudget}${shardSegment(shard)}`, `DAY#${utcDay(at)}`);
+export const pipelineBudgetKey = (customerId: string, at: string | Date) => pipelineBudgetShardKey(writeShardOf(customerId), at);
+/** Every shard's item of the day of `at`. */
+export const pipelineBudgetKeys = (at: string | Date): TableKey[] => allWriteShards().map((shard) => pipelineBudgetShardKey(shard, at));
+
 // ---- CRM projection -------------------------------------------------------------------------------
 
 export const crmSyncKey = (sessionId: string) => tableKey(`${PARTITION_PREFIX.crmSync}${segment('session id', sessionId)}`, 'META');
@@ -233,7 +245,10 @@ export const customerDemandReferenceKey = (customerId: string, demandId: string)
 /** Names the CRM projection row of one of the customer's sessions, which lives on after retention removed the session. */
 export const customerCrmSyncReferenceKey = (customerId: string, sessionId: string) =>
   tableKey(customerPartition(customerId), `CRM_SYNC#${segment('session id', sessionId)}`);
-export const customerAuthReferenceKey = (operatorPhone: string, tokenHash: string) => tableKey(customerPartition(operatorPhone), `AUTH#${segment('token hash', tokenHash)}`);
+const AUTH_REFERENCE_PREFIX = 'AUTH#';
+export const customerAuthReferenceKey = (operatorPhone: string, tokenHash: string) => tableKey(customerPartition(operatorPhone), `${AUTH_REFERENCE_PREFIX}${segment('token hash', tokenHash)}`);
+/** Partition and sort-key prefix that select an operator's sign-in references: how their sessions are found to end them. */
+export const customerAuthReferencePrefix = (operatorPhone: string) => ({ partition: customerPartition(operatorPhone), sortKeyPrefix: AUTH_REFERENCE_PREFIX });
 
 /** The per-deployment secret that turns a customer id into the pseudonym the erasure audit keeps. */
 export const privacySaltKey = () => tableKey(PARTITION.adminPrivacy, 'SALT');

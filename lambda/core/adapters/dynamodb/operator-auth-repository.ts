@@ -3,7 +3,7 @@ import { nextLocalMidnight } from '../../domain/local-time';
 import { assertTokenHash, type LoginGrant, loginGrantExpiryCeiling, type OperatorSession } from '../../domain/operator-auth';
 import { isoMicros, toEpochMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
-import type { OperatorAuthRepository, OperatorSessionInput } from '../../ports/repositories';
+import type { OperatorAuthRepository, OperatorSessionInput, RevokedOperatorAccess } from '../../ports/repositories';
 import {
   loginGrantFromItem,
   loginGrantToItem,
@@ -11,10 +11,10 @@ import {
   operatorSessionFromItem,
   operatorSessionToItem,
 } from './codecs/operator-auth-codec';
-import type { DynamoKit } from './dynamo-kit';
-import { referenceItem } from './customer-references';
-import { customerAuthReferenceKey, EntityType, loginGrantKey, operatorSessionKey, type TableKey } from './keys';
-import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES } from './repository-support';
+import type { DynamoKit, Item } from './dynamo-kit';
+import { referencedKeys, referenceItem } from './customer-references';
+import { customerAuthReferenceKey, customerAuthReferencePrefix, ENTITY_TYPE, EntityType, loginGrantKey, operatorSessionKey, PK, SK, type TableKey } from './keys';
+import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryPrefixPage } from './repository-support';
 import { epochSeconds } from '../../domain/timestamps';
 
 /**
@@ -83,5 +83,27 @@ export class DynamoOperatorAuthRepository implements OperatorAuthRepository {
   async deleteSession(tokenHash: string): Promise<void> {
     assertTokenHash(tokenHash);
     await this.kit.delete({ key: operatorSessionKey(tokenHash) });
+  }
+
+  /**
+   * Every grant and session was written with a reference in the operator's `CUSTOMER#` partition
+   * (for erasure): one consistent Query per 100 of them finds them all, a reference written before
+   * the Query included. Each is deleted with the reference naming it.
+   */
+  async revokeAll(operatorPhone: string, now: Date): Promise<RevokedOperatorAccess> {
+    const live = (item: Item | undefined, entityType: EntityType) => item?.[ENTITY_TYPE] === entityType && String(item[OperatorAuthAttribute.expiresAt]) > isoMicros(now);
+    const deleted: (Item | undefined)[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await queryPrefixPage(this.kit, customerAuthReferencePrefix(operatorPhone), { limit: 100, cursor }, { consistentRead: true });
+      const targets = page.items.flatMap(referencedKeys);
+      deleted.push(...(await Promise.all(targets.map((key) => this.kit.delete({ key, returnDeleted: true })))));
+      await Promise.all(page.items.map((reference) => this.kit.delete({ key: { [PK]: String(reference[PK]), [SK]: String(reference[SK]) } })));
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+    return {
+      sessions: deleted.filter((item) => live(item, EntityType.operatorSession)).length,
+      loginGrants: deleted.filter((item) => live(item, EntityType.loginGrant)).length,
+    };
   }
 }

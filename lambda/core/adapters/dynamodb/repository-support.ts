@@ -63,24 +63,32 @@ export function toPage<T>(result: QueryPageResult, decode: (item: Item) => T): P
   return result.cursor === undefined ? { items } : { items, cursor: result.cursor };
 }
 
+/** A filter on the items' attributes, with its expression's names and values. */
+export interface ItemFilter {
+  readonly condition: string;
+  readonly names: Readonly<Record<string, string>>;
+  readonly values: Readonly<Item>;
+}
+
 /**
  * One page of the items of `entityType` in a GSI1 list held in `partitions`: a plain query while it
  * lives in one partition (the seed layout, whose cursors stay valid), a fan-out merged on GSI1SK
- * once it is spread over write shards. `sortKeyAtMost` keeps the items whose GSI1SK is at most it.
+ * once it is spread over write shards. `sortKeyAtMost` keeps the items whose GSI1SK is at most it,
+ * `where` those it holds for (a cursor of the list with one `where` does not verify with another).
  */
 export function queryIndexPartitionsPage(
   kit: DynamoKit,
-  list: { readonly partitions: readonly string[]; readonly entityType: EntityType; readonly sortKeyAtMost?: string },
+  list: { readonly partitions: readonly string[]; readonly entityType: EntityType; readonly sortKeyAtMost?: string; readonly where?: ItemFilter },
   page: PageRequest | undefined,
   options: { readonly newestFirst?: boolean } = {},
 ): Promise<QueryPageResult> {
-  const upTo = list.sortKeyAtMost;
+  const { sortKeyAtMost: upTo, where } = list;
   const requests: QueryRequest[] = list.partitions.map((partition) => ({
     indexName: GSI1,
     keyCondition: upTo === undefined ? '#gsi1pk = :partition' : '#gsi1pk = :partition AND #gsi1sk <= :upTo',
-    filter: '#type = :type',
-    names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE, ...(upTo === undefined ? {} : { '#gsi1sk': GSI1SK }) },
-    values: { ':partition': partition, ':type': list.entityType, ...(upTo === undefined ? {} : { ':upTo': upTo }) },
+    filter: where === undefined ? '#type = :type' : `#type = :type AND (${where.condition})`,
+    names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE, ...(upTo === undefined ? {} : { '#gsi1sk': GSI1SK }), ...where?.names },
+    values: { ':partition': partition, ':type': list.entityType, ...(upTo === undefined ? {} : { ':upTo': upTo }), ...where?.values },
   }));
   const limit = pageLimit(page);
   if (requests.length === 1) return kit.queryPage({ ...requests[0], limit, cursor: page?.cursor, newestFirst: options.newestFirst });

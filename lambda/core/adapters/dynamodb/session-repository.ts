@@ -10,7 +10,7 @@ import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
 import { activePointerKey, EntityType, GSI1PK, sessionKey, sessionStatePartition, shardedSessionStateIndexKey, shardedSessionStatePartition, TTL } from './keys';
 import { DynamoMessageRepository } from './message-repository';
-import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryIndexPartitionsPage, toPage } from './repository-support';
+import { conditionally, IF_ABSENT, ITEM_EXISTS, type ItemFilter, KEY_NAMES, queryIndexPartitionsPage, toPage } from './repository-support';
 
 const HUMAN_OWNED_STATES = [SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTIVE];
 
@@ -220,9 +220,10 @@ export class DynamoSessionRepository implements SessionRepository {
   }
 
   /** Oldest first, over the seed partition and/or every write shard of the state (see key-layout.ts). */
-  async listByState(state: SessionState, page?: PageRequest): Promise<Page<Session>> {
+  async listByState(state: SessionState, page?: PageRequest, options: { readonly assignedTo?: string } = {}): Promise<Page<Session>> {
     const partitions = await this.keyLayout.partitionsToRead(sessionStatePartition(state), (shard) => shardedSessionStatePartition(state, shard));
-    return toPage(await queryIndexPartitionsPage(this.kit, { partitions, entityType: EntityType.session }, page), sessionFromItem);
+    const where = options.assignedTo === undefined ? undefined : ownerCondition(options.assignedTo);
+    return toPage(await queryIndexPartitionsPage(this.kit, { partitions, entityType: EntityType.session, where }, page), sessionFromItem);
   }
 
   acquireHumanSendLock(session: Session, lockId: string, now: string, expiresAt: string): Promise<boolean> {
@@ -305,7 +306,7 @@ export class DynamoSessionRepository implements SessionRepository {
 }
 
 /** The session is owned by `owner` (`null`: by nobody): the seed's `expected_assigned_to`. */
-function ownerCondition(owner: string | null): { readonly condition: string; readonly names: Record<string, string>; readonly values: Record<string, unknown> } {
+function ownerCondition(owner: string | null): ItemFilter {
   return owner === null
     ? { condition: 'attribute_not_exists(#owner)', names: { '#owner': S.assignedTo }, values: {} }
     : { condition: '#owner = :owner', names: { '#owner': S.assignedTo }, values: { ':owner': owner } };

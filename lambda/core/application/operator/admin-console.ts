@@ -14,6 +14,7 @@ import {
   type DemandRepository,
   type MessageRepository,
   type OperationalConfigRepository,
+  type OperatorAuthRepository,
   type PageRequest,
   type UsageReadBound,
   type VersionedResourceRepository,
@@ -45,6 +46,8 @@ export interface AdminConsoleDependencies {
   readonly messages: Pick<MessageRepository, 'agentUsageByDay'>;
   readonly trail: OperatorAuditTrail;
   readonly directory: OperatorDirectory;
+  /** Ends the sessions of whoever an `operators` edit removes. */
+  readonly auth: Pick<OperatorAuthRepository, 'revokeAll'>;
   readonly clock: Clock;
 }
 
@@ -101,7 +104,13 @@ export class AdminConsole {
     return (await this.deps.config.get(key)) ?? { key, value: null, version: 0 };
   }
 
-  /** Validated per key, compare-and-set on `expectedVersion` (0: the setting must not exist yet). */
+  /**
+   * Validated per key, compare-and-set on `expectedVersion` (0: the setting must not exist yet).
+   * An `operators` edit that removes someone ends their sessions and login links at once, audited
+   * per person; a deploy-time admin keeps hers (the deployment, not this list, makes her an admin).
+   * A demoted admin keeps her session as the operator she now is: every call made with the admin
+   * role checks it against the list as stored, so her admin calls stop at once anyway.
+   */
   async setConfig(admin: Operator, key: string, value: unknown, expectedVersion: number): Promise<OperationalConfig> {
     const previous = await this.deps.config.get(key);
     let stored: unknown;
@@ -118,9 +127,19 @@ export class AdminConsole {
       if (error instanceof VersionConflictError) throw new OperatorActionError('conflict', `Setting '${key}' is no longer at version ${expectedVersion}: reload it`);
       throw error;
     }
-    if (key === OPERATORS_CONFIG_KEY) this.deps.directory.invalidate();
-    await this.deps.trail.record({ author: admin.phone, action: 'config.update', resourceType: 'config', resourceId: key, details: { version: written.version, ...changedPhones(key, previous?.value, stored) } });
+    const changed = changedPhones(key, previous?.value, stored);
+    await this.deps.trail.record({ author: admin.phone, action: 'config.update', resourceType: 'config', resourceId: key, details: { version: written.version, ...changed } });
+    if (key === OPERATORS_CONFIG_KEY) {
+      this.deps.directory.invalidate();
+      const removed = (changed.removed ?? []).filter((phone) => !this.deps.directory.isDeployTimeAdmin(phone));
+      await Promise.all(removed.map((phone) => this.endAccess(admin, phone)));
+    }
     return written;
+  }
+
+  private async endAccess(admin: Operator, phone: string): Promise<void> {
+    const revoked = await this.deps.auth.revokeAll(phone, this.deps.clock.now());
+    await this.deps.trail.record({ author: admin.phone, action: 'operator.access_ended', resourceType: 'operator', resourceId: phone, details: { ...revoked } });
   }
 
   listAudit(page: PageRequest) {
@@ -174,7 +193,7 @@ export class AdminConsole {
 }
 
 /** Who was added or removed, for the audit of an operators edit (phones are what admins manage). */
-function changedPhones(key: string, before: unknown, after: unknown): Record<string, string[]> {
+function changedPhones(key: string, before: unknown, after: unknown): { readonly added?: string[]; readonly removed?: string[] } {
   if (key !== OPERATORS_CONFIG_KEY) return {};
   const phones = (value: unknown) => new Set(value !== null && typeof value === 'object' ? Object.keys(value) : []);
   const [old, now] = [phones(before), phones(after)];

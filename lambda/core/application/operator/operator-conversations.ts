@@ -68,16 +68,29 @@ export interface OperatorConversationsDependencies {
 
 /**
  * The human inbox: list and read conversations, claim one, answer the customer, give it back to the
- * agent or close it. Every transition goes through the state machine and a conditional write on the
- * state and the owner the operator saw (and so does the send lock of a reply), so two operators
- * racing for the same conversation get one success and one `conflict`, even when it changed hands
- * and came back to the same state between an operator's read and write.
+ * agent or close it. Who may do what (docs/OPERATOR-API.md#who-may-do-what):
+ *
+ * - list and read: every conversation waiting for a person, and the ones the operator owns; an
+ *   admin, every conversation;
+ * - claim: a conversation waiting for a person, by any operator;
+ * - reply: only the operator it is assigned to (an admin too claims it first);
+ * - release and close: the operator it is assigned to, or an admin; a conversation nobody owns —
+ *   waiting for a person, or served by the agent — only an admin.
+ *
+ * The role is the one the configuration holds now for an admin (see OperatorSignIn.authenticate).
+ * Every transition goes through the state machine and a conditional write on the state and the
+ * owner the rule relied on — the operator themself, unless an admin acts — and so does the send
+ * lock of a reply: two operators racing for the same conversation get one success and one
+ * `conflict`, even when it changed hands and came back to the same state between a read and a write.
  */
 export class OperatorConversations {
   constructor(private readonly deps: OperatorConversationsDependencies) {}
 
-  async list(state: SessionState, page: PageRequest): Promise<Page<ConversationSummary>> {
-    const sessions = await this.deps.sessions.listByState(state, page);
+  /** The conversations in `state` the operator may read: for an operator, only waiting ones and their own. */
+  async list(operator: Operator, state: SessionState, page: PageRequest): Promise<Page<ConversationSummary>> {
+    const everything = operator.role === 'admin' || state === SessionState.AWAITING_HUMAN;
+    if (!everything && state !== SessionState.HUMAN_ACTIVE) return { items: [] };
+    const sessions = await this.deps.sessions.listByState(state, page, everything ? {} : { assignedTo: operator.phone });
     const items = await Promise.all(
       sessions.items.map(async (session) => {
         const [last] = (await this.deps.messages.history(session.customerId, { limit: 1 })).items;
@@ -90,8 +103,9 @@ export class OperatorConversations {
     return { items, cursor: sessions.cursor };
   }
 
-  async get(customerId: string, page: PageRequest): Promise<{ readonly conversation: ConversationView; readonly history: Page<HistoryEntry> }> {
+  async get(operator: Operator, customerId: string, page: PageRequest): Promise<{ readonly conversation: ConversationView; readonly history: Page<HistoryEntry> }> {
     const session = await this.activeSession(customerId);
+    if (!mayRead(operator, session)) throw new OperatorActionError('forbidden', 'Only an admin reads a conversation that is neither waiting for a person nor yours');
     const history = await this.deps.messages.history(customerId, page);
     return {
       conversation: viewOf(session),
@@ -102,7 +116,7 @@ export class OperatorConversations {
   async claim(operator: Operator, customerId: string): Promise<ConversationView> {
     const session = await this.activeSession(customerId);
     if (session.state !== SessionState.AWAITING_HUMAN) throw new OperatorActionError('conflict', `The conversation is ${session.state}, not waiting for a person`);
-    const claimed = await this.transition(session, SessionState.HUMAN_ACTIVE, { changes: { assignedTo: operator.phone } });
+    const claimed = await this.transition(session, SessionState.HUMAN_ACTIVE, { changes: { assignedTo: operator.phone }, expectedAssignedTo: session.assignedTo ?? null });
     await this.deps.audit.record({ author: operator.phone, action: 'conversation.claim', resourceType: 'conversation', resourceId: customerId });
     return viewOf(claimed);
   }
@@ -171,10 +185,10 @@ export class OperatorConversations {
   private async handBack(operator: Operator, customerId: string, to: SessionState, action: string): Promise<ConversationView> {
     const session = await this.activeSession(customerId);
     if (!isLegalTransition(session.state, to)) throw new OperatorActionError('conflict', `A ${session.state} conversation cannot become ${to}`);
-    const ownedByOther = session.state === SessionState.HUMAN_ACTIVE && session.assignedTo !== undefined && session.assignedTo !== operator.phone;
-    if (ownedByOther && operator.role !== 'admin') throw new OperatorActionError('forbidden', 'The conversation is assigned to another operator');
+    const owner = handBackOwner(operator, session);
     const updated = await this.transition(session, to, {
       changes: isHumanOwned(session.state) ? { assignedTo: null, handoffRequestedAt: null } : undefined,
+      expectedAssignedTo: owner,
       // Never while an operator's reply is on its way.
       requireNoLiveHumanSendLockAt: isoMicros(this.deps.clock.now()),
     });
@@ -182,10 +196,10 @@ export class OperatorConversations {
     return viewOf(updated);
   }
 
-  /** Conditioned on the state and the owner as read: the checks made on `session` still hold when it is written. */
-  private async transition(session: Session, to: SessionState, options: Omit<TransitionOptions, 'expectedAssignedTo'>): Promise<Session> {
+  /** Conditioned on the state as read and on the owner the rule relied on: the checks made on `session` still hold when it is written. */
+  private async transition(session: Session, to: SessionState, options: TransitionOptions & { readonly expectedAssignedTo: string | null }): Promise<Session> {
     try {
-      return await this.deps.sessions.transitionState(session, session.state, to, { ...options, expectedAssignedTo: session.assignedTo ?? null });
+      return await this.deps.sessions.transitionState(session, session.state, to, options);
     } catch (error) {
       if (error instanceof ConditionFailedError) throw new OperatorActionError('conflict', 'The conversation changed meanwhile (another operator, or the customer); reload it');
       throw error;
@@ -208,6 +222,23 @@ export class OperatorConversations {
     }
     return undefined;
   }
+}
+
+function mayRead(operator: Operator, session: Session): boolean {
+  return operator.role === 'admin' || session.state === SessionState.AWAITING_HUMAN || (session.state === SessionState.HUMAN_ACTIVE && session.assignedTo === operator.phone);
+}
+
+/**
+ * The owner a release or close by `operator` must still find in the write: the operator themself,
+ * for their own conversation; for an admin, whoever she read (nobody included). Anything else is
+ * refused before a write.
+ */
+function handBackOwner(operator: Operator, session: Session): string | null {
+  if (operator.role === 'admin') return session.assignedTo ?? null;
+  if (session.state === SessionState.HUMAN_ACTIVE && session.assignedTo === operator.phone) return operator.phone;
+  if (session.state === SessionState.HUMAN_ACTIVE) throw new OperatorActionError('forbidden', 'The conversation is assigned to another operator');
+  if (session.state === SessionState.AWAITING_HUMAN) throw new OperatorActionError('forbidden', 'Claim the conversation first: only its operator or an admin gives it back or closes it');
+  throw new OperatorActionError('forbidden', 'The agent is serving this conversation: only an admin closes it');
 }
 
 function summaryOf(session: Session): Omit<ConversationSummary, 'lastMessage'> {

@@ -1,7 +1,11 @@
 import { isOperatorPhone, type Operator, OPERATORS_CONFIG_KEY, operatorsFromConfig } from '../../domain/operator';
 import type { OperationalConfigRepository } from '../../ports/repositories';
 
-/** How long a process trusts the operators list it read: a removed operator is locked out within this. */
+/**
+ * How long a process trusts the operators list it read for what the cache may decide: who gets a
+ * login link, and an operator's (not an admin's) calls. Sign-in and every call made with the admin
+ * role read the list again (see {@link OperatorDirectory.current}).
+ */
 export const OPERATOR_DIRECTORY_CACHE_MS = 60_000;
 
 export interface OperatorDirectoryOptions {
@@ -14,7 +18,11 @@ export interface OperatorDirectoryOptions {
   readonly nowMs?: () => number;
 }
 
-/** Who may sign in: the deploy-time admins plus the `operators` config map, cached per process. */
+/**
+ * Who may sign in: the deploy-time admins plus the `operators` config map, cached per process. The
+ * deploy-time admins are read from the function's environment, which is the current deployment's;
+ * the map, from the table.
+ */
 export class OperatorDirectory {
   private readonly admins: ReadonlySet<string>;
   private cached?: { readonly operators: ReadonlyMap<string, Operator>; readonly expiresAt: number };
@@ -25,10 +33,22 @@ export class OperatorDirectory {
     this.admins = new Set(options.adminPhoneNumbers);
   }
 
+  /** The operator as this process last read the list (at most {@link OPERATOR_DIRECTORY_CACHE_MS} ago). */
   async find(phone: string): Promise<Operator | undefined> {
     if (this.admins.has(phone)) return (await this.operators()).get(phone) ?? { phone, role: 'admin' };
     if (!isOperatorPhone(phone)) return undefined;
     return (await this.operators()).get(phone);
+  }
+
+  /**
+   * The operator as the configuration holds them now: a consistent read of the list, whatever this
+   * process cached (the cache is refreshed with it), so a removal or a demotion made through any
+   * instance counts at once. A deploy-time admin needs no read: only a deployment changes that role.
+   */
+  async current(phone: string): Promise<Operator | undefined> {
+    if (this.admins.has(phone)) return this.find(phone);
+    if (!isOperatorPhone(phone)) return undefined;
+    return (await this.reload()).get(phone);
   }
 
   /** Everyone who may sign in, deploy-time admins first. */
@@ -46,13 +66,20 @@ export class OperatorDirectory {
   }
 
   private async operators(): Promise<ReadonlyMap<string, Operator>> {
-    const now = (this.options.nowMs ?? Date.now)();
-    if (this.cached && now < this.cached.expiresAt) return this.cached.operators;
+    return this.cached && this.nowMs() < this.cached.expiresAt ? this.cached.operators : this.reload();
+  }
+
+  private async reload(): Promise<ReadonlyMap<string, Operator>> {
+    const now = this.nowMs();
     const stored = operatorsFromConfig((await this.options.config.get(OPERATORS_CONFIG_KEY))?.value);
     const operators = new Map<string, Operator>();
     for (const phone of this.admins) operators.set(phone, { phone, role: 'admin', name: stored.get(phone)?.name });
     for (const [phone, entry] of stored) if (!operators.has(phone)) operators.set(phone, { phone, role: entry.role, name: entry.name });
     this.cached = { operators, expiresAt: now + (this.options.cacheMs ?? OPERATOR_DIRECTORY_CACHE_MS) };
     return operators;
+  }
+
+  private nowMs(): number {
+    return (this.options.nowMs ?? Date.now)();
   }
 }

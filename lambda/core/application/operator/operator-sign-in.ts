@@ -39,7 +39,10 @@ export interface OperatorSignInDependencies {
 /**
  * Login over WhatsApp (docs/OPERATOR-API.md): the orchestrator issues a one-time grant and sends
  * its link; the console trades the grant for a session that ends at local midnight. Only token
- * hashes are stored, and a person removed from the operators list loses access at the next call.
+ * hashes are stored. A person removed from the operators list loses access at the next call, on
+ * every instance: the removal deletes their sessions, and whoever the configuration no longer
+ * names is refused (and their session deleted) when it is checked — at sign-in and on every call
+ * made with the admin role, always against the current configuration.
  */
 export class OperatorSignIn {
   private readonly newToken: () => string;
@@ -56,26 +59,44 @@ export class OperatorSignIn {
     return { link: `${consoleUrl.replace(/\/+$/, '')}/login#${token}`, expiresAt: grant.expiresAt };
   }
 
-  /** Consumes the grant (once) and opens a session; `undefined` for a wrong, used or expired token. */
+  /**
+   * Consumes the grant (once) and opens a session; `undefined` for a wrong, used or expired token,
+   * or a person no longer allowed. The person is checked against the current configuration after
+   * the session is written: a removal that ends sessions either finds this one, or was written
+   * before the check and is seen by it.
+   */
   async signIn(loginToken: unknown): Promise<NewOperatorSession | undefined> {
     if (!isRawToken(loginToken)) return undefined;
     const grant = await this.deps.auth.consumeLoginGrant(hashToken(loginToken), this.deps.clock.now());
     if (grant === undefined) return undefined;
-    const operator = await this.deps.directory.find(grant.operatorPhone);
-    if (operator === undefined) return undefined;
     const sessionToken = this.newToken();
-    const session = await this.deps.auth.putSession({ tokenHash: hashToken(sessionToken), operatorPhone: operator.phone, csrfToken: this.newToken() });
+    const session = await this.deps.auth.putSession({ tokenHash: hashToken(sessionToken), operatorPhone: grant.operatorPhone, csrfToken: this.newToken() });
+    const operator = await this.allowed(session);
+    if (operator === undefined) return undefined;
     await this.deps.audit.record({ author: operator.phone, action: 'operator.sign_in', resourceType: 'operator', resourceId: operator.phone });
     return { operator, session, sessionToken };
   }
 
-  /** The signed-in operator behind a session cookie, if the session is live and the person still allowed. */
-  async authenticate(sessionToken: string | undefined): Promise<SignedInOperator | undefined> {
+  /**
+   * The signed-in operator behind a session cookie, if the session is live and the person still
+   * allowed. The cached list decides only an operator's own calls (the session, read on every call,
+   * is gone once they are removed). An admin's role, a call that needs it (`requireCurrentRole`)
+   * and a person the cache does not know are checked against the current configuration.
+   */
+  async authenticate(sessionToken: string | undefined, options: { readonly requireCurrentRole?: boolean } = {}): Promise<SignedInOperator | undefined> {
     if (!isRawToken(sessionToken)) return undefined;
     const session = await this.deps.auth.getSession(hashToken(sessionToken), this.deps.clock.now());
     if (session === undefined) return undefined;
-    const operator = await this.deps.directory.find(session.operatorPhone);
+    const cached = await this.deps.directory.find(session.operatorPhone);
+    const operator = cached === undefined || cached.role === 'admin' || options.requireCurrentRole ? await this.allowed(session) : cached;
     return operator && { operator, session };
+  }
+
+  /** The session's operator as the configuration holds them now; a session of anybody else is deleted. */
+  private async allowed(session: OperatorSession): Promise<Operator | undefined> {
+    const operator = await this.deps.directory.current(session.operatorPhone);
+    if (operator === undefined) await this.deps.auth.deleteSession(session.tokenHash);
+    return operator;
   }
 
   async signOut(signedIn: SignedInOperator): Promise<void> {

@@ -15,8 +15,21 @@ export interface CustomerBudgetRepository {
    * A refusal says whether the customer was already told, in the window of the limit reached.
    */
   admitTurn(customerId: string, turnId: string, at: Date, limits: CustomerBudgetLimits): Promise<BudgetVerdict>;
+  /** Whether the customer already received the budget reply in the window of `limit` that holds `at`. */
+  toldInWindow(customerId: string, at: Date, limit: BudgetLimit): Promise<boolean>;
   /** Records that the customer received the budget reply for a turn refused at `at` by `limit`. */
   markTold(customerId: string, at: Date, limit: BudgetLimit): Promise<void>;
   /** Adds a turn's model tokens to the customer's count of the day of `at`. */
   addTokens(customerId: string, at: Date, usage: TokenUsage): Promise<void>;
+}
+
+/**
+ * The whole pipeline's model tokens per UTC day, counted on write shards so that no partition runs
+ * hot however many turns a second the pipeline serves.
+ */
+export interface PipelineBudgetRepository {
+  /** Adds a turn's tokens to the day of `at`, on the customer's shard. */
+  addTokens(customerId: string, at: Date, usage: TokenUsage): Promise<void>;
+  /** The day's tokens over every shard (one batched read, not strongly consistent). */
+  tokensOfDay(at: Date): Promise<number>;
 }

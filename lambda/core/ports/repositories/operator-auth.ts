@@ -6,6 +6,12 @@ export interface OperatorSessionInput {
   readonly csrfToken: string;
 }
 
+/** What ending an operator's access removed: the sessions and login links that were still live. */
+export interface RevokedOperatorAccess {
+  readonly sessions: number;
+  readonly loginGrants: number;
+}
+
 /** Operators' login grants and sessions, keyed by the SHA-256 of their tokens. */
 export interface OperatorAuthRepository {
   /**
@@ -20,4 +26,9 @@ export interface OperatorAuthRepository {
   /** `undefined` when missing or expired at `now` (even if DynamoDB has not deleted it yet). */
   getSession(tokenHash: string, now: Date): Promise<OperatorSession | undefined>;
   deleteSession(tokenHash: string): Promise<void>;
+  /**
+   * Deletes every session and login grant of the operator, found by key (never a Scan), and counts
+   * those that were still live at `now`: after it, no token the operator holds opens anything.
+   */
+  revokeAll(operatorPhone: string, now: Date): Promise<RevokedOperatorAccess>;
 }

@@ -28,8 +28,8 @@ export interface SessionRepository {
    * nothing written), then writes conditioned on the stored state (ConditionFailedError).
    */
   transitionState(session: Session, expectedState: SessionState, newState: SessionState, options?: TransitionOptions): Promise<Session>;
-  /** Sessions in a state, oldest first (GSI1). */
-  listByState(state: SessionState, page?: PageRequest): Promise<Page<Session>>;
+  /** Sessions in a state, oldest first (GSI1); with `assignedTo`, only those that operator owns. */
+  listByState(state: SessionState, page?: PageRequest, options?: { readonly assignedTo?: string }): Promise<Page<Session>>;
   /**
    * `false` while another live lock is held, the session is not human-owned, or it is no longer
    * owned by `session.assignedTo` (nobody, when that is absent). Re-entrant per lock id.

@@ -83,3 +83,34 @@ describe('operator sessions', () => {
     await expect(auth.getSession('not-a-hash', new Date())).rejects.toThrow(TypeError);
   });
 });
+
+describe('revoking an operator', () => {
+  test('deletes every session and login grant of the operator by key, with their references, and no one else’s', async () => {
+    const phone = '5511988880001';
+    const other = '5511988880002';
+    const sessions = [newTokenHash(), newTokenHash(), newTokenHash()];
+    for (const tokenHash of sessions) await auth.putSession({ tokenHash, operatorPhone: phone, csrfToken: 'csrf' });
+    const grant = newTokenHash();
+    await auth.putLoginGrant(grant, phone);
+    const theirs = newTokenHash();
+    await auth.putSession({ tokenHash: theirs, operatorPhone: other, csrfToken: 'csrf' });
+    // Signed out already: its reference remains, and there is nothing live to count.
+    await auth.deleteSession(sessions[2]);
+
+    expect(await auth.revokeAll(phone, clock.now())).toEqual({ sessions: 2, loginGrants: 1 });
+    for (const tokenHash of sessions) expect(await auth.getSession(tokenHash, clock.now())).toBeUndefined();
+    expect(await auth.consumeLoginGrant(grant, clock.now())).toBeUndefined();
+    expect(await kit.queryPage({ keyCondition: '#pk = :pk', names: { '#pk': 'PK' }, values: { ':pk': `CUSTOMER#${phone}` }, consistentRead: true })).toEqual({ items: [] });
+    expect(await auth.getSession(theirs, clock.now())).toMatchObject({ operatorPhone: other });
+    expect(await auth.revokeAll(phone, clock.now())).toEqual({ sessions: 0, loginGrants: 0 });
+  });
+
+  test('counts only what was still live, and pages through many references', async () => {
+    const phone = '5511988880003';
+    for (let index = 0; index < 120; index++) await auth.putSession({ tokenHash: newTokenHash(), operatorPhone: phone, csrfToken: 'csrf' });
+    const expiring = newTokenHash();
+    await auth.putLoginGrant(expiring, phone, new Date('2026-03-10T15:01:00Z'));
+    expect(await auth.revokeAll(phone, new Date('2026-03-10T15:05:00Z'))).toEqual({ sessions: 120, loginGrants: 0 });
+    expect(await kit.get({ key: loginGrantKey(expiring), consistentRead: true })).toBeUndefined();
+  });
+});

@@ -107,3 +107,36 @@ test('the send lock is taken only while the session is owned by whom the caller 
   const seenByBia = (await repos.sessions.getActive(customerId))!;
   expect(await repos.sessions.acquireHumanSendLock(seenByBia, 'bia-lock', '2026-03-10T12:00:00Z', '2026-03-10T12:00:30Z')).toBe(true);
 });
+
+test("an admin's release, read while Ana owned the conversation, loses once Bia claimed it", async () => {
+  const customerId = await ownedByAna();
+  const whatsapp = new RecordingSender();
+  const stale = conversations(
+    readThen(async () => {
+      await conversations(repos.sessions, whatsapp).release(ana, customerId);
+      const released = (await repos.sessions.getActive(customerId))!;
+      await repos.sessions.transitionState(released, SessionState.QUALIFYING, SessionState.AWAITING_HUMAN, { changes: { handoffRequestedAt: '2026-03-10T12:00:00Z' } });
+      await conversations(repos.sessions, whatsapp).claim(bia, customerId);
+    }),
+    whatsapp,
+  );
+
+  await expect(stale.release(admin, customerId)).rejects.toMatchObject({ reason: 'conflict' });
+  expect(await repos.sessions.getActive(customerId)).toMatchObject({ state: SessionState.HUMAN_ACTIVE, assignedTo: bia.phone });
+});
+
+test("an admin's close, read while the agent served the conversation, loses once it was handed to people and claimed", async () => {
+  const customerId = newCustomer();
+  await repos.sessions.put(newSession(customerId, { state: SessionState.QUALIFYING }));
+  const stale = conversations(
+    readThen(async () => {
+      const served = (await repos.sessions.getActive(customerId))!;
+      await repos.sessions.transitionState(served, SessionState.QUALIFYING, SessionState.AWAITING_HUMAN, { changes: { handoffRequestedAt: '2026-03-10T12:00:00Z' } });
+      await conversations(repos.sessions, new RecordingSender()).claim(bia, customerId);
+    }),
+    new RecordingSender(),
+  );
+
+  await expect(stale.close(admin, customerId)).rejects.toMatchObject({ reason: 'conflict' });
+  expect(await repos.sessions.getActive(customerId)).toMatchObject({ state: SessionState.HUMAN_ACTIVE, assignedTo: bia.phone });
+});

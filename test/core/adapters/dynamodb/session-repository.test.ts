@@ -12,6 +12,8 @@ import { CallRecorder } from '../../../support/dynamo-call-recorder';
 import { newCustomer } from '../../../support/ids';
 import { newSession } from '../../../support/domain-records';
 import { ManualClock } from '../../../support/manual-clock';
+import { KeyLayout } from '../../../../lib/contract/key-layout';
+import { KeyLayoutPolicy } from '../../../../lambda/core/adapters/dynamodb/key-layout';
 
 let table: TestTable;
 let kit: DynamoKit;
@@ -175,6 +177,26 @@ describe('listByState', () => {
     const mineInOrder = seen.filter((session) => mine.some((candidate) => candidate.sessionId === session.sessionId));
     expect(mineInOrder.map((session) => session.sessionId)).toEqual(mine.map((session) => session.sessionId));
     expect(seen.every((session) => session.state === state)).toBe(true);
+  });
+
+  test('with assignedTo, lists only the sessions that operator owns, in every key layout', async () => {
+    const ana = '5511900001111';
+    const state = SessionState.HUMAN_ACTIVE;
+    for (const layout of [KeyLayout.SEED, KeyLayout.SHARDED]) {
+      const repository = new DynamoSessionRepository(kit, clock, undefined, new KeyLayoutPolicy(layout, kit, clock));
+      const hers = [newSession(newCustomer(), { state, assignedTo: ana }), newSession(newCustomer(), { state, assignedTo: ana })];
+      for (const session of [...hers, newSession(newCustomer(), { state, assignedTo: '5511900002222' }), newSession(newCustomer(), { state })]) await repository.put(session);
+
+      const seen: Session[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await repository.listByState(state, { limit: 1, cursor }, { assignedTo: ana });
+        seen.push(...page.items);
+        cursor = page.cursor;
+      } while (cursor);
+      expect(seen.every((session) => session.assignedTo === ana)).toBe(true);
+      expect(seen.map((session) => session.sessionId)).toEqual(expect.arrayContaining(hers.map((session) => session.sessionId)));
+    }
   });
 });
 
