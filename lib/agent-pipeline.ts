@@ -225,7 +225,7 @@ export class AgentPipeline extends Construct {
     this.grants = new PipelineGrants({
       ...resources,
       channel,
-      features: { operatorPlane: operatorPlane !== undefined, crmSync: props.crmSync !== undefined, keyLayoutMigration: settings.keyLayout === KeyLayout.MIGRATING },
+      features: { operatorPlane: operatorPlane !== undefined, crmSync: props.crmSync !== undefined, keyLayoutMigration: settings.keyLayout === KeyLayout.MIGRATING, pipelineBudget: props.pipelineBudget !== undefined },
     });
     this.webhookFunction = channel.webhookFunction;
     this.webhookAlias = channel.webhookAlias;
@@ -330,9 +330,10 @@ export class AgentPipeline extends Construct {
    * Lets `grantee` run the `erase-customer` and `export-customer` commands
    * (`npx cdk-whatsapp-agent-pipeline erase-customer --stack … --customer …`, see docs/PRIVACY.md):
    * read the stack's outputs, query the customer's partitions, read what their references name,
-   * delete all of it in batches (an operator's sign-in items one by one), and keep the erasure's
-   * pseudonym salt and audit event (plus the customer managed key, through DynamoDB only, when there
-   * is one). Typically the role of whoever answers data subject requests.
+   * delete all of it in batches (an operator's sign-in items one by one), drop the customer's
+   * records from the dead-letter queue, and keep the erasure's pseudonym salt and audit event (plus
+   * the customer managed key, through DynamoDB and SQS only, when there is one). Typically the role
+   * of whoever answers data subject requests.
    */
   public grantCustomerDataRights(grantee: iam.IGrantable): iam.Grant {
     return this.grants.grantCustomerData(grantee, Stack.of(this));

@@ -41,6 +41,8 @@ export interface PipelineFeatures {
   readonly crmSync: boolean;
   /** `KeyLayout.MIGRATING`: the GSI1 lists look up the write-shard backfill's marker. */
   readonly keyLayoutMigration: boolean;
+  /** `pipelineBudget`: the orchestrator counts every turn's tokens in the day's shards and reads their sum. */
+  readonly pipelineBudget: boolean;
 }
 
 type Feature = keyof PipelineFeatures;
@@ -100,18 +102,22 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       adminConfig: [get, update],
       operatorAuth: only('operatorPlane', put),
       crmSync: only('crmSync', get, put),
+      pipelineBudget: only('pipelineBudget', batchGet, update),
     },
     index: [],
   },
   /**
    * Operator function: sign-in and sessions, the inbox and conversations, the admin's prompts,
-   * settings, audit and lists, the dead-letter redrive, and the cursors it hands out.
+   * settings, audit and lists, the dead-letter redrive, the usage report, and the cursors it hands
+   * out. A removed operator's sessions are found through their sign-in references in the
+   * `CUSTOMER#` partition and deleted with them; audit events name customers by the salted pseudonym.
    */
   operatorPlane: {
     table: {
       session: [get, query, put, update],
       inbound: [get, query, update],
-      customer: [get, put],
+      customer: [get, query, put, remove],
+      adminPrivacy: [get, put],
       adminConfig: [get, update],
       adminAudit: [query, put],
       adminResource: [get, query, put],
@@ -123,7 +129,7 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       cursorKey: [get, put],
       keyLayoutMigration: marker,
     },
-    index: ['sessionState', 'crmSyncStatus', 'consentTimeline'],
+    index: ['sessionState', 'crmSyncStatus', 'consentTimeline', 'llmDay'],
   },
   /**
    * A customer's erasure and export (the operator API's privacy calls, `erase-customer`,
