@@ -75,9 +75,13 @@ export class PipelineGrants {
     return combine([this.table(grantee, 'operatorPlane', 'customerData'), ...this.deadLetters(grantee), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
   }
 
-  /** Erasing and exporting one customer's data: the operator function's privacy calls, or the commands when `stack` is given. */
+  /**
+   * Erasing and exporting one customer's data: the operator function's privacy calls, or the
+   * commands when `stack` is given, which also drop the customer's dead-lettered turns.
+   */
   public grantCustomerData(grantee: iam.IGrantable, stack?: Stack): iam.Grant {
-    return combine([...(stack ? [stackOutputs(grantee, stack)] : []), this.table(grantee, 'customerData'), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
+    const commands = stack ? [stackOutputs(grantee, stack), ...this.deadLetterRecords(grantee)] : [];
+    return combine([...commands, this.table(grantee, 'customerData'), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
   }
 
   /** The handoff sweeper. */
@@ -154,11 +158,12 @@ export class PipelineGrants {
 
   /** The admin's redrive: read, hold and remove dead-letter records, send them back to the turn queue. */
   private deadLetters(grantee: iam.IGrantable): iam.Grant[] {
-    return [
-      iam.Grant.addToPrincipal({ grantee, actions: [...DEAD_LETTER_ACTIONS], resourceArns: [this.sources.deadLetterQueue.queueArn] }),
-      this.turnQueue(grantee, QUEUE_SEND_ACTIONS),
-      ...this.key(grantee, 'sqs', QUEUE_PRODUCER_KEY_ACTIONS),
-    ];
+    return [...this.deadLetterRecords(grantee, QUEUE_PRODUCER_KEY_ACTIONS), this.turnQueue(grantee, QUEUE_SEND_ACTIONS)];
+  }
+
+  /** Read, hold and remove dead-letter records, with `keyActions` on the key through SQS. */
+  private deadLetterRecords(grantee: iam.IGrantable, keyActions: readonly string[] = QUEUE_CONSUMER_KEY_ACTIONS): iam.Grant[] {
+    return [iam.Grant.addToPrincipal({ grantee, actions: [...DEAD_LETTER_ACTIONS], resourceArns: [this.sources.deadLetterQueue.queueArn] }), ...this.key(grantee, 'sqs', keyActions)];
   }
 
   /** `actions` on the customer managed key, only through `service`; none without a key. */

@@ -21,7 +21,7 @@ interface GrantedPipeline extends SynthesizedPipeline {
   readonly roles: Record<string, iam.IRole>;
 }
 
-/** A pipeline with everything on (operator plane, CRM sync, a customer managed key), and roles granted the redrive and the privacy commands. */
+/** A pipeline with everything on (operator plane, CRM sync, the pipeline budget, a customer managed key), and roles granted the redrive and the privacy commands. */
 function grantedPipeline(overrides: Partial<AgentPipelineProps> = {}): GrantedPipeline {
   const app = new App();
   const stack = new Stack(app, 'Granted');
@@ -32,6 +32,7 @@ function grantedPipeline(overrides: Partial<AgentPipelineProps> = {}): GrantedPi
     adminPhoneNumbers: [ADMIN],
     encryptionKey: key,
     crmSync: CrmTarget.fromFunction(lambda.Function.fromFunctionName(stack, 'Crm', 'crm-writer')),
+    pipelineBudget: { agentTokensPerDay: 5_000_000 },
     ...overrides,
   });
   const redrive = new iam.Role(stack, 'OnCall', { assumedBy: new iam.AccountRootPrincipal() });
@@ -211,7 +212,7 @@ describe('what a partition needs only with a feature is granted only with it', (
     const { prefixes, constants } = GSI1_PARTITIONS;
     expect(queried('sweeper')).toEqual([`${prefixes.sessionState}*`]);
     expect(queried('crmWorker')).toEqual([`${prefixes.crmSyncStatus}*`]);
-    expect(queried('operator').sort()).toEqual([`${prefixes.sessionState}*`, `${prefixes.crmSyncStatus}*`, constants.consentTimeline].sort());
+    expect(queried('operator').sort()).toEqual([`${prefixes.sessionState}*`, `${prefixes.crmSyncStatus}*`, `${prefixes.llmDay}*`, constants.consentTimeline].sort());
     for (const name of ['inbound', 'orchestrator', 'redrive', 'privacy']) expect(queried(name)).toEqual([]);
   });
 });

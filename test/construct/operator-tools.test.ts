@@ -94,11 +94,15 @@ describe('grantRedrive', () => {
 describe('grantCustomerDataRights', () => {
   const customerData = (pipeline: AgentPipeline, role: iam.Role) => pipeline.grantCustomerDataRights(role);
 
-  test('grants the stack outputs and no queue', () => {
+  test('grants the stack outputs and the dead-letter records, but no send to the turn queue', () => {
     const synth = grantedCommand(customerData);
     const statements = roleStatements(synth, synth.operator);
     expect(statements).toContainEqual(statement(synth, ['cloudformation:DescribeStacks'], [synth.stack.stackId]));
-    expect(statements.flatMap((entry) => entry.actions).filter((action) => action.startsWith('sqs:'))).toEqual([]);
+    expect(statements.flatMap((entry) => entry.actions).filter((action) => action.startsWith('sqs:')).sort()).toEqual([
+      'sqs:ChangeMessageVisibility',
+      'sqs:DeleteMessage',
+      'sqs:ReceiveMessage',
+    ]);
   });
 
   test('queries the customer’s partitions, reads what their references name, and deletes all of it in batches', () => {
@@ -121,15 +125,18 @@ describe('grantCustomerDataRights', () => {
     expect(byAction['dynamodb:PutItem']).toEqual(['ADMIN#AUDIT', 'ADMIN#PRIVACY']);
   });
 
-  test('with a customer managed key, also the key, through DynamoDB only', () => {
+  test('with a customer managed key, also the key: through DynamoDB, and only to decrypt through SQS', () => {
     const captured: { key?: kms.Key } = {};
     const synth = grantedCommand(customerData, withKey(captured));
     const keyArn = JSON.stringify([synth.stack.resolve(captured.key!.keyArn)]);
     const keyStatements = roleStatements(synth, synth.operator).filter((entry) => JSON.stringify(entry.resources) === keyArn);
-    expect(keyStatements).toEqual([
-      statement(synth, ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'], [captured.key!.keyArn], {
-        StringEquals: { 'kms:ViaService': { 'Fn::Join': ['', ['dynamodb.', { Ref: 'AWS::Region' }, '.amazonaws.com']] } },
-      }),
-    ]);
+    const through = (service: string) => ({ StringEquals: { 'kms:ViaService': { 'Fn::Join': ['', [`${service}.`, { Ref: 'AWS::Region' }, '.amazonaws.com']] } } });
+    expect(keyStatements).toEqual(
+      expect.arrayContaining([
+        statement(synth, ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'], [captured.key!.keyArn], through('dynamodb')),
+        statement(synth, ['kms:Decrypt'], [captured.key!.keyArn], through('sqs')),
+      ]),
+    );
+    expect(keyStatements).toHaveLength(2);
   });
 });
