@@ -15,11 +15,18 @@ export type PipelinePrincipal = (typeof PIPELINE_PRINCIPALS)[number];
 /** How the CRM sync is set up: off, a signed webhook, or the consumer's function. */
 export type CrmSyncKind = 'off' | 'webhook' | 'function';
 
-/** The deployment choices that change who is granted what: channel × operator plane × CRM sync. */
+/**
+ * The deployment choices that change who is granted what: channel × operator plane × CRM sync, and
+ * the two that add a partition to a role (the key layout's migration, the pipeline-wide budget).
+ */
 export interface DeploymentVariant {
   readonly channel: LocalChannel;
   readonly operatorPlane: boolean;
   readonly crmSync: CrmSyncKind;
+  /** `KeyLayout.MIGRATING`: the lists look up the backfill's marker. Default false. */
+  readonly keyLayoutMigration?: boolean;
+  /** `pipelineBudget` is set: the orchestrator counts the day's tokens. Default false. */
+  readonly pipelineBudget?: boolean;
 }
 
 /** What a principal's access key id says: which caller, of which deployment. */
@@ -34,27 +41,27 @@ const CRM_SYNC_KINDS: readonly CrmSyncKind[] = ['off', 'webhook', 'function'];
 /** `handoff-sweeper` → `HandoffSweeper`: DynamoDB Local accepts only letters and digits in an access key id. */
 const pascal = (kebab: string) => kebab.replace(/(^|-)([a-z])/g, (_, _dash: string, letter: string) => letter.toUpperCase());
 const alternatives = (values: readonly string[]) => values.map(pascal).join('|');
-const ACCESS_KEY_ID = new RegExp(`^${PREFIX}(${alternatives(PIPELINE_PRINCIPALS)})(${alternatives(CHANNELS)})(Plane|NoPlane)Crm(${alternatives(CRM_SYNC_KINDS)})$`);
+const ACCESS_KEY_ID = new RegExp(`^${PREFIX}(${alternatives(PIPELINE_PRINCIPALS)})(${alternatives(CHANNELS)})(Plane|NoPlane)Crm(${alternatives(CRM_SYNC_KINDS)})(Migrating)?(Budget)?$`);
 const kebabOf = <T extends string>(values: readonly T[], pascalCased: string): T => values.find((value) => pascal(value) === pascalCased)!;
 
 /** `cloud-api-plane-crm-webhook`: the variant as the access key ids and the reports name it. */
 export function variantName(variant: DeploymentVariant): string {
-  return `${variant.channel}-${variant.operatorPlane ? 'plane' : 'noplane'}-crm-${variant.crmSync}`;
+  return `${variant.channel}-${variant.operatorPlane ? 'plane' : 'noplane'}-crm-${variant.crmSync}${variant.keyLayoutMigration ? '-migrating' : ''}${variant.pipelineBudget ? '-budget' : ''}`;
 }
 
 /** `PIPELINEOrchestratorCloudApiPlaneCrmWebhook`: letters only, as DynamoDB Local requires. */
 export function principalAccessKeyId({ principal, variant }: PrincipalIdentity): string {
-  return `${PREFIX}${pascal(principal)}${pascal(variant.channel)}${variant.operatorPlane ? 'Plane' : 'NoPlane'}Crm${pascal(variant.crmSync)}`;
+  return `${PREFIX}${pascal(principal)}${pascal(variant.channel)}${variant.operatorPlane ? 'Plane' : 'NoPlane'}Crm${pascal(variant.crmSync)}${variant.keyLayoutMigration ? 'Migrating' : ''}${variant.pipelineBudget ? 'Budget' : ''}`;
 }
 
 /** The caller an access key id names, or `undefined` for any other key (test code, tools, fixtures). */
 export function parsePrincipalAccessKeyId(accessKeyId: string): PrincipalIdentity | undefined {
   const match = ACCESS_KEY_ID.exec(accessKeyId);
   if (!match) return undefined;
-  const [, principal, channel, plane, crmSync] = match;
+  const [, principal, channel, plane, crmSync, migrating, budget] = match;
   return {
     principal: kebabOf(PIPELINE_PRINCIPALS, principal),
-    variant: { channel: kebabOf(CHANNELS, channel), operatorPlane: plane === 'Plane', crmSync: kebabOf(CRM_SYNC_KINDS, crmSync) },
+    variant: { channel: kebabOf(CHANNELS, channel), operatorPlane: plane === 'Plane', crmSync: kebabOf(CRM_SYNC_KINDS, crmSync), keyLayoutMigration: migrating !== undefined, pipelineBudget: budget !== undefined },
   };
 }
 

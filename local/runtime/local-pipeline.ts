@@ -154,7 +154,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       crmWebhookUrl: fakeCrm?.url,
     });
     const logLevel = options.logLevel ?? ((env.POWERTOOLS_LOG_LEVEL?.toUpperCase() as LogLevel | undefined) || 'WARN');
-    const variant = localDeploymentVariant(options);
+    const variant = localDeploymentVariant(options, withoutPlane);
     // Each function signs as itself, as its role does in a deployment; the event source polls as the orchestrator, as Lambda's does.
     const sqsClients = new Map<PipelinePrincipal, SQSClient>();
     const awsCredentialsOf = (principal: PipelinePrincipal) => principalCredentials({ principal, variant }, options.functionSessionToken);

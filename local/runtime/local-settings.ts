@@ -1,4 +1,5 @@
 import { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, DEFAULT_HANDOFF_TEXTS, OPERATOR_DEFAULTS, PIPELINE_BUDGET_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
+import { KeyLayout } from '../../lib/contract/key-layout';
 import { DEPLOYMENT_DEFAULTS, type DeploymentSettings, type OperatorAccessSettings, type OperatorPlaneSettings } from '../../lambda/composition/deployment-settings';
 import { agentSettingsFromEnvironment, keyLayoutFromEnvironment } from '../../lambda/composition/settings-from-environment';
 import type { AgentSettings } from '../../lambda/core/adapters/agent/agent-backend';
@@ -37,11 +38,13 @@ export function localAgentSettings(options: LocalPipelineOptions, env: NodeJS.Pr
 }
 
 /** Which deployment the options describe, as far as the functions' roles differ by it. */
-export function localDeploymentVariant(options: LocalPipelineOptions): DeploymentVariant {
+export function localDeploymentVariant(options: LocalPipelineOptions, settings: Pick<LocalSettings, 'keyLayout'>): DeploymentVariant {
   return {
     channel: options.channel ?? WHATSAPP_CHANNEL_KINDS.cloudApi,
     operatorPlane: localOperatorAccess(options) !== undefined,
     crmSync: options.crmSync === undefined ? 'off' : 'webhook',
+    keyLayoutMigration: settings.keyLayout === KeyLayout.MIGRATING,
+    pipelineBudget: options.pipelineBudget !== undefined,
   };
 }
 

@@ -33,13 +33,13 @@ function without(principal: PipelinePrincipal, action: string): DeploymentPermis
 const S = (value: string) => ({ S: value });
 const S_KEY = (pk: string) => ({ PK: S(pk), SK: S('x') });
 
-/** Requests the pipeline makes, each with the one action its role must grant. */
+/** Requests the pipeline makes (the export batch-gets what the customer's references name), each with the one action its role must grant. */
 const REQUESTS: readonly { principal: PipelinePrincipal; service: EvaluatedService; operation: string; body: Record<string, unknown>; action: string }[] = [
   { principal: 'webhook', service: 'dynamodb', operation: 'TransactWriteItems', body: { TransactItems: [{ Put: { Item: S_KEY('DEBOUNCE#5511') } }] }, action: 'dynamodb:PutItem' },
   { principal: 'webhook', service: 'sqs', operation: 'SendMessage', body: { QueueUrl: 'http://127.0.0.1/000000000000/gogenetic-agent-debounce-e2e1.fifo' }, action: 'sqs:SendMessage' },
   { principal: 'orchestrator', service: 'sqs', operation: 'ReceiveMessage', body: { QueueUrl: 'http://127.0.0.1/000000000000/gogenetic-agent-debounce-e2e1.fifo' }, action: 'sqs:ReceiveMessage' },
   { principal: 'operator', service: 'dynamodb', operation: 'BatchWriteItem', body: { RequestItems: { t: [{ DeleteRequest: { Key: S_KEY('SESSION#5511') } }] } }, action: 'dynamodb:BatchWriteItem' },
-  { principal: 'operator', service: 'dynamodb', operation: 'BatchGetItem', body: { RequestItems: { t: { Keys: [S_KEY('SESSION#5511')] } } }, action: 'dynamodb:BatchGetItem' },
+  { principal: 'operator', service: 'dynamodb', operation: 'BatchGetItem', body: { RequestItems: { t: { Keys: [S_KEY('CRM_SYNC#s-1'), S_KEY('DEMAND#OOP')] } } }, action: 'dynamodb:BatchGetItem' },
   { principal: 'crm-sync', service: 'secretsmanager', operation: 'GetSecretValue', body: { SecretId: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-crm-webhook' }, action: 'secretsmanager:GetSecretValue' },
 ];
 

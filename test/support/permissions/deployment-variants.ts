@@ -3,9 +3,13 @@ import { type CrmSyncKind, type DeploymentVariant } from '../../../local/runtime
 /** The stage every variant is synthesized as. */
 export const CONFORMANCE_ENVIRONMENT = 'conformance';
 
-/** Every deployment whose roles differ: channel × operator plane × CRM sync. */
+/** Every deployment whose roles differ: channel × operator plane × CRM sync × the key layout's migration × the pipeline budget. */
 export const VARIANTS: readonly DeploymentVariant[] = (['cloud-api', 'end-user-messaging'] as const).flatMap((channel) =>
-  [false, true].flatMap((operatorPlane) => (['off', 'webhook', 'function'] as readonly CrmSyncKind[]).map((crmSync) => ({ channel, operatorPlane, crmSync }))),
+  [false, true].flatMap((operatorPlane) =>
+    (['off', 'webhook', 'function'] as readonly CrmSyncKind[]).flatMap((crmSync) =>
+      [false, true].flatMap((keyLayoutMigration) => [false, true].map((pipelineBudget) => ({ channel, operatorPlane, crmSync, keyLayoutMigration, pipelineBudget }))),
+    ),
+  ),
 );
 
 /** A synthesized variant: its template, which role each principal has, and the logical ids of the resources the requests name. */

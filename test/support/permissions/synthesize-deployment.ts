@@ -8,7 +8,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { IConstruct } from 'constructs';
-import { AgentBackend, AgentPipeline, CrmTarget, WhatsAppChannel } from '../../../lib';
+import { AgentBackend, AgentPipeline, CrmTarget, KeyLayout, WhatsAppChannel } from '../../../lib';
 import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../../local/runtime/end-user-messaging-event';
 import { type DeploymentVariant, type PipelinePrincipal, variantName } from '../../../local/runtime/function-principals';
 import { LOCAL_BUSINESS } from '../../../local/runtime/meta-notification';
@@ -30,6 +30,8 @@ export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDep
     ...(variant.operatorPlane ? { adminPhoneNumbers: ['5511900000000'] } : {}),
     ...(crmWebhookSecret ? { crmSync: CrmTarget.webhook({ url: 'https://crm.example.com/pipeline', secret: crmWebhookSecret }) } : {}),
     ...(variant.crmSync === 'function' ? { crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)) } : {}),
+    ...(variant.keyLayoutMigration ? { keyLayout: KeyLayout.MIGRATING } : {}),
+    ...(variant.pipelineBudget ? { pipelineBudget: { agentTokensPerDay: 1_000_000 } } : {}),
   });
   const redriveRole = new iam.Role(stack, 'RedriveRole', { assumedBy: new iam.AccountRootPrincipal() });
   pipeline.grantRedrive(redriveRole);
