@@ -52,8 +52,8 @@ async function agentAnswerTo(text: string): Promise<string> {
 
 beforeAll(async () => {
   [pipeline, browser] = await Promise.all([
-    // Prompts are read on every turn here, so the very next answer shows an edit.
-    startOperatorPipeline([admin], { agent: new PromptEchoAgent(), turnSettings: { promptCacheMs: 0 } }),
+    // Prompts are read on every turn here, so the very next answer shows an edit; CRM sync is on for the CRM screen.
+    startOperatorPipeline([admin], { agent: new PromptEchoAgent(), turnSettings: { promptCacheMs: 0 }, crmSync: {} }),
     ConsoleBrowser.launch(),
   ]);
   repositories = tableRepositories(pipeline.tableName);

@@ -64,7 +64,8 @@ test('erase asks for the id again; a mismatch or no terminal erases nothing', as
 });
 
 test('erase with --dlq-url also deletes the customer’s dead-lettered turns; without it, it says the queue was not checked', async () => {
-  const sqs = new SQSClient({});
+  // The test's queue and records are its own, signed with the test credentials.
+  const sqs = new SQSClient({ credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const { deadLetterQueueUrl } = await createTurnQueues(sqs, physicalNames('privacy-cli', randomUUID().slice(0, 8)));
   const [seeded, other] = [await seedRichHistory(repos, newCustomer()), newCustomer()];
   for (const customer of [seeded.customerId, other]) {

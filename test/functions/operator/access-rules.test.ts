@@ -2,6 +2,7 @@
 // over real HTTP: operators see what waits for a person and what they own, admins everything;
 // nobody but the owner or an admin gives a conversation back or closes it, and a refusal changes nothing.
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
+import { auditNameOf } from '../../support/customer-history';
 import { tableRepositories } from '../../support/dynamo-table';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
 import { type ConsoleClient, signInOverWhatsApp } from '../../support/operator-console-client';
@@ -54,7 +55,11 @@ async function anasConversation(): Promise<string> {
 const listed = async (client: ConsoleClient, state: string) =>
   ((await client.call('GET', `/api/conversations?state=${state}&limit=100`)).body.items as { customerId: string }[]).map((item) => item.customerId);
 const stateOf = async (customer: string) => (await pipeline.conversation(customer)).session?.state;
-const auditOf = async (customer: string) => (await repositories.audit.listRecent({ limit: 200 })).items.filter((event) => event.resourceId === customer).map((event) => event.action);
+// The audit names customers by their pseudonym.
+const auditOf = async (customer: string) => {
+  const name = await auditNameOf(repositories, customer);
+  return (await repositories.audit.listRecent({ limit: 200 })).items.filter((event) => event.resourceId === name).map((event) => event.action);
+};
 
 it('lists and reads what waits for a person and what the operator owns; admins read everything', async () => {
   const [waitingCustomer, anas, served] = [await waiting(), await anasConversation(), await servedByTheAgent()];

@@ -61,7 +61,8 @@ export interface ReliabilityEnvironment {
   /** How messages come in and replies go out (the fake Graph API is Meta on both channels). */
   readonly channel: LocalChannel;
   /** The fake End User Messaging endpoint in front of `fake` (End User Messaging channel only). */
-  readonly endUserMessaging?: FakeEndUserMessaging;  readonly tableName: string;
+  readonly endUserMessaging?: FakeEndUserMessaging;
+  readonly tableName: string;
   readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
   readonly sqs: SQSClient;

@@ -34,6 +34,8 @@ const inventory: [string, keys.TableKey, { PK: string; SK: string }][] = [
   ['login grant', keys.loginGrantKey('ab12'), { PK: 'OPERATOR#AUTH', SK: 'LOGIN#ab12' }],
   ['operator session', keys.operatorSessionKey('ab12'), { PK: 'OPERATOR#AUTH', SK: 'SESSION#ab12' }],
   ['budget day', keys.customerBudgetKey('5511', ts), { PK: 'BUDGET#5511', SK: 'DAY#2026-03-10' }],
+  ['pipeline budget day, on the customer\'s write shard', keys.pipelineBudgetKey('5511', ts), { PK: `PIPELINE_BUDGET#${keys.writeShardOf('5511')}`, SK: 'DAY#2026-03-10' }],
+  ['customer CRM reference', keys.customerCrmSyncReferenceKey('5511', 's-1'), { PK: 'CUSTOMER#5511', SK: 'CRM_SYNC#s-1' }],
   ['write-shard backfill marker', keys.writeShardBackfillKey(), { PK: 'MIGRATION#KEY_LAYOUT', SK: `WRITE_SHARDS#${keys.WRITE_SHARDS}` }],
 ];
 
