@@ -1,16 +1,15 @@
-import { Stack } from 'aws-cdk-lib';
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
+import { AgentPipelineBase } from './agent-pipeline-base';
 import type { AgentPipelineProps } from './agent-pipeline-props';
-import { CUSTOM_METRICS, KeyLayout } from './contract';
+import { KeyLayout } from './contract';
 import { WhatsAppChannel } from './whatsapp-channel';
 import { channelContext } from './private/channel-context';
 import { buildCrmSyncWorker } from './private/crm-sync-worker';
@@ -36,7 +35,7 @@ import { buildTurnQueue } from './private/turn-queue';
  * message can stall raises an alarm (docs/RELIABILITY.md maps each to what to do), and a dashboard
  * shows traffic, latency, replies, failures and tokens.
  */
-export class AgentPipeline extends Construct {
+export class AgentPipeline extends AgentPipelineBase {
   /** The single table (`PK`/`SK`, `GSI1`, TTL `ttl`). */
   public readonly table: dynamodb.Table;
   /** The FIFO turn queue between the webhook and the orchestrator. */
@@ -199,8 +198,10 @@ export class AgentPipeline extends Construct {
    */
   public readonly pipelineBudgetRefusalsAlarm?: cloudwatch.Alarm;
 
-  private readonly metrics: PipelineMetrics;
-  private readonly grants: PipelineGrants;
+  /** @internal */
+  protected readonly _metrics: PipelineMetrics;
+  /** @internal */
+  protected readonly _grants: PipelineGrants;
 
   /**
    * @param scope the stack (or construct) the pipeline belongs to
@@ -219,10 +220,10 @@ export class AgentPipeline extends Construct {
     this.table = buildTable(this, settings, encryptionKey, props.backupPlan);
     ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = buildTurnQueue(this, settings, encryptionKey));
     const resources: PipelineResources = { table: this.table, queue: this.queue, deadLetterQueue: this.deadLetterQueue, encryptionKey };
-    this.metrics = new PipelineMetrics(settings, this.table, this.queue);
+    this._metrics = new PipelineMetrics(settings, this.table, this.queue);
 
     const channel = (props.channel ?? WhatsAppChannel.cloudApi())._bind(this, channelContext({ settings, functions, ...resources }));
-    this.grants = new PipelineGrants({
+    this._grants = new PipelineGrants({
       ...resources,
       channel,
       features: { operatorPlane: operatorPlane !== undefined, crmSync: props.crmSync !== undefined, keyLayoutMigration: settings.keyLayout === KeyLayout.MIGRATING, pipelineBudget: props.pipelineBudget !== undefined },
@@ -234,11 +235,11 @@ export class AgentPipeline extends Construct {
     this.whatsAppSecret = channel.whatsAppSecret;
     this.eventTopic = channel.eventTopic;
     this.inboundDeadLetterQueue = channel.inboundDeadLetterQueue;
-    this.grants.grantInbound(this.webhookFunction);
+    this._grants.grantInbound(this.webhookFunction);
     const orchestrator = buildOrchestrator({ scope: this, settings, functions, ...resources, agentBackend: props.agentBackend, channel });
     this.orchestratorFunction = orchestrator.orchestratorFunction;
     this.orchestratorAlias = orchestrator.orchestratorAlias;
-    this.grants.grantTurns(this.orchestratorFunction);
+    this._grants.grantTurns(this.orchestratorFunction);
 
     if (operatorPlane) {
       const plane = buildOperatorPlane({ scope: this, settings: operatorPlane, functions, channel, ...resources, orchestrator: this.orchestratorFunction });
@@ -247,13 +248,13 @@ export class AgentPipeline extends Construct {
       this.consoleDistribution = plane.consoleDistribution;
       this.consoleUrl = plane.consoleUrl;
       this.handoffSweeperFunction = plane.handoffSweeperFunction;
-      this.grants.grantOperatorPlane(this.operatorFunction);
-      this.grants.grantSweeper(this.handoffSweeperFunction);
+      this._grants.grantOperatorPlane(this.operatorFunction);
+      this._grants.grantSweeper(this.handoffSweeperFunction);
     }
     if (props.crmSync) {
       const sessionWriters = [this.webhookFunction, this.orchestratorFunction, this.operatorFunction, this.handoffSweeperFunction].filter((fn) => fn !== undefined);
       this.crmSyncFunction = buildCrmSyncWorker({ scope: this, target: props.crmSync, functions, ...resources, sessionWriters }).workerFunction;
-      this.grants.grantCrmWorker(this.crmSyncFunction);
+      this._grants.grantCrmWorker(this.crmSyncFunction);
     }
     addPipelineOutputs(this, {
       tableName: this.table.tableName,
@@ -266,7 +267,7 @@ export class AgentPipeline extends Construct {
     const observed: ObservedPipeline = {
       scope: this,
       settings,
-      metrics: this.metrics,
+      metrics: this._metrics,
       webhookFunction: this.webhookFunction,
       orchestratorFunction: this.orchestratorFunction,
       deadLetterQueue: this.deadLetterQueue,
@@ -298,145 +299,5 @@ export class AgentPipeline extends Construct {
     this.pipelineBudgetRefusalsAlarm = alarms.pipelineBudgetRefusals;
     this.alarms = alarms.all;
     this.dashboard = settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
-  }
-
-  /**
-   * Lets `grantee` read the whole table and its index (e.g. a reporting function), and use the
-   * customer managed key, when there is one, through DynamoDB only.
-   */
-  public grantReadData(grantee: iam.IGrantable): iam.Grant {
-    return this.grants.grantTableData(grantee, 'read');
-  }
-
-  /**
-   * Lets `grantee` read and write the whole table and its index (e.g. an admin back office), and
-   * use the customer managed key, when there is one, through DynamoDB only.
-   */
-  public grantReadWriteData(grantee: iam.IGrantable): iam.Grant {
-    return this.grants.grantTableData(grantee, 'readWrite');
-  }
-
-  /**
-   * Lets `grantee` run the redrive command (`npx cdk-whatsapp-agent-pipeline redrive --stack …`,
-   * see docs/RELIABILITY.md): read the stack's outputs, receive, hold and delete dead-letter
-   * records, send them back to the turn queue, and read and restore the customers' records in the
-   * table (plus the customer managed key, when there is one). Typically an operator's role.
-   */
-  public grantRedrive(grantee: iam.IGrantable): iam.Grant {
-    return this.grants.grantRedrive(grantee, Stack.of(this));
-  }
-
-  /**
-   * Lets `grantee` run the `erase-customer` and `export-customer` commands
-   * (`npx cdk-whatsapp-agent-pipeline erase-customer --stack … --customer …`, see docs/PRIVACY.md):
-   * read the stack's outputs, query the customer's partitions, read what their references name,
-   * delete all of it in batches (an operator's sign-in items one by one), drop the customer's
-   * records from the dead-letter queue, and keep the erasure's pseudonym salt and audit event (plus
-   * the customer managed key, through DynamoDB and SQS only, when there is one). Typically the role
-   * of whoever answers data subject requests.
-   */
-  public grantCustomerDataRights(grantee: iam.IGrantable): iam.Grant {
-    return this.grants.grantCustomerData(grantee, Stack.of(this));
-  }
-
-  /** Messages visible in the dead-letter queue (maximum over 1 minute unless overridden). */
-  public metricDeadLetterQueueMessages(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.messagesVisible(this.deadLetterQueue, props);
-  }
-
-  /** Age in seconds of the oldest message in the turn queue (maximum over 1 minute unless overridden). */
-  public metricOldestMessageAge(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.oldestMessageAge(props);
-  }
-
-  /** Customer messages the webhook accepted (sum over 1 minute unless overridden). */
-  public metricInboundReceived(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.custom(CUSTOM_METRICS.inboundReceived, props);
-  }
-
-  /** Webhook answers with a 5xx status: table, queue or secret unavailable (sum over 1 minute unless overridden). */
-  public metricWebhookServerErrors(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.custom(CUSTOM_METRICS.webhookServerError, props);
-  }
-
-  /** Webhook POSTs refused for a missing or invalid signature (sum over 1 minute unless overridden). */
-  public metricWebhookSignatureRejected(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.custom(CUSTOM_METRICS.webhookSignatureRejected, props);
-  }
-
-  /** Turns whose reply was sent (sum over 1 minute unless overridden). */
-  public metricTurnsAnswered(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.custom(CUSTOM_METRICS.turnAnswered, props);
-  }
-
-  /** Turns that failed on their last receive and went to the dead-letter queue (sum over 1 minute unless overridden). */
-  public metricTurnsFailedPermanently(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.custom(CUSTOM_METRICS.turnFailedPermanently, props);
-  }
-
-  /** Replies WhatsApp refused for good, e.g. the 24-hour window closed (sum over 1 minute unless overridden). */
-  public metricRepliesRefused(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.custom(CUSTOM_METRICS.replyRefused, props);
-  }
-
-  /** Replies whose delivery to WhatsApp could not be confirmed (sum over 1 minute unless overridden). */
-  public metricReplyOutcomeUnknown(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.custom(CUSTOM_METRICS.replyOutcomeUnknown, props);
-  }
-
-  /** Milliseconds the agent took per turn (p99 over 1 minute unless overridden). */
-  public metricAgentLatency(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.custom(CUSTOM_METRICS.agentLatency, { statistic: 'p99', ...props });
-  }
-
-  /** CRM sync rows BLOCKED, as the worker counts them each run (maximum over 1 minute unless overridden). */
-  public metricCrmSyncBlockedRows(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.custom(CUSTOM_METRICS.crmSyncBlockedRows, { statistic: 'Maximum', ...props });
-  }
-
-  /** CRM sync rows UNCERTAIN, as the worker counts them each run (maximum over 1 minute unless overridden). */
-  public metricCrmSyncUncertainRows(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.custom(CUSTOM_METRICS.crmSyncUncertainRows, { statistic: 'Maximum', ...props });
-  }
-
-  /** Model input tokens (sum over 1 minute unless overridden). */
-  public metricAgentInputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.custom(CUSTOM_METRICS.agentInputTokens, props);
-  }
-
-  /** Model output tokens (sum over 1 minute unless overridden). */
-  public metricAgentOutputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.custom(CUSTOM_METRICS.agentOutputTokens, props);
-  }
-
-  /** Turns refused by a customer's budget: answered with the budget's reply, no model call (sum over 1 minute unless overridden). */
-  public metricTurnsOverBudget(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.custom(CUSTOM_METRICS.turnOverBudget, props);
-  }
-
-  /**
-   * Turns refused because the daily pipeline budget was spent: answered with its reply, no model
-   * call (sum over 1 minute unless overridden). Emitted only with `pipelineBudget`.
-   */
-  public metricTurnsOverPipelineBudget(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.custom(CUSTOM_METRICS.turnOverPipelineBudget, props);
-  }
-
-  /**
-   * The model tokens the whole pipeline used today (UTC), as the orchestrator instances know them:
-   * a gauge emitted with each turn, read as its maximum over 1 minute unless overridden. Approximate
-   * by up to 30 seconds of the other instances' turns. Emitted only with `pipelineBudget`.
-   */
-  public metricPipelineAgentTokensToday(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
-    return this.metrics.custom(CUSTOM_METRICS.pipelineAgentTokensToday, { statistic: 'Maximum', ...props });
-  }
-
-  /**
-   * Throttled requests to the table, summed over the operations the pipeline issues. Each term is
-   * `FILL(…, 0)`: DynamoDB publishes ThrottledRequests only when something is throttled, and a plain
-   * sum of series with gaps would have no value whenever a single operation was quiet.
-   */
-  public metricTableThrottledRequests(props?: cloudwatch.MathExpressionOptions): cloudwatch.IMetric {
-    return this.metrics.tableThrottledRequests(props);
   }
 }

@@ -73,10 +73,11 @@ describe('Python package', () => {
   });
 
   test('the generated module exposes the construct, the backend factories and the props structs', () => {
-    expect(Object.keys(classes)).toEqual(expect.arrayContaining(['AgentPipeline', 'AgentPipelineProps', 'AgentBackend', 'BedrockAgentBackendProps']));
+    expect(Object.keys(classes)).toEqual(expect.arrayContaining(['AgentPipeline', 'AgentPipelineBase', 'AgentPipelineProps', 'AgentBackend', 'BedrockAgentBackendProps']));
     // `lambda` is reserved in Python: the deprecated alias becomes `lambda_`, fromFunction needs no renaming.
     expect(classes.AgentBackend.methods).toEqual(expect.arrayContaining(['bedrock', 'from_function', 'lambda_', 'scripted', 'bind']));
-    expect(classes.AgentPipeline.methods).toEqual(
+    // The grants and metrics live on the abstract base the construct extends.
+    expect([...classes.AgentPipelineBase.methods, ...classes.AgentPipeline.methods]).toEqual(
       expect.arrayContaining(['grant_read_data', 'grant_read_write_data', 'metric_dead_letter_queue_messages', 'metric_oldest_message_age']),
     );
   });

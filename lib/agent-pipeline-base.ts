@@ -1,0 +1,162 @@
+import { Stack } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { CUSTOM_METRICS } from './contract';
+import type { PipelineGrants } from './private/pipeline-grants';
+import type { PipelineMetrics } from './private/pipeline-metrics';
+
+/**
+ * What an agent pipeline offers besides its resources: the `grant*` methods that let other
+ * principals work with it, and the `metric*` methods its alarms and dashboard read. `AgentPipeline`
+ * wires the resources; keeping these apart lets each file read as one thing.
+ */
+export abstract class AgentPipelineBase extends Construct {
+  /** The FIFO dead-letter queue that receives turns that failed `maxReceiveCount` times. */
+  public abstract readonly deadLetterQueue: sqs.Queue;
+  /** @internal */
+  protected abstract readonly _metrics: PipelineMetrics;
+  /** @internal */
+  protected abstract readonly _grants: PipelineGrants;
+
+  /**
+   * Lets `grantee` read the whole table and its index (e.g. a reporting function), and use the
+   * customer managed key, when there is one, through DynamoDB only.
+   */
+  public grantReadData(grantee: iam.IGrantable): iam.Grant {
+    return this._grants.grantTableData(grantee, 'read');
+  }
+
+  /**
+   * Lets `grantee` read and write the whole table and its index (e.g. an admin back office), and
+   * use the customer managed key, when there is one, through DynamoDB only.
+   */
+  public grantReadWriteData(grantee: iam.IGrantable): iam.Grant {
+    return this._grants.grantTableData(grantee, 'readWrite');
+  }
+
+  /**
+   * Lets `grantee` run the redrive command (`npx cdk-whatsapp-agent-pipeline redrive --stack …`,
+   * see docs/RELIABILITY.md): read the stack's outputs, receive, hold and delete dead-letter
+   * records, send them back to the turn queue, and read and restore the customers' records in the
+   * table (plus the customer managed key, when there is one). Typically an operator's role.
+   */
+  public grantRedrive(grantee: iam.IGrantable): iam.Grant {
+    return this._grants.grantRedrive(grantee, Stack.of(this));
+  }
+
+  /**
+   * Lets `grantee` run the `erase-customer` and `export-customer` commands
+   * (`npx cdk-whatsapp-agent-pipeline erase-customer --stack … --customer …`, see docs/PRIVACY.md):
+   * read the stack's outputs, query the customer's partitions, read what their references name,
+   * delete all of it in batches (an operator's sign-in items one by one), drop the customer's
+   * records from the dead-letter queue, and keep the erasure's pseudonym salt and audit event (plus
+   * the customer managed key, through DynamoDB and SQS only, when there is one). Typically the role
+   * of whoever answers data subject requests.
+   */
+  public grantCustomerDataRights(grantee: iam.IGrantable): iam.Grant {
+    return this._grants.grantCustomerData(grantee, Stack.of(this));
+  }
+
+  /** Messages visible in the dead-letter queue (maximum over 1 minute unless overridden). */
+  public metricDeadLetterQueueMessages(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.messagesVisible(this.deadLetterQueue, props);
+  }
+
+  /** Age in seconds of the oldest message in the turn queue (maximum over 1 minute unless overridden). */
+  public metricOldestMessageAge(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.oldestMessageAge(props);
+  }
+
+  /** Customer messages the webhook accepted (sum over 1 minute unless overridden). */
+  public metricInboundReceived(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.inboundReceived, props);
+  }
+
+  /** Webhook answers with a 5xx status: table, queue or secret unavailable (sum over 1 minute unless overridden). */
+  public metricWebhookServerErrors(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.webhookServerError, props);
+  }
+
+  /** Webhook POSTs refused for a missing or invalid signature (sum over 1 minute unless overridden). */
+  public metricWebhookSignatureRejected(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.webhookSignatureRejected, props);
+  }
+
+  /** Turns whose reply was sent (sum over 1 minute unless overridden). */
+  public metricTurnsAnswered(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.turnAnswered, props);
+  }
+
+  /** Turns that failed on their last receive and went to the dead-letter queue (sum over 1 minute unless overridden). */
+  public metricTurnsFailedPermanently(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.turnFailedPermanently, props);
+  }
+
+  /** Replies WhatsApp refused for good, e.g. the 24-hour window closed (sum over 1 minute unless overridden). */
+  public metricRepliesRefused(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.replyRefused, props);
+  }
+
+  /** Replies whose delivery to WhatsApp could not be confirmed (sum over 1 minute unless overridden). */
+  public metricReplyOutcomeUnknown(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.replyOutcomeUnknown, props);
+  }
+
+  /** Milliseconds the agent took per turn (p99 over 1 minute unless overridden). */
+  public metricAgentLatency(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.agentLatency, { statistic: 'p99', ...props });
+  }
+
+  /** CRM sync rows BLOCKED, as the worker counts them each run (maximum over 1 minute unless overridden). */
+  public metricCrmSyncBlockedRows(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.crmSyncBlockedRows, { statistic: 'Maximum', ...props });
+  }
+
+  /** CRM sync rows UNCERTAIN, as the worker counts them each run (maximum over 1 minute unless overridden). */
+  public metricCrmSyncUncertainRows(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.crmSyncUncertainRows, { statistic: 'Maximum', ...props });
+  }
+
+  /** Model input tokens (sum over 1 minute unless overridden). */
+  public metricAgentInputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.agentInputTokens, props);
+  }
+
+  /** Model output tokens (sum over 1 minute unless overridden). */
+  public metricAgentOutputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.agentOutputTokens, props);
+  }
+
+  /** Turns refused by a customer's budget: answered with the budget's reply, no model call (sum over 1 minute unless overridden). */
+  public metricTurnsOverBudget(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.turnOverBudget, props);
+  }
+
+  /**
+   * Turns refused because the daily pipeline budget was spent: answered with its reply, no model
+   * call (sum over 1 minute unless overridden). Emitted only with `pipelineBudget`.
+   */
+  public metricTurnsOverPipelineBudget(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.turnOverPipelineBudget, props);
+  }
+
+  /**
+   * The model tokens the whole pipeline used today (UTC), as the orchestrator instances know them:
+   * a gauge emitted with each turn, read as its maximum over 1 minute unless overridden. Approximate
+   * by up to 30 seconds of the other instances' turns. Emitted only with `pipelineBudget`.
+   */
+  public metricPipelineAgentTokensToday(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.pipelineAgentTokensToday, { statistic: 'Maximum', ...props });
+  }
+
+  /**
+   * Throttled requests to the table, summed over the operations the pipeline issues. Each term is
+   * `FILL(…, 0)`: DynamoDB publishes ThrottledRequests only when something is throttled, and a plain
+   * sum of series with gaps would have no value whenever a single operation was quiet.
+   */
+  public metricTableThrottledRequests(props?: cloudwatch.MathExpressionOptions): cloudwatch.IMetric {
+    return this._metrics.tableThrottledRequests(props);
+  }
+}
