@@ -71,3 +71,9 @@ function createSingleAgent(settings: SingleAgentSettings, clients: AgentClients,
       return new ScriptedAgent(stage === undefined ? {} : { stage, handoverTargets });
   }
 }
+
+/** Whether the agent calls no AWS service: the scripted agent, or stages of scripted agents only. */
+export function isScriptedOnly(settings: AgentSettings): boolean {
+  if (settings.backend === AGENT_BACKEND_KINDS.stages) return Object.values(settings.stages).every((stage) => isScriptedOnly(stage.agent));
+  return settings.backend === AGENT_BACKEND_KINDS.scripted;
+}
