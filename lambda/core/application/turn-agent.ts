@@ -104,16 +104,19 @@ export class TurnAgent {
     const responses: AgentResponse[] = [];
     let stage = this.stageOf(session.currentAgent);
     let context = session;
+    // The turn's model round trips are bounded as one agent's: the stages share them.
+    let iterationsLeft = this.settings.maxAgentIterations;
     for (;;) {
       const response = await stage.agent.respond({
         systemPrompt: await stage.prompt.current(),
         history,
         session: agentContext(context, stage.name),
         deadline: deadline - this.settings.deliveryReserveMs,
-        maxIterations: this.settings.maxAgentIterations,
+        maxIterations: iterationsLeft,
       });
       responses.push(response);
-      const next = responses.length <= this.maxHandovers ? this.handoverTarget(stage, response) : undefined;
+      iterationsLeft -= response.iterations;
+      const next = responses.length <= this.maxHandovers && iterationsLeft > 0 ? this.handoverTarget(stage, response) : undefined;
       if (next === undefined) break;
       // The next stage sees what this one learned; a handoff to a human or a close ends the turn's agents.
       context = applyActions(context, response.actions, isoMicros(this.deps.clock.now()));

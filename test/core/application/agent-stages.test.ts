@@ -100,3 +100,17 @@ test('a handoff to a human ends the turn\'s stages even with a handover in the s
   expect(agents.get('cadastro')!.calls).toBe(0);
   expect(await harness.sessions.getActive(CUSTOMER)).toMatchObject({ state: 'AWAITING_HUMAN', currentAgent: 'cadastro' });
 });
+
+test("the stages share the turn's model round trips: none is asked once they are spent", async () => {
+  const { agents, stages } = scriptedStages(['a', 'b'], 3);
+  harness = await TurnHarness.start({ wrap: (deps) => ({ ...deps, agent: stages }), settings: { maxAgentIterations: 2 } });
+
+  await harness.receive(CUSTOMER, 'wamid.R1', 'Ping-pong #passar a #passar b');
+  await harness.process(CUSTOMER, 'wamid.R1');
+
+  expect([agents.get('a')!.calls, agents.get('b')!.calls]).toEqual([1, 1]);
+  expect(agents.get('b')!.requests[0].maxIterations).toBe(1);
+  expect(harness.sentTo(CUSTOMER)).toEqual(['[b] Olá! Recebi: Ping-pong #passar a #passar b (mensagem 1)']);
+  // b's own handover, not followed in this turn, starts the next one at a.
+  expect(await harness.sessions.getActive(CUSTOMER)).toMatchObject({ currentAgent: 'a' });
+});
