@@ -1,10 +1,11 @@
 import { addUsage } from '../domain/customer-budget';
+import { stableStringify } from '../domain/stable-json';
 import type { PendingInbound } from '../domain/inbound-receipt';
 import { customerMessage, isVisibleToAgent, type Message } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros, toEpochMicros } from '../domain/timestamps';
 import { applyActions, newestWithin, qualificationAsText } from '../domain/turn';
-import { type AgentPort, type AgentResponse, type AgentSessionContext, type AgentStages, type ConversationEntry, isAgentStages } from '../ports/agent';
+import { type AgentAction, type AgentPort, type AgentResponse, type AgentSessionContext, type AgentStages, type ConversationEntry, isAgentStages } from '../ports/agent';
 import type { Clock } from '../ports/clock';
 import type { MessageRepository, OperationalConfigRepository, VersionedResourceRepository } from '../ports/repositories';
 import type { WhatsAppSender } from '../ports/whatsapp-sender';
@@ -169,14 +170,25 @@ function agentContext(session: Session, stage: string | undefined): AgentSession
   };
 }
 
-/** The turn's answer over its stages: the last agent's reply and stop, every agent's actions, round trips and tokens. */
+/**
+ * The turn's answer over its stages: the last agent's reply and stop, every agent's actions, round
+ * trips and tokens. A later stage reads the same history, so it may record a demand an earlier one
+ * recorded: such a repeat is dropped (every other action is idempotent, or must apply in order).
+ */
 function combined(responses: readonly AgentResponse[]): AgentResponse {
   if (responses.length === 1) return responses[0];
   const last = responses[responses.length - 1];
   const reported = responses.flatMap((response) => (response.usage === undefined ? [] : [response.usage]));
+  const demandKey = (action: AgentAction) => (action.type === 'record_out_of_portfolio_demand' ? stableStringify(action) : undefined);
+  const recordedEarlier = new Set<string>();
+  const actions: AgentAction[] = [];
+  for (const response of responses) {
+    actions.push(...response.actions.filter((action) => !recordedEarlier.has(demandKey(action) ?? '')));
+    for (const key of response.actions.map(demandKey)) if (key !== undefined) recordedEarlier.add(key);
+  }
   return {
     reply: last.reply,
-    actions: responses.flatMap((response) => response.actions),
+    actions,
     iterations: responses.reduce((total, response) => total + response.iterations, 0),
     stopReason: last.stopReason,
     ...(reported.length === 0 ? {} : { usage: reported.reduce(addUsage) }),

@@ -114,3 +114,15 @@ test("the stages share the turn's model round trips: none is asked once they are
   // b's own handover, not followed in this turn, starts the next one at a.
   expect(await harness.sessions.getActive(CUSTOMER)).toMatchObject({ currentAgent: 'a' });
 });
+
+test('a demand both stages record from the same messages is recorded once', async () => {
+  const { stages } = scriptedStages(['qualificacao', 'cadastro'], 3);
+  harness = await startWith(stages);
+
+  await harness.receive(CUSTOMER, 'wamid.D1', 'Vocês fazem #fora teste de paternidade #segmento particular #passar cadastro');
+  await harness.process(CUSTOMER, 'wamid.D1');
+
+  const { items } = await harness.demands.listRecent({ limit: 10 });
+  expect(items.filter((demand) => demand.customerId === CUSTOMER).map((demand) => demand.requestedService)).toEqual(['teste de paternidade']);
+  expect(await harness.sessions.getActive(CUSTOMER)).toMatchObject({ currentAgent: 'cadastro', segment: 'particular' });
+});
