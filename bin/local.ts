@@ -41,14 +41,19 @@ Options:
 Environment:
   POWERTOOLS_LOG_LEVEL           the functions' log level (default WARN)
   ${RUNTIME_ENV.agentBackend}=bedrock ${RUNTIME_ENV.bedrockModelId}=<id>  answer with Amazon Bedrock (your own AWS credentials)
+  ${RUNTIME_ENV.agentBackend}=stages ${RUNTIME_ENV.agentStages}=<json>  named agents as AgentBackend.stages() writes them, e.g.
+                                 '{"entry":"qualificacao","agents":{"qualificacao":{"${RUNTIME_ENV.agentBackend}":"scripted"},
+                                 "cadastro":{"${RUNTIME_ENV.agentBackend}":"scripted"}}}'
   AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_SQS  reuse a running DynamoDB Local / SQS emulator`;
 
 const CHAT_HELP = `Type a message and press Enter to send it as the customer. Commands:
   /from <phone>   switch customer        /state   the customer's session and history
   /help           this help              /quit    stop everything and exit (also Ctrl-C, Ctrl-D)
 Keywords the scripted agent understands: #humano (handoff), #fim (close), #dado chave=valor,
-#fora <serviço> (out-of-portfolio demand), #falha (the agent fails every time: after the last retry
-the customer gets the fallback text and the conversation goes to people).`;
+#fora <serviço> (out-of-portfolio demand), #cadastro nome=… (also email, documento, empresa,
+cidade), #segmento <segmento>, #intencao <intenção>, #passar <etapa> (with stages: hand over to
+that agent), #falha (the agent fails every time: after the last retry the customer gets the
+fallback text and the conversation goes to people).`;
 
 interface CliOptions {
   readonly command: 'chat' | 'send';
@@ -364,8 +369,13 @@ main().then(
   },
 );
 
-/** One line per request the fake CRM got: what it did, for which customer, at which stage. */
+/** One line per request the fake CRM got: what it did, for which customer, at which stage, with what the agent learned. */
 function describeCrmRequest({ request, handling }: ReceivedCrmRequest): string {
   const deal = request.dealId ?? 'new deal';
-  return `[crm] ${handling} ${deal} for ${request.customerId}: stage ${String(request.deal.stage)}, revision ${request.revision.slice(0, 8)}`;
+  const { customerId, ...registration } = request.contact;
+  const learned = Object.entries({ agent: request.deal.agent, segment: request.deal.segment, intent: request.deal.intent, ...registration })
+    .filter(([, value]) => value !== undefined)
+    .map(([field, value]) => `, ${field} ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join('');
+  return `[crm] ${handling} ${deal} for ${request.customerId}: stage ${String(request.deal.stage)}${learned}, revision ${request.revision.slice(0, 8)}`;
 }

@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import type { BedrockAgentBackendProps, BedrockGuardrail, BedrockInferenceConfig } from './bedrock-agent-backend-props';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_GUARDRAIL_ACTIONS, BEDROCK_INVOKE_ACTIONS } from './private/permissions';
-import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from './contract';
+import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, RUNTIME_ENV } from './contract';
 
 /**
  * Prefixes of Amazon Bedrock's system-defined cross-Region inference profiles
@@ -15,6 +15,33 @@ import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from './contract';
  */
 const CROSS_REGION_PROFILE_PREFIXES = ['us', 'us-gov', 'eu', 'apac', 'jp', 'au', 'ca', 'global'] as const;
 const GLOBAL_PROFILE_PREFIX = 'global';
+
+/** Properties of `AgentBackend.stages()`. */
+export interface AgentStagesProps {
+  /**
+   * The agents by stage name. A name is 1–32 characters: a lowercase letter, then lowercase
+   * letters, digits, `_` or `-` (`qualificacao`, `cadastro`). Each agent is `AgentBackend.bedrock()`
+   * (with its own prompt), `AgentBackend.fromFunction()` or, for development, `AgentBackend.scripted()`;
+   * not another set of stages. At most 10.
+   *
+   * Each stage is offered the tool `handover_to_agent`, naming any other stage; its system prompt
+   * is the admin prompt resource `system.<name>`.
+   */
+  readonly agents: { [name: string]: AgentBackend };
+
+  /** The stage every conversation starts with: one of the names in `agents`. */
+  readonly entry: string;
+
+  /**
+   * Handovers one turn follows at most (0–5). A handover runs the next stage in the same turn,
+   * after checking that no newer customer message arrived; past the limit the last stage's reply
+   * is sent and its handover applies from the next turn, so two stages cannot hand the
+   * conversation back and forth without end.
+   *
+   * @default 3
+   */
+  readonly maxHandoversPerTurn?: number;
+}
 
 /** What an agent backend contributes to the orchestrator function. */
 export interface AgentBackendConfig {
@@ -32,7 +59,8 @@ export interface AgentBackendConfig {
 
 /**
  * The AI agent the orchestrator calls for each turn. Choose one with a static factory:
- * `AgentBackend.bedrock()`, `AgentBackend.fromFunction()` or `AgentBackend.scripted()`.
+ * `AgentBackend.bedrock()`, `AgentBackend.fromFunction()` or `AgentBackend.scripted()`, or a set
+ * of named agents that hand the conversation to each other with `AgentBackend.stages()`.
  */
 export abstract class AgentBackend {
   /**
@@ -85,6 +113,21 @@ export abstract class AgentBackend {
   }
 
   /**
+   * Named agents, one of them the entry: each conversation starts with the entry agent, an agent
+   * hands the conversation to another with the tool `handover_to_agent`, the session's
+   * `current_agent` records who has it, and every later turn goes to that agent. A handover runs
+   * the next agent in the same turn, after checking that no newer customer message arrived.
+   * Each stage gets its own permissions (the Bedrock model, the function) as it would alone, and
+   * its own system prompt: the admin prompt resource `system.<name>`, which a Bedrock stage's
+   * `systemPrompt` seeds. The prompts set in the construct share the orchestrator's environment:
+   * at most 3,000 bytes together. Validated when called: names, entry, count (1–10), nesting and
+   * `maxHandoversPerTurn` throw, naming what to change. See the README, "Stages".
+   */
+  public static stages(props: AgentStagesProps): AgentBackend {
+    return new StagedAgentBackend(props);
+  }
+
+  /**
    * Grants the orchestrator what this backend needs and returns its settings.
    *
    * @param scope the construct that owns the orchestrator
@@ -124,6 +167,11 @@ class BedrockAgentBackend extends AgentBackend {
     this.inferenceConfig = props.inferenceConfig;
     this.guardrail = props.guardrail;
     validateBedrockProps(props);
+  }
+
+  /** The prompt set in the construct, which the orchestrator's environment carries. */
+  public get deployedPrompt(): string | undefined {
+    return this.systemPrompt;
   }
 
   public bind(scope: Construct, orchestrator: lambda.IFunction): AgentBackendConfig {
@@ -226,6 +274,35 @@ class BedrockAgentBackend extends AgentBackend {
   }
 }
 
+class StagedAgentBackend extends AgentBackend {
+  private readonly agents: Readonly<Record<string, AgentBackend>>;
+  private readonly entry: string;
+  private readonly maxHandoversPerTurn: number;
+
+  constructor(props: AgentStagesProps) {
+    super();
+    validateStagesProps(props);
+    this.agents = { ...props.agents };
+    this.entry = props.entry;
+    this.maxHandoversPerTurn = props.maxHandoversPerTurn ?? AGENT_STAGE_LIMITS.defaultMaxHandoversPerTurn;
+  }
+
+  /**
+   * Each stage binds as it would alone, so its grants are exactly its own; its variables travel
+   * as one JSON variable, which the orchestrator reads per stage as it reads a single agent's.
+   */
+  public bind(scope: Construct, orchestrator: lambda.IFunction): AgentBackendConfig {
+    const stages = Object.entries(this.agents).map(([name, agent]) => [name, agent.bind(scope, orchestrator)] as const);
+    const entryFirst = [...stages].sort(([a], [b]) => Number(b === this.entry) - Number(a === this.entry));
+    const bedrockModelId = entryFirst.find(([, config]) => config.bedrockModelId !== undefined)?.[1].bedrockModelId;
+    const value = { entry: this.entry, maxHandoversPerTurn: this.maxHandoversPerTurn, agents: Object.fromEntries(stages.map(([name, config]) => [name, config.environment])) };
+    return {
+      environment: { [RUNTIME_ENV.agentBackend]: AGENT_BACKEND_KINDS.stages, [RUNTIME_ENV.agentStages]: Token.asString(Stack.of(scope).toJsonString(value)) },
+      ...(bedrockModelId === undefined ? {} : { bedrockModelId }),
+    };
+  }
+}
+
 class LambdaAgentBackend extends AgentBackend {
   constructor(private readonly agentFunction: lambda.IFunction) {
     super();
@@ -309,6 +386,38 @@ function validateBedrockProps(props: BedrockAgentBackendProps): void {
     if (!Token.isUnresolved(guardrail.version) && !GUARDRAIL_VERSION.test(guardrail.version)) {
       fail(`guardrail.version '${guardrail.version}' must be a published version number ('1') or 'DRAFT'.`);
     }
+  }
+}
+
+function validateStagesProps(props: AgentStagesProps): void {
+  const fail = (problem: string): never => {
+    throw new Error(`AgentBackend.stages: ${problem}`);
+  };
+  const { agents, entry, maxHandoversPerTurn } = props;
+  const names = Object.keys(agents ?? {});
+  if (names.length === 0) fail("agents is empty; name at least one agent, e.g. { qualificacao: AgentBackend.bedrock({ … }) }.");
+  if (names.length > AGENT_STAGE_LIMITS.maxStages) fail(`agents has ${names.length} stages; at most ${AGENT_STAGE_LIMITS.maxStages} are allowed. Merge stages whose prompts overlap.`);
+  for (const name of names) {
+    if (!AGENT_STAGE_LIMITS.namePattern.test(name)) {
+      fail(`stage name '${name}' is not allowed; use 1–32 characters: a lowercase letter, then lowercase letters, digits, '_' or '-' (e.g. 'cadastro').`);
+    }
+    if (agents[name] instanceof StagedAgentBackend) fail(`stage '${name}' is itself AgentBackend.stages(); stages do not nest — list its agents here instead.`);
+  }
+  if (!names.includes(entry)) fail(`entry '${entry}' is not one of the stages (${names.join(', ')}); name the stage conversations start with.`);
+  const hops = maxHandoversPerTurn;
+  if (hops !== undefined && (!Number.isInteger(hops) || hops < 0 || hops > AGENT_STAGE_LIMITS.maxHandoversPerTurn)) {
+    fail(`maxHandoversPerTurn must be a whole number from 0 to ${AGENT_STAGE_LIMITS.maxHandoversPerTurn}; got ${hops}.`);
+  }
+  const promptBytes = names.reduce((total, name) => {
+    const agent = agents[name];
+    const prompt = agent instanceof BedrockAgentBackend ? agent.deployedPrompt : undefined;
+    return total + (prompt === undefined || Token.isUnresolved(prompt) ? 0 : Buffer.byteLength(prompt, 'utf8'));
+  }, 0);
+  if (promptBytes > SYSTEM_PROMPT_MAX_BYTES) {
+    fail(
+      `the stages' systemPrompts are ${promptBytes} bytes together; at most ${SYSTEM_PROMPT_MAX_BYTES} fit in the orchestrator's environment (Lambda allows 4 KB in all). ` +
+        'Deploy shorter prompts and write the full ones in the console (prompt resources "system.<stage>"), which have no such limit.',
+    );
   }
 }
 

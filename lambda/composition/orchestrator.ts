@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { type AgentClients, createAgent } from '../core/adapters/agent/agent-backend';
+import { AGENT_BACKEND_KINDS } from '../../lib/contract';
+import { type AgentClients, type AgentSettings, createAgent } from '../core/adapters/agent/agent-backend';
 import { bedrockConverse } from '../core/adapters/agent/bedrock-converse-agent';
 import { credentialProvider } from '../core/adapters/aws/aws-identity';
 import { lambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
@@ -15,9 +16,9 @@ import {
 } from '../core/adapters/dynamodb/dynamo-repositories';
 import { CustomerBudgetGate } from '../core/application/customer-budget-gate';
 import { PipelineTokenBudget } from '../core/application/pipeline-token-budget';
-import { ProcessTurn } from '../core/application/process-turn';
+import { ProcessTurn, type ProcessTurnDependencies } from '../core/application/process-turn';
 import type { TurnSettings } from '../core/application/turn-settings';
-import type { AgentPort } from '../core/ports/agent';
+import type { AgentPort, AgentStages } from '../core/ports/agent';
 import { createTurnHandler, type InvocationContext } from '../orchestrator/turn-handler';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import { composeCustomerMessaging, type SenderPorts } from './customer-messaging';
@@ -27,8 +28,8 @@ import { composeOperatorPlane } from './operator-plane';
 export type OrchestratorHandler = (event: SQSEvent, context: InvocationContext) => Promise<SQSBatchResponse>;
 
 export interface OrchestratorPorts extends FunctionPorts, SenderPorts {
-  /** The agent to use instead of the backend the settings select. */
-  readonly agent?: AgentPort;
+  /** The agent (or stages) to use instead of the backend the settings select. */
+  readonly agent?: AgentPort | AgentStages;
   /** Turn settings to override (e.g. `promptCacheMs: 0`, so an edited prompt applies to the very next turn). */
   readonly turnSettings?: Partial<TurnSettings>;
 }
@@ -52,6 +53,7 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
       ids: composed.ids,
       settings: { historyMaxCharacters: settings.historyMaxCharacters, ...ports.turnSettings },
       deployedSystemPrompt: settings.deployedSystemPrompt === undefined ? undefined : { text: settings.deployedSystemPrompt, config: operationalConfig(table) },
+      deployedStagePrompts: deployedStagePrompts(settings.agent, table),
       operatorCommands: plane?.loginCommand,
       handoffs: plane?.handoffs,
       consent: messaging.consent,
@@ -63,6 +65,13 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
     maxReceiveCount: settings.maxReceiveCount,
   });
   return (event, context) => composed.instrument(() => turns(event, context));
+}
+
+/** The prompts the construct set on stages, when it set any. */
+function deployedStagePrompts(agent: AgentSettings, table: Parameters<typeof operationalConfig>[0]): ProcessTurnDependencies['deployedStagePrompts'] {
+  if (agent.backend !== AGENT_BACKEND_KINDS.stages) return undefined;
+  const texts = Object.fromEntries(Object.entries(agent.stages).flatMap(([name, stage]) => (stage.deployedSystemPrompt === undefined ? [] : [[name, stage.deployedSystemPrompt]])));
+  return Object.keys(texts).length === 0 ? undefined : { texts, config: operationalConfig(table) };
 }
 
 /** The agent backends' AWS calls signed as the identity the ports name, else the adapters' defaults (the role's). */

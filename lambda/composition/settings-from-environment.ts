@@ -1,5 +1,6 @@
 import {
   AGENT_BACKEND_KINDS,
+  AGENT_STAGE_LIMITS,
   CRM_TARGET_KINDS,
   DEFAULT_HANDOFF_TEXTS,
   OPERATOR_DEFAULTS,
@@ -10,7 +11,7 @@ import {
   RUNTIME_ENV,
   WHATSAPP_CHANNEL_KINDS,
 } from '../../lib/contract';
-import type { AgentSettings, BedrockAgentSettings, BedrockInferenceSettings } from '../core/adapters/agent/agent-backend';
+import type { AgentSettings, AgentStageSettings, AgentStagesSettings, BedrockAgentSettings, BedrockInferenceSettings, SingleAgentSettings } from '../core/adapters/agent/agent-backend';
 import type { KeyLayout } from '../../lib/contract/key-layout';
 import { parseKeyLayout } from '../core/adapters/dynamodb/key-layout';
 import type { ObservabilityConfig } from '../core/adapters/observability/powertools';
@@ -132,9 +133,14 @@ export function keyLayoutFromEnvironment(env: Environment): KeyLayout {
 
 /**
  * The agent settings in the environment the construct sets: `AGENT_BACKEND` picks the adapter,
- * `BEDROCK_MODEL_ID` or `AGENT_FUNCTION_NAME` configures it.
+ * `BEDROCK_MODEL_ID` or `AGENT_FUNCTION_NAME` configures it; `stages` reads each stage's own
+ * variables from `AGENT_STAGES`.
  */
 export function agentSettingsFromEnvironment(env: Environment): AgentSettings {
+  return env[RUNTIME_ENV.agentBackend] === AGENT_BACKEND_KINDS.stages ? agentStagesFromEnvironment(env) : singleAgentFromEnvironment(env);
+}
+
+function singleAgentFromEnvironment(env: Environment): SingleAgentSettings {
   const backend = env[RUNTIME_ENV.agentBackend];
   switch (backend) {
     case AGENT_BACKEND_KINDS.bedrock:
@@ -144,12 +150,40 @@ export function agentSettingsFromEnvironment(env: Environment): AgentSettings {
     case AGENT_BACKEND_KINDS.scripted:
       return { backend };
     default: {
-      const backends = Object.values(AGENT_BACKEND_KINDS).join(', ');
+      const backends = Object.values(AGENT_BACKEND_KINDS).filter((kind) => kind !== AGENT_BACKEND_KINDS.stages).join(', ');
       throw new AgentConfigurationError(
         backend ? `${RUNTIME_ENV.agentBackend}="${backend}" is not an agent backend; use one of ${backends}` : `${RUNTIME_ENV.agentBackend} is not set; use one of ${backends}`,
       );
     }
   }
+}
+
+/** `AGENT_STAGES`: a value the construct would never write (nested stages, a bad name, a missing entry) fails the cold start. */
+function agentStagesFromEnvironment(env: Environment): AgentStagesSettings {
+  const refuse = (problem: string) => new AgentConfigurationError(`${RUNTIME_ENV.agentStages} ${problem}`);
+  const { entry, maxHandoversPerTurn, agents, ...unknown } = jsonObject(env, RUNTIME_ENV.agentStages, refuse) ?? {};
+  if (Object.keys(unknown).length > 0) throw refuse(`has an unknown field "${Object.keys(unknown)[0]}"`);
+  if (typeof agents !== 'object' || agents === null || Array.isArray(agents)) throw refuse('needs an object "agents" of stage name to the stage\'s variables');
+  const names = Object.keys(agents);
+  if (names.length === 0 || names.length > AGENT_STAGE_LIMITS.maxStages) throw refuse(`needs 1 to ${AGENT_STAGE_LIMITS.maxStages} agents; got ${names.length}`);
+  const badName = names.find((name) => !AGENT_STAGE_LIMITS.namePattern.test(name));
+  if (badName !== undefined) throw refuse(`has a stage named "${badName}"; names match ${AGENT_STAGE_LIMITS.namePattern.source}`);
+  if (typeof entry !== 'string' || !names.includes(entry)) throw refuse(`needs an "entry" naming one of its agents (${names.join(', ')})`);
+  const hops = maxHandoversPerTurn ?? AGENT_STAGE_LIMITS.defaultMaxHandoversPerTurn;
+  if (!Number.isInteger(hops) || (hops as number) < 0 || (hops as number) > AGENT_STAGE_LIMITS.maxHandoversPerTurn) {
+    throw refuse(`has maxHandoversPerTurn ${String(hops)}; use a whole number from 0 to ${AGENT_STAGE_LIMITS.maxHandoversPerTurn}`);
+  }
+  const stages: Record<string, AgentStageSettings> = {};
+  for (const [name, variables] of Object.entries(agents as Record<string, unknown>)) {
+    if (typeof variables !== 'object' || variables === null || Array.isArray(variables) || Object.values(variables).some((value) => typeof value !== 'string')) {
+      throw refuse(`has agent "${name}" that is not an object of variable name to text`);
+    }
+    const stageEnv = variables as Environment;
+    if (stageEnv[RUNTIME_ENV.agentBackend] === AGENT_BACKEND_KINDS.stages) throw refuse(`has agent "${name}" that is itself a set of stages`);
+    const deployedSystemPrompt = stageEnv[RUNTIME_ENV.deployedSystemPrompt]?.trim();
+    stages[name] = { agent: singleAgentFromEnvironment(stageEnv), ...(deployedSystemPrompt ? { deployedSystemPrompt } : {}) };
+  }
+  return { backend: AGENT_BACKEND_KINDS.stages, entry, maxHandoversPerTurn: hops as number, stages };
 }
 
 function sharedSettings(env: Environment): SharedSettings {
@@ -310,7 +344,7 @@ function crmTarget(env: Environment): CrmTargetConfig {
   throw new RuntimeConfigError(`${RUNTIME_ENV.crmTarget} must be '${CRM_TARGET_KINDS.function}' or '${CRM_TARGET_KINDS.webhook}'; the AgentPipeline construct sets it from crmSync.`);
 }
 
-function requiredForAgent(env: Environment, name: string, backend: AgentSettings['backend']): string {
+function requiredForAgent(env: Environment, name: string, backend: SingleAgentSettings['backend']): string {
   const value = env[name]?.trim();
   if (!value) throw new AgentConfigurationError(`${name} is required when ${RUNTIME_ENV.agentBackend}=${backend}`);
   return value;

@@ -20,6 +20,11 @@ export const RUNTIME_ENV = {
   /** The system prompt set in the construct: seeded as a version of the admin prompt resource. */
   deployedSystemPrompt: 'AGENT_SYSTEM_PROMPT',
   agentFunctionName: 'AGENT_FUNCTION_NAME',
+  /**
+   * JSON of `AgentBackend.stages()` (with `AGENT_BACKEND=stages`): `{entry, maxHandoversPerTurn,
+   * agents: {name: {…the stage's own variables: AGENT_BACKEND, BEDROCK_MODEL_ID, AGENT_SYSTEM_PROMPT…}}}`.
+   */
+  agentStages: 'AGENT_STAGES',
   maxReceiveCount: 'MAX_RECEIVE_COUNT',
   /** JSON of the per-customer budget: turnsPerMinute, turnsPerHour, agentTokensPerDay, reply. */
   customerBudget: 'CUSTOMER_BUDGET',
@@ -79,6 +84,8 @@ export const AGENT_BACKEND_KINDS = {
   bedrock: 'bedrock',
   lambda: 'lambda',
   scripted: 'scripted',
+  /** Named agents, each configured by its own variables inside `AGENT_STAGES`. */
+  stages: 'stages',
 } as const;
 
 

@@ -80,6 +80,14 @@ export interface ConversationSummary {
 export interface ConversationView extends Omit<ConversationSummary, 'lastMessage'> {
   readonly sessionId: string;
   readonly qualificationData: JsonObject;
+  /** The customer's registration data the agent recorded (`name`, `email`, `document_id`, `company`, `city`). */
+  readonly cadastralData: JsonObject;
+  /** The customer segment the agent recorded. */
+  readonly segment?: string;
+  /** What the customer wants, as the agent recorded it. */
+  readonly intent?: string;
+  /** With `AgentBackend.stages()`: the stage that has the conversation. */
+  readonly currentAgent?: string;
   readonly createdAt: Timestamp;
 }
 

@@ -5,7 +5,8 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { AGENT_BACKEND_KINDS, PIPELINE_DEFAULTS, WHATSAPP_CHANNEL_KINDS, physicalNames } from '../../lib/contract';
+import { PIPELINE_DEFAULTS, WHATSAPP_CHANNEL_KINDS, physicalNames } from '../../lib/contract';
+import { isScriptedOnly } from '../../lambda/core/adapters/agent/agent-backend';
 import { composeFunction } from '../../lambda/composition/compose-function';
 import { composeCrmSync } from '../../lambda/composition/crm-sync';
 import type { OperatorPlaneSettings } from '../../lambda/composition/deployment-settings';
@@ -104,7 +105,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     ]);
     cleanup.env.bindSdkEndpoints({ AWS_ENDPOINT_URL_DYNAMODB: dynamoDb, AWS_ENDPOINT_URL_SQS: sqs });
     // The local servers accept any credentials; a real agent backend needs the user's own.
-    if (agentSettings.backend === AGENT_BACKEND_KINDS.scripted) cleanup.env.setIfAbsent({ AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+    if (isScriptedOnly(agentSettings)) cleanup.env.setIfAbsent({ AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
     // There is no CloudWatch locally: metrics stay in memory instead of printing EMF lines.
     cleanup.env.setIfAbsent({ POWERTOOLS_METRICS_DISABLED: 'true' });
 

@@ -117,6 +117,20 @@ describe('an admin tuning the agent', () => {
     expect(await agentAnswerTo('Ainda aí?')).toMatch(/^\[Você é a assistente da Clínica Aurora\.\]/);
   });
 
+  it("opens a stage's prompt by the stage's name and writes its first version", async () => {
+    await page.getByRole('button', { name: 'Abrir o prompt da etapa' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Abrir o prompt da etapa' }).isDisabled()).toBe(true);
+    await page.getByRole('textbox', { name: 'Prompt de uma etapa (nome da etapa)' }).fill('Cadastro!');
+    expect(await page.getByRole('button', { name: 'Abrir o prompt da etapa' }).isDisabled()).toBe(true);
+    await page.getByRole('textbox', { name: 'Prompt de uma etapa (nome da etapa)' }).fill('cadastro');
+    await page.getByRole('button', { name: 'Abrir o prompt da etapa' }).click();
+    await page.getByRole('textbox', { name: 'Conteúdo do prompt system.cadastro' }).fill('Colete o cadastro do cliente.');
+    await page.getByRole('button', { name: 'Salvar nova versão' }).click();
+    await page.getByRole('status').filter({ hasText: 'Versão 1 salva' }).waitFor();
+    expect(await repositories.resources.getCurrent('prompt', 'system.cadastro')).toMatchObject({ version: 1, content: 'Colete o cadastro do cliente.' });
+    expect(await page.getByRole('button', { name: 'Editar o prompt system.cadastro' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
   it('adds an operator, changes the role and removes them', async () => {
     const carla = newOperatorPhone();
     await page.getByRole('link', { name: 'Operadores' }).click();

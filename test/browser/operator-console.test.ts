@@ -24,7 +24,7 @@ const sentTo = (phone: string) => pipeline.fakeWhatsApp.sent().filter((message) 
 beforeAll(async () => {
   [pipeline, browser] = await Promise.all([startOperatorPipeline([ana, bruno]), ConsoleBrowser.launch()]);
   // A customer the agent qualified and handed to a person.
-  await pipeline.sendCustomerMessage(customer, 'Quero marcar um exame #dado nome=Maria Souza #dado interesse=Check-up #humano');
+  await pipeline.sendCustomerMessage(customer, 'Quero marcar um exame #dado nome=Maria Souza #dado interesse=Check-up #segmento clínica #cadastro email=maria@exemplo.com #humano');
   await pipeline.waitForIdle();
 });
 
@@ -79,6 +79,8 @@ describe('an operator answering a handed-off customer', () => {
     expect(await history.getByRole('listitem').first().textContent()).toMatch(/^Cliente/);
     const qualification = ana1.getByRole('region', { name: 'Dados de qualificação' });
     expect(await qualification.textContent()).toContain('Check-up');
+    const profile = ana1.getByRole('region', { name: 'Cadastro e classificação' });
+    expect(await profile.textContent()).toBe('Cadastro e classificaçãoSegmentoclínicaE-mailmaria@exemplo.com');
     await ana1.getByText(/^Janela de 24 h aberta: fecha em 23 h/).waitFor();
     expect(await ana1.getByText('Assuma a conversa para responder.').count()).toBe(1);
   });

@@ -185,3 +185,79 @@ describe('AgentBackend.scripted', () => {
     expectAgentEnvironment(synth, { AGENT_BACKEND: 'scripted' });
   });
 });
+
+describe('AgentBackend.stages', () => {
+  const stagesOf = (agents: Record<string, AgentBackend>, extra: { entry?: string; maxHandoversPerTurn?: number } = {}) =>
+    AgentBackend.stages({ entry: Object.keys(agents)[0], agents, ...extra });
+
+  /** The orchestrator's AGENT_STAGES, parsed. */
+  function stagesVariable(synth: SynthesizedPipeline): { entry: string; maxHandoversPerTurn: number; agents: Record<string, Record<string, string>> } {
+    const orchestrator = Object.values(synth.template.findResources('AWS::Lambda::Function')).find(
+      (resource) => JSON.stringify(resource.Properties.Role) === JSON.stringify(synth.stack.resolve(synth.pipeline.orchestratorFunction.role!.roleArn)),
+    )!;
+    return JSON.parse(joined(orchestrator.Properties.Environment.Variables.AGENT_STAGES));
+  }
+
+  /** A `Fn::Join` of literal texts and references, each reference written as its JSON. */
+  function joined(value: unknown): string {
+    if (typeof value === 'string') return value;
+    const [separator, parts] = (value as { 'Fn::Join': [string, unknown[]] })['Fn::Join'];
+    return parts.map((part) => (typeof part === 'string' ? part : referenceText(part))).join(separator);
+  }
+
+  const referenceText = (reference: unknown) => JSON.stringify(reference).replace(/"/g, "'");
+
+  test('each stage gets its own grant, and its variables under its name; the entry and the hop cap travel along', () => {
+    let agentFunction!: lambda.IFunction;
+    const synth = synthPipeline({}, (stack) => {
+      agentFunction = lambda.Function.fromFunctionName(stack, 'Agent', 'cadastro-agent');
+      return {
+        agentBackend: AgentBackend.stages({
+          entry: 'qualificacao',
+          agents: { qualificacao: AgentBackend.bedrock({ modelId: MODEL, systemPrompt: 'Qualifique o cliente.' }), cadastro: AgentBackend.fromFunction(agentFunction) },
+        }),
+      };
+    });
+    expectExactStatements(agentStatements(synth), [
+      statement(synth, ['bedrock:InvokeModel'], [`arn:${Aws.PARTITION}:bedrock:${Aws.REGION}::foundation-model/${MODEL}`]),
+      statement(synth, ['lambda:InvokeFunction'], [agentFunction.functionArn]),
+    ]);
+    expectAgentEnvironment(synth, { AGENT_BACKEND: 'stages' });
+    expect(stagesVariable(synth)).toEqual({
+      entry: 'qualificacao',
+      maxHandoversPerTurn: 3,
+      agents: {
+        qualificacao: { AGENT_BACKEND: 'bedrock', BEDROCK_MODEL_ID: MODEL, AGENT_SYSTEM_PROMPT: 'Qualifique o cliente.' },
+        cadastro: { AGENT_BACKEND: 'lambda', AGENT_FUNCTION_NAME: referenceText(synth.stack.resolve(agentFunction.functionName)) },
+      },
+    });
+    // The throttling alarm watches the first Bedrock model, the entry's when it has one.
+    expect(synth.pipeline.modelThrottlesAlarm).toBeDefined();
+  });
+
+  test('scripted stages grant nothing', () => {
+    const synth = synthPipeline({ agentBackend: stagesOf({ a: AgentBackend.scripted(), b: AgentBackend.scripted() }, { maxHandoversPerTurn: 1 }) });
+    expect(agentStatements(synth)).toEqual([]);
+    expect(stagesVariable(synth)).toEqual({ entry: 'a', maxHandoversPerTurn: 1, agents: { a: { AGENT_BACKEND: 'scripted' }, b: { AGENT_BACKEND: 'scripted' } } });
+  });
+
+  test.each([
+    [{}, /agents is empty/],
+    [{ Cadastro: AgentBackend.scripted() }, /stage name 'Cadastro' is not allowed; use 1–32 characters/],
+    [{ ['a'.repeat(33)]: AgentBackend.scripted() }, /is not allowed/],
+    [Object.fromEntries(Array.from({ length: 11 }, (_, index) => [`s${index}`, AgentBackend.scripted()])), /agents has 11 stages; at most 10/],
+    [{ a: AgentBackend.stages({ entry: 'b', agents: { b: AgentBackend.scripted() } }) }, /stage 'a' is itself AgentBackend.stages\(\); stages do not nest/],
+  ])('refuses agents %#', (agents, message) => {
+    expect(() => AgentBackend.stages({ entry: Object.keys(agents)[0] ?? 'a', agents })).toThrow(message);
+  });
+
+  test('refuses an entry that is not a stage, a bad hop cap and prompts too long together', () => {
+    expect(() => AgentBackend.stages({ entry: 'vendas', agents: { qualificacao: AgentBackend.scripted() } })).toThrow(/entry 'vendas' is not one of the stages \(qualificacao\)/);
+    expect(() => stagesOf({ a: AgentBackend.scripted() }, { maxHandoversPerTurn: 6 })).toThrow(/maxHandoversPerTurn must be a whole number from 0 to 5; got 6/);
+    expect(() => stagesOf({ a: AgentBackend.scripted() }, { maxHandoversPerTurn: 1.5 })).toThrow(/maxHandoversPerTurn/);
+    const prompt = 'x'.repeat(1600);
+    expect(() =>
+      stagesOf({ a: AgentBackend.bedrock({ modelId: MODEL, systemPrompt: prompt }), b: AgentBackend.bedrock({ modelId: MODEL, systemPrompt: prompt }) }),
+    ).toThrow(/systemPrompts are 3200 bytes together; at most 3000 .*prompt resources "system.<stage>"/);
+  });
+});

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
+import { AGENT_STAGE_LIMITS } from '../../../lib/contract/defaults';
 import type { PromptVersion } from '../../../lib/contract/operator-api';
 import { AdminApi } from '../admin-api';
 import { ApiError } from '../api';
@@ -9,12 +10,15 @@ import { describeFailure, FeedbackLine, LoadError, formatTime, Section, useRemot
 /** The prompt the agent answers with; listed even before anyone wrote a first version. */
 const AGENT_PROMPT_ID = 'system';
 
+/** With `AgentBackend.stages()`, each stage answers with the prompt `system.<stage>`. */
+const stagePromptId = (stage: string) => `${AGENT_PROMPT_ID}.${stage}`;
+
 export function PromptsScreen() {
   const { t, api } = useConsole();
   const admin = useMemo(() => new AdminApi(api), [api]);
   const { data: prompts, error } = useRemote(() => admin.prompts(), []);
   const [selected, setSelected] = useState(AGENT_PROMPT_ID);
-  const ids = [...new Set([AGENT_PROMPT_ID, ...(prompts ?? []).map((prompt) => prompt.resourceId)])];
+  const ids = [...new Set([AGENT_PROMPT_ID, ...(prompts ?? []).map((prompt) => prompt.resourceId), selected])];
   return (
     <Section heading={t('prompts.heading')}>
       <LoadError error={error} />
@@ -27,8 +31,29 @@ export function PromptsScreen() {
           </li>
         ))}
       </ul>
+      <StagePromptOpener onOpen={(stage) => setSelected(stagePromptId(stage))} />
       <PromptEditor key={selected} admin={admin} id={selected} />
     </Section>
+  );
+}
+
+/** Opens a stage's prompt by the stage's name, also before anyone wrote its first version. */
+function StagePromptOpener({ onOpen }: { readonly onOpen: (stage: string) => void }) {
+  const { t } = useConsole();
+  const [stage, setStage] = useState('');
+  const open = (event: Event) => {
+    event.preventDefault();
+    onOpen(stage);
+    setStage('');
+  };
+  return (
+    <form class="stage-prompt" onSubmit={open}>
+      <label for="stage-prompt-name">{t('prompts.stage')}</label>
+      <input id="stage-prompt-name" value={stage} onInput={(event) => setStage((event.currentTarget as HTMLInputElement).value.trim())} />
+      <button type="submit" disabled={!AGENT_STAGE_LIMITS.namePattern.test(stage)}>
+        {t('prompts.openStage')}
+      </button>
+    </form>
   );
 }
 

@@ -73,6 +73,7 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
       <div class="conversation-body">
         <History messages={messages} ownReplies={ownReplies} onRetry={(reply) => send(reply.text, reply.id)} onDiscard={(reply) => setReplies((all) => all.filter((other) => other.id !== reply.id))} />
         <aside class="conversation-side">
+          <Profile conversation={conversation} />
           <Qualification conversation={conversation} />
           <div class="actions">
             {conversation.state === 'AWAITING_HUMAN' && (
@@ -155,12 +156,37 @@ function History({ messages, ownReplies, onRetry, onDiscard }: HistoryProps) {
 
 function Qualification({ conversation }: { readonly conversation: ConversationView }) {
   const { t } = useConsole();
-  const entries = Object.entries(conversation.qualificationData);
+  return <Facts heading={t('conversation.qualification')} empty={t('conversation.noQualification')} entries={Object.entries(conversation.qualificationData)} />;
+}
+
+const CADASTRAL_LABELS: Readonly<Record<string, MessageKey>> = {
+  name: 'cadastral.name',
+  email: 'cadastral.email',
+  document_id: 'cadastral.document_id',
+  company: 'cadastral.company',
+  city: 'cadastral.city',
+};
+
+/** What the agent recorded about the customer: the stage that has the conversation, segment, intent and registration data. */
+function Profile({ conversation }: { readonly conversation: ConversationView }) {
+  const { t } = useConsole();
+  const { currentAgent, segment, intent, cadastralData } = conversation;
+  const entries: [string, unknown][] = [
+    ...(currentAgent === undefined ? [] : [[t('conversation.currentAgent'), currentAgent] as [string, unknown]]),
+    ...(segment === undefined ? [] : [[t('conversation.segment'), segment] as [string, unknown]]),
+    ...(intent === undefined ? [] : [[t('conversation.intent'), intent] as [string, unknown]]),
+    ...Object.entries(cadastralData).map(([field, value]): [string, unknown] => [Object.hasOwn(CADASTRAL_LABELS, field) ? t(CADASTRAL_LABELS[field]) : field, value]),
+  ];
+  return <Facts heading={t('conversation.profile')} empty={t('conversation.noProfile')} entries={entries} />;
+}
+
+/** A titled list of labelled values, or a line saying there is none yet. */
+function Facts({ heading, empty, entries }: { readonly heading: string; readonly empty: string; readonly entries: readonly (readonly [string, unknown])[] }) {
   return (
-    <section class="qualification" aria-label={t('conversation.qualification')}>
-      <h3>{t('conversation.qualification')}</h3>
+    <section class="qualification" aria-label={heading}>
+      <h3>{heading}</h3>
       {entries.length === 0 ? (
-        <p>{t('conversation.noQualification')}</p>
+        <p>{empty}</p>
       ) : (
         <dl>
           {entries.map(([key, value]) => (

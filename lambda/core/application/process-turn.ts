@@ -4,8 +4,8 @@ import type { InboundTurn } from '../domain/inbound-turn';
 import { customerMessage, pendingSendMessage, type Message } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros, latestOf, nextMicrosecond } from '../domain/timestamps';
-import { applyActions, completion, demandsOfTurn, newest, prefixThrough } from '../domain/turn';
-import type { AgentPort, AgentResponse } from '../ports/agent';
+import { answersLatest, applyActions, completion, demandsOfTurn, newest, prefixThrough } from '../domain/turn';
+import type { AgentPort, AgentResponse, AgentStages } from '../ports/agent';
 import type { Clock, IdGenerator } from '../ports/clock';
 import type {
   DemandRepository,
@@ -36,7 +36,8 @@ export interface ProcessTurnDependencies {
   readonly messages: MessageRepository;
   readonly demands: DemandRepository;
   readonly resources: VersionedResourceRepository;
-  readonly agent: AgentPort;
+  /** One agent, or the stages of `AgentBackend.stages()`. */
+  readonly agent: AgentPort | AgentStages;
   readonly whatsapp: WhatsAppSender;
   readonly clock: Clock;
   readonly ids: IdGenerator;
@@ -47,6 +48,12 @@ export interface ProcessTurnDependencies {
    * @default - none: the resource, else the default prompt
    */
   readonly deployedSystemPrompt?: { readonly text: string; readonly config: OperationalConfigRepository };
+  /**
+   * With stages: the prompt the construct set for each stage that has one, adopted as that stage's
+   * prompt resource (`system.<stage>`) the same way.
+   * @default - none: each stage's resource, else the default prompt
+   */
+  readonly deployedStagePrompts?: { readonly texts: Readonly<Record<string, string>>; readonly config: OperationalConfigRepository };
   /** Asked before anything else whether the turn is an operator's command (the operator plane). */
   readonly operatorCommands?: { handle(turn: InboundTurn): Promise<boolean> };
   /** Opt-out and back: confirms the words, and nothing else is sent while the customer is opted out. */
@@ -200,7 +207,7 @@ export class ProcessTurn {
     }
     // A newer message was already consumed (e.g. these were redriven from the DLQ after it was
     // answered): any reply would lose the latest-message guard, so the agent is not even asked.
-    const alreadySuperseded = latest.latestMessageId !== last.messageId;
+    const alreadySuperseded = !answersLatest(latest, last);
     // The budget's count goes out alongside the session and history writes, which it does not
     // depend on; it counts this turn once however often the turn is retried.
     const admission = alreadySuperseded ? undefined : this.deps.budget?.admit(customerId, last.messageId);
@@ -221,13 +228,17 @@ export class ProcessTurn {
       return { outcome: 'over_budget_told_already', drained: pending.length, overBudget: overBudget.limit, pipelineTokensToday: this.deps.budget?.pipelineTokensToday };
     }
     const stored = session === active ? state.storedHistory : Promise.resolve([]);
-    const { response, call, model } = budgetReply === undefined ? await this.turnAgent.ask(session, last, deadline, stored, pending) : { response: overBudgetResponse(budgetReply), call: undefined, model: undefined };
+    const stillLatest = async () => answersLatest(await this.deps.receipts.getLatest(customerId), last);
+    const { response, call, model, stage } =
+      budgetReply === undefined ? await this.turnAgent.ask(session, last, deadline, stored, pending, stillLatest) : { response: overBudgetResponse(budgetReply), call: undefined, model: undefined, stage: undefined };
 
     // The conditional write below IS the latest-message guard: it persists the session and the
     // reply only if this turn's last message is still the latest and pointer and state are as found.
     // Never before the messages it answers, whatever the provider's clock said.
     const replyAt = latestOf(isoMicros(this.deps.clock.now()), nextMicrosecond(last.historyTimestamp));
-    const updated = applyActions({ ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind }, response.actions, replyAt);
+    // With stages, the stage that answered has the conversation, unless it handed it on.
+    const answered: Session = { ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind, ...(stage === undefined ? {} : { currentAgent: stage }) };
+    const updated = applyActions(answered, response.actions, replyAt);
     const reply: OutboundReply = {
       messageId: this.deps.ids.newId(),
       text: response.reply,

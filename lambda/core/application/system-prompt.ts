@@ -12,6 +12,18 @@ export const DEPLOYMENT_AUTHOR = 'deployment';
 export interface DeployedPrompt {
   readonly text: string;
   readonly config: OperationalConfigRepository;
+  /** The operational-config key of the marker. Default {@link DEPLOYED_PROMPT_MARKER}; a stage's is {@link stagePromptMarker}. */
+  readonly marker?: string;
+}
+
+/** The prompt resource id of a stage of `AgentBackend.stages()`: `system.<stage>`, beside the single agent's `system`. */
+export function stagePromptId(stage: string): string {
+  return `system.${stage}`;
+}
+
+/** The deployment marker of a stage's prompt. */
+export function stagePromptMarker(stage: string): string {
+  return `${DEPLOYED_PROMPT_MARKER}.${stage}`;
 }
 
 /**
@@ -57,9 +69,9 @@ export class SystemPromptSource {
     return this.adoption;
   }
 
-  private async adopt({ text, config }: DeployedPrompt): Promise<void> {
+  private async adopt({ text, config, marker: markerKey = DEPLOYED_PROMPT_MARKER }: DeployedPrompt): Promise<void> {
     const hash = createHash('sha256').update(text, 'utf8').digest('hex');
-    const marker = await config.get(DEPLOYED_PROMPT_MARKER);
+    const marker = await config.get(markerKey);
     if (marker?.value === hash) return;
     const { type, id } = this.settings.promptResource;
     const current = await this.resources.getCurrent(type, id);
@@ -79,7 +91,7 @@ export class SystemPromptSource {
     }
     // A conflict on either write means another instance adopted the same deployment just now (or an
     // admin saved in that instant, whose edit then stands): the deployment counts as adopted.
-    await ignoringConflict(() => config.set({ key: DEPLOYED_PROMPT_MARKER, value: hash, author: DEPLOYMENT_AUTHOR }, { expectedVersion: marker?.version ?? 0 }));
+    await ignoringConflict(() => config.set({ key: markerKey, value: hash, author: DEPLOYMENT_AUTHOR }, { expectedVersion: marker?.version ?? 0 }));
     this.cached = undefined;
   }
 }

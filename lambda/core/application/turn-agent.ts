@@ -1,22 +1,27 @@
+import { addUsage } from '../domain/customer-budget';
+import { stableStringify } from '../domain/stable-json';
 import type { PendingInbound } from '../domain/inbound-receipt';
 import { customerMessage, isVisibleToAgent, type Message } from '../domain/message';
-import type { Session } from '../domain/session';
-import { toEpochMicros } from '../domain/timestamps';
-import { newestWithin, qualificationAsText } from '../domain/turn';
-import type { AgentPort, AgentResponse, ConversationEntry } from '../ports/agent';
+import { isHumanOwned, SessionState, type Session } from '../domain/session';
+import { isoMicros, toEpochMicros } from '../domain/timestamps';
+import { applyActions, newestWithin, qualificationAsText } from '../domain/turn';
+import { type AgentAction, type AgentPort, type AgentResponse, type AgentSessionContext, type AgentStages, type ConversationEntry, isAgentStages } from '../ports/agent';
 import type { Clock } from '../ports/clock';
 import type { MessageRepository, OperationalConfigRepository, VersionedResourceRepository } from '../ports/repositories';
 import type { WhatsAppSender } from '../ports/whatsapp-sender';
-import { SystemPromptSource } from './system-prompt';
+import { SystemPromptSource, stagePromptId, stagePromptMarker } from './system-prompt';
 import type { AgentCallReport, TurnSettings } from './turn-settings';
 
 export interface TurnAgentDependencies {
-  readonly agent: AgentPort;
+  /** One agent, or the stages of `AgentBackend.stages()`. */
+  readonly agent: AgentPort | AgentStages;
   readonly whatsapp: WhatsAppSender;
   readonly messages: MessageRepository;
   readonly resources: VersionedResourceRepository;
   readonly clock: Clock;
   readonly deployedSystemPrompt?: { readonly text: string; readonly config: OperationalConfigRepository };
+  /** With stages: the prompt the construct set for each stage that has one, adopted like the single agent's. */
+  readonly deployedStagePrompts?: { readonly texts: Readonly<Record<string, string>>; readonly config: OperationalConfigRepository };
 }
 
 /** The agent's answer, and how the call went (whether the read receipt went out is known only later). */
@@ -24,22 +29,57 @@ export interface AgentAnswer {
   readonly response: AgentResponse;
   /** The model that answered, when the agent names one. */
   readonly model?: string;
+  /** With stages: the stage that answered. */
+  readonly stage?: string;
   readonly call: Omit<AgentCallReport, 'readReceiptSent'> & { readonly readReceiptSent: Promise<boolean> };
+}
+
+/** Whether the turn's newest message is still the latest; asked before a handover runs the next stage. */
+export type StillLatest = () => Promise<boolean>;
+
+/** An agent the turn may ask, with its prompt; `name` for a stage. */
+interface Stage {
+  readonly name?: string;
+  readonly agent: AgentPort;
+  readonly prompt: SystemPromptSource;
 }
 
 /**
  * Step 6 of a turn (docs/DESIGN.md#a-normal-turn-step-by-step): what the agent is shown — the
  * system prompt, the session's visible history with this turn's messages, the session context —
- * and the call itself, within the invocation's deadline.
+ * and the call itself, within the invocation's deadline. With stages, the session's current stage
+ * answers; a handover to another stage asks that stage next, in the same turn (docs/DESIGN.md#stages).
  */
 export class TurnAgent {
-  private readonly systemPrompt: SystemPromptSource;
+  private readonly stages: ReadonlyMap<string | undefined, Stage>;
+  private readonly entry?: string;
+  private readonly maxHandovers: number;
 
   constructor(
     private readonly deps: TurnAgentDependencies,
     private readonly settings: TurnSettings,
   ) {
-    this.systemPrompt = new SystemPromptSource(deps.resources, deps.clock, settings, deps.deployedSystemPrompt);
+    const { agent } = deps;
+    if (isAgentStages(agent)) {
+      const deployed = deps.deployedStagePrompts;
+      this.stages = new Map(
+        agent.names.map((name) => {
+          const text = deployed?.texts[name];
+          const prompt = new SystemPromptSource(
+            deps.resources,
+            deps.clock,
+            { ...settings, promptResource: { type: settings.promptResource.type, id: stagePromptId(name) } },
+            text === undefined ? undefined : { text, config: deployed!.config, marker: stagePromptMarker(name) },
+          );
+          return [name, { name, agent: agent.agentOf(name)!, prompt }];
+        }),
+      );
+      this.entry = agent.entry;
+      this.maxHandovers = agent.maxHandoversPerTurn;
+    } else {
+      this.stages = new Map([[undefined, { agent, prompt: new SystemPromptSource(deps.resources, deps.clock, settings, deps.deployedSystemPrompt) }]]);
+      this.maxHandovers = 0;
+    }
   }
 
   /** The session's stored history the agent may see, as many messages as it is shown. */
@@ -47,8 +87,12 @@ export class TurnAgent {
     return this.deps.messages.historyForSession(customerId, sessionId, this.settings.historyLimit);
   }
 
-  /** `stored`: the session's history as read before this turn's messages were appended (read now when absent). */
-  async ask(session: Session, last: PendingInbound, deadline: number, stored: Promise<Message[]> | undefined, pending: readonly PendingInbound[]): Promise<AgentAnswer> {
+  /**
+   * `stored`: the session's history as read before this turn's messages were appended (read now
+   * when absent). `stillLatest` is asked before each handover; when a newer message arrived, the
+   * answer so far is returned, and the result write (the latest-message guard) drops it.
+   */
+  async ask(session: Session, last: PendingInbound, deadline: number, stored: Promise<Message[]> | undefined, pending: readonly PendingInbound[], stillLatest: StillLatest): Promise<AgentAnswer> {
     // Blue ticks and a typing indicator while the agent thinks: best effort, alongside the agent
     // call and awaited only after the persist, so it adds no latency even to an agent that answers
     // at once, and its failure never fails the turn.
@@ -57,14 +101,42 @@ export class TurnAgent {
       () => false,
     );
     const agentStarted = this.deps.clock.now().getTime();
-    const response = await this.deps.agent.respond({
-      systemPrompt: await this.systemPrompt.current(),
-      history: await this.conversation(session, stored, pending),
-      session: { sessionId: session.sessionId, customerId: session.customerId, state: session.state, qualificationData: qualificationAsText(session.qualificationData) },
-      deadline: deadline - this.settings.deliveryReserveMs,
-      maxIterations: this.settings.maxAgentIterations,
-    });
-    return { response, model: this.deps.agent.model, call: { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: readReceipt, usage: response.usage } };
+    const history = await this.conversation(session, stored, pending);
+    const responses: AgentResponse[] = [];
+    let stage = this.stageOf(session.currentAgent);
+    let context = session;
+    // The turn's model round trips are bounded as one agent's: the stages share them.
+    let iterationsLeft = this.settings.maxAgentIterations;
+    for (;;) {
+      const response = await stage.agent.respond({
+        systemPrompt: await stage.prompt.current(),
+        history,
+        session: agentContext(context, stage.name),
+        deadline: deadline - this.settings.deliveryReserveMs,
+        maxIterations: iterationsLeft,
+      });
+      responses.push(response);
+      iterationsLeft -= response.iterations;
+      const next = responses.length <= this.maxHandovers && iterationsLeft > 0 ? this.handoverTarget(stage, response) : undefined;
+      if (next === undefined) break;
+      // The next stage sees what this one learned; a handoff to a human or a close ends the turn's agents.
+      context = applyActions(context, response.actions, isoMicros(this.deps.clock.now()));
+      if (isHumanOwned(context.state) || context.state === SessionState.CLOSED || !(await stillLatest())) break;
+      stage = next;
+    }
+    const response = combined(responses);
+    return { response, model: stage.agent.model, stage: stage.name, call: { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: readReceipt, usage: response.usage } };
+  }
+
+  /** The session's current stage; the entry for a new session or one naming a stage no longer configured. */
+  private stageOf(name: string | undefined): Stage {
+    return this.stages.get(name !== undefined && this.stages.has(name) ? name : this.entry)!;
+  }
+
+  /** The stage the response handed the conversation to (its last handover to another configured stage). */
+  private handoverTarget(from: Stage, response: AgentResponse): Stage | undefined {
+    const handover = [...response.actions].reverse().find((action) => action.type === 'handover_to_agent' && action.agent !== from.name && this.stages.has(action.agent));
+    return handover?.type === 'handover_to_agent' ? this.stages.get(handover.agent) : undefined;
   }
 
   /**
@@ -81,4 +153,44 @@ export class TurnAgent {
       this.settings.historyMaxCharacters,
     );
   }
+}
+
+/** What the agent is told about the session: what was recorded, each learned field once it is set. */
+function agentContext(session: Session, stage: string | undefined): AgentSessionContext {
+  const cadastralData = qualificationAsText(session.cadastralData);
+  return {
+    sessionId: session.sessionId,
+    customerId: session.customerId,
+    state: session.state,
+    qualificationData: qualificationAsText(session.qualificationData),
+    ...(Object.keys(cadastralData).length > 0 ? { cadastralData } : {}),
+    ...(session.segment === undefined ? {} : { segment: session.segment }),
+    ...(session.intent === undefined ? {} : { intent: session.intent }),
+    ...(stage === undefined ? {} : { agent: stage }),
+  };
+}
+
+/**
+ * The turn's answer over its stages: the last agent's reply and stop, every agent's actions, round
+ * trips and tokens. A later stage reads the same history, so it may record a demand an earlier one
+ * recorded: such a repeat is dropped (every other action is idempotent, or must apply in order).
+ */
+function combined(responses: readonly AgentResponse[]): AgentResponse {
+  if (responses.length === 1) return responses[0];
+  const last = responses[responses.length - 1];
+  const reported = responses.flatMap((response) => (response.usage === undefined ? [] : [response.usage]));
+  const demandKey = (action: AgentAction) => (action.type === 'record_out_of_portfolio_demand' ? stableStringify(action) : undefined);
+  const recordedEarlier = new Set<string>();
+  const actions: AgentAction[] = [];
+  for (const response of responses) {
+    actions.push(...response.actions.filter((action) => !recordedEarlier.has(demandKey(action) ?? '')));
+    for (const key of response.actions.map(demandKey)) if (key !== undefined) recordedEarlier.add(key);
+  }
+  return {
+    reply: last.reply,
+    actions,
+    iterations: responses.reduce((total, response) => total + response.iterations, 0),
+    stopReason: last.stopReason,
+    ...(reported.length === 0 ? {} : { usage: reported.reduce(addUsage) }),
+  };
 }

@@ -6,7 +6,11 @@ export type AgentAction =
   | RecordOutOfPortfolioDemandAction
   | UpdateQualificationAction
   | RequestHumanHandoffAction
-  | CloseSessionAction;
+  | CloseSessionAction
+  | UpdateCadastralDataAction
+  | SetSegmentAction
+  | SetIntentAction
+  | HandoverToAgentAction;
 
 export type AgentActionType = AgentAction['type'];
 
@@ -32,5 +36,34 @@ export interface RequestHumanHandoffAction {
 
 export interface CloseSessionAction {
   readonly type: 'close_session';
+  readonly reason: string;
+}
+
+/** Registration data fields the agent may record (docs/DESIGN.md#what-the-agent-learns). */
+export const CADASTRAL_FIELDS = ['name', 'email', 'document_id', 'company', 'city'] as const;
+export type CadastralField = (typeof CADASTRAL_FIELDS)[number];
+
+/** New or corrected registration data of the customer; merged into the session's cadastral data. */
+export interface UpdateCadastralDataAction {
+  readonly type: 'update_cadastral_data';
+  readonly data: Readonly<Partial<Record<CadastralField, string>>>;
+}
+
+/** The customer's segment (e.g. clinic, laboratory, individual); replaces the session's. */
+export interface SetSegmentAction {
+  readonly type: 'set_segment';
+  readonly segment: string;
+}
+
+/** What the customer wants (e.g. buy, quote, support); replaces the session's. */
+export interface SetIntentAction {
+  readonly type: 'set_intent';
+  readonly intent: string;
+}
+
+/** Hand the conversation to another of the configured agents (stages); it answers from then on. */
+export interface HandoverToAgentAction {
+  readonly type: 'handover_to_agent';
+  readonly agent: string;
   readonly reason: string;
 }

@@ -71,6 +71,11 @@ export function crmStage(state: SessionState): string {
   return STAGE_BY_STATE[state];
 }
 
+/**
+ * The contact carries the registration data the agent recorded (cadastral_data); the deal its
+ * stage, segment, intent, qualification and, with stages, the agent that has the conversation.
+ * Absent fields stay out of the JSON, so a session without them keeps the revision it had.
+ */
 export function desiredProjection(session: Session): CrmDesiredProjection {
   return {
     contact: { customerId: session.customerId, ...session.cadastralData },
@@ -78,6 +83,7 @@ export function desiredProjection(session: Session): CrmDesiredProjection {
       stage: crmStage(session.state),
       segment: session.segment,
       intent: session.intent,
+      agent: session.currentAgent,
       qualification: session.qualificationData,
       assignedTo: session.assignedTo,
     },

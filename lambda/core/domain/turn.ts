@@ -34,6 +34,14 @@ export function completionsAfter(answered: readonly PendingInbound[], replyTimes
   return completions;
 }
 
+/**
+ * Whether the turn's newest message is still the customer's latest: the guard before asking an
+ * agent, first with the marker the turn read, and again before each handover to another stage.
+ */
+export function answersLatest(latest: LatestInbound | undefined, last: PendingInbound): boolean {
+  return latest !== undefined && latest.latestMessageId === last.messageId;
+}
+
 /** The pending messages a persisted reply answered: all registered up to the one it replies to. */
 export function prefixThrough(pending: readonly PendingInbound[], messageId: string): PendingInbound[] {
   const index = pending.findIndex((turn) => turn.messageId === messageId);
@@ -51,14 +59,16 @@ export function isStillDeliverable(latest: LatestInbound, outbox: OutboxEntry, r
   return !(changedSinceReply && (isHumanOwned(session.state) || session.state === SessionState.CLOSED));
 }
 
-/**
- * The session as the agent's decisions leave it. The first answer moves a NEW session to
- * QUALIFYING; a transition the state machine refuses (e.g. a handoff after closing in the same
- * response) is dropped rather than failing the turn.
- */
 /** A new handoff starts with no notification sent (the markers of an earlier handoff are cleared). */
 const NEW_HANDOFF_MARKERS: Partial<Session> = { handoffNotifiedAt: undefined, handoffRenotifiedAt: undefined, handoffRenotifyCount: 0, handoffCustomerRenotifiedAt: undefined };
 
+/**
+ * The session as the agent's decisions leave it. The first answer moves a NEW session to
+ * QUALIFYING; a transition the state machine refuses (e.g. a handoff after closing in the same
+ * response) is dropped rather than failing the turn. What the agent learned (registration data,
+ * segment, intent) and a handover to another stage are recorded on the session; the tools'
+ * schemas already bounded each value.
+ */
 export function applyActions(session: Session, actions: readonly AgentAction[], at: IsoTimestamp): Session {
   let next: Session = { ...session, updatedAt: at };
   const moveTo = (state: SessionState, extra: Partial<Session> = {}) => {
@@ -68,6 +78,10 @@ export function applyActions(session: Session, actions: readonly AgentAction[], 
     if (action.type === 'update_qualification') next = { ...next, qualificationData: mergeQualification(next.qualificationData, action.data) };
     else if (action.type === 'request_human_handoff') moveTo(SessionState.AWAITING_HUMAN, { handoffRequestedAt: at, ...NEW_HANDOFF_MARKERS });
     else if (action.type === 'close_session') moveTo(SessionState.CLOSED);
+    else if (action.type === 'update_cadastral_data') next = { ...next, cadastralData: { ...next.cadastralData, ...action.data } };
+    else if (action.type === 'set_segment') next = { ...next, segment: action.segment };
+    else if (action.type === 'set_intent') next = { ...next, intent: action.intent };
+    else if (action.type === 'handover_to_agent') next = { ...next, currentAgent: action.agent };
   }
   if (next.state === SessionState.NEW) moveTo(SessionState.QUALIFYING);
   return next;

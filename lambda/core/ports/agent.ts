@@ -22,6 +22,27 @@ export interface AgentPort {
   respond(request: AgentRequest): Promise<AgentResponse>;
 }
 
+/**
+ * A staged backend (`AgentBackend.stages()`): named agents, one of them the entry. The session's
+ * current agent (`currentAgent`, the entry until a handover) answers the turn; an agent hands the
+ * conversation to another with the `handover_to_agent` action, and the turn asks that agent next
+ * (docs/DESIGN.md#stages).
+ */
+export interface AgentStages {
+  /** The stage a conversation starts with, and the one that answers a session naming no configured stage. */
+  readonly entry: string;
+  /** Handovers one turn follows at most; the agent asked last answers, and its handover waits for the next turn. */
+  readonly maxHandoversPerTurn: number;
+  readonly names: readonly string[];
+  /** The agent of a configured stage; undefined for any other name. */
+  agentOf(stage: string): AgentPort | undefined;
+}
+
+/** Whether the turn's agent is a set of stages rather than one agent. */
+export function isAgentStages(agent: AgentPort | AgentStages): agent is AgentStages {
+  return 'agentOf' in agent;
+}
+
 export interface AgentRequest {
   /** The system prompt (the current admin prompt resource, or the default). */
   readonly systemPrompt: string;
@@ -55,6 +76,12 @@ export interface AgentSessionContext {
   /** The session state name of the domain state machine (e.g. `QUALIFYING`). */
   readonly state: string;
   readonly qualificationData: Readonly<Record<string, string>>;
+  /** The registration data recorded so far; absent while there is none. */
+  readonly cadastralData?: Readonly<Record<string, string>>;
+  readonly segment?: string;
+  readonly intent?: string;
+  /** With stages: the stage that has the conversation (the one being asked). */
+  readonly agent?: string;
 }
 
 export interface AgentResponse {
@@ -78,8 +105,12 @@ export type {
   AgentAction,
   AgentActionType,
   CloseSessionAction,
+  HandoverToAgentAction,
   RecordOutOfPortfolioDemandAction,
   RequestHumanHandoffAction,
+  SetIntentAction,
+  SetSegmentAction,
+  UpdateCadastralDataAction,
   UpdateQualificationAction,
 } from '../domain/agent-action';
 

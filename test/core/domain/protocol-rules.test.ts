@@ -75,6 +75,30 @@ describe('the turn', () => {
     expect(closed.handoffRequestedAt).toBeUndefined();
   });
 
+  test('what the agent learned and a handover are recorded on the session; registration data merges field by field', () => {
+    const at = '2026-03-10T12:00:05.000000Z';
+    const session = newSession(customerId, { state: SessionState.QUALIFYING, cadastralData: { name: 'Ana', legacy_field: 'kept' } });
+    const updated = applyActions(
+      session,
+      [
+        { type: 'update_cadastral_data', data: { email: 'ana@exemplo.com' } },
+        { type: 'update_cadastral_data', data: { name: 'Ana Souza' } },
+        { type: 'set_segment', segment: 'clínica' },
+        { type: 'set_intent', intent: 'orçamento' },
+        { type: 'handover_to_agent', agent: 'cadastro', reason: 'dados' },
+        { type: 'set_segment', segment: 'laboratório' },
+      ],
+      at,
+    );
+    expect(updated).toMatchObject({
+      cadastralData: { name: 'Ana Souza', email: 'ana@exemplo.com', legacy_field: 'kept' },
+      segment: 'laboratório',
+      intent: 'orçamento',
+      currentAgent: 'cadastro',
+      state: SessionState.QUALIFYING,
+    });
+  });
+
   test('qualification data stays bounded in fields and bytes, whatever the agent sends; corrections still apply', () => {
     const at = '2026-03-10T12:00:05.000000Z';
     const update = (data: Record<string, string>) => ({ type: 'update_qualification' as const, data });

@@ -1,7 +1,8 @@
+import { CADASTRAL_FIELDS, type CadastralField } from '../../domain/agent-action';
 import type { AgentAction, AgentActionType } from '../../ports/agent';
 
 /**
- * The four actions an agent may take, as tools: name, description for the model, and the JSON
+ * The actions an agent may take, as tools: name, description for the model, and the JSON
  * schema of the input. The same schema validates a Bedrock tool call and an action returned by a
  * consumer's agent Lambda, so both backends produce exactly the same {@link AgentAction}s.
  */
@@ -43,6 +44,19 @@ export interface ObjectSchema {
 export const QUALIFICATION_KEY_PATTERN = '^[a-z][a-z0-9_]{0,39}$';
 
 const reason = (description: string): StringSchema => ({ type: 'string', description, minLength: 1, maxLength: 500 });
+const label = (description: string): StringSchema => ({ type: 'string', description, minLength: 1, maxLength: 100 });
+
+/**
+ * The registration data schema: a few fields a CRM contact has, each bounded, so what the agent
+ * records stays a small form whatever the conversation (docs/DESIGN.md#what-the-agent-learns).
+ */
+export const CADASTRAL_FIELD_SCHEMAS: Readonly<Record<CadastralField, StringSchema>> = {
+  name: { type: 'string', description: "The customer's full name.", minLength: 1, maxLength: 120 },
+  email: { type: 'string', description: "The customer's e-mail address.", maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' },
+  document_id: { type: 'string', description: 'A personal or company tax id (e.g. CPF or CNPJ), as the customer wrote it.', maxLength: 32, pattern: '^[0-9A-Za-z./ -]{3,32}$' },
+  company: { type: 'string', description: 'The company or institution the customer represents.', minLength: 1, maxLength: 150 },
+  city: { type: 'string', description: 'The city the customer is in.', minLength: 1, maxLength: 100 },
+};
 
 export const AGENT_TOOLS: readonly AgentTool[] = [
   {
@@ -104,21 +118,72 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
       additionalProperties: false,
     },
   },
+  {
+    name: 'update_cadastral_data',
+    description:
+      `Save the customer's registration data as the customer stated it. Fields: ${CADASTRAL_FIELDS.join(', ')}. ` +
+      'Only new or corrected fields are needed; never guess a value.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        data: { type: 'object', description: 'Field to value.', properties: CADASTRAL_FIELD_SCHEMAS, additionalProperties: false, minProperties: 1 },
+      },
+      required: ['data'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'set_segment',
+    description: 'Record the customer segment once it is evident (e.g. clinic, laboratory, individual). A later call replaces it.',
+    inputSchema: { type: 'object', properties: { segment: label('The segment, in a few words.') }, required: ['segment'], additionalProperties: false },
+  },
+  {
+    name: 'set_intent',
+    description: 'Record what the customer wants (e.g. quote, purchase, support, information). A later call replaces it.',
+    inputSchema: { type: 'object', properties: { intent: label('The intent, in a few words.') }, required: ['intent'], additionalProperties: false },
+  },
 ];
+
+/**
+ * The tools of one agent: the common ones, and with stages the handover to any of the other
+ * configured agents (`targets`), whose names the schema admits and nothing else.
+ */
+export function agentTools(targets: readonly string[] = []): readonly AgentTool[] {
+  if (targets.length === 0) return AGENT_TOOLS;
+  return [
+    ...AGENT_TOOLS,
+    {
+      name: 'handover_to_agent',
+      description:
+        `Hand the conversation to another agent when its part of the service begins (agents: ${targets.join(', ')}). ` +
+        'That agent answers the customer right away and from then on; write no reply of your own after calling it.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          // Stage names are `[a-z][a-z0-9_-]*`: nothing in them needs escaping.
+          agent: { type: 'string', description: `The agent to hand over to: one of ${targets.join(', ')}.`, pattern: `^(${targets.join('|')})$` },
+          reason: reason('Why that agent should continue.'),
+        },
+        required: ['agent', 'reason'],
+        additionalProperties: false,
+      },
+    },
+  ];
+}
 
 export type ParsedAgentAction =
   | { readonly ok: true; readonly action: AgentAction }
   | { readonly ok: false; readonly problems: readonly string[] };
 
 /**
- * Validates a tool input against its schema and builds the action; problems are phrased for the model.
+ * Validates a tool input against the schema of one of `tools` and builds the action; problems are phrased for the model.
  * Never throws: whatever the input (inherited names, prototype keys, odd types), the caller gets
  * either an action or problems to hand back to the model.
  */
-export function parseAgentAction(type: string, input: unknown): ParsedAgentAction {
-  const tool = AGENT_TOOLS.find((candidate) => candidate.name === type);
+export function parseAgentAction(type: string, input: unknown, tools: readonly AgentTool[] = AGENT_TOOLS): ParsedAgentAction {
+  const tool = tools.find((candidate) => candidate.name === type);
   if (!tool) {
-    return { ok: false, problems: [`unknown action "${type}"; the actions are ${AGENT_TOOLS.map((known) => known.name).join(', ')}`] };
+    return { ok: false, problems: [`unknown action "${type}"; the actions are ${tools.map((known) => known.name).join(', ')}`] };
   }
   const problems = validateAgainstSchema(tool.inputSchema, input);
   if (problems.length > 0) return { ok: false, problems };

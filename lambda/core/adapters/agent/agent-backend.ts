@@ -1,9 +1,11 @@
 import { AGENT_BACKEND_KINDS } from '../../../../lib/contract';
-import type { AgentPort } from '../../ports/agent';
+import type { AgentPort, AgentStages } from '../../ports/agent';
+import { agentTools } from './agent-actions';
 import { BedrockConverseAgent, type ConverseCall } from './bedrock-converse-agent';
 import type { LambdaInvoke } from '../lambda/lambda-invoke';
 import { LambdaInvokeAgent } from './lambda-invoke-agent';
 import { ScriptedAgent } from './scripted-agent';
+import { StageRoutingAgents } from './stage-routing-agents';
 
 /** Clients to use instead of the AWS SDK defaults (tests, or a tuned client). */
 export interface AgentClients {
@@ -26,20 +28,52 @@ export interface BedrockAgentSettings {
   readonly guardrail?: { readonly identifier: string; readonly version: string };
 }
 
-/** Which agent backend the orchestrator wires in, and its setting. */
-export type AgentSettings =
+/** One agent: a Bedrock model, the consumer's function, or the scripted agent. */
+export type SingleAgentSettings =
   | BedrockAgentSettings
   | { readonly backend: typeof AGENT_BACKEND_KINDS.lambda; readonly functionName: string }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted };
 
-/** The agent adapter the settings select. */
-export function createAgent(settings: AgentSettings, clients: AgentClients = {}): AgentPort {
+/** One stage of `AgentBackend.stages()`: its agent, and the prompt the construct set for it. */
+export interface AgentStageSettings {
+  readonly agent: SingleAgentSettings;
+  readonly deployedSystemPrompt?: string;
+}
+
+export interface AgentStagesSettings {
+  readonly backend: typeof AGENT_BACKEND_KINDS.stages;
+  readonly entry: string;
+  readonly maxHandoversPerTurn: number;
+  readonly stages: Readonly<Record<string, AgentStageSettings>>;
+}
+
+/** Which agent backend the orchestrator wires in, and its setting. */
+export type AgentSettings = SingleAgentSettings | AgentStagesSettings;
+
+/** The agent adapter the settings select; with stages, each stage's adapter offered the handover to the others. */
+export function createAgent(settings: AgentSettings, clients: AgentClients = {}): AgentPort | AgentStages {
+  if (settings.backend !== AGENT_BACKEND_KINDS.stages) return createSingleAgent(settings, clients, []);
+  const names = Object.keys(settings.stages);
+  const agents = new Map(
+    names.map((name) => [name, createSingleAgent(settings.stages[name].agent, clients, names.filter((other) => other !== name), name)] as const),
+  );
+  return new StageRoutingAgents(agents, settings.entry, settings.maxHandoversPerTurn);
+}
+
+function createSingleAgent(settings: SingleAgentSettings, clients: AgentClients, handoverTargets: readonly string[], stage?: string): AgentPort {
+  const tools = agentTools(handoverTargets);
   switch (settings.backend) {
     case AGENT_BACKEND_KINDS.bedrock:
-      return new BedrockConverseAgent({ modelId: settings.modelId, ...settings.inferenceConfig, guardrail: settings.guardrail, converse: clients.converse });
+      return new BedrockConverseAgent({ modelId: settings.modelId, ...settings.inferenceConfig, guardrail: settings.guardrail, converse: clients.converse, tools });
     case AGENT_BACKEND_KINDS.lambda:
-      return new LambdaInvokeAgent({ functionName: settings.functionName, invoke: clients.invoke });
+      return new LambdaInvokeAgent({ functionName: settings.functionName, invoke: clients.invoke, tools });
     case AGENT_BACKEND_KINDS.scripted:
-      return new ScriptedAgent();
+      return new ScriptedAgent(stage === undefined ? {} : { stage, handoverTargets });
   }
+}
+
+/** Whether the agent calls no AWS service: the scripted agent, or stages of scripted agents only. */
+export function isScriptedOnly(settings: AgentSettings): boolean {
+  if (settings.backend === AGENT_BACKEND_KINDS.stages) return Object.values(settings.stages).every((stage) => isScriptedOnly(stage.agent));
+  return settings.backend === AGENT_BACKEND_KINDS.scripted;
 }

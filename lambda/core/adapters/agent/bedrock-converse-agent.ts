@@ -11,7 +11,7 @@ import {
   type ConversationEntry,
 } from '../../ports/agent';
 import { addUsage, type TokenUsage } from '../../domain/customer-budget';
-import { AGENT_TOOLS, parseAgentAction } from './agent-actions';
+import { AGENT_TOOLS, type AgentTool, parseAgentAction } from './agent-actions';
 import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './agent-deadline';
 
 /** One Converse round trip; injected so tests replay recorded response shapes. */
@@ -58,6 +58,8 @@ export interface BedrockConverseAgentOptions {
   readonly stopSequences?: readonly string[];
   /** A Bedrock guardrail applied to every call (Converse `guardrailConfig`). */
   readonly guardrail?: { readonly identifier: string; readonly version: string };
+  /** The tools the model is offered. Default: {@link AGENT_TOOLS} (with stages, `agentTools` adds the handover). */
+  readonly tools?: readonly AgentTool[];
   /** Sent when the model produced no text before stopping. */
   readonly fallbackReply?: string;
   /** Clock in epoch ms, read against the request's deadline. Default `Date.now`. */
@@ -71,16 +73,18 @@ const ACTION_RECORDED = { recorded: true } as const;
 
 type JsonDocument = ToolInputSchema.JsonMember['json'];
 
-const TOOL_CONFIG: { tools: Tool[] } = {
-  tools: AGENT_TOOLS.map((tool) => ({
-    toolSpec: {
-      name: tool.name,
-      description: tool.description,
-      // The schema objects are plain JSON; the SDK's DocumentType just cannot express optional fields.
-      inputSchema: { json: tool.inputSchema as unknown as JsonDocument },
-    },
-  })),
-};
+function toolConfigOf(tools: readonly AgentTool[]): { tools: Tool[] } {
+  return {
+    tools: tools.map((tool) => ({
+      toolSpec: {
+        name: tool.name,
+        description: tool.description,
+        // The schema objects are plain JSON; the SDK's DocumentType just cannot express optional fields.
+        inputSchema: { json: tool.inputSchema as unknown as JsonDocument },
+      },
+    })),
+  };
+}
 
 /**
  * The agent on Amazon Bedrock's Converse API with tool use.
@@ -102,6 +106,8 @@ export class BedrockConverseAgent implements AgentPort {
   private readonly converse: ConverseCall;
   private readonly inferenceConfig: ConverseCommandInput['inferenceConfig'];
   private readonly guardrailConfig: ConverseCommandInput['guardrailConfig'];
+  private readonly tools: readonly AgentTool[];
+  private readonly toolConfig: { tools: Tool[] };
   private readonly fallbackReply: string;
   private readonly now: () => number;
 
@@ -115,6 +121,8 @@ export class BedrockConverseAgent implements AgentPort {
       ...(options.stopSequences === undefined ? {} : { stopSequences: [...options.stopSequences] }),
     };
     this.guardrailConfig = options.guardrail && { guardrailIdentifier: options.guardrail.identifier, guardrailVersion: options.guardrail.version };
+    this.tools = options.tools ?? AGENT_TOOLS;
+    this.toolConfig = toolConfigOf(this.tools);
     this.fallbackReply = options.fallbackReply ?? DEFAULT_FALLBACK_REPLY;
     this.now = options.now ?? Date.now;
   }
@@ -137,7 +145,7 @@ export class BedrockConverseAgent implements AgentPort {
         modelId: this.modelId,
         system,
         messages: [...messages],
-        toolConfig: TOOL_CONFIG,
+        toolConfig: this.toolConfig,
         inferenceConfig: this.inferenceConfig,
         ...(this.guardrailConfig ? { guardrailConfig: this.guardrailConfig } : {}),
       };
@@ -156,7 +164,7 @@ export class BedrockConverseAgent implements AgentPort {
       const toolUses = message.content.flatMap((block) => (block.toolUse ? [block.toolUse] : []));
       if (answer.stopReason !== 'tool_use' || toolUses.length === 0) return finish('completed');
 
-      messages.push(message, { role: 'user', content: toolUses.map((toolUse) => recordToolUse(toolUse, actions)) });
+      messages.push(message, { role: 'user', content: toolUses.map((toolUse) => recordToolUse(toolUse, actions, this.tools)) });
     }
     return finish('max_iterations');
   }
@@ -196,14 +204,15 @@ export const SESSION_CONTEXT_CLOSING = '\n</session_context>';
 /** The messages with the session context as the first block of the first (user) message. */
 function withSessionContext(messages: Message[], session: AgentRequest['session']): Message[] {
   // JSON escapes `<` so that no value can close the block early.
-  const data = JSON.stringify({ state: session.state, qualificationData: session.qualificationData }).replace(/</g, '\\u003c');
+  const { state, qualificationData, cadastralData, segment, intent, agent } = session;
+  const data = JSON.stringify({ state, qualificationData, cadastralData, segment, intent, agent }).replace(/</g, '\\u003c');
   const [first, ...rest] = messages;
   return [{ ...first, content: [{ text: `${SESSION_CONTEXT_OPENING}${data}${SESSION_CONTEXT_CLOSING}` }, ...(first.content ?? [])] }, ...rest];
 }
 
-function recordToolUse(toolUse: ToolUseBlock, actions: AgentAction[]): ContentBlock {
+function recordToolUse(toolUse: ToolUseBlock, actions: AgentAction[], tools: readonly AgentTool[]): ContentBlock {
   const toolUseId = toolUse.toolUseId;
-  const parsed = parseAgentAction(toolUse.name ?? '', toolUse.input);
+  const parsed = parseAgentAction(toolUse.name ?? '', toolUse.input, tools);
   if (parsed.ok) {
     actions.push(parsed.action);
     return { toolResult: { toolUseId, content: [{ json: ACTION_RECORDED }] } };

@@ -8,7 +8,7 @@ import {
   type ConversationEntry,
 } from '../../ports/agent';
 import { isTokenUsage, type TokenUsage } from '../../domain/customer-budget';
-import { parseAgentAction } from './agent-actions';
+import { AGENT_TOOLS, type AgentTool, parseAgentAction } from './agent-actions';
 import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './agent-deadline';
 import { lambdaInvoke, type LambdaInvocationResult, type LambdaInvoke } from '../lambda/lambda-invoke';
 
@@ -20,10 +20,13 @@ import { lambdaInvoke, type LambdaInvocationResult, type LambdaInvoke } from '..
  * { "version": "1",
  *   "systemPrompt": "…",
  *   "history": [{ "role": "customer" | "assistant", "text": "…", "at": "2026-11-30T12:00:00.000Z" }],
- *   "session": { "sessionId": "…", "customerId": "…", "state": "QUALIFYING", "qualificationData": { "k": "v" } },
+ *   "session": { "sessionId": "…", "customerId": "…", "state": "QUALIFYING", "qualificationData": { "k": "v" },
+ *                "cadastralData": { "name": "…" }, "segment": "…", "intent": "…", "agent": "…" },
  *   "deadline": 1795000000000 }
  * ```
  * `deadline` is epoch milliseconds: the pipeline stops waiting then and answers a fallback text.
+ * The session's `cadastralData`, `segment`, `intent` and `agent` (the stage that has the
+ * conversation, with `AgentBackend.stages()`) are present once something set them.
  *
  * Response (the function's return value):
  * ```json
@@ -32,7 +35,11 @@ import { lambdaInvoke, type LambdaInvocationResult, type LambdaInvoke } from '..
  *     { "type": "record_out_of_portfolio_demand", "requestedService": "…", "estimatedSegment": "…", "notes": "…" },
  *     { "type": "update_qualification", "data": { "sample_type": "saliva" } },
  *     { "type": "request_human_handoff", "reason": "…" },
- *     { "type": "close_session", "reason": "…" } ],
+ *     { "type": "close_session", "reason": "…" },
+ *     { "type": "update_cadastral_data", "data": { "name": "…", "email": "…", "document_id": "…", "company": "…", "city": "…" } },
+ *     { "type": "set_segment", "segment": "…" },
+ *     { "type": "set_intent", "intent": "…" },
+ *     { "type": "handover_to_agent", "agent": "…", "reason": "…" } ],
  *   "usage": { "inputTokens": 1200, "outputTokens": 80 } }
  * ```
  * `reply` is a non-empty string; `actions` is optional. `usage` is optional: the model tokens the
@@ -40,7 +47,7 @@ import { lambdaInvoke, type LambdaInvocationResult, type LambdaInvoke } from '..
  * and emitted as `AgentInputTokens` / `AgentOutputTokens`; without it only the turn budgets apply. Qualification keys are snake_case names
  * (`^[a-z][a-z0-9_]{0,39}$`, never a name every object inherits such as `constructor`). Nothing else is accepted: an unknown key, action
  * type or action field is a contract violation (the turn fails and is retried), so a typo never
- * silently drops a handoff. The function must not perform these actions itself: the pipeline applies
+ * silently drops a handoff. `handover_to_agent` is accepted only from a stage, naming another stage. The function must not perform these actions itself: the pipeline applies
  * them only if the turn is still the latest one when the reply is persisted.
  */
 export const LAMBDA_AGENT_CONTRACT_VERSION = '1';
@@ -64,6 +71,8 @@ export interface LambdaInvokeAgentOptions {
   readonly functionName: string;
   /** Default: {@link lambdaInvoke} with the environment's region and credentials. */
   readonly invoke?: LambdaInvoke;
+  /** The actions the function may return. Default: {@link AGENT_TOOLS} (with stages, `agentTools` adds the handover). */
+  readonly tools?: readonly AgentTool[];
   /** Answered when the function has not returned by the deadline. */
   readonly fallbackReply?: string;
   /** Clock in epoch ms, read against the request's deadline. Default `Date.now`. */
@@ -74,12 +83,14 @@ export interface LambdaInvokeAgentOptions {
 export class LambdaInvokeAgent implements AgentPort {
   private readonly functionName: string;
   private readonly invoke: LambdaInvoke;
+  private readonly tools: readonly AgentTool[];
   private readonly fallbackReply: string;
   private readonly now: () => number;
 
   constructor(options: LambdaInvokeAgentOptions) {
     this.functionName = options.functionName;
     this.invoke = options.invoke ?? lambdaInvoke();
+    this.tools = options.tools ?? AGENT_TOOLS;
     this.fallbackReply = options.fallbackReply ?? DEFAULT_FALLBACK_REPLY;
     this.now = options.now ?? Date.now;
   }
@@ -124,7 +135,7 @@ export class LambdaInvokeAgent implements AgentPort {
       throw new AgentInvocationError('invocation_failed', `Agent function ${this.functionName} answered status ${output.StatusCode}`);
     }
     const problems: string[] = [];
-    const response = parseLambdaAgentResponse(parseJson(payload), problems);
+    const response = parseLambdaAgentResponse(parseJson(payload), problems, this.tools);
     if (!response) {
       throw new AgentInvocationError(
         'malformed_response',
@@ -138,7 +149,7 @@ export class LambdaInvokeAgent implements AgentPort {
 const RESPONSE_KEYS = new Set(['reply', 'actions', 'usage']);
 
 /** The response when it follows contract v1; otherwise `undefined`, with the reasons in `problems`. */
-function parseLambdaAgentResponse(value: unknown, problems: string[]): LambdaAgentResponseV1 | undefined {
+function parseLambdaAgentResponse(value: unknown, problems: string[], tools: readonly AgentTool[]): LambdaAgentResponseV1 | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     problems.push('the response must be a JSON object');
     return undefined;
@@ -159,7 +170,7 @@ function parseLambdaAgentResponse(value: unknown, problems: string[]): LambdaAge
           return;
         }
         const { type, ...input } = candidate as Record<string, unknown>;
-        const parsed = parseAgentAction(typeof type === 'string' ? type : JSON.stringify(type), input);
+        const parsed = parseAgentAction(typeof type === 'string' ? type : JSON.stringify(type), input, tools);
         if (parsed.ok) actions.push(parsed.action);
         else problems.push(...parsed.problems.map((problem) => `actions[${index}]: ${problem}`));
       });

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TokenUsage } from '../../domain/customer-budget';
+import type { CadastralField } from '../../domain/agent-action';
 import { PipelineError } from '../../domain/errors';
 import type { AgentAction, AgentPort, AgentRequest, AgentResponse, ConversationEntry } from '../../ports/agent';
 
@@ -19,6 +20,10 @@ export interface ScriptedAgentOptions {
   readonly usage?: TokenUsage;
   /** The model it names, as a Bedrock agent names its model id. Default: none. */
   readonly model?: string;
+  /** As a stage of `AgentBackend.stages()`: its name, which opens each reply as `[name] `. Default: none. */
+  readonly stage?: string;
+  /** As a stage: the other stages, which `#passar <stage>` hands the conversation to. Default: none. */
+  readonly handoverTargets?: readonly string[];
 }
 
 const DEFAULT_KEPT_REQUESTS = 100;
@@ -36,11 +41,15 @@ export class ScriptedAgentFailure extends PipelineError {
  *
  * The turn's messages are the customer entries after the last assistant entry. The reply echoes them
  * with the count of customer messages in the whole history:
- * `Olá! Recebi: <message 1> | <message 2> (mensagem <count>)`.
+ * `Olá! Recebi: <message 1> | <message 2> (mensagem <count>)`, opened by `[<stage>] ` for a stage.
  *
  * Keywords in the turn's messages trigger actions, returned in this order:
  * - `#fora <service>` (up to the next `#` or line end) → `record_out_of_portfolio_demand`, one per occurrence
  * - `#dado key=value` (value up to the next `#` or line end; several allowed) → one `update_qualification`
+ * - `#cadastro key=value` (several allowed; keys `nome`, `email`, `documento`, `empresa`, `cidade`
+ *   or the field names themselves) → one `update_cadastral_data`
+ * - `#segmento <segment>` → `set_segment`; `#intencao <intent>` → `set_intent` (up to the next `#` or line end)
+ * - `#passar <stage>` → `handover_to_agent`, to the first stage named that is one of `handoverTargets`
  * - `#humano` → `request_human_handoff`
  * - `#fim` → `close_session`
  * - `#falha` → the call throws {@link ScriptedAgentFailure} (every retry fails too: a poison message)
@@ -73,12 +82,25 @@ export class ScriptedAgent implements AgentPort {
     await this.options.respondAfter?.(request, call);
     const injected = this.options.failWhen?.(request, call);
     if (injected) throw injected;
-    const answer = scriptedAnswer(request.history);
+    const answer = scriptedAnswer(request.history, this.options);
     return this.options.usage ? { ...answer, usage: this.options.usage } : answer;
   }
 }
 
-function scriptedAnswer(history: readonly ConversationEntry[]): AgentResponse {
+/** The words `#cadastro` takes for each registration field, besides the field names themselves. */
+const CADASTRAL_WORDS: Readonly<Record<string, CadastralField>> = {
+  nome: 'name',
+  name: 'name',
+  email: 'email',
+  documento: 'document_id',
+  document_id: 'document_id',
+  empresa: 'company',
+  company: 'company',
+  cidade: 'city',
+  city: 'city',
+};
+
+function scriptedAnswer(history: readonly ConversationEntry[], { stage, handoverTargets = [] }: ScriptedAgentOptions): AgentResponse {
   const lastAssistant = history.map((entry) => entry.role).lastIndexOf('assistant');
   const turn = history.slice(lastAssistant + 1).map((entry) => entry.text);
   if (turn.length === 0) throw new RangeError('The agent needs a history that ends with the customer messages of the turn');
@@ -92,12 +114,25 @@ function scriptedAnswer(history: readonly ConversationEntry[]): AgentResponse {
   }
   const data = Object.fromEntries([...text.matchAll(/#dado\s+([^\s=#]+)=([^#\n]*)/gi)].map(([, key, value]) => [key, value.trim()]));
   if (Object.keys(data).length > 0) actions.push({ type: 'update_qualification', data });
+  const cadastral = Object.fromEntries(
+    [...text.matchAll(/#cadastro\s+([^\s=#]+)=([^#\n]*)/gi)].flatMap(([, word, value]) => {
+      const field = Object.hasOwn(CADASTRAL_WORDS, word.toLowerCase()) ? CADASTRAL_WORDS[word.toLowerCase()] : undefined;
+      return field === undefined ? [] : [[field, value.trim()]];
+    }),
+  );
+  if (Object.keys(cadastral).length > 0) actions.push({ type: 'update_cadastral_data', data: cadastral });
+  const segment = /#segmento\s+([^#\n]+)/i.exec(text)?.[1].trim();
+  if (segment) actions.push({ type: 'set_segment', segment });
+  const intent = /#intencao\s+([^#\n]+)/i.exec(text)?.[1].trim();
+  if (intent) actions.push({ type: 'set_intent', intent });
+  const target = [...text.matchAll(/#passar\s+([a-z][a-z0-9_-]*)/gi)].map(([, name]) => name.toLowerCase()).find((name) => handoverTargets.includes(name));
+  if (target !== undefined) actions.push({ type: 'handover_to_agent', agent: target, reason: `O cliente pediu a etapa ${target} (#passar)` });
   if (/#humano\b/i.test(text)) actions.push({ type: 'request_human_handoff', reason: 'O cliente pediu atendimento humano (#humano)' });
   if (/#fim\b/i.test(text)) actions.push({ type: 'close_session', reason: 'O cliente encerrou a conversa (#fim)' });
 
   const customerMessages = history.filter((entry) => entry.role === 'customer').length;
   return {
-    reply: `Olá! Recebi: ${turn.join(' | ')} (mensagem ${customerMessages})`,
+    reply: `${stage === undefined ? '' : `[${stage}] `}Olá! Recebi: ${turn.join(' | ')} (mensagem ${customerMessages})`,
     actions,
     iterations: 1,
     stopReason: 'completed',

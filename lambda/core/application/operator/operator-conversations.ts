@@ -36,6 +36,10 @@ export interface ConversationView {
   readonly assignedTo?: string;
   readonly waitingSince?: IsoTimestamp;
   readonly qualificationData: Readonly<Record<string, unknown>>;
+  readonly cadastralData: Readonly<Record<string, unknown>>;
+  readonly segment?: string;
+  readonly intent?: string;
+  readonly currentAgent?: string;
   readonly createdAt: IsoTimestamp;
   readonly updatedAt: IsoTimestamp;
 }
@@ -253,7 +257,8 @@ function summaryOf(session: Session): Omit<ConversationSummary, 'lastMessage'> {
 }
 
 function viewOf(session: Session): ConversationView {
-  return { ...summaryOf(session), sessionId: session.sessionId, qualificationData: session.qualificationData, createdAt: session.createdAt };
+  const { sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt } = session;
+  return { ...summaryOf(session), sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt };
 }
 
 function historyEntryOf(message: Message): HistoryEntry {

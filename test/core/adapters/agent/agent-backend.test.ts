@@ -6,11 +6,15 @@ import { BedrockConverseAgent, type ConverseCall } from '../../../../lambda/core
 import { LambdaInvokeAgent } from '../../../../lambda/core/adapters/agent/lambda-invoke-agent';
 import type { LambdaInvoke, LambdaInvokeInput } from '../../../../lambda/core/adapters/lambda/lambda-invoke';
 import { ScriptedAgent } from '../../../../lambda/core/adapters/agent/scripted-agent';
-import type { AgentRequest } from '../../../../lambda/core/ports/agent';
+import { type AgentPort, type AgentRequest, isAgentStages } from '../../../../lambda/core/ports/agent';
 import { fixture } from '../../../support/fixtures';
 
 /** The agent the orchestrator wires in for an environment: its settings read as at cold start, then the adapter they select. */
-const agentFromEnvironment = (env: NodeJS.ProcessEnv, clients?: AgentClients) => createAgent(agentSettingsFromEnvironment(env), clients);
+const agentFromEnvironment = (env: NodeJS.ProcessEnv, clients?: AgentClients): AgentPort => {
+  const agent = createAgent(agentSettingsFromEnvironment(env), clients);
+  if (isAgentStages(agent)) throw new Error('Expected one agent, not stages');
+  return agent;
+};
 
 const request: AgentRequest = {
   systemPrompt: 'prompt',
@@ -95,4 +99,56 @@ it.each([
 ])('explains $problem', ({ env, message }) => {
   expect(() => agentFromEnvironment(env)).toThrow(AgentConfigurationError);
   expect(() => agentFromEnvironment(env)).toThrow(message);
+});
+
+describe('stages', () => {
+  const stagesEnv = (value: unknown): NodeJS.ProcessEnv => ({ [RUNTIME_ENV.agentBackend]: 'stages', [RUNTIME_ENV.agentStages]: JSON.stringify(value) });
+  const twoStages = {
+    entry: 'qualificacao',
+    maxHandoversPerTurn: 2,
+    agents: {
+      qualificacao: { [RUNTIME_ENV.agentBackend]: 'bedrock', [RUNTIME_ENV.bedrockModelId]: 'amazon.nova-pro-v1:0', [RUNTIME_ENV.deployedSystemPrompt]: 'Qualifique.' },
+      cadastro: { [RUNTIME_ENV.agentBackend]: 'lambda', [RUNTIME_ENV.agentFunctionName]: 'cadastro-agent' },
+    },
+  };
+
+  it('reads each stage as a single agent, with its deployed prompt; each is offered the handover to the others', async () => {
+    expect(agentSettingsFromEnvironment(stagesEnv(twoStages))).toEqual({
+      backend: 'stages',
+      entry: 'qualificacao',
+      maxHandoversPerTurn: 2,
+      stages: {
+        qualificacao: { agent: { backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0' }, deployedSystemPrompt: 'Qualifique.' },
+        cadastro: { agent: { backend: 'lambda', functionName: 'cadastro-agent' } },
+      },
+    });
+    const inputs: ConverseCommandInput[] = [];
+    const converse: ConverseCall = async (input) => (inputs.push(input), fixture('bedrock', 'plain-reply'));
+    const stages = createAgent(agentSettingsFromEnvironment(stagesEnv(twoStages)), { converse });
+    if (!isAgentStages(stages)) throw new Error('Expected stages');
+    expect([stages.entry, stages.maxHandoversPerTurn, stages.names]).toEqual(['qualificacao', 2, ['qualificacao', 'cadastro']]);
+    expect(stages.agentOf('cadastro')).toBeInstanceOf(LambdaInvokeAgent);
+    expect(stages.agentOf('vendas')).toBeUndefined();
+
+    await stages.agentOf('qualificacao')!.respond(request);
+    const handover = inputs[0].toolConfig?.tools?.find((tool) => tool.toolSpec?.name === 'handover_to_agent');
+    expect(handover?.toolSpec?.inputSchema?.json).toMatchObject({ properties: { agent: { pattern: '^(cadastro)$' } } });
+  });
+
+  it('defaults the handovers per turn to 3', () => {
+    expect(agentSettingsFromEnvironment(stagesEnv({ entry: 'a', agents: { a: { [RUNTIME_ENV.agentBackend]: 'scripted' } } }))).toMatchObject({ maxHandoversPerTurn: 3 });
+  });
+
+  it.each([
+    [{ ...twoStages, entry: 'vendas' }, 'needs an "entry" naming one of its agents (qualificacao, cadastro)'],
+    [{ entry: 'a', agents: {} }, 'needs 1 to 10 agents; got 0'],
+    [{ entry: 'A', agents: { A: { [RUNTIME_ENV.agentBackend]: 'scripted' } } }, 'has a stage named "A"'],
+    [{ entry: 'a', agents: { a: { [RUNTIME_ENV.agentBackend]: 'stages' } } }, 'has agent "a" that is itself a set of stages'],
+    [{ entry: 'a', agents: { a: { [RUNTIME_ENV.agentBackend]: 'bedrock' } } }, 'BEDROCK_MODEL_ID is required when AGENT_BACKEND=bedrock'],
+    [{ entry: 'a', maxHandoversPerTurn: 9, agents: { a: { [RUNTIME_ENV.agentBackend]: 'scripted' } } }, 'has maxHandoversPerTurn 9; use a whole number from 0 to 5'],
+    [{ entry: 'a', agents: { a: { [RUNTIME_ENV.agentBackend]: 'scripted' } }, extra: true }, 'has an unknown field "extra"'],
+  ])('refuses %j', (value, message) => {
+    expect(() => agentSettingsFromEnvironment(stagesEnv(value))).toThrow(AgentConfigurationError);
+    expect(() => agentSettingsFromEnvironment(stagesEnv(value))).toThrow(message);
+  });
 });

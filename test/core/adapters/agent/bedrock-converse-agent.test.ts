@@ -70,7 +70,7 @@ describe('a plain reply', () => {
     await new BedrockConverseAgent({ modelId: MODEL_ID, converse }).respond(request);
 
     const tools = requests[0].toolConfig?.tools ?? [];
-    expect(tools.map((tool) => tool.toolSpec?.name)).toEqual(['record_out_of_portfolio_demand', 'update_qualification', 'request_human_handoff', 'close_session']);
+    expect(tools.map((tool) => tool.toolSpec?.name)).toEqual(['record_out_of_portfolio_demand', 'update_qualification', 'request_human_handoff', 'close_session', 'update_cadastral_data', 'set_segment', 'set_intent']);
     expect(tools[2].toolSpec?.inputSchema).toEqual({
       json: {
         type: 'object',

@@ -1,3 +1,4 @@
+import { agentTools } from '../../../../lambda/core/adapters/agent/agent-actions';
 import { LambdaInvokeAgent } from '../../../../lambda/core/adapters/agent/lambda-invoke-agent';
 import type { LambdaInvocationResult, LambdaInvoke, LambdaInvokeInput } from '../../../../lambda/core/adapters/lambda/lambda-invoke';
 import { AgentInvocationError, type AgentRequest } from '../../../../lambda/core/ports/agent';
@@ -86,6 +87,23 @@ it('accepts a reply without actions', async () => {
   const { invoke } = answering('{"reply":"Olá!"}');
 
   await expect(new LambdaInvokeAgent({ functionName: FUNCTION_NAME, invoke }).respond(request)).resolves.toMatchObject({ reply: 'Olá!', actions: [] });
+});
+
+it('as a stage, accepts a handover to another stage and what the agent learned; anything else breaks the contract', async () => {
+  const actions = [
+    { type: 'update_cadastral_data', data: { name: 'Ana', email: 'ana@exemplo.com' } },
+    { type: 'set_segment', segment: 'clínica' },
+    { type: 'set_intent', intent: 'orçamento' },
+    { type: 'handover_to_agent', agent: 'cadastro', reason: 'dados' },
+  ];
+  const { invoke } = answering(JSON.stringify({ reply: 'Vou te passar.', actions }));
+  const stage = new LambdaInvokeAgent({ functionName: FUNCTION_NAME, invoke, tools: agentTools(['cadastro']) });
+
+  await expect(stage.respond(request)).resolves.toMatchObject({ reply: 'Vou te passar.', actions });
+  const alone = await failure(new LambdaInvokeAgent({ functionName: FUNCTION_NAME, invoke }));
+  expect(alone.message).toContain('actions[3]: unknown action "handover_to_agent"');
+  const { invoke: elsewhere } = answering('{"reply":"x","actions":[{"type":"handover_to_agent","agent":"vendas","reason":"r"}]}');
+  expect((await failure(new LambdaInvokeAgent({ functionName: FUNCTION_NAME, invoke: elsewhere, tools: agentTools(['cadastro']) }))).message).toContain('actions[0]: agent must match ^(cadastro)$');
 });
 
 it("reports the function's own error with its type and message", async () => {

@@ -55,6 +55,16 @@ describe('keywords', () => {
       actions: [{ type: 'update_qualification', data: { tipo_amostra: 'saliva fresca', quantidade: '12' } }],
     },
     { text: 'Só uma pergunta sobre #hashtags', actions: [] },
+    {
+      text: 'Sou #cadastro nome=Ana Souza #cadastro email=ana@exemplo.com #cadastro cpf=123 #segmento clínica #intencao orçamento',
+      actions: [
+        { type: 'update_cadastral_data', data: { name: 'Ana Souza', email: 'ana@exemplo.com' } },
+        { type: 'set_segment', segment: 'clínica' },
+        { type: 'set_intent', intent: 'orçamento' },
+      ],
+    },
+    // Without stages there is nobody to hand over to.
+    { text: 'Quero me cadastrar #passar cadastro', actions: [] },
   ])('"$text" gives its actions', async ({ text, actions }) => {
     const response = await new ScriptedAgent().respond(requestWith(customer(text)));
 
@@ -84,6 +94,17 @@ describe('keywords', () => {
 
     await expect(agent.respond(request)).rejects.toThrow(ScriptedAgentFailure);
     await expect(agent.respond(request)).rejects.toThrow(ScriptedAgentFailure);
+  });
+});
+
+describe('as a stage', () => {
+  it('opens its replies with its name and hands over only to the stages it knows, the first one named', async () => {
+    const agent = new ScriptedAgent({ stage: 'qualificacao', handoverTargets: ['cadastro', 'vendas'] });
+
+    const response = await agent.respond(requestWith(customer('Vamos #passar qualificacao #passar suporte #passar vendas #passar cadastro')));
+
+    expect(response.reply).toBe('[qualificacao] Olá! Recebi: Vamos #passar qualificacao #passar suporte #passar vendas #passar cadastro (mensagem 1)');
+    expect(response.actions).toEqual([{ type: 'handover_to_agent', agent: 'vendas', reason: 'O cliente pediu a etapa vendas (#passar)' }]);
   });
 });
 
