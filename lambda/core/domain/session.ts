@@ -50,6 +50,25 @@ export function isHumanOwned(state: SessionState): boolean {
   return state === SessionState.AWAITING_HUMAN || state === SessionState.HUMAN_ACTIVE;
 }
 
+/**
+ * The states the idle sweep closes: the agent's. A conversation waiting for or served by a person
+ * is left to people (and the handoff sweeper's reminders); a closed one is done.
+ */
+export const AGENT_OWNED_STATES: readonly SessionState[] = [SessionState.NEW, SessionState.QUALIFYING];
+
+export function isAgentOwned(state: SessionState): boolean {
+  return AGENT_OWNED_STATES.includes(state);
+}
+
+/**
+ * When an agent-owned conversation last moved: its last write, which is the turn that answered
+ * the customer's last message (or the hand back to the agent). Nothing else writes a session in
+ * the agent's states, so the sweep needs no attribute of its own.
+ */
+export function lastActivityOf(session: Pick<Session, 'updatedAt'>): IsoTimestamp {
+  return session.updatedAt;
+}
+
 /** Held while an operator's manual reply is being sent, so two sends cannot interleave. */
 export interface HumanSendLock {
   readonly lockId: string;
@@ -88,6 +107,8 @@ export interface Session extends CarriesUnknownAttributes {
   readonly handoffRenotifyCount: number;
   readonly handoffCustomerRenotifiedAt?: IsoTimestamp;
   readonly closedAt?: IsoTimestamp;
+  /** The customer's conversation that was closed when this one opened: its last messages are this one's earlier conversation. */
+  readonly previousSessionId?: string;
   readonly createdAt: IsoTimestamp;
   readonly updatedAt: IsoTimestamp;
   readonly crm?: SessionCrmView;

@@ -2,7 +2,7 @@ import type { CustomerIdKind } from '../../../domain/inbound-turn';
 import { type HumanSendLock, type Session, type SessionState, SESSION_STATES } from '../../../domain/session';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
-import { activePointerKey, ENTITY_TYPE, EntityType, sessionKey, sessionStateIndexKey, shardedSessionStateIndexKey } from '../keys';
+import { activePointerKey, ENTITY_TYPE, EntityType, sessionIndexKey, sessionKey } from '../keys';
 import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
 
 /** Attribute names the session repository's expressions refer to. */
@@ -27,7 +27,7 @@ const CUSTOMER_ID_KINDS: readonly CustomerIdKind[] = ['phone', 'user_id'];
 export function sessionToItem(session: Session, shardedIndexKey = false): Item {
   return withUnknownAttributes(session, {
     ...sessionKey(session.customerId, session.sessionId),
-    ...(shardedIndexKey ? shardedSessionStateIndexKey(session.state, session.createdAt, session.customerId) : sessionStateIndexKey(session.state, session.createdAt)),
+    ...sessionIndexKey(session, shardedIndexKey),
     [ENTITY_TYPE]: EntityType.session,
     session_id: session.sessionId,
     phone_number: session.customerId,
@@ -49,6 +49,7 @@ export function sessionToItem(session: Session, shardedIndexKey = false): Item {
     handoff_renotify_count: session.handoffRenotifyCount,
     handoff_customer_renotified_at: optionalIso(session.handoffCustomerRenotifiedAt),
     closed_at: optionalIso(session.closedAt),
+    previous_session_id: session.previousSessionId,
     created_at: isoMicros(session.createdAt),
     updated_at: isoMicros(session.updatedAt),
   });
@@ -80,6 +81,7 @@ export function sessionFromItem(item: Item): Session {
     handoffRenotifyCount: read.number('handoff_renotify_count', 0),
     handoffCustomerRenotifiedAt: read.optionalTimestamp('handoff_customer_renotified_at'),
     closedAt: read.optionalTimestamp('closed_at'),
+    previousSessionId: read.optionalString('previous_session_id'),
     createdAt: read.timestamp('created_at'),
     updatedAt: read.timestamp('updated_at'),
     ...read.unknownAttributes(),
