@@ -27,6 +27,14 @@ export interface AgentAnswer {
   readonly call: Omit<AgentCallReport, 'readReceiptSent'> & { readonly readReceiptSent: Promise<boolean> };
 }
 
+/** The stored messages a turn shows the agent, read before this turn's messages were appended. */
+export interface StoredConversation {
+  /** The session's own history (read now when absent). */
+  readonly history?: Promise<Message[]>;
+  /** The previous, closed conversation's last messages, for a session opened after it. */
+  readonly earlier?: Promise<Message[]>;
+}
+
 /**
  * Step 6 of a turn (docs/DESIGN.md#a-normal-turn-step-by-step): what the agent is shown — the
  * system prompt, the session's visible history with this turn's messages, the session context —
@@ -47,8 +55,12 @@ export class TurnAgent {
     return this.deps.messages.historyForSession(customerId, sessionId, this.settings.historyLimit);
   }
 
-  /** `stored`: the session's history as read before this turn's messages were appended (read now when absent). */
-  async ask(session: Session, last: PendingInbound, deadline: number, stored: Promise<Message[]> | undefined, pending: readonly PendingInbound[]): Promise<AgentAnswer> {
+  /** The last messages of a closed session, as the earlier conversation of the session opened after it. */
+  earlierConversation(customerId: string, closedSessionId: string): Promise<Message[]> {
+    return this.deps.messages.historyForSession(customerId, closedSessionId, this.settings.earlierConversationLimit);
+  }
+
+  async ask(session: Session, last: PendingInbound, deadline: number, stored: StoredConversation, pending: readonly PendingInbound[]): Promise<AgentAnswer> {
     // Blue ticks and a typing indicator while the agent thinks: best effort, alongside the agent
     // call and awaited only after the persist, so it adds no latency even to an agent that answers
     // at once, and its failure never fails the turn.
@@ -57,9 +69,11 @@ export class TurnAgent {
       () => false,
     );
     const agentStarted = this.deps.clock.now().getTime();
+    const [systemPrompt, earlier] = await Promise.all([this.systemPrompt.current(), stored.earlier]);
     const response = await this.deps.agent.respond({
-      systemPrompt: await this.systemPrompt.current(),
-      history: await this.conversation(session, stored, pending),
+      systemPrompt,
+      history: await this.conversation(session, stored.history, pending),
+      ...(earlier && earlier.length > 0 ? { earlierConversation: newestWithin(earlier.filter(isVisibleToAgent).map(conversationEntry), this.settings.earlierConversationMaxCharacters) } : {}),
       session: { sessionId: session.sessionId, customerId: session.customerId, state: session.state, qualificationData: qualificationAsText(session.qualificationData) },
       deadline: deadline - this.settings.deliveryReserveMs,
       maxIterations: this.settings.maxAgentIterations,
@@ -76,9 +90,10 @@ export class TurnAgent {
     const appended = pending.map((turn) => customerMessage(turn, session.sessionId, turn.historyTimestamp));
     const byKey = new Map([...read, ...appended].map((message) => [`${message.timestamp}#${message.messageId}`, message]));
     const history = [...byKey.values()].sort((a, b) => toEpochMicros(a.timestamp) - toEpochMicros(b.timestamp)).slice(-this.settings.historyLimit);
-    return newestWithin(
-      history.filter(isVisibleToAgent).map((message): ConversationEntry => ({ role: message.role === 'user' ? 'customer' : 'assistant', text: message.text, at: message.timestamp })),
-      this.settings.historyMaxCharacters,
-    );
+    return newestWithin(history.filter(isVisibleToAgent).map(conversationEntry), this.settings.historyMaxCharacters);
   }
+}
+
+function conversationEntry(message: Message): ConversationEntry {
+  return { role: message.role === 'user' ? 'customer' : 'assistant', text: message.text, at: message.timestamp };
 }
