@@ -1,6 +1,6 @@
 import { IllegalStateTransitionError } from './errors';
 import type { CustomerIdKind } from './inbound-turn';
-import type { IsoTimestamp } from './timestamps';
+import { isoMicros, toEpochMicros, type IsoTimestamp } from './timestamps';
 import type { CarriesUnknownAttributes } from './unknown-attributes';
 
 /**
@@ -69,6 +69,23 @@ export function lastActivityOf(session: Pick<Session, 'updatedAt'>): IsoTimestam
   return session.updatedAt;
 }
 
+/**
+ * A session's place in the idle index moves at most this often: a move is a delete and a put in
+ * the index, so moving it with every turn of a lively conversation would double the index's writes.
+ */
+export const ACTIVITY_INDEX_STEP_MS = 15 * 60_000;
+
+/**
+ * The last activity as the idle index holds it: where it is now (`activityIndexedAt`, else the
+ * creation) while that is less than a step before the last activity, else the last activity. Never
+ * after it, so the sweep finds every idle session, at most a step early (it checks `updated_at`).
+ */
+export function indexedActivityOf(session: Pick<Session, 'createdAt' | 'updatedAt' | 'activityIndexedAt'>): IsoTimestamp {
+  const indexed = session.activityIndexedAt ?? session.createdAt;
+  const lagMicros = toEpochMicros(session.updatedAt) - toEpochMicros(indexed);
+  return isoMicros(lagMicros >= 0 && lagMicros < ACTIVITY_INDEX_STEP_MS * 1000 ? indexed : session.updatedAt);
+}
+
 /** Held while an operator's manual reply is being sent, so two sends cannot interleave. */
 export interface HumanSendLock {
   readonly lockId: string;
@@ -109,6 +126,8 @@ export interface Session extends CarriesUnknownAttributes {
   readonly closedAt?: IsoTimestamp;
   /** The customer's conversation that was closed when this one opened: its last messages are this one's earlier conversation. */
   readonly previousSessionId?: string;
+  /** In the agent's states, where the idle index holds the session when that is not its creation (see {@link indexedActivityOf}). */
+  readonly activityIndexedAt?: IsoTimestamp;
   readonly createdAt: IsoTimestamp;
   readonly updatedAt: IsoTimestamp;
   readonly crm?: SessionCrmView;

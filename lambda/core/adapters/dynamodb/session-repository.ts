@@ -3,7 +3,7 @@ import { AGENT_OWNED_STATES, assertLegalTransition, isAgentOwned, type Session, 
 import { isoMicros } from '../../domain/timestamps';
 import { DEFAULT_RETENTION, expiresAt, isExpired, type RetentionPolicy } from '../../domain/privacy';
 import type { Clock } from '../../ports/clock';
-import { ActivePointerAttribute, activePointerFromItem, activePointerToItem, humanSendLockToMap, SessionAttribute as S, sessionFromItem, sessionToItem } from './codecs/session-codec';
+import { ActivePointerAttribute, activePointerFromItem, activePointerToItem, activityIndexedAtOf, humanSendLockToMap, SessionAttribute as S, sessionFromItem, sessionToItem } from './codecs/session-codec';
 import { CRM_SYNC_MAX_ATTEMPTS, type DynamoCrmSyncRepository } from './crm-sync-repository';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
 import { KeyLayout } from '../../../../lib/contract/key-layout';
@@ -93,7 +93,8 @@ export class DynamoSessionRepository implements SessionRepository {
     const sets = ['#state = :new', '#gsi1pk = :gsi1pk', '#gsi1sk = :gsi1sk', '#updated = :now'];
     const removes: string[] = [];
     const conditions = [ITEM_EXISTS, '#state = :expected'];
-    let updated: Session = { ...session, state: newState, updatedAt: now };
+    const activityIndexedAt = activityIndexedAtOf({ state: newState, createdAt: session.createdAt }, indexKey[GSI1SK]);
+    let updated: Session = { ...session, state: newState, updatedAt: now, activityIndexedAt };
 
     if (newState === SessionState.CLOSED) {
       names['#closed'] = S.closedAt;

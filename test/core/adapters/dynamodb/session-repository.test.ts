@@ -46,8 +46,7 @@ describe('put / get / getActive', () => {
     expect(await sessions.getActive(customerId)).toEqual(session);
     expect(await sessions.get(customerId, session.sessionId)).toEqual(session);
     const stored = await storedSession(customerId, session.sessionId);
-    // The agent's states sort by last activity (the idle sweep's order), the others by creation.
-    expect(stored).toMatchObject({ GSI1PK: 'STATE#QUALIFYING', GSI1SK: session.updatedAt, entity_type: 'session' });
+    expect(stored).toMatchObject({ GSI1PK: 'STATE#QUALIFYING', GSI1SK: '2026-03-10T12:00:00.000000Z', entity_type: 'session' });
     expect(await kit.get({ key: activePointerKey(customerId) })).toMatchObject({ session_id: session.sessionId, updated_at: '2026-03-10T12:00:00.000000Z' });
   });
 

@@ -1,8 +1,8 @@
 import type { CustomerIdKind } from '../../../domain/inbound-turn';
-import { type HumanSendLock, type Session, type SessionState, SESSION_STATES } from '../../../domain/session';
+import { type HumanSendLock, isAgentOwned, type Session, type SessionState, SESSION_STATES } from '../../../domain/session';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
-import { activePointerKey, ENTITY_TYPE, EntityType, sessionIndexKey, sessionKey } from '../keys';
+import { activePointerKey, ENTITY_TYPE, EntityType, GSI1SK, sessionIndexKey, sessionKey } from '../keys';
 import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
 
 /** Attribute names the session repository's expressions refer to. */
@@ -55,6 +55,11 @@ export function sessionToItem(session: Session, shardedIndexKey = false): Item {
   });
 }
 
+/** Where the idle index holds an agent-owned session, as {@link Session.activityIndexedAt} keeps it: only when that is not its creation. */
+export function activityIndexedAtOf(session: Pick<Session, 'state' | 'createdAt'>, indexSortKey: unknown): string | undefined {
+  return isAgentOwned(session.state) && typeof indexSortKey === 'string' && indexSortKey !== isoMicros(session.createdAt) ? indexSortKey : undefined;
+}
+
 export function humanSendLockToMap(lock: HumanSendLock): Item {
   return { lock_id: lock.lockId, acquired_at: isoMicros(lock.acquiredAt), expires_at: isoMicros(lock.expiresAt) };
 }
@@ -62,12 +67,15 @@ export function humanSendLockToMap(lock: HumanSendLock): Item {
 export function sessionFromItem(item: Item): Session {
   const read = new ItemReader(item, EntityType.session);
   const lock = read.optionalMap(SessionAttribute.humanSendLock);
+  const state = read.oneOf('state', SESSION_STATES);
+  const createdAt = read.timestamp('created_at');
+  const activityIndexedAt = activityIndexedAtOf({ state, createdAt }, item[GSI1SK]);
   return {
     sessionId: read.string('session_id'),
     customerId: read.string('phone_number'),
     customerIdKind: read.optionalOneOf('customer_id_kind', CUSTOMER_ID_KINDS),
     businessPhoneNumberId: read.optionalString('whatsapp_instance'),
-    state: read.oneOf('state', SESSION_STATES),
+    state,
     currentAgent: read.optionalString('current_agent'),
     segment: read.optionalString('segment'),
     intent: read.optionalString('intent'),
@@ -82,7 +90,8 @@ export function sessionFromItem(item: Item): Session {
     handoffCustomerRenotifiedAt: read.optionalTimestamp('handoff_customer_renotified_at'),
     closedAt: read.optionalTimestamp('closed_at'),
     previousSessionId: read.optionalString('previous_session_id'),
-    createdAt: read.timestamp('created_at'),
+    ...(activityIndexedAt === undefined ? {} : { activityIndexedAt }),
+    createdAt,
     updatedAt: read.timestamp('updated_at'),
     ...read.unknownAttributes(),
   };
