@@ -35,6 +35,15 @@ function sweeperAt(hoursLater: number) {
 
 const active = async (customerId: string) => (await harness.sessions.getActive(customerId))!;
 
+/** A new harness, and a customer whose first message was answered: their open session. */
+async function answeredOnce(text: string): Promise<{ readonly customer: string; readonly first: Session }> {
+  harness = await TurnHarness.start();
+  const customer = newCustomer();
+  await harness.receive(customer, 'wamid.A', text);
+  await harness.process(customer, 'wamid.A');
+  return { customer, first: await active(customer) };
+}
+
 async function messageTtls(customerId: string): Promise<unknown[]> {
   const prefix = messageHistoryPrefix(customerId);
   const { items } = await harness.kit.queryPage({ keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)', names: { '#pk': PK, '#sk': SK }, values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix }, consistentRead: true });
@@ -42,11 +51,7 @@ async function messageTtls(customerId: string): Promise<unknown[]> {
 }
 
 test('an idle conversation is closed with its retention and audited; the next message opens a new session shown the closed one’s last messages', async () => {
-  harness = await TurnHarness.start();
-  const customer = newCustomer();
-  await harness.receive(customer, 'wamid.A', 'Oi, quero um exame');
-  await harness.process(customer, 'wamid.A');
-  const first = await active(customer);
+  const { customer, first } = await answeredOnce('Oi, quero um exame');
 
   expect(await sweeperAt(23).sweeper.sweep()).toMatchObject({ closed: 0 });
   expect((await active(customer)).state).toBe(SessionState.QUALIFYING);
@@ -86,11 +91,7 @@ test('an idle conversation is closed with its retention and audited; the next me
 });
 
 test('a message registered before the close keeps the conversation open, and its turn answers in the same session', async () => {
-  harness = await TurnHarness.start();
-  const customer = newCustomer();
-  await harness.receive(customer, 'wamid.A', 'Oi');
-  await harness.process(customer, 'wamid.A');
-  const first = await active(customer);
+  const { customer, first } = await answeredOnce('Oi');
 
   // The customer writes again just as the sweep runs: registered, its turn not yet run.
   await harness.receive(customer, 'wamid.B', 'Ainda quero o exame');
@@ -106,11 +107,7 @@ test('a message registered before the close keeps the conversation open, and its
 });
 
 test('a message registered after the close opens a new session: nothing is lost', async () => {
-  harness = await TurnHarness.start();
-  const customer = newCustomer();
-  await harness.receive(customer, 'wamid.A', 'Oi');
-  await harness.process(customer, 'wamid.A');
-  const first = await active(customer);
+  const { customer, first } = await answeredOnce('Oi');
 
   expect(await sweeperAt(25).sweeper.sweep()).toMatchObject({ closed: 1 });
   await harness.receive(customer, 'wamid.B', 'Oi de novo');
@@ -123,10 +120,7 @@ test('a message registered after the close opens a new session: nothing is lost'
 });
 
 test('overlapping sweeps close a conversation once', async () => {
-  harness = await TurnHarness.start();
-  const customer = newCustomer();
-  await harness.receive(customer, 'wamid.A', 'Oi');
-  await harness.process(customer, 'wamid.A');
+  await answeredOnce('Oi');
 
   const reports = await Promise.all([sweeperAt(25).sweeper.sweep(), sweeperAt(25).sweeper.sweep()]);
   expect(reports.map((report) => report.closed).sort()).toEqual([0, 1]);
