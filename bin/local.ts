@@ -4,6 +4,8 @@ import { createInterface, type Interface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../lib/contract';
 import { AgentConfigurationError } from '../lambda/composition/settings-from-environment';
+import type { IdleSweepReport } from '../lambda/core/application/close-idle-conversations';
+import { DEFAULT_RETENTION, expiresAt } from '../lambda/core/domain/privacy';
 import { CompactLogFormatter } from '../local/runtime/compact-log-formatter';
 import type { ConversationSnapshot } from '../local/runtime/conversation-inspector';
 import { startLocalPipeline, type LocalChannel, type LocalPipeline } from '../local/runtime/local-pipeline';
@@ -19,6 +21,9 @@ const SWEEP_EVERY_MS = 60_000;
 const CUSTOMER_PATTERN = /^\d{8,15}$/;
 /** Deployed, the CRM sync worker runs every minute; locally sooner, so a send shows while you chat. */
 const CRM_SYNC_EVERY_MS = 5_000;
+/** Deployed, conversations close 24 hours after their last message and the sweep runs every 15 minutes; locally within minutes, to watch one close. */
+const LOCAL_IDLE_TIMEOUT_SECONDS = 120;
+const IDLE_SWEEP_EVERY_MS = 10_000;
 
 const USAGE = `Usage:
   npm start [-- options]                     chat with the pipeline as a WhatsApp customer
@@ -36,6 +41,9 @@ Options:
                                  turn is retried (default ${PIPELINE_DEFAULTS.queueVisibilityTimeoutSeconds}, as deployed)
   --no-crm                       no CRM sync (default: on, against a fake CRM on 127.0.0.1; each
                                  send shows as a [crm] line)
+  --idle-timeout <seconds>       close a conversation the agent serves this long after its last
+                                 message (default ${LOCAL_IDLE_TIMEOUT_SECONDS}; deployed: conversationIdleTimeout,
+                                 24 hours); each close shows as an [idle] line
   -h, --help
 
 Environment:
@@ -53,7 +61,10 @@ Keywords the scripted agent understands: #humano (handoff), #fim (close), #dado 
 #fora <serviço> (out-of-portfolio demand), #cadastro nome=… (also email, documento, empresa,
 cidade), #segmento <segmento>, #intencao <intenção>, #passar <etapa> (with stages: hand over to
 that agent), #falha (the agent fails every time: after the last retry the customer gets the
-fallback text and the conversation goes to people).`;
+fallback text and the conversation goes to people).
+A conversation the agent serves closes once nobody wrote for the idle timeout (--idle-timeout,
+default ${LOCAL_IDLE_TIMEOUT_SECONDS} s): an [idle] line shows it, /state its retention; the next message opens a new
+one whose agent is shown the closed one's last messages.`;
 
 interface CliOptions {
   readonly command: 'chat' | 'send';
@@ -64,6 +75,7 @@ interface CliOptions {
   readonly webhookPort?: number;
   readonly visibilityTimeoutSeconds?: number;
   readonly crm: boolean;
+  readonly idleTimeoutSeconds: number;
 }
 
 function parseCli(argv: string[]): CliOptions | 'help' {
@@ -77,6 +89,7 @@ function parseCli(argv: string[]): CliOptions | 'help' {
       'port': { type: 'string' },
       'visibility-timeout': { type: 'string' },
       'no-crm': { type: 'boolean' },
+      'idle-timeout': { type: 'string' },
       'help': { type: 'boolean', short: 'h' },
     },
   });
@@ -100,6 +113,7 @@ function parseCli(argv: string[]): CliOptions | 'help' {
     webhookPort: optionalInteger(values.port, '--port'),
     visibilityTimeoutSeconds: optionalInteger(values['visibility-timeout'], '--visibility-timeout'),
     crm: values['no-crm'] !== true,
+    idleTimeoutSeconds: optionalInteger(values['idle-timeout'], '--idle-timeout') ?? LOCAL_IDLE_TIMEOUT_SECONDS,
   };
 }
 
@@ -133,7 +147,13 @@ const clock = () => new Date().toTimeString().slice(0, 8);
 function describeState({ session, history }: ConversationSnapshot): string {
   if (!session) return '  (no session yet)';
   const data = Object.keys(session.qualificationData).length > 0 ? ` · data ${JSON.stringify(session.qualificationData)}` : '';
-  return `  session ${session.sessionId.slice(0, 8)} · ${session.state} · ${history.length} messages${data}`;
+  // The TTL the close wrote on the session and its messages (the local run keeps the default retention).
+  const kept = session.closedAt ? ` · closed ${session.closedAt.slice(0, 19)}Z, kept until ${new Date(expiresAt(session.closedAt, DEFAULT_RETENTION.conversationSeconds) * 1000).toISOString().slice(0, 10)}` : '';
+  return `  session ${session.sessionId.slice(0, 8)} · ${session.state} · ${history.length} messages${data}${kept}`;
+}
+
+function describeIdleSweep(report: IdleSweepReport, idleTimeoutSeconds: number): string {
+  return `${clock()} [idle] closed ${report.closed} conversation(s) quiet for ${idleTimeoutSeconds} s; /state shows the close and its retention`;
 }
 
 function describeHistory({ history }: ConversationSnapshot): string[] {
@@ -183,6 +203,13 @@ async function main(): Promise<number> {
     adminPhoneNumbers: [options.admin],
     sweepEveryMs: SWEEP_EVERY_MS,
     crmSync: options.crm ? { everyMs: CRM_SYNC_EVERY_MS, onRequest: (received) => out.line(describeCrmRequest(received)) } : undefined,
+    idleSweep: {
+      idleTimeoutMs: options.idleTimeoutSeconds * 1000,
+      everyMs: IDLE_SWEEP_EVERY_MS,
+      onReport: (report) => {
+        if (report.closed > 0) out.line(describeIdleSweep(report, options.idleTimeoutSeconds));
+      },
+    },
     logFormatter: new CompactLogFormatter(),
     onInvocation: (report) => {
       reports.push(report);

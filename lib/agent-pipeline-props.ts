@@ -163,6 +163,17 @@ export interface AgentPipelineProps {
   readonly conversationRetention?: Duration;
 
   /**
+   * How long after its last message a conversation the agent serves (NEW or QUALIFYING) is closed,
+   * so that its retention starts; the customer's next message opens a new conversation, whose agent
+   * still sees the closed one's last messages. A scheduled sweep closes idle conversations every 15
+   * minutes. Conversations waiting for or served by a person are never closed by it. From 1 hour to
+   * 30 days. See docs/DESIGN.md#idle-conversations.
+   *
+   * @default Duration.hours(24)
+   */
+  readonly conversationIdleTimeout?: Duration;
+
+  /**
    * How long an out-of-portfolio demand is kept after it was recorded. See docs/PRIVACY.md.
    *
    * @default Duration.days(730)

@@ -14,6 +14,7 @@ import { WhatsAppChannel } from './whatsapp-channel';
 import { channelContext } from './private/channel-context';
 import { buildCrmSyncWorker } from './private/crm-sync-worker';
 import { PipelineFunctionFactory } from './private/function-factory';
+import { buildIdleSweeper, resolveConversationIdleTimeout } from './private/idle-sweeper';
 import { buildOperatorPlane, resolveOperatorPlaneSettings } from './private/operator-plane';
 import { buildOrchestrator } from './private/orchestrator-function';
 import { claimPhysicalNames } from './private/physical-name-claims';
@@ -152,6 +153,10 @@ export class AgentPipeline extends AgentPipelineBase {
   public readonly consoleUrl?: string;
   /** The function the schedule runs every minute to re-notify operators and remind customers, when the plane is on. */
   public readonly handoffSweeperFunction?: lambda.Function;
+  /** The function a schedule runs every 15 minutes to close the conversations the agent serves once `conversationIdleTimeout` passed. */
+  public readonly idleSweeperFunction: lambda.Function;
+  /** The idle sweeper crashed or timed out: idle conversations stay open (and out of retention) until a run succeeds. */
+  public readonly idleSweeperErrorsAlarm: cloudwatch.Alarm;
   /**
    * The function a schedule runs every minute to publish new projections to the CRM.
    *
@@ -251,8 +256,10 @@ export class AgentPipeline extends AgentPipelineBase {
       this._grants.grantOperatorPlane(this.operatorFunction);
       this._grants.grantSweeper(this.handoffSweeperFunction);
     }
+    this.idleSweeperFunction = buildIdleSweeper({ scope: this, table: this.table, functions, idleTimeout: resolveConversationIdleTimeout(this.node.path, props) }).sweeperFunction;
+    this._grants.grantIdleSweeper(this.idleSweeperFunction);
     if (props.crmSync) {
-      const sessionWriters = [this.webhookFunction, this.orchestratorFunction, this.operatorFunction, this.handoffSweeperFunction].filter((fn) => fn !== undefined);
+      const sessionWriters = [this.webhookFunction, this.orchestratorFunction, this.operatorFunction, this.handoffSweeperFunction, this.idleSweeperFunction].filter((fn) => fn !== undefined);
       this.crmSyncFunction = buildCrmSyncWorker({ scope: this, target: props.crmSync, functions, ...resources, sessionWriters }).workerFunction;
       this._grants.grantCrmWorker(this.crmSyncFunction);
     }
@@ -273,6 +280,7 @@ export class AgentPipeline extends AgentPipelineBase {
       deadLetterQueue: this.deadLetterQueue,
       bedrockModelId: orchestrator.bedrockModelId,
       crmSyncFunction: this.crmSyncFunction,
+      idleSweeperFunction: this.idleSweeperFunction,
       inboundDeadLetterQueue: this.inboundDeadLetterQueue,
       alarmAction: props.alarmTopic && new cloudwatchActions.SnsAction(props.alarmTopic),
     };
@@ -291,6 +299,7 @@ export class AgentPipeline extends AgentPipelineBase {
     this.replyOutcomeUnknownAlarm = alarms.replyOutcomeUnknown;
     this.tableThrottlesAlarm = alarms.tableThrottles;
     this.modelThrottlesAlarm = alarms.modelThrottles;
+    this.idleSweeperErrorsAlarm = alarms.idleSweeperErrors;
     this.crmSyncBlockedAlarm = alarms.crmSyncBlocked;
     this.crmSyncUncertainAlarm = alarms.crmSyncUncertain;
     this.inboundDeadLetterQueueAlarm = alarms.inboundDeadLetterQueue;

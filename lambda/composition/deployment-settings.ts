@@ -1,10 +1,11 @@
-import { COST_GUARD_DEFAULTS, type CRM_TARGET_KINDS, PIPELINE_DEFAULTS } from '../../lib/contract';
+import { COST_GUARD_DEFAULTS, type CRM_TARGET_KINDS, IDLE_SWEEP_DEFAULTS, PIPELINE_DEFAULTS } from '../../lib/contract';
 import type { AgentSettings } from '../core/adapters/agent/agent-backend';
 import { KeyLayout } from '../../lib/contract/key-layout';
 import type { ObservabilityConfig } from '../core/adapters/observability/powertools';
 import type { EndUserMessagingEventSource } from '../core/adapters/whatsapp/end-user-messaging-event';
 import type { WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
 import { DEFAULT_CUSTOMER_BUDGET, type CustomerBudgetSettings } from '../core/application/customer-budget-gate';
+import type { IdleSweepSettings } from '../core/application/close-idle-conversations';
 import type { HandoffSettings } from '../core/application/operator/handoff-lifecycle';
 import type { PipelineBudgetSettings } from '../core/application/pipeline-token-budget';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../core/domain/privacy';
@@ -48,6 +49,8 @@ export interface DeploymentSettings {
   readonly pipelineBudget?: PipelineBudgetSettings;
   /** Characters of history the agent is shown. */
   readonly historyMaxCharacters: number;
+  /** When the idle sweeper closes a conversation the agent serves. */
+  readonly idleSweep: IdleSweepSettings;
 
   /** Present when `adminPhoneNumbers` turned the operator plane on. */
   readonly operatorPlane?: OperatorPlaneSettings;
@@ -94,6 +97,7 @@ export type OrchestratorSettings = Pick<
 export type OperatorSettings = Pick<DeploymentSettings, Shared | 'whatsApp' | 'turnQueueUrl' | 'deadLetterQueueUrl'> & { readonly operatorPlane: OperatorAccessSettings };
 export type HandoffSweeperSettings = Pick<DeploymentSettings, Shared | 'whatsApp'> & { readonly operatorPlane: OperatorPlaneSettings };
 export type CrmSyncSettings = SharedSettings & { readonly crmTarget: CrmTargetConfig };
+export type IdleSweeperSettings = Pick<DeploymentSettings, Shared | 'idleSweep'>;
 
 /**
  * What a deployment gets where the construct leaves a variable unset: the reader's fallbacks, and
@@ -107,4 +111,5 @@ export const DEPLOYMENT_DEFAULTS = {
   maxReceiveCount: PIPELINE_DEFAULTS.maxReceiveCount,
   customerBudget: DEFAULT_CUSTOMER_BUDGET,
   historyMaxCharacters: COST_GUARD_DEFAULTS.historyMaxCharacters,
+  idleSweep: { idleTimeoutMs: IDLE_SWEEP_DEFAULTS.idleTimeoutHours * 3_600_000 },
 } satisfies Partial<DeploymentSettings>;

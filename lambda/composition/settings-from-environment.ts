@@ -28,6 +28,7 @@ import {
   DEPLOYMENT_DEFAULTS,
   type EndUserMessagingInboundSettings,
   type HandoffSweeperSettings,
+  type IdleSweeperSettings,
   type OperatorAccessSettings,
   type OperatorPlaneSettings,
   type OperatorSettings,
@@ -109,6 +110,11 @@ export function readHandoffSweeperSettings(env: Environment = process.env): Hand
 
 export function readCrmSyncSettings(env: Environment = process.env): CrmSyncSettings {
   return { ...sharedSettings(env), crmTarget: crmTarget(env) };
+}
+
+export function readIdleSweeperSettings(env: Environment = process.env): IdleSweeperSettings {
+  const idleTimeoutSeconds = positiveWholeNumber(env, RUNTIME_ENV.conversationIdleTimeoutSeconds);
+  return { ...sharedSettings(env), idleSweep: idleTimeoutSeconds === undefined ? DEPLOYMENT_DEFAULTS.idleSweep : { idleTimeoutMs: idleTimeoutSeconds * 1000 } };
 }
 
 /** Powertools' service name and metrics namespace; unset in local runs, which use the defaults. */

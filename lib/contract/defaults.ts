@@ -59,6 +59,17 @@ export const CRM_SYNC_DEFAULTS = {
   workerTimeoutSeconds: 120,
 } as const;
 
+/** When an idle conversation the agent serves is closed (`conversationIdleTimeout`), and the idle sweeper's schedule. */
+export const IDLE_SWEEP_DEFAULTS = {
+  /** After the last activity: a customer-service day. */
+  idleTimeoutHours: 24,
+  minIdleTimeoutHours: 1,
+  maxIdleTimeoutDays: 30,
+  scheduleMinutes: 15,
+  /** A run stops closing well before it (its deadline), and the next run goes on. */
+  sweeperTimeoutSeconds: 300,
+} as const;
+
 /**
  * The neutral system prompt the library ships: a starting point for any business, replaced by
  * `AgentBackend.bedrock({ systemPrompt })` or edited in the console.

@@ -65,6 +65,8 @@ export const RUNTIME_ENV = {
   conversationRetentionSeconds: 'CONVERSATION_RETENTION_SECONDS',
   /** Seconds an out-of-portfolio demand is kept after it was recorded. */
   demandRetentionSeconds: 'DEMAND_RETENTION_SECONDS',
+  /** Idle sweeper: seconds after its last activity that a conversation the agent serves is closed. */
+  conversationIdleTimeoutSeconds: 'CONVERSATION_IDLE_TIMEOUT_SECONDS',
 } as const;
 
 /** Values of `RUNTIME_ENV.whatsAppChannel`. */

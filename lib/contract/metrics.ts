@@ -109,6 +109,8 @@ export const CUSTOM_METRICS = {
   handoffNotifications: 'HandoffNotifications',
   /** Handoff sweeper: waiting customers reminded in one run. */
   handoffCustomerReminders: 'HandoffCustomerReminders',
+  /** Idle sweeper: conversations closed in one run because nobody wrote for `conversationIdleTimeout`. */
+  conversationsClosedIdle: 'ConversationsClosedIdle',
 } as const;
 
 /** The name of any metric the functions emit. */

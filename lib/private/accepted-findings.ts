@@ -53,6 +53,7 @@ const NO_RESERVATION: Record<Exclude<PipelineFunctionId, 'Operator'>, string> = 
   Orchestrator:
     'The event source mapping caps the orchestrator without throttling it (orchestratorMaxConcurrency): reserved concurrency would throttle receives, which count towards the dead-letter queue.',
   HandoffSweeper: "Only its schedule invokes the handoff sweeper, once a minute; a reservation would take the account's concurrency and cap nothing anyone else can call.",
+  IdleSweeper: "Only its schedule invokes the idle sweeper, every 15 minutes; a reservation would take the account's concurrency and cap nothing anyone else can call.",
   CrmSync: "Only its schedule invokes the CRM sync worker, once a minute; a reservation would take the account's concurrency and cap nothing anyone else can call.",
 };
 
@@ -62,6 +63,7 @@ const NO_DEAD_LETTER_QUEUE: Record<Exclude<PipelineFunctionId, 'EumInbound'>, st
   Operator: "The operator function is invoked synchronously by its Function URL: a failure is answered to the console; Lambda's dead-letter queue only takes asynchronous events.",
   Orchestrator: "The orchestrator is invoked by its SQS event source: a turn that fails every receive goes to the turn queue's own dead-letter queue, with an alarm and the redrive.",
   HandoffSweeper: 'A scheduled run carries nothing to replay: the next run, a minute later, sweeps the same conversations (the schedule does not retry either).',
+  IdleSweeper: 'A scheduled run carries nothing to replay: idle conversations wait in the index and the next run, 15 minutes later, closes them (the schedule does not retry either).',
   CrmSync: 'A scheduled run carries nothing to replay: the rows wait in the table and the next run, a minute later, takes them (the schedule does not retry either).',
 };
 
@@ -83,9 +85,9 @@ export function acceptFunctionFindings(
   }
 }
 
-/** The every-minute schedules of the sweeper and the CRM worker. */
+/** The schedules of the sweepers and the CRM worker. */
 export const SCHEDULE_WITHOUT_DEAD_LETTERS =
-  'A scheduled event carries nothing to replay: a missed minute is made up by the next run, so the target neither retries nor parks the event.';
+  'A scheduled event carries nothing to replay: a missed run is made up by the next one, so the target neither retries nor parks the event.';
 
 /** A public Function URL (the webhook's; the console's without consoleFrontDoor). */
 export function acceptPublicUrl(urlOwner: IConstruct, reason: string): void {

@@ -62,7 +62,7 @@ export interface RoleTableAccess {
 const only = <T>(feature: Feature, ...grants: T[]): Gated<T>[] => grants.map((grant) => ({ with: feature, grant }));
 
 /** A role of the pipeline: a function's part, or what a command of the package's command-line tool calls. */
-export type PipelineRole = 'inbound' | 'turns' | 'operatorPlane' | 'customerData' | 'sweeper' | 'crmWorker' | 'redrive';
+export type PipelineRole = 'inbound' | 'turns' | 'operatorPlane' | 'customerData' | 'sweeper' | 'idleSweeper' | 'crmWorker' | 'redrive';
 
 const { get, batchGet, query, conditionCheck, put, update, delete: remove, batchWrite } = TABLE_ACTIONS;
 /** Readers of the GSI1 lists look the backfill's marker up while the key layout migrates. */
@@ -159,6 +159,23 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       inbound: [update],
       customer: [get],
       adminConfig: [get],
+      keyLayoutMigration: marker,
+    },
+    index: ['sessionState'],
+  },
+  /**
+   * Idle sweeper: the agent's conversations by last activity, each close (the session, its pointer,
+   * its messages' TTL, the CRM projection's close), checked against the customer's inbound marker
+   * and audited under the customer's pseudonym.
+   */
+  idleSweeper: {
+    table: {
+      session: [query, update],
+      inbound: [conditionCheck],
+      customer: only('crmSync', put),
+      adminPrivacy: [get, put],
+      adminAudit: [put],
+      crmSync: only('crmSync', get, put),
       keyLayoutMigration: marker,
     },
     index: ['sessionState'],

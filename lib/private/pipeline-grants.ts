@@ -90,6 +90,11 @@ export class PipelineGrants {
     return combine([this.table(grantee, 'sweeper'), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
   }
 
+  /** The idle sweeper: it sends nothing, so it has no channel. */
+  public grantIdleSweeper(grantee: lambda.IFunction): iam.Grant {
+    return combine([this.table(grantee, 'idleSweeper'), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
+  }
+
   /** The CRM sync worker (its target's permissions come with `CrmTarget.bind`). */
   public grantCrmWorker(grantee: iam.IGrantable): iam.Grant {
     return combine([this.table(grantee, 'crmWorker'), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);

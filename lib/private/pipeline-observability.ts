@@ -25,6 +25,7 @@ export interface ObservedPipeline {
   readonly bedrockModelId?: string;
   /** Present when `crmSync` is set. */
   readonly crmSyncFunction?: lambda.Function;
+  readonly idleSweeperFunction: lambda.Function;
   /** Present on the End User Messaging channel: events the inbound function failed on every retry. */
   readonly inboundDeadLetterQueue?: sqs.IQueue;
   readonly alarmAction?: cloudwatch.IAlarmAction;
@@ -45,6 +46,7 @@ export interface PipelineAlarms {
   readonly replyOutcomeUnknown: cloudwatch.Alarm;
   readonly tableThrottles: cloudwatch.Alarm;
   readonly modelThrottles?: cloudwatch.Alarm;
+  readonly idleSweeperErrors: cloudwatch.Alarm;
   readonly crmSyncErrors?: cloudwatch.Alarm;
   readonly crmSyncBlocked?: cloudwatch.Alarm;
   readonly crmSyncUncertain?: cloudwatch.Alarm;
@@ -176,6 +178,12 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
             thresholds.modelThrottles,
             `Bedrock throttled calls of ${names.table} to ${pipeline.bedrockModelId}: turns are retried and may reach the dead-letter queue. Request a quota increase or use a cross-Region profile.`,
           ),
+    idleSweeperErrors: alarm(
+      'IdleSweeperErrorsAlarm',
+      pipeline.idleSweeperFunction.metricErrors({ period: ALARM_PERIOD }),
+      thresholds.functionErrors,
+      `The idle sweeper of ${names.table} crashed or timed out: idle conversations stay open, and out of their retention, until a run succeeds.`,
+    ),
     ...(pipeline.crmSyncFunction ? crmSyncAlarms(pipeline.crmSyncFunction) : {}),
     ...(settings.pipelineBudget ? pipelineBudgetAlarms(settings.pipelineBudget) : {}),
     inboundDeadLetterQueue:

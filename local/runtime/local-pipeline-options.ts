@@ -2,6 +2,7 @@ import type { LogFormatter } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
 import type { KeyLayout } from '../../lib/contract/key-layout';
+import type { IdleSweepReport } from '../../lambda/core/application/close-idle-conversations';
 import type { CustomerBudgetSettings } from '../../lambda/core/application/customer-budget-gate';
 import type { PipelineBudgetSettings } from '../../lambda/core/application/pipeline-token-budget';
 import type { TurnSettings } from '../../lambda/core/application/turn-settings';
@@ -75,6 +76,12 @@ export interface LocalPipelineOptions {
   readonly handoffTimings?: { readonly renotifyOperatorsAfterMs?: number; readonly remindCustomerAfterMs?: number };
   /** Runs the handoff sweeper on this period, as the deployed schedule does every minute. Default: only on `sweepHandoffs()`. */
   readonly sweepEveryMs?: number;
+  /**
+   * When the idle sweeper closes a conversation the agent serves, as with the construct's
+   * `conversationIdleTimeout` (locally any length: a demo closes within minutes), and the period it
+   * runs on, as the deployed schedule does every 15 minutes. Default: 24 hours, only on `sweepIdleConversations()`.
+   */
+  readonly idleSweep?: { readonly idleTimeoutMs?: number; readonly everyMs?: number; readonly onReport?: (report: IdleSweepReport) => void };
   /**
    * CRM sync on, as with the construct's `crmSync`: session writes carry the projection, a fake CRM
    * webhook listens on 127.0.0.1, and the worker runs every `everyMs` (default: only on `syncCrm()`).

@@ -12,11 +12,13 @@ import { composeCrmSync } from '../../lambda/composition/crm-sync';
 import type { OperatorPlaneSettings } from '../../lambda/composition/deployment-settings';
 import { composeEndUserMessagingInbound } from '../../lambda/composition/eum-inbound';
 import { composeHandoffSweeper } from '../../lambda/composition/handoff-sweeper';
+import { composeIdleSweeper } from '../../lambda/composition/idle-sweeper';
 import { composeOperator, type OperatorPorts } from '../../lambda/composition/operator';
 import { composeOperatorAccess } from '../../lambda/composition/operator-plane';
 import { composeOrchestrator } from '../../lambda/composition/orchestrator';
 import { composeWebhook } from '../../lambda/composition/webhook';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
+import type { IdleSweepReport } from '../../lambda/core/application/close-idle-conversations';
 import type { SweepReport } from '../../lambda/core/application/operator/handoff-lifecycle';
 import type { CrmSyncRunReport } from '../../lambda/core/application/sync-crm-projections';
 import { StaticConsole } from '../../lambda/operator/static-console';
@@ -51,6 +53,11 @@ export interface LocalPipeline {
    * fresh sweeper instance, so concurrent calls behave like concurrent Lambda invocations.
    */
   sweepHandoffs(): Promise<SweepReport>;
+  /**
+   * One run of the idle sweeper (deployed, a schedule runs it every 15 minutes): closes the
+   * conversations the agent serves that went quiet for `idleSweep.idleTimeoutMs`.
+   */
+  sweepIdleConversations(): Promise<IdleSweepReport>;
   /** A ready one-time console link for an operator, as the `login` WhatsApp message would get (operator plane only). */
   loginLink(operatorPhone: string): Promise<string>;
   /** Signs the webhook's POSTs (what Meta calls the app secret). */
@@ -186,6 +193,12 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     // Each sweep is a fresh sweeper, so concurrent calls behave like concurrent Lambda invocations.
     const sweepHandoffs = () => composeHandoffSweeper({ ...settings, operatorPlane: requirePlane() }, portsOf('handoff-sweeper'))();
     if (settings.operatorPlane !== undefined && options.sweepEveryMs !== undefined) repeat(cleanup, sweepHandoffs, options.sweepEveryMs);
+    const sweepIdleConversations = async () => {
+      const report = await composeIdleSweeper(settings, portsOf('idle-sweeper'))();
+      options.idleSweep?.onReport?.(report);
+      return report;
+    };
+    if (options.idleSweep?.everyMs !== undefined) repeat(cleanup, sweepIdleConversations, options.idleSweep.everyMs);
     const syncCrm = () => {
       if (settings.crmTarget === undefined || fakeCrm === undefined) throw new Error('CRM sync is off: start the pipeline with crmSync');
       return composeCrmSync({ ...settings, crmTarget: settings.crmTarget }, portsOf('crm-sync'))();
@@ -227,6 +240,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       endUserMessagingEndpoint: fakeEndUserMessaging?.endpoint,
       consoleUrl: settings.operatorPlane?.consoleUrl,
       sweepHandoffs,
+      sweepIdleConversations,
       async loginLink(operatorPhone) {
         const plane = requirePlane();
         const link = await plane.signIn.issueLoginLink(operatorPhone, plane.consoleUrl);

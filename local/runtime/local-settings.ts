@@ -62,6 +62,7 @@ export function localSettings(options: LocalPipelineOptions, env: NodeJS.Process
     agent,
     maxReceiveCount: options.queue?.maxReceiveCount ?? DEPLOYMENT_DEFAULTS.maxReceiveCount,
     customerBudget: { ...DEPLOYMENT_DEFAULTS.customerBudget, ...options.customerBudget },
+    idleSweep: { idleTimeoutMs: options.idleSweep?.idleTimeoutMs ?? DEPLOYMENT_DEFAULTS.idleSweep.idleTimeoutMs },
     pipelineBudget: options.pipelineBudget && { reply: PIPELINE_BUDGET_DEFAULTS.overBudgetReply, ...options.pipelineBudget },
     crmTarget: resources.crmWebhookUrl === undefined ? undefined : { kind: CRM_TARGET_KINDS.webhook, url: resources.crmWebhookUrl, secretArn: LOCAL_SECRET_ARNS.crmWebhook },
   };

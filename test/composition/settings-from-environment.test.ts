@@ -5,6 +5,7 @@ import {
   readCrmSyncSettings,
   readEndUserMessagingInboundSettings,
   readHandoffSweeperSettings,
+  readIdleSweeperSettings,
   readOperatorSettings,
   readOrchestratorSettings,
   readWebhookSettings,
@@ -66,6 +67,7 @@ const FUNCTIONS: Record<string, { read: (env: NodeJS.ProcessEnv) => { tableName:
     read: readCrmSyncSettings,
     env: { [RUNTIME_ENV.tableName]: 'agent-table', [RUNTIME_ENV.crmTarget]: CRM_TARGET_KINDS.function, [RUNTIME_ENV.crmFunctionName]: 'crm-bridge' },
   },
+  'idle sweeper': { read: readIdleSweeperSettings, env: { [RUNTIME_ENV.tableName]: 'agent-table', [RUNTIME_ENV.conversationIdleTimeoutSeconds]: '21600' } },
 };
 
 describe('the webhook', () => {
@@ -339,5 +341,16 @@ describe('the CRM sync worker', () => {
     expect(() => readCrmSyncSettings({ [RUNTIME_ENV.tableName]: 'agent-table', [RUNTIME_ENV.crmTarget]: CRM_TARGET_KINDS.webhook, [RUNTIME_ENV.crmWebhookUrl]: 'https://crm.example.com/hook' })).toThrow(
       RUNTIME_ENV.crmWebhookSecretArn,
     );
+  });
+});
+
+describe('the idle sweeper', () => {
+  it('reads the idle timeout the construct set, or the default of 24 hours', () => {
+    expect(readIdleSweeperSettings(FUNCTIONS['idle sweeper'].env).idleSweep).toEqual({ idleTimeoutMs: 6 * 3_600_000 });
+    expect(readIdleSweeperSettings({ [RUNTIME_ENV.tableName]: 'agent-table' }).idleSweep).toEqual({ idleTimeoutMs: 24 * 3_600_000 });
+  });
+
+  it('refuses a timeout that is not a positive whole number of seconds', () => {
+    expect(() => readIdleSweeperSettings({ [RUNTIME_ENV.tableName]: 'agent-table', [RUNTIME_ENV.conversationIdleTimeoutSeconds]: '1.5' })).toThrow(RuntimeConfigError);
   });
 });

@@ -117,8 +117,9 @@ describe('AgentPipeline with its defaults', () => {
         MemorySize: 512,
       });
     }
-    synth.template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 2);
-    expect(Object.values(synth.template.findResources('AWS::Logs::LogGroup')).map((r) => r.DeletionPolicy)).toEqual(['Retain', 'Retain']);
+    // Their two log groups and the idle sweeper's.
+    synth.template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 30 }, 3);
+    expect(Object.values(synth.template.findResources('AWS::Logs::LogGroup')).map((r) => r.DeletionPolicy)).toEqual(['Retain', 'Retain', 'Retain']);
   });
 
   test('webhook: 10 s timeout, its environment, and no secret values in it', () => {
@@ -203,7 +204,7 @@ describe('AgentPipeline with its defaults', () => {
     }
   });
 
-  test('thirteen alarms (no model alarm without Bedrock), all exposed, all ignoring missing data, none with actions', () => {
+  test('fourteen alarms (no model alarm without Bedrock), all exposed, all ignoring missing data, none with actions', () => {
     const pipeline = synth.pipeline;
     expect(pipeline.alarms).toEqual([
       pipeline.deadLetterQueueAlarm,
@@ -219,9 +220,10 @@ describe('AgentPipeline with its defaults', () => {
       pipeline.turnFailedPermanentlyAlarm,
       pipeline.replyOutcomeUnknownAlarm,
       pipeline.tableThrottlesAlarm,
+      pipeline.idleSweeperErrorsAlarm,
     ]);
     expect(pipeline.modelThrottlesAlarm).toBeUndefined();
-    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 13);
+    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 14);
     for (const alarm of Object.values(synth.template.findResources('AWS::CloudWatch::Alarm'))) {
       expect(alarm.Properties).toMatchObject({
         ComparisonOperator: 'GreaterThanThreshold',
@@ -370,7 +372,7 @@ describe('AgentPipeline with every option set', () => {
       Role: synth.stack.resolve(synth.pipeline.webhookFunction.role!.roleArn),
       MemorySize: 256,
     });
-    synth.template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 90 }, 2);
+    synth.template.resourcePropertiesCountIs('AWS::Logs::LogGroup', { RetentionInDays: 90 }, 3);
     synth.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 20 } });
     synth.template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 180 });
   });
@@ -394,7 +396,7 @@ describe('AgentPipeline with every option set', () => {
   test('every alarm notifies the topic on ALARM and on OK', () => {
     const topicRef = synth.stack.resolve(topic.topicArn);
     const alarms = Object.values(synth.template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(13);
+    expect(alarms).toHaveLength(14);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicRef]);
       expect(alarm.Properties.OKActions).toEqual([topicRef]);

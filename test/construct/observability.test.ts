@@ -97,20 +97,21 @@ describe('thresholds, dashboard and log level are props', () => {
     expect(alarmOn(synth, 'ApproximateNumberOfMessagesVisible').Threshold).toBe(3);
     expect(alarmOn(synth, 'WebhookServerError').Threshold).toBe(0);
     synth.template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'Duration', Threshold: 45_000 });
-    expect(Object.values(synth.template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Errors' } })).map((a) => a.Properties.Threshold)).toEqual([1, 1]);
+    // The webhook's, the orchestrator's and the idle sweeper's.
+    expect(Object.values(synth.template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'Errors' } })).map((a) => a.Properties.Threshold)).toEqual([1, 1, 1]);
   });
 
   test('dashboard: false creates none; alarms stay', () => {
     const synth = synthPipeline({ dashboard: false });
     synth.template.resourceCountIs('AWS::CloudWatch::Dashboard', 0);
-    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 13);
+    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 14);
     expect(synth.pipeline.dashboard).toBeUndefined();
   });
 
   test('logLevel reaches every function', () => {
     const synth = synthPipeline({ logLevel: LogLevel.DEBUG });
     const levels = Object.values(synth.template.findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Environment.Variables.POWERTOOLS_LOG_LEVEL);
-    expect(levels).toEqual(['DEBUG', 'DEBUG']);
+    expect(levels).toEqual(['DEBUG', 'DEBUG', 'DEBUG']);
   });
 
   describe('tracing', () => {
@@ -128,17 +129,17 @@ describe('thresholds, dashboard and log level are props', () => {
 
     test('by default every function is traced actively and may write to X-Ray', () => {
       const { functions, xrayStatements } = pipelineFunctions();
-      expect(functions).toHaveLength(5);
+      expect(functions).toHaveLength(6);
       for (const fn of functions) {
         expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
         expect(fn.Properties.Environment.Variables.POWERTOOLS_TRACE_ENABLED).toBeUndefined();
       }
-      expect(xrayStatements).toHaveLength(5);
+      expect(xrayStatements).toHaveLength(6);
     });
 
     test('tracing: false turns it off on every function: no tracing config, Powertools told, no X-Ray permission', () => {
       const { functions, xrayStatements } = pipelineFunctions(false);
-      expect(functions).toHaveLength(5);
+      expect(functions).toHaveLength(6);
       for (const fn of functions) {
         expect(fn.Properties.TracingConfig).toBeUndefined();
         expect(fn.Properties.Environment.Variables.POWERTOOLS_TRACE_ENABLED).toBe('false');
@@ -170,7 +171,7 @@ describe('Bedrock model throttling', () => {
       Threshold: 4,
       AlarmActions: [synth.stack.resolve(topic.topicArn)],
     });
-    expect(synth.pipeline.alarms).toHaveLength(14);
+    expect(synth.pipeline.alarms).toHaveLength(15);
     expect(synth.pipeline.alarms).toContain(synth.pipeline.modelThrottlesAlarm);
   });
 });

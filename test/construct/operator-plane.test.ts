@@ -10,9 +10,11 @@ const ADMIN = '5511912345678';
 describe('AgentPipeline without adminPhoneNumbers', () => {
   test('creates no operator plane', () => {
     const synth = synthPipeline({ environment: 'prod' });
-    synth.template.resourceCountIs('AWS::Lambda::Function', 2);
+    // Webhook, orchestrator and the idle sweeper, on its schedule.
+    synth.template.resourceCountIs('AWS::Lambda::Function', 3);
     synth.template.resourceCountIs('AWS::Lambda::Url', 1);
-    synth.template.resourceCountIs('AWS::Events::Rule', 0);
+    synth.template.resourceCountIs('AWS::Events::Rule', 1);
+    expect(synth.pipeline.handoffSweeperFunction).toBeUndefined();
     expect(synth.pipeline.operatorFunction).toBeUndefined();
     expect(synth.pipeline.consoleUrl).toBeUndefined();
     synth.template.hasResourceProperties('AWS::Lambda::Function', {
@@ -37,7 +39,7 @@ describe('AgentPipeline with the operator plane', () => {
 
   test('an operator function behind its own Function URL with auth NONE, configured with the admins and the time zone', () => {
     const { template, pipeline, stack } = synth;
-    template.resourceCountIs('AWS::Lambda::Function', 4);
+    template.resourceCountIs('AWS::Lambda::Function', 5);
     template.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'NONE', TargetFunctionArn: stack.resolve(pipeline.operatorFunction!.functionArn) });
     template.hasResourceProperties('AWS::Lambda::Function', {
       Runtime: 'nodejs24.x',

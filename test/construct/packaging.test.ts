@@ -191,11 +191,11 @@ describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs }) => {
 
   test('the functions deploy exactly the bundles shipped in the package', () => {
     const functions = resourcesOfType(template, 'AWS::Lambda::Function');
-    expect(functions).toHaveLength(2);
+    expect(functions).toHaveLength(3);
     // Each function's asset is its folder: the handler and the tracer beside it, nothing else.
     const folderContents = (folder: string) => JSON.stringify(fs.readdirSync(folder).sort().map((file) => [file, fs.readFileSync(path.join(folder, file), 'utf8')]));
     const deployed = functions.map((fn) => folderContents(path.join(cloudAssembly, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`)));
-    const shipped = ['webhook', 'orchestrator'].map((name) => folderContents(path.join(installedPackage, 'assets', name)));
+    const shipped = ['webhook', 'orchestrator', 'idle-sweeper'].map((name) => folderContents(path.join(installedPackage, 'assets', name)));
     expect(deployed.sort()).toEqual(shipped.sort());
     expect(shipped.every((contents) => contents.startsWith('[["index.js",') && contents.includes('],["tracer.js",'))).toBe(true);
   });

@@ -62,6 +62,7 @@ export function roleGrantsTable(): string {
     ['Orchestrator (End User Messaging)', eum.stack, eum.pipeline.orchestratorFunction.role!],
     ['Operator function', cloud.stack, cloud.pipeline.operatorFunction!.role!],
     ['Handoff sweeper', cloud.stack, cloud.pipeline.handoffSweeperFunction!.role!],
+    ['Idle sweeper', cloud.stack, cloud.pipeline.idleSweeperFunction.role!],
     ['CRM sync worker (webhook target)', cloud.stack, cloud.pipeline.crmSyncFunction!.role!],
     ['CRM sync worker (function target)', eum.stack, eum.pipeline.crmSyncFunction!.role!],
     ['`grantRedrive`', cloud.stack, redrive],
@@ -96,7 +97,7 @@ function resourceNames(stack: Stack, pipeline: ReturnType<typeof fullPipeline>['
   name(stack.stackId, 'the stack');
   if (pipeline.whatsAppSecret) name(pipeline.whatsAppSecret.secretArn, 'the WhatsApp secret');
   if (pipeline.inboundDeadLetterQueue) name(pipeline.inboundDeadLetterQueue.queueArn, 'the inbound dead-letter queue');
-  for (const fn of [pipeline.webhookFunction, pipeline.orchestratorFunction, pipeline.operatorFunction, pipeline.handoffSweeperFunction, pipeline.crmSyncFunction]) {
+  for (const fn of [pipeline.webhookFunction, pipeline.orchestratorFunction, pipeline.operatorFunction, pipeline.handoffSweeperFunction, pipeline.idleSweeperFunction, pipeline.crmSyncFunction]) {
     if (fn?.role === role) name(fn.logGroup.logGroupArn, 'its log group');
   }
   const key = stack.node.tryFindChild('DataKey') as Construct | undefined;

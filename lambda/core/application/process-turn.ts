@@ -24,7 +24,7 @@ import type { CustomerBudgetGate } from './customer-budget-gate';
 import { DrainLegacyDebounce } from './drain-legacy-debounce';
 import { OutboxSettlement } from './outbox-settlement';
 import type { MessagingConsent } from './privacy/messaging-consent';
-import { TurnAgent } from './turn-agent';
+import { type StoredConversation, TurnAgent } from './turn-agent';
 import { DEFAULT_TURN_SETTINGS, type AgentCallReport, type TurnOutcome, type TurnReport, type TurnSettings } from './turn-settings';
 
 export interface ProcessTurnDependencies {
@@ -213,7 +213,7 @@ export class ProcessTurn {
     const admission = alreadySuperseded ? undefined : this.deps.budget?.admit(customerId, last.messageId);
     // Awaited below; a failure of the writes first fails the turn, and the retry counts nothing twice.
     admission?.catch(() => undefined);
-    const session = active === undefined || active.state === SessionState.CLOSED ? await this.openSession(last) : active;
+    const session = active === undefined || active.state === SessionState.CLOSED ? await this.openSession(last, active) : active;
     await this.appendInbound(pending, session);
     if (alreadySuperseded) {
       await this.complete(latest, pending);
@@ -227,10 +227,11 @@ export class ProcessTurn {
       await this.complete(latest, pending);
       return { outcome: 'over_budget_told_already', drained: pending.length, overBudget: overBudget.limit, pipelineTokensToday: this.deps.budget?.pipelineTokensToday };
     }
-    const stored = session === active ? state.storedHistory : Promise.resolve([]);
     const stillLatest = async () => answersLatest(await this.deps.receipts.getLatest(customerId), last);
     const { response, call, model, stage } =
-      budgetReply === undefined ? await this.turnAgent.ask(session, last, deadline, stored, pending, stillLatest) : { response: overBudgetResponse(budgetReply), call: undefined, model: undefined, stage: undefined };
+      budgetReply === undefined
+        ? await this.turnAgent.ask(session, last, deadline, this.historyShown(state, session), pending, stillLatest)
+        : { response: overBudgetResponse(budgetReply), call: undefined, model: undefined, stage: undefined };
 
     // The conditional write below IS the latest-message guard: it persists the session and the
     // reply only if this turn's last message is still the latest and pointer and state are as found.
@@ -283,12 +284,24 @@ export class ProcessTurn {
     return report(outcome);
   }
 
+  /**
+   * What the agent is shown of the stored messages: the session's own history (none yet in a new
+   * session) and, in a session opened after a close, the closed one's last messages as the earlier
+   * conversation, so a customer back after the idle timeout is not greeted as a stranger. Only such
+   * a session reads it: one more Query per turn, alongside the prompt.
+   */
+  private historyShown(state: TurnState, session: Session): StoredConversation {
+    const history = session === state.session ? state.storedHistory : Promise.resolve([]);
+    const { previousSessionId } = session;
+    return { history, ...(previousSessionId === undefined ? {} : { earlier: this.turnAgent.earlierConversation(session.customerId, previousSessionId) }) };
+  }
+
   /** Completes drained messages that get no reply, on the marker this turn read. */
   private complete(latest: LatestInbound, pending: readonly PendingInbound[]): Promise<void> {
     return this.deps.ledger.complete({ customerId: latest.customerId, answered: pending.map(completion), latest });
   }
 
-  private async openSession(first: InboundTurn): Promise<Session> {
+  private async openSession(first: InboundTurn, closed: Session | undefined): Promise<Session> {
     const now = isoMicros(this.deps.clock.now());
     const session: Session = {
       sessionId: this.deps.ids.newId(),
@@ -299,6 +312,7 @@ export class ProcessTurn {
       qualificationData: {},
       cadastralData: {},
       handoffRenotifyCount: 0,
+      ...(closed === undefined ? {} : { previousSessionId: closed.sessionId }),
       createdAt: now,
       updatedAt: now,
     };

@@ -44,6 +44,14 @@ interface Stage {
   readonly prompt: SystemPromptSource;
 }
 
+/** The stored messages a turn shows the agent, read before this turn's messages were appended. */
+export interface StoredConversation {
+  /** The session's own history (read now when absent). */
+  readonly history?: Promise<Message[]>;
+  /** The previous, closed conversation's last messages, for a session opened after it. */
+  readonly earlier?: Promise<Message[]>;
+}
+
 /**
  * Step 6 of a turn (docs/DESIGN.md#a-normal-turn-step-by-step): what the agent is shown — the
  * system prompt, the session's visible history with this turn's messages, the session context —
@@ -87,12 +95,17 @@ export class TurnAgent {
     return this.deps.messages.historyForSession(customerId, sessionId, this.settings.historyLimit);
   }
 
+  /** The last messages of a closed session, as the earlier conversation of the session opened after it. */
+  earlierConversation(customerId: string, closedSessionId: string): Promise<Message[]> {
+    return this.deps.messages.historyForSession(customerId, closedSessionId, this.settings.earlierConversationLimit);
+  }
+
   /**
-   * `stored`: the session's history as read before this turn's messages were appended (read now
-   * when absent). `stillLatest` is asked before each handover; when a newer message arrived, the
-   * answer so far is returned, and the result write (the latest-message guard) drops it.
+   * `stored`: what was read before this turn's messages were appended. `stillLatest` is asked
+   * before each handover; when a newer message arrived, the answer so far is returned, and the
+   * result write (the latest-message guard) drops it.
    */
-  async ask(session: Session, last: PendingInbound, deadline: number, stored: Promise<Message[]> | undefined, pending: readonly PendingInbound[], stillLatest: StillLatest): Promise<AgentAnswer> {
+  async ask(session: Session, last: PendingInbound, deadline: number, stored: StoredConversation, pending: readonly PendingInbound[], stillLatest: StillLatest): Promise<AgentAnswer> {
     // Blue ticks and a typing indicator while the agent thinks: best effort, alongside the agent
     // call and awaited only after the persist, so it adds no latency even to an agent that answers
     // at once, and its failure never fails the turn.
@@ -101,7 +114,8 @@ export class TurnAgent {
       () => false,
     );
     const agentStarted = this.deps.clock.now().getTime();
-    const history = await this.conversation(session, stored, pending);
+    const [history, earlier] = await Promise.all([this.conversation(session, stored.history, pending), stored.earlier]);
+    const earlierConversation = earlier && earlier.length > 0 ? newestWithin(earlier.filter(isVisibleToAgent).map(conversationEntry), this.settings.earlierConversationMaxCharacters) : undefined;
     const responses: AgentResponse[] = [];
     let stage = this.stageOf(session.currentAgent);
     let context = session;
@@ -111,6 +125,7 @@ export class TurnAgent {
       const response = await stage.agent.respond({
         systemPrompt: await stage.prompt.current(),
         history,
+        ...(earlierConversation === undefined ? {} : { earlierConversation }),
         session: agentContext(context, stage.name),
         deadline: deadline - this.settings.deliveryReserveMs,
         maxIterations: iterationsLeft,
@@ -148,10 +163,7 @@ export class TurnAgent {
     const appended = pending.map((turn) => customerMessage(turn, session.sessionId, turn.historyTimestamp));
     const byKey = new Map([...read, ...appended].map((message) => [`${message.timestamp}#${message.messageId}`, message]));
     const history = [...byKey.values()].sort((a, b) => toEpochMicros(a.timestamp) - toEpochMicros(b.timestamp)).slice(-this.settings.historyLimit);
-    return newestWithin(
-      history.filter(isVisibleToAgent).map((message): ConversationEntry => ({ role: message.role === 'user' ? 'customer' : 'assistant', text: message.text, at: message.timestamp })),
-      this.settings.historyMaxCharacters,
-    );
+    return newestWithin(history.filter(isVisibleToAgent).map(conversationEntry), this.settings.historyMaxCharacters);
   }
 }
 
@@ -193,4 +205,8 @@ function combined(responses: readonly AgentResponse[]): AgentResponse {
     stopReason: last.stopReason,
     ...(reported.length === 0 ? {} : { usage: reported.reduce(addUsage) }),
   };
+}
+
+function conversationEntry(message: Message): ConversationEntry {
+  return { role: message.role === 'user' ? 'customer' : 'assistant', text: message.text, at: message.timestamp };
 }

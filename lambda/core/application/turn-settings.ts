@@ -48,6 +48,10 @@ export interface TurnSettings {
   readonly historyLimit: number;
   /** Characters of history the agent is shown: the newest messages that fit (the newest one, cut, if it alone does not). */
   readonly historyMaxCharacters: number;
+  /** Messages of the customer's previous, closed conversation a new one is shown as context. */
+  readonly earlierConversationLimit: number;
+  /** Characters of that earlier conversation the agent is shown: its newest messages that fit. */
+  readonly earlierConversationMaxCharacters: number;
   /** Used when no active prompt resource exists. */
   readonly defaultSystemPrompt: string;
   /** The admin resource holding the system prompt. */
@@ -61,6 +65,8 @@ export const DEFAULT_TURN_SETTINGS: TurnSettings = {
   deliveryReserveMs: 15_000,
   historyLimit: 50,
   historyMaxCharacters: COST_GUARD_DEFAULTS.historyMaxCharacters,
+  earlierConversationLimit: 10,
+  earlierConversationMaxCharacters: 2_000,
   defaultSystemPrompt: DEFAULT_SYSTEM_PROMPT,
   promptResource: { type: 'prompt', id: 'system' },
   promptCacheMs: 60_000,

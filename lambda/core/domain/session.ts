@@ -1,6 +1,6 @@
 import { IllegalStateTransitionError } from './errors';
 import type { CustomerIdKind } from './inbound-turn';
-import type { IsoTimestamp } from './timestamps';
+import { isoMicros, toEpochMicros, type IsoTimestamp } from './timestamps';
 import type { CarriesUnknownAttributes } from './unknown-attributes';
 
 /**
@@ -50,6 +50,42 @@ export function isHumanOwned(state: SessionState): boolean {
   return state === SessionState.AWAITING_HUMAN || state === SessionState.HUMAN_ACTIVE;
 }
 
+/**
+ * The states the idle sweep closes: the agent's. A conversation waiting for or served by a person
+ * is left to people (and the handoff sweeper's reminders); a closed one is done.
+ */
+export const AGENT_OWNED_STATES: readonly SessionState[] = [SessionState.NEW, SessionState.QUALIFYING];
+
+export function isAgentOwned(state: SessionState): boolean {
+  return AGENT_OWNED_STATES.includes(state);
+}
+
+/**
+ * When an agent-owned conversation last moved: its last write, which is the turn that answered
+ * the customer's last message (or the hand back to the agent). Nothing else writes a session in
+ * the agent's states, so the sweep needs no attribute of its own.
+ */
+export function lastActivityOf(session: Pick<Session, 'updatedAt'>): IsoTimestamp {
+  return session.updatedAt;
+}
+
+/**
+ * A session's place in the idle index moves at most this often: a move is a delete and a put in
+ * the index, so moving it with every turn of a lively conversation would double the index's writes.
+ */
+export const ACTIVITY_INDEX_STEP_MS = 15 * 60_000;
+
+/**
+ * The last activity as the idle index holds it: where it is now (`activityIndexedAt`, else the
+ * creation) while that is less than a step before the last activity, else the last activity. Never
+ * after it, so the sweep finds every idle session, at most a step early (it checks `updated_at`).
+ */
+export function indexedActivityOf(session: Pick<Session, 'createdAt' | 'updatedAt' | 'activityIndexedAt'>): IsoTimestamp {
+  const indexed = session.activityIndexedAt ?? session.createdAt;
+  const lagMicros = toEpochMicros(session.updatedAt) - toEpochMicros(indexed);
+  return isoMicros(lagMicros >= 0 && lagMicros < ACTIVITY_INDEX_STEP_MS * 1000 ? indexed : session.updatedAt);
+}
+
 /** Held while an operator's manual reply is being sent, so two sends cannot interleave. */
 export interface HumanSendLock {
   readonly lockId: string;
@@ -88,6 +124,10 @@ export interface Session extends CarriesUnknownAttributes {
   readonly handoffRenotifyCount: number;
   readonly handoffCustomerRenotifiedAt?: IsoTimestamp;
   readonly closedAt?: IsoTimestamp;
+  /** The customer's conversation that was closed when this one opened: its last messages are this one's earlier conversation. */
+  readonly previousSessionId?: string;
+  /** In the agent's states, where the idle index holds the session when that is not its creation (see {@link indexedActivityOf}). */
+  readonly activityIndexedAt?: IsoTimestamp;
   readonly createdAt: IsoTimestamp;
   readonly updatedAt: IsoTimestamp;
   readonly crm?: SessionCrmView;

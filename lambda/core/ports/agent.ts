@@ -48,6 +48,12 @@ export interface AgentRequest {
   readonly systemPrompt: string;
   /** The session's conversation in chronological order, ending with the customer messages of this turn. */
   readonly history: readonly ConversationEntry[];
+  /**
+   * In the first turns of a conversation opened after the customer's previous one closed (by the
+   * agent, an operator or the idle timeout): that conversation's last messages, in chronological
+   * order and bounded, as context — not part of this conversation.
+   */
+  readonly earlierConversation?: readonly ConversationEntry[];
   readonly session: AgentSessionContext;
   /**
    * Epoch milliseconds by which the agent must have returned: the Lambda's remaining time minus a

@@ -3,7 +3,10 @@ import { IllegalStateTransitionError } from '../../../lambda/core/domain/errors'
 import { nextLocalMidnight } from '../../../lambda/core/domain/local-time';
 import { loginGrantExpiryCeiling } from '../../../lambda/core/domain/operator-auth';
 import {
+  ACTIVITY_INDEX_STEP_MS,
+  AGENT_OWNED_STATES,
   assertLegalTransition,
+  indexedActivityOf,
   isHumanOwned,
   isLegalTransition,
   LEGAL_TRANSITIONS,
@@ -66,6 +69,32 @@ describe('session state machine', () => {
     const session = newSession('5511', { state: 'HUMAN_ACTIVE' });
     expect(transitionSession(session, 'CLOSED', '2026-03-10T13:00:00.000000Z')).toMatchObject({ state: 'CLOSED', closedAt: '2026-03-10T13:00:00.000000Z' });
     expect(() => transitionSession(session, 'NEW', '2026-03-10T13:00:00.000000Z')).toThrow(new IllegalStateTransitionError('HUMAN_ACTIVE', 'NEW'));
+  });
+});
+
+describe('the idle index', () => {
+  test('the idle sweep closes the agent’s states only', () => {
+    expect(AGENT_OWNED_STATES).toEqual(['NEW', 'QUALIFYING']);
+  });
+
+  test('a session’s place moves at most once a step, never past its last activity, never a step behind it', () => {
+    const created = '2026-03-10T12:00:00.000000Z';
+    const at = (minutes: number) => isoMicros(new Date(Date.parse(created) + minutes * 60_000));
+    expect(indexedActivityOf({ createdAt: created, updatedAt: at(3) })).toBe(created);
+    expect(indexedActivityOf({ createdAt: created, updatedAt: at(14.99) })).toBe(created);
+    expect(indexedActivityOf({ createdAt: created, updatedAt: at(15) })).toBe(at(15));
+    expect(indexedActivityOf({ createdAt: created, updatedAt: at(20), activityIndexedAt: at(15) })).toBe(at(15));
+    expect(indexedActivityOf({ createdAt: created, updatedAt: at(31), activityIndexedAt: at(15) })).toBe(at(31));
+    // An index entry after the activity (a clock that went back) is not kept.
+    expect(indexedActivityOf({ createdAt: created, updatedAt: at(1), activityIndexedAt: at(2) })).toBe(at(1));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: -60_000, max: 10_000_000 }), (updatedAfterMs, indexedAfterMs) => {
+        const updatedAt = isoMicros(new Date(Date.parse(created) + updatedAfterMs));
+        const indexed = indexedActivityOf({ createdAt: created, updatedAt, activityIndexedAt: isoMicros(new Date(Date.parse(created) + indexedAfterMs)) });
+        const lag = toEpochMicros(updatedAt) - toEpochMicros(indexed);
+        return lag >= 0 && lag < ACTIVITY_INDEX_STEP_MS * 1000;
+      }),
+    );
   });
 });
 

@@ -46,6 +46,7 @@ export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDep
     'orchestrator': logicalId(pipeline.orchestratorFunction.role),
     'operator': logicalId(pipeline.operatorFunction?.role),
     'handoff-sweeper': logicalId(pipeline.handoffSweeperFunction?.role),
+    'idle-sweeper': logicalId(pipeline.idleSweeperFunction.role),
     'crm-sync': logicalId(pipeline.crmSyncFunction?.role),
     'redrive': stack.getLogicalId(redriveRole.node.defaultChild as CfnElement),
     'customer-data': customerDataRole && stack.getLogicalId(customerDataRole.node.defaultChild as CfnElement),

@@ -22,11 +22,14 @@ import { lambdaInvoke, type LambdaInvocationResult, type LambdaInvoke } from '..
  *   "history": [{ "role": "customer" | "assistant", "text": "…", "at": "2026-11-30T12:00:00.000Z" }],
  *   "session": { "sessionId": "…", "customerId": "…", "state": "QUALIFYING", "qualificationData": { "k": "v" },
  *                "cadastralData": { "name": "…" }, "segment": "…", "intent": "…", "agent": "…" },
- *   "deadline": 1795000000000 }
+ *   "deadline": 1795000000000,
+ *   "earlierConversation": [{ "role": "customer" | "assistant", "text": "…", "at": "…" }] }
  * ```
  * `deadline` is epoch milliseconds: the pipeline stops waiting then and answers a fallback text.
  * The session's `cadastralData`, `segment`, `intent` and `agent` (the stage that has the
  * conversation, with `AgentBackend.stages()`) are present once something set them.
+ * `earlierConversation` is present only in a conversation opened after the customer's previous one
+ * closed: that one's last messages, as context (optional, so older functions may ignore it).
  *
  * Response (the function's return value):
  * ```json
@@ -58,6 +61,7 @@ export interface LambdaAgentRequestV1 {
   readonly history: readonly ConversationEntry[];
   readonly session: AgentSessionContext;
   readonly deadline: number;
+  readonly earlierConversation?: readonly ConversationEntry[];
 }
 
 export interface LambdaAgentResponseV1 {
@@ -102,6 +106,7 @@ export class LambdaInvokeAgent implements AgentPort {
       history: request.history,
       session: request.session,
       deadline: request.deadline,
+      ...(request.earlierConversation === undefined ? {} : { earlierConversation: request.earlierConversation }),
     };
     const output = await callBeforeDeadline(request.deadline, this.now, (abortSignal) => this.call(event, abortSignal));
     if (output === DEADLINE_REACHED) {

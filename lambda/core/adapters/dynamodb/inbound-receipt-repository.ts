@@ -20,7 +20,7 @@ import { InboundAttribute as A, receiptFromItem, receiptToItem } from './codecs/
 import { ActivePointerAttribute } from './codecs/session-codec';
 import { activePointerKey, ENTITY_TYPE, EntityType, inboundReceiptKey, inboundReceiptPrefix, latestInboundKey, messageKey, PK, SK, type TableKey } from './keys';
 import { PendingList, type ReceiptUpdate } from './pending-list';
-import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, retryTransactionConflicts } from './repository-support';
+import { conditionally, IF_ABSENT, ITEM_ABSENT, ITEM_EXISTS, KEY_NAMES, retryTransactionConflicts } from './repository-support';
 
 /**
  * The routing rule of the inbound protocol (`routesToAgent`) as a transaction condition: holds when
@@ -56,6 +56,22 @@ export function latestGuardAction(customerId: string, messageId: string, reply?:
       condition: `${condition} AND attribute_not_exists(#outbox)`,
       names: { ...names, '#outbox': A.outboxMessageSk, '#replyTo': A.outboxReplyTo },
       values: { ':expectedLatest': messageId, ':outbox': messageKey(reply.customerId, reply.timestamp, reply.messageId)[SK], ':replyTo': reply.replyToMessageId },
+    },
+  };
+}
+
+/**
+ * Holds while the customer wrote nothing after `since` and nothing of theirs waits for an answer:
+ * the marker is updated by every registration, and lists the messages no turn has settled yet. A
+ * customer who never wrote has no marker.
+ */
+export function quietSinceCheck(customerId: string, since: IsoTimestamp): TransactAction {
+  return {
+    conditionCheck: {
+      key: latestInboundKey(customerId),
+      condition: `${ITEM_ABSENT} OR (#updated <= :since AND (attribute_not_exists(#pending) OR size(#pending) = :none) AND attribute_not_exists(#outbox))`,
+      names: { '#pk': KEY_NAMES['#pk'], '#updated': A.updatedAt, '#pending': A.pendingMessageIds, '#outbox': A.outboxMessageSk },
+      values: { ':since': isoMicros(since), ':none': 0 },
     },
   };
 }

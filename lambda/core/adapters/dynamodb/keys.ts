@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { GSI1_PARTITIONS, TABLE_PARTITIONS, TABLE_SCHEMA } from '../../../../lib/contract';
 import { InvalidKeySegmentError } from './dynamo-errors';
+import { indexedActivityOf, isAgentOwned, type Session } from '../../domain/session';
 import { isoMicros, utcDay } from '../../domain/timestamps';
 
 export const PK = TABLE_SCHEMA.partitionKey;
@@ -109,6 +110,23 @@ export const sessionStateIndexKey = (state: string, createdAt: string) => gsi1Ke
 export const shardedSessionStatePartition = (state: string, shard: number) => `${sessionStatePartition(state)}#${shardSegment(shard)}`;
 export const shardedSessionStateIndexKey = (state: string, createdAt: string, customerId: string) =>
   gsi1Key(shardedSessionStatePartition(state, writeShardOf(customerId)), isoMicros(createdAt));
+
+/**
+ * A session's GSI1 key: its state's partition (sharded or not, see {@link WRITE_SHARDS}) and, as sort
+ * key, its creation — except in the agent's states (NEW, QUALIFYING), where it is the session's
+ * last activity to within a quarter of an hour ({@link indexedActivityOf}): there the list is what
+ * the idle sweep reads, longest idle first, with a Query bounded by {@link idleSessionsUntil}
+ * instead of a Scan. The turn rewrites the session with every answer, so the key moves at no extra
+ * request. Sessions written before the sort key moved carry their creation until their next write:
+ * earlier than their activity, so the sweep sees them too soon, never too late, and checks the
+ * activity itself before closing.
+ */
+export const sessionIndexKey = (session: Pick<Session, 'state' | 'createdAt' | 'updatedAt' | 'activityIndexedAt' | 'customerId'>, sharded: boolean) => {
+  const sortTimestamp = isAgentOwned(session.state) ? indexedActivityOf(session) : session.createdAt;
+  return sharded ? shardedSessionStateIndexKey(session.state, sortTimestamp, session.customerId) : sessionStateIndexKey(session.state, sortTimestamp);
+};
+/** Upper bound of the sort keys of agent-owned sessions whose last activity is at or before `idleSince`. */
+export const idleSessionsUntil = (idleSince: string) => isoMicros(idleSince);
 
 export const activePointerKey = (customerId: string) => tableKey(sessionPartition(customerId), 'ACTIVE');
 

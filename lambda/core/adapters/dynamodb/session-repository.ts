@@ -1,14 +1,15 @@
 import { ConditionFailedError, CrmSyncConcurrentUpdateError, type Page, type PageRequest, type SessionChanges, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
-import { assertLegalTransition, type Session, SessionState } from '../../domain/session';
+import { AGENT_OWNED_STATES, assertLegalTransition, isAgentOwned, type Session, SessionState } from '../../domain/session';
 import { isoMicros } from '../../domain/timestamps';
 import { DEFAULT_RETENTION, expiresAt, isExpired, type RetentionPolicy } from '../../domain/privacy';
 import type { Clock } from '../../ports/clock';
-import { ActivePointerAttribute, activePointerFromItem, activePointerToItem, humanSendLockToMap, SessionAttribute as S, sessionFromItem, sessionToItem } from './codecs/session-codec';
+import { ActivePointerAttribute, activePointerFromItem, activePointerToItem, activityIndexedAtOf, humanSendLockToMap, SessionAttribute as S, sessionFromItem, sessionToItem } from './codecs/session-codec';
 import { CRM_SYNC_MAX_ATTEMPTS, type DynamoCrmSyncRepository } from './crm-sync-repository';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
 import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
-import { activePointerKey, EntityType, GSI1PK, sessionKey, sessionStatePartition, shardedSessionStateIndexKey, shardedSessionStatePartition, TTL } from './keys';
+import { quietSinceCheck } from './inbound-receipt-repository';
+import { activePointerKey, EntityType, GSI1PK, GSI1SK, idleSessionsUntil, sessionIndexKey, sessionKey, sessionStatePartition, shardedSessionStatePartition, TTL } from './keys';
 import { DynamoMessageRepository } from './message-repository';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, type ItemFilter, KEY_NAMES, queryIndexPartitionsPage, toPage } from './repository-support';
 
@@ -85,13 +86,15 @@ export class DynamoSessionRepository implements SessionRepository {
   async transitionState(session: Session, expectedState: SessionState, newState: SessionState, options: TransitionOptions = {}): Promise<Session> {
     assertLegalTransition(expectedState, newState);
     const now = this.now();
-    const names: Record<string, string> = { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#gsi1pk': GSI1PK, '#updated': S.updatedAt };
-    const statePartition = this.keyLayout.writesShards ? shardedSessionStateIndexKey(newState, session.createdAt, session.customerId)[GSI1PK] : sessionStatePartition(newState);
-    const values: Record<string, unknown> = { ':expected': expectedState, ':new': newState, ':gsi1pk': statePartition, ':now': now };
-    const sets = ['#state = :new', '#gsi1pk = :gsi1pk', '#updated = :now'];
+    const names: Record<string, string> = { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#gsi1pk': GSI1PK, '#gsi1sk': GSI1SK, '#updated': S.updatedAt };
+    // A hand back to the agent is activity: the idle timeout counts from it, not from the last turn before the handoff.
+    const indexKey = sessionIndexKey({ ...session, state: newState, updatedAt: now }, this.keyLayout.writesShards);
+    const values: Record<string, unknown> = { ':expected': expectedState, ':new': newState, ':gsi1pk': indexKey[GSI1PK], ':gsi1sk': indexKey[GSI1SK], ':now': now };
+    const sets = ['#state = :new', '#gsi1pk = :gsi1pk', '#gsi1sk = :gsi1sk', '#updated = :now'];
     const removes: string[] = [];
     const conditions = [ITEM_EXISTS, '#state = :expected'];
-    let updated: Session = { ...session, state: newState, updatedAt: now };
+    const activityIndexedAt = activityIndexedAtOf({ state: newState, createdAt: session.createdAt }, indexKey[GSI1SK]);
+    let updated: Session = { ...session, state: newState, updatedAt: now, activityIndexedAt };
 
     if (newState === SessionState.CLOSED) {
       names['#closed'] = S.closedAt;
@@ -126,6 +129,12 @@ export class DynamoSessionRepository implements SessionRepository {
       conditions.push('(attribute_not_exists(#lock) OR #lock.expires_at <= :lockAt)');
     }
 
+    const { idleSince } = options;
+    if (idleSince !== undefined) {
+      values[':idleSince'] = isoMicros(idleSince);
+      conditions.push('#updated <= :idleSince');
+    }
+
     const update = {
       key: sessionKey(session.customerId, session.sessionId),
       update: `SET ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
@@ -133,18 +142,18 @@ export class DynamoSessionRepository implements SessionRepository {
       names,
       values,
     };
-    if (!this.crmSync) {
+    if (!this.crmSync && idleSince === undefined) {
       const stored = sessionFromItem((await this.kit.update({ ...update, returnValues: 'ALL_NEW' }))!);
       await this.syncPointerState(stored);
       await this.expireHistory(stored);
       return stored;
     }
 
-    // The projection is derived from the caller's snapshot, so the snapshot must be what is stored.
+    // The projection and the idle check are derived from the caller's snapshot, so the snapshot must be what is stored.
     names['#snapshot'] = S.updatedAt;
     values[':snapshot'] = isoMicros(session.updatedAt);
     update.condition = `${update.condition} AND #snapshot = :snapshot`;
-    await this.transactWithCrm([updated], () => [{ update }]);
+    await this.transactWithCrm([updated], () => [{ update }, ...(idleSince === undefined ? [] : [quietSinceCheck(session.customerId, idleSince)])]);
     await this.syncPointerState(updated);
     await this.expireHistory(updated);
     return updated;
@@ -219,11 +228,17 @@ export class DynamoSessionRepository implements SessionRepository {
     throw new CrmSyncConcurrentUpdateError(sessions[0].sessionId);
   }
 
-  /** Oldest first, over the seed partition and/or every write shard of the state (see key-layout.ts). */
+  /** Oldest first (see {@link sessionIndexKey}), over the seed partition and/or every write shard of the state (see key-layout.ts). */
   async listByState(state: SessionState, page?: PageRequest, options: { readonly assignedTo?: string } = {}): Promise<Page<Session>> {
     const partitions = await this.keyLayout.partitionsToRead(sessionStatePartition(state), (shard) => shardedSessionStatePartition(state, shard));
     const where = options.assignedTo === undefined ? undefined : ownerCondition(options.assignedTo);
     return toPage(await queryIndexPartitionsPage(this.kit, { partitions, entityType: EntityType.session, where }, page), sessionFromItem);
+  }
+
+  async listIdle(state: SessionState, idleSince: string, page?: PageRequest): Promise<Page<Session>> {
+    if (!isAgentOwned(state)) throw new RangeError(`Only the agent's states (${AGENT_OWNED_STATES.join(', ')}) are listed by last activity, not ${state}`);
+    const partitions = await this.keyLayout.partitionsToRead(sessionStatePartition(state), (shard) => shardedSessionStatePartition(state, shard));
+    return toPage(await queryIndexPartitionsPage(this.kit, { partitions, entityType: EntityType.session, sortKeyAtMost: idleSessionsUntil(idleSince) }, page), sessionFromItem);
   }
 
   acquireHumanSendLock(session: Session, lockId: string, now: string, expiresAt: string): Promise<boolean> {

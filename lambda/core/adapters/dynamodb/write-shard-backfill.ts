@@ -16,10 +16,10 @@ import {
   GSI1SK,
   llmDayPartition,
   PK,
+  sessionIndexKey,
   sessionStatePartition,
   shardedCrmSyncStatusIndexKey,
   shardedLlmMessageIndexKey,
-  shardedSessionStateIndexKey,
   SK,
   writeShardBackfillKey,
 } from './keys';
@@ -66,10 +66,7 @@ export async function backfillWriteShards(kit: DynamoKit, clock: Clock, options:
     ...Object.values(SessionState).map((state) => ({
       partition: sessionStatePartition(state),
       entityType: EntityType.session,
-      shardedKey: (item: Item) => {
-        const session = sessionFromItem(item);
-        return shardedSessionStateIndexKey(session.state, session.createdAt, session.customerId);
-      },
+      shardedKey: (item: Item) => sessionIndexKey(sessionFromItem(item), true),
     })),
     ...Array.from({ length: llmDays }, (_, daysAgo) => ({
       partition: llmDayPartition(new Date(today - daysAgo * DAY_MS)),

@@ -1,3 +1,4 @@
+import { CloseConversation } from '../close-conversation';
 import type { MessagingConsent } from '../privacy/messaging-consent';
 import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type OperationalConfigRepository, type Page, type PageRequest, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
 import type { Message } from '../../domain/message';
@@ -88,7 +89,11 @@ export interface OperatorConversationsDependencies {
  * `conflict`, even when it changed hands and came back to the same state between a read and a write.
  */
 export class OperatorConversations {
-  constructor(private readonly deps: OperatorConversationsDependencies) {}
+  private readonly closer: CloseConversation;
+
+  constructor(private readonly deps: OperatorConversationsDependencies) {
+    this.closer = new CloseConversation(deps);
+  }
 
   /** The conversations in `state` the operator may read: for an operator, only waiting ones and their own. */
   async list(operator: Operator, state: SessionState, page: PageRequest): Promise<Page<ConversationSummary>> {
@@ -166,11 +171,16 @@ export class OperatorConversations {
 
   /** Back to the agent: it answers the customer's next message, with the human part in its history. */
   async release(operator: Operator, customerId: string): Promise<ConversationView> {
-    return this.handBack(operator, customerId, SessionState.QUALIFYING, 'conversation.release');
+    const { session, options } = await this.handBack(operator, customerId, SessionState.QUALIFYING);
+    const released = await this.transition(session, SessionState.QUALIFYING, options);
+    await this.deps.audit.record({ author: operator.phone, action: 'conversation.release', resourceType: 'conversation', resourceId: customerId, details: { from: session.state, to: SessionState.QUALIFYING } });
+    return viewOf(released);
   }
 
+  /** Closed the way every close from outside a turn is (close-conversation.ts), audited under the operator's phone. */
   async close(operator: Operator, customerId: string): Promise<ConversationView> {
-    return this.handBack(operator, customerId, SessionState.CLOSED, 'conversation.close');
+    const { session, options } = await this.handBack(operator, customerId, SessionState.CLOSED);
+    return viewOf(await conflictOnLostRace(() => this.closer.close(session, operator.phone, options)));
   }
 
   /** Whether the operator is available now, as the handoff notifications see it. */
@@ -186,28 +196,22 @@ export class OperatorConversations {
     return map[operator.phone] === undefined ? { available: false } : { available: true, since: map[operator.phone] };
   }
 
-  private async handBack(operator: Operator, customerId: string, to: SessionState, action: string): Promise<ConversationView> {
+  /** The session an operator gives back (or closes) and the conditions the write must find: the rule's checks still hold then. */
+  private async handBack(operator: Operator, customerId: string, to: SessionState): Promise<{ readonly session: Session; readonly options: TransitionOptions & { readonly expectedAssignedTo: string | null } }> {
     const session = await this.activeSession(customerId);
     if (!isLegalTransition(session.state, to)) throw new OperatorActionError('conflict', `A ${session.state} conversation cannot become ${to}`);
-    const owner = handBackOwner(operator, session);
-    const updated = await this.transition(session, to, {
+    const options = {
       changes: isHumanOwned(session.state) ? { assignedTo: null, handoffRequestedAt: null } : undefined,
-      expectedAssignedTo: owner,
+      expectedAssignedTo: handBackOwner(operator, session),
       // Never while an operator's reply is on its way.
       requireNoLiveHumanSendLockAt: isoMicros(this.deps.clock.now()),
-    });
-    await this.deps.audit.record({ author: operator.phone, action, resourceType: 'conversation', resourceId: customerId, details: { from: session.state, to } });
-    return viewOf(updated);
+    };
+    return { session, options };
   }
 
   /** Conditioned on the state as read and on the owner the rule relied on: the checks made on `session` still hold when it is written. */
-  private async transition(session: Session, to: SessionState, options: TransitionOptions & { readonly expectedAssignedTo: string | null }): Promise<Session> {
-    try {
-      return await this.deps.sessions.transitionState(session, session.state, to, options);
-    } catch (error) {
-      if (error instanceof ConditionFailedError) throw new OperatorActionError('conflict', 'The conversation changed meanwhile (another operator, or the customer); reload it');
-      throw error;
-    }
+  private transition(session: Session, to: SessionState, options: TransitionOptions & { readonly expectedAssignedTo: string | null }): Promise<Session> {
+    return conflictOnLostRace(() => this.deps.sessions.transitionState(session, session.state, to, options));
   }
 
   private async activeSession(customerId: string): Promise<Session> {
@@ -225,6 +229,16 @@ export class OperatorConversations {
       cursor = history.cursor;
     }
     return undefined;
+  }
+}
+
+/** A write whose condition failed: the conversation changed between the read and the write. */
+async function conflictOnLostRace(write: () => Promise<Session>): Promise<Session> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof ConditionFailedError) throw new OperatorActionError('conflict', 'The conversation changed meanwhile (another operator, or the customer); reload it');
+    throw error;
   }
 }
 

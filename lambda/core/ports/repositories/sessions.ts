@@ -14,6 +14,13 @@ export interface TransitionOptions {
   readonly expectedAssignedTo?: string | null;
   /** Also require that no human send lock is live at this instant (an operator is mid-send). */
   readonly requireNoLiveHumanSendLockAt?: IsoTimestamp;
+  /**
+   * Also require that the conversation is still idle since this instant: the session unchanged
+   * since it was read, and no customer message registered after it nor waiting for an answer. The
+   * idle sweep's close: a message that arrives first makes it fail (the conversation goes on); one
+   * that arrives after it finds the session closed and opens a new one.
+   */
+  readonly idleSince?: IsoTimestamp;
 }
 
 /** A customer's sessions and the ACTIVE pointer naming the current one. The turn's result is written by the TurnLedger. */
@@ -28,8 +35,13 @@ export interface SessionRepository {
    * nothing written), then writes conditioned on the stored state (ConditionFailedError).
    */
   transitionState(session: Session, expectedState: SessionState, newState: SessionState, options?: TransitionOptions): Promise<Session>;
-  /** Sessions in a state, oldest first (GSI1); with `assignedTo`, only those that operator owns. */
+  /**
+   * Sessions in a state, oldest first (GSI1): by creation, or in the agent's states by last
+   * activity; with `assignedTo`, only those that operator owns.
+   */
   listByState(state: SessionState, page?: PageRequest, options?: { readonly assignedTo?: string }): Promise<Page<Session>>;
+  /** Sessions in an agent-owned state whose last activity is at or before `idleSince`, longest idle first (a bounded GSI1 Query). */
+  listIdle(state: SessionState, idleSince: IsoTimestamp, page?: PageRequest): Promise<Page<Session>>;
   /**
    * `false` while another live lock is held, the session is not human-owned, or it is no longer
    * owned by `session.assignedTo` (nobody, when that is absent). Re-entrant per lock id.

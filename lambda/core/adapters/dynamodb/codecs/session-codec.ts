@@ -1,8 +1,8 @@
 import type { CustomerIdKind } from '../../../domain/inbound-turn';
-import { type HumanSendLock, type Session, type SessionState, SESSION_STATES } from '../../../domain/session';
+import { type HumanSendLock, isAgentOwned, type Session, type SessionState, SESSION_STATES } from '../../../domain/session';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
-import { activePointerKey, ENTITY_TYPE, EntityType, sessionKey, sessionStateIndexKey, shardedSessionStateIndexKey } from '../keys';
+import { activePointerKey, ENTITY_TYPE, EntityType, GSI1SK, sessionIndexKey, sessionKey } from '../keys';
 import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
 
 /** Attribute names the session repository's expressions refer to. */
@@ -27,7 +27,7 @@ const CUSTOMER_ID_KINDS: readonly CustomerIdKind[] = ['phone', 'user_id'];
 export function sessionToItem(session: Session, shardedIndexKey = false): Item {
   return withUnknownAttributes(session, {
     ...sessionKey(session.customerId, session.sessionId),
-    ...(shardedIndexKey ? shardedSessionStateIndexKey(session.state, session.createdAt, session.customerId) : sessionStateIndexKey(session.state, session.createdAt)),
+    ...sessionIndexKey(session, shardedIndexKey),
     [ENTITY_TYPE]: EntityType.session,
     session_id: session.sessionId,
     phone_number: session.customerId,
@@ -49,9 +49,15 @@ export function sessionToItem(session: Session, shardedIndexKey = false): Item {
     handoff_renotify_count: session.handoffRenotifyCount,
     handoff_customer_renotified_at: optionalIso(session.handoffCustomerRenotifiedAt),
     closed_at: optionalIso(session.closedAt),
+    previous_session_id: session.previousSessionId,
     created_at: isoMicros(session.createdAt),
     updated_at: isoMicros(session.updatedAt),
   });
+}
+
+/** Where the idle index holds an agent-owned session, as {@link Session.activityIndexedAt} keeps it: only when that is not its creation. */
+export function activityIndexedAtOf(session: Pick<Session, 'state' | 'createdAt'>, indexSortKey: unknown): string | undefined {
+  return isAgentOwned(session.state) && typeof indexSortKey === 'string' && indexSortKey !== isoMicros(session.createdAt) ? indexSortKey : undefined;
 }
 
 export function humanSendLockToMap(lock: HumanSendLock): Item {
@@ -61,12 +67,15 @@ export function humanSendLockToMap(lock: HumanSendLock): Item {
 export function sessionFromItem(item: Item): Session {
   const read = new ItemReader(item, EntityType.session);
   const lock = read.optionalMap(SessionAttribute.humanSendLock);
+  const state = read.oneOf('state', SESSION_STATES);
+  const createdAt = read.timestamp('created_at');
+  const activityIndexedAt = activityIndexedAtOf({ state, createdAt }, item[GSI1SK]);
   return {
     sessionId: read.string('session_id'),
     customerId: read.string('phone_number'),
     customerIdKind: read.optionalOneOf('customer_id_kind', CUSTOMER_ID_KINDS),
     businessPhoneNumberId: read.optionalString('whatsapp_instance'),
-    state: read.oneOf('state', SESSION_STATES),
+    state,
     currentAgent: read.optionalString('current_agent'),
     segment: read.optionalString('segment'),
     intent: read.optionalString('intent'),
@@ -80,7 +89,9 @@ export function sessionFromItem(item: Item): Session {
     handoffRenotifyCount: read.number('handoff_renotify_count', 0),
     handoffCustomerRenotifiedAt: read.optionalTimestamp('handoff_customer_renotified_at'),
     closedAt: read.optionalTimestamp('closed_at'),
-    createdAt: read.timestamp('created_at'),
+    previousSessionId: read.optionalString('previous_session_id'),
+    ...(activityIndexedAt === undefined ? {} : { activityIndexedAt }),
+    createdAt,
     updatedAt: read.timestamp('updated_at'),
     ...read.unknownAttributes(),
   };
