@@ -27,18 +27,23 @@ export interface BedrockAgentSettings {
 }
 
 /** Which agent backend the orchestrator wires in, and its setting. */
-export type AgentSettings =
+export type AgentSettings = (
   | BedrockAgentSettings
   | { readonly backend: typeof AGENT_BACKEND_KINDS.lambda; readonly functionName: string }
-  | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted };
+  | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted }
+) & {
+  /** What the agent answers when it has nothing better to say. Default: the adapters' built-in text. */
+  readonly fallbackReply?: string;
+};
 
 /** The agent adapter the settings select. */
 export function createAgent(settings: AgentSettings, clients: AgentClients = {}): AgentPort {
+  const { fallbackReply } = settings;
   switch (settings.backend) {
     case AGENT_BACKEND_KINDS.bedrock:
-      return new BedrockConverseAgent({ modelId: settings.modelId, ...settings.inferenceConfig, guardrail: settings.guardrail, converse: clients.converse });
+      return new BedrockConverseAgent({ modelId: settings.modelId, ...settings.inferenceConfig, guardrail: settings.guardrail, fallbackReply, converse: clients.converse });
     case AGENT_BACKEND_KINDS.lambda:
-      return new LambdaInvokeAgent({ functionName: settings.functionName, invoke: clients.invoke });
+      return new LambdaInvokeAgent({ functionName: settings.functionName, fallbackReply, invoke: clients.invoke });
     case AGENT_BACKEND_KINDS.scripted:
       return new ScriptedAgent();
   }
