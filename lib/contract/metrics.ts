@@ -58,6 +58,8 @@ export const CUSTOM_METRICS = {
   turnFailedPermanently: 'TurnFailedPermanently',
   /** Orchestrator: a failure no retry can fix (bad agent output, a refusing model) was answered with the fallback text at once. */
   turnFallback: turnOutcomeMetric('fallback'),
+  /** Orchestrator, with the operator plane: the agent failed for good and the conversation went to people with the fallback text. */
+  turnHandedOff: turnOutcomeMetric('handed_off'),
   /** Orchestrator: WhatsApp refused a reply for good (e.g. the 24-hour window closed). */
   replyRefused: turnOutcomeMetric('failed_permanent'),
   /** Orchestrator: a reply send timed out or was cut off; it may or may not have reached the customer. */

@@ -60,6 +60,8 @@ const DEFAULT_ALARM_THRESHOLDS: Required<AlarmThresholds> = {
   crmSyncBlockedRows: 0,
   crmSyncUncertainRows: 0,
   inboundEnvelopesRefused: 0,
+  handoffWaitingMinutes: 30,
+  turnsAnsweredWithFallback: 0,
 };
 
 /** Lowercase letters, digits and inner hyphens: valid in SQS and DynamoDB names, and readable. */

@@ -203,7 +203,7 @@ describe('AgentPipeline with its defaults', () => {
     }
   });
 
-  test('thirteen alarms (no model alarm without Bedrock), all exposed, all ignoring missing data, none with actions', () => {
+  test('fourteen alarms (no model alarm without Bedrock), all exposed, all ignoring missing data, none with actions', () => {
     const pipeline = synth.pipeline;
     expect(pipeline.alarms).toEqual([
       pipeline.deadLetterQueueAlarm,
@@ -217,11 +217,12 @@ describe('AgentPipeline with its defaults', () => {
       pipeline.orchestratorThrottlesAlarm,
       pipeline.orchestratorDurationAlarm,
       pipeline.turnFailedPermanentlyAlarm,
+      pipeline.turnFallbackAlarm,
       pipeline.replyOutcomeUnknownAlarm,
       pipeline.tableThrottlesAlarm,
     ]);
     expect(pipeline.modelThrottlesAlarm).toBeUndefined();
-    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 13);
+    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 14);
     for (const alarm of Object.values(synth.template.findResources('AWS::CloudWatch::Alarm'))) {
       expect(alarm.Properties).toMatchObject({
         ComparisonOperator: 'GreaterThanThreshold',
@@ -394,7 +395,7 @@ describe('AgentPipeline with every option set', () => {
   test('every alarm notifies the topic on ALARM and on OK', () => {
     const topicRef = synth.stack.resolve(topic.topicArn);
     const alarms = Object.values(synth.template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(13);
+    expect(alarms).toHaveLength(14);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicRef]);
       expect(alarm.Properties.OKActions).toEqual([topicRef]);

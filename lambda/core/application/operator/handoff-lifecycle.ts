@@ -43,6 +43,8 @@ export interface HandoffDependencies {
 
 export interface SweepReport {
   readonly waiting: number;
+  /** Seconds the longest-waiting conversation has waited for a person (0 when none waits). */
+  readonly oldestWaitingSeconds: number;
   readonly notified: number;
   readonly renotified: number;
   readonly customersReminded: number;
@@ -79,12 +81,14 @@ export class HandoffLifecycle {
     let notified = 0;
     let renotified = 0;
     let customersReminded = 0;
+    let oldestRequestedAt: number | undefined;
     let cursor: string | undefined;
     for (let page = 0; page < SWEEP_MAX_PAGES; page++) {
       const sessions = await this.deps.sessions.listByState(SessionState.AWAITING_HUMAN, { limit: SWEEP_PAGE_SIZE, cursor });
       for (const session of sessions.items) {
         if (session.handoffRequestedAt === undefined) continue;
         waiting++;
+        oldestRequestedAt = Math.min(oldestRequestedAt ?? Infinity, toEpochMicros(session.handoffRequestedAt));
         if (!notifiedFor(session)) {
           if (await this.notifyNewHandoff(session)) notified++;
           continue;
@@ -95,7 +99,8 @@ export class HandoffLifecycle {
       cursor = sessions.cursor;
       if (cursor === undefined) break;
     }
-    return { waiting, notified, renotified, customersReminded };
+    const oldestWaitingSeconds = oldestRequestedAt === undefined ? 0 : Math.max(0, Math.floor((toEpochMicros(this.deps.clock.now()) - oldestRequestedAt) / 1_000_000));
+    return { waiting, oldestWaitingSeconds, notified, renotified, customersReminded };
   }
 
   /** `true` when this call claimed and sent the first notification. */
