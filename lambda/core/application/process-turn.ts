@@ -98,7 +98,7 @@ interface PersistedFallback {
   readonly handedOver: boolean;
 }
 
-/** Why a session went to people when the agent failed for good (kept on the session like an agent's reason). */
+/** The move to people when the agent failed for good: the state machine's handoff, as an agent's request makes it. */
 const FALLBACK_HANDOFF: RequestHumanHandoffAction = { type: 'request_human_handoff', reason: 'The agent failed to answer' };
 
 /**
