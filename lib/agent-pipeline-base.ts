@@ -94,6 +94,30 @@ export abstract class AgentPipelineBase extends Construct {
     return this._metrics.custom(CUSTOM_METRICS.turnFailedPermanently, props);
   }
 
+  /**
+   * Turns answered with the fallback text at once because the agent failed in a way no retry fixes
+   * (invalid output, a refusing model), without the operator plane (sum over 1 minute unless overridden).
+   */
+  public metricTurnsAnsweredWithFallback(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.turnFallback, props);
+  }
+
+  /**
+   * Conversations waiting for a person, as the handoff sweeper counts them each minute (maximum
+   * over 1 minute unless overridden). Emitted only with the operator plane.
+   */
+  public metricHandoffsWaiting(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.handoffsWaiting, { statistic: 'Maximum', ...props });
+  }
+
+  /**
+   * Seconds the longest-waiting conversation has waited for a person, as the handoff sweeper
+   * measures it each minute (maximum over 1 minute unless overridden). Emitted only with the operator plane.
+   */
+  public metricOldestHandoffWaitingSeconds(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.oldestHandoffWaitingSeconds, { statistic: 'Maximum', ...props });
+  }
+
   /** Replies WhatsApp refused for good, e.g. the 24-hour window closed (sum over 1 minute unless overridden). */
   public metricRepliesRefused(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.replyRefused, props);

@@ -355,6 +355,25 @@ export interface AgentPipelineProps {
    */
   readonly crmSync?: CrmTarget;
 
+  /**
+   * What the customer is told when their turn fails for good and no person takes the conversation:
+   * at once for a failure no retry can fix (invalid agent output, a model that refuses the
+   * request), otherwise nothing until the last receive. With the operator plane the conversation
+   * goes to people instead, with `handoffTexts.fallback`. At most 4096 characters.
+   *
+   * @default 'Desculpe, tive um problema técnico e não consegui responder agora. Por favor, escreva de novo em alguns minutos.'
+   */
+  readonly fallbackText?: string;
+
+  /**
+   * What the agent answers when it has nothing better to say: the turn's deadline came before the
+   * model wrote any text (or it wrote none), or your agent function had not returned by then.
+   * At most 4096 characters.
+   *
+   * @default 'Desculpe, não consegui concluir minha resposta agora. Pode repetir sua última mensagem em instantes?'
+   */
+  readonly deadlineFallbackText?: string;
+
   // ---- Cost guards ----
 
   /**

@@ -115,8 +115,10 @@ export class AgentPipeline extends AgentPipelineBase {
   public readonly orchestratorThrottlesAlarm: cloudwatch.Alarm;
   /** The orchestrator's p99 duration is close to its timeout. */
   public readonly orchestratorDurationAlarm: cloudwatch.Alarm;
-  /** A turn failed on its last receive: no reply, its messages go to the dead-letter queue. */
+  /** A turn failed on its last receive: its messages go to the dead-letter queue (with the operator plane, to people instead). */
   public readonly turnFailedPermanentlyAlarm: cloudwatch.Alarm;
+  /** The agent failed in a way no retry fixes (invalid output, a refusing model): the customer got the fallback text. */
+  public readonly turnFallbackAlarm: cloudwatch.Alarm;
   /** A reply's delivery to WhatsApp could not be confirmed. */
   public readonly replyOutcomeUnknownAlarm: cloudwatch.Alarm;
   /** Requests to the table were throttled. */
@@ -163,6 +165,30 @@ export class AgentPipeline extends AgentPipelineBase {
    * @default - only with `crmSync`
    */
   public readonly crmSyncFunction?: lambda.Function;
+  /**
+   * The CRM sync worker crashed or timed out; due projections wait for its next run.
+   *
+   * @default - only with `crmSync`
+   */
+  public readonly crmSyncErrorsAlarm?: cloudwatch.Alarm;
+  /**
+   * The operator function (console and operator API) crashed or timed out.
+   *
+   * @default - only with the operator plane (`adminPhoneNumbers`)
+   */
+  public readonly operatorErrorsAlarm?: cloudwatch.Alarm;
+  /**
+   * The handoff sweeper crashed or timed out: waiting conversations are not re-notified.
+   *
+   * @default - only with the operator plane (`adminPhoneNumbers`)
+   */
+  public readonly handoffSweeperErrorsAlarm?: cloudwatch.Alarm;
+  /**
+   * A customer has waited for a person longer than `alarmThresholds.handoffWaitingMinutes`.
+   *
+   * @default - only with the operator plane (`adminPhoneNumbers`)
+   */
+  public readonly oldestHandoffWaitingAlarm?: cloudwatch.Alarm;
   /**
    * Conversations are BLOCKED in the CRM sync (refused by the CRM, or out of attempts).
    *
@@ -281,6 +307,8 @@ export class AgentPipeline extends AgentPipelineBase {
       bedrockModelId: orchestrator.bedrockModelId,
       crmSyncFunction: this.crmSyncFunction,
       idleSweeperFunction: this.idleSweeperFunction,
+      operatorFunction: this.operatorFunction,
+      handoffSweeperFunction: this.handoffSweeperFunction,
       inboundDeadLetterQueue: this.inboundDeadLetterQueue,
       alarmAction: props.alarmTopic && new cloudwatchActions.SnsAction(props.alarmTopic),
     };
@@ -296,10 +324,15 @@ export class AgentPipeline extends AgentPipelineBase {
     this.orchestratorThrottlesAlarm = alarms.orchestratorThrottles;
     this.orchestratorDurationAlarm = alarms.orchestratorDuration;
     this.turnFailedPermanentlyAlarm = alarms.turnFailedPermanently;
+    this.turnFallbackAlarm = alarms.turnFallback;
     this.replyOutcomeUnknownAlarm = alarms.replyOutcomeUnknown;
     this.tableThrottlesAlarm = alarms.tableThrottles;
     this.modelThrottlesAlarm = alarms.modelThrottles;
     this.idleSweeperErrorsAlarm = alarms.idleSweeperErrors;
+    this.crmSyncErrorsAlarm = alarms.crmSyncErrors;
+    this.operatorErrorsAlarm = alarms.operatorErrors;
+    this.handoffSweeperErrorsAlarm = alarms.handoffSweeperErrors;
+    this.oldestHandoffWaitingAlarm = alarms.oldestHandoffWaiting;
     this.crmSyncBlockedAlarm = alarms.crmSyncBlocked;
     this.crmSyncUncertainAlarm = alarms.crmSyncUncertain;
     this.inboundDeadLetterQueueAlarm = alarms.inboundDeadLetterQueue;

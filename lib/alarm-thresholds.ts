@@ -98,4 +98,21 @@ export interface AlarmThresholds {
    * @default 0
    */
   readonly inboundEnvelopesRefused?: number;
+
+  /**
+   * Minutes the longest-waiting conversation may wait for a person before the alarm fires (the
+   * handoff sweeper measures it every minute); only with the operator plane. A customer waiting
+   * unclaimed this long has been told a person will answer.
+   *
+   * @default 30
+   */
+  readonly handoffWaitingMinutes?: number;
+
+  /**
+   * Turns answered with the fallback text at once because the agent failed in a way no retry can
+   * fix (invalid output, a refusing model, an invalid request), without the operator plane.
+   *
+   * @default 0
+   */
+  readonly turnsAnsweredWithFallback?: number;
 }

@@ -43,6 +43,8 @@ export interface DeploymentSettings {
   readonly maxReceiveCount: number;
   /** The system prompt set in the construct, if any: adopted as the prompt resource's next version. */
   readonly deployedSystemPrompt?: string;
+  /** What the customer is told when a turn fails for good and no person takes the conversation; `undefined`: the built-in text. */
+  readonly fallbackText?: string;
   /** Per-customer turn and token limits and the over-budget reply. */
   readonly customerBudget: CustomerBudgetSettings;
   /** The pipeline-wide daily token budget and its reply; `undefined`: none (`pipelineBudget` unset). */
@@ -92,7 +94,7 @@ export type EndUserMessagingInboundSettings = Pick<DeploymentSettings, Shared | 
 };
 export type OrchestratorSettings = Pick<
   DeploymentSettings,
-  Shared | 'whatsApp' | 'agent' | 'maxReceiveCount' | 'deployedSystemPrompt' | 'customerBudget' | 'pipelineBudget' | 'historyMaxCharacters' | 'operatorPlane'
+  Shared | 'whatsApp' | 'agent' | 'maxReceiveCount' | 'deployedSystemPrompt' | 'fallbackText' | 'customerBudget' | 'pipelineBudget' | 'historyMaxCharacters' | 'operatorPlane'
 >;
 export type OperatorSettings = Pick<DeploymentSettings, Shared | 'whatsApp' | 'turnQueueUrl' | 'deadLetterQueueUrl'> & { readonly operatorPlane: OperatorAccessSettings };
 export type HandoffSweeperSettings = Pick<DeploymentSettings, Shared | 'whatsApp'> & { readonly operatorPlane: OperatorPlaneSettings };

@@ -18,6 +18,7 @@ export function composeHandoffSweeper(settings: HandoffSweeperSettings, ports: H
     composed.instrument(async () => {
       const report = await handoffs.sweep();
       composed.metrics.addMetric(CUSTOM_METRICS.handoffsWaiting, MetricUnit.Count, report.waiting);
+      composed.metrics.addMetric(CUSTOM_METRICS.oldestHandoffWaitingSeconds, MetricUnit.Seconds, report.oldestWaitingSeconds);
       composed.metrics.addMetric(CUSTOM_METRICS.handoffNotifications, MetricUnit.Count, report.notified + report.renotified);
       composed.metrics.addMetric(CUSTOM_METRICS.handoffCustomerReminders, MetricUnit.Count, report.customersReminded);
       composed.logger.info('handoffs_swept', { ...report });

@@ -51,7 +51,7 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
       whatsapp: messaging.whatsapp,
       clock,
       ids: composed.ids,
-      settings: { historyMaxCharacters: settings.historyMaxCharacters, ...ports.turnSettings },
+      settings: { historyMaxCharacters: settings.historyMaxCharacters, ...(settings.fallbackText === undefined ? {} : { fallbackText: settings.fallbackText }), ...ports.turnSettings },
       deployedSystemPrompt: settings.deployedSystemPrompt === undefined ? undefined : { text: settings.deployedSystemPrompt, config: operationalConfig(table) },
       deployedStagePrompts: deployedStagePrompts(settings.agent, table),
       operatorCommands: plane?.loginCommand,

@@ -82,7 +82,8 @@ export function readOrchestratorSettings(env: Environment = process.env): Orches
     whatsApp: whatsAppChannel(env),
     agent: agentSettingsFromEnvironment(env),
     maxReceiveCount: positiveWholeNumber(env, RUNTIME_ENV.maxReceiveCount) ?? DEPLOYMENT_DEFAULTS.maxReceiveCount,
-    deployedSystemPrompt: env[RUNTIME_ENV.deployedSystemPrompt]?.trim() || undefined,
+    deployedSystemPrompt: optionalText(env, RUNTIME_ENV.deployedSystemPrompt),
+    fallbackText: optionalText(env, RUNTIME_ENV.fallbackText),
     customerBudget: customerBudget(env),
     pipelineBudget: pipelineBudget(env),
     historyMaxCharacters: positiveWholeNumber(env, RUNTIME_ENV.agentHistoryMaxCharacters) ?? DEPLOYMENT_DEFAULTS.historyMaxCharacters,
@@ -146,13 +147,16 @@ export function agentSettingsFromEnvironment(env: Environment): AgentSettings {
   return env[RUNTIME_ENV.agentBackend] === AGENT_BACKEND_KINDS.stages ? agentStagesFromEnvironment(env) : singleAgentFromEnvironment(env);
 }
 
-function singleAgentFromEnvironment(env: Environment): SingleAgentSettings {
+/** `orchestrator`: where the deadline fallback is set, the same for every stage. */
+function singleAgentFromEnvironment(env: Environment, orchestrator: Environment = env): SingleAgentSettings {
   const backend = env[RUNTIME_ENV.agentBackend];
+  const fallbackReply = optionalText(orchestrator, RUNTIME_ENV.deadlineFallbackText);
+  const replacing = fallbackReply === undefined ? {} : { fallbackReply };
   switch (backend) {
     case AGENT_BACKEND_KINDS.bedrock:
-      return { backend, modelId: requiredForAgent(env, RUNTIME_ENV.bedrockModelId, backend), ...bedrockExtras(env) };
+      return { backend, modelId: requiredForAgent(env, RUNTIME_ENV.bedrockModelId, backend), ...bedrockExtras(env), ...replacing };
     case AGENT_BACKEND_KINDS.lambda:
-      return { backend, functionName: requiredForAgent(env, RUNTIME_ENV.agentFunctionName, backend) };
+      return { backend, functionName: requiredForAgent(env, RUNTIME_ENV.agentFunctionName, backend), ...replacing };
     case AGENT_BACKEND_KINDS.scripted:
       return { backend };
     default: {
@@ -187,7 +191,7 @@ function agentStagesFromEnvironment(env: Environment): AgentStagesSettings {
     const stageEnv = variables as Environment;
     if (stageEnv[RUNTIME_ENV.agentBackend] === AGENT_BACKEND_KINDS.stages) throw refuse(`has agent "${name}" that is itself a set of stages`);
     const deployedSystemPrompt = stageEnv[RUNTIME_ENV.deployedSystemPrompt]?.trim();
-    stages[name] = { agent: singleAgentFromEnvironment(stageEnv), ...(deployedSystemPrompt ? { deployedSystemPrompt } : {}) };
+    stages[name] = { agent: singleAgentFromEnvironment(stageEnv, env), ...(deployedSystemPrompt ? { deployedSystemPrompt } : {}) };
   }
   return { backend: AGENT_BACKEND_KINDS.stages, entry, maxHandoversPerTurn: hops as number, stages };
 }
@@ -204,6 +208,11 @@ function sharedSettings(env: Environment): SharedSettings {
       demandSeconds: positiveWholeNumber(env, RUNTIME_ENV.demandRetentionSeconds) ?? DEPLOYMENT_DEFAULTS.retention.demandSeconds,
     },
   };
+}
+
+/** A text the construct sets only when its prop replaces the default; blank counts as unset. */
+function optionalText(env: Environment, name: string): string | undefined {
+  return env[name]?.trim() || undefined;
 }
 
 /** A variable the construct always sets; its absence means the function was deployed by hand. */

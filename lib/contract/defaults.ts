@@ -80,6 +80,21 @@ export const DEFAULT_SYSTEM_PROMPT =
   'Find out what the customer needs and record it with the qualification tool. ' +
   'Hand the conversation to a human when the customer asks for one, when the request is sensitive, or when you cannot help.';
 
+/**
+ * What the customer is told when the agent cannot answer: the construct documents them as the
+ * `@default`s of `fallbackText` and `deadlineFallbackText`, and the runtime falls back to them.
+ * The pipeline's customers write Portuguese.
+ */
+export const FALLBACK_TEXT_DEFAULTS = {
+  /** A turn failed for good (every receive, or a failure no retry can fix) and no person takes the conversation. */
+  turnFailed: 'Desculpe, tive um problema técnico e não consegui responder agora. Por favor, escreva de novo em alguns minutos.',
+  /** The agent had nothing to say: the turn's deadline came before any text, or the model answered none. */
+  agentDeadline: 'Desculpe, não consegui concluir minha resposta agora. Pode repetir sua última mensagem em instantes?',
+} as const;
+
+/** The longest fallback text the construct accepts: one WhatsApp text message. */
+export const FALLBACK_TEXT_MAX_CHARACTERS = 4096;
+
 /** How long closed conversations and demands are kept (docs/PRIVACY.md). */
 export const RETENTION_DEFAULTS = {
   /** A closed session and its messages, counted from the close. */

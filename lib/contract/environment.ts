@@ -31,6 +31,10 @@ export const RUNTIME_ENV = {
   /** JSON of the pipeline-wide daily budget, when `pipelineBudget` sets one: agentTokensPerDay, reply. */
   pipelineBudget: 'PIPELINE_BUDGET',
   agentHistoryMaxCharacters: 'AGENT_HISTORY_MAX_CHARACTERS',
+  /** What the customer is told when a turn fails for good and no person takes the conversation. */
+  fallbackText: 'FALLBACK_TEXT',
+  /** What an agent answers when it has nothing better to say (the deadline came first, or no text). */
+  deadlineFallbackText: 'AGENT_DEADLINE_FALLBACK_TEXT',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
   logLevel: 'POWERTOOLS_LOG_LEVEL',

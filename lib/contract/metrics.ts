@@ -19,6 +19,7 @@ export const TURN_OUTCOMES = [
   'handed_off',
   'consent',
   'over_budget_told_already',
+  'fallback',
 ] as const;
 
 export type TurnOutcome = (typeof TURN_OUTCOMES)[number];
@@ -55,6 +56,10 @@ export const CUSTOM_METRICS = {
   turnAnswered: turnOutcomeMetric('answered'),
   /** Orchestrator: a turn failed on the receive that sends it to the dead-letter queue. */
   turnFailedPermanently: 'TurnFailedPermanently',
+  /** Orchestrator: a failure no retry can fix (bad agent output, a refusing model) was answered with the fallback text at once. */
+  turnFallback: turnOutcomeMetric('fallback'),
+  /** Orchestrator, with the operator plane: the agent failed for good and the conversation went to people with the fallback text. */
+  turnHandedOff: turnOutcomeMetric('handed_off'),
   /** Orchestrator: WhatsApp refused a reply for good (e.g. the 24-hour window closed). */
   replyRefused: turnOutcomeMetric('failed_permanent'),
   /** Orchestrator: a reply send timed out or was cut off; it may or may not have reached the customer. */
@@ -105,6 +110,8 @@ export const CUSTOM_METRICS = {
   operatorRequestFailed: 'OperatorRequestFailed',
   /** Handoff sweeper: conversations waiting for a person, counted each run. */
   handoffsWaiting: 'HandoffsWaiting',
+  /** Handoff sweeper: seconds the longest-waiting conversation has waited for a person, each run (0 when none waits). */
+  oldestHandoffWaitingSeconds: 'OldestHandoffWaitingSeconds',
   /** Handoff sweeper: operator notifications and re-notifications sent in one run. */
   handoffNotifications: 'HandoffNotifications',
   /** Handoff sweeper: waiting customers reminded in one run. */

@@ -45,6 +45,8 @@ export function buildOrchestrator({ scope, settings, functions, table, queue, ag
       // The alarm's share is the construct's; the runtime needs the budget and its reply.
       ...(settings.pipelineBudget ? { [RUNTIME_ENV.pipelineBudget]: JSON.stringify({ agentTokensPerDay: settings.pipelineBudget.agentTokensPerDay, reply: settings.pipelineBudget.reply }) } : {}),
       ...(settings.agentHistoryMaxCharacters ? { [RUNTIME_ENV.agentHistoryMaxCharacters]: String(settings.agentHistoryMaxCharacters) } : {}),
+      ...(settings.fallbackText === undefined ? {} : { [RUNTIME_ENV.fallbackText]: settings.fallbackText }),
+      ...(settings.deadlineFallbackText === undefined ? {} : { [RUNTIME_ENV.deadlineFallbackText]: settings.deadlineFallbackText }),
       ...functions.commonEnvironment,
     },
   });

@@ -26,6 +26,10 @@ export interface ObservedPipeline {
   /** Present when `crmSync` is set. */
   readonly crmSyncFunction?: lambda.Function;
   readonly idleSweeperFunction: lambda.Function;
+  /** Present with the operator plane. */
+  readonly operatorFunction?: lambda.Function;
+  /** Present with the operator plane. */
+  readonly handoffSweeperFunction?: lambda.Function;
   /** Present on the End User Messaging channel: events the inbound function failed on every retry. */
   readonly inboundDeadLetterQueue?: sqs.IQueue;
   readonly alarmAction?: cloudwatch.IAlarmAction;
@@ -43,6 +47,7 @@ export interface PipelineAlarms {
   readonly orchestratorThrottles: cloudwatch.Alarm;
   readonly orchestratorDuration: cloudwatch.Alarm;
   readonly turnFailedPermanently: cloudwatch.Alarm;
+  readonly turnFallback: cloudwatch.Alarm;
   readonly replyOutcomeUnknown: cloudwatch.Alarm;
   readonly tableThrottles: cloudwatch.Alarm;
   readonly modelThrottles?: cloudwatch.Alarm;
@@ -50,6 +55,9 @@ export interface PipelineAlarms {
   readonly crmSyncErrors?: cloudwatch.Alarm;
   readonly crmSyncBlocked?: cloudwatch.Alarm;
   readonly crmSyncUncertain?: cloudwatch.Alarm;
+  readonly operatorErrors?: cloudwatch.Alarm;
+  readonly handoffSweeperErrors?: cloudwatch.Alarm;
+  readonly oldestHandoffWaiting?: cloudwatch.Alarm;
   readonly inboundDeadLetterQueue?: cloudwatch.Alarm;
   readonly inboundEnvelopeRefused?: cloudwatch.Alarm;
   readonly pipelineBudgetNear?: cloudwatch.Alarm;
@@ -155,7 +163,13 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
       'TurnFailedPermanentlyAlarm',
       custom(CUSTOM_METRICS.turnFailedPermanently),
       thresholds.permanentTurnFailures,
-      `A turn of ${names.table} failed on its last receive: the customer got no reply and the messages go to the dead-letter queue.`,
+      `A turn of ${names.table} failed on its last receive: the messages go to the dead-letter queue (with the operator plane, the conversation went to people with the fallback text instead).`,
+    ),
+    turnFallback: alarm(
+      'TurnFallbackAlarm',
+      custom(CUSTOM_METRICS.turnFallback),
+      thresholds.turnsAnsweredWithFallback,
+      `The agent of ${names.table} failed in a way no retry fixes (invalid output, a refusing model, an invalid request): the customer got the fallback text instead of an answer.`,
     ),
     replyOutcomeUnknown: alarm(
       'ReplyOutcomeUnknownAlarm',
@@ -185,6 +199,7 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
       `The idle sweeper of ${names.table} crashed or timed out: idle conversations stay open, and out of their retention, until a run succeeds.`,
     ),
     ...(pipeline.crmSyncFunction ? crmSyncAlarms(pipeline.crmSyncFunction) : {}),
+    ...(pipeline.operatorFunction && pipeline.handoffSweeperFunction ? operatorPlaneAlarms(pipeline.operatorFunction, pipeline.handoffSweeperFunction) : {}),
     ...(settings.pipelineBudget ? pipelineBudgetAlarms(settings.pipelineBudget) : {}),
     inboundDeadLetterQueue:
       pipeline.inboundDeadLetterQueue === undefined
@@ -226,6 +241,28 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
         custom(CUSTOM_METRICS.turnOverPipelineBudget),
         0,
         `The daily pipeline budget of ${names.table} (${budget.agentTokensPerDay} model tokens) is spent: turns are refused with the budget's reply, no customer is answered by the agent until 00:00 UTC.`,
+      ),
+    };
+  }
+
+  /** The human side: the console and its API, the sweep that re-notifies people, and the customer waiting longest for one. */
+  function operatorPlaneAlarms(operator: lambda.Function, sweeper: lambda.Function) {
+    const waitingSeconds = thresholds.handoffWaitingMinutes * 60;
+    return {
+      operatorErrors: alarm('OperatorErrorsAlarm', operator.metricErrors({ period: ALARM_PERIOD }), thresholds.functionErrors, `The operator function of ${names.table} crashed or timed out: the console and the operator API fail for people answering customers.`),
+      handoffSweeperErrors: alarm(
+        'HandoffSweeperErrorsAlarm',
+        sweeper.metricErrors({ period: ALARM_PERIOD }),
+        thresholds.functionErrors,
+        `The handoff sweeper of ${names.table} crashed or timed out: waiting conversations are not re-notified to operators nor their customers reminded.`,
+      ),
+      oldestHandoffWaiting: alarm(
+        'OldestHandoffWaitingAlarm',
+        metrics.custom(CUSTOM_METRICS.oldestHandoffWaitingSeconds, { statistic: 'Maximum' }),
+        waitingSeconds,
+        `A customer of ${names.table} has waited more than ${thresholds.handoffWaitingMinutes} min for a person (AWAITING_HUMAN, unclaimed): claim the conversation in the console.`,
+        // The sweeper measures every minute: a minute without a measurement keeps the alarm's state.
+        cloudwatch.TreatMissingData.IGNORE,
       ),
     };
   }
@@ -294,6 +331,7 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
       custom(CUSTOM_METRICS.webhookServerError, 'Webhook 5xx'),
       custom(CUSTOM_METRICS.webhookSignatureRejected, 'Signatures rejected'),
       custom(CUSTOM_METRICS.turnFailedPermanently, 'Turns failed for good'),
+      custom(CUSTOM_METRICS.turnFallback, 'Turns answered with the fallback text'),
       webhookFunction.metricErrors({ ...fiveMinutes, label: 'Webhook errors' }),
       orchestratorFunction.metricErrors({ ...fiveMinutes, label: 'Orchestrator errors' }),
     ]),
@@ -327,6 +365,21 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
           ),
         ]),
   );
+  const { operatorFunction, handoffSweeperFunction } = pipeline;
+  if (operatorFunction && handoffSweeperFunction) {
+    dashboard.addWidgets(
+      graph(
+        'Handoffs',
+        [custom(CUSTOM_METRICS.handoffsWaiting, 'Conversations waiting for a person', 'Maximum'), custom(CUSTOM_METRICS.turnHandedOff, 'Handed to people when the agent failed')],
+        [custom(CUSTOM_METRICS.oldestHandoffWaitingSeconds, 'Longest wait (s)', 'Maximum')],
+      ),
+      graph('Operator plane errors', [
+        operatorFunction.metricErrors({ ...fiveMinutes, label: 'Operator function errors' }),
+        custom(CUSTOM_METRICS.operatorRequestFailed, 'Operator API 500s'),
+        handoffSweeperFunction.metricErrors({ ...fiveMinutes, label: 'Handoff sweeper errors' }),
+      ]),
+    );
+  }
   dashboard.addWidgets(
     graph('Throttles', throttles),
     new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: alarms.all, width: WIDGET_WIDTH, height: WIDGET_HEIGHT }),

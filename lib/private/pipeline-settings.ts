@@ -6,7 +6,7 @@ import { LogLevel } from '../log-level';
 import type { CustomerBudget } from '../customer-budget';
 import type { PipelineBudget } from '../pipeline-budget';
 import { KeyLayout } from '../contract/key-layout';
-import { COST_GUARD_DEFAULTS, PIPELINE_BUDGET_DEFAULTS, PIPELINE_DEFAULTS, physicalNames } from '../contract';
+import { COST_GUARD_DEFAULTS, FALLBACK_TEXT_MAX_CHARACTERS, PIPELINE_BUDGET_DEFAULTS, PIPELINE_DEFAULTS, physicalNames } from '../contract';
 import { resolveChannel } from './channel-settings';
 import type { ChannelSettings } from './whatsapp-channel-binding';
 
@@ -41,6 +41,9 @@ export interface PipelineSettings {
   readonly pipelineBudget?: PipelineBudget & { readonly alarmAtShareOfBudget: number };
   /** Undefined: the runtime's default. */
   readonly agentHistoryMaxCharacters?: number;
+  /** The texts the consumer set (undefined: the runtime's defaults, `FALLBACK_TEXT_DEFAULTS`). */
+  readonly fallbackText?: string;
+  readonly deadlineFallbackText?: string;
 }
 
 const DEFAULT_ALARM_THRESHOLDS: Required<AlarmThresholds> = {
@@ -57,6 +60,8 @@ const DEFAULT_ALARM_THRESHOLDS: Required<AlarmThresholds> = {
   crmSyncBlockedRows: 0,
   crmSyncUncertainRows: 0,
   inboundEnvelopesRefused: 0,
+  handoffWaitingMinutes: 30,
+  turnsAnsweredWithFallback: 0,
 };
 
 /** Lowercase letters, digits and inner hyphens: valid in SQS and DynamoDB names, and readable. */
@@ -195,7 +200,17 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
     tracing: props.tracing ?? true,
     keyLayout,
     ...resolveCostGuards(fail, props),
+    fallbackText: checkedFallbackText(fail, 'fallbackText', props.fallbackText),
+    deadlineFallbackText: checkedFallbackText(fail, 'deadlineFallbackText', props.deadlineFallbackText),
   };
+}
+
+/** A text the customer reads as one WhatsApp message. */
+function checkedFallbackText(fail: Fail, label: string, text: string | undefined): string | undefined {
+  if (text !== undefined && !Token.isUnresolved(text) && (text.trim() === '' || text.length > FALLBACK_TEXT_MAX_CHARACTERS)) {
+    fail(`${label} must be a non-blank text of at most ${FALLBACK_TEXT_MAX_CHARACTERS} characters (one WhatsApp message); got ${text.length} characters. Shorten it, or leave it out for the default.`);
+  }
+  return text;
 }
 
 const MAX_OVER_BUDGET_REPLY_LENGTH = 1024;

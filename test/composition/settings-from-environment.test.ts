@@ -119,6 +119,16 @@ describe('the orchestrator', () => {
     });
   });
 
+  it('reads the fallback texts the construct sets: the turn’s for the use case, the deadline’s for the agent adapter', () => {
+    const config = readOrchestratorSettings({
+      ...orchestratorEnvironment,
+      [RUNTIME_ENV.fallbackText]: 'Tivemos um problema; tente de novo.',
+      [RUNTIME_ENV.deadlineFallbackText]: 'Um instante, por favor.',
+    });
+    expect(config.fallbackText).toBe('Tivemos um problema; tente de novo.');
+    expect(config.agent).toEqual({ backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0', fallbackReply: 'Um instante, por favor.' });
+  });
+
   it('reads the customer budget and the history cap, keeping the defaults of what the budget leaves out', () => {
     const config = readOrchestratorSettings({
       ...orchestratorEnvironment,

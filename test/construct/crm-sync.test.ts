@@ -1,5 +1,6 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -75,6 +76,8 @@ describe('CrmTarget.fromFunction', () => {
       });
     }
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmDescription: Match.stringLikeRegexp('^The CRM sync worker'), MetricName: 'Errors' });
+    expect(pipeline.alarms).toContain(pipeline.crmSyncErrorsAlarm);
+    expect(synth.stack.resolve((pipeline.crmSyncErrorsAlarm!.node.defaultChild as cloudwatch.CfnAlarm).alarmDescription)).toMatch(/^The CRM sync worker/);
     expect(synth.stack.resolve(pipeline.metricCrmSyncBlockedRows().metricName)).toBe('CrmSyncBlockedRows');
   });
   test('the dashboard graphs the sync: revisions accepted, sends to retry, worker errors, blocked and uncertain rows', () => {

@@ -70,6 +70,24 @@ function orchestratorEnvironment(synth: ReturnType<typeof synthPipeline>): Recor
   return resource.Properties.Environment.Variables as Record<string, unknown>;
 }
 
+describe('fallback texts', () => {
+  test('the texts set reach the orchestrator; unset, the runtime keeps its defaults', () => {
+    const environment = orchestratorEnvironment(synthPipeline({ fallbackText: 'Tivemos um problema; tente de novo.', deadlineFallbackText: 'Um instante, por favor.' }));
+    expect(environment[RUNTIME_ENV.fallbackText]).toBe('Tivemos um problema; tente de novo.');
+    expect(environment[RUNTIME_ENV.deadlineFallbackText]).toBe('Um instante, por favor.');
+    const defaults = orchestratorEnvironment(synthPipeline());
+    expect(defaults[RUNTIME_ENV.fallbackText]).toBeUndefined();
+    expect(defaults[RUNTIME_ENV.deadlineFallbackText]).toBeUndefined();
+  });
+
+  test.each([
+    [{ fallbackText: ' ' }, 'fallbackText must be a non-blank text of at most 4096 characters'],
+    [{ deadlineFallbackText: 'x'.repeat(4097) }, 'deadlineFallbackText must be a non-blank text of at most 4096 characters (one WhatsApp message); got 4097 characters. Shorten it'],
+  ])('refuses %p, saying what to change', (props, message) => {
+    expect(() => synthPipeline(props)).toThrow(message);
+  });
+});
+
 describe('cost guards', () => {
   test('the orchestrator runs at most 20 turns at once unless told otherwise', () => {
     synthPipeline().template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: COST_GUARD_DEFAULTS.orchestratorMaxConcurrency } });

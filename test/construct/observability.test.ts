@@ -104,7 +104,7 @@ describe('thresholds, dashboard and log level are props', () => {
   test('dashboard: false creates none; alarms stay', () => {
     const synth = synthPipeline({ dashboard: false });
     synth.template.resourceCountIs('AWS::CloudWatch::Dashboard', 0);
-    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 14);
+    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 15);
     expect(synth.pipeline.dashboard).toBeUndefined();
   });
 
@@ -171,7 +171,7 @@ describe('Bedrock model throttling', () => {
       Threshold: 4,
       AlarmActions: [synth.stack.resolve(topic.topicArn)],
     });
-    expect(synth.pipeline.alarms).toHaveLength(15);
+    expect(synth.pipeline.alarms).toHaveLength(16);
     expect(synth.pipeline.alarms).toContain(synth.pipeline.modelThrottlesAlarm);
   });
 });

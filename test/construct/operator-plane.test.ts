@@ -1,8 +1,10 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AgentBackend, AgentPipeline } from '../../lib';
+import { CUSTOM_METRICS } from '../../lib/contract';
 import { synthPipeline, type SynthesizedPipeline } from '../support/synthesized-pipeline';
 
 const ADMIN = '5511912345678';
@@ -11,6 +13,7 @@ describe('AgentPipeline without adminPhoneNumbers', () => {
   test('creates no operator plane', () => {
     const synth = synthPipeline({ environment: 'prod' });
     // Webhook, orchestrator and the idle sweeper, on its schedule.
+    expect([synth.pipeline.operatorErrorsAlarm, synth.pipeline.handoffSweeperErrorsAlarm, synth.pipeline.oldestHandoffWaitingAlarm]).toEqual([undefined, undefined, undefined]);
     synth.template.resourceCountIs('AWS::Lambda::Function', 3);
     synth.template.resourceCountIs('AWS::Lambda::Url', 1);
     synth.template.resourceCountIs('AWS::Events::Rule', 1);
@@ -106,6 +109,25 @@ describe('AgentPipeline with the operator plane', () => {
       Description: Match.stringLikeRegexp('^Handoff sweeper'),
       Environment: { Variables: Match.objectLike({ HANDOFF_RENOTIFY_AFTER_SECONDS: '300', CUSTOMER_RENOTIFY_AFTER_SECONDS: '600', HANDOFF_TEXTS: Match.absent() }) },
     });
+  });
+
+  test('the human side pages someone: operator and sweeper errors, and the customer waiting longest for a person, all exposed and on the dashboard', () => {
+    const { pipeline, template, stack } = synth;
+    const alarmOn = (alarm: cloudwatch.Alarm | undefined) => template.toJSON().Resources[stack.getLogicalId(alarm!.node.defaultChild as cloudwatch.CfnAlarm)].Properties;
+    expect(alarmOn(pipeline.operatorErrorsAlarm)).toMatchObject({ MetricName: 'Errors', Namespace: 'AWS/Lambda', Dimensions: [{ Name: 'FunctionName', Value: stack.resolve(pipeline.operatorFunction!.functionName) }], Threshold: 0 });
+    expect(alarmOn(pipeline.handoffSweeperErrorsAlarm)).toMatchObject({ MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: stack.resolve(pipeline.handoffSweeperFunction!.functionName) }], Threshold: 0 });
+    expect(alarmOn(pipeline.oldestHandoffWaitingAlarm)).toMatchObject({ MetricName: CUSTOM_METRICS.oldestHandoffWaitingSeconds, Statistic: 'Maximum', Threshold: 1800, TreatMissingData: 'ignore' });
+    expect(alarmOn(pipeline.oldestHandoffWaitingAlarm).AlarmDescription).toMatch(/Runbook: docs\/RELIABILITY.md, alarm OldestHandoffWaitingAlarm\./);
+    expect(pipeline.alarms).toEqual(expect.arrayContaining([pipeline.operatorErrorsAlarm, pipeline.handoffSweeperErrorsAlarm, pipeline.oldestHandoffWaitingAlarm]));
+    expect(pipeline.metricOldestHandoffWaitingSeconds().metricName).toBe(CUSTOM_METRICS.oldestHandoffWaitingSeconds);
+    expect(pipeline.metricHandoffsWaiting().metricName).toBe(CUSTOM_METRICS.handoffsWaiting);
+    const body = JSON.stringify(stack.resolve((pipeline.dashboard!.node.defaultChild as cloudwatch.CfnDashboard).dashboardBody));
+    for (const name of [CUSTOM_METRICS.handoffsWaiting, CUSTOM_METRICS.oldestHandoffWaitingSeconds, CUSTOM_METRICS.operatorRequestFailed]) expect(body).toContain(name);
+  });
+
+  test('the handoff wait threshold is a prop', () => {
+    const custom = synthPipeline({ adminPhoneNumbers: [ADMIN], alarmThresholds: { handoffWaitingMinutes: 5 } });
+    custom.template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: CUSTOM_METRICS.oldestHandoffWaitingSeconds, Threshold: 300 });
   });
 
   test('the operator function has reserved concurrency, 10 unless set: a flood of its public URL cannot take the account’s', () => {

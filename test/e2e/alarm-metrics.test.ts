@@ -170,8 +170,18 @@ it('a conversation, an operator signing in and a handoff sweep emit only metrics
       CUSTOM_METRICS.operatorSignIn,
       CUSTOM_METRICS.operatorSignInRefused,
       CUSTOM_METRICS.handoffsWaiting,
+      CUSTOM_METRICS.oldestHandoffWaitingSeconds,
     ]),
   );
+});
+
+it('a failure no retry can fix counts Turn_fallback, which its alarm reads', async () => {
+  pipeline = await startTestPipeline({ metrics: deployedMetrics() });
+  await pipeline.sendCustomerMessage(newCustomer(), 'Isto quebra o agente #falha');
+  await pipeline.fakeWhatsApp.waitForSent(1, 15_000);
+  await pipeline.waitForIdle();
+  expect(emittedTotal(CUSTOM_METRICS.turnFallback)).toBe(1);
+  expect(emittedTotal('TurnFailedPermanently')).toBe(0);
 });
 
 it('a pipeline whose daily token budget is spent: the next turn gets the budget reply, no model call, and the budget metrics are emitted', async () => {

@@ -1,7 +1,10 @@
 // End to end, when things go wrong: WhatsApp outages, poison messages, and a human taking over.
 // Queues get a 2 s visibility timeout so SQS redelivers quickly; everything else is as deployed.
-import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import { encodeDispatchMessage } from '../../lambda/core/adapters/sqs/dispatch-message';
+import { AgentInvocationError, type AgentRequest } from '../../lambda/core/ports/agent';
+import { FALLBACK_TEXT_DEFAULTS } from '../../lib/contract';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import type { InvocationReport } from '../../local/runtime/sqs-event-source';
 import { gate, waitUntil } from '../support/waiting';
@@ -68,19 +71,22 @@ it('rides out a WhatsApp outage: the persisted reply is re-sent by the queue’s
 
 it('moves a poisoned message to the DLQ after 3 receives without blocking other customers', async () => {
   // The poison's first agent call is held until the other customer had all three answers: if the
-  // poison blocked the pipeline, those answers would never come.
+  // poison blocked the pipeline, those answers would never come. Its model calls fail as a
+  // throttled endpoint does, which a retry might fix: so the record is retried to the end.
   const othersAnswered = gate();
   let poisonCalls = 0;
+  const isPoison = (request: AgentRequest) => request.history.some((entry) => entry.text.includes('quebra o agente'));
   const agent = new ScriptedAgent({
     respondAfter: async (request) => {
-      if (request.history.some((entry) => entry.text.includes('#falha')) && ++poisonCalls === 1) await othersAnswered.opened;
+      if (isPoison(request) && ++poisonCalls === 1) await othersAnswered.opened;
     },
+    failWhen: (request) => (isPoison(request) ? new AgentInvocationError('invocation_failed', 'the model endpoint is throttling') : undefined),
   });
   pipeline = await startTestPipeline({ agent, queue: FAST_RETRIES, onInvocation: (report) => invocations.push(report) });
   const poisoned = newCustomer();
   const healthy = newCustomer();
 
-  const { messageId } = await pipeline.sendCustomerMessage(poisoned, 'Isto quebra o agente #falha');
+  const { messageId } = await pipeline.sendCustomerMessage(poisoned, 'Isto quebra o agente');
   await waitUntil(() => poisonCalls === 1, 15_000, 'the poisoned turn to reach the agent');
   for (const [index, text] of ['Oi', 'Tudo bem?', 'Quero um exame'].entries()) {
     expect((await pipeline.sendCustomerMessage(healthy, text)).status).toBe(200);
@@ -106,6 +112,34 @@ it('moves a poisoned message to the DLQ after 3 receives without blocking other 
   await pipeline.sendCustomerMessage(poisoned, 'Desculpe, outra pergunta');
   await waitUntil(() => repliesTo(poisoned).length === 1, 15_000, 'the poisoned customer’s next answer');
   expect(repliesTo(poisoned)).toEqual(['Olá! Recebi: Desculpe, outra pergunta (mensagem 1)']);
+});
+
+it('answers a failure no retry can fix with the fallback text on the first receive; a redelivery sends nothing again', async () => {
+  const agent = new ScriptedAgent();
+  pipeline = await startTestPipeline({ agent, queue: FAST_RETRIES, onInvocation: (report) => invocations.push(report) });
+  const customer = newCustomer();
+
+  const { messageId } = await pipeline.sendCustomerMessage(customer, 'Isto quebra o agente #falha');
+  await pipeline.fakeWhatsApp.waitForSent(1, 15_000);
+  await pipeline.waitForIdle();
+  expect(invocationsFor(customer).map((report) => [report.outcome, report.receiveCount])).toEqual([['deleted', 1]]);
+  expect(agent.calls).toBe(1);
+  expect(repliesTo(customer)).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed]);
+  expect(await deadLetters()).toBe(0);
+  const { history } = await pipeline.conversation(customer);
+  expect(history.map((message) => [message.role, message.text, message.deliveryStatus])).toEqual([
+    ['user', 'Isto quebra o agente #falha', undefined],
+    ['system', FALLBACK_TEXT_DEFAULTS.turnFailed, 'sent'],
+  ]);
+
+  // The same record delivered again (SQS delivers at least once): the turn finds it answered.
+  await pipeline.sqsClient.send(
+    new SendMessageCommand({ QueueUrl: pipeline.turnQueueUrl, MessageBody: encodeDispatchMessage({ customerId: customer, messageId }), MessageGroupId: customer, MessageDeduplicationId: `${messageId}-again` }),
+  );
+  await waitUntil(() => invocationsFor(customer).length === 2, 15_000, 'the redelivered record');
+  await pipeline.waitForIdle();
+  expect(agent.calls).toBe(1);
+  expect(repliesTo(customer)).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed]);
 });
 
 it('stops involving the agent once a human was asked for: later messages go to the human inbox', async () => {

@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { DEFAULT_HANDOFF_TEXTS } from '../../lib/contract';
-import type { AgentPort } from '../../lambda/core/ports/agent';
+import { AgentInvocationError, type AgentPort } from '../../lambda/core/ports/agent';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../support/ids';
 import { waitUntil } from '../support/waiting';
@@ -130,6 +130,44 @@ describe('a turn the agent fails for good', () => {
         new GetQueueAttributesCommand({ QueueUrl: pipeline.deadLetterQueueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }),
       );
       expect(Attributes?.ApproximateNumberOfMessages).toBe('0');
+    } finally {
+      repositories.close();
+      await pipeline.stop();
+    }
+  });
+});
+
+describe('a turn the agent fails on every receive', () => {
+  it('goes to people on the last receive with the fallback text, once, and nothing in the dead-letter queue', async () => {
+    const admin = newOperatorPhone();
+    let calls = 0;
+    const throttled: AgentPort = {
+      respond: async () => {
+        calls++;
+        throw new AgentInvocationError('invocation_failed', 'the model endpoint is throttling');
+      },
+    };
+    const pipeline = await startOperatorPipeline([admin], { agent: throttled, queue: { visibilityTimeoutSeconds: 2, maxReceiveCount: 3 } });
+    const repositories = tableRepositories(pipeline.tableName);
+    try {
+      await repositories.config.setOperatorAvailability(admin, new Date().toISOString(), admin);
+      const customer = newCustomer();
+      await pipeline.sendCustomerMessage(customer, 'Oi, preciso de ajuda');
+      await waitUntil(() => textsTo(pipeline, customer).includes(DEFAULT_HANDOFF_TEXTS.fallback), 30_000, 'the fallback text');
+      await pipeline.waitForIdle();
+      expect(calls).toBe(3);
+      expect(textsTo(pipeline, customer)).toEqual([DEFAULT_HANDOFF_TEXTS.fallback]);
+      const { session, history } = await pipeline.conversation(customer);
+      expect(session).toMatchObject({ state: 'AWAITING_HUMAN', handoffRequestedAt: expect.any(String) });
+      expect(history.map((message) => [message.role, message.text])).toEqual([
+        ['user', 'Oi, preciso de ajuda'],
+        ['system', DEFAULT_HANDOFF_TEXTS.fallback],
+      ]);
+      const { Attributes } = await pipeline.sqsClient.send(
+        new GetQueueAttributesCommand({ QueueUrl: pipeline.deadLetterQueueUrl, AttributeNames: ['ApproximateNumberOfMessages'] }),
+      );
+      expect(Attributes?.ApproximateNumberOfMessages).toBe('0');
+      expect(textsTo(pipeline, admin)).toEqual([`Novo atendimento aguardando: ${customer}. Abra o console: ${pipeline.consoleUrl}`]);
     } finally {
       repositories.close();
       await pipeline.stop();

@@ -1,4 +1,5 @@
-import type { AgentAction } from '../domain/agent-action';
+import type { AgentAction, RequestHumanHandoffAction } from '../domain/agent-action';
+import { isPermanentFailure } from '../domain/errors';
 import type { LatestInbound, PendingInbound } from '../domain/inbound-receipt';
 import type { InboundTurn } from '../domain/inbound-turn';
 import { customerMessage, pendingSendMessage, type Message } from '../domain/message';
@@ -58,7 +59,7 @@ export interface ProcessTurnDependencies {
   readonly operatorCommands?: { handle(turn: InboundTurn): Promise<boolean> };
   /** Opt-out and back: confirms the words, and nothing else is sent while the customer is opted out. */
   readonly consent?: Pick<MessagingConsent, 'gate'>;
-  /** Tells people about handoffs, and hands a conversation to them when the agent fails for good (the operator plane). */
+  /** Tells people about handoffs, and gives the text a conversation handed to them gets when the agent fails for good (the operator plane). */
   readonly handoffs?: TurnHandoffHooks;
   /** Counts each turn and its tokens against the customer's budget; a refused turn gets a short reply and no agent call. */
   readonly budget?: CustomerBudgetGate;
@@ -67,8 +68,8 @@ export interface ProcessTurnDependencies {
 export interface TurnHandoffHooks {
   /** The turn moved the session to AWAITING_HUMAN (called after its reply was settled; never throws). */
   onHandoff(session: Session): Promise<void>;
-  /** The final attempt failed before a result was written; `true` when the conversation went to people. */
-  onFinalFailure(customerId: string, pending: readonly PendingInbound[]): Promise<boolean>;
+  /** What the customer is told when the agent failed for good and the conversation goes to people. */
+  fallbackText(): Promise<string>;
 }
 
 export interface TurnRequest {
@@ -90,7 +91,22 @@ interface TurnState extends PendingWork {
 interface TurnProgress {
   writeAttempted: boolean;
   resultWritten: boolean;
+  /** The session the drained messages were appended to, once they were. */
+  session?: Session;
+  /** The agent was asked and has not answered: a failure now is the agent's. */
+  awaitingAgent: boolean;
 }
+
+/** The fallback a failed turn persisted as its result. */
+interface PersistedFallback {
+  readonly session: Session;
+  readonly reply: OutboundReply;
+  /** The same write gave the conversation to people. */
+  readonly handedOver: boolean;
+}
+
+/** The move to people when the agent failed for good: the state machine's handoff, as an agent's request makes it. */
+const FALLBACK_HANDOFF: RequestHumanHandoffAction = { type: 'request_human_handoff', reason: 'The agent failed to answer' };
 
 /**
  * The orchestrator's use case (docs/DESIGN.md#turn-protocol): drains a customer's pending messages
@@ -103,10 +119,12 @@ export class ProcessTurn {
   private readonly legacy: DrainLegacyDebounce;
   private readonly turnAgent: TurnAgent;
   private readonly outboxSettlement: OutboxSettlement;
+  private readonly settings: TurnSettings;
 
   constructor(private readonly deps: ProcessTurnDependencies) {
+    this.settings = { ...DEFAULT_TURN_SETTINGS, ...deps.settings };
     this.legacy = new DrainLegacyDebounce(deps);
-    this.turnAgent = new TurnAgent(deps, { ...DEFAULT_TURN_SETTINGS, ...deps.settings });
+    this.turnAgent = new TurnAgent(deps, this.settings);
     this.outboxSettlement = new OutboxSettlement(deps);
   }
 
@@ -146,29 +164,62 @@ export class ProcessTurn {
   }
 
   /**
-   * On the record's last delivery attempt, a failure parks the drained messages (dead-lettered and
-   * hidden from the agent) before the record goes to the DLQ, so one poisonous message cannot fail
-   * every later turn of the customer. A failure after the turn's result was written needs no
-   * parking — a failed send included: the reply waits in the outbox (or a newer message's turn
-   * takes the messages over) and whatever runs next settles it. Parking then would hide messages
-   * that were answered, and a redrive would ask the agent to answer them again.
+   * A turn that fails for good — on the record's last delivery attempt, or on any attempt when no
+   * retry can fix the failure (`isPermanentFailure`: bad agent output, a refusing model) — answers
+   * the fallback text when that ends the matter: with the operator plane the same write hands the
+   * conversation to people; without it, a failure no retry can fix is answered and done. The
+   * fallback is the turn's result, persisted under the latest-message guard and settled through the
+   * outbox like any reply, so a redelivery finds it and never sends it twice. Otherwise, on the
+   * last attempt, the drained messages are parked (dead-lettered and hidden from the agent) before
+   * the record goes to the DLQ, so one poisonous message cannot fail every later turn of the
+   * customer, and a redrive asks the agent again. A failure after the turn's result was written
+   * needs neither — a failed send included: the reply waits in the outbox (or a newer message's
+   * turn takes the messages over) and whatever runs next settles it. Parking then would hide
+   * messages that were answered, and a redrive would ask the agent to answer them again.
    */
   private async answerOrPark(state: TurnState & { readonly latest: LatestInbound }, request: TurnRequest): Promise<TurnReport> {
     const { latest, pending } = state;
-    const progress: TurnProgress = { writeAttempted: false, resultWritten: false };
+    const progress: TurnProgress = { writeAttempted: false, resultWritten: false, awaitingAgent: false };
     try {
       return await this.answer(state, request.deadline, progress);
     } catch (error) {
-      if (request.finalAttempt && !(await this.resultWritten(progress, latest.customerId, newest(pending)))) {
-        // A handled technical handoff is a success: the record is not retried or dead-lettered.
-        if (await this.deps.handoffs?.onFinalFailure(latest.customerId, pending).catch(() => false)) {
-          await this.complete(latest, pending);
-          return { outcome: 'handed_off', drained: pending.length };
-        }
-        await this.park(pending).catch(() => undefined);
+      // Only the agent's failures are judged: anywhere else a lost condition is a race the retry reads again.
+      const permanent = progress.awaitingAgent && isPermanentFailure(error);
+      if (!(request.finalAttempt || permanent) || (await this.resultWritten(progress, latest.customerId, newest(pending)))) throw error;
+      // The fallback answers the messages when people take the conversation, or when no retry or
+      // redrive could get the agent to answer them; otherwise they are parked for the redrive.
+      const answersMessages = this.deps.handoffs !== undefined || permanent;
+      const fallback = answersMessages && progress.session ? await this.persistFallback(pending, progress.session).catch(() => undefined) : undefined;
+      if (fallback === undefined) {
+        if (request.finalAttempt) await this.park(pending).catch(() => undefined);
+        throw error;
       }
-      throw error;
+      const outcome = await this.settlePersisted(latest.customerId, fallback.session, fallback.reply, pending);
+      if (!fallback.handedOver) return { outcome: outcome === 'answered' ? 'fallback' : (outcome ?? 'superseded'), drained: pending.length };
+      await this.deps.handoffs?.onHandoff(fallback.session);
+      return { outcome: 'handed_off', drained: pending.length };
     }
+  }
+
+  /**
+   * The fallback text as the turn's result, in the write a reply takes: with the operator plane
+   * the session goes to people (the admin's text), without it the deployment's `fallbackText`.
+   * `undefined` when a newer message superseded the turn meanwhile (its turn answers these messages).
+   */
+  private async persistFallback(pending: readonly PendingInbound[], session: Session): Promise<PersistedFallback | undefined> {
+    const last = newest(pending);
+    const { handoffs } = this.deps;
+    const replyAt = latestOf(isoMicros(this.deps.clock.now()), nextMicrosecond(last.historyTimestamp));
+    const updated = applyActions({ ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind }, handoffs ? [FALLBACK_HANDOFF] : [], replyAt);
+    const reply: OutboundReply = {
+      messageId: this.deps.ids.newId(),
+      text: handoffs ? await handoffs.fallbackText() : this.settings.fallbackText,
+      replyToMessageId: last.messageId,
+      createdAt: replyAt,
+      role: 'system',
+    };
+    const persisted = await this.deps.ledger.persistResult({ session: updated, expectedState: session.state, expectedLatestMessageId: last.messageId, expectedActiveSessionId: undefined, reply });
+    return persisted ? { session: updated, reply, handedOver: updated.state === SessionState.AWAITING_HUMAN } : undefined;
   }
 
   /**
@@ -215,6 +266,7 @@ export class ProcessTurn {
     admission?.catch(() => undefined);
     const session = active === undefined || active.state === SessionState.CLOSED ? await this.openSession(last, active) : active;
     await this.appendInbound(pending, session);
+    progress.session = session;
     if (alreadySuperseded) {
       await this.complete(latest, pending);
       return { outcome: 'superseded', drained: pending.length };
@@ -228,10 +280,12 @@ export class ProcessTurn {
       return { outcome: 'over_budget_told_already', drained: pending.length, overBudget: overBudget.limit, pipelineTokensToday: this.deps.budget?.pipelineTokensToday };
     }
     const stillLatest = async () => answersLatest(await this.deps.receipts.getLatest(customerId), last);
+    progress.awaitingAgent = budgetReply === undefined;
     const { response, call, model, stage } =
       budgetReply === undefined
         ? await this.turnAgent.ask(session, last, deadline, this.historyShown(state, session), pending, stillLatest)
         : { response: overBudgetResponse(budgetReply), call: undefined, model: undefined, stage: undefined };
+    progress.awaitingAgent = false;
 
     // The conditional write below IS the latest-message guard: it persists the session and the
     // reply only if this turn's last message is still the latest and pointer and state are as found.
@@ -266,18 +320,9 @@ export class ProcessTurn {
       return report('superseded');
     }
 
-    // The guard before sending reads what can have changed since the persist: the marker (a newer
-    // message, an invalidation, the outbox settled by another record), the session (a takeover or
-    // a close) and the customer's consent (an opt-out while the agent was thinking). The pointer
-    // cannot move meanwhile: only a turn of this customer opens sessions.
-    const [guard] = await Promise.all([this.deps.ledger.readSendGuard(customerId, updated.sessionId), this.recordDemands(response.actions, updated, last), usage]);
-    const { latest: current } = guard;
-    const outbox = current?.outbox;
-    if (current === undefined || outbox === undefined || outbox.replyToMessageId !== last.messageId) {
-      // Another record settled this outbox meanwhile; the receipts are completed by it.
-      return report('superseded');
-    }
-    const outcome = await this.outboxSettlement.settle(current, outbox, pending, 'answered', { ...guard, reply: pendingSendMessage(updated, reply) });
+    const outcome = await this.settlePersisted(customerId, updated, reply, pending, [this.recordDemands(response.actions, updated, last), usage]);
+    // Another record settled this outbox meanwhile; the receipts are completed by it.
+    if (outcome === undefined) return report('superseded');
     // A lost mark only means the customer is told once more: the turn itself is done.
     if (overBudget !== undefined && outcome === 'answered') await this.deps.budget?.recordTold(customerId, overBudget).catch(() => undefined);
     if (updated.state === SessionState.AWAITING_HUMAN && session.state !== SessionState.AWAITING_HUMAN) await this.deps.handoffs?.onHandoff(updated);
@@ -294,6 +339,22 @@ export class ProcessTurn {
     const history = session === state.session ? state.storedHistory : Promise.resolve([]);
     const { previousSessionId } = session;
     return { history, ...(previousSessionId === undefined ? {} : { earlier: this.turnAgent.earlierConversation(session.customerId, previousSessionId) }) };
+  }
+
+  /**
+   * After the persist of `reply`, with `alongside` work that does not depend on it: the guard
+   * before sending reads what can have changed since — the marker (a newer message, an
+   * invalidation, the outbox settled by another record), the session (a takeover or a close) and
+   * the customer's consent (an opt-out while the agent was thinking) — and the outbox is settled
+   * with the `answered` messages. The pointer cannot move meanwhile: only a turn of this customer
+   * opens sessions. `undefined` when another record settled this outbox meanwhile.
+   */
+  private async settlePersisted(customerId: string, session: Session, reply: OutboundReply, answered: readonly PendingInbound[], alongside: readonly (Promise<unknown> | undefined)[] = []): Promise<TurnOutcome | undefined> {
+    const [guard] = await Promise.all([this.deps.ledger.readSendGuard(customerId, session.sessionId), ...alongside]);
+    const { latest: current } = guard;
+    const outbox = current?.outbox;
+    if (current === undefined || outbox === undefined || outbox.replyToMessageId !== reply.replyToMessageId) return undefined;
+    return this.outboxSettlement.settle(current, outbox, answered, 'answered', { ...guard, reply: pendingSendMessage(session, reply) });
   }
 
   /** Completes drained messages that get no reply, on the marker this turn read. */

@@ -1,4 +1,4 @@
-import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT, type TurnOutcome as ContractTurnOutcome } from '../../../lib/contract';
+import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT, FALLBACK_TEXT_DEFAULTS, type TurnOutcome as ContractTurnOutcome } from '../../../lib/contract';
 import type { BudgetLimit, TokenUsage } from '../domain/customer-budget';
 import type { AgentResponse } from '../ports/agent';
 
@@ -11,7 +11,8 @@ import type { AgentResponse } from '../ports/agent';
  * - `failed_permanent`: WhatsApp refused the reply for good (e.g. the 24-hour window closed);
  * - `noop`: nothing was pending (a duplicate delivery, or a turn another record already consumed);
  * - `operator_command`: an operator's `login` was answered with a console link; no session, no agent;
- * - `handed_off`: the agent failed for good; the customer got the fallback text and people have the conversation;
+ * - `handed_off`: the agent failed for good; the customer got the handoff's fallback text and people have the conversation;
+ * - `fallback`: a failure no retry can fix (bad agent output, a refusing model), without people to hand it to: the customer got the fallback text at once;
  * - `consent`: the customer opted out or back in (or is opted out); only the confirmation, if any, was sent;
  * - `over_budget_told_already`: a budget refused the turn and the over-budget reply already went in this window; nothing sent.
  */
@@ -58,6 +59,8 @@ export interface TurnSettings {
   readonly promptResource: { readonly type: string; readonly id: string };
   /** How long a process reuses the prompt it read. */
   readonly promptCacheMs: number;
+  /** What the customer is told when the turn fails for good and no person takes the conversation. */
+  readonly fallbackText: string;
 }
 
 export const DEFAULT_TURN_SETTINGS: TurnSettings = {
@@ -70,4 +73,5 @@ export const DEFAULT_TURN_SETTINGS: TurnSettings = {
   defaultSystemPrompt: DEFAULT_SYSTEM_PROMPT,
   promptResource: { type: 'prompt', id: 'system' },
   promptCacheMs: 60_000,
+  fallbackText: FALLBACK_TEXT_DEFAULTS.turnFailed,
 };

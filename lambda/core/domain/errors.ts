@@ -10,6 +10,14 @@ export abstract class PipelineError extends Error {
   abstract readonly retryable: boolean;
 }
 
+/**
+ * A failure no retry can fix: one of the pipeline's own errors that says so. Anything else (the
+ * SDK's errors, a crash) may pass with time and is retried.
+ */
+export function isPermanentFailure(error: unknown): boolean {
+  return error instanceof PipelineError && !error.retryable;
+}
+
 /** A session transition that the state machine forbids; raised before anything is written. */
 export class IllegalStateTransitionError extends PipelineError {
   override readonly name = 'IllegalStateTransitionError';

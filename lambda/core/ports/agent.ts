@@ -121,13 +121,14 @@ export type {
 } from '../domain/agent-action';
 
 /**
- * The agent backend failed to produce a usable answer. The turn should be retried (the SQS record
- * is reported as failed; after the redrive limit it lands in the DLQ).
+ * The agent backend failed to produce a usable answer. Whether a retry can help depends on the
+ * reason ({@link AGENT_FAILURE_RETRYABLE}): a retryable failure fails the record, which SQS
+ * delivers again (after the redrive limit it lands in the DLQ); any other is answered with the
+ * fallback text at once, since the same request would fail the same way.
  */
 export class AgentInvocationError extends PipelineError {
   override readonly name = 'AgentInvocationError';
   override readonly code = 'agent_invocation_failed';
-  override readonly retryable = true;
 
   constructor(
     readonly reason: AgentFailureReason,
@@ -136,12 +137,24 @@ export class AgentInvocationError extends PipelineError {
   ) {
     super(message, options);
   }
+
+  override get retryable(): boolean {
+    return AGENT_FAILURE_RETRYABLE[this.reason];
+  }
 }
 
-export type AgentFailureReason =
-  /** The backend answered something that does not follow its contract. */
-  | 'malformed_response'
-  /** The consumer's function raised (Lambda `FunctionError`). */
-  | 'function_error'
-  /** The backend could not be called or refused the call. */
-  | 'invocation_failed';
+/** Whether a retry can fix each way an agent call fails. */
+export const AGENT_FAILURE_RETRYABLE = {
+  /** The backend answered something that does not follow its contract (no assistant message, malformed JSON): it would again. */
+  malformed_response: false,
+  /** The consumer's function raised (Lambda `FunctionError`): often a dependency of theirs, which may recover. */
+  function_error: true,
+  /** The backend could not be called or failed the call (throttling, timeouts, 5xx, access): may pass. */
+  invocation_failed: true,
+  /** The backend refused the request as invalid (Bedrock `ValidationException`): the same request is refused again. */
+  invalid_request: false,
+  /** The model refused to answer (Bedrock `guardrail_intervened` or `content_filtered`): the same history is refused again. */
+  refused: false,
+} as const satisfies Record<string, boolean>;
+
+export type AgentFailureReason = keyof typeof AGENT_FAILURE_RETRYABLE;

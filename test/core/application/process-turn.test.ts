@@ -1,5 +1,7 @@
 import { legacyBufferToItem, legacyPendingReplyToItem } from '../../../lambda/core/adapters/dynamodb/codecs/inbound-codec';
 import { SessionState } from '../../../lambda/core/domain/session';
+import { AgentInvocationError, type AgentRequest } from '../../../lambda/core/ports/agent';
+import { FALLBACK_TEXT_DEFAULTS } from '../../../lib/contract';
 import { isCompleted } from '../../support/inspect';
 import { afterPersist, TurnHarness } from '../../support/turn-harness';
 
@@ -293,10 +295,13 @@ describe('legacy debounce items', () => {
   });
 });
 
+/** A model endpoint that is down for every message that says `quebra`: a failure a retry might fix. */
+const BROKEN_FOR_QUEBRA = { failWhen: (request: AgentRequest) => (request.history.some((entry) => entry.text.includes('quebra')) ? new AgentInvocationError('invocation_failed', 'model throttled') : undefined) };
+
 describe('a message whose turn fails on every attempt', () => {
   test('is parked on the final attempt so the customer’s next message is answered; a redrive restores it', async () => {
-    harness = await TurnHarness.start();
-    await harness.receive(CUSTOMER, 'wamid.POISON', 'isto quebra #falha');
+    harness = await TurnHarness.start({ agent: BROKEN_FOR_QUEBRA });
+    await harness.receive(CUSTOMER, 'wamid.POISON', 'isto quebra');
     for (const receiveCount of [1, 2]) {
       expect((await harness.process(CUSTOMER, 'wamid.POISON', { receiveCount })).batchItemFailures).toHaveLength(1);
       expect((await harness.receipts.getLatest(CUSTOMER))?.pendingMessageIds).toEqual(['wamid.POISON']);
@@ -310,7 +315,7 @@ describe('a message whose turn fails on every attempt', () => {
     await harness.receive(CUSTOMER, 'wamid.NEXT', 'oi de novo');
     expect(await harness.process(CUSTOMER, 'wamid.NEXT')).toEqual({ batchItemFailures: [] });
     expect(harness.sentTo(CUSTOMER)).toEqual(['Olá! Recebi: oi de novo (mensagem 1)']);
-    expect(await harness.history(CUSTOMER)).toEqual(['user: isto quebra #falha', 'user: oi de novo', 'assistant[sent]: Olá! Recebi: oi de novo (mensagem 1)']);
+    expect(await harness.history(CUSTOMER)).toEqual(['user: isto quebra', 'user: oi de novo', 'assistant[sent]: Olá! Recebi: oi de novo (mensagem 1)']);
 
     // An operator redrives the parked message: it is drained again, but a newer message was answered
     // since, so latest-message-wins completes it without a late reply.
@@ -331,5 +336,41 @@ describe('a message whose turn fails on every attempt', () => {
     const receipt = await harness.receipts.getReceipt({ customerId: CUSTOMER, messageId: 'wamid.A' });
     expect(receipt?.deadLetteredAt).toBeUndefined();
     expect((await harness.receipts.getLatest(CUSTOMER))?.outbox).toBeDefined();
+  });
+});
+
+describe('a failure no retry can fix', () => {
+  test('the fallback text is the deployment’s when it sets one', async () => {
+    harness = await TurnHarness.start({ settings: { fallbackText: 'Estamos com instabilidade; já voltamos.' } });
+    await harness.receive(CUSTOMER, 'wamid.POISON', 'isto quebra #falha');
+    await harness.process(CUSTOMER, 'wamid.POISON');
+    expect(harness.sentTo(CUSTOMER)).toEqual(['Estamos com instabilidade; já voltamos.']);
+  });
+
+  test('answers the fallback text on the first receive and completes the messages', async () => {
+    harness = await TurnHarness.start();
+    await harness.receive(CUSTOMER, 'wamid.POISON', 'isto quebra #falha');
+    expect(await harness.process(CUSTOMER, 'wamid.POISON', { receiveCount: 1 })).toEqual({ batchItemFailures: [] });
+    expect(harness.agent.calls).toBe(1);
+    expect(harness.sentTo(CUSTOMER)).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed]);
+    expect(await isCompleted(harness.receipts, { customerId: CUSTOMER, messageId: 'wamid.POISON' })).toBe(true);
+    expect(await harness.history(CUSTOMER)).toEqual(['user: isto quebra #falha', `system[sent]: ${FALLBACK_TEXT_DEFAULTS.turnFailed}`]);
+
+    // A redelivery of the record finds nothing to do: no second agent call, no second fallback.
+    expect(await harness.process(CUSTOMER, 'wamid.POISON', { receiveCount: 2 })).toEqual({ batchItemFailures: [] });
+    expect(harness.agent.calls).toBe(1);
+    expect(harness.fake.sent()).toHaveLength(1);
+  });
+
+  test('a fallback persisted but not yet sent is sent by the redelivery, once', async () => {
+    harness = await TurnHarness.start();
+    await harness.receive(CUSTOMER, 'wamid.POISON', 'isto quebra #falha');
+    harness.fake.failNext(1, { httpStatus: 500, code: 131000, message: 'Something went wrong' });
+    expect((await harness.process(CUSTOMER, 'wamid.POISON', { receiveCount: 1 })).batchItemFailures).toHaveLength(1);
+    expect(harness.fake.sent()).toEqual([]);
+    expect(await harness.process(CUSTOMER, 'wamid.POISON', { receiveCount: 2 })).toEqual({ batchItemFailures: [] });
+    expect(await harness.process(CUSTOMER, 'wamid.POISON', { receiveCount: 3 })).toEqual({ batchItemFailures: [] });
+    expect(harness.agent.calls).toBe(1);
+    expect(harness.sentTo(CUSTOMER)).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed]);
   });
 });

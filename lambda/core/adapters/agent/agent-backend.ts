@@ -29,10 +29,14 @@ export interface BedrockAgentSettings {
 }
 
 /** One agent: a Bedrock model, the consumer's function, or the scripted agent. */
-export type SingleAgentSettings =
+export type SingleAgentSettings = (
   | BedrockAgentSettings
   | { readonly backend: typeof AGENT_BACKEND_KINDS.lambda; readonly functionName: string }
-  | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted };
+  | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted }
+) & {
+  /** What the agent answers when it has nothing better to say. Default: the adapters' built-in text. */
+  readonly fallbackReply?: string;
+};
 
 /** One stage of `AgentBackend.stages()`: its agent, and the prompt the construct set for it. */
 export interface AgentStageSettings {
@@ -62,11 +66,12 @@ export function createAgent(settings: AgentSettings, clients: AgentClients = {})
 
 function createSingleAgent(settings: SingleAgentSettings, clients: AgentClients, handoverTargets: readonly string[], stage?: string): AgentPort {
   const tools = agentTools(handoverTargets);
+  const { fallbackReply } = settings;
   switch (settings.backend) {
     case AGENT_BACKEND_KINDS.bedrock:
-      return new BedrockConverseAgent({ modelId: settings.modelId, ...settings.inferenceConfig, guardrail: settings.guardrail, converse: clients.converse, tools });
+      return new BedrockConverseAgent({ modelId: settings.modelId, ...settings.inferenceConfig, guardrail: settings.guardrail, fallbackReply, converse: clients.converse, tools });
     case AGENT_BACKEND_KINDS.lambda:
-      return new LambdaInvokeAgent({ functionName: settings.functionName, invoke: clients.invoke, tools });
+      return new LambdaInvokeAgent({ functionName: settings.functionName, fallbackReply, invoke: clients.invoke, tools });
     case AGENT_BACKEND_KINDS.scripted:
       return new ScriptedAgent(stage === undefined ? {} : { stage, handoverTargets });
   }

@@ -1,9 +1,11 @@
+import { FALLBACK_TEXT_DEFAULTS } from '../../../../lib/contract';
+
 /**
  * Sent when an agent has nothing better to say (deadline reached before any text, or an empty
- * answer). The pipeline's customers write Portuguese; every adapter lets the consumer replace it.
+ * answer). Every adapter takes a replacement (`fallbackReply`), which the construct's
+ * `deadlineFallbackText` sets.
  */
-export const DEFAULT_FALLBACK_REPLY =
-  'Desculpe, não consegui concluir minha resposta agora. Pode repetir sua última mensagem em instantes?';
+export const DEFAULT_FALLBACK_REPLY: string = FALLBACK_TEXT_DEFAULTS.agentDeadline;
 
 /** Marks a backend call abandoned because the turn's deadline passed. */
 export const DEADLINE_REACHED = Symbol('deadline reached');

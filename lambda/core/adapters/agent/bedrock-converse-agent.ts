@@ -68,6 +68,12 @@ export interface BedrockConverseAgentOptions {
 
 const DEFAULT_MAX_TOKENS = 1024;
 
+/**
+ * Stop reasons of a model that would not answer this history (a guardrail or the model's own
+ * content filter): asking again gets the same refusal, so the turn answers the fallback text.
+ */
+const REFUSING_STOP_REASONS: ReadonlySet<string> = new Set(['guardrail_intervened', 'content_filtered']);
+
 /** What the model reads back for a recorded action: it is not applied yet, and must not be retried. */
 const ACTION_RECORDED = { recorded: true } as const;
 
@@ -99,7 +105,8 @@ function toolConfigOf(tools: readonly AgentTool[]): { tools: Tool[] } {
  * `toolResult` — an acknowledgement, or `status: 'error'` with the schema problems so the model can
  * correct its input — and the loop continues until the model ends its turn, `maxIterations` round
  * trips were used, or the deadline comes (each call is aborted at the deadline). The reply is the
- * last text the model wrote, or the fallback text.
+ * last text the model wrote, or the fallback text. A model that refuses the request (a guardrail
+ * intervened, or its content filter) fails the call as `refused`, which no retry fixes.
  */
 export class BedrockConverseAgent implements AgentPort {
   private readonly modelId: string;
@@ -154,6 +161,9 @@ export class BedrockConverseAgent implements AgentPort {
       iterations++;
       usage = addUsage(usage, { inputTokens: answer.usage?.inputTokens ?? 0, outputTokens: answer.usage?.outputTokens ?? 0 });
 
+      if (answer.stopReason !== undefined && REFUSING_STOP_REASONS.has(answer.stopReason)) {
+        throw new AgentInvocationError('refused', `Bedrock Converse refused to answer (stopReason ${answer.stopReason})`);
+      }
       const message = answer.output?.message;
       if (message?.role !== 'assistant' || !message.content) {
         throw new AgentInvocationError('malformed_response', `Bedrock Converse answered without an assistant message (stopReason ${answer.stopReason})`);
@@ -175,7 +185,7 @@ export class BedrockConverseAgent implements AgentPort {
     } catch (error) {
       if (abortSignal.aborted) throw error;
       const { name, message } = error as Error;
-      throw new AgentInvocationError('invocation_failed', `Bedrock Converse failed: ${name}: ${message}`, { cause: error });
+      throw new AgentInvocationError(name === 'ValidationException' ? 'invalid_request' : 'invocation_failed', `Bedrock Converse failed: ${name}: ${message}`, { cause: error });
     }
   }
 }

@@ -1,11 +1,9 @@
-import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type OperationalConfigRepository, type SessionRepository } from '../../ports/repositories';
-import { customerMessage } from '../../domain/message';
+import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, SessionRepository } from '../../ports/repositories';
 import { inertCustomerText, textEndingWithLink } from '../../domain/message-template';
 import { customerDisplayName, type Operator } from '../../domain/operator';
 import { HANDOFF_TEXTS_CONFIG_KEY, type HandoffTexts, handoffTextsFrom } from '../../domain/operational-settings';
-import { isHumanOwned, type Session, SessionState } from '../../domain/session';
+import { type Session, SessionState } from '../../domain/session';
 import { isoMicros, toEpochMicros, type IsoTimestamp } from '../../domain/timestamps';
-import type { PendingInbound } from '../../domain/inbound-receipt';
 import type { Clock, IdGenerator } from '../../ports/clock';
 import type { WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { MessagingConsent } from '../privacy/messaging-consent';
@@ -45,6 +43,8 @@ export interface HandoffDependencies {
 
 export interface SweepReport {
   readonly waiting: number;
+  /** Seconds the longest-waiting conversation has waited for a person (0 when none waits). */
+  readonly oldestWaitingSeconds: number;
   readonly notified: number;
   readonly renotified: number;
   readonly customersReminded: number;
@@ -67,27 +67,12 @@ export class HandoffLifecycle {
   }
 
   /**
-   * The agent failed for good on this customer's messages: the customer gets the fallback text and
-   * the conversation goes to people. `false` when there is no conversation to hand over (the
-   * messages are then parked for a redrive, as without the operator plane).
+   * What the customer is told when the agent failed for good and the conversation goes to people:
+   * the admin's `handoff_texts` setting, else the deployment's text. The turn persists and sends it
+   * as its reply, and hands the session over in the same write.
    */
-  async onFinalFailure(customerId: string, pending: readonly PendingInbound[]): Promise<boolean> {
-    const session = await this.deps.sessions.getActive(customerId);
-    if (session === undefined || session.state === SessionState.CLOSED) return false;
-    let handed = session;
-    if (!isHumanOwned(session.state)) {
-      try {
-        handed = await this.deps.sessions.transitionState(session, session.state, SessionState.AWAITING_HUMAN, { changes: { handoffRequestedAt: isoMicros(this.deps.clock.now()) } });
-      } catch (error) {
-        if (error instanceof ConditionFailedError) return false;
-        throw error;
-      }
-    }
-    await Promise.all(pending.map((turn) => this.deps.messages.append(customerMessage(turn, handed.sessionId, turn.historyTimestamp))));
-    const texts = await this.texts();
-    await this.tellCustomer(handed, texts.fallback).catch(() => undefined);
-    await this.notifyNewHandoff(handed).catch(() => undefined);
-    return true;
+  async fallbackText(): Promise<string> {
+    return (await this.texts()).fallback;
   }
 
   /** One pass over the waiting conversations (the scheduled handoff sweeper). */
@@ -96,12 +81,14 @@ export class HandoffLifecycle {
     let notified = 0;
     let renotified = 0;
     let customersReminded = 0;
+    let oldestRequestedAt: number | undefined;
     let cursor: string | undefined;
     for (let page = 0; page < SWEEP_MAX_PAGES; page++) {
       const sessions = await this.deps.sessions.listByState(SessionState.AWAITING_HUMAN, { limit: SWEEP_PAGE_SIZE, cursor });
       for (const session of sessions.items) {
         if (session.handoffRequestedAt === undefined) continue;
         waiting++;
+        oldestRequestedAt = Math.min(oldestRequestedAt ?? Infinity, toEpochMicros(session.handoffRequestedAt));
         if (!notifiedFor(session)) {
           if (await this.notifyNewHandoff(session)) notified++;
           continue;
@@ -112,7 +99,8 @@ export class HandoffLifecycle {
       cursor = sessions.cursor;
       if (cursor === undefined) break;
     }
-    return { waiting, notified, renotified, customersReminded };
+    const oldestWaitingSeconds = oldestRequestedAt === undefined ? 0 : Math.max(0, Math.floor((toEpochMicros(this.deps.clock.now()) - oldestRequestedAt) / 1_000_000));
+    return { waiting, oldestWaitingSeconds, notified, renotified, customersReminded };
   }
 
   /** `true` when this call claimed and sent the first notification. */

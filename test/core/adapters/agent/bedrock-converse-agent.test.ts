@@ -282,6 +282,23 @@ describe('failures', () => {
 
     await expect(new BedrockConverseAgent({ modelId: MODEL_ID, converse }).respond(request)).rejects.toMatchObject({ reason: 'malformed_response' });
   });
+
+  it('classifies what a retry can fix: throttling yes; a refused, invalid or malformed request no', async () => {
+    const failing = (error: Error): ConverseCall => () => Promise.reject(error);
+    const answering = (answer: Partial<ConverseCommandOutput>): ConverseCall => async () => ({ $metadata: {}, usage: undefined, metrics: undefined, stopReason: 'end_turn', ...answer }) as ConverseCommandOutput;
+    const blocked = { output: { message: { role: 'assistant' as const, content: [{ text: 'Sorry, the model cannot answer this question.' }] } } };
+    const cases: Array<[ConverseCall, Partial<AgentInvocationError>]> = [
+      [failing(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' })), { reason: 'invocation_failed', retryable: true }],
+      [failing(Object.assign(new Error('Internal error'), { name: 'InternalServerException' })), { reason: 'invocation_failed', retryable: true }],
+      [failing(Object.assign(new Error('Malformed input request'), { name: 'ValidationException' })), { reason: 'invalid_request', retryable: false }],
+      [answering({ ...blocked, stopReason: 'guardrail_intervened' }), { reason: 'refused', retryable: false }],
+      [answering({ ...blocked, stopReason: 'content_filtered' }), { reason: 'refused', retryable: false }],
+      [answering({ output: undefined }), { reason: 'malformed_response', retryable: false }],
+    ];
+    for (const [converse, expected] of cases) {
+      await expect(new BedrockConverseAgent({ modelId: MODEL_ID, converse }).respond(request)).rejects.toMatchObject(expected);
+    }
+  });
 });
 
 describe('mapping the history to Converse messages', () => {

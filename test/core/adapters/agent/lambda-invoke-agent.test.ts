@@ -185,6 +185,7 @@ it.each([
   const error = await failure(new LambdaInvokeAgent({ functionName: FUNCTION_NAME, invoke }));
 
   expect(error.reason).toBe('malformed_response');
+  expect(error.retryable).toBe(false);
   expect(error.message).toContain(`broke contract v1: `);
   expect(error.message).toContain(expected);
 });
