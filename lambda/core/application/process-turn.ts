@@ -235,14 +235,19 @@ export class ProcessTurn {
       createdAt: replyAt,
       ...(call === undefined ? { role: 'system' } : { llm: { model, latencyMs: call.latencyMs, ...response.usage } }),
     };
-    progress.writeAttempted = true;
-    const persisted = await this.deps.ledger.persistResult({
-      session: updated,
-      expectedState: session.state,
-      expectedLatestMessageId: last.messageId,
-      expectedActiveSessionId: undefined,
-      reply,
-    });
+    // An agent that a newer message stopped between its tool rounds has nothing to persist: the
+    // turn ends as one the write below finds superseded.
+    const obsolete = response.stopReason === 'superseded';
+    progress.writeAttempted = !obsolete;
+    const persisted =
+      !obsolete &&
+      (await this.deps.ledger.persistResult({
+        session: updated,
+        expectedState: session.state,
+        expectedLatestMessageId: last.messageId,
+        expectedActiveSessionId: undefined,
+        reply,
+      }));
     progress.resultWritten = true;
     const agent: AgentCallReport | undefined = call && { ...call, readReceiptSent: await call.readReceiptSent };
     // Read when the turn ends, its own tokens counted.

@@ -2,10 +2,10 @@ import type { PendingInbound } from '../domain/inbound-receipt';
 import { customerMessage, isVisibleToAgent, type Message } from '../domain/message';
 import type { Session } from '../domain/session';
 import { toEpochMicros } from '../domain/timestamps';
-import { newestWithin, qualificationAsText } from '../domain/turn';
+import { answersLatest, newestWithin, qualificationAsText } from '../domain/turn';
 import type { AgentPort, AgentResponse, ConversationEntry } from '../ports/agent';
 import type { Clock } from '../ports/clock';
-import type { MessageRepository, OperationalConfigRepository, VersionedResourceRepository } from '../ports/repositories';
+import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, VersionedResourceRepository } from '../ports/repositories';
 import type { WhatsAppSender } from '../ports/whatsapp-sender';
 import { SystemPromptSource } from './system-prompt';
 import type { AgentCallReport, TurnSettings } from './turn-settings';
@@ -14,6 +14,8 @@ export interface TurnAgentDependencies {
   readonly agent: AgentPort;
   readonly whatsapp: WhatsAppSender;
   readonly messages: MessageRepository;
+  /** Read between the agent's tool rounds: the latest-inbound marker. */
+  readonly receipts: Pick<InboundReceiptRepository, 'getLatest'>;
   readonly resources: VersionedResourceRepository;
   readonly clock: Clock;
   readonly deployedSystemPrompt?: { readonly text: string; readonly config: OperationalConfigRepository };
@@ -63,8 +65,18 @@ export class TurnAgent {
       session: { sessionId: session.sessionId, customerId: session.customerId, state: session.state, qualificationData: qualificationAsText(session.qualificationData) },
       deadline: deadline - this.settings.deliveryReserveMs,
       maxIterations: this.settings.maxAgentIterations,
+      stillLatest: () => this.stillLatest(last),
     });
     return { response, model: this.deps.agent.model, call: { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: readReceipt, usage: response.usage } };
+  }
+
+  /**
+   * Whether `last` is still the message the turn answers, as the persist guard will check it: one
+   * strongly consistent read of the marker. A failed read lets the agent go on; the guard decides.
+   */
+  private async stillLatest(last: PendingInbound): Promise<boolean> {
+    const latest = await this.deps.receipts.getLatest(last.customerId).catch(() => undefined);
+    return latest === undefined || answersLatest(latest, last.messageId);
   }
 
   /**

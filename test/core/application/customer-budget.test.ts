@@ -76,6 +76,23 @@ describe('per-customer budget (docs/RELIABILITY.md#security)', () => {
     expect(harness.agent.calls).toBe(3);
   });
 
+  test('prompt cache tokens count at their weights (reads 0.1, writes 1.25), and each reply stores them', async () => {
+    const clock = new ManualClock('2026-11-30T10:00:00.000Z');
+    const usage = { inputTokens: 100, outputTokens: 50, cacheReadInputTokens: 5_000, cacheWriteInputTokens: 400 };
+    harness = await TurnHarness.start({ agent: { usage }, budget: { clock, settings: { agentTokensPerDay: 1_200, reply: OVER_BUDGET } } });
+    // 150 + 5,000 × 0.1 + 400 × 1.25 = 1,150 a turn: the second turn starts below the budget, the third does not
+    // (counted unweighted, 5,550 a turn, the second would have been refused).
+    for (let n = 1; n <= 3; n++) {
+      await turn(n);
+      clock.advance(5 * 60_000);
+    }
+    expect(harness.agent.calls).toBe(2);
+    expect(harness.sentTo(CUSTOMER).at(-1)).toBe(OVER_BUDGET);
+
+    const { items } = await harness.messages.history(CUSTOMER, { limit: 10 });
+    expect(items.filter((message) => message.role === 'assistant').map((message) => message.llm)).toEqual([expect.objectContaining(usage), expect.objectContaining(usage)]);
+  });
+
   test('without a budget gate every turn reaches the agent (the gate is what refuses)', async () => {
     harness = await TurnHarness.start();
     for (let n = 1; n <= 3; n++) await turn(n);

@@ -1,4 +1,4 @@
-import { AGENT_BACKEND_KINDS } from '../../../../lib/contract';
+import { AGENT_BACKEND_KINDS, PROMPT_CACHING_UNLISTED_MODEL, promptCachingSupportOf, type PromptCachingSupport } from '../../../../lib/contract';
 import type { AgentPort } from '../../ports/agent';
 import { BedrockConverseAgent, type ConverseCall } from './bedrock-converse-agent';
 import type { LambdaInvoke } from '../lambda/lambda-invoke';
@@ -24,6 +24,8 @@ export interface BedrockAgentSettings {
   readonly modelId: string;
   readonly inferenceConfig?: BedrockInferenceSettings;
   readonly guardrail?: { readonly identifier: string; readonly version: string };
+  /** `false`: no cache points; `true`: cache points even on a model the table does not list; absent: as the table says. */
+  readonly promptCaching?: boolean;
 }
 
 /** Which agent backend the orchestrator wires in, and its setting. */
@@ -36,10 +38,23 @@ export type AgentSettings =
 export function createAgent(settings: AgentSettings, clients: AgentClients = {}): AgentPort {
   switch (settings.backend) {
     case AGENT_BACKEND_KINDS.bedrock:
-      return new BedrockConverseAgent({ modelId: settings.modelId, ...settings.inferenceConfig, guardrail: settings.guardrail, converse: clients.converse });
+      return new BedrockConverseAgent({
+        modelId: settings.modelId,
+        ...settings.inferenceConfig,
+        guardrail: settings.guardrail,
+        promptCaching: promptCachingOf(settings),
+        converse: clients.converse,
+      });
     case AGENT_BACKEND_KINDS.lambda:
       return new LambdaInvokeAgent({ functionName: settings.functionName, invoke: clients.invoke });
     case AGENT_BACKEND_KINDS.scripted:
       return new ScriptedAgent();
   }
+}
+
+/** Where the agent puts cache points: where the model takes them, unless the construct turned caching off or on. */
+function promptCachingOf({ modelId, promptCaching }: BedrockAgentSettings): PromptCachingSupport | undefined {
+  if (promptCaching === false) return undefined;
+  const support = promptCachingSupportOf(modelId);
+  return support ?? (promptCaching ? PROMPT_CACHING_UNLISTED_MODEL : undefined);
 }

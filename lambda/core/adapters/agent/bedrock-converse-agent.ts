@@ -1,5 +1,6 @@
 // Types only: the call is made without the Bedrock Runtime client (see bedrockConverse).
-import type { ContentBlock, ConverseCommandInput, ConverseCommandOutput, Message, Tool, ToolInputSchema, ToolUseBlock } from '@aws-sdk/client-bedrock-runtime';
+import type { ContentBlock, ConverseCommandInput, ConverseCommandOutput, Message, SystemContentBlock, Tool, ToolInputSchema, ToolUseBlock } from '@aws-sdk/client-bedrock-runtime';
+import type { PromptCachingSupport } from '../../../../lib/contract/prompt-caching';
 import { type AwsCallOptions, encodePathSegment, signedAwsPost } from '../aws/signed-aws-post';
 import {
   AgentInvocationError,
@@ -62,6 +63,12 @@ export interface BedrockConverseAgentOptions {
   readonly fallbackReply?: string;
   /** Clock in epoch ms, read against the request's deadline. Default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * Where the model takes prompt cache points (lib/contract/prompt-caching.ts): a cache point then
+   * closes the system prompt, the tools (where the model caches them) and the turn's conversation.
+   * Default: none (the composition passes what the model supports, unless the construct turned caching off).
+   */
+  readonly promptCaching?: PromptCachingSupport;
 }
 
 const DEFAULT_MAX_TOKENS = 1024;
@@ -71,16 +78,17 @@ const ACTION_RECORDED = { recorded: true } as const;
 
 type JsonDocument = ToolInputSchema.JsonMember['json'];
 
-const TOOL_CONFIG: { tools: Tool[] } = {
-  tools: AGENT_TOOLS.map((tool) => ({
-    toolSpec: {
-      name: tool.name,
-      description: tool.description,
-      // The schema objects are plain JSON; the SDK's DocumentType just cannot express optional fields.
-      inputSchema: { json: tool.inputSchema as unknown as JsonDocument },
-    },
-  })),
-};
+const TOOLS: Tool[] = AGENT_TOOLS.map((tool) => ({
+  toolSpec: {
+    name: tool.name,
+    description: tool.description,
+    // The schema objects are plain JSON; the SDK's DocumentType just cannot express optional fields.
+    inputSchema: { json: tool.inputSchema as unknown as JsonDocument },
+  },
+}));
+
+/** Converse's cache point: the prefix of the request up to it is cached (for five minutes, refreshed by each read). */
+const CACHE_POINT = { cachePoint: { type: 'default' } } as const;
 
 /**
  * The agent on Amazon Bedrock's Converse API with tool use.
@@ -94,12 +102,22 @@ const TOOL_CONFIG: { tools: Tool[] } = {
  * Tool calls are recorded as actions, never executed (see {@link AgentPort}); each gets a
  * `toolResult` — an acknowledgement, or `status: 'error'` with the schema problems so the model can
  * correct its input — and the loop continues until the model ends its turn, `maxIterations` round
- * trips were used, or the deadline comes (each call is aborted at the deadline). The reply is the
- * last text the model wrote, or the fallback text.
+ * trips were used, the deadline comes (each call is aborted at the deadline), or — asked before
+ * every further round trip — the request's `stillLatest` says a newer customer message made the
+ * turn obsolete. The reply is the last text the model wrote, or the fallback text.
+ *
+ * With prompt caching, cache points close the tools (Claude), the system prompt and the turn's
+ * conversation, and stay where they are through the tool rounds: every round after the first
+ * reads the whole conversation from the cache, and the next turn, whose request starts with this
+ * one's, reads at least the tools and the system prompt (Claude models also find the previous
+ * turn's conversation, looking back from the cache point). The session context opens the
+ * conversation, so a turn that changed the qualification data starts the conversation's cache anew.
  */
 export class BedrockConverseAgent implements AgentPort {
   private readonly modelId: string;
   private readonly converse: ConverseCall;
+  private readonly promptCaching?: PromptCachingSupport;
+  private readonly toolConfig: { tools: Tool[] };
   private readonly inferenceConfig: ConverseCommandInput['inferenceConfig'];
   private readonly guardrailConfig: ConverseCommandInput['guardrailConfig'];
   private readonly fallbackReply: string;
@@ -108,6 +126,8 @@ export class BedrockConverseAgent implements AgentPort {
   constructor(options: BedrockConverseAgentOptions) {
     this.modelId = options.modelId;
     this.converse = options.converse ?? bedrockConverse();
+    this.promptCaching = options.promptCaching;
+    this.toolConfig = { tools: options.promptCaching?.tools ? [...TOOLS, CACHE_POINT] : TOOLS };
     this.inferenceConfig = {
       maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
@@ -124,8 +144,9 @@ export class BedrockConverseAgent implements AgentPort {
   }
 
   async respond(request: AgentRequest): Promise<AgentResponse> {
-    const messages = withSessionContext(toConverseMessages(request.history), request.session);
-    const system = [{ text: request.systemPrompt }];
+    const conversation = withSessionContext(toConverseMessages(request.history), request.session);
+    const messages = this.promptCaching ? withCachePointAtEnd(conversation) : conversation;
+    const system: SystemContentBlock[] = [{ text: request.systemPrompt }, ...(this.promptCaching ? [CACHE_POINT] : [])];
     const actions: AgentAction[] = [];
     let reply = '';
     let iterations = 0;
@@ -133,18 +154,20 @@ export class BedrockConverseAgent implements AgentPort {
     const finish = (stopReason: AgentStopReason): AgentResponse => ({ reply: reply || this.fallbackReply, actions, iterations, stopReason, usage });
 
     while (iterations < request.maxIterations) {
+      // Between rounds, never before the first: the turn just read the latest message to start.
+      if (iterations > 0 && request.stillLatest && !(await request.stillLatest())) return finish('superseded');
       const input: ConverseCommandInput = {
         modelId: this.modelId,
         system,
         messages: [...messages],
-        toolConfig: TOOL_CONFIG,
+        toolConfig: this.toolConfig,
         inferenceConfig: this.inferenceConfig,
         ...(this.guardrailConfig ? { guardrailConfig: this.guardrailConfig } : {}),
       };
       const answer = await callBeforeDeadline(request.deadline, this.now, (abortSignal) => this.call(input, abortSignal));
       if (answer === DEADLINE_REACHED) return finish('deadline');
       iterations++;
-      usage = addUsage(usage, { inputTokens: answer.usage?.inputTokens ?? 0, outputTokens: answer.usage?.outputTokens ?? 0 });
+      usage = addUsage(usage, usageOf(answer));
 
       const message = answer.output?.message;
       if (message?.role !== 'assistant' || !message.content) {
@@ -187,6 +210,23 @@ export function toConverseMessages(history: readonly ConversationEntry[]): Messa
     throw new RangeError('The agent needs a history that ends with the customer messages of the turn');
   }
   return messages;
+}
+
+/** What one round trip used, with the prompt cache's reads and writes when Converse reports them. */
+function usageOf({ usage }: ConverseCommandOutput): TokenUsage {
+  const { cacheReadInputTokens, cacheWriteInputTokens } = usage ?? {};
+  return {
+    inputTokens: usage?.inputTokens ?? 0,
+    outputTokens: usage?.outputTokens ?? 0,
+    ...(cacheReadInputTokens === undefined ? {} : { cacheReadInputTokens }),
+    ...(cacheWriteInputTokens === undefined ? {} : { cacheWriteInputTokens }),
+  };
+}
+
+/** The messages with a cache point closing the last one (the customer messages of the turn). */
+function withCachePointAtEnd(messages: Message[]): Message[] {
+  const last = messages[messages.length - 1];
+  return [...messages.slice(0, -1), { ...last, content: [...(last.content ?? []), CACHE_POINT] }];
 }
 
 /** Marks the session context as data the customer supplied, not instructions. */
