@@ -349,6 +349,29 @@ describe('prompt caching', () => {
     ]);
   });
 
+  it('closes the earlier history with a cache point and opens the turn’s message with the session context, so the next turn finds the history unchanged', async () => {
+    const { converse, requests } = replay('plain-reply', 'plain-reply');
+    const agent = new BedrockConverseAgent({ modelId: MODEL_ID, converse, promptCaching: claude });
+    const first = { ...request, history: [{ role: 'customer' as const, text: 'Oi', at: '2026-11-30T12:00:00.000Z' }] };
+    const second = {
+      ...request,
+      // The agent recorded data meanwhile: only the turn's message changes with it.
+      session: { ...request.session, qualificationData: { sample_type: 'saliva' } },
+      history: [...first.history, { role: 'assistant' as const, text: 'Olá!', at: '2026-11-30T12:00:01.000Z' }, { role: 'customer' as const, text: 'Quanto custa?', at: '2026-11-30T12:01:00.000Z' }],
+    };
+
+    await agent.respond(first);
+    await agent.respond(second);
+
+    const context = (sampleType: string) => ({ text: `${SESSION_CONTEXT_OPENING}{"state":"QUALIFYING","qualificationData":{"sample_type":"${sampleType}"}}${SESSION_CONTEXT_CLOSING}` });
+    expect(requests[0].messages).toEqual([{ role: 'user', content: [context('sangue'), { text: 'Oi' }, CACHE_POINT] }]);
+    expect(requests[1].messages).toEqual([
+      { role: 'user', content: [{ text: 'Oi' }] },
+      { role: 'assistant', content: [{ text: 'Olá!' }, CACHE_POINT] },
+      { role: 'user', content: [context('saliva'), { text: 'Quanto custa?' }, CACHE_POINT] },
+    ]);
+  });
+
   it('sums the cache reads and writes Converse reports with the other tokens of every round', async () => {
     const cached = (name: string, usage: NonNullable<ConverseCommandOutput['usage']>): ConverseCommandOutput => ({ ...fixture<ConverseCommandOutput>('bedrock', name), usage });
     const answers = [
@@ -411,6 +434,19 @@ describe('mapping the history to Converse messages', () => {
     await new BedrockConverseAgent({ modelId: MODEL_ID, converse }).respond({ ...request, history });
 
     expect(requests[0].messages).toEqual([{ role: 'user', content: [sessionContext, { text: 'Oi' }, { text: 'Tudo bem?' }] }]);
+  });
+
+  it('opens the turn’s own message with the session context, not the first one', async () => {
+    const { converse, requests } = replay('plain-reply');
+    const history = [entry('customer', 'Oi'), entry('assistant', 'Olá!'), entry('customer', 'Quanto custa?')];
+
+    await new BedrockConverseAgent({ modelId: MODEL_ID, converse }).respond({ ...request, history });
+
+    expect(requests[0].messages).toEqual([
+      { role: 'user', content: [{ text: 'Oi' }] },
+      { role: 'assistant', content: [{ text: 'Olá!' }] },
+      { role: 'user', content: [sessionContext, { text: 'Quanto custa?' }] },
+    ]);
   });
 
   it('refuses a history with nothing from the customer to answer', () => {
