@@ -8,8 +8,11 @@ export interface FakeConverseModelOptions {
   readonly latencyMs?: number;
   /** Awaited before answering (after `latencyMs`), with the 1-based call number: lets a test act mid-call. */
   readonly answerAfter?: (input: ConverseCommandInput, call: number) => Promise<void>;
-  /** Tool rounds of every turn before its text reply: each records the turn's last message with `update_qualification`. Default 1. */
-  readonly toolRounds?: number;
+  /**
+   * Tool rounds of a turn before its text reply, each an `update_qualification` of the turn's last
+   * message: a number for every turn, or one per turn from its customer messages. Default 1.
+   */
+  readonly toolRounds?: number | ((turn: readonly string[]) => number);
   /** Words of filler the reply carries after quoting the turn, for a reply of realistic length. Default 0. */
   readonly replyWords?: number;
   /** The fewest tokens a cache point's prefix must hold to be cached (Claude Sonnet 4: 1,024; Claude 3.5 Haiku: 2,048). Default 1,024. */
@@ -34,7 +37,7 @@ export interface ModelTotals {
 
 /**
  * A Converse stand-in that answers like a model using its tools, and bills like Bedrock: for
- * development, tests and benchmarks, never a network call. Every turn takes `toolRounds` tool rounds
+ * development, tests and benchmarks, never a network call. A turn takes `toolRounds` tool rounds
  * (an `update_qualification` of the turn's last message) and then replies
  * `Olá! Recebi: <the turn's messages, joined by ' | '>` — the scripted agent's words, so the same
  * assertions read both.
@@ -68,7 +71,8 @@ export class FakeConverseModel {
     const turnStart = messages.map((message) => message.role === 'user' && (message.content ?? []).some((block) => block.text !== undefined)).lastIndexOf(true);
     const roundsDone = messages.slice(turnStart + 1).filter((message) => message.role === 'assistant').length;
     const turn = (messages[turnStart]?.content ?? []).flatMap((block) => (block.text === undefined || block.text.startsWith(SESSION_CONTEXT_OPENING) ? [] : [block.text]));
-    const toolUse = roundsDone < (this.options.toolRounds ?? 1);
+    const { toolRounds = 1 } = this.options;
+    const toolUse = roundsDone < (typeof toolRounds === 'number' ? toolRounds : toolRounds(turn));
     const content: ContentBlock[] = toolUse
       ? [{ toolUse: { toolUseId: `tooluse_${call}`, name: 'update_qualification', input: { data: { last_message: (turn.at(-1) ?? '').slice(0, 500) } } } }]
       : [{ text: [`Olá! Recebi: ${turn.join(' | ')}`, ...Array.from({ length: this.options.replyWords ?? 0 }, () => 'palavra')].join(' ') }];
@@ -107,15 +111,20 @@ export class FakeConverseModel {
   }
 
   private add(usage: TokenUsage): void {
-    const sum = this.totalsSoFar;
-    this.totalsSoFar = {
-      calls: sum.calls,
-      inputTokens: sum.inputTokens + (usage.inputTokens ?? 0),
-      outputTokens: sum.outputTokens + (usage.outputTokens ?? 0),
-      cacheReadInputTokens: sum.cacheReadInputTokens + (usage.cacheReadInputTokens ?? 0),
-      cacheWriteInputTokens: sum.cacheWriteInputTokens + (usage.cacheWriteInputTokens ?? 0),
-    };
+    const reported = { calls: 0, inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0, cacheReadInputTokens: usage.cacheReadInputTokens ?? 0, cacheWriteInputTokens: usage.cacheWriteInputTokens ?? 0 };
+    this.totalsSoFar = addTotals(this.totalsSoFar, reported);
   }
+}
+
+/** `a` plus `b`, or minus `b` with `sign` -1 (what was used between two readings of {@link FakeConverseModel.totals}). */
+export function addTotals(a: ModelTotals, b: ModelTotals, sign: 1 | -1 = 1): ModelTotals {
+  return {
+    calls: a.calls + sign * b.calls,
+    inputTokens: a.inputTokens + sign * b.inputTokens,
+    outputTokens: a.outputTokens + sign * b.outputTokens,
+    cacheReadInputTokens: a.cacheReadInputTokens + sign * b.cacheReadInputTokens,
+    cacheWriteInputTokens: a.cacheWriteInputTokens + sign * b.cacheWriteInputTokens,
+  };
 }
 
 /** The request as the model reads it — tools, system, then each message's blocks — and where its cache points fall (block counts before them). */
