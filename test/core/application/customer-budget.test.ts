@@ -17,6 +17,14 @@ async function turn(n: number, text = `mensagem ${n}`): Promise<void> {
   expect(await harness.process(CUSTOMER, `wamid.B${n}`)).toEqual({ batchItemFailures: [] });
 }
 
+/** Turns 1 to `count`, five minutes apart on `clock` (all inside one UTC day). */
+async function turnsFiveMinutesApart(clock: ManualClock, count: number): Promise<void> {
+  for (let n = 1; n <= count; n++) {
+    await turn(n);
+    clock.advance(5 * 60_000);
+  }
+}
+
 describe('per-customer budget (docs/RELIABILITY.md#security)', () => {
   test('a burst over the per-minute budget never reaches the agent; the customer is told once in the minute', async () => {
     const clock = new ManualClock('2026-11-30T10:15:05.000Z');
@@ -55,10 +63,7 @@ describe('per-customer budget (docs/RELIABILITY.md#security)', () => {
       budget: { clock, settings: { agentTokensPerDay: 1_000, reply: OVER_BUDGET } },
     });
     // 0 and 700 tokens are below the budget; 1,400 is not.
-    for (let n = 1; n <= 3; n++) {
-      await turn(n);
-      clock.advance(5 * 60_000);
-    }
+    await turnsFiveMinutesApart(clock, 3);
     expect(harness.agent.calls).toBe(2);
     expect(harness.sentTo(CUSTOMER).at(-1)).toBe(OVER_BUDGET);
 
@@ -82,10 +87,7 @@ describe('per-customer budget (docs/RELIABILITY.md#security)', () => {
     harness = await TurnHarness.start({ agent: { usage }, budget: { clock, settings: { agentTokensPerDay: 1_200, reply: OVER_BUDGET } } });
     // 150 + 5,000 × 0.1 + 400 × 1.25 = 1,150 a turn: the second turn starts below the budget, the third does not
     // (counted unweighted, 5,550 a turn, the second would have been refused).
-    for (let n = 1; n <= 3; n++) {
-      await turn(n);
-      clock.advance(5 * 60_000);
-    }
+    await turnsFiveMinutesApart(clock, 3);
     expect(harness.agent.calls).toBe(2);
     expect(harness.sentTo(CUSTOMER).at(-1)).toBe(OVER_BUDGET);
 
