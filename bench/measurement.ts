@@ -13,6 +13,13 @@ export interface Summary {
   readonly p99Ms: number;
 }
 
+/**
+ * The budget gate stays on (its admission is part of every turn) with limits no level reaches: a
+ * benchmark customer sends far more turns a minute than a person, and a refused turn skips the
+ * agent, so with the defaults most turns of a level would measure the over-budget reply instead.
+ */
+export const UNREACHED_BUDGET = { turnsPerMinute: 1_000_000, turnsPerHour: 1_000_000, agentTokensPerDay: 1_000_000_000 } as const;
+
 /** Nearest-rank percentile (the value below which `p` % of the samples fall). */
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return Number.NaN;

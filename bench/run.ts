@@ -12,7 +12,7 @@ import { startLocalPipeline, type LocalPipeline } from '../local/runtime/local-p
 import { createAgentTable, createTurnQueues } from '../local/servers/local-resources';
 import { startDynamoDbLocal, startSqsEmulator, type LocalServer } from '../local/servers/local-servers';
 import { measureFloor, type FloorTarget } from './floor';
-import { summarize, type Measurement, type Summary } from './measurement';
+import { summarize, UNREACHED_BUDGET, type Measurement, type Summary } from './measurement';
 import { measurePipeline } from './pipeline-load';
 import { measureBursts } from './burst-load';
 
@@ -25,12 +25,6 @@ const LEVELS = [
 const LEVEL_TIME_CAP_MS = 30_000;
 /** The burst level: customers each sending bursts of three messages this far apart. */
 const BURST_LEVEL = { customers: 10, burstsPerCustomer: 3, gapMs: 200 } as const;
-/**
- * The budget gate stays on (its admission is part of every turn) with limits no level reaches: a
- * benchmark customer sends far more turns a minute than a person, and a refused turn skips the
- * agent, so with the defaults most turns of a level would measure the over-budget reply instead.
- */
-const UNREACHED_BUDGET = { turnsPerMinute: 1_000_000, turnsPerHour: 1_000_000, agentTokensPerDay: 1_000_000_000 } as const;
 /** The local event source's maximum concurrency by default (Lambda's scales with the message groups). */
 const DEFAULT_ORCHESTRATOR_CONCURRENCY = 10;
 

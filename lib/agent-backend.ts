@@ -159,6 +159,7 @@ class BedrockAgentBackend extends AgentBackend {
   private readonly systemPrompt?: string;
   private readonly inferenceConfig?: BedrockInferenceConfig;
   private readonly guardrail?: BedrockGuardrail;
+  private readonly promptCaching?: boolean;
 
   constructor(props: BedrockAgentBackendProps) {
     super();
@@ -166,6 +167,7 @@ class BedrockAgentBackend extends AgentBackend {
     this.systemPrompt = props.systemPrompt;
     this.inferenceConfig = props.inferenceConfig;
     this.guardrail = props.guardrail;
+    this.promptCaching = props.promptCaching;
     validateBedrockProps(props);
   }
 
@@ -194,6 +196,7 @@ class BedrockAgentBackend extends AgentBackend {
     };
     if (this.systemPrompt !== undefined) environment[RUNTIME_ENV.deployedSystemPrompt] = this.systemPrompt;
     if (this.inferenceConfig !== undefined) environment[RUNTIME_ENV.bedrockInferenceConfig] = JSON.stringify(this.inferenceConfig);
+    if (this.promptCaching !== undefined) environment[RUNTIME_ENV.bedrockPromptCaching] = String(this.promptCaching);
     if (this.guardrail !== undefined) {
       orchestrator.addToRolePolicy(new iam.PolicyStatement({ actions: [...BEDROCK_GUARDRAIL_ACTIONS], resources: [guardrailArn(this.guardrail.identifier)] }));
       environment[RUNTIME_ENV.bedrockGuardrailId] = this.guardrail.identifier;

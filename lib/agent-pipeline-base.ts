@@ -153,6 +153,16 @@ export abstract class AgentPipelineBase extends Construct {
     return this._metrics.custom(CUSTOM_METRICS.agentOutputTokens, props);
   }
 
+  /** Input tokens the agent read from Bedrock's prompt cache, billed at a tenth of the input price (sum over 1 minute unless overridden). */
+  public metricAgentCacheReadInputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.agentCacheReadInputTokens, props);
+  }
+
+  /** Input tokens the agent wrote to Bedrock's prompt cache, billed at 1.25 times the input price for Claude models (sum over 1 minute unless overridden). */
+  public metricAgentCacheWriteInputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.agentCacheWriteInputTokens, props);
+  }
+
   /** Turns refused by a customer's budget: answered with the budget's reply, no model call (sum over 1 minute unless overridden). */
   public metricTurnsOverBudget(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.turnOverBudget, props);

@@ -77,4 +77,22 @@ export interface BedrockAgentBackendProps {
    * @default - no guardrail
    */
   readonly guardrail?: BedrockGuardrail;
+
+  /**
+   * Bedrock prompt caching: every Converse call carries cache points after the tools (on models
+   * that cache them), the system prompt and the turn's conversation, so the prefix each turn and
+   * each tool round re-sends is billed as cache reads (a tenth of the input price on Claude models)
+   * instead of input. Support is decided by the model id's family, after any inference profile's
+   * geography: Anthropic Claude 3.5 Haiku, 3.7 Sonnet, Haiku 4.x, Sonnet 4.x and Opus 4.x, Amazon
+   * Nova Micro, Lite, Pro and Premier (the table of the package's contract, `prompt-caching.ts`).
+   *
+   * `false` turns caching off. `true` turns it on also for a model id the table cannot place — an
+   * application inference profile ARN, or a newer model — with cache points after the system prompt
+   * and the conversation only (what every caching model takes). Cache reads and writes are recorded
+   * on each reply, emitted as `AgentCacheReadInputTokens` / `AgentCacheWriteInputTokens`, and
+   * counted in the token budgets at their weights (reads 0.1, writes 1.25 of an input token).
+   *
+   * @default - on for the models of the table, off for any other model id
+   */
+  readonly promptCaching?: boolean;
 }

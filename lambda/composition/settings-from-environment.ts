@@ -372,8 +372,8 @@ const INFERENCE_FIELDS: Record<keyof BedrockInferenceSettings, (value: unknown) 
   stopSequences: (value) => Array.isArray(value) && value.every((item) => typeof item === 'string' && item !== ''),
 };
 
-/** Inference settings and guardrail; a value the construct would never write fails the cold start. */
-function bedrockExtras(env: Environment): Pick<BedrockAgentSettings, 'inferenceConfig' | 'guardrail'> {
+/** Inference settings, guardrail and prompt caching; a value the construct would never write fails the cold start. */
+function bedrockExtras(env: Environment): Pick<BedrockAgentSettings, 'inferenceConfig' | 'guardrail' | 'promptCaching'> {
   const guardrailId = env[RUNTIME_ENV.bedrockGuardrailId]?.trim();
   const guardrailVersion = env[RUNTIME_ENV.bedrockGuardrailVersion]?.trim();
   if (Boolean(guardrailId) !== Boolean(guardrailVersion)) {
@@ -385,8 +385,11 @@ function bedrockExtras(env: Environment): Pick<BedrockAgentSettings, 'inferenceC
     if (!isValid) throw new AgentConfigurationError(`${RUNTIME_ENV.bedrockInferenceConfig} has an unknown field "${field}"`);
     if (!isValid(value)) throw new AgentConfigurationError(`${RUNTIME_ENV.bedrockInferenceConfig} has an invalid ${field}`);
   }
+  const promptCaching = env[RUNTIME_ENV.bedrockPromptCaching]?.trim();
+  if (promptCaching && promptCaching !== 'true' && promptCaching !== 'false') throw new AgentConfigurationError(`${RUNTIME_ENV.bedrockPromptCaching} must be true or false`);
   return {
     ...(inferenceConfig ? { inferenceConfig: inferenceConfig as BedrockInferenceSettings } : {}),
     ...(guardrailId && guardrailVersion ? { guardrail: { identifier: guardrailId, version: guardrailVersion } } : {}),
+    ...(promptCaching ? { promptCaching: promptCaching === 'true' } : {}),
   };
 }

@@ -56,6 +56,9 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
         if (report.agent.usage) {
           metrics.addMetric(CUSTOM_METRICS.agentInputTokens, MetricUnit.Count, report.agent.usage.inputTokens);
           metrics.addMetric(CUSTOM_METRICS.agentOutputTokens, MetricUnit.Count, report.agent.usage.outputTokens);
+          const { cacheReadInputTokens, cacheWriteInputTokens } = report.agent.usage;
+          if (cacheReadInputTokens !== undefined) metrics.addMetric(CUSTOM_METRICS.agentCacheReadInputTokens, MetricUnit.Count, cacheReadInputTokens);
+          if (cacheWriteInputTokens !== undefined) metrics.addMetric(CUSTOM_METRICS.agentCacheWriteInputTokens, MetricUnit.Count, cacheWriteInputTokens);
         }
       }
       if (report.overBudget) metrics.addMetric(report.overBudget === 'pipeline_tokens_per_day' ? CUSTOM_METRICS.turnOverPipelineBudget : CUSTOM_METRICS.turnOverBudget, MetricUnit.Count, 1);

@@ -17,6 +17,8 @@ export const RUNTIME_ENV = {
   bedrockInferenceConfig: 'BEDROCK_INFERENCE_CONFIG',
   bedrockGuardrailId: 'BEDROCK_GUARDRAIL_ID',
   bedrockGuardrailVersion: 'BEDROCK_GUARDRAIL_VERSION',
+  /** `true` or `false` when the construct sets `promptCaching`; absent: the model table of prompt-caching.ts decides. */
+  bedrockPromptCaching: 'BEDROCK_PROMPT_CACHING',
   /** The system prompt set in the construct: seeded as a version of the admin prompt resource. */
   deployedSystemPrompt: 'AGENT_SYSTEM_PROMPT',
   agentFunctionName: 'AGENT_FUNCTION_NAME',

@@ -14,5 +14,6 @@ export * from './handoff-texts';
 export * from './key-layout';
 export * from './metrics';
 export * from './outputs';
+export * from './prompt-caching';
 export * from './table';
 export * from './whatsapp-secret';

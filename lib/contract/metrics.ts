@@ -70,6 +70,10 @@ export const CUSTOM_METRICS = {
   agentInputTokens: 'AgentInputTokens',
   /** Orchestrator: model output tokens of a turn (from Converse `usage`). */
   agentOutputTokens: 'AgentOutputTokens',
+  /** Orchestrator: input tokens of a turn read from the prompt cache (Converse `usage.cacheReadInputTokens`); only when caching is on. */
+  agentCacheReadInputTokens: 'AgentCacheReadInputTokens',
+  /** Orchestrator: input tokens of a turn written to the prompt cache (Converse `usage.cacheWriteInputTokens`); only when caching is on. */
+  agentCacheWriteInputTokens: 'AgentCacheWriteInputTokens',
   /** CRM sync worker: revisions the CRM accepted in one run. */
   crmSyncSent: 'CrmSyncSent',
   /** CRM sync worker: sends the CRM asked to retry in one run. */

@@ -15,13 +15,21 @@ export interface ModelUsage {
   readonly replies: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Input tokens read from the prompt cache; present once a reply of the model read or wrote the cache. */
+  readonly cacheReadInputTokens?: number;
+  /** Input tokens written to the prompt cache; present once a reply of the model read or wrote the cache. */
+  readonly cacheWriteInputTokens?: number;
 }
 
 export interface AgentUsage {
   /** Every reply the agent wrote, sent or not: a reply a newer message superseded cost its tokens too. */
   readonly replies: number;
+  /** Input tokens billed at the input price (not read from or written to the prompt cache). */
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Present once a reply of the period read or wrote the prompt cache, as in {@link ModelUsage}. */
+  readonly cacheReadInputTokens?: number;
+  readonly cacheWriteInputTokens?: number;
   /** By model name; replies without a recorded model last. */
   readonly models: readonly ModelUsage[];
   /** `false` when there were more replies than one report reads: the figures count those it read. */

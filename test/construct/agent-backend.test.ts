@@ -102,6 +102,12 @@ describe('AgentBackend.bedrock settings', () => {
     });
   });
 
+  test('promptCaching reaches the orchestrator only when set: without it the runtime decides by the model', () => {
+    expectAgentEnvironment(synthPipeline({ agentBackend: AgentBackend.bedrock({ modelId: MODEL }) }), { BEDROCK_MODEL_ID: MODEL, BEDROCK_PROMPT_CACHING: Match.absent() });
+    expectAgentEnvironment(synthPipeline({ agentBackend: AgentBackend.bedrock({ modelId: MODEL, promptCaching: false }) }), { BEDROCK_MODEL_ID: MODEL, BEDROCK_PROMPT_CACHING: 'false' });
+    expectAgentEnvironment(synthPipeline({ agentBackend: AgentBackend.bedrock({ modelId: MODEL, promptCaching: true }) }), { BEDROCK_MODEL_ID: MODEL, BEDROCK_PROMPT_CACHING: 'true' });
+  });
+
   test('without a system prompt nothing is seeded: the neutral default applies until an admin writes one', () => {
     expectAgentEnvironment(synthPipeline({ agentBackend: AgentBackend.bedrock({ modelId: MODEL }) }), {
       BEDROCK_MODEL_ID: MODEL,

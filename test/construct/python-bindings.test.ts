@@ -88,7 +88,7 @@ describe('Python package', () => {
     expect(classes.AgentPipelineProps.keywords.slice().sort()).toEqual(props.slice().sort());
     // The construct takes the props as keyword arguments after scope and id.
     expect(classes.AgentPipeline.keywords.slice().sort()).toEqual(props.slice().sort());
-    expect(classes.BedrockAgentBackendProps.keywords).toEqual(['model_id', 'guardrail', 'inference_config', 'system_prompt']);
+    expect(classes.BedrockAgentBackendProps.keywords).toEqual(['model_id', 'guardrail', 'inference_config', 'prompt_caching', 'system_prompt']);
   });
 
   test('the wheel carries the module and the jsii assembly and requires the declared aws-cdk-lib floor', () => {

@@ -1,5 +1,5 @@
 import { COST_GUARD_DEFAULTS } from '../../../lib/contract';
-import type { BudgetLimit, CustomerBudgetLimits, TokenUsage } from '../domain/customer-budget';
+import { budgetTokens, type BudgetLimit, type CustomerBudgetLimits, type TokenUsage } from '../domain/customer-budget';
 import type { Clock } from '../ports/clock';
 import type { CustomerBudgetRepository } from '../ports/repositories';
 import type { PipelineTokenBudget } from './pipeline-token-budget';
@@ -31,7 +31,7 @@ export interface OverBudget {
  * The turn's cost gate (docs/RELIABILITY.md#security): asked before the agent call, it refuses the
  * turn when the pipeline's daily token budget is spent (with `pipeline`), else counts it against
  * the customer's budget or refuses it; after the call it adds the tokens the backend reported to
- * both. A backend that reports no usage is bounded by the turn counts alone.
+ * both, prompt cache reads and writes at their weights ({@link budgetTokens}). A backend that reports no usage is bounded by the turn counts alone.
  */
 export class CustomerBudgetGate {
   private readonly settings: CustomerBudgetSettings;
@@ -75,7 +75,7 @@ export class CustomerBudgetGate {
 
   /** Two writes side by side: the customer's day item and the pipeline's shard of the customer. */
   async recordUsage(customerId: string, usage: TokenUsage | undefined): Promise<void> {
-    if (usage === undefined || usage.inputTokens + usage.outputTokens === 0) return;
+    if (usage === undefined || budgetTokens(usage) === 0) return;
     await Promise.all([this.budgets.addTokens(customerId, this.clock.now(), usage), this.pipeline?.count(customerId, usage)]);
   }
 }

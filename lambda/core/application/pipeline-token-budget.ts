@@ -1,11 +1,11 @@
 import { PIPELINE_BUDGET_DEFAULTS } from '../../../lib/contract';
-import type { TokenUsage } from '../domain/customer-budget';
+import { budgetTokens, type TokenUsage } from '../domain/customer-budget';
 import { utcDay } from '../domain/timestamps';
 import type { Clock } from '../ports/clock';
 import type { PipelineBudgetRepository } from '../ports/repositories';
 
 export interface PipelineBudgetSettings {
-  /** Model tokens (input plus output) every customer's turns together may use per UTC day. */
+  /** Model tokens (input plus output, cached input at its weight) every customer's turns together may use per UTC day. */
   readonly agentTokensPerDay: number;
   /** Sent instead of the agent's reply once the day's budget is spent, once a day per customer. */
   readonly reply: string;
@@ -56,7 +56,7 @@ export class PipelineTokenBudget {
 
   async count(customerId: string, usage: TokenUsage): Promise<void> {
     await this.counts.addTokens(customerId, this.clock.now(), usage);
-    this.counted += usage.inputTokens + usage.outputTokens;
+    this.counted += budgetTokens(usage);
   }
 
   private async read(now: Date): Promise<void> {

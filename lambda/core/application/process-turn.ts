@@ -5,7 +5,7 @@ import type { InboundTurn } from '../domain/inbound-turn';
 import { customerMessage, pendingSendMessage, type Message } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros, latestOf, nextMicrosecond } from '../domain/timestamps';
-import { answersLatest, applyActions, completion, demandsOfTurn, newest, prefixThrough } from '../domain/turn';
+import { applyActions, completion, demandsOfTurn, newest, prefixThrough } from '../domain/turn';
 import type { AgentPort, AgentResponse, AgentStages } from '../ports/agent';
 import type { Clock, IdGenerator } from '../ports/clock';
 import type {
@@ -258,7 +258,7 @@ export class ProcessTurn {
     }
     // A newer message was already consumed (e.g. these were redriven from the DLQ after it was
     // answered): any reply would lose the latest-message guard, so the agent is not even asked.
-    const alreadySuperseded = !answersLatest(latest, last);
+    const alreadySuperseded = latest.latestMessageId !== last.messageId;
     // The budget's count goes out alongside the session and history writes, which it does not
     // depend on; it counts this turn once however often the turn is retried.
     const admission = alreadySuperseded ? undefined : this.deps.budget?.admit(customerId, last.messageId);
@@ -279,11 +279,10 @@ export class ProcessTurn {
       await this.complete(latest, pending);
       return { outcome: 'over_budget_told_already', drained: pending.length, overBudget: overBudget.limit, pipelineTokensToday: this.deps.budget?.pipelineTokensToday };
     }
-    const stillLatest = async () => answersLatest(await this.deps.receipts.getLatest(customerId), last);
     progress.awaitingAgent = budgetReply === undefined;
     const { response, call, model, stage } =
       budgetReply === undefined
-        ? await this.turnAgent.ask(session, last, deadline, this.historyShown(state, session), pending, stillLatest)
+        ? await this.turnAgent.ask(session, last, deadline, this.historyShown(state, session), pending)
         : { response: overBudgetResponse(budgetReply), call: undefined, model: undefined, stage: undefined };
     progress.awaitingAgent = false;
 
@@ -301,14 +300,19 @@ export class ProcessTurn {
       createdAt: replyAt,
       ...(call === undefined ? { role: 'system' } : { llm: { model, latencyMs: call.latencyMs, ...response.usage } }),
     };
-    progress.writeAttempted = true;
-    const persisted = await this.deps.ledger.persistResult({
-      session: updated,
-      expectedState: session.state,
-      expectedLatestMessageId: last.messageId,
-      expectedActiveSessionId: undefined,
-      reply,
-    });
+    // An agent that a newer message stopped between its tool rounds has nothing to persist: the
+    // turn ends as one the write below finds superseded.
+    const obsolete = response.stopReason === 'superseded';
+    progress.writeAttempted = !obsolete;
+    const persisted =
+      !obsolete &&
+      (await this.deps.ledger.persistResult({
+        session: updated,
+        expectedState: session.state,
+        expectedLatestMessageId: last.messageId,
+        expectedActiveSessionId: undefined,
+        reply,
+      }));
     progress.resultWritten = true;
     const agent: AgentCallReport | undefined = call && { ...call, readReceiptSent: await call.readReceiptSent };
     // Read when the turn ends, its own tokens counted.

@@ -4,10 +4,10 @@ import type { PendingInbound } from '../domain/inbound-receipt';
 import { customerMessage, isVisibleToAgent, type Message } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros, toEpochMicros } from '../domain/timestamps';
-import { applyActions, newestWithin, qualificationAsText } from '../domain/turn';
+import { answersLatest, applyActions, newestWithin, qualificationAsText } from '../domain/turn';
 import { type AgentAction, type AgentPort, type AgentResponse, type AgentSessionContext, type AgentStages, type ConversationEntry, isAgentStages } from '../ports/agent';
 import type { Clock } from '../ports/clock';
-import type { MessageRepository, OperationalConfigRepository, VersionedResourceRepository } from '../ports/repositories';
+import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, VersionedResourceRepository } from '../ports/repositories';
 import type { WhatsAppSender } from '../ports/whatsapp-sender';
 import { SystemPromptSource, stagePromptId, stagePromptMarker } from './system-prompt';
 import type { AgentCallReport, TurnSettings } from './turn-settings';
@@ -17,6 +17,8 @@ export interface TurnAgentDependencies {
   readonly agent: AgentPort | AgentStages;
   readonly whatsapp: WhatsAppSender;
   readonly messages: MessageRepository;
+  /** Read between the agent's tool rounds: the latest-inbound marker. */
+  readonly receipts: Pick<InboundReceiptRepository, 'getLatest'>;
   readonly resources: VersionedResourceRepository;
   readonly clock: Clock;
   readonly deployedSystemPrompt?: { readonly text: string; readonly config: OperationalConfigRepository };
@@ -33,9 +35,6 @@ export interface AgentAnswer {
   readonly stage?: string;
   readonly call: Omit<AgentCallReport, 'readReceiptSent'> & { readonly readReceiptSent: Promise<boolean> };
 }
-
-/** Whether the turn's newest message is still the latest; asked before a handover runs the next stage. */
-export type StillLatest = () => Promise<boolean>;
 
 /** An agent the turn may ask, with its prompt; `name` for a stage. */
 interface Stage {
@@ -101,11 +100,11 @@ export class TurnAgent {
   }
 
   /**
-   * `stored`: what was read before this turn's messages were appended. `stillLatest` is asked
-   * before each handover; when a newer message arrived, the answer so far is returned, and the
-   * result write (the latest-message guard) drops it.
+   * `stored`: what was read before this turn's messages were appended. Whether `last` is still the
+   * latest is asked between the agent's tool rounds and before each handover; when a newer message
+   * arrived, the answer so far is returned, and the result write (the latest-message guard) drops it.
    */
-  async ask(session: Session, last: PendingInbound, deadline: number, stored: StoredConversation, pending: readonly PendingInbound[], stillLatest: StillLatest): Promise<AgentAnswer> {
+  async ask(session: Session, last: PendingInbound, deadline: number, stored: StoredConversation, pending: readonly PendingInbound[]): Promise<AgentAnswer> {
     // Blue ticks and a typing indicator while the agent thinks: best effort, alongside the agent
     // call and awaited only after the persist, so it adds no latency even to an agent that answers
     // at once, and its failure never fails the turn.
@@ -129,14 +128,15 @@ export class TurnAgent {
         session: agentContext(context, stage.name),
         deadline: deadline - this.settings.deliveryReserveMs,
         maxIterations: iterationsLeft,
+        stillLatest: () => this.stillLatest(last),
       });
       responses.push(response);
       iterationsLeft -= response.iterations;
-      const next = responses.length <= this.maxHandovers && iterationsLeft > 0 ? this.handoverTarget(stage, response) : undefined;
+      const next = responses.length <= this.maxHandovers && iterationsLeft > 0 && response.stopReason !== 'superseded' ? this.handoverTarget(stage, response) : undefined;
       if (next === undefined) break;
       // The next stage sees what this one learned; a handoff to a human or a close ends the turn's agents.
       context = applyActions(context, response.actions, isoMicros(this.deps.clock.now()));
-      if (isHumanOwned(context.state) || context.state === SessionState.CLOSED || !(await stillLatest())) break;
+      if (isHumanOwned(context.state) || context.state === SessionState.CLOSED || !(await this.stillLatest(last))) break;
       stage = next;
     }
     const response = combined(responses);
@@ -152,6 +152,15 @@ export class TurnAgent {
   private handoverTarget(from: Stage, response: AgentResponse): Stage | undefined {
     const handover = [...response.actions].reverse().find((action) => action.type === 'handover_to_agent' && action.agent !== from.name && this.stages.has(action.agent));
     return handover?.type === 'handover_to_agent' ? this.stages.get(handover.agent) : undefined;
+  }
+
+  /**
+   * Whether `last` is still the message the turn answers, as the persist guard will check it: one
+   * strongly consistent read of the marker. A failed read lets the agent go on; the guard decides.
+   */
+  private async stillLatest(last: PendingInbound): Promise<boolean> {
+    const latest = await this.deps.receipts.getLatest(last.customerId).catch(() => undefined);
+    return latest === undefined || answersLatest(latest, last.messageId);
   }
 
   /**

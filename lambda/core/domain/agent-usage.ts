@@ -11,14 +11,27 @@ import { utcDay } from './timestamps';
 
 export type { AgentUsage, DailyAgentUsage, ModelUsage, UsageReport, UtcDay };
 
+type Counted = 'replies' | 'inputTokens' | 'outputTokens' | 'cacheReadInputTokens' | 'cacheWriteInputTokens';
+type ModelSum = Omit<ModelUsage, 'model'>;
+
+/** The prompt cache's counts: shown only where some reply used the cache, so a deployment without caching reports as before. */
+const CACHE_COUNTS = ['cacheReadInputTokens', 'cacheWriteInputTokens'] as const;
+
 /** Adds up replies as a read hands them over, and days into a period. */
 export class AgentUsageTally {
-  private readonly models = new Map<string | undefined, { replies: number; inputTokens: number; outputTokens: number }>();
+  private readonly models = new Map<string | undefined, ModelSum>();
   private complete = true;
 
   /** One agent reply, with what its model call reported (a reply without figures counts no tokens). */
   addReply(llm: LlmUsage | undefined): void {
-    this.add({ model: llm?.model, replies: 1, inputTokens: llm?.inputTokens ?? 0, outputTokens: llm?.outputTokens ?? 0 });
+    this.add({
+      model: llm?.model,
+      replies: 1,
+      inputTokens: llm?.inputTokens ?? 0,
+      outputTokens: llm?.outputTokens ?? 0,
+      cacheReadInputTokens: llm?.cacheReadInputTokens,
+      cacheWriteInputTokens: llm?.cacheWriteInputTokens,
+    });
   }
 
   /** Everything of another tally's usage (a day, into a period's total). */
@@ -36,18 +49,24 @@ export class AgentUsageTally {
     const models = [...this.models]
       .sort(([a], [b]) => (a === b ? 0 : a === undefined ? 1 : b === undefined ? -1 : a < b ? -1 : 1))
       .map(([model, sum]): ModelUsage => (model === undefined ? { ...sum } : { model, ...sum }));
-    const sum = (field: 'replies' | 'inputTokens' | 'outputTokens') => models.reduce((total, model) => total + model[field], 0);
-    return { replies: sum('replies'), inputTokens: sum('inputTokens'), outputTokens: sum('outputTokens'), models, complete: this.complete };
+    return { ...sumOf(models), models, complete: this.complete };
   }
 
-  private add(usage: ModelUsage): void {
-    const sum = this.models.get(usage.model) ?? { replies: 0, inputTokens: 0, outputTokens: 0 };
-    this.models.set(usage.model, {
-      replies: sum.replies + usage.replies,
-      inputTokens: sum.inputTokens + usage.inputTokens,
-      outputTokens: sum.outputTokens + usage.outputTokens,
-    });
+  private add({ model, ...usage }: ModelUsage): void {
+    this.models.set(model, sumOf([this.models.get(model) ?? { replies: 0, inputTokens: 0, outputTokens: 0 }, usage]));
   }
+}
+
+/** The counts of `usages` added up; the cache's only where one of them has them. */
+function sumOf(usages: readonly ModelSum[]): ModelSum {
+  const total = (field: Counted) => usages.reduce((sum, usage) => sum + (usage[field] ?? 0), 0);
+  const cached = usages.some((usage) => CACHE_COUNTS.some((field) => usage[field] !== undefined));
+  return {
+    replies: total('replies'),
+    inputTokens: total('inputTokens'),
+    outputTokens: total('outputTokens'),
+    ...(cached ? { cacheReadInputTokens: total('cacheReadInputTokens'), cacheWriteInputTokens: total('cacheWriteInputTokens') } : {}),
+  };
 }
 
 /** The report of `days` (as `reportDays` gives them), with their total. */

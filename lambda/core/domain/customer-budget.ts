@@ -27,8 +27,33 @@ export function budgetDayExpiry(at: Date): Date {
 
 /** Model tokens one turn used, as the agent backend reported them. */
 export interface TokenUsage {
+  /** Input tokens billed at the model's input price: those neither read from nor written to the prompt cache. */
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Input tokens read from the prompt cache (Converse `usage.cacheReadInputTokens`); absent: none. */
+  readonly cacheReadInputTokens?: number;
+  /** Input tokens written to the prompt cache (Converse `usage.cacheWriteInputTokens`); absent: none. */
+  readonly cacheWriteInputTokens?: number;
+}
+
+/**
+ * What a prompt cache token costs against a budget, as a share of an uncached input token: Bedrock
+ * bills a cache read at a tenth of the input price and a cache write (5-minute cache) at 1.25 times
+ * it, for the Anthropic Claude models (Amazon Nova models bill reads at a quarter and writes at the
+ * input price; the budget errs towards Claude's dearer writes). Output tokens count as one, as
+ * before caching: the budgets are token budgets, not price lists.
+ * @see https://aws.amazon.com/bedrock/pricing/
+ */
+export const CACHE_READ_BUDGET_WEIGHT = 0.1;
+export const CACHE_WRITE_BUDGET_WEIGHT = 1.25;
+
+/**
+ * The tokens a turn counts against the customer's and the pipeline's daily budgets: input plus
+ * output, and cache reads and writes at their weights, rounded up to a whole token.
+ */
+export function budgetTokens(usage: TokenUsage): number {
+  const cached = (usage.cacheReadInputTokens ?? 0) * CACHE_READ_BUDGET_WEIGHT + (usage.cacheWriteInputTokens ?? 0) * CACHE_WRITE_BUDGET_WEIGHT;
+  return usage.inputTokens + usage.outputTokens + Math.ceil(cached);
 }
 
 /** A customer's counts in the windows of one instant. */
@@ -75,6 +100,8 @@ export function isTokenUsage(value: unknown): value is TokenUsage {
   return [inputTokens, outputTokens].every((count) => Number.isSafeInteger(count) && (count as number) >= 0);
 }
 
+/** The sum; a cache count is present when either side has it. */
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+  const cacheCount = (field: 'cacheReadInputTokens' | 'cacheWriteInputTokens') => (a[field] === undefined && b[field] === undefined ? {} : { [field]: (a[field] ?? 0) + (b[field] ?? 0) });
+  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens, ...cacheCount('cacheReadInputTokens'), ...cacheCount('cacheWriteInputTokens') };
 }

@@ -21,6 +21,10 @@ export interface LlmUsage {
   readonly model?: string;
   readonly inputTokens?: number;
   readonly outputTokens?: number;
+  /** Input tokens read from the prompt cache; absent: none (or caching off). */
+  readonly cacheReadInputTokens?: number;
+  /** Input tokens written to the prompt cache; absent: none (or caching off). */
+  readonly cacheWriteInputTokens?: number;
   readonly latencyMs?: number;
 }
 

@@ -34,14 +34,6 @@ export function completionsAfter(answered: readonly PendingInbound[], replyTimes
   return completions;
 }
 
-/**
- * Whether the turn's newest message is still the customer's latest: the guard before asking an
- * agent, first with the marker the turn read, and again before each handover to another stage.
- */
-export function answersLatest(latest: LatestInbound | undefined, last: PendingInbound): boolean {
-  return latest !== undefined && latest.latestMessageId === last.messageId;
-}
-
 /** The pending messages a persisted reply answered: all registered up to the one it replies to. */
 export function prefixThrough(pending: readonly PendingInbound[], messageId: string): PendingInbound[] {
   const index = pending.findIndex((turn) => turn.messageId === messageId);
@@ -49,11 +41,19 @@ export function prefixThrough(pending: readonly PendingInbound[], messageId: str
 }
 
 /**
+ * Whether a reply to `messageId` still answers the customer: it is the latest message and the
+ * marker is not invalidated — what the persist guard's condition requires (latestGuardAction).
+ */
+export function answersLatest(latest: LatestInbound | undefined, messageId: string): boolean {
+  return latest !== undefined && latest.latestMessageId === messageId && latest.invalidatedAt === undefined;
+}
+
+/**
  * A persisted reply may go out only while it answers the latest message, in the same session, and
  * no human took over (or the session was closed) after it was written.
  */
 export function isStillDeliverable(latest: LatestInbound, outbox: OutboxEntry, reply: Message, session: Session): boolean {
-  if (latest.latestMessageId !== outbox.replyToMessageId || latest.invalidatedAt !== undefined) return false;
+  if (!answersLatest(latest, outbox.replyToMessageId)) return false;
   if (session.sessionId !== reply.sessionId) return false;
   const changedSinceReply = toEpochMicros(session.updatedAt) > toEpochMicros(reply.timestamp);
   return !(changedSinceReply && (isHumanOwned(session.state) || session.state === SessionState.CLOSED));

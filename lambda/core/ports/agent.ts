@@ -63,6 +63,14 @@ export interface AgentRequest {
   readonly deadline: number;
   /** Upper bound on model round trips (tool-use iterations) for this turn; the pipeline uses 10. */
   readonly maxIterations: number;
+  /**
+   * Whether the turn's messages are still the customer's latest: asked between tool rounds, before
+   * each further model call. When it answers `false`, a newer message has arrived whose turn will
+   * answer everything again, so the adapter stops at once (`stopReason: 'superseded'`) instead of
+   * spending more model calls on a reply nobody will receive.
+   * @default - never asked: only the turn's guard at persist time notices a newer message
+   */
+  readonly stillLatest?: () => Promise<boolean>;
 }
 
 export interface ConversationEntry {
@@ -100,12 +108,14 @@ export interface AgentResponse {
   readonly stopReason: AgentStopReason;
   /**
    * Model tokens of every round trip of the turn, when the backend reports them (Bedrock always;
-   * a consumer's function optionally). Counted against the customer's daily token budget.
+   * a consumer's function optionally), prompt cache reads and writes included. Counted against the
+   * customer's daily token budget, each kind at its weight (see `budgetTokens`).
    */
   readonly usage?: TokenUsage;
 }
 
-export type AgentStopReason = 'completed' | 'max_iterations' | 'deadline';
+/** `superseded`: {@link AgentRequest.stillLatest} answered that a newer message arrived; the reply is obsolete. */
+export type AgentStopReason = 'completed' | 'max_iterations' | 'deadline' | 'superseded';
 
 export type {
   AgentAction,

@@ -17,6 +17,14 @@ async function turn(n: number, text = `mensagem ${n}`): Promise<void> {
   expect(await harness.process(CUSTOMER, `wamid.B${n}`)).toEqual({ batchItemFailures: [] });
 }
 
+/** Turns 1 to `count`, five minutes apart on `clock` (all inside one UTC day). */
+async function turnsFiveMinutesApart(clock: ManualClock, count: number): Promise<void> {
+  for (let n = 1; n <= count; n++) {
+    await turn(n);
+    clock.advance(5 * 60_000);
+  }
+}
+
 describe('per-customer budget (docs/RELIABILITY.md#security)', () => {
   test('a burst over the per-minute budget never reaches the agent; the customer is told once in the minute', async () => {
     const clock = new ManualClock('2026-11-30T10:15:05.000Z');
@@ -55,10 +63,7 @@ describe('per-customer budget (docs/RELIABILITY.md#security)', () => {
       budget: { clock, settings: { agentTokensPerDay: 1_000, reply: OVER_BUDGET } },
     });
     // 0 and 700 tokens are below the budget; 1,400 is not.
-    for (let n = 1; n <= 3; n++) {
-      await turn(n);
-      clock.advance(5 * 60_000);
-    }
+    await turnsFiveMinutesApart(clock, 3);
     expect(harness.agent.calls).toBe(2);
     expect(harness.sentTo(CUSTOMER).at(-1)).toBe(OVER_BUDGET);
 
@@ -74,6 +79,20 @@ describe('per-customer budget (docs/RELIABILITY.md#security)', () => {
     clock.set('2026-12-01T00:00:01.000Z');
     await turn(4);
     expect(harness.agent.calls).toBe(3);
+  });
+
+  test('prompt cache tokens count at their weights (reads 0.1, writes 1.25), and each reply stores them', async () => {
+    const clock = new ManualClock('2026-11-30T10:00:00.000Z');
+    const usage = { inputTokens: 100, outputTokens: 50, cacheReadInputTokens: 5_000, cacheWriteInputTokens: 400 };
+    harness = await TurnHarness.start({ agent: { usage }, budget: { clock, settings: { agentTokensPerDay: 1_200, reply: OVER_BUDGET } } });
+    // 150 + 5,000 × 0.1 + 400 × 1.25 = 1,150 a turn: the second turn starts below the budget, the third does not
+    // (counted unweighted, 5,550 a turn, the second would have been refused).
+    await turnsFiveMinutesApart(clock, 3);
+    expect(harness.agent.calls).toBe(2);
+    expect(harness.sentTo(CUSTOMER).at(-1)).toBe(OVER_BUDGET);
+
+    const { items } = await harness.messages.history(CUSTOMER, { limit: 10 });
+    expect(items.filter((message) => message.role === 'assistant').map((message) => message.llm)).toEqual([expect.objectContaining(usage), expect.objectContaining(usage)]);
   });
 
   test('without a budget gate every turn reaches the agent (the gate is what refuses)', async () => {

@@ -65,3 +65,19 @@ test('a tally adds replies per model, those without a model last, and a day cut 
     complete: false,
   });
 });
+
+test('prompt cache reads and writes are added up where a reply reported them, and only there', () => {
+  const day = new AgentUsageTally();
+  day.addReply({ model: 'claude', inputTokens: 40, outputTokens: 10, cacheReadInputTokens: 0, cacheWriteInputTokens: 1_500 });
+  day.addReply({ model: 'claude', inputTokens: 60, outputTokens: 12, cacheReadInputTokens: 1_500 });
+  day.addReply({ model: 'llama', inputTokens: 900, outputTokens: 20 });
+
+  const usage = day.usage();
+
+  expect(usage.models).toEqual([
+    { model: 'claude', replies: 2, inputTokens: 100, outputTokens: 22, cacheReadInputTokens: 1_500, cacheWriteInputTokens: 1_500 },
+    { model: 'llama', replies: 1, inputTokens: 900, outputTokens: 20 },
+  ]);
+  expect(usage).toMatchObject({ replies: 3, inputTokens: 1_000, outputTokens: 42, cacheReadInputTokens: 1_500, cacheWriteInputTokens: 1_500 });
+  expect(usageReportOf([{ day: '2026-03-10', ...usage }]).total).toEqual(usage);
+});

@@ -1,4 +1,4 @@
-import { AGENT_BACKEND_KINDS } from '../../../../lib/contract';
+import { AGENT_BACKEND_KINDS, PROMPT_CACHING_UNLISTED_MODEL, promptCachingSupportOf, type PromptCachingSupport } from '../../../../lib/contract';
 import type { AgentPort, AgentStages } from '../../ports/agent';
 import { agentTools } from './agent-actions';
 import { BedrockConverseAgent, type ConverseCall } from './bedrock-converse-agent';
@@ -26,6 +26,8 @@ export interface BedrockAgentSettings {
   readonly modelId: string;
   readonly inferenceConfig?: BedrockInferenceSettings;
   readonly guardrail?: { readonly identifier: string; readonly version: string };
+  /** `false`: no cache points; `true`: cache points even on a model the table does not list; absent: as the table says. */
+  readonly promptCaching?: boolean;
 }
 
 /** One agent: a Bedrock model, the consumer's function, or the scripted agent. */
@@ -69,7 +71,15 @@ function createSingleAgent(settings: SingleAgentSettings, clients: AgentClients,
   const { fallbackReply } = settings;
   switch (settings.backend) {
     case AGENT_BACKEND_KINDS.bedrock:
-      return new BedrockConverseAgent({ modelId: settings.modelId, ...settings.inferenceConfig, guardrail: settings.guardrail, fallbackReply, converse: clients.converse, tools });
+      return new BedrockConverseAgent({
+        modelId: settings.modelId,
+        ...settings.inferenceConfig,
+        guardrail: settings.guardrail,
+        promptCaching: promptCachingOf(settings),
+        fallbackReply,
+        converse: clients.converse,
+        tools,
+      });
     case AGENT_BACKEND_KINDS.lambda:
       return new LambdaInvokeAgent({ functionName: settings.functionName, fallbackReply, invoke: clients.invoke, tools });
     case AGENT_BACKEND_KINDS.scripted:
@@ -81,4 +91,11 @@ function createSingleAgent(settings: SingleAgentSettings, clients: AgentClients,
 export function isScriptedOnly(settings: AgentSettings): boolean {
   if (settings.backend === AGENT_BACKEND_KINDS.stages) return Object.values(settings.stages).every((stage) => isScriptedOnly(stage.agent));
   return settings.backend === AGENT_BACKEND_KINDS.scripted;
+}
+
+/** Where the agent puts cache points: where the model takes them, unless the construct turned caching off or on. */
+function promptCachingOf({ modelId, promptCaching }: BedrockAgentSettings): PromptCachingSupport | undefined {
+  if (promptCaching === false) return undefined;
+  const support = promptCachingSupportOf(modelId);
+  return support ?? (promptCaching ? PROMPT_CACHING_UNLISTED_MODEL : undefined);
 }

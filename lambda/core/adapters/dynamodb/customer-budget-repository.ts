@@ -1,5 +1,6 @@
 import {
   budgetDayExpiry,
+  budgetTokens,
   budgetWindows,
   limitWindow,
   reachedLimit,
@@ -96,7 +97,7 @@ export function addTokensUpdate(key: UpdateRequest['key'], entityType: EntityTyp
     key,
     update: 'ADD #tokens :total, #input :input, #output :output SET #entity = :entity, #ttl = :ttl',
     names: { '#tokens': AGENT_TOKENS, '#input': INPUT_TOKENS, '#output': OUTPUT_TOKENS, '#entity': ENTITY_TYPE, '#ttl': TTL },
-    values: { ':total': usage.inputTokens + usage.outputTokens, ':input': usage.inputTokens, ':output': usage.outputTokens, ':entity': entityType, ':ttl': epochSeconds(budgetDayExpiry(at)) },
+    values: { ':total': budgetTokens(usage), ':input': usage.inputTokens, ':output': usage.outputTokens, ':entity': entityType, ':ttl': epochSeconds(budgetDayExpiry(at)) },
   };
 }
 

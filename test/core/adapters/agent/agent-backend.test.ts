@@ -63,8 +63,38 @@ it.each([
   [{ [RUNTIME_ENV.bedrockInferenceConfig]: '{"topK":5}' }, /BEDROCK_INFERENCE_CONFIG has an unknown field "topK"/],
   [{ [RUNTIME_ENV.bedrockInferenceConfig]: '{"temperature":3}' }, /BEDROCK_INFERENCE_CONFIG has an invalid temperature/],
   [{ [RUNTIME_ENV.bedrockGuardrailId]: 'gr0abc123' }, /BEDROCK_GUARDRAIL_ID and BEDROCK_GUARDRAIL_VERSION must be set together/],
+  [{ [RUNTIME_ENV.bedrockPromptCaching]: 'yes' }, /BEDROCK_PROMPT_CACHING must be true or false/],
 ])('refuses Bedrock settings the construct would never write: %p', (extra, message) => {
   expect(() => agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'bedrock', [RUNTIME_ENV.bedrockModelId]: 'amazon.nova-pro-v1:0', ...extra })).toThrow(message);
+});
+
+describe('prompt caching', () => {
+  const APPLICATION_PROFILE = 'arn:aws:bedrock:eu-west-1:123456789012:application-inference-profile/a1b2c3';
+  /** Where the first Converse request of the agent the environment selects carries cache points. */
+  async function cachePointsOf(modelId: string, promptCaching?: string): Promise<string[]> {
+    const inputs: ConverseCommandInput[] = [];
+    const converse: ConverseCall = async (input) => (inputs.push(input), fixture('bedrock', 'plain-reply'));
+    const env = { [RUNTIME_ENV.agentBackend]: 'bedrock', [RUNTIME_ENV.bedrockModelId]: modelId, ...(promptCaching === undefined ? {} : { [RUNTIME_ENV.bedrockPromptCaching]: promptCaching }) };
+    await agentFromEnvironment(env, { converse }).respond(request);
+    const [input] = inputs;
+    return Object.entries({ tools: input.toolConfig?.tools, system: input.system, messages: input.messages?.at(-1)?.content })
+      .filter(([, blocks]) => blocks?.some((block) => 'cachePoint' in block))
+      .map(([field]) => field);
+  }
+
+  it.each([
+    ['us.anthropic.claude-sonnet-4-20250514-v1:0', undefined, ['tools', 'system', 'messages']],
+    ['anthropic.claude-3-5-haiku-20241022-v1:0', undefined, ['tools', 'system', 'messages']],
+    ['global.anthropic.claude-opus-4-1-20250805-v1:0', undefined, ['tools', 'system', 'messages']],
+    ['eu.amazon.nova-lite-v1:0', undefined, ['system', 'messages']],
+    ['meta.llama3-70b-instruct-v1:0', undefined, []],
+    [APPLICATION_PROFILE, undefined, []],
+    // On where the table cannot tell: what every caching model takes.
+    [APPLICATION_PROFILE, 'true', ['system', 'messages']],
+    ['us.anthropic.claude-sonnet-4-20250514-v1:0', 'false', []],
+  ])('%s with BEDROCK_PROMPT_CACHING=%s: cache points in %j', async (modelId, promptCaching, fields) => {
+    expect(await cachePointsOf(modelId, promptCaching)).toEqual(fields);
+  });
 });
 
 it("builds the Lambda agent for the consumer's function", async () => {

@@ -265,6 +265,127 @@ describe('bounds', () => {
   });
 });
 
+describe('a newer customer message between tool rounds', () => {
+  it('stops the obsolete turn after the round it was noticed in, without another model call', async () => {
+    const { converse, requests } = replay('tool-use-handoff', 'reply-after-handoff');
+    let asked = 0;
+    // A newer message arrives while round 1 runs.
+    const stillLatest = async () => (asked++, false);
+
+    const response = await new BedrockConverseAgent({ modelId: MODEL_ID, converse }).respond({ ...request, stillLatest });
+
+    expect(requests).toHaveLength(1);
+    expect(asked).toBe(1);
+    expect(response).toEqual({
+      reply: 'Vou chamar uma pessoa da equipe para continuar.',
+      actions: [{ type: 'request_human_handoff', reason: 'O cliente pediu para falar com uma pessoa.' }],
+      iterations: 1,
+      stopReason: 'superseded',
+      // The round that was made still cost its tokens: the budget counts them.
+      usage: { inputTokens: 655, outputTokens: 78 },
+    });
+  });
+
+  it('is asked before every further round, never before the first nor after the last', async () => {
+    const { converse, requests } = replay('tool-use-invalid-input', 'tool-use-corrected-input', 'reply-after-demand');
+    const askedBeforeCall: number[] = [];
+    const stillLatest = async () => (askedBeforeCall.push(requests.length + 1), true);
+
+    const response = await new BedrockConverseAgent({ modelId: MODEL_ID, converse }).respond({ ...request, stillLatest });
+
+    expect(askedBeforeCall).toEqual([2, 3]);
+    expect(response).toMatchObject({ iterations: 3, stopReason: 'completed' });
+  });
+
+  it('is never asked of a turn the model answers in one round', async () => {
+    const { converse } = replay('plain-reply');
+    const stillLatest = jest.fn(async () => false);
+
+    const response = await new BedrockConverseAgent({ modelId: MODEL_ID, converse }).respond({ ...request, stillLatest });
+
+    expect(stillLatest).not.toHaveBeenCalled();
+    expect(response.stopReason).toBe('completed');
+  });
+});
+
+describe('prompt caching', () => {
+  const CACHE_POINT = { cachePoint: { type: 'default' } };
+  const claude = { tools: true };
+  const nova = { tools: false };
+
+  it('closes the tools, the system prompt and the conversation with cache points, where a Claude model caches them', async () => {
+    const { converse, requests } = replay('plain-reply');
+
+    await new BedrockConverseAgent({ modelId: MODEL_ID, converse, promptCaching: claude }).respond(request);
+
+    expect(requests[0]).toMatchObject({
+      system: [{ text: request.systemPrompt }, CACHE_POINT],
+      messages: [{ role: 'user', content: [sessionContext, { text: 'Oi, vocês fazem sequenciamento?' }, CACHE_POINT] }],
+    });
+    const tools = requests[0].toolConfig?.tools ?? [];
+    expect(tools).toHaveLength(AGENT_TOOLS.length + 1);
+    expect(tools.at(-1)).toEqual(CACHE_POINT);
+  });
+
+  it('leaves the tools without a cache point for a model that does not cache them (Amazon Nova)', async () => {
+    const { converse, requests } = replay('plain-reply');
+
+    await new BedrockConverseAgent({ modelId: 'amazon.nova-pro-v1:0', converse, promptCaching: nova }).respond(request);
+
+    expect(requests[0].system).toEqual([{ text: request.systemPrompt }, CACHE_POINT]);
+    expect(requests[0].toolConfig?.tools?.some((tool) => 'cachePoint' in tool)).toBe(false);
+    expect(requests[0].messages?.at(-1)?.content?.at(-1)).toEqual(CACHE_POINT);
+  });
+
+  it('keeps the conversation’s cache point in place through the tool rounds, so each later round reads it', async () => {
+    const { converse, requests } = replay('tool-use-handoff', 'reply-after-handoff');
+
+    await new BedrockConverseAgent({ modelId: MODEL_ID, converse, promptCaching: claude }).respond(request);
+
+    expect(requests[1].messages).toEqual([
+      { role: 'user', content: [sessionContext, { text: 'Oi, vocês fazem sequenciamento?' }, CACHE_POINT] },
+      assistantMessageOf('tool-use-handoff'),
+      { role: 'user', content: [{ toolResult: { toolUseId: 'tooluse_kZJMlvQmRJ6eAyJE5GIl7Q', content: [{ json: { recorded: true } }] } }] },
+    ]);
+  });
+
+  it('closes the earlier history with a cache point and opens the turn’s message with the session context, so the next turn finds the history unchanged', async () => {
+    const { converse, requests } = replay('plain-reply', 'plain-reply');
+    const agent = new BedrockConverseAgent({ modelId: MODEL_ID, converse, promptCaching: claude });
+    const first = { ...request, history: [{ role: 'customer' as const, text: 'Oi', at: '2026-11-30T12:00:00.000Z' }] };
+    const second = {
+      ...request,
+      // The agent recorded data meanwhile: only the turn's message changes with it.
+      session: { ...request.session, qualificationData: { sample_type: 'saliva' } },
+      history: [...first.history, { role: 'assistant' as const, text: 'Olá!', at: '2026-11-30T12:00:01.000Z' }, { role: 'customer' as const, text: 'Quanto custa?', at: '2026-11-30T12:01:00.000Z' }],
+    };
+
+    await agent.respond(first);
+    await agent.respond(second);
+
+    const context = (sampleType: string) => ({ text: `${SESSION_CONTEXT_OPENING}{"state":"QUALIFYING","qualificationData":{"sample_type":"${sampleType}"}}${SESSION_CONTEXT_CLOSING}` });
+    expect(requests[0].messages).toEqual([{ role: 'user', content: [context('sangue'), { text: 'Oi' }, CACHE_POINT] }]);
+    expect(requests[1].messages).toEqual([
+      { role: 'user', content: [{ text: 'Oi' }] },
+      { role: 'assistant', content: [{ text: 'Olá!' }, CACHE_POINT] },
+      { role: 'user', content: [context('saliva'), { text: 'Quanto custa?' }, CACHE_POINT] },
+    ]);
+  });
+
+  it('sums the cache reads and writes Converse reports with the other tokens of every round', async () => {
+    const cached = (name: string, usage: NonNullable<ConverseCommandOutput['usage']>): ConverseCommandOutput => ({ ...fixture<ConverseCommandOutput>('bedrock', name), usage });
+    const answers = [
+      cached('tool-use-handoff', { inputTokens: 40, outputTokens: 78, cacheReadInputTokens: 0, cacheWriteInputTokens: 1_615, totalTokens: 1_733 }),
+      cached('reply-after-handoff', { inputTokens: 125, outputTokens: 22, cacheReadInputTokens: 1_615, cacheWriteInputTokens: 0, totalTokens: 1_762 }),
+    ];
+    const converse: ConverseCall = async () => answers.shift()!;
+
+    const response = await new BedrockConverseAgent({ modelId: MODEL_ID, converse, promptCaching: claude }).respond(request);
+
+    expect(response.usage).toEqual({ inputTokens: 165, outputTokens: 100, cacheReadInputTokens: 1_615, cacheWriteInputTokens: 1_615 });
+  });
+});
+
 describe('failures', () => {
   it('wraps a Bedrock error as an invocation failure keeping the cause', async () => {
     const throttled = Object.assign(new Error('Too many requests, please wait before trying again.'), { name: 'ThrottlingException' });
@@ -330,6 +451,19 @@ describe('mapping the history to Converse messages', () => {
     await new BedrockConverseAgent({ modelId: MODEL_ID, converse }).respond({ ...request, history });
 
     expect(requests[0].messages).toEqual([{ role: 'user', content: [sessionContext, { text: 'Oi' }, { text: 'Tudo bem?' }] }]);
+  });
+
+  it('opens the turn’s own message with the session context, not the first one', async () => {
+    const { converse, requests } = replay('plain-reply');
+    const history = [entry('customer', 'Oi'), entry('assistant', 'Olá!'), entry('customer', 'Quanto custa?')];
+
+    await new BedrockConverseAgent({ modelId: MODEL_ID, converse }).respond({ ...request, history });
+
+    expect(requests[0].messages).toEqual([
+      { role: 'user', content: [{ text: 'Oi' }] },
+      { role: 'assistant', content: [{ text: 'Olá!' }] },
+      { role: 'user', content: [sessionContext, { text: 'Quanto custa?' }] },
+    ]);
   });
 
   it('refuses a history with nothing from the customer to answer', () => {

@@ -49,6 +49,8 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
       model: message.llm.model,
       input_tokens: message.llm.inputTokens,
       output_tokens: message.llm.outputTokens,
+      cache_read_input_tokens: message.llm.cacheReadInputTokens,
+      cache_write_input_tokens: message.llm.cacheWriteInputTokens,
       latency_ms: message.llm.latencyMs,
     },
   });
@@ -91,6 +93,8 @@ function llmUsageFromMap(map: Record<string, unknown>): LlmUsage {
     model: read.optionalString('model'),
     inputTokens: read.optionalNumber('input_tokens'),
     outputTokens: read.optionalNumber('output_tokens'),
+    cacheReadInputTokens: read.optionalNumber('cache_read_input_tokens'),
+    cacheWriteInputTokens: read.optionalNumber('cache_write_input_tokens'),
     latencyMs: read.optionalNumber('latency_ms'),
   };
 }
