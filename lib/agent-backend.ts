@@ -1,4 +1,4 @@
-import { Annotations, Arn, ArnFormat, Aws, Stack, Token } from 'aws-cdk-lib';
+import { Arn, ArnFormat, Aws, Stack, Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
@@ -6,15 +6,18 @@ import type { BedrockAgentBackendProps, BedrockGuardrail, BedrockInferenceConfig
 import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_GUARDRAIL_ACTIONS, BEDROCK_INVOKE_ACTIONS } from './private/permissions';
 import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, RUNTIME_ENV } from './contract';
+import {
+  crossRegionProfilePrefix,
+  foundationModelArn,
+  GLOBAL_PROFILE_PREFIX,
+  guardrailArn,
+  isApplicationProfileArn,
+  SYSTEM_PROMPT_MAX_BYTES,
+  validateBedrockProps,
+  warnOnGeographyMismatch,
+} from './private/bedrock-model-ids';
 
-/**
- * Prefixes of Amazon Bedrock's system-defined cross-Region inference profiles
- * (`<prefix>.<foundation model id>`).
- *
- * @see https://docs.aws.amazon.com/bedrock/latest/userguide/inference-profiles-support.html
- */
-const CROSS_REGION_PROFILE_PREFIXES = ['us', 'us-gov', 'eu', 'apac', 'jp', 'au', 'ca', 'global'] as const;
-const GLOBAL_PROFILE_PREFIX = 'global';
+export { SYSTEM_PROMPT_MAX_BYTES };
 
 /** Properties of `AgentBackend.stages()`. */
 export interface AgentStagesProps {
@@ -135,24 +138,6 @@ export abstract class AgentBackend {
    */
   public abstract bind(scope: Construct, orchestrator: lambda.IFunction): AgentBackendConfig;
 }
-
-/** Lambda caps a function's whole environment at 4 KB; the prompt leaves room for the rest. */
-export const SYSTEM_PROMPT_MAX_BYTES = 3000;
-const APPLICATION_PROFILE_ARN = /^arn:aws[a-z-]*:bedrock:[a-z0-9-]+:\d{12}:application-inference-profile\/[a-z0-9]+$/;
-const MODEL_ID = /^[a-z0-9][a-z0-9.:_-]*$/i;
-const GUARDRAIL_ID = /^[a-z0-9]+$/;
-const GUARDRAIL_ARN = /^arn:aws[a-z-]*:bedrock:[a-z0-9-]+:\d{12}:guardrail\/[a-z0-9]+$/;
-const GUARDRAIL_VERSION = /^(DRAFT|[1-9][0-9]{0,7})$/;
-/** The Region prefixes each geographic cross-Region profile routes within. */
-const PROFILE_GEOGRAPHY_REGIONS: Record<string, readonly string[]> = {
-  'us': ['us-'],
-  'us-gov': ['us-gov-'],
-  'eu': ['eu-'],
-  'apac': ['ap-'],
-  'jp': ['ap-northeast-1', 'ap-northeast-3'],
-  'au': ['ap-southeast-2', 'ap-southeast-4'],
-  'ca': ['ca-'],
-};
 
 class BedrockAgentBackend extends AgentBackend {
   private readonly modelId: string;
@@ -333,65 +318,6 @@ class ScriptedAgentBackend extends AgentBackend {
   }
 }
 
-function crossRegionProfilePrefix(modelId: string): string | undefined {
-  if (Token.isUnresolved(modelId)) {
-    return undefined;
-  }
-  return CROSS_REGION_PROFILE_PREFIXES.find((prefix) => modelId.startsWith(`${prefix}.`));
-}
-
-function foundationModelArn(foundationModelId: string, region: string): string {
-  return Arn.format({
-    partition: Aws.PARTITION,
-    service: 'bedrock',
-    region,
-    account: '',
-    resource: 'foundation-model',
-    resourceName: foundationModelId,
-    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-  });
-}
-
-function validateBedrockProps(props: BedrockAgentBackendProps): void {
-  const fail = (problem: string): never => {
-    throw new Error(`AgentBackend.bedrock: ${problem}`);
-  };
-  const { modelId, systemPrompt, inferenceConfig, guardrail } = props;
-  if (!Token.isUnresolved(modelId) && !MODEL_ID.test(modelId) && !APPLICATION_PROFILE_ARN.test(modelId)) {
-    fail(
-      `modelId '${modelId}' is not a Bedrock model id, cross-Region inference profile id or application inference profile ARN ` +
-        "(e.g. 'anthropic.claude-sonnet-4-5-20250929-v1:0', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' or " +
-        "'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/abc123'); other ARNs are not accepted.",
-    );
-  }
-  if (systemPrompt !== undefined && !Token.isUnresolved(systemPrompt)) {
-    if (systemPrompt.trim() === '') fail('systemPrompt is empty; leave it out to start from the neutral default prompt.');
-    const bytes = Buffer.byteLength(systemPrompt, 'utf8');
-    if (bytes > SYSTEM_PROMPT_MAX_BYTES) {
-      fail(
-        `systemPrompt is ${bytes} bytes; at most ${SYSTEM_PROMPT_MAX_BYTES} fit in the orchestrator's environment (Lambda allows 4 KB in all). ` +
-          'Deploy a shorter prompt and write the full one in the console (prompt resource "system"), which has no such limit.',
-      );
-    }
-  }
-  if (inferenceConfig) {
-    const { maxTokens, temperature, topP, stopSequences } = inferenceConfig;
-    if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1)) fail(`inferenceConfig.maxTokens must be a whole number of at least 1; got ${maxTokens}.`);
-    for (const [name, value] of [['temperature', temperature], ['topP', topP]] as const) {
-      if (value !== undefined && !(value >= 0 && value <= 1)) fail(`inferenceConfig.${name} must be from 0 to 1; got ${value}.`);
-    }
-    if (stopSequences?.some((sequence) => sequence === '')) fail('inferenceConfig.stopSequences must not contain an empty string.');
-  }
-  if (guardrail) {
-    if (!Token.isUnresolved(guardrail.identifier) && !GUARDRAIL_ID.test(guardrail.identifier) && !GUARDRAIL_ARN.test(guardrail.identifier)) {
-      fail(`guardrail.identifier '${guardrail.identifier}' is neither a guardrail id ('abc123def456') nor a guardrail ARN.`);
-    }
-    if (!Token.isUnresolved(guardrail.version) && !GUARDRAIL_VERSION.test(guardrail.version)) {
-      fail(`guardrail.version '${guardrail.version}' must be a published version number ('1') or 'DRAFT'.`);
-    }
-  }
-}
-
 function validateStagesProps(props: AgentStagesProps): void {
   const fail = (problem: string): never => {
     throw new Error(`AgentBackend.stages: ${problem}`);
@@ -424,38 +350,3 @@ function validateStagesProps(props: AgentStagesProps): void {
   }
 }
 
-function isApplicationProfileArn(modelId: string): boolean {
-  return !Token.isUnresolved(modelId) && APPLICATION_PROFILE_ARN.test(modelId);
-}
-
-/**
- * A geographic profile only routes within its geography: called from a stack outside it, Bedrock
- * refuses the profile (or the data leaves the geography the team chose). Global profiles route anywhere.
- */
-function warnOnGeographyMismatch(scope: Construct, profileId: string, prefix: string): void {
-  const region = Stack.of(scope).region;
-  const regions = PROFILE_GEOGRAPHY_REGIONS[prefix];
-  if (Token.isUnresolved(region) || regions === undefined) return;
-  // 'us-gov-…' Regions also start with 'us-'; only the us-gov profile serves them.
-  const inGeography = regions.some((start) => region.startsWith(start)) && !(prefix === 'us' && region.startsWith('us-gov-'));
-  if (!inGeography) {
-    Annotations.of(scope).addWarningV2(
-      'cdk-whatsapp-agent-pipeline:inferenceProfileGeography',
-      `The cross-Region inference profile '${profileId}' serves the '${prefix}' geography, but the stack is in ${region}. ` +
-        `Use the profile of ${region}'s geography (or a 'global.' profile), or deploy the stack in a Region of that geography.`,
-    );
-  }
-}
-
-function guardrailArn(identifier: string): string {
-  if (!Token.isUnresolved(identifier) && GUARDRAIL_ARN.test(identifier)) return identifier;
-  return Arn.format({
-    partition: Aws.PARTITION,
-    service: 'bedrock',
-    region: Aws.REGION,
-    account: Aws.ACCOUNT_ID,
-    resource: 'guardrail',
-    resourceName: identifier,
-    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-  });
-}
