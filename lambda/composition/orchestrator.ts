@@ -1,9 +1,11 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { AGENT_BACKEND_KINDS } from '../../lib/contract';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { AGENT_BACKEND_KINDS, CUSTOM_METRICS } from '../../lib/contract';
 import { type AgentClients, type AgentSettings, createAgent } from '../core/adapters/agent/agent-backend';
 import { bedrockConverse } from '../core/adapters/agent/bedrock-converse-agent';
 import { credentialProvider } from '../core/adapters/aws/aws-identity';
 import { lambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
+import { errorSummary } from '../core/adapters/observability/error-summary';
 import {
   conversationRepositories,
   customerBudgets,
@@ -58,6 +60,12 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
       handoffs: plane?.handoffs,
       consent: messaging.consent,
       budget: new CustomerBudgetGate(customerBudgets(table), clock, settings.customerBudget, settings.pipelineBudget && new PipelineTokenBudget(pipelineBudget(table), clock, settings.pipelineBudget)),
+      onFailureNotice: (outcome, error) => {
+        if (outcome === 'sent') composed.metrics.addMetric(CUSTOM_METRICS.failureNoticeSent, MetricUnit.Count, 1);
+        if (outcome !== 'failed') return;
+        composed.metrics.addMetric(CUSTOM_METRICS.failureNoticeFailed, MetricUnit.Count, 1);
+        composed.logger.warn('failure_notice_failed', errorSummary(error));
+      },
     }),
     clock,
     logger: composed.logger,

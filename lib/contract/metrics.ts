@@ -56,6 +56,10 @@ export const CUSTOM_METRICS = {
   turnAnswered: turnOutcomeMetric('answered'),
   /** Orchestrator: a turn failed on the receive that sends it to the dead-letter queue. */
   turnFailedPermanently: 'TurnFailedPermanently',
+  /** Orchestrator: a turn's messages were parked and the customer got the fallback text as a notice (once per parked set). */
+  failureNoticeSent: 'FailureNoticeSent',
+  /** Orchestrator: the failure notice of parked messages could not be sent (best effort: the customer may have heard nothing). */
+  failureNoticeFailed: 'FailureNoticeFailed',
   /** Orchestrator: a failure no retry can fix (bad agent output, a refusing model) was answered with the fallback text at once. */
   turnFallback: turnOutcomeMetric('fallback'),
   /** Orchestrator, with the operator plane: the agent failed for good and the conversation went to people with the fallback text. */

@@ -11,6 +11,7 @@ import { gate, waitUntil } from '../support/waiting';
 import { newCustomer } from '../support/ids';
 import { receiveOne } from '../support/inspect';
 import { startTestPipeline } from '../support/pipeline';
+import { localRedriveTarget, redrive } from '../reliability/harness/redrive';
 
 const FAST_RETRIES = { visibilityTimeoutSeconds: 2 };
 
@@ -101,7 +102,8 @@ it('moves a poisoned message to the DLQ after 3 receives without blocking other 
     ['retained', 2],
     ['retained', 3],
   ]);
-  expect(repliesTo(poisoned)).toEqual([]);
+  // Without the operator plane nobody else tells the customer: the parked message gets the notice.
+  expect(repliesTo(poisoned)).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed]);
   expect(repliesTo(healthy)).toEqual([
     'Olá! Recebi: Oi (mensagem 1)',
     'Olá! Recebi: Tudo bem? (mensagem 2)',
@@ -110,8 +112,8 @@ it('moves a poisoned message to the DLQ after 3 receives without blocking other 
 
   // The poisoned customer is not stuck: the parked message stays out of later turns.
   await pipeline.sendCustomerMessage(poisoned, 'Desculpe, outra pergunta');
-  await waitUntil(() => repliesTo(poisoned).length === 1, 15_000, 'the poisoned customer’s next answer');
-  expect(repliesTo(poisoned)).toEqual(['Olá! Recebi: Desculpe, outra pergunta (mensagem 1)']);
+  await waitUntil(() => repliesTo(poisoned).length === 2, 15_000, 'the poisoned customer’s next answer');
+  expect(repliesTo(poisoned)).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed, 'Olá! Recebi: Desculpe, outra pergunta (mensagem 1)']);
 });
 
 it('answers a failure no retry can fix with the fallback text on the first receive; a redelivery sends nothing again', async () => {
@@ -163,4 +165,42 @@ it('stops involving the agent once a human was asked for: later messages go to t
   const { session, history } = await pipeline.conversation(customer);
   expect(session?.state).toBe('AWAITING_HUMAN');
   expect(history[history.length - 1]).toMatchObject({ role: 'user', text: 'Alguém aí?' });
+});
+
+it('tells a customer whose turn failed on every receive once, without the operator plane; a redrive then answers and tells nothing again', async () => {
+  // The model endpoint throttles on every receive, as it may for minutes: a retry could fix it, so
+  // the record goes to the DLQ with the message parked, and the customer is told once meanwhile.
+  let throttling = true;
+  const agent = new ScriptedAgent({ failWhen: () => (throttling ? new AgentInvocationError('invocation_failed', 'the model endpoint is throttling') : undefined) });
+  pipeline = await startTestPipeline({ agent, queue: FAST_RETRIES, onInvocation: (report) => invocations.push(report) });
+  const customer = newCustomer();
+
+  const { messageId } = await pipeline.sendCustomerMessage(customer, 'Vocês abrem sábado?');
+  await waitUntil(async () => (await deadLetters()) === 1, 30_000, 'the record in the DLQ');
+  await pipeline.waitForIdle();
+  expect(invocationsFor(customer).map((report) => report.receiveCount)).toEqual([1, 2, 3]);
+  const target = localRedriveTarget(pipeline);
+  // The notice is no reply to the message: the redrive's verdict still redrives it.
+  const [inspected] = await redrive(target, { apply: false });
+  expect(inspected.inspection).toMatchObject({ messageId, verdict: 'redrive', replies: [] });
+  expect(repliesTo(customer)).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed]);
+  // In the history (the console shows it), but neither the parked message nor the notice is the agent's to see.
+  const { items: newestFirst } = await target.repositories.messages.history(customer);
+  expect(newestFirst.map((message) => [message.role, message.text, message.deliveryStatus, message.failureNoticeFor])).toEqual([
+    ['system', FALLBACK_TEXT_DEFAULTS.turnFailed, 'sent', messageId],
+    ['user', 'Vocês abrem sábado?', undefined, undefined],
+  ]);
+  expect((await pipeline.conversation(customer)).history).toEqual([]);
+
+  // The endpoint recovers; the operator's redrive asks the agent again, which sees the customer's
+  // message last (the notice is hidden from it), and the notice is not sent again.
+  throttling = false;
+  const agentCalls = agent.calls;
+  expect((await redrive(target)).map((outcome) => outcome.action)).toEqual(['redriven']);
+  await waitUntil(() => repliesTo(customer).length === 2, 15_000, 'the agent’s answer after the redrive');
+  await pipeline.waitForIdle();
+  expect(repliesTo(customer)).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed, 'Olá! Recebi: Vocês abrem sábado? (mensagem 1)']);
+  expect(agent.calls).toBe(agentCalls + 1);
+  expect(agent.requests.at(-1)!.history.at(-1)).toMatchObject({ role: 'customer', text: 'Vocês abrem sábado?' });
+  expect(await deadLetters()).toBe(0);
 });

@@ -8,6 +8,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { encodeDispatchMessage } from '../../lambda/core/adapters/sqs/dispatch-message';
+import { FALLBACK_TEXT_DEFAULTS } from '../../lib/contract';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer } from '../support/ids';
 import { startTestPipeline } from '../support/pipeline';
@@ -72,10 +73,11 @@ test('a turn that failed three times is parked in the DLQ; once the agent is fix
   agentBroken = false;
   const [redriven] = await redrive(localRedriveTarget(pipeline));
   expect(redriven.action).toBe('redriven');
-  await pipeline.fakeWhatsApp.waitForSent(1, 15_000);
+  await pipeline.fakeWhatsApp.waitForSent(2, 15_000);
   await pipeline.waitForIdle();
 
-  expect(pipeline.fakeWhatsApp.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Quero saber o preço do exame (mensagem 1)']);
+  // The failure notice when the message was parked, then the answer: the notice is not sent again.
+  expect(pipeline.fakeWhatsApp.sent().map((sent) => sent.text)).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed, 'Olá! Recebi: Quero saber o preço do exame (mensagem 1)']);
   expect(await deadLetters(pipeline.deadLetterQueueUrl)).toBe(0);
   const { history } = await pipeline.conversation(customer);
   expect(history.map((message) => [message.role, message.deliveryStatus, message.quarantinedAt])).toEqual([
@@ -100,9 +102,9 @@ test('a burst parked by one failed turn comes back whole: only the first record 
   const [outcome] = await redrive(localRedriveTarget(pipeline));
   expect(outcome.inspection.parked).toHaveLength(2);
   expect(outcome.action).toBe('redriven');
-  await pipeline.fakeWhatsApp.waitForSent(1, 15_000);
+  await pipeline.fakeWhatsApp.waitForSent(2, 15_000);
   await pipeline.waitForIdle();
-  expect(pipeline.fakeWhatsApp.sent().map((sent) => sent.text)).toEqual(['Olá! Recebi: Oi | Quero um exame (mensagem 2)']);
+  expect(pipeline.fakeWhatsApp.sent().map((sent) => sent.text)).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed, 'Olá! Recebi: Oi | Quero um exame (mensagem 2)']);
   const { history } = await pipeline.conversation(customer);
   expect(history.map((message) => message.text)).toEqual(['Oi', 'Quero um exame', 'Olá! Recebi: Oi | Quero um exame (mensagem 2)']);
 }, 90_000);
@@ -223,7 +225,8 @@ test('a redriven message older than one still pending is answered with it, in th
       faults: [{ boundary: 'agent.respond', kind: 'transient', phase: 'before', times: 3 }],
       act: burstThenRedrive(true, false),
     },
-    ({ sent }) => expect(sent).toEqual(BURST_ANSWERED_ONCE),
+    // Parked after the third failure: the customer was told once, then answered after the redrive.
+    ({ sent }) => expect(sent).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed, ...BURST_ANSWERED_ONCE]),
   );
 }, 90_000);
 

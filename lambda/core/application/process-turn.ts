@@ -23,6 +23,7 @@ import type {
 import type { WhatsAppSender } from '../ports/whatsapp-sender';
 import type { CustomerBudgetGate } from './customer-budget-gate';
 import { DrainLegacyDebounce } from './drain-legacy-debounce';
+import { FailureNotice, type FailureNoticeOutcome } from './failure-notice';
 import { OutboxSettlement } from './outbox-settlement';
 import type { MessagingConsent } from './privacy/messaging-consent';
 import { type StoredConversation, TurnAgent } from './turn-agent';
@@ -63,6 +64,12 @@ export interface ProcessTurnDependencies {
   readonly handoffs?: TurnHandoffHooks;
   /** Counts each turn and its tokens against the customer's budget; a refused turn gets a short reply and no agent call. */
   readonly budget?: CustomerBudgetGate;
+  /**
+   * Told how the failure notice of parked messages went (a metric, a log line): it never changes
+   * the turn's outcome, so nothing else reports it.
+   * @default - not reported
+   */
+  readonly onFailureNotice?: (outcome: FailureNoticeOutcome | 'failed', error?: unknown) => void;
 }
 
 export interface TurnHandoffHooks {
@@ -119,6 +126,7 @@ export class ProcessTurn {
   private readonly legacy: DrainLegacyDebounce;
   private readonly turnAgent: TurnAgent;
   private readonly outboxSettlement: OutboxSettlement;
+  private readonly failureNotice: FailureNotice;
   private readonly settings: TurnSettings;
 
   constructor(private readonly deps: ProcessTurnDependencies) {
@@ -126,6 +134,7 @@ export class ProcessTurn {
     this.legacy = new DrainLegacyDebounce(deps);
     this.turnAgent = new TurnAgent(deps, this.settings);
     this.outboxSettlement = new OutboxSettlement(deps);
+    this.failureNotice = new FailureNotice(deps);
   }
 
   async execute(request: TurnRequest): Promise<TurnReport> {
@@ -172,7 +181,8 @@ export class ProcessTurn {
    * outbox like any reply, so a redelivery finds it and never sends it twice. Otherwise, on the
    * last attempt, the drained messages are parked (dead-lettered and hidden from the agent) before
    * the record goes to the DLQ, so one poisonous message cannot fail every later turn of the
-   * customer, and a redrive asks the agent again. A failure after the turn's result was written
+   * customer, and a redrive asks the agent again; the customer is told once, with a failure
+   * notice that answers nothing (`notifyParked`). A failure after the turn's result was written
    * needs neither — a failed send included: the reply waits in the outbox (or a newer message's
    * turn takes the messages over) and whatever runs next settles it. Parking then would hide
    * messages that were answered, and a redrive would ask the agent to answer them again.
@@ -191,7 +201,7 @@ export class ProcessTurn {
       const answersMessages = this.deps.handoffs !== undefined || permanent;
       const fallback = answersMessages && progress.session ? await this.persistFallback(pending, progress.session).catch(() => undefined) : undefined;
       if (fallback === undefined) {
-        if (request.finalAttempt) await this.park(pending).catch(() => undefined);
+        if (request.finalAttempt && (await this.park(pending))) await this.notifyParked(pending, progress.session);
         throw error;
       }
       const outcome = await this.settlePersisted(latest.customerId, fallback.session, fallback.reply, pending);
@@ -234,8 +244,27 @@ export class ProcessTurn {
     return latest === undefined || latest.outbox?.replyToMessageId === last.messageId;
   }
 
-  private async park(pending: readonly PendingInbound[]): Promise<void> {
-    await this.deps.ledger.park(pending.map(completion));
+  /** Whether the messages are parked now; if not, they stay on the pending list and a later turn answers them. */
+  private park(pending: readonly PendingInbound[]): Promise<boolean> {
+    return this.deps.ledger.park(pending.map(completion)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /**
+   * Parked messages leave the customer without an answer until a redrive: without the operator
+   * plane nobody else tells them, so they get the fallback text once, as a notice (failure-notice.ts).
+   * Best effort: the turn fails as it would without it, and a failed notice is only reported.
+   */
+  private async notifyParked(parked: readonly PendingInbound[], session: Session | undefined): Promise<void> {
+    // No session: the turn failed before the messages reached the history, not in the agent.
+    if (session === undefined) return;
+    const outcome = await this.failureNotice.send(parked, session, this.settings.fallbackText).catch((error: unknown) => {
+      this.deps.onFailureNotice?.('failed', error);
+      return undefined;
+    });
+    if (outcome !== undefined) this.deps.onFailureNotice?.(outcome);
   }
 
   private async answer(state: TurnState & { readonly latest: LatestInbound }, deadline: number, progress: TurnProgress): Promise<TurnReport> {

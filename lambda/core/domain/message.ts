@@ -57,6 +57,12 @@ export interface Message extends CarriesUnknownAttributes {
   readonly quarantinedAt?: IsoTimestamp;
   /** The operator who wrote it (role `operator`). */
   readonly operatorPhone?: string;
+  /**
+   * A failure notice (role `system`): the fallback text the customer got when the turn of their
+   * parked messages failed on every delivery attempt; the id of the newest of those messages. Not
+   * a reply to them (a redrive still asks the agent), and hidden from the agent.
+   */
+  readonly failureNoticeFor?: string;
 }
 
 /**
@@ -101,7 +107,28 @@ export function pendingSendMessage(
   };
 }
 
-/** Whether a message belongs in the history the agent is shown (superseded/failed replies do not). */
+/**
+ * The failure notice of a parked set of messages as first stored, with its claim: not yet sent.
+ * Placed right after `noticeFor`'s place in the history, or later.
+ */
+export function failureNoticeMessage(
+  session: { readonly customerId: string; readonly sessionId: string },
+  notice: { readonly messageId: string; readonly text: string; readonly noticeFor: string; readonly createdAt: IsoTimestamp },
+): Message {
+  return {
+    customerId: session.customerId,
+    sessionId: session.sessionId,
+    messageId: notice.messageId,
+    direction: 'outbound',
+    role: 'system',
+    text: notice.text,
+    timestamp: notice.createdAt,
+    deliveryStatus: 'pending_send',
+    failureNoticeFor: notice.noticeFor,
+  };
+}
+
+/** Whether a message belongs in the history the agent is shown (superseded/failed replies and failure notices do not). */
 export function isVisibleToAgent(message: Message): boolean {
-  return message.deliveryStatus !== 'superseded' && message.deliveryStatus !== 'failed_permanent' && message.quarantinedAt === undefined;
+  return message.deliveryStatus !== 'superseded' && message.deliveryStatus !== 'failed_permanent' && message.quarantinedAt === undefined && message.failureNoticeFor === undefined;
 }

@@ -314,8 +314,9 @@ describe('a message whose turn fails on every attempt', () => {
 
     await harness.receive(CUSTOMER, 'wamid.NEXT', 'oi de novo');
     expect(await harness.process(CUSTOMER, 'wamid.NEXT')).toEqual({ batchItemFailures: [] });
-    expect(harness.sentTo(CUSTOMER)).toEqual(['Olá! Recebi: oi de novo (mensagem 1)']);
-    expect(await harness.history(CUSTOMER)).toEqual(['user: isto quebra', 'user: oi de novo', 'assistant[sent]: Olá! Recebi: oi de novo (mensagem 1)']);
+    // The parked message got the failure notice (failure-notice.ts), which the agent does not see.
+    expect(harness.sentTo(CUSTOMER)).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed, 'Olá! Recebi: oi de novo (mensagem 1)']);
+    expect(await harness.history(CUSTOMER)).toEqual(['user: isto quebra', `system[sent]: ${FALLBACK_TEXT_DEFAULTS.turnFailed}`, 'user: oi de novo', 'assistant[sent]: Olá! Recebi: oi de novo (mensagem 1)']);
 
     // An operator redrives the parked message: it is drained again, but a newer message was answered
     // since, so latest-message-wins completes it without a late reply.
@@ -325,7 +326,51 @@ describe('a message whose turn fails on every attempt', () => {
     expect(await harness.receipts.restoreDeadLettered({ customerId: CUSTOMER, messageId: 'wamid.POISON' })).toBeUndefined();
     expect(await harness.process(CUSTOMER, 'wamid.POISON', { receiveCount: 1 })).toEqual({ batchItemFailures: [] });
     expect(await isCompleted(harness.receipts, { customerId: CUSTOMER, messageId: 'wamid.POISON' })).toBe(true);
-    expect(harness.fake.sent()).toHaveLength(1);
+    expect(harness.fake.sent()).toHaveLength(2);
+  });
+
+  test('tells the customer once per parked set, with a notice that answers nothing and the agent never sees', async () => {
+    let broken = true;
+    harness = await TurnHarness.start({ agent: { failWhen: () => (broken ? new AgentInvocationError('invocation_failed', 'model throttled') : undefined) } });
+    await harness.receive(CUSTOMER, 'wamid.A', 'primeira', SENT_AT);
+    await harness.receive(CUSTOMER, 'wamid.B', 'segunda', SENT_AT + 1);
+    for (const receiveCount of [1, 2]) await harness.process(CUSTOMER, 'wamid.A', { receiveCount });
+    expect(harness.sentTo(CUSTOMER)).toEqual([]);
+    expect((await harness.process(CUSTOMER, 'wamid.A', { receiveCount: 3 })).batchItemFailures).toHaveLength(1);
+    expect(harness.sentTo(CUSTOMER)).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed]);
+    const { items } = await harness.messages.history(CUSTOMER, { limit: 10 });
+    expect(items[0]).toMatchObject({ role: 'system', deliveryStatus: 'sent', failureNoticeFor: 'wamid.B' });
+    expect(items[0].replyToMessageId).toBeUndefined();
+
+    // Redriven and failing on every attempt again: the same set, so no second notice.
+    const redriveAll = async () => {
+      for (const messageId of ['wamid.A', 'wamid.B']) {
+        const restored = await harness.receipts.restoreDeadLettered({ customerId: CUSTOMER, messageId });
+        await harness.messages.setQuarantined(harness.messages.refFor({ customerId: CUSTOMER, messageId, timestamp: restored!.historyTimestamp! }), null);
+      }
+    };
+    await redriveAll();
+    expect((await harness.process(CUSTOMER, 'wamid.A', { receiveCount: 3 })).batchItemFailures).toHaveLength(1);
+    expect((await harness.receipts.getReceipt({ customerId: CUSTOMER, messageId: 'wamid.B' }))?.deadLetteredAt).toBeDefined();
+    expect(harness.sentTo(CUSTOMER)).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed]);
+
+    // Redriven once the model is back: the agent answers, its history ends with the customer's messages.
+    broken = false;
+    await redriveAll();
+    expect(await harness.process(CUSTOMER, 'wamid.A')).toEqual({ batchItemFailures: [] });
+    expect(harness.agent.requests.at(-1)!.history.map((entry) => entry.text)).toEqual(['primeira', 'segunda']);
+    expect(harness.sentTo(CUSTOMER)).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed, 'Olá! Recebi: primeira | segunda (mensagem 2)']);
+  });
+
+  test('a notice that cannot be sent changes nothing: the messages are parked and the record fails as before', async () => {
+    harness = await TurnHarness.start({ agent: BROKEN_FOR_QUEBRA });
+    await harness.receive(CUSTOMER, 'wamid.POISON', 'isto quebra');
+    harness.fake.failNext(1, { httpStatus: 500, code: 131000, message: 'Something went wrong' });
+    expect((await harness.process(CUSTOMER, 'wamid.POISON', { receiveCount: 3 })).batchItemFailures).toHaveLength(1);
+    expect((await harness.receipts.getReceipt({ customerId: CUSTOMER, messageId: 'wamid.POISON' }))?.deadLetteredAt).toBeDefined();
+    expect(harness.sentTo(CUSTOMER)).toEqual([]);
+    // Claimed before the send: it is lost rather than sent twice.
+    expect(await harness.history(CUSTOMER)).toEqual(['user: isto quebra', `system[pending_send]: ${FALLBACK_TEXT_DEFAULTS.turnFailed}`]);
   });
 
   test('a failed send on the final attempt parks nothing: the reply waits in the outbox', async () => {

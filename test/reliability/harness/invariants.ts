@@ -9,6 +9,10 @@
  * 3. history is in registration order, every reply comes after what it answers, and the delivered
  *    replies answer every message once, in order, the last one answering the newest;
  * 4. nothing is left pending: the pending list is empty, the outbox clear, no record in the DLQ.
+ *
+ * A failure notice (the fallback text a customer gets when their messages are parked) is no reply:
+ * it answers nothing, so it is held to its own promise — claimed at most once per parked set,
+ * delivered at most once per claim, placed after the message it is for — and left out of the rest.
  */
 import type { Message } from '../../../lambda/core/domain/message';
 import type { InboundTurn } from '../../../lambda/core/domain/inbound-turn';
@@ -87,8 +91,11 @@ export async function checkInvariants(env: ReliabilityEnvironment, run: Customer
   const violations: string[] = [];
   const history = await fullHistory(env, customer);
   const inbound = history.filter((message) => message.direction === 'inbound');
-  const outbound = history.filter((message) => message.direction === 'outbound');
-  const sends = env.fake.sent().filter((sent) => sent.recipient === customer);
+  const notices = history.filter((message) => message.failureNoticeFor !== undefined);
+  const outbound = history.filter((message) => message.direction === 'outbound' && message.failureNoticeFor === undefined);
+  const noticeTexts = new Set(notices.map((notice) => notice.text));
+  const allSends = env.fake.sent().filter((sent) => sent.recipient === customer);
+  const sends = allSends.filter((sent) => !noticeTexts.has(sent.text));
   const latest = await env.repositories.receipts.getLatest(customer);
   const position = new Map(history.map((message, index) => [message.messageId, index]));
 
@@ -120,7 +127,15 @@ export async function checkInvariants(env: ReliabilityEnvironment, run: Customer
     if (reply.deliveryStatus === 'sent' && delivered === 0) violations.push(`I2 recorded as sent but never delivered: ${reply.text}`);
     duplicates += Math.max(0, delivered - expected);
   }
-  const lostTrack = invocationsThatLostTrackOfASend(evidence, customer);
+  const noticesPerSet = new Map<string, number>();
+  for (const notice of notices) noticesPerSet.set(notice.failureNoticeFor!, (noticesPerSet.get(notice.failureNoticeFor!) ?? 0) + 1);
+  for (const [parkedSet, count] of noticesPerSet) if (count > 1) violations.push(`I2 ${count} failure notices for one parked set (${textOf(run, parkedSet)})`);
+  const noticesDelivered = allSends.length - sends.length;
+  if (noticesDelivered > notices.length) violations.push(`I2 ${noticesDelivered} failure notices delivered, ${notices.length} claimed`);
+  for (const notice of notices) {
+    if ((position.get(notice.failureNoticeFor!) ?? Infinity) > position.get(notice.messageId)!) violations.push(`I3 a failure notice is placed before the message it is for: ${textOf(run, notice.failureNoticeFor!)}`);
+  }
+  const lostTrack = invocationsThatLostTrackOfASend(evidence, customer, noticeTexts);
   if (duplicates > lostTrack.length) {
     violations.push(`I2 ${duplicates} duplicate or superseded deliveries, but only ${lostTrack.length} sends had an unknown outcome`);
   }
@@ -129,7 +144,7 @@ export async function checkInvariants(env: ReliabilityEnvironment, run: Customer
     const counted = evidence.metrics.some((metric) => metric.invocation === invocation && metric.name === 'ReplyOutcomeUnknown');
     if (!crashed.has(invocation) && !counted) violations.push(`I2 ${invocation} lost track of a delivered reply without counting ReplyOutcomeUnknown`);
   }
-  violations.push(...staleSends(evidence, customer, inbound, outbound));
+  violations.push(...staleSends(evidence, customer, inbound, outbound, noticeTexts));
 
   // 3. Registration order, replies after what they answer, every message answered once in order.
   const registration = registrationWindows(evidence, customer);
@@ -175,7 +190,7 @@ export async function checkInvariants(env: ReliabilityEnvironment, run: Customer
   for (const message of inbound) if (message.quarantinedAt !== undefined) violations.push(`I4 ${message.text} is still parked (hidden from the agent)`);
   if ((run.deadLettered ?? 0) > 0) violations.push(`I4 ${run.deadLettered} record(s) of the customer in the DLQ`);
 
-  return { violations, sends: sends.length, duplicates, unknownOutcomes: lostTrack.length };
+  return { violations, sends: allSends.length, duplicates, unknownOutcomes: lostTrack.length };
 }
 
 /**
@@ -223,10 +238,11 @@ function textOf(run: CustomerRun, id: string): string {
 
 /**
  * Invocations of the customer in which WhatsApp accepted a reply (the real send went through)
- * but the reply was not recorded as sent: the next attempt will send it again.
+ * but the reply was not recorded as sent: the next attempt will send it again. Failure notices
+ * (`noticeTexts`) are never sent again, whether recorded or not.
  */
-function invocationsThatLostTrackOfASend(evidence: RunEvidence, customer: string): string[] {
-  const ofCustomer = evidence.crossings.filter((crossing) => customerOfInvocation(crossing.invocation) === customer);
+function invocationsThatLostTrackOfASend(evidence: RunEvidence, customer: string, noticeTexts: ReadonlySet<string>): string[] {
+  const ofCustomer = evidence.crossings.filter((crossing) => customerOfInvocation(crossing.invocation) === customer && !isNoticeSend(crossing, noticeTexts));
   const invocations = new Set(ofCustomer.filter((crossing) => crossing.boundary === SEND && crossing.realCall === 'ok').map((crossing) => crossing.invocation!));
   return [...invocations].filter((invocation) => {
     const sent = ofCustomer.filter((crossing) => crossing.invocation === invocation && crossing.boundary === SEND && crossing.realCall === 'ok').length;
@@ -261,12 +277,12 @@ function registrationWindows(evidence: RunEvidence, customer: string): Map<strin
  * the send, no newer message was registered yet. (A message registered between that check and the
  * send cannot be seen by any implementation; the next turn answers it.)
  */
-function staleSends(evidence: RunEvidence, customer: string, inbound: readonly Message[], outbound: readonly Message[]): string[] {
+function staleSends(evidence: RunEvidence, customer: string, inbound: readonly Message[], outbound: readonly Message[], noticeTexts: ReadonlySet<string>): string[] {
   const violations: string[] = [];
   const registration = registrationWindows(evidence, customer);
   const order = inbound.map((message) => message.messageId);
   for (const send of evidence.crossings) {
-    if (send.boundary !== SEND || send.realCall !== 'ok' || customerOfInvocation(send.invocation) !== customer) continue;
+    if (send.boundary !== SEND || send.realCall !== 'ok' || customerOfInvocation(send.invocation) !== customer || isNoticeSend(send, noticeTexts)) continue;
     const { text } = send.args[0] as { text: string };
     const reply = outbound.find((message) => message.text === text);
     const lastCheck = evidence.portCalls
@@ -280,4 +296,9 @@ function staleSends(evidence: RunEvidence, customer: string, inbound: readonly M
     }
   }
   return violations;
+}
+
+/** A send of a failure notice, and with it the notice's record as sent (it answers no message). */
+function isNoticeSend(crossing: BoundaryCrossing, noticeTexts: ReadonlySet<string>): boolean {
+  return crossing.boundary === SEND && noticeTexts.has((crossing.args[0] as { text: string }).text);
 }

@@ -98,6 +98,20 @@ export function deadLetteredUpdate(turn: CompletedInbound, now: IsoTimestamp): R
   };
 }
 
+/**
+ * Claims the failure notice of a parked set on its newest message's receipt: only while it is
+ * parked, and once — a redriven set that is parked again keeps its claim.
+ */
+export function failureNoticeClaim(newest: CompletedInbound, noticeId: string): ReceiptUpdate {
+  return {
+    key: inboundReceiptKey(newest.customerId, newest.messageId),
+    update: 'SET #notice = :notice',
+    condition: 'attribute_exists(#dead) AND attribute_not_exists(#notice)',
+    names: { '#dead': A.deadLetteredAt, '#notice': A.failureNoticeId },
+    values: { ':notice': noticeId },
+  };
+}
+
 /** The keys of the receipts `latest` lists as pending, each once. */
 export function pendingReceiptKeys(latest: LatestInbound): TableKey[] {
   return [...new Set(latest.pendingMessageIds)].map((id) => inboundReceiptKey(latest.customerId, id));

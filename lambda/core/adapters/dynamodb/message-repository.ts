@@ -102,8 +102,9 @@ export class DynamoMessageRepository implements MessageRepository {
   /**
    * One session's messages live in the customer's partition next to other sessions' messages, so
    * this Queries that partition newest first with a filter on the session id, page after page,
-   * until it has `limit` messages or the partition ends. Superseded and permanently failed replies
-   * are left out: they are not part of the conversation the agent should see. A page asks for the
+   * until it has `limit` messages or the partition ends. Superseded and permanently failed replies,
+   * parked messages and failure notices are left out: they are not part of the conversation the
+   * agent should see. A page asks for the
    * messages still missing and a quarter more, for what the filter drops — every item a page reads
    * is paid for (and unmarshalled) whether the filter keeps it or not.
    */
@@ -115,8 +116,8 @@ export class DynamoMessageRepository implements MessageRepository {
     do {
       const page = await this.kit.queryPage({
         keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)',
-        filter: '#session = :session AND attribute_not_exists(#quarantined) AND (attribute_not_exists(#status) OR NOT (#status IN (:superseded, :failed)))',
-        names: { ...KEY_NAMES, '#session': M.sessionId, '#status': M.deliveryStatus, '#quarantined': M.quarantinedAt },
+        filter: '#session = :session AND attribute_not_exists(#quarantined) AND attribute_not_exists(#notice) AND (attribute_not_exists(#status) OR NOT (#status IN (:superseded, :failed)))',
+        names: { ...KEY_NAMES, '#session': M.sessionId, '#status': M.deliveryStatus, '#quarantined': M.quarantinedAt, '#notice': M.failureNoticeFor },
         values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix, ':session': sessionId, ':superseded': 'superseded', ':failed': 'failed_permanent' },
         newestFirst: true,
         consistentRead: true,

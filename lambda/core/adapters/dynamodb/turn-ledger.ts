@@ -1,5 +1,5 @@
 import type { CompletedInbound, LatestInbound } from '../../domain/inbound-receipt';
-import { pendingSendMessage } from '../../domain/message';
+import { pendingSendMessage, type Message } from '../../domain/message';
 import { MESSAGING_CONSENT_PURPOSE, messagingWithdrawn } from '../../domain/privacy';
 import { assertLegalTransition } from '../../domain/session';
 import { isoMicros } from '../../domain/timestamps';
@@ -10,7 +10,7 @@ import { consentStateFromItem } from './codecs/admin-codec';
 import { latestInboundFromItem } from './codecs/inbound-codec';
 import { messageFromItem } from './codecs/message-codec';
 import { activePointerFromItem, sessionFromItem } from './codecs/session-codec';
-import { completedUpdate, deadLetteredUpdate, latestGuardAction, pendingFromReceipts, pendingReceiptKeys } from './inbound-receipt-repository';
+import { completedUpdate, deadLetteredUpdate, failureNoticeClaim, latestGuardAction, pendingFromReceipts, pendingReceiptKeys } from './inbound-receipt-repository';
 import { activePointerKey, consentStateKey, latestInboundKey, messageKey, messageKeyFromRef, PK, SK, sessionKey, type TableKey } from './keys';
 import { deliveryUpdate, DynamoMessageRepository, quarantineUpdate } from './message-repository';
 import { PendingList } from './pending-list';
@@ -126,6 +126,17 @@ export class DynamoTurnLedger implements TurnLedger {
       deadLetteredUpdate(turn, now),
       ...(turn.historyTimestamp ? [quarantineUpdate(messageKey(turn.customerId, turn.historyTimestamp, turn.messageId), now)] : []),
     ]);
+  }
+
+  async claimFailureNotice(newest: CompletedInbound, notice: Message): Promise<boolean> {
+    const { messages } = this.entities;
+    try {
+      await this.kit.transact([{ update: failureNoticeClaim(newest, notice.messageId) }, messages.putAction(notice)]);
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionFailedError) return false;
+      throw error;
+    }
   }
 
   private now(): string {

@@ -48,6 +48,12 @@ export interface TurnLedger {
    * the pending list — all in one transaction — so later turns are not blocked.
    */
   park(turns: readonly CompletedInbound[]): Promise<void>;
+  /**
+   * Claims the failure notice of a parked set in ONE transaction: the claim on the receipt of
+   * `newest` (the set's newest message, still parked) and `notice` in the history, `pending_send`.
+   * `false` when that set's notice was claimed before (nothing written): it is never sent twice.
+   */
+  claimFailureNotice(newest: CompletedInbound, notice: Message): Promise<boolean>;
 }
 
 /** What a turn finds first: the latest-inbound marker and the ACTIVE pointer. */

@@ -15,6 +15,7 @@ export const InboundAttribute = {
   dispatchedAt: 'dispatched_at',
   completedAt: 'completed_at',
   deadLetteredAt: 'dead_lettered_at',
+  failureNoticeId: 'failure_notice_id',
   historyTimestamp: 'history_timestamp',
   phoneNumber: 'phone_number',
   latestMessageId: 'latest_message_id',

@@ -11,6 +11,7 @@ export const MessageAttribute = {
   sentAt: 'sent_at',
   supersededAt: 'superseded_at',
   quarantinedAt: 'quarantined_at',
+  failureNoticeFor: 'failure_notice_for',
   failureReason: 'failure_reason',
   sessionId: 'session_id',
 } as const;
@@ -45,6 +46,7 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
     quarantined_at: optionalIso(message.quarantinedAt),
     failure_reason: message.failureReason,
     operator_phone: message.operatorPhone,
+    failure_notice_for: message.failureNoticeFor,
     llm: message.llm && {
       model: message.llm.model,
       input_tokens: message.llm.inputTokens,
@@ -76,6 +78,7 @@ export function messageFromItem(item: Item): Message {
     quarantinedAt: read.optionalTimestamp('quarantined_at'),
     failureReason: read.optionalString('failure_reason'),
     operatorPhone: read.optionalString('operator_phone'),
+    failureNoticeFor: read.optionalString('failure_notice_for'),
     llm: llm && llmUsageFromMap(llm),
     ...read.unknownAttributes(),
   };
