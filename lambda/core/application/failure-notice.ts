@@ -1,8 +1,8 @@
 import type { PendingInbound } from '../domain/inbound-receipt';
 import { failureNoticeMessage } from '../domain/message';
 import type { Session } from '../domain/session';
-import { isoMicros, latestOf, nextMicrosecond } from '../domain/timestamps';
-import { completion, newest } from '../domain/turn';
+import { isoMicros } from '../domain/timestamps';
+import { answerTimestamp, completion, newest } from '../domain/turn';
 import type { Clock, IdGenerator } from '../ports/clock';
 import type { InboundReceiptRepository, MessageRepository, TurnLedger } from '../ports/repositories';
 import type { WhatsAppSender } from '../ports/whatsapp-sender';
@@ -32,7 +32,7 @@ export class FailureNotice {
 
   async send(parked: readonly PendingInbound[], session: Session, text: string): Promise<FailureNoticeOutcome> {
     const last = newest(parked);
-    const createdAt = latestOf(isoMicros(this.deps.clock.now()), nextMicrosecond(last.historyTimestamp));
+    const createdAt = answerTimestamp(this.deps.clock.now(), last);
     const notice = failureNoticeMessage(session, { messageId: this.deps.ids.newId(), text, noticeFor: last.messageId, createdAt });
     if (!(await this.deps.ledger.claimFailureNotice(completion(last), notice))) return 'claimed_before';
     // The customer's next message is placed after the notice, whatever the provider's clock says.

@@ -4,8 +4,8 @@ import type { LatestInbound, PendingInbound } from '../domain/inbound-receipt';
 import type { InboundTurn } from '../domain/inbound-turn';
 import { customerMessage, pendingSendMessage, type Message } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
-import { isoMicros, latestOf, nextMicrosecond } from '../domain/timestamps';
-import { applyActions, completion, demandsOfTurn, newest, prefixThrough } from '../domain/turn';
+import { isoMicros } from '../domain/timestamps';
+import { answerTimestamp, applyActions, completion, demandsOfTurn, newest, prefixThrough } from '../domain/turn';
 import type { AgentPort, AgentResponse, AgentStages } from '../ports/agent';
 import type { Clock, IdGenerator } from '../ports/clock';
 import type {
@@ -219,7 +219,7 @@ export class ProcessTurn {
   private async persistFallback(pending: readonly PendingInbound[], session: Session): Promise<PersistedFallback | undefined> {
     const last = newest(pending);
     const { handoffs } = this.deps;
-    const replyAt = latestOf(isoMicros(this.deps.clock.now()), nextMicrosecond(last.historyTimestamp));
+    const replyAt = answerTimestamp(this.deps.clock.now(), last);
     const updated = applyActions({ ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind }, handoffs ? [FALLBACK_HANDOFF] : [], replyAt);
     const reply: OutboundReply = {
       messageId: this.deps.ids.newId(),
@@ -317,8 +317,7 @@ export class ProcessTurn {
 
     // The conditional write below IS the latest-message guard: it persists the session and the
     // reply only if this turn's last message is still the latest and pointer and state are as found.
-    // Never before the messages it answers, whatever the provider's clock said.
-    const replyAt = latestOf(isoMicros(this.deps.clock.now()), nextMicrosecond(last.historyTimestamp));
+    const replyAt = answerTimestamp(this.deps.clock.now(), last);
     // With stages, the stage that answered has the conversation, unless it handed it on.
     const answered: Session = { ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind, ...(stage === undefined ? {} : { currentAgent: stage }) };
     const updated = applyActions(answered, response.actions, replyAt);

@@ -2,7 +2,7 @@ import type { AgentAction, RecordOutOfPortfolioDemandAction } from './agent-acti
 import type { CompletedInbound, LatestInbound, OutboxEntry, PendingInbound } from './inbound-receipt';
 import type { Message } from './message';
 import { isHumanOwned, isLegalTransition, SessionState, transitionSession, type Session } from './session';
-import { latestOf, toEpochMicros, type IsoTimestamp } from './timestamps';
+import { isoMicros, latestOf, nextMicrosecond, toEpochMicros, type IsoTimestamp } from './timestamps';
 
 /**
  * The pure rules of the turn protocol (see docs/DESIGN.md#turn-protocol); the use case in
@@ -32,6 +32,11 @@ export function completionsAfter(answered: readonly PendingInbound[], replyTimes
     completions[completions.length - 1] = { ...last, historyTimestamp: latestOf(last.historyTimestamp ?? replyTimestamp, replyTimestamp) };
   }
   return completions;
+}
+
+/** When what answers `last` is written: now, but never before the message it answers, whatever the provider's clock said. */
+export function answerTimestamp(now: Date, last: PendingInbound): IsoTimestamp {
+  return latestOf(isoMicros(now), nextMicrosecond(last.historyTimestamp));
 }
 
 /** The pending messages a persisted reply answered: all registered up to the one it replies to. */
