@@ -98,6 +98,7 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
     return created;
   };
   const custom = (name: CustomMetricName) => metrics.custom(name);
+  const errorsAlarm = (id: string, fn: lambda.Function, description: string) => alarm(id, fn.metricErrors({ period: ALARM_PERIOD }), thresholds.functionErrors, description);
   const durationAlarm = (id: string, fn: lambda.Function, timeout: Duration, role: string) => {
     const thresholdMs = Math.round(timeout.toMilliseconds() * thresholds.durationShareOfTimeout);
     return alarm(
@@ -121,12 +122,7 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
       oldestMessageAgeAlarmThreshold.toSeconds(),
       `A message in ${names.queue} is older than ${oldestMessageAgeAlarmThreshold.toSeconds()} s: the orchestrator is not keeping up or keeps failing.`,
     ),
-    webhookErrors: alarm(
-      'WebhookErrorsAlarm',
-      webhookFunction.metricErrors({ period: ALARM_PERIOD }),
-      thresholds.functionErrors,
-      `The webhook of ${names.table} crashed or timed out; Meta retries failed deliveries.`,
-    ),
+    webhookErrors: errorsAlarm('WebhookErrorsAlarm', webhookFunction, `The webhook of ${names.table} crashed or timed out; Meta retries failed deliveries.`),
     webhookThrottles: alarm(
       'WebhookThrottlesAlarm',
       webhookFunction.metricThrottles({ period: ALARM_PERIOD }),
@@ -146,12 +142,7 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
       thresholds.webhookSignatureRejections,
       `The webhook of ${names.table} refused a signature: the app secret in the WhatsApp secret is wrong or still REPLACE_ME, so Meta's deliveries are refused.`,
     ),
-    orchestratorErrors: alarm(
-      'OrchestratorErrorsAlarm',
-      orchestratorFunction.metricErrors({ period: ALARM_PERIOD }),
-      thresholds.functionErrors,
-      `The orchestrator of ${names.table} crashed or timed out; the turn is retried until it reaches the dead-letter queue.`,
-    ),
+    orchestratorErrors: errorsAlarm('OrchestratorErrorsAlarm', orchestratorFunction, `The orchestrator of ${names.table} crashed or timed out; the turn is retried until it reaches the dead-letter queue.`),
     orchestratorThrottles: alarm(
       'OrchestratorThrottlesAlarm',
       orchestratorFunction.metricThrottles({ period: ALARM_PERIOD }),
@@ -192,12 +183,7 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
             thresholds.modelThrottles,
             `Bedrock throttled calls of ${names.table} to ${pipeline.bedrockModelId}: turns are retried and may reach the dead-letter queue. Request a quota increase or use a cross-Region profile.`,
           ),
-    idleSweeperErrors: alarm(
-      'IdleSweeperErrorsAlarm',
-      pipeline.idleSweeperFunction.metricErrors({ period: ALARM_PERIOD }),
-      thresholds.functionErrors,
-      `The idle sweeper of ${names.table} crashed or timed out: idle conversations stay open, and out of their retention, until a run succeeds.`,
-    ),
+    idleSweeperErrors: errorsAlarm('IdleSweeperErrorsAlarm', pipeline.idleSweeperFunction, `The idle sweeper of ${names.table} crashed or timed out: idle conversations stay open, and out of their retention, until a run succeeds.`),
     ...(pipeline.crmSyncFunction ? crmSyncAlarms(pipeline.crmSyncFunction) : {}),
     ...(pipeline.operatorFunction && pipeline.handoffSweeperFunction ? operatorPlaneAlarms(pipeline.operatorFunction, pipeline.handoffSweeperFunction) : {}),
     ...(settings.pipelineBudget ? pipelineBudgetAlarms(settings.pipelineBudget) : {}),
@@ -249,13 +235,8 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
   function operatorPlaneAlarms(operator: lambda.Function, sweeper: lambda.Function) {
     const waitingSeconds = thresholds.handoffWaitingMinutes * 60;
     return {
-      operatorErrors: alarm('OperatorErrorsAlarm', operator.metricErrors({ period: ALARM_PERIOD }), thresholds.functionErrors, `The operator function of ${names.table} crashed or timed out: the console and the operator API fail for people answering customers.`),
-      handoffSweeperErrors: alarm(
-        'HandoffSweeperErrorsAlarm',
-        sweeper.metricErrors({ period: ALARM_PERIOD }),
-        thresholds.functionErrors,
-        `The handoff sweeper of ${names.table} crashed or timed out: waiting conversations are not re-notified to operators nor their customers reminded.`,
-      ),
+      operatorErrors: errorsAlarm('OperatorErrorsAlarm', operator, `The operator function of ${names.table} crashed or timed out: the console and the operator API fail for people answering customers.`),
+      handoffSweeperErrors: errorsAlarm('HandoffSweeperErrorsAlarm', sweeper, `The handoff sweeper of ${names.table} crashed or timed out: waiting conversations are not re-notified to operators nor their customers reminded.`),
       oldestHandoffWaiting: alarm(
         'OldestHandoffWaitingAlarm',
         metrics.custom(CUSTOM_METRICS.oldestHandoffWaitingSeconds, { statistic: 'Maximum' }),
@@ -271,7 +252,7 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
   function crmSyncAlarms(worker: lambda.Function) {
     const rows = (name: CustomMetricName) => metrics.custom(name, { statistic: 'Maximum' });
     return {
-      crmSyncErrors: alarm('CrmSyncErrorsAlarm', worker.metricErrors({ period: ALARM_PERIOD }), thresholds.functionErrors, `The CRM sync worker of ${names.table} crashed or timed out; due projections wait for the next run.`),
+      crmSyncErrors: errorsAlarm('CrmSyncErrorsAlarm', worker, `The CRM sync worker of ${names.table} crashed or timed out; due projections wait for the next run.`),
       crmSyncBlocked: alarm(
         'CrmSyncBlockedAlarm',
         rows(CUSTOM_METRICS.crmSyncBlockedRows),
