@@ -2,12 +2,12 @@
 // pipeline as Meta or End User Messaging would, and the read-back of the receipt it must leave.
 // The message is built when the assertion runs, not at synth: a turn whose Meta timestamp is older
 // than the receipt retention is dropped as a possible replay, and the snapshot stays the same.
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { type App, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
-import { ExpectedResult, type IntegTest } from '@aws-cdk/integ-tests-alpha';
+import { ExpectedResult, IntegTest } from '@aws-cdk/integ-tests-alpha';
 import { Construct } from 'constructs';
 import { EntityType, ENTITY_TYPE, inboundReceiptKey } from '../../lambda/core/adapters/dynamodb/keys';
 import type { AgentPipeline } from '../../lib';
@@ -20,6 +20,9 @@ export const INTEG_MESSAGE = {
   wabaId: '102290129340398',
   text: 'Oi, quero um exame',
 } as const;
+
+/** What makes a test's pipeline go with its stack: the runner destroys the stack after the assertions. */
+export const DISPOSABLE = { removalPolicy: RemovalPolicy.DESTROY, deletionProtection: false } as const;
 
 /**
  * Sends the message of its payload and returns the HTTP status it got. With `webhookUrl`: a Cloud API
@@ -96,16 +99,20 @@ export class InboundSender extends Construct {
 }
 
 /**
- * Asserts, on the deployed stack, that the message `messageId` sent by `sender` is answered with
- * HTTP 200 (the webhook's response, or SNS's to the publish) and that its inbound receipt is then in
- * the pipeline's table — at once for the webhook, which acknowledges only what it stored; within a
- * few minutes for End User Messaging, whose topic invokes the inbound function asynchronously.
+ * The integration test `id` of `pipeline`'s stack, asserting on the deployed stack that the message
+ * `messageId` sent to `destination` by an InboundSender is answered with HTTP 200 (the webhook's
+ * response, or SNS's to the publish) and that its inbound receipt is then in the pipeline's table —
+ * at once for the webhook, which acknowledges only what it stored; within a few minutes for End User
+ * Messaging, whose topic invokes the inbound function asynchronously.
  */
-export function assertMessageReceived(integ: IntegTest, options: { pipeline: AgentPipeline; sender: InboundSender; messageId: string }): void {
-  const { pipeline, sender, messageId } = options;
+export function messageReceivedTest(app: App, id: string, options: { pipeline: AgentPipeline; destination: InboundDestination; messageId: string }): IntegTest {
+  const { pipeline, destination, messageId } = options;
+  const stack = Stack.of(pipeline);
+  const integ = new IntegTest(app, id, { testCases: [stack], diffAssets: false });
+  const sender = new InboundSender(stack, 'Sender', destination);
   const send = integ.assertions.invokeFunction({
     functionName: sender.function.functionName,
-    payload: Stack.of(pipeline).toJsonString({ ...INTEG_MESSAGE, ...sender.destinationPayload, messageId }),
+    payload: stack.toJsonString({ ...INTEG_MESSAGE, ...sender.destinationPayload, messageId }),
   });
   send.expect(ExpectedResult.objectLike({ Payload: '200' }));
 
@@ -117,4 +124,5 @@ export function assertMessageReceived(integ: IntegTest, options: { pipeline: Age
   });
   readReceipt.expect(ExpectedResult.objectLike({ Item: { [ENTITY_TYPE]: { S: EntityType.inboundReceipt } } }));
   send.next(sender.storesSynchronously ? readReceipt : readReceipt.waitForAssertions({ totalTimeout: Duration.minutes(3), interval: Duration.seconds(10) }));
+  return integ;
 }

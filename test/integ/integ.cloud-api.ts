@@ -5,10 +5,9 @@
 // deploys it, runs the assertions and destroys it.
 import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import { IntegTest } from '@aws-cdk/integ-tests-alpha';
 import { AgentBackend, AgentPipeline } from '../../lib';
 import { WHATSAPP_SECRET_FIELDS } from '../../lib/contract';
-import { assertMessageReceived, InboundSender, INTEG_MESSAGE } from './inbound-sender';
+import { DISPOSABLE, INTEG_MESSAGE, messageReceivedTest } from './inbound-sender';
 
 const app = new App();
 const stack = new Stack(app, 'AgentPipelineInteg-CloudApi');
@@ -27,13 +26,11 @@ const pipeline = new AgentPipeline(stack, 'Pipeline', {
   agentBackend: AgentBackend.scripted(),
   whatsAppSecret,
   phoneNumberIds: [INTEG_MESSAGE.metaPhoneNumberId],
-  removalPolicy: RemovalPolicy.DESTROY,
-  deletionProtection: false,
+  ...DISPOSABLE,
 });
 
-const integ = new IntegTest(app, 'CloudApi', { testCases: [stack], diffAssets: false });
-assertMessageReceived(integ, {
+messageReceivedTest(app, 'CloudApi', {
   pipeline,
-  sender: new InboundSender(stack, 'Sender', { webhookUrl: pipeline.webhookUrl!, secret: whatsAppSecret }),
+  destination: { webhookUrl: pipeline.webhookUrl!, secret: whatsAppSecret },
   messageId: 'wamid.integ-cloud-api-signed-text',
 });

@@ -3,10 +3,9 @@
 // it asserts that an event published to the topic for the linked number (SNS answers 200) leaves the
 // message's inbound receipt in the table. `npm run integ` compares the synthesized stack with the
 // committed snapshot (no deploy); `npm run integ:deploy` deploys it, runs the assertions and destroys it.
-import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { IntegTest } from '@aws-cdk/integ-tests-alpha';
+import { App, Stack } from 'aws-cdk-lib';
 import { AgentBackend, AgentPipeline, WhatsAppChannel } from '../../lib';
-import { assertMessageReceived, InboundSender, INTEG_MESSAGE } from './inbound-sender';
+import { DISPOSABLE, INTEG_MESSAGE, messageReceivedTest } from './inbound-sender';
 
 /** The service's id of the linked number; no number needs to be linked for the inbound path. */
 const ORIGINATION_PHONE_NUMBER_ID = 'phone-number-id-0123456789abcdef0123456789abcdef';
@@ -17,13 +16,11 @@ const pipeline = new AgentPipeline(stack, 'Pipeline', {
   environment: 'integ-end-user-messaging',
   agentBackend: AgentBackend.scripted(),
   channel: WhatsAppChannel.endUserMessaging({ phoneNumbers: [{ id: ORIGINATION_PHONE_NUMBER_ID, metaPhoneNumberId: INTEG_MESSAGE.metaPhoneNumberId }] }),
-  removalPolicy: RemovalPolicy.DESTROY,
-  deletionProtection: false,
+  ...DISPOSABLE,
 });
 
-const integ = new IntegTest(app, 'EndUserMessaging', { testCases: [stack], diffAssets: false });
-assertMessageReceived(integ, {
+messageReceivedTest(app, 'EndUserMessaging', {
   pipeline,
-  sender: new InboundSender(stack, 'Sender', { topic: pipeline.eventTopic!, originationPhoneNumberId: ORIGINATION_PHONE_NUMBER_ID }),
+  destination: { topic: pipeline.eventTopic!, originationPhoneNumberId: ORIGINATION_PHONE_NUMBER_ID },
   messageId: 'wamid.integ-end-user-messaging-text',
 });
