@@ -1,5 +1,6 @@
 // The integration tests' committed snapshots must be what the apps synthesize now, so a deploy
-// (`npm run integ:deploy`) tests the construct the repository holds. integ-runner without
+// (`npm run integ:deploy`) tests the construct the repository holds. integ-runner compares the test
+// stacks (the pipeline and its sender), not the assertion stack. integ-runner without
 // `--update-on-failed` or `--force` only synthesizes and compares: no credentials, no deploy.
 // Needs `npm run build` first (`npm test` runs it): the construct deploys the bundled functions.
 import { spawnSync } from 'child_process';
