@@ -5,7 +5,8 @@
 //           pinned setuptools)                                → dist/python/*.whl
 //   java    jsii-pacmak build when Maven is installed and can resolve what the build needs
 //   dotnet  jsii-pacmak build when the .NET SDK is installed
-//   go      jsii-pacmak build when Go is installed
+//   go      jsii-pacmak build when Go is installed, from the packed package beside the lowest
+//           releases the peer dependencies allow (see stageOnPeerFloors)
 // A target whose toolchain is missing or whose build fails still gets its generated sources
 // (dist/code/<target>/), so the bindings can be reviewed; the summary says what was built, what
 // was generated only, and why.
@@ -13,6 +14,8 @@
 // Usage: node scripts/package-targets.mjs [--targets js,python,...] [--outdir dist] [--json]
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,6 +23,8 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const ALL_TARGETS = ['js', 'python', 'java', 'dotnet', 'go'];
 /** The command whose presence means the target's toolchain is installed. */
 const TOOLCHAIN_COMMANDS = { java: 'mvn', dotnet: 'dotnet', go: 'go' };
+/** The package staged on the peer floors for the Go target, made once (stageOnPeerFloors). */
+let stagedOnPeerFloors;
 /** Interpreters to try for the wheel, in order; the system one often has setuptools and wheel when a user-installed one lacks them. */
 const PYTHON_CANDIDATES = [process.env.PYTHON, 'python3', '/usr/bin/python3', 'python'].filter(Boolean);
 
@@ -96,7 +101,7 @@ function packageWithToolchain(target) {
   const command = TOOLCHAIN_COMMANDS[target];
   let reason = `\`${command}\` is not installed`;
   if (commandExists(command)) {
-    const built = run('npx', ['jsii-pacmak', '--targets', target, '--outdir', outdir]);
+    const built = run('npx', ['jsii-pacmak', ...projectRootOf(target), '--targets', target, '--outdir', outdir]);
     if (built.ok) {
       return { status: 'built', artifacts: listFiles(path.join(outdir, target)) };
     }
@@ -110,7 +115,69 @@ function packageWithToolchain(target) {
 }
 
 function generateCode(target) {
-  return run('npx', ['jsii-pacmak', '--code-only', '--targets', target, '--outdir', codeDir]);
+  return run('npx', ['jsii-pacmak', ...projectRootOf(target), '--code-only', '--targets', target, '--outdir', codeDir]);
+}
+
+/** The package jsii-pacmak reads for `target`: this repository, or for Go the package staged on the peer floors. */
+function projectRootOf(target) {
+  return target === 'go' ? [stagedOnPeerFloors ??= stageOnPeerFloors()] : [];
+}
+
+/**
+ * A go.mod requires exact versions, and jsii-pacmak takes them from the installed dependencies,
+ * not from the peer ranges (Python, Java and .NET get the ranges): built here, the Go module would
+ * require the newest aws-cdk-lib and constructs, the dev dependencies. So the Go target is made
+ * from the packed package with each peer dependency resolved to its floor, installed as the
+ * `<name>-min` alias dev dependency, and go.mod requires the floors.
+ */
+function stageOnPeerFloors() {
+  const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'package-targets-floors-'));
+  process.on('exit', () => fs.rmSync(stage, { recursive: true, force: true }));
+  const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', stage], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (packed.status !== 0) {
+    fail(`npm pack failed: ${packed.stderr}`);
+  }
+  const packageDir = path.join(stage, 'package');
+  fs.mkdirSync(packageDir);
+  spawnSync('tar', ['-xzf', path.join(stage, JSON.parse(packed.stdout)[0].filename), '-C', packageDir, '--strip-components=1']);
+  const modules = path.join(packageDir, 'node_modules');
+  const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+  const peers = Object.keys(manifest.peerDependencies ?? {});
+  for (const peer of peers) {
+    const floor = path.join(repoRoot, 'node_modules', `${peer}-min`);
+    if (!fs.existsSync(floor)) {
+      fail(`the peer dependency ${peer} has no floor installed: add the dev dependency "${peer}-min": "npm:${peer}@<the lowest version its range allows>"`);
+    }
+    const floorManifest = JSON.parse(fs.readFileSync(path.join(floor, 'package.json'), 'utf8'));
+    const bundled = floorManifest.bundleDependencies ?? floorManifest.bundledDependencies ?? [];
+    const dependencies = Object.keys(floorManifest.dependencies ?? {}).filter((name) => !bundled.includes(name));
+    const staged = path.join(modules, peer);
+    fs.mkdirSync(path.dirname(staged), { recursive: true });
+    if (dependencies.length === 0) {
+      fs.symlinkSync(floor, staged, 'dir');
+      continue;
+    }
+    // Its files copied, its folders linked: pacmak finds a package from the real path of its entry
+    // point and loads an assembly only from inside the package, so the floor's own dependencies are
+    // then looked up here, and a peer of it (aws-cdk-lib's constructs) resolves to its floor too.
+    if (path.dirname(floorManifest.main ?? 'index.js') !== '.') {
+      fail(`the entry point of ${peer}-min, ${floorManifest.main}, is not at its root: extend stageOnPeerFloors to copy it`);
+    }
+    fs.mkdirSync(staged);
+    for (const entry of fs.readdirSync(floor, { withFileTypes: true })) {
+      const [source, target] = [path.join(floor, entry.name), path.join(staged, entry.name)];
+      if (entry.isDirectory()) fs.symlinkSync(source, target, 'dir');
+      else fs.copyFileSync(source, target);
+    }
+    for (const dependency of dependencies.filter((name) => !peers.includes(name))) {
+      const link = path.join(modules, dependency);
+      if (!fs.existsSync(link)) {
+        fs.mkdirSync(path.dirname(link), { recursive: true });
+        fs.symlinkSync(path.dirname(createRequire(path.join(floor, 'package.json')).resolve(`${dependency}/package.json`)), link, 'dir');
+      }
+    }
+  }
+  return packageDir;
 }
 
 function commandExists(command) {

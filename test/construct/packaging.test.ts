@@ -1,6 +1,7 @@
 // The published tarball must synth in a consumer's app with nothing but aws-cdk-lib and constructs:
-// no esbuild, no Docker, no TypeScript; with the newest aws-cdk-lib and with the oldest the peer
-// dependency allows (installed as the `aws-cdk-lib-min` alias, so no test reaches a registry).
+// no esbuild, no Docker, no TypeScript; with the newest aws-cdk-lib and constructs and with the
+// oldest the peer dependencies allow (installed as the `aws-cdk-lib-min` and `constructs-min`
+// aliases, so no test reaches a registry).
 // Needs `npm run build` first (`npm test` runs it).
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -10,10 +11,10 @@ import * as path from 'path';
 const repoRoot = path.resolve(__dirname, '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
 const packageName: string = manifest.name;
-/** The aws-cdk-lib versions a consumer may have: the dev dependency (newest) and the peer floor. */
+/** The aws-cdk-lib and constructs versions a consumer may have: the dev dependencies (newest) and the peer floors. */
 const CDK_RELEASES = [
-  { label: 'the newest aws-cdk-lib', installedAs: 'aws-cdk-lib' },
-  { label: 'the lowest aws-cdk-lib the peer dependency allows', installedAs: 'aws-cdk-lib-min' },
+  { label: 'the newest aws-cdk-lib', installedAs: 'aws-cdk-lib', constructsInstalledAs: 'constructs' },
+  { label: 'the lowest aws-cdk-lib and constructs the peer dependencies allow', installedAs: 'aws-cdk-lib-min', constructsInstalledAs: 'constructs-min' },
 ];
 
 /** The consumer app: plain CommonJS run by plain node; it refuses to run if esbuild is resolvable. */
@@ -32,7 +33,7 @@ new AgentPipeline(new Stack(app, 'Consumer'), 'Pipeline', {
   orchestratorMaxConcurrency: 5,
 });
 app.synth();
-console.log('synthesized without esbuild by aws-cdk-lib ' + require('aws-cdk-lib/package.json').version);
+console.log('synthesized without esbuild by aws-cdk-lib ' + require('aws-cdk-lib/package.json').version + ' with constructs ' + require('constructs/package.json').version);
 `;
 
 let workDir: string;
@@ -115,13 +116,9 @@ describe('npm package', () => {
     expect(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies, ...manifest.bundleDependencies }).filter((name) => devOnly.some((prefix) => name.startsWith(prefix)))).toEqual([]);
   });
 
-  test('the aws-cdk-lib floor of the peer dependency is the release tested as the minimum', () => {
-    const minimum = JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', 'aws-cdk-lib-min', 'package.json'), 'utf8')).version;
-    expect(manifest.peerDependencies['aws-cdk-lib']).toBe(`^${minimum}`);
-  });
-
-  test('the construct sources type-check against the lowest supported aws-cdk-lib (no prop it lacks would be silently ignored)', () => {
+  test('the construct sources type-check against the lowest supported aws-cdk-lib and constructs (no prop they lack would be silently ignored)', () => {
     const minimumLib = path.join(repoRoot, 'node_modules', 'aws-cdk-lib-min');
+    const minimumConstructs = path.join(repoRoot, 'node_modules', 'constructs-min');
     const tsconfig = path.join(workDir, 'tsconfig.min-cdk.json');
     fs.writeFileSync(
       tsconfig,
@@ -130,7 +127,7 @@ describe('npm package', () => {
         compilerOptions: {
           noEmit: true,
           typeRoots: [path.join(repoRoot, 'node_modules', '@types')],
-          paths: { 'aws-cdk-lib': [minimumLib], 'aws-cdk-lib/*': [`${minimumLib}/*`] },
+          paths: { 'aws-cdk-lib': [minimumLib], 'aws-cdk-lib/*': [`${minimumLib}/*`], constructs: [minimumConstructs] },
         },
         include: [path.join(repoRoot, 'lib', '**', '*.ts')],
         exclude: [path.join(repoRoot, 'lib', '**', '*.d.ts')],
@@ -139,25 +136,26 @@ describe('npm package', () => {
     const typescript = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
     const files = execFileSync(process.execPath, [typescript, '-p', tsconfig, '--listFiles'], { encoding: 'utf8' });
     expect(files).toContain(`${minimumLib}/aws-lambda/lib/runtime.d.ts`);
+    expect(files).toContain(`${minimumConstructs}/lib/construct.d.ts`);
   }, 120_000);
 });
 
-describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs }) => {
+describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs, constructsInstalledAs }) => {
   let installedPackage: string;
   let consumerOutput: string;
   let cloudAssembly: string;
   let template: { Resources: Record<string, any> };
 
   beforeAll(() => {
-    // A fresh consumer app: the unpacked tarball plus links to this repository's aws-cdk-lib
-    // release under test and constructs (the peer dependencies) with what they depend on.
+    // A fresh consumer app: the unpacked tarball plus links to this repository's aws-cdk-lib and
+    // constructs releases under test (the peer dependencies) with what they depend on.
     const appDir = path.join(workDir, `consumer-${installedAs}`);
     const modules = path.join(appDir, 'node_modules');
     installedPackage = path.join(modules, packageName);
     fs.mkdirSync(installedPackage, { recursive: true });
     execFileSync('tar', ['-xzf', tarball, '-C', installedPackage, '--strip-components=1']);
+    linkInstalledPackage('constructs', modules, path.join(repoRoot, 'node_modules', constructsInstalledAs));
     linkInstalledPackage('aws-cdk-lib', modules, path.join(repoRoot, 'node_modules', installedAs));
-    linkInstalledPackage('constructs', modules);
     fs.writeFileSync(path.join(appDir, 'app.js'), CONSUMER_APP);
     cloudAssembly = path.join(appDir, 'cdk.out');
     // --preserve-symlinks keeps module resolution inside the consumer app, so this repository's
@@ -187,6 +185,8 @@ describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs }) => {
   test('synthesizes the tarball with plain node, no esbuild reachable, on that aws-cdk-lib', () => {
     const version = JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', installedAs, 'package.json'), 'utf8')).version;
     expect(consumerOutput).toContain(`synthesized without esbuild by aws-cdk-lib ${version}`);
+    const constructsVersion = JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', constructsInstalledAs, 'package.json'), 'utf8')).version;
+    expect(consumerOutput).toContain(`with constructs ${constructsVersion}`);
   });
 
   test('the functions deploy exactly the bundles shipped in the package', () => {
