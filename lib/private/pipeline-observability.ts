@@ -93,8 +93,6 @@ const crmRowsWatch = (name: CustomMetricName, threshold: number, { metrics }: Ob
   threshold,
   describe: () => description,
 });
-const operatorPlaneOf = ({ operatorFunction, handoffSweeperFunction }: ObservedPipeline) =>
-  operatorFunction && handoffSweeperFunction ? { operatorFunction, handoffSweeperFunction } : undefined;
 
 /**
  * Every alarm of the pipeline by its id, in creation order: its default severity and periods, and
@@ -273,34 +271,27 @@ export const PIPELINE_ALARMS = {
   operatorErrors: {
     severity: AlarmSeverity.CRITICAL,
     ...FIRST_MINUTE,
-    watch: (pipeline) => {
-      const plane = operatorPlaneOf(pipeline);
-      return (
-        plane &&
-        errorsWatch(plane.operatorFunction, pipeline, `The operator function of ${pipeline.settings.names.table} crashed or timed out: the console and the operator API fail for people answering customers.`)
-      );
-    },
+    watch: (pipeline) =>
+      pipeline.operatorFunction &&
+      errorsWatch(pipeline.operatorFunction, pipeline, `The operator function of ${pipeline.settings.names.table} crashed or timed out: the console and the operator API fail for people answering customers.`),
   },
   handoffSweeperErrors: {
     severity: AlarmSeverity.WARNING,
     ...FIRST_MINUTE,
-    watch: (pipeline) => {
-      const plane = operatorPlaneOf(pipeline);
-      return (
-        plane &&
-        errorsWatch(
-          plane.handoffSweeperFunction,
-          pipeline,
-          `The handoff sweeper of ${pipeline.settings.names.table} crashed or timed out: waiting conversations are not re-notified to operators nor their customers reminded.`,
-        )
-      );
-    },
+    watch: (pipeline) =>
+      pipeline.handoffSweeperFunction &&
+      errorsWatch(
+        pipeline.handoffSweeperFunction,
+        pipeline,
+        `The handoff sweeper of ${pipeline.settings.names.table} crashed or timed out: waiting conversations are not re-notified to operators nor their customers reminded.`,
+      ),
   },
   oldestHandoffWaiting: {
     severity: AlarmSeverity.WARNING,
     ...FIRST_MINUTE,
+    // The handoff sweeper measures it.
     watch: (pipeline) =>
-      operatorPlaneOf(pipeline) && {
+      pipeline.handoffSweeperFunction && {
         metric: pipeline.metrics.custom(CUSTOM_METRICS.oldestHandoffWaitingSeconds, { statistic: 'Maximum' }),
         threshold: pipeline.settings.alarmThresholds.handoffWaitingMinutes * 60,
         describe: (seconds: number) =>
