@@ -1,31 +1,11 @@
 import { Stack, Token } from 'aws-cdk-lib';
-import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { IConstruct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import { AlarmSeverity, type AlarmTuning } from '../pipeline-alarms';
-import { PIPELINE_ALARMS, type PipelineAlarmId } from './pipeline-observability';
+import { type AlarmSettings, type AlarmTuningSettings, PIPELINE_ALARMS, type PipelineAlarmId } from './pipeline-observability';
 import { checkInteger, definedFields } from './pipeline-settings';
-
-/** One alarm's tuning with its defaults applied; `threshold` stays undefined when the alarm's own (from the pipeline) applies. */
-export interface AlarmTuningSettings {
-  readonly threshold?: number;
-  readonly evaluationPeriods: number;
-  readonly datapointsToAlarm: number;
-  readonly enabled: boolean;
-  readonly severity: AlarmSeverity;
-}
-
-/** The `alarms` and dashboard props with every default applied and every check passed. Internal. */
-export interface AlarmSettings {
-  readonly namePrefix: string;
-  /** The action of each severity that has a topic. */
-  readonly actions: { readonly [severity in AlarmSeverity]?: cloudwatch.IAlarmAction };
-  readonly tunings: { readonly [id in PipelineAlarmId]: AlarmTuningSettings };
-  /** Undefined: the default name. */
-  readonly dashboardName?: string;
-}
 
 /** CloudWatch allows 255 characters in an alarm name. */
 const ALARM_NAME_MAX_LENGTH = 255;

@@ -6,7 +6,6 @@ import type { Construct } from 'constructs';
 import { CUSTOM_METRICS, type CustomMetricName, WHATSAPP_CHANNEL_KINDS } from '../contract';
 import { AlarmSeverity, type PipelineAlarmOverrides } from '../pipeline-alarms';
 import { acceptFinding } from './accepted-findings';
-import type { AlarmSettings } from './alarm-settings';
 import type { PipelineMetrics } from './pipeline-metrics';
 import { ALARM_PERIOD, type PipelineSettings } from './pipeline-settings';
 
@@ -35,6 +34,25 @@ export interface ObservedPipeline {
   /** Present on the End User Messaging channel: events the inbound function failed on every retry. */
   readonly inboundDeadLetterQueue?: sqs.IQueue;
   readonly alarmSettings: AlarmSettings;
+}
+
+/** One alarm's tuning with its defaults applied; `threshold` stays undefined when the alarm's own (from the pipeline) applies. */
+export interface AlarmTuningSettings {
+  readonly threshold?: number;
+  readonly evaluationPeriods: number;
+  readonly datapointsToAlarm: number;
+  readonly enabled: boolean;
+  readonly severity: AlarmSeverity;
+}
+
+/** The `alarms` and dashboard props with every default applied and every check passed. Internal: `resolveAlarmSettings` makes them. */
+export interface AlarmSettings {
+  readonly namePrefix: string;
+  /** The action of each severity that has a topic. */
+  readonly actions: { readonly [severity in AlarmSeverity]?: cloudwatch.IAlarmAction };
+  readonly tunings: { readonly [id in PipelineAlarmId]: AlarmTuningSettings };
+  /** Undefined: the default name. */
+  readonly dashboardName?: string;
 }
 
 /** What one alarm watches in a pipeline. */
