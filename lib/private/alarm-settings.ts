@@ -40,10 +40,11 @@ export function resolveAlarmSettings(pipeline: IConstruct, props: AgentPipelineP
   };
 
   const overrides = definedFields(options.overrides ?? {});
-  const unknown = Object.keys(overrides).filter((id) => !(id in PIPELINE_ALARMS));
-  if (unknown.length > 0) fail(`alarms.overrides names no alarm ${unknown.map((id) => `'${id}'`).join(', ')}: the alarm ids are ${Object.keys(PIPELINE_ALARMS).join(', ')}.`);
+  const alarmIds = Object.keys(PIPELINE_ALARMS) as PipelineAlarmId[];
+  const unknown = Object.keys(overrides).filter((id) => !alarmIds.includes(id as PipelineAlarmId));
+  if (unknown.length > 0) fail(`alarms.overrides names no alarm ${unknown.map((id) => `'${id}'`).join(', ')}: the alarm ids are ${alarmIds.join(', ')}.`);
   const tunings = Object.fromEntries(
-    (Object.keys(PIPELINE_ALARMS) as PipelineAlarmId[]).map((id) => [id, resolveTuning(fail, id, definedFields(overrides[id] ?? {}))]),
+    alarmIds.map((id) => [id, resolveTuning(fail, id, definedFields(overrides[id] ?? {}))]),
   ) as AlarmSettings['tunings'];
 
   const dashboardName = props.dashboardName;

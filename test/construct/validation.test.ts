@@ -131,6 +131,7 @@ describe('alarm options that could never work are refused with what to change', 
     [{ turnFallback: { severity: 'page' as AlarmSeverity } }, /alarms.overrides.turnFallback.severity 'page' is not one of critical, warning: use AlarmSeverity.CRITICAL or AlarmSeverity.WARNING\./],
     // From JavaScript, where the struct's fields are not checked.
     [{ deadLetterQueues: {} } as PipelineAlarmOverrides, /alarms.overrides names no alarm 'deadLetterQueues': the alarm ids are deadLetterQueue, oldestMessageAge, /],
+    [{ toString: {} } as PipelineAlarmOverrides, /alarms.overrides names no alarm 'toString'/],
   ])('overrides %p', (overrides, message) => {
     expect(() => construct({ alarms: { overrides } })).toThrow(message);
   });
