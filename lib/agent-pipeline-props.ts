@@ -14,6 +14,7 @@ import type { CustomerBudget } from './customer-budget';
 import type { PipelineBudget } from './pipeline-budget';
 import type { KeyLayout } from './contract/key-layout';
 import type { AlarmThresholds } from './alarm-thresholds';
+import type { PipelineAlarmOptions } from './pipeline-alarms';
 import type { LogLevel } from './log-level';
 import type { PipelineFunctionAlias } from './pipeline-function-alias';
 
@@ -234,12 +235,21 @@ export interface AgentPipelineProps {
   readonly oldestMessageAgeAlarmThreshold?: Duration;
 
   /**
-   * Thresholds of the alarms that watch for stalled messages. Every alarm evaluates one-minute
-   * periods and fires on the first period above its threshold.
+   * Thresholds of the alarms that watch for stalled messages, some shared by several alarms (e.g.
+   * `functionErrors`). Every alarm evaluates one-minute periods; `alarms.overrides` tunes single
+   * alarms, their periods and severity.
    *
-   * @default - every count alarm fires on the first occurrence; duration alarms at 80 % of the timeout
+   * @default - count alarms above 0, except signature rejections above 5; duration alarms at 80 % of the timeout
    */
   readonly alarmThresholds?: AlarmThresholds;
+
+  /**
+   * Names, topics and tuning of the alarms: `alarmNamePrefix`, a `criticalTopic` and a
+   * `warningTopic`, and per-alarm `overrides` (threshold, periods, severity, enabled).
+   *
+   * @default - names from the stack and construct path, both severities to `alarmTopic`, every alarm with its defaults
+   */
+  readonly alarms?: PipelineAlarmOptions;
 
   /**
    * Whether to create a CloudWatch dashboard with traffic, turn latency, replies, failures, the
@@ -249,6 +259,13 @@ export interface AgentPipelineProps {
    * @default true
    */
   readonly dashboard?: boolean;
+
+  /**
+   * Name of the dashboard (letters, digits, `-` and `_`, at most 255). Only with `dashboard`.
+   *
+   * @default - the table name (`${serviceName}-${environment}`)
+   */
+  readonly dashboardName?: string;
 
   /**
    * Log level of every function (`POWERTOOLS_LOG_LEVEL`). INFO writes one line per accepted
@@ -270,9 +287,10 @@ export interface AgentPipelineProps {
   readonly tracing?: boolean;
 
   /**
-   * SNS topic notified when any alarm of the pipeline changes to ALARM or back to OK.
+   * SNS topic notified when an alarm of the pipeline changes to ALARM or back to OK: every alarm,
+   * unless `alarms.criticalTopic` or `alarms.warningTopic` takes its severity elsewhere.
    *
-   * @default - alarms have no actions
+   * @default - alarms have no actions, unless `alarms` gives topics
    */
   readonly alarmTopic?: sns.ITopic;
 

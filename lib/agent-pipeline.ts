@@ -1,6 +1,5 @@
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -12,6 +11,7 @@ import type { AgentPipelineProps } from './agent-pipeline-props';
 import { KeyLayout } from './contract';
 import { WhatsAppChannel } from './whatsapp-channel';
 import { channelContext } from './private/channel-context';
+import { resolveAlarmSettings } from './private/alarm-settings';
 import { buildCrmSyncWorker } from './private/crm-sync-worker';
 import { PipelineFunctionFactory } from './private/function-factory';
 import { buildIdleSweeper, resolveConversationIdleTimeout } from './private/idle-sweeper';
@@ -245,6 +245,7 @@ export class AgentPipeline extends AgentPipelineBase {
     const retention = retentionEnvironment(this.node.path, props);
     const operatorPlane = resolveOperatorPlaneSettings(this.node.path, props);
     const placement = resolveProductionPlacement(this.node.path, props);
+    const alarmSettings = resolveAlarmSettings(this, props);
     const { encryptionKey } = props;
     claimPhysicalNames(this, [settings.names.table, settings.names.queue, settings.names.deadLetterQueue]);
     const functions = new PipelineFunctionFactory(this, settings, placement, encryptionKey, retention);
@@ -310,7 +311,7 @@ export class AgentPipeline extends AgentPipelineBase {
       operatorFunction: this.operatorFunction,
       handoffSweeperFunction: this.handoffSweeperFunction,
       inboundDeadLetterQueue: this.inboundDeadLetterQueue,
-      alarmAction: props.alarmTopic && new cloudwatchActions.SnsAction(props.alarmTopic),
+      alarmSettings,
     };
     const alarms = createPipelineAlarms(observed);
     this.deadLetterQueueAlarm = alarms.deadLetterQueue;

@@ -1,6 +1,8 @@
 /**
- * Alarm thresholds: each alarm fires when its metric is ABOVE the threshold in a one-minute period.
- * Counts are per minute.
+ * Alarm thresholds: each alarm fires when its metric is ABOVE the threshold in `datapointsToAlarm`
+ * of its `evaluationPeriods` one-minute periods (`PipelineAlarmOverrides` gives each alarm's). Counts
+ * are per minute. A field shared by several alarms (e.g. `functionErrors`) moves them all;
+ * `alarms.overrides` moves one.
  */
 export interface AlarmThresholds {
   /**
@@ -11,10 +13,11 @@ export interface AlarmThresholds {
   readonly webhookServerErrors?: number;
 
   /**
-   * Webhook POSTs with a missing or invalid signature. The webhook URL is not guessable, so these
-   * almost always mean a wrong or unfilled app secret: every Meta delivery is being refused.
+   * Webhook POSTs with a missing or invalid signature. A wrong or unfilled app secret refuses every
+   * Meta delivery, minute after minute; an internet scanner's burst of unsigned POSTs is short.
+   * With the alarm's default of 5 of 5 minutes, the default lets a burst pass.
    *
-   * @default 0
+   * @default 5
    */
   readonly webhookSignatureRejections?: number;
 

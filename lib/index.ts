@@ -2,6 +2,7 @@ export * from './agent-pipeline-base';
 export * from './agent-pipeline';
 export * from './agent-pipeline-props';
 export * from './alarm-thresholds';
+export * from './pipeline-alarms';
 export * from './log-level';
 export * from './pipeline-function-alias';
 export * from './agent-backend';

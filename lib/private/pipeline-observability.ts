@@ -4,6 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { CUSTOM_METRICS, type CustomMetricName, WHATSAPP_CHANNEL_KINDS } from '../contract';
+import { AlarmSeverity, type PipelineAlarmOverrides } from '../pipeline-alarms';
 import { acceptFinding } from './accepted-findings';
 import type { PipelineMetrics } from './pipeline-metrics';
 import { ALARM_PERIOD, type PipelineSettings } from './pipeline-settings';
@@ -32,241 +33,392 @@ export interface ObservedPipeline {
   readonly handoffSweeperFunction?: lambda.Function;
   /** Present on the End User Messaging channel: events the inbound function failed on every retry. */
   readonly inboundDeadLetterQueue?: sqs.IQueue;
-  readonly alarmAction?: cloudwatch.IAlarmAction;
+  readonly alarmSettings: AlarmSettings;
 }
 
-export interface PipelineAlarms {
-  readonly deadLetterQueue: cloudwatch.Alarm;
-  readonly oldestMessageAge: cloudwatch.Alarm;
-  readonly webhookErrors: cloudwatch.Alarm;
-  readonly webhookThrottles: cloudwatch.Alarm;
-  readonly webhookDuration: cloudwatch.Alarm;
-  readonly webhookServerErrors: cloudwatch.Alarm;
-  readonly webhookSignatureRejected: cloudwatch.Alarm;
-  readonly orchestratorErrors: cloudwatch.Alarm;
-  readonly orchestratorThrottles: cloudwatch.Alarm;
-  readonly orchestratorDuration: cloudwatch.Alarm;
-  readonly turnFailedPermanently: cloudwatch.Alarm;
-  readonly turnFallback: cloudwatch.Alarm;
-  readonly replyOutcomeUnknown: cloudwatch.Alarm;
-  readonly tableThrottles: cloudwatch.Alarm;
-  readonly modelThrottles?: cloudwatch.Alarm;
-  readonly idleSweeperErrors: cloudwatch.Alarm;
-  readonly crmSyncErrors?: cloudwatch.Alarm;
-  readonly crmSyncBlocked?: cloudwatch.Alarm;
-  readonly crmSyncUncertain?: cloudwatch.Alarm;
-  readonly operatorErrors?: cloudwatch.Alarm;
-  readonly handoffSweeperErrors?: cloudwatch.Alarm;
-  readonly oldestHandoffWaiting?: cloudwatch.Alarm;
-  readonly inboundDeadLetterQueue?: cloudwatch.Alarm;
-  readonly inboundEnvelopeRefused?: cloudwatch.Alarm;
-  readonly pipelineBudgetNear?: cloudwatch.Alarm;
-  readonly pipelineBudgetRefusals?: cloudwatch.Alarm;
-  /** Every alarm above, in creation order. */
+/** One alarm's tuning with its defaults applied; `threshold` stays undefined when the alarm's own (from the pipeline) applies. */
+export interface AlarmTuningSettings {
+  readonly threshold?: number;
+  readonly evaluationPeriods: number;
+  readonly datapointsToAlarm: number;
+  readonly enabled: boolean;
+  readonly severity: AlarmSeverity;
+}
+
+/** The `alarms` and dashboard props with every default applied and every check passed. Internal: `resolveAlarmSettings` makes them. */
+export interface AlarmSettings {
+  readonly namePrefix: string;
+  /** The action of each severity that has a topic. */
+  readonly actions: { readonly [severity in AlarmSeverity]?: cloudwatch.IAlarmAction };
+  readonly tunings: { readonly [id in PipelineAlarmId]: AlarmTuningSettings };
+  /** Undefined: the default name. */
+  readonly dashboardName?: string;
+}
+
+/** What one alarm watches in a pipeline. */
+interface AlarmWatch {
+  readonly metric: cloudwatch.IMetric;
+  /** The threshold the pipeline's settings give it, unless its tuning sets one. */
+  readonly threshold: number;
+  /** What happened and what it costs, for the threshold in force. */
+  readonly describe: (threshold: number) => string;
+  /**
+   * @default NOT_BREACHING: no data means no traffic, not a failure (these metrics are sparse)
+   */
+  readonly treatMissingData?: cloudwatch.TreatMissingData;
+}
+
+/** One alarm: its defaults, and what it watches. */
+interface AlarmDefinition {
+  readonly severity: AlarmSeverity;
+  readonly evaluationPeriods: number;
+  readonly datapointsToAlarm: number;
+  /** Undefined when the pipeline has nothing for the alarm to watch (e.g. no CRM sync). */
+  readonly watch: (pipeline: ObservedPipeline) => AlarmWatch | undefined;
+}
+
+/** A failure that is not retried away: the first minute counts. */
+const FIRST_MINUTE = { evaluationPeriods: 1, datapointsToAlarm: 1 } as const;
+/** Something that retries or heals by itself: it must last most of five minutes. */
+const THREE_OF_FIVE_MINUTES = { evaluationPeriods: 5, datapointsToAlarm: 3 } as const;
+/** Noise from outside (a scanner's burst): only a steady rate for five minutes counts. */
+const FIVE_OF_FIVE_MINUTES = { evaluationPeriods: 5, datapointsToAlarm: 5 } as const;
+
+const errorsWatch = (fn: lambda.Function, { settings }: ObservedPipeline, description: string): AlarmWatch => ({
+  metric: fn.metricErrors({ period: ALARM_PERIOD }),
+  threshold: settings.alarmThresholds.functionErrors,
+  describe: () => description,
+});
+const throttlesWatch = (fn: lambda.Function, { settings }: ObservedPipeline, description: string): AlarmWatch => ({
+  metric: fn.metricThrottles({ period: ALARM_PERIOD }),
+  threshold: settings.alarmThresholds.functionThrottles,
+  describe: () => description,
+});
+const durationWatch = (fn: lambda.Function, timeout: Duration, role: string, { settings }: ObservedPipeline): AlarmWatch => ({
+  metric: fn.metricDuration({ statistic: 'p99', period: ALARM_PERIOD }),
+  threshold: Math.round(timeout.toMilliseconds() * settings.alarmThresholds.durationShareOfTimeout),
+  describe: (thresholdMs) =>
+    `The ${role} of ${settings.names.table} runs close to its ${timeout.toSeconds()} s timeout (p99 above ${thresholdMs} ms); timed-out invocations are retried or fail.`,
+});
+const customCountWatch = (name: CustomMetricName, threshold: number, { metrics }: ObservedPipeline, description: string): AlarmWatch => ({
+  metric: metrics.custom(name),
+  threshold,
+  describe: () => description,
+});
+/** A gauge the worker emits each run (its maximum); a minute without a run is no news. */
+const crmRowsWatch = (name: CustomMetricName, threshold: number, { metrics }: ObservedPipeline, description: string): AlarmWatch => ({
+  metric: metrics.custom(name, { statistic: 'Maximum' }),
+  threshold,
+  describe: () => description,
+});
+
+/**
+ * Every alarm of the pipeline by its id, in creation order: its default severity and periods, and
+ * what it watches. Adding an alarm is an entry here, a field of `PipelineAlarmOverrides` (the
+ * compiler asks for both) and its `*Alarm` property on the construct.
+ */
+export const PIPELINE_ALARMS = {
+  deadLetterQueue: {
+    severity: AlarmSeverity.CRITICAL,
+    ...FIRST_MINUTE,
+    watch: ({ settings, metrics, deadLetterQueue }) => ({
+      metric: metrics.messagesVisible(deadLetterQueue),
+      threshold: settings.alarmThresholds.deadLetterQueueMessages,
+      describe: () => `A turn of ${settings.names.table} failed ${settings.maxReceiveCount} times and is in ${settings.names.deadLetterQueue}: inspect it, fix the cause, redrive it.`,
+    }),
+  },
+  oldestMessageAge: {
+    severity: AlarmSeverity.CRITICAL,
+    ...FIRST_MINUTE,
+    watch: ({ settings, metrics }) => ({
+      metric: metrics.oldestMessageAge(),
+      threshold: settings.oldestMessageAgeAlarmThreshold.toSeconds(),
+      describe: (seconds) => `A message in ${settings.names.queue} is older than ${seconds} s: the orchestrator is not keeping up or keeps failing.`,
+    }),
+  },
+  webhookErrors: {
+    severity: AlarmSeverity.CRITICAL,
+    ...FIRST_MINUTE,
+    watch: (pipeline) => errorsWatch(pipeline.webhookFunction, pipeline, `The webhook of ${pipeline.settings.names.table} crashed or timed out; Meta retries failed deliveries.`),
+  },
+  webhookThrottles: {
+    severity: AlarmSeverity.WARNING,
+    ...THREE_OF_FIVE_MINUTES,
+    watch: (pipeline) => throttlesWatch(pipeline.webhookFunction, pipeline, `The webhook of ${pipeline.settings.names.table} was throttled; Meta retries, replies are delayed.`),
+  },
+  webhookDuration: {
+    severity: AlarmSeverity.WARNING,
+    ...THREE_OF_FIVE_MINUTES,
+    watch: (pipeline) => durationWatch(pipeline.webhookFunction, pipeline.webhookFunction.timeout ?? Duration.seconds(3), 'webhook', pipeline),
+  },
+  webhookServerErrors: {
+    severity: AlarmSeverity.CRITICAL,
+    ...THREE_OF_FIVE_MINUTES,
+    watch: (pipeline) =>
+      customCountWatch(
+        CUSTOM_METRICS.webhookServerError,
+        pipeline.settings.alarmThresholds.webhookServerErrors,
+        pipeline,
+        `The webhook of ${pipeline.settings.names.table} answered 5xx: the table, the queue or the secret is unavailable. Meta retries for up to 7 days.`,
+      ),
+  },
+  webhookSignatureRejected: {
+    severity: AlarmSeverity.WARNING,
+    ...FIVE_OF_FIVE_MINUTES,
+    watch: (pipeline) =>
+      customCountWatch(
+        CUSTOM_METRICS.webhookSignatureRejected,
+        pipeline.settings.alarmThresholds.webhookSignatureRejections,
+        pipeline,
+        `The webhook of ${pipeline.settings.names.table} refuses signatures minute after minute: the app secret in the WhatsApp secret is wrong or still REPLACE_ME, so Meta's deliveries are refused (a scanner's unsigned POSTs stop sooner).`,
+      ),
+  },
+  orchestratorErrors: {
+    severity: AlarmSeverity.CRITICAL,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      errorsWatch(pipeline.orchestratorFunction, pipeline, `The orchestrator of ${pipeline.settings.names.table} crashed or timed out; the turn is retried until it reaches the dead-letter queue.`),
+  },
+  orchestratorThrottles: {
+    severity: AlarmSeverity.WARNING,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      throttlesWatch(pipeline.orchestratorFunction, pipeline, `The orchestrator of ${pipeline.settings.names.table} was throttled; throttled receives count towards the dead-letter queue.`),
+  },
+  orchestratorDuration: {
+    severity: AlarmSeverity.WARNING,
+    ...THREE_OF_FIVE_MINUTES,
+    watch: (pipeline) => durationWatch(pipeline.orchestratorFunction, pipeline.settings.orchestratorTimeout, 'orchestrator', pipeline),
+  },
+  turnFailedPermanently: {
+    severity: AlarmSeverity.CRITICAL,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      customCountWatch(
+        CUSTOM_METRICS.turnFailedPermanently,
+        pipeline.settings.alarmThresholds.permanentTurnFailures,
+        pipeline,
+        `A turn of ${pipeline.settings.names.table} failed on its last receive: the messages go to the dead-letter queue (with the operator plane, the conversation went to people with the fallback text instead).`,
+      ),
+  },
+  turnFallback: {
+    severity: AlarmSeverity.WARNING,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      customCountWatch(
+        CUSTOM_METRICS.turnFallback,
+        pipeline.settings.alarmThresholds.turnsAnsweredWithFallback,
+        pipeline,
+        `The agent of ${pipeline.settings.names.table} failed in a way no retry fixes (invalid output, a refusing model, an invalid request): the customer got the fallback text instead of an answer.`,
+      ),
+  },
+  replyOutcomeUnknown: {
+    severity: AlarmSeverity.WARNING,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      customCountWatch(
+        CUSTOM_METRICS.replyOutcomeUnknown,
+        pipeline.settings.alarmThresholds.replyOutcomesUnknown,
+        pipeline,
+        `A reply of ${pipeline.settings.names.table} may not have reached WhatsApp (timeout or cut connection); the retry may send it twice.`,
+      ),
+  },
+  tableThrottles: {
+    severity: AlarmSeverity.WARNING,
+    ...THREE_OF_FIVE_MINUTES,
+    watch: ({ settings, metrics }) => ({
+      metric: metrics.tableThrottledRequests(),
+      threshold: settings.alarmThresholds.tableThrottledRequests,
+      describe: () => `Requests to ${settings.names.table} were throttled.`,
+    }),
+  },
+  modelThrottles: {
+    severity: AlarmSeverity.WARNING,
+    ...THREE_OF_FIVE_MINUTES,
+    watch: ({ settings, metrics, bedrockModelId }) =>
+      bedrockModelId === undefined
+        ? undefined
+        : {
+            metric: metrics.modelThrottles(bedrockModelId),
+            threshold: settings.alarmThresholds.modelThrottles,
+            describe: () =>
+              `Bedrock throttled calls of ${settings.names.table} to ${bedrockModelId}: turns are retried and may reach the dead-letter queue. Request a quota increase or use a cross-Region profile.`,
+          },
+  },
+  idleSweeperErrors: {
+    severity: AlarmSeverity.WARNING,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      errorsWatch(
+        pipeline.idleSweeperFunction,
+        pipeline,
+        `The idle sweeper of ${pipeline.settings.names.table} crashed or timed out: idle conversations stay open, and out of their retention, until a run succeeds.`,
+      ),
+  },
+  crmSyncErrors: {
+    severity: AlarmSeverity.WARNING,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      pipeline.crmSyncFunction &&
+      errorsWatch(pipeline.crmSyncFunction, pipeline, `The CRM sync worker of ${pipeline.settings.names.table} crashed or timed out; due projections wait for the next run.`),
+  },
+  crmSyncBlocked: {
+    severity: AlarmSeverity.WARNING,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      pipeline.crmSyncFunction &&
+      crmRowsWatch(
+        CUSTOM_METRICS.crmSyncBlockedRows,
+        pipeline.settings.alarmThresholds.crmSyncBlockedRows,
+        pipeline,
+        `Conversations of ${pipeline.settings.names.table} are BLOCKED in the CRM sync: the CRM refused them or kept failing. Fix the cause, then retry them from the console's CRM view.`,
+      ),
+  },
+  crmSyncUncertain: {
+    severity: AlarmSeverity.WARNING,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      pipeline.crmSyncFunction &&
+      crmRowsWatch(
+        CUSTOM_METRICS.crmSyncUncertainRows,
+        pipeline.settings.alarmThresholds.crmSyncUncertainRows,
+        pipeline,
+        `Conversations of ${pipeline.settings.names.table} are UNCERTAIN in the CRM sync: a create may or may not have reached the CRM. Check the CRM, then resolve or retry them from the console's CRM view.`,
+      ),
+  },
+  operatorErrors: {
+    severity: AlarmSeverity.CRITICAL,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      pipeline.operatorFunction &&
+      errorsWatch(pipeline.operatorFunction, pipeline, `The operator function of ${pipeline.settings.names.table} crashed or timed out: the console and the operator API fail for people answering customers.`),
+  },
+  handoffSweeperErrors: {
+    severity: AlarmSeverity.WARNING,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      pipeline.handoffSweeperFunction &&
+      errorsWatch(
+        pipeline.handoffSweeperFunction,
+        pipeline,
+        `The handoff sweeper of ${pipeline.settings.names.table} crashed or timed out: waiting conversations are not re-notified to operators nor their customers reminded.`,
+      ),
+  },
+  oldestHandoffWaiting: {
+    severity: AlarmSeverity.WARNING,
+    ...FIRST_MINUTE,
+    // The handoff sweeper measures it.
+    watch: (pipeline) =>
+      pipeline.handoffSweeperFunction && {
+        metric: pipeline.metrics.custom(CUSTOM_METRICS.oldestHandoffWaitingSeconds, { statistic: 'Maximum' }),
+        threshold: pipeline.settings.alarmThresholds.handoffWaitingMinutes * 60,
+        describe: (seconds: number) =>
+          `A customer of ${pipeline.settings.names.table} has waited more than ${seconds / 60} min for a person (AWAITING_HUMAN, unclaimed): claim the conversation in the console.`,
+        // The sweeper measures every minute: a minute without a measurement keeps the alarm's state.
+        treatMissingData: cloudwatch.TreatMissingData.IGNORE,
+      },
+  },
+  pipelineBudgetNear: {
+    severity: AlarmSeverity.WARNING,
+    ...FIRST_MINUTE,
+    // A gauge of each turn (its maximum): a quiet minute keeps the alarm's state, since the use stays where it was.
+    watch: ({ settings: { pipelineBudget: budget, names }, metrics }) =>
+      budget && {
+        metric: metrics.custom(CUSTOM_METRICS.pipelineAgentTokensToday, { statistic: 'Maximum' }),
+        threshold: Math.floor(budget.agentTokensPerDay * budget.alarmAtShareOfBudget),
+        describe: (near: number) =>
+          `The model tokens ${names.table} used today are above ${near} of its daily pipeline budget of ${budget.agentTokensPerDay}: once it is spent, no customer is answered by the agent until 00:00 UTC.`,
+        treatMissingData: cloudwatch.TreatMissingData.IGNORE,
+      },
+  },
+  pipelineBudgetRefusals: {
+    severity: AlarmSeverity.CRITICAL,
+    ...FIRST_MINUTE,
+    watch: (pipeline) => {
+      const budget = pipeline.settings.pipelineBudget;
+      return (
+        budget &&
+        customCountWatch(
+          CUSTOM_METRICS.turnOverPipelineBudget,
+          0,
+          pipeline,
+          `The daily pipeline budget of ${pipeline.settings.names.table} (${budget.agentTokensPerDay} model tokens) is spent: turns are refused with the budget's reply, no customer is answered by the agent until 00:00 UTC.`,
+        )
+      );
+    },
+  },
+  inboundDeadLetterQueue: {
+    severity: AlarmSeverity.CRITICAL,
+    ...FIRST_MINUTE,
+    watch: ({ settings, metrics, inboundDeadLetterQueue }) =>
+      inboundDeadLetterQueue && {
+        metric: metrics.messagesVisible(inboundDeadLetterQueue),
+        threshold: settings.alarmThresholds.deadLetterQueueMessages,
+        describe: () =>
+          `End User Messaging events of ${settings.names.table} failed on every retry of the inbound function, or SNS could not deliver them, and wait in its dead-letter queue: the customer messages in them are not registered. Fix the cause, then publish their messages to the event topic again (registration is idempotent).`,
+      },
+  },
+  inboundEnvelopeRefused: {
+    severity: AlarmSeverity.WARNING,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      pipeline.settings.channel.kind !== WHATSAPP_CHANNEL_KINDS.endUserMessaging
+        ? undefined
+        : customCountWatch(
+            CUSTOM_METRICS.inboundEnvelopeRefused,
+            pipeline.settings.alarmThresholds.inboundEnvelopesRefused,
+            pipeline,
+            `The End User Messaging inbound function of ${pipeline.settings.names.table} refused an event: it came from another topic or account, of another WABA, or its header and its Meta entry disagree. Someone may be publishing forged events to the topic, or the function is subscribed to a topic it should not be.`,
+          ),
+  },
+} satisfies { readonly [id in keyof PipelineAlarmOverrides]-?: AlarmDefinition };
+
+export type PipelineAlarmId = keyof typeof PIPELINE_ALARMS;
+
+/** The alarms built, by id: the ones whose watch may find nothing are optional. */
+export type PipelineAlarms = {
+  readonly [id in PipelineAlarmId]: undefined extends ReturnType<(typeof PIPELINE_ALARMS)[id]['watch']> ? cloudwatch.Alarm | undefined : cloudwatch.Alarm;
+} & {
+  /** Every alarm, in creation order. */
   readonly all: cloudwatch.Alarm[];
-}
+};
 
-/** Every way a message can stall, as an alarm wired to the alarm action if any. */
+/** Every way a message can stall, as an alarm named, tuned and wired by the alarm settings. */
 export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms {
-  const { settings, metrics, webhookFunction, orchestratorFunction } = pipeline;
-  const { names, maxReceiveCount, oldestMessageAgeAlarmThreshold, alarmThresholds: thresholds } = settings;
+  const { namePrefix, actions, tunings } = pipeline.alarmSettings;
+  const built: { [id in PipelineAlarmId]?: cloudwatch.Alarm } = {};
   const all: cloudwatch.Alarm[] = [];
-  const alarm = (
-    id: string,
-    metric: cloudwatch.IMetric,
-    threshold: number,
-    description: string,
-    // No data means no traffic, not a failure (these metrics are sparse).
-    treatMissingData = cloudwatch.TreatMissingData.NOT_BREACHING,
-  ): cloudwatch.Alarm => {
-    const created = new cloudwatch.Alarm(pipeline.scope, id, {
-      metric,
+  for (const [id, definition] of Object.entries(PIPELINE_ALARMS) as [PipelineAlarmId, AlarmDefinition][]) {
+    const watch = definition.watch(pipeline);
+    if (watch === undefined) continue;
+    const tuning = tunings[id];
+    const threshold = tuning.threshold ?? watch.threshold;
+    const constructId = `${id.charAt(0).toUpperCase()}${id.slice(1)}Alarm`;
+    const alarm = new cloudwatch.Alarm(pipeline.scope, constructId, {
+      alarmName: `${namePrefix}-${id}`,
+      metric: watch.metric,
       threshold,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      datapointsToAlarm: 1,
-      treatMissingData,
-      alarmDescription: `${description} Runbook: docs/RELIABILITY.md, alarm ${id}.`,
+      evaluationPeriods: tuning.evaluationPeriods,
+      datapointsToAlarm: tuning.datapointsToAlarm,
+      treatMissingData: watch.treatMissingData ?? cloudwatch.TreatMissingData.NOT_BREACHING,
+      ...(tuning.enabled ? {} : { actionsEnabled: false }),
+      alarmDescription: `${watch.describe(threshold)} Runbook: docs/RELIABILITY.md, alarm ${constructId}.`,
     });
-    if (pipeline.alarmAction) {
-      created.addAlarmAction(pipeline.alarmAction);
-      created.addOkAction(pipeline.alarmAction);
+    const action = actions[tuning.severity];
+    if (!tuning.enabled) {
+      acceptFinding(alarm, 'CloudWatchAlarmAction', `alarms.overrides.${id}.enabled is false: the alarm shows its state on the dashboard and in pipeline.alarms, and notifies nobody.`);
+    } else if (action) {
+      alarm.addAlarmAction(action);
+      alarm.addOkAction(action);
     } else {
-      acceptFinding(created, 'CloudWatchAlarmAction', 'No alarmTopic was given: the alarms show on the dashboard and in pipeline.alarms for the app to wire. Pass alarmTopic to be notified.');
+      acceptFinding(alarm, 'CloudWatchAlarmAction', 'No alarmTopic was given: the alarms show on the dashboard and in pipeline.alarms for the app to wire. Pass alarmTopic to be notified.');
     }
-    all.push(created);
-    return created;
-  };
-  const custom = (name: CustomMetricName) => metrics.custom(name);
-  const errorsAlarm = (id: string, fn: lambda.Function, description: string) => alarm(id, fn.metricErrors({ period: ALARM_PERIOD }), thresholds.functionErrors, description);
-  const durationAlarm = (id: string, fn: lambda.Function, timeout: Duration, role: string) => {
-    const thresholdMs = Math.round(timeout.toMilliseconds() * thresholds.durationShareOfTimeout);
-    return alarm(
-      id,
-      fn.metricDuration({ statistic: 'p99', period: ALARM_PERIOD }),
-      thresholdMs,
-      `The ${role} of ${names.table} runs close to its ${timeout.toSeconds()} s timeout (p99 above ${thresholdMs} ms); timed-out invocations are retried or fail.`,
-    );
-  };
-
-  const alarms = {
-    deadLetterQueue: alarm(
-      'DeadLetterQueueAlarm',
-      metrics.messagesVisible(pipeline.deadLetterQueue),
-      thresholds.deadLetterQueueMessages,
-      `A turn of ${names.table} failed ${maxReceiveCount} times and is in ${names.deadLetterQueue}: inspect it, fix the cause, redrive it.`,
-    ),
-    oldestMessageAge: alarm(
-      'OldestMessageAgeAlarm',
-      metrics.oldestMessageAge(),
-      oldestMessageAgeAlarmThreshold.toSeconds(),
-      `A message in ${names.queue} is older than ${oldestMessageAgeAlarmThreshold.toSeconds()} s: the orchestrator is not keeping up or keeps failing.`,
-    ),
-    webhookErrors: errorsAlarm('WebhookErrorsAlarm', webhookFunction, `The webhook of ${names.table} crashed or timed out; Meta retries failed deliveries.`),
-    webhookThrottles: alarm(
-      'WebhookThrottlesAlarm',
-      webhookFunction.metricThrottles({ period: ALARM_PERIOD }),
-      thresholds.functionThrottles,
-      `The webhook of ${names.table} was throttled; Meta retries, replies are delayed.`,
-    ),
-    webhookDuration: durationAlarm('WebhookDurationAlarm', webhookFunction, webhookFunction.timeout ?? Duration.seconds(3), 'webhook'),
-    webhookServerErrors: alarm(
-      'WebhookServerErrorsAlarm',
-      custom(CUSTOM_METRICS.webhookServerError),
-      thresholds.webhookServerErrors,
-      `The webhook of ${names.table} answered 5xx: the table, the queue or the secret is unavailable. Meta retries for up to 7 days.`,
-    ),
-    webhookSignatureRejected: alarm(
-      'WebhookSignatureRejectedAlarm',
-      custom(CUSTOM_METRICS.webhookSignatureRejected),
-      thresholds.webhookSignatureRejections,
-      `The webhook of ${names.table} refused a signature: the app secret in the WhatsApp secret is wrong or still REPLACE_ME, so Meta's deliveries are refused.`,
-    ),
-    orchestratorErrors: errorsAlarm('OrchestratorErrorsAlarm', orchestratorFunction, `The orchestrator of ${names.table} crashed or timed out; the turn is retried until it reaches the dead-letter queue.`),
-    orchestratorThrottles: alarm(
-      'OrchestratorThrottlesAlarm',
-      orchestratorFunction.metricThrottles({ period: ALARM_PERIOD }),
-      thresholds.functionThrottles,
-      `The orchestrator of ${names.table} was throttled; throttled receives count towards the dead-letter queue.`,
-    ),
-    orchestratorDuration: durationAlarm('OrchestratorDurationAlarm', orchestratorFunction, settings.orchestratorTimeout, 'orchestrator'),
-    turnFailedPermanently: alarm(
-      'TurnFailedPermanentlyAlarm',
-      custom(CUSTOM_METRICS.turnFailedPermanently),
-      thresholds.permanentTurnFailures,
-      `A turn of ${names.table} failed on its last receive: the messages go to the dead-letter queue (with the operator plane, the conversation went to people with the fallback text instead).`,
-    ),
-    turnFallback: alarm(
-      'TurnFallbackAlarm',
-      custom(CUSTOM_METRICS.turnFallback),
-      thresholds.turnsAnsweredWithFallback,
-      `The agent of ${names.table} failed in a way no retry fixes (invalid output, a refusing model, an invalid request): the customer got the fallback text instead of an answer.`,
-    ),
-    replyOutcomeUnknown: alarm(
-      'ReplyOutcomeUnknownAlarm',
-      custom(CUSTOM_METRICS.replyOutcomeUnknown),
-      thresholds.replyOutcomesUnknown,
-      `A reply of ${names.table} may not have reached WhatsApp (timeout or cut connection); the retry may send it twice.`,
-    ),
-    tableThrottles: alarm(
-      'TableThrottlesAlarm',
-      metrics.tableThrottledRequests(),
-      thresholds.tableThrottledRequests,
-      `Requests to ${names.table} were throttled.`,
-    ),
-    modelThrottles:
-      pipeline.bedrockModelId === undefined
-        ? undefined
-        : alarm(
-            'ModelThrottlesAlarm',
-            metrics.modelThrottles(pipeline.bedrockModelId),
-            thresholds.modelThrottles,
-            `Bedrock throttled calls of ${names.table} to ${pipeline.bedrockModelId}: turns are retried and may reach the dead-letter queue. Request a quota increase or use a cross-Region profile.`,
-          ),
-    idleSweeperErrors: errorsAlarm('IdleSweeperErrorsAlarm', pipeline.idleSweeperFunction, `The idle sweeper of ${names.table} crashed or timed out: idle conversations stay open, and out of their retention, until a run succeeds.`),
-    ...(pipeline.crmSyncFunction ? crmSyncAlarms(pipeline.crmSyncFunction) : {}),
-    ...(pipeline.operatorFunction && pipeline.handoffSweeperFunction ? operatorPlaneAlarms(pipeline.operatorFunction, pipeline.handoffSweeperFunction) : {}),
-    ...(settings.pipelineBudget ? pipelineBudgetAlarms(settings.pipelineBudget) : {}),
-    inboundDeadLetterQueue:
-      pipeline.inboundDeadLetterQueue === undefined
-        ? undefined
-        : alarm(
-            'InboundDeadLetterQueueAlarm',
-            metrics.messagesVisible(pipeline.inboundDeadLetterQueue),
-            thresholds.deadLetterQueueMessages,
-            `End User Messaging events of ${names.table} failed on every retry of the inbound function, or SNS could not deliver them, and wait in its dead-letter queue: the customer messages in them are not registered. Fix the cause, then publish their messages to the event topic again (registration is idempotent).`,
-          ),
-    inboundEnvelopeRefused:
-      settings.channel.kind !== WHATSAPP_CHANNEL_KINDS.endUserMessaging
-        ? undefined
-        : alarm(
-            'InboundEnvelopeRefusedAlarm',
-            custom(CUSTOM_METRICS.inboundEnvelopeRefused),
-            thresholds.inboundEnvelopesRefused,
-            `The End User Messaging inbound function of ${names.table} refused an event: it came from another topic or account, of another WABA, or its header and its Meta entry disagree. Someone may be publishing forged events to the topic, or the function is subscribed to a topic it should not be.`,
-          ),
-  };
-  return { ...alarms, all };
-
-  /**
-   * The day's use nearing the pipeline's budget (a gauge of each turn: its maximum; a quiet minute
-   * keeps the alarm's state, since the use stays where it was), and the first refused turns.
-   */
-  function pipelineBudgetAlarms(budget: NonNullable<PipelineSettings['pipelineBudget']>) {
-    const near = Math.floor(budget.agentTokensPerDay * budget.alarmAtShareOfBudget);
-    return {
-      pipelineBudgetNear: alarm(
-        'PipelineBudgetNearAlarm',
-        metrics.custom(CUSTOM_METRICS.pipelineAgentTokensToday, { statistic: 'Maximum' }),
-        near,
-        `The model tokens ${names.table} used today are above ${near} of its daily pipeline budget of ${budget.agentTokensPerDay}: once it is spent, no customer is answered by the agent until 00:00 UTC.`,
-        cloudwatch.TreatMissingData.IGNORE,
-      ),
-      pipelineBudgetRefusals: alarm(
-        'PipelineBudgetRefusalsAlarm',
-        custom(CUSTOM_METRICS.turnOverPipelineBudget),
-        0,
-        `The daily pipeline budget of ${names.table} (${budget.agentTokensPerDay} model tokens) is spent: turns are refused with the budget's reply, no customer is answered by the agent until 00:00 UTC.`,
-      ),
-    };
+    built[id] = alarm;
+    all.push(alarm);
   }
-
-  /** The human side: the console and its API, the sweep that re-notifies people, and the customer waiting longest for one. */
-  function operatorPlaneAlarms(operator: lambda.Function, sweeper: lambda.Function) {
-    const waitingSeconds = thresholds.handoffWaitingMinutes * 60;
-    return {
-      operatorErrors: errorsAlarm('OperatorErrorsAlarm', operator, `The operator function of ${names.table} crashed or timed out: the console and the operator API fail for people answering customers.`),
-      handoffSweeperErrors: errorsAlarm('HandoffSweeperErrorsAlarm', sweeper, `The handoff sweeper of ${names.table} crashed or timed out: waiting conversations are not re-notified to operators nor their customers reminded.`),
-      oldestHandoffWaiting: alarm(
-        'OldestHandoffWaitingAlarm',
-        metrics.custom(CUSTOM_METRICS.oldestHandoffWaitingSeconds, { statistic: 'Maximum' }),
-        waitingSeconds,
-        `A customer of ${names.table} has waited more than ${thresholds.handoffWaitingMinutes} min for a person (AWAITING_HUMAN, unclaimed): claim the conversation in the console.`,
-        // The sweeper measures every minute: a minute without a measurement keeps the alarm's state.
-        cloudwatch.TreatMissingData.IGNORE,
-      ),
-    };
-  }
-
-  /** The worker's own failures, and the rows that wait for a person (gauges the worker emits each run). */
-  function crmSyncAlarms(worker: lambda.Function) {
-    const rows = (name: CustomMetricName) => metrics.custom(name, { statistic: 'Maximum' });
-    return {
-      crmSyncErrors: errorsAlarm('CrmSyncErrorsAlarm', worker, `The CRM sync worker of ${names.table} crashed or timed out; due projections wait for the next run.`),
-      crmSyncBlocked: alarm(
-        'CrmSyncBlockedAlarm',
-        rows(CUSTOM_METRICS.crmSyncBlockedRows),
-        thresholds.crmSyncBlockedRows,
-        `Conversations of ${names.table} are BLOCKED in the CRM sync: the CRM refused them or kept failing. Fix the cause, then retry them from the console's CRM view.`,
-      ),
-      crmSyncUncertain: alarm(
-        'CrmSyncUncertainAlarm',
-        rows(CUSTOM_METRICS.crmSyncUncertainRows),
-        thresholds.crmSyncUncertainRows,
-        `Conversations of ${names.table} are UNCERTAIN in the CRM sync: a create may or may not have reached the CRM. Check the CRM, then resolve or retry them from the console's CRM view.`,
-      ),
-    };
-  }
+  // Each alarm whose watch always finds something was built above.
+  return { ...built, all } as PipelineAlarms;
 }
 
 const WIDGET_WIDTH = 12;
@@ -281,7 +433,7 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
     new cloudwatch.GraphWidget({ title, left, right, width: WIDGET_WIDTH, height: WIDGET_HEIGHT });
 
   const dashboard = new cloudwatch.Dashboard(pipeline.scope, 'Dashboard', {
-    dashboardName: settings.names.table,
+    dashboardName: pipeline.alarmSettings.dashboardName ?? settings.names.table,
     defaultInterval: Duration.hours(3),
   });
   const throttles = [

@@ -48,7 +48,7 @@ export interface PipelineSettings {
 
 const DEFAULT_ALARM_THRESHOLDS: Required<AlarmThresholds> = {
   webhookServerErrors: 0,
-  webhookSignatureRejections: 0,
+  webhookSignatureRejections: 5,
   permanentTurnFailures: 0,
   replyOutcomesUnknown: 0,
   deadLetterQueueMessages: 0,
@@ -253,7 +253,7 @@ function checkBudgetReply(fail: Fail, label: string, reply: string | undefined):
 }
 
 /** A struct without its undefined fields, so spreading it keeps the defaults (jsii passes absent fields as undefined). */
-function definedFields<T extends object>(struct: T): Partial<T> {
+export function definedFields<T extends object>(struct: T): Partial<T> {
   return Object.fromEntries(Object.entries(struct).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 

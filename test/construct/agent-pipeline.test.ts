@@ -204,7 +204,7 @@ describe('AgentPipeline with its defaults', () => {
     }
   });
 
-  test('fifteen alarms (no model alarm without Bedrock), all exposed, all ignoring missing data, none with actions', () => {
+  test('fifteen alarms (no model alarm without Bedrock), all exposed, all ignoring missing data, none with actions (periods per alarm: observability.test.ts)', () => {
     const pipeline = synth.pipeline;
     expect(pipeline.alarms).toEqual([
       pipeline.deadLetterQueueAlarm,
@@ -228,8 +228,6 @@ describe('AgentPipeline with its defaults', () => {
     for (const alarm of Object.values(synth.template.findResources('AWS::CloudWatch::Alarm'))) {
       expect(alarm.Properties).toMatchObject({
         ComparisonOperator: 'GreaterThanThreshold',
-        EvaluationPeriods: 1,
-        DatapointsToAlarm: 1,
         TreatMissingData: 'notBreaching',
       });
       expect(alarm.Properties.AlarmActions).toBeUndefined();

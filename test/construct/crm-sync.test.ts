@@ -20,7 +20,7 @@ describe('without crmSync', () => {
     expect(pipeline.crmSyncUncertainAlarm).toBeUndefined();
     expect(template.findResources('AWS::Lambda::Function', { Properties: WORKER })).toEqual({});
     expect(template.findResources('AWS::Events::Rule', { Properties: { Description: Match.stringLikeRegexp('CRM') } })).toEqual({});
-    expect(template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmName: Match.absent(), AlarmDescription: Match.stringLikeRegexp('CRM sync') } })).toEqual({});
+    expect(template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmDescription: Match.stringLikeRegexp('CRM sync') } })).toEqual({});
     for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
       expect(fn.Properties.Environment.Variables.CRM_SYNC_ENABLED).toBeUndefined();
     }

@@ -1,7 +1,11 @@
-import { Duration } from 'aws-cdk-lib';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as sns from 'aws-cdk-lib/aws-sns';
-import { AgentBackend, CrmTarget, LogLevel } from '../../lib';
-import { consumerCrmFunction, dashboardBody, synthPipeline, XRAY_ACTIONS, type SynthesizedPipeline } from '../support/synthesized-pipeline';
+import { Construct } from 'constructs';
+import { AgentBackend, AgentPipeline, type AgentPipelineProps, AlarmSeverity, CrmTarget, LogLevel, type PipelineAlarmOptions, WhatsAppChannel } from '../../lib';
+import { consumerCrmFunction, dashboardBody, pipelineProps, synthPipeline, XRAY_ACTIONS, type SynthesizedPipeline } from '../support/synthesized-pipeline';
 
 const MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 
@@ -16,17 +20,18 @@ describe('alarms on what the functions absorb (custom metrics)', () => {
   const synth = synthPipeline({ environment: 'prod' });
 
   test.each([
-    ['WebhookServerError', 'webhookServerErrorsAlarm'],
-    ['WebhookSignatureRejected', 'webhookSignatureRejectedAlarm'],
-    ['TurnFailedPermanently', 'turnFailedPermanentlyAlarm'],
-    ['ReplyOutcomeUnknown', 'replyOutcomeUnknownAlarm'],
-  ] as const)('%s: the Powertools series (namespace, service dimension), summed per minute, above 0', (metricName, property) => {
+    ['WebhookServerError', 'webhookServerErrorsAlarm', 0],
+    // A scanner's burst of unsigned POSTs must not page: a wrong app secret refuses more, for longer.
+    ['WebhookSignatureRejected', 'webhookSignatureRejectedAlarm', 5],
+    ['TurnFailedPermanently', 'turnFailedPermanentlyAlarm', 0],
+    ['ReplyOutcomeUnknown', 'replyOutcomeUnknownAlarm', 0],
+  ] as const)('%s: the Powertools series (namespace, service dimension), summed per minute, above its default threshold', (metricName, property, threshold) => {
     expect(alarmOn(synth, metricName)).toMatchObject({
       Namespace: 'gogenetic-agent',
       Dimensions: [{ Name: 'service', Value: 'gogenetic-agent-prod' }],
       Statistic: 'Sum',
       Period: 60,
-      Threshold: 0,
+      Threshold: threshold,
       AlarmDescription: expect.stringMatching(/Runbook: docs\/RELIABILITY.md, alarm \w+Alarm\.$/),
     });
     expect(synth.pipeline[property].node.id).toBe(property.replace(/^./, (c) => c.toUpperCase()));
@@ -173,5 +178,158 @@ describe('Bedrock model throttling', () => {
     });
     expect(synth.pipeline.alarms).toHaveLength(16);
     expect(synth.pipeline.alarms).toContain(synth.pipeline.modelThrottlesAlarm);
+  });
+});
+
+describe('alarm names, severities and tuning', () => {
+  const PHONE_NUMBERS = [{ id: 'phone-number-id-976c72a700aac43eaf573ae050example', metaPhoneNumberId: '106540352242922' }];
+  const BUDGET = 1_000_000;
+  /** Each alarm's defaults, as the README lists them: severity, datapoints to alarm, evaluation periods, threshold. */
+  const DEFAULTS: Record<string, readonly [severity: 'critical' | 'warning', datapoints: number, periods: number, threshold: number]> = {
+    deadLetterQueue: ['critical', 1, 1, 0],
+    oldestMessageAge: ['critical', 1, 1, 600],
+    webhookErrors: ['critical', 1, 1, 0],
+    webhookThrottles: ['warning', 3, 5, 0],
+    webhookDuration: ['warning', 3, 5, 8_000],
+    webhookServerErrors: ['critical', 3, 5, 0],
+    webhookSignatureRejected: ['warning', 5, 5, 5],
+    orchestratorErrors: ['critical', 1, 1, 0],
+    orchestratorThrottles: ['warning', 1, 1, 0],
+    orchestratorDuration: ['warning', 3, 5, 72_000],
+    turnFailedPermanently: ['critical', 1, 1, 0],
+    turnFallback: ['warning', 1, 1, 0],
+    replyOutcomeUnknown: ['warning', 1, 1, 0],
+    tableThrottles: ['warning', 3, 5, 0],
+    modelThrottles: ['warning', 3, 5, 0],
+    idleSweeperErrors: ['warning', 1, 1, 0],
+    crmSyncErrors: ['warning', 1, 1, 0],
+    crmSyncBlocked: ['warning', 1, 1, 0],
+    crmSyncUncertain: ['warning', 1, 1, 0],
+    operatorErrors: ['critical', 1, 1, 0],
+    handoffSweeperErrors: ['warning', 1, 1, 0],
+    oldestHandoffWaiting: ['warning', 1, 1, 1_800],
+    pipelineBudgetNear: ['warning', 1, 1, 800_000],
+    pipelineBudgetRefusals: ['critical', 1, 1, 0],
+    inboundDeadLetterQueue: ['critical', 1, 1, 0],
+    inboundEnvelopeRefused: ['warning', 1, 1, 0],
+  };
+
+  /** Every alarm of the template by the id its name ends with. */
+  function alarmsById(synth: SynthesizedPipeline, prefix = 'TestStack-Pipeline'): Record<string, ReturnType<SynthesizedPipeline['template']['findResources']>[string]> {
+    const alarms = Object.values(synth.template.findResources('AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties);
+    for (const alarm of alarms) expect(alarm.AlarmName).toMatch(new RegExp(`^${prefix}-[a-zA-Z]+$`));
+    return Object.fromEntries(alarms.map((alarm) => [alarm.AlarmName.slice(prefix.length + 1), alarm]));
+  }
+
+  /** Both severities on their own topics, with every optional alarm the Cloud API can have. */
+  function everyAlarm(overrides: Partial<AgentPipelineProps> = {}, alarms: PipelineAlarmOptions = {}) {
+    const topics: { critical?: sns.Topic; warning?: sns.Topic } = {};
+    const synth = synthPipeline(
+      { agentBackend: AgentBackend.bedrock({ modelId: MODEL }), adminPhoneNumbers: ['5511912345678'], pipelineBudget: { agentTokensPerDay: BUDGET }, ...overrides },
+      (stack) => {
+        topics.critical = new sns.Topic(stack, 'Critical');
+        topics.warning = new sns.Topic(stack, 'Warning');
+        return { crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)), alarms: { criticalTopic: topics.critical, warningTopic: topics.warning, ...alarms } };
+      },
+    );
+    const arnOf = { critical: synth.stack.resolve(topics.critical!.topicArn), warning: synth.stack.resolve(topics.warning!.topicArn) };
+    return { synth, arnOf };
+  }
+
+  test('every alarm is named `${prefix}-${alarmId}` and has its documented defaults: critical ones to the critical topic, warnings to the warning topic', () => {
+    const { synth, arnOf } = everyAlarm();
+    const eum = synthPipeline({ channel: WhatsAppChannel.endUserMessaging({ phoneNumbers: PHONE_NUMBERS }) }, (stack) => ({ alarmTopic: new sns.Topic(stack, 'OnCall') }));
+    const byId = { ...alarmsById(eum), ...alarmsById(synth) };
+    expect(Object.keys(byId).sort()).toEqual(Object.keys(DEFAULTS).sort());
+    for (const [id, [severity, datapoints, periods, threshold]] of Object.entries(DEFAULTS)) {
+      const alarm = byId[id];
+      expect({ id, ...alarm }).toMatchObject({ id, DatapointsToAlarm: datapoints, EvaluationPeriods: periods, Threshold: threshold });
+      expect(alarm.ActionsEnabled).toBeUndefined();
+      if (!id.startsWith('inbound')) {
+        expect({ id, actions: alarm.AlarmActions, ok: alarm.OKActions }).toEqual({ id, actions: [arnOf[severity]], ok: [arnOf[severity]] });
+      }
+    }
+    expect(synth.pipeline.webhookSignatureRejectedAlarm.node.id).toBe('WebhookSignatureRejectedAlarm');
+  });
+
+  test('the README lists every alarm with its id, severity and defaults', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+    for (const [id, [severity, datapoints, periods]] of Object.entries(DEFAULTS)) {
+      const row = readme.split('\n').find((line) => line.startsWith(`| \`${id}\` |`));
+      expect({ id, row }).toEqual({ id, row: expect.stringContaining(`| ${severity} |`) });
+      expect({ id, row }).toEqual({ id, row: expect.stringContaining(`${datapoints} of ${periods} min`) });
+    }
+  });
+
+  test('alarmTopic takes both severities, or the one without a topic of its own', () => {
+    let onCall!: sns.Topic;
+    let warnings!: sns.Topic;
+    const synth = synthPipeline({}, (stack) => {
+      onCall = new sns.Topic(stack, 'OnCall');
+      warnings = new sns.Topic(stack, 'Warnings');
+      return { alarmTopic: onCall, alarms: { warningTopic: warnings } };
+    });
+    const byId = alarmsById(synth);
+    expect(byId.deadLetterQueue.AlarmActions).toEqual([synth.stack.resolve(onCall.topicArn)]);
+    expect(byId.webhookSignatureRejected.AlarmActions).toEqual([synth.stack.resolve(warnings.topicArn)]);
+
+    const single = alarmsById(synthPipeline({}, (stack) => ({ alarmTopic: new sns.Topic(stack, 'OnCall') })));
+    for (const alarm of Object.values(single)) expect(alarm.AlarmActions).toEqual([{ Ref: expect.stringMatching(/^OnCall/) }]);
+  });
+
+  test('a critical topic alone leaves the warnings without actions', () => {
+    const byId = alarmsById(synthPipeline({}, (stack) => ({ alarms: { criticalTopic: new sns.Topic(stack, 'Critical') } })));
+    expect(byId.deadLetterQueue.AlarmActions).toHaveLength(1);
+    expect(byId.webhookSignatureRejected.AlarmActions).toBeUndefined();
+  });
+
+  test('overrides tune one alarm each: threshold, periods, severity, enabled; the rest keep their defaults', () => {
+    const { synth, arnOf } = everyAlarm(
+      { alarmThresholds: { functionErrors: 2 }, oldestMessageAgeAlarmThreshold: Duration.minutes(20) },
+      {
+        overrides: {
+          webhookSignatureRejected: { threshold: 20, evaluationPeriods: 15, datapointsToAlarm: 10, severity: AlarmSeverity.CRITICAL },
+          orchestratorErrors: { threshold: 0 },
+          oldestMessageAge: { threshold: 300, severity: AlarmSeverity.WARNING },
+          tableThrottles: { enabled: false },
+          deadLetterQueue: { datapointsToAlarm: 3 },
+          webhookServerErrors: { evaluationPeriods: 2 },
+          orchestratorDuration: { threshold: 60_000 },
+        },
+      },
+    );
+    const byId = alarmsById(synth);
+    expect(byId.webhookSignatureRejected).toMatchObject({ Threshold: 20, EvaluationPeriods: 15, DatapointsToAlarm: 10, AlarmActions: [arnOf.critical] });
+    // The per-alarm threshold wins over alarmThresholds and oldestMessageAgeAlarmThreshold.
+    expect(byId.orchestratorErrors.Threshold).toBe(0);
+    expect(byId.webhookErrors.Threshold).toBe(2);
+    expect(byId.oldestMessageAge).toMatchObject({ Threshold: 300, AlarmActions: [arnOf.warning], AlarmDescription: expect.stringContaining('older than 300 s') });
+    expect(byId.orchestratorDuration).toMatchObject({ Threshold: 60_000, AlarmDescription: expect.stringContaining('p99 above 60000 ms') });
+    // Disabled: kept, with its property, on the dashboard and in `alarms`, but notifying nobody.
+    expect(byId.tableThrottles.ActionsEnabled).toBe(false);
+    expect(byId.tableThrottles.AlarmActions).toBeUndefined();
+    expect(byId.tableThrottles.OKActions).toBeUndefined();
+    expect(synth.pipeline.alarms).toContain(synth.pipeline.tableThrottlesAlarm);
+    expect(dashboardBody(synth)).toContain('PipelineTableThrottlesAlarm');
+    // A datapoint count above the default periods raises them; fewer periods lower the datapoints.
+    expect(byId.deadLetterQueue).toMatchObject({ EvaluationPeriods: 3, DatapointsToAlarm: 3 });
+    expect(byId.webhookServerErrors).toMatchObject({ EvaluationPeriods: 2, DatapointsToAlarm: 2 });
+    expect(byId.webhookThrottles).toMatchObject({ EvaluationPeriods: 5, DatapointsToAlarm: 3, AlarmActions: [arnOf.warning] });
+  });
+
+  test('alarmNamePrefix names every alarm; the default comes from the stack and the construct path', () => {
+    const named = synthPipeline({ alarms: { alarmNamePrefix: 'orders-prod' } });
+    expect(Object.keys(alarmsById(named, 'orders-prod'))).toHaveLength(15);
+    expect(named.pipeline.deadLetterQueueAlarm.node.id).toBe('DeadLetterQueueAlarm');
+
+    const stack = new Stack(new App(), 'Shop');
+    const pipeline = new AgentPipeline(new Construct(stack, 'Messaging'), 'Pipeline', pipelineProps());
+    expect(stack.resolve((pipeline.deadLetterQueueAlarm.node.defaultChild as cloudwatch.CfnAlarm).alarmName)).toBe('Shop-Messaging-Pipeline-deadLetterQueue');
+  });
+
+  test('dashboardName names the dashboard; by default it is the table name', () => {
+    const named = synthPipeline({ dashboardName: 'orders_prod-ops' });
+    named.template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'orders_prod-ops' });
+    synthPipeline({ environment: 'prod' }).template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'gogenetic-agent-prod' });
   });
 });

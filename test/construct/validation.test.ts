@@ -1,6 +1,7 @@
 import { App, CfnParameter, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { AgentBackend, AgentPipeline, type AgentPipelineProps } from '../../lib';
+import { AgentBackend, AgentPipeline, type AgentPipelineProps, type AlarmSeverity, type PipelineAlarmOverrides } from '../../lib';
 import { pipelineProps } from '../support/synthesized-pipeline';
 
 /** Construction only: validation runs in the constructor, before anything is synthesized. */
@@ -116,5 +117,43 @@ describe('AgentPipeline rejects impossible configurations at synth time', () => 
     const receives = new CfnParameter(stack, 'Receives', { type: 'Number' }).valueAsNumber;
     const pipeline = construct({ environment, queueRetentionPeriod: retention, maxReceiveCount: receives }, stack);
     expect(stack.resolve(pipeline.table.tableName)).toEqual({ Ref: expect.stringMatching(/^PipelineTable/) });
+  });
+});
+
+describe('alarm options that could never work are refused with what to change', () => {
+  test.each([
+    [{ deadLetterQueue: { evaluationPeriods: 3, datapointsToAlarm: 4 } }, /alarms.overrides.deadLetterQueue.datapointsToAlarm \(4\) is more than its evaluationPeriods \(3\): the alarm could never fire. Lower datapointsToAlarm or raise evaluationPeriods\./],
+    [{ webhookErrors: { threshold: -1 } }, /alarms.overrides.webhookErrors.threshold must be a number of 0 or more \(the alarm fires above it\); got -1\./],
+    [{ webhookErrors: { threshold: Number.NaN } }, /alarms.overrides.webhookErrors.threshold must be a number of 0 or more/],
+    [{ tableThrottles: { evaluationPeriods: 0 } }, /alarms.overrides.tableThrottles.evaluationPeriods must be a whole number from 1 to 1440; got 0\./],
+    [{ tableThrottles: { evaluationPeriods: 1441 } }, /alarms.overrides.tableThrottles.evaluationPeriods must be a whole number from 1 to 1440; got 1441\./],
+    [{ tableThrottles: { datapointsToAlarm: 1.5 } }, /alarms.overrides.tableThrottles.datapointsToAlarm must be a whole number from 1 to 1440; got 1.5\./],
+    [{ turnFallback: { severity: 'page' as AlarmSeverity } }, /alarms.overrides.turnFallback.severity 'page' is not one of critical, warning: use AlarmSeverity.CRITICAL or AlarmSeverity.WARNING\./],
+    // From JavaScript, where the struct's fields are not checked.
+    [{ deadLetterQueues: {} } as PipelineAlarmOverrides, /alarms.overrides names no alarm 'deadLetterQueues': the alarm ids are deadLetterQueue, oldestMessageAge, /],
+    [{ toString: {} } as PipelineAlarmOverrides, /alarms.overrides names no alarm 'toString'/],
+  ])('overrides %p', (overrides, message) => {
+    expect(() => construct({ alarms: { overrides } })).toThrow(message);
+  });
+
+  test('datapointsToAlarm may equal evaluationPeriods, and an override of an alarm the pipeline lacks is ignored', () => {
+    expect(() => construct({ alarms: { overrides: { webhookErrors: { evaluationPeriods: 4, datapointsToAlarm: 4 }, modelThrottles: { threshold: 3 } } } })).not.toThrow();
+  });
+
+  test.each(['', ' orders', 'orders ', 'pedidos-ação', 'a'.repeat(231)])('alarmNamePrefix %p cannot start an alarm name', (alarmNamePrefix) => {
+    expect(() => construct({ alarms: { alarmNamePrefix } })).toThrow(/alarms.alarmNamePrefix '.*' cannot start CloudWatch alarm names: use 1 to 230 printable ASCII characters without leading or trailing spaces/);
+  });
+
+  test('alarmTopic beside both severity topics would notify nobody', () => {
+    const stack = new Stack(new App(), 'TopicStack');
+    const topic = (id: string) => new sns.Topic(stack, id);
+    expect(() => construct({ alarmTopic: topic('OnCall'), alarms: { criticalTopic: topic('Critical'), warningTopic: topic('Warning') } }, stack)).toThrow(
+      /alarmTopic is never notified when alarms.criticalTopic and alarms.warningTopic are both set: leave alarmTopic out, or drop the severity it should take\./,
+    );
+  });
+
+  test('dashboardName must be a dashboard name, and needs the dashboard', () => {
+    expect(() => construct({ dashboardName: 'orders prod' })).toThrow(/dashboardName 'orders prod' is not a CloudWatch dashboard name: use 1 to 255 letters, digits, '-' and '_'\./);
+    expect(() => construct({ dashboardName: 'orders', dashboard: false })).toThrow(/dashboardName names a dashboard that dashboard: false turns off: leave dashboardName out, or the dashboard on\./);
   });
 });

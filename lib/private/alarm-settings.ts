@@ -1,0 +1,83 @@
+import { Stack, Token } from 'aws-cdk-lib';
+import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import type { IConstruct } from 'constructs';
+import type { AgentPipelineProps } from '../agent-pipeline-props';
+import { AlarmSeverity, type AlarmTuning } from '../pipeline-alarms';
+import { type AlarmSettings, type AlarmTuningSettings, PIPELINE_ALARMS, type PipelineAlarmId } from './pipeline-observability';
+import { checkInteger, definedFields } from './pipeline-settings';
+
+/** CloudWatch allows 255 characters in an alarm name. */
+const ALARM_NAME_MAX_LENGTH = 255;
+const LONGEST_ALARM_ID = Math.max(...Object.keys(PIPELINE_ALARMS).map((id) => id.length));
+/** Evaluation periods times the one-minute period may span a day at most. */
+const MAX_EVALUATION_PERIODS = 1440;
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+const DASHBOARD_NAME = /^[A-Za-z0-9_-]{1,255}$/;
+
+/** Applies the defaults and throws on any alarm option that could not deploy or would never fire. */
+export function resolveAlarmSettings(pipeline: IConstruct, props: AgentPipelineProps): AlarmSettings {
+  const fail = (problem: string): never => {
+    throw new Error(`AgentPipeline at '${pipeline.node.path}': ${problem}`);
+  };
+  const options = definedFields(props.alarms ?? {});
+
+  const namePrefix = options.alarmNamePrefix ?? defaultNamePrefix(pipeline);
+  if (!Token.isUnresolved(namePrefix)) {
+    const maxLength = ALARM_NAME_MAX_LENGTH - LONGEST_ALARM_ID - 1;
+    if (!PRINTABLE_ASCII.test(namePrefix) || namePrefix.trim() !== namePrefix || namePrefix.length > maxLength) {
+      fail(`alarms.alarmNamePrefix '${namePrefix}' cannot start CloudWatch alarm names: use 1 to ${maxLength} printable ASCII characters without leading or trailing spaces (e.g. 'orders-prod').`);
+    }
+  }
+
+  if (props.alarmTopic && options.criticalTopic && options.warningTopic) {
+    fail('alarmTopic is never notified when alarms.criticalTopic and alarms.warningTopic are both set: leave alarmTopic out, or drop the severity it should take.');
+  }
+  const action = (topic: sns.ITopic | undefined) => topic && new cloudwatchActions.SnsAction(topic);
+  const actions = {
+    [AlarmSeverity.CRITICAL]: action(options.criticalTopic ?? props.alarmTopic),
+    [AlarmSeverity.WARNING]: action(options.warningTopic ?? props.alarmTopic),
+  };
+
+  const overrides = definedFields(options.overrides ?? {});
+  const alarmIds = Object.keys(PIPELINE_ALARMS) as PipelineAlarmId[];
+  const unknown = Object.keys(overrides).filter((id) => !alarmIds.includes(id as PipelineAlarmId));
+  if (unknown.length > 0) fail(`alarms.overrides names no alarm ${unknown.map((id) => `'${id}'`).join(', ')}: the alarm ids are ${alarmIds.join(', ')}.`);
+  const tunings = Object.fromEntries(
+    alarmIds.map((id) => [id, resolveTuning(fail, id, definedFields(overrides[id] ?? {}))]),
+  ) as AlarmSettings['tunings'];
+
+  const dashboardName = props.dashboardName;
+  if (dashboardName !== undefined) {
+    if (props.dashboard === false) fail('dashboardName names a dashboard that dashboard: false turns off: leave dashboardName out, or the dashboard on.');
+    if (!Token.isUnresolved(dashboardName) && !DASHBOARD_NAME.test(dashboardName)) {
+      fail(`dashboardName '${dashboardName}' is not a CloudWatch dashboard name: use 1 to 255 letters, digits, '-' and '_'.`);
+    }
+  }
+  return { namePrefix, actions, tunings, dashboardName };
+}
+
+function resolveTuning(fail: (problem: string) => never, id: PipelineAlarmId, tuning: Partial<AlarmTuning>): AlarmTuningSettings {
+  const label = `alarms.overrides.${id}`;
+  const defaults = PIPELINE_ALARMS[id];
+  const { threshold, severity = defaults.severity, enabled = true } = tuning;
+  const evaluationPeriods = tuning.evaluationPeriods ?? Math.max(defaults.evaluationPeriods, tuning.datapointsToAlarm ?? 0);
+  const datapointsToAlarm = tuning.datapointsToAlarm ?? Math.min(defaults.datapointsToAlarm, evaluationPeriods);
+  checkInteger(fail, `${label}.evaluationPeriods`, evaluationPeriods, 1, MAX_EVALUATION_PERIODS);
+  checkInteger(fail, `${label}.datapointsToAlarm`, datapointsToAlarm, 1, MAX_EVALUATION_PERIODS);
+  if (!Token.isUnresolved(evaluationPeriods) && !Token.isUnresolved(datapointsToAlarm) && datapointsToAlarm > evaluationPeriods) {
+    fail(`${label}.datapointsToAlarm (${datapointsToAlarm}) is more than its evaluationPeriods (${evaluationPeriods}): the alarm could never fire. Lower datapointsToAlarm or raise evaluationPeriods.`);
+  }
+  if (threshold !== undefined && !Token.isUnresolved(threshold) && !(Number.isFinite(threshold) && threshold >= 0)) {
+    fail(`${label}.threshold must be a number of 0 or more (the alarm fires above it); got ${threshold}.`);
+  }
+  if (!Object.values(AlarmSeverity).includes(severity)) fail(`${label}.severity '${severity}' is not one of ${Object.values(AlarmSeverity).join(', ')}: use AlarmSeverity.CRITICAL or AlarmSeverity.WARNING.`);
+  return { threshold, evaluationPeriods, datapointsToAlarm, enabled, severity };
+}
+
+/** `${stackName}-${path in the stack}`: unique per account and Region as long as the stack name is. */
+function defaultNamePrefix(pipeline: IConstruct): string {
+  const stack = Stack.of(pipeline);
+  const scopes = pipeline.node.scopes;
+  return [stack.stackName, ...scopes.slice(scopes.indexOf(stack) + 1).map((scope) => scope.node.id)].join('-');
+}
