@@ -91,7 +91,8 @@ export interface LocalPipelineOptions {
   readonly crmSync?: LocalCrmSyncOptions;
   /**
    * The language of every text the functions send and of the console, and the opt-out words they
-   * take, as with the construct's `locale`. The operators' time zone stays São Paulo's. Default: pt-BR.
+   * take, as with the construct's `locale`. The operators' time zone stays São Paulo's. Default:
+   * `PIPELINE_LOCALE` of `env` (so `PIPELINE_LOCALE=en npm start`), else pt-BR.
    */
   readonly locale?: Locale;
   /**

@@ -289,7 +289,7 @@ async function serveOperatorFunction(settings: LocalSettings, ports: Omit<Operat
   const operator = composeOperator({ ...settings, operatorPlane: access }, { ...ports, console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY, settings.locale) });
   const server = await startFunctionUrlServer(operator, { port: options.ports?.console });
   cleanup.add(() => server.close());
-  return localOperatorPlane(options, access, server.url.replace(/\/$/, ''));
+  return localOperatorPlane(options, access, server.url.replace(/\/$/, ''), settings.locale);
 }
 
 /** Runs `work` on a period, as a deployed schedule does; failures are the work's own to report. */
