@@ -13,6 +13,7 @@ import type { WhatsAppChannel } from './whatsapp-channel';
 import type { CustomerBudget } from './customer-budget';
 import type { PipelineBudget } from './pipeline-budget';
 import type { KeyLayout } from './contract/key-layout';
+import type { Locale } from './contract/locale';
 import type { AlarmThresholds } from './alarm-thresholds';
 import type { PipelineAlarmOptions } from './pipeline-alarms';
 import type { LogLevel } from './log-level';
@@ -295,6 +296,18 @@ export interface AgentPipelineProps {
   readonly alarmTopic?: sns.ITopic;
 
   /**
+   * The language of the pipeline: every text it sends customers and operators (over-budget
+   * replies, fallback texts, handoff texts, opt-out confirmations, console login links), the words
+   * that opt a customer out of messages and back in, and the console's language until an operator
+   * picks another. Each text prop (`handoffTexts`, `fallbackText`, `deadlineFallbackText`, the
+   * budgets' `reply`) still replaces its text of the preset. With `adminPhoneNumbers`, any locale
+   * but `Locale.PT_BR` needs `timeZone` as well.
+   *
+   * @default Locale.PT_BR
+   */
+  readonly locale?: Locale;
+
+  /**
    * Phones (digits with country code, e.g. `5511912345678`) of the admins of the operator plane.
    * Giving it turns the plane on: an operator function behind its own Function URL (`consoleUrl`)
    * serving the operator API, and sign-in by sending `login` to the business number on WhatsApp.
@@ -307,9 +320,10 @@ export interface AgentPipelineProps {
 
   /**
    * IANA time zone of the operators' working day: login links, operator sessions and declared
-   * availability end at its midnight. Only with `adminPhoneNumbers`.
+   * availability end at its midnight. Only with `adminPhoneNumbers`. Required with a `locale` other
+   * than `Locale.PT_BR`: a language does not tell where the people who speak it work.
    *
-   * @default 'America/Sao_Paulo'
+   * @default 'America/Sao_Paulo' with the pt-BR locale; no default with another
    */
   readonly timeZone?: string;
 
@@ -333,7 +347,7 @@ export interface AgentPipelineProps {
   /**
    * The texts customers and operators receive around a handoff. Only with `adminPhoneNumbers`.
    *
-   * @default - the Portuguese texts documented on each field of `HandoffTexts`
+   * @default - the `locale`'s texts, documented on each field of `HandoffTexts`
    */
   readonly handoffTexts?: HandoffTexts;
 
@@ -379,7 +393,7 @@ export interface AgentPipelineProps {
    * request), otherwise nothing until the last receive. With the operator plane the conversation
    * goes to people instead, with `handoffTexts.fallback`. At most 4096 characters.
    *
-   * @default 'Desculpe, tive um problema técnico e não consegui responder agora. Por favor, escreva de novo em alguns minutos.'
+   * @default - the `locale`'s text; for pt-BR 'Desculpe, tive um problema técnico e não consegui responder agora. Por favor, escreva de novo em alguns minutos.'
    */
   readonly fallbackText?: string;
 
@@ -388,7 +402,7 @@ export interface AgentPipelineProps {
    * model wrote any text (or it wrote none), or your agent function had not returned by then.
    * At most 4096 characters.
    *
-   * @default 'Desculpe, não consegui concluir minha resposta agora. Pode repetir sua última mensagem em instantes?'
+   * @default - the `locale`'s text; for pt-BR 'Desculpe, não consegui concluir minha resposta agora. Pode repetir sua última mensagem em instantes?'
    */
   readonly deadlineFallbackText?: string;
 

@@ -34,7 +34,7 @@ export interface CustomerBudget {
    * Sent to the customer instead of the agent's answer when a turn is over budget, once per window
    * of the limit reached (at most 1,024 characters).
    *
-   * @default 'Recebemos muitas mensagens suas em pouco tempo. Por favor, aguarde alguns minutos e escreva de novo.'
+   * @default - the `locale`'s text; for pt-BR 'Recebemos muitas mensagens suas em pouco tempo. Por favor, aguarde alguns minutos e escreva de novo.'
    */
   readonly reply?: string;
 }

@@ -14,3 +14,4 @@ export * from './console-front-door';
 export * from './customer-budget';
 export * from './pipeline-budget';
 export * from './contract/key-layout';
+export * from './contract/locale';

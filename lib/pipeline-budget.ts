@@ -29,7 +29,7 @@ export interface PipelineBudget {
    * Sent to a customer instead of the agent's answer once the day's budget is spent, once that day
    * (at most 1,024 characters).
    *
-   * @default 'Nosso atendimento automático atingiu o limite de hoje. Por favor, escreva de novo amanhã; sua mensagem ficou registrada.'
+   * @default - the `locale`'s text; for pt-BR 'Nosso atendimento automático atingiu o limite de hoje. Por favor, escreva de novo amanhã; sua mensagem ficou registrada.'
    */
   readonly reply?: string;
 }

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, OperatorApi } from './api';
 import type { SignedInSession } from '../../lib/contract/operator-api';
 import { ConsoleContext } from './context';
-import { storedLanguage, storeLanguage, translator, type Language, type MessageKey, type Translate } from './i18n';
+import { LANGUAGES, languageOfTag, storedLanguage, storeLanguage, translator, type Language, type MessageKey } from './i18n';
 import { explain, loginTokenOf, parseRoute, type Route } from './view-model';
 import { Shell } from './views/shell';
 
@@ -18,14 +18,14 @@ function preferences(): Storage | undefined {
 }
 
 export function App() {
-  const [language, setLanguage] = useState<Language>(() => storedLanguage(preferences()));
+  const [language, setLanguage] = useState<Language>(() => storedLanguage(preferences(), languageOfTag(document.documentElement.lang)));
   const t = useMemo(() => translator(language), [language]);
   const [auth, setAuth] = useState<Auth>({ kind: 'booting' });
   const [route, setRoute] = useState<Route>(() => parseRoute(location.hash));
   const api = useMemo(() => new OperatorApi(() => setAuth({ kind: 'signedOut', notice: 'signIn.expired' })), []);
 
   useEffect(() => {
-    document.documentElement.lang = language === 'pt' ? 'pt-BR' : 'en';
+    document.documentElement.lang = LANGUAGES[language].tag;
     document.title = t('app.title');
   }, [t, language]);
   useEffect(() => {
@@ -35,8 +35,7 @@ export function App() {
     return () => window.removeEventListener('hashchange', onHashChange);
   }, [api]);
 
-  const switchLanguage = () => {
-    const next: Language = language === 'pt' ? 'en' : 'pt';
+  const switchLanguage = (next: Language) => {
     storeLanguage(preferences(), next);
     setLanguage(next);
   };
@@ -52,14 +51,14 @@ export function App() {
   if (auth.kind === 'signedIn') {
     return (
       <ConsoleContext.Provider value={{ t, language, api, session: auth.session }}>
-        <Shell route={route} onSignOut={signOut} languageToggle={<LanguageToggle t={t} onSwitch={switchLanguage} />} />
+        <Shell route={route} onSignOut={signOut} languageToggle={<LanguageSwitch current={language} onSwitch={switchLanguage} />} />
       </ConsoleContext.Provider>
     );
   }
   return (
     <main id="main" class="sign-in">
       <div class="sign-in-top">
-        <LanguageToggle t={t} onSwitch={switchLanguage} />
+        <LanguageSwitch current={language} onSwitch={switchLanguage} />
       </div>
       <h1>{t('app.title')}</h1>
       <h2>{t('signIn.heading')}</h2>
@@ -94,10 +93,16 @@ async function boot(api: OperatorApi): Promise<Auth> {
   }
 }
 
-function LanguageToggle({ t, onSwitch }: { readonly t: Translate; readonly onSwitch: () => void }) {
+/** One button per other language, each named in its own words. */
+function LanguageSwitch({ current, onSwitch }: { readonly current: Language; readonly onSwitch: (language: Language) => void }) {
+  const others = (Object.keys(LANGUAGES) as Language[]).filter((language) => language !== current);
   return (
-    <button type="button" class="link-button" lang={t('lang.switchTo')} onClick={onSwitch}>
-      {t('lang.switch')}
-    </button>
+    <>
+      {others.map((language) => (
+        <button key={language} type="button" class="link-button" lang={LANGUAGES[language].tag} onClick={() => onSwitch(language)}>
+          {LANGUAGES[language].name}
+        </button>
+      ))}
+    </>
   );
 }

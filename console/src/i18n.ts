@@ -1,14 +1,13 @@
 /**
- * The console's words in Portuguese (the default: the people who answer customers speak it) and
- * English. The chosen language is the only thing the console keeps in localStorage.
+ * The console's words in Portuguese, English and Spanish. The console speaks the pipeline's locale
+ * (the page's `lang`, which the operator function sets) until an operator picks another language;
+ * the chosen language is the only thing the console keeps in localStorage.
  */
 import type { Duration } from './view-model';
 
 const pt = {
   'app.title': 'Console de atendimento',
   'app.skip': 'Ir para o conteúdo',
-  'lang.switch': 'English',
-  'lang.switchTo': 'en',
   'nav.label': 'Seções',
   'nav.inbox': 'Caixa de entrada',
   'nav.prompts': 'Prompts',
@@ -183,13 +182,11 @@ const pt = {
 } as const;
 
 export type MessageKey = keyof typeof pt;
-export type Language = 'pt' | 'en';
+export type Language = 'pt' | 'en' | 'es';
 
 const en: Record<MessageKey, string> = {
   'app.title': 'Operator console',
   'app.skip': 'Skip to content',
-  'lang.switch': 'Português',
-  'lang.switchTo': 'pt-BR',
   'nav.label': 'Sections',
   'nav.inbox': 'Inbox',
   'nav.prompts': 'Prompts',
@@ -363,7 +360,195 @@ const en: Record<MessageKey, string> = {
   'error.unexpected': 'Something went wrong on the server. Try again.',
 };
 
-const DICTIONARIES: Record<Language, Record<MessageKey, string>> = { pt, en };
+const es: Record<MessageKey, string> = {
+  'app.title': 'Consola de atención',
+  'app.skip': 'Ir al contenido',
+  'nav.label': 'Secciones',
+  'nav.inbox': 'Bandeja de entrada',
+  'nav.prompts': 'Prompts',
+  'nav.operators': 'Operadores',
+  'nav.config': 'Configuración',
+  'nav.reports': 'Informes',
+  'nav.demands': 'Demandas',
+  'nav.consents': 'Consentimientos',
+  'nav.audit': 'Auditoría',
+  'nav.crm': 'Problemas de CRM',
+  'nav.deadLetters': 'Mensajes fallidos',
+  'nav.customers': 'Datos de clientes',
+  'customers.heading': 'Datos de un cliente (RGPD / LGPD)',
+  'customers.id': 'Número o id del cliente en WhatsApp',
+  'customers.export': 'Exportar (JSON)',
+  'customers.exported': 'Exportación de {customer}:',
+  'customers.erase': 'Borrar todo sobre este cliente',
+  'customers.confirm': 'Para confirmar, escribe de nuevo el id del cliente',
+  'customers.eraseHint': 'Borra conversaciones, mensajes, recibos, demandas, filas de CRM y consentimientos. No se puede deshacer; las copias de recuperación a un momento dado guardan los datos hasta 35 días.',
+  'customers.erased': 'Cliente borrado. En la auditoría: {pseudonym}',
+  'session.signOut': 'Salir',
+  'session.signedInAs': 'Conectado como {name}',
+  'availability.label': 'Disponible para atender',
+  'signIn.heading': 'Entrar',
+  'signIn.howTo': 'Envía “login” al número de la empresa en WhatsApp y abre el enlace que recibas. El enlace vale una vez, durante hasta 10 minutos.',
+  'signIn.signingIn': 'Entrando…',
+  'signIn.expired': 'Tu sesión terminó (las sesiones acaban a medianoche). Envía “login” por WhatsApp para recibir un enlace nuevo.',
+  'signIn.signedOut': 'Has salido. ¡Hasta pronto!',
+  'loading': 'Cargando…',
+  'inbox.heading': 'Bandeja de entrada',
+  'inbox.tabs': 'Colas',
+  'inbox.tab.waiting': 'Esperando a una persona ({count})',
+  'inbox.tab.mine': 'Mías ({count})',
+  'inbox.tab.open': 'Todas abiertas ({count})',
+  'inbox.empty.waiting': 'Nadie está esperando a una persona ahora.',
+  'inbox.empty.mine': 'No estás atendiendo ninguna conversación.',
+  'inbox.empty.open': 'No hay conversaciones abiertas.',
+  'inbox.waitingFor': 'esperando desde hace {duration}',
+  'inbox.assignedTo': 'con {operator}',
+  'inbox.open': 'Abrir la conversación con {name}',
+  'state.NEW': 'Nueva',
+  'state.QUALIFYING': 'Con el agente',
+  'state.AWAITING_HUMAN': 'Esperando a una persona',
+  'state.HUMAN_ACTIVE': 'Atendida por una persona',
+  'state.CLOSED': 'Cerrada',
+  'duration.days': '{days} d {hours} h',
+  'duration.hours': '{hours} h {minutes} min',
+  'duration.minutes': '{minutes} min',
+  'conversation.back': 'Volver a la bandeja de entrada',
+  'conversation.state': 'Estado: {state}',
+  'conversation.assignedTo': 'Atendida por {operator}',
+  'conversation.qualification': 'Datos de calificación',
+  'conversation.noQualification': 'Aún no hay datos de calificación.',
+  'conversation.profile': 'Registro y clasificación',
+  'conversation.noProfile': 'El agente aún no registró datos de registro, segmento ni intención.',
+  'conversation.currentAgent': 'Agente (etapa)',
+  'conversation.segment': 'Segmento',
+  'conversation.intent': 'Intención',
+  'cadastral.name': 'Nombre',
+  'cadastral.email': 'Correo electrónico',
+  'cadastral.document_id': 'Documento',
+  'cadastral.company': 'Empresa',
+  'cadastral.city': 'Ciudad',
+  'conversation.history': 'Historial',
+  'conversation.noMessages': 'Sin mensajes.',
+  'role.user': 'Cliente',
+  'role.assistant': 'Agente',
+  'role.operator': 'Operador',
+  'role.system': 'Sistema',
+  'conversation.claim': 'Tomar la conversación',
+  'conversation.release': 'Devolver al agente',
+  'conversation.close': 'Cerrar la conversación',
+  'conversation.claimed': 'Conversación tomada. Ya puedes responder.',
+  'conversation.released': 'Devuelta al agente: responde el próximo mensaje del cliente.',
+  'conversation.closed': 'Conversación cerrada.',
+  'conversation.claimFirst': 'Toma la conversación para responder.',
+  'conversation.otherOperator': 'Otra persona está atendiendo esta conversación.',
+  'conversation.withAgent': 'El agente está atendiendo esta conversación.',
+  'conversation.isClosed': 'Esta conversación está cerrada.',
+  'reply.label': 'Tu respuesta',
+  'reply.send': 'Enviar',
+  'reply.pending': 'Enviando…',
+  'reply.sent': 'Enviada',
+  'reply.failed': 'No enviada: {reason}',
+  'reply.retry': 'Intentar de nuevo',
+  'reply.discard': 'Descartar',
+  'window.open': 'Ventana de 24 h abierta: se cierra en {duration}.',
+  'window.closed': 'Ventana de 24 h cerrada: el cliente escribió hace más de 24 horas y WhatsApp solo entrega plantillas aprobadas.',
+  'prompts.heading': 'Prompts',
+  'prompts.select': 'Editar el prompt {id}',
+  'prompts.content': 'Contenido del prompt {id}',
+  'prompts.stage': 'Prompt de una etapa (nombre de la etapa)',
+  'prompts.openStage': 'Abrir el prompt de la etapa',
+  'prompts.currentVersion': 'Versión actual: {version}',
+  'prompts.save': 'Guardar nueva versión',
+  'prompts.saved': 'Versión {version} guardada. El agente la usa en menos de un minuto.',
+  'prompts.versions': 'Historial de versiones',
+  'prompts.version': 'Versión {version}',
+  'prompts.diff': 'Comparar la versión {version} con la actual',
+  'prompts.diffHeading': 'Cambios: versión {from} → actual ({to})',
+  'prompts.rollback': 'Restaurar la versión {version}',
+  'prompts.rolledBack': 'Versión {target} restaurada como versión {version}.',
+  'operators.heading': 'Operadores',
+  'operators.phone': 'Teléfono (solo dígitos)',
+  'operators.name': 'Nombre',
+  'operators.role': 'Rol',
+  'operators.role.operator': 'Operador',
+  'operators.role.admin': 'Administrador',
+  'operators.add': 'Añadir operador',
+  'operators.remove': 'Quitar {phone}',
+  'operators.roleOf': 'Rol de {phone}',
+  'operators.saved': 'Operadores guardados. El acceso por WhatsApp sigue el cambio en menos de un minuto.',
+  'config.heading': 'Configuración',
+  'config.key': 'Clave',
+  'config.value': 'Valor de {key} (JSON)',
+  'config.save': 'Guardar {key}',
+  'config.saved': '{key} guardado.',
+  'config.badJson': 'El valor no es un JSON válido.',
+  'reports.heading': 'Informes',
+  'reports.help': 'Qué respondió el agente y cuántos tokens del modelo usó, por día. Los días son días UTC, hasta 31 a la vez.',
+  'reports.from': 'Desde (UTC)',
+  'reports.to': 'Hasta (UTC)',
+  'reports.show': 'Mostrar',
+  'reports.table': 'Uso del agente por día (UTC)',
+  'reports.day': 'Día',
+  'reports.replies': 'Respuestas del agente',
+  'reports.inputTokens': 'Tokens de entrada',
+  'reports.outputTokens': 'Tokens de salida',
+  'reports.models': 'Por modelo',
+  'reports.model': '{model}: {replies} resp., {input} / {output} tokens',
+  'reports.unknownModel': 'modelo no registrado',
+  'reports.total': 'Total',
+  'reports.partial': '(parcial)',
+  'reports.partialHint': 'Los días marcados “(parcial)” tuvieron más respuestas de las que lee un informe: las cifras cuentan solo las leídas.',
+  'list.demands': 'Demandas fuera del portafolio',
+  'list.consents': 'Eventos de consentimiento',
+  'list.audit': 'Registro de auditoría',
+  'list.empty': 'Nada por aquí.',
+  'list.more': 'Cargar más',
+  'crm.heading': 'Sincronización con el CRM',
+  'crm.help': 'Bloqueadas: el CRM las rechazó o se agotaron los intentos — corrige la causa y reintenta. Inciertas: la creación puede haber llegado al CRM — compruébalo allí; si existe, indica sus ids; si no, reintenta.',
+  'crm.blocked': 'Bloqueadas',
+  'crm.uncertain': 'Inciertas',
+  'crm.attempts': '{attempts} intento(s)',
+  'crm.retry': 'Reintentar',
+  'crm.resolve': 'Registrar ids',
+  'crm.contactId': 'Id del contacto en el CRM',
+  'crm.dealId': 'Id del negocio en el CRM',
+  'crm.retried': 'La conversación {session} vuelve a la cola del CRM.',
+  'crm.resolved': 'Ids registrados para {session}; la conversación se actualizará en el CRM.',
+  'deadLetters.heading': 'Mensajes fallidos',
+  'deadLetters.count': '{count} mensaje(s) en la cola de fallidos.',
+  'deadLetters.dryRun': 'Simular reenvío',
+  'deadLetters.dryRunResult': 'Simulación: {result}',
+  'deadLetters.redrive': 'Reenviar de verdad',
+  'deadLetters.redriveHint': 'Haz primero la simulación para ver qué se reenviaría.',
+  'deadLetters.redriven': 'Reenvío hecho: {result}',
+  'error.badLink': 'Este enlace es incorrecto, ya se usó o caducó. Envía “login” por WhatsApp para recibir otro.',
+  'error.tooManyAttempts': 'Demasiados intentos de entrar. Espera un minuto y usa un enlace nuevo.',
+  'error.claimTaken': 'Otra persona tomó esta conversación antes que tú. Vuelve a la bandeja de entrada y elige otra.',
+  'error.conversationChanged': 'La conversación cambió mientras la mirabas (otro operador o el cliente). Se ha recargado; revísala e inténtalo de nuevo.',
+  'error.promptStale': 'Otra persona guardó una versión nueva de este prompt mientras editabas. Recarga para ver la versión actual y haz tu cambio sobre ella.',
+  'error.configStale': 'Esta configuración cambió mientras editabas. Recarga y vuelve a hacer tu cambio.',
+  'error.notYours': 'Otra persona está atendiendo esta conversación; solo ella puede responder, devolverla o cerrarla.',
+  'error.adminOnly': 'Solo los administradores pueden hacer esto.',
+  'error.windowClosed': 'La ventana de 24 horas está cerrada: WhatsApp no entrega texto libre. No se envió nada; espera a que el cliente vuelva a escribir.',
+  'error.sendFailed': 'WhatsApp no aceptó el mensaje; no se envió nada. Inténtalo de nuevo en un momento.',
+  'error.notFound': 'No encontrado: puede que la conversación se haya cerrado. Vuelve a la bandeja de entrada.',
+  'error.invalid': 'La solicitud se rechazó por tener datos no válidos: {detail}',
+  'error.network': 'Sin respuesta del servidor. Comprueba la conexión e inténtalo de nuevo.',
+  'error.unexpected': 'Algo salió mal en el servidor. Inténtalo de nuevo.',
+};
+
+const DICTIONARIES: Record<Language, Record<MessageKey, string>> = { pt, en, es };
+
+/** Each language as the switch names it (in its own words) and as the page and number formats tag it. */
+export const LANGUAGES: Readonly<Record<Language, { readonly name: string; readonly tag: string; readonly formatTag: string }>> = {
+  pt: { name: 'Português', tag: 'pt-BR', formatTag: 'pt-BR' },
+  en: { name: 'English', tag: 'en', formatTag: 'en-GB' },
+  es: { name: 'Español', tag: 'es', formatTag: 'es-ES' },
+};
+
+/** The console's language for a page tag (the pipeline's locale: `pt-BR`, `en`, `es`); Portuguese for any other. */
+export function languageOfTag(tag: string): Language {
+  return (Object.keys(LANGUAGES) as Language[]).find((language) => LANGUAGES[language].tag === tag) ?? 'pt';
+}
 const STORAGE_KEY = 'console.language';
 
 /** The part of localStorage the console uses. */
@@ -372,8 +557,10 @@ export interface PreferenceStore {
   setItem(key: string, value: string): void;
 }
 
-export function storedLanguage(storage: PreferenceStore | undefined): Language {
-  return storage?.getItem(STORAGE_KEY) === 'en' ? 'en' : 'pt';
+/** The language an operator picked, else `fallback` (the pipeline's). */
+export function storedLanguage(storage: PreferenceStore | undefined, fallback: Language = 'pt'): Language {
+  const stored = storage?.getItem(STORAGE_KEY);
+  return stored !== null && stored !== undefined && Object.hasOwn(DICTIONARIES, stored) ? (stored as Language) : fallback;
 }
 
 export function storeLanguage(storage: PreferenceStore | undefined, language: Language): void {

@@ -1,4 +1,4 @@
-import { COST_GUARD_DEFAULTS, type CRM_TARGET_KINDS, IDLE_SWEEP_DEFAULTS, PIPELINE_DEFAULTS } from '../../lib/contract';
+import { COST_GUARD_DEFAULTS, type CRM_TARGET_KINDS, DEFAULT_LOCALE, IDLE_SWEEP_DEFAULTS, type Locale, PIPELINE_DEFAULTS } from '../../lib/contract';
 import type { AgentSettings } from '../core/adapters/agent/agent-backend';
 import { KeyLayout } from '../../lib/contract/key-layout';
 import type { ObservabilityConfig } from '../core/adapters/observability/powertools';
@@ -25,6 +25,8 @@ export interface DeploymentSettings {
   readonly crmSyncEnabled: boolean;
   /** How long closed conversations and demands live: whichever function closes a session or records a demand sets the TTL. */
   readonly retention: RetentionPolicy;
+  /** The texts every function sends and the opt-out words the inbound functions route and the orchestrator records. */
+  readonly locale: Locale;
 
   /** The FIFO turn queue: the inbound functions dispatch to it, the admin's redrive sends back to it. */
   readonly turnQueueUrl: string;
@@ -43,7 +45,7 @@ export interface DeploymentSettings {
   readonly maxReceiveCount: number;
   /** The system prompt set in the construct, if any: adopted as the prompt resource's next version. */
   readonly deployedSystemPrompt?: string;
-  /** What the customer is told when a turn fails for good and no person takes the conversation; `undefined`: the built-in text. */
+  /** What the customer is told when a turn fails for good and no person takes the conversation; `undefined`: the locale's text. */
   readonly fallbackText?: string;
   /** Per-customer turn and token limits and the over-budget reply. */
   readonly customerBudget: CustomerBudgetSettings;
@@ -80,7 +82,7 @@ export type CrmTargetConfig =
   | { readonly kind: typeof CRM_TARGET_KINDS.webhook; readonly url: string; readonly secretArn: string };
 
 /** What every function reads: the table, and how every one of them must write it. */
-type Shared = 'tableName' | 'observability' | 'keyLayout' | 'crmSyncEnabled' | 'retention';
+type Shared = 'tableName' | 'observability' | 'keyLayout' | 'crmSyncEnabled' | 'retention' | 'locale';
 export type SharedSettings = Pick<DeploymentSettings, Shared>;
 
 export type WebhookSettings = Pick<DeploymentSettings, Shared | 'turnQueueUrl' | 'businessPhoneNumberIds'> & { readonly whatsAppSecretArn: string };
@@ -110,6 +112,7 @@ export const DEPLOYMENT_DEFAULTS = {
   keyLayout: KeyLayout.SEED,
   crmSyncEnabled: false,
   retention: DEFAULT_RETENTION,
+  locale: DEFAULT_LOCALE,
   maxReceiveCount: PIPELINE_DEFAULTS.maxReceiveCount,
   customerBudget: DEFAULT_CUSTOMER_BUDGET,
   historyMaxCharacters: COST_GUARD_DEFAULTS.historyMaxCharacters,

@@ -12,7 +12,7 @@ export interface EndUserMessagingInboundPorts extends FunctionPorts, TurnQueuePo
 export function composeEndUserMessagingInbound(settings: EndUserMessagingInboundSettings, ports: EndUserMessagingInboundPorts = {}): EndUserMessagingInboundHandler {
   const composed = composeFunction('eum-inbound', settings, ports);
   const events = createEndUserMessagingEventsHandler({
-    registerInbound: composeRegisterInbound(settings.turnQueueUrl, composed, ports),
+    registerInbound: composeRegisterInbound(settings, composed, ports),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,

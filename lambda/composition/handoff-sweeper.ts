@@ -13,7 +13,10 @@ export interface HandoffSweeperPorts extends FunctionPorts, SenderPorts {}
 /** The handoff sweeper: one sweep of the handoff lifecycle per scheduled run. */
 export function composeHandoffSweeper(settings: HandoffSweeperSettings, ports: HandoffSweeperPorts = {}): HandoffSweeperHandler {
   const composed = composeFunction('handoff-sweeper', settings, ports);
-  const { handoffs } = composeOperatorPlane(settings.operatorPlane, { ...composed, ...composeCustomerMessaging(settings.whatsApp, composed.table, ports) });
+  const { handoffs } = composeOperatorPlane(settings.operatorPlane, settings.locale, {
+    ...composed,
+    ...composeCustomerMessaging(settings.whatsApp, settings.locale, composed.table, ports),
+  });
   return () =>
     composed.instrument(async () => {
       const report = await handoffs.sweep();

@@ -1,3 +1,4 @@
+import { type Locale, localePreset } from '../../lib/contract';
 import { adminAudit, conversationRepositories, customerDataRepository, operationalConfig, operatorAuthRepository } from '../core/adapters/dynamodb/dynamo-repositories';
 import { HandoffLifecycle } from '../core/application/operator/handoff-lifecycle';
 import { OperatorAuditTrail } from '../core/application/operator/operator-audit';
@@ -34,12 +35,12 @@ export function composeOperatorAccess(settings: OperatorAccessSettings, on: Func
   return { directory, audit, signIn: new OperatorSignIn({ auth: operatorAuthRepository(on.table), directory, audit, clock: on.clock }) };
 }
 
-/** The whole operator plane, for the orchestrator and the handoff sweeper. */
-export function composeOperatorPlane(settings: OperatorPlaneSettings, on: FunctionSurroundings & CustomerMessaging): OperatorPlane {
+/** The whole operator plane, for the orchestrator and the handoff sweeper; login links in the locale's words. */
+export function composeOperatorPlane(settings: OperatorPlaneSettings, locale: Locale, on: FunctionSurroundings & CustomerMessaging): OperatorPlane {
   const access = composeOperatorAccess(settings, on);
   return {
     ...access,
-    loginCommand: new OperatorLoginCommand({ signIn: access.signIn, whatsapp: on.whatsapp, consoleUrl: settings.consoleUrl }),
+    loginCommand: new OperatorLoginCommand({ signIn: access.signIn, whatsapp: on.whatsapp, consoleUrl: settings.consoleUrl, linkText: localePreset(locale).texts.loginLink }),
     handoffs: new HandoffLifecycle({
       ...conversationRepositories(on.table),
       config: operationalConfig(on.table),

@@ -39,7 +39,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   // Its cursors go to the console and may come back to another instance: the deployment's key signs them.
   const composed = composeFunction('operator', settings, ports, { cursorKey: deploymentCursorKey });
   const { table, clock, ids } = composed;
-  const messaging = composeCustomerMessaging(settings.whatsApp, table, ports);
+  const messaging = composeCustomerMessaging(settings.whatsApp, settings.locale, table, ports);
   const { directory, audit, signIn } = composeOperatorAccess(settings.operatorPlane, composed);
   const { receipts, sessions, messages } = conversationRepositories(table);
   const config = operationalConfig(table);

@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { AGENT_BACKEND_KINDS, CUSTOM_METRICS } from '../../lib/contract';
+import { AGENT_BACKEND_KINDS, CUSTOM_METRICS, localePreset } from '../../lib/contract';
 import { type AgentClients, type AgentSettings, createAgent } from '../core/adapters/agent/agent-backend';
 import { bedrockConverse } from '../core/adapters/agent/bedrock-converse-agent';
 import { credentialProvider } from '../core/adapters/aws/aws-identity';
@@ -40,8 +40,9 @@ export interface OrchestratorPorts extends FunctionPorts, SenderPorts {
 export function composeOrchestrator(settings: OrchestratorSettings, ports: OrchestratorPorts = {}): OrchestratorHandler {
   const composed = composeFunction('orchestrator', settings, ports);
   const { table, clock } = composed;
-  const messaging = composeCustomerMessaging(settings.whatsApp, table, ports);
-  const plane = settings.operatorPlane && composeOperatorPlane(settings.operatorPlane, { ...composed, ...messaging });
+  const { texts } = localePreset(settings.locale);
+  const messaging = composeCustomerMessaging(settings.whatsApp, settings.locale, table, ports);
+  const plane = settings.operatorPlane && composeOperatorPlane(settings.operatorPlane, settings.locale, { ...composed, ...messaging });
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
       ...conversationRepositories(table),
@@ -49,11 +50,11 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
       legacy: legacyDebounce(table),
       demands: demandRepository(table),
       resources: versionedResources(table),
-      agent: ports.agent ?? createAgent(settings.agent, agentClients(ports)),
+      agent: ports.agent ?? createAgent(settings.agent, agentClients(ports), texts),
       whatsapp: messaging.whatsapp,
       clock,
       ids: composed.ids,
-      settings: { historyMaxCharacters: settings.historyMaxCharacters, ...(settings.fallbackText === undefined ? {} : { fallbackText: settings.fallbackText }), ...ports.turnSettings },
+      settings: { historyMaxCharacters: settings.historyMaxCharacters, fallbackText: settings.fallbackText ?? texts.turnFailed, ...ports.turnSettings },
       deployedSystemPrompt: settings.deployedSystemPrompt === undefined ? undefined : { text: settings.deployedSystemPrompt, config: operationalConfig(table) },
       deployedStagePrompts: deployedStagePrompts(settings.agent, table),
       operatorCommands: plane?.loginCommand,

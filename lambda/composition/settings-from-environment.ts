@@ -2,11 +2,13 @@ import {
   AGENT_BACKEND_KINDS,
   AGENT_STAGE_LIMITS,
   CRM_TARGET_KINDS,
-  DEFAULT_HANDOFF_TEXTS,
+  handoffTextsOf,
+  type Locale,
+  localePreset,
   OPERATOR_DEFAULTS,
   OPERATOR_ENV,
   parseAdminPhoneNumbers,
-  PIPELINE_BUDGET_DEFAULTS,
+  parseLocale,
   PIPELINE_DEFAULTS,
   RUNTIME_ENV,
   WHATSAPP_CHANNEL_KINDS,
@@ -138,6 +140,15 @@ export function keyLayoutFromEnvironment(env: Environment): KeyLayout {
   }
 }
 
+/** The pipeline's locale (`locale`); the default one when unset. An unknown value stops the cold start instead of speaking a language nobody chose. */
+export function localeFromEnvironment(env: Environment): Locale {
+  const value = env[RUNTIME_ENV.locale]?.trim();
+  if (!value) return DEPLOYMENT_DEFAULTS.locale;
+  const locale = parseLocale(value);
+  if (locale === undefined) throw new RuntimeConfigError(`Environment variable ${RUNTIME_ENV.locale}="${value}" is not a locale the AgentPipeline construct sets (its locale prop).`);
+  return locale;
+}
+
 /**
  * The agent settings in the environment the construct sets: `AGENT_BACKEND` picks the adapter,
  * `BEDROCK_MODEL_ID` or `AGENT_FUNCTION_NAME` configures it; `stages` reads each stage's own
@@ -201,6 +212,7 @@ function sharedSettings(env: Environment): SharedSettings {
     tableName: required(env, RUNTIME_ENV.tableName),
     observability: observabilityFromEnvironment(env),
     keyLayout: keyLayoutFromEnvironment(env),
+    locale: localeFromEnvironment(env),
     // `true` on every function that writes sessions when `crmSync` is set.
     crmSyncEnabled: env[RUNTIME_ENV.crmSyncEnabled] === 'true',
     retention: {
@@ -318,7 +330,7 @@ function operatorPlane(env: Environment): OperatorPlaneSettings | undefined {
   return {
     ...operatorAccess(env, adminPhoneNumbers),
     consoleUrl,
-    texts: handoffTextsFrom(jsonObject(env, OPERATOR_ENV.handoffTexts), DEFAULT_HANDOFF_TEXTS),
+    texts: handoffTextsFrom(jsonObject(env, OPERATOR_ENV.handoffTexts), handoffTextsOf(localePreset(localeFromEnvironment(env)).texts)),
     renotifyOperatorsAfterMs: seconds(OPERATOR_ENV.handoffRenotifyAfterSeconds, OPERATOR_DEFAULTS.handoffRenotifyAfterSeconds) * 1000,
     remindCustomerAfterMs: seconds(OPERATOR_ENV.customerRenotifyAfterSeconds, OPERATOR_DEFAULTS.customerRenotifyAfterSeconds) * 1000,
   };
@@ -327,7 +339,7 @@ function operatorPlane(env: Environment): OperatorPlaneSettings | undefined {
 /** The budget JSON the construct writes; any field it leaves out keeps its default. */
 function customerBudget(env: Environment): CustomerBudgetSettings {
   const fields = budgetFields(env, RUNTIME_ENV.customerBudget, ['turnsPerMinute', 'turnsPerHour', 'agentTokensPerDay']);
-  return { ...DEPLOYMENT_DEFAULTS.customerBudget, ...(fields as Partial<CustomerBudgetSettings> | undefined) };
+  return { ...DEPLOYMENT_DEFAULTS.customerBudget, reply: localePreset(localeFromEnvironment(env)).texts.customerOverBudgetReply, ...(fields as Partial<CustomerBudgetSettings> | undefined) };
 }
 
 /** The pipeline-wide budget JSON the construct writes with `pipelineBudget`; unset, there is none. */
@@ -335,7 +347,7 @@ function pipelineBudget(env: Environment): PipelineBudgetSettings | undefined {
   const fields = budgetFields(env, RUNTIME_ENV.pipelineBudget, ['agentTokensPerDay']);
   if (fields === undefined) return undefined;
   if (fields.agentTokensPerDay === undefined) throw new RuntimeConfigError(`Environment variable ${RUNTIME_ENV.pipelineBudget} has no field agentTokensPerDay.`);
-  return { reply: PIPELINE_BUDGET_DEFAULTS.overBudgetReply, ...(fields as Pick<PipelineBudgetSettings, 'agentTokensPerDay'>) };
+  return { reply: localePreset(localeFromEnvironment(env)).texts.pipelineOverBudgetReply, ...(fields as Pick<PipelineBudgetSettings, 'agentTokensPerDay'>) };
 }
 
 /** A budget's JSON: its `limits` as positive whole numbers and an optional non-empty `reply`, nothing else. */

@@ -14,7 +14,7 @@ export function composeWebhook(settings: WebhookSettings, ports: WebhookPorts = 
   const composed = composeFunction('webhook', settings, ports);
   const http = createWebhookHttpHandler({
     credentials: ports.credentials ?? whatsAppSecretReader(settings.whatsAppSecretArn, ports),
-    registerInbound: composeRegisterInbound(settings.turnQueueUrl, composed, ports),
+    registerInbound: composeRegisterInbound(settings, composed, ports),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,

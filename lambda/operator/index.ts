@@ -7,4 +7,7 @@ import { readOperatorSettings } from '../composition/settings-from-environment';
 import { CONSOLE_DIRECTORY_NAME, StaticConsole } from './static-console';
 
 // The build copies the console next to this bundle.
-export const handler = composedOnFirstInvocation(() => composeOperator(readOperatorSettings(), { console: StaticConsole.load(path.join(__dirname, CONSOLE_DIRECTORY_NAME)) }));
+export const handler = composedOnFirstInvocation(() => {
+  const settings = readOperatorSettings();
+  return composeOperator(settings, { console: StaticConsole.load(path.join(__dirname, CONSOLE_DIRECTORY_NAME), settings.locale) });
+});

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { DEFAULT_LOCALE, type Locale } from '../../lib/contract';
 import { SECURITY_HEADERS, type HttpResponse } from './http-kit';
 
 /**
@@ -66,20 +67,22 @@ const NOT_BUILT_PAGE =
 
 export class StaticConsole implements ConsoleSite {
   /** The built console in `directory`, or a page saying how to build it. */
-  static loadIfBuilt(directory: string): StaticConsole {
-    if (existsSync(path.join(directory, 'index.html'))) return StaticConsole.load(directory);
+  static loadIfBuilt(directory: string, locale: Locale = DEFAULT_LOCALE): StaticConsole {
+    if (existsSync(path.join(directory, 'index.html'))) return StaticConsole.load(directory, locale);
     return new StaticConsole(new Map([['/', fileOf(Buffer.from(NOT_BUILT_PAGE), CONTENT_TYPES['.html'], REVALIDATE)]]));
   }
 
   /**
    * Reads the built console from `directory` (`index.html` and `assets/`). Fails with what to run
-   * when the console was not built.
+   * when the console was not built. The page names the pipeline's locale as its language, which the
+   * console speaks until an operator picks another.
    */
-  static load(directory: string): StaticConsole {
+  static load(directory: string, locale: Locale = DEFAULT_LOCALE): StaticConsole {
     const indexFile = path.join(directory, 'index.html');
     if (!existsSync(indexFile)) throw new Error(`The operator console is not built (no ${indexFile}); run "npm run bundle".`);
     const files = new Map<string, StaticFile>();
-    files.set('/', staticFile(indexFile, REVALIDATE));
+    const page = readFileSync(indexFile, 'utf8').replace(/<html lang="[^"]*"/, `<html lang="${locale}"`);
+    files.set('/', fileOf(Buffer.from(page), CONTENT_TYPES['.html'], REVALIDATE));
     const assetsDirectory = path.join(directory, 'assets');
     for (const name of existsSync(assetsDirectory) ? readdirSync(assetsDirectory) : []) {
       files.set(`/assets/${name}`, staticFile(path.join(assetsDirectory, name), IMMUTABLE));

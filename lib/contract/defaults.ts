@@ -4,6 +4,10 @@
  * Internal: not part of the jsii API.
  */
 import type { HandoffTexts } from './handoff-texts';
+import { handoffTextsOf, localePreset } from './locale-presets';
+
+/** The texts of the default locale (pt-BR), which the defaults below quote. */
+const DEFAULT_TEXTS = localePreset().texts;
 
 /** Queue and function values pinned by the design (docs/DESIGN.md). */
 export const PIPELINE_DEFAULTS = {
@@ -31,7 +35,8 @@ export const COST_GUARD_DEFAULTS = {
   turnsPerHour: 60,
   /** About 25 to 50 long turns of a Bedrock model with a 50-message history. */
   agentTokensPerDay: 250_000,
-  overBudgetReply: 'Recebemos muitas mensagens suas em pouco tempo. Por favor, aguarde alguns minutos e escreva de novo.',
+  /** Of the default locale; a pipeline's `locale` gives its own. */
+  overBudgetReply: DEFAULT_TEXTS.customerOverBudgetReply,
   /** About 6,000 tokens of history: enough for the conversation, bounded whatever its messages hold. */
   historyMaxCharacters: 24_000,
   orchestratorMaxConcurrency: 20,
@@ -44,7 +49,8 @@ export const COST_GUARD_DEFAULTS = {
 export const PIPELINE_BUDGET_DEFAULTS = {
   /** The budget alarm fires once the day's use is above this share of the budget. */
   alarmAtShareOfBudget: 0.8,
-  overBudgetReply: 'Nosso atendimento automático atingiu o limite de hoje. Por favor, escreva de novo amanhã; sua mensagem ficou registrada.',
+  /** Of the default locale; a pipeline's `locale` gives its own. */
+  overBudgetReply: DEFAULT_TEXTS.pipelineOverBudgetReply,
   /**
    * How often each orchestrator instance reads the day's total (one BatchGetItem of its shards); in
    * between it adds its own turns' tokens. So the budget is enforced within this many seconds of
@@ -81,15 +87,15 @@ export const DEFAULT_SYSTEM_PROMPT =
   'Hand the conversation to a human when the customer asks for one, when the request is sensitive, or when you cannot help.';
 
 /**
- * What the customer is told when the agent cannot answer: the construct documents them as the
- * `@default`s of `fallbackText` and `deadlineFallbackText`, and the runtime falls back to them.
- * The pipeline's customers write Portuguese.
+ * What the customer is told when the agent cannot answer, in the default locale: the construct
+ * documents them as the `@default`s of `fallbackText` and `deadlineFallbackText`; a pipeline's
+ * `locale` gives its own.
  */
 export const FALLBACK_TEXT_DEFAULTS = {
   /** A turn failed for good (every receive, or a failure no retry can fix) and no person takes the conversation. */
-  turnFailed: 'Desculpe, tive um problema técnico e não consegui responder agora. Por favor, escreva de novo em alguns minutos.',
+  turnFailed: DEFAULT_TEXTS.turnFailed,
   /** The agent had nothing to say: the turn's deadline came before any text, or the model answered none. */
-  agentDeadline: 'Desculpe, não consegui concluir minha resposta agora. Pode repetir sua última mensagem em instantes?',
+  agentDeadline: DEFAULT_TEXTS.agentDeadline,
 } as const;
 
 /** The longest fallback text the construct accepts: one WhatsApp text message. */
@@ -105,7 +111,11 @@ export const RETENTION_DEFAULTS = {
 
 /** The operator plane's defaults. */
 export const OPERATOR_DEFAULTS = {
-  /** IANA zone whose midnight ends login links, operator sessions and availability: operators work in Brazil unless configured otherwise. */
+  /**
+   * IANA zone whose midnight ends login links, operator sessions and availability, for the pt-BR
+   * locale only: operators work in Brazil unless configured otherwise. With another locale the
+   * construct asks for `timeZone` (a language does not tell where its speakers work).
+   */
   timeZone: 'America/Sao_Paulo',
   handoffRenotifyAfterSeconds: 300,
   customerRenotifyAfterSeconds: 600,
@@ -116,15 +126,11 @@ export const OPERATOR_DEFAULTS = {
 } as const;
 
 /**
- * The texts the operator plane sends when a conversation goes to people, unless the construct's
- * `handoffTexts` or the admin's `handoff_texts` setting replaces them (`HandoffTexts` documents each).
+ * The texts the operator plane sends when a conversation goes to people, in the default locale,
+ * unless the construct's `handoffTexts` or the admin's `handoff_texts` setting replaces them
+ * (`HandoffTexts` documents each); a pipeline's `locale` gives its own.
  */
-export const DEFAULT_HANDOFF_TEXTS: Required<HandoffTexts> = {
-  noOperatorAvailable: 'No momento não há atendentes disponíveis. Sua mensagem ficou registrada e responderemos assim que possível.',
-  customerRenotify: 'Obrigado por aguardar! Uma pessoa da nossa equipe vai responder em breve.',
-  fallback: 'Desculpe, tive um problema para responder agora. Vou passar sua conversa para uma pessoa da nossa equipe.',
-  operatorNotification: 'Novo atendimento aguardando: {name}. Abra o console: {link}',
-};
+export const DEFAULT_HANDOFF_TEXTS: Required<HandoffTexts> = handoffTextsOf(DEFAULT_TEXTS);
 
 /** The longest handoff text the construct and the admin's `handoff_texts` setting accept. */
 export const HANDOFF_TEXT_MAX_CHARACTERS = 1000;

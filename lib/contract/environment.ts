@@ -71,6 +71,12 @@ export const RUNTIME_ENV = {
   conversationRetentionSeconds: 'CONVERSATION_RETENTION_SECONDS',
   /** Seconds an out-of-portfolio demand is kept after it was recorded. */
   demandRetentionSeconds: 'DEMAND_RETENTION_SECONDS',
+  /**
+   * The pipeline's `Locale` (`pt-BR`, `en`, `es`) on every function: the texts it sends, the opt-out
+   * and opt-in words the inbound functions route and the orchestrator records, the console's
+   * language; unset means `pt-BR`.
+   */
+  locale: 'PIPELINE_LOCALE',
   /** Idle sweeper: seconds after its last activity that a conversation the agent serves is closed. */
   conversationIdleTimeoutSeconds: 'CONVERSATION_IDLE_TIMEOUT_SECONDS',
 } as const;

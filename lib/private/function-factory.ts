@@ -38,7 +38,7 @@ export interface PipelineFunctionOptions {
 export class PipelineFunctionFactory {
   /**
    * What every function reads: one Powertools service per deployment (Powertools logs add the
-   * function name themselves), the retention and the key layout.
+   * function name themselves), the retention, the key layout and the locale.
    */
   public readonly commonEnvironment: Record<string, string>;
 
@@ -58,6 +58,8 @@ export class PipelineFunctionFactory {
       ...(settings.tracing ? {} : { [RUNTIME_ENV.traceEnabled]: 'false' }),
       // Every function that writes sessions or messages must write the same layout, and every lister read it.
       ...(settings.keyLayout === KeyLayout.SEED ? {} : { [RUNTIME_ENV.keyLayout]: settings.keyLayout }),
+      // The inbound functions route the opt-out words the orchestrator records: all must read the same locale.
+      ...(settings.locale === undefined ? {} : { [RUNTIME_ENV.locale]: settings.locale }),
     };
   }
 

@@ -9,7 +9,7 @@ import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { ConsoleFrontDoor } from '../console-front-door';
 import type { HandoffTexts } from '../contract/handoff-texts';
-import { HANDOFF_TEXT_MAX_CHARACTERS, LINK_PLACEHOLDER, misplacesLink, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV } from '../contract';
+import { DEFAULT_LOCALE, HANDOFF_TEXT_MAX_CHARACTERS, LINK_PLACEHOLDER, misplacesLink, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV } from '../contract';
 import { acceptFinding, acceptPublicUrl, SCHEDULE_WITHOUT_DEAD_LETTERS } from './accepted-findings';
 import { buildConsoleDistribution } from './console-distribution';
 import type { PipelineFunctionFactory } from './function-factory';
@@ -49,6 +49,10 @@ export function resolveOperatorPlaneSettings(constructPath: string, props: Agent
     const stray = PLANE_ONLY_PROPS.filter((prop) => props[prop] !== undefined);
     if (stray.length > 0) fail(`${stray.join(', ')} only apply to the operator plane; set adminPhoneNumbers to turn the plane on, or remove them.`);
     return undefined;
+  }
+  // São Paulo is the pt-BR preset's zone; English or Spanish is spoken on every continent.
+  if (props.timeZone === undefined && (props.locale ?? DEFAULT_LOCALE) !== DEFAULT_LOCALE) {
+    fail(`timeZone is required with locale '${props.locale}': set the IANA zone of the operators' working day, such as 'Europe/London', 'America/New_York' or 'America/Mexico_City'.`);
   }
   if (props.adminPhoneNumbers.length === 0) fail('adminPhoneNumbers is empty: name at least one admin phone, or leave it out to keep the operator plane off.');
   const invalid = props.adminPhoneNumbers.filter((phone) => !ADMIN_PHONE.test(phone));

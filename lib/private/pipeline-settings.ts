@@ -6,6 +6,7 @@ import { LogLevel } from '../log-level';
 import type { CustomerBudget } from '../customer-budget';
 import type { PipelineBudget } from '../pipeline-budget';
 import { KeyLayout } from '../contract/key-layout';
+import { Locale } from '../contract/locale';
 import { COST_GUARD_DEFAULTS, FALLBACK_TEXT_MAX_CHARACTERS, PIPELINE_BUDGET_DEFAULTS, PIPELINE_DEFAULTS, physicalNames } from '../contract';
 import { resolveChannel } from './channel-settings';
 import type { ChannelSettings } from './whatsapp-channel-binding';
@@ -35,6 +36,8 @@ export interface PipelineSettings {
   readonly logLevel: LogLevel;
   readonly tracing: boolean;
   readonly keyLayout: KeyLayout;
+  /** Undefined: the runtime's default locale (`DEFAULT_LOCALE`). */
+  readonly locale?: Locale;
   /** The budget fields the consumer set (the runtime applies the same defaults to the rest); undefined when none. */
   readonly customerBudget?: CustomerBudget;
   /** The pipeline-wide budget with its alarm share resolved; undefined when off. */
@@ -172,6 +175,9 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
   if (!Object.values(KeyLayout).includes(keyLayout)) {
     fail(`keyLayout '${keyLayout}' is not one of ${Object.values(KeyLayout).join(', ')}: use KeyLayout.SEED, KeyLayout.MIGRATING or KeyLayout.SHARDED.`);
   }
+  if (props.locale !== undefined && !Object.values(Locale).includes(props.locale)) {
+    fail(`locale '${props.locale}' is not one of ${Object.values(Locale).join(', ')}: use Locale.PT_BR, Locale.EN or Locale.ES.`);
+  }
   if (props.webhookReservedConcurrency !== undefined) {
     checkInteger(fail, 'webhookReservedConcurrency', props.webhookReservedConcurrency, 1, 1000);
   }
@@ -199,6 +205,7 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
     logLevel,
     tracing: props.tracing ?? true,
     keyLayout,
+    locale: props.locale,
     ...resolveCostGuards(fail, props),
     fallbackText: checkedFallbackText(fail, 'fallbackText', props.fallbackText),
     deadlineFallbackText: checkedFallbackText(fail, 'deadlineFallbackText', props.deadlineFallbackText),

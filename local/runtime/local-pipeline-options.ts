@@ -2,6 +2,7 @@ import type { LogFormatter } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
 import type { KeyLayout } from '../../lib/contract/key-layout';
+import type { Locale } from '../../lib/contract/locale';
 import type { IdleSweepReport } from '../../lambda/core/application/close-idle-conversations';
 import type { CustomerBudgetSettings } from '../../lambda/core/application/customer-budget-gate';
 import type { PipelineBudgetSettings } from '../../lambda/core/application/pipeline-token-budget';
@@ -88,6 +89,12 @@ export interface LocalPipelineOptions {
    * Default: off.
    */
   readonly crmSync?: LocalCrmSyncOptions;
+  /**
+   * The language of every text the functions send and of the console, and the opt-out words they
+   * take, as with the construct's `locale`. The operators' time zone stays São Paulo's. Default:
+   * `PIPELINE_LOCALE` of `env` (so `PIPELINE_LOCALE=en npm start`), else pt-BR.
+   */
+  readonly locale?: Locale;
   /**
    * The write-shard migration phase every function runs, as with the construct's `keyLayout`
    * (docs/DESIGN.md#write-shards). Default: `KEY_LAYOUT` of `env`, else `seed`.

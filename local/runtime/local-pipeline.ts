@@ -286,10 +286,10 @@ const BUILT_CONSOLE_DIRECTORY = path.resolve(__dirname, '..', '..', 'assets', 'c
 async function serveOperatorFunction(settings: LocalSettings, ports: Omit<OperatorPorts, 'console'>, options: LocalPipelineOptions, cleanup: Cleanup): Promise<OperatorPlaneSettings | undefined> {
   const access = localOperatorAccess(options);
   if (access === undefined) return undefined;
-  const operator = composeOperator({ ...settings, operatorPlane: access }, { ...ports, console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY) });
+  const operator = composeOperator({ ...settings, operatorPlane: access }, { ...ports, console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY, settings.locale) });
   const server = await startFunctionUrlServer(operator, { port: options.ports?.console });
   cleanup.add(() => server.close());
-  return localOperatorPlane(options, access, server.url.replace(/\/$/, ''));
+  return localOperatorPlane(options, access, server.url.replace(/\/$/, ''), settings.locale);
 }
 
 /** Runs `work` on a period, as a deployed schedule does; failures are the work's own to report. */

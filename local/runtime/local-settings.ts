@@ -1,7 +1,8 @@
-import { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, DEFAULT_HANDOFF_TEXTS, OPERATOR_DEFAULTS, PIPELINE_BUDGET_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
+import { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, handoffTextsOf, localePreset, OPERATOR_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
 import { KeyLayout } from '../../lib/contract/key-layout';
+import type { Locale } from '../../lib/contract/locale';
 import { DEPLOYMENT_DEFAULTS, type DeploymentSettings, type OperatorAccessSettings, type OperatorPlaneSettings } from '../../lambda/composition/deployment-settings';
-import { agentSettingsFromEnvironment, keyLayoutFromEnvironment } from '../../lambda/composition/settings-from-environment';
+import { agentSettingsFromEnvironment, keyLayoutFromEnvironment, localeFromEnvironment } from '../../lambda/composition/settings-from-environment';
 import type { AgentSettings } from '../../lambda/core/adapters/agent/agent-backend';
 import type { WhatsAppChannelConfig } from '../../lambda/core/adapters/whatsapp/whatsapp-channel';
 import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from './end-user-messaging-event';
@@ -50,8 +51,11 @@ export function localDeploymentVariant(options: LocalPipelineOptions, settings: 
 
 /** The settings the construct would give a deployment with these options, on the local resources. */
 export function localSettings(options: LocalPipelineOptions, env: NodeJS.ProcessEnv, agent: AgentSettings, resources: LocalResources): LocalSettings {
+  const locale = options.locale ?? localeFromEnvironment(env);
+  const { texts } = localePreset(locale);
   return {
     ...DEPLOYMENT_DEFAULTS,
+    locale,
     tableName: resources.tableName,
     keyLayout: options.keyLayout ?? keyLayoutFromEnvironment(env),
     crmSyncEnabled: options.crmSync !== undefined,
@@ -61,9 +65,9 @@ export function localSettings(options: LocalPipelineOptions, env: NodeJS.Process
     whatsApp: localChannel(options, resources),
     agent,
     maxReceiveCount: options.queue?.maxReceiveCount ?? DEPLOYMENT_DEFAULTS.maxReceiveCount,
-    customerBudget: { ...DEPLOYMENT_DEFAULTS.customerBudget, ...options.customerBudget },
+    customerBudget: { ...DEPLOYMENT_DEFAULTS.customerBudget, reply: texts.customerOverBudgetReply, ...options.customerBudget },
     idleSweep: { idleTimeoutMs: options.idleSweep?.idleTimeoutMs ?? DEPLOYMENT_DEFAULTS.idleSweep.idleTimeoutMs },
-    pipelineBudget: options.pipelineBudget && { reply: PIPELINE_BUDGET_DEFAULTS.overBudgetReply, ...options.pipelineBudget },
+    pipelineBudget: options.pipelineBudget && { reply: texts.pipelineOverBudgetReply, ...options.pipelineBudget },
     crmTarget: resources.crmWebhookUrl === undefined ? undefined : { kind: CRM_TARGET_KINDS.webhook, url: resources.crmWebhookUrl, secretArn: LOCAL_SECRET_ARNS.crmWebhook },
   };
 }
@@ -75,11 +79,11 @@ export function localOperatorAccess(options: LocalPipelineOptions): OperatorAcce
 }
 
 /** The whole operator plane, once the operator function serves the console at `consoleUrl`. */
-export function localOperatorPlane(options: LocalPipelineOptions, access: OperatorAccessSettings, consoleUrl: string): OperatorPlaneSettings {
+export function localOperatorPlane(options: LocalPipelineOptions, access: OperatorAccessSettings, consoleUrl: string, locale: Locale): OperatorPlaneSettings {
   return {
     ...access,
     consoleUrl,
-    texts: DEFAULT_HANDOFF_TEXTS,
+    texts: handoffTextsOf(localePreset(locale).texts),
     renotifyOperatorsAfterMs: options.handoffTimings?.renotifyOperatorsAfterMs ?? OPERATOR_DEFAULTS.handoffRenotifyAfterSeconds * 1000,
     remindCustomerAfterMs: options.handoffTimings?.remindCustomerAfterMs ?? OPERATOR_DEFAULTS.customerRenotifyAfterSeconds * 1000,
   };

@@ -1,10 +1,11 @@
-import { COST_GUARD_DEFAULTS, CRM_TARGET_KINDS, DEFAULT_HANDOFF_TEXTS, OPERATOR_DEFAULTS, OPERATOR_ENV, PIPELINE_BUDGET_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/contract';
+import { COST_GUARD_DEFAULTS, CRM_TARGET_KINDS, DEFAULT_HANDOFF_TEXTS, handoffTextsOf, Locale, LOCALE_PRESETS, OPERATOR_DEFAULTS, OPERATOR_ENV, PIPELINE_BUDGET_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV } from '../../lib/contract';
 import {
   AgentConfigurationError,
   keyLayoutFromEnvironment,
   readCrmSyncSettings,
   readEndUserMessagingInboundSettings,
   readHandoffSweeperSettings,
+  localeFromEnvironment,
   readIdleSweeperSettings,
   readOperatorSettings,
   readOrchestratorSettings,
@@ -36,7 +37,7 @@ function without(env: Record<string, string>, name: string): Record<string, stri
 }
 
 /** Each function's reader with the least environment the construct gives that function. */
-const FUNCTIONS: Record<string, { read: (env: NodeJS.ProcessEnv) => { tableName: string }; env: Record<string, string> }> = {
+const FUNCTIONS: Record<string, { read: (env: NodeJS.ProcessEnv) => { tableName: string; locale: Locale }; env: Record<string, string> }> = {
   webhook: { read: readWebhookSettings, env: webhookEnvironment },
   'End User Messaging inbound function': {
     read: readEndUserMessagingInboundSettings,
@@ -80,6 +81,7 @@ describe('the webhook', () => {
       keyLayout: 'seed',
       crmSyncEnabled: false,
       retention: DEFAULT_RETENTION,
+      locale: Locale.PT_BR,
     });
   });
 
@@ -109,6 +111,7 @@ describe('the orchestrator', () => {
       keyLayout: 'seed',
       crmSyncEnabled: false,
       retention: DEFAULT_RETENTION,
+      locale: Locale.PT_BR,
       customerBudget: {
         turnsPerMinute: COST_GUARD_DEFAULTS.turnsPerMinute,
         turnsPerHour: COST_GUARD_DEFAULTS.turnsPerHour,
@@ -362,5 +365,39 @@ describe('the idle sweeper', () => {
 
   it('refuses a timeout that is not a positive whole number of seconds', () => {
     expect(() => readIdleSweeperSettings({ [RUNTIME_ENV.tableName]: 'agent-table', [RUNTIME_ENV.conversationIdleTimeoutSeconds]: '1.5' })).toThrow(RuntimeConfigError);
+  });
+});
+
+describe('the locale', () => {
+  const planeEnvironment = { ...orchestratorEnvironment, [OPERATOR_ENV.adminPhoneNumbers]: '5511999990000', [OPERATOR_ENV.consoleUrl]: 'https://console.lambda-url.us-east-1.on.aws/' };
+
+  it('is pt-BR unless the construct set one, and reaches every function', () => {
+    expect(localeFromEnvironment({})).toBe(Locale.PT_BR);
+    for (const [name, { read, env }] of Object.entries(FUNCTIONS)) {
+      expect([name, read({ ...env, [RUNTIME_ENV.locale]: 'es' }).locale]).toEqual([name, Locale.ES]);
+    }
+  });
+
+  it('gives the budgets and the handoffs the locale’s texts, under the ones the construct set', () => {
+    const english = { ...planeEnvironment, [RUNTIME_ENV.locale]: 'en', [RUNTIME_ENV.pipelineBudget]: JSON.stringify({ agentTokensPerDay: 10 }) };
+    const { texts } = LOCALE_PRESETS[Locale.EN];
+    const config = readOrchestratorSettings(english);
+    expect(config.customerBudget.reply).toBe(texts.customerOverBudgetReply);
+    expect(config.pipelineBudget?.reply).toBe(texts.pipelineOverBudgetReply);
+    expect(config.operatorPlane?.texts).toEqual(handoffTextsOf(texts));
+    expect(readHandoffSweeperSettings(english).operatorPlane.texts).toEqual(handoffTextsOf(texts));
+
+    const replaced = readOrchestratorSettings({
+      ...english,
+      [RUNTIME_ENV.customerBudget]: JSON.stringify({ reply: 'Slow down, please.' }),
+      [OPERATOR_ENV.handoffTexts]: JSON.stringify({ fallback: 'One moment.' }),
+    });
+    expect(replaced.customerBudget.reply).toBe('Slow down, please.');
+    expect(replaced.operatorPlane?.texts).toEqual({ ...handoffTextsOf(texts), fallback: 'One moment.' });
+  });
+
+  it('refuses a locale the construct never writes, naming the variable', () => {
+    expect(() => readWebhookSettings({ ...webhookEnvironment, [RUNTIME_ENV.locale]: 'pt' })).toThrow(RuntimeConfigError);
+    expect(() => readWebhookSettings({ ...webhookEnvironment, [RUNTIME_ENV.locale]: 'pt' })).toThrow(RUNTIME_ENV.locale);
   });
 });

@@ -1,5 +1,6 @@
 import type { ConversationSummary, HistoryEntry } from '../../lib/contract/operator-api';
-import { formatDuration, storedLanguage, storeLanguage, translator, type PreferenceStore } from '../../console/src/i18n';
+import { formatDuration, LANGUAGES, languageOfTag, storedLanguage, storeLanguage, translator, type PreferenceStore } from '../../console/src/i18n';
+import { Locale } from '../../lib/contract';
 import { startPolling, type VisibilitySource } from '../../console/src/polling';
 import { durationOf, explain, hrefOf, inboxTabs, lineDiff, loginTokenOf, parseRoute, serviceWindowOf, type Route } from '../../console/src/view-model';
 
@@ -118,6 +119,25 @@ describe('language preference', () => {
     storeLanguage(store, 'en');
     expect(storedLanguage(store)).toBe('en');
     expect([...stored.keys()]).toEqual(['console.language']);
+  });
+
+  it('speaks the pipeline’s locale until an operator picks a language, which then wins', () => {
+    const stored = new Map<string, string>();
+    const store: PreferenceStore = { getItem: (key) => stored.get(key) ?? null, setItem: (key, value) => void stored.set(key, value) };
+    expect(Object.values(Locale).map(languageOfTag)).toEqual(['pt', 'en', 'es']);
+    expect(languageOfTag('')).toBe('pt');
+    expect(storedLanguage(store, languageOfTag(Locale.ES))).toBe('es');
+    storeLanguage(store, 'en');
+    expect(storedLanguage(store, 'es')).toBe('en');
+    stored.set('console.language', 'fr');
+    expect(storedLanguage(store, 'es')).toBe('es');
+  });
+
+  it('has Spanish words for every screen, and names each language in its own words', () => {
+    const t = translator('es');
+    expect(t('error.claimTaken')).toMatch(/bandeja de entrada/);
+    expect(t('inbox.tab.waiting', { count: 2 })).toBe('Esperando a una persona (2)');
+    expect(Object.values(LANGUAGES).map((language) => language.name)).toEqual(['Português', 'English', 'Español']);
   });
 });
 

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { AgentUsage, ModelUsage, UsageReport } from '../../../lib/contract/operator-api';
 import { AdminApi } from '../admin-api';
 import { useConsole } from '../context';
-import type { Translate } from '../i18n';
+import { LANGUAGES, type Translate } from '../i18n';
 import { LoadError, Section, useRemote } from './common';
 
 /** What the agent answered and the model tokens it used, per UTC day of a period (the last week at first). */
@@ -48,7 +48,7 @@ export function ReportsScreen() {
 
 function UsageTable({ report }: { readonly report: UsageReport }) {
   const { t, language } = useConsole();
-  const count = useMemo(() => new Intl.NumberFormat(language === 'en' ? 'en-GB' : 'pt-BR').format, [language]);
+  const count = useMemo(() => new Intl.NumberFormat(LANGUAGES[language].formatTag).format, [language]);
   const row = (heading: string, usage: AgentUsage) => (
     <tr>
       <th scope="row">{usage.complete ? heading : `${heading} ${t('reports.partial')}`}</th>

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
-import type { Translate } from '../i18n';
+import { type Language, LANGUAGES, type Translate } from '../i18n';
 import { startPolling } from '../polling';
 import { explain, type Action } from '../view-model';
 
@@ -64,8 +64,8 @@ export function Section({ heading, children }: { readonly heading: string; reado
 }
 
 /** A local time people read at a glance. */
-export function formatTime(iso: string, language: string): string {
-  return new Date(iso).toLocaleString(language === 'en' ? 'en-GB' : 'pt-BR', { dateStyle: 'short', timeStyle: 'short' });
+export function formatTime(iso: string, language: Language): string {
+  return new Date(iso).toLocaleString(LANGUAGES[language].formatTag, { dateStyle: 'short', timeStyle: 'short' });
 }
 
 /** Why the screen's data could not be loaded, when it could not. */

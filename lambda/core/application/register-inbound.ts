@@ -1,4 +1,4 @@
-import type { InboundOutcome as ContractInboundOutcome } from '../../../lib/contract';
+import type { ConsentWords, InboundOutcome as ContractInboundOutcome } from '../../../lib/contract';
 import type { InboundTurn } from '../domain/inbound-turn';
 import { customerMessage } from '../domain/message';
 import { routesToAgent } from '../domain/inbound-routing';
@@ -25,6 +25,8 @@ export interface RegisterInboundDependencies {
   readonly sessions: SessionRepository;
   readonly messages: MessageRepository;
   readonly dispatcher: TurnDispatcher;
+  /** The pipeline locale's opt-out and opt-in words, which reach the turn whoever owns the conversation. Default: the default locale's. */
+  readonly consentWords?: ConsentWords;
 }
 
 /**
@@ -68,7 +70,7 @@ export class RegisterInboundTurns {
 
   private async route(turn: InboundTurn, redelivered: boolean): Promise<'agent' | 'human'> {
     const session = await this.deps.sessions.getActive(turn.customerId);
-    if (session !== undefined && !routesToAgent(session.state, turn.text)) {
+    if (session !== undefined && !routesToAgent(session.state, turn.text, this.deps.consentWords)) {
       // Positioned by reception time, not Meta's second-resolution timestamp: after a reply sent
       // within the same second, in the order the operator sees messages arrive. A redelivery keeps
       // the first reception time (the receipt's), so it lands on the same history item, once.

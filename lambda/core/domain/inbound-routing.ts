@@ -1,3 +1,4 @@
+import type { ConsentWords } from '../../../lib/contract';
 import { consentCommandOf } from './privacy';
 import { isHumanOwned, SESSION_STATES, type SessionState } from './session';
 
@@ -11,7 +12,8 @@ export const AGENT_ROUTED_STATES: readonly SessionState[] = SESSION_STATES.filte
  * The routing rule of the inbound protocol: the agent answers unless a human owns the active session.
  * An opt-out or opt-in word is the customer's decision about every message, whoever answers them, so
  * it always goes to the turn, which records and confirms it; it must not stop in a person's inbox.
+ * `consentWords` are the pipeline locale's, the same the turn records.
  */
-export function routesToAgent(activeSessionState: SessionState | undefined, text?: string): boolean {
-  return activeSessionState === undefined || AGENT_ROUTED_STATES.includes(activeSessionState) || consentCommandOf(text) !== undefined;
+export function routesToAgent(activeSessionState: SessionState | undefined, text?: string, consentWords?: ConsentWords): boolean {
+  return activeSessionState === undefined || AGENT_ROUTED_STATES.includes(activeSessionState) || consentCommandOf(text, consentWords) !== undefined;
 }

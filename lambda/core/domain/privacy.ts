@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { RETENTION_DEFAULTS } from '../../../lib/contract';
+import { type ConsentWords, localePreset, RETENTION_DEFAULTS } from '../../../lib/contract';
 
 /**
  * Customer ids are personal data: logs keep only the last four characters, enough to correlate a
@@ -17,19 +17,19 @@ export function messagingWithdrawn(currentMessagingConsent: { readonly granted: 
   return currentMessagingConsent !== undefined && !currentMessagingConsent.granted;
 }
 
-const OPT_OUT_WORDS = new Set(['PARAR', 'STOP', 'SAIR']);
-const OPT_IN_WORDS = new Set(['VOLTAR', 'START']);
-
-/** `opt_out` / `opt_in` when the whole message is one of the words (case, accents and punctuation around it ignored). */
-export function consentCommandOf(text: string | undefined): 'opt_out' | 'opt_in' | undefined {
+/**
+ * `opt_out` / `opt_in` when the whole message is one of the locale's words (case, accents and
+ * punctuation around it ignored); the default locale's words unless others are given.
+ */
+export function consentCommandOf(text: string | undefined, words: ConsentWords = localePreset().consentWords): 'opt_out' | 'opt_in' | undefined {
   if (text === undefined) return undefined;
   const word = text
     .normalize('NFD')
     .replace(/\p{Mn}/gu, '')
     .replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '')
     .toUpperCase();
-  if (OPT_OUT_WORDS.has(word)) return 'opt_out';
-  if (OPT_IN_WORDS.has(word)) return 'opt_in';
+  if (words.optOut.includes(word)) return 'opt_out';
+  if (words.optIn.includes(word)) return 'opt_in';
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { AGENT_BACKEND_KINDS, PROMPT_CACHING_UNLISTED_MODEL, promptCachingSupportOf, type PromptCachingSupport } from '../../../../lib/contract';
+import { AGENT_BACKEND_KINDS, type LocaleTexts, localePreset, PROMPT_CACHING_UNLISTED_MODEL, promptCachingSupportOf, type PromptCachingSupport } from '../../../../lib/contract';
 import type { AgentPort, AgentStages } from '../../ports/agent';
 import { agentTools } from './agent-actions';
 import { BedrockConverseAgent, type ConverseCall } from './bedrock-converse-agent';
@@ -36,7 +36,7 @@ export type SingleAgentSettings = (
   | { readonly backend: typeof AGENT_BACKEND_KINDS.lambda; readonly functionName: string }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted }
 ) & {
-  /** What the agent answers when it has nothing better to say. Default: the adapters' built-in text. */
+  /** What the agent answers when it has nothing better to say. Default: the locale's text. */
   readonly fallbackReply?: string;
 };
 
@@ -56,19 +56,22 @@ export interface AgentStagesSettings {
 /** Which agent backend the orchestrator wires in, and its setting. */
 export type AgentSettings = SingleAgentSettings | AgentStagesSettings;
 
-/** The agent adapter the settings select; with stages, each stage's adapter offered the handover to the others. */
-export function createAgent(settings: AgentSettings, clients: AgentClients = {}): AgentPort | AgentStages {
-  if (settings.backend !== AGENT_BACKEND_KINDS.stages) return createSingleAgent(settings, clients, []);
+/**
+ * The agent adapter the settings select; with stages, each stage's adapter offered the handover to
+ * the others. `texts` are the pipeline locale's: the deadline fallback and the scripted agent's reply.
+ */
+export function createAgent(settings: AgentSettings, clients: AgentClients = {}, texts: LocaleTexts = localePreset().texts): AgentPort | AgentStages {
+  if (settings.backend !== AGENT_BACKEND_KINDS.stages) return createSingleAgent(settings, clients, texts, []);
   const names = Object.keys(settings.stages);
   const agents = new Map(
-    names.map((name) => [name, createSingleAgent(settings.stages[name].agent, clients, names.filter((other) => other !== name), name)] as const),
+    names.map((name) => [name, createSingleAgent(settings.stages[name].agent, clients, texts, names.filter((other) => other !== name), name)] as const),
   );
   return new StageRoutingAgents(agents, settings.entry, settings.maxHandoversPerTurn);
 }
 
-function createSingleAgent(settings: SingleAgentSettings, clients: AgentClients, handoverTargets: readonly string[], stage?: string): AgentPort {
+function createSingleAgent(settings: SingleAgentSettings, clients: AgentClients, texts: LocaleTexts, handoverTargets: readonly string[], stage?: string): AgentPort {
   const tools = agentTools(handoverTargets);
-  const { fallbackReply } = settings;
+  const fallbackReply = settings.fallbackReply ?? texts.agentDeadline;
   switch (settings.backend) {
     case AGENT_BACKEND_KINDS.bedrock:
       return new BedrockConverseAgent({
@@ -83,7 +86,7 @@ function createSingleAgent(settings: SingleAgentSettings, clients: AgentClients,
     case AGENT_BACKEND_KINDS.lambda:
       return new LambdaInvokeAgent({ functionName: settings.functionName, fallbackReply, invoke: clients.invoke, tools });
     case AGENT_BACKEND_KINDS.scripted:
-      return new ScriptedAgent(stage === undefined ? {} : { stage, handoverTargets });
+      return new ScriptedAgent({ replyTemplate: texts.scriptedReply, ...(stage === undefined ? {} : { stage, handoverTargets }) });
   }
 }
 

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { localePreset } from '../../../../lib/contract';
 import type { TokenUsage } from '../../domain/customer-budget';
 import type { CadastralField } from '../../domain/agent-action';
 import { PipelineError } from '../../domain/errors';
+import { fillTemplate } from '../../domain/message-template';
 import type { AgentAction, AgentPort, AgentRequest, AgentResponse, ConversationEntry } from '../../ports/agent';
 
 export interface ScriptedAgentOptions {
@@ -24,6 +26,8 @@ export interface ScriptedAgentOptions {
   readonly stage?: string;
   /** As a stage: the other stages, which `#passar <stage>` hands the conversation to. Default: none. */
   readonly handoverTargets?: readonly string[];
+  /** The reply, in the pipeline's locale: `{messages}` becomes the turn's messages, `{count}` the count. Default: the default locale's. */
+  readonly replyTemplate?: string;
 }
 
 const DEFAULT_KEPT_REQUESTS = 100;
@@ -40,8 +44,8 @@ export class ScriptedAgentFailure extends PipelineError {
  * A deterministic agent for development and tests: the same history always gives the same answer.
  *
  * The turn's messages are the customer entries after the last assistant entry. The reply echoes them
- * with the count of customer messages in the whole history:
- * `Olá! Recebi: <message 1> | <message 2> (mensagem <count>)`, opened by `[<stage>] ` for a stage.
+ * with the count of customer messages in the whole history, in the words of `replyTemplate` — by
+ * default `Olá! Recebi: <message 1> | <message 2> (mensagem <count>)` — opened by `[<stage>] ` for a stage.
  *
  * Keywords in the turn's messages trigger actions, returned in this order:
  * - `#fora <service>` (up to the next `#` or line end) → `record_out_of_portfolio_demand`, one per occurrence
@@ -100,7 +104,7 @@ const CADASTRAL_WORDS: Readonly<Record<string, CadastralField>> = {
   city: 'city',
 };
 
-function scriptedAnswer(history: readonly ConversationEntry[], { stage, handoverTargets = [] }: ScriptedAgentOptions): AgentResponse {
+function scriptedAnswer(history: readonly ConversationEntry[], { stage, handoverTargets = [], replyTemplate = localePreset().texts.scriptedReply }: ScriptedAgentOptions): AgentResponse {
   const lastAssistant = history.map((entry) => entry.role).lastIndexOf('assistant');
   const turn = history.slice(lastAssistant + 1).map((entry) => entry.text);
   if (turn.length === 0) throw new RangeError('The agent needs a history that ends with the customer messages of the turn');
@@ -132,9 +136,10 @@ function scriptedAnswer(history: readonly ConversationEntry[], { stage, handover
 
   const customerMessages = history.filter((entry) => entry.role === 'customer').length;
   return {
-    reply: `${stage === undefined ? '' : `[${stage}] `}Olá! Recebi: ${turn.join(' | ')} (mensagem ${customerMessages})`,
+    reply: `${stage === undefined ? '' : `[${stage}] `}${fillTemplate(replyTemplate, { messages: turn.join(' | '), count: String(customerMessages) })}`,
     actions,
     iterations: 1,
     stopReason: 'completed',
   };
 }
+

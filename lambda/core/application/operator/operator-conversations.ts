@@ -138,7 +138,7 @@ export class OperatorConversations {
     const session = await this.activeSession(customerId);
     if (session.state !== SessionState.HUMAN_ACTIVE) throw new OperatorActionError('conflict', `Claim the conversation first (it is ${session.state})`);
     if (session.assignedTo !== operator.phone) throw new OperatorActionError('forbidden', 'The conversation is assigned to another operator');
-    if (await this.deps.consent.isOptedOut(customerId)) throw new OperatorActionError('conflict', 'The customer opted out of messages (they can send VOLTAR to resume); nothing was sent');
+    if (await this.deps.consent.isOptedOut(customerId)) throw new OperatorActionError('conflict', 'The customer opted out of messages (they can send START to resume); nothing was sent');
     const now = this.deps.clock.now();
     const lastCustomerMessage = await this.lastCustomerMessage(customerId);
     if (!isInsideServiceWindow(lastCustomerMessage?.timestamp, now)) {

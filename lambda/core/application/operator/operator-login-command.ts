@@ -1,11 +1,12 @@
+import { localePreset } from '../../../../lib/contract';
 import type { InboundTurn } from '../../domain/inbound-turn';
 import { textEndingWithLink } from '../../domain/message-template';
 import { isLoginCommand } from '../../domain/operator';
 import { WhatsAppSendError, type WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { OperatorSignIn } from './operator-sign-in';
 
-/** Text of the link message; the link always ends it (`{link}` marks the place). */
-export const DEFAULT_LOGIN_LINK_TEXT = 'Seu link de acesso ao console (vale 10 minutos, uso único): {link}';
+/** Text of the link message in the default locale; the link always ends it (`{link}` marks the place). */
+export const DEFAULT_LOGIN_LINK_TEXT = localePreset().texts.loginLink;
 
 export interface OperatorLoginCommandOptions {
   readonly signIn: OperatorSignIn;

@@ -1,3 +1,4 @@
+import { type ConsentWords, type LocaleTexts, localePreset } from '../../../../lib/contract';
 import { consentCommandOf, MESSAGING_CONSENT_PURPOSE, messagingWithdrawn } from '../../domain/privacy';
 import type { InboundTurn } from '../../domain/inbound-turn';
 import type { ConsentRepository } from '../../ports/repositories';
@@ -9,16 +10,18 @@ export interface ConsentConfirmations {
   readonly optedIn: string;
 }
 
-export const DEFAULT_CONSENT_CONFIRMATIONS: ConsentConfirmations = {
-  optedOut: 'Pronto: você não vai mais receber mensagens nossas por aqui. Para voltar, envie VOLTAR.',
-  optedIn: 'Que bom ter você de volta! Pode mandar sua mensagem.',
-};
+/** The confirmations of a pipeline's locale. */
+export function consentConfirmationsOf(texts: LocaleTexts): ConsentConfirmations {
+  return { optedOut: texts.optedOut, optedIn: texts.optedIn };
+}
+
+export const DEFAULT_CONSENT_CONFIRMATIONS: ConsentConfirmations = consentConfirmationsOf(localePreset().texts);
 
 /** How the turn must treat a customer's messages, given their messaging consent. */
 export type ConsentVerdict = 'answer' | 'confirmed_opt_out' | 'confirmed_opt_in' | 'opted_out';
 
 /**
- * Opt-out and back (`PARAR`/`STOP`/`SAIR`, `VOLTAR`/`START`): each word records a consent event for
+ * Opt-out and back (the locale's words; pt-BR `PARAR`/`STOP`/`SAIR`, `VOLTAR`/`START`): each word records a consent event for
  * `whatsapp_messages` and gets one confirmation; while the customer is opted out, nothing else is
  * sent to them. The event's time and id come from the message, so a retried turn records it once.
  */
@@ -28,6 +31,8 @@ export class MessagingConsent {
       readonly consents: ConsentRepository;
       readonly whatsapp: WhatsAppSender;
       readonly confirmations?: ConsentConfirmations;
+      /** Default: the default locale's words. */
+      readonly words?: ConsentWords;
     },
   ) {}
 
@@ -40,7 +45,7 @@ export class MessagingConsent {
    * the customer's current consent as the turn read it (one batch with its other reads).
    */
   async gate(message: InboundTurn, optedOut: boolean): Promise<ConsentVerdict> {
-    const command = consentCommandOf(message.text);
+    const command = consentCommandOf(message.text, this.deps.words);
     if (command === undefined) return optedOut ? 'opted_out' : 'answer';
     if (command === 'opt_in' && !optedOut) return 'answer';
     const granted = command === 'opt_in';

@@ -1,5 +1,5 @@
 import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
-import { RUNTIME_ENV } from '../../../../lib/contract';
+import { Locale, LOCALE_PRESETS, RUNTIME_ENV } from '../../../../lib/contract';
 import { AgentConfigurationError, agentSettingsFromEnvironment } from '../../../../lambda/composition/settings-from-environment';
 import { type AgentClients, createAgent } from '../../../../lambda/core/adapters/agent/agent-backend';
 import { BedrockConverseAgent, type ConverseCall } from '../../../../lambda/core/adapters/agent/bedrock-converse-agent';
@@ -180,5 +180,21 @@ describe('stages', () => {
   ])('refuses %j', (value, message) => {
     expect(() => agentSettingsFromEnvironment(stagesEnv(value))).toThrow(AgentConfigurationError);
     expect(() => agentSettingsFromEnvironment(stagesEnv(value))).toThrow(message);
+  });
+});
+
+describe('in the pipeline’s locale', () => {
+  const { texts } = LOCALE_PRESETS[Locale.EN];
+
+  it('answers the locale’s deadline text unless the construct set one', async () => {
+    const invoke: LambdaInvoke = async () => ({ StatusCode: 200, Payload: new TextEncoder().encode('{"reply":"Too late"}') });
+    const settings = { backend: 'lambda', functionName: 'clinic-agent' } as const;
+    const late = { ...request, deadline: Date.now() - 1 };
+    expect((await (createAgent(settings, { invoke }, texts) as AgentPort).respond(late)).reply).toBe(texts.agentDeadline);
+    expect((await (createAgent({ ...settings, fallbackReply: 'One moment.' }, { invoke }, texts) as AgentPort).respond(late)).reply).toBe('One moment.');
+  });
+
+  it('gives the scripted agent the locale’s words', async () => {
+    expect((await (createAgent({ backend: 'scripted' }, {}, texts) as AgentPort).respond(request)).reply).toBe('Hello! I received: Oi (message 1)');
   });
 });
