@@ -3,9 +3,11 @@
 // dependency allows (installed as the `aws-cdk-lib-min` alias, so no test reaches a registry).
 // Needs `npm run build` first (`npm test` runs it).
 import { execFileSync } from 'child_process';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { stagedFunctionAsset } from '../../lib/private/function-assets';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
@@ -69,9 +71,10 @@ describe('npm package', () => {
         'lib/agent-pipeline.js',
         'lib/agent-pipeline.d.ts',
         'assets/webhook/index.js',
-        'assets/webhook/tracer.js',
         'assets/orchestrator/index.js',
-        'assets/orchestrator/tracer.js',
+        'assets/operator/index.js',
+        'assets/shared/tracer.js',
+        'assets/console/index.html',
         'assets/cli/index.js',
         'API.md',
         'README.md',
@@ -84,6 +87,24 @@ describe('npm package', () => {
     );
     expect(packedFiles.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
     expect(packedFiles.filter((file) => /^(lambda|test|bin|local|scripts|dist)\//.test(file))).toEqual([]);
+  });
+
+  test('ships what the functions share once: one tracer, one console, no two bundled files alike', () => {
+    const bundled = packedFiles.filter((file) => file.startsWith('assets/'));
+    expect(bundled.filter((file) => path.basename(file) === 'tracer.js')).toEqual(['assets/shared/tracer.js']);
+    expect(bundled.filter((file) => file.endsWith('/index.html'))).toEqual(['assets/console/index.html']);
+    const byContent = new Map<string, string[]>();
+    for (const file of bundled) {
+      const digest = createHash('sha256').update(fs.readFileSync(path.join(repoRoot, file))).digest('hex');
+      byContent.set(digest, [...(byContent.get(digest) ?? []), file]);
+    }
+    expect([...byContent.values()].filter((files) => files.length > 1)).toEqual([]);
+  });
+
+  test('the asset of the operator function serves the one console the package ships', () => {
+    const operator = stagedFunctionAsset('operator');
+    expect(fs.readdirSync(operator).sort()).toEqual(['console', 'index.js', 'tracer.js']);
+    expect(fs.readFileSync(path.join(operator, 'console', 'index.html'))).toEqual(fs.readFileSync(path.join(repoRoot, 'assets', 'console', 'index.html')));
   });
 
   test('the packed manifest carries what registries and Construct Hub show', () => {
@@ -189,13 +210,15 @@ describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs }) => {
     expect(consumerOutput).toContain(`synthesized without esbuild by aws-cdk-lib ${version}`);
   });
 
-  test('the functions deploy exactly the bundles shipped in the package', () => {
+  test('the functions deploy exactly the bundles shipped in the package, each with the shared tracer beside its handler', () => {
     const functions = resourcesOfType(template, 'AWS::Lambda::Function');
     expect(functions).toHaveLength(3);
-    // Each function's asset is its folder: the handler and the tracer beside it, nothing else.
-    const folderContents = (folder: string) => JSON.stringify(fs.readdirSync(folder).sort().map((file) => [file, fs.readFileSync(path.join(folder, file), 'utf8')]));
+    // Each function's asset is its bundle's folder plus the shared files, nothing else.
+    const folderContents = (...folders: string[]) =>
+      JSON.stringify(folders.flatMap((folder) => fs.readdirSync(folder).map((file) => [file, fs.readFileSync(path.join(folder, file), 'utf8')])).sort(([a], [b]) => a.localeCompare(b)));
     const deployed = functions.map((fn) => folderContents(path.join(cloudAssembly, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`)));
-    const shipped = ['webhook', 'orchestrator', 'idle-sweeper'].map((name) => folderContents(path.join(installedPackage, 'assets', name)));
+    const shared = path.join(installedPackage, 'assets', 'shared');
+    const shipped = ['webhook', 'orchestrator', 'idle-sweeper'].map((name) => folderContents(path.join(installedPackage, 'assets', name), shared));
     expect(deployed.sort()).toEqual(shipped.sort());
     expect(shipped.every((contents) => contents.startsWith('[["index.js",') && contents.includes('],["tracer.js",'))).toBe(true);
   });
