@@ -8,10 +8,9 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { stagedFunctionAsset } from '../../lib/private/function-assets';
+import { installPackedPackage, packageManifest, packageName, packPackage, repoRoot } from '../support/packed-package';
 
-const repoRoot = path.resolve(__dirname, '..', '..');
-const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-const packageName: string = manifest.name;
+const manifest = packageManifest;
 /** The aws-cdk-lib versions a consumer may have: the dev dependency (newest) and the peer floor. */
 const CDK_RELEASES = [
   { label: 'the newest aws-cdk-lib', installedAs: 'aws-cdk-lib' },
@@ -42,17 +41,8 @@ let tarball: string;
 let packedFiles: string[];
 
 beforeAll(() => {
-  for (const built of ['.jsii', 'lib/index.js', 'assets/webhook/index.js', 'assets/orchestrator/index.js']) {
-    if (!fs.existsSync(path.join(repoRoot, built))) {
-      throw new Error(`${built} is missing: run \`npm run build\` before this test (\`npm test\` does).`);
-    }
-  }
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-pipeline-package-'));
-  const [packed] = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
-  );
-  tarball = path.join(workDir, packed.filename);
-  packedFiles = packed.files.map((file: { path: string }) => file.path);
+  ({ tarball, files: packedFiles } = packPackage(workDir));
 });
 
 afterAll(() => {
@@ -173,12 +163,7 @@ describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs }) => {
     // A fresh consumer app: the unpacked tarball plus links to this repository's aws-cdk-lib
     // release under test and constructs (the peer dependencies) with what they depend on.
     const appDir = path.join(workDir, `consumer-${installedAs}`);
-    const modules = path.join(appDir, 'node_modules');
-    installedPackage = path.join(modules, packageName);
-    fs.mkdirSync(installedPackage, { recursive: true });
-    execFileSync('tar', ['-xzf', tarball, '-C', installedPackage, '--strip-components=1']);
-    linkInstalledPackage('aws-cdk-lib', modules, path.join(repoRoot, 'node_modules', installedAs));
-    linkInstalledPackage('constructs', modules);
+    installedPackage = installPackedPackage(tarball, appDir, { cdkLib: installedAs });
     fs.writeFileSync(path.join(appDir, 'app.js'), CONSUMER_APP);
     cloudAssembly = path.join(appDir, 'cdk.out');
     // --preserve-symlinks keeps module resolution inside the consumer app, so this repository's
@@ -249,24 +234,4 @@ describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs }) => {
 
 function resourcesOfType(template: { Resources: Record<string, any> }, type: string): any[] {
   return Object.values(template.Resources).filter((resource) => resource.Type === type);
-}
-
-/**
- * Links the installed package at `source` (default: this repository's copy of `name`) into
- * `modules` as `name`, and, like an install would, the dependencies it does not bundle, taken from
- * its own nested node_modules first.
- */
-function linkInstalledPackage(name: string, modules: string, source = path.join(repoRoot, 'node_modules', name)): void {
-  const target = path.join(modules, name);
-  if (fs.existsSync(target)) {
-    return;
-  }
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.symlinkSync(source, target, 'dir');
-  const dependencyManifest = JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8'));
-  const bundled: string[] = dependencyManifest.bundleDependencies ?? dependencyManifest.bundledDependencies ?? [];
-  for (const dependency of Object.keys(dependencyManifest.dependencies ?? {}).filter((d) => !bundled.includes(d))) {
-    const nested = path.join(source, 'node_modules', dependency);
-    linkInstalledPackage(dependency, modules, fs.existsSync(nested) ? nested : undefined);
-  }
 }
