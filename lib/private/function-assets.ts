@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -16,38 +17,66 @@ const SERVED_FOLDERS: Readonly<Record<string, readonly string[]>> = {
   operator: ['console'],
 };
 
-/** One folder per process holds the staged assets; CDK copies each into the cloud assembly. */
-let stagingRoot: string | undefined;
+/** Staged folders are named by their content, so every process and every build with the same bundles shares one. */
+const STAGING_ROOT = path.join(os.tmpdir(), 'cdk-whatsapp-agent-pipeline-assets');
+
+const stagedThisProcess = new Map<string, string>();
 
 /**
  * The folder to deploy as the function `name` (the folder name of its bundle): its handler, the
  * shared files beside it and the folders it serves, so each deployed zip is self-contained while
- * the package ships the shared files once. Staged once per process; the same content always gives
- * the same asset hash.
+ * the package ships the shared files once. The same content always gives the same asset hash.
  */
 export function stagedFunctionAsset(name: string): string {
   const bundle = path.join(BUILT_ASSETS, name);
   if (!fs.existsSync(path.join(bundle, 'index.js'))) {
     throw new Error(`AgentPipeline: the bundled ${name} handler is missing at ${bundle}; run \`npm run build\` first.`);
   }
-  stagingRoot ??= createStagingRoot();
-  const staged = path.join(stagingRoot, name);
-  if (!fs.existsSync(staged)) {
-    // Assembled beside its final name and renamed, so a failed copy never leaves a partial asset.
-    const assembling = `${staged}.assembling`;
-    fs.rmSync(assembling, { recursive: true, force: true });
-    fs.cpSync(bundle, assembling, { recursive: true });
-    fs.cpSync(path.join(BUILT_ASSETS, SHARED_FOLDER), assembling, { recursive: true });
-    for (const folder of SERVED_FOLDERS[name] ?? []) {
-      fs.cpSync(path.join(BUILT_ASSETS, folder), path.join(assembling, folder), { recursive: true });
-    }
-    fs.renameSync(assembling, staged);
+  let staged = stagedThisProcess.get(name);
+  if (staged === undefined) {
+    staged = stageOnce([
+      { from: bundle, to: '.' },
+      { from: path.join(BUILT_ASSETS, SHARED_FOLDER), to: '.' },
+      ...(SERVED_FOLDERS[name] ?? []).map((folder) => ({ from: path.join(BUILT_ASSETS, folder), to: folder })),
+    ]);
+    stagedThisProcess.set(name, staged);
   }
   return staged;
 }
 
-function createStagingRoot(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-pipeline-assets-'));
-  process.once('exit', () => fs.rmSync(root, { recursive: true, force: true }));
-  return root;
+interface AssetPart {
+  readonly from: string;
+  /** Where the part goes in the staged folder. */
+  readonly to: string;
+}
+
+function stageOnce(parts: readonly AssetPart[]): string {
+  const files = parts.flatMap(({ from, to }) => listFiles(from).map((file) => ({ source: path.join(from, file), target: path.join(to, file) })));
+  const digest = createHash('sha256');
+  for (const { source, target } of files) digest.update(`${target}\0`).update(fs.readFileSync(source));
+  const staged = path.join(STAGING_ROOT, digest.digest('hex').slice(0, 32));
+  if (fs.existsSync(staged)) return staged;
+  // Assembled under a name of this process's and renamed, so no process ever sees a partial folder.
+  const assembling = `${staged}.${process.pid}`;
+  fs.rmSync(assembling, { recursive: true, force: true });
+  for (const { source, target } of files) {
+    fs.mkdirSync(path.dirname(path.join(assembling, target)), { recursive: true });
+    fs.copyFileSync(source, path.join(assembling, target));
+  }
+  try {
+    fs.renameSync(assembling, staged);
+  } catch (error) {
+    // Another process staged the same content first: its folder is this one.
+    fs.rmSync(assembling, { recursive: true, force: true });
+    if (!fs.existsSync(staged)) throw error;
+  }
+  return staged;
+}
+
+/** The files below `folder`, relative to it, in a stable order. */
+function listFiles(folder: string): string[] {
+  return fs
+    .readdirSync(folder, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? listFiles(path.join(folder, entry.name)).map((file) => path.join(entry.name, file)) : [entry.name]))
+    .sort();
 }
