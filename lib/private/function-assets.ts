@@ -17,9 +17,7 @@ const SERVED_FOLDERS: Readonly<Record<string, readonly string[]>> = {
   operator: ['console'],
 };
 
-/** Staged folders are named by their content, so every process and every build with the same bundles shares one. */
-const STAGING_ROOT = path.join(os.tmpdir(), 'cdk-whatsapp-agent-pipeline-assets');
-
+let stagingRootOfThisProcess: string | undefined;
 const stagedThisProcess = new Map<string, string>();
 
 /**
@@ -54,7 +52,8 @@ function stageOnce(parts: readonly AssetPart[]): string {
   const files = parts.flatMap(({ from, to }) => listFiles(from).map((file) => ({ source: path.join(from, file), target: path.join(to, file) })));
   const digest = createHash('sha256');
   for (const { source, target } of files) digest.update(`${target}\0`).update(fs.readFileSync(source));
-  const staged = path.join(STAGING_ROOT, digest.digest('hex').slice(0, 32));
+  stagingRootOfThisProcess ??= stagingRoot();
+  const staged = path.join(stagingRootOfThisProcess, digest.digest('hex').slice(0, 32));
   if (fs.existsSync(staged)) return staged;
   // Assembled under a name of this process's and renamed, so no process ever sees a partial folder.
   const assembling = `${staged}.${process.pid}`;
@@ -71,6 +70,22 @@ function stageOnce(parts: readonly AssetPart[]): string {
     if (!fs.existsSync(staged)) throw error;
   }
   return staged;
+}
+
+/**
+ * Staged folders are named by their content, so every process and every build with the same
+ * bundles shares one. What is reused is deployed as-is, so the folder must be this user's alone:
+ * nobody else may have put a handler in it.
+ */
+function stagingRoot(): string {
+  const uid = process.getuid?.();
+  const root = path.join(os.tmpdir(), `cdk-whatsapp-agent-pipeline-assets${uid === undefined ? '' : `-${uid}`}`);
+  fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+  const stats = fs.lstatSync(root);
+  if (!stats.isDirectory() || (uid !== undefined && (stats.uid !== uid || (stats.mode & 0o077) !== 0))) {
+    throw new Error(`AgentPipeline: ${root} stages the function assets and must be a folder of this user's alone (mode 700); remove it and synthesize again.`);
+  }
+  return root;
 }
 
 /** The files below `folder`, relative to it, in a stable order. */
