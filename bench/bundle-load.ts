@@ -10,13 +10,15 @@
  *   npm run bundle && npx tsx bench/bundle-load.ts [runs=21]
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
+import { stagedFunctionAsset } from '../lib/private/function-assets';
 
-const ASSETS = join(__dirname, '..', 'assets');
 const FUNCTIONS = ['webhook', 'orchestrator'];
+/** The folders the construct deploys: each handler with the shared tracer beside it. */
+const assets = new Map(FUNCTIONS.map((name) => [name, stagedFunctionAsset(name)]));
 
 interface LoadSample {
   readonly ms: number;
@@ -51,7 +53,7 @@ const FIRST_EVENTS: Record<string, string> = {
 
 function coldStartScript(name: string): string {
   const context = `{ getRemainingTimeInMillis: () => 90000, functionName: '${name}', awsRequestId: 'cold' }`;
-  return `require(${JSON.stringify(join(ASSETS, name, 'index.js'))}).handler(${FIRST_EVENTS[name]}, ${context}).then(() => 0)`;
+  return `require(${JSON.stringify(join(assets.get(name)!, 'index.js'))}).handler(${FIRST_EVENTS[name]}, ${context}).then(() => 0)`;
 }
 
 function measure(script: string, env: Record<string, string> = {}): LoadSample {
@@ -71,9 +73,6 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 function main(): void {
   const runs = Number(process.argv[2] ?? 21);
-  for (const name of FUNCTIONS) {
-    if (!existsSync(join(ASSETS, name, 'index.js'))) throw new Error(`assets/${name}/index.js is missing: run npm run bundle first`);
-  }
   // Interleave the variants so machine noise hits them alike.
   const samples = new Map<string, LoadSample[]>([
     ['empty', []],
@@ -82,9 +81,9 @@ function main(): void {
   for (let run = 0; run < runs; run++) {
     samples.get('empty')!.push(measure('0'));
     for (const name of FUNCTIONS) {
-      samples.get(name)!.push(measure(`require(${JSON.stringify(join(ASSETS, name, 'index.js'))})`));
+      samples.get(name)!.push(measure(`require(${JSON.stringify(join(assets.get(name)!, 'index.js'))})`));
       samples.get(`${name} cold`)!.push(measure(coldStartScript(name), FUNCTION_ENV));
-      samples.get(`${name} cold traced`)!.push(measure(coldStartScript(name), { ...FUNCTION_ENV, ...LAMBDA_TRACING_ENV, LAMBDA_TASK_ROOT: join(ASSETS, name) }));
+      samples.get(`${name} cold traced`)!.push(measure(coldStartScript(name), { ...FUNCTION_ENV, ...LAMBDA_TRACING_ENV, LAMBDA_TASK_ROOT: assets.get(name)! }));
     }
   }
   const empty = samples.get('empty')!;
@@ -93,8 +92,8 @@ function main(): void {
   console.log(`node ${process.version}, ${runs} runs each, medians`);
   console.log(`empty node process          ${emptyMs.toFixed(1)} ms, RSS ${emptyRss.toFixed(1)} MB`);
   for (const name of FUNCTIONS) {
-    const [size, gzip] = fileSize(join(ASSETS, name, 'index.js'));
-    const [tracerSize, tracerGzip] = fileSize(join(ASSETS, name, 'tracer.js'));
+    const [size, gzip] = fileSize(join(assets.get(name)!, 'index.js'));
+    const [tracerSize, tracerGzip] = fileSize(join(assets.get(name)!, 'tracer.js'));
     const loaded = samples.get(name)!;
     const ms = median(loaded.map((s) => s.ms));
     const rss = median(loaded.map((s) => s.rssMb));

@@ -71,6 +71,19 @@ export abstract class AgentBackend {
    * or, for an inference profile, on the profile plus the models it routes to, only when invoked
    * through that profile; with a guardrail, `bedrock:ApplyGuardrail` on that guardrail. Validated
    * when called: a bad model id, prompt, inference setting or guardrail throws, naming what to change.
+   *
+   * @param props the model or inference profile, and optionally the system prompt, inference
+   * settings, guardrail and prompt caching
+   *
+   * @example
+   * import { AgentBackend } from 'cdk-whatsapp-agent-pipeline';
+   *
+   * const agentBackend = AgentBackend.bedrock({
+   *   // An inference profile that serves the stack's Region (here a US one).
+   *   modelId: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+   *   systemPrompt: 'You are the WhatsApp assistant of Padaria Sol. Answer briefly.',
+   *   inferenceConfig: { maxTokens: 600, temperature: 0.3 },
+   * });
    */
   public static bedrock(props: BedrockAgentBackendProps): AgentBackend {
     return new BedrockAgentBackend(props);
@@ -91,6 +104,16 @@ export abstract class AgentBackend {
    * retried. The README's "Your own agent function" has a complete example.
    *
    * @param agentFunction the function that answers each turn
+   *
+   * @example
+   * import type { Stack } from 'aws-cdk-lib';
+   * import * as lambda from 'aws-cdk-lib/aws-lambda';
+   * import { AgentBackend } from 'cdk-whatsapp-agent-pipeline';
+   *
+   * declare const stack: Stack;
+   *
+   * const agentFunction = lambda.Function.fromFunctionName(stack, 'Agent', 'whatsapp-agent');
+   * const agentBackend = AgentBackend.fromFunction(agentFunction);
    */
   public static fromFunction(agentFunction: lambda.IFunction): AgentBackend {
     return new LambdaAgentBackend(agentFunction);
@@ -110,6 +133,11 @@ export abstract class AgentBackend {
   /**
    * A deterministic scripted agent built into the orchestrator, for development stacks and tests:
    * no model is called and no permission is granted. Do not use it in production.
+   *
+   * @example
+   * import { AgentBackend } from 'cdk-whatsapp-agent-pipeline';
+   *
+   * const agentBackend = AgentBackend.scripted();
    */
   public static scripted(): AgentBackend {
     return new ScriptedAgentBackend();
@@ -125,6 +153,25 @@ export abstract class AgentBackend {
    * `systemPrompt` seeds. The prompts set in the construct share the orchestrator's environment:
    * at most 3,000 bytes together. Validated when called: names, entry, count (1–10), nesting and
    * `maxHandoversPerTurn` throw, naming what to change. See the README, "Stages".
+   *
+   * @param props the agents by name, the entry agent, and how many handovers one turn may follow
+   *
+   * @example
+   * import type * as lambda from 'aws-cdk-lib/aws-lambda';
+   * import { AgentBackend } from 'cdk-whatsapp-agent-pipeline';
+   *
+   * declare const registrationFunction: lambda.IFunction;
+   *
+   * const agentBackend = AgentBackend.stages({
+   *   entry: 'qualify',
+   *   agents: {
+   *     qualify: AgentBackend.bedrock({
+   *       modelId: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+   *       systemPrompt: 'Qualify the customer; when they want to register, hand over to the agent register.',
+   *     }),
+   *     register: AgentBackend.fromFunction(registrationFunction),
+   *   },
+   * });
    */
   public static stages(props: AgentStagesProps): AgentBackend {
     return new StagedAgentBackend(props);

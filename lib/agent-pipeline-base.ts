@@ -23,6 +23,8 @@ export abstract class AgentPipelineBase extends Construct {
   /**
    * Lets `grantee` read the whole table and its index (e.g. a reporting function), and use the
    * customer managed key, when there is one, through DynamoDB only.
+   *
+   * @param grantee the principal to grant to: a role, a user or a function
    */
   public grantReadData(grantee: iam.IGrantable): iam.Grant {
     return this._grants.grantTableData(grantee, 'read');
@@ -31,6 +33,8 @@ export abstract class AgentPipelineBase extends Construct {
   /**
    * Lets `grantee` read and write the whole table and its index (e.g. an admin back office), and
    * use the customer managed key, when there is one, through DynamoDB only.
+   *
+   * @param grantee the principal to grant to: a role, a user or a function
    */
   public grantReadWriteData(grantee: iam.IGrantable): iam.Grant {
     return this._grants.grantTableData(grantee, 'readWrite');
@@ -41,6 +45,8 @@ export abstract class AgentPipelineBase extends Construct {
    * see docs/RELIABILITY.md): read the stack's outputs, receive, hold and delete dead-letter
    * records, send them back to the turn queue, and read and restore the customers' records in the
    * table (plus the customer managed key, when there is one). Typically an operator's role.
+   *
+   * @param grantee the principal to grant to: a role, a user or a function
    */
   public grantRedrive(grantee: iam.IGrantable): iam.Grant {
     return this._grants.grantRedrive(grantee, Stack.of(this));
@@ -54,42 +60,72 @@ export abstract class AgentPipelineBase extends Construct {
    * records from the dead-letter queue, and keep the erasure's pseudonym salt and audit event (plus
    * the customer managed key, through DynamoDB and SQS only, when there is one). Typically the role
    * of whoever answers data subject requests.
+   *
+   * @param grantee the principal to grant to: a role, a user or a function
    */
   public grantCustomerDataRights(grantee: iam.IGrantable): iam.Grant {
     return this._grants.grantCustomerData(grantee, Stack.of(this));
   }
 
-  /** Messages visible in the dead-letter queue (maximum over 1 minute unless overridden). */
+  /**
+   * Messages visible in the dead-letter queue (maximum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricDeadLetterQueueMessages(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.messagesVisible(this.deadLetterQueue, props);
   }
 
-  /** Age in seconds of the oldest message in the turn queue (maximum over 1 minute unless overridden). */
+  /**
+   * Age in seconds of the oldest message in the turn queue (maximum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricOldestMessageAge(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.oldestMessageAge(props);
   }
 
-  /** Customer messages the webhook accepted (sum over 1 minute unless overridden). */
+  /**
+   * Customer messages the webhook accepted (sum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricInboundReceived(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.inboundReceived, props);
   }
 
-  /** Webhook answers with a 5xx status: table, queue or secret unavailable (sum over 1 minute unless overridden). */
+  /**
+   * Webhook answers with a 5xx status: table, queue or secret unavailable (sum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricWebhookServerErrors(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.webhookServerError, props);
   }
 
-  /** Webhook POSTs refused for a missing or invalid signature (sum over 1 minute unless overridden). */
+  /**
+   * Webhook POSTs refused for a missing or invalid signature (sum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricWebhookSignatureRejected(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.webhookSignatureRejected, props);
   }
 
-  /** Turns whose reply was sent (sum over 1 minute unless overridden). */
+  /**
+   * Turns whose reply was sent (sum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricTurnsAnswered(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.turnAnswered, props);
   }
 
-  /** Turns that failed on their last receive and went to the dead-letter queue (sum over 1 minute unless overridden). */
+  /**
+   * Turns that failed on their last receive and went to the dead-letter queue (sum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricTurnsFailedPermanently(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.turnFailedPermanently, props);
   }
@@ -97,6 +133,8 @@ export abstract class AgentPipelineBase extends Construct {
   /**
    * Turns answered with the fallback text at once because the agent failed in a way no retry fixes
    * (invalid output, a refusing model), without the operator plane (sum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
    */
   public metricTurnsAnsweredWithFallback(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.turnFallback, props);
@@ -105,6 +143,8 @@ export abstract class AgentPipelineBase extends Construct {
   /**
    * Conversations waiting for a person, as the handoff sweeper counts them each minute (maximum
    * over 1 minute unless overridden). Emitted only with the operator plane.
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
    */
   public metricHandoffsWaiting(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.handoffsWaiting, { statistic: 'Maximum', ...props });
@@ -113,57 +153,99 @@ export abstract class AgentPipelineBase extends Construct {
   /**
    * Seconds the longest-waiting conversation has waited for a person, as the handoff sweeper
    * measures it each minute (maximum over 1 minute unless overridden). Emitted only with the operator plane.
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
    */
   public metricOldestHandoffWaitingSeconds(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.oldestHandoffWaitingSeconds, { statistic: 'Maximum', ...props });
   }
 
-  /** Replies WhatsApp refused for good, e.g. the 24-hour window closed (sum over 1 minute unless overridden). */
+  /**
+   * Replies WhatsApp refused for good, e.g. the 24-hour window closed (sum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricRepliesRefused(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.replyRefused, props);
   }
 
-  /** Replies whose delivery to WhatsApp could not be confirmed (sum over 1 minute unless overridden). */
+  /**
+   * Replies whose delivery to WhatsApp could not be confirmed (sum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricReplyOutcomeUnknown(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.replyOutcomeUnknown, props);
   }
 
-  /** Milliseconds the agent took per turn (p99 over 1 minute unless overridden). */
+  /**
+   * Milliseconds the agent took per turn (p99 over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricAgentLatency(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.agentLatency, { statistic: 'p99', ...props });
   }
 
-  /** CRM sync rows BLOCKED, as the worker counts them each run (maximum over 1 minute unless overridden). */
+  /**
+   * CRM sync rows BLOCKED, as the worker counts them each run (maximum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricCrmSyncBlockedRows(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.crmSyncBlockedRows, { statistic: 'Maximum', ...props });
   }
 
-  /** CRM sync rows UNCERTAIN, as the worker counts them each run (maximum over 1 minute unless overridden). */
+  /**
+   * CRM sync rows UNCERTAIN, as the worker counts them each run (maximum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricCrmSyncUncertainRows(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.crmSyncUncertainRows, { statistic: 'Maximum', ...props });
   }
 
-  /** Model input tokens (sum over 1 minute unless overridden). */
+  /**
+   * Model input tokens (sum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricAgentInputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.agentInputTokens, props);
   }
 
-  /** Model output tokens (sum over 1 minute unless overridden). */
+  /**
+   * Model output tokens (sum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricAgentOutputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.agentOutputTokens, props);
   }
 
-  /** Input tokens the agent read from Bedrock's prompt cache, billed at a tenth of the input price (sum over 1 minute unless overridden). */
+  /**
+   * Input tokens the agent read from Bedrock's prompt cache, billed at a tenth of the input price (sum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricAgentCacheReadInputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.agentCacheReadInputTokens, props);
   }
 
-  /** Input tokens the agent wrote to Bedrock's prompt cache, billed at 1.25 times the input price for Claude models (sum over 1 minute unless overridden). */
+  /**
+   * Input tokens the agent wrote to Bedrock's prompt cache, billed at 1.25 times the input price for Claude models (sum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricAgentCacheWriteInputTokens(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.agentCacheWriteInputTokens, props);
   }
 
-  /** Turns refused by a customer's budget: answered with the budget's reply, no model call (sum over 1 minute unless overridden). */
+  /**
+   * Turns refused by a customer's budget: answered with the budget's reply, no model call (sum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
   public metricTurnsOverBudget(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.turnOverBudget, props);
   }
@@ -171,6 +253,8 @@ export abstract class AgentPipelineBase extends Construct {
   /**
    * Turns refused because the daily pipeline budget was spent: answered with its reply, no model
    * call (sum over 1 minute unless overridden). Emitted only with `pipelineBudget`.
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
    */
   public metricTurnsOverPipelineBudget(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.turnOverPipelineBudget, props);
@@ -180,6 +264,8 @@ export abstract class AgentPipelineBase extends Construct {
    * The model tokens the whole pipeline used today (UTC), as the orchestrator instances know them:
    * a gauge emitted with each turn, read as its maximum over 1 minute unless overridden. Approximate
    * by up to 30 seconds of the other instances' turns. Emitted only with `pipelineBudget`.
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
    */
   public metricPipelineAgentTokensToday(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.pipelineAgentTokensToday, { statistic: 'Maximum', ...props });
@@ -189,6 +275,8 @@ export abstract class AgentPipelineBase extends Construct {
    * Throttled requests to the table, summed over the operations the pipeline issues. Each term is
    * `FILL(…, 0)`: DynamoDB publishes ThrottledRequests only when something is throttled, and a plain
    * sum of series with gaps would have no value whenever a single operation was quiet.
+   *
+   * @param props overrides of the expression's period, label or other options
    */
   public metricTableThrottledRequests(props?: cloudwatch.MathExpressionOptions): cloudwatch.IMetric {
     return this._metrics.tableThrottledRequests(props);

@@ -35,6 +35,22 @@ import { buildTurnQueue } from './private/turn-queue';
  * the WhatsApp Cloud API, latest message wins. Failed turns end in a dead-letter queue; every way a
  * message can stall raises an alarm (docs/RELIABILITY.md maps each to what to do), and a dashboard
  * shows traffic, latency, replies, failures and tokens.
+ *
+ * @example
+ * import { App, Stack } from 'aws-cdk-lib';
+ * import { AgentBackend, AgentPipeline } from 'cdk-whatsapp-agent-pipeline';
+ *
+ * const app = new App();
+ * const stack = new Stack(app, 'WhatsAppAgent-prod', { env: { account: '123456789012', region: 'us-east-1' } });
+ *
+ * const pipeline = new AgentPipeline(stack, 'Agent', {
+ *   environment: 'prod',
+ *   agentBackend: AgentBackend.bedrock({ modelId: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' }),
+ *   // The Meta phone number id this pipeline answers.
+ *   phoneNumberIds: ['106540352242922'],
+ *   // Turns the operator console on; these phones are its admins.
+ *   adminPhoneNumbers: ['5511912345678'],
+ * });
  */
 export class AgentPipeline extends AgentPipelineBase {
   /** The single table (`PK`/`SK`, `GSI1`, TTL `ttl`). */

@@ -57,6 +57,8 @@ export abstract class CrmTarget {
    * HMAC-SHA256, with the header `Idempotency-Key: {sessionId}:{revision}`. A 2xx answer must be
    * `{contactId, dealId}`; 408, 409, 425, 429 and 5xx are retried with backoff; any other status is
    * a refusal. Validated when called: the URL must be `https://`.
+   *
+   * @param props the endpoint's `https://` URL and the secret the requests are signed with
    */
   public static webhook(props: CrmWebhookProps): CrmTarget {
     return new WebhookCrmTarget(props);

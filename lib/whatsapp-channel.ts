@@ -77,6 +77,8 @@ export class WhatsAppChannel {
    * AWS End User Messaging Social, for a WhatsApp Business Account linked to this AWS account:
    * inbound events arrive on the account's event-destination SNS topic, replies go out through
    * `SendWhatsAppMessage` with the functions' IAM roles.
+   *
+   * @param options the linked phone numbers, and optionally the event topic, the WABAs events may come from and the Graph API version
    */
   public static endUserMessaging(options: EndUserMessagingChannelOptions): WhatsAppChannel {
     return new WhatsAppChannel(options);

@@ -1,8 +1,9 @@
 // Builds the operator console (console/) into `assets/console/`: index.html plus content-hashed
 // script and stylesheet under assets/, so the operator function can serve the hashed files as
 // immutable and only index.html has to be revalidated. Nothing is fetched at run time. The operator
-// function serves it: a copy goes into its bundle folder (run after bundle-lambdas.mjs).
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+// function serves it: the construct copies this folder into the operator's asset at synth
+// (lib/private/function-assets.ts), so the package ships it once.
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -40,10 +41,6 @@ if (js === undefined || css === undefined) throw new Error(`The console build pr
 const template = await readFile(path.join(source, 'index.html'), 'utf8');
 await mkdir(outdir, { recursive: true });
 await writeFile(path.join(outdir, 'index.html'), template.replace('{{js}}', js).replace('{{css}}', css));
-
-const served = path.join(root, 'assets', 'operator', 'console');
-await rm(served, { recursive: true, force: true });
-await cp(outdir, served, { recursive: true });
 
 let raw = 0;
 let gzipped = 0;

@@ -1,6 +1,9 @@
 // Pre-bundles the Lambda handlers into `assets/<name>/index.js` at build time, so the published
 // package carries ready-to-deploy code and consumers need neither esbuild nor Docker to synth.
-import { readFile, rm, writeFile } from 'node:fs/promises';
+// What every function carries alike is built once into `assets/shared/`: the package ships one
+// copy, and the construct copies it into each function's asset at synth
+// (lib/private/function-assets.ts), so every deployed zip still holds all its function loads.
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -29,8 +32,8 @@ const packageVersionOnly = {
 };
 
 /**
- * Powertools' tracer and the X-Ray SDK under it are a file of their own next to each handler,
- * `tracer.js`, required only where the function traces (lambda/core/adapters/observability/powertools.ts):
+ * Powertools' tracer and the X-Ray SDK under it are a file of their own next to each handler once
+ * staged, `tracer.js`, required only where the function traces (lambda/core/adapters/observability/powertools.ts):
  * with tracing off they are never compiled, and the X-Ray SDK's async hook is never installed.
  */
 const TRACER_MODULE = '@aws-lambda-powertools/tracer';
@@ -73,21 +76,21 @@ const COMMON_OPTIONS = {
   logLevel: 'warning',
 };
 
-/** The tracer's file is the same for every function: built once, written beside each handler. */
+/** The tracer's file is the same for every function: built once into the shared folder. */
 async function buildTracer() {
+  const outdir = path.join(root, 'assets', 'shared');
+  await rm(outdir, { recursive: true, force: true });
   const result = await build({
     ...COMMON_OPTIONS,
     stdin: { contents: `module.exports = require('${TRACER_MODULE}');`, resolveDir: root, sourcefile: 'tracer-entry.js' },
-    outfile: TRACER_FILE,
-    write: false,
+    outfile: path.join(outdir, TRACER_FILE),
     plugins: [packageVersionOnly],
   });
-  report(TRACER_FILE, result.metafile);
+  report(`assets/shared/${TRACER_FILE}`, result.metafile);
   await writeMetafile('tracer', result.metafile);
-  return result.outputFiles[0].contents;
 }
 
-async function bundle(name, tracer) {
+async function bundle(name) {
   const outdir = path.join(root, 'assets', name);
   // Start from an empty folder: a stale file left next to index.js would change the asset hash.
   await rm(outdir, { recursive: true, force: true });
@@ -97,7 +100,6 @@ async function bundle(name, tracer) {
     outfile: path.join(outdir, 'index.js'),
     plugins: [packageVersionOnly, tracerBesideHandler],
   });
-  await writeFile(path.join(outdir, TRACER_FILE), tracer);
   report(`assets/${name}/index.js`, result.metafile);
   await writeMetafile(name, result.metafile);
 }
@@ -122,7 +124,7 @@ function printLargestPackages(output) {
   for (const [packageName, bytes] of largest) console.log(`  ${(bytes / 1024).toFixed(1).padStart(7)} KiB  ${packageName}`);
 }
 
-const tracer = await buildTracer();
+await buildTracer();
 for (const name of FUNCTIONS) {
-  await bundle(name, tracer);
+  await bundle(name);
 }

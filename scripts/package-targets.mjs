@@ -9,7 +9,10 @@
 //           releases the peer dependencies allow (see stageOnPeerFloors)
 // A target whose toolchain is missing or whose build fails still gets its generated sources
 // (dist/code/<target>/), so the bindings can be reviewed; the summary says what was built, what
-// was generated only, and why.
+// was generated only, and why. Before any jsii-pacmak run, `jsii-rosetta extract --strict`
+// translates the README and the `@example`s into a tablet (dist/rosetta/tablet.json) that pacmak
+// takes every target's docs from: a snippet that does not compile fails the packaging instead of
+// reaching Python, Java, .NET or Go users as TypeScript.
 //
 // Usage: node scripts/package-targets.mjs [--targets js,python,...] [--outdir dist] [--json]
 import { spawnSync } from 'node:child_process';
@@ -20,6 +23,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
 const ALL_TARGETS = ['js', 'python', 'java', 'dotnet', 'go'];
 /** The command whose presence means the target's toolchain is installed. */
 const TOOLCHAIN_COMMANDS = { java: 'mvn', dotnet: 'dotnet', go: 'go' };
@@ -31,11 +35,16 @@ const PYTHON_CANDIDATES = [process.env.PYTHON, 'python3', '/usr/bin/python3', 'p
 const options = parseArguments(process.argv.slice(2));
 const outdir = path.resolve(repoRoot, options.outdir);
 const codeDir = path.join(outdir, 'code');
+const rosettaDir = path.join(outdir, 'rosetta');
+/** The peer dependencies (and Node's types) the snippets compile against, as a consumer's app has them. */
+const SNIPPET_DEPENDENCIES = ['aws-cdk-lib', 'constructs', '@types/node'];
 
 if (!fs.existsSync(path.join(repoRoot, '.jsii'))) {
   fail('.jsii is missing: run `npm run build` first.');
 }
 
+/** The snippets' translations, made before the first jsii-pacmak run. */
+let snippets;
 const results = options.targets.map((target) => {
   fs.rmSync(path.join(outdir, target), { recursive: true, force: true });
   fs.rmSync(path.join(codeDir, target), { recursive: true, force: true });
@@ -101,7 +110,7 @@ function packageWithToolchain(target) {
   const command = TOOLCHAIN_COMMANDS[target];
   let reason = `\`${command}\` is not installed`;
   if (commandExists(command)) {
-    const built = run('npx', ['jsii-pacmak', ...projectRootOf(target), '--targets', target, '--outdir', outdir]);
+    const built = pacmak([...projectRootOf(target), '--targets', target, '--outdir', outdir]);
     if (built.ok) {
       return { status: 'built', artifacts: listFiles(path.join(outdir, target)) };
     }
@@ -115,7 +124,7 @@ function packageWithToolchain(target) {
 }
 
 function generateCode(target) {
-  return run('npx', ['jsii-pacmak', ...projectRootOf(target), '--code-only', '--targets', target, '--outdir', codeDir]);
+  return pacmak([...projectRootOf(target), '--code-only', '--targets', target, '--outdir', codeDir]);
 }
 
 /** The package jsii-pacmak reads for `target`: this repository, or for Go the package staged on the peer floors. */
@@ -178,6 +187,31 @@ function stageOnPeerFloors() {
     }
   }
   return packageDir;
+}
+
+/** jsii-pacmak with the snippets' translations; once the translation failed, every pacmak target fails with its reason. */
+function pacmak(args) {
+  snippets ??= translateSnippets();
+  if (!snippets.ok) {
+    return { ok: false, reason: `jsii-rosetta extract --strict failed: ${snippets.reason}` };
+  }
+  return run('npx', ['jsii-pacmak', ...args, '--rosetta-tablet', snippets.tablet, '--rosetta-unknown-snippets', 'fail']);
+}
+
+/**
+ * Translates every snippet of the assembly in a folder where the package and its peer dependencies
+ * resolve as in a consumer's app (the snippets import 'cdk-whatsapp-agent-pipeline').
+ */
+function translateSnippets() {
+  fs.rmSync(rosettaDir, { recursive: true, force: true });
+  const modules = path.join(rosettaDir, 'node_modules');
+  for (const [name, source] of [[manifest.name, repoRoot], ...SNIPPET_DEPENDENCIES.map((name) => [name, path.join(repoRoot, 'node_modules', name)])]) {
+    fs.mkdirSync(path.dirname(path.join(modules, name)), { recursive: true });
+    fs.symlinkSync(source, path.join(modules, name), 'dir');
+  }
+  const tablet = path.join(rosettaDir, 'tablet.json');
+  const extracted = run('npx', ['jsii-rosetta', 'extract', '--strict', '--directory', rosettaDir, '--cache-to', tablet, path.join(repoRoot, '.jsii')]);
+  return extracted.ok ? { ok: true, tablet } : extracted;
 }
 
 function commandExists(command) {

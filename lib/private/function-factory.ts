@@ -1,5 +1,3 @@
-import * as fs from 'fs';
-import * as path from 'path';
 import type { Duration } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -11,6 +9,7 @@ import { KeyLayout } from '../contract/key-layout';
 import { RUNTIME_ENV } from '../contract';
 import { logGroupEncryptionKey } from './log-encryption';
 import { acceptFunctionFindings } from './accepted-findings';
+import { stagedFunctionAsset } from './function-assets';
 import type { PipelineFunctionId } from './function-ids';
 import { acknowledgeFinding } from './nag-acknowledgements';
 import { LOG_WRITE_ACTIONS } from './permissions';
@@ -90,8 +89,8 @@ export class PipelineFunctionFactory {
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       handler: 'index.handler',
-      // The asset folder is the id in kebab case (HandoffSweeper → handoff-sweeper).
-      code: bundledHandler(id.replace(/(?<=[a-z])(?=[A-Z])/g, '-').toLowerCase()),
+      // The bundle's folder is the id in kebab case (HandoffSweeper → handoff-sweeper).
+      code: lambda.Code.fromAsset(stagedFunctionAsset(id.replace(/(?<=[a-z])(?=[A-Z])/g, '-').toLowerCase())),
       role,
       logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
@@ -118,13 +117,4 @@ export class PipelineFunctionFactory {
     const provisionedConcurrentExecutions = role === 'Webhook' ? alias.webhookProvisionedConcurrency : alias.orchestratorProvisionedConcurrency;
     return new lambda.Alias(this.scope, `${role}Alias`, { aliasName: alias.aliasName, version: fn.currentVersion, provisionedConcurrentExecutions });
   }
-}
-
-/** The handler bundle produced by `npm run build` (scripts/bundle-lambdas.mjs), shipped in the package. */
-function bundledHandler(name: string): lambda.Code {
-  const directory = path.join(__dirname, '..', '..', 'assets', name);
-  if (!fs.existsSync(path.join(directory, 'index.js'))) {
-    throw new Error(`AgentPipeline: the bundled ${name} handler is missing at ${directory}; run \`npm run build\` first.`);
-  }
-  return lambda.Code.fromAsset(directory);
 }

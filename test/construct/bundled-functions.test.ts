@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { CRM_TARGET_KINDS, RUNTIME_ENV } from '../../lib/contract';
+import { stagedFunctionAsset } from '../../lib/private/function-assets';
 import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { CrmSyncStatus } from '../../lambda/core/domain/crm-sync';
 import { newCustomer } from '../support/ids';
@@ -11,12 +12,12 @@ import { newSession } from '../support/domain-records';
 import { waitUntil } from '../support/waiting';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 
-// The shipped bundle of the CRM sync worker, run with plain node as Lambda runs it: its DynamoDB
+// The CRM sync worker's asset as the construct stages it, run with plain node as Lambda runs it: its DynamoDB
 // client talks to DynamoDB Local without the event-stream code the bundle leaves out, with the
 // environment-only credentials, and its CRM function is invoked with the signed `Invoke` call
 // (served on 127.0.0.1 as the Lambda API answers).
 
-const BUNDLE = join(__dirname, '..', '..', 'assets', 'crm-sync', 'index.js');
+const BUNDLE = join(stagedFunctionAsset('crm-sync'), 'index.js');
 const CRM_FUNCTION = 'arn:aws:lambda:us-east-1:123456789012:function:crm-bridge';
 
 let table: TestTable;

@@ -4,13 +4,14 @@
 // aliases, so no test reaches a registry).
 // Needs `npm run build` first (`npm test` runs it).
 import { execFileSync } from 'child_process';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { stagedFunctionAsset } from '../../lib/private/function-assets';
+import { installPackedPackage, packageManifest, packageName, packPackage, repoRoot } from '../support/packed-package';
 
-const repoRoot = path.resolve(__dirname, '..', '..');
-const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-const packageName: string = manifest.name;
+const manifest = packageManifest;
 /** The aws-cdk-lib and constructs versions a consumer may have: the dev dependencies (newest) and the peer floors. */
 const CDK_RELEASES = [
   { label: 'the newest aws-cdk-lib', installedAs: 'aws-cdk-lib', constructsInstalledAs: 'constructs' },
@@ -41,17 +42,8 @@ let tarball: string;
 let packedFiles: string[];
 
 beforeAll(() => {
-  for (const built of ['.jsii', 'lib/index.js', 'assets/webhook/index.js', 'assets/orchestrator/index.js']) {
-    if (!fs.existsSync(path.join(repoRoot, built))) {
-      throw new Error(`${built} is missing: run \`npm run build\` before this test (\`npm test\` does).`);
-    }
-  }
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-pipeline-package-'));
-  const [packed] = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
-  );
-  tarball = path.join(workDir, packed.filename);
-  packedFiles = packed.files.map((file: { path: string }) => file.path);
+  ({ tarball, files: packedFiles } = packPackage(workDir));
 });
 
 afterAll(() => {
@@ -70,9 +62,10 @@ describe('npm package', () => {
         'lib/agent-pipeline.js',
         'lib/agent-pipeline.d.ts',
         'assets/webhook/index.js',
-        'assets/webhook/tracer.js',
         'assets/orchestrator/index.js',
-        'assets/orchestrator/tracer.js',
+        'assets/operator/index.js',
+        'assets/shared/tracer.js',
+        'assets/console/index.html',
         'assets/cli/index.js',
         'API.md',
         'README.md',
@@ -85,6 +78,24 @@ describe('npm package', () => {
     );
     expect(packedFiles.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
     expect(packedFiles.filter((file) => /^(lambda|test|bin|local|scripts|dist)\//.test(file))).toEqual([]);
+  });
+
+  test('ships what the functions share once: one tracer, one console, no two bundled files alike', () => {
+    const bundled = packedFiles.filter((file) => file.startsWith('assets/'));
+    expect(bundled.filter((file) => path.basename(file) === 'tracer.js')).toEqual(['assets/shared/tracer.js']);
+    expect(bundled.filter((file) => file.endsWith('/index.html'))).toEqual(['assets/console/index.html']);
+    const byContent = new Map<string, string[]>();
+    for (const file of bundled) {
+      const digest = createHash('sha256').update(fs.readFileSync(path.join(repoRoot, file))).digest('hex');
+      byContent.set(digest, [...(byContent.get(digest) ?? []), file]);
+    }
+    expect([...byContent.values()].filter((files) => files.length > 1)).toEqual([]);
+  });
+
+  test('the asset of the operator function serves the one console the package ships', () => {
+    const operator = stagedFunctionAsset('operator');
+    expect(fs.readdirSync(operator).sort()).toEqual(['console', 'index.js', 'tracer.js']);
+    expect(fs.readFileSync(path.join(operator, 'console', 'index.html'))).toEqual(fs.readFileSync(path.join(repoRoot, 'assets', 'console', 'index.html')));
   });
 
   test('the packed manifest carries what registries and Construct Hub show', () => {
@@ -150,12 +161,7 @@ describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs, constr
     // A fresh consumer app: the unpacked tarball plus links to this repository's aws-cdk-lib and
     // constructs releases under test (the peer dependencies) with what they depend on.
     const appDir = path.join(workDir, `consumer-${installedAs}`);
-    const modules = path.join(appDir, 'node_modules');
-    installedPackage = path.join(modules, packageName);
-    fs.mkdirSync(installedPackage, { recursive: true });
-    execFileSync('tar', ['-xzf', tarball, '-C', installedPackage, '--strip-components=1']);
-    linkInstalledPackage('constructs', modules, path.join(repoRoot, 'node_modules', constructsInstalledAs));
-    linkInstalledPackage('aws-cdk-lib', modules, path.join(repoRoot, 'node_modules', installedAs));
+    installedPackage = installPackedPackage(tarball, appDir, { cdkLib: installedAs, constructs: constructsInstalledAs });
     fs.writeFileSync(path.join(appDir, 'app.js'), CONSUMER_APP);
     cloudAssembly = path.join(appDir, 'cdk.out');
     // --preserve-symlinks keeps module resolution inside the consumer app, so this repository's
@@ -189,13 +195,15 @@ describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs, constr
     expect(consumerOutput).toContain(`with constructs ${constructsVersion}`);
   });
 
-  test('the functions deploy exactly the bundles shipped in the package', () => {
+  test('the functions deploy exactly the bundles shipped in the package, each with the shared tracer beside its handler', () => {
     const functions = resourcesOfType(template, 'AWS::Lambda::Function');
     expect(functions).toHaveLength(3);
-    // Each function's asset is its folder: the handler and the tracer beside it, nothing else.
-    const folderContents = (folder: string) => JSON.stringify(fs.readdirSync(folder).sort().map((file) => [file, fs.readFileSync(path.join(folder, file), 'utf8')]));
+    // Each function's asset is its bundle's folder plus the shared files, nothing else.
+    const folderContents = (...folders: string[]) =>
+      JSON.stringify(folders.flatMap((folder) => fs.readdirSync(folder).map((file) => [file, fs.readFileSync(path.join(folder, file), 'utf8')])).sort(([a], [b]) => a.localeCompare(b)));
     const deployed = functions.map((fn) => folderContents(path.join(cloudAssembly, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`)));
-    const shipped = ['webhook', 'orchestrator', 'idle-sweeper'].map((name) => folderContents(path.join(installedPackage, 'assets', name)));
+    const shared = path.join(installedPackage, 'assets', 'shared');
+    const shipped = ['webhook', 'orchestrator', 'idle-sweeper'].map((name) => folderContents(path.join(installedPackage, 'assets', name), shared));
     expect(deployed.sort()).toEqual(shipped.sort());
     expect(shipped.every((contents) => contents.startsWith('[["index.js",') && contents.includes('],["tracer.js",'))).toBe(true);
   });
@@ -226,24 +234,4 @@ describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs, constr
 
 function resourcesOfType(template: { Resources: Record<string, any> }, type: string): any[] {
   return Object.values(template.Resources).filter((resource) => resource.Type === type);
-}
-
-/**
- * Links the installed package at `source` (default: this repository's copy of `name`) into
- * `modules` as `name`, and, like an install would, the dependencies it does not bundle, taken from
- * its own nested node_modules first.
- */
-function linkInstalledPackage(name: string, modules: string, source = path.join(repoRoot, 'node_modules', name)): void {
-  const target = path.join(modules, name);
-  if (fs.existsSync(target)) {
-    return;
-  }
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.symlinkSync(source, target, 'dir');
-  const dependencyManifest = JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8'));
-  const bundled: string[] = dependencyManifest.bundleDependencies ?? dependencyManifest.bundledDependencies ?? [];
-  for (const dependency of Object.keys(dependencyManifest.dependencies ?? {}).filter((d) => !bundled.includes(d))) {
-    const nested = path.join(source, 'node_modules', dependency);
-    linkInstalledPackage(dependency, modules, fs.existsSync(nested) ? nested : undefined);
-  }
 }

@@ -64,7 +64,7 @@ describe('Python package', () => {
     [packaged] = JSON.parse(report);
     const moduleFile = path.join(outdir, 'code', 'python', 'src', pythonTarget.module, '__init__.py');
     classes = JSON.parse(execFileSync('python3', ['-c', DESCRIBE_MODULE, moduleFile], { encoding: 'utf8' }));
-  }, 180_000);
+  }, 300_000);
 
   afterAll(() => {
     if (outdir) {
@@ -89,6 +89,18 @@ describe('Python package', () => {
     // The construct takes the props as keyword arguments after scope and id.
     expect(classes.AgentPipeline.keywords.slice().sort()).toEqual(props.slice().sort());
     expect(classes.BedrockAgentBackendProps.keywords).toEqual(['model_id', 'guardrail', 'inference_config', 'prompt_caching', 'system_prompt']);
+  });
+
+  test('the Python README is Python: every snippet translated, keyword arguments and all, no TypeScript left', () => {
+    const readme = fs.readFileSync(path.join(outdir, 'code', 'python', 'README.md'), 'utf8');
+    const blocks = [...readme.matchAll(/^```python\n([\s\S]*?)^```/gm)].map(([, code]) => code);
+    const typeScriptBlocks = (fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8').match(/^```(ts|typescript)\b/gm) ?? []).length;
+    expect(blocks).toHaveLength(typeScriptBlocks);
+    expect(readme).not.toMatch(/^```(ts|typescript)\b/m);
+    // What only TypeScript writes: declarations, `new`, arrow functions, braces of imports and objects, statements ended by `;`.
+    const typeScriptLines = blocks.flatMap((code) => code.split('\n')).filter((line) => /^\s*(const|let|declare|import \{|import type)\b|\bnew [A-Z]|=>|\{ \w+: |;$/.test(line));
+    expect(typeScriptLines).toEqual([]);
+    expect(blocks[0]).toContain('AgentPipeline(stack, "Agent",\n    environment="dev",');
   });
 
   test('the wheel carries the module and the jsii assembly and requires the declared aws-cdk-lib floor', () => {

@@ -1,45 +1,125 @@
-// Construct Hub shows the README in five languages, translated by jsii-rosetta from its TypeScript
-// snippets: every `ts` snippet must compile inside rosetta/default.ts-fixture, or the Python, Java,
-// C# and Go versions are guesses. Reads the snippets from the jsii assembly (`npm run build` first).
-import { execFileSync } from 'child_process';
+// People paste the README's TypeScript blocks into their apps, and Construct Hub shows them in five
+// languages, translated by jsii-rosetta. So every ```ts block is a whole file: it compiles on its
+// own, with the imports it shows, in a fresh app holding the packed package and its peer
+// dependencies; `jsii-rosetta extract --strict` passes against the packed package (README and
+// `@example`s); and every block that builds an App synthesizes without AWS credentials (no
+// lookups), without a warning and without an AWS Solutions finding. Needs `npm run build` first.
 import * as fs from 'fs';
+import { createRequire } from 'module';
 import * as os from 'os';
 import * as path from 'path';
+import { execFileSync } from 'child_process';
+import * as ts from 'typescript';
+import { installPackedPackage, packPackage, repoRoot } from '../support/packed-package';
+import { NO_PROBLEMS, type SynthesisProblems, synthesisProblems } from '../support/synthesis-problems';
 
-const repoRoot = path.resolve(__dirname, '..', '..');
-const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
-
-/** The fenced TypeScript blocks of the README, as rosetta counts them. */
-function typeScriptBlocks(markdown: string): number {
-  return (markdown.match(/^```(ts|typescript)\b/gm) ?? []).length;
+interface Snippet {
+  /** Where the block starts in the README, for the failure messages. */
+  readonly line: number;
+  readonly source: string;
 }
 
-test('every TypeScript snippet of the README compiles with the rosetta fixture', () => {
-  const assembly = JSON.parse(fs.readFileSync(path.join(repoRoot, '.jsii'), 'utf8'));
-  const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  // The snippets are read from the assembly: a README edited after the last build is not checked.
-  expect({ readmeInAssemblyIsCurrent: assembly.readme?.markdown === readme }).toEqual({ readmeInAssemblyIsCurrent: true });
+/** The fenced TypeScript blocks of the README, as rosetta counts them. */
+function typeScriptBlocks(markdown: string): Snippet[] {
+  const blocks: Snippet[] = [];
+  const fence = /^```(?:ts|typescript)\b[^\n]*\n([\s\S]*?)^```/gm;
+  for (let match = fence.exec(markdown); match; match = fence.exec(markdown)) {
+    blocks.push({ line: markdown.slice(0, match.index).split('\n').length, source: match[1] });
+  }
+  return blocks;
+}
 
-  // The compile directory: the package itself and its peer dependencies, as a consumer has them.
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-snippets-'));
-  try {
-    const modules = path.join(workDir, 'node_modules');
-    fs.mkdirSync(path.join(modules, '@types'), { recursive: true });
-    fs.symlinkSync(repoRoot, path.join(modules, manifest.name), 'dir');
-    for (const dependency of ['aws-cdk-lib', 'constructs', '@types/node']) {
-      fs.symlinkSync(path.join(repoRoot, 'node_modules', dependency), path.join(modules, dependency), 'dir');
-    }
-    const tablet = path.join(workDir, 'tablet.json');
-    execFileSync(
-      process.execPath,
-      [path.join(repoRoot, 'node_modules', 'jsii-rosetta', 'bin', 'jsii-rosetta'), 'extract', '--compile', '--fail', '--directory', workDir, '--cache-to', tablet, '.jsii'],
-      { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION: '20' } },
-    );
-    const snippets = Object.values(JSON.parse(fs.readFileSync(tablet, 'utf8')).snippets) as { didCompile?: boolean; location: { api: { api: string } } }[];
-    const fromReadme = snippets.filter((snippet) => snippet.location.api.api === 'moduleReadme');
-    expect(fromReadme).toHaveLength(typeScriptBlocks(readme));
-    expect(fromReadme.filter((snippet) => snippet.didCompile !== true)).toEqual([]);
-  } finally {
+const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+const snippets = typeScriptBlocks(readme);
+let workDir: string;
+let appDir: string;
+let installedPackage: string;
+
+beforeAll(() => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-snippets-'));
+  appDir = path.join(workDir, 'app');
+  installedPackage = installPackedPackage(packPackage(workDir).tarball, appDir, { extraDependencies: ['@types/node', 'cdk-nag'] });
+}, 120_000);
+
+afterAll(() => {
+  if (workDir) {
     fs.rmSync(workDir, { recursive: true, force: true });
   }
+});
+
+test('the README the package carries is the one read here, and it has TypeScript blocks', () => {
+  expect(fs.readFileSync(path.join(installedPackage, 'README.md'), 'utf8')).toBe(readme);
+  const assembly = JSON.parse(fs.readFileSync(path.join(installedPackage, '.jsii'), 'utf8'));
+  // A README edited after the last build is not the one in the assembly Construct Hub translates.
+  expect({ readmeInAssemblyIsCurrent: assembly.readme?.markdown === readme }).toEqual({ readmeInAssemblyIsCurrent: true });
+  expect(snippets.length).toBeGreaterThan(3);
+});
+
+test('every TypeScript block compiles on its own in a fresh app, with the imports it shows', () => {
+  const files = snippets.map(({ line }) => path.join(appDir, `readme-line-${line}.ts`));
+  snippets.forEach(({ source }, i) => fs.writeFileSync(files[i], source));
+  // What `cdk init app --language typescript` sets, each block a module of its own.
+  const program = ts.createProgram(files, {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ['lib.es2022.d.ts'],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    moduleDetection: ts.ModuleDetectionKind.Force,
+    typeRoots: [path.join(appDir, 'node_modules', '@types')],
+  });
+  const errors = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+    const where = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start) : undefined;
+    const file = diagnostic.file ? path.basename(diagnostic.file.fileName) : '';
+    return `${file}${where ? `:${where.line + 1}` : ''} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
+  });
+  expect(errors).toEqual([]);
+}, 300_000);
+
+test('jsii-rosetta extract --strict passes against the packed package: every README block and @example compiles', () => {
+  const tablet = path.join(workDir, 'tablet.json');
+  execFileSync(
+    process.execPath,
+    [path.join(repoRoot, 'node_modules', 'jsii-rosetta', 'bin', 'jsii-rosetta'), 'extract', '--strict', '--directory', appDir, '--cache-to', tablet, path.join(installedPackage, '.jsii')],
+    { cwd: appDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION: '20' } },
+  );
+  const translated = Object.values(JSON.parse(fs.readFileSync(tablet, 'utf8')).snippets) as { didCompile?: boolean; location: { api: { api: string } } }[];
+  expect(translated.filter((snippet) => snippet.location.api.api === 'moduleReadme')).toHaveLength(snippets.length);
+  expect(translated.filter((snippet) => snippet.location.api.api !== 'moduleReadme').length).toBeGreaterThan(0);
+  expect(translated.filter((snippet) => snippet.didCompile !== true)).toEqual([]);
 }, 600_000);
+
+describe.each(snippets.filter(({ source }) => /\bnew App\(/.test(source)).map((snippet) => ({ ...snippet, label: `line ${snippet.line}` })))(
+  'the README app at $label',
+  ({ source }) => {
+    test('synthesizes with no lookup, no warning and no AWS Solutions finding', () => {
+      expect(synthesizeSnippet(source)).toEqual(NO_PROBLEMS);
+    });
+  },
+);
+
+/**
+ * Runs the block as the app's entry point (the packed package and this repository's aws-cdk-lib,
+ * loaded by Node as the app would), synthesizes the App it creates and runs cdk-nag's AWS
+ * Solutions checks over it.
+ */
+function synthesizeSnippet(source: string): SynthesisProblems {
+  const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
+  const appRequire = createRequire(path.join(appDir, 'app.js'));
+  const cdk = appRequire('aws-cdk-lib');
+  const { AwsSolutionsChecks } = appRequire('cdk-nag');
+  const apps: any[] = [];
+  class CapturedApp extends cdk.App {
+    constructor(props: object = {}) {
+      super({ ...props, outdir: fs.mkdtempSync(path.join(workDir, 'cdk.out-')) });
+      apps.push(this);
+    }
+  }
+  const cdkWithCapturedApp = new Proxy(cdk, { get: (target, name) => (name === 'App' ? CapturedApp : target[name]) });
+  const snippetRequire = (id: string) => (id === 'aws-cdk-lib' ? cdkWithCapturedApp : appRequire(id));
+  new Function('require', 'exports', outputText)(snippetRequire, {});
+  expect(apps).toHaveLength(1);
+  return synthesisProblems(apps[0], AwsSolutionsChecks);
+}
