@@ -188,7 +188,7 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
     checkInteger(fail, 'webhookReservedConcurrency', props.webhookReservedConcurrency, 1, 1000);
   }
 
-  resolveOwnResources(fail, props);
+  refuseSettingsOfOwnResources(fail, props);
   const explicitNames = resolvePhysicalNames(fail, props.resourceNames ?? ResourceNames.generated(), physicalNames(serviceName, environment));
   return {
     environment,
@@ -250,7 +250,7 @@ function resolveWebhookFrontDoor(fail: Fail, props: AgentPipelineProps): Webhook
  * refused, so nobody believes they apply. What can be known of the consumer's resources at synth
  * is checked where they are wired (pipeline-table.ts, turn-queue.ts).
  */
-function resolveOwnResources(fail: Fail, props: AgentPipelineProps): void {
+function refuseSettingsOfOwnResources(fail: Fail, props: AgentPipelineProps): void {
   const refuse = (own: keyof AgentPipelineProps, configures: readonly (keyof AgentPipelineProps)[], hint: string) => {
     for (const prop of configures) {
       if (props[own] !== undefined && props[prop] !== undefined) fail(`${prop} configures a resource the construct creates; with ${own} ${hint}.`);
