@@ -14,7 +14,7 @@ import type { PipelineMetrics } from './private/pipeline-metrics';
  */
 export abstract class AgentPipelineBase extends Construct {
   /** The FIFO dead-letter queue that receives turns that failed `maxReceiveCount` times. */
-  public abstract readonly deadLetterQueue: sqs.Queue;
+  public abstract readonly deadLetterQueue: sqs.IQueue;
   /** @internal */
   protected abstract readonly _metrics: PipelineMetrics;
   /** @internal */

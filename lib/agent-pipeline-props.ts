@@ -1,10 +1,12 @@
 import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as backup from 'aws-cdk-lib/aws-backup';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { AgentBackend } from './agent-backend';
 import type { ConsoleFrontDoor } from './console-front-door';
 import type { CrmTarget } from './crm-target';
@@ -18,13 +20,17 @@ import type { AlarmThresholds } from './alarm-thresholds';
 import type { PipelineAlarmOptions } from './pipeline-alarms';
 import type { LogLevel } from './log-level';
 import type { PipelineFunctionAlias } from './pipeline-function-alias';
+import type { ResourceNames } from './resource-names';
+import type { WebhookFrontDoor } from './webhook-front-door';
 
 /** Properties of an `AgentPipeline`. */
 export interface AgentPipelineProps {
   /**
-   * Deployment environment, part of every physical name (`prod`, `dev`, `staging-2`…).
-   * Lowercase letters, digits and inner hyphens; together with `serviceName` at most 61
-   * characters, so that the dead-letter queue name fits SQS's 80-character limit.
+   * Deployment environment (`prod`, `dev`, `staging-2`…): with `serviceName` it names the
+   * deployment in descriptions, alarms and logs (the Powertools service `${serviceName}-${environment}`),
+   * and with `ResourceNames.seed()` the table and the queues. Lowercase letters, digits and inner
+   * hyphens; together with `serviceName` at most 61 characters, so that the seed dead-letter queue
+   * name fits SQS's 80-character limit.
    */
   readonly environment: string;
 
@@ -36,13 +42,81 @@ export interface AgentPipelineProps {
   readonly agentBackend: AgentBackend;
 
   /**
-   * Service name, the first part of every physical name (`${serviceName}-${environment}` for the
-   * table, `${serviceName}-debounce-${environment}.fifo` for the queue). Same character rules as
-   * `environment`.
+   * Service name: the CloudWatch namespace of the pipeline's metrics and, with `environment`, its
+   * Powertools service (`${serviceName}-${environment}`). It is part of the physical names only
+   * with `ResourceNames.seed()`. Same character rules as `environment`.
    *
-   * @default 'gogenetic-agent'
+   * @default 'agent-pipeline'
    */
   readonly serviceName?: string;
+
+  /**
+   * The physical names of the table, the turn queue and the dead-letter queue the pipeline creates:
+   * `ResourceNames.generated()`, `ResourceNames.of({ tableName, turnQueueName, deadLetterQueueName })`
+   * for a naming standard, or `ResourceNames.seed()` for the seed system's names (with
+   * `serviceName: 'gogenetic-agent'`, its deployed resources). Explicit names are unique per account
+   * and Region: a second pipeline with the same names cannot deploy there.
+   *
+   * @default ResourceNames.generated()
+   */
+  readonly resourceNames?: ResourceNames;
+
+  /**
+   * A table of yours to keep the pipeline's data in, instead of the one the construct creates. It
+   * must have the pipeline's schema: partition key `PK` and sort key `SK` (strings), a global
+   * secondary index `GSI1` with partition key `GSI1PK` and sort key `GSI1SK` (strings) projecting
+   * all attributes, and TTL on `ttl`. A `dynamodb.Table` of the same app is checked at synth; an
+   * imported table cannot be, so import it with `Table.fromTableAttributes({ tableArn,
+   * globalIndexes: ['GSI1'], encryptionKey })`, giving its customer managed key if it has one: the
+   * functions are granted the table's key (through DynamoDB only), not `encryptionKey`.
+   * `removalPolicy`, `deletionProtection` and `resourceNames` do not apply to it.
+   *
+   * @default - a new table
+   */
+  readonly existingTable?: dynamodb.ITable;
+
+  /**
+   * A FIFO queue of yours to carry the turns between the webhook and the orchestrator, instead of
+   * the one the construct creates. Its visibility timeout must be greater than
+   * `orchestratorTimeout`, and its redrive policy must move failed turns to a FIFO dead-letter
+   * queue: a `sqs.Queue` of the same app is checked at synth and brings its `deadLetterQueue`; for
+   * an imported queue pass that dead-letter queue as `existingDeadLetterQueue` (import FIFO queues
+   * whose ARN is a token with `fifo: true`, and give `keyArn` when they use a customer managed key)
+   * and set `maxReceiveCount` to its redrive policy's count, by which the orchestrator tells a
+   * turn's last receive. `visibilityTimeout` and `queueRetentionPeriod` configure only a queue the
+   * construct creates.
+   *
+   * @default - a new FIFO queue
+   */
+  readonly existingTurnQueue?: sqs.IQueue;
+
+  /**
+   * A FIFO queue of yours for the turns that failed `maxReceiveCount` times: the turn queue the
+   * construct creates redrives to it, or, with an imported `existingTurnQueue`, the queue its
+   * redrive policy names. `deadLetterQueueRetentionPeriod` does not apply to it.
+   *
+   * @default - a new FIFO dead-letter queue (with a `sqs.Queue` as `existingTurnQueue`, its own)
+   */
+  readonly existingDeadLetterQueue?: sqs.IQueue;
+
+  /**
+   * Properties of the dead-letter queue the construct creates, over its defaults (FIFO, TLS only,
+   * encrypted with `encryptionKey` or SQS managed keys, `deadLetterQueueRetentionPeriod`). It stays
+   * FIFO. Not with `existingDeadLetterQueue` or `existingTurnQueue`.
+   *
+   * @default - the defaults above
+   */
+  readonly deadLetterQueueProps?: sqs.QueueProps;
+
+  /**
+   * Where Meta's webhook requests come in (Cloud API channel only): the webhook function's own
+   * public URL, or an Amazon API Gateway REST API with a regional AWS WAF web ACL, throttling and
+   * optionally your domain, in which case no Function URL is created. `webhookUrl` and the stack
+   * output give the callback URL either way.
+   *
+   * @default WebhookFrontDoor.functionUrl()
+   */
+  readonly webhookFrontDoor?: WebhookFrontDoor;
 
   /**
    * What happens to the stateful resources (table, queues, log groups, the secret created by the
@@ -481,10 +555,12 @@ export interface AgentPipelineProps {
    * Move an existing deployment in order, one deployment per step: `KeyLayout.MIGRATING` (writes the
    * sharded keys, reads both layouts), then run
    * `npx cdk-whatsapp-agent-pipeline backfill-shards --stack <stack name>` until it reports
-   * complete, then `KeyLayout.SHARDED`. A new deployment can start on `KeyLayout.SHARDED`.
-   * See `KeyLayout` and docs/DESIGN.md#write-shards.
+   * complete, then `KeyLayout.SHARDED`. A new table starts on `KeyLayout.SHARDED`; a table that
+   * holds the seed system's data (`existingTable`, or `ResourceNames.seed()` over retained
+   * resources) must be deployed with `KeyLayout.SEED` first and then migrated. See `KeyLayout` and
+   * docs/DESIGN.md#write-shards.
    *
-   * @default KeyLayout.SEED
+   * @default KeyLayout.SHARDED
    */
   readonly keyLayout?: KeyLayout;
 }

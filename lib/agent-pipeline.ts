@@ -1,3 +1,4 @@
+import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -22,14 +23,15 @@ import { PipelineGrants, type PipelineResources } from './private/pipeline-grant
 import { PipelineMetrics } from './private/pipeline-metrics';
 import { createPipelineAlarms, createPipelineDashboard, type ObservedPipeline } from './private/pipeline-observability';
 import { resolvePipelineSettings } from './private/pipeline-settings';
-import { buildTable } from './private/pipeline-table';
+import { pipelineTable } from './private/pipeline-table';
 import { resolveProductionPlacement } from './private/production-placement';
 import { retentionEnvironment } from './private/retention';
 import { addPipelineOutputs } from './private/stack-outputs';
-import { buildTurnQueue } from './private/turn-queue';
+import { pipelineTurnQueue } from './private/turn-queue';
 
 /**
- * A WhatsApp AI-agent pipeline: Meta's webhook lands on a Lambda Function URL, which records each
+ * A WhatsApp AI-agent pipeline: Meta's webhook lands on a Lambda Function URL (or an API Gateway
+ * REST API behind AWS WAF, `webhookFrontDoor`), which records each
  * message durably in a single DynamoDB table and dispatches it through an SQS FIFO queue (one
  * message group per customer) to an orchestrator function that runs the agent and replies through
  * the WhatsApp Cloud API, latest message wins. Failed turns end in a dead-letter queue; every way a
@@ -53,12 +55,12 @@ import { buildTurnQueue } from './private/turn-queue';
  * });
  */
 export class AgentPipeline extends AgentPipelineBase {
-  /** The single table (`PK`/`SK`, `GSI1`, TTL `ttl`). */
-  public readonly table: dynamodb.Table;
-  /** The FIFO turn queue between the webhook and the orchestrator. */
-  public readonly queue: sqs.Queue;
-  /** The FIFO dead-letter queue that receives turns that failed `maxReceiveCount` times. */
-  public readonly deadLetterQueue: sqs.Queue;
+  /** The single table (`PK`/`SK`, `GSI1`, TTL `ttl`): created, or `existingTable`. */
+  public readonly table: dynamodb.ITable;
+  /** The FIFO turn queue between the webhook and the orchestrator: created, or `existingTurnQueue`. */
+  public readonly queue: sqs.IQueue;
+  /** The FIFO dead-letter queue that receives turns that failed `maxReceiveCount` times: created, or the consumer's. */
+  public readonly deadLetterQueue: sqs.IQueue;
   /**
    * The function that receives WhatsApp's events: behind the webhook URL (Cloud API), or subscribed
    * to the event topic (End User Messaging). The `webhook*` alarms watch it.
@@ -82,9 +84,21 @@ export class AgentPipeline extends AgentPipelineBase {
    * The webhook's Function URL. Its auth type is NONE because Meta cannot sign requests with
    * AWS credentials; the handler authenticates every POST by its `X-Hub-Signature-256` HMAC.
    *
-   * @default - none with End User Messaging, which has no public URL
+   * @default - none with End User Messaging, which has no public URL, nor with the API Gateway `webhookFrontDoor`
    */
   public readonly webhookFunctionUrl?: lambda.FunctionUrl;
+  /**
+   * The REST API in front of the webhook, with `WebhookFrontDoor.apiGateway()`.
+   *
+   * @default - none with the Function URL front door or End User Messaging
+   */
+  public readonly webhookApi?: apigateway.RestApi;
+  /**
+   * ARN of the regional WAF web ACL associated with `webhookApi`'s stage (created, or the one passed in).
+   *
+   * @default - none without `WebhookFrontDoor.apiGateway()`
+   */
+  public readonly webhookWebAclArn?: string;
   /**
    * The callback URL to register in the Meta app's WhatsApp webhook configuration.
    *
@@ -263,10 +277,15 @@ export class AgentPipeline extends AgentPipelineBase {
     const placement = resolveProductionPlacement(this.node.path, props);
     const alarmSettings = resolveAlarmSettings(this, props);
     const { encryptionKey } = props;
-    claimPhysicalNames(this, [settings.names.table, settings.names.queue, settings.names.deadLetterQueue]);
+    const { existingTable, existingTurnQueue, existingDeadLetterQueue, deadLetterQueueProps } = props;
+    claimPhysicalNames(this, [
+      ...(existingTable ? [] : [settings.physicalNames.table]),
+      ...(existingTurnQueue ? [] : [settings.physicalNames.queue]),
+      ...(existingTurnQueue || existingDeadLetterQueue ? [] : [deadLetterQueueProps?.queueName ?? settings.physicalNames.deadLetterQueue]),
+    ].filter((name) => name !== undefined));
     const functions = new PipelineFunctionFactory(this, settings, placement, encryptionKey, retention);
-    this.table = buildTable(this, settings, encryptionKey, props.backupPlan);
-    ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = buildTurnQueue(this, settings, encryptionKey));
+    this.table = pipelineTable(this, settings, { existingTable, encryptionKey, backupPlan: props.backupPlan });
+    ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = pipelineTurnQueue(this, settings, { existingTurnQueue, existingDeadLetterQueue, deadLetterQueueProps, encryptionKey }));
     const resources: PipelineResources = { table: this.table, queue: this.queue, deadLetterQueue: this.deadLetterQueue, encryptionKey };
     this._metrics = new PipelineMetrics(settings, this.table, this.queue);
 
@@ -279,7 +298,9 @@ export class AgentPipeline extends AgentPipelineBase {
     this.webhookFunction = channel.webhookFunction;
     this.webhookAlias = channel.webhookAlias;
     this.webhookFunctionUrl = channel.webhookFunctionUrl;
-    this.webhookUrl = this.webhookFunctionUrl?.url;
+    this.webhookApi = channel.webhookApi;
+    this.webhookWebAclArn = channel.webhookWebAclArn;
+    this.webhookUrl = channel.outputs.webhookUrl;
     this.whatsAppSecret = channel.whatsAppSecret;
     this.eventTopic = channel.eventTopic;
     this.inboundDeadLetterQueue = channel.inboundDeadLetterQueue;

@@ -11,6 +11,8 @@ export * from './contract/handoff-texts';
 export * from './crm-target';
 export * from './whatsapp-channel';
 export * from './console-front-door';
+export * from './resource-names';
+export * from './webhook-front-door';
 export * from './customer-budget';
 export * from './pipeline-budget';
 export * from './contract/key-layout';

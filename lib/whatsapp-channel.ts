@@ -1,6 +1,5 @@
 import { Annotations, ArnFormat, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -9,7 +8,7 @@ import type { Construct } from 'constructs';
 import { RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './contract';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { END_USER_MESSAGING_SEND_ACTIONS } from './private/permissions';
-import { acceptFinding, acceptPublicUrl } from './private/accepted-findings';
+import { acceptFinding } from './private/accepted-findings';
 import { queueEncryption } from './private/queue-encryption';
 import type { CloudApiSettings, EndUserMessagingSettings, WhatsAppChannelBinding, WhatsAppChannelContext } from './private/whatsapp-channel-binding';
 
@@ -68,7 +67,7 @@ export interface EndUserMessagingChannelOptions {
  * IAM-authorised API — no public URL and no Meta credentials).
  */
 export class WhatsAppChannel {
-  /** Meta's WhatsApp Cloud API: Meta calls the webhook Function URL; replies use the Graph API with the secret's access token. */
+  /** Meta's WhatsApp Cloud API: Meta calls the webhook (its Function URL, or `webhookFrontDoor`); replies use the Graph API with the secret's access token. */
   public static cloudApi(): WhatsAppChannel {
     return new WhatsAppChannel(undefined);
   }
@@ -111,7 +110,7 @@ export class WhatsAppChannel {
   }
 }
 
-/** Meta calls the webhook's Function URL; the functions send through the Graph API with the secret's access token. */
+/** Meta calls the webhook through its front door; the functions send through the Graph API with the secret's access token. */
 function bindCloudApi(scope: Construct, context: WhatsAppChannelContext, settings: CloudApiSettings): WhatsAppChannelBinding {
   if (!settings.phoneNumberIds) {
     Annotations.of(scope).addWarningV2(
@@ -128,22 +127,18 @@ function bindCloudApi(scope: Construct, context: WhatsAppChannelContext, setting
       ...(settings.phoneNumberIds ? { [RUNTIME_ENV.businessPhoneNumberIds]: settings.phoneNumberIds.join(',') } : {}),
     },
   });
-  // Meta cannot sign requests with AWS credentials, so the URL is public and the handler
-  // authenticates each POST by its X-Hub-Signature-256 HMAC before touching any data.
-  const webhookFunctionUrl = (inbound.webhookAlias ?? inbound.webhookFunction).addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
-  acceptPublicUrl(
-    inbound.webhookAlias ?? inbound.webhookFunction,
-    'Meta cannot sign requests with AWS credentials: the webhook authenticates every POST by its X-Hub-Signature-256 HMAC before reading anything, and webhookReservedConcurrency caps what a flood can cost.',
-  );
+  const frontDoor = context.exposeWebhook(scope, inbound.webhookAlias ?? inbound.webhookFunction);
   return {
     ...inbound,
-    webhookFunctionUrl,
+    webhookFunctionUrl: frontDoor.functionUrl,
+    webhookApi: frontDoor.restApi,
+    webhookWebAclArn: frontDoor.webAclArn,
     whatsAppSecret,
     senderEnvironment: { [RUNTIME_ENV.whatsAppSecretArn]: whatsAppSecret.secretArn, [RUNTIME_ENV.whatsAppApiBaseUrl]: settings.apiBaseUrl },
     // The webhook checks signatures with the app secret and answers Meta's verification with the verify token.
     grantReceive: (inboundFunction) => whatsAppSecret.grantRead(inboundFunction),
     grantSend: (fn) => whatsAppSecret.grantRead(fn),
-    outputs: { webhookUrl: webhookFunctionUrl.url, whatsAppSecretArn: whatsAppSecret.secretArn },
+    outputs: { webhookUrl: frontDoor.url, whatsAppSecretArn: whatsAppSecret.secretArn },
   };
 }
 

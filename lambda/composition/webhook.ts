@@ -1,11 +1,11 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { type SenderCompositionOptions, whatsAppSecretReader } from '../core/adapters/whatsapp/whatsapp-channel';
-import { createWebhookHttpHandler } from '../webhook/webhook-http';
+import { createWebhookHttpHandler, type WebhookEvent } from '../webhook/webhook-http';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import type { WebhookSettings } from './deployment-settings';
 import { composeRegisterInbound, type TurnQueuePorts } from './turn-queue';
 
-export type WebhookHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
+export type WebhookHandler = (event: WebhookEvent) => Promise<APIGatewayProxyStructuredResultV2>;
 
 export interface WebhookPorts extends FunctionPorts, TurnQueuePorts, Pick<SenderCompositionOptions, 'credentials'> {}
 

@@ -1,6 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { CUSTOM_METRICS } from '../../lib/contract';
 import type { RegisterInboundTurns } from '../core/application/register-inbound';
 import { registerInboundNotification } from '../core/application/inbound-notification';
@@ -30,12 +30,24 @@ export interface WebhookHttpDependencies {
 
 type Response = APIGatewayProxyStructuredResultV2;
 
+/**
+ * What reaches the handler: a Function URL's payload v2, or an API Gateway REST API's proxy event
+ * (`WebhookFrontDoor.apiGateway()`, whose API treats every media type as binary, so it base64-encodes every body). Both
+ * carry the body as sent (`isBase64Encoded`), the headers and the query; they differ in where the
+ * method is and in the headers' case.
+ */
+export type WebhookEvent = APIGatewayProxyEventV2 | APIGatewayProxyEvent;
+
+function methodOf(event: WebhookEvent): string {
+  return ('httpMethod' in event ? event.httpMethod : event.requestContext?.http?.method) ?? 'POST';
+}
+
 function reply(statusCode: number, body: string): Response {
   return { statusCode, headers: { 'content-type': 'text/plain; charset=utf-8' }, body };
 }
 
-/** Function URLs lower-case header names; other front doors (and the local runtime) may not. */
-function header(event: APIGatewayProxyEventV2, name: string): string | undefined {
+/** Function URLs lower-case header names; API Gateway's REST APIs (and the local runtime) may not. */
+function header(event: WebhookEvent, name: string): string | undefined {
   const wanted = name.toLowerCase();
   for (const [key, value] of Object.entries(event.headers ?? {})) {
     if (key.toLowerCase() === wanted) return value;
@@ -43,7 +55,7 @@ function header(event: APIGatewayProxyEventV2, name: string): string | undefined
   return undefined;
 }
 
-function rawBodyOf(event: APIGatewayProxyEventV2): Buffer {
+function rawBodyOf(event: WebhookEvent): Buffer {
   return Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
 }
 
@@ -61,7 +73,7 @@ function decodeUtf8(rawBody: Buffer): string {
  * Meta's retry policy understands — 200 once every turn is durable and dispatched, 4xx for requests
  * that can never succeed, 5xx only when a retry can finish the job.
  */
-export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event: APIGatewayProxyEventV2) => Promise<Response> {
+export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event: WebhookEvent) => Promise<Response> {
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const { logger, metrics } = deps;
 
@@ -71,7 +83,7 @@ export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event:
     return reply(statusCode, reason);
   };
 
-  async function verifySubscription(event: APIGatewayProxyEventV2): Promise<Response> {
+  async function verifySubscription(event: WebhookEvent): Promise<Response> {
     const query = event.queryStringParameters ?? {};
     const { verifyToken } = await deps.credentials.get();
     const challenge = query['hub.challenge'];
@@ -81,8 +93,8 @@ export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event:
     return reply(200, challenge);
   }
 
-  async function receiveNotification(event: APIGatewayProxyEventV2): Promise<Response> {
-    const declaredLength = event.body === undefined ? 0 : event.isBase64Encoded ? Math.floor((event.body.length * 3) / 4) : Buffer.byteLength(event.body);
+  async function receiveNotification(event: WebhookEvent): Promise<Response> {
+    const declaredLength = event.body === undefined || event.body === null ? 0 : event.isBase64Encoded ? Math.floor((event.body.length * 3) / 4) : Buffer.byteLength(event.body);
     if (declaredLength > maxBodyBytes) return reject(413, 'payload too large');
     const rawBody = rawBodyOf(event);
     if (rawBody.length > maxBodyBytes) return reject(413, 'payload too large');
@@ -109,7 +121,7 @@ export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event:
   }
 
   return async (event) => {
-    const method = event.requestContext?.http?.method ?? 'POST';
+    const method = methodOf(event);
     try {
       if (method === 'GET') return await verifySubscription(event);
       if (method === 'POST') return await receiveNotification(event);

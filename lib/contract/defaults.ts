@@ -11,7 +11,8 @@ const DEFAULT_TEXTS = localePreset().texts;
 
 /** Queue and function values pinned by the design (docs/DESIGN.md). */
 export const PIPELINE_DEFAULTS = {
-  serviceName: 'gogenetic-agent',
+  /** Names the metrics' namespace and, with the environment, the Powertools service; never a physical name unless `ResourceNames.seed()`. */
+  serviceName: 'agent-pipeline',
   queueVisibilityTimeoutSeconds: 120,
   queueRetentionSeconds: 345_600,
   queueDeliveryDelaySeconds: 0,

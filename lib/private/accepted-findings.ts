@@ -35,6 +35,11 @@ const PACKS_OF_RULE = {
   SQSRedrivePolicy: ['serverless'],
   LambdaEventSourceMappingDestination: ['serverless'],
   EventBusDLQ: ['serverless'],
+  APIGWExecutionLoggingEnabled: ['hipaa', 'nist4', 'nist5', 'pci'],
+  APIGWAccessLogging: ['serverless'],
+  APIGWCacheEnabledAndEncrypted: ['hipaa', 'nist4', 'nist5', 'pci'],
+  APIGWSSLEnabled: ['hipaa', 'nist5', 'pci'],
+  WAFv2LoggingEnabled: ['hipaa', 'nist4', 'nist5', 'pci'],
 } as const satisfies Record<string, readonly Pack[]>;
 export type AcceptedRule = keyof typeof PACKS_OF_RULE;
 
@@ -92,4 +97,33 @@ export const SCHEDULE_WITHOUT_DEAD_LETTERS =
 /** A public Function URL (the webhook's; the console's without consoleFrontDoor). */
 export function acceptPublicUrl(urlOwner: IConstruct, reason: string): void {
   acceptFinding(urlOwner, 'LambdaFunctionPublicAccessProhibited', reason);
+}
+
+/**
+ * The webhook's REST API (`WebhookFrontDoor.apiGateway()`) and the web ACL the construct creates for
+ * it: what API Gateway's and WAF's checks ask for that Meta's callbacks cannot use.
+ */
+export function acceptApiGatewayFrontDoor(restApi: IConstruct, webAcl: IConstruct | undefined): void {
+  const notLogged =
+    "API Gateway's logs need the account-wide CloudWatch Logs role, which a construct must not set for the whole account; the webhook function logs every request's outcome (never its text).";
+  acknowledgeFinding(restApi, { id: 'AwsSolutions-APIG1', reason: notLogged });
+  acknowledgeFinding(restApi, { id: 'AwsSolutions-APIG6', reason: notLogged });
+  acceptFinding(restApi, 'APIGWExecutionLoggingEnabled', notLogged);
+  acceptFinding(restApi, 'APIGWAccessLogging', notLogged);
+  const unsigned = "Meta cannot sign requests with AWS credentials or tokens: the webhook authenticates every POST by its X-Hub-Signature-256 HMAC over the exact body before reading anything.";
+  acknowledgeFinding(restApi, { id: 'AwsSolutions-APIG4', reason: unsigned });
+  acknowledgeFinding(restApi, { id: 'AwsSolutions-COG4', reason: unsigned });
+  acknowledgeFinding(restApi, {
+    id: 'AwsSolutions-APIG2',
+    reason: 'The webhook validates the signature first and then the payload against Meta\'s shape, answering 4xx for what can never succeed; a model in API Gateway would have to be kept in step with Meta\'s.',
+  });
+  acceptFinding(restApi, 'APIGWCacheEnabledAndEncrypted', 'Every notification is answered once: a cache would replay one answer for another request. Nothing is cached.');
+  acceptFinding(restApi, 'APIGWSSLEnabled', 'The integration invokes the function through Lambda (AWS_PROXY), not an HTTP backend: there is no backend to present a client certificate to.');
+  if (webAcl) {
+    acceptFinding(
+      webAcl,
+      'WAFv2LoggingEnabled',
+      "The web ACL's CloudWatch metrics and sampled requests are on; full logging needs a destination named aws-waf-logs-…: pass webAclArn for a web ACL with your own logging configuration.",
+    );
+  }
 }

@@ -42,5 +42,6 @@ export function channelContext({ settings, functions, table, queue, encryptionKe
       });
       return { webhookFunction, webhookAlias: functions.createAlias(webhookFunction, 'Webhook') };
     },
+    exposeWebhook: (scope, target) => settings.webhookFrontDoor._bind(scope, target, { deploymentName: settings.names.table, tracing: settings.tracing }),
   };
 }

@@ -31,8 +31,8 @@ export function claimPhysicalNames(pipeline: IConstruct, names: readonly string[
       throw new Error(
         `AgentPipeline at '${claim.path}': the names ${shared.map((name) => `'${name}'`).join(', ')} are already used by the pipeline at ` +
           `'${other.path}' in the same account and Region (${describePlace(stack)}). Table and queue names are unique per account and ` +
-          'Region, so the second deployment would fail. Give one of the two pipelines another environment or serviceName ' +
-          '(or deploy its stack to another account or Region with an explicit env).',
+          'Region, so the second deployment would fail. Give one of the two pipelines other resourceNames (generated names never collide), ' +
+          'another environment or serviceName with ResourceNames.seed(), or deploy its stack to another account or Region with an explicit env.',
       );
     }
   }

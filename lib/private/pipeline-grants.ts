@@ -28,7 +28,12 @@ import {
 } from './permissions';
 import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
 
-/** The pipeline's table, turn queue, dead-letter queue and key: what its functions and the package's commands are granted access to. */
+/**
+ * The pipeline's table, turn queue, dead-letter queue and key: what its functions and the package's
+ * commands are granted access to. Each resource's own key is granted (`ITable.encryptionKey`,
+ * `IQueue.encryptionMasterKey`): `encryptionKey` for what the construct creates, whatever key (or
+ * none) the consumer's own table and queues have.
+ */
 export interface PipelineResources {
   readonly table: dynamodb.ITable;
   readonly queue: sqs.IQueue;
@@ -57,13 +62,13 @@ export class PipelineGrants {
   /** The webhook or End User Messaging inbound function: registers and dispatches each message. */
   public grantInbound(grantee: lambda.IFunction): iam.Grant {
     this.sources.channel.grantReceive(grantee);
-    return combine([this.table(grantee, 'inbound'), this.turnQueue(grantee, QUEUE_SEND_ACTIONS), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS), ...this.key(grantee, 'sqs', QUEUE_PRODUCER_KEY_ACTIONS)]);
+    return combine([this.table(grantee, 'inbound'), this.turnQueue(grantee, QUEUE_SEND_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS), ...this.queueKeys(grantee, [[this.sources.queue, QUEUE_PRODUCER_KEY_ACTIONS]])]);
   }
 
   /** The orchestrator: its turns on the table, sending on the channel, and what its event source mapping polls the turn queue with. */
   public grantTurns(grantee: lambda.IFunction): iam.Grant {
     this.sources.channel.grantSend(grantee);
-    return combine([this.table(grantee, 'turns'), this.turnQueue(grantee, QUEUE_CONSUME_ACTIONS), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS), ...this.key(grantee, 'sqs', QUEUE_CONSUMER_KEY_ACTIONS)]);
+    return combine([this.table(grantee, 'turns'), this.turnQueue(grantee, QUEUE_CONSUME_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS), ...this.queueKeys(grantee, [[this.sources.queue, QUEUE_CONSUMER_KEY_ACTIONS]])]);
   }
 
   /**
@@ -72,7 +77,7 @@ export class PipelineGrants {
    */
   public grantOperatorPlane(grantee: lambda.IFunction): iam.Grant {
     this.sources.channel.grantSend(grantee);
-    return combine([this.table(grantee, 'operatorPlane', 'customerData'), ...this.deadLetters(grantee), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
+    return combine([this.table(grantee, 'operatorPlane', 'customerData'), ...this.deadLetters(grantee), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
   /**
@@ -81,28 +86,28 @@ export class PipelineGrants {
    */
   public grantCustomerData(grantee: iam.IGrantable, stack?: Stack): iam.Grant {
     const commands = stack ? [stackOutputs(grantee, stack), ...this.deadLetterRecords(grantee)] : [];
-    return combine([...commands, this.table(grantee, 'customerData'), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
+    return combine([...commands, this.table(grantee, 'customerData'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
   /** The handoff sweeper. */
   public grantSweeper(grantee: lambda.IFunction): iam.Grant {
     this.sources.channel.grantSend(grantee);
-    return combine([this.table(grantee, 'sweeper'), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
+    return combine([this.table(grantee, 'sweeper'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
   /** The idle sweeper: it sends nothing, so it has no channel. */
   public grantIdleSweeper(grantee: lambda.IFunction): iam.Grant {
-    return combine([this.table(grantee, 'idleSweeper'), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
+    return combine([this.table(grantee, 'idleSweeper'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
   /** The CRM sync worker (its target's permissions come with `CrmTarget.bind`). */
   public grantCrmWorker(grantee: iam.IGrantable): iam.Grant {
-    return combine([this.table(grantee, 'crmWorker'), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
+    return combine([this.table(grantee, 'crmWorker'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
   /** The redrive command, on the pipeline in `stack`. */
   public grantRedrive(grantee: iam.IGrantable, stack: Stack): iam.Grant {
-    return combine([stackOutputs(grantee, stack), this.table(grantee, 'redrive'), ...this.deadLetters(grantee), ...this.key(grantee, 'dynamodb', TABLE_KEY_ACTIONS)]);
+    return combine([stackOutputs(grantee, stack), this.table(grantee, 'redrive'), ...this.deadLetters(grantee), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
   /**
@@ -116,7 +121,7 @@ export class PipelineGrants {
       globalIndexes: [TABLE_SCHEMA.gsi1.indexName],
     });
     const table = access === 'read' ? this.keylessTable.grantReadData(grantee) : this.keylessTable.grantReadWriteData(grantee);
-    return combine([table, ...this.key(grantee, 'dynamodb', access === 'read' ? TABLE_KEY_READ_ACTIONS : TABLE_KEY_ACTIONS)]);
+    return combine([table, ...this.tableKey(grantee, access === 'read' ? TABLE_KEY_READ_ACTIONS : TABLE_KEY_ACTIONS)]);
   }
 
   /**
@@ -161,22 +166,50 @@ export class PipelineGrants {
     return iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [this.sources.queue.queueArn] });
   }
 
-  /** The admin's redrive: read, hold and remove dead-letter records, send them back to the turn queue. */
+  /** The admin's redrive: read, hold and remove dead-letter records (decrypting them), send them back to the turn queue (encrypting them). */
   private deadLetters(grantee: iam.IGrantable): iam.Grant[] {
-    return [...this.deadLetterRecords(grantee, QUEUE_PRODUCER_KEY_ACTIONS), this.turnQueue(grantee, QUEUE_SEND_ACTIONS)];
+    const { queue, deadLetterQueue } = this.sources;
+    return [
+      this.deadLetterActions(grantee),
+      ...this.queueKeys(grantee, [
+        [queue, QUEUE_PRODUCER_KEY_ACTIONS],
+        [deadLetterQueue, QUEUE_CONSUMER_KEY_ACTIONS],
+      ]),
+      this.turnQueue(grantee, QUEUE_SEND_ACTIONS),
+    ];
   }
 
-  /** Read, hold and remove dead-letter records, with `keyActions` on the key through SQS. */
-  private deadLetterRecords(grantee: iam.IGrantable, keyActions: readonly string[] = QUEUE_CONSUMER_KEY_ACTIONS): iam.Grant[] {
-    return [iam.Grant.addToPrincipal({ grantee, actions: [...DEAD_LETTER_ACTIONS], resourceArns: [this.sources.deadLetterQueue.queueArn] }), ...this.key(grantee, 'sqs', keyActions)];
+  /** Read, hold and remove dead-letter records, with Decrypt on the dead-letter queue's key through SQS. */
+  private deadLetterRecords(grantee: iam.IGrantable): iam.Grant[] {
+    return [this.deadLetterActions(grantee), ...this.queueKeys(grantee, [[this.sources.deadLetterQueue, QUEUE_CONSUMER_KEY_ACTIONS]])];
   }
 
-  /** `actions` on the customer managed key, only through `service`; none without a key. */
-  private key(grantee: iam.IGrantable, service: KeyService, actions: readonly string[]): iam.Grant[] {
-    const { encryptionKey } = this.sources;
-    if (encryptionKey === undefined) return [];
-    return [iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [encryptionKey.keyArn], conditions: viaServiceCondition(service) })];
+  private deadLetterActions(grantee: iam.IGrantable): iam.Grant {
+    return iam.Grant.addToPrincipal({ grantee, actions: [...DEAD_LETTER_ACTIONS], resourceArns: [this.sources.deadLetterQueue.queueArn] });
   }
+
+  /** `actions` on the table's customer managed key, only through DynamoDB; none without one. */
+  private tableKey(grantee: iam.IGrantable, actions: readonly string[]): iam.Grant[] {
+    const key = this.sources.table.encryptionKey;
+    return key === undefined ? [] : [keyGrant(grantee, key, 'dynamodb', actions)];
+  }
+
+  /**
+   * The actions each queue needs on its customer managed key, only through SQS: one statement per
+   * key, so queues that share a key share it; none for queues without one.
+   */
+  private queueKeys(grantee: iam.IGrantable, needs: readonly (readonly [sqs.IQueue, readonly string[]])[]): iam.Grant[] {
+    const actionsByKey = new Map<kms.IKey, Set<string>>();
+    for (const [queue, actions] of needs) {
+      const key = queue.encryptionMasterKey;
+      if (key !== undefined) actionsByKey.set(key, new Set([...(actionsByKey.get(key) ?? []), ...actions]));
+    }
+    return [...actionsByKey].map(([key, actions]) => keyGrant(grantee, key, 'sqs', [...actions]));
+  }
+}
+
+function keyGrant(grantee: iam.IGrantable, key: kms.IKey, service: KeyService, actions: readonly string[]): iam.Grant {
+  return iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [key.keyArn], conditions: viaServiceCondition(service) });
 }
 
 /** The package's commands find the pipeline's table and queues in its stack's outputs. */

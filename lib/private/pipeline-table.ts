@@ -7,15 +7,57 @@ import { acceptFinding } from './accepted-findings';
 import { acknowledgeFinding } from './nag-acknowledgements';
 import type { PipelineSettings } from './pipeline-settings';
 
+/** Where the table comes from: the consumer's, or one the pipeline creates with the key and the backup plan. */
+export interface PipelineTableSources {
+  readonly existingTable?: dynamodb.ITable;
+  readonly encryptionKey?: kms.IKey;
+  readonly backupPlan?: backup.IBackupPlan;
+}
+
+/**
+ * The consumer's table, its schema checked where the app defines it, or a new one. Either way,
+ * with a backup plan the table is one of its selections.
+ */
+export function pipelineTable(scope: Construct, settings: PipelineSettings, { existingTable, encryptionKey, backupPlan }: PipelineTableSources): dynamodb.ITable {
+  if (existingTable === undefined) return buildTable(scope, settings, encryptionKey, backupPlan);
+  if (existingTable instanceof dynamodb.Table) checkSchema(scope, existingTable);
+  if (backupPlan) addToBackupPlan(scope, existingTable, backupPlan);
+  return existingTable;
+}
+
+/** A table the app defines shows its keys: they must be the pipeline's, or every write would fail. */
+function checkSchema(scope: Construct, table: dynamodb.Table): void {
+  const problem = (detail: string): never => {
+    throw new Error(
+      `AgentPipeline at '${scope.node.path}': existingTable ${detail}. The pipeline needs partition key '${TABLE_SCHEMA.partitionKey}' and sort key ` +
+        `'${TABLE_SCHEMA.sortKey}' (strings) and a global secondary index '${TABLE_SCHEMA.gsi1.indexName}' on '${TABLE_SCHEMA.gsi1.partitionKey}' / ` +
+        `'${TABLE_SCHEMA.gsi1.sortKey}' (strings, all attributes projected): give the table that schema, or leave existingTable out.`,
+    );
+  };
+  const hasKeys = (schema: dynamodb.SchemaOptions, partitionKey: string, sortKey: string) =>
+    schema.partitionKey?.name === partitionKey &&
+    schema.partitionKey?.type === dynamodb.AttributeType.STRING &&
+    schema.sortKey?.name === sortKey &&
+    schema.sortKey.type === dynamodb.AttributeType.STRING;
+  if (!hasKeys(table.schema(), TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey)) problem('has other keys');
+  let index: dynamodb.SchemaOptions | undefined;
+  try {
+    index = table.schema(TABLE_SCHEMA.gsi1.indexName);
+  } catch {
+    problem(`has no index '${TABLE_SCHEMA.gsi1.indexName}'`);
+  }
+  if (!hasKeys(index!, TABLE_SCHEMA.gsi1.partitionKey, TABLE_SCHEMA.gsi1.sortKey)) problem(`has an index '${TABLE_SCHEMA.gsi1.indexName}' with other keys`);
+}
+
 /**
  * The single table. `Table` (AWS::DynamoDB::Table) rather than `TableV2` (AWS::DynamoDB::GlobalTable):
  * the pipeline is single-Region, existing deployments of this design are AWS::DynamoDB::Table
  * resources that can be imported as they are, and template checks (cdk-nag DDB3, cfn-guard rules)
  * target it. With a backup plan, the table is one of its selections.
  */
-export function buildTable(scope: Construct, settings: PipelineSettings, encryptionKey: kms.IKey | undefined, backupPlan: backup.IBackupPlan | undefined): dynamodb.Table {
+function buildTable(scope: Construct, settings: PipelineSettings, encryptionKey: kms.IKey | undefined, backupPlan: backup.IBackupPlan | undefined): dynamodb.Table {
   const table = new dynamodb.Table(scope, 'Table', {
-    tableName: settings.names.table,
+    tableName: settings.physicalNames.table,
     partitionKey: { name: TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
     sortKey: { name: TABLE_SCHEMA.sortKey, type: dynamodb.AttributeType.STRING },
     billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
@@ -33,14 +75,18 @@ export function buildTable(scope: Construct, settings: PipelineSettings, encrypt
     projectionType: dynamodb.ProjectionType.ALL,
   });
   if (backupPlan) {
-    const selection = new backup.BackupSelection(scope, 'TableBackup', { backupPlan, resources: [backup.BackupResource.fromDynamoDbTable(table)] });
-    acknowledgeFinding(selection, {
-      id: 'AwsSolutions-IAM4',
-      appliesTo: 'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup',
-      reason: "AWS Backup's own service role policy for taking backups, which AWS keeps current for every resource type it backs up; the selection names this table alone.",
-    });
+    addToBackupPlan(scope, table, backupPlan);
   } else {
     acceptFinding(table, 'DynamoDBInBackupPlan', 'Point-in-time recovery is on: any second of the last 35 days can be restored. Pass backupPlan to keep backups longer, lock them in a vault or copy them elsewhere.');
   }
   return table;
+}
+
+function addToBackupPlan(scope: Construct, table: dynamodb.ITable, backupPlan: backup.IBackupPlan): void {
+  const selection = new backup.BackupSelection(scope, 'TableBackup', { backupPlan, resources: [backup.BackupResource.fromDynamoDbTable(table)] });
+  acknowledgeFinding(selection, {
+    id: 'AwsSolutions-IAM4',
+    appliesTo: 'Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup',
+    reason: "AWS Backup's own service role policy for taking backups, which AWS keeps current for every resource type it backs up; the selection names this table alone.",
+  });
 }

@@ -1,10 +1,13 @@
 import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
 import type { WHATSAPP_CHANNEL_KINDS } from '../contract';
+import type { WebhookFrontDoorBinding } from './webhook-front-door-binding';
 
 /**
  * What a `WhatsAppChannel` binds with and returns (`WhatsAppChannel._bind`). Internal: not part of
@@ -66,12 +69,17 @@ export interface WhatsAppChannelContext {
    * table and the turn queue, and its alias with `functionAlias`.
    */
   createInboundFunction(id: 'Webhook' | 'EumInbound', options: InboundFunctionOptions): InboundFunction;
+  /** Opens the webhook's front door (`webhookFrontDoor`) to `target` (Cloud API only). */
+  exposeWebhook(scope: Construct, target: lambda.Function | lambda.Alias): WebhookFrontDoorBinding;
 }
 
 /** What the channel created, and what the pipeline wires with it. */
 export interface WhatsAppChannelBinding extends InboundFunction {
-  /** Cloud API: the webhook URL Meta calls. */
+  /** Cloud API with the Function URL front door: the webhook URL Meta calls. */
   readonly webhookFunctionUrl?: lambda.FunctionUrl;
+  /** Cloud API with the API Gateway front door: the REST API Meta calls, and its web ACL. */
+  readonly webhookApi?: apigateway.RestApi;
+  readonly webhookWebAclArn?: string;
   /** Cloud API: the secret with the WhatsApp credentials. */
   readonly whatsAppSecret?: secretsmanager.ISecret;
   /** End User Messaging: the topic the inbound function is subscribed to. */

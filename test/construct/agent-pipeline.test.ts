@@ -5,14 +5,15 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
-import { AgentPipeline } from '../../lib';
+import { AgentPipeline, ResourceNames } from '../../lib';
 import { pipelineProps, roleStatements, SECRET_READ_ACTIONS, statement, synthPipeline, type SynthesizedPipeline } from '../support/synthesized-pipeline';
 
 
+// The defaults, with the seed system's names (the default names are generated: see 'default physical names').
 describe('AgentPipeline with its defaults', () => {
   let synth: SynthesizedPipeline;
   beforeAll(() => {
-    synth = synthPipeline({ environment: 'prod' });
+    synth = synthPipeline({ environment: 'prod', serviceName: 'gogenetic-agent', resourceNames: ResourceNames.seed() });
   });
 
   test('AgentTable: name, on-demand billing, keys, GSI1, TTL, PITR, encryption, deletion protection, retained', () => {
@@ -295,7 +296,7 @@ describe('AgentPipeline with its defaults', () => {
 describe('AgentPipeline for a disposable dev stack', () => {
   let synth: SynthesizedPipeline;
   beforeAll(() => {
-    synth = synthPipeline({ environment: 'dev', removalPolicy: RemovalPolicy.DESTROY, deletionProtection: false });
+    synth = synthPipeline({ environment: 'dev', removalPolicy: RemovalPolicy.DESTROY, deletionProtection: false, serviceName: 'gogenetic-agent', resourceNames: ResourceNames.seed() });
   });
 
   test('table, queues, log groups and the created secret are deleted with the stack', () => {
@@ -325,6 +326,7 @@ describe('AgentPipeline with every option set', () => {
       {
         environment: 'staging-2',
         serviceName: 'acme-bot',
+        resourceNames: ResourceNames.seed(),
         orchestratorTimeout: Duration.seconds(60),
         visibilityTimeout: Duration.minutes(6),
         maxReceiveCount: 5,

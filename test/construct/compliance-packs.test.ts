@@ -3,7 +3,7 @@
 // rather than acknowledged stays fixed. docs/COMPLIANCE.md has the counts and every reason.
 import { App, Stack } from 'aws-cdk-lib';
 import * as backup from 'aws-cdk-lib/aws-backup';
-import { AgentBackend, AgentPipeline, WhatsAppChannel } from '../../lib';
+import { AgentBackend, AgentPipeline, WebhookFrontDoor, WhatsAppChannel } from '../../lib';
 import { NAG_PACKS, nagV2Findings, nagV3Findings } from '../support/nag-packs';
 import { referenceStacks } from '../support/reference-stacks';
 
@@ -16,6 +16,25 @@ describe.each(Object.entries(NAG_PACKS))('cdk-nag pack %s', (_name, pack) => {
   test('cdk-nag 2: no unsuppressed error or warning on the four stacks', () => {
     const { app, stacks } = referenceStacks();
     expect(nagV2Findings(app, Object.values(stacks), pack)).toEqual([]);
+  });
+});
+
+/** A pipeline whose webhook is behind the API Gateway front door with its own web ACL. */
+function frontDoorApp(): { app: App; stack: Stack } {
+  const app = new App();
+  const stack = new Stack(app, 'FrontDoor');
+  new AgentPipeline(stack, 'Pipeline', { environment: 'front-door', agentBackend: AgentBackend.scripted(), webhookFrontDoor: WebhookFrontDoor.apiGateway() });
+  return { app, stack };
+}
+
+describe.each(Object.entries(NAG_PACKS))('cdk-nag pack %s on the API Gateway front door', (_name, pack) => {
+  test('cdk-nag 3: no unacknowledged finding', () => {
+    expect(nagV3Findings(frontDoorApp().app, pack)).toEqual([]);
+  });
+
+  test('cdk-nag 2: no unsuppressed error or warning', () => {
+    const { app, stack } = frontDoorApp();
+    expect(nagV2Findings(app, [stack], pack)).toEqual([]);
   });
 });
 
@@ -54,4 +73,10 @@ describe('what was fixed, not acknowledged', () => {
     const webhook = reported(app, 'NIST.800.53.R5').filter((finding) => finding.path.startsWith('Capped/Pipeline/WebhookFunction/'));
     expect(webhook.map((finding) => finding.rule)).not.toContain('NIST.800.53.R5-LambdaConcurrency');
   });
+});
+
+test('the front door is associated with a web ACL and has no Function URL: no pack reports a missing WAF or a public function', () => {
+  const { app } = frontDoorApp();
+  const reported = Object.values(NAG_PACKS).flatMap((pack) => nagV3Findings(app, pack, { ignoringAcknowledgements: true }));
+  expect(reported.filter((finding) => /APIG3|APIGWAssociatedWithWAF|LambdaFunctionPublicAccessProhibited|LambdaFunctionUrlAuth/.test(finding.rule))).toEqual([]);
 });

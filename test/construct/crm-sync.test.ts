@@ -32,7 +32,7 @@ describe('CrmTarget.fromFunction', () => {
   let synth: SynthesizedPipeline;
   let crmFunction!: lambda.Function;
   beforeAll(() => {
-    synth = synthPipeline({ adminPhoneNumbers: ['5511912345678'] }, (stack) => {
+    synth = synthPipeline({ adminPhoneNumbers: ['5511912345678'], serviceName: 'gogenetic-agent' }, (stack) => {
       crmFunction = consumerCrmFunction(stack);
       return { crmSync: CrmTarget.fromFunction(crmFunction) };
     });

@@ -138,7 +138,7 @@ describe('the pipeline-wide budget', () => {
   });
 
   test('reaches the orchestrator, and alarms at 80 % of the day’s use and on the first refused turn', () => {
-    const synth = synthPipeline({ environment: 'prod', pipelineBudget: { agentTokensPerDay: 5_000_000 } });
+    const synth = synthPipeline({ environment: 'prod', serviceName: 'gogenetic-agent', pipelineBudget: { agentTokensPerDay: 5_000_000 } });
     expect(JSON.parse(orchestratorEnvironment(synth)[RUNTIME_ENV.pipelineBudget] as string)).toEqual({ agentTokensPerDay: 5_000_000 });
 
     expect(alarmOn(synth, CUSTOM_METRICS.pipelineAgentTokensToday)).toMatchObject({

@@ -25,8 +25,14 @@ describe('keyLayout', () => {
     }
   });
 
-  test('default: no variable anywhere, which the runtime reads as seed', () => {
-    for (const synth of [synthPipeline(), synthPipeline({ keyLayout: KeyLayout.SEED })]) {
+  test('default: sharded in every function, for a new table', () => {
+    const layouts = keyLayoutByFunction(synthPipeline());
+    expect(Object.keys(layouts).length).toBeGreaterThanOrEqual(2);
+    expect(new Set(Object.values(layouts))).toEqual(new Set([KeyLayout.SHARDED]));
+  });
+
+  test('KeyLayout.SEED: no variable anywhere, which the runtime reads as seed', () => {
+    for (const synth of [synthPipeline({ keyLayout: KeyLayout.SEED })]) {
       const layouts = keyLayoutByFunction(synth);
       expect(Object.keys(layouts).length).toBeGreaterThanOrEqual(2);
       expect(Object.values(layouts).every((value) => value === undefined)).toBe(true);

@@ -17,7 +17,7 @@ function alarmOn(synth: SynthesizedPipeline, metricName: string) {
 }
 
 describe('alarms on what the functions absorb (custom metrics)', () => {
-  const synth = synthPipeline({ environment: 'prod' });
+  const synth = synthPipeline({ environment: 'prod', serviceName: 'gogenetic-agent' });
 
   test.each([
     ['WebhookServerError', 'webhookServerErrorsAlarm', 0],

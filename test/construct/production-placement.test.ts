@@ -6,7 +6,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AwsSolutionsChecks as AwsSolutionsChecksV2 } from 'cdk-nag-v2';
-import { AgentPipeline, type AgentPipelineProps } from '../../lib';
+import { AgentPipeline, type AgentPipelineProps, ResourceNames } from '../../lib';
 import { VPC_NETWORK_INTERFACE_ACTIONS } from '../../lib/private/production-placement';
 import { pipelineProps, synthPipeline } from '../support/synthesized-pipeline';
 
@@ -153,10 +153,30 @@ describe('VPC placement', () => {
 });
 
 describe('physical names', () => {
+  /** The seed system's explicit names: generated names never collide. */
+  const seedNamedProps = (overrides: Partial<AgentPipelineProps> = {}) => pipelineProps({ serviceName: 'gogenetic-agent', resourceNames: ResourceNames.seed(), ...overrides });
+
+  test('generated names, the default, never collide: two pipelines of one stack, and two stacks in one place', () => {
+    const app = new App();
+    const env = { account: '111111111111', region: 'sa-east-1' };
+    const stack = new Stack(app, 'Blue', { env });
+    new AgentPipeline(stack, 'First', pipelineProps({ environment: 'prod' }));
+    new AgentPipeline(stack, 'Second', pipelineProps({ environment: 'prod' }));
+    new AgentPipeline(new Stack(app, 'Green', { env }), 'Pipeline', pipelineProps({ environment: 'prod' }));
+    expect(() => app.synth()).not.toThrow();
+  });
+
+  test('explicit names given to ResourceNames.of are claimed like the seed names', () => {
+    const stack = new Stack(new App(), 'Explicit');
+    const names = ResourceNames.of({ tableName: 'team-whatsapp-prod', turnQueueName: 'team-whatsapp-turns-prod.fifo' });
+    new AgentPipeline(stack, 'First', pipelineProps({ resourceNames: names }));
+    expect(() => new AgentPipeline(stack, 'Second', pipelineProps({ resourceNames: names }))).toThrow(/the names 'team-whatsapp-prod', 'team-whatsapp-turns-prod.fifo' are already used/);
+  });
+
   test('two pipelines with the same names in one stack fail at synth, naming both and what to change', () => {
     const stack = new Stack(new App(), 'Twice');
-    new AgentPipeline(stack, 'First', pipelineProps({ environment: 'prod' }));
-    expect(() => new AgentPipeline(stack, 'Second', pipelineProps({ environment: 'prod' }))).toThrow(
+    new AgentPipeline(stack, 'First', seedNamedProps({ environment: 'prod' }));
+    expect(() => new AgentPipeline(stack, 'Second', seedNamedProps({ environment: 'prod' }))).toThrow(
       "AgentPipeline at 'Twice/Second': the names 'gogenetic-agent-prod', 'gogenetic-agent-debounce-prod.fifo', 'gogenetic-agent-debounce-dlq-prod.fifo' " +
         "are already used by the pipeline at 'Twice/First' in the same account and Region",
     );
@@ -164,28 +184,28 @@ describe('physical names', () => {
 
   test('so do two environment-agnostic stacks, which deploy wherever the credentials point', () => {
     const app = new App();
-    new AgentPipeline(new Stack(app, 'Blue'), 'Pipeline', pipelineProps());
-    expect(() => new AgentPipeline(new Stack(app, 'Green'), 'Pipeline', pipelineProps())).toThrow(/another environment or serviceName/);
+    new AgentPipeline(new Stack(app, 'Blue'), 'Pipeline', seedNamedProps());
+    expect(() => new AgentPipeline(new Stack(app, 'Green'), 'Pipeline', seedNamedProps())).toThrow(/another environment or serviceName/);
   });
 
   test('and two stacks pinned to the same account and Region', () => {
     const app = new App();
     const env = { account: '111111111111', region: 'sa-east-1' };
-    new AgentPipeline(new Stack(app, 'Blue', { env }), 'Pipeline', pipelineProps());
-    expect(() => new AgentPipeline(new Stack(app, 'Green', { env }), 'Pipeline', pipelineProps())).toThrow(
+    new AgentPipeline(new Stack(app, 'Blue', { env }), 'Pipeline', seedNamedProps());
+    expect(() => new AgentPipeline(new Stack(app, 'Green', { env }), 'Pipeline', seedNamedProps())).toThrow(
       /already used by the pipeline at 'Blue\/Pipeline' in the same account and Region \(account 111111111111, Region sa-east-1\)/,
     );
   });
 
   test('the same names are fine in another Region or account, and other environments or service names never clash', () => {
     const app = new App();
-    new AgentPipeline(new Stack(app, 'SaoPaulo', { env: { account: '111111111111', region: 'sa-east-1' } }), 'Pipeline', pipelineProps());
-    new AgentPipeline(new Stack(app, 'Virginia', { env: { account: '111111111111', region: 'us-east-1' } }), 'Pipeline', pipelineProps());
-    new AgentPipeline(new Stack(app, 'OtherAccount', { env: { account: '222222222222', region: 'sa-east-1' } }), 'Pipeline', pipelineProps());
+    new AgentPipeline(new Stack(app, 'SaoPaulo', { env: { account: '111111111111', region: 'sa-east-1' } }), 'Pipeline', seedNamedProps());
+    new AgentPipeline(new Stack(app, 'Virginia', { env: { account: '111111111111', region: 'us-east-1' } }), 'Pipeline', seedNamedProps());
+    new AgentPipeline(new Stack(app, 'OtherAccount', { env: { account: '222222222222', region: 'sa-east-1' } }), 'Pipeline', seedNamedProps());
     const shared = new Stack(app, 'Shared');
-    new AgentPipeline(shared, 'Staging', pipelineProps({ environment: 'staging' }));
-    new AgentPipeline(shared, 'Prod', pipelineProps({ environment: 'prod' }));
-    new AgentPipeline(shared, 'OtherService', pipelineProps({ environment: 'prod', serviceName: 'clinic-agent' }));
+    new AgentPipeline(shared, 'Staging', seedNamedProps({ environment: 'staging' }));
+    new AgentPipeline(shared, 'Prod', seedNamedProps({ environment: 'prod' }));
+    new AgentPipeline(shared, 'OtherService', seedNamedProps({ environment: 'prod', serviceName: 'clinic-agent' }));
     expect(() => app.synth()).not.toThrow();
   });
 

@@ -1,7 +1,7 @@
 import { App, CfnParameter, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { AgentBackend, AgentPipeline, type AgentPipelineProps, type AlarmSeverity, type PipelineAlarmOverrides } from '../../lib';
+import { AgentBackend, AgentPipeline, type AgentPipelineProps, type AlarmSeverity, type PipelineAlarmOverrides, ResourceNames } from '../../lib';
 import { pipelineProps } from '../support/synthesized-pipeline';
 
 /** Construction only: validation runs in the constructor, before anything is synthesized. */
@@ -27,7 +27,7 @@ describe('AgentPipeline rejects impossible configurations at synth time', () => 
     expect(() => construct({ serviceName, environment: 'b'.repeat(22) })).toThrow(
       /serviceName '.*' and environment '.*' are 62 characters together; at most 61 fit in the dead-letter queue name .*\(SQS allows 80\)\. Shorten one of them\./,
     );
-    const longest = construct({ serviceName, environment: 'b'.repeat(21) });
+    const longest = construct({ serviceName, environment: 'b'.repeat(21), resourceNames: ResourceNames.seed() });
     expect((longest.deadLetterQueue.node.defaultChild as sqs.CfnQueue).queueName).toHaveLength(80);
   });
 

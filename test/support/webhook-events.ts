@@ -1,4 +1,4 @@
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda';
 import { signMetaPayload } from '../../lambda/core/adapters/whatsapp/webhook-signature';
 
 export const TEST_CREDENTIALS = { appSecret: 'test-app-secret', verifyToken: 'test-verify-token', accessToken: 'test-access-token' } as const;
@@ -33,6 +33,35 @@ export function functionUrlEvent(method: 'GET' | 'POST' | 'PUT', options: { body
 /** A POST signed with the test app secret, as Meta sends it. */
 export function signedPost(body: string, options: { base64?: boolean; secret?: string } = {}): APIGatewayProxyEventV2 {
   return functionUrlEvent('POST', { body, base64: options.base64, headers: { 'x-hub-signature-256': signMetaPayload(body, options.secret ?? TEST_CREDENTIALS.appSecret) } });
+}
+
+/**
+ * An API Gateway REST API proxy event (`WebhookFrontDoor.apiGateway()`), as Lambda delivers Meta's
+ * requests through it: headers in the case Meta sent them, and, since the API treats every media
+ * type as binary, the body base64-encoded.
+ */
+export function restApiEvent(method: 'GET' | 'POST' | 'PUT', options: { body?: string; headers?: Record<string, string>; query?: Record<string, string> } = {}): APIGatewayProxyEvent {
+  const headers = { 'Content-Type': 'application/json', 'User-Agent': 'facebookexternalua', ...options.headers };
+  const query = options.query && Object.keys(options.query).length > 0 ? options.query : null;
+  return {
+    resource: '/',
+    path: '/',
+    httpMethod: method,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]])),
+    queryStringParameters: query,
+    multiValueQueryStringParameters: query && Object.fromEntries(Object.entries(query).map(([name, value]) => [name, [value]])),
+    pathParameters: null,
+    stageVariables: null,
+    requestContext: { httpMethod: method, path: '/prod/', stage: 'prod', requestId: 'test-request', resourcePath: '/' } as APIGatewayProxyEvent['requestContext'],
+    body: options.body === undefined ? null : Buffer.from(options.body).toString('base64'),
+    isBase64Encoded: options.body !== undefined,
+  };
+}
+
+/** A REST API POST signed with the test app secret, its signature header spelled as Meta sends it. */
+export function signedRestApiPost(body: string): APIGatewayProxyEvent {
+  return restApiEvent('POST', { body, headers: { 'X-Hub-Signature-256': signMetaPayload(body, TEST_CREDENTIALS.appSecret) } });
 }
 
 /** A one-message text notification from `customerId`, shaped like Meta's, sent now unless told otherwise. */

@@ -16,7 +16,7 @@ import { webhookSettings } from '../../support/deployment-settings';
 import { metaFixture } from '../../support/fixtures';
 import { useInboundTestResources } from '../../support/inbound-test-resources';
 import { allItems, queueDepth, takeAll } from '../../support/inspect';
-import { functionUrlEvent, signedPost, TEST_CREDENTIALS, textNotification } from '../../support/webhook-events';
+import { functionUrlEvent, restApiEvent, signedPost, signedRestApiPost, TEST_CREDENTIALS, textNotification } from '../../support/webhook-events';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 
@@ -57,6 +57,33 @@ describe('verification handshake', () => {
     ['a challenge carrying markup', { 'hub.mode': 'subscribe', 'hub.verify_token': TEST_CREDENTIALS.verifyToken, 'hub.challenge': '<script>' }, 400],
   ])('refuses %s', async (_name, query, status) => {
     expect((await handler(functionUrlEvent('GET', { query }))).statusCode).toBe(status);
+  });
+});
+
+describe('through the API Gateway front door (REST API proxy events)', () => {
+  test('the verification handshake echoes the challenge', async () => {
+    const response = await handler(restApiEvent('GET', { query: { 'hub.mode': 'subscribe', 'hub.verify_token': TEST_CREDENTIALS.verifyToken, 'hub.challenge': '1158201444' } }));
+    expect(response).toMatchObject({ statusCode: 200, body: '1158201444' });
+  });
+
+  test('a signed notification, base64-encoded with its header in Meta’s case, is verified over its exact bytes and dispatched', async () => {
+    const response = await handler(signedRestApiPost(textNotification('5511988887777', 'wamid.REST', 'olá, ação 🧬')));
+    expect(response.statusCode).toBe(200);
+    const [message, ...rest] = await takeAll(resources.queueUrl);
+    expect(rest).toEqual([]);
+    expect(JSON.parse(message.Body!)).toEqual({ phone_number: '5511988887777', message_id: 'wamid.REST' });
+  });
+
+  test('a body changed after signing, or a missing signature, is refused', async () => {
+    const signed = signedRestApiPost(textNotification('5511988887777', 'wamid.REST2', 'oi'));
+    const tampered = { ...signed, body: Buffer.from(textNotification('5511988887777', 'wamid.REST2', 'oi!')).toString('base64') };
+    expect((await handler(tampered)).statusCode).toBe(403);
+    expect((await handler(restApiEvent('POST', { body: textNotification('5511988887777', 'wamid.REST3', 'oi') }))).statusCode).toBe(401);
+    await resources.expectNothingWritten();
+  });
+
+  test('another method is refused', async () => {
+    expect((await handler(restApiEvent('PUT', { body: '{}' }))).statusCode).toBe(405);
   });
 });
 
