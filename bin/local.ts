@@ -1,5 +1,6 @@
 // The whole pipeline on this machine, with no AWS account: `npm start` opens a chat as a WhatsApp
 // customer; `npm start -- send "text"` sends one message and prints the answer.
+import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../lib/contract';
@@ -9,12 +10,14 @@ import { DEFAULT_RETENTION, expiresAt } from '../lambda/core/domain/privacy';
 import { CompactLogFormatter } from '../local/runtime/compact-log-formatter';
 import type { ConversationSnapshot } from '../local/runtime/conversation-inspector';
 import { CustomerChat, startCustomerChatServer } from '../local/runtime/customer-chat';
+import { bundleStaleAssets } from '../local/runtime/local-assets';
 import { startLocalPipeline, type LocalChannel, type LocalPipeline } from '../local/runtime/local-pipeline';
 import type { ReceivedCrmRequest } from '../local/fake-crm/fake-crm';
 import type { InvocationReport } from '../local/runtime/sqs-event-source';
 import { LocalServerError } from '../local/servers/local-servers';
 import { UsageError } from './cli-command';
 
+const REPOSITORY_ROOT = path.resolve(__dirname, '..');
 const DEMO_CUSTOMER = '5511912345678';
 const DEMO_ADMIN = '5511900000001';
 /** As the deployed schedule runs the handoff sweeper. */
@@ -199,6 +202,12 @@ async function main(): Promise<number> {
   const reports: InvocationReport[] = [];
   const reportListeners = new Set<(report: InvocationReport) => void>();
 
+  const assets = await bundleStaleAssets(REPOSITORY_ROOT);
+  if (assets.rebuilt.length > 0) {
+    const [first, ...others] = assets.rebuilt;
+    const why = `${first.name}: ${first.reason}${others.length > 0 ? `; and ${others.length} more` : ''}`;
+    process.stdout.write(`Bundled assets/ first (${why}) in ${(assets.elapsedMs / 1000).toFixed(1)} s.\n`);
+  }
   process.stdout.write('Starting DynamoDB Local, the SQS emulator and the pipeline…\n');
   const starting = startLocalPipeline({
     dynamoDbEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
