@@ -1,20 +1,23 @@
-// Connect Meta: `npx cdk-whatsapp-agent-pipeline meta-setup --secret <arn> --app-id … --waba-id …
-// --phone-number-id … --webhook-url <url>` asks for the app secret and the access token (no echo),
+// Connect Meta: `npx cdk-whatsapp-agent-pipeline meta-setup --stack <stack> --app-id … --waba-id …
+// --phone-number-id …` asks for the app secret and the access token (no echo),
 // checks both and the phone number with Meta, writes the WhatsApp secret, and subscribes the app to
 // the number's webhooks. Nothing is written unless Meta accepted what was typed.
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { PIPELINE_DEFAULTS, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_OPTIONAL_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../lib/contract';
+import { PIPELINE_DEFAULTS, STACK_OUTPUTS, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_OPTIONAL_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../lib/contract';
 import type { CliCommand } from './cli-command';
 import { UsageError } from './cli-command';
 import { processOutput, runCommand, type CommandOutput } from './customer-data-command';
 import { GraphApiCallError, MetaSetupGraph, type TokenInfo } from './meta-setup-graph';
 import { readSecretValues } from './meta-setup-input';
+import { pipelineOutputs, readStackOutputs } from './pipeline-stack';
 
 const USAGE = `Usage:
-  npx cdk-whatsapp-agent-pipeline meta-setup --secret <arn or name> --app-id <id> --waba-id <id>
-      --phone-number-id <id> [--webhook-url <url>] [--region <region>]
+  npx cdk-whatsapp-agent-pipeline meta-setup --stack <stack name> [--pipeline <id>] --app-id <id>
+      --waba-id <id> --phone-number-id <id> [--region <region>]
+  npx cdk-whatsapp-agent-pipeline meta-setup --secret <arn or name> [--webhook-url <url>] --app-id <id>
+      --waba-id <id> --phone-number-id <id> [--region <region>]
 
 Asks for the Meta app secret and the access token (typed without echo, or piped on stdin, one a
 line: app secret first), then:
@@ -25,17 +28,20 @@ line: app secret first), then:
      already holds (a new one when it holds none); replacing an app secret keeps the old one as
      previousAppSecret, so warm functions still accept Meta's requests meanwhile;
   4. subscribes the app to the WABA's webhooks;
-  5. with --webhook-url: sets the app's webhook callback to it, for the "messages" field (Meta
-     calls the webhook to verify it, so deploy first).
+  5. sets the app's webhook callback to the webhook URL, for the "messages" field (Meta calls the
+     webhook to verify it, so deploy first).
 Nothing is written when a check fails.
 
 Options:
-  --secret <arn or name>   the WhatsApp secret (the stack's <id>WhatsAppSecretArn output)
+  --stack <name>           the deployed stack: the secret and the webhook URL come from its outputs
+  --pipeline <id>          the pipeline's construct id, when the stack holds several
+  --secret <arn or name>   name the WhatsApp secret instead (the stack's <id>WhatsAppSecretArn output)
   --app-id <id>            the Meta app (App settings → Basic → App ID)
   --waba-id <id>           the WhatsApp Business Account (WhatsApp → API Setup)
   --phone-number-id <id>   the business number's id (WhatsApp → API Setup), one of phoneNumberIds
-  --webhook-url <url>      the stack's <id>WebhookUrl output
-  --region <region>        the secret's Region (default: AWS_REGION or the profile's)
+  --webhook-url <url>      with --secret: the stack's <id>WebhookUrl output (without it, step 5 is
+                           left to the Meta app's dashboard)
+  --region <region>        the stack's and the secret's Region (default: AWS_REGION or the profile's)
   --graph-api-url <url>    the Graph API root (default ${PIPELINE_DEFAULTS.whatsAppApiBaseUrl})
   -h, --help
 
@@ -72,19 +78,27 @@ export function metaSetup(argv: readonly string[], output: CommandOutput = proce
 }
 
 interface MetaSetupOptions {
-  readonly secretId: string;
+  /** The stack to read the secret and the webhook URL from, or them named. */
+  readonly target: { readonly stack: string; readonly pipeline?: string } | PipelineEndpoints;
   readonly appId: string;
   readonly businessAccountId: string;
   readonly phoneNumberId: string;
-  readonly webhookUrl?: string;
   readonly region?: string;
   readonly graphApiUrl: string;
+}
+
+/** What connecting the app writes and points Meta at. */
+interface PipelineEndpoints {
+  readonly secretId: string;
+  readonly webhookUrl?: string;
 }
 
 function parseOptions(argv: readonly string[]): MetaSetupOptions | undefined {
   const { values } = parseArgs({
     args: [...argv],
     options: {
+      'stack': { type: 'string' },
+      'pipeline': { type: 'string' },
       'secret': { type: 'string' },
       'app-id': { type: 'string' },
       'waba-id': { type: 'string' },
@@ -96,19 +110,21 @@ function parseOptions(argv: readonly string[]): MetaSetupOptions | undefined {
     },
   });
   if (values.help) return undefined;
-  const missing = (['secret', 'app-id', 'waba-id', 'phone-number-id'] as const).filter((name) => !values[name]);
-  if (missing.length > 0) throw new UsageError(`Missing ${missing.map((name) => `--${name}`).join(', ')}.`);
+  if (values.stack !== undefined && (values.secret !== undefined || values['webhook-url'] !== undefined)) {
+    throw new UsageError('Give either --stack or --secret (and --webhook-url), not both: with --stack they come from its outputs.');
+  }
+  const missing = [...(values.stack === undefined ? (['secret'] as const) : []), ...(['app-id', 'waba-id', 'phone-number-id'] as const)].filter((name) => !values[name]);
+  if (missing.length > 0) throw new UsageError(`Missing ${missing.map((name) => (name === 'secret' ? '--stack (or --secret)' : `--${name}`)).join(', ')}.`);
   for (const name of ['app-id', 'waba-id', 'phone-number-id'] as const) {
     if (!ID_PATTERN.test(values[name]!)) throw new UsageError(`--${name} must be Meta's numeric id (digits only), got "${values[name]}".`);
   }
   const webhookUrl = values['webhook-url'];
   if (webhookUrl !== undefined) assertCallbackUrl(webhookUrl);
   return {
-    secretId: values.secret!,
+    target: values.stack === undefined ? { secretId: values.secret!, webhookUrl } : { stack: values.stack, pipeline: values.pipeline },
     appId: values['app-id']!,
     businessAccountId: values['waba-id']!,
     phoneNumberId: values['phone-number-id']!,
-    webhookUrl,
     region: values.region,
     graphApiUrl: values['graph-api-url'] ?? PIPELINE_DEFAULTS.whatsAppApiBaseUrl,
   };
@@ -126,12 +142,22 @@ function assertCallbackUrl(webhookUrl: string): void {
   if (url.protocol !== 'https:' && !(loopback && url.protocol === 'http:')) throw new UsageError(`--webhook-url must be an https URL: Meta calls no other, got "${webhookUrl}".`);
 }
 
+/** The secret and the webhook URL: named, or the stack's outputs of the pipeline. */
+async function endpointsOf(options: MetaSetupOptions): Promise<PipelineEndpoints> {
+  if (!('stack' in options.target)) return options.target;
+  const { stack, pipeline } = options.target;
+  const outputs = pipelineOutputs(stack, await readStackOutputs(stack, options.region), pipeline);
+  if (outputs.has(STACK_OUTPUTS.eventTopicArn)) throw new UsageError(`The pipeline of stack ${stack} uses AWS End User Messaging Social: there is no Meta app to connect (docs/END-USER-MESSAGING.md).`);
+  return { secretId: outputs.output(STACK_OUTPUTS.whatsAppSecretArn), webhookUrl: outputs.output(STACK_OUTPUTS.webhookUrl) };
+}
+
 async function connect(options: MetaSetupOptions, output: CommandOutput, input: NodeJS.ReadStream): Promise<void> {
+  const { secretId, webhookUrl } = await endpointsOf(options);
   const [appSecret, accessToken] = await readSecretValues(['Meta app secret: ', 'Access token: '], input);
   const secrets = new SecretsManagerClient({ region: options.region });
   try {
-    // Read first: a wrong --secret or missing permission stops the command before anything changes.
-    const current = await secrets.send(new GetSecretValueCommand({ SecretId: options.secretId }));
+    // Read first: a wrong secret or a missing permission stops the command before anything changes.
+    const current = await secrets.send(new GetSecretValueCommand({ SecretId: secretId }));
     const graph = new MetaSetupGraph(options.graphApiUrl, options.appId, appSecret);
 
     output.out(`Checking the app secret and the access token of app ${options.appId} with Meta…`);
@@ -151,22 +177,22 @@ async function connect(options: MetaSetupOptions, output: CommandOutput, input: 
     output.out(`  ${phone.displayPhoneNumber} · ${phone.verifiedName}`);
 
     const { document, verifyToken, notes } = updatedSecret(current.SecretString, appSecret, accessToken);
-    await secrets.send(new PutSecretValueCommand({ SecretId: current.ARN ?? options.secretId, SecretString: JSON.stringify(document) }));
-    output.out(`Wrote the WhatsApp secret ${current.ARN ?? options.secretId} (${notes.join('; ')}).`);
+    await secrets.send(new PutSecretValueCommand({ SecretId: current.ARN ?? secretId, SecretString: JSON.stringify(document) }));
+    output.out(`Wrote the WhatsApp secret ${current.ARN ?? secretId} (${notes.join('; ')}).`);
 
     output.out(`Subscribing app ${options.appId} to the webhooks of WhatsApp Business Account ${options.businessAccountId}…`);
     await refusedAs(() => graph.subscribeToBusinessAccount(options.businessAccountId, accessToken), (error) =>
       `Meta refused to subscribe the app to WABA ${options.businessAccountId} (${error.message}). The secret is written; check --waba-id and run the command again.`,
     );
 
-    if (options.webhookUrl === undefined) {
+    if (webhookUrl === undefined) {
       output.out(`Done. Set the webhook in the Meta app (WhatsApp → Configuration): callback URL = the stack's WebhookUrl, verify token = the secret's ${WHATSAPP_SECRET_FIELDS.verifyToken}, field "messages" — or run this again with --webhook-url.`);
       return;
     }
-    output.out(`Setting the app's webhook callback to ${options.webhookUrl} (fields ${WEBHOOK_FIELDS.join(', ')}); Meta verifies it now…`);
-    await refusedAs(() => graph.setWebhookCallback(options.webhookUrl!, verifyToken, WEBHOOK_FIELDS), (error) =>
+    output.out(`Setting the app's webhook callback to ${webhookUrl} (fields ${WEBHOOK_FIELDS.join(', ')}); Meta verifies it now…`);
+    await refusedAs(() => graph.setWebhookCallback(webhookUrl, verifyToken, WEBHOOK_FIELDS), (error) =>
       `Meta did not accept the webhook callback (${error.message}). The secret is written and the app subscribed; ` +
-      'check that the stack is deployed and --webhook-url is its WebhookUrl output, then run the command again.',
+      "check that the stack is deployed and the webhook URL is its WebhookUrl output, then run the command again.",
     );
     output.out(`Done: ${phone.displayPhoneNumber} delivers its messages to the pipeline. Write to it from WhatsApp to try.`);
   } finally {

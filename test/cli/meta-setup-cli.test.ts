@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/contract';
 import { FakeSecretsManager } from '../../local/fake-aws/fake-secrets-manager';
 import { DEFAULT_BUSINESS, FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
+import { startFakeCloudFormation } from '../support/fake-cloudformation';
 
 jest.setTimeout(60_000);
 
@@ -49,7 +50,7 @@ interface Run {
 }
 
 /** The command as a process, `stdin` piped in, the SDK pointed at the fake Secrets Manager. */
-function metaSetup(args: readonly string[], stdin: string): Promise<Run> {
+function metaSetup(args: readonly string[], stdin: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
   const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'bin', 'cli.ts'), 'meta-setup', ...args], {
     env: {
       ...process.env,
@@ -59,6 +60,7 @@ function metaSetup(args: readonly string[], stdin: string): Promise<Run> {
       AWS_SECRET_ACCESS_KEY: 'local',
       AWS_SESSION_TOKEN: '',
       AWS_PROFILE: '',
+      ...env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -70,7 +72,8 @@ function metaSetup(args: readonly string[], stdin: string): Promise<Run> {
   return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
 }
 
-const connectArgs = (overrides: Record<string, string> = {}) =>
+/** The options of a run naming the secret and the webhook; `without` leaves some out. */
+const connectArgs = (overrides: Record<string, string> = {}, without: readonly string[] = []) =>
   Object.entries({
     '--secret': SECRET_ARN,
     '--app-id': DEFAULT_BUSINESS.appId,
@@ -79,7 +82,9 @@ const connectArgs = (overrides: Record<string, string> = {}) =>
     '--webhook-url': webhookUrl,
     '--graph-api-url': graph.baseUrl,
     ...overrides,
-  }).flat();
+  })
+    .filter(([name]) => !without.includes(name))
+    .flat();
 
 const credentials = (appSecret = DEFAULT_BUSINESS.appSecret, accessToken = ACCESS_TOKEN) => `${appSecret}\n${accessToken}\n`;
 
@@ -98,6 +103,33 @@ test('checks the token and the number, writes the secret and subscribes the app 
   expect(run.stdout).not.toContain(ACCESS_TOKEN);
   expect(run.stdout).not.toContain(DEFAULT_BUSINESS.appSecret);
   expect(run.stdout).not.toContain(GENERATED_VERIFY_TOKEN);
+});
+
+test('with --stack, the secret and the webhook URL come from the pipeline’s outputs', async () => {
+  const outputs = (channel: Record<string, string>) => ({ AgentTableName: 'table', AgentTurnQueueUrl: 'https://q', AgentDeadLetterQueueUrl: 'https://dlq', ...channel });
+  const cloudFormation = await startFakeCloudFormation({
+    Prod: outputs({ AgentWhatsAppSecretArn: SECRET_ARN, AgentWebhookUrl: webhookUrl }),
+    Social: outputs({ AgentEventTopicArn: 'arn:aws:sns:us-east-1:123456789012:events' }),
+  });
+  try {
+    const env = { AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.endpoint };
+    const stackArgs = (stack: string) => connectArgs({ '--stack': stack }, ['--secret', '--webhook-url']);
+    const run = await metaSetup(stackArgs('Prod'), credentials(), env);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(secrets.secretString(SECRET_ARN)!)).toMatchObject({ accessToken: ACCESS_TOKEN });
+    expect(graph.webhookCallbacks()).toEqual([expect.objectContaining({ callbackUrl: webhookUrl, verifyToken: GENERATED_VERIFY_TOKEN })]);
+
+    const social = await metaSetup(stackArgs('Social'), credentials(), env);
+    expect(social.status).toBe(2);
+    expect(social.stderr).toContain('The pipeline of stack Social uses AWS End User Messaging Social: there is no Meta app to connect');
+    const both = await metaSetup([...connectArgs(), '--stack', 'Prod'], credentials(), env);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain('Give either --stack or --secret (and --webhook-url), not both');
+    expect(cloudFormation.requestedStacks).toEqual(['Prod', 'Social']);
+  } finally {
+    await cloudFormation.stop();
+  }
 });
 
 test('a wrong access token is refused clearly, and nothing is written or subscribed', async () => {
@@ -170,6 +202,8 @@ test('credentials never come from the command line; missing ids and a plain-http
   const missing = await metaSetup(['--secret', SECRET_ARN], credentials());
   expect(missing.status).toBe(2);
   expect(missing.stderr).toContain('Missing --app-id, --waba-id, --phone-number-id.');
+  const noTarget = await metaSetup(['--app-id', DEFAULT_BUSINESS.appId], credentials());
+  expect(noTarget.stderr).toContain('Missing --stack (or --secret), --waba-id, --phone-number-id.');
 
   const plainHttp = await metaSetup(connectArgs({ '--webhook-url': 'http://agent.example.com/' }), credentials());
   expect(plainHttp.status).toBe(2);
