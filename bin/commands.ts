@@ -4,9 +4,11 @@ import { backfillShardsCommand } from './backfill-shards';
 import type { CliCommand } from './cli-command';
 import { eraseCustomerCommand } from './erase-customer';
 import { exportCustomerCommand } from './export-customer';
+import { metaSetupCommand } from './meta-setup';
 import { redriveCommand } from './redrive';
 
 export const COMMANDS: Readonly<Record<string, CliCommand>> = {
+  'meta-setup': metaSetupCommand,
   'redrive': redriveCommand,
   'erase-customer': eraseCustomerCommand,
   'export-customer': exportCustomerCommand,

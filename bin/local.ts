@@ -1,5 +1,6 @@
 // The whole pipeline on this machine, with no AWS account: `npm start` opens a chat as a WhatsApp
 // customer; `npm start -- send "text"` sends one message and prints the answer.
+import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../lib/contract';
@@ -8,12 +9,15 @@ import type { IdleSweepReport } from '../lambda/core/application/close-idle-conv
 import { DEFAULT_RETENTION, expiresAt } from '../lambda/core/domain/privacy';
 import { CompactLogFormatter } from '../local/runtime/compact-log-formatter';
 import type { ConversationSnapshot } from '../local/runtime/conversation-inspector';
+import { CustomerChat, startCustomerChatServer } from '../local/runtime/customer-chat';
+import { bundleStaleAssets } from '../local/runtime/local-assets';
 import { startLocalPipeline, type LocalChannel, type LocalPipeline } from '../local/runtime/local-pipeline';
 import type { ReceivedCrmRequest } from '../local/fake-crm/fake-crm';
 import type { InvocationReport } from '../local/runtime/sqs-event-source';
 import { LocalServerError } from '../local/servers/local-servers';
 import { UsageError } from './cli-command';
 
+const REPOSITORY_ROOT = path.resolve(__dirname, '..');
 const DEMO_CUSTOMER = '5511912345678';
 const DEMO_ADMIN = '5511900000001';
 /** As the deployed schedule runs the handoff sweeper. */
@@ -37,6 +41,7 @@ Options:
                                  end-user-messaging (SNS-shaped events, replies through a fake
                                  AWS End User Messaging Social endpoint)
   --port <port>                  the webhook's port (default: a free port)
+  --chat-port <port>             the port of the customer chat in the browser (default: a free port)
   --visibility-timeout <seconds> the queue's visibility timeout, i.e. the delay before a failed
                                  turn is retried (default ${PIPELINE_DEFAULTS.queueVisibilityTimeoutSeconds}, as deployed)
   --no-crm                       no CRM sync (default: on, against a fake CRM on 127.0.0.1; each
@@ -54,7 +59,8 @@ Environment:
                                  "cadastro":{"${RUNTIME_ENV.agentBackend}":"scripted"}}}'
   AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_SQS  reuse a running DynamoDB Local / SQS emulator`;
 
-const CHAT_HELP = `Type a message and press Enter to send it as the customer. Commands:
+const CHAT_HELP = `Type a message and press Enter to send it as the customer (or chat on the browser page
+above: both are the same conversation). Commands:
   /from <phone>   switch customer        /state   the customer's session and history
   /help           this help              /quit    stop everything and exit (also Ctrl-C, Ctrl-D)
 Keywords the scripted agent understands: #humano (handoff), #fim (close), #dado chave=valor,
@@ -73,6 +79,7 @@ interface CliOptions {
   readonly admin: string;
   readonly channel: LocalChannel;
   readonly webhookPort?: number;
+  readonly chatPort?: number;
   readonly visibilityTimeoutSeconds?: number;
   readonly crm: boolean;
   readonly idleTimeoutSeconds: number;
@@ -87,6 +94,7 @@ function parseCli(argv: string[]): CliOptions | 'help' {
       'admin': { type: 'string' },
       'channel': { type: 'string' },
       'port': { type: 'string' },
+      'chat-port': { type: 'string' },
       'visibility-timeout': { type: 'string' },
       'no-crm': { type: 'boolean' },
       'idle-timeout': { type: 'string' },
@@ -111,6 +119,7 @@ function parseCli(argv: string[]): CliOptions | 'help' {
     customer,
     admin,
     webhookPort: optionalInteger(values.port, '--port'),
+    chatPort: optionalInteger(values['chat-port'], '--chat-port'),
     visibilityTimeoutSeconds: optionalInteger(values['visibility-timeout'], '--visibility-timeout'),
     crm: values['no-crm'] !== true,
     idleTimeoutSeconds: optionalInteger(values['idle-timeout'], '--idle-timeout') ?? LOCAL_IDLE_TIMEOUT_SECONDS,
@@ -193,6 +202,12 @@ async function main(): Promise<number> {
   const reports: InvocationReport[] = [];
   const reportListeners = new Set<(report: InvocationReport) => void>();
 
+  const assets = await bundleStaleAssets(REPOSITORY_ROOT);
+  if (assets.rebuilt.length > 0) {
+    const [first, ...others] = assets.rebuilt;
+    const why = `${first.name}: ${first.reason}${others.length > 0 ? `; and ${others.length} more` : ''}`;
+    process.stdout.write(`Bundled assets/ first (${why}) in ${(assets.elapsedMs / 1000).toFixed(1)} s.\n`);
+  }
   process.stdout.write('Starting DynamoDB Local, the SQS emulator and the pipeline…\n');
   const starting = startLocalPipeline({
     dynamoDbEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB,
@@ -265,7 +280,7 @@ async function main(): Promise<number> {
 
   try {
     const code =
-      options.command === 'send' ? await sendOnce(pipeline, options.customer, options.text!, firstReportFor) : await chat(pipeline, options.customer, options.admin, out, reports);
+      options.command === 'send' ? await sendOnce(pipeline, options.customer, options.text!, firstReportFor) : await chat(pipeline, options, out, reports);
     return await shutdown(code);
   } catch (error) {
     await shutdown(1);
@@ -295,9 +310,12 @@ async function sendOnce(pipeline: LocalPipeline, customer: string, text: string,
 }
 
 /** The interactive chat: one line per customer message, replies and state as they happen. */
-async function chat(pipeline: LocalPipeline, firstCustomer: string, admin: string, out: ChatOutput, reports: InvocationReport[]): Promise<number> {
-  let customer = firstCustomer;
+async function chat(pipeline: LocalPipeline, options: CliOptions, out: ChatOutput, reports: InvocationReport[]): Promise<number> {
+  const { admin } = options;
+  let customer = options.customer;
   const loginLink = await pipeline.loginLink(admin);
+  const customerChat = new CustomerChat(pipeline);
+  const chatPage = await startCustomerChatServer(customerChat, { defaultCustomer: customer, port: options.chatPort });
   process.stdout.write(
     [
       '',
@@ -309,6 +327,7 @@ async function chat(pipeline: LocalPipeline, firstCustomer: string, admin: strin
       `  SQS emulator            ${pipeline.endpoints.sqs}   queue ${pipeline.turnQueueUrl.split('/').pop()}`,
       `  fake WhatsApp API       ${pipeline.fakeWhatsApp.baseUrl}`,
       pipeline.fakeCrm ? `  fake CRM webhook        ${pipeline.fakeCrm.url}   synced every ${CRM_SYNC_EVERY_MS / 1000} s (--no-crm to turn off)` : '  CRM sync               off',
+      `  customer chat (browser) ${chatPage.url}?from=${customer}   a phone: your messages and the replies with their delivery status`,
       `  operator console        ${pipeline.consoleUrl}   API under /api/`,
       `  login link for admin ${admin} (one use, 10 minutes): ${loginLink}`,
       `    POST its token to /api/session; for another link chat as the admin (/from ${admin}) and send "login".`,
@@ -355,7 +374,7 @@ async function chat(pipeline: LocalPipeline, firstCustomer: string, admin: strin
   return await new Promise<number>((resolve) => {
     const finish = () => {
       clearInterval(watcher);
-      resolve(0);
+      void chatPage.close().finally(() => resolve(0));
     };
     prompt.on('SIGINT', () => prompt.close());
     prompt.on('close', finish);
@@ -371,7 +390,7 @@ async function chat(pipeline: LocalPipeline, firstCustomer: string, admin: strin
         return prompt.prompt();
       }
       const from = customer;
-      pipeline.sendCustomerMessage(from, text).then(
+      customerChat.send(from, text).then(
         ({ status }) => out.line(`${clock()} customer ${from}: ${text}${status === 200 ? '' : `   (webhook answered ${status})`}`),
         (error: unknown) => out.line(`  could not post to the webhook: ${String(error)}`),
       );

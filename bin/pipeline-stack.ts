@@ -30,10 +30,15 @@ export interface PipelineResources {
  * when one is given.
  */
 export async function describePipelineStack(stackName: string, pipelineId?: string, region?: string): Promise<PipelineResources> {
+  return pipelineFromOutputs(stackName, await readStackOutputs(stackName, region), pipelineId);
+}
+
+/** `stackName`'s outputs, read with the usual AWS settings, in `region` when one is given. */
+export async function readStackOutputs(stackName: string, region?: string): Promise<Output[]> {
   const cloudFormation = new CloudFormationClient({ region });
   try {
     const { Stacks: stacks = [] } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
-    return pipelineFromOutputs(stackName, stacks[0]?.Outputs ?? [], pipelineId);
+    return stacks[0]?.Outputs ?? [];
   } catch (error) {
     // CloudFormation answers ValidationError for a stack it does not know in this account and Region.
     if ((error as { name?: unknown }).name === 'ValidationError') {
@@ -45,11 +50,28 @@ export async function describePipelineStack(stackName: string, pipelineId?: stri
   }
 }
 
-/**
- * The pipeline among `outputs`: the only one, or the one whose construct id is `pipelineId`
- * (output keys are `<construct id><suffix>`, the id reduced to letters and digits).
- */
+/** The table and the queues of the pipeline among `outputs` ({@link pipelineOutputs}). */
 export function pipelineFromOutputs(stackName: string, outputs: readonly Output[], pipelineId?: string): PipelineResources {
+  const { output } = pipelineOutputs(stackName, outputs, pipelineId);
+  return {
+    tableName: output(STACK_OUTPUTS.tableName),
+    turnQueueUrl: output(STACK_OUTPUTS.turnQueueUrl),
+    deadLetterQueueUrl: output(STACK_OUTPUTS.deadLetterQueueUrl),
+  };
+}
+
+/** The outputs of one pipeline of a stack. */
+export interface PipelineOutputs {
+  /** The value of the output with this suffix (a `STACK_OUTPUTS` value); a stack without it is named with the way out. */
+  output(suffix: string): string;
+  has(suffix: string): boolean;
+}
+
+/**
+ * The outputs of the pipeline among `outputs`: the only one, or the one whose construct id is
+ * `pipelineId` (output keys are `<construct id><suffix>`, the id reduced to letters and digits).
+ */
+export function pipelineOutputs(stackName: string, outputs: readonly Output[], pipelineId?: string): PipelineOutputs {
   const values = new Map(outputs.flatMap(({ OutputKey: key, OutputValue: value }) => (key && value ? [[key, value] as const] : [])));
   const anchor = STACK_OUTPUTS.deadLetterQueueUrl;
   const pipelines = [...values.keys()].filter((key) => key.endsWith(anchor)).map((key) => key.slice(0, -anchor.length));
@@ -67,15 +89,13 @@ export function pipelineFromOutputs(stackName: string, outputs: readonly Output[
     throw new UsageError(`Stack ${stackName} holds several pipelines (${pipelines.join(', ')}): choose one with --pipeline.`);
   }
   const prefix = wanted ?? pipelines[0];
-  const output = (suffix: string): string => {
-    const value = values.get(`${prefix}${suffix}`);
-    if (value === undefined) throw new UsageError(`Stack ${stackName} lacks the output ${prefix}${suffix}: redeploy it with this version of the construct.`);
-    return value;
-  };
   return {
-    tableName: output(STACK_OUTPUTS.tableName),
-    turnQueueUrl: output(STACK_OUTPUTS.turnQueueUrl),
-    deadLetterQueueUrl: output(STACK_OUTPUTS.deadLetterQueueUrl),
+    output: (suffix) => {
+      const value = values.get(`${prefix}${suffix}`);
+      if (value === undefined) throw new UsageError(`Stack ${stackName} lacks the output ${prefix}${suffix}: redeploy it with this version of the construct.`);
+      return value;
+    },
+    has: (suffix) => values.has(`${prefix}${suffix}`),
   };
 }
 

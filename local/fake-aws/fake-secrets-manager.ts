@@ -15,9 +15,10 @@ export interface FakeSecretsManagerOptions {
 
 /**
  * A stand-in for AWS Secrets Manager on 127.0.0.1, as far as the pipeline uses it: `GetSecretValue`
- * (AWS JSON 1.1), answered with the service's shapes, so the real `SecretsManagerCredentialsProvider`
- * and the CRM webhook's secret reader run unchanged against it — with the function's own signed
- * identity, which the optional permission check sees.
+ * and `PutSecretValue` (AWS JSON 1.1), answered with the service's shapes, so the real
+ * `SecretsManagerCredentialsProvider`, the CRM webhook's secret reader and the Meta set-up command
+ * run unchanged against it — with the caller's own signed identity, which the optional permission
+ * check sees.
  */
 export class FakeSecretsManager {
   static async start(options: FakeSecretsManagerOptions): Promise<FakeSecretsManager> {
@@ -32,8 +33,23 @@ export class FakeSecretsManager {
 
   private http!: LoopbackServer;
   private readonly versionIds = new Map<string, string>();
+  private readonly values: Map<string, string>;
+  private writes = 0;
 
-  private constructor(private readonly options: FakeSecretsManagerOptions) {}
+  private constructor(private readonly options: FakeSecretsManagerOptions) {
+    this.values = new Map(options.secrets);
+  }
+
+  /** The current text value of a secret, by ARN or name (`undefined`: no such secret). */
+  secretString(secretId: string): string | undefined {
+    const arn = this.arnOf(secretId);
+    return arn === undefined ? undefined : this.values.get(arn);
+  }
+
+  /** How many `PutSecretValue` calls changed a value. */
+  get writeCount(): number {
+    return this.writes;
+  }
 
   /** The endpoint to give the SDK client, e.g. `http://127.0.0.1:43210`. */
   get endpoint(): string {
@@ -47,7 +63,8 @@ export class FakeSecretsManager {
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await readBody(request);
     const target = String(request.headers['x-amz-target'] ?? '');
-    if (request.method !== 'POST' || target !== 'secretsmanager.GetSecretValue') {
+    const operation = OPERATIONS.find((name) => target === `secretsmanager.${name}`);
+    if (request.method !== 'POST' || operation === undefined) {
       serviceException(response, 400, 'InvalidRequestException', `Unsupported operation ${target || `${request.method} ${request.url}`}`);
       return;
     }
@@ -60,10 +77,21 @@ export class FakeSecretsManager {
       serviceException(response, 400, 'AccessDeniedException', refusal);
       return;
     }
-    const secretId = (JSON.parse(body || '{}') as { SecretId?: unknown }).SecretId;
-    const arn = [...this.options.secrets.keys()].find((candidate) => candidate === secretId || secretName(candidate) === secretId);
-    if (typeof secretId !== 'string' || arn === undefined) {
+    const input = JSON.parse(body || '{}') as { SecretId?: unknown; SecretString?: unknown };
+    const arn = typeof input.SecretId === 'string' ? this.arnOf(input.SecretId) : undefined;
+    if (arn === undefined) {
       serviceException(response, 400, 'ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
+      return;
+    }
+    if (operation === 'PutSecretValue') {
+      if (typeof input.SecretString !== 'string' || input.SecretString === '') {
+        serviceException(response, 400, 'InvalidParameterException', 'You must provide either SecretString or SecretBinary.');
+        return;
+      }
+      this.values.set(arn, input.SecretString);
+      this.versionIds.set(arn, randomUUID());
+      this.writes++;
+      sendJson(response, 200, { ARN: arn, Name: secretName(arn), VersionId: this.versionIds.get(arn), VersionStages: ['AWSCURRENT'] });
       return;
     }
     const versionId = this.versionIds.get(arn) ?? randomUUID();
@@ -71,13 +99,19 @@ export class FakeSecretsManager {
     sendJson(response, 200, {
       ARN: arn,
       Name: secretName(arn),
-      SecretString: this.options.secrets.get(arn),
+      SecretString: this.values.get(arn),
       VersionId: versionId,
       VersionStages: ['AWSCURRENT'],
       CreatedDate: Math.floor(Date.now() / 1000),
     });
   }
+
+  private arnOf(secretId: string): string | undefined {
+    return [...this.values.keys()].find((candidate) => candidate === secretId || secretName(candidate) === secretId);
+  }
 }
+
+const OPERATIONS = ['GetSecretValue', 'PutSecretValue'] as const;
 
 /** The name part of a secret ARN (`arn:aws:secretsmanager:region:account:secret:name`). */
 function secretName(arn: string): string {

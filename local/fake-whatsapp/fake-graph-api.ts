@@ -9,6 +9,10 @@ import type { AddressInfo } from 'node:net';
  * answers with Meta's JSON shapes — including Graph API error objects — so the real sender runs
  * unchanged against it in tests, in the local runtime and in end-to-end tests.
  *
+ * It also plays the Meta app the set-up command connects ({@link FakeMetaBusiness}):
+ * `GET /debug_token`, `GET /{phoneNumberId}`, `POST /{wabaId}/subscribed_apps` and
+ * `POST /{appId}/subscriptions`, which runs the webhook's verification handshake as Meta does.
+ *
  * Failure injection acts on the next well-formed, authorized TEXT sends, in the order scheduled
  * (read receipts always succeed): {@link failNext}, {@link delayNext}, {@link answerNext},
  * {@link acceptThenDropConnection}.
@@ -33,12 +37,16 @@ export class FakeGraphApi {
   private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
   private readonly listeners = new Set<(message: AcceptedWhatsAppMessage) => void>();
   private received = 0;
+  private readonly business: Required<FakeMetaBusiness>;
+  private readonly wabaSubscriptions: WabaSubscription[] = [];
+  private readonly webhookSubscriptions: AppWebhookSubscription[] = [];
   /** Scripted answers still waiting to go out: closing cancels them, so nothing outlives the server. */
   private readonly delayedAnswers = new Set<NodeJS.Timeout>();
 
   private constructor(options: FakeGraphApiOptions) {
     this.token = options.accessToken ?? 'fake-whatsapp-access-token';
     this.apiVersion = options.apiVersion ?? 'v23.0';
+    this.business = { ...DEFAULT_BUSINESS, ...options.business };
     this.server = createServer((request, response) => {
       this.handle(request, response).catch((error: unknown) => {
         if (!response.headersSent) graphError(response, 500, { code: 1, message: `Fake Graph API failure: ${String(error)}` });
@@ -97,6 +105,21 @@ export class FakeGraphApi {
     return () => this.listeners.delete(listener);
   }
 
+  /** The Meta app, WhatsApp Business Account and phone numbers the set-up endpoints know. */
+  get metaBusiness(): Required<FakeMetaBusiness> {
+    return this.business;
+  }
+
+  /** Apps subscribed to a WhatsApp Business Account's webhooks (`POST /{wabaId}/subscribed_apps`), in order. */
+  subscribedApps(): WabaSubscription[] {
+    return [...this.wabaSubscriptions];
+  }
+
+  /** Webhook callbacks an app set (`POST /{appId}/subscriptions`) after a passed verification handshake, in order. */
+  webhookCallbacks(): AppWebhookSubscription[] {
+    return [...this.webhookSubscriptions];
+  }
+
   /** The next `count` text sends are rejected with Meta's error object (nothing is recorded). */
   failNext(count: number, failure: GraphApiFailure): void {
     this.schedule(count, { kind: 'fail', failure });
@@ -123,8 +146,10 @@ export class FakeGraphApi {
     this.schedule(count, { kind: 'drop' });
   }
 
-  /** Forgets recorded messages, receipts and scheduled behaviour; keeps the token and the port. */
+  /** Forgets recorded messages, receipts, subscriptions and scheduled behaviour; keeps the token and the port. */
   reset(): void {
+    this.wabaSubscriptions.length = 0;
+    this.webhookSubscriptions.length = 0;
     this.accepted.length = 0;
     this.receipts.length = 0;
     this.scripted.length = 0;
@@ -143,6 +168,7 @@ export class FakeGraphApi {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (await this.handleAppSetup(request, response)) return;
     const route = new RegExp(`^/${escapeRegExp(this.apiVersion)}/([^/?]+)/messages(?:\\?.*)?$`).exec(request.url ?? '');
     const rawBody = await readBody(request);
     if (request.method !== 'POST' || !route) {
@@ -166,6 +192,89 @@ export class FakeGraphApi {
       return;
     }
     this.answerText(businessPhoneNumberId, parsed.message, response);
+  }
+
+  /** The endpoints of connecting the app (the set-up command's calls); false for any other request. */
+  private async handleAppSetup(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const [version, node, edge, ...rest] = url.pathname.split('/').slice(1).map(decodeURIComponent);
+    if (version !== this.apiVersion || node === undefined || rest.length > 0) return false;
+    const route = `${request.method} ${edge === undefined ? (node === 'debug_token' ? 'debug_token' : 'node') : edge}`;
+    const bearer = request.headers.authorization?.replace(/^Bearer /, '');
+    const appToken = `${this.business.appId}|${this.business.appSecret}`;
+    const unknownObject = () =>
+      graphError(response, 400, {
+        code: 100,
+        subcode: 33,
+        type: 'GraphMethodException',
+        message: `Unsupported ${request.method?.toLowerCase()} request. Object with ID '${node}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      });
+    switch (route) {
+      case 'GET debug_token': {
+        // Read with the app's own token (`{app-id}|{app-secret}`): only the right app secret gets an answer.
+        if (bearer !== appToken) return invalidAppToken(response);
+        const valid = url.searchParams.get('input_token') === this.token;
+        sendJson(response, 200, {
+          data: valid
+            ? {
+                app_id: this.business.appId,
+                type: 'SYSTEM_USER',
+                application: this.business.appName,
+                expires_at: 0,
+                is_valid: true,
+                issued_at: Math.floor(Date.now() / 1000),
+                scopes: this.business.scopes,
+                granular_scopes: this.business.scopes.map((scope) => ({ scope, target_ids: [this.business.businessAccountId] })),
+                user_id: '100000000000099',
+              }
+            : { error: { code: 190, message: 'Invalid OAuth access token.' }, is_valid: false, scopes: [] },
+        });
+        return true;
+      }
+      case 'GET node': {
+        if (bearer !== this.token) return invalidAccessToken(response);
+        const phone = this.business.phoneNumbers[node];
+        if (phone === undefined) return (unknownObject(), true);
+        const known: Record<string, string> = { id: node, display_phone_number: phone.displayPhoneNumber, verified_name: phone.verifiedName };
+        const fields = (url.searchParams.get('fields') ?? 'id').split(',');
+        sendJson(response, 200, Object.fromEntries(Object.entries(known).filter(([field]) => field === 'id' || fields.includes(field))));
+        return true;
+      }
+      case 'POST subscribed_apps': {
+        await readBody(request);
+        if (bearer !== this.token) return invalidAccessToken(response);
+        if (node !== this.business.businessAccountId) return (unknownObject(), true);
+        this.wabaSubscriptions.push({ businessAccountId: node, appId: this.business.appId, receivedAt: new Date().toISOString() });
+        sendJson(response, 200, { success: true });
+        return true;
+      }
+      case 'POST subscriptions': {
+        const parameters = new URLSearchParams(await readBody(request));
+        if (bearer !== appToken) return invalidAppToken(response);
+        if (node !== this.business.appId) return (unknownObject(), true);
+        await this.subscribeWebhook(parameters, response);
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** Meta checks the callback before it keeps it: a GET with `hub.challenge`, which must come back as the body. */
+  private async subscribeWebhook(parameters: URLSearchParams, response: ServerResponse): Promise<void> {
+    const invalid = (details: string) => graphError(response, 400, { code: 100, message: `(#100) ${details}` });
+    const [object, callbackUrl, verifyToken] = ['object', 'callback_url', 'verify_token'].map((name) => parameters.get(name) ?? '');
+    const fields = (parameters.get('fields') ?? '').split(',').filter((field) => field !== '');
+    if (object !== 'whatsapp_business_account') return invalid('Param object must be one of {user, page, permissions, whatsapp_business_account, ...}');
+    if (fields.length === 0) return invalid('Param fields is required');
+    if (callbackUrl === '' || verifyToken === '') return invalid('Params callback_url and verify_token are required');
+    const verification = await verifyCallback(callbackUrl, verifyToken);
+    if (verification !== undefined) {
+      graphError(response, 400, { code: 2200, type: 'GraphMethodException', message: `(#2200) Callback verification failed with the following errors: ${verification}` });
+      return;
+    }
+    this.webhookSubscriptions.push({ appId: this.business.appId, object, callbackUrl, verifyToken, fields, receivedAt: new Date().toISOString() });
+    sendJson(response, 200, { success: true });
   }
 
   private answerText(businessPhoneNumberId: string, message: ParsedTextMessage, response: ServerResponse): void {
@@ -225,6 +334,8 @@ export class FakeGraphApi {
 export interface FakeGraphApiOptions {
   /** Bearer token to accept. Default `fake-whatsapp-access-token`. */
   readonly accessToken?: string;
+  /** The Meta app and business the set-up endpoints play. Default: {@link DEFAULT_BUSINESS}'s, field by field. */
+  readonly business?: FakeMetaBusiness;
   /** First path segment of the base URL. Default `v23.0`. */
   readonly apiVersion?: string;
   /** Default 0 (a free port). */
@@ -242,6 +353,47 @@ export interface AcceptedWhatsAppMessage {
   readonly contextMessageId?: string;
   /** The `wamid.` id answered to the client. */
   readonly providerMessageId: string;
+  readonly receivedAt: string;
+}
+
+/** A Meta app with the WhatsApp product, as far as connecting it goes. */
+export interface FakeMetaBusiness {
+  readonly appId?: string;
+  /** Signs the app's own token (`{app-id}|{app-secret}`) — and, deployed, every webhook request. */
+  readonly appSecret?: string;
+  readonly appName?: string;
+  /** The WhatsApp Business Account (WABA) the phone numbers belong to. */
+  readonly businessAccountId?: string;
+  /** Phone number id → what `GET /{phoneNumberId}` tells of it. */
+  readonly phoneNumbers?: Readonly<Record<string, { readonly displayPhoneNumber: string; readonly verifiedName: string }>>;
+  /** The permissions the access token carries (`debug_token`'s scopes). */
+  readonly scopes?: readonly string[];
+}
+
+/** The fake's Meta app: the local runtime's business number (local/runtime/meta-notification.ts). */
+export const DEFAULT_BUSINESS: Required<FakeMetaBusiness> = {
+  appId: '100000000000000',
+  appSecret: 'fake-meta-app-secret',
+  appName: 'Local WhatsApp Agent',
+  businessAccountId: '100000000000001',
+  phoneNumbers: { '100000000000002': { displayPhoneNumber: '+1 555-000-0000', verifiedName: 'Local Test Business' } },
+  scopes: ['whatsapp_business_messaging', 'whatsapp_business_management'],
+};
+
+/** `POST /{wabaId}/subscribed_apps`: the app receives the account's webhooks. */
+export interface WabaSubscription {
+  readonly businessAccountId: string;
+  readonly appId: string;
+  readonly receivedAt: string;
+}
+
+/** `POST /{appId}/subscriptions`: where the app's webhooks go, for which fields. */
+export interface AppWebhookSubscription {
+  readonly appId: string;
+  readonly object: string;
+  readonly callbackUrl: string;
+  readonly verifyToken: string;
+  readonly fields: readonly string[];
   readonly receivedAt: string;
 }
 
@@ -373,6 +525,42 @@ function graphError(response: ServerResponse, httpStatus: number, failure: Omit<
       fbtrace_id: randomBytes(12).toString('base64url'),
     },
   });
+}
+
+function invalidAccessToken(response: ServerResponse): true {
+  graphError(response, 401, { code: 190, message: 'Invalid OAuth access token - Cannot parse access token' });
+  return true;
+}
+
+function invalidAppToken(response: ServerResponse): true {
+  graphError(response, 400, { code: 190, message: 'Invalid OAuth access token signature.' });
+  return true;
+}
+
+/**
+ * Meta's verification request to a callback URL: `undefined` once it answered the challenge, else
+ * what went wrong. Only loopback callbacks are called: the fake never reaches beyond this machine.
+ */
+async function verifyCallback(callbackUrl: string, verifyToken: string): Promise<string | undefined> {
+  let url: URL;
+  try {
+    url = new URL(callbackUrl);
+  } catch {
+    return "The URL couldn't be validated.";
+  }
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) return `The fake Graph API calls loopback callbacks only, not ${url.host}.`;
+  const challenge = String(randomBytes(4).readUInt32BE());
+  url.searchParams.set('hub.mode', 'subscribe');
+  url.searchParams.set('hub.challenge', challenge);
+  url.searchParams.set('hub.verify_token', verifyToken);
+  try {
+    const answer = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    const body = await answer.text();
+    if (answer.status !== 200) return `HTTP Status Code = ${answer.status}; HTTP Message = ${answer.statusText}`;
+    return body === challenge ? undefined : `The URL couldn't be validated. Response does not match challenge, expected value="${challenge}", received="${body.slice(0, 40)}"`;
+  } catch (error) {
+    return `The URL couldn't be reached: ${(error as Error).message}`;
+  }
 }
 
 function sendJson(response: ServerResponse, httpStatus: number, body: unknown): void {
