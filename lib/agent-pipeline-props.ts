@@ -338,7 +338,8 @@ export interface AgentPipelineProps {
   /**
    * Name of the dashboard (letters, digits, `-` and `_`, at most 255). Only with `dashboard`.
    *
-   * @default - the table name (`${serviceName}-${environment}`)
+   * @default - the alarms' name prefix (`alarms.alarmNamePrefix`, by default the stack name and the
+   * construct's path in it), with any character a dashboard name cannot hold as '-'
    */
   readonly dashboardName?: string;
 

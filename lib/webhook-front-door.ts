@@ -146,7 +146,7 @@ function bindApiGateway(scope: Construct, target: lambda.Function | lambda.Alias
 function createWebAcl(scope: Construct, context: WebhookFrontDoorContext, rules: wafv2.CfnWebACL.RuleProperty[] | undefined): wafv2.CfnWebACL {
   const metricName = (name: string) => `${context.deploymentName}-${name}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 128);
   return new wafv2.CfnWebACL(scope, 'WebhookWebAcl', {
-    description: `Filters Meta's webhook requests to ${context.deploymentName} before they reach API Gateway`,
+    description: `Filters the Meta webhook requests to ${context.deploymentName} before they reach API Gateway`,
     scope: 'REGIONAL',
     defaultAction: { allow: {} },
     visibilityConfig: { cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName: metricName('webhook') },

@@ -54,7 +54,8 @@ export function resolveAlarmSettings(pipeline: IConstruct, props: AgentPipelineP
       fail(`dashboardName '${dashboardName}' is not a CloudWatch dashboard name: use 1 to 255 letters, digits, '-' and '_'.`);
     }
   }
-  return { namePrefix, actions, tunings, dashboardName };
+  // Like the alarms, one dashboard per pipeline of an account and Region, whatever the resources are named.
+  return { namePrefix, actions, tunings, dashboardName: dashboardName ?? namePrefix.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 255) };
 }
 
 function resolveTuning(fail: (problem: string) => never, id: PipelineAlarmId, tuning: Partial<AlarmTuning>): AlarmTuningSettings {

@@ -433,7 +433,7 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
     new cloudwatch.GraphWidget({ title, left, right, width: WIDGET_WIDTH, height: WIDGET_HEIGHT });
 
   const dashboard = new cloudwatch.Dashboard(pipeline.scope, 'Dashboard', {
-    dashboardName: pipeline.alarmSettings.dashboardName ?? settings.names.table,
+    dashboardName: pipeline.alarmSettings.dashboardName,
     defaultInterval: Duration.hours(3),
   });
   const throttles = [

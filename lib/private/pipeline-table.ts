@@ -1,3 +1,4 @@
+import { Stack } from 'aws-cdk-lib';
 import * as backup from 'aws-cdk-lib/aws-backup';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -34,19 +35,27 @@ function checkSchema(scope: Construct, table: dynamodb.Table): void {
         `'${TABLE_SCHEMA.gsi1.sortKey}' (strings, all attributes projected): give the table that schema, or leave existingTable out.`,
     );
   };
-  const hasKeys = (schema: dynamodb.SchemaOptions, partitionKey: string, sortKey: string) =>
-    schema.partitionKey?.name === partitionKey &&
-    schema.partitionKey?.type === dynamodb.AttributeType.STRING &&
-    schema.sortKey?.name === sortKey &&
-    schema.sortKey.type === dynamodb.AttributeType.STRING;
-  if (!hasKeys(table.schema(), TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey)) problem('has other keys');
-  let index: dynamodb.SchemaOptions | undefined;
-  try {
-    index = table.schema(TABLE_SCHEMA.gsi1.indexName);
-  } catch {
-    problem(`has no index '${TABLE_SCHEMA.gsi1.indexName}'`);
-  }
-  if (!hasKeys(index!, TABLE_SCHEMA.gsi1.partitionKey, TABLE_SCHEMA.gsi1.sortKey)) problem(`has an index '${TABLE_SCHEMA.gsi1.indexName}' with other keys`);
+  // Read from the table's CloudFormation resource: `Table.schema()` is deprecated, and its successor
+  // is missing from the lowest aws-cdk-lib the peer dependency allows.
+  const cfnTable = table.node.defaultChild as dynamodb.CfnTable;
+  const resolved = <T>(value: unknown): T[] => {
+    const array = Stack.of(table).resolve(value);
+    return Array.isArray(array) ? array : [];
+  };
+  const attributeTypes = new Map(
+    resolved<{ attributeName: string; attributeType: string }>(cfnTable.attributeDefinitions).map((a) => [a.attributeName, a.attributeType]),
+  );
+  const hasKeys = (keySchema: unknown, partitionKey: string, sortKey: string) => {
+    const keys = resolved<{ attributeName: string; keyType: string }>(keySchema);
+    const isStringKey = (name: string, keyType: string) =>
+      keys.some((key) => key.attributeName === name && key.keyType === keyType) && attributeTypes.get(name) === dynamodb.AttributeType.STRING;
+    return keys.length === 2 && isStringKey(partitionKey, 'HASH') && isStringKey(sortKey, 'RANGE');
+  };
+  if (!hasKeys(cfnTable.keySchema, TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey)) problem('has other keys');
+  const indexes = resolved<{ indexName: string; keySchema: unknown }>(cfnTable.globalSecondaryIndexes);
+  const index = indexes.find((candidate) => candidate.indexName === TABLE_SCHEMA.gsi1.indexName);
+  if (index === undefined) problem(`has no index '${TABLE_SCHEMA.gsi1.indexName}'`);
+  if (!hasKeys(index!.keySchema, TABLE_SCHEMA.gsi1.partitionKey, TABLE_SCHEMA.gsi1.sortKey)) problem(`has an index '${TABLE_SCHEMA.gsi1.indexName}' with other keys`);
 }
 
 /**

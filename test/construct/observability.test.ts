@@ -327,9 +327,10 @@ describe('alarm names, severities and tuning', () => {
     expect(stack.resolve((pipeline.deadLetterQueueAlarm.node.defaultChild as cloudwatch.CfnAlarm).alarmName)).toBe('Shop-Messaging-Pipeline-deadLetterQueue');
   });
 
-  test('dashboardName names the dashboard; by default it is the table name', () => {
+  test('dashboardName names the dashboard; by default it is the alarms\' name prefix', () => {
     const named = synthPipeline({ dashboardName: 'orders_prod-ops' });
     named.template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'orders_prod-ops' });
-    synthPipeline({ environment: 'prod' }).template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'gogenetic-agent-prod' });
+    synthPipeline({ environment: 'prod' }).template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'TestStack-Pipeline' });
+    synthPipeline({ alarms: { alarmNamePrefix: 'orders prod' } }).template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'orders-prod' });
   });
 });
