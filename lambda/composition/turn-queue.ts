@@ -1,6 +1,8 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { clientConfigOf, type RequestTimeouts } from '../core/adapters/aws/request-timeouts';
 import { inboundRepositories } from '../core/adapters/dynamodb/dynamo-repositories';
 import { SqsTurnDispatcher } from '../core/adapters/sqs/sqs-turn-dispatcher';
+import { RecordDeliveryStatuses } from '../core/application/record-delivery-status';
 import { RegisterInboundTurns } from '../core/application/register-inbound';
 import type { ComposedFunction, FunctionPorts } from './compose-function';
 
@@ -9,12 +11,20 @@ export interface TurnQueuePorts {
   readonly sqsClient?: SQSClient;
 }
 
-/** The turn queue's client, traced like the table's. */
-export function turnQueueClient(composed: ComposedFunction, ports: TurnQueuePorts & FunctionPorts): SQSClient {
-  return ports.sqsClient ?? composed.powertools.tracer.captureAWSv3Client(new SQSClient(ports.awsCredentials === undefined ? {} : { credentials: ports.awsCredentials }));
+/** The turn queue's client, traced like the table's; `timeouts` bound each call (the webhook's). */
+export function turnQueueClient(composed: ComposedFunction, ports: TurnQueuePorts & FunctionPorts, timeouts?: RequestTimeouts): SQSClient {
+  return (
+    ports.sqsClient ??
+    composed.powertools.tracer.captureAWSv3Client(new SQSClient({ ...clientConfigOf(timeouts), ...(ports.awsCredentials !== undefined && { credentials: ports.awsCredentials }) }))
+  );
 }
 
 /** What both inbound functions (webhook, End User Messaging) register customer messages with. */
-export function composeRegisterInbound(turnQueueUrl: string, composed: ComposedFunction, ports: TurnQueuePorts & FunctionPorts): RegisterInboundTurns {
-  return new RegisterInboundTurns({ ...inboundRepositories(composed.table), dispatcher: new SqsTurnDispatcher(turnQueueUrl, turnQueueClient(composed, ports)) });
+export function composeRegisterInbound(turnQueueUrl: string, composed: ComposedFunction, ports: TurnQueuePorts & FunctionPorts, timeouts?: RequestTimeouts): RegisterInboundTurns {
+  return new RegisterInboundTurns({ ...inboundRepositories(composed.table), dispatcher: new SqsTurnDispatcher(turnQueueUrl, turnQueueClient(composed, ports, timeouts)) });
+}
+
+/** What both inbound functions record Meta's delivery statuses with. */
+export function composeRecordStatuses(composed: ComposedFunction): RecordDeliveryStatuses {
+  return new RecordDeliveryStatuses({ messages: inboundRepositories(composed.table).messages });
 }

@@ -1,20 +1,29 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { RequestTimeouts } from '../core/adapters/aws/request-timeouts';
 import { type SenderCompositionOptions, whatsAppSecretReader } from '../core/adapters/whatsapp/whatsapp-channel';
 import { createWebhookHttpHandler } from '../webhook/webhook-http';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import type { WebhookSettings } from './deployment-settings';
-import { composeRegisterInbound, type TurnQueuePorts } from './turn-queue';
+import { composeRecordStatuses, composeRegisterInbound, type TurnQueuePorts } from './turn-queue';
 
 export type WebhookHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
 export interface WebhookPorts extends FunctionPorts, TurnQueuePorts, Pick<SenderCompositionOptions, 'credentials'> {}
 
+/**
+ * Each table and queue call of the webhook gives up after about 3 s (two attempts of 1.5 s): a
+ * stalled dependency is a quick 5xx, which Meta retries, instead of a request hanging until the
+ * function times out. Registration is idempotent, so whatever a cut-off call did is found again.
+ */
+export const WEBHOOK_REQUEST_TIMEOUTS: RequestTimeouts = { connectionTimeoutMs: 1_000, requestTimeoutMs: 1_500, maxAttempts: 2 };
+
 /** The webhook: Meta's HTTP contract (webhook-http.ts) on the inbound use case. */
 export function composeWebhook(settings: WebhookSettings, ports: WebhookPorts = {}): WebhookHandler {
-  const composed = composeFunction('webhook', settings, ports);
+  const composed = composeFunction('webhook', settings, ports, { requestTimeouts: WEBHOOK_REQUEST_TIMEOUTS });
   const http = createWebhookHttpHandler({
     credentials: ports.credentials ?? whatsAppSecretReader(settings.whatsAppSecretArn, ports),
-    registerInbound: composeRegisterInbound(settings.turnQueueUrl, composed, ports),
+    registerInbound: composeRegisterInbound(settings.turnQueueUrl, composed, ports, WEBHOOK_REQUEST_TIMEOUTS),
+    recordStatuses: composeRecordStatuses(composed),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,
