@@ -128,6 +128,11 @@ export abstract class AgentPipelineBase extends Construct {
     return this._metrics.custom(CUSTOM_METRICS.replyOutcomeUnknown, props);
   }
 
+  /** Messages WhatsApp reported it could not deliver, any reason (sum over 1 minute unless overridden). */
+  public metricDeliveryFailed(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.deliveryFailed, props);
+  }
+
   /** Milliseconds the agent took per turn (p99 over 1 minute unless overridden). */
   public metricAgentLatency(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return this._metrics.custom(CUSTOM_METRICS.agentLatency, { statistic: 'p99', ...props });

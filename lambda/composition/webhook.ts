@@ -8,21 +8,26 @@ import { composeRecordStatuses, composeRegisterInbound, type TurnQueuePorts } fr
 
 export type WebhookHandler = (event: APIGatewayProxyEventV2) => Promise<APIGatewayProxyStructuredResultV2>;
 
-export interface WebhookPorts extends FunctionPorts, TurnQueuePorts, Pick<SenderCompositionOptions, 'credentials'> {}
+export interface WebhookPorts extends FunctionPorts, TurnQueuePorts, Pick<SenderCompositionOptions, 'credentials'> {
+  /** Bounds on each table and queue call. @default WEBHOOK_REQUEST_TIMEOUTS */
+  readonly requestTimeouts?: RequestTimeouts;
+}
 
 /**
- * Each table and queue call of the webhook gives up after about 3 s (two attempts of 1.5 s): a
- * stalled dependency is a quick 5xx, which Meta retries, instead of a request hanging until the
- * function times out. Registration is idempotent, so whatever a cut-off call did is found again.
+ * Each table and queue call of the webhook gives up after about 5 s (two attempts of 2.5 s, well
+ * inside its 10 s timeout): a stalled dependency is a quick 5xx, which Meta retries, instead of a
+ * request hanging until the function times out. Registration is idempotent, so whatever a cut-off
+ * call did is found again.
  */
-export const WEBHOOK_REQUEST_TIMEOUTS: RequestTimeouts = { connectionTimeoutMs: 1_000, requestTimeoutMs: 1_500, maxAttempts: 2 };
+export const WEBHOOK_REQUEST_TIMEOUTS: RequestTimeouts = { connectionTimeoutMs: 1_000, requestTimeoutMs: 2_500, maxAttempts: 2 };
 
 /** The webhook: Meta's HTTP contract (webhook-http.ts) on the inbound use case. */
 export function composeWebhook(settings: WebhookSettings, ports: WebhookPorts = {}): WebhookHandler {
-  const composed = composeFunction('webhook', settings, ports, { requestTimeouts: WEBHOOK_REQUEST_TIMEOUTS });
+  const requestTimeouts = ports.requestTimeouts ?? WEBHOOK_REQUEST_TIMEOUTS;
+  const composed = composeFunction('webhook', settings, ports, { requestTimeouts });
   const http = createWebhookHttpHandler({
     credentials: ports.credentials ?? whatsAppSecretReader(settings.whatsAppSecretArn, ports),
-    registerInbound: composeRegisterInbound(settings.turnQueueUrl, composed, ports, WEBHOOK_REQUEST_TIMEOUTS),
+    registerInbound: composeRegisterInbound(settings.turnQueueUrl, composed, ports, requestTimeouts),
     recordStatuses: composeRecordStatuses(composed),
     clock: composed.clock,
     logger: composed.logger,

@@ -49,6 +49,7 @@ export interface PipelineAlarms {
   readonly turnFailedPermanently: cloudwatch.Alarm;
   readonly turnFallback: cloudwatch.Alarm;
   readonly replyOutcomeUnknown: cloudwatch.Alarm;
+  readonly deliveryFailed: cloudwatch.Alarm;
   readonly tableThrottles: cloudwatch.Alarm;
   readonly modelThrottles?: cloudwatch.Alarm;
   readonly idleSweeperErrors: cloudwatch.Alarm;
@@ -167,6 +168,12 @@ export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms
       custom(CUSTOM_METRICS.replyOutcomeUnknown),
       thresholds.replyOutcomesUnknown,
       `A reply of ${names.table} may not have reached WhatsApp (timeout or cut connection); the retry may send it twice.`,
+    ),
+    deliveryFailed: alarm(
+      'DeliveryFailedAlarm',
+      custom(CUSTOM_METRICS.deliveryFailed),
+      thresholds.deliveryFailures,
+      `WhatsApp reported messages of ${names.table} it could not deliver (a failed status; DeliveryFailed_<class> says why): the customer never got them. A closed 24-hour window (window-closed) needs a template from the console.`,
     ),
     tableThrottles: alarm(
       'TableThrottlesAlarm',

@@ -20,6 +20,7 @@ describe('alarms on what the functions absorb (custom metrics)', () => {
     ['WebhookSignatureRejected', 'webhookSignatureRejectedAlarm'],
     ['TurnFailedPermanently', 'turnFailedPermanentlyAlarm'],
     ['ReplyOutcomeUnknown', 'replyOutcomeUnknownAlarm'],
+    ['DeliveryFailed', 'deliveryFailedAlarm'],
   ] as const)('%s: the Powertools series (namespace, service dimension), summed per minute, above 0', (metricName, property) => {
     expect(alarmOn(synth, metricName)).toMatchObject({
       Namespace: 'gogenetic-agent',
@@ -53,9 +54,10 @@ describe('alarms on what the functions absorb (custom metrics)', () => {
       synth.pipeline.metricWebhookSignatureRejected(),
       synth.pipeline.metricTurnsFailedPermanently(),
       synth.pipeline.metricReplyOutcomeUnknown(),
+      synth.pipeline.metricDeliveryFailed(),
     ].map((metric) => [metric.namespace, metric.metricName, metric.dimensions]);
     expect(helperSeries).toEqual(
-      ['WebhookServerError', 'WebhookSignatureRejected', 'TurnFailedPermanently', 'ReplyOutcomeUnknown'].map((name) => [
+      ['WebhookServerError', 'WebhookSignatureRejected', 'TurnFailedPermanently', 'ReplyOutcomeUnknown', 'DeliveryFailed'].map((name) => [
         'gogenetic-agent',
         name,
         { service: 'gogenetic-agent-prod' },
@@ -104,7 +106,7 @@ describe('thresholds, dashboard and log level are props', () => {
   test('dashboard: false creates none; alarms stay', () => {
     const synth = synthPipeline({ dashboard: false });
     synth.template.resourceCountIs('AWS::CloudWatch::Dashboard', 0);
-    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 15);
+    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 16);
     expect(synth.pipeline.dashboard).toBeUndefined();
   });
 
@@ -171,7 +173,7 @@ describe('Bedrock model throttling', () => {
       Threshold: 4,
       AlarmActions: [synth.stack.resolve(topic.topicArn)],
     });
-    expect(synth.pipeline.alarms).toHaveLength(16);
+    expect(synth.pipeline.alarms).toHaveLength(17);
     expect(synth.pipeline.alarms).toContain(synth.pipeline.modelThrottlesAlarm);
   });
 });

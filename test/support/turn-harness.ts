@@ -29,6 +29,7 @@ import { createTurnHandler } from '../../lambda/orchestrator/turn-handler';
 import { composeWebhook } from '../../lambda/composition/webhook';
 import { principalPorts } from './permissions/function-principals';
 import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
+import { LOCAL_WEBHOOK_REQUEST_TIMEOUTS } from '../../local/runtime/local-pipeline';
 import { createTurnQueues } from '../../local/servers/local-resources';
 import { webhookSettings } from './deployment-settings';
 import { createTestTable, type TestTable } from './dynamo-table';
@@ -118,7 +119,13 @@ export class TurnHarness {
       budget: options.budget && new CustomerBudgetGate(new DynamoCustomerBudgetRepository(this.kit), options.budget.clock ?? systemClock, options.budget.settings, this.pipelineBudget(options)),
     };
     this.turnHandler = createTurnHandler({ processTurn: new ProcessTurn(options.wrap ? options.wrap(deps) : deps), clock: systemClock, logger: this.logger, metrics: this.metrics });
-    this.webhook = composeWebhook(webhookSettings(table.name, queueUrl), { credentials, ...principalPorts('webhook'), logger: this.logger, metrics: this.metrics });
+    this.webhook = composeWebhook(webhookSettings(table.name, queueUrl), {
+      credentials,
+      ...principalPorts('webhook'),
+      logger: this.logger,
+      metrics: this.metrics,
+      requestTimeouts: LOCAL_WEBHOOK_REQUEST_TIMEOUTS,
+    });
   }
 
   private pipelineBudget({ budget, pipelineBudget }: TurnHarnessOptions): PipelineTokenBudget | undefined {

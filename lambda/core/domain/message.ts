@@ -48,6 +48,11 @@ export interface Message extends CarriesUnknownAttributes {
   /** Meta's id once sent. */
   readonly providerMessageId?: string;
   readonly sentAt?: IsoTimestamp;
+  /**
+   * A `pending_send` reply whose last send WhatsApp refused (retryably): certainly not sent then,
+   * so one that a newer message makes obsolete is `superseded`, not `maybe_sent`.
+   */
+  readonly sendRefusedAt?: IsoTimestamp;
   /** What Meta last reported of it (sent, delivered, read, failed), from its status webhooks. */
   readonly receipt?: MessageReceipt;
   /** The customer message this reply answers. */

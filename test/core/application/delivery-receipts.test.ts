@@ -114,12 +114,16 @@ describe('recording statuses', () => {
     }
   });
 
-  test('replies never sent (superseded, refused) and customer messages are left alone', async () => {
-    for (const never of ['superseded', 'failed_permanent'] as const) {
-      const { reply, callbackData } = await storedReply(never);
-      expect(await receipts.execute([status(callbackData, 'delivered', 2)])).toMatchObject({ unchanged: 1 });
-      expect((await reread(reply)).deliveryStatus).toBe(never);
-    }
+  test('a status names a message Meta took: a reply recorded superseded was sent after all', async () => {
+    const { reply, callbackData } = await storedReply('superseded');
+    expect(await receipts.execute([status(callbackData, 'delivered', 2)])).toMatchObject({ settled: 1 });
+    expect((await reread(reply)).deliveryStatus).toBe('sent');
+  });
+
+  test('replies WhatsApp refused and customer messages are left alone', async () => {
+    const { reply, callbackData } = await storedReply('failed_permanent');
+    expect(await receipts.execute([status(callbackData, 'delivered', 2)])).toMatchObject({ unchanged: 1 });
+    expect((await reread(reply)).deliveryStatus).toBe('failed_permanent');
     const inbound: Message = { customerId: newCustomer(), sessionId: 'S1', messageId: newMessageId(), direction: 'inbound', role: 'user', text: 'oi', timestamp: '2026-03-10T11:00:00.000001Z' };
     await messages.append(inbound);
     expect(await receipts.execute([status(callbackDataOf(messages.refFor(inbound)), 'read', 2)])).toMatchObject({ unchanged: 1 });

@@ -13,7 +13,11 @@ export interface RequestTimeouts {
 }
 
 /** The client configuration of `timeouts`, for any AWS SDK v3 client (DynamoDB, SQS). */
-export function clientConfigOf(timeouts: RequestTimeouts | undefined): { maxAttempts?: number; requestHandler?: { connectionTimeout: number; requestTimeout: number } } {
+export function clientConfigOf(timeouts: RequestTimeouts | undefined): {
+  maxAttempts?: number;
+  requestHandler?: { connectionTimeout: number; requestTimeout: number; throwOnRequestTimeout: boolean };
+} {
   if (timeouts === undefined) return {};
-  return { maxAttempts: timeouts.maxAttempts, requestHandler: { connectionTimeout: timeouts.connectionTimeoutMs, requestTimeout: timeouts.requestTimeoutMs } };
+  // Without throwOnRequestTimeout the SDK only logs a warning past requestTimeout, and keeps waiting.
+  return { maxAttempts: timeouts.maxAttempts, requestHandler: { connectionTimeout: timeouts.connectionTimeoutMs, requestTimeout: timeouts.requestTimeoutMs, throwOnRequestTimeout: true } };
 }

@@ -191,6 +191,18 @@ export class DynamoMessageRepository implements MessageRepository {
     return before?.[M.deliveryStatus] === 'sent' ? 'recorded' : 'settled';
   }
 
+  markSendRefused(ref: OutboundRef, at: IsoTimestamp): Promise<boolean> {
+    return conditionally(() =>
+      this.kit.update({
+        key: messageKeyFromRef(ref),
+        update: 'SET #refused = :at',
+        condition: '#status = :pending',
+        names: { '#refused': M.sendRefusedAt, '#status': M.deliveryStatus },
+        values: { ':at': isoMicros(at), ':pending': 'pending_send' },
+      }),
+    );
+  }
+
   setQuarantined(ref: OutboundRef, quarantinedAt: string | null): Promise<boolean> {
     return conditionally(() => this.kit.update(quarantineUpdate(messageKeyFromRef(ref), quarantinedAt)));
   }
@@ -228,8 +240,12 @@ export function quarantineUpdate(key: TableKey, quarantinedAt: IsoTimestamp | nu
   };
 }
 
-/** What a status may still settle: a message Meta may have taken (refused and superseded ones were never sent). */
-const MAYBE_TAKEN_BY_META: readonly DeliveryStatus[] = ['pending_send', 'maybe_sent', 'sent'];
+/**
+ * What a status may settle: any message but one WhatsApp refused. A status names a message Meta
+ * took, so one recorded `superseded` (the retry after a refused send found it obsolete) was sent
+ * after all by an attempt that died before recording it.
+ */
+const MAYBE_TAKEN_BY_META: readonly DeliveryStatus[] = ['pending_send', 'maybe_sent', 'sent', 'superseded'];
 
 /**
  * A receipt, as one conditional update of the message it names (docs/DESIGN.md#delivery-receipts):
@@ -287,8 +303,8 @@ export function deliveryUpdate(ref: OutboundRef, delivery: ReplyDelivery): Omit<
         : { [M.failureReason]: delivery.reason };
   const names: Record<string, string> = { '#status': M.deliveryStatus };
   const values: Record<string, unknown> = { ':status': delivery.status, ':pending': 'pending_send' };
-  // A receipt of Meta's may record the send before the sender does: the same send, recorded once more.
-  const condition = delivery.status === 'sent' ? '#status IN (:pending, :status)' : '#status = :pending';
+  // A receipt of Meta's may record the send before the sender does: the same send (its wamid), recorded once more.
+  const condition = delivery.status === 'sent' ? '#status = :pending OR (#status = :status AND #f0 = :f0)' : '#status = :pending';
   const sets = ['#status = :status'];
   Object.entries(fields).forEach(([name, value], index) => {
     names[`#f${index}`] = name;
