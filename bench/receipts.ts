@@ -12,7 +12,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { DynamoCallEvent } from '../lambda/core/adapters/dynamodb/dynamo-kit';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { StaticCredentialsProvider } from '../lambda/core/adapters/secrets/static-credentials-provider';
-import { callbackDataOf } from '../lambda/core/domain/delivery-receipt';
+import { callbackDataOf } from '../lambda/core/domain/callback-data';
 import type { Message } from '../lambda/core/domain/message';
 import { composeWebhook } from '../lambda/composition/webhook';
 import { statusNotification, type ReportableStatus } from '../local/fake-whatsapp/fake-graph-api';

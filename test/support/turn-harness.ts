@@ -133,6 +133,14 @@ export class TurnHarness {
     return new PipelineTokenBudget(new DynamoPipelineBudgetRepository(this.kit), budget?.clock ?? systemClock, pipelineBudget.settings, pipelineBudget.refreshMs);
   }
 
+  /** Delivery statuses the fake Graph API reports reach the real webhook, signed as Meta's do. */
+  reportStatusesToWebhook(): void {
+    this.fake.reportStatusesTo(async (notification) => {
+      const response = await this.webhook(signedPost(JSON.stringify(notification)));
+      if (response.statusCode !== 200) throw new Error(`the webhook answered ${response.statusCode} to the statuses`);
+    });
+  }
+
   /** A customer message through the real webhook; returns its HTTP status. */
   async receive(customerId: string, messageId: string, text: string, providerTimestamp = Math.floor(Date.now() / 1000)): Promise<number> {
     const response = await this.webhook(signedPost(textNotification(customerId, messageId, text, providerTimestamp)));

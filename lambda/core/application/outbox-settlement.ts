@@ -1,4 +1,4 @@
-import { callbackDataOf } from '../domain/delivery-receipt';
+import { callbackDataOf } from '../domain/callback-data';
 import type { LatestInbound, OutboxEntry, PendingInbound } from '../domain/inbound-receipt';
 import type { Message } from '../domain/message';
 import type { Session } from '../domain/session';

@@ -1,4 +1,5 @@
-import { deliveryFailureReason, isReceiptStatus, outboundRefOfCallbackData, type DeliveryFailureReason } from '../domain/delivery-receipt';
+import { outboundRefOfCallbackData } from '../domain/callback-data';
+import { deliveryFailureReason, isReceiptStatus, type DeliveryFailureReason } from '../domain/delivery-receipt';
 import type { IsoTimestamp } from '../domain/timestamps';
 import type { MessageRepository, ReceiptOutcome } from '../ports/repositories';
 

@@ -1,6 +1,6 @@
 import { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoMessageRepository } from '../../../lambda/core/adapters/dynamodb/message-repository';
-import { callbackDataOf, outboundRefOfCallbackData } from '../../../lambda/core/domain/delivery-receipt';
+import { callbackDataOf, outboundRefOfCallbackData } from '../../../lambda/core/domain/callback-data';
 import type { DeliveryStatus, Message } from '../../../lambda/core/domain/message';
 import { RecordDeliveryStatuses, type ReportedStatus } from '../../../lambda/core/application/record-delivery-status';
 import { createTestTable, type TestTable } from '../../support/dynamo-table';

@@ -10,7 +10,7 @@ import { DynamoSessionRepository } from '../../../lambda/core/adapters/dynamodb/
 import type { WebhookSettings } from '../../../lambda/composition/deployment-settings';
 import { principalPorts } from '../../support/permissions/function-principals';
 import { composeWebhook, WEBHOOK_REQUEST_TIMEOUTS, type WebhookHandler, type WebhookPorts } from '../../../lambda/composition/webhook';
-import { callbackDataOf } from '../../../lambda/core/domain/delivery-receipt';
+import { callbackDataOf } from '../../../lambda/core/domain/callback-data';
 import { statusNotification } from '../../../local/fake-whatsapp/fake-graph-api';
 import { LOCAL_WEBHOOK_REQUEST_TIMEOUTS } from '../../../local/runtime/local-pipeline';
 import { StaticCredentialsProvider } from '../../../lambda/core/adapters/secrets/static-credentials-provider';
