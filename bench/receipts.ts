@@ -15,7 +15,7 @@ import { StaticCredentialsProvider } from '../lambda/core/adapters/secrets/stati
 import { callbackDataOf } from '../lambda/core/domain/callback-data';
 import type { Message } from '../lambda/core/domain/message';
 import { composeWebhook } from '../lambda/composition/webhook';
-import { statusNotification, type ReportableStatus } from '../local/fake-whatsapp/fake-graph-api';
+import { statusNotification, type ReportableStatus, type StatusReport } from '../local/fake-whatsapp/fake-graph-api';
 import { inProcessSettings, postToWebhook, withInProcessPipeline } from './in-process-pipeline';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
@@ -59,14 +59,7 @@ function shuffle<T>(items: T[]): T[] {
   return items;
 }
 
-interface PlannedStatus {
-  readonly providerMessageId: string;
-  readonly recipient: string;
-  readonly status: ReportableStatus;
-  readonly at: Date;
-  readonly callbackData?: string;
-  readonly errorCode?: number;
-}
+type PlannedStatus = Omit<StatusReport, 'businessPhoneNumberId'>;
 
 void withInProcessPipeline('bench-receipts', async (pipeline) => {
   const settings = inProcessSettings(pipeline);

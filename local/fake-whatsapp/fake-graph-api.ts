@@ -329,6 +329,17 @@ export interface StatusNotification {
   readonly entry: readonly object[];
 }
 
+/** One status of one message, as {@link statusNotification} reports it. */
+export interface StatusReport {
+  readonly businessPhoneNumberId: string;
+  readonly providerMessageId: string;
+  readonly recipient: string;
+  readonly status: ReportableStatus;
+  readonly at: Date;
+  readonly callbackData?: string;
+  readonly errorCode?: number;
+}
+
 /** Titles Meta gives the error codes a status of the pipeline's replies may carry. */
 const ERROR_TITLES: Readonly<Record<number, string>> = {
   131047: 'Re-engagement message',
@@ -345,15 +356,7 @@ const FAKE_BUSINESS_ACCOUNT_ID = '100000000000001';
  * send's `biz_opaque_callback_data`, and for `failed` an `errors[]` of `{code, title, message,
  * error_data.details, href}`; `conversation` and `pricing` on `sent` and `delivered`.
  */
-export function statusNotification(report: {
-  readonly businessPhoneNumberId: string;
-  readonly providerMessageId: string;
-  readonly recipient: string;
-  readonly status: ReportableStatus;
-  readonly at: Date;
-  readonly callbackData?: string;
-  readonly errorCode?: number;
-}): StatusNotification {
+export function statusNotification(report: StatusReport): StatusNotification {
   const title = report.errorCode === undefined ? undefined : (ERROR_TITLES[report.errorCode] ?? 'Generic user error');
   const billed = report.status === 'sent' || report.status === 'delivered';
   return {
