@@ -47,10 +47,10 @@ export class OutboxSettlement {
       if (session !== undefined && isStillDeliverable(latest, outbox, reply, session) && !found.optedOut) {
         delivery = await this.deliver(reply, session, outbox);
         outcome = delivery.status === 'sent' ? sentOutcome : 'failed_permanent';
-      } else if (sentOutcome === 'resent' && reply.sendRefusedAt === undefined) {
+      } else if (sentOutcome === 'resent' && reply.unsentAt === undefined) {
         // An earlier attempt persisted it and may have died right after WhatsApp took it (one
-        // whose send WhatsApp refused said so): the customer may have it. Not sent again, kept in
-        // the history as such, counted.
+        // that failed without sending it said so): the customer may have it. Not sent again, kept
+        // in the history as such, counted.
         delivery = { status: 'maybe_sent', at: isoMicros(this.deps.clock.now()) };
         outcome = 'maybe_sent';
       } else {
@@ -88,7 +88,7 @@ export class OutboxSettlement {
       if (error instanceof WhatsAppSendError && !error.retryable) return { status: 'failed_permanent', reason: `${error.category}${error.metaCode === undefined ? '' : `:${error.metaCode}`}` };
       if (error instanceof WhatsAppSendError && !error.outcomeUnknown && error.partsDelivered === 0) {
         // Certainly not sent: if a newer message makes it obsolete before the retry, it was never sent.
-        await this.deps.messages.markSendRefused(outbox.ref, isoMicros(this.deps.clock.now())).catch(() => false);
+        await this.deps.messages.markUnsent(outbox.ref, isoMicros(this.deps.clock.now())).catch(() => false);
       }
       throw new ReplyDeliveryError(error as Error);
     }

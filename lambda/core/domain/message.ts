@@ -49,10 +49,11 @@ export interface Message extends CarriesUnknownAttributes {
   readonly providerMessageId?: string;
   readonly sentAt?: IsoTimestamp;
   /**
-   * A `pending_send` reply whose last send WhatsApp refused (retryably): certainly not sent then,
-   * so one that a newer message makes obsolete is `superseded`, not `maybe_sent`.
+   * A `pending_send` reply the attempt that had it left unsent (WhatsApp refused the send, or the
+   * attempt failed before it): certainly not sent then, so one that a newer message makes obsolete
+   * is `superseded`, not `maybe_sent`.
    */
-  readonly sendRefusedAt?: IsoTimestamp;
+  readonly unsentAt?: IsoTimestamp;
   /** What Meta last reported of it (sent, delivered, read, failed), from its status webhooks. */
   readonly receipt?: MessageReceipt;
   /** The customer message this reply answers. */

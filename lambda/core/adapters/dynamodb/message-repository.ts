@@ -191,13 +191,13 @@ export class DynamoMessageRepository implements MessageRepository {
     return before?.[M.deliveryStatus] === 'sent' ? 'recorded' : 'settled';
   }
 
-  markSendRefused(ref: OutboundRef, at: IsoTimestamp): Promise<boolean> {
+  markUnsent(ref: OutboundRef, at: IsoTimestamp): Promise<boolean> {
     return conditionally(() =>
       this.kit.update({
         key: messageKeyFromRef(ref),
-        update: 'SET #refused = :at',
+        update: 'SET #unsent = :at',
         condition: '#status = :pending',
-        names: { '#refused': M.sendRefusedAt, '#status': M.deliveryStatus },
+        names: { '#unsent': M.unsentAt, '#status': M.deliveryStatus },
         values: { ':at': isoMicros(at), ':pending': 'pending_send' },
       }),
     );

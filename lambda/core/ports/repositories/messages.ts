@@ -39,8 +39,8 @@ export interface MessageRepository {
    * is unknown (`pending_send`, `maybe_sent`) as `sent`.
    */
   recordReceipt(ref: OutboundRef, receipt: DeliveryReceipt): Promise<ReceiptOutcome>;
-  /** Notes on a `pending_send` reply that WhatsApp refused its last send; `false` if it is no longer pending. */
-  markSendRefused(ref: OutboundRef, at: IsoTimestamp): Promise<boolean>;
+  /** Notes on a `pending_send` reply that an attempt ended without sending it; `false` if it is no longer pending (or not stored). */
+  markUnsent(ref: OutboundRef, at: IsoTimestamp): Promise<boolean>;
   /** `pending_send → sent` (also when a receipt of this send recorded it first); `false` if it was settled otherwise. */
   markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: IsoTimestamp): Promise<boolean>;
   /** Hides a customer message from the agent (`null`: shows it again); `false` if it is not stored. */

@@ -18,7 +18,7 @@ export const MessageAttribute = {
   receiptStatus: 'receipt_status',
   receiptAt: 'receipt_at',
   deliveryFailureCode: 'delivery_failure_code',
-  sendRefusedAt: 'send_refused_at',
+  unsentAt: 'unsent_at',
 } as const;
 
 const DIRECTIONS: readonly MessageDirection[] = ['inbound', 'outbound'];
@@ -46,7 +46,7 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
     delivery_status: message.deliveryStatus,
     provider_message_id: message.providerMessageId,
     sent_at: optionalIso(message.sentAt),
-    send_refused_at: optionalIso(message.sendRefusedAt),
+    unsent_at: optionalIso(message.unsentAt),
     receipt_status: message.receipt?.status,
     receipt_at: optionalIso(message.receipt?.at),
     delivery_failure_code: message.receipt?.failureCode,
@@ -85,7 +85,7 @@ export function messageFromItem(item: Item): Message {
     deliveryStatus: read.optionalOneOf('delivery_status', DELIVERY_STATUSES),
     providerMessageId: read.optionalString('provider_message_id'),
     sentAt: read.optionalTimestamp('sent_at'),
-    sendRefusedAt: read.optionalTimestamp(MessageAttribute.sendRefusedAt),
+    unsentAt: read.optionalTimestamp(MessageAttribute.unsentAt),
     receipt: receiptStatus && receiptAt ? { status: receiptStatus, at: receiptAt, ...(failureCode !== undefined && { failureCode }) } : undefined,
     replyToMessageId: read.optionalString('reply_to_message_id'),
     supersededAt: read.optionalTimestamp('superseded_at'),
