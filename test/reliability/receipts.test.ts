@@ -89,9 +89,10 @@ test('killed right after WhatsApp took the reply, then written to again: the rep
     'user: quero um exame',
     'assistant[maybe_sent]: Olá! Recebi: quero um exame (mensagem 1)',
     'user: qual o preço?',
-    'assistant[sent]: Olá! Recebi: qual o preço? (mensagem 2)',
+    // The scripted agent answers again what may not have arrived; a model decides from the note.
+    'assistant[sent]: Olá! Recebi: quero um exame | qual o preço? (mensagem 2)',
   ]);
-  // The first message is not answered a second time: the agent saw its earlier reply, marked.
+  // The agent saw its earlier reply, marked as one that may not have reached the customer.
   const [request] = pipeline.agent.requests.slice(-1);
   expect(request.history.map((entry) => [entry.text, entry.mayNotHaveReached ?? false])).toEqual([
     ['quero um exame', false],
