@@ -59,10 +59,19 @@ Environment:
                                  "cadastro":{"${RUNTIME_ENV.agentBackend}":"scripted"}}}'
   AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_SQS  reuse a running DynamoDB Local / SQS emulator`;
 
+/** When the fake reports each status of a reply, after accepting it. */
+const LOCAL_RECEIPTS = [
+  { status: 'sent', afterMs: 300 },
+  { status: 'delivered', afterMs: 900 },
+  { status: 'read', afterMs: 2_500 },
+] as const;
+
 const CHAT_HELP = `Type a message and press Enter to send it as the customer (or chat on the browser page
 above: both are the same conversation). Commands:
   /from <phone>   switch customer        /state   the customer's session and history
+  /fail [code]    WhatsApp reports the last reply failed (default 131047, the 24-hour window closed)
   /help           this help              /quit    stop everything and exit (also Ctrl-C, Ctrl-D)
+Replies are reported sent, delivered and read as WhatsApp would; a [receipt] line shows each.
 Keywords the scripted agent understands: #humano (handoff), #fim (close), #dado chave=valor,
 #fora <serviço> (out-of-portfolio demand), #cadastro nome=… (also email, documento, empresa,
 cidade), #segmento <segmento>, #intencao <intenção>, #passar <etapa> (with stages: hand over to
@@ -342,6 +351,10 @@ async function chat(pipeline: LocalPipeline, options: CliOptions, out: ChatOutpu
   const setPrompt = () => prompt.setPrompt(`${customer}> `);
   setPrompt();
 
+  // WhatsApp's delivery statuses, as a phone that reads at once would cause them.
+  pipeline.fakeWhatsApp.reportAutomatically(LOCAL_RECEIPTS);
+  const stopReceipts = pipeline.fakeWhatsApp.onStatus((reply) => out.line(`${clock()} [receipt] ${reply.status} → ${reply.recipient}: ${reply.text.slice(0, 40)}`));
+
   // The fake Graph API records every reply; show each as it arrives, with the session after it.
   let shown = pipeline.fakeWhatsApp.sent().length;
   const watcher = setInterval(() => {
@@ -368,12 +381,18 @@ async function chat(pipeline: LocalPipeline, options: CliOptions, out: ChatOutpu
       const snapshot = await pipeline.conversation(customer);
       out.line([describeState(snapshot), ...describeHistory(snapshot), `  turns processed so far: ${reports.length}`].join('\n'));
     },
+    fail: async (argument) => {
+      const last = pipeline.fakeWhatsApp.sent().filter((reply) => reply.recipient === customer).at(-1);
+      if (last === undefined) return out.line(`  nothing was sent to ${customer} yet`);
+      await pipeline.fakeWhatsApp.reportStatus(last.providerMessageId, 'failed', { errorCode: argument === '' ? 131047 : Number(argument) });
+    },
   };
 
   prompt.prompt();
   return await new Promise<number>((resolve) => {
     const finish = () => {
       clearInterval(watcher);
+      stopReceipts();
       void chatPage.close().finally(() => resolve(0));
     };
     prompt.on('SIGINT', () => prompt.close());

@@ -179,6 +179,15 @@ export abstract class AgentPipelineBase extends Construct {
   }
 
   /**
+   * Messages WhatsApp reported it could not deliver, any reason (sum over 1 minute unless overridden).
+   *
+   * @param props overrides of the metric's period, statistic, label or other options
+   */
+  public metricDeliveryFailed(props?: cloudwatch.MetricOptions): cloudwatch.Metric {
+    return this._metrics.custom(CUSTOM_METRICS.deliveryFailed, props);
+  }
+
+  /**
    * Milliseconds the agent took per turn (p99 over 1 minute unless overridden).
    *
    * @param props overrides of the metric's period, statistic, label or other options

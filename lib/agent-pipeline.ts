@@ -151,6 +151,8 @@ export class AgentPipeline extends AgentPipelineBase {
   public readonly turnFallbackAlarm: cloudwatch.Alarm;
   /** A reply's delivery to WhatsApp could not be confirmed. */
   public readonly replyOutcomeUnknownAlarm: cloudwatch.Alarm;
+  /** WhatsApp reported a message it accepted as failed (not delivered): the customer never got it. */
+  public readonly deliveryFailedAlarm: cloudwatch.Alarm;
   /** Requests to the table were throttled. */
   public readonly tableThrottlesAlarm: cloudwatch.Alarm;
   /**
@@ -364,6 +366,7 @@ export class AgentPipeline extends AgentPipelineBase {
     this.turnFailedPermanentlyAlarm = alarms.turnFailedPermanently;
     this.turnFallbackAlarm = alarms.turnFallback;
     this.replyOutcomeUnknownAlarm = alarms.replyOutcomeUnknown;
+    this.deliveryFailedAlarm = alarms.deliveryFailed;
     this.tableThrottlesAlarm = alarms.tableThrottles;
     this.modelThrottlesAlarm = alarms.modelThrottles;
     this.idleSweeperErrorsAlarm = alarms.idleSweeperErrors;

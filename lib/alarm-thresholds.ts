@@ -36,6 +36,14 @@ export interface AlarmThresholds {
   readonly replyOutcomesUnknown?: number;
 
   /**
+   * Messages WhatsApp accepted and then reported it could not deliver (a `failed` delivery status:
+   * the 24-hour window closed, an undeliverable number, Meta's marketing limits).
+   *
+   * @default 0
+   */
+  readonly deliveryFailures?: number;
+
+  /**
    * Messages visible in the dead-letter queue.
    *
    * @default 0

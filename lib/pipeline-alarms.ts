@@ -157,6 +157,13 @@ export interface PipelineAlarmOverrides {
   readonly replyOutcomeUnknown?: AlarmTuning;
 
   /**
+   * Messages WhatsApp accepted and then reported it could not deliver (`deliveryFailedAlarm`).
+   *
+   * @default - warning, above `alarmThresholds.deliveryFailures` (0) in 1 of 1 minutes
+   */
+  readonly deliveryFailed?: AlarmTuning;
+
+  /**
    * Throttled requests to the table (`tableThrottlesAlarm`).
    *
    * @default - warning, above `alarmThresholds.tableThrottledRequests` (0) in 3 of 5 minutes

@@ -2,6 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { createDocumentClient, type CursorKeySource, type DynamoKitObserver } from '../core/adapters/dynamodb/dynamo-kit';
 import { openDynamoTable, type DynamoTable } from '../core/adapters/dynamodb/dynamo-repositories';
+import { clientConfigOf, type RequestTimeouts } from '../core/adapters/aws/request-timeouts';
 import { createPowertools, instrumentInvocation, type Powertools } from '../core/adapters/observability/powertools';
 import type { AwsCallPorts } from '../core/adapters/whatsapp/whatsapp-channel';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
@@ -37,6 +38,8 @@ export interface ComposedFunction {
 export interface TableOptions {
   /** Where the page cursors' key comes from; by default a key of the process (its cursors never leave it). */
   readonly cursorKey?: CursorKeySource;
+  /** Bounds on each table call; by default the SDK's (no request timeout). */
+  readonly requestTimeouts?: RequestTimeouts;
 }
 
 /**
@@ -65,7 +68,11 @@ export function composeFunction(
       clock,
       ids,
       client: createDocumentClient(
-        { ...(ports.dynamoDbEndpoint !== undefined && { endpoint: ports.dynamoDbEndpoint }), ...(ports.awsCredentials !== undefined && { credentials: ports.awsCredentials }) },
+        {
+          ...clientConfigOf(tableOptions.requestTimeouts),
+          ...(ports.dynamoDbEndpoint !== undefined && { endpoint: ports.dynamoDbEndpoint }),
+          ...(ports.awsCredentials !== undefined && { credentials: ports.awsCredentials }),
+        },
         (client) => powertools.tracer.captureAWSv3Client(client),
       ),
       observer: ports.kitObserver,

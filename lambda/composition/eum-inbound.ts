@@ -2,7 +2,7 @@ import type { SNSEvent } from 'aws-lambda';
 import { createEndUserMessagingEventsHandler } from '../eum-inbound/sns-events';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import type { EndUserMessagingInboundSettings } from './deployment-settings';
-import { composeRegisterInbound, type TurnQueuePorts } from './turn-queue';
+import { composeRecordStatuses, composeRegisterInbound, type TurnQueuePorts } from './turn-queue';
 
 export type EndUserMessagingInboundHandler = (event: SNSEvent) => Promise<void>;
 
@@ -13,6 +13,7 @@ export function composeEndUserMessagingInbound(settings: EndUserMessagingInbound
   const composed = composeFunction('eum-inbound', settings, ports);
   const events = createEndUserMessagingEventsHandler({
     registerInbound: composeRegisterInbound(settings, composed, ports),
+    recordStatuses: composeRecordStatuses(composed),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,

@@ -1,7 +1,9 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { localePreset } from '../../lib/contract';
+import { clientConfigOf, type RequestTimeouts } from '../core/adapters/aws/request-timeouts';
 import { inboundRepositories } from '../core/adapters/dynamodb/dynamo-repositories';
 import { SqsTurnDispatcher } from '../core/adapters/sqs/sqs-turn-dispatcher';
+import { RecordDeliveryStatuses } from '../core/application/record-delivery-status';
 import { RegisterInboundTurns } from '../core/application/register-inbound';
 import type { ComposedFunction, FunctionPorts } from './compose-function';
 import type { WebhookSettings } from './deployment-settings';
@@ -11,9 +13,12 @@ export interface TurnQueuePorts {
   readonly sqsClient?: SQSClient;
 }
 
-/** The turn queue's client, traced like the table's. */
-export function turnQueueClient(composed: ComposedFunction, ports: TurnQueuePorts & FunctionPorts): SQSClient {
-  return ports.sqsClient ?? composed.powertools.tracer.captureAWSv3Client(new SQSClient(ports.awsCredentials === undefined ? {} : { credentials: ports.awsCredentials }));
+/** The turn queue's client, traced like the table's; `timeouts` bound each call (the webhook's). */
+export function turnQueueClient(composed: ComposedFunction, ports: TurnQueuePorts & FunctionPorts, timeouts?: RequestTimeouts): SQSClient {
+  return (
+    ports.sqsClient ??
+    composed.powertools.tracer.captureAWSv3Client(new SQSClient({ ...clientConfigOf(timeouts), ...(ports.awsCredentials !== undefined && { credentials: ports.awsCredentials }) }))
+  );
 }
 
 /** What both inbound functions (webhook, End User Messaging) register customer messages with. */
@@ -21,10 +26,16 @@ export function composeRegisterInbound(
   settings: Pick<WebhookSettings, 'turnQueueUrl' | 'locale'>,
   composed: ComposedFunction,
   ports: TurnQueuePorts & FunctionPorts,
+  timeouts?: RequestTimeouts,
 ): RegisterInboundTurns {
   return new RegisterInboundTurns({
     ...inboundRepositories(composed.table),
-    dispatcher: new SqsTurnDispatcher(settings.turnQueueUrl, turnQueueClient(composed, ports)),
+    dispatcher: new SqsTurnDispatcher(settings.turnQueueUrl, turnQueueClient(composed, ports, timeouts)),
     consentWords: localePreset(settings.locale).consentWords,
   });
+}
+
+/** What both inbound functions record Meta's delivery statuses with. */
+export function composeRecordStatuses(composed: ComposedFunction): RecordDeliveryStatuses {
+  return new RecordDeliveryStatuses({ messages: inboundRepositories(composed.table).messages });
 }

@@ -11,11 +11,13 @@ import {
   refusalOfTopic,
 } from '../core/adapters/whatsapp/end-user-messaging-event';
 import { registerInboundNotification } from '../core/application/inbound-notification';
+import type { RecordDeliveryStatuses } from '../core/application/record-delivery-status';
 import type { RegisterInboundTurns } from '../core/application/register-inbound';
 import type { Clock } from '../core/ports/clock';
 
 export interface EndUserMessagingEventsDependencies {
   readonly registerInbound: RegisterInboundTurns;
+  readonly recordStatuses: RecordDeliveryStatuses;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: Metrics;

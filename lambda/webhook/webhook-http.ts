@@ -2,6 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { CUSTOM_METRICS } from '../../lib/contract';
+import type { RecordDeliveryStatuses } from '../core/application/record-delivery-status';
 import type { RegisterInboundTurns } from '../core/application/register-inbound';
 import { registerInboundNotification } from '../core/application/inbound-notification';
 import { parseWebhookPayload, WebhookPayloadError } from '../core/adapters/whatsapp/webhook-payload';
@@ -19,6 +20,7 @@ const CHALLENGE_PATTERN = /^[A-Za-z0-9_-]{1,256}$/;
 export interface WebhookHttpDependencies {
   readonly credentials: WhatsAppCredentialsProvider;
   readonly registerInbound: RegisterInboundTurns;
+  readonly recordStatuses: RecordDeliveryStatuses;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly metrics: Metrics;

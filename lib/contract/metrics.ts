@@ -20,6 +20,7 @@ export const TURN_OUTCOMES = [
   'consent',
   'over_budget_told_already',
   'fallback',
+  'maybe_sent',
 ] as const;
 
 export type TurnOutcome = (typeof TURN_OUTCOMES)[number];
@@ -68,6 +69,19 @@ export const CUSTOM_METRICS = {
   replyRefused: turnOutcomeMetric('failed_permanent'),
   /** Orchestrator: a reply send timed out or was cut off; it may or may not have reached the customer. */
   replyOutcomeUnknown: 'ReplyOutcomeUnknown',
+  /**
+   * Orchestrator: a reply an earlier attempt persisted (and may have sent before it died) no longer
+   * answered the latest message: recorded `maybe_sent`, not sent again.
+   */
+  replyMaybeSent: turnOutcomeMetric('maybe_sent'),
+  /** Webhook and End User Messaging inbound: a status of Meta's recorded on the message it names (one write). */
+  deliveryStatusRecorded: 'DeliveryStatusRecorded',
+  /** Webhook and End User Messaging inbound: a status of an unknown message, a duplicate or an earlier status than recorded; nothing changed. */
+  deliveryStatusIgnored: 'DeliveryStatusIgnored',
+  /** Webhook and End User Messaging inbound: Meta could not deliver a message the pipeline sent (a `failed` status), any code. */
+  deliveryFailed: 'DeliveryFailed',
+  /** Webhook and End User Messaging inbound: a status settled a reply whose send outcome was unknown (`pending_send`, `maybe_sent`) as sent. */
+  deliveryOutcomeSettled: 'DeliveryOutcomeSettled',
   /** Orchestrator: milliseconds the agent took for one turn. */
   agentLatency: 'AgentLatency',
   /** Orchestrator: model input tokens of a turn (from Converse `usage`). */
@@ -128,8 +142,17 @@ export const CUSTOM_METRICS = {
   conversationsClosedIdle: 'ConversationsClosedIdle',
 } as const;
 
+/** Why Meta could not deliver a message (core/domain/delivery-receipt.ts says what each means). */
+export const DELIVERY_FAILURE_CLASSES = ['window-closed', 'undeliverable', 'marketing-limit', 'unsupported-type', 'other'] as const;
+export type DeliveryFailureClass = (typeof DELIVERY_FAILURE_CLASSES)[number];
+
+/** The metric a `failed` status of this class counts besides `DeliveryFailed`: `DeliveryFailed_window-closed`, … */
+export function deliveryFailureMetric<Class extends DeliveryFailureClass>(failureClass: Class): `DeliveryFailed_${Class}` {
+  return `DeliveryFailed_${failureClass}`;
+}
+
 /** The name of any metric the functions emit. */
-export type CustomMetricName = (typeof CUSTOM_METRICS)[keyof typeof CUSTOM_METRICS];
+export type CustomMetricName = (typeof CUSTOM_METRICS)[keyof typeof CUSTOM_METRICS] | ReturnType<typeof deliveryFailureMetric>;
 
 /**
  * What registering one inbound message can end in, and the metric each counts (a registration a

@@ -7,6 +7,7 @@
  * Internal: not part of the jsii API.
  */
 
+import type { DeliveryFailureClass } from './metrics';
 import type { UsageReport } from './usage-report';
 
 export type { AgentUsage, DailyAgentUsage, ModelUsage, UsageReport, UtcDay } from './usage-report';
@@ -100,9 +101,28 @@ export interface HistoryEntry {
   readonly role: MessageRole;
   readonly text: string;
   readonly at: Timestamp;
-  /** `superseded` replies were never sent. */
-  readonly deliveryStatus?: 'pending_send' | 'sent' | 'superseded' | 'failed_permanent';
+  /**
+   * `superseded` replies were never sent; `maybe_sent` ones may have reached the customer (an
+   * attempt died between the send and its record) and were not sent again.
+   */
+  readonly deliveryStatus?: 'pending_send' | 'sent' | 'superseded' | 'failed_permanent' | 'maybe_sent';
+  /** What WhatsApp last reported of a sent message (its ticks): absent until the first status. */
+  readonly receipt?: 'sent' | 'delivered' | 'read' | 'failed';
+  /** When WhatsApp reported `receipt`. */
+  readonly receiptAt?: Timestamp;
+  /**
+   * Present when WhatsApp could not deliver the message. `window-closed` (131047): only a template
+   * reaches the customer now.
+   */
+  readonly deliveryFailure?: DeliveryFailure;
   readonly operatorPhone?: string;
+}
+
+/** Why WhatsApp could not deliver a message: Meta's error code, and what it means for what to do next. */
+export interface DeliveryFailure {
+  /** Meta's error code (`errors[0].code` of the `failed` status), when it gave one. */
+  readonly code?: number;
+  readonly reason: DeliveryFailureClass;
 }
 
 export interface ConversationDetail {

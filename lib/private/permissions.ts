@@ -78,12 +78,13 @@ const marker = only('keyLayoutMigration', get);
 export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAccess } = {
   /**
    * Webhook and End User Messaging inbound: the receipt and marker transaction, the routing reads
-   * (pointer, session), messages appended while a person owns the conversation.
+   * (pointer, session), messages appended while a person owns the conversation, and Meta's
+   * delivery statuses recorded on the messages they name.
    */
   inbound: {
     table: {
       inbound: [get, put, update],
-      session: [get, conditionCheck, put],
+      session: [get, conditionCheck, put, update],
     },
     index: [],
   },

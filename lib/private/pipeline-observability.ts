@@ -51,8 +51,7 @@ export interface AlarmSettings {
   /** The action of each severity that has a topic. */
   readonly actions: { readonly [severity in AlarmSeverity]?: cloudwatch.IAlarmAction };
   readonly tunings: { readonly [id in PipelineAlarmId]: AlarmTuningSettings };
-  /** Undefined: the default name. */
-  readonly dashboardName?: string;
+  readonly dashboardName: string;
 }
 
 /** What one alarm watches in a pipeline. */
@@ -221,6 +220,17 @@ export const PIPELINE_ALARMS = {
         pipeline.settings.alarmThresholds.replyOutcomesUnknown,
         pipeline,
         `A reply of ${pipeline.settings.names.table} may not have reached WhatsApp (timeout or cut connection); the retry may send it twice.`,
+      ),
+  },
+  deliveryFailed: {
+    severity: AlarmSeverity.WARNING,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      customCountWatch(
+        CUSTOM_METRICS.deliveryFailed,
+        pipeline.settings.alarmThresholds.deliveryFailures,
+        pipeline,
+        `WhatsApp reported messages of ${pipeline.settings.names.table} it could not deliver (a failed status; DeliveryFailed_<class> says why): the customer never got them. A closed 24-hour window (window-closed) needs a template from the console.`,
       ),
   },
   tableThrottles: {

@@ -66,6 +66,7 @@ const DEFAULT_ALARM_THRESHOLDS: Required<AlarmThresholds> = {
   webhookSignatureRejections: 5,
   permanentTurnFailures: 0,
   replyOutcomesUnknown: 0,
+  deliveryFailures: 0,
   deadLetterQueueMessages: 0,
   functionErrors: 0,
   functionThrottles: 0,

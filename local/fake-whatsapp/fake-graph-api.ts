@@ -16,6 +16,11 @@ import type { AddressInfo } from 'node:net';
  * Failure injection acts on the next well-formed, authorized TEXT sends, in the order scheduled
  * (read receipts always succeed): {@link failNext}, {@link delayNext}, {@link answerNext},
  * {@link acceptThenDropConnection}.
+ *
+ * Delivery statuses: once told where to deliver them ({@link reportStatusesTo}), it reports any
+ * status for any message as Meta does — a `statuses` notification echoing the message's
+ * `biz_opaque_callback_data`, with `errors[]` for `failed` — by hand ({@link reportStatus}) or
+ * for every message it accepts ({@link reportAutomatically}); each message's record keeps the last.
  */
 export class FakeGraphApi {
   /** Starts listening on 127.0.0.1 (port 0 picks a free port). */
@@ -31,11 +36,14 @@ export class FakeGraphApi {
   private token: string;
   private readonly apiVersion: string;
   private readonly server: Server;
-  private readonly accepted: AcceptedWhatsAppMessage[] = [];
+  private readonly accepted: Mutable<AcceptedWhatsAppMessage>[] = [];
   private readonly receipts: AcceptedReadReceipt[] = [];
   private readonly scripted: ScriptedAnswer[] = [];
   private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
   private readonly listeners = new Set<(message: AcceptedWhatsAppMessage) => void>();
+  private readonly statusListeners = new Set<(message: AcceptedWhatsAppMessage) => void>();
+  private statusSink?: StatusSink;
+  private automaticStatuses: readonly { readonly status: ReportableStatus; readonly afterMs: number }[] = [];
   private received = 0;
   private readonly business: Required<FakeMetaBusiness>;
   private readonly wabaSubscriptions: WabaSubscription[] = [];
@@ -75,9 +83,51 @@ export class FakeGraphApi {
     this.token = token;
   }
 
-  /** Text messages Meta would have accepted, in arrival order. */
+  /** Text messages Meta would have accepted, in arrival order, each with the last status reported. */
   sent(): AcceptedWhatsAppMessage[] {
-    return [...this.accepted];
+    return this.accepted.map((message) => ({ ...message }));
+  }
+
+  /** Where statuses go: the pipeline's webhook (signed, as Meta POSTs), or its End User Messaging topic. */
+  reportStatusesTo(sink: StatusSink): void {
+    this.statusSink = sink;
+  }
+
+  /**
+   * Reports `status` for the message `providerMessageId` — one the fake accepted (its callback data
+   * echoed, its record updated) or any other wamid (a message the pipeline did not send).
+   */
+  async reportStatus(providerMessageId: string, status: ReportableStatus, options: StatusOptions = {}): Promise<void> {
+    if (this.statusSink === undefined) throw new Error('Fake Graph API: reportStatusesTo() first');
+    const message = this.accepted.find((candidate) => candidate.providerMessageId === providerMessageId);
+    const notification = statusNotification({
+      businessPhoneNumberId: message?.businessPhoneNumberId ?? options.businessPhoneNumberId ?? '',
+      providerMessageId,
+      recipient: message?.recipient ?? options.recipient ?? '',
+      status,
+      callbackData: message?.callbackData,
+      errorCode: status === 'failed' ? (options.errorCode ?? 131026) : undefined,
+      at: options.at ?? new Date(),
+    });
+    await this.statusSink(notification);
+    if (message !== undefined) {
+      message.status = status;
+      for (const listener of this.statusListeners) listener({ ...message });
+    }
+  }
+
+  /**
+   * From now on, reports these statuses for every text message accepted, each `afterMs` after the
+   * acceptance (e.g. sent at 200 ms, delivered at 600 ms, read at 1,500 ms); an empty list stops it.
+   */
+  reportAutomatically(statuses: readonly { readonly status: ReportableStatus; readonly afterMs: number }[]): void {
+    this.automaticStatuses = statuses;
+  }
+
+  /** Calls `listener` with a message each time a status of it is reported; returns what stops it. */
+  onStatus(listener: (message: AcceptedWhatsAppMessage) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
   }
 
   readReceipts(): AcceptedReadReceipt[] {
@@ -315,13 +365,21 @@ export class FakeGraphApi {
   }
 
   private record(businessPhoneNumberId: string, message: ParsedTextMessage): AcceptedWhatsAppMessage {
-    const accepted: AcceptedWhatsAppMessage = {
+    const accepted: Mutable<AcceptedWhatsAppMessage> = {
       businessPhoneNumberId,
       ...message,
       providerMessageId: `wamid.${randomBytes(24).toString('base64url')}`,
       receivedAt: new Date().toISOString(),
     };
     this.accepted.push(accepted);
+    for (const { status, afterMs } of this.automaticStatuses) {
+      const timer = setTimeout(() => {
+        this.delayedAnswers.delete(timer);
+        // Best effort, as Meta's: a status the pipeline cannot take now is simply not seen.
+        this.reportStatus(accepted.providerMessageId, status).catch(() => undefined);
+      }, afterMs);
+      this.delayedAnswers.add(timer);
+    }
     for (const listener of this.listeners) listener(accepted);
     for (const waiter of this.waiters.filter((candidate) => candidate.count <= this.accepted.length)) {
       this.waiters.splice(this.waiters.indexOf(waiter), 1);
@@ -351,9 +409,13 @@ export interface AcceptedWhatsAppMessage {
   readonly text: string;
   readonly previewUrl?: boolean;
   readonly contextMessageId?: string;
+  /** `biz_opaque_callback_data` of the send, echoed in the message's statuses. */
+  readonly callbackData?: string;
   /** The `wamid.` id answered to the client. */
   readonly providerMessageId: string;
   readonly receivedAt: string;
+  /** The last status reported for it; absent until the first. */
+  readonly status?: ReportableStatus;
 }
 
 /** A Meta app with the WhatsApp product, as far as connecting it goes. */
@@ -397,6 +459,103 @@ export interface AppWebhookSubscription {
   readonly receivedAt: string;
 }
 
+/** The statuses Meta reports for a message the business sent. */
+export type ReportableStatus = 'sent' | 'delivered' | 'read' | 'failed';
+
+/** Delivers one `statuses` notification to the pipeline; rejects when the pipeline did not take it. */
+export type StatusSink = (notification: StatusNotification) => Promise<void>;
+
+export interface StatusOptions {
+  /** Meta's error code of a `failed` status. Default 131026 (undeliverable). */
+  readonly errorCode?: number;
+  /** When the status happened. Default: now. */
+  readonly at?: Date;
+  /** For a wamid the fake did not accept: the business number and recipient to name. */
+  readonly businessPhoneNumberId?: string;
+  readonly recipient?: string;
+}
+
+/** Meta's notification of delivery statuses (the `messages` field with `statuses[]`). */
+export interface StatusNotification {
+  readonly object: 'whatsapp_business_account';
+  readonly entry: readonly object[];
+}
+
+/** One status of one message, as {@link statusNotification} reports it. */
+export interface StatusReport {
+  readonly businessPhoneNumberId: string;
+  readonly providerMessageId: string;
+  readonly recipient: string;
+  readonly status: ReportableStatus;
+  readonly at: Date;
+  readonly callbackData?: string;
+  readonly errorCode?: number;
+}
+
+/** Titles Meta gives the error codes a status of the pipeline's replies may carry. */
+const ERROR_TITLES: Readonly<Record<number, string>> = {
+  131047: 'Re-engagement message',
+  131026: 'Message undeliverable',
+  131049: 'This message was not delivered to maintain healthy ecosystem engagement.',
+  131051: 'Unsupported message type',
+};
+
+/** The WABA id of the fake's notifications (Meta's test-number shape). */
+const FAKE_BUSINESS_ACCOUNT_ID = '100000000000001';
+
+/**
+ * One status as Meta's webhook reports it: `id`, `status`, `timestamp`, `recipient_id`, the
+ * send's `biz_opaque_callback_data`, and for `failed` an `errors[]` of `{code, title, message,
+ * error_data.details, href}`; `conversation` and `pricing` on `sent` and `delivered`.
+ */
+export function statusNotification(report: StatusReport): StatusNotification {
+  const title = report.errorCode === undefined ? undefined : (ERROR_TITLES[report.errorCode] ?? 'Generic user error');
+  const billed = report.status === 'sent' || report.status === 'delivered';
+  return {
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: FAKE_BUSINESS_ACCOUNT_ID,
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550000000', phone_number_id: report.businessPhoneNumberId },
+              statuses: [
+                {
+                  id: report.providerMessageId,
+                  status: report.status,
+                  timestamp: String(Math.floor(report.at.getTime() / 1000)),
+                  recipient_id: report.recipient,
+                  ...(report.callbackData !== undefined && { biz_opaque_callback_data: report.callbackData }),
+                  ...(billed && {
+                    conversation: { id: randomBytes(16).toString('hex'), origin: { type: 'service' } },
+                    pricing: { billable: false, pricing_model: 'PMP', category: 'service' },
+                  }),
+                  ...(report.errorCode !== undefined && {
+                    errors: [
+                      {
+                        code: report.errorCode,
+                        title,
+                        message: title,
+                        error_data: { details: title },
+                        href: 'https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes/',
+                      },
+                    ],
+                  }),
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 export interface AcceptedReadReceipt {
   readonly businessPhoneNumberId: string;
   readonly messageId: string;
@@ -429,7 +588,7 @@ type ScriptedAnswer =
   | { readonly kind: 'raw'; readonly answer: RawGraphApiAnswer }
   | { readonly kind: 'drop' };
 
-type ParsedTextMessage = Omit<AcceptedWhatsAppMessage, 'businessPhoneNumberId' | 'providerMessageId' | 'receivedAt'>;
+type ParsedTextMessage = Omit<AcceptedWhatsAppMessage, 'businessPhoneNumberId' | 'providerMessageId' | 'receivedAt' | 'status'>;
 
 type ParsedRequest =
   | { readonly kind: 'text'; readonly message: ParsedTextMessage }
@@ -484,6 +643,11 @@ function parseRequest(rawBody: string): ParsedRequest {
   if (text.body.length > TEXT_BODY_LIMIT) return invalid(`Param text['body'] must be at most ${TEXT_BODY_LIMIT} characters long.`);
   if (text.preview_url !== undefined && typeof text.preview_url !== 'boolean') return invalid("Param text['preview_url'] must be a boolean.");
 
+  const callbackData = body.biz_opaque_callback_data;
+  if (callbackData !== undefined && (typeof callbackData !== 'string' || callbackData.length > 512)) {
+    return invalid('Param biz_opaque_callback_data must be a string of at most 512 characters.');
+  }
+
   const context = body.context as { message_id?: unknown } | undefined;
   if (context !== undefined && (typeof context?.message_id !== 'string' || context.message_id === '')) {
     return invalid("Param context['message_id'] must be a message id.");
@@ -497,6 +661,7 @@ function parseRequest(rawBody: string): ParsedRequest {
       text: text.body,
       ...(text.preview_url === undefined ? {} : { previewUrl: text.preview_url }),
       ...(context ? { contextMessageId: context.message_id as string } : {}),
+      ...(callbackData === undefined ? {} : { callbackData }),
     },
   };
 }

@@ -82,10 +82,15 @@ const ASYNC_INVOKE_ATTEMPTS = 3;
 export async function deliverToEventTopic(handler: (event: SNSEvent) => Promise<void>, messages: readonly CustomerTextMessage[]): Promise<WebhookDelivery> {
   const identified = messages.map((message) => ({ ...message, messageId: message.messageId ?? newWamid() }));
   const messageIds = identified.map((message) => message.messageId);
-  for (const event of endUserMessagingEvents(textMessageNotification(identified) as { entry: object[] })) {
-    if (!(await invokeAsynchronously(handler, event))) return { status: 500, body: 'failed', messageIds };
+  return (await publishNotification(handler, textMessageNotification(identified) as { entry: object[] })) ? { status: 200, body: 'ok', messageIds } : { status: 500, body: 'failed', messageIds };
+}
+
+/** Publishes any notification of Meta's (messages, statuses) as End User Messaging does; `false` when an event failed every attempt. */
+export async function publishNotification(handler: (event: SNSEvent) => Promise<void>, notification: { readonly entry: readonly object[] }): Promise<boolean> {
+  for (const event of endUserMessagingEvents(notification)) {
+    if (!(await invokeAsynchronously(handler, event))) return false;
   }
-  return { status: 200, body: 'ok', messageIds };
+  return true;
 }
 
 async function invokeAsynchronously(handler: (event: SNSEvent) => Promise<void>, event: SNSEvent): Promise<boolean> {

@@ -30,13 +30,20 @@ import { createAgentTable, createTurnQueues } from '../servers/local-resources';
 import { assertPortFree, startDynamoDbLocal, startSqsEmulator } from '../servers/local-servers';
 import { Cleanup } from './cleanup';
 import { ConversationInspector, type ConversationSnapshot } from './conversation-inspector';
-import { deliverToEventTopic, LOCAL_ORIGINATION_PHONE_NUMBER_ID, localEventSource } from './end-user-messaging-event';
+import { deliverToEventTopic, LOCAL_ORIGINATION_PHONE_NUMBER_ID, localEventSource, publishNotification } from './end-user-messaging-event';
 import { startFunctionUrlServer, type FunctionUrlServer } from './function-url-server';
 import type { LocalChannel, LocalPipelineOptions, LogLevel, SendCustomerMessageOptions } from './local-pipeline-options';
 import { type PipelinePrincipal, principalCredentials } from './function-principals';
 import { LOCAL_SECRET_ARNS, localAgentSettings, localDeploymentVariant, localOperatorAccess, localOperatorPlane, localSettings, type LocalSettings } from './local-settings';
-import { deliverToWebhook, LOCAL_BUSINESS, type CustomerTextMessage, type WebhookDelivery } from './meta-notification';
+import { deliverToWebhook, LOCAL_BUSINESS, postSignedNotification, type CustomerTextMessage, type WebhookDelivery } from './meta-notification';
 import { SqsEventSource } from './sqs-event-source';
+
+/**
+ * The webhook's bounds on each table and queue call when it runs on this machine (here and in the
+ * suites): DynamoDB Local on a busy laptop, behind the suites' permission check, answers far slower
+ * than DynamoDB, and the deployed bounds would turn that into 5xx.
+ */
+export const LOCAL_WEBHOOK_REQUEST_TIMEOUTS = { connectionTimeoutMs: 5_000, requestTimeoutMs: 30_000, maxAttempts: 3 } as const;
 
 export type { LocalChannel, LocalCrmSyncOptions, LocalPipelineOptions, LocalPipelinePorts, SendCustomerMessageOptions } from './local-pipeline-options';
 
@@ -215,13 +222,22 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
         portsOf('eum-inbound'),
       );
       deliver = (messages) => deliverToEventTopic(inbound, messages);
+      fakeWhatsApp.reportStatusesTo(async (notification) => {
+        if (!(await publishNotification(inbound, notification))) throw new Error('the End User Messaging inbound function failed on the statuses');
+      });
     } else {
       // An app secret the Secrets Manager reader would refuse (a placeholder) is handed to the webhook as it stands.
       const webhookCredentials = options.webhookAppSecret === undefined ? undefined : new StaticCredentialsProvider({ ...credentials, appSecret: options.webhookAppSecret });
-      const server = await startFunctionUrlServer(composeWebhook(settings, { ...portsOf('webhook'), credentials: webhookCredentials }), { port: ports.webhook });
+      const server = await startFunctionUrlServer(composeWebhook(settings, { ...portsOf('webhook'), credentials: webhookCredentials, requestTimeouts: LOCAL_WEBHOOK_REQUEST_TIMEOUTS }), {
+        port: ports.webhook,
+      });
       cleanup.add(() => server.close());
       webhookServer = server;
       deliver = (messages) => deliverToWebhook(server.url, credentials.appSecret, messages);
+      fakeWhatsApp.reportStatusesTo(async (notification) => {
+        const { status } = await postSignedNotification(server.url, credentials.appSecret, notification);
+        if (status !== 200) throw new Error(`the webhook answered ${status} to the statuses`);
+      });
     }
     const eventSource = await SqsEventSource.start({
       client: sqsClientOf('orchestrator'),

@@ -71,7 +71,13 @@ export interface WebhookDelivery {
 /** POSTs customer messages to a webhook exactly as Meta does: raw JSON body signed with the app secret. */
 export async function deliverToWebhook(webhookUrl: string, appSecret: string, messages: readonly CustomerTextMessage[]): Promise<WebhookDelivery> {
   const identified = messages.map((message) => ({ ...message, messageId: message.messageId ?? newWamid() }));
-  const rawBody = JSON.stringify(textMessageNotification(identified));
+  const answer = await postSignedNotification(webhookUrl, appSecret, textMessageNotification(identified));
+  return { ...answer, messageIds: identified.map((message) => message.messageId) };
+}
+
+/** POSTs any notification of Meta's (messages, statuses) to a webhook as Meta does. */
+export async function postSignedNotification(webhookUrl: string, appSecret: string, notification: object): Promise<{ readonly status: number; readonly body: string }> {
+  const rawBody = JSON.stringify(notification);
   const response = await fetch(webhookUrl, {
     method: 'POST',
     headers: {
@@ -81,5 +87,5 @@ export async function deliverToWebhook(webhookUrl: string, appSecret: string, me
     },
     body: rawBody,
   });
-  return { status: response.status, body: await response.text(), messageIds: identified.map((message) => message.messageId) };
+  return { status: response.status, body: await response.text() };
 }

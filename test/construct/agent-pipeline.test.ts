@@ -205,7 +205,7 @@ describe('AgentPipeline with its defaults', () => {
     }
   });
 
-  test('fifteen alarms (no model alarm without Bedrock), all exposed, all ignoring missing data, none with actions (periods per alarm: observability.test.ts)', () => {
+  test('sixteen alarms (no model alarm without Bedrock), all exposed, all ignoring missing data, none with actions (periods per alarm: observability.test.ts)', () => {
     const pipeline = synth.pipeline;
     expect(pipeline.alarms).toEqual([
       pipeline.deadLetterQueueAlarm,
@@ -221,11 +221,12 @@ describe('AgentPipeline with its defaults', () => {
       pipeline.turnFailedPermanentlyAlarm,
       pipeline.turnFallbackAlarm,
       pipeline.replyOutcomeUnknownAlarm,
+      pipeline.deliveryFailedAlarm,
       pipeline.tableThrottlesAlarm,
       pipeline.idleSweeperErrorsAlarm,
     ]);
     expect(pipeline.modelThrottlesAlarm).toBeUndefined();
-    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 15);
+    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 16);
     for (const alarm of Object.values(synth.template.findResources('AWS::CloudWatch::Alarm'))) {
       expect(alarm.Properties).toMatchObject({
         ComparisonOperator: 'GreaterThanThreshold',
@@ -397,7 +398,7 @@ describe('AgentPipeline with every option set', () => {
   test('every alarm notifies the topic on ALARM and on OK', () => {
     const topicRef = synth.stack.resolve(topic.topicArn);
     const alarms = Object.values(synth.template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(15);
+    expect(alarms).toHaveLength(16);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicRef]);
       expect(alarm.Properties.OKActions).toEqual([topicRef]);

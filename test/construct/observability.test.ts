@@ -25,6 +25,7 @@ describe('alarms on what the functions absorb (custom metrics)', () => {
     ['WebhookSignatureRejected', 'webhookSignatureRejectedAlarm', 5],
     ['TurnFailedPermanently', 'turnFailedPermanentlyAlarm', 0],
     ['ReplyOutcomeUnknown', 'replyOutcomeUnknownAlarm', 0],
+    ['DeliveryFailed', 'deliveryFailedAlarm', 0],
   ] as const)('%s: the Powertools series (namespace, service dimension), summed per minute, above its default threshold', (metricName, property, threshold) => {
     expect(alarmOn(synth, metricName)).toMatchObject({
       Namespace: 'gogenetic-agent',
@@ -58,9 +59,10 @@ describe('alarms on what the functions absorb (custom metrics)', () => {
       synth.pipeline.metricWebhookSignatureRejected(),
       synth.pipeline.metricTurnsFailedPermanently(),
       synth.pipeline.metricReplyOutcomeUnknown(),
+      synth.pipeline.metricDeliveryFailed(),
     ].map((metric) => [metric.namespace, metric.metricName, metric.dimensions]);
     expect(helperSeries).toEqual(
-      ['WebhookServerError', 'WebhookSignatureRejected', 'TurnFailedPermanently', 'ReplyOutcomeUnknown'].map((name) => [
+      ['WebhookServerError', 'WebhookSignatureRejected', 'TurnFailedPermanently', 'ReplyOutcomeUnknown', 'DeliveryFailed'].map((name) => [
         'gogenetic-agent',
         name,
         { service: 'gogenetic-agent-prod' },
@@ -109,7 +111,7 @@ describe('thresholds, dashboard and log level are props', () => {
   test('dashboard: false creates none; alarms stay', () => {
     const synth = synthPipeline({ dashboard: false });
     synth.template.resourceCountIs('AWS::CloudWatch::Dashboard', 0);
-    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 15);
+    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 16);
     expect(synth.pipeline.dashboard).toBeUndefined();
   });
 
@@ -176,7 +178,7 @@ describe('Bedrock model throttling', () => {
       Threshold: 4,
       AlarmActions: [synth.stack.resolve(topic.topicArn)],
     });
-    expect(synth.pipeline.alarms).toHaveLength(16);
+    expect(synth.pipeline.alarms).toHaveLength(17);
     expect(synth.pipeline.alarms).toContain(synth.pipeline.modelThrottlesAlarm);
   });
 });
@@ -199,6 +201,7 @@ describe('alarm names, severities and tuning', () => {
     turnFailedPermanently: ['critical', 1, 1, 0],
     turnFallback: ['warning', 1, 1, 0],
     replyOutcomeUnknown: ['warning', 1, 1, 0],
+    deliveryFailed: ['warning', 1, 1, 0],
     tableThrottles: ['warning', 3, 5, 0],
     modelThrottles: ['warning', 3, 5, 0],
     idleSweeperErrors: ['warning', 1, 1, 0],
@@ -319,7 +322,7 @@ describe('alarm names, severities and tuning', () => {
 
   test('alarmNamePrefix names every alarm; the default comes from the stack and the construct path', () => {
     const named = synthPipeline({ alarms: { alarmNamePrefix: 'orders-prod' } });
-    expect(Object.keys(alarmsById(named, 'orders-prod'))).toHaveLength(15);
+    expect(Object.keys(alarmsById(named, 'orders-prod'))).toHaveLength(16);
     expect(named.pipeline.deadLetterQueueAlarm.node.id).toBe('DeadLetterQueueAlarm');
 
     const stack = new Stack(new App(), 'Shop');

@@ -9,6 +9,7 @@ import { signMetaPayload } from '../../lambda/core/adapters/whatsapp/webhook-sig
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { principalPorts } from '../support/permissions/function-principals';
 import { composeWebhook as composeWebhookFunction, type WebhookHandler } from '../../lambda/composition/webhook';
+import { LOCAL_WEBHOOK_REQUEST_TIMEOUTS } from '../../local/runtime/local-pipeline';
 import { webhookSettings } from '../support/deployment-settings';
 import { FaultInjector } from '../support/fault-injection';
 import { queueDepth, takeAll } from '../support/inspect';
@@ -30,6 +31,7 @@ beforeAll(async () => {
     sqsClient: env.principals.inbound.sqs,
     logger: new Logger({ serviceName: 'hostile', logLevel: 'SILENT' }),
     metrics: new MetricsRecorder(quiet),
+    requestTimeouts: LOCAL_WEBHOOK_REQUEST_TIMEOUTS,
   });
 }, 60_000);
 
@@ -225,6 +227,7 @@ describe('signed notifications the pipeline does not serve: 200, nothing written
       sqsClient: env.principals.inbound.sqs,
       logger: new Logger({ serviceName: 'hostile', logLevel: 'SILENT' }),
       metrics: new MetricsRecorder(new FaultInjector()),
+      requestTimeouts: LOCAL_WEBHOOK_REQUEST_TIMEOUTS,
     });
     const foreignNumber = fc.stringMatching(/^\d{1,20}$/).filter((id) => id !== OUR_NUMBER);
     const staleAge = fc.integer({ min: 7 * SECONDS_PER_DAY, max: 5 * 365 * SECONDS_PER_DAY });

@@ -29,6 +29,7 @@ import { createTurnHandler } from '../../lambda/orchestrator/turn-handler';
 import { composeWebhook } from '../../lambda/composition/webhook';
 import { principalPorts } from './permissions/function-principals';
 import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
+import { LOCAL_WEBHOOK_REQUEST_TIMEOUTS } from '../../local/runtime/local-pipeline';
 import { createTurnQueues } from '../../local/servers/local-resources';
 import { webhookSettings } from './deployment-settings';
 import { createTestTable, type TestTable } from './dynamo-table';
@@ -118,12 +119,26 @@ export class TurnHarness {
       budget: options.budget && new CustomerBudgetGate(new DynamoCustomerBudgetRepository(this.kit), options.budget.clock ?? systemClock, options.budget.settings, this.pipelineBudget(options)),
     };
     this.turnHandler = createTurnHandler({ processTurn: new ProcessTurn(options.wrap ? options.wrap(deps) : deps), clock: systemClock, logger: this.logger, metrics: this.metrics });
-    this.webhook = composeWebhook(webhookSettings(table.name, queueUrl), { credentials, ...principalPorts('webhook'), logger: this.logger, metrics: this.metrics });
+    this.webhook = composeWebhook(webhookSettings(table.name, queueUrl), {
+      credentials,
+      ...principalPorts('webhook'),
+      logger: this.logger,
+      metrics: this.metrics,
+      requestTimeouts: LOCAL_WEBHOOK_REQUEST_TIMEOUTS,
+    });
   }
 
   private pipelineBudget({ budget, pipelineBudget }: TurnHarnessOptions): PipelineTokenBudget | undefined {
     if (pipelineBudget === undefined) return undefined;
     return new PipelineTokenBudget(new DynamoPipelineBudgetRepository(this.kit), budget?.clock ?? systemClock, pipelineBudget.settings, pipelineBudget.refreshMs);
+  }
+
+  /** Delivery statuses the fake Graph API reports reach the real webhook, signed as Meta's do. */
+  reportStatusesToWebhook(): void {
+    this.fake.reportStatusesTo(async (notification) => {
+      const response = await this.webhook(signedPost(JSON.stringify(notification)));
+      if (response.statusCode !== 200) throw new Error(`the webhook answered ${response.statusCode} to the statuses`);
+    });
   }
 
   /** A customer message through the real webhook; returns its HTTP status. */

@@ -99,6 +99,34 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
   );
 }
 
+/**
+ * What WhatsApp reported of a message the pipeline sent, as the phone shows it: ✓ sent, ✓✓
+ * delivered, blue ✓✓ read; a failure in words (a closed window: only a template reaches the
+ * customer now); a reply that may or may not have reached the customer, said so.
+ */
+function DeliveryTicks({ message }: { readonly message: HistoryEntry }) {
+  const { t } = useConsole();
+  if (message.receipt === 'failed') {
+    const failure = message.deliveryFailure ?? { reason: 'other' };
+    return (
+      <span class="delivery delivery-failed" role="alert">
+        {' · '}
+        {t(`delivery.failed.${failure.reason}`)}
+        {failure.code !== undefined && ` (${failure.code})`}
+      </span>
+    );
+  }
+  if (message.deliveryStatus === 'maybe_sent' && message.receipt === undefined) return <span class="delivery delivery-unknown">{` · ${t('delivery.maybeSent')}`}</span>;
+  const receipt = message.receipt ?? (message.deliveryStatus === 'sent' ? 'sent' : undefined);
+  if (receipt === undefined) return null;
+  return (
+    <span class={`delivery delivery-${receipt}`} data-receipt={receipt}>
+      {' · '}
+      <span aria-hidden="true">{receipt === 'sent' ? '✓' : '✓✓'}</span> {t(`delivery.${receipt}`)}
+    </span>
+  );
+}
+
 interface HistoryProps {
   readonly messages: readonly HistoryEntry[];
   readonly ownReplies: readonly OwnReply[];
@@ -124,7 +152,7 @@ function History({ messages, ownReplies, onRetry, onDiscard }: HistoryProps) {
             <p class="message-text">{message.text}</p>
             <span class="message-meta">
               {formatTime(message.at, language)}
-              {message.role === 'operator' && message.deliveryStatus === 'sent' && ` · ${t('reply.sent')}`}
+              {message.direction === 'outbound' && <DeliveryTicks message={message} />}
             </span>
           </li>
         ))}

@@ -1,21 +1,23 @@
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
-import { CUSTOM_METRICS, inboundOutcomeMetric } from '../../../lib/contract';
+import { CUSTOM_METRICS, deliveryFailureMetric, inboundOutcomeMetric } from '../../../lib/contract';
 import { admitInboundTurns } from '../domain/inbound-admission';
 import type { InboundTurn } from '../domain/inbound-turn';
 import type { Clock } from '../ports/clock';
+import type { RecordDeliveryStatuses, RecordedStatuses, ReportedStatus } from './record-delivery-status';
 import type { RegisterInboundTurns } from './register-inbound';
 
 /** A notification of Meta's, parsed (from the webhook's verified body or from End User Messaging's event). */
 export interface InboundNotification {
   readonly turns: readonly InboundTurn[];
-  /** Delivery statuses of the business's own messages: counted, never turns. */
-  readonly statuses: readonly unknown[];
+  /** Delivery statuses of the business's own messages: receipts, never turns. */
+  readonly statuses: readonly ReportedStatus[];
   /** Entries of other webhook fields or message kinds that are not customer turns. */
   readonly ignored: number;
 }
 
 export interface InboundNotificationDependencies {
   readonly registerInbound: RegisterInboundTurns;
+  readonly recordStatuses: RecordDeliveryStatuses;
   readonly clock: Clock;
   readonly metrics: Metrics;
   /** The business numbers this pipeline answers for; other numbers' messages are dropped and counted. @default every number */
@@ -26,6 +28,7 @@ export interface InboundNotificationDependencies {
 export interface InboundNotificationSummary {
   readonly turns: number;
   readonly statuses: number;
+  readonly receipts: Omit<RecordedStatuses, 'failures'>;
   readonly ignored: number;
   readonly droppedForeignNumber: number;
   readonly droppedStale: number;
@@ -35,7 +38,7 @@ export interface InboundNotificationSummary {
 /**
  * The part of the inbound protocol both channels share once Meta's notification is parsed — from
  * the webhook's verified body or from End User Messaging's event: admission, the registering use
- * case, and the metrics. Rejects when a registration fails, so the delivery is retried (Meta's
+ * case, the delivery receipts, and the metrics. Rejects when a registration fails, so the delivery is retried (Meta's
  * retry of a non-200 answer, or Lambda's retry of the SNS event); every step is idempotent.
  */
 export async function registerInboundNotification(parsed: InboundNotification, deps: InboundNotificationDependencies): Promise<InboundNotificationSummary> {
@@ -46,6 +49,12 @@ export async function registerInboundNotification(parsed: InboundNotification, d
   metrics.addMetric(CUSTOM_METRICS.inboundForeignNumberDropped, MetricUnit.Count, admission.foreignNumber);
   metrics.addMetric(CUSTOM_METRICS.inboundStaleDropped, MetricUnit.Count, admission.stale);
   const results = await deps.registerInbound.execute(admission.admitted);
+  const { failures, ...receipts } = await deps.recordStatuses.execute(parsed.statuses);
+  metrics.addMetric(CUSTOM_METRICS.deliveryStatusRecorded, MetricUnit.Count, receipts.recorded + receipts.settled);
+  metrics.addMetric(CUSTOM_METRICS.deliveryStatusIgnored, MetricUnit.Count, receipts.notOurs + receipts.unchanged);
+  metrics.addMetric(CUSTOM_METRICS.deliveryOutcomeSettled, MetricUnit.Count, receipts.settled);
+  metrics.addMetric(CUSTOM_METRICS.deliveryFailed, MetricUnit.Count, failures.length);
+  for (const reason of failures) metrics.addMetric(deliveryFailureMetric(reason), MetricUnit.Count, 1);
   const outcomes: Record<string, number> = {};
   for (const { outcome } of results) {
     outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
@@ -54,6 +63,7 @@ export async function registerInboundNotification(parsed: InboundNotification, d
   return {
     turns: parsed.turns.length,
     statuses: parsed.statuses.length,
+    receipts,
     ignored: parsed.ignored,
     droppedForeignNumber: admission.foreignNumber,
     droppedStale: admission.stale,

@@ -1,3 +1,4 @@
+import { callbackDataOf } from '../domain/callback-data';
 import type { LatestInbound, OutboxEntry, PendingInbound } from '../domain/inbound-receipt';
 import type { Message } from '../domain/message';
 import type { Session } from '../domain/session';
@@ -29,6 +30,8 @@ export interface OutboxFindings {
  * records its delivery status, completes the messages it answered and clears the outbox. Runs right
  * after a persist and again on every retry of the record, so each step checks what an earlier
  * attempt already did: a `sent` reply is never sent again, and a status leaves `pending_send` once.
+ * A reply an earlier attempt persisted that no longer answers the latest message may have been sent
+ * by that attempt: it becomes `maybe_sent`, never `superseded` (which means never sent).
  */
 export class OutboxSettlement {
   constructor(private readonly deps: OutboxSettlementDependencies) {}
@@ -42,8 +45,14 @@ export class OutboxSettlement {
     else if (reply?.deliveryStatus === 'pending_send') {
       // An opt-out that arrived while the agent was thinking stops the reply too.
       if (session !== undefined && isStillDeliverable(latest, outbox, reply, session) && !found.optedOut) {
-        delivery = await this.deliver(reply, session);
+        delivery = await this.deliver(reply, session, outbox);
         outcome = delivery.status === 'sent' ? sentOutcome : 'failed_permanent';
+      } else if (sentOutcome === 'resent' && reply.unsentAt === undefined) {
+        // An earlier attempt persisted it and may have died right after WhatsApp took it (one
+        // that failed without sending it said so): the customer may have it. Not sent again, kept
+        // in the history as such, counted.
+        delivery = { status: 'maybe_sent', at: isoMicros(this.deps.clock.now()) };
+        outcome = 'maybe_sent';
       } else {
         delivery = { status: 'superseded', at: isoMicros(this.deps.clock.now()) };
       }
@@ -64,17 +73,23 @@ export class OutboxSettlement {
   }
 
   /** Sends the reply; a refusal for good is a `failed_permanent` delivery. Throws ReplyDeliveryError to retry. */
-  private async deliver(reply: Message, session: Session): Promise<ReplyDelivery> {
+  private async deliver(reply: Message, session: Session, outbox: OutboxEntry): Promise<ReplyDelivery> {
     try {
       const sent: SentTextMessage = await this.deps.whatsapp.sendText({
         businessPhoneNumberId: session.businessPhoneNumberId ?? '',
         customerId: session.customerId,
         customerIdKind: session.customerIdKind ?? 'phone',
         text: reply.text,
+        // Meta echoes it in the reply's statuses: they settle an unknown outcome before a retry resends.
+        callbackData: callbackDataOf(outbox.ref),
       });
       return { status: 'sent', providerMessageId: sent.providerMessageId, sentAt: isoMicros(this.deps.clock.now()) };
     } catch (error) {
       if (error instanceof WhatsAppSendError && !error.retryable) return { status: 'failed_permanent', reason: `${error.category}${error.metaCode === undefined ? '' : `:${error.metaCode}`}` };
+      if (error instanceof WhatsAppSendError && !error.outcomeUnknown && error.partsDelivered === 0) {
+        // Certainly not sent: if a newer message makes it obsolete before the retry, it was never sent.
+        await this.deps.messages.markUnsent(outbox.ref, isoMicros(this.deps.clock.now())).catch(() => false);
+      }
       throw new ReplyDeliveryError(error as Error);
     }
   }

@@ -2,7 +2,7 @@ import type { AgentAction, RequestHumanHandoffAction } from '../domain/agent-act
 import { isPermanentFailure } from '../domain/errors';
 import type { LatestInbound, PendingInbound } from '../domain/inbound-receipt';
 import type { InboundTurn } from '../domain/inbound-turn';
-import { customerMessage, pendingSendMessage, type Message } from '../domain/message';
+import { customerMessage, pendingSendMessage, type Message, type OutboundRef } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros } from '../domain/timestamps';
 import { answerTimestamp, applyActions, completion, demandsOfTurn, newest, prefixThrough } from '../domain/turn';
@@ -26,6 +26,7 @@ import { DrainLegacyDebounce } from './drain-legacy-debounce';
 import { FailureNotice, type FailureNoticeOutcome } from './failure-notice';
 import { OutboxSettlement } from './outbox-settlement';
 import type { MessagingConsent } from './privacy/messaging-consent';
+import { ReplyDeliveryError } from './reply-delivery-error';
 import { type StoredConversation, TurnAgent } from './turn-agent';
 import { DEFAULT_TURN_SETTINGS, type AgentCallReport, type TurnOutcome, type TurnReport, type TurnSettings } from './turn-settings';
 
@@ -102,6 +103,8 @@ interface TurnProgress {
   session?: Session;
   /** The agent was asked and has not answered: a failure now is the agent's. */
   awaitingAgent: boolean;
+  /** Where the reply this turn writes is stored, once the write is attempted. */
+  reply?: OutboundRef;
 }
 
 /** The fallback a failed turn persisted as its result. */
@@ -193,6 +196,9 @@ export class ProcessTurn {
     try {
       return await this.answer(state, request.deadline, progress);
     } catch (error) {
+      // This attempt ends without having handed its persisted reply to WhatsApp (a failed send
+      // says so itself): the retry must not take it for a reply that may have reached the customer.
+      if (progress.reply !== undefined && !(error instanceof ReplyDeliveryError)) await this.deps.messages.markUnsent(progress.reply, isoMicros(this.deps.clock.now())).catch(() => false);
       // Only the agent's failures are judged: anywhere else a lost condition is a race the retry reads again.
       const permanent = progress.awaitingAgent && isPermanentFailure(error);
       if (!(request.finalAttempt || permanent) || (await this.resultWritten(progress, latest.customerId, newest(pending)))) throw error;
@@ -332,6 +338,7 @@ export class ProcessTurn {
     // turn ends as one the write below finds superseded.
     const obsolete = response.stopReason === 'superseded';
     progress.writeAttempted = !obsolete;
+    progress.reply = this.deps.messages.refFor({ customerId, timestamp: reply.createdAt, messageId: reply.messageId });
     const persisted =
       !obsolete &&
       (await this.deps.ledger.persistResult({

@@ -217,5 +217,5 @@ function combined(responses: readonly AgentResponse[]): AgentResponse {
 }
 
 function conversationEntry(message: Message): ConversationEntry {
-  return { role: message.role === 'user' ? 'customer' : 'assistant', text: message.text, at: message.timestamp };
+  return { role: message.role === 'user' ? 'customer' : 'assistant', text: message.text, at: message.timestamp, ...(message.deliveryStatus === 'maybe_sent' && { mayNotHaveReached: true }) };
 }

@@ -1,3 +1,4 @@
+import type { ReceiptStatus } from './delivery-receipt';
 import type { InboundTurn } from './inbound-turn';
 import type { IsoTimestamp } from './timestamps';
 import type { CarriesUnknownAttributes } from './unknown-attributes';
@@ -12,9 +13,12 @@ export type MessageRole = 'user' | 'assistant' | 'operator' | 'system';
  * - `pending_send`: persisted with the turn's result, not yet confirmed sent (a retry re-sends it);
  * - `sent`: WhatsApp accepted it;
  * - `superseded`: a newer customer message or a human takeover made it obsolete; never sent;
- * - `failed_permanent`: WhatsApp refused it for good (e.g. the 24-hour window closed).
+ * - `failed_permanent`: WhatsApp refused it for good (e.g. the 24-hour window closed);
+ * - `maybe_sent`: an earlier attempt may have sent it (it died between the send and its record),
+ *   and it no longer answers the latest message: not sent again, and kept in the history as what
+ *   the customer may have read. A receipt of Meta's for it turns it `sent`.
  */
-export type DeliveryStatus = 'pending_send' | 'sent' | 'superseded' | 'failed_permanent';
+export type DeliveryStatus = 'pending_send' | 'sent' | 'superseded' | 'failed_permanent' | 'maybe_sent';
 
 /** Model usage of an agent-written message, for cost and observability queries. */
 export interface LlmUsage {
@@ -44,6 +48,14 @@ export interface Message extends CarriesUnknownAttributes {
   /** Meta's id once sent. */
   readonly providerMessageId?: string;
   readonly sentAt?: IsoTimestamp;
+  /**
+   * A `pending_send` reply the attempt that had it left unsent (WhatsApp refused the send, or the
+   * attempt failed before it): certainly not sent then, so one that a newer message makes obsolete
+   * is `superseded`, not `maybe_sent`.
+   */
+  readonly unsentAt?: IsoTimestamp;
+  /** What Meta last reported of it (sent, delivered, read, failed), from its status webhooks. */
+  readonly receipt?: MessageReceipt;
   /** The customer message this reply answers. */
   readonly replyToMessageId?: string;
   readonly supersededAt?: IsoTimestamp;
@@ -63,6 +75,14 @@ export interface Message extends CarriesUnknownAttributes {
    * a reply to them (a redrive still asks the agent), and hidden from the agent.
    */
   readonly failureNoticeFor?: string;
+}
+
+/** The furthest status Meta reported for a sent message, and when. */
+export interface MessageReceipt {
+  readonly status: ReceiptStatus;
+  readonly at: IsoTimestamp;
+  /** Meta's error code of a `failed` status. */
+  readonly failureCode?: number;
 }
 
 /**
@@ -128,7 +148,16 @@ export function failureNoticeMessage(
   };
 }
 
-/** Whether a message belongs in the history the agent is shown (superseded/failed replies and failure notices do not). */
+/**
+ * Whether a message belongs in the history the agent is shown: superseded or refused replies,
+ * replies Meta reported failed (the customer never got them) and failure notices do not.
+ */
 export function isVisibleToAgent(message: Message): boolean {
-  return message.deliveryStatus !== 'superseded' && message.deliveryStatus !== 'failed_permanent' && message.quarantinedAt === undefined && message.failureNoticeFor === undefined;
+  return (
+    message.deliveryStatus !== 'superseded' &&
+    message.deliveryStatus !== 'failed_permanent' &&
+    message.receipt?.status !== 'failed' &&
+    message.quarantinedAt === undefined &&
+    message.failureNoticeFor === undefined
+  );
 }

@@ -78,6 +78,11 @@ export interface ConversationEntry {
   readonly text: string;
   /** ISO-8601 UTC. */
   readonly at: string;
+  /**
+   * A reply that may not have reached the customer: an attempt died between its send and its
+   * record, and no receipt of Meta's settled it since. Absent: delivered as far as the pipeline knows.
+   */
+  readonly mayNotHaveReached?: true;
 }
 
 export type ConversationRole = 'customer' | 'assistant';

@@ -25,6 +25,11 @@ export interface OutboundTextMessage {
   /** A phone is addressed with `to`, a business-scoped user id with `recipient`. */
   readonly customerIdKind: CustomerIdKind;
   readonly text: string;
+  /**
+   * Sent as `biz_opaque_callback_data` (at most 512 characters): Meta echoes it in every status of
+   * the message, which is how a status finds the stored message it is about.
+   */
+  readonly callbackData?: string;
 }
 
 export interface SentTextMessage {

@@ -16,6 +16,9 @@ import { metaFixture } from '../../support/fixtures';
 import { useInboundTestResources } from '../../support/inbound-test-resources';
 import { allItems, queueDepth, takeAll } from '../../support/inspect';
 import { textNotification } from '../../support/webhook-events';
+import { DynamoMessageRepository } from '../../../lambda/core/adapters/dynamodb/message-repository';
+import { callbackDataOf } from '../../../lambda/core/domain/callback-data';
+import { statusNotification } from '../../../local/fake-whatsapp/fake-graph-api';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 
@@ -97,6 +100,19 @@ describe('events on the topic', () => {
   test('a status-only entry is accepted and enqueues nothing', async () => {
     await handler(eventOf(metaFixture('statuses-only')));
     await resources.expectNothingWritten();
+  });
+
+  test('a status of a reply the pipeline sent is recorded on it, as the webhook records it', async () => {
+    const messages = new DynamoMessageRepository(new DynamoKit({ tableName: resources.table.name }), systemClock);
+    const reply = { customerId: '5511988887777', sessionId: 'S1', messageId: 'reply-1', direction: 'outbound', role: 'assistant', text: 'Olá!', timestamp: '2026-03-10T11:00:00.000001Z', deliveryStatus: 'pending_send' } as const;
+    await messages.append(reply);
+    const ref = messages.refFor(reply);
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const notification = statusNotification({ businessPhoneNumberId: '106540352242922', providerMessageId: 'wamid.OUT1', recipient: reply.customerId, status: 'delivered', at, callbackData: callbackDataOf(ref) });
+    await handler(eventOf(JSON.stringify(notification)));
+    // The send's outcome was never recorded: the status settles it, with Meta's id.
+    expect(await messages.getOutbound(ref)).toMatchObject({ deliveryStatus: 'sent', providerMessageId: 'wamid.OUT1', receipt: { status: 'delivered' } });
+    expect(await queueDepth(resources.queueUrl)).toBe(0);
   });
 
   test('logs carry the outcome but never the message text or the full phone number', async () => {

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -8,7 +9,10 @@ import { DynamoMessageRepository } from '../../../lambda/core/adapters/dynamodb/
 import { DynamoSessionRepository } from '../../../lambda/core/adapters/dynamodb/session-repository';
 import type { WebhookSettings } from '../../../lambda/composition/deployment-settings';
 import { principalPorts } from '../../support/permissions/function-principals';
-import { composeWebhook, type WebhookHandler, type WebhookPorts } from '../../../lambda/composition/webhook';
+import { composeWebhook, WEBHOOK_REQUEST_TIMEOUTS, type WebhookHandler, type WebhookPorts } from '../../../lambda/composition/webhook';
+import { callbackDataOf } from '../../../lambda/core/domain/callback-data';
+import { statusNotification } from '../../../local/fake-whatsapp/fake-graph-api';
+import { LOCAL_WEBHOOK_REQUEST_TIMEOUTS } from '../../../local/runtime/local-pipeline';
 import { StaticCredentialsProvider } from '../../../lambda/core/adapters/secrets/static-credentials-provider';
 import { systemClock } from '../../../lambda/core/adapters/system/system-clock';
 import { SessionState, type Session } from '../../../lambda/core/domain/session';
@@ -36,6 +40,7 @@ function webhook(ports: Pick<WebhookPorts, 'sqsClient' | 'clock' | 'credentials'
     ...principalPorts('webhook'),
     logger,
     metrics: new Metrics({ namespace: 'test', serviceName: 'webhook-test' }),
+    requestTimeouts: LOCAL_WEBHOOK_REQUEST_TIMEOUTS,
     ...ports,
   });
 }
@@ -275,5 +280,77 @@ describe('guards on signed notifications', () => {
     expect((await rotating(signedPost(body))).statusCode).toBe(200);
     expect((await rotating(signedPost(body, { secret: 'another-secret' }))).statusCode).toBe(403);
     expect(await queueDepth(resources.queueUrl)).toBe(1);
+  });
+});
+
+describe('a stalled table', () => {
+  /** A TCP server on 127.0.0.1 that takes connections and never answers, as a frozen DynamoDB does. */
+  async function stalledServer(): Promise<{ readonly endpoint: string; close(): Promise<void> }> {
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      endpoint: `http://127.0.0.1:${port}`,
+      close: () => new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+    };
+  }
+
+  test('answers 5xx within its budget instead of hanging, and writes nothing', async () => {
+    const stalled = await stalledServer();
+    try {
+      const frozen = composeWebhook(webhookSettings(resources.table.name, resources.queueUrl), {
+        credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
+        ...principalPorts('webhook'),
+        dynamoDbEndpoint: stalled.endpoint,
+        logger,
+        metrics: new Metrics({ namespace: 'test', serviceName: 'webhook-test' }),
+      });
+      const started = Date.now();
+      const response = await frozen(signedPost(textNotification('5511988887777', 'wamid.FROZEN', 'oi')));
+      const elapsedMs = Date.now() - started;
+      expect(response.statusCode).toBe(500);
+      // Two attempts of WEBHOOK_REQUEST_TIMEOUTS.requestTimeoutMs and the SDK's backoff, far inside the 10 s the function has.
+      expect(elapsedMs).toBeGreaterThanOrEqual(2 * WEBHOOK_REQUEST_TIMEOUTS.requestTimeoutMs);
+      expect(elapsedMs).toBeLessThan(8_000);
+      await resources.expectNothingWritten();
+    } finally {
+      await stalled.close();
+    }
+  }, 20_000);
+});
+
+describe('delivery statuses', () => {
+  async function sentReply(customerId: string): Promise<{ readonly messages: DynamoMessageRepository; readonly callbackData: string; readonly ref: ReturnType<DynamoMessageRepository['refFor']> }> {
+    const messages = new DynamoMessageRepository(new DynamoKit({ tableName: resources.table.name }), systemClock);
+    const reply = {
+      customerId,
+      sessionId: 'S1',
+      messageId: 'reply-1',
+      direction: 'outbound',
+      role: 'assistant',
+      text: 'Olá!',
+      timestamp: '2026-03-10T11:00:00.000001Z',
+      deliveryStatus: 'sent',
+      providerMessageId: 'wamid.OUT1',
+      sentAt: '2026-03-10T11:00:01.000000Z',
+    } as const;
+    await messages.append(reply);
+    const ref = messages.refFor(reply);
+    return { messages, callbackData: callbackDataOf(ref), ref };
+  }
+
+  test('a status of a reply the pipeline sent is recorded on it, with Meta’s error for a failure; nothing is queued', async () => {
+    const { messages, callbackData, ref } = await sentReply('5511988887777');
+    const at = nowSeconds();
+    for (const [status, offset, errorCode] of [['delivered', 0, undefined], ['failed', 1, 131047]] as const) {
+      const notification = statusNotification({ businessPhoneNumberId: '106540352242922', providerMessageId: 'wamid.OUT1', recipient: '5511988887777', status, at: new Date((at + offset) * 1000), callbackData, errorCode });
+      expect((await handler(signedPost(JSON.stringify(notification)))).statusCode).toBe(200);
+    }
+    expect((await messages.getOutbound(ref))?.receipt).toEqual({ status: 'failed', at: new Date((at + 1) * 1000).toISOString().replace('Z', '000Z'), failureCode: 131047 });
+    expect(await queueDepth(resources.queueUrl)).toBe(0);
   });
 });

@@ -39,6 +39,7 @@ import { MessagingConsent } from '../../../lambda/core/application/privacy/messa
 import { ProcessTurn } from '../../../lambda/core/application/process-turn';
 import type { Clock } from '../../../lambda/core/ports/clock';
 import type { TurnSettings } from '../../../lambda/core/application/turn-settings';
+import { RecordDeliveryStatuses } from '../../../lambda/core/application/record-delivery-status';
 import { RegisterInboundTurns } from '../../../lambda/core/application/register-inbound';
 import { createTurnHandler } from '../../../lambda/orchestrator/turn-handler';
 import { createWebhookHttpHandler } from '../../../lambda/webhook/webhook-http';
@@ -186,9 +187,11 @@ export function composeWebhook(env: ReliabilityEnvironment, injector: FaultInjec
     messages,
     dispatcher: injector.remote('dispatcher', new SqsTurnDispatcher(env.turnQueueUrl, env.principals.inbound.sqs), AWS_SDK_FAILURES),
   });
+  const recordStatuses = new RecordDeliveryStatuses({ messages });
   if (env.channel === 'end-user-messaging') {
     const events = createEndUserMessagingEventsHandler({
       registerInbound,
+      recordStatuses,
       clock: systemClock,
       logger: silentLogger(),
       metrics,
@@ -201,7 +204,7 @@ export function composeWebhook(env: ReliabilityEnvironment, injector: FaultInjec
     };
     return { handle, injector, metrics };
   }
-  const handle = createWebhookHttpHandler({ credentials, registerInbound, clock: systemClock, logger: silentLogger(), metrics });
+  const handle = createWebhookHttpHandler({ credentials, registerInbound, recordStatuses, clock: systemClock, logger: silentLogger(), metrics });
   return { handle, injector, metrics };
 }
 

@@ -231,6 +231,9 @@ export class BedrockConverseAgent implements AgentPort {
   }
 }
 
+/** Told to the model under a reply of its own the customer may not have received. */
+export const MAY_NOT_HAVE_REACHED_NOTE = '[Delivery of this reply is unconfirmed: the customer may not have received it.]';
+
 /** Converse messages from the history: `user`/`assistant`, alternating, starting with `user`. */
 export function toConverseMessages(history: readonly ConversationEntry[]): Message[] {
   const messages: Array<Message & { content: ContentBlock[] }> = [];
@@ -238,9 +241,10 @@ export function toConverseMessages(history: readonly ConversationEntry[]): Messa
     if (entry.text.trim() === '') continue; // Converse rejects blank text blocks.
     const role = entry.role === 'customer' ? 'user' : 'assistant';
     if (messages.length === 0 && role === 'assistant') continue;
+    const text = entry.mayNotHaveReached ? `${entry.text}\n\n${MAY_NOT_HAVE_REACHED_NOTE}` : entry.text;
     const last = messages.at(-1);
-    if (last?.role === role) last.content.push({ text: entry.text });
-    else messages.push({ role, content: [{ text: entry.text }] });
+    if (last?.role === role) last.content.push({ text });
+    else messages.push({ role, content: [{ text }] });
   }
   if (messages.at(-1)?.role !== 'user') {
     throw new RangeError('The agent needs a history that ends with the customer messages of the turn');

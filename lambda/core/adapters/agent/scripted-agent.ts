@@ -43,9 +43,11 @@ export class ScriptedAgentFailure extends PipelineError {
 /**
  * A deterministic agent for development and tests: the same history always gives the same answer.
  *
- * The turn's messages are the customer entries after the last assistant entry. The reply echoes them
- * with the count of customer messages in the whole history, in the words of `replyTemplate` — by
- * default `Olá! Recebi: <message 1> | <message 2> (mensagem <count>)` — opened by `[<stage>] ` for a stage.
+ * The turn's messages are the customer entries after the last assistant entry known to have reached
+ * the customer (one marked `mayNotHaveReached` is answered again, as a cautious agent would). The
+ * reply echoes them with the count of customer messages in the whole history, in the words of
+ * `replyTemplate` — by default `Olá! Recebi: <message 1> | <message 2> (mensagem <count>)` — opened
+ * by `[<stage>] ` for a stage.
  *
  * Keywords in the turn's messages trigger actions, returned in this order:
  * - `#fora <service>` (up to the next `#` or line end) → `record_out_of_portfolio_demand`, one per occurrence
@@ -105,8 +107,11 @@ const CADASTRAL_WORDS: Readonly<Record<string, CadastralField>> = {
 };
 
 function scriptedAnswer(history: readonly ConversationEntry[], { stage, handoverTargets = [], replyTemplate = localePreset().texts.scriptedReply }: ScriptedAgentOptions): AgentResponse {
-  const lastAssistant = history.map((entry) => entry.role).lastIndexOf('assistant');
-  const turn = history.slice(lastAssistant + 1).map((entry) => entry.text);
+  const lastAssistant = history.map((entry) => (entry.role === 'assistant' && !entry.mayNotHaveReached ? 'said' : 'other')).lastIndexOf('said');
+  const turn = history
+    .slice(lastAssistant + 1)
+    .filter((entry) => entry.role === 'customer')
+    .map((entry) => entry.text);
   if (turn.length === 0) throw new RangeError('The agent needs a history that ends with the customer messages of the turn');
 
   const text = turn.join('\n');

@@ -1,6 +1,7 @@
-import { ConditionFailedError, type MessageRepository, type Page, type PageRequest, type ReplyDelivery, type UsageReadBound } from '../../ports/repositories';
+import { ConditionFailedError, type MessageRepository, type Page, type PageRequest, type ReceiptOutcome, type ReplyDelivery, type UsageReadBound } from '../../ports/repositories';
 import { AgentUsageTally, type DailyAgentUsage, type UtcDay } from '../../domain/agent-usage';
-import type { Message, OutboundRef } from '../../domain/message';
+import { receiptStatusesBefore, type DeliveryReceipt } from '../../domain/delivery-receipt';
+import type { DeliveryStatus, Message, OutboundRef } from '../../domain/message';
 import type { SessionState } from '../../domain/session';
 import { isExpired } from '../../domain/privacy';
 import { isoMicros, type IsoTimestamp } from '../../domain/timestamps';
@@ -103,7 +104,7 @@ export class DynamoMessageRepository implements MessageRepository {
    * One session's messages live in the customer's partition next to other sessions' messages, so
    * this Queries that partition newest first with a filter on the session id, page after page,
    * until it has `limit` messages or the partition ends. Superseded and permanently failed replies,
-   * parked messages and failure notices are left out: they are not part of the conversation the
+   * replies Meta reported failed, parked messages and failure notices are left out: they are not part of the conversation the
    * agent should see. A page asks for the
    * messages still missing and a quarter more, for what the filter drops — every item a page reads
    * is paid for (and unmarshalled) whether the filter keeps it or not.
@@ -116,9 +117,10 @@ export class DynamoMessageRepository implements MessageRepository {
     do {
       const page = await this.kit.queryPage({
         keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)',
-        filter: '#session = :session AND attribute_not_exists(#quarantined) AND attribute_not_exists(#notice) AND (attribute_not_exists(#status) OR NOT (#status IN (:superseded, :failed)))',
-        names: { ...KEY_NAMES, '#session': M.sessionId, '#status': M.deliveryStatus, '#quarantined': M.quarantinedAt, '#notice': M.failureNoticeFor },
-        values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix, ':session': sessionId, ':superseded': 'superseded', ':failed': 'failed_permanent' },
+        filter:
+          '#session = :session AND attribute_not_exists(#quarantined) AND attribute_not_exists(#notice) AND (attribute_not_exists(#status) OR NOT (#status IN (:superseded, :failed))) AND (attribute_not_exists(#receipt) OR #receipt <> :receiptFailed)',
+        names: { ...KEY_NAMES, '#session': M.sessionId, '#status': M.deliveryStatus, '#quarantined': M.quarantinedAt, '#notice': M.failureNoticeFor, '#receipt': M.receiptStatus },
+        values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix, ':session': sessionId, ':superseded': 'superseded', ':failed': 'failed_permanent', ':receiptFailed': 'failed' },
         newestFirst: true,
         consistentRead: true,
         limit: Math.min(SESSION_HISTORY_PAGE, Math.ceil((limit - collected.length) * 1.25)),
@@ -181,6 +183,26 @@ export class DynamoMessageRepository implements MessageRepository {
     return conditionally(() => this.kit.update(deliveryUpdate(ref, { status: 'sent', providerMessageId, sentAt })));
   }
 
+  async recordReceipt(ref: OutboundRef, receipt: DeliveryReceipt): Promise<ReceiptOutcome> {
+    let before: Item | undefined;
+    // The old values come with the write's answer at no extra capacity: they tell a settled unknown outcome.
+    const recorded = await conditionally(async () => (before = await this.kit.update({ ...receiptUpdate(ref, receipt), returnValues: 'UPDATED_OLD' })));
+    if (!recorded) return 'unchanged';
+    return before?.[M.deliveryStatus] === 'sent' ? 'recorded' : 'settled';
+  }
+
+  markUnsent(ref: OutboundRef, at: IsoTimestamp): Promise<boolean> {
+    return conditionally(() =>
+      this.kit.update({
+        key: messageKeyFromRef(ref),
+        update: 'SET #unsent = :at',
+        condition: '#status = :pending',
+        names: { '#unsent': M.unsentAt, '#status': M.deliveryStatus },
+        values: { ':at': isoMicros(at), ':pending': 'pending_send' },
+      }),
+    );
+  }
+
   setQuarantined(ref: OutboundRef, quarantinedAt: string | null): Promise<boolean> {
     return conditionally(() => this.kit.update(quarantineUpdate(messageKeyFromRef(ref), quarantinedAt)));
   }
@@ -219,23 +241,75 @@ export function quarantineUpdate(key: TableKey, quarantinedAt: IsoTimestamp | nu
 }
 
 /**
- * The only transitions of a reply: out of `pending_send`, once. Also written inside a turn's
+ * What a status may settle: any message but one WhatsApp refused. A status names a message Meta
+ * took, so one recorded `superseded` (the retry after a refused send found it obsolete) was sent
+ * after all by an attempt that died before recording it.
+ */
+const MAYBE_TAKEN_BY_META: readonly DeliveryStatus[] = ['pending_send', 'maybe_sent', 'sent', 'superseded'];
+
+/**
+ * A receipt, as one conditional update of the message it names (docs/DESIGN.md#delivery-receipts):
+ * only later statuses than the recorded one pass, so duplicates and reordered statuses fail the
+ * condition; a message whose send outcome was unknown becomes `sent`, with the wamid and time
+ * the send's own answer never recorded.
+ */
+export function receiptUpdate(ref: OutboundRef, receipt: DeliveryReceipt): Omit<UpdateRequest, 'returnValues'> {
+  const before = receiptStatusesBefore(receipt.status);
+  const values: Record<string, unknown> = {
+    ':message': EntityType.message,
+    ':outbound': 'outbound',
+    ':receipt': receipt.status,
+    ':at': isoMicros(receipt.at),
+    ':wamid': receipt.providerMessageId,
+    ':sent': 'sent',
+    ...Object.fromEntries(MAYBE_TAKEN_BY_META.map((status, index) => [`:taken${index}`, status])),
+    ...Object.fromEntries(before.map((status, index) => [`:before${index}`, status])),
+  };
+  const sets = ['#receipt = :receipt', '#receiptAt = :at', '#status = :sent', '#pmid = if_not_exists(#pmid, :wamid)', '#sentAt = if_not_exists(#sentAt, :at)'];
+  if (receipt.failureCode !== undefined) {
+    sets.push('#code = :code');
+    values[':code'] = receipt.failureCode;
+  }
+  const taken = MAYBE_TAKEN_BY_META.map((_, index) => `:taken${index}`).join(', ');
+  const later = before.length === 0 ? 'attribute_not_exists(#receipt)' : `(attribute_not_exists(#receipt) OR #receipt IN (${before.map((_, index) => `:before${index}`).join(', ')}))`;
+  return {
+    key: messageKeyFromRef(ref),
+    update: `SET ${sets.join(', ')}`,
+    condition: `#type = :message AND #direction = :outbound AND #status IN (${taken}) AND ${later}`,
+    names: {
+      '#type': ENTITY_TYPE,
+      '#direction': 'direction',
+      '#status': M.deliveryStatus,
+      '#receipt': M.receiptStatus,
+      '#receiptAt': M.receiptAt,
+      '#pmid': M.providerMessageId,
+      '#sentAt': M.sentAt,
+      ...(receipt.failureCode !== undefined && { '#code': M.deliveryFailureCode }),
+    },
+    values,
+  };
+}
+
+/**
+ * The only transitions of a reply: out of `pending_send`, once (receipts aside). Also written inside a turn's
  * completion transaction (the turn ledger's `complete`), hence a function of its own.
  */
 export function deliveryUpdate(ref: OutboundRef, delivery: ReplyDelivery): Omit<UpdateRequest, 'returnValues'> {
   const fields: Record<string, string> =
     delivery.status === 'sent'
       ? { [M.providerMessageId]: delivery.providerMessageId, [M.sentAt]: isoMicros(delivery.sentAt) }
-      : delivery.status === 'superseded'
+      : delivery.status === 'superseded' || delivery.status === 'maybe_sent'
         ? { [M.supersededAt]: isoMicros(delivery.at) }
         : { [M.failureReason]: delivery.reason };
   const names: Record<string, string> = { '#status': M.deliveryStatus };
   const values: Record<string, unknown> = { ':status': delivery.status, ':pending': 'pending_send' };
+  // A receipt of Meta's may record the send before the sender does: the same send (its wamid), recorded once more.
+  const condition = delivery.status === 'sent' ? '#status = :pending OR (#status = :status AND #f0 = :f0)' : '#status = :pending';
   const sets = ['#status = :status'];
   Object.entries(fields).forEach(([name, value], index) => {
     names[`#f${index}`] = name;
     values[`:f${index}`] = value;
     sets.push(`#f${index} = :f${index}`);
   });
-  return { key: messageKeyFromRef(ref), update: `SET ${sets.join(', ')}`, condition: '#status = :pending', names, values };
+  return { key: messageKeyFromRef(ref), update: `SET ${sets.join(', ')}`, condition, names, values };
 }

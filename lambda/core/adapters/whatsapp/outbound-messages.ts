@@ -13,6 +13,7 @@ export function textMessagePayload(message: OutboundTextMessage, body: string): 
     ...address,
     type: 'text',
     text: { body, preview_url: false },
+    ...(message.callbackData !== undefined && { biz_opaque_callback_data: message.callbackData }),
   };
 }
 

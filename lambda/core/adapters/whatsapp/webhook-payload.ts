@@ -8,9 +8,13 @@ import { isValidCustomerId, isValidMessageId, type InboundTurn } from '../../dom
  */
 export interface DeliveryStatus {
   readonly providerMessageId: string;
+  /** `sent`, `delivered`, `read`, `failed` — or a kind the pipeline does not record (`played`, `deleted`, …). */
   readonly status: string;
   readonly timestamp: string;
+  /** `errors[0].code` of a `failed` status. */
   readonly errorCode?: number;
+  /** `biz_opaque_callback_data`: what the send of the message carried, echoed by Meta. */
+  readonly callbackData?: string;
 }
 
 export interface ParsedWebhook {
@@ -154,6 +158,7 @@ function toStatus(status: unknown): DeliveryStatus {
     status: requireString(item.status, 'statuses[].status'),
     timestamp: epochSecondsToIso(item.timestamp, 'statuses[].timestamp'),
     errorCode: typeof firstError?.code === 'number' ? firstError.code : undefined,
+    callbackData: optionalString(item.biz_opaque_callback_data),
   };
 }
 

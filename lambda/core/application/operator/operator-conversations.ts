@@ -1,6 +1,7 @@
 import { CloseConversation } from '../close-conversation';
 import type { MessagingConsent } from '../privacy/messaging-consent';
 import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type OperationalConfigRepository, type Page, type PageRequest, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
+import { deliveryFailureReason, type DeliveryFailureReason, type ReceiptStatus } from '../../domain/delivery-receipt';
 import type { Message } from '../../domain/message';
 import { customerDisplayName, isInsideServiceWindow, type Operator } from '../../domain/operator';
 import { isHumanOwned, isLegalTransition, type Session, SessionState } from '../../domain/session';
@@ -53,6 +54,10 @@ export interface HistoryEntry {
   readonly text: string;
   readonly at: IsoTimestamp;
   readonly deliveryStatus?: Message['deliveryStatus'];
+  readonly receipt?: ReceiptStatus;
+  readonly receiptAt?: IsoTimestamp;
+  /** `reason: 'window-closed'`: only a template reaches the customer now. */
+  readonly deliveryFailure?: { readonly code?: number; readonly reason: DeliveryFailureReason };
   readonly operatorPhone?: string;
 }
 
@@ -284,6 +289,9 @@ function historyEntryOf(message: Message): HistoryEntry {
     text: message.text,
     at: message.timestamp,
     deliveryStatus: message.deliveryStatus,
+    receipt: message.receipt?.status,
+    receiptAt: message.receipt?.at,
+    deliveryFailure: message.receipt?.status === 'failed' ? { code: message.receipt.failureCode, reason: deliveryFailureReason(message.receipt.failureCode) } : undefined,
     operatorPhone: message.operatorPhone,
   };
 }

@@ -1,4 +1,5 @@
 import type { DailyAgentUsage, UtcDay } from '../../domain/agent-usage';
+import type { DeliveryReceipt } from '../../domain/delivery-receipt';
 import type { OutOfPortfolioDemand } from '../../domain/demand';
 import type { Message, OutboundRef } from '../../domain/message';
 import type { SessionState } from '../../domain/session';
@@ -31,11 +32,26 @@ export interface MessageRepository {
   /** Where a message is stored (for the outbox operations). */
   refFor(message: Pick<Message, 'customerId' | 'timestamp' | 'messageId'>): OutboundRef;
   getOutbound(ref: OutboundRef): Promise<Message | undefined>;
-  /** `pending_send → sent`; `false` if it was no longer pending. */
+  /**
+   * Records a status Meta reported for the outbound message `ref` names, in ONE conditional write:
+   * only a later status than the one recorded (duplicates and reordered statuses change nothing),
+   * and only on a message that may have been sent — which also settles a reply whose send outcome
+   * is unknown (`pending_send`, `maybe_sent`) as `sent`.
+   */
+  recordReceipt(ref: OutboundRef, receipt: DeliveryReceipt): Promise<ReceiptOutcome>;
+  /** Notes on a `pending_send` reply that an attempt ended without sending it; `false` if it is no longer pending (or not stored). */
+  markUnsent(ref: OutboundRef, at: IsoTimestamp): Promise<boolean>;
+  /** `pending_send → sent` (also when a receipt of this send recorded it first); `false` if it was settled otherwise. */
   markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: IsoTimestamp): Promise<boolean>;
   /** Hides a customer message from the agent (`null`: shows it again); `false` if it is not stored. */
   setQuarantined(ref: OutboundRef, quarantinedAt: IsoTimestamp | null): Promise<boolean>;
 }
+
+/**
+ * What a receipt did: `recorded` on a message recorded sent; `settled` a message whose send outcome
+ * was unknown as sent; `unchanged`: not a message the pipeline may have sent, or not a later status.
+ */
+export type ReceiptOutcome = 'recorded' | 'settled' | 'unchanged';
 
 /** How much of the day index one usage report may read. */
 export interface UsageReadBound {

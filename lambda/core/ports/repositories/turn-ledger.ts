@@ -113,6 +113,7 @@ export interface SendGuard {
 export type ReplyDelivery =
   | { readonly status: 'sent'; readonly providerMessageId: string; readonly sentAt: IsoTimestamp }
   | { readonly status: 'superseded'; readonly at: IsoTimestamp }
+  | { readonly status: 'maybe_sent'; readonly at: IsoTimestamp }
   | { readonly status: 'failed_permanent'; readonly reason: string };
 
 export interface TurnCompletion {

@@ -1,4 +1,5 @@
 import type { DeliveryStatus, LlmUsage, Message, MessageDirection, MessageRole } from '../../../domain/message';
+import { RECEIPT_STATUSES } from '../../../domain/delivery-receipt';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
 import { ENTITY_TYPE, EntityType, llmMessageIndexKey, messageKey, shardedLlmMessageIndexKey } from '../keys';
@@ -14,11 +15,15 @@ export const MessageAttribute = {
   failureNoticeFor: 'failure_notice_for',
   failureReason: 'failure_reason',
   sessionId: 'session_id',
+  receiptStatus: 'receipt_status',
+  receiptAt: 'receipt_at',
+  deliveryFailureCode: 'delivery_failure_code',
+  unsentAt: 'unsent_at',
 } as const;
 
 const DIRECTIONS: readonly MessageDirection[] = ['inbound', 'outbound'];
 const ROLES: readonly MessageRole[] = ['user', 'assistant', 'operator', 'system'];
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending_send', 'sent', 'superseded', 'failed_permanent'];
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending_send', 'sent', 'superseded', 'failed_permanent', 'maybe_sent'];
 
 /** Agent-written messages are indexed by day for the recent-LLM-messages query. */
 export const isLlmMessage = (message: Message) => message.role === 'assistant';
@@ -41,6 +46,10 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
     delivery_status: message.deliveryStatus,
     provider_message_id: message.providerMessageId,
     sent_at: optionalIso(message.sentAt),
+    unsent_at: optionalIso(message.unsentAt),
+    receipt_status: message.receipt?.status,
+    receipt_at: optionalIso(message.receipt?.at),
+    delivery_failure_code: message.receipt?.failureCode,
     reply_to_message_id: message.replyToMessageId,
     superseded_at: optionalIso(message.supersededAt),
     quarantined_at: optionalIso(message.quarantinedAt),
@@ -61,6 +70,9 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
 export function messageFromItem(item: Item): Message {
   const read = new ItemReader(item, EntityType.message);
   const llm = read.optionalMap(MessageAttribute.llm);
+  const receiptStatus = read.optionalOneOf(MessageAttribute.receiptStatus, RECEIPT_STATUSES);
+  const receiptAt = read.optionalTimestamp(MessageAttribute.receiptAt);
+  const failureCode = read.optionalNumber(MessageAttribute.deliveryFailureCode);
   return {
     customerId: read.string('phone_number'),
     sessionId: read.string('session_id'),
@@ -73,6 +85,8 @@ export function messageFromItem(item: Item): Message {
     deliveryStatus: read.optionalOneOf('delivery_status', DELIVERY_STATUSES),
     providerMessageId: read.optionalString('provider_message_id'),
     sentAt: read.optionalTimestamp('sent_at'),
+    unsentAt: read.optionalTimestamp(MessageAttribute.unsentAt),
+    receipt: receiptStatus && receiptAt ? { status: receiptStatus, at: receiptAt, ...(failureCode !== undefined && { failureCode }) } : undefined,
     replyToMessageId: read.optionalString('reply_to_message_id'),
     supersededAt: read.optionalTimestamp('superseded_at'),
     quarantinedAt: read.optionalTimestamp('quarantined_at'),

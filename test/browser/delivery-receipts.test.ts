@@ -1,0 +1,57 @@
+// Delivery receipts in the operator console, in headless Chromium against the whole local
+// pipeline: WhatsApp reports a reply sent, delivered and read, then failed, and the bubble says so.
+import type { Page } from 'playwright-core';
+import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+import { newCustomer, newOperatorPhone } from '../support/ids';
+import { startOperatorPipeline } from '../support/pipeline';
+import { ConsoleBrowser, screenshot, signInFromWhatsApp } from '../support/console-browser';
+
+jest.setTimeout(90_000);
+
+let pipeline: LocalPipeline;
+let browser: ConsoleBrowser;
+let page: Page;
+const ana = newOperatorPhone();
+const customer = newCustomer();
+
+beforeAll(async () => {
+  [pipeline, browser] = await Promise.all([startOperatorPipeline([ana]), ConsoleBrowser.launch()]);
+  await pipeline.sendCustomerMessage(customer, 'Quero marcar um exame #dado nome=Maria Souza #humano');
+  await pipeline.waitForIdle();
+  page = await browser.openPage();
+  await signInFromWhatsApp(pipeline, page, ana);
+  await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).click();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await pipeline?.stop();
+});
+
+/** The agent's reply to the customer, as WhatsApp took it, and its bubble in the history. */
+function agentReply() {
+  const sent = pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer);
+  const reply = sent[0];
+  const bubble = page.getByRole('region', { name: 'Histórico' }).getByRole('listitem').filter({ hasText: reply.text.slice(0, 30) });
+  return { reply, bubble };
+}
+
+it('shows the agent’s reply going sent → delivered → read as WhatsApp reports it', async () => {
+  const { reply, bubble } = agentReply();
+  await bubble.getByText('Enviada').waitFor();
+  for (const [status, shown] of [['delivered', 'Entregue'], ['read', 'Lida']] as const) {
+    await pipeline.fakeWhatsApp.reportStatus(reply.providerMessageId, status);
+    await bubble.getByText(shown).waitFor({ timeout: 15_000 });
+  }
+  expect(await bubble.locator('[data-receipt="read"]').count()).toBe(1);
+  expect(pipeline.fakeWhatsApp.sent().find((message) => message.providerMessageId === reply.providerMessageId)?.status).toBe('read');
+  await screenshot(page, 'receipts-read-desktop');
+});
+
+it('shows a failure on the bubble in words: a closed window needs a template', async () => {
+  const { reply, bubble } = agentReply();
+  await pipeline.fakeWhatsApp.reportStatus(reply.providerMessageId, 'failed', { errorCode: 131047 });
+  const failure = bubble.getByRole('alert');
+  await failure.waitFor({ timeout: 15_000 });
+  expect(await failure.textContent()).toBe(' · Não entregue: a janela de 24 h fechou — só um modelo aprovado chega ao cliente agora (131047)');
+});
