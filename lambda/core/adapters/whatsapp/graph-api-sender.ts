@@ -1,6 +1,7 @@
 import type { WhatsAppCredentialsProvider } from '../../ports/credentials';
 import {
   WhatsAppSendError,
+  type OutboundTemplateMessage,
   type OutboundTextMessage,
   type ReadReceipt,
   type SentTextMessage,
@@ -8,7 +9,7 @@ import {
 } from '../../ports/whatsapp-sender';
 import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
 import { classifyGraphApiError } from './graph-api-errors';
-import { CONNECT_PHASE_ERROR_CODES, readReceiptPayload, textMessagePayload } from './outbound-messages';
+import { CONNECT_PHASE_ERROR_CODES, readReceiptPayload, templateMessagePayload, textMessagePayload } from './outbound-messages';
 import { splitWhatsAppText } from './whatsapp-text';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -57,6 +58,11 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
       providerMessageIds.push(readMessageId(answer, providerMessageIds.length));
     }
     return { providerMessageId: providerMessageIds[0], providerMessageIds };
+  }
+
+  async sendTemplate(message: OutboundTemplateMessage): Promise<SentTextMessage> {
+    const providerMessageId = readMessageId(await this.post(message.businessPhoneNumberId, templateMessagePayload(message), 0), 0);
+    return { providerMessageId, providerMessageIds: [providerMessageId] };
   }
 
   async markAsRead(receipt: ReadReceipt): Promise<void> {

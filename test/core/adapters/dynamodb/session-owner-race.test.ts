@@ -32,6 +32,10 @@ class RecordingSender implements WhatsAppSender {
     return { providerMessageId: `wamid.sent-${this.sent.length}`, providerMessageIds: [`wamid.sent-${this.sent.length}`] };
   }
 
+  async sendTemplate(): Promise<SentTextMessage> {
+    throw new Error('No template is sent in these races');
+  }
+
   async markAsRead(): Promise<void> {}
 }
 
