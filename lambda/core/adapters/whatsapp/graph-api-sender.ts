@@ -17,6 +17,11 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 /** https anywhere; plain http only to this machine (the local fake Graph API). */
 const SAFE_BASE_URL = /^(https:\/\/|http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$))/;
 
+/** Whether the access token may travel to `baseUrl`: https, or plain http to this machine. */
+export function isSafeGraphApiBaseUrl(baseUrl: string): boolean {
+  return SAFE_BASE_URL.test(baseUrl);
+}
+
 export interface GraphApiSenderOptions {
   /** Graph API root including the version, e.g. `https://graph.facebook.com/v23.0`. */
   readonly baseUrl: string;
@@ -40,7 +45,7 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
   private readonly maxMessagesPerReply: number | undefined;
 
   constructor(options: GraphApiSenderOptions) {
-    if (!SAFE_BASE_URL.test(options.baseUrl)) {
+    if (!isSafeGraphApiBaseUrl(options.baseUrl)) {
       // The access token travels in every request: never in clear text, whatever the environment says.
       throw new RangeError('The Graph API base URL must start with https:// (plain http only on the loopback interface)');
     }
