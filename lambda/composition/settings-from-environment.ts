@@ -259,9 +259,11 @@ function businessPhoneNumberIds(env: Environment): readonly string[] | undefined
 /** The channel the construct configured; without `WHATSAPP_CHANNEL`, the Cloud API (as before channels existed). */
 function whatsAppChannel(env: Environment): WhatsAppChannelConfig {
   const kind = env[RUNTIME_ENV.whatsAppChannel]?.trim() || WHATSAPP_CHANNEL_KINDS.cloudApi;
+  const businessAccountId = env[RUNTIME_ENV.whatsAppBusinessAccountId]?.trim() || undefined;
   if (kind === WHATSAPP_CHANNEL_KINDS.cloudApi) {
     return {
       kind,
+      businessAccountId,
       whatsAppSecretArn: required(env, RUNTIME_ENV.whatsAppSecretArn),
       apiBaseUrl: env[RUNTIME_ENV.whatsAppApiBaseUrl]?.trim() || PIPELINE_DEFAULTS.whatsAppApiBaseUrl,
     };
@@ -269,6 +271,7 @@ function whatsAppChannel(env: Environment): WhatsAppChannelConfig {
   if (kind === WHATSAPP_CHANNEL_KINDS.endUserMessaging) {
     return {
       kind,
+      businessAccountId,
       phoneNumbers: endUserMessagingPhoneNumbers(env),
       metaApiVersion: env[RUNTIME_ENV.endUserMessagingMetaApiVersion]?.trim() || PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion,
     };

@@ -127,6 +127,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       // The admin's CRM screens read rows whether or not crmSync is on; only a projection writes them.
       crmSync: [get, ...only('crmSync', put)],
       cursorKey: [get, put],
+      // The template list, the template an operator sends, and the admin's sync (each translation written, the ones Meta dropped removed).
+      messageTemplates: [get, query, put, remove],
       keyLayoutMigration: marker,
     },
     index: ['sessionState', 'crmSyncStatus', 'consentTimeline', 'llmDay'],

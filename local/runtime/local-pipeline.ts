@@ -159,6 +159,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       tableName: names.table,
       ...queues,
       whatsAppApiBaseUrl: fakeWhatsApp.baseUrl,
+      whatsAppBusinessAccountId: fakeWhatsApp.wabaId,
       crmWebhookUrl: fakeCrm?.url,
     });
     const logLevel = options.logLevel ?? ((env.POWERTOOLS_LOG_LEVEL?.toUpperCase() as LogLevel | undefined) || 'WARN');

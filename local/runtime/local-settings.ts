@@ -22,6 +22,8 @@ export interface LocalResources {
   readonly deadLetterQueueUrl: string;
   /** The fake Graph API (Cloud API channel). */
   readonly whatsAppApiBaseUrl: string;
+  /** The fake Graph API's business account, whose templates the sync reads. */
+  readonly whatsAppBusinessAccountId: string;
   /** The fake CRM's webhook, with `crmSync`. */
   readonly crmWebhookUrl?: string;
 }
@@ -94,5 +96,5 @@ function localChannel(options: LocalPipelineOptions, resources: LocalResources):
       metaApiVersion: PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion,
     };
   }
-  return { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: LOCAL_SECRET_ARNS.whatsApp, apiBaseUrl: resources.whatsAppApiBaseUrl };
+  return { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: LOCAL_SECRET_ARNS.whatsApp, apiBaseUrl: resources.whatsAppApiBaseUrl, businessAccountId: resources.whatsAppBusinessAccountId };
 }

@@ -51,6 +51,7 @@ function conversations(sessions: SessionRepository, whatsapp: WhatsAppSender): O
     messages: repos.messages,
     receipts: repos.receipts,
     config: repos.config,
+    templates: repos.templates,
     whatsapp,
     audit: new OperatorAuditTrail(repos.audit, clock, ids, new CustomerPseudonyms(repos.customerData)),
     clock,
