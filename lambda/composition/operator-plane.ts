@@ -1,4 +1,4 @@
-import { adminAudit, conversationRepositories, customerDataRepository, operationalConfig, operatorAuthRepository } from '../core/adapters/dynamodb/dynamo-repositories';
+import { adminAudit, conversationRepositories, customerDataRepository, messageTemplates, operationalConfig, operatorAuthRepository } from '../core/adapters/dynamodb/dynamo-repositories';
 import { HandoffLifecycle } from '../core/application/operator/handoff-lifecycle';
 import { OperatorAuditTrail } from '../core/application/operator/operator-audit';
 import { OperatorDirectory } from '../core/application/operator/operator-directory';
@@ -43,6 +43,7 @@ export function composeOperatorPlane(settings: OperatorPlaneSettings, on: Functi
     handoffs: new HandoffLifecycle({
       ...conversationRepositories(on.table),
       config: operationalConfig(on.table),
+      templates: messageTemplates(on.table),
       directory: access.directory,
       whatsapp: on.whatsapp,
       clock: on.clock,

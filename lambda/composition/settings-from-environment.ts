@@ -22,6 +22,7 @@ import type { PipelineBudgetSettings } from '../core/application/pipeline-token-
 import { isValidBusinessPhoneNumberId } from '../core/domain/inbound-admission';
 import { handoffTextsFrom } from '../core/domain/operational-settings';
 import { PipelineError } from '../core/domain/errors';
+import { isLanguageCode, isTemplateName, type TemplateRef } from '../core/domain/whatsapp-template';
 import {
   type CrmSyncSettings,
   type CrmTargetConfig,
@@ -324,7 +325,18 @@ function operatorPlane(env: Environment): OperatorPlaneSettings | undefined {
     texts: handoffTextsFrom(jsonObject(env, OPERATOR_ENV.handoffTexts), DEFAULT_HANDOFF_TEXTS),
     renotifyOperatorsAfterMs: seconds(OPERATOR_ENV.handoffRenotifyAfterSeconds, OPERATOR_DEFAULTS.handoffRenotifyAfterSeconds) * 1000,
     remindCustomerAfterMs: seconds(OPERATOR_ENV.customerRenotifyAfterSeconds, OPERATOR_DEFAULTS.customerRenotifyAfterSeconds) * 1000,
+    operatorNoticeTemplate: templateRef(env, OPERATOR_ENV.handoffNoticeTemplate),
   };
+}
+
+/** A template named by the construct: JSON `{name, language}`. */
+function templateRef(env: Environment, name: string): TemplateRef | undefined {
+  const fields = jsonObject(env, name);
+  if (fields === undefined) return undefined;
+  if (!isTemplateName(fields.name) || !isLanguageCode(fields.language)) {
+    throw new RuntimeConfigError(`Environment variable ${name} must name a template: {"name": "lower_case_name", "language": "pt_BR"}.`);
+  }
+  return { name: fields.name, language: fields.language };
 }
 
 /** The budget JSON the construct writes; any field it leaves out keeps its default. */

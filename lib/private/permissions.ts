@@ -100,6 +100,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       demands: [put],
       adminResource: [get, put],
       adminConfig: [get, update],
+      // The operator notice's template, for an operator whose window closed.
+      messageTemplates: only('operatorPlane', get),
       operatorAuth: only('operatorPlane', put),
       crmSync: only('crmSync', get, put),
       pipelineBudget: only('pipelineBudget', batchGet, update),
@@ -161,6 +163,7 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       inbound: [update],
       customer: [get],
       adminConfig: [get],
+      messageTemplates: [get],
       keyLayoutMigration: marker,
     },
     index: ['sessionState'],

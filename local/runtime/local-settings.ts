@@ -84,6 +84,7 @@ export function localOperatorPlane(options: LocalPipelineOptions, access: Operat
     texts: DEFAULT_HANDOFF_TEXTS,
     renotifyOperatorsAfterMs: options.handoffTimings?.renotifyOperatorsAfterMs ?? OPERATOR_DEFAULTS.handoffRenotifyAfterSeconds * 1000,
     remindCustomerAfterMs: options.handoffTimings?.remindCustomerAfterMs ?? OPERATOR_DEFAULTS.customerRenotifyAfterSeconds * 1000,
+    operatorNoticeTemplate: options.handoffNoticeTemplate,
   };
 }
 
