@@ -1,5 +1,7 @@
 import type { SNSEvent } from 'aws-lambda';
 import { createEndUserMessagingEventsHandler } from '../eum-inbound/sns-events';
+import { messageTemplates } from '../core/adapters/dynamodb/dynamo-repositories';
+import { MessageTemplates } from '../core/application/message-templates';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import type { EndUserMessagingInboundSettings } from './deployment-settings';
 import { composeRegisterInbound, type TurnQueuePorts } from './turn-queue';
@@ -13,6 +15,7 @@ export function composeEndUserMessagingInbound(settings: EndUserMessagingInbound
   const composed = composeFunction('eum-inbound', settings, ports);
   const events = createEndUserMessagingEventsHandler({
     registerInbound: composeRegisterInbound(settings.turnQueueUrl, composed, ports),
+    templates: new MessageTemplates({ templates: messageTemplates(composed.table), clock: composed.clock }),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,

@@ -1,6 +1,8 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { type SenderCompositionOptions, whatsAppSecretReader } from '../core/adapters/whatsapp/whatsapp-channel';
 import { createWebhookHttpHandler } from '../webhook/webhook-http';
+import { messageTemplates } from '../core/adapters/dynamodb/dynamo-repositories';
+import { MessageTemplates } from '../core/application/message-templates';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import type { WebhookSettings } from './deployment-settings';
 import { composeRegisterInbound, type TurnQueuePorts } from './turn-queue';
@@ -15,6 +17,7 @@ export function composeWebhook(settings: WebhookSettings, ports: WebhookPorts = 
   const http = createWebhookHttpHandler({
     credentials: ports.credentials ?? whatsAppSecretReader(settings.whatsAppSecretArn, ports),
     registerInbound: composeRegisterInbound(settings.turnQueueUrl, composed, ports),
+    templates: new MessageTemplates({ templates: messageTemplates(composed.table), clock: composed.clock }),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,

@@ -3,7 +3,7 @@ import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { CUSTOM_METRICS } from '../../lib/contract';
 import type { RegisterInboundTurns } from '../core/application/register-inbound';
-import { registerInboundNotification } from '../core/application/inbound-notification';
+import { type InboundNotificationDependencies, registerInboundNotification } from '../core/application/inbound-notification';
 import { parseWebhookPayload, WebhookPayloadError } from '../core/adapters/whatsapp/webhook-payload';
 import { sameSecret, verifySignatureWithAnySecret } from '../core/adapters/whatsapp/webhook-signature';
 import { errorSummary } from '../core/adapters/observability/error-summary';
@@ -26,6 +26,8 @@ export interface WebhookHttpDependencies {
   readonly maxBodyBytes?: number;
   /** The business numbers this pipeline answers for; other numbers' messages are dropped and counted. @default every number */
   readonly businessPhoneNumberIds?: ReadonlySet<string>;
+  /** Where Meta's template status changes are applied. */
+  readonly templates?: InboundNotificationDependencies['templates'];
 }
 
 type Response = APIGatewayProxyStructuredResultV2;

@@ -102,6 +102,8 @@ export const CUSTOM_METRICS = {
   inboundDuplicates: 'InboundDuplicates',
   /** Inbound: a message for a session a human owns, put in their inbox instead of the agent's queue. */
   inboundRoutedToHuman: 'InboundRoutedToHuman',
+  /** Inbound: Meta's template status changes applied to a stored template. */
+  templateStatusUpdates: 'TemplateStatusUpdates',
   /** Orchestrator: a queue record whose body is not a dispatch message (logged and dropped). */
   badSqsBody: 'BadSqsBody',
   /** Orchestrator: model round trips of a turn. */

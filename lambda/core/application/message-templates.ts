@@ -1,8 +1,8 @@
 import type { MessageTemplateRepository, Page, PageRequest } from '../ports/repositories';
 import type { Clock } from '../ports/clock';
 import type { TemplateCatalog } from '../ports/template-catalog';
-import { isoMicros, type IsoTimestamp } from '../domain/timestamps';
-import { templateFromMeta, type TemplateRef, type TemplateStatus, type WhatsAppTemplate } from '../domain/whatsapp-template';
+import { isoMicros } from '../domain/timestamps';
+import { templateFromMeta, type TemplateRef, type TemplateStatusUpdate, type WhatsAppTemplate } from '../domain/whatsapp-template';
 
 const LIST_PAGE_SIZE = 100;
 
@@ -21,13 +21,6 @@ export interface TemplateSyncReport {
   readonly removed: number;
   /** Entries of Meta's list that are not a template the pipeline can read (counted, never stored). */
   readonly unreadable: number;
-}
-
-/** Meta's `message_template_status_update` notification, parsed. */
-export interface TemplateStatusUpdate extends TemplateRef {
-  readonly status: TemplateStatus;
-  readonly reason?: string;
-  readonly at: IsoTimestamp;
 }
 
 /**

@@ -49,6 +49,23 @@ export interface TemplateRef {
   readonly language: string;
 }
 
+/** Meta's `message_template_status_update` notification, parsed. */
+export interface TemplateStatusUpdate extends TemplateRef {
+  readonly status: TemplateStatus;
+  readonly reason?: string;
+  readonly at: IsoTimestamp;
+}
+
+/**
+ * The status a `message_template_status_update` event leaves the template in: a flagged template
+ * can still be sent until Meta pauses it, a reinstated one is approved again; `undefined` for an
+ * event that is not a status.
+ */
+export function statusAfterEvent(event: unknown): TemplateStatus | undefined {
+  if (event === 'FLAGGED' || event === 'REINSTATED') return 'APPROVED';
+  return isTemplateStatus(event) ? event : undefined;
+}
+
 /** Meta's template names: lower-case letters, digits and underscores. */
 const TEMPLATE_NAME = /^[a-z0-9_]{1,512}$/;
 /** Meta's language codes: `pt_BR`, `en`, `es_MX`, `zh_Hans`… */

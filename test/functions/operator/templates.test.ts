@@ -2,6 +2,7 @@
 // operator re-engages a customer whose 24-hour window closed with one of them.
 import { MESSAGING_CONSENT_PURPOSE } from '../../../lambda/core/domain/privacy';
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
+import { signMetaPayload } from '../../../lambda/core/adapters/whatsapp/webhook-signature';
 import { auditNameOf } from '../../support/customer-history';
 import type { tableRepositories } from '../../support/dynamo-table';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
@@ -121,4 +122,26 @@ it('refuses a template to a customer who opted out, and to a conversation the op
   const optedOut = await operator.call('POST', `/api/conversations/${customer}/templates`, reengage);
   expect(optedOut.status).toBe(409);
   expect(optedOut.body.message).toContain('opted out');
+});
+
+it("keeps the stored template current with Meta's message_template_status_update webhook", async () => {
+  const notify = async (event: string, reason: string, time: number) => {
+    const rawBody = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [{ id: pipeline.fakeWhatsApp.wabaId, time, changes: [{ field: 'message_template_status_update', value: { event, message_template_id: 1, message_template_name: 'retomar_conversa', message_template_language: 'en_US', reason } }] }],
+    });
+    const response = await fetch(pipeline.webhookUrl!, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signMetaPayload(rawBody, pipeline.appSecret) }, body: rawBody });
+    expect(response.status).toBe(200);
+  };
+  const stored = async () => (await operator.call('GET', '/api/templates?limit=100')).body.items.find((template: { language: string; name: string }) => template.name === 'retomar_conversa' && template.language === 'en_US');
+  const now = Math.floor(Date.now() / 1000) + 60;
+
+  await notify('PAUSED', 'LOW_QUALITY', now);
+  expect(await stored()).toMatchObject({ status: 'PAUSED', statusReason: 'LOW_QUALITY' });
+  // An older notification, delivered late, does not undo the newer one.
+  await notify('APPROVED', 'NONE', now - 30);
+  expect(await stored()).toMatchObject({ status: 'PAUSED' });
+  await notify('REINSTATED', 'NONE', now + 1);
+  expect(await stored()).toMatchObject({ status: 'APPROVED' });
+  expect((await stored()).statusReason).toBeUndefined();
 });
