@@ -15,6 +15,7 @@ import type { PipelineBudget } from './pipeline-budget';
 import type { KeyLayout } from './contract/key-layout';
 import type { AlarmThresholds } from './alarm-thresholds';
 import type { LogLevel } from './log-level';
+import type { MessageTemplatesProps } from './message-templates';
 import type { PipelineFunctionAlias } from './pipeline-function-alias';
 
 /** Properties of an `AgentPipeline`. */
@@ -318,6 +319,16 @@ export interface AgentPipelineProps {
    * @default - the Portuguese texts documented on each field of `HandoffTexts`
    */
   readonly handoffTexts?: HandoffTexts;
+
+  /**
+   * The business's WhatsApp message templates: the account they are read from, and the one a
+   * handoff notice goes as to an operator whose window is closed. Operators send templates from
+   * the console to re-engage a customer who wrote more than 24 hours ago. Only with
+   * `adminPhoneNumbers`.
+   *
+   * @default - no templates
+   */
+  readonly messageTemplates?: MessageTemplatesProps;
 
   /**
    * Concurrent executions reserved for, and allowed to, the operator function (1 to 900). Its

@@ -10,6 +10,7 @@ export * from './contract/handoff-texts';
 export * from './crm-target';
 export * from './whatsapp-channel';
 export * from './console-front-door';
+export * from './message-templates';
 export * from './customer-budget';
 export * from './pipeline-budget';
 export * from './contract/key-layout';

@@ -120,6 +120,9 @@ export const OPERATOR_ENV = {
   deadLetterQueueUrl: 'DEAD_LETTER_QUEUE_URL',
 } as const;
 
+/** The field of the scheduled event that runs the handoff sweeper as the template sync instead of a sweep. */
+export const TEMPLATE_SYNC_EVENT_FIELD = 'syncTemplates';
+
 /** Splits the comma-separated admin list the construct writes. */
 export function parseAdminPhoneNumbers(value: string | undefined): string[] {
   return (value ?? '')

@@ -126,6 +126,8 @@ export const CUSTOM_METRICS = {
   handoffNotifications: 'HandoffNotifications',
   /** Handoff sweeper: waiting customers reminded in one run. */
   handoffCustomerReminders: 'HandoffCustomerReminders',
+  /** Handoff sweeper: template translations stored by a scheduled template sync. */
+  templatesSynced: 'TemplatesSynced',
   /** Idle sweeper: conversations closed in one run because nobody wrote for `conversationIdleTimeout`. */
   conversationsClosedIdle: 'ConversationsClosedIdle',
 } as const;

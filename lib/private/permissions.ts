@@ -165,7 +165,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       inbound: [update],
       customer: [get],
       adminConfig: [get],
-      messageTemplates: [get],
+      // The operator notice's template, and the scheduled template sync.
+      messageTemplates: [get, query, put, remove],
       keyLayoutMigration: marker,
     },
     index: ['sessionState'],

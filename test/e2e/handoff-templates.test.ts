@@ -6,9 +6,6 @@ import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { tableRepositories } from '../support/dynamo-table';
 import { newCustomer, newOperatorPhone } from '../support/ids';
 import { BUSINESS_TEMPLATES, HANDOFF_NOTICE_TEMPLATE } from '../support/message-templates';
-import { MessageTemplates } from '../../lambda/core/application/message-templates';
-import { GraphApiTemplateCatalog } from '../../lambda/core/adapters/whatsapp/graph-api-template-catalog';
-import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { startOperatorPipeline } from '../support/pipeline';
 import { waitUntil } from '../support/waiting';
 
@@ -23,8 +20,8 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   pipeline.fakeWhatsApp.setTemplates(BUSINESS_TEMPLATES);
-  const catalog = new GraphApiTemplateCatalog({ baseUrl: pipeline.fakeWhatsApp.baseUrl, credentials: new StaticCredentialsProvider({ appSecret: 'a', verifyToken: 'v', accessToken: pipeline.fakeWhatsApp.accessToken }), businessAccountId: pipeline.fakeWhatsApp.wabaId });
-  await new MessageTemplates({ templates: repositories.templates, catalog, clock: { now: () => new Date() } }).sync();
+  // As the template sync schedule runs it: the handoff sweeper, with its own role.
+  expect(await pipeline.syncTemplates()).toEqual({ stored: BUSINESS_TEMPLATES.length, removed: 0, unreadable: 0 });
   await repositories.config.setOperatorAvailability(operator, new Date().toISOString(), operator);
   pipeline.fakeWhatsApp.closeServiceWindow(operator);
 });
