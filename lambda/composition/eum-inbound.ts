@@ -15,7 +15,7 @@ export function composeEndUserMessagingInbound(settings: EndUserMessagingInbound
   const composed = composeFunction('eum-inbound', settings, ports);
   const events = createEndUserMessagingEventsHandler({
     registerInbound: composeRegisterInbound(settings.turnQueueUrl, composed, ports),
-    templates: new MessageTemplates({ templates: messageTemplates(composed.table), clock: composed.clock }),
+    templates: settings.applyTemplateStatusUpdates ? new MessageTemplates({ templates: messageTemplates(composed.table), clock: composed.clock }) : undefined,
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,

@@ -17,7 +17,7 @@ export function composeWebhook(settings: WebhookSettings, ports: WebhookPorts = 
   const http = createWebhookHttpHandler({
     credentials: ports.credentials ?? whatsAppSecretReader(settings.whatsAppSecretArn, ports),
     registerInbound: composeRegisterInbound(settings.turnQueueUrl, composed, ports),
-    templates: new MessageTemplates({ templates: messageTemplates(composed.table), clock: composed.clock }),
+    templates: settings.applyTemplateStatusUpdates ? new MessageTemplates({ templates: messageTemplates(composed.table), clock: composed.clock }) : undefined,
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,

@@ -120,6 +120,8 @@ export interface OperatorPlaneContext {
   /** The pipeline's channel, which the operator and the sweeper send on. */
   readonly channel: Pick<WhatsAppChannelBinding, 'senderEnvironment'>;
   readonly orchestrator: lambda.Function;
+  /** The function that receives WhatsApp's events: it applies Meta's template status notifications. */
+  readonly inbound: lambda.Function;
   readonly queue: sqs.IQueue;
   readonly deadLetterQueue: sqs.IQueue;
   /** Where the schedule is created (the pipeline construct). */
@@ -192,6 +194,7 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
   // A Function URL ends in '/', and so does the distribution's; the runtime trims it when it builds links.
   const consoleUrl = consoleDistribution ? `https://${frontDoor?.domainNames?.[0] ?? consoleDistribution.distributionDomainName}/` : operatorFunctionUrl.url;
 
+  for (const [name, value] of Object.entries(templateEnvironment)) context.inbound.addEnvironment(name, value);
   const consoleEnvironment = { ...planeEnvironment, ...handoffEnvironment, [OPERATOR_ENV.consoleUrl]: consoleUrl };
   for (const [name, value] of Object.entries(consoleEnvironment)) {
     context.orchestrator.addEnvironment(name, value);

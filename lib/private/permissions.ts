@@ -84,8 +84,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
     table: {
       inbound: [get, put, update],
       session: [get, conditionCheck, put],
-      // Meta's template status notifications, applied to the stored template.
-      messageTemplates: [update],
+      // Meta's template status notifications, applied to the stored template (templates are an operator plane feature).
+      messageTemplates: only('operatorPlane', update),
     },
     index: [],
   },

@@ -57,6 +57,8 @@ export function localSettings(options: LocalPipelineOptions, env: NodeJS.Process
     tableName: resources.tableName,
     keyLayout: options.keyLayout ?? keyLayoutFromEnvironment(env),
     crmSyncEnabled: options.crmSync !== undefined,
+    // With the operator plane the fake Graph API's account is synced, as deployed with messageTemplates.businessAccountId.
+    applyTemplateStatusUpdates: localOperatorAccess(options) !== undefined,
     turnQueueUrl: resources.turnQueueUrl,
     deadLetterQueueUrl: resources.deadLetterQueueUrl,
     whatsAppSecretArn: LOCAL_SECRET_ARNS.whatsApp,
