@@ -33,7 +33,7 @@ export interface DeploymentSettings {
   /** The Cloud API's WhatsApp secret, whose app secret and verify token the webhook checks; none on End User Messaging. */
   readonly whatsAppSecretArn?: string;
   /** Templates are synced (`messageTemplates.businessAccountId`): the inbound functions apply Meta's template status notifications to them. */
-  readonly applyTemplateStatusUpdates: boolean;
+  readonly applyTemplateStatusUpdates?: boolean;
   /** The business numbers served; messages to any other number of the Meta app are dropped. `undefined`: every number. */
   readonly businessPhoneNumberIds?: readonly string[];
   /** Where replies go out: the Cloud API (secret, Graph API root) or End User Messaging (linked numbers). */
@@ -111,7 +111,6 @@ export const DEPLOYMENT_DEFAULTS = {
   observability: {},
   keyLayout: KeyLayout.SEED,
   crmSyncEnabled: false,
-  applyTemplateStatusUpdates: false,
   retention: DEFAULT_RETENTION,
   maxReceiveCount: PIPELINE_DEFAULTS.maxReceiveCount,
   customerBudget: DEFAULT_CUSTOMER_BUDGET,

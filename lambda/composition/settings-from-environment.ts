@@ -64,7 +64,7 @@ export function readWebhookSettings(env: Environment = process.env): WebhookSett
     turnQueueUrl: required(env, RUNTIME_ENV.turnQueueUrl),
     whatsAppSecretArn: required(env, RUNTIME_ENV.whatsAppSecretArn),
     businessPhoneNumberIds: businessPhoneNumberIds(env),
-    applyTemplateStatusUpdates: syncsTemplates(env),
+    ...syncsTemplates(env),
   };
 }
 
@@ -74,7 +74,7 @@ export function readEndUserMessagingInboundSettings(env: Environment = process.e
     ...sharedSettings(env),
     turnQueueUrl: required(env, RUNTIME_ENV.turnQueueUrl),
     businessPhoneNumberIds: [...phoneNumbers.keys()],
-    applyTemplateStatusUpdates: syncsTemplates(env),
+    ...syncsTemplates(env),
     eventSource: { topicArn: required(env, RUNTIME_ENV.endUserMessagingEventTopicArn), accountId: accountId(env), phoneNumbers, wabaIds: wabaIds(env) },
   };
 }
@@ -261,8 +261,8 @@ function businessPhoneNumberIds(env: Environment): readonly string[] | undefined
 
 /** The channel the construct configured; without `WHATSAPP_CHANNEL`, the Cloud API (as before channels existed). */
 /** The construct names the business account to the functions that sync templates or keep them current. */
-function syncsTemplates(env: Environment): boolean {
-  return Boolean(env[RUNTIME_ENV.whatsAppBusinessAccountId]?.trim());
+function syncsTemplates(env: Environment): Pick<WebhookSettings, 'applyTemplateStatusUpdates'> {
+  return env[RUNTIME_ENV.whatsAppBusinessAccountId]?.trim() ? { applyTemplateStatusUpdates: true } : {};
 }
 
 function whatsAppChannel(env: Environment): WhatsAppChannelConfig {

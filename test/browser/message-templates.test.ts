@@ -59,7 +59,7 @@ it('an operator re-engages the customer with a template after the window closed;
   // A paused template is not offered.
   expect(await choice.locator('option').allTextContents()).toEqual(['Escolha um modelo', 'aviso_atendimento (pt_BR)', 'retomar_conversa (en_US)', 'retomar_conversa (pt_BR)']);
   await choice.selectOption({ label: 'retomar_conversa (pt_BR)' });
-  const send = sender.getByRole('button', { name: 'Enviar modelo' });
+  const send = sender.getByRole('button', { name: 'Mandar modelo' });
   expect(await send.isDisabled()).toBe(true);
   await sender.getByRole('textbox', { name: 'Valor de {{1}}' }).fill('Maria');
   await sender.getByRole('textbox', { name: 'Valor de {{2}}' }).fill('o seu exame');
@@ -80,7 +80,7 @@ it('shows WhatsApp refusing the template with the reason, and nothing in the his
   await sender.getByRole('combobox', { name: 'Modelo' }).selectOption({ label: 'aviso_atendimento (pt_BR)' });
   await sender.getByRole('textbox', { name: 'Valor de {{cliente}}' }).fill('Maria');
   pipeline.fakeWhatsApp.failNext(1, { httpStatus: 400, code: 132001, message: '(#132001) Template name does not exist in the translation' });
-  await sender.getByRole('button', { name: 'Enviar modelo' }).click();
+  await sender.getByRole('button', { name: 'Mandar modelo' }).click();
   const alert = sender.getByRole('alert');
   await alert.waitFor();
   expect(await alert.textContent()).toContain('O WhatsApp não aceitou a mensagem');
