@@ -19,6 +19,7 @@ import type { Locale } from './contract/locale';
 import type { AlarmThresholds } from './alarm-thresholds';
 import type { PipelineAlarmOptions } from './pipeline-alarms';
 import type { LogLevel } from './log-level';
+import type { MessageTemplatesProps } from './message-templates';
 import type { PipelineFunctionAlias } from './pipeline-function-alias';
 import type { ResourceNames } from './resource-names';
 import type { WebhookFrontDoor } from './webhook-front-door';
@@ -425,6 +426,16 @@ export interface AgentPipelineProps {
    * @default - the `locale`'s texts, documented on each field of `HandoffTexts`
    */
   readonly handoffTexts?: HandoffTexts;
+
+  /**
+   * The business's WhatsApp message templates: the account they are read from, and the one a
+   * handoff notice goes as to an operator whose window is closed. Operators send templates from
+   * the console to re-engage a customer who wrote more than 24 hours ago. Only with
+   * `adminPhoneNumbers`.
+   *
+   * @default - no templates
+   */
+  readonly messageTemplates?: MessageTemplatesProps;
 
   /**
    * Concurrent executions reserved for, and allowed to, the operator function (1 to 900). Its

@@ -313,7 +313,7 @@ export class AgentPipeline extends AgentPipelineBase {
     this._grants.grantTurns(this.orchestratorFunction);
 
     if (operatorPlane) {
-      const plane = buildOperatorPlane({ scope: this, settings: operatorPlane, functions, channel, ...resources, orchestrator: this.orchestratorFunction });
+      const plane = buildOperatorPlane({ scope: this, settings: operatorPlane, functions, channel, ...resources, orchestrator: this.orchestratorFunction, inbound: this.webhookFunction });
       this.operatorFunction = plane.operatorFunction;
       this.operatorFunctionUrl = plane.operatorFunctionUrl;
       this.consoleDistribution = plane.consoleDistribution;

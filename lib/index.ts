@@ -13,6 +13,7 @@ export * from './whatsapp-channel';
 export * from './console-front-door';
 export * from './resource-names';
 export * from './webhook-front-door';
+export * from './message-templates';
 export * from './customer-budget';
 export * from './pipeline-budget';
 export * from './contract/key-layout';

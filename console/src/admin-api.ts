@@ -11,6 +11,7 @@ import type {
   Page,
   PromptVersion,
   RedriveAnswer,
+  TemplateSyncAnswer,
   UsageReport,
 } from '../../lib/contract/operator-api';
 import type { OperatorApi } from './api';
@@ -27,6 +28,10 @@ export type AdminListCall = 'GET admin/audit' | 'GET admin/demands' | 'GET admin
 /** The admin calls the console makes. */
 export class AdminApi {
   constructor(private readonly api: OperatorApi) {}
+
+  async syncTemplates(): Promise<TemplateSyncAnswer['sync']> {
+    return (await this.api.request('POST admin/templates/sync')).sync;
+  }
 
   async prompts(): Promise<readonly PromptVersion[]> {
     return (await this.api.request('GET admin/prompts')).items;

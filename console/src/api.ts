@@ -1,5 +1,5 @@
 import { PAYLOAD_HASH_HEADER, sha256Hex } from './payload-hash';
-import type { AnswerOf, ApiErrorBody, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, OperatorApiCall, Page, SignedInSession } from '../../lib/contract/operator-api';
+import type { AnswerOf, ApiErrorBody, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, MessageTemplate, OperatorApiCall, Page, SignedInSession, TemplateSendRequest } from '../../lib/contract/operator-api';
 
 /** A call the API refused (`status`), or that never got an answer (`status` undefined). */
 export class ApiError extends Error {
@@ -67,6 +67,14 @@ export class OperatorApi {
 
   async reply(customerId: string, text: string): Promise<HistoryEntry> {
     return (await this.request('POST conversations/:customerId/messages', { params: { customerId }, body: { text } })).message;
+  }
+
+  async sendTemplate(customerId: string, send: TemplateSendRequest): Promise<HistoryEntry> {
+    return (await this.request('POST conversations/:customerId/templates', { params: { customerId }, body: send })).message;
+  }
+
+  async templates(): Promise<readonly MessageTemplate[]> {
+    return (await this.request('GET templates', { query: { limit: 100 } })).items;
   }
 
   setAvailability(available: boolean): Promise<Availability> {

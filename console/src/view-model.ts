@@ -8,8 +8,8 @@ import type { ConversationSummary, HistoryEntry } from '../../lib/contract/opera
 export type InboxTab = 'waiting' | 'mine' | 'open';
 export const INBOX_TABS: readonly InboxTab[] = ['waiting', 'mine', 'open'];
 
-export type AdminScreen = 'prompts' | 'operators' | 'config' | 'reports' | 'demands' | 'consents' | 'audit' | 'crm' | 'dead-letters' | 'customers';
-export const ADMIN_SCREENS: readonly AdminScreen[] = ['prompts', 'operators', 'config', 'reports', 'demands', 'consents', 'audit', 'crm', 'dead-letters', 'customers'];
+export type AdminScreen = 'prompts' | 'operators' | 'config' | 'templates' | 'reports' | 'demands' | 'consents' | 'audit' | 'crm' | 'dead-letters' | 'customers';
+export const ADMIN_SCREENS: readonly AdminScreen[] = ['prompts', 'operators', 'config', 'templates', 'reports', 'demands', 'consents', 'audit', 'crm', 'dead-letters', 'customers'];
 
 export type Route =
   | { readonly kind: 'inbox'; readonly tab: InboxTab }
@@ -125,7 +125,7 @@ export function lineDiff(before: string, after: string): DiffLine[] {
 }
 
 /** What the person was doing when a call was refused: the explanation depends on it. */
-export type Action = 'signIn' | 'claim' | 'reply' | 'release' | 'close' | 'availability' | 'savePrompt' | 'rollback' | 'saveConfig' | 'redrive' | 'load';
+export type Action = 'signIn' | 'claim' | 'reply' | 'release' | 'close' | 'availability' | 'savePrompt' | 'rollback' | 'saveConfig' | 'redrive' | 'syncTemplates' | 'load';
 
 /** Dictionary keys of the explanations (see i18n.ts). */
 export type Explanation =

@@ -34,6 +34,8 @@ export interface DeploymentSettings {
   readonly deadLetterQueueUrl: string;
   /** The Cloud API's WhatsApp secret, whose app secret and verify token the webhook checks; none on End User Messaging. */
   readonly whatsAppSecretArn?: string;
+  /** Templates are synced (`messageTemplates.businessAccountId`): the inbound functions apply Meta's template status notifications to them. */
+  readonly applyTemplateStatusUpdates?: boolean;
   /** The business numbers served; messages to any other number of the Meta app are dropped. `undefined`: every number. */
   readonly businessPhoneNumberIds?: readonly string[];
   /** Where replies go out: the Cloud API (secret, Graph API root) or End User Messaging (linked numbers). */
@@ -85,12 +87,12 @@ export type CrmTargetConfig =
 type Shared = 'tableName' | 'observability' | 'keyLayout' | 'crmSyncEnabled' | 'retention' | 'locale';
 export type SharedSettings = Pick<DeploymentSettings, Shared>;
 
-export type WebhookSettings = Pick<DeploymentSettings, Shared | 'turnQueueUrl' | 'businessPhoneNumberIds'> & { readonly whatsAppSecretArn: string };
+export type WebhookSettings = Pick<DeploymentSettings, Shared | 'turnQueueUrl' | 'businessPhoneNumberIds' | 'applyTemplateStatusUpdates'> & { readonly whatsAppSecretArn: string };
 /**
  * The linked numbers are the business numbers served: events of any other number are dropped.
  * Events that do not come from the deployment's topic, account, numbers and WABAs are refused.
  */
-export type EndUserMessagingInboundSettings = Pick<DeploymentSettings, Shared | 'turnQueueUrl'> & {
+export type EndUserMessagingInboundSettings = Pick<DeploymentSettings, Shared | 'turnQueueUrl' | 'applyTemplateStatusUpdates'> & {
   readonly businessPhoneNumberIds: readonly string[];
   readonly eventSource: EndUserMessagingEventSource;
 };

@@ -1,5 +1,5 @@
 import { type Locale, localePreset } from '../../lib/contract';
-import { adminAudit, conversationRepositories, customerDataRepository, operationalConfig, operatorAuthRepository } from '../core/adapters/dynamodb/dynamo-repositories';
+import { adminAudit, conversationRepositories, customerDataRepository, messageTemplates, operationalConfig, operatorAuthRepository } from '../core/adapters/dynamodb/dynamo-repositories';
 import { HandoffLifecycle } from '../core/application/operator/handoff-lifecycle';
 import { OperatorAuditTrail } from '../core/application/operator/operator-audit';
 import { OperatorDirectory } from '../core/application/operator/operator-directory';
@@ -44,6 +44,7 @@ export function composeOperatorPlane(settings: OperatorPlaneSettings, locale: Lo
     handoffs: new HandoffLifecycle({
       ...conversationRepositories(on.table),
       config: operationalConfig(on.table),
+      templates: messageTemplates(on.table),
       directory: access.directory,
       whatsapp: on.whatsapp,
       clock: on.clock,

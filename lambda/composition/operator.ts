@@ -6,6 +6,7 @@ import {
   crmSyncRows,
   customerDataRepository,
   demandRepository,
+  messageTemplates,
   operationalConfig,
   operatorAuthRepository,
   versionedResources,
@@ -19,6 +20,9 @@ import { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
 import { adminRoutes } from '../operator/admin-routes';
 import type { HttpResponse } from '../operator/http-kit';
 import { createOperatorHttpHandler } from '../operator/operator-http';
+import { templateRoutes } from '../operator/template-routes';
+import { createTemplateCatalog } from '../core/adapters/whatsapp/whatsapp-channel';
+import { MessageTemplates } from '../core/application/message-templates';
 import { privacyRoutes } from '../operator/privacy-routes';
 import type { ConsoleSite } from '../operator/static-console';
 import { composeFunction, type FunctionPorts } from './compose-function';
@@ -46,7 +50,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
   const http = createOperatorHttpHandler({
     signIn,
-    conversations: new OperatorConversations({ sessions, messages, receipts, config, whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent }),
+    conversations: new OperatorConversations({ sessions, messages, receipts, config, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent }),
     console: ports.console,
     extraRoutes: [
       ...adminRoutes(
@@ -65,6 +69,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
         }),
         { redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), trail: audit },
       ),
+      ...templateRoutes(new MessageTemplates({ templates: messageTemplates(table), catalog: createTemplateCatalog(settings.whatsApp, ports), clock }), audit),
       ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters })),
     ],
     clock,

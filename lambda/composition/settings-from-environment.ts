@@ -24,6 +24,7 @@ import type { PipelineBudgetSettings } from '../core/application/pipeline-token-
 import { isValidBusinessPhoneNumberId } from '../core/domain/inbound-admission';
 import { handoffTextsFrom } from '../core/domain/operational-settings';
 import { PipelineError } from '../core/domain/errors';
+import { isLanguageCode, isTemplateName, type TemplateRef } from '../core/domain/whatsapp-template';
 import {
   type CrmSyncSettings,
   type CrmTargetConfig,
@@ -65,6 +66,7 @@ export function readWebhookSettings(env: Environment = process.env): WebhookSett
     turnQueueUrl: required(env, RUNTIME_ENV.turnQueueUrl),
     whatsAppSecretArn: required(env, RUNTIME_ENV.whatsAppSecretArn),
     businessPhoneNumberIds: businessPhoneNumberIds(env),
+    ...syncsTemplates(env),
   };
 }
 
@@ -74,6 +76,7 @@ export function readEndUserMessagingInboundSettings(env: Environment = process.e
     ...sharedSettings(env),
     turnQueueUrl: required(env, RUNTIME_ENV.turnQueueUrl),
     businessPhoneNumberIds: [...phoneNumbers.keys()],
+    ...syncsTemplates(env),
     eventSource: { topicArn: required(env, RUNTIME_ENV.endUserMessagingEventTopicArn), accountId: accountId(env), phoneNumbers, wabaIds: wabaIds(env) },
   };
 }
@@ -269,11 +272,18 @@ function businessPhoneNumberIds(env: Environment): readonly string[] | undefined
 }
 
 /** The channel the construct configured; without `WHATSAPP_CHANNEL`, the Cloud API (as before channels existed). */
+/** The construct names the business account to the functions that sync templates or keep them current. */
+function syncsTemplates(env: Environment): Pick<WebhookSettings, 'applyTemplateStatusUpdates'> {
+  return env[RUNTIME_ENV.whatsAppBusinessAccountId]?.trim() ? { applyTemplateStatusUpdates: true } : {};
+}
+
 function whatsAppChannel(env: Environment): WhatsAppChannelConfig {
   const kind = env[RUNTIME_ENV.whatsAppChannel]?.trim() || WHATSAPP_CHANNEL_KINDS.cloudApi;
+  const businessAccountId = env[RUNTIME_ENV.whatsAppBusinessAccountId]?.trim() || undefined;
   if (kind === WHATSAPP_CHANNEL_KINDS.cloudApi) {
     return {
       kind,
+      businessAccountId,
       whatsAppSecretArn: required(env, RUNTIME_ENV.whatsAppSecretArn),
       apiBaseUrl: env[RUNTIME_ENV.whatsAppApiBaseUrl]?.trim() || PIPELINE_DEFAULTS.whatsAppApiBaseUrl,
     };
@@ -281,6 +291,7 @@ function whatsAppChannel(env: Environment): WhatsAppChannelConfig {
   if (kind === WHATSAPP_CHANNEL_KINDS.endUserMessaging) {
     return {
       kind,
+      businessAccountId,
       phoneNumbers: endUserMessagingPhoneNumbers(env),
       metaApiVersion: env[RUNTIME_ENV.endUserMessagingMetaApiVersion]?.trim() || PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion,
     };
@@ -333,7 +344,18 @@ function operatorPlane(env: Environment): OperatorPlaneSettings | undefined {
     texts: handoffTextsFrom(jsonObject(env, OPERATOR_ENV.handoffTexts), handoffTextsOf(localePreset(localeFromEnvironment(env)).texts)),
     renotifyOperatorsAfterMs: seconds(OPERATOR_ENV.handoffRenotifyAfterSeconds, OPERATOR_DEFAULTS.handoffRenotifyAfterSeconds) * 1000,
     remindCustomerAfterMs: seconds(OPERATOR_ENV.customerRenotifyAfterSeconds, OPERATOR_DEFAULTS.customerRenotifyAfterSeconds) * 1000,
+    operatorNoticeTemplate: templateRef(env, OPERATOR_ENV.handoffNoticeTemplate),
   };
+}
+
+/** A template named by the construct: JSON `{name, language}`. */
+function templateRef(env: Environment, name: string): TemplateRef | undefined {
+  const fields = jsonObject(env, name);
+  if (fields === undefined) return undefined;
+  if (!isTemplateName(fields.name) || !isLanguageCode(fields.language)) {
+    throw new RuntimeConfigError(`Environment variable ${name} must name a template: {"name": "lower_case_name", "language": "pt_BR"}.`);
+  }
+  return { name: fields.name, language: fields.language };
 }
 
 /** The budget JSON the construct writes; any field it leaves out keeps its default. */

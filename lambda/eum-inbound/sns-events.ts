@@ -10,7 +10,7 @@ import {
   refusalOfEvent,
   refusalOfTopic,
 } from '../core/adapters/whatsapp/end-user-messaging-event';
-import { registerInboundNotification } from '../core/application/inbound-notification';
+import { type InboundNotificationDependencies, registerInboundNotification } from '../core/application/inbound-notification';
 import type { RecordDeliveryStatuses } from '../core/application/record-delivery-status';
 import type { RegisterInboundTurns } from '../core/application/register-inbound';
 import type { Clock } from '../core/ports/clock';
@@ -25,6 +25,8 @@ export interface EndUserMessagingEventsDependencies {
   readonly businessPhoneNumberIds: ReadonlySet<string>;
   /** The topic, account, numbers and WABAs the events must come from; any other event is refused and counted. */
   readonly source: EndUserMessagingEventSource;
+  /** Where Meta's template status changes are applied. */
+  readonly templates?: InboundNotificationDependencies['templates'];
 }
 
 /**

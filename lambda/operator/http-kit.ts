@@ -68,6 +68,7 @@ const ANSWERED_AS: Readonly<Record<string, { readonly code: ApiErrorCode; readon
   illegal_state_transition: { code: 'conflict' },
   invalid_report_range: { code: 'bad_query' },
   erasure_incomplete: { code: 'conflict' },
+  template_catalog_failed: { code: 'send_failed', message: 'WhatsApp did not give the templates list; nothing changed, try again' },
 };
 
 /** A request the plane refuses, under one of the API's codes; the status is the code's. */
@@ -141,8 +142,8 @@ export function cookie(event: APIGatewayProxyEventV2, name: string): string | un
 
 export type FieldType = 'string' | 'boolean' | 'integer' | 'any';
 
-/** The field type that reads a value of type `Value` (`integer` for numbers: the API takes whole numbers only). */
-type FieldTypeOf<Value> = unknown extends Value ? 'any' : Value extends string ? 'string' : Value extends boolean ? 'boolean' : Value extends number ? 'integer' : never;
+/** The field type that reads a value of type `Value` (`integer` for numbers: the API takes whole numbers only; a list is `any`, checked by its route). */
+type FieldTypeOf<Value> = unknown extends Value ? 'any' : Value extends readonly unknown[] ? 'any' : Value extends string ? 'string' : Value extends boolean ? 'boolean' : Value extends number ? 'integer' : never;
 
 interface FieldRule {
   readonly type: FieldType;

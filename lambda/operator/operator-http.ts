@@ -18,6 +18,8 @@ import type { ConsoleSite } from './static-console';
 export const SESSION_COOKIE = '__Host-op';
 export const CSRF_HEADER = 'x-csrf-token';
 const MAX_REPLY_CHARS = 4096;
+/** More than a WhatsApp template body takes. */
+const MAX_TEMPLATE_VALUES = 20;
 
 export interface OperatorHttpDependencies {
   readonly signIn: OperatorSignIn;
@@ -101,6 +103,17 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
       const { text } = context.body({ text: { type: 'string', required: true, maxLength: MAX_REPLY_CHARS } });
       if (text.trim() === '') throw new HttpError('bad_field', 'Field "text" must not be blank');
       return created({ message: await conversations.reply(signedInOf(context).operator, context.params.customerId, text) });
+    }),
+    route('POST conversations/:customerId/templates', 'operator', async (context) => {
+      const { name, language, values } = context.body({
+        name: { type: 'string', required: true, maxLength: 512 },
+        language: { type: 'string', required: true, maxLength: 16 },
+        values: { type: 'any', required: true },
+      });
+      if (!Array.isArray(values) || values.length > MAX_TEMPLATE_VALUES || !values.every((value) => typeof value === 'string')) {
+        throw new HttpError('bad_field', `Field "values" must be a list of at most ${MAX_TEMPLATE_VALUES} texts, one per parameter of the template`);
+      }
+      return created({ message: await conversations.sendTemplate(signedInOf(context).operator, context.params.customerId, { name, language, values }) });
     }),
     conversationTransition('release'),
     conversationTransition('close'),

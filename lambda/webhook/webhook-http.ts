@@ -4,7 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, APIGatewayProxyStruc
 import { CUSTOM_METRICS } from '../../lib/contract';
 import type { RecordDeliveryStatuses } from '../core/application/record-delivery-status';
 import type { RegisterInboundTurns } from '../core/application/register-inbound';
-import { registerInboundNotification } from '../core/application/inbound-notification';
+import { type InboundNotificationDependencies, registerInboundNotification } from '../core/application/inbound-notification';
 import { parseWebhookPayload, WebhookPayloadError } from '../core/adapters/whatsapp/webhook-payload';
 import { sameSecret, verifySignatureWithAnySecret } from '../core/adapters/whatsapp/webhook-signature';
 import { errorSummary } from '../core/adapters/observability/error-summary';
@@ -28,6 +28,8 @@ export interface WebhookHttpDependencies {
   readonly maxBodyBytes?: number;
   /** The business numbers this pipeline answers for; other numbers' messages are dropped and counted. @default every number */
   readonly businessPhoneNumberIds?: ReadonlySet<string>;
+  /** Where Meta's template status changes are applied. */
+  readonly templates?: InboundNotificationDependencies['templates'];
 }
 
 type Response = APIGatewayProxyStructuredResultV2;

@@ -50,6 +50,11 @@ export const RUNTIME_ENV = {
   crmWebhookUrl: 'CRM_WEBHOOK_URL',
   /** The secret whose whole value is the webhook's HMAC signing key. */
   crmWebhookSecretArn: 'CRM_WEBHOOK_SECRET_ARN',
+  /**
+   * The WhatsApp Business Account whose templates are synced: Meta's numeric id on the Cloud API,
+   * the linked account's `waba-…` id on End User Messaging. Unset: no template sync.
+   */
+  whatsAppBusinessAccountId: 'WHATSAPP_BUSINESS_ACCOUNT_ID',
   /** Which WhatsApp channel the functions talk to: a value of `WHATSAPP_CHANNEL_KINDS`; unset means the Cloud API. */
   whatsAppChannel: 'WHATSAPP_CHANNEL',
   /** End User Messaging: `metaPhoneNumberId=phone-number-id-…` pairs, comma-separated. */
@@ -114,10 +119,15 @@ export const OPERATOR_ENV = {
   /** JSON object of the deployment's handoff texts (the `handoff_texts` setting overrides them). */
   handoffTexts: 'HANDOFF_TEXTS',
   handoffRenotifyAfterSeconds: 'HANDOFF_RENOTIFY_AFTER_SECONDS',
+  /** JSON `{name, language}` of the template a handoff notice goes as to an operator whose window is closed. */
+  handoffNoticeTemplate: 'HANDOFF_NOTICE_TEMPLATE',
   customerRenotifyAfterSeconds: 'CUSTOMER_RENOTIFY_AFTER_SECONDS',
   /** The turn queue's dead-letter queue, for the admin's dead-letter calls. */
   deadLetterQueueUrl: 'DEAD_LETTER_QUEUE_URL',
 } as const;
+
+/** The field of the scheduled event that runs the handoff sweeper as the template sync instead of a sweep. */
+export const TEMPLATE_SYNC_EVENT_FIELD = 'syncTemplates';
 
 /** Splits the comma-separated admin list the construct writes. */
 export function parseAdminPhoneNumbers(value: string | undefined): string[] {

@@ -116,6 +116,8 @@ export const CUSTOM_METRICS = {
   inboundDuplicates: 'InboundDuplicates',
   /** Inbound: a message for a session a human owns, put in their inbox instead of the agent's queue. */
   inboundRoutedToHuman: 'InboundRoutedToHuman',
+  /** Inbound: Meta's template status changes applied to a stored template. */
+  templateStatusUpdates: 'TemplateStatusUpdates',
   /** Orchestrator: a queue record whose body is not a dispatch message (logged and dropped). */
   badSqsBody: 'BadSqsBody',
   /** Orchestrator: model round trips of a turn. */
@@ -138,6 +140,8 @@ export const CUSTOM_METRICS = {
   handoffNotifications: 'HandoffNotifications',
   /** Handoff sweeper: waiting customers reminded in one run. */
   handoffCustomerReminders: 'HandoffCustomerReminders',
+  /** Handoff sweeper: template translations stored by a scheduled template sync. */
+  templatesSynced: 'TemplatesSynced',
   /** Idle sweeper: conversations closed in one run because nobody wrote for `conversationIdleTimeout`. */
   conversationsClosedIdle: 'ConversationsClosedIdle',
 } as const;

@@ -90,6 +90,14 @@ export interface ConversationView extends Omit<ConversationSummary, 'lastMessage
   /** With `AgentBackend.stages()`: the stage that has the conversation. */
   readonly currentAgent?: string;
   readonly createdAt: Timestamp;
+  /** WhatsApp's 24-hour window since the customer's last message: free text only while it is open; templates always. */
+  readonly serviceWindow: ServiceWindow;
+}
+
+export interface ServiceWindow {
+  readonly open: boolean;
+  /** When it closes (open) or closed (closed); absent when the customer never wrote. */
+  readonly closesAt?: Timestamp;
 }
 
 /** One message of the customer's history (across sessions). */
@@ -116,6 +124,8 @@ export interface HistoryEntry {
    */
   readonly deliveryFailure?: DeliveryFailure;
   readonly operatorPhone?: string;
+  /** Sent as this approved template; `text` is its body as the customer read it. */
+  readonly template?: TemplateRef;
 }
 
 /** Why WhatsApp could not deliver a message: Meta's error code, and what it means for what to do next. */
@@ -144,6 +154,43 @@ export interface ReplyRequest {
 
 export interface ReplyAnswer {
   readonly message: HistoryEntry;
+}
+
+/** A template's identity: its name in one language (Meta's code, `pt_BR`). */
+export interface TemplateRef {
+  readonly name: string;
+  readonly language: string;
+}
+
+/** An approved template and the values of its body's parameters, in order. */
+export interface TemplateSendRequest extends TemplateRef {
+  readonly values: readonly string[];
+}
+
+// ---- Message templates ------------------------------------------------------------------------------
+
+/** One of the business's WhatsApp message templates (one translation), as the last sync or status notification left it. */
+export interface MessageTemplate extends TemplateRef {
+  /** `MARKETING`, `UTILITY` or `AUTHENTICATION`. */
+  readonly category: string;
+  /** Meta's review status; only `APPROVED` templates can be sent. */
+  readonly status: string;
+  readonly statusReason?: string;
+  /** The body with its placeholders (`{{1}}`, `{{name}}`). */
+  readonly body: string;
+  /** The body's parameters in the order a send fills them. */
+  readonly parameters: readonly string[];
+  readonly buttons: readonly { readonly type: string; readonly text: string }[];
+  readonly updatedAt: Timestamp;
+}
+
+export interface TemplateSyncAnswer {
+  readonly sync: {
+    readonly stored: number;
+    readonly removed: number;
+    /** Entries of Meta's list the pipeline cannot read (never stored). */
+    readonly unreadable: number;
+  };
 }
 
 export interface AvailabilityRequest {
@@ -371,9 +418,15 @@ export interface OperatorApiCalls {
   'POST conversations/:customerId/claim': { readonly answer: ConversationAnswer };
   /** Answers 201. */
   'POST conversations/:customerId/messages': { readonly body: ReplyRequest; readonly answer: ReplyAnswer };
+  /** Answers 201. Inside the window or outside it: the one way to re-engage a customer who wrote more than 24 hours ago. */
+  'POST conversations/:customerId/templates': { readonly body: TemplateSendRequest; readonly answer: ReplyAnswer };
   'POST conversations/:customerId/release': { readonly answer: ConversationAnswer };
   'POST conversations/:customerId/close': { readonly answer: ConversationAnswer };
   'PUT me/availability': { readonly body: AvailabilityRequest; readonly answer: Availability };
+  /** `?limit=`, `?cursor=`: the stored templates in name order, every status. */
+  'GET templates': { readonly answer: Page<MessageTemplate> };
+  /** Reads the WhatsApp Business Account's templates into the table now (409 when no account is configured). */
+  'POST admin/templates/sync': { readonly answer: TemplateSyncAnswer };
   'GET admin/prompts': { readonly answer: Page<PromptVersion> };
   'GET admin/prompts/:id': { readonly answer: PromptAnswer };
   'GET admin/prompts/:id/versions': { readonly answer: Page<PromptVersion> };

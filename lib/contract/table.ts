@@ -39,6 +39,8 @@ export const TABLE_PARTITIONS = {
   constants: {
     /** Operational config (operators, availability, handoff texts, the deployed prompt's hash). */
     adminConfig: 'ADMIN#CONFIG',
+    /** The business's WhatsApp message templates, as the template sync and Meta's status notifications left them. */
+    messageTemplates: 'ADMIN#TEMPLATES',
     /** The admin audit trail. */
     adminAudit: 'ADMIN#AUDIT',
     /** The pseudonym salt of the erasure audit. */

@@ -8,8 +8,9 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { ConsoleFrontDoor } from '../console-front-door';
+import type { MessageTemplateRef, MessageTemplatesProps } from '../message-templates';
 import type { HandoffTexts } from '../contract/handoff-texts';
-import { DEFAULT_LOCALE, HANDOFF_TEXT_MAX_CHARACTERS, LINK_PLACEHOLDER, misplacesLink, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV } from '../contract';
+import { DEFAULT_LOCALE, HANDOFF_TEXT_MAX_CHARACTERS, LINK_PLACEHOLDER, misplacesLink, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV, TEMPLATE_SYNC_EVENT_FIELD, WHATSAPP_CHANNEL_KINDS } from '../contract';
 import { acceptFinding, acceptPublicUrl, SCHEDULE_WITHOUT_DEAD_LETTERS } from './accepted-findings';
 import { buildConsoleDistribution } from './console-distribution';
 import type { PipelineFunctionFactory } from './function-factory';
@@ -27,12 +28,23 @@ export interface OperatorPlaneSettings {
   readonly reservedConcurrency: number;
   /** Undefined: the console is served by the function's own public URL. */
   readonly frontDoor?: ConsoleFrontDoor;
+  readonly templates: TemplateSettings;
+}
+
+/** `messageTemplates`, checked. */
+interface TemplateSettings {
+  readonly businessAccountId?: string;
+  readonly syncInterval: Duration;
+  readonly handoffNoticeTemplate?: MessageTemplateRef;
 }
 
 /** The sweeper runs every minute: a shorter wait would be rounded up anyway. */
 const SWEEP_INTERVAL = Duration.minutes(1);
 const MAX_WAIT = Duration.hours(24);
-const PLANE_ONLY_PROPS = ['timeZone', 'handoffRenotifyAfter', 'customerRenotifyAfter', 'handoffTexts', 'operatorReservedConcurrency', 'consoleFrontDoor'] as const;
+const PLANE_ONLY_PROPS = ['timeZone', 'handoffRenotifyAfter', 'customerRenotifyAfter', 'handoffTexts', 'operatorReservedConcurrency', 'consoleFrontDoor', 'messageTemplates'] as const;
+const DEFAULT_TEMPLATE_SYNC_INTERVAL = Duration.hours(6);
+const TEMPLATE_NAME = /^[a-z0-9_]{1,512}$/;
+const TEMPLATE_LANGUAGE = /^[a-z]{2,3}(_[A-Za-z]{2,4})?$/;
 /** Lambda keeps 100 of an account's concurrency (1,000 unless raised) unreserved. */
 const MAX_OPERATOR_RESERVED_CONCURRENCY = 900;
 
@@ -79,7 +91,22 @@ export function resolveOperatorPlaneSettings(constructPath: string, props: Agent
   if (frontDoor && ((frontDoor.domainNames?.length ?? 0) > 0) !== (frontDoor.certificate !== undefined)) {
     fail('consoleFrontDoor.domainNames and consoleFrontDoor.certificate go together: CloudFront serves its own names only with their certificate (in us-east-1).');
   }
-  return { adminPhoneNumbers: [...new Set(props.adminPhoneNumbers)], timeZone, handoffRenotifyAfter, customerRenotifyAfter, handoffTexts, reservedConcurrency, frontDoor };
+  const templates = resolveTemplateSettings(fail, props.messageTemplates ?? {});
+  return { adminPhoneNumbers: [...new Set(props.adminPhoneNumbers)], timeZone, handoffRenotifyAfter, customerRenotifyAfter, handoffTexts, reservedConcurrency, frontDoor, templates };
+}
+
+function resolveTemplateSettings(fail: (problem: string) => never, props: MessageTemplatesProps): TemplateSettings {
+  const { businessAccountId, handoffNoticeTemplate } = props;
+  if (businessAccountId !== undefined && !/^\d{1,32}$/.test(businessAccountId)) fail(`messageTemplates.businessAccountId must be Meta's numeric WhatsApp Business Account id; got '${businessAccountId}'.`);
+  if (props.syncInterval !== undefined && businessAccountId === undefined) fail('messageTemplates.syncInterval needs messageTemplates.businessAccountId: without an account there is nothing to sync.');
+  const syncInterval = props.syncInterval ?? DEFAULT_TEMPLATE_SYNC_INTERVAL;
+  if (!syncInterval.isUnresolved() && (syncInterval.toSeconds() < Duration.hours(1).toSeconds() || syncInterval.toSeconds() > Duration.days(7).toSeconds())) {
+    fail(`messageTemplates.syncInterval must be from 1 hour to 7 days; got ${syncInterval.toSeconds()} s.`);
+  }
+  if (handoffNoticeTemplate !== undefined && (!TEMPLATE_NAME.test(handoffNoticeTemplate.name) || !TEMPLATE_LANGUAGE.test(handoffNoticeTemplate.language))) {
+    fail(`messageTemplates.handoffNoticeTemplate must name a template as WhatsApp Manager shows it: a lower_case_name and a language code such as 'pt_BR'.`);
+  }
+  return { businessAccountId, syncInterval, handoffNoticeTemplate };
 }
 
 function isTimeZone(value: string): boolean {
@@ -97,6 +124,8 @@ export interface OperatorPlaneContext {
   /** The pipeline's channel, which the operator and the sweeper send on. */
   readonly channel: Pick<WhatsAppChannelBinding, 'senderEnvironment'>;
   readonly orchestrator: lambda.Function;
+  /** The function that receives WhatsApp's events: it applies Meta's template status notifications. */
+  readonly inbound: lambda.Function;
   readonly queue: sqs.IQueue;
   readonly deadLetterQueue: sqs.IQueue;
   /** Where the schedule is created (the pipeline construct). */
@@ -114,6 +143,8 @@ export interface OperatorPlaneResources {
   readonly consoleUrl: string;
   readonly handoffSweeperFunction: lambda.Function;
   readonly handoffSweeperSchedule: events.Rule;
+  /** With `messageTemplates.businessAccountId`: the sweeper's run that reads the account's templates. */
+  readonly templateSyncSchedule?: events.Rule;
 }
 
 /**
@@ -134,7 +165,13 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     [OPERATOR_ENV.handoffRenotifyAfterSeconds]: String(settings.handoffRenotifyAfter.toSeconds()),
     [OPERATOR_ENV.customerRenotifyAfterSeconds]: String(settings.customerRenotifyAfter.toSeconds()),
     ...(Object.keys(settings.handoffTexts).length > 0 ? { [OPERATOR_ENV.handoffTexts]: JSON.stringify(settings.handoffTexts) } : {}),
+    ...(settings.templates.handoffNoticeTemplate ? { [OPERATOR_ENV.handoffNoticeTemplate]: JSON.stringify({ name: settings.templates.handoffNoticeTemplate.name, language: settings.templates.handoffNoticeTemplate.language }) } : {}),
   };
+  const { businessAccountId } = settings.templates;
+  if (businessAccountId !== undefined && channel.senderEnvironment[RUNTIME_ENV.whatsAppChannel] === WHATSAPP_CHANNEL_KINDS.endUserMessaging) {
+    throw new Error(`AgentPipeline at '${context.scope.node.path}': messageTemplates.businessAccountId reads the templates with the Graph API; with End User Messaging, leave it out (sending templates, and the handoff notice template, still work).`);
+  }
+  const templateEnvironment: Record<string, string> = businessAccountId === undefined ? {} : { [RUNTIME_ENV.whatsAppBusinessAccountId]: businessAccountId };
   const operatorFunction = functions.createFunction('Operator', {
     description: `Operator console and API of ${sharedEnvironment[RUNTIME_ENV.serviceName]}: sign-in, human inbox, admin`,
     memorySize: OPERATOR_DEFAULTS.operatorMemorySize,
@@ -144,6 +181,7 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     environment: {
       ...sharedEnvironment,
       ...planeEnvironment,
+      ...templateEnvironment,
       [RUNTIME_ENV.turnQueueUrl]: context.queue.queueUrl,
       [OPERATOR_ENV.deadLetterQueueUrl]: context.deadLetterQueue.queueUrl,
     },
@@ -160,6 +198,7 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
   // A Function URL ends in '/', and so does the distribution's; the runtime trims it when it builds links.
   const consoleUrl = consoleDistribution ? `https://${frontDoor?.domainNames?.[0] ?? consoleDistribution.distributionDomainName}/` : operatorFunctionUrl.url;
 
+  for (const [name, value] of Object.entries(templateEnvironment)) context.inbound.addEnvironment(name, value);
   const consoleEnvironment = { ...planeEnvironment, ...handoffEnvironment, [OPERATOR_ENV.consoleUrl]: consoleUrl };
   for (const [name, value] of Object.entries(consoleEnvironment)) {
     context.orchestrator.addEnvironment(name, value);
@@ -169,7 +208,7 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     description: `Handoff sweeper of ${sharedEnvironment[RUNTIME_ENV.serviceName]}: re-notifies operators about waiting conversations, reminds customers once`,
     memorySize: 256,
     timeout: Duration.seconds(50),
-    environment: { ...sharedEnvironment, ...consoleEnvironment },
+    environment: { ...sharedEnvironment, ...consoleEnvironment, ...templateEnvironment },
   });
   const handoffSweeperSchedule = new events.Rule(context.scope, 'HandoffSweeperSchedule', {
     description: 'Runs the handoff sweeper every minute',
@@ -178,5 +217,14 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     targets: [new targets.LambdaFunction(handoffSweeperFunction, { retryAttempts: 0 })],
   });
   acceptFinding(handoffSweeperSchedule, 'EventBusDLQ', SCHEDULE_WITHOUT_DEAD_LETTERS);
-  return { operatorFunction, operatorFunctionUrl, consoleDistribution, consoleUrl, handoffSweeperFunction, handoffSweeperSchedule };
+  const templateSyncSchedule =
+    businessAccountId === undefined
+      ? undefined
+      : new events.Rule(context.scope, 'TemplateSyncSchedule', {
+          description: 'Reads the WhatsApp Business Account\'s message templates into the table',
+          schedule: events.Schedule.rate(settings.templates.syncInterval),
+          targets: [new targets.LambdaFunction(handoffSweeperFunction, { retryAttempts: 0, event: events.RuleTargetInput.fromObject({ [TEMPLATE_SYNC_EVENT_FIELD]: true }) })],
+        });
+  if (templateSyncSchedule) acceptFinding(templateSyncSchedule, 'EventBusDLQ', SCHEDULE_WITHOUT_DEAD_LETTERS);
+  return { operatorFunction, operatorFunctionUrl, consoleDistribution, consoleUrl, handoffSweeperFunction, handoffSweeperSchedule, templateSyncSchedule };
 }

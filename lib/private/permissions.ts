@@ -85,6 +85,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
     table: {
       inbound: [get, put, update],
       session: [get, conditionCheck, put, update],
+      // Meta's template status notifications, applied to the stored template (templates are an operator plane feature).
+      messageTemplates: only('operatorPlane', update),
     },
     index: [],
   },
@@ -101,6 +103,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       demands: [put],
       adminResource: [get, put],
       adminConfig: [get, update],
+      // The operator notice's template, for an operator whose window closed.
+      messageTemplates: only('operatorPlane', get),
       operatorAuth: only('operatorPlane', put),
       crmSync: only('crmSync', get, put),
       pipelineBudget: only('pipelineBudget', batchGet, update),
@@ -128,6 +132,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       // The admin's CRM screens read rows whether or not crmSync is on; only a projection writes them.
       crmSync: [get, ...only('crmSync', put)],
       cursorKey: [get, put],
+      // The template list, the template an operator sends, and the admin's sync (each translation written, the ones Meta dropped removed).
+      messageTemplates: [get, query, put, remove],
       keyLayoutMigration: marker,
     },
     index: ['sessionState', 'crmSyncStatus', 'consentTimeline', 'llmDay'],
@@ -160,6 +166,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       inbound: [update],
       customer: [get],
       adminConfig: [get],
+      // The operator notice's template, and the scheduled template sync.
+      messageTemplates: [get, query, put, remove],
       keyLayoutMigration: marker,
     },
     index: ['sessionState'],

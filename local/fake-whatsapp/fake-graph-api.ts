@@ -1,19 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bodyParametersOf, renderTemplateBody } from '../../lambda/core/domain/whatsapp-template';
 
 /**
  * A stand-in for Meta's WhatsApp Cloud API on 127.0.0.1, speaking the same HTTP API as far as the
  * pipeline uses it: `POST /{version}/{phoneNumberId}/messages` for text messages (`to` or
- * `recipient`) and read receipts, with a bearer token. It validates requests the way Meta does and
- * answers with Meta's JSON shapes — including Graph API error objects — so the real sender runs
- * unchanged against it in tests, in the local runtime and in end-to-end tests.
+ * `recipient`), template messages and read receipts, and `GET /{version}/{wabaId}/message_templates`
+ * (paged like Meta: `limit`, `after`, `paging.cursors`, `paging.next`), with a bearer token. It
+ * validates requests the way Meta does and answers with Meta's JSON shapes — including Graph API
+ * error objects — so the real sender runs unchanged against it in tests, in the local runtime and
+ * in end-to-end tests.
  *
  * It also plays the Meta app the set-up command connects ({@link FakeMetaBusiness}):
  * `GET /debug_token`, `GET /{phoneNumberId}`, `POST /{wabaId}/subscribed_apps` and
  * `POST /{appId}/subscriptions`, which runs the webhook's verification handshake as Meta does.
  *
- * Failure injection acts on the next well-formed, authorized TEXT sends, in the order scheduled
+ * Templates are the business's, as {@link setTemplates} declares them: a template send is checked
+ * against them (132001 unknown name or language, 132015/132016 paused or disabled, 132000 wrong
+ * number of parameters, 132012 a parameter that is not text or not named as the template names it,
+ * 132018 a value with a new line, a tab or more than four spaces in a row). A free text to a customer
+ * whose service window {@link closeServiceWindow} closed is refused with 131047, as Meta does after
+ * 24 hours without a customer message.
+ *
+ * Failure injection acts on the next well-formed, authorized text and template sends, in the order scheduled
  * (read receipts always succeed): {@link failNext}, {@link delayNext}, {@link answerNext},
  * {@link acceptThenDropConnection}.
  *
@@ -40,6 +50,9 @@ export class FakeGraphApi {
   private readonly receipts: AcceptedReadReceipt[] = [];
   private readonly scripted: ScriptedAnswer[] = [];
   private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
+  private templates: FakeMessageTemplate[] = [];
+  private readonly closedWindows = new Set<string>();
+  private readonly businessAccountId: string;
   private readonly listeners = new Set<(message: AcceptedWhatsAppMessage) => void>();
   private readonly statusListeners = new Set<(message: AcceptedWhatsAppMessage) => void>();
   private statusSink?: StatusSink;
@@ -55,6 +68,7 @@ export class FakeGraphApi {
     this.token = options.accessToken ?? 'fake-whatsapp-access-token';
     this.apiVersion = options.apiVersion ?? 'v23.0';
     this.business = { ...DEFAULT_BUSINESS, ...options.business };
+    this.businessAccountId = options.businessAccountId ?? this.business.businessAccountId;
     this.server = createServer((request, response) => {
       this.handle(request, response).catch((error: unknown) => {
         if (!response.headersSent) graphError(response, 500, { code: 1, message: `Fake Graph API failure: ${String(error)}` });
@@ -83,7 +97,27 @@ export class FakeGraphApi {
     this.token = token;
   }
 
-  /** Text messages Meta would have accepted, in arrival order, each with the last status reported. */
+  /** The WhatsApp Business Account whose templates `GET /{wabaId}/message_templates` lists. */
+  get wabaId(): string {
+    return this.businessAccountId;
+  }
+
+  /** The business's templates from now on, in the order Meta lists them (each translation its own entry). */
+  setTemplates(templates: readonly FakeMessageTemplate[]): void {
+    this.templates = templates.map((template, index) => ({ id: template.id ?? String(900_000_000_000 + index), ...template }));
+  }
+
+  /** Free text to `recipient` is refused with 131047 from now on (more than 24 hours since they wrote). */
+  closeServiceWindow(recipient: string): void {
+    this.closedWindows.add(recipient);
+  }
+
+  /** The customer wrote again: free text reaches them. */
+  openServiceWindow(recipient: string): void {
+    this.closedWindows.delete(recipient);
+  }
+
+  /** Text and template messages Meta would have accepted, in arrival order, each with the last status reported. */
   sent(): AcceptedWhatsAppMessage[] {
     return this.accepted.map((message) => ({ ...message }));
   }
@@ -170,7 +204,7 @@ export class FakeGraphApi {
     return [...this.webhookSubscriptions];
   }
 
-  /** The next `count` text sends are rejected with Meta's error object (nothing is recorded). */
+  /** The next `count` sends are rejected with Meta's error object (nothing is recorded). */
   failNext(count: number, failure: GraphApiFailure): void {
     this.schedule(count, { kind: 'fail', failure });
   }
@@ -196,10 +230,12 @@ export class FakeGraphApi {
     this.schedule(count, { kind: 'drop' });
   }
 
-  /** Forgets recorded messages, receipts, subscriptions and scheduled behaviour; keeps the token and the port. */
+  /** Forgets recorded messages, receipts, templates, closed windows, subscriptions and scheduled behaviour; keeps the token and the port. */
   reset(): void {
     this.wabaSubscriptions.length = 0;
     this.webhookSubscriptions.length = 0;
+    this.templates = [];
+    this.closedWindows.clear();
     this.accepted.length = 0;
     this.receipts.length = 0;
     this.scripted.length = 0;
@@ -220,7 +256,12 @@ export class FakeGraphApi {
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (await this.handleAppSetup(request, response)) return;
     const route = new RegExp(`^/${escapeRegExp(this.apiVersion)}/([^/?]+)/messages(?:\\?.*)?$`).exec(request.url ?? '');
+    const templatesRoute = new RegExp(`^/${escapeRegExp(this.apiVersion)}/([^/?]+)/message_templates(?:\\?.*)?$`).exec(request.url ?? '');
     const rawBody = await readBody(request);
+    if (request.method === 'GET' && templatesRoute) {
+      this.listTemplates(decodeURIComponent(templatesRoute[1]), request, response);
+      return;
+    }
     if (request.method !== 'POST' || !route) {
       graphError(response, 400, { code: 100, message: `Unsupported ${request.method} request to ${request.url}` });
       return;
@@ -239,6 +280,23 @@ export class FakeGraphApi {
     if (parsed.kind === 'read') {
       this.receipts.push({ businessPhoneNumberId, ...parsed.receipt, receivedAt: new Date().toISOString() });
       sendJson(response, 200, { success: true });
+      return;
+    }
+    if (parsed.kind === 'template') {
+      const checked = this.checkTemplate(parsed.template);
+      if ('problem' in checked) {
+        graphError(response, 400, { code: checked.code, message: checked.message, details: checked.problem });
+        return;
+      }
+      this.answerText(businessPhoneNumberId, { ...parsed.message, text: checked.text, template: parsed.template }, response);
+      return;
+    }
+    if (this.closedWindows.has(parsed.message.recipient)) {
+      graphError(response, 400, {
+        code: 131047,
+        message: '(#131047) Re-engagement message',
+        details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+      });
       return;
     }
     this.answerText(businessPhoneNumberId, parsed.message, response);
@@ -327,6 +385,61 @@ export class FakeGraphApi {
     sendJson(response, 200, { success: true });
   }
 
+  /** `GET /{wabaId}/message_templates?limit=&after=`: Meta's page of templates, its cursors and the next page's URL. */
+  private listTemplates(wabaId: string, request: IncomingMessage, response: ServerResponse): void {
+    if (request.headers.authorization !== `Bearer ${this.token}`) {
+      graphError(response, 401, { code: 190, message: 'Invalid OAuth access token - Cannot parse access token' });
+      return;
+    }
+    if (wabaId !== this.businessAccountId) {
+      graphError(response, 400, { code: 100, subcode: 33, type: 'GraphMethodException', message: `Unsupported get request. Object with ID '${wabaId}' does not exist` });
+      return;
+    }
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const limit = Number(url.searchParams.get('limit') ?? TEMPLATE_PAGE_SIZE);
+    const after = url.searchParams.get('after');
+    const start = after === null ? 0 : Number.parseInt(Buffer.from(after, 'base64url').toString('utf8'), 10);
+    if (!Number.isInteger(limit) || limit < 1 || !Number.isInteger(start) || start < 0) {
+      graphError(response, 400, { code: 100, message: '(#100) Invalid parameter', details: 'limit must be a positive integer and after a cursor this API returned.' });
+      return;
+    }
+    const data = this.templates.slice(start, start + limit);
+    const cursor = (index: number) => Buffer.from(String(index), 'utf8').toString('base64url');
+    const more = start + limit < this.templates.length;
+    const next = new URL(url.pathname, this.baseUrl);
+    next.searchParams.set('limit', String(limit));
+    next.searchParams.set('after', cursor(start + limit));
+    sendJson(response, 200, {
+      data,
+      paging: { cursors: { before: cursor(start), after: cursor(start + data.length) }, ...(more ? { next: next.toString() } : {}) },
+    });
+  }
+
+  /** Meta's checks of a template send against the business's templates; the body as delivered when it passes. */
+  private checkTemplate(send: AcceptedTemplate): { readonly text: string } | { readonly problem: string; readonly code: number; readonly message: string } {
+    const translations = this.templates.filter((template) => template.name === send.name);
+    const template = translations.find((candidate) => candidate.language === send.language);
+    if (template === undefined) {
+      return translations.length === 0
+        ? { code: 132001, message: '(#132001) Template name does not exist in the translation', problem: `template name (${send.name}) does not exist in ${send.language}` }
+        : { code: 132001, message: '(#132001) Template name does not exist in the translation', problem: `template name (${send.name}) does not exist in ${send.language}; it exists in ${translations.map((candidate) => candidate.language).join(', ')}` };
+    }
+    if (template.status === 'PAUSED') return { code: 132015, message: '(#132015) Template is Paused', problem: 'Template is paused due to low quality so it cannot be sent in a template message.' };
+    if (template.status === 'DISABLED') return { code: 132016, message: '(#132016) Template is Disabled', problem: 'Template has been paused too many times due to low quality and is now permanently disabled.' };
+    if (template.status !== 'APPROVED') return { code: 132001, message: '(#132001) Template name does not exist in the translation', problem: `template (${send.name}) is ${template.status}, not approved` };
+    const body = template.components.find((component) => component.type === 'BODY')?.text ?? '';
+    const expected = bodyParametersOf(body);
+    if (send.parameters.length !== expected.length) {
+      return { code: 132000, message: '(#132000) Number of parameters does not match the expected number of params', problem: `body: number of localizable_params (${send.parameters.length}) does not match the expected number of params (${expected.length})` };
+    }
+    const named = template.parameter_format === 'NAMED';
+    const misnamed = send.parameters.findIndex((parameter, index) => parameter.type !== 'text' || (named ? parameter.name !== expected[index] : parameter.name !== undefined));
+    if (misnamed >= 0) return { code: 132012, message: '(#132012) Parameter format does not match format in the created template', problem: `body: parameter ${misnamed + 1} does not match the template's format` };
+    const badValue = send.parameters.findIndex((parameter) => /[\n\t]| {5,}/.test(parameter.text));
+    if (badValue >= 0) return { code: 132018, message: '(#132018) There was an issue with the parameters in your template.', problem: 'Param text cannot have new-line/tab characters or more than 4 consecutive spaces' };
+    return { text: renderTemplateBody({ body, bodyParameters: expected }, send.parameters.map((parameter) => parameter.text)) };
+  }
+
   private answerText(businessPhoneNumberId: string, message: ParsedTextMessage, response: ServerResponse): void {
     const scripted = this.scripted.shift();
     if (scripted?.kind === 'fail') {
@@ -398,7 +511,12 @@ export interface FakeGraphApiOptions {
   readonly apiVersion?: string;
   /** Default 0 (a free port). */
   readonly port?: number;
+  /** The WhatsApp Business Account id whose templates are served. Default: the business's (`business.businessAccountId`). */
+  readonly businessAccountId?: string;
 }
+
+/** Meta's default page size of the templates list. */
+const TEMPLATE_PAGE_SIZE = 25;
 
 export interface AcceptedWhatsAppMessage {
   /** The business phone number id from the URL. */
@@ -406,7 +524,10 @@ export interface AcceptedWhatsAppMessage {
   /** The customer: `to` (a phone) or `recipient` (a business-scoped user id). */
   readonly recipient: string;
   readonly recipientKind: 'phone' | 'user_id';
+  /** The text, or the template's body as delivered (its values filled in). */
   readonly text: string;
+  /** Present for a template message. */
+  readonly template?: AcceptedTemplate;
   readonly previewUrl?: boolean;
   readonly contextMessageId?: string;
   /** `biz_opaque_callback_data` of the send, echoed in the message's statuses. */
@@ -500,9 +621,6 @@ const ERROR_TITLES: Readonly<Record<number, string>> = {
   131051: 'Unsupported message type',
 };
 
-/** The WABA id of the fake's notifications (Meta's test-number shape). */
-const FAKE_BUSINESS_ACCOUNT_ID = '100000000000001';
-
 /**
  * One status as Meta's webhook reports it: `id`, `status`, `timestamp`, `recipient_id`, the
  * send's `biz_opaque_callback_data`, and for `failed` an `errors[]` of `{code, title, message,
@@ -515,7 +633,7 @@ export function statusNotification(report: StatusReport): StatusNotification {
     object: 'whatsapp_business_account',
     entry: [
       {
-        id: FAKE_BUSINESS_ACCOUNT_ID,
+        id: DEFAULT_BUSINESS.businessAccountId,
         changes: [
           {
             field: 'messages',
@@ -556,6 +674,26 @@ export function statusNotification(report: StatusReport): StatusNotification {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+export interface AcceptedTemplate {
+  readonly name: string;
+  readonly language: string;
+  /** The body's parameters as sent. */
+  readonly parameters: readonly { readonly type: string; readonly text: string; readonly name?: string }[];
+}
+
+/** A template as `GET /{wabaId}/message_templates` returns it (the fields the pipeline reads). */
+export interface FakeMessageTemplate {
+  readonly name: string;
+  readonly language: string;
+  readonly status: string;
+  readonly category: string;
+  /** Default: an id of Meta's shape. */
+  readonly id?: string;
+  /** `NAMED` for `{{first_name}}` parameters; default positional. */
+  readonly parameter_format?: 'POSITIONAL' | 'NAMED';
+  readonly components: readonly { readonly type: string; readonly text?: string; readonly format?: string; readonly buttons?: readonly { readonly type: string; readonly text: string }[] }[];
+}
+
 export interface AcceptedReadReceipt {
   readonly businessPhoneNumberId: string;
   readonly messageId: string;
@@ -592,6 +730,7 @@ type ParsedTextMessage = Omit<AcceptedWhatsAppMessage, 'businessPhoneNumberId' |
 
 type ParsedRequest =
   | { readonly kind: 'text'; readonly message: ParsedTextMessage }
+  | { readonly kind: 'template'; readonly message: Omit<ParsedTextMessage, 'text'>; readonly template: AcceptedTemplate }
   | { readonly kind: 'read'; readonly receipt: Pick<AcceptedReadReceipt, 'messageId' | 'typingIndicator'> }
   | { readonly problem: string; readonly code: number; readonly message: string };
 
@@ -636,6 +775,11 @@ function parseRequest(rawBody: string): ParsedRequest {
   if (hasRecipient && (typeof body.recipient !== 'string' || !USER_ID_PATTERN.test(body.recipient))) {
     return invalid('The parameter recipient must be a business-scoped user id.');
   }
+  const recipient = { recipient: (hasTo ? body.to : body.recipient) as string, recipientKind: hasTo ? ('phone' as const) : ('user_id' as const) };
+  if (body.type === 'template') {
+    const template = parseTemplate(body.template);
+    return 'problem' in template ? invalid(template.problem) : { kind: 'template', message: recipient, template };
+  }
   if (body.type !== 'text') return invalid(`Message type ${String(body.type)} is not supported here.`, 131051, '(#131051) Unsupported message type');
 
   const text = body.text as { body?: unknown; preview_url?: unknown } | undefined;
@@ -656,14 +800,32 @@ function parseRequest(rawBody: string): ParsedRequest {
   return {
     kind: 'text',
     message: {
-      recipient: (hasTo ? body.to : body.recipient) as string,
-      recipientKind: hasTo ? 'phone' : 'user_id',
+      ...recipient,
       text: text.body,
       ...(text.preview_url === undefined ? {} : { previewUrl: text.preview_url }),
       ...(context ? { contextMessageId: context.message_id as string } : {}),
       ...(callbackData === undefined ? {} : { callbackData }),
     },
   };
+}
+
+/** The `template` object of a send: a name, a language code, body parameters (the only component the pipeline sends). */
+function parseTemplate(raw: unknown): AcceptedTemplate | { readonly problem: string } {
+  const template = raw as { name?: unknown; language?: { code?: unknown }; components?: unknown } | undefined;
+  if (typeof template?.name !== 'string' || template.name === '') return { problem: "The parameter template['name'] is required." };
+  if (typeof template.language?.code !== 'string' || template.language.code === '') return { problem: "The parameter template['language']['code'] is required." };
+  const components = template.components ?? [];
+  if (!Array.isArray(components)) return { problem: "Param template['components'] must be an array." };
+  const parameters: AcceptedTemplate['parameters'][number][] = [];
+  for (const component of components as Array<{ type?: unknown; parameters?: unknown } | null>) {
+    if (component?.type !== 'body') return { problem: `Component type ${String(component?.type)} is not supported here.` };
+    if (!Array.isArray(component.parameters)) return { problem: "Param template['components'][0]['parameters'] must be an array." };
+    for (const parameter of component.parameters as Array<{ type?: unknown; text?: unknown; parameter_name?: unknown } | null>) {
+      if (typeof parameter?.type !== 'string' || typeof parameter.text !== 'string' || parameter.text === '') return { problem: 'Every body parameter needs a type and a non-empty text.' };
+      parameters.push({ type: parameter.type, text: parameter.text, ...(typeof parameter.parameter_name === 'string' ? { name: parameter.parameter_name } : {}) });
+    }
+  }
+  return { name: template.name, language: template.language.code, parameters };
 }
 
 const MAX_REQUEST_BYTES = 1024 * 1024;

@@ -75,6 +75,8 @@ export interface LocalPipelineOptions {
   readonly adminPhoneNumbers?: readonly string[];
   /** When the handoff sweep re-notifies operators and reminds the customer (operator plane only). */
   readonly handoffTimings?: { readonly renotifyOperatorsAfterMs?: number; readonly remindCustomerAfterMs?: number };
+  /** The template a handoff notice goes as to an operator whose window is closed, as with the construct's `messageTemplates.handoffNoticeTemplate`. */
+  readonly handoffNoticeTemplate?: { readonly name: string; readonly language: string };
   /** Runs the handoff sweeper on this period, as the deployed schedule does every minute. Default: only on `sweepHandoffs()`. */
   readonly sweepEveryMs?: number;
   /**

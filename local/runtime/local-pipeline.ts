@@ -11,7 +11,8 @@ import { composeFunction } from '../../lambda/composition/compose-function';
 import { composeCrmSync } from '../../lambda/composition/crm-sync';
 import type { OperatorPlaneSettings } from '../../lambda/composition/deployment-settings';
 import { composeEndUserMessagingInbound } from '../../lambda/composition/eum-inbound';
-import { composeHandoffSweeper } from '../../lambda/composition/handoff-sweeper';
+import { composeHandoffSweeperRuns } from '../../lambda/composition/handoff-sweeper';
+import type { TemplateSyncReport } from '../../lambda/core/application/message-templates';
 import { composeIdleSweeper } from '../../lambda/composition/idle-sweeper';
 import { composeOperator, type OperatorPorts } from '../../lambda/composition/operator';
 import { composeOperatorAccess } from '../../lambda/composition/operator-plane';
@@ -60,6 +61,8 @@ export interface LocalPipeline {
    * fresh sweeper instance, so concurrent calls behave like concurrent Lambda invocations.
    */
   sweepHandoffs(): Promise<SweepReport>;
+  /** Runs the handoff sweeper as the template sync schedule does: the fake Graph API's templates into the table (operator plane only). */
+  syncTemplates(): Promise<TemplateSyncReport>;
   /**
    * One run of the idle sweeper (deployed, a schedule runs it every 15 minutes): closes the
    * conversations the agent serves that went quiet for `idleSweep.idleTimeoutMs`.
@@ -166,6 +169,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       tableName: names.table,
       ...queues,
       whatsAppApiBaseUrl: fakeWhatsApp.baseUrl,
+      whatsAppBusinessAccountId: fakeWhatsApp.wabaId,
       crmWebhookUrl: fakeCrm?.url,
     });
     const logLevel = options.logLevel ?? ((env.POWERTOOLS_LOG_LEVEL?.toUpperCase() as LogLevel | undefined) || 'WARN');
@@ -198,7 +202,8 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       return { ...settings.operatorPlane, signIn };
     };
     // Each sweep is a fresh sweeper, so concurrent calls behave like concurrent Lambda invocations.
-    const sweepHandoffs = () => composeHandoffSweeper({ ...settings, operatorPlane: requirePlane() }, portsOf('handoff-sweeper'))();
+    const sweeperRuns = () => composeHandoffSweeperRuns({ ...settings, operatorPlane: requirePlane() }, portsOf('handoff-sweeper'));
+    const sweepHandoffs = () => sweeperRuns().sweep();
     if (settings.operatorPlane !== undefined && options.sweepEveryMs !== undefined) repeat(cleanup, sweepHandoffs, options.sweepEveryMs);
     const sweepIdleConversations = async () => {
       const report = await composeIdleSweeper(settings, portsOf('idle-sweeper'))();
@@ -256,6 +261,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       endUserMessagingEndpoint: fakeEndUserMessaging?.endpoint,
       consoleUrl: settings.operatorPlane?.consoleUrl,
       sweepHandoffs,
+      syncTemplates: () => sweeperRuns().syncTemplates(),
       sweepIdleConversations,
       async loginLink(operatorPhone) {
         const plane = requirePlane();

@@ -23,6 +23,8 @@ export interface LocalResources {
   readonly deadLetterQueueUrl: string;
   /** The fake Graph API (Cloud API channel). */
   readonly whatsAppApiBaseUrl: string;
+  /** The fake Graph API's business account, whose templates the sync reads. */
+  readonly whatsAppBusinessAccountId: string;
   /** The fake CRM's webhook, with `crmSync`. */
   readonly crmWebhookUrl?: string;
 }
@@ -59,6 +61,8 @@ export function localSettings(options: LocalPipelineOptions, env: NodeJS.Process
     tableName: resources.tableName,
     keyLayout: options.keyLayout ?? keyLayoutFromEnvironment(env),
     crmSyncEnabled: options.crmSync !== undefined,
+    // With the operator plane the fake Graph API's account is synced, as deployed with messageTemplates.businessAccountId.
+    applyTemplateStatusUpdates: localOperatorAccess(options) !== undefined,
     turnQueueUrl: resources.turnQueueUrl,
     deadLetterQueueUrl: resources.deadLetterQueueUrl,
     whatsAppSecretArn: LOCAL_SECRET_ARNS.whatsApp,
@@ -86,6 +90,7 @@ export function localOperatorPlane(options: LocalPipelineOptions, access: Operat
     texts: handoffTextsOf(localePreset(locale).texts),
     renotifyOperatorsAfterMs: options.handoffTimings?.renotifyOperatorsAfterMs ?? OPERATOR_DEFAULTS.handoffRenotifyAfterSeconds * 1000,
     remindCustomerAfterMs: options.handoffTimings?.remindCustomerAfterMs ?? OPERATOR_DEFAULTS.customerRenotifyAfterSeconds * 1000,
+    operatorNoticeTemplate: options.handoffNoticeTemplate,
   };
 }
 
@@ -98,5 +103,5 @@ function localChannel(options: LocalPipelineOptions, resources: LocalResources):
       metaApiVersion: PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion,
     };
   }
-  return { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: LOCAL_SECRET_ARNS.whatsApp, apiBaseUrl: resources.whatsAppApiBaseUrl };
+  return { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: LOCAL_SECRET_ARNS.whatsApp, apiBaseUrl: resources.whatsAppApiBaseUrl, businessAccountId: resources.whatsAppBusinessAccountId };
 }

@@ -10,6 +10,7 @@ import { CustomerDataScreen } from './admin-customers';
 import { DeadLettersScreen } from './admin-dead-letters';
 import { PromptsScreen } from './admin-prompts';
 import { ReportsScreen } from './admin-reports';
+import { TemplatesScreen } from './admin-templates';
 import { describeFailure, FeedbackLine, type Feedback } from './common';
 import { ConversationScreen } from './conversation';
 import { InboxScreen } from './inbox';
@@ -18,6 +19,7 @@ const ADMIN_LINKS: readonly (readonly [AdminScreen, MessageKey])[] = [
   ['prompts', 'nav.prompts'],
   ['operators', 'nav.operators'],
   ['config', 'nav.config'],
+  ['templates', 'nav.templates'],
   ['reports', 'nav.reports'],
   ['demands', 'nav.demands'],
   ['consents', 'nav.consents'],
@@ -89,6 +91,8 @@ function Screen({ route, isAdmin }: { readonly route: Route; readonly isAdmin: b
       return <CrmScreen />;
     case 'customers':
       return <CustomerDataScreen />;
+    case 'templates':
+      return <TemplatesScreen />;
     default:
       return <AdminListScreen key={route.screen} screen={route.screen} />;
   }

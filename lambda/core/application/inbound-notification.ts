@@ -4,6 +4,8 @@ import { admitInboundTurns } from '../domain/inbound-admission';
 import type { InboundTurn } from '../domain/inbound-turn';
 import type { Clock } from '../ports/clock';
 import type { RecordDeliveryStatuses, RecordedStatuses, ReportedStatus } from './record-delivery-status';
+import type { TemplateStatusUpdate } from '../domain/whatsapp-template';
+import type { MessageTemplates } from './message-templates';
 import type { RegisterInboundTurns } from './register-inbound';
 
 /** A notification of Meta's, parsed (from the webhook's verified body or from End User Messaging's event). */
@@ -11,6 +13,8 @@ export interface InboundNotification {
   readonly turns: readonly InboundTurn[];
   /** Delivery statuses of the business's own messages: receipts, never turns. */
   readonly statuses: readonly ReportedStatus[];
+  /** Changes of the account's templates (`message_template_status_update`). */
+  readonly templateStatusUpdates?: readonly TemplateStatusUpdate[];
   /** Entries of other webhook fields or message kinds that are not customer turns. */
   readonly ignored: number;
 }
@@ -22,6 +26,8 @@ export interface InboundNotificationDependencies {
   readonly metrics: Metrics;
   /** The business numbers this pipeline answers for; other numbers' messages are dropped and counted. @default every number */
   readonly businessPhoneNumberIds?: ReadonlySet<string>;
+  /** Where template status changes are applied; without it they are counted and dropped. */
+  readonly templates?: Pick<MessageTemplates, 'applyStatusUpdate'>;
 }
 
 /** What became of one notification, for the handler's log line. */
@@ -29,6 +35,8 @@ export interface InboundNotificationSummary {
   readonly turns: number;
   readonly statuses: number;
   readonly receipts: Omit<RecordedStatuses, 'failures'>;
+  /** Template status changes applied to a stored template. */
+  readonly templateStatusesApplied: number;
   readonly ignored: number;
   readonly droppedForeignNumber: number;
   readonly droppedStale: number;
@@ -48,6 +56,9 @@ export async function registerInboundNotification(parsed: InboundNotification, d
   const admission = admitInboundTurns(parsed.turns, { businessPhoneNumberIds: deps.businessPhoneNumberIds, now: deps.clock.now() });
   metrics.addMetric(CUSTOM_METRICS.inboundForeignNumberDropped, MetricUnit.Count, admission.foreignNumber);
   metrics.addMetric(CUSTOM_METRICS.inboundStaleDropped, MetricUnit.Count, admission.stale);
+  let templateStatusesApplied = 0;
+  for (const update of parsed.templateStatusUpdates ?? []) if (await deps.templates?.applyStatusUpdate(update)) templateStatusesApplied++;
+  metrics.addMetric(CUSTOM_METRICS.templateStatusUpdates, MetricUnit.Count, templateStatusesApplied);
   const results = await deps.registerInbound.execute(admission.admitted);
   const { failures, ...receipts } = await deps.recordStatuses.execute(parsed.statuses);
   metrics.addMetric(CUSTOM_METRICS.deliveryStatusRecorded, MetricUnit.Count, receipts.recorded + receipts.settled);
@@ -64,6 +75,7 @@ export async function registerInboundNotification(parsed: InboundNotification, d
     turns: parsed.turns.length,
     statuses: parsed.statuses.length,
     receipts,
+    templateStatusesApplied,
     ignored: parsed.ignored,
     droppedForeignNumber: admission.foreignNumber,
     droppedStale: admission.stale,

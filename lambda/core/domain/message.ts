@@ -69,6 +69,8 @@ export interface Message extends CarriesUnknownAttributes {
   readonly quarantinedAt?: IsoTimestamp;
   /** The operator who wrote it (role `operator`). */
   readonly operatorPhone?: string;
+  /** Sent as this approved template (`text` is its body as the customer read it). */
+  readonly template?: { readonly name: string; readonly language: string };
   /**
    * A failure notice (role `system`): the fallback text the customer got when the turn of their
    * parked messages failed on every delivery attempt; the id of the newest of those messages. Not

@@ -10,6 +10,12 @@ export interface WhatsAppSender {
   sendText(message: OutboundTextMessage): Promise<SentTextMessage>;
 
   /**
+   * Sends an approved message template: the one message WhatsApp delivers outside the customer's
+   * 24-hour service window. Throws {@link WhatsAppSendError}.
+   */
+  sendTemplate(message: OutboundTemplateMessage): Promise<SentTextMessage>;
+
+  /**
    * Marks a customer's message as read (blue ticks), optionally showing a typing indicator until the
    * reply arrives. Best effort: callers should not fail a turn because of it. Throws
    * {@link WhatsAppSendError}.
@@ -30,6 +36,16 @@ export interface OutboundTextMessage {
    * the message, which is how a status finds the stored message it is about.
    */
   readonly callbackData?: string;
+}
+
+export interface OutboundTemplateMessage extends Omit<OutboundTextMessage, 'text'> {
+  readonly templateName: string;
+  /** Meta's language code of the approved translation (`pt_BR`). */
+  readonly languageCode: string;
+  /** The body's values, in the order of the template's parameters. */
+  readonly bodyValues: readonly string[];
+  /** For a template with named parameters: their names, in the order of {@link bodyValues}. */
+  readonly parameterNames?: readonly string[];
 }
 
 export interface SentTextMessage {

@@ -16,6 +16,7 @@ import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
 import { DynamoLegacyDebounceRepository } from './legacy-debounce-repository';
 import { DynamoMessageRepository } from './message-repository';
+import { DynamoMessageTemplateRepository } from './message-template-repository';
 import { DynamoOperationalConfigRepository } from './operational-config-repository';
 import { DynamoOperatorAuthRepository } from './operator-auth-repository';
 import { DynamoSessionRepository } from './session-repository';
@@ -72,6 +73,7 @@ export const operatorAuthRepository = (table: DynamoTable) => new DynamoOperator
 export const customerDataRepository = (table: DynamoTable) => new DynamoCustomerDataRepository(table.kit);
 export const customerBudgets = (table: DynamoTable) => new DynamoCustomerBudgetRepository(table.kit);
 export const pipelineBudget = (table: DynamoTable) => new DynamoPipelineBudgetRepository(table.kit);
+export const messageTemplates = (table: DynamoTable) => new DynamoMessageTemplateRepository(table.kit);
 /** The turn's reads and transactions across its entities, writing sessions as `sessionRepository` does. */
 export const turnLedger = (table: DynamoTable) => new DynamoTurnLedger(table.kit, table.clock, { sessions: sessionRepository(table), messages: messageRepository(table) });
 
@@ -107,6 +109,7 @@ export interface DynamoRepositories {
   readonly customerData: DynamoCustomerDataRepository;
   readonly budgets: DynamoCustomerBudgetRepository;
   readonly pipelineBudget: DynamoPipelineBudgetRepository;
+  readonly templates: DynamoMessageTemplateRepository;
 }
 
 export function createDynamoRepositories(options: DynamoRepositoriesOptions): DynamoRepositories {
@@ -126,5 +129,6 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
     customerData: customerDataRepository(table),
     budgets: customerBudgets(table),
     pipelineBudget: pipelineBudget(table),
+    templates: messageTemplates(table),
   };
 }

@@ -51,6 +51,7 @@ export const EntityType = {
   cursorSigningKey: 'cursor_signing_key',
   customerBudget: 'customer_budget',
   pipelineBudget: 'pipeline_budget',
+  messageTemplate: 'message_template',
 } as const;
 export type EntityType = (typeof EntityType)[keyof typeof EntityType];
 
@@ -224,6 +225,12 @@ export const adminResourceVersionListPrefix = (resourceType: string, resourceId:
 
 const CONFIG_PARTITION = PARTITION.adminConfig;
 export const operationalConfigKey = (key: string) => tableKey(CONFIG_PARTITION, `CONFIG#${segment('config key', key)}`);
+
+/** One item per template translation: `TEMPLATE#{name}#{language}`, listed in name order. */
+const TEMPLATE_PREFIX = 'TEMPLATE#';
+export const messageTemplateKey = (name: string, language: string) =>
+  tableKey(PARTITION.messageTemplates, `${TEMPLATE_PREFIX}${segment('template name', name)}#${segment('template language', language)}`);
+export const messageTemplateListPrefix = () => ({ partition: PARTITION.messageTemplates, sortKeyPrefix: TEMPLATE_PREFIX });
 
 const AUDIT_PARTITION = PARTITION.adminAudit;
 export const adminAuditKey = (occurredAt: string, eventId: string) => tableKey(AUDIT_PARTITION, `AUDIT#${isoMicros(occurredAt)}#${segment('event id', eventId)}`);

@@ -1,13 +1,14 @@
 import { type AwsCallOptions, signedAwsPost } from '../aws/signed-aws-post';
 import {
   WhatsAppSendError,
+  type OutboundTemplateMessage,
   type OutboundTextMessage,
   type ReadReceipt,
   type SentTextMessage,
   type WhatsAppSender,
 } from '../../ports/whatsapp-sender';
 import { classifyEndUserMessagingError } from './end-user-messaging-errors';
-import { CONNECT_PHASE_ERROR_CODES, readReceiptPayload, textMessagePayload } from './outbound-messages';
+import { CONNECT_PHASE_ERROR_CODES, readReceiptPayload, templateMessagePayload, textMessagePayload } from './outbound-messages';
 import { splitWhatsAppText } from './whatsapp-text';
 
 /** End User Messaging's phone number ids: `phone-number-id-` and a hexadecimal id. */
@@ -78,6 +79,11 @@ export class EndUserMessagingWhatsAppSender implements WhatsAppSender {
       providerMessageIds.push(requireMessageId(await this.send(message.businessPhoneNumberId, textMessagePayload(message, body), partsDelivered), partsDelivered));
     }
     return { providerMessageId: providerMessageIds[0], providerMessageIds };
+  }
+
+  async sendTemplate(message: OutboundTemplateMessage): Promise<SentTextMessage> {
+    const providerMessageId = requireMessageId(await this.send(message.businessPhoneNumberId, templateMessagePayload(message), 0), 0);
+    return { providerMessageId, providerMessageIds: [providerMessageId] };
   }
 
   async markAsRead(receipt: ReadReceipt): Promise<void> {

@@ -61,6 +61,16 @@ export const META_ERROR_CODES: Readonly<Record<number, MetaErrorTreatment>> = {
   131008: { title: 'Required parameter is missing', category: 'request', retryable: false },
   131009: { title: 'Parameter value is not valid', category: 'request', retryable: false },
   131051: { title: 'Unsupported message type', category: 'request', retryable: false },
+
+  // A template send that does not match the business's templates (name, language, status, values).
+  132000: { title: 'Template: number of parameters does not match', category: 'request', retryable: false },
+  132001: { title: 'Template does not exist (in this language)', category: 'request', retryable: false },
+  132005: { title: 'Template: translated text too long', category: 'request', retryable: false },
+  132007: { title: 'Template: format character policy violated', category: 'request', retryable: false },
+  132012: { title: 'Template: parameter format mismatch', category: 'request', retryable: false },
+  132015: { title: 'Template is paused (low quality)', category: 'request', retryable: false },
+  132016: { title: 'Template is disabled', category: 'request', retryable: false },
+  132018: { title: 'Template: parameter with a new line, a tab or too many spaces', category: 'request', retryable: false },
 };
 
 export interface MetaErrorTreatment {

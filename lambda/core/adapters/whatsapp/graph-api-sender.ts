@@ -1,6 +1,7 @@
 import type { WhatsAppCredentialsProvider } from '../../ports/credentials';
 import {
   WhatsAppSendError,
+  type OutboundTemplateMessage,
   type OutboundTextMessage,
   type ReadReceipt,
   type SentTextMessage,
@@ -8,13 +9,18 @@ import {
 } from '../../ports/whatsapp-sender';
 import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
 import { classifyGraphApiError } from './graph-api-errors';
-import { CONNECT_PHASE_ERROR_CODES, readReceiptPayload, textMessagePayload } from './outbound-messages';
+import { CONNECT_PHASE_ERROR_CODES, readReceiptPayload, templateMessagePayload, textMessagePayload } from './outbound-messages';
 import { splitWhatsAppText } from './whatsapp-text';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /** https anywhere; plain http only to this machine (the local fake Graph API). */
 const SAFE_BASE_URL = /^(https:\/\/|http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$))/;
+
+/** Whether the access token may travel to `baseUrl`: https, or plain http to this machine. */
+export function isSafeGraphApiBaseUrl(baseUrl: string): boolean {
+  return SAFE_BASE_URL.test(baseUrl);
+}
 
 export interface GraphApiSenderOptions {
   /** Graph API root including the version, e.g. `https://graph.facebook.com/v23.0`. */
@@ -39,7 +45,7 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
   private readonly maxMessagesPerReply: number | undefined;
 
   constructor(options: GraphApiSenderOptions) {
-    if (!SAFE_BASE_URL.test(options.baseUrl)) {
+    if (!isSafeGraphApiBaseUrl(options.baseUrl)) {
       // The access token travels in every request: never in clear text, whatever the environment says.
       throw new RangeError('The Graph API base URL must start with https:// (plain http only on the loopback interface)');
     }
@@ -57,6 +63,11 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
       providerMessageIds.push(readMessageId(answer, providerMessageIds.length));
     }
     return { providerMessageId: providerMessageIds[0], providerMessageIds };
+  }
+
+  async sendTemplate(message: OutboundTemplateMessage): Promise<SentTextMessage> {
+    const providerMessageId = readMessageId(await this.post(message.businessPhoneNumberId, templateMessagePayload(message), 0), 0);
+    return { providerMessageId, providerMessageIds: [providerMessageId] };
   }
 
   async markAsRead(receipt: ReadReceipt): Promise<void> {

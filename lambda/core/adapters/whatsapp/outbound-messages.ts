@@ -1,20 +1,40 @@
-import type { OutboundTextMessage, ReadReceipt } from '../../ports/whatsapp-sender';
+import type { OutboundTemplateMessage, OutboundTextMessage, ReadReceipt } from '../../ports/whatsapp-sender';
 
 /**
  * The Cloud API message objects both channels send: the Graph API adapter POSTs them, the End User
  * Messaging adapter passes them through `SendWhatsAppMessage` unchanged.
  */
 export function textMessagePayload(message: OutboundTextMessage, body: string): object {
-  // Business-scoped user ids (customers known without a phone) are addressed with `recipient`.
-  const address = message.customerIdKind === 'user_id' ? { recipient: message.customerId } : { to: message.customerId };
   return {
-    messaging_product: 'whatsapp',
-    recipient_type: 'individual',
-    ...address,
+    ...envelope(message),
     type: 'text',
     text: { body, preview_url: false },
     ...(message.callbackData !== undefined && { biz_opaque_callback_data: message.callbackData }),
   };
+}
+
+/** A template send: the body's values as text parameters, by name when the template names them. */
+export function templateMessagePayload(message: OutboundTemplateMessage): object {
+  const parameters = message.bodyValues.map((text, index) => ({
+    type: 'text',
+    ...(message.parameterNames === undefined ? {} : { parameter_name: message.parameterNames[index] }),
+    text,
+  }));
+  return {
+    ...envelope(message),
+    type: 'template',
+    template: {
+      name: message.templateName,
+      language: { code: message.languageCode },
+      ...(parameters.length === 0 ? {} : { components: [{ type: 'body', parameters }] }),
+    },
+  };
+}
+
+function envelope(message: Pick<OutboundTextMessage, 'customerId' | 'customerIdKind'>): object {
+  // Business-scoped user ids (customers known without a phone) are addressed with `recipient`.
+  const address = message.customerIdKind === 'user_id' ? { recipient: message.customerId } : { to: message.customerId };
+  return { messaging_product: 'whatsapp', recipient_type: 'individual', ...address };
 }
 
 export function readReceiptPayload(receipt: ReadReceipt): object {

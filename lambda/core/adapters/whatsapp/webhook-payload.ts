@@ -1,6 +1,7 @@
 import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
 import { PipelineError } from '../../domain/errors';
 import { isValidCustomerId, isValidMessageId, type InboundTurn } from '../../domain/inbound-turn';
+import { isLanguageCode, isTemplateName, statusAfterEvent, type TemplateStatusUpdate } from '../../domain/whatsapp-template';
 
 /**
  * A delivery status Meta reports for a message the business sent. Statuses arrive on the same
@@ -20,6 +21,8 @@ export interface DeliveryStatus {
 export interface ParsedWebhook {
   readonly turns: InboundTurn[];
   readonly statuses: DeliveryStatus[];
+  /** `message_template_status_update` changes (a template of the account approved, paused, disabled…); present when there are some. */
+  readonly templateStatusUpdates?: TemplateStatusUpdate[];
   /** Entries of other webhook fields or message kinds that are not customer turns (e.g. `system`). */
   readonly ignored: number;
 }
@@ -179,10 +182,17 @@ export function parseWebhookPayload(rawBody: string, receivedAt: Date): ParsedWe
   const receivedAtIso = receivedAt.toISOString();
   const turns: InboundTurn[] = [];
   const statuses: DeliveryStatus[] = [];
+  const templateStatusUpdates: TemplateStatusUpdate[] = [];
   let ignored = 0;
   for (const entry of requireArray(root.entry, 'entry')) {
-    for (const change of requireArray(requireObject(entry, 'entry[]').changes, 'entry[].changes')) {
+    const entryObject = requireObject(entry, 'entry[]');
+    for (const change of requireArray(entryObject.changes, 'entry[].changes')) {
       const changeObject = requireObject(change, 'changes[]');
+      const templateUpdate = changeObject.field === TEMPLATE_STATUS_FIELD ? toTemplateStatusUpdate(changeObject.value, entryObject.time, receivedAtIso) : undefined;
+      if (templateUpdate !== undefined) {
+        templateStatusUpdates.push(templateUpdate);
+        continue;
+      }
       if (changeObject.field !== undefined && changeObject.field !== 'messages') {
         ignored += 1;
         continue;
@@ -201,5 +211,21 @@ export function parseWebhookPayload(rawBody: string, receivedAt: Date): ParsedWe
       statuses.push(...requireArray(value.statuses, 'value.statuses').map(toStatus));
     }
   }
-  return { turns, statuses, ignored };
+  return { turns, statuses, ...(templateStatusUpdates.length > 0 ? { templateStatusUpdates } : {}), ignored };
+}
+
+const TEMPLATE_STATUS_FIELD = 'message_template_status_update';
+
+/**
+ * A template status change, when the change is one the pipeline can apply (a known event about a
+ * template name and language); anything else is ignored like another field, never a reason to
+ * refuse the notification. Meta dates the change by the entry's `time`.
+ */
+function toTemplateStatusUpdate(value: unknown, entryTime: unknown, receivedAtIso: string): TemplateStatusUpdate | undefined {
+  if (!isObject(value)) return undefined;
+  const status = statusAfterEvent(value.event);
+  if (status === undefined || !isTemplateName(value.message_template_name) || !isLanguageCode(value.message_template_language)) return undefined;
+  const reason = typeof value.reason === 'string' && value.reason !== '' && value.reason !== 'NONE' ? value.reason : undefined;
+  const at = typeof entryTime === 'number' && Number.isFinite(entryTime) && entryTime > 0 ? new Date(entryTime * 1000).toISOString() : receivedAtIso;
+  return { name: value.message_template_name, language: value.message_template_language, status, reason, at };
 }

@@ -6,12 +6,16 @@ import { credentialProvider } from '../aws/aws-identity';
 import { SecretsManagerCredentialsProvider } from '../secrets/secrets-manager-credentials';
 import { EndUserMessagingWhatsAppSender, endUserMessagingSend } from './end-user-messaging-sender';
 import { GraphApiWhatsAppSender } from './graph-api-sender';
+import { GraphApiTemplateCatalog } from './graph-api-template-catalog';
+import type { TemplateCatalog } from '../../ports/template-catalog';
 
 /** Meta's Cloud API: the Graph API with the access token of the WhatsApp secret. */
 export interface CloudApiChannel {
   readonly kind: typeof WHATSAPP_CHANNEL_KINDS.cloudApi;
   readonly whatsAppSecretArn: string;
   readonly apiBaseUrl: string;
+  /** Meta's numeric WhatsApp Business Account id, whose templates are synced; absent: no template sync. */
+  readonly businessAccountId?: string;
 }
 
 /** AWS End User Messaging Social: `SendWhatsAppMessage` with the function's IAM role. */
@@ -20,6 +24,8 @@ export interface EndUserMessagingChannel {
   /** Meta phone number id → End User Messaging phone number id (`phone-number-id-…`). */
   readonly phoneNumbers: ReadonlyMap<string, string>;
   readonly metaApiVersion: string;
+  /** The linked account's id (`waba-…`), whose templates are synced; absent: no template sync. */
+  readonly businessAccountId?: string;
 }
 
 /** Where replies go out: the one decision that differs between the channels on the sending side. */
@@ -50,6 +56,19 @@ export function createWhatsAppSender(channel: WhatsAppChannelConfig, options: Se
     phoneNumbers: channel.phoneNumbers,
     metaApiVersion: channel.metaApiVersion,
   });
+}
+
+/** Where the channel's account templates are read; `undefined` without a business account id. */
+export function createTemplateCatalog(channel: WhatsAppChannelConfig, options: SenderCompositionOptions = {}): TemplateCatalog | undefined {
+  if (channel.businessAccountId === undefined) return undefined;
+  if (channel.kind === WHATSAPP_CHANNEL_KINDS.cloudApi) {
+    return new GraphApiTemplateCatalog({
+      baseUrl: channel.apiBaseUrl,
+      credentials: options.credentials ?? whatsAppSecretReader(channel.whatsAppSecretArn, options),
+      businessAccountId: channel.businessAccountId,
+    });
+  }
+  return undefined;
 }
 
 /** The WhatsApp secret read from Secrets Manager with the function's identity. */

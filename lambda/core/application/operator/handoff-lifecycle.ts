@@ -1,11 +1,12 @@
-import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, SessionRepository } from '../../ports/repositories';
+import type { InboundReceiptRepository, MessageRepository, MessageTemplateRepository, OperationalConfigRepository, SessionRepository } from '../../ports/repositories';
 import { inertCustomerText, textEndingWithLink } from '../../domain/message-template';
 import { customerDisplayName, type Operator } from '../../domain/operator';
 import { HANDOFF_TEXTS_CONFIG_KEY, type HandoffTexts, handoffTextsFrom } from '../../domain/operational-settings';
 import { type Session, SessionState } from '../../domain/session';
 import { isoMicros, toEpochMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock, IdGenerator } from '../../ports/clock';
-import type { WhatsAppSender } from '../../ports/whatsapp-sender';
+import { WhatsAppSendError, type WhatsAppSender } from '../../ports/whatsapp-sender';
+import { type TemplateRef, templateValuesProblem } from '../../domain/whatsapp-template';
 import type { MessagingConsent } from '../privacy/messaging-consent';
 import { availableOperatorPhones } from './operator-availability';
 import type { OperatorDirectory } from './operator-directory';
@@ -25,6 +26,12 @@ export interface HandoffSettings {
   readonly texts: HandoffTexts;
   readonly renotifyOperatorsAfterMs: number;
   readonly remindCustomerAfterMs: number;
+  /**
+   * The approved template a notice goes as to an operator whose own 24-hour window is closed
+   * (WhatsApp refuses the text); its one body parameter, if it has one, is the customer's name.
+   * Absent: such an operator is not reached.
+   */
+  readonly operatorNoticeTemplate?: TemplateRef;
 }
 
 export interface HandoffDependencies {
@@ -32,6 +39,8 @@ export interface HandoffDependencies {
   readonly messages: MessageRepository;
   readonly receipts: InboundReceiptRepository;
   readonly config: OperationalConfigRepository;
+  /** Where the operator notice's template is looked up. */
+  readonly templates: Pick<MessageTemplateRepository, 'get'>;
   readonly directory: OperatorDirectory;
   readonly whatsapp: WhatsAppSender;
   readonly clock: Clock;
@@ -52,7 +61,9 @@ export interface SweepReport {
 
 /**
  * People are told when a conversation is handed to them: available operators get a WhatsApp text
- * with the customer's name and the console link, or the customer is told nobody is available; the
+ * with the customer's name and the console link — as the admin's template to an operator whose own
+ * window is closed — or, when no operator is available or none could be reached, the customer is
+ * told nobody is available; the
  * sweep re-notifies operators and reminds the customer once. Every notification is claimed with a
  * conditional write on the session BEFORE it is sent, so retries and concurrent sweeps never send
  * one twice (a crash between claim and send loses that one message; the next re-notification
@@ -107,8 +118,8 @@ export class HandoffLifecycle {
   private async notifyNewHandoff(session: Session): Promise<boolean> {
     if (!(await this.deps.sessions.markHandoffNotified(session, isoMicros(this.deps.clock.now())))) return false;
     const [texts, operators] = await Promise.all([this.texts(), this.availableOperators()]);
-    if (operators.length > 0) await this.tellOperators(operators, session, texts.operatorNotification);
-    else if (!(await this.optedOut(session))) await this.tellCustomer(session, texts.noOperatorAvailable);
+    const reached = operators.length === 0 ? 0 : await this.tellOperators(operators, session, texts.operatorNotification);
+    if (reached === 0 && !(await this.optedOut(session))) await this.tellCustomer(session, texts.noOperatorAvailable);
     return true;
   }
 
@@ -151,18 +162,42 @@ export class HandoffLifecycle {
   }
 
   /**
-   * Each operator separately: one operator whose window is closed must not stop the others. The
+   * Each operator separately: one operator who cannot be reached must not stop the others. The
    * customer's name is theirs to choose, so it goes in as inert text (one line, no link, bounded),
-   * and the console link always ends the notice.
+   * and the console link always ends the notice. Returns how many operators WhatsApp took a notice for.
    */
-  private async tellOperators(operators: readonly Operator[], session: Session, template: string): Promise<void> {
+  private async tellOperators(operators: readonly Operator[], session: Session, template: string): Promise<number> {
     const name = inertCustomerText(customerDisplayName(session) ?? '') || session.customerId;
     const text = textEndingWithLink(template, { name }, this.deps.settings.consoleUrl);
-    await Promise.allSettled(
+    const businessPhoneNumberId = session.businessPhoneNumberId ?? '';
+    const notices = await Promise.allSettled(
       operators.map((operator) =>
-        this.deps.whatsapp.sendText({ businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId: operator.phone, customerIdKind: 'phone', text }),
+        this.deps.whatsapp.sendText({ businessPhoneNumberId, customerId: operator.phone, customerIdKind: 'phone', text }).catch((error: unknown) => {
+          if (!(error instanceof WhatsAppSendError) || error.category !== 'recipient') throw error;
+          return this.sendNoticeTemplate(businessPhoneNumberId, operator.phone, name);
+        }),
       ),
     );
+    return notices.filter((notice) => notice.status === 'fulfilled').length;
+  }
+
+  /** The admin's notice template, to an operator whose window closed; rejects when there is none that can be sent with the name. */
+  private async sendNoticeTemplate(businessPhoneNumberId: string, operatorPhone: string, name: string): Promise<unknown> {
+    const ref = this.deps.settings.operatorNoticeTemplate;
+    const template = ref && (await this.deps.templates.get(ref));
+    if (template === undefined) throw new RangeError('No operator notice template is configured, or it is not stored: the operator cannot be reached outside their window');
+    const values = template.bodyParameters.length === 0 ? [] : [name];
+    const problem = templateValuesProblem(template, values);
+    if (problem !== undefined) throw new RangeError(problem);
+    return this.deps.whatsapp.sendTemplate({
+      businessPhoneNumberId,
+      customerId: operatorPhone,
+      customerIdKind: 'phone',
+      templateName: template.name,
+      languageCode: template.language,
+      bodyValues: values,
+      parameterNames: template.parameterFormat === 'named' ? template.bodyParameters : undefined,
+    });
   }
 
   /** Sent, then kept in the conversation's history (role `system`) so operators see what the customer was told. */

@@ -1,13 +1,14 @@
 import { CloseConversation } from '../close-conversation';
 import type { MessagingConsent } from '../privacy/messaging-consent';
-import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type OperationalConfigRepository, type Page, type PageRequest, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
+import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type MessageTemplateRepository, type OperationalConfigRepository, type Page, type PageRequest, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
 import { deliveryFailureReason, type DeliveryFailureReason, type ReceiptStatus } from '../../domain/delivery-receipt';
 import type { Message } from '../../domain/message';
-import { customerDisplayName, isInsideServiceWindow, type Operator } from '../../domain/operator';
+import { CUSTOMER_SERVICE_WINDOW_MS, customerDisplayName, isInsideServiceWindow, type Operator } from '../../domain/operator';
 import { isHumanOwned, isLegalTransition, type Session, SessionState } from '../../domain/session';
 import { addMilliseconds, isoMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock, IdGenerator } from '../../ports/clock';
-import { WhatsAppSendError, type WhatsAppSender } from '../../ports/whatsapp-sender';
+import { renderTemplateBody, type TemplateRef, templateValuesProblem } from '../../domain/whatsapp-template';
+import { type SentTextMessage, WhatsAppSendError, type WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { OperatorAuditTrail } from './operator-audit';
 import { availableOperatorPhones } from './operator-availability';
 import { OperatorActionError } from './operator-errors';
@@ -44,6 +45,19 @@ export interface ConversationView {
   readonly currentAgent?: string;
   readonly createdAt: IsoTimestamp;
   readonly updatedAt: IsoTimestamp;
+  /** WhatsApp's 24-hour window since the customer's last message: free text only while it is open, templates always. */
+  readonly serviceWindow: ServiceWindow;
+}
+
+export interface ServiceWindow {
+  readonly open: boolean;
+  /** When it closes (open) or closed (closed); absent when the customer never wrote. */
+  readonly closesAt?: IsoTimestamp;
+}
+
+/** An approved template and the values of its body parameters, in order. */
+export interface TemplateSend extends TemplateRef {
+  readonly values: readonly string[];
 }
 
 export interface HistoryEntry {
@@ -59,6 +73,8 @@ export interface HistoryEntry {
   /** `reason: 'window-closed'`: only a template reaches the customer now. */
   readonly deliveryFailure?: { readonly code?: number; readonly reason: DeliveryFailureReason };
   readonly operatorPhone?: string;
+  /** The template sent, for a template message. */
+  readonly template?: TemplateRef;
 }
 
 export interface OperatorConversationsDependencies {
@@ -66,6 +82,8 @@ export interface OperatorConversationsDependencies {
   readonly messages: MessageRepository;
   readonly receipts: InboundReceiptRepository;
   readonly config: OperationalConfigRepository;
+  /** The business's templates, which an operator sends once the window closed. */
+  readonly templates: Pick<MessageTemplateRepository, 'get'>;
   readonly whatsapp: WhatsAppSender;
   readonly audit: OperatorAuditTrail;
   readonly clock: Clock;
@@ -83,7 +101,8 @@ export interface OperatorConversationsDependencies {
  * - list and read: every conversation waiting for a person, and the ones the operator owns; an
  *   admin, every conversation;
  * - claim: a conversation waiting for a person, by any operator;
- * - reply: only the operator it is assigned to (an admin too claims it first);
+ * - reply, with free text inside the customer's 24-hour window or with an approved template at any
+ *   time: only the operator it is assigned to (an admin too claims it first);
  * - release and close: the operator it is assigned to, or an admin; a conversation nobody owns —
  *   waiting for a person, or served by the agent — only an admin.
  *
@@ -120,9 +139,9 @@ export class OperatorConversations {
   async get(operator: Operator, customerId: string, page: PageRequest): Promise<{ readonly conversation: ConversationView; readonly history: Page<HistoryEntry> }> {
     const session = await this.activeSession(customerId);
     if (!mayRead(operator, session)) throw new OperatorActionError('forbidden', 'Only an admin reads a conversation that is neither waiting for a person nor yours');
-    const history = await this.deps.messages.history(customerId, page);
+    const [history, lastCustomerMessage] = await Promise.all([this.deps.messages.history(customerId, page), this.lastCustomerMessage(customerId)]);
     return {
-      conversation: viewOf(session),
+      conversation: { ...viewOf(session), serviceWindow: serviceWindowOf(lastCustomerMessage?.timestamp, this.deps.clock.now()) },
       history: { items: history.items.map(historyEntryOf), cursor: history.cursor },
     };
   }
@@ -132,7 +151,7 @@ export class OperatorConversations {
     if (session.state !== SessionState.AWAITING_HUMAN) throw new OperatorActionError('conflict', `The conversation is ${session.state}, not waiting for a person`);
     const claimed = await this.transition(session, SessionState.HUMAN_ACTIVE, { changes: { assignedTo: operator.phone }, expectedAssignedTo: session.assignedTo ?? null });
     await this.deps.audit.record({ author: operator.phone, action: 'conversation.claim', resourceType: 'conversation', resourceId: customerId });
-    return viewOf(claimed);
+    return this.viewWithWindow(claimed);
   }
 
   /**
@@ -140,15 +159,51 @@ export class OperatorConversations {
    * recorded when WhatsApp refuses, and the lock is always released.
    */
   async reply(operator: Operator, customerId: string, text: string): Promise<HistoryEntry> {
+    const session = await this.answerable(operator, customerId);
+    const lastCustomerMessage = await this.lastCustomerMessage(customerId);
+    if (!isInsideServiceWindow(lastCustomerMessage?.timestamp, this.deps.clock.now())) {
+      throw new OperatorActionError('outside_window', 'The customer wrote more than 24 hours ago: WhatsApp only delivers approved templates now; send one of them');
+    }
+    return this.sendUnderLock(operator, session, { text, send: (address) => this.deps.whatsapp.sendText({ ...address, text }) });
+  }
+
+  /**
+   * Sends an approved template with its values, inside the window or outside it (re-engaging a
+   * customer who wrote more than 24 hours ago), under the same rules and lock as a reply. The
+   * history keeps the body as the customer reads it.
+   */
+  async sendTemplate(operator: Operator, customerId: string, send: TemplateSend): Promise<HistoryEntry> {
+    const session = await this.answerable(operator, customerId);
+    const template = await this.deps.templates.get(send);
+    if (template === undefined) throw new OperatorActionError('not_found', `No template ${send.name} (${send.language}) is stored: sync the templates from WhatsApp first`);
+    const problem = templateValuesProblem(template, send.values);
+    if (problem !== undefined) throw new OperatorActionError('invalid', problem);
+    const text = renderTemplateBody(template, send.values);
+    const parameterNames = template.parameterFormat === 'named' ? template.bodyParameters : undefined;
+    return this.sendUnderLock(operator, session, {
+      text,
+      template: { name: template.name, language: template.language },
+      send: (address) => this.deps.whatsapp.sendTemplate({ ...address, templateName: template.name, languageCode: template.language, bodyValues: send.values, parameterNames }),
+    });
+  }
+
+  /** The operator's own conversation, to a customer who has not opted out. */
+  private async answerable(operator: Operator, customerId: string): Promise<Session> {
     const session = await this.activeSession(customerId);
     if (session.state !== SessionState.HUMAN_ACTIVE) throw new OperatorActionError('conflict', `Claim the conversation first (it is ${session.state})`);
     if (session.assignedTo !== operator.phone) throw new OperatorActionError('forbidden', 'The conversation is assigned to another operator');
     if (await this.deps.consent.isOptedOut(customerId)) throw new OperatorActionError('conflict', 'The customer opted out of messages (they can send START to resume); nothing was sent');
+    return session;
+  }
+
+  /** Sends under the human send lock and records the message as sent. Nothing is recorded when WhatsApp refuses, and the lock is always released. */
+  private async sendUnderLock(
+    operator: Operator,
+    session: Session,
+    message: { readonly text: string; readonly template?: TemplateRef; readonly send: (address: CustomerAddress) => Promise<SentTextMessage> },
+  ): Promise<HistoryEntry> {
+    const { customerId } = session;
     const now = this.deps.clock.now();
-    const lastCustomerMessage = await this.lastCustomerMessage(customerId);
-    if (!isInsideServiceWindow(lastCustomerMessage?.timestamp, now)) {
-      throw new OperatorActionError('outside_window', 'The customer wrote more than 24 hours ago: WhatsApp only delivers approved templates now');
-    }
     const lockId = this.deps.ids.newId();
     if (!(await this.deps.sessions.acquireHumanSendLock(session, lockId, isoMicros(now), addMilliseconds(now, HUMAN_SEND_LOCK_MS)))) {
       throw new OperatorActionError('conflict', 'Another reply to this customer is being sent, or the conversation changed hands or left the human inbox');
@@ -156,19 +211,19 @@ export class OperatorConversations {
     try {
       let providerMessageId: string;
       try {
-        ({ providerMessageId } = await this.deps.whatsapp.sendText({
-          businessPhoneNumberId: session.businessPhoneNumberId ?? '',
-          customerId,
-          customerIdKind: session.customerIdKind ?? 'phone',
-          text,
-        }));
+        ({ providerMessageId } = await message.send({ businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId, customerIdKind: session.customerIdKind ?? 'phone' }));
       } catch (error) {
-        const category = error instanceof WhatsAppSendError ? error.category : 'transport';
-        throw new OperatorActionError('send_failed', `WhatsApp did not accept the message (${category}); nothing was sent`);
+        throw sendFailure(error);
       }
-      const message = await recordSentOutOfTurn(this.deps, session, { role: 'operator', text, providerMessageId, operatorPhone: operator.phone });
-      await this.deps.audit.record({ author: operator.phone, action: 'conversation.reply', resourceType: 'conversation', resourceId: customerId, details: { messageId: message.messageId } });
-      return historyEntryOf(message);
+      const recorded = await recordSentOutOfTurn(this.deps, session, { role: 'operator', text: message.text, providerMessageId, operatorPhone: operator.phone, template: message.template });
+      await this.deps.audit.record({
+        author: operator.phone,
+        action: message.template === undefined ? 'conversation.reply' : 'conversation.template',
+        resourceType: 'conversation',
+        resourceId: customerId,
+        details: { messageId: recorded.messageId, ...(message.template === undefined ? {} : { template: message.template.name, language: message.template.language }) },
+      });
+      return historyEntryOf(recorded);
     } finally {
       await this.deps.sessions.releaseHumanSendLock(session, lockId);
     }
@@ -179,13 +234,17 @@ export class OperatorConversations {
     const { session, options } = await this.handBack(operator, customerId, SessionState.QUALIFYING);
     const released = await this.transition(session, SessionState.QUALIFYING, options);
     await this.deps.audit.record({ author: operator.phone, action: 'conversation.release', resourceType: 'conversation', resourceId: customerId, details: { from: session.state, to: SessionState.QUALIFYING } });
-    return viewOf(released);
+    return this.viewWithWindow(released);
   }
 
   /** Closed the way every close from outside a turn is (close-conversation.ts), audited under the operator's phone. */
   async close(operator: Operator, customerId: string): Promise<ConversationView> {
     const { session, options } = await this.handBack(operator, customerId, SessionState.CLOSED);
-    return viewOf(await conflictOnLostRace(() => this.closer.close(session, operator.phone, options)));
+    return this.viewWithWindow(await conflictOnLostRace(() => this.closer.close(session, operator.phone, options)));
+  }
+
+  private async viewWithWindow(session: Session): Promise<ConversationView> {
+    return { ...viewOf(session), serviceWindow: serviceWindowOf((await this.lastCustomerMessage(session.customerId))?.timestamp, this.deps.clock.now()) };
   }
 
   /** Whether the operator is available now, as the handoff notifications see it. */
@@ -237,6 +296,20 @@ export class OperatorConversations {
   }
 }
 
+type CustomerAddress = Pick<Parameters<WhatsAppSender['sendText']>[0], 'businessPhoneNumberId' | 'customerId' | 'customerIdKind'>;
+
+/** WhatsApp refused or did not answer; a refusal of the template itself (Meta's 132xxx) says which. */
+function sendFailure(error: unknown): OperatorActionError {
+  if (!(error instanceof WhatsAppSendError)) return new OperatorActionError('send_failed', 'WhatsApp did not accept the message (transport); nothing was sent');
+  const code = error.metaCode === undefined ? '' : `, code ${error.metaCode}`;
+  return new OperatorActionError('send_failed', `WhatsApp did not accept the message (${error.category}${code}); nothing was sent`);
+}
+
+function serviceWindowOf(lastCustomerMessageAt: IsoTimestamp | undefined, now: Date): ServiceWindow {
+  if (lastCustomerMessageAt === undefined) return { open: false };
+  return { open: isInsideServiceWindow(lastCustomerMessageAt, now), closesAt: addMilliseconds(lastCustomerMessageAt, CUSTOMER_SERVICE_WINDOW_MS) };
+}
+
 /** A write whose condition failed: the conversation changed between the read and the write. */
 async function conflictOnLostRace(write: () => Promise<Session>): Promise<Session> {
   try {
@@ -275,7 +348,7 @@ function summaryOf(session: Session): Omit<ConversationSummary, 'lastMessage'> {
   };
 }
 
-function viewOf(session: Session): ConversationView {
+function viewOf(session: Session): Omit<ConversationView, 'serviceWindow'> {
   const { sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt } = session;
   return { ...summaryOf(session), sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt };
 }
@@ -293,5 +366,6 @@ function historyEntryOf(message: Message): HistoryEntry {
     receiptAt: message.receipt?.at,
     deliveryFailure: message.receipt?.status === 'failed' ? { code: message.receipt.failureCode, reason: deliveryFailureReason(message.receipt.failureCode) } : undefined,
     operatorPhone: message.operatorPhone,
+    template: message.template,
   };
 }

@@ -19,7 +19,7 @@ export interface OutOfTurnMessageDependencies {
 export async function recordSentOutOfTurn(
   deps: OutOfTurnMessageDependencies,
   session: Session,
-  sent: { readonly role: 'operator' | 'system'; readonly text: string; readonly providerMessageId: string; readonly operatorPhone?: string },
+  sent: Pick<Message, 'text' | 'providerMessageId' | 'operatorPhone' | 'template'> & { readonly role: 'operator' | 'system' },
 ): Promise<Message> {
   const now = isoMicros(deps.clock.now());
   const [newest] = (await deps.messages.history(session.customerId, { limit: 1 })).items;
@@ -35,6 +35,7 @@ export async function recordSentOutOfTurn(
     providerMessageId: sent.providerMessageId,
     sentAt: now,
     operatorPhone: sent.operatorPhone,
+    template: sent.template,
   };
   await deps.messages.append(message);
   await deps.receipts.advanceHistoryWatermark(session.customerId, message.timestamp);

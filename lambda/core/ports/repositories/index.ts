@@ -16,3 +16,4 @@ export * from './crm-sync';
 export * from './administration';
 export * from './consent';
 export * from './operator-auth';
+export * from './message-templates';

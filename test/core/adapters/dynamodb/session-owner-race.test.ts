@@ -32,6 +32,10 @@ class RecordingSender implements WhatsAppSender {
     return { providerMessageId: `wamid.sent-${this.sent.length}`, providerMessageIds: [`wamid.sent-${this.sent.length}`] };
   }
 
+  async sendTemplate(): Promise<SentTextMessage> {
+    throw new Error('No template is sent in these races');
+  }
+
   async markAsRead(): Promise<void> {}
 }
 
@@ -47,6 +51,7 @@ function conversations(sessions: SessionRepository, whatsapp: WhatsAppSender): O
     messages: repos.messages,
     receipts: repos.receipts,
     config: repos.config,
+    templates: repos.templates,
     whatsapp,
     audit: new OperatorAuditTrail(repos.audit, clock, ids, new CustomerPseudonyms(repos.customerData)),
     clock,

@@ -8,6 +8,7 @@ import { WHATSAPP_TEXT_LIMIT } from '../../../../lambda/core/adapters/whatsapp/w
 import type { OutboundTextMessage } from '../../../../lambda/core/ports/whatsapp-sender';
 import { FakeEndUserMessaging } from '../../../../local/fake-whatsapp/fake-end-user-messaging';
 import { FakeGraphApi } from '../../../../local/fake-whatsapp/fake-graph-api';
+import { BUSINESS_TEMPLATES } from '../../../support/message-templates';
 import { sendError } from '../../../support/whatsapp-send-error';
 
 const META_PHONE_NUMBER_ID = '106540352242922';
@@ -58,6 +59,17 @@ describe('sending through End User Messaging', () => {
     const failure = await sendError(sender().sendText({ ...toPhone, text: 'a'.repeat(WHATSAPP_TEXT_LIMIT + 10) }));
 
     expect(failure).toMatchObject({ category: 'provider_unavailable', retryable: true, partsDelivered: 1 });
+  });
+
+  it('passes a template send through unchanged, and Meta\'s template refusals keep their code', async () => {
+    meta.setTemplates(BUSINESS_TEMPLATES);
+    const template = { businessPhoneNumberId: META_PHONE_NUMBER_ID, customerId: toPhone.customerId, customerIdKind: 'phone' as const, templateName: 'retomar_conversa', languageCode: 'pt_BR' };
+
+    const result = await sender().sendTemplate({ ...template, bodyValues: ['Ana', 'o exame'] });
+    expect(meta.sent()).toEqual([expect.objectContaining({ providerMessageId: result.providerMessageId, text: expect.stringContaining('Olá Ana') })]);
+
+    const refused = await sendError(sender().sendTemplate({ ...template, bodyValues: ['Ana'] }));
+    expect(refused).toMatchObject({ category: 'request', retryable: false, metaCode: 132000 });
   });
 
   it('refuses a number that is not linked, without any request', async () => {

@@ -6,6 +6,7 @@ import type { OutboundTextMessage } from '../../../../lambda/core/ports/whatsapp
 import { FakeGraphApi } from '../../../../local/fake-whatsapp/fake-graph-api';
 import { sendError } from '../../../support/whatsapp-send-error';
 import { fixture, fixtureText } from '../../../support/fixtures';
+import { BUSINESS_TEMPLATES } from '../../../support/message-templates';
 
 const BUSINESS_NUMBER_ID = '106540352242922';
 const toPhone: OutboundTextMessage = {
@@ -245,4 +246,29 @@ describe('guards on what reaches the URL', () => {
       expect(() => sender({ baseUrl })).toThrow('must start with https://');
     },
   );
+});
+
+describe('sending a template', () => {
+  const template = { businessPhoneNumberId: BUSINESS_NUMBER_ID, customerId: toPhone.customerId, customerIdKind: 'phone' as const, templateName: 'retomar_conversa', languageCode: 'pt_BR' };
+  beforeEach(() => api.setTemplates(BUSINESS_TEMPLATES));
+
+  it('sends the template with its body values and returns the id Meta answered', async () => {
+    const result = await sender().sendTemplate({ ...template, bodyValues: ['Ana', 'o exame'] });
+
+    const [accepted] = api.sent();
+    expect(accepted).toMatchObject({ template: { name: 'retomar_conversa', language: 'pt_BR', parameters: [{ type: 'text', text: 'Ana' }, { type: 'text', text: 'o exame' }] } });
+    expect(result).toEqual({ providerMessageId: accepted.providerMessageId, providerMessageIds: [accepted.providerMessageId] });
+  });
+
+  it('names the values of a template with named parameters', async () => {
+    await sender().sendTemplate({ ...template, templateName: 'aviso_atendimento', bodyValues: ['Ana'], parameterNames: ['cliente'] });
+    expect(api.sent()[0].text).toBe('Novo atendimento aguardando: Ana. Abra o console para responder.');
+  });
+
+  it("reports Meta's template refusals as permanent request errors", async () => {
+    const unknown = await sendError(sender().sendTemplate({ ...template, templateName: 'nao_existe', bodyValues: [] }));
+    expect(unknown).toMatchObject({ category: 'request', retryable: false, metaCode: 132001, outcomeUnknown: false });
+    const wrongCount = await sendError(sender().sendTemplate({ ...template, bodyValues: ['Ana'] }));
+    expect(wrongCount).toMatchObject({ category: 'request', retryable: false, metaCode: 132000 });
+  });
 });

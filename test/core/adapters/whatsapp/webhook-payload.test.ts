@@ -87,6 +87,34 @@ describe('parseWebhookPayload', () => {
     expect(parseWebhookPayload(body, receivedAt)).toEqual({ turns: [], statuses: [], ignored: 2 });
   });
 
+  test('template status changes are read, dated by the entry; an unknown event or a malformed one is ignored', () => {
+    const change = (value: object) => ({ field: 'message_template_status_update', value });
+    const body = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: '102290129340398',
+          time: 1_773_144_000,
+          changes: [
+            change({ event: 'PAUSED', message_template_id: 1, message_template_name: 'retomar_conversa', message_template_language: 'pt_BR', reason: 'LOW_QUALITY' }),
+            change({ event: 'FLAGGED', message_template_id: 1, message_template_name: 'retomar_conversa', message_template_language: 'en_US', reason: 'NONE' }),
+            change({ event: 'SOMETHING_NEW', message_template_name: 'retomar_conversa', message_template_language: 'pt_BR' }),
+            change({ event: 'APPROVED', message_template_name: 'Nome Inválido', message_template_language: 'pt_BR' }),
+          ],
+        },
+      ],
+    });
+    expect(parseWebhookPayload(body, receivedAt)).toEqual({
+      turns: [],
+      statuses: [],
+      templateStatusUpdates: [
+        { name: 'retomar_conversa', language: 'pt_BR', status: 'PAUSED', reason: 'LOW_QUALITY', at: '2026-03-10T12:00:00.000Z' },
+        { name: 'retomar_conversa', language: 'en_US', status: 'APPROVED', reason: undefined, at: '2026-03-10T12:00:00.000Z' },
+      ],
+      ignored: 2,
+    });
+  });
+
   test('an over-long text is cut to WhatsApp’s own limit', () => {
     const payload = JSON.parse(metaFixture('text-message'));
     payload.entry[0].changes[0].value.messages[0].text.body = 'x'.repeat(MAX_TURN_TEXT_LENGTH + 10);

@@ -55,6 +55,8 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
     quarantined_at: optionalIso(message.quarantinedAt),
     failure_reason: message.failureReason,
     operator_phone: message.operatorPhone,
+    template_name: message.template?.name,
+    template_language: message.template?.language,
     failure_notice_for: message.failureNoticeFor,
     llm: message.llm && {
       model: message.llm.model,
@@ -73,6 +75,8 @@ export function messageFromItem(item: Item): Message {
   const receiptStatus = read.optionalOneOf(MessageAttribute.receiptStatus, RECEIPT_STATUSES);
   const receiptAt = read.optionalTimestamp(MessageAttribute.receiptAt);
   const failureCode = read.optionalNumber(MessageAttribute.deliveryFailureCode);
+  const templateName = read.optionalString('template_name');
+  const templateLanguage = read.optionalString('template_language');
   return {
     customerId: read.string('phone_number'),
     sessionId: read.string('session_id'),
@@ -92,6 +96,7 @@ export function messageFromItem(item: Item): Message {
     quarantinedAt: read.optionalTimestamp('quarantined_at'),
     failureReason: read.optionalString('failure_reason'),
     operatorPhone: read.optionalString('operator_phone'),
+    template: templateName === undefined || templateLanguage === undefined ? undefined : { name: templateName, language: templateLanguage },
     failureNoticeFor: read.optionalString('failure_notice_for'),
     llm: llm && llmUsageFromMap(llm),
     ...read.unknownAttributes(),

@@ -1,0 +1,47 @@
+import type { Duration } from 'aws-cdk-lib';
+
+/** An approved WhatsApp message template: its name in one language. */
+export interface MessageTemplateRef {
+  /** The template's name in WhatsApp Manager (lower-case letters, digits and underscores). */
+  readonly name: string;
+
+  /** Meta's language code of the approved translation, e.g. `pt_BR`, `en_US`. */
+  readonly language: string;
+}
+
+/**
+ * The business's WhatsApp message templates: where the pipeline reads them, and the ones it sends
+ * by itself. Templates are the only messages WhatsApp delivers outside the customer's 24-hour
+ * service window; they are created and approved in WhatsApp Manager (docs/TEMPLATES.md). Only with
+ * `adminPhoneNumbers`.
+ */
+export interface MessageTemplatesProps {
+  /**
+   * The WhatsApp Business Account whose templates the pipeline reads into its table (on the
+   * schedule below, and when an admin syncs them in the console): Meta's numeric WABA id, shown in
+   * WhatsApp Manager's account settings. The Cloud API channel's access token must be allowed
+   * `whatsapp_business_management` on it.
+   *
+   * @default - no template sync: the console lists no templates and operators cannot send one
+   */
+  readonly businessAccountId?: string;
+
+  /**
+   * How often the templates are read again; Meta's status notifications keep them current in
+   * between. From 1 hour to 7 days. Only with `businessAccountId`.
+   *
+   * @default Duration.hours(6)
+   */
+  readonly syncInterval?: Duration;
+
+  /**
+   * The template a handoff notice goes as to an operator whose own 24-hour window is closed (they
+   * have not written to the business number for a day, so WhatsApp refuses the text). Its body
+   * takes no parameter or one, the customer's name; a template with a button that opens the
+   * console is a good fit. When no operator could be reached at all, the customer is told nobody
+   * is available.
+   *
+   * @default - an operator whose window is closed is not reached
+   */
+  readonly handoffNoticeTemplate?: MessageTemplateRef;
+}
