@@ -37,6 +37,7 @@ const inventory: [string, keys.TableKey, { PK: string; SK: string }][] = [
   ['pipeline budget day, on the customer\'s write shard', keys.pipelineBudgetKey('5511', ts), { PK: `PIPELINE_BUDGET#${keys.writeShardOf('5511')}`, SK: 'DAY#2026-03-10' }],
   ['customer CRM reference', keys.customerCrmSyncReferenceKey('5511', 's-1'), { PK: 'CUSTOMER#5511', SK: 'CRM_SYNC#s-1' }],
   ['write-shard backfill marker', keys.writeShardBackfillKey(), { PK: 'MIGRATION#KEY_LAYOUT', SK: `WRITE_SHARDS#${keys.WRITE_SHARDS}` }],
+  ['message template', keys.messageTemplateKey('order_update', 'pt_BR'), { PK: 'ADMIN#TEMPLATES', SK: 'TEMPLATE#order_update#pt_BR' }],
 ];
 
 const gsiInventory: [string, keys.Gsi1Key, { GSI1PK: string; GSI1SK: string }][] = [
