@@ -7,8 +7,8 @@ import type { InboundReceiptRepository, MessageRepository } from '../../ports/re
 import type { SentTextMessage } from '../../ports/whatsapp-sender';
 
 export interface OutOfTurnMessageDependencies {
-  readonly messages: MessageRepository;
-  readonly receipts: InboundReceiptRepository;
+  readonly messages: Pick<MessageRepository, 'history' | 'refFor' | 'append'>;
+  readonly receipts: Pick<InboundReceiptRepository, 'advanceHistoryWatermark'>;
   readonly clock: Clock;
   readonly ids: IdGenerator;
 }
@@ -25,7 +25,7 @@ export type OutOfTurnContent = Pick<Message, 'text' | 'operatorPhone' | 'templat
  */
 export async function sendOutOfTurn(
   deps: OutOfTurnMessageDependencies,
-  session: Session,
+  session: Pick<Session, 'customerId' | 'sessionId'>,
   content: OutOfTurnContent,
   send: (callbackData: string) => Promise<SentTextMessage>,
 ): Promise<Message> {
