@@ -775,7 +775,15 @@ function parseRequest(rawBody: string): ParsedRequest {
   if (hasRecipient && (typeof body.recipient !== 'string' || !USER_ID_PATTERN.test(body.recipient))) {
     return invalid('The parameter recipient must be a business-scoped user id.');
   }
-  const recipient = { recipient: (hasTo ? body.to : body.recipient) as string, recipientKind: hasTo ? ('phone' as const) : ('user_id' as const) };
+  const callbackData = body.biz_opaque_callback_data;
+  if (callbackData !== undefined && (typeof callbackData !== 'string' || callbackData.length > 512)) {
+    return invalid('Param biz_opaque_callback_data must be a string of at most 512 characters.');
+  }
+  const recipient = {
+    recipient: (hasTo ? body.to : body.recipient) as string,
+    recipientKind: hasTo ? ('phone' as const) : ('user_id' as const),
+    ...(callbackData === undefined ? {} : { callbackData }),
+  };
   if (body.type === 'template') {
     const template = parseTemplate(body.template);
     return 'problem' in template ? invalid(template.problem) : { kind: 'template', message: recipient, template };
@@ -786,11 +794,6 @@ function parseRequest(rawBody: string): ParsedRequest {
   if (typeof text?.body !== 'string' || text.body.length === 0) return invalid("The parameter text['body'] is required.");
   if (text.body.length > TEXT_BODY_LIMIT) return invalid(`Param text['body'] must be at most ${TEXT_BODY_LIMIT} characters long.`);
   if (text.preview_url !== undefined && typeof text.preview_url !== 'boolean') return invalid("Param text['preview_url'] must be a boolean.");
-
-  const callbackData = body.biz_opaque_callback_data;
-  if (callbackData !== undefined && (typeof callbackData !== 'string' || callbackData.length > 512)) {
-    return invalid('Param biz_opaque_callback_data must be a string of at most 512 characters.');
-  }
 
   const context = body.context as { message_id?: unknown } | undefined;
   if (context !== undefined && (typeof context?.message_id !== 'string' || context.message_id === '')) {
@@ -804,7 +807,6 @@ function parseRequest(rawBody: string): ParsedRequest {
       text: text.body,
       ...(text.preview_url === undefined ? {} : { previewUrl: text.preview_url }),
       ...(context ? { contextMessageId: context.message_id as string } : {}),
-      ...(callbackData === undefined ? {} : { callbackData }),
     },
   };
 }

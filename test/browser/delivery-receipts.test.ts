@@ -1,5 +1,6 @@
 // Delivery receipts in the operator console, in headless Chromium against the whole local
-// pipeline: WhatsApp reports a reply sent, delivered and read, then failed, and the bubble says so.
+// pipeline: WhatsApp reports a reply sent, delivered and read, then failed, and the bubble says so;
+// the operator's own replies get their ticks too.
 import type { Page } from 'playwright-core';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../support/ids';
@@ -54,4 +55,27 @@ it('shows a failure on the bubble in words: a closed window needs a template', a
   const failure = bubble.getByRole('alert');
   await failure.waitFor({ timeout: 15_000 });
   expect(await failure.textContent()).toBe(' · Não entregue: a janela de 24 h fechou — só um modelo aprovado chega ao cliente agora (131047)');
+});
+
+it('shows the ticks of the operator’s own reply, and its failure', async () => {
+  await page.getByRole('button', { name: 'Assumir conversa' }).click();
+  await page.getByRole('textbox', { name: 'Sua resposta' }).fill('Olá Maria, sou a Ana.');
+  await page.getByRole('button', { name: 'Enviar' }).click();
+  const history = page.getByRole('region', { name: 'Histórico' });
+  const bubble = history.getByRole('listitem').filter({ hasText: 'Olá Maria, sou a Ana.' });
+  await bubble.getByText('Enviada').waitFor({ timeout: 15_000 });
+  const reply = pipeline.fakeWhatsApp.sent().find((message) => message.text === 'Olá Maria, sou a Ana.')!;
+  for (const [status, shown] of [['delivered', 'Entregue'], ['read', 'Lida']] as const) {
+    await pipeline.fakeWhatsApp.reportStatus(reply.providerMessageId, status);
+    await bubble.getByText(shown).waitFor({ timeout: 15_000 });
+  }
+
+  await page.getByRole('textbox', { name: 'Sua resposta' }).fill('Conseguiu ver?');
+  await page.getByRole('button', { name: 'Enviar' }).click();
+  const second = history.getByRole('listitem').filter({ hasText: 'Conseguiu ver?' });
+  await second.getByText('Enviada').waitFor({ timeout: 15_000 });
+  const failed = pipeline.fakeWhatsApp.sent().find((message) => message.text === 'Conseguiu ver?')!;
+  await pipeline.fakeWhatsApp.reportStatus(failed.providerMessageId, 'failed', { errorCode: 131026 });
+  await second.getByRole('alert').waitFor({ timeout: 15_000 });
+  expect(await bubble.locator('[data-receipt="read"]').count()).toBe(1);
 });

@@ -58,3 +58,26 @@ it('with CRM sync off, no projection is written and there is no fake CRM', async
     repositories.close();
   }
 });
+
+it('a reply WhatsApp reported failed claims nothing in the CRM: the deal says what the conversation is about, not that it was answered', async () => {
+  pipeline = await startTestPipeline({ crmSync: {} });
+  const customer = newCustomer();
+  await pipeline.sendCustomerMessage(customer, 'Oi, quero um exame #dado exame=sangue');
+  const [reply] = await pipeline.fakeWhatsApp.waitForSent(1, 15_000);
+  await pipeline.waitForIdle();
+  await pipeline.fakeWhatsApp.reportStatus(reply.providerMessageId, 'failed', { errorCode: 131026 });
+  const repositories = tableRepositories(pipeline.tableName);
+  try {
+    const [failed] = (await repositories.messages.history(customer)).items;
+    expect(failed).toMatchObject({ role: 'assistant', receipt: { status: 'failed' } });
+  } finally {
+    repositories.close();
+  }
+
+  expect(await pipeline.syncCrm()).toMatchObject({ sent: 1 });
+  const [received] = pipeline.fakeCrm!.received().filter((entry) => entry.request.customerId === customer);
+  expect(received.request.deal).toEqual({ stage: 'qualifying', qualification: { exame: 'sangue' } });
+  // The status is one write on the reply: the projection is not touched, nothing is sent again.
+  await pipeline.fakeWhatsApp.reportStatus(reply.providerMessageId, 'failed', { errorCode: 131026 });
+  expect(await pipeline.syncCrm()).toMatchObject({ sent: 0, examined: 0 });
+});

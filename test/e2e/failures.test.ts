@@ -191,6 +191,10 @@ it('tells a customer whose turn failed on every receive once, without the operat
     ['user', 'Vocês abrem sábado?', undefined, undefined],
   ]);
   expect((await pipeline.conversation(customer)).history).toEqual([]);
+  // The notice's send names it as callback data: WhatsApp's statuses of it are recorded on it.
+  const [notice] = pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer);
+  await pipeline.fakeWhatsApp.reportStatus(notice.providerMessageId, 'delivered');
+  expect((await target.repositories.messages.history(customer)).items[0]).toMatchObject({ failureNoticeFor: messageId, receipt: { status: 'delivered' } });
 
   // The endpoint recovers; the operator's redrive asks the agent again, which sees the customer's
   // message last (the notice is hidden from it), and the notice is not sent again.

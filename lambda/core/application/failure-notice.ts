@@ -1,3 +1,4 @@
+import { callbackDataOf } from '../domain/callback-data';
 import type { PendingInbound } from '../domain/inbound-receipt';
 import { failureNoticeMessage } from '../domain/message';
 import type { Session } from '../domain/session';
@@ -37,8 +38,9 @@ export class FailureNotice {
     if (!(await this.deps.ledger.claimFailureNotice(completion(last), notice))) return 'claimed_before';
     // The customer's next message is placed after the notice, whatever the provider's clock says.
     await this.deps.receipts.advanceHistoryWatermark(last.customerId, createdAt);
-    const sent = await this.deps.whatsapp.sendText({ businessPhoneNumberId: last.businessPhoneNumberId, customerId: last.customerId, customerIdKind: last.customerIdKind, text });
-    await this.deps.messages.markOutboundSent(this.deps.messages.refFor(notice), sent.providerMessageId, isoMicros(this.deps.clock.now()));
+    const ref = this.deps.messages.refFor(notice);
+    const sent = await this.deps.whatsapp.sendText({ businessPhoneNumberId: last.businessPhoneNumberId, customerId: last.customerId, customerIdKind: last.customerIdKind, text, callbackData: callbackDataOf(ref) });
+    await this.deps.messages.markOutboundSent(ref, sent.providerMessageId, isoMicros(this.deps.clock.now()));
     return 'sent';
   }
 }

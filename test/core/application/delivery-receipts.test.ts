@@ -3,6 +3,7 @@ import { DynamoMessageRepository } from '../../../lambda/core/adapters/dynamodb/
 import { callbackDataOf, outboundRefOfCallbackData } from '../../../lambda/core/domain/callback-data';
 import type { DeliveryStatus, Message } from '../../../lambda/core/domain/message';
 import { RecordDeliveryStatuses, type ReportedStatus } from '../../../lambda/core/application/record-delivery-status';
+import { sendOutOfTurn } from '../../../lambda/core/application/operator/out-of-turn-message';
 import { createTestTable, type TestTable } from '../../support/dynamo-table';
 import { CallRecorder } from '../../support/dynamo-call-recorder';
 import { newCustomer, newMessageId } from '../../support/ids';
@@ -129,5 +130,43 @@ describe('recording statuses', () => {
     expect(await receipts.execute([status(callbackDataOf(messages.refFor(inbound)), 'read', 2)])).toMatchObject({ unchanged: 1 });
     // A message that is not stored (erased, or past its retention) is not created by its status.
     expect(await receipts.execute([status(callbackDataOf({ customerId: newCustomer(), sortKey: 'MSG#2026-03-10T11:00:00.000001Z#gone' }), 'read', 2)])).toMatchObject({ unchanged: 1 });
+  });
+});
+
+describe('messages sent outside a turn', () => {
+  const watermarks: string[] = [];
+  const outOfTurn = () => ({ messages, receipts: { advanceHistoryWatermark: async (_customerId: string, timestamp: string) => void watermarks.push(timestamp) }, clock, ids: { newId: newMessageId } });
+  const conversation = () => ({ customerId: newCustomer(), sessionId: 'S1' });
+
+  test('an operator’s reply is sent naming the message it is recorded as, and each status is one write on it', async () => {
+    const session = conversation();
+    const sends: string[] = [];
+    const recorded = await sendOutOfTurn(outOfTurn(), session, { role: 'operator', text: 'Oi, sou a Bia', operatorPhone: '5511900000001' }, async (callbackData) => {
+      sends.push(callbackData);
+      return { providerMessageId: 'wamid.SENT', providerMessageIds: ['wamid.SENT'] };
+    });
+    expect(sends).toEqual([callbackDataOf(messages.refFor(recorded))]);
+    expect(await reread(recorded)).toMatchObject({ role: 'operator', deliveryStatus: 'sent', providerMessageId: 'wamid.SENT' });
+    expect(watermarks.at(-1)).toBe(recorded.timestamp);
+    calls.reset();
+    for (const [kind, second] of [['sent', 2], ['delivered', 3], ['read', 4]] as const) {
+      expect(await receipts.execute([status(sends[0], kind, second)])).toMatchObject({ recorded: 1 });
+    }
+    expect(calls.operations()).toEqual(['update', 'update', 'update']);
+    expect((await reread(recorded)).receipt?.status).toBe('read');
+  });
+
+  test('a send WhatsApp refuses records nothing: the key it named stays empty', async () => {
+    const session = conversation();
+    let named: string | undefined;
+    const refusal = new Error('refused');
+    await expect(
+      sendOutOfTurn(outOfTurn(), session, { role: 'system', text: 'Aviso' }, async (callbackData) => {
+        named = callbackData;
+        throw refusal;
+      }),
+    ).rejects.toBe(refusal);
+    expect((await messages.history(session.customerId)).items).toEqual([]);
+    expect(await receipts.execute([status(named, 'delivered', 2)])).toMatchObject({ unchanged: 1 });
   });
 });

@@ -9,7 +9,7 @@ export function textMessagePayload(message: OutboundTextMessage, body: string): 
     ...envelope(message),
     type: 'text',
     text: { body, preview_url: false },
-    ...(message.callbackData !== undefined && { biz_opaque_callback_data: message.callbackData }),
+    ...callbackDataField(message),
   };
 }
 
@@ -28,7 +28,12 @@ export function templateMessagePayload(message: OutboundTemplateMessage): object
       language: { code: message.languageCode },
       ...(parameters.length === 0 ? {} : { components: [{ type: 'body', parameters }] }),
     },
+    ...callbackDataField(message),
   };
+}
+
+function callbackDataField(message: Pick<OutboundTextMessage, 'callbackData'>): object {
+  return message.callbackData === undefined ? {} : { biz_opaque_callback_data: message.callbackData };
 }
 
 function envelope(message: Pick<OutboundTextMessage, 'customerId' | 'customerIdKind'>): object {

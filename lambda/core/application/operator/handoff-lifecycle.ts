@@ -10,7 +10,7 @@ import { type TemplateRef, templateValuesProblem } from '../../domain/whatsapp-t
 import type { MessagingConsent } from '../privacy/messaging-consent';
 import { availableOperatorPhones } from './operator-availability';
 import type { OperatorDirectory } from './operator-directory';
-import { recordSentOutOfTurn } from './out-of-turn-message';
+import { sendOutOfTurn } from './out-of-turn-message';
 
 /** At most this many operator re-notifications per handoff: a page, not a pager storm. */
 export const MAX_OPERATOR_RENOTIFICATIONS = 3;
@@ -202,8 +202,9 @@ export class HandoffLifecycle {
 
   /** Sent, then kept in the conversation's history (role `system`) so operators see what the customer was told. */
   private async tellCustomer(session: Session, text: string): Promise<void> {
-    const sent = await this.deps.whatsapp.sendText({ businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId: session.customerId, customerIdKind: session.customerIdKind ?? 'phone', text });
-    await recordSentOutOfTurn(this.deps, session, { role: 'system', text, providerMessageId: sent.providerMessageId });
+    await sendOutOfTurn(this.deps, session, { role: 'system', text }, (callbackData) =>
+      this.deps.whatsapp.sendText({ businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId: session.customerId, customerIdKind: session.customerIdKind ?? 'phone', text, callbackData }),
+    );
   }
 }
 

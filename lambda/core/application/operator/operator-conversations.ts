@@ -12,7 +12,7 @@ import { type SentTextMessage, WhatsAppSendError, type WhatsAppSender } from '..
 import type { OperatorAuditTrail } from './operator-audit';
 import { availableOperatorPhones } from './operator-availability';
 import { OperatorActionError } from './operator-errors';
-import { recordSentOutOfTurn } from './out-of-turn-message';
+import { sendOutOfTurn } from './out-of-turn-message';
 
 /** A human send holds the session's lock at most this long (a crashed send frees it by expiry). */
 const HUMAN_SEND_LOCK_MS = 30_000;
@@ -209,13 +209,12 @@ export class OperatorConversations {
       throw new OperatorActionError('conflict', 'Another reply to this customer is being sent, or the conversation changed hands or left the human inbox');
     }
     try {
-      let providerMessageId: string;
-      try {
-        ({ providerMessageId } = await message.send({ businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId, customerIdKind: session.customerIdKind ?? 'phone' }));
-      } catch (error) {
-        throw sendFailure(error);
-      }
-      const recorded = await recordSentOutOfTurn(this.deps, session, { role: 'operator', text: message.text, providerMessageId, operatorPhone: operator.phone, template: message.template });
+      const address = { businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId, customerIdKind: session.customerIdKind ?? 'phone' };
+      const recorded = await sendOutOfTurn(this.deps, session, { role: 'operator', text: message.text, operatorPhone: operator.phone, template: message.template }, (callbackData) =>
+        message.send({ ...address, callbackData }).catch((error: unknown) => {
+          throw sendFailure(error);
+        }),
+      );
       await this.deps.audit.record({
         author: operator.phone,
         action: message.template === undefined ? 'conversation.reply' : 'conversation.template',
@@ -296,7 +295,8 @@ export class OperatorConversations {
   }
 }
 
-type CustomerAddress = Pick<Parameters<WhatsAppSender['sendText']>[0], 'businessPhoneNumberId' | 'customerId' | 'customerIdKind'>;
+/** Where a send goes, and the callback data naming the message it records. */
+type CustomerAddress = Pick<Parameters<WhatsAppSender['sendText']>[0], 'businessPhoneNumberId' | 'customerId' | 'customerIdKind' | 'callbackData'>;
 
 /** WhatsApp refused or did not answer; a refusal of the template itself (Meta's 132xxx) says which. */
 function sendFailure(error: unknown): OperatorActionError {

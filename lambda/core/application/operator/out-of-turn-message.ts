@@ -1,41 +1,49 @@
+import { callbackDataOf } from '../../domain/callback-data';
 import type { Message } from '../../domain/message';
 import type { Session } from '../../domain/session';
 import { isoMicros, latestOf, nextMicrosecond } from '../../domain/timestamps';
 import type { Clock, IdGenerator } from '../../ports/clock';
 import type { InboundReceiptRepository, MessageRepository } from '../../ports/repositories';
+import type { SentTextMessage } from '../../ports/whatsapp-sender';
 
 export interface OutOfTurnMessageDependencies {
-  readonly messages: MessageRepository;
-  readonly receipts: InboundReceiptRepository;
+  readonly messages: Pick<MessageRepository, 'history' | 'refFor' | 'append'>;
+  readonly receipts: Pick<InboundReceiptRepository, 'advanceHistoryWatermark'>;
   readonly clock: Clock;
   readonly ids: IdGenerator;
 }
 
+export type OutOfTurnContent = Pick<Message, 'text' | 'operatorPhone' | 'template'> & { readonly role: 'operator' | 'system' };
+
 /**
- * Records a message WhatsApp already accepted outside a turn (an operator's reply, a handoff
- * notice): after everything in the history, and with the history watermark moved past it, so the
- * customer's next message — whose provider timestamp has whole seconds only — is placed after it.
+ * Sends a message outside a turn (an operator's reply, a handoff notice) and records it once
+ * WhatsApp accepted it: nothing is recorded for a send that throws, and a crash after the send
+ * loses the record, never the message. Its place in the history — after everything in it — is
+ * fixed before the send, so the send carries the message's key as callback data and its delivery
+ * statuses find it (docs/DESIGN.md#delivery-receipts). The history watermark moves past it, so
+ * the customer's next message — whose provider timestamp has whole seconds only — is placed after it.
  */
-export async function recordSentOutOfTurn(
+export async function sendOutOfTurn(
   deps: OutOfTurnMessageDependencies,
-  session: Session,
-  sent: Pick<Message, 'text' | 'providerMessageId' | 'operatorPhone' | 'template'> & { readonly role: 'operator' | 'system' },
+  session: Pick<Session, 'customerId' | 'sessionId'>,
+  content: OutOfTurnContent,
+  send: (callbackData: string) => Promise<SentTextMessage>,
 ): Promise<Message> {
-  const now = isoMicros(deps.clock.now());
+  const placed = isoMicros(deps.clock.now());
   const [newest] = (await deps.messages.history(session.customerId, { limit: 1 })).items;
+  const placement = { customerId: session.customerId, messageId: deps.ids.newId(), timestamp: newest === undefined ? placed : latestOf(placed, nextMicrosecond(newest.timestamp)) };
+  const { providerMessageId } = await send(callbackDataOf(deps.messages.refFor(placement)));
   const message: Message = {
-    customerId: session.customerId,
+    ...placement,
     sessionId: session.sessionId,
-    messageId: deps.ids.newId(),
     direction: 'outbound',
-    role: sent.role,
-    text: sent.text,
-    timestamp: newest === undefined ? now : latestOf(now, nextMicrosecond(newest.timestamp)),
+    role: content.role,
+    text: content.text,
     deliveryStatus: 'sent',
-    providerMessageId: sent.providerMessageId,
-    sentAt: now,
-    operatorPhone: sent.operatorPhone,
-    template: sent.template,
+    providerMessageId,
+    sentAt: isoMicros(deps.clock.now()),
+    operatorPhone: content.operatorPhone,
+    template: content.template,
   };
   await deps.messages.append(message);
   await deps.receipts.advanceHistoryWatermark(session.customerId, message.timestamp);

@@ -1,0 +1,83 @@
+// Delivery receipts of the messages the pipeline sends outside a turn, over the whole local
+// pipeline: an operator's reply goes sent → delivered → read as WhatsApp reports it, another one
+// fails and says why, a template and the handoff notice get theirs too, and a status of a message
+// the pipeline did not send changes nothing.
+import { DEFAULT_HANDOFF_TEXTS } from '../../lib/contract';
+import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+import type { tableRepositories } from '../support/dynamo-table';
+import { newCustomer, newOperatorPhone } from '../support/ids';
+import { BUSINESS_TEMPLATES } from '../support/message-templates';
+import { type ConsoleClient, startStaffedPipeline } from '../support/operator-console-client';
+import { waitUntil } from '../support/waiting';
+
+let pipeline: LocalPipeline;
+let repositories: ReturnType<typeof tableRepositories>;
+let admin: ConsoleClient;
+let operator: ConsoleClient;
+
+beforeAll(async () => {
+  ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(newOperatorPhone(), newOperatorPhone()));
+  pipeline.fakeWhatsApp.setTemplates(BUSINESS_TEMPLATES);
+  expect((await admin.call('POST', '/api/admin/templates/sync')).status).toBe(200);
+});
+afterAll(async () => {
+  repositories.close();
+  await pipeline.stop();
+});
+
+const sentTo = (customer: string) => pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer);
+
+/** A customer handed to people (nobody available: told so), claimed by the operator. */
+async function claimedCustomer(sentAt?: Date): Promise<string> {
+  const customer = newCustomer();
+  await pipeline.sendCustomerMessage(customer, 'Quero falar com alguém #dado name=Ana #humano', sentAt && { sentAt });
+  await waitUntil(() => sentTo(customer).length === 2, 10_000, 'the agent’s reply and the handoff notice');
+  await pipeline.waitForIdle();
+  expect((await operator.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+  return customer;
+}
+
+/** The conversation's history as the console shows it, newest first. */
+async function historyOf(customer: string): Promise<Array<Record<string, unknown>>> {
+  const answer = await operator.call('GET', `/api/conversations/${customer}`);
+  expect(answer.status).toBe(200);
+  return answer.body.messages;
+}
+
+it('records every status of an operator’s reply on it, and a failure with its reason', async () => {
+  const customer = await claimedCustomer();
+  expect((await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Oi, sou a Bia' })).status).toBe(201);
+  const reply = sentTo(customer).at(-1)!;
+  expect(reply).toMatchObject({ text: 'Oi, sou a Bia', callbackData: expect.any(String) });
+  for (const status of ['sent', 'delivered', 'read'] as const) {
+    await pipeline.fakeWhatsApp.reportStatus(reply.providerMessageId, status);
+    expect((await historyOf(customer))[0]).toMatchObject({ role: 'operator', text: 'Oi, sou a Bia', deliveryStatus: 'sent', receipt: status });
+  }
+
+  expect((await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Conseguiu ver?' })).status).toBe(201);
+  await pipeline.fakeWhatsApp.reportStatus(sentTo(customer).at(-1)!.providerMessageId, 'failed', { errorCode: 131047 });
+  const [failed, read] = await historyOf(customer);
+  expect(failed).toMatchObject({ role: 'operator', text: 'Conseguiu ver?', receipt: 'failed', deliveryFailure: { code: 131047, reason: 'window-closed' } });
+  expect(read).toMatchObject({ text: 'Oi, sou a Bia', receipt: 'read' });
+});
+
+it('records the statuses of the handoff notice and of an operator’s template', async () => {
+  const customer = await claimedCustomer(new Date(Date.now() - 25 * 3_600_000));
+  const notice = sentTo(customer).find((message) => message.text === DEFAULT_HANDOFF_TEXTS.noOperatorAvailable)!;
+  await pipeline.fakeWhatsApp.reportStatus(notice.providerMessageId, 'delivered');
+  expect((await historyOf(customer)).find((message) => message.text === DEFAULT_HANDOFF_TEXTS.noOperatorAvailable)).toMatchObject({ role: 'system', receipt: 'delivered' });
+
+  const sent = await operator.call('POST', `/api/conversations/${customer}/templates`, { name: 'retomar_conversa', language: 'pt_BR', values: ['Ana', 'o seu exame'] });
+  expect(sent.status).toBe(201);
+  const template = sentTo(customer).at(-1)!;
+  expect(template.callbackData).toEqual(expect.any(String));
+  await pipeline.fakeWhatsApp.reportStatus(template.providerMessageId, 'read');
+  expect((await historyOf(customer))[0]).toMatchObject({ role: 'operator', template: { name: 'retomar_conversa' }, receipt: 'read' });
+});
+
+it('a status of a message the pipeline did not send changes nothing', async () => {
+  const customer = await claimedCustomer();
+  const before = await historyOf(customer);
+  await pipeline.fakeWhatsApp.reportStatus('wamid.someone-else', 'failed', { recipient: customer, businessPhoneNumberId: sentTo(customer)[0].businessPhoneNumberId });
+  expect(await historyOf(customer)).toEqual(before);
+});
