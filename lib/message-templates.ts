@@ -18,9 +18,14 @@ export interface MessageTemplateRef {
 export interface MessageTemplatesProps {
   /**
    * The WhatsApp Business Account whose templates the pipeline reads into its table (on the
-   * schedule below, and when an admin syncs them in the console): Meta's numeric WABA id, shown in
-   * WhatsApp Manager's account settings. The Cloud API channel's access token must be allowed
-   * `whatsapp_business_management` on it.
+   * schedule below, and when an admin syncs them in the console).
+   *
+   * On the Cloud API channel: Meta's numeric WABA id, shown in WhatsApp Manager's account settings;
+   * the channel's access token must be allowed `whatsapp_business_management` on it. On
+   * `WhatsAppChannel.endUserMessaging()`: the linked account's id in End User Messaging
+   * (`waba-…`, as its console and `ListLinkedWhatsAppBusinessAccounts` show it); the operator and
+   * handoff sweeper functions are granted `social-messaging:ListWhatsAppMessageTemplates` and
+   * `social-messaging:GetWhatsAppMessageTemplate` on that account's ARN.
    *
    * @default - no template sync: the console lists no templates and operators cannot send one
    */

@@ -142,10 +142,13 @@ export type Explanation =
   | 'error.notFound'
   | 'error.invalid'
   | 'error.network'
+  | 'error.templateNotApproved'
   | 'error.unexpected';
 
-/** Says in words why a call failed and what to do, from its status and the action tried. */
-export function explain(status: number | undefined, action: Action): Explanation {
+/** Says in words why a call failed and what to do, from its status (or the API's code, where it says more) and the action tried. */
+export function explain(status: number | undefined, action: Action, code?: string): Explanation {
+  // Its fix is elsewhere in the console: sync, or pick another template.
+  if (code === 'template_not_approved') return 'error.templateNotApproved';
   switch (status) {
     case undefined:
       return 'error.network';

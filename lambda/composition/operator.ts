@@ -65,6 +65,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
           trail: audit,
           directory,
           auth: operatorAuthRepository(table),
+          templates: messageTemplates(table),
           clock,
         }),
         { redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), trail: audit },

@@ -50,6 +50,7 @@ const STATUS_OF_CODE = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   outside_window: 422,
+  template_not_approved: 422,
   too_many_attempts: 429,
   internal_error: 500,
   send_failed: 502,

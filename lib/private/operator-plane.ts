@@ -1,7 +1,8 @@
-import { Duration } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as events from 'aws-cdk-lib/aws-events';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -14,6 +15,7 @@ import { DEFAULT_LOCALE, HANDOFF_TEXT_MAX_CHARACTERS, LINK_PLACEHOLDER, misplace
 import { acceptFinding, acceptPublicUrl, SCHEDULE_WITHOUT_DEAD_LETTERS } from './accepted-findings';
 import { buildConsoleDistribution } from './console-distribution';
 import type { PipelineFunctionFactory } from './function-factory';
+import { END_USER_MESSAGING_TEMPLATE_READ_ACTIONS } from './permissions';
 import { checkInteger } from './pipeline-settings';
 import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
 
@@ -37,6 +39,11 @@ interface TemplateSettings {
   readonly syncInterval: Duration;
   readonly handoffNoticeTemplate?: MessageTemplateRef;
 }
+
+/** Meta's numeric WABA id (the Cloud API channel reads it through the Graph API). */
+const META_BUSINESS_ACCOUNT_ID = /^\d{1,32}$/;
+/** End User Messaging's id of the linked account (`waba-…`); the part after the prefix is the resource name in its ARN. */
+const LINKED_BUSINESS_ACCOUNT_ID = /^waba-([0-9a-zA-Z]{1,100})$/;
 
 /** The sweeper runs every minute: a shorter wait would be rounded up anyway. */
 const SWEEP_INTERVAL = Duration.minutes(1);
@@ -97,7 +104,9 @@ export function resolveOperatorPlaneSettings(constructPath: string, props: Agent
 
 function resolveTemplateSettings(fail: (problem: string) => never, props: MessageTemplatesProps): TemplateSettings {
   const { businessAccountId, handoffNoticeTemplate } = props;
-  if (businessAccountId !== undefined && !/^\d{1,32}$/.test(businessAccountId)) fail(`messageTemplates.businessAccountId must be Meta's numeric WhatsApp Business Account id; got '${businessAccountId}'.`);
+  if (businessAccountId !== undefined && !META_BUSINESS_ACCOUNT_ID.test(businessAccountId) && !LINKED_BUSINESS_ACCOUNT_ID.test(businessAccountId)) {
+    fail(`messageTemplates.businessAccountId must be Meta's numeric WhatsApp Business Account id (Cloud API) or the linked account's 'waba-…' id (End User Messaging); got '${businessAccountId}'.`);
+  }
   if (props.syncInterval !== undefined && businessAccountId === undefined) fail('messageTemplates.syncInterval needs messageTemplates.businessAccountId: without an account there is nothing to sync.');
   const syncInterval = props.syncInterval ?? DEFAULT_TEMPLATE_SYNC_INTERVAL;
   if (!syncInterval.isUnresolved() && (syncInterval.toSeconds() < Duration.hours(1).toSeconds() || syncInterval.toSeconds() > Duration.days(7).toSeconds())) {
@@ -107,6 +116,23 @@ function resolveTemplateSettings(fail: (problem: string) => never, props: Messag
     fail(`messageTemplates.handoffNoticeTemplate must name a template as WhatsApp Manager shows it: a lower_case_name and a language code such as 'pt_BR'.`);
   }
   return { businessAccountId, syncInterval, handoffNoticeTemplate };
+}
+
+/**
+ * The account id's form must be the channel's: Meta's numeric id for the Graph API, End User
+ * Messaging's `waba-…` id for its template API. The linked account's resource name, on End User Messaging.
+ */
+function linkedBusinessAccount(context: OperatorPlaneContext, businessAccountId: string | undefined): string | undefined {
+  if (businessAccountId === undefined) return undefined;
+  const endUserMessaging = context.channel.senderEnvironment[RUNTIME_ENV.whatsAppChannel] === WHATSAPP_CHANNEL_KINDS.endUserMessaging;
+  const linked = LINKED_BUSINESS_ACCOUNT_ID.exec(businessAccountId);
+  if (endUserMessaging && !linked) {
+    throw new Error(`AgentPipeline at '${context.scope.node.path}': with End User Messaging, messageTemplates.businessAccountId is the linked account's id in End User Messaging ('waba-…', the console's WhatsApp business accounts page), not Meta's numeric id.`);
+  }
+  if (!endUserMessaging && linked) {
+    throw new Error(`AgentPipeline at '${context.scope.node.path}': messageTemplates.businessAccountId '${businessAccountId}' is an End User Messaging id; the Cloud API channel reads the templates with the Graph API and needs Meta's numeric WhatsApp Business Account id.`);
+  }
+  return linked?.[1];
 }
 
 function isTimeZone(value: string): boolean {
@@ -168,9 +194,7 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
     ...(settings.templates.handoffNoticeTemplate ? { [OPERATOR_ENV.handoffNoticeTemplate]: JSON.stringify({ name: settings.templates.handoffNoticeTemplate.name, language: settings.templates.handoffNoticeTemplate.language }) } : {}),
   };
   const { businessAccountId } = settings.templates;
-  if (businessAccountId !== undefined && channel.senderEnvironment[RUNTIME_ENV.whatsAppChannel] === WHATSAPP_CHANNEL_KINDS.endUserMessaging) {
-    throw new Error(`AgentPipeline at '${context.scope.node.path}': messageTemplates.businessAccountId reads the templates with the Graph API; with End User Messaging, leave it out (sending templates, and the handoff notice template, still work).`);
-  }
+  const linkedAccount = linkedBusinessAccount(context, businessAccountId);
   const templateEnvironment: Record<string, string> = businessAccountId === undefined ? {} : { [RUNTIME_ENV.whatsAppBusinessAccountId]: businessAccountId };
   const operatorFunction = functions.createFunction('Operator', {
     description: `Operator console and API of ${sharedEnvironment[RUNTIME_ENV.serviceName]}: sign-in, human inbox, admin`,
@@ -226,5 +250,10 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
           targets: [new targets.LambdaFunction(handoffSweeperFunction, { retryAttempts: 0, event: events.RuleTargetInput.fromObject({ [TEMPLATE_SYNC_EVENT_FIELD]: true }) })],
         });
   if (templateSyncSchedule) acceptFinding(templateSyncSchedule, 'EventBusDLQ', SCHEDULE_WITHOUT_DEAD_LETTERS);
+  if (linkedAccount !== undefined) {
+    // The sweeper syncs on the schedule, the operator function when an admin asks: both read the account, nothing else.
+    const wabaArn = Stack.of(context.scope).formatArn({ service: 'social-messaging', resource: 'waba', resourceName: linkedAccount, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+    for (const fn of [operatorFunction, handoffSweeperFunction]) fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...END_USER_MESSAGING_TEMPLATE_READ_ACTIONS], resources: [wabaArn] }));
+  }
   return { operatorFunction, operatorFunctionUrl, consoleDistribution, consoleUrl, handoffSweeperFunction, handoffSweeperSchedule, templateSyncSchedule };
 }

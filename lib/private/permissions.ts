@@ -311,3 +311,6 @@ export const LOG_WRITE_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'] a
 
 /** End User Messaging: sending from the linked numbers. */
 export const END_USER_MESSAGING_SEND_ACTIONS = ['social-messaging:SendWhatsAppMessage'] as const;
+
+/** End User Messaging: reading the linked account's templates (the list has no body, so each one is read). */
+export const END_USER_MESSAGING_TEMPLATE_READ_ACTIONS = ['social-messaging:ListWhatsAppMessageTemplates', 'social-messaging:GetWhatsAppMessageTemplate'] as const;

@@ -2,16 +2,28 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type LoopbackServer, serveOnLoopback } from '../fake-aws/loopback-server';
 import type { AwsPermissionCheck } from '../fake-aws/permission-check';
 import { readBody } from '../fake-aws/request-body';
-import type { FakeGraphApi } from './fake-graph-api';
+import type { FakeGraphApi, FakeMessageTemplate } from './fake-graph-api';
 
-/** The route of `SendWhatsAppMessage` (REST-JSON, as the service's API reference documents it). */
-const SEND_ROUTE = '/v1/whatsapp/send';
+/** The routes of the operations served (REST-JSON, as the service's API reference documents them). */
+const ROUTES = {
+  'POST /v1/whatsapp/send': 'SendWhatsAppMessage',
+  'GET /v1/whatsapp/template/list': 'ListWhatsAppMessageTemplates',
+  'GET /v1/whatsapp/template': 'GetWhatsAppMessageTemplate',
+} as const;
+type Operation = (typeof ROUTES)[keyof typeof ROUTES];
+
+/** The id of the linked account the local runtime syncs templates from; it stands for the fake Meta's WABA. */
+export const LOCAL_LINKED_BUSINESS_ACCOUNT_ID = 'waba-0123456789abcdef0123456789abcdef';
+/** More than any test declares: the fake reads Meta's whole list in one page. */
+const META_LIST_LIMIT = 10_000;
 
 export interface FakeEndUserMessagingOptions {
   /** Meta behind the service: every send is passed through to it, so its recording and failure injection apply. */
   readonly meta: FakeGraphApi;
   /** End User Messaging phone number id (`phone-number-id-…`) → Meta phone number id. */
   readonly phoneNumbers: ReadonlyMap<string, string>;
+  /** The linked account (`waba-…`) whose templates are Meta's account's. Default {@link LOCAL_LINKED_BUSINESS_ACCOUNT_ID}. */
+  readonly businessAccountId?: string;
   /** Checks each request as IAM would. Default: everything is allowed. */
   readonly permissions?: AwsPermissionCheck;
   /** Default: a free port. */
@@ -20,7 +32,8 @@ export interface FakeEndUserMessagingOptions {
 
 /**
  * A stand-in for AWS End User Messaging Social on 127.0.0.1, as far as the pipeline uses it:
- * `SendWhatsAppMessage`. Like the real service it sits in front of Meta: it resolves the linked
+ * `SendWhatsAppMessage`, and `ListWhatsAppMessageTemplates` (paged by `nextToken`) with
+ * `GetWhatsAppMessageTemplate` over the fake Meta's templates. Like the real service it sits in front of Meta: it resolves the linked
  * number, passes the Cloud API message object through to the fake Graph API, and answers with the
  * service's shapes — `{messageId}`, or a typed exception (`x-amzn-errortype`) whose message carries
  * Meta's `(#code)` — so the SDK client and the real adapter run unchanged against it, and the
@@ -52,7 +65,9 @@ export class FakeEndUserMessaging {
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const rawBody = await readBody(request);
-    if (request.method !== 'POST' || request.url?.split('?')[0] !== SEND_ROUTE) {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const operation: Operation | undefined = ROUTES[`${request.method} ${url.pathname}` as keyof typeof ROUTES];
+    if (operation === undefined) {
       serviceException(response, 404, 'ResourceNotFoundException', `Unsupported ${request.method} request to ${request.url}`);
       return;
     }
@@ -60,11 +75,55 @@ export class FakeEndUserMessaging {
       serviceException(response, 403, 'AccessDeniedException', 'The request was not signed with AWS credentials');
       return;
     }
-    const refusal = await this.options.permissions?.({ service: 'social-messaging', method: request.method, path: request.url ?? SEND_ROUTE, headers: request.headers, body: rawBody });
+    const refusal = await this.options.permissions?.({ service: 'social-messaging', method: request.method ?? 'POST', path: request.url ?? url.pathname, headers: request.headers, body: rawBody });
     if (refusal !== undefined) {
       serviceException(response, 403, 'AccessDeniedException', refusal);
       return;
     }
+    if (operation === 'SendWhatsAppMessage') await this.send(rawBody, response);
+    else await this.readTemplates(operation, url.searchParams, response);
+  }
+
+  /**
+   * The list pages Meta's list (its `after` cursor is the `nextToken`), summarised as the service
+   * does — no components; the Get answers Meta's template object as JSON text.
+   */
+  private async readTemplates(operation: Exclude<Operation, 'SendWhatsAppMessage'>, query: URLSearchParams, response: ServerResponse): Promise<void> {
+    if (query.get('id') !== (this.options.businessAccountId ?? LOCAL_LINKED_BUSINESS_ACCOUNT_ID)) {
+      serviceException(response, 404, 'ResourceNotFoundException', `WhatsApp Business Account ${query.get('id')} is not linked to this account`);
+      return;
+    }
+    const list = operation === 'ListWhatsAppMessageTemplates';
+    const maxResults = Number(query.get('maxResults') ?? 50);
+    if (list && (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > 100)) {
+      serviceException(response, 400, 'InvalidParametersException', 'maxResults must be from 1 to 100');
+      return;
+    }
+    const metaQuery = new URLSearchParams({ limit: String(list ? maxResults : META_LIST_LIMIT), ...(list && query.has('nextToken') ? { after: query.get('nextToken')! } : {}) });
+    const answer = await fetch(`${this.options.meta.baseUrl}/${this.options.meta.wabaId}/message_templates?${metaQuery}`, { headers: { authorization: `Bearer ${this.options.meta.accessToken}` } });
+    const page = (await answer.json()) as { data?: FakeMessageTemplate[]; paging?: { cursors?: { after?: string }; next?: string }; error?: { code?: unknown; message?: unknown } };
+    if (!answer.ok) {
+      const [status, exception] = exceptionFor(answer.status);
+      serviceException(response, status, exception, `(#${String(page.error?.code ?? 'unknown')}) ${String(page.error?.message ?? 'Meta refused the templates list')}`);
+      return;
+    }
+    const templates = page.data ?? [];
+    if (list) {
+      sendJson(response, 200, {
+        templates: templates.map((template) => ({ templateName: template.name, metaTemplateId: template.id, templateStatus: template.status, templateLanguage: template.language, templateCategory: template.category })),
+        ...(page.paging?.next !== undefined && page.paging.cursors?.after !== undefined ? { nextToken: page.paging.cursors.after } : {}),
+      });
+      return;
+    }
+    const template = templates.find(({ id }) => id === query.get('metaTemplateId'));
+    if (template === undefined) {
+      serviceException(response, 404, 'ResourceNotFoundException', `Template ${query.get('metaTemplateId')} does not exist`);
+      return;
+    }
+    sendJson(response, 200, { template: JSON.stringify(template) });
+  }
+
+  private async send(rawBody: string, response: ServerResponse): Promise<void> {
     const input = parseInput(rawBody);
     if (typeof input === 'string') {
       serviceException(response, 400, 'ValidationException', input);

@@ -5,6 +5,7 @@ import { DEPLOYMENT_DEFAULTS, type DeploymentSettings, type OperatorAccessSettin
 import { agentSettingsFromEnvironment, keyLayoutFromEnvironment, localeFromEnvironment } from '../../lambda/composition/settings-from-environment';
 import type { AgentSettings } from '../../lambda/core/adapters/agent/agent-backend';
 import type { WhatsAppChannelConfig } from '../../lambda/core/adapters/whatsapp/whatsapp-channel';
+import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../fake-whatsapp/fake-end-user-messaging';
 import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from './end-user-messaging-event';
 import type { DeploymentVariant } from './function-principals';
 import type { LocalPipelineOptions } from './local-pipeline-options';
@@ -101,6 +102,7 @@ function localChannel(options: LocalPipelineOptions, resources: LocalResources):
       kind: WHATSAPP_CHANNEL_KINDS.endUserMessaging,
       phoneNumbers: new Map([[LOCAL_BUSINESS.businessPhoneNumberId, LOCAL_ORIGINATION_PHONE_NUMBER_ID]]),
       metaApiVersion: PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion,
+      businessAccountId: LOCAL_LINKED_BUSINESS_ACCOUNT_ID,
     };
   }
   return { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: LOCAL_SECRET_ARNS.whatsApp, apiBaseUrl: resources.whatsAppApiBaseUrl, businessAccountId: resources.whatsAppBusinessAccountId };

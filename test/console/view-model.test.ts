@@ -94,6 +94,8 @@ describe('prompt diff', () => {
 describe('refusals explained', () => {
   it('tells a second claimer that someone else was first, and an editor that the prompt moved on', () => {
     expect(explain(409, 'claim')).toBe('error.claimTaken');
+    expect(explain(422, 'saveConfig', 'template_not_approved')).toBe('error.templateNotApproved');
+    for (const language of Object.keys(LANGUAGES) as (keyof typeof LANGUAGES)[]) expect(translator(language)('error.templateNotApproved', { detail: 'x' })).toMatch(/x$/);
     expect(explain(409, 'savePrompt')).toBe('error.promptStale');
     expect(explain(409, 'release')).toBe('error.conversationChanged');
     expect(explain(422, 'reply')).toBe('error.windowClosed');

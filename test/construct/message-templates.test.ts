@@ -36,9 +36,29 @@ describe('messageTemplates', () => {
     expect(() => synthPipeline({ agentBackend: AgentBackend.scripted(), ...props })).toThrow(message);
   });
 
-  test('with End User Messaging the sync is refused, the notice template is not', () => {
+  describe('with End User Messaging', () => {
     const channel = WhatsAppChannel.endUserMessaging({ phoneNumbers: [{ id: 'phone-number-id-976c72a700aac43eaf573ae050example', metaPhoneNumberId: '106540352242922' }] });
-    expect(() => synthPipeline({ adminPhoneNumbers: [ADMIN], channel, messageTemplates: { businessAccountId: '1' } })).toThrow('with End User Messaging, leave it out');
-    expect(() => synthPipeline({ adminPhoneNumbers: [ADMIN], channel, messageTemplates: { handoffNoticeTemplate: { name: 'aviso', language: 'pt_BR' } } })).not.toThrow();
+    const WABA = 'waba-0aae9cf04cf24c66960f291c793359b4';
+    const templateReads = ['social-messaging:ListWhatsAppMessageTemplates', 'social-messaging:GetWhatsAppMessageTemplate'];
+
+    test("syncs the linked account: the sweeper and the operator function may read that account's templates, and no other function may", () => {
+      const { template } = synthPipeline({ adminPhoneNumbers: [ADMIN], channel, messageTemplates: { businessAccountId: WABA } });
+
+      template.hasResourceProperties('AWS::Events::Rule', { Targets: [Match.objectLike({ Input: JSON.stringify({ [TEMPLATE_SYNC_EVENT_FIELD]: true }) })] });
+      const readers = Object.entries(template.findResources('AWS::IAM::Policy')).filter(([, policy]) => JSON.stringify(policy).includes(templateReads[0]));
+      expect(readers.map(([id]) => id).sort()).toEqual([expect.stringMatching(/^PipelineHandoffSweeper/), expect.stringMatching(/^PipelineOperator/)]);
+      for (const [, policy] of readers) {
+        const statement = (policy.Properties.PolicyDocument.Statement as { Action: unknown; Resource: unknown }[]).find(({ Action }) => JSON.stringify(Action).includes(templateReads[0]));
+        expect(statement).toEqual(expect.objectContaining({
+          Action: templateReads,
+          Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':social-messaging:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':waba/0aae9cf04cf24c66960f291c793359b4']] },
+        }));
+      }
+    });
+
+    test("refuses Meta's numeric id, and the notice template needs no account", () => {
+      expect(() => synthPipeline({ adminPhoneNumbers: [ADMIN], channel, messageTemplates: { businessAccountId: '102290129340398' } })).toThrow("the linked account's id in End User Messaging ('waba-…'");
+      expect(() => synthPipeline({ adminPhoneNumbers: [ADMIN], channel, messageTemplates: { handoffNoticeTemplate: { name: 'aviso', language: 'pt_BR' } } })).not.toThrow();
+    });
   });
 });

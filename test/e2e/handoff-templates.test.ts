@@ -2,6 +2,7 @@
 // the notice goes as the admin's template; when no operator can be reached at all, the customer is
 // told nobody is available instead of waiting in silence.
 import { DEFAULT_HANDOFF_TEXTS } from '../../lib/contract';
+import { HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY } from '../../lambda/core/domain/operational-settings';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { tableRepositories } from '../support/dynamo-table';
 import { newCustomer, newOperatorPhone } from '../support/ids';
@@ -71,4 +72,16 @@ it('tells the customer nobody is available when WhatsApp refuses the template to
   await waitUntil(() => sentTo(customer).length === 2, 10_000, 'the notice to the customer');
   expect(sentTo(customer).at(-1)?.text).toBe(DEFAULT_HANDOFF_TEXTS.noOperatorAvailable);
   expect(sentTo(operator).filter((message) => message.text.includes('Eva'))).toEqual([]);
+});
+
+it('sends the notice as the template an admin set in the console, over the deployment’s', async () => {
+  const onCall = { ...HANDOFF_NOTICE_TEMPLATE, name: 'aviso_plantao', components: [{ type: 'BODY', text: 'Plantão: {{cliente}} aguarda no console.' }] };
+  pipeline.fakeWhatsApp.setTemplates([...BUSINESS_TEMPLATES, onCall]);
+  await pipeline.syncTemplates();
+  const setting = await repositories.config.set({ key: HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY, value: { name: onCall.name, language: onCall.language }, author: operator });
+
+  await handOff('Ana');
+
+  expect(sentTo(operator).filter((message) => message.text.includes('Ana'))).toEqual([expect.objectContaining({ template: expect.objectContaining({ name: 'aviso_plantao', language: 'pt_BR' }) })]);
+  await repositories.config.set({ key: HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY, value: noticeTemplate, author: operator }, { expectedVersion: setting.version });
 });

@@ -1,21 +1,26 @@
 // The permission check against a synthesized variant: the requests the pipeline makes are allowed
 // by today's roles, and each is denied — with AWS's message — once the one action it needs is
 // removed from the role. What the run-wide check (the jest global setup) relies on.
+import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../../local/fake-whatsapp/fake-end-user-messaging';
 import type { PipelinePrincipal, PrincipalIdentity } from '../../local/runtime/function-principals';
 import { type DeploymentPermissions, deploymentPermissions } from '../support/permissions/deployment-permissions';
-import type { EvaluatedService } from '../support/permissions/iam-requests';
+import { endUserMessagingCall, type EvaluatedService } from '../support/permissions/iam-requests';
 import { PermissionEvaluator } from '../support/permissions/permission-evaluator';
 import { synthesizeDeployment } from '../support/permissions/synthesize-deployment';
 
 const variant = { channel: 'cloud-api', operatorPlane: true, crmSync: 'webhook' } as const;
+/** The template reads on the linked account exist only on this channel. */
+const endUserMessagingVariant = { channel: 'end-user-messaging', operatorPlane: true, crmSync: 'off' } as const;
 let deployment: DeploymentPermissions;
+let endUserMessagingDeployment: DeploymentPermissions;
 
 beforeAll(() => {
   deployment = deploymentPermissions(synthesizeDeployment(variant));
-}, 60_000);
+  endUserMessagingDeployment = deploymentPermissions(synthesizeDeployment(endUserMessagingVariant));
+}, 120_000);
 
 /** The deployment with `action` taken out of every statement of `principal`'s role. */
-function without(principal: PipelinePrincipal, action: string): DeploymentPermissions {
+function without(principal: PipelinePrincipal, action: string, deployment: DeploymentPermissions): DeploymentPermissions {
   const role = deployment.roles.get(principal)!;
   const policies = role.policies.map(({ name, policy }) => ({
     name,
@@ -34,25 +39,33 @@ const S = (value: string) => ({ S: value });
 const S_KEY = (pk: string) => ({ PK: S(pk), SK: S('x') });
 
 /** Requests the pipeline makes (the export batch-gets what the customer's references name), each with the one action its role must grant. */
-const REQUESTS: readonly { principal: PipelinePrincipal; service: EvaluatedService; operation: string; body: Record<string, unknown>; action: string }[] = [
+const REQUESTS: readonly { principal: PipelinePrincipal; service: EvaluatedService; operation: string; body: Record<string, unknown>; action: string; onEndUserMessaging?: true }[] = [
   { principal: 'webhook', service: 'dynamodb', operation: 'TransactWriteItems', body: { TransactItems: [{ Put: { Item: S_KEY('DEBOUNCE#5511') } }] }, action: 'dynamodb:PutItem' },
   { principal: 'webhook', service: 'sqs', operation: 'SendMessage', body: { QueueUrl: 'http://127.0.0.1/000000000000/gogenetic-agent-debounce-e2e1.fifo' }, action: 'sqs:SendMessage' },
   { principal: 'orchestrator', service: 'sqs', operation: 'ReceiveMessage', body: { QueueUrl: 'http://127.0.0.1/000000000000/gogenetic-agent-debounce-e2e1.fifo' }, action: 'sqs:ReceiveMessage' },
   { principal: 'operator', service: 'dynamodb', operation: 'BatchWriteItem', body: { RequestItems: { t: [{ DeleteRequest: { Key: S_KEY('SESSION#5511') } }] } }, action: 'dynamodb:BatchWriteItem' },
   { principal: 'operator', service: 'dynamodb', operation: 'BatchGetItem', body: { RequestItems: { t: { Keys: [S_KEY('CRM_SYNC#s-1'), S_KEY('DEMAND#OOP')] } } }, action: 'dynamodb:BatchGetItem' },
   { principal: 'crm-sync', service: 'secretsmanager', operation: 'GetSecretValue', body: { SecretId: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-crm-webhook' }, action: 'secretsmanager:GetSecretValue' },
+  ...(['handoff-sweeper', 'operator'] as const).flatMap((principal) =>
+    [
+      endUserMessagingCall(`/v1/whatsapp/template/list?id=${LOCAL_LINKED_BUSINESS_ACCOUNT_ID}&maxResults=100`, {}),
+      endUserMessagingCall(`/v1/whatsapp/template?id=${LOCAL_LINKED_BUSINESS_ACCOUNT_ID}&metaTemplateId=900000000000`, {}),
+    ].map(({ operation, body }) => ({ principal, service: 'social-messaging' as const, operation, body, action: `social-messaging:${operation}`, onEndUserMessaging: true as const })),
+  ),
 ];
 
-const identity = (principal: PipelinePrincipal): PrincipalIdentity => ({ principal, variant });
+const identity = (principal: PipelinePrincipal, onEndUserMessaging = false): PrincipalIdentity => ({ principal, variant: onEndUserMessaging ? endUserMessagingVariant : variant });
 
-describe.each(REQUESTS)('$principal $service $operation', ({ principal, service, operation, body, action }) => {
+describe.each(REQUESTS)('$principal $service $operation', ({ principal, service, operation, body, action, onEndUserMessaging }) => {
+  const deployed = () => (onEndUserMessaging ? endUserMessagingDeployment : deployment);
+
   test(`is allowed by the synthesized role`, async () => {
-    expect(await new PermissionEvaluator(async () => deployment).check({ identity: identity(principal), service, operation, body })).toBeUndefined();
+    expect(await new PermissionEvaluator(async () => deployed()).check({ identity: identity(principal, onEndUserMessaging), service, operation, body })).toBeUndefined();
   });
 
   test(`is denied, as AWS words it, once ${action} is removed from the ${principal} role`, async () => {
-    const evaluator = new PermissionEvaluator(async () => without(principal, action));
-    const refusal = await evaluator.check({ identity: identity(principal), service, operation, body, suite: 'demonstration' });
+    const evaluator = new PermissionEvaluator(async () => without(principal, action, deployed()));
+    const refusal = await evaluator.check({ identity: identity(principal, onEndUserMessaging), service, operation, body, suite: 'demonstration' });
     expect(refusal).toMatch(new RegExp(`^User: arn:aws:sts::123456789012:assumed-role/\\w+/${principal} is not authorized to perform: ${action} on resource: arn:aws:`));
     const [denial] = evaluator.ledger.denials.values();
     expect(denial).toMatchObject({ principal, action, result: 'ImplicitlyDenied', suites: new Set(['demonstration']) });

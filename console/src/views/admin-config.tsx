@@ -5,7 +5,7 @@ import { describeFailure, FeedbackLine, LoadError, Section, useRemote, type Feed
 
 const OPERATORS_KEY = 'operators';
 /** The settings edited as JSON here (operators have their own screen). */
-const JSON_KEYS = ['handoff_texts', 'availability_ttl_hours'];
+const JSON_KEYS = ['handoff_texts', 'handoff_notice_template', 'availability_ttl_hours'];
 
 /** Who may sign in, and as what. Every change rewrites the `operators` setting (audited by the API). */
 export function OperatorsScreen() {

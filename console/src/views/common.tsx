@@ -9,7 +9,7 @@ import { explain, type Action } from '../view-model';
 /** A refused call in words, with what to do. */
 export function describeFailure(t: Translate, error: unknown, action: Action): string {
   const status = error instanceof ApiError ? error.status : undefined;
-  return t(explain(status, action), { detail: error instanceof Error ? error.message : '' });
+  return t(explain(status, action, error instanceof ApiError ? error.code : undefined), { detail: error instanceof Error ? error.message : '' });
 }
 
 export type Feedback = { readonly kind: 'ok' | 'error'; readonly text: string } | undefined;

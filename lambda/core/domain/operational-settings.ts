@@ -2,6 +2,7 @@ import { DEFAULT_HANDOFF_TEXTS, HANDOFF_TEXT_MAX_CHARACTERS, LINK_PLACEHOLDER, m
 import type { HandoffTexts as HandoffTextsProps } from '../../../lib/contract/handoff-texts';
 import { PipelineError } from './errors';
 import { DEFAULT_AVAILABILITY_TTL_HOURS, isOperatorPhone, OPERATOR_ROLES, OPERATORS_CONFIG_KEY, type OperatorRole } from './operator';
+import { isLanguageCode, isTemplateName, type TemplateRef } from './whatsapp-template';
 
 /**
  * The operational config keys an admin may edit, each with its validation. A value that does not
@@ -9,6 +10,8 @@ import { DEFAULT_AVAILABILITY_TTL_HOURS, isOperatorPhone, OPERATOR_ROLES, OPERAT
  */
 export const AVAILABILITY_TTL_CONFIG_KEY = 'availability_ttl_hours';
 export const HANDOFF_TEXTS_CONFIG_KEY = 'handoff_texts';
+/** The handoff notice template `{ name, language }`, over the deployment's `messageTemplates.handoffNoticeTemplate`. */
+export const HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY = 'handoff_notice_template';
 
 /** The handoff texts in force: each of the construct's `HandoffTexts`, set. */
 export type HandoffTexts = Required<HandoffTextsProps>;
@@ -24,7 +27,7 @@ export class InvalidConfigValueError extends PipelineError {
 }
 
 /** The keys an admin may write, in the order the console lists them. */
-export const EDITABLE_CONFIG_KEYS: readonly string[] = [OPERATORS_CONFIG_KEY, HANDOFF_TEXTS_CONFIG_KEY, AVAILABILITY_TTL_CONFIG_KEY];
+export const EDITABLE_CONFIG_KEYS: readonly string[] = [OPERATORS_CONFIG_KEY, HANDOFF_TEXTS_CONFIG_KEY, HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY, AVAILABILITY_TTL_CONFIG_KEY];
 
 /**
  * The value to store for `key`, normalised (operators get `added_by`/`added_at` kept or set);
@@ -33,6 +36,7 @@ export const EDITABLE_CONFIG_KEYS: readonly string[] = [OPERATORS_CONFIG_KEY, HA
 export function validateConfigValue(key: string, value: unknown, context: { readonly author: string; readonly now: string; readonly previous?: unknown }): unknown {
   if (key === OPERATORS_CONFIG_KEY) return validateOperators(value, context);
   if (key === HANDOFF_TEXTS_CONFIG_KEY) return validateHandoffTexts(value);
+  if (key === HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY) return validateNoticeTemplate(value);
   if (key === AVAILABILITY_TTL_CONFIG_KEY) {
     if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > 168) throw new InvalidConfigValueError(`${key} must be a whole number of hours from 1 to 168`);
     return value;
@@ -76,6 +80,23 @@ function validateHandoffTexts(value: unknown): Partial<HandoffTexts> {
     if (field === 'operatorNotification' && misplacesLink(text)) throw new InvalidConfigValueError(`${HANDOFF_TEXTS_CONFIG_KEY}.${field}: the console link goes last; put ${LINK_PLACEHOLDER} at the end of the text, or leave it out`);
   }
   return value as Partial<HandoffTexts>;
+}
+
+/**
+ * The shape of a template reference; whether it names a stored, approved template is the admin
+ * use case's check (it reads the table).
+ */
+function validateNoticeTemplate(value: unknown): TemplateRef {
+  const ref = isPlainObject(value) ? value : {};
+  if (!isPlainObject(value) || Object.keys(value).some((field) => field !== 'name' && field !== 'language') || !isTemplateName(ref.name) || !isLanguageCode(ref.language)) {
+    throw new InvalidConfigValueError(`${HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY} must be { "name": "a_template_name", "language": "pt_BR" }, a template of the Templates screen`);
+  }
+  return { name: ref.name, language: ref.language };
+}
+
+/** The notice template in force: the admin's setting over the deployment's. */
+export function noticeTemplateFrom(stored: unknown, deployed?: TemplateRef): TemplateRef | undefined {
+  return isPlainObject(stored) && isTemplateName(stored.name) && isLanguageCode(stored.language) ? { name: stored.name, language: stored.language } : deployed;
 }
 
 /** The texts in force: stored overrides over the deployment's texts. */

@@ -145,3 +145,19 @@ it("keeps the stored template current with Meta's message_template_status_update
   expect(await stored()).toMatchObject({ status: 'APPROVED' });
   expect((await stored()).statusReason).toBeUndefined();
 });
+
+it('takes a handoff notice template setting only when it names a synced, approved template', async () => {
+  const setNotice = (value: unknown, expectedVersion = 0) => admin.call('PUT', '/api/admin/config/handoff_notice_template', { value, expectedVersion });
+
+  expect((await setNotice({ name: 'Aviso Atendimento', language: 'pt_BR' })).status).toBe(400);
+  for (const unsendable of [{ name: 'promocao_verao', language: 'pt_BR' }, { name: 'aviso_atendimento', language: 'en_US' }]) {
+    const refused = await setNotice(unsendable);
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toBe('template_not_approved');
+  }
+  expect((await admin.call('GET', '/api/admin/config/handoff_notice_template')).body.config).toMatchObject({ value: null, version: 0 });
+
+  const accepted = await setNotice({ name: 'aviso_atendimento', language: 'pt_BR' });
+  expect(accepted.status).toBe(200);
+  expect((await admin.call('GET', '/api/admin/config/handoff_notice_template')).body.config).toMatchObject({ value: { name: 'aviso_atendimento', language: 'pt_BR' }, version: 1 });
+});

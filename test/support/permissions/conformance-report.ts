@@ -21,6 +21,9 @@ export const COVERAGE_REQUIREMENTS: readonly CoverageRequirement[] = [
   ...['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'].map((action) => ({ principal: 'operator', action, suite: 'test/functions/operator/privacy.test.ts' })),
   { principal: 'operator', action: 'dynamodb:Query', variant: 'cloud-api-plane-crm-webhook', suite: 'test/functions/operator/crm-admin.test.ts' },
   { principal: 'handoff-sweeper', action: 'dynamodb:Query', suite: 'test/e2e/handoff-lifecycle.test.ts' },
+  ...(['handoff-sweeper', 'operator'] as const).flatMap((principal) =>
+    ['social-messaging:ListWhatsAppMessageTemplates', 'social-messaging:GetWhatsAppMessageTemplate'].map((action) => ({ principal, action, variant: 'end-user-messaging-plane-crm-off', suite: 'test/e2e/end-user-messaging-templates.test.ts' })),
+  ),
   ...['dynamodb:Query', 'dynamodb:ConditionCheckItem', 'dynamodb:PutItem'].map((action) => ({ principal: 'idle-sweeper', action, suite: 'test/e2e/idle-conversations.test.ts' })),
   ...['dynamodb:Query', 'secretsmanager:GetSecretValue'].map((action) => ({ principal: 'crm-sync', action, suite: 'test/e2e/crm-sync.test.ts' })),
   ...['sqs:ReceiveMessage', 'sqs:SendMessage', 'sqs:DeleteMessage', 'dynamodb:Query'].map((action) => ({ principal: 'redrive', action, suite: 'test/reliability/redrive.test.ts' })),

@@ -5,7 +5,7 @@ import type { ReceivedAwsRequest } from '../../../local/fake-aws/permission-chec
 import { readBody } from '../../../local/fake-aws/request-body';
 import { parsePrincipalAccessKeyId, type PrincipalIdentity } from '../../../local/runtime/function-principals';
 import { SUITE_TOKEN_PREFIX } from './function-principals';
-import type { EvaluatedService } from './iam-requests';
+import { endUserMessagingCall, type EvaluatedService } from './iam-requests';
 import type { PermissionEvaluator } from './permission-evaluator';
 
 /** Who signed a request: a pipeline principal (with the suite its session token names), or anybody else. */
@@ -66,7 +66,8 @@ export async function startEnforcingProxy(upstreams: { readonly dynamoDb: string
     void (async () => {
       const received = JSON.parse(await readBody(incoming)) as ReceivedAwsRequest;
       const caller = signer(received.headers);
-      const refusal = caller && (await evaluator.check({ ...caller, service: received.service as EvaluatedService, operation: operationOf(received.headers), body: parseJson(received.body) }));
+      const call = received.service === 'social-messaging' ? endUserMessagingCall(received.path, parseJson(received.body)) : { operation: operationOf(received.headers), body: parseJson(received.body) };
+      const refusal = caller && (await evaluator.check({ ...caller, service: received.service as EvaluatedService, ...call }));
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ refusal }));
     })().catch((error: unknown) => {

@@ -95,10 +95,27 @@ export function secretsManagerIamRequests(operation: string, body: DynamoBody, d
   return [{ action: `secretsmanager:${operation}`, resource: secret.arn, context: {} }, ...viaService(secret, deployment, 'secretsmanager', ['kms:Decrypt'])];
 }
 
-/** `SendWhatsAppMessage` on the origination phone number the request names. */
-export function endUserMessagingIamRequests(body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
+/** The End User Messaging operations the pipeline calls, by their REST route (the request's path without its query). */
+const END_USER_MESSAGING_ROUTES: Readonly<Record<string, string>> = {
+  '/v1/whatsapp/send': 'SendWhatsAppMessage',
+  '/v1/whatsapp/template/list': 'ListWhatsAppMessageTemplates',
+  '/v1/whatsapp/template': 'GetWhatsAppMessageTemplate',
+};
+
+/** The operation of an End User Messaging request (REST: by its route), and its input (the query's parameters with the JSON body's). */
+export function endUserMessagingCall(path: string, body: DynamoBody): { readonly operation: string; readonly body: DynamoBody } {
+  const url = new URL(path, 'http://127.0.0.1');
+  return { operation: END_USER_MESSAGING_ROUTES[url.pathname] ?? url.pathname, body: { ...Object.fromEntries(url.searchParams), ...body } };
+}
+
+/** `SendWhatsAppMessage` on the origination phone number the request names; the template reads on the linked account (`id`). */
+export function endUserMessagingIamRequests(operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
+  const arn = (resource: string, id: string) => `arn:aws:social-messaging:${deployment.region}:${deployment.account}:${resource}/${id}`;
+  if (operation === 'ListWhatsAppMessageTemplates' || operation === 'GetWhatsAppMessageTemplate') {
+    return [{ action: `social-messaging:${operation}`, resource: arn('waba', String(body.id ?? '').replace(/^waba-/, '')), context: {} }];
+  }
   const id = String(body.originationPhoneNumberId ?? '').replace(/^phone-number-id-/, '');
-  return [{ action: 'social-messaging:SendWhatsAppMessage', resource: `arn:aws:social-messaging:${deployment.region}:${deployment.account}:phone-number-id/${id}`, context: {} }];
+  return [{ action: 'social-messaging:SendWhatsAppMessage', resource: arn('phone-number-id', id), context: {} }];
 }
 
 /** The IAM requests of one call to `service`; `operation` is the target's operation (JSON protocols) or empty (REST). */
@@ -111,7 +128,7 @@ export function iamRequestsOf(service: EvaluatedService, operation: string, body
     case 'secretsmanager':
       return secretsManagerIamRequests(operation, body, deployment);
     case 'social-messaging':
-      return endUserMessagingIamRequests(body, deployment);
+      return endUserMessagingIamRequests(operation, body, deployment);
   }
 }
 

@@ -9,6 +9,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { IConstruct } from 'constructs';
 import { AgentBackend, AgentPipeline, CrmTarget, KeyLayout, WhatsAppChannel } from '../../../lib';
+import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../../../local/fake-whatsapp/fake-end-user-messaging';
 import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../../local/runtime/end-user-messaging-event';
 import { type DeploymentVariant, type PipelinePrincipal, variantName } from '../../../local/runtime/function-principals';
 import { LOCAL_BUSINESS } from '../../../local/runtime/meta-notification';
@@ -28,6 +29,8 @@ export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDep
       ? { channel: WhatsAppChannel.endUserMessaging({ phoneNumbers: [{ id: LOCAL_ORIGINATION_PHONE_NUMBER_ID, metaPhoneNumberId: LOCAL_BUSINESS.businessPhoneNumberId }] }) }
       : { phoneNumberIds: [LOCAL_BUSINESS.businessPhoneNumberId] }),
     ...(variant.operatorPlane ? { adminPhoneNumbers: ['5511900000000'] } : {}),
+    // As the local runtime syncs: the linked account on End User Messaging (the Graph API's sync needs no grant).
+    ...(variant.operatorPlane && variant.channel === 'end-user-messaging' ? { messageTemplates: { businessAccountId: LOCAL_LINKED_BUSINESS_ACCOUNT_ID } } : {}),
     ...(crmWebhookSecret ? { crmSync: CrmTarget.webhook({ url: 'https://crm.example.com/pipeline', secret: crmWebhookSecret }) } : {}),
     ...(variant.crmSync === 'function' ? { crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)) } : {}),
     ...(variant.keyLayoutMigration ? { keyLayout: KeyLayout.MIGRATING } : {}),

@@ -36,8 +36,18 @@ export interface AwsAnswer {
   readonly payload: Uint8Array;
 }
 
-/** One POST to the service: retried, and rejected with an {@link AwsApiError} for an error answer. */
-export type SignedAwsPost = (path: string, request: { readonly headers: Record<string, string>; readonly body: Uint8Array }, abortSignal?: AbortSignal) => Promise<AwsAnswer>;
+/** A request to the service: a `POST` with a body, or (REST-JSON read operations) a `GET` with query parameters. */
+export interface AwsRequest {
+  /** Default `POST`. */
+  readonly method?: 'GET' | 'POST';
+  readonly query?: Readonly<Record<string, string>>;
+  readonly headers: Record<string, string>;
+  /** Only with `POST`. */
+  readonly body?: Uint8Array;
+}
+
+/** One request to the service: retried, and rejected with an {@link AwsApiError} for an error answer. */
+export type SignedAwsPost = (path: string, request: AwsRequest, abortSignal?: AbortSignal) => Promise<AwsAnswer>;
 
 /** An error answer of an AWS API, named as the AWS SDK names it (`TooManyRequestsException`, …). */
 export class AwsApiError extends PipelineError {
@@ -60,7 +70,7 @@ export class AwsApiError extends PipelineError {
 }
 
 /**
- * A SigV4-signed `POST` sent with the runtime's `fetch`, in place of a whole SDK client bundled for
+ * A SigV4-signed `POST` (or REST `GET`) sent with the runtime's `fetch`, in place of a whole SDK client bundled for
  * one command. It keeps what the client does for such a call: the SDK's credentials, the region's
  * endpoint from the SDK's partition data (FIPS and dual-stack variants, endpoint variables), the
  * SDK's standard retry strategy with its error classification (throttling, 5xx and connection
@@ -78,24 +88,26 @@ export function signedAwsPost(service: AwsService, options: AwsCallOptions = {})
   const signer = new SignatureV4({ service: service.signingName, region, credentials: options.credentials ?? defaultProvider(), sha256: Hash.bind(null, 'sha256'), uriEscapePath: true });
   const retries = new StandardRetryStrategy(options.maxAttempts ?? (Number(env.AWS_MAX_ATTEMPTS) || DEFAULT_MAX_ATTEMPTS));
 
-  async function attempt(path: string, { headers, body }: { readonly headers: Record<string, string>; readonly body: Uint8Array }, abortSignal?: AbortSignal): Promise<AwsAnswer> {
+  async function attempt(path: string, { method = 'POST', query = {}, headers, body }: AwsRequest, abortSignal?: AbortSignal): Promise<AwsAnswer> {
     const fullPath = `${endpoint.pathname.replace(/\/$/, '')}${path}`;
+    // Encoded as the signer canonicalises it (RFC 3986), so the signature covers the query as sent.
+    const search = Object.entries(query).map(([name, value]) => `${encodePathSegment(name)}=${encodePathSegment(value)}`).join('&');
     const unsigned = { host: endpoint.host, ...headers };
     const signed = bearerToken !== undefined
       ? { ...unsigned, authorization: `Bearer ${bearerToken}` }
       : (
           await signer.sign({
-            method: 'POST',
+            method,
             protocol: endpoint.protocol,
             hostname: endpoint.hostname,
             port: endpoint.port === '' ? undefined : Number(endpoint.port),
             path: fullPath,
-            query: {},
+            query: { ...query },
             headers: unsigned,
             body,
           })
         ).headers;
-    const response = await fetch(`${endpoint.origin}${fullPath}`, { method: 'POST', headers: signed, body, signal: abortSignal });
+    const response = await fetch(`${endpoint.origin}${fullPath}${search === '' ? '' : `?${search}`}`, { method, headers: signed, body, signal: abortSignal });
     const payload = new Uint8Array(await response.arrayBuffer());
     if (response.status >= 300) throw apiError(response, payload);
     return { status: response.status, headers: response.headers, payload };

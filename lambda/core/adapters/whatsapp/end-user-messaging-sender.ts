@@ -30,7 +30,8 @@ export interface SendWhatsAppMessageInput {
 /** One `SendWhatsAppMessage`; rejects with the service's error (`name`, `$metadata.httpStatusCode`, `$fault`) or a transport error. */
 export type SendWhatsAppMessage = (input: SendWhatsAppMessageInput) => Promise<{ readonly messageId?: string }>;
 
-const SOCIAL_MESSAGING = { endpointPrefix: 'social-messaging', signingName: 'social-messaging', endpointVariable: 'AWS_ENDPOINT_URL_SOCIALMESSAGING' };
+/** End User Messaging Social as the signed calls address it. */
+export const SOCIAL_MESSAGING = { endpointPrefix: 'social-messaging', signingName: 'social-messaging', endpointVariable: 'AWS_ENDPOINT_URL_SOCIALMESSAGING' };
 
 /**
  * `SendWhatsAppMessage` as one signed `POST /v1/whatsapp/send` (see signed-aws-post.ts), in place

@@ -6,6 +6,7 @@ import { credentialProvider } from '../aws/aws-identity';
 import { SecretsManagerCredentialsProvider } from '../secrets/secrets-manager-credentials';
 import { EndUserMessagingWhatsAppSender, endUserMessagingSend } from './end-user-messaging-sender';
 import { GraphApiWhatsAppSender } from './graph-api-sender';
+import { EndUserMessagingTemplateCatalog } from './end-user-messaging-template-catalog';
 import { GraphApiTemplateCatalog } from './graph-api-template-catalog';
 import type { TemplateCatalog } from '../../ports/template-catalog';
 
@@ -68,7 +69,10 @@ export function createTemplateCatalog(channel: WhatsAppChannelConfig, options: S
       businessAccountId: channel.businessAccountId,
     });
   }
-  return undefined;
+  return new EndUserMessagingTemplateCatalog({
+    businessAccountId: channel.businessAccountId,
+    aws: { endpoint: options.endUserMessagingEndpoint, credentials: credentialProvider(options.awsCredentials) },
+  });
 }
 
 /** The WhatsApp secret read from Secrets Manager with the function's identity. */

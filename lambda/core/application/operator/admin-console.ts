@@ -2,7 +2,8 @@ import type { OperationalConfig, VersionedResource } from '../../domain/admin';
 import { reportDays, type UsageReport, usageReportOf } from '../../domain/agent-usage';
 import { CRM_PROBLEM_STATUSES, type CrmSyncRow, type CrmSyncStatus, resolvedByOperator, retriedByOperator } from '../../domain/crm-sync';
 import { OPERATORS_CONFIG_KEY, type Operator } from '../../domain/operator';
-import { EDITABLE_CONFIG_KEYS, InvalidConfigValueError, validateConfigValue } from '../../domain/operational-settings';
+import { EDITABLE_CONFIG_KEYS, HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY, InvalidConfigValueError, validateConfigValue } from '../../domain/operational-settings';
+import type { TemplateRef } from '../../domain/whatsapp-template';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import {
@@ -13,6 +14,7 @@ import {
   type CrmSyncRepository,
   type DemandRepository,
   type MessageRepository,
+  type MessageTemplateRepository,
   type OperationalConfigRepository,
   type OperatorAuthRepository,
   type PageRequest,
@@ -48,6 +50,8 @@ export interface AdminConsoleDependencies {
   readonly directory: OperatorDirectory;
   /** Ends the sessions of whoever an `operators` edit removes. */
   readonly auth: Pick<OperatorAuthRepository, 'revokeAll'>;
+  /** Where a notice template setting is checked: it must name a stored, approved template. */
+  readonly templates: Pick<MessageTemplateRepository, 'get'>;
   readonly clock: Clock;
 }
 
@@ -120,6 +124,7 @@ export class AdminConsole {
       if (error instanceof InvalidConfigValueError) throw new OperatorActionError('invalid', error.message);
       throw error;
     }
+    if (key === HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY) await this.requireApprovedTemplate(stored as TemplateRef);
     let written: OperationalConfig;
     try {
       written = await this.deps.config.set({ key, value: stored, author: admin.phone }, { expectedVersion });
@@ -135,6 +140,13 @@ export class AdminConsole {
       await Promise.all(removed.map((phone) => this.endAccess(admin, phone)));
     }
     return written;
+  }
+
+  private async requireApprovedTemplate(ref: TemplateRef): Promise<void> {
+    const template = await this.deps.templates.get(ref);
+    if (template?.status !== 'APPROVED') {
+      throw new OperatorActionError('template_not_approved', `${ref.name} (${ref.language}) is ${template === undefined ? 'not among the synced templates' : template.status}: name an approved template of the Templates screen, or sync first`);
+    }
   }
 
   private async endAccess(admin: Operator, phone: string): Promise<void> {

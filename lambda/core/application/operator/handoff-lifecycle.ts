@@ -1,7 +1,7 @@
 import type { InboundReceiptRepository, MessageRepository, MessageTemplateRepository, OperationalConfigRepository, SessionRepository } from '../../ports/repositories';
 import { inertCustomerText, textEndingWithLink } from '../../domain/message-template';
 import { customerDisplayName, type Operator } from '../../domain/operator';
-import { HANDOFF_TEXTS_CONFIG_KEY, type HandoffTexts, handoffTextsFrom } from '../../domain/operational-settings';
+import { HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY, HANDOFF_TEXTS_CONFIG_KEY, type HandoffTexts, handoffTextsFrom, noticeTemplateFrom } from '../../domain/operational-settings';
 import { type Session, SessionState } from '../../domain/session';
 import { isoMicros, toEpochMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock, IdGenerator } from '../../ports/clock';
@@ -183,7 +183,7 @@ export class HandoffLifecycle {
 
   /** The admin's notice template, to an operator whose window closed; rejects when there is none that can be sent with the name. */
   private async sendNoticeTemplate(businessPhoneNumberId: string, operatorPhone: string, name: string): Promise<unknown> {
-    const ref = this.deps.settings.operatorNoticeTemplate;
+    const ref = noticeTemplateFrom((await this.deps.config.get(HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY))?.value, this.deps.settings.operatorNoticeTemplate);
     const template = ref && (await this.deps.templates.get(ref));
     if (template === undefined) throw new RangeError('No operator notice template is configured, or it is not stored: the operator cannot be reached outside their window');
     const values = template.bodyParameters.length === 0 ? [] : [name];

@@ -8,9 +8,10 @@ import { PipelineError } from '../../domain/errors';
  * - `forbidden`: the conversation belongs to another operator;
  * - `outside_window`: WhatsApp's 24-hour customer service window is closed;
  * - `send_failed`: WhatsApp refused or did not answer; nothing was recorded as sent;
- * - `invalid`: the request is well-formed but its values are not acceptable.
+ * - `invalid`: the request is well-formed but its values are not acceptable;
+ * - `template_not_approved`: the setting names a template that is not stored, or not approved.
  */
-export type OperatorFailureReason = 'not_found' | 'conflict' | 'forbidden' | 'outside_window' | 'send_failed' | 'invalid';
+export type OperatorFailureReason = 'not_found' | 'conflict' | 'forbidden' | 'outside_window' | 'send_failed' | 'invalid' | 'template_not_approved';
 
 export class OperatorActionError extends PipelineError {
   override readonly name = 'OperatorActionError';
