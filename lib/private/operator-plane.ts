@@ -103,10 +103,15 @@ function resolveTemplateSettings(fail: (problem: string) => never, props: Messag
   if (!syncInterval.isUnresolved() && (syncInterval.toSeconds() < Duration.hours(1).toSeconds() || syncInterval.toSeconds() > Duration.days(7).toSeconds())) {
     fail(`messageTemplates.syncInterval must be from 1 hour to 7 days; got ${syncInterval.toSeconds()} s.`);
   }
-  if (handoffNoticeTemplate !== undefined && (!TEMPLATE_NAME.test(handoffNoticeTemplate.name) || !TEMPLATE_LANGUAGE.test(handoffNoticeTemplate.language))) {
+  if (handoffNoticeTemplate !== undefined && !namesTemplate(handoffNoticeTemplate)) {
     fail(`messageTemplates.handoffNoticeTemplate must name a template as WhatsApp Manager shows it: a lower_case_name and a language code such as 'pt_BR'.`);
   }
   return { businessAccountId, syncInterval, handoffNoticeTemplate };
+}
+
+/** Whether `ref` names a template as WhatsApp Manager shows it: a lower_case_name and a language code such as 'pt_BR'. */
+export function namesTemplate(ref: MessageTemplateRef): boolean {
+  return TEMPLATE_NAME.test(ref.name) && TEMPLATE_LANGUAGE.test(ref.language);
 }
 
 function isTimeZone(value: string): boolean {
