@@ -7,24 +7,16 @@ import { DynamoMessageRepository } from '../../../lambda/core/adapters/dynamodb/
 import { randomIdGenerator } from '../../../lambda/core/adapters/system/random-id-generator';
 import { ReengageQuietCustomers } from '../../../lambda/core/application/reengage-quiet-customers';
 import { type Session, SessionState } from '../../../lambda/core/domain/session';
-import type { WhatsAppTemplate } from '../../../lambda/core/domain/whatsapp-template';
+import { templateFromMeta, type WhatsAppTemplate } from '../../../lambda/core/domain/whatsapp-template';
 import { type OutboundTemplateMessage, WhatsAppSendError, type WhatsAppSender } from '../../../lambda/core/ports/whatsapp-sender';
 import { newCustomer } from '../../support/ids';
+import { QUIET_CUSTOMER_TEMPLATE } from '../../support/message-templates';
 import { ManualClock } from '../../support/manual-clock';
 import { TurnHarness } from '../../support/turn-harness';
 
 const HOUR = 3_600_000;
-const TEMPLATE: WhatsAppTemplate = {
-  name: 'retomar_conversa',
-  language: 'pt_BR',
-  category: 'UTILITY',
-  status: 'APPROVED',
-  body: 'Olá {{1}}, ainda podemos ajudar? Responda para continuar.',
-  parameterFormat: 'positional',
-  bodyParameters: ['1'],
-  buttons: [],
-  updatedAt: '2026-01-01T00:00:00.000000Z',
-};
+/** The template as the sync stores it. */
+const TEMPLATE: WhatsAppTemplate = templateFromMeta(QUIET_CUSTOMER_TEMPLATE, '2026-01-01T00:00:00.000000Z')!;
 
 let harness: TurnHarness;
 afterEach(() => harness?.close());
@@ -36,7 +28,7 @@ class RecordingSender {
   async sendTemplate(message: OutboundTemplateMessage) {
     if (this.failNext) {
       this.failNext = false;
-      throw new WhatsAppSendError('Message failed to send', { category: 'recipient', status: 400 });
+      throw new WhatsAppSendError('Message failed to send', { category: 'recipient', retryable: false, outcomeUnknown: false, httpStatus: 400, metaCode: 132001, partsDelivered: 0 });
     }
     this.sent.push(message);
     return { providerMessageId: `wamid.T${this.sent.length}`, providerMessageIds: [`wamid.T${this.sent.length}`] };
@@ -86,12 +78,12 @@ test('a customer who went quiet is sent the template once, with their name, reco
   expect(await reengagerAt(3).reengager.sweep()).toMatchObject({ sent: 0 });
   const { reengager, sender, clock } = reengagerAt(5);
   expect(await reengager.sweep()).toEqual({ quiet: 1, sent: 1, failed: 0, withoutName: 0, templateReady: true, complete: true });
-  expect(sender.sent).toEqual([expect.objectContaining({ customerId: customer, templateName: 'retomar_conversa', languageCode: 'pt_BR', bodyValues: ['Ana'] })]);
+  expect(sender.sent).toEqual([expect.objectContaining({ customerId: customer, templateName: TEMPLATE.name, languageCode: 'pt_BR', bodyValues: ['Ana'] })]);
 
   const after = (await harness.sessions.getActive(customer))!;
   expect(after).toMatchObject({ sessionId: before.sessionId, state: SessionState.QUALIFYING, updatedAt: before.updatedAt });
   expect(after.reengagedAt).toBe(clock.now().toISOString().replace('Z', '000Z'));
-  expect((await harness.history(customer)).at(-1)).toBe('system[sent]: Olá Ana, ainda podemos ajudar? Responda para continuar.');
+  expect((await harness.history(customer)).at(-1)).toBe('system[sent]: Olá Ana, ainda podemos ajudar? Responda esta mensagem para continuar.');
 
   // A second sweep, later or concurrent, sends nothing more.
   const again = reengagerAt(6, { sender });
