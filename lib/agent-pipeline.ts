@@ -15,7 +15,7 @@ import { channelContext } from './private/channel-context';
 import { resolveAlarmSettings } from './private/alarm-settings';
 import { buildCrmSyncWorker } from './private/crm-sync-worker';
 import { PipelineFunctionFactory } from './private/function-factory';
-import { buildIdleSweeper, resolveConversationIdleTimeout } from './private/idle-sweeper';
+import { buildIdleSweeper, resolveConversationIdleTimeout, resolveReengagement } from './private/idle-sweeper';
 import { buildOperatorPlane, resolveOperatorPlaneSettings } from './private/operator-plane';
 import { buildOrchestrator } from './private/orchestrator-function';
 import { claimPhysicalNames } from './private/physical-name-claims';
@@ -276,6 +276,8 @@ export class AgentPipeline extends AgentPipelineBase {
     const settings = resolvePipelineSettings(this.node.path, props);
     const retention = retentionEnvironment(this.node.path, props);
     const operatorPlane = resolveOperatorPlaneSettings(this.node.path, props);
+    const idleTimeout = resolveConversationIdleTimeout(this.node.path, props);
+    const reengagement = resolveReengagement(this.node.path, props.messageTemplates?.reengagement, idleTimeout);
     const placement = resolveProductionPlacement(this.node.path, props);
     const alarmSettings = resolveAlarmSettings(this, props);
     const { encryptionKey } = props;
@@ -295,7 +297,13 @@ export class AgentPipeline extends AgentPipelineBase {
     this._grants = new PipelineGrants({
       ...resources,
       channel,
-      features: { operatorPlane: operatorPlane !== undefined, crmSync: props.crmSync !== undefined, keyLayoutMigration: settings.keyLayout === KeyLayout.MIGRATING, pipelineBudget: props.pipelineBudget !== undefined },
+      features: {
+        operatorPlane: operatorPlane !== undefined,
+        crmSync: props.crmSync !== undefined,
+        keyLayoutMigration: settings.keyLayout === KeyLayout.MIGRATING,
+        pipelineBudget: props.pipelineBudget !== undefined,
+        reengagement: reengagement !== undefined,
+      },
     });
     this.webhookFunction = channel.webhookFunction;
     this.webhookAlias = channel.webhookAlias;
@@ -322,7 +330,7 @@ export class AgentPipeline extends AgentPipelineBase {
       this._grants.grantOperatorPlane(this.operatorFunction);
       this._grants.grantSweeper(this.handoffSweeperFunction);
     }
-    this.idleSweeperFunction = buildIdleSweeper({ scope: this, table: this.table, functions, idleTimeout: resolveConversationIdleTimeout(this.node.path, props) }).sweeperFunction;
+    this.idleSweeperFunction = buildIdleSweeper({ scope: this, table: this.table, functions, idleTimeout, reengagement: reengagement && { props: reengagement, channel } }).sweeperFunction;
     this._grants.grantIdleSweeper(this.idleSweeperFunction);
     if (props.crmSync) {
       const sessionWriters = [this.webhookFunction, this.orchestratorFunction, this.operatorFunction, this.handoffSweeperFunction, this.idleSweeperFunction].filter((fn) => fn !== undefined);

@@ -49,4 +49,29 @@ export interface MessageTemplatesProps {
    * @default - an operator whose window is closed is not reached
    */
   readonly handoffNoticeTemplate?: MessageTemplateRef;
+
+  /**
+   * A customer who went quiet in a conversation the agent serves is sent this template once, some
+   * time after their last message, by the idle sweeper (docs/TEMPLATES.md, "Re-engaging a customer
+   * who went quiet"). Never to a customer who opted out; the template must be synced into the table.
+   *
+   * @default - a customer who went quiet is not written to
+   */
+  readonly reengagement?: ReengagementProps;
+}
+
+/** The template a customer who went quiet is sent once, and how long after their last message. */
+export interface ReengagementProps {
+  /**
+   * The approved template. Its body takes no parameter or one, the customer's name: a template
+   * that takes one is not sent to a customer whose name the conversation does not know.
+   */
+  readonly template: MessageTemplateRef;
+
+  /**
+   * How long after the conversation's last message the template goes, from 15 minutes (the idle
+   * sweeper runs every 15) to `conversationIdleTimeout` minus 15 minutes, so a run falls between
+   * the re-engagement and the close. A template is delivered outside the 24-hour window too.
+   */
+  readonly after: Duration;
 }

@@ -8,6 +8,7 @@ import { DEFAULT_CUSTOMER_BUDGET, type CustomerBudgetSettings } from '../core/ap
 import type { IdleSweepSettings } from '../core/application/close-idle-conversations';
 import type { HandoffSettings } from '../core/application/operator/handoff-lifecycle';
 import type { PipelineBudgetSettings } from '../core/application/pipeline-token-budget';
+import type { ReengagementSettings } from '../core/application/reengage-quiet-customers';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../core/domain/privacy';
 
 /**
@@ -103,7 +104,8 @@ export type OrchestratorSettings = Pick<
 export type OperatorSettings = Pick<DeploymentSettings, Shared | 'whatsApp' | 'turnQueueUrl' | 'deadLetterQueueUrl'> & { readonly operatorPlane: OperatorAccessSettings };
 export type HandoffSweeperSettings = Pick<DeploymentSettings, Shared | 'whatsApp'> & { readonly operatorPlane: OperatorPlaneSettings };
 export type CrmSyncSettings = SharedSettings & { readonly crmTarget: CrmTargetConfig };
-export type IdleSweeperSettings = Pick<DeploymentSettings, Shared | 'idleSweep'>;
+/** With `reengagement`, the sweeper also sends the re-engagement template on the channel. */
+export type IdleSweeperSettings = Pick<DeploymentSettings, Shared | 'idleSweep'> & { readonly reengagement?: ReengagementSettings & { readonly whatsApp: WhatsAppChannelConfig } };
 
 /**
  * What a deployment gets where the construct leaves a variable unset: the reader's fallbacks, and

@@ -1,28 +1,57 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { CUSTOM_METRICS } from '../../lib/contract';
-import { adminAudit, customerDataRepository, sessionRepository } from '../core/adapters/dynamodb/dynamo-repositories';
+import { adminAudit, conversationRepositories, customerDataRepository, messageTemplates, sessionRepository } from '../core/adapters/dynamodb/dynamo-repositories';
 import { CloseConversation } from '../core/application/close-conversation';
 import { CloseIdleConversations, type IdleSweepReport } from '../core/application/close-idle-conversations';
 import { OperatorAuditTrail } from '../core/application/operator/operator-audit';
 import { CustomerPseudonyms } from '../core/application/privacy/customer-pseudonyms';
+import { ReengageQuietCustomers, type ReengagementReport } from '../core/application/reengage-quiet-customers';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import type { InvocationClock } from './crm-sync';
+import { composeCustomerMessaging, type SenderPorts } from './customer-messaging';
 import type { IdleSweeperSettings } from './deployment-settings';
 
-export type IdleSweeperHandler = (event?: unknown, context?: InvocationClock) => Promise<IdleSweepReport>;
+/** A run's closes, and its re-engagements when they are on. */
+export interface IdleSweeperReport extends IdleSweepReport {
+  readonly reengagement?: ReengagementReport;
+}
 
-/** The idle sweeper: one pass over the idle conversations the agent serves per scheduled run, each close audited. */
-export function composeIdleSweeper(settings: IdleSweeperSettings, ports: FunctionPorts = {}): IdleSweeperHandler {
+export type IdleSweeperHandler = (event?: unknown, context?: InvocationClock) => Promise<IdleSweeperReport>;
+
+export interface IdleSweeperPorts extends FunctionPorts, SenderPorts {}
+
+/**
+ * The idle sweeper: one pass over the idle conversations the agent serves per scheduled run, each
+ * close audited; then, with `reengagement`, the re-engagement of the customers who went quiet (the
+ * closes first, so a conversation past its timeout is closed rather than re-engaged).
+ */
+export function composeIdleSweeper(settings: IdleSweeperSettings, ports: IdleSweeperPorts = {}): IdleSweeperHandler {
   const composed = composeFunction('idle-sweeper', settings, ports);
   const { table, clock, ids } = composed;
   const sessions = sessionRepository(table);
   const audit = new OperatorAuditTrail(adminAudit(table), clock, ids, new CustomerPseudonyms(customerDataRepository(table)));
   const sweeper = new CloseIdleConversations({ sessions, closer: new CloseConversation({ sessions, audit }), clock, settings: settings.idleSweep });
+  const reengager = settings.reengagement && reengagerOf(settings.reengagement, settings, composed, ports);
   return (_event, context) =>
     composed.instrument(async () => {
-      const report = await sweeper.sweep(context ? () => context.getRemainingTimeInMillis() : undefined);
+      const remainingMs = context ? () => context.getRemainingTimeInMillis() : undefined;
+      const report = await sweeper.sweep(remainingMs);
       composed.metrics.addMetric(CUSTOM_METRICS.conversationsClosedIdle, MetricUnit.Count, report.closed);
-      composed.logger.info('idle_conversations_swept', { ...report });
-      return report;
+      const reengagement = await reengager?.sweep(remainingMs);
+      if (reengagement) composed.metrics.addMetric(CUSTOM_METRICS.reengagementsSent, MetricUnit.Count, reengagement.sent);
+      composed.logger.info('idle_conversations_swept', { ...report, ...(reengagement ? { reengagement } : {}) });
+      return reengagement ? { ...report, reengagement } : report;
     });
+}
+
+function reengagerOf(
+  reengagement: NonNullable<IdleSweeperSettings['reengagement']>,
+  settings: IdleSweeperSettings,
+  composed: ReturnType<typeof composeFunction>,
+  ports: SenderPorts,
+): ReengageQuietCustomers {
+  const { table, clock, ids } = composed;
+  const { whatsapp, consent } = composeCustomerMessaging(reengagement.whatsApp, settings.locale, table, ports);
+  const { sessions, messages, receipts } = conversationRepositories(table);
+  return new ReengageQuietCustomers({ sessions, messages, receipts, templates: messageTemplates(table), whatsapp, consent, clock, ids, settings: reengagement });
 }

@@ -120,7 +120,21 @@ export function readCrmSyncSettings(env: Environment = process.env): CrmSyncSett
 
 export function readIdleSweeperSettings(env: Environment = process.env): IdleSweeperSettings {
   const idleTimeoutSeconds = positiveWholeNumber(env, RUNTIME_ENV.conversationIdleTimeoutSeconds);
-  return { ...sharedSettings(env), idleSweep: idleTimeoutSeconds === undefined ? DEPLOYMENT_DEFAULTS.idleSweep : { idleTimeoutMs: idleTimeoutSeconds * 1000 } };
+  const reengagement = reengagementOf(env);
+  return {
+    ...sharedSettings(env),
+    idleSweep: idleTimeoutSeconds === undefined ? DEPLOYMENT_DEFAULTS.idleSweep : { idleTimeoutMs: idleTimeoutSeconds * 1000 },
+    ...(reengagement ? { reengagement } : {}),
+  };
+}
+
+/** The re-engagement, on when the construct names its template. */
+function reengagementOf(env: Environment): IdleSweeperSettings['reengagement'] {
+  const template = templateRef(env, RUNTIME_ENV.reengagementTemplate);
+  if (template === undefined) return undefined;
+  const afterSeconds = positiveWholeNumber(env, RUNTIME_ENV.reengagementAfterSeconds);
+  if (afterSeconds === undefined) throw new RuntimeConfigError(`${RUNTIME_ENV.reengagementAfterSeconds} must be set with ${RUNTIME_ENV.reengagementTemplate}`);
+  return { template, afterMs: afterSeconds * 1000, whatsApp: whatsAppChannel(env) };
 }
 
 /** Powertools' service name and metrics namespace; unset in local runs, which use the defaults. */

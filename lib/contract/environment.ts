@@ -84,6 +84,10 @@ export const RUNTIME_ENV = {
   locale: 'PIPELINE_LOCALE',
   /** Idle sweeper: seconds after its last activity that a conversation the agent serves is closed. */
   conversationIdleTimeoutSeconds: 'CONVERSATION_IDLE_TIMEOUT_SECONDS',
+  /** Idle sweeper: JSON `{name, language}` of the template a customer who went quiet is sent once; its presence turns the re-engagement on. */
+  reengagementTemplate: 'REENGAGEMENT_TEMPLATE',
+  /** Idle sweeper: seconds after its last activity that a quiet conversation is re-engaged. */
+  reengagementAfterSeconds: 'REENGAGEMENT_AFTER_SECONDS',
 } as const;
 
 /** Values of `RUNTIME_ENV.whatsAppChannel`. */

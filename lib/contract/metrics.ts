@@ -144,6 +144,8 @@ export const CUSTOM_METRICS = {
   templatesSynced: 'TemplatesSynced',
   /** Idle sweeper: conversations closed in one run because nobody wrote for `conversationIdleTimeout`. */
   conversationsClosedIdle: 'ConversationsClosedIdle',
+  /** Idle sweeper: re-engagement templates sent in one run to customers who went quiet (`messageTemplates.reengagement`). */
+  reengagementsSent: 'ReengagementsSent',
 } as const;
 
 /** Why Meta could not deliver a message (core/domain/delivery-receipt.ts says what each means). */

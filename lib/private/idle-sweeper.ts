@@ -5,12 +5,16 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
+import type { ReengagementProps } from '../message-templates';
 import { IDLE_SWEEP_DEFAULTS, RUNTIME_ENV } from '../contract';
 import { acceptFinding, SCHEDULE_WITHOUT_DEAD_LETTERS } from './accepted-findings';
 import type { PipelineFunctionFactory } from './function-factory';
+import { namesTemplate } from './operator-plane';
+import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
 
 const MIN_IDLE_TIMEOUT = Duration.hours(IDLE_SWEEP_DEFAULTS.minIdleTimeoutHours);
 const MAX_IDLE_TIMEOUT = Duration.days(IDLE_SWEEP_DEFAULTS.maxIdleTimeoutDays);
+const SWEEP_PERIOD = Duration.minutes(IDLE_SWEEP_DEFAULTS.scheduleMinutes);
 
 /** `conversationIdleTimeout`, defaulted and checked, so a wrong value fails the synth instead of closing conversations at the wrong time. */
 export function resolveConversationIdleTimeout(path: string, props: Pick<AgentPipelineProps, 'conversationIdleTimeout'>): Duration {
@@ -24,10 +28,34 @@ export function resolveConversationIdleTimeout(path: string, props: Pick<AgentPi
   return timeout;
 }
 
+/**
+ * `messageTemplates.reengagement`, checked against the idle timeout: the sweeper's runs are 15
+ * minutes apart, so one must fall after the last message, and one between the re-engagement and the close.
+ */
+export function resolveReengagement(path: string, reengagement: ReengagementProps | undefined, idleTimeout: Duration): ReengagementProps | undefined {
+  if (reengagement === undefined) return undefined;
+  const fail = (problem: string): never => {
+    throw new Error(`AgentPipeline at '${path}': messageTemplates.reengagement.${problem}`);
+  };
+  if (!namesTemplate(reengagement.template)) fail(`template must name a template as WhatsApp Manager shows it: a lower_case_name and a language code such as 'pt_BR'.`);
+  const { after } = reengagement;
+  if (after.isUnresolved() || idleTimeout.isUnresolved()) return reengagement;
+  const latest = idleTimeout.toSeconds() - SWEEP_PERIOD.toSeconds();
+  if (after.toSeconds() < SWEEP_PERIOD.toSeconds() || after.toSeconds() > latest) {
+    fail(
+      `after must be from 15 minutes to conversationIdleTimeout minus 15 minutes (${latest} s), so the re-engagement comes before the close; got ${after.toSeconds()} s. ` +
+        'Shorten it, or lengthen conversationIdleTimeout.',
+    );
+  }
+  return reengagement;
+}
+
 export interface IdleSweeperContext {
   readonly scope: Construct;
   readonly table: dynamodb.ITable;
   readonly idleTimeout: Duration;
+  /** With `messageTemplates.reengagement` (checked): the template, and the channel's sender environment. */
+  readonly reengagement?: { readonly props: ReengagementProps; readonly channel: Pick<WhatsAppChannelBinding, 'senderEnvironment'> };
   /** The pipeline's function factory, which also holds the environment every function shares. */
   readonly functions: PipelineFunctionFactory;
 }
@@ -41,7 +69,8 @@ export interface IdleSweeperResources {
  * The idle sweeper: a function an EventBridge rule runs every 15 minutes, as the handoff sweeper
  * and the CRM worker are run (a fixed rate needs none of Scheduler's features, and a rule no extra
  * role). A conversation is closed within 15 minutes of its timeout; overlapping runs are safe, since
- * every close is conditioned on the session as read.
+ * every close is conditioned on the session as read. With the re-engagement it also sends on the
+ * channel, so it reads the channel's sender environment (and is granted the send).
  */
 export function buildIdleSweeper(context: IdleSweeperContext): IdleSweeperResources {
   const { table, functions } = context;
@@ -49,6 +78,7 @@ export function buildIdleSweeper(context: IdleSweeperContext): IdleSweeperResour
     [RUNTIME_ENV.tableName]: table.tableName,
     ...functions.commonEnvironment,
     [RUNTIME_ENV.conversationIdleTimeoutSeconds]: String(context.idleTimeout.toSeconds()),
+    ...(context.reengagement ? reengagementEnvironment(context.reengagement.props, context.reengagement.channel) : {}),
   };
   const sweeperFunction = functions.createFunction('IdleSweeper', {
     description: `Idle sweeper of ${environment[RUNTIME_ENV.serviceName]}: closes the conversations the agent serves that went quiet, so their retention starts`,
@@ -64,4 +94,12 @@ export function buildIdleSweeper(context: IdleSweeperContext): IdleSweeperResour
   });
   acceptFinding(schedule, 'EventBusDLQ', SCHEDULE_WITHOUT_DEAD_LETTERS);
   return { sweeperFunction, schedule };
+}
+
+function reengagementEnvironment(props: ReengagementProps, channel: Pick<WhatsAppChannelBinding, 'senderEnvironment'>): Record<string, string> {
+  return {
+    ...channel.senderEnvironment,
+    [RUNTIME_ENV.reengagementTemplate]: JSON.stringify({ name: props.template.name, language: props.template.language }),
+    [RUNTIME_ENV.reengagementAfterSeconds]: String(props.after.toSeconds()),
+  };
 }

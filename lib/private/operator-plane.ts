@@ -112,7 +112,7 @@ function resolveTemplateSettings(fail: (problem: string) => never, props: Messag
   if (!syncInterval.isUnresolved() && (syncInterval.toSeconds() < Duration.hours(1).toSeconds() || syncInterval.toSeconds() > Duration.days(7).toSeconds())) {
     fail(`messageTemplates.syncInterval must be from 1 hour to 7 days; got ${syncInterval.toSeconds()} s.`);
   }
-  if (handoffNoticeTemplate !== undefined && (!TEMPLATE_NAME.test(handoffNoticeTemplate.name) || !TEMPLATE_LANGUAGE.test(handoffNoticeTemplate.language))) {
+  if (handoffNoticeTemplate !== undefined && !namesTemplate(handoffNoticeTemplate)) {
     fail(`messageTemplates.handoffNoticeTemplate must name a template as WhatsApp Manager shows it: a lower_case_name and a language code such as 'pt_BR'.`);
   }
   return { businessAccountId, syncInterval, handoffNoticeTemplate };
@@ -133,6 +133,11 @@ function linkedBusinessAccount(context: OperatorPlaneContext, businessAccountId:
     throw new Error(`AgentPipeline at '${context.scope.node.path}': messageTemplates.businessAccountId '${businessAccountId}' is an End User Messaging id; the Cloud API channel reads the templates with the Graph API and needs Meta's numeric WhatsApp Business Account id.`);
   }
   return linked?.[1];
+}
+
+/** Whether `ref` names a template as WhatsApp Manager shows it: a lower_case_name and a language code such as 'pt_BR'. */
+export function namesTemplate(ref: MessageTemplateRef): boolean {
+  return TEMPLATE_NAME.test(ref.name) && TEMPLATE_LANGUAGE.test(ref.language);
 }
 
 function isTimeZone(value: string): boolean {

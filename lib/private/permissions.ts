@@ -43,6 +43,8 @@ export interface PipelineFeatures {
   readonly keyLayoutMigration: boolean;
   /** `pipelineBudget`: the orchestrator counts every turn's tokens in the day's shards and reads their sum. */
   readonly pipelineBudget: boolean;
+  /** `messageTemplates.reengagement`: the idle sweeper sends the template to customers who went quiet and records it. */
+  readonly reengagement: boolean;
 }
 
 type Feature = keyof PipelineFeatures;
@@ -175,13 +177,15 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
   /**
    * Idle sweeper: the agent's conversations by last activity, each close (the session, its pointer,
    * its messages' TTL, the CRM projection's close), checked against the customer's inbound marker
-   * and audited under the customer's pseudonym.
+   * and audited under the customer's pseudonym; with the re-engagement, the customer's consent, the
+   * template, and the template appended to the history past its watermark.
    */
   idleSweeper: {
     table: {
-      session: [query, update],
-      inbound: [conditionCheck],
-      customer: only('crmSync', put),
+      session: [query, update, ...only('reengagement', put)],
+      inbound: [conditionCheck, ...only('reengagement', update)],
+      customer: [...only('crmSync', put), ...only('reengagement', get)],
+      messageTemplates: only('reengagement', get),
       adminPrivacy: [get, put],
       adminAudit: [put],
       crmSync: only('crmSync', get, put),

@@ -95,8 +95,9 @@ export class PipelineGrants {
     return combine([this.table(grantee, 'sweeper'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
-  /** The idle sweeper: it sends nothing, so it has no channel. */
+  /** The idle sweeper: the channel only when it re-engages customers who went quiet. */
   public grantIdleSweeper(grantee: lambda.IFunction): iam.Grant {
+    if (this.sources.features.reengagement) this.sources.channel.grantSend(grantee);
     return combine([this.table(grantee, 'idleSweeper'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 

@@ -3,7 +3,8 @@ import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
 import type { KeyLayout } from '../../lib/contract/key-layout';
 import type { Locale } from '../../lib/contract/locale';
-import type { IdleSweepReport } from '../../lambda/core/application/close-idle-conversations';
+import type { IdleSweeperReport } from '../../lambda/composition/idle-sweeper';
+import type { ReengagementSettings } from '../../lambda/core/application/reengage-quiet-customers';
 import type { CustomerBudgetSettings } from '../../lambda/core/application/customer-budget-gate';
 import type { PipelineBudgetSettings } from '../../lambda/core/application/pipeline-token-budget';
 import type { TurnSettings } from '../../lambda/core/application/turn-settings';
@@ -83,8 +84,9 @@ export interface LocalPipelineOptions {
    * When the idle sweeper closes a conversation the agent serves, as with the construct's
    * `conversationIdleTimeout` (locally any length: a demo closes within minutes), and the period it
    * runs on, as the deployed schedule does every 15 minutes. Default: 24 hours, only on `sweepIdleConversations()`.
+   * With `reengagement`, as with `messageTemplates.reengagement`, the sweeper also sends the template to customers who went quiet.
    */
-  readonly idleSweep?: { readonly idleTimeoutMs?: number; readonly everyMs?: number; readonly onReport?: (report: IdleSweepReport) => void };
+  readonly idleSweep?: { readonly idleTimeoutMs?: number; readonly everyMs?: number; readonly reengagement?: ReengagementSettings; readonly onReport?: (report: IdleSweeperReport) => void };
   /**
    * CRM sync on, as with the construct's `crmSync`: session writes carry the projection, a fake CRM
    * webhook listens on 127.0.0.1, and the worker runs every `everyMs` (default: only on `syncCrm()`).

@@ -13,13 +13,12 @@ import type { OperatorPlaneSettings } from '../../lambda/composition/deployment-
 import { composeEndUserMessagingInbound } from '../../lambda/composition/eum-inbound';
 import { composeHandoffSweeperRuns } from '../../lambda/composition/handoff-sweeper';
 import type { TemplateSyncReport } from '../../lambda/core/application/message-templates';
-import { composeIdleSweeper } from '../../lambda/composition/idle-sweeper';
+import { composeIdleSweeper, type IdleSweeperReport } from '../../lambda/composition/idle-sweeper';
 import { composeOperator, type OperatorPorts } from '../../lambda/composition/operator';
 import { composeOperatorAccess } from '../../lambda/composition/operator-plane';
 import { composeOrchestrator } from '../../lambda/composition/orchestrator';
 import { composeWebhook } from '../../lambda/composition/webhook';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
-import type { IdleSweepReport } from '../../lambda/core/application/close-idle-conversations';
 import type { SweepReport } from '../../lambda/core/application/operator/handoff-lifecycle';
 import type { CrmSyncRunReport } from '../../lambda/core/application/sync-crm-projections';
 import { StaticConsole } from '../../lambda/operator/static-console';
@@ -67,7 +66,7 @@ export interface LocalPipeline {
    * One run of the idle sweeper (deployed, a schedule runs it every 15 minutes): closes the
    * conversations the agent serves that went quiet for `idleSweep.idleTimeoutMs`.
    */
-  sweepIdleConversations(): Promise<IdleSweepReport>;
+  sweepIdleConversations(): Promise<IdleSweeperReport>;
   /** A ready one-time console link for an operator, as the `login` WhatsApp message would get (operator plane only). */
   loginLink(operatorPhone: string): Promise<string>;
   /** Signs the webhook's POSTs (what Meta calls the app secret). */
@@ -206,7 +205,8 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     const sweepHandoffs = () => sweeperRuns().sweep();
     if (settings.operatorPlane !== undefined && options.sweepEveryMs !== undefined) repeat(cleanup, sweepHandoffs, options.sweepEveryMs);
     const sweepIdleConversations = async () => {
-      const report = await composeIdleSweeper(settings, portsOf('idle-sweeper'))();
+      const reengagement = options.idleSweep?.reengagement && { ...options.idleSweep.reengagement, whatsApp: settings.whatsApp };
+      const report = await composeIdleSweeper({ ...settings, ...(reengagement ? { reengagement } : {}) }, portsOf('idle-sweeper'))();
       options.idleSweep?.onReport?.(report);
       return report;
     };

@@ -366,6 +366,18 @@ describe('the idle sweeper', () => {
   it('refuses a timeout that is not a positive whole number of seconds', () => {
     expect(() => readIdleSweeperSettings({ [RUNTIME_ENV.tableName]: 'agent-table', [RUNTIME_ENV.conversationIdleTimeoutSeconds]: '1.5' })).toThrow(RuntimeConfigError);
   });
+
+  it('re-engages only when the construct names the template, with its delay and the channel to send on', () => {
+    expect(readIdleSweeperSettings(FUNCTIONS['idle sweeper'].env).reengagement).toBeUndefined();
+    const env = {
+      ...FUNCTIONS['idle sweeper'].env,
+      [RUNTIME_ENV.reengagementTemplate]: JSON.stringify({ name: 'ainda_por_aqui', language: 'pt_BR' }),
+      [RUNTIME_ENV.reengagementAfterSeconds]: '14400',
+      [RUNTIME_ENV.whatsAppSecretArn]: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:whatsapp',
+    };
+    expect(readIdleSweeperSettings(env).reengagement).toMatchObject({ template: { name: 'ainda_por_aqui', language: 'pt_BR' }, afterMs: 14_400_000, whatsApp: { kind: 'cloud-api' } });
+    expect(() => readIdleSweeperSettings({ ...env, [RUNTIME_ENV.reengagementAfterSeconds]: '' })).toThrow(RuntimeConfigError);
+  });
 });
 
 describe('the locale', () => {

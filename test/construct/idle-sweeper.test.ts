@@ -45,4 +45,53 @@ describe('the idle sweeper', () => {
       Environment: { Variables: Match.objectLike({ CRM_SYNC_ENABLED: 'true' }) },
     });
   });
+
+  describe('with messageTemplates.reengagement', () => {
+    const reengagement = { template: { name: 'retomar_conversa', language: 'pt_BR' }, after: Duration.hours(4) };
+    const withReengagement = (props: Record<string, unknown> = {}, value: unknown = reengagement) =>
+      synthPipeline({ adminPhoneNumbers: ['5511900000000'], messageTemplates: { reengagement: value as typeof reengagement }, ...props });
+
+    test('names the template and the delay to the sweeper, which reads the channel secret to send', () => {
+      const { template, stack, pipeline } = withReengagement();
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Role: stack.resolve(pipeline.idleSweeperFunction.role!.roleArn),
+        Environment: {
+          Variables: Match.objectLike({
+            REENGAGEMENT_TEMPLATE: JSON.stringify(reengagement.template),
+            REENGAGEMENT_AFTER_SECONDS: '14400',
+            WHATSAPP_SECRET_ARN: stack.resolve(pipeline.whatsAppSecret!.secretArn),
+          }),
+        },
+      });
+      template.hasResourceProperties('AWS::IAM::Policy', {
+        Roles: [stack.resolve(pipeline.idleSweeperFunction.role!.roleName)],
+        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']), Resource: stack.resolve(pipeline.whatsAppSecret!.secretArn) })]) },
+      });
+    });
+
+    test('without it, the sweeper neither reads the channel secret nor names a template', () => {
+      const { template, stack, pipeline } = synthPipeline({ adminPhoneNumbers: ['5511900000000'] });
+      const [sweeper] = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Role: stack.resolve(pipeline.idleSweeperFunction.role!.roleArn) } }));
+      expect(Object.keys(sweeper.Properties.Environment.Variables)).not.toEqual(expect.arrayContaining(['REENGAGEMENT_TEMPLATE']));
+      expect(Object.keys(sweeper.Properties.Environment.Variables)).not.toEqual(expect.arrayContaining(['WHATSAPP_SECRET_ARN']));
+    });
+
+    test.each([
+      [Duration.minutes(10), {}],
+      [Duration.hours(24), {}],
+      [Duration.minutes(50), { conversationIdleTimeout: Duration.hours(1) }],
+    ])('refuses after = %s, saying what to change', (after, props) => {
+      expect(() => withReengagement(props, { ...reengagement, after })).toThrow(
+        /AgentPipeline at 'TestStack\/Pipeline': messageTemplates\.reengagement\.after must be from 15 minutes to conversationIdleTimeout minus 15 minutes \(\d+ s\), so the re-engagement comes before the close; got \d+ s\. Shorten it, or lengthen conversationIdleTimeout\./,
+      );
+    });
+
+    test('refuses a template WhatsApp Manager would not name so', () => {
+      expect(() => withReengagement({}, { ...reengagement, template: { name: 'Retomar Conversa', language: 'pt_BR' } })).toThrow(/messageTemplates\.reengagement\.template must name a template as WhatsApp Manager shows it/);
+    });
+
+    test('is an operator plane prop: without adminPhoneNumbers it is refused', () => {
+      expect(() => synthPipeline({ messageTemplates: { reengagement } })).toThrow(/messageTemplates only apply to the operator plane/);
+    });
+  });
 });

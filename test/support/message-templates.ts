@@ -12,6 +12,15 @@ export const REENGAGEMENT_TEMPLATE: FakeMessageTemplate = {
   ],
 };
 
+/** A re-engagement template whose one parameter is the customer's name. */
+export const QUIET_CUSTOMER_TEMPLATE: FakeMessageTemplate = {
+  name: 'ainda_por_aqui',
+  language: 'pt_BR',
+  status: 'APPROVED',
+  category: 'UTILITY',
+  components: [{ type: 'BODY', text: 'Olá {{1}}, ainda podemos ajudar? Responda esta mensagem para continuar.' }],
+};
+
 export const HANDOFF_NOTICE_TEMPLATE: FakeMessageTemplate = {
   name: 'aviso_atendimento',
   language: 'pt_BR',

@@ -4,12 +4,12 @@ import { addMilliseconds, toEpochMicros, type IsoTimestamp } from '../domain/tim
 import type { Clock } from '../ports/clock';
 import { IDLE_SWEEP_AUTHOR, type CloseConversation } from './close-conversation';
 
-/** Sessions read per page of the activity index, and pages per agent state and run: a run closes at most 2 × 500. */
+/** Sessions read per page of the activity index, and pages per agent state and pass: a pass handles at most 2 × 500. */
 const SWEEP_PAGE_SIZE = 50;
 const SWEEP_MAX_PAGES = 10;
-/** Closes in flight at once: each is a transaction, a pointer update, its history's TTL and an audit event. */
-const CLOSES_AT_ONCE = 5;
-/** A run takes no new page with less time left than this: a page's closes fit in it. */
+/** Sessions handled at once: a close is a transaction, a pointer update, its history's TTL and an audit event. */
+const HANDLED_AT_ONCE = 5;
+/** A pass takes no new page with less time left than this: a page's closes fit in it. */
 const RESERVE_MS = 30_000;
 
 export interface IdleSweepSettings {
@@ -49,27 +49,7 @@ export class CloseIdleConversations {
   /** One run; `remainingMs` is the invocation's time left (Lambda's `getRemainingTimeInMillis`). */
   async sweep(remainingMs: () => number = () => Number.POSITIVE_INFINITY): Promise<IdleSweepReport> {
     const idleSince = addMilliseconds(this.deps.clock.now(), -this.deps.settings.idleTimeoutMs);
-    let idle = 0;
-    let closed = 0;
-    let complete = true;
-    for (const state of AGENT_OWNED_STATES) {
-      let cursor: string | undefined;
-      let pages = 0;
-      do {
-        if (pages === SWEEP_MAX_PAGES || remainingMs() < RESERVE_MS) {
-          complete = false;
-          break;
-        }
-        const page = await this.deps.sessions.listIdle(state, idleSince, { limit: SWEEP_PAGE_SIZE, cursor });
-        pages++;
-        idle += page.items.length;
-        for (let start = 0; start < page.items.length; start += CLOSES_AT_ONCE) {
-          const outcomes = await Promise.all(page.items.slice(start, start + CLOSES_AT_ONCE).map((session) => this.closeIfIdle(session, idleSince)));
-          closed += outcomes.filter(Boolean).length;
-        }
-        cursor = page.cursor;
-      } while (cursor !== undefined);
-    }
+    const { listed: idle, handled: closed, complete } = await forEachQuietSession(this.deps.sessions, idleSince, remainingMs, (session) => this.closeIfIdle(session, idleSince));
     return { idle, closed, kept: idle - closed, complete };
   }
 
@@ -84,4 +64,49 @@ export class CloseIdleConversations {
       throw error;
     }
   }
+}
+
+/** What {@link forEachQuietSession} went through. */
+export interface QuietSessionsPass {
+  /** Sessions the index listed as quiet since the cutoff. */
+  readonly listed: number;
+  /** Those the handler acted on (it returned `true`). */
+  readonly handled: number;
+  /** `false` when the pass stopped at its bound or its deadline. */
+  readonly complete: boolean;
+}
+
+/**
+ * Hands each session of the agent's states whose last activity is at or before `quietSince` to
+ * `handle`, longest quiet first, a few at once: bounded Queries of the activity index (never a
+ * Scan), and no new page with less than a page's time left.
+ */
+export async function forEachQuietSession(
+  sessions: Pick<SessionRepository, 'listIdle'>,
+  quietSince: IsoTimestamp,
+  remainingMs: () => number,
+  handle: (session: Session) => Promise<boolean>,
+): Promise<QuietSessionsPass> {
+  let listed = 0;
+  let handled = 0;
+  let complete = true;
+  for (const state of AGENT_OWNED_STATES) {
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      if (pages === SWEEP_MAX_PAGES || remainingMs() < RESERVE_MS) {
+        complete = false;
+        break;
+      }
+      const page = await sessions.listIdle(state, quietSince, { limit: SWEEP_PAGE_SIZE, cursor });
+      pages++;
+      listed += page.items.length;
+      for (let start = 0; start < page.items.length; start += HANDLED_AT_ONCE) {
+        const outcomes = await Promise.all(page.items.slice(start, start + HANDLED_AT_ONCE).map(handle));
+        handled += outcomes.filter(Boolean).length;
+      }
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+  }
+  return { listed, handled, complete };
 }

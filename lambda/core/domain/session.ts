@@ -124,6 +124,8 @@ export interface Session extends CarriesUnknownAttributes {
   readonly handoffRenotifyCount: number;
   readonly handoffCustomerRenotifiedAt?: IsoTimestamp;
   readonly closedAt?: IsoTimestamp;
+  /** When the customer who went quiet was sent the re-engagement template: once per conversation, claimed before the send. */
+  readonly reengagedAt?: IsoTimestamp;
   /** The customer's conversation that was closed when this one opened: its last messages are this one's earlier conversation. */
   readonly previousSessionId?: string;
   /** In the agent's states, where the idle index holds the session when that is not its creation (see {@link indexedActivityOf}). */

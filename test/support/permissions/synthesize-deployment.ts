@@ -2,7 +2,7 @@
 // on stdin, synthesizes that pipeline and writes one JSON line per variant on stdout. A process of
 // its own, so synthesizing never stalls the proxy that the running suites talk to.
 import { createInterface } from 'node:readline';
-import { App, type CfnElement, Stack } from 'aws-cdk-lib';
+import { App, type CfnElement, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -28,9 +28,17 @@ export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDep
     ...(variant.channel === 'end-user-messaging'
       ? { channel: WhatsAppChannel.endUserMessaging({ phoneNumbers: [{ id: LOCAL_ORIGINATION_PHONE_NUMBER_ID, metaPhoneNumberId: LOCAL_BUSINESS.businessPhoneNumberId }] }) }
       : { phoneNumberIds: [LOCAL_BUSINESS.businessPhoneNumberId] }),
-    ...(variant.operatorPlane ? { adminPhoneNumbers: ['5511900000000'] } : {}),
-    // As the local runtime syncs: the linked account on End User Messaging (the Graph API's sync needs no grant).
-    ...(variant.operatorPlane && variant.channel === 'end-user-messaging' ? { messageTemplates: { businessAccountId: LOCAL_LINKED_BUSINESS_ACCOUNT_ID } } : {}),
+    // The plane's variants re-engage customers who went quiet (the idle sweeper's widest role) and, as the
+    // local runtime syncs, read the linked account's templates on End User Messaging (the Graph API's sync needs no grant).
+    ...(variant.operatorPlane
+      ? {
+          adminPhoneNumbers: ['5511900000000'],
+          messageTemplates: {
+            reengagement: { template: { name: 'retomar_conversa', language: 'pt_BR' }, after: Duration.hours(4) },
+            ...(variant.channel === 'end-user-messaging' ? { businessAccountId: LOCAL_LINKED_BUSINESS_ACCOUNT_ID } : {}),
+          },
+        }
+      : {}),
     ...(crmWebhookSecret ? { crmSync: CrmTarget.webhook({ url: 'https://crm.example.com/pipeline', secret: crmWebhookSecret }) } : {}),
     ...(variant.crmSync === 'function' ? { crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)) } : {}),
     ...(variant.keyLayoutMigration ? { keyLayout: KeyLayout.MIGRATING } : {}),

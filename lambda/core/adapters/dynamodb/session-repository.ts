@@ -318,6 +318,18 @@ export class DynamoSessionRepository implements SessionRepository {
       }),
     );
   }
+
+  claimReengagement(session: Session, reengagedAt: string): Promise<boolean> {
+    return conditionally(() =>
+      this.kit.update({
+        key: sessionKey(session.customerId, session.sessionId),
+        update: 'SET #at = :at',
+        condition: `${ITEM_EXISTS} AND #state = :state AND #updated = :updated AND attribute_not_exists(#at)`,
+        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#updated': S.updatedAt, '#at': S.reengagedAt },
+        values: { ':at': isoMicros(reengagedAt), ':state': session.state, ':updated': isoMicros(session.updatedAt) },
+      }),
+    );
+  }
 }
 
 /** The session is owned by `owner` (`null`: by nobody): the seed's `expected_assigned_to`. */

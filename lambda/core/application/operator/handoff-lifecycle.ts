@@ -1,12 +1,13 @@
 import type { InboundReceiptRepository, MessageRepository, MessageTemplateRepository, OperationalConfigRepository, SessionRepository } from '../../ports/repositories';
-import { inertCustomerText, textEndingWithLink } from '../../domain/message-template';
-import { customerDisplayName, type Operator } from '../../domain/operator';
+import { textEndingWithLink } from '../../domain/message-template';
+import type { Operator } from '../../domain/operator';
 import { HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY, HANDOFF_TEXTS_CONFIG_KEY, type HandoffTexts, handoffTextsFrom, noticeTemplateFrom } from '../../domain/operational-settings';
 import { type Session, SessionState } from '../../domain/session';
 import { isoMicros, toEpochMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock, IdGenerator } from '../../ports/clock';
 import { WhatsAppSendError, type WhatsAppSender } from '../../ports/whatsapp-sender';
-import { type TemplateRef, templateValuesProblem } from '../../domain/whatsapp-template';
+import type { TemplateRef } from '../../domain/whatsapp-template';
+import { namedTemplateSend, templateNameOf } from '../named-template';
 import type { MessagingConsent } from '../privacy/messaging-consent';
 import { availableOperatorPhones } from './operator-availability';
 import type { OperatorDirectory } from './operator-directory';
@@ -167,7 +168,7 @@ export class HandoffLifecycle {
    * and the console link always ends the notice. Returns how many operators WhatsApp took a notice for.
    */
   private async tellOperators(operators: readonly Operator[], session: Session, template: string): Promise<number> {
-    const name = inertCustomerText(customerDisplayName(session) ?? '') || session.customerId;
+    const name = templateNameOf(session) || session.customerId;
     const text = textEndingWithLink(template, { name }, this.deps.settings.consoleUrl);
     const businessPhoneNumberId = session.businessPhoneNumberId ?? '';
     const notices = await Promise.allSettled(
@@ -186,18 +187,7 @@ export class HandoffLifecycle {
     const ref = noticeTemplateFrom((await this.deps.config.get(HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY))?.value, this.deps.settings.operatorNoticeTemplate);
     const template = ref && (await this.deps.templates.get(ref));
     if (template === undefined) throw new RangeError('No operator notice template is configured, or it is not stored: the operator cannot be reached outside their window');
-    const values = template.bodyParameters.length === 0 ? [] : [name];
-    const problem = templateValuesProblem(template, values);
-    if (problem !== undefined) throw new RangeError(problem);
-    return this.deps.whatsapp.sendTemplate({
-      businessPhoneNumberId,
-      customerId: operatorPhone,
-      customerIdKind: 'phone',
-      templateName: template.name,
-      languageCode: template.language,
-      bodyValues: values,
-      parameterNames: template.parameterFormat === 'named' ? template.bodyParameters : undefined,
-    });
+    return this.deps.whatsapp.sendTemplate({ businessPhoneNumberId, customerId: operatorPhone, customerIdKind: 'phone', ...namedTemplateSend(template, name).message });
   }
 
   /** Sent, then kept in the conversation's history (role `system`) so operators see what the customer was told. */

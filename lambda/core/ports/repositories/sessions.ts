@@ -62,4 +62,11 @@ export interface SessionRepository {
   markHandoffRenotified(session: Session, notifiedAt: IsoTimestamp, options?: { readonly expectedCount?: number }): Promise<boolean>;
   /** With `oncePerHandoff`, only if the customer was not yet told during the current handoff (a claim). */
   markHandoffCustomerRenotified(session: Session, notifiedAt: IsoTimestamp, options?: { readonly oncePerHandoff?: boolean }): Promise<boolean>;
+  /**
+   * Claims the conversation's one re-engagement: only while it is in the state and at the last
+   * activity read, and never re-engaged; `false` otherwise. Claimed before sending, so retries and
+   * concurrent sweeps never send twice. The last activity is left as it is, so the idle close
+   * still comes after the idle timeout.
+   */
+  claimReengagement(session: Session, reengagedAt: IsoTimestamp): Promise<boolean>;
 }

@@ -18,6 +18,7 @@ export const SessionAttribute = {
   handoffRenotifyCount: 'handoff_renotify_count',
   handoffCustomerRenotifiedAt: 'handoff_customer_renotified_at',
   closedAt: 'closed_at',
+  reengagedAt: 'reengaged_at',
   updatedAt: 'updated_at',
 } as const;
 
@@ -49,6 +50,7 @@ export function sessionToItem(session: Session, shardedIndexKey = false): Item {
     handoff_renotify_count: session.handoffRenotifyCount,
     handoff_customer_renotified_at: optionalIso(session.handoffCustomerRenotifiedAt),
     closed_at: optionalIso(session.closedAt),
+    reengaged_at: optionalIso(session.reengagedAt),
     previous_session_id: session.previousSessionId,
     created_at: isoMicros(session.createdAt),
     updated_at: isoMicros(session.updatedAt),
@@ -89,6 +91,7 @@ export function sessionFromItem(item: Item): Session {
     handoffRenotifyCount: read.number('handoff_renotify_count', 0),
     handoffCustomerRenotifiedAt: read.optionalTimestamp('handoff_customer_renotified_at'),
     closedAt: read.optionalTimestamp('closed_at'),
+    reengagedAt: read.optionalTimestamp('reengaged_at'),
     previousSessionId: read.optionalString('previous_session_id'),
     ...(activityIndexedAt === undefined ? {} : { activityIndexedAt }),
     createdAt,
