@@ -1,10 +1,8 @@
 import type { SNSEvent } from 'aws-lambda';
 import { createEndUserMessagingEventsHandler } from '../eum-inbound/sns-events';
-import { messageTemplates } from '../core/adapters/dynamodb/dynamo-repositories';
-import { MessageTemplates } from '../core/application/message-templates';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import type { EndUserMessagingInboundSettings } from './deployment-settings';
-import { composeRecordStatuses, composeRegisterInbound, type TurnQueuePorts } from './turn-queue';
+import { composeRecordStatuses, composeRegisterInbound, composeTemplateStatusUpdates, type TurnQueuePorts } from './turn-queue';
 
 export type EndUserMessagingInboundHandler = (event: SNSEvent) => Promise<void>;
 
@@ -16,7 +14,7 @@ export function composeEndUserMessagingInbound(settings: EndUserMessagingInbound
   const events = createEndUserMessagingEventsHandler({
     registerInbound: composeRegisterInbound(settings, composed, ports),
     recordStatuses: composeRecordStatuses(composed),
-    templates: settings.applyTemplateStatusUpdates ? new MessageTemplates({ templates: messageTemplates(composed.table), clock: composed.clock }) : undefined,
+    templates: composeTemplateStatusUpdates(settings, composed),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,

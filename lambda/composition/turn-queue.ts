@@ -1,8 +1,9 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { localePreset } from '../../lib/contract';
 import { clientConfigOf, type RequestTimeouts } from '../core/adapters/aws/request-timeouts';
-import { inboundRepositories } from '../core/adapters/dynamodb/dynamo-repositories';
+import { inboundRepositories, messageTemplates } from '../core/adapters/dynamodb/dynamo-repositories';
 import { SqsTurnDispatcher } from '../core/adapters/sqs/sqs-turn-dispatcher';
+import { MessageTemplates } from '../core/application/message-templates';
 import { RecordDeliveryStatuses } from '../core/application/record-delivery-status';
 import { RegisterInboundTurns } from '../core/application/register-inbound';
 import type { ComposedFunction, FunctionPorts } from './compose-function';
@@ -38,4 +39,9 @@ export function composeRegisterInbound(
 /** What both inbound functions record Meta's delivery statuses with. */
 export function composeRecordStatuses(composed: ComposedFunction): RecordDeliveryStatuses {
   return new RecordDeliveryStatuses({ messages: inboundRepositories(composed.table).messages });
+}
+
+/** What both inbound functions apply Meta's template status changes with; none without the operator plane's templates. */
+export function composeTemplateStatusUpdates(settings: Pick<WebhookSettings, 'applyTemplateStatusUpdates'>, composed: ComposedFunction): MessageTemplates | undefined {
+  return settings.applyTemplateStatusUpdates ? new MessageTemplates({ templates: messageTemplates(composed.table), clock: composed.clock }) : undefined;
 }

@@ -2,11 +2,9 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { RequestTimeouts } from '../core/adapters/aws/request-timeouts';
 import { type SenderCompositionOptions, whatsAppSecretReader } from '../core/adapters/whatsapp/whatsapp-channel';
 import { createWebhookHttpHandler, type WebhookEvent } from '../webhook/webhook-http';
-import { messageTemplates } from '../core/adapters/dynamodb/dynamo-repositories';
-import { MessageTemplates } from '../core/application/message-templates';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import type { WebhookSettings } from './deployment-settings';
-import { composeRecordStatuses, composeRegisterInbound, type TurnQueuePorts } from './turn-queue';
+import { composeRecordStatuses, composeRegisterInbound, composeTemplateStatusUpdates, type TurnQueuePorts } from './turn-queue';
 
 export type WebhookHandler = (event: WebhookEvent) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -31,7 +29,7 @@ export function composeWebhook(settings: WebhookSettings, ports: WebhookPorts = 
     credentials: ports.credentials ?? whatsAppSecretReader(settings.whatsAppSecretArn, ports),
     registerInbound: composeRegisterInbound(settings, composed, ports, requestTimeouts),
     recordStatuses: composeRecordStatuses(composed),
-    templates: settings.applyTemplateStatusUpdates ? new MessageTemplates({ templates: messageTemplates(composed.table), clock: composed.clock }) : undefined,
+    templates: composeTemplateStatusUpdates(settings, composed),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,
