@@ -1,3 +1,5 @@
+import type { InboundMedia } from './media';
+
 /**
  * One customer message as the pipeline understands it, normalised from Meta's webhook payload.
  * Never carries the raw webhook body (it may be 3 MB; an item is at most 400 KB).
@@ -20,6 +22,8 @@ export interface InboundTurn {
   readonly messageType: string;
   /** The text, or a normalised placeholder such as `[image]` for media. */
   readonly text: string;
+  /** The attachment the customer sent (image, video, audio, document, sticker), to be downloaded by the turn. */
+  readonly media?: InboundMedia;
   /** The business phone number id that received it (replies are sent from it). */
   readonly businessPhoneNumberId: string;
   /** The business display phone number, when Meta sends it. */

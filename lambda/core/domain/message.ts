@@ -1,5 +1,6 @@
 import type { ReceiptStatus } from './delivery-receipt';
 import type { InboundTurn } from './inbound-turn';
+import type { StoredMedia } from './media';
 import type { IsoTimestamp } from './timestamps';
 import type { CarriesUnknownAttributes } from './unknown-attributes';
 
@@ -43,6 +44,8 @@ export interface Message extends CarriesUnknownAttributes {
   /** Position in the conversation history (inbound: the provider timestamp, bumped to keep order). */
   readonly timestamp: IsoTimestamp;
   readonly messageType?: string;
+  /** The attachment of the message (a customer's, or one an operator sent) and where it is stored. */
+  readonly media?: StoredMedia;
   /** Outbound only. */
   readonly deliveryStatus?: DeliveryStatus;
   /** Meta's id once sent. */

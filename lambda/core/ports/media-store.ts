@@ -1,0 +1,38 @@
+import { PipelineError } from '../domain/errors';
+
+/** One object in the pipeline's media bucket. */
+export interface StoredObject {
+  readonly objectKey: string;
+  readonly sizeBytes: number;
+}
+
+/**
+ * The pipeline's media bucket. Object keys are the adapter's business: they are derived from the
+ * customer so that erasure and export find every object of a customer without a live session.
+ */
+export interface MediaStore {
+  /** Stores one attachment of `customerId`'s message `messageId`; a retry overwrites the same key. */
+  put(customerId: string, messageId: string, body: Uint8Array, contentType: string): Promise<StoredObject>;
+  /** The bytes of a stored object. Throws {@link MediaStoreError}. */
+  get(objectKey: string): Promise<Uint8Array>;
+  /** A short-lived URL that reads one object, for an authorised operator or the agent function. */
+  presignedGetUrl(objectKey: string, expiresInSeconds: number): Promise<string>;
+  /** Every object of a customer (export). */
+  listCustomerObjects(customerId: string): Promise<readonly StoredObject[]>;
+  /** Deletes every object of a customer (erasure); returns how many were deleted. */
+  deleteCustomerObjects(customerId: string): Promise<number>;
+}
+
+/** The bucket could not be read or written; `retryable` says whether trying again can help. */
+export class MediaStoreError extends PipelineError {
+  override readonly name = 'MediaStoreError';
+  override readonly code = 'media_store_failed';
+
+  constructor(
+    message: string,
+    override readonly retryable: boolean,
+    options?: { readonly cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
