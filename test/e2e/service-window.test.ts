@@ -61,3 +61,18 @@ it('a customer who writes again after such a handoff reaches the people who have
   expect(sentTo(customer)).toEqual([]);
   expect((await pipeline.conversation(customer)).history.map((message) => message.text)).toEqual(['Olá, ontem escrevi', 'Alguém aí?']);
 });
+
+it('with nobody available, the customer is not told so either: the notice would be free text outside the window', async () => {
+  expect((await operator.call('PUT', '/api/me/availability', { available: false })).status).toBe(200);
+  const customer = newCustomer();
+  try {
+    await pipeline.sendCustomerMessage(customer, 'Bom dia, ainda atendem?', { sentAt: new Date(Date.now() - PAST_THE_WINDOW_MS) });
+    await pipeline.waitForIdle();
+    await pipeline.sweepHandoffs();
+
+    expect((await pipeline.conversation(customer)).session?.state).toBe('AWAITING_HUMAN');
+    expect(sentTo(customer)).toEqual([]);
+  } finally {
+    expect((await operator.call('PUT', '/api/me/availability', { available: true })).status).toBe(200);
+  }
+});
