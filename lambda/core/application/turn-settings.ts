@@ -14,8 +14,8 @@ import type { AgentResponse } from '../ports/agent';
  * - `handed_off`: the agent failed for good; the customer got the handoff's fallback text and people have the conversation;
  * - `fallback`: a failure no retry can fix (bad agent output, a refusing model), without people to hand it to: the customer got the fallback text at once;
  * - `consent`: the customer opted out or back in (or is opted out); only the confirmation, if any, was sent;
- * - `over_budget_told_already`: a budget refused the turn and the over-budget reply already went in this window; nothing sent.
- * - `outside_window`: the customer's 24-hour window had closed when the turn would answer; the agent was not called, nothing was sent, and people have the conversation (the console offers the templates);
+ * - `over_budget_told_already`: a budget refused the turn and the over-budget reply already went in this window; nothing sent;
+ * - `outside_window`: the customer's 24-hour window had closed when the turn would answer; the agent was not called, nothing was sent, and people have the conversation (the console offers the templates).
  */
 export type TurnOutcome = ContractTurnOutcome;
 
