@@ -4,8 +4,8 @@ import { latestOf, toEpochMicros, type IsoTimestamp } from './timestamps';
 /**
  * WhatsApp's customer service window: a business answers free-form only within 24 hours of the
  * customer's last message; after that only an approved template reaches them (Meta refuses free
- * text with 131047). Every free-form send of the pipeline — the agent's turn, its outbox, an
- * operator's reply — asks this one rule.
+ * text with 131047). The agent's turn, its outbox, an operator's reply and the handoff's notices
+ * to the customer ask this one rule.
  */
 export const CUSTOMER_SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
