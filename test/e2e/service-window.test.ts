@@ -3,6 +3,7 @@
 // it reaches the fake Graph API but the operator's handoff notice; people get the conversation,
 // and the console offers the templates a closed window needs.
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import { MESSAGING_CONSENT_PURPOSE } from '../../lambda/core/domain/privacy';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import type { tableRepositories } from '../support/dynamo-table';
 import { newCustomer, newOperatorPhone } from '../support/ids';
@@ -75,4 +76,13 @@ it('with nobody available, the customer is not told so either: the notice would 
   } finally {
     expect((await operator.call('PUT', '/api/me/availability', { available: true })).status).toBe(200);
   }
+});
+
+it('an opt-out word that reaches its turn after the window closed is recorded, and its confirmation is not sent', async () => {
+  const customer = newCustomer();
+  await pipeline.sendCustomerMessage(customer, 'PARAR', { sentAt: new Date(Date.now() - PAST_THE_WINDOW_MS) });
+  await pipeline.waitForIdle();
+
+  expect(await repositories.consents.latestFor(customer, MESSAGING_CONSENT_PURPOSE)).toMatchObject({ granted: false });
+  expect(sentTo(customer)).toEqual([]);
 });

@@ -281,11 +281,14 @@ export class ProcessTurn {
     const { latest, pending, session: active } = state;
     const { customerId } = latest;
     const last = newest(pending);
+    // Free text no longer reaches a customer who last wrote more than 24 hours ago (a late redrive,
+    // a backlog): nothing free-form is sent to them below.
+    const windowOpen = isInsideServiceWindow(lastCustomerMessageOf(latest.historyWatermark, pending), this.deps.clock.now());
     if (await this.deps.operatorCommands?.handle(last)) {
       await this.complete(latest, pending);
       return { outcome: 'operator_command', drained: pending.length };
     }
-    if (((await this.deps.consent?.gate(last, state.optedOut)) ?? 'answer') !== 'answer') {
+    if (((await this.deps.consent?.gate(last, state.optedOut, windowOpen)) ?? 'answer') !== 'answer') {
       await this.complete(latest, pending);
       return { outcome: 'consent', drained: pending.length };
     }
@@ -298,9 +301,8 @@ export class ProcessTurn {
     // A newer message was already consumed (e.g. these were redriven from the DLQ after it was
     // answered): any reply would lose the latest-message guard, so the agent is not even asked.
     const alreadySuperseded = latest.latestMessageId !== last.messageId;
-    // Free text no longer reaches a customer who last wrote more than 24 hours ago (a late redrive,
-    // a backlog): the agent is not asked, so the turn costs no model tokens and counts in no budget.
-    const windowClosed = !alreadySuperseded && !isInsideServiceWindow(lastCustomerMessageOf(latest.historyWatermark, pending), this.deps.clock.now());
+    // Outside the window the agent is not asked, so the turn costs no model tokens and counts in no budget.
+    const windowClosed = !alreadySuperseded && !windowOpen;
     // The budget's count goes out alongside the session and history writes, which it does not
     // depend on; it counts this turn once however often the turn is retried.
     const admission = alreadySuperseded || windowClosed ? undefined : this.deps.budget?.admit(customerId, last.messageId);
