@@ -21,6 +21,7 @@ export const TURN_OUTCOMES = [
   'over_budget_told_already',
   'fallback',
   'maybe_sent',
+  'outside_window',
 ] as const;
 
 export type TurnOutcome = (typeof TURN_OUTCOMES)[number];
@@ -74,6 +75,11 @@ export const CUSTOM_METRICS = {
    * answered the latest message: recorded `maybe_sent`, not sent again.
    */
   replyMaybeSent: turnOutcomeMetric('maybe_sent'),
+  /**
+   * Orchestrator: the customer's 24-hour window had closed when the turn would answer (a late
+   * redrive, a backlog): no agent call, nothing sent, the conversation handed to people.
+   */
+  turnOutsideWindow: turnOutcomeMetric('outside_window'),
   /** Webhook and End User Messaging inbound: a status of Meta's recorded on the message it names (one write). */
   deliveryStatusRecorded: 'DeliveryStatusRecorded',
   /** Webhook and End User Messaging inbound: a status of an unknown message, a duplicate or an earlier status than recorded; nothing changed. */

@@ -3,10 +3,12 @@
 // window closed with one of them.
 import type { Page } from 'playwright-core';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+import { tableRepositories } from '../support/dynamo-table';
 import { ConsoleBrowser, screenshot, signInFromWhatsApp, unnamedControls } from '../support/console-browser';
 import { newCustomer, newOperatorPhone } from '../support/ids';
 import { BUSINESS_TEMPLATES } from '../support/message-templates';
 import { startOperatorPipeline } from '../support/pipeline';
+import { backdateCustomerMessages } from '../support/service-window';
 import { waitUntil } from '../support/waiting';
 
 jest.setTimeout(90_000);
@@ -21,8 +23,11 @@ beforeAll(async () => {
   [pipeline, browser] = await Promise.all([startOperatorPipeline([ana]), ConsoleBrowser.launch()]);
   pipeline.fakeWhatsApp.setTemplates(BUSINESS_TEMPLATES);
   // A customer handed to a person who last wrote 25 hours ago: free text would not reach her.
-  await pipeline.sendCustomerMessage(customer, 'Quero marcar um exame #dado nome=Maria Souza #humano', { sentAt: new Date(Date.now() - 25 * 3_600_000) });
+  await pipeline.sendCustomerMessage(customer, 'Quero marcar um exame #dado nome=Maria Souza #humano');
   await pipeline.waitForIdle();
+  const repositories = tableRepositories(pipeline.tableName);
+  await backdateCustomerMessages(repositories, customer);
+  repositories.close();
   page = await browser.openPage();
   await signInFromWhatsApp(pipeline, page, ana);
 });

@@ -184,6 +184,15 @@ it('a failure no retry can fix counts Turn_fallback, which its alarm reads', asy
   expect(emittedTotal('TurnFailedPermanently')).toBe(0);
 });
 
+it('a message that reaches the turn after the 24-hour window closed counts Turn_outside_window, and nothing is sent', async () => {
+  pipeline = await startTestPipeline({ metrics: deployedMetrics() });
+  const customer = newCustomer();
+  await pipeline.sendCustomerMessage(customer, 'Olá, ontem escrevi', { sentAt: new Date(Date.now() - 25 * 3_600_000) });
+  await pipeline.waitForIdle();
+  expect(emittedTotal(CUSTOM_METRICS.turnOutsideWindow)).toBe(1);
+  expect(pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer)).toEqual([]);
+});
+
 it('a pipeline whose daily token budget is spent: the next turn gets the budget reply, no model call, and the budget metrics are emitted', async () => {
   const agent = new ScriptedAgent({ usage: { inputTokens: 900, outputTokens: 200 } });
   const reply = 'O atendimento automático de hoje acabou; voltamos amanhã.';

@@ -7,6 +7,7 @@ import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import type { tableRepositories } from '../support/dynamo-table';
 import { newCustomer, newOperatorPhone } from '../support/ids';
 import { BUSINESS_TEMPLATES } from '../support/message-templates';
+import { backdateCustomerMessages } from '../support/service-window';
 import { type ConsoleClient, startStaffedPipeline } from '../support/operator-console-client';
 import { waitUntil } from '../support/waiting';
 
@@ -28,11 +29,12 @@ afterAll(async () => {
 const sentTo = (customer: string) => pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer);
 
 /** A customer handed to people (nobody available: told so), claimed by the operator. */
-async function claimedCustomer(sentAt?: Date): Promise<string> {
+async function claimedCustomer(options: { windowClosedSince?: boolean } = {}): Promise<string> {
   const customer = newCustomer();
-  await pipeline.sendCustomerMessage(customer, 'Quero falar com alguém #dado name=Ana #humano', sentAt && { sentAt });
+  await pipeline.sendCustomerMessage(customer, 'Quero falar com alguém #dado name=Ana #humano');
   await waitUntil(() => sentTo(customer).length === 2, 10_000, 'the agent’s reply and the handoff notice');
   await pipeline.waitForIdle();
+  if (options.windowClosedSince) await backdateCustomerMessages(repositories, customer);
   expect((await operator.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
   return customer;
 }
@@ -62,7 +64,7 @@ it('records every status of an operator’s reply on it, and a failure with its 
 });
 
 it('records the statuses of the handoff notice and of an operator’s template', async () => {
-  const customer = await claimedCustomer(new Date(Date.now() - 25 * 3_600_000));
+  const customer = await claimedCustomer({ windowClosedSince: true });
   const notice = sentTo(customer).find((message) => message.text === DEFAULT_HANDOFF_TEXTS.noOperatorAvailable)!;
   await pipeline.fakeWhatsApp.reportStatus(notice.providerMessageId, 'delivered');
   expect((await historyOf(customer)).find((message) => message.text === DEFAULT_HANDOFF_TEXTS.noOperatorAvailable)).toMatchObject({ role: 'system', receipt: 'delivered' });

@@ -58,6 +58,16 @@ const takeoverWhileWaiting: Scenario = {
   answeredByAgent: ['Oi'],
 };
 
+/** A message that waited more than a day for its turn (a backlog, a late redrive): under every fault, nothing is sent. */
+const pastTheWindow: Scenario = {
+  name: 'a message that reaches its turn after the 24-hour window',
+  act: async (run) => {
+    await run.send('Ainda dá para marcar?', run.live, 25 * 3600);
+    await run.drain();
+  },
+  answeredByAgent: [],
+};
+
 const MATRIX: readonly { readonly scenario: Scenario; readonly side: Side }[] = [
   { scenario: ONE_MESSAGE, side: 'webhook' },
   { scenario: HUMAN_INBOX, side: 'webhook' },
@@ -67,6 +77,7 @@ const MATRIX: readonly { readonly scenario: Scenario; readonly side: Side }[] = 
   { scenario: newerMessageAfterThePersist, side: 'orchestrator' },
   { scenario: resentAfterOutage, side: 'orchestrator' },
   { scenario: takeoverWhileWaiting, side: 'orchestrator' },
+  { scenario: pastTheWindow, side: 'orchestrator' },
 ];
 
 const COMBINATIONS = FAULT_KINDS.flatMap((kind) => FAULT_PHASES.map((phase) => ({ kind, phase })));

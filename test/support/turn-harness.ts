@@ -46,6 +46,8 @@ export interface TurnHarnessOptions {
   readonly budget?: { readonly settings?: Partial<CustomerBudgetSettings>; readonly clock?: Clock };
   /** With `budget`, the pipeline-wide daily token budget too (read at most once per `refreshMs`, default the deployed window). */
   readonly pipelineBudget?: { readonly settings: PipelineBudgetSettings; readonly refreshMs?: number };
+  /** The clock the turn reads (e.g. to let a customer's 24-hour window close between attempts; default: the system clock). */
+  readonly clock?: Clock;
 }
 
 /** A `wrap` that runs `act` right after the turn's result was persisted, before the guard and the send. */
@@ -84,7 +86,8 @@ export class TurnHarness {
   readonly demands: DynamoDemandRepository;
   readonly resources: DynamoVersionedResourceRepository;
   private readonly logger = new Logger({ serviceName: 'turn-test', logLevel: 'SILENT' });
-  private readonly metrics = new Metrics({ namespace: 'test', serviceName: 'turn-test' });
+  /** The turn handler's metrics (disabled: spy on `addMetric` to read them). */
+  readonly metrics = new Metrics({ namespace: 'test', serviceName: 'turn-test' });
   private readonly webhook;
   private readonly turnHandler;
 
@@ -113,7 +116,7 @@ export class TurnHarness {
       resources: this.resources,
       agent: this.agent,
       whatsapp: new GraphApiWhatsAppSender({ baseUrl: fake.baseUrl, credentials, requestTimeoutMs: 2_000 }),
-      clock: systemClock,
+      clock: options.clock ?? systemClock,
       ids: randomIdGenerator,
       settings: options.settings,
       budget: options.budget && new CustomerBudgetGate(new DynamoCustomerBudgetRepository(this.kit), options.budget.clock ?? systemClock, options.budget.settings, this.pipelineBudget(options)),

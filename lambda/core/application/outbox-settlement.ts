@@ -1,6 +1,8 @@
 import { callbackDataOf } from '../domain/callback-data';
 import type { LatestInbound, OutboxEntry, PendingInbound } from '../domain/inbound-receipt';
+import type { DeliveryFailureReason } from '../domain/delivery-receipt';
 import type { Message } from '../domain/message';
+import { isInsideServiceWindow, lastCustomerMessageOf } from '../domain/service-window';
 import type { Session } from '../domain/session';
 import { isoMicros } from '../domain/timestamps';
 import { completionsAfter, isStillDeliverable } from '../domain/turn';
@@ -45,7 +47,7 @@ export class OutboxSettlement {
     else if (reply?.deliveryStatus === 'pending_send') {
       // An opt-out that arrived while the agent was thinking stops the reply too.
       if (session !== undefined && isStillDeliverable(latest, outbox, reply, session) && !found.optedOut) {
-        delivery = await this.deliver(reply, session, outbox);
+        delivery = this.windowClosed(latest, answered) ?? (await this.deliver(reply, session, outbox));
         outcome = delivery.status === 'sent' ? sentOutcome : 'failed_permanent';
       } else if (sentOutcome === 'resent' && reply.unsentAt === undefined) {
         // An earlier attempt persisted it and may have died right after WhatsApp took it (one
@@ -70,6 +72,15 @@ export class OutboxSettlement {
       throw recorded ? error : new ReplyDeliveryError(error as Error, { acceptedButUnrecorded: true });
     }
     return outcome;
+  }
+
+  /**
+   * A reply persisted inside the customer's 24-hour window and retried after it closed: free text
+   * no longer reaches them, so it is refused here as Meta would refuse it (131047), without a send.
+   */
+  private windowClosed(latest: LatestInbound, answered: readonly PendingInbound[]): ReplyDelivery | undefined {
+    if (isInsideServiceWindow(lastCustomerMessageOf(latest.historyWatermark, answered), this.deps.clock.now())) return undefined;
+    return { status: 'failed_permanent', reason: 'window-closed' satisfies DeliveryFailureReason };
   }
 
   /** Sends the reply; a refusal for good is a `failed_permanent` delivery. Throws ReplyDeliveryError to retry. */

@@ -3,6 +3,7 @@ import { isPermanentFailure } from '../domain/errors';
 import type { LatestInbound, PendingInbound } from '../domain/inbound-receipt';
 import type { InboundTurn } from '../domain/inbound-turn';
 import { customerMessage, pendingSendMessage, type Message, type OutboundRef } from '../domain/message';
+import { isInsideServiceWindow, lastCustomerMessageOf } from '../domain/service-window';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros } from '../domain/timestamps';
 import { answerTimestamp, applyActions, completion, demandsOfTurn, newest, prefixThrough } from '../domain/turn';
@@ -117,6 +118,9 @@ interface PersistedFallback {
 
 /** The move to people when the agent failed for good: the state machine's handoff, as an agent's request makes it. */
 const FALLBACK_HANDOFF: RequestHumanHandoffAction = { type: 'request_human_handoff', reason: 'The agent failed to answer' };
+
+/** The move to people when the customer's 24-hour window closed before the turn could answer: only a template reaches them now. */
+const WINDOW_CLOSED_HANDOFF: RequestHumanHandoffAction = { type: 'request_human_handoff', reason: "The customer's 24-hour window closed before the agent answered: only an approved template reaches them" };
 
 /**
  * The orchestrator's use case (docs/DESIGN.md#turn-protocol): drains a customer's pending messages
@@ -277,11 +281,14 @@ export class ProcessTurn {
     const { latest, pending, session: active } = state;
     const { customerId } = latest;
     const last = newest(pending);
+    // Free text no longer reaches a customer who last wrote more than 24 hours ago (a late redrive,
+    // a backlog): nothing free-form is sent to them below.
+    const windowOpen = isInsideServiceWindow(lastCustomerMessageOf(latest.historyWatermark, pending), this.deps.clock.now());
     if (await this.deps.operatorCommands?.handle(last)) {
       await this.complete(latest, pending);
       return { outcome: 'operator_command', drained: pending.length };
     }
-    if (((await this.deps.consent?.gate(last, state.optedOut)) ?? 'answer') !== 'answer') {
+    if (((await this.deps.consent?.gate(last, state.optedOut, windowOpen)) ?? 'answer') !== 'answer') {
       await this.complete(latest, pending);
       return { outcome: 'consent', drained: pending.length };
     }
@@ -294,9 +301,11 @@ export class ProcessTurn {
     // A newer message was already consumed (e.g. these were redriven from the DLQ after it was
     // answered): any reply would lose the latest-message guard, so the agent is not even asked.
     const alreadySuperseded = latest.latestMessageId !== last.messageId;
+    // Outside the window the agent is not asked, so the turn costs no model tokens and counts in no budget.
+    const windowClosed = !alreadySuperseded && !windowOpen;
     // The budget's count goes out alongside the session and history writes, which it does not
     // depend on; it counts this turn once however often the turn is retried.
-    const admission = alreadySuperseded ? undefined : this.deps.budget?.admit(customerId, last.messageId);
+    const admission = alreadySuperseded || windowClosed ? undefined : this.deps.budget?.admit(customerId, last.messageId);
     // Awaited below; a failure of the writes first fails the turn, and the retry counts nothing twice.
     admission?.catch(() => undefined);
     const session = active === undefined || active.state === SessionState.CLOSED ? await this.openSession(last, active) : active;
@@ -306,6 +315,7 @@ export class ProcessTurn {
       await this.complete(latest, pending);
       return { outcome: 'superseded', drained: pending.length };
     }
+    if (windowClosed) return this.handOffOutsideWindow(latest, pending, session);
 
     const overBudget = await admission;
     const budgetReply = overBudget?.reply;
@@ -366,6 +376,23 @@ export class ProcessTurn {
     if (overBudget !== undefined && outcome === 'answered') await this.deps.budget?.recordTold(customerId, overBudget).catch(() => undefined);
     if (updated.state === SessionState.AWAITING_HUMAN && session.state !== SessionState.AWAITING_HUMAN) await this.deps.handoffs?.onHandoff(updated);
     return report(outcome);
+  }
+
+  /**
+   * The turn of a customer whose window closed: nothing free-form is sent, and the conversation goes
+   * to people, whose console offers the approved templates of a closed window. The handoff is the
+   * turn's result, written under the latest-message guard with no reply, so a retry finds the
+   * conversation human-owned and never asks the agent either; a newer message (inside a window it
+   * reopened) supersedes it and is answered.
+   */
+  private async handOffOutsideWindow(latest: LatestInbound, pending: readonly PendingInbound[], session: Session): Promise<TurnReport> {
+    const last = newest(pending);
+    const handedOff = applyActions({ ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind }, [WINDOW_CLOSED_HANDOFF], answerTimestamp(this.deps.clock.now(), last));
+    const persisted = await this.deps.ledger.persistResult({ session: handedOff, expectedState: session.state, expectedLatestMessageId: last.messageId, expectedActiveSessionId: undefined });
+    await this.complete(latest, pending);
+    if (!persisted) return { outcome: 'superseded', drained: pending.length };
+    await this.deps.handoffs?.onHandoff(handedOff);
+    return { outcome: 'outside_window', drained: pending.length };
   }
 
   /**

@@ -8,13 +8,14 @@ import type { AgentResponse } from '../ports/agent';
  * - `resent`: a reply persisted by an earlier attempt was sent, without calling the agent again;
  * - `superseded`: a newer message or a human takeover made the turn's reply obsolete; nothing sent;
  * - `human_owned`: a human owns the session; the messages went to their inbox, the agent was not called;
- * - `failed_permanent`: WhatsApp refused the reply for good (e.g. the 24-hour window closed);
+ * - `failed_permanent`: WhatsApp refused the reply for good, or the 24-hour window closed before a retry could send it;
  * - `noop`: nothing was pending (a duplicate delivery, or a turn another record already consumed);
  * - `operator_command`: an operator's `login` was answered with a console link; no session, no agent;
  * - `handed_off`: the agent failed for good; the customer got the handoff's fallback text and people have the conversation;
  * - `fallback`: a failure no retry can fix (bad agent output, a refusing model), without people to hand it to: the customer got the fallback text at once;
  * - `consent`: the customer opted out or back in (or is opted out); only the confirmation, if any, was sent;
- * - `over_budget_told_already`: a budget refused the turn and the over-budget reply already went in this window; nothing sent.
+ * - `over_budget_told_already`: a budget refused the turn and the over-budget reply already went in this window; nothing sent;
+ * - `outside_window`: the customer's 24-hour window had closed when the turn would answer; the agent was not called, nothing was sent, and people have the conversation (the console offers the templates).
  */
 export type TurnOutcome = ContractTurnOutcome;
 

@@ -65,14 +65,6 @@ export function operatorsFromConfig(value: unknown): Map<string, OperatorEntry> 
   return operators;
 }
 
-/** WhatsApp lets a business answer free-form only within 24 hours of the customer's last message. */
-export const CUSTOMER_SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-export function isInsideServiceWindow(lastCustomerMessageAt: IsoTimestamp | undefined, now: Date): boolean {
-  if (lastCustomerMessageAt === undefined) return false;
-  return toEpochMicros(now) - toEpochMicros(lastCustomerMessageAt) < CUSTOMER_SERVICE_WINDOW_MS * 1000;
-}
-
 /** Default of how long a declared availability lasts (the config key `availability_ttl_hours` overrides it). */
 export const DEFAULT_AVAILABILITY_TTL_HOURS = 24;
 

@@ -1,13 +1,18 @@
 import { legacyBufferToItem, legacyPendingReplyToItem } from '../../../lambda/core/adapters/dynamodb/codecs/inbound-codec';
 import { SessionState } from '../../../lambda/core/domain/session';
+import { addMilliseconds } from '../../../lambda/core/domain/timestamps';
 import { AgentInvocationError, type AgentRequest } from '../../../lambda/core/ports/agent';
 import { FALLBACK_TEXT_DEFAULTS } from '../../../lib/contract';
 import { isCompleted } from '../../support/inspect';
+import { ManualClock } from '../../support/manual-clock';
 import { afterPersist, TurnHarness } from '../../support/turn-harness';
 
 const CUSTOMER = '5511988887777';
 /** Meta's timestamp of the first message of a test: recent, since the webhook drops week-old messages. */
 const SENT_AT = Math.floor(Date.now() / 1000) - 3600;
+/** Meta's timestamp of a message the customer sent 25 hours ago: their 24-hour window is closed. */
+const SENT_25_HOURS_AGO = Math.floor(Date.now() / 1000) - 25 * 3600;
+const HOUR_MS = 3_600_000;
 let harness: TurnHarness;
 
 afterEach(async () => {
@@ -273,8 +278,9 @@ describe('agent actions', () => {
 describe('legacy debounce items', () => {
   test('a legacy buffer is drained through receipts and answered once', async () => {
     harness = await TurnHarness.start();
-    const at = '2026-11-30T12:00:00.000000Z';
-    await harness.kit.put({ item: legacyBufferToItem({ customerId: CUSTOMER, messageIds: ['wamid.L1', 'wamid.L2'], texts: ['velho um', 'velho dois'], firstMessageAt: at, lastMessageAt: '2026-11-30T12:00:05.000000Z', businessPhoneNumberId: '106540352242922' }) });
+    // Left by an older deployment a minute ago: inside the customer's 24-hour window.
+    const at = addMilliseconds(new Date(), -60_000);
+    await harness.kit.put({ item: legacyBufferToItem({ customerId: CUSTOMER, messageIds: ['wamid.L1', 'wamid.L2'], texts: ['velho um', 'velho dois'], firstMessageAt: at, lastMessageAt: addMilliseconds(at, 5_000), businessPhoneNumberId: '106540352242922' }) });
     await harness.process(CUSTOMER);
     expect(harness.sentTo(CUSTOMER)).toEqual(['Olá! Recebi: velho um | velho dois (mensagem 2)']);
     expect((await harness.legacy.getLegacyItems(CUSTOMER)).buffer).toBeUndefined();
@@ -417,5 +423,92 @@ describe('a failure no retry can fix', () => {
     expect(await harness.process(CUSTOMER, 'wamid.POISON', { receiveCount: 3 })).toEqual({ batchItemFailures: [] });
     expect(harness.agent.calls).toBe(1);
     expect(harness.sentTo(CUSTOMER)).toEqual([FALLBACK_TEXT_DEFAULTS.turnFailed]);
+  });
+});
+
+describe("the customer's 24-hour window", () => {
+  const turnOutcomes = (addMetric: jest.SpyInstance) => addMetric.mock.calls.map(([name]) => name).filter((name: string) => name.startsWith('Turn_'));
+
+  test('a turn that drains a 25-hour-old message asks no agent, sends nothing and hands the conversation to people', async () => {
+    harness = await TurnHarness.start();
+    const addMetric = jest.spyOn(harness.metrics, 'addMetric');
+    await harness.receive(CUSTOMER, 'wamid.A', 'ainda dá para marcar?', SENT_25_HOURS_AGO);
+
+    expect(await harness.process(CUSTOMER, 'wamid.A')).toEqual({ batchItemFailures: [] });
+
+    expect(harness.agent.requests).toHaveLength(0);
+    expect(harness.fake.sent()).toEqual([]);
+    expect(harness.fake.readReceipts()).toEqual([]);
+    const session = await harness.sessions.getActive(CUSTOMER);
+    expect(session?.state).toBe(SessionState.AWAITING_HUMAN);
+    expect(session?.handoffRequestedAt).toBeDefined();
+    expect(await harness.history(CUSTOMER)).toEqual(['user: ainda dá para marcar?']);
+    expect(await isCompleted(harness.receipts, { customerId: CUSTOMER, messageId: 'wamid.A' })).toBe(true);
+    expect((await harness.receipts.getLatest(CUSTOMER))?.outbox).toBeUndefined();
+    expect(turnOutcomes(addMetric)).toEqual(['Turn_outside_window']);
+
+    // The same record again: the conversation is people's, and the agent is still not asked.
+    expect(await harness.process(CUSTOMER, 'wamid.A', { receiveCount: 2 })).toEqual({ batchItemFailures: [] });
+    expect(harness.agent.requests).toHaveLength(0);
+    expect(harness.fake.sent()).toEqual([]);
+    expect(turnOutcomes(addMetric)).toEqual(['Turn_outside_window', 'Turn_noop']);
+  });
+
+  test('killed between the handoff and the completion, the retry completes the messages and never asks the agent', async () => {
+    let failures = 1;
+    harness = await TurnHarness.start({
+      wrap: (deps) => ({
+        ...deps,
+        ledger: Object.assign(Object.create(deps.ledger), {
+          complete: async (completion: Parameters<typeof deps.ledger.complete>[0]) => {
+            if (failures-- > 0) throw new Error('killed after the handoff was written');
+            return deps.ledger.complete(completion);
+          },
+        }),
+      }),
+    });
+    await harness.receive(CUSTOMER, 'wamid.A', 'oi, voltei', SENT_25_HOURS_AGO);
+
+    expect((await harness.process(CUSTOMER, 'wamid.A')).batchItemFailures).toHaveLength(1);
+    expect((await harness.sessions.getActive(CUSTOMER))?.state).toBe(SessionState.AWAITING_HUMAN);
+    expect(await harness.process(CUSTOMER, 'wamid.A', { receiveCount: 2 })).toEqual({ batchItemFailures: [] });
+
+    expect(harness.agent.requests).toHaveLength(0);
+    expect(harness.fake.sent()).toEqual([]);
+    expect(await harness.history(CUSTOMER)).toEqual(['user: oi, voltei']);
+    expect(await isCompleted(harness.receipts, { customerId: CUSTOMER, messageId: 'wamid.A' })).toBe(true);
+  });
+
+  test('an old message followed by a new one is answered: the window runs from the newest message', async () => {
+    harness = await TurnHarness.start();
+    await harness.receive(CUSTOMER, 'wamid.A', 'ontem', SENT_25_HOURS_AGO);
+    await harness.receive(CUSTOMER, 'wamid.B', 'hoje', SENT_AT);
+
+    await harness.process(CUSTOMER, 'wamid.A');
+
+    expect(harness.sentTo(CUSTOMER)).toEqual(['Olá! Recebi: ontem | hoje (mensagem 2)']);
+    expect((await harness.sessions.getActive(CUSTOMER))?.state).toBe(SessionState.QUALIFYING);
+  });
+
+  test('a reply persisted inside the window and retried after it closed is refused without calling WhatsApp', async () => {
+    const clock = new ManualClock(new Date());
+    harness = await TurnHarness.start({ clock });
+    const addMetric = jest.spyOn(harness.metrics, 'addMetric');
+    await harness.receive(CUSTOMER, 'wamid.A', 'oi', SENT_AT);
+    harness.fake.failNext(1, { httpStatus: 500, code: 131000, message: 'Something went wrong' });
+    expect((await harness.process(CUSTOMER, 'wamid.A')).batchItemFailures).toHaveLength(1);
+    const requestsBefore = harness.fake.requestCount;
+
+    clock.advance(24 * HOUR_MS);
+    expect(await harness.process(CUSTOMER, 'wamid.A', { receiveCount: 2 })).toEqual({ batchItemFailures: [] });
+
+    expect(harness.fake.requestCount).toBe(requestsBefore);
+    expect(harness.fake.sent()).toEqual([]);
+    expect(harness.agent.requests).toHaveLength(1);
+    expect(await harness.history(CUSTOMER)).toEqual(['user: oi', 'assistant[failed_permanent]: Olá! Recebi: oi (mensagem 1)']);
+    const [reply] = (await harness.messages.history(CUSTOMER, { limit: 1 })).items;
+    expect(reply.failureReason).toBe('window-closed');
+    expect(await isCompleted(harness.receipts, { customerId: CUSTOMER, messageId: 'wamid.A' })).toBe(true);
+    expect(turnOutcomes(addMetric)).toEqual(['Turn_failed_permanent']);
   });
 });

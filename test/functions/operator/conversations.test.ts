@@ -8,6 +8,7 @@ import { waitUntil } from '../../support/waiting';
 import { type ConsoleClient, startStaffedPipeline } from '../../support/operator-console-client';
 import type { tableRepositories } from '../../support/dynamo-table';
 import { auditNameOf } from '../../support/customer-history';
+import { backdateCustomerMessages } from '../../support/service-window';
 
 let pipeline: LocalPipeline;
 let repositories: ReturnType<typeof tableRepositories>;
@@ -33,9 +34,9 @@ function sentTo(customer: string): string[] {
 }
 
 /** A customer whose conversation the agent handed to people (nobody was available: the customer was told so). */
-async function handedOffCustomer(options: { sentAt?: Date } = {}): Promise<string> {
+async function handedOffCustomer(): Promise<string> {
   const customer = newCustomer();
-  await pipeline.sendCustomerMessage(customer, 'Quero falar com alguém #dado name=Ana #humano', options);
+  await pipeline.sendCustomerMessage(customer, 'Quero falar com alguém #dado name=Ana #humano');
   await waitUntil(() => sentTo(customer).length === 2, 10_000, 'the agent’s reply and the handoff notice');
   await pipeline.waitForIdle();
   expect((await pipeline.conversation(customer)).session?.state).toBe('AWAITING_HUMAN');
@@ -125,7 +126,8 @@ it('refuses a reply to a customer who opted out with 409 and sends nothing, unti
 });
 
 it('refuses a reply outside the 24-hour window with 422 and sends nothing', async () => {
-  const customer = await handedOffCustomer({ sentAt: new Date(Date.now() - 25 * 3_600_000) });
+  const customer = await handedOffCustomer();
+  await backdateCustomerMessages(repositories, customer);
   expect((await operator.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
   const sentBefore = pipeline.fakeWhatsApp.sent().length;
   const refused = await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Ainda está aí?' });

@@ -7,6 +7,7 @@ import { auditNameOf } from '../../support/customer-history';
 import type { tableRepositories } from '../../support/dynamo-table';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
 import { BUSINESS_TEMPLATES } from '../../support/message-templates';
+import { backdateCustomerMessages } from '../../support/service-window';
 import { type ConsoleClient, startStaffedPipeline } from '../../support/operator-console-client';
 import { waitUntil } from '../../support/waiting';
 
@@ -33,9 +34,10 @@ const sentTo = (customer: string) => pipeline.fakeWhatsApp.sent().filter((messag
 /** A customer handed to people who last wrote 25 hours ago, claimed by the operator. */
 async function quietCustomerClaimed(): Promise<string> {
   const customer = newCustomer();
-  await pipeline.sendCustomerMessage(customer, 'Quero falar com alguém #dado name=Ana #humano', { sentAt: new Date(Date.now() - 25 * 3_600_000) });
+  await pipeline.sendCustomerMessage(customer, 'Quero falar com alguém #dado name=Ana #humano');
   await waitUntil(() => sentTo(customer).length === 2, 10_000, 'the agent’s reply and the handoff notice');
   await pipeline.waitForIdle();
+  await backdateCustomerMessages(repositories, customer);
   expect((await operator.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
   return customer;
 }

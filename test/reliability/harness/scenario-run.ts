@@ -75,11 +75,11 @@ export class ScenarioRun {
     return { webhook, orchestrator, meta: new MetaDeliveries(webhook), queue: new EventSourceDriver(this.env, orchestrator) };
   }
 
-  /** The customer sends one message (a notification Meta delivers until it is accepted). */
-  async send(text: string, through: FunctionPair = this.live): Promise<DeliveryReport> {
+  /** The customer sends one message (a notification Meta delivers until it is accepted), by default now; `ageSeconds` back-dates Meta's timestamp. */
+  async send(text: string, through: FunctionPair = this.live, ageSeconds = 0): Promise<DeliveryReport> {
     const id = `wamid.${this.customer}.${this.messages.length + 1}`;
     this.messages.push({ id, text });
-    const report = await through.meta.deliver(textNotification(this.customer, id, text, this.providerSecond));
+    const report = await through.meta.deliver(textNotification(this.customer, id, text, this.providerSecond - ageSeconds));
     this.metaRetries += report.statuses.length - 1;
     this.swallowedCrashes += report.swallowedCrashes;
     if (!report.accepted) throw new Error(`Meta gave up on "${text}": ${report.statuses.join(', ')}`);

@@ -7,6 +7,7 @@ import { isoMicros, toEpochMicros, type IsoTimestamp } from '../../domain/timest
 import type { Clock, IdGenerator } from '../../ports/clock';
 import { WhatsAppSendError, type WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { TemplateRef } from '../../domain/whatsapp-template';
+import { isCustomerWindowOpen } from '../customer-window';
 import { namedTemplateSend, templateNameOf } from '../named-template';
 import type { MessagingConsent } from '../privacy/messaging-consent';
 import { availableOperatorPhones } from './operator-availability';
@@ -190,8 +191,13 @@ export class HandoffLifecycle {
     return this.deps.whatsapp.sendTemplate({ businessPhoneNumberId, customerId: operatorPhone, customerIdKind: 'phone', ...namedTemplateSend(template, name).message });
   }
 
-  /** Sent, then kept in the conversation's history (role `system`) so operators see what the customer was told. */
+  /**
+   * Sent, then kept in the conversation's history (role `system`) so operators see what the customer
+   * was told; only while the customer's 24-hour window is open — after it, free text no longer
+   * reaches them (a handoff of a turn that came too late to answer, a reminder a day on).
+   */
   private async tellCustomer(session: Session, text: string): Promise<void> {
+    if (!(await isCustomerWindowOpen(this.deps, session.customerId))) return;
     await sendOutOfTurn(this.deps, session, { role: 'system', text }, (callbackData) =>
       this.deps.whatsapp.sendText({ businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId: session.customerId, customerIdKind: session.customerIdKind ?? 'phone', text, callbackData }),
     );

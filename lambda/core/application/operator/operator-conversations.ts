@@ -1,9 +1,11 @@
 import { CloseConversation } from '../close-conversation';
+import { lastCustomerMessage } from '../customer-window';
 import type { MessagingConsent } from '../privacy/messaging-consent';
 import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type MessageTemplateRepository, type OperationalConfigRepository, type Page, type PageRequest, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
 import { deliveryFailureReason, type DeliveryFailureReason, type ReceiptStatus } from '../../domain/delivery-receipt';
 import type { Message } from '../../domain/message';
-import { CUSTOMER_SERVICE_WINDOW_MS, customerDisplayName, isInsideServiceWindow, type Operator } from '../../domain/operator';
+import { customerDisplayName, type Operator } from '../../domain/operator';
+import { CUSTOMER_SERVICE_WINDOW_MS, isInsideServiceWindow } from '../../domain/service-window';
 import { isHumanOwned, isLegalTransition, type Session, SessionState } from '../../domain/session';
 import { addMilliseconds, isoMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock, IdGenerator } from '../../ports/clock';
@@ -16,8 +18,6 @@ import { sendOutOfTurn } from './out-of-turn-message';
 
 /** A human send holds the session's lock at most this long (a crashed send frees it by expiry). */
 const HUMAN_SEND_LOCK_MS = 30_000;
-/** Pages of history read back looking for the customer's last message (the 24-hour window). */
-const WINDOW_LOOKBACK_PAGES = 4;
 const PREVIEW_CHARS = 120;
 
 /** One row of the inbox. */
@@ -283,15 +283,8 @@ export class OperatorConversations {
     return session;
   }
 
-  private async lastCustomerMessage(customerId: string): Promise<Message | undefined> {
-    let cursor: string | undefined;
-    for (let page = 0; page < WINDOW_LOOKBACK_PAGES; page++) {
-      const history = await this.deps.messages.history(customerId, { limit: 25, cursor });
-      const found = history.items.find((message) => message.direction === 'inbound');
-      if (found !== undefined || history.cursor === undefined) return found;
-      cursor = history.cursor;
-    }
-    return undefined;
+  private lastCustomerMessage(customerId: string): Promise<Message | undefined> {
+    return lastCustomerMessage(this.deps.messages, customerId);
   }
 }
 

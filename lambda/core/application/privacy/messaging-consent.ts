@@ -42,9 +42,11 @@ export class MessagingConsent {
 
   /**
    * Records and confirms an opt-out/opt-in word; tells the turn whether it may answer. `optedOut` is
-   * the customer's current consent as the turn read it (one batch with its other reads).
+   * the customer's current consent as the turn read it (one batch with its other reads). A word
+   * whose turn came after the customer's 24-hour window closed (`windowOpen: false`) is recorded
+   * all the same, unconfirmed: the confirmation is free text, which WhatsApp would refuse.
    */
-  async gate(message: InboundTurn, optedOut: boolean): Promise<ConsentVerdict> {
+  async gate(message: InboundTurn, optedOut: boolean, windowOpen = true): Promise<ConsentVerdict> {
     const command = consentCommandOf(message.text, this.deps.words);
     if (command === undefined) return optedOut ? 'opted_out' : 'answer';
     if (command === 'opt_in' && !optedOut) return 'answer';
@@ -59,12 +61,14 @@ export class MessagingConsent {
       evidenceMessageId: message.messageId,
     });
     const confirmations = this.deps.confirmations ?? DEFAULT_CONSENT_CONFIRMATIONS;
-    await this.deps.whatsapp.sendText({
-      businessPhoneNumberId: message.businessPhoneNumberId,
-      customerId: message.customerId,
-      customerIdKind: message.customerIdKind,
-      text: granted ? confirmations.optedIn : confirmations.optedOut,
-    });
+    if (windowOpen) {
+      await this.deps.whatsapp.sendText({
+        businessPhoneNumberId: message.businessPhoneNumberId,
+        customerId: message.customerId,
+        customerIdKind: message.customerIdKind,
+        text: granted ? confirmations.optedIn : confirmations.optedOut,
+      });
+    }
     return granted ? 'confirmed_opt_in' : 'confirmed_opt_out';
   }
 }
