@@ -11,6 +11,8 @@ const HANDLED_API_ANSWER = /^Failed to load resource: the server responded with 
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 360, height: 740 } as const;
+/** The phone most operators hold today (390 px wide). */
+export const LARGE_PHONE = { width: 390, height: 844 } as const;
 
 /**
  * One Chromium per test file, a browser profile (cookies, storage) per page, and what went wrong in
