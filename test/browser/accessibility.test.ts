@@ -6,7 +6,7 @@ import { LANGUAGES, translator, type Language } from '../../console/src/i18n';
 import { ADMIN_SCREENS, hrefOf, type Route } from '../../console/src/view-model';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { accessibilityViolations, type KnownViolation } from '../support/accessibility';
-import { ConsoleBrowser, DESKTOP, horizontalOverflow, LARGE_PHONE, signInFromWhatsApp } from '../support/console-browser';
+import { ConsoleBrowser, DESKTOP, horizontalOverflow, LARGE_PHONE, screenshot, signInFromWhatsApp } from '../support/console-browser';
 import { newCustomer, newOperatorPhone } from '../support/ids';
 import { startOperatorPipeline } from '../support/pipeline';
 import { waitUntil } from '../support/waiting';
@@ -96,6 +96,7 @@ describe('the sections on a phone', () => {
     expect(await menu.getAttribute('aria-expanded')).toBe('true');
     expect(await accessibilityViolations(page, KNOWN_VIOLATIONS({ kind: 'inbox', tab: 'waiting' }))).toEqual([]);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await screenshot(page, 'menu-phone');
     await sections.getByRole('link', { name: 'Prompts' }).click();
     await page.getByRole('heading', { name: 'Prompts' }).waitFor();
     // Picking a section closes the menu and leaves the screen to read.
