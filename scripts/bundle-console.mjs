@@ -6,7 +6,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { writeMetafile } from './bundle-metafile.mjs';
 
@@ -42,11 +42,21 @@ const template = await readFile(path.join(source, 'index.html'), 'utf8');
 await mkdir(outdir, { recursive: true });
 await writeFile(path.join(outdir, 'index.html'), template.replace('{{js}}', js).replace('{{css}}', css));
 
+// What an operator downloads, as the operator function serves it (gzip) and as a CDN in front of it
+// may (brotli). The budget is generous on purpose: it catches a dependency or a copy that bloats the
+// console, not a few new words.
+const DOWNLOAD_BUDGET_GZIP_KIB = 40;
 let raw = 0;
 let gzipped = 0;
+let brotli = 0;
 for (const file of ['index.html', `assets/${js}`, `assets/${css}`]) {
   const content = await readFile(path.join(outdir, file));
   raw += content.length;
   gzipped += gzipSync(content, { level: 9 }).length;
+  brotli += brotliCompressSync(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 }
-console.log(`assets/console/  ${(raw / 1024).toFixed(1)} KiB  (${(gzipped / 1024).toFixed(1)} KiB gzip; index.html, ${js}, ${css})`);
+const kib = (bytes) => (bytes / 1024).toFixed(1);
+console.log(`assets/console/  ${kib(raw)} KiB  (${kib(gzipped)} KiB gzip, ${kib(brotli)} KiB brotli; index.html, ${js}, ${css})`);
+if (gzipped > DOWNLOAD_BUDGET_GZIP_KIB * 1024) {
+  throw new Error(`The console's download is ${kib(gzipped)} KiB gzipped, over its budget of ${DOWNLOAD_BUDGET_GZIP_KIB} KiB: see .bundles/console.meta.json for what grew, and drop it or split it out`);
+}

@@ -26,8 +26,9 @@ export function App() {
 
   useEffect(() => {
     document.documentElement.lang = LANGUAGES[language].tag;
-    document.title = t('app.title');
-  }, [t, language]);
+    // Signed in, the shell's title names the screen too.
+    if (auth.kind !== 'signedIn') document.title = t('app.title');
+  }, [t, language, auth.kind]);
   useEffect(() => {
     const onHashChange = () => setRoute(parseRoute(location.hash));
     window.addEventListener('hashchange', onHashChange);

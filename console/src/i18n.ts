@@ -49,6 +49,9 @@ const pt = {
   'customers.erased': 'Cliente apagado. Na auditoria: {pseudonym}',
   'session.signOut': 'Sair',
   'session.signedInAs': 'Conectado como {name}',
+  'session.timeZone': 'Horários em {zone}',
+  'nav.menu': 'Menu',
+  'nav.conversation': 'Conversa',
   'availability.label': 'Disponível para atendimento',
   'signIn.heading': 'Entrar',
   'signIn.howTo': 'Envie “login” para o número da empresa no WhatsApp e abra o link que chegar. O link vale uma vez, por até 10 minutos.',
@@ -257,6 +260,9 @@ const en: Record<MessageKey, string> = {
   'customers.erased': 'Customer erased. In the audit: {pseudonym}',
   'session.signOut': 'Sign out',
   'session.signedInAs': 'Signed in as {name}',
+  'session.timeZone': 'Times in {zone}',
+  'nav.menu': 'Menu',
+  'nav.conversation': 'Conversation',
   'availability.label': 'Available for customers',
   'signIn.heading': 'Sign in',
   'signIn.howTo': 'Send “login” to the business number on WhatsApp and open the link you receive. The link works once, for up to 10 minutes.',
@@ -443,6 +449,9 @@ const es: Record<MessageKey, string> = {
   'customers.erased': 'Cliente borrado. En la auditoría: {pseudonym}',
   'session.signOut': 'Salir',
   'session.signedInAs': 'Conectado como {name}',
+  'session.timeZone': 'Horas en {zone}',
+  'nav.menu': 'Menú',
+  'nav.conversation': 'Conversación',
   'availability.label': 'Disponible para atender',
   'signIn.heading': 'Entrar',
   'signIn.howTo': 'Envía “login” al número de la empresa en WhatsApp y abre el enlace que recibas. El enlace vale una vez, durante hasta 10 minutos.',
@@ -623,7 +632,8 @@ const es: Record<MessageKey, string> = {
   'delivery.failed.other': 'WhatsApp no lo entregó',
 };
 
-const DICTIONARIES: Record<Language, Record<MessageKey, string>> = { pt, en, es };
+/** Every language's words by key; each language has every key (the type says so, the i18n test checks the placeholders). */
+export const DICTIONARIES: Readonly<Record<Language, Readonly<Record<MessageKey, string>>>> = { pt, en, es };
 
 /** Each language as the switch names it (in its own words) and as the page and number formats tag it. */
 export const LANGUAGES: Readonly<Record<Language, { readonly name: string; readonly tag: string; readonly formatTag: string }>> = {

@@ -59,6 +59,9 @@ const STATUS_OF_CODE = {
 /** A code the operator API answers with: the `error` of an error answer's body. */
 export type ApiErrorCode = keyof typeof STATUS_OF_CODE;
 
+/** Every code the operator API may answer with (the console words each one). */
+export const API_ERROR_CODES = Object.keys(STATUS_OF_CODE) as readonly ApiErrorCode[];
+
 /**
  * Errors of the core the API answers under one of its own codes, by their code; with the API's
  * message when theirs is not written for the operator.

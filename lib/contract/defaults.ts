@@ -149,12 +149,5 @@ export function misplacesLink(text: string): boolean {
   return at !== -1 && at !== trimmed.length - LINK_PLACEHOLDER.length;
 }
 
-/** Bounds of `AgentBackend.stages()`, checked by the construct and again by the orchestrator's cold start. */
-export const AGENT_STAGE_LIMITS = {
-  /** A stage name: it names the stage's prompt resource (`system.<name>`) and is shown in the console and the CRM. */
-  namePattern: /^[a-z][a-z0-9_-]{0,31}$/,
-  maxStages: 10,
-  /** Handovers followed within one turn by default: enough for a hand-on, too few for ping-pong. */
-  defaultMaxHandoversPerTurn: 3,
-  maxHandoversPerTurn: 5,
-} as const;
+// In a module of their own, so the console takes them without the locale presets this one reads.
+export { AGENT_STAGE_LIMITS } from './agent-stage-limits';

@@ -158,7 +158,8 @@ describe('an admin tuning the agent', () => {
     const phone = await browser.openPage(PHONE);
     await signInFromWhatsApp(pipeline, phone, dora);
     await phone.getByRole('heading', { name: 'Caixa de entrada' }).waitFor();
-    expect(await phone.getByRole('link', { name: 'Prompts' }).count()).toBe(0);
+    // Hidden ones too: on a phone the sections are folded behind the menu button.
+    expect(await phone.getByRole('link', { name: 'Prompts', includeHidden: true }).count()).toBe(0);
     await phone.goto(`${pipeline.consoleUrl}/#/admin/prompts`);
     await phone.getByRole('heading', { name: 'Caixa de entrada' }).waitFor();
   });

@@ -11,6 +11,8 @@ const HANDLED_API_ANSWER = /^Failed to load resource: the server responded with 
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const PHONE = { width: 360, height: 740 } as const;
+/** The phone most operators hold today (390 px wide). */
+export const LARGE_PHONE = { width: 390, height: 844 } as const;
 
 /**
  * One Chromium per test file, a browser profile (cookies, storage) per page, and what went wrong in
@@ -65,12 +67,13 @@ export async function signInFromWhatsApp(pipeline: LocalPipeline, page: Page, op
 
 /**
  * Screenshots of the main screens. They are written to docs/screenshots (and committed) when
- * UPDATE_SCREENSHOTS=1, otherwise to a scratch folder: an ordinary run does not touch the tree.
+ * UPDATE_SCREENSHOTS=1 (`npm run screenshots`), otherwise to a scratch folder: an ordinary run does
+ * not touch the tree. No caret or running transition: a refresh changes only what changed.
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
   const folder = process.env.UPDATE_SCREENSHOTS === '1' ? path.resolve(__dirname, '..', '..', 'docs', 'screenshots') : path.join(tmpdir(), 'console-screenshots');
   mkdirSync(folder, { recursive: true });
-  await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true, animations: 'disabled', caret: 'hide' });
 }
 
 /** The page is no wider than its viewport: nothing to scroll sideways on a phone. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
-let customers = Math.floor(Math.random() * 1e8);
+// The same numbers in every run that writes the README's screenshots, so only what changed shows in them.
+let customers = process.env.UPDATE_SCREENSHOTS === '1' ? 48_213_576 : Math.floor(Math.random() * 1e8);
 
 /**
  * A customer id in WhatsApp's shape (digits only), unique in the process: tests and runs sharing a

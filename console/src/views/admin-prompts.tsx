@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
-import { AGENT_STAGE_LIMITS } from '../../../lib/contract/defaults';
+import { AGENT_STAGE_LIMITS } from '../../../lib/contract/agent-stage-limits';
 import type { PromptVersion } from '../../../lib/contract/operator-api';
 import { AdminApi } from '../admin-api';
 import { ApiError } from '../api';

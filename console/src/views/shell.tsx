@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useConsole } from '../context';
 import type { MessageKey } from '../i18n';
 import { hrefOf, type AdminScreen, type Route } from '../view-model';
@@ -35,11 +35,28 @@ export interface ShellProps {
   readonly languageToggle: ComponentChildren;
 }
 
-/** The signed-in frame: who, availability, language, sign-out, the sections, and the current screen. */
+/** The words the tab title starts with: the screen's name, so a person with several tabs tells them apart. */
+function screenName(route: Route): MessageKey {
+  if (route.kind === 'inbox') return 'nav.inbox';
+  if (route.kind === 'conversation') return 'nav.conversation';
+  return ADMIN_LINKS.find(([screen]) => screen === route.screen)?.[1] ?? 'nav.inbox';
+}
+
+/** The zone the console's times are shown in: the device's, which a person sharing a screen may not share. */
+const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/**
+ * The signed-in frame: who, availability, language, sign-out, the sections, and the current screen.
+ * On a phone the sections fold behind a menu button; picking one folds them again.
+ */
 export function Shell({ route, onSignOut, languageToggle }: ShellProps) {
   const { t, session } = useConsole();
   const isAdmin = session.role === 'admin';
   const current = hrefOf(route);
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => {
+    document.title = `${t(screenName(route))} · ${t('app.title')}`;
+  }, [t, current]);
   const link = (href: string, label: MessageKey) => (
     <a href={href} aria-current={current.startsWith(href) ? 'page' : undefined}>
       {t(label)}
@@ -52,7 +69,10 @@ export function Shell({ route, onSignOut, languageToggle }: ShellProps) {
       </a>
       <header class="topbar">
         <h1>{t('app.title')}</h1>
-        <p class="who">{t('session.signedInAs', { name: session.operator.name ?? session.operator.phone })}</p>
+        <p class="who">
+          {t('session.signedInAs', { name: session.operator.name ?? session.operator.phone })}
+          <span class="time-zone">{t('session.timeZone', { zone: TIME_ZONE })}</span>
+        </p>
         <div class="topbar-controls">
           <AvailabilitySwitch />
           {languageToggle}
@@ -61,7 +81,11 @@ export function Shell({ route, onSignOut, languageToggle }: ShellProps) {
           </button>
         </div>
       </header>
-      <nav class="sections" aria-label={t('nav.label')}>
+      <button type="button" class="menu-button" aria-expanded={menuOpen} aria-controls="sections" onClick={() => setMenuOpen(!menuOpen)}>
+        <span class="menu-icon" aria-hidden="true" />
+        {t('nav.menu')}
+      </button>
+      <nav id="sections" class={menuOpen ? 'sections sections-open' : 'sections'} aria-label={t('nav.label')} onClick={() => setMenuOpen(false)}>
         {link('#/inbox', 'nav.inbox')}
         {isAdmin && ADMIN_LINKS.map(([screen, label]) => link(hrefOf({ kind: 'admin', screen }), label))}
       </nav>
