@@ -33,7 +33,7 @@ import { LOCAL_WEBHOOK_REQUEST_TIMEOUTS } from '../../local/runtime/local-pipeli
 import { createTurnQueues } from '../../local/servers/local-resources';
 import { webhookSettings } from './deployment-settings';
 import { createTestTable, type TestTable } from './dynamo-table';
-import { signedPost, TEST_CREDENTIALS, textNotification } from './webhook-events';
+import { messageNotification, signedPost, TEST_CREDENTIALS, textNotification } from './webhook-events';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 
@@ -144,6 +144,12 @@ export class TurnHarness {
   /** A customer message through the real webhook; returns its HTTP status. */
   async receive(customerId: string, messageId: string, text: string, providerTimestamp = Math.floor(Date.now() / 1000)): Promise<number> {
     const response = await this.webhook(signedPost(textNotification(customerId, messageId, text, providerTimestamp)));
+    return response.statusCode ?? 0;
+  }
+
+  /** A customer message of any type (Meta's `messages[]` element, without `from`) through the real webhook; returns its HTTP status. */
+  async receiveMessage(customerId: string, message: Record<string, unknown>): Promise<number> {
+    const response = await this.webhook(signedPost(messageNotification(customerId, { timestamp: String(Math.floor(Date.now() / 1000)), ...message })));
     return response.statusCode ?? 0;
   }
 

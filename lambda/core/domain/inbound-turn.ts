@@ -49,6 +49,14 @@ export function startsTurn(turn: Pick<InboundTurn, 'reaction'>): boolean {
   return turn.reaction === undefined;
 }
 
+/**
+ * An edit that reaches the agent as a message of its own (its original was answered already, or
+ * is unknown) says it is one, so the agent reads a correction rather than a repeat.
+ */
+export function asTurnOfItsOwn(turn: InboundTurn): InboundTurn {
+  return turn.editOf === undefined ? turn : { ...turn, text: `[edited] ${turn.text}` };
+}
+
 export type CustomerIdKind = 'phone' | 'user_id';
 
 /**
