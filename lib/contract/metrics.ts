@@ -19,6 +19,7 @@ export const TURN_OUTCOMES = [
   'handed_off',
   'consent',
   'over_budget_told_already',
+  'unsupported_told_already',
   'fallback',
   'maybe_sent',
 ] as const;

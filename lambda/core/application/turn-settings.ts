@@ -14,7 +14,8 @@ import type { AgentResponse } from '../ports/agent';
  * - `handed_off`: the agent failed for good; the customer got the handoff's fallback text and people have the conversation;
  * - `fallback`: a failure no retry can fix (bad agent output, a refusing model), without people to hand it to: the customer got the fallback text at once;
  * - `consent`: the customer opted out or back in (or is opted out); only the confirmation, if any, was sent;
- * - `over_budget_told_already`: a budget refused the turn and the over-budget reply already went in this window; nothing sent.
+ * - `over_budget_told_already`: a budget refused the turn and the over-budget reply already went in this window; nothing sent;
+ * - `unsupported_told_already`: only messages of a type the pipeline cannot read, and the customer was told so earlier in the conversation; nothing sent.
  */
 export type TurnOutcome = ContractTurnOutcome;
 
@@ -61,6 +62,8 @@ export interface TurnSettings {
   readonly promptCacheMs: number;
   /** What the customer is told when the turn fails for good and no person takes the conversation. */
   readonly fallbackText: string;
+  /** What the customer is told, once per conversation, when a message of theirs is of a type the pipeline cannot read. */
+  readonly unsupportedMessageText: string;
 }
 
 export const DEFAULT_TURN_SETTINGS: TurnSettings = {
@@ -74,4 +77,5 @@ export const DEFAULT_TURN_SETTINGS: TurnSettings = {
   promptResource: { type: 'prompt', id: 'system' },
   promptCacheMs: 60_000,
   fallbackText: FALLBACK_TEXT_DEFAULTS.turnFailed,
+  unsupportedMessageText: FALLBACK_TEXT_DEFAULTS.unsupportedMessage,
 };

@@ -1,3 +1,4 @@
+import { FALLBACK_TEXT_DEFAULTS } from '../../../lib/contract';
 import { TurnHarness } from '../../support/turn-harness';
 
 /** What each kind of customer message does end to end: the real webhook, DynamoDB Local, the real turn. */
@@ -84,5 +85,39 @@ describe('inbound message types through the pipeline', () => {
       messageType: 'image',
       media: { kind: 'image', providerMediaId: '1479537139650973', mimeType: 'image/jpeg', sha256: 'abc=', caption: 'Minha receita', state: 'pending' },
     });
+  });
+
+  test('a quoted reply shows the agent the quoted message above it, read from the history', async () => {
+    const customerId = nextCustomer();
+    await harness.receive(customerId, 'wamid.Q-1', 'Quanto custa o exame de sangue?');
+    await harness.process(customerId);
+    const reply = await sentReply(customerId);
+    await harness.receiveMessage(customerId, { id: 'wamid.Q-2', type: 'text', text: { body: 'Esse preço vale para dois?' }, context: { from: '15550783881', id: reply.providerMessageId } });
+    await harness.process(customerId);
+
+    expect(harness.agent.requests.at(-1)?.history.at(-1)?.text).toBe(`> ${reply.text}\nEsse preço vale para dois?`);
+    // Stored once: the history keeps the reply's own text and the quote's id, not a copy.
+    const { items } = await harness.messages.history(customerId, { limit: 100 });
+    expect(items.find((message) => message.messageId === 'wamid.Q-2')).toMatchObject({ text: 'Esse preço vale para dois?', quotedMessageId: reply.providerMessageId });
+  });
+
+  test('a type the pipeline cannot read gets the short notice once per conversation, never an agent turn', async () => {
+    const customerId = nextCustomer();
+    const callsBefore = harness.agent.calls;
+    const unsupported = (id: string) => ({ id, type: 'unsupported', errors: [{ code: 131051, title: 'Message type unknown' }], unsupported: { type: 'poll_creation' } });
+    await harness.receiveMessage(customerId, unsupported('wamid.U-1'));
+    await harness.process(customerId);
+    await harness.receiveMessage(customerId, unsupported('wamid.U-2'));
+    await harness.process(customerId);
+
+    expect(harness.sentTo(customerId)).toEqual([FALLBACK_TEXT_DEFAULTS.unsupportedMessage]);
+    expect(harness.agent.calls).toBe(callsBefore);
+    expect((await harness.receipts.getLatest(customerId))?.pendingMessageIds).toEqual([]);
+
+    // A readable message next is the agent's as usual.
+    await harness.receive(customerId, 'wamid.U-3', 'Bom dia');
+    await harness.process(customerId);
+    expect(harness.agent.calls).toBe(callsBefore + 1);
+    expect(harness.sentTo(customerId)).toHaveLength(2);
   });
 });
