@@ -149,8 +149,13 @@ export class TurnHarness {
 
   /** A customer message of any type (Meta's `messages[]` element, without `from`) through the real webhook; returns its HTTP status. */
   async receiveMessage(customerId: string, message: Record<string, unknown>): Promise<number> {
-    const response = await this.webhook(signedPost(messageNotification(customerId, { timestamp: String(Math.floor(Date.now() / 1000)), ...message })));
+    const response = await this.webhookPost(messageNotification(customerId, { timestamp: String(Math.floor(Date.now() / 1000)), ...message }));
     return response.statusCode ?? 0;
+  }
+
+  /** Any body through the real webhook, signed as Meta signs it. */
+  webhookPost(body: string) {
+    return this.webhook(signedPost(body));
   }
 
   /** Invokes the orchestrator with one SQS record for the customer, as the event source would. */

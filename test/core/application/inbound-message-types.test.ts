@@ -1,5 +1,6 @@
 import { FALLBACK_TEXT_DEFAULTS } from '../../../lib/contract';
 import { TurnHarness } from '../../support/turn-harness';
+import { messageNotification } from '../../support/webhook-events';
 
 /** What each kind of customer message does end to end: the real webhook, DynamoDB Local, the real turn. */
 describe('inbound message types through the pipeline', () => {
@@ -119,5 +120,17 @@ describe('inbound message types through the pipeline', () => {
     await harness.process(customerId);
     expect(harness.agent.calls).toBe(callsBefore + 1);
     expect(harness.sentTo(customerId)).toHaveLength(2);
+  });
+
+  test('a malformed message of any type is refused whole: the good message beside it is not written either', async () => {
+    const customerId = nextCustomer();
+    const body = JSON.parse(messageNotification(customerId, { id: 'wamid.B-1', timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'Olá' } }));
+    body.entry[0].changes[0].value.messages.push({ from: customerId, id: 'wamid.B-2', timestamp: String(Math.floor(Date.now() / 1000)), type: 'reaction', reaction: { emoji: '👍' } });
+    const status = (await harness.webhookPost(JSON.stringify(body))).statusCode;
+
+    expect(status).toBe(400);
+    expect(await harness.receipts.getReceipt({ customerId, messageId: 'wamid.B-1' })).toBeUndefined();
+    expect(await harness.receipts.getLatest(customerId)).toBeUndefined();
+    expect(await harness.history(customerId)).toEqual([]);
   });
 });

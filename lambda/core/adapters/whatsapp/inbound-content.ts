@@ -1,28 +1,18 @@
-import type { InboundReaction } from '../../domain/inbound-turn';
-import type { InboundMedia, MediaKind } from '../../domain/media';
+import type { InboundTurn } from '../../domain/inbound-turn';
+import { MEDIA_KINDS, type InboundMedia, type MediaKind } from '../../domain/media';
 import { isObject, joinParts, optionalString, requireArray, requireObject, requireString, WebhookPayloadError, type Json } from './webhook-json';
 
 /**
  * What one customer message says and does, whatever its type: the text the history and the agent
  * read, and what the pipeline does with it besides (docs/DESIGN.md#inbound-message-types).
  */
-export interface InboundContent {
-  readonly text: string;
-  /** The attachment to download (the turn does; never the inbound path). */
-  readonly media?: InboundMedia;
-  readonly quotedMessageId?: string;
-  readonly reaction?: InboundReaction;
-  readonly editOf?: string;
-  readonly unsupported?: boolean;
-}
+export type InboundContent = Pick<InboundTurn, 'text' | 'media' | 'quotedMessageId' | 'reaction' | 'editOf' | 'unsupported'>;
 
 /** What a type's own object (`message[type]`) says; the message's common fields are read apart. */
 type TypeContent = Omit<InboundContent, 'quotedMessageId'>;
 
 /** How one message type reads, given its own object and the whole message. A malformed shape throws. */
 type TypeReader = (content: Json, message: Json) => TypeContent;
-
-const MEDIA_KINDS: readonly MediaKind[] = ['image', 'video', 'audio', 'document', 'sticker'];
 
 /**
  * One reader per Meta message type (developers.facebook.com, "Messages webhook reference"). A type

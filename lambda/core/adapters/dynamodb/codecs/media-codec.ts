@@ -1,8 +1,7 @@
-import type { InboundMedia, MediaKind, MediaRefusal, MediaState, StoredMedia } from '../../../domain/media';
+import { MEDIA_KINDS, type InboundMedia, type MediaRefusal, type MediaState, type StoredMedia } from '../../../domain/media';
 import { EntityType } from '../keys';
 import { ItemReader } from './item-reader';
 
-const MEDIA_KINDS: readonly MediaKind[] = ['image', 'video', 'audio', 'document', 'sticker'];
 const MEDIA_STATES: readonly MediaState[] = ['pending', 'stored', 'refused', 'failed'];
 const MEDIA_REFUSALS: readonly MediaRefusal[] = ['too_large', 'type_not_allowed', 'download_failed'];
 
