@@ -97,9 +97,10 @@ export const FALLBACK_TEXT_DEFAULTS = {
   turnFailed: DEFAULT_TEXTS.turnFailed,
   /** The agent had nothing to say: the turn's deadline came before any text, or the model answered none. */
   agentDeadline: DEFAULT_TEXTS.agentDeadline,
-  /** A message of a type the pipeline cannot read, answered once per conversation instead of by the agent. */
-  unsupportedMessage: DEFAULT_TEXTS.unsupportedMessage,
 } as const;
+
+/** The `@default` of `unsupportedMessageText`: a message of a type the pipeline cannot read, answered once per conversation instead of by the agent. */
+export const UNSUPPORTED_MESSAGE_TEXT_DEFAULT = DEFAULT_TEXTS.unsupportedMessage;
 
 /** The longest fallback text the construct accepts: one WhatsApp text message. */
 export const FALLBACK_TEXT_MAX_CHARACTERS = 4096;

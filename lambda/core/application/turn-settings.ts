@@ -1,4 +1,4 @@
-import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT, FALLBACK_TEXT_DEFAULTS, type TurnOutcome as ContractTurnOutcome } from '../../../lib/contract';
+import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT, FALLBACK_TEXT_DEFAULTS, UNSUPPORTED_MESSAGE_TEXT_DEFAULT, type TurnOutcome as ContractTurnOutcome } from '../../../lib/contract';
 import type { BudgetLimit, TokenUsage } from '../domain/customer-budget';
 import type { AgentResponse } from '../ports/agent';
 
@@ -77,5 +77,5 @@ export const DEFAULT_TURN_SETTINGS: TurnSettings = {
   promptResource: { type: 'prompt', id: 'system' },
   promptCacheMs: 60_000,
   fallbackText: FALLBACK_TEXT_DEFAULTS.turnFailed,
-  unsupportedMessageText: FALLBACK_TEXT_DEFAULTS.unsupportedMessage,
+  unsupportedMessageText: UNSUPPORTED_MESSAGE_TEXT_DEFAULT,
 };

@@ -1,4 +1,4 @@
-import { FALLBACK_TEXT_DEFAULTS } from '../../../lib/contract';
+import { UNSUPPORTED_MESSAGE_TEXT_DEFAULT } from '../../../lib/contract';
 import { TurnHarness } from '../../support/turn-harness';
 import { messageNotification } from '../../support/webhook-events';
 
@@ -111,7 +111,7 @@ describe('inbound message types through the pipeline', () => {
     await harness.receiveMessage(customerId, unsupported('wamid.U-2'));
     await harness.process(customerId);
 
-    expect(harness.sentTo(customerId)).toEqual([FALLBACK_TEXT_DEFAULTS.unsupportedMessage]);
+    expect(harness.sentTo(customerId)).toEqual([UNSUPPORTED_MESSAGE_TEXT_DEFAULT]);
     expect(harness.agent.calls).toBe(callsBefore);
     expect((await harness.receipts.getLatest(customerId))?.pendingMessageIds).toEqual([]);
 
