@@ -492,6 +492,15 @@ export interface AgentPipelineProps {
    */
   readonly deadlineFallbackText?: string;
 
+  /**
+   * What the customer is told when they send a message of a type the pipeline cannot read (a poll,
+   * a kind of message WhatsApp delivers as `unsupported`): once per conversation, instead of an
+   * agent turn; later ones get no answer. At most 4096 characters.
+   *
+   * @default - the `locale`'s text; for pt-BR 'Desculpe, não consigo ler esse tipo de mensagem. Pode escrever em texto, ou enviar uma foto, um áudio ou um documento?'
+   */
+  readonly unsupportedMessageText?: string;
+
   // ---- Cost guards ----
 
   /**

@@ -50,6 +50,8 @@ export interface DeploymentSettings {
   readonly deployedSystemPrompt?: string;
   /** What the customer is told when a turn fails for good and no person takes the conversation; `undefined`: the locale's text. */
   readonly fallbackText?: string;
+  /** What the customer is told, once per conversation, about a message of a type the pipeline cannot read; `undefined`: the locale's text. */
+  readonly unsupportedMessageText?: string;
   /** Per-customer turn and token limits and the over-budget reply. */
   readonly customerBudget: CustomerBudgetSettings;
   /** The pipeline-wide daily token budget and its reply; `undefined`: none (`pipelineBudget` unset). */
@@ -99,7 +101,7 @@ export type EndUserMessagingInboundSettings = Pick<DeploymentSettings, Shared | 
 };
 export type OrchestratorSettings = Pick<
   DeploymentSettings,
-  Shared | 'whatsApp' | 'agent' | 'maxReceiveCount' | 'deployedSystemPrompt' | 'fallbackText' | 'customerBudget' | 'pipelineBudget' | 'historyMaxCharacters' | 'operatorPlane'
+  Shared | 'whatsApp' | 'agent' | 'maxReceiveCount' | 'deployedSystemPrompt' | 'fallbackText' | 'unsupportedMessageText' | 'customerBudget' | 'pipelineBudget' | 'historyMaxCharacters' | 'operatorPlane'
 >;
 export type OperatorSettings = Pick<DeploymentSettings, Shared | 'whatsApp' | 'turnQueueUrl' | 'deadLetterQueueUrl'> & { readonly operatorPlane: OperatorAccessSettings };
 export type HandoffSweeperSettings = Pick<DeploymentSettings, Shared | 'whatsApp'> & { readonly operatorPlane: OperatorPlaneSettings };

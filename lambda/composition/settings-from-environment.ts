@@ -89,6 +89,7 @@ export function readOrchestratorSettings(env: Environment = process.env): Orches
     maxReceiveCount: positiveWholeNumber(env, RUNTIME_ENV.maxReceiveCount) ?? DEPLOYMENT_DEFAULTS.maxReceiveCount,
     deployedSystemPrompt: optionalText(env, RUNTIME_ENV.deployedSystemPrompt),
     fallbackText: optionalText(env, RUNTIME_ENV.fallbackText),
+    unsupportedMessageText: optionalText(env, RUNTIME_ENV.unsupportedMessageText),
     customerBudget: customerBudget(env),
     pipelineBudget: pipelineBudget(env),
     historyMaxCharacters: positiveWholeNumber(env, RUNTIME_ENV.agentHistoryMaxCharacters) ?? DEPLOYMENT_DEFAULTS.historyMaxCharacters,

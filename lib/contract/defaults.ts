@@ -99,6 +99,9 @@ export const FALLBACK_TEXT_DEFAULTS = {
   agentDeadline: DEFAULT_TEXTS.agentDeadline,
 } as const;
 
+/** The `@default` of `unsupportedMessageText`: a message of a type the pipeline cannot read, answered once per conversation instead of by the agent. */
+export const UNSUPPORTED_MESSAGE_TEXT_DEFAULT = DEFAULT_TEXTS.unsupportedMessage;
+
 /** The longest fallback text the construct accepts: one WhatsApp text message. */
 export const FALLBACK_TEXT_MAX_CHARACTERS = 4096;
 

@@ -37,6 +37,8 @@ export const RUNTIME_ENV = {
   fallbackText: 'FALLBACK_TEXT',
   /** What an agent answers when it has nothing better to say (the deadline came first, or no text). */
   deadlineFallbackText: 'AGENT_DEADLINE_FALLBACK_TEXT',
+  /** What the customer is told, once per conversation, about a message of a type the pipeline cannot read. */
+  unsupportedMessageText: 'UNSUPPORTED_MESSAGE_TEXT',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
   logLevel: 'POWERTOOLS_LOG_LEVEL',

@@ -30,6 +30,8 @@ export type LocaleText =
   | 'optedIn'
   /** An operator's console link after `login`; `{link}` ends it. */
   | 'loginLink'
+  /** A customer's message of a type the pipeline cannot read (a poll, a new kind of message), once per conversation (`unsupportedMessageText`). */
+  | 'unsupportedMessage'
   /** The scripted agent's answer (`npm start`, tests): `{messages}` is the turn, `{count}` the customer's messages so far. */
   | 'scriptedReply';
 
@@ -63,6 +65,7 @@ export const LOCALE_PRESETS: Readonly<Record<Locale, LocalePreset>> = {
       optedOut: 'Pronto: você não vai mais receber mensagens nossas por aqui. Para voltar, envie VOLTAR.',
       optedIn: 'Que bom ter você de volta! Pode mandar sua mensagem.',
       loginLink: 'Seu link de acesso ao console (vale 10 minutos, uso único): {link}',
+      unsupportedMessage: 'Desculpe, não consigo ler esse tipo de mensagem. Pode escrever em texto, ou enviar uma foto, um áudio ou um documento?',
       scriptedReply: 'Olá! Recebi: {messages} (mensagem {count})',
     },
     consentWords: { optOut: ['PARAR', 'STOP', 'SAIR'], optIn: ['VOLTAR', 'START'] },
@@ -80,6 +83,7 @@ export const LOCALE_PRESETS: Readonly<Record<Locale, LocalePreset>> = {
       optedOut: 'Done: you will no longer receive messages from us here. To come back, send START.',
       optedIn: 'Welcome back! Go ahead and send your message.',
       loginLink: 'Your sign-in link to the console (valid for 10 minutes, single use): {link}',
+      unsupportedMessage: 'Sorry, I cannot read this kind of message. Could you write it as text, or send a photo, a voice note or a document?',
       scriptedReply: 'Hello! I received: {messages} (message {count})',
     },
     consentWords: { optOut: ['STOP', 'UNSUBSCRIBE'], optIn: ['START'] },
@@ -97,6 +101,7 @@ export const LOCALE_PRESETS: Readonly<Record<Locale, LocalePreset>> = {
       optedOut: 'Listo: ya no recibirás mensajes nuestros por aquí. Para volver, envía VOLVER.',
       optedIn: '¡Qué bueno tenerte de vuelta! Ya puedes enviar tu mensaje.',
       loginLink: 'Tu enlace de acceso a la consola (válido 10 minutos, un solo uso): {link}',
+      unsupportedMessage: 'Lo siento, no puedo leer este tipo de mensaje. ¿Puedes escribirlo en texto, o enviar una foto, un audio o un documento?',
       scriptedReply: '¡Hola! Recibí: {messages} (mensaje {count})',
     },
     consentWords: { optOut: ['PARAR', 'BAJA', 'CANCELAR', 'STOP'], optIn: ['VOLVER', 'ALTA', 'START'] },

@@ -19,6 +19,7 @@ export const TURN_OUTCOMES = [
   'handed_off',
   'consent',
   'over_budget_told_already',
+  'unsupported_told_already',
   'fallback',
   'maybe_sent',
   'outside_window',
@@ -122,6 +123,10 @@ export const CUSTOM_METRICS = {
   inboundDuplicates: 'InboundDuplicates',
   /** Inbound: a message for a session a human owns, put in their inbox instead of the agent's queue. */
   inboundRoutedToHuman: 'InboundRoutedToHuman',
+  /** Inbound: a customer's reaction (or its removal), recorded on the message it reacts to; no turn. */
+  inboundReactions: 'InboundReactions',
+  /** Inbound: a customer's edit of a message still waiting for the agent, applied to it; no turn of its own. */
+  inboundEdits: 'InboundEdits',
   /** Inbound: Meta's template status changes applied to a stored template. */
   templateStatusUpdates: 'TemplateStatusUpdates',
   /** Orchestrator: a queue record whose body is not a dispatch message (logged and dropped). */
@@ -175,6 +180,8 @@ export const INBOUND_OUTCOME_METRICS = {
   redispatched: CUSTOM_METRICS.inboundDispatched,
   duplicate: CUSTOM_METRICS.inboundDuplicates,
   human_inbox: CUSTOM_METRICS.inboundRoutedToHuman,
+  reaction: CUSTOM_METRICS.inboundReactions,
+  edited: CUSTOM_METRICS.inboundEdits,
 } as const satisfies Record<string, CustomMetricName>;
 
 export type InboundOutcome = keyof typeof INBOUND_OUTCOME_METRICS;

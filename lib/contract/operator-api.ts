@@ -126,6 +126,10 @@ export interface HistoryEntry {
   readonly operatorPhone?: string;
   /** Sent as this approved template; `text` is its body as the customer read it. */
   readonly template?: TemplateRef;
+  /** The emoji the customer reacted to this message with (their latest reaction; none once removed). */
+  readonly reaction?: string;
+  /** The customer edited this message: `text` is the edited text. */
+  readonly editedAt?: Timestamp;
 }
 
 /** Why WhatsApp could not deliver a message: Meta's error code, and what it means for what to do next. */

@@ -47,6 +47,7 @@ export function buildOrchestrator({ scope, settings, functions, table, queue, ag
       ...(settings.agentHistoryMaxCharacters ? { [RUNTIME_ENV.agentHistoryMaxCharacters]: String(settings.agentHistoryMaxCharacters) } : {}),
       ...(settings.fallbackText === undefined ? {} : { [RUNTIME_ENV.fallbackText]: settings.fallbackText }),
       ...(settings.deadlineFallbackText === undefined ? {} : { [RUNTIME_ENV.deadlineFallbackText]: settings.deadlineFallbackText }),
+      ...(settings.unsupportedMessageText === undefined ? {} : { [RUNTIME_ENV.unsupportedMessageText]: settings.unsupportedMessageText }),
       ...functions.commonEnvironment,
     },
   });

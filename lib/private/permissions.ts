@@ -80,13 +80,14 @@ const marker = only('keyLayoutMigration', get);
 export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAccess } = {
   /**
    * Webhook and End User Messaging inbound: the receipt and marker transaction, the routing reads
-   * (pointer, session), messages appended while a person owns the conversation, and Meta's
-   * delivery statuses recorded on the messages they name.
+   * (pointer, session), messages appended while a person owns the conversation, Meta's
+   * delivery statuses recorded on the messages they name, and a customer's reactions and edits
+   * recorded on the recent message they name (found by a Query of the customer's history).
    */
   inbound: {
     table: {
       inbound: [get, put, update],
-      session: [get, conditionCheck, put, update],
+      session: [get, query, conditionCheck, put, update],
       // Meta's template status notifications, applied to the stored template (templates are an operator plane feature).
       messageTemplates: only('operatorPlane', update),
     },

@@ -59,6 +59,7 @@ export interface PipelineSettings {
   /** The texts the consumer set (undefined: the runtime's defaults, `FALLBACK_TEXT_DEFAULTS`). */
   readonly fallbackText?: string;
   readonly deadlineFallbackText?: string;
+  readonly unsupportedMessageText?: string;
 }
 
 const DEFAULT_ALARM_THRESHOLDS: Required<AlarmThresholds> = {
@@ -230,6 +231,7 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
     ...resolveCostGuards(fail, props),
     fallbackText: checkedFallbackText(fail, 'fallbackText', props.fallbackText),
     deadlineFallbackText: checkedFallbackText(fail, 'deadlineFallbackText', props.deadlineFallbackText),
+    unsupportedMessageText: checkedFallbackText(fail, 'unsupportedMessageText', props.unsupportedMessageText),
   };
 }
 

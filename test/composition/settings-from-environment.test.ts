@@ -132,6 +132,11 @@ describe('the orchestrator', () => {
     expect(config.agent).toEqual({ backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0', fallbackReply: 'Um instante, por favor.' });
   });
 
+  it('reads the unsupported-message notice the construct sets; unset, the locale’s text is used', () => {
+    expect(readOrchestratorSettings({ ...orchestratorEnvironment, [RUNTIME_ENV.unsupportedMessageText]: 'Só leio texto.' }).unsupportedMessageText).toBe('Só leio texto.');
+    expect(readOrchestratorSettings(orchestratorEnvironment).unsupportedMessageText).toBeUndefined();
+  });
+
   it('reads the customer budget and the history cap, keeping the defaults of what the budget leaves out', () => {
     const config = readOrchestratorSettings({
       ...orchestratorEnvironment,

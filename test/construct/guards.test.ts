@@ -80,8 +80,14 @@ describe('fallback texts', () => {
     expect(defaults[RUNTIME_ENV.deadlineFallbackText]).toBeUndefined();
   });
 
+  test('the unsupported-message notice set reaches the orchestrator; unset, the locale speaks', () => {
+    expect(orchestratorEnvironment(synthPipeline({ unsupportedMessageText: 'Só leio texto, fotos, áudios e documentos.' }))[RUNTIME_ENV.unsupportedMessageText]).toBe('Só leio texto, fotos, áudios e documentos.');
+    expect(orchestratorEnvironment(synthPipeline())[RUNTIME_ENV.unsupportedMessageText]).toBeUndefined();
+  });
+
   test.each([
     [{ fallbackText: ' ' }, 'fallbackText must be a non-blank text of at most 4096 characters'],
+    [{ unsupportedMessageText: '' }, 'unsupportedMessageText must be a non-blank text of at most 4096 characters'],
     [{ deadlineFallbackText: 'x'.repeat(4097) }, 'deadlineFallbackText must be a non-blank text of at most 4096 characters (one WhatsApp message); got 4097 characters. Shorten it'],
   ])('refuses %p, saying what to change', (props, message) => {
     expect(() => synthPipeline(props)).toThrow(message);

@@ -33,7 +33,7 @@ import { LOCAL_WEBHOOK_REQUEST_TIMEOUTS } from '../../local/runtime/local-pipeli
 import { createTurnQueues } from '../../local/servers/local-resources';
 import { webhookSettings } from './deployment-settings';
 import { createTestTable, type TestTable } from './dynamo-table';
-import { signedPost, TEST_CREDENTIALS, textNotification } from './webhook-events';
+import { messageNotification, signedPost, TEST_CREDENTIALS, textNotification } from './webhook-events';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 
@@ -148,6 +148,17 @@ export class TurnHarness {
   async receive(customerId: string, messageId: string, text: string, providerTimestamp = Math.floor(Date.now() / 1000)): Promise<number> {
     const response = await this.webhook(signedPost(textNotification(customerId, messageId, text, providerTimestamp)));
     return response.statusCode ?? 0;
+  }
+
+  /** A customer message of any type (Meta's `messages[]` element, without `from`) through the real webhook; returns its HTTP status. */
+  async receiveMessage(customerId: string, message: Record<string, unknown>): Promise<number> {
+    const response = await this.webhookPost(messageNotification(customerId, { timestamp: String(Math.floor(Date.now() / 1000)), ...message }));
+    return response.statusCode ?? 0;
+  }
+
+  /** Any body through the real webhook, signed as Meta signs it. */
+  webhookPost(body: string) {
+    return this.webhook(signedPost(body));
   }
 
   /** Invokes the orchestrator with one SQS record for the customer, as the event source would. */

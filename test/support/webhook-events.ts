@@ -66,6 +66,11 @@ export function signedRestApiPost(body: string): APIGatewayProxyEvent {
 
 /** A one-message text notification from `customerId`, shaped like Meta's, sent now unless told otherwise. */
 export function textNotification(customerId: string, messageId: string, text: string, timestamp = Math.floor(Date.now() / 1000)): string {
+  return messageNotification(customerId, { id: messageId, timestamp: String(timestamp), type: 'text', text: { body: text } });
+}
+
+/** A one-message notification from `customerId` of any type: `message` is Meta's `messages[]` element without `from`. */
+export function messageNotification(customerId: string, message: Record<string, unknown>): string {
   return JSON.stringify({
     object: 'whatsapp_business_account',
     entry: [
@@ -78,7 +83,7 @@ export function textNotification(customerId: string, messageId: string, text: st
               messaging_product: 'whatsapp',
               metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
               contacts: [{ profile: { name: 'Test Customer' }, wa_id: customerId }],
-              messages: [{ from: customerId, id: messageId, timestamp: String(timestamp), type: 'text', text: { body: text } }],
+              messages: [{ from: customerId, ...message }],
             },
           },
         ],

@@ -151,7 +151,13 @@ function History({ messages, ownReplies, onRetry, onDiscard }: HistoryProps) {
               {message.operatorPhone !== undefined && ` (${message.operatorPhone})`}
             </span>
             <p class="message-text">{message.text}</p>
+            {message.reaction !== undefined && (
+              <span class="message-reaction" role="img" aria-label={t('conversation.reaction', { emoji: message.reaction })}>
+                {message.reaction}
+              </span>
+            )}
             <span class="message-meta">
+              {message.editedAt !== undefined && `${t('conversation.edited')} · `}
               {formatTime(message.at, language)}
               {message.direction === 'outbound' && <DeliveryTicks message={message} />}
             </span>

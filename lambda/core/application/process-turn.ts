@@ -227,19 +227,42 @@ export class ProcessTurn {
    * `undefined` when a newer message superseded the turn meanwhile (its turn answers these messages).
    */
   private async persistFallback(pending: readonly PendingInbound[], session: Session): Promise<PersistedFallback | undefined> {
-    const last = newest(pending);
     const { handoffs } = this.deps;
+    const text = handoffs ? await handoffs.fallbackText() : this.settings.fallbackText;
+    const persisted = await this.persistSystemReply(newest(pending), session, text, (answered, at) => applyActions(answered, handoffs ? [FALLBACK_HANDOFF] : [], at));
+    return persisted && { ...persisted, handedOver: persisted.session.state === SessionState.AWAITING_HUMAN };
+  }
+
+  /**
+   * A text of the pipeline's own (not the agent's) as the turn's result, in the write a reply
+   * takes, with `change` applied to the session; `undefined` when a newer message superseded the turn.
+   */
+  private async persistSystemReply(last: PendingInbound, session: Session, text: string, change: (answered: Session, at: string) => Session): Promise<{ session: Session; reply: OutboundReply } | undefined> {
     const replyAt = answerTimestamp(this.deps.clock.now(), last);
-    const updated = applyActions({ ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind }, handoffs ? [FALLBACK_HANDOFF] : [], replyAt);
-    const reply: OutboundReply = {
-      messageId: this.deps.ids.newId(),
-      text: handoffs ? await handoffs.fallbackText() : this.settings.fallbackText,
-      replyToMessageId: last.messageId,
-      createdAt: replyAt,
-      role: 'system',
-    };
+    const updated = change({ ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind }, replyAt);
+    const reply: OutboundReply = { messageId: this.deps.ids.newId(), text, replyToMessageId: last.messageId, createdAt: replyAt, role: 'system' };
     const persisted = await this.deps.ledger.persistResult({ session: updated, expectedState: session.state, expectedLatestMessageId: last.messageId, expectedActiveSessionId: undefined, reply });
-    return persisted ? { session: updated, reply, handedOver: updated.state === SessionState.AWAITING_HUMAN } : undefined;
+    return persisted ? { session: updated, reply } : undefined;
+  }
+
+  /**
+   * Messages of a type the pipeline cannot read get no agent turn: the customer is told so once
+   * per conversation (the session records it with the notice, in the same write), then nothing.
+   */
+  private async answerUnsupported(latest: LatestInbound, pending: readonly PendingInbound[], session: Session, progress: TurnProgress): Promise<TurnReport> {
+    const drained = pending.length;
+    if (session.unsupportedNoticeAt !== undefined) {
+      await this.complete(latest, pending);
+      return { outcome: 'unsupported_told_already', drained };
+    }
+    progress.writeAttempted = true;
+    const persisted = await this.persistSystemReply(newest(pending), session, this.settings.unsupportedMessageText, (answered, at) => ({ ...applyActions(answered, [], at), unsupportedNoticeAt: at }));
+    progress.resultWritten = true;
+    if (persisted === undefined) {
+      await this.complete(latest, pending);
+      return { outcome: 'superseded', drained };
+    }
+    return { outcome: (await this.settlePersisted(latest.customerId, persisted.session, persisted.reply, pending)) ?? 'superseded', drained };
   }
 
   /**
@@ -305,7 +328,9 @@ export class ProcessTurn {
     const windowClosed = !alreadySuperseded && !windowOpen;
     // The budget's count goes out alongside the session and history writes, which it does not
     // depend on; it counts this turn once however often the turn is retried.
-    const admission = alreadySuperseded || windowClosed ? undefined : this.deps.budget?.admit(customerId, last.messageId);
+    // Only messages the pipeline cannot read: no agent, so nothing counted against a budget either.
+    const unreadable = pending.every((turn) => turn.unsupported === true);
+    const admission = alreadySuperseded || windowClosed || unreadable ? undefined : this.deps.budget?.admit(customerId, last.messageId);
     // Awaited below; a failure of the writes first fails the turn, and the retry counts nothing twice.
     admission?.catch(() => undefined);
     const session = active === undefined || active.state === SessionState.CLOSED ? await this.openSession(last, active) : active;
@@ -316,6 +341,7 @@ export class ProcessTurn {
       return { outcome: 'superseded', drained: pending.length };
     }
     if (windowClosed) return this.handOffOutsideWindow(latest, pending, session);
+    if (unreadable) return this.answerUnsupported(latest, pending, session, progress);
 
     const overBudget = await admission;
     const budgetReply = overBudget?.reply;

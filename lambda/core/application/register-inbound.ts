@@ -1,5 +1,5 @@
 import type { ConsentWords, InboundOutcome as ContractInboundOutcome } from '../../../lib/contract';
-import type { InboundTurn } from '../domain/inbound-turn';
+import { asTurnOfItsOwn, startsTurn, type InboundTurn } from '../domain/inbound-turn';
 import { customerMessage } from '../domain/message';
 import { routesToAgent } from '../domain/inbound-routing';
 import type { InboundReceiptRepository, MessageRepository, SessionRepository } from '../ports/repositories';
@@ -11,7 +11,10 @@ import type { TurnDispatcher } from '../ports/turn-dispatcher';
  * - `redispatched`: a provider retry found the receipt undispatched (an earlier attempt failed
  *   half-way) and finished the job;
  * - `duplicate`: already registered and dispatched (or consumed) — nothing changed;
- * - `human_inbox`: the customer's session is owned by a human, the message went to their inbox.
+ * - `human_inbox`: the customer's session is owned by a human, the message went to their inbox;
+ * - `reaction`: a reaction, recorded on the message it reacts to; never a turn;
+ * - `edited`: an edit of a message still waiting for the agent, which now reads the new text; no
+ *   turn of its own (an edit of a message already answered is a message of its own: `dispatched`).
  */
 export type InboundOutcome = ContractInboundOutcome;
 
@@ -59,13 +62,29 @@ export class RegisterInboundTurns {
    * the agent when the session lets it), the SQS send, and the dispatched mark. Reading the session
    * is only needed when a human may own it.
    */
-  private async registerOne(turn: InboundTurn): Promise<InboundResult> {
+  private async registerOne(received: InboundTurn): Promise<InboundResult> {
+    if (!startsTurn(received)) {
+      // Nothing to answer: the reaction is recorded where the operator sees it, and that is all.
+      await this.deps.messages.recordReaction(received.customerId, received.reaction!, received.providerTimestamp);
+      return { messageId: received.messageId, outcome: 'reaction' };
+    }
+    if (received.editOf !== undefined && (await this.applyEdit(received, received.editOf))) return { messageId: received.messageId, outcome: 'edited' };
+    const turn = asTurnOfItsOwn(received);
     const registration = await this.deps.receipts.registerInbound(turn, { routeToAgentUnlessHumanOwned: true });
     if (registration.alreadyCompleted || registration.alreadyDispatched) return { messageId: turn.messageId, outcome: 'duplicate' };
     if (!registration.agentRouted && (await this.route(turn, registration.isDuplicate)) === 'human') return { messageId: turn.messageId, outcome: 'human_inbox' };
     await this.deps.dispatcher.dispatch(turn);
     await this.deps.receipts.markDispatched(turn);
     return { messageId: turn.messageId, outcome: registration.isDuplicate ? 'redispatched' : 'dispatched' };
+  }
+
+  /**
+   * The edited message's history entry takes the new text; a message still waiting for the agent
+   * takes it too, and then the edit needs no turn. `true` in that case.
+   */
+  private async applyEdit(edit: InboundTurn, original: string): Promise<boolean> {
+    await this.deps.messages.recordEdit(edit.customerId, original, edit.text, edit.providerTimestamp);
+    return this.deps.receipts.reviseWaitingText({ customerId: edit.customerId, messageId: original }, edit.text);
   }
 
   private async route(turn: InboundTurn, redelivered: boolean): Promise<'agent' | 'human'> {

@@ -114,7 +114,7 @@ export class TurnAgent {
     );
     const agentStarted = this.deps.clock.now().getTime();
     const [history, earlier] = await Promise.all([this.conversation(session, stored.history, pending), stored.earlier]);
-    const earlierConversation = earlier && earlier.length > 0 ? newestWithin(earlier.filter(isVisibleToAgent).map(conversationEntry), this.settings.earlierConversationMaxCharacters) : undefined;
+    const earlierConversation = earlier && earlier.length > 0 ? newestWithin(earlier.filter(isVisibleToAgent).map((message) => conversationEntry(message)), this.settings.earlierConversationMaxCharacters) : undefined;
     const responses: AgentResponse[] = [];
     let stage = this.stageOf(session.currentAgent);
     let context = session;
@@ -172,7 +172,8 @@ export class TurnAgent {
     const appended = pending.map((turn) => customerMessage(turn, session.sessionId, turn.historyTimestamp));
     const byKey = new Map([...read, ...appended].map((message) => [`${message.timestamp}#${message.messageId}`, message]));
     const history = [...byKey.values()].sort((a, b) => toEpochMicros(a.timestamp) - toEpochMicros(b.timestamp)).slice(-this.settings.historyLimit);
-    return newestWithin(history.filter(isVisibleToAgent).map(conversationEntry), this.settings.historyMaxCharacters);
+    const quotable = byWamid(history);
+    return newestWithin(history.filter(isVisibleToAgent).map((message) => conversationEntry(message, quotable)), this.settings.historyMaxCharacters);
   }
 }
 
@@ -216,6 +217,22 @@ function combined(responses: readonly AgentResponse[]): AgentResponse {
   };
 }
 
-function conversationEntry(message: Message): ConversationEntry {
-  return { role: message.role === 'user' ? 'customer' : 'assistant', text: message.text, at: message.timestamp, ...(message.deliveryStatus === 'maybe_sent' && { mayNotHaveReached: true }) };
+function conversationEntry(message: Message, quotable?: ReadonlyMap<string, Message>): ConversationEntry {
+  const quoted = message.quotedMessageId === undefined ? undefined : quotable?.get(message.quotedMessageId);
+  const text = quoted === undefined ? message.text : `${quoteLine(quoted.text)}\n${message.text}`;
+  return { role: message.role === 'user' ? 'customer' : 'assistant', text, at: message.timestamp, ...(message.deliveryStatus === 'maybe_sent' && { mayNotHaveReached: true }) };
+}
+
+/** How much of a quoted message the agent is shown: enough to tell which one it is. */
+const QUOTE_MAX_CHARACTERS = 200;
+
+/** A reply's quoted message, as WhatsApp shows it above the reply: one `> ` line, shortened. */
+function quoteLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return `> ${line.length > QUOTE_MAX_CHARACTERS ? `${line.slice(0, QUOTE_MAX_CHARACTERS - 1)}…` : line}`;
+}
+
+/** The messages a reply may quote, by the wamid the customer's app knows: a customer message's own, a reply's from Meta. */
+function byWamid(history: readonly Message[]): ReadonlyMap<string, Message> {
+  return new Map(history.flatMap((message) => [[message.messageId, message] as const, ...(message.providerMessageId === undefined ? [] : [[message.providerMessageId, message] as const])]));
 }

@@ -1,4 +1,4 @@
-import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT, FALLBACK_TEXT_DEFAULTS, type TurnOutcome as ContractTurnOutcome } from '../../../lib/contract';
+import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT, FALLBACK_TEXT_DEFAULTS, UNSUPPORTED_MESSAGE_TEXT_DEFAULT, type TurnOutcome as ContractTurnOutcome } from '../../../lib/contract';
 import type { BudgetLimit, TokenUsage } from '../domain/customer-budget';
 import type { AgentResponse } from '../ports/agent';
 
@@ -16,6 +16,7 @@ import type { AgentResponse } from '../ports/agent';
  * - `consent`: the customer opted out or back in (or is opted out); only the confirmation, if any, was sent;
  * - `over_budget_told_already`: a budget refused the turn and the over-budget reply already went in this window; nothing sent;
  * - `outside_window`: the customer's 24-hour window had closed when the turn would answer; the agent was not called, nothing was sent, and people have the conversation (the console offers the templates).
+ * - `unsupported_told_already`: only messages of a type the pipeline cannot read, and the customer was told so earlier in the conversation; nothing sent.
  */
 export type TurnOutcome = ContractTurnOutcome;
 
@@ -62,6 +63,8 @@ export interface TurnSettings {
   readonly promptCacheMs: number;
   /** What the customer is told when the turn fails for good and no person takes the conversation. */
   readonly fallbackText: string;
+  /** What the customer is told, once per conversation, when a message of theirs is of a type the pipeline cannot read. */
+  readonly unsupportedMessageText: string;
 }
 
 export const DEFAULT_TURN_SETTINGS: TurnSettings = {
@@ -75,4 +78,5 @@ export const DEFAULT_TURN_SETTINGS: TurnSettings = {
   promptResource: { type: 'prompt', id: 'system' },
   promptCacheMs: 60_000,
   fallbackText: FALLBACK_TEXT_DEFAULTS.turnFailed,
+  unsupportedMessageText: UNSUPPORTED_MESSAGE_TEXT_DEFAULT,
 };

@@ -24,10 +24,37 @@ export interface InboundTurn {
   readonly text: string;
   /** The attachment the customer sent (image, video, audio, document, sticker), to be downloaded by the turn. */
   readonly media?: InboundMedia;
+  /** The message this one quotes (Meta's `context.id`): the turn shows the agent its text, read from the history. */
+  readonly quotedMessageId?: string;
+  /** A reaction: recorded on the message it reacts to, and no turn of its own. */
+  readonly reaction?: InboundReaction;
+  /** An edit: the id of the message whose text it replaces (`text` is the new text). */
+  readonly editOf?: string;
+  /** A type the pipeline cannot read (Meta's `unsupported`, or one it does not know): answered with a short notice, not by the agent. */
+  readonly unsupported?: boolean;
   /** The business phone number id that received it (replies are sent from it). */
   readonly businessPhoneNumberId: string;
   /** The business display phone number, when Meta sends it. */
   readonly displayPhoneNumber?: string;
+}
+
+/** A customer's reaction to a message of the conversation; no `emoji`: the reaction was removed. */
+export interface InboundReaction {
+  readonly targetMessageId: string;
+  readonly emoji?: string;
+}
+
+/** Whether a message is something for the agent to answer: reactions are recorded, never answered. */
+export function startsTurn(turn: Pick<InboundTurn, 'reaction'>): boolean {
+  return turn.reaction === undefined;
+}
+
+/**
+ * An edit that reaches the agent as a message of its own (its original was answered already, or
+ * is unknown) says it is one, so the agent reads a correction rather than a repeat.
+ */
+export function asTurnOfItsOwn(turn: InboundTurn): InboundTurn {
+  return turn.editOf === undefined ? turn : { ...turn, text: `[edited] ${turn.text}` };
 }
 
 export type CustomerIdKind = 'phone' | 'user_id';

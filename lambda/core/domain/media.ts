@@ -1,6 +1,8 @@
 /** The kinds of attachment a customer can send; each is stored as one object. */
 export type MediaKind = 'image' | 'video' | 'audio' | 'document' | 'sticker';
 
+export const MEDIA_KINDS: readonly MediaKind[] = ['image', 'video', 'audio', 'document', 'sticker'];
+
 /**
  * What the provider says of an attachment a customer sent (never its bytes): the inbound path
  * records this and nothing more, so registration stays as fast as a text message.

@@ -46,6 +46,12 @@ export interface Message extends CarriesUnknownAttributes {
   readonly messageType?: string;
   /** The attachment of the message (a customer's, or one an operator sent) and where it is stored. */
   readonly media?: StoredMedia;
+  /** The message a customer's message quotes (Meta's `context.id`); its text is shown to the agent at turn time, never stored twice. */
+  readonly quotedMessageId?: string;
+  /** The customer's reaction to this message, the latest they left (a removed one is no reaction). */
+  readonly reaction?: MessageReaction;
+  /** The customer edited this message: `text` is the edited text. */
+  readonly editedAt?: IsoTimestamp;
   /** Outbound only. */
   readonly deliveryStatus?: DeliveryStatus;
   /** Meta's id once sent. */
@@ -82,6 +88,12 @@ export interface Message extends CarriesUnknownAttributes {
   readonly failureNoticeFor?: string;
 }
 
+/** An emoji a customer reacted with, and when (Meta's timestamp of the reaction). */
+export interface MessageReaction {
+  readonly emoji: string;
+  readonly at: IsoTimestamp;
+}
+
 /** The furthest status Meta reported for a sent message, and when. */
 export interface MessageReceipt {
   readonly status: ReceiptStatus;
@@ -110,6 +122,9 @@ export function customerMessage(turn: InboundTurn, sessionId: string, timestamp:
     text: turn.text,
     timestamp,
     messageType: turn.messageType,
+    // The download step finds the attachment here, still to fetch.
+    ...(turn.media === undefined ? {} : { media: { ...turn.media, state: 'pending' } }),
+    ...(turn.quotedMessageId === undefined ? {} : { quotedMessageId: turn.quotedMessageId }),
   };
 }
 

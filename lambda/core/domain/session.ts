@@ -126,6 +126,8 @@ export interface Session extends CarriesUnknownAttributes {
   readonly closedAt?: IsoTimestamp;
   /** When the customer who went quiet was sent the re-engagement template: once per conversation, claimed before the send. */
   readonly reengagedAt?: IsoTimestamp;
+  /** When the customer was told that a message of theirs is of a type the pipeline cannot read: once per conversation. */
+  readonly unsupportedNoticeAt?: IsoTimestamp;
   /** The customer's conversation that was closed when this one opened: its last messages are this one's earlier conversation. */
   readonly previousSessionId?: string;
   /** In the agent's states, where the idle index holds the session when that is not its creation (see {@link indexedActivityOf}). */

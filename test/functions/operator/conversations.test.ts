@@ -71,6 +71,19 @@ it('lists waiting conversations by state with a cursor, and reads one with its h
   expect((await operator.call('GET', '/api/conversations?state=WAITING')).status).toBe(400);
 });
 
+it('shows the operator the reaction a customer left on a message and marks an edited one', async () => {
+  const customer = await handedOffCustomer();
+  const { items } = await repositories.messages.history(customer, { limit: 10 });
+  const reply = items.find((message) => message.role === 'assistant' && message.providerMessageId !== undefined)!;
+  const question = items.find((message) => message.role === 'user')!;
+  await repositories.messages.recordReaction(customer, { targetMessageId: reply.providerMessageId!, emoji: '🙏' }, new Date().toISOString());
+  await repositories.messages.recordEdit(customer, question.messageId, 'Quero falar com uma pessoa', new Date().toISOString());
+
+  const { body } = await operator.call('GET', `/api/conversations/${customer}`);
+  expect(body.messages.find((message: { messageId: string }) => message.messageId === reply.messageId)).toMatchObject({ reaction: '🙏' });
+  expect(body.messages.find((message: { messageId: string }) => message.messageId === question.messageId)).toMatchObject({ text: 'Quero falar com uma pessoa', editedAt: expect.any(String) });
+});
+
 it('lets exactly one of two operators claim a conversation at once', async () => {
   const customer = await handedOffCustomer();
   const answers = await Promise.all([admin.call('POST', `/api/conversations/${customer}/claim`), operator.call('POST', `/api/conversations/${customer}/claim`)]);

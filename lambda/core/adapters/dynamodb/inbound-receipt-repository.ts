@@ -213,6 +213,18 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
     return true;
   }
 
+  reviseWaitingText(ref: InboundRef, text: string): Promise<boolean> {
+    return conditionally(() =>
+      this.kit.update({
+        key: inboundReceiptKey(ref.customerId, ref.messageId),
+        update: 'SET #text = :text',
+        condition: `${ITEM_EXISTS} AND attribute_not_exists(#completed) AND attribute_not_exists(#human) AND attribute_not_exists(#parked)`,
+        names: { '#pk': KEY_NAMES['#pk'], '#text': 'text', '#completed': A.completedAt, '#human': A.humanRoutedAt, '#parked': A.deadLetteredAt },
+        values: { ':text': text },
+      }),
+    );
+  }
+
   async markDispatched(ref: InboundRef): Promise<void> {
     await this.kit.update({
       key: inboundReceiptKey(ref.customerId, ref.messageId),

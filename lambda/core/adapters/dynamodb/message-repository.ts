@@ -1,6 +1,7 @@
 import { ConditionFailedError, type MessageRepository, type Page, type PageRequest, type ReceiptOutcome, type ReplyDelivery, type UsageReadBound } from '../../ports/repositories';
 import { AgentUsageTally, type DailyAgentUsage, type UtcDay } from '../../domain/agent-usage';
 import { receiptStatusesBefore, type DeliveryReceipt } from '../../domain/delivery-receipt';
+import type { InboundReaction } from '../../domain/inbound-turn';
 import type { DeliveryStatus, Message, OutboundRef } from '../../domain/message';
 import type { SessionState } from '../../domain/session';
 import { isExpired } from '../../domain/privacy';
@@ -29,6 +30,12 @@ import {
 import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
+
+/**
+ * How far back a reaction or an edit looks for the message it names: WhatsApp lets a customer edit
+ * for 15 minutes, and people react to what they just read; older ones are not found.
+ */
+const RECENT_MESSAGES_SEARCHED = 200;
 
 /** At most this many items are read per page while collecting one session's history out of the customer's partition. */
 const SESSION_HISTORY_PAGE = 100;
@@ -201,6 +208,63 @@ export class DynamoMessageRepository implements MessageRepository {
         values: { ':at': isoMicros(at), ':pending': 'pending_send' },
       }),
     );
+  }
+
+  async recordReaction(customerId: string, reaction: InboundReaction, at: IsoTimestamp): Promise<boolean> {
+    const key = await this.recentMessageKey(customerId, reaction.targetMessageId);
+    if (key === undefined) return false;
+    return conditionally(() =>
+      this.kit.update({
+        key,
+        update: reaction.emoji === undefined ? 'SET #reactionAt = :at REMOVE #emoji' : 'SET #reactionAt = :at, #emoji = :emoji',
+        condition: `${ITEM_EXISTS} AND (attribute_not_exists(#reactionAt) OR #reactionAt < :at)`,
+        names: { '#pk': PK, '#reactionAt': M.reactionAt, '#emoji': M.reactionEmoji },
+        values: { ':at': isoMicros(at), ...(reaction.emoji === undefined ? {} : { ':emoji': reaction.emoji }) },
+      }),
+    );
+  }
+
+  async recordEdit(customerId: string, messageId: string, text: string, at: IsoTimestamp): Promise<boolean> {
+    const key = await this.recentMessageKey(customerId, messageId);
+    if (key === undefined) return false;
+    return conditionally(() =>
+      this.kit.update({
+        key,
+        update: 'SET #text = :text, #editedAt = :at',
+        // Edits arrive in order of Meta's timestamps; an older one redelivered never undoes a newer one.
+        condition: `${ITEM_EXISTS} AND #direction = :inbound AND (attribute_not_exists(#editedAt) OR #editedAt < :at)`,
+        names: { '#pk': PK, '#text': 'text', '#editedAt': M.editedAt, '#direction': 'direction' },
+        values: { ':text': text, ':at': isoMicros(at), ':inbound': 'inbound' },
+      }),
+    );
+  }
+
+  /**
+   * The key of the message a wamid names among the customer's latest messages: there is no index of
+   * wamids (a text-only turn pays for none), so reactions and edits, which are rare, read back.
+   */
+  private async recentMessageKey(customerId: string, wamid: string): Promise<TableKey | undefined> {
+    const prefix = messageHistoryPrefix(customerId);
+    let cursor: string | undefined;
+    let searched = 0;
+    do {
+      const page = await this.kit.queryPage({
+        keyCondition: '#pk = :pk AND begins_with(#sk, :prefix)',
+        filter: '#messageId = :wamid OR #providerId = :wamid',
+        names: { ...KEY_NAMES, '#messageId': 'message_id', '#providerId': M.providerMessageId },
+        values: { ':pk': prefix.partition, ':prefix': prefix.sortKeyPrefix, ':wamid': wamid },
+        projection: '#pk, #sk',
+        newestFirst: true,
+        consistentRead: true,
+        limit: SESSION_HISTORY_PAGE,
+        cursor,
+      });
+      const [found] = page.items;
+      if (found !== undefined) return { [PK]: String(found[PK]), [SK]: String(found[SK]) };
+      searched += SESSION_HISTORY_PAGE;
+      cursor = page.cursor;
+    } while (cursor !== undefined && searched < RECENT_MESSAGES_SEARCHED);
+    return undefined;
   }
 
   setQuarantined(ref: OutboundRef, quarantinedAt: string | null): Promise<boolean> {

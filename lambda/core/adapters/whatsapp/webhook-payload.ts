@@ -1,7 +1,8 @@
 import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
-import { PipelineError } from '../../domain/errors';
 import { isValidCustomerId, isValidMessageId, type InboundTurn } from '../../domain/inbound-turn';
 import { isLanguageCode, isTemplateName, statusAfterEvent, type TemplateStatusUpdate } from '../../domain/whatsapp-template';
+import { inboundContent } from './inbound-content';
+import { isObject, optionalString, requireArray, requireObject, requireString, WebhookPayloadError, type Json } from './webhook-json';
 
 /**
  * A delivery status Meta reports for a message the business sent. Statuses arrive on the same
@@ -27,49 +28,13 @@ export interface ParsedWebhook {
   readonly ignored: number;
 }
 
-/** The body is not JSON, or not a WhatsApp Business Account notification Meta would send. */
-export class WebhookPayloadError extends PipelineError {
-  override readonly code = 'invalid_webhook_payload';
-  override readonly retryable = false;
-
-  constructor(message: string) {
-    super(message);
-    this.name = 'WebhookPayloadError';
-  }
-}
+export { WebhookPayloadError };
 
 /** WhatsApp's own limit for a text body; anything longer is not a genuine customer message. */
 export const MAX_TURN_TEXT_LENGTH = 4096;
 
 /** Message kinds that are account events rather than something the customer said. */
 const NON_TURN_MESSAGE_TYPES = new Set(['system', 'ephemeral', 'request_welcome']);
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function optionalString(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length > 0 ? value : undefined;
-}
-
-function requireString(value: unknown, where: string): string {
-  const text = optionalString(value);
-  if (text === undefined) throw new WebhookPayloadError(`${where} must be a non-empty string`);
-  return text;
-}
-
-function requireArray(value: unknown, where: string): unknown[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) throw new WebhookPayloadError(`${where} must be an array`);
-  return value;
-}
-
-function requireObject(value: unknown, where: string): Json {
-  if (!isObject(value)) throw new WebhookPayloadError(`${where} must be an object`);
-  return value;
-}
 
 /** A lone UTF-16 surrogate: a JSON escape can spell it, but it is not text (nor storable as UTF-8). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -84,44 +49,6 @@ function epochSecondsToIso(value: unknown, where: string): string {
   return new Date(seconds * 1000).toISOString();
 }
 
-function joinParts(...parts: Array<string | undefined>): string {
-  return parts.filter((part): part is string => part !== undefined).join(' ');
-}
-
-/** A readable stand-in for what the customer sent, so history and the agent see every turn. */
-function describeMessage(message: Json, type: string): string {
-  const content = isObject(message[type]) ? (message[type] as Json) : {};
-  switch (type) {
-    case 'text':
-      return requireString(content.body, 'messages[].text.body');
-    case 'image':
-    case 'video':
-    case 'sticker':
-    case 'audio':
-      return joinParts(`[${type}]`, optionalString(content.caption));
-    case 'document':
-      return joinParts('[document]', optionalString(content.filename), optionalString(content.caption));
-    case 'location': {
-      const coordinates = typeof content.latitude === 'number' && typeof content.longitude === 'number' ? `(${content.latitude}, ${content.longitude})` : undefined;
-      return joinParts('[location]', optionalString(content.name), optionalString(content.address), coordinates);
-    }
-    case 'interactive': {
-      const reply = isObject(content.button_reply) ? content.button_reply : isObject(content.list_reply) ? content.list_reply : isObject(content.nfm_reply) ? content.nfm_reply : {};
-      return optionalString(reply.title) ?? optionalString(reply.body) ?? '[interactive]';
-    }
-    case 'button':
-      return optionalString(content.text) ?? optionalString(content.payload) ?? '[button]';
-    case 'reaction':
-      return optionalString(content.emoji) ? `[reaction] ${content.emoji}` : '[reaction removed]';
-    case 'contacts':
-      return '[contacts]';
-    case 'order':
-      return '[order]';
-    default:
-      return `[${type}]`;
-  }
-}
-
 function toTurn(message: Json, metadata: Json, receivedAt: string): InboundTurn {
   const type = requireString(message.type, 'messages[].type');
   const phone = optionalString(message.from);
@@ -131,8 +58,10 @@ function toTurn(message: Json, metadata: Json, receivedAt: string): InboundTurn 
   if (!isValidCustomerId(customerId)) throw new WebhookPayloadError('messages[].from is not a WhatsApp id');
   const messageId = requireString(message.id, 'messages[].id');
   if (!isValidMessageId(messageId)) throw new WebhookPayloadError('messages[].id is not a WhatsApp message id');
-  const text = describeMessage(message, type);
+  const { text, ...content } = inboundContent(message, type);
   if (LONE_SURROGATE.test(text)) throw new WebhookPayloadError('the message text is not well-formed Unicode');
+  const referenced = [content.quotedMessageId, content.reaction?.targetMessageId, content.editOf];
+  if (referenced.some((id) => id !== undefined && !isValidMessageId(id))) throw new WebhookPayloadError('messages[] refers to a message by an id that is not a WhatsApp message id');
   return {
     customerId,
     customerIdKind: phone !== undefined ? 'phone' : 'user_id',
@@ -141,6 +70,7 @@ function toTurn(message: Json, metadata: Json, receivedAt: string): InboundTurn 
     receivedAt,
     messageType: type,
     text: text.length > MAX_TURN_TEXT_LENGTH ? text.slice(0, MAX_TURN_TEXT_LENGTH) : text,
+    ...content,
     businessPhoneNumberId: requirePhoneNumberId(metadata.phone_number_id),
     displayPhoneNumber: optionalString(metadata.display_phone_number),
   };

@@ -75,6 +75,10 @@ export interface HistoryEntry {
   readonly operatorPhone?: string;
   /** The template sent, for a template message. */
   readonly template?: TemplateRef;
+  /** The emoji the customer reacted to the message with. */
+  readonly reaction?: string;
+  /** The customer edited the message: `text` is the edited text. */
+  readonly editedAt?: IsoTimestamp;
 }
 
 export interface OperatorConversationsDependencies {
@@ -360,5 +364,7 @@ function historyEntryOf(message: Message): HistoryEntry {
     deliveryFailure: message.receipt?.status === 'failed' ? { code: message.receipt.failureCode, reason: deliveryFailureReason(message.receipt.failureCode) } : undefined,
     operatorPhone: message.operatorPhone,
     template: message.template,
+    reaction: message.reaction?.emoji,
+    editedAt: message.editedAt,
   };
 }

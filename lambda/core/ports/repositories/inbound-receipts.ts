@@ -26,6 +26,12 @@ export interface InboundReceiptRepository {
   markDispatched(ref: InboundRef): Promise<void>;
   getLatest(customerId: string): Promise<LatestInbound | undefined>;
   /**
+   * A customer's edit of a message still waiting for the agent: its receipt takes the new text, so
+   * the turn that drains it answers what the customer now says. `false` when the message is not
+   * waiting (answered, in the human inbox, or never received).
+   */
+  reviseWaitingText(ref: InboundRef, text: string): Promise<boolean>;
+  /**
    * Puts a dead-lettered message back at the end of the pending list (an operator's redrive).
    * Returns the restored receipt; `undefined` when it was not dead-lettered (or completed since).
    */

@@ -1,5 +1,6 @@
 import type { DailyAgentUsage, UtcDay } from '../../domain/agent-usage';
 import type { DeliveryReceipt } from '../../domain/delivery-receipt';
+import type { InboundReaction } from '../../domain/inbound-turn';
 import type { OutOfPortfolioDemand } from '../../domain/demand';
 import type { Message, OutboundRef } from '../../domain/message';
 import type { SessionState } from '../../domain/session';
@@ -43,6 +44,15 @@ export interface MessageRepository {
   markUnsent(ref: OutboundRef, at: IsoTimestamp): Promise<boolean>;
   /** `pending_send → sent` (also when a receipt of this send recorded it first); `false` if it was settled otherwise. */
   markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: IsoTimestamp): Promise<boolean>;
+  /**
+   * Records a customer's reaction on the message of their recent history it names (a customer
+   * message by its wamid, a reply by the wamid Meta gave it); a removed reaction clears it. Only a
+   * later reaction than the recorded one changes it. `false` when no such message is found or a
+   * later reaction is recorded.
+   */
+  recordReaction(customerId: string, reaction: InboundReaction, at: IsoTimestamp): Promise<boolean>;
+  /** A customer's edit of one of their recent messages: its new text and when; `false` when it is not in the history. */
+  recordEdit(customerId: string, messageId: string, text: string, at: IsoTimestamp): Promise<boolean>;
   /** Hides a customer message from the agent (`null`: shows it again); `false` if it is not stored. */
   setQuarantined(ref: OutboundRef, quarantinedAt: IsoTimestamp | null): Promise<boolean>;
 }

@@ -6,6 +6,7 @@ import { addMilliseconds, epochSeconds, isoMicros } from '../../../domain/timest
 import type { Item } from '../dynamo-kit';
 import { legacyBufferKey, ENTITY_TYPE, EntityType, inboundReceiptKey, legacyPendingReplyKey, TTL } from '../keys';
 import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
+import { inboundMediaFromMap, mediaToMap } from './media-codec';
 
 /** Attribute names of the receipt and the latest-inbound marker used in expressions. */
 export const InboundAttribute = {
@@ -45,6 +46,10 @@ export function receiptToItem(receipt: InboundReceipt): Item {
     received_at: isoMicros(turn.receivedAt),
     message_type: turn.messageType,
     text: turn.text,
+    media: turn.media && mediaToMap(turn.media),
+    quoted_message_id: turn.quotedMessageId,
+    edit_of: turn.editOf,
+    unsupported: turn.unsupported,
     phone_number_id: turn.businessPhoneNumberId,
     display_phone_number: turn.displayPhoneNumber,
     registered_at: isoMicros(receipt.registeredAt),
@@ -62,6 +67,9 @@ export function receiptToItem(receipt: InboundReceipt): Item {
 
 export function receiptFromItem(item: Item): InboundReceipt {
   const read = new ItemReader(item, EntityType.inboundReceipt);
+  const media = read.optionalMap('media');
+  const quotedMessageId = read.optionalString('quoted_message_id');
+  const editOf = read.optionalString('edit_of');
   const turn: InboundTurn = {
     customerId: read.string('phone_number'),
     customerIdKind: read.optionalOneOf('customer_id_kind', CUSTOMER_ID_KINDS) ?? 'phone',
@@ -70,6 +78,10 @@ export function receiptFromItem(item: Item): InboundReceipt {
     receivedAt: read.timestamp('received_at'),
     messageType: read.optionalString('message_type') ?? 'text',
     text: read.optionalString('text') ?? '',
+    ...(media === undefined ? {} : { media: inboundMediaFromMap(media, EntityType.inboundReceipt) }),
+    ...(quotedMessageId === undefined ? {} : { quotedMessageId }),
+    ...(editOf === undefined ? {} : { editOf }),
+    ...(read.raw('unsupported') === true ? { unsupported: true } : {}),
     businessPhoneNumberId: read.optionalString('phone_number_id') ?? '',
     displayPhoneNumber: read.optionalString('display_phone_number'),
   };

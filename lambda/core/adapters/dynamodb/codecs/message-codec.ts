@@ -4,6 +4,7 @@ import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
 import { ENTITY_TYPE, EntityType, llmMessageIndexKey, messageKey, shardedLlmMessageIndexKey } from '../keys';
 import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
+import { mediaToMap, storedMediaFromMap } from './media-codec';
 
 export const MessageAttribute = {
   llm: 'llm',
@@ -19,6 +20,11 @@ export const MessageAttribute = {
   receiptAt: 'receipt_at',
   deliveryFailureCode: 'delivery_failure_code',
   unsentAt: 'unsent_at',
+  media: 'media',
+  quotedMessageId: 'quoted_message_id',
+  reactionEmoji: 'reaction_emoji',
+  reactionAt: 'reaction_at',
+  editedAt: 'edited_at',
 } as const;
 
 const DIRECTIONS: readonly MessageDirection[] = ['inbound', 'outbound'];
@@ -58,6 +64,11 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
     template_name: message.template?.name,
     template_language: message.template?.language,
     failure_notice_for: message.failureNoticeFor,
+    media: message.media && mediaToMap(message.media),
+    quoted_message_id: message.quotedMessageId,
+    reaction_emoji: message.reaction?.emoji,
+    reaction_at: optionalIso(message.reaction?.at),
+    edited_at: optionalIso(message.editedAt),
     llm: message.llm && {
       model: message.llm.model,
       input_tokens: message.llm.inputTokens,
@@ -77,6 +88,9 @@ export function messageFromItem(item: Item): Message {
   const failureCode = read.optionalNumber(MessageAttribute.deliveryFailureCode);
   const templateName = read.optionalString('template_name');
   const templateLanguage = read.optionalString('template_language');
+  const media = read.optionalMap(MessageAttribute.media);
+  const reactionEmoji = read.optionalString(MessageAttribute.reactionEmoji);
+  const reactionAt = read.optionalTimestamp(MessageAttribute.reactionAt);
   return {
     customerId: read.string('phone_number'),
     sessionId: read.string('session_id'),
@@ -98,6 +112,10 @@ export function messageFromItem(item: Item): Message {
     operatorPhone: read.optionalString('operator_phone'),
     template: templateName === undefined || templateLanguage === undefined ? undefined : { name: templateName, language: templateLanguage },
     failureNoticeFor: read.optionalString('failure_notice_for'),
+    media: media && storedMediaFromMap(media),
+    quotedMessageId: read.optionalString(MessageAttribute.quotedMessageId),
+    reaction: reactionEmoji === undefined || reactionAt === undefined ? undefined : { emoji: reactionEmoji, at: reactionAt },
+    editedAt: read.optionalTimestamp(MessageAttribute.editedAt),
     llm: llm && llmUsageFromMap(llm),
     ...read.unknownAttributes(),
   };

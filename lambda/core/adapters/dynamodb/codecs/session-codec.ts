@@ -19,6 +19,7 @@ export const SessionAttribute = {
   handoffCustomerRenotifiedAt: 'handoff_customer_renotified_at',
   closedAt: 'closed_at',
   reengagedAt: 'reengaged_at',
+  unsupportedNoticeAt: 'unsupported_notice_at',
   updatedAt: 'updated_at',
 } as const;
 
@@ -51,6 +52,7 @@ export function sessionToItem(session: Session, shardedIndexKey = false): Item {
     handoff_customer_renotified_at: optionalIso(session.handoffCustomerRenotifiedAt),
     closed_at: optionalIso(session.closedAt),
     reengaged_at: optionalIso(session.reengagedAt),
+    unsupported_notice_at: optionalIso(session.unsupportedNoticeAt),
     previous_session_id: session.previousSessionId,
     created_at: isoMicros(session.createdAt),
     updated_at: isoMicros(session.updatedAt),
@@ -92,6 +94,7 @@ export function sessionFromItem(item: Item): Session {
     handoffCustomerRenotifiedAt: read.optionalTimestamp('handoff_customer_renotified_at'),
     closedAt: read.optionalTimestamp('closed_at'),
     reengagedAt: read.optionalTimestamp('reengaged_at'),
+    unsupportedNoticeAt: read.optionalTimestamp(SessionAttribute.unsupportedNoticeAt),
     previousSessionId: read.optionalString('previous_session_id'),
     ...(activityIndexedAt === undefined ? {} : { activityIndexedAt }),
     createdAt,
