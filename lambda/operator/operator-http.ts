@@ -5,7 +5,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { CUSTOM_METRICS } from '../../lib/contract';
 import type { SignedInSession } from '../../lib/contract/operator-api';
 import { errorSummary } from '../core/adapters/observability/error-summary';
-import type { OperatorConversations } from '../core/application/operator/operator-conversations';
+import type { InboxFilter, OperatorConversations } from '../core/application/operator/operator-conversations';
+import { inboxSearchOf } from '../core/domain/inbox-summary';
 import type { OperatorSignIn, SignedInOperator } from '../core/application/operator/operator-sign-in';
 import { isSessionState } from '../core/domain/session';
 import type { Clock } from '../core/ports/clock';
@@ -92,7 +93,9 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
     route('GET conversations', 'operator', async (context) => {
       const state = context.event.queryStringParameters?.state ?? 'AWAITING_HUMAN';
       if (!isSessionState(state)) throw new HttpError('bad_query', 'state must be one of NEW, QUALIFYING, AWAITING_HUMAN, HUMAN_ACTIVE, CLOSED');
-      return ok(await conversations.list(signedInOf(context).operator, state, pageOf(context.event)));
+      // Checked before anything is read: a refused query costs no read.
+      const filter = inboxFilterOf(context.event);
+      return ok(await conversations.list(signedInOf(context).operator, state, pageOf(context.event), filter));
     }),
     route('GET conversations/:customerId', 'operator', async (context) => {
       const { conversation, history } = await conversations.get(signedInOf(context).operator, context.params.customerId, pageOf(context.event));
@@ -161,6 +164,16 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
       return errorResponse(new HttpError('internal_error', 'Something went wrong; try again'));
     }
   };
+}
+
+/** `?assigned=me` and `?search=` of the conversation list (docs/OPERATOR-API.md). */
+function inboxFilterOf(event: APIGatewayProxyEventV2): InboxFilter {
+  const { assigned, search } = event.queryStringParameters ?? {};
+  if (assigned !== undefined && assigned !== 'me') throw new HttpError('bad_query', 'assigned must be "me" (or left out)');
+  if (search === undefined) return { mine: assigned === 'me' };
+  const parsed = inboxSearchOf(search);
+  if ('refusal' in parsed) throw new HttpError('bad_query', parsed.refusal);
+  return { mine: assigned === 'me', search: parsed };
 }
 
 function sameSecret(given: string | undefined, expected: string): boolean {

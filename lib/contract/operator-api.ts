@@ -66,14 +66,21 @@ export interface SignedOut {
 
 // ---- Conversations -----------------------------------------------------------------------------------
 
-/** One row of the inbox. */
+/** One row of the inbox: what the session item says, no history read per row. */
 export interface ConversationSummary {
   readonly customerId: string;
+  /** The customer's name as the agent learned it (`cadastralData.name`, qualification `name`/`nome`). */
   readonly displayName?: string;
+  /** The customer's WhatsApp profile name, as their last message carried it. */
+  readonly profileName?: string;
   readonly state: ConversationState;
   readonly assignedTo?: string;
   readonly waitingSince?: Timestamp;
-  readonly lastMessage?: { readonly role: MessageRole; readonly preview: string; readonly at: Timestamp };
+  /** While people have it (`AWAITING_HUMAN`, `HUMAN_ACTIVE`): why the agent handed it over, in its words (at most 500 characters). */
+  readonly handoffReason?: string;
+  /** The customer's last message (never the agent's, an operator's or the pipeline's), cut to 120 characters on a word boundary. */
+  readonly lastMessage?: { readonly role: 'user'; readonly preview: string; readonly at: Timestamp };
+  /** The last activity: the session's last write. */
   readonly updatedAt: Timestamp;
 }
 

@@ -5,6 +5,7 @@ import type { InboundTurn } from '../domain/inbound-turn';
 import { customerMessage, pendingSendMessage, type Message, type OutboundRef } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros } from '../domain/timestamps';
+import { withCustomerMessage } from '../domain/inbox-summary';
 import { answerTimestamp, applyActions, completion, demandsOfTurn, newest, prefixThrough } from '../domain/turn';
 import type { AgentPort, AgentResponse, AgentStages } from '../ports/agent';
 import type { Clock, IdGenerator } from '../ports/clock';
@@ -226,7 +227,8 @@ export class ProcessTurn {
     const last = newest(pending);
     const { handoffs } = this.deps;
     const replyAt = answerTimestamp(this.deps.clock.now(), last);
-    const updated = applyActions({ ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind }, handoffs ? [FALLBACK_HANDOFF] : [], replyAt);
+    const answered = withCustomerMessage({ ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind }, last, last.historyTimestamp);
+    const updated = applyActions(answered, handoffs ? [FALLBACK_HANDOFF] : [], replyAt);
     const reply: OutboundReply = {
       messageId: this.deps.ids.newId(),
       text: handoffs ? await handoffs.fallbackText() : this.settings.fallbackText,
@@ -325,7 +327,11 @@ export class ProcessTurn {
     // reply only if this turn's last message is still the latest and pointer and state are as found.
     const replyAt = answerTimestamp(this.deps.clock.now(), last);
     // With stages, the stage that answered has the conversation, unless it handed it on.
-    const answered: Session = { ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind, ...(stage === undefined ? {} : { currentAgent: stage }) };
+    const answered: Session = withCustomerMessage(
+      { ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind, ...(stage === undefined ? {} : { currentAgent: stage }) },
+      last,
+      last.historyTimestamp,
+    );
     const updated = applyActions(answered, response.actions, replyAt);
     const reply: OutboundReply = {
       messageId: this.deps.ids.newId(),

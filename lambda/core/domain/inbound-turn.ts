@@ -28,6 +28,8 @@ export interface InboundTurn {
   readonly businessPhoneNumberId: string;
   /** The business display phone number, when Meta sends it. */
   readonly displayPhoneNumber?: string;
+  /** The customer's WhatsApp profile name (`contacts[].profile.name`), when Meta sends it. */
+  readonly profileName?: string;
 }
 
 export type CustomerIdKind = 'phone' | 'user_id';

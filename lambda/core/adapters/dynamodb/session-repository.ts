@@ -1,5 +1,6 @@
 import { ConditionFailedError, CrmSyncConcurrentUpdateError, type Page, type PageRequest, type SessionChanges, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
 import { AGENT_OWNED_STATES, assertLegalTransition, isAgentOwned, type Session, SessionState } from '../../domain/session';
+import type { InboxSearch } from '../../domain/inbox-summary';
 import { isoMicros } from '../../domain/timestamps';
 import { DEFAULT_RETENTION, expiresAt, isExpired, type RetentionPolicy } from '../../domain/privacy';
 import type { Clock } from '../../ports/clock';
@@ -229,9 +230,9 @@ export class DynamoSessionRepository implements SessionRepository {
   }
 
   /** Oldest first (see {@link sessionIndexKey}), over the seed partition and/or every write shard of the state (see key-layout.ts). */
-  async listByState(state: SessionState, page?: PageRequest, options: { readonly assignedTo?: string } = {}): Promise<Page<Session>> {
+  async listByState(state: SessionState, page?: PageRequest, options: { readonly assignedTo?: string; readonly search?: InboxSearch } = {}): Promise<Page<Session>> {
     const partitions = await this.keyLayout.partitionsToRead(sessionStatePartition(state), (shard) => shardedSessionStatePartition(state, shard));
-    const where = options.assignedTo === undefined ? undefined : ownerCondition(options.assignedTo);
+    const where = allOf([options.assignedTo === undefined ? undefined : ownerCondition(options.assignedTo), options.search === undefined ? undefined : searchCondition(options.search)]);
     return toPage(await queryIndexPartitionsPage(this.kit, { partitions, entityType: EntityType.session, where }, page), sessionFromItem);
   }
 
@@ -330,6 +331,27 @@ export class DynamoSessionRepository implements SessionRepository {
       }),
     );
   }
+}
+
+/**
+ * A search is a filter on the state's index page: it reads what the page reads and keeps what
+ * matches (a phone's first digits; a part of the names, compared as `searchableName` writes them).
+ */
+function searchCondition(search: InboxSearch): ItemFilter {
+  return 'phonePrefix' in search
+    ? { condition: 'begins_with(#phone, :search)', names: { '#phone': S.customerId }, values: { ':search': search.phonePrefix } }
+    : { condition: 'contains(#names, :search)', names: { '#names': S.searchableNames }, values: { ':search': search.name } };
+}
+
+function allOf(filters: readonly (ItemFilter | undefined)[]): ItemFilter | undefined {
+  const present = filters.filter((filter): filter is ItemFilter => filter !== undefined);
+  // DynamoDB refuses redundant parentheses: a lone filter goes as it is.
+  if (present.length <= 1) return present[0];
+  return {
+    condition: present.map((filter) => `(${filter.condition})`).join(' AND '),
+    names: Object.assign({}, ...present.map((filter) => filter.names)),
+    values: Object.assign({}, ...present.map((filter) => filter.values)),
+  };
 }
 
 /** The session is owned by `owner` (`null`: by nobody): the seed's `expected_assigned_to`. */

@@ -2,6 +2,7 @@ import { CloseConversation } from '../close-conversation';
 import type { MessagingConsent } from '../privacy/messaging-consent';
 import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type MessageTemplateRepository, type OperationalConfigRepository, type Page, type PageRequest, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
 import { deliveryFailureReason, type DeliveryFailureReason, type ReceiptStatus } from '../../domain/delivery-receipt';
+import type { InboxSearch } from '../../domain/inbox-summary';
 import type { Message } from '../../domain/message';
 import { CUSTOMER_SERVICE_WINDOW_MS, customerDisplayName, isInsideServiceWindow, type Operator } from '../../domain/operator';
 import { isHumanOwned, isLegalTransition, type Session, SessionState } from '../../domain/session';
@@ -18,16 +19,18 @@ import { sendOutOfTurn } from './out-of-turn-message';
 const HUMAN_SEND_LOCK_MS = 30_000;
 /** Pages of history read back looking for the customer's last message (the 24-hour window). */
 const WINDOW_LOOKBACK_PAGES = 4;
-const PREVIEW_CHARS = 120;
 
 /** One row of the inbox. */
 export interface ConversationSummary {
   readonly customerId: string;
   readonly displayName?: string;
+  readonly profileName?: string;
   readonly state: SessionState;
   readonly assignedTo?: string;
   readonly waitingSince?: IsoTimestamp;
-  readonly lastMessage?: { readonly role: Message['role']; readonly preview: string; readonly at: IsoTimestamp };
+  readonly handoffReason?: string;
+  /** The customer's last message (never the agent's, an operator's or the pipeline's). */
+  readonly lastMessage?: { readonly role: 'user'; readonly preview: string; readonly at: IsoTimestamp };
   readonly updatedAt: IsoTimestamp;
 }
 
@@ -35,9 +38,11 @@ export interface ConversationView {
   readonly customerId: string;
   readonly sessionId: string;
   readonly displayName?: string;
+  readonly profileName?: string;
   readonly state: SessionState;
   readonly assignedTo?: string;
   readonly waitingSince?: IsoTimestamp;
+  readonly handoffReason?: string;
   readonly qualificationData: Readonly<Record<string, unknown>>;
   readonly cadastralData: Readonly<Record<string, unknown>>;
   readonly segment?: string;
@@ -53,6 +58,13 @@ export interface ServiceWindow {
   readonly open: boolean;
   /** When it closes (open) or closed (closed); absent when the customer never wrote. */
   readonly closesAt?: IsoTimestamp;
+}
+
+/** Which of a state's conversations a list shows. */
+export interface InboxFilter {
+  /** Only the caller's own. */
+  readonly mine?: boolean;
+  readonly search?: InboxSearch;
 }
 
 /** An approved template and the values of its body parameters, in order. */
@@ -119,21 +131,17 @@ export class OperatorConversations {
     this.closer = new CloseConversation(deps);
   }
 
-  /** The conversations in `state` the operator may read: for an operator, only waiting ones and their own. */
-  async list(operator: Operator, state: SessionState, page: PageRequest): Promise<Page<ConversationSummary>> {
+  /**
+   * The conversations in `state` the operator may read (for an operator, only waiting ones and their
+   * own), only the operator's own with `mine`, only those a search finds with `search`.
+   */
+  async list(operator: Operator, state: SessionState, page: PageRequest, filter: InboxFilter = {}): Promise<Page<ConversationSummary>> {
     const everything = operator.role === 'admin' || state === SessionState.AWAITING_HUMAN;
     if (!everything && state !== SessionState.HUMAN_ACTIVE) return { items: [] };
-    const sessions = await this.deps.sessions.listByState(state, page, everything ? {} : { assignedTo: operator.phone });
-    const items = await Promise.all(
-      sessions.items.map(async (session) => {
-        const [last] = (await this.deps.messages.history(session.customerId, { limit: 1 })).items;
-        return {
-          ...summaryOf(session),
-          lastMessage: last && { role: last.role, preview: last.text.slice(0, PREVIEW_CHARS), at: last.timestamp },
-        };
-      }),
-    );
-    return { items, cursor: sessions.cursor };
+    const assignedTo = filter.mine || !everything ? operator.phone : undefined;
+    // One index page: a row is what the session item says (inbox-summary.ts), no history read per row.
+    const sessions = await this.deps.sessions.listByState(state, page, { assignedTo, search: filter.search });
+    return { items: sessions.items.map(summaryOf), cursor: sessions.cursor };
   }
 
   async get(operator: Operator, customerId: string, page: PageRequest): Promise<{ readonly conversation: ConversationView; readonly history: Page<HistoryEntry> }> {
@@ -337,20 +345,27 @@ function handBackOwner(operator: Operator, session: Session): string | null {
   throw new OperatorActionError('forbidden', 'The agent is serving this conversation: only an admin closes it');
 }
 
-function summaryOf(session: Session): Omit<ConversationSummary, 'lastMessage'> {
+function identityOf(session: Session): Pick<ConversationSummary, 'customerId' | 'displayName' | 'profileName' | 'state' | 'assignedTo' | 'waitingSince' | 'handoffReason' | 'updatedAt'> {
   return {
     customerId: session.customerId,
     displayName: customerDisplayName(session),
+    profileName: session.profileName,
     state: session.state,
     assignedTo: session.assignedTo,
     waitingSince: session.state === SessionState.AWAITING_HUMAN ? (session.handoffRequestedAt ?? session.updatedAt) : undefined,
+    handoffReason: isHumanOwned(session.state) ? session.handoffReason : undefined,
     updatedAt: session.updatedAt,
   };
 }
 
+function summaryOf(session: Session): ConversationSummary {
+  const last = session.lastCustomerMessage;
+  return { ...identityOf(session), lastMessage: last && { role: 'user', preview: last.preview, at: last.at } };
+}
+
 function viewOf(session: Session): Omit<ConversationView, 'serviceWindow'> {
   const { sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt } = session;
-  return { ...summaryOf(session), sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt };
+  return { ...identityOf(session), sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt };
 }
 
 function historyEntryOf(message: Message): HistoryEntry {

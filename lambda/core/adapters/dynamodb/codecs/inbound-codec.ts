@@ -47,6 +47,7 @@ export function receiptToItem(receipt: InboundReceipt): Item {
     text: turn.text,
     phone_number_id: turn.businessPhoneNumberId,
     display_phone_number: turn.displayPhoneNumber,
+    profile_name: turn.profileName,
     registered_at: isoMicros(receipt.registeredAt),
     [TTL]: receipt.expiresAtEpochSeconds,
     agent_routed_at: optionalIso(receipt.agentRoutedAt),
@@ -72,6 +73,7 @@ export function receiptFromItem(item: Item): InboundReceipt {
     text: read.optionalString('text') ?? '',
     businessPhoneNumberId: read.optionalString('phone_number_id') ?? '',
     displayPhoneNumber: read.optionalString('display_phone_number'),
+    profileName: read.optionalString('profile_name'),
   };
   return {
     turn,
