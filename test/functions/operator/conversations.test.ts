@@ -235,3 +235,30 @@ describe('searching and filtering the inbox', () => {
     expect(badFilter.body).toMatchObject({ error: 'bad_query', message: expect.stringContaining('assigned') });
   });
 });
+
+describe('polling the inbox with conditional requests', () => {
+  const waiting = '/api/conversations?state=AWAITING_HUMAN&limit=100';
+
+  it('answers 304 with no body while nothing changed, and the new list once a conversation moves', async () => {
+    const customer = await handedOffCustomer();
+    const first = await operator.call('GET', waiting);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await operator.call('GET', waiting, undefined, { headers: { 'if-none-match': etag } });
+    // Unless the minute turned in between, which changes the tag too.
+    if (again.status === 200) expect(again.headers.get('etag')).not.toBe(etag);
+    else expect(again).toMatchObject({ status: 304, body: '' });
+
+    expect((await admin.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+    const changed = await operator.call('GET', waiting, undefined, { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(changed.body.items.map((item: { customerId: string }) => item.customerId)).not.toContain(customer);
+  });
+
+  it('tags each caller and each query apart: one operator’s copy never answers another’s', async () => {
+    const [mine, theirs, other] = await Promise.all([operator.call('GET', waiting), admin.call('GET', waiting), operator.call('GET', `${waiting}&search=ana`)]);
+    expect(new Set([mine, theirs, other].map((answer) => answer.headers.get('etag'))).size).toBe(3);
+    expect((await admin.call('GET', waiting, undefined, { headers: { 'if-none-match': mine.headers.get('etag')! } })).status).toBe(200);
+  });
+});

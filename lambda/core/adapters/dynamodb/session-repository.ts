@@ -11,6 +11,7 @@ import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
 import { quietSinceCheck } from './inbound-receipt-repository';
 import { activePointerKey, EntityType, GSI1PK, GSI1SK, idleSessionsUntil, sessionIndexKey, sessionKey, sessionStatePartition, shardedSessionStatePartition, TTL } from './keys';
+import { DynamoInboxVersion } from './inbox-version';
 import { DynamoMessageRepository } from './message-repository';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, type ItemFilter, KEY_NAMES, queryIndexPartitionsPage, toPage } from './repository-support';
 
@@ -31,6 +32,8 @@ export class DynamoSessionRepository implements SessionRepository {
   private readonly keyLayout: KeyLayoutPolicy;
   /** Where a closed session's messages are given its TTL. */
   private readonly messages: DynamoMessageRepository;
+  /** Raised by every transition: the inbox rows show the state. */
+  private readonly inboxVersion: DynamoInboxVersion;
 
   constructor(
     private readonly kit: DynamoKit,
@@ -41,6 +44,7 @@ export class DynamoSessionRepository implements SessionRepository {
   ) {
     this.keyLayout = keyLayout ?? new KeyLayoutPolicy(KeyLayout.SEED, kit, clock);
     this.messages = new DynamoMessageRepository(kit, clock, this.keyLayout);
+    this.inboxVersion = new DynamoInboxVersion(kit, clock);
   }
 
   /** A closed session expires `conversationRetention` after its close (TTL cleans up; reads check it). */
@@ -146,7 +150,7 @@ export class DynamoSessionRepository implements SessionRepository {
     if (!this.crmSync && idleSince === undefined) {
       const stored = sessionFromItem((await this.kit.update({ ...update, returnValues: 'ALL_NEW' }))!);
       await this.syncPointerState(stored);
-      await this.expireHistory(stored);
+      await Promise.all([this.expireHistory(stored), this.inboxVersion.raise()]);
       return stored;
     }
 
@@ -156,7 +160,7 @@ export class DynamoSessionRepository implements SessionRepository {
     update.condition = `${update.condition} AND #snapshot = :snapshot`;
     await this.transactWithCrm([updated], () => [{ update }, ...(idleSince === undefined ? [] : [quietSinceCheck(session.customerId, idleSince)])]);
     await this.syncPointerState(updated);
-    await this.expireHistory(updated);
+    await Promise.all([this.expireHistory(updated), this.inboxVersion.raise()]);
     return updated;
   }
 

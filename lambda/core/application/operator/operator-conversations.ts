@@ -104,6 +104,8 @@ export interface OperatorConversationsDependencies {
   readonly timeZone: string;
   /** Refuses replies to a customer who opted out of messages. */
   readonly consent: Pick<MessagingConsent, 'isOptedOut'>;
+  /** The number that rises with every change an inbox row shows (inbox-version.ts). */
+  readonly inboxVersion: { current(): Promise<number> };
 }
 
 /**
@@ -142,6 +144,11 @@ export class OperatorConversations {
     // One index page: a row is what the session item says (inbox-summary.ts), no history read per row.
     const sessions = await this.deps.sessions.listByState(state, page, { assignedTo, search: filter.search });
     return { items: sessions.items.map(summaryOf), cursor: sessions.cursor };
+  }
+
+  /** What the lists' conditional answers compare: unchanged, an unchanged list is not read again. */
+  inboxVersion(): Promise<number> {
+    return this.deps.inboxVersion.current();
   }
 
   async get(operator: Operator, customerId: string, page: PageRequest): Promise<{ readonly conversation: ConversationView; readonly history: Page<HistoryEntry> }> {
