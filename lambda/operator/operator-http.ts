@@ -170,7 +170,10 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
   };
 }
 
-/** A list's `ETag` also changes each minute, which bounds how long a lost raise of the version (or a row of the agent's, which raises none) stays unseen. */
+/**
+ * A list's `ETag` also turns each minute: what changes only a row's text (a turn of the agent, a
+ * message to the human inbox) raises no version, and a lost raise stays unseen at most this long.
+ */
 const LIST_TAG_PERIOD_MS = 60_000;
 
 /** The `ETag` of a conversation list: the inbox's version, who asks (what they may read) and what (the query), and the minute. */

@@ -418,7 +418,11 @@ export interface OperatorApiCalls {
   'POST session': { readonly body: SignInRequest; readonly answer: SignedInSession };
   'GET session': { readonly answer: SignedInSession };
   'DELETE session': { readonly answer: SignedOut };
-  /** `?state=` (default `AWAITING_HUMAN`), `?limit=`, `?cursor=`: the state's sessions, oldest first. */
+  /**
+   * `?state=` (default `AWAITING_HUMAN`), `?limit=`, `?cursor=`: the state's sessions, oldest first;
+   * `?assigned=me`: only the caller's; `?search=`: a phone's first digits or a part of a name. Answers
+   * carry an `ETag`; `If-None-Match` with it answers `304` when nothing changed.
+   */
   'GET conversations': { readonly answer: Page<ConversationSummary> };
   /** `?limit=`, `?cursor=` page the history. */
   'GET conversations/:customerId': { readonly answer: ConversationDetail };

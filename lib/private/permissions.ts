@@ -87,8 +87,6 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
     table: {
       inbound: [get, put, update],
       session: [get, conditionCheck, put, update],
-      // A message to the human inbox raises the inbox's version.
-      inboxVersion: [update],
       // Meta's template status notifications, applied to the stored template (templates are an operator plane feature).
       messageTemplates: only('operatorPlane', update),
     },

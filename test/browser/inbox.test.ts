@@ -90,7 +90,7 @@ it('searches by a part of the name, without accents or case, and by the first di
   await search.fill('SOUZA');
   await search.press('Enter');
   await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).waitFor();
-  await page.waitForFunction(() => document.querySelectorAll('[role="tabpanel"] li').length === 1);
+  await page.waitForFunction("document.querySelectorAll('[role=\"tabpanel\"] li').length === 1");
   await search.fill(maria.slice(0, 9));
   await page.getByRole('button', { name: 'Buscar', exact: true }).click();
   await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).waitFor();
@@ -133,7 +133,7 @@ it('polls with conditional requests: an unchanged inbox is answered 304', async 
 it('shows the availability the server holds after a reload and in a new tab', async () => {
   const availability = (on: Page) => on.getByRole('switch', { name: 'Disponível para atendimento' });
   await availability(page).click();
-  await page.waitForFunction(() => document.querySelector('[role="switch"]')?.getAttribute('aria-checked') === 'true');
+  await page.waitForFunction("document.querySelector('[role=\"switch\"]')?.getAttribute('aria-checked') === 'true'");
   await page.reload();
   await availability(page).waitFor();
   expect(await availability(page).getAttribute('aria-checked')).toBe('true');
@@ -142,7 +142,7 @@ it('shows the availability the server holds after a reload and in a new tab', as
   await availability(newTab).waitFor();
   expect(await availability(newTab).getAttribute('aria-checked')).toBe('true');
   await availability(newTab).click();
-  await newTab.waitForFunction(() => document.querySelector('[role="switch"]')?.getAttribute('aria-checked') === 'false');
+  await newTab.waitForFunction("document.querySelector('[role=\"switch\"]')?.getAttribute('aria-checked') === 'false'");
   await page.reload();
   await availability(page).waitFor();
   expect(await availability(page).getAttribute('aria-checked')).toBe('false');

@@ -4,15 +4,16 @@ import type { DynamoKit } from './dynamo-kit';
 import { ENTITY_TYPE, EntityType, inboxVersionKey } from './keys';
 
 /**
- * One small item whose number rises with every change an inbox row of people shows: a conversation
- * moving between states (a handoff, a claim, a release, a close) and a customer message to the human
- * inbox. The inbox's list answers carry it in their `ETag`, so a console asking again with
- * `If-None-Match` gets `304` for one read of this item instead of a page of sessions.
+ * One small item whose number rises whenever a conversation moves between states (a new one, a
+ * handoff, a claim, a release, a close): what changes which tab a row is in. The inbox's list
+ * answers carry it in their `ETag`, so a console asking again with `If-None-Match` gets `304` for
+ * one read of this item instead of a page of sessions.
  *
- * Not raised by the agent's own turns that leave the state as it was: rows of conversations the
- * agent serves change with every message, and the list answers of those states let their `ETag`
- * expire each minute instead (operator-http.ts). One item for the deployment is written at the pace
- * of handoffs and human-inbox messages — people's pace, far below an item's write ceiling.
+ * Not raised by what changes only a row's text — the agent's turns that leave the state as it was,
+ * a customer message to the human inbox (the webhook reaches only the customer partitions): the
+ * list answers' `ETag` also turns each minute, so such a row is at most a minute behind
+ * (operator-http.ts). One item for the deployment is written at the pace of conversations changing
+ * hands — people's pace, far below an item's write ceiling.
  */
 export class DynamoInboxVersion {
   constructor(

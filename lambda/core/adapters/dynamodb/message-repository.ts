@@ -28,7 +28,6 @@ import {
   type TableKey,
 } from './keys';
 import { KeyLayout } from '../../../../lib/contract/key-layout';
-import { DynamoInboxVersion } from './inbox-version';
 import { KeyLayoutPolicy } from './key-layout';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
 
@@ -91,7 +90,6 @@ export class DynamoMessageRepository implements MessageRepository {
           },
         },
       ]);
-      await new DynamoInboxVersion(this.kit, this.clock).raise();
       return true;
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
