@@ -23,9 +23,8 @@ import { composeOperator } from '../lambda/composition/operator';
 import { newRawToken } from '../lambda/core/application/operator/operator-sign-in';
 import { hashToken } from '../lambda/core/domain/operator-auth';
 import { customerMessage } from '../lambda/core/domain/message';
-import type { Session } from '../lambda/core/domain/session';
-import { isoMicros } from '../lambda/core/domain/timestamps';
 import { OPERATOR_DEFAULTS } from '../lib/contract';
+import { waitingSession } from '../local/runtime/waiting-session';
 import { inProcessSettings, withInProcessPipeline } from './in-process-pipeline';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
@@ -55,22 +54,10 @@ async function main(): Promise<void> {
 
     const start = Date.now() - 3_600_000;
     for (let index = 0; index < conversations; index++) {
-      const at = isoMicros(new Date(start + index * 1000));
       const customerId = `55119${String(10_000_000 + index)}`;
-      const session: Session = {
-        sessionId: `waiting-${index}`,
-        customerId,
-        state: 'AWAITING_HUMAN',
-        qualificationData: {},
-        cadastralData: { name: `Cliente ${index}` },
-        lastCustomerMessage: { preview: 'Quero falar com uma pessoa', at },
-        handoffReason: 'Pediu uma pessoa',
-        handoffRequestedAt: at,
-        handoffRenotifyCount: 0,
-        createdAt: at,
-        updatedAt: at,
-      };
+      const session = waitingSession({ sessionId: `waiting-${index}`, customerId, at: new Date(start + index * 1000), learnedName: `Cliente ${index}` });
       await repositories.sessions.put(session);
+      const at = session.createdAt;
       const turn = { customerId, customerIdKind: 'phone' as const, messageId: `wamid.${index}`, providerTimestamp: at, receivedAt: at, messageType: 'text', text: 'Quero falar com uma pessoa', businessPhoneNumberId: '100000000000002' };
       await repositories.messages.append(customerMessage(turn, session.sessionId, at));
     }

@@ -2,14 +2,14 @@
 // the tabs, search, pages past the first hundred, and the availability switch after a reload and in
 // a new tab — found on the page by role and accessible name.
 import type { Page } from 'playwright-core';
-import { isoMicros } from '../../lambda/core/domain/timestamps';
-import type { Session } from '../../lambda/core/domain/session';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+import { waitingSession } from '../../local/runtime/waiting-session';
 import { ConsoleBrowser, signInFromWhatsApp, unnamedControls } from '../support/console-browser';
 import { tableRepositories } from '../support/dynamo-table';
 import { newCustomer, newOperatorPhone } from '../support/ids';
 import { type ConsoleClient, signInOverWhatsApp } from '../support/operator-console-client';
 import { startOperatorPipeline } from '../support/pipeline';
+import { waitUntil } from '../support/waiting';
 
 jest.setTimeout(120_000);
 
@@ -26,25 +26,10 @@ beforeAll(async () => {
   [pipeline, browser] = await Promise.all([startOperatorPipeline([admin]), ConsoleBrowser.launch()]);
   await pipeline.sendCustomerMessage(maria, 'Quero marcar um exame de sangue para amanhã cedo, antes do trabalho, se possível com jejum de doze horas e resultado rápido #dado nome=Maria Souza #humano', { profileName: 'Mari ☀️' });
   await pipeline.waitForIdle();
-  // Written as a turn would leave them, straight into the table: a hundred handoffs through the agent would take minutes.
   const repositories = tableRepositories(pipeline.tableName);
   const start = Date.now() + 1000;
   for (let index = 0; index < QUEUED; index++) {
-    const at = isoMicros(new Date(start + index));
-    const session: Session = {
-      sessionId: `queued-${index}`,
-      customerId: newCustomer(),
-      state: 'AWAITING_HUMAN',
-      qualificationData: {},
-      cadastralData: {},
-      profileName: `Fila ${String(index).padStart(3, '0')}`,
-      lastCustomerMessage: { preview: 'Alguém pode me ajudar?', at },
-      handoffReason: 'Pediu uma pessoa',
-      handoffRequestedAt: at,
-      handoffRenotifyCount: 0,
-      createdAt: at,
-      updatedAt: at,
-    };
+    const session = waitingSession({ sessionId: `queued-${index}`, customerId: newCustomer(), at: new Date(start + index), profileName: `Fila ${String(index).padStart(3, '0')}` });
     await repositories.sessions.put(session);
   }
   repositories.close();
@@ -90,7 +75,7 @@ it('searches by a part of the name, without accents or case, and by the first di
   await search.fill('SOUZA');
   await search.press('Enter');
   await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).waitFor();
-  await page.waitForFunction("document.querySelectorAll('[role=\"tabpanel\"] li').length === 1");
+  await waitUntil(async () => (await rows().count()) === 1, 10_000, 'only the row the search finds');
   await search.fill(maria.slice(0, 9));
   await page.getByRole('button', { name: 'Buscar', exact: true }).click();
   await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).waitFor();
@@ -133,7 +118,7 @@ it('polls with conditional requests: an unchanged inbox is answered 304', async 
 it('shows the availability the server holds after a reload and in a new tab', async () => {
   const availability = (on: Page) => on.getByRole('switch', { name: 'Disponível para atendimento' });
   await availability(page).click();
-  await page.waitForFunction("document.querySelector('[role=\"switch\"]')?.getAttribute('aria-checked') === 'true'");
+  await waitUntil(async () => (await availability(page).getAttribute('aria-checked')) === 'true', 5000, 'availability on');
   await page.reload();
   await availability(page).waitFor();
   expect(await availability(page).getAttribute('aria-checked')).toBe('true');
@@ -142,7 +127,7 @@ it('shows the availability the server holds after a reload and in a new tab', as
   await availability(newTab).waitFor();
   expect(await availability(newTab).getAttribute('aria-checked')).toBe('true');
   await availability(newTab).click();
-  await newTab.waitForFunction("document.querySelector('[role=\"switch\"]')?.getAttribute('aria-checked') === 'false'");
+  await waitUntil(async () => (await availability(newTab).getAttribute('aria-checked')) === 'false', 5000, 'availability off');
   await page.reload();
   await availability(page).waitFor();
   expect(await availability(page).getAttribute('aria-checked')).toBe('false');
