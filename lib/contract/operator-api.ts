@@ -75,6 +75,8 @@ export interface ConversationSummary {
   readonly profileName?: string;
   readonly state: ConversationState;
   readonly assignedTo?: string;
+  /** The name the operators list gives `assignedTo` (absent for a deploy-time admin the list does not name). */
+  readonly assignedToName?: string;
   readonly waitingSince?: Timestamp;
   /** While people have it (`AWAITING_HUMAN`, `HUMAN_ACTIVE`): why the agent handed it over, in its words (at most 500 characters). */
   readonly handoffReason?: string;
@@ -85,7 +87,7 @@ export interface ConversationSummary {
 }
 
 /** The customer's active session. */
-export interface ConversationView extends Omit<ConversationSummary, 'lastMessage'> {
+export interface ConversationView extends Omit<ConversationSummary, 'lastMessage' | 'assignedToName'> {
   readonly sessionId: string;
   readonly qualificationData: JsonObject;
   /** The customer's registration data the agent recorded (`name`, `email`, `document_id`, `company`, `city`). */

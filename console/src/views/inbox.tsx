@@ -158,7 +158,7 @@ function InboxRow({ item, now }: { readonly item: ConversationSummary; readonly 
         <span class="row-state">{t(`state.${item.state}`)}</span>
         {item.state === 'AWAITING_HUMAN' && item.waitingSince !== undefined && <span class="row-waiting">{ago(t, now, item.waitingSince, 'inbox.waitingFor', 'inbox.waitingJustNow')}</span>}
         <span class="row-activity">{ago(t, now, item.updatedAt, 'inbox.lastActivity', 'inbox.lastActivityJustNow')}</span>
-        {item.assignedTo !== undefined && <span class="row-assigned">{t('inbox.assignedTo', { operator: item.assignedTo })}</span>}
+        {item.assignedTo !== undefined && <span class="row-assigned">{t('inbox.assignedTo', { operator: item.assignedToName ?? item.assignedTo })}</span>}
         {item.handoffReason !== undefined && <span class="row-reason">{t('inbox.reason', { reason: item.handoffReason })}</span>}
         {item.lastMessage !== undefined && <span class="row-preview">{t('inbox.lastMessage', { author: name, text: item.lastMessage.preview })}</span>}
       </a>

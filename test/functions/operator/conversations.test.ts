@@ -89,6 +89,9 @@ it('lets exactly one of two operators claim a conversation at once', async () =>
   expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
   const winner = answers.find((answer) => answer.status === 200)!;
   expect(winner.body.conversation).toMatchObject({ state: 'HUMAN_ACTIVE', assignedTo: expect.stringMatching(new RegExp(`^(${adminPhone}|${operatorPhone})$`)) });
+  const row = (await admin.call('GET', '/api/conversations?state=HUMAN_ACTIVE&limit=100')).body.items.find((item: { customerId: string }) => item.customerId === customer);
+  // The operators list names Bia; the deploy-time admin it does not name shows as her phone.
+  expect(row.assignedToName).toBe(row.assignedTo === operatorPhone ? 'Bia' : undefined);
   const named = await auditNameOf(repositories, customer);
   const audit = (await repositories.audit.listRecent({ limit: 200 })).items.filter((event) => event.resourceId === named && event.action === 'conversation.claim');
   expect(audit).toHaveLength(1);

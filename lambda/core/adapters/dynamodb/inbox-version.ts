@@ -29,8 +29,8 @@ export class DynamoInboxVersion {
 
   /**
    * Raises the number after a change was written. A raise that fails does not undo or fail the
-   * change: the list answers' `ETag` also expires each minute, which bounds how long a lost raise
-   * keeps a console's inbox behind.
+   * change (the kit's observer still records the failed call): the list answers' `ETag` also turns
+   * each minute, which bounds how long a lost raise keeps a console's inbox behind.
    */
   async raise(): Promise<void> {
     await this.kit

@@ -12,6 +12,7 @@ import { renderTemplateBody, type TemplateRef, templateValuesProblem } from '../
 import { type SentTextMessage, WhatsAppSendError, type WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { OperatorAuditTrail } from './operator-audit';
 import { availableOperatorPhones } from './operator-availability';
+import type { OperatorDirectory } from './operator-directory';
 import { OperatorActionError } from './operator-errors';
 import { sendOutOfTurn } from './out-of-turn-message';
 
@@ -27,6 +28,8 @@ export interface ConversationSummary {
   readonly profileName?: string;
   readonly state: SessionState;
   readonly assignedTo?: string;
+  /** The name the operators list gives `assignedTo`. */
+  readonly assignedToName?: string;
   readonly waitingSince?: IsoTimestamp;
   readonly handoffReason?: string;
   /** The customer's last message (never the agent's, an operator's or the pipeline's). */
@@ -106,6 +109,8 @@ export interface OperatorConversationsDependencies {
   readonly consent: Pick<MessagingConsent, 'isOptedOut'>;
   /** The number that rises with every change an inbox row shows (inbox-version.ts). */
   readonly inboxVersion: { current(): Promise<number> };
+  /** Who the operators are (cached per process), so a row names its operator. @default rows show the phone alone */
+  readonly operators?: Pick<OperatorDirectory, 'find'>;
 }
 
 /**
@@ -143,7 +148,16 @@ export class OperatorConversations {
     const assignedTo = filter.mine || !everything ? operator.phone : undefined;
     // One index page: a row is what the session item says (inbox-summary.ts), no history read per row.
     const sessions = await this.deps.sessions.listByState(state, page, { assignedTo, search: filter.search });
-    return { items: sessions.items.map(summaryOf), cursor: sessions.cursor };
+    const names = await this.operatorNames(sessions.items.flatMap((session) => (session.assignedTo === undefined ? [] : [session.assignedTo])));
+    return { items: sessions.items.map((session) => ({ ...summaryOf(session), assignedToName: session.assignedTo === undefined ? undefined : names.get(session.assignedTo) })), cursor: sessions.cursor };
+  }
+
+  /** The names of the operators the list's rows are assigned to, from the cached operators list. */
+  private async operatorNames(phones: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    const { operators } = this.deps;
+    if (operators === undefined) return new Map();
+    const found = await Promise.all([...new Set(phones)].map(async (phone) => [phone, (await operators.find(phone))?.name] as const));
+    return new Map(found.flatMap(([phone, name]) => (name === undefined ? [] : [[phone, name] as const])));
   }
 
   /** What the lists' conditional answers compare: unchanged, an unchanged list is not read again. */
