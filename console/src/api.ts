@@ -1,6 +1,8 @@
 import { PAYLOAD_HASH_HEADER, sha256Hex } from './payload-hash';
 import type { AnswerOf, ApiErrorBody, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, MessageTemplate, OperatorApiCall, Page, SignedInSession, TemplateSendRequest } from '../../lib/contract/operator-api';
 
+const MAX_VALIDATED_ANSWERS = 32;
+
 /** A call the API refused (`status`), or that never got an answer (`status` undefined). */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -27,6 +29,8 @@ export interface CallOptions<Call extends OperatorApiCall> {
  */
 export class OperatorApi {
   private csrfToken: string | undefined;
+  /** The last answer of each GET that came with an `ETag`: asked again with `If-None-Match`, a `304` answers it. */
+  private readonly validated = new Map<string, { readonly etag: string; readonly payload: unknown }>();
 
   /** @param onSessionLost called when a signed-in call answers 401 (the session expired at midnight). */
   constructor(private readonly onSessionLost: () => void) {}
@@ -50,11 +54,13 @@ export class OperatorApi {
       await this.request('DELETE session', {}, false);
     } finally {
       this.csrfToken = undefined;
+      this.validated.clear();
     }
   }
 
-  listConversations(state: ConversationState): Promise<Page<ConversationSummary>> {
-    return this.request('GET conversations', { query: { state, limit: 100 } });
+  /** One page of a state's conversations (`mine`: only the caller's own; `search`: a name or phone). */
+  listConversations(state: ConversationState, options: { readonly mine?: boolean; readonly search?: string; readonly cursor?: string } = {}): Promise<Page<ConversationSummary>> {
+    return this.request('GET conversations', { query: { state, limit: 100, assigned: options.mine ? 'me' : undefined, search: options.search, cursor: options.cursor } });
   }
 
   conversation(customerId: string): Promise<ConversationDetail> {
@@ -81,6 +87,14 @@ export class OperatorApi {
     return this.request('PUT me/availability', { body: { available } });
   }
 
+  private rememberValidated(method: string, url: string, etag: string | null, payload: unknown): void {
+    if (method !== 'GET' || etag === null) return;
+    // Searches and pages come and go: keep the most recent few, the polled lists among them.
+    this.validated.delete(url);
+    this.validated.set(url, { etag, payload });
+    if (this.validated.size > MAX_VALIDATED_ANSWERS) this.validated.delete(this.validated.keys().next().value!);
+  }
+
   private remember(session: SignedInSession): SignedInSession {
     this.csrfToken = session.csrfToken;
     return session;
@@ -98,14 +112,21 @@ export class OperatorApi {
       if (this.csrfToken !== undefined) headers['x-csrf-token'] = this.csrfToken;
       headers[PAYLOAD_HASH_HEADER] = await sha256Hex(body ?? '');
     }
+    const url = `/api/${path}${query === '' ? '' : `?${query}`}`;
+    const known = method === 'GET' ? this.validated.get(url) : undefined;
+    if (known !== undefined) headers['if-none-match'] = known.etag;
     let response: Response;
     try {
-      response = await fetch(`/api/${path}${query === '' ? '' : `?${query}`}`, { method, headers, body, credentials: 'same-origin', cache: 'no-store' });
+      response = await fetch(url, { method, headers, body, credentials: 'same-origin', cache: 'no-store' });
     } catch {
       throw new ApiError(undefined, 'network', 'No answer from the server');
     }
+    if (response.status === 304 && known !== undefined) return known.payload as AnswerOf<Call>;
     const payload = (await response.json().catch(() => ({}))) as Partial<ApiErrorBody>;
-    if (response.ok) return payload as AnswerOf<Call>;
+    if (response.ok) {
+      this.rememberValidated(method, url, response.headers.get('etag'), payload);
+      return payload as AnswerOf<Call>;
+    }
     if (response.status === 401 && reportsSessionLoss) {
       this.csrfToken = undefined;
       this.onSessionLost();

@@ -3,10 +3,52 @@
  * window, durations, prompt diffs and what to tell a person when a call is refused. Pure functions,
  * unit-tested without a DOM.
  */
-import type { ConversationSummary, HistoryEntry } from '../../lib/contract/operator-api';
+import type { ConversationState, ConversationSummary, HistoryEntry } from '../../lib/contract/operator-api';
 
-export type InboxTab = 'waiting' | 'mine' | 'open';
-export const INBOX_TABS: readonly InboxTab[] = ['waiting', 'mine', 'open'];
+export type InboxTab = 'waiting' | 'mine' | 'open' | 'closed';
+export const INBOX_TABS: readonly InboxTab[] = ['waiting', 'mine', 'open', 'closed'];
+
+/** One list call of the operator API: a state's conversations, only the caller's own with `mine`. */
+export interface InboxList {
+  readonly state: ConversationState;
+  readonly mine?: boolean;
+}
+
+/** What each tab lists. An operator's closed list is empty: only an admin reads closed conversations. */
+export const TAB_LISTS: Readonly<Record<InboxTab, readonly InboxList[]>> = {
+  waiting: [{ state: 'AWAITING_HUMAN' }],
+  mine: [{ state: 'HUMAN_ACTIVE', mine: true }],
+  open: [{ state: 'AWAITING_HUMAN' }, { state: 'HUMAN_ACTIVE' }, { state: 'QUALIFYING' }, { state: 'NEW' }],
+  closed: [{ state: 'CLOSED' }],
+};
+
+/** The tabs whose count the tab bar shows at all times (what a person answers); the others count only what they list. */
+export const COUNTED_TABS: readonly InboxTab[] = ['waiting', 'mine'];
+
+export function listKeyOf(list: InboxList): string {
+  return `${list.state}${list.mine ? ':mine' : ''}`;
+}
+
+/**
+ * The lists a poll of `tab` asks for: the tab's own, and those of the counted tabs. Each is a
+ * conditional request (see api.ts), so an unchanged list costs the API one small read.
+ */
+export function listsToPoll(tab: InboxTab): InboxList[] {
+  const lists = [...TAB_LISTS[tab], ...COUNTED_TABS.flatMap((counted) => TAB_LISTS[counted])];
+  return [...new Map(lists.map((list) => [listKeyOf(list), list])).values()];
+}
+
+/** The rows of several pages of one or more lists, each conversation once (a later page's copy wins: it is newer). */
+export function mergeRows(pages: readonly (readonly ConversationSummary[])[]): ConversationSummary[] {
+  const rows = new Map<string, ConversationSummary>();
+  for (const page of pages) for (const row of page) rows.set(row.customerId, row);
+  return [...rows.values()];
+}
+
+/** What a row calls the customer: the name the agent learned, else the WhatsApp profile name, else the phone. */
+export function customerNameOf(row: Pick<ConversationSummary, 'customerId' | 'displayName' | 'profileName'>): string {
+  return row.displayName ?? row.profileName ?? row.customerId;
+}
 
 export type AdminScreen = 'prompts' | 'operators' | 'config' | 'templates' | 'reports' | 'demands' | 'consents' | 'audit' | 'crm' | 'dead-letters' | 'customers';
 export const ADMIN_SCREENS: readonly AdminScreen[] = ['prompts', 'operators', 'config', 'templates', 'reports', 'demands', 'consents', 'audit', 'crm', 'dead-letters', 'customers'];
@@ -48,7 +90,7 @@ export function loginTokenOf(pathname: string, hash: string): string | undefined
   return token === '' ? undefined : token;
 }
 
-/** The three inbox tabs, built from the open conversations the API listed. */
+/** The inbox tabs, built from the conversations the API listed. */
 export function inboxTabs(open: readonly ConversationSummary[], me: string): Record<InboxTab, ConversationSummary[]> {
   const waiting = open.filter((item) => item.state === 'AWAITING_HUMAN');
   waiting.sort((a, b) => Date.parse(a.waitingSince ?? a.updatedAt) - Date.parse(b.waitingSince ?? b.updatedAt));
@@ -56,7 +98,8 @@ export function inboxTabs(open: readonly ConversationSummary[], me: string): Rec
   return {
     waiting,
     mine: newestFirst.filter((item) => item.state === 'HUMAN_ACTIVE' && item.assignedTo === me),
-    open: newestFirst,
+    open: newestFirst.filter((item) => item.state !== 'CLOSED'),
+    closed: newestFirst.filter((item) => item.state === 'CLOSED'),
   };
 }
 
@@ -64,6 +107,11 @@ export interface Duration {
   readonly days: number;
   readonly hours: number;
   readonly minutes: number;
+}
+
+/** Less than a minute: a row says "just now", not "0 min". */
+export function isJustNow(milliseconds: number): boolean {
+  return milliseconds < 60_000;
 }
 
 /** Whole days, hours and minutes of a span (negative spans count as zero). */

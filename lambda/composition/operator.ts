@@ -6,6 +6,7 @@ import {
   crmSyncRows,
   customerDataRepository,
   demandRepository,
+  inboxVersion,
   messageTemplates,
   operationalConfig,
   operatorAuthRepository,
@@ -50,7 +51,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
   const http = createOperatorHttpHandler({
     signIn,
-    conversations: new OperatorConversations({ sessions, messages, receipts, config, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent }),
+    conversations: new OperatorConversations({ sessions, messages, receipts, config, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent, inboxVersion: inboxVersion(table), operators: directory }),
     console: ports.console,
     extraRoutes: [
       ...adminRoutes(

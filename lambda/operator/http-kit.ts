@@ -124,6 +124,11 @@ export function json(statusCode: number, body: unknown, extra: { readonly cookie
   };
 }
 
+/** `304 Not Modified`: the caller's copy (named by `etag`) is current. */
+export function notModified(etag: string): HttpResponse {
+  return { statusCode: 304, headers: { ...SECURITY_HEADERS, etag }, body: '' };
+}
+
 export function errorResponse(error: HttpError): HttpResponse {
   return json(error.statusCode, { error: error.code, message: error.message }, { headers: { ...error.headers } });
 }

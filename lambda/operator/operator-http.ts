@@ -1,17 +1,19 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { CUSTOM_METRICS } from '../../lib/contract';
 import type { SignedInSession } from '../../lib/contract/operator-api';
 import { errorSummary } from '../core/adapters/observability/error-summary';
-import type { OperatorConversations } from '../core/application/operator/operator-conversations';
+import type { InboxFilter, OperatorConversations } from '../core/application/operator/operator-conversations';
+import { inboxSearchOf } from '../core/domain/inbox-summary';
+import type { Operator } from '../core/domain/operator';
 import type { OperatorSignIn, SignedInOperator } from '../core/application/operator/operator-sign-in';
 import { isSessionState } from '../core/domain/session';
 import type { Clock } from '../core/ports/clock';
 import { cookie, errorResponse, header, HttpError, refusalOf, requireNoBody, type HttpResponse } from './http-kit';
 import { LoginRateLimiter } from './login-rate-limiter';
-import { type Access, created, ok, pageOf, requireEmptyObjectOrNoBody, route, type Route, routeTable, signedInOf } from './router';
+import { type Access, conditional, created, ok, pageOf, requireEmptyObjectOrNoBody, route, type Route, routeTable, signedInOf } from './router';
 import type { ConsoleSite } from './static-console';
 
 /** The session cookie: `__Host-` pins it to this origin, path `/`, Secure. */
@@ -92,7 +94,12 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
     route('GET conversations', 'operator', async (context) => {
       const state = context.event.queryStringParameters?.state ?? 'AWAITING_HUMAN';
       if (!isSessionState(state)) throw new HttpError('bad_query', 'state must be one of NEW, QUALIFYING, AWAITING_HUMAN, HUMAN_ACTIVE, CLOSED');
-      return ok(await conversations.list(signedInOf(context).operator, state, pageOf(context.event)));
+      // Checked before anything is read: a refused query costs no read.
+      const filter = inboxFilterOf(context.event);
+      const page = pageOf(context.event);
+      const { operator } = signedInOf(context);
+      const etag = listTag(await conversations.inboxVersion(), operator, context.event.rawQueryString ?? '', deps.clock.now());
+      return conditional(context.event, etag, () => conversations.list(operator, state, page, filter));
     }),
     route('GET conversations/:customerId', 'operator', async (context) => {
       const { conversation, history } = await conversations.get(signedInOf(context).operator, context.params.customerId, pageOf(context.event));
@@ -161,6 +168,28 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
       return errorResponse(new HttpError('internal_error', 'Something went wrong; try again'));
     }
   };
+}
+
+/**
+ * A list's `ETag` also turns each minute: what changes only a row's text (a turn of the agent, a
+ * message to the human inbox) raises no version, and a lost raise stays unseen at most this long.
+ */
+const LIST_TAG_PERIOD_MS = 60_000;
+
+/** The `ETag` of a conversation list: the inbox's version, who asks (what they may read) and what (the query), and the minute. */
+function listTag(version: number, operator: Operator, query: string, now: Date): string {
+  const period = Math.floor(now.getTime() / LIST_TAG_PERIOD_MS);
+  return `"${createHash('sha256').update(JSON.stringify([version, period, operator.phone, operator.role, query])).digest('base64url').slice(0, 27)}"`;
+}
+
+/** `?assigned=me` and `?search=` of the conversation list (docs/OPERATOR-API.md). */
+function inboxFilterOf(event: APIGatewayProxyEventV2): InboxFilter {
+  const { assigned, search } = event.queryStringParameters ?? {};
+  if (assigned !== undefined && assigned !== 'me') throw new HttpError('bad_query', 'assigned must be "me" (or left out)');
+  if (search === undefined) return { mine: assigned === 'me' };
+  const parsed = inboxSearchOf(search);
+  if ('refusal' in parsed) throw new HttpError('bad_query', parsed.refusal);
+  return { mine: assigned === 'me', search: parsed };
 }
 
 function sameSecret(given: string | undefined, expected: string): boolean {

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { AnswerOf, BodyOf, OperatorApiCall } from '../../lib/contract/operator-api';
 import type { SignedInOperator } from '../core/application/operator/operator-sign-in';
-import { type BodySchema, HttpError, json, jsonBody, type HttpResponse } from './http-kit';
+import { type BodySchema, header, HttpError, json, jsonBody, notModified, type HttpResponse } from './http-kit';
 
 /**
  * The operator API's routes: each declared by its call of the contract (docs/OPERATOR-API.md), with
@@ -31,15 +31,32 @@ export function signedInOf(context: { readonly signedIn?: SignedInOperator }): S
   return context.signedIn;
 }
 
-/** What a route answers: the call's answer body, its status and the cookies to set. */
+/** What a route answers: the call's answer body, its status, the cookies and headers to set. */
 export interface Answer<Body> {
   readonly statusCode: 200 | 201;
   readonly body: Body;
   readonly cookies?: string[];
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The answer the caller already has (`If-None-Match` named its `ETag`): `304`, no body. */
+export interface NotModified {
+  readonly statusCode: 304;
+  readonly etag: string;
 }
 
 export function ok<Body>(body: Body, cookies?: string[]): Answer<Body> {
   return { statusCode: 200, body, cookies };
+}
+
+/**
+ * `body` with its `ETag`, or `304` when the request's `If-None-Match` names it already: `answer` is
+ * only built (and its items read) when the caller does not have it.
+ */
+export async function conditional<Body>(event: APIGatewayProxyEventV2, etag: string, answer: () => Promise<Body>): Promise<Answer<Body> | NotModified> {
+  const known = (header(event, 'if-none-match') ?? '').split(',').map((tag) => tag.trim());
+  if (known.includes(etag)) return { statusCode: 304, etag };
+  return { statusCode: 200, body: await answer(), headers: { etag } };
 }
 
 export function created<Body>(body: Body): Answer<Body> {
@@ -57,13 +74,14 @@ export interface Route {
  * The route of `call` (docs/OPERATOR-API.md): its handler answers the call's answer type of the
  * operator API contract and reads the call's body type, so the compiler holds both to it.
  */
-export function route<Call extends OperatorApiCall>(call: Call, access: Access, handle: (context: RouteContext<Call>) => Promise<Answer<AnswerOf<Call>>>): Route {
+export function route<Call extends OperatorApiCall>(call: Call, access: Access, handle: (context: RouteContext<Call>) => Promise<Answer<AnswerOf<Call>> | NotModified>): Route {
   return {
     call,
     access,
     async handle(event, params, signedIn) {
       const answer = await handle({ event, params, signedIn, body: (schema) => jsonBody(event, schema) });
-      return json(answer.statusCode, answer.body, { cookies: answer.cookies });
+      if (answer.statusCode === 304) return notModified(answer.etag);
+      return json(answer.statusCode, answer.body, { cookies: answer.cookies, headers: answer.headers });
     },
   };
 }

@@ -66,19 +66,28 @@ export interface SignedOut {
 
 // ---- Conversations -----------------------------------------------------------------------------------
 
-/** One row of the inbox. */
+/** One row of the inbox: what the session item says, no history read per row. */
 export interface ConversationSummary {
   readonly customerId: string;
+  /** The customer's name as the agent learned it (`cadastralData.name`, qualification `name`/`nome`). */
   readonly displayName?: string;
+  /** The customer's WhatsApp profile name, as their last message carried it. */
+  readonly profileName?: string;
   readonly state: ConversationState;
   readonly assignedTo?: string;
+  /** The name the operators list gives `assignedTo` (absent for a deploy-time admin the list does not name). */
+  readonly assignedToName?: string;
   readonly waitingSince?: Timestamp;
-  readonly lastMessage?: { readonly role: MessageRole; readonly preview: string; readonly at: Timestamp };
+  /** While people have it (`AWAITING_HUMAN`, `HUMAN_ACTIVE`): why the agent handed it over, in its words (at most 500 characters). */
+  readonly handoffReason?: string;
+  /** The customer's last message (never the agent's, an operator's or the pipeline's), cut to 120 characters on a word boundary. */
+  readonly lastMessage?: { readonly role: 'user'; readonly preview: string; readonly at: Timestamp };
+  /** The last activity: the session's last write. */
   readonly updatedAt: Timestamp;
 }
 
 /** The customer's active session. */
-export interface ConversationView extends Omit<ConversationSummary, 'lastMessage'> {
+export interface ConversationView extends Omit<ConversationSummary, 'lastMessage' | 'assignedToName'> {
   readonly sessionId: string;
   readonly qualificationData: JsonObject;
   /** The customer's registration data the agent recorded (`name`, `email`, `document_id`, `company`, `city`). */
@@ -415,7 +424,11 @@ export interface OperatorApiCalls {
   'POST session': { readonly body: SignInRequest; readonly answer: SignedInSession };
   'GET session': { readonly answer: SignedInSession };
   'DELETE session': { readonly answer: SignedOut };
-  /** `?state=` (default `AWAITING_HUMAN`), `?limit=`, `?cursor=`: the state's sessions, oldest first. */
+  /**
+   * `?state=` (default `AWAITING_HUMAN`), `?limit=`, `?cursor=`: the state's sessions, oldest first;
+   * `?assigned=me`: only the caller's; `?search=`: a phone's first digits or a part of a name. Answers
+   * carry an `ETag`; `If-None-Match` with it answers `304` when nothing changed.
+   */
   'GET conversations': { readonly answer: Page<ConversationSummary> };
   /** `?limit=`, `?cursor=` page the history. */
   'GET conversations/:customerId': { readonly answer: ConversationDetail };

@@ -47,6 +47,8 @@ export const TABLE_PARTITIONS = {
     adminPrivacy: 'ADMIN#PRIVACY',
     /** The deployment's key that signs the operator API's page cursors. */
     cursorKey: 'ADMIN#CURSOR',
+    /** The inbox's version: raised by every change an inbox row shows, so an unchanged inbox answers `304` for one read. */
+    inboxVersion: 'ADMIN#INBOX',
     /** Consent events in the seed's layout, still read and erased. */
     legacyConsent: 'ADMIN#CONSENT',
     /** Operator login grants and sessions. */

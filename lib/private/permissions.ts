@@ -100,6 +100,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
   turns: {
     table: {
       session: [get, batchGet, query, put, update],
+      // A turn that moves the conversation (a handoff, a close) raises the inbox's version.
+      inboxVersion: [update],
       inbound: [get, batchGet, conditionCheck, put, update, remove],
       customer: [get, batchGet, put],
       budget: [get, update],
@@ -135,6 +137,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       // The admin's CRM screens read rows whether or not crmSync is on; only a projection writes them.
       crmSync: [get, ...only('crmSync', put)],
       cursorKey: [get, put],
+      // Read by every inbox poll; raised by claims, releases and closes.
+      inboxVersion: [get, update],
       // The template list, the template an operator sends, and the admin's sync (each translation written, the ones Meta dropped removed).
       messageTemplates: [get, query, put, remove],
       keyLayoutMigration: marker,
@@ -184,6 +188,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
   idleSweeper: {
     table: {
       session: [query, update, ...only('reengagement', put)],
+      // A close raises the inbox's version.
+      inboxVersion: [update],
       inbound: [conditionCheck, ...only('reengagement', update)],
       customer: [...only('crmSync', put), ...only('reengagement', get)],
       messageTemplates: only('reengagement', get),

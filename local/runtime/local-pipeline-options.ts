@@ -142,4 +142,6 @@ export interface SendCustomerMessageOptions {
   readonly messageId?: string;
   /** Default: now. */
   readonly sentAt?: Date;
+  /** The customer's WhatsApp profile name. Default: `Cliente` and the last four digits. */
+  readonly profileName?: string;
 }

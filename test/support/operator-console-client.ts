@@ -16,6 +16,8 @@ export interface CallOptions {
   /** A raw body (sent as is) instead of JSON. */
   readonly rawBody?: string;
   readonly contentType?: string;
+  /** More request headers (`if-none-match`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** The operator API over real HTTP, as the console calls it (cookie and CSRF header carried by hand). */
@@ -26,7 +28,7 @@ export class ConsoleClient {
   constructor(readonly baseUrl: string) {}
 
   async call(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<ApiAnswer> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...options.headers };
     const cookie = options.cookie === undefined ? this.cookie : options.cookie;
     if (cookie) headers.cookie = cookie;
     const csrf = options.csrf === undefined ? this.csrfToken : options.csrf;

@@ -6,6 +6,7 @@ import { customerMessage, pendingSendMessage, type Message, type OutboundRef } f
 import { isInsideServiceWindow, lastCustomerMessageOf } from '../domain/service-window';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros } from '../domain/timestamps';
+import { withCustomerMessage } from '../domain/inbox-summary';
 import { answerTimestamp, applyActions, completion, demandsOfTurn, newest, prefixThrough } from '../domain/turn';
 import type { AgentPort, AgentResponse, AgentStages } from '../ports/agent';
 import type { Clock, IdGenerator } from '../ports/clock';
@@ -239,7 +240,8 @@ export class ProcessTurn {
    */
   private async persistSystemReply(last: PendingInbound, session: Session, text: string, change: (answered: Session, at: string) => Session): Promise<{ session: Session; reply: OutboundReply } | undefined> {
     const replyAt = answerTimestamp(this.deps.clock.now(), last);
-    const updated = change({ ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind }, replyAt);
+    const answered = withCustomerMessage({ ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind }, last, last.historyTimestamp);
+    const updated = change(answered, replyAt);
     const reply: OutboundReply = { messageId: this.deps.ids.newId(), text, replyToMessageId: last.messageId, createdAt: replyAt, role: 'system' };
     const persisted = await this.deps.ledger.persistResult({ session: updated, expectedState: session.state, expectedLatestMessageId: last.messageId, expectedActiveSessionId: undefined, reply });
     return persisted ? { session: updated, reply } : undefined;
@@ -361,7 +363,11 @@ export class ProcessTurn {
     // reply only if this turn's last message is still the latest and pointer and state are as found.
     const replyAt = answerTimestamp(this.deps.clock.now(), last);
     // With stages, the stage that answered has the conversation, unless it handed it on.
-    const answered: Session = { ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind, ...(stage === undefined ? {} : { currentAgent: stage }) };
+    const answered: Session = withCustomerMessage(
+      { ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind, ...(stage === undefined ? {} : { currentAgent: stage }) },
+      last,
+      last.historyTimestamp,
+    );
     const updated = applyActions(answered, response.actions, replyAt);
     const reply: OutboundReply = {
       messageId: this.deps.ids.newId(),

@@ -36,6 +36,8 @@ export interface InboundTurn {
   readonly businessPhoneNumberId: string;
   /** The business display phone number, when Meta sends it. */
   readonly displayPhoneNumber?: string;
+  /** The customer's WhatsApp profile name (`contacts[].profile.name`), when Meta sends it. */
+  readonly profileName?: string;
 }
 
 /** A customer's reaction to a message of the conversation; no `emoji`: the reaction was removed. */

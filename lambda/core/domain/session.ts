@@ -1,4 +1,5 @@
 import { IllegalStateTransitionError } from './errors';
+import type { CustomerMessageSummary } from './inbox-summary';
 import type { CustomerIdKind } from './inbound-turn';
 import { isoMicros, toEpochMicros, type IsoTimestamp } from './timestamps';
 import type { CarriesUnknownAttributes } from './unknown-attributes';
@@ -118,6 +119,12 @@ export interface Session extends CarriesUnknownAttributes {
   readonly assignedTo?: string;
   readonly humanSendLock?: HumanSendLock;
   readonly handoffRequestedAt?: IsoTimestamp;
+  /** Why the agent handed the conversation to people, as it said (the last handoff's). */
+  readonly handoffReason?: string;
+  /** The customer's WhatsApp profile name, as their last message carried it. */
+  readonly profileName?: string;
+  /** The customer's last message, as an inbox row shows it. */
+  readonly lastCustomerMessage?: CustomerMessageSummary;
   /** When the available operators were first told about this handoff (or the customer that nobody is). */
   readonly handoffNotifiedAt?: IsoTimestamp;
   readonly handoffRenotifiedAt?: IsoTimestamp;

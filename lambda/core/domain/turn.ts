@@ -1,4 +1,5 @@
 import type { AgentAction, RecordOutOfPortfolioDemandAction } from './agent-action';
+import { MAX_HANDOFF_REASON_CHARS, previewOf } from './inbox-summary';
 import type { CompletedInbound, LatestInbound, OutboxEntry, PendingInbound } from './inbound-receipt';
 import type { Message } from './message';
 import { isHumanOwned, isLegalTransition, SessionState, transitionSession, type Session } from './session';
@@ -81,7 +82,7 @@ export function applyActions(session: Session, actions: readonly AgentAction[], 
   };
   for (const action of actions) {
     if (action.type === 'update_qualification') next = { ...next, qualificationData: mergeQualification(next.qualificationData, action.data) };
-    else if (action.type === 'request_human_handoff') moveTo(SessionState.AWAITING_HUMAN, { handoffRequestedAt: at, ...NEW_HANDOFF_MARKERS });
+    else if (action.type === 'request_human_handoff') moveTo(SessionState.AWAITING_HUMAN, { handoffRequestedAt: at, handoffReason: previewOf(action.reason, MAX_HANDOFF_REASON_CHARS), ...NEW_HANDOFF_MARKERS });
     else if (action.type === 'close_session') moveTo(SessionState.CLOSED);
     else if (action.type === 'update_cadastral_data') next = { ...next, cadastralData: { ...next.cadastralData, ...action.data } };
     else if (action.type === 'set_segment') next = { ...next, segment: action.segment };

@@ -60,7 +60,10 @@ it('lists waiting conversations by state with a cursor, and reads one with its h
     displayName: 'Ana',
     state: 'AWAITING_HUMAN',
     waitingSince: expect.any(String),
-    lastMessage: { role: 'system', preview: expect.stringContaining('No momento') },
+    profileName: `Cliente ${customers[0].slice(-4)}`,
+    handoffReason: 'O cliente pediu atendimento humano (#humano)',
+    // The customer's own last message, not the pipeline's "nobody is available" that followed it.
+    lastMessage: { role: 'user', preview: 'Quero falar com alguém #dado name=Ana #humano' },
   });
 
   const one = await operator.call('GET', `/api/conversations/${customers[0]}`);
@@ -84,12 +87,25 @@ it('shows the operator the reaction a customer left on a message and marks an ed
   expect(body.messages.find((message: { messageId: string }) => message.messageId === question.messageId)).toMatchObject({ text: 'Quero falar com uma pessoa', editedAt: expect.any(String) });
 });
 
+it('keeps a row current from the items the pipeline writes: a message to the human inbox becomes its preview', async () => {
+  const customer = await handedOffCustomer();
+  await pipeline.sendCustomerMessage(customer, 'Ainda estou aqui, aguardando alguém para falar sobre o meu exame de sangue de amanhã cedo');
+  await pipeline.waitForIdle();
+  const row = async () => (await admin.call('GET', '/api/conversations?state=AWAITING_HUMAN&limit=100')).body.items.find((item: { customerId: string }) => item.customerId === customer);
+  expect(await row()).toMatchObject({
+    lastMessage: { role: 'user', preview: 'Ainda estou aqui, aguardando alguém para falar sobre o meu exame de sangue de amanhã cedo' },
+  });
+});
+
 it('lets exactly one of two operators claim a conversation at once', async () => {
   const customer = await handedOffCustomer();
   const answers = await Promise.all([admin.call('POST', `/api/conversations/${customer}/claim`), operator.call('POST', `/api/conversations/${customer}/claim`)]);
   expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
   const winner = answers.find((answer) => answer.status === 200)!;
   expect(winner.body.conversation).toMatchObject({ state: 'HUMAN_ACTIVE', assignedTo: expect.stringMatching(new RegExp(`^(${adminPhone}|${operatorPhone})$`)) });
+  const row = (await admin.call('GET', '/api/conversations?state=HUMAN_ACTIVE&limit=100')).body.items.find((item: { customerId: string }) => item.customerId === customer);
+  // The operators list names Bia; the deploy-time admin it does not name shows as her phone.
+  expect(row.assignedToName).toBe(row.assignedTo === operatorPhone ? 'Bia' : undefined);
   const named = await auditNameOf(repositories, customer);
   const audit = (await repositories.audit.listRecent({ limit: 200 })).items.filter((event) => event.resourceId === named && event.action === 'conversation.claim');
   expect(audit).toHaveLength(1);
@@ -195,4 +211,72 @@ it('closes a conversation and records who did it', async () => {
   const named = await auditNameOf(repositories, customer);
   const actions = (await repositories.audit.listRecent({ limit: 200 })).items.filter((event) => event.resourceId === named).map((event) => [event.author, event.action]);
   expect(actions).toEqual(expect.arrayContaining([[operatorPhone, 'conversation.claim'], [operatorPhone, 'conversation.close']]));
+});
+
+describe('searching and filtering the inbox', () => {
+  const idsOf = (page: { status: number; body: { items: { customerId: string }[] } }) => {
+    expect(page).toMatchObject({ status: 200 });
+    return page.body.items.map((item) => item.customerId);
+  };
+  const list = (query: string) => admin.call('GET', `/api/conversations?state=AWAITING_HUMAN&limit=100&${query}`);
+
+  it('finds a conversation by a part of a name, without case or accents, or by the first digits of the phone', async () => {
+    const customer = newCustomer();
+    await pipeline.sendCustomerMessage(customer, 'Oi #dado name=José Conceição #humano', { profileName: 'Zé da Padaria' });
+    await pipeline.waitForIdle();
+    expect(idsOf(await list('search=conceicao'))).toContain(customer);
+    expect(idsOf(await list(`search=${encodeURIComponent('JOSÉ')}`))).toContain(customer);
+    expect(idsOf(await list(`search=${encodeURIComponent('padaria')}`))).toContain(customer);
+    expect(idsOf(await list(`search=${encodeURIComponent(`+${customer.slice(0, 6)}`)}`))).toContain(customer);
+    expect(idsOf(await list(`search=${customer.slice(2)}`))).not.toContain(customer);
+    expect(idsOf(await list('search=ninguem%20com%20esse%20nome'))).toEqual([]);
+  });
+
+  it("lists only the caller's own conversations with assigned=me", async () => {
+    const customer = await handedOffCustomer();
+    expect((await admin.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+    const mine = await admin.call('GET', '/api/conversations?state=HUMAN_ACTIVE&assigned=me&limit=100');
+    expect(idsOf(mine)).toContain(customer);
+    expect(mine.body.items.every((item: { assignedTo: string }) => item.assignedTo === adminPhone)).toBe(true);
+    expect(idsOf(await operator.call('GET', '/api/conversations?state=HUMAN_ACTIVE&assigned=me&limit=100'))).not.toContain(customer);
+  });
+
+  it('refuses a search or filter it cannot run with 400 bad_query, saying what to change', async () => {
+    const hostile = ["' OR 1=1 --", '#pk', ':type', 'a'.repeat(65), ' ', 'x', '1', '<script>', 'contains(#names, :q)', 'name)) OR ((1'];
+    for (const search of hostile) {
+      const refused = await list(`search=${encodeURIComponent(search)}`);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ error: 'bad_query', message: expect.stringMatching(/^search /) });
+    }
+    const badFilter = await list('assigned=someone-else');
+    expect(badFilter.status).toBe(400);
+    expect(badFilter.body).toMatchObject({ error: 'bad_query', message: expect.stringContaining('assigned') });
+  });
+});
+
+describe('polling the inbox with conditional requests', () => {
+  const waiting = '/api/conversations?state=AWAITING_HUMAN&limit=100';
+
+  it('answers 304 with no body while nothing changed, and the new list once a conversation moves', async () => {
+    const customer = await handedOffCustomer();
+    const first = await operator.call('GET', waiting);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await operator.call('GET', waiting, undefined, { headers: { 'if-none-match': etag } });
+    // Unless the minute turned in between, which changes the tag too.
+    if (again.status === 200) expect(again.headers.get('etag')).not.toBe(etag);
+    else expect(again).toMatchObject({ status: 304, body: '' });
+
+    expect((await admin.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+    const changed = await operator.call('GET', waiting, undefined, { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(changed.body.items.map((item: { customerId: string }) => item.customerId)).not.toContain(customer);
+  });
+
+  it('tags each caller and each query apart: one operator’s copy never answers another’s', async () => {
+    const [mine, theirs, other] = await Promise.all([operator.call('GET', waiting), admin.call('GET', waiting), operator.call('GET', `${waiting}&search=ana`)]);
+    expect(new Set([mine, theirs, other].map((answer) => answer.headers.get('etag'))).size).toBe(3);
+    expect((await admin.call('GET', waiting, undefined, { headers: { 'if-none-match': mine.headers.get('etag')! } })).status).toBe(200);
+  });
 });

@@ -146,8 +146,8 @@ it('costs an admin call one consistent read of the operators list; an operator c
     expect((await client.call('GET', path)).status).toBe(200);
     return calls.filter((call) => call.operation === 'get').length;
   };
-  // The same call: the session for both, and for the admin the list too.
-  expect(await readsOf(hugoOnTwo, '/api/conversations')).toBe(2);
-  expect(await readsOf(irisOnTwo, '/api/conversations')).toBe(1);
+  // The same call: the session and the inbox version (its ETag) for both, and for the admin the list too.
+  expect(await readsOf(hugoOnTwo, '/api/conversations')).toBe(3);
+  expect(await readsOf(irisOnTwo, '/api/conversations')).toBe(2);
   expect(await readsOf(hugoOnTwo, '/api/admin/audit')).toBe(2);
 });

@@ -16,6 +16,7 @@ import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
 import { DynamoLegacyDebounceRepository } from './legacy-debounce-repository';
 import { DynamoMessageRepository } from './message-repository';
+import { DynamoInboxVersion } from './inbox-version';
 import { DynamoMessageTemplateRepository } from './message-template-repository';
 import { DynamoOperationalConfigRepository } from './operational-config-repository';
 import { DynamoOperatorAuthRepository } from './operator-auth-repository';
@@ -74,6 +75,7 @@ export const customerDataRepository = (table: DynamoTable) => new DynamoCustomer
 export const customerBudgets = (table: DynamoTable) => new DynamoCustomerBudgetRepository(table.kit);
 export const pipelineBudget = (table: DynamoTable) => new DynamoPipelineBudgetRepository(table.kit);
 export const messageTemplates = (table: DynamoTable) => new DynamoMessageTemplateRepository(table.kit);
+export const inboxVersion = (table: DynamoTable) => new DynamoInboxVersion(table.kit, table.clock);
 /** The turn's reads and transactions across its entities, writing sessions as `sessionRepository` does. */
 export const turnLedger = (table: DynamoTable) => new DynamoTurnLedger(table.kit, table.clock, { sessions: sessionRepository(table), messages: messageRepository(table) });
 

@@ -49,6 +49,7 @@ export const EntityType = {
   crmSyncReference: 'customer_crm_sync_reference',
   privacySalt: 'privacy_salt',
   cursorSigningKey: 'cursor_signing_key',
+  inboxVersion: 'inbox_version',
   customerBudget: 'customer_budget',
   pipelineBudget: 'pipeline_budget',
   messageTemplate: 'message_template',
@@ -280,6 +281,9 @@ export const privacySaltKey = () => tableKey(PARTITION.adminPrivacy, 'SALT');
 
 /** The per-deployment key that signs the page cursors the operator API hands out (dynamo-kit.ts). */
 export const cursorSigningKey = () => tableKey(PARTITION.cursorKey, 'KEY');
+
+/** The counter the inbox's conditional requests compare (inbox-version.ts). */
+export const inboxVersionKey = () => tableKey(PARTITION.inboxVersion, 'VERSION');
 
 // ---- Operator authentication ------------------------------------------------------------------------
 

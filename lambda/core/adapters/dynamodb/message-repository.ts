@@ -3,6 +3,7 @@ import { AgentUsageTally, type DailyAgentUsage, type UtcDay } from '../../domain
 import { receiptStatusesBefore, type DeliveryReceipt } from '../../domain/delivery-receipt';
 import type { InboundReaction } from '../../domain/inbound-turn';
 import type { DeliveryStatus, Message, OutboundRef } from '../../domain/message';
+import { previewOf } from '../../domain/inbox-summary';
 import type { SessionState } from '../../domain/session';
 import { isExpired } from '../../domain/privacy';
 import { isoMicros, type IsoTimestamp } from '../../domain/timestamps';
@@ -77,12 +78,14 @@ export class DynamoMessageRepository implements MessageRepository {
     try {
       await this.kit.transact([
         { put: { item: this.toItem(message), ...IF_ABSENT } },
+        // The inbox row's summary rides on the state check: in a transaction an update costs what a check does.
         {
-          conditionCheck: {
+          update: {
             key: sessionKey(message.customerId, expectedSessionId),
+            update: 'SET #preview = :preview, #lastAt = :lastAt',
             condition: '#state = :state',
-            names: { '#state': SessionAttribute.state },
-            values: { ':state': expectedState },
+            names: { '#state': SessionAttribute.state, '#preview': SessionAttribute.lastCustomerPreview, '#lastAt': SessionAttribute.lastCustomerMessageAt },
+            values: { ':state': expectedState, ':preview': previewOf(message.text), ':lastAt': isoMicros(message.timestamp) },
           },
         },
         {

@@ -1,5 +1,6 @@
 import { ConditionFailedError, CrmSyncConcurrentUpdateError, type Page, type PageRequest, type SessionChanges, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
 import { AGENT_OWNED_STATES, assertLegalTransition, isAgentOwned, type Session, SessionState } from '../../domain/session';
+import type { InboxSearch } from '../../domain/inbox-summary';
 import { isoMicros } from '../../domain/timestamps';
 import { DEFAULT_RETENTION, expiresAt, isExpired, type RetentionPolicy } from '../../domain/privacy';
 import type { Clock } from '../../ports/clock';
@@ -10,6 +11,7 @@ import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
 import { quietSinceCheck } from './inbound-receipt-repository';
 import { activePointerKey, EntityType, GSI1PK, GSI1SK, idleSessionsUntil, sessionIndexKey, sessionKey, sessionStatePartition, shardedSessionStatePartition, TTL } from './keys';
+import { DynamoInboxVersion } from './inbox-version';
 import { DynamoMessageRepository } from './message-repository';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, type ItemFilter, KEY_NAMES, queryIndexPartitionsPage, toPage } from './repository-support';
 
@@ -30,6 +32,8 @@ export class DynamoSessionRepository implements SessionRepository {
   private readonly keyLayout: KeyLayoutPolicy;
   /** Where a closed session's messages are given its TTL. */
   private readonly messages: DynamoMessageRepository;
+  /** Raised by every transition: the inbox rows show the state. */
+  private readonly inboxVersion: DynamoInboxVersion;
 
   constructor(
     private readonly kit: DynamoKit,
@@ -40,6 +44,7 @@ export class DynamoSessionRepository implements SessionRepository {
   ) {
     this.keyLayout = keyLayout ?? new KeyLayoutPolicy(KeyLayout.SEED, kit, clock);
     this.messages = new DynamoMessageRepository(kit, clock, this.keyLayout);
+    this.inboxVersion = new DynamoInboxVersion(kit, clock);
   }
 
   /** A closed session expires `conversationRetention` after its close (TTL cleans up; reads check it). */
@@ -145,7 +150,7 @@ export class DynamoSessionRepository implements SessionRepository {
     if (!this.crmSync && idleSince === undefined) {
       const stored = sessionFromItem((await this.kit.update({ ...update, returnValues: 'ALL_NEW' }))!);
       await this.syncPointerState(stored);
-      await this.expireHistory(stored);
+      await Promise.all([this.expireHistory(stored), this.inboxVersion.raise()]);
       return stored;
     }
 
@@ -155,7 +160,7 @@ export class DynamoSessionRepository implements SessionRepository {
     update.condition = `${update.condition} AND #snapshot = :snapshot`;
     await this.transactWithCrm([updated], () => [{ update }, ...(idleSince === undefined ? [] : [quietSinceCheck(session.customerId, idleSince)])]);
     await this.syncPointerState(updated);
-    await this.expireHistory(updated);
+    await Promise.all([this.expireHistory(updated), this.inboxVersion.raise()]);
     return updated;
   }
 
@@ -229,9 +234,9 @@ export class DynamoSessionRepository implements SessionRepository {
   }
 
   /** Oldest first (see {@link sessionIndexKey}), over the seed partition and/or every write shard of the state (see key-layout.ts). */
-  async listByState(state: SessionState, page?: PageRequest, options: { readonly assignedTo?: string } = {}): Promise<Page<Session>> {
+  async listByState(state: SessionState, page?: PageRequest, options: { readonly assignedTo?: string; readonly search?: InboxSearch } = {}): Promise<Page<Session>> {
     const partitions = await this.keyLayout.partitionsToRead(sessionStatePartition(state), (shard) => shardedSessionStatePartition(state, shard));
-    const where = options.assignedTo === undefined ? undefined : ownerCondition(options.assignedTo);
+    const where = allOf([options.assignedTo === undefined ? undefined : ownerCondition(options.assignedTo), options.search === undefined ? undefined : searchCondition(options.search)]);
     return toPage(await queryIndexPartitionsPage(this.kit, { partitions, entityType: EntityType.session, where }, page), sessionFromItem);
   }
 
@@ -330,6 +335,27 @@ export class DynamoSessionRepository implements SessionRepository {
       }),
     );
   }
+}
+
+/**
+ * A search is a filter on the state's index page: it reads what the page reads and keeps what
+ * matches (a phone's first digits; a part of the names, compared as `searchableName` writes them).
+ */
+function searchCondition(search: InboxSearch): ItemFilter {
+  return 'phonePrefix' in search
+    ? { condition: 'begins_with(#phone, :search)', names: { '#phone': S.customerId }, values: { ':search': search.phonePrefix } }
+    : { condition: 'contains(#names, :search)', names: { '#names': S.searchableNames }, values: { ':search': search.name } };
+}
+
+function allOf(filters: readonly (ItemFilter | undefined)[]): ItemFilter | undefined {
+  const present = filters.filter((filter): filter is ItemFilter => filter !== undefined);
+  // DynamoDB refuses redundant parentheses: a lone filter goes as it is.
+  if (present.length <= 1) return present[0];
+  return {
+    condition: present.map((filter) => `(${filter.condition})`).join(' AND '),
+    names: Object.assign({}, ...present.map((filter) => filter.names)),
+    values: Object.assign({}, ...present.map((filter) => filter.values)),
+  };
 }
 
 /** The session is owned by `owner` (`null`: by nobody): the seed's `expected_assigned_to`. */

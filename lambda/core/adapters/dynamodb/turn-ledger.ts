@@ -5,6 +5,7 @@ import { assertLegalTransition } from '../../domain/session';
 import { isoMicros } from '../../domain/timestamps';
 import { ConditionFailedError, type PendingWork, type SendGuard, type TurnCompletion, type TurnLedger, type TurnResult, type TurnStart } from '../../ports/repositories';
 import type { Clock } from '../../ports/clock';
+import { DynamoInboxVersion } from './inbox-version';
 import type { DynamoKit, Item, TransactAction } from './dynamo-kit';
 import { consentStateFromItem } from './codecs/admin-codec';
 import { latestInboundFromItem } from './codecs/inbound-codec';
@@ -85,7 +86,9 @@ export class DynamoTurnLedger implements TurnLedger {
     ];
     try {
       await sessions.transactWithCrm([session], actions);
-      await sessions.expireHistory(session);
+      // A turn that moved the conversation (a handoff, a close) changes what the inbox shows.
+      const moved = expectedState !== session.state;
+      await Promise.all([sessions.expireHistory(session), moved ? new DynamoInboxVersion(this.kit, this.clock).raise() : undefined]);
       return true;
     } catch (error) {
       if (error instanceof ConditionFailedError) return false;

@@ -1,5 +1,6 @@
 import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
 import { isValidCustomerId, isValidMessageId, type InboundTurn } from '../../domain/inbound-turn';
+import { MAX_PROFILE_NAME_CHARS } from '../../domain/inbox-summary';
 import { isLanguageCode, isTemplateName, statusAfterEvent, type TemplateStatusUpdate } from '../../domain/whatsapp-template';
 import { inboundContent } from './inbound-content';
 import { isObject, optionalString, requireArray, requireObject, requireString, WebhookPayloadError, type Json } from './webhook-json';
@@ -130,18 +131,42 @@ export function parseWebhookPayload(rawBody: string, receivedAt: Date): ParsedWe
       const value = requireObject(changeObject.value, 'changes[].value');
       const messages = requireArray(value.messages, 'value.messages');
       const metadata = messages.length > 0 ? requireObject(value.metadata, 'value.metadata') : {};
+      const profileNames = profileNamesOf(value.contacts);
       for (const message of messages) {
         const messageObject = requireObject(message, 'messages[]');
         if (NON_TURN_MESSAGE_TYPES.has(String(messageObject.type))) {
           ignored += 1;
           continue;
         }
-        turns.push(toTurn(messageObject, metadata, receivedAtIso));
+        turns.push(withProfileName(toTurn(messageObject, metadata, receivedAtIso), profileNames));
       }
       statuses.push(...requireArray(value.statuses, 'value.statuses').map(toStatus));
     }
   }
   return { turns, statuses, ...(templateStatusUpdates.length > 0 ? { templateStatusUpdates } : {}), ignored };
+}
+
+/**
+ * The senders' WhatsApp profile names by `wa_id` (`value.contacts[]`). A name is what the customer
+ * typed into WhatsApp: shown, never trusted, so a contact of the wrong shape is left out rather than a
+ * reason to refuse the message.
+ */
+function profileNamesOf(contacts: unknown): ReadonlyMap<string, string> {
+  const names = new Map<string, string>();
+  if (!Array.isArray(contacts)) return names;
+  for (const contact of contacts) {
+    if (!isObject(contact) || !isObject(contact.profile)) continue;
+    const name = optionalString(contact.profile.name)?.replace(/\s+/g, ' ').trim();
+    if (name === undefined || name === '' || LONE_SURROGATE.test(name)) continue;
+    // A customer is keyed by phone, or by the business-scoped user id when Meta omits the phone.
+    for (const id of [optionalString(contact.wa_id), optionalString(contact.user_id)]) if (id !== undefined) names.set(id, [...name].slice(0, MAX_PROFILE_NAME_CHARS).join(''));
+  }
+  return names;
+}
+
+function withProfileName(turn: InboundTurn, profileNames: ReadonlyMap<string, string>): InboundTurn {
+  const profileName = profileNames.get(turn.customerId);
+  return profileName === undefined ? turn : { ...turn, profileName };
 }
 
 const TEMPLATE_STATUS_FIELD = 'message_template_status_update';

@@ -3,6 +3,7 @@ import { lastCustomerMessage } from '../customer-window';
 import type { MessagingConsent } from '../privacy/messaging-consent';
 import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type MessageTemplateRepository, type OperationalConfigRepository, type Page, type PageRequest, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
 import { deliveryFailureReason, type DeliveryFailureReason, type ReceiptStatus } from '../../domain/delivery-receipt';
+import type { InboxSearch } from '../../domain/inbox-summary';
 import type { Message } from '../../domain/message';
 import { customerDisplayName, type Operator } from '../../domain/operator';
 import { CUSTOMER_SERVICE_WINDOW_MS, isInsideServiceWindow } from '../../domain/service-window';
@@ -13,21 +14,26 @@ import { renderTemplateBody, type TemplateRef, templateValuesProblem } from '../
 import { type SentTextMessage, WhatsAppSendError, type WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { OperatorAuditTrail } from './operator-audit';
 import { availableOperatorPhones } from './operator-availability';
+import type { OperatorDirectory } from './operator-directory';
 import { OperatorActionError } from './operator-errors';
 import { sendOutOfTurn } from './out-of-turn-message';
 
 /** A human send holds the session's lock at most this long (a crashed send frees it by expiry). */
 const HUMAN_SEND_LOCK_MS = 30_000;
-const PREVIEW_CHARS = 120;
 
 /** One row of the inbox. */
 export interface ConversationSummary {
   readonly customerId: string;
   readonly displayName?: string;
+  readonly profileName?: string;
   readonly state: SessionState;
   readonly assignedTo?: string;
+  /** The name the operators list gives `assignedTo`. */
+  readonly assignedToName?: string;
   readonly waitingSince?: IsoTimestamp;
-  readonly lastMessage?: { readonly role: Message['role']; readonly preview: string; readonly at: IsoTimestamp };
+  readonly handoffReason?: string;
+  /** The customer's last message (never the agent's, an operator's or the pipeline's). */
+  readonly lastMessage?: { readonly role: 'user'; readonly preview: string; readonly at: IsoTimestamp };
   readonly updatedAt: IsoTimestamp;
 }
 
@@ -35,9 +41,11 @@ export interface ConversationView {
   readonly customerId: string;
   readonly sessionId: string;
   readonly displayName?: string;
+  readonly profileName?: string;
   readonly state: SessionState;
   readonly assignedTo?: string;
   readonly waitingSince?: IsoTimestamp;
+  readonly handoffReason?: string;
   readonly qualificationData: Readonly<Record<string, unknown>>;
   readonly cadastralData: Readonly<Record<string, unknown>>;
   readonly segment?: string;
@@ -53,6 +61,13 @@ export interface ServiceWindow {
   readonly open: boolean;
   /** When it closes (open) or closed (closed); absent when the customer never wrote. */
   readonly closesAt?: IsoTimestamp;
+}
+
+/** Which of a state's conversations a list shows. */
+export interface InboxFilter {
+  /** Only the caller's own. */
+  readonly mine?: boolean;
+  readonly search?: InboxSearch;
 }
 
 /** An approved template and the values of its body parameters, in order. */
@@ -96,6 +111,10 @@ export interface OperatorConversationsDependencies {
   readonly timeZone: string;
   /** Refuses replies to a customer who opted out of messages. */
   readonly consent: Pick<MessagingConsent, 'isOptedOut'>;
+  /** The number that rises with every change an inbox row shows (inbox-version.ts). */
+  readonly inboxVersion: { current(): Promise<number> };
+  /** Who the operators are (cached per process), so a row names its operator. @default rows show the phone alone */
+  readonly operators?: Pick<OperatorDirectory, 'find'>;
 }
 
 /**
@@ -123,21 +142,31 @@ export class OperatorConversations {
     this.closer = new CloseConversation(deps);
   }
 
-  /** The conversations in `state` the operator may read: for an operator, only waiting ones and their own. */
-  async list(operator: Operator, state: SessionState, page: PageRequest): Promise<Page<ConversationSummary>> {
+  /**
+   * The conversations in `state` the operator may read (for an operator, only waiting ones and their
+   * own), only the operator's own with `mine`, only those a search finds with `search`.
+   */
+  async list(operator: Operator, state: SessionState, page: PageRequest, filter: InboxFilter = {}): Promise<Page<ConversationSummary>> {
     const everything = operator.role === 'admin' || state === SessionState.AWAITING_HUMAN;
     if (!everything && state !== SessionState.HUMAN_ACTIVE) return { items: [] };
-    const sessions = await this.deps.sessions.listByState(state, page, everything ? {} : { assignedTo: operator.phone });
-    const items = await Promise.all(
-      sessions.items.map(async (session) => {
-        const [last] = (await this.deps.messages.history(session.customerId, { limit: 1 })).items;
-        return {
-          ...summaryOf(session),
-          lastMessage: last && { role: last.role, preview: last.text.slice(0, PREVIEW_CHARS), at: last.timestamp },
-        };
-      }),
-    );
-    return { items, cursor: sessions.cursor };
+    const assignedTo = filter.mine || !everything ? operator.phone : undefined;
+    // One index page: a row is what the session item says (inbox-summary.ts), no history read per row.
+    const sessions = await this.deps.sessions.listByState(state, page, { assignedTo, search: filter.search });
+    const names = await this.operatorNames(sessions.items.flatMap((session) => (session.assignedTo === undefined ? [] : [session.assignedTo])));
+    return { items: sessions.items.map((session) => ({ ...summaryOf(session), assignedToName: session.assignedTo === undefined ? undefined : names.get(session.assignedTo) })), cursor: sessions.cursor };
+  }
+
+  /** The names of the operators the list's rows are assigned to, from the cached operators list. */
+  private async operatorNames(phones: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    const { operators } = this.deps;
+    if (operators === undefined) return new Map();
+    const found = await Promise.all([...new Set(phones)].map(async (phone) => [phone, (await operators.find(phone))?.name] as const));
+    return new Map(found.flatMap(([phone, name]) => (name === undefined ? [] : [[phone, name] as const])));
+  }
+
+  /** What the lists' conditional answers compare: unchanged, an unchanged list is not read again. */
+  inboxVersion(): Promise<number> {
+    return this.deps.inboxVersion.current();
   }
 
   async get(operator: Operator, customerId: string, page: PageRequest): Promise<{ readonly conversation: ConversationView; readonly history: Page<HistoryEntry> }> {
@@ -334,20 +363,27 @@ function handBackOwner(operator: Operator, session: Session): string | null {
   throw new OperatorActionError('forbidden', 'The agent is serving this conversation: only an admin closes it');
 }
 
-function summaryOf(session: Session): Omit<ConversationSummary, 'lastMessage'> {
+function identityOf(session: Session): Pick<ConversationSummary, 'customerId' | 'displayName' | 'profileName' | 'state' | 'assignedTo' | 'waitingSince' | 'handoffReason' | 'updatedAt'> {
   return {
     customerId: session.customerId,
     displayName: customerDisplayName(session),
+    profileName: session.profileName,
     state: session.state,
     assignedTo: session.assignedTo,
     waitingSince: session.state === SessionState.AWAITING_HUMAN ? (session.handoffRequestedAt ?? session.updatedAt) : undefined,
+    handoffReason: isHumanOwned(session.state) ? session.handoffReason : undefined,
     updatedAt: session.updatedAt,
   };
 }
 
+function summaryOf(session: Session): ConversationSummary {
+  const last = session.lastCustomerMessage;
+  return { ...identityOf(session), lastMessage: last && { role: 'user', preview: last.preview, at: last.at } };
+}
+
 function viewOf(session: Session): Omit<ConversationView, 'serviceWindow'> {
   const { sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt } = session;
-  return { ...summaryOf(session), sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt };
+  return { ...identityOf(session), sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt };
 }
 
 function historyEntryOf(message: Message): HistoryEntry {

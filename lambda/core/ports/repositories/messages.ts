@@ -17,7 +17,8 @@ export interface MessageRepository {
   /**
    * The human inbox: appends the inbound message only while the customer's active session is
    * `expectedSessionId` in `expectedState`. `true` if appended now or earlier; `false` if the state
-   * or pointer moved.
+   * or pointer moved. The same write makes it the session's last customer message, which the inbox
+   * rows show.
    */
   appendInboundIfSessionState(message: Message, expectedState: SessionState, expectedSessionId: string): Promise<boolean>;
   /** A customer's messages across sessions, newest first. */

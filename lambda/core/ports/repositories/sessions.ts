@@ -1,6 +1,7 @@
 import type { Session, SessionState } from '../../domain/session';
 import type { IsoTimestamp } from '../../domain/timestamps';
 import type { Page, PageRequest } from './paging';
+import type { InboxSearch } from '../../domain/inbox-summary';
 
 /** Field changes applied with a state transition; `null` removes the field. */
 export interface SessionChanges {
@@ -39,7 +40,7 @@ export interface SessionRepository {
    * Sessions in a state, oldest first (GSI1): by creation, or in the agent's states by last
    * activity; with `assignedTo`, only those that operator owns.
    */
-  listByState(state: SessionState, page?: PageRequest, options?: { readonly assignedTo?: string }): Promise<Page<Session>>;
+  listByState(state: SessionState, page?: PageRequest, options?: { readonly assignedTo?: string; readonly search?: InboxSearch }): Promise<Page<Session>>;
   /** Sessions in an agent-owned state whose last activity is at or before `idleSince`, longest idle first (a bounded GSI1 Query). */
   listIdle(state: SessionState, idleSince: IsoTimestamp, page?: PageRequest): Promise<Page<Session>>;
   /**

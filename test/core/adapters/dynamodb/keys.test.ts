@@ -31,6 +31,7 @@ const inventory: [string, keys.TableKey, { PK: string; SK: string }][] = [
   ['customer auth reference', keys.customerAuthReferenceKey('5511', 'ab12'), { PK: 'CUSTOMER#5511', SK: 'AUTH#ab12' }],
   ['privacy salt', keys.privacySaltKey(), { PK: 'ADMIN#PRIVACY', SK: 'SALT' }],
   ['cursor signing key', keys.cursorSigningKey(), { PK: 'ADMIN#CURSOR', SK: 'KEY' }],
+  ['inbox version', keys.inboxVersionKey(), { PK: 'ADMIN#INBOX', SK: 'VERSION' }],
   ['login grant', keys.loginGrantKey('ab12'), { PK: 'OPERATOR#AUTH', SK: 'LOGIN#ab12' }],
   ['operator session', keys.operatorSessionKey('ab12'), { PK: 'OPERATOR#AUTH', SK: 'SESSION#ab12' }],
   ['budget day', keys.customerBudgetKey('5511', ts), { PK: 'BUDGET#5511', SK: 'DAY#2026-03-10' }],

@@ -58,6 +58,7 @@ function conversations(sessions: SessionRepository, whatsapp: WhatsAppSender): O
     ids,
     timeZone: 'America/Sao_Paulo',
     consent: { isOptedOut: async () => false },
+    inboxVersion: { current: async () => 0 },
   });
 }
 

@@ -17,9 +17,38 @@ describe('parseWebhookPayload', () => {
         text: 'Does it come in another color?',
         businessPhoneNumberId: '106540352242922',
         displayPhoneNumber: '15550783881',
+        profileName: 'Sheena Nelson',
       },
     ]);
     expect(parsed.statuses).toEqual([]);
+  });
+
+  test("the sender's profile name comes from value.contacts; a contact of the wrong shape is left out, never a refusal", () => {
+    const body = (contacts: unknown) =>
+      JSON.stringify({
+        object: 'whatsapp_business_account',
+        entry: [
+          {
+            changes: [
+              {
+                field: 'messages',
+                value: {
+                  metadata: { phone_number_id: '106540352242922' },
+                  contacts,
+                  messages: [{ from: '5511999990000', id: 'wamid.A', timestamp: '1749416383', type: 'text', text: { body: 'oi' } }],
+                },
+              },
+            ],
+          },
+        ],
+      });
+    const nameOf = (contacts: unknown) => parseWebhookPayload(body(contacts), receivedAt).turns[0].profileName;
+    expect(nameOf([{ wa_id: '5511999990000', profile: { name: '  Maria \n Souza ' } }])).toBe('Maria Souza');
+    expect(nameOf([{ wa_id: '5511999990000', profile: { name: 'x'.repeat(500) } }])).toBe('x'.repeat(80));
+    expect(nameOf([{ wa_id: '5500000000000', profile: { name: 'Someone else' } }])).toBeUndefined();
+    expect(nameOf('not a list')).toBeUndefined();
+    expect(nameOf([null, { wa_id: '5511999990000' }, { wa_id: '5511999990000', profile: { name: 42 } }])).toBeUndefined();
+    expect(nameOf([{ wa_id: '5511999990000', profile: { name: '\uD800' } }])).toBeUndefined();
   });
 
   test('media, location, interactive, button, reaction and unsupported messages get placeholders', () => {

@@ -52,6 +52,7 @@ export function receiptToItem(receipt: InboundReceipt): Item {
     unsupported: turn.unsupported,
     phone_number_id: turn.businessPhoneNumberId,
     display_phone_number: turn.displayPhoneNumber,
+    profile_name: turn.profileName,
     registered_at: isoMicros(receipt.registeredAt),
     [TTL]: receipt.expiresAtEpochSeconds,
     agent_routed_at: optionalIso(receipt.agentRoutedAt),
@@ -84,6 +85,7 @@ export function receiptFromItem(item: Item): InboundReceipt {
     ...(read.raw('unsupported') === true ? { unsupported: true } : {}),
     businessPhoneNumberId: read.optionalString('phone_number_id') ?? '',
     displayPhoneNumber: read.optionalString('display_phone_number'),
+    profileName: read.optionalString('profile_name'),
   };
   return {
     turn,

@@ -1,4 +1,6 @@
 import type { CustomerIdKind } from '../../../domain/inbound-turn';
+import { type CustomerMessageSummary, searchableNamesOf } from '../../../domain/inbox-summary';
+import { customerDisplayName } from '../../../domain/operator';
 import { type HumanSendLock, isAgentOwned, type Session, type SessionState, SESSION_STATES } from '../../../domain/session';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
@@ -20,6 +22,13 @@ export const SessionAttribute = {
   closedAt: 'closed_at',
   reengagedAt: 'reengaged_at',
   unsupportedNoticeAt: 'unsupported_notice_at',
+  handoffReason: 'handoff_reason',
+  profileName: 'profile_name',
+  lastCustomerPreview: 'last_customer_preview',
+  lastCustomerMessageAt: 'last_customer_message_at',
+  /** The names an inbox search finds the session by (see `searchableNamesOf`); written, never read back. */
+  searchableNames: 'searchable_names',
+  customerId: 'phone_number',
   updatedAt: 'updated_at',
 } as const;
 
@@ -50,6 +59,11 @@ export function sessionToItem(session: Session, shardedIndexKey = false): Item {
     handoff_renotified_at: optionalIso(session.handoffRenotifiedAt),
     handoff_renotify_count: session.handoffRenotifyCount,
     handoff_customer_renotified_at: optionalIso(session.handoffCustomerRenotifiedAt),
+    handoff_reason: session.handoffReason,
+    profile_name: session.profileName,
+    last_customer_preview: session.lastCustomerMessage?.preview,
+    last_customer_message_at: optionalIso(session.lastCustomerMessage?.at),
+    searchable_names: searchableNamesOf(session, customerDisplayName(session)),
     closed_at: optionalIso(session.closedAt),
     reengaged_at: optionalIso(session.reengagedAt),
     unsupported_notice_at: optionalIso(session.unsupportedNoticeAt),
@@ -74,6 +88,8 @@ export function sessionFromItem(item: Item): Session {
   const state = read.oneOf('state', SESSION_STATES);
   const createdAt = read.timestamp('created_at');
   const activityIndexedAt = activityIndexedAtOf({ state, createdAt }, item[GSI1SK]);
+  // Derived from the names at every write: taken here so that it is never carried back as an unknown attribute.
+  read.optionalString(SessionAttribute.searchableNames);
   return {
     sessionId: read.string('session_id'),
     customerId: read.string('phone_number'),
@@ -92,6 +108,9 @@ export function sessionFromItem(item: Item): Session {
     handoffRenotifiedAt: read.optionalTimestamp('handoff_renotified_at'),
     handoffRenotifyCount: read.number('handoff_renotify_count', 0),
     handoffCustomerRenotifiedAt: read.optionalTimestamp('handoff_customer_renotified_at'),
+    handoffReason: read.optionalString('handoff_reason'),
+    profileName: read.optionalString('profile_name'),
+    lastCustomerMessage: lastCustomerMessageOf(read),
     closedAt: read.optionalTimestamp('closed_at'),
     reengagedAt: read.optionalTimestamp('reengaged_at'),
     unsupportedNoticeAt: read.optionalTimestamp(SessionAttribute.unsupportedNoticeAt),
@@ -101,6 +120,12 @@ export function sessionFromItem(item: Item): Session {
     updatedAt: read.timestamp('updated_at'),
     ...read.unknownAttributes(),
   };
+}
+
+function lastCustomerMessageOf(read: ItemReader): CustomerMessageSummary | undefined {
+  const preview = read.optionalString(SessionAttribute.lastCustomerPreview);
+  const at = read.optionalTimestamp(SessionAttribute.lastCustomerMessageAt);
+  return preview === undefined || at === undefined ? undefined : { preview, at };
 }
 
 function humanSendLockFromMap(map: Record<string, unknown>): HumanSendLock {

@@ -1,0 +1,139 @@
+// The inbox in headless Chromium against the whole local pipeline: rows that say who and what,
+// the tabs, search, pages past the first hundred, and the availability switch after a reload and in
+// a new tab — found on the page by role and accessible name.
+import type { Page } from 'playwright-core';
+import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+import { waitingSession } from '../../local/runtime/waiting-session';
+import { ConsoleBrowser, signInFromWhatsApp, unnamedControls } from '../support/console-browser';
+import { tableRepositories } from '../support/dynamo-table';
+import { newCustomer, newOperatorPhone } from '../support/ids';
+import { type ConsoleClient, signInOverWhatsApp } from '../support/operator-console-client';
+import { startOperatorPipeline } from '../support/pipeline';
+import { waitUntil } from '../support/waiting';
+
+jest.setTimeout(120_000);
+
+let pipeline: LocalPipeline;
+let browser: ConsoleBrowser;
+let api: ConsoleClient;
+let page: Page;
+const admin = newOperatorPhone();
+const maria = newCustomer();
+/** Conversations waiting after Maria's: with hers, more than one page of 100. */
+const QUEUED = 101;
+
+beforeAll(async () => {
+  [pipeline, browser] = await Promise.all([startOperatorPipeline([admin]), ConsoleBrowser.launch()]);
+  await pipeline.sendCustomerMessage(maria, 'Quero marcar um exame de sangue para amanhã cedo, antes do trabalho, se possível com jejum de doze horas e resultado rápido #dado nome=Maria Souza #humano', { profileName: 'Mari ☀️' });
+  await pipeline.waitForIdle();
+  const repositories = tableRepositories(pipeline.tableName);
+  const start = Date.now() + 1000;
+  for (let index = 0; index < QUEUED; index++) {
+    const session = waitingSession({ sessionId: `queued-${index}`, customerId: newCustomer(), at: new Date(start + index), profileName: `Fila ${String(index).padStart(3, '0')}` });
+    await repositories.sessions.put(session);
+  }
+  repositories.close();
+  api = await signInOverWhatsApp(pipeline, admin);
+  page = await browser.openPage();
+  await signInFromWhatsApp(pipeline, page, admin);
+  await page.getByRole('heading', { name: 'Caixa de entrada' }).waitFor();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await pipeline?.stop();
+});
+
+const rows = () => page.getByRole('tabpanel').getByRole('listitem');
+
+it('says who and what on a row: the name, the profile name and the phone, why, what the customer said last, and since when', async () => {
+  const row = page.getByRole('link', { name: 'Abrir conversa com Maria Souza' });
+  await row.waitFor();
+  const text = (await row.textContent()) ?? '';
+  expect(text).toContain(`~Mari ☀️ · ${maria}`);
+  expect(text).toContain('Motivo: O cliente pediu atendimento humano (#humano)');
+  // The customer's own message with its author, cut on a word boundary — not the pipeline's "nobody is available".
+  expect(text).toContain('Maria Souza: Quero marcar um exame de sangue para amanhã cedo, antes do trabalho, se possível com jejum de doze horas e resultado…');
+  expect(text).not.toContain('No momento');
+  expect(text).toMatch(/aguardando há (menos de 1 min|\d+ min)/);
+  expect(text).not.toContain('há 0 min');
+  expect(text).toMatch(/última atividade (agora|há \d+ min)/);
+  expect(await unnamedControls(page)).toEqual([]);
+});
+
+it('pages past the first hundred with the API’s cursor', async () => {
+  await page.getByRole('tab', { name: 'Aguardando pessoa (100+)' }).waitFor();
+  expect(await rows().count()).toBe(100);
+  await page.getByRole('button', { name: 'Carregar mais conversas' }).click();
+  await page.getByRole('link', { name: `Abrir conversa com Fila ${String(QUEUED - 1).padStart(3, '0')}` }).waitFor();
+  expect(await rows().count()).toBe(QUEUED + 1);
+  expect(await page.getByRole('button', { name: 'Carregar mais conversas' }).count()).toBe(0);
+});
+
+it('searches by a part of the name, without accents or case, and by the first digits of the phone', async () => {
+  const search = page.getByRole('searchbox', { name: 'Buscar por nome ou telefone' });
+  await search.fill('SOUZA');
+  await search.press('Enter');
+  await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).waitFor();
+  await waitUntil(async () => (await rows().count()) === 1, 10_000, 'only the row the search finds');
+  await search.fill(maria.slice(0, 9));
+  await page.getByRole('button', { name: 'Buscar', exact: true }).click();
+  await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).waitFor();
+  await search.fill('ninguém com esse nome');
+  await search.press('Enter');
+  await page.getByText('Nenhuma conversa encontrada para “ninguém com esse nome”.').waitFor();
+  await page.getByRole('button', { name: 'Limpar busca' }).click();
+  await page.getByRole('tab', { name: 'Aguardando pessoa (100+)' }).waitFor();
+});
+
+it('moves a conversation between the tabs as it is claimed and closed', async () => {
+  expect((await api.call('POST', `/api/conversations/${maria}/claim`)).status).toBe(200);
+  // The next poll sees the change: the inbox's version rose.
+  await page.getByRole('tab', { name: 'Minhas (1)' }).click();
+  await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).waitFor();
+  expect(await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).textContent()).toContain(`com ${admin}`);
+
+  expect((await api.call('POST', `/api/conversations/${maria}/close`)).status).toBe(200);
+  await page.getByText('Você não está atendendo nenhuma conversa.').waitFor();
+  await page.getByRole('tab', { name: 'Encerradas' }).click();
+  const closed = page.getByRole('link', { name: 'Abrir conversa com Maria Souza' });
+  await closed.waitFor();
+  expect(await closed.textContent()).toContain('Encerrada');
+  await page.getByRole('tab', { name: /^Todas abertas/ }).click();
+  await page.getByRole('link', { name: 'Abrir conversa com Fila 000' }).waitFor();
+  expect(await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).count()).toBe(0);
+});
+
+it('polls with conditional requests: an unchanged inbox is answered 304', async () => {
+  const answers: number[] = [];
+  page.on('response', (response) => {
+    if (response.url().includes('/api/conversations?')) answers.push(response.status());
+  });
+  await page.waitForTimeout(9_000);
+  expect(answers.length).toBeGreaterThan(0);
+  expect(answers.filter((status) => status === 304).length).toBeGreaterThan(0);
+  expect(answers.every((status) => status === 200 || status === 304)).toBe(true);
+});
+
+it('shows the availability the server holds after a reload and in a new tab', async () => {
+  const availability = (on: Page) => on.getByRole('switch', { name: 'Disponível para atendimento' });
+  await availability(page).click();
+  await waitUntil(async () => (await availability(page).getAttribute('aria-checked')) === 'true', 5000, 'availability on');
+  await page.reload();
+  await availability(page).waitFor();
+  expect(await availability(page).getAttribute('aria-checked')).toBe('true');
+  const newTab = await page.context().newPage();
+  await newTab.goto(pipeline.consoleUrl!);
+  await availability(newTab).waitFor();
+  expect(await availability(newTab).getAttribute('aria-checked')).toBe('true');
+  await availability(newTab).click();
+  await waitUntil(async () => (await availability(newTab).getAttribute('aria-checked')) === 'false', 5000, 'availability off');
+  await page.reload();
+  await availability(page).waitFor();
+  expect(await availability(page).getAttribute('aria-checked')).toBe('false');
+  await newTab.close();
+});
+
+it('ran without a CSP refusal or a script error', () => {
+  expect(browser.problems).toEqual([]);
+});
