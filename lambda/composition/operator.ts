@@ -9,15 +9,18 @@ import {
   messageTemplates,
   operationalConfig,
   operatorAuthRepository,
+  operatorNotes,
   versionedResources,
 } from '../core/adapters/dynamodb/dynamo-repositories';
 import { deploymentCursorKey } from '../core/adapters/dynamodb/cursor-signing-key';
 import { SqsDeadLetterQueue } from '../core/adapters/sqs/sqs-dead-letter-queue';
 import { AdminConsole } from '../core/application/operator/admin-console';
 import { OperatorConversations } from '../core/application/operator/operator-conversations';
+import { OperatorNotes } from '../core/application/operator/operator-notes';
 import { CustomerDataRights } from '../core/application/privacy/customer-data-rights';
 import { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
 import { adminRoutes } from '../operator/admin-routes';
+import { noteRoutes } from '../operator/note-routes';
 import type { HttpResponse } from '../operator/http-kit';
 import { createOperatorHttpHandler } from '../operator/operator-http';
 import { templateRoutes } from '../operator/template-routes';
@@ -48,11 +51,13 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const { receipts, sessions, messages } = conversationRepositories(table);
   const config = operationalConfig(table);
   const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
+  const conversations = new OperatorConversations({ sessions, messages, receipts, config, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent });
   const http = createOperatorHttpHandler({
     signIn,
-    conversations: new OperatorConversations({ sessions, messages, receipts, config, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent }),
+    conversations,
     console: ports.console,
     extraRoutes: [
+      ...noteRoutes(new OperatorNotes({ conversations, notes: operatorNotes(table), audit, clock, ids })),
       ...adminRoutes(
         new AdminConsole({
           resources: versionedResources(table),

@@ -156,6 +156,25 @@ export interface ReplyAnswer {
   readonly message: HistoryEntry;
 }
 
+/** What an operator wrote about a conversation for the other operators: never sent to the customer, never shown to the agent. */
+export interface OperatorNote {
+  readonly noteId: string;
+  /** The session the conversation was in when it was written. */
+  readonly sessionId: string;
+  readonly author: { readonly phone: string; readonly name?: string };
+  readonly text: string;
+  readonly at: Timestamp;
+}
+
+export interface NoteRequest {
+  /** 1–2000 characters, not blank (kept trimmed). */
+  readonly text: string;
+}
+
+export interface NoteAnswer {
+  readonly note: OperatorNote;
+}
+
 /** A template's identity: its name in one language (Meta's code, `pt_BR`). */
 export interface TemplateRef {
   readonly name: string;
@@ -416,10 +435,16 @@ export interface OperatorApiCalls {
   /** `?limit=`, `?cursor=` page the history. */
   'GET conversations/:customerId': { readonly answer: ConversationDetail };
   'POST conversations/:customerId/claim': { readonly answer: ConversationAnswer };
+  /** An admin takes a conversation the agent is serving (`NEW`, `QUALIFYING`): handed to people and assigned to her. */
+  'POST conversations/:customerId/take-over': { readonly answer: ConversationAnswer };
   /** Answers 201. */
   'POST conversations/:customerId/messages': { readonly body: ReplyRequest; readonly answer: ReplyAnswer };
   /** Answers 201. Inside the window or outside it: the one way to re-engage a customer who wrote more than 24 hours ago. */
   'POST conversations/:customerId/templates': { readonly body: TemplateSendRequest; readonly answer: ReplyAnswer };
+  /** `?limit=`, `?cursor=`: the conversation's notes, newest first. */
+  'GET conversations/:customerId/notes': { readonly answer: Page<OperatorNote> };
+  /** Answers 201. Whoever may read the conversation adds a note to it. */
+  'POST conversations/:customerId/notes': { readonly body: NoteRequest; readonly answer: NoteAnswer };
   'POST conversations/:customerId/release': { readonly answer: ConversationAnswer };
   'POST conversations/:customerId/close': { readonly answer: ConversationAnswer };
   'PUT me/availability': { readonly body: AvailabilityRequest; readonly answer: Availability };
