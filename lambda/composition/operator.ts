@@ -17,10 +17,12 @@ import { SqsDeadLetterQueue } from '../core/adapters/sqs/sqs-dead-letter-queue';
 import { AdminConsole } from '../core/application/operator/admin-console';
 import { OperatorConversations } from '../core/application/operator/operator-conversations';
 import { OperatorNotes } from '../core/application/operator/operator-notes';
+import { QuickReplies } from '../core/application/operator/quick-replies';
 import { CustomerDataRights } from '../core/application/privacy/customer-data-rights';
 import { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
 import { adminRoutes } from '../operator/admin-routes';
 import { noteRoutes } from '../operator/note-routes';
+import { quickReplyRoutes } from '../operator/quick-reply-routes';
 import type { HttpResponse } from '../operator/http-kit';
 import { createOperatorHttpHandler } from '../operator/operator-http';
 import { templateRoutes } from '../operator/template-routes';
@@ -58,6 +60,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
     console: ports.console,
     extraRoutes: [
       ...noteRoutes(new OperatorNotes({ conversations, notes: operatorNotes(table), audit, clock, ids })),
+      ...quickReplyRoutes(new QuickReplies({ config, audit, clock })),
       ...adminRoutes(
         new AdminConsole({
           resources: versionedResources(table),

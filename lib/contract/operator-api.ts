@@ -175,6 +175,37 @@ export interface NoteAnswer {
   readonly note: OperatorNote;
 }
 
+/** A text an admin prepared, which an operator inserts in a reply with `/` (and may change before sending). */
+export interface QuickReply {
+  /** 1–40 lower-case letters, digits, `_`, `-`: what the operator types after `/`. */
+  readonly id: string;
+  readonly title: string;
+  /** `{name}` takes the customer's name when inserted. */
+  readonly text: string;
+  readonly updatedBy: string;
+  readonly updatedAt: Timestamp;
+}
+
+export interface QuickReplyList {
+  /** Every quick reply, in id order (at most 200). */
+  readonly items: readonly QuickReply[];
+}
+
+export interface QuickReplyEdit {
+  /** 1–60 characters, not blank. */
+  readonly title: string;
+  /** 1–1024 characters, not blank. */
+  readonly text: string;
+}
+
+export interface QuickReplyAnswer {
+  readonly quickReply: QuickReply;
+}
+
+export interface QuickReplyRemoved {
+  readonly removed: true;
+}
+
 /** A template's identity: its name in one language (Meta's code, `pt_BR`). */
 export interface TemplateRef {
   readonly name: string;
@@ -448,6 +479,10 @@ export interface OperatorApiCalls {
   'POST conversations/:customerId/release': { readonly answer: ConversationAnswer };
   'POST conversations/:customerId/close': { readonly answer: ConversationAnswer };
   'PUT me/availability': { readonly body: AvailabilityRequest; readonly answer: Availability };
+  'GET quick-replies': { readonly answer: QuickReplyList };
+  /** Creates or replaces the quick reply `:id`. */
+  'PUT admin/quick-replies/:id': { readonly body: QuickReplyEdit; readonly answer: QuickReplyAnswer };
+  'DELETE admin/quick-replies/:id': { readonly answer: QuickReplyRemoved };
   /** `?limit=`, `?cursor=`: the stored templates in name order, every status. */
   'GET templates': { readonly answer: Page<MessageTemplate> };
   /** Reads the WhatsApp Business Account's templates into the table now (409 when no account is configured). */
