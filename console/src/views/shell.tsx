@@ -9,6 +9,7 @@ import { CrmScreen } from './admin-crm';
 import { CustomerDataScreen } from './admin-customers';
 import { DeadLettersScreen } from './admin-dead-letters';
 import { PromptsScreen } from './admin-prompts';
+import { QuickRepliesScreen } from './admin-quick-replies';
 import { ReportsScreen } from './admin-reports';
 import { TemplatesScreen } from './admin-templates';
 import { describeFailure, FeedbackLine, type Feedback } from './common';
@@ -20,6 +21,7 @@ const ADMIN_LINKS: readonly (readonly [AdminScreen, MessageKey])[] = [
   ['operators', 'nav.operators'],
   ['config', 'nav.config'],
   ['templates', 'nav.templates'],
+  ['quick-replies', 'nav.quickReplies'],
   ['reports', 'nav.reports'],
   ['demands', 'nav.demands'],
   ['consents', 'nav.consents'],
@@ -93,6 +95,8 @@ function Screen({ route, isAdmin }: { readonly route: Route; readonly isAdmin: b
       return <CustomerDataScreen />;
     case 'templates':
       return <TemplatesScreen />;
+    case 'quick-replies':
+      return <QuickRepliesScreen />;
     default:
       return <AdminListScreen key={route.screen} screen={route.screen} />;
   }
