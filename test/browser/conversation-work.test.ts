@@ -112,7 +112,7 @@ it('closes only after confirming, goes back to the inbox, and shows the closed c
   await page.getByRole('button', { name: 'Encerrar conversa' }).click();
   const dialog = page.getByRole('dialog', { name: 'Encerrar esta conversa?' });
   await dialog.waitFor();
-  expect(await focusedName()).toBe('Cancelar');
+  await waitUntil(async () => (await focusedName()) === 'Cancelar', 5000, 'focus on the safe choice');
   await dialog.getByRole('button', { name: 'Cancelar' }).click();
   await dialog.waitFor({ state: 'hidden' });
   expect((await pipeline.conversation(handedOff)).session?.state).toBe('HUMAN_ACTIVE');
@@ -150,10 +150,67 @@ it('keeps the reply box in reach on a phone, every control named', async () => {
   await reply.waitFor();
   // A string: the expression runs in the page, where the DOM is.
   expect(await phone.evaluate<string>("getComputedStyle(document.querySelector('form.reply')).position")).toBe('sticky');
+  // Reading the history, the reply box stays at the bottom of the screen.
+  await phone.getByRole('region', { name: 'Histórico' }).getByRole('listitem').first().scrollIntoViewIfNeeded();
+  await phone.evaluate('window.scrollBy(0, 200)');
   const box = await reply.boundingBox();
   expect(box!.y + box!.height).toBeLessThanOrEqual(PHONE.height);
   expect(await unnamedControls(phone)).toEqual([]);
   await screenshot(phone, 'conversation-reply-phone');
+});
+
+it('raises a notification and a tone for a new handoff once opted in, remembered, and counts the waiting in the tab title', async () => {
+  const watcher = await browser.openPage();
+  // A headless page cannot be granted the permission: the Notification and audio APIs are stubbed
+  // in the page, recording what the console asks of them.
+  // A string: the script runs in the page, where the DOM is.
+  await watcher.addInitScript(`
+    window.notifications = [];
+    window.tones = 0;
+    class RecordedNotification {
+      static permission = 'default';
+      static async requestPermission() {
+        RecordedNotification.permission = 'granted';
+        return 'granted';
+      }
+      constructor(title, options) {
+        window.notifications.push({ title, body: options?.body });
+      }
+    }
+    Object.defineProperty(window, 'Notification', { value: RecordedNotification, configurable: true });
+    class RecordedAudio {
+      currentTime = 0;
+      destination = {};
+      createGain() {
+        return { gain: { value: 0 }, connect: (next) => next };
+      }
+      createOscillator() {
+        return { frequency: { value: 0 }, connect: (next) => next, start: () => undefined, stop: () => (window.tones += 1) };
+      }
+    }
+    Object.defineProperty(window, 'AudioContext', { value: RecordedAudio, configurable: true });
+  `);
+  await signInFromWhatsApp(pipeline, watcher, ana);
+  await watcher.getByRole('heading', { name: 'Caixa de entrada' }).waitFor();
+  const notify = watcher.getByRole('switch', { name: 'Avisos no navegador' });
+  const sound = watcher.getByRole('switch', { name: 'Som de aviso' });
+  expect(await notify.getAttribute('aria-checked')).toBe('false');
+  await notify.click();
+  await sound.click();
+  await waitUntil(async () => (await notify.getAttribute('aria-checked')) === 'true', 5000, 'notifications on');
+  await waitUntil(async () => (await watcher.evaluate<number>('window.tones')) > 0, 5000, 'the tone played as the sound is switched on');
+  const tonesBefore = await watcher.evaluate<number>('window.tones');
+
+  const newcomer = newCustomer();
+  await pipeline.sendCustomerMessage(newcomer, 'Preciso de uma pessoa #dado nome=Carla Dias #humano');
+  await waitUntil(async () => (await watcher.evaluate<unknown[]>('window.notifications')).length > 0, 30_000, 'the browser notification');
+  expect(await watcher.evaluate('window.notifications')).toEqual([{ title: 'Novo atendimento aguardando', body: 'Carla Dias' }]);
+  expect(await watcher.evaluate<number>('window.tones')).toBeGreaterThan(tonesBefore);
+  await waitUntil(async () => /^\(\d+\) Console de atendimento$/.test(await watcher.title()), 5000, 'the count in the tab title');
+
+  await watcher.reload();
+  await watcher.getByRole('heading', { name: 'Caixa de entrada' }).waitFor();
+  expect(await watcher.getByRole('switch', { name: 'Som de aviso' }).getAttribute('aria-checked')).toBe('true');
 });
 
 it('ran without a CSP refusal or a script error', () => {

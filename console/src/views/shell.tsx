@@ -12,6 +12,7 @@ import { PromptsScreen } from './admin-prompts';
 import { QuickRepliesScreen } from './admin-quick-replies';
 import { ReportsScreen } from './admin-reports';
 import { TemplatesScreen } from './admin-templates';
+import { Attention } from './attention';
 import { describeFailure, FeedbackLine, type Feedback } from './common';
 import { ConversationScreen } from './conversation';
 import { InboxScreen } from './inbox';
@@ -57,6 +58,7 @@ export function Shell({ route, onSignOut, languageToggle }: ShellProps) {
         <p class="who">{t('session.signedInAs', { name: session.operator.name ?? session.operator.phone })}</p>
         <div class="topbar-controls">
           <AvailabilitySwitch />
+          <Attention />
           {languageToggle}
           <button type="button" onClick={onSignOut}>
             {t('session.signOut')}
