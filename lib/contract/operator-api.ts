@@ -124,6 +124,8 @@ export interface HistoryEntry {
    */
   readonly deliveryFailure?: DeliveryFailure;
   readonly operatorPhone?: string;
+  /** The operator's name, as the operators list has it now (absent when it names none). */
+  readonly operatorName?: string;
   /** Sent as this approved template; `text` is its body as the customer read it. */
   readonly template?: TemplateRef;
 }

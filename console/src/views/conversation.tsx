@@ -227,7 +227,8 @@ function History({ messages, ownReplies, customerName, onRetry, onDiscard }: His
     if (message.role === 'user') return `${t('role.user')} · ${customerName}`;
     if (message.role !== 'operator') return t(`role.${message.role}`);
     if (message.operatorPhone === session.operator.phone) return me;
-    return message.operatorPhone === undefined ? t('role.operator') : `${t('role.operator')} · ${message.operatorPhone}`;
+    const who = message.operatorName ?? message.operatorPhone;
+    return who === undefined ? t('role.operator') : `${t('role.operator')} · ${who}`;
   };
   // The API pages newest first; people read a chat oldest first.
   const chronological = [...messages].reverse();

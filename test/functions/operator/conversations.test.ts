@@ -181,3 +181,12 @@ it('closes a conversation and records who did it', async () => {
   const actions = (await repositories.audit.listRecent({ limit: 200 })).items.filter((event) => event.resourceId === named).map((event) => [event.author, event.action]);
   expect(actions).toEqual(expect.arrayContaining([[operatorPhone, 'conversation.claim'], [operatorPhone, 'conversation.close']]));
 });
+
+it('names the operator who wrote each reply, as the operators list has it', async () => {
+  const customer = await handedOffCustomer();
+  expect((await operator.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+  expect((await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Oi, aqui é a Bia.' })).status).toBe(201);
+  const read = await admin.call('GET', `/api/conversations/${customer}`);
+  expect(read.body.messages[0]).toMatchObject({ role: 'operator', operatorPhone, operatorName: 'Bia', text: 'Oi, aqui é a Bia.' });
+  expect(read.body.messages.filter((message: { role: string }) => message.role !== 'operator').every((message: { operatorName?: string }) => message.operatorName === undefined)).toBe(true);
+});

@@ -11,6 +11,7 @@ import { renderTemplateBody, type TemplateRef, templateValuesProblem } from '../
 import { type SentTextMessage, WhatsAppSendError, type WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { OperatorAuditTrail } from './operator-audit';
 import { availableOperatorPhones } from './operator-availability';
+import type { OperatorDirectory } from './operator-directory';
 import { OperatorActionError } from './operator-errors';
 import { sendOutOfTurn } from './out-of-turn-message';
 
@@ -73,6 +74,8 @@ export interface HistoryEntry {
   /** `reason: 'window-closed'`: only a template reaches the customer now. */
   readonly deliveryFailure?: { readonly code?: number; readonly reason: DeliveryFailureReason };
   readonly operatorPhone?: string;
+  /** The operator's name, as the operators list has it now. */
+  readonly operatorName?: string;
   /** The template sent, for a template message. */
   readonly template?: TemplateRef;
 }
@@ -92,6 +95,8 @@ export interface OperatorConversationsDependencies {
   readonly timeZone: string;
   /** Refuses replies to a customer who opted out of messages. */
   readonly consent: Pick<MessagingConsent, 'isOptedOut'>;
+  /** Names the operators who wrote in a conversation (the list as cached, at most a minute old). */
+  readonly directory?: Pick<OperatorDirectory, 'find'>;
 }
 
 /**
@@ -141,8 +146,16 @@ export class OperatorConversations {
     const [history, lastCustomerMessage] = await Promise.all([this.deps.messages.history(customerId, page), this.lastCustomerMessage(customerId)]);
     return {
       conversation: { ...viewOf(session), serviceWindow: serviceWindowOf(lastCustomerMessage?.timestamp, this.deps.clock.now()) },
-      history: { items: history.items.map(historyEntryOf), cursor: history.cursor },
+      history: { items: await this.withOperatorNames(history.items.map(historyEntryOf)), cursor: history.cursor },
     };
+  }
+
+  /** Each operator's reply with the operator's name as the operators list has it now. */
+  private async withOperatorNames(entries: readonly HistoryEntry[]): Promise<HistoryEntry[]> {
+    const phones = [...new Set(entries.flatMap((entry) => (entry.operatorPhone === undefined ? [] : [entry.operatorPhone])))];
+    const operators = await Promise.all(phones.map((phone) => this.deps.directory?.find(phone)));
+    const names = new Map(phones.map((phone, index) => [phone, operators[index]?.name]));
+    return entries.map((entry) => (entry.operatorPhone === undefined || names.get(entry.operatorPhone) === undefined ? entry : { ...entry, operatorName: names.get(entry.operatorPhone) }));
   }
 
   /** The customer's active session, when the operator may read it (else `not_found` or `forbidden`). */
