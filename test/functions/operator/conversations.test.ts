@@ -5,7 +5,7 @@ import { MESSAGING_CONSENT_PURPOSE } from '../../../lambda/core/domain/privacy';
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
 import { waitUntil } from '../../support/waiting';
-import { type ConsoleClient, startStaffedPipeline } from '../../support/operator-console-client';
+import { type ConsoleClient, handedOffCustomer as handedOffCustomerOf, startStaffedPipeline, textsSentTo } from '../../support/operator-console-client';
 import type { tableRepositories } from '../../support/dynamo-table';
 import { auditNameOf } from '../../support/customer-history';
 
@@ -28,19 +28,8 @@ afterAll(async () => {
   await pipeline.stop();
 });
 
-function sentTo(customer: string): string[] {
-  return pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer).map((message) => message.text);
-}
-
-/** A customer whose conversation the agent handed to people (nobody was available: the customer was told so). */
-async function handedOffCustomer(options: { sentAt?: Date } = {}): Promise<string> {
-  const customer = newCustomer();
-  await pipeline.sendCustomerMessage(customer, 'Quero falar com alguém #dado name=Ana #humano', options);
-  await waitUntil(() => sentTo(customer).length === 2, 10_000, 'the agent’s reply and the handoff notice');
-  await pipeline.waitForIdle();
-  expect((await pipeline.conversation(customer)).session?.state).toBe('AWAITING_HUMAN');
-  return customer;
-}
+const sentTo = (customer: string): string[] => textsSentTo(pipeline, customer);
+const handedOffCustomer = (options: { sentAt?: Date } = {}): Promise<string> => handedOffCustomerOf(pipeline, options);
 
 it('lists waiting conversations by state with a cursor, and reads one with its history', async () => {
   const customers = [await handedOffCustomer(), await handedOffCustomer(), await handedOffCustomer()];

@@ -5,7 +5,7 @@ import { operatorNoteKey, sessionKey } from '../../../lambda/core/adapters/dynam
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
 import type { tableRepositories } from '../../support/dynamo-table';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
-import { ConsoleClient, startStaffedPipeline } from '../../support/operator-console-client';
+import { ConsoleClient, handedOffCustomer as handedOffCustomerOf, startStaffedPipeline, textsSentTo } from '../../support/operator-console-client';
 import { loginToken } from '../../support/operator-instances';
 import { waitUntil } from '../../support/waiting';
 
@@ -26,15 +26,8 @@ afterAll(async () => {
   await pipeline.stop();
 });
 
-const sentTo = (customer: string) => pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer);
-
-async function handedOffCustomer(): Promise<string> {
-  const customer = newCustomer();
-  await pipeline.sendCustomerMessage(customer, 'Quero falar com alguém #dado name=Ana #humano');
-  await waitUntil(() => sentTo(customer).length === 2, 10_000, 'the agent’s reply and the handoff notice');
-  await pipeline.waitForIdle();
-  return customer;
-}
+const sentTo = (customer: string) => textsSentTo(pipeline, customer);
+const handedOffCustomer = () => handedOffCustomerOf(pipeline);
 
 const notesOf = async (customer: string) => (await repositories.notes.list(customer, { limit: 100 })).items;
 

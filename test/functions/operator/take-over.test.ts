@@ -6,7 +6,7 @@ import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
 import type { tableRepositories } from '../../support/dynamo-table';
 import { auditNameOf } from '../../support/customer-history';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
-import { type ConsoleClient, startStaffedPipeline } from '../../support/operator-console-client';
+import { type ConsoleClient, startStaffedPipeline, textsSentTo } from '../../support/operator-console-client';
 import { gate, waitUntil } from '../../support/waiting';
 
 let pipeline: LocalPipeline;
@@ -36,7 +36,7 @@ afterAll(async () => {
   await pipeline.stop();
 });
 
-const sentTo = (customer: string) => pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer).map((message) => message.text);
+const sentTo = (customer: string) => textsSentTo(pipeline, customer);
 
 async function servedByTheAgent(): Promise<string> {
   const customer = newCustomer();
