@@ -89,6 +89,8 @@ export interface ConversationView extends Omit<ConversationSummary, 'lastMessage
   readonly intent?: string;
   /** With `AgentBackend.stages()`: the stage that has the conversation. */
   readonly currentAgent?: string;
+  /** Why the agent handed the conversation to people, in its words; present while people have it. */
+  readonly handoffReason?: string;
   readonly createdAt: Timestamp;
   /** WhatsApp's 24-hour window since the customer's last message: free text only while it is open; templates always. */
   readonly serviceWindow: ServiceWindow;

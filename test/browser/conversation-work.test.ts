@@ -64,6 +64,7 @@ it('claims by keyboard shortcut; focus goes to the reply box, where / inserts a 
   await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).click();
   await page.getByRole('heading', { name: 'Maria Souza' }).waitFor();
   expect(await page.getByRole('region', { name: 'Histórico' }).getByRole('listitem').first().textContent()).toMatch(/^Cliente · Maria Souza/);
+  expect(await page.locator('.handoff-reason').textContent()).toBe('Motivo do encaminhamento: O cliente pediu atendimento humano (#humano)');
 
   await page.getByRole('button', { name: 'Atalhos de teclado (?)' }).waitFor();
   await page.keyboard.press('?');

@@ -108,6 +108,11 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
           <span class={`badge state-${conversation.state}`}>{t('conversation.state', { state: t(`state.${conversation.state}`) })}</span>
           {conversation.assignedTo !== undefined && <span> · {t('conversation.assignedTo', { operator: conversation.assignedTo === session.operator.phone ? t('conversation.you') : conversation.assignedTo })}</span>}
         </p>
+        {conversation.handoffReason !== undefined && (
+          <p class="handoff-reason">
+            <strong>{t('conversation.handoffReason')}</strong> {conversation.handoffReason}
+          </p>
+        )}
         {closed && <p class="hint">{t('conversation.readOnly')}</p>}
         <button type="button" class="link-button" aria-keyshortcuts="?" onClick={() => setShowingShortcuts(true)}>
           {t('shortcuts.show')}

@@ -118,6 +118,8 @@ export interface Session extends CarriesUnknownAttributes {
   readonly assignedTo?: string;
   readonly humanSendLock?: HumanSendLock;
   readonly handoffRequestedAt?: IsoTimestamp;
+  /** Why the agent handed the conversation to people, in its words (the last handoff's). */
+  readonly handoffReason?: string;
   /** When the available operators were first told about this handoff (or the customer that nobody is). */
   readonly handoffNotifiedAt?: IsoTimestamp;
   readonly handoffRenotifiedAt?: IsoTimestamp;

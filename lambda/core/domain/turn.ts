@@ -81,7 +81,7 @@ export function applyActions(session: Session, actions: readonly AgentAction[], 
   };
   for (const action of actions) {
     if (action.type === 'update_qualification') next = { ...next, qualificationData: mergeQualification(next.qualificationData, action.data) };
-    else if (action.type === 'request_human_handoff') moveTo(SessionState.AWAITING_HUMAN, { handoffRequestedAt: at, ...NEW_HANDOFF_MARKERS });
+    else if (action.type === 'request_human_handoff') moveTo(SessionState.AWAITING_HUMAN, { handoffRequestedAt: at, handoffReason: action.reason, ...NEW_HANDOFF_MARKERS });
     else if (action.type === 'close_session') moveTo(SessionState.CLOSED);
     else if (action.type === 'update_cadastral_data') next = { ...next, cadastralData: { ...next.cadastralData, ...action.data } };
     else if (action.type === 'set_segment') next = { ...next, segment: action.segment };

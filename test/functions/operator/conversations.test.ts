@@ -54,6 +54,7 @@ it('lists waiting conversations by state with a cursor, and reads one with its h
   const one = await operator.call('GET', `/api/conversations/${customers[0]}`);
   expect(one.status).toBe(200);
   expect(one.body.conversation).toMatchObject({ customerId: customers[0], state: 'AWAITING_HUMAN', qualificationData: { name: 'Ana' } });
+  expect(one.body.conversation.handoffReason).toBe('O cliente pediu atendimento humano (#humano)');
   expect(one.body.messages.map((message: { role: string }) => message.role)).toEqual(['system', 'assistant', 'user']);
   expect((await operator.call('GET', `/api/conversations/${newCustomer()}`)).status).toBe(404);
   expect((await operator.call('GET', '/api/conversations?state=WAITING')).status).toBe(400);

@@ -44,6 +44,8 @@ export interface ConversationView {
   readonly segment?: string;
   readonly intent?: string;
   readonly currentAgent?: string;
+  /** Why the agent handed it to people, while people have it. */
+  readonly handoffReason?: string;
   readonly createdAt: IsoTimestamp;
   readonly updatedAt: IsoTimestamp;
   /** WhatsApp's 24-hour window since the customer's last message: free text only while it is open, templates always. */
@@ -387,7 +389,8 @@ function summaryOf(session: Session): Omit<ConversationSummary, 'lastMessage'> {
 
 function viewOf(session: Session): Omit<ConversationView, 'serviceWindow'> {
   const { sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt } = session;
-  return { ...summaryOf(session), sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt };
+  const handoffReason = isHumanOwned(session.state) ? session.handoffReason : undefined;
+  return { ...summaryOf(session), sessionId, qualificationData, cadastralData, segment, intent, currentAgent, handoffReason, createdAt };
 }
 
 function historyEntryOf(message: Message): HistoryEntry {
