@@ -1,5 +1,5 @@
 import { PAYLOAD_HASH_HEADER, sha256Hex } from './payload-hash';
-import type { AnswerOf, ApiErrorBody, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, MessageTemplate, OperatorApiCall, Page, SignedInSession, TemplateSendRequest } from '../../lib/contract/operator-api';
+import type { AnswerOf, ApiErrorBody, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, MessageTemplate, OperatorApiCall, OperatorNote, Page, QuickReply, QuickReplyEdit, SignedInSession, TemplateSendRequest } from '../../lib/contract/operator-api';
 
 const MAX_VALIDATED_ANSWERS = 32;
 
@@ -67,7 +67,7 @@ export class OperatorApi {
     return this.request('GET conversations/:customerId', { params: { customerId }, query: { limit: 50 } });
   }
 
-  async act(customerId: string, action: 'claim' | 'release' | 'close'): Promise<ConversationView> {
+  async act(customerId: string, action: 'claim' | 'take-over' | 'release' | 'close'): Promise<ConversationView> {
     return (await this.request(`POST conversations/:customerId/${action}`, { params: { customerId } })).conversation;
   }
 
@@ -77,6 +77,26 @@ export class OperatorApi {
 
   async sendTemplate(customerId: string, send: TemplateSendRequest): Promise<HistoryEntry> {
     return (await this.request('POST conversations/:customerId/templates', { params: { customerId }, body: send })).message;
+  }
+
+  async notes(customerId: string): Promise<readonly OperatorNote[]> {
+    return (await this.request('GET conversations/:customerId/notes', { params: { customerId }, query: { limit: 100 } })).items;
+  }
+
+  async addNote(customerId: string, text: string): Promise<OperatorNote> {
+    return (await this.request('POST conversations/:customerId/notes', { params: { customerId }, body: { text } })).note;
+  }
+
+  async quickReplies(): Promise<readonly QuickReply[]> {
+    return (await this.request('GET quick-replies')).items;
+  }
+
+  async saveQuickReply(id: string, edit: QuickReplyEdit): Promise<QuickReply> {
+    return (await this.request('PUT admin/quick-replies/:id', { params: { id }, body: edit })).quickReply;
+  }
+
+  async removeQuickReply(id: string): Promise<void> {
+    await this.request('DELETE admin/quick-replies/:id', { params: { id } });
   }
 
   async templates(): Promise<readonly MessageTemplate[]> {

@@ -50,8 +50,8 @@ export function customerNameOf(row: Pick<ConversationSummary, 'customerId' | 'di
   return row.displayName ?? row.profileName ?? row.customerId;
 }
 
-export type AdminScreen = 'prompts' | 'operators' | 'config' | 'templates' | 'reports' | 'demands' | 'consents' | 'audit' | 'crm' | 'dead-letters' | 'customers';
-export const ADMIN_SCREENS: readonly AdminScreen[] = ['prompts', 'operators', 'config', 'templates', 'reports', 'demands', 'consents', 'audit', 'crm', 'dead-letters', 'customers'];
+export type AdminScreen = 'prompts' | 'operators' | 'config' | 'templates' | 'quick-replies' | 'reports' | 'demands' | 'consents' | 'audit' | 'crm' | 'dead-letters' | 'customers';
+export const ADMIN_SCREENS: readonly AdminScreen[] = ['prompts', 'operators', 'config', 'templates', 'quick-replies', 'reports', 'demands', 'consents', 'audit', 'crm', 'dead-letters', 'customers'];
 
 export type Route =
   | { readonly kind: 'inbox'; readonly tab: InboxTab }
@@ -173,7 +173,7 @@ export function lineDiff(before: string, after: string): DiffLine[] {
 }
 
 /** What the person was doing when a call was refused: the explanation depends on it. */
-export type Action = 'signIn' | 'claim' | 'reply' | 'release' | 'close' | 'availability' | 'savePrompt' | 'rollback' | 'saveConfig' | 'redrive' | 'syncTemplates' | 'load';
+export type Action = 'signIn' | 'claim' | 'takeOver' | 'reply' | 'note' | 'release' | 'close' | 'availability' | 'savePrompt' | 'rollback' | 'saveConfig' | 'saveQuickReply' | 'redrive' | 'syncTemplates' | 'load';
 
 /** Dictionary keys of the explanations (see i18n.ts). */
 export type Explanation =
@@ -207,13 +207,13 @@ export function explain(status: number | undefined, action: Action, code?: strin
     case 401:
       return 'error.badLink';
     case 403:
-      return action === 'reply' || action === 'release' || action === 'close' ? 'error.notYours' : 'error.adminOnly';
+      return action === 'reply' || action === 'note' || action === 'release' || action === 'close' ? 'error.notYours' : 'error.adminOnly';
     case 404:
       return 'error.notFound';
     case 409:
       if (action === 'claim') return 'error.claimTaken';
       if (action === 'savePrompt' || action === 'rollback') return 'error.promptStale';
-      if (action === 'saveConfig') return 'error.configStale';
+      if (action === 'saveConfig' || action === 'saveQuickReply') return 'error.configStale';
       return 'error.conversationChanged';
     case 422:
       return action === 'reply' ? 'error.windowClosed' : 'error.invalid';

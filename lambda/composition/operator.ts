@@ -10,15 +10,20 @@ import {
   messageTemplates,
   operationalConfig,
   operatorAuthRepository,
+  operatorNotes,
   versionedResources,
 } from '../core/adapters/dynamodb/dynamo-repositories';
 import { deploymentCursorKey } from '../core/adapters/dynamodb/cursor-signing-key';
 import { SqsDeadLetterQueue } from '../core/adapters/sqs/sqs-dead-letter-queue';
 import { AdminConsole } from '../core/application/operator/admin-console';
 import { OperatorConversations } from '../core/application/operator/operator-conversations';
+import { OperatorNotes } from '../core/application/operator/operator-notes';
+import { QuickReplies } from '../core/application/operator/quick-replies';
 import { CustomerDataRights } from '../core/application/privacy/customer-data-rights';
 import { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
 import { adminRoutes } from '../operator/admin-routes';
+import { noteRoutes } from '../operator/note-routes';
+import { quickReplyRoutes } from '../operator/quick-reply-routes';
 import type { HttpResponse } from '../operator/http-kit';
 import { createOperatorHttpHandler } from '../operator/operator-http';
 import { templateRoutes } from '../operator/template-routes';
@@ -49,11 +54,14 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const { receipts, sessions, messages } = conversationRepositories(table);
   const config = operationalConfig(table);
   const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
+  const conversations = new OperatorConversations({ sessions, messages, receipts, config, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent, inboxVersion: inboxVersion(table), operators: directory });
   const http = createOperatorHttpHandler({
     signIn,
-    conversations: new OperatorConversations({ sessions, messages, receipts, config, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent, inboxVersion: inboxVersion(table), operators: directory }),
+    conversations,
     console: ports.console,
     extraRoutes: [
+      ...noteRoutes(new OperatorNotes({ conversations, notes: operatorNotes(table), audit, clock, ids })),
+      ...quickReplyRoutes(new QuickReplies({ config, audit, clock })),
       ...adminRoutes(
         new AdminConsole({
           resources: versionedResources(table),

@@ -60,9 +60,9 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
     available: await conversations.isAvailable(operator),
   });
 
-  /** Claim, release and close take no body and answer the conversation as the transition left it. */
-  const conversationTransition = (action: 'claim' | 'release' | 'close') =>
-    route(`POST conversations/:customerId/${action}`, 'operator', async (context) => {
+  /** Claim, take over, release and close take no body and answer the conversation as the transition left it. */
+  const conversationTransition = (action: 'claim' | 'takeOver' | 'release' | 'close') =>
+    route(`POST conversations/:customerId/${action === 'takeOver' ? 'take-over' : action}`, 'operator', async (context) => {
       requireEmptyObjectOrNoBody(context.event);
       return ok({ conversation: await conversations[action](signedInOf(context).operator, context.params.customerId) });
     });
@@ -106,6 +106,7 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
       return ok({ conversation, messages: history.items, cursor: history.cursor });
     }),
     conversationTransition('claim'),
+    conversationTransition('takeOver'),
     route('POST conversations/:customerId/messages', 'operator', async (context) => {
       const { text } = context.body({ text: { type: 'string', required: true, maxLength: MAX_REPLY_CHARS } });
       if (text.trim() === '') throw new HttpError('bad_field', 'Field "text" must not be blank');

@@ -133,6 +133,8 @@ export interface HistoryEntry {
    */
   readonly deliveryFailure?: DeliveryFailure;
   readonly operatorPhone?: string;
+  /** The operator's name, as the operators list has it now (absent when it names none). */
+  readonly operatorName?: string;
   /** Sent as this approved template; `text` is its body as the customer read it. */
   readonly template?: TemplateRef;
   /** The emoji the customer reacted to this message with (their latest reaction; none once removed). */
@@ -167,6 +169,56 @@ export interface ReplyRequest {
 
 export interface ReplyAnswer {
   readonly message: HistoryEntry;
+}
+
+/** What an operator wrote about a conversation for the other operators: never sent to the customer, never shown to the agent. */
+export interface OperatorNote {
+  readonly noteId: string;
+  /** The session the conversation was in when it was written. */
+  readonly sessionId: string;
+  readonly author: { readonly phone: string; readonly name?: string };
+  readonly text: string;
+  readonly at: Timestamp;
+}
+
+export interface NoteRequest {
+  /** 1–2000 characters, not blank (kept trimmed). */
+  readonly text: string;
+}
+
+export interface NoteAnswer {
+  readonly note: OperatorNote;
+}
+
+/** A text an admin prepared, which an operator inserts in a reply with `/` (and may change before sending). */
+export interface QuickReply {
+  /** 1–40 lower-case letters, digits, `_`, `-`: what the operator types after `/`. */
+  readonly id: string;
+  readonly title: string;
+  /** `{name}` takes the customer's name when inserted. */
+  readonly text: string;
+  readonly updatedBy: string;
+  readonly updatedAt: Timestamp;
+}
+
+export interface QuickReplyList {
+  /** Every quick reply, in id order (at most 200). */
+  readonly items: readonly QuickReply[];
+}
+
+export interface QuickReplyEdit {
+  /** 1–60 characters, not blank. */
+  readonly title: string;
+  /** 1–1024 characters, not blank. */
+  readonly text: string;
+}
+
+export interface QuickReplyAnswer {
+  readonly quickReply: QuickReply;
+}
+
+export interface QuickReplyRemoved {
+  readonly removed: true;
 }
 
 /** A template's identity: its name in one language (Meta's code, `pt_BR`). */
@@ -433,13 +485,23 @@ export interface OperatorApiCalls {
   /** `?limit=`, `?cursor=` page the history. */
   'GET conversations/:customerId': { readonly answer: ConversationDetail };
   'POST conversations/:customerId/claim': { readonly answer: ConversationAnswer };
+  /** An admin takes a conversation the agent is serving (`NEW`, `QUALIFYING`): handed to people and assigned to her. */
+  'POST conversations/:customerId/take-over': { readonly answer: ConversationAnswer };
   /** Answers 201. */
   'POST conversations/:customerId/messages': { readonly body: ReplyRequest; readonly answer: ReplyAnswer };
   /** Answers 201. Inside the window or outside it: the one way to re-engage a customer who wrote more than 24 hours ago. */
   'POST conversations/:customerId/templates': { readonly body: TemplateSendRequest; readonly answer: ReplyAnswer };
+  /** `?limit=`, `?cursor=`: the conversation's notes, newest first. */
+  'GET conversations/:customerId/notes': { readonly answer: Page<OperatorNote> };
+  /** Answers 201. Whoever may read the conversation adds a note to it. */
+  'POST conversations/:customerId/notes': { readonly body: NoteRequest; readonly answer: NoteAnswer };
   'POST conversations/:customerId/release': { readonly answer: ConversationAnswer };
   'POST conversations/:customerId/close': { readonly answer: ConversationAnswer };
   'PUT me/availability': { readonly body: AvailabilityRequest; readonly answer: Availability };
+  'GET quick-replies': { readonly answer: QuickReplyList };
+  /** Creates or replaces the quick reply `:id`. */
+  'PUT admin/quick-replies/:id': { readonly body: QuickReplyEdit; readonly answer: QuickReplyAnswer };
+  'DELETE admin/quick-replies/:id': { readonly answer: QuickReplyRemoved };
   /** `?limit=`, `?cursor=`: the stored templates in name order, every status. */
   'GET templates': { readonly answer: Page<MessageTemplate> };
   /** Reads the WhatsApp Business Account's templates into the table now (409 when no account is configured). */

@@ -1,6 +1,8 @@
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { tableRepositories } from './dynamo-table';
+import { newCustomer } from './ids';
 import { startOperatorPipeline } from './pipeline';
+import { waitUntil } from './waiting';
 
 export interface ApiAnswer {
   readonly status: number;
@@ -88,4 +90,19 @@ export async function startStaffedPipeline(
   const repositories = tableRepositories(pipeline.tableName);
   await repositories.config.set({ key: 'operators', value: { [operatorPhone]: { role: 'operator', name: 'Bia' } }, author: adminPhone });
   return { pipeline, repositories, admin: await signInOverWhatsApp(pipeline, adminPhone), operator: await signInOverWhatsApp(pipeline, operatorPhone) };
+}
+
+/** What the fake WhatsApp API took for `recipient`, in order. */
+export function textsSentTo(pipeline: LocalPipeline, recipient: string): string[] {
+  return pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === recipient).map((message) => message.text);
+}
+
+/** A new customer whose conversation the agent handed to people (nobody was available: the customer was told so). */
+export async function handedOffCustomer(pipeline: LocalPipeline, options: { sentAt?: Date } = {}): Promise<string> {
+  const customer = newCustomer();
+  await pipeline.sendCustomerMessage(customer, 'Quero falar com alguém #dado name=Ana #humano', options);
+  await waitUntil(() => textsSentTo(pipeline, customer).length === 2, 10_000, 'the agent’s reply and the handoff notice');
+  await pipeline.waitForIdle();
+  expect((await pipeline.conversation(customer)).session?.state).toBe('AWAITING_HUMAN');
+  return customer;
 }

@@ -6,7 +6,7 @@ import type { MessageKey } from '../i18n';
 import type { AdminScreen } from '../view-model';
 import { LoadError, Section, useRemote } from './common';
 
-type ListScreen = Exclude<AdminScreen, 'prompts' | 'operators' | 'config' | 'templates' | 'reports' | 'dead-letters' | 'crm' | 'customers'>;
+type ListScreen = Exclude<AdminScreen, 'prompts' | 'operators' | 'config' | 'templates' | 'quick-replies' | 'reports' | 'dead-letters' | 'crm' | 'customers'>;
 
 type Loader = (admin: AdminApi, cursor?: string) => Promise<Page<object>>;
 

@@ -1,9 +1,13 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ConversationState, ConversationView, HistoryEntry, MessageTemplate } from '../../../lib/contract/operator-api';
 import { useConsole } from '../context';
-import { formatDuration, type MessageKey } from '../i18n';
-import { durationOf, hrefOf, serviceWindowOf } from '../view-model';
+import type { MessageKey } from '../i18n';
+import { hrefOf, serviceWindowOf } from '../view-model';
 import { describeFailure, FeedbackLine, LoadError, formatTime, useRemote, type Feedback } from './common';
+import { ConfirmDialog } from './confirm-dialog';
+import { ConversationNotes } from './conversation-notes';
+import { type Shortcut, ShortcutHelp, useShortcuts } from './conversation-shortcuts';
+import { ReplyBox } from './reply-box';
 
 /** A reply typed here: on its way, accepted (until the history shows it), or refused with the reason. */
 interface OwnReply {
@@ -16,19 +20,36 @@ interface OwnReply {
 
 let nextReplyId = 1;
 
-/** One customer's conversation: history, qualification data, and what a person can do with it. */
+/** One customer's conversation: history, notes, qualification data, and what a person can do with it. */
 export function ConversationScreen({ customerId }: { readonly customerId: string }) {
   const { t, api, session } = useConsole();
   const { data, error, reload } = useRemote(() => api.conversation(customerId), [customerId], true);
   const [replies, setReplies] = useState<readonly OwnReply[]>([]);
   const [feedback, setFeedback] = useState<Feedback>(undefined);
   const [busy, setBusy] = useState(false);
+  const [confirmingClose, setConfirmingClose] = useState(false);
+  const [showingShortcuts, setShowingShortcuts] = useState(false);
+  const replyBox = useRef<HTMLTextAreaElement>(null);
+  const noteBox = useRef<HTMLTextAreaElement>(null);
+  // Focus goes where the next action is once the screen shows it: the reply box after Claim or Send.
+  const [focusReply, setFocusReply] = useState(false);
+  useEffect(() => {
+    if (focusReply && replyBox.current !== null) {
+      replyBox.current.focus();
+      setFocusReply(false);
+    }
+  });
 
-  const act = async (action: 'claim' | 'release' | 'close') => {
+  const act = async (action: ConversationAction) => {
     setBusy(true);
     try {
-      await api.act(customerId, action);
-      setFeedback({ kind: 'ok', text: t(action === 'claim' ? 'conversation.claimed' : action === 'release' ? 'conversation.released' : 'conversation.closed') });
+      await api.act(customerId, action === 'takeOver' ? 'take-over' : action);
+      if (action === 'close') {
+        location.hash = hrefOf({ kind: 'inbox', tab: 'waiting' });
+        return;
+      }
+      setFeedback({ kind: 'ok', text: t(ACTION_DONE[action]) });
+      setFocusReply(action === 'claim' || action === 'takeOver');
     } catch (failure) {
       setFeedback({ kind: 'error', text: describeFailure(t, failure, action) });
     } finally {
@@ -40,6 +61,7 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
   const send = async (text: string, id = nextReplyId++) => {
     const update = (change: Partial<OwnReply>) => setReplies((all) => all.map((reply) => (reply.id === id ? { ...reply, ...change } : reply)));
     setReplies((all) => [...all.filter((reply) => reply.id !== id), { id, text, status: 'pending' }]);
+    setFocusReply(true);
     try {
       const message = await api.reply(customerId, text);
       update({ status: 'sent', messageId: message.messageId });
@@ -49,14 +71,33 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
     }
   };
 
-  if (data === undefined) {
+  const conversation = data?.conversation;
+  const mine = conversation?.state === 'HUMAN_ACTIVE' && conversation.assignedTo === session.operator.phone;
+  const available = (action: ConversationAction): boolean => conversation !== undefined && !busy && mayDo(action, conversation.state, mine, session.role === 'admin');
+  const shortcuts: Shortcut[] = [
+    { key: 'c', label: 'conversation.claim', run: available('claim') ? () => void act('claim') : undefined },
+    { key: 't', label: 'conversation.takeOver', run: available('takeOver') ? () => void act('takeOver') : undefined },
+    { key: 'r', label: 'shortcuts.reply', run: mine ? () => replyBox.current?.focus() : undefined },
+    { key: 'n', label: 'shortcuts.note', run: () => noteBox.current?.focus() },
+    { key: 'e', label: 'conversation.close', run: available('close') ? () => setConfirmingClose(true) : undefined },
+    { key: 'i', label: 'conversation.back', run: () => (location.hash = hrefOf({ kind: 'inbox', tab: mine ? 'mine' : 'waiting' })) },
+    { key: '?', label: 'shortcuts.show', run: () => setShowingShortcuts(true) },
+  ];
+  useShortcuts(shortcuts);
+
+  if (data === undefined || conversation === undefined) {
     return error === undefined ? <p role="status">{t('loading')}</p> : <LoadError error={error} />;
   }
-  const { conversation, messages } = data;
-  const mine = conversation.state === 'HUMAN_ACTIVE' && conversation.assignedTo === session.operator.phone;
-  const mayHandBack = conversation.state === 'AWAITING_HUMAN' || (conversation.state === 'HUMAN_ACTIVE' && (mine || session.role === 'admin'));
+  const { messages } = data;
   const shownIds = new Set(messages.map((message) => message.messageId));
   const ownReplies = replies.filter((reply) => reply.messageId === undefined || !shownIds.has(reply.messageId));
+  const closed = conversation.state === 'CLOSED';
+  const actionButton = (action: ConversationAction, primary = false) =>
+    mayDo(action, conversation.state, mine, session.role === 'admin') && (
+      <button type="button" class={primary ? 'primary' : undefined} disabled={busy} aria-keyshortcuts={SHORTCUT_OF[action]} onClick={() => (action === 'close' ? setConfirmingClose(true) : act(action))}>
+        {t(ACTION_LABEL[action])}
+      </button>
+    );
 
   return (
     <article class="conversation" aria-labelledby="conversation-heading">
@@ -65,39 +106,85 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
         <h2 id="conversation-heading">{conversation.displayName ?? conversation.customerId}</h2>
         <p>
           <span class={`badge state-${conversation.state}`}>{t('conversation.state', { state: t(`state.${conversation.state}`) })}</span>
-          {conversation.assignedTo !== undefined && <span> · {t('conversation.assignedTo', { operator: conversation.assignedTo })}</span>}
+          {conversation.assignedTo !== undefined && <span> · {t('conversation.assignedTo', { operator: conversation.assignedTo === session.operator.phone ? t('conversation.you') : conversation.assignedTo })}</span>}
         </p>
+        {conversation.handoffReason !== undefined && (
+          <p class="handoff-reason">
+            <strong>{t('conversation.handoffReason')}</strong> {conversation.handoffReason}
+          </p>
+        )}
+        {closed && <p class="hint">{t('conversation.readOnly')}</p>}
+        <button type="button" class="link-button" aria-keyshortcuts="?" onClick={() => setShowingShortcuts(true)}>
+          {t('shortcuts.show')}
+        </button>
       </header>
       <FeedbackLine feedback={feedback} />
       <LoadError error={error} />
       <div class="conversation-body">
-        <History messages={messages} ownReplies={ownReplies} onRetry={(reply) => send(reply.text, reply.id)} onDiscard={(reply) => setReplies((all) => all.filter((other) => other.id !== reply.id))} />
+        <History
+          messages={messages}
+          ownReplies={ownReplies}
+          customerName={conversation.displayName ?? conversation.customerId}
+          onRetry={(reply) => send(reply.text, reply.id)}
+          onDiscard={(reply) => setReplies((all) => all.filter((other) => other.id !== reply.id))}
+        />
         <aside class="conversation-side">
+          <div class="actions">
+            {actionButton('claim', true)}
+            {actionButton('takeOver', true)}
+            {actionButton('release')}
+            {actionButton('close')}
+          </div>
+          <ConversationNotes customerId={customerId} inputRef={noteBox} />
           <Profile conversation={conversation} />
           <Qualification conversation={conversation} />
-          <div class="actions">
-            {conversation.state === 'AWAITING_HUMAN' && (
-              <button type="button" class="primary" disabled={busy} onClick={() => act('claim')}>
-                {t('conversation.claim')}
-              </button>
-            )}
-            {mayHandBack && (
-              <button type="button" disabled={busy} onClick={() => act('release')}>
-                {t('conversation.release')}
-              </button>
-            )}
-            {mayHandBack && (
-              <button type="button" disabled={busy} onClick={() => act('close')}>
-                {t('conversation.close')}
-              </button>
-            )}
-          </div>
         </aside>
       </div>
-      <ReplyBox messages={messages} state={conversation.state} mine={mine} onSend={(text) => send(text)} />
+      <ReplyBox
+        serviceWindow={closed ? { open: false } : serviceWindowOf(messages, new Date())}
+        state={conversation.state}
+        mine={mine}
+        customerName={conversation.displayName}
+        textareaRef={replyBox}
+        onSend={(text) => send(text)}
+      />
       {mine && <TemplateSender customerId={customerId} onSent={reload} />}
+      <ConfirmDialog
+        open={confirmingClose}
+        heading={t('close.heading')}
+        confirmLabel={t('close.confirm')}
+        cancelLabel={t('close.cancel')}
+        onCancel={() => setConfirmingClose(false)}
+        onConfirm={() => {
+          setConfirmingClose(false);
+          void act('close');
+        }}
+      >
+        <p>{t('close.body', { customer: conversation.displayName ?? conversation.customerId })}</p>
+      </ConfirmDialog>
+      <ShortcutHelp shortcuts={shortcuts} open={showingShortcuts} onClose={() => setShowingShortcuts(false)} />
     </article>
   );
+}
+
+type ConversationAction = 'claim' | 'takeOver' | 'release' | 'close';
+
+const ACTION_LABEL: Record<ConversationAction, MessageKey> = { claim: 'conversation.claim', takeOver: 'conversation.takeOver', release: 'conversation.release', close: 'conversation.close' };
+const ACTION_DONE: Record<ConversationAction, MessageKey> = { claim: 'conversation.claimed', takeOver: 'conversation.takenOver', release: 'conversation.released', close: 'conversation.closed' };
+const SHORTCUT_OF: Record<ConversationAction, string | undefined> = { claim: 'c', takeOver: 't', release: undefined, close: 'e' };
+
+/** What the access rules let this person do in a conversation in `state` (docs/OPERATOR-API.md#who-may-do-what). */
+function mayDo(action: ConversationAction, state: ConversationState, mine: boolean, admin: boolean): boolean {
+  switch (action) {
+    case 'claim':
+      return state === 'AWAITING_HUMAN';
+    case 'takeOver':
+      return admin && (state === 'NEW' || state === 'QUALIFYING');
+    case 'release':
+      return state === 'AWAITING_HUMAN' || (state === 'HUMAN_ACTIVE' && (mine || admin));
+    case 'close':
+      return state === 'AWAITING_HUMAN' || (state === 'HUMAN_ACTIVE' && (mine || admin)) || (admin && (state === 'NEW' || state === 'QUALIFYING'));
+  }
 }
 
 /**
@@ -131,12 +218,23 @@ function DeliveryTicks({ message }: { readonly message: HistoryEntry }) {
 interface HistoryProps {
   readonly messages: readonly HistoryEntry[];
   readonly ownReplies: readonly OwnReply[];
+  /** The customer's name, else their number. */
+  readonly customerName: string;
   readonly onRetry: (reply: OwnReply) => void;
   readonly onDiscard: (reply: OwnReply) => void;
 }
 
-function History({ messages, ownReplies, onRetry, onDiscard }: HistoryProps) {
-  const { t, language } = useConsole();
+function History({ messages, ownReplies, customerName, onRetry, onDiscard }: HistoryProps) {
+  const { t, language, session } = useConsole();
+  const me = `${t('role.operator')} · ${session.operator.name ?? t('conversation.you')}`;
+  /** Who wrote it: the customer by name, the agent, an operator by name (or phone), the pipeline. */
+  const authorOf = (message: HistoryEntry): string => {
+    if (message.role === 'user') return `${t('role.user')} · ${customerName}`;
+    if (message.role !== 'operator') return t(`role.${message.role}`);
+    if (message.operatorPhone === session.operator.phone) return me;
+    const who = message.operatorName ?? message.operatorPhone;
+    return who === undefined ? t('role.operator') : `${t('role.operator')} · ${who}`;
+  };
   // The API pages newest first; people read a chat oldest first.
   const chronological = [...messages].reverse();
   return (
@@ -146,10 +244,7 @@ function History({ messages, ownReplies, onRetry, onDiscard }: HistoryProps) {
       <ol class="messages">
         {chronological.map((message) => (
           <li class={`message message-${message.role}`}>
-            <span class="message-author">
-              {t(`role.${message.role}`)}
-              {message.operatorPhone !== undefined && ` (${message.operatorPhone})`}
-            </span>
+            <span class="message-author">{authorOf(message)}</span>
             <p class="message-text">{message.text}</p>
             {message.reaction !== undefined && (
               <span class="message-reaction" role="img" aria-label={t('conversation.reaction', { emoji: message.reaction })}>
@@ -158,14 +253,14 @@ function History({ messages, ownReplies, onRetry, onDiscard }: HistoryProps) {
             )}
             <span class="message-meta">
               {message.editedAt !== undefined && `${t('conversation.edited')} · `}
-              {formatTime(message.at, language)}
+              <time dateTime={message.at}>{formatTime(message.at, language)}</time>
               {message.direction === 'outbound' && <DeliveryTicks message={message} />}
             </span>
           </li>
         ))}
         {ownReplies.map((reply) => (
           <li class={`message message-operator message-${reply.status}`}>
-            <span class="message-author">{t('role.operator')}</span>
+            <span class="message-author">{me}</span>
             <p class="message-text">{reply.text}</p>
             <span class="message-meta" role={reply.status === 'failed' ? 'alert' : 'status'}>
               {reply.status === 'pending' && t('reply.pending')}
@@ -233,53 +328,6 @@ function Facts({ heading, empty, entries }: { readonly heading: string; readonly
         </dl>
       )}
     </section>
-  );
-}
-
-interface ReplyBoxProps {
-  readonly messages: readonly HistoryEntry[];
-  readonly state: ConversationState;
-  readonly mine: boolean;
-  readonly onSend: (text: string) => void;
-}
-
-/** The reply box, with the state of WhatsApp's 24-hour window that decides whether text can go out. */
-/** Why there is no reply box, by the conversation's state. */
-const NO_REPLY_REASONS: Record<ConversationState, MessageKey> = {
-  AWAITING_HUMAN: 'conversation.claimFirst',
-  HUMAN_ACTIVE: 'conversation.otherOperator',
-  NEW: 'conversation.withAgent',
-  QUALIFYING: 'conversation.withAgent',
-  CLOSED: 'conversation.isClosed',
-};
-
-function ReplyBox({ messages, state, mine, onSend }: ReplyBoxProps) {
-  const { t } = useConsole();
-  const [text, setText] = useState('');
-  const serviceWindow = serviceWindowOf(messages, new Date());
-  const submit = (event: Event) => {
-    event.preventDefault();
-    if (text.trim() === '') return;
-    onSend(text);
-    setText('');
-  };
-  return (
-    <form class="reply" onSubmit={submit}>
-      <p class={serviceWindow.open ? 'window window-open' : 'window window-closed'}>
-        {serviceWindow.open ? t('window.open', { duration: formatDuration(t, durationOf(serviceWindow.closesInMs)) }) : t('window.closed')}
-      </p>
-      {mine ? (
-        <>
-          <label for="reply-text">{t('reply.label')}</label>
-          <textarea id="reply-text" rows={3} maxLength={4096} value={text} onInput={(event) => setText((event.currentTarget as HTMLTextAreaElement).value)} />
-          <button type="submit" class="primary" disabled={text.trim() === ''}>
-            {t('reply.send')}
-          </button>
-        </>
-      ) : (
-        <p>{t(NO_REPLY_REASONS[state])}</p>
-      )}
-    </form>
   );
 }
 

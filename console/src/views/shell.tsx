@@ -9,8 +9,10 @@ import { CrmScreen } from './admin-crm';
 import { CustomerDataScreen } from './admin-customers';
 import { DeadLettersScreen } from './admin-dead-letters';
 import { PromptsScreen } from './admin-prompts';
+import { QuickRepliesScreen } from './admin-quick-replies';
 import { ReportsScreen } from './admin-reports';
 import { TemplatesScreen } from './admin-templates';
+import { Attention } from './attention';
 import { describeFailure, FeedbackLine, type Feedback } from './common';
 import { ConversationScreen } from './conversation';
 import { InboxScreen } from './inbox';
@@ -20,6 +22,7 @@ const ADMIN_LINKS: readonly (readonly [AdminScreen, MessageKey])[] = [
   ['operators', 'nav.operators'],
   ['config', 'nav.config'],
   ['templates', 'nav.templates'],
+  ['quick-replies', 'nav.quickReplies'],
   ['reports', 'nav.reports'],
   ['demands', 'nav.demands'],
   ['consents', 'nav.consents'],
@@ -75,6 +78,7 @@ export function Shell({ route, onSignOut, languageToggle }: ShellProps) {
         </p>
         <div class="topbar-controls">
           <AvailabilitySwitch />
+          <Attention />
           {languageToggle}
           <button type="button" onClick={onSignOut}>
             {t('session.signOut')}
@@ -117,6 +121,8 @@ function Screen({ route, isAdmin }: { readonly route: Route; readonly isAdmin: b
       return <CustomerDataScreen />;
     case 'templates':
       return <TemplatesScreen />;
+    case 'quick-replies':
+      return <QuickRepliesScreen />;
     default:
       return <AdminListScreen key={route.screen} screen={route.screen} />;
   }

@@ -5,7 +5,7 @@ import { MESSAGING_CONSENT_PURPOSE } from '../../../lambda/core/domain/privacy';
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
 import { waitUntil } from '../../support/waiting';
-import { type ConsoleClient, startStaffedPipeline } from '../../support/operator-console-client';
+import { type ConsoleClient, handedOffCustomer as handedOffCustomerOf, startStaffedPipeline, textsSentTo } from '../../support/operator-console-client';
 import type { tableRepositories } from '../../support/dynamo-table';
 import { auditNameOf } from '../../support/customer-history';
 import { backdateCustomerMessages } from '../../support/service-window';
@@ -29,19 +29,8 @@ afterAll(async () => {
   await pipeline.stop();
 });
 
-function sentTo(customer: string): string[] {
-  return pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer).map((message) => message.text);
-}
-
-/** A customer whose conversation the agent handed to people (nobody was available: the customer was told so). */
-async function handedOffCustomer(): Promise<string> {
-  const customer = newCustomer();
-  await pipeline.sendCustomerMessage(customer, 'Quero falar com alguém #dado name=Ana #humano');
-  await waitUntil(() => sentTo(customer).length === 2, 10_000, 'the agent’s reply and the handoff notice');
-  await pipeline.waitForIdle();
-  expect((await pipeline.conversation(customer)).session?.state).toBe('AWAITING_HUMAN');
-  return customer;
-}
+const sentTo = (customer: string): string[] => textsSentTo(pipeline, customer);
+const handedOffCustomer = (options: { sentAt?: Date } = {}): Promise<string> => handedOffCustomerOf(pipeline, options);
 
 it('lists waiting conversations by state with a cursor, and reads one with its history', async () => {
   const customers = [await handedOffCustomer(), await handedOffCustomer(), await handedOffCustomer()];
@@ -69,6 +58,7 @@ it('lists waiting conversations by state with a cursor, and reads one with its h
   const one = await operator.call('GET', `/api/conversations/${customers[0]}`);
   expect(one.status).toBe(200);
   expect(one.body.conversation).toMatchObject({ customerId: customers[0], state: 'AWAITING_HUMAN', qualificationData: { name: 'Ana' } });
+  expect(one.body.conversation.handoffReason).toBe('O cliente pediu atendimento humano (#humano)');
   expect(one.body.messages.map((message: { role: string }) => message.role)).toEqual(['system', 'assistant', 'user']);
   expect((await operator.call('GET', `/api/conversations/${newCustomer()}`)).status).toBe(404);
   expect((await operator.call('GET', '/api/conversations?state=WAITING')).status).toBe(400);
@@ -279,4 +269,13 @@ describe('polling the inbox with conditional requests', () => {
     expect(new Set([mine, theirs, other].map((answer) => answer.headers.get('etag'))).size).toBe(3);
     expect((await admin.call('GET', waiting, undefined, { headers: { 'if-none-match': mine.headers.get('etag')! } })).status).toBe(200);
   });
+});
+
+it('names the operator who wrote each reply, as the operators list has it', async () => {
+  const customer = await handedOffCustomer();
+  expect((await operator.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+  expect((await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Oi, aqui é a Bia.' })).status).toBe(201);
+  const read = await admin.call('GET', `/api/conversations/${customer}`);
+  expect(read.body.messages[0]).toMatchObject({ role: 'operator', operatorPhone, operatorName: 'Bia', text: 'Oi, aqui é a Bia.' });
+  expect(read.body.messages.filter((message: { role: string }) => message.role !== 'operator').every((message: { operatorName?: string }) => message.operatorName === undefined)).toBe(true);
 });

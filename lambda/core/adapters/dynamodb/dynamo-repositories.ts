@@ -20,6 +20,7 @@ import { DynamoInboxVersion } from './inbox-version';
 import { DynamoMessageTemplateRepository } from './message-template-repository';
 import { DynamoOperationalConfigRepository } from './operational-config-repository';
 import { DynamoOperatorAuthRepository } from './operator-auth-repository';
+import { DynamoOperatorNoteRepository } from './operator-note-repository';
 import { DynamoSessionRepository } from './session-repository';
 import { DynamoTurnLedger } from './turn-ledger';
 import { DynamoVersionedResourceRepository } from './versioned-resource-repository';
@@ -76,6 +77,7 @@ export const customerBudgets = (table: DynamoTable) => new DynamoCustomerBudgetR
 export const pipelineBudget = (table: DynamoTable) => new DynamoPipelineBudgetRepository(table.kit);
 export const messageTemplates = (table: DynamoTable) => new DynamoMessageTemplateRepository(table.kit);
 export const inboxVersion = (table: DynamoTable) => new DynamoInboxVersion(table.kit, table.clock);
+export const operatorNotes = (table: DynamoTable) => new DynamoOperatorNoteRepository(table.kit, table.clock);
 /** The turn's reads and transactions across its entities, writing sessions as `sessionRepository` does. */
 export const turnLedger = (table: DynamoTable) => new DynamoTurnLedger(table.kit, table.clock, { sessions: sessionRepository(table), messages: messageRepository(table) });
 
@@ -112,6 +114,7 @@ export interface DynamoRepositories {
   readonly budgets: DynamoCustomerBudgetRepository;
   readonly pipelineBudget: DynamoPipelineBudgetRepository;
   readonly templates: DynamoMessageTemplateRepository;
+  readonly notes: DynamoOperatorNoteRepository;
 }
 
 export function createDynamoRepositories(options: DynamoRepositoriesOptions): DynamoRepositories {
@@ -132,5 +135,6 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
     budgets: customerBudgets(table),
     pipelineBudget: pipelineBudget(table),
     templates: messageTemplates(table),
+    notes: operatorNotes(table),
   };
 }

@@ -53,6 +53,7 @@ export const EntityType = {
   customerBudget: 'customer_budget',
   pipelineBudget: 'pipeline_budget',
   messageTemplate: 'message_template',
+  operatorNote: 'operator_note',
 } as const;
 export type EntityType = (typeof EntityType)[keyof typeof EntityType];
 
@@ -141,6 +142,16 @@ export const messageKeyFromRef = (ref: { readonly customerId: string; readonly s
 };
 /** Partition and sort-key prefix that select a customer's whole message history. */
 export const messageHistoryPrefix = (customerId: string) => ({ partition: sessionPartition(customerId), sortKeyPrefix: 'MSG#' });
+
+/**
+ * Operators' notes on the conversation, in the customer's partition beside the history but under
+ * their own prefix: the history Queries (and so the agent) never see them, the erasure and the
+ * export find them with the partition.
+ */
+const NOTE_PREFIX = 'NOTE#';
+export const operatorNoteKey = (customerId: string, createdAt: string, noteId: string) =>
+  tableKey(sessionPartition(customerId), `${NOTE_PREFIX}${isoMicros(createdAt)}#${segment('note id', noteId)}`);
+export const operatorNotePrefix = (customerId: string) => ({ partition: sessionPartition(customerId), sortKeyPrefix: NOTE_PREFIX });
 
 /**
  * Agent-written messages are also indexed by UTC day (GSI1PK `LLM#{yyyy-mm-dd}`, GSI1SK

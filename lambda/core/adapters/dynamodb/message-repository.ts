@@ -21,6 +21,7 @@ import {
   messageHistoryPrefix,
   messageKey,
   messageKeyFromRef,
+  operatorNotePrefix,
   PK,
   shardedLlmDayPartition,
   SK,
@@ -274,9 +275,12 @@ export class DynamoMessageRepository implements MessageRepository {
     return conditionally(() => this.kit.update(quarantineUpdate(messageKeyFromRef(ref), quarantinedAt)));
   }
 
-  /** Gives every message of the session the TTL `ttl` (epoch seconds), e.g. its session's once closed. */
+  /** Gives every message of the session, and the operators' notes on it, the TTL `ttl` (epoch seconds), e.g. its session's once closed. */
   async expireSession(customerId: string, sessionId: string, ttl: number): Promise<void> {
-    const prefix = messageHistoryPrefix(customerId);
+    for (const prefix of [messageHistoryPrefix(customerId), operatorNotePrefix(customerId)]) await this.expireSessionItems(prefix, sessionId, ttl);
+  }
+
+  private async expireSessionItems(prefix: { readonly partition: string; readonly sortKeyPrefix: string }, sessionId: string, ttl: number): Promise<void> {
     let cursor: string | undefined;
     do {
       const page = await this.kit.queryPage({

@@ -7,7 +7,7 @@ import type { InboxSearch } from '../../domain/inbox-summary';
 import type { Message } from '../../domain/message';
 import { customerDisplayName, type Operator } from '../../domain/operator';
 import { CUSTOMER_SERVICE_WINDOW_MS, isInsideServiceWindow } from '../../domain/service-window';
-import { isHumanOwned, isLegalTransition, type Session, SessionState } from '../../domain/session';
+import { isAgentOwned, isHumanOwned, isLegalTransition, type Session, SessionState } from '../../domain/session';
 import { addMilliseconds, isoMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock, IdGenerator } from '../../ports/clock';
 import { renderTemplateBody, type TemplateRef, templateValuesProblem } from '../../domain/whatsapp-template';
@@ -88,6 +88,8 @@ export interface HistoryEntry {
   /** `reason: 'window-closed'`: only a template reaches the customer now. */
   readonly deliveryFailure?: { readonly code?: number; readonly reason: DeliveryFailureReason };
   readonly operatorPhone?: string;
+  /** The operator's name, as the operators list has it now. */
+  readonly operatorName?: string;
   /** The template sent, for a template message. */
   readonly template?: TemplateRef;
   /** The emoji the customer reacted to the message with. */
@@ -170,13 +172,27 @@ export class OperatorConversations {
   }
 
   async get(operator: Operator, customerId: string, page: PageRequest): Promise<{ readonly conversation: ConversationView; readonly history: Page<HistoryEntry> }> {
-    const session = await this.activeSession(customerId);
-    if (!mayRead(operator, session)) throw new OperatorActionError('forbidden', 'Only an admin reads a conversation that is neither waiting for a person nor yours');
+    const session = await this.readable(operator, customerId);
     const [history, lastCustomerMessage] = await Promise.all([this.deps.messages.history(customerId, page), this.lastCustomerMessage(customerId)]);
     return {
       conversation: { ...viewOf(session), serviceWindow: serviceWindowOf(lastCustomerMessage?.timestamp, this.deps.clock.now()) },
-      history: { items: history.items.map(historyEntryOf), cursor: history.cursor },
+      history: { items: await this.withOperatorNames(history.items.map(historyEntryOf)), cursor: history.cursor },
     };
+  }
+
+  /** Each operator's reply with the operator's name as the operators list has it now. */
+  private async withOperatorNames(entries: readonly HistoryEntry[]): Promise<HistoryEntry[]> {
+    const phones = [...new Set(entries.flatMap((entry) => (entry.operatorPhone === undefined ? [] : [entry.operatorPhone])))];
+    const operators = await Promise.all(phones.map((phone) => this.deps.operators?.find(phone)));
+    const names = new Map(phones.map((phone, index) => [phone, operators[index]?.name]));
+    return entries.map((entry) => (entry.operatorPhone === undefined || names.get(entry.operatorPhone) === undefined ? entry : { ...entry, operatorName: names.get(entry.operatorPhone) }));
+  }
+
+  /** The customer's active session, when the operator may read it (else `not_found` or `forbidden`). */
+  async readable(operator: Operator, customerId: string): Promise<Session> {
+    const session = await this.activeSession(customerId);
+    if (!mayRead(operator, session)) throw new OperatorActionError('forbidden', 'Only an admin reads a conversation that is neither waiting for a person nor yours');
+    return session;
   }
 
   async claim(operator: Operator, customerId: string): Promise<ConversationView> {
@@ -185,6 +201,24 @@ export class OperatorConversations {
     const claimed = await this.transition(session, SessionState.HUMAN_ACTIVE, { changes: { assignedTo: operator.phone }, expectedAssignedTo: session.assignedTo ?? null });
     await this.deps.audit.record({ author: operator.phone, action: 'conversation.claim', resourceType: 'conversation', resourceId: customerId });
     return this.viewWithWindow(claimed);
+  }
+
+  /**
+   * A person takes a conversation the agent is serving (`NEW`, `QUALIFYING`): the admin hands it to
+   * people and claims it, two writes each conditioned on the state it read and on nobody owning it
+   * (a customer message or another person first: `conflict`). A reply the agent is still writing
+   * loses the latest-wins guard: a persist after the handoff fails on the state, and one before it
+   * is found taken over by the guard before sending, and marked superseded (never sent). Only an
+   * admin: an operator reads no conversation the agent is serving.
+   */
+  async takeOver(operator: Operator, customerId: string): Promise<ConversationView> {
+    if (operator.role !== 'admin') throw new OperatorActionError('forbidden', 'Only an admin takes over a conversation the agent is serving');
+    const session = await this.activeSession(customerId);
+    if (!isAgentOwned(session.state)) throw new OperatorActionError('conflict', `The agent is not serving the conversation (it is ${session.state}); claim it if it waits for a person`);
+    const handedOff = await this.transition(session, SessionState.AWAITING_HUMAN, { changes: { handoffRequestedAt: isoMicros(this.deps.clock.now()) }, expectedAssignedTo: null });
+    const taken = await this.transition(handedOff, SessionState.HUMAN_ACTIVE, { changes: { assignedTo: operator.phone }, expectedAssignedTo: null });
+    await this.deps.audit.record({ author: operator.phone, action: 'conversation.take_over', resourceType: 'conversation', resourceId: customerId, details: { from: session.state } });
+    return this.viewWithWindow(taken);
   }
 
   /**

@@ -17,3 +17,4 @@ export * from './administration';
 export * from './consent';
 export * from './operator-auth';
 export * from './message-templates';
+export * from './operator-notes';
