@@ -4,6 +4,7 @@ import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
 import { ENTITY_TYPE, EntityType, llmMessageIndexKey, messageKey, shardedLlmMessageIndexKey } from '../keys';
 import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
+import { mediaFromMap, mediaToMap } from './media-codec';
 
 export const MessageAttribute = {
   llm: 'llm',
@@ -19,6 +20,7 @@ export const MessageAttribute = {
   receiptAt: 'receipt_at',
   deliveryFailureCode: 'delivery_failure_code',
   unsentAt: 'unsent_at',
+  media: 'media',
 } as const;
 
 const DIRECTIONS: readonly MessageDirection[] = ['inbound', 'outbound'];
@@ -58,6 +60,7 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
     template_name: message.template?.name,
     template_language: message.template?.language,
     failure_notice_for: message.failureNoticeFor,
+    media: message.media && mediaToMap(message.media),
     llm: message.llm && {
       model: message.llm.model,
       input_tokens: message.llm.inputTokens,
@@ -77,6 +80,7 @@ export function messageFromItem(item: Item): Message {
   const failureCode = read.optionalNumber(MessageAttribute.deliveryFailureCode);
   const templateName = read.optionalString('template_name');
   const templateLanguage = read.optionalString('template_language');
+  const media = read.optionalMap(MessageAttribute.media);
   return {
     customerId: read.string('phone_number'),
     sessionId: read.string('session_id'),
@@ -99,6 +103,7 @@ export function messageFromItem(item: Item): Message {
     template: templateName === undefined || templateLanguage === undefined ? undefined : { name: templateName, language: templateLanguage },
     failureNoticeFor: read.optionalString('failure_notice_for'),
     llm: llm && llmUsageFromMap(llm),
+    media: media && mediaFromMap(media),
     ...read.unknownAttributes(),
   };
 }
