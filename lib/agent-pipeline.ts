@@ -162,6 +162,12 @@ export class AgentPipeline extends AgentPipelineBase {
   public readonly replyOutcomeUnknownAlarm: cloudwatch.Alarm;
   /** WhatsApp reported a message it accepted as failed (not delivered): the customer never got it. */
   public readonly deliveryFailedAlarm: cloudwatch.Alarm;
+  /**
+   * An attachment a customer sent could not be downloaded on the turn's last attempt: its message went on as text with a note.
+   *
+   * @default - only with `media` on and the Cloud API
+   */
+  public readonly mediaDownloadFailedAlarm?: cloudwatch.Alarm;
   /** Requests to the table were throttled. */
   public readonly tableThrottlesAlarm: cloudwatch.Alarm;
   /**
@@ -372,6 +378,8 @@ export class AgentPipeline extends AgentPipelineBase {
       operatorFunction: this.operatorFunction,
       handoffSweeperFunction: this.handoffSweeperFunction,
       inboundDeadLetterQueue: this.inboundDeadLetterQueue,
+      // End User Messaging has no media source yet: its attachments stay placeholders.
+      downloadsMedia: this.mediaBucket !== undefined && this.eventTopic === undefined,
       alarmSettings,
     };
     const alarms = createPipelineAlarms(observed);
@@ -389,6 +397,7 @@ export class AgentPipeline extends AgentPipelineBase {
     this.turnFallbackAlarm = alarms.turnFallback;
     this.replyOutcomeUnknownAlarm = alarms.replyOutcomeUnknown;
     this.deliveryFailedAlarm = alarms.deliveryFailed;
+    this.mediaDownloadFailedAlarm = alarms.mediaDownloadFailed;
     this.tableThrottlesAlarm = alarms.tableThrottles;
     this.modelThrottlesAlarm = alarms.modelThrottles;
     this.idleSweeperErrorsAlarm = alarms.idleSweeperErrors;
