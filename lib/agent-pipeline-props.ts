@@ -19,6 +19,7 @@ import type { Locale } from './contract/locale';
 import type { AlarmThresholds } from './alarm-thresholds';
 import type { PipelineAlarmOptions } from './pipeline-alarms';
 import type { LogLevel } from './log-level';
+import type { MediaProps } from './media-props';
 import type { MessageTemplatesProps } from './message-templates';
 import type { PipelineFunctionAlias } from './pipeline-function-alias';
 import type { ResourceNames } from './resource-names';
@@ -238,6 +239,14 @@ export interface AgentPipelineProps {
    * @default Duration.days(365)
    */
   readonly conversationRetention?: Duration;
+
+  /**
+   * The attachments customers send: downloaded in the turn into the pipeline's media bucket
+   * (`mediaBucket`), within size and type limits. See docs/PRIVACY.md#media.
+   *
+   * @default - on: a bucket the pipeline creates, 16 MiB at most, the types WhatsApp accepts
+   */
+  readonly media?: MediaProps;
 
   /**
    * How long after its last message a conversation the agent serves (NEW or QUALIFYING) is closed,

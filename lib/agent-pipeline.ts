@@ -3,18 +3,20 @@ import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AgentPipelineBase } from './agent-pipeline-base';
 import type { AgentPipelineProps } from './agent-pipeline-props';
-import { KeyLayout } from './contract';
+import { KeyLayout, RUNTIME_ENV } from './contract';
 import { WhatsAppChannel } from './whatsapp-channel';
 import { channelContext } from './private/channel-context';
 import { resolveAlarmSettings } from './private/alarm-settings';
 import { buildCrmSyncWorker } from './private/crm-sync-worker';
 import { PipelineFunctionFactory } from './private/function-factory';
+import { mediaBucket } from './private/media-bucket';
 import { buildIdleSweeper, resolveConversationIdleTimeout, resolveReengagement } from './private/idle-sweeper';
 import { buildOperatorPlane, resolveOperatorPlaneSettings } from './private/operator-plane';
 import { buildOrchestrator } from './private/orchestrator-function';
@@ -125,6 +127,13 @@ export class AgentPipeline extends AgentPipelineBase {
    * @default - none with the Cloud API
    */
   public readonly inboundDeadLetterQueue?: sqs.Queue;
+  /**
+   * The bucket the attachments customers send are kept in (under `media/`): created, or
+   * `media.existingBucket`.
+   *
+   * @default - none when `media.enabled` is false
+   */
+  public readonly mediaBucket?: s3.IBucket;
   /** Messages visible in the dead-letter queue: a turn failed for good. */
   public readonly deadLetterQueueAlarm: cloudwatch.Alarm;
   /** The oldest message in the turn queue is older than the threshold: turns are stuck. */
@@ -153,6 +162,12 @@ export class AgentPipeline extends AgentPipelineBase {
   public readonly replyOutcomeUnknownAlarm: cloudwatch.Alarm;
   /** WhatsApp reported a message it accepted as failed (not delivered): the customer never got it. */
   public readonly deliveryFailedAlarm: cloudwatch.Alarm;
+  /**
+   * An attachment a customer sent could not be downloaded on the turn's last attempt: its message went on as text with a note.
+   *
+   * @default - only with `media` on and the Cloud API
+   */
+  public readonly mediaDownloadFailedAlarm?: cloudwatch.Alarm;
   /** Requests to the table were throttled. */
   public readonly tableThrottlesAlarm: cloudwatch.Alarm;
   /**
@@ -292,11 +307,14 @@ export class AgentPipeline extends AgentPipelineBase {
     ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = pipelineTurnQueue(this, settings, { existingTurnQueue, existingDeadLetterQueue, deadLetterQueueProps, encryptionKey }));
     const resources: PipelineResources = { table: this.table, queue: this.queue, deadLetterQueue: this.deadLetterQueue, encryptionKey };
     this._metrics = new PipelineMetrics(settings, this.table, this.queue);
+    const media = mediaBucket(this, settings, props);
+    this.mediaBucket = media?.bucket;
 
     const channel = (props.channel ?? WhatsAppChannel.cloudApi())._bind(this, channelContext({ settings, functions, ...resources }));
     this._grants = new PipelineGrants({
       ...resources,
       channel,
+      mediaBucket: this.mediaBucket,
       features: {
         operatorPlane: operatorPlane !== undefined,
         crmSync: props.crmSync !== undefined,
@@ -319,6 +337,7 @@ export class AgentPipeline extends AgentPipelineBase {
     this.orchestratorFunction = orchestrator.orchestratorFunction;
     this.orchestratorAlias = orchestrator.orchestratorAlias;
     this._grants.grantTurns(this.orchestratorFunction);
+    for (const [name, value] of Object.entries(media?.environment ?? {})) this.orchestratorFunction.addEnvironment(name, value);
 
     if (operatorPlane) {
       const plane = buildOperatorPlane({ scope: this, settings: operatorPlane, functions, channel, ...resources, orchestrator: this.orchestratorFunction, inbound: this.webhookFunction });
@@ -328,6 +347,7 @@ export class AgentPipeline extends AgentPipelineBase {
       this.consoleUrl = plane.consoleUrl;
       this.handoffSweeperFunction = plane.handoffSweeperFunction;
       this._grants.grantOperatorPlane(this.operatorFunction);
+      if (media) this.operatorFunction.addEnvironment(RUNTIME_ENV.mediaBucketName, media.bucket.bucketName);
       this._grants.grantSweeper(this.handoffSweeperFunction);
     }
     this.idleSweeperFunction = buildIdleSweeper({ scope: this, table: this.table, functions, idleTimeout, reengagement: reengagement && { props: reengagement, channel } }).sweeperFunction;
@@ -358,6 +378,8 @@ export class AgentPipeline extends AgentPipelineBase {
       operatorFunction: this.operatorFunction,
       handoffSweeperFunction: this.handoffSweeperFunction,
       inboundDeadLetterQueue: this.inboundDeadLetterQueue,
+      // End User Messaging has no media source yet: its attachments stay placeholders.
+      downloadsMedia: this.mediaBucket !== undefined && this.eventTopic === undefined,
       alarmSettings,
     };
     const alarms = createPipelineAlarms(observed);
@@ -375,6 +397,7 @@ export class AgentPipeline extends AgentPipelineBase {
     this.turnFallbackAlarm = alarms.turnFallback;
     this.replyOutcomeUnknownAlarm = alarms.replyOutcomeUnknown;
     this.deliveryFailedAlarm = alarms.deliveryFailed;
+    this.mediaDownloadFailedAlarm = alarms.mediaDownloadFailed;
     this.tableThrottlesAlarm = alarms.tableThrottles;
     this.modelThrottlesAlarm = alarms.modelThrottles;
     this.idleSweeperErrorsAlarm = alarms.idleSweeperErrors;

@@ -14,6 +14,7 @@ export * from './console-front-door';
 export * from './resource-names';
 export * from './webhook-front-door';
 export * from './message-templates';
+export * from './media-props';
 export * from './customer-budget';
 export * from './pipeline-budget';
 export * from './contract/key-layout';

@@ -164,6 +164,13 @@ export interface PipelineAlarmOverrides {
   readonly deliveryFailed?: AlarmTuning;
 
   /**
+   * Attachments that could not be downloaded on the turn's last attempt; only with `media` on and the Cloud API (`mediaDownloadFailedAlarm`).
+   *
+   * @default - warning, above 0 in 1 of 1 minutes
+   */
+  readonly mediaDownloadFailed?: AlarmTuning;
+
+  /**
    * Throttled requests to the table (`tableThrottlesAlarm`).
    *
    * @default - warning, above `alarmThresholds.tableThrottledRequests` (0) in 3 of 5 minutes

@@ -9,6 +9,7 @@ import type { IdleSweepSettings } from '../core/application/close-idle-conversat
 import type { HandoffSettings } from '../core/application/operator/handoff-lifecycle';
 import type { PipelineBudgetSettings } from '../core/application/pipeline-token-budget';
 import type { ReengagementSettings } from '../core/application/reengage-quiet-customers';
+import type { MediaLimits } from '../core/domain/media-limits';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../core/domain/privacy';
 
 /**
@@ -61,6 +62,9 @@ export interface DeploymentSettings {
   /** When the idle sweeper closes a conversation the agent serves. */
   readonly idleSweep: IdleSweepSettings;
 
+  /** The media bucket and what it keeps; `undefined`: attachments stay their placeholder text (`media.enabled` false). */
+  readonly media?: MediaSettings;
+
   /** Present when `adminPhoneNumbers` turned the operator plane on. */
   readonly operatorPlane?: OperatorPlaneSettings;
   /** Where the CRM sync worker sends projections; present with `crmSync`. */
@@ -80,6 +84,12 @@ export interface OperatorPlaneSettings extends HandoffSettings {
  * itself, and it sends no handoff notifications.
  */
 export type OperatorAccessSettings = Pick<OperatorPlaneSettings, 'adminPhoneNumbers' | 'timeZone'>;
+
+/** The media bucket, and the limits the orchestrator downloads within (the operator function erases and exports there). */
+export interface MediaSettings {
+  readonly bucketName: string;
+  readonly limits: MediaLimits;
+}
 
 /** Where the worker sends projections, as the construct's `CrmTarget` put it in the environment. */
 export type CrmTargetConfig =
@@ -101,9 +111,9 @@ export type EndUserMessagingInboundSettings = Pick<DeploymentSettings, Shared | 
 };
 export type OrchestratorSettings = Pick<
   DeploymentSettings,
-  Shared | 'whatsApp' | 'agent' | 'maxReceiveCount' | 'deployedSystemPrompt' | 'fallbackText' | 'unsupportedMessageText' | 'customerBudget' | 'pipelineBudget' | 'historyMaxCharacters' | 'operatorPlane'
+  Shared | 'whatsApp' | 'agent' | 'maxReceiveCount' | 'deployedSystemPrompt' | 'fallbackText' | 'unsupportedMessageText' | 'customerBudget' | 'pipelineBudget' | 'historyMaxCharacters' | 'operatorPlane' | 'media'
 >;
-export type OperatorSettings = Pick<DeploymentSettings, Shared | 'whatsApp' | 'turnQueueUrl' | 'deadLetterQueueUrl'> & { readonly operatorPlane: OperatorAccessSettings };
+export type OperatorSettings = Pick<DeploymentSettings, Shared | 'whatsApp' | 'turnQueueUrl' | 'deadLetterQueueUrl' | 'media'> & { readonly operatorPlane: OperatorAccessSettings };
 export type HandoffSweeperSettings = Pick<DeploymentSettings, Shared | 'whatsApp'> & { readonly operatorPlane: OperatorPlaneSettings };
 export type CrmSyncSettings = SharedSettings & { readonly crmTarget: CrmTargetConfig };
 /** With `reengagement`, the sweeper also sends the re-engagement template on the channel. */

@@ -31,6 +31,7 @@ import { createTemplateCatalog } from '../core/adapters/whatsapp/whatsapp-channe
 import { MessageTemplates } from '../core/application/message-templates';
 import { privacyRoutes } from '../operator/privacy-routes';
 import type { ConsoleSite } from '../operator/static-console';
+import { composeMediaStore } from './media';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import { composeCustomerMessaging, type SenderPorts } from './customer-messaging';
 import type { OperatorSettings } from './deployment-settings';
@@ -80,7 +81,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
         { redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), trail: audit },
       ),
       ...templateRoutes(new MessageTemplates({ templates: messageTemplates(table), catalog: createTemplateCatalog(settings.whatsApp, ports), clock }), audit),
-      ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters })),
+      ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters, media: settings.media && composeMediaStore(settings.media, composed, ports) })),
     ],
     clock,
     logger: composed.logger,

@@ -17,6 +17,7 @@ import {
   versionedResources,
 } from '../core/adapters/dynamodb/dynamo-repositories';
 import { CustomerBudgetGate } from '../core/application/customer-budget-gate';
+import { composeMediaDownload } from './media';
 import { PipelineTokenBudget } from '../core/application/pipeline-token-budget';
 import { ProcessTurn, type ProcessTurnDependencies } from '../core/application/process-turn';
 import type { TurnSettings } from '../core/application/turn-settings';
@@ -60,6 +61,7 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
       operatorCommands: plane?.loginCommand,
       handoffs: plane?.handoffs,
       consent: messaging.consent,
+      media: settings.media && composeMediaDownload(settings.whatsApp, settings.media, composed, ports),
       budget: new CustomerBudgetGate(customerBudgets(table), clock, settings.customerBudget, settings.pipelineBudget && new PipelineTokenBudget(pipelineBudget(table), clock, settings.pipelineBudget)),
       onFailureNotice: (outcome, error) => {
         if (outcome === 'sent') composed.metrics.addMetric(CUSTOM_METRICS.failureNoticeSent, MetricUnit.Count, 1);

@@ -5,6 +5,7 @@ import {
   handoffTextsOf,
   type Locale,
   localePreset,
+  MEDIA_DEFAULTS,
   OPERATOR_DEFAULTS,
   OPERATOR_ENV,
   parseAdminPhoneNumbers,
@@ -32,6 +33,7 @@ import {
   type EndUserMessagingInboundSettings,
   type HandoffSweeperSettings,
   type IdleSweeperSettings,
+  type MediaSettings,
   type OperatorAccessSettings,
   type OperatorPlaneSettings,
   type OperatorSettings,
@@ -94,6 +96,18 @@ export function readOrchestratorSettings(env: Environment = process.env): Orches
     pipelineBudget: pipelineBudget(env),
     historyMaxCharacters: positiveWholeNumber(env, RUNTIME_ENV.agentHistoryMaxCharacters) ?? DEPLOYMENT_DEFAULTS.historyMaxCharacters,
     operatorPlane: operatorPlane(env),
+    media: mediaSettings(env),
+  };
+}
+
+/** The media bucket the construct names with `media` on; unset, there is none. */
+function mediaSettings(env: Environment): MediaSettings | undefined {
+  const bucketName = optionalText(env, RUNTIME_ENV.mediaBucketName);
+  if (bucketName === undefined) return undefined;
+  const allowed = optionalText(env, RUNTIME_ENV.mediaAllowedMimeTypes)?.split(',').map((type) => type.trim()).filter((type) => type !== '');
+  return {
+    bucketName,
+    limits: { maxBytes: positiveWholeNumber(env, RUNTIME_ENV.mediaMaxBytes) ?? MEDIA_DEFAULTS.maxBytes, allowedMimeTypes: allowed ?? [...MEDIA_DEFAULTS.allowedMimeTypes] },
   };
 }
 
@@ -106,6 +120,7 @@ export function readOperatorSettings(env: Environment = process.env): OperatorSe
     turnQueueUrl: required(env, RUNTIME_ENV.turnQueueUrl),
     deadLetterQueueUrl: required(env, OPERATOR_ENV.deadLetterQueueUrl),
     operatorPlane: operatorAccess(env, adminPhoneNumbers),
+    media: mediaSettings(env),
   };
 }
 

@@ -105,6 +105,39 @@ export const UNSUPPORTED_MESSAGE_TEXT_DEFAULT = DEFAULT_TEXTS.unsupportedMessage
 /** The longest fallback text the construct accepts: one WhatsApp text message. */
 export const FALLBACK_TEXT_MAX_CHARACTERS = 4096;
 
+/**
+ * Defaults of the media bucket (`media`): the construct documents them as its `@default`s and the
+ * orchestrator falls back to them. The types are the ones Meta's Cloud API accepts on WhatsApp.
+ */
+export const MEDIA_DEFAULTS = {
+  /** Meta's limit for audio and video; images are at most 5 MiB and documents 100 MiB there. */
+  maxBytes: 16 * 1024 * 1024,
+  /** The largest `maxBytes` a deployment may set: Meta's document limit. */
+  maxBytesLimit: 100 * 1024 * 1024,
+  /** Where every object lives in the bucket; the grants name this prefix only. */
+  keyPrefix: 'media/',
+  allowedMimeTypes: [
+    'image/jpeg',
+    'image/png',
+    'image/webp',
+    'video/mp4',
+    'video/3gpp',
+    'audio/aac',
+    'audio/amr',
+    'audio/mpeg',
+    'audio/mp4',
+    'audio/ogg',
+    'application/pdf',
+    'text/plain',
+    'application/msword',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    'application/vnd.ms-excel',
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    'application/vnd.ms-powerpoint',
+    'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  ],
+} as const;
+
 /** How long closed conversations and demands are kept (docs/PRIVACY.md). */
 export const RETENTION_DEFAULTS = {
   /** A closed session and its messages, counted from the close. */

@@ -90,6 +90,12 @@ export const RUNTIME_ENV = {
   reengagementTemplate: 'REENGAGEMENT_TEMPLATE',
   /** Idle sweeper: seconds after its last activity that a quiet conversation is re-engaged. */
   reengagementAfterSeconds: 'REENGAGEMENT_AFTER_SECONDS',
+  /** The media bucket, when `media` is on: its presence turns the download step on. */
+  mediaBucketName: 'MEDIA_BUCKET_NAME',
+  /** The largest attachment kept, in bytes. */
+  mediaMaxBytes: 'MEDIA_MAX_BYTES',
+  /** Comma-separated MIME types (or `family/*`) kept. */
+  mediaAllowedMimeTypes: 'MEDIA_ALLOWED_MIME_TYPES',
 } as const;
 
 /** Values of `RUNTIME_ENV.whatsAppChannel`. */

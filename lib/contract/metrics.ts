@@ -89,6 +89,12 @@ export const CUSTOM_METRICS = {
   deliveryFailed: 'DeliveryFailed',
   /** Webhook and End User Messaging inbound: a status settled a reply whose send outcome was unknown (`pending_send`, `maybe_sent`) as sent. */
   deliveryOutcomeSettled: 'DeliveryOutcomeSettled',
+  /** Orchestrator: an attachment was downloaded into the media bucket. */
+  mediaDownloaded: 'MediaDownloaded',
+  /** Orchestrator: an attachment was kept out on purpose (too large, a type not allowed); dimension `Reason`. */
+  mediaRefused: 'MediaRefused',
+  /** Orchestrator: an attachment could not be downloaded on the turn's last attempt; its message went on as text with a note. */
+  mediaDownloadFailed: 'MediaDownloadFailed',
   /** Orchestrator: milliseconds the agent took for one turn. */
   agentLatency: 'AgentLatency',
   /** Orchestrator: model input tokens of a turn (from Converse `usage`). */

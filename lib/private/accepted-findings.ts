@@ -40,6 +40,12 @@ const PACKS_OF_RULE = {
   APIGWCacheEnabledAndEncrypted: ['hipaa', 'nist4', 'nist5', 'pci'],
   APIGWSSLEnabled: ['hipaa', 'nist5', 'pci'],
   WAFv2LoggingEnabled: ['hipaa', 'nist4', 'nist5', 'pci'],
+  S1: ['awsSolutions'],
+  S3BucketLoggingEnabled: ['hipaa', 'nist4', 'nist5', 'pci'],
+  S3BucketReplicationEnabled: ['hipaa', 'nist4', 'nist5', 'pci'],
+  S3BucketVersioningEnabled: ['hipaa', 'nist4', 'nist5', 'pci'],
+  S3BucketDefaultLockEnabled: ['nist4'],
+  S3DefaultEncryptionKMS: ['hipaa', 'nist5', 'pci'],
 } as const satisfies Record<string, readonly Pack[]>;
 export type AcceptedRule = keyof typeof PACKS_OF_RULE;
 

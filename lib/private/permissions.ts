@@ -260,7 +260,7 @@ export function leadingKeysCondition(patterns: readonly string[]): Record<string
 // ---- The key ------------------------------------------------------------------------------------------
 
 /** The services through which a role may use the pipeline's customer managed key. */
-export type KeyService = 'dynamodb' | 'sqs' | 'secretsmanager' | 'sns';
+export type KeyService = 'dynamodb' | 'sqs' | 'secretsmanager' | 'sns' | 's3';
 
 /**
  * Lets a key grant work only when `service` calls KMS on the principal's behalf (DynamoDB for the
@@ -304,6 +304,18 @@ export const DEAD_LETTER_ACTIONS = ['sqs:ReceiveMessage', 'sqs:ChangeMessageVisi
 
 /** The commands of the package's command-line tool find the table and queues in the stack's outputs. */
 export const STACK_OUTPUT_READ_ACTIONS = ['cloudformation:DescribeStacks'] as const;
+
+/** On the media prefix, for the orchestrator: store a downloaded attachment, read it back for the agent. */
+export const MEDIA_STORE_ACTIONS = ['s3:PutObject', 's3:GetObject'] as const;
+
+/** On the media prefix, for the operator plane and the privacy commands: open an attachment, erase a customer's. */
+export const MEDIA_ERASE_ACTIONS = ['s3:GetObject', 's3:DeleteObject'] as const;
+
+/** On the media bucket, limited to the media prefix: find a customer's objects (export, erasure). */
+export const MEDIA_LIST_ACTIONS = ['s3:ListBucket'] as const;
+
+/** On the bucket's customer managed key, through S3: encrypt what is stored, decrypt what is read. */
+export const MEDIA_KEY_ACTIONS = ['kms:Decrypt', 'kms:GenerateDataKey'] as const;
 
 /** Bedrock agent: the Converse API is authorised as InvokeModel. */
 export const BEDROCK_INVOKE_ACTIONS = ['bedrock:InvokeModel'] as const;

@@ -1,16 +1,21 @@
-import type { Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { type TablePartition, TABLE_SCHEMA } from '../contract';
+import { MEDIA_DEFAULTS, type TablePartition, TABLE_SCHEMA } from '../contract';
 import {
   DEAD_LETTER_ACTIONS,
   indexPartitionPatterns,
   indexPartitionsOf,
   type KeyService,
   leadingKeysCondition,
+  MEDIA_ERASE_ACTIONS,
+  MEDIA_KEY_ACTIONS,
+  MEDIA_LIST_ACTIONS,
+  MEDIA_STORE_ACTIONS,
   type PipelineFeatures,
   type PipelineRole,
   QUEUE_CONSUME_ACTIONS,
@@ -26,6 +31,7 @@ import {
   tablePartitionPatterns,
   viaServiceCondition,
 } from './permissions';
+import { acknowledgeFinding } from './nag-acknowledgements';
 import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
 
 /**
@@ -45,6 +51,8 @@ export interface PipelineResources {
 export interface PipelineGrantsSources extends PipelineResources {
   readonly channel: Pick<WhatsAppChannelBinding, 'grantReceive' | 'grantSend'>;
   readonly features: PipelineFeatures;
+  /** The media bucket, when `media` is on. */
+  readonly mediaBucket?: s3.IBucket;
 }
 
 /**
@@ -68,7 +76,7 @@ export class PipelineGrants {
   /** The orchestrator: its turns on the table, sending on the channel, and what its event source mapping polls the turn queue with. */
   public grantTurns(grantee: lambda.IFunction): iam.Grant {
     this.sources.channel.grantSend(grantee);
-    return combine([this.table(grantee, 'turns'), this.turnQueue(grantee, QUEUE_CONSUME_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS), ...this.queueKeys(grantee, [[this.sources.queue, QUEUE_CONSUMER_KEY_ACTIONS]])]);
+    return combine([this.table(grantee, 'turns'), ...this.media(grantee, MEDIA_STORE_ACTIONS), this.turnQueue(grantee, QUEUE_CONSUME_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS), ...this.queueKeys(grantee, [[this.sources.queue, QUEUE_CONSUMER_KEY_ACTIONS]])]);
   }
 
   /**
@@ -77,7 +85,7 @@ export class PipelineGrants {
    */
   public grantOperatorPlane(grantee: lambda.IFunction): iam.Grant {
     this.sources.channel.grantSend(grantee);
-    return combine([this.table(grantee, 'operatorPlane', 'customerData'), ...this.deadLetters(grantee), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
+    return combine([this.table(grantee, 'operatorPlane', 'customerData'), ...this.media(grantee, MEDIA_ERASE_ACTIONS, MEDIA_LIST_ACTIONS), ...this.deadLetters(grantee), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
   /**
@@ -86,7 +94,7 @@ export class PipelineGrants {
    */
   public grantCustomerData(grantee: iam.IGrantable, stack?: Stack): iam.Grant {
     const commands = stack ? [stackOutputs(grantee, stack), ...this.deadLetterRecords(grantee)] : [];
-    return combine([...commands, this.table(grantee, 'customerData'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
+    return combine([...commands, this.table(grantee, 'customerData'), ...this.media(grantee, MEDIA_ERASE_ACTIONS, MEDIA_LIST_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
   /** The handoff sweeper. */
@@ -161,6 +169,31 @@ export class PipelineGrants {
       );
     }
     return combine(grants);
+  }
+
+  /**
+   * `objectActions` on the media prefix and `bucketActions` on the bucket, listing only under the
+   * prefix; the bucket's customer managed key only through S3. None when media is off.
+   */
+  private media(grantee: iam.IGrantable, objectActions: readonly string[], bucketActions: readonly string[] = []): iam.Grant[] {
+    const bucket = this.sources.mediaBucket;
+    if (bucket === undefined) return [];
+    const grants = [iam.Grant.addToPrincipal({ grantee, actions: [...objectActions], resourceArns: [bucket.arnForObjects(`${MEDIA_DEFAULTS.keyPrefix}*`)] })];
+    if (bucketActions.length > 0) {
+      grants.push(iam.Grant.addToPrincipal({ grantee, actions: [...bucketActions], resourceArns: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': `${MEDIA_DEFAULTS.keyPrefix}*` } } }));
+    }
+    const key = bucket.encryptionKey;
+    if (key !== undefined) grants.push(keyGrant(grantee, key, 's3', MEDIA_KEY_ACTIONS));
+    const role = grantee.grantPrincipal;
+    if (bucket instanceof s3.Bucket && role instanceof iam.Role) {
+      const bucketId = Stack.of(bucket).resolve((bucket.node.defaultChild as s3.CfnBucket).logicalId) as string;
+      acknowledgeFinding(role, {
+        id: 'AwsSolutions-IAM5',
+        appliesTo: `Resource::<${bucketId}.Arn>/${MEDIA_DEFAULTS.keyPrefix}*`,
+        reason: "Object keys name the customer and the message, which only the turn knows: the statement is limited to the pipeline's own bucket and its media prefix.",
+      });
+    }
+    return grants;
   }
 
   private turnQueue(grantee: iam.IGrantable, actions: readonly string[]): iam.Grant {

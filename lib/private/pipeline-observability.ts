@@ -33,6 +33,8 @@ export interface ObservedPipeline {
   readonly handoffSweeperFunction?: lambda.Function;
   /** Present on the End User Messaging channel: events the inbound function failed on every retry. */
   readonly inboundDeadLetterQueue?: sqs.IQueue;
+  /** The orchestrator downloads attachments: `media` is on and the channel is the Cloud API (End User Messaging keeps placeholders). */
+  readonly downloadsMedia: boolean;
   readonly alarmSettings: AlarmSettings;
 }
 
@@ -232,6 +234,19 @@ export const PIPELINE_ALARMS = {
         pipeline,
         `WhatsApp reported messages of ${pipeline.settings.names.table} it could not deliver (a failed status; DeliveryFailed_<class> says why): the customer never got them. A closed 24-hour window (window-closed) needs a template from the console.`,
       ),
+  },
+  mediaDownloadFailed: {
+    severity: AlarmSeverity.WARNING,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      pipeline.downloadsMedia
+        ? customCountWatch(
+            CUSTOM_METRICS.mediaDownloadFailed,
+            0,
+            pipeline,
+            `Attachments customers sent to ${pipeline.settings.names.table} could not be downloaded on the turn's last attempt: their messages went on as text with a note. Check the orchestrator's media_download_failed log lines (the Graph API, the token, the bucket).`,
+          )
+        : undefined,
   },
   tableThrottles: {
     severity: AlarmSeverity.WARNING,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bodyParametersOf, renderTemplateBody } from '../../lambda/core/domain/whatsapp-template';
@@ -61,6 +61,9 @@ export class FakeGraphApi {
   private readonly business: Required<FakeMetaBusiness>;
   private readonly wabaSubscriptions: WabaSubscription[] = [];
   private readonly webhookSubscriptions: AppWebhookSubscription[] = [];
+  private readonly media = new Map<string, FakeMedia>();
+  private readonly mediaFailures: { readonly step: FakeMediaStep; readonly status: number }[] = [];
+  private readonly mediaRequestCounts: Record<FakeMediaStep, number> = { metadata: 0, download: 0 };
   /** Scripted answers still waiting to go out: closing cancels them, so nothing outlives the server. */
   private readonly delayedAnswers = new Set<NodeJS.Timeout>();
 
@@ -74,6 +77,24 @@ export class FakeGraphApi {
         if (!response.headersSent) graphError(response, 500, { code: 1, message: `Fake Graph API failure: ${String(error)}` });
       });
     });
+  }
+
+  /**
+   * An attachment a customer sent, as Meta keeps it: `GET /{mediaId}` answers its metadata and a
+   * short-lived URL on this server, whose `GET` with the token answers the bytes.
+   */
+  registerMedia(mediaId: string, media: FakeMedia): void {
+    this.media.set(mediaId, media);
+  }
+
+  /** The next `times` requests of `step` of any attachment answer `status` (or drop the connection with `status` 0). */
+  failMedia(step: FakeMediaStep, times: number, status = 500): void {
+    for (let index = 0; index < times; index++) this.mediaFailures.push({ step, status });
+  }
+
+  /** Media requests received per step (metadata lookups and downloads), valid or not. */
+  mediaRequests(step: FakeMediaStep): number {
+    return this.mediaRequestCounts[step];
   }
 
   /** Graph API root to configure the sender with, e.g. `http://127.0.0.1:43210/v23.0`. */
@@ -254,6 +275,7 @@ export class FakeGraphApi {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (this.handleMedia(request, response)) return;
     if (await this.handleAppSetup(request, response)) return;
     const route = new RegExp(`^/${escapeRegExp(this.apiVersion)}/([^/?]+)/messages(?:\\?.*)?$`).exec(request.url ?? '');
     const templatesRoute = new RegExp(`^/${escapeRegExp(this.apiVersion)}/([^/?]+)/message_templates(?:\\?.*)?$`).exec(request.url ?? '');
@@ -300,6 +322,50 @@ export class FakeGraphApi {
       return;
     }
     this.answerText(businessPhoneNumberId, parsed.message, response);
+  }
+
+  /**
+   * `GET /{version}/{mediaId}` of a registered attachment, and its download URL
+   * (`/media-download/{mediaId}`); false for any other request.
+   */
+  private handleMedia(request: IncomingMessage, response: ServerResponse): boolean {
+    if (request.method !== 'GET') return false;
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const [first, second, ...rest] = url.pathname.split('/').slice(1).map(decodeURIComponent);
+    const step: FakeMediaStep | undefined = first === 'media-download' ? 'download' : first === this.apiVersion && this.media.has(second) ? 'metadata' : undefined;
+    if (step === undefined || rest.length > 0) return false;
+    this.mediaRequestCounts[step]++;
+    const failure = this.mediaFailures.findIndex((candidate) => candidate.step === step);
+    if (failure !== -1) {
+      const [{ status }] = this.mediaFailures.splice(failure, 1);
+      if (status === 0) response.destroy();
+      else graphError(response, status, { code: 131016, message: `Fake ${step} failure` });
+      return true;
+    }
+    if (request.headers.authorization !== `Bearer ${this.token}`) {
+      graphError(response, 401, { code: 190, message: 'Invalid OAuth access token - Cannot parse access token' });
+      return true;
+    }
+    const media = this.media.get(second);
+    if (media === undefined) {
+      graphError(response, 404, { code: 100, message: 'Unknown media' });
+      return true;
+    }
+    if (step === 'metadata') {
+      const { port } = this.server.address() as AddressInfo;
+      sendJson(response, 200, {
+        messaging_product: 'whatsapp',
+        url: `http://127.0.0.1:${port}/media-download/${encodeURIComponent(second)}`,
+        mime_type: media.mimeType,
+        sha256: createHash('sha256').update(media.bytes).digest('hex'),
+        file_size: media.fileSize ?? media.bytes.byteLength,
+        id: second,
+      });
+      return true;
+    }
+    response.writeHead(200, { 'content-type': media.mimeType, 'content-length': String(media.bytes.byteLength) });
+    response.end(Buffer.from(media.bytes));
+    return true;
   }
 
   /** The endpoints of connecting the app (the set-up command's calls); false for any other request. */
@@ -501,6 +567,17 @@ export class FakeGraphApi {
     return accepted;
   }
 }
+
+/** An attachment registered with {@link FakeGraphApi.registerMedia}. */
+export interface FakeMedia {
+  readonly bytes: Uint8Array;
+  readonly mimeType: string;
+  /** The size the metadata reports, when it should differ from the bytes (a provider that lies). */
+  readonly fileSize?: number;
+}
+
+/** The two requests of a Cloud API download: the metadata lookup, then the URL it names. */
+export type FakeMediaStep = 'metadata' | 'download';
 
 export interface FakeGraphApiOptions {
   /** Bearer token to accept. Default `fake-whatsapp-access-token`. */

@@ -201,7 +201,7 @@ describe('least privilege on the table and its key', () => {
     expect(new Set(webhookPartitions(synth).flat())).toEqual(new Set(['DEBOUNCE#*', 'SESSION#*']));
   });
 
-  test('every grant on a customer managed key is usable only through DynamoDB, SQS or Secrets Manager (kms:ViaService)', () => {
+  test('every grant on a customer managed key is usable only through DynamoDB, SQS, Secrets Manager or S3 (kms:ViaService)', () => {
     let keyArn: unknown;
     const synth = synthPipeline({ adminPhoneNumbers: ['5511999990000'] }, (stack) => {
       const key = new kms.Key(stack, 'Key');
@@ -218,7 +218,7 @@ describe('least privilege on the table and its key', () => {
     expect(keyStatements.length).toBeGreaterThanOrEqual(7);
     for (const entry of keyStatements) {
       const service = (entry.Condition as { StringEquals: { 'kms:ViaService': unknown } }).StringEquals['kms:ViaService'];
-      expect([via('dynamodb'), via('sqs'), via('secretsmanager')]).toContainEqual(service);
+      expect([via('dynamodb'), via('sqs'), via('secretsmanager'), via('s3')]).toContainEqual(service);
     }
     // None without a condition: the orchestrator's event source no longer brings aws-cdk-lib's own Decrypt.
     const unconditioned = Object.values(synth.template.findResources('AWS::IAM::Policy'))

@@ -111,7 +111,7 @@ describe('thresholds, dashboard and log level are props', () => {
   test('dashboard: false creates none; alarms stay', () => {
     const synth = synthPipeline({ dashboard: false });
     synth.template.resourceCountIs('AWS::CloudWatch::Dashboard', 0);
-    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 16);
+    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 17);
     expect(synth.pipeline.dashboard).toBeUndefined();
   });
 
@@ -178,7 +178,7 @@ describe('Bedrock model throttling', () => {
       Threshold: 4,
       AlarmActions: [synth.stack.resolve(topic.topicArn)],
     });
-    expect(synth.pipeline.alarms).toHaveLength(17);
+    expect(synth.pipeline.alarms).toHaveLength(18);
     expect(synth.pipeline.alarms).toContain(synth.pipeline.modelThrottlesAlarm);
   });
 });
@@ -202,6 +202,7 @@ describe('alarm names, severities and tuning', () => {
     turnFallback: ['warning', 1, 1, 0],
     replyOutcomeUnknown: ['warning', 1, 1, 0],
     deliveryFailed: ['warning', 1, 1, 0],
+    mediaDownloadFailed: ['warning', 1, 1, 0],
     tableThrottles: ['warning', 3, 5, 0],
     modelThrottles: ['warning', 3, 5, 0],
     idleSweeperErrors: ['warning', 1, 1, 0],
@@ -322,7 +323,7 @@ describe('alarm names, severities and tuning', () => {
 
   test('alarmNamePrefix names every alarm; the default comes from the stack and the construct path', () => {
     const named = synthPipeline({ alarms: { alarmNamePrefix: 'orders-prod' } });
-    expect(Object.keys(alarmsById(named, 'orders-prod'))).toHaveLength(16);
+    expect(Object.keys(alarmsById(named, 'orders-prod'))).toHaveLength(17);
     expect(named.pipeline.deadLetterQueueAlarm.node.id).toBe('DeadLetterQueueAlarm');
 
     const stack = new Stack(new App(), 'Shop');

@@ -125,7 +125,7 @@ describe('grantCustomerDataRights', () => {
     expect(byAction['dynamodb:PutItem']).toEqual(['ADMIN#AUDIT', 'ADMIN#PRIVACY']);
   });
 
-  test('with a customer managed key, also the key: through DynamoDB, and only to decrypt through SQS', () => {
+  test('with a customer managed key, also the key: through DynamoDB, only to decrypt through SQS, and for the media bucket through S3', () => {
     const captured: { key?: kms.Key } = {};
     const synth = grantedCommand(customerData, withKey(captured));
     const keyArn = JSON.stringify([synth.stack.resolve(captured.key!.keyArn)]);
@@ -135,8 +135,9 @@ describe('grantCustomerDataRights', () => {
       expect.arrayContaining([
         statement(synth, ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'], [captured.key!.keyArn], through('dynamodb')),
         statement(synth, ['kms:Decrypt'], [captured.key!.keyArn], through('sqs')),
+        statement(synth, ['kms:Decrypt', 'kms:GenerateDataKey'], [captured.key!.keyArn], through('s3')),
       ]),
     );
-    expect(keyStatements).toHaveLength(2);
+    expect(keyStatements).toHaveLength(3);
   });
 });

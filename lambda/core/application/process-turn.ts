@@ -4,6 +4,7 @@ import type { LatestInbound, PendingInbound } from '../domain/inbound-receipt';
 import type { InboundTurn } from '../domain/inbound-turn';
 import { customerMessage, pendingSendMessage, type Message, type OutboundRef } from '../domain/message';
 import { isInsideServiceWindow, lastCustomerMessageOf } from '../domain/service-window';
+import { textWithMediaNote } from '../domain/media-limits';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros } from '../domain/timestamps';
 import { withCustomerMessage } from '../domain/inbox-summary';
@@ -24,6 +25,7 @@ import type {
 } from '../ports/repositories';
 import type { WhatsAppSender } from '../ports/whatsapp-sender';
 import type { CustomerBudgetGate } from './customer-budget-gate';
+import type { DownloadInboundMedia } from './download-inbound-media';
 import { DrainLegacyDebounce } from './drain-legacy-debounce';
 import { FailureNotice, type FailureNoticeOutcome } from './failure-notice';
 import { OutboxSettlement } from './outbox-settlement';
@@ -68,6 +70,12 @@ export interface ProcessTurnDependencies {
   /** Counts each turn and its tokens against the customer's budget; a refused turn gets a short reply and no agent call. */
   readonly budget?: CustomerBudgetGate;
   /**
+   * Downloads the attachments of the drained messages into the media bucket before they reach the
+   * history (`media`): a message without one costs nothing more.
+   * @default - none: an attachment stays its placeholder text
+   */
+  readonly media?: DownloadInboundMedia;
+  /**
    * Told how the failure notice of parked messages went (a metric, a log line): it never changes
    * the turn's outcome, so nothing else reports it.
    * @default - not reported
@@ -107,6 +115,8 @@ interface TurnProgress {
   awaitingAgent: boolean;
   /** Where the reply this turn writes is stored, once the write is attempted. */
   reply?: OutboundRef;
+  /** The record goes to the dead-letter queue if this attempt fails: a failed download no longer waits for a retry. */
+  readonly finalAttempt: boolean;
 }
 
 /** The fallback a failed turn persisted as its result. */
@@ -197,7 +207,7 @@ export class ProcessTurn {
    */
   private async answerOrPark(state: TurnState & { readonly latest: LatestInbound }, request: TurnRequest): Promise<TurnReport> {
     const { latest, pending } = state;
-    const progress: TurnProgress = { writeAttempted: false, resultWritten: false, awaitingAgent: false };
+    const progress: TurnProgress = { writeAttempted: false, resultWritten: false, awaitingAgent: false, finalAttempt: request.finalAttempt === true };
     try {
       return await this.answer(state, request.deadline, progress);
     } catch (error) {
@@ -319,7 +329,7 @@ export class ProcessTurn {
     }
     if (active !== undefined && isHumanOwned(active.state)) {
       // A human took the conversation after these messages were routed to the agent.
-      await this.appendInbound(pending, active);
+      await this.appendInbound(pending, active, progress.finalAttempt);
       await this.complete(latest, pending);
       return { outcome: 'human_owned', drained: pending.length };
     }
@@ -336,7 +346,7 @@ export class ProcessTurn {
     // Awaited below; a failure of the writes first fails the turn, and the retry counts nothing twice.
     admission?.catch(() => undefined);
     const session = active === undefined || active.state === SessionState.CLOSED ? await this.openSession(last, active) : active;
-    await this.appendInbound(pending, session);
+    await this.appendInbound(pending, session, progress.finalAttempt);
     progress.session = session;
     if (alreadySuperseded) {
       await this.complete(latest, pending);
@@ -481,8 +491,21 @@ export class ProcessTurn {
     return session;
   }
 
-  private async appendInbound(pending: readonly PendingInbound[], session: Session): Promise<void> {
-    await Promise.all(pending.map((turn) => this.deps.messages.append(customerMessage(turn, session.sessionId, turn.historyTimestamp))));
+  /**
+   * The drained messages into the history, each attachment first downloaded (or refused) so its
+   * entry says where it is stored or carries the note the agent reads. A download a retry can fix
+   * fails the turn before anything is appended; the retry appends the same entries.
+   */
+  private async appendInbound(pending: readonly PendingInbound[], session: Session, finalAttempt: boolean): Promise<void> {
+    const { media: downloads } = this.deps;
+    const entries = await Promise.all(
+      pending.map(async (turn) => {
+        const message = customerMessage(turn, session.sessionId, turn.historyTimestamp);
+        const media = turn.media && downloads ? await downloads.resolve(turn, finalAttempt) : undefined;
+        return media === undefined ? message : { ...message, text: textWithMediaNote(message.text, media), media };
+      }),
+    );
+    await Promise.all(entries.map((message) => this.deps.messages.append(message)));
   }
 
   /** After the persist, so a superseded turn leaves no demand behind; keyed by source message for retries. */

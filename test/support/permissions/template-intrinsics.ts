@@ -120,6 +120,7 @@ export class TemplateIntrinsics {
       'AWS::SNS::Topic': { TopicArn: () => `arn:aws:sns:${region}:${account}:${name}`, TopicName: () => name },
       'AWS::Logs::LogGroup': { Arn: () => `arn:aws:logs:${region}:${account}:log-group:${name}:*` },
       'AWS::Events::Rule': { Arn: () => `arn:aws:events:${region}:${account}:rule/${name}` },
+      'AWS::S3::Bucket': { Arn: () => `arn:aws:s3:::${name}` },
     };
     const compute = arns[resource.Type]?.[attribute];
     if (compute === undefined) throw new Error(`The intrinsic resolver does not know the attribute ${attribute} of ${resource.Type} (${logicalId})`);
@@ -128,9 +129,10 @@ export class TemplateIntrinsics {
 
   /** The name CloudFormation gives the resource: its name property, else (as for a generated name) its logical id. */
   private physicalName(logicalId: string, resource: Resource): string {
-    const property = { 'AWS::DynamoDB::Table': 'TableName', 'AWS::SQS::Queue': 'QueueName', 'AWS::IAM::Role': 'RoleName', 'AWS::Lambda::Function': 'FunctionName', 'AWS::SecretsManager::Secret': 'Name', 'AWS::SNS::Topic': 'TopicName', 'AWS::Logs::LogGroup': 'LogGroupName', 'AWS::Events::Rule': 'Name' }[resource.Type];
+    const property = { 'AWS::DynamoDB::Table': 'TableName', 'AWS::SQS::Queue': 'QueueName', 'AWS::IAM::Role': 'RoleName', 'AWS::Lambda::Function': 'FunctionName', 'AWS::SecretsManager::Secret': 'Name', 'AWS::SNS::Topic': 'TopicName', 'AWS::Logs::LogGroup': 'LogGroupName', 'AWS::Events::Rule': 'Name', 'AWS::S3::Bucket': 'BucketName' }[resource.Type];
     const given = property === undefined ? undefined : resource.Properties?.[property];
     if (given !== undefined) return this.text(given);
+    if (resource.Type === 'AWS::S3::Bucket') return logicalId.toLowerCase();
     return resource.Type === 'AWS::SQS::Queue' && resource.Properties?.FifoQueue === true ? `${logicalId}.fifo` : logicalId;
   }
 

@@ -3,6 +3,7 @@ import { isValidCustomerId } from '../../domain/inbound-turn';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import type { CustomerDataRepository, CustomerRecord } from '../../ports/customer-data';
+import type { MediaStore } from '../../ports/media-store';
 import type { OperatorAuditTrail } from '../operator/operator-audit';
 import { type DeadLetterReader, removeCustomerDeadLetters } from './customer-dead-letters';
 
@@ -40,6 +41,17 @@ export interface ErasureReport {
   readonly passes: number;
   /** The customer's records deleted from the turn queue's dead-letter queue; absent when the erasure had no access to that queue. */
   readonly deadLettersRemoved?: number;
+  /** The customer's objects deleted from the media bucket; absent without one (`media.enabled` false). */
+  readonly mediaObjectsDeleted?: number;
+}
+
+/** One attachment of the customer in the media bucket, as the export lists it (the bytes stay in the bucket). */
+export interface ExportedMediaObject {
+  readonly objectKey: string;
+  readonly sizeBytes: number;
+  /** The message whose attachment it is, and its type, from the history entry that points at it. */
+  readonly messageId?: string;
+  readonly mimeType?: string;
 }
 
 export interface CustomerExport {
@@ -48,6 +60,8 @@ export interface CustomerExport {
   readonly exportedAt: string;
   /** The customer's stored items by kind, attributes as stored (keys left out). */
   readonly records: Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>;
+  /** The customer's objects in the media bucket; absent without one. */
+  readonly media?: readonly ExportedMediaObject[];
 }
 
 export interface CustomerDataRightsDependencies {
@@ -59,6 +73,11 @@ export interface CustomerDataRightsDependencies {
    * @default - none: the erasure reports that it did not reach the queue (a command run with `--table` and no `--dlq-url`)
    */
   readonly deadLetters?: DeadLetterReader;
+  /**
+   * The media bucket, whose objects of the customer the erasure deletes and the export lists.
+   * @default - none (`media.enabled` false)
+   */
+  readonly media?: MediaStore;
 }
 
 /**
@@ -69,8 +88,10 @@ export class CustomerDataRights {
   constructor(private readonly deps: CustomerDataRightsDependencies) {}
 
   /**
-   * Deletes every item of the customer, dependents before the anchors that lead to them, and reads
-   * the inventory again until a pass finds nothing; then the customer's dead-lettered turns.
+   * Deletes the customer's attachments from the media bucket first (their keys come from the
+   * customer id alone, so none is left when the history pointing at them is gone), then every item
+   * of the customer, dependents before the anchors that lead to them, reading the inventory again
+   * until a pass finds nothing; then the customer's dead-lettered turns.
    * Idempotent: after a crash, run it again. The audit names the customer by pseudonym only.
    *
    * Turn records of the customer still in the turn queue are left there: their turn finds nothing
@@ -78,6 +99,7 @@ export class CustomerDataRights {
    */
   async erase(customerId: string, author: string): Promise<ErasureReport> {
     assertCustomerId(customerId);
+    const media = this.deps.media && { mediaObjectsDeleted: await this.deps.media.deleteCustomerObjects(customerId) };
     const deleted: Record<string, number> = {};
     let passes = 0;
     for (;;) {
@@ -90,8 +112,8 @@ export class CustomerDataRights {
       for (const record of [...dependents, ...anchors]) deleted[record.kind] = (deleted[record.kind] ?? 0) + 1;
     }
     const deadLetters = this.deps.deadLetters && { deadLettersRemoved: await removeCustomerDeadLetters(this.deps.deadLetters, customerId) };
-    await this.deps.trail.record({ author, action: 'customer.erase', resourceType: 'customer', resourceId: customerId, details: { deleted, passes, ...deadLetters } });
-    return { customerPseudonym: await this.deps.trail.pseudonyms.of(customerId), deleted, passes, ...deadLetters };
+    await this.deps.trail.record({ author, action: 'customer.erase', resourceType: 'customer', resourceId: customerId, details: { deleted, passes, ...deadLetters, ...media } });
+    return { customerPseudonym: await this.deps.trail.pseudonyms.of(customerId), deleted, passes, ...deadLetters, ...media };
   }
 
   /** Everything stored about the customer as one document; the access is audited by pseudonym. */
@@ -100,13 +122,28 @@ export class CustomerDataRights {
     const { dependents, anchors } = await this.deps.data.inventory(customerId, { contents: true });
     const records: Record<string, Readonly<Record<string, unknown>>[]> = {};
     for (const record of [...anchors, ...dependents]) (records[record.kind] ??= []).push(attributesOf(record));
+    const media = this.deps.media && { media: mediaObjectsOf(await this.deps.media.listCustomerObjects(customerId), records) };
     await this.deps.trail.record({ author, action: 'customer.export', resourceType: 'customer', resourceId: customerId });
-    return { format: 'customer-export/1', customerId, exportedAt: isoMicros(this.deps.clock.now()), records };
+    return { format: 'customer-export/1', customerId, exportedAt: isoMicros(this.deps.clock.now()), records, ...media };
   }
 }
 
 function assertCustomerId(customerId: string): void {
   if (typeof customerId !== 'string' || !isValidCustomerId(customerId)) throw new InvalidCustomerIdError();
+}
+
+/** Each object with the message whose history entry points at it (its `media.object_key`). */
+function mediaObjectsOf(objects: readonly { readonly objectKey: string; readonly sizeBytes: number }[], records: Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>): ExportedMediaObject[] {
+  const entries = new Map<string, { messageId?: string; mimeType?: string }>();
+  for (const attributes of Object.values(records).flat()) {
+    const media = attributes.media as Record<string, unknown> | undefined;
+    if (typeof media?.object_key !== 'string') continue;
+    entries.set(media.object_key, { messageId: typeof attributes.message_id === 'string' ? attributes.message_id : undefined, mimeType: typeof media.mime_type === 'string' ? media.mime_type : undefined });
+  }
+  return objects.map(({ objectKey, sizeBytes }) => {
+    const entry = entries.get(objectKey);
+    return { objectKey, sizeBytes, ...(entry?.messageId === undefined ? {} : { messageId: entry.messageId }), ...(entry?.mimeType === undefined ? {} : { mimeType: entry.mimeType }) };
+  });
 }
 
 function attributesOf(record: CustomerRecord): Readonly<Record<string, unknown>> {

@@ -1,0 +1,53 @@
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { CUSTOM_METRICS } from '../../lib/contract';
+import { customerDataRepository } from '../core/adapters/dynamodb/dynamo-repositories';
+import { errorSummary } from '../core/adapters/observability/error-summary';
+import { createMediaClient, S3MediaStore } from '../core/adapters/s3/s3-media-store';
+import { createMediaSource, type WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
+import { DownloadInboundMedia, type MediaOutcome } from '../core/application/download-inbound-media';
+import { CustomerPseudonyms } from '../core/application/privacy/customer-pseudonyms';
+import type { MediaStore } from '../core/ports/media-store';
+import type { ComposedFunction, FunctionPorts } from './compose-function';
+import type { SenderPorts } from './customer-messaging';
+import type { MediaSettings } from './deployment-settings';
+
+/** What the functions that store or erase attachments may be handed instead of what they build. */
+export interface MediaPorts {
+  /** S3 endpoint to call instead of the SDK's (the local S3 server). Default: `AWS_ENDPOINT_URL_S3`, else AWS. */
+  readonly s3Endpoint?: string;
+}
+
+/**
+ * The media bucket through the S3 adapter, keyed by the customer's pseudonym (the salt is read
+ * once per process, and only when a message has an attachment or an erasure runs).
+ */
+export function composeMediaStore(media: MediaSettings, composed: Pick<ComposedFunction, 'table'>, ports: FunctionPorts & MediaPorts): MediaStore {
+  const pseudonyms = new CustomerPseudonyms(customerDataRepository(composed.table));
+  const client = createMediaClient({ endpoint: ports.s3Endpoint ?? process.env.AWS_ENDPOINT_URL_S3, credentials: ports.awsCredentials });
+  return new S3MediaStore({ bucketName: media.bucketName, customerKey: (customerId) => pseudonyms.of(customerId), client });
+}
+
+/** The turn's download step, reporting each attachment's outcome as a metric; none on a channel without a media source. */
+export function composeMediaDownload(channel: WhatsAppChannelConfig, media: MediaSettings, composed: ComposedFunction, ports: FunctionPorts & SenderPorts & MediaPorts): DownloadInboundMedia | undefined {
+  const source = createMediaSource(channel, ports);
+  if (source === undefined) return undefined;
+  return new DownloadInboundMedia({ source, store: composeMediaStore(media, composed, ports), limits: media.limits, onOutcome: (outcome) => reportMediaOutcome(composed, outcome) });
+}
+
+function reportMediaOutcome({ metrics, logger }: Pick<ComposedFunction, 'metrics' | 'logger'>, outcome: MediaOutcome): void {
+  switch (outcome.kind) {
+    case 'downloaded':
+      metrics.addMetric(CUSTOM_METRICS.mediaDownloaded, MetricUnit.Count, 1);
+      return;
+    case 'refused': {
+      const metric = metrics.singleMetric();
+      metric.addDimension('Reason', outcome.refusal);
+      metric.addMetric(CUSTOM_METRICS.mediaRefused, MetricUnit.Count, 1);
+      logger.info('media_refused', { refusal: outcome.refusal });
+      return;
+    }
+    case 'failed':
+      metrics.addMetric(CUSTOM_METRICS.mediaDownloadFailed, MetricUnit.Count, 1);
+      logger.warn('media_download_failed', errorSummary(outcome.error));
+  }
+}

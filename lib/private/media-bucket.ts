@@ -1,0 +1,75 @@
+import { Duration, Token } from 'aws-cdk-lib';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import type { AgentPipelineProps } from '../agent-pipeline-props';
+import { MEDIA_DEFAULTS, RETENTION_DEFAULTS, RUNTIME_ENV } from '../contract';
+import { acceptFinding } from './accepted-findings';
+import type { PipelineSettings } from './pipeline-settings';
+
+/** The media bucket and what the functions that store, read and erase attachments are told of it. */
+export interface MediaBucket {
+  readonly bucket: s3.IBucket;
+  /** The bucket name and the limits, for the orchestrator. */
+  readonly environment: Record<string, string>;
+}
+
+/**
+ * The bucket attachments are downloaded into (`media`), or undefined when media is off. Validated
+ * here so a wrong limit fails the synth, not a turn.
+ */
+export function mediaBucket(scope: Construct, settings: PipelineSettings, props: Pick<AgentPipelineProps, 'media' | 'encryptionKey' | 'conversationRetention'>): MediaBucket | undefined {
+  const media = props.media ?? {};
+  const fail = (problem: string): never => {
+    throw new Error(`AgentPipeline at '${scope.node.path}': ${problem}`);
+  };
+  if (media.enabled === false) {
+    if (media.existingBucket !== undefined) fail('media.existingBucket is set but media.enabled is false: remove one of them.');
+    return undefined;
+  }
+  const maxBytes = media.maxBytes ?? MEDIA_DEFAULTS.maxBytes;
+  if (!Token.isUnresolved(maxBytes) && (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > MEDIA_DEFAULTS.maxBytesLimit)) {
+    fail(`media.maxBytes must be a whole number of bytes from 1 to ${MEDIA_DEFAULTS.maxBytesLimit} (100 MiB, Meta's largest document); got ${maxBytes}.`);
+  }
+  const allowedMimeTypes = media.allowedMimeTypes ?? [...MEDIA_DEFAULTS.allowedMimeTypes];
+  if (allowedMimeTypes.length === 0) fail('media.allowedMimeTypes is empty, so every attachment would be refused: list the types to keep, or set media.enabled to false.');
+  const malformed = allowedMimeTypes.find((type) => !Token.isUnresolved(type) && !/^[a-z0-9.+-]+\/([a-z0-9.+-]+|\*)$/.test(type));
+  if (malformed !== undefined) fail(`media.allowedMimeTypes has '${malformed}', which is not a MIME type: write it as 'image/jpeg' or a family as 'image/*' (lowercase).`);
+  const bucket = media.existingBucket ?? buildBucket(scope, settings, props.encryptionKey, props.conversationRetention ?? Duration.days(RETENTION_DEFAULTS.conversationDays));
+  return {
+    bucket,
+    environment: {
+      [RUNTIME_ENV.mediaBucketName]: bucket.bucketName,
+      [RUNTIME_ENV.mediaMaxBytes]: String(maxBytes),
+      [RUNTIME_ENV.mediaAllowedMimeTypes]: allowedMimeTypes.join(','),
+    },
+  };
+}
+
+/**
+ * Private, TLS-only and owned by the account (no ACLs); without versions, so an erasure's delete
+ * removes the bytes. Objects expire `retention` after they were stored: the retention of a closed
+ * conversation, which a conversation's attachments never outlive.
+ */
+function buildBucket(scope: Construct, settings: PipelineSettings, encryptionKey: kms.IKey | undefined, retention: Duration): s3.Bucket {
+  const bucket = new s3.Bucket(scope, 'MediaBucket', {
+    encryption: encryptionKey ? s3.BucketEncryption.KMS : s3.BucketEncryption.S3_MANAGED,
+    encryptionKey,
+    bucketKeyEnabled: encryptionKey !== undefined,
+    enforceSSL: true,
+    blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+    objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    versioned: false,
+    lifecycleRules: [{ expiration: Duration.days(Math.max(1, Math.ceil(retention.toDays({ integral: false })))), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    removalPolicy: settings.removalPolicy,
+  });
+  const accessLogsReason =
+    "Access logs would copy every object key, each naming a customer's pseudonym, into a bucket the customer's erasure does not reach; the orchestrator and the operator function log every store, read and erasure.";
+  acceptFinding(bucket, 'S1', accessLogsReason);
+  acceptFinding(bucket, 'S3BucketLoggingEnabled', accessLogsReason);
+  acceptFinding(bucket, 'S3BucketReplicationEnabled', 'Attachments are copies of what WhatsApp delivered, kept for the conversation retention; a replica would be one more copy for an erasure to reach.');
+  acceptFinding(bucket, 'S3BucketVersioningEnabled', "Versioning is off so that an erasure's delete removes the bytes: a noncurrent version would outlive the customer's erasure.");
+  acceptFinding(bucket, 'S3BucketDefaultLockEnabled', "Object Lock would keep a customer's attachments from their erasure.");
+  if (encryptionKey === undefined) acceptFinding(bucket, 'S3DefaultEncryptionKMS', 'Without encryptionKey the bucket uses S3-managed keys (SSE-S3); pass encryptionKey to encrypt the attachments with it.');
+  return bucket;
+}

@@ -1,0 +1,116 @@
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { AgentPipeline, type AgentPipelineProps } from '../../lib';
+import { pipelineProps, roleStatements, statement, synthPipeline } from '../support/synthesized-pipeline';
+
+const PLANE = { adminPhoneNumbers: ['5511999990000'] };
+
+function environmentOf(template: Template, descriptionStart: string): Record<string, unknown> {
+  const [fn] = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp(`^${descriptionStart}`) } }));
+  return fn.Properties.Environment.Variables;
+}
+
+describe('the media bucket', () => {
+  test('is private, TLS only, owned by the account, unversioned, S3-managed without a key, and expires objects after the conversation retention', () => {
+    const { template } = synthPipeline({ conversationRetention: Duration.days(90) });
+    template.resourceCountIs('AWS::S3::Bucket', 1);
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      VersioningConfiguration: Match.absent(),
+      LifecycleConfiguration: { Rules: [{ ExpirationInDays: 90, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }] },
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  test('is encrypted with the pipeline key when there is one, with a bucket key', () => {
+    const { template, stack } = synthPipeline({}, (scope) => ({ encryptionKey: new kms.Key(scope, 'Key') }));
+    const [key] = Object.keys(template.findResources('AWS::KMS::Key'));
+    expect(stack.resolve(key)).toBeDefined();
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ BucketKeyEnabled: true, ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: { 'Fn::GetAtt': [key, 'Arn'] } } }] },
+    });
+  });
+
+  test('keeps the table’s removal policy', () => {
+    synthPipeline().template.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
+  test('the orchestrator is told the bucket and the default limits; the operator function the bucket only', () => {
+    const { template, pipeline, stack } = synthPipeline(PLANE);
+    const bucketName = stack.resolve(pipeline.mediaBucket!.bucketName);
+    const orchestrator = environmentOf(template, 'Turn orchestrator');
+    expect(orchestrator).toMatchObject({ MEDIA_BUCKET_NAME: bucketName, MEDIA_MAX_BYTES: String(16 * 1024 * 1024) });
+    expect(String(orchestrator.MEDIA_ALLOWED_MIME_TYPES).split(',')).toEqual(expect.arrayContaining(['image/jpeg', 'audio/ogg', 'application/pdf']));
+    const operator = stack.resolve(Object.values(template.findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Environment?.Variables ?? {}).filter((variables) => variables.OPERATOR_ADMIN_PHONE_NUMBERS !== undefined && variables.MEDIA_MAX_BYTES === undefined));
+    expect(operator.some((variables: Record<string, unknown>) => JSON.stringify(variables.MEDIA_BUCKET_NAME) === JSON.stringify(bucketName))).toBe(true);
+  });
+
+  test('the webhook is granted nothing on the bucket and told nothing of it: the inbound path never downloads', () => {
+    const synth = synthPipeline(PLANE);
+    expect(JSON.stringify(roleStatements(synth, synth.pipeline.webhookFunction.role!))).not.toContain('s3:');
+    expect(environmentOf(synth.template, 'WhatsApp webhook').MEDIA_BUCKET_NAME).toBeUndefined();
+  });
+
+  test('the orchestrator puts and gets objects under media/ only; the operator function gets, deletes and lists under media/ only', () => {
+    const synth = synthPipeline(PLANE);
+    const bucket = synth.pipeline.mediaBucket!;
+    const s3Statements = (role: Parameters<typeof roleStatements>[1]) => roleStatements(synth, role).filter((entry) => entry.actions.some((action) => action.startsWith('s3:')));
+    expect(s3Statements(synth.pipeline.orchestratorFunction.role!)).toEqual([statement(synth, ['s3:PutObject', 's3:GetObject'], [bucket.arnForObjects('media/*')])]);
+    expect(s3Statements(synth.pipeline.operatorFunction!.role!)).toEqual([
+      statement(synth, ['s3:GetObject', 's3:DeleteObject'], [bucket.arnForObjects('media/*')]),
+      statement(synth, ['s3:ListBucket'], [bucket.bucketArn], { StringLike: { 's3:prefix': 'media/*' } }),
+    ]);
+  });
+
+  test('with a customer managed key, the functions use it for the bucket only through S3', () => {
+    const captured: { key?: kms.Key } = {};
+    const synth = synthPipeline(PLANE, (scope) => ({ encryptionKey: (captured.key = new kms.Key(scope, 'Key')) }));
+    const viaS3 = { StringEquals: { 'kms:ViaService': { 'Fn::Join': ['', ['s3.', { Ref: 'AWS::Region' }, '.amazonaws.com']] } } };
+    for (const role of [synth.pipeline.orchestratorFunction.role!, synth.pipeline.operatorFunction!.role!]) {
+      expect(roleStatements(synth, role)).toContainEqual(statement(synth, ['kms:Decrypt', 'kms:GenerateDataKey'], [captured.key!.keyArn], viaS3));
+    }
+  });
+
+  test('an existing bucket is used as it is: no bucket created, its key granted through S3', () => {
+    const stack = new Stack(new App(), 'ExistingBucket');
+    const key = new kms.Key(stack, 'BucketKey');
+    const existingBucket = new s3.Bucket(stack, 'Media', { encryptionKey: key, encryption: s3.BucketEncryption.KMS, enforceSSL: true });
+    const pipeline = new AgentPipeline(stack, 'Pipeline', pipelineProps({ media: { existingBucket } }));
+    const template = Template.fromStack(stack);
+    template.resourceCountIs('AWS::S3::Bucket', 1);
+    expect(pipeline.mediaBucket).toBe(existingBucket);
+    expect(environmentOf(template, 'Turn orchestrator').MEDIA_BUCKET_NAME).toEqual(stack.resolve(existingBucket.bucketName));
+    const viaS3 = { StringEquals: { 'kms:ViaService': { 'Fn::Join': ['', ['s3.', { Ref: 'AWS::Region' }, '.amazonaws.com']] } } };
+    const synth = { app: stack.node.root as App, stack, pipeline, template };
+    expect(roleStatements(synth, pipeline.orchestratorFunction.role!)).toContainEqual(statement(synth, ['kms:Decrypt', 'kms:GenerateDataKey'], [key.keyArn], viaS3));
+  });
+
+  test('media.enabled false creates no bucket, grants nothing and tells the functions nothing', () => {
+    const { template, pipeline } = synthPipeline({ ...PLANE, media: { enabled: false } });
+    template.resourceCountIs('AWS::S3::Bucket', 0);
+    expect(pipeline.mediaBucket).toBeUndefined();
+    expect(JSON.stringify(template.findResources('AWS::IAM::Policy'))).not.toContain('s3:');
+    expect(environmentOf(template, 'Turn orchestrator').MEDIA_BUCKET_NAME).toBeUndefined();
+  });
+
+  test('maxBytes and allowedMimeTypes reach the orchestrator', () => {
+    const { template } = synthPipeline({ media: { maxBytes: 5 * 1024 * 1024, allowedMimeTypes: ['image/*', 'application/pdf'] } });
+    expect(environmentOf(template, 'Turn orchestrator')).toMatchObject({ MEDIA_MAX_BYTES: String(5 * 1024 * 1024), MEDIA_ALLOWED_MIME_TYPES: 'image/*,application/pdf' });
+  });
+
+  test.each<[string, AgentPipelineProps['media'], RegExp]>([
+    ['a size above Meta’s largest document', { maxBytes: 101 * 1024 * 1024 }, /media\.maxBytes must be a whole number of bytes from 1 to 104857600/],
+    ['a size of zero', { maxBytes: 0 }, /media\.maxBytes must be a whole number/],
+    ['no type at all', { allowedMimeTypes: [] }, /media\.allowedMimeTypes is empty/],
+    ['something that is not a MIME type', { allowedMimeTypes: ['pdf'] }, /media\.allowedMimeTypes has 'pdf', which is not a MIME type/],
+    ['an existing bucket with media off', { enabled: false, existingBucket: s3.Bucket.fromBucketName(new Stack(), 'B', 'customer-media') }, /media\.existingBucket is set but media\.enabled is false/],
+  ])('refuses %s with a message that says what to change', (_, media, message) => {
+    expect(() => synthPipeline({ media })).toThrow(message);
+  });
+});

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { createMediaClient, S3MediaStore } from '../../../../lambda/core/adapters/s3/s3-media-store';
+import { StaticCredentialsProvider } from '../../../../lambda/core/adapters/secrets/static-credentials-provider';
+import { GraphApiMediaSource } from '../../../../lambda/core/adapters/whatsapp/graph-api-media-source';
+import { DownloadInboundMedia, type MediaOutcome } from '../../../../lambda/core/application/download-inbound-media';
+import type { InboundTurn } from '../../../../lambda/core/domain/inbound-turn';
+import type { InboundMedia } from '../../../../lambda/core/domain/media';
+import { textWithMediaNote } from '../../../../lambda/core/domain/media-limits';
+import { MediaStoreError, type MediaStore } from '../../../../lambda/core/ports/media-store';
+import { FakeGraphApi } from '../../../../local/fake-whatsapp/fake-graph-api';
+
+const LIMITS = { maxBytes: 1024, allowedMimeTypes: ['image/*', 'application/pdf', 'audio/ogg'] };
+const PHOTO = new Uint8Array(600).fill(7);
+
+let graph: FakeGraphApi;
+const client = createMediaClient({ endpoint: process.env.AWS_ENDPOINT_URL_S3 });
+const bucketName = `media-${randomUUID()}`;
+
+beforeAll(async () => {
+  graph = await FakeGraphApi.start();
+  await client.send(new CreateBucketCommand({ Bucket: bucketName }));
+});
+afterAll(async () => {
+  await graph.close();
+  client.destroy();
+});
+
+function turnWith(media: InboundMedia, customerId = `55119${Math.floor(Math.random() * 1e8)}`): InboundTurn {
+  return { customerId, messageId: `wamid.${randomUUID()}`, text: '[image]', messageType: media.kind, media } as unknown as InboundTurn;
+}
+
+function world(options: { store?: MediaStore } = {}) {
+  const store = new S3MediaStore({ bucketName, customerKey: async (customerId) => `pseudonym-of-${customerId}`, client });
+  const outcomes: MediaOutcome[] = [];
+  const source = new GraphApiMediaSource({ baseUrl: graph.baseUrl, credentials: new StaticCredentialsProvider({ appSecret: 's', verifyToken: 'v', accessToken: graph.accessToken }) });
+  const download = new DownloadInboundMedia({ source, store: options.store ?? store, limits: LIMITS, onOutcome: (outcome) => outcomes.push(outcome) });
+  return { download, store, outcomes };
+}
+
+async function objectsOf(customerId: string): Promise<string[]> {
+  const listed = await client.send(new ListObjectsV2Command({ Bucket: bucketName, Prefix: `media/pseudonym-of-${customerId}/` }));
+  return (listed.Contents ?? []).map((entry) => entry.Key!);
+}
+
+function registered(bytes: Uint8Array, mimeType: string, fileSize?: number): InboundMedia {
+  const providerMediaId = randomUUID();
+  graph.registerMedia(providerMediaId, { bytes, mimeType, fileSize });
+  return { kind: mimeType.startsWith('image/') ? 'image' : 'document', providerMediaId };
+}
+
+describe('the download step of a turn', () => {
+  test('stores an attachment within the limits under the customer’s pseudonym and the message id, with its type and size', async () => {
+    const { download, outcomes } = world();
+    const turn = turnWith(registered(PHOTO, 'image/jpeg'));
+    const media = await download.resolve(turn, false);
+    expect(media).toMatchObject({ state: 'stored', mimeType: 'image/jpeg', sizeBytes: 600, objectKey: `media/pseudonym-of-${turn.customerId}/${encodeURIComponent(turn.messageId)}` });
+    expect(media!.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const stored = await client.send(new GetObjectCommand({ Bucket: bucketName, Key: media!.objectKey }));
+    expect(stored.ContentType).toBe('image/jpeg');
+    expect(await stored.Body!.transformToByteArray()).toEqual(PHOTO);
+    expect(outcomes).toEqual([{ kind: 'downloaded', sizeBytes: 600 }]);
+  });
+
+  test('a message without an attachment costs no request at all', async () => {
+    const before = graph.mediaRequests('metadata');
+    expect(await world().download.resolve({ customerId: '5511900000000', messageId: 'wamid.text', text: 'oi' } as unknown as InboundTurn, false)).toBeUndefined();
+    expect(graph.mediaRequests('metadata')).toBe(before);
+  });
+
+  test.each([
+    ['too large by the size Meta reports: refused before a byte is fetched', new Uint8Array(2048), 'image/png', undefined, 'too_large'],
+    ['too large although Meta reports less: refused while reading, nothing stored', new Uint8Array(2048), 'image/png', 100, 'too_large'],
+    ['a type not allowed: refused before a byte is fetched', new Uint8Array(10), 'video/mp4', undefined, 'type_not_allowed'],
+  ] as const)('%s', async (_, bytes, mimeType, fileSize, refusal) => {
+    const { download, outcomes } = world();
+    const turn = turnWith(registered(bytes, mimeType, fileSize));
+    const downloadsBefore = graph.mediaRequests('download');
+    const media = await download.resolve(turn, false);
+    expect(media).toMatchObject({ state: 'refused', refusal, mimeType });
+    expect(media!.objectKey).toBeUndefined();
+    expect(await objectsOf(turn.customerId)).toEqual([]);
+    expect(outcomes).toEqual([{ kind: 'refused', refusal }]);
+    if (fileSize === undefined) expect(graph.mediaRequests('download')).toBe(downloadsBefore);
+    expect(textWithMediaNote('[image]', media!)).toMatch(/^\[image\]\n\[(image|document) not kept: /);
+  });
+
+  test.each([
+    ['the metadata GET answers 500', () => graph.failMedia('metadata', 1, 500)],
+    ['the metadata GET loses its connection', () => graph.failMedia('metadata', 1, 0)],
+    ['the URL GET answers 503', () => graph.failMedia('download', 1, 503)],
+    ['the URL GET answers 404 (the short-lived URL expired)', () => graph.failMedia('download', 1, 404)],
+  ])('%s: the attempt fails for the turn’s retry, which stores the object once', async (_, inject) => {
+    const { download, outcomes } = world();
+    const turn = turnWith(registered(PHOTO, 'image/jpeg'));
+    inject();
+    await expect(download.resolve(turn, false)).rejects.toMatchObject({ retryable: true });
+    expect(await objectsOf(turn.customerId)).toEqual([]);
+    expect(await download.resolve(turn, false)).toMatchObject({ state: 'stored' });
+    expect(await download.resolve(turn, false)).toMatchObject({ state: 'stored' });
+    expect(await objectsOf(turn.customerId)).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome.kind === 'downloaded')).toHaveLength(2);
+  });
+
+  test('the bucket put fails: the attempt fails for the retry, which stores the object once', async () => {
+    const { store } = world();
+    let failures = 1;
+    const flaky: MediaStore = Object.assign(Object.create(store) as MediaStore, {
+      put: async (...args: Parameters<MediaStore['put']>) => {
+        if (failures-- > 0) throw new MediaStoreError('The media bucket could not store (ServiceUnavailable)', true);
+        return store.put(...args);
+      },
+    });
+    const { download } = world({ store: flaky });
+    const turn = turnWith(registered(PHOTO, 'image/jpeg'));
+    await expect(download.resolve(turn, false)).rejects.toBeInstanceOf(MediaStoreError);
+    expect(await download.resolve(turn, false)).toMatchObject({ state: 'stored' });
+    expect(await objectsOf(turn.customerId)).toHaveLength(1);
+  });
+
+  test('on the turn’s last attempt a failed download lets the message go on as text with a download_failed note', async () => {
+    const { download, outcomes } = world();
+    const turn = turnWith(registered(PHOTO, 'image/jpeg'));
+    graph.failMedia('download', 1, 500);
+    const media = await download.resolve(turn, true);
+    expect(media).toMatchObject({ state: 'failed', refusal: 'download_failed', providerMediaId: turn.media!.providerMediaId });
+    expect(outcomes.map((outcome) => outcome.kind)).toEqual(['failed']);
+    expect(textWithMediaNote('[image]', media!)).toBe('[image]\n[image not kept: the file could not be downloaded]');
+    expect(await objectsOf(turn.customerId)).toEqual([]);
+  });
+
+  test('an id Meta does not know fails at once, without waiting for the last attempt (no retry can fix it)', async () => {
+    const { download } = world();
+    const turn = turnWith({ kind: 'image', providerMediaId: 'never-registered' });
+    expect(await download.resolve(turn, false)).toMatchObject({ state: 'failed', refusal: 'download_failed' });
+  });
+
+  test('a rejected token is read again once, as after a rotation; the token goes in the header only', async () => {
+    const { download } = world();
+    const turn = turnWith(registered(PHOTO, 'image/jpeg'));
+    const rotating = new GraphApiMediaSource({
+      baseUrl: graph.baseUrl,
+      credentials: { get: async ({ forceRefresh } = {}) => ({ appSecret: 's', verifyToken: 'v', accessToken: forceRefresh ? graph.accessToken : 'stale-token' }) },
+    });
+    const description = await rotating.describe(turn.media!);
+    expect(description.url).not.toContain(graph.accessToken);
+    expect(await download.resolve(turn, false)).toMatchObject({ state: 'stored' });
+  });
+
+  test('the token never goes to a URL that is not https (plain http to this machine alone)', async () => {
+    expect(() => new GraphApiMediaSource({ baseUrl: 'http://graph.example.com/v23.0', credentials: new StaticCredentialsProvider({ appSecret: 's', verifyToken: 'v', accessToken: 't' }) })).toThrow(/https/);
+  });
+});
