@@ -24,6 +24,9 @@ import { templateRoutes } from '../operator/template-routes';
 import { createTemplateCatalog } from '../core/adapters/whatsapp/whatsapp-channel';
 import { MessageTemplates } from '../core/application/message-templates';
 import { privacyRoutes } from '../operator/privacy-routes';
+import { mediaRoutes } from '../operator/media-routes';
+import { OperatorMedia } from '../core/application/operator/operator-media';
+import type { MediaStore } from '../core/ports/media-store';
 import type { ConsoleSite } from '../operator/static-console';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import { composeCustomerMessaging, type SenderPorts } from './customer-messaging';
@@ -36,6 +39,11 @@ export type OperatorHandler = (event: APIGatewayProxyEventV2) => Promise<HttpRes
 export interface OperatorPorts extends FunctionPorts, SenderPorts, TurnQueuePorts {
   /** The web console served at `/`. */
   readonly console: ConsoleSite;
+  /**
+   * The media bucket: with it, operators open the attachments of the conversations they may read.
+   * @default - no attachment routes
+   */
+  readonly mediaStore?: MediaStore;
 }
 
 /** The operator function: the `/api` router (operator-http.ts) on the operator plane's use cases, and the console. */
@@ -72,6 +80,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
       ),
       ...templateRoutes(new MessageTemplates({ templates: messageTemplates(table), catalog: createTemplateCatalog(settings.whatsApp, ports), clock }), audit),
       ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters })),
+      ...(ports.mediaStore === undefined ? [] : mediaRoutes(new OperatorMedia({ sessions, messages, media: ports.mediaStore, clock }))),
     ],
     clock,
     logger: composed.logger,

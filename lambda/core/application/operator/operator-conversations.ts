@@ -2,6 +2,7 @@ import { CloseConversation } from '../close-conversation';
 import type { MessagingConsent } from '../privacy/messaging-consent';
 import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type MessageTemplateRepository, type OperationalConfigRepository, type Page, type PageRequest, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
 import { deliveryFailureReason, type DeliveryFailureReason, type ReceiptStatus } from '../../domain/delivery-receipt';
+import type { StoredMedia } from '../../domain/media';
 import type { Message } from '../../domain/message';
 import { CUSTOMER_SERVICE_WINDOW_MS, customerDisplayName, isInsideServiceWindow, type Operator } from '../../domain/operator';
 import { isHumanOwned, isLegalTransition, type Session, SessionState } from '../../domain/session';
@@ -75,7 +76,11 @@ export interface HistoryEntry {
   readonly operatorPhone?: string;
   /** The template sent, for a template message. */
   readonly template?: TemplateRef;
+  readonly media?: HistoryMedia;
 }
+
+/** What the console is told of an attachment: never the bucket key or the provider's media id. */
+export type HistoryMedia = Pick<StoredMedia, 'kind' | 'state' | 'mimeType' | 'filename' | 'caption' | 'sizeBytes' | 'voice' | 'transcript'>;
 
 export interface OperatorConversationsDependencies {
   readonly sessions: SessionRepository;
@@ -320,7 +325,8 @@ async function conflictOnLostRace(write: () => Promise<Session>): Promise<Sessio
   }
 }
 
-function mayRead(operator: Operator, session: Session): boolean {
+/** Who reads a conversation (and its attachments): an admin, anyone while it waits for a person, its owner while they have it. */
+export function mayRead(operator: Operator, session: Session): boolean {
   return operator.role === 'admin' || session.state === SessionState.AWAITING_HUMAN || (session.state === SessionState.HUMAN_ACTIVE && session.assignedTo === operator.phone);
 }
 
@@ -367,5 +373,10 @@ function historyEntryOf(message: Message): HistoryEntry {
     deliveryFailure: message.receipt?.status === 'failed' ? { code: message.receipt.failureCode, reason: deliveryFailureReason(message.receipt.failureCode) } : undefined,
     operatorPhone: message.operatorPhone,
     template: message.template,
+    media: message.media && historyMediaOf(message.media),
   };
+}
+
+function historyMediaOf({ kind, state, mimeType, filename, caption, sizeBytes, voice, transcript }: StoredMedia): HistoryMedia {
+  return { kind, state, mimeType, filename, caption, sizeBytes, voice, transcript };
 }
