@@ -1,5 +1,5 @@
 import { PAYLOAD_HASH_HEADER, sha256Hex } from './payload-hash';
-import type { AnswerOf, ApiErrorBody, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, MessageTemplate, OperatorApiCall, Page, SignedInSession, TemplateSendRequest } from '../../lib/contract/operator-api';
+import type { AnswerOf, ApiErrorBody, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, MediaLink, MessageTemplate, OperatorApiCall, Page, SignedInSession, TemplateSendRequest } from '../../lib/contract/operator-api';
 
 /** A call the API refused (`status`), or that never got an answer (`status` undefined). */
 export class ApiError extends Error {
@@ -59,6 +59,11 @@ export class OperatorApi {
 
   conversation(customerId: string): Promise<ConversationDetail> {
     return this.request('GET conversations/:customerId', { params: { customerId }, query: { limit: 50 } });
+  }
+
+  /** A short-lived link to a message's stored attachment. */
+  mediaLink(customerId: string, message: Pick<HistoryEntry, 'messageId' | 'at'>): Promise<MediaLink> {
+    return this.request('GET conversations/:customerId/messages/:messageId/media', { params: { customerId, messageId: message.messageId }, query: { at: message.at } });
   }
 
   async act(customerId: string, action: 'claim' | 'release' | 'close'): Promise<ConversationView> {

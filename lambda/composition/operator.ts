@@ -40,10 +40,11 @@ export interface OperatorPorts extends FunctionPorts, SenderPorts, TurnQueuePort
   /** The web console served at `/`. */
   readonly console: ConsoleSite;
   /**
-   * The media bucket: with it, operators open the attachments of the conversations they may read.
+   * The media bucket, and the origin of its presigned links (`https://host`): with it, operators
+   * open the attachments of the conversations they may read, and the console shows them.
    * @default - no attachment routes
    */
-  readonly mediaStore?: MediaStore;
+  readonly media?: { readonly store: MediaStore; readonly origin: string };
 }
 
 /** The operator function: the `/api` router (operator-http.ts) on the operator plane's use cases, and the console. */
@@ -80,8 +81,9 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
       ),
       ...templateRoutes(new MessageTemplates({ templates: messageTemplates(table), catalog: createTemplateCatalog(settings.whatsApp, ports), clock }), audit),
       ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters })),
-      ...(ports.mediaStore === undefined ? [] : mediaRoutes(new OperatorMedia({ sessions, messages, media: ports.mediaStore, clock }))),
+      ...(ports.media === undefined ? [] : mediaRoutes(new OperatorMedia({ sessions, messages, media: ports.media.store, clock }))),
     ],
+    mediaOrigin: ports.media?.origin,
     clock,
     logger: composed.logger,
     metrics: composed.metrics,

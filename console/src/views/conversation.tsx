@@ -4,6 +4,7 @@ import { useConsole } from '../context';
 import { formatDuration, type MessageKey } from '../i18n';
 import { durationOf, hrefOf, serviceWindowOf } from '../view-model';
 import { describeFailure, FeedbackLine, LoadError, formatTime, useRemote, type Feedback } from './common';
+import { MessageMedia } from './message-media';
 
 /** A reply typed here: on its way, accepted (until the history shows it), or refused with the reason. */
 interface OwnReply {
@@ -71,7 +72,7 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
       <FeedbackLine feedback={feedback} />
       <LoadError error={error} />
       <div class="conversation-body">
-        <History messages={messages} ownReplies={ownReplies} onRetry={(reply) => send(reply.text, reply.id)} onDiscard={(reply) => setReplies((all) => all.filter((other) => other.id !== reply.id))} />
+        <History customerId={customerId} messages={messages} ownReplies={ownReplies} onRetry={(reply) => send(reply.text, reply.id)} onDiscard={(reply) => setReplies((all) => all.filter((other) => other.id !== reply.id))} />
         <aside class="conversation-side">
           <Profile conversation={conversation} />
           <Qualification conversation={conversation} />
@@ -129,13 +130,14 @@ function DeliveryTicks({ message }: { readonly message: HistoryEntry }) {
 }
 
 interface HistoryProps {
+  readonly customerId: string;
   readonly messages: readonly HistoryEntry[];
   readonly ownReplies: readonly OwnReply[];
   readonly onRetry: (reply: OwnReply) => void;
   readonly onDiscard: (reply: OwnReply) => void;
 }
 
-function History({ messages, ownReplies, onRetry, onDiscard }: HistoryProps) {
+function History({ customerId, messages, ownReplies, onRetry, onDiscard }: HistoryProps) {
   const { t, language } = useConsole();
   // The API pages newest first; people read a chat oldest first.
   const chronological = [...messages].reverse();
@@ -151,6 +153,7 @@ function History({ messages, ownReplies, onRetry, onDiscard }: HistoryProps) {
               {message.operatorPhone !== undefined && ` (${message.operatorPhone})`}
             </span>
             <p class="message-text">{message.text}</p>
+            {message.media !== undefined && <MessageMedia customerId={customerId} message={message} media={message.media} />}
             <span class="message-meta">
               {formatTime(message.at, language)}
               {message.direction === 'outbound' && <DeliveryTicks message={message} />}
