@@ -1,5 +1,21 @@
 import type { StoredMedia } from './media';
 
+/** What is shown of an attachment outside the pipeline (the console, a consumer's agent function): never the bucket key, the provider's media id or its hash. */
+export type MediaDescription = Pick<StoredMedia, 'kind' | 'state' | 'mimeType' | 'filename' | 'caption' | 'sizeBytes' | 'voice' | 'transcript'>;
+
+export function mediaDescription({ kind, state, mimeType, filename, caption, sizeBytes, voice, transcript }: StoredMedia): MediaDescription {
+  return {
+    kind,
+    state,
+    ...(mimeType === undefined ? {} : { mimeType }),
+    ...(filename === undefined ? {} : { filename }),
+    ...(caption === undefined ? {} : { caption }),
+    ...(sizeBytes === undefined ? {} : { sizeBytes }),
+    ...(voice === undefined ? {} : { voice }),
+    ...(transcript === undefined ? {} : { transcript }),
+  };
+}
+
 /**
  * What the agent is told in text about an attachment, next to the message's own text (`[image]`,
  * the caption, the file name): a voice note's transcript, or — when the attachment itself is not

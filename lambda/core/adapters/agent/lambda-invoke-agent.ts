@@ -1,5 +1,5 @@
-import type { MediaKind, MediaState, StoredMedia } from '../../domain/media';
-import { withMediaNote } from '../../domain/media-note';
+import type { StoredMedia } from '../../domain/media';
+import { mediaDescription, type MediaDescription, withMediaNote } from '../../domain/media-note';
 import {
   AgentInvocationError,
   type AgentAction,
@@ -103,16 +103,8 @@ export interface LambdaAgentEntryV2 extends LambdaAgentEntryV1 {
   readonly media?: readonly LambdaAgentMediaV2[];
 }
 
-/** One attachment as a version 2 event describes it: never the bucket's key or the provider's media id. */
-export interface LambdaAgentMediaV2 {
-  readonly kind: MediaKind;
-  readonly state: MediaState;
-  readonly mimeType?: string;
-  readonly filename?: string;
-  readonly caption?: string;
-  readonly sizeBytes?: number;
-  readonly voice?: boolean;
-  readonly transcript?: string;
+/** One attachment as a version 2 event describes it, with a presigned URL of a stored one. */
+export interface LambdaAgentMediaV2 extends MediaDescription {
   readonly url?: string;
   readonly urlExpiresAt?: number;
 }
@@ -188,20 +180,10 @@ export class LambdaInvokeAgent implements AgentPort {
 
   /** An attachment as the function reads it; a URL that could not be signed is left out (the state still says `stored`). */
   private async mediaOf(media: StoredMedia, store: AgentMediaStore | undefined): Promise<LambdaAgentMediaV2> {
-    const { kind, state, mimeType, filename, caption, sizeBytes, voice, transcript, objectKey } = media;
-    const described: LambdaAgentMediaV2 = {
-      kind,
-      state,
-      ...(mimeType === undefined ? {} : { mimeType }),
-      ...(filename === undefined ? {} : { filename }),
-      ...(caption === undefined ? {} : { caption }),
-      ...(sizeBytes === undefined ? {} : { sizeBytes }),
-      ...(voice === undefined ? {} : { voice }),
-      ...(transcript === undefined ? {} : { transcript }),
-    };
-    if (state !== 'stored' || objectKey === undefined || store === undefined) return described;
+    const described = mediaDescription(media);
+    if (media.state !== 'stored' || media.objectKey === undefined || store === undefined) return described;
     const signedAt = this.now();
-    const url = await store.presignedGetUrl(objectKey, LAMBDA_AGENT_MEDIA_URL_SECONDS).catch(() => undefined);
+    const url = await store.presignedGetUrl(media.objectKey, LAMBDA_AGENT_MEDIA_URL_SECONDS).catch(() => undefined);
     return url === undefined ? described : { ...described, url, urlExpiresAt: signedAt + LAMBDA_AGENT_MEDIA_URL_SECONDS * 1000 };
   }
 

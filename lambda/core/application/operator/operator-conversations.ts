@@ -2,7 +2,7 @@ import { CloseConversation } from '../close-conversation';
 import type { MessagingConsent } from '../privacy/messaging-consent';
 import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type MessageTemplateRepository, type OperationalConfigRepository, type Page, type PageRequest, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
 import { deliveryFailureReason, type DeliveryFailureReason, type ReceiptStatus } from '../../domain/delivery-receipt';
-import type { StoredMedia } from '../../domain/media';
+import { mediaDescription, type MediaDescription } from '../../domain/media-note';
 import type { Message } from '../../domain/message';
 import { CUSTOMER_SERVICE_WINDOW_MS, customerDisplayName, isInsideServiceWindow, type Operator } from '../../domain/operator';
 import { isHumanOwned, isLegalTransition, type Session, SessionState } from '../../domain/session';
@@ -76,11 +76,8 @@ export interface HistoryEntry {
   readonly operatorPhone?: string;
   /** The template sent, for a template message. */
   readonly template?: TemplateRef;
-  readonly media?: HistoryMedia;
+  readonly media?: MediaDescription;
 }
-
-/** What the console is told of an attachment: never the bucket key or the provider's media id. */
-export type HistoryMedia = Pick<StoredMedia, 'kind' | 'state' | 'mimeType' | 'filename' | 'caption' | 'sizeBytes' | 'voice' | 'transcript'>;
 
 export interface OperatorConversationsDependencies {
   readonly sessions: SessionRepository;
@@ -373,10 +370,6 @@ function historyEntryOf(message: Message): HistoryEntry {
     deliveryFailure: message.receipt?.status === 'failed' ? { code: message.receipt.failureCode, reason: deliveryFailureReason(message.receipt.failureCode) } : undefined,
     operatorPhone: message.operatorPhone,
     template: message.template,
-    media: message.media && historyMediaOf(message.media),
+    media: message.media && mediaDescription(message.media),
   };
-}
-
-function historyMediaOf({ kind, state, mimeType, filename, caption, sizeBytes, voice, transcript }: StoredMedia): HistoryMedia {
-  return { kind, state, mimeType, filename, caption, sizeBytes, voice, transcript };
 }

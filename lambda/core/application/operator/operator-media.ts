@@ -3,7 +3,8 @@ import { addMilliseconds, isoMicros, type IsoTimestamp } from '../../domain/time
 import type { Clock } from '../../ports/clock';
 import type { MediaStore } from '../../ports/media-store';
 import type { MessageRepository, SessionRepository } from '../../ports/repositories';
-import { mayRead, type HistoryMedia } from './operator-conversations';
+import type { MediaDescription } from '../../domain/media-note';
+import { mayRead } from './operator-conversations';
 import { OperatorActionError } from './operator-errors';
 
 /** How long a link to an attachment reads it: long enough to open it, short enough to be worthless when forwarded. */
@@ -20,7 +21,7 @@ export interface OperatorMediaDependencies {
 export interface MediaLink {
   readonly url: string;
   readonly expiresAt: IsoTimestamp;
-  readonly kind: HistoryMedia['kind'];
+  readonly kind: MediaDescription['kind'];
   readonly mimeType?: string;
   readonly filename?: string;
 }
