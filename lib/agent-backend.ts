@@ -19,6 +19,22 @@ import {
 
 export { SYSTEM_PROMPT_MAX_BYTES };
 
+/** Options of `AgentBackend.fromFunction()`. */
+export interface AgentFunctionOptions {
+  /**
+   * The version of the JSON contract the function reads: `1`, or `2`, which adds the attachments of
+   * customer messages to the history entries of a turn that has any (`media`: kind, state, MIME type,
+   * file name, caption, size, a voice note's transcript, and a presigned URL of the stored object,
+   * valid for 15 minutes). Turns without attachments are version 1 events either way. With `1`,
+   * attachments are described in the entry's text only.
+   * @default 1
+   */
+  readonly contractVersion?: number;
+}
+
+/** The contract versions `AgentBackend.fromFunction()` speaks. */
+const AGENT_FUNCTION_CONTRACT_VERSIONS: readonly number[] = [1, 2];
+
 /** Properties of `AgentBackend.stages()`. */
 export interface AgentStagesProps {
   /**
@@ -103,7 +119,11 @@ export abstract class AgentBackend {
    * them only if the turn is still the latest. Anything outside the contract fails the turn, which is
    * retried. The README's "Your own agent function" has a complete example.
    *
+   * With `options.contractVersion: 2`, a turn whose history carries an attachment is a version "2"
+   * event: its customer entries carry `media` with a presigned URL of each stored attachment.
+   *
    * @param agentFunction the function that answers each turn
+   * @param options the contract version the function reads
    *
    * @example
    * import type { Stack } from 'aws-cdk-lib';
@@ -115,8 +135,12 @@ export abstract class AgentBackend {
    * const agentFunction = lambda.Function.fromFunctionName(stack, 'Agent', 'whatsapp-agent');
    * const agentBackend = AgentBackend.fromFunction(agentFunction);
    */
-  public static fromFunction(agentFunction: lambda.IFunction): AgentBackend {
-    return new LambdaAgentBackend(agentFunction);
+  public static fromFunction(agentFunction: lambda.IFunction, options: AgentFunctionOptions = {}): AgentBackend {
+    const version = options.contractVersion;
+    if (version !== undefined && !Token.isUnresolved(version) && !AGENT_FUNCTION_CONTRACT_VERSIONS.includes(version)) {
+      throw new Error(`AgentBackend.fromFunction: contractVersion ${version} is not a version of the agent function contract; use 1, or 2 for a function that reads attachments.`);
+    }
+    return new LambdaAgentBackend(agentFunction, version ?? 1);
   }
 
   /**
@@ -339,7 +363,10 @@ class StagedAgentBackend extends AgentBackend {
 }
 
 class LambdaAgentBackend extends AgentBackend {
-  constructor(private readonly agentFunction: lambda.IFunction) {
+  constructor(
+    private readonly agentFunction: lambda.IFunction,
+    private readonly contractVersion: number,
+  ) {
     super();
   }
 
@@ -354,6 +381,8 @@ class LambdaAgentBackend extends AgentBackend {
       environment: {
         [RUNTIME_ENV.agentBackend]: AGENT_BACKEND_KINDS.lambda,
         [RUNTIME_ENV.agentFunctionName]: this.agentFunction.functionName,
+        // Only when opted in: the environment of a version 1 function stays as it was.
+        ...(this.contractVersion === 1 ? {} : { [RUNTIME_ENV.agentFunctionContractVersion]: String(this.contractVersion) }),
       },
     };
   }

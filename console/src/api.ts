@@ -1,5 +1,5 @@
 import { PAYLOAD_HASH_HEADER, sha256Hex } from './payload-hash';
-import type { AnswerOf, ApiErrorBody, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, MessageTemplate, OperatorApiCall, OperatorNote, Page, QuickReply, QuickReplyEdit, SignedInSession, TemplateSendRequest } from '../../lib/contract/operator-api';
+import type { AnswerOf, ApiErrorBody, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, MediaLink, MessageTemplate, OperatorApiCall, OperatorNote, Page, QuickReply, QuickReplyEdit, SignedInSession, TemplateSendRequest } from '../../lib/contract/operator-api';
 
 const MAX_VALIDATED_ANSWERS = 32;
 
@@ -65,6 +65,11 @@ export class OperatorApi {
 
   conversation(customerId: string): Promise<ConversationDetail> {
     return this.request('GET conversations/:customerId', { params: { customerId }, query: { limit: 50 } });
+  }
+
+  /** A short-lived link to a message's stored attachment. */
+  mediaLink(customerId: string, message: Pick<HistoryEntry, 'messageId' | 'at'>): Promise<MediaLink> {
+    return this.request('GET conversations/:customerId/messages/:messageId/media', { params: { customerId, messageId: message.messageId }, query: { at: message.at } });
   }
 
   async act(customerId: string, action: 'claim' | 'take-over' | 'release' | 'close'): Promise<ConversationView> {

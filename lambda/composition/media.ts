@@ -27,11 +27,20 @@ export function composeMediaStore(media: MediaSettings, composed: Pick<ComposedF
   return new S3MediaStore({ bucketName: media.bucketName, customerKey: (customerId) => pseudonyms.of(customerId), client });
 }
 
+/**
+ * Where the store's presigned links point, for the console's content security policy: the local S3
+ * server's origin, or the bucket's virtual-hosted endpoint in the function's region.
+ */
+export function mediaLinkOrigin(media: MediaSettings, ports: MediaPorts, env: NodeJS.ProcessEnv = process.env): string {
+  const endpoint = ports.s3Endpoint ?? env.AWS_ENDPOINT_URL_S3;
+  return endpoint === undefined ? `https://${media.bucketName}.s3.${env.AWS_REGION}.amazonaws.com` : new URL(endpoint).origin;
+}
+
 /** The turn's download step, reporting each attachment's outcome as a metric; none on a channel without a media source. */
-export function composeMediaDownload(channel: WhatsAppChannelConfig, media: MediaSettings, composed: ComposedFunction, ports: FunctionPorts & SenderPorts & MediaPorts): DownloadInboundMedia | undefined {
+export function composeMediaDownload(channel: WhatsAppChannelConfig, media: MediaSettings, store: MediaStore, composed: ComposedFunction, ports: FunctionPorts & SenderPorts): DownloadInboundMedia | undefined {
   const source = createMediaSource(channel, ports);
   if (source === undefined) return undefined;
-  return new DownloadInboundMedia({ source, store: composeMediaStore(media, composed, ports), limits: media.limits, onOutcome: (outcome) => reportMediaOutcome(composed, outcome) });
+  return new DownloadInboundMedia({ source, store, limits: media.limits, onOutcome: (outcome) => reportMediaOutcome(composed, outcome) });
 }
 
 function reportMediaOutcome({ metrics, logger }: Pick<ComposedFunction, 'metrics' | 'logger'>, outcome: MediaOutcome): void {

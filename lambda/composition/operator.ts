@@ -30,8 +30,11 @@ import { templateRoutes } from '../operator/template-routes';
 import { createTemplateCatalog } from '../core/adapters/whatsapp/whatsapp-channel';
 import { MessageTemplates } from '../core/application/message-templates';
 import { privacyRoutes } from '../operator/privacy-routes';
+import { mediaRoutes } from '../operator/media-routes';
+import { OperatorMedia } from '../core/application/operator/operator-media';
+import type { MediaStore } from '../core/ports/media-store';
 import type { ConsoleSite } from '../operator/static-console';
-import { composeMediaStore } from './media';
+import { composeMediaStore, mediaLinkOrigin, type MediaPorts } from './media';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import { composeCustomerMessaging, type SenderPorts } from './customer-messaging';
 import type { OperatorSettings } from './deployment-settings';
@@ -40,9 +43,16 @@ import { turnQueueClient, type TurnQueuePorts } from './turn-queue';
 
 export type OperatorHandler = (event: APIGatewayProxyEventV2) => Promise<HttpResponse>;
 
-export interface OperatorPorts extends FunctionPorts, SenderPorts, TurnQueuePorts {
+export interface OperatorPorts extends FunctionPorts, SenderPorts, TurnQueuePorts, MediaPorts {
   /** The web console served at `/`. */
   readonly console: ConsoleSite;
+  /**
+   * The media bucket, and the origin of its presigned links (`https://host`), instead of the
+   * deployment's bucket (`settings.media`): with either, operators
+   * open the attachments of the conversations they may read, and the console shows them.
+   * @default - no attachment routes
+   */
+  readonly media?: { readonly store: MediaStore; readonly origin: string };
 }
 
 /** The operator function: the `/api` router (operator-http.ts) on the operator plane's use cases, and the console. */
@@ -55,6 +65,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const { receipts, sessions, messages } = conversationRepositories(table);
   const config = operationalConfig(table);
   const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
+  const media = ports.media ?? (settings.media && { store: composeMediaStore(settings.media, composed, ports), origin: mediaLinkOrigin(settings.media, ports) });
   const conversations = new OperatorConversations({ sessions, messages, receipts, config, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent, inboxVersion: inboxVersion(table), operators: directory });
   const http = createOperatorHttpHandler({
     signIn,
@@ -81,8 +92,11 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
         { redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), trail: audit },
       ),
       ...templateRoutes(new MessageTemplates({ templates: messageTemplates(table), catalog: createTemplateCatalog(settings.whatsApp, ports), clock }), audit),
-      ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters, media: settings.media && composeMediaStore(settings.media, composed, ports) })),
+      ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters, media: media?.store })),
+      ...(media === undefined ? [] : mediaRoutes(new OperatorMedia({ sessions, messages, media: media.store, clock }))),
+
     ],
+    mediaOrigin: media?.origin,
     clock,
     logger: composed.logger,
     metrics: composed.metrics,

@@ -17,7 +17,7 @@ import {
   versionedResources,
 } from '../core/adapters/dynamodb/dynamo-repositories';
 import { CustomerBudgetGate } from '../core/application/customer-budget-gate';
-import { composeMediaDownload } from './media';
+import { composeMediaDownload, composeMediaStore } from './media';
 import { PipelineTokenBudget } from '../core/application/pipeline-token-budget';
 import { ProcessTurn, type ProcessTurnDependencies } from '../core/application/process-turn';
 import type { TurnSettings } from '../core/application/turn-settings';
@@ -44,6 +44,7 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
   const { texts } = localePreset(settings.locale);
   const messaging = composeCustomerMessaging(settings.whatsApp, settings.locale, table, ports);
   const plane = settings.operatorPlane && composeOperatorPlane(settings.operatorPlane, settings.locale, { ...composed, ...messaging });
+  const mediaStore = settings.media && composeMediaStore(settings.media, composed, ports);
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
       ...conversationRepositories(table),
@@ -61,7 +62,8 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
       operatorCommands: plane?.loginCommand,
       handoffs: plane?.handoffs,
       consent: messaging.consent,
-      media: settings.media && composeMediaDownload(settings.whatsApp, settings.media, composed, ports),
+      media: settings.media && mediaStore && composeMediaDownload(settings.whatsApp, settings.media, mediaStore, composed, ports),
+      mediaStore,
       budget: new CustomerBudgetGate(customerBudgets(table), clock, settings.customerBudget, settings.pipelineBudget && new PipelineTokenBudget(pipelineBudget(table), clock, settings.pipelineBudget)),
       onFailureNotice: (outcome, error) => {
         if (outcome === 'sent') composed.metrics.addMetric(CUSTOM_METRICS.failureNoticeSent, MetricUnit.Count, 1);

@@ -15,6 +15,7 @@ import {
   WHATSAPP_CHANNEL_KINDS,
 } from '../../lib/contract';
 import type { AgentSettings, AgentStageSettings, AgentStagesSettings, BedrockAgentSettings, BedrockInferenceSettings, SingleAgentSettings } from '../core/adapters/agent/agent-backend';
+import { LAMBDA_AGENT_MEDIA_CONTRACT_VERSION } from '../core/adapters/agent/lambda-invoke-agent';
 import type { KeyLayout } from '../../lib/contract/key-layout';
 import { parseKeyLayout } from '../core/adapters/dynamodb/key-layout';
 import type { ObservabilityConfig } from '../core/adapters/observability/powertools';
@@ -200,7 +201,7 @@ function singleAgentFromEnvironment(env: Environment, orchestrator: Environment 
     case AGENT_BACKEND_KINDS.bedrock:
       return { backend, modelId: requiredForAgent(env, RUNTIME_ENV.bedrockModelId, backend), ...bedrockExtras(env), ...replacing };
     case AGENT_BACKEND_KINDS.lambda:
-      return { backend, functionName: requiredForAgent(env, RUNTIME_ENV.agentFunctionName, backend), ...replacing };
+      return { backend, functionName: requiredForAgent(env, RUNTIME_ENV.agentFunctionName, backend), ...agentFunctionContract(env), ...replacing };
     case AGENT_BACKEND_KINDS.scripted:
       return { backend };
     default: {
@@ -210,6 +211,14 @@ function singleAgentFromEnvironment(env: Environment, orchestrator: Environment 
       );
     }
   }
+}
+
+/** `AGENT_FUNCTION_CONTRACT_VERSION`: `2` opts the function in to attachments; a value the construct would never write fails the cold start. */
+function agentFunctionContract(env: Environment): { readonly readsMedia?: true } {
+  const value = env[RUNTIME_ENV.agentFunctionContractVersion]?.trim();
+  if (!value) return {};
+  if (value === LAMBDA_AGENT_MEDIA_CONTRACT_VERSION) return { readsMedia: true };
+  throw new AgentConfigurationError(`${RUNTIME_ENV.agentFunctionContractVersion}="${value}" is not a contract version the AgentPipeline construct sets; it sets ${LAMBDA_AGENT_MEDIA_CONTRACT_VERSION} or nothing`);
 }
 
 /** `AGENT_STAGES`: a value the construct would never write (nested stages, a bad name, a missing entry) fails the cold start. */

@@ -12,9 +12,18 @@ export type HttpResponse = APIGatewayProxyStructuredResultV2;
 /** No API body is larger: the longest is a prompt. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * The console loads nothing from elsewhere but, with `mediaOrigin`, the attachments it shows (the
+ * media bucket's presigned links: images, audio and video only), and may not be framed.
+ */
+export function contentSecurityPolicy(mediaOrigin?: string): string {
+  const media = mediaOrigin === undefined ? '' : `; img-src 'self' ${mediaOrigin}; media-src 'self' ${mediaOrigin}`;
+  return `default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'${media}`;
+}
+
 /** The console loads nothing from elsewhere and may not be framed; tokens never leak in a Referer. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'content-security-policy': contentSecurityPolicy(),
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
   'strict-transport-security': 'max-age=63072000; includeSubDomains',

@@ -11,7 +11,7 @@ import type { Operator } from '../core/domain/operator';
 import type { OperatorSignIn, SignedInOperator } from '../core/application/operator/operator-sign-in';
 import { isSessionState } from '../core/domain/session';
 import type { Clock } from '../core/ports/clock';
-import { cookie, errorResponse, header, HttpError, refusalOf, requireNoBody, type HttpResponse } from './http-kit';
+import { contentSecurityPolicy, cookie, errorResponse, header, HttpError, refusalOf, requireNoBody, type HttpResponse } from './http-kit';
 import { LoginRateLimiter } from './login-rate-limiter';
 import { type Access, conditional, created, ok, pageOf, requireEmptyObjectOrNoBody, route, type Route, routeTable, signedInOf } from './router';
 import type { ConsoleSite } from './static-console';
@@ -35,6 +35,12 @@ export interface OperatorHttpDependencies {
   readonly metrics: Metrics;
   /** @default 10 failed attempts per minute per source address */
   readonly loginRateLimiter?: LoginRateLimiter;
+  /**
+   * Where the media bucket's presigned links point (`https://host`): the console's pages may show
+   * images, audio and video from there.
+   * @default - the console loads nothing from elsewhere
+   */
+  readonly mediaOrigin?: string;
 }
 
 /**
@@ -157,7 +163,7 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
       if (path === '/api' || path.startsWith('/api/')) return await serveApi(event, method, path.slice('/api/'.length).split('/'));
       const page = deps.console.serve({ method, path, acceptEncoding: header(event, 'accept-encoding'), ifNoneMatch: header(event, 'if-none-match') });
       if (page === undefined) throw new HttpError('not_found', 'No such page');
-      return page;
+      return deps.mediaOrigin === undefined ? page : { ...page, headers: { ...page.headers, 'content-security-policy': contentSecurityPolicy(deps.mediaOrigin) } };
     } catch (error) {
       const refusal = refusalOf(error);
       if (refusal !== undefined) {

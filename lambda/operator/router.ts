@@ -12,6 +12,11 @@ import { type BodySchema, header, HttpError, json, jsonBody, notModified, type H
 
 /** A path segment naming a customer or a resource: no separators, no encodings, not `.`/`..`. */
 const ID_SEGMENT = /^(?!\.+$)[A-Za-z0-9_.-]{1,128}$/;
+/**
+ * A `:messageId` segment, percent-decoded: Meta's `wamid.…` ids are base64 (with `=`, `+`, `/`),
+ * so the console encodes them; decoded they are still one id, never a path.
+ */
+const MESSAGE_ID = /^(?!\.+$)[A-Za-z0-9_.=+/-]{1,256}$/;
 const MAX_PAGE = 100;
 
 export type Access = 'public' | 'operator' | 'admin';
@@ -139,10 +144,22 @@ function matchPath(pattern: readonly string[], segments: readonly string[]): Rec
   const params: Record<string, string> = {};
   for (const [index, part] of pattern.entries()) {
     const segment = segments[index];
-    if (part.startsWith(':')) {
+    if (part === ':messageId') {
+      const messageId = decodedSegment(segment);
+      if (messageId === undefined || !MESSAGE_ID.test(messageId)) throw new HttpError('bad_id', "messageId must be a message's id as the history answers it, URL-encoded");
+      params.messageId = messageId;
+    } else if (part.startsWith(':')) {
       if (!ID_SEGMENT.test(segment)) throw new HttpError('bad_id', `${part.slice(1)} must be letters, digits, '.', '_' or '-' (at most 128)`);
       params[part.slice(1)] = segment;
     } else if (part !== segment) return undefined;
   }
   return params;
+}
+
+function decodedSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }

@@ -22,6 +22,8 @@ export const RUNTIME_ENV = {
   /** The system prompt set in the construct: seeded as a version of the admin prompt resource. */
   deployedSystemPrompt: 'AGENT_SYSTEM_PROMPT',
   agentFunctionName: 'AGENT_FUNCTION_NAME',
+  /** `2` when `AgentBackend.fromFunction()` opted in to contract version 2 (attachments); absent: version 1. */
+  agentFunctionContractVersion: 'AGENT_FUNCTION_CONTRACT_VERSION',
   /**
    * JSON of `AgentBackend.stages()` (with `AGENT_BACKEND=stages`): `{entry, maxHandoversPerTurn,
    * agents: {name: {…the stage's own variables: AGENT_BACKEND, BEDROCK_MODEL_ID, AGENT_SYSTEM_PROMPT…}}}`.

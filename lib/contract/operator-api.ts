@@ -141,6 +141,30 @@ export interface HistoryEntry {
   readonly reaction?: string;
   /** The customer edited this message: `text` is the edited text. */
   readonly editedAt?: Timestamp;
+  /** The message's attachment; `GET …/messages/:messageId/media?at=` links to a stored one. */
+  readonly media?: HistoryMedia;
+}
+
+/** An attachment as the console shows it: what it is and whether it can be opened (`state: 'stored'`). */
+export interface HistoryMedia {
+  readonly kind: 'image' | 'video' | 'audio' | 'document' | 'sticker';
+  readonly state: 'pending' | 'stored' | 'refused' | 'failed';
+  readonly mimeType?: string;
+  readonly filename?: string;
+  readonly caption?: string;
+  readonly sizeBytes?: number;
+  /** A voice note (not an audio file shared). */
+  readonly voice?: boolean;
+  readonly transcript?: string;
+}
+
+/** A short-lived link that reads one stored attachment. */
+export interface MediaLink {
+  readonly url: string;
+  readonly expiresAt: Timestamp;
+  readonly kind: HistoryMedia['kind'];
+  readonly mimeType?: string;
+  readonly filename?: string;
 }
 
 /** Why WhatsApp could not deliver a message: Meta's error code, and what it means for what to do next. */
@@ -489,6 +513,8 @@ export interface OperatorApiCalls {
   'POST conversations/:customerId/take-over': { readonly answer: ConversationAnswer };
   /** Answers 201. */
   'POST conversations/:customerId/messages': { readonly body: ReplyRequest; readonly answer: ReplyAnswer };
+  /** `?at=` the message's `at`: a presigned link to its stored attachment, for whoever may read the conversation. */
+  'GET conversations/:customerId/messages/:messageId/media': { readonly answer: MediaLink };
   /** Answers 201. Inside the window or outside it: the one way to re-engage a customer who wrote more than 24 hours ago. */
   'POST conversations/:customerId/templates': { readonly body: TemplateSendRequest; readonly answer: ReplyAnswer };
   /** `?limit=`, `?cursor=`: the conversation's notes, newest first. */

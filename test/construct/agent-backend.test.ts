@@ -184,6 +184,23 @@ describe.each([
   });
 });
 
+describe('AgentBackend.fromFunction contract versions', () => {
+  test('version 2 (attachments) is set in the environment; version 1 sets nothing new', () => {
+    const withVersion = (contractVersion?: number) =>
+      synthPipeline({}, (stack) => ({ agentBackend: AgentBackend.fromFunction(lambda.Function.fromFunctionName(stack, 'Agent', 'my-agent'), contractVersion === undefined ? undefined : { contractVersion }) }));
+    expectAgentEnvironment(withVersion(2), { AGENT_BACKEND: 'lambda', AGENT_FUNCTION_NAME: Match.anyValue(), AGENT_FUNCTION_CONTRACT_VERSION: '2' });
+    expectAgentEnvironment(withVersion(1), { AGENT_BACKEND: 'lambda', AGENT_FUNCTION_NAME: Match.anyValue(), AGENT_FUNCTION_CONTRACT_VERSION: Match.absent() });
+    expectAgentEnvironment(withVersion(), { AGENT_BACKEND: 'lambda', AGENT_FUNCTION_NAME: Match.anyValue(), AGENT_FUNCTION_CONTRACT_VERSION: Match.absent() });
+  });
+
+  test.each([0, 3, 1.5])('version %p is refused, naming the versions there are', (contractVersion) => {
+    const stack = new Stack();
+    expect(() => AgentBackend.fromFunction(lambda.Function.fromFunctionName(stack, 'Agent', 'my-agent'), { contractVersion })).toThrow(
+      `AgentBackend.fromFunction: contractVersion ${contractVersion} is not a version of the agent function contract; use 1, or 2 for a function that reads attachments.`,
+    );
+  });
+});
+
 describe('AgentBackend.scripted', () => {
   test('no agent permission at all', () => {
     const synth = synthPipeline({ agentBackend: AgentBackend.scripted() });

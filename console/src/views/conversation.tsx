@@ -8,6 +8,7 @@ import { ConfirmDialog } from './confirm-dialog';
 import { ConversationNotes } from './conversation-notes';
 import { type Shortcut, ShortcutHelp, useShortcuts } from './conversation-shortcuts';
 import { ReplyBox } from './reply-box';
+import { MessageMedia } from './message-media';
 
 /** A reply typed here: on its way, accepted (until the history shows it), or refused with the reason. */
 interface OwnReply {
@@ -122,6 +123,7 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
       <LoadError error={error} />
       <div class="conversation-body">
         <History
+          customerId={customerId}
           messages={messages}
           ownReplies={ownReplies}
           customerName={conversation.displayName ?? conversation.customerId}
@@ -216,6 +218,7 @@ function DeliveryTicks({ message }: { readonly message: HistoryEntry }) {
 }
 
 interface HistoryProps {
+  readonly customerId: string;
   readonly messages: readonly HistoryEntry[];
   readonly ownReplies: readonly OwnReply[];
   /** The customer's name, else their number. */
@@ -224,7 +227,7 @@ interface HistoryProps {
   readonly onDiscard: (reply: OwnReply) => void;
 }
 
-function History({ messages, ownReplies, customerName, onRetry, onDiscard }: HistoryProps) {
+function History({ customerId, messages, ownReplies, customerName, onRetry, onDiscard }: HistoryProps) {
   const { t, language, session } = useConsole();
   const me = `${t('role.operator')} · ${session.operator.name ?? t('conversation.you')}`;
   /** Who wrote it: the customer by name, the agent, an operator by name (or phone), the pipeline. */
@@ -251,6 +254,7 @@ function History({ messages, ownReplies, customerName, onRetry, onDiscard }: His
                 {message.reaction}
               </span>
             )}
+            {message.media !== undefined && <MessageMedia customerId={customerId} message={message} media={message.media} />}
             <span class="message-meta">
               {message.editedAt !== undefined && `${t('conversation.edited')} · `}
               <time dateTime={message.at}>{formatTime(message.at, language)}</time>

@@ -9,7 +9,7 @@ import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros } from '../domain/timestamps';
 import { withCustomerMessage } from '../domain/inbox-summary';
 import { answerTimestamp, applyActions, completion, demandsOfTurn, newest, prefixThrough } from '../domain/turn';
-import type { AgentPort, AgentResponse, AgentStages } from '../ports/agent';
+import type { AgentMediaStore, AgentPort, AgentResponse, AgentStages } from '../ports/agent';
 import type { Clock, IdGenerator } from '../ports/clock';
 import type {
   DemandRepository,
@@ -61,6 +61,12 @@ export interface ProcessTurnDependencies {
    * @default - none: each stage's resource, else the default prompt
    */
   readonly deployedStagePrompts?: { readonly texts: Readonly<Record<string, string>>; readonly config: OperationalConfigRepository };
+  /**
+   * The media bucket: the agent reads the history's stored attachments from it (Bedrock's image and
+   * document blocks, a function's presigned URLs).
+   * @default - none: attachments are described in text
+   */
+  readonly mediaStore?: AgentMediaStore;
   /** Asked before anything else whether the turn is an operator's command (the operator plane). */
   readonly operatorCommands?: { handle(turn: InboundTurn): Promise<boolean> };
   /** Opt-out and back: confirms the words, and nothing else is sent while the customer is opted out. */

@@ -1,11 +1,12 @@
 import { addUsage } from '../domain/customer-budget';
 import { stableStringify } from '../domain/stable-json';
 import type { PendingInbound } from '../domain/inbound-receipt';
+import { withMediaNote } from '../domain/media-note';
 import { customerMessage, isVisibleToAgent, type Message } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros, toEpochMicros } from '../domain/timestamps';
 import { answersLatest, applyActions, newestWithin, qualificationAsText } from '../domain/turn';
-import { type AgentAction, type AgentPort, type AgentResponse, type AgentSessionContext, type AgentStages, type ConversationEntry, isAgentStages } from '../ports/agent';
+import { type AgentAction, type AgentMediaStore, type AgentPort, type AgentResponse, type AgentSessionContext, type AgentStages, type ConversationEntry, isAgentStages } from '../ports/agent';
 import type { Clock } from '../ports/clock';
 import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, VersionedResourceRepository } from '../ports/repositories';
 import type { WhatsAppSender } from '../ports/whatsapp-sender';
@@ -24,6 +25,8 @@ export interface TurnAgentDependencies {
   readonly deployedSystemPrompt?: { readonly text: string; readonly config: OperationalConfigRepository };
   /** With stages: the prompt the construct set for each stage that has one, adopted like the single agent's. */
   readonly deployedStagePrompts?: { readonly texts: Readonly<Record<string, string>>; readonly config: OperationalConfigRepository };
+  /** The media bucket, read by the agent for the history's stored attachments. Absent: attachments are described in text. */
+  readonly mediaStore?: AgentMediaStore;
 }
 
 /** The agent's answer, and how the call went (whether the read receipt went out is known only later). */
@@ -114,7 +117,7 @@ export class TurnAgent {
     );
     const agentStarted = this.deps.clock.now().getTime();
     const [history, earlier] = await Promise.all([this.conversation(session, stored.history, pending), stored.earlier]);
-    const earlierConversation = earlier && earlier.length > 0 ? newestWithin(earlier.filter(isVisibleToAgent).map((message) => conversationEntry(message)), this.settings.earlierConversationMaxCharacters) : undefined;
+    const earlierConversation = earlier && earlier.length > 0 ? newestWithin(earlier.filter(isVisibleToAgent).map(earlierConversationEntry), this.settings.earlierConversationMaxCharacters) : undefined;
     const responses: AgentResponse[] = [];
     let stage = this.stageOf(session.currentAgent);
     let context = session;
@@ -129,6 +132,7 @@ export class TurnAgent {
         deadline: deadline - this.settings.deliveryReserveMs,
         maxIterations: iterationsLeft,
         stillLatest: () => this.stillLatest(last),
+        ...(this.deps.mediaStore === undefined ? {} : { mediaStore: this.deps.mediaStore }),
       });
       responses.push(response);
       iterationsLeft -= response.iterations;
@@ -220,7 +224,13 @@ function combined(responses: readonly AgentResponse[]): AgentResponse {
 function conversationEntry(message: Message, quotable?: ReadonlyMap<string, Message>): ConversationEntry {
   const quoted = message.quotedMessageId === undefined ? undefined : quotable?.get(message.quotedMessageId);
   const text = quoted === undefined ? message.text : `${quoteLine(quoted.text)}\n${message.text}`;
-  return { role: message.role === 'user' ? 'customer' : 'assistant', text, at: message.timestamp, ...(message.deliveryStatus === 'maybe_sent' && { mayNotHaveReached: true }) };
+  return {
+    role: message.role === 'user' ? 'customer' : 'assistant',
+    text,
+    at: message.timestamp,
+    ...(message.deliveryStatus === 'maybe_sent' && { mayNotHaveReached: true }),
+    ...(message.media !== undefined && message.role === 'user' && { media: message.media }),
+  };
 }
 
 /** How much of a quoted message the agent is shown: enough to tell which one it is. */
@@ -235,4 +245,10 @@ function quoteLine(text: string): string {
 /** The messages a reply may quote, by the wamid the customer's app knows: a customer message's own, a reply's from Meta. */
 function byWamid(history: readonly Message[]): ReadonlyMap<string, Message> {
   return new Map(history.flatMap((message) => [[message.messageId, message] as const, ...(message.providerMessageId === undefined ? [] : [[message.providerMessageId, message] as const])]));
+}
+
+/** An entry of the earlier conversation: context in text, so its attachments are only described. */
+function earlierConversationEntry(message: Message): ConversationEntry {
+  const { media, ...entry } = conversationEntry(message);
+  return { ...entry, text: withMediaNote(entry.text, media, false) };
 }

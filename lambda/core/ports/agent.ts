@@ -1,6 +1,8 @@
 import type { AgentAction } from '../domain/agent-action';
 import type { TokenUsage } from '../domain/customer-budget';
 import { PipelineError } from '../domain/errors';
+import type { StoredMedia } from '../domain/media';
+import type { MediaStore } from './media-store';
 
 /**
  * The AI agent that writes the reply to a customer's turn.
@@ -71,7 +73,16 @@ export interface AgentRequest {
    * @default - never asked: only the turn's guard at persist time notices a newer message
    */
   readonly stillLatest?: () => Promise<boolean>;
+  /**
+   * Reads the stored attachments of the history's entries: their bytes (Bedrock's image and
+   * document blocks) or a short-lived URL (a consumer's function).
+   * @default - none: attachments are only described in text
+   */
+  readonly mediaStore?: AgentMediaStore;
 }
+
+/** What an agent adapter may do with the media bucket: read, never write. */
+export type AgentMediaStore = Pick<MediaStore, 'get' | 'presignedGetUrl'>;
 
 export interface ConversationEntry {
   readonly role: ConversationRole;
@@ -83,6 +94,8 @@ export interface ConversationEntry {
    * record, and no receipt of Meta's settled it since. Absent: delivered as far as the pipeline knows.
    */
   readonly mayNotHaveReached?: true;
+  /** The attachment of a customer message: shown to the model when it can read it, described otherwise. */
+  readonly media?: StoredMedia;
 }
 
 export type ConversationRole = 'customer' | 'assistant';

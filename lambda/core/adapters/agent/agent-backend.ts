@@ -33,7 +33,12 @@ export interface BedrockAgentSettings {
 /** One agent: a Bedrock model, the consumer's function, or the scripted agent. */
 export type SingleAgentSettings = (
   | BedrockAgentSettings
-  | { readonly backend: typeof AGENT_BACKEND_KINDS.lambda; readonly functionName: string }
+  | {
+      readonly backend: typeof AGENT_BACKEND_KINDS.lambda;
+      readonly functionName: string;
+      /** The function reads contract version 2: turns with attachments send them. */
+      readonly readsMedia?: boolean;
+    }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted }
 ) & {
   /** What the agent answers when it has nothing better to say. Default: the locale's text. */
@@ -84,7 +89,7 @@ function createSingleAgent(settings: SingleAgentSettings, clients: AgentClients,
         tools,
       });
     case AGENT_BACKEND_KINDS.lambda:
-      return new LambdaInvokeAgent({ functionName: settings.functionName, fallbackReply, invoke: clients.invoke, tools });
+      return new LambdaInvokeAgent({ functionName: settings.functionName, fallbackReply, invoke: clients.invoke, tools, readsMedia: settings.readsMedia });
     case AGENT_BACKEND_KINDS.scripted:
       return new ScriptedAgent({ replyTemplate: texts.scriptedReply, ...(stage === undefined ? {} : { stage, handoverTargets }) });
   }

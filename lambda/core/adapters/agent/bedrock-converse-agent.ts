@@ -14,6 +14,8 @@ import {
 import { addUsage, type TokenUsage } from '../../domain/customer-budget';
 import { AGENT_TOOLS, type AgentTool, parseAgentAction } from './agent-actions';
 import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './agent-deadline';
+import { withMediaNote } from '../../domain/media-note';
+import { converseAttachmentBlocks } from './converse-media';
 
 /** One Converse round trip; injected so tests replay recorded response shapes. */
 export type ConverseCall = (input: ConverseCommandInput, options: { readonly abortSignal: AbortSignal }) => Promise<ConverseCommandOutput>;
@@ -160,7 +162,7 @@ export class BedrockConverseAgent implements AgentPort {
   }
 
   async respond(request: AgentRequest): Promise<AgentResponse> {
-    const messages = this.conversation(request);
+    const messages = this.conversation(request, await converseAttachmentBlocks(request.history, request.mediaStore));
     const system: SystemContentBlock[] = [{ text: request.systemPrompt }, ...(this.promptCaching ? [CACHE_POINT] : [])];
     const actions: AgentAction[] = [];
     let reply = '';
@@ -207,8 +209,8 @@ export class BedrockConverseAgent implements AgentPort {
    * with caching, a cache point closes the earlier history — the stable prefix the next turn
    * re-sends unchanged — and another the turn's message, read by the tool rounds that follow.
    */
-  private conversation(request: AgentRequest): Message[] {
-    const history = toConverseMessages(request.history);
+  private conversation(request: AgentRequest, attachments: ReadonlyMap<ConversationEntry, ContentBlock>): Message[] {
+    const history = toConverseMessages(request.history, attachments);
     const earlier = history.slice(0, -1);
     const turn = history[history.length - 1];
     const cachePoint = this.promptCaching ? [CACHE_POINT] : [];
@@ -234,17 +236,24 @@ export class BedrockConverseAgent implements AgentPort {
 /** Told to the model under a reply of its own the customer may not have received. */
 export const MAY_NOT_HAVE_REACHED_NOTE = '[Delivery of this reply is unconfirmed: the customer may not have received it.]';
 
-/** Converse messages from the history: `user`/`assistant`, alternating, starting with `user`. */
-export function toConverseMessages(history: readonly ConversationEntry[]): Message[] {
+/**
+ * Converse messages from the history: `user`/`assistant`, alternating, starting with `user`. An
+ * entry's attachment goes as its image or document block (`attachments`, before the entry's text,
+ * where models read images best), or is described in the entry's text.
+ */
+export function toConverseMessages(history: readonly ConversationEntry[], attachments: ReadonlyMap<ConversationEntry, ContentBlock> = new Map()): Message[] {
   const messages: Array<Message & { content: ContentBlock[] }> = [];
   for (const entry of history) {
-    if (entry.text.trim() === '') continue; // Converse rejects blank text blocks.
+    const attachment = attachments.get(entry);
+    const entryText = withMediaNote(entry.text, entry.media, attachment !== undefined);
+    if (entryText === '') continue; // Converse rejects blank text blocks (and a document needs text beside it).
     const role = entry.role === 'customer' ? 'user' : 'assistant';
     if (messages.length === 0 && role === 'assistant') continue;
-    const text = entry.mayNotHaveReached ? `${entry.text}\n\n${MAY_NOT_HAVE_REACHED_NOTE}` : entry.text;
+    const text = entry.mayNotHaveReached ? `${entryText}\n\n${MAY_NOT_HAVE_REACHED_NOTE}` : entryText;
+    const blocks: ContentBlock[] = attachment === undefined ? [{ text }] : [attachment, { text }];
     const last = messages.at(-1);
-    if (last?.role === role) last.content.push({ text });
-    else messages.push({ role, content: [{ text }] });
+    if (last?.role === role) last.content.push(...blocks);
+    else messages.push({ role, content: blocks });
   }
   if (messages.at(-1)?.role !== 'user') {
     throw new RangeError('The agent needs a history that ends with the customer messages of the turn');

@@ -1,6 +1,9 @@
+import type { StoredMedia } from '../../domain/media';
+import { mediaDescription, type MediaDescription, withMediaNote } from '../../domain/media-note';
 import {
   AgentInvocationError,
   type AgentAction,
+  type AgentMediaStore,
   type AgentPort,
   type AgentRequest,
   type AgentResponse,
@@ -55,13 +58,55 @@ import { lambdaInvoke, type LambdaInvocationResult, type LambdaInvoke } from '..
  */
 export const LAMBDA_AGENT_CONTRACT_VERSION = '1';
 
+/**
+ * Version 2 of the contract: version 1 plus the attachments of customer messages, for a function
+ * that opted in (`AgentBackend.fromFunction(fn, { contractVersion: 2 })`). It is sent only for a
+ * turn whose history carries an attachment; every other turn is a version 1 event, byte for byte.
+ * A function that did not opt in gets version 1 events only, each attachment described in its
+ * entry's text. The response is the same as version 1's.
+ *
+ * A history entry of a customer message with an attachment carries `media`, one element per
+ * attachment:
+ * ```json
+ * { "role": "customer", "text": "[image] meu exame", "at": "…",
+ *   "media": [{ "kind": "image" | "video" | "audio" | "document" | "sticker", "state": "stored" | "pending" | "refused" | "failed",
+ *               "mimeType": "image/jpeg", "filename": "…", "caption": "…", "sizeBytes": 183204, "voice": true,
+ *               "transcript": "…", "url": "https://…", "urlExpiresAt": 1795000300000 }] }
+ * ```
+ * Only `kind` and `state` are always present. `url` (with `urlExpiresAt`, epoch milliseconds) is a
+ * presigned GET of the stored object, valid for {@link LAMBDA_AGENT_MEDIA_URL_SECONDS} seconds:
+ * present when `state` is `stored`. `transcript` is a voice note's, when transcription is on.
+ */
+export const LAMBDA_AGENT_MEDIA_CONTRACT_VERSION = '2';
+
+/** How long the presigned URLs of a version 2 event read their objects: the longest a turn waits for the function, and then some. */
+export const LAMBDA_AGENT_MEDIA_URL_SECONDS = 900;
+
 export interface LambdaAgentRequestV1 {
   readonly version: typeof LAMBDA_AGENT_CONTRACT_VERSION;
   readonly systemPrompt: string;
-  readonly history: readonly ConversationEntry[];
+  readonly history: readonly LambdaAgentEntryV1[];
   readonly session: AgentSessionContext;
   readonly deadline: number;
-  readonly earlierConversation?: readonly ConversationEntry[];
+  readonly earlierConversation?: readonly LambdaAgentEntryV1[];
+}
+
+/** A history entry of version 1: role, text and time (and whether a reply may not have reached the customer). */
+export type LambdaAgentEntryV1 = Omit<ConversationEntry, 'media'>;
+
+export interface LambdaAgentRequestV2 extends Omit<LambdaAgentRequestV1, 'version' | 'history'> {
+  readonly version: typeof LAMBDA_AGENT_MEDIA_CONTRACT_VERSION;
+  readonly history: readonly LambdaAgentEntryV2[];
+}
+
+export interface LambdaAgentEntryV2 extends LambdaAgentEntryV1 {
+  readonly media?: readonly LambdaAgentMediaV2[];
+}
+
+/** One attachment as a version 2 event describes it, with a presigned URL of a stored one. */
+export interface LambdaAgentMediaV2 extends MediaDescription {
+  readonly url?: string;
+  readonly urlExpiresAt?: number;
 }
 
 export interface LambdaAgentResponseV1 {
@@ -81,6 +126,8 @@ export interface LambdaInvokeAgentOptions {
   readonly fallbackReply?: string;
   /** Clock in epoch ms, read against the request's deadline. Default `Date.now`. */
   readonly now?: () => number;
+  /** The function reads version 2 (attachments). Default `false`: version 1 events, attachments described in the entries' text. */
+  readonly readsMedia?: boolean;
 }
 
 /** The agent is a consumer's Lambda function, invoked synchronously with the versioned JSON contract above. */
@@ -90,6 +137,7 @@ export class LambdaInvokeAgent implements AgentPort {
   private readonly tools: readonly AgentTool[];
   private readonly fallbackReply: string;
   private readonly now: () => number;
+  private readonly readsMedia: boolean;
 
   constructor(options: LambdaInvokeAgentOptions) {
     this.functionName = options.functionName;
@@ -97,17 +145,11 @@ export class LambdaInvokeAgent implements AgentPort {
     this.tools = options.tools ?? AGENT_TOOLS;
     this.fallbackReply = options.fallbackReply ?? DEFAULT_FALLBACK_REPLY;
     this.now = options.now ?? Date.now;
+    this.readsMedia = options.readsMedia ?? false;
   }
 
   async respond(request: AgentRequest): Promise<AgentResponse> {
-    const event: LambdaAgentRequestV1 = {
-      version: LAMBDA_AGENT_CONTRACT_VERSION,
-      systemPrompt: request.systemPrompt,
-      history: request.history,
-      session: request.session,
-      deadline: request.deadline,
-      ...(request.earlierConversation === undefined ? {} : { earlierConversation: request.earlierConversation }),
-    };
+    const event = await this.eventOf(request);
     const output = await callBeforeDeadline(request.deadline, this.now, (abortSignal) => this.call(event, abortSignal));
     if (output === DEADLINE_REACHED) {
       return { reply: this.fallbackReply, actions: [], iterations: 0, stopReason: 'deadline' };
@@ -116,7 +158,36 @@ export class LambdaInvokeAgent implements AgentPort {
     return { reply: response.reply, actions: response.actions ?? [], iterations: 1, stopReason: 'completed', ...(response.usage && { usage: response.usage }) };
   }
 
-  private async call(event: LambdaAgentRequestV1, abortSignal: AbortSignal): Promise<LambdaInvocationResult> {
+  /** A version 2 event when the function reads it and the history carries an attachment, a version 1 event otherwise. */
+  private async eventOf(request: AgentRequest): Promise<LambdaAgentRequestV1 | LambdaAgentRequestV2> {
+    const common = {
+      systemPrompt: request.systemPrompt,
+      session: request.session,
+      deadline: request.deadline,
+      ...(request.earlierConversation === undefined ? {} : { earlierConversation: request.earlierConversation.map(withoutMedia) }),
+    };
+    if (!this.readsMedia || !request.history.some((entry) => entry.media !== undefined)) {
+      return { version: LAMBDA_AGENT_CONTRACT_VERSION, ...common, history: request.history.map(withoutMedia) };
+    }
+    const history = await Promise.all(
+      request.history.map(async (entry): Promise<LambdaAgentEntryV2> => {
+        const { media, ...rest } = entry;
+        return media === undefined ? rest : { ...rest, media: [await this.mediaOf(media, request.mediaStore)] };
+      }),
+    );
+    return { version: LAMBDA_AGENT_MEDIA_CONTRACT_VERSION, ...common, history };
+  }
+
+  /** An attachment as the function reads it; a URL that could not be signed is left out (the state still says `stored`). */
+  private async mediaOf(media: StoredMedia, store: AgentMediaStore | undefined): Promise<LambdaAgentMediaV2> {
+    const described = mediaDescription(media);
+    if (media.state !== 'stored' || media.objectKey === undefined || store === undefined) return described;
+    const signedAt = this.now();
+    const url = await store.presignedGetUrl(media.objectKey, LAMBDA_AGENT_MEDIA_URL_SECONDS).catch(() => undefined);
+    return url === undefined ? described : { ...described, url, urlExpiresAt: signedAt + LAMBDA_AGENT_MEDIA_URL_SECONDS * 1000 };
+  }
+
+  private async call(event: LambdaAgentRequestV1 | LambdaAgentRequestV2, abortSignal: AbortSignal): Promise<LambdaInvocationResult> {
     try {
       return await this.invoke(
         { FunctionName: this.functionName, InvocationType: 'RequestResponse', Payload: new TextEncoder().encode(JSON.stringify(event)) },
@@ -195,4 +266,9 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** A version 1 entry: an attachment is described in its text. */
+function withoutMedia({ media, ...entry }: ConversationEntry): LambdaAgentEntryV1 {
+  return media === undefined ? entry : { ...entry, text: withMediaNote(entry.text, media, false) };
 }

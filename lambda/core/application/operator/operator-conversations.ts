@@ -4,6 +4,7 @@ import type { MessagingConsent } from '../privacy/messaging-consent';
 import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type MessageTemplateRepository, type OperationalConfigRepository, type Page, type PageRequest, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
 import { deliveryFailureReason, type DeliveryFailureReason, type ReceiptStatus } from '../../domain/delivery-receipt';
 import type { InboxSearch } from '../../domain/inbox-summary';
+import { mediaDescription, type MediaDescription } from '../../domain/media-note';
 import type { Message } from '../../domain/message';
 import { customerDisplayName, type Operator } from '../../domain/operator';
 import { CUSTOMER_SERVICE_WINDOW_MS, isInsideServiceWindow } from '../../domain/service-window';
@@ -96,6 +97,7 @@ export interface HistoryEntry {
   readonly reaction?: string;
   /** The customer edited the message: `text` is the edited text. */
   readonly editedAt?: IsoTimestamp;
+  readonly media?: MediaDescription;
 }
 
 export interface OperatorConversationsDependencies {
@@ -380,7 +382,8 @@ async function conflictOnLostRace(write: () => Promise<Session>): Promise<Sessio
   }
 }
 
-function mayRead(operator: Operator, session: Session): boolean {
+/** Who reads a conversation (and its attachments): an admin, anyone while it waits for a person, its owner while they have it. */
+export function mayRead(operator: Operator, session: Session): boolean {
   return operator.role === 'admin' || session.state === SessionState.AWAITING_HUMAN || (session.state === SessionState.HUMAN_ACTIVE && session.assignedTo === operator.phone);
 }
 
@@ -436,5 +439,6 @@ function historyEntryOf(message: Message): HistoryEntry {
     template: message.template,
     reaction: message.reaction?.emoji,
     editedAt: message.editedAt,
+    media: message.media && mediaDescription(message.media),
   };
 }

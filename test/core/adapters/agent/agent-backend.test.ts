@@ -108,6 +108,17 @@ it("builds the Lambda agent for the consumer's function", async () => {
   expect(inputs[0].FunctionName).toBe('clinic-agent');
 });
 
+it('a function opted in to contract version 2 gets the attachments of a turn that has any', async () => {
+  const inputs: LambdaInvokeInput[] = [];
+  const invoke: LambdaInvoke = async (input) => (inputs.push(input), { StatusCode: 200, Payload: new TextEncoder().encode('{"reply":"Olá!"}') });
+  const withPhoto: AgentRequest = { ...request, history: [{ ...request.history[0], media: { kind: 'image', providerMediaId: 'm-1', state: 'pending' } }] };
+
+  const agent = agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'lambda', [RUNTIME_ENV.agentFunctionName]: 'clinic-agent', [RUNTIME_ENV.agentFunctionContractVersion]: '2' }, { invoke });
+  await agent.respond(withPhoto);
+
+  expect(JSON.parse(new TextDecoder().decode(inputs[0].Payload as Uint8Array))).toMatchObject({ version: '2', history: [{ media: [{ kind: 'image', state: 'pending' }] }] });
+});
+
 it('builds the scripted agent without further settings', () => {
   expect(agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'scripted' })).toBeInstanceOf(ScriptedAgent);
 });
@@ -126,6 +137,11 @@ it.each([
     message: 'BEDROCK_MODEL_ID is required when AGENT_BACKEND=bedrock',
   },
   { problem: 'Lambda without a function', env: { [RUNTIME_ENV.agentBackend]: 'lambda' }, message: 'AGENT_FUNCTION_NAME is required when AGENT_BACKEND=lambda' },
+  {
+    problem: 'a contract version the construct never sets',
+    env: { [RUNTIME_ENV.agentBackend]: 'lambda', [RUNTIME_ENV.agentFunctionName]: 'clinic-agent', [RUNTIME_ENV.agentFunctionContractVersion]: '3' },
+    message: 'AGENT_FUNCTION_CONTRACT_VERSION="3" is not a contract version the AgentPipeline construct sets; it sets 2 or nothing',
+  },
 ])('explains $problem', ({ env, message }) => {
   expect(() => agentFromEnvironment(env)).toThrow(AgentConfigurationError);
   expect(() => agentFromEnvironment(env)).toThrow(message);

@@ -1,0 +1,69 @@
+import type { TranscriptionJobRequest, TranscriptionJobState, VoiceTranscriber } from '../../ports/voice-transcriber';
+import { AwsApiError, type AwsCallOptions, signedAwsPost } from './signed-aws-post';
+
+const TRANSCRIBE = { endpointPrefix: 'transcribe', signingName: 'transcribe', endpointVariable: 'AWS_ENDPOINT_URL_TRANSCRIBE' };
+
+interface TranscriptionJob {
+  readonly TranscriptionJobStatus?: 'QUEUED' | 'IN_PROGRESS' | 'FAILED' | 'COMPLETED';
+  readonly FailureReason?: string;
+  readonly Transcript?: { readonly TranscriptFileUri?: string };
+}
+
+/**
+ * Amazon Transcribe's batch API (AWS JSON 1.1, `Transcribe.*` targets) as signed requests, in place
+ * of its SDK client. The transcript stays in the service's own storage (no write to the media
+ * bucket is needed): its `TranscriptFileUri` is a presigned URL, read once, after which
+ * {@link delete} removes the job and that transcript.
+ */
+export class AmazonTranscribe implements VoiceTranscriber {
+  private readonly post;
+
+  constructor(
+    options: AwsCallOptions = {},
+    /** Reads the transcript file's presigned URL. Default: `fetch`. */
+    private readonly download: (url: string) => Promise<Response> = (url) => fetch(url),
+  ) {
+    this.post = signedAwsPost(TRANSCRIBE, options);
+  }
+
+  async start({ jobName, mediaUri, mediaFormat, languageCode }: TranscriptionJobRequest): Promise<void> {
+    try {
+      await this.call('StartTranscriptionJob', { TranscriptionJobName: jobName, LanguageCode: languageCode, MediaFormat: mediaFormat, Media: { MediaFileUri: mediaUri } });
+    } catch (error) {
+      // Job names are unique per account and Region: a retry of the same attachment finds its job.
+      if (!(error instanceof AwsApiError && error.name === 'ConflictException')) throw error;
+    }
+  }
+
+  async state(jobName: string): Promise<TranscriptionJobState> {
+    const { TranscriptionJob: job } = (await this.call('GetTranscriptionJob', { TranscriptionJobName: jobName })) as { TranscriptionJob?: TranscriptionJob };
+    switch (job?.TranscriptionJobStatus) {
+      case 'FAILED':
+        return { status: 'failed', reason: job.FailureReason ?? 'unknown' };
+      case 'COMPLETED':
+        return { status: 'completed', transcript: await this.transcriptOf(job.Transcript?.TranscriptFileUri) };
+      default:
+        return { status: 'in_progress' };
+    }
+  }
+
+  async delete(jobName: string): Promise<void> {
+    await this.call('DeleteTranscriptionJob', { TranscriptionJobName: jobName });
+  }
+
+  private async transcriptOf(url: string | undefined): Promise<string> {
+    if (url === undefined) throw new AwsApiError('MalformedTranscriptionJob', 'A completed transcription job without a transcript file', 500);
+    const response = await this.download(url);
+    if (!response.ok) throw new AwsApiError('TranscriptUnavailable', `The transcript file answered ${response.status}`, response.status);
+    const file = (await response.json()) as { results?: { transcripts?: ReadonlyArray<{ transcript?: string }> } };
+    return (file.results?.transcripts ?? []).map((part) => part.transcript ?? '').join(' ').trim();
+  }
+
+  private async call(operation: string, input: object): Promise<unknown> {
+    const answer = await this.post('/', {
+      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `Transcribe.${operation}` },
+      body: new TextEncoder().encode(JSON.stringify(input)),
+    });
+    return JSON.parse(new TextDecoder().decode(answer.payload) || '{}') as unknown;
+  }
+}

@@ -1,0 +1,31 @@
+/** A batch speech-to-text job over one stored voice note. */
+export interface TranscriptionJobRequest {
+  /** Unique per attachment: a retry finds the job it started. */
+  readonly jobName: string;
+  /** Where the audio is (`s3://bucket/key` of the media bucket). */
+  readonly mediaUri: string;
+  readonly mediaFormat: TranscriptionMediaFormat;
+  /** BCP-47 as the service names it (`pt-BR`, `en-US`, `es-US`). */
+  readonly languageCode: string;
+}
+
+/** The audio formats batch transcription reads. */
+export type TranscriptionMediaFormat = 'ogg' | 'mp3' | 'mp4' | 'm4a' | 'wav' | 'flac' | 'amr' | 'webm';
+
+export type TranscriptionJobState =
+  | { readonly status: 'in_progress' }
+  | { readonly status: 'completed'; readonly transcript: string }
+  | { readonly status: 'failed'; readonly reason: string };
+
+/**
+ * Amazon Transcribe's batch jobs, as far as voice notes need them. Adapters throw the service's
+ * errors (retryable or not) for calls that fail; a job that failed is a state, not an error.
+ */
+export interface VoiceTranscriber {
+  /** Starts the job; a job of that name already started is left as it is. */
+  start(job: TranscriptionJobRequest): Promise<void>;
+  /** The job's state, with its transcript once completed. */
+  state(jobName: string): Promise<TranscriptionJobState>;
+  /** Deletes the job and the transcript the service keeps (it holds the customer's words). */
+  delete(jobName: string): Promise<void>;
+}

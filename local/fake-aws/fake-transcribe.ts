@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type LoopbackServer, serveOnLoopback } from './loopback-server';
+import { readBody } from './request-body';
+
+export interface FakeTranscribeOptions {
+  /** The words of each audio, by its `MediaFileUri`. Audio not listed fails its job (`FailureReason`). */
+  readonly transcripts: ReadonlyMap<string, string>;
+  /** `GetTranscriptionJob` calls a job answers `IN_PROGRESS` before it completes. Default 1. */
+  readonly pollsUntilDone?: number;
+}
+
+interface FakeJob {
+  readonly mediaUri: string;
+  readonly languageCode: string;
+  polls: number;
+}
+
+/**
+ * A stand-in for Amazon Transcribe's batch API on 127.0.0.1: `StartTranscriptionJob` (a second
+ * start of a name is a `ConflictException`), `GetTranscriptionJob` (in progress for
+ * `pollsUntilDone` reads, then completed with a transcript file served here, as the service's
+ * presigned URL would be) and `DeleteTranscriptionJob`.
+ */
+export class FakeTranscribe {
+  static async start(options: FakeTranscribeOptions): Promise<FakeTranscribe> {
+    const fake = new FakeTranscribe(options);
+    fake.http = await serveOnLoopback(
+      (request, response) => fake.handle(request, response),
+      (response, error) => sendJson(response, 500, { __type: 'InternalFailureException', message: String(error) }),
+    );
+    return fake;
+  }
+
+  /** Every job started and not deleted, by name. */
+  readonly jobs = new Map<string, FakeJob>();
+  private http!: LoopbackServer;
+
+  private constructor(private readonly options: FakeTranscribeOptions) {}
+
+  get endpoint(): string {
+    return this.http.endpoint;
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = await readBody(request);
+    if (request.method === 'GET' && request.url?.startsWith('/transcripts/')) {
+      const name = decodeURIComponent(request.url.slice('/transcripts/'.length));
+      const job = this.jobs.get(name);
+      if (job === undefined) return void sendJson(response, 404, { message: 'NoSuchKey' });
+      return void sendJson(response, 200, { jobName: name, status: 'COMPLETED', results: { transcripts: [{ transcript: this.options.transcripts.get(job.mediaUri) }], items: [] } });
+    }
+    if (!request.headers.authorization?.startsWith('AWS4-HMAC-SHA256 ')) return void sendJson(response, 400, { __type: 'UnrecognizedClientException', message: 'The request was not signed' });
+    const input = JSON.parse(body || '{}') as { TranscriptionJobName?: string; LanguageCode?: string; Media?: { MediaFileUri?: string } };
+    const name = input.TranscriptionJobName ?? '';
+    const job = this.jobs.get(name);
+    switch (request.headers['x-amz-target']) {
+      case 'Transcribe.StartTranscriptionJob':
+        if (job !== undefined) return void sendJson(response, 400, { __type: 'ConflictException', message: 'The requested job name already exists. Use a different job name.' });
+        this.jobs.set(name, { mediaUri: input.Media?.MediaFileUri ?? '', languageCode: input.LanguageCode ?? '', polls: 0 });
+        return void sendJson(response, 200, { TranscriptionJob: { TranscriptionJobName: name, TranscriptionJobStatus: 'IN_PROGRESS' } });
+      case 'Transcribe.GetTranscriptionJob': {
+        if (job === undefined) return void sendJson(response, 400, { __type: 'NotFoundException', message: "The requested job couldn't be found." });
+        job.polls++;
+        if (job.polls <= (this.options.pollsUntilDone ?? 1)) return void sendJson(response, 200, { TranscriptionJob: { TranscriptionJobName: name, TranscriptionJobStatus: 'IN_PROGRESS' } });
+        if (!this.options.transcripts.has(job.mediaUri)) {
+          return void sendJson(response, 200, { TranscriptionJob: { TranscriptionJobName: name, TranscriptionJobStatus: 'FAILED', FailureReason: 'The media file could not be read.' } });
+        }
+        const TranscriptFileUri = `${this.endpoint}/transcripts/${encodeURIComponent(name)}`;
+        return void sendJson(response, 200, { TranscriptionJob: { TranscriptionJobName: name, TranscriptionJobStatus: 'COMPLETED', Transcript: { TranscriptFileUri } } });
+      }
+      case 'Transcribe.DeleteTranscriptionJob':
+        this.jobs.delete(name);
+        return void sendJson(response, 200, {});
+      default:
+        return void sendJson(response, 400, { __type: 'UnknownOperationException', message: `Unsupported ${String(request.headers['x-amz-target'])}` });
+    }
+  }
+}
+
+function sendJson(response: ServerResponse, status: number, body: object): void {
+  response.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
+  response.end(JSON.stringify(body));
+}
