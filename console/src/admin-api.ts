@@ -75,9 +75,14 @@ export class AdminApi {
     return this.api.request('GET admin/reports/usage', { query: period });
   }
 
-  /** Every record in the dead-letter queue, inspected. */
+  /** The last reading of the dead-letter queue (no SQS receive). */
   deadLetters(): Promise<DeadLetters> {
     return this.api.request('GET admin/dead-letters');
+  }
+
+  /** Reads the dead-letter queue once, and answers the new reading. */
+  refreshDeadLetters(): Promise<DeadLetters> {
+    return this.api.request('POST admin/dead-letters/refresh');
   }
 
   /** CRM rows in one status (the first page, up to 100). */

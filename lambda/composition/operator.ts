@@ -14,6 +14,7 @@ import {
 import { deploymentCursorKey } from '../core/adapters/dynamodb/cursor-signing-key';
 import { SqsDeadLetterQueue } from '../core/adapters/sqs/sqs-dead-letter-queue';
 import { AdminConsole } from '../core/application/operator/admin-console';
+import { DeadLetterScreen } from '../core/application/operator/dead-letter-snapshot';
 import { OperatorConversations } from '../core/application/operator/operator-conversations';
 import { CustomerDataRights } from '../core/application/privacy/customer-data-rights';
 import { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
@@ -48,6 +49,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const { receipts, sessions, messages } = conversationRepositories(table);
   const config = operationalConfig(table);
   const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
+  const deadLetterScreen = new DeadLetterScreen({ redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), config, trail: audit, clock });
   const http = createOperatorHttpHandler({
     signIn,
     conversations: new OperatorConversations({ sessions, messages, receipts, config, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent }),
@@ -68,10 +70,10 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
           templates: messageTemplates(table),
           clock,
         }),
-        { redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), trail: audit },
+        deadLetterScreen,
       ),
       ...templateRoutes(new MessageTemplates({ templates: messageTemplates(table), catalog: createTemplateCatalog(settings.whatsApp, ports), clock }), audit),
-      ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters })),
+      ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters }), deadLetterScreen),
     ],
     clock,
     logger: composed.logger,

@@ -232,13 +232,30 @@ describe('an admin tuning the agent', () => {
     );
     await page.getByRole('link', { name: 'Mensagens com falha' }).click();
     await page.getByText('1 mensagem(ns) na fila de falhas.').waitFor();
+    // A card per record: its verdict as a badge, and why, in the console's language.
+    const card = page.getByRole('listitem', { name: /^Mensagem com falha / });
+    await card.getByText('Precisa de uma pessoa', { exact: true }).waitFor();
+    await card.getByText(/^Sem recibo: ele expirou/).waitFor();
+    await card.getByText('Se confirmado: descartar.').waitFor();
+    const attempts = await card.getByText(/tentativa\(s\) de entrega/).textContent();
+    // Coming back to the screen shows the last reading: the queue is not received again.
+    await page.getByRole('link', { name: 'Auditoria' }).click();
+    await page.getByRole('link', { name: 'Mensagens com falha' }).click();
+    await card.waitFor();
+    expect(await card.getByText(/tentativa\(s\) de entrega/).textContent()).toBe(attempts);
+
     const redrive = page.getByRole('button', { name: 'Reenviar de verdade' });
     expect(await redrive.isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Simular reenvio' }).click();
-    await page.getByRole('status').filter({ hasText: 'Simulação:' }).filter({ hasText: '"inspected"' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Simulação: 1 mensagem(ns) lida(s), nada mudou.' }).waitFor();
     await redrive.click();
-    await page.getByRole('status').filter({ hasText: 'Reenvio feito:' }).filter({ hasText: '"held"' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Reenvio feito: 0 reenviada(s), 0 descartada(s), 1 aguardando uma pessoa.' }).waitFor();
     await page.getByText('1 mensagem(ns) na fila de falhas.').waitFor();
+    await page.getByRole('button', { name: 'Ler a fila de novo' }).click();
+    await card.getByText('Precisa de uma pessoa', { exact: true }).waitFor();
+    expect(await page.locator('pre').count()).toBe(0);
+    expect(await unnamedControls(page)).toEqual([]);
+    await screenshot(page, 'dead-letters-desktop');
   });
 
   it('retries a BLOCKED CRM sync and resolves an UNCERTAIN one with the ids found in the CRM', async () => {

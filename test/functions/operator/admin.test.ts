@@ -1,6 +1,6 @@
 // The admin API over real HTTP: prompts with versions (compare-and-set, rollback) that the agent
 // then uses, validated settings, the read-only lists, and 403 for operators on every admin call.
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ScriptedAgent } from '../../../lambda/core/adapters/agent/scripted-agent';
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
@@ -28,6 +28,7 @@ const ADMIN_CALLS: ReadonlyArray<readonly [string, string, unknown?]> = [
   ['GET', '/api/admin/consents'],
   ['GET', '/api/admin/crm'],
   ['GET', '/api/admin/dead-letters'],
+  ['POST', '/api/admin/dead-letters/refresh'],
   ['POST', '/api/admin/dead-letters/redrive', { dryRun: false }],
 ];
 
@@ -151,4 +152,23 @@ it('shows the dead letters and redrives only what is safe, as npm run redrive do
 
   const audit = (await admin.call('GET', '/api/admin/audit?limit=100')).body.items.find((event: { action: string }) => event.action === 'dead_letters.redrive');
   expect(audit).toMatchObject({ author: adminPhone, details: { dropped: 0, redriven: 0, held: 1 } });
+});
+
+it('reads the dead-letter queue only when asked: screen reads leave its receive counts alone', async () => {
+  const before = (await admin.call('POST', '/api/admin/dead-letters/refresh')).body;
+  expect(before).toMatchObject({ takenBy: adminPhone, count: 1 });
+  const [card] = before.items;
+  expect(card).toMatchObject({ verdict: 'confirm', onConfirm: 'drop', explanation: [{ code: 'no_receipt' }] });
+  // What the card shows is what the redrive decided from, without the stored items themselves.
+  expect(card.receipt).toBeUndefined();
+
+  for (let read = 0; read < 5; read++) expect((await admin.call('GET', '/api/admin/dead-letters')).body).toEqual(before);
+  const attributes = await pipeline.sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: pipeline.deadLetterQueueUrl, AttributeNames: ['ApproximateNumberOfMessagesNotVisible'] }));
+  expect(attributes.Attributes?.ApproximateNumberOfMessagesNotVisible).toBe('0');
+
+  // The next refresh is the one receive since: the ApproximateReceiveCount of the record grew by one.
+  const after = (await admin.call('POST', '/api/admin/dead-letters/refresh')).body;
+  expect(after.items.map((item: { recordId: string }) => item.recordId)).toEqual([card.recordId]);
+  expect(after.items[0].receiveCount).toBe(card.receiveCount + 1);
+  expect((await admin.call('POST', '/api/admin/dead-letters/refresh', { extra: true })).status).toBe(400);
 });
