@@ -6,6 +6,7 @@ import type {
   CrmSyncStatus,
   CustomerExport,
   DeadLetters,
+  DeploymentAdmin,
   ErasureAnswer,
   JsonObject,
   Page,
@@ -63,6 +64,11 @@ export class AdminApi {
   /** Compare-and-set: `expectedVersion` is the version read (0 creates). */
   async saveConfig(key: string, value: unknown, expectedVersion: number): Promise<ConfigSetting> {
     return (await this.api.request('PUT admin/config/:key', { params: { key }, body: { value, expectedVersion } })).config;
+  }
+
+  /** The admins the deployment names (not removable here). */
+  async deploymentAdmins(): Promise<readonly DeploymentAdmin[]> {
+    return (await this.api.request('GET admin/deployment-admins')).items;
   }
 
   /** A page of a recent-first list. */

@@ -1,5 +1,5 @@
 import { PAYLOAD_HASH_HEADER, sha256Hex } from './payload-hash';
-import type { AnswerOf, ApiErrorBody, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, MessageTemplate, OperatorApiCall, Page, SignedInSession, TemplateSendRequest } from '../../lib/contract/operator-api';
+import type { AnswerOf, ApiErrorBody, ApiProblem, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, MessageTemplate, OperatorApiCall, Page, SignedInSession, TemplateSendRequest } from '../../lib/contract/operator-api';
 
 /** A call the API refused (`status`), or that never got an answer (`status` undefined). */
 export class ApiError extends Error {
@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly status: number | undefined,
     readonly code: string,
     message: string,
+    /** What exactly to change, when the API said so in parts the console words (`error.<code>` in i18n.ts). */
+    readonly problem?: ApiProblem,
   ) {
     super(message);
   }
@@ -110,7 +112,7 @@ export class OperatorApi {
       this.csrfToken = undefined;
       this.onSessionLost();
     }
-    throw new ApiError(response.status, payload.error ?? 'http_error', payload.message ?? response.statusText);
+    throw new ApiError(response.status, payload.error ?? 'http_error', payload.message ?? response.statusText, payload.problem);
   }
 }
 

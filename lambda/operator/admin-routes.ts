@@ -34,6 +34,7 @@ export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterScreen)
       if (expectedVersion < 0) throw new HttpError('bad_field', 'Field "expectedVersion" must be 0 (create) or the version you read');
       return ok({ config: await admin.setConfig(signedInOf(context).operator, context.params.key, value, expectedVersion) });
     }),
+    route('GET admin/deployment-admins', 'admin', async () => ok({ items: await admin.deploymentAdmins() })),
     route('GET admin/audit', 'admin', async ({ event }) => ok(await admin.listAudit(pageOf(event)))),
     route('GET admin/demands', 'admin', async ({ event }) => ok(await admin.listDemands(pageOf(event)))),
     route('GET admin/consents', 'admin', async ({ event }) => ok(await admin.listConsents(pageOf(event)))),

@@ -136,6 +136,9 @@ export const DEFAULT_HANDOFF_TEXTS: Required<HandoffTexts> = handoffTextsOf(DEFA
 /** The longest handoff text the construct and the admin's `handoff_texts` setting accept. */
 export const HANDOFF_TEXT_MAX_CHARACTERS = 1000;
 
+/** The admin's `availability_ttl_hours` setting: the hours an operator stays available without renewing it. */
+export const AVAILABILITY_TTL_BOUNDS = { min: 1, max: 168, byDefault: 24 } as const;
+
 /** Where a text the pipeline sends puts a link of ours (the console URL, a login link). */
 export const LINK_PLACEHOLDER = '{link}';
 

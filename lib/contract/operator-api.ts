@@ -32,7 +32,16 @@ export interface Page<Item> {
 /** What every refused call answers. */
 export interface ApiErrorBody {
   readonly error: string;
+  /** In English, for logs and scripts. */
   readonly message: string;
+  /** A refused value in parts, for a reader in another language: e.g. `{ code: 'out_of_range', field, min, max }`. */
+  readonly problem?: ApiProblem;
+}
+
+export interface ApiProblem {
+  readonly code: string;
+  readonly field?: string;
+  readonly [fact: string]: string | number | undefined;
 }
 
 export type ConversationState = 'NEW' | 'QUALIFYING' | 'AWAITING_HUMAN' | 'HUMAN_ACTIVE' | 'CLOSED';
@@ -387,6 +396,13 @@ export interface DeadLetters {
   readonly items: readonly DeadLetterCard[];
 }
 
+/** An admin the deployment names; `name` from the `operators` setting when it gives one. */
+export interface DeploymentAdmin {
+  readonly phone: string;
+  readonly role: 'admin';
+  readonly name?: string;
+}
+
 export interface RedriveRequest {
   /** `true`: inspect only, nothing changes. */
   readonly dryRun: boolean;
@@ -466,6 +482,8 @@ export interface OperatorApiCalls {
   'POST admin/crm/:sessionId/resolve': { readonly body: CrmResolution; readonly answer: CrmSyncAnswer };
   'GET admin/dead-letters': { readonly answer: DeadLetters };
   'POST admin/dead-letters/refresh': { readonly answer: DeadLetters };
+  /** The admins the deployment names (`operatorPlane.adminPhoneNumbers`): not removable in the console. */
+  'GET admin/deployment-admins': { readonly answer: { readonly items: readonly DeploymentAdmin[] } };
   'POST admin/dead-letters/redrive': { readonly body: RedriveRequest; readonly answer: RedriveAnswer };
   'GET admin/customers/:customerId/export': { readonly answer: CustomerExport };
   'POST admin/customers/:customerId/erase': { readonly body: ErasureRequest; readonly answer: ErasureAnswer };

@@ -2,6 +2,7 @@
 // agent answers with (edit, history, diff, rollback, a stale edit explained), operators, settings,
 // the agent's usage by day, the dead-letter queue, the CRM sync problems, one customer's data
 // exported and erased.
+import { readFileSync } from 'node:fs';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Page } from 'playwright-core';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
@@ -131,21 +132,34 @@ describe('an admin tuning the agent', () => {
     expect(await page.getByRole('button', { name: 'Editar o prompt system.cadastro' }).getAttribute('aria-pressed')).toBe('true');
   });
 
-  it('adds an operator, changes the role and removes them', async () => {
+  it('adds an operator, changes the role and removes them after a confirmation', async () => {
     const carla = newOperatorPhone();
     await page.getByRole('link', { name: 'Operadores' }).click();
-    await page.getByRole('combobox', { name: `Papel de ${dora}` }).waitFor();
+    await page.getByRole('combobox', { name: `Papel de Dora (${dora})` }).waitFor();
+    // The deployment's admin is listed too, apart: only a deployment changes her role.
+    const deployment = page.getByRole('region', { name: 'Administradores da implantação' });
+    await deployment.getByText(admin, { exact: true }).waitFor();
+    expect(await deployment.getByRole('button').count()).toBe(0);
     await page.getByRole('textbox', { name: 'Telefone (só dígitos)' }).fill(carla);
     await page.getByRole('textbox', { name: 'Nome' }).fill('Carla');
     await page.getByRole('button', { name: 'Adicionar operador' }).click();
     await page.getByRole('status').filter({ hasText: /^Lista de operadores salva/ }).waitFor();
-    const role = page.getByRole('combobox', { name: `Papel de ${carla}` });
+    const role = page.getByRole('combobox', { name: `Papel de Carla (${carla})` });
     expect(await role.inputValue()).toBe('operator');
 
     await role.selectOption('admin');
     // The screen saves one change at a time: Remove waits (disabled) until the role is stored.
-    await page.getByRole('button', { name: `Remover ${carla}` }).click();
-    await page.getByRole('button', { name: `Remover ${carla}` }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: `Remover Carla (${carla})` }).click();
+    // Nothing is removed until the removal is confirmed; cancelling keeps her.
+    await page.getByRole('button', { name: 'Cancelar' }).click();
+    expect(Object.keys((await repositories.config.get('operators'))!.value as object)).toContain(carla);
+    await page.getByRole('button', { name: `Remover Carla (${carla})` }).click();
+    const confirm = page.getByRole('button', { name: `Sim, remover Carla (${carla})` });
+    // The confirmation takes the focus: Enter confirms, Tab reaches Cancel.
+    await confirm.waitFor();
+    expect(await page.evaluate('document.activeElement.textContent')).toBe(`Sim, remover Carla (${carla})`);
+    await confirm.click();
+    await page.getByRole('button', { name: `Remover Carla (${carla})` }).waitFor({ state: 'detached' });
     const stored = await repositories.config.get('operators');
     expect(Object.keys(stored!.value as object)).toEqual([dora]);
     const audited = (await repositories.audit.listRecent({ limit: 10 })).items.filter((event) => event.action === 'config.update');
@@ -163,16 +177,35 @@ describe('an admin tuning the agent', () => {
     await phone.getByRole('heading', { name: 'Caixa de entrada' }).waitFor();
   });
 
-  it('edits a setting as JSON, refused whole when invalid', async () => {
+  it('edits each setting in its own typed form, refused in the console\'s language when out of bounds', async () => {
     await page.getByRole('link', { name: 'Configuração' }).click();
-    await page.getByRole('combobox', { name: 'Chave' }).selectOption('availability_ttl_hours');
-    const value = page.getByRole('textbox', { name: 'Valor de availability_ttl_hours (JSON)' });
-    await value.fill('500');
-    await page.getByRole('button', { name: 'Salvar availability_ttl_hours' }).click();
-    await page.getByRole('alert').filter({ hasText: 'availability_ttl_hours must be a whole number of hours from 1 to 168' }).waitFor();
-    await value.fill('12');
-    await page.getByRole('button', { name: 'Salvar availability_ttl_hours' }).click();
-    await page.getByRole('status').filter({ hasText: 'availability_ttl_hours salvo.' }).waitFor();
+    const ttl = page.getByRole('region', { name: 'Duração da disponibilidade' });
+    await ttl.getByText('De 1 a 168 horas; sem valor, 24 horas.', { exact: false }).waitFor();
+    const hours = ttl.getByRole('spinbutton', { name: 'Horas' });
+    await hours.fill('500');
+    await ttl.getByRole('button', { name: 'Salvar: Duração da disponibilidade' }).click();
+    await ttl.getByRole('alert').filter({ hasText: 'Use um número inteiro de 1 a 168.' }).waitFor();
+    expect(await repositories.config.get('availability_ttl_hours')).toBeUndefined();
+    await hours.fill('12');
+    await ttl.getByRole('button', { name: 'Salvar: Duração da disponibilidade' }).click();
+    await ttl.getByRole('status').filter({ hasText: 'Duração da disponibilidade: salvo.' }).waitFor();
+    expect((await repositories.config.get('availability_ttl_hours'))?.value).toBe(12);
+
+    const texts = page.getByRole('region', { name: 'Textos da passagem para pessoas' });
+    const notification = texts.getByRole('textbox', { name: /^Aos operadores, sobre uma conversa esperando/ });
+    await notification.fill('Abra {link} e atenda {name}');
+    await texts.getByRole('button', { name: 'Salvar: Textos da passagem para pessoas' }).click();
+    await texts.getByRole('alert').filter({ hasText: 'O link do console vai no fim: coloque {link} no final do texto, ou tire-o.' }).waitFor();
+    expect(await repositories.config.get('handoff_texts')).toBeUndefined();
+    await notification.fill('Atenda {name}: {link}');
+    await texts.getByRole('textbox', { name: 'Ao cliente, quando o agente não conseguiu responder' }).fill('Já volto com uma pessoa.');
+    await texts.getByRole('button', { name: 'Salvar: Textos da passagem para pessoas' }).click();
+    await texts.getByRole('status').filter({ hasText: 'Textos da passagem para pessoas: salvo.' }).waitFor();
+    // Only the texts written are stored: the others stay the deployment's.
+    expect((await repositories.config.get('handoff_texts'))?.value).toEqual({ operatorNotification: 'Atenda {name}: {link}', fallback: 'Já volto com uma pessoa.' });
+    await page.getByRole('region', { name: 'Modelo do aviso aos operadores' }).getByText('Nenhum modelo aprovado ainda: sincronize na tela Modelos.').waitFor();
+    expect(await page.locator('textarea').filter({ hasText: '{"' }).count()).toBe(0);
+    expect(await unnamedControls(page)).toEqual([]);
   });
 
   it('reads the audit of what was done', async () => {
@@ -303,9 +336,18 @@ describe('an admin tuning the agent', () => {
 
     await page.getByRole('link', { name: 'Dados de clientes' }).click();
     await page.getByRole('textbox', { name: 'Número ou id do cliente no WhatsApp' }).fill(leaving);
-    await page.getByRole('button', { name: 'Exportar (JSON)' }).click();
-    await page.getByText(`Exportação de ${leaving}:`).waitFor();
-    expect(await page.locator('pre').textContent()).toContain('Quero apagar meus dados');
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Baixar exportação (arquivo JSON)' }).click();
+    const download = await downloading;
+    // A file, named without the customer's number; the page shows no dump of it.
+    const file = download.suggestedFilename();
+    expect(file).toMatch(/^customer-export-\d{4}-\d{2}-\d{2}-[0-9a-f]{8}\.json$/);
+    expect(file).not.toContain(leaving);
+    const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    expect(exported).toMatchObject({ format: 'customer-export/1', customerId: leaving });
+    expect(JSON.stringify(exported)).toContain('Quero apagar meus dados');
+    await page.getByRole('status').filter({ hasText: `Arquivo ${file} baixado.` }).waitFor();
+    expect(await page.locator('pre').count()).toBe(0);
 
     const erase = page.getByRole('button', { name: 'Apagar tudo deste cliente' });
     const confirmation = page.getByRole('textbox', { name: 'Para confirmar, digite o id do cliente de novo' });

@@ -23,6 +23,7 @@ const ADMIN_CALLS: ReadonlyArray<readonly [string, string, unknown?]> = [
   ['POST', '/api/admin/prompts/system/rollback', { targetVersion: 1 }],
   ['GET', '/api/admin/config/operators'],
   ['PUT', '/api/admin/config/operators', { value: {}, expectedVersion: 0 }],
+  ['GET', '/api/admin/deployment-admins'],
   ['GET', '/api/admin/audit'],
   ['GET', '/api/admin/demands'],
   ['GET', '/api/admin/consents'],
@@ -114,6 +115,34 @@ it('validates each setting, compares and sets on its version, and audits who cha
 
   const audit = (await admin.call('GET', '/api/admin/audit?limit=100')).body.items.find((event: { resourceId?: string; action: string }) => event.action === 'config.update' && event.resourceId === 'operators');
   expect(audit).toMatchObject({ author: adminPhone, details: { added: [newcomer], removed: [] } });
+});
+
+it('answers a refused setting with a code and the facts its words need, and writes nothing', async () => {
+  const refusal = async (key: string, value: unknown) => {
+    const before = (await repositories.config.get(key))?.version ?? 0;
+    const answer = await admin.call('PUT', `/api/admin/config/${key}`, { value, expectedVersion: before });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('invalid');
+    expect((await repositories.config.get(key))?.version ?? 0).toBe(before);
+    return answer.body.problem;
+  };
+  expect(await refusal('availability_ttl_hours', 500)).toEqual({ code: 'out_of_range', field: 'availability_ttl_hours', min: 1, max: 168 });
+  expect(await refusal('availability_ttl_hours', 2.5)).toEqual({ code: 'out_of_range', field: 'availability_ttl_hours', min: 1, max: 168 });
+  expect(await refusal('handoff_texts', { fallback: 'x'.repeat(1001) })).toEqual({ code: 'blank_or_too_long', field: 'handoff_texts.fallback', max: 1000 });
+  expect(await refusal('handoff_texts', { operatorNotification: 'Abra {link} agora' })).toEqual({ code: 'link_not_last', field: 'handoff_texts.operatorNotification', placeholder: '{link}' });
+  expect(await refusal('handoff_texts', { greeting: 'Oi' })).toEqual({ code: 'unknown_field', field: 'handoff_texts.greeting' });
+  expect(await refusal('handoff_notice_template', { name: 'Not A Name' })).toEqual({ code: 'bad_template_ref', field: 'handoff_notice_template' });
+  const current = await repositories.config.get('operators');
+  expect(await refusal('operators', { ...(current!.value as object), '12': { role: 'operator' } })).toEqual({ code: 'bad_phone', field: '12' });
+  expect(await refusal('operators', { [newOperatorPhone()]: { role: 'boss' } })).toMatchObject({ code: 'bad_role' });
+  expect(await refusal('operators', { [newOperatorPhone()]: { role: 'operator', name: 'n'.repeat(101) } })).toMatchObject({ code: 'too_long', max: 100 });
+  // A refusal of the HTTP layer itself has no problem parts: its message is the whole answer.
+  const unknownKey = await admin.call('PUT', '/api/admin/config/availability_ttl_hours', { value: 5 });
+  expect(unknownKey.body).toEqual({ error: 'missing_field', message: expect.any(String) });
+});
+
+it("lists the deployment's admins apart from the operators setting", async () => {
+  expect((await admin.call('GET', '/api/admin/deployment-admins')).body).toEqual({ items: [{ phone: adminPhone, role: 'admin' }] });
 });
 
 it('lists demands, consents and CRM problems', async () => {
