@@ -213,7 +213,11 @@ describe('an admin tuning the agent', () => {
     const table = page.getByRole('table', { name: 'Registro de auditoria' });
     await table.waitFor();
     const text = await table.textContent();
-    for (const action of ['prompt.update', 'prompt.rollback', 'config.update']) expect(text).toContain(action);
+    // Actions in words, headers in the console's language, times local and to the minute.
+    for (const action of ['Salvou um prompt', 'Voltou um prompt a uma versão anterior', 'Mudou uma configuração']) expect(text).toContain(action);
+    expect(text).not.toMatch(/prompt\.update|config\.update|\d{2}:\d{2}:\d{2}\.\d+/);
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Quando', 'Quem', 'O que', 'Sobre', 'Detalhes']);
+    expect(await table.getByRole('row').nth(1).getByRole('cell').first().textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/);
     await screenshot(page, 'audit-desktop');
   });
 
