@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Page } from 'playwright-core';
+import { DEFAULT_SYSTEM_PROMPT } from '../../lib/contract/defaults';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { crmSyncToItem } from '../../lambda/core/adapters/dynamodb/codecs/crm-sync-codec';
 import type { Message } from '../../lambda/core/domain/message';
@@ -74,6 +75,11 @@ describe('an admin tuning the agent', () => {
     page = await browser.openPage();
     await signInFromWhatsApp(pipeline, page, admin);
     await page.getByRole('link', { name: 'Prompts' }).click();
+    // Before any version the screen shows what the agent runs on: the default, where the history starts.
+    await page.getByText(/^Ainda sem versões: o agente responde com o prompt da implantação/).waitFor();
+    const start = page.getByRole('listitem').filter({ hasText: 'Início do histórico' });
+    expect(await start.getAttribute('aria-current')).toBe('true');
+    expect(await start.locator('pre').textContent()).toBe(DEFAULT_SYSTEM_PROMPT);
     const content = page.getByRole('textbox', { name: 'Conteúdo do prompt system' });
     await content.fill('Você é a assistente da Clínica Aurora.\nSeja breve.');
     await page.getByRole('button', { name: 'Salvar nova versão' }).click();
@@ -94,6 +100,14 @@ describe('an admin tuning the agent', () => {
     await diff.waitFor();
     expect(await diff.locator('.diff-removed').allTextContents()).toEqual(['- Você é a assistente da Clínica Aurora.\n']);
     expect(await diff.locator('.diff-added').allTextContents()).toEqual(['+ Você é o assistente da Clínica Boreal.\n']);
+    // The current version is marked; each version shows what it changed against the one before.
+    expect(await page.locator('li[aria-current="true"]').textContent()).toMatch(/^Versão 2 atual · /);
+    await page.getByRole('button', { name: 'Ver o que mudou na versão 1' }).click();
+    const first = page.getByRole('region', { name: 'Mudanças da versão 1 (em relação ao prompt padrão)' });
+    expect(await first.locator('.diff-added').allTextContents()).toEqual(['+ Você é a assistente da Clínica Aurora.\n', '+ Seja breve.\n']);
+    await page.getByRole('button', { name: 'Ver o que mudou na versão 2' }).click();
+    const second = page.getByRole('region', { name: 'Mudanças da versão 2 (em relação à versão 1)' });
+    expect(await second.locator('.diff-removed').allTextContents()).toEqual(['- Você é a assistente da Clínica Aurora.\n']);
     expect(await unnamedControls(page)).toEqual([]);
     await screenshot(page, 'prompts-desktop');
   });
