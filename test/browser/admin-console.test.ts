@@ -250,6 +250,7 @@ describe('an admin tuning the agent', () => {
     });
     await repositories.messages.append(reply('report-1', 1200, 300));
     await repositories.messages.append(reply('report-2', 800, 100));
+    await repositories.config.set({ key: 'model_prices', value: { 'model-a': { input: 3, output: 15 } }, author: admin });
 
     await page.getByRole('link', { name: 'Relatórios' }).click();
     const table = page.getByRole('table', { name: 'Uso do agente por dia (UTC)' });
@@ -258,7 +259,11 @@ describe('an admin tuning the agent', () => {
     expect(await table.locator('tbody').getByRole('row').count()).toBe(7);
     const row = table.getByRole('row', { name: new RegExp(`^${day}`) });
     await row.waitFor();
-    expect(await row.getByRole('cell').allTextContents()).toEqual(['2', '2.000', '400', 'model-a: 2 resp., 2.000 / 400 tokens']);
+    const cells = await row.getByRole('cell').allTextContents();
+    expect([...cells.slice(0, 3), ...cells.slice(4)]).toEqual(['2', '2.000', '400', 'model-a: 2 resp., 2.000 / 400 tokens']);
+    // model-a is priced by the admin's setting: (2,000 × 3 + 400 × 15) / 1,000,000 dollars, an estimate.
+    expect(cells[3]).toMatch(/^≈ US\$\s0,012$/);
+    await page.getByText(/^O custo é uma estimativa/).waitFor();
 
     await page.getByLabel('De (UTC)').fill(day);
     await page.getByLabel('Até (UTC)').fill(day);

@@ -1,6 +1,7 @@
-import { AVAILABILITY_TTL_BOUNDS, DEFAULT_HANDOFF_TEXTS, HANDOFF_TEXT_MAX_CHARACTERS, LINK_PLACEHOLDER, misplacesLink } from '../../../lib/contract';
+import { AVAILABILITY_TTL_BOUNDS, DEFAULT_HANDOFF_TEXTS, MODEL_PRICE_LIMITS, type ModelPrice, HANDOFF_TEXT_MAX_CHARACTERS, LINK_PLACEHOLDER, misplacesLink } from '../../../lib/contract';
 import type { HandoffTexts as HandoffTextsProps } from '../../../lib/contract/handoff-texts';
 import { PipelineError } from './errors';
+import { MODEL_PRICES_CONFIG_KEY, type ModelPrices } from '../../../lib/contract/model-prices';
 import { DEFAULT_AVAILABILITY_TTL_HOURS, isOperatorPhone, OPERATOR_ROLES, OPERATORS_CONFIG_KEY, type OperatorRole } from './operator';
 import { isLanguageCode, isTemplateName, type TemplateRef } from './whatsapp-template';
 
@@ -48,7 +49,7 @@ export class InvalidConfigValueError extends PipelineError {
 }
 
 /** The keys an admin may write, in the order the console lists them. */
-export const EDITABLE_CONFIG_KEYS: readonly string[] = [OPERATORS_CONFIG_KEY, HANDOFF_TEXTS_CONFIG_KEY, HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY, AVAILABILITY_TTL_CONFIG_KEY];
+export const EDITABLE_CONFIG_KEYS: readonly string[] = [OPERATORS_CONFIG_KEY, HANDOFF_TEXTS_CONFIG_KEY, HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY, AVAILABILITY_TTL_CONFIG_KEY, MODEL_PRICES_CONFIG_KEY];
 
 /**
  * The value to store for `key`, normalised (operators get `added_by`/`added_at` kept or set);
@@ -58,6 +59,7 @@ export function validateConfigValue(key: string, value: unknown, context: { read
   if (key === OPERATORS_CONFIG_KEY) return validateOperators(value, context);
   if (key === HANDOFF_TEXTS_CONFIG_KEY) return validateHandoffTexts(value);
   if (key === HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY) return validateNoticeTemplate(value);
+  if (key === MODEL_PRICES_CONFIG_KEY) return validateModelPrices(value);
   if (key === AVAILABILITY_TTL_CONFIG_KEY) {
     const { min, max } = AVAILABILITY_TTL_BOUNDS;
     if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {
@@ -114,6 +116,32 @@ function validateHandoffTexts(value: unknown): Partial<HandoffTexts> {
     }
   }
   return value as Partial<HandoffTexts>;
+}
+
+/** `{ "<model id or part of it>": { input, output } }`, US dollars per million tokens. */
+function validateModelPrices(value: unknown): ModelPrices {
+  const { maxModels, maxKeyLength, maxPrice } = MODEL_PRICE_LIMITS;
+  if (!isPlainObject(value)) throw new InvalidConfigValueError(`${MODEL_PRICES_CONFIG_KEY} must be an object mapping a model id to { input, output }`, { code: 'not_an_object', field: MODEL_PRICES_CONFIG_KEY });
+  const entries = Object.entries(value);
+  if (entries.length > maxModels) throw new InvalidConfigValueError(`${MODEL_PRICES_CONFIG_KEY} may price at most ${maxModels} models`, { code: 'too_many', field: MODEL_PRICES_CONFIG_KEY, max: maxModels });
+  const prices: Record<string, ModelPrice> = {};
+  for (const [model, price] of entries) {
+    if (model.trim() === '' || model.length > maxKeyLength) {
+      throw new InvalidConfigValueError(`${MODEL_PRICES_CONFIG_KEY}: a model id has 1 to ${maxKeyLength} characters`, { code: 'blank_or_too_long', field: MODEL_PRICES_CONFIG_KEY, max: maxKeyLength });
+    }
+    const field = `${MODEL_PRICES_CONFIG_KEY}.${model.slice(0, 64)}`;
+    if (!isPlainObject(price) || Object.keys(price).some((name) => name !== 'input' && name !== 'output')) {
+      throw new InvalidConfigValueError(`${field} must be { "input": dollars, "output": dollars } per million tokens`, { code: 'not_an_object', field });
+    }
+    for (const side of ['input', 'output'] as const) {
+      const amount = price[side];
+      if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0 || amount > maxPrice) {
+        throw new InvalidConfigValueError(`${field}.${side} must be US dollars per million tokens, from 0 to ${maxPrice}`, { code: 'out_of_range', field: `${field}.${side}`, min: 0, max: maxPrice });
+      }
+    }
+    prices[model] = { input: price.input as number, output: price.output as number };
+  }
+  return prices;
 }
 
 /**

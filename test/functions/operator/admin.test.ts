@@ -136,6 +136,9 @@ it('answers a refused setting with a code and the facts its words need, and writ
   expect(await refusal('operators', { ...(current!.value as object), '12': { role: 'operator' } })).toEqual({ code: 'bad_phone', field: '12' });
   expect(await refusal('operators', { [newOperatorPhone()]: { role: 'boss' } })).toMatchObject({ code: 'bad_role' });
   expect(await refusal('operators', { [newOperatorPhone()]: { role: 'operator', name: 'n'.repeat(101) } })).toMatchObject({ code: 'too_long', max: 100 });
+  expect(await refusal('model_prices', { 'anthropic.claude-3-haiku': { input: -1, output: 1.25 } })).toEqual({ code: 'out_of_range', field: 'model_prices.anthropic.claude-3-haiku.input', min: 0, max: 1000 });
+  expect(await refusal('model_prices', { 'model-a': { input: 1 } })).toEqual({ code: 'out_of_range', field: 'model_prices.model-a.output', min: 0, max: 1000 });
+  expect(await refusal('model_prices', ['model-a'])).toEqual({ code: 'not_an_object', field: 'model_prices' });
   // A refusal of the HTTP layer itself has no problem parts: its message is the whole answer.
   const unknownKey = await admin.call('PUT', '/api/admin/config/availability_ttl_hours', { value: 5 });
   expect(unknownKey.body).toEqual({ error: 'missing_field', message: expect.any(String) });
