@@ -6,6 +6,7 @@ import type {
   CrmSyncStatus,
   CustomerExport,
   DeadLetters,
+  DeploymentAdmin,
   ErasureAnswer,
   JsonObject,
   Page,
@@ -65,6 +66,11 @@ export class AdminApi {
     return (await this.api.request('PUT admin/config/:key', { params: { key }, body: { value, expectedVersion } })).config;
   }
 
+  /** The admins the deployment names (not removable here). */
+  async deploymentAdmins(): Promise<readonly DeploymentAdmin[]> {
+    return (await this.api.request('GET admin/deployment-admins')).items;
+  }
+
   /** A page of a recent-first list. */
   list<Call extends AdminListCall>(call: Call, cursor?: string): Promise<AnswerOf<Call>> {
     return this.api.request(call, { query: { cursor } });
@@ -75,9 +81,14 @@ export class AdminApi {
     return this.api.request('GET admin/reports/usage', { query: period });
   }
 
-  /** Every record in the dead-letter queue, inspected. */
+  /** The last reading of the dead-letter queue (no SQS receive). */
   deadLetters(): Promise<DeadLetters> {
     return this.api.request('GET admin/dead-letters');
+  }
+
+  /** Reads the dead-letter queue once, and answers the new reading. */
+  refreshDeadLetters(): Promise<DeadLetters> {
+    return this.api.request('POST admin/dead-letters/refresh');
   }
 
   /** CRM rows in one status (the first page, up to 100). */

@@ -1,5 +1,5 @@
 import { PAYLOAD_HASH_HEADER, sha256Hex } from './payload-hash';
-import type { AnswerOf, ApiErrorBody, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, MediaLink, MessageTemplate, OperatorApiCall, OperatorNote, Page, QuickReply, QuickReplyEdit, SignedInSession, TemplateSendRequest } from '../../lib/contract/operator-api';
+import type { AnswerOf, ApiErrorBody, ApiProblem, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, MediaLink, MessageTemplate, OperatorApiCall, OperatorNote, Page, QuickReply, QuickReplyEdit, SignedInSession, TemplateSendRequest } from '../../lib/contract/operator-api';
 
 const MAX_VALIDATED_ANSWERS = 32;
 
@@ -11,6 +11,8 @@ export class ApiError extends Error {
     readonly status: number | undefined,
     readonly code: string,
     message: string,
+    /** What exactly to change, when the API said so in parts the console words (`error.<code>` in i18n.ts). */
+    readonly problem?: ApiProblem,
   ) {
     super(message);
   }
@@ -156,7 +158,7 @@ export class OperatorApi {
       this.csrfToken = undefined;
       this.onSessionLost();
     }
-    throw new ApiError(response.status, payload.error ?? 'http_error', payload.message ?? response.statusText);
+    throw new ApiError(response.status, payload.error ?? 'http_error', payload.message ?? response.statusText, payload.problem);
   }
 }
 

@@ -16,6 +16,7 @@ import {
 import { deploymentCursorKey } from '../core/adapters/dynamodb/cursor-signing-key';
 import { SqsDeadLetterQueue } from '../core/adapters/sqs/sqs-dead-letter-queue';
 import { AdminConsole } from '../core/application/operator/admin-console';
+import { DeadLetterScreen } from '../core/application/operator/dead-letter-snapshot';
 import { OperatorConversations } from '../core/application/operator/operator-conversations';
 import { OperatorNotes } from '../core/application/operator/operator-notes';
 import { QuickReplies } from '../core/application/operator/quick-replies';
@@ -67,6 +68,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
   const media = ports.media ?? (settings.media && { store: composeMediaStore(settings.media, composed, ports), origin: mediaLinkOrigin(settings.media, ports) });
   const conversations = new OperatorConversations({ sessions, messages, receipts, config, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent, inboxVersion: inboxVersion(table), operators: directory });
+  const deadLetterScreen = new DeadLetterScreen({ redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), config, trail: audit, clock });
   const http = createOperatorHttpHandler({
     signIn,
     conversations,
@@ -89,10 +91,10 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
           templates: messageTemplates(table),
           clock,
         }),
-        { redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), trail: audit },
+        deadLetterScreen,
       ),
       ...templateRoutes(new MessageTemplates({ templates: messageTemplates(table), catalog: createTemplateCatalog(settings.whatsApp, ports), clock }), audit),
-      ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters, media: media?.store })),
+      ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters, media: media?.store }), deadLetterScreen),
       ...(media === undefined ? [] : mediaRoutes(new OperatorMedia({ sessions, messages, media: media.store, clock }))),
 
     ],

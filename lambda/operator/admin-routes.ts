@@ -1,7 +1,6 @@
 import type { AdminConsole } from '../core/application/operator/admin-console';
 import { CrmSyncStatus } from '../core/domain/crm-sync';
-import type { OperatorAuditTrail } from '../core/application/operator/operator-audit';
-import type { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
+import type { DeadLetterScreen } from '../core/application/operator/dead-letter-snapshot';
 import { HttpError } from './http-kit';
 import { ok, pageOf, requireEmptyObjectOrNoBody, route, type Route, signedInOf } from './router';
 
@@ -9,7 +8,7 @@ import { ok, pageOf, requireEmptyObjectOrNoBody, route, type Route, signedInOf }
 const MAX_PROMPT_CHARS = 40_000;
 
 /** The admin API (role `admin`; others get 403 before anything is read). */
-export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterAdmin): Route[] {
+export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterScreen): Route[] {
   return [
     route('GET admin/prompts', 'admin', async ({ event }) => ok(await admin.listPrompts(pageOf(event)))),
     route('GET admin/prompts/:id', 'admin', async ({ params }) => ok({ prompt: await admin.getPrompt(params.id) })),
@@ -35,6 +34,7 @@ export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterAdmin):
       if (expectedVersion < 0) throw new HttpError('bad_field', 'Field "expectedVersion" must be 0 (create) or the version you read');
       return ok({ config: await admin.setConfig(signedInOf(context).operator, context.params.key, value, expectedVersion) });
     }),
+    route('GET admin/deployment-admins', 'admin', async () => ok({ items: await admin.deploymentAdmins() })),
     route('GET admin/audit', 'admin', async ({ event }) => ok(await admin.listAudit(pageOf(event)))),
     route('GET admin/demands', 'admin', async ({ event }) => ok(await admin.listDemands(pageOf(event)))),
     route('GET admin/consents', 'admin', async ({ event }) => ok(await admin.listConsents(pageOf(event)))),
@@ -76,22 +76,18 @@ function crmRoutes(admin: AdminConsole): Route[] {
   ];
 }
 
-export interface DeadLetterAdmin {
-  readonly redrive: RedriveDeadLetters;
-  readonly trail: OperatorAuditTrail;
-}
-
-/** What `npm run redrive` shows, and its safe redrive (the unusual records are never acted on here). */
-function deadLetterRoutes({ redrive, trail }: DeadLetterAdmin): Route[] {
+/** The dead-letter screen: its snapshot, an explicit refresh, and the safe redrive of `npm run redrive` (the unusual records are never acted on here). */
+function deadLetterRoutes(screen: DeadLetterScreen): Route[] {
   return [
-    route('GET admin/dead-letters', 'admin', async () => ok({ items: await redrive.inspectAll() })),
+    route('GET admin/dead-letters', 'admin', async (context) => ok(await screen.current(signedInOf(context).operator))),
+    route('POST admin/dead-letters/refresh', 'admin', async (context) => {
+      requireEmptyObjectOrNoBody(context.event);
+      return ok(await screen.refresh(signedInOf(context).operator));
+    }),
     route('POST admin/dead-letters/redrive', 'admin', async (context) => {
       const { dryRun } = context.body({ dryRun: { type: 'boolean', required: true } });
-      if (dryRun) return ok({ outcomes: (await redrive.inspectAll()).map((inspection) => ({ inspection, action: 'inspected' as const })) });
-      const outcomes = await redrive.run({ apply: true });
-      const counts = Object.fromEntries(['dropped', 'redriven', 'held'].map((action) => [action, outcomes.filter((outcome) => outcome.action === action).length]));
-      await trail.record({ author: signedInOf(context).operator.phone, action: 'dead_letters.redrive', resourceType: 'dead_letters', details: counts });
-      return ok({ outcomes });
+      const admin = signedInOf(context).operator;
+      return ok({ outcomes: dryRun ? await screen.dryRun(admin) : await screen.redrive(admin) });
     }),
   ];
 }

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { OperatorFailureReason } from '../core/application/operator/operator-errors';
-import { PipelineError } from '../core/domain/errors';
+import { PipelineError, type Problem } from '../core/domain/errors';
 
 /**
  * The small HTTP toolkit of the operator function: JSON bodies read strictly (size, media type,
@@ -92,6 +92,7 @@ export class HttpError extends PipelineError {
     override readonly code: ApiErrorCode,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    override readonly problem?: Problem,
   ) {
     super(message);
   }
@@ -115,9 +116,9 @@ export function refusalOf(error: unknown): HttpError | undefined {
   if (!(error instanceof PipelineError)) return undefined;
   if (Object.hasOwn(ANSWERED_AS, error.code)) {
     const { code, message } = ANSWERED_AS[error.code];
-    return new HttpError(code, message ?? error.message);
+    return new HttpError(code, message ?? error.message, {}, error.problem);
   }
-  return isApiErrorCode(error.code) ? new HttpError(error.code, error.message) : undefined;
+  return isApiErrorCode(error.code) ? new HttpError(error.code, error.message, {}, error.problem) : undefined;
 }
 
 function isApiErrorCode(code: string): code is ApiErrorCode {
@@ -139,7 +140,7 @@ export function notModified(etag: string): HttpResponse {
 }
 
 export function errorResponse(error: HttpError): HttpResponse {
-  return json(error.statusCode, { error: error.code, message: error.message }, { headers: { ...error.headers } });
+  return json(error.statusCode, { error: error.code, message: error.message, ...(error.problem === undefined ? {} : { problem: error.problem }) }, { headers: { ...error.headers } });
 }
 
 export function header(event: APIGatewayProxyEventV2, name: string): string | undefined {

@@ -32,7 +32,16 @@ export interface Page<Item> {
 /** What every refused call answers. */
 export interface ApiErrorBody {
   readonly error: string;
+  /** In English, for logs and scripts. */
   readonly message: string;
+  /** A refused value in parts, for a reader in another language: e.g. `{ code: 'out_of_range', field, min, max }`. */
+  readonly problem?: ApiProblem;
+}
+
+export interface ApiProblem {
+  readonly code: string;
+  readonly field?: string;
+  readonly [fact: string]: string | number | undefined;
 }
 
 export type ConversationState = 'NEW' | 'QUALIFYING' | 'AWAITING_HUMAN' | 'HUMAN_ACTIVE' | 'CLOSED';
@@ -446,13 +455,41 @@ export interface DeadLetterInspection {
   readonly replies: readonly ReplyRecord[];
   readonly parked: readonly { readonly messageId: string; readonly historyTimestamp?: Timestamp }[];
   readonly verdict: 'drop' | 'redrive' | 'complete' | 'confirm';
+  /** Why, in English (what `npm run redrive` prints). */
   readonly reasons: readonly string[];
+  /** The same as reason codes with the facts they name, for the console to word in its language. */
+  readonly explanation: readonly DeadLetterReason[];
   readonly onConfirm?: 'drop' | 'redrive';
 }
 
+/** One part of a verdict's explanation: `code` (see `reasonText` in dead-letter-verdict.ts) and the facts it names. */
+export interface DeadLetterReason {
+  readonly code: string;
+  readonly [fact: string]: string | number;
+}
+
+/** A dead-lettered record as the screen shows it: the inspection without the stored items it was decided from. */
+export type DeadLetterCard = Pick<DeadLetterInspection, 'recordId' | 'receiveCount' | 'queuedAt' | 'customer' | 'messageId' | 'session' | 'replies' | 'parked' | 'verdict' | 'reasons' | 'explanation' | 'onConfirm'>;
+
+/**
+ * The last reading of the dead-letter queue. Reading SQS counts as a delivery attempt, so the
+ * queue is read only on a refresh, a dry run or a redrive (or the very first visit).
+ */
 export interface DeadLetters {
+  readonly takenAt: Timestamp;
+  /** The admin who read the queue. */
+  readonly takenBy: string;
+  /** Records the reading saw (more than `items` past the 100 cards kept). */
+  readonly count: number;
   /** In the queue's FIFO order. */
-  readonly items: readonly DeadLetterInspection[];
+  readonly items: readonly DeadLetterCard[];
+}
+
+/** An admin the deployment names; `name` from the `operators` setting when it gives one. */
+export interface DeploymentAdmin {
+  readonly phone: string;
+  readonly role: 'admin';
+  readonly name?: string;
 }
 
 export interface RedriveRequest {
@@ -549,6 +586,9 @@ export interface OperatorApiCalls {
   'POST admin/crm/:sessionId/retry': { readonly answer: CrmSyncAnswer };
   'POST admin/crm/:sessionId/resolve': { readonly body: CrmResolution; readonly answer: CrmSyncAnswer };
   'GET admin/dead-letters': { readonly answer: DeadLetters };
+  'POST admin/dead-letters/refresh': { readonly answer: DeadLetters };
+  /** The admins the deployment names (`operatorPlane.adminPhoneNumbers`): not removable in the console. */
+  'GET admin/deployment-admins': { readonly answer: { readonly items: readonly DeploymentAdmin[] } };
   'POST admin/dead-letters/redrive': { readonly body: RedriveRequest; readonly answer: RedriveAnswer };
   'GET admin/customers/:customerId/export': { readonly answer: CustomerExport };
   'POST admin/customers/:customerId/erase': { readonly body: ErasureRequest; readonly answer: ErasureAnswer };

@@ -2,8 +2,10 @@
 // agent answers with (edit, history, diff, rollback, a stale edit explained), operators, settings,
 // the agent's usage by day, the dead-letter queue, the CRM sync problems, one customer's data
 // exported and erased.
+import { readFileSync } from 'node:fs';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Page } from 'playwright-core';
+import { DEFAULT_SYSTEM_PROMPT } from '../../lib/contract/defaults';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { crmSyncToItem } from '../../lambda/core/adapters/dynamodb/codecs/crm-sync-codec';
 import type { Message } from '../../lambda/core/domain/message';
@@ -73,6 +75,11 @@ describe('an admin tuning the agent', () => {
     page = await browser.openPage();
     await signInFromWhatsApp(pipeline, page, admin);
     await page.getByRole('link', { name: 'Prompts' }).click();
+    // Before any version the screen shows what the agent runs on: the default, where the history starts.
+    await page.getByText(/^Ainda sem versões: o agente responde com o prompt da implantação/).waitFor();
+    const start = page.getByRole('listitem').filter({ hasText: 'Início do histórico' });
+    expect(await start.getAttribute('aria-current')).toBe('true');
+    expect(await start.locator('pre').textContent()).toBe(DEFAULT_SYSTEM_PROMPT);
     const content = page.getByRole('textbox', { name: 'Conteúdo do prompt system' });
     await content.fill('Você é a assistente da Clínica Aurora.\nSeja breve.');
     await page.getByRole('button', { name: 'Salvar nova versão' }).click();
@@ -93,6 +100,14 @@ describe('an admin tuning the agent', () => {
     await diff.waitFor();
     expect(await diff.locator('.diff-removed').allTextContents()).toEqual(['- Você é a assistente da Clínica Aurora.\n']);
     expect(await diff.locator('.diff-added').allTextContents()).toEqual(['+ Você é o assistente da Clínica Boreal.\n']);
+    // The current version is marked; each version shows what it changed against the one before.
+    expect(await page.locator('li[aria-current="true"]').textContent()).toMatch(/^Versão 2 atual · /);
+    await page.getByRole('button', { name: 'Ver o que mudou na versão 1' }).click();
+    const first = page.getByRole('region', { name: 'Mudanças da versão 1 (em relação ao prompt padrão)' });
+    expect(await first.locator('.diff-added').allTextContents()).toEqual(['+ Você é a assistente da Clínica Aurora.\n', '+ Seja breve.\n']);
+    await page.getByRole('button', { name: 'Ver o que mudou na versão 2' }).click();
+    const second = page.getByRole('region', { name: 'Mudanças da versão 2 (em relação à versão 1)' });
+    expect(await second.locator('.diff-removed').allTextContents()).toEqual(['- Você é a assistente da Clínica Aurora.\n']);
     expect(await unnamedControls(page)).toEqual([]);
     await screenshot(page, 'prompts-desktop');
   });
@@ -131,21 +146,34 @@ describe('an admin tuning the agent', () => {
     expect(await page.getByRole('button', { name: 'Editar o prompt system.cadastro' }).getAttribute('aria-pressed')).toBe('true');
   });
 
-  it('adds an operator, changes the role and removes them', async () => {
+  it('adds an operator, changes the role and removes them after a confirmation', async () => {
     const carla = newOperatorPhone();
     await page.getByRole('link', { name: 'Operadores' }).click();
-    await page.getByRole('combobox', { name: `Papel de ${dora}` }).waitFor();
+    await page.getByRole('combobox', { name: `Papel de Dora (${dora})` }).waitFor();
+    // The deployment's admin is listed too, apart: only a deployment changes her role.
+    const deployment = page.getByRole('region', { name: 'Administradores da implantação' });
+    await deployment.getByText(admin, { exact: true }).waitFor();
+    expect(await deployment.getByRole('button').count()).toBe(0);
     await page.getByRole('textbox', { name: 'Telefone (só dígitos)' }).fill(carla);
     await page.getByRole('textbox', { name: 'Nome' }).fill('Carla');
     await page.getByRole('button', { name: 'Adicionar operador' }).click();
     await page.getByRole('status').filter({ hasText: /^Lista de operadores salva/ }).waitFor();
-    const role = page.getByRole('combobox', { name: `Papel de ${carla}` });
+    const role = page.getByRole('combobox', { name: `Papel de Carla (${carla})` });
     expect(await role.inputValue()).toBe('operator');
 
     await role.selectOption('admin');
     // The screen saves one change at a time: Remove waits (disabled) until the role is stored.
-    await page.getByRole('button', { name: `Remover ${carla}` }).click();
-    await page.getByRole('button', { name: `Remover ${carla}` }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: `Remover Carla (${carla})` }).click();
+    // Nothing is removed until the removal is confirmed; cancelling keeps her.
+    await page.getByRole('button', { name: 'Cancelar' }).click();
+    expect(Object.keys((await repositories.config.get('operators'))!.value as object)).toContain(carla);
+    await page.getByRole('button', { name: `Remover Carla (${carla})` }).click();
+    const confirm = page.getByRole('button', { name: `Sim, remover Carla (${carla})` });
+    // The confirmation takes the focus: Enter confirms, Tab reaches Cancel.
+    await confirm.waitFor();
+    expect(await page.evaluate('document.activeElement.textContent')).toBe(`Sim, remover Carla (${carla})`);
+    await confirm.click();
+    await page.getByRole('button', { name: `Remover Carla (${carla})` }).waitFor({ state: 'detached' });
     const stored = await repositories.config.get('operators');
     expect(Object.keys(stored!.value as object)).toEqual([dora]);
     const audited = (await repositories.audit.listRecent({ limit: 10 })).items.filter((event) => event.action === 'config.update');
@@ -164,16 +192,35 @@ describe('an admin tuning the agent', () => {
     await phone.getByRole('heading', { name: 'Caixa de entrada' }).waitFor();
   });
 
-  it('edits a setting as JSON, refused whole when invalid', async () => {
+  it('edits each setting in its own typed form, refused in the console\'s language when out of bounds', async () => {
     await page.getByRole('link', { name: 'Configuração' }).click();
-    await page.getByRole('combobox', { name: 'Chave' }).selectOption('availability_ttl_hours');
-    const value = page.getByRole('textbox', { name: 'Valor de availability_ttl_hours (JSON)' });
-    await value.fill('500');
-    await page.getByRole('button', { name: 'Salvar availability_ttl_hours' }).click();
-    await page.getByRole('alert').filter({ hasText: 'availability_ttl_hours must be a whole number of hours from 1 to 168' }).waitFor();
-    await value.fill('12');
-    await page.getByRole('button', { name: 'Salvar availability_ttl_hours' }).click();
-    await page.getByRole('status').filter({ hasText: 'availability_ttl_hours salvo.' }).waitFor();
+    const ttl = page.getByRole('region', { name: 'Duração da disponibilidade' });
+    await ttl.getByText('De 1 a 168 horas; sem valor, 24 horas.', { exact: false }).waitFor();
+    const hours = ttl.getByRole('spinbutton', { name: 'Horas' });
+    await hours.fill('500');
+    await ttl.getByRole('button', { name: 'Salvar: Duração da disponibilidade' }).click();
+    await ttl.getByRole('alert').filter({ hasText: 'Use um número inteiro de 1 a 168.' }).waitFor();
+    expect(await repositories.config.get('availability_ttl_hours')).toBeUndefined();
+    await hours.fill('12');
+    await ttl.getByRole('button', { name: 'Salvar: Duração da disponibilidade' }).click();
+    await ttl.getByRole('status').filter({ hasText: 'Duração da disponibilidade: salvo.' }).waitFor();
+    expect((await repositories.config.get('availability_ttl_hours'))?.value).toBe(12);
+
+    const texts = page.getByRole('region', { name: 'Textos da passagem para pessoas' });
+    const notification = texts.getByRole('textbox', { name: /^Aos operadores, sobre uma conversa esperando/ });
+    await notification.fill('Abra {link} e atenda {name}');
+    await texts.getByRole('button', { name: 'Salvar: Textos da passagem para pessoas' }).click();
+    await texts.getByRole('alert').filter({ hasText: 'O link do console vai no fim: coloque {link} no final do texto, ou tire-o.' }).waitFor();
+    expect(await repositories.config.get('handoff_texts')).toBeUndefined();
+    await notification.fill('Atenda {name}: {link}');
+    await texts.getByRole('textbox', { name: 'Ao cliente, quando o agente não conseguiu responder' }).fill('Já volto com uma pessoa.');
+    await texts.getByRole('button', { name: 'Salvar: Textos da passagem para pessoas' }).click();
+    await texts.getByRole('status').filter({ hasText: 'Textos da passagem para pessoas: salvo.' }).waitFor();
+    // Only the texts written are stored: the others stay the deployment's.
+    expect((await repositories.config.get('handoff_texts'))?.value).toEqual({ operatorNotification: 'Atenda {name}: {link}', fallback: 'Já volto com uma pessoa.' });
+    await page.getByRole('region', { name: 'Modelo do aviso aos operadores' }).getByText('Nenhum modelo aprovado ainda: sincronize na tela Modelos.').waitFor();
+    expect(await page.locator('textarea').filter({ hasText: '{"' }).count()).toBe(0);
+    expect(await unnamedControls(page)).toEqual([]);
   });
 
   it('reads the audit of what was done', async () => {
@@ -181,7 +228,11 @@ describe('an admin tuning the agent', () => {
     const table = page.getByRole('table', { name: 'Registro de auditoria' });
     await table.waitFor();
     const text = await table.textContent();
-    for (const action of ['prompt.update', 'prompt.rollback', 'config.update']) expect(text).toContain(action);
+    // Actions in words, headers in the console's language, times local and to the minute.
+    for (const action of ['Salvou um prompt', 'Voltou um prompt a uma versão anterior', 'Mudou uma configuração']) expect(text).toContain(action);
+    expect(text).not.toMatch(/prompt\.update|config\.update|\d{2}:\d{2}:\d{2}\.\d+/);
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Quando', 'Quem', 'O que', 'Sobre', 'Detalhes']);
+    expect(await table.getByRole('row').nth(1).getByRole('cell').first().textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/);
     await screenshot(page, 'audit-desktop');
   });
 
@@ -200,6 +251,7 @@ describe('an admin tuning the agent', () => {
     });
     await repositories.messages.append(reply('report-1', 1200, 300));
     await repositories.messages.append(reply('report-2', 800, 100));
+    await repositories.config.set({ key: 'model_prices', value: { 'model-a': { input: 3, output: 15 } }, author: admin });
 
     await page.getByRole('link', { name: 'Relatórios' }).click();
     const table = page.getByRole('table', { name: 'Uso do agente por dia (UTC)' });
@@ -208,7 +260,11 @@ describe('an admin tuning the agent', () => {
     expect(await table.locator('tbody').getByRole('row').count()).toBe(7);
     const row = table.getByRole('row', { name: new RegExp(`^${day}`) });
     await row.waitFor();
-    expect(await row.getByRole('cell').allTextContents()).toEqual(['2', '2.000', '400', 'model-a: 2 resp., 2.000 / 400 tokens']);
+    const cells = await row.getByRole('cell').allTextContents();
+    expect([...cells.slice(0, 3), ...cells.slice(4)]).toEqual(['2', '2.000', '400', 'model-a: 2 resp., 2.000 / 400 tokens']);
+    // model-a is priced by the admin's setting: (2,000 × 3 + 400 × 15) / 1,000,000 dollars, an estimate.
+    expect(cells[3]).toMatch(/^≈ US\$\s0,012$/);
+    await page.getByText(/^O custo é uma estimativa/).waitFor();
 
     await page.getByLabel('De (UTC)').fill(day);
     await page.getByLabel('Até (UTC)').fill(day);
@@ -233,13 +289,30 @@ describe('an admin tuning the agent', () => {
     );
     await page.getByRole('link', { name: 'Mensagens com falha' }).click();
     await page.getByText('1 mensagem(ns) na fila de falhas.').waitFor();
+    // A card per record: its verdict as a badge, and why, in the console's language.
+    const card = page.getByRole('listitem', { name: /^Mensagem com falha / });
+    await card.getByText('Precisa de uma pessoa', { exact: true }).waitFor();
+    await card.getByText(/^Sem recibo: ele expirou/).waitFor();
+    await card.getByText('Se confirmado: descartar.').waitFor();
+    const attempts = await card.getByText(/tentativa\(s\) de entrega/).textContent();
+    // Coming back to the screen shows the last reading: the queue is not received again.
+    await page.getByRole('link', { name: 'Auditoria' }).click();
+    await page.getByRole('link', { name: 'Mensagens com falha' }).click();
+    await card.waitFor();
+    expect(await card.getByText(/tentativa\(s\) de entrega/).textContent()).toBe(attempts);
+
     const redrive = page.getByRole('button', { name: 'Reenviar de verdade' });
     expect(await redrive.isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Simular reenvio' }).click();
-    await page.getByRole('status').filter({ hasText: 'Simulação:' }).filter({ hasText: '"inspected"' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Simulação: 1 mensagem(ns) lida(s), nada mudou.' }).waitFor();
     await redrive.click();
-    await page.getByRole('status').filter({ hasText: 'Reenvio feito:' }).filter({ hasText: '"held"' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Reenvio feito: 0 reenviada(s), 0 descartada(s), 1 aguardando uma pessoa.' }).waitFor();
     await page.getByText('1 mensagem(ns) na fila de falhas.').waitFor();
+    await page.getByRole('button', { name: 'Ler a fila de novo' }).click();
+    await card.getByText('Precisa de uma pessoa', { exact: true }).waitFor();
+    expect(await page.locator('pre').count()).toBe(0);
+    expect(await unnamedControls(page)).toEqual([]);
+    await screenshot(page, 'dead-letters-desktop');
   });
 
   it('retries a BLOCKED CRM sync and resolves an UNCERTAIN one with the ids found in the CRM', async () => {
@@ -287,9 +360,18 @@ describe('an admin tuning the agent', () => {
 
     await page.getByRole('link', { name: 'Dados de clientes' }).click();
     await page.getByRole('textbox', { name: 'Número ou id do cliente no WhatsApp' }).fill(leaving);
-    await page.getByRole('button', { name: 'Exportar (JSON)' }).click();
-    await page.getByText(`Exportação de ${leaving}:`).waitFor();
-    expect(await page.locator('pre').textContent()).toContain('Quero apagar meus dados');
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Baixar exportação (arquivo JSON)' }).click();
+    const download = await downloading;
+    // A file, named without the customer's number; the page shows no dump of it.
+    const file = download.suggestedFilename();
+    expect(file).toMatch(/^customer-export-\d{4}-\d{2}-\d{2}-[0-9a-f]{8}\.json$/);
+    expect(file).not.toContain(leaving);
+    const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    expect(exported).toMatchObject({ format: 'customer-export/1', customerId: leaving });
+    expect(JSON.stringify(exported)).toContain('Quero apagar meus dados');
+    await page.getByRole('status').filter({ hasText: `Arquivo ${file} baixado.` }).waitFor();
+    expect(await page.locator('pre').count()).toBe(0);
 
     const erase = page.getByRole('button', { name: 'Apagar tudo deste cliente' });
     const confirmation = page.getByRole('textbox', { name: 'Para confirmar, digite o id do cliente de novo' });

@@ -1,24 +1,32 @@
+import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { AdminApi, operatorsOf, operatorsValue, type OperatorEntry } from '../admin-api';
 import { useConsole } from '../context';
+import { handoffTextsOf, handoffTextsValue, SETTING_FORMS, type SettingForm } from '../settings-schema';
 import { describeFailure, FeedbackLine, LoadError, Section, useRemote, type Feedback } from './common';
 
 const OPERATORS_KEY = 'operators';
-/** The settings edited as JSON here (operators have their own screen). */
-const JSON_KEYS = ['handoff_texts', 'handoff_notice_template', 'availability_ttl_hours'];
 
-/** Who may sign in, and as what. Every change rewrites the `operators` setting (audited by the API). */
+/**
+ * Who may sign in, and as what: the deployment's admins (only a deployment changes them), then the
+ * team of the `operators` setting. Every change rewrites the setting (audited by the API); a removal
+ * is confirmed first, since it ends the person's access at once.
+ */
 export function OperatorsScreen() {
   const { t, api } = useConsole();
   const admin = useMemo(() => new AdminApi(api), [api]);
   const { data, error, reload } = useRemote(() => admin.config(OPERATORS_KEY), []);
+  const deployment = useRemote(() => admin.deploymentAdmins(), []);
   const [feedback, setFeedback] = useState<Feedback>(undefined);
   const [phone, setPhone] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<'operator' | 'admin'>('operator');
+  const [removing, setRemoving] = useState<string | undefined>(undefined);
 
   const [saving, setSaving] = useState(false);
   const rows = operatorsOf(data?.value);
+  const deploymentPhones = new Set((deployment.data ?? []).map((entry) => entry.phone));
+  const who = (entry: { readonly phone: string; readonly name?: string }) => (entry.name === undefined ? entry.phone : t('operators.who', { name: entry.name, phone: entry.phone }));
   // One change at a time: each is a compare-and-set on the version the screen shows.
   const save = async (next: readonly OperatorEntry[]) => {
     if (data === undefined) return;
@@ -39,35 +47,68 @@ export function OperatorsScreen() {
     setPhone('');
     setName('');
   };
+  const remove = async (entry: OperatorEntry) => {
+    setRemoving(undefined);
+    await save(rows.filter((row) => row.phone !== entry.phone));
+  };
 
   return (
     <Section heading={t('operators.heading')}>
-      <LoadError error={error} />
+      <LoadError error={error ?? deployment.error} />
       <FeedbackLine feedback={feedback} />
-      <ul class="operator-list">
-        {rows.map((entry) => (
-          <li>
-            <span>
-              {entry.name ?? ''} {entry.phone}
-            </span>
-            <select
-              aria-label={t('operators.roleOf', { phone: entry.phone })}
-              value={entry.role}
-              disabled={saving}
-              onChange={(event) => {
-                const next = (event.currentTarget as HTMLSelectElement).value === 'admin' ? 'admin' : 'operator';
-                void save(rows.map((row) => (row.phone === entry.phone ? { ...row, role: next } : row)));
-              }}
-            >
-              <option value="operator">{t('operators.role.operator')}</option>
-              <option value="admin">{t('operators.role.admin')}</option>
-            </select>
-            <button type="button" disabled={saving} onClick={() => save(rows.filter((row) => row.phone !== entry.phone))}>
-              {t('operators.remove', { phone: entry.phone })}
-            </button>
-          </li>
-        ))}
-      </ul>
+      {deployment.data !== undefined && deployment.data.length > 0 && (
+        <section aria-label={t('operators.deployment')}>
+          <h3>{t('operators.deployment')}</h3>
+          <p class="hint">{t('operators.deploymentHint')}</p>
+          <ul class="operator-list">
+            {deployment.data.map((entry) => (
+              <li>
+                <span>{who(entry)}</span>
+                <span class="badge">{t('operators.role.admin')}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <section aria-label={t('operators.team')}>
+        <h3>{t('operators.team')}</h3>
+        <ul class="operator-list">
+          {rows
+            .filter((entry) => !deploymentPhones.has(entry.phone))
+            .map((entry) => (
+              <li>
+                <span>{who(entry)}</span>
+                <select
+                  aria-label={t('operators.roleOf', { who: who(entry) })}
+                  value={entry.role}
+                  disabled={saving}
+                  onChange={(event) => {
+                    const next = (event.currentTarget as HTMLSelectElement).value === 'admin' ? 'admin' : 'operator';
+                    void save(rows.map((row) => (row.phone === entry.phone ? { ...row, role: next } : row)));
+                  }}
+                >
+                  <option value="operator">{t('operators.role.operator')}</option>
+                  <option value="admin">{t('operators.role.admin')}</option>
+                </select>
+                {removing === entry.phone ? (
+                  <span class="confirm-remove" role="group" aria-label={t('operators.confirmRemove', { who: who(entry) })}>
+                    <span>{t('operators.confirmRemove', { who: who(entry) })}</span>
+                    <button type="button" class="danger" disabled={saving} ref={(button) => button?.focus()} onClick={() => remove(entry)}>
+                      {t('operators.confirmRemoveButton', { who: who(entry) })}
+                    </button>
+                    <button type="button" onClick={() => setRemoving(undefined)}>
+                      {t('operators.cancel')}
+                    </button>
+                  </span>
+                ) : (
+                  <button type="button" disabled={saving} onClick={() => setRemoving(entry.phone)}>
+                    {t('operators.remove', { who: who(entry) })}
+                  </button>
+                )}
+              </li>
+            ))}
+        </ul>
+      </section>
       <form class="inline-form" onSubmit={add}>
         <label>
           {t('operators.phone')}
@@ -92,58 +133,134 @@ export function OperatorsScreen() {
   );
 }
 
-/** Any operational setting as JSON, validated by the API per key. */
+/** The operational settings, each as its own typed form; the API validates them again and its refusals are worded here. */
 export function ConfigScreen() {
   const { t, api } = useConsole();
   const admin = useMemo(() => new AdminApi(api), [api]);
-  const [key, setKey] = useState(JSON_KEYS[0]);
   return (
     <Section heading={t('config.heading')}>
-      <label>
-        {t('config.key')}
-        <select value={key} onChange={(event) => setKey((event.currentTarget as HTMLSelectElement).value)}>
-          {JSON_KEYS.map((known) => (
-            <option value={known}>{known}</option>
-          ))}
-        </select>
-      </label>
-      <ConfigEditor key={key} admin={admin} configKey={key} />
+      {SETTING_FORMS.map((form) => (
+        <SettingEditor key={form.key} admin={admin} form={form} />
+      ))}
     </Section>
   );
 }
 
-function ConfigEditor({ admin, configKey }: { readonly admin: AdminApi; readonly configKey: string }) {
+/** One setting: read with its version, saved compare-and-set on it. */
+function SettingEditor({ admin, form }: { readonly admin: AdminApi; readonly form: SettingForm }) {
   const { t } = useConsole();
-  const { data, error, reload } = useRemote(() => admin.config(configKey), [configKey]);
-  const [draft, setDraft] = useState<string | undefined>(undefined);
+  const { data, error, reload } = useRemote(() => admin.config(form.key), [form.key]);
   const [feedback, setFeedback] = useState<Feedback>(undefined);
-  if (data === undefined) return error === undefined ? <p role="status">{t('loading')}</p> : <LoadError error={error} />;
-  const text = draft ?? (data.value === null || data.value === undefined ? '' : JSON.stringify(data.value, null, 2));
-  const save = async () => {
-    let value: unknown;
+  const heading = t(form.heading);
+  const save = async (value: unknown) => {
+    if (data === undefined) return;
     try {
-      value = JSON.parse(text);
-    } catch {
-      setFeedback({ kind: 'error', text: t('config.badJson') });
-      return;
-    }
-    try {
-      await admin.saveConfig(configKey, value, data.version);
-      setDraft(undefined);
-      setFeedback({ kind: 'ok', text: t('config.saved', { key: configKey }) });
+      await admin.saveConfig(form.key, value, data.version);
+      setFeedback({ kind: 'ok', text: t('config.saved', { setting: heading }) });
     } catch (failure) {
       setFeedback({ kind: 'error', text: describeFailure(t, failure, 'saveConfig') });
     }
     await reload();
   };
   return (
-    <div class="config-editor">
-      <label for="config-value">{t('config.value', { key: configKey })}</label>
-      <textarea id="config-value" rows={10} value={text} onInput={(event) => setDraft((event.currentTarget as HTMLTextAreaElement).value)} />
-      <button type="button" class="primary" onClick={save}>
-        {t('config.save', { key: configKey })}
-      </button>
+    <section class="setting" aria-label={heading}>
+      <h3>{heading}</h3>
+      <p class="hint">{t(form.help, form.kind === 'hours' ? { min: form.min, max: form.max, byDefault: form.byDefault } : form.kind === 'texts' ? { max: form.maxLength } : {})}</p>
+      <LoadError error={error} />
+      {data === undefined ? (
+        error === undefined && <p role="status">{t('loading')}</p>
+      ) : form.kind === 'hours' ? (
+        <HoursForm key={data.version} form={form} stored={data.value} heading={heading} onSave={save} />
+      ) : form.kind === 'texts' ? (
+        <TextsForm key={data.version} form={form} stored={data.value} heading={heading} onSave={save} />
+      ) : (
+        <TemplateForm key={data.version} form={form} stored={data.value} heading={heading} onSave={save} />
+      )}
       <FeedbackLine feedback={feedback} />
-    </div>
+    </section>
+  );
+}
+
+interface FormProps<Form extends SettingForm> {
+  readonly form: Form;
+  readonly stored: unknown;
+  readonly heading: string;
+  readonly onSave: (value: unknown) => Promise<void>;
+}
+
+// The forms leave checking to the API (noValidate): its refusals come back as codes worded in the
+// console's language, where the browser's own messages would be in the browser's.
+function SettingFormFrame({ heading, onSubmit, children }: { readonly heading: string; readonly onSubmit: () => void; readonly children: ComponentChildren }) {
+  const { t } = useConsole();
+  return (
+    <form
+      class="setting-form"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSubmit();
+      }}
+    >
+      {children}
+      <button type="submit" class="primary">
+        {t('config.save', { setting: heading })}
+      </button>
+    </form>
+  );
+}
+
+function HoursForm({ form, stored, heading, onSave }: FormProps<Extract<SettingForm, { kind: 'hours' }>>) {
+  const { t } = useConsole();
+  const [hours, setHours] = useState(typeof stored === 'number' ? String(stored) : '');
+  return (
+    <SettingFormFrame heading={heading} onSubmit={() => onSave(hours.trim() === '' ? null : Number(hours))}>
+      <label>
+        {t(form.label)}
+        <input type="number" inputMode="numeric" min={form.min} max={form.max} step={1} placeholder={String(form.byDefault)} value={hours} onInput={(event) => setHours(event.currentTarget.value)} />
+      </label>
+    </SettingFormFrame>
+  );
+}
+
+function TextsForm({ form, stored, heading, onSave }: FormProps<Extract<SettingForm, { kind: 'texts' }>>) {
+  const { t } = useConsole();
+  const [texts, setTexts] = useState(() => handoffTextsOf(stored));
+  return (
+    <SettingFormFrame heading={heading} onSubmit={() => onSave(handoffTextsValue(texts))}>
+      {form.fields.map((field) => (
+        <label class="setting-text">
+          {t(field.label)}
+          <textarea rows={3} maxLength={form.maxLength} value={texts[field.name]} onInput={(event) => setTexts({ ...texts, [field.name]: event.currentTarget.value })} />
+        </label>
+      ))}
+    </SettingFormFrame>
+  );
+}
+
+function TemplateForm({ form, stored, heading, onSave }: FormProps<Extract<SettingForm, { kind: 'template' }>>) {
+  const { t, api } = useConsole();
+  const { data: templates } = useRemote(() => api.templates(), []);
+  const current = stored !== null && typeof stored === 'object' ? (stored as { name?: string; language?: string }) : {};
+  const [choice, setChoice] = useState(current.name === undefined ? '' : `${current.name}|${current.language}`);
+  const approved = (templates ?? []).filter((template) => template.status === 'APPROVED');
+  if (templates !== undefined && approved.length === 0) return <p>{t('config.template.none')}</p>;
+  return (
+    <SettingFormFrame
+      heading={heading}
+      onSubmit={() => {
+        const [name, language] = choice.split('|');
+        return onSave(choice === '' ? null : { name, language });
+      }}
+    >
+      <label>
+        {t(form.label)}
+        <select value={choice} onChange={(event) => setChoice(event.currentTarget.value)}>
+          <option value="">{t('config.template.deployed')}</option>
+          {approved.map((template) => (
+            <option value={`${template.name}|${template.language}`}>{`${template.name} (${template.language})`}</option>
+          ))}
+        </select>
+      </label>
+    </SettingFormFrame>
   );
 }

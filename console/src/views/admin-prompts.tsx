@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { AGENT_STAGE_LIMITS } from '../../../lib/contract/agent-stage-limits';
+import { DEFAULT_SYSTEM_PROMPT } from '../../../lib/contract/default-system-prompt';
 import type { PromptVersion } from '../../../lib/contract/operator-api';
 import { AdminApi } from '../admin-api';
 import { ApiError } from '../api';
@@ -65,11 +66,14 @@ function PromptEditor({ admin, id }: { readonly admin: AdminApi; readonly id: st
     return { current, versions };
   }, [id]);
   const [draft, setDraft] = useState<string | undefined>(undefined);
-  const [comparing, setComparing] = useState<PromptVersion | undefined>(undefined);
+  const [diff, setDiff] = useState<{ readonly heading: string; readonly from: string; readonly to: string } | undefined>(undefined);
   const [feedback, setFeedback] = useState<Feedback>(undefined);
   if (data === undefined) return <p role="status">{t('loading')}</p>;
   const { current, versions } = data;
   const text = draft ?? current?.content ?? '';
+  // Only the agent's prompt has a default of the library's; a stage's starts from the deployment's own text.
+  const start = id === AGENT_PROMPT_ID ? DEFAULT_SYSTEM_PROMPT : undefined;
+  const before = (version: PromptVersion) => versions.find((other) => other.version === version.version - 1);
 
   const save = async () => {
     try {
@@ -85,17 +89,25 @@ function PromptEditor({ admin, id }: { readonly admin: AdminApi; readonly id: st
     try {
       const restored = await admin.rollbackPrompt(id, target);
       setDraft(undefined);
-      setComparing(undefined);
+      setDiff(undefined);
       setFeedback({ kind: 'ok', text: t('prompts.rolledBack', { target, version: restored.version }) });
     } catch (error) {
       setFeedback({ kind: 'error', text: describeFailure(t, error, 'rollback') });
     }
     await reload();
   };
+  const showChanges = (version: PromptVersion) => {
+    const previous = before(version);
+    setDiff({
+      heading: previous === undefined ? t('prompts.changesFromStart', { version: version.version }) : t('prompts.changes', { version: version.version, previous: previous.version }),
+      from: previous?.content ?? start ?? '',
+      to: version.content,
+    });
+  };
 
   return (
     <div class="prompt-editor">
-      {current !== undefined && <p>{t('prompts.currentVersion', { version: current.version })}</p>}
+      {current === undefined ? <p>{t(start === undefined ? 'prompts.noVersionStage' : 'prompts.noVersion')}</p> : <p>{t('prompts.currentVersion', { version: current.version })}</p>}
       <label for="prompt-content">{t('prompts.content', { id })}</label>
       <textarea id="prompt-content" rows={10} value={text} onInput={(event) => setDraft((event.currentTarget as HTMLTextAreaElement).value)} />
       <button type="button" class="primary" disabled={text.trim() === '' || text === current?.content} onClick={save}>
@@ -104,30 +116,63 @@ function PromptEditor({ admin, id }: { readonly admin: AdminApi; readonly id: st
       <FeedbackLine feedback={feedback} />
       <h3>{t('prompts.versions')}</h3>
       <ol class="versions">
-        {versions.map((version) => (
-          <li>
-            <span>
-              {t('prompts.version', { version: version.version })}
-              {` · ${formatTime(version.createdAt, language)} · ${version.author}`}
-            </span>
-            {current !== undefined && version.version !== current.version && (
-              <span class="version-actions">
-                <button type="button" onClick={() => setComparing(version)}>
-                  {t('prompts.diff', { version: version.version })}
-                </button>
-                <button type="button" onClick={() => rollback(version.version)}>
-                  {t('prompts.rollback', { version: version.version })}
-                </button>
+        {versions.map((version) => {
+          const isCurrent = version.version === current?.version;
+          return (
+            <li aria-current={isCurrent ? 'true' : undefined}>
+              <span>
+                {t('prompts.version', { version: version.version })}
+                {isCurrent && (
+                  <>
+                    {' '}
+                    <span class="badge">{t('prompts.current')}</span>
+                  </>
+                )}
+                {` · ${formatTime(version.createdAt, language)} · ${version.author}`}
               </span>
-            )}
+              <span class="version-actions">
+                {(before(version) !== undefined || start !== undefined) && (
+                  <button type="button" onClick={() => showChanges(version)}>
+                    {t('prompts.showChanges', { version: version.version })}
+                  </button>
+                )}
+                {current !== undefined && !isCurrent && (
+                  <>
+                    <button type="button" onClick={() => setDiff({ heading: t('prompts.diffHeading', { from: version.version, to: current.version }), from: version.content, to: current.content })}>
+                      {t('prompts.diff', { version: version.version })}
+                    </button>
+                    <button type="button" onClick={() => rollback(version.version)}>
+                      {t('prompts.rollback', { version: version.version })}
+                    </button>
+                  </>
+                )}
+              </span>
+            </li>
+          );
+        })}
+        {start !== undefined && (
+          <li aria-current={current === undefined ? 'true' : undefined}>
+            <span>
+              {t('prompts.start')}
+              {current === undefined && (
+                <>
+                  {' '}
+                  <span class="badge">{t('prompts.current')}</span>
+                </>
+              )}
+            </span>
+            <details open={current === undefined}>
+              <summary>{t('prompts.startText')}</summary>
+              <pre class="prompt-default">{start}</pre>
+            </details>
           </li>
-        ))}
+        )}
       </ol>
-      {comparing !== undefined && current !== undefined && (
-        <section class="diff" aria-label={t('prompts.diffHeading', { from: comparing.version, to: current.version })}>
-          <h3>{t('prompts.diffHeading', { from: comparing.version, to: current.version })}</h3>
+      {diff !== undefined && (
+        <section class="diff" aria-label={diff.heading}>
+          <h3>{diff.heading}</h3>
           <pre>
-            {lineDiff(comparing.content, current.content).map((line) => (
+            {lineDiff(diff.from, diff.to).map((line) => (
               <span class={`diff-${line.kind}`}>
                 {line.kind === 'added' ? '+ ' : line.kind === 'removed' ? '- ' : '  '}
                 {line.text}

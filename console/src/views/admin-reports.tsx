@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { AgentUsage, ModelUsage, UsageReport } from '../../../lib/contract/operator-api';
+import { estimatedCost, MODEL_PRICES_CONFIG_KEY, modelPricesFrom, type ModelPrices } from '../../../lib/contract/model-prices';
 import { AdminApi } from '../admin-api';
 import { useConsole } from '../context';
 import { LANGUAGES, type Translate } from '../i18n';
@@ -10,7 +11,10 @@ export function ReportsScreen() {
   const { t, api } = useConsole();
   const admin = useMemo(() => new AdminApi(api), [api]);
   const [period, setPeriod] = useState<{ readonly from?: string; readonly to?: string }>({});
-  const { data, error } = useRemote(() => admin.usageReport(period), [period]);
+  const { data, error } = useRemote(async () => {
+    const [report, prices] = await Promise.all([admin.usageReport(period), admin.config(MODEL_PRICES_CONFIG_KEY)]);
+    return { ...report, prices: modelPricesFrom(prices.value) };
+  }, [period]);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   // The fields show the period the report covers: the server's default week until one is chosen.
@@ -41,20 +45,23 @@ export function ReportsScreen() {
         <button type="submit">{t('reports.show')}</button>
       </form>
       <LoadError error={error} />
-      {data === undefined ? error === undefined && <p role="status">{t('loading')}</p> : <UsageTable report={data} />}
+      {data === undefined ? error === undefined && <p role="status">{t('loading')}</p> : <UsageTable report={data} prices={data.prices} />}
     </Section>
   );
 }
 
-function UsageTable({ report }: { readonly report: UsageReport }) {
+function UsageTable({ report, prices }: { readonly report: UsageReport; readonly prices: ModelPrices }) {
   const { t, language } = useConsole();
   const count = useMemo(() => new Intl.NumberFormat(LANGUAGES[language].formatTag).format, [language]);
+  const dollars = useMemo(() => new Intl.NumberFormat(LANGUAGES[language].formatTag, { style: 'currency', currency: 'USD', maximumFractionDigits: 4 }).format, [language]);
+  const unpriced = estimatedCost(report.total, prices).unpricedReplies;
   const row = (heading: string, usage: AgentUsage) => (
     <tr>
       <th scope="row">{usage.complete ? heading : `${heading} ${t('reports.partial')}`}</th>
       <td class="number">{count(usage.replies)}</td>
       <td class="number">{count(usage.inputTokens)}</td>
       <td class="number">{count(usage.outputTokens)}</td>
+      <td class="number">{`≈ ${dollars(estimatedCost(usage, prices).usd)}`}</td>
       <td>{usage.models.map((model) => <div>{modelLine(t, count, model)}</div>)}</td>
     </tr>
   );
@@ -69,6 +76,7 @@ function UsageTable({ report }: { readonly report: UsageReport }) {
               <th scope="col">{t('reports.replies')}</th>
               <th scope="col">{t('reports.inputTokens')}</th>
               <th scope="col">{t('reports.outputTokens')}</th>
+              <th scope="col">{t('reports.cost')}</th>
               <th scope="col">{t('reports.models')}</th>
             </tr>
           </thead>
@@ -77,6 +85,8 @@ function UsageTable({ report }: { readonly report: UsageReport }) {
         </table>
       </div>
       {!report.total.complete && <p>{t('reports.partialHint')}</p>}
+      <p class="hint">{t('reports.costHint')}</p>
+      {unpriced > 0 && <p class="hint">{t('reports.unpriced', { replies: count(unpriced) })}</p>}
     </>
   );
 }

@@ -2,12 +2,21 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
-import { type Language, LANGUAGES, type Translate } from '../i18n';
+import { isMessageKey, type Language, LANGUAGES, type Translate } from '../i18n';
 import { startPolling } from '../polling';
 import { explain, type Action } from '../view-model';
 
-/** A refused call in words, with what to do. */
+/**
+ * A refused call in words, with what to do: the API's problem (`error.<code>` with its facts) when
+ * it sent one the console can word, else an explanation from the status and the action tried.
+ */
 export function describeFailure(t: Translate, error: unknown, action: Action): string {
+  const problem = error instanceof ApiError ? error.problem : undefined;
+  const problemKey = `error.${problem?.code}`;
+  if (problem !== undefined && isMessageKey(problemKey)) {
+    const { code: _code, ...facts } = problem;
+    return t(problemKey, Object.fromEntries(Object.entries(facts).filter((entry): entry is [string, string | number] => entry[1] !== undefined)));
+  }
   const status = error instanceof ApiError ? error.status : undefined;
   return t(explain(status, action, error instanceof ApiError ? error.code : undefined), { detail: error instanceof Error ? error.message : '' });
 }

@@ -1,4 +1,4 @@
-import { verdictFor, type DeadLetterInspection, type ParkedMessage, type ReplyRecord } from '../domain/dead-letter-verdict';
+import { explainedVerdict, verdictFor, type DeadLetterInspection, type ParkedMessage, type ReplyRecord } from '../domain/dead-letter-verdict';
 import type { Message } from '../domain/message';
 import type { DeadLetterQueue, DeadLetterRecord } from '../ports/dead-letter-queue';
 import type { InboundReceiptRepository, MessageRepository, SessionRepository } from '../ports/repositories';
@@ -93,7 +93,7 @@ export class RedriveDeadLetters {
     const base = { recordId: record.recordId, receiveCount: record.receiveCount, queuedAt: record.queuedAt, replies: [] as ReplyRecord[], parked: [] as ParkedMessage[] };
     const dispatch = record.turn;
     if (dispatch === undefined) {
-      return { ...base, verdict: 'confirm', onConfirm: 'drop', reasons: ['The body is not a turn of this pipeline ({phone_number, message_id}): no turn can process it.'] };
+      return { ...base, ...explainedVerdict({ verdict: 'confirm', onConfirm: 'drop' }, { code: 'not_a_turn' }) };
     }
     const { receipts, sessions, messages } = this.deps;
     const customer = dispatch.customerId;
@@ -113,7 +113,7 @@ export class RedriveDeadLetters {
       parked: parked.map(({ turn, historyTimestamp }) => ({ messageId: turn.messageId, historyTimestamp })),
     };
     if (dispatch.messageId === undefined) {
-      return { ...context, verdict: 'confirm', onConfirm: 'redrive', reasons: ['The record names no message: a redrive runs a turn for whatever the customer has pending.'] };
+      return { ...context, ...explainedVerdict({ verdict: 'confirm', onConfirm: 'redrive' }, { code: 'no_message' }) };
     }
     const messageId = dispatch.messageId;
     const receipt = await receipts.getReceipt({ customerId: customer, messageId });

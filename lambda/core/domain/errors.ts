@@ -8,6 +8,19 @@ export abstract class PipelineError extends Error {
   abstract readonly code: string;
   /** Doing the same again later can succeed (the failure is not in the request itself). */
   abstract readonly retryable: boolean;
+  /** What exactly to change, for a reader who words it in another language than the message's. */
+  readonly problem?: Problem;
+}
+
+/**
+ * A refused value in parts: a stable snake_case `code` (`out_of_range`, `too_long`…), the field it
+ * concerns, and the facts the words need (`min`, `max`…). The operator API answers it beside the
+ * English message, and the console words it in its language.
+ */
+export interface Problem {
+  readonly code: string;
+  readonly field?: string;
+  readonly [fact: string]: string | number | undefined;
 }
 
 /**

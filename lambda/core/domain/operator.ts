@@ -1,3 +1,4 @@
+import { AVAILABILITY_TTL_BOUNDS } from '../../../lib/contract/defaults';
 import { nextLocalMidnight } from './local-time';
 import type { Session } from './session';
 import { toEpochMicros, type IsoTimestamp } from './timestamps';
@@ -66,7 +67,7 @@ export function operatorsFromConfig(value: unknown): Map<string, OperatorEntry> 
 }
 
 /** Default of how long a declared availability lasts (the config key `availability_ttl_hours` overrides it). */
-export const DEFAULT_AVAILABILITY_TTL_HOURS = 24;
+export const DEFAULT_AVAILABILITY_TTL_HOURS: number = AVAILABILITY_TTL_BOUNDS.byDefault;
 
 /**
  * An operator who said "available" stays so until the end of that local day and at most `ttlHours`:

@@ -1,6 +1,6 @@
 // The admin API over real HTTP: prompts with versions (compare-and-set, rollback) that the agent
 // then uses, validated settings, the read-only lists, and 403 for operators on every admin call.
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ScriptedAgent } from '../../../lambda/core/adapters/agent/scripted-agent';
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
@@ -23,11 +23,13 @@ const ADMIN_CALLS: ReadonlyArray<readonly [string, string, unknown?]> = [
   ['POST', '/api/admin/prompts/system/rollback', { targetVersion: 1 }],
   ['GET', '/api/admin/config/operators'],
   ['PUT', '/api/admin/config/operators', { value: {}, expectedVersion: 0 }],
+  ['GET', '/api/admin/deployment-admins'],
   ['GET', '/api/admin/audit'],
   ['GET', '/api/admin/demands'],
   ['GET', '/api/admin/consents'],
   ['GET', '/api/admin/crm'],
   ['GET', '/api/admin/dead-letters'],
+  ['POST', '/api/admin/dead-letters/refresh'],
   ['POST', '/api/admin/dead-letters/redrive', { dryRun: false }],
 ];
 
@@ -115,6 +117,37 @@ it('validates each setting, compares and sets on its version, and audits who cha
   expect(audit).toMatchObject({ author: adminPhone, details: { added: [newcomer], removed: [] } });
 });
 
+it('answers a refused setting with a code and the facts its words need, and writes nothing', async () => {
+  const refusal = async (key: string, value: unknown) => {
+    const before = (await repositories.config.get(key))?.version ?? 0;
+    const answer = await admin.call('PUT', `/api/admin/config/${key}`, { value, expectedVersion: before });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('invalid');
+    expect((await repositories.config.get(key))?.version ?? 0).toBe(before);
+    return answer.body.problem;
+  };
+  expect(await refusal('availability_ttl_hours', 500)).toEqual({ code: 'out_of_range', field: 'availability_ttl_hours', min: 1, max: 168 });
+  expect(await refusal('availability_ttl_hours', 2.5)).toEqual({ code: 'out_of_range', field: 'availability_ttl_hours', min: 1, max: 168 });
+  expect(await refusal('handoff_texts', { fallback: 'x'.repeat(1001) })).toEqual({ code: 'blank_or_too_long', field: 'handoff_texts.fallback', max: 1000 });
+  expect(await refusal('handoff_texts', { operatorNotification: 'Abra {link} agora' })).toEqual({ code: 'link_not_last', field: 'handoff_texts.operatorNotification', placeholder: '{link}' });
+  expect(await refusal('handoff_texts', { greeting: 'Oi' })).toEqual({ code: 'unknown_field', field: 'handoff_texts.greeting' });
+  expect(await refusal('handoff_notice_template', { name: 'Not A Name' })).toEqual({ code: 'bad_template_ref', field: 'handoff_notice_template' });
+  const current = await repositories.config.get('operators');
+  expect(await refusal('operators', { ...(current!.value as object), '12': { role: 'operator' } })).toEqual({ code: 'bad_phone', field: '12' });
+  expect(await refusal('operators', { [newOperatorPhone()]: { role: 'boss' } })).toMatchObject({ code: 'bad_role' });
+  expect(await refusal('operators', { [newOperatorPhone()]: { role: 'operator', name: 'n'.repeat(101) } })).toMatchObject({ code: 'too_long', max: 100 });
+  expect(await refusal('model_prices', { 'anthropic.claude-3-haiku': { input: -1, output: 1.25 } })).toEqual({ code: 'out_of_range', field: 'model_prices.anthropic.claude-3-haiku.input', min: 0, max: 1000 });
+  expect(await refusal('model_prices', { 'model-a': { input: 1 } })).toEqual({ code: 'out_of_range', field: 'model_prices.model-a.output', min: 0, max: 1000 });
+  expect(await refusal('model_prices', ['model-a'])).toEqual({ code: 'not_an_object', field: 'model_prices' });
+  // A refusal of the HTTP layer itself has no problem parts: its message is the whole answer.
+  const unknownKey = await admin.call('PUT', '/api/admin/config/availability_ttl_hours', { value: 5 });
+  expect(unknownKey.body).toEqual({ error: 'missing_field', message: expect.any(String) });
+});
+
+it("lists the deployment's admins apart from the operators setting", async () => {
+  expect((await admin.call('GET', '/api/admin/deployment-admins')).body).toEqual({ items: [{ phone: adminPhone, role: 'admin' }] });
+});
+
 it('lists demands, consents and CRM problems', async () => {
   const customer = newCustomer();
   await pipeline.sendCustomerMessage(customer, 'Vocês fazem #fora teste de paternidade');
@@ -151,4 +184,23 @@ it('shows the dead letters and redrives only what is safe, as npm run redrive do
 
   const audit = (await admin.call('GET', '/api/admin/audit?limit=100')).body.items.find((event: { action: string }) => event.action === 'dead_letters.redrive');
   expect(audit).toMatchObject({ author: adminPhone, details: { dropped: 0, redriven: 0, held: 1 } });
+});
+
+it('reads the dead-letter queue only when asked: screen reads leave its receive counts alone', async () => {
+  const before = (await admin.call('POST', '/api/admin/dead-letters/refresh')).body;
+  expect(before).toMatchObject({ takenBy: adminPhone, count: 1 });
+  const [card] = before.items;
+  expect(card).toMatchObject({ verdict: 'confirm', onConfirm: 'drop', explanation: [{ code: 'no_receipt' }] });
+  // What the card shows is what the redrive decided from, without the stored items themselves.
+  expect(card.receipt).toBeUndefined();
+
+  for (let read = 0; read < 5; read++) expect((await admin.call('GET', '/api/admin/dead-letters')).body).toEqual(before);
+  const attributes = await pipeline.sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: pipeline.deadLetterQueueUrl, AttributeNames: ['ApproximateNumberOfMessagesNotVisible'] }));
+  expect(attributes.Attributes?.ApproximateNumberOfMessagesNotVisible).toBe('0');
+
+  // The next refresh is the one receive since: the ApproximateReceiveCount of the record grew by one.
+  const after = (await admin.call('POST', '/api/admin/dead-letters/refresh')).body;
+  expect(after.items.map((item: { recordId: string }) => item.recordId)).toEqual([card.recordId]);
+  expect(after.items[0].receiveCount).toBe(card.receiveCount + 1);
+  expect((await admin.call('POST', '/api/admin/dead-letters/refresh', { extra: true })).status).toBe(400);
 });

@@ -121,7 +121,7 @@ export class AdminConsole {
     try {
       stored = validateConfigValue(key, value, { author: admin.phone, now: isoMicros(this.deps.clock.now()), previous: previous?.value });
     } catch (error) {
-      if (error instanceof InvalidConfigValueError) throw new OperatorActionError('invalid', error.message);
+      if (error instanceof InvalidConfigValueError) throw new OperatorActionError('invalid', error.message, error.problem);
       throw error;
     }
     if (key === HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY) await this.requireApprovedTemplate(stored as TemplateRef);
@@ -152,6 +152,12 @@ export class AdminConsole {
   private async endAccess(admin: Operator, phone: string): Promise<void> {
     const revoked = await this.deps.auth.revokeAll(phone, this.deps.clock.now());
     await this.deps.trail.record({ author: admin.phone, action: 'operator.access_ended', resourceType: 'operator', resourceId: phone, details: { ...revoked } });
+  }
+
+  /** The deploy-time admins (the deployment, not the `operators` setting, makes them admins), with the names the setting gives them. */
+  async deploymentAdmins(): Promise<{ readonly phone: string; readonly role: 'admin'; readonly name?: string }[]> {
+    const admins = (await this.deps.directory.list()).filter((operator) => this.deps.directory.isDeployTimeAdmin(operator.phone));
+    return admins.map(({ phone, name }) => ({ phone, role: 'admin', name }));
   }
 
   listAudit(page: PageRequest) {

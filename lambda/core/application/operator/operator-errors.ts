@@ -1,4 +1,4 @@
-import { PipelineError } from '../../domain/errors';
+import { PipelineError, type Problem } from '../../domain/errors';
 
 /**
  * Why an operator's request cannot be done, as the use cases see it; the HTTP layer answers each
@@ -21,6 +21,7 @@ export class OperatorActionError extends PipelineError {
   constructor(
     readonly reason: OperatorFailureReason,
     message: string,
+    override readonly problem?: Problem,
   ) {
     super(message);
     this.retryable = reason === 'send_failed';

@@ -1,0 +1,58 @@
+import { MODEL_PRICE_DEFAULTS, MODEL_PRICE_LIMITS, PROMPT_CACHE_PRICE_FACTORS, type ModelPrice } from './defaults';
+import type { AgentUsage, ModelUsage } from './usage-report';
+
+/**
+ * The usage report's cost estimate, made where the report is shown: each model's tokens at its
+ * price per million (the documented defaults, then the admin's `model_prices` setting over them).
+ * Internal: not part of the jsii API.
+ */
+export type ModelPrices = Readonly<Record<string, ModelPrice>>;
+
+export const MODEL_PRICES_CONFIG_KEY = 'model_prices';
+
+/** The prices in force: the stored setting (already validated when it was written) over the defaults. */
+export function modelPricesFrom(stored: unknown): ModelPrices {
+  return { ...MODEL_PRICE_DEFAULTS, ...(isPriceTable(stored) ? stored : {}) };
+}
+
+/** The price of a model id: the longest key it contains; undefined when none does. */
+export function priceOf(model: string | undefined, prices: ModelPrices): ModelPrice | undefined {
+  if (model === undefined) return undefined;
+  const key = Object.keys(prices)
+    .filter((name) => model.includes(name))
+    .sort((a, b) => b.length - a.length)[0];
+  return key === undefined ? undefined : prices[key];
+}
+
+/** The estimate of a day or a period: the priced models' costs added up, and the replies of models without a price. */
+export interface CostEstimate {
+  readonly usd: number;
+  readonly unpricedReplies: number;
+}
+
+export function estimatedCost(usage: AgentUsage, prices: ModelPrices): CostEstimate {
+  let usd = 0;
+  let unpricedReplies = 0;
+  for (const model of usage.models) {
+    const cost = modelCost(model, prices);
+    if (cost === undefined) unpricedReplies += model.replies;
+    else usd += cost;
+  }
+  return { usd, unpricedReplies };
+}
+
+/** One model's estimate; undefined without a price for it. */
+export function modelCost(usage: ModelUsage, prices: ModelPrices): number | undefined {
+  const price = priceOf(usage.model, prices);
+  return price === undefined ? undefined : costOf(usage, price);
+}
+
+function costOf(usage: ModelUsage, price: ModelPrice): number {
+  const { read, write } = PROMPT_CACHE_PRICE_FACTORS;
+  const inputTokens = usage.inputTokens + read * (usage.cacheReadInputTokens ?? 0) + write * (usage.cacheWriteInputTokens ?? 0);
+  return (inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000;
+}
+
+function isPriceTable(value: unknown): value is ModelPrices {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length <= MODEL_PRICE_LIMITS.maxModels;
+}
