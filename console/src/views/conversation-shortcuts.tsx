@@ -59,7 +59,7 @@ export function ShortcutHelp({ shortcuts, open, onClose }: { readonly shortcuts:
           ))}
         <div>
           <dt>
-            <kbd>Ctrl</kbd> + <kbd>Enter</kbd>
+            <kbd>{t('shortcuts.ctrlKey')}</kbd> + <kbd>{t('shortcuts.enterKey')}</kbd>
           </dt>
           <dd>{t('shortcuts.send')}</dd>
         </div>

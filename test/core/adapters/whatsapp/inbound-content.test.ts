@@ -9,7 +9,7 @@ const receivedAt = new Date('2026-12-01T12:00:00.000Z');
 function typed(name: string): Partial<InboundTurn> {
   const { turns } = parseWebhookPayload(metaFixture(`types/${name}`), receivedAt);
   expect(turns).toHaveLength(1);
-  const { customerId, customerIdKind, messageId, providerTimestamp, receivedAt: received, businessPhoneNumberId, displayPhoneNumber, ...content } = turns[0];
+  const { customerId, customerIdKind, messageId, providerTimestamp, receivedAt: received, businessPhoneNumberId, displayPhoneNumber, profileName, ...content } = turns[0];
   return content;
 }
 
