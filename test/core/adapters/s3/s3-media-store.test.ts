@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { readXml } from '../../../../lambda/core/adapters/aws/xml-reader';
-import { createMediaClient, readListing, S3MediaStore } from '../../../../lambda/core/adapters/s3/s3-media-store';
+import { createMediaClient, mediaBucketUrl, readListing, S3MediaStore } from '../../../../lambda/core/adapters/s3/s3-media-store';
 import { MediaStoreError } from '../../../../lambda/core/ports/media-store';
 
 const endpoint = process.env.AWS_ENDPOINT_URL_S3!;
@@ -56,6 +56,12 @@ describe('the media bucket without the S3 client', () => {
       'X-Amz-SignedHeaders': 'host',
       'X-Amz-Signature': expect.stringMatching(/^[0-9a-f]{64}$/),
     });
+  });
+
+  test('the bucket is addressed path-style on a local server and for a dotted name, virtual-hosted otherwise', () => {
+    expect(mediaBucketUrl('media', 'http://127.0.0.1:4566/', 'us-east-1')).toBe('http://127.0.0.1:4566/media');
+    expect(mediaBucketUrl('media', undefined, 'cn-north-1')).toBe('https://media.s3.cn-north-1.amazonaws.com.cn');
+    expect(mediaBucketUrl('media.example.com', undefined, 'sa-east-1')).toBe('https://s3.sa-east-1.amazonaws.com/media.example.com');
   });
 
   test('a missing object is the deployment’s to fix, not retried', async () => {
