@@ -79,7 +79,7 @@ export class AwsApiError extends PipelineError {
 }
 
 /**
- * A SigV4-signed `POST` (or REST `GET`) sent with the runtime's `fetch`, in place of a whole SDK client bundled for
+ * A SigV4-signed `POST` (or REST request of any method) sent with the runtime's `fetch`, in place of a whole SDK client bundled for
  * one command. It keeps what the client does for such a call: the SDK's credentials, the region's
  * endpoint from the SDK's partition data (FIPS and dual-stack variants, endpoint variables), the
  * SDK's standard retry strategy with its error classification (throttling, 5xx and connection
