@@ -2,7 +2,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { CUSTOM_METRICS } from '../../lib/contract';
 import { customerDataRepository } from '../core/adapters/dynamodb/dynamo-repositories';
 import { errorSummary } from '../core/adapters/observability/error-summary';
-import { createMediaClient, S3MediaStore } from '../core/adapters/s3/s3-media-store';
+import { createMediaClient, mediaBucketUrl, S3MediaStore } from '../core/adapters/s3/s3-media-store';
 import { createMediaSource, type WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
 import { DownloadInboundMedia, type MediaOutcome } from '../core/application/download-inbound-media';
 import { CustomerPseudonyms } from '../core/application/privacy/customer-pseudonyms';
@@ -32,8 +32,7 @@ export function composeMediaStore(media: MediaSettings, composed: Pick<ComposedF
  * server's origin, or the bucket's virtual-hosted endpoint in the function's region.
  */
 export function mediaLinkOrigin(media: MediaSettings, ports: MediaPorts, env: NodeJS.ProcessEnv = process.env): string {
-  const endpoint = ports.s3Endpoint ?? env.AWS_ENDPOINT_URL_S3;
-  return endpoint === undefined ? `https://${media.bucketName}.s3.${env.AWS_REGION}.amazonaws.com` : new URL(endpoint).origin;
+  return new URL(mediaBucketUrl(media.bucketName, ports.s3Endpoint ?? env.AWS_ENDPOINT_URL_S3, env.AWS_REGION)).origin;
 }
 
 /** The turn's download step, reporting each attachment's outcome as a metric; none on a channel without a media source. */

@@ -15,7 +15,3 @@ export class EventStreamSerde {
 }
 
 export const eventStreamSerdeProvider = notBundled;
-
-// The S3 client resolves its event-stream marshaller at construction (only SelectObjectContent
-// streams); without one, the media bucket's put, get, list and delete work unchanged.
-export const resolveEventStreamSerdeConfig = (config) => config;

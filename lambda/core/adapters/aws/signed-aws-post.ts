@@ -5,6 +5,8 @@ import { Hash } from '@smithy/core/serde';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentityProvider, RetryErrorType, StandardRetryToken } from '@smithy/types';
 import { PipelineError } from '../../domain/errors';
+import type { RequestTimeouts } from './request-timeouts';
+import { childOf, readXml } from './xml-reader';
 
 /** An AWS API called without its SDK client. */
 export interface AwsService {
@@ -16,6 +18,8 @@ export interface AwsService {
   readonly endpointVariable: string;
   /** A bearer token the SDK client prefers to SigV4 when it is set (`AWS_BEARER_TOKEN_BEDROCK`). */
   readonly bearerTokenVariable?: string;
+  /** Whether the signer escapes the path once more, as every service but S3 expects. Default true. */
+  readonly uriEscapePath?: boolean;
 }
 
 export interface AwsCallOptions {
@@ -27,6 +31,8 @@ export interface AwsCallOptions {
   readonly credentials?: AwsCredentialIdentityProvider;
   /** Attempts in all, as the SDK's `maxAttempts`. Default: `AWS_MAX_ATTEMPTS`, else 3. */
   readonly maxAttempts?: number;
+  /** Bounds on each attempt (`maxAttempts` among them) for a caller that cannot wait for the function's timeout. Default: none. */
+  readonly timeouts?: RequestTimeouts;
   readonly env?: NodeJS.ProcessEnv;
 }
 
@@ -36,15 +42,18 @@ export interface AwsAnswer {
   readonly payload: Uint8Array;
 }
 
-/** A request to the service: a `POST` with a body, or (REST-JSON read operations) a `GET` with query parameters. */
+/** A request to the service: a `POST` with a body, or (REST APIs) any method on a resource path with query parameters. */
 export interface AwsRequest {
   /** Default `POST`. */
-  readonly method?: 'GET' | 'POST';
+  readonly method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly query?: Readonly<Record<string, string>>;
   readonly headers: Record<string, string>;
-  /** Only with `POST`. */
+  /** Only with `POST` or `PUT`. */
   readonly body?: Uint8Array;
 }
+
+/** A URL that lets its holder make one `GET` without credentials until it expires. */
+export type PresignedAwsGet = (path: string, expiresInSeconds: number) => Promise<string>;
 
 /** One request to the service: retried, and rejected with an {@link AwsApiError} for an error answer. */
 export type SignedAwsPost = (path: string, request: AwsRequest, abortSignal?: AbortSignal) => Promise<AwsAnswer>;
@@ -70,7 +79,7 @@ export class AwsApiError extends PipelineError {
 }
 
 /**
- * A SigV4-signed `POST` (or REST `GET`) sent with the runtime's `fetch`, in place of a whole SDK client bundled for
+ * A SigV4-signed `POST` (or REST request of any method) sent with the runtime's `fetch`, in place of a whole SDK client bundled for
  * one command. It keeps what the client does for such a call: the SDK's credentials, the region's
  * endpoint from the SDK's partition data (FIPS and dual-stack variants, endpoint variables), the
  * SDK's standard retry strategy with its error classification (throttling, 5xx and connection
@@ -78,20 +87,17 @@ export class AwsApiError extends PipelineError {
  * With tracing on, Powertools' tracer records `fetch` calls as subsegments of the request's host.
  */
 export function signedAwsPost(service: AwsService, options: AwsCallOptions = {}): SignedAwsPost {
-  const env = options.env ?? process.env;
-  const region = options.region ?? env.AWS_REGION;
+  const target = signingTarget(service, options);
   // As an SDK client does, a missing region fails the call, not the composition (which tests and tools build without one).
-  if (!region) return () => Promise.reject(new Error(`Calling ${service.endpointPrefix} needs a region: set AWS_REGION`));
-  const endpoint = new URL(options.endpoint ?? env[service.endpointVariable] ?? env.AWS_ENDPOINT_URL ?? serviceEndpoint(service.endpointPrefix, region, env));
+  if (typeof target === 'string') return () => Promise.reject(new Error(target));
+  const { env, endpoint, signer } = target;
   // The SDK prefers the bearer token whenever its variable is set.
   const bearerToken = service.bearerTokenVariable === undefined ? undefined : env[service.bearerTokenVariable];
-  const signer = new SignatureV4({ service: service.signingName, region, credentials: options.credentials ?? defaultProvider(), sha256: Hash.bind(null, 'sha256'), uriEscapePath: true });
-  const retries = new StandardRetryStrategy(options.maxAttempts ?? (Number(env.AWS_MAX_ATTEMPTS) || DEFAULT_MAX_ATTEMPTS));
+  const timeouts = options.timeouts;
+  const retries = new StandardRetryStrategy(options.maxAttempts ?? timeouts?.maxAttempts ?? (Number(env.AWS_MAX_ATTEMPTS) || DEFAULT_MAX_ATTEMPTS));
 
   async function attempt(path: string, { method = 'POST', query = {}, headers, body }: AwsRequest, abortSignal?: AbortSignal): Promise<AwsAnswer> {
-    const fullPath = `${endpoint.pathname.replace(/\/$/, '')}${path}`;
-    // Encoded as the signer canonicalises it (RFC 3986), so the signature covers the query as sent.
-    const search = Object.entries(query).map(([name, value]) => `${encodePathSegment(name)}=${encodePathSegment(value)}`).join('&');
+    const fullPath = pathOn(endpoint, path);
     const unsigned = { host: endpoint.host, ...headers };
     const signed = bearerToken !== undefined
       ? { ...unsigned, authorization: `Bearer ${bearerToken}` }
@@ -107,7 +113,9 @@ export function signedAwsPost(service: AwsService, options: AwsCallOptions = {})
             body,
           })
         ).headers;
-    const response = await fetch(`${endpoint.origin}${fullPath}${search === '' ? '' : `?${search}`}`, { method, headers: signed, body, signal: abortSignal });
+    // A timed-out attempt fails as `TimeoutError`, which the retry strategy classifies as transient.
+    const bounded = timeouts === undefined ? abortSignal : AbortSignal.any([AbortSignal.timeout(timeouts.requestTimeoutMs), ...(abortSignal === undefined ? [] : [abortSignal])]);
+    const response = await fetch(`${endpoint.origin}${fullPath}${searchOf(query)}`, { method, headers: signed, body, signal: bounded });
     const payload = new Uint8Array(await response.arrayBuffer());
     if (response.status >= 300) throw apiError(response, payload);
     return { status: response.status, headers: response.headers, payload };
@@ -133,6 +141,52 @@ export function signedAwsPost(service: AwsService, options: AwsCallOptions = {})
   };
 }
 
+/**
+ * Presigned `GET` URLs of the service (S3 objects): query-string SigV4 over an unsigned payload,
+ * valid for `expiresInSeconds` from now, on the same endpoint and credentials as {@link signedAwsPost}.
+ */
+export function presignedAwsGet(service: AwsService, options: AwsCallOptions = {}): PresignedAwsGet {
+  const target = signingTarget(service, options);
+  if (typeof target === 'string') return () => Promise.reject(new Error(target));
+  const { endpoint, signer } = target;
+  return async (path, expiresInSeconds) => {
+    const fullPath = pathOn(endpoint, path);
+    const presigned = await signer.presign(
+      {
+        method: 'GET',
+        protocol: endpoint.protocol,
+        hostname: endpoint.hostname,
+        port: endpoint.port === '' ? undefined : Number(endpoint.port),
+        path: fullPath,
+        query: {},
+        headers: { host: endpoint.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
+      },
+      { expiresIn: expiresInSeconds },
+    );
+    return `${endpoint.origin}${fullPath}${searchOf(presigned.query as Record<string, string>)}`;
+  };
+}
+
+/** Where and as whom the service is called, or why it cannot be (no region). */
+function signingTarget(service: AwsService, options: AwsCallOptions): { env: NodeJS.ProcessEnv; endpoint: URL; signer: SignatureV4 } | string {
+  const env = options.env ?? process.env;
+  const region = options.region ?? env.AWS_REGION;
+  if (!region) return `Calling ${service.endpointPrefix} needs a region: set AWS_REGION`;
+  const endpoint = new URL(options.endpoint ?? env[service.endpointVariable] ?? env.AWS_ENDPOINT_URL ?? serviceEndpoint(service.endpointPrefix, region, env));
+  const signer = new SignatureV4({ service: service.signingName, region, credentials: options.credentials ?? defaultProvider(), sha256: Hash.bind(null, 'sha256'), uriEscapePath: service.uriEscapePath ?? true });
+  return { env, endpoint, signer };
+}
+
+function pathOn(endpoint: URL, path: string): string {
+  return `${endpoint.pathname.replace(/\/$/, '')}${path}`;
+}
+
+/** `?query` encoded as the signer canonicalises it (RFC 3986), so the signature covers the query as sent. */
+function searchOf(query: Readonly<Record<string, string>>): string {
+  const search = Object.entries(query).map(([name, value]) => `${encodePathSegment(name)}=${encodePathSegment(value)}`).join('&');
+  return search === '' ? '' : `?${search}`;
+}
+
 /** A service's regional endpoint, as the SDK clients' endpoint rules build it. */
 export function serviceEndpoint(prefix: string, region: string, env: NodeJS.ProcessEnv): string {
   const { dnsSuffix, dualStackDnsSuffix } = partition(region);
@@ -146,19 +200,33 @@ export function encodePathSegment(value: string): string {
   return encodeURIComponent(value).replace(/[!'()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
-/** The error the SDK would raise for this answer: named by `x-amzn-ErrorType` (or the body's `code`/`__type`), with the body's message. */
+/**
+ * The error the SDK would raise for this answer: named by `x-amzn-ErrorType` (or the body's
+ * `code`/`__type`, or a REST-XML `<Error><Code>`), with the body's message.
+ */
 function apiError(response: Response, payload: Uint8Array): AwsApiError {
   let body: { code?: unknown; __type?: unknown; message?: unknown; Message?: unknown } = {};
+  const text = new TextDecoder().decode(payload);
   try {
-    body = JSON.parse(new TextDecoder().decode(payload)) as typeof body;
+    body = JSON.parse(text) as typeof body;
   } catch {
-    // Not JSON (a proxy's page): the status names it.
+    body = xmlErrorOf(text);
   }
   const code = response.headers.get('x-amzn-errortype') ?? (typeof body.code === 'string' ? body.code : undefined) ?? (typeof body.__type === 'string' ? body.__type : undefined);
   // `Name:http://internal.amazon.com/…` in the header, `namespace#Name` in a body.
   const name = code?.split(':')[0].split('#').pop() || 'UnknownError';
   const message = typeof body.message === 'string' ? body.message : typeof body.Message === 'string' ? body.Message : `${response.url} answered HTTP ${response.status}`;
   return new AwsApiError(name, message, response.status);
+}
+
+/** S3's `<Error><Code>NoSuchKey</Code><Message>…</Message></Error>`; nothing for other bodies (a proxy's page: the status names it). */
+function xmlErrorOf(text: string): { code?: string; message?: string } {
+  try {
+    const error = readXml(text);
+    return error.name === 'Error' ? { code: childOf(error, 'Code')?.text, message: childOf(error, 'Message')?.text } : {};
+  } catch {
+    return {};
+  }
 }
 
 /** The SDK retry middleware's classification of a failed attempt. */

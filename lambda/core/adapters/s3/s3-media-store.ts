@@ -1,14 +1,25 @@
-import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import type { AwsCredentials } from '../aws/aws-identity';
+import { createHash } from 'node:crypto';
+import { partition } from '@aws-sdk/core/client';
+import { credentialProvider, type AwsCredentials } from '../aws/aws-identity';
 import { MEDIA_DEFAULTS } from '../../../../lib/contract';
 import { MediaStoreError, type MediaStore, type StoredObject } from '../../ports/media-store';
-import { clientConfigOf, type RequestTimeouts } from '../aws/request-timeouts';
+import type { RequestTimeouts } from '../aws/request-timeouts';
+import { type AwsCallOptions, type AwsService, encodePathSegment, type PresignedAwsGet, presignedAwsGet, type SignedAwsPost, signedAwsPost } from '../aws/signed-aws-post';
+import { childOf, childrenOf, escapeXml, readXml, type XmlElement, XmlReadError } from '../aws/xml-reader';
 
 /** A download waits for the bucket; a put of 16 MiB takes seconds, never a minute. */
 const MEDIA_REQUEST_TIMEOUTS: RequestTimeouts = { connectionTimeoutMs: 3_000, requestTimeoutMs: 30_000, maxAttempts: 3 };
 
 /** DeleteObjects takes at most this many keys. */
 const DELETE_BATCH = 1_000;
+
+const S3: AwsService = { endpointPrefix: 's3', signingName: 's3', endpointVariable: 'AWS_ENDPOINT_URL_S3', uriEscapePath: false };
+
+/** Where the media bucket is called: a local server (`endpoint`, path-style) or AWS, as whom. */
+export interface MediaClient {
+  readonly endpoint?: string;
+  readonly credentials?: AwsCredentials;
+}
 
 export interface S3MediaStoreOptions {
   readonly bucketName: string;
@@ -19,46 +30,62 @@ export interface S3MediaStoreOptions {
    */
   readonly customerKey: (customerId: string) => Promise<string>;
   /** From {@link createMediaClient}. */
-  readonly client: S3Client;
+  readonly client: MediaClient;
+  readonly env?: NodeJS.ProcessEnv;
 }
 
-/** The S3 client of the media bucket: bounded requests; path-style against a local server (`endpoint`). */
-export function createMediaClient(options: { readonly endpoint?: string; readonly credentials?: AwsCredentials } = {}): S3Client {
-  return new S3Client({
-    ...clientConfigOf(MEDIA_REQUEST_TIMEOUTS),
-    ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint, forcePathStyle: true }),
-    ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
-  });
+/** The media bucket's connection: bounded requests; path-style against a local server (`endpoint`). */
+export function createMediaClient(options: MediaClient = {}): MediaClient {
+  return options;
 }
 
 /**
- * The pipeline's media bucket (`MediaStore`) through the one module that talks to S3. Keys are
- * `media/{customer pseudonym}/{message id}`: a retry of a message overwrites its own object, and
- * a customer's objects are one prefix for export and erasure.
+ * The bucket's base URL: `{endpoint}/{bucket}` on a local server, else S3's virtual-hosted
+ * `https://{bucket}.s3.{region}.{partition's domain}` (path-style for an existing bucket with a dot
+ * in its name, which S3's certificate does not cover, as the SDK does). Presigned links point here
+ * too, so the console's content security policy allows this origin.
+ */
+export function mediaBucketUrl(bucketName: string, endpoint: string | undefined, region: string | undefined): string {
+  const regional = `s3.${region}.${region === undefined ? 'amazonaws.com' : partition(region).dnsSuffix}`;
+  if (endpoint !== undefined) return `${endpoint.replace(/\/$/, '')}/${bucketName}`;
+  return bucketName.includes('.') ? `https://${regional}/${bucketName}` : `https://${bucketName}.${regional}`;
+}
+
+/**
+ * The pipeline's media bucket (`MediaStore`) through the one module that talks to S3, signed
+ * requests without the S3 client (which would add 180 KiB to every function that can see media).
+ * Keys are `media/{customer pseudonym}/{message id}`: a retry of a message overwrites its own
+ * object, and a customer's objects are one prefix for export and erasure.
  */
 export class S3MediaStore implements MediaStore {
-  private readonly client: S3Client;
+  private readonly send: SignedAwsPost;
+  private readonly presign: PresignedAwsGet;
 
   constructor(private readonly options: S3MediaStoreOptions) {
-    this.client = options.client;
+    const env = options.env ?? process.env;
+    const callOptions: AwsCallOptions = {
+      env,
+      endpoint: mediaBucketUrl(options.bucketName, options.client.endpoint, env.AWS_REGION),
+      credentials: credentialProvider(options.client.credentials),
+      timeouts: MEDIA_REQUEST_TIMEOUTS,
+    };
+    this.send = signedAwsPost(S3, callOptions);
+    this.presign = presignedAwsGet(S3, callOptions);
   }
 
   async put(customerId: string, messageId: string, body: Uint8Array, contentType: string): Promise<StoredObject> {
     const objectKey = `${await this.prefixOf(customerId)}${encodeURIComponent(messageId)}`;
-    await this.call('store', () => this.client.send(new PutObjectCommand({ Bucket: this.options.bucketName, Key: objectKey, Body: body, ContentType: contentType })));
+    await this.call('store', () => this.send(objectPath(objectKey), { method: 'PUT', headers: { 'content-type': contentType }, body }));
     return { objectKey, sizeBytes: body.byteLength };
   }
 
   async get(objectKey: string): Promise<Uint8Array> {
-    const answer = await this.call('read', () => this.client.send(new GetObjectCommand({ Bucket: this.options.bucketName, Key: objectKey })));
-    if (answer.Body === undefined) throw new MediaStoreError(`The media object ${objectKey} has no body`, true);
-    return answer.Body.transformToByteArray();
+    const answer = await this.call('read', () => this.send(objectPath(objectKey), { method: 'GET', headers: {} }));
+    return answer.payload;
   }
 
   async presignedGetUrl(objectKey: string, expiresInSeconds: number): Promise<string> {
-    // Imported when asked: the orchestrator's turns never presign, so its bundle does not load the signer.
-    const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.options.bucketName, Key: objectKey }), { expiresIn: expiresInSeconds });
+    return this.presign(objectPath(objectKey), expiresInSeconds);
   }
 
   async listCustomerObjects(customerId: string): Promise<readonly StoredObject[]> {
@@ -66,9 +93,11 @@ export class S3MediaStore implements MediaStore {
     const objects: StoredObject[] = [];
     let continuationToken: string | undefined;
     do {
-      const page = await this.call('list', () => this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucketName, Prefix: prefix, ContinuationToken: continuationToken })));
-      for (const entry of page.Contents ?? []) if (entry.Key !== undefined) objects.push({ objectKey: entry.Key, sizeBytes: entry.Size ?? 0 });
-      continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      const query = { 'list-type': '2', prefix, ...(continuationToken === undefined ? {} : { 'continuation-token': continuationToken }) };
+      const answer = await this.call('list', () => this.send('/', { method: 'GET', query, headers: {} }));
+      const page = this.read('list', answer.payload, readListing);
+      objects.push(...page.objects);
+      continuationToken = page.continuationToken;
     } while (continuationToken !== undefined);
     return objects;
   }
@@ -77,8 +106,12 @@ export class S3MediaStore implements MediaStore {
     const objects = await this.listCustomerObjects(customerId);
     for (let start = 0; start < objects.length; start += DELETE_BATCH) {
       const batch = objects.slice(start, start + DELETE_BATCH);
-      const answer = await this.call('erase', () => this.client.send(new DeleteObjectsCommand({ Bucket: this.options.bucketName, Delete: { Objects: batch.map(({ objectKey }) => ({ Key: objectKey })), Quiet: true } })));
-      if ((answer.Errors ?? []).length > 0) throw new MediaStoreError(`S3 refused to delete ${answer.Errors!.length} of the customer's media objects (${answer.Errors![0].Code}); run the erasure again`, true);
+      const body = new TextEncoder().encode(`<Delete><Quiet>true</Quiet>${batch.map(({ objectKey }) => `<Object><Key>${escapeXml(objectKey)}</Key></Object>`).join('')}</Delete>`);
+      // DeleteObjects refuses a body without its digest.
+      const headers = { 'content-type': 'application/xml', 'content-md5': createHash('md5').update(body).digest('base64') };
+      const answer = await this.call('erase', () => this.send('/', { method: 'POST', query: { delete: '' }, headers, body }));
+      const errors = this.read('erase', answer.payload, (result) => childrenOf(result, 'Error'));
+      if (errors.length > 0) throw new MediaStoreError(`S3 refused to delete ${errors.length} of the customer's media objects (${childOf(errors[0], 'Code')?.text}); run the erasure again`, true);
     }
     return objects.length;
   }
@@ -92,8 +125,39 @@ export class S3MediaStore implements MediaStore {
       return await send();
     } catch (error) {
       // Access denied or a missing bucket is the deployment's to fix; anything else may pass.
-      const permanent = error instanceof S3ServiceException && (error.name === 'AccessDenied' || error.name === 'NoSuchBucket' || error.name === 'NoSuchKey');
+      const permanent = error instanceof Error && (error.name === 'AccessDenied' || error.name === 'NoSuchBucket' || error.name === 'NoSuchKey');
       throw new MediaStoreError(`The media bucket could not ${what} (${error instanceof Error ? error.name : 'unknown error'})`, !permanent, { cause: error });
     }
   }
+
+  /** An answer S3 cut short or garbled: worth another try. */
+  private read<T>(what: string, payload: Uint8Array, reader: (root: XmlElement) => T): T {
+    try {
+      return reader(readXml(new TextDecoder().decode(payload)));
+    } catch (error) {
+      throw new MediaStoreError(`The media bucket could not ${what} (${error instanceof Error ? error.name : 'unknown error'})`, true, { cause: error });
+    }
+  }
+}
+
+/** One page of ListObjectsV2: the objects, and the token of the next page while `IsTruncated`. */
+export function readListing(result: XmlElement): { readonly objects: readonly StoredObject[]; readonly continuationToken?: string } {
+  if (result.name !== 'ListBucketResult') throw new XmlReadError(`Expected ListBucketResult, not ${result.name}`);
+  const objects = childrenOf(result, 'Contents').map((entry) => {
+    const objectKey = childOf(entry, 'Key')?.text;
+    const size = childOf(entry, 'Size')?.text ?? '';
+    if (objectKey === undefined || !/^\d+$/.test(size)) throw new XmlReadError('A listed object has no Key or no Size');
+    return { objectKey, sizeBytes: Number(size) };
+  });
+  const truncated = childOf(result, 'IsTruncated')?.text;
+  if (truncated !== 'true' && truncated !== 'false') throw new XmlReadError(`IsTruncated is ${truncated === undefined ? 'missing' : `"${truncated}"`}`);
+  if (truncated === 'false') return { objects };
+  const continuationToken = childOf(result, 'NextContinuationToken')?.text;
+  if (!continuationToken) throw new XmlReadError('A truncated listing has no NextContinuationToken');
+  return { objects, continuationToken };
+}
+
+/** `/{key}` with each segment escaped once, as S3 signs it (the signer leaves S3 paths alone). */
+function objectPath(objectKey: string): string {
+  return `/${objectKey.split('/').map(encodePathSegment).join('/')}`;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { createMediaClient, S3MediaStore } from '../../../../lambda/core/adapters/s3/s3-media-store';
 import { StaticCredentialsProvider } from '../../../../lambda/core/adapters/secrets/static-credentials-provider';
 import { GraphApiMediaSource } from '../../../../lambda/core/adapters/whatsapp/graph-api-media-source';
@@ -14,7 +14,8 @@ const LIMITS = { maxBytes: 1024, allowedMimeTypes: ['image/*', 'application/pdf'
 const PHOTO = new Uint8Array(600).fill(7);
 
 let graph: FakeGraphApi;
-const client = createMediaClient({ endpoint: process.env.AWS_ENDPOINT_URL_S3 });
+// The suite's own look at the bucket, beside the adapter under test.
+const client = new S3Client({ endpoint: process.env.AWS_ENDPOINT_URL_S3, forcePathStyle: true });
 const bucketName = `media-${randomUUID()}`;
 
 beforeAll(async () => {
@@ -31,7 +32,7 @@ function turnWith(media: InboundMedia, customerId = `55119${Math.floor(Math.rand
 }
 
 function world(options: { store?: MediaStore } = {}) {
-  const store = new S3MediaStore({ bucketName, customerKey: async (customerId) => `pseudonym-of-${customerId}`, client });
+  const store = new S3MediaStore({ bucketName, customerKey: async (customerId) => `pseudonym-of-${customerId}`, client: createMediaClient({ endpoint: process.env.AWS_ENDPOINT_URL_S3 }) });
   const outcomes: MediaOutcome[] = [];
   const source = new GraphApiMediaSource({ baseUrl: graph.baseUrl, credentials: new StaticCredentialsProvider({ appSecret: 's', verifyToken: 'v', accessToken: graph.accessToken }) });
   const download = new DownloadInboundMedia({ source, store: options.store ?? store, limits: LIMITS, onOutcome: (outcome) => outcomes.push(outcome) });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CreateBucketCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { createDynamoRepositories, type DynamoRepositories } from '../../../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { createMediaClient, S3MediaStore } from '../../../../lambda/core/adapters/s3/s3-media-store';
 import { OperatorAuditTrail } from '../../../../lambda/core/application/operator/operator-audit';
@@ -13,7 +13,8 @@ import { createTestTable, type TestTable } from '../../../support/dynamo-table';
 let table: TestTable;
 let repos: DynamoRepositories;
 const clock = new ManualClock('2026-03-10T12:00:00.000Z');
-const client = createMediaClient({ endpoint: process.env.AWS_ENDPOINT_URL_S3 });
+// The suite's own look at the bucket, beside the adapter under test.
+const client = new S3Client({ endpoint: process.env.AWS_ENDPOINT_URL_S3, forcePathStyle: true });
 const bucketName = `media-rights-${randomUUID()}`;
 
 beforeAll(async () => {
@@ -28,7 +29,7 @@ afterAll(async () => {
 
 function world() {
   const pseudonyms = new CustomerPseudonyms(repos.customerData);
-  const media = new S3MediaStore({ bucketName, customerKey: (customerId) => pseudonyms.of(customerId), client });
+  const media = new S3MediaStore({ bucketName, customerKey: (customerId) => pseudonyms.of(customerId), client: createMediaClient({ endpoint: process.env.AWS_ENDPOINT_URL_S3 }) });
   const rights = new CustomerDataRights({ data: repos.customerData, trail: new OperatorAuditTrail(repos.audit, clock, new SequentialIds('audit'), pseudonyms), clock, media });
   return { media, rights };
 }
