@@ -1,7 +1,7 @@
 import type { CompletedInbound, LatestInbound } from '../../domain/inbound-receipt';
 import { pendingSendMessage, type Message } from '../../domain/message';
 import { MESSAGING_CONSENT_PURPOSE, messagingWithdrawn } from '../../domain/privacy';
-import { assertLegalTransition } from '../../domain/session';
+import { assertLegalTransition, isHumanOwned, SessionState } from '../../domain/session';
 import { isoMicros } from '../../domain/timestamps';
 import { ConditionFailedError, type PendingWork, type SendGuard, type TurnCompletion, type TurnLedger, type TurnResult, type TurnStart } from '../../ports/repositories';
 import type { Clock } from '../../ports/clock';
@@ -86,8 +86,10 @@ export class DynamoTurnLedger implements TurnLedger {
     ];
     try {
       await sessions.transactWithCrm([session], actions);
-      // A turn that moved the conversation (a handoff, a close) changes what the inbox shows.
-      const moved = expectedState !== session.state;
+      // A turn that moved the conversation to or from people, or closed it, changes what operators
+      // answer from; the agent's own moves (a new session, qualifying) reach the inbox's "all open"
+      // tab by the minute in its tag, so a new conversation costs no extra write.
+      const moved = expectedState !== session.state && [expectedState, session.state].some((state) => state !== undefined && (isHumanOwned(state) || state === SessionState.CLOSED));
       await Promise.all([sessions.expireHistory(session), moved ? new DynamoInboxVersion(this.kit, this.clock).raise() : undefined]);
       return true;
     } catch (error) {
