@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, OperatorApi } from './api';
 import type { SignedInSession } from '../../lib/contract/operator-api';
 import { ConsoleContext } from './context';
-import { LANGUAGES, languageOfTag, storedLanguage, storeLanguage, translator, type Language, type MessageKey } from './i18n';
+import { LANGUAGES, languageOfTag, loadLanguage, storedLanguage, storeLanguage, translator, type Language, type MessageKey } from './i18n';
 import { explain, loginTokenOf, parseRoute, type Route } from './view-model';
 import { Shell } from './views/shell';
 
@@ -17,8 +17,14 @@ function preferences(): Storage | undefined {
   }
 }
 
-export function App() {
-  const [language, setLanguage] = useState<Language>(() => storedLanguage(preferences(), languageOfTag(document.documentElement.lang)));
+/** The language an operator picked on this browser, else the pipeline's (the page's `lang`). */
+export function startingLanguage(): Language {
+  return storedLanguage(preferences(), languageOfTag(document.documentElement.lang));
+}
+
+/** The console, speaking `initialLanguage` (already loaded) until the operator picks another. */
+export function App({ initialLanguage }: { readonly initialLanguage: Language }) {
+  const [language, setLanguage] = useState<Language>(initialLanguage);
   const t = useMemo(() => translator(language), [language]);
   const [auth, setAuth] = useState<Auth>({ kind: 'booting' });
   const [route, setRoute] = useState<Route>(() => parseRoute(location.hash));
@@ -36,7 +42,8 @@ export function App() {
     return () => window.removeEventListener('hashchange', onHashChange);
   }, [api]);
 
-  const switchLanguage = (next: Language) => {
+  const switchLanguage = async (next: Language) => {
+    await loadLanguage(next);
     storeLanguage(preferences(), next);
     setLanguage(next);
   };
@@ -95,12 +102,12 @@ async function boot(api: OperatorApi): Promise<Auth> {
 }
 
 /** One button per other language, each named in its own words. */
-function LanguageSwitch({ current, onSwitch }: { readonly current: Language; readonly onSwitch: (language: Language) => void }) {
+function LanguageSwitch({ current, onSwitch }: { readonly current: Language; readonly onSwitch: (language: Language) => Promise<void> }) {
   const others = (Object.keys(LANGUAGES) as Language[]).filter((language) => language !== current);
   return (
     <>
       {others.map((language) => (
-        <button key={language} type="button" class="link-button" lang={LANGUAGES[language].tag} onClick={() => onSwitch(language)}>
+        <button key={language} type="button" class="link-button" lang={LANGUAGES[language].tag} onClick={() => void onSwitch(language)}>
           {LANGUAGES[language].name}
         </button>
       ))}

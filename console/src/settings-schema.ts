@@ -1,4 +1,4 @@
-import { AVAILABILITY_TTL_BOUNDS, DEFAULT_HANDOFF_TEXTS, HANDOFF_TEXT_MAX_CHARACTERS } from '../../lib/contract/defaults';
+import { AVAILABILITY_TTL_BOUNDS, HANDOFF_TEXT_MAX_CHARACTERS, HANDOFF_TEXT_NAMES } from '../../lib/contract/operator-setting-limits';
 import type { MessageKey } from './i18n';
 
 /**
@@ -10,7 +10,7 @@ export type SettingForm =
   | { readonly kind: 'texts'; readonly key: 'handoff_texts'; readonly heading: MessageKey; readonly help: MessageKey; readonly fields: readonly HandoffTextField[]; readonly maxLength: number }
   | { readonly kind: 'template'; readonly key: 'handoff_notice_template'; readonly heading: MessageKey; readonly help: MessageKey; readonly label: MessageKey };
 
-export type HandoffTextName = keyof typeof DEFAULT_HANDOFF_TEXTS;
+export type HandoffTextName = (typeof HANDOFF_TEXT_NAMES)[number];
 
 export interface HandoffTextField {
   readonly name: HandoffTextName;
@@ -45,7 +45,7 @@ export const SETTING_FORMS: readonly SettingForm[] = [
 /** The stored `handoff_texts` as the form's fields: a text left out shows empty (the deployment's text applies). */
 export function handoffTextsOf(value: unknown): Record<HandoffTextName, string> {
   const stored = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  return Object.fromEntries(Object.keys(DEFAULT_HANDOFF_TEXTS).map((name) => [name, typeof stored[name] === 'string' ? stored[name] : ''])) as Record<HandoffTextName, string>;
+  return Object.fromEntries(HANDOFF_TEXT_NAMES.map((name) => [name, typeof stored[name] === 'string' ? stored[name] : ''])) as Record<HandoffTextName, string>;
 }
 
 /** The form's texts back into the setting: an empty field leaves the deployment's text in force. */

@@ -7,8 +7,8 @@ import { SECURITY_HEADERS, type HttpResponse } from './http-kit';
 
 /**
  * The operator console's files, served by the operator function: `index.html` at `/` and at
- * `/login` (where the WhatsApp link lands), the content-hashed script and stylesheet under
- * `/assets/`. Everything is read once per instance and kept in memory (tens of KiB).
+ * `/login` (where the WhatsApp link lands), the content-hashed script, stylesheet and each
+ * language's words under `/assets/`. Everything is read once per instance and kept in memory (tens of KiB).
  */
 
 /** Where the build (scripts/bundle-console.mjs) writes the console, relative to the function's code. */
@@ -75,18 +75,17 @@ export class StaticConsole implements ConsoleSite {
   /**
    * Reads the built console from `directory` (`index.html` and `assets/`). Fails with what to run
    * when the console was not built. The page names the pipeline's locale as its language, which the
-   * console speaks until an operator picks another.
+   * console speaks until an operator picks another, and preloads that language's words.
    */
   static load(directory: string, locale: Locale = DEFAULT_LOCALE): StaticConsole {
     const indexFile = path.join(directory, 'index.html');
     if (!existsSync(indexFile)) throw new Error(`The operator console is not built (no ${indexFile}); run "npm run bundle".`);
-    const files = new Map<string, StaticFile>();
-    const page = readFileSync(indexFile, 'utf8').replace(/<html lang="[^"]*"/, `<html lang="${locale}"`);
-    files.set('/', fileOf(Buffer.from(page), CONTENT_TYPES['.html'], REVALIDATE));
     const assetsDirectory = path.join(directory, 'assets');
-    for (const name of existsSync(assetsDirectory) ? readdirSync(assetsDirectory) : []) {
-      files.set(`/assets/${name}`, staticFile(path.join(assetsDirectory, name), IMMUTABLE));
-    }
+    const assetNames = existsSync(assetsDirectory) ? readdirSync(assetsDirectory) : [];
+    const files = new Map<string, StaticFile>();
+    const page = preloadingWordsOf(readFileSync(indexFile, 'utf8').replace(/<html lang="[^"]*"/, `<html lang="${locale}"`), locale, assetNames);
+    files.set('/', fileOf(Buffer.from(page), CONTENT_TYPES['.html'], REVALIDATE));
+    for (const name of assetNames) files.set(`/assets/${name}`, staticFile(path.join(assetsDirectory, name), IMMUTABLE));
     return new StaticConsole(files);
   }
 
@@ -115,6 +114,17 @@ export class StaticConsole implements ConsoleSite {
     if (request.method === 'HEAD') return { statusCode: 200, headers };
     return { statusCode: 200, headers, body: body.toString('base64'), isBase64Encoded: true };
   }
+}
+
+/**
+ * The build preloads the default locale's words; a pipeline of another locale preloads its own. Each
+ * language's words are `<language>-<hash>.js`, the language being the locale's first subtag (`pt` of
+ * `pt-BR`); a locale without words of its own keeps the page as built.
+ */
+function preloadingWordsOf(page: string, locale: Locale, assetNames: readonly string[]): string {
+  const language = locale.split('-')[0];
+  const words = assetNames.find((name) => name.startsWith(`${language}-`) && /^[a-z]+-[A-Z0-9]+\.js$/.test(name));
+  return words === undefined ? page : page.replace(/<link rel="modulepreload" href="\/assets\/[^"]*"/, `<link rel="modulepreload" href="/assets/${words}"`);
 }
 
 function staticFile(file: string, cacheControl: string): StaticFile {

@@ -159,41 +159,6 @@ export const OPERATOR_DEFAULTS = {
  */
 export const DEFAULT_HANDOFF_TEXTS: Required<HandoffTexts> = handoffTextsOf(DEFAULT_TEXTS);
 
-/** The longest handoff text the construct and the admin's `handoff_texts` setting accept. */
-export const HANDOFF_TEXT_MAX_CHARACTERS = 1000;
-
-/** The admin's `availability_ttl_hours` setting: the hours an operator stays available without renewing it. */
-export const AVAILABILITY_TTL_BOUNDS = { min: 1, max: 168, byDefault: 24 } as const;
-
-/** A model's price, in US dollars per million tokens. */
-export interface ModelPrice {
-  readonly input: number;
-  readonly output: number;
-}
-
-/**
- * The prices the usage report's cost estimate starts from (Amazon Bedrock on-demand list prices
- * in us-east-1, USD per million tokens, when this table was written). A key prices every model id
- * that contains it (`us.anthropic.claude-3-5-haiku-20241022-v1:0`), the longest key winning; the
- * admin's `model_prices` setting adds to and overrides it. An estimate, never a bill.
- */
-export const MODEL_PRICE_DEFAULTS: Readonly<Record<string, ModelPrice>> = {
-  'anthropic.claude-3-haiku': { input: 0.25, output: 1.25 },
-  'anthropic.claude-3-5-haiku': { input: 0.8, output: 4 },
-  'anthropic.claude-3-5-sonnet': { input: 3, output: 15 },
-  'anthropic.claude-3-7-sonnet': { input: 3, output: 15 },
-  'anthropic.claude-sonnet-4': { input: 3, output: 15 },
-  'amazon.nova-micro': { input: 0.035, output: 0.14 },
-  'amazon.nova-lite': { input: 0.06, output: 0.24 },
-  'amazon.nova-pro': { input: 0.8, output: 3.2 },
-};
-
-/** Prompt-cache tokens in the estimate, as a share of the input price (Bedrock's Claude pricing). */
-export const PROMPT_CACHE_PRICE_FACTORS = { read: 0.1, write: 1.25 } as const;
-
-/** Bounds of the admin's `model_prices` setting. */
-export const MODEL_PRICE_LIMITS = { maxModels: 50, maxKeyLength: 200, maxPrice: 1000 } as const;
-
 /** Where a text the pipeline sends puts a link of ours (the console URL, a login link). */
 export const LINK_PLACEHOLDER = '{link}';
 
@@ -207,6 +172,8 @@ export function misplacesLink(text: string): boolean {
   return at !== -1 && at !== trimmed.length - LINK_PLACEHOLDER.length;
 }
 
-// In a module of their own, so the console takes them without the locale presets this one reads.
+// In modules of their own, so the console takes them without the locale presets this one reads.
 export { AGENT_STAGE_LIMITS } from './agent-stage-limits';
 export { DEFAULT_SYSTEM_PROMPT } from './default-system-prompt';
+export { AVAILABILITY_TTL_BOUNDS, HANDOFF_TEXT_MAX_CHARACTERS, HANDOFF_TEXT_NAMES } from './operator-setting-limits';
+export { MODEL_PRICE_DEFAULTS, MODEL_PRICE_LIMITS, PROMPT_CACHE_PRICE_FACTORS, type ModelPrice } from './model-price-defaults';

@@ -1,4 +1,4 @@
-import { MODEL_PRICE_DEFAULTS, MODEL_PRICE_LIMITS, PROMPT_CACHE_PRICE_FACTORS, type ModelPrice } from './defaults';
+import { MODEL_PRICE_DEFAULTS, MODEL_PRICE_LIMITS, PROMPT_CACHE_PRICE_FACTORS, type ModelPrice } from './model-price-defaults';
 import type { AgentUsage, ModelUsage } from './usage-report';
 
 /**

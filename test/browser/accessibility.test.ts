@@ -4,6 +4,7 @@
 import type { Page } from 'playwright-core';
 import { LANGUAGES, translator, type Language } from '../../console/src/i18n';
 import { ADMIN_SCREENS, hrefOf, type Route } from '../../console/src/view-model';
+import { addEveryDictionary } from '../support/console-dictionaries';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { accessibilityViolations, type KnownViolation } from '../support/accessibility';
 import { ConsoleBrowser, DESKTOP, horizontalOverflow, LARGE_PHONE, screenshot, signInFromWhatsApp } from '../support/console-browser';
@@ -19,6 +20,7 @@ const admin = newOperatorPhone();
 const customer = newCustomer();
 
 beforeAll(async () => {
+  addEveryDictionary();
   [pipeline, browser] = await Promise.all([startOperatorPipeline([admin]), ConsoleBrowser.launch()]);
   await pipeline.sendCustomerMessage(customer, 'Quero marcar um exame #dado nome=Maria Souza #dado interesse=Check-up #humano');
   await pipeline.waitForIdle();

@@ -3,6 +3,7 @@ import { formatDuration, LANGUAGES, languageOfTag, storedLanguage, storeLanguage
 import { Locale } from '../../lib/contract';
 import { startPolling, type VisibilitySource } from '../../console/src/polling';
 import { durationOf, explain, hrefOf, inboxTabs, lineDiff, loginTokenOf, parseRoute, serviceWindowOf, type Route } from '../../console/src/view-model';
+import { addEveryDictionary } from '../support/console-dictionaries';
 
 const summary = (customerId: string, state: ConversationSummary['state'], at: string, extra: Partial<ConversationSummary> = {}): ConversationSummary => ({
   customerId,
@@ -10,6 +11,9 @@ const summary = (customerId: string, state: ConversationSummary['state'], at: st
   updatedAt: at,
   ...extra,
 });
+
+// The console loads a language before it speaks it; these tests speak all three.
+beforeAll(addEveryDictionary);
 
 describe('routes', () => {
   it.each<[string, Route]>([

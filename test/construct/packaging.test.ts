@@ -96,6 +96,10 @@ describe('npm package', () => {
     const operator = stagedFunctionAsset('operator');
     expect(fs.readdirSync(operator).sort()).toEqual(['console', 'index.js', 'tracer.js']);
     expect(fs.readFileSync(path.join(operator, 'console', 'index.html'))).toEqual(fs.readFileSync(path.join(repoRoot, 'assets', 'console', 'index.html')));
+    // Every hashed file, each language's words among them.
+    const builtAssets = fs.readdirSync(path.join(repoRoot, 'assets', 'console', 'assets')).sort();
+    expect(builtAssets).toEqual(expect.arrayContaining([expect.stringMatching(/^pt-\w+\.js$/), expect.stringMatching(/^en-\w+\.js$/), expect.stringMatching(/^es-\w+\.js$/)]));
+    expect(fs.readdirSync(path.join(operator, 'console', 'assets')).sort()).toEqual(builtAssets);
   });
 
   test('the packed manifest carries what registries and Construct Hub show', () => {

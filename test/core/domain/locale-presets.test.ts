@@ -1,5 +1,5 @@
 import { consentCommandOf } from '../../../lambda/core/domain/privacy';
-import { DEFAULT_HANDOFF_TEXTS, DEFAULT_LOCALE, FALLBACK_TEXT_DEFAULTS, HANDOFF_TEXT_MAX_CHARACTERS, Locale, LOCALE_PRESETS, misplacesLink, parseLocale } from '../../../lib/contract';
+import { DEFAULT_HANDOFF_TEXTS, DEFAULT_LOCALE, FALLBACK_TEXT_DEFAULTS, HANDOFF_TEXT_MAX_CHARACTERS, HANDOFF_TEXT_NAMES, Locale, LOCALE_PRESETS, misplacesLink, parseLocale } from '../../../lib/contract';
 import { portugueseFragmentsIn } from '../../support/locale-texts';
 
 const LOCALES = Object.values(Locale);
@@ -28,6 +28,10 @@ describe('the locale presets', () => {
 
   it.each([Locale.EN, Locale.ES])('%s carries no text of the pt-BR preset', (locale) => {
     expect(portugueseFragmentsIn(Object.values(LOCALE_PRESETS[locale].texts).join('\n'))).toEqual([]);
+  });
+
+  it('give every handoff text the console names, and only those', () => {
+    expect(Object.keys(DEFAULT_HANDOFF_TEXTS)).toEqual([...HANDOFF_TEXT_NAMES]);
   });
 
   it('keep the pt-BR texts as the documented defaults', () => {

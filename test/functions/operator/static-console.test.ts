@@ -5,6 +5,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { startFunctionUrlServer, type FunctionUrlServer } from '../../../local/runtime/function-url-server';
 import { StaticConsole } from '../../../lambda/operator/static-console';
+import { Locale } from '../../../lib/contract';
 
 /** A built console as scripts/bundle-console.mjs lays it out. */
 const INDEX = '<!doctype html><html><head><script type="module" src="/assets/app-ABC123.js"></script></head><body></body></html>';
@@ -134,5 +135,43 @@ describe('StaticConsole served over a local Function URL', () => {
     expect(Buffer.from(page!.body!, 'base64').toString()).toContain('npm run bundle');
     expect(notBuilt.serve({ method: 'GET', path: '/assets/app-ABC123.js' })).toBeUndefined();
     expect(StaticConsole.loadIfBuilt(directory).serve({ method: 'GET', path: '/assets/app-ABC123.js' })?.statusCode).toBe(200);
+  });
+});
+
+describe('StaticConsole and the words of each language', () => {
+  let directory: string;
+
+  beforeAll(() => {
+    directory = mkdtempSync(path.join(tmpdir(), 'console-'));
+    mkdirSync(path.join(directory, 'assets'));
+    writeFileSync(
+      path.join(directory, 'index.html'),
+      '<!doctype html><html lang="pt-BR"><head><link rel="modulepreload" href="/assets/pt-AAA111.js" /><script type="module" src="/assets/app-ABC123.js"></script></head></html>',
+    );
+    for (const name of ['app-ABC123.js', 'pt-AAA111.js', 'en-BBB222.js', 'es-CCC333.js']) writeFileSync(path.join(directory, 'assets', name), SCRIPT);
+  });
+
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  const pageOf = (site: StaticConsole) => Buffer.from(site.serve({ method: 'GET', path: '/' })!.body!, 'base64').toString();
+
+  it.each([
+    [Locale.PT_BR, 'pt-AAA111.js'],
+    [Locale.EN, 'en-BBB222.js'],
+    [Locale.ES, 'es-CCC333.js'],
+  ])('preloads the words of a %s pipeline, and only those', (locale, words) => {
+    const page = pageOf(StaticConsole.load(directory, locale));
+    expect(page).toContain(`<html lang="${locale}"`);
+    expect(page.match(/rel="modulepreload" href="([^"]*)"/g)).toEqual([`rel="modulepreload" href="/assets/${words}"`]);
+  });
+
+  it('serves every language as immutable, for the operator who switches to it', () => {
+    const site = StaticConsole.load(directory);
+    for (const name of ['pt-AAA111.js', 'en-BBB222.js', 'es-CCC333.js']) {
+      expect(site.serve({ method: 'GET', path: `/assets/${name}` })).toMatchObject({
+        statusCode: 200,
+        headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' },
+      });
+    }
   });
 });

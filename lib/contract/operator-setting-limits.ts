@@ -1,0 +1,15 @@
+/**
+ * Bounds of the admin's settings the console edits, checked by the construct, the operator API and
+ * the console's forms alike. Imports nothing (a type aside): the console bundles this module.
+ * Internal: not part of the jsii API.
+ */
+import type { HandoffTexts } from './handoff-texts';
+
+/** The texts of the `handoffTexts` prop and the admin's `handoff_texts` setting, in the order the construct documents them. */
+export const HANDOFF_TEXT_NAMES = ['noOperatorAvailable', 'customerRenotify', 'fallback', 'operatorNotification'] as const satisfies readonly (keyof HandoffTexts)[];
+
+/** The longest handoff text the construct and the admin's `handoff_texts` setting accept. */
+export const HANDOFF_TEXT_MAX_CHARACTERS = 1000;
+
+/** The admin's `availability_ttl_hours` setting: the hours an operator stays available without renewing it. */
+export const AVAILABILITY_TTL_BOUNDS = { min: 1, max: 168, byDefault: 24 } as const;
