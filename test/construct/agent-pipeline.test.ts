@@ -205,7 +205,7 @@ describe('AgentPipeline with its defaults', () => {
     }
   });
 
-  test('sixteen alarms (no model alarm without Bedrock), all exposed, all ignoring missing data, none with actions (periods per alarm: observability.test.ts)', () => {
+  test('seventeen alarms (no model alarm without Bedrock), all exposed, all ignoring missing data, none with actions (periods per alarm: observability.test.ts)', () => {
     const pipeline = synth.pipeline;
     expect(pipeline.alarms).toEqual([
       pipeline.deadLetterQueueAlarm,
@@ -222,11 +222,12 @@ describe('AgentPipeline with its defaults', () => {
       pipeline.turnFallbackAlarm,
       pipeline.replyOutcomeUnknownAlarm,
       pipeline.deliveryFailedAlarm,
+      pipeline.mediaDownloadFailedAlarm,
       pipeline.tableThrottlesAlarm,
       pipeline.idleSweeperErrorsAlarm,
     ]);
     expect(pipeline.modelThrottlesAlarm).toBeUndefined();
-    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 16);
+    synth.template.resourceCountIs('AWS::CloudWatch::Alarm', 17);
     for (const alarm of Object.values(synth.template.findResources('AWS::CloudWatch::Alarm'))) {
       expect(alarm.Properties).toMatchObject({
         ComparisonOperator: 'GreaterThanThreshold',

@@ -1,5 +1,5 @@
 import type { InboundTurn } from './inbound-turn';
-import type { Session } from './session';
+import type { CustomerMessageSummary, Session } from './session';
 import type { IsoTimestamp } from './timestamps';
 
 /**
@@ -8,12 +8,7 @@ import type { IsoTimestamp } from './timestamps';
  * no history per row.
  */
 
-/** The customer's last message as a row shows it. */
-export interface CustomerMessageSummary {
-  /** The text cut to {@link PREVIEW_CHARS} on a word boundary. */
-  readonly preview: string;
-  readonly at: IsoTimestamp;
-}
+export type { CustomerMessageSummary };
 
 /** Characters of a customer message a row shows: a line of the inbox, not the message. */
 export const PREVIEW_CHARS = 120;

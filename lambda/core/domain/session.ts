@@ -1,5 +1,4 @@
 import { IllegalStateTransitionError } from './errors';
-import type { CustomerMessageSummary } from './inbox-summary';
 import type { CustomerIdKind } from './inbound-turn';
 import { isoMicros, toEpochMicros, type IsoTimestamp } from './timestamps';
 import type { CarriesUnknownAttributes } from './unknown-attributes';
@@ -93,6 +92,13 @@ export interface HumanSendLock {
   readonly acquiredAt: IsoTimestamp;
   /** A lock past this instant is dead and may be taken over. */
   readonly expiresAt: IsoTimestamp;
+}
+
+/** The customer's last message as an inbox row shows it (inbox-summary.ts cuts it). */
+export interface CustomerMessageSummary {
+  /** The text cut to 120 characters on a word boundary. */
+  readonly preview: string;
+  readonly at: IsoTimestamp;
 }
 
 /** The CRM projection's view of a session, attached on read; never written with the session. */
