@@ -321,6 +321,7 @@ export class AgentPipeline extends AgentPipelineBase {
         keyLayoutMigration: settings.keyLayout === KeyLayout.MIGRATING,
         pipelineBudget: props.pipelineBudget !== undefined,
         reengagement: reengagement !== undefined,
+        media: this.mediaBucket !== undefined,
       },
     });
     this.webhookFunction = channel.webhookFunction;

@@ -45,6 +45,8 @@ export interface PipelineFeatures {
   readonly pipelineBudget: boolean;
   /** `messageTemplates.reengagement`: the idle sweeper sends the template to customers who went quiet and records it. */
   readonly reengagement: boolean;
+  /** `media` on: the orchestrator keys attachments by the customer's salted pseudonym, creating the salt when it stores the deployment's first one. */
+  readonly media: boolean;
 }
 
 type Feature = keyof PipelineFeatures;
@@ -108,6 +110,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       demands: [put],
       adminResource: [get, put],
       adminConfig: [get, update],
+      // The pseudonym salt attachments are keyed by in the media bucket.
+      adminPrivacy: only('media', get, put),
       // The operator notice's template, for an operator whose window closed.
       messageTemplates: only('operatorPlane', get),
       operatorAuth: only('operatorPlane', put),

@@ -5,6 +5,7 @@ import type { KeyLayout } from '../../lib/contract/key-layout';
 import type { Locale } from '../../lib/contract/locale';
 import type { IdleSweeperReport } from '../../lambda/composition/idle-sweeper';
 import type { ReengagementSettings } from '../../lambda/core/application/reengage-quiet-customers';
+import type { MediaLimits } from '../../lambda/core/domain/media-limits';
 import type { CustomerBudgetSettings } from '../../lambda/core/application/customer-budget-gate';
 import type { PipelineBudgetSettings } from '../../lambda/core/application/pipeline-token-budget';
 import type { TurnSettings } from '../../lambda/core/application/turn-settings';
@@ -34,6 +35,16 @@ export interface LocalPipelineOptions {
   readonly dynamoDbEndpoint?: string;
   /** Use this SQS emulator instead of starting one. */
   readonly sqsEndpoint?: string;
+  /**
+   * Use this S3 server for the media bucket. Default: `AWS_ENDPOINT_URL_S3`, else the SQS
+   * emulator's port, which serves S3 too.
+   */
+  readonly s3Endpoint?: string;
+  /**
+   * The media bucket's limits, as with the construct's `media.maxBytes` and `media.allowedMimeTypes`;
+   * `false` turns attachments off, as `media.enabled: false`. Default: on, with the construct's limits.
+   */
+  readonly media?: Partial<MediaLimits> | false;
   /** Queue settings to override (e.g. a short visibility timeout so retries come quickly). */
   readonly queue?: LocalQueueOptions;
   /**

@@ -26,7 +26,7 @@ import { FakeSecretsManager } from '../fake-aws/fake-secrets-manager';
 import { FakeCrm } from '../fake-crm/fake-crm';
 import { FakeEndUserMessaging } from '../fake-whatsapp/fake-end-user-messaging';
 import { FakeGraphApi } from '../fake-whatsapp/fake-graph-api';
-import { createAgentTable, createTurnQueues } from '../servers/local-resources';
+import { createAgentTable, createMediaBucket, createTurnQueues } from '../servers/local-resources';
 import { assertPortFree, startDynamoDbLocal, startSqsEmulator } from '../servers/local-servers';
 import { Cleanup } from './cleanup';
 import { ConversationInspector, type ConversationSnapshot } from './conversation-inspector';
@@ -35,7 +35,7 @@ import { startFunctionUrlServer, type FunctionUrlServer } from './function-url-s
 import type { LocalChannel, LocalPipelineOptions, LogLevel, SendCustomerMessageOptions } from './local-pipeline-options';
 import { type PipelinePrincipal, principalCredentials } from './function-principals';
 import { LOCAL_SECRET_ARNS, localAgentSettings, localDeploymentVariant, localOperatorAccess, localOperatorPlane, localSettings, type LocalSettings } from './local-settings';
-import { deliverToWebhook, LOCAL_BUSINESS, postSignedNotification, type CustomerTextMessage, type WebhookDelivery } from './meta-notification';
+import { deliverToWebhook, LOCAL_BUSINESS, postSignedNotification, type CustomerTextMessage, type MetaMessageContent, type WebhookDelivery } from './meta-notification';
 import { SqsEventSource } from './sqs-event-source';
 
 /**
@@ -82,7 +82,9 @@ export interface LocalPipeline {
   readonly tableName: string;
   readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
-  readonly endpoints: { readonly dynamoDb: string; readonly sqs: string };
+  /** The media bucket on the local S3 server (`endpoints.s3`), unless `media` is false. */
+  readonly mediaBucketName?: string;
+  readonly endpoints: { readonly dynamoDb: string; readonly sqs: string; readonly s3: string };
   /** Children this pipeline started (DynamoDB Local, SQS emulator), by PID. */
   readonly childPids: readonly number[];
   /** A client bound to the pipeline's SQS endpoint (inspect the queues, the DLQ). */
@@ -91,6 +93,8 @@ export interface LocalPipeline {
   conversation(customerId: string): Promise<ConversationSnapshot>;
   /** Signs and POSTs a customer's text message to the webhook, as Meta would. */
   sendCustomerMessage(customerId: string, text: string, options?: SendCustomerMessageOptions): Promise<{ status: number; messageId: string }>;
+  /** Signs and POSTs a customer's message of any type (an image, a document, a reaction…), as Meta would. */
+  sendCustomerContent(customerId: string, content: MetaMessageContent, options?: SendCustomerMessageOptions): Promise<{ status: number; messageId: string }>;
   /** Several messages in ONE notification (Meta batches bursts). */
   sendCustomerMessages(customerId: string, texts: readonly string[]): Promise<WebhookDelivery>;
   /** Resolves once the queue is empty and no orchestrator invocation is running. */
@@ -120,6 +124,8 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       options.sqsEndpoint ?? cleanup.server(startSqsEmulator({ port: ports.sqs })),
     ]);
     cleanup.env.bindSdkEndpoints({ AWS_ENDPOINT_URL_DYNAMODB: dynamoDb, AWS_ENDPOINT_URL_SQS: sqs });
+    const s3 = options.s3Endpoint ?? process.env.AWS_ENDPOINT_URL_S3 ?? sqs;
+    cleanup.env.bindSdkEndpoints({ AWS_ENDPOINT_URL_S3: s3 });
     // The local servers accept any credentials; a real agent backend needs the user's own.
     if (isScriptedOnly(agentSettings)) cleanup.env.setIfAbsent({ AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
     // There is no CloudWatch locally: metrics stay in memory instead of printing EMF lines.
@@ -137,6 +143,8 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     });
     await createAgentTableUnlessPresent(dynamoDbClient, names.table);
     const queues = await createTurnQueues(sqsClient, names, options.queue);
+    const mediaBucketName = options.media === false ? undefined : `${names.table}-media`.toLowerCase();
+    if (mediaBucketName !== undefined) await createMediaBucket(s3, mediaBucketName);
 
     const credentials = {
       appSecret: randomBytes(32).toString('hex'),
@@ -170,6 +178,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       whatsAppApiBaseUrl: fakeWhatsApp.baseUrl,
       whatsAppBusinessAccountId: fakeWhatsApp.wabaId,
       crmWebhookUrl: fakeCrm?.url,
+      mediaBucketName,
     });
     const logLevel = options.logLevel ?? ((env.POWERTOOLS_LOG_LEVEL?.toUpperCase() as LogLevel | undefined) || 'WARN');
     const variant = localDeploymentVariant(options, withoutPlane);
@@ -244,6 +253,10 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
         if (status !== 200) throw new Error(`the webhook answered ${status} to the statuses`);
       });
     }
+    const deliverOne = async (message: CustomerTextMessage) => {
+      const delivery = await deliver([message]);
+      return { status: delivery.status, messageId: delivery.messageIds[0] };
+    };
     const eventSource = await SqsEventSource.start({
       client: sqsClientOf('orchestrator'),
       queueUrl: queues.turnQueueUrl,
@@ -277,14 +290,13 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       tableName: names.table,
       turnQueueUrl: queues.turnQueueUrl,
       deadLetterQueueUrl: queues.deadLetterQueueUrl,
-      endpoints: { dynamoDb, sqs },
+      mediaBucketName,
+      endpoints: { dynamoDb, sqs, s3 },
       childPids: cleanup.pids,
       sqsClient,
       conversation: (customerId) => inspector.snapshot(customerId),
-      async sendCustomerMessage(customerId, text, sendOptions = {}) {
-        const delivery = await deliver([{ from: customerId, text, ...sendOptions }]);
-        return { status: delivery.status, messageId: delivery.messageIds[0] };
-      },
+      sendCustomerMessage: (customerId, text, sendOptions = {}) => deliverOne({ from: customerId, text, ...sendOptions }),
+      sendCustomerContent: (customerId, content, sendOptions = {}) => deliverOne({ from: customerId, text: '', content, ...sendOptions }),
       sendCustomerMessages(customerId, texts) {
         return deliver(texts.map((text) => ({ from: customerId, text })));
       },

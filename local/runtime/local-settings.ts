@@ -1,4 +1,4 @@
-import { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, handoffTextsOf, localePreset, OPERATOR_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
+import { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, handoffTextsOf, localePreset, MEDIA_DEFAULTS, OPERATOR_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
 import { KeyLayout } from '../../lib/contract/key-layout';
 import type { Locale } from '../../lib/contract/locale';
 import { DEPLOYMENT_DEFAULTS, type DeploymentSettings, type OperatorAccessSettings, type OperatorPlaneSettings } from '../../lambda/composition/deployment-settings';
@@ -28,6 +28,8 @@ export interface LocalResources {
   readonly whatsAppBusinessAccountId: string;
   /** The fake CRM's webhook, with `crmSync`. */
   readonly crmWebhookUrl?: string;
+  /** The media bucket on the local S3 server, unless `media` is false. */
+  readonly mediaBucketName?: string;
 }
 
 /** The local deployment's settings but its operator plane, whose console URL is known once the operator function serves it. */
@@ -73,6 +75,7 @@ export function localSettings(options: LocalPipelineOptions, env: NodeJS.Process
     customerBudget: { ...DEPLOYMENT_DEFAULTS.customerBudget, reply: texts.customerOverBudgetReply, ...options.customerBudget },
     idleSweep: { idleTimeoutMs: options.idleSweep?.idleTimeoutMs ?? DEPLOYMENT_DEFAULTS.idleSweep.idleTimeoutMs },
     pipelineBudget: options.pipelineBudget && { reply: texts.pipelineOverBudgetReply, ...options.pipelineBudget },
+    media: resources.mediaBucketName === undefined || options.media === false ? undefined : { bucketName: resources.mediaBucketName, limits: { maxBytes: MEDIA_DEFAULTS.maxBytes, allowedMimeTypes: [...MEDIA_DEFAULTS.allowedMimeTypes], ...options.media } },
     crmTarget: resources.crmWebhookUrl === undefined ? undefined : { kind: CRM_TARGET_KINDS.webhook, url: resources.crmWebhookUrl, secretArn: LOCAL_SECRET_ARNS.crmWebhook },
   };
 }

@@ -17,6 +17,17 @@ export interface CustomerTextMessage {
   /** When the customer sent it. Default: now. */
   readonly sentAt?: Date;
   readonly profileName?: string;
+  /**
+   * A message of another type, as Meta writes it: `type` and that type's object (an image's
+   * `image: { id, mime_type, sha256, caption }`, a `reaction`…), sent instead of `text`.
+   */
+  readonly content?: MetaMessageContent;
+}
+
+/** A `messages[]` element's `type` and the object it names, e.g. `{ type: 'image', image: { id, mime_type } }`. */
+export interface MetaMessageContent {
+  readonly type: string;
+  readonly [field: string]: unknown;
 }
 
 /** A fresh id in Meta's `wamid.` shape. */
@@ -49,8 +60,7 @@ export function textMessageNotification(messages: readonly (CustomerTextMessage 
                 from: message.from,
                 id: message.messageId,
                 timestamp: String(Math.floor((message.sentAt ?? new Date()).getTime() / 1000)),
-                type: 'text',
-                text: { body: message.text },
+                ...(message.content ?? { type: 'text', text: { body: message.text } }),
               })),
             },
           },

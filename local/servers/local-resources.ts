@@ -67,3 +67,13 @@ export async function createTurnQueues(client: SQSClient, names: { queue: string
   );
   return { turnQueueUrl: queue.QueueUrl!, deadLetterQueueUrl: dlq.QueueUrl! };
 }
+
+/**
+ * Creates the media bucket on the local S3 server (the SQS emulator serves S3 on its port); a bucket
+ * left by an earlier run is kept with its objects. The server takes unsigned requests.
+ */
+export async function createMediaBucket(s3Endpoint: string, bucketName: string): Promise<void> {
+  const response = await fetch(`${s3Endpoint.replace(/\/$/, '')}/${encodeURIComponent(bucketName)}`, { method: 'PUT' });
+  const body = await response.text();
+  if (!response.ok && !body.includes('BucketAlreadyOwnedByYou')) throw new Error(`The local S3 server refused to create the media bucket ${bucketName}: ${response.status} ${body}`);
+}

@@ -352,7 +352,7 @@ export class ProcessTurn {
     // Awaited below; a failure of the writes first fails the turn, and the retry counts nothing twice.
     admission?.catch(() => undefined);
     const session = active === undefined || active.state === SessionState.CLOSED ? await this.openSession(last, active) : active;
-    await this.appendInbound(pending, session, progress.finalAttempt);
+    const appended = await this.appendInbound(pending, session, progress.finalAttempt);
     progress.session = session;
     if (alreadySuperseded) {
       await this.complete(latest, pending);
@@ -371,7 +371,7 @@ export class ProcessTurn {
     progress.awaitingAgent = budgetReply === undefined;
     const { response, call, model, stage } =
       budgetReply === undefined
-        ? await this.turnAgent.ask(session, last, deadline, this.historyShown(state, session), pending)
+        ? await this.turnAgent.ask(session, last, deadline, this.historyShown(state, session), appended)
         : { response: overBudgetResponse(budgetReply), call: undefined, model: undefined, stage: undefined };
     progress.awaitingAgent = false;
 
@@ -502,7 +502,7 @@ export class ProcessTurn {
    * entry says where it is stored or carries the note the agent reads. A download a retry can fix
    * fails the turn before anything is appended; the retry appends the same entries.
    */
-  private async appendInbound(pending: readonly PendingInbound[], session: Session, finalAttempt: boolean): Promise<void> {
+  private async appendInbound(pending: readonly PendingInbound[], session: Session, finalAttempt: boolean): Promise<Message[]> {
     const { media: downloads } = this.deps;
     const entries = await Promise.all(
       pending.map(async (turn) => {
@@ -512,6 +512,7 @@ export class ProcessTurn {
       }),
     );
     await Promise.all(entries.map((message) => this.deps.messages.append(message)));
+    return entries;
   }
 
   /** After the persist, so a superseded turn leaves no demand behind; keyed by source message for retries. */

@@ -2,7 +2,7 @@ import { addUsage } from '../domain/customer-budget';
 import { stableStringify } from '../domain/stable-json';
 import type { PendingInbound } from '../domain/inbound-receipt';
 import { withMediaNote } from '../domain/media-note';
-import { customerMessage, isVisibleToAgent, type Message } from '../domain/message';
+import { isVisibleToAgent, type Message } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros, toEpochMicros } from '../domain/timestamps';
 import { answersLatest, applyActions, newestWithin, qualificationAsText } from '../domain/turn';
@@ -103,11 +103,12 @@ export class TurnAgent {
   }
 
   /**
-   * `stored`: what was read before this turn's messages were appended. Whether `last` is still the
+   * `stored`: what was read before this turn's messages were appended; `appended`: those messages as
+   * they were appended (an attachment's entry says where it is stored, not that it is pending). Whether `last` is still the
    * latest is asked between the agent's tool rounds and before each handover; when a newer message
    * arrived, the answer so far is returned, and the result write (the latest-message guard) drops it.
    */
-  async ask(session: Session, last: PendingInbound, deadline: number, stored: StoredConversation, pending: readonly PendingInbound[]): Promise<AgentAnswer> {
+  async ask(session: Session, last: PendingInbound, deadline: number, stored: StoredConversation, appended: readonly Message[]): Promise<AgentAnswer> {
     // Blue ticks and a typing indicator while the agent thinks: best effort, alongside the agent
     // call and awaited only after the persist, so it adds no latency even to an agent that answers
     // at once, and its failure never fails the turn.
@@ -116,7 +117,7 @@ export class TurnAgent {
       () => false,
     );
     const agentStarted = this.deps.clock.now().getTime();
-    const [history, earlier] = await Promise.all([this.conversation(session, stored.history, pending), stored.earlier]);
+    const [history, earlier] = await Promise.all([this.conversation(session, stored.history, appended), stored.earlier]);
     const earlierConversation = earlier && earlier.length > 0 ? newestWithin(earlier.filter(isVisibleToAgent).map(earlierConversationEntry), this.settings.earlierConversationMaxCharacters) : undefined;
     const responses: AgentResponse[] = [];
     let stage = this.stageOf(session.currentAgent);
@@ -171,9 +172,8 @@ export class TurnAgent {
    * The session's history as the agent sees it: what was stored (read alongside the pending
    * messages, so before they were appended) and the messages this turn appended, each once.
    */
-  private async conversation(session: Session, stored: Promise<Message[]> | undefined, pending: readonly PendingInbound[]): Promise<ConversationEntry[]> {
+  private async conversation(session: Session, stored: Promise<Message[]> | undefined, appended: readonly Message[]): Promise<ConversationEntry[]> {
     const read = await (stored ?? this.storedHistory(session.customerId, session.sessionId));
-    const appended = pending.map((turn) => customerMessage(turn, session.sessionId, turn.historyTimestamp));
     const byKey = new Map([...read, ...appended].map((message) => [`${message.timestamp}#${message.messageId}`, message]));
     const history = [...byKey.values()].sort((a, b) => toEpochMicros(a.timestamp) - toEpochMicros(b.timestamp)).slice(-this.settings.historyLimit);
     const quotable = byWamid(history);

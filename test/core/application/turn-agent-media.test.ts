@@ -2,7 +2,7 @@ import { TurnAgent, type TurnAgentDependencies } from '../../../lambda/core/appl
 import { DEFAULT_TURN_SETTINGS } from '../../../lambda/core/application/turn-settings';
 import type { PendingInbound } from '../../../lambda/core/domain/inbound-receipt';
 import type { StoredMedia } from '../../../lambda/core/domain/media';
-import type { Message } from '../../../lambda/core/domain/message';
+import { customerMessage, type Message } from '../../../lambda/core/domain/message';
 import { SessionState, type Session } from '../../../lambda/core/domain/session';
 import type { AgentRequest } from '../../../lambda/core/ports/agent';
 import { InMemoryMediaStore } from '../../support/in-memory-media-store';
@@ -63,7 +63,7 @@ async function askedWith(mediaStore?: InMemoryMediaStore): Promise<AgentRequest>
     history: Promise.resolve([message('wamid.P1', 'session-2', '2026-11-30T12:00:30.000000Z', { media: photo, messageType: 'image' })]),
     earlier: Promise.resolve([message('wamid.E1', 'session-1', '2026-11-29T12:00:30.000000Z', { media: { ...photo, objectKey: 'media/5511987654321/wamid.E1' }, messageType: 'image' })]),
   };
-  await agent.ask(session, last, Date.now() + 60_000, stored, [last]);
+  await agent.ask(session, last, Date.now() + 60_000, stored, [customerMessage(last, session.sessionId, last.historyTimestamp)]);
   return requests[0];
 }
 

@@ -1,0 +1,39 @@
+import { createHash, randomInt } from 'node:crypto';
+import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+
+/**
+ * The smallest valid PNG (one pixel): a browser decodes it, so the console's `<img>` gets a
+ * natural width.
+ */
+export const ONE_PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/** A one-page PDF as a customer's lab report would start. */
+export const LAB_REPORT_PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+
+/** Every object key in the pipeline's media bucket, read straight from the local S3 server (no SDK, no role). */
+export async function mediaObjectKeys(pipeline: Pick<LocalPipeline, 'mediaBucketName' | 'endpoints'>): Promise<string[]> {
+  if (pipeline.mediaBucketName === undefined) throw new Error('This pipeline runs without media');
+  const response = await fetch(`${pipeline.endpoints.s3}/${encodeURIComponent(pipeline.mediaBucketName)}?list-type=2`);
+  const listing = await response.text();
+  if (!response.ok) throw new Error(`Listing the media bucket failed: ${response.status} ${listing}`);
+  return [...listing.matchAll(/<Key>([^<]*)<\/Key>/g)].map(([, key]) => key);
+}
+
+/**
+ * A customer's attachment as Meta delivers it: `bytes` registered on the fake Graph API under a
+ * fresh media id, and the message of that type naming it (`fields`: a caption, a filename). Answers
+ * the message's `wamid.` id.
+ */
+export async function sendAttachment(
+  pipeline: Pick<LocalPipeline, 'fakeWhatsApp' | 'sendCustomerContent'>,
+  customer: string,
+  attachment: { readonly type: 'image' | 'document'; readonly bytes: Buffer; readonly mimeType: string; readonly fields?: Record<string, string> },
+): Promise<string> {
+  const { type, bytes, mimeType, fields = {} } = attachment;
+  const mediaId = `${Date.now()}${randomInt(1_000_000)}`;
+  pipeline.fakeWhatsApp.registerMedia(mediaId, { bytes, mimeType });
+  const sha256 = createHash('sha256').update(bytes).digest('base64');
+  const sent = await pipeline.sendCustomerContent(customer, { type, [type]: { id: mediaId, mime_type: mimeType, sha256, ...fields } });
+  if (sent.status !== 200) throw new Error(`The webhook answered ${sent.status} to the ${type}`);
+  return sent.messageId;
+}
