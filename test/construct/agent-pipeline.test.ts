@@ -399,7 +399,7 @@ describe('AgentPipeline with every option set', () => {
   test('every alarm notifies the topic on ALARM and on OK', () => {
     const topicRef = synth.stack.resolve(topic.topicArn);
     const alarms = Object.values(synth.template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(16);
+    expect(alarms).toHaveLength(17);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicRef]);
       expect(alarm.Properties.OKActions).toEqual([topicRef]);
