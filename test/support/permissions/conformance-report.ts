@@ -33,6 +33,7 @@ export const COVERAGE_REQUIREMENTS: readonly CoverageRequirement[] = [
   ...['s3:PutObject', 's3:GetObject', 'kms:GenerateDataKey'].map((action) => ({ principal: 'orchestrator', action, suite: MEDIA })),
   ...['s3:ListBucket', 's3:DeleteObject'].map((action) => ({ principal: 'operator', action, suite: MEDIA })),
   { principal: 'operator', action: 's3:GetObject', suite: 'test/browser/message-media.test.ts' },
+  ...['s3:ListBucket', 's3:DeleteObject'].map((action) => ({ principal: 'customer-data', action, suite: 'test/cli/customer-data-cli.test.ts' })),
 ];
 
 export interface ConformanceReport {
