@@ -4,6 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { OperatorAuditTrail } from '../lambda/core/application/operator/operator-audit';
 import { CustomerDataRights, InvalidCustomerIdError } from '../lambda/core/application/privacy/customer-data-rights';
 import { CustomerPseudonyms } from '../lambda/core/application/privacy/customer-pseudonyms';
+import { createMediaClient, S3MediaStore } from '../lambda/core/adapters/s3/s3-media-store';
 import { SqsDeadLetterQueue } from '../lambda/core/adapters/sqs/sqs-dead-letter-queue';
 import { randomIdGenerator } from '../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../lambda/core/adapters/system/system-clock';
@@ -15,10 +16,12 @@ export const TARGET_USAGE = `  --customer <id>          the customer's WhatsApp 
   --pipeline <id>          the pipeline's construct id, when the stack holds several
   --region <region>        the stack's Region (default: AWS_REGION or the profile's)
   --table <name>           name the table directly instead (e.g. the local runtime's)
+  --media-bucket <name>    with --table: the media bucket (with --stack it comes from the
+                           outputs); without it the customer's attachments are not reached
   -h, --help
 
 Credentials and region come from the usual AWS settings (AWS_PROFILE, AWS_REGION, ...). For the
-local runtime: AWS_ENDPOINT_URL_DYNAMODB=…`;
+local runtime: AWS_ENDPOINT_URL_DYNAMODB=…, AWS_ENDPOINT_URL_S3=…`;
 
 /** Where the command writes: stdout for results, stderr for messages. */
 export interface CommandOutput {
@@ -52,6 +55,7 @@ export async function parseCustomerCommand(
     args: [...argv],
     options: {
       'customer': { type: 'string' },
+      'media-bucket': { type: 'string' },
       ...PIPELINE_TARGET_OPTIONS,
       ...extra,
     },
@@ -61,13 +65,26 @@ export async function parseCustomerCommand(
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   const customerId = text('customer');
   if (!customerId) throw new UsageError('Say whose data with --customer <id>.');
+  if (text('media-bucket') !== undefined && text('stack') !== undefined) throw new UsageError('--media-bucket goes with --table; with --stack the bucket comes from the outputs.');
   const table = await tableOf(text('stack'), text('table'), text('pipeline'), text('region'));
   if (text('dlq-url') !== undefined && table.deadLetterQueueUrl !== undefined) throw new UsageError('--dlq-url goes with --table; with --stack the queue comes from the outputs.');
   const deadLetterQueueUrl = table.deadLetterQueueUrl ?? text('dlq-url');
+  const mediaBucketName = table.mediaBucketName ?? text('media-bucket');
   const repositories = repositoriesOf(table);
-  const trail = new OperatorAuditTrail(repositories.audit, systemClock, randomIdGenerator, new CustomerPseudonyms(repositories.customerData));
+  const pseudonyms = new CustomerPseudonyms(repositories.customerData);
+  const trail = new OperatorAuditTrail(repositories.audit, systemClock, randomIdGenerator, pseudonyms);
   const deadLetters = deadLetterQueueUrl === undefined ? undefined : new SqsDeadLetterQueue({ deadLetterQueueUrl, sqs: new SQSClient({ region: table.region }) });
-  const rights = new CustomerDataRights({ data: repositories.customerData, trail, clock: systemClock, deadLetters });
+  // Keyed by the customer's pseudonym, as the functions store attachments; reached with the usual AWS settings, as the table is.
+  const media =
+    mediaBucketName === undefined
+      ? undefined
+      : new S3MediaStore({
+          bucketName: mediaBucketName,
+          customerKey: (id) => pseudonyms.of(id),
+          client: createMediaClient({ endpoint: process.env.AWS_ENDPOINT_URL_S3 }),
+          env: table.region === undefined ? process.env : { ...process.env, AWS_REGION: table.region },
+        });
+  const rights = new CustomerDataRights({ data: repositories.customerData, trail, clock: systemClock, deadLetters, media });
   return { customerId, tableName: table.tableName, values, rights, reachesDeadLetters: deadLetters !== undefined, author: `cli:${env.USER ?? env.USERNAME ?? 'unknown'}` };
 }
 

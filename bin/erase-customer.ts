@@ -7,9 +7,10 @@ import { processOutput, parseCustomerCommand, runCommand, TARGET_USAGE, type Com
 const USAGE = `Usage:
   npx cdk-whatsapp-agent-pipeline erase-customer --customer <id> (--stack <name> | --table <name> [--dlq-url <url>]) [--yes]
 
-Deletes every item the pipeline stores about the customer: sessions, messages, receipts, the latest
-marker, CRM rows of their sessions, the demands their messages caused, consent events, budgets, and
-their operator sign-ins if they are an operator; then their turns in the dead-letter queue. Safe to
+Deletes the customer's attachments in the media bucket, then every item the pipeline stores about
+the customer: sessions, messages, receipts, the latest marker, CRM rows of their sessions, the
+demands their messages caused, consent events, budgets, and their operator sign-ins if they are an
+operator; then their turns in the dead-letter queue. Safe to
 run again (after a crash, or to check). The admin audit names customers by a pseudonym
 (HMAC-SHA-256 under this deployment's salt), never the id. Point-in-time-recovery backups still
 hold erased data for up to 35 days.

@@ -7,7 +7,8 @@ const USAGE = `Usage:
   npx cdk-whatsapp-agent-pipeline export-customer --customer <id> (--stack <name> | --table <name>)
 
 Prints one JSON document with every item the pipeline stores about the customer (sessions,
-messages, receipts, demands, CRM rows, consent events). The export is recorded in the admin audit
+messages, receipts, demands, CRM rows, consent events) and a list of their attachments in the media
+bucket (key, size, message, type; the bytes stay there). The export is recorded in the admin audit
 under the customer's pseudonym.
 
 Options:

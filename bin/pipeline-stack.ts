@@ -105,18 +105,23 @@ export interface PipelineTable {
   readonly region?: string;
   /** The turn queue's dead-letter queue, when the table was found from the stack's outputs. */
   readonly deadLetterQueueUrl?: string;
+  /** The media bucket, when the table was found from the outputs of a pipeline with media on. */
+  readonly mediaBucketName?: string;
 }
 
 /**
  * The table named by `--table`, or the one of the pipeline deployed as `--stack` (read from the
- * stack's outputs, like the redrive command), in `--region` when given.
+ * stack's outputs, like the redrive command, with its dead-letter queue and media bucket), in
+ * `--region` when given.
  */
 export async function tableOf(stack: string | undefined, table: string | undefined, pipeline: string | undefined, region: string | undefined): Promise<PipelineTable> {
   if (stack !== undefined && table !== undefined) throw new UsageError('Give either --stack or --table, not both.');
   if (table !== undefined) return { tableName: table, region };
   if (stack === undefined) throw new UsageError('Name the deployed stack with --stack, or the table with --table.');
-  const { tableName, deadLetterQueueUrl } = await describePipelineStack(stack, pipeline, region);
-  return { tableName, region, deadLetterQueueUrl };
+  const outputs = await readStackOutputs(stack, region);
+  const { tableName, deadLetterQueueUrl } = pipelineFromOutputs(stack, outputs, pipeline);
+  const media = pipelineOutputs(stack, outputs, pipeline);
+  return { tableName, region, deadLetterQueueUrl, mediaBucketName: media.has(STACK_OUTPUTS.mediaBucketName) ? media.output(STACK_OUTPUTS.mediaBucketName) : undefined };
 }
 
 /** The repositories of the pipeline's table, on a DynamoDB client of its Region. */

@@ -57,8 +57,9 @@ export abstract class AgentPipelineBase extends Construct {
    * (`npx cdk-whatsapp-agent-pipeline erase-customer --stack … --customer …`, see docs/PRIVACY.md):
    * read the stack's outputs, query the customer's partitions, read what their references name,
    * delete all of it in batches (an operator's sign-in items one by one), drop the customer's
-   * records from the dead-letter queue, and keep the erasure's pseudonym salt and audit event (plus
-   * the customer managed key, through DynamoDB and SQS only, when there is one). Typically the role
+   * records from the dead-letter queue, list and delete their attachments in the media bucket, and
+   * keep the erasure's pseudonym salt and audit event (plus the customer managed key, through
+   * DynamoDB, SQS and S3 only, when there is one). Typically the role
    * of whoever answers data subject requests.
    *
    * @param grantee the principal to grant to: a role, a user or a function

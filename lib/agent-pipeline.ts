@@ -364,6 +364,7 @@ export class AgentPipeline extends AgentPipelineBase {
       deadLetterQueueUrl: this.deadLetterQueue.queueUrl,
       ...channel.outputs,
       consoleUrl: this.consoleUrl,
+      mediaBucketName: this.mediaBucket?.bucketName,
     });
 
     const observed: ObservedPipeline = {

@@ -21,6 +21,8 @@ export const STACK_OUTPUTS = {
   consoleUrl: 'ConsoleUrl',
   /** Only on the End User Messaging channel (then there is no webhook URL nor WhatsApp secret). */
   eventTopicArn: 'EventTopicArn',
+  /** Only when media is on: the bucket attachments are kept in (the pipeline's or `media.existingBucket`). */
+  mediaBucketName: 'MediaBucketName',
 } as const;
 
 /** The output key of `suffix` (a `STACK_OUTPUTS` value) for the pipeline with construct id `pipelineId`. */

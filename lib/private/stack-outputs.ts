@@ -13,6 +13,7 @@ const DESCRIPTIONS: Record<OutputName, string> = {
   whatsAppSecretArn: 'Fill appSecret and accessToken here; give verifyToken to Meta',
   consoleUrl: 'Where operators sign in (send "login" to the business number on WhatsApp first)',
   eventTopicArn: 'Set this SNS topic as the event destination of the WhatsApp Business Account in AWS End User Messaging Social',
+  mediaBucketName: "The bucket of the customers' attachments: the erase and export commands reach it from here",
 };
 
 /** Output keys already written per stack, to refuse two pipelines whose keys would collide. */

@@ -4,22 +4,32 @@ import { eraseCustomer } from '../../bin/erase-customer';
 import { exportCustomer } from '../../bin/export-customer';
 import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { createMediaClient, S3MediaStore } from '../../lambda/core/adapters/s3/s3-media-store';
+import { CustomerPseudonyms } from '../../lambda/core/application/privacy/customer-pseudonyms';
 import { principalIdentity } from '../support/permissions/function-principals';
 import { newCustomer } from '../support/ids';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { seedRichHistory } from '../support/customer-history';
 import { physicalNames } from '../../lib/contract';
-import { createTurnQueues } from '../../local/servers/local-resources';
+import { createMediaBucket, createTurnQueues } from '../../local/servers/local-resources';
 import { takeAll } from '../support/inspect';
+import { startFakeCloudFormation } from '../support/fake-cloudformation';
 
 let table: TestTable;
 let repos: DynamoRepositories;
+/** The bucket as the local runtime names it (`{table}-media`), written with the test credentials. */
+let mediaBucketName: string;
+let bucket: S3MediaStore;
 const operatorsEnvironment = { AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN: process.env.AWS_SESSION_TOKEN };
 
 beforeAll(async () => {
   table = await createTestTable('privacy-cli');
   // The test's own reads and writes keep the test credentials; the commands run as the erase and export role.
   repos = createDynamoRepositories({ tableName: table.name, crmSyncEnabled: true, client: createDocumentClient({ credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }) });
+  mediaBucketName = `${table.name}-media`.toLowerCase();
+  await createMediaBucket(process.env.AWS_ENDPOINT_URL_S3!, mediaBucketName);
+  const pseudonyms = new CustomerPseudonyms(repos.customerData);
+  bucket = new S3MediaStore({ bucketName: mediaBucketName, customerKey: (customerId) => pseudonyms.of(customerId), client: createMediaClient({ endpoint: process.env.AWS_ENDPOINT_URL_S3, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }) });
   const { accessKeyId, secretAccessKey, sessionToken } = principalIdentity('customer-data');
   Object.assign(process.env, { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken });
 });
@@ -82,6 +92,57 @@ test('erase with --dlq-url also deletes the customer’s dead-lettered turns; wi
   expect(JSON.parse(without.lines.out.join('\n')).deadLettersRemoved).toBeUndefined();
   expect(without.lines.err).toEqual(['The dead-letter queue was not checked: with --table, name it with --dlq-url.']);
   sqs.destroy();
+});
+
+test('with --media-bucket, export lists the customer’s attachments and erase deletes them, and no one else’s', async () => {
+  const [seeded, other] = [await seedRichHistory(repos, newCustomer()), newCustomer()];
+  const photo = await bucket.put(seeded.customerId, 'wamid.photo', new Uint8Array([0xff, 0xd8, 0xff]), 'image/jpeg');
+  const document = await bucket.put(seeded.customerId, 'wamid.exame+1=', new Uint8Array(2048), 'application/pdf');
+  const kept = await bucket.put(other, 'wamid.other', new Uint8Array([1]), 'image/png');
+  const target = ['--table', table.name, '--media-bucket', mediaBucketName, '--customer', seeded.customerId];
+
+  const exported = capture();
+  expect(await exportCustomer(target, { USER: 'dpo' }, exported.output)).toBe(0);
+  expect(JSON.parse(exported.lines.out.join('\n')).media).toEqual(expect.arrayContaining([photo, document]));
+  expect(JSON.parse(exported.lines.out.join('\n')).media).toHaveLength(2);
+
+  const erased = capture();
+  expect(await eraseCustomer([...target, '--yes'], { USER: 'dpo' }, erased.output)).toBe(0);
+  expect(JSON.parse(erased.lines.out.join('\n'))).toMatchObject({ mediaObjectsDeleted: 2 });
+  expect(await bucket.listCustomerObjects(seeded.customerId)).toEqual([]);
+  expect(await bucket.listCustomerObjects(other)).toEqual([kept]);
+  // Run again, it finds nothing left.
+  const again = capture();
+  expect(await eraseCustomer([...target, '--yes'], { USER: 'dpo' }, again.output)).toBe(0);
+  expect(JSON.parse(again.lines.out.join('\n'))).toMatchObject({ mediaObjectsDeleted: 0 });
+});
+
+test('with --stack the media bucket comes from the stack’s outputs', async () => {
+  const seeded = await seedRichHistory(repos, newCustomer());
+  const photo = await bucket.put(seeded.customerId, 'wamid.from-stack', new Uint8Array([7]), 'image/jpeg');
+  const cloudFormation = await startFakeCloudFormation({
+    'WhatsAppAgent-prod': { AgentTableName: table.name, AgentTurnQueueUrl: 'http://127.0.0.1:9/q.fifo', AgentDeadLetterQueueUrl: 'http://127.0.0.1:9/dlq.fifo', AgentMediaBucketName: mediaBucketName },
+  });
+  process.env.AWS_ENDPOINT_URL_CLOUDFORMATION = cloudFormation.endpoint;
+  try {
+    const { lines, output } = capture();
+    expect(await exportCustomer(['--stack', 'WhatsAppAgent-prod', '--customer', seeded.customerId], { USER: 'dpo' }, output)).toBe(0);
+    expect(JSON.parse(lines.out.join('\n')).media).toEqual([photo]);
+  } finally {
+    delete process.env.AWS_ENDPOINT_URL_CLOUDFORMATION;
+    await cloudFormation.stop();
+  }
+});
+
+test('without a media bucket the report says nothing of media; --media-bucket goes with --table only', async () => {
+  const seeded = await seedRichHistory(repos, newCustomer());
+  await bucket.put(seeded.customerId, 'wamid.left', new Uint8Array([1]), 'image/jpeg');
+  const { lines, output } = capture();
+  expect(await exportCustomer(['--table', table.name, '--customer', seeded.customerId], { USER: 'dpo' }, output)).toBe(0);
+  expect(JSON.parse(lines.out.join('\n')).media).toBeUndefined();
+  const misuse = capture();
+  expect(await exportCustomer(['--stack', 'Prod', '--media-bucket', mediaBucketName, '--customer', seeded.customerId], {}, misuse.output)).toBe(2);
+  expect(misuse.lines.err.join('\n')).toContain('--media-bucket goes with --table');
 });
 
 test('wrong usage is exit code 2 with the usage text, and touches nothing', async () => {

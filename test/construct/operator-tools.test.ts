@@ -8,17 +8,23 @@ import { AgentPipeline, type AgentPipelineProps } from '../../lib';
 import { pipelineProps, roleStatements, type SynthesizedPipeline, statement, synthPipeline } from '../support/synthesized-pipeline';
 
 describe('stack outputs', () => {
-  test('every pipeline writes its table, queues, webhook URL and secret under <construct id><name>', () => {
+  test('every pipeline writes its table, queues, webhook URL, secret and (media on by default) media bucket under <construct id><name>', () => {
     const { template, stack, pipeline } = synthPipeline();
     const outputs = template.toJSON().Outputs;
     expect(Object.keys(outputs).sort()).toEqual(
-      ['PipelineDeadLetterQueueUrl', 'PipelineTableName', 'PipelineTurnQueueUrl', 'PipelineWebhookUrl', 'PipelineWhatsAppSecretArn'],
+      ['PipelineDeadLetterQueueUrl', 'PipelineMediaBucketName', 'PipelineTableName', 'PipelineTurnQueueUrl', 'PipelineWebhookUrl', 'PipelineWhatsAppSecretArn'],
     );
+    expect(outputs.PipelineMediaBucketName.Value).toEqual(stack.resolve(pipeline.mediaBucket!.bucketName));
     expect(outputs.PipelineTableName.Value).toEqual(stack.resolve(pipeline.table.tableName));
     expect(outputs.PipelineTurnQueueUrl.Value).toEqual(stack.resolve(pipeline.queue.queueUrl));
     expect(outputs.PipelineDeadLetterQueueUrl.Value).toEqual(stack.resolve(pipeline.deadLetterQueue.queueUrl));
     expect(outputs.PipelineWebhookUrl.Value).toEqual(stack.resolve(pipeline.webhookUrl));
     expect(outputs.PipelineWhatsAppSecretArn.Value).toEqual(stack.resolve(pipeline.whatsAppSecret!.secretArn));
+  });
+
+  test('with media off, no media bucket output', () => {
+    const { template } = synthPipeline({ media: { enabled: false } });
+    expect(template.toJSON().Outputs.PipelineMediaBucketName).toBeUndefined();
   });
 
   test('with the operator plane, also the console URL', () => {

@@ -1,13 +1,14 @@
 // The permission check's request → IAM mapping, on hand-written requests: what AWS authorises
-// for each DynamoDB, SQS and Secrets Manager operation the pipeline calls.
+// for each DynamoDB, SQS, Secrets Manager and S3 operation the pipeline calls.
 import { LOCAL_SECRET_ARNS } from '../../local/runtime/local-settings';
 import type { DeploymentPermissions } from '../support/permissions/deployment-permissions';
-import { dynamoDbIamRequests, secretsManagerIamRequests, sqsIamRequests } from '../support/permissions/iam-requests';
+import { dynamoDbIamRequests, s3Call, s3IamRequests, secretsManagerIamRequests, sqsIamRequests } from '../support/permissions/iam-requests';
 
 const KEY = 'arn:aws:kms:us-east-1:123456789012:key/DataKey';
 const TABLE = 'arn:aws:dynamodb:us-east-1:123456789012:table/agent-conformance';
 const keyPolicy = { Statement: [{ Effect: 'Allow', Principal: { AWS: 'arn:aws:iam::123456789012:root' }, Action: 'kms:*', Resource: '*' }] };
 const queuePolicy = { Statement: [{ Effect: 'Deny', Principal: { AWS: '*' }, Action: 'sqs:*', Resource: '*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }] };
+const bucketPolicy = { Statement: [{ Effect: 'Deny', Principal: { AWS: '*' }, Action: 's3:*', Resource: ['arn:aws:s3:::pipelinemediabucket', 'arn:aws:s3:::pipelinemediabucket/*'], Condition: { Bool: { 'aws:SecureTransport': 'false' } } }] };
 const deployment: DeploymentPermissions = {
   variant: 'cloud-api-noplane-crm-off',
   account: '123456789012',
@@ -19,6 +20,7 @@ const deployment: DeploymentPermissions = {
     deadLetter: { arn: 'arn:aws:sqs:us-east-1:123456789012:agent-debounce-dlq-conformance.fifo', keyArn: KEY, policy: queuePolicy },
   },
   secrets: { whatsApp: { arn: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:WhatsAppSecret-AbCdEf', keyArn: KEY } },
+  mediaBucket: { arn: 'arn:aws:s3:::pipelinemediabucket', keyArn: KEY, policy: bucketPolicy },
   keyPolicies: new Map([[KEY, keyPolicy]]),
 };
 const S = (value: string) => ({ S: value });
@@ -110,4 +112,47 @@ test('Secrets Manager: the local WhatsApp secret stands for the deployed one, wi
     { action: 'secretsmanager:GetSecretValue', resource: deployment.secrets.whatsApp!.arn, context: {} },
     { action: 'kms:Decrypt', resource: KEY, context: { 'kms:ViaService': 'secretsmanager.us-east-1.amazonaws.com' }, resourcePolicy: keyPolicy },
   ]);
+});
+
+describe('S3', () => {
+  const BUCKET = 'arn:aws:s3:::pipelinemediabucket';
+  const LOCAL = '/gogenetic-agent-e2e1-media';
+  const tls = { 'aws:SecureTransport': 'true' };
+  const viaS3 = (action: string) => ({ action, resource: KEY, context: { 'kms:ViaService': 's3.us-east-1.amazonaws.com' }, resourcePolicy: keyPolicy });
+  const requestsOf = (method: string, path: string, body = '') => {
+    const call = s3Call(method, path, body);
+    return s3IamRequests(call.operation, call.body, deployment);
+  };
+
+  test('an object’s PUT, GET (a presigned link’s too) and DELETE are those actions on bucket/key, the key unescaped, over TLS with the bucket policy', () => {
+    expect(requestsOf('PUT', `${LOCAL}/media/p%2Bq/wamid.HBgM%2Bab%3D`)).toEqual([
+      { action: 's3:PutObject', resource: `${BUCKET}/media/p+q/wamid.HBgM+ab=`, context: tls, resourcePolicy: bucketPolicy },
+      viaS3('kms:GenerateDataKey'),
+    ]);
+    expect(requestsOf('GET', `${LOCAL}/media/p/x?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=300`)).toEqual([
+      { action: 's3:GetObject', resource: `${BUCKET}/media/p/x`, context: tls, resourcePolicy: bucketPolicy },
+      viaS3('kms:Decrypt'),
+    ]);
+    expect(actions(requestsOf('DELETE', `${LOCAL}/media/p/x`))).toEqual([{ action: 's3:DeleteObject', resource: `${BUCKET}/media/p/x`, context: tls }]);
+  });
+
+  test('a listing is s3:ListBucket on the bucket with s3:prefix (none when it names none)', () => {
+    expect(s3Call('GET', `${LOCAL}?list-type=2&prefix=media%2Fp%2F&continuation-token=t`)).toEqual({ operation: 'ListBucket', body: { bucket: 'gogenetic-agent-e2e1-media', prefix: 'media/p/' } });
+    expect(actions(requestsOf('GET', `${LOCAL}?list-type=2&prefix=media%2Fp%2F`))).toEqual([{ action: 's3:ListBucket', resource: BUCKET, context: { ...tls, 's3:prefix': 'media/p/' } }]);
+    expect(actions(requestsOf('GET', `${LOCAL}?list-type=2`))).toEqual([{ action: 's3:ListBucket', resource: BUCKET, context: tls }]);
+  });
+
+  test('DeleteObjects (POST ?delete) is s3:DeleteObject on each key of its body; no key call', () => {
+    const body = '<Delete><Quiet>true</Quiet><Object><Key>media/p/a&amp;b</Key></Object><Object><Key>media/p/c</Key></Object></Delete>';
+    expect(actions(requestsOf('POST', `${LOCAL}?delete=`, body))).toEqual([
+      { action: 's3:DeleteObject', resource: `${BUCKET}/media/p/a&b`, context: tls },
+      { action: 's3:DeleteObject', resource: `${BUCKET}/media/p/c`, context: tls },
+    ]);
+  });
+
+  test('a bucket of no pipeline keeps its own name; a request on the bucket itself is named by its method', () => {
+    expect(requestsOf('GET', '/media-adapter-1234/media/p/x')[0].resource).toBe('arn:aws:s3:::media-adapter-1234/media/p/x');
+    expect(requestsOf('GET', '/media-adapter-1234/media/p/x')).toHaveLength(1);
+    expect(actions(requestsOf('PUT', LOCAL))).toEqual([{ action: 's3:CreateBucket', resource: BUCKET, context: tls }]);
+  });
 });

@@ -4,8 +4,8 @@
 import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../../local/fake-whatsapp/fake-end-user-messaging';
 import type { PipelinePrincipal, PrincipalIdentity } from '../../local/runtime/function-principals';
 import { type DeploymentPermissions, deploymentPermissions } from '../support/permissions/deployment-permissions';
-import { endUserMessagingCall, type EvaluatedService } from '../support/permissions/iam-requests';
-import { PermissionEvaluator } from '../support/permissions/permission-evaluator';
+import { endUserMessagingCall, type EvaluatedService, s3Call, s3IamRequests } from '../support/permissions/iam-requests';
+import { evaluate, PermissionEvaluator } from '../support/permissions/permission-evaluator';
 import { synthesizeDeployment } from '../support/permissions/synthesize-deployment';
 
 const variant = { channel: 'cloud-api', operatorPlane: true, crmSync: 'webhook' } as const;
@@ -36,6 +36,9 @@ function without(principal: PipelinePrincipal, action: string, deployment: Deplo
 }
 
 const S = (value: string) => ({ S: value });
+/** The local runtime's media bucket (`{table}-media`) and an object in it, as the adapter addresses them path-style. */
+const LOCAL_MEDIA_BUCKET = 'gogenetic-agent-e2e1-media';
+const MEDIA_OBJECT = `/${LOCAL_MEDIA_BUCKET}/media/p/wamid.HBgM%2Bab%3D`;
 const S_KEY = (pk: string) => ({ PK: S(pk), SK: S('x') });
 
 /** Requests the pipeline makes (the export batch-gets what the customer's references name), each with the one action its role must grant. */
@@ -46,6 +49,15 @@ const REQUESTS: readonly { principal: PipelinePrincipal; service: EvaluatedServi
   { principal: 'operator', service: 'dynamodb', operation: 'BatchWriteItem', body: { RequestItems: { t: [{ DeleteRequest: { Key: S_KEY('SESSION#5511') } }] } }, action: 'dynamodb:BatchWriteItem' },
   { principal: 'operator', service: 'dynamodb', operation: 'BatchGetItem', body: { RequestItems: { t: { Keys: [S_KEY('CRM_SYNC#s-1'), S_KEY('DEMAND#OOP')] } } }, action: 'dynamodb:BatchGetItem' },
   { principal: 'crm-sync', service: 'secretsmanager', operation: 'GetSecretValue', body: { SecretId: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-crm-webhook' }, action: 'secretsmanager:GetSecretValue' },
+  ...(
+    [
+      ['orchestrator', s3Call('PUT', MEDIA_OBJECT), 's3:PutObject'],
+      ['orchestrator', s3Call('GET', MEDIA_OBJECT), 's3:GetObject'],
+      ['operator', s3Call('GET', `${MEDIA_OBJECT}?X-Amz-Expires=300`), 's3:GetObject'],
+      ['operator', s3Call('GET', `/${LOCAL_MEDIA_BUCKET}?list-type=2&prefix=media%2Fp%2F`), 's3:ListBucket'],
+      ['customer-data', s3Call('POST', `/${LOCAL_MEDIA_BUCKET}?delete=`, '<Delete><Object><Key>media/p/wamid.1</Key></Object></Delete>'), 's3:DeleteObject'],
+    ] as const
+  ).map(([principal, { operation, body }, action]) => ({ principal, service: 's3' as const, operation, body, action })),
   ...(['handoff-sweeper', 'operator'] as const).flatMap((principal) =>
     [
       endUserMessagingCall(`/v1/whatsapp/template/list?id=${LOCAL_LINKED_BUSINESS_ACCOUNT_ID}&maxResults=100`, {}),
@@ -92,4 +104,26 @@ test('a KMS call is evaluated with the key policy: an identity grant whose kms:V
   expect(await evaluator.check({ identity: identity('webhook'), service: 'secretsmanager', operation: 'GetSecretValue', body: { SecretId: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-whatsapp' } })).toBeUndefined();
   const noKeyPolicy = { ...deployment, keyPolicies: new Map() };
   expect(await new PermissionEvaluator(async () => noKeyPolicy).check({ identity: identity('webhook'), service: 'dynamodb', operation: 'GetItem', body: { Key: S_KEY('SESSION#1') } })).toMatch(/kms:Decrypt/);
+});
+
+test('the media bucket holds its own limits: only the media prefix, only a listing under it, never over plain HTTP, the key only through S3', async () => {
+  const evaluator = new PermissionEvaluator(async () => deployment);
+  const call = (principal: PipelinePrincipal, method: string, path: string, body = '') => evaluator.check({ identity: identity(principal), service: 's3', ...s3Call(method, path, body) });
+  expect(await call('orchestrator', 'PUT', MEDIA_OBJECT)).toBeUndefined();
+  expect(await call('orchestrator', 'PUT', `/${LOCAL_MEDIA_BUCKET}/elsewhere/object`)).toMatch(/not authorized to perform: s3:PutObject on resource: arn:aws:s3:::\w+\/elsewhere\/object/);
+  expect(await call('orchestrator', 'DELETE', MEDIA_OBJECT)).toMatch(/s3:DeleteObject/);
+  expect(await call('operator', 'GET', `/${LOCAL_MEDIA_BUCKET}?list-type=2`)).toMatch(/s3:ListBucket/);
+  expect(await call('operator', 'GET', `/${LOCAL_MEDIA_BUCKET}?list-type=2&prefix=other%2F`)).toMatch(/s3:ListBucket/);
+  // One key outside the prefix refuses the whole DeleteObjects.
+  expect(await call('customer-data', 'POST', `/${LOCAL_MEDIA_BUCKET}?delete=`, '<Delete><Object><Key>media/p/a</Key></Object><Object><Key>audit/b</Key></Object></Delete>')).toMatch(/s3:DeleteObject on resource: arn:aws:s3:::\w+\/audit\/b/);
+  // A bucket no pipeline owns is nobody's.
+  expect(await call('orchestrator', 'GET', '/someone-elses-bucket/media/p/x')).toMatch(/s3:GetObject on resource: arn:aws:s3:::someone-elses-bucket\/media\/p\/x/);
+
+  // The bucket policy's deny: the same read over plain HTTP is refused whatever the role grants.
+  const [get] = s3IamRequests('GetObject', { bucket: LOCAL_MEDIA_BUCKET, key: 'media/p/x' }, deployment);
+  const role = deployment.roles.get('orchestrator')!;
+  expect(await evaluate(role, deployment.account, get)).toEqual({ allowed: true, result: 'Allowed' });
+  expect(await evaluate(role, deployment.account, { ...get, context: { 'aws:SecureTransport': 'false' } })).toEqual({ allowed: false, result: 'ExplicitlyDenied' });
+  const withoutKeyPolicy = { ...deployment, keyPolicies: new Map() };
+  expect(await new PermissionEvaluator(async () => withoutKeyPolicy).check({ identity: identity('orchestrator'), service: 's3', ...s3Call('PUT', MEDIA_OBJECT) })).toMatch(/kms:GenerateDataKey/);
 });

@@ -45,9 +45,9 @@ export default async function globalSetup(globalConfig: Config.GlobalConfig): Pr
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_ENDPOINT_URL_DYNAMODB: proxy.dynamoDbEndpoint,
     AWS_ENDPOINT_URL_SQS: proxy.sqsEndpoint,
-    // The SQS emulator (fauxqs) serves S3 on the same port: the media bucket's stand-in. Suites
-    // isolate themselves by bucket. Not behind the proxy yet: S3 requests are not checked against the roles.
-    AWS_ENDPOINT_URL_S3: sqs.endpoint,
+    // The SQS emulator (fauxqs) serves S3 on the same port: the media bucket's stand-in, behind the
+    // proxy like its queues. Suites isolate themselves by bucket.
+    AWS_ENDPOINT_URL_S3: proxy.s3Endpoint,
     [PERMISSION_CHECK_URL_VARIABLE]: proxy.checkEndpoint,
     // The servers behind the proxy, for the suites that test the servers themselves.
     [LOCAL_SERVER_ENDPOINT_VARIABLES.dynamoDb]: dynamodb.endpoint,

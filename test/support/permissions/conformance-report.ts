@@ -9,10 +9,11 @@ export interface CoverageRequirement {
 }
 
 const CONVERSATION = 'test/e2e/conversation.test.ts';
+const MEDIA = 'test/e2e/media.test.ts';
 
 /**
  * What the suites must keep putting through the check, so that coverage cannot silently rot: both
- * channels, the operator plane with the CRM sync, erase and export, and the redrive tool.
+ * channels, the operator plane with the CRM sync, erase and export, the media bucket, and the redrive tool.
  */
 export const COVERAGE_REQUIREMENTS: readonly CoverageRequirement[] = [
   ...['dynamodb:PutItem', 'dynamodb:UpdateItem', 'sqs:SendMessage', 'secretsmanager:GetSecretValue'].map((action) => ({ principal: 'webhook', action, suite: CONVERSATION })),
@@ -28,6 +29,11 @@ export const COVERAGE_REQUIREMENTS: readonly CoverageRequirement[] = [
   ...['dynamodb:Query', 'secretsmanager:GetSecretValue'].map((action) => ({ principal: 'crm-sync', action, suite: 'test/e2e/crm-sync.test.ts' })),
   ...['sqs:ReceiveMessage', 'sqs:SendMessage', 'sqs:DeleteMessage', 'dynamodb:Query'].map((action) => ({ principal: 'redrive', action, suite: 'test/reliability/redrive.test.ts' })),
   ...['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'].map((action) => ({ principal: 'customer-data', action, suite: 'test/cli/customer-data-cli.test.ts' })),
+  // The media bucket: the turn stores and reads attachments, the operator's erasure lists and deletes them, the console opens them by link.
+  ...['s3:PutObject', 's3:GetObject', 'kms:GenerateDataKey'].map((action) => ({ principal: 'orchestrator', action, suite: MEDIA })),
+  ...['s3:ListBucket', 's3:DeleteObject'].map((action) => ({ principal: 'operator', action, suite: MEDIA })),
+  { principal: 'operator', action: 's3:GetObject', suite: 'test/browser/message-media.test.ts' },
+  ...['s3:ListBucket', 's3:DeleteObject'].map((action) => ({ principal: 'customer-data', action, suite: 'test/cli/customer-data-cli.test.ts' })),
 ];
 
 export interface ConformanceReport {

@@ -1,19 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { Agent, createServer, type IncomingHttpHeaders, request as forward, type Server, type ServerResponse } from 'node:http';
+import { Agent, createServer, type IncomingHttpHeaders, type IncomingMessage, request as forward, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ReceivedAwsRequest } from '../../../local/fake-aws/permission-check';
-import { readBody } from '../../../local/fake-aws/request-body';
+import { readBody, readBodyBytes } from '../../../local/fake-aws/request-body';
+import { escapeXml } from '../../../lambda/core/adapters/aws/xml-reader';
 import { parsePrincipalAccessKeyId, type PrincipalIdentity } from '../../../local/runtime/function-principals';
 import { SUITE_TOKEN_PREFIX } from './function-principals';
-import { endUserMessagingCall, type EvaluatedService } from './iam-requests';
+import { endUserMessagingCall, type EvaluatedService, s3Call } from './iam-requests';
 import type { PermissionEvaluator } from './permission-evaluator';
 
-/** Who signed a request: a pipeline principal (with the suite its session token names), or anybody else. */
-export function signer(headers: IncomingHttpHeaders): { readonly identity: PrincipalIdentity; readonly suite?: string } | undefined {
-  const accessKeyId = /Credential=([^/,\s]+)\//.exec(String(headers.authorization ?? ''))?.[1];
+/**
+ * Who signed a request: a pipeline principal (with the suite its session token names), or anybody
+ * else. A presigned URL (`url`) carries the signature in its query instead of the headers.
+ */
+export function signer(headers: IncomingHttpHeaders, url = '/'): { readonly identity: PrincipalIdentity; readonly suite?: string } | undefined {
+  const query = new URL(url, 'http://127.0.0.1').searchParams;
+  const accessKeyId = /Credential=([^/,\s]+)\//.exec(String(headers.authorization ?? ''))?.[1] ?? query.get('X-Amz-Credential')?.split('/')[0];
   const identity = accessKeyId === undefined ? undefined : parsePrincipalAccessKeyId(accessKeyId);
   if (identity === undefined) return undefined;
-  const token = headers['x-amz-security-token'];
+  const token = headers['x-amz-security-token'] ?? query.get('X-Amz-Security-Token') ?? undefined;
   return { identity, suite: typeof token === 'string' && token.startsWith(SUITE_TOKEN_PREFIX) ? token.slice(SUITE_TOKEN_PREFIX.length) : undefined };
 }
 
@@ -23,35 +28,40 @@ function operationOf(headers: IncomingHttpHeaders): string {
 }
 
 export interface EnforcingProxy {
-  /** What the SDK is pointed at instead of DynamoDB Local and the SQS emulator. */
+  /** What the SDK is pointed at instead of DynamoDB Local and the SQS emulator (which serves S3 too). */
   readonly dynamoDbEndpoint: string;
   readonly sqsEndpoint: string;
+  readonly s3Endpoint: string;
   /** Where the local stand-ins of the other services ask for a decision (`POST` a {@link ReceivedAwsRequest}). */
   readonly checkEndpoint: string;
   close(): Promise<void>;
 }
 
 /**
- * Servers on 127.0.0.1 in front of DynamoDB Local and the SQS emulator. A request signed by a
- * pipeline principal is checked against that principal's role: denied, it is answered as AWS
- * answers (HTTP 400, `AccessDeniedException`, AWS's message) and never reaches the emulator;
- * allowed, and any request of anybody else (test code, inspectors, fixtures), it is forwarded as
- * it came. A third server answers the other services' stand-ins with the same evaluator.
+ * Servers on 127.0.0.1 in front of DynamoDB Local and the SQS emulator (its SQS and its S3). A
+ * request signed by a pipeline principal — an S3 link by the principal that presigned it — is
+ * checked against that principal's role: denied, it is answered as AWS answers (the JSON
+ * protocols' HTTP 400 `AccessDeniedException`, S3's HTTP 403 `AccessDenied`, AWS's message) and
+ * never reaches the emulator; allowed, and any request of anybody else (test code, inspectors,
+ * fixtures), it is forwarded as it came. A fourth server answers the other services' stand-ins
+ * with the same evaluator.
  */
 export async function startEnforcingProxy(upstreams: { readonly dynamoDb: string; readonly sqs: string }, evaluator: PermissionEvaluator): Promise<EnforcingProxy> {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const proxy = (service: EvaluatedService, upstream: string) =>
     createServer((incoming, response) => {
       void (async () => {
-        const body = await readBody(incoming);
-        const caller = signer(incoming.headers);
-        const refusal = caller && (await evaluator.check({ ...caller, service, operation: operationOf(incoming.headers), body: parseJson(body) }));
+        const body = await readBodyBytes(incoming);
+        const caller = signer(incoming.headers, incoming.url);
+        const refusal = caller && (await evaluator.check({ ...caller, service, ...callOf(service, incoming, body) }));
         if (refusal !== undefined) {
           accessDenied(response, service, refusal);
           return;
         }
         const target = new URL(upstream);
-        const outgoing = forward({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers, agent }, (answer) => {
+        // The body is sent whole: the emulator need not ask for it.
+        const { expect: _continue, ...headers } = incoming.headers;
+        const outgoing = forward({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers, agent }, (answer) => {
           response.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(response);
         });
@@ -65,7 +75,7 @@ export async function startEnforcingProxy(upstreams: { readonly dynamoDb: string
   const checks = createServer((incoming, response) => {
     void (async () => {
       const received = JSON.parse(await readBody(incoming)) as ReceivedAwsRequest;
-      const caller = signer(received.headers);
+      const caller = signer(received.headers, received.path);
       const call = received.service === 'social-messaging' ? endUserMessagingCall(received.path, parseJson(received.body)) : { operation: operationOf(received.headers), body: parseJson(received.body) };
       const refusal = caller && (await evaluator.check({ ...caller, service: received.service as EvaluatedService, ...call }));
       response.writeHead(200, { 'content-type': 'application/json' });
@@ -75,11 +85,12 @@ export async function startEnforcingProxy(upstreams: { readonly dynamoDb: string
       response.end(String(error));
     });
   });
-  const servers = [proxy('dynamodb', upstreams.dynamoDb), proxy('sqs', upstreams.sqs), checks];
-  const [dynamoDbEndpoint, sqsEndpoint, checkEndpoint] = await Promise.all(servers.map(listen));
+  const servers = [proxy('dynamodb', upstreams.dynamoDb), proxy('sqs', upstreams.sqs), proxy('s3', upstreams.sqs), checks];
+  const [dynamoDbEndpoint, sqsEndpoint, s3Endpoint, checkEndpoint] = await Promise.all(servers.map(listen));
   return {
     dynamoDbEndpoint,
     sqsEndpoint,
+    s3Endpoint,
     checkEndpoint,
     close: async () => {
       agent.destroy();
@@ -95,6 +106,14 @@ function listen(server: Server): Promise<string> {
   });
 }
 
+/** The operation and input of a request: the JSON protocols' target and body, S3's REST route. */
+function callOf(service: EvaluatedService, incoming: IncomingMessage, body: Buffer): { readonly operation: string; readonly body: Record<string, unknown> } {
+  if (service === 's3') {
+    return s3Call(incoming.method ?? 'GET', incoming.url ?? '/', incoming.method === 'POST' ? body.toString('utf8') : '');
+  }
+  return { operation: operationOf(incoming.headers), body: parseJson(body.toString('utf8')) };
+}
+
 function parseJson(body: string): Record<string, unknown> {
   try {
     return (JSON.parse(body || '{}') as Record<string, unknown>) ?? {};
@@ -103,8 +122,14 @@ function parseJson(body: string): Record<string, unknown> {
   }
 }
 
-/** AWS's answer to a refused JSON-protocol request. */
+/** AWS's answer to a refused request: S3's XML error, or the JSON protocols' exception. */
 function accessDenied(response: ServerResponse, service: EvaluatedService, message: string): void {
+  if (service === 's3') {
+    const requestId = randomUUID();
+    response.writeHead(403, { 'content-type': 'application/xml', 'x-amz-request-id': requestId });
+    response.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>${escapeXml(message)}</Message><RequestId>${requestId}</RequestId></Error>`);
+    return;
+  }
   response.writeHead(400, {
     'content-type': 'application/x-amz-json-1.0',
     'x-amzn-requestid': randomUUID(),

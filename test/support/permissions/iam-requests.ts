@@ -1,3 +1,4 @@
+import { childOf, childrenOf, readXml } from '../../../lambda/core/adapters/aws/xml-reader';
 import { TABLE_SCHEMA } from '../../../lib/contract';
 import { LOCAL_SECRET_ARNS } from '../../../local/runtime/local-settings';
 import type { DeployedResource, DeploymentPermissions, PolicyDocument } from './deployment-permissions';
@@ -12,7 +13,7 @@ export interface IamRequest {
 }
 
 /** The services whose requests are evaluated, by signing name. */
-export type EvaluatedService = 'dynamodb' | 'sqs' | 'secretsmanager' | 'social-messaging';
+export type EvaluatedService = 'dynamodb' | 'sqs' | 'secretsmanager' | 'social-messaging' | 's3';
 
 type AttributeValue = { readonly S?: string };
 type Key = Readonly<Record<string, AttributeValue>>;
@@ -118,6 +119,73 @@ export function endUserMessagingIamRequests(operation: string, body: DynamoBody,
   return [{ action: 'social-messaging:SendWhatsAppMessage', resource: arn('phone-number-id', id), context: {} }];
 }
 
+/** What an S3 request names: the bucket (as the local server calls it), the object, the listing's prefix, the keys of a DeleteObjects. */
+export type S3Input = {
+  readonly bucket: string;
+  readonly key?: string;
+  readonly prefix?: string;
+  readonly keys?: readonly string[];
+};
+
+/**
+ * The operation of a path-style S3 request (`/{bucket}/{key}?{query}`) and what it names: an
+ * object's GET (or HEAD), PUT and DELETE; the bucket's listing (ListObjectsV2, with its prefix);
+ * DeleteObjects (`POST ?delete`, the keys from its XML body); anything else on the bucket by method.
+ */
+export function s3Call(method: string, path: string, body = ''): { readonly operation: string; readonly body: S3Input } {
+  const url = new URL(path, 'http://127.0.0.1');
+  const [bucket, ...keySegments] = url.pathname.slice(1).split('/').map(decodeURIComponent);
+  const key = keySegments.join('/');
+  if (key !== '') return { operation: S3_OBJECT_OPERATIONS[method] ?? `${method}Object`, body: { bucket, key } };
+  if (method === 'POST' && url.searchParams.has('delete')) {
+    const keys = childrenOf(readXml(body), 'Object').map((object) => childOf(object, 'Key')?.text ?? '');
+    return { operation: 'DeleteObjects', body: { bucket, keys } };
+  }
+  if (method === 'GET' || method === 'HEAD') return { operation: 'ListBucket', body: { bucket, prefix: url.searchParams.get('prefix') ?? undefined } };
+  return { operation: S3_BUCKET_OPERATIONS[method] ?? `${method}Bucket`, body: { bucket } };
+}
+
+const S3_OBJECT_OPERATIONS: Readonly<Record<string, string>> = { GET: 'GetObject', HEAD: 'GetObject', PUT: 'PutObject', DELETE: 'DeleteObject' };
+const S3_BUCKET_OPERATIONS: Readonly<Record<string, string>> = { PUT: 'CreateBucket', DELETE: 'DeleteBucket' };
+
+/** What S3 asks KMS on the caller's behalf for an object under the bucket's customer managed key: a data key to store it, Decrypt to read it. */
+const S3_KEY_ACTIONS: Readonly<Record<string, readonly string[]>> = { PutObject: ['kms:GenerateDataKey'], GetObject: ['kms:Decrypt'] };
+
+/**
+ * The IAM requests of one S3 call on the deployed media bucket the local one stands for (by the
+ * local runtime's name, `…-media`): the object actions on `arn:aws:s3:::{bucket}/{key}`, a
+ * DeleteObjects as `s3:DeleteObject` on each of its keys, a listing as `s3:ListBucket` on the
+ * bucket with `s3:prefix`; each over TLS with the bucket policy (its deny of plain HTTP), and what
+ * S3 asks KMS for an object under a customer managed key.
+ */
+export function s3IamRequests(operation: string, input: S3Input, deployment: DeploymentPermissions): IamRequest[] {
+  const bucket = deployedBucket(input.bucket, deployment);
+  const request = (action: string, resource: string, context: Record<string, string> = {}): IamRequest => ({
+    action: `s3:${action}`,
+    resource,
+    context: { 'aws:SecureTransport': 'true', ...context },
+    resourcePolicy: bucket.policy,
+  });
+  switch (operation) {
+    case 'GetObject':
+    case 'PutObject':
+    case 'DeleteObject':
+      return [request(operation, `${bucket.arn}/${input.key}`), ...viaService(bucket, deployment, 's3', S3_KEY_ACTIONS[operation] ?? [])];
+    case 'DeleteObjects':
+      return (input.keys ?? []).map((key) => request('DeleteObject', `${bucket.arn}/${key}`));
+    case 'ListBucket':
+      return [request('ListBucket', bucket.arn, input.prefix === undefined ? {} : { 's3:prefix': input.prefix })];
+    default:
+      return [request(operation, bucket.arn)];
+  }
+}
+
+/** The deployed media bucket a local bucket stands for; a bucket of no pipeline keeps its own name, which no role is granted. */
+function deployedBucket(name: string, deployment: DeploymentPermissions): DeployedResource {
+  if (/-media$/.test(name) && deployment.mediaBucket !== undefined) return deployment.mediaBucket;
+  return { arn: `arn:aws:s3:::${name}` };
+}
+
 /** The IAM requests of one call to `service`; `operation` is the target's operation (JSON protocols) or empty (REST). */
 export function iamRequestsOf(service: EvaluatedService, operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
   switch (service) {
@@ -129,6 +197,8 @@ export function iamRequestsOf(service: EvaluatedService, operation: string, body
       return secretsManagerIamRequests(operation, body, deployment);
     case 'social-messaging':
       return endUserMessagingIamRequests(operation, body, deployment);
+    case 's3':
+      return s3IamRequests(operation, body as S3Input, deployment);
   }
 }
 

@@ -161,11 +161,15 @@ export function presignedAwsGet(service: AwsService, options: AwsCallOptions = {
         query: {},
         headers: { host: endpoint.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
       },
-      { expiresIn: expiresInSeconds },
+      // The payload hash is signed as UNSIGNED-PAYLOAD but neither sent nor signed as a header: the
+      // link's holder sends no such header, and a query parameter of it would not be AWS's form.
+      { expiresIn: expiresInSeconds, unhoistableHeaders: PAYLOAD_HASH_HEADER, unsignableHeaders: PAYLOAD_HASH_HEADER },
     );
     return `${endpoint.origin}${fullPath}${searchOf(presigned.query as Record<string, string>)}`;
   };
 }
+
+const PAYLOAD_HASH_HEADER = new Set(['x-amz-content-sha256']);
 
 /** Where and as whom the service is called, or why it cannot be (no region). */
 function signingTarget(service: AwsService, options: AwsCallOptions): { env: NodeJS.ProcessEnv; endpoint: URL; signer: SignatureV4 } | string {

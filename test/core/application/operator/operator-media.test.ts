@@ -1,5 +1,6 @@
 // Operators open a conversation's attachments through short-lived links, under the rule for
 // reading the conversation; the sessions are real (DynamoDB Local), the bucket in memory.
+import { createMediaClient, S3MediaStore } from '../../../../lambda/core/adapters/s3/s3-media-store';
 import { MEDIA_LINK_SECONDS, OperatorMedia } from '../../../../lambda/core/application/operator/operator-media';
 import { OperatorActionError } from '../../../../lambda/core/application/operator/operator-errors';
 import type { StoredMedia } from '../../../../lambda/core/domain/media';
@@ -67,6 +68,22 @@ it.each([
 
   expect(link).toEqual({ url: `http://127.0.0.1:9/media/${photo.objectKey}?expires=${MEDIA_LINK_SECONDS}`, expiresAt: '2026-03-10T12:15:00.000000Z', kind: 'image', mimeType: 'image/jpeg', filename: 'exame.jpg' });
   expect(store.presigned).toEqual([{ objectKey: photo.objectKey, expiresInSeconds: 300 }]);
+});
+
+it('the link S3 is given is a query-signed GET of that one object, expiring when the answer says', async () => {
+  const { customerId, messageId } = await conversationWith(SessionState.AWAITING_HUMAN, photo);
+  const bucket = new S3MediaStore({ bucketName: 'media-bucket', customerKey: async () => 'c', client: createMediaClient({ credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' } }), env: { AWS_REGION: 'sa-east-1' } });
+  const withPhoto = async () => ({ ...(await repositories.messages.getOutbound(repositories.messages.refFor({ customerId, timestamp: AT, messageId })))!, media: photo });
+  const media = new OperatorMedia({ sessions: repositories.sessions, messages: { refFor: (at) => repositories.messages.refFor(at), getOutbound: withPhoto }, media: bucket, clock: { now: () => NOW } });
+
+  const link = await media.link(ana, customerId, messageId, AT);
+
+  const url = new URL(link.url);
+  expect(`${url.origin}${url.pathname}`).toBe(`https://media-bucket.s3.sa-east-1.amazonaws.com/${photo.objectKey}`);
+  expect([...url.searchParams.keys()].sort()).toEqual(['X-Amz-Algorithm', 'X-Amz-Credential', 'X-Amz-Date', 'X-Amz-Expires', 'X-Amz-Signature', 'X-Amz-SignedHeaders']);
+  expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('host');
+  expect(Number(url.searchParams.get('X-Amz-Expires'))).toBe(MEDIA_LINK_SECONDS);
+  expect(Date.parse(link.expiresAt) - NOW.getTime()).toBe(MEDIA_LINK_SECONDS * 1000);
 });
 
 it.each([
