@@ -3,7 +3,7 @@
 // What every function carries alike is built once into `assets/shared/`: the package ships one
 // copy, and the construct copies it into each function's asset at synth
 // (lib/private/function-assets.ts), so every deployed zip still holds all its function loads.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
@@ -122,7 +122,7 @@ function onDemandFiles(required) {
 /**
  * A handler that requires no file on demand is one file, `index.js`. One that does is built again
  * with those files, together, so that they share one copy of each module: esbuild puts what both
- * reach in a chunk both require (`chunk-….js`, loaded with `index.js`). It splits ES modules only,
+ * reach in a part both require (`part-….js`, loaded with `index.js`). It splits ES modules only,
  * so each file is then turned into CommonJS on its own, as Lambda loads `index.js`.
  */
 async function bundle(name) {
@@ -142,7 +142,7 @@ async function bundle(name) {
           outdir,
           format: 'esm',
           splitting: true,
-          chunkNames: 'chunk-[hash]',
+          chunkNames: 'part-[hash]',
           write: false,
           plugins,
         });
@@ -158,15 +158,15 @@ async function bundle(name) {
 }
 
 /**
- * esbuild's own helpers (`__name` for `keepNames`, the CommonJS wrappers) go to a chunk without
+ * esbuild's own helpers (`__name` for `keepNames`, the CommonJS wrappers) go to a part without
  * input files once two files use them. Turned into CommonJS, each of the ~1,500 calls to an import
- * becomes `(0,chunk.a)(…)` to keep ES live bindings (+6 KiB in `index.js`); the helpers are
+ * becomes `(0,part.a)(…)` to keep ES live bindings (+6 KiB in `index.js`); the helpers are
  * functions defined once and never reassigned, so their import is bound once instead.
  */
 function bindHelpersOnce(text, metafile) {
-  const helperChunks = Object.entries(metafile.outputs).filter(([file, output]) => file.includes('/chunk-') && Object.keys(output.inputs).length === 0).map(([file]) => path.basename(file));
-  return helperChunks.reduce(
-    (code, chunk) => code.replace(new RegExp(`import\\{([^}]*)\\}from"\\./${chunk.replace('.', '\\.')}";`), (_, bindings) => `const{${bindings.replaceAll(' as ', ':')}}=require("./${chunk}");`),
+  const helperParts = Object.entries(metafile.outputs).filter(([file, output]) => path.basename(file).startsWith('part-') && Object.keys(output.inputs).length === 0).map(([file]) => path.basename(file));
+  return helperParts.reduce(
+    (code, part) => code.replace(new RegExp(`import\\{([^}]*)\\}from"\\./${part.replace('.', '\\.')}";`), (_, bindings) => `const{${bindings.replaceAll(' as ', ':')}}=require("./${part}");`),
     text,
   );
 }
@@ -194,7 +194,26 @@ function printLargestPackages(output) {
   for (const [packageName, bytes] of largest) console.log(`  ${(bytes / 1024).toFixed(1).padStart(7)} KiB  ${packageName}`);
 }
 
+/**
+ * A part two functions have alike (esbuild's helpers, the stand-ins the SDK imports on demand) is
+ * named by its content: one copy goes to the shared folder, which the construct copies beside
+ * each handler, as it does the tracer.
+ */
+async function shareIdenticalParts() {
+  const folders = new Map();
+  for (const name of FUNCTIONS) {
+    for (const file of await readdir(path.join(root, 'assets', name))) if (file.startsWith('part-')) folders.set(file, [...(folders.get(file) ?? []), name]);
+  }
+  for (const [file, names] of folders) {
+    if (names.length < 2) continue;
+    await rename(path.join(root, 'assets', names[0], file), path.join(root, 'assets', 'shared', file));
+    for (const name of names.slice(1)) await rm(path.join(root, 'assets', name, file));
+    console.log(`assets/shared/${file}  (one copy for ${names.join(', ')})`);
+  }
+}
+
 await buildTracer();
 for (const name of FUNCTIONS) {
   await bundle(name);
 }
+await shareIdenticalParts();
