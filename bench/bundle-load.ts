@@ -2,21 +2,24 @@
  * Size of the pre-bundled Lambda assets and what loading them costs: the median wall time and RSS of
  * `node` requiring the bundle, against an empty `node` process, measured in the same run; and a cold
  * start: from spawning `node` to the handler's answer to a first event that needs no remote call
- * (the webhook: a method it refuses; the orchestrator: a record without a customer), which includes
- * composing the function (clients, repositories, Powertools) as Lambda's first invocation does —
- * once with tracing off, once as Lambda traces (the tracer and the X-Ray SDK, `tracer.js` beside the
- * handler, loaded; segments go to a closed port on 127.0.0.1).
+ * (the webhook: a method it refuses; the orchestrator: a record without a customer; the operator: an
+ * API call without a session), which includes composing the function (clients, repositories,
+ * Powertools) as Lambda's first invocation does — once with tracing off, once as Lambda traces (the
+ * tracer and the X-Ray SDK, `tracer.js` beside the handler, loaded; segments go to a closed port on
+ * 127.0.0.1), and, for the functions with a media file, once with media on (the deployment's bucket
+ * set: the first event still loads no `media.js`) and once loading `media.js` too, as the first
+ * attachment does. The handler's size is `index.js` and the parts it requires at its top.
  *
  *   npm run bundle && npx tsx bench/bundle-load.ts [runs=21]
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { stagedFunctionAsset } from '../lib/private/function-assets';
 
-const FUNCTIONS = ['webhook', 'orchestrator'];
+const FUNCTIONS = ['webhook', 'orchestrator', 'operator'];
 /** The folders the construct deploys: each handler with the shared tracer beside it. */
 const assets = new Map(FUNCTIONS.map((name) => [name, stagedFunctionAsset(name)]));
 
@@ -37,7 +40,14 @@ const FUNCTION_ENV = {
   BEDROCK_MODEL_ID: 'amazon.nova-micro-v1:0',
   POWERTOOLS_LOG_LEVEL: 'SILENT',
   POWERTOOLS_METRICS_DISABLED: 'true',
+  OPERATOR_ADMIN_PHONE_NUMBERS: '5511999990000',
+  DEAD_LETTER_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-dlq.fifo',
 };
+
+/** What the construct adds with `media` on. */
+const MEDIA_ENV = { MEDIA_BUCKET_NAME: 'bench-media' };
+
+const MEDIA_FILE = 'media.js';
 
 /** What Lambda sets when it traces the function: the X-Ray SDK's Lambda mode with a sampled trace. */
 const LAMBDA_TRACING_ENV = {
@@ -49,12 +59,31 @@ const LAMBDA_TRACING_ENV = {
 const FIRST_EVENTS: Record<string, string> = {
   webhook: `{ version: '2.0', rawPath: '/', headers: {}, requestContext: { http: { method: 'PUT' } } }`,
   orchestrator: `{ Records: [{ messageId: 'cold', body: '{}', attributes: { ApproximateReceiveCount: '1' } }] }`,
+  operator: `{ version: '2.0', rawPath: '/api/conversations', headers: {}, requestContext: { http: { method: 'GET' } } }`,
 };
 
-function coldStartScript(name: string): string {
+/** The cold start; `loadMedia`: then `media.js` too, as the first attachment requires it. */
+function coldStartScript(name: string, loadMedia = false): string {
   const context = `{ getRemainingTimeInMillis: () => 90000, functionName: '${name}', awsRequestId: 'cold' }`;
-  return `require(${JSON.stringify(join(assets.get(name)!, 'index.js'))}).handler(${FIRST_EVENTS[name]}, ${context}).then(() => 0)`;
+  const media = loadMedia ? `.then(() => require(${JSON.stringify(join(assets.get(name)!, MEDIA_FILE))}))` : '';
+  return `require(${JSON.stringify(join(assets.get(name)!, 'index.js'))}).handler(${FIRST_EVENTS[name]}, ${context})${media}.then(() => 0)`;
 }
+
+/** `index.js` and the parts it requires at its top (the bundle's metafile): what every cold start loads. */
+function handlerFiles(name: string): string[] {
+  const metafile = JSON.parse(readFileSync(join(__dirname, '..', '.bundles', `${name}.meta.json`), 'utf8')) as { outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }> };
+  const outputs = new Map(Object.entries(metafile.outputs).map(([file, output]) => [basename(file), output]));
+  const files = new Set<string>();
+  const visit = (file: string): void => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const imported of outputs.get(file)!.imports) if (imported.kind === 'import-statement' && !imported.external) visit(basename(imported.path));
+  };
+  visit('index.js');
+  return [...files];
+}
+
+const hasMediaFile = (name: string) => existsSync(join(assets.get(name)!, MEDIA_FILE));
 
 function measure(script: string, env: Record<string, string> = {}): LoadSample {
   const started = performance.now();
@@ -76,7 +105,7 @@ function main(): void {
   // Interleave the variants so machine noise hits them alike.
   const samples = new Map<string, LoadSample[]>([
     ['empty', []],
-    ...FUNCTIONS.flatMap((name): [string, LoadSample[]][] => [[name, []], [`${name} cold`, []], [`${name} cold traced`, []]]),
+    ...FUNCTIONS.flatMap((name): [string, LoadSample[]][] => [[name, []], [`${name} cold`, []], [`${name} cold traced`, []], [`${name} cold media on`, []], [`${name} cold media loaded`, []]]),
   ]);
   for (let run = 0; run < runs; run++) {
     samples.get('empty')!.push(measure('0'));
@@ -84,6 +113,9 @@ function main(): void {
       samples.get(name)!.push(measure(`require(${JSON.stringify(join(assets.get(name)!, 'index.js'))})`));
       samples.get(`${name} cold`)!.push(measure(coldStartScript(name), FUNCTION_ENV));
       samples.get(`${name} cold traced`)!.push(measure(coldStartScript(name), { ...FUNCTION_ENV, ...LAMBDA_TRACING_ENV, LAMBDA_TASK_ROOT: assets.get(name)! }));
+      if (!hasMediaFile(name)) continue;
+      samples.get(`${name} cold media on`)!.push(measure(coldStartScript(name), { ...FUNCTION_ENV, ...MEDIA_ENV }));
+      samples.get(`${name} cold media loaded`)!.push(measure(coldStartScript(name, true), { ...FUNCTION_ENV, ...MEDIA_ENV }));
     }
   }
   const empty = samples.get('empty')!;
@@ -92,19 +124,27 @@ function main(): void {
   console.log(`node ${process.version}, ${runs} runs each, medians`);
   console.log(`empty node process          ${emptyMs.toFixed(1)} ms, RSS ${emptyRss.toFixed(1)} MB`);
   for (const name of FUNCTIONS) {
-    const [size, gzip] = fileSize(join(assets.get(name)!, 'index.js'));
+    const files = handlerFiles(name);
+    const [size, gzip] = files.map((file) => fileSize(join(assets.get(name)!, file))).reduce(([a, b], [c, d]) => [a + c, b + d]);
     const [tracerSize, tracerGzip] = fileSize(join(assets.get(name)!, 'tracer.js'));
     const loaded = samples.get(name)!;
     const ms = median(loaded.map((s) => s.ms));
     const rss = median(loaded.map((s) => s.rssMb));
     console.log(
-      `${name.padEnd(12)} ${(size / 1024).toFixed(0)} KiB (${(gzip / 1024).toFixed(0)} KiB gzip)  load +${(ms - emptyMs).toFixed(1)} ms (${(ms / emptyMs).toFixed(2)}× empty), RSS +${(rss - emptyRss).toFixed(1)} MB`,
+      `${name.padEnd(12)} ${(size / 1024).toFixed(1)} KiB (${(gzip / 1024).toFixed(0)} KiB gzip; ${files.join(' + ')})  load +${(ms - emptyMs).toFixed(1)} ms (${(ms / emptyMs).toFixed(2)}× empty), RSS +${(rss - emptyRss).toFixed(1)} MB`,
     );
     const cold = median(samples.get(`${name} cold`)!.map((s) => s.ms));
     console.log(`${''.padEnd(12)} cold start to a handled first event ${cold.toFixed(1)} ms (+${(cold - emptyMs).toFixed(1)} ms over an empty process)`);
     const traced = median(samples.get(`${name} cold traced`)!.map((s) => s.ms));
     console.log(
       `${''.padEnd(12)} traced as in Lambda (tracer.js ${(tracerSize / 1024).toFixed(0)} KiB, ${(tracerGzip / 1024).toFixed(0)} KiB gzip, loaded): ${traced.toFixed(1)} ms (+${(traced - emptyMs).toFixed(1)} ms)`,
+    );
+    if (!hasMediaFile(name)) continue;
+    const [mediaSize, mediaGzip] = fileSize(join(assets.get(name)!, MEDIA_FILE));
+    const mediaOn = median(samples.get(`${name} cold media on`)!.map((s) => s.ms));
+    const mediaLoaded = median(samples.get(`${name} cold media loaded`)!.map((s) => s.ms));
+    console.log(
+      `${''.padEnd(12)} media on, first event without media: ${mediaOn.toFixed(1)} ms (+${(mediaOn - emptyMs).toFixed(1)} ms); with ${MEDIA_FILE} (${(mediaSize / 1024).toFixed(1)} KiB, ${(mediaGzip / 1024).toFixed(1)} KiB gzip) loaded: ${mediaLoaded.toFixed(1)} ms (+${(mediaLoaded - emptyMs).toFixed(1)} ms)`,
     );
   }
 }

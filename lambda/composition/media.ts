@@ -2,14 +2,19 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { CUSTOM_METRICS } from '../../lib/contract';
 import { customerDataRepository } from '../core/adapters/dynamodb/dynamo-repositories';
 import { errorSummary } from '../core/adapters/observability/error-summary';
-import { createMediaClient, mediaBucketUrl, S3MediaStore } from '../core/adapters/s3/s3-media-store';
-import { createMediaSource, type WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
+import { createMediaClient, S3MediaStore } from '../core/adapters/s3/s3-media-store';
+import type { WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
+import { createMediaSource } from '../core/adapters/whatsapp/whatsapp-media-source';
 import { DownloadInboundMedia, type MediaOutcome } from '../core/application/download-inbound-media';
 import { CustomerPseudonyms } from '../core/application/privacy/customer-pseudonyms';
 import type { MediaStore } from '../core/ports/media-store';
 import type { ComposedFunction, FunctionPorts } from './compose-function';
 import type { SenderPorts } from './customer-messaging';
 import type { MediaSettings } from './deployment-settings';
+
+// The functions' media code, loaded only when an attachment is handled: the compositions reach
+// this module only through `media-on-demand.ts`, so in the Lambda bundles it and everything only it
+// reaches are the file `media.js` (scripts/bundle-lambdas.mjs). Import it nowhere else.
 
 /** What the functions that store or erase attachments may be handed instead of what they build. */
 export interface MediaPorts {
@@ -25,14 +30,6 @@ export function composeMediaStore(media: MediaSettings, composed: Pick<ComposedF
   const pseudonyms = new CustomerPseudonyms(customerDataRepository(composed.table));
   const client = createMediaClient({ endpoint: ports.s3Endpoint ?? process.env.AWS_ENDPOINT_URL_S3, credentials: ports.awsCredentials });
   return new S3MediaStore({ bucketName: media.bucketName, customerKey: (customerId) => pseudonyms.of(customerId), client });
-}
-
-/**
- * Where the store's presigned links point, for the console's content security policy: the local S3
- * server's origin, or the bucket's virtual-hosted endpoint in the function's region.
- */
-export function mediaLinkOrigin(media: MediaSettings, ports: MediaPorts, env: NodeJS.ProcessEnv = process.env): string {
-  return new URL(mediaBucketUrl(media.bucketName, ports.s3Endpoint ?? env.AWS_ENDPOINT_URL_S3, env.AWS_REGION)).origin;
 }
 
 /** The turn's download step, reporting each attachment's outcome as a metric; none on a channel without a media source. */

@@ -35,7 +35,8 @@ import { mediaRoutes } from '../operator/media-routes';
 import { OperatorMedia } from '../core/application/operator/operator-media';
 import type { MediaStore } from '../core/ports/media-store';
 import type { ConsoleSite } from '../operator/static-console';
-import { composeMediaStore, mediaLinkOrigin, type MediaPorts } from './media';
+import type { MediaPorts } from './media';
+import { mediaLinkOrigin, mediaStoreOnDemand } from './media-on-demand';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import { composeCustomerMessaging, type SenderPorts } from './customer-messaging';
 import type { OperatorSettings } from './deployment-settings';
@@ -66,7 +67,8 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const { receipts, sessions, messages } = conversationRepositories(table);
   const config = operationalConfig(table);
   const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
-  const media = ports.media ?? (settings.media && { store: composeMediaStore(settings.media, composed, ports), origin: mediaLinkOrigin(settings.media, ports) });
+  const mediaSettings = settings.media;
+  const media = ports.media ?? (mediaSettings && { store: mediaStoreOnDemand((composition) => composition.composeMediaStore(mediaSettings, composed, ports)), origin: mediaLinkOrigin(mediaSettings, ports) });
   const conversations = new OperatorConversations({ sessions, messages, receipts, config, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent, inboxVersion: inboxVersion(table), operators: directory });
   const deadLetterScreen = new DeadLetterScreen({ redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), config, trail: audit, clock });
   const http = createOperatorHttpHandler({

@@ -17,7 +17,6 @@ import {
   versionedResources,
 } from '../core/adapters/dynamodb/dynamo-repositories';
 import { CustomerBudgetGate } from '../core/application/customer-budget-gate';
-import { composeMediaDownload, composeMediaStore } from './media';
 import { PipelineTokenBudget } from '../core/application/pipeline-token-budget';
 import { ProcessTurn, type ProcessTurnDependencies } from '../core/application/process-turn';
 import type { TurnSettings } from '../core/application/turn-settings';
@@ -26,6 +25,7 @@ import { createTurnHandler, type InvocationContext } from '../orchestrator/turn-
 import { composeFunction, type FunctionPorts } from './compose-function';
 import { composeCustomerMessaging, type SenderPorts } from './customer-messaging';
 import type { OrchestratorSettings } from './deployment-settings';
+import { mediaDownloadOnDemand, mediaStoreOnDemand } from './media-on-demand';
 import { composeOperatorPlane } from './operator-plane';
 
 export type OrchestratorHandler = (event: SQSEvent, context: InvocationContext) => Promise<SQSBatchResponse>;
@@ -44,7 +44,8 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
   const { texts } = localePreset(settings.locale);
   const messaging = composeCustomerMessaging(settings.whatsApp, settings.locale, table, ports);
   const plane = settings.operatorPlane && composeOperatorPlane(settings.operatorPlane, settings.locale, { ...composed, ...messaging });
-  const mediaStore = settings.media && composeMediaStore(settings.media, composed, ports);
+  const mediaSettings = settings.media;
+  const mediaStore = mediaSettings && mediaStoreOnDemand((media) => media.composeMediaStore(mediaSettings, composed, ports));
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
       ...conversationRepositories(table),
@@ -62,7 +63,7 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
       operatorCommands: plane?.loginCommand,
       handoffs: plane?.handoffs,
       consent: messaging.consent,
-      media: settings.media && mediaStore && composeMediaDownload(settings.whatsApp, settings.media, mediaStore, composed, ports),
+      media: mediaSettings && mediaStore && mediaDownloadOnDemand((media) => media.composeMediaDownload(settings.whatsApp, mediaSettings, mediaStore, composed, ports)),
       mediaStore,
       budget: new CustomerBudgetGate(customerBudgets(table), clock, settings.customerBudget, settings.pipelineBudget && new PipelineTokenBudget(pipelineBudget(table), clock, settings.pipelineBudget)),
       onFailureNotice: (outcome, error) => {

@@ -15,7 +15,7 @@ import {
   WHATSAPP_CHANNEL_KINDS,
 } from '../../lib/contract';
 import type { AgentSettings, AgentStageSettings, AgentStagesSettings, BedrockAgentSettings, BedrockInferenceSettings, SingleAgentSettings } from '../core/adapters/agent/agent-backend';
-import { LAMBDA_AGENT_MEDIA_CONTRACT_VERSION } from '../core/adapters/agent/lambda-invoke-agent';
+import { LAMBDA_AGENT_MEDIA_CONTRACT_VERSION } from '../core/adapters/agent/agent-function-contract';
 import type { KeyLayout } from '../../lib/contract/key-layout';
 import { parseKeyLayout } from '../core/adapters/dynamodb/key-layout';
 import type { ObservabilityConfig } from '../core/adapters/observability/powertools';

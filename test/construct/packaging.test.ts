@@ -94,7 +94,10 @@ describe('npm package', () => {
 
   test('the asset of the operator function serves the one console the package ships', () => {
     const operator = stagedFunctionAsset('operator');
-    expect(fs.readdirSync(operator).sort()).toEqual(['console', 'index.js', 'tracer.js']);
+    // The handler with the parts it loads (its own and the shared ones, named by their content), its media file, the tracer.
+    const bundleFiles = [...fs.readdirSync(path.join(repoRoot, 'assets', 'operator')), ...fs.readdirSync(path.join(repoRoot, 'assets', 'shared'))].filter((file) => file !== 'console');
+    expect(bundleFiles.filter((file) => !/^part-[A-Z0-9]+\.js$/.test(file)).sort()).toEqual(['index.js', 'media.js', 'tracer.js']);
+    expect(fs.readdirSync(operator).sort()).toEqual(['console', ...bundleFiles].sort());
     expect(fs.readFileSync(path.join(operator, 'console', 'index.html'))).toEqual(fs.readFileSync(path.join(repoRoot, 'assets', 'console', 'index.html')));
     // Every hashed file, each language's words among them.
     const builtAssets = fs.readdirSync(path.join(repoRoot, 'assets', 'console', 'assets')).sort();

@@ -80,7 +80,7 @@ export interface ProcessTurnDependencies {
    * history (`media`): a message without one costs nothing more.
    * @default - none: an attachment stays its placeholder text
    */
-  readonly media?: DownloadInboundMedia;
+  readonly media?: Pick<DownloadInboundMedia, 'resolve'>;
   /**
    * Told how the failure notice of parked messages went (a metric, a log line): it never changes
    * the turn's outcome, so nothing else reports it.

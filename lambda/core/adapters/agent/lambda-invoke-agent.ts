@@ -1,4 +1,5 @@
 import type { StoredMedia } from '../../domain/media';
+import { LAMBDA_AGENT_MEDIA_CONTRACT_VERSION } from './agent-function-contract';
 import { mediaDescription, type MediaDescription, withMediaNote } from '../../domain/media-note';
 import {
   AgentInvocationError,
@@ -57,27 +58,6 @@ import { lambdaInvoke, type LambdaInvocationResult, type LambdaInvoke } from '..
  * them only if the turn is still the latest one when the reply is persisted.
  */
 export const LAMBDA_AGENT_CONTRACT_VERSION = '1';
-
-/**
- * Version 2 of the contract: version 1 plus the attachments of customer messages, for a function
- * that opted in (`AgentBackend.fromFunction(fn, { contractVersion: 2 })`). It is sent only for a
- * turn whose history carries an attachment; every other turn is a version 1 event, byte for byte.
- * A function that did not opt in gets version 1 events only, each attachment described in its
- * entry's text. The response is the same as version 1's.
- *
- * A history entry of a customer message with an attachment carries `media`, one element per
- * attachment:
- * ```json
- * { "role": "customer", "text": "[image] meu exame", "at": "…",
- *   "media": [{ "kind": "image" | "video" | "audio" | "document" | "sticker", "state": "stored" | "pending" | "refused" | "failed",
- *               "mimeType": "image/jpeg", "filename": "…", "caption": "…", "sizeBytes": 183204, "voice": true,
- *               "transcript": "…", "url": "https://…", "urlExpiresAt": 1795000300000 }] }
- * ```
- * Only `kind` and `state` are always present. `url` (with `urlExpiresAt`, epoch milliseconds) is a
- * presigned GET of the stored object, valid for {@link LAMBDA_AGENT_MEDIA_URL_SECONDS} seconds:
- * present when `state` is `stored`. `transcript` is a voice note's, when transcription is on.
- */
-export const LAMBDA_AGENT_MEDIA_CONTRACT_VERSION = '2';
 
 /** How long the presigned URLs of a version 2 event read their objects: the longest a turn waits for the function, and then some. */
 export const LAMBDA_AGENT_MEDIA_URL_SECONDS = 900;

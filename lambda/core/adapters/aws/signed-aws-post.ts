@@ -6,7 +6,6 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentityProvider, RetryErrorType, StandardRetryToken } from '@smithy/types';
 import { PipelineError } from '../../domain/errors';
 import type { RequestTimeouts } from './request-timeouts';
-import { childOf, readXml } from './xml-reader';
 
 /** An AWS API called without its SDK client. */
 export interface AwsService {
@@ -20,6 +19,8 @@ export interface AwsService {
   readonly bearerTokenVariable?: string;
   /** Whether the signer escapes the path once more, as every service but S3 expects. Default true. */
   readonly uriEscapePath?: boolean;
+  /** The code and message of an error answer that is not JSON (S3's REST-XML `<Error>`). Default: none, the status names the error. */
+  readonly errorOfBody?: (text: string) => { readonly code?: string; readonly message?: string };
 }
 
 export interface AwsCallOptions {
@@ -117,7 +118,7 @@ export function signedAwsPost(service: AwsService, options: AwsCallOptions = {})
     const bounded = timeouts === undefined ? abortSignal : AbortSignal.any([AbortSignal.timeout(timeouts.requestTimeoutMs), ...(abortSignal === undefined ? [] : [abortSignal])]);
     const response = await fetch(`${endpoint.origin}${fullPath}${searchOf(query)}`, { method, headers: signed, body, signal: bounded });
     const payload = new Uint8Array(await response.arrayBuffer());
-    if (response.status >= 300) throw apiError(response, payload);
+    if (response.status >= 300) throw apiError(service, response, payload);
     return { status: response.status, headers: response.headers, payload };
   }
 
@@ -206,31 +207,21 @@ export function encodePathSegment(value: string): string {
 
 /**
  * The error the SDK would raise for this answer: named by `x-amzn-ErrorType` (or the body's
- * `code`/`__type`, or a REST-XML `<Error><Code>`), with the body's message.
+ * `code`/`__type`, or what the service reads of a body that is not JSON), with the body's message.
  */
-function apiError(response: Response, payload: Uint8Array): AwsApiError {
+function apiError(service: AwsService, response: Response, payload: Uint8Array): AwsApiError {
   let body: { code?: unknown; __type?: unknown; message?: unknown; Message?: unknown } = {};
   const text = new TextDecoder().decode(payload);
   try {
     body = JSON.parse(text) as typeof body;
   } catch {
-    body = xmlErrorOf(text);
+    body = service.errorOfBody?.(text) ?? {};
   }
   const code = response.headers.get('x-amzn-errortype') ?? (typeof body.code === 'string' ? body.code : undefined) ?? (typeof body.__type === 'string' ? body.__type : undefined);
   // `Name:http://internal.amazon.com/…` in the header, `namespace#Name` in a body.
   const name = code?.split(':')[0].split('#').pop() || 'UnknownError';
   const message = typeof body.message === 'string' ? body.message : typeof body.Message === 'string' ? body.Message : `${response.url} answered HTTP ${response.status}`;
   return new AwsApiError(name, message, response.status);
-}
-
-/** S3's `<Error><Code>NoSuchKey</Code><Message>…</Message></Error>`; nothing for other bodies (a proxy's page: the status names it). */
-function xmlErrorOf(text: string): { code?: string; message?: string } {
-  try {
-    const error = readXml(text);
-    return error.name === 'Error' ? { code: childOf(error, 'Code')?.text, message: childOf(error, 'Message')?.text } : {};
-  } catch {
-    return {};
-  }
 }
 
 /** The SDK retry middleware's classification of a failed attempt. */

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { partition } from '@aws-sdk/core/client';
 import { credentialProvider, type AwsCredentials } from '../aws/aws-identity';
+import { mediaBucketUrl } from './media-bucket-url';
 import { MEDIA_DEFAULTS } from '../../../../lib/contract';
 import { MediaStoreError, type MediaStore, type StoredObject } from '../../ports/media-store';
 import type { RequestTimeouts } from '../aws/request-timeouts';
 import { type AwsCallOptions, type AwsService, encodePathSegment, type PresignedAwsGet, presignedAwsGet, type SignedAwsPost, signedAwsPost } from '../aws/signed-aws-post';
 import { childOf, childrenOf, escapeXml, readXml, type XmlElement, XmlReadError } from '../aws/xml-reader';
+
+export { mediaBucketUrl } from './media-bucket-url';
 
 /** A download waits for the bucket; a put of 16 MiB takes seconds, never a minute. */
 const MEDIA_REQUEST_TIMEOUTS: RequestTimeouts = { connectionTimeoutMs: 3_000, requestTimeoutMs: 30_000, maxAttempts: 3 };
@@ -13,7 +15,17 @@ const MEDIA_REQUEST_TIMEOUTS: RequestTimeouts = { connectionTimeoutMs: 3_000, re
 /** DeleteObjects takes at most this many keys. */
 const DELETE_BATCH = 1_000;
 
-const S3: AwsService = { endpointPrefix: 's3', signingName: 's3', endpointVariable: 'AWS_ENDPOINT_URL_S3', uriEscapePath: false };
+/** S3's `<Error><Code>NoSuchKey</Code><Message>…</Message></Error>`; nothing for other bodies (a proxy's page: the status names it). */
+function xmlErrorOf(text: string): { code?: string; message?: string } {
+  try {
+    const error = readXml(text);
+    return error.name === 'Error' ? { code: childOf(error, 'Code')?.text, message: childOf(error, 'Message')?.text } : {};
+  } catch {
+    return {};
+  }
+}
+
+const S3: AwsService = { endpointPrefix: 's3', signingName: 's3', endpointVariable: 'AWS_ENDPOINT_URL_S3', uriEscapePath: false, errorOfBody: xmlErrorOf };
 
 /** Where the media bucket is called: a local server (`endpoint`, path-style) or AWS, as whom. */
 export interface MediaClient {
@@ -37,18 +49,6 @@ export interface S3MediaStoreOptions {
 /** The media bucket's connection: bounded requests; path-style against a local server (`endpoint`). */
 export function createMediaClient(options: MediaClient = {}): MediaClient {
   return options;
-}
-
-/**
- * The bucket's base URL: `{endpoint}/{bucket}` on a local server, else S3's virtual-hosted
- * `https://{bucket}.s3.{region}.{partition's domain}` (path-style for an existing bucket with a dot
- * in its name, which S3's certificate does not cover, as the SDK does). Presigned links point here
- * too, so the console's content security policy allows this origin.
- */
-export function mediaBucketUrl(bucketName: string, endpoint: string | undefined, region: string | undefined): string {
-  const regional = `s3.${region}.${region === undefined ? 'amazonaws.com' : partition(region).dnsSuffix}`;
-  if (endpoint !== undefined) return `${endpoint.replace(/\/$/, '')}/${bucketName}`;
-  return bucketName.includes('.') ? `https://${regional}/${bucketName}` : `https://${bucketName}.${regional}`;
 }
 
 /**

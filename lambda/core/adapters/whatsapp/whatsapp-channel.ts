@@ -1,12 +1,10 @@
 import { WHATSAPP_CHANNEL_KINDS } from '../../../../lib/contract';
 import type { WhatsAppCredentialsProvider } from '../../ports/credentials';
-import type { MediaSource } from '../../ports/media-source';
 import type { WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { AwsCredentials } from '../aws/aws-identity';
 import { credentialProvider } from '../aws/aws-identity';
 import { SecretsManagerCredentialsProvider } from '../secrets/secrets-manager-credentials';
 import { EndUserMessagingWhatsAppSender, endUserMessagingSend } from './end-user-messaging-sender';
-import { GraphApiMediaSource } from './graph-api-media-source';
 import { GraphApiWhatsAppSender } from './graph-api-sender';
 import { EndUserMessagingTemplateCatalog } from './end-user-messaging-template-catalog';
 import { GraphApiTemplateCatalog } from './graph-api-template-catalog';
@@ -59,15 +57,6 @@ export function createWhatsAppSender(channel: WhatsAppChannelConfig, options: Se
     phoneNumbers: channel.phoneNumbers,
     metaApiVersion: channel.metaApiVersion,
   });
-}
-
-/**
- * Where a customer's attachments are downloaded from: the Graph API's media endpoints on the
- * Cloud API; `undefined` on End User Messaging, whose attachments stay their placeholder text.
- */
-export function createMediaSource(channel: WhatsAppChannelConfig, options: SenderCompositionOptions = {}): MediaSource | undefined {
-  if (channel.kind !== WHATSAPP_CHANNEL_KINDS.cloudApi) return undefined;
-  return new GraphApiMediaSource({ baseUrl: channel.apiBaseUrl, credentials: options.credentials ?? whatsAppSecretReader(channel.whatsAppSecretArn, options) });
 }
 
 /** Where the channel's account templates are read; `undefined` without a business account id. */
