@@ -74,6 +74,7 @@ export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDep
       inboundDeadLetterQueue: logicalId(pipeline.inboundDeadLetterQueue),
       whatsAppSecret: pipeline.whatsAppSecret && logicalId(pipeline.whatsAppSecret),
       crmWebhookSecret: logicalId(crmWebhookSecret),
+      mediaBucket: logicalId(pipeline.mediaBucket),
     },
   };
 }

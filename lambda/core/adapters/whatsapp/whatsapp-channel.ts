@@ -1,10 +1,11 @@
 import { WHATSAPP_CHANNEL_KINDS } from '../../../../lib/contract';
 import type { WhatsAppCredentialsProvider } from '../../ports/credentials';
-import type { MediaSource } from '../../ports/media-source';
+import type { MediaSource, MediaTransferSource } from '../../ports/media-source';
 import type { WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { AwsCredentials } from '../aws/aws-identity';
 import { credentialProvider } from '../aws/aws-identity';
 import { SecretsManagerCredentialsProvider } from '../secrets/secrets-manager-credentials';
+import { EndUserMessagingMediaSource, endUserMessagingGetMedia } from './end-user-messaging-media-source';
 import { EndUserMessagingWhatsAppSender, endUserMessagingSend } from './end-user-messaging-sender';
 import { GraphApiMediaSource } from './graph-api-media-source';
 import { GraphApiWhatsAppSender } from './graph-api-sender';
@@ -63,11 +64,16 @@ export function createWhatsAppSender(channel: WhatsAppChannelConfig, options: Se
 
 /**
  * Where a customer's attachments are downloaded from: the Graph API's media endpoints on the
- * Cloud API; `undefined` on End User Messaging, whose attachments stay their placeholder text.
+ * Cloud API; End User Messaging's `GetWhatsAppMessageMedia`, which writes them into the bucket.
  */
-export function createMediaSource(channel: WhatsAppChannelConfig, options: SenderCompositionOptions = {}): MediaSource | undefined {
-  if (channel.kind !== WHATSAPP_CHANNEL_KINDS.cloudApi) return undefined;
-  return new GraphApiMediaSource({ baseUrl: channel.apiBaseUrl, credentials: options.credentials ?? whatsAppSecretReader(channel.whatsAppSecretArn, options) });
+export function createMediaSource(channel: WhatsAppChannelConfig, options: SenderCompositionOptions = {}): MediaSource | MediaTransferSource {
+  if (channel.kind === WHATSAPP_CHANNEL_KINDS.cloudApi) {
+    return new GraphApiMediaSource({ baseUrl: channel.apiBaseUrl, credentials: options.credentials ?? whatsAppSecretReader(channel.whatsAppSecretArn, options) });
+  }
+  return new EndUserMessagingMediaSource({
+    getMedia: endUserMessagingGetMedia({ endpoint: options.endUserMessagingEndpoint, credentials: credentialProvider(options.awsCredentials) }),
+    phoneNumbers: channel.phoneNumbers,
+  });
 }
 
 /** Where the channel's account templates are read; `undefined` without a business account id. */
