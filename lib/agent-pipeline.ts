@@ -165,7 +165,7 @@ export class AgentPipeline extends AgentPipelineBase {
   /**
    * An attachment a customer sent could not be downloaded on the turn's last attempt: its message went on as text with a note.
    *
-   * @default - only with `media` on and the Cloud API
+   * @default - only with `media` on
    */
   public readonly mediaDownloadFailedAlarm?: cloudwatch.Alarm;
   /** Requests to the table were throttled. */
@@ -380,8 +380,7 @@ export class AgentPipeline extends AgentPipelineBase {
       operatorFunction: this.operatorFunction,
       handoffSweeperFunction: this.handoffSweeperFunction,
       inboundDeadLetterQueue: this.inboundDeadLetterQueue,
-      // End User Messaging has no media source yet: its attachments stay placeholders.
-      downloadsMedia: this.mediaBucket !== undefined && this.eventTopic === undefined,
+      downloadsMedia: this.mediaBucket !== undefined,
       alarmSettings,
     };
     const alarms = createPipelineAlarms(observed);

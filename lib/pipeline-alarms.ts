@@ -164,7 +164,7 @@ export interface PipelineAlarmOverrides {
   readonly deliveryFailed?: AlarmTuning;
 
   /**
-   * Attachments that could not be downloaded on the turn's last attempt; only with `media` on and the Cloud API (`mediaDownloadFailedAlarm`).
+   * Attachments that could not be downloaded on the turn's last attempt; only with `media` on (`mediaDownloadFailedAlarm`).
    *
    * @default - warning, above 0 in 1 of 1 minutes
    */

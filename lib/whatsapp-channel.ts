@@ -7,7 +7,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './contract';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
-import { END_USER_MESSAGING_SEND_ACTIONS } from './private/permissions';
+import { END_USER_MESSAGING_MEDIA_ACTIONS, END_USER_MESSAGING_SEND_ACTIONS } from './private/permissions';
 import { acceptFinding } from './private/accepted-findings';
 import { queueEncryption } from './private/queue-encryption';
 import type { CloudApiSettings, EndUserMessagingSettings, WhatsAppChannelBinding, WhatsAppChannelContext } from './private/whatsapp-channel-binding';
@@ -138,6 +138,8 @@ function bindCloudApi(scope: Construct, context: WhatsAppChannelContext, setting
     // The webhook checks signatures with the app secret and answers Meta's verification with the verify token.
     grantReceive: (inboundFunction) => whatsAppSecret.grantRead(inboundFunction),
     grantSend: (fn) => whatsAppSecret.grantRead(fn),
+    // The Graph API's media endpoints take the same access token as its messages.
+    grantMediaDownload: (fn) => whatsAppSecret.grantRead(fn),
     outputs: { webhookUrl: frontDoor.url, whatsAppSecretArn: whatsAppSecret.secretArn },
   };
 }
@@ -219,6 +221,7 @@ function bindEndUserMessaging(scope: Construct, context: WhatsAppChannelContext,
     // SNS invokes the inbound function with IAM: there is no request of WhatsApp's to authenticate.
     grantReceive: () => undefined,
     grantSend: (fn) => fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...END_USER_MESSAGING_SEND_ACTIONS], resources: phoneNumberArns })),
+    grantMediaDownload: (fn) => fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...END_USER_MESSAGING_MEDIA_ACTIONS], resources: phoneNumberArns })),
     outputs: { eventTopicArn: eventTopic.topicArn },
   };
 }

@@ -30,6 +30,7 @@ export function mediaStoreOnDemand(build: (media: MediaComposition) => MediaStor
   const store = onFirstUse(build);
   return {
     put: async (customerId, messageId, body, contentType) => store().put(customerId, messageId, body, contentType),
+    destinationOf: async (customerId, messageId) => store().destinationOf(customerId, messageId),
     get: async (objectKey) => store().get(objectKey),
     presignedGetUrl: async (objectKey, expiresInSeconds) => store().presignedGetUrl(objectKey, expiresInSeconds),
     listCustomerObjects: async (customerId) => store().listCustomerObjects(customerId),

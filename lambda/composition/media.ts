@@ -32,11 +32,9 @@ export function composeMediaStore(media: MediaSettings, composed: Pick<ComposedF
   return new S3MediaStore({ bucketName: media.bucketName, customerKey: (customerId) => pseudonyms.of(customerId), client });
 }
 
-/** The turn's download step, reporting each attachment's outcome as a metric; none on a channel without a media source. */
-export function composeMediaDownload(channel: WhatsAppChannelConfig, media: MediaSettings, store: MediaStore, composed: ComposedFunction, ports: FunctionPorts & SenderPorts): DownloadInboundMedia | undefined {
-  const source = createMediaSource(channel, ports);
-  if (source === undefined) return undefined;
-  return new DownloadInboundMedia({ source, store, limits: media.limits, onOutcome: (outcome) => reportMediaOutcome(composed, outcome) });
+/** The turn's download step from the channel's media source, reporting each attachment's outcome as a metric. */
+export function composeMediaDownload(channel: WhatsAppChannelConfig, media: MediaSettings, store: MediaStore, composed: ComposedFunction, ports: FunctionPorts & SenderPorts): DownloadInboundMedia {
+  return new DownloadInboundMedia({ source: createMediaSource(channel, ports), store, limits: media.limits, onOutcome: (outcome) => reportMediaOutcome(composed, outcome) });
 }
 
 function reportMediaOutcome({ metrics, logger }: Pick<ComposedFunction, 'metrics' | 'logger'>, outcome: MediaOutcome): void {

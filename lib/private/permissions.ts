@@ -339,5 +339,12 @@ export const LOG_WRITE_ACTIONS = ['logs:CreateLogStream', 'logs:PutLogEvents'] a
 /** End User Messaging: sending from the linked numbers. */
 export const END_USER_MESSAGING_SEND_ACTIONS = ['social-messaging:SendWhatsAppMessage'] as const;
 
+/**
+ * End User Messaging: a customer's attachment from the number that received it. The service writes
+ * the object into the media bucket as the caller, with the `s3:PutObject` (and the key's
+ * `kms:GenerateDataKey` through S3) the orchestrator already has on the media prefix.
+ */
+export const END_USER_MESSAGING_MEDIA_ACTIONS = ['social-messaging:GetWhatsAppMessageMedia'] as const;
+
 /** End User Messaging: reading the linked account's templates (the list has no body, so each one is read). */
 export const END_USER_MESSAGING_TEMPLATE_READ_ACTIONS = ['social-messaging:ListWhatsAppMessageTemplates', 'social-messaging:GetWhatsAppMessageTemplate'] as const;

@@ -49,7 +49,7 @@ export interface PipelineResources {
 
 /** What the grants are built from: the resources, the channel the functions receive and send on, and the features that are on. */
 export interface PipelineGrantsSources extends PipelineResources {
-  readonly channel: Pick<WhatsAppChannelBinding, 'grantReceive' | 'grantSend'>;
+  readonly channel: Pick<WhatsAppChannelBinding, 'grantReceive' | 'grantSend' | 'grantMediaDownload'>;
   readonly features: PipelineFeatures;
   /** The media bucket, when `media` is on. */
   readonly mediaBucket?: s3.IBucket;
@@ -73,9 +73,10 @@ export class PipelineGrants {
     return combine([this.table(grantee, 'inbound'), this.turnQueue(grantee, QUEUE_SEND_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS), ...this.queueKeys(grantee, [[this.sources.queue, QUEUE_PRODUCER_KEY_ACTIONS]])]);
   }
 
-  /** The orchestrator: its turns on the table, sending on the channel, and what its event source mapping polls the turn queue with. */
+  /** The orchestrator: its turns on the table, sending on the channel, downloading attachments with media on, and what its event source mapping polls the turn queue with. */
   public grantTurns(grantee: lambda.IFunction): iam.Grant {
     this.sources.channel.grantSend(grantee);
+    if (this.sources.features.media) this.sources.channel.grantMediaDownload(grantee);
     return combine([this.table(grantee, 'turns'), ...this.media(grantee, MEDIA_STORE_ACTIONS), this.turnQueue(grantee, QUEUE_CONSUME_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS), ...this.queueKeys(grantee, [[this.sources.queue, QUEUE_CONSUMER_KEY_ACTIONS]])]);
   }
 

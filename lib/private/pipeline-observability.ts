@@ -33,7 +33,7 @@ export interface ObservedPipeline {
   readonly handoffSweeperFunction?: lambda.Function;
   /** Present on the End User Messaging channel: events the inbound function failed on every retry. */
   readonly inboundDeadLetterQueue?: sqs.IQueue;
-  /** The orchestrator downloads attachments: `media` is on and the channel is the Cloud API (End User Messaging keeps placeholders). */
+  /** The orchestrator downloads attachments: `media` is on (on either channel). */
   readonly downloadsMedia: boolean;
   readonly alarmSettings: AlarmSettings;
 }
@@ -244,7 +244,7 @@ export const PIPELINE_ALARMS = {
             CUSTOM_METRICS.mediaDownloadFailed,
             0,
             pipeline,
-            `Attachments customers sent to ${pipeline.settings.names.table} could not be downloaded on the turn's last attempt: their messages went on as text with a note. Check the orchestrator's media_download_failed log lines (the Graph API, the token, the bucket).`,
+            `Attachments customers sent to ${pipeline.settings.names.table} could not be downloaded on the turn's last attempt: their messages went on as text with a note. Check the orchestrator's media_download_failed log lines (the Graph API and its token, or End User Messaging's GetWhatsAppMessageMedia; the bucket).`,
           )
         : undefined,
   },

@@ -92,6 +92,8 @@ export interface WhatsAppChannelBinding extends InboundFunction {
   grantReceive(inboundFunction: lambda.IFunction): void;
   /** Lets `fn` send WhatsApp messages on this channel. */
   grantSend(fn: lambda.IFunction): void;
+  /** Lets `fn` download the attachments customers send on this channel (into the media bucket, whose grant is the pipeline's). */
+  grantMediaDownload(fn: lambda.IFunction): void;
   /** The channel's stack outputs. */
   readonly outputs: { readonly webhookUrl?: string; readonly whatsAppSecretArn?: string; readonly eventTopicArn?: string };
 }

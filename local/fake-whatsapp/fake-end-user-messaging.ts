@@ -9,6 +9,7 @@ const ROUTES = {
   'POST /v1/whatsapp/send': 'SendWhatsAppMessage',
   'GET /v1/whatsapp/template/list': 'ListWhatsAppMessageTemplates',
   'GET /v1/whatsapp/template': 'GetWhatsAppMessageTemplate',
+  'POST /v1/whatsapp/media/get': 'GetWhatsAppMessageMedia',
 } as const;
 type Operation = (typeof ROUTES)[keyof typeof ROUTES];
 
@@ -24,6 +25,8 @@ export interface FakeEndUserMessagingOptions {
   readonly phoneNumbers: ReadonlyMap<string, string>;
   /** The linked account (`waba-…`) whose templates are Meta's account's. Default {@link LOCAL_LINKED_BUSINESS_ACCOUNT_ID}. */
   readonly businessAccountId?: string;
+  /** The S3 server `GetWhatsAppMessageMedia` writes attachments into (`destinationS3File`). Default: `AWS_ENDPOINT_URL_S3`. */
+  readonly s3Endpoint?: string;
   /** Checks each request as IAM would. Default: everything is allowed. */
   readonly permissions?: AwsPermissionCheck;
   /** Default: a free port. */
@@ -32,8 +35,9 @@ export interface FakeEndUserMessagingOptions {
 
 /**
  * A stand-in for AWS End User Messaging Social on 127.0.0.1, as far as the pipeline uses it:
- * `SendWhatsAppMessage`, and `ListWhatsAppMessageTemplates` (paged by `nextToken`) with
- * `GetWhatsAppMessageTemplate` over the fake Meta's templates. Like the real service it sits in front of Meta: it resolves the linked
+ * `SendWhatsAppMessage`, `ListWhatsAppMessageTemplates` (paged by `nextToken`) with
+ * `GetWhatsAppMessageTemplate` over the fake Meta's templates, and `GetWhatsAppMessageMedia`
+ * over the fake Meta's media (its metadata, or the file written into the local S3 server). Like the real service it sits in front of Meta: it resolves the linked
  * number, passes the Cloud API message object through to the fake Graph API, and answers with the
  * service's shapes — `{messageId}`, or a typed exception (`x-amzn-errortype`) whose message carries
  * Meta's `(#code)` — so the SDK client and the real adapter run unchanged against it, and the
@@ -81,14 +85,70 @@ export class FakeEndUserMessaging {
       return;
     }
     if (operation === 'SendWhatsAppMessage') await this.send(rawBody, response);
+    else if (operation === 'GetWhatsAppMessageMedia') await this.getMedia(rawBody, response);
     else await this.readTemplates(operation, url.searchParams, response);
+  }
+
+  /**
+   * The attachment's metadata from Meta (`fileSize` in KB, as the service reports it) and, unless
+   * `metadataOnly`, its bytes from Meta's download URL written to `destinationS3File`: at the key
+   * given with the media id appended, as the service names the object.
+   */
+  private async getMedia(rawBody: string, response: ServerResponse): Promise<void> {
+    const input = parseMediaInput(rawBody);
+    if (typeof input === 'string') {
+      serviceException(response, 400, 'InvalidParametersException', input);
+      return;
+    }
+    if (!this.options.phoneNumbers.has(input.originationPhoneNumberId)) {
+      serviceException(response, 404, 'ResourceNotFoundException', `Phone number ${input.originationPhoneNumberId} is not linked to this account`);
+      return;
+    }
+    const authorization = { authorization: `Bearer ${this.options.meta.accessToken}` };
+    const metadata = await fetch(`${this.options.meta.baseUrl}/${encodeURIComponent(input.mediaId)}`, { headers: authorization });
+    const described = (await metadata.json().catch(() => ({}))) as { url?: string; mime_type?: string; file_size?: number; error?: { code?: unknown; message?: unknown } };
+    if (!metadata.ok || described.url === undefined) {
+      const [status, exception] = exceptionFor(metadata.status);
+      serviceException(response, status, exception, `(#${String(described.error?.code ?? 'unknown')}) ${String(described.error?.message ?? 'Meta refused the media')}`);
+      return;
+    }
+    const answer = { mimeType: described.mime_type, fileSize: Math.ceil(Number(described.file_size ?? 0) / 1024) };
+    if (input.destinationS3File === undefined) {
+      sendJson(response, 200, answer);
+      return;
+    }
+    const download = await fetch(described.url, { headers: authorization }).catch(() => undefined);
+    if (download === undefined || !download.ok) {
+      await download?.body?.cancel();
+      const [status, exception] = exceptionFor(download?.status ?? 500);
+      serviceException(response, status, exception, 'Meta did not deliver the media file');
+      return;
+    }
+    const { bucketName, key } = input.destinationS3File;
+    const objectPath = `${key}${input.mediaId}`.split('/').map(encodeURIComponent).join('/');
+    const stored = await fetch(`${this.s3Endpoint}/${encodeURIComponent(bucketName)}/${objectPath}`, {
+      method: 'PUT',
+      headers: { 'content-type': described.mime_type ?? 'application/octet-stream' },
+      body: new Uint8Array(await download.arrayBuffer()),
+    });
+    if (!stored.ok) {
+      serviceException(response, stored.status === 403 ? 403 : 500, stored.status === 403 ? 'AccessDeniedException' : 'InternalServiceException', `The media file could not be written to ${bucketName}: HTTP ${stored.status}`);
+      return;
+    }
+    sendJson(response, 200, answer);
+  }
+
+  private get s3Endpoint(): string {
+    const endpoint = this.options.s3Endpoint ?? process.env.AWS_ENDPOINT_URL_S3;
+    if (endpoint === undefined) throw new Error('The fake End User Messaging has no S3 server to write media to: pass s3Endpoint');
+    return endpoint.replace(/\/$/, '');
   }
 
   /**
    * The list pages Meta's list (its `after` cursor is the `nextToken`), summarised as the service
    * does — no components; the Get answers Meta's template object as JSON text.
    */
-  private async readTemplates(operation: Exclude<Operation, 'SendWhatsAppMessage'>, query: URLSearchParams, response: ServerResponse): Promise<void> {
+  private async readTemplates(operation: Exclude<Operation, 'SendWhatsAppMessage' | 'GetWhatsAppMessageMedia'>, query: URLSearchParams, response: ServerResponse): Promise<void> {
     if (query.get('id') !== (this.options.businessAccountId ?? LOCAL_LINKED_BUSINESS_ACCOUNT_ID)) {
       serviceException(response, 404, 'ResourceNotFoundException', `WhatsApp Business Account ${query.get('id')} is not linked to this account`);
       return;
@@ -185,6 +245,29 @@ function parseInput(rawBody: string): SendInput | string {
   if (typeof parsed.metaApiVersion !== 'string' || !/^v\d+\.\d+$/.test(parsed.metaApiVersion)) return 'metaApiVersion must look like v20.0';
   if (typeof parsed.message !== 'string' || parsed.message === '') return 'message is required';
   return { originationPhoneNumberId: parsed.originationPhoneNumberId, message: Buffer.from(parsed.message, 'base64').toString('utf8') };
+}
+
+interface MediaInput {
+  readonly mediaId: string;
+  readonly originationPhoneNumberId: string;
+  readonly destinationS3File?: { readonly bucketName: string; readonly key: string };
+}
+
+/** The request as the API reference constrains it: a destination unless `metadataOnly`, never both kinds of destination. */
+function parseMediaInput(rawBody: string): MediaInput | string {
+  let parsed: { mediaId?: unknown; originationPhoneNumberId?: unknown; metadataOnly?: unknown; destinationS3File?: { bucketName?: unknown; key?: unknown }; destinationS3PresignedUrl?: unknown };
+  try {
+    parsed = JSON.parse(rawBody) as typeof parsed;
+  } catch {
+    return 'The request body is not JSON';
+  }
+  if (typeof parsed.mediaId !== 'string' || !/^[A-Za-z0-9]{1,100}$/.test(parsed.mediaId)) return 'mediaId must be 1 to 100 letters and digits';
+  if (typeof parsed.originationPhoneNumberId !== 'string') return 'originationPhoneNumberId is required';
+  if (parsed.destinationS3File !== undefined && parsed.destinationS3PresignedUrl !== undefined) return 'Use either destinationS3File or destinationS3PresignedUrl';
+  if (parsed.metadataOnly === true) return { mediaId: parsed.mediaId, originationPhoneNumberId: parsed.originationPhoneNumberId };
+  const { bucketName, key } = parsed.destinationS3File ?? {};
+  if (typeof bucketName !== 'string' || typeof key !== 'string') return 'destinationS3File with a bucketName and a key is required (the fake serves no presigned destination)';
+  return { mediaId: parsed.mediaId, originationPhoneNumberId: parsed.originationPhoneNumberId, destinationS3File: { bucketName, key } };
 }
 
 function serviceException(response: ServerResponse, httpStatus: number, name: string, message: string): void {

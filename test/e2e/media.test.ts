@@ -8,7 +8,7 @@ import { BedrockConverseAgent } from '../../lambda/core/adapters/agent/bedrock-c
 import { FakeConverseModel } from '../../local/fake-bedrock/fake-converse-model';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../support/ids';
-import { LAB_REPORT_PDF, mediaObjectKeys, ONE_PIXEL_PNG, sendAttachment } from '../support/media-bucket';
+import { LAB_REPORT_PDF, lastTurnBlocks, mediaObjectKeys, ONE_PIXEL_PNG, repliesTo, sendAttachment } from '../support/media-bucket';
 import { type ConsoleClient, signInOverWhatsApp } from '../support/operator-console-client';
 import { startOperatorPipeline } from '../support/pipeline';
 import { waitUntil } from '../support/waiting';
@@ -29,17 +29,8 @@ beforeAll(async () => {
 });
 afterAll(() => pipeline.stop());
 
-const repliesTo = (customer: string) => pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer).map((message) => message.text);
-
-/** The content blocks of the last user message of the newest model request whose text carries `marker`. */
-function lastTurnBlocks(marker: string) {
-  const request = [...requests].reverse().find((input) => JSON.stringify(input.messages?.at(-1)?.content?.filter((block) => block.text !== undefined)).includes(marker));
-  if (request === undefined) throw new Error(`No model request carried "${marker}"`);
-  return request.messages!.at(-1)!.content!;
-}
-
 async function answered(customer: string, replies: number): Promise<void> {
-  await waitUntil(() => repliesTo(customer).length >= replies, 20_000, `${replies} replies to ${customer}`);
+  await waitUntil(() => repliesTo(pipeline, customer).length >= replies, 20_000, `${replies} replies to ${customer}`);
   await pipeline.waitForIdle();
 }
 
@@ -48,8 +39,8 @@ it("a customer's photo reaches the model as an image block with its bytes, and i
   await sendAttachment(pipeline, customer, { type: 'image', bytes: ONE_PIXEL_PNG, mimeType: 'image/png', fields: { caption: `meu exame ${customer}` } });
   await answered(customer, 1);
 
-  expect(lastTurnBlocks(`meu exame ${customer}`)).toContainEqual({ image: { format: 'png', source: { bytes: new Uint8Array(ONE_PIXEL_PNG) } } });
-  expect(repliesTo(customer)).toEqual([`Olá! Recebi: [image] meu exame ${customer}`]);
+  expect(lastTurnBlocks(requests, `meu exame ${customer}`)).toContainEqual({ image: { format: 'png', source: { bytes: new Uint8Array(ONE_PIXEL_PNG) } } });
+  expect(repliesTo(pipeline, customer)).toEqual([`Olá! Recebi: [image] meu exame ${customer}`]);
   const { history } = await pipeline.conversation(customer);
   expect(history[0].media).toMatchObject({ kind: 'image', state: 'stored', mimeType: 'image/png', sizeBytes: ONE_PIXEL_PNG.byteLength });
   expect(await mediaObjectKeys(pipeline)).toContain(history[0].media!.objectKey);
@@ -60,7 +51,7 @@ it('a document reaches the model as a document block with its bytes', async () =
   await sendAttachment(pipeline, customer, { type: 'document', bytes: LAB_REPORT_PDF, mimeType: 'application/pdf', fields: { filename: `laudo-${customer}.pdf` } });
   await answered(customer, 1);
 
-  const blocks = lastTurnBlocks(`laudo-${customer}.pdf`);
+  const blocks = lastTurnBlocks(requests, `laudo-${customer}.pdf`);
   expect(blocks).toContainEqual({ document: { format: 'pdf', name: expect.stringContaining(customer), source: { bytes: new Uint8Array(LAB_REPORT_PDF) } } });
 });
 
@@ -74,7 +65,7 @@ it('a reaction to the reply is recorded and answered by nothing: no reply, no mo
   expect((await pipeline.sendCustomerContent(customer, { type: 'reaction', reaction: { message_id: replyId, emoji: '👍' } })).status).toBe(200);
   await pipeline.waitForIdle();
 
-  expect(repliesTo(customer)).toHaveLength(1);
+  expect(repliesTo(pipeline, customer)).toHaveLength(1);
   expect(model.totals.calls).toBe(callsBefore);
 });
 
@@ -87,7 +78,7 @@ it('a download failing twice is retried with the turn: one object stored, one re
 
   const added = (await mediaObjectKeys(pipeline)).filter((key) => !objectsBefore.includes(key));
   expect(added).toHaveLength(1);
-  expect(repliesTo(customer)).toEqual([`Olá! Recebi: [image] de novo ${customer}`]);
+  expect(repliesTo(pipeline, customer)).toEqual([`Olá! Recebi: [image] de novo ${customer}`]);
   const { history } = await pipeline.conversation(customer);
   expect(history.filter((message) => message.role === 'user').map((message) => message.media?.state)).toEqual(['stored']);
   expect(history[0].media?.objectKey).toBe(added[0]);

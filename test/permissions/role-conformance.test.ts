@@ -3,6 +3,7 @@
 // removed from the role. What the run-wide check (the jest global setup) relies on.
 import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../../local/fake-whatsapp/fake-end-user-messaging';
 import type { PipelinePrincipal, PrincipalIdentity } from '../../local/runtime/function-principals';
+import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../local/runtime/end-user-messaging-event';
 import { type DeploymentPermissions, deploymentPermissions } from '../support/permissions/deployment-permissions';
 import { endUserMessagingCall, type EvaluatedService, s3Call, s3IamRequests } from '../support/permissions/iam-requests';
 import { evaluate, PermissionEvaluator } from '../support/permissions/permission-evaluator';
@@ -64,6 +65,14 @@ const REQUESTS: readonly { principal: PipelinePrincipal; service: EvaluatedServi
       endUserMessagingCall(`/v1/whatsapp/template?id=${LOCAL_LINKED_BUSINESS_ACCOUNT_ID}&metaTemplateId=900000000000`, {}),
     ].map(({ operation, body }) => ({ principal, service: 'social-messaging' as const, operation, body, action: `social-messaging:${operation}`, onEndUserMessaging: true as const })),
   ),
+  // A customer's attachment: its metadata alone, then the service writing it into the media bucket as the orchestrator.
+  ...[
+    { action: 'social-messaging:GetWhatsAppMessageMedia', body: { mediaId: '1234567890', originationPhoneNumberId: LOCAL_ORIGINATION_PHONE_NUMBER_ID, metadataOnly: true } },
+    ...['social-messaging:GetWhatsAppMessageMedia', 's3:PutObject', 'kms:GenerateDataKey'].map((action) => ({
+      action,
+      body: { mediaId: '1234567890', originationPhoneNumberId: LOCAL_ORIGINATION_PHONE_NUMBER_ID, destinationS3File: { bucketName: 'local-media', key: 'media/pseudonym/wamid.1/' } },
+    })),
+  ].map(({ action, body }) => ({ principal: 'orchestrator' as const, service: 'social-messaging' as const, ...endUserMessagingCall('/v1/whatsapp/media/get', body), action, onEndUserMessaging: true as const })),
 ];
 
 const identity = (principal: PipelinePrincipal, onEndUserMessaging = false): PrincipalIdentity => ({ principal, variant: onEndUserMessaging ? endUserMessagingVariant : variant });

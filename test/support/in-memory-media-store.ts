@@ -1,4 +1,4 @@
-import { MediaStoreError, type MediaStore, type StoredObject } from '../../lambda/core/ports/media-store';
+import { type MediaDestination, MediaStoreError, type MediaStore, type StoredObject } from '../../lambda/core/ports/media-store';
 
 /**
  * A media bucket in memory, for the tests of what reads and writes attachments: objects by key,
@@ -14,9 +14,13 @@ export class InMemoryMediaStore implements MediaStore {
 
   async put(customerId: string, messageId: string, body: Uint8Array, contentType: string): Promise<StoredObject> {
     this.refuseWhenFailing();
-    const objectKey = `media/${encodeURIComponent(customerId)}/${encodeURIComponent(messageId)}`;
+    const objectKey = messageKey(customerId, messageId);
     this.objects.set(objectKey, { body: new Uint8Array(body), contentType });
     return { objectKey, sizeBytes: body.byteLength };
+  }
+
+  async destinationOf(customerId: string, messageId: string): Promise<MediaDestination> {
+    return { bucketName: 'in-memory', keyPrefix: `${messageKey(customerId, messageId)}/` };
   }
 
   /** Puts an object under a key of the test's choosing. */
@@ -51,4 +55,8 @@ export class InMemoryMediaStore implements MediaStore {
   private refuseWhenFailing(): void {
     if (this.failing) throw new MediaStoreError('The bucket is unavailable', true);
   }
+}
+
+function messageKey(customerId: string, messageId: string): string {
+  return `media/${encodeURIComponent(customerId)}/${encodeURIComponent(messageId)}`;
 }

@@ -1,4 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
+import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 
 /**
@@ -21,19 +22,32 @@ export async function mediaObjectKeys(pipeline: Pick<LocalPipeline, 'mediaBucket
 
 /**
  * A customer's attachment as Meta delivers it: `bytes` registered on the fake Graph API under a
- * fresh media id, and the message of that type naming it (`fields`: a caption, a filename). Answers
+ * fresh media id (`fileSize`: the size Meta reports instead of the true one), and the message of
+ * that type naming it (`fields`: a caption, a filename). Answers
  * the message's `wamid.` id.
  */
 export async function sendAttachment(
   pipeline: Pick<LocalPipeline, 'fakeWhatsApp' | 'sendCustomerContent'>,
   customer: string,
-  attachment: { readonly type: 'image' | 'document'; readonly bytes: Buffer; readonly mimeType: string; readonly fields?: Record<string, string> },
+  attachment: { readonly type: 'image' | 'document'; readonly bytes: Buffer; readonly mimeType: string; readonly fields?: Record<string, string>; readonly fileSize?: number },
 ): Promise<string> {
-  const { type, bytes, mimeType, fields = {} } = attachment;
+  const { type, bytes, mimeType, fields = {}, fileSize } = attachment;
   const mediaId = `${Date.now()}${randomInt(1_000_000)}`;
-  pipeline.fakeWhatsApp.registerMedia(mediaId, { bytes, mimeType });
+  pipeline.fakeWhatsApp.registerMedia(mediaId, { bytes, mimeType, fileSize });
   const sha256 = createHash('sha256').update(bytes).digest('base64');
   const sent = await pipeline.sendCustomerContent(customer, { type, [type]: { id: mediaId, mime_type: mimeType, sha256, ...fields } });
   if (sent.status !== 200) throw new Error(`The webhook answered ${sent.status} to the ${type}`);
   return sent.messageId;
+}
+
+/** The texts the pipeline sent `customer`, in order. */
+export function repliesTo(pipeline: Pick<LocalPipeline, 'fakeWhatsApp'>, customer: string): string[] {
+  return pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer).map((message) => message.text);
+}
+
+/** The content blocks of the last user message of the newest model request whose text carries `marker`. */
+export function lastTurnBlocks(requests: readonly ConverseCommandInput[], marker: string) {
+  const request = [...requests].reverse().find((input) => JSON.stringify(input.messages?.at(-1)?.content?.filter((block) => block.text !== undefined)).includes(marker));
+  if (request === undefined) throw new Error(`No model request carried "${marker}"`);
+  return request.messages!.at(-1)!.content!;
 }

@@ -6,6 +6,13 @@ export interface StoredObject {
   readonly sizeBytes: number;
 }
 
+/** Where a provider that writes into the bucket itself puts one message's attachment. */
+export interface MediaDestination {
+  readonly bucketName: string;
+  /** The key prefix of the customer's message; the provider names the object under it. */
+  readonly keyPrefix: string;
+}
+
 /**
  * The pipeline's media bucket. Object keys are the adapter's business: they are derived from the
  * customer so that erasure and export find every object of a customer without a live session.
@@ -13,6 +20,8 @@ export interface StoredObject {
 export interface MediaStore {
   /** Stores one attachment of `customerId`'s message `messageId`; a retry overwrites the same key. */
   put(customerId: string, messageId: string, body: Uint8Array, contentType: string): Promise<StoredObject>;
+  /** Where a provider writes `customerId`'s message `messageId` itself: under the same customer prefix as {@link put}. */
+  destinationOf(customerId: string, messageId: string): Promise<MediaDestination>;
   /** The bytes of a stored object. Throws {@link MediaStoreError}. */
   get(objectKey: string): Promise<Uint8Array>;
   /** A short-lived URL that reads one object, for an authorised operator or the agent function. */

@@ -101,6 +101,7 @@ const END_USER_MESSAGING_ROUTES: Readonly<Record<string, string>> = {
   '/v1/whatsapp/send': 'SendWhatsAppMessage',
   '/v1/whatsapp/template/list': 'ListWhatsAppMessageTemplates',
   '/v1/whatsapp/template': 'GetWhatsAppMessageTemplate',
+  '/v1/whatsapp/media/get': 'GetWhatsAppMessageMedia',
 };
 
 /** The operation of an End User Messaging request (REST: by its route), and its input (the query's parameters with the JSON body's). */
@@ -109,14 +110,24 @@ export function endUserMessagingCall(path: string, body: DynamoBody): { readonly
   return { operation: END_USER_MESSAGING_ROUTES[url.pathname] ?? url.pathname, body: { ...Object.fromEntries(url.searchParams), ...body } };
 }
 
-/** `SendWhatsAppMessage` on the origination phone number the request names; the template reads on the linked account (`id`). */
+/**
+ * `SendWhatsAppMessage` and `GetWhatsAppMessageMedia` on the origination phone number the request
+ * names; the template reads on the linked account (`id`). A media request with a
+ * `destinationS3File` is also the caller's `s3:PutObject` of the object the service writes (the
+ * key given and the media id) in the deployed media bucket, and the key's `GenerateDataKey` through S3.
+ */
 export function endUserMessagingIamRequests(operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
   const arn = (resource: string, id: string) => `arn:aws:social-messaging:${deployment.region}:${deployment.account}:${resource}/${id}`;
   if (operation === 'ListWhatsAppMessageTemplates' || operation === 'GetWhatsAppMessageTemplate') {
     return [{ action: `social-messaging:${operation}`, resource: arn('waba', String(body.id ?? '').replace(/^waba-/, '')), context: {} }];
   }
   const id = String(body.originationPhoneNumberId ?? '').replace(/^phone-number-id-/, '');
-  return [{ action: 'social-messaging:SendWhatsAppMessage', resource: arn('phone-number-id', id), context: {} }];
+  const onNumber: IamRequest = { action: `social-messaging:${operation === 'GetWhatsAppMessageMedia' ? operation : 'SendWhatsAppMessage'}`, resource: arn('phone-number-id', id), context: {} };
+  const destination = body.destinationS3File as { key?: unknown } | undefined;
+  if (operation !== 'GetWhatsAppMessageMedia' || destination === undefined) return [onNumber];
+  const bucket = deployment.mediaBucket ?? { arn: 'arn:aws:s3:::no-media-bucket' };
+  const object: IamRequest = { action: 's3:PutObject', resource: `${bucket.arn}/${String(destination.key ?? '')}${String(body.mediaId ?? '')}`, context: { 'aws:SecureTransport': 'true' } };
+  return [onNumber, object, ...viaService(bucket, deployment, 's3', ['kms:GenerateDataKey'])];
 }
 
 /** What an S3 request names: the bucket (as the local server calls it), the object, the listing's prefix, the keys of a DeleteObjects. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { credentialProvider, type AwsCredentials } from '../aws/aws-identity';
 import { mediaBucketUrl } from './media-bucket-url';
 import { MEDIA_DEFAULTS } from '../../../../lib/contract';
-import { MediaStoreError, type MediaStore, type StoredObject } from '../../ports/media-store';
+import { type MediaDestination, MediaStoreError, type MediaStore, type StoredObject } from '../../ports/media-store';
 import type { RequestTimeouts } from '../aws/request-timeouts';
 import { type AwsCallOptions, type AwsService, encodePathSegment, type PresignedAwsGet, presignedAwsGet, type SignedAwsPost, signedAwsPost } from '../aws/signed-aws-post';
 import { childOf, childrenOf, escapeXml, readXml, type XmlElement, XmlReadError } from '../aws/xml-reader';
@@ -74,9 +74,13 @@ export class S3MediaStore implements MediaStore {
   }
 
   async put(customerId: string, messageId: string, body: Uint8Array, contentType: string): Promise<StoredObject> {
-    const objectKey = `${await this.prefixOf(customerId)}${encodeURIComponent(messageId)}`;
+    const objectKey = await this.messageKey(customerId, messageId);
     await this.call('store', () => this.send(objectPath(objectKey), { method: 'PUT', headers: { 'content-type': contentType }, body }));
     return { objectKey, sizeBytes: body.byteLength };
+  }
+
+  async destinationOf(customerId: string, messageId: string): Promise<MediaDestination> {
+    return { bucketName: this.options.bucketName, keyPrefix: `${await this.messageKey(customerId, messageId)}/` };
   }
 
   async get(objectKey: string): Promise<Uint8Array> {
@@ -114,6 +118,10 @@ export class S3MediaStore implements MediaStore {
       if (errors.length > 0) throw new MediaStoreError(`S3 refused to delete ${errors.length} of the customer's media objects (${childOf(errors[0], 'Code')?.text}); run the erasure again`, true);
     }
     return objects.length;
+  }
+
+  private async messageKey(customerId: string, messageId: string): Promise<string> {
+    return `${await this.prefixOf(customerId)}${encodeURIComponent(messageId)}`;
   }
 
   private async prefixOf(customerId: string): Promise<string> {

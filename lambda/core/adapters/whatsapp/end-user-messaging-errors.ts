@@ -49,3 +49,22 @@ export function classifyEndUserMessagingError(name: string, message: string | un
   const category: WhatsAppFailureCategory = fault === 'server' ? 'provider_unavailable' : 'request';
   return { title: name, category, retryable: fault === 'server', metaCode };
 }
+
+/** What an error of a signed End User Messaging call says of itself: the service's answer, or none (`httpStatus` absent). */
+export interface EndUserMessagingFailure {
+  readonly name: string;
+  readonly message?: string;
+  readonly httpStatus?: number;
+  readonly fault?: 'client' | 'server';
+}
+
+/** The service exception's name, message, status and fault side (as `AwsApiError` and the SDK carry them). */
+export function endUserMessagingFailureOf(error: unknown): EndUserMessagingFailure {
+  const shape = (error ?? {}) as { readonly name?: unknown; readonly message?: unknown; readonly $fault?: unknown; readonly $metadata?: { readonly httpStatusCode?: unknown } };
+  return {
+    name: typeof shape.name === 'string' ? shape.name : 'Error',
+    ...(typeof shape.message === 'string' ? { message: shape.message } : {}),
+    ...(typeof shape.$metadata?.httpStatusCode === 'number' ? { httpStatus: shape.$metadata.httpStatusCode } : {}),
+    ...(shape.$fault === 'server' || shape.$fault === 'client' ? { fault: shape.$fault } : {}),
+  };
+}
