@@ -17,7 +17,7 @@ import {
   versionedResources,
 } from '../core/adapters/dynamodb/dynamo-repositories';
 import { CustomerBudgetGate } from '../core/application/customer-budget-gate';
-import { composeMediaDownload, composeMediaStore } from './media';
+import { composeMediaDownload, composeMediaStore, composeVoiceNoteTranscription, type MediaPorts } from './media';
 import { PipelineTokenBudget } from '../core/application/pipeline-token-budget';
 import { ProcessTurn, type ProcessTurnDependencies } from '../core/application/process-turn';
 import type { TurnSettings } from '../core/application/turn-settings';
@@ -30,7 +30,7 @@ import { composeOperatorPlane } from './operator-plane';
 
 export type OrchestratorHandler = (event: SQSEvent, context: InvocationContext) => Promise<SQSBatchResponse>;
 
-export interface OrchestratorPorts extends FunctionPorts, SenderPorts {
+export interface OrchestratorPorts extends FunctionPorts, SenderPorts, MediaPorts {
   /** The agent (or stages) to use instead of the backend the settings select. */
   readonly agent?: AgentPort | AgentStages;
   /** Turn settings to override (e.g. `promptCacheMs: 0`, so an edited prompt applies to the very next turn). */
@@ -64,6 +64,7 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
       consent: messaging.consent,
       media: settings.media && mediaStore && composeMediaDownload(settings.whatsApp, settings.media, mediaStore, composed, ports),
       mediaStore,
+      voiceNotes: settings.media && composeVoiceNoteTranscription(settings.media, composed, ports),
       budget: new CustomerBudgetGate(customerBudgets(table), clock, settings.customerBudget, settings.pipelineBudget && new PipelineTokenBudget(pipelineBudget(table), clock, settings.pipelineBudget)),
       onFailureNotice: (outcome, error) => {
         if (outcome === 'sent') composed.metrics.addMetric(CUSTOM_METRICS.failureNoticeSent, MetricUnit.Count, 1);

@@ -31,6 +31,8 @@ export interface DeploymentPermissions {
   readonly table: DeployedResource;
   readonly queues: { readonly turn: DeployedResource; readonly deadLetter: DeployedResource; readonly inboundDeadLetter?: DeployedResource };
   readonly secrets: { readonly whatsApp?: DeployedResource; readonly crmWebhook?: DeployedResource };
+  /** The media bucket, with the key its objects are encrypted with. */
+  readonly mediaBucket?: DeployedResource;
   /** Key ARN → its key policy. */
   readonly keyPolicies: ReadonlyMap<string, PolicyDocument>;
 }
@@ -57,6 +59,12 @@ export function deploymentPermissions(deployment: SynthesizedDeployment): Deploy
   const secret = (logicalId: string | undefined): DeployedResource | undefined =>
     logicalId === undefined ? undefined : { arn: intrinsics.text({ Ref: logicalId }), keyArn: keyArnOf(template.Resources[logicalId].Properties?.KmsKeyId) };
 
+  const bucket = (logicalId: string | undefined): DeployedResource | undefined => {
+    if (logicalId === undefined) return undefined;
+    const encryption = template.Resources[logicalId].Properties?.BucketEncryption as { ServerSideEncryptionConfiguration?: { ServerSideEncryptionByDefault?: { KMSMasterKeyID?: unknown } }[] } | undefined;
+    return { arn: intrinsics.text({ 'Fn::GetAtt': [logicalId, 'Arn'] }), keyArn: keyArnOf(encryption?.ServerSideEncryptionConfiguration?.[0]?.ServerSideEncryptionByDefault?.KMSMasterKeyID) };
+  };
+
   const roles = new Map(
     Object.entries(deployment.roles).map(([principal, roleId]) => {
       const inline = ((template.Resources[roleId].Properties?.Policies as { PolicyName: string; PolicyDocument: unknown }[] | undefined) ?? []).map((policy) => ({
@@ -81,6 +89,7 @@ export function deploymentPermissions(deployment: SynthesizedDeployment): Deploy
       inboundDeadLetter: deployment.resources.inboundDeadLetterQueue === undefined ? undefined : queue(deployment.resources.inboundDeadLetterQueue),
     },
     secrets: { whatsApp: secret(deployment.resources.whatsAppSecret), crmWebhook: secret(deployment.resources.crmWebhookSecret) },
+    mediaBucket: bucket(deployment.resources.mediaBucket),
     keyPolicies,
   };
 }

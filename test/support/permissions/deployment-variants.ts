@@ -26,6 +26,7 @@ export interface SynthesizedDeployment {
     readonly inboundDeadLetterQueue?: string;
     readonly whatsAppSecret?: string;
     readonly crmWebhookSecret?: string;
+    readonly mediaBucket?: string;
   };
 }
 

@@ -43,6 +43,8 @@ export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDep
     ...(variant.crmSync === 'function' ? { crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)) } : {}),
     ...(variant.keyLayoutMigration ? { keyLayout: KeyLayout.MIGRATING } : {}),
     ...(variant.pipelineBudget ? { pipelineBudget: { agentTokensPerDay: 1_000_000 } } : {}),
+    // Every variant transcribes voice notes, the orchestrator's widest role: off, it has fewer grants and makes no such call.
+    media: { transcription: { languageCode: 'pt-BR' } },
   });
   const redriveRole = new iam.Role(stack, 'RedriveRole', { assumedBy: new iam.AccountRootPrincipal() });
   pipeline.grantRedrive(redriveRole);
@@ -74,6 +76,7 @@ export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDep
       inboundDeadLetterQueue: logicalId(pipeline.inboundDeadLetterQueue),
       whatsAppSecret: pipeline.whatsAppSecret && logicalId(pipeline.whatsAppSecret),
       crmWebhookSecret: logicalId(crmWebhookSecret),
+      mediaBucket: logicalId(pipeline.mediaBucket),
     },
   };
 }
