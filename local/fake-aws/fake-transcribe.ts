@@ -60,11 +60,11 @@ export class FakeTranscribe {
   }
 
   /**
-   * From now on, a job's reads fail (HTTP 500, as an outage would) until it is started once more:
-   * the attempt that started it fails, and its retry, whose start finds the job, reads it.
+   * While on, a job's reads fail (HTTP 500, as an outage would) until it is started once more: the
+   * attempt that started it fails, and its retry, whose start finds the job, reads it.
    */
-  failReadsUntilStartedAgain(): void {
-    this.readsFailUntilStartedAgain = true;
+  setReadsFailUntilStartedAgain(on: boolean): void {
+    this.readsFailUntilStartedAgain = on;
   }
 
   get endpoint(): string {

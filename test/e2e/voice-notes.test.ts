@@ -2,7 +2,8 @@
 // whose bytes the fake Graph API serves is stored in the media bucket on the local S3 server, the
 // fake Amazon Transcribe transcribes it, and the model (the fake Converse model) reads the words;
 // a transcript that does not come within the wait leaves the turn to go on with a note; a turn
-// retried after an outage of the service finds the job it started.
+// retried after an outage of the service finds the job it started, and one retried after the model
+// failed reads the transcript it stored.
 import { randomBytes } from 'node:crypto';
 import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { BedrockConverseAgent } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
@@ -16,7 +17,17 @@ import { startTestPipeline } from '../support/pipeline';
 import { waitUntil } from '../support/waiting';
 
 const requests: ConverseCommandInput[] = [];
-const model = new FakeConverseModel({ toolRounds: 0, answerAfter: async (input) => void requests.push(input) });
+/** Model calls still to fail, as an outage of the model would. */
+let modelFailures = 0;
+const model = new FakeConverseModel({
+  toolRounds: 0,
+  answerAfter: async (input) => {
+    requests.push(input);
+    if (modelFailures === 0) return;
+    modelFailures -= 1;
+    throw new Error('The model is unavailable');
+  },
+});
 /** What each voice note says, by the message id its object key ends with. */
 const spoken = new Map<string, string>();
 let pipeline: LocalPipeline;
@@ -92,9 +103,13 @@ it('a turn retried after the service failed finds the job it started: one job, o
   const customer = newCustomer();
   const words = `Bom dia, posso remarcar para amanhã ${customer}`;
   const callsBefore = model.totals.calls;
-  transcribe.failReadsUntilStartedAgain();
-  await sendVoiceNote(customer, words);
-  await answered(customer);
+  transcribe.setReadsFailUntilStartedAgain(true);
+  try {
+    await sendVoiceNote(customer, words);
+    await answered(customer);
+  } finally {
+    transcribe.setReadsFailUntilStartedAgain(false);
+  }
 
   const { history } = await pipeline.conversation(customer);
   const job = transcriptionJobName(history[0].media!.objectKey!);
@@ -102,5 +117,22 @@ it('a turn retried after the service failed finds the job it started: one job, o
   expect(model.totals.calls - callsBefore).toBe(1);
   expect(lastCustomerText()).toContain(words);
   expect(history[0].media?.transcript).toBe(words);
+  expect(repliesTo(customer)).toHaveLength(1);
+});
+
+it('a turn retried after the model failed reads the transcript it stored: no second job', async () => {
+  const customer = newCustomer();
+  const words = `Vocês atendem no sábado ${customer}`;
+  const callsBefore = model.totals.calls;
+  modelFailures = 1;
+  await sendVoiceNote(customer, words);
+  await answered(customer);
+
+  const { history } = await pipeline.conversation(customer);
+  const job = transcriptionJobName(history[0].media!.objectKey!);
+  // The first attempt's job was read and deleted: a second transcription would have started it again.
+  expect(transcribe.started.filter((name) => name === job)).toHaveLength(1);
+  expect(model.totals.calls - callsBefore).toBe(2);
+  expect(lastCustomerText()).toContain(words);
   expect(repliesTo(customer)).toHaveLength(1);
 });
