@@ -315,6 +315,7 @@ export class AgentPipeline extends AgentPipelineBase {
       ...resources,
       channel,
       mediaBucket: this.mediaBucket,
+      transcribesVoiceNotes: media?.transcribesVoiceNotes,
       features: {
         operatorPlane: operatorPlane !== undefined,
         crmSync: props.crmSync !== undefined,

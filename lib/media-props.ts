@@ -1,3 +1,4 @@
+import type { Duration } from 'aws-cdk-lib';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 
 /**
@@ -39,4 +40,38 @@ export interface MediaProps {
    * @default - the types Meta accepts on WhatsApp: JPEG, PNG and WebP images, MP4 and 3GPP video, AAC, AMR, MPEG, MP4 and OGG audio, PDF, plain text and the Office documents
    */
   readonly allowedMimeTypes?: string[];
+
+  /**
+   * Voice notes transcribed with Amazon Transcribe in the customer's turn: the transcript is what
+   * the agent and the history read, and the audio stays in the bucket for the operators. A voice
+   * note whose transcript does not come within `maxWait`, whose job fails or whose format the
+   * service does not read goes on as text with a note the agent reads. Transcribe bills each
+   * second of audio (https://aws.amazon.com/transcribe/pricing/). Only with media on.
+   *
+   * @default - off: a voice note reaches the agent as a note that it cannot hear it
+   */
+  readonly transcription?: MediaTranscriptionProps;
+}
+
+/**
+ * How voice notes are transcribed (`media.transcription`). The orchestrator starts one batch job
+ * per voice note (named by a hash of the object, naming no customer), waits for it within the turn,
+ * reads the transcript and deletes the job, which holds the customer's words.
+ */
+export interface MediaTranscriptionProps {
+  /**
+   * The language the voice notes are spoken in, as Amazon Transcribe names it (`pt-BR`, `en-US`,
+   * `es-US`…; see https://docs.aws.amazon.com/transcribe/latest/dg/supported-languages.html).
+   *
+   * @default - the pipeline's `locale`: `pt-BR` for Locale.PT_BR (and no locale), `en-US` for Locale.EN, `es-US` for Locale.ES
+   */
+  readonly languageCode?: string;
+
+  /**
+   * How long a turn waits for a voice note's transcript before it goes on without it. At most half
+   * of `orchestratorTimeout`, so that the agent keeps the other half of the turn.
+   *
+   * @default - 30 seconds, or half of `orchestratorTimeout` when that is shorter
+   */
+  readonly maxWait?: Duration;
 }

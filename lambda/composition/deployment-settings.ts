@@ -89,6 +89,18 @@ export type OperatorAccessSettings = Pick<OperatorPlaneSettings, 'adminPhoneNumb
 export interface MediaSettings {
   readonly bucketName: string;
   readonly limits: MediaLimits;
+  /** Voice notes transcribed in the turn (`media.transcription`); `undefined`: they are described to the agent, which cannot hear them. */
+  readonly transcription?: TranscriptionSettings;
+}
+
+/** How the orchestrator transcribes voice notes with Amazon Transcribe. */
+export interface TranscriptionSettings {
+  /** As Transcribe names it (`pt-BR`). */
+  readonly languageCode: string;
+  /** How long a turn waits for the transcript. */
+  readonly maxWaitMs: number;
+  /** Between two reads of the job's state. */
+  readonly pollIntervalMs: number;
 }
 
 /** Where the worker sends projections, as the construct's `CrmTarget` put it in the environment. */

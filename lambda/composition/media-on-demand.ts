@@ -1,4 +1,5 @@
 import type { DownloadInboundMedia } from '../core/application/download-inbound-media';
+import type { TranscribeVoiceNotes } from '../core/application/transcribe-voice-note';
 import type { MediaStore } from '../core/ports/media-store';
 import { mediaBucketUrl } from '../core/adapters/s3/media-bucket-url';
 import type { MediaPorts } from './media';
@@ -42,6 +43,12 @@ export function mediaStoreOnDemand(build: (media: MediaComposition) => MediaStor
 export function mediaDownloadOnDemand(build: (media: MediaComposition) => DownloadInboundMedia | undefined): Pick<DownloadInboundMedia, 'resolve'> {
   const download = onFirstUse(build);
   return { resolve: async (turn, finalAttempt) => download()?.resolve(turn, finalAttempt) };
+}
+
+/** The voice notes' transcription, loaded with the first stored voice note (`media.transcription` on). */
+export function voiceNotesOnDemand(build: (media: MediaComposition) => TranscribeVoiceNotes | undefined): Pick<TranscribeVoiceNotes, 'withTranscript'> {
+  const voiceNotes = onFirstUse(build);
+  return { withTranscript: async (media, finalAttempt) => voiceNotes()?.withTranscript(media, finalAttempt) ?? media };
 }
 
 /**

@@ -1,12 +1,15 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { CUSTOM_METRICS } from '../../lib/contract';
 import { customerDataRepository } from '../core/adapters/dynamodb/dynamo-repositories';
+import { AmazonTranscribe } from '../core/adapters/aws/amazon-transcribe';
+import { credentialProvider } from '../core/adapters/aws/aws-identity';
 import { errorSummary } from '../core/adapters/observability/error-summary';
 import { createMediaClient, S3MediaStore } from '../core/adapters/s3/s3-media-store';
 import type { WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
 import { createMediaSource } from '../core/adapters/whatsapp/whatsapp-media-source';
 import { DownloadInboundMedia, type MediaOutcome } from '../core/application/download-inbound-media';
 import { CustomerPseudonyms } from '../core/application/privacy/customer-pseudonyms';
+import { TranscribeVoiceNotes, type VoiceNoteOutcome } from '../core/application/transcribe-voice-note';
 import type { MediaStore } from '../core/ports/media-store';
 import type { ComposedFunction, FunctionPorts } from './compose-function';
 import type { SenderPorts } from './customer-messaging';
@@ -20,6 +23,8 @@ import type { MediaSettings } from './deployment-settings';
 export interface MediaPorts {
   /** S3 endpoint to call instead of the SDK's (the local S3 server). Default: `AWS_ENDPOINT_URL_S3`, else AWS. */
   readonly s3Endpoint?: string;
+  /** Amazon Transcribe endpoint to call instead (the local fake). Default: `AWS_ENDPOINT_URL_TRANSCRIBE`, else AWS. */
+  readonly transcribeEndpoint?: string;
 }
 
 /**
@@ -35,6 +40,38 @@ export function composeMediaStore(media: MediaSettings, composed: Pick<ComposedF
 /** The turn's download step from the channel's media source, reporting each attachment's outcome as a metric. */
 export function composeMediaDownload(channel: WhatsAppChannelConfig, media: MediaSettings, store: MediaStore, composed: ComposedFunction, ports: FunctionPorts & SenderPorts): DownloadInboundMedia {
   return new DownloadInboundMedia({ source: createMediaSource(channel, ports), store, limits: media.limits, onOutcome: (outcome) => reportMediaOutcome(composed, outcome) });
+}
+
+/**
+ * The turn's transcription step with Amazon Transcribe, signed as the function's role (Transcribe
+ * reads the voice note from the bucket with the caller's permissions), reporting each outcome as a
+ * metric; none unless `media.transcription` is on.
+ */
+export function composeVoiceNoteTranscription(media: MediaSettings, composed: Pick<ComposedFunction, 'metrics' | 'logger'>, ports: FunctionPorts & MediaPorts): TranscribeVoiceNotes | undefined {
+  const { transcription } = media;
+  if (transcription === undefined) return undefined;
+  return new TranscribeVoiceNotes({
+    transcriber: new AmazonTranscribe({ endpoint: ports.transcribeEndpoint, credentials: credentialProvider(ports.awsCredentials) }),
+    mediaUriOf: (objectKey) => `s3://${media.bucketName}/${objectKey}`,
+    languageCode: transcription.languageCode,
+    maxWaitMs: transcription.maxWaitMs,
+    pollIntervalMs: transcription.pollIntervalMs,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    // The wait is the invocation's own time, whatever clock the turn is given.
+    now: () => Date.now(),
+    onOutcome: (outcome) => reportVoiceNoteOutcome(composed, outcome),
+  });
+}
+
+function reportVoiceNoteOutcome({ metrics, logger }: Pick<ComposedFunction, 'metrics' | 'logger'>, outcome: VoiceNoteOutcome): void {
+  if (outcome === 'transcribed') {
+    metrics.addMetric(CUSTOM_METRICS.voiceNoteTranscribed, MetricUnit.Count, 1);
+    return;
+  }
+  const metric = metrics.singleMetric();
+  metric.addDimension('Reason', outcome);
+  metric.addMetric(CUSTOM_METRICS.voiceNoteTranscriptionFailed, MetricUnit.Count, 1);
+  logger.info('voice_note_not_transcribed', { reason: outcome });
 }
 
 function reportMediaOutcome({ metrics, logger }: Pick<ComposedFunction, 'metrics' | 'logger'>, outcome: MediaOutcome): void {

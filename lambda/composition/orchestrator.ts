@@ -25,12 +25,13 @@ import { createTurnHandler, type InvocationContext } from '../orchestrator/turn-
 import { composeFunction, type FunctionPorts } from './compose-function';
 import { composeCustomerMessaging, type SenderPorts } from './customer-messaging';
 import type { OrchestratorSettings } from './deployment-settings';
-import { mediaDownloadOnDemand, mediaStoreOnDemand } from './media-on-demand';
+import type { MediaPorts } from './media';
+import { mediaDownloadOnDemand, mediaStoreOnDemand, voiceNotesOnDemand } from './media-on-demand';
 import { composeOperatorPlane } from './operator-plane';
 
 export type OrchestratorHandler = (event: SQSEvent, context: InvocationContext) => Promise<SQSBatchResponse>;
 
-export interface OrchestratorPorts extends FunctionPorts, SenderPorts {
+export interface OrchestratorPorts extends FunctionPorts, SenderPorts, MediaPorts {
   /** The agent (or stages) to use instead of the backend the settings select. */
   readonly agent?: AgentPort | AgentStages;
   /** Turn settings to override (e.g. `promptCacheMs: 0`, so an edited prompt applies to the very next turn). */
@@ -65,6 +66,7 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
       consent: messaging.consent,
       media: mediaSettings && mediaStore && mediaDownloadOnDemand((media) => media.composeMediaDownload(settings.whatsApp, mediaSettings, mediaStore, composed, ports)),
       mediaStore,
+      voiceNotes: mediaSettings?.transcription && voiceNotesOnDemand((media) => media.composeVoiceNoteTranscription(mediaSettings, composed, ports)),
       budget: new CustomerBudgetGate(customerBudgets(table), clock, settings.customerBudget, settings.pipelineBudget && new PipelineTokenBudget(pipelineBudget(table), clock, settings.pipelineBudget)),
       onFailureNotice: (outcome, error) => {
         if (outcome === 'sent') composed.metrics.addMetric(CUSTOM_METRICS.failureNoticeSent, MetricUnit.Count, 1);

@@ -40,6 +40,7 @@ import {
   type OperatorSettings,
   type OrchestratorSettings,
   type SharedSettings,
+  type TranscriptionSettings,
   type WebhookSettings,
 } from './deployment-settings';
 
@@ -109,7 +110,16 @@ function mediaSettings(env: Environment): MediaSettings | undefined {
   return {
     bucketName,
     limits: { maxBytes: positiveWholeNumber(env, RUNTIME_ENV.mediaMaxBytes) ?? MEDIA_DEFAULTS.maxBytes, allowedMimeTypes: allowed ?? [...MEDIA_DEFAULTS.allowedMimeTypes] },
+    transcription: transcriptionSettings(env),
   };
+}
+
+/** The transcription the construct turns on with `media.transcription`; unset, voice notes are not transcribed. */
+function transcriptionSettings(env: Environment): TranscriptionSettings | undefined {
+  const languageCode = optionalText(env, RUNTIME_ENV.mediaTranscriptionLanguageCode);
+  if (languageCode === undefined) return undefined;
+  const maxWaitSeconds = positiveWholeNumber(env, RUNTIME_ENV.mediaTranscriptionMaxWaitSeconds) ?? MEDIA_DEFAULTS.transcriptionMaxWaitSeconds;
+  return { languageCode, maxWaitMs: maxWaitSeconds * 1000, pollIntervalMs: MEDIA_DEFAULTS.transcriptionPollIntervalMs };
 }
 
 export function readOperatorSettings(env: Environment = process.env): OperatorSettings {

@@ -106,6 +106,12 @@ export const MEDIA_DEFAULTS = {
   maxBytesLimit: 100 * 1024 * 1024,
   /** Where every object lives in the bucket; the grants name this prefix only. */
   keyPrefix: 'media/',
+  /** How long a turn waits for a voice note's transcript (`media.transcription.maxWait`), unless half the orchestrator's timeout is shorter. */
+  transcriptionMaxWaitSeconds: 30,
+  /** Between two reads of a transcription job's state. */
+  transcriptionPollIntervalMs: 2_000,
+  /** Every transcription job's name starts so (the rest is a hash of the object key, naming no customer); the grants name this prefix only. */
+  transcriptionJobPrefix: 'voice-',
   allowedMimeTypes: [
     'image/jpeg',
     'image/png',

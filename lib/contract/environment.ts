@@ -98,6 +98,10 @@ export const RUNTIME_ENV = {
   mediaMaxBytes: 'MEDIA_MAX_BYTES',
   /** Comma-separated MIME types (or `family/*`) kept. */
   mediaAllowedMimeTypes: 'MEDIA_ALLOWED_MIME_TYPES',
+  /** The language voice notes are transcribed in, when `media.transcription` is on: its presence turns the transcription step on. */
+  mediaTranscriptionLanguageCode: 'MEDIA_TRANSCRIPTION_LANGUAGE_CODE',
+  /** Seconds the turn waits for a voice note's transcript. */
+  mediaTranscriptionMaxWaitSeconds: 'MEDIA_TRANSCRIPTION_MAX_WAIT_SECONDS',
 } as const;
 
 /** Values of `RUNTIME_ENV.whatsAppChannel`. */

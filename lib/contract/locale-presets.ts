@@ -46,6 +46,8 @@ export interface ConsentWords {
 export interface LocalePreset {
   readonly texts: LocaleTexts;
   readonly consentWords: ConsentWords;
+  /** The language Amazon Transcribe hears voice notes in (`media.transcription.languageCode`). */
+  readonly transcriptionLanguageCode: string;
 }
 
 /** The locale of a pipeline that sets none. */
@@ -69,6 +71,7 @@ export const LOCALE_PRESETS: Readonly<Record<Locale, LocalePreset>> = {
       scriptedReply: 'Olá! Recebi: {messages} (mensagem {count})',
     },
     consentWords: { optOut: ['PARAR', 'STOP', 'SAIR'], optIn: ['VOLTAR', 'START'] },
+    transcriptionLanguageCode: 'pt-BR',
   },
   [Locale.EN]: {
     texts: {
@@ -87,6 +90,7 @@ export const LOCALE_PRESETS: Readonly<Record<Locale, LocalePreset>> = {
       scriptedReply: 'Hello! I received: {messages} (message {count})',
     },
     consentWords: { optOut: ['STOP', 'UNSUBSCRIBE'], optIn: ['START'] },
+    transcriptionLanguageCode: 'en-US',
   },
   [Locale.ES]: {
     texts: {
@@ -105,6 +109,7 @@ export const LOCALE_PRESETS: Readonly<Record<Locale, LocalePreset>> = {
       scriptedReply: '¡Hola! Recibí: {messages} (mensaje {count})',
     },
     consentWords: { optOut: ['PARAR', 'BAJA', 'CANCELAR', 'STOP'], optIn: ['VOLVER', 'ALTA', 'START'] },
+    transcriptionLanguageCode: 'es-US',
   },
 };
 

@@ -95,6 +95,10 @@ export const CUSTOM_METRICS = {
   mediaRefused: 'MediaRefused',
   /** Orchestrator: an attachment could not be downloaded on the turn's last attempt; its message went on as text with a note. */
   mediaDownloadFailed: 'MediaDownloadFailed',
+  /** Orchestrator: a voice note was transcribed; its transcript is what the agent and the history read. */
+  voiceNoteTranscribed: 'VoiceNoteTranscribed',
+  /** Orchestrator: a voice note went on without its transcript (the agent reads a note instead); dimension `Reason` (`failed`, `timed_out`, `unsupported_format`). */
+  voiceNoteTranscriptionFailed: 'VoiceNoteTranscriptionFailed',
   /** Orchestrator: milliseconds the agent took for one turn. */
   agentLatency: 'AgentLatency',
   /** Orchestrator: model input tokens of a turn (from Converse `usage`). */

@@ -3,15 +3,18 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
-import { MEDIA_DEFAULTS, RETENTION_DEFAULTS, RUNTIME_ENV } from '../contract';
+import { localePreset, MEDIA_DEFAULTS, RETENTION_DEFAULTS, RUNTIME_ENV } from '../contract';
+import type { MediaTranscriptionProps } from '../media-props';
 import { acceptFinding } from './accepted-findings';
 import type { PipelineSettings } from './pipeline-settings';
 
 /** The media bucket and what the functions that store, read and erase attachments are told of it. */
 export interface MediaBucket {
   readonly bucket: s3.IBucket;
-  /** The bucket name and the limits, for the orchestrator. */
+  /** The bucket name, the limits and the transcription, for the orchestrator. */
   readonly environment: Record<string, string>;
+  /** `media.transcription` is on: the orchestrator starts, reads and deletes transcription jobs. */
+  readonly transcribesVoiceNotes: boolean;
 }
 
 /**
@@ -25,6 +28,7 @@ export function mediaBucket(scope: Construct, settings: PipelineSettings, props:
   };
   if (media.enabled === false) {
     if (media.existingBucket !== undefined) fail('media.existingBucket is set but media.enabled is false: remove one of them.');
+    if (media.transcription !== undefined) fail('media.transcription is set but media.enabled is false: voice notes are transcribed from the media bucket, so turn media on or remove media.transcription.');
     return undefined;
   }
   const maxBytes = media.maxBytes ?? MEDIA_DEFAULTS.maxBytes;
@@ -42,8 +46,30 @@ export function mediaBucket(scope: Construct, settings: PipelineSettings, props:
       [RUNTIME_ENV.mediaBucketName]: bucket.bucketName,
       [RUNTIME_ENV.mediaMaxBytes]: String(maxBytes),
       [RUNTIME_ENV.mediaAllowedMimeTypes]: allowedMimeTypes.join(','),
+      ...(media.transcription === undefined ? {} : transcriptionEnvironment(media.transcription, settings, fail)),
     },
+    transcribesVoiceNotes: media.transcription !== undefined,
   };
+}
+
+/**
+ * `media.transcription` for the orchestrator, checked here: a wait the turn cannot afford would
+ * time the invocation out before the agent answers.
+ */
+function transcriptionEnvironment(transcription: MediaTranscriptionProps, settings: PipelineSettings, fail: (problem: string) => never): Record<string, string> {
+  const languageCode = transcription.languageCode ?? localePreset(settings.locale).transcriptionLanguageCode;
+  if (!Token.isUnresolved(languageCode) && !/^[a-z]{2,3}-[A-Z]{2}$/.test(languageCode)) {
+    fail(`media.transcription.languageCode '${languageCode}' is not a language code as Amazon Transcribe names it: write it as 'pt-BR', 'en-US' or 'es-US' (language, hyphen, region).`);
+  }
+  const longestWaitSeconds = Math.floor(settings.orchestratorTimeout.toSeconds() / 2);
+  const maxWaitSeconds = transcription.maxWait === undefined ? Math.min(MEDIA_DEFAULTS.transcriptionMaxWaitSeconds, longestWaitSeconds) : transcription.maxWait.toMilliseconds() / 1000;
+  if (!Number.isInteger(maxWaitSeconds) || maxWaitSeconds < 1 || maxWaitSeconds > longestWaitSeconds) {
+    fail(
+      `media.transcription.maxWait (${maxWaitSeconds} s) must be a whole number of seconds from 1 to half of orchestratorTimeout (${longestWaitSeconds} s), so the agent keeps the rest of the turn: ` +
+        'lower media.transcription.maxWait or raise orchestratorTimeout (and visibilityTimeout with it).',
+    );
+  }
+  return { [RUNTIME_ENV.mediaTranscriptionLanguageCode]: languageCode, [RUNTIME_ENV.mediaTranscriptionMaxWaitSeconds]: String(maxWaitSeconds) };
 }
 
 /**

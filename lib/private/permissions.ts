@@ -321,6 +321,17 @@ export const MEDIA_LIST_ACTIONS = ['s3:ListBucket'] as const;
 /** On the bucket's customer managed key, through S3: encrypt what is stored, decrypt what is read. */
 export const MEDIA_KEY_ACTIONS = ['kms:Decrypt', 'kms:GenerateDataKey'] as const;
 
+/**
+ * With `media.transcription`, the orchestrator starts one transcription job per voice note. The
+ * Service Authorization Reference lists no resource type for StartTranscriptionJob, so it is
+ * granted on `*`; Transcribe then reads the voice note with the caller's permissions (`s3:GetObject`
+ * on the media prefix and `kms:Decrypt` through S3, which the orchestrator has already).
+ */
+export const TRANSCRIPTION_START_ACTIONS = ['transcribe:StartTranscriptionJob'] as const;
+
+/** On the orchestrator's own jobs (`transcription-job/voice-*`): read a job's state, delete it (and the transcript it holds) once read. */
+export const TRANSCRIPTION_JOB_ACTIONS = ['transcribe:GetTranscriptionJob', 'transcribe:DeleteTranscriptionJob'] as const;
+
 /** Bedrock agent: the Converse API is authorised as InvokeModel. */
 export const BEDROCK_INVOKE_ACTIONS = ['bedrock:InvokeModel'] as const;
 

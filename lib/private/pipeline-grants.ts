@@ -1,4 +1,4 @@
-import { Stack } from 'aws-cdk-lib';
+import { ArnFormat, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -23,6 +23,8 @@ import {
   QUEUE_PRODUCER_KEY_ACTIONS,
   QUEUE_SEND_ACTIONS,
   STACK_OUTPUT_READ_ACTIONS,
+  TRANSCRIPTION_JOB_ACTIONS,
+  TRANSCRIPTION_START_ACTIONS,
   TABLE_ACTIONS,
   TABLE_KEY_ACTIONS,
   TABLE_KEY_READ_ACTIONS,
@@ -53,6 +55,8 @@ export interface PipelineGrantsSources extends PipelineResources {
   readonly features: PipelineFeatures;
   /** The media bucket, when `media` is on. */
   readonly mediaBucket?: s3.IBucket;
+  /** `media.transcription` is on: the orchestrator transcribes voice notes. */
+  readonly transcribesVoiceNotes?: boolean;
 }
 
 /**
@@ -77,7 +81,7 @@ export class PipelineGrants {
   public grantTurns(grantee: lambda.IFunction): iam.Grant {
     this.sources.channel.grantSend(grantee);
     if (this.sources.features.media) this.sources.channel.grantMediaDownload(grantee);
-    return combine([this.table(grantee, 'turns'), ...this.media(grantee, MEDIA_STORE_ACTIONS), this.turnQueue(grantee, QUEUE_CONSUME_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS), ...this.queueKeys(grantee, [[this.sources.queue, QUEUE_CONSUMER_KEY_ACTIONS]])]);
+    return combine([this.table(grantee, 'turns'), ...this.media(grantee, MEDIA_STORE_ACTIONS), ...this.transcriptionJobs(grantee), this.turnQueue(grantee, QUEUE_CONSUME_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS), ...this.queueKeys(grantee, [[this.sources.queue, QUEUE_CONSUMER_KEY_ACTIONS]])]);
   }
 
   /**
@@ -195,6 +199,32 @@ export class PipelineGrants {
       });
     }
     return grants;
+  }
+
+  /**
+   * Start a transcription job (on `*`: the action has no resource type), and read and delete the
+   * jobs the orchestrator names (`voice-` and a hash); none unless `media.transcription` is on.
+   */
+  private transcriptionJobs(grantee: iam.IGrantable): iam.Grant[] {
+    if (this.sources.transcribesVoiceNotes !== true) return [];
+    const jobs = Stack.of(this.sources.table).formatArn({ service: 'transcribe', resource: 'transcription-job', resourceName: `${MEDIA_DEFAULTS.transcriptionJobPrefix}*`, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+    const role = grantee.grantPrincipal;
+    if (role instanceof iam.Role) {
+      acknowledgeFinding(role, {
+        id: 'AwsSolutions-IAM5',
+        appliesTo: 'Resource::*',
+        reason: 'transcribe:StartTranscriptionJob has no resource type in the Service Authorization Reference: it can only be granted on *. The jobs it starts are read and deleted under the job-name prefix only.',
+      });
+      acknowledgeFinding(role, {
+        id: 'AwsSolutions-IAM5',
+        appliesTo: `Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/${MEDIA_DEFAULTS.transcriptionJobPrefix}*`,
+        reason: "Each voice note gets its own job, named by a hash of its object that only the turn knows: the statement is limited to the pipeline's job-name prefix.",
+      });
+    }
+    return [
+      iam.Grant.addToPrincipal({ grantee, actions: [...TRANSCRIPTION_START_ACTIONS], resourceArns: ['*'] }),
+      iam.Grant.addToPrincipal({ grantee, actions: [...TRANSCRIPTION_JOB_ACTIONS], resourceArns: [jobs] }),
+    ];
   }
 
   private turnQueue(grantee: iam.IGrantable, actions: readonly string[]): iam.Grant {

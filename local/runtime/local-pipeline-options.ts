@@ -10,6 +10,7 @@ import type { CustomerBudgetSettings } from '../../lambda/core/application/custo
 import type { PipelineBudgetSettings } from '../../lambda/core/application/pipeline-token-budget';
 import type { TurnSettings } from '../../lambda/core/application/turn-settings';
 import type { AgentPort } from '../../lambda/core/ports/agent';
+import type { FakeTranscribeOptions } from '../fake-aws/fake-transcribe';
 import type { AwsPermissionCheck } from '../fake-aws/permission-check';
 import type { ReceivedCrmRequest } from '../fake-crm/fake-crm';
 import type { LocalQueueOptions } from '../servers/local-resources';
@@ -45,6 +46,12 @@ export interface LocalPipelineOptions {
    * `false` turns attachments off, as `media.enabled: false`. Default: on, with the construct's limits.
    */
   readonly media?: Partial<MediaLimits> | false;
+  /**
+   * Voice notes transcribed, as with the construct's `media.transcription`, by the fake Amazon
+   * Transcribe on 127.0.0.1 (`AWS_ENDPOINT_URL_TRANSCRIBE`), whose words `transcripts` gives.
+   * Default: off, as the construct's default.
+   */
+  readonly transcription?: LocalTranscriptionOptions;
   /** Queue settings to override (e.g. a short visibility timeout so retries come quickly). */
   readonly queue?: LocalQueueOptions;
   /**
@@ -155,4 +162,14 @@ export interface SendCustomerMessageOptions {
   readonly sentAt?: Date;
   /** The customer's WhatsApp profile name. Default: `Cliente` and the last four digits. */
   readonly profileName?: string;
+}
+
+/** The fake Transcribe's words and timing, and the turn's wait (`media.transcription` of the construct). */
+export interface LocalTranscriptionOptions extends Pick<FakeTranscribeOptions, 'transcripts' | 'pollsUntilDone'> {
+  /** Default: the locale's, as the construct's. */
+  readonly languageCode?: string;
+  /** How long a turn waits for the transcript. Default: the construct's (30 s). */
+  readonly maxWaitMs?: number;
+  /** Between two reads of the job's state. Default: the deployed function's (2 s). */
+  readonly pollIntervalMs?: number;
 }

@@ -23,6 +23,7 @@ import type { SweepReport } from '../../lambda/core/application/operator/handoff
 import type { CrmSyncRunReport } from '../../lambda/core/application/sync-crm-projections';
 import { StaticConsole } from '../../lambda/operator/static-console';
 import { FakeSecretsManager } from '../fake-aws/fake-secrets-manager';
+import { FakeTranscribe } from '../fake-aws/fake-transcribe';
 import { FakeCrm } from '../fake-crm/fake-crm';
 import { FakeEndUserMessaging } from '../fake-whatsapp/fake-end-user-messaging';
 import { FakeGraphApi } from '../fake-whatsapp/fake-graph-api';
@@ -84,6 +85,8 @@ export interface LocalPipeline {
   readonly deadLetterQueueUrl: string;
   /** The media bucket on the local S3 server (`endpoints.s3`), unless `media` is false. */
   readonly mediaBucketName?: string;
+  /** The fake Amazon Transcribe the orchestrator transcribes voice notes with (with `transcription` only). */
+  readonly fakeTranscribe?: FakeTranscribe;
   readonly endpoints: { readonly dynamoDb: string; readonly sqs: string; readonly s3: string };
   /** Children this pipeline started (DynamoDB Local, SQS emulator), by PID. */
   readonly childPids: readonly number[];
@@ -172,6 +175,11 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       permissions: options.permissions,
     });
     cleanup.add(() => fakeSecrets.close());
+    const fakeTranscribe =
+      options.transcription && mediaBucketName !== undefined
+        ? await FakeTranscribe.start({ transcripts: options.transcription.transcripts, pollsUntilDone: options.transcription.pollsUntilDone, permissions: options.permissions })
+        : undefined;
+    if (fakeTranscribe) cleanup.add(() => fakeTranscribe.close());
 
     const withoutPlane = localSettings(options, env, agentSettings, {
       tableName: names.table,
@@ -198,6 +206,8 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       awsCredentials: awsCredentialsOf(name),
       secretsManagerEndpoint: fakeSecrets.endpoint,
       endUserMessagingEndpoint: fakeEndUserMessaging?.endpoint,
+      // In place of `AWS_ENDPOINT_URL_TRANSCRIBE`, which would bind every pipeline of the process to one fake.
+      transcribeEndpoint: fakeTranscribe?.endpoint,
       sqsClient: sqsClientOf(name),
     });
 
@@ -292,6 +302,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       turnQueueUrl: queues.turnQueueUrl,
       deadLetterQueueUrl: queues.deadLetterQueueUrl,
       mediaBucketName,
+      fakeTranscribe,
       endpoints: { dynamoDb, sqs, s3 },
       childPids: cleanup.pids,
       sqsClient,

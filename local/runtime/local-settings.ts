@@ -1,7 +1,7 @@
 import { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, handoffTextsOf, localePreset, MEDIA_DEFAULTS, OPERATOR_DEFAULTS, PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
 import { KeyLayout } from '../../lib/contract/key-layout';
 import type { Locale } from '../../lib/contract/locale';
-import { DEPLOYMENT_DEFAULTS, type DeploymentSettings, type OperatorAccessSettings, type OperatorPlaneSettings } from '../../lambda/composition/deployment-settings';
+import { DEPLOYMENT_DEFAULTS, type DeploymentSettings, type OperatorAccessSettings, type OperatorPlaneSettings, type TranscriptionSettings } from '../../lambda/composition/deployment-settings';
 import { agentSettingsFromEnvironment, keyLayoutFromEnvironment, localeFromEnvironment } from '../../lambda/composition/settings-from-environment';
 import type { AgentSettings } from '../../lambda/core/adapters/agent/agent-backend';
 import type { WhatsAppChannelConfig } from '../../lambda/core/adapters/whatsapp/whatsapp-channel';
@@ -75,8 +75,21 @@ export function localSettings(options: LocalPipelineOptions, env: NodeJS.Process
     customerBudget: { ...DEPLOYMENT_DEFAULTS.customerBudget, reply: texts.customerOverBudgetReply, ...options.customerBudget },
     idleSweep: { idleTimeoutMs: options.idleSweep?.idleTimeoutMs ?? DEPLOYMENT_DEFAULTS.idleSweep.idleTimeoutMs },
     pipelineBudget: options.pipelineBudget && { reply: texts.pipelineOverBudgetReply, ...options.pipelineBudget },
-    media: resources.mediaBucketName === undefined || options.media === false ? undefined : { bucketName: resources.mediaBucketName, limits: { maxBytes: MEDIA_DEFAULTS.maxBytes, allowedMimeTypes: [...MEDIA_DEFAULTS.allowedMimeTypes], ...options.media } },
+    media:
+      resources.mediaBucketName === undefined || options.media === false
+        ? undefined
+        : { bucketName: resources.mediaBucketName, limits: { maxBytes: MEDIA_DEFAULTS.maxBytes, allowedMimeTypes: [...MEDIA_DEFAULTS.allowedMimeTypes], ...options.media }, transcription: localTranscription(options, locale) },
     crmTarget: resources.crmWebhookUrl === undefined ? undefined : { kind: CRM_TARGET_KINDS.webhook, url: resources.crmWebhookUrl, secretArn: LOCAL_SECRET_ARNS.crmWebhook },
+  };
+}
+
+/** What the construct's `media.transcription` tells the orchestrator, when the options turn it on. */
+function localTranscription({ transcription }: LocalPipelineOptions, locale: Locale): TranscriptionSettings | undefined {
+  if (transcription === undefined) return undefined;
+  return {
+    languageCode: transcription.languageCode ?? localePreset(locale).transcriptionLanguageCode,
+    maxWaitMs: transcription.maxWaitMs ?? MEDIA_DEFAULTS.transcriptionMaxWaitSeconds * 1000,
+    pollIntervalMs: transcription.pollIntervalMs ?? MEDIA_DEFAULTS.transcriptionPollIntervalMs,
   };
 }
 

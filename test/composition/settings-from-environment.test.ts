@@ -151,6 +151,17 @@ describe('the orchestrator', () => {
     expect(() => readOrchestratorSettings({ ...orchestratorEnvironment, [RUNTIME_ENV.customerBudget]: value })).toThrow(RUNTIME_ENV.customerBudget);
   });
 
+  it('transcribes voice notes only when the construct names a language, waiting as long as it says', () => {
+    const media = { ...orchestratorEnvironment, [RUNTIME_ENV.mediaBucketName]: 'media-bucket' };
+    expect(readOrchestratorSettings(media).media?.transcription).toBeUndefined();
+    expect(readOrchestratorSettings({ ...media, [RUNTIME_ENV.mediaTranscriptionLanguageCode]: 'pt-BR', [RUNTIME_ENV.mediaTranscriptionMaxWaitSeconds]: '20' }).media?.transcription).toEqual({
+      languageCode: 'pt-BR',
+      maxWaitMs: 20_000,
+      pollIntervalMs: 2_000,
+    });
+    expect(() => readOrchestratorSettings({ ...media, [RUNTIME_ENV.mediaTranscriptionLanguageCode]: 'pt-BR', [RUNTIME_ENV.mediaTranscriptionMaxWaitSeconds]: '0' })).toThrow(RUNTIME_ENV.mediaTranscriptionMaxWaitSeconds);
+  });
+
   it('reads the pipeline-wide budget when the construct sets one, with the default reply; none without it', () => {
     expect(readOrchestratorSettings(orchestratorEnvironment).pipelineBudget).toBeUndefined();
     const set = (value: object) => readOrchestratorSettings({ ...orchestratorEnvironment, [RUNTIME_ENV.pipelineBudget]: JSON.stringify(value) }).pipelineBudget;

@@ -74,6 +74,11 @@ describe('cdk-nag AwsSolutions', () => {
     expect(nagFindings(app)).toEqual([]);
   });
 
+  test('nor one that transcribes voice notes', () => {
+    const { app } = productionApp({ media: { transcription: { languageCode: 'pt-BR' } } });
+    expect(nagFindings(app)).toEqual([]);
+  });
+
   test('nor one with tracing off, which acknowledges no X-Ray wildcard', () => {
     const { app, stack } = productionApp({ tracing: false });
     expect(nagFindings(app)).toEqual([]);

@@ -2,7 +2,7 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
-import { AgentPipeline, type AgentPipelineProps } from '../../lib';
+import { AgentPipeline, type AgentPipelineProps, Locale } from '../../lib';
 import { pipelineProps, roleStatements, statement, synthPipeline } from '../support/synthesized-pipeline';
 
 const PLANE = { adminPhoneNumbers: ['5511999990000'] };
@@ -112,5 +112,44 @@ describe('the media bucket', () => {
     ['an existing bucket with media off', { enabled: false, existingBucket: s3.Bucket.fromBucketName(new Stack(), 'B', 'customer-media') }, /media\.existingBucket is set but media\.enabled is false/],
   ])('refuses %s with a message that says what to change', (_, media, message) => {
     expect(() => synthPipeline({ media })).toThrow(message);
+  });
+});
+
+describe('voice note transcription', () => {
+  const JOBS = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':transcribe:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':transcription-job/voice-*']] };
+  const transcribeStatements = (synth: ReturnType<typeof synthPipeline>) =>
+    Object.values(synth.template.findResources('AWS::IAM::Policy')).flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]).filter((entry) => JSON.stringify(entry.Action).includes('transcribe:'));
+
+  test('is off by default: no Transcribe grant, nothing told to the orchestrator', () => {
+    const synth = synthPipeline(PLANE);
+    expect(transcribeStatements(synth)).toEqual([]);
+    expect(environmentOf(synth.template, 'Turn orchestrator').MEDIA_TRANSCRIPTION_LANGUAGE_CODE).toBeUndefined();
+  });
+
+  test('on, the orchestrator alone starts jobs, reads and deletes its own (voice-*), and reads the voice note with the S3 grant it has', () => {
+    const synth = synthPipeline({ ...PLANE, media: { transcription: { languageCode: 'pt-BR' } } });
+    const orchestrator = roleStatements(synth, synth.pipeline.orchestratorFunction.role!);
+    // StartTranscriptionJob has no resource type in the Service Authorization Reference: only `*` grants it.
+    expect(orchestrator).toContainEqual(statement(synth, ['transcribe:StartTranscriptionJob'], ['*']));
+    expect(orchestrator).toContainEqual(statement(synth, ['transcribe:GetTranscriptionJob', 'transcribe:DeleteTranscriptionJob'], [JOBS]));
+    expect(transcribeStatements(synth)).toHaveLength(2);
+    expect(environmentOf(synth.template, 'Turn orchestrator')).toMatchObject({ MEDIA_TRANSCRIPTION_LANGUAGE_CODE: 'pt-BR', MEDIA_TRANSCRIPTION_MAX_WAIT_SECONDS: '30' });
+  });
+
+  test.each<[string, Partial<AgentPipelineProps>, string, string]>([
+    ['the pipeline’s locale', { locale: Locale.ES }, 'es-US', '30'],
+    ['pt-BR without a locale, and half of a short orchestrator timeout', { orchestratorTimeout: Duration.seconds(40) }, 'pt-BR', '20'],
+  ])('languageCode and maxWait default to %s', (_, props, languageCode, maxWait) => {
+    const { template } = synthPipeline({ ...props, media: { transcription: {} } });
+    expect(environmentOf(template, 'Turn orchestrator')).toMatchObject({ MEDIA_TRANSCRIPTION_LANGUAGE_CODE: languageCode, MEDIA_TRANSCRIPTION_MAX_WAIT_SECONDS: maxWait });
+  });
+
+  test.each<[string, Partial<AgentPipelineProps>, RegExp]>([
+    ['media off', { media: { enabled: false, transcription: {} } }, /media\.transcription is set but media\.enabled is false/],
+    ['a wait longer than half the orchestrator timeout', { media: { transcription: { maxWait: Duration.seconds(50) } } }, /media\.transcription\.maxWait \(50 s\) must be a whole number of seconds from 1 to half of orchestratorTimeout \(45 s\).*raise orchestratorTimeout/],
+    ['a wait under a second', { media: { transcription: { maxWait: Duration.millis(500) } } }, /media\.transcription\.maxWait \(0\.5 s\) must be a whole number of seconds/],
+    ['a language written as a locale', { media: { transcription: { languageCode: 'pt_BR' } } }, /media\.transcription\.languageCode 'pt_BR' is not a language code as Amazon Transcribe names it: write it as 'pt-BR'/],
+  ])('refuses %s with a message that says what to change', (_, props, message) => {
+    expect(() => synthPipeline(props)).toThrow(message);
   });
 });

@@ -42,6 +42,8 @@ const LOCAL_MEDIA_BUCKET = 'gogenetic-agent-e2e1-media';
 const MEDIA_OBJECT = `/${LOCAL_MEDIA_BUCKET}/media/p/wamid.HBgM%2Bab%3D`;
 const S_KEY = (pk: string) => ({ PK: S(pk), SK: S('x') });
 
+const VOICE_NOTE_JOB = { TranscriptionJobName: 'voice-5f2b', LanguageCode: 'pt-BR', Media: { MediaFileUri: 's3://local-media/media/pseudonym/wamid.VOICE' } };
+
 /** Requests the pipeline makes (the export batch-gets what the customer's references name), each with the one action its role must grant. */
 const REQUESTS: readonly { principal: PipelinePrincipal; service: EvaluatedService; operation: string; body: Record<string, unknown>; action: string; onEndUserMessaging?: true }[] = [
   { principal: 'webhook', service: 'dynamodb', operation: 'TransactWriteItems', body: { TransactItems: [{ Put: { Item: S_KEY('DEBOUNCE#5511') } }] }, action: 'dynamodb:PutItem' },
@@ -49,6 +51,9 @@ const REQUESTS: readonly { principal: PipelinePrincipal; service: EvaluatedServi
   { principal: 'orchestrator', service: 'sqs', operation: 'ReceiveMessage', body: { QueueUrl: 'http://127.0.0.1/000000000000/gogenetic-agent-debounce-e2e1.fifo' }, action: 'sqs:ReceiveMessage' },
   { principal: 'operator', service: 'dynamodb', operation: 'BatchWriteItem', body: { RequestItems: { t: [{ DeleteRequest: { Key: S_KEY('SESSION#5511') } }] } }, action: 'dynamodb:BatchWriteItem' },
   { principal: 'operator', service: 'dynamodb', operation: 'BatchGetItem', body: { RequestItems: { t: { Keys: [S_KEY('CRM_SYNC#s-1'), S_KEY('DEMAND#OOP')] } } }, action: 'dynamodb:BatchGetItem' },
+  // Transcribe reads the voice note it is asked to transcribe with the orchestrator's own permissions.
+  { principal: 'orchestrator', service: 'transcribe', operation: 'StartTranscriptionJob', body: VOICE_NOTE_JOB, action: 's3:GetObject' },
+  ...(['GetTranscriptionJob', 'DeleteTranscriptionJob'] as const).map((operation) => ({ principal: 'orchestrator' as const, service: 'transcribe' as const, operation, body: { TranscriptionJobName: VOICE_NOTE_JOB.TranscriptionJobName }, action: `transcribe:${operation}` })),
   { principal: 'crm-sync', service: 'secretsmanager', operation: 'GetSecretValue', body: { SecretId: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-crm-webhook' }, action: 'secretsmanager:GetSecretValue' },
   ...(
     [
@@ -92,6 +97,13 @@ describe.each(REQUESTS)('$principal $service $operation', ({ principal, service,
     expect(denial).toMatchObject({ principal, action, result: 'ImplicitlyDenied', suites: new Set(['demonstration']) });
     process.stdout.write(`${principal} without ${action}: ${refusal}\n`);
   });
+});
+
+test('a transcription job is started on *, the only resource IAM knows for it: without the grant the orchestrator is refused', async () => {
+  const call = { identity: identity('orchestrator'), service: 'transcribe', operation: 'StartTranscriptionJob', body: VOICE_NOTE_JOB } as const;
+  expect(await new PermissionEvaluator(async () => deployment).check(call)).toBeUndefined();
+  const refusal = await new PermissionEvaluator(async () => without('orchestrator', 'transcribe:StartTranscriptionJob', deployment)).check(call);
+  expect(refusal).toMatch(/^User: arn:aws:sts::123456789012:assumed-role\/\w+\/orchestrator is not authorized to perform: transcribe:StartTranscriptionJob on resource: \* because no identity-based policy allows/);
 });
 
 test('dynamodb:LeadingKeys holds: the webhook may write its customers’ receipts, not a budget item, and a batch with one foreign key is refused', async () => {

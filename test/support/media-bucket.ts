@@ -11,6 +11,9 @@ export const ONE_PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAA
 /** A one-page PDF as a customer's lab report would start. */
 export const LAB_REPORT_PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
+/** The first bytes of an Ogg Opus stream, as WhatsApp records a voice note. */
+export const VOICE_NOTE_OGG = Buffer.concat([Buffer.from('OggS\0\x02', 'latin1'), Buffer.alloc(22), Buffer.from('OpusHead\x01\x01', 'latin1'), Buffer.alloc(9)]);
+
 /** Every object key in the pipeline's media bucket, read straight from the local S3 server (no SDK, no role). */
 export async function mediaObjectKeys(pipeline: Pick<LocalPipeline, 'mediaBucketName' | 'endpoints'>): Promise<string[]> {
   if (pipeline.mediaBucketName === undefined) throw new Error('This pipeline runs without media');
@@ -29,13 +32,13 @@ export async function mediaObjectKeys(pipeline: Pick<LocalPipeline, 'mediaBucket
 export async function sendAttachment(
   pipeline: Pick<LocalPipeline, 'fakeWhatsApp' | 'sendCustomerContent'>,
   customer: string,
-  attachment: { readonly type: 'image' | 'document'; readonly bytes: Buffer; readonly mimeType: string; readonly fields?: Record<string, string>; readonly fileSize?: number },
+  attachment: { readonly type: 'image' | 'document' | 'audio'; readonly bytes: Buffer; readonly mimeType: string; readonly fields?: Record<string, string | boolean>; readonly fileSize?: number; readonly messageId?: string },
 ): Promise<string> {
-  const { type, bytes, mimeType, fields = {}, fileSize } = attachment;
+  const { type, bytes, mimeType, fields = {}, fileSize, messageId } = attachment;
   const mediaId = `${Date.now()}${randomInt(1_000_000)}`;
   pipeline.fakeWhatsApp.registerMedia(mediaId, { bytes, mimeType, fileSize });
   const sha256 = createHash('sha256').update(bytes).digest('base64');
-  const sent = await pipeline.sendCustomerContent(customer, { type, [type]: { id: mediaId, mime_type: mimeType, sha256, ...fields } });
+  const sent = await pipeline.sendCustomerContent(customer, { type, [type]: { id: mediaId, mime_type: mimeType, sha256, ...fields } }, messageId === undefined ? {} : { messageId });
   if (sent.status !== 200) throw new Error(`The webhook answered ${sent.status} to the ${type}`);
   return sent.messageId;
 }

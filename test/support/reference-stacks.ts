@@ -38,6 +38,7 @@ export function fullPipeline(app: App, id: string, environment: string, props: P
     keyLayout: props.keyLayout,
     crmSync: props.crmSync(stack),
     backupPlan: backup.BackupPlan.daily35DayRetention(stack, 'Backup'),
+    media: { transcription: { languageCode: 'pt-BR' } },
   });
   return { stack, pipeline };
 }

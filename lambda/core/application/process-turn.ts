@@ -4,6 +4,7 @@ import type { LatestInbound, PendingInbound } from '../domain/inbound-receipt';
 import type { InboundTurn } from '../domain/inbound-turn';
 import { customerMessage, pendingSendMessage, type Message, type OutboundRef } from '../domain/message';
 import { isInsideServiceWindow, lastCustomerMessageOf } from '../domain/service-window';
+import type { StoredMedia } from '../domain/media';
 import { textWithMediaNote } from '../domain/media-limits';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros } from '../domain/timestamps';
@@ -26,6 +27,7 @@ import type {
 import type { WhatsAppSender } from '../ports/whatsapp-sender';
 import type { CustomerBudgetGate } from './customer-budget-gate';
 import type { DownloadInboundMedia } from './download-inbound-media';
+import type { TranscribeVoiceNotes } from './transcribe-voice-note';
 import { DrainLegacyDebounce } from './drain-legacy-debounce';
 import { FailureNotice, type FailureNoticeOutcome } from './failure-notice';
 import { OutboxSettlement } from './outbox-settlement';
@@ -81,6 +83,12 @@ export interface ProcessTurnDependencies {
    * @default - none: an attachment stays its placeholder text
    */
   readonly media?: Pick<DownloadInboundMedia, 'resolve'>;
+  /**
+   * Transcribes the stored voice notes of the drained messages (`media.transcription`): the
+   * transcript is what the agent and the history read.
+   * @default - none: a voice note is described to the agent, which cannot hear it
+   */
+  readonly voiceNotes?: Pick<TranscribeVoiceNotes, 'withTranscript'>;
   /**
    * Told how the failure notice of parked messages went (a metric, a log line): it never changes
    * the turn's outcome, so nothing else reports it.
@@ -503,16 +511,31 @@ export class ProcessTurn {
    * fails the turn before anything is appended; the retry appends the same entries.
    */
   private async appendInbound(pending: readonly PendingInbound[], session: Session, finalAttempt: boolean): Promise<Message[]> {
-    const { media: downloads } = this.deps;
     const entries = await Promise.all(
       pending.map(async (turn) => {
         const message = customerMessage(turn, session.sessionId, turn.historyTimestamp);
-        const media = turn.media && downloads ? await downloads.resolve(turn, finalAttempt) : undefined;
+        const media = await this.attachmentOf(turn, finalAttempt);
         return media === undefined ? message : { ...message, text: textWithMediaNote(message.text, media), media };
       }),
     );
     await Promise.all(entries.map((message) => this.deps.messages.append(message)));
     return entries;
+  }
+
+  /**
+   * What the history keeps of `turn`'s attachment: downloaded, and a voice note transcribed. A
+   * voice note already appended by an earlier attempt of this turn is taken as it was persisted,
+   * so a retry (after the model failed, say) neither starts another transcription job nor hears
+   * the note differently; only voice notes pay that read.
+   */
+  private async attachmentOf(turn: PendingInbound, finalAttempt: boolean): Promise<StoredMedia | undefined> {
+    const { media: downloads, voiceNotes, messages } = this.deps;
+    if (turn.media === undefined || downloads === undefined) return undefined;
+    if (voiceNotes === undefined || turn.media.kind !== 'audio') return downloads.resolve(turn, finalAttempt);
+    const appended = await messages.getOutbound(messages.refFor({ customerId: turn.customerId, timestamp: turn.historyTimestamp, messageId: turn.messageId }));
+    if (appended?.media !== undefined && appended.media.state !== 'pending') return appended.media;
+    const media = await downloads.resolve(turn, finalAttempt);
+    return media && voiceNotes.withTranscript(media, finalAttempt);
   }
 
   /** After the persist, so a superseded turn leaves no demand behind; keyed by source message for retries. */

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { MEDIA_DEFAULTS } from '../../../lib/contract';
+import { isPermanentFailure } from '../domain/errors';
 import type { StoredMedia } from '../domain/media';
 import type { TranscriptionMediaFormat, VoiceTranscriber } from '../ports/voice-transcriber';
 
@@ -59,5 +61,32 @@ export async function transcribeVoiceNote(media: StoredMedia, deps: TranscribeVo
 
 /** A job name Transcribe accepts (`^[0-9a-zA-Z._-]+$`), one per stored object, naming no customer. */
 export function transcriptionJobName(objectKey: string): string {
-  return `voice-${createHash('sha256').update(objectKey).digest('hex')}`;
+  return `${MEDIA_DEFAULTS.transcriptionJobPrefix}${createHash('sha256').update(objectKey).digest('hex')}`;
+}
+
+/** How a voice note's transcription ended, for a metric: `failed` also stands for a service call that failed on the turn's last attempt. */
+export type VoiceNoteOutcome = Exclude<VoiceNoteTranscription['outcome'], 'not_audio'>;
+
+/**
+ * The turn's transcription step (docs/DESIGN.md#media): a stored voice note comes back with its
+ * transcript, which the agent and the history read; without one (timed out, failed, a format the
+ * service does not read) it comes back as it was and the agent reads the note `media-note.ts`
+ * writes of it. A failing call of the service fails the turn, whose retry finds the job it started;
+ * on the last attempt, or when no retry can help, the message goes on without the transcript.
+ */
+export class TranscribeVoiceNotes {
+  constructor(private readonly deps: TranscribeVoiceNoteDependencies & { readonly onOutcome?: (outcome: VoiceNoteOutcome) => void }) {}
+
+  async withTranscript(media: StoredMedia, finalAttempt: boolean): Promise<StoredMedia> {
+    let transcription: VoiceNoteTranscription;
+    try {
+      transcription = await transcribeVoiceNote(media, this.deps);
+    } catch (error) {
+      if (!(finalAttempt || isPermanentFailure(error))) throw error;
+      transcription = { outcome: 'failed' };
+    }
+    if (transcription.outcome === 'not_audio') return media;
+    this.deps.onOutcome?.(transcription.outcome);
+    return transcription.outcome === 'transcribed' ? transcription.media : media;
+  }
 }

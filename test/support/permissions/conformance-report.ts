@@ -20,6 +20,7 @@ export const COVERAGE_REQUIREMENTS: readonly CoverageRequirement[] = [
   ...['dynamodb:PutItem', 'sqs:SendMessage'].map((action) => ({ principal: 'eum-inbound', action, suite: CONVERSATION })),
   ...['dynamodb:Query', 'dynamodb:PutItem', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'secretsmanager:GetSecretValue', 'social-messaging:SendWhatsAppMessage', 'kms:Decrypt'].map((action) => ({ principal: 'orchestrator', action, suite: CONVERSATION })),
   ...['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'].map((action) => ({ principal: 'operator', action, suite: 'test/functions/operator/privacy.test.ts' })),
+  ...['transcribe:StartTranscriptionJob', 'transcribe:GetTranscriptionJob', 'transcribe:DeleteTranscriptionJob'].map((action) => ({ principal: 'orchestrator', action, suite: 'test/e2e/voice-notes.test.ts' })),
   { principal: 'operator', action: 'dynamodb:Query', variant: 'cloud-api-plane-crm-webhook', suite: 'test/functions/operator/crm-admin.test.ts' },
   { principal: 'handoff-sweeper', action: 'dynamodb:Query', suite: 'test/e2e/handoff-lifecycle.test.ts' },
   ...(['handoff-sweeper', 'operator'] as const).flatMap((principal) =>

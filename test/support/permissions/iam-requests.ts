@@ -13,7 +13,7 @@ export interface IamRequest {
 }
 
 /** The services whose requests are evaluated, by signing name. */
-export type EvaluatedService = 'dynamodb' | 'sqs' | 'secretsmanager' | 'social-messaging' | 's3';
+export type EvaluatedService = 'dynamodb' | 'sqs' | 'secretsmanager' | 'social-messaging' | 's3' | 'transcribe';
 
 type AttributeValue = { readonly S?: string };
 type Key = Readonly<Record<string, AttributeValue>>;
@@ -197,6 +197,22 @@ function deployedBucket(name: string, deployment: DeploymentPermissions): Deploy
   return { arn: `arn:aws:s3:::${name}` };
 }
 
+/**
+ * A transcription job's call, on the job the request names (a start, on `*`). Transcribe reads the audio of a job it
+ * starts with the caller's permissions: `s3:GetObject` on the object of the media bucket (the local
+ * bucket stands for the deployed one) and, for a bucket under a customer managed key, the
+ * `kms:Decrypt` S3 asks for it.
+ */
+export function transcribeIamRequests(operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
+  // StartTranscriptionJob has no resource type: IAM authorises it on `*`.
+  const jobArn = `arn:aws:transcribe:${deployment.region}:${deployment.account}:transcription-job/${String(body.TranscriptionJobName ?? '')}`;
+  const job: IamRequest = { action: `transcribe:${operation}`, resource: operation === 'StartTranscriptionJob' ? '*' : jobArn, context: {} };
+  const media = /^s3:\/\/[^/]+\/(.+)$/.exec(String((body.Media as { MediaFileUri?: unknown } | undefined)?.MediaFileUri ?? ''));
+  const bucket = deployment.mediaBucket;
+  if (operation !== 'StartTranscriptionJob' || media === null || bucket === undefined) return [job];
+  return [job, { action: 's3:GetObject', resource: `${bucket.arn}/${media[1]}`, context: { 'aws:SecureTransport': 'true' }, resourcePolicy: bucket.policy }, ...viaService(bucket, deployment, 's3', ['kms:Decrypt'])];
+}
+
 /** The IAM requests of one call to `service`; `operation` is the target's operation (JSON protocols) or empty (REST). */
 export function iamRequestsOf(service: EvaluatedService, operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
   switch (service) {
@@ -210,6 +226,8 @@ export function iamRequestsOf(service: EvaluatedService, operation: string, body
       return endUserMessagingIamRequests(operation, body, deployment);
     case 's3':
       return s3IamRequests(operation, body as S3Input, deployment);
+    case 'transcribe':
+      return transcribeIamRequests(operation, body, deployment);
   }
 }
 

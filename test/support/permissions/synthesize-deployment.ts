@@ -43,6 +43,8 @@ export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDep
     ...(variant.crmSync === 'function' ? { crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)) } : {}),
     ...(variant.keyLayoutMigration ? { keyLayout: KeyLayout.MIGRATING } : {}),
     ...(variant.pipelineBudget ? { pipelineBudget: { agentTokensPerDay: 1_000_000 } } : {}),
+    // Every variant transcribes voice notes, the orchestrator's widest role: off, it has fewer grants and makes no such call.
+    media: { transcription: { languageCode: 'pt-BR' } },
   });
   const redriveRole = new iam.Role(stack, 'RedriveRole', { assumedBy: new iam.AccountRootPrincipal() });
   pipeline.grantRedrive(redriveRole);

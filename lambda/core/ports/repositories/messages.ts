@@ -33,6 +33,7 @@ export interface MessageRepository {
   agentUsageByDay(days: readonly UtcDay[], bound: UsageReadBound): Promise<DailyAgentUsage[]>;
   /** Where a message is stored (for the outbox operations). */
   refFor(message: Pick<Message, 'customerId' | 'timestamp' | 'messageId'>): OutboundRef;
+  /** The message stored there (a reply of the outbox; a customer's voice note a retried turn appended already), read consistently. */
   getOutbound(ref: OutboundRef): Promise<Message | undefined>;
   /**
    * Records a status Meta reported for the outbound message `ref` names, in ONE conditional write:
