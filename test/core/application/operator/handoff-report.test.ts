@@ -5,9 +5,6 @@
 // the request counts of the three paths are pinned.
 import { createDynamoRepositories, type DynamoRepositories } from '../../../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { AdminConsole, type AdminConsoleDependencies } from '../../../../lambda/core/application/operator/admin-console';
-import { OperatorAuditTrail } from '../../../../lambda/core/application/operator/operator-audit';
-import { OperatorConversations } from '../../../../lambda/core/application/operator/operator-conversations';
-import { CustomerPseudonyms } from '../../../../lambda/core/application/privacy/customer-pseudonyms';
 import type { Operator } from '../../../../lambda/core/domain/operator';
 import { SessionState } from '../../../../lambda/core/domain/session';
 import type { WhatsAppSender } from '../../../../lambda/core/ports/whatsapp-sender';
@@ -16,6 +13,7 @@ import { createTestTable, type TestTable } from '../../../support/dynamo-table';
 import { newSession } from '../../../support/domain-records';
 import { newCustomer, newMessageId } from '../../../support/ids';
 import { ManualClock, SequentialIds } from '../../../support/manual-clock';
+import { operatorConversationsOn } from '../../../support/operator-conversations';
 
 const ana: Operator = { phone: '5511900000001', role: 'operator' };
 const MINUTE = 60_000;
@@ -39,20 +37,7 @@ function world(crmSyncEnabled: boolean, day = '2026-03-10') {
   const ids = new SequentialIds(`report-${crmSyncEnabled}`);
   const recorder = new CallRecorder();
   const repos: DynamoRepositories = createDynamoRepositories({ tableName: table.name, clock, ids, crmSyncEnabled, observer: recorder });
-  const conversations = new OperatorConversations({
-    sessions: repos.sessions,
-    messages: repos.messages,
-    receipts: repos.receipts,
-    config: repos.config,
-    templates: repos.templates,
-    whatsapp,
-    audit: new OperatorAuditTrail(repos.audit, clock, ids, new CustomerPseudonyms(repos.customerData)),
-    clock,
-    ids,
-    timeZone: 'America/Sao_Paulo',
-    consent: { isOptedOut: async () => false },
-    inboxVersion: { current: async () => 0 },
-  });
+  const conversations = operatorConversationsOn(repos, { clock, ids, whatsapp });
   // The report reads only the handoff items and the clock.
   const admin = new AdminConsole({ handoffs: repos.handoffReport, clock } as Partial<AdminConsoleDependencies> as AdminConsoleDependencies);
   /** How many requests of each operation `step` made. */
