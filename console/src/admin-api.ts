@@ -8,6 +8,7 @@ import type {
   DeadLetters,
   DeploymentAdmin,
   ErasureAnswer,
+  HandoffReport,
   JsonObject,
   Page,
   PromptVersion,
@@ -79,6 +80,11 @@ export class AdminApi {
   /** The agent's replies and tokens per UTC day from `from` to `to` (both omitted: the last 7 days). */
   usageReport(period: { readonly from?: string; readonly to?: string }): Promise<UsageReport> {
     return this.api.request('GET admin/reports/usage', { query: period });
+  }
+
+  /** The handoffs, their claims and the medians of the customer's wait per UTC day of the same period. */
+  handoffReport(period: { readonly from?: string; readonly to?: string }): Promise<HandoffReport> {
+    return this.api.request('GET admin/reports/handoffs', { query: period });
   }
 
   /** The last reading of the dead-letter queue (no SQS receive). */

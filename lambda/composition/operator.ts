@@ -11,6 +11,7 @@ import {
   operationalConfig,
   operatorAuthRepository,
   operatorNotes,
+  handoffReport,
   versionedResources,
 } from '../core/adapters/dynamodb/dynamo-repositories';
 import { deploymentCursorKey } from '../core/adapters/dynamodb/cursor-signing-key';
@@ -87,6 +88,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
           consents: consentRepository(table),
           crmSync: crmSyncRows(table),
           messages,
+          handoffs: handoffReport(table),
           trail: audit,
           directory,
           auth: operatorAuthRepository(table),

@@ -38,14 +38,18 @@ export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterScreen)
     route('GET admin/audit', 'admin', async ({ event }) => ok(await admin.listAudit(pageOf(event)))),
     route('GET admin/demands', 'admin', async ({ event }) => ok(await admin.listDemands(pageOf(event)))),
     route('GET admin/consents', 'admin', async ({ event }) => ok(await admin.listConsents(pageOf(event)))),
-    route('GET admin/reports/usage', 'admin', async ({ event }) => {
-      const { from, to } = event.queryStringParameters ?? {};
-      return ok(await admin.usageReport({ from, to }));
-    }),
+    route('GET admin/reports/usage', 'admin', async ({ event }) => ok(await admin.usageReport(periodOf(event)))),
+    route('GET admin/reports/handoffs', 'admin', async ({ event }) => ok(await admin.handoffReport(periodOf(event)))),
     route('GET admin/crm', 'admin', async () => ok({ problems: await admin.crmProblems() })),
     ...crmRoutes(admin),
     ...(deadLetters ? deadLetterRoutes(deadLetters) : []),
   ];
+}
+
+/** A report's `?from=&to=`, checked by the report. */
+function periodOf(event: { readonly queryStringParameters?: Readonly<Record<string, string | undefined>> | null }): { readonly from?: string; readonly to?: string } {
+  const { from, to } = event.queryStringParameters ?? {};
+  return { from, to };
 }
 
 const CRM_STATUSES: readonly string[] = Object.values(CrmSyncStatus);

@@ -8,9 +8,9 @@
  */
 
 import type { DeliveryFailureClass } from './metrics';
-import type { UsageReport } from './usage-report';
+import type { HandoffReport, UsageReport } from './usage-report';
 
-export type { AgentUsage, DailyAgentUsage, ModelUsage, UsageReport, UtcDay } from './usage-report';
+export type { AgentUsage, DailyAgentUsage, DailyHandoffs, HandoffFigures, HandoffReport, ModelUsage, UsageReport, UtcDay } from './usage-report';
 
 /** ISO-8601 UTC with microseconds. */
 export type Timestamp = string;
@@ -581,6 +581,8 @@ export interface OperatorApiCalls {
   'GET admin/consents': { readonly answer: Page<ConsentEvent> };
   /** `?from=&to=` (UTC days, `YYYY-MM-DD`; default the last 7, today included; at most 31). */
   'GET admin/reports/usage': { readonly answer: UsageReport };
+  /** `?from=&to=` as the usage report: per UTC day, the handoffs, their claims and the medians of the customer's wait. */
+  'GET admin/reports/handoffs': { readonly answer: HandoffReport };
   'GET admin/crm': { readonly answer: CrmProblems };
   'GET admin/crm/:status': { readonly answer: Page<CrmSyncRow> };
   'POST admin/crm/:sessionId/retry': { readonly answer: CrmSyncAnswer };

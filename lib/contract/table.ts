@@ -35,6 +35,8 @@ export const TABLE_PARTITIONS = {
     adminResource: 'ADMIN#RESOURCE#',
     /** Per write shard: the pipeline-wide daily token count, which the orchestrator alone adds to and reads. */
     pipelineBudget: 'PIPELINE_BUDGET#',
+    /** Per UTC day: one item per handoff with its claim and first human reply, which the admins' report reads. */
+    handoffReport: 'REPORT#HANDOFF#',
   },
   constants: {
     /** Operational config (operators, availability, handoff texts, the deployed prompt's hash). */

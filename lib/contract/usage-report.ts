@@ -47,3 +47,35 @@ export interface UsageReport {
   readonly days: readonly DailyAgentUsage[];
   readonly total: AgentUsage;
 }
+
+/**
+ * The handoffs of a UTC day (`GET /api/admin/reports/handoffs`): how many conversations went to
+ * people, how many a person claimed, and how long the customer waited. Times count from the
+ * handoff; a median is absent where nothing was measured.
+ */
+export interface HandoffFigures {
+  readonly handoffs: number;
+  readonly claimed: number;
+  /** Handoffs no one has claimed (still waiting, or released or closed before a claim). */
+  readonly waiting: number;
+  /** Handoffs a person answered. */
+  readonly replied: number;
+  /** Seconds from the handoff to the claim, the median over the claimed handoffs. */
+  readonly medianSecondsToClaim?: number;
+  /** Seconds from the handoff to the first person's reply, the median over the answered handoffs. */
+  readonly medianSecondsToFirstReply?: number;
+  /** `false` when there were more handoffs than one report reads: the figures count those it read. */
+  readonly complete: boolean;
+}
+
+export interface DailyHandoffs extends HandoffFigures {
+  readonly day: UtcDay;
+}
+
+/** The handoffs of a period of UTC days: each day, oldest first, and the period's figures (medians over all its handoffs). */
+export interface HandoffReport {
+  readonly from: UtcDay;
+  readonly to: UtcDay;
+  readonly days: readonly DailyHandoffs[];
+  readonly total: HandoffFigures;
+}

@@ -104,6 +104,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       session: [get, batchGet, query, put, update],
       // A turn that moves the conversation (a handoff, a close) raises the inbox's version.
       inboxVersion: [update],
+      // A handoff's report item, in the turn's transaction.
+      handoffReport: [update],
       inbound: [get, batchGet, conditionCheck, put, update, remove],
       customer: [get, batchGet, put],
       budget: [get, update],
@@ -122,7 +124,7 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
   },
   /**
    * Operator function: sign-in and sessions, the inbox and conversations, the admin's prompts,
-   * settings, audit and lists, the dead-letter redrive, the usage report, and the cursors it hands
+   * settings, audit and lists, the dead-letter redrive, the usage and handoff reports, and the cursors it hands
    * out. A removed operator's sessions are found through their sign-in references in the
    * `CUSTOMER#` partition and deleted with them; audit events name customers by the salted pseudonym.
    */
@@ -143,6 +145,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       cursorKey: [get, put],
       // Read by every inbox poll; raised by claims, releases and closes.
       inboxVersion: [get, update],
+      // Take-overs, claims and first replies recorded; the admins' handoff report.
+      handoffReport: [query, update],
       // The template list, the template an operator sends, and the admin's sync (each translation written, the ones Meta dropped removed).
       messageTemplates: [get, query, put, remove],
       keyLayoutMigration: marker,

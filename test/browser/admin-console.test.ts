@@ -1,6 +1,6 @@
 // The admin screens of the console in headless Chromium against the local pipeline: the prompt the
 // agent answers with (edit, history, diff, rollback, a stale edit explained), operators, settings,
-// the agent's usage by day, the dead-letter queue, the CRM sync problems, one customer's data
+// the agent's usage and the handoffs by day, the price table, the dead-letter queue, the CRM sync problems, one customer's data
 // exported and erased.
 import { readFileSync } from 'node:fs';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
@@ -274,6 +274,83 @@ describe('an admin tuning the agent', () => {
     await table.getByRole('row', { name: /^Total/ }).waitFor();
     expect(await table.getByRole('rowheader').allTextContents()).toEqual([day, 'Total']);
     expect(await table.getByRole('row', { name: /^Total/ }).getByRole('cell').first().textContent()).toBe('2');
+    expect(await unnamedControls(page)).toEqual([]);
+  });
+
+  it('reports the handoffs of each day beside the usage, in Portuguese and in English, for the last 7, 14 or 30 days', async () => {
+    const day = utcDay(new Date(Date.now() - 86_400_000));
+    // One handoff claimed 3 minutes on and answered 2 minutes later, one nobody claimed.
+    const answered = { sessionId: 'report-answered', handoffRequestedAt: `${day}T10:00:00.000000Z` };
+    await repositories.handoffReport.recordStep(answered, { step: 'claimed', at: `${day}T10:03:00.000000Z` });
+    await repositories.handoffReport.recordStep(answered, { step: 'firstReply', at: `${day}T10:05:00.000000Z` });
+    await repositories.handoffReport.recordStep({ sessionId: 'report-waiting', handoffRequestedAt: `${day}T11:00:00.000000Z` });
+
+    await page.getByRole('link', { name: 'Auditoria' }).click();
+    await page.getByRole('link', { name: 'Relatórios' }).click();
+    const table = page.getByRole('table', { name: 'Encaminhamentos para pessoas por dia (UTC)' });
+    await table.waitFor();
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual([
+      'Dia',
+      'Encaminhamentos',
+      'Assumidos',
+      'Sem ninguém assumir',
+      'Tempo mediano até assumir',
+      'Tempo mediano até a primeira resposta de uma pessoa',
+    ]);
+    expect(await table.getByRole('row', { name: new RegExp(`^${day}`) }).getByRole('cell').allTextContents()).toEqual(['2', '1', '1', '3 min', '5 min']);
+    expect(await table.locator('tbody').getByRole('row').count()).toBe(7);
+
+    await page.getByRole('combobox', { name: 'Período' }).selectOption({ label: 'Últimos 14 dias' });
+    await table.locator('tbody').getByRole('row').nth(13).waitFor();
+    expect(await page.getByRole('table', { name: 'Uso do agente por dia (UTC)' }).locator('tbody').getByRole('row').count()).toBe(14);
+    await page.getByRole('combobox', { name: 'Período' }).selectOption({ label: 'Últimos 30 dias' });
+    await table.locator('tbody').getByRole('row').nth(29).waitFor();
+    expect(await unnamedControls(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'English' }).click();
+    const english = page.getByRole('table', { name: 'Handoffs to people by day (UTC)' });
+    await english.waitFor();
+    expect(await english.getByRole('columnheader').allTextContents()).toEqual(['Day', 'Handoffs', 'Claimed', 'Never claimed', 'Median time to claim', 'Median time to the first human reply']);
+    expect(await english.getByRole('row', { name: /^Total/ }).getByRole('cell').allTextContents()).toEqual(['2', '1', '1', '3 min', '5 min']);
+    await page.getByRole('combobox', { name: 'Period' }).selectOption({ label: 'Last 7 days' });
+    await english.locator('tbody').getByRole('row').nth(7).waitFor({ state: 'detached' });
+    await screenshot(page, 'reports-desktop');
+    await page.getByRole('button', { name: 'Português' }).click();
+    await table.waitFor();
+  });
+
+  it('edits the price table as a form of models and prices, refused in the console\'s language', async () => {
+    await page.getByRole('link', { name: 'Configuração' }).click();
+    const prices = page.getByRole('region', { name: 'Preços dos modelos' });
+    // The setting the usage report was priced with, as a row.
+    const modelA = prices.getByRole('group', { name: 'Preço de model-a' });
+    expect(await modelA.getByRole('textbox', { name: 'Entrada (US$ por milhão de tokens)' }).inputValue()).toBe('3');
+    expect(await modelA.getByRole('textbox', { name: 'Saída (US$ por milhão de tokens)' }).inputValue()).toBe('15');
+
+    await prices.getByRole('button', { name: 'Adicionar modelo' }).click();
+    const added = prices.getByRole('group', { name: 'Preço de 2' });
+    await added.getByRole('textbox', { name: 'Modelo (id ou parte dele)' }).fill('amazon.nova-micro');
+    const micro = prices.getByRole('group', { name: 'Preço de amazon.nova-micro' });
+    await micro.getByRole('textbox', { name: 'Entrada (US$ por milhão de tokens)' }).fill('-1');
+    await micro.getByRole('textbox', { name: 'Saída (US$ por milhão de tokens)' }).fill('0,16');
+    const save = prices.getByRole('button', { name: 'Salvar: Preços dos modelos' });
+    await save.click();
+    await prices.getByRole('alert').filter({ hasText: 'Cada preço é em dólares americanos por milhão de tokens, de 0 a 1000 (pode ter decimais).' }).waitFor();
+    await micro.getByRole('textbox', { name: 'Modelo (id ou parte dele)' }).fill('model-a');
+    await prices.getByRole('group', { name: 'Preço de model-a' }).nth(1).getByRole('textbox', { name: 'Entrada (US$ por milhão de tokens)' }).fill('0,04');
+    await save.click();
+    await prices.getByRole('alert').filter({ hasText: 'model-a aparece mais de uma vez: deixe uma linha por modelo.' }).waitFor();
+    expect((await repositories.config.get('model_prices'))?.value).toEqual({ 'model-a': { input: 3, output: 15 } });
+
+    await prices.getByRole('group', { name: 'Preço de model-a' }).nth(1).getByRole('textbox', { name: 'Modelo (id ou parte dele)' }).fill('amazon.nova-micro');
+    await save.click();
+    await prices.getByRole('status').filter({ hasText: 'Preços dos modelos: salvo.' }).waitFor();
+    expect((await repositories.config.get('model_prices'))?.value).toEqual({ 'model-a': { input: 3, output: 15 }, 'amazon.nova-micro': { input: 0.04, output: 0.16 } });
+
+    await prices.getByRole('button', { name: 'Remover amazon.nova-micro' }).click();
+    await save.click();
+    await waitUntil(async () => (await repositories.config.get('model_prices'))?.version === 3, 5000, 'the removal saved');
+    expect((await repositories.config.get('model_prices'))?.value).toEqual({ 'model-a': { input: 3, output: 15 } });
     expect(await unnamedControls(page)).toEqual([]);
   });
 

@@ -2,8 +2,8 @@ import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { AdminApi, operatorsOf, operatorsValue, type OperatorEntry } from '../admin-api';
 import { useConsole } from '../context';
-import { handoffTextsOf, handoffTextsValue, SETTING_FORMS, type SettingForm } from '../settings-schema';
-import { describeFailure, FeedbackLine, LoadError, Section, useRemote, type Feedback } from './common';
+import { handoffTextsOf, handoffTextsValue, helpFactsOf, priceRowsOf, priceTableValue, SETTING_FORMS, type PriceRow, type SettingForm } from '../settings-schema';
+import { describeFailure, describeProblem, FeedbackLine, LoadError, Section, useRemote, type Feedback } from './common';
 
 const OPERATORS_KEY = 'operators';
 
@@ -165,7 +165,7 @@ function SettingEditor({ admin, form }: { readonly admin: AdminApi; readonly for
   return (
     <section class="setting" aria-label={heading}>
       <h3>{heading}</h3>
-      <p class="hint">{t(form.help, form.kind === 'hours' ? { min: form.min, max: form.max, byDefault: form.byDefault } : form.kind === 'texts' ? { max: form.maxLength } : {})}</p>
+      <p class="hint">{t(form.help, helpFactsOf(form))}</p>
       <LoadError error={error} />
       {data === undefined ? (
         error === undefined && <p role="status">{t('loading')}</p>
@@ -173,6 +173,8 @@ function SettingEditor({ admin, form }: { readonly admin: AdminApi; readonly for
         <HoursForm key={data.version} form={form} stored={data.value} heading={heading} onSave={save} />
       ) : form.kind === 'texts' ? (
         <TextsForm key={data.version} form={form} stored={data.value} heading={heading} onSave={save} />
+      ) : form.kind === 'prices' ? (
+        <PricesForm key={data.version} form={form} stored={data.value} heading={heading} onSave={save} onRefusal={setFeedback} />
       ) : (
         <TemplateForm key={data.version} form={form} stored={data.value} heading={heading} onSave={save} />
       )}
@@ -261,6 +263,53 @@ function TemplateForm({ form, stored, heading, onSave }: FormProps<Extract<Setti
           ))}
         </select>
       </label>
+    </SettingFormFrame>
+  );
+}
+
+/**
+ * The admin's price table, a row per model (US dollars per million tokens, as the setting stores
+ * them); the default prices still apply to the models it leaves out. Checked here with the API's
+ * bounds before it is sent, and worded like the API's refusals.
+ */
+function PricesForm({ form, stored, heading, onSave, onRefusal }: FormProps<Extract<SettingForm, { kind: 'prices' }>> & { readonly onRefusal: (feedback: Feedback) => void }) {
+  const { t } = useConsole();
+  const [rows, setRows] = useState<PriceRow[]>(() => priceRowsOf(stored));
+  const change = (index: number, edit: Partial<PriceRow>) => setRows(rows.map((row, at) => (at === index ? { ...row, ...edit } : row)));
+  const submit = () => {
+    const checked = priceTableValue(rows, form.limits);
+    if ('problem' in checked) return onRefusal({ kind: 'error', text: describeProblem(t, checked.problem) ?? t('config.prices.invalid') });
+    return onSave(rows.length === 0 ? null : checked.value);
+  };
+  return (
+    <SettingFormFrame heading={heading} onSubmit={submit}>
+      {rows.length === 0 && <p>{t('config.prices.none')}</p>}
+      {rows.map((row, index) => {
+        const which = row.model.trim() === '' ? String(index + 1) : row.model;
+        return (
+          <fieldset class="price-row">
+            <legend class="visually-hidden">{t('config.prices.row', { model: which })}</legend>
+            <label>
+              {t('config.prices.model')}
+              <input value={row.model} maxLength={form.limits.maxKeyLength} onInput={(event) => change(index, { model: event.currentTarget.value })} />
+            </label>
+            <label>
+              {t('config.prices.input')}
+              <input inputMode="decimal" value={row.input} onInput={(event) => change(index, { input: event.currentTarget.value })} />
+            </label>
+            <label>
+              {t('config.prices.output')}
+              <input inputMode="decimal" value={row.output} onInput={(event) => change(index, { output: event.currentTarget.value })} />
+            </label>
+            <button type="button" onClick={() => setRows(rows.filter((_, at) => at !== index))}>
+              {t('config.prices.remove', { model: which })}
+            </button>
+          </fieldset>
+        );
+      })}
+      <button type="button" disabled={rows.length >= form.limits.maxModels} onClick={() => setRows([...rows, { model: '', input: '', output: '' }])}>
+        {t('config.prices.add')}
+      </button>
     </SettingFormFrame>
   );
 }

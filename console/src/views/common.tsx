@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ApiProblem } from '../../../lib/contract/operator-api';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
 import { isMessageKey, type Language, LANGUAGES, type Translate } from '../i18n';
@@ -7,18 +8,25 @@ import { startPolling } from '../polling';
 import { explain, type Action } from '../view-model';
 
 /**
- * A refused call in words, with what to do: the API's problem (`error.<code>` with its facts) when
+ * A refused call in words, with what to do: the API's problem (see {@link describeProblem}) when
  * it sent one the console can word, else an explanation from the status and the action tried.
  */
 export function describeFailure(t: Translate, error: unknown, action: Action): string {
   const problem = error instanceof ApiError ? error.problem : undefined;
-  const problemKey = `error.${problem?.code}`;
-  if (problem !== undefined && isMessageKey(problemKey)) {
-    const { code: _code, ...facts } = problem;
-    return t(problemKey, Object.fromEntries(Object.entries(facts).filter((entry): entry is [string, string | number] => entry[1] !== undefined)));
-  }
+  const described = problem === undefined ? undefined : describeProblem(t, problem);
+  if (described !== undefined) return described;
   const status = error instanceof ApiError ? error.status : undefined;
   return t(explain(status, action, error instanceof ApiError ? error.code : undefined), { detail: error instanceof Error ? error.message : '' });
+}
+
+/**
+ * A problem in words with its facts: `error.<code>.<setting>` where a setting words it its own way
+ * (the setting is the field's first part), else `error.<code>`; undefined when neither exists.
+ */
+export function describeProblem(t: Translate, problem: ApiProblem): string | undefined {
+  const { code, ...facts } = problem;
+  const key = [`error.${code}.${problem.field?.split('.')[0]}`, `error.${code}`].find(isMessageKey);
+  return key === undefined ? undefined : t(key, Object.fromEntries(Object.entries(facts).filter((entry): entry is [string, string | number] => entry[1] !== undefined)));
 }
 
 export type Feedback = { readonly kind: 'ok' | 'error'; readonly text: string } | undefined;

@@ -1,6 +1,7 @@
 // The admins' usage report over real HTTP: the agent's replies and model tokens per UTC day and per
 // model, read from every write shard of the day index of agent replies; its default week, its
-// bounds, and who may read it.
+// bounds, and who may read it. Beside it, the handoff report: a conversation the agent hands to
+// people counts on its UTC day, waiting until someone claims it, then with its claim and first reply.
 import { ScriptedAgent } from '../../../lambda/core/adapters/agent/scripted-agent';
 import { createDocumentClient } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { createDynamoRepositories, type DynamoRepositories } from '../../../lambda/core/adapters/dynamodb/dynamo-repositories';
@@ -8,12 +9,12 @@ import { writeShardOf } from '../../../lambda/core/adapters/dynamodb/keys';
 import type { Message } from '../../../lambda/core/domain/message';
 import { utcDay } from '../../../lambda/core/domain/timestamps';
 import { KeyLayout } from '../../../lib/contract/key-layout';
-import type { UsageReport } from '../../../lib/contract/operator-api';
+import type { HandoffReport, UsageReport } from '../../../lib/contract/operator-api';
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
 import { waitUntil } from '../../support/waiting';
 import type { tableRepositories } from '../../support/dynamo-table';
-import { type ConsoleClient, startStaffedPipeline } from '../../support/operator-console-client';
+import { type ConsoleClient, handedOffCustomer, startStaffedPipeline } from '../../support/operator-console-client';
 
 const MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
 
@@ -129,4 +130,25 @@ test('an operator who is not an admin gets 403 before anything is read', async (
   const answer = await operator.call('GET', '/api/admin/reports/usage');
   expect(answer.status).toBe(403);
   expect(answer.body.error).toBe('admin_only');
+});
+
+test("a handoff of the agent's turn counts today as waiting; claimed and answered, with its claim and first reply", async () => {
+  const customer = await handedOffCustomer(pipeline);
+  const today = utcDay(new Date());
+  const report = async () => (await admin.call('GET', `/api/admin/reports/handoffs?from=${today}&to=${today}`)).body as HandoffReport;
+
+  expect((await report()).days).toEqual([{ day: today, handoffs: 1, claimed: 0, waiting: 1, replied: 0, complete: true }]);
+
+  expect((await operator.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
+  expect((await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Oi Ana, sou a Bia.' })).status).toBe(201);
+  const [day] = (await report()).days;
+  expect(day).toMatchObject({ handoffs: 1, claimed: 1, waiting: 0, replied: 1, complete: true });
+  expect(day.medianSecondsToClaim).toBeGreaterThanOrEqual(0);
+  expect(day.medianSecondsToFirstReply).toBeGreaterThanOrEqual(day.medianSecondsToClaim!);
+});
+
+test('the handoff report takes the usage report\'s period and is for admins only', async () => {
+  expect((await admin.call('GET', '/api/admin/reports/handoffs?from=2026-01-07&to=2026-01-05')).body).toEqual({ error: 'bad_query', message: 'from (2026-01-07) must not be after to (2026-01-05)' });
+  expect(((await admin.call('GET', '/api/admin/reports/handoffs')).body as HandoffReport).days).toHaveLength(7);
+  expect((await operator.call('GET', '/api/admin/reports/handoffs')).status).toBe(403);
 });

@@ -22,6 +22,7 @@ import { DynamoOperationalConfigRepository } from './operational-config-reposito
 import { DynamoOperatorAuthRepository } from './operator-auth-repository';
 import { DynamoOperatorNoteRepository } from './operator-note-repository';
 import { DynamoSessionRepository } from './session-repository';
+import { DynamoHandoffReport } from './handoff-report-repository';
 import { DynamoTurnLedger } from './turn-ledger';
 import { DynamoVersionedResourceRepository } from './versioned-resource-repository';
 
@@ -78,6 +79,7 @@ export const pipelineBudget = (table: DynamoTable) => new DynamoPipelineBudgetRe
 export const messageTemplates = (table: DynamoTable) => new DynamoMessageTemplateRepository(table.kit);
 export const inboxVersion = (table: DynamoTable) => new DynamoInboxVersion(table.kit, table.clock);
 export const operatorNotes = (table: DynamoTable) => new DynamoOperatorNoteRepository(table.kit, table.clock);
+export const handoffReport = (table: DynamoTable) => new DynamoHandoffReport(table.kit, table.clock, table.retention);
 /** The turn's reads and transactions across its entities, writing sessions as `sessionRepository` does. */
 export const turnLedger = (table: DynamoTable) => new DynamoTurnLedger(table.kit, table.clock, { sessions: sessionRepository(table), messages: messageRepository(table) });
 
@@ -115,6 +117,7 @@ export interface DynamoRepositories {
   readonly pipelineBudget: DynamoPipelineBudgetRepository;
   readonly templates: DynamoMessageTemplateRepository;
   readonly notes: DynamoOperatorNoteRepository;
+  readonly handoffReport: DynamoHandoffReport;
 }
 
 export function createDynamoRepositories(options: DynamoRepositoriesOptions): DynamoRepositories {
@@ -136,5 +139,6 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
     pipelineBudget: pipelineBudget(table),
     templates: messageTemplates(table),
     notes: operatorNotes(table),
+    handoffReport: handoffReport(table),
   };
 }

@@ -54,6 +54,7 @@ export const EntityType = {
   pipelineBudget: 'pipeline_budget',
   messageTemplate: 'message_template',
   operatorNote: 'operator_note',
+  handoffReport: 'handoff_report',
 } as const;
 export type EntityType = (typeof EntityType)[keyof typeof EntityType];
 
@@ -166,6 +167,19 @@ export const llmMessageIndexKey = (timestamp: string, messageId: string) =>
 export const shardedLlmDayPartition = (day: string | Date, shard: number) => `${llmDayPartition(day)}#${shardSegment(shard)}`;
 export const shardedLlmMessageIndexKey = (timestamp: string, messageId: string, customerId: string) =>
   gsi1Key(shardedLlmDayPartition(timestamp, writeShardOf(customerId)), llmMessageIndexKey(timestamp, messageId)[GSI1SK]);
+
+// ---- Reports --------------------------------------------------------------------------------------
+
+/**
+ * One item per handoff in its UTC day's partition, `REPORT#HANDOFF#{yyyy-mm-dd}` / `{handoff
+ * time}#{session id}`, written by the writes that hand the conversation over, claim it and send
+ * its first human reply: a day's report is one Query. Not sharded: people, not customers, set the
+ * rate (a claim a second is far below a partition's write limit). The session id is the only
+ * identity it holds, random and naming no one once the customer's partition is erased.
+ */
+export const handoffReportPartition = (day: string | Date) => `${PARTITION_PREFIX.handoffReport}${utcDay(day)}`;
+export const handoffReportKey = (requestedAt: string, sessionId: string) =>
+  tableKey(handoffReportPartition(requestedAt), `${isoMicros(requestedAt)}#${segment('session id', sessionId)}`);
 
 // ---- Out-of-portfolio demands --------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
 import { quietSinceCheck } from './inbound-receipt-repository';
 import { activePointerKey, EntityType, GSI1PK, GSI1SK, idleSessionsUntil, sessionIndexKey, sessionKey, sessionStatePartition, shardedSessionStatePartition, TTL } from './keys';
+import { DynamoHandoffReport } from './handoff-report-repository';
 import { DynamoInboxVersion } from './inbox-version';
 import { DynamoMessageRepository } from './message-repository';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, type ItemFilter, KEY_NAMES, queryIndexPartitionsPage, toPage } from './repository-support';
@@ -34,6 +35,8 @@ export class DynamoSessionRepository implements SessionRepository {
   private readonly messages: DynamoMessageRepository;
   /** Raised by every transition: the inbox rows show the state. */
   private readonly inboxVersion: DynamoInboxVersion;
+  /** Where handoffs, claims and first human replies are recorded for the admins' report, by the writes that make them. */
+  private readonly handoffReport: DynamoHandoffReport;
 
   constructor(
     private readonly kit: DynamoKit,
@@ -45,6 +48,22 @@ export class DynamoSessionRepository implements SessionRepository {
     this.keyLayout = keyLayout ?? new KeyLayoutPolicy(KeyLayout.SEED, kit, clock);
     this.messages = new DynamoMessageRepository(kit, clock, this.keyLayout);
     this.inboxVersion = new DynamoInboxVersion(kit, clock);
+    this.handoffReport = new DynamoHandoffReport(kit, clock, retention);
+  }
+
+  /**
+   * What a write of `session` (previously in `from`; undefined: a new session) adds to the
+   * handoff report: the handoff's item when the conversation went from the agent to people, its
+   * claim when a person took it from the waiting list. Nothing for any other write.
+   */
+  handoffReportActions(from: SessionState | undefined, session: Session): TransactAction[] {
+    const update =
+      session.state === SessionState.AWAITING_HUMAN && (from === undefined || isAgentOwned(from))
+        ? this.handoffReport.stepUpdate(session)
+        : from === SessionState.AWAITING_HUMAN && session.state === SessionState.HUMAN_ACTIVE
+          ? this.handoffReport.stepUpdate(session, { step: 'claimed', at: session.updatedAt })
+          : undefined;
+    return update === undefined ? [] : [{ update }];
   }
 
   /** A closed session expires `conversationRetention` after its close (TTL cleans up; reads check it). */
@@ -147,10 +166,11 @@ export class DynamoSessionRepository implements SessionRepository {
       names,
       values,
     };
+    const report = this.handoffReportActions(expectedState, updated);
     if (!this.crmSync && idleSince === undefined) {
       const stored = sessionFromItem((await this.kit.update({ ...update, returnValues: 'ALL_NEW' }))!);
       await this.syncPointerState(stored);
-      await Promise.all([this.expireHistory(stored), this.inboxVersion.raise()]);
+      await Promise.all([this.expireHistory(stored), this.inboxVersion.raise(), ...report.map((action) => this.recordApart(action))]);
       return stored;
     }
 
@@ -158,10 +178,19 @@ export class DynamoSessionRepository implements SessionRepository {
     names['#snapshot'] = S.updatedAt;
     values[':snapshot'] = isoMicros(session.updatedAt);
     update.condition = `${update.condition} AND #snapshot = :snapshot`;
-    await this.transactWithCrm([updated], () => [{ update }, ...(idleSince === undefined ? [] : [quietSinceCheck(session.customerId, idleSince)])]);
+    await this.transactWithCrm([updated], () => [{ update }, ...(idleSince === undefined ? [] : [quietSinceCheck(session.customerId, idleSince)]), ...report]);
     await this.syncPointerState(updated);
     await Promise.all([this.expireHistory(updated), this.inboxVersion.raise()]);
     return updated;
+  }
+
+  /**
+   * A report write the session's own update could not carry (it returns the stored session, which a
+   * transaction cannot), alongside the pointer's and the inbox's: a lost one leaves one handoff's
+   * figures behind, never the transition undone or failed.
+   */
+  private async recordApart(action: TransactAction): Promise<void> {
+    if ('update' in action) await this.kit.update(action.update).catch(() => undefined);
   }
 
   /**
@@ -266,16 +295,17 @@ export class DynamoSessionRepository implements SessionRepository {
     );
   }
 
-  releaseHumanSendLock(session: Session, lockId: string): Promise<boolean> {
-    return conditionally(() =>
-      this.kit.update({
-        key: sessionKey(session.customerId, session.sessionId),
-        update: 'REMOVE #lock',
-        condition: '#lock.lock_id = :lockId',
-        names: { '#lock': S.humanSendLock },
-        values: { ':lockId': lockId },
-      }),
-    );
+  /** With `repliedAt`, one transaction with the handoff report's first reply: the same one request as the release alone. */
+  releaseHumanSendLock(session: Session, lockId: string, repliedAt?: string): Promise<boolean> {
+    const release = {
+      key: sessionKey(session.customerId, session.sessionId),
+      update: 'REMOVE #lock',
+      condition: '#lock.lock_id = :lockId',
+      names: { '#lock': S.humanSendLock },
+      values: { ':lockId': lockId },
+    };
+    const firstReply = repliedAt === undefined ? undefined : this.handoffReport.stepUpdate(session, { step: 'firstReply', at: repliedAt });
+    return conditionally(() => (firstReply === undefined ? this.kit.update(release) : this.kit.transact([{ update: release }, { update: firstReply }])));
   }
 
   markHandoffNotified(session: Session, notifiedAt: string): Promise<boolean> {

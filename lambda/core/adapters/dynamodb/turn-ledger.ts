@@ -83,6 +83,8 @@ export class DynamoTurnLedger implements TurnLedger {
       sessions.pointerAction(session, result.expectedActiveSessionId),
       ...(outbound ? [messages.putAction(outbound)] : []),
       latestGuardAction(session.customerId, result.expectedLatestMessageId, outbound),
+      // A handoff is recorded for the admins' report in the turn's own transaction.
+      ...sessions.handoffReportActions(expectedState, session),
     ];
     try {
       await sessions.transactWithCrm([session], actions);

@@ -1,5 +1,6 @@
 import type { OperationalConfig, VersionedResource } from '../../domain/admin';
 import { reportDays, type UsageReport, usageReportOf } from '../../domain/agent-usage';
+import { type HandoffReport, handoffReportOf } from '../../domain/handoff-report';
 import { CRM_PROBLEM_STATUSES, type CrmSyncRow, type CrmSyncStatus, resolvedByOperator, retriedByOperator } from '../../domain/crm-sync';
 import { OPERATORS_CONFIG_KEY, type Operator } from '../../domain/operator';
 import { EDITABLE_CONFIG_KEYS, HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY, InvalidConfigValueError, validateConfigValue } from '../../domain/operational-settings';
@@ -13,6 +14,7 @@ import {
   type ConsentRepository,
   type CrmSyncRepository,
   type DemandRepository,
+  type HandoffReportRepository,
   type MessageRepository,
   type MessageTemplateRepository,
   type OperationalConfigRepository,
@@ -35,6 +37,9 @@ export const PROMPT_RESOURCE_TYPE = 'prompt';
  */
 export const USAGE_REPORT_BOUND: UsageReadBound = { pagesPerPartition: 3, pageSize: 1000 };
 
+/** How much of a day's handoff items one handoff report reads: 5 pages of 1,000 (a busier day is reported incomplete). */
+export const HANDOFF_REPORT_BOUND: UsageReadBound = { pagesPerPartition: 5, pageSize: 1000 };
+
 /** Config keys an admin may read (the editable ones and the availability map). */
 const READABLE_CONFIG_KEYS = [...EDITABLE_CONFIG_KEYS, 'operator_availability'];
 
@@ -46,6 +51,7 @@ export interface AdminConsoleDependencies {
   readonly consents: ConsentRepository;
   readonly crmSync: CrmSyncRepository;
   readonly messages: Pick<MessageRepository, 'agentUsageByDay'>;
+  readonly handoffs: HandoffReportRepository;
   readonly trail: OperatorAuditTrail;
   readonly directory: OperatorDirectory;
   /** Ends the sessions of whoever an `operators` edit removes. */
@@ -176,6 +182,12 @@ export class AdminConsole {
   async usageReport(period: { readonly from?: string; readonly to?: string }): Promise<UsageReport> {
     const days = reportDays(period, this.deps.clock.now());
     return usageReportOf(await this.deps.messages.agentUsageByDay(days, USAGE_REPORT_BOUND));
+  }
+
+  /** Per UTC day from `from` to `to` (the usage report's period): the handoffs, their claims and the medians of the customer's wait. */
+  async handoffReport(period: { readonly from?: string; readonly to?: string }): Promise<HandoffReport> {
+    const days = reportDays(period, this.deps.clock.now());
+    return handoffReportOf(await this.deps.handoffs.timelinesByDay(days, HANDOFF_REPORT_BOUND));
   }
 
   crmProblems() {

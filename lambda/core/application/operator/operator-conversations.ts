@@ -277,6 +277,7 @@ export class OperatorConversations {
     if (!(await this.deps.sessions.acquireHumanSendLock(session, lockId, isoMicros(now), addMilliseconds(now, HUMAN_SEND_LOCK_MS)))) {
       throw new OperatorActionError('conflict', 'Another reply to this customer is being sent, or the conversation changed hands or left the human inbox');
     }
+    let repliedAt: IsoTimestamp | undefined;
     try {
       const address = { businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId, customerIdKind: session.customerIdKind ?? 'phone' };
       const recorded = await sendOutOfTurn(this.deps, session, { role: 'operator', text: message.text, operatorPhone: operator.phone, template: message.template }, (callbackData) =>
@@ -284,6 +285,7 @@ export class OperatorConversations {
           throw sendFailure(error);
         }),
       );
+      repliedAt = recorded.timestamp;
       await this.deps.audit.record({
         author: operator.phone,
         action: message.template === undefined ? 'conversation.reply' : 'conversation.template',
@@ -293,7 +295,7 @@ export class OperatorConversations {
       });
       return historyEntryOf(recorded);
     } finally {
-      await this.deps.sessions.releaseHumanSendLock(session, lockId);
+      await this.deps.sessions.releaseHumanSendLock(session, lockId, repliedAt);
     }
   }
 

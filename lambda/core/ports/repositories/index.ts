@@ -18,3 +18,4 @@ export * from './consent';
 export * from './operator-auth';
 export * from './message-templates';
 export * from './operator-notes';
+export * from './handoff-report';

@@ -48,8 +48,12 @@ export interface SessionRepository {
    * owned by `session.assignedTo` (nobody, when that is absent). Re-entrant per lock id.
    */
   acquireHumanSendLock(session: Session, lockId: string, now: IsoTimestamp, expiresAt: IsoTimestamp): Promise<boolean>;
-  /** Releases only the lock with this id. */
-  releaseHumanSendLock(session: Session, lockId: string): Promise<boolean>;
+  /**
+   * Releases only the lock with this id. With `repliedAt` (a person's reply went out under the
+   * lock), the same write records it as the first human reply of the session's handoff, unless an
+   * earlier one is recorded.
+   */
+  releaseHumanSendLock(session: Session, lockId: string, repliedAt?: IsoTimestamp): Promise<boolean>;
   /**
    * Claims the first notification of the session's current handoff (AWAITING_HUMAN, same
    * `handoffRequestedAt`, not yet notified for it); `false` when another writer claimed it or the

@@ -39,6 +39,9 @@ const inventory: [string, keys.TableKey, { PK: string; SK: string }][] = [
   ['customer CRM reference', keys.customerCrmSyncReferenceKey('5511', 's-1'), { PK: 'CUSTOMER#5511', SK: 'CRM_SYNC#s-1' }],
   ['write-shard backfill marker', keys.writeShardBackfillKey(), { PK: 'MIGRATION#KEY_LAYOUT', SK: `WRITE_SHARDS#${keys.WRITE_SHARDS}` }],
   ['message template', keys.messageTemplateKey('order_update', 'pt_BR'), { PK: 'ADMIN#TEMPLATES', SK: 'TEMPLATE#order_update#pt_BR' }],
+  ['handoff report', keys.handoffReportKey(ts, 's-1'), { PK: 'REPORT#HANDOFF#2026-03-10', SK: `${tsMicros}#s-1` }],
+  // The handoff's UTC day, however its instant is spelled: 01:00 in UTC+3 is the day before.
+  ['handoff report, at an offset', keys.handoffReportKey('2026-03-10T01:00:00+03:00', 's-1'), { PK: 'REPORT#HANDOFF#2026-03-09', SK: '2026-03-09T22:00:00.000000Z#s-1' }],
 ];
 
 const gsiInventory: [string, keys.Gsi1Key, { GSI1PK: string; GSI1SK: string }][] = [

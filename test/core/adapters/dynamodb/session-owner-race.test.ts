@@ -3,9 +3,7 @@
 // admin, handed over again, claimed by Bia), her release, close or reply loses; nothing is sent.
 import { createDynamoRepositories, type DynamoRepositories } from '../../../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import type { DynamoSessionRepository } from '../../../../lambda/core/adapters/dynamodb/session-repository';
-import { OperatorAuditTrail } from '../../../../lambda/core/application/operator/operator-audit';
-import { CustomerPseudonyms } from '../../../../lambda/core/application/privacy/customer-pseudonyms';
-import { OperatorConversations } from '../../../../lambda/core/application/operator/operator-conversations';
+import type { OperatorConversations } from '../../../../lambda/core/application/operator/operator-conversations';
 import { OperatorActionError } from '../../../../lambda/core/application/operator/operator-errors';
 import type { Operator } from '../../../../lambda/core/domain/operator';
 import { SessionState } from '../../../../lambda/core/domain/session';
@@ -15,6 +13,7 @@ import { createTestTable, type TestTable } from '../../../support/dynamo-table';
 import { newSession } from '../../../support/domain-records';
 import { newCustomer, newMessageId } from '../../../support/ids';
 import { ManualClock, SequentialIds } from '../../../support/manual-clock';
+import { operatorConversationsOn } from '../../../support/operator-conversations';
 
 let table: TestTable;
 let repos: DynamoRepositories;
@@ -46,20 +45,7 @@ beforeAll(async () => {
 afterAll(() => table.drop());
 
 function conversations(sessions: SessionRepository, whatsapp: WhatsAppSender): OperatorConversations {
-  return new OperatorConversations({
-    sessions,
-    messages: repos.messages,
-    receipts: repos.receipts,
-    config: repos.config,
-    templates: repos.templates,
-    whatsapp,
-    audit: new OperatorAuditTrail(repos.audit, clock, ids, new CustomerPseudonyms(repos.customerData)),
-    clock,
-    ids,
-    timeZone: 'America/Sao_Paulo',
-    consent: { isOptedOut: async () => false },
-    inboxVersion: { current: async () => 0 },
-  });
+  return operatorConversationsOn(repos, { clock, ids, whatsapp, sessions });
 }
 
 /** The sessions as Ana reads them: `meanwhile` runs after her read of the conversation, before her write. */
