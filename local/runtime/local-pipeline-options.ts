@@ -153,6 +153,6 @@ export interface SendCustomerMessageOptions {
   readonly messageId?: string;
   /** Default: now. */
   readonly sentAt?: Date;
-  /** The customer's WhatsApp profile name. Default: `Cliente` and the last four digits. */
+  /** The customer's WhatsApp profile name. Default: none (the notification carries no profile). */
   readonly profileName?: string;
 }

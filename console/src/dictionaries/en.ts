@@ -77,7 +77,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   'inbox.loadMore': 'Load more conversations',
   'inbox.waitingFor': 'waiting for {duration}',
   'inbox.assignedTo': 'with {operator}',
-  'inbox.open': 'Open conversation with {name}',
+  'inbox.openWith': 'Open conversation with',
   'state.NEW': 'New',
   'state.QUALIFYING': 'With the agent',
   'state.AWAITING_HUMAN': 'Waiting for a person',

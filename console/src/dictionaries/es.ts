@@ -58,7 +58,7 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'inbox.loadMore': 'Cargar más conversaciones',
   'inbox.waitingFor': 'esperando desde hace {duration}',
   'inbox.assignedTo': 'con {operator}',
-  'inbox.open': 'Abrir la conversación con {name}',
+  'inbox.openWith': 'Abrir la conversación con',
   'state.NEW': 'Nueva',
   'state.QUALIFYING': 'Con el agente',
   'state.AWAITING_HUMAN': 'Esperando a una persona',

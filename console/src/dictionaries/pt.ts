@@ -75,7 +75,7 @@ export const pt = {
   'inbox.loadMore': 'Carregar mais conversas',
   'inbox.waitingFor': 'aguardando há {duration}',
   'inbox.assignedTo': 'com {operator}',
-  'inbox.open': 'Abrir conversa com {name}',
+  'inbox.openWith': 'Abrir conversa com',
   'state.NEW': 'Nova',
   'state.QUALIFYING': 'Com o agente',
   'state.AWAITING_HUMAN': 'Aguardando pessoa',

@@ -30,10 +30,11 @@ afterAll(async () => {
 });
 
 const sentTo = (customer: string): string[] => textsSentTo(pipeline, customer);
-const handedOffCustomer = (options: { sentAt?: Date } = {}): Promise<string> => handedOffCustomerOf(pipeline, options);
+const handedOffCustomer = (options: Parameters<typeof handedOffCustomerOf>[1] = {}): Promise<string> => handedOffCustomerOf(pipeline, options);
 
 it('lists waiting conversations by state with a cursor, and reads one with its history', async () => {
-  const customers = [await handedOffCustomer(), await handedOffCustomer(), await handedOffCustomer()];
+  const first = newCustomer();
+  const customers = [await handedOffCustomer({ customer: first, profileName: `Cliente ${first.slice(-4)}` }), await handedOffCustomer(), await handedOffCustomer()];
   const seen: string[] = [];
   let cursor: string | undefined;
   do {
