@@ -138,6 +138,32 @@ it('shows the availability the server holds after a reload and in a new tab', as
   await newTab.close();
 });
 
+it('stops polling while the tab is hidden, the inbox and the look for new handoffs alike, and asks at once when it is shown', async () => {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/conversations?')) asked.push(new URL(request.url()).searchParams.get('state') ?? '');
+  });
+  // The page's own getters say visible: a hidden tab is played by shadowing them.
+  const setHidden = (hidden: boolean) =>
+    page.evaluate(
+      hidden
+        ? `Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+           Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+           document.dispatchEvent(new Event('visibilitychange'))`
+        : `delete document.visibilityState; delete document.hidden; document.dispatchEvent(new Event('visibilitychange'))`,
+    );
+
+  await setHidden(true);
+  await page.waitForTimeout(1_000); // a request already on its way when the tab was hidden
+  asked.length = 0;
+  // Longer than the look for new handoffs waits between two lists (15 s), the inbox's (4 s) many times over.
+  await page.waitForTimeout(16_000);
+  expect(asked).toEqual([]);
+
+  await setHidden(false);
+  await waitUntil(async () => asked.filter((state) => state === 'AWAITING_HUMAN').length >= 2 && asked.includes('HUMAN_ACTIVE'), 2_000, 'the inbox and the look for new handoffs ask at once');
+});
+
 it('ran without a CSP refusal or a script error', () => {
   expect(browser.problems).toEqual([]);
 });
