@@ -175,11 +175,8 @@ export class OperatorConversations {
 
   async get(operator: Operator, customerId: string, page: PageRequest): Promise<{ readonly conversation: ConversationView; readonly history: Page<HistoryEntry> }> {
     const session = await this.readable(operator, customerId);
-    const [history, lastCustomerMessage] = await Promise.all([this.deps.messages.history(customerId, page), this.lastCustomerMessage(customerId)]);
-    return {
-      conversation: { ...viewOf(session), serviceWindow: serviceWindowOf(lastCustomerMessage?.timestamp, this.deps.clock.now()) },
-      history: { items: await this.withOperatorNames(history.items.map(historyEntryOf)), cursor: history.cursor },
-    };
+    const [history, conversation] = await Promise.all([this.deps.messages.history(customerId, page), this.viewWithWindow(session)]);
+    return { conversation, history: { items: await this.withOperatorNames(history.items.map(historyEntryOf)), cursor: history.cursor } };
   }
 
   /** Each operator's reply with the operator's name as the operators list has it now. */
@@ -311,8 +308,14 @@ export class OperatorConversations {
     return this.viewWithWindow(await conflictOnLostRace(() => this.closer.close(session, operator.phone, options)));
   }
 
+  /**
+   * The view with the window the session item says (the time of the customer's last message rides
+   * on every write that records one): no history read, except for a session written before session
+   * items kept that time (0.1.0).
+   */
   private async viewWithWindow(session: Session): Promise<ConversationView> {
-    return { ...viewOf(session), serviceWindow: serviceWindowOf((await this.lastCustomerMessage(session.customerId))?.timestamp, this.deps.clock.now()) };
+    const lastCustomerMessageAt = session.lastCustomerMessage?.at ?? (await this.lastCustomerMessage(session.customerId))?.timestamp;
+    return { ...viewOf(session), serviceWindow: serviceWindowOf(lastCustomerMessageAt, this.deps.clock.now()) };
   }
 
   /** Whether the operator is available now, as the handoff notifications see it. */
