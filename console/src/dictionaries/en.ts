@@ -78,6 +78,8 @@ export const en: Readonly<Record<MessageKey, string>> = {
   'inbox.waitingFor': 'waiting for {duration}',
   'inbox.assignedTo': 'with {operator}',
   'inbox.openWith': 'Open conversation with',
+  'inbox.unread': 'Unread',
+  'inbox.tab.unread': 'unread: {count}',
   'state.NEW': 'New',
   'state.QUALIFYING': 'With the agent',
   'state.AWAITING_HUMAN': 'Waiting for a person',

@@ -59,6 +59,8 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'inbox.waitingFor': 'esperando desde hace {duration}',
   'inbox.assignedTo': 'con {operator}',
   'inbox.openWith': 'Abrir la conversación con',
+  'inbox.unread': 'No leída',
+  'inbox.tab.unread': 'no leídas: {count}',
   'state.NEW': 'Nueva',
   'state.QUALIFYING': 'Con el agente',
   'state.AWAITING_HUMAN': 'Esperando a una persona',

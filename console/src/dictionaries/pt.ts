@@ -76,6 +76,8 @@ export const pt = {
   'inbox.waitingFor': 'aguardando há {duration}',
   'inbox.assignedTo': 'com {operator}',
   'inbox.openWith': 'Abrir conversa com',
+  'inbox.unread': 'Não lida',
+  'inbox.tab.unread': 'não lidas: {count}',
   'state.NEW': 'Nova',
   'state.QUALIFYING': 'Com o agente',
   'state.AWAITING_HUMAN': 'Aguardando pessoa',

@@ -48,6 +48,12 @@ export function InboxScreen({ tab }: { readonly tab: InboxTab }) {
     if (first === undefined) return '…';
     return first.cursor === undefined ? first.items.length : `${first.items.length}+`;
   };
+  /** A counted tab's label: how many, and how many of them the customer wrote to since I last opened them. */
+  const countedLabel = (name: InboxTab): string => {
+    const label = t(TAB_LABELS[name], { count: countOf(name) });
+    const unread = data?.get(listKeyOf(TAB_LISTS[name][0]))?.items.filter((item) => item.unread).length ?? 0;
+    return unread === 0 ? label : `${label} · ${t('inbox.tab.unread', { count: unread })}`;
+  };
   const loadMore = async () => {
     setLoadingMore(true);
     try {
@@ -83,7 +89,7 @@ export function InboxScreen({ tab }: { readonly tab: InboxTab }) {
             aria-controls="inbox-list"
             tabIndex={name === tab ? 0 : -1}
           >
-            {COUNTED_TABS.includes(name) ? t(TAB_LABELS[name], { count: countOf(name) }) : t(TAB_LABELS[name])}
+            {COUNTED_TABS.includes(name) ? countedLabel(name) : t(TAB_LABELS[name])}
           </a>
         ))}
       </div>
@@ -152,11 +158,12 @@ function InboxRow({ item, now }: { readonly item: ConversationSummary; readonly 
   const learned = item.displayName !== undefined && item.displayName !== name ? item.displayName : undefined;
   // The link holds the name alone, so what it is called contains what it shows (WCAG 2.5.3); it covers the whole row.
   return (
-    <li class={`conversation-row state-${item.state}`}>
+    <li class={`conversation-row state-${item.state}${item.unread ? ' unread' : ''}`}>
       <a href={hrefOf({ kind: 'conversation', customerId: item.customerId })} class="row-link">
         <span class="visually-hidden">{t('inbox.openWith')} </span>
         <span class="row-name">{name}</span>
       </a>
+      {item.unread && <span class="row-unread">{t('inbox.unread')}</span>}
       <span class="row-who">{[learned, item.customerId === name ? undefined : item.customerId].filter(Boolean).join(' · ')}</span>
       <span class="row-state">{t(`state.${item.state}`)}</span>
       {item.state === 'AWAITING_HUMAN' && item.waitingSince !== undefined && <span class="row-waiting">{ago(t, now, item.waitingSince, 'inbox.waitingFor', 'inbox.waitingJustNow')}</span>}

@@ -265,6 +265,24 @@ describe('polling the inbox with conditional requests', () => {
     expect(changed.body.items.map((item: { customerId: string }) => item.customerId)).not.toContain(customer);
   });
 
+  it('marks a row unread for each operator until they open it; the open turns their ETag alone', async () => {
+    const customer = await handedOffCustomer();
+    const rowFor = (answer: { body: { items: { customerId: string; unread: boolean }[] } }) => answer.body.items.find((item) => item.customerId === customer);
+    const [mine, theirs] = await Promise.all([operator.call('GET', waiting), admin.call('GET', waiting)]);
+    expect([rowFor(mine)?.unread, rowFor(theirs)?.unread]).toEqual([true, true]);
+
+    expect((await operator.call('GET', `/api/conversations/${customer}`)).status).toBe(200);
+    const [mineNow, theirsNow] = await Promise.all([
+      operator.call('GET', waiting, undefined, { headers: { 'if-none-match': mine.headers.get('etag')! } }),
+      admin.call('GET', waiting, undefined, { headers: { 'if-none-match': theirs.headers.get('etag')! } }),
+    ]);
+    expect(mineNow.status).toBe(200);
+    expect(rowFor(mineNow)?.unread).toBe(false);
+    // Unless the minute turned in between, the admin's copy is still current.
+    if (theirsNow.status === 200) expect(rowFor(theirsNow)?.unread).toBe(true);
+    else expect(theirsNow.status).toBe(304);
+  });
+
   it('tags each caller and each query apart: one operator’s copy never answers another’s', async () => {
     const [mine, theirs, other] = await Promise.all([operator.call('GET', waiting), admin.call('GET', waiting), operator.call('GET', `${waiting}&search=ana`)]);
     expect(new Set([mine, theirs, other].map((answer) => answer.headers.get('etag'))).size).toBe(3);

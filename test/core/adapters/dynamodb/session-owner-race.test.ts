@@ -58,7 +58,7 @@ function conversations(sessions: SessionRepository, whatsapp: WhatsAppSender): O
     ids,
     timeZone: 'America/Sao_Paulo',
     consent: { isOptedOut: async () => false },
-    inboxVersion: { current: async () => 0 },
+    inboxVersion: { current: async () => ({ version: 0, seenMarks: 0 }), raiseSeenMarks: async () => undefined },
   });
 }
 
