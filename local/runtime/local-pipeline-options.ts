@@ -85,6 +85,8 @@ export interface LocalPipelineOptions {
    * `consoleUrl`, and these phones get a login link when they send `login`.
    */
   readonly adminPhoneNumbers?: readonly string[];
+  /** Names of those admins by phone, as with the construct's `adminDisplayNames`. Default: none. */
+  readonly adminDisplayNames?: Readonly<Record<string, string>>;
   /** When the handoff sweep re-notifies operators and reminds the customer (operator plane only). */
   readonly handoffTimings?: { readonly renotifyOperatorsAfterMs?: number; readonly remindCustomerAfterMs?: number };
   /** The template a handoff notice goes as to an operator whose window is closed, as with the construct's `messageTemplates.handoffNoticeTemplate`. */
