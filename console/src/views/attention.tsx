@@ -61,6 +61,8 @@ export function Attention() {
       if (choices.current.sound) chime();
     };
     const stop = startPolling(look, document, ATTENTION_INTERVAL_MS);
+    // A console opened in a background tab still counts the waiting in its title at once.
+    if (document.hidden) void look().catch(() => undefined);
     return () => {
       stop();
       document.title = t0.current('app.title');
