@@ -9,6 +9,9 @@
  *   conditional request; `idle` is a minute with no change (the ETag also turns once a minute, so
  *   the first poll reads the lists), `busy` a change before every poll.
  *
+ * Then what opening one conversation costs (its view, its first page of history, the 24-hour window,
+ * the operator's unread mark).
+ *
  * Prints a table; not a test.
  *
  *   npm run bench:inbox [conversations=100]
@@ -33,6 +36,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const POLLS_PER_MINUTE = 15;
 const OPEN_STATES = ['AWAITING_HUMAN', 'HUMAN_ACTIVE', 'QUALIFYING', 'NEW'] as const;
 const ADMIN = '5511900000001';
+const customerIdOf = (index: number): string => `55119${String(10_000_000 + index)}`;
 
 interface Tally {
   requests: number;
@@ -54,7 +58,7 @@ async function main(): Promise<void> {
 
     const start = Date.now() - 3_600_000;
     for (let index = 0; index < conversations; index++) {
-      const customerId = `55119${String(10_000_000 + index)}`;
+      const customerId = customerIdOf(index);
       const session = waitingSession({ sessionId: `waiting-${index}`, customerId, at: new Date(start + index * 1000), learnedName: `Cliente ${index}` });
       await repositories.sessions.put(session);
       const at = session.createdAt;
@@ -122,11 +126,18 @@ async function main(): Promise<void> {
       ['after, idle (2 conditional lists)', await measure(POLLS_PER_MINUTE, after)],
       ['after, busy (a change before each poll)', await measure(POLLS_PER_MINUTE, after, aChange)],
     ];
+    const open = async (): Promise<number> => {
+      await call(`/api/conversations/${customerIdOf(0)}`, {});
+      return 1;
+    };
+    // The first open clears the operator's unread mark (two writes); opening it again with nothing new writes nothing.
+    const [opening, openingAgain] = [await measure(1, open), await measure(1, open)];
     console.log(`Inbox polling, one operator-minute (${POLLS_PER_MINUTE} polls, ${conversations} conversations waiting), DynamoDB Local`);
     console.log('  case                                        API requests  DynamoDB requests  read units');
     for (const [name, tally] of rows) {
       console.log(`  ${name.padEnd(44)}${String(tally.requests).padStart(12)}${String(tally.dynamoRequests).padStart(19)}${tally.readUnits.toFixed(1).padStart(12)}`);
     }
+    console.log(`Opening a conversation: ${opening.dynamoRequests} DynamoDB requests (unread), ${openingAgain.dynamoRequests} (nothing new since the last open)`);
   });
 }
 

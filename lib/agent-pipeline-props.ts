@@ -404,6 +404,17 @@ export interface AgentPipelineProps {
   readonly adminPhoneNumbers?: string[];
 
   /**
+   * Names of the admins in `adminPhoneNumbers`, by their phone (e.g. `{ '5511912345678': 'Ana
+   * Lima' }`): the console shows them on the Operators screen and as the author of their replies.
+   * Every key must be one of `adminPhoneNumbers`; each name 1 to 60 characters. A name an admin
+   * gives the same phone in the console's operators list takes precedence. Only with
+   * `adminPhoneNumbers`.
+   *
+   * @default - the deploy-time admins go by their phone until the operators list names them
+   */
+  readonly adminDisplayNames?: Record<string, string>;
+
+  /**
    * IANA time zone of the operators' working day: login links, operator sessions and declared
    * availability end at its midnight. Only with `adminPhoneNumbers`. Required with a `locale` other
    * than `Locale.PT_BR`: a language does not tell where the people who speak it work.

@@ -45,9 +45,9 @@ export function mergeRows(pages: readonly (readonly ConversationSummary[])[]): C
   return [...rows.values()];
 }
 
-/** What a row calls the customer: the name the agent learned, else the WhatsApp profile name, else the phone. */
+/** What a row calls the customer: the WhatsApp profile name (the customer's own), else the name the agent learned, else the phone. */
 export function customerNameOf(row: Pick<ConversationSummary, 'customerId' | 'displayName' | 'profileName'>): string {
-  return row.displayName ?? row.profileName ?? row.customerId;
+  return row.profileName ?? row.displayName ?? row.customerId;
 }
 
 export type AdminScreen = 'prompts' | 'operators' | 'config' | 'templates' | 'quick-replies' | 'reports' | 'demands' | 'consents' | 'audit' | 'crm' | 'dead-letters' | 'customers';

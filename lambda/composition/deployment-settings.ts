@@ -83,7 +83,10 @@ export interface OperatorPlaneSettings extends HandoffSettings {
  * The operator plane as the operator function gets it: it serves the console, so it has no link to
  * itself, and it sends no handoff notifications.
  */
-export type OperatorAccessSettings = Pick<OperatorPlaneSettings, 'adminPhoneNumbers' | 'timeZone'>;
+export interface OperatorAccessSettings extends Pick<OperatorPlaneSettings, 'adminPhoneNumbers' | 'timeZone'> {
+  /** The deploy-time admins' names by phone. @default the admins go by their phone until the operators list names them */
+  readonly adminDisplayNames?: Readonly<Record<string, string>>;
+}
 
 /** The media bucket, and the limits the orchestrator downloads within (the operator function erases and exports there). */
 export interface MediaSettings {

@@ -30,7 +30,7 @@ type FunctionSurroundings = Pick<ComposedFunction, 'table' | 'clock' | 'ids'>;
  * links to it nor notifies handoffs) and for the local runtime's login links.
  */
 export function composeOperatorAccess(settings: OperatorAccessSettings, on: FunctionSurroundings): OperatorAccess {
-  const directory = new OperatorDirectory({ config: operationalConfig(on.table), adminPhoneNumbers: settings.adminPhoneNumbers });
+  const directory = new OperatorDirectory({ config: operationalConfig(on.table), adminPhoneNumbers: settings.adminPhoneNumbers, adminDisplayNames: settings.adminDisplayNames });
   const audit = new OperatorAuditTrail(adminAudit(on.table), on.clock, on.ids, new CustomerPseudonyms(customerDataRepository(on.table)));
   return { directory, audit, signIn: new OperatorSignIn({ auth: operatorAuthRepository(on.table), directory, audit, clock: on.clock }) };
 }

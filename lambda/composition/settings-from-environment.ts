@@ -378,7 +378,16 @@ function wabaIds(env: Environment): ReadonlySet<string> | undefined {
 }
 
 function operatorAccess(env: Environment, adminPhoneNumbers: readonly string[]): OperatorAccessSettings {
-  return { adminPhoneNumbers, timeZone: env[OPERATOR_ENV.timeZone]?.trim() || OPERATOR_DEFAULTS.timeZone };
+  const adminDisplayNames = adminDisplayNamesOf(env);
+  return { adminPhoneNumbers, timeZone: env[OPERATOR_ENV.timeZone]?.trim() || OPERATOR_DEFAULTS.timeZone, ...(adminDisplayNames && { adminDisplayNames }) };
+}
+
+/** The deploy-time admins' names by phone, as the construct checked them (a name must be text). */
+function adminDisplayNamesOf(env: Environment): Record<string, string> | undefined {
+  const names = jsonObject(env, OPERATOR_ENV.adminDisplayNames);
+  if (names === undefined) return undefined;
+  if (!Object.values(names).every((name) => typeof name === 'string')) throw new RuntimeConfigError(`Environment variable ${OPERATOR_ENV.adminDisplayNames} must map each admin phone to a name (text).`);
+  return names as Record<string, string>;
 }
 
 /** `undefined` when the plane is off (no admins or no console URL in the environment). */

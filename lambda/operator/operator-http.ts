@@ -6,7 +6,7 @@ import { CUSTOM_METRICS } from '../../lib/contract';
 import type { SignedInSession } from '../../lib/contract/operator-api';
 import { errorSummary } from '../core/adapters/observability/error-summary';
 import type { InboxFilter, OperatorConversations } from '../core/application/operator/operator-conversations';
-import { inboxSearchOf } from '../core/domain/inbox-summary';
+import { inboxSearchOf, type InboxVersion } from '../core/domain/inbox-summary';
 import type { Operator } from '../core/domain/operator';
 import type { OperatorSignIn, SignedInOperator } from '../core/application/operator/operator-sign-in';
 import { isSessionState } from '../core/domain/session';
@@ -104,7 +104,7 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
       const filter = inboxFilterOf(context.event);
       const page = pageOf(context.event);
       const { operator } = signedInOf(context);
-      const etag = listTag(await conversations.inboxVersion(), operator, context.event.rawQueryString ?? '', deps.clock.now());
+      const etag = listTag(await conversations.inboxVersion(operator), operator, context.event.rawQueryString ?? '', deps.clock.now());
       return conditional(context.event, etag, () => conversations.list(operator, state, page, filter));
     }),
     route('GET conversations/:customerId', 'operator', async (context) => {
@@ -183,10 +183,13 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
  */
 const LIST_TAG_PERIOD_MS = 60_000;
 
-/** The `ETag` of a conversation list: the inbox's version, who asks (what they may read) and what (the query), and the minute. */
-function listTag(version: number, operator: Operator, query: string, now: Date): string {
+/**
+ * The `ETag` of a conversation list: the inbox's version and the caller's count of unread-mark
+ * changes, who asks (what they may read) and what (the query), and the minute.
+ */
+function listTag(inbox: InboxVersion, operator: Operator, query: string, now: Date): string {
   const period = Math.floor(now.getTime() / LIST_TAG_PERIOD_MS);
-  return `"${createHash('sha256').update(JSON.stringify([version, period, operator.phone, operator.role, query])).digest('base64url').slice(0, 27)}"`;
+  return `"${createHash('sha256').update(JSON.stringify([inbox.version, inbox.seenMarks, period, operator.phone, operator.role, query])).digest('base64url').slice(0, 27)}"`;
 }
 
 /** `?assigned=me` and `?search=` of the conversation list (docs/OPERATOR-API.md). */

@@ -130,6 +130,8 @@ export const AGENT_BACKEND_KINDS = {
 export const OPERATOR_ENV = {
   /** Comma-separated deploy-time admin phones; its presence turns the plane on. */
   adminPhoneNumbers: 'OPERATOR_ADMIN_PHONE_NUMBERS',
+  /** JSON object of deploy-time admins' names by phone (the operator function's only; set when the deployment names any). */
+  adminDisplayNames: 'OPERATOR_ADMIN_DISPLAY_NAMES',
   /** IANA zone whose midnight ends login links, operator sessions and availability. */
   timeZone: 'OPERATOR_TIME_ZONE',
   /** The operator function's URL, which the orchestrator puts in login links. */

@@ -93,10 +93,12 @@ export interface ConversationSummary {
   readonly lastMessage?: { readonly role: 'user'; readonly preview: string; readonly at: Timestamp };
   /** The last activity: the session's last write. */
   readonly updatedAt: Timestamp;
+  /** The customer wrote since the operator asking last opened the conversation (or they never opened it). */
+  readonly unread: boolean;
 }
 
 /** The customer's active session. */
-export interface ConversationView extends Omit<ConversationSummary, 'lastMessage' | 'assignedToName'> {
+export interface ConversationView extends Omit<ConversationSummary, 'lastMessage' | 'assignedToName' | 'unread'> {
   readonly sessionId: string;
   readonly qualificationData: JsonObject;
   /** The customer's registration data the agent recorded (`name`, `email`, `document_id`, `company`, `city`). */

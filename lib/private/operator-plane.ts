@@ -22,6 +22,8 @@ import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
 /** The operator plane's props with defaults applied and checks passed. Internal. */
 export interface OperatorPlaneSettings {
   readonly adminPhoneNumbers: readonly string[];
+  /** Trimmed; empty when the deployment names no admin. */
+  readonly adminDisplayNames: Readonly<Record<string, string>>;
   readonly timeZone: string;
   readonly handoffRenotifyAfter: Duration;
   readonly customerRenotifyAfter: Duration;
@@ -48,7 +50,7 @@ const LINKED_BUSINESS_ACCOUNT_ID = /^waba-([0-9a-zA-Z]{1,100})$/;
 /** The sweeper runs every minute: a shorter wait would be rounded up anyway. */
 const SWEEP_INTERVAL = Duration.minutes(1);
 const MAX_WAIT = Duration.hours(24);
-const PLANE_ONLY_PROPS = ['timeZone', 'handoffRenotifyAfter', 'customerRenotifyAfter', 'handoffTexts', 'operatorReservedConcurrency', 'consoleFrontDoor', 'messageTemplates'] as const;
+const PLANE_ONLY_PROPS = ['adminDisplayNames', 'timeZone', 'handoffRenotifyAfter', 'customerRenotifyAfter', 'handoffTexts', 'operatorReservedConcurrency', 'consoleFrontDoor', 'messageTemplates'] as const;
 const DEFAULT_TEMPLATE_SYNC_INTERVAL = Duration.hours(6);
 const TEMPLATE_NAME = /^[a-z0-9_]{1,512}$/;
 const TEMPLATE_LANGUAGE = /^[a-z]{2,3}(_[A-Za-z]{2,4})?$/;
@@ -56,6 +58,8 @@ const TEMPLATE_LANGUAGE = /^[a-z]{2,3}(_[A-Za-z]{2,4})?$/;
 const MAX_OPERATOR_RESERVED_CONCURRENCY = 900;
 
 const ADMIN_PHONE = /^\d{8,15}$/;
+/** As long as the console's operators list lets an admin name someone. */
+const MAX_ADMIN_NAME_CHARACTERS = 60;
 
 /** `undefined` when the plane is off (no `adminPhoneNumbers`); throws on any unusable value. */
 export function resolveOperatorPlaneSettings(constructPath: string, props: AgentPipelineProps): OperatorPlaneSettings | undefined {
@@ -78,6 +82,7 @@ export function resolveOperatorPlaneSettings(constructPath: string, props: Agent
   if (invalid.length > 0) {
     fail(`adminPhoneNumbers must be WhatsApp phones of 8 to 15 digits with country code and no '+' or spaces (e.g. '5511912345678'); got ${invalid.map((phone) => `'${phone}'`).join(', ')}.`);
   }
+  const adminDisplayNames = resolveAdminDisplayNames(fail, props.adminPhoneNumbers, props.adminDisplayNames ?? {});
   const handoffRenotifyAfter = props.handoffRenotifyAfter ?? Duration.seconds(OPERATOR_DEFAULTS.handoffRenotifyAfterSeconds);
   const customerRenotifyAfter = props.customerRenotifyAfter ?? Duration.seconds(OPERATOR_DEFAULTS.customerRenotifyAfterSeconds);
   for (const [name, wait] of [['handoffRenotifyAfter', handoffRenotifyAfter], ['customerRenotifyAfter', customerRenotifyAfter]] as const) {
@@ -99,7 +104,16 @@ export function resolveOperatorPlaneSettings(constructPath: string, props: Agent
     fail('consoleFrontDoor.domainNames and consoleFrontDoor.certificate go together: CloudFront serves its own names only with their certificate (in us-east-1).');
   }
   const templates = resolveTemplateSettings(fail, props.messageTemplates ?? {});
-  return { adminPhoneNumbers: [...new Set(props.adminPhoneNumbers)], timeZone, handoffRenotifyAfter, customerRenotifyAfter, handoffTexts, reservedConcurrency, frontDoor, templates };
+  return { adminPhoneNumbers: [...new Set(props.adminPhoneNumbers)], adminDisplayNames, timeZone, handoffRenotifyAfter, customerRenotifyAfter, handoffTexts, reservedConcurrency, frontDoor, templates };
+}
+
+function resolveAdminDisplayNames(fail: (problem: string) => never, adminPhoneNumbers: readonly string[], names: Readonly<Record<string, string>>): Record<string, string> {
+  const strangers = Object.keys(names).filter((phone) => !adminPhoneNumbers.includes(phone));
+  if (strangers.length > 0) fail(`adminDisplayNames names ${strangers.map((phone) => `'${phone}'`).join(', ')}, not in adminPhoneNumbers: name only the admins this deployment lists, by the same phone.`);
+  const trimmed = Object.entries(names).map(([phone, name]) => [phone, typeof name === 'string' ? name.trim() : ''] as const);
+  const unusable = trimmed.filter(([, name]) => name === '' || [...name].length > MAX_ADMIN_NAME_CHARACTERS).map(([phone]) => `'${phone}'`);
+  if (unusable.length > 0) fail(`adminDisplayNames must give each admin a name of 1 to ${MAX_ADMIN_NAME_CHARACTERS} characters; fix the names of ${unusable.join(', ')}.`);
+  return Object.fromEntries(trimmed);
 }
 
 function resolveTemplateSettings(fail: (problem: string) => never, props: MessageTemplatesProps): TemplateSettings {
@@ -211,6 +225,8 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
       ...sharedEnvironment,
       ...planeEnvironment,
       ...templateEnvironment,
+      // Names are the console's alone: the notifications the other functions send name customers.
+      ...(Object.keys(settings.adminDisplayNames).length > 0 ? { [OPERATOR_ENV.adminDisplayNames]: JSON.stringify(settings.adminDisplayNames) } : {}),
       [RUNTIME_ENV.turnQueueUrl]: context.queue.queueUrl,
       [OPERATOR_ENV.deadLetterQueueUrl]: context.deadLetterQueue.queueUrl,
     },

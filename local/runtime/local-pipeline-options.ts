@@ -92,6 +92,8 @@ export interface LocalPipelineOptions {
    * `consoleUrl`, and these phones get a login link when they send `login`.
    */
   readonly adminPhoneNumbers?: readonly string[];
+  /** Names of those admins by phone, as with the construct's `adminDisplayNames`. Default: none. */
+  readonly adminDisplayNames?: Readonly<Record<string, string>>;
   /** When the handoff sweep re-notifies operators and reminds the customer (operator plane only). */
   readonly handoffTimings?: { readonly renotifyOperatorsAfterMs?: number; readonly remindCustomerAfterMs?: number };
   /** The template a handoff notice goes as to an operator whose window is closed, as with the construct's `messageTemplates.handoffNoticeTemplate`. */
@@ -160,7 +162,7 @@ export interface SendCustomerMessageOptions {
   readonly messageId?: string;
   /** Default: now. */
   readonly sentAt?: Date;
-  /** The customer's WhatsApp profile name. Default: `Cliente` and the last four digits. */
+  /** The customer's WhatsApp profile name. Default: none (the notification carries no profile). */
   readonly profileName?: string;
 }
 

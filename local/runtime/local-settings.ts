@@ -96,7 +96,7 @@ function localTranscription({ transcription }: LocalPipelineOptions, locale: Loc
 /** Who may sign in to the console, when `adminPhoneNumbers` turns the operator plane on. */
 export function localOperatorAccess(options: LocalPipelineOptions): OperatorAccessSettings | undefined {
   if (options.adminPhoneNumbers === undefined || options.adminPhoneNumbers.length === 0) return undefined;
-  return { adminPhoneNumbers: options.adminPhoneNumbers, timeZone: OPERATOR_DEFAULTS.timeZone };
+  return { adminPhoneNumbers: options.adminPhoneNumbers, timeZone: OPERATOR_DEFAULTS.timeZone, ...(options.adminDisplayNames && { adminDisplayNames: options.adminDisplayNames }) };
 }
 
 /** The whole operator plane, once the operator function serves the console at `consoleUrl`. */

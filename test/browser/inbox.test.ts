@@ -45,15 +45,19 @@ afterAll(async () => {
 });
 
 const rows = () => page.getByRole('tabpanel').getByRole('listitem');
+/** The link that opens a conversation holds the name alone; the row around it says the rest. */
+const linkTo = (name: string) => page.getByRole('link', { name: `Abrir conversa com ${name}` });
+const rowOf = (name: string) => rows().filter({ has: linkTo(name) });
 
-it('says who and what on a row: the name, the profile name and the phone, why, what the customer said last, and since when', async () => {
-  const row = page.getByRole('link', { name: 'Abrir conversa com Maria Souza' });
+it('says who and what on a row: the profile name, the name the agent learned and the phone, why, what the customer said last, and since when', async () => {
+  const row = rowOf('Mari ☀️');
   await row.waitFor();
   const text = (await row.textContent()) ?? '';
-  expect(text).toContain(`~Mari ☀️ · ${maria}`);
+  // The customer's own WhatsApp name first, then what the agent learned (issue #29).
+  expect(text).toContain(`Maria Souza · ${maria}`);
   expect(text).toContain('Motivo: O cliente pediu atendimento humano (#humano)');
   // The customer's own message with its author, cut on a word boundary — not the pipeline's "nobody is available".
-  expect(text).toContain('Maria Souza: Quero marcar um exame de sangue para amanhã cedo, antes do trabalho, se possível com jejum de doze horas e resultado…');
+  expect(text).toContain('Mari ☀️: Quero marcar um exame de sangue para amanhã cedo, antes do trabalho, se possível com jejum de doze horas e resultado…');
   expect(text).not.toContain('No momento');
   expect(text).toMatch(/aguardando há (menos de 1 min|\d+ min)/);
   expect(text).not.toContain('há 0 min');
@@ -65,7 +69,7 @@ it('pages past the first hundred with the API’s cursor', async () => {
   await page.getByRole('tab', { name: 'Aguardando pessoa (100+)' }).waitFor();
   expect(await rows().count()).toBe(100);
   await page.getByRole('button', { name: 'Carregar mais conversas' }).click();
-  await page.getByRole('link', { name: `Abrir conversa com Fila ${String(QUEUED - 1).padStart(3, '0')}` }).waitFor();
+  await linkTo(`Fila ${String(QUEUED - 1).padStart(3, '0')}`).waitFor();
   expect(await rows().count()).toBe(QUEUED + 1);
   expect(await page.getByRole('button', { name: 'Carregar mais conversas' }).count()).toBe(0);
 });
@@ -74,11 +78,11 @@ it('searches by a part of the name, without accents or case, and by the first di
   const search = page.getByRole('searchbox', { name: 'Buscar por nome ou telefone' });
   await search.fill('SOUZA');
   await search.press('Enter');
-  await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).waitFor();
+  await linkTo('Mari ☀️').waitFor();
   await waitUntil(async () => (await rows().count()) === 1, 10_000, 'only the row the search finds');
   await search.fill(maria.slice(0, 9));
   await page.getByRole('button', { name: 'Buscar', exact: true }).click();
-  await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).waitFor();
+  await linkTo('Mari ☀️').waitFor();
   await search.fill('ninguém com esse nome');
   await search.press('Enter');
   await page.getByText('Nenhuma conversa encontrada para “ninguém com esse nome”.').waitFor();
@@ -90,18 +94,18 @@ it('moves a conversation between the tabs as it is claimed and closed', async ()
   expect((await api.call('POST', `/api/conversations/${maria}/claim`)).status).toBe(200);
   // The next poll sees the change: the inbox's version rose.
   await page.getByRole('tab', { name: 'Minhas (1)' }).click();
-  await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).waitFor();
-  expect(await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).textContent()).toContain(`com ${admin}`);
+  await rowOf('Mari ☀️').waitFor();
+  expect(await rowOf('Mari ☀️').textContent()).toContain(`com ${admin}`);
 
   expect((await api.call('POST', `/api/conversations/${maria}/close`)).status).toBe(200);
   await page.getByText('Você não está atendendo nenhuma conversa.').waitFor();
   await page.getByRole('tab', { name: 'Encerradas' }).click();
-  const closed = page.getByRole('link', { name: 'Abrir conversa com Maria Souza' });
+  const closed = rowOf('Mari ☀️');
   await closed.waitFor();
   expect(await closed.textContent()).toContain('Encerrada');
   await page.getByRole('tab', { name: /^Todas abertas/ }).click();
-  await page.getByRole('link', { name: 'Abrir conversa com Fila 000' }).waitFor();
-  expect(await page.getByRole('link', { name: 'Abrir conversa com Maria Souza' }).count()).toBe(0);
+  await linkTo('Fila 000').waitFor();
+  expect(await linkTo('Mari ☀️').count()).toBe(0);
 });
 
 it('polls with conditional requests: an unchanged inbox is answered 304', async () => {
@@ -132,6 +136,32 @@ it('shows the availability the server holds after a reload and in a new tab', as
   await availability(page).waitFor();
   expect(await availability(page).getAttribute('aria-checked')).toBe('false');
   await newTab.close();
+});
+
+it('stops polling while the tab is hidden, the inbox and the look for new handoffs alike, and asks at once when it is shown', async () => {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api/conversations?')) asked.push(new URL(request.url()).searchParams.get('state') ?? '');
+  });
+  // The page's own getters say visible: a hidden tab is played by shadowing them.
+  const setHidden = (hidden: boolean) =>
+    page.evaluate(
+      hidden
+        ? `Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+           Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+           document.dispatchEvent(new Event('visibilitychange'))`
+        : `delete document.visibilityState; delete document.hidden; document.dispatchEvent(new Event('visibilitychange'))`,
+    );
+
+  await setHidden(true);
+  await page.waitForTimeout(1_000); // a request already on its way when the tab was hidden
+  asked.length = 0;
+  // Longer than the look for new handoffs waits between two lists (15 s), the inbox's (4 s) many times over.
+  await page.waitForTimeout(16_000);
+  expect(asked).toEqual([]);
+
+  await setHidden(false);
+  await waitUntil(async () => asked.filter((state) => state === 'AWAITING_HUMAN').length >= 2 && asked.includes('HUMAN_ACTIVE'), 2_000, 'the inbox and the look for new handoffs ask at once');
 });
 
 it('ran without a CSP refusal or a script error', () => {

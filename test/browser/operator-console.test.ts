@@ -56,7 +56,7 @@ describe('an operator answering a handed-off customer', () => {
   it('sees the customer waiting for a person, with the waiting time and the tab counts', async () => {
     await ana1.getByRole('tab', { name: 'Aguardando pessoa (1)' }).waitFor();
     await ana1.getByRole('tab', { name: 'Minhas (0)' }).waitFor();
-    const row = ana1.getByRole('link', { name: 'Abrir conversa com Maria Souza' });
+    const row = ana1.getByRole('listitem').filter({ has: ana1.getByRole('link', { name: 'Abrir conversa com Maria Souza' }) });
     await row.waitFor();
     expect(await row.textContent()).toMatch(/aguardando há (menos de 1 min|\d+ min)/);
     expect(await unnamedControls(ana1)).toEqual([]);

@@ -319,6 +319,13 @@ describe('the operator plane', () => {
     });
   });
 
+  it('gives it the names the deployment gives its admins, and refuses a name that is not text', () => {
+    const names = { '5511999990000': 'Ana Lima' };
+    expect(readOperatorSettings({ ...operatorEnvironment, [OPERATOR_ENV.adminDisplayNames]: JSON.stringify(names) }).operatorPlane).toMatchObject({ adminDisplayNames: names });
+    expect(readOperatorSettings(operatorEnvironment).operatorPlane).not.toHaveProperty('adminDisplayNames');
+    expect(() => readOperatorSettings({ ...operatorEnvironment, [OPERATOR_ENV.adminDisplayNames]: '{"5511999990000":7}' })).toThrow(OPERATOR_ENV.adminDisplayNames);
+  });
+
   it.each([RUNTIME_ENV.tableName, RUNTIME_ENV.turnQueueUrl, OPERATOR_ENV.deadLetterQueueUrl, OPERATOR_ENV.adminPhoneNumbers])('names %s when the operator function misses it', (name) => {
     expect(() => readOperatorSettings(without(operatorEnvironment, name))).toThrow(`Environment variable ${name} is not set`);
   });

@@ -9,6 +9,7 @@ const summary = (customerId: string, state: ConversationSummary['state'], at: st
   customerId,
   state,
   updatedAt: at,
+  unread: false,
   ...extra,
 });
 

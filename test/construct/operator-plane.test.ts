@@ -204,6 +204,15 @@ describe('consoleFrontDoor', () => {
     }
   });
 
+  test("names the deploy-time admins to the operator function alone, trimmed; without names it gets no variable", () => {
+    const named = synthPipeline({ adminPhoneNumbers: [ADMIN, '351912345678'], adminDisplayNames: { [ADMIN]: '  Ana Lima ', '351912345678': 'João' } });
+    const operatorEnvironment = (synth: SynthesizedPipeline) => synth.template.toJSON().Resources[synth.stack.getLogicalId(synth.pipeline.operatorFunction!.node.defaultChild as never)].Properties.Environment.Variables;
+    expect(JSON.parse(operatorEnvironment(named).OPERATOR_ADMIN_DISPLAY_NAMES)).toEqual({ [ADMIN]: 'Ana Lima', '351912345678': 'João' });
+    const withNames = Object.values(named.template.findResources('AWS::Lambda::Function')).filter((fn) => fn.Properties?.Environment?.Variables?.OPERATOR_ADMIN_DISPLAY_NAMES !== undefined);
+    expect(withNames).toHaveLength(1);
+    expect(operatorEnvironment(synthPipeline({ adminPhoneNumbers: [ADMIN] })).OPERATOR_ADMIN_DISPLAY_NAMES).toBeUndefined();
+  });
+
   test('without it the console keeps its own public URL and no distribution is created', () => {
     const { template } = synthPipeline({ adminPhoneNumbers: [ADMIN] });
     template.resourceCountIs('AWS::CloudFront::Distribution', 0);
@@ -229,6 +238,10 @@ describe('operator plane validation', () => {
     [{ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 1000 }, /operatorReservedConcurrency must be a whole number from 1 to 900; got 1000/],
     [{ adminPhoneNumbers: [ADMIN], operatorReservedConcurrency: 2.5 }, /operatorReservedConcurrency must be a whole number/],
     [{ adminPhoneNumbers: [ADMIN], handoffTexts: { operatorNotification: 'Abra {link} e atenda {name}' } }, /handoffTexts.operatorNotification: the console link goes last; put \{link\} at the end/],
+    [{ adminDisplayNames: { [ADMIN]: 'Ana' } }, /adminDisplayNames only apply to the operator plane/],
+    [{ adminPhoneNumbers: [ADMIN], adminDisplayNames: { '5511900000009': 'Ana' } }, /adminDisplayNames names '5511900000009', not in adminPhoneNumbers/],
+    [{ adminPhoneNumbers: [ADMIN], adminDisplayNames: { [ADMIN]: '   ' } }, /adminDisplayNames must give each admin a name of 1 to 60 characters; fix the names of '\d+'/],
+    [{ adminPhoneNumbers: [ADMIN], adminDisplayNames: { [ADMIN]: 'A'.repeat(61) } }, /adminDisplayNames must give each admin a name of 1 to 60 characters/],
   ])('%o is refused with a message that says what to change', (props, message) => {
     expect(() => synthPipeline(props)).toThrow(message);
   });

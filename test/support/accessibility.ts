@@ -7,15 +7,6 @@ const STANDARDS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best
 /** The impacts that fail a screen; moderate and minor ones are reported by axe but do not fail. */
 const FAILING_IMPACTS: ReadonlySet<string> = new Set(['serious', 'critical']);
 
-/** A violation a test knows of and names, with the reason it stays for now: one rule on one element. */
-export interface KnownViolation {
-  /** The axe rule, e.g. `label-content-name-mismatch`. */
-  readonly rule: string;
-  /** The element as axe names it (its CSS selector in the report). */
-  readonly target: string;
-  readonly reason: string;
-}
-
 /**
  * The serious and critical accessibility violations axe-core finds on the page as it is now, one line
  * each (rule, impact, what it means, where): `[]` when there are none. A browser test adding a
@@ -23,13 +14,11 @@ export interface KnownViolation {
  *
  *   expect(await accessibilityViolations(page)).toEqual([]);
  */
-export async function accessibilityViolations(page: Page, known: readonly KnownViolation[] = []): Promise<string[]> {
+export async function accessibilityViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).withTags(STANDARDS).analyze();
   return violations
     .filter((violation) => FAILING_IMPACTS.has(violation.impact ?? ''))
     .flatMap((violation) =>
-      violation.nodes
-        .filter((node) => !known.some((issue) => issue.rule === violation.id && issue.target === node.target.join(' ')))
-        .map((node) => `${violation.id} (${violation.impact}): ${violation.help} — ${node.target.join(' ')}`),
+      violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${violation.help} — ${node.target.join(' ')}`),
     );
 }

@@ -98,9 +98,9 @@ export function textsSentTo(pipeline: LocalPipeline, recipient: string): string[
 }
 
 /** A new customer whose conversation the agent handed to people (nobody was available: the customer was told so). */
-export async function handedOffCustomer(pipeline: LocalPipeline, options: { sentAt?: Date } = {}): Promise<string> {
-  const customer = newCustomer();
-  await pipeline.sendCustomerMessage(customer, 'Quero falar com alguém #dado name=Ana #humano', options);
+export async function handedOffCustomer(pipeline: LocalPipeline, options: { customer?: string; sentAt?: Date; profileName?: string } = {}): Promise<string> {
+  const { customer = newCustomer(), ...message } = options;
+  await pipeline.sendCustomerMessage(customer, 'Quero falar com alguém #dado name=Ana #humano', message);
   await waitUntil(() => textsSentTo(pipeline, customer).length === 2, 10_000, 'the agent’s reply and the handoff notice');
   await pipeline.waitForIdle();
   expect((await pipeline.conversation(customer)).session?.state).toBe('AWAITING_HUMAN');

@@ -27,6 +27,6 @@ export function operatorConversationsOn(
     ids,
     timeZone: 'America/Sao_Paulo',
     consent: { isOptedOut: async () => false },
-    inboxVersion: { current: async () => 0 },
+    inboxVersion: { current: async () => ({ version: 0, seenMarks: 0 }), raiseSeenMarks: async () => undefined },
   });
 }

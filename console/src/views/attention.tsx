@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useConsole } from '../context';
-import { startPolling, type VisibilitySource } from '../polling';
+import { startPolling } from '../polling';
 import { describeFailure, FeedbackLine, type Feedback } from './common';
 
 /**
- * How often the console looks for new handoffs. Unlike the screens it keeps looking while the tab
- * is hidden (that is when a notification helps); browsers slow hidden tabs' timers down anyway.
+ * How often the console looks for new handoffs. Like the screens it pauses while the tab is hidden
+ * (a console left open in a background tab costs the API nothing) and looks at once when shown; a
+ * notification still helps when the console's window is behind another one.
  */
 const ATTENTION_INTERVAL_MS = 15_000;
-const ALWAYS_LOOKING: VisibilitySource = { hidden: false, addEventListener: () => undefined, removeEventListener: () => undefined };
 /** What the operator opted into, remembered in localStorage (a key only while it is on). */
 const NOTIFY_KEY = 'console.notify';
 const SOUND_KEY = 'console.sound';
@@ -60,7 +60,9 @@ export function Attention() {
       }
       if (choices.current.sound) chime();
     };
-    const stop = startPolling(look, ALWAYS_LOOKING, ATTENTION_INTERVAL_MS);
+    const stop = startPolling(look, document, ATTENTION_INTERVAL_MS);
+    // A console opened in a background tab still counts the waiting in its title at once.
+    if (document.hidden) void look().catch(() => undefined);
     return () => {
       stop();
       document.title = t0.current('app.title');

@@ -48,6 +48,12 @@ export function InboxScreen({ tab }: { readonly tab: InboxTab }) {
     if (first === undefined) return '…';
     return first.cursor === undefined ? first.items.length : `${first.items.length}+`;
   };
+  /** A counted tab's label: how many, and how many of them the customer wrote to since I last opened them. */
+  const countedLabel = (name: InboxTab): string => {
+    const label = t(TAB_LABELS[name], { count: countOf(name) });
+    const unread = data?.get(listKeyOf(TAB_LISTS[name][0]))?.items.filter((item) => item.unread).length ?? 0;
+    return unread === 0 ? label : `${label} · ${t('inbox.tab.unread', { count: unread })}`;
+  };
   const loadMore = async () => {
     setLoadingMore(true);
     try {
@@ -83,7 +89,7 @@ export function InboxScreen({ tab }: { readonly tab: InboxTab }) {
             aria-controls="inbox-list"
             tabIndex={name === tab ? 0 : -1}
           >
-            {COUNTED_TABS.includes(name) ? t(TAB_LABELS[name], { count: countOf(name) }) : t(TAB_LABELS[name])}
+            {COUNTED_TABS.includes(name) ? countedLabel(name) : t(TAB_LABELS[name])}
           </a>
         ))}
       </div>
@@ -149,19 +155,22 @@ function ago(t: Translate, now: number, at: string, key: MessageKey, justNowKey:
 function InboxRow({ item, now }: { readonly item: ConversationSummary; readonly now: number }) {
   const { t } = useConsole();
   const name = customerNameOf(item);
-  const profile = item.profileName !== undefined && item.profileName !== name ? `~${item.profileName}` : undefined;
+  const learned = item.displayName !== undefined && item.displayName !== name ? item.displayName : undefined;
+  // The link holds the name alone, so what it is called contains what it shows (WCAG 2.5.3); it covers the whole row.
   return (
-    <li class={`conversation-row state-${item.state}`}>
-      <a href={hrefOf({ kind: 'conversation', customerId: item.customerId })} aria-label={t('inbox.open', { name })}>
+    <li class={`conversation-row state-${item.state}${item.unread ? ' unread' : ''}`}>
+      <a href={hrefOf({ kind: 'conversation', customerId: item.customerId })} class="row-link">
+        <span class="visually-hidden">{t('inbox.openWith')} </span>
         <span class="row-name">{name}</span>
-        <span class="row-who">{[profile, item.customerId === name ? undefined : item.customerId].filter(Boolean).join(' · ')}</span>
-        <span class="row-state">{t(`state.${item.state}`)}</span>
-        {item.state === 'AWAITING_HUMAN' && item.waitingSince !== undefined && <span class="row-waiting">{ago(t, now, item.waitingSince, 'inbox.waitingFor', 'inbox.waitingJustNow')}</span>}
-        <span class="row-activity">{ago(t, now, item.updatedAt, 'inbox.lastActivity', 'inbox.lastActivityJustNow')}</span>
-        {item.assignedTo !== undefined && <span class="row-assigned">{t('inbox.assignedTo', { operator: item.assignedToName ?? item.assignedTo })}</span>}
-        {item.handoffReason !== undefined && <span class="row-reason">{t('inbox.reason', { reason: item.handoffReason })}</span>}
-        {item.lastMessage !== undefined && <span class="row-preview">{t('inbox.lastMessage', { author: name, text: item.lastMessage.preview })}</span>}
       </a>
+      {item.unread && <span class="row-unread">{t('inbox.unread')}</span>}
+      <span class="row-who">{[learned, item.customerId === name ? undefined : item.customerId].filter(Boolean).join(' · ')}</span>
+      <span class="row-state">{t(`state.${item.state}`)}</span>
+      {item.state === 'AWAITING_HUMAN' && item.waitingSince !== undefined && <span class="row-waiting">{ago(t, now, item.waitingSince, 'inbox.waitingFor', 'inbox.waitingJustNow')}</span>}
+      <span class="row-activity">{ago(t, now, item.updatedAt, 'inbox.lastActivity', 'inbox.lastActivityJustNow')}</span>
+      {item.assignedTo !== undefined && <span class="row-assigned">{t('inbox.assignedTo', { operator: item.assignedToName ?? item.assignedTo })}</span>}
+      {item.handoffReason !== undefined && <span class="row-reason">{t('inbox.reason', { reason: item.handoffReason })}</span>}
+      {item.lastMessage !== undefined && <span class="row-preview">{t('inbox.lastMessage', { author: name, text: item.lastMessage.preview })}</span>}
     </li>
   );
 }

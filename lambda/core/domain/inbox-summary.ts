@@ -1,6 +1,6 @@
 import type { InboundTurn } from './inbound-turn';
 import type { CustomerMessageSummary, Session } from './session';
-import type { IsoTimestamp } from './timestamps';
+import { type IsoTimestamp, toEpochMicros } from './timestamps';
 
 /**
  * What an inbox row says about a conversation, kept on the session item the pipeline writes anyway
@@ -37,6 +37,47 @@ export function withCustomerMessage(session: Session, turn: Pick<InboundTurn, 't
     lastCustomerMessage: { preview: previewOf(turn.text), at },
     ...(turn.profileName === undefined ? {} : { profileName: turn.profileName }),
   };
+}
+
+/**
+ * The operators whose last open a session keeps: a team's day on one conversation, and a session
+ * item of bounded size. An operator dropped from the marks sees the row unread again.
+ */
+export const MAX_SEEN_MARKS = 20;
+
+/** Whether the customer wrote since `operatorPhone` last opened the conversation (or they never opened it). */
+export function isUnreadFor(session: Pick<Session, 'lastCustomerMessage' | 'seenBy'>, operatorPhone: string): boolean {
+  const wrote = session.lastCustomerMessage?.at;
+  if (wrote === undefined) return false;
+  const seen = session.seenBy?.[operatorPhone];
+  return seen === undefined || toEpochMicros(seen) < toEpochMicros(wrote);
+}
+
+/** What opening the conversation writes: `operatorPhone`'s mark, and the oldest one it pushes out of the bound. */
+export interface SeenMark {
+  readonly operatorPhone: string;
+  /** The time of the customer's last message as the operator opened the conversation: a message recorded later is unread, whatever its time. */
+  readonly at: IsoTimestamp;
+  readonly dropped?: string;
+}
+
+/** The mark `operatorPhone` opening the conversation writes; none while nothing is unread for them (an open conversation's polls write nothing). */
+export function seenMarkOf(session: Pick<Session, 'lastCustomerMessage' | 'seenBy'>, operatorPhone: string): SeenMark | undefined {
+  const at = session.lastCustomerMessage?.at;
+  if (at === undefined || !isUnreadFor(session, operatorPhone)) return undefined;
+  const others = Object.entries(session.seenBy ?? {}).filter(([phone]) => phone !== operatorPhone);
+  if (others.length < MAX_SEEN_MARKS) return { operatorPhone, at };
+  const [oldest] = others.reduce((a, b) => (toEpochMicros(a[1]) <= toEpochMicros(b[1]) ? a : b));
+  return { operatorPhone, at, dropped: oldest };
+}
+
+/**
+ * What an operator's conversation lists are as of now, for their `ETag`: the inbox's number, which
+ * rises when a conversation changes state, and how often that operator's marks changed.
+ */
+export interface InboxVersion {
+  readonly version: number;
+  readonly seenMarks: number;
 }
 
 /** How a name is compared in a search: lower case, without accents, single spaces ("José  Silva" → "jose silva"). */

@@ -131,6 +131,8 @@ export interface Session extends CarriesUnknownAttributes {
   readonly profileName?: string;
   /** The customer's last message, as an inbox row shows it. */
   readonly lastCustomerMessage?: CustomerMessageSummary;
+  /** By operator phone, the time of the customer's last message when they last opened the conversation (the newest few; see inbox-summary.ts): a later one is unread for them. */
+  readonly seenBy?: Readonly<Record<string, IsoTimestamp>>;
   /** When the available operators were first told about this handoff (or the customer that nobody is). */
   readonly handoffNotifiedAt?: IsoTimestamp;
   readonly handoffRenotifiedAt?: IsoTimestamp;

@@ -1,4 +1,4 @@
-import { previewOf, withCustomerMessage } from '../../../lambda/core/domain/inbox-summary';
+import { isUnreadFor, MAX_SEEN_MARKS, previewOf, seenMarkOf, withCustomerMessage } from '../../../lambda/core/domain/inbox-summary';
 import type { Session } from '../../../lambda/core/domain/session';
 import { applyActions } from '../../../lambda/core/domain/turn';
 
@@ -32,5 +32,35 @@ describe('what a row says, kept on the session', () => {
   test("a handoff keeps the agent's reason, bounded", () => {
     expect(applyActions(session, [{ type: 'request_human_handoff', reason: 'Pediu um orçamento' }], at)).toMatchObject({ state: 'AWAITING_HUMAN', handoffReason: 'Pediu um orçamento' });
     expect([...applyActions(session, [{ type: 'request_human_handoff', reason: 'motivo '.repeat(200) }], at).handoffReason!].length).toBeLessThanOrEqual(500);
+  });
+});
+
+describe('unread marks, by operator', () => {
+  const wrote = withCustomerMessage(session, { text: 'Oi' }, at);
+  const later = '2026-12-01T12:05:00.000000Z';
+
+  test('unread for an operator who never opened it, once the customer wrote; never before', () => {
+    expect(isUnreadFor(session, 'ana')).toBe(false);
+    expect(isUnreadFor(wrote, 'ana')).toBe(true);
+    expect(seenMarkOf(session, 'ana')).toBeUndefined();
+  });
+
+  test("opening marks the customer's last message seen for that operator alone; a newer message is unread again", () => {
+    const mark = seenMarkOf(wrote, 'ana')!;
+    expect(mark).toEqual({ operatorPhone: 'ana', at });
+    const seen = { ...wrote, seenBy: { ana: mark.at } };
+    expect(isUnreadFor(seen, 'ana')).toBe(false);
+    expect(isUnreadFor(seen, 'bruno')).toBe(true);
+    // Nothing unread: nothing to write (an open conversation's polls cost no write).
+    expect(seenMarkOf(seen, 'ana')).toBeUndefined();
+    expect(isUnreadFor(withCustomerMessage(seen, { text: 'Ainda aí?' }, later), 'ana')).toBe(true);
+  });
+
+  test(`keeps at most ${MAX_SEEN_MARKS} operators: a new one pushes out the oldest mark`, () => {
+    const seenBy = Object.fromEntries(Array.from({ length: MAX_SEEN_MARKS }, (_, index) => [`op${index}`, `2026-12-01T11:${String(10 + index).padStart(2, '0')}:00.000000Z`]));
+    const full = { ...withCustomerMessage(session, { text: 'Oi' }, later), seenBy };
+    expect(seenMarkOf(full, 'newcomer')).toEqual({ operatorPhone: 'newcomer', at: later, dropped: 'op0' });
+    // One already marked replaces their own mark.
+    expect(seenMarkOf(full, 'op5')).toEqual({ operatorPhone: 'op5', at: later });
   });
 });

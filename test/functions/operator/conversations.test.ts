@@ -30,10 +30,11 @@ afterAll(async () => {
 });
 
 const sentTo = (customer: string): string[] => textsSentTo(pipeline, customer);
-const handedOffCustomer = (options: { sentAt?: Date } = {}): Promise<string> => handedOffCustomerOf(pipeline, options);
+const handedOffCustomer = (options: Parameters<typeof handedOffCustomerOf>[1] = {}): Promise<string> => handedOffCustomerOf(pipeline, options);
 
 it('lists waiting conversations by state with a cursor, and reads one with its history', async () => {
-  const customers = [await handedOffCustomer(), await handedOffCustomer(), await handedOffCustomer()];
+  const first = newCustomer();
+  const customers = [await handedOffCustomer({ customer: first, profileName: `Cliente ${first.slice(-4)}` }), await handedOffCustomer(), await handedOffCustomer()];
   const seen: string[] = [];
   let cursor: string | undefined;
   do {
@@ -262,6 +263,24 @@ describe('polling the inbox with conditional requests', () => {
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
     expect(changed.body.items.map((item: { customerId: string }) => item.customerId)).not.toContain(customer);
+  });
+
+  it('marks a row unread for each operator until they open it; the open turns their ETag alone', async () => {
+    const customer = await handedOffCustomer();
+    const rowFor = (answer: { body: { items: { customerId: string; unread: boolean }[] } }) => answer.body.items.find((item) => item.customerId === customer);
+    const [mine, theirs] = await Promise.all([operator.call('GET', waiting), admin.call('GET', waiting)]);
+    expect([rowFor(mine)?.unread, rowFor(theirs)?.unread]).toEqual([true, true]);
+
+    expect((await operator.call('GET', `/api/conversations/${customer}`)).status).toBe(200);
+    const [mineNow, theirsNow] = await Promise.all([
+      operator.call('GET', waiting, undefined, { headers: { 'if-none-match': mine.headers.get('etag')! } }),
+      admin.call('GET', waiting, undefined, { headers: { 'if-none-match': theirs.headers.get('etag')! } }),
+    ]);
+    expect(mineNow.status).toBe(200);
+    expect(rowFor(mineNow)?.unread).toBe(false);
+    // Unless the minute turned in between, the admin's copy is still current.
+    if (theirsNow.status === 200) expect(rowFor(theirsNow)?.unread).toBe(true);
+    else expect(theirsNow.status).toBe(304);
   });
 
   it('tags each caller and each query apart: one operator’s copy never answers another’s', async () => {

@@ -1,3 +1,4 @@
+import type { InboxVersion } from '../../domain/inbox-summary';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import type { DynamoKit } from './dynamo-kit';
@@ -13,7 +14,8 @@ import { ENTITY_TYPE, EntityType, inboxVersionKey } from './keys';
  * a customer message to the human inbox (the webhook reaches only the customer partitions): the
  * list answers' `ETag` also turns each minute, so such a row is at most a minute behind
  * (operator-http.ts). One item for the deployment is written at the pace of conversations changing
- * hands — people's pace, far below an item's write ceiling.
+ * hands — people's pace, far below an item's write ceiling. Each operator's unread marks count
+ * on the same item (`raiseSeenMarks`), at the pace of that operator opening conversations.
  */
 export class DynamoInboxVersion {
   constructor(
@@ -21,10 +23,30 @@ export class DynamoInboxVersion {
     private readonly clock: Clock,
   ) {}
 
-  /** The current number (0 before the first change). Eventually consistent: a poll that reads it a moment stale sees the change at the next poll. */
-  async current(): Promise<number> {
+  /**
+   * The current number and `operatorPhone`'s count of marks (0 before the first change).
+   * Eventually consistent: a poll that reads it a moment stale sees the change at the next poll.
+   */
+  async current(operatorPhone: string): Promise<InboxVersion> {
     const item = await this.kit.get({ key: inboxVersionKey() });
-    return typeof item?.version === 'number' ? item.version : 0;
+    const seenMarks = item?.[seenMarksAttribute(operatorPhone)];
+    return { version: typeof item?.version === 'number' ? item.version : 0, seenMarks: typeof seenMarks === 'number' ? seenMarks : 0 };
+  }
+
+  /**
+   * Counts a change of `operatorPhone`'s unread marks (they opened a conversation the customer
+   * wrote to): their lists' `ETag` turns, nobody else's. One attribute per operator, on the item
+   * every poll reads anyway; a lost count is bounded like a lost raise.
+   */
+  async raiseSeenMarks(operatorPhone: string): Promise<void> {
+    await this.kit
+      .update({
+        key: inboxVersionKey(),
+        update: 'SET #type = :type ADD #marks :one',
+        names: { '#type': ENTITY_TYPE, '#marks': seenMarksAttribute(operatorPhone) },
+        values: { ':type': EntityType.inboxVersion, ':one': 1 },
+      })
+      .catch(() => undefined);
   }
 
   /**
@@ -42,4 +64,9 @@ export class DynamoInboxVersion {
       })
       .catch(() => undefined);
   }
+}
+
+/** The version item's count of one operator's mark changes. */
+function seenMarksAttribute(operatorPhone: string): string {
+  return `seen_marks_${operatorPhone}`;
 }

@@ -1,6 +1,6 @@
 import { ConditionFailedError, CrmSyncConcurrentUpdateError, type Page, type PageRequest, type SessionChanges, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
 import { AGENT_OWNED_STATES, assertLegalTransition, isAgentOwned, type Session, SessionState } from '../../domain/session';
-import type { InboxSearch } from '../../domain/inbox-summary';
+import type { InboxSearch, SeenMark } from '../../domain/inbox-summary';
 import { isoMicros } from '../../domain/timestamps';
 import { DEFAULT_RETENTION, expiresAt, isExpired, type RetentionPolicy } from '../../domain/privacy';
 import type { Clock } from '../../ports/clock';
@@ -306,6 +306,21 @@ export class DynamoSessionRepository implements SessionRepository {
     };
     const firstReply = repliedAt === undefined ? undefined : this.handoffReport.stepUpdate(session, { step: 'firstReply', at: repliedAt });
     return conditionally(() => (firstReply === undefined ? this.kit.update(release) : this.kit.transact([{ update: release }, { update: firstReply }])));
+  }
+
+  markSeen(session: Session, mark: SeenMark): Promise<boolean> {
+    const key = sessionKey(session.customerId, session.sessionId);
+    const at = isoMicros(mark.at);
+    // The first mark creates the map; any later one writes its own entry, so two operators opening at once both keep theirs.
+    if (session.seenBy === undefined) {
+      return conditionally(() =>
+        this.kit.update({ key, update: 'SET #seen = :marks', condition: `${ITEM_EXISTS} AND attribute_not_exists(#seen)`, names: { '#pk': KEY_NAMES['#pk'], '#seen': S.seenBy }, values: { ':marks': { [mark.operatorPhone]: at } } }),
+      );
+    }
+    const names: Record<string, string> = { '#seen': S.seenBy, '#operator': mark.operatorPhone };
+    if (mark.dropped !== undefined) names['#dropped'] = mark.dropped;
+    const update = `SET #seen.#operator = :at${mark.dropped === undefined ? '' : ' REMOVE #seen.#dropped'}`;
+    return conditionally(() => this.kit.update({ key, update, condition: 'attribute_exists(#seen)', names, values: { ':at': at } }));
   }
 
   markHandoffNotified(session: Session, notifiedAt: string): Promise<boolean> {

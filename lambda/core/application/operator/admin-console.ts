@@ -160,7 +160,7 @@ export class AdminConsole {
     await this.deps.trail.record({ author: admin.phone, action: 'operator.access_ended', resourceType: 'operator', resourceId: phone, details: { ...revoked } });
   }
 
-  /** The deploy-time admins (the deployment, not the `operators` setting, makes them admins), with the names the setting gives them. */
+  /** The deploy-time admins (the deployment, not the `operators` setting, makes them admins), with the names the setting or the deployment (`adminDisplayNames`) gives them. */
   async deploymentAdmins(): Promise<{ readonly phone: string; readonly role: 'admin'; readonly name?: string }[]> {
     const admins = (await this.deps.directory.list()).filter((operator) => this.deps.directory.isDeployTimeAdmin(operator.phone));
     return admins.map(({ phone, name }) => ({ phone, role: 'admin', name }));

@@ -3,7 +3,7 @@ import { lastCustomerMessage } from '../customer-window';
 import type { MessagingConsent } from '../privacy/messaging-consent';
 import { ConditionFailedError, type InboundReceiptRepository, type MessageRepository, type MessageTemplateRepository, type OperationalConfigRepository, type Page, type PageRequest, type SessionRepository, type TransitionOptions } from '../../ports/repositories';
 import { deliveryFailureReason, type DeliveryFailureReason, type ReceiptStatus } from '../../domain/delivery-receipt';
-import type { InboxSearch } from '../../domain/inbox-summary';
+import { type InboxSearch, type InboxVersion, isUnreadFor, seenMarkOf } from '../../domain/inbox-summary';
 import { mediaDescription, type MediaDescription } from '../../domain/media-note';
 import type { Message } from '../../domain/message';
 import { customerDisplayName, type Operator } from '../../domain/operator';
@@ -36,6 +36,8 @@ export interface ConversationSummary {
   /** The customer's last message (never the agent's, an operator's or the pipeline's). */
   readonly lastMessage?: { readonly role: 'user'; readonly preview: string; readonly at: IsoTimestamp };
   readonly updatedAt: IsoTimestamp;
+  /** The customer wrote since the operator asking last opened the conversation. */
+  readonly unread: boolean;
 }
 
 export interface ConversationView {
@@ -115,8 +117,8 @@ export interface OperatorConversationsDependencies {
   readonly timeZone: string;
   /** Refuses replies to a customer who opted out of messages. */
   readonly consent: Pick<MessagingConsent, 'isOptedOut'>;
-  /** The number that rises with every change an inbox row shows (inbox-version.ts). */
-  readonly inboxVersion: { current(): Promise<number> };
+  /** The number that rises with every change an inbox row shows, and each operator's count of mark changes (inbox-version.ts). */
+  readonly inboxVersion: { current(operatorPhone: string): Promise<InboxVersion>; raiseSeenMarks(operatorPhone: string): Promise<void> };
   /** Who the operators are (cached per process), so a row names its operator. @default rows show the phone alone */
   readonly operators?: Pick<OperatorDirectory, 'find'>;
 }
@@ -157,7 +159,7 @@ export class OperatorConversations {
     // One index page: a row is what the session item says (inbox-summary.ts), no history read per row.
     const sessions = await this.deps.sessions.listByState(state, page, { assignedTo, search: filter.search });
     const names = await this.operatorNames(sessions.items.flatMap((session) => (session.assignedTo === undefined ? [] : [session.assignedTo])));
-    return { items: sessions.items.map((session) => ({ ...summaryOf(session), assignedToName: session.assignedTo === undefined ? undefined : names.get(session.assignedTo) })), cursor: sessions.cursor };
+    return { items: sessions.items.map((session) => summaryOf(session, operator, names)), cursor: sessions.cursor };
   }
 
   /** The names of the operators the list's rows are assigned to, from the cached operators list. */
@@ -168,18 +170,21 @@ export class OperatorConversations {
     return new Map(found.flatMap(([phone, name]) => (name === undefined ? [] : [[phone, name] as const])));
   }
 
-  /** What the lists' conditional answers compare: unchanged, an unchanged list is not read again. */
-  inboxVersion(): Promise<number> {
-    return this.deps.inboxVersion.current();
+  /** What the operator's lists' conditional answers compare: unchanged, an unchanged list is not read again. */
+  inboxVersion(operator: Operator): Promise<InboxVersion> {
+    return this.deps.inboxVersion.current(operator.phone);
   }
 
   async get(operator: Operator, customerId: string, page: PageRequest): Promise<{ readonly conversation: ConversationView; readonly history: Page<HistoryEntry> }> {
     const session = await this.readable(operator, customerId);
-    const [history, lastCustomerMessage] = await Promise.all([this.deps.messages.history(customerId, page), this.lastCustomerMessage(customerId)]);
-    return {
-      conversation: { ...viewOf(session), serviceWindow: serviceWindowOf(lastCustomerMessage?.timestamp, this.deps.clock.now()) },
-      history: { items: await this.withOperatorNames(history.items.map(historyEntryOf)), cursor: history.cursor },
-    };
+    const [history, conversation] = await Promise.all([this.deps.messages.history(customerId, page), this.viewWithWindow(session), this.markSeen(operator, session)]);
+    return { conversation, history: { items: await this.withOperatorNames(history.items.map(historyEntryOf)), cursor: history.cursor } };
+  }
+
+  /** Opening the conversation clears its unread mark for the operator: two writes when the customer wrote since their last open, none otherwise. */
+  private async markSeen(operator: Operator, session: Session): Promise<void> {
+    const mark = seenMarkOf(session, operator.phone);
+    if (mark !== undefined && (await this.deps.sessions.markSeen(session, mark))) await this.deps.inboxVersion.raiseSeenMarks(operator.phone);
   }
 
   /** Each operator's reply with the operator's name as the operators list has it now. */
@@ -313,8 +318,14 @@ export class OperatorConversations {
     return this.viewWithWindow(await conflictOnLostRace(() => this.closer.close(session, operator.phone, options)));
   }
 
+  /**
+   * The view with the window the session item says (the time of the customer's last message rides
+   * on every write that records one): no history read, except for a session written before session
+   * items kept that time (0.1.0).
+   */
   private async viewWithWindow(session: Session): Promise<ConversationView> {
-    return { ...viewOf(session), serviceWindow: serviceWindowOf((await this.lastCustomerMessage(session.customerId))?.timestamp, this.deps.clock.now()) };
+    const lastCustomerMessageAt = session.lastCustomerMessage?.at ?? (await this.lastCustomerMessage(session.customerId))?.timestamp;
+    return { ...viewOf(session), serviceWindow: serviceWindowOf(lastCustomerMessageAt, this.deps.clock.now()) };
   }
 
   /** Whether the operator is available now, as the handoff notifications see it. */
@@ -415,9 +426,14 @@ function identityOf(session: Session): Pick<ConversationSummary, 'customerId' | 
   };
 }
 
-function summaryOf(session: Session): ConversationSummary {
+function summaryOf(session: Session, operator: Operator, names: ReadonlyMap<string, string>): ConversationSummary {
   const last = session.lastCustomerMessage;
-  return { ...identityOf(session), lastMessage: last && { role: 'user', preview: last.preview, at: last.at } };
+  return {
+    ...identityOf(session),
+    assignedToName: session.assignedTo === undefined ? undefined : names.get(session.assignedTo),
+    lastMessage: last && { role: 'user', preview: last.preview, at: last.at },
+    unread: isUnreadFor(session, operator.phone),
+  };
 }
 
 function viewOf(session: Session): Omit<ConversationView, 'serviceWindow'> {

@@ -12,6 +12,8 @@ export interface OperatorDirectoryOptions {
   readonly config: OperationalConfigRepository;
   /** Deploy-time admins: always admins, whatever the config says. */
   readonly adminPhoneNumbers: readonly string[];
+  /** The deploy-time admins' names by phone; a name the config gives the same phone wins. @default they go by their phone until the config names them */
+  readonly adminDisplayNames?: Readonly<Record<string, string>>;
   /** @default OPERATOR_DIRECTORY_CACHE_MS */
   readonly cacheMs?: number;
   /** Monotonic-enough milliseconds for the cache. @default Date.now */
@@ -73,7 +75,7 @@ export class OperatorDirectory {
     const now = this.nowMs();
     const stored = operatorsFromConfig((await this.options.config.get(OPERATORS_CONFIG_KEY))?.value);
     const operators = new Map<string, Operator>();
-    for (const phone of this.admins) operators.set(phone, { phone, role: 'admin', name: stored.get(phone)?.name });
+    for (const phone of this.admins) operators.set(phone, { phone, role: 'admin', name: stored.get(phone)?.name ?? this.options.adminDisplayNames?.[phone] });
     for (const [phone, entry] of stored) if (!operators.has(phone)) operators.set(phone, { phone, role: entry.role, name: entry.name });
     this.cached = { operators, expiresAt: now + (this.options.cacheMs ?? OPERATOR_DIRECTORY_CACHE_MS) };
     return operators;

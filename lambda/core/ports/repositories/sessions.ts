@@ -1,7 +1,7 @@
 import type { Session, SessionState } from '../../domain/session';
 import type { IsoTimestamp } from '../../domain/timestamps';
 import type { Page, PageRequest } from './paging';
-import type { InboxSearch } from '../../domain/inbox-summary';
+import type { InboxSearch, SeenMark } from '../../domain/inbox-summary';
 
 /** Field changes applied with a state transition; `null` removes the field. */
 export interface SessionChanges {
@@ -60,6 +60,12 @@ export interface SessionRepository {
    * session moved on. Claimed before sending, so retries and concurrent sweeps never send twice.
    */
   markHandoffNotified(session: Session, notifiedAt: IsoTimestamp): Promise<boolean>;
+  /**
+   * Writes an operator's last open of the conversation (and drops the mark it pushes out), leaving
+   * the session's last activity as it is; `false` when another write to the marks came first (the
+   * row stays unread until the next open).
+   */
+  markSeen(session: Session, mark: SeenMark): Promise<boolean>;
   /**
    * Counts an operator re-notification; `false` if the session left its state meanwhile. With
    * `expectedCount`, also only if the count is still the one the caller read (a claim).

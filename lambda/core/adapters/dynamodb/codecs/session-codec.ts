@@ -2,7 +2,7 @@ import type { CustomerIdKind } from '../../../domain/inbound-turn';
 import { type CustomerMessageSummary, searchableNamesOf } from '../../../domain/inbox-summary';
 import { customerDisplayName } from '../../../domain/operator';
 import { type HumanSendLock, isAgentOwned, type Session, type SessionState, SESSION_STATES } from '../../../domain/session';
-import { isoMicros } from '../../../domain/timestamps';
+import { isoMicros, type IsoTimestamp } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
 import { activePointerKey, ENTITY_TYPE, EntityType, GSI1SK, sessionIndexKey, sessionKey } from '../keys';
 import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
@@ -26,6 +26,8 @@ export const SessionAttribute = {
   profileName: 'profile_name',
   lastCustomerPreview: 'last_customer_preview',
   lastCustomerMessageAt: 'last_customer_message_at',
+  /** When each operator last opened the conversation: a map by phone. */
+  seenBy: 'seen_by',
   /** The names an inbox search finds the session by (see `searchableNamesOf`); written, never read back. */
   searchableNames: 'searchable_names',
   customerId: 'phone_number',
@@ -63,6 +65,7 @@ export function sessionToItem(session: Session, shardedIndexKey = false): Item {
     profile_name: session.profileName,
     last_customer_preview: session.lastCustomerMessage?.preview,
     last_customer_message_at: optionalIso(session.lastCustomerMessage?.at),
+    seen_by: session.seenBy && Object.fromEntries(Object.entries(session.seenBy).map(([phone, at]) => [phone, isoMicros(at)])),
     searchable_names: searchableNamesOf(session, customerDisplayName(session)),
     closed_at: optionalIso(session.closedAt),
     reengaged_at: optionalIso(session.reengagedAt),
@@ -111,6 +114,7 @@ export function sessionFromItem(item: Item): Session {
     handoffReason: read.optionalString('handoff_reason'),
     profileName: read.optionalString('profile_name'),
     lastCustomerMessage: lastCustomerMessageOf(read),
+    seenBy: seenByOf(read),
     closedAt: read.optionalTimestamp('closed_at'),
     reengagedAt: read.optionalTimestamp('reengaged_at'),
     unsupportedNoticeAt: read.optionalTimestamp(SessionAttribute.unsupportedNoticeAt),
@@ -126,6 +130,13 @@ function lastCustomerMessageOf(read: ItemReader): CustomerMessageSummary | undef
   const preview = read.optionalString(SessionAttribute.lastCustomerPreview);
   const at = read.optionalTimestamp(SessionAttribute.lastCustomerMessageAt);
   return preview === undefined || at === undefined ? undefined : { preview, at };
+}
+
+function seenByOf(read: ItemReader): Record<string, IsoTimestamp> | undefined {
+  const map = read.optionalMap(SessionAttribute.seenBy);
+  if (map === undefined) return undefined;
+  const marks = new ItemReader(map, EntityType.session);
+  return Object.fromEntries(Object.keys(map).map((phone) => [phone, marks.timestamp(phone)]));
 }
 
 function humanSendLockFromMap(map: Record<string, unknown>): HumanSendLock {
