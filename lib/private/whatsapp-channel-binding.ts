@@ -92,6 +92,8 @@ export interface WhatsAppChannelBinding extends InboundFunction {
   grantReceive(inboundFunction: lambda.IFunction): void;
   /** Lets `fn` send WhatsApp messages on this channel. */
   grantSend(fn: lambda.IFunction): void;
+  /** Lets `fn`, which may send, also upload the attachments it sends from the media bucket (which it reads already). */
+  grantSendMedia(fn: lambda.IFunction): void;
   /** The channel's stack outputs. */
   readonly outputs: { readonly webhookUrl?: string; readonly whatsAppSecretArn?: string; readonly eventTopicArn?: string };
 }

@@ -159,6 +159,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
         ? await FakeEndUserMessaging.start({
             meta: fakeWhatsApp,
             phoneNumbers: new Map([[LOCAL_ORIGINATION_PHONE_NUMBER_ID, LOCAL_BUSINESS.businessPhoneNumberId]]),
+            s3Endpoint: s3,
             permissions: options.permissions,
           })
         : undefined;

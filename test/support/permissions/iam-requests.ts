@@ -98,6 +98,7 @@ export function secretsManagerIamRequests(operation: string, body: DynamoBody, d
 /** The End User Messaging operations the pipeline calls, by their REST route (the request's path without its query). */
 const END_USER_MESSAGING_ROUTES: Readonly<Record<string, string>> = {
   '/v1/whatsapp/send': 'SendWhatsAppMessage',
+  '/v1/whatsapp/media': 'PostWhatsAppMessageMedia',
   '/v1/whatsapp/template/list': 'ListWhatsAppMessageTemplates',
   '/v1/whatsapp/template': 'GetWhatsAppMessageTemplate',
 };
@@ -108,14 +109,14 @@ export function endUserMessagingCall(path: string, body: DynamoBody): { readonly
   return { operation: END_USER_MESSAGING_ROUTES[url.pathname] ?? url.pathname, body: { ...Object.fromEntries(url.searchParams), ...body } };
 }
 
-/** `SendWhatsAppMessage` on the origination phone number the request names; the template reads on the linked account (`id`). */
+/** `SendWhatsAppMessage` and `PostWhatsAppMessageMedia` on the origination phone number the request names; the template reads on the linked account (`id`). */
 export function endUserMessagingIamRequests(operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
   const arn = (resource: string, id: string) => `arn:aws:social-messaging:${deployment.region}:${deployment.account}:${resource}/${id}`;
   if (operation === 'ListWhatsAppMessageTemplates' || operation === 'GetWhatsAppMessageTemplate') {
     return [{ action: `social-messaging:${operation}`, resource: arn('waba', String(body.id ?? '').replace(/^waba-/, '')), context: {} }];
   }
   const id = String(body.originationPhoneNumberId ?? '').replace(/^phone-number-id-/, '');
-  return [{ action: 'social-messaging:SendWhatsAppMessage', resource: arn('phone-number-id', id), context: {} }];
+  return [{ action: `social-messaging:${operation === 'PostWhatsAppMessageMedia' ? operation : 'SendWhatsAppMessage'}`, resource: arn('phone-number-id', id), context: {} }];
 }
 
 /** The IAM requests of one call to `service`; `operation` is the target's operation (JSON protocols) or empty (REST). */
