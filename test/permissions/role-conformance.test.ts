@@ -2,6 +2,7 @@
 // by today's roles, and each is denied — with AWS's message — once the one action it needs is
 // removed from the role. What the run-wide check (the jest global setup) relies on.
 import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../../local/fake-whatsapp/fake-end-user-messaging';
+import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../local/runtime/end-user-messaging-event';
 import type { PipelinePrincipal, PrincipalIdentity } from '../../local/runtime/function-principals';
 import { type DeploymentPermissions, deploymentPermissions } from '../support/permissions/deployment-permissions';
 import { endUserMessagingCall, type EvaluatedService } from '../support/permissions/iam-requests';
@@ -52,6 +53,13 @@ const REQUESTS: readonly { principal: PipelinePrincipal; service: EvaluatedServi
       endUserMessagingCall(`/v1/whatsapp/template?id=${LOCAL_LINKED_BUSINESS_ACCOUNT_ID}&metaTemplateId=900000000000`, {}),
     ].map(({ operation, body }) => ({ principal, service: 'social-messaging' as const, operation, body, action: `social-messaging:${operation}`, onEndUserMessaging: true as const })),
   ),
+  {
+    principal: 'operator',
+    service: 'social-messaging',
+    ...endUserMessagingCall('/v1/whatsapp/media', { originationPhoneNumberId: LOCAL_ORIGINATION_PHONE_NUMBER_ID, sourceS3File: { bucketName: 'media-bucket', key: 'media/pseudonym/op-1' } }),
+    action: 'social-messaging:PostWhatsAppMessageMedia',
+    onEndUserMessaging: true,
+  },
 ];
 
 const identity = (principal: PipelinePrincipal, onEndUserMessaging = false): PrincipalIdentity => ({ principal, variant: onEndUserMessaging ? endUserMessagingVariant : variant });
