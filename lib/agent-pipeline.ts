@@ -10,7 +10,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AgentPipelineBase } from './agent-pipeline-base';
 import type { AgentPipelineProps } from './agent-pipeline-props';
-import { KeyLayout, RUNTIME_ENV } from './contract';
+import { KeyLayout } from './contract';
 import { WhatsAppChannel } from './whatsapp-channel';
 import { channelContext } from './private/channel-context';
 import { resolveAlarmSettings } from './private/alarm-settings';
@@ -349,7 +349,8 @@ export class AgentPipeline extends AgentPipelineBase {
       this.consoleUrl = plane.consoleUrl;
       this.handoffSweeperFunction = plane.handoffSweeperFunction;
       this._grants.grantOperatorPlane(this.operatorFunction);
-      if (media) this.operatorFunction.addEnvironment(RUNTIME_ENV.mediaBucketName, media.bucket.bucketName);
+      // The operator's attachments are held to the same limits as the customers'.
+      for (const [name, value] of Object.entries(media?.environment ?? {})) this.operatorFunction.addEnvironment(name, value);
       this._grants.grantSweeper(this.handoffSweeperFunction);
     }
     this.idleSweeperFunction = buildIdleSweeper({ scope: this, table: this.table, functions, idleTimeout, reengagement: reengagement && { props: reengagement, channel } }).sweeperFunction;

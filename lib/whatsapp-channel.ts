@@ -7,7 +7,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './contract';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
-import { END_USER_MESSAGING_MEDIA_ACTIONS, END_USER_MESSAGING_SEND_ACTIONS } from './private/permissions';
+import { END_USER_MESSAGING_MEDIA_ACTIONS, END_USER_MESSAGING_MEDIA_UPLOAD_ACTIONS, END_USER_MESSAGING_SEND_ACTIONS } from './private/permissions';
 import { acceptFinding } from './private/accepted-findings';
 import { queueEncryption } from './private/queue-encryption';
 import type { CloudApiSettings, EndUserMessagingSettings, WhatsAppChannelBinding, WhatsAppChannelContext } from './private/whatsapp-channel-binding';
@@ -140,6 +140,8 @@ function bindCloudApi(scope: Construct, context: WhatsAppChannelContext, setting
     grantSend: (fn) => whatsAppSecret.grantRead(fn),
     // The Graph API's media endpoints take the same access token as its messages.
     grantMediaDownload: (fn) => whatsAppSecret.grantRead(fn),
+    // The upload is a Graph API call with the same token.
+    grantSendMedia: () => undefined,
     outputs: { webhookUrl: frontDoor.url, whatsAppSecretArn: whatsAppSecret.secretArn },
   };
 }
@@ -222,6 +224,8 @@ function bindEndUserMessaging(scope: Construct, context: WhatsAppChannelContext,
     grantReceive: () => undefined,
     grantSend: (fn) => fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...END_USER_MESSAGING_SEND_ACTIONS], resources: phoneNumberArns })),
     grantMediaDownload: (fn) => fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...END_USER_MESSAGING_MEDIA_ACTIONS], resources: phoneNumberArns })),
+    // The service reads the object from the bucket as the caller: the caller's own read of the media prefix (and of its key, through S3) is what it uses.
+    grantSendMedia: (fn) => fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...END_USER_MESSAGING_MEDIA_UPLOAD_ACTIONS], resources: phoneNumberArns })),
     outputs: { eventTopicArn: eventTopic.topicArn },
   };
 }

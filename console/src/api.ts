@@ -23,6 +23,8 @@ export interface CallOptions<Call extends OperatorApiCall> {
   readonly params?: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, string | number | undefined>>;
   readonly body?: BodyOf<Call>;
+  /** A file sent as the body itself, with its type and its name (the attachment call). */
+  readonly file?: File;
 }
 
 /**
@@ -82,6 +84,11 @@ export class OperatorApi {
     return (await this.request('POST conversations/:customerId/messages', { params: { customerId }, body: { text } })).message;
   }
 
+  /** Sends an image or a PDF to the customer. */
+  async attach(customerId: string, file: File): Promise<HistoryEntry> {
+    return (await this.request('POST conversations/:customerId/attachments', { params: { customerId }, file })).message;
+  }
+
   async sendTemplate(customerId: string, send: TemplateSendRequest): Promise<HistoryEntry> {
     return (await this.request('POST conversations/:customerId/templates', { params: { customerId }, body: send })).message;
   }
@@ -132,9 +139,11 @@ export class OperatorApi {
     const [method, pattern] = call.split(' ');
     const path = pattern.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''));
     const query = new URLSearchParams(Object.entries(options.query ?? {}).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]]))).toString();
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const { file } = options;
+    const body = file !== undefined ? new Uint8Array(await file.arrayBuffer()) : options.body === undefined ? undefined : JSON.stringify(options.body);
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (file !== undefined) Object.assign(headers, { 'content-type': file.type, 'x-file-name': encodeURIComponent(file.name) });
+    else if (body !== undefined) headers['content-type'] = 'application/json';
     if (method !== 'GET') {
       if (this.csrfToken !== undefined) headers['x-csrf-token'] = this.csrfToken;
       headers[PAYLOAD_HASH_HEADER] = await sha256Hex(body ?? '');

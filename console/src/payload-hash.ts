@@ -6,8 +6,8 @@
  */
 export const PAYLOAD_HASH_HEADER = 'x-amz-content-sha256';
 
-/** Lower-case hex SHA-256 of the UTF-8 text, as Lambda expects it in {@link PAYLOAD_HASH_HEADER}. */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+/** Lower-case hex SHA-256 of the UTF-8 text (or of the bytes), as Lambda expects it in {@link PAYLOAD_HASH_HEADER}. */
+export async function sha256Hex(body: string | Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', typeof body === 'string' ? new TextEncoder().encode(body) : body));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

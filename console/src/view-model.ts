@@ -173,7 +173,7 @@ export function lineDiff(before: string, after: string): DiffLine[] {
 }
 
 /** What the person was doing when a call was refused: the explanation depends on it. */
-export type Action = 'signIn' | 'claim' | 'takeOver' | 'reply' | 'note' | 'release' | 'close' | 'availability' | 'savePrompt' | 'rollback' | 'saveConfig' | 'saveQuickReply' | 'redrive' | 'syncTemplates' | 'load';
+export type Action = 'signIn' | 'claim' | 'takeOver' | 'reply' | 'attach' | 'note' | 'release' | 'close' | 'availability' | 'savePrompt' | 'rollback' | 'saveConfig' | 'saveQuickReply' | 'redrive' | 'syncTemplates' | 'load';
 
 /** Dictionary keys of the explanations (see i18n.ts). */
 export type Explanation =
@@ -207,7 +207,7 @@ export function explain(status: number | undefined, action: Action, code?: strin
     case 401:
       return 'error.badLink';
     case 403:
-      return action === 'reply' || action === 'note' || action === 'release' || action === 'close' ? 'error.notYours' : 'error.adminOnly';
+      return action === 'reply' || action === 'attach' || action === 'note' || action === 'release' || action === 'close' ? 'error.notYours' : 'error.adminOnly';
     case 404:
       return 'error.notFound';
     case 409:
@@ -216,7 +216,7 @@ export function explain(status: number | undefined, action: Action, code?: strin
       if (action === 'saveConfig' || action === 'saveQuickReply') return 'error.configStale';
       return 'error.conversationChanged';
     case 422:
-      return action === 'reply' ? 'error.windowClosed' : 'error.invalid';
+      return action === 'reply' || action === 'attach' ? 'error.windowClosed' : 'error.invalid';
     case 429:
       return 'error.tooManyAttempts';
     case 502:

@@ -1,3 +1,4 @@
+import { MEDIA_DEFAULTS } from '../../lib/contract';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import {
   adminAudit,
@@ -33,6 +34,7 @@ import { createTemplateCatalog } from '../core/adapters/whatsapp/whatsapp-channe
 import { MessageTemplates } from '../core/application/message-templates';
 import { privacyRoutes } from '../operator/privacy-routes';
 import { mediaRoutes } from '../operator/media-routes';
+import { attachmentRoutes } from '../operator/attachment-routes';
 import { OperatorMedia } from '../core/application/operator/operator-media';
 import type { MediaStore } from '../core/ports/media-store';
 import type { ConsoleSite } from '../operator/static-console';
@@ -63,14 +65,14 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   // Its cursors go to the console and may come back to another instance: the deployment's key signs them.
   const composed = composeFunction('operator', settings, ports, { cursorKey: deploymentCursorKey });
   const { table, clock, ids } = composed;
-  const messaging = composeCustomerMessaging(settings.whatsApp, settings.locale, table, ports);
+  const mediaSettings = settings.media;
+  const media = ports.media ?? (mediaSettings && { store: mediaStoreOnDemand((composition) => composition.composeMediaStore(mediaSettings, composed, ports)), origin: mediaLinkOrigin(mediaSettings, ports) });
+  const messaging = composeCustomerMessaging(settings.whatsApp, settings.locale, table, media === undefined ? ports : { ...ports, outboundMedia: { store: media.store, bucketName: mediaSettings?.bucketName } });
   const { directory, audit, signIn } = composeOperatorAccess(settings.operatorPlane, composed);
   const { receipts, sessions, messages } = conversationRepositories(table);
   const config = operationalConfig(table);
   const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
-  const mediaSettings = settings.media;
-  const media = ports.media ?? (mediaSettings && { store: mediaStoreOnDemand((composition) => composition.composeMediaStore(mediaSettings, composed, ports)), origin: mediaLinkOrigin(mediaSettings, ports) });
-  const conversations = new OperatorConversations({ sessions, messages, receipts, config, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent, inboxVersion: inboxVersion(table), operators: directory });
+  const conversations = new OperatorConversations({ sessions, messages, receipts, config, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent, inboxVersion: inboxVersion(table), operators: directory, attachments: media?.store });
   const deadLetterScreen = new DeadLetterScreen({ redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), config, trail: audit, clock });
   const http = createOperatorHttpHandler({
     signIn,
@@ -100,6 +102,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
       ...templateRoutes(new MessageTemplates({ templates: messageTemplates(table), catalog: createTemplateCatalog(settings.whatsApp, ports), clock }), audit),
       ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters, media: media?.store }), deadLetterScreen),
       ...(media === undefined ? [] : mediaRoutes(new OperatorMedia({ sessions, messages, media: media.store, clock }))),
+      ...(media === undefined ? [] : attachmentRoutes(conversations, settings.media?.limits ?? { maxBytes: MEDIA_DEFAULTS.maxBytes, allowedMimeTypes: MEDIA_DEFAULTS.allowedMimeTypes })),
 
     ],
     mediaOrigin: media?.origin,

@@ -554,6 +554,11 @@ export interface OperatorApiCalls {
   'POST conversations/:customerId/messages': { readonly body: ReplyRequest; readonly answer: ReplyAnswer };
   /** `?at=` the message's `at`: a presigned link to its stored attachment, for whoever may read the conversation. */
   'GET conversations/:customerId/messages/:messageId/media': { readonly answer: MediaLink };
+  /**
+   * Answers 201. The body is the file (an image or a PDF; `content-type` its type, `x-file-name`
+   * its name, URL-encoded), inside the 24-hour window, by the conversation's operator.
+   */
+  'POST conversations/:customerId/attachments': { readonly answer: ReplyAnswer };
   /** Answers 201. Inside the window or outside it: the one way to re-engage a customer who wrote more than 24 hours ago. */
   'POST conversations/:customerId/templates': { readonly body: TemplateSendRequest; readonly answer: ReplyAnswer };
   /** `?limit=`, `?cursor=`: the conversation's notes, newest first. */

@@ -319,6 +319,9 @@ export const MEDIA_STORE_ACTIONS = ['s3:PutObject', 's3:GetObject'] as const;
 /** On the media prefix, for the operator plane and the privacy commands: open an attachment, erase a customer's. */
 export const MEDIA_ERASE_ACTIONS = ['s3:GetObject', 's3:DeleteObject'] as const;
 
+/** On the media prefix, for the operator plane: store the attachment an operator sends before it is sent. */
+export const MEDIA_ATTACH_ACTIONS = ['s3:PutObject'] as const;
+
 /** On the media bucket, limited to the media prefix: find a customer's objects (export, erasure). */
 export const MEDIA_LIST_ACTIONS = ['s3:ListBucket'] as const;
 
@@ -360,6 +363,9 @@ export const END_USER_MESSAGING_SEND_ACTIONS = ['social-messaging:SendWhatsAppMe
  * `kms:GenerateDataKey` through S3) the orchestrator already has on the media prefix.
  */
 export const END_USER_MESSAGING_MEDIA_ACTIONS = ['social-messaging:GetWhatsAppMessageMedia'] as const;
+
+/** End User Messaging: uploading an attachment an operator sends, from the media bucket, to the linked numbers. */
+export const END_USER_MESSAGING_MEDIA_UPLOAD_ACTIONS = ['social-messaging:PostWhatsAppMessageMedia'] as const;
 
 /** End User Messaging: reading the linked account's templates (the list has no body, so each one is read). */
 export const END_USER_MESSAGING_TEMPLATE_READ_ACTIONS = ['social-messaging:ListWhatsAppMessageTemplates', 'social-messaging:GetWhatsAppMessageTemplate'] as const;

@@ -12,6 +12,7 @@ import {
   indexPartitionsOf,
   type KeyService,
   leadingKeysCondition,
+  MEDIA_ATTACH_ACTIONS,
   MEDIA_ERASE_ACTIONS,
   MEDIA_KEY_ACTIONS,
   MEDIA_LIST_ACTIONS,
@@ -51,7 +52,7 @@ export interface PipelineResources {
 
 /** What the grants are built from: the resources, the channel the functions receive and send on, and the features that are on. */
 export interface PipelineGrantsSources extends PipelineResources {
-  readonly channel: Pick<WhatsAppChannelBinding, 'grantReceive' | 'grantSend' | 'grantMediaDownload'>;
+  readonly channel: Pick<WhatsAppChannelBinding, 'grantReceive' | 'grantSend' | 'grantMediaDownload' | 'grantSendMedia'>;
   readonly features: PipelineFeatures;
   /** The media bucket, when `media` is on. */
   readonly mediaBucket?: s3.IBucket;
@@ -85,12 +86,13 @@ export class PipelineGrants {
   }
 
   /**
-   * The operator function: its console and API, and the API's privacy calls (the customer-data
-   * role's table access, merged into the same statements).
+   * The operator function: its console and API (the attachments an operator sends included), and
+   * the API's privacy calls (the customer-data role's table access, merged into the same statements).
    */
   public grantOperatorPlane(grantee: lambda.IFunction): iam.Grant {
     this.sources.channel.grantSend(grantee);
-    return combine([this.table(grantee, 'operatorPlane', 'customerData'), ...this.media(grantee, MEDIA_ERASE_ACTIONS, MEDIA_LIST_ACTIONS), ...this.deadLetters(grantee), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
+    if (this.sources.mediaBucket !== undefined) this.sources.channel.grantSendMedia(grantee);
+    return combine([this.table(grantee, 'operatorPlane', 'customerData'), ...this.media(grantee, [...MEDIA_ERASE_ACTIONS, ...MEDIA_ATTACH_ACTIONS], MEDIA_LIST_ACTIONS), ...this.deadLetters(grantee), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
   /**

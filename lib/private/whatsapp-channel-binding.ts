@@ -94,6 +94,8 @@ export interface WhatsAppChannelBinding extends InboundFunction {
   grantSend(fn: lambda.IFunction): void;
   /** Lets `fn` download the attachments customers send on this channel (into the media bucket, whose grant is the pipeline's). */
   grantMediaDownload(fn: lambda.IFunction): void;
+  /** Lets `fn`, which may send, also upload the attachments it sends from the media bucket (which it reads already). */
+  grantSendMedia(fn: lambda.IFunction): void;
   /** The channel's stack outputs. */
   readonly outputs: { readonly webhookUrl?: string; readonly whatsAppSecretArn?: string; readonly eventTopicArn?: string };
 }

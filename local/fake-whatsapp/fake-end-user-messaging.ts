@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { signedAwsPost } from '../../lambda/core/adapters/aws/signed-aws-post';
 import { type LoopbackServer, serveOnLoopback } from '../fake-aws/loopback-server';
 import type { AwsPermissionCheck } from '../fake-aws/permission-check';
 import { readBody } from '../fake-aws/request-body';
@@ -7,6 +8,7 @@ import type { FakeGraphApi, FakeMessageTemplate } from './fake-graph-api';
 /** The routes of the operations served (REST-JSON, as the service's API reference documents them). */
 const ROUTES = {
   'POST /v1/whatsapp/send': 'SendWhatsAppMessage',
+  'POST /v1/whatsapp/media': 'PostWhatsAppMessageMedia',
   'GET /v1/whatsapp/template/list': 'ListWhatsAppMessageTemplates',
   'GET /v1/whatsapp/template': 'GetWhatsAppMessageTemplate',
   'POST /v1/whatsapp/media/get': 'GetWhatsAppMessageMedia',
@@ -25,7 +27,7 @@ export interface FakeEndUserMessagingOptions {
   readonly phoneNumbers: ReadonlyMap<string, string>;
   /** The linked account (`waba-…`) whose templates are Meta's account's. Default {@link LOCAL_LINKED_BUSINESS_ACCOUNT_ID}. */
   readonly businessAccountId?: string;
-  /** The S3 server `GetWhatsAppMessageMedia` writes attachments into (`destinationS3File`). Default: `AWS_ENDPOINT_URL_S3`. */
+  /** The S3 server `GetWhatsAppMessageMedia` writes attachments into (`destinationS3File`) and `PostWhatsAppMessageMedia` reads its `sourceS3File` from. Default: `AWS_ENDPOINT_URL_S3`. */
   readonly s3Endpoint?: string;
   /** Checks each request as IAM would. Default: everything is allowed. */
   readonly permissions?: AwsPermissionCheck;
@@ -35,9 +37,10 @@ export interface FakeEndUserMessagingOptions {
 
 /**
  * A stand-in for AWS End User Messaging Social on 127.0.0.1, as far as the pipeline uses it:
- * `SendWhatsAppMessage`, `ListWhatsAppMessageTemplates` (paged by `nextToken`) with
- * `GetWhatsAppMessageTemplate` over the fake Meta's templates, and `GetWhatsAppMessageMedia`
- * over the fake Meta's media (its metadata, or the file written into the local S3 server). Like the real service it sits in front of Meta: it resolves the linked
+ * `SendWhatsAppMessage`, `PostWhatsAppMessageMedia` (from an S3 object, uploaded to the fake Meta),
+ * `ListWhatsAppMessageTemplates` (paged by `nextToken`) with `GetWhatsAppMessageTemplate` over the
+ * fake Meta's templates, and `GetWhatsAppMessageMedia` over the fake Meta's media (its metadata, or
+ * the file written into the local S3 server). Like the real service it sits in front of Meta: it resolves the linked
  * number, passes the Cloud API message object through to the fake Graph API, and answers with the
  * service's shapes — `{messageId}`, or a typed exception (`x-amzn-errortype`) whose message carries
  * Meta's `(#code)` — so the SDK client and the real adapter run unchanged against it, and the
@@ -86,6 +89,7 @@ export class FakeEndUserMessaging {
     }
     if (operation === 'SendWhatsAppMessage') await this.send(rawBody, response);
     else if (operation === 'GetWhatsAppMessageMedia') await this.getMedia(rawBody, response);
+    else if (operation === 'PostWhatsAppMessageMedia') await this.postMedia(rawBody, response);
     else await this.readTemplates(operation, url.searchParams, response);
   }
 
@@ -148,7 +152,7 @@ export class FakeEndUserMessaging {
    * The list pages Meta's list (its `after` cursor is the `nextToken`), summarised as the service
    * does — no components; the Get answers Meta's template object as JSON text.
    */
-  private async readTemplates(operation: Exclude<Operation, 'SendWhatsAppMessage' | 'GetWhatsAppMessageMedia'>, query: URLSearchParams, response: ServerResponse): Promise<void> {
+  private async readTemplates(operation: Exclude<Operation, 'SendWhatsAppMessage' | 'GetWhatsAppMessageMedia' | 'PostWhatsAppMessageMedia'>, query: URLSearchParams, response: ServerResponse): Promise<void> {
     if (query.get('id') !== (this.options.businessAccountId ?? LOCAL_LINKED_BUSINESS_ACCOUNT_ID)) {
       serviceException(response, 404, 'ResourceNotFoundException', `WhatsApp Business Account ${query.get('id')} is not linked to this account`);
       return;
@@ -181,6 +185,47 @@ export class FakeEndUserMessaging {
       return;
     }
     sendJson(response, 200, { template: JSON.stringify(template) });
+  }
+
+  /** Reads the object the request names from S3, with its content type, and uploads it to Meta from the linked number: `{mediaId}`. */
+  private async postMedia(rawBody: string, response: ServerResponse): Promise<void> {
+    const input = parseJsonObject(rawBody) as { originationPhoneNumberId?: unknown; sourceS3File?: { bucketName?: unknown; key?: unknown }; sourceS3PresignedUrl?: unknown } | undefined;
+    const file = input?.sourceS3File;
+    if (typeof input?.originationPhoneNumberId !== 'string' || typeof file?.bucketName !== 'string' || typeof file.key !== 'string' || input.sourceS3PresignedUrl !== undefined) {
+      serviceException(response, 400, 'InvalidParametersException', 'originationPhoneNumberId and exactly one of sourceS3File and sourceS3PresignedUrl are required');
+      return;
+    }
+    const metaPhoneNumberId = this.options.phoneNumbers.get(input.originationPhoneNumberId);
+    if (metaPhoneNumberId === undefined) {
+      serviceException(response, 404, 'ResourceNotFoundException', `Phone number ${input.originationPhoneNumberId} is not linked to this account`);
+      return;
+    }
+    const object = await this.readObject(file.bucketName, file.key).catch(() => undefined);
+    if (object === undefined) {
+      serviceException(response, 404, 'ResourceNotFoundException', `The object ${file.key} of bucket ${file.bucketName} could not be read`);
+      return;
+    }
+    const form = new FormData();
+    form.set('messaging_product', 'whatsapp');
+    form.set('type', object.contentType);
+    form.set('file', new Blob([object.bytes], { type: object.contentType }), file.key.split('/').pop() ?? 'file');
+    const answer = await fetch(`${this.options.meta.baseUrl}/${metaPhoneNumberId}/media`, { method: 'POST', headers: { authorization: `Bearer ${this.options.meta.accessToken}` }, body: form });
+    const body = (await answer.json()) as { id?: unknown; error?: { code?: unknown; message?: unknown } };
+    if (answer.ok && typeof body.id === 'string') {
+      sendJson(response, 200, { mediaId: body.id });
+      return;
+    }
+    const [status, exception] = exceptionFor(answer.status);
+    serviceException(response, status, exception, `(#${String(body.error?.code ?? 'unknown')}) ${String(body.error?.message ?? 'Meta refused the upload')}`);
+  }
+
+  private async readObject(bucketName: string, key: string): Promise<{ readonly bytes: Uint8Array; readonly contentType: string }> {
+    const get = signedAwsPost(
+      { endpointPrefix: 's3', signingName: 's3', endpointVariable: 'AWS_ENDPOINT_URL_S3', uriEscapePath: false },
+      { endpoint: `${this.s3Endpoint.replace(/\/$/, '')}/${bucketName}`, region: 'us-east-1', credentials: async () => ({ accessKeyId: 'local', secretAccessKey: 'local' }) },
+    );
+    const answer = await get(`/${key.split('/').map(encodeURIComponent).join('/')}`, { method: 'GET', headers: {} });
+    return { bytes: answer.payload, contentType: answer.headers.get('content-type') ?? 'application/octet-stream' };
   }
 
   private async send(rawBody: string, response: ServerResponse): Promise<void> {
@@ -268,6 +313,14 @@ function parseMediaInput(rawBody: string): MediaInput | string {
   const { bucketName, key } = parsed.destinationS3File ?? {};
   if (typeof bucketName !== 'string' || typeof key !== 'string') return 'destinationS3File with a bucketName and a key is required (the fake serves no presigned destination)';
   return { mediaId: parsed.mediaId, originationPhoneNumberId: parsed.originationPhoneNumberId, destinationS3File: { bucketName, key } };
+}
+
+function parseJsonObject(rawBody: string): unknown {
+  try {
+    return JSON.parse(rawBody) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function serviceException(response: ServerResponse, httpStatus: number, name: string, message: string): void {

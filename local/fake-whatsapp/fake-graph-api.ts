@@ -64,6 +64,7 @@ export class FakeGraphApi {
   private readonly media = new Map<string, FakeMedia>();
   private readonly mediaFailures: { readonly step: FakeMediaStep; readonly status: number }[] = [];
   private readonly mediaRequestCounts: Record<FakeMediaStep, number> = { metadata: 0, download: 0 };
+  private readonly uploadedMedia: FakeUpload[] = [];
   /** Scripted answers still waiting to go out: closing cancels them, so nothing outlives the server. */
   private readonly delayedAnswers = new Set<NodeJS.Timeout>();
 
@@ -90,6 +91,11 @@ export class FakeGraphApi {
   /** The next `times` requests of `step` of any attachment answer `status` (or drop the connection with `status` 0). */
   failMedia(step: FakeMediaStep, times: number, status = 500): void {
     for (let index = 0; index < times; index++) this.mediaFailures.push({ step, status });
+  }
+
+  /** The files the business uploaded (`POST /{phoneNumberId}/media`), in order, with the bytes received. */
+  uploads(): FakeUpload[] {
+    return [...this.uploadedMedia];
   }
 
   /** Media requests received per step (metadata lookups and downloads), valid or not. */
@@ -261,6 +267,7 @@ export class FakeGraphApi {
     this.receipts.length = 0;
     this.scripted.length = 0;
     this.received = 0;
+    this.uploadedMedia.length = 0;
   }
 
   async close(): Promise<void> {
@@ -276,6 +283,7 @@ export class FakeGraphApi {
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (this.handleMedia(request, response)) return;
+    if (await this.handleUpload(request, response)) return;
     if (await this.handleAppSetup(request, response)) return;
     const route = new RegExp(`^/${escapeRegExp(this.apiVersion)}/([^/?]+)/messages(?:\\?.*)?$`).exec(request.url ?? '');
     const templatesRoute = new RegExp(`^/${escapeRegExp(this.apiVersion)}/([^/?]+)/message_templates(?:\\?.*)?$`).exec(request.url ?? '');
@@ -313,6 +321,11 @@ export class FakeGraphApi {
       this.answerText(businessPhoneNumberId, { ...parsed.message, text: checked.text, template: parsed.template }, response);
       return;
     }
+    if (parsed.message.media !== undefined && !this.uploadedMedia.some(({ mediaId }) => mediaId === parsed.message.media?.mediaId)) {
+      // Meta reports an unknown media id later, in a failed status; refusing it at once is stricter.
+      graphError(response, 400, { code: 131053, message: '(#131053) Media upload error', details: `No uploaded media has the id ${parsed.message.media.mediaId}.` });
+      return;
+    }
     if (this.closedWindows.has(parsed.message.recipient)) {
       graphError(response, 400, {
         code: 131047,
@@ -322,6 +335,45 @@ export class FakeGraphApi {
       return;
     }
     this.answerText(businessPhoneNumberId, parsed.message, response);
+  }
+
+  /**
+   * `POST /{version}/{phoneNumberId}/media`: a multipart upload of one file, answered with its id as
+   * Meta does (`{"id": …}`); false for any other request.
+   */
+  private async handleUpload(request: IncomingMessage, response: ServerResponse): Promise<boolean> {
+    const route = new RegExp(`^/${escapeRegExp(this.apiVersion)}/([^/?]+)/media$`).exec(request.url ?? '');
+    if (request.method !== 'POST' || !route) return false;
+    const raw = await readRawBody(request, MAX_UPLOAD_BYTES);
+    if (request.headers.authorization !== `Bearer ${this.token}`) {
+      graphError(response, 401, { code: 190, message: 'Invalid OAuth access token - Cannot parse access token' });
+      return true;
+    }
+    const contentType = request.headers['content-type'] ?? '';
+    if (!contentType.startsWith('multipart/form-data')) {
+      graphError(response, 400, { code: 100, message: '(#100) Invalid parameter', details: 'An upload is multipart/form-data.' });
+      return true;
+    }
+    const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData().catch(() => undefined);
+    const file = form?.get('file');
+    const type = form?.get('type');
+    if (form?.get('messaging_product') !== 'whatsapp') {
+      graphError(response, 400, { code: 100, message: '(#100) Invalid parameter', details: 'The parameter messaging_product is required and must be "whatsapp".' });
+      return true;
+    }
+    if (typeof type !== 'string' || !UPLOAD_TYPES.has(type)) {
+      graphError(response, 400, { code: 100, message: '(#100) Invalid parameter', details: `Param type must be one of the supported media types, not ${String(type)}.` });
+      return true;
+    }
+    if (file === null || file === undefined || typeof file === 'string') {
+      graphError(response, 400, { code: 100, message: '(#100) Invalid parameter', details: 'The parameter file is required.' });
+      return true;
+    }
+    // Meta's media ids are numeric strings.
+    const mediaId = String(randomBytes(6).readUIntBE(0, 6));
+    this.uploadedMedia.push({ businessPhoneNumberId: decodeURIComponent(route[1]), mediaId, mimeType: type, fileName: file.name, bytes: new Uint8Array(await file.arrayBuffer()) });
+    sendJson(response, 200, { id: mediaId });
+    return true;
   }
 
   /**
@@ -576,6 +628,32 @@ export interface FakeMedia {
   readonly fileSize?: number;
 }
 
+/** A file received by the upload endpoint. */
+export interface FakeUpload {
+  readonly businessPhoneNumberId: string;
+  /** The id answered, which a media message names. */
+  readonly mediaId: string;
+  /** The form's `type`. */
+  readonly mimeType: string;
+  /** The file part's file name. */
+  readonly fileName: string;
+  readonly bytes: Uint8Array;
+}
+
+/** The upload types Meta documents for images and documents (the ones the pipeline sends). */
+const UPLOAD_TYPES: ReadonlySet<string> = new Set([
+  'image/jpeg',
+  'image/png',
+  'text/plain',
+  'application/pdf',
+  'application/vnd.ms-powerpoint',
+  'application/msword',
+  'application/vnd.ms-excel',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+]);
+
 /** The two requests of a Cloud API download: the metadata lookup, then the URL it names. */
 export type FakeMediaStep = 'metadata' | 'download';
 
@@ -605,6 +683,8 @@ export interface AcceptedWhatsAppMessage {
   readonly text: string;
   /** Present for a template message. */
   readonly template?: AcceptedTemplate;
+  /** Present for an image or a document message (`text` is its caption, or empty). */
+  readonly media?: AcceptedMedia;
   readonly previewUrl?: boolean;
   readonly contextMessageId?: string;
   /** `biz_opaque_callback_data` of the send, echoed in the message's statuses. */
@@ -614,6 +694,14 @@ export interface AcceptedWhatsAppMessage {
   readonly receivedAt: string;
   /** The last status reported for it; absent until the first. */
   readonly status?: ReportableStatus;
+}
+
+/** The media object of an image or document message, as sent. */
+export interface AcceptedMedia {
+  readonly kind: 'image' | 'document';
+  readonly mediaId: string;
+  readonly caption?: string;
+  readonly filename?: string;
 }
 
 /** A Meta app with the WhatsApp product, as far as connecting it goes. */
@@ -865,6 +953,19 @@ function parseRequest(rawBody: string): ParsedRequest {
     const template = parseTemplate(body.template);
     return 'problem' in template ? invalid(template.problem) : { kind: 'template', message: recipient, template };
   }
+  if (body.type === 'image' || body.type === 'document') {
+    const media = body[body.type] as { id?: unknown; link?: unknown; caption?: unknown; filename?: unknown } | undefined;
+    if (typeof media?.id !== 'string' || media.id === '') return invalid(`The parameter ${body.type}['id'] is required (the pipeline sends uploads, never links).`);
+    if (media.caption !== undefined && (typeof media.caption !== 'string' || media.caption.length > 1024)) return invalid(`Param ${body.type}['caption'] must be a string of at most 1024 characters.`);
+    if (media.filename !== undefined && (body.type !== 'document' || typeof media.filename !== 'string')) return invalid("Param filename is only for a document, and must be a string.");
+    const accepted: AcceptedMedia = {
+      kind: body.type,
+      mediaId: media.id,
+      ...(media.caption === undefined ? {} : { caption: media.caption as string }),
+      ...(media.filename === undefined ? {} : { filename: media.filename as string }),
+    };
+    return { kind: 'text', message: { ...recipient, text: accepted.caption ?? '', media: accepted } };
+  }
   if (body.type !== 'text') return invalid(`Message type ${String(body.type)} is not supported here.`, 131051, '(#131051) Unsupported message type');
 
   const text = body.text as { body?: unknown; preview_url?: unknown } | undefined;
@@ -908,16 +1009,22 @@ function parseTemplate(raw: unknown): AcceptedTemplate | { readonly problem: str
 }
 
 const MAX_REQUEST_BYTES = 1024 * 1024;
+/** Meta takes documents up to 100 MB; more than the pipeline ever uploads. */
+const MAX_UPLOAD_BYTES = 32 * 1024 * 1024;
 
 async function readBody(request: IncomingMessage): Promise<string> {
+  return (await readRawBody(request)).toString('utf8');
+}
+
+async function readRawBody(request: IncomingMessage, limit = MAX_REQUEST_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > MAX_REQUEST_BYTES) throw new Error('request body too large');
+    if (size > limit) throw new Error('request body too large');
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 function graphError(response: ServerResponse, httpStatus: number, failure: Omit<GraphApiFailure, 'httpStatus'>): void {

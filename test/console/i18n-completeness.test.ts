@@ -85,6 +85,7 @@ describe('refusals of the API', () => {
     signIn: true,
     claim: true,
     reply: true,
+    attach: true,
     release: true,
     close: true,
     takeOver: true,

@@ -41,14 +41,15 @@ describe('the media bucket', () => {
     synthPipeline().template.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
   });
 
-  test('the orchestrator is told the bucket and the default limits; the operator function the bucket only', () => {
+  test('the orchestrator and the operator function are told the bucket and the default limits (an operator\'s attachments are held to them)', () => {
     const { template, pipeline, stack } = synthPipeline(PLANE);
     const bucketName = stack.resolve(pipeline.mediaBucket!.bucketName);
     const orchestrator = environmentOf(template, 'Turn orchestrator');
     expect(orchestrator).toMatchObject({ MEDIA_BUCKET_NAME: bucketName, MEDIA_MAX_BYTES: String(16 * 1024 * 1024) });
     expect(String(orchestrator.MEDIA_ALLOWED_MIME_TYPES).split(',')).toEqual(expect.arrayContaining(['image/jpeg', 'audio/ogg', 'application/pdf']));
-    const operator = stack.resolve(Object.values(template.findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Environment?.Variables ?? {}).filter((variables) => variables.OPERATOR_ADMIN_PHONE_NUMBERS !== undefined && variables.MEDIA_MAX_BYTES === undefined));
-    expect(operator.some((variables: Record<string, unknown>) => JSON.stringify(variables.MEDIA_BUCKET_NAME) === JSON.stringify(bucketName))).toBe(true);
+    const operator = stack.resolve(Object.values(template.findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Environment?.Variables ?? {}).filter((variables) => variables.OPERATOR_ADMIN_PHONE_NUMBERS !== undefined && variables.DEAD_LETTER_QUEUE_URL !== undefined));
+    expect(operator).toHaveLength(1);
+    expect(operator[0]).toMatchObject({ MEDIA_BUCKET_NAME: bucketName, MEDIA_MAX_BYTES: orchestrator.MEDIA_MAX_BYTES, MEDIA_ALLOWED_MIME_TYPES: orchestrator.MEDIA_ALLOWED_MIME_TYPES });
   });
 
   test('the webhook is granted nothing on the bucket and told nothing of it: the inbound path never downloads', () => {
@@ -57,13 +58,13 @@ describe('the media bucket', () => {
     expect(environmentOf(synth.template, 'WhatsApp webhook').MEDIA_BUCKET_NAME).toBeUndefined();
   });
 
-  test('the orchestrator puts and gets objects under media/ only; the operator function gets, deletes and lists under media/ only', () => {
+  test('the orchestrator puts and gets objects under media/ only; the operator function gets, deletes, puts (the attachments it sends) and lists under media/ only', () => {
     const synth = synthPipeline(PLANE);
     const bucket = synth.pipeline.mediaBucket!;
     const s3Statements = (role: Parameters<typeof roleStatements>[1]) => roleStatements(synth, role).filter((entry) => entry.actions.some((action) => action.startsWith('s3:')));
     expect(s3Statements(synth.pipeline.orchestratorFunction.role!)).toEqual([statement(synth, ['s3:PutObject', 's3:GetObject'], [bucket.arnForObjects('media/*')])]);
     expect(s3Statements(synth.pipeline.operatorFunction!.role!)).toEqual([
-      statement(synth, ['s3:GetObject', 's3:DeleteObject'], [bucket.arnForObjects('media/*')]),
+      statement(synth, ['s3:GetObject', 's3:DeleteObject', 's3:PutObject'], [bucket.arnForObjects('media/*')]),
       statement(synth, ['s3:ListBucket'], [bucket.bucketArn], { StringLike: { 's3:prefix': 'media/*' } }),
     ]);
   });

@@ -194,7 +194,7 @@ it('gives up waiting for messages that never come', async () => {
 });
 
 it('answers an unknown route with a Graph error', async () => {
-  const response = await fetch(`${api.baseUrl}/106540352242922/media`, { method: 'POST', body: '{}' });
+  const response = await fetch(`${api.baseUrl}/106540352242922/stickers`, { method: 'POST', body: '{}' });
 
   expect(response.status).toBe(400);
   expect((await graphError(response)).code).toBe(100);

@@ -2,8 +2,8 @@
 // by today's roles, and each is denied — with AWS's message — once the one action it needs is
 // removed from the role. What the run-wide check (the jest global setup) relies on.
 import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../../local/fake-whatsapp/fake-end-user-messaging';
-import type { PipelinePrincipal, PrincipalIdentity } from '../../local/runtime/function-principals';
 import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../local/runtime/end-user-messaging-event';
+import type { PipelinePrincipal, PrincipalIdentity } from '../../local/runtime/function-principals';
 import { type DeploymentPermissions, deploymentPermissions } from '../support/permissions/deployment-permissions';
 import { endUserMessagingCall, type EvaluatedService, s3Call, s3IamRequests } from '../support/permissions/iam-requests';
 import { evaluate, PermissionEvaluator } from '../support/permissions/permission-evaluator';
@@ -78,6 +78,14 @@ const REQUESTS: readonly { principal: PipelinePrincipal; service: EvaluatedServi
       body: { mediaId: '1234567890', originationPhoneNumberId: LOCAL_ORIGINATION_PHONE_NUMBER_ID, destinationS3File: { bucketName: 'local-media', key: 'media/pseudonym/wamid.1/' } },
     })),
   ].map(({ action, body }) => ({ principal: 'orchestrator' as const, service: 'social-messaging' as const, ...endUserMessagingCall('/v1/whatsapp/media/get', body), action, onEndUserMessaging: true as const })),
+  // An operator's attachment: the service reading it from the media bucket as the operator.
+  ...['social-messaging:PostWhatsAppMessageMedia', 's3:GetObject', 'kms:Decrypt'].map((action) => ({
+    principal: 'operator' as const,
+    service: 'social-messaging' as const,
+    ...endUserMessagingCall('/v1/whatsapp/media', { originationPhoneNumberId: LOCAL_ORIGINATION_PHONE_NUMBER_ID, sourceS3File: { bucketName: 'local-media', key: 'media/pseudonym/op-1' } }),
+    action,
+    onEndUserMessaging: true as const,
+  })),
 ];
 
 const identity = (principal: PipelinePrincipal, onEndUserMessaging = false): PrincipalIdentity => ({ principal, variant: onEndUserMessaging ? endUserMessagingVariant : variant });

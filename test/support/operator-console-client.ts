@@ -16,7 +16,7 @@ export interface CallOptions {
   /** Default: the session's CSRF token on non-GET calls; `null` sends none. */
   readonly csrf?: string | null;
   /** A raw body (sent as is) instead of JSON. */
-  readonly rawBody?: string;
+  readonly rawBody?: string | Uint8Array;
   readonly contentType?: string;
   /** More request headers (`if-none-match`). */
   readonly headers?: Readonly<Record<string, string>>;

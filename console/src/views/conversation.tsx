@@ -8,6 +8,7 @@ import { ConfirmDialog } from './confirm-dialog';
 import { ConversationNotes } from './conversation-notes';
 import { type Shortcut, ShortcutHelp, useShortcuts } from './conversation-shortcuts';
 import { ReplyBox } from './reply-box';
+import { AttachmentPicker } from './attachment-picker';
 import { MessageMedia } from './message-media';
 
 /** A reply typed here: on its way, accepted (until the history shows it), or refused with the reason. */
@@ -150,6 +151,7 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
         textareaRef={replyBox}
         onSend={(text) => send(text)}
       />
+      {mine && <AttachmentPicker customerId={customerId} onSent={reload} />}
       {mine && <TemplateSender customerId={customerId} onSent={reload} />}
       <ConfirmDialog
         open={confirmingClose}

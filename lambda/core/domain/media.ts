@@ -32,7 +32,9 @@ export type MediaState = 'pending' | 'stored' | 'refused' | 'failed';
 export type MediaRefusal = 'too_large' | 'type_not_allowed' | 'download_failed';
 
 /** An attachment as the history keeps it: what the provider said, plus where it is stored. */
-export interface StoredMedia extends InboundMedia {
+export interface StoredMedia extends Omit<InboundMedia, 'providerMediaId'> {
+  /** The provider's id of a customer's attachment; absent on one an operator sent (uploaded at each send). */
+  readonly providerMediaId?: string;
   readonly state: MediaState;
   readonly objectKey?: string;
   readonly sizeBytes?: number;

@@ -16,6 +16,13 @@ export interface WhatsAppSender {
   sendTemplate(message: OutboundTemplateMessage): Promise<SentTextMessage>;
 
   /**
+   * Sends an image or a document stored in the media bucket: uploaded to the provider first, then
+   * sent as a media message with that upload's id. Throws {@link WhatsAppSendError} (a failed
+   * upload included: nothing was sent then).
+   */
+  sendMedia(message: OutboundMediaMessage): Promise<SentTextMessage>;
+
+  /**
    * Marks a customer's message as read (blue ticks), optionally showing a typing indicator until the
    * reply arrives. Best effort: callers should not fail a turn because of it. Throws
    * {@link WhatsAppSendError}.
@@ -46,6 +53,16 @@ export interface OutboundTemplateMessage extends Omit<OutboundTextMessage, 'text
   readonly bodyValues: readonly string[];
   /** For a template with named parameters: their names, in the order of {@link bodyValues}. */
   readonly parameterNames?: readonly string[];
+}
+
+/** An attachment an operator sends; the object is in the pipeline's media bucket. */
+export interface OutboundMediaMessage extends Omit<OutboundTextMessage, 'text'> {
+  readonly kind: 'image' | 'document';
+  readonly objectKey: string;
+  readonly mimeType: string;
+  /** Shown to the customer under a document. */
+  readonly fileName?: string;
+  readonly caption?: string;
 }
 
 export interface SentTextMessage {

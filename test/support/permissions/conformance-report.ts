@@ -26,6 +26,7 @@ export const COVERAGE_REQUIREMENTS: readonly CoverageRequirement[] = [
   ...(['handoff-sweeper', 'operator'] as const).flatMap((principal) =>
     ['social-messaging:ListWhatsAppMessageTemplates', 'social-messaging:GetWhatsAppMessageTemplate'].map((action) => ({ principal, action, variant: 'end-user-messaging-plane-crm-off', suite: 'test/e2e/end-user-messaging-templates.test.ts' })),
   ),
+  { principal: 'operator', action: 'social-messaging:PostWhatsAppMessageMedia', variant: 'end-user-messaging-plane-crm-off', suite: 'test/e2e/end-user-messaging-attachments.test.ts' },
   ...['dynamodb:Query', 'dynamodb:ConditionCheckItem', 'dynamodb:PutItem'].map((action) => ({ principal: 'idle-sweeper', action, suite: 'test/e2e/idle-conversations.test.ts' })),
   ...['dynamodb:Query', 'secretsmanager:GetSecretValue'].map((action) => ({ principal: 'crm-sync', action, suite: 'test/e2e/crm-sync.test.ts' })),
   ...['sqs:ReceiveMessage', 'sqs:SendMessage', 'sqs:DeleteMessage', 'dynamodb:Query'].map((action) => ({ principal: 'redrive', action, suite: 'test/reliability/redrive.test.ts' })),

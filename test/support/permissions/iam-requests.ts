@@ -99,6 +99,7 @@ export function secretsManagerIamRequests(operation: string, body: DynamoBody, d
 /** The End User Messaging operations the pipeline calls, by their REST route (the request's path without its query). */
 const END_USER_MESSAGING_ROUTES: Readonly<Record<string, string>> = {
   '/v1/whatsapp/send': 'SendWhatsAppMessage',
+  '/v1/whatsapp/media': 'PostWhatsAppMessageMedia',
   '/v1/whatsapp/template/list': 'ListWhatsAppMessageTemplates',
   '/v1/whatsapp/template': 'GetWhatsAppMessageTemplate',
   '/v1/whatsapp/media/get': 'GetWhatsAppMessageMedia',
@@ -111,10 +112,12 @@ export function endUserMessagingCall(path: string, body: DynamoBody): { readonly
 }
 
 /**
- * `SendWhatsAppMessage` and `GetWhatsAppMessageMedia` on the origination phone number the request
- * names; the template reads on the linked account (`id`). A media request with a
- * `destinationS3File` is also the caller's `s3:PutObject` of the object the service writes (the
- * key given and the media id) in the deployed media bucket, and the key's `GenerateDataKey` through S3.
+ * `SendWhatsAppMessage`, `GetWhatsAppMessageMedia` and `PostWhatsAppMessageMedia` on the
+ * origination phone number the request names; the template reads on the linked account (`id`).
+ * The service moves media with the caller's permissions: a `destinationS3File` is also the caller's
+ * `s3:PutObject` of the object it writes (the key given and the media id) in the deployed media
+ * bucket with the key's `GenerateDataKey` through S3, a `sourceS3File` the caller's `s3:GetObject`
+ * of the object it reads with the key's `Decrypt` through S3.
  */
 export function endUserMessagingIamRequests(operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
   const arn = (resource: string, id: string) => `arn:aws:social-messaging:${deployment.region}:${deployment.account}:${resource}/${id}`;
@@ -122,13 +125,22 @@ export function endUserMessagingIamRequests(operation: string, body: DynamoBody,
     return [{ action: `social-messaging:${operation}`, resource: arn('waba', String(body.id ?? '').replace(/^waba-/, '')), context: {} }];
   }
   const id = String(body.originationPhoneNumberId ?? '').replace(/^phone-number-id-/, '');
-  const onNumber: IamRequest = { action: `social-messaging:${operation === 'GetWhatsAppMessageMedia' ? operation : 'SendWhatsAppMessage'}`, resource: arn('phone-number-id', id), context: {} };
-  const destination = body.destinationS3File as { key?: unknown } | undefined;
-  if (operation !== 'GetWhatsAppMessageMedia' || destination === undefined) return [onNumber];
+  const onNumber: IamRequest = { action: `social-messaging:${NUMBER_MEDIA_OPERATIONS.has(operation) ? operation : 'SendWhatsAppMessage'}`, resource: arn('phone-number-id', id), context: {} };
   const bucket = deployment.mediaBucket ?? { arn: 'arn:aws:s3:::no-media-bucket' };
-  const object: IamRequest = { action: 's3:PutObject', resource: `${bucket.arn}/${String(destination.key ?? '')}${String(body.mediaId ?? '')}`, context: { 'aws:SecureTransport': 'true' } };
-  return [onNumber, object, ...viaService(bucket, deployment, 's3', ['kms:GenerateDataKey'])];
+  const destination = body.destinationS3File as { key?: unknown } | undefined;
+  if (operation === 'GetWhatsAppMessageMedia' && destination !== undefined) {
+    const object: IamRequest = { action: 's3:PutObject', resource: `${bucket.arn}/${String(destination.key ?? '')}${String(body.mediaId ?? '')}`, context: { 'aws:SecureTransport': 'true' } };
+    return [onNumber, object, ...viaService(bucket, deployment, 's3', ['kms:GenerateDataKey'])];
+  }
+  const source = body.sourceS3File as { key?: unknown } | undefined;
+  if (operation === 'PostWhatsAppMessageMedia' && source !== undefined) {
+    const object: IamRequest = { action: 's3:GetObject', resource: `${bucket.arn}/${String(source.key ?? '')}`, context: { 'aws:SecureTransport': 'true' } };
+    return [onNumber, object, ...viaService(bucket, deployment, 's3', ['kms:Decrypt'])];
+  }
+  return [onNumber];
 }
+
+const NUMBER_MEDIA_OPERATIONS = new Set(['GetWhatsAppMessageMedia', 'PostWhatsAppMessageMedia']);
 
 /** What an S3 request names: the bucket (as the local server calls it), the object, the listing's prefix, the keys of a DeleteObjects. */
 export type S3Input = {

@@ -1,6 +1,7 @@
 import { type AwsCallOptions, signedAwsPost } from '../aws/signed-aws-post';
 import {
   WhatsAppSendError,
+  type OutboundMediaMessage,
   type OutboundTemplateMessage,
   type OutboundTextMessage,
   type ReadReceipt,
@@ -8,7 +9,7 @@ import {
   type WhatsAppSender,
 } from '../../ports/whatsapp-sender';
 import { classifyEndUserMessagingError } from './end-user-messaging-errors';
-import { CONNECT_PHASE_ERROR_CODES, readReceiptPayload, templateMessagePayload, textMessagePayload } from './outbound-messages';
+import { CONNECT_PHASE_ERROR_CODES, mediaMessagePayload, readReceiptPayload, templateMessagePayload, textMessagePayload } from './outbound-messages';
 import { splitWhatsAppText } from './whatsapp-text';
 
 /** End User Messaging's phone number ids: `phone-number-id-` and a hexadecimal id. */
@@ -48,9 +49,35 @@ export function endUserMessagingSend(options: Omit<AwsCallOptions, 'maxAttempts'
   };
 }
 
+/** The request of `PostWhatsAppMessageMedia` (the API's names), from an object of the media bucket. */
+export interface PostWhatsAppMessageMediaInput {
+  readonly originationPhoneNumberId: string;
+  readonly sourceS3File: { readonly bucketName: string; readonly key: string };
+}
+
+/** One `PostWhatsAppMessageMedia`: the WhatsApp media id of the uploaded object; rejects like {@link SendWhatsAppMessage}. */
+export type PostWhatsAppMessageMedia = (input: PostWhatsAppMessageMediaInput) => Promise<{ readonly mediaId?: string }>;
+
+/**
+ * `PostWhatsAppMessageMedia` as one signed `POST /v1/whatsapp/media`. The service reads the object
+ * from the bucket as the caller, so the caller's own read of the object (and of its key) is what it
+ * needs. One attempt, as for a send.
+ */
+export function endUserMessagingPostMedia(options: Omit<AwsCallOptions, 'maxAttempts'> = {}): PostWhatsAppMessageMedia {
+  const post = signedAwsPost(SOCIAL_MESSAGING, { ...options, maxAttempts: 1 });
+  return async (input) => {
+    const answer = await post('/v1/whatsapp/media', { headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode(JSON.stringify(input)) });
+    return JSON.parse(new TextDecoder().decode(answer.payload)) as { mediaId?: string };
+  };
+}
+
 export interface EndUserMessagingSenderOptions {
   /** Default: {@link endUserMessagingSend} with the environment's region and credentials. */
   readonly send?: SendWhatsAppMessage;
+  /** Default: {@link endUserMessagingPostMedia} with the environment's region and credentials. */
+  readonly postMedia?: PostWhatsAppMessageMedia;
+  /** The media bucket the attachments an operator sends are in. Default: none, and a media send is refused. */
+  readonly mediaBucketName?: string;
   /** Meta phone number id (what the inbound events and the turns carry) → End User Messaging id. */
   readonly phoneNumbers: ReadonlyMap<string, string>;
   /** e.g. `v20.0`. */
@@ -67,9 +94,11 @@ export interface EndUserMessagingSenderOptions {
  */
 export class EndUserMessagingWhatsAppSender implements WhatsAppSender {
   private readonly sendWhatsAppMessage: SendWhatsAppMessage;
+  private readonly postWhatsAppMessageMedia: PostWhatsAppMessageMedia;
 
   constructor(private readonly options: EndUserMessagingSenderOptions) {
     this.sendWhatsAppMessage = options.send ?? endUserMessagingSend();
+    this.postWhatsAppMessageMedia = options.postMedia ?? endUserMessagingPostMedia();
   }
 
   async sendText(message: OutboundTextMessage): Promise<SentTextMessage> {
@@ -87,22 +116,31 @@ export class EndUserMessagingWhatsAppSender implements WhatsAppSender {
     return { providerMessageId, providerMessageIds: [providerMessageId] };
   }
 
+  /** `PostWhatsAppMessageMedia` from the bucket answers the media id, which `SendWhatsAppMessage` then sends. A failed upload sent nothing. */
+  async sendMedia(message: OutboundMediaMessage): Promise<SentTextMessage> {
+    const originationPhoneNumberId = this.originationPhoneNumberIdOf(message.businessPhoneNumberId, 0);
+    const bucketName = this.options.mediaBucketName;
+    if (bucketName === undefined) throw new WhatsAppSendError('This function has no media bucket to send the attachment from', { category: 'request', retryable: false, outcomeUnknown: false, partsDelivered: 0 });
+    let mediaId: string | undefined;
+    try {
+      ({ mediaId } = await this.postWhatsAppMessageMedia({ originationPhoneNumberId, sourceS3File: { bucketName, key: message.objectKey } }));
+    } catch (error) {
+      const failure = sendError(error, 0);
+      // Whatever became of the upload, the customer got nothing.
+      throw failure.outcomeUnknown ? new WhatsAppSendError(failure.message, { ...failure, outcomeUnknown: false }, { cause: error }) : failure;
+    }
+    if (!mediaId) throw new WhatsAppSendError('End User Messaging answered the upload without a media id; nothing was sent', { category: 'transport', retryable: true, outcomeUnknown: false, httpStatus: 200, partsDelivered: 0 });
+    const providerMessageId = requireMessageId(await this.send(message.businessPhoneNumberId, mediaMessagePayload(message, mediaId), 0), 0);
+    return { providerMessageId, providerMessageIds: [providerMessageId] };
+  }
+
   async markAsRead(receipt: ReadReceipt): Promise<void> {
     await this.send(receipt.businessPhoneNumberId, readReceiptPayload(receipt), 0);
   }
 
   /** The service's message id; a send it answered without one may still have been accepted. */
   private async send(businessPhoneNumberId: string, payload: object, partsDelivered: number): Promise<string | undefined> {
-    const originationPhoneNumberId = this.options.phoneNumbers.get(businessPhoneNumberId);
-    if (originationPhoneNumberId === undefined) {
-      // Only a number the construct was given can be used: anything else would be refused by IAM anyway.
-      throw new WhatsAppSendError('The business phone number is not one of the linked End User Messaging numbers', {
-        category: 'request',
-        retryable: false,
-        outcomeUnknown: false,
-        partsDelivered,
-      });
-    }
+    const originationPhoneNumberId = this.originationPhoneNumberIdOf(businessPhoneNumberId, partsDelivered);
     try {
       const { messageId } = await this.sendWhatsAppMessage({
         originationPhoneNumberId,
@@ -113,6 +151,18 @@ export class EndUserMessagingWhatsAppSender implements WhatsAppSender {
     } catch (error) {
       throw sendError(error, partsDelivered);
     }
+  }
+
+  private originationPhoneNumberIdOf(businessPhoneNumberId: string, partsDelivered: number): string {
+    const originationPhoneNumberId = this.options.phoneNumbers.get(businessPhoneNumberId);
+    if (originationPhoneNumberId !== undefined) return originationPhoneNumberId;
+    // Only a number the construct was given can be used: anything else would be refused by IAM anyway.
+    throw new WhatsAppSendError('The business phone number is not one of the linked End User Messaging numbers', {
+      category: 'request',
+      retryable: false,
+      outcomeUnknown: false,
+      partsDelivered,
+    });
   }
 }
 

@@ -1,6 +1,8 @@
 import type { WhatsAppCredentialsProvider } from '../../ports/credentials';
+import { MediaStoreError, type MediaStore } from '../../ports/media-store';
 import {
   WhatsAppSendError,
+  type OutboundMediaMessage,
   type OutboundTemplateMessage,
   type OutboundTextMessage,
   type ReadReceipt,
@@ -9,7 +11,7 @@ import {
 } from '../../ports/whatsapp-sender';
 import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
 import { classifyGraphApiError } from './graph-api-errors';
-import { CONNECT_PHASE_ERROR_CODES, readReceiptPayload, templateMessagePayload, textMessagePayload } from './outbound-messages';
+import { CONNECT_PHASE_ERROR_CODES, mediaMessagePayload, readReceiptPayload, templateMessagePayload, textMessagePayload } from './outbound-messages';
 import { splitWhatsAppText } from './whatsapp-text';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -30,7 +32,12 @@ export interface GraphApiSenderOptions {
   readonly requestTimeoutMs?: number;
   /** A longer reply is split into at most this many messages (the last one truncated). Default 5. */
   readonly maxMessagesPerReply?: number;
+  /** Where the attachments an operator sends are read from. Default: none, and a media send is refused. */
+  readonly media?: Pick<MediaStore, 'get'>;
 }
+
+/** A Graph API request body: a JSON message object, or a multipart upload (fetch sets its boundary). */
+type GraphApiRequest = { readonly edge: 'messages'; readonly payload: object } | { readonly edge: 'media'; readonly form: () => FormData };
 
 /**
  * Sends replies with Meta's WhatsApp Cloud API: `POST {baseUrl}/{phoneNumberId}/messages` with the
@@ -43,6 +50,7 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
   private readonly credentials: WhatsAppCredentialsProvider;
   private readonly requestTimeoutMs: number;
   private readonly maxMessagesPerReply: number | undefined;
+  private readonly media: Pick<MediaStore, 'get'> | undefined;
 
   constructor(options: GraphApiSenderOptions) {
     if (!isSafeGraphApiBaseUrl(options.baseUrl)) {
@@ -53,57 +61,95 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
     this.credentials = options.credentials;
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.maxMessagesPerReply = options.maxMessagesPerReply;
+    this.media = options.media;
   }
 
   async sendText(message: OutboundTextMessage): Promise<SentTextMessage> {
     const bodies = splitWhatsAppText(message.text, { maxParts: this.maxMessagesPerReply });
     const providerMessageIds: string[] = [];
     for (const body of bodies) {
-      const answer = await this.post(message.businessPhoneNumberId, textMessagePayload(message, body), providerMessageIds.length);
+      const answer = await this.post(message.businessPhoneNumberId, { edge: 'messages', payload: textMessagePayload(message, body) }, providerMessageIds.length);
       providerMessageIds.push(readMessageId(answer, providerMessageIds.length));
     }
     return { providerMessageId: providerMessageIds[0], providerMessageIds };
   }
 
   async sendTemplate(message: OutboundTemplateMessage): Promise<SentTextMessage> {
-    const providerMessageId = readMessageId(await this.post(message.businessPhoneNumberId, templateMessagePayload(message), 0), 0);
+    const providerMessageId = readMessageId(await this.post(message.businessPhoneNumberId, { edge: 'messages', payload: templateMessagePayload(message) }, 0), 0);
     return { providerMessageId, providerMessageIds: [providerMessageId] };
   }
 
-  async markAsRead(receipt: ReadReceipt): Promise<void> {
-    await this.post(receipt.businessPhoneNumberId, readReceiptPayload(receipt), 0);
+  /**
+   * `POST /{phoneNumberId}/media` (multipart: `messaging_product`, `type`, `file`) answers the
+   * upload's `id`; `POST /{phoneNumberId}/messages` then sends it. A failed upload sent nothing.
+   */
+  async sendMedia(message: OutboundMediaMessage): Promise<SentTextMessage> {
+    const bytes = await this.attachment(message.objectKey);
+    const form = () => {
+      const data = new FormData();
+      data.set('messaging_product', 'whatsapp');
+      data.set('type', message.mimeType);
+      data.set('file', new Blob([bytes], { type: message.mimeType }), message.fileName ?? message.kind);
+      return data;
+    };
+    const upload = await this.post(message.businessPhoneNumberId, { edge: 'media', form }, 0).catch((error: unknown) => {
+      // An upload that timed out sent nothing to the customer, whatever Meta did with the file.
+      throw error instanceof WhatsAppSendError && error.outcomeUnknown ? new WhatsAppSendError(error.message, { ...error, outcomeUnknown: false }, { cause: error }) : error;
+    });
+    const mediaId = (upload.body as { id?: unknown } | null)?.id;
+    if (typeof mediaId !== 'string' || mediaId === '') {
+      throw new WhatsAppSendError(`WhatsApp answered the upload with HTTP ${upload.httpStatus} but no media id; nothing was sent`, { category: 'transport', retryable: true, outcomeUnknown: false, httpStatus: upload.httpStatus, partsDelivered: 0 });
+    }
+    const providerMessageId = readMessageId(await this.post(message.businessPhoneNumberId, { edge: 'messages', payload: mediaMessagePayload(message, mediaId) }, 0), 0);
+    return { providerMessageId, providerMessageIds: [providerMessageId] };
   }
 
-  private async post(businessPhoneNumberId: string, payload: object, partsDelivered: number): Promise<SuccessAnswer> {
+  private async attachment(objectKey: string): Promise<Uint8Array> {
+    if (this.media === undefined) throw new WhatsAppSendError('This function has no media bucket to read the attachment from', { category: 'request', retryable: false, outcomeUnknown: false, partsDelivered: 0 });
+    try {
+      return await this.media.get(objectKey);
+    } catch (error) {
+      const retryable = !(error instanceof MediaStoreError) || error.retryable;
+      throw new WhatsAppSendError('The attachment could not be read from the media bucket; nothing was sent', { category: 'transport', retryable, outcomeUnknown: false, partsDelivered: 0 }, { cause: error });
+    }
+  }
+
+  async markAsRead(receipt: ReadReceipt): Promise<void> {
+    await this.post(receipt.businessPhoneNumberId, { edge: 'messages', payload: readReceiptPayload(receipt) }, 0);
+  }
+
+  private async post(businessPhoneNumberId: string, request: GraphApiRequest, partsDelivered: number): Promise<SuccessAnswer> {
     if (!isValidBusinessPhoneNumberId(businessPhoneNumberId)) {
       throw new WhatsAppSendError('The business phone number id is not a Meta phone number id', { category: 'request', retryable: false, outcomeUnknown: false, partsDelivered });
     }
     const credentials = await this.credentials.get();
-    const first = await this.attempt(businessPhoneNumberId, payload, credentials.accessToken, partsDelivered);
+    const first = await this.attempt(businessPhoneNumberId, request, credentials.accessToken, partsDelivered);
     if (first.ok) return first;
     if (first.error.category !== 'authentication') throw first.error;
 
     // A rejected token is usually a rotated secret still cached here: read it once more.
     const refreshed = await this.credentials.get({ forceRefresh: true });
     if (refreshed.accessToken === credentials.accessToken) throw first.error;
-    const second = await this.attempt(businessPhoneNumberId, payload, refreshed.accessToken, partsDelivered);
+    const second = await this.attempt(businessPhoneNumberId, request, refreshed.accessToken, partsDelivered);
     if (second.ok) return second;
     throw second.error;
   }
 
   private async attempt(
     businessPhoneNumberId: string,
-    payload: object,
+    request: GraphApiRequest,
     accessToken: string,
     partsDelivered: number,
   ): Promise<SuccessAnswer | { ok: false; error: WhatsAppSendError }> {
     let response: Response;
     let rawBody: string;
     try {
-      response = await fetch(`${this.baseUrl}/${encodeURIComponent(businessPhoneNumberId)}/messages`, {
+      const authorization = `Bearer ${accessToken}`;
+      response = await fetch(`${this.baseUrl}/${encodeURIComponent(businessPhoneNumberId)}/${request.edge}`, {
         method: 'POST',
-        headers: { 'authorization': `Bearer ${accessToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify(payload),
+        ...(request.edge === 'media'
+          ? { headers: { authorization }, body: request.form() }
+          : { headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(request.payload) }),
         signal: AbortSignal.timeout(this.requestTimeoutMs),
       });
       rawBody = await response.text();

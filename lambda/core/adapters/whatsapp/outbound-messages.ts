@@ -1,4 +1,4 @@
-import type { OutboundTemplateMessage, OutboundTextMessage, ReadReceipt } from '../../ports/whatsapp-sender';
+import type { OutboundMediaMessage, OutboundTemplateMessage, OutboundTextMessage, ReadReceipt } from '../../ports/whatsapp-sender';
 
 /**
  * The Cloud API message objects both channels send: the Graph API adapter POSTs them, the End User
@@ -30,6 +30,19 @@ export function templateMessagePayload(message: OutboundTemplateMessage): object
     },
     ...callbackDataField(message),
   };
+}
+
+/**
+ * A media message naming an upload of the provider's (`id`): an image with its caption, a document
+ * with its caption and the file name the customer sees.
+ */
+export function mediaMessagePayload(message: OutboundMediaMessage, mediaId: string): object {
+  const media = {
+    id: mediaId,
+    ...(message.caption === undefined ? {} : { caption: message.caption }),
+    ...(message.kind === 'document' && message.fileName !== undefined ? { filename: message.fileName } : {}),
+  };
+  return { ...envelope(message), type: message.kind, [message.kind]: media, ...callbackDataField(message) };
 }
 
 function callbackDataField(message: Pick<OutboundTextMessage, 'callbackData'>): object {

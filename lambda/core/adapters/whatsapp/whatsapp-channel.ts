@@ -1,10 +1,11 @@
 import { WHATSAPP_CHANNEL_KINDS } from '../../../../lib/contract';
 import type { WhatsAppCredentialsProvider } from '../../ports/credentials';
+import type { MediaStore } from '../../ports/media-store';
 import type { WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { AwsCredentials } from '../aws/aws-identity';
 import { credentialProvider } from '../aws/aws-identity';
 import { SecretsManagerCredentialsProvider } from '../secrets/secrets-manager-credentials';
-import { EndUserMessagingWhatsAppSender, endUserMessagingSend } from './end-user-messaging-sender';
+import { EndUserMessagingWhatsAppSender, endUserMessagingPostMedia, endUserMessagingSend } from './end-user-messaging-sender';
 import { GraphApiWhatsAppSender } from './graph-api-sender';
 import { EndUserMessagingTemplateCatalog } from './end-user-messaging-template-catalog';
 import { GraphApiTemplateCatalog } from './graph-api-template-catalog';
@@ -37,6 +38,8 @@ export interface SenderCompositionOptions extends AwsCallPorts {
   readonly credentials?: WhatsAppCredentialsProvider;
   /** End User Messaging endpoint to call instead of the SDK's (the local fake). */
   readonly endUserMessagingEndpoint?: string;
+  /** The media bucket an operator's attachments are sent from. Default: none, and a media send is refused. */
+  readonly outboundMedia?: { readonly store: Pick<MediaStore, 'get'>; readonly bucketName?: string };
 }
 
 /** Who a function's AWS calls are signed as, and where its Secrets Manager calls go. */
@@ -50,10 +53,17 @@ export interface AwsCallPorts {
 /** The sender of the configured channel: chosen here, in the composition, never in a use case. */
 export function createWhatsAppSender(channel: WhatsAppChannelConfig, options: SenderCompositionOptions = {}): WhatsAppSender {
   if (channel.kind === WHATSAPP_CHANNEL_KINDS.cloudApi) {
-    return new GraphApiWhatsAppSender({ baseUrl: channel.apiBaseUrl, credentials: options.credentials ?? whatsAppSecretReader(channel.whatsAppSecretArn, options) });
+    return new GraphApiWhatsAppSender({
+      baseUrl: channel.apiBaseUrl,
+      credentials: options.credentials ?? whatsAppSecretReader(channel.whatsAppSecretArn, options),
+      media: options.outboundMedia?.store,
+    });
   }
+  const aws = { endpoint: options.endUserMessagingEndpoint, credentials: credentialProvider(options.awsCredentials) };
   return new EndUserMessagingWhatsAppSender({
-    send: endUserMessagingSend({ endpoint: options.endUserMessagingEndpoint, credentials: credentialProvider(options.awsCredentials) }),
+    send: endUserMessagingSend(aws),
+    postMedia: endUserMessagingPostMedia(aws),
+    mediaBucketName: options.outboundMedia?.bucketName,
     phoneNumbers: channel.phoneNumbers,
     metaApiVersion: channel.metaApiVersion,
   });

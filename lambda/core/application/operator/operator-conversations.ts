@@ -1,3 +1,4 @@
+import { callbackDataOf } from '../../domain/callback-data';
 import { CloseConversation } from '../close-conversation';
 import { lastCustomerMessage } from '../customer-window';
 import type { MessagingConsent } from '../privacy/messaging-consent';
@@ -6,6 +7,8 @@ import { deliveryFailureReason, type DeliveryFailureReason, type ReceiptStatus }
 import { type InboxSearch, type InboxVersion, isUnreadFor, seenMarkOf } from '../../domain/inbox-summary';
 import { mediaDescription, type MediaDescription } from '../../domain/media-note';
 import type { Message } from '../../domain/message';
+import { type OutboundAttachment, outboundAttachmentText } from '../../domain/outbound-attachment';
+import type { MediaStore } from '../../ports/media-store';
 import { customerDisplayName, type Operator } from '../../domain/operator';
 import { CUSTOMER_SERVICE_WINDOW_MS, isInsideServiceWindow } from '../../domain/service-window';
 import { isAgentOwned, isHumanOwned, isLegalTransition, type Session, SessionState } from '../../domain/session';
@@ -17,7 +20,7 @@ import type { OperatorAuditTrail } from './operator-audit';
 import { availableOperatorPhones } from './operator-availability';
 import type { OperatorDirectory } from './operator-directory';
 import { OperatorActionError } from './operator-errors';
-import { sendOutOfTurn } from './out-of-turn-message';
+import { outOfTurnPlacement, sendOutOfTurn } from './out-of-turn-message';
 
 /** A human send holds the session's lock at most this long (a crashed send frees it by expiry). */
 const HUMAN_SEND_LOCK_MS = 30_000;
@@ -121,6 +124,8 @@ export interface OperatorConversationsDependencies {
   readonly inboxVersion: { current(operatorPhone: string): Promise<InboxVersion>; raiseSeenMarks(operatorPhone: string): Promise<void> };
   /** Who the operators are (cached per process), so a row names its operator. @default rows show the phone alone */
   readonly operators?: Pick<OperatorDirectory, 'find'>;
+  /** The media bucket an operator's attachments are stored in before they are sent. @default attachments are refused */
+  readonly attachments?: Pick<MediaStore, 'put'>;
 }
 
 /**
@@ -233,12 +238,65 @@ export class OperatorConversations {
    * recorded when WhatsApp refuses, and the lock is always released.
    */
   async reply(operator: Operator, customerId: string, text: string): Promise<HistoryEntry> {
-    const session = await this.answerable(operator, customerId);
-    const lastCustomerMessage = await this.lastCustomerMessage(customerId);
-    if (!isInsideServiceWindow(lastCustomerMessage?.timestamp, this.deps.clock.now())) {
-      throw new OperatorActionError('outside_window', 'The customer wrote more than 24 hours ago: WhatsApp only delivers approved templates now; send one of them');
-    }
+    const session = await this.answerableInsideWindow(operator, customerId);
     return this.sendUnderLock(operator, session, { text, send: (address) => this.deps.whatsapp.sendText({ ...address, text }) });
+  }
+
+  /**
+   * Sends an image or a document, under the same rules and lock as a reply: stored under the
+   * customer's prefix of the media bucket (erasure and export find it) and recorded in the history
+   * as `pending_send` before the send, so the history never lacks what the customer may have got;
+   * `sent` once WhatsApp took it. A send that certainly did not go out is marked unsent and
+   * answered `send_failed`. Audited by the message's id, never the file's name.
+   */
+  async sendAttachment(operator: Operator, customerId: string, attachment: OutboundAttachment): Promise<HistoryEntry> {
+    const store = this.deps.attachments;
+    if (store === undefined) throw new OperatorActionError('invalid', 'This deployment keeps no media: attachments cannot be sent');
+    const session = await this.answerableInsideWindow(operator, customerId);
+    return this.underSendLock(session, async (replied) => {
+      const placement = await outOfTurnPlacement(this.deps, customerId);
+      const stored = await store.put(customerId, placement.messageId, attachment.bytes, attachment.mimeType);
+      const pending: Message = {
+        ...placement,
+        sessionId: session.sessionId,
+        direction: 'outbound',
+        role: 'operator',
+        text: outboundAttachmentText(attachment),
+        deliveryStatus: 'pending_send',
+        operatorPhone: operator.phone,
+        media: {
+          kind: attachment.kind,
+          mimeType: attachment.mimeType,
+          ...(attachment.fileName === undefined ? {} : { filename: attachment.fileName }),
+          state: 'stored',
+          objectKey: stored.objectKey,
+          sizeBytes: stored.sizeBytes,
+        },
+      };
+      await this.deps.messages.append(pending);
+      const ref = this.deps.messages.refFor(pending);
+      let sent: SentTextMessage;
+      try {
+        sent = await this.deps.whatsapp.sendMedia({
+          ...addressOf(session),
+          callbackData: callbackDataOf(ref),
+          kind: attachment.kind,
+          objectKey: stored.objectKey,
+          mimeType: attachment.mimeType,
+          ...(attachment.fileName === undefined ? {} : { fileName: attachment.fileName }),
+        });
+      } catch (error) {
+        if (!(error instanceof WhatsAppSendError) || (!error.outcomeUnknown && error.partsDelivered === 0)) await this.deps.messages.markUnsent(ref, isoMicros(this.deps.clock.now())).catch(() => false);
+        throw sendFailure(error);
+      }
+      const sentAt = isoMicros(this.deps.clock.now());
+      await this.deps.messages.markOutboundSent(ref, sent.providerMessageId, sentAt);
+      const message: Message = { ...pending, deliveryStatus: 'sent', providerMessageId: sent.providerMessageId, sentAt };
+      replied(message.timestamp);
+      await this.deps.receipts.advanceHistoryWatermark(customerId, message.timestamp);
+      await this.deps.audit.record({ author: operator.phone, action: 'conversation.attachment', resourceType: 'conversation', resourceId: customerId, details: { messageId: message.messageId, kind: attachment.kind } });
+      return historyEntryOf(message);
+    });
   }
 
   /**
@@ -261,6 +319,16 @@ export class OperatorConversations {
     });
   }
 
+  /** The operator's own conversation, to a customer who wrote within the last 24 hours (free-form messages reach them). */
+  private async answerableInsideWindow(operator: Operator, customerId: string): Promise<Session> {
+    const session = await this.answerable(operator, customerId);
+    const lastCustomerMessage = await this.lastCustomerMessage(customerId);
+    if (!isInsideServiceWindow(lastCustomerMessage?.timestamp, this.deps.clock.now())) {
+      throw new OperatorActionError('outside_window', 'The customer wrote more than 24 hours ago: WhatsApp only delivers approved templates now; send one of them');
+    }
+    return session;
+  }
+
   /** The operator's own conversation, to a customer who has not opted out. */
   private async answerable(operator: Operator, customerId: string): Promise<Session> {
     const session = await this.activeSession(customerId);
@@ -277,20 +345,13 @@ export class OperatorConversations {
     message: { readonly text: string; readonly template?: TemplateRef; readonly send: (address: CustomerAddress) => Promise<SentTextMessage> },
   ): Promise<HistoryEntry> {
     const { customerId } = session;
-    const now = this.deps.clock.now();
-    const lockId = this.deps.ids.newId();
-    if (!(await this.deps.sessions.acquireHumanSendLock(session, lockId, isoMicros(now), addMilliseconds(now, HUMAN_SEND_LOCK_MS)))) {
-      throw new OperatorActionError('conflict', 'Another reply to this customer is being sent, or the conversation changed hands or left the human inbox');
-    }
-    let repliedAt: IsoTimestamp | undefined;
-    try {
-      const address = { businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId, customerIdKind: session.customerIdKind ?? 'phone' };
+    return this.underSendLock(session, async (replied) => {
       const recorded = await sendOutOfTurn(this.deps, session, { role: 'operator', text: message.text, operatorPhone: operator.phone, template: message.template }, (callbackData) =>
-        message.send({ ...address, callbackData }).catch((error: unknown) => {
+        message.send({ ...addressOf(session), callbackData }).catch((error: unknown) => {
           throw sendFailure(error);
         }),
       );
-      repliedAt = recorded.timestamp;
+      replied(recorded.timestamp);
       await this.deps.audit.record({
         author: operator.phone,
         action: message.template === undefined ? 'conversation.reply' : 'conversation.template',
@@ -299,6 +360,24 @@ export class OperatorConversations {
         details: { messageId: recorded.messageId, ...(message.template === undefined ? {} : { template: message.template.name, language: message.template.language }) },
       });
       return historyEntryOf(recorded);
+    });
+  }
+
+  /**
+   * Runs `send` under the human send lock, which is always released; the time `send` reports as
+   * replied goes with the release (the handoff report's first human reply).
+   */
+  private async underSendLock<T>(session: Session, send: (replied: (at: IsoTimestamp) => void) => Promise<T>): Promise<T> {
+    const now = this.deps.clock.now();
+    const lockId = this.deps.ids.newId();
+    if (!(await this.deps.sessions.acquireHumanSendLock(session, lockId, isoMicros(now), addMilliseconds(now, HUMAN_SEND_LOCK_MS)))) {
+      throw new OperatorActionError('conflict', 'Another reply to this customer is being sent, or the conversation changed hands or left the human inbox');
+    }
+    let repliedAt: IsoTimestamp | undefined;
+    try {
+      return await send((at) => {
+        repliedAt = at;
+      });
     } finally {
       await this.deps.sessions.releaseHumanSendLock(session, lockId, repliedAt);
     }
@@ -368,6 +447,11 @@ export class OperatorConversations {
   private lastCustomerMessage(customerId: string): Promise<Message | undefined> {
     return lastCustomerMessage(this.deps.messages, customerId);
   }
+}
+
+/** Where a send to the session's customer goes: the number they wrote to, and how they are addressed. */
+function addressOf(session: Session): Omit<CustomerAddress, 'callbackData'> {
+  return { businessPhoneNumberId: session.businessPhoneNumberId ?? '', customerId: session.customerId, customerIdKind: session.customerIdKind ?? 'phone' };
 }
 
 /** Where a send goes, and the callback data naming the message it records. */

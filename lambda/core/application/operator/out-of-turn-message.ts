@@ -15,6 +15,13 @@ export interface OutOfTurnMessageDependencies {
 
 export type OutOfTurnContent = Pick<Message, 'text' | 'operatorPhone' | 'template'> & { readonly role: 'operator' | 'system' };
 
+/** Where a message sent outside a turn goes in the history: now, and after everything in it. */
+export async function outOfTurnPlacement(deps: Pick<OutOfTurnMessageDependencies, 'messages' | 'clock' | 'ids'>, customerId: string): Promise<Pick<Message, 'customerId' | 'messageId' | 'timestamp'>> {
+  const placed = isoMicros(deps.clock.now());
+  const [newest] = (await deps.messages.history(customerId, { limit: 1 })).items;
+  return { customerId, messageId: deps.ids.newId(), timestamp: newest === undefined ? placed : latestOf(placed, nextMicrosecond(newest.timestamp)) };
+}
+
 /**
  * Sends a message outside a turn (an operator's reply, a handoff notice) and records it once
  * WhatsApp accepted it: nothing is recorded for a send that throws, and a crash after the send
@@ -29,9 +36,7 @@ export async function sendOutOfTurn(
   content: OutOfTurnContent,
   send: (callbackData: string) => Promise<SentTextMessage>,
 ): Promise<Message> {
-  const placed = isoMicros(deps.clock.now());
-  const [newest] = (await deps.messages.history(session.customerId, { limit: 1 })).items;
-  const placement = { customerId: session.customerId, messageId: deps.ids.newId(), timestamp: newest === undefined ? placed : latestOf(placed, nextMicrosecond(newest.timestamp)) };
+  const placement = await outOfTurnPlacement(deps, session.customerId);
   const { providerMessageId } = await send(callbackDataOf(deps.messages.refFor(placement)));
   const message: Message = {
     ...placement,

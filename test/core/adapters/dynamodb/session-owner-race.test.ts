@@ -35,6 +35,10 @@ class RecordingSender implements WhatsAppSender {
     throw new Error('No template is sent in these races');
   }
 
+  async sendMedia(): Promise<SentTextMessage> {
+    throw new Error('No attachment is sent in these races');
+  }
+
   async markAsRead(): Promise<void> {}
 }
 

@@ -3,9 +3,17 @@
 // outcome table as the Graph API adapter, keyed on the service's documented exceptions.
 import { AwsApiError } from '../../../../lambda/core/adapters/aws/signed-aws-post';
 import { classifyEndUserMessagingError } from '../../../../lambda/core/adapters/whatsapp/end-user-messaging-errors';
-import { EndUserMessagingWhatsAppSender, endUserMessagingSend, type SendWhatsAppMessage } from '../../../../lambda/core/adapters/whatsapp/end-user-messaging-sender';
+import {
+  EndUserMessagingWhatsAppSender,
+  endUserMessagingPostMedia,
+  endUserMessagingSend,
+  type PostWhatsAppMessageMediaInput,
+  type PostWhatsAppMessageMedia,
+  type SendWhatsAppMessage,
+} from '../../../../lambda/core/adapters/whatsapp/end-user-messaging-sender';
 import { WHATSAPP_TEXT_LIMIT } from '../../../../lambda/core/adapters/whatsapp/whatsapp-text';
-import type { OutboundTextMessage } from '../../../../lambda/core/ports/whatsapp-sender';
+import type { OutboundMediaMessage, OutboundTextMessage } from '../../../../lambda/core/ports/whatsapp-sender';
+import { createMediaBucket } from '../../../../local/servers/local-resources';
 import { FakeEndUserMessaging } from '../../../../local/fake-whatsapp/fake-end-user-messaging';
 import { FakeGraphApi } from '../../../../local/fake-whatsapp/fake-graph-api';
 import { BUSINESS_TEMPLATES } from '../../../support/message-templates';
@@ -140,5 +148,61 @@ describe("the service's documented exceptions", () => {
   it('falls back on the fault side for an exception it does not know', () => {
     expect(classifyEndUserMessagingError('SomethingNewException', 'new', 'server')).toMatchObject({ category: 'provider_unavailable', retryable: true });
     expect(classifyEndUserMessagingError('SomethingNewException', 'new', 'client')).toMatchObject({ category: 'request', retryable: false });
+  });
+});
+
+describe('sending an attachment through End User Messaging', () => {
+  const s3 = process.env.AWS_ENDPOINT_URL_S3!;
+  const bucketName = `eum-attachments-${Date.now()}`;
+  const objectKey = 'media/pseudonym/op-1';
+  const PDF = Buffer.from('%PDF-1.7\nreceita\n%%EOF\n');
+  const document: OutboundMediaMessage = { businessPhoneNumberId: META_PHONE_NUMBER_ID, customerId: '5511987654321', customerIdKind: 'phone', kind: 'document', objectKey, mimeType: 'application/pdf', fileName: 'receita.pdf', callbackData: 'ref-1' };
+  let uploadingService: FakeEndUserMessaging;
+  let postMedia: PostWhatsAppMessageMedia;
+
+  beforeAll(async () => {
+    await createMediaBucket(s3, bucketName);
+    const stored = await fetch(`${s3}/${bucketName}/${objectKey}`, { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: PDF });
+    expect(stored.ok).toBe(true);
+    uploadingService = await FakeEndUserMessaging.start({ meta, phoneNumbers: new Map([[ORIGINATION_ID, META_PHONE_NUMBER_ID]]), s3Endpoint: s3 });
+    postMedia = endUserMessagingPostMedia({ endpoint: uploadingService.endpoint, region: 'us-east-1', credentials: async () => ({ accessKeyId: 'local', secretAccessKey: 'local' }) });
+  });
+  afterAll(() => uploadingService.close());
+
+  const mediaSender = (options: { postMedia?: PostWhatsAppMessageMedia; mediaBucketName?: string } = {}) =>
+    new EndUserMessagingWhatsAppSender({
+      send: endUserMessagingSend({ endpoint: uploadingService.endpoint, region: 'us-east-1', credentials: async () => ({ accessKeyId: 'local', secretAccessKey: 'local' }) }),
+      postMedia,
+      mediaBucketName: bucketName,
+      phoneNumbers: new Map([[META_PHONE_NUMBER_ID, ORIGINATION_ID]]),
+      metaApiVersion: 'v20.0',
+      ...options,
+    });
+
+  it('uploads the object with PostWhatsAppMessageMedia (sourceS3File), then sends the Cloud API document naming the media id', async () => {
+    const calls: PostWhatsAppMessageMediaInput[] = [];
+    const recording: PostWhatsAppMessageMedia = (input) => {
+      calls.push(input);
+      return postMedia(input);
+    };
+    const result = await mediaSender({ postMedia: recording }).sendMedia(document);
+
+    expect(calls).toEqual([{ originationPhoneNumberId: ORIGINATION_ID, sourceS3File: { bucketName, key: objectKey } }]);
+    const [upload] = meta.uploads();
+    expect(Buffer.from(upload.bytes).equals(PDF)).toBe(true);
+    expect(upload.mimeType).toBe('application/pdf');
+    const [accepted] = meta.sent();
+    expect(accepted).toMatchObject({ media: { kind: 'document', mediaId: upload.mediaId, filename: 'receita.pdf' }, callbackData: 'ref-1' });
+    expect(result.providerMessageId).toBe(accepted.providerMessageId);
+  });
+
+  it("maps the upload's exceptions like a send's, always as certainly not sent", async () => {
+    const throttled: PostWhatsAppMessageMedia = () => Promise.reject(new AwsApiError('ThrottledRequestException', 'Rate exceeded', 429));
+    expect(await sendError(mediaSender({ postMedia: throttled }).sendMedia(document))).toMatchObject({ category: 'rate_limit', retryable: true, outcomeUnknown: false });
+    const cutOff: PostWhatsAppMessageMedia = () => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } }));
+    expect(await sendError(mediaSender({ postMedia: cutOff }).sendMedia(document))).toMatchObject({ category: 'transport', retryable: true, outcomeUnknown: false });
+    expect(await sendError(mediaSender().sendMedia({ ...document, objectKey: 'media/pseudonym/gone' }))).toMatchObject({ category: 'account', retryable: true });
+    expect(await sendError(mediaSender({ mediaBucketName: undefined }).sendMedia(document))).toMatchObject({ category: 'request', retryable: false });
+    expect(meta.sent()).toHaveLength(0);
   });
 });

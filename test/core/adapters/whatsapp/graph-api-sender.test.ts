@@ -2,7 +2,9 @@ import { GraphApiWhatsAppSender, type GraphApiSenderOptions } from '../../../../
 import { StaticCredentialsProvider } from '../../../../lambda/core/adapters/secrets/static-credentials-provider';
 import { WHATSAPP_TEXT_LIMIT } from '../../../../lambda/core/adapters/whatsapp/whatsapp-text';
 import type { WhatsAppCredentials, WhatsAppCredentialsProvider } from '../../../../lambda/core/ports/credentials';
-import type { OutboundTextMessage } from '../../../../lambda/core/ports/whatsapp-sender';
+import { MediaStoreError } from '../../../../lambda/core/ports/media-store';
+import type { OutboundMediaMessage, OutboundTextMessage } from '../../../../lambda/core/ports/whatsapp-sender';
+import { mediaMessagePayload } from '../../../../lambda/core/adapters/whatsapp/outbound-messages';
 import { FakeGraphApi } from '../../../../local/fake-whatsapp/fake-graph-api';
 import { sendError } from '../../../support/whatsapp-send-error';
 import { fixture, fixtureText } from '../../../support/fixtures';
@@ -270,5 +272,54 @@ describe('sending a template', () => {
     expect(unknown).toMatchObject({ category: 'request', retryable: false, metaCode: 132001, outcomeUnknown: false });
     const wrongCount = await sendError(sender().sendTemplate({ ...template, bodyValues: ['Ana'] }));
     expect(wrongCount).toMatchObject({ category: 'request', retryable: false, metaCode: 132000 });
+  });
+});
+
+describe('sending an attachment', () => {
+  const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 250]);
+  const objects = new Map([['media/pseudonym/op-1', PNG]]);
+  const bucket = { get: async (objectKey: string) => objects.get(objectKey) ?? Promise.reject(new MediaStoreError('NoSuchKey', false)) };
+  const image: OutboundMediaMessage = { businessPhoneNumberId: BUSINESS_NUMBER_ID, customerId: toPhone.customerId, customerIdKind: 'phone', kind: 'image', objectKey: 'media/pseudonym/op-1', mimeType: 'image/png', callbackData: 'ref-1' };
+
+  it('uploads the object as multipart form data (messaging_product, type, file), then sends a message naming the upload', async () => {
+    const result = await sender({ media: bucket }).sendMedia(image);
+
+    const [upload] = api.uploads();
+    expect(upload).toMatchObject({ businessPhoneNumberId: BUSINESS_NUMBER_ID, mimeType: 'image/png' });
+    expect(Buffer.from(upload.bytes).equals(Buffer.from(PNG))).toBe(true);
+    const [accepted] = api.sent();
+    expect(accepted).toMatchObject({ recipient: toPhone.customerId, media: { kind: 'image', mediaId: upload.mediaId }, callbackData: 'ref-1' });
+    expect(result).toEqual({ providerMessageId: accepted.providerMessageId, providerMessageIds: [accepted.providerMessageId] });
+  });
+
+  it('sends a document with its file name and caption, as Meta documents the document object', () => {
+    expect(mediaMessagePayload({ ...image, kind: 'document', mimeType: 'application/pdf', fileName: 'receita.pdf', caption: 'Sua receita' }, '1013859600285441')).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: toPhone.customerId,
+      type: 'document',
+      document: { id: '1013859600285441', caption: 'Sua receita', filename: 'receita.pdf' },
+      biz_opaque_callback_data: 'ref-1',
+    });
+    expect(mediaMessagePayload({ ...image, fileName: 'foto.png' }, '42')).toMatchObject({ type: 'image', image: { id: '42' } });
+  });
+
+  it('reports a refused upload as Meta answered it, with nothing sent', async () => {
+    const refused = await sendError(sender({ media: bucket, credentials: new StaticCredentialsProvider(credentials('revoked')) }).sendMedia(image));
+    expect(refused).toMatchObject({ category: 'authentication', metaCode: 190, outcomeUnknown: false, partsDelivered: 0 });
+    const wrongType = await sendError(sender({ media: bucket }).sendMedia({ ...image, mimeType: 'image/gif' }));
+    expect(wrongType).toMatchObject({ category: 'request', retryable: false, metaCode: 100 });
+    expect(api.sent()).toHaveLength(0);
+  });
+
+  it("maps a refusal of the media message like a text's (a closed window is permanent)", async () => {
+    api.failNext(1, { httpStatus: 400, code: 131047, message: '(#131047) Re-engagement message' });
+    expect(await sendError(sender({ media: bucket }).sendMedia(image))).toMatchObject({ category: 'recipient', retryable: false, metaCode: 131047 });
+  });
+
+  it('refuses without a request when the object cannot be read, or there is no bucket', async () => {
+    expect(await sendError(sender({ media: bucket }).sendMedia({ ...image, objectKey: 'media/pseudonym/gone' }))).toMatchObject({ category: 'transport', retryable: false, outcomeUnknown: false });
+    expect(await sendError(sender().sendMedia(image))).toMatchObject({ category: 'request', retryable: false });
+    expect(api.uploads()).toHaveLength(0);
   });
 });

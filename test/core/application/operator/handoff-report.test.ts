@@ -23,6 +23,9 @@ const whatsapp: WhatsAppSender = {
   sendTemplate: async () => {
     throw new Error('No template is sent here');
   },
+  sendMedia: async () => {
+    throw new Error('No attachment is sent here');
+  },
   markAsRead: async () => undefined,
 };
 

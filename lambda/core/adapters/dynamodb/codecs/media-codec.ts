@@ -26,10 +26,13 @@ export function mediaToMap(media: InboundMedia | StoredMedia): Record<string, un
 
 /** What the provider said of an attachment (a receipt's `media`). */
 export function inboundMediaFromMap(map: Record<string, unknown>, entity: EntityType): InboundMedia {
+  return { ...describedMediaFromMap(map, entity), providerMediaId: new ItemReader(map, entity).string('provider_media_id') };
+}
+
+function describedMediaFromMap(map: Record<string, unknown>, entity: EntityType): Omit<InboundMedia, 'providerMediaId'> {
   const read = new ItemReader(map, entity);
   return dropUndefined({
     kind: read.oneOf('kind', MEDIA_KINDS),
-    providerMediaId: read.string('provider_media_id'),
     mimeType: read.optionalString('mime_type'),
     sha256: read.optionalString('sha256'),
     filename: read.optionalString('filename'),
@@ -42,7 +45,8 @@ export function inboundMediaFromMap(map: Record<string, unknown>, entity: Entity
 export function storedMediaFromMap(map: Record<string, unknown>): StoredMedia {
   const read = new ItemReader(map, EntityType.message);
   return dropUndefined({
-    ...inboundMediaFromMap(map, EntityType.message),
+    ...describedMediaFromMap(map, EntityType.message),
+    providerMediaId: read.optionalString('provider_media_id'),
     state: read.optionalOneOf('state', MEDIA_STATES) ?? 'pending',
     objectKey: read.optionalString('object_key'),
     sizeBytes: read.optionalNumber('size_bytes'),
