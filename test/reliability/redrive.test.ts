@@ -2,7 +2,7 @@
 // fixed, the redrive brings the message back and it is answered once; a record whose reply was
 // already sent is redriven without a second send; consumed and unreadable records are dropped
 // only when that is safe or confirmed.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
@@ -35,17 +35,15 @@ function asRedriveRole(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv 
   return { ...env, AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken };
 }
 
-/** The package's command-line tool, from source, as `npx cdk-whatsapp-agent-pipeline …` runs its bundle. */
-function runCli(args: string[], env: NodeJS.ProcessEnv = asRedriveRole()) {
-  const root = join(__dirname, '..', '..');
-  return spawnSync(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'bin', 'cli.ts'), ...args], { encoding: 'utf8', env });
-}
-
-/** The same, without blocking this process: for a tool that calls a fake served from this process. */
-function runCliAsync(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+/**
+ * The package's command-line tool, from source, as `npx cdk-whatsapp-agent-pipeline …` runs its
+ * bundle. Never blocking this process: the fakes and the permission proxy it calls may be served
+ * from it (a single suite runs in the jest process itself).
+ */
+function runCli(args: string[], env: NodeJS.ProcessEnv = asRedriveRole()): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const root = join(__dirname, '..', '..');
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'bin', 'cli.ts'), ...args], { env });
+    const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'bin', 'cli.ts'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -124,18 +122,18 @@ test('records of consumed messages are dropped; unreadable ones stay until confi
   }
 
   const cli = (...flags: string[]) => runCli(['redrive', '--table', pipeline!.tableName, '--queue-url', pipeline!.turnQueueUrl, '--dlq-url', pipeline!.deadLetterQueueUrl, ...flags]);
-  const dryRun = cli();
+  const dryRun = await cli();
   expect(dryRun.status).toBe(0);
   expect(dryRun.stdout).toMatch(/verdict {4}drop → inspected/);
   expect(dryRun.stdout).toMatch(/verdict {4}confirm \(confirmed: drop\) → inspected/);
   expect(await deadLetters(pipeline.deadLetterQueueUrl)).toBe(2);
 
-  const unconfirmed = cli('--apply');
+  const unconfirmed = await cli('--apply');
   expect(unconfirmed.status).toBe(2);
   expect(unconfirmed.stdout).toMatch(/Done: .*1 dropped/);
   expect(await deadLetters(pipeline.deadLetterQueueUrl)).toBe(1);
 
-  const confirmed = cli('--apply', '--yes');
+  const confirmed = await cli('--apply', '--yes');
   expect(confirmed.status).toBe(0);
   expect(await deadLetters(pipeline.deadLetterQueueUrl)).toBe(0);
   await pipeline.waitForIdle();
@@ -322,14 +320,14 @@ test('the CLI finds the table and queues from the stack outputs the construct wr
   });
   try {
     const env = asRedriveRole({ ...process.env, AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.endpoint });
-    const dryRun = await runCliAsync(['redrive', '--stack', 'WhatsAppAgent-prod', '--region', 'sa-east-1'], env);
+    const dryRun = await runCli(['redrive', '--stack', 'WhatsAppAgent-prod', '--region', 'sa-east-1'], env);
     expect(dryRun.stderr).toBe('');
     expect(dryRun.status).toBe(0);
     expect(dryRun.stdout).toContain(`${pipeline.deadLetterQueueUrl} → ${pipeline.turnQueueUrl}, table ${pipeline.tableName}`);
     expect(dryRun.stdout).toMatch(/verdict {4}confirm \(confirmed: drop\) → inspected/);
     expect(await deadLetters(pipeline.deadLetterQueueUrl)).toBe(1);
 
-    const unknown = await runCliAsync(['redrive', '--stack', 'NoSuchStack', '--region', 'sa-east-1'], env);
+    const unknown = await runCli(['redrive', '--stack', 'NoSuchStack', '--region', 'sa-east-1'], env);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('Stack with id NoSuchStack does not exist (Region sa-east-1): check --stack and --region.');
     expect(cloudFormation.requestedStacks).toEqual(['WhatsAppAgent-prod', 'NoSuchStack']);
