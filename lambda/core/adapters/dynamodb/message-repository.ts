@@ -235,17 +235,33 @@ export class DynamoMessageRepository implements MessageRepository {
       this.kit.update({
         key,
         update: 'SET #text = :text, #editedAt = :at',
-        // Edits arrive in order of Meta's timestamps; an older one redelivered never undoes a newer one.
-        condition: `${ITEM_EXISTS} AND #direction = :inbound AND (attribute_not_exists(#editedAt) OR #editedAt < :at)`,
-        names: { '#pk': PK, '#text': 'text', '#editedAt': M.editedAt, '#direction': 'direction' },
+        // Edits arrive in order of Meta's timestamps; an older one redelivered never undoes a newer
+        // one, and none brings back the words of a message the customer deleted.
+        condition: `${ITEM_EXISTS} AND #direction = :inbound AND (attribute_not_exists(#editedAt) OR #editedAt < :at) AND attribute_not_exists(#revokedAt)`,
+        names: { '#pk': PK, '#text': 'text', '#editedAt': M.editedAt, '#direction': 'direction', '#revokedAt': M.revokedAt },
         values: { ':text': text, ':at': isoMicros(at), ':inbound': 'inbound' },
+      }),
+    );
+  }
+
+  async recordRevoke(customerId: string, messageId: string, at: IsoTimestamp): Promise<boolean> {
+    const key = await this.recentMessageKey(customerId, messageId);
+    if (key === undefined) return false;
+    return conditionally(() =>
+      this.kit.update({
+        key,
+        // The first revoke's instant stays: Meta's redelivery changes nothing.
+        update: 'SET #revokedAt = if_not_exists(#revokedAt, :at), #text = :withdrawn REMOVE #media',
+        condition: `${ITEM_EXISTS} AND #direction = :inbound`,
+        names: { '#pk': PK, '#revokedAt': M.revokedAt, '#text': 'text', '#media': M.media, '#direction': 'direction' },
+        values: { ':at': isoMicros(at), ':withdrawn': '', ':inbound': 'inbound' },
       }),
     );
   }
 
   /**
    * The key of the message a wamid names among the customer's latest messages: there is no index of
-   * wamids (a text-only turn pays for none), so reactions and edits, which are rare, read back.
+   * wamids (a text-only turn pays for none), so reactions, edits and revokes, which are rare, read back.
    */
   private async recentMessageKey(customerId: string, wamid: string): Promise<TableKey | undefined> {
     const prefix = messageHistoryPrefix(customerId);
