@@ -1,10 +1,9 @@
 // A conversation in which the customer deleted a message, opened in the console: the bubble says the
 // customer deleted it, never what it said, and the screen passes the accessibility scan.
 import type { Page } from 'playwright-core';
-import { hrefOf } from '../../console/src/view-model';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { accessibilityViolations } from '../support/accessibility';
-import { ConsoleBrowser, DESKTOP, signInFromWhatsApp } from '../support/console-browser';
+import { ConsoleBrowser, openConversation } from '../support/console-browser';
 import { newCustomer, newOperatorPhone } from '../support/ids';
 import { startOperatorPipeline } from '../support/pipeline';
 
@@ -23,10 +22,7 @@ beforeAll(async () => {
   await pipeline.waitForIdle();
   await pipeline.sendCustomerContent(customer, { type: 'revoke', revoke: { original_message_id: original.messageId } });
   await pipeline.waitForIdle();
-  page = await browser.openPage(DESKTOP);
-  await signInFromWhatsApp(pipeline, page, admin);
-  await page.getByRole('heading', { level: 2 }).first().waitFor();
-  await page.evaluate(`location.hash = ${JSON.stringify(hrefOf({ kind: 'conversation', customerId: customer }))}`);
+  page = await openConversation(pipeline, browser, admin, customer);
 });
 
 afterAll(async () => {
