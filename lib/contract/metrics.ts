@@ -137,6 +137,10 @@ export const CUSTOM_METRICS = {
   inboundReactions: 'InboundReactions',
   /** Inbound: a customer's edit of a message still waiting for the agent, applied to it; no turn of its own. */
   inboundEdits: 'InboundEdits',
+  /** Inbound: a customer deleted a message (WhatsApp Business app numbers): marked deleted, no longer read by the agent; no turn. */
+  inboundRevokes: 'InboundRevokes',
+  /** Inbound: a customer deleted a message the pipeline does not hold (too old, or never received); nothing changed. */
+  inboundRevokesUnmatched: 'InboundRevokesUnmatched',
   /** Inbound: Meta's template status changes applied to a stored template. */
   templateStatusUpdates: 'TemplateStatusUpdates',
   /** Orchestrator: a queue record whose body is not a dispatch message (logged and dropped). */
@@ -192,6 +196,8 @@ export const INBOUND_OUTCOME_METRICS = {
   human_inbox: CUSTOM_METRICS.inboundRoutedToHuman,
   reaction: CUSTOM_METRICS.inboundReactions,
   edited: CUSTOM_METRICS.inboundEdits,
+  revoked: CUSTOM_METRICS.inboundRevokes,
+  revoke_unmatched: CUSTOM_METRICS.inboundRevokesUnmatched,
 } as const satisfies Record<string, CustomMetricName>;
 
 export type InboundOutcome = keyof typeof INBOUND_OUTCOME_METRICS;

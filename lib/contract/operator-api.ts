@@ -152,6 +152,8 @@ export interface HistoryEntry {
   readonly reaction?: string;
   /** The customer edited this message: `text` is the edited text. */
   readonly editedAt?: Timestamp;
+  /** The customer deleted this message: `text` is empty and no attachment is listed. */
+  readonly revokedAt?: Timestamp;
   /** The message's attachment; `GET …/messages/:messageId/media?at=` links to a stored one. */
   readonly media?: HistoryMedia;
 }

@@ -1,10 +1,9 @@
 // A conversation whose customer sent a photo and a voice note, opened in the console: it passes the
 // accessibility scan, and the voice note is a player with its transcript under it.
 import type { Page } from 'playwright-core';
-import { hrefOf } from '../../console/src/view-model';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { accessibilityViolations } from '../support/accessibility';
-import { ConsoleBrowser, DESKTOP, signInFromWhatsApp } from '../support/console-browser';
+import { ConsoleBrowser, openConversation } from '../support/console-browser';
 import { newCustomer, newOperatorPhone } from '../support/ids';
 import { ONE_PIXEL_PNG, sendAttachment, VOICE_NOTE_OGG } from '../support/media-bucket';
 import { startOperatorPipeline } from '../support/pipeline';
@@ -25,10 +24,7 @@ beforeAll(async () => {
   await pipeline.waitForIdle();
   await sendAttachment(pipeline, customer, { type: 'audio', bytes: VOICE_NOTE_OGG, mimeType: 'audio/ogg; codecs=opus', fields: { voice: true } });
   await pipeline.waitForIdle();
-  page = await browser.openPage(DESKTOP);
-  await signInFromWhatsApp(pipeline, page, admin);
-  await page.getByRole('heading', { level: 2 }).first().waitFor();
-  await page.evaluate(`location.hash = ${JSON.stringify(hrefOf({ kind: 'conversation', customerId: customer }))}`);
+  page = await openConversation(pipeline, browser, admin, customer);
 });
 
 afterAll(async () => {

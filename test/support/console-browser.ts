@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { hrefOf } from '../../console/src/view-model';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { waitUntil } from './waiting';
 import { lastLoginToken } from './operator-console-client';
@@ -63,6 +64,15 @@ export async function signInFromWhatsApp(pipeline: LocalPipeline, page: Page, op
   const link = `${pipeline.consoleUrl}/login#${lastLoginToken(pipeline, operatorPhone)}`;
   await page.goto(link);
   return link;
+}
+
+/** A desktop page of the browser, signed in as the operator, showing one customer's conversation. */
+export async function openConversation(pipeline: LocalPipeline, browser: ConsoleBrowser, operatorPhone: string, customerId: string): Promise<Page> {
+  const page = await browser.openPage(DESKTOP);
+  await signInFromWhatsApp(pipeline, page, operatorPhone);
+  await page.getByRole('heading', { level: 2 }).first().waitFor();
+  await page.evaluate(`location.hash = ${JSON.stringify(hrefOf({ kind: 'conversation', customerId }))}`);
+  return page;
 }
 
 /**

@@ -106,6 +106,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   'conversation.history': 'History',
   'conversation.reaction': 'Customer reaction: {emoji}',
   'conversation.edited': 'edited',
+  'conversation.revoked': 'Message deleted by the customer',
   'conversation.noMessages': 'No messages.',
   'media.image': 'Image sent',
   'media.sticker': 'Sticker',

@@ -87,6 +87,7 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'conversation.history': 'Historial',
   'conversation.reaction': 'Reacción del cliente: {emoji}',
   'conversation.edited': 'editado',
+  'conversation.revoked': 'Mensaje eliminado por el cliente',
   'conversation.noMessages': 'Sin mensajes.',
   'media.image': 'Imagen enviada',
   'media.sticker': 'Sticker',

@@ -104,6 +104,7 @@ export const pt = {
   'conversation.history': 'Histórico',
   'conversation.reaction': 'Reação do cliente: {emoji}',
   'conversation.edited': 'editada',
+  'conversation.revoked': 'Mensagem apagada pelo cliente',
   'conversation.noMessages': 'Sem mensagens.',
   'media.image': 'Imagem enviada',
   'media.sticker': 'Figurinha',

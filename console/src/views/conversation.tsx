@@ -250,7 +250,7 @@ function History({ customerId, messages, ownReplies, customerName, onRetry, onDi
         {chronological.map((message) => (
           <li class={`message message-${message.role}`}>
             <span class="message-author">{authorOf(message)}</span>
-            <p class="message-text">{message.text}</p>
+            {message.revokedAt === undefined ? <p class="message-text">{message.text}</p> : <p class="message-text message-revoked">{t('conversation.revoked')}</p>}
             {message.reaction !== undefined && (
               <span class="message-reaction" role="img" aria-label={t('conversation.reaction', { emoji: message.reaction })}>
                 {message.reaction}

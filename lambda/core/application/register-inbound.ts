@@ -14,7 +14,11 @@ import type { TurnDispatcher } from '../ports/turn-dispatcher';
  * - `human_inbox`: the customer's session is owned by a human, the message went to their inbox;
  * - `reaction`: a reaction, recorded on the message it reacts to; never a turn;
  * - `edited`: an edit of a message still waiting for the agent, which now reads the new text; no
- *   turn of its own (an edit of a message already answered is a message of its own: `dispatched`).
+ *   turn of its own (an edit of a message already answered is a message of its own: `dispatched`);
+ * - `revoked`: the customer deleted a message of their recent history or one still waiting for the
+ *   agent, which no longer reads it; never a turn, never a notice;
+ * - `revoke_unmatched`: the customer deleted a message the pipeline does not hold (too old, or
+ *   never received); nothing changed.
  */
 export type InboundOutcome = ContractInboundOutcome;
 
@@ -63,6 +67,7 @@ export class RegisterInboundTurns {
    * is only needed when a human may own it.
    */
   private async registerOne(received: InboundTurn): Promise<InboundResult> {
+    if (received.revokes !== undefined) return { messageId: received.messageId, outcome: await this.applyRevoke(received, received.revokes) };
     if (!startsTurn(received)) {
       // Nothing to answer: the reaction is recorded where the operator sees it, and that is all.
       await this.deps.messages.recordReaction(received.customerId, received.reaction!, received.providerTimestamp);
@@ -85,6 +90,17 @@ export class RegisterInboundTurns {
   private async applyEdit(edit: InboundTurn, original: string): Promise<boolean> {
     await this.deps.messages.recordEdit(edit.customerId, original, edit.text, edit.providerTimestamp);
     return this.deps.receipts.reviseWaitingText({ customerId: edit.customerId, messageId: original }, edit.text);
+  }
+
+  /**
+   * The deleted message's history entry is marked so, and a message still waiting for the agent
+   * leaves the pending list: the agent never reads what the customer withdrew. Both steps are
+   * idempotent, so Meta's redelivery ends the same way.
+   */
+  private async applyRevoke(revoke: InboundTurn, original: string): Promise<'revoked' | 'revoke_unmatched'> {
+    const inHistory = await this.deps.messages.recordRevoke(revoke.customerId, original, revoke.providerTimestamp);
+    const wasWaiting = await this.deps.receipts.withdrawWaiting({ customerId: revoke.customerId, messageId: original });
+    return inHistory || wasWaiting ? 'revoked' : 'revoke_unmatched';
   }
 
   private async route(turn: InboundTurn, redelivered: boolean): Promise<'agent' | 'human'> {

@@ -30,6 +30,8 @@ export interface InboundTurn {
   readonly reaction?: InboundReaction;
   /** An edit: the id of the message whose text it replaces (`text` is the new text). */
   readonly editOf?: string;
+  /** A revoke: the id of the message the customer deleted; recorded on it, and no turn of its own. */
+  readonly revokes?: string;
   /** A type the pipeline cannot read (Meta's `unsupported`, or one it does not know): answered with a short notice, not by the agent. */
   readonly unsupported?: boolean;
   /** The business phone number id that received it (replies are sent from it). */
@@ -46,9 +48,9 @@ export interface InboundReaction {
   readonly emoji?: string;
 }
 
-/** Whether a message is something for the agent to answer: reactions are recorded, never answered. */
-export function startsTurn(turn: Pick<InboundTurn, 'reaction'>): boolean {
-  return turn.reaction === undefined;
+/** Whether a message is something for the agent to answer: reactions and revokes are recorded, never answered. */
+export function startsTurn(turn: Pick<InboundTurn, 'reaction' | 'revokes'>): boolean {
+  return turn.reaction === undefined && turn.revokes === undefined;
 }
 
 /**

@@ -52,6 +52,12 @@ export interface Message extends CarriesUnknownAttributes {
   readonly reaction?: MessageReaction;
   /** The customer edited this message: `text` is the edited text. */
   readonly editedAt?: IsoTimestamp;
+  /**
+   * The customer deleted this message (Meta's revoke). They withdrew it, so its text and its
+   * attachment reference are dropped from the entry (`text` is empty) and the agent no longer reads
+   * it; the operator sees that a message was deleted, not what it said.
+   */
+  readonly revokedAt?: IsoTimestamp;
   /** Outbound only. */
   readonly deliveryStatus?: DeliveryStatus;
   /** Meta's id once sent. */
@@ -178,6 +184,7 @@ export function isVisibleToAgent(message: Message): boolean {
     message.deliveryStatus !== 'failed_permanent' &&
     message.receipt?.status !== 'failed' &&
     message.quarantinedAt === undefined &&
+    message.revokedAt === undefined &&
     message.failureNoticeFor === undefined
   );
 }

@@ -75,6 +75,107 @@ describe('inbound message types through the pipeline', () => {
     expect(harness.sentTo(customerId)).toHaveLength(2);
   });
 
+  describe('a message the customer deleted (revoke)', () => {
+    const revoke = (id: string, original: string) => ({ id, type: 'revoke', revoke: { original_message_id: original } });
+    /** Counts of the inbound outcome metrics the webhook emitted while `act` ran. */
+    async function outcomesOf(act: () => Promise<unknown>): Promise<string[]> {
+      const addMetric = jest.spyOn(harness.metrics, 'addMetric');
+      try {
+        await act();
+        return addMetric.mock.calls.map(([name]) => name).filter((name) => name.startsWith('InboundRevokes'));
+      } finally {
+        addMetric.mockRestore();
+      }
+    }
+
+    test('after the answer: the entry is marked deleted, its text dropped; no turn, no notice, and the agent never reads it again', async () => {
+      const customerId = nextCustomer();
+      await harness.receive(customerId, 'wamid.V-1', 'Meu CPF é 123.456.789-00');
+      await harness.process(customerId);
+      const callsBefore = harness.agent.calls;
+
+      expect(await outcomesOf(() => harness.receiveMessage(customerId, revoke('wamid.V-2', 'wamid.V-1')))).toEqual(['InboundRevokes']);
+      await harness.process(customerId);
+
+      expect(harness.agent.calls).toBe(callsBefore);
+      expect(harness.sentTo(customerId)).toHaveLength(1);
+      expect(await harness.receipts.getReceipt({ customerId, messageId: 'wamid.V-2' })).toBeUndefined();
+      const { items } = await harness.messages.history(customerId, { limit: 100 });
+      expect(items.find((message) => message.messageId === 'wamid.V-1')).toMatchObject({ text: '', revokedAt: expect.any(String) });
+
+      await harness.receive(customerId, 'wamid.V-3', 'Bom dia');
+      await harness.process(customerId);
+      const customerLines = harness.agent.requests.at(-1)?.history.filter((entry) => entry.role === 'customer').map((entry) => entry.text);
+      expect(customerLines).toEqual(['Bom dia']);
+    });
+
+    test('of the only message waiting: the turn is skipped, nothing is sent and the agent never reads it', async () => {
+      const customerId = nextCustomer();
+      const callsBefore = harness.agent.calls;
+      await harness.receive(customerId, 'wamid.V-10', 'Mandei a foto errada');
+      await harness.receiveMessage(customerId, revoke('wamid.V-11', 'wamid.V-10'));
+      await harness.process(customerId);
+
+      expect(harness.agent.calls).toBe(callsBefore);
+      expect(harness.sentTo(customerId)).toEqual([]);
+      expect((await harness.receipts.getLatest(customerId))?.pendingMessageIds).toEqual([]);
+      expect((await harness.receipts.getReceipt({ customerId, messageId: 'wamid.V-10' }))?.turn.text).toBe('');
+      expect(await harness.history(customerId)).toEqual([]);
+    });
+
+    test('of the latest message waiting: the agent answers the one before it, once, without reading the deleted one', async () => {
+      const customerId = nextCustomer();
+      await harness.receive(customerId, 'wamid.V-20', 'Quero agendar um exame');
+      await harness.receive(customerId, 'wamid.V-21', 'Meu cartão é 4111 1111 1111 1111');
+      await harness.receiveMessage(customerId, revoke('wamid.V-22', 'wamid.V-21'));
+      await harness.process(customerId);
+
+      expect(harness.agent.requests.at(-1)?.history.map((entry) => entry.text)).toEqual(['Quero agendar um exame']);
+      expect(harness.sentTo(customerId)).toHaveLength(1);
+      expect(await harness.history(customerId)).toEqual(['user: Quero agendar um exame', expect.stringMatching(/^assistant\[sent\]: /)]);
+    });
+
+    test("Meta's redelivery of the revoke ends the same way and changes nothing more", async () => {
+      const customerId = nextCustomer();
+      await harness.receive(customerId, 'wamid.V-30', 'Olá');
+      await harness.process(customerId);
+      await harness.receiveMessage(customerId, revoke('wamid.V-31', 'wamid.V-30'));
+      const { items: before } = await harness.messages.history(customerId, { limit: 100 });
+      const callsBefore = harness.agent.calls;
+
+      expect(await outcomesOf(() => harness.receiveMessage(customerId, { ...revoke('wamid.V-31', 'wamid.V-30'), timestamp: String(Math.floor(Date.now() / 1000) + 60) }))).toEqual(['InboundRevokes']);
+      await harness.process(customerId);
+
+      expect((await harness.messages.history(customerId, { limit: 100 })).items).toEqual(before);
+      expect(harness.agent.calls).toBe(callsBefore);
+      expect(harness.sentTo(customerId)).toHaveLength(1);
+    });
+
+    test('of a message the pipeline does not hold: answered 200, counted apart, nothing changed', async () => {
+      const customerId = nextCustomer();
+      await harness.receive(customerId, 'wamid.V-40', 'Olá');
+      await harness.process(customerId);
+      const history = await harness.history(customerId);
+      const latest = await harness.receipts.getLatest(customerId);
+
+      expect(await outcomesOf(async () => expect(await harness.receiveMessage(customerId, revoke('wamid.V-41', 'wamid.UNKNOWN'))).toBe(200))).toEqual(['InboundRevokesUnmatched']);
+      expect(await harness.history(customerId)).toEqual(history);
+      expect(await harness.receipts.getLatest(customerId)).toEqual(latest);
+      expect(harness.sentTo(customerId)).toHaveLength(1);
+    });
+
+    test('a revoke without the message it deletes refuses the whole notification', async () => {
+      const customerId = nextCustomer();
+      const body = JSON.parse(messageNotification(customerId, { id: 'wamid.V-50', timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'Olá' } }));
+      body.entry[0].changes[0].value.messages.push({ from: customerId, id: 'wamid.V-51', timestamp: String(Math.floor(Date.now() / 1000)), type: 'revoke', revoke: { original_message_id: '' } });
+
+      expect((await harness.webhookPost(JSON.stringify(body))).statusCode).toBe(400);
+      expect(await harness.receipts.getReceipt({ customerId, messageId: 'wamid.V-50' })).toBeUndefined();
+      expect(await harness.receipts.getLatest(customerId)).toBeUndefined();
+      expect(await harness.history(customerId)).toEqual([]);
+    });
+  });
+
   test('an image reaches the history as a readable line with its attachment pending download', async () => {
     const customerId = nextCustomer();
     await harness.receiveMessage(customerId, { id: 'wamid.M-1', type: 'image', image: { id: '1479537139650973', mime_type: 'image/jpeg', sha256: 'abc=', caption: 'Minha receita' } });

@@ -214,13 +214,24 @@ export class DynamoInboundReceiptRepository implements InboundReceiptRepository 
   }
 
   reviseWaitingText(ref: InboundRef, text: string): Promise<boolean> {
+    return this.updateWaiting(ref, 'SET #text = :text', { ':text': text });
+  }
+
+  async withdrawWaiting(ref: InboundRef): Promise<boolean> {
+    if (!(await this.updateWaiting(ref, 'SET #text = :text REMOVE #media', { ':text': '' }, { '#media': 'media' }))) return false;
+    await this.pendingList.remove(ref.customerId, [ref], { handLatestBack: true });
+    return true;
+  }
+
+  /** Updates the text (and what else `update` names) of a receipt the agent has yet to answer. */
+  private updateWaiting(ref: InboundRef, update: string, values: Record<string, unknown>, names: Record<string, string> = {}): Promise<boolean> {
     return conditionally(() =>
       this.kit.update({
         key: inboundReceiptKey(ref.customerId, ref.messageId),
-        update: 'SET #text = :text',
+        update,
         condition: `${ITEM_EXISTS} AND attribute_not_exists(#completed) AND attribute_not_exists(#human) AND attribute_not_exists(#parked)`,
-        names: { '#pk': KEY_NAMES['#pk'], '#text': 'text', '#completed': A.completedAt, '#human': A.humanRoutedAt, '#parked': A.deadLetteredAt },
-        values: { ':text': text },
+        names: { '#pk': KEY_NAMES['#pk'], '#text': 'text', '#completed': A.completedAt, '#human': A.humanRoutedAt, '#parked': A.deadLetteredAt, ...names },
+        values,
       }),
     );
   }

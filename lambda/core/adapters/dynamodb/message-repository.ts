@@ -214,38 +214,45 @@ export class DynamoMessageRepository implements MessageRepository {
     );
   }
 
-  async recordReaction(customerId: string, reaction: InboundReaction, at: IsoTimestamp): Promise<boolean> {
-    const key = await this.recentMessageKey(customerId, reaction.targetMessageId);
-    if (key === undefined) return false;
-    return conditionally(() =>
-      this.kit.update({
-        key,
-        update: reaction.emoji === undefined ? 'SET #reactionAt = :at REMOVE #emoji' : 'SET #reactionAt = :at, #emoji = :emoji',
-        condition: `${ITEM_EXISTS} AND (attribute_not_exists(#reactionAt) OR #reactionAt < :at)`,
-        names: { '#pk': PK, '#reactionAt': M.reactionAt, '#emoji': M.reactionEmoji },
-        values: { ':at': isoMicros(at), ...(reaction.emoji === undefined ? {} : { ':emoji': reaction.emoji }) },
-      }),
-    );
+  recordReaction(customerId: string, reaction: InboundReaction, at: IsoTimestamp): Promise<boolean> {
+    return this.updateRecent(customerId, reaction.targetMessageId, {
+      update: reaction.emoji === undefined ? 'SET #reactionAt = :at REMOVE #emoji' : 'SET #reactionAt = :at, #emoji = :emoji',
+      condition: `${ITEM_EXISTS} AND (attribute_not_exists(#reactionAt) OR #reactionAt < :at)`,
+      names: { '#pk': PK, '#reactionAt': M.reactionAt, '#emoji': M.reactionEmoji },
+      values: { ':at': isoMicros(at), ...(reaction.emoji === undefined ? {} : { ':emoji': reaction.emoji }) },
+    });
   }
 
-  async recordEdit(customerId: string, messageId: string, text: string, at: IsoTimestamp): Promise<boolean> {
-    const key = await this.recentMessageKey(customerId, messageId);
-    if (key === undefined) return false;
-    return conditionally(() =>
-      this.kit.update({
-        key,
-        update: 'SET #text = :text, #editedAt = :at',
-        // Edits arrive in order of Meta's timestamps; an older one redelivered never undoes a newer one.
-        condition: `${ITEM_EXISTS} AND #direction = :inbound AND (attribute_not_exists(#editedAt) OR #editedAt < :at)`,
-        names: { '#pk': PK, '#text': 'text', '#editedAt': M.editedAt, '#direction': 'direction' },
-        values: { ':text': text, ':at': isoMicros(at), ':inbound': 'inbound' },
-      }),
-    );
+  recordEdit(customerId: string, messageId: string, text: string, at: IsoTimestamp): Promise<boolean> {
+    return this.updateRecent(customerId, messageId, {
+      update: 'SET #text = :text, #editedAt = :at',
+      // Edits arrive in order of Meta's timestamps; an older one redelivered never undoes a newer
+      // one, and none brings back the words of a message the customer deleted.
+      condition: `${ITEM_EXISTS} AND #direction = :inbound AND (attribute_not_exists(#editedAt) OR #editedAt < :at) AND attribute_not_exists(#revokedAt)`,
+      names: { '#pk': PK, '#text': 'text', '#editedAt': M.editedAt, '#direction': 'direction', '#revokedAt': M.revokedAt },
+      values: { ':text': text, ':at': isoMicros(at), ':inbound': 'inbound' },
+    });
+  }
+
+  recordRevoke(customerId: string, messageId: string, at: IsoTimestamp): Promise<boolean> {
+    return this.updateRecent(customerId, messageId, {
+      // The first revoke's instant stays: Meta's redelivery changes nothing.
+      update: 'SET #revokedAt = if_not_exists(#revokedAt, :at), #text = :withdrawn REMOVE #media',
+      condition: `${ITEM_EXISTS} AND #direction = :inbound`,
+      names: { '#pk': PK, '#revokedAt': M.revokedAt, '#text': 'text', '#media': M.media, '#direction': 'direction' },
+      values: { ':at': isoMicros(at), ':withdrawn': '', ':inbound': 'inbound' },
+    });
+  }
+
+  /** Updates the message a wamid names among the customer's latest; `false` when none is found or the condition fails. */
+  private async updateRecent(customerId: string, wamid: string, request: Omit<UpdateRequest, 'key' | 'returnValues'>): Promise<boolean> {
+    const key = await this.recentMessageKey(customerId, wamid);
+    return key !== undefined && conditionally(() => this.kit.update({ key, ...request }));
   }
 
   /**
    * The key of the message a wamid names among the customer's latest messages: there is no index of
-   * wamids (a text-only turn pays for none), so reactions and edits, which are rare, read back.
+   * wamids (a text-only turn pays for none), so reactions, edits and revokes, which are rare, read back.
    */
   private async recentMessageKey(customerId: string, wamid: string): Promise<TableKey | undefined> {
     const prefix = messageHistoryPrefix(customerId);

@@ -27,6 +27,15 @@ export interface SettleOptions {
   readonly outboxSortKey?: string;
 }
 
+export interface RemoveOptions {
+  /**
+   * When one of the messages removed is the latest, the newest message left on the list becomes the
+   * latest: the turn that drains it then passes the latest-message guard. For a message that is
+   * gone as if never sent (the customer deleted it), not for one consumed elsewhere.
+   */
+  readonly handLatestBack?: boolean;
+}
+
 /**
  * Writes to the pending list of the customer's LATEST_INBOUND marker. The list is changed by index,
  * so every write is conditioned on the positions it removes and re-read when it lost a race.
@@ -69,9 +78,9 @@ export class PendingList {
   }
 
   /** Removes the messages from the pending list, re-reading it when it changed meanwhile. */
-  async remove(customerId: string, turns: readonly CompletedInbound[]): Promise<void> {
+  async remove(customerId: string, turns: readonly CompletedInbound[], options: RemoveOptions = {}): Promise<void> {
     for (let attempt = 1; attempt <= PENDING_REMOVAL_ATTEMPTS; attempt++) {
-      const removal = await this.removal(customerId, turns);
+      const removal = await this.removal(customerId, turns, options);
       if (!removal || (await conditionally(() => this.kit.update(removal)))) return;
     }
     throw new ConditionFailedError(`The pending list of ${customerId} kept changing; completion not recorded on it`);
@@ -98,9 +107,9 @@ export class PendingList {
     throw new ConditionFailedError(`The pending list of ${customerId} kept changing; completion not recorded on it`);
   }
 
-  private async removal(customerId: string, turns: readonly CompletedInbound[]): Promise<ReceiptUpdate | undefined> {
+  private async removal(customerId: string, turns: readonly CompletedInbound[], options: RemoveOptions): Promise<ReceiptUpdate | undefined> {
     const latest = await this.latest(customerId);
-    return latest && pendingRemoval(customerId, latest, turns, isoMicros(this.clock.now()));
+    return latest && pendingRemoval(customerId, latest, turns, isoMicros(this.clock.now()), undefined, options.handLatestBack);
   }
 }
 
@@ -110,14 +119,15 @@ export class PendingList {
  * while the list is unchanged there, so the update is conditioned on each removed position still
  * holding its id (and on the watermark it advances).
  */
-function pendingRemoval(customerId: string, latest: LatestInbound, turns: readonly CompletedInbound[], now: string, outboxSortKey?: string): ReceiptUpdate | undefined {
+function pendingRemoval(customerId: string, latest: LatestInbound, turns: readonly CompletedInbound[], now: string, outboxSortKey?: string, handLatestBack = false): ReceiptUpdate | undefined {
   const ids = new Set(turns.map((turn) => turn.messageId));
   const positions = latest.pendingMessageIds.flatMap((id, index) => (ids.has(id) ? [index] : []));
+  const successor = handLatestBack && latest.latestMessageId !== undefined && ids.has(latest.latestMessageId) ? latest.pendingMessageIds.filter((id) => !ids.has(id)).at(-1) : undefined;
   const watermark = advancedWatermark(latest.historyWatermark, turns);
   const watermarkMoves = watermark !== latest.historyWatermark;
   // Another record may have settled the reply already: then its reference is gone, or names a newer reply.
   const clearsOutbox = outboxSortKey !== undefined && latest.outbox?.ref.sortKey === outboxSortKey;
-  if (positions.length === 0 && !watermarkMoves && !clearsOutbox) return undefined;
+  if (positions.length === 0 && !watermarkMoves && !clearsOutbox && successor === undefined) return undefined;
 
   const names: Record<string, string> = { '#updated': A.updatedAt, '#watermark': A.historyWatermark };
   if (positions.length > 0) names['#pending'] = A.pendingMessageIds;
@@ -132,6 +142,14 @@ function pendingRemoval(customerId: string, latest: LatestInbound, turns: readon
   if (watermarkMoves) {
     sets.push('#watermark = :watermark');
     values[':watermark'] = watermark;
+  }
+  if (successor !== undefined) {
+    // A registration in between makes its own message the latest: the condition keeps it so.
+    names['#latest'] = A.latestMessageId;
+    values[':successor'] = successor;
+    values[':removedLatest'] = latest.latestMessageId;
+    sets.push('#latest = :successor');
+    conditions.push('#latest = :removedLatest');
   }
   const removes = positions.map((position) => `#pending[${position}]`);
   if (clearsOutbox) {

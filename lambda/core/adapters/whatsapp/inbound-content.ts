@@ -6,7 +6,7 @@ import { isObject, joinParts, optionalString, requireArray, requireObject, requi
  * What one customer message says and does, whatever its type: the text the history and the agent
  * read, and what the pipeline does with it besides (docs/DESIGN.md#inbound-message-types).
  */
-export type InboundContent = Pick<InboundTurn, 'text' | 'media' | 'quotedMessageId' | 'reaction' | 'editOf' | 'unsupported'>;
+export type InboundContent = Pick<InboundTurn, 'text' | 'media' | 'quotedMessageId' | 'reaction' | 'editOf' | 'revokes' | 'unsupported'>;
 
 /** What a type's own object (`message[type]`) says; the message's common fields are read apart. */
 type TypeContent = Omit<InboundContent, 'quotedMessageId'>;
@@ -42,6 +42,8 @@ const READERS: Readonly<Record<string, TypeReader>> = {
     const { text } = readType(edited, type);
     return { text, editOf };
   },
+  // Coexistence numbers only ("Revoke messages webhook reference"): the customer deleted a message.
+  revoke: (content) => ({ text: '[revoke]', revokes: requireString(content.original_message_id, 'messages[].revoke.original_message_id') }),
 };
 
 /** The content of one message of the webhook's `messages[]` (or an edit's inner message). */

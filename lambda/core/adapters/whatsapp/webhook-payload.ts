@@ -61,7 +61,7 @@ function toTurn(message: Json, metadata: Json, receivedAt: string): InboundTurn 
   if (!isValidMessageId(messageId)) throw new WebhookPayloadError('messages[].id is not a WhatsApp message id');
   const { text, ...content } = inboundContent(message, type);
   if (LONE_SURROGATE.test(text)) throw new WebhookPayloadError('the message text is not well-formed Unicode');
-  const referenced = [content.quotedMessageId, content.reaction?.targetMessageId, content.editOf];
+  const referenced = [content.quotedMessageId, content.reaction?.targetMessageId, content.editOf, content.revokes];
   if (referenced.some((id) => id !== undefined && !isValidMessageId(id))) throw new WebhookPayloadError('messages[] refers to a message by an id that is not a WhatsApp message id');
   return {
     customerId,

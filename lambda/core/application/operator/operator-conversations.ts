@@ -102,6 +102,8 @@ export interface HistoryEntry {
   readonly reaction?: string;
   /** The customer edited the message: `text` is the edited text. */
   readonly editedAt?: IsoTimestamp;
+  /** The customer deleted the message: its text and attachment are gone. */
+  readonly revokedAt?: IsoTimestamp;
   readonly media?: MediaDescription;
 }
 
@@ -541,6 +543,7 @@ function historyEntryOf(message: Message): HistoryEntry {
     template: message.template,
     reaction: message.reaction?.emoji,
     editedAt: message.editedAt,
+    revokedAt: message.revokedAt,
     media: message.media && mediaDescription(message.media),
   };
 }

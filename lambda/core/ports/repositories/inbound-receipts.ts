@@ -32,6 +32,13 @@ export interface InboundReceiptRepository {
    */
   reviseWaitingText(ref: InboundRef, text: string): Promise<boolean>;
   /**
+   * A customer deleted a message still waiting for the agent: its receipt loses its text and
+   * attachment, and it leaves the pending list, so no turn reads it; when it was the latest, the
+   * newest message still waiting becomes the latest again. `false` when the message is not waiting
+   * (answered, in the human inbox, parked or never received).
+   */
+  withdrawWaiting(ref: InboundRef): Promise<boolean>;
+  /**
    * Puts a dead-lettered message back at the end of the pending list (an operator's redrive).
    * Returns the restored receipt; `undefined` when it was not dead-lettered (or completed since).
    */

@@ -55,6 +55,12 @@ export interface MessageRepository {
   recordReaction(customerId: string, reaction: InboundReaction, at: IsoTimestamp): Promise<boolean>;
   /** A customer's edit of one of their recent messages: its new text and when; `false` when it is not in the history. */
   recordEdit(customerId: string, messageId: string, text: string, at: IsoTimestamp): Promise<boolean>;
+  /**
+   * A customer deleted one of their recent messages: it is marked deleted, and its text and
+   * attachment reference are dropped (the first revoke's instant stays). `false` when it is not in
+   * the history.
+   */
+  recordRevoke(customerId: string, messageId: string, at: IsoTimestamp): Promise<boolean>;
   /** Hides a customer message from the agent (`null`: shows it again); `false` if it is not stored. */
   setQuarantined(ref: OutboundRef, quarantinedAt: IsoTimestamp | null): Promise<boolean>;
 }

@@ -97,6 +97,10 @@ describe('inbound content: what each Meta message type reads as and does', () =>
     expect(typed('edit')).toEqual({ messageType: 'edit', text: 'Is this still the price for two kits?', editOf: 'wamid.TYPES-QUOTED-REPLY' });
   });
 
+  test('revoke: the customer deleted a message, named by its id; nothing for the agent to read', () => {
+    expect(typed('revoke')).toEqual({ messageType: 'revoke', text: '[revoke]', revokes: 'wamid.TYPES-QUOTED-REPLY' });
+  });
+
   test("unsupported: a type Meta cannot deliver is marked for the notice, not the agent", () => {
     expect(typed('unsupported')).toEqual({ messageType: 'unsupported', text: '[unsupported]', unsupported: true });
   });
@@ -129,6 +133,10 @@ describe('inbound content: a malformed shape of any type refuses the whole notif
     ['a flow reply whose response_json is not JSON', 'flow-reply', (message) => (message.interactive.nfm_reply.response_json = '{not json')],
     ['an edit without its original message', 'edit', (message) => delete message.edit.original_message_id],
     ['an edit whose message has no text', 'edit', (message) => delete message.edit.message.text],
+    ['a revoke without the message it deletes', 'revoke', (message) => delete message.revoke.original_message_id],
+    ['a revoke naming an empty id', 'revoke', (message) => (message.revoke.original_message_id = '')],
+    ['a revoke naming an id that is not a message id', 'revoke', (message) => (message.revoke.original_message_id = 'wamid.with#hash')],
+    ['a revoke that is not an object', 'revoke', (message) => (message.revoke = 'wamid.TYPES-QUOTED-REPLY')],
     ['contacts that are not a list', 'contacts', (message) => (message.contacts = { name: 'Bruno' })],
     ['an order item without its product', 'order', (message) => delete message.order.product_items[0].product_retailer_id],
     ['a referral that is not an object', 'referral', (message) => (message.referral = 'ad')],

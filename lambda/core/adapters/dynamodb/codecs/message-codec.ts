@@ -25,6 +25,7 @@ export const MessageAttribute = {
   reactionEmoji: 'reaction_emoji',
   reactionAt: 'reaction_at',
   editedAt: 'edited_at',
+  revokedAt: 'revoked_at',
 } as const;
 
 const DIRECTIONS: readonly MessageDirection[] = ['inbound', 'outbound'];
@@ -69,6 +70,7 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
     reaction_emoji: message.reaction?.emoji,
     reaction_at: optionalIso(message.reaction?.at),
     edited_at: optionalIso(message.editedAt),
+    revoked_at: optionalIso(message.revokedAt),
     llm: message.llm && {
       model: message.llm.model,
       input_tokens: message.llm.inputTokens,
@@ -116,6 +118,7 @@ export function messageFromItem(item: Item): Message {
     quotedMessageId: read.optionalString(MessageAttribute.quotedMessageId),
     reaction: reactionEmoji === undefined || reactionAt === undefined ? undefined : { emoji: reactionEmoji, at: reactionAt },
     editedAt: read.optionalTimestamp(MessageAttribute.editedAt),
+    revokedAt: read.optionalTimestamp(MessageAttribute.revokedAt),
     llm: llm && llmUsageFromMap(llm),
     ...read.unknownAttributes(),
   };
