@@ -4,6 +4,7 @@ import type { SignedInSession } from '../../lib/contract/operator-api';
 import { ConsoleContext } from './context';
 import { LANGUAGES, languageOfTag, loadLanguage, storedLanguage, storeLanguage, translator, type Language, type MessageKey } from './i18n';
 import { explain, loginTokenOf, parseRoute, type Route } from './view-model';
+import { setTabTitle } from './tab-title';
 import { Shell } from './views/shell';
 
 type Auth = { readonly kind: 'booting' } | { readonly kind: 'signedOut'; readonly notice?: MessageKey; readonly failed?: boolean } | { readonly kind: 'signedIn'; readonly session: SignedInSession };
@@ -33,7 +34,7 @@ export function App({ initialLanguage }: { readonly initialLanguage: Language })
   useEffect(() => {
     document.documentElement.lang = LANGUAGES[language].tag;
     // Signed in, the shell's title names the screen too.
-    if (auth.kind !== 'signedIn') document.title = t('app.title');
+    if (auth.kind !== 'signedIn') setTabTitle({ app: t('app.title'), screen: undefined, waiting: 0 });
   }, [t, language, auth.kind]);
   useEffect(() => {
     const onHashChange = () => setRoute(parseRoute(location.hash));

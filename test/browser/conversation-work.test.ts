@@ -207,7 +207,7 @@ it('raises a notification and a tone for a new handoff once opted in, remembered
   await waitUntil(async () => (await watcher.evaluate<unknown[]>('window.notifications')).length > 0, 30_000, 'the browser notification');
   expect(await watcher.evaluate('window.notifications')).toEqual([{ title: 'Novo atendimento aguardando', body: 'Carla Dias' }]);
   expect(await watcher.evaluate<number>('window.tones')).toBeGreaterThan(tonesBefore);
-  await waitUntil(async () => /^\(\d+\) Console de atendimento$/.test(await watcher.title()), 5000, 'the count in the tab title');
+  await waitUntil(async () => /^\(\d+\) Caixa de entrada · Console de atendimento$/.test(await watcher.title()), 5000, 'the count in the tab title, before the screen it shows');
 
   await watcher.reload();
   await watcher.getByRole('heading', { name: 'Caixa de entrada' }).waitFor();

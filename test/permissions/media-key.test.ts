@@ -52,7 +52,7 @@ describe.each(VARIANTS)('$channel, operator plane $operatorPlane', (variant) => 
       expect.arrayContaining([
         ['orchestrator', ['s3:GetObject', 's3:PutObject']],
         ['customer-data', ['s3:GetObject']],
-        ...(variant.operatorPlane ? [['operator', ['s3:GetObject']]] : []),
+        ...(variant.operatorPlane ? [['operator', ['s3:GetObject', 's3:PutObject']]] : []),
       ]),
     );
     for (const [principal, role, actions] of users) {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useConsole } from '../context';
 import { startPolling } from '../polling';
+import { setTabTitle } from '../tab-title';
 import { describeFailure, FeedbackLine, type Feedback } from './common';
 
 /**
@@ -50,8 +51,7 @@ export function Attention() {
     let seen: Set<string> | undefined;
     const look = async () => {
       const waiting = (await api.listConversations('AWAITING_HUMAN')).items;
-      const title = t0.current('app.title');
-      document.title = waiting.length === 0 ? title : `(${waiting.length}) ${title}`;
+      setTabTitle({ waiting: waiting.length });
       const arrived = seen === undefined ? [] : waiting.filter((conversation) => !seen!.has(conversation.customerId));
       seen = new Set(waiting.map((conversation) => conversation.customerId));
       if (arrived.length === 0) return;
@@ -65,7 +65,7 @@ export function Attention() {
     if (document.hidden) void look().catch(() => undefined);
     return () => {
       stop();
-      document.title = t0.current('app.title');
+      setTabTitle({ waiting: 0 });
     };
   }, [api]);
 

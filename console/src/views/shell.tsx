@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { useConsole } from '../context';
 import type { MessageKey } from '../i18n';
 import { hrefOf, type AdminScreen, type Route } from '../view-model';
+import { setTabTitle } from '../tab-title';
 import { AdminListScreen } from './admin-lists';
 import { ConfigScreen, OperatorsScreen } from './admin-config';
 import { CrmScreen } from './admin-crm';
@@ -58,7 +59,7 @@ export function Shell({ route, onSignOut, languageToggle }: ShellProps) {
   const current = hrefOf(route);
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => {
-    document.title = `${t(screenName(route))} · ${t('app.title')}`;
+    setTabTitle({ app: t('app.title'), screen: t(screenName(route)) });
   }, [t, current]);
   const link = (href: string, label: MessageKey) => (
     <a href={href} aria-current={current.startsWith(href) ? 'page' : undefined}>
