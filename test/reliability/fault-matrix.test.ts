@@ -1,13 +1,16 @@
 // The fault matrix: every remote call a scenario makes, struck before and after the call by a
 // crash, a transient error and a timeout with an unknown outcome — then Meta's and SQS's
-// redeliveries run, and the four invariants are checked. One test per channel, scenario and side
-// (the same matrix over the Cloud API and End User Messaging); the result table is printed (and written to $RELIABILITY_REPORT_DIR/fault-matrix.md when set).
+// redeliveries run, and the four invariants (and the scenario's own promises) are checked. One test
+// per channel, scenario and side (the same matrix over the Cloud API and End User Messaging); the
+// result table is printed (and written to $RELIABILITY_REPORT_DIR/fault-matrix.md when set).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULT_KINDS, FAULT_PHASES, type FaultKind, type FaultPhase, type FaultPlan } from '../support/fault-injection';
 import type { LocalChannel } from '../../local/runtime/local-pipeline';
+import { ONE_PIXEL_PNG } from '../support/media-bucket';
 import { CHANNELS } from '../support/pipeline';
 import { startReliabilityEnvironment, type ReliabilityEnvironment } from './harness/pipeline-under-test';
+import { checkAttachmentInvariants } from './harness/invariants';
 import { ScenarioRun, type RunResult, type Scenario, type Side } from './harness/scenario-run';
 import { BURST, HUMAN_INBOX, ONE_MESSAGE } from './harness/scenarios';
 
@@ -68,6 +71,22 @@ const pastTheWindow: Scenario = {
   answeredByAgent: [],
 };
 
+const PHOTO = { caption: 'Minha receita', bytes: ONE_PIXEL_PNG, mimeType: 'image/png' } as const;
+
+/**
+ * A photo the turn downloads (from the Graph API, or written into the bucket by End User
+ * Messaging) with a fault at every step of the download: one object at most, and the agent sees
+ * the image — or the download note, once the last attempt gave up.
+ */
+const customersPhoto: Scenario = {
+  name: "a customer's photo",
+  act: async (run) => {
+    await run.sendPhoto(PHOTO.caption, PHOTO);
+    await run.drain();
+  },
+  check: (run) => checkAttachmentInvariants(run.env, { customer: run.customer, text: PHOTO.caption, bytes: PHOTO.bytes }, run.agentRequests),
+};
+
 const MATRIX: readonly { readonly scenario: Scenario; readonly side: Side }[] = [
   { scenario: ONE_MESSAGE, side: 'webhook' },
   { scenario: HUMAN_INBOX, side: 'webhook' },
@@ -78,6 +97,7 @@ const MATRIX: readonly { readonly scenario: Scenario; readonly side: Side }[] = 
   { scenario: resentAfterOutage, side: 'orchestrator' },
   { scenario: takeoverWhileWaiting, side: 'orchestrator' },
   { scenario: pastTheWindow, side: 'orchestrator' },
+  { scenario: customersPhoto, side: 'orchestrator' },
 ];
 
 const COMBINATIONS = FAULT_KINDS.flatMap((kind) => FAULT_PHASES.map((phase) => ({ kind, phase })));

@@ -3,7 +3,7 @@
  *
  * Production code is composed through its ports, so a test wraps the port objects it hands to the
  * use cases — the DynamoDB kit under the repositories, the SQS dispatcher, the WhatsApp sender, the
- * agent — and nothing in `lambda/` knows about it. Each call of a wrapped remote is a *boundary
+ * agent, the media source and the media bucket — and nothing in `lambda/` knows about it. Each call of a wrapped remote is a *boundary
  * crossing*, named after the port method that issued it (`ledger.complete › dynamodb.transact`)
  * and numbered per name, so a clean run enumerates every boundary a scenario crosses and a faulty
  * run can strike exactly one of them, before or after the real call:
@@ -17,6 +17,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { AgentInvocationError } from '../../lambda/core/ports/agent';
+import { MediaSourceError } from '../../lambda/core/ports/media-source';
+import { MediaStoreError } from '../../lambda/core/ports/media-store';
 import { WhatsAppSendError } from '../../lambda/core/ports/whatsapp-sender';
 
 export type FaultKind = 'crash' | 'transient' | 'timeout_unknown';
@@ -81,6 +83,22 @@ export const WHATSAPP_FAILURES: FailureModel = {
 export const AGENT_FAILURES: FailureModel = {
   transient: (boundary) => new AgentInvocationError('invocation_failed', `injected: ${boundary} was throttled`),
   timeout: (boundary) => new AgentInvocationError('invocation_failed', `injected: ${boundary} timed out`),
+};
+
+/**
+ * The provider's media endpoints (the Graph API's, End User Messaging's `GetWhatsAppMessageMedia`):
+ * a throttled or failed request a later attempt can repeat. A transfer the provider completed
+ * before the answer was lost has written the object: the retry writes the same key again.
+ */
+export const MEDIA_SOURCE_FAILURES: FailureModel = {
+  transient: (boundary, applied) => new MediaSourceError(applied ? `injected: ${boundary} answered 500 after completing the request` : `injected: ${boundary} answered 429`, true),
+  timeout: (boundary) => new MediaSourceError(`injected: ${boundary} timed out`, true),
+};
+
+/** The media bucket: S3's retryable errors after the SDK's own retries gave up (a put that took effect overwrites the same key on retry). */
+export const MEDIA_STORE_FAILURES: FailureModel = {
+  transient: (boundary, applied) => new MediaStoreError(applied ? `injected: ${boundary} answered 500 after storing the object` : `injected: ${boundary} answered 503 SlowDown`, true),
+  timeout: (boundary) => new MediaStoreError(`injected: ${boundary} timed out`, true),
 };
 
 /** One crossing of a boundary, in the order crossings started. */

@@ -17,7 +17,12 @@ export const VOICE_NOTE_OGG = Buffer.concat([Buffer.from('OggS\0\x02', 'latin1')
 /** Every object key in the pipeline's media bucket, read straight from the local S3 server (no SDK, no role). */
 export async function mediaObjectKeys(pipeline: Pick<LocalPipeline, 'mediaBucketName' | 'endpoints'>): Promise<string[]> {
   if (pipeline.mediaBucketName === undefined) throw new Error('This pipeline runs without media');
-  const response = await fetch(`${pipeline.endpoints.s3}/${encodeURIComponent(pipeline.mediaBucketName)}?list-type=2`);
+  return bucketObjectKeys(pipeline.endpoints.s3, pipeline.mediaBucketName);
+}
+
+/** The keys under `prefix` (at most a listing page, 1000) of a bucket on the local S3 server at `s3Endpoint`. */
+export async function bucketObjectKeys(s3Endpoint: string, bucketName: string, prefix = ''): Promise<string[]> {
+  const response = await fetch(`${s3Endpoint}/${encodeURIComponent(bucketName)}?list-type=2&prefix=${encodeURIComponent(prefix)}`);
   const listing = await response.text();
   if (!response.ok) throw new Error(`Listing the media bucket failed: ${response.status} ${listing}`);
   return [...listing.matchAll(/<Key>([^<]*)<\/Key>/g)].map(([, key]) => key);

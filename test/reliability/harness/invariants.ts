@@ -14,7 +14,13 @@
  * it answers nothing, so it is held to its own promise — claimed at most once per parked set,
  * delivered at most once per claim, placed after the message it is for — and left out of the rest.
  */
+import { MEDIA_DEFAULTS } from '../../../lib/contract';
+import { converseAttachmentBlocks } from '../../../lambda/core/adapters/agent/converse-media';
+import { CustomerPseudonyms } from '../../../lambda/core/application/privacy/customer-pseudonyms';
+import { textWithMediaNote } from '../../../lambda/core/domain/media-limits';
 import type { Message } from '../../../lambda/core/domain/message';
+import type { AgentRequest } from '../../../lambda/core/ports/agent';
+import { bucketObjectKeys } from '../../support/media-bucket';
 import type { InboundTurn } from '../../../lambda/core/domain/inbound-turn';
 import type { BoundaryCrossing, FaultInjector, FiredFault, PortCall } from '../../support/fault-injection';
 import { customerOfInvocation } from './drivers';
@@ -191,6 +197,40 @@ export async function checkInvariants(env: ReliabilityEnvironment, run: Customer
   if ((run.deadLettered ?? 0) > 0) violations.push(`I4 ${run.deadLettered} record(s) of the customer in the DLQ`);
 
   return { violations, sends: allSends.length, duplicates, unknownOutcomes: lostTrack.length };
+}
+
+/** A customer's attachment as the run sent it: the message's text (its caption) and bytes. */
+export interface SentAttachment {
+  readonly customer: string;
+  readonly text: string;
+  readonly bytes: Uint8Array;
+}
+
+/**
+ * A downloaded attachment's own promises under faults: the turn's retries overwrite one object
+ * (never more than one in the bucket for the message), and every agent request that holds the
+ * message has it as an image block with the bytes sent — or, once the download gave up on the
+ * last attempt, the download note: never a placeholder without either.
+ */
+export async function checkAttachmentInvariants(env: ReliabilityEnvironment, attachment: SentAttachment, requests: readonly AgentRequest[]): Promise<string[]> {
+  const violations: string[] = [];
+  const pseudonym = await new CustomerPseudonyms(env.repositories.customerData).of(attachment.customer);
+  const objects = await bucketObjectKeys(process.env.AWS_ENDPOINT_URL_S3!, env.mediaBucketName, `${MEDIA_DEFAULTS.keyPrefix}${pseudonym}/`);
+  if (objects.length > 1) violations.push(`M1 ${objects.length} objects in the bucket for ${attachment.text}`);
+  let seen = 0;
+  for (const request of requests) {
+    const entry = request.history.find((candidate) => candidate.role === 'customer' && candidate.media !== undefined);
+    if (entry === undefined) continue;
+    seen++;
+    const { media } = entry;
+    if (media!.state === 'failed' && media!.refusal === 'download_failed' && entry.text === textWithMediaNote(attachment.text, media!)) continue;
+    const block = (await converseAttachmentBlocks(request.history, request.mediaStore)).get(entry);
+    const bytes = block?.image?.source?.bytes;
+    if (media!.state !== 'stored' || bytes === undefined) violations.push(`M2 the agent got ${attachment.text} as a ${media!.state} attachment with neither its image block nor the download note`);
+    else if (Buffer.compare(Buffer.from(bytes), Buffer.from(attachment.bytes)) !== 0) violations.push(`M2 the image block of ${attachment.text} does not hold the bytes the customer sent`);
+  }
+  if (seen === 0) violations.push(`M2 no agent request held ${attachment.text}`);
+  return violations;
 }
 
 /**

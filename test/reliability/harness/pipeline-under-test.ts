@@ -1,8 +1,8 @@
 /**
  * The pipeline as the reliability tests drive it: both use cases composed from their ports exactly
- * as the Lambda composition roots do, on DynamoDB Local, the SQS emulator and a fake Graph API over
- * real HTTP — with every port passed through a {@link FaultInjector}, so a test can strike any
- * remote call. One environment (table, queues, fake) serves a whole test file; runs are isolated by
+ * as the Lambda composition roots do, on DynamoDB Local, the SQS emulator (and its S3, the media
+ * bucket) and a fake Graph API over real HTTP — with every port passed through a
+ * {@link FaultInjector}, so a test can strike any remote call. One environment (table, queues, fake) serves a whole test file; runs are isolated by
  * customer id.
  */
 import { randomUUID } from 'node:crypto';
@@ -10,9 +10,10 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, SQSBatchResponse, SQSRecord } from 'aws-lambda';
-import { PIPELINE_DEFAULTS, physicalNames } from '../../../lib/contract';
+import { MEDIA_DEFAULTS, PIPELINE_DEFAULTS, physicalNames } from '../../../lib/contract';
 import { ScriptedAgent, type ScriptedAgentOptions } from '../../../lambda/core/adapters/agent/scripted-agent';
 import { DynamoConsentRepository } from '../../../lambda/core/adapters/dynamodb/consent-repository';
+import { DynamoCustomerDataRepository } from '../../../lambda/core/adapters/dynamodb/customer-data-repository';
 import { DynamoCustomerBudgetRepository } from '../../../lambda/core/adapters/dynamodb/customer-budget-repository';
 import { DynamoDemandRepository } from '../../../lambda/core/adapters/dynamodb/demand-repository';
 import { createDynamoRepositories, type DynamoRepositories } from '../../../lambda/core/adapters/dynamodb/dynamo-repositories';
@@ -27,8 +28,15 @@ import { StaticCredentialsProvider } from '../../../lambda/core/adapters/secrets
 import { SqsTurnDispatcher } from '../../../lambda/core/adapters/sqs/sqs-turn-dispatcher';
 import { randomIdGenerator } from '../../../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../../../lambda/core/adapters/system/system-clock';
+import { createMediaClient, S3MediaStore } from '../../../lambda/core/adapters/s3/s3-media-store';
+import { GraphApiMediaSource } from '../../../lambda/core/adapters/whatsapp/graph-api-media-source';
 import { GraphApiWhatsAppSender } from '../../../lambda/core/adapters/whatsapp/graph-api-sender';
-import { createWhatsAppSender } from '../../../lambda/core/adapters/whatsapp/whatsapp-channel';
+import { createWhatsAppSender, type WhatsAppChannelConfig } from '../../../lambda/core/adapters/whatsapp/whatsapp-channel';
+import { createMediaSource } from '../../../lambda/core/adapters/whatsapp/whatsapp-media-source';
+import { DownloadInboundMedia } from '../../../lambda/core/application/download-inbound-media';
+import { CustomerPseudonyms } from '../../../lambda/core/application/privacy/customer-pseudonyms';
+import type { MediaSource, MediaTransferSource } from '../../../lambda/core/ports/media-source';
+import type { MediaStore } from '../../../lambda/core/ports/media-store';
 import type { WhatsAppSender } from '../../../lambda/core/ports/whatsapp-sender';
 import { createEndUserMessagingEventsHandler } from '../../../lambda/eum-inbound/sns-events';
 import { FakeEndUserMessaging } from '../../../local/fake-whatsapp/fake-end-user-messaging';
@@ -44,9 +52,9 @@ import { RegisterInboundTurns } from '../../../lambda/core/application/register-
 import { createTurnHandler } from '../../../lambda/orchestrator/turn-handler';
 import { createWebhookHttpHandler } from '../../../lambda/webhook/webhook-http';
 import { FakeGraphApi } from '../../../local/fake-whatsapp/fake-graph-api';
-import { createTurnQueues } from '../../../local/servers/local-resources';
+import { createMediaBucket, createTurnQueues } from '../../../local/servers/local-resources';
 import { createTestTable, type TestTable } from '../../support/dynamo-table';
-import { AGENT_FAILURES, AWS_SDK_FAILURES, FaultInjector, WHATSAPP_FAILURES } from '../../support/fault-injection';
+import { AGENT_FAILURES, AWS_SDK_FAILURES, FaultInjector, MEDIA_SOURCE_FAILURES, MEDIA_STORE_FAILURES, WHATSAPP_FAILURES } from '../../support/fault-injection';
 import { TEST_CREDENTIALS } from '../../support/webhook-events';
 import { permissionCheck, type PrincipalClients, principalClients, principalIdentity } from '../../support/permissions/function-principals';
 
@@ -64,6 +72,8 @@ export interface ReliabilityEnvironment {
   /** The fake End User Messaging endpoint in front of `fake` (End User Messaging channel only). */
   readonly endUserMessaging?: FakeEndUserMessaging;
   readonly tableName: string;
+  /** The media bucket of the table on the local S3 server, which the orchestrator downloads attachments into. */
+  readonly mediaBucketName: string;
   readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
   readonly sqs: SQSClient;
@@ -88,24 +98,37 @@ export async function startReliabilityEnvironment(label: string, sharedTableName
   const tableName = sharedTableName ?? table!.name;
   const sqs = new SQSClient({});
   const queues = await createTurnQueues(sqs, physicalNames(label, randomUUID().slice(0, 8)), { visibilityTimeoutSeconds: HELD_VISIBILITY_SECONDS });
+  const mediaBucketName = `${tableName}-media`.toLowerCase();
+  await createMediaBucket(s3Endpoint(), mediaBucketName);
   const fake = await FakeGraphApi.start({ accessToken: TEST_CREDENTIALS.accessToken });
   const endUserMessaging =
     channel === 'end-user-messaging'
-      ? await FakeEndUserMessaging.start({ meta: fake, phoneNumbers: new Map([[LOCAL_ORIGINATION_PHONE_NUMBER_ID, BUSINESS_PHONE_NUMBER_ID]]), permissions: permissionCheck() })
+      ? await FakeEndUserMessaging.start({
+          meta: fake,
+          phoneNumbers: new Map([[LOCAL_ORIGINATION_PHONE_NUMBER_ID, BUSINESS_PHONE_NUMBER_ID]]),
+          s3Endpoint: s3Endpoint(),
+          permissions: permissionCheck(),
+        })
       : undefined;
   const variant = { channel, operatorPlane: false, crmSync: 'off' } as const;
+  const repositories = createDynamoRepositories({ tableName });
+  // The pseudonym salt is the table's, written by the first download: made here, so that every
+  // run crosses the same boundaries (its read), not only the first run after the table was created.
+  await repositories.customerData.pseudonymSalt();
   const principals = {
     inbound: principalClients(channel === 'end-user-messaging' ? 'eum-inbound' : 'webhook', variant),
     orchestrator: principalClients('orchestrator', variant),
   };
   return {
     channel,
-    endUserMessaging,    tableName,
+    endUserMessaging,
+    tableName,
+    mediaBucketName,
     turnQueueUrl: queues.turnQueueUrl,
     deadLetterQueueUrl: queues.deadLetterQueueUrl,
     sqs,
     fake,
-    repositories: createDynamoRepositories({ tableName }),
+    repositories,
     principals,
     close: async () => {
       Object.values(principals).forEach((clients) => clients.destroy());
@@ -115,6 +138,13 @@ export async function startReliabilityEnvironment(label: string, sharedTableName
       sqs.destroy();
     },
   };
+}
+
+/** The local S3 server as the SDK is pointed at it (the global setup's permission proxy in front of the SQS emulator). */
+function s3Endpoint(): string {
+  const endpoint = process.env.AWS_ENDPOINT_URL_S3;
+  if (endpoint === undefined) throw new Error('AWS_ENDPOINT_URL_S3 is not set: the jest global setup starts the local S3 server');
+  return endpoint;
 }
 
 /** A metric the handlers emitted, with the invocation it was emitted in. */
@@ -158,6 +188,7 @@ function instrumentedRepositories(tableName: string, injector: FaultInjector, pr
     resources: injector.port('resources', new DynamoVersionedResourceRepository(kit, systemClock)),
     budgets: injector.port('budgets', new DynamoCustomerBudgetRepository(kit)),
     consents: injector.port('consents', new DynamoConsentRepository(kit)),
+    customerData: injector.port('customerData', new DynamoCustomerDataRepository(kit)),
   };
 }
 
@@ -208,13 +239,56 @@ export function composeWebhook(env: ReliabilityEnvironment, injector: FaultInjec
   return { handle, injector, metrics };
 }
 
+const END_USER_MESSAGING: WhatsAppChannelConfig = {
+  kind: 'end-user-messaging',
+  phoneNumbers: new Map([[BUSINESS_PHONE_NUMBER_ID, LOCAL_ORIGINATION_PHONE_NUMBER_ID]]),
+  metaApiVersion: PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion,
+};
+
+/** What the orchestrator's AWS calls sign with on `channel`: its role, checked as deployed. */
+function orchestratorIdentity(channel: LocalChannel) {
+  return principalIdentity('orchestrator', { channel, operatorPlane: false, crmSync: 'off' });
+}
+
+/** How the orchestrator reaches End User Messaging: its fake, signed as the orchestrator's role. */
+function endUserMessagingPorts(endUserMessaging: FakeEndUserMessaging) {
+  return { endUserMessagingEndpoint: endUserMessaging.endpoint, awsCredentials: orchestratorIdentity('end-user-messaging') };
+}
+
 /** The sender of the environment's channel, with a short timeout. */
 function channelSender(env: ReliabilityEnvironment): WhatsAppSender {
   if (env.endUserMessaging === undefined) return new GraphApiWhatsAppSender({ baseUrl: env.fake.baseUrl, credentials, requestTimeoutMs: 5_000 });
-  return createWhatsAppSender(
-    { kind: 'end-user-messaging', phoneNumbers: new Map([[BUSINESS_PHONE_NUMBER_ID, LOCAL_ORIGINATION_PHONE_NUMBER_ID]]), metaApiVersion: PIPELINE_DEFAULTS.endUserMessagingMetaApiVersion },
-    { endUserMessagingEndpoint: env.endUserMessaging.endpoint, awsCredentials: principalIdentity('orchestrator', { channel: 'end-user-messaging', operatorPlane: false, crmSync: 'off' }) },
-  );
+  return createWhatsAppSender(END_USER_MESSAGING, endUserMessagingPorts(env.endUserMessaging));
+}
+
+/** The media source of the environment's channel: the fake Graph API's media endpoints, or End User Messaging writing into the bucket. */
+function channelMediaSource(env: ReliabilityEnvironment): MediaSource | MediaTransferSource {
+  if (env.endUserMessaging === undefined) return new GraphApiMediaSource({ baseUrl: env.fake.baseUrl, credentials, requestTimeoutMs: 5_000 });
+  return createMediaSource(END_USER_MESSAGING, endUserMessagingPorts(env.endUserMessaging));
+}
+
+/**
+ * The turn's download step as the media composition builds it, over the media bucket keyed by the
+ * customer's pseudonym: the source's calls and the bucket's writes are boundaries, and so is the
+ * salt read under the pseudonym.
+ */
+function instrumentedMediaDownload(env: ReliabilityEnvironment, injector: FaultInjector, customerData: DynamoCustomerDataRepository) {
+  const pseudonyms = new CustomerPseudonyms(customerData);
+  const bucket = new S3MediaStore({
+    bucketName: env.mediaBucketName,
+    customerKey: (customerId) => pseudonyms.of(customerId),
+    client: createMediaClient({ endpoint: s3Endpoint(), credentials: orchestratorIdentity(env.channel) }),
+  });
+  // Of the download step's calls, only the write goes to S3 (where a provider writes an object is
+  // the store's own arithmetic): the bucket's other methods stay as they are.
+  const writes = injector.remote('mediaStore', { put: bucket.put.bind(bucket) }, MEDIA_STORE_FAILURES);
+  const store: MediaStore = Object.assign(Object.create(bucket) as MediaStore, { put: writes.put });
+  const download = new DownloadInboundMedia({
+    source: injector.remote('mediaSource', channelMediaSource(env), MEDIA_SOURCE_FAILURES),
+    store,
+    limits: { maxBytes: MEDIA_DEFAULTS.maxBytes, allowedMimeTypes: [...MEDIA_DEFAULTS.allowedMimeTypes] },
+  });
+  return { download, store };
 }
 
 export type TurnFunction = (record: SQSRecord) => Promise<SQSBatchResponse>;
@@ -243,7 +317,8 @@ const UNREACHED_BUDGET: Partial<CustomerBudgetSettings> = { turnsPerMinute: 10_0
 export function composeOrchestrator(env: ReliabilityEnvironment, injector: FaultInjector, options: OrchestratorOptions = {}): OrchestratorUnderTest {
   const agent = new ScriptedAgent(options.agent);
   const metrics = new MetricsRecorder(injector);
-  const { budgets, consents, ...repositories } = instrumentedRepositories(env.tableName, injector, env.principals.orchestrator);
+  const { budgets, consents, customerData, ...repositories } = instrumentedRepositories(env.tableName, injector, env.principals.orchestrator);
+  const media = instrumentedMediaDownload(env, injector, customerData);
   const whatsapp = injector.remote('whatsapp', channelSender(env), WHATSAPP_FAILURES);
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
@@ -253,6 +328,8 @@ export function composeOrchestrator(env: ReliabilityEnvironment, injector: Fault
       consent: new MessagingConsent({ consents, whatsapp }),
       agent: injector.remote('agent', agent, AGENT_FAILURES),
       whatsapp,
+      media: media.download,
+      mediaStore: media.store,
       clock: systemClock,
       ids: randomIdGenerator,
       // Every invocation reads the prompt, as a cold one does, so its read is a boundary of every turn.

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { ScriptedAgentOptions } from '../../../lambda/core/adapters/agent/scripted-agent';
+import type { AgentRequest } from '../../../lambda/core/ports/agent';
 import { SessionState } from '../../../lambda/core/domain/session';
 import { FaultInjector, type FaultPlan } from '../../support/fault-injection';
-import { textNotification } from '../../support/webhook-events';
+import { messageNotification, textNotification } from '../../support/webhook-events';
 import { EventSourceDriver, MetaDeliveries, type DeliveryReport } from './drivers';
 import { takeAll } from '../../support/inspect';
 import { checkInvariants, evidenceOf, mergeEvidence, type InvariantReport, type SentMessage } from './invariants';
@@ -22,6 +24,8 @@ export interface Scenario {
   act(run: ScenarioRun): Promise<void>;
   /** Texts of the messages the agent must answer. Default: every message. */
   readonly answeredByAgent?: readonly string[];
+  /** The story's own promises beyond the four invariants, checked once the run is over: its violations. */
+  check?(run: ScenarioRun): Promise<string[]>;
 }
 
 export interface RunResult {
@@ -77,9 +81,25 @@ export class ScenarioRun {
 
   /** The customer sends one message (a notification Meta delivers until it is accepted), by default now; `ageSeconds` back-dates Meta's timestamp. */
   async send(text: string, through: FunctionPair = this.live, ageSeconds = 0): Promise<DeliveryReport> {
+    return this.deliver(text, through, (id) => textNotification(this.customer, id, text, this.providerSecond - ageSeconds));
+  }
+
+  /**
+   * The customer sends a photo with `caption` (the text the history keeps of it): `bytes`
+   * registered on the fake Graph API, which End User Messaging reads too, under a fresh media id.
+   */
+  async sendPhoto(caption: string, image: { readonly bytes: Uint8Array; readonly mimeType: string }, through: FunctionPair = this.live): Promise<DeliveryReport> {
+    const mediaId = `${this.customer}${this.messages.length + 1}`;
+    this.env.fake.registerMedia(mediaId, image);
+    const sha256 = createHash('sha256').update(image.bytes).digest('base64');
+    const photo = { id: mediaId, mime_type: image.mimeType, sha256, caption };
+    return this.deliver(caption, through, (id) => messageNotification(this.customer, { id, timestamp: String(this.providerSecond), type: 'image', image: photo }));
+  }
+
+  private async deliver(text: string, through: FunctionPair, notification: (id: string) => string): Promise<DeliveryReport> {
     const id = `wamid.${this.customer}.${this.messages.length + 1}`;
     this.messages.push({ id, text });
-    const report = await through.meta.deliver(textNotification(this.customer, id, text, this.providerSecond - ageSeconds));
+    const report = await through.meta.deliver(notification(id));
     this.metaRetries += report.statuses.length - 1;
     this.swallowedCrashes += report.swallowedCrashes;
     if (!report.accepted) throw new Error(`Meta gave up on "${text}": ${report.statuses.join(', ')}`);
@@ -102,6 +122,11 @@ export class ScenarioRun {
     await sessions.transitionState(waiting, SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTIVE, { changes: { assignedTo: '5511900000000' } });
   }
 
+  /** Every request the agent of either pair received, in call order per pair. */
+  get agentRequests(): readonly AgentRequest[] {
+    return [...this.clean.orchestrator.agent.requests, ...this.live.orchestrator.agent.requests];
+  }
+
   idOf(text: string): string {
     return this.messages.find((message) => message.text === text)!.id;
   }
@@ -114,6 +139,7 @@ export class ScenarioRun {
     const answeredByAgent = this.scenario.answeredByAgent?.map((text) => this.idOf(text));
     const report = await checkInvariants(this.env, { customer: this.customer, messages: this.messages, answeredByAgent, deadLettered }, evidence);
     if (this.swallowedCrashes > 0) report.violations.push(`a crashed invocation reported success ${this.swallowedCrashes} time(s)`);
+    report.violations.push(...((await this.scenario.check?.(this)) ?? []));
     return {
       customer: this.customer,
       messages: this.messages,
