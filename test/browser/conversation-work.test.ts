@@ -128,7 +128,8 @@ it('closes only after confirming, goes back to the inbox, and shows the closed c
   await page.getByText(/^Conversa encerrada: só leitura/).waitFor();
   await page.getByText('Conversa encerrada: nada mais é enviado por aqui.').waitFor();
   expect(await page.getByRole('textbox', { name: 'Sua resposta' }).count()).toBe(0);
-  expect(await page.getByRole('region', { name: 'Notas internas' }).textContent()).toContain('Prefere ser chamada à tarde.');
+  // The notes load after the conversation they belong to.
+  await page.getByRole('region', { name: 'Notas internas' }).getByText('Prefere ser chamada à tarde.').waitFor();
 });
 
 it('takes over a conversation the agent is serving; the reply box takes the focus', async () => {
