@@ -126,16 +126,13 @@ export function endUserMessagingIamRequests(operation: string, body: DynamoBody,
   }
   const id = String(body.originationPhoneNumberId ?? '').replace(/^phone-number-id-/, '');
   const onNumber: IamRequest = { action: `social-messaging:${NUMBER_MEDIA_OPERATIONS.has(operation) ? operation : 'SendWhatsAppMessage'}`, resource: arn('phone-number-id', id), context: {} };
-  const bucket = deployment.mediaBucket ?? { arn: 'arn:aws:s3:::no-media-bucket' };
   const destination = body.destinationS3File as { key?: unknown } | undefined;
   if (operation === 'GetWhatsAppMessageMedia' && destination !== undefined) {
-    const object: IamRequest = { action: 's3:PutObject', resource: `${bucket.arn}/${String(destination.key ?? '')}${String(body.mediaId ?? '')}`, context: { 'aws:SecureTransport': 'true' } };
-    return [onNumber, object, ...viaService(bucket, deployment, 's3', ['kms:GenerateDataKey'])];
+    return [onNumber, ...callerMediaObjectRequests('PutObject', `${String(destination.key ?? '')}${String(body.mediaId ?? '')}`, deployment)];
   }
   const source = body.sourceS3File as { key?: unknown } | undefined;
   if (operation === 'PostWhatsAppMessageMedia' && source !== undefined) {
-    const object: IamRequest = { action: 's3:GetObject', resource: `${bucket.arn}/${String(source.key ?? '')}`, context: { 'aws:SecureTransport': 'true' } };
-    return [onNumber, object, ...viaService(bucket, deployment, 's3', ['kms:Decrypt'])];
+    return [onNumber, ...callerMediaObjectRequests('GetObject', String(source.key ?? ''), deployment)];
   }
   return [onNumber];
 }
@@ -183,17 +180,12 @@ const S3_KEY_ACTIONS: Readonly<Record<string, readonly string[]>> = { PutObject:
  */
 export function s3IamRequests(operation: string, input: S3Input, deployment: DeploymentPermissions): IamRequest[] {
   const bucket = deployedBucket(input.bucket, deployment);
-  const request = (action: string, resource: string, context: Record<string, string> = {}): IamRequest => ({
-    action: `s3:${action}`,
-    resource,
-    context: { 'aws:SecureTransport': 'true', ...context },
-    resourcePolicy: bucket.policy,
-  });
+  const request = (action: string, resource: string, context: Record<string, string> = {}) => s3Request(bucket, action, resource, context);
   switch (operation) {
     case 'GetObject':
     case 'PutObject':
     case 'DeleteObject':
-      return [request(operation, `${bucket.arn}/${input.key}`), ...viaService(bucket, deployment, 's3', S3_KEY_ACTIONS[operation] ?? [])];
+      return objectRequests(bucket, operation, input.key ?? '', deployment);
     case 'DeleteObjects':
       return (input.keys ?? []).map((key) => request('DeleteObject', `${bucket.arn}/${key}`));
     case 'ListBucket':
@@ -201,6 +193,25 @@ export function s3IamRequests(operation: string, input: S3Input, deployment: Dep
     default:
       return [request(operation, bucket.arn)];
   }
+}
+
+/** One S3 request on `bucket`, over TLS, with the bucket's policy (its deny of plain HTTP). */
+function s3Request(bucket: DeployedResource, action: string, resource: string, context: Record<string, string> = {}): IamRequest {
+  return { action: `s3:${action}`, resource, context: { 'aws:SecureTransport': 'true', ...context }, resourcePolicy: bucket.policy };
+}
+
+/** An object's read, write or delete in `bucket`, with what S3 asks KMS for it under a customer managed key. */
+function objectRequests(bucket: DeployedResource, operation: string, key: string, deployment: DeploymentPermissions): IamRequest[] {
+  return [s3Request(bucket, operation, `${bucket.arn}/${key}`), ...viaService(bucket, deployment, 's3', S3_KEY_ACTIONS[operation] ?? [])];
+}
+
+/**
+ * What a service that reads or writes a media object with the caller's permissions (End User
+ * Messaging, Transcribe) is evaluated as: the caller's own request for that object of the deployed
+ * media bucket.
+ */
+function callerMediaObjectRequests(operation: 'GetObject' | 'PutObject', key: string, deployment: DeploymentPermissions): IamRequest[] {
+  return objectRequests(deployment.mediaBucket ?? { arn: 'arn:aws:s3:::no-media-bucket' }, operation, key, deployment);
 }
 
 /** The deployed media bucket a local bucket stands for; a bucket of no pipeline keeps its own name, which no role is granted. */
@@ -220,9 +231,8 @@ export function transcribeIamRequests(operation: string, body: DynamoBody, deplo
   const jobArn = `arn:aws:transcribe:${deployment.region}:${deployment.account}:transcription-job/${String(body.TranscriptionJobName ?? '')}`;
   const job: IamRequest = { action: `transcribe:${operation}`, resource: operation === 'StartTranscriptionJob' ? '*' : jobArn, context: {} };
   const media = /^s3:\/\/[^/]+\/(.+)$/.exec(String((body.Media as { MediaFileUri?: unknown } | undefined)?.MediaFileUri ?? ''));
-  const bucket = deployment.mediaBucket;
-  if (operation !== 'StartTranscriptionJob' || media === null || bucket === undefined) return [job];
-  return [job, { action: 's3:GetObject', resource: `${bucket.arn}/${media[1]}`, context: { 'aws:SecureTransport': 'true' }, resourcePolicy: bucket.policy }, ...viaService(bucket, deployment, 's3', ['kms:Decrypt'])];
+  if (operation !== 'StartTranscriptionJob' || media === null || deployment.mediaBucket === undefined) return [job];
+  return [job, ...callerMediaObjectRequests('GetObject', media[1], deployment)];
 }
 
 /** The IAM requests of one call to `service`; `operation` is the target's operation (JSON protocols) or empty (REST). */
