@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MEDIA_DEFAULTS } from '../../../lib/contract';
 import { isPermanentFailure } from '../domain/errors';
-import type { StoredMedia } from '../domain/media';
+import { mimeTypeEssence, type StoredMedia } from '../domain/media';
 import type { TranscriptionMediaFormat, VoiceTranscriber } from '../ports/voice-transcriber';
 
 /** The audio formats Transcribe reads, by MIME type (WhatsApp voice notes are `audio/ogg` with Opus). */
@@ -42,7 +42,7 @@ export type VoiceNoteTranscription = { readonly outcome: 'transcribed'; readonly
  */
 export async function transcribeVoiceNote(media: StoredMedia, deps: TranscribeVoiceNoteDependencies): Promise<VoiceNoteTranscription> {
   if (media.kind !== 'audio' || media.state !== 'stored' || media.objectKey === undefined) return { outcome: 'not_audio' };
-  const mediaFormat = MEDIA_FORMATS[(media.mimeType ?? '').split(';')[0].trim().toLowerCase()];
+  const mediaFormat = MEDIA_FORMATS[mimeTypeEssence(media.mimeType ?? '')];
   if (mediaFormat === undefined) return { outcome: 'unsupported_format' };
   const jobName = transcriptionJobName(media.objectKey);
   const { transcriber } = deps;

@@ -1,4 +1,4 @@
-import type { MediaRefusal, StoredMedia } from './media';
+import { type MediaRefusal, mimeTypeEssence, type StoredMedia } from './media';
 
 /** What a deployment keeps (`media.maxBytes`, `media.allowedMimeTypes`). */
 export interface MediaLimits {
@@ -9,7 +9,7 @@ export interface MediaLimits {
 
 /** Whether `mimeType` (parameters such as `; codecs=opus` ignored) is one the limits keep. */
 export function isMimeTypeAllowed(limits: MediaLimits, mimeType: string): boolean {
-  const type = mimeType.split(';')[0].trim().toLowerCase();
+  const type = mimeTypeEssence(mimeType);
   const family = `${type.split('/')[0]}/*`;
   return limits.allowedMimeTypes.some((allowed) => allowed === type || allowed === family);
 }

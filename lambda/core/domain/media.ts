@@ -3,6 +3,11 @@ export type MediaKind = 'image' | 'video' | 'audio' | 'document' | 'sticker';
 
 export const MEDIA_KINDS: readonly MediaKind[] = ['image', 'video', 'audio', 'document', 'sticker'];
 
+/** A MIME type without its parameters, lower case (`Audio/OGG; codecs=opus` → `audio/ogg`): what every format table is keyed by. */
+export function mimeTypeEssence(mimeType: string): string {
+  return mimeType.split(';')[0].trim().toLowerCase();
+}
+
 /**
  * What the provider says of an attachment a customer sent (never its bytes): the inbound path
  * records this and nothing more, so registration stays as fast as a text message.

@@ -1,3 +1,4 @@
+import { mimeTypeEssence } from './media';
 import { isMimeTypeAllowed, type MediaLimits } from './media-limits';
 
 /**
@@ -36,7 +37,7 @@ export type OutboundAttachmentRefusal =
 
 /** The attachment to send, or why the file is refused. */
 export function outboundAttachmentOf(limits: MediaLimits, file: Omit<OutboundAttachment, 'kind'>): OutboundAttachment | OutboundAttachmentRefusal {
-  const mimeType = file.mimeType.split(';')[0].trim().toLowerCase();
+  const mimeType = mimeTypeEssence(file.mimeType);
   const sendable = Object.hasOwn(SENDABLE_TYPES, mimeType) ? SENDABLE_TYPES[mimeType] : undefined;
   if (sendable === undefined || !isMimeTypeAllowed(limits, mimeType)) {
     return { refusal: 'type_not_allowed', types: Object.keys(SENDABLE_TYPES).filter((candidate) => isMimeTypeAllowed(limits, candidate)).join(', ') };

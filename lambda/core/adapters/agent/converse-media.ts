@@ -1,6 +1,6 @@
 // Types only: the call is made without the Bedrock Runtime client (see bedrockConverse).
 import type { ContentBlock, DocumentFormat, ImageFormat } from '@aws-sdk/client-bedrock-runtime';
-import type { StoredMedia } from '../../domain/media';
+import { mimeTypeEssence, type StoredMedia } from '../../domain/media';
 import type { AgentMediaStore, ConversationEntry } from '../../ports/agent';
 
 /**
@@ -34,7 +34,7 @@ type ConverseAttachment = { readonly type: 'image'; readonly format: ImageFormat
 
 function converseAttachmentOf(media: StoredMedia): ConverseAttachment | undefined {
   if (media.state !== 'stored' || media.objectKey === undefined || media.kind === 'audio' || media.kind === 'video') return undefined;
-  const mimeType = (media.mimeType ?? '').split(';')[0].trim().toLowerCase();
+  const mimeType = mimeTypeEssence(media.mimeType ?? '');
   const image = IMAGE_FORMATS[mimeType];
   if (image !== undefined && (media.sizeBytes ?? 0) <= CONVERSE_MEDIA_LIMITS.imageBytes) return { type: 'image', format: image };
   const document = DOCUMENT_FORMATS[mimeType];
