@@ -1,4 +1,5 @@
 import type { DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { SessionAttribute } from '../../lambda/core/adapters/dynamodb/codecs/session-codec';
 import { messageKey, sessionKey } from '../../lambda/core/adapters/dynamodb/keys';
 import { addMilliseconds } from '../../lambda/core/domain/timestamps';
 
@@ -24,7 +25,7 @@ export async function backdateCustomerMessages(repositories: Pick<DynamoReposito
   await repositories.kit.update({
     key: sessionKey(customerId, session.sessionId),
     update: 'SET #at = :at',
-    names: { '#at': 'last_customer_message_at' },
+    names: { '#at': SessionAttribute.lastCustomerMessageAt },
     values: { ':at': addMilliseconds(lastAt, -ms) },
   });
 }
