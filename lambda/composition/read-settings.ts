@@ -217,7 +217,8 @@ const WHATSAPP = (value: unknown, at: string) =>
     : struct({ kind: oneOf([WHATSAPP_CHANNEL_KINDS.cloudApi]), businessAccountId: nullable(text()) })(value, at);
 const OPERATOR_ACCESS = struct({ adminPhoneNumbers: listOf(DIGITS, 1), timeZone: text() });
 const HANDOFF_TEXTS = struct(Object.fromEntries(HANDOFF_TEXT_NAMES.map((name) => [name, text()])) as Record<(typeof HANDOFF_TEXT_NAMES)[number], Check<string>>);
-const HANDOFFS = struct({ texts: HANDOFF_TEXTS, renotifyOperatorsAfterMs: wholeNumber(), remindCustomerAfterMs: wholeNumber(), operatorNoticeTemplate: nullable(TEMPLATE) });
+// A delay of 0 is due at once (the local runtime's demos and tests); the construct sets a minute or more.
+const HANDOFFS = struct({ texts: HANDOFF_TEXTS, renotifyOperatorsAfterMs: wholeNumber(0), remindCustomerAfterMs: wholeNumber(0), operatorNoticeTemplate: nullable(TEMPLATE) });
 const MEDIA = struct({
   maxBytes: wholeNumber(),
   allowedMimeTypes: listOf(text(), 1),

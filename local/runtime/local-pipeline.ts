@@ -6,6 +6,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PIPELINE_DEFAULTS, WHATSAPP_CHANNEL_KINDS, physicalNames } from '../../lib/contract';
+import type { KeyLayout } from '../../lib/contract/key-layout';
 import { composeFunction } from '../../lambda/composition/compose-function';
 import { composeCrmSync } from '../../lambda/composition/crm-sync';
 import { composeEndUserMessagingInbound } from '../../lambda/composition/eum-inbound';
@@ -88,6 +89,8 @@ export interface LocalPipeline {
   /** One run of the CRM sync worker against the fake CRM (with `crmSync` only). */
   syncCrm(): Promise<CrmSyncRunReport>;
   readonly tableName: string;
+  /** The key layout every function writes and reads: the construct's default unless the options name another. */
+  readonly keyLayout: KeyLayout;
   readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
   /** The media bucket on the local S3 server (`endpoints.s3`), unless `media` is false. */
@@ -316,6 +319,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       fakeCrm,
       syncCrm,
       tableName: names.table,
+      keyLayout: settings.keyLayout,
       turnQueueUrl: queues.turnQueueUrl,
       deadLetterQueueUrl: queues.deadLetterQueueUrl,
       mediaBucketName,

@@ -289,7 +289,7 @@ describe('the operator plane', () => {
 
   it.each([
     ['texts', { fallback: 'Um momento.' }, 'Setting handoffs.texts.noOperatorAvailable is missing'],
-    ['renotifyOperatorsAfterMs', 0, 'Setting handoffs.renotifyOperatorsAfterMs is not a whole number'],
+    ['renotifyOperatorsAfterMs', -1, 'Setting handoffs.renotifyOperatorsAfterMs is not a whole number'],
     ['remindCustomerAfterMs', 'soon', 'Setting handoffs.remindCustomerAfterMs is not a whole number'],
   ])('refuses handoffs.%s %j, naming the setting', (field, value, message) => {
     const orchestrator = told('orchestrator');
