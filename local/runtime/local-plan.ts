@@ -86,7 +86,8 @@ export function localDeploymentOptions(options: LocalPipelineOptions, env: NodeJ
             eventTopicArn: LOCAL_EVENT_TOPIC_ARN,
             accountId: LOCAL_ACCOUNT_ID,
           }
-        : { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: LOCAL_SECRET_ARNS.whatsApp, apiBaseUrl: resources.whatsAppApiBaseUrl },
+        : // The webhook answers for the local business number, as a deployment names its numbers in phoneNumberIds.
+          { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: LOCAL_SECRET_ARNS.whatsApp, apiBaseUrl: resources.whatsAppApiBaseUrl, phoneNumberIds: [LOCAL_BUSINESS.businessPhoneNumberId] },
     agent: localAgent(options, env),
     ...(options.customerBudget && { customerBudget: options.customerBudget }),
     ...(options.pipelineBudget && { pipelineBudget: options.pipelineBudget }),
