@@ -9,7 +9,8 @@ import {
   RUNTIME_ENV,
   SETTINGS_DOCUMENT_FILE,
   type SimpleSettingName,
-  type SimpleSettingValue,
+  simpleSettingNamesOf,
+  type SimpleSettingsOf,
   WHATSAPP_CHANNEL_KINDS,
 } from '../../lib/contract';
 import { isOriginationPhoneNumberId } from '../core/adapters/whatsapp/end-user-messaging-sender';
@@ -63,7 +64,7 @@ export function toldToThisFunction(handlerDirectory: string, environment: NodeJS
 export function readWebhookSettings(told: FunctionTold): WebhookSettings {
   const settings = new ToldSettings('webhook', told);
   return {
-    ...settings.shared(),
+    ...sharedSettingsOf(settings),
     turnQueueUrl: settings.variable(RUNTIME_ENV.turnQueueUrl),
     whatsAppSecretArn: settings.variable(RUNTIME_ENV.whatsAppSecretArn),
     ...businessPhoneNumberIds(settings.optionalVariable(RUNTIME_ENV.businessPhoneNumberIds)),
@@ -76,7 +77,7 @@ export function readEndUserMessagingInboundSettings(told: FunctionTold): EndUser
   const { phoneNumbers, wabaIds } = settings.setting('endUserMessagingInbound', struct({ phoneNumbers: LINKED_NUMBERS, wabaIds: nullable(listOf(DIGITS, 1)) }));
   const linked = new Map(phoneNumbers.map((number) => [number.metaPhoneNumberId, number.originationPhoneNumberId]));
   return {
-    ...settings.shared(),
+    ...sharedSettingsOf(settings),
     turnQueueUrl: settings.variable(RUNTIME_ENV.turnQueueUrl),
     businessPhoneNumberIds: [...linked.keys()],
     applyTemplateStatusUpdates: settings.setting('applyTemplateStatusUpdates', flag),
@@ -91,19 +92,14 @@ export function readEndUserMessagingInboundSettings(told: FunctionTold): EndUser
 
 export function readOrchestratorSettings(told: FunctionTold): OrchestratorSettings {
   const settings = new ToldSettings('orchestrator', told);
-  const deadlineFallbackText = settings.simple('deadlineFallbackText');
+  const shared = sharedSettingsOf(settings);
   const pipelineBudget = settings.setting('pipelineBudget', nullable(struct({ agentTokensPerDay: wholeNumber(), reply: text() })));
   const operatorPlane = operatorPlaneOf(settings);
   const media = mediaOf(settings);
   return {
-    ...settings.shared(),
-    maxReceiveCount: settings.simple('maxReceiveCount'),
-    agentHistoryMaxCharacters: settings.simple('agentHistoryMaxCharacters'),
-    fallbackText: settings.simple('fallbackText'),
-    deadlineFallbackText,
-    unsupportedMessageText: settings.simple('unsupportedMessageText'),
+    ...shared,
     whatsApp: whatsAppOf(settings, settings.setting('whatsApp', WHATSAPP), 'whatsApp'),
-    ...readAgent(settings.setting('agent', (value) => value), told.environment, deadlineFallbackText),
+    ...readAgent(settings.setting('agent', (value) => value), told.environment, shared.deadlineFallbackText),
     customerBudget: settings.setting('customerBudget', struct({ turnsPerMinute: wholeNumber(), turnsPerHour: wholeNumber(), agentTokensPerDay: wholeNumber(), reply: text() })),
     ...(pipelineBudget !== null && { pipelineBudget }),
     ...(operatorPlane && { operatorPlane }),
@@ -117,7 +113,7 @@ export function readOperatorSettings(told: FunctionTold): OperatorSettings {
   const adminDisplayNames = settings.setting('adminDisplayNames', recordOf(text()));
   const media = mediaOf(settings);
   return {
-    ...settings.shared(),
+    ...sharedSettingsOf(settings),
     whatsApp: whatsAppOf(settings, settings.setting('whatsApp', WHATSAPP), 'whatsApp'),
     turnQueueUrl: settings.variable(RUNTIME_ENV.turnQueueUrl),
     deadLetterQueueUrl: settings.variable(RUNTIME_ENV.deadLetterQueueUrl),
@@ -130,14 +126,14 @@ export function readHandoffSweeperSettings(told: FunctionTold): HandoffSweeperSe
   const settings = new ToldSettings('handoff-sweeper', told);
   const operatorPlane = operatorPlaneOf(settings);
   if (operatorPlane === undefined) throw refusal('operatorAccess', 'is null, but the handoff sweeper exists only with the operator plane');
-  return { ...settings.shared(), whatsApp: whatsAppOf(settings, settings.setting('whatsApp', WHATSAPP), 'whatsApp'), operatorPlane };
+  return { ...sharedSettingsOf(settings), whatsApp: whatsAppOf(settings, settings.setting('whatsApp', WHATSAPP), 'whatsApp'), operatorPlane };
 }
 
 export function readIdleSweeperSettings(told: FunctionTold): IdleSweeperSettings {
   const settings = new ToldSettings('idle-sweeper', told);
   const reengagement = settings.setting('reengagement', nullable(struct({ template: TEMPLATE, afterMs: wholeNumber(), whatsApp: WHATSAPP })));
   return {
-    ...settings.shared(),
+    ...sharedSettingsOf(settings),
     idleSweep: settings.setting('idleSweep', struct({ idleTimeoutMs: wholeNumber() })),
     ...(reengagement && { reengagement: { template: reengagement.template, afterMs: reengagement.afterMs, whatsApp: whatsAppOf(settings, reengagement.whatsApp, 'reengagement.whatsApp') } }),
   };
@@ -150,7 +146,19 @@ export function readCrmSyncSettings(told: FunctionTold): CrmSyncSettings {
     kind === CRM_TARGET_KINDS.function
       ? { kind, functionName: settings.variable(RUNTIME_ENV.crmFunctionName) }
       : { kind, url: settings.variable(RUNTIME_ENV.crmWebhookUrl), secretArn: settings.variable(RUNTIME_ENV.crmWebhookSecretArn) };
-  return { ...settings.shared(), crmTarget };
+  return { ...sharedSettingsOf(settings), crmTarget };
+}
+
+/** What every function reads, and every simple setting of the function (settings-document.ts declares which). */
+function sharedSettingsOf<F extends PipelineFunction>(settings: ToldSettings<F>): SharedSettings & SimpleSettingsOf<F> {
+  const simple = Object.fromEntries(simpleSettingNamesOf(settings.fn).map((name) => [name, settings.simple(name)]));
+  return {
+    tableName: settings.variable(RUNTIME_ENV.tableName),
+    observability: { serviceName: settings.variable(RUNTIME_ENV.serviceName), metricsNamespace: settings.variable(RUNTIME_ENV.metricsNamespace) },
+    ...(simple as SimpleSettingsOf<F> & Pick<SharedSettings, 'keyLayout' | 'locale'>),
+    crmSyncEnabled: settings.setting('crmSyncEnabled', flag),
+    retention: settings.setting('retention', struct({ conversationSeconds: wholeNumber(), demandSeconds: wholeNumber() })),
+  };
 }
 
 /** One function's settings as told: its document holds exactly its settings (deployment-plan.ts), and each is checked as it is read. */
@@ -173,7 +181,8 @@ class ToldSettings<F extends PipelineFunction> {
     return check(this.document[name], name);
   }
 
-  simple<N extends SimpleSettingName & DocumentSettingOf<F>>(name: N): SimpleSettingValue<N> {
+  /** A simple setting of this function, checked against its declaration (settings-document.ts). */
+  simple(name: SimpleSettingName): unknown {
     return simpleSettingCheck(name)(this.document[name], name);
   }
 
@@ -186,18 +195,6 @@ class ToldSettings<F extends PipelineFunction> {
 
   optionalVariable(name: string): string | undefined {
     return this.told.environment[name]?.trim() || undefined;
-  }
-
-  /** What every function reads. */
-  shared(): SharedSettings {
-    return {
-      tableName: this.variable(RUNTIME_ENV.tableName),
-      observability: { serviceName: this.variable(RUNTIME_ENV.serviceName), metricsNamespace: this.variable(RUNTIME_ENV.metricsNamespace) },
-      keyLayout: simpleSettingCheck('keyLayout')(this.document.keyLayout, 'keyLayout'),
-      locale: simpleSettingCheck('locale')(this.document.locale, 'locale'),
-      crmSyncEnabled: flag(this.document.crmSyncEnabled, 'crmSyncEnabled'),
-      retention: struct({ conversationSeconds: wholeNumber(), demandSeconds: wholeNumber() })(this.document.retention, 'retention'),
-    };
   }
 }
 

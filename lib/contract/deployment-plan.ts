@@ -42,10 +42,14 @@ export type DocumentSettingOf<F extends PipelineFunction> = (typeof STRUCTURED_S
 /** Function `F`'s document: exactly its settings (of any function, a union of theirs). */
 export type DocumentOf<F extends PipelineFunction> = F extends PipelineFunction ? Pick<SettingsDocument, DocumentSettingOf<F>> : never;
 
+/** The simple settings function `F` gets, as settings-document.ts declares them. */
+export function simpleSettingNamesOf<F extends PipelineFunction>(fn: F): readonly SimpleSettingsFor<F>[] {
+  return (Object.keys(SIMPLE_SETTINGS) as SimpleSettingName[]).filter((name): name is SimpleSettingsFor<F> => (SIMPLE_SETTINGS[name].functions as readonly PipelineFunction[]).includes(fn));
+}
+
 /** The settings in function `F`'s document, simple ones first. */
 export function documentSettingsOf<F extends PipelineFunction>(fn: F): readonly DocumentSettingOf<F>[] {
-  const simple = (Object.keys(SIMPLE_SETTINGS) as SimpleSettingName[]).filter((name) => (SIMPLE_SETTINGS[name].functions as readonly PipelineFunction[]).includes(fn));
-  return [...simple, ...STRUCTURED_SETTINGS[fn]] as DocumentSettingOf<F>[];
+  return [...simpleSettingNamesOf(fn), ...STRUCTURED_SETTINGS[fn]];
 }
 
 const POWERTOOLS_VARIABLES = [RUNTIME_ENV.serviceName, RUNTIME_ENV.metricsNamespace, RUNTIME_ENV.logLevel, RUNTIME_ENV.traceEnabled] as const;

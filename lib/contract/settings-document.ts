@@ -67,9 +67,9 @@ export type SimpleSettingValue<N extends SimpleSettingName> = (typeof SIMPLE_SET
     ? number
     : string;
 
-/** The simple settings function `F` gets, by name. */
+/** The simple settings function `F` gets, by name (of several functions, those every one of them gets). */
 export type SimpleSettingsOf<F extends PipelineFunction> = {
-  readonly [N in SimpleSettingName as F extends (typeof SIMPLE_SETTINGS)[N]['functions'][number] ? N : never]: SimpleSettingValue<N>;
+  readonly [N in SimpleSettingName as [F] extends [(typeof SIMPLE_SETTINGS)[N]['functions'][number]] ? N : never]: SimpleSettingValue<N>;
 };
 
 /** A phone number linked to End User Messaging Social, by Meta's id and the service's. */
@@ -122,7 +122,7 @@ export type AgentDocument =
   | { readonly backend: typeof AGENT_BACKEND_KINDS.stages; readonly entry: string; readonly maxHandoversPerTurn: number; readonly stages: Readonly<Record<string, SingleAgentDocument>> };
 
 /** Every setting a document may hold; each function's holds the ones deployment-plan.ts gives it. */
-export type SettingsDocument = SimpleSettingsOf<PipelineFunction> & {
+export type SettingsDocument = { readonly [N in SimpleSettingName]: SimpleSettingValue<N> } & {
   /** Session writes carry the CRM projection (`crmSync`): every function that writes sessions must agree. */
   readonly crmSyncEnabled: boolean;
   /** Whichever function closes a session or records a demand sets the TTL. */
