@@ -149,6 +149,17 @@ export function readCrmSyncSettings(told: FunctionTold): CrmSyncSettings {
   return { ...sharedSettingsOf(settings), crmTarget };
 }
 
+/** Each function's reader, by the function's name. */
+export const SETTINGS_READERS = {
+  'webhook': readWebhookSettings,
+  'eum-inbound': readEndUserMessagingInboundSettings,
+  'orchestrator': readOrchestratorSettings,
+  'operator': readOperatorSettings,
+  'handoff-sweeper': readHandoffSweeperSettings,
+  'idle-sweeper': readIdleSweeperSettings,
+  'crm-sync': readCrmSyncSettings,
+} as const satisfies Record<PipelineFunction, (told: FunctionTold) => SharedSettings>;
+
 /** What every function reads, and every simple setting of the function (settings-document.ts declares which). */
 function sharedSettingsOf<F extends PipelineFunction>(settings: ToldSettings<F>): SharedSettings & SimpleSettingsOf<F> {
   const simple = Object.fromEntries(simpleSettingNamesOf(settings.fn).map((name) => [name, settings.simple(name)]));

@@ -16,15 +16,7 @@ import { composeIdleSweeper, type IdleSweeperReport } from '../../lambda/composi
 import { composeOperator, type OperatorHandler } from '../../lambda/composition/operator';
 import { composeOperatorAccess } from '../../lambda/composition/operator-plane';
 import { composeOrchestrator } from '../../lambda/composition/orchestrator';
-import {
-  readCrmSyncSettings,
-  readEndUserMessagingInboundSettings,
-  readHandoffSweeperSettings,
-  readIdleSweeperSettings,
-  readOperatorSettings,
-  readOrchestratorSettings,
-  readWebhookSettings,
-} from '../../lambda/composition/read-settings';
+import { SETTINGS_READERS } from '../../lambda/composition/read-settings';
 import { composeWebhook } from '../../lambda/composition/webhook';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import type { SweepReport } from '../../lambda/core/application/operator/handoff-lifecycle';
@@ -229,9 +221,9 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       sqsClient: sqsClientOf(name),
     });
 
-    const settings = readOrchestratorSettings(plan.orchestrator!);
+    const settings = SETTINGS_READERS.orchestrator(plan.orchestrator!);
     if (plan.operator) {
-      const operatorSettings = readOperatorSettings(plan.operator);
+      const operatorSettings = SETTINGS_READERS.operator(plan.operator);
       operator = composeOperator(operatorSettings, { ...portsOf('operator'), console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY, operatorSettings.locale) });
     }
     const orchestrator = composeOrchestrator(settings, { ...portsOf('orchestrator'), agent: options.agent, turnSettings: options.turnSettings });
@@ -245,26 +237,26 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     // Each sweep is a fresh sweeper, so concurrent calls behave like concurrent Lambda invocations.
     const sweeperRuns = () => {
       requirePlane();
-      return composeHandoffSweeperRuns(readHandoffSweeperSettings(plan['handoff-sweeper']!), portsOf('handoff-sweeper'));
+      return composeHandoffSweeperRuns(SETTINGS_READERS['handoff-sweeper'](plan['handoff-sweeper']!), portsOf('handoff-sweeper'));
     };
     const sweepHandoffs = () => sweeperRuns().sweep();
     if (settings.operatorPlane !== undefined && options.sweepEveryMs !== undefined) repeat(cleanup, sweepHandoffs, options.sweepEveryMs);
     const sweepIdleConversations = async () => {
-      const report = await composeIdleSweeper(readIdleSweeperSettings(plan['idle-sweeper']!), portsOf('idle-sweeper'))();
+      const report = await composeIdleSweeper(SETTINGS_READERS['idle-sweeper'](plan['idle-sweeper']!), portsOf('idle-sweeper'))();
       options.idleSweep?.onReport?.(report);
       return report;
     };
     if (options.idleSweep?.everyMs !== undefined) repeat(cleanup, sweepIdleConversations, options.idleSweep.everyMs);
     const syncCrm = () => {
       if (plan['crm-sync'] === undefined || fakeCrm === undefined) throw new Error('CRM sync is off: start the pipeline with crmSync');
-      return composeCrmSync(readCrmSyncSettings(plan['crm-sync']), portsOf('crm-sync'))();
+      return composeCrmSync(SETTINGS_READERS['crm-sync'](plan['crm-sync']), portsOf('crm-sync'))();
     };
     if (options.crmSync?.everyMs !== undefined) repeat(cleanup, syncCrm, options.crmSync.everyMs);
 
     let deliver: (messages: readonly CustomerTextMessage[]) => Promise<WebhookDelivery>;
     let webhookServer: FunctionUrlServer | undefined;
     if (plan['eum-inbound'] !== undefined) {
-      const inbound = composeEndUserMessagingInbound(readEndUserMessagingInboundSettings(plan['eum-inbound']), portsOf('eum-inbound'));
+      const inbound = composeEndUserMessagingInbound(SETTINGS_READERS['eum-inbound'](plan['eum-inbound']), portsOf('eum-inbound'));
       deliver = (messages) => deliverToEventTopic(inbound, messages);
       fakeWhatsApp.reportStatusesTo(async (notification) => {
         if (!(await publishNotification(inbound, notification))) throw new Error('the End User Messaging inbound function failed on the statuses');
@@ -273,7 +265,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       // An app secret the Secrets Manager reader would refuse (a placeholder) is handed to the webhook as it stands.
       const webhookCredentials = options.webhookAppSecret === undefined ? undefined : new StaticCredentialsProvider({ ...credentials, appSecret: options.webhookAppSecret });
       const server = await startFunctionUrlServer(
-        composeWebhook(readWebhookSettings(plan.webhook!), { ...portsOf('webhook'), credentials: webhookCredentials, requestTimeouts: LOCAL_WEBHOOK_REQUEST_TIMEOUTS }),
+        composeWebhook(SETTINGS_READERS.webhook(plan.webhook!), { ...portsOf('webhook'), credentials: webhookCredentials, requestTimeouts: LOCAL_WEBHOOK_REQUEST_TIMEOUTS }),
         { port: ports.webhook },
       );
       cleanup.add(() => server.close());

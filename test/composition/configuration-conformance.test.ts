@@ -6,16 +6,7 @@
 // same, names aside.
 import { type DeploymentPlan, documentSettingsOf, FUNCTION_VARIABLES, type PipelineFunction, PIPELINE_FUNCTIONS, RUNTIME_ENV } from '../../lib/contract';
 import { KeyLayout } from '../../lib/contract/key-layout';
-import {
-  type FunctionTold,
-  readCrmSyncSettings,
-  readEndUserMessagingInboundSettings,
-  readHandoffSweeperSettings,
-  readIdleSweeperSettings,
-  readOperatorSettings,
-  readOrchestratorSettings,
-  readWebhookSettings,
-} from '../../lambda/composition/read-settings';
+import { SETTINGS_READERS } from '../../lambda/composition/read-settings';
 import type { DeploymentVariant } from '../../local/runtime/function-principals';
 import type { LocalPipelineOptions } from '../../local/runtime/local-pipeline-options';
 import { localPlan } from '../../local/runtime/local-plan';
@@ -24,17 +15,6 @@ import { type FunctionsTold, type SynthesizedDeployment, VARIANTS } from '../sup
 import { synthesizeDeployment, VARIANT_ADMIN, VARIANT_REENGAGEMENT } from '../support/permissions/synthesize-deployment';
 import { TemplateIntrinsics } from '../support/permissions/template-intrinsics';
 import { variantName } from '../../local/runtime/function-principals';
-
-/** Each function's reader, as its entry point calls it at cold start. */
-const READERS: Record<PipelineFunction, (told: FunctionTold) => unknown> = {
-  'webhook': readWebhookSettings,
-  'eum-inbound': readEndUserMessagingInboundSettings,
-  'orchestrator': readOrchestratorSettings,
-  'operator': readOperatorSettings,
-  'handoff-sweeper': readHandoffSweeperSettings,
-  'idle-sweeper': readIdleSweeperSettings,
-  'crm-sync': readCrmSyncSettings,
-};
 
 /** Locally nothing traces (there is no X-Ray daemon), where the construct traces by default: the one variable that differs by design. */
 const TRACING_ONLY = [RUNTIME_ENV.traceEnabled];
@@ -90,7 +70,7 @@ function conformanceProblems(variant: DeploymentVariant, deployment: Pick<Synthe
     const strangeVariables = Object.keys(synthesized.environment).filter((name) => !FUNCTION_VARIABLES[fn].includes(name));
     if (strangeVariables.length > 0) problems.push(`${fn}: its environment holds ${strangeVariables.join(', ')}, which the plan never gives it`);
     try {
-      READERS[fn]({ environment: intrinsics.resolve(synthesized.environment) as Record<string, string>, document });
+      SETTINGS_READERS[fn]({ environment: intrinsics.resolve(synthesized.environment) as Record<string, string>, document });
     } catch (error) {
       problems.push(`${fn}: its reader refuses what it is told: ${(error as Error).message}`);
     }
