@@ -443,7 +443,8 @@ export class ProcessTurn {
    */
   private async handOffOutsideWindow(latest: LatestInbound, pending: readonly PendingInbound[], session: Session): Promise<TurnReport> {
     const last = newest(pending);
-    const handedOff = applyActions({ ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind }, [WINDOW_CLOSED_HANDOFF], answerTimestamp(this.deps.clock.now(), last));
+    const answered = withCustomerMessage({ ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind }, last, last.historyTimestamp);
+    const handedOff = applyActions(answered, [WINDOW_CLOSED_HANDOFF], answerTimestamp(this.deps.clock.now(), last));
     const persisted = await this.deps.ledger.persistResult({ session: handedOff, expectedState: session.state, expectedLatestMessageId: last.messageId, expectedActiveSessionId: undefined });
     await this.complete(latest, pending);
     if (!persisted) return { outcome: 'superseded', drained: pending.length };
