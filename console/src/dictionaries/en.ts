@@ -1,7 +1,7 @@
-import type { MessageKey } from '../i18n';
+import type { Dictionary } from '../dictionary';
 
 /** The console's words in English. */
-export const en: Readonly<Record<MessageKey, string>> = {
+export const en: Dictionary = {
   'app.title': 'Operator console',
   'app.skip': 'Skip to content',
   'nav.label': 'Sections',
