@@ -4,7 +4,8 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { IConstruct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import { AlarmSeverity, type AlarmTuning } from '../pipeline-alarms';
-import { type AlarmSettings, type AlarmTuningSettings, PIPELINE_ALARMS, type PipelineAlarmId } from './pipeline-observability';
+import type { AlarmSettings, AlarmTuningSettings } from './observed-pipeline';
+import { PIPELINE_ALARMS, type PipelineAlarmId } from './pipeline-alarm-definitions';
 import { checkInteger, definedFields } from './pipeline-settings';
 
 /** CloudWatch allows 255 characters in an alarm name. */
