@@ -302,7 +302,7 @@ export class AgentPipeline extends AgentPipelineBase {
       ...(existingTable ? [] : [settings.physicalNames.table]),
       ...(existingTurnQueue ? [] : [settings.physicalNames.queue]),
       ...(existingTurnQueue || existingDeadLetterQueue ? [] : [deadLetterQueueProps?.queueName ?? settings.physicalNames.deadLetterQueue]),
-    ].filter((name) => name !== undefined));
+    ].filter((name) => name !== undefined), settings.dashboard ? alarmSettings.dashboardName : undefined);
     const functions = new PipelineFunctionFactory(this, settings, placement, encryptionKey, retention);
     this.table = pipelineTable(this, settings, { existingTable, encryptionKey, backupPlan: props.backupPlan });
     ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = pipelineTurnQueue(this, settings, { existingTurnQueue, existingDeadLetterQueue, deadLetterQueueProps, encryptionKey }));
