@@ -15,6 +15,7 @@ import { WhatsAppChannel } from './whatsapp-channel';
 import { channelContext } from './private/channel-context';
 import { resolveAlarmSettings } from './private/alarm-settings';
 import { buildCrmSyncWorker } from './private/crm-sync-worker';
+import { checkDeployLimits } from './private/deploy-limits';
 import { PipelineFunctionFactory } from './private/function-factory';
 import { mediaBucket } from './private/media-bucket';
 import { buildIdleSweeper, resolveConversationIdleTimeout, resolveReengagement } from './private/idle-sweeper';
@@ -289,6 +290,7 @@ export class AgentPipeline extends AgentPipelineBase {
    */
   constructor(scope: Construct, id: string, props: AgentPipelineProps) {
     super(scope, id);
+    checkDeployLimits(this);
     const settings = resolvePipelineSettings(this.node.path, props);
     const retention = retentionEnvironment(this.node.path, props);
     const operatorPlane = resolveOperatorPlaneSettings(this.node.path, props);
