@@ -15,6 +15,7 @@ import { WhatsAppChannel } from './whatsapp-channel';
 import { channelContext } from './private/channel-context';
 import { resolveAlarmSettings } from './private/alarm-settings';
 import { buildCrmSyncWorker } from './private/crm-sync-worker';
+import { checkDeployLimits } from './private/deploy-limits';
 import { PipelineFunctionFactory } from './private/function-factory';
 import { mediaBucket } from './private/media-bucket';
 import { buildIdleSweeper, resolveConversationIdleTimeout, resolveReengagement } from './private/idle-sweeper';
@@ -23,7 +24,8 @@ import { buildOrchestrator } from './private/orchestrator-function';
 import { claimPhysicalNames } from './private/physical-name-claims';
 import { PipelineGrants, type PipelineResources } from './private/pipeline-grants';
 import { PipelineMetrics } from './private/pipeline-metrics';
-import { createPipelineAlarms, createPipelineDashboard, type ObservedPipeline } from './private/pipeline-observability';
+import type { ObservedPipeline } from './private/observed-pipeline';
+import { createPipelineAlarms, createPipelineDashboard } from './private/pipeline-observability';
 import { resolvePipelineSettings } from './private/pipeline-settings';
 import { pipelineTable } from './private/pipeline-table';
 import { resolveProductionPlacement } from './private/production-placement';
@@ -288,6 +290,7 @@ export class AgentPipeline extends AgentPipelineBase {
    */
   constructor(scope: Construct, id: string, props: AgentPipelineProps) {
     super(scope, id);
+    checkDeployLimits(this);
     const settings = resolvePipelineSettings(this.node.path, props);
     const retention = retentionEnvironment(this.node.path, props);
     const operatorPlane = resolveOperatorPlaneSettings(this.node.path, props);
@@ -301,7 +304,7 @@ export class AgentPipeline extends AgentPipelineBase {
       ...(existingTable ? [] : [settings.physicalNames.table]),
       ...(existingTurnQueue ? [] : [settings.physicalNames.queue]),
       ...(existingTurnQueue || existingDeadLetterQueue ? [] : [deadLetterQueueProps?.queueName ?? settings.physicalNames.deadLetterQueue]),
-    ].filter((name) => name !== undefined));
+    ].filter((name) => name !== undefined), settings.dashboard ? alarmSettings.dashboardName : undefined);
     const functions = new PipelineFunctionFactory(this, settings, placement, encryptionKey, retention);
     this.table = pipelineTable(this, settings, { existingTable, encryptionKey, backupPlan: props.backupPlan });
     ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = pipelineTurnQueue(this, settings, { existingTurnQueue, existingDeadLetterQueue, deadLetterQueueProps, encryptionKey }));

@@ -316,7 +316,7 @@ function checkedFallbackText(fail: Fail, label: string, text: string | undefined
   return text;
 }
 
-const MAX_OVER_BUDGET_REPLY_LENGTH = 1024;
+export const MAX_OVER_BUDGET_REPLY_LENGTH = 1024;
 const BUDGET_LIMIT_MAXIMA = { turnsPerMinute: 10_000, turnsPerHour: 100_000, agentTokensPerDay: 1_000_000_000 } as const;
 const PIPELINE_TOKENS_PER_DAY_MAXIMUM = 1_000_000_000_000;
 

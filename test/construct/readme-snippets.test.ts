@@ -11,23 +11,8 @@ import * as path from 'path';
 import { execFileSync } from 'child_process';
 import * as ts from 'typescript';
 import { installPackedPackage, packPackage, repoRoot } from '../support/packed-package';
+import { typeScriptBlocks } from '../support/readme-blocks';
 import { NO_PROBLEMS, type SynthesisProblems, synthesisProblems } from '../support/synthesis-problems';
-
-interface Snippet {
-  /** Where the block starts in the README, for the failure messages. */
-  readonly line: number;
-  readonly source: string;
-}
-
-/** The fenced TypeScript blocks of the README, as rosetta counts them. */
-function typeScriptBlocks(markdown: string): Snippet[] {
-  const blocks: Snippet[] = [];
-  const fence = /^```(?:ts|typescript)\b[^\n]*\n([\s\S]*?)^```/gm;
-  for (let match = fence.exec(markdown); match; match = fence.exec(markdown)) {
-    blocks.push({ line: markdown.slice(0, match.index).split('\n').length, source: match[1] });
-  }
-  return blocks;
-}
 
 const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
 const snippets = typeScriptBlocks(readme);
