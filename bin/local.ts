@@ -12,6 +12,7 @@ import type { ConversationSnapshot } from '../local/runtime/conversation-inspect
 import { CustomerChat, startCustomerChatServer } from '../local/runtime/customer-chat';
 import { bundleStaleAssets } from '../local/runtime/local-assets';
 import { startLocalPipeline, type LocalChannel, type LocalPipeline } from '../local/runtime/local-pipeline';
+import { watchAncestors } from '../local/runtime/parent-watch';
 import type { ReceivedCrmRequest } from '../local/fake-crm/fake-crm';
 import type { InvocationReport } from '../local/runtime/sqs-event-source';
 import { LocalServerError } from '../local/servers/local-servers';
@@ -204,6 +205,8 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  // Watched from here, so the processes above are recorded before anything starts.
+  const launcherGone = new Promise<number>((resolve) => watchAncestors(resolve));
 
   const out = new ChatOutput();
   const maxReceiveCount = PIPELINE_DEFAULTS.maxReceiveCount;
@@ -262,6 +265,11 @@ async function main(): Promise<number> {
       .finally(() => (stopped = true)));
   const exitAfterShutdown = (code: number) => void shutdown(code).then((exitCode) => process.exit(exitCode));
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) process.once(signal, () => exitAfterShutdown(code));
+  // npm (or whatever started this) was killed: nobody signals this process, so it stops itself.
+  void launcherGone.then((pid) => {
+    process.stderr.write(`\nThe process that started the local pipeline (PID ${pid}) ended: stopping everything it started.\n`);
+    exitAfterShutdown(129);
+  });
   // Output piped into a reader that went away (e.g. `| head`): nobody is listening, stop quietly.
   process.stdout.on('error', () => exitAfterShutdown(0));
   process.on('uncaughtException', (error) => {
