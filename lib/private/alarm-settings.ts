@@ -4,7 +4,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { IConstruct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import { AlarmSeverity, type AlarmTuning } from '../pipeline-alarms';
-import { type AlarmSettings, type AlarmTuningSettings, PIPELINE_ALARMS, type PipelineAlarmId } from './pipeline-observability';
+import { type AlarmSettings, type AlarmTuningSettings, PIPELINE_ALARMS, type PipelineAlarmId, type PipelineAlarms } from './pipeline-observability';
 import { checkInteger, definedFields } from './pipeline-settings';
 
 /** CloudWatch allows 255 characters in an alarm name. */
@@ -54,8 +54,23 @@ export function resolveAlarmSettings(pipeline: IConstruct, props: AgentPipelineP
       fail(`dashboardName '${dashboardName}' is not a CloudWatch dashboard name: use 1 to 255 letters, digits, '-' and '_'.`);
     }
   }
+  const overridden = Object.keys(overrides) as PipelineAlarmId[];
   // Like the alarms, one dashboard per pipeline of an account and Region, whatever the resources are named.
-  return { namePrefix, actions, tunings, dashboardName: dashboardName ?? namePrefix.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 255) };
+  return { namePrefix, actions, tunings, overridden, dashboardName: dashboardName ?? namePrefix.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 255) };
+}
+
+/**
+ * Throws when `alarms.overrides` tunes an alarm the pipeline does not create (one that watches a
+ * feature it does not have), which would otherwise be ignored without a word.
+ */
+export function refuseOverridesOfAbsentAlarms(pipeline: IConstruct, overridden: readonly PipelineAlarmId[], alarms: PipelineAlarms): void {
+  const absent = overridden.filter((id) => alarms[id] === undefined);
+  if (absent.length === 0) return;
+  throw new Error(
+    `AgentPipeline at '${pipeline.node.path}': alarms.overrides tunes ${absent.map((id) => `'${id}'`).join(', ')}, which this pipeline does not create ` +
+      `(each alarm's PipelineAlarmOverrides field says what it needs): remove ${absent.length > 1 ? 'those overrides' : 'the override'}, or turn on what the alarm watches. ` +
+      `The alarms it creates are ${(Object.keys(PIPELINE_ALARMS) as PipelineAlarmId[]).filter((id) => alarms[id] !== undefined).join(', ')}.`,
+  );
 }
 
 function resolveTuning(fail: (problem: string) => never, id: PipelineAlarmId, tuning: Partial<AlarmTuning>): AlarmTuningSettings {

@@ -53,6 +53,8 @@ export interface AlarmSettings {
   /** The action of each severity that has a topic. */
   readonly actions: { readonly [severity in AlarmSeverity]?: cloudwatch.IAlarmAction };
   readonly tunings: { readonly [id in PipelineAlarmId]: AlarmTuningSettings };
+  /** The alarms `alarms.overrides` names, each of which the pipeline must create. */
+  readonly overridden: readonly PipelineAlarmId[];
   readonly dashboardName: string;
 }
 
