@@ -78,9 +78,10 @@ export class WebhookFrontDoor {
   }
 
   /**
-   * An API Gateway REST API with a regional WAF web ACL in front of the webhook; no Function URL is
-   * created. Its stage is named after the pipeline's `environment`, so without a domain the callback
-   * URL ends in `/{environment}/`.
+   * An API Gateway REST API with a regional WAF web ACL in front of the webhook; no Function URL is created.
+   *
+   * Its stage is named after the pipeline's `environment`, so without a domain the callback URL ends
+   * in `/{environment}/`.
    */
   public static apiGateway(options: ApiGatewayWebhookFrontDoorOptions = {}): WebhookFrontDoor {
     return new WebhookFrontDoor(options);
