@@ -93,7 +93,7 @@ export function Shell({ route, onSignOut, languageToggle }: ShellProps) {
         </div>
       </header>
       <nav id="sections" class={folded('sections')} aria-label={t('nav.label')} onClick={closeOnLink}>
-        <SectionLink href="#/inbox" label="nav.inbox" current={current} />
+        <SectionLink href="#/inbox" labelKey="nav.inbox" current={current} />
         {isAdmin && <AdminSections current={current} />}
       </nav>
       <main id="main" tabIndex={-1}>
@@ -103,11 +103,11 @@ export function Shell({ route, onSignOut, languageToggle }: ShellProps) {
   );
 }
 
-function SectionLink({ href, label, current }: { readonly href: string; readonly label: MessageKey; readonly current: string }) {
+function SectionLink({ href, labelKey, current }: { readonly href: string; readonly labelKey: MessageKey; readonly current: string }) {
   const { t } = useConsole();
   return (
     <a href={href} aria-current={current.startsWith(href) ? 'page' : undefined}>
-      {t(label)}
+      {t(labelKey)}
     </a>
   );
 }
@@ -149,7 +149,7 @@ function AdminSections({ current }: { readonly current: string }) {
       <ul id="admin-sections" class="section-group-links" hidden={!open} onClick={(event) => (event.target as Element).closest('a') && setOpen(false)}>
         {ADMIN_LINKS.map(([screen, label]) => (
           <li key={screen}>
-            <SectionLink href={hrefOf({ kind: 'admin', screen })} label={label} current={current} />
+            <SectionLink href={hrefOf({ kind: 'admin', screen })} labelKey={label} current={current} />
           </li>
         ))}
       </ul>
