@@ -13,7 +13,7 @@ import type { AgentPipelineProps } from './agent-pipeline-props';
 import { KeyLayout } from './contract';
 import { WhatsAppChannel } from './whatsapp-channel';
 import { channelContext } from './private/channel-context';
-import { resolveAlarmSettings } from './private/alarm-settings';
+import { refuseOverridesOfAbsentAlarms, resolveAlarmSettings } from './private/alarm-settings';
 import { buildCrmSyncWorker } from './private/crm-sync-worker';
 import { checkDeployLimits } from './private/deploy-limits';
 import { PipelineFunctionFactory } from './private/function-factory';
@@ -389,6 +389,7 @@ export class AgentPipeline extends AgentPipelineBase {
       alarmSettings,
     };
     const alarms = createPipelineAlarms(observed);
+    refuseOverridesOfAbsentAlarms(this, alarmSettings.overridden, alarms);
     this.deadLetterQueueAlarm = alarms.deadLetterQueue;
     this.oldestMessageAgeAlarm = alarms.oldestMessageAge;
     this.webhookErrorsAlarm = alarms.webhookErrors;

@@ -7,6 +7,7 @@ import { AlarmSeverity, type AlarmTuning } from '../pipeline-alarms';
 import { accountUniqueName, stackQualifiedName } from './account-unique-names';
 import type { AlarmSettings, AlarmTuningSettings } from './observed-pipeline';
 import { PIPELINE_ALARMS, type PipelineAlarmId } from './pipeline-alarm-definitions';
+import type { PipelineAlarms } from './pipeline-observability';
 import { checkInteger, definedFields } from './pipeline-settings';
 
 /** CloudWatch allows 255 characters in an alarm name. */
@@ -63,7 +64,22 @@ export function resolveAlarmSettings(pipeline: IConstruct, props: AgentPipelineP
   // One dashboard per pipeline, whatever the resources are named: the alarms' prefix is unique per account and
   // Region, and dashboards are named once per account, so the default adds the Region.
   const dashboardBase = Token.isUnresolved(namePrefix) ? namePrefix : namePrefix.replace(/[^A-Za-z0-9_-]/g, '-');
-  return { namePrefix, actions, tunings, dashboardName: dashboardName ?? accountUniqueName(pipeline, dashboardBase, DASHBOARD_NAME_MAX_LENGTH) };
+  const overridden = Object.keys(overrides) as PipelineAlarmId[];
+  return { namePrefix, actions, tunings, overridden, dashboardName: dashboardName ?? accountUniqueName(pipeline, dashboardBase, DASHBOARD_NAME_MAX_LENGTH) };
+}
+
+/**
+ * Throws when `alarms.overrides` tunes an alarm the pipeline does not create (one that watches a
+ * feature it does not have), which would otherwise be ignored without a word.
+ */
+export function refuseOverridesOfAbsentAlarms(pipeline: IConstruct, overridden: readonly PipelineAlarmId[], alarms: PipelineAlarms): void {
+  const absent = overridden.filter((id) => alarms[id] === undefined);
+  if (absent.length === 0) return;
+  throw new Error(
+    `AgentPipeline at '${pipeline.node.path}': alarms.overrides tunes ${absent.map((id) => `'${id}'`).join(', ')}, which this pipeline does not create ` +
+      `(each alarm's PipelineAlarmOverrides field says what it needs): remove ${absent.length > 1 ? 'those overrides' : 'the override'}, or turn on what the alarm watches. ` +
+      `The alarms it creates are ${(Object.keys(PIPELINE_ALARMS) as PipelineAlarmId[]).filter((id) => alarms[id] !== undefined).join(', ')}.`,
+  );
 }
 
 function resolveTuning(fail: (problem: string) => never, id: PipelineAlarmId, tuning: Partial<AlarmTuning>): AlarmTuningSettings {

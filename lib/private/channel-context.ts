@@ -42,6 +42,6 @@ export function channelContext({ settings, functions, table, queue, encryptionKe
       });
       return { webhookFunction, webhookAlias: functions.createAlias(webhookFunction, 'Webhook') };
     },
-    exposeWebhook: (scope, target) => settings.webhookFrontDoor._bind(scope, target, { deploymentName: settings.names.table, tracing: settings.tracing }),
+    exposeWebhook: (scope, target) => settings.webhookFrontDoor._bind(scope, target, { deploymentName: settings.names.table, stageName: settings.environment, tracing: settings.tracing }),
   };
 }

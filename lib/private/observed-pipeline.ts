@@ -50,5 +50,7 @@ export interface AlarmSettings {
   /** The action of each severity that has a topic. */
   readonly actions: { readonly [severity in AlarmSeverity]?: cloudwatch.IAlarmAction };
   readonly tunings: { readonly [id in keyof PipelineAlarmOverrides]-?: AlarmTuningSettings };
+  /** The alarms `alarms.overrides` names, each of which the pipeline must create. */
+  readonly overridden: readonly (keyof PipelineAlarmOverrides)[];
   readonly dashboardName: string;
 }

@@ -67,7 +67,7 @@ export function buildOrchestrator({ scope, settings, functions, table, queue, ag
     Annotations.of(scope).addWarningV2(
       'cdk-whatsapp-agent-pipeline:scriptedAgentInProduction',
       `environment '${settings.environment}' looks like production but the agent is AgentBackend.scripted(), a development stand-in ` +
-        'that echoes customers instead of answering them. Use AgentBackend.bedrock() or AgentBackend.lambda().',
+        'that echoes customers instead of answering them. Use AgentBackend.bedrock() or AgentBackend.fromFunction().',
     );
   }
   for (const [name, value] of Object.entries(agent.environment)) {

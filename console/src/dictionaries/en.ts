@@ -47,6 +47,7 @@ export const en: Dictionary = {
   'session.signedInAs': 'Signed in as {name}',
   'session.timeZone': 'Times in {zone}',
   'nav.menu': 'Menu',
+  'nav.admin': 'Administration',
   'nav.conversation': 'Conversation',
   'availability.label': 'Available for customers',
   'signIn.heading': 'Sign in',

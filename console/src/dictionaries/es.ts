@@ -28,6 +28,7 @@ export const es: Dictionary = {
   'session.signedInAs': 'Conectado como {name}',
   'session.timeZone': 'Horas en {zone}',
   'nav.menu': 'Menú',
+  'nav.admin': 'Administración',
   'nav.conversation': 'Conversación',
   'availability.label': 'Disponible para atender',
   'signIn.heading': 'Entrar',
