@@ -2,7 +2,8 @@
 // no esbuild, no Docker, no TypeScript; with the aws-cdk-lib and constructs this repository pins,
 // with the oldest the peer dependencies allow (installed as the `aws-cdk-lib-min` and
 // `constructs-min` aliases) and with the newest the npm registry serves today
-// (test/support/newest-aws-cdk-lib.ts; skipped, saying so, when the registry cannot be reached).
+// (installed by `npm test` before jest, scripts/install-newest-aws-cdk-lib.mjs; skipped, saying so, when
+// the registry could not be reached).
 // Needs `npm run build` first (`npm test` runs it).
 import { execFileSync } from 'child_process';
 import { createHash } from 'crypto';
