@@ -2,13 +2,13 @@
 import { parseArgs } from 'node:util';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { OperatorAuditTrail } from '../lambda/core/application/operator/operator-audit';
-import { CustomerDataRights, InvalidCustomerIdError } from '../lambda/core/application/privacy/customer-data-rights';
+import { CustomerDataRights } from '../lambda/core/application/privacy/customer-data-rights';
 import { CustomerPseudonyms } from '../lambda/core/application/privacy/customer-pseudonyms';
 import { createMediaClient, S3MediaStore } from '../lambda/core/adapters/s3/s3-media-store';
 import { SqsDeadLetterQueue } from '../lambda/core/adapters/sqs/sqs-dead-letter-queue';
 import { randomIdGenerator } from '../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../lambda/core/adapters/system/system-clock';
-import { isArgumentError, UsageError } from './cli-command';
+import { UsageError } from './cli-command';
 import { PIPELINE_TARGET_OPTIONS, repositoriesOf, tableOf } from './pipeline-stack';
 
 export const TARGET_USAGE = `  --customer <id>          the customer's WhatsApp number or user id (as stored, digits only for phones)
@@ -22,17 +22,6 @@ export const TARGET_USAGE = `  --customer <id>          the customer's WhatsApp 
 
 Credentials and region come from the usual AWS settings (AWS_PROFILE, AWS_REGION, ...). For the
 local runtime: AWS_ENDPOINT_URL_DYNAMODB=…, AWS_ENDPOINT_URL_S3=…`;
-
-/** Where the command writes: stdout for results, stderr for messages. */
-export interface CommandOutput {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-export const processOutput: CommandOutput = {
-  out: (text) => process.stdout.write(`${text}\n`),
-  err: (text) => process.stderr.write(`${text}\n`),
-};
 
 export interface CustomerCommand {
   readonly customerId: string;
@@ -82,23 +71,8 @@ export async function parseCustomerCommand(
           bucketName: mediaBucketName,
           customerKey: (id) => pseudonyms.of(id),
           client: createMediaClient({ endpoint: process.env.AWS_ENDPOINT_URL_S3 }),
-          env: table.region === undefined ? process.env : { ...process.env, AWS_REGION: table.region },
+          env: { ...process.env, AWS_REGION: table.region },
         });
   const rights = new CustomerDataRights({ data: repositories.customerData, trail, clock: systemClock, deadLetters, media });
   return { customerId, tableName: table.tableName, values, rights, reachesDeadLetters: deadLetters !== undefined, author: `cli:${env.USER ?? env.USERNAME ?? 'unknown'}` };
 }
-
-/** Runs a command body, turning usage mistakes into exit code 2 and failures into 1. */
-export async function runCommand(usage: string, output: CommandOutput, body: () => Promise<number>): Promise<number> {
-  try {
-    return await body();
-  } catch (error) {
-    if (error instanceof UsageError || error instanceof InvalidCustomerIdError || isArgumentError(error)) {
-      output.err(`${(error as Error).message}\n\n${usage}`);
-      return 2;
-    }
-    output.err(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-    return 1;
-  }
-}
-

@@ -1,8 +1,9 @@
 // Right to erasure: `npx cdk-whatsapp-agent-pipeline erase-customer --stack Prod --customer 5511999990000` deletes
 // everything the pipeline stores about one customer, by key, after you type the id again.
 import { createInterface } from 'node:readline/promises';
-import { type CliCommand, UsageError } from './cli-command';
-import { processOutput, parseCustomerCommand, runCommand, TARGET_USAGE, type CommandOutput } from './customer-data-command';
+import { type CliCommand, type CommandOutput, processOutput, runCommand, UsageError } from './cli-command';
+import { EXIT_CODES } from './cli-failure';
+import { parseCustomerCommand, TARGET_USAGE } from './customer-data-command';
 
 const USAGE = `Usage:
   npx cdk-whatsapp-agent-pipeline erase-customer --customer <id> (--stack <name> | --table <name> [--dlq-url <url>]) [--yes]
@@ -22,14 +23,14 @@ Options:
                            from the outputs); without it the dead-letter queue is not checked
 ${TARGET_USAGE}`;
 
-/** The command: argv and environment in, exit code out (0 erased, 1 failed, 2 wrong usage or not confirmed). */
+/** The command: argv and environment in, exit code out (`EXIT_CODES`: 0 erased, 2 wrong usage, 3 not confirmed). */
 export function eraseCustomer(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
   output: CommandOutput = processOutput,
   askConfirmation: (question: string) => Promise<string | undefined> = askOnTerminal,
 ): Promise<number> {
-  return runCommand(USAGE, output, async () => {
+  return runCommand(USAGE, argv, output, async () => {
     const command = await parseCustomerCommand(argv, env, { 'yes': { type: 'boolean' }, 'dlq-url': { type: 'string' } });
     if (command === undefined) {
       output.out(USAGE);
@@ -40,7 +41,7 @@ export function eraseCustomer(
       if (typed === undefined) throw new UsageError('Not a terminal: pass --yes to erase without asking.');
       if (typed.trim() !== command.customerId) {
         output.err('The id typed does not match; nothing was erased.');
-        return 2;
+        return EXIT_CODES.unfinished;
       }
     }
     output.out(JSON.stringify(await command.rights.erase(command.customerId, command.author), null, 2));
@@ -61,5 +62,5 @@ async function askOnTerminal(question: string): Promise<string | undefined> {
 
 export const eraseCustomerCommand: CliCommand = {
   summary: 'erase everything the pipeline stores about one customer (right to erasure)',
-  run: (argv) => eraseCustomer(argv),
+  run: (argv, output) => eraseCustomer(argv, process.env, output),
 };

@@ -1,7 +1,7 @@
 // Right of access: `npx cdk-whatsapp-agent-pipeline export-customer --stack Prod --customer 5511999990000 > customer.json`
 // prints everything the pipeline stores about one customer as one JSON document.
-import type { CliCommand } from './cli-command';
-import { processOutput, parseCustomerCommand, runCommand, TARGET_USAGE, type CommandOutput } from './customer-data-command';
+import { type CliCommand, type CommandOutput, processOutput, runCommand } from './cli-command';
+import { parseCustomerCommand, TARGET_USAGE } from './customer-data-command';
 
 const USAGE = `Usage:
   npx cdk-whatsapp-agent-pipeline export-customer --customer <id> (--stack <name> | --table <name>)
@@ -14,9 +14,9 @@ under the customer's pseudonym.
 Options:
 ${TARGET_USAGE}`;
 
-/** The command: argv and environment in, exit code out (0 done, 1 failed, 2 wrong usage). */
+/** The command: argv and environment in, exit code out (`EXIT_CODES`: 0 done, 2 wrong usage, 4 to 9 an AWS failure). */
 export function exportCustomer(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, output: CommandOutput = processOutput): Promise<number> {
-  return runCommand(USAGE, output, async () => {
+  return runCommand(USAGE, argv, output, async () => {
     const command = await parseCustomerCommand(argv, env);
     if (command === undefined) {
       output.out(USAGE);
@@ -29,5 +29,5 @@ export function exportCustomer(argv: readonly string[], env: NodeJS.ProcessEnv =
 
 export const exportCustomerCommand: CliCommand = {
   summary: "print everything the pipeline stores about one customer as JSON (right of access)",
-  run: (argv) => exportCustomer(argv),
+  run: (argv, output) => exportCustomer(argv, process.env, output),
 };

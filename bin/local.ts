@@ -13,6 +13,8 @@ import { CustomerChat, startCustomerChatServer } from '../local/runtime/customer
 import { bundleStaleAssets } from '../local/runtime/local-assets';
 import { startLocalPipeline, type LocalChannel, type LocalPipeline } from '../local/runtime/local-pipeline';
 import { LOCAL_ENV } from '../local/runtime/local-plan';
+import { watchAncestors } from '../local/runtime/parent-watch';
+import { replyAuthor } from '../local/runtime/reply-author';
 import type { ReceivedCrmRequest } from '../local/fake-crm/fake-crm';
 import type { InvocationReport } from '../local/runtime/sqs-event-source';
 import { LocalServerError } from '../local/servers/local-servers';
@@ -205,6 +207,8 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  // Watched from here, so the processes above are recorded before anything starts.
+  const launcherGone = new Promise<number>((resolve) => watchAncestors(resolve));
 
   const out = new ChatOutput();
   const maxReceiveCount = PIPELINE_DEFAULTS.maxReceiveCount;
@@ -263,6 +267,11 @@ async function main(): Promise<number> {
       .finally(() => (stopped = true)));
   const exitAfterShutdown = (code: number) => void shutdown(code).then((exitCode) => process.exit(exitCode));
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) process.once(signal, () => exitAfterShutdown(code));
+  // npm (or whatever started this) was killed: nobody signals this process, so it stops itself.
+  void launcherGone.then((pid) => {
+    process.stderr.write(`\nThe process that started the local pipeline (PID ${pid}) ended: stopping everything it started.\n`);
+    exitAfterShutdown(129);
+  });
   // Output piped into a reader that went away (e.g. `| head`): nobody is listening, stop quietly.
   process.stdout.on('error', () => exitAfterShutdown(0));
   process.on('uncaughtException', (error) => {
@@ -356,16 +365,23 @@ async function chat(pipeline: LocalPipeline, options: CliOptions, out: ChatOutpu
   pipeline.fakeWhatsApp.reportAutomatically(LOCAL_RECEIPTS);
   const stopReceipts = pipeline.fakeWhatsApp.onStatus((reply) => out.line(`${clock()} [receipt] ${reply.status} → ${reply.recipient}: ${reply.text.slice(0, 40)}`));
 
-  // The fake Graph API records every reply; show each as it arrives, with the session after it.
+  // The fake Graph API records every reply; show each as it arrives, who wrote it (the agent, or an
+  // operator by name), and the session after it, one reply after the other.
   let shown = pipeline.fakeWhatsApp.sent().length;
+  let printing = Promise.resolve();
   const watcher = setInterval(() => {
     const sent = pipeline.fakeWhatsApp.sent();
     for (const reply of sent.slice(shown)) {
-      out.line(`${clock()} agent → ${reply.recipient}: ${reply.text}`);
-      pipeline.conversation(reply.recipient).then(
-        (snapshot) => out.line(describeState(snapshot)),
-        (error: unknown) => out.line(`  (could not read the session: ${String(error)})`),
-      );
+      printing = printing.then(async () => {
+        try {
+          const snapshot = await pipeline.conversation(reply.recipient);
+          const author = await replyAuthor(reply, snapshot.history, (phone) => pipeline.operatorName(phone));
+          out.line(`${clock()} ${author} → ${reply.recipient}: ${reply.text}`);
+          out.line(describeState(snapshot));
+        } catch (error) {
+          out.line(`${clock()} → ${reply.recipient}: ${reply.text}\n  (could not read the session: ${String(error)})`);
+        }
+      });
     }
     shown = sent.length;
   }, 100);

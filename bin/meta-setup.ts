@@ -6,9 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { PIPELINE_DEFAULTS, STACK_OUTPUTS, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_OPTIONAL_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../lib/contract';
-import type { CliCommand } from './cli-command';
-import { UsageError } from './cli-command';
-import { processOutput, runCommand, type CommandOutput } from './customer-data-command';
+import { type CliCommand, type CommandOutput, processOutput, runCommand, UsageError } from './cli-command';
 import { GraphApiCallError, MetaSetupGraph, type TokenInfo } from './meta-setup-graph';
 import { readSecretValues } from './meta-setup-input';
 import { pipelineOutputs, readStackOutputs } from './pipeline-stack';
@@ -60,7 +58,7 @@ class MetaSetupRefused extends Error {}
 
 /** The command: argv in, exit code out (0 connected, 1 refused or failed, 2 wrong usage). */
 export function metaSetup(argv: readonly string[], output: CommandOutput = processOutput, input: NodeJS.ReadStream = process.stdin): Promise<number> {
-  return runCommand(USAGE, output, async () => {
+  return runCommand(USAGE, argv, output, async () => {
     const options = parseOptions(argv);
     if (options === undefined) {
       output.out(USAGE);
@@ -266,5 +264,5 @@ function updatedSecret(current: string | undefined, appSecret: string, accessTok
 
 export const metaSetupCommand: CliCommand = {
   summary: 'connect a Meta app: check the token and number, write the secret, subscribe the webhook',
-  run: (argv) => metaSetup(argv),
+  run: (argv, output) => metaSetup(argv, output),
 };

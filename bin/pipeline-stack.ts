@@ -4,7 +4,9 @@ import { CloudFormationClient, DescribeStacksCommand, type Output } from '@aws-s
 import { STACK_OUTPUTS } from '../lib/contract';
 import { createDocumentClient } from '../lambda/core/adapters/dynamodb/dynamo-kit';
 import { createDynamoRepositories, type DynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
-import { UsageError } from './cli-command';
+import { resolveRegion } from './aws-region';
+import { CliFailure, UsageError } from './cli-command';
+import { EXIT_CODES } from './cli-failure';
 
 /**
  * The options every operator command shares (for `node:util` parseArgs): which deployed pipeline
@@ -27,22 +29,23 @@ export interface PipelineResources {
 
 /**
  * Reads `stackName`'s outputs with the usual AWS settings (AWS_PROFILE, AWS_REGION, …), in `region`
- * when one is given.
+ * (already settled by `resolveRegion`).
  */
-export async function describePipelineStack(stackName: string, pipelineId?: string, region?: string): Promise<PipelineResources> {
+export async function describePipelineStack(stackName: string, pipelineId: string | undefined, region: string): Promise<PipelineResources> {
   return pipelineFromOutputs(stackName, await readStackOutputs(stackName, region), pipelineId);
 }
 
-/** `stackName`'s outputs, read with the usual AWS settings, in `region` when one is given. */
-export async function readStackOutputs(stackName: string, region?: string): Promise<Output[]> {
-  const cloudFormation = new CloudFormationClient({ region });
+/** `stackName`'s outputs, read with the usual AWS settings, in `region` (`--region`, else the SDK's). */
+export async function readStackOutputs(stackName: string, region: string | undefined): Promise<Output[]> {
+  const settled = await resolveRegion(region);
+  const cloudFormation = new CloudFormationClient({ region: settled });
   try {
     const { Stacks: stacks = [] } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
     return stacks[0]?.Outputs ?? [];
   } catch (error) {
     // CloudFormation answers ValidationError for a stack it does not know in this account and Region.
-    if ((error as { name?: unknown }).name === 'ValidationError') {
-      throw new UsageError(`${(error as Error).message} (Region ${await cloudFormation.config.region()}): check --stack and --region.`);
+    if ((error as { name?: unknown }).name === 'ValidationError' && /does not exist/.test((error as Error).message)) {
+      throw new CliFailure(EXIT_CODES.notFound, `Stack ${stackName} does not exist in Region ${settled} for these credentials: check --stack, and --region (the stack's Region).`);
     }
     throw error;
   } finally {
@@ -99,10 +102,10 @@ export function pipelineOutputs(stackName: string, outputs: readonly Output[], p
   };
 }
 
-/** A pipeline's table, and the Region of the clients that reach it (`undefined`: the SDK's own choice). */
+/** A pipeline's table, and the Region of the clients that reach it. */
 export interface PipelineTable {
   readonly tableName: string;
-  readonly region?: string;
+  readonly region: string;
   /** The turn queue's dead-letter queue, when the table was found from the stack's outputs. */
   readonly deadLetterQueueUrl?: string;
   /** The media bucket, when the table was found from the outputs of a pipeline with media on. */
@@ -116,12 +119,15 @@ export interface PipelineTable {
  */
 export async function tableOf(stack: string | undefined, table: string | undefined, pipeline: string | undefined, region: string | undefined): Promise<PipelineTable> {
   if (stack !== undefined && table !== undefined) throw new UsageError('Give either --stack or --table, not both.');
-  if (table !== undefined) return { tableName: table, region };
-  if (stack === undefined) throw new UsageError('Name the deployed stack with --stack, or the table with --table.');
-  const outputs = await readStackOutputs(stack, region);
+  if (stack === undefined) {
+    if (table === undefined) throw new UsageError('Name the deployed stack with --stack, or the table with --table.');
+    return { tableName: table, region: await resolveRegion(region) };
+  }
+  const settled = await resolveRegion(region);
+  const outputs = await readStackOutputs(stack, settled);
   const { tableName, deadLetterQueueUrl } = pipelineFromOutputs(stack, outputs, pipeline);
   const media = pipelineOutputs(stack, outputs, pipeline);
-  return { tableName, region, deadLetterQueueUrl, mediaBucketName: media.has(STACK_OUTPUTS.mediaBucketName) ? media.output(STACK_OUTPUTS.mediaBucketName) : undefined };
+  return { tableName, region: settled, deadLetterQueueUrl, mediaBucketName: media.has(STACK_OUTPUTS.mediaBucketName) ? media.output(STACK_OUTPUTS.mediaBucketName) : undefined };
 }
 
 /** The repositories of the pipeline's table, on a DynamoDB client of its Region. */

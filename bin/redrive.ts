@@ -5,7 +5,9 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { type CliCommand, isArgumentError, UsageError } from './cli-command';
+import { resolveRegion } from './aws-region';
+import { type CliCommand, type CommandOutput, runCommand, UsageError } from './cli-command';
+import { EXIT_CODES } from './cli-failure';
 import { describePipelineStack, PIPELINE_TARGET_OPTIONS, repositoriesOf, type PipelineResources } from './pipeline-stack';
 import { SqsDeadLetterQueue } from '../lambda/core/adapters/sqs/sqs-dead-letter-queue';
 import { RedriveDeadLetters, type RedriveAction } from '../lambda/core/application/redrive-dead-letters';
@@ -36,18 +38,20 @@ Credentials come from the usual AWS settings (AWS_PROFILE, AWS_REGION, ...); the
 what AgentPipeline.grantRedrive() grants. For the local runtime, point the SDK at its servers:
 AWS_ENDPOINT_URL_DYNAMODB=… AWS_ENDPOINT_URL_SQS=…`;
 
-async function resolveTarget(values: Record<string, string | boolean | undefined>): Promise<PipelineResources> {
+/** The pipeline's table and queues, and the Region of the clients that reach them. */
+async function resolveTarget(values: Record<string, string | boolean | undefined>): Promise<PipelineResources & { readonly region: string }> {
   const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   const [stack, tableName, queueUrl, deadLetterQueueUrl] = [text('stack'), text('table'), text('queue-url'), text('dlq-url')];
   if (stack !== undefined) {
     if (tableName || queueUrl || deadLetterQueueUrl) throw new UsageError('Give either --stack or --table, --queue-url and --dlq-url, not both.');
-    return describePipelineStack(stack, text('pipeline'), text('region'));
+    const region = await resolveRegion(text('region'));
+    return { ...(await describePipelineStack(stack, text('pipeline'), region)), region };
   }
   if (!tableName || !queueUrl || !deadLetterQueueUrl) throw new UsageError('Name the deployed stack with --stack, or give --table, --queue-url and --dlq-url.');
-  return { tableName, turnQueueUrl: queueUrl, deadLetterQueueUrl };
+  return { tableName, turnQueueUrl: queueUrl, deadLetterQueueUrl, region: await resolveRegion(text('region')) };
 }
 
-async function redrive(argv: string[]): Promise<number> {
+async function redrive(argv: string[], output: CommandOutput): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -59,11 +63,11 @@ async function redrive(argv: string[]): Promise<number> {
     },
   });
   if (values.help) {
-    console.log(USAGE);
-    return 0;
+    output.out(USAGE);
+    return EXIT_CODES.done;
   }
   const target = await resolveTarget(values);
-  const region = values.region;
+  const { region } = target;
   const sqs = new SQSClient({ region });
   const apply = values.apply === true;
   const prompt = apply && !values.yes && process.stdin.isTTY ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
@@ -74,7 +78,7 @@ async function redrive(argv: string[]): Promise<number> {
     return /^y(es)?$/i.test(answer.trim());
   };
 
-  console.log(`${apply ? 'Redriving' : 'Dry run (nothing changes; --apply to act)'}: ${target.deadLetterQueueUrl} → ${target.turnQueueUrl}, table ${target.tableName}\n`);
+  output.out(`${apply ? 'Redriving' : 'Dry run (nothing changes; --apply to act)'}: ${target.deadLetterQueueUrl} → ${target.turnQueueUrl}, table ${target.tableName}\n`);
   const counts = new Map<RedriveAction, number>();
   try {
     const deadLetters = new SqsDeadLetterQueue({ ...target, sqs });
@@ -83,7 +87,7 @@ async function redrive(argv: string[]): Promise<number> {
       confirm,
       onOutcome: ({ inspection, action }) => {
         counts.set(action, (counts.get(action) ?? 0) + 1);
-        console.log(`${describeInspection(inspection, action)}\n`);
+        output.out(`${describeInspection(inspection, action)}\n`);
       },
     });
   } finally {
@@ -91,8 +95,8 @@ async function redrive(argv: string[]): Promise<number> {
     sqs.destroy();
   }
   const summary = [...counts].map(([action, count]) => `${count} ${action}`).join(', ');
-  console.log(summary === '' ? 'The dead-letter queue is empty.' : `Done: ${summary}.`);
-  return (counts.get('held') ?? 0) > 0 ? 2 : 0;
+  output.out(summary === '' ? 'The dead-letter queue is empty.' : `Done: ${summary}.`);
+  return (counts.get('held') ?? 0) > 0 ? EXIT_CODES.unfinished : EXIT_CODES.done;
 }
 
 /** A record's inspection as the operator reads it. */
@@ -119,8 +123,5 @@ function describeInspection(inspection: DeadLetterInspection, action: RedriveAct
 
 export const redriveCommand: CliCommand = {
   summary: 'inspect the dead-letter queue and redrive what is safe (dry run unless --apply)',
-  run: (argv) =>
-    redrive(argv).catch((error: unknown) => {
-      throw error instanceof UsageError || isArgumentError(error) ? new UsageError(`${(error as Error).message}\n\n${USAGE}`) : error;
-    }),
+  run: (argv, output) => runCommand(USAGE, argv, output, () => redrive(argv, output)),
 };

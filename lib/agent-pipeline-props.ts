@@ -200,9 +200,10 @@ export interface AgentPipelineProps extends PipelineStorageProps, OperatorPlaneP
 
   /**
    * Name of the dashboard (letters, digits, `-` and `_`, at most 255). Only with `dashboard`.
+   * CloudWatch names dashboards once per account, in every Region: give each Region its own.
    *
    * @default - the alarms' name prefix (`alarms.alarmNamePrefix`, by default the stack name and the
-   * construct's path in it), with any character a dashboard name cannot hold as '-'
+   * construct's path in it), with any character a dashboard name cannot hold as '-', and the stack's Region
    */
   readonly dashboardName?: string;
 

@@ -10,6 +10,8 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AgentPipelineBase } from './agent-pipeline-base';
 import type { AgentPipelineProps } from './agent-pipeline-props';
+import { refuseOverridesOfAbsentAlarms } from './private/alarm-settings';
+import { checkDeployLimits } from './private/deploy-limits';
 import { assemblePipeline } from './private/pipeline-assembly';
 import type { PipelineGrants } from './private/pipeline-grants';
 import type { PipelineMetrics } from './private/pipeline-metrics';
@@ -272,6 +274,7 @@ export class AgentPipeline extends AgentPipelineBase {
    */
   constructor(scope: Construct, id: string, props: AgentPipelineProps) {
     super(scope, id);
+    checkDeployLimits(this);
     const pipeline = assemblePipeline(this, props);
     this._grants = pipeline.grants;
     this._metrics = pipeline.metrics;
@@ -300,6 +303,7 @@ export class AgentPipeline extends AgentPipelineBase {
 
     const observed = { ...pipeline, scope: this };
     const alarms = createPipelineAlarms(observed);
+    refuseOverridesOfAbsentAlarms(this, pipeline.alarmSettings.overridden, alarms);
     this.deadLetterQueueAlarm = alarms.deadLetterQueue;
     this.oldestMessageAgeAlarm = alarms.oldestMessageAge;
     this.webhookErrorsAlarm = alarms.webhookErrors;

@@ -77,7 +77,12 @@ export class WebhookFrontDoor {
     return new WebhookFrontDoor(undefined);
   }
 
-  /** An API Gateway REST API with a regional WAF web ACL in front of the webhook; no Function URL is created. */
+  /**
+   * An API Gateway REST API with a regional WAF web ACL in front of the webhook; no Function URL is created.
+   *
+   * Its stage is named after the pipeline's `environment`, so without a domain the callback URL ends
+   * in `/{environment}/`.
+   */
   public static apiGateway(options: ApiGatewayWebhookFrontDoorOptions = {}): WebhookFrontDoor {
     return new WebhookFrontDoor(options);
   }
@@ -124,6 +129,8 @@ function bindApiGateway(scope: Construct, target: lambda.Function | lambda.Alias
     // API Gateway's logs need the account-wide CloudWatch role; a construct must not set it for the whole account.
     cloudWatchRole: false,
     deployOptions: {
+      // A staging pipeline's callback URL ends in /staging/, not aws-cdk-lib's default /prod/.
+      stageName: context.stageName,
       throttlingRateLimit: options.throttlingRateLimit ?? DEFAULT_THROTTLING.rateLimit,
       throttlingBurstLimit: options.throttlingBurstLimit ?? DEFAULT_THROTTLING.burstLimit,
       tracingEnabled: context.tracing,

@@ -5,13 +5,12 @@
  * a script of their own (`dictionaries/`), fetched when the console first speaks it: an operator
  * downloads one language, not three.
  */
-import type { pt } from './dictionaries/pt';
+import type { Dictionary, MessageKey } from './dictionary';
 import type { Duration } from './view-model';
 
-export type MessageKey = keyof typeof pt;
+// The dictionaries' own type is a module of its own: they import it, and this module imports them.
+export type { Dictionary, MessageKey } from './dictionary';
 export type Language = 'pt' | 'en' | 'es';
-/** A language's words by key; each language has every key (the type says so, the i18n test checks the placeholders). */
-export type Dictionary = Readonly<Record<MessageKey, string>>;
 
 // With the extension: the tests' type check resolves dynamic imports the way Node does; esbuild finds the .ts.
 const DICTIONARY_SCRIPTS: Readonly<Record<Language, () => Promise<Dictionary>>> = {

@@ -19,7 +19,10 @@ import { deploymentCursorKey } from '../core/adapters/dynamodb/cursor-signing-ke
 import { SqsDeadLetterQueue } from '../core/adapters/sqs/sqs-dead-letter-queue';
 import { AdminConsole } from '../core/application/operator/admin-console';
 import { DeadLetterScreen } from '../core/application/operator/dead-letter-snapshot';
-import { OperatorConversations } from '../core/application/operator/operator-conversations';
+import { ConversationOwnership } from '../core/application/operator/conversation-ownership';
+import { OperatorAvailability } from '../core/application/operator/operator-availability';
+import { OperatorInbox } from '../core/application/operator/operator-inbox';
+import { OperatorReplies } from '../core/application/operator/operator-replies';
 import { OperatorNotes } from '../core/application/operator/operator-notes';
 import { QuickReplies } from '../core/application/operator/quick-replies';
 import { CustomerDataRights } from '../core/application/privacy/customer-data-rights';
@@ -72,14 +75,18 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const { receipts, sessions, messages } = conversationRepositories(table);
   const config = operationalConfig(table);
   const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
-  const conversations = new OperatorConversations({ sessions, messages, receipts, config, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, timeZone: table.operatorTimeZone, consent: messaging.consent, inboxVersion: inboxVersion(table), operators: directory, attachments: media?.store });
+  const inbox = new OperatorInbox({ sessions, messages, clock, inboxVersion: inboxVersion(table), operators: directory });
+  const replies = new OperatorReplies({ sessions, messages, receipts, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, consent: messaging.consent, attachments: media?.store });
   const deadLetterScreen = new DeadLetterScreen({ redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), config, trail: audit, clock });
   const http = createOperatorHttpHandler({
     signIn,
-    conversations,
+    inbox,
+    ownership: new ConversationOwnership({ sessions, messages, clock, audit }),
+    replies,
+    availability: new OperatorAvailability({ config, audit, clock, timeZone: table.operatorTimeZone }),
     console: ports.console,
     extraRoutes: [
-      ...noteRoutes(new OperatorNotes({ conversations, notes: operatorNotes(table), audit, clock, ids })),
+      ...noteRoutes(new OperatorNotes({ conversations: inbox, notes: operatorNotes(table), audit, clock, ids })),
       ...quickReplyRoutes(new QuickReplies({ config, audit, clock })),
       ...adminRoutes(
         new AdminConsole({
@@ -102,7 +109,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
       ...templateRoutes(new MessageTemplates({ templates: messageTemplates(table), catalog: createTemplateCatalog(settings.whatsApp, ports), clock }), audit),
       ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters, media: media?.store }), deadLetterScreen),
       ...(media === undefined ? [] : mediaRoutes(new OperatorMedia({ sessions, messages, media: media.store, clock }))),
-      ...(media === undefined ? [] : attachmentRoutes(conversations, settings.media?.limits ?? { maxBytes: MEDIA_DEFAULTS.maxBytes, allowedMimeTypes: MEDIA_DEFAULTS.allowedMimeTypes })),
+      ...(media === undefined ? [] : attachmentRoutes(replies, settings.media?.limits ?? { maxBytes: MEDIA_DEFAULTS.maxBytes, allowedMimeTypes: MEDIA_DEFAULTS.allowedMimeTypes })),
 
     ],
     mediaOrigin: media?.origin,

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { OperatorConversations } from '../core/application/operator/operator-conversations';
+import type { OperatorReplies } from '../core/application/operator/operator-replies';
 import type { MediaLimits } from '../core/domain/media-limits';
 import { MAX_OUTBOUND_ATTACHMENT_BYTES, type OutboundAttachment, outboundAttachmentOf } from '../core/domain/outbound-attachment';
 import { header, HttpError } from './http-kit';
@@ -16,11 +16,11 @@ const FILE_NAME = /^[^\u0000-\u001f\u007f/\\]+$/;
  * file itself, its `content-type` the file's type. Everything is checked before anything is read or
  * written: a refused file leaves neither an object nor a history entry.
  */
-export function attachmentRoutes(conversations: OperatorConversations, limits: MediaLimits): Route[] {
+export function attachmentRoutes(replies: Pick<OperatorReplies, 'sendAttachment'>, limits: MediaLimits): Route[] {
   return [
     route('POST conversations/:customerId/attachments', 'operator', async (context) => {
       const attachment = attachmentOf(context.event, limits);
-      return created({ message: await conversations.sendAttachment(signedInOf(context).operator, context.params.customerId, attachment) });
+      return created({ message: await replies.sendAttachment(signedInOf(context).operator, context.params.customerId, attachment) });
     }),
   ];
 }

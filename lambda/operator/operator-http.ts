@@ -5,7 +5,11 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { CUSTOM_METRICS } from '../../lib/contract';
 import type { SignedInSession } from '../../lib/contract/operator-api';
 import { errorSummary } from '../core/adapters/observability/error-summary';
-import type { InboxFilter, OperatorConversations } from '../core/application/operator/operator-conversations';
+import type { ConversationOwnership } from '../core/application/operator/conversation-ownership';
+import type { InboxFilter } from '../core/application/operator/conversation-views';
+import type { OperatorAvailability } from '../core/application/operator/operator-availability';
+import type { OperatorInbox } from '../core/application/operator/operator-inbox';
+import type { OperatorReplies } from '../core/application/operator/operator-replies';
 import { inboxSearchOf, type InboxVersion } from '../core/domain/inbox-summary';
 import type { Operator } from '../core/domain/operator';
 import type { OperatorSignIn, SignedInOperator } from '../core/application/operator/operator-sign-in';
@@ -25,7 +29,13 @@ const MAX_TEMPLATE_VALUES = 20;
 
 export interface OperatorHttpDependencies {
   readonly signIn: OperatorSignIn;
-  readonly conversations: OperatorConversations;
+  /** The inbox's reads. */
+  readonly inbox: OperatorInbox;
+  /** Claims, takeovers, releases and closes. */
+  readonly ownership: ConversationOwnership;
+  /** What an operator sends the customer. */
+  readonly replies: OperatorReplies;
+  readonly availability: OperatorAvailability;
   /** The web console's files, served outside `/api/`. */
   readonly console: ConsoleSite;
   /** Routes of other parts of the plane (the admin API). */
@@ -49,7 +59,7 @@ export interface OperatorHttpDependencies {
  * something also the session's CSRF token (403), admin calls the admin role (403).
  */
 export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (event: APIGatewayProxyEventV2) => Promise<HttpResponse> {
-  const { logger, metrics, signIn, conversations } = deps;
+  const { logger, metrics, signIn, inbox, ownership, replies, availability } = deps;
   const limiter = deps.loginRateLimiter ?? new LoginRateLimiter(10, 60_000);
 
   const sessionCookie = (token: string, expiresAt: string): string => {
@@ -63,14 +73,14 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
     role: operator.role,
     csrfToken: session.csrfToken,
     expiresAt: session.expiresAt,
-    available: await conversations.isAvailable(operator),
+    available: await availability.isAvailable(operator),
   });
 
   /** Claim, take over, release and close take no body and answer the conversation as the transition left it. */
   const conversationTransition = (action: 'claim' | 'takeOver' | 'release' | 'close') =>
     route(`POST conversations/:customerId/${action === 'takeOver' ? 'take-over' : action}`, 'operator', async (context) => {
       requireEmptyObjectOrNoBody(context.event);
-      return ok({ conversation: await conversations[action](signedInOf(context).operator, context.params.customerId) });
+      return ok({ conversation: await ownership[action](signedInOf(context).operator, context.params.customerId) });
     });
 
   const routes: Route[] = [
@@ -104,11 +114,11 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
       const filter = inboxFilterOf(context.event);
       const page = pageOf(context.event);
       const { operator } = signedInOf(context);
-      const etag = listTag(await conversations.inboxVersion(operator), operator, context.event.rawQueryString ?? '', deps.clock.now());
-      return conditional(context.event, etag, () => conversations.list(operator, state, page, filter));
+      const etag = listTag(await inbox.inboxVersion(operator), operator, context.event.rawQueryString ?? '', deps.clock.now());
+      return conditional(context.event, etag, () => inbox.list(operator, state, page, filter));
     }),
     route('GET conversations/:customerId', 'operator', async (context) => {
-      const { conversation, history } = await conversations.get(signedInOf(context).operator, context.params.customerId, pageOf(context.event));
+      const { conversation, history } = await inbox.get(signedInOf(context).operator, context.params.customerId, pageOf(context.event));
       return ok({ conversation, messages: history.items, cursor: history.cursor });
     }),
     conversationTransition('claim'),
@@ -116,7 +126,7 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
     route('POST conversations/:customerId/messages', 'operator', async (context) => {
       const { text } = context.body({ text: { type: 'string', required: true, maxLength: MAX_REPLY_CHARS } });
       if (text.trim() === '') throw new HttpError('bad_field', 'Field "text" must not be blank');
-      return created({ message: await conversations.reply(signedInOf(context).operator, context.params.customerId, text) });
+      return created({ message: await replies.reply(signedInOf(context).operator, context.params.customerId, text) });
     }),
     route('POST conversations/:customerId/templates', 'operator', async (context) => {
       const { name, language, values } = context.body({
@@ -127,13 +137,13 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
       if (!Array.isArray(values) || values.length > MAX_TEMPLATE_VALUES || !values.every((value) => typeof value === 'string')) {
         throw new HttpError('bad_field', `Field "values" must be a list of at most ${MAX_TEMPLATE_VALUES} texts, one per parameter of the template`);
       }
-      return created({ message: await conversations.sendTemplate(signedInOf(context).operator, context.params.customerId, { name, language, values }) });
+      return created({ message: await replies.sendTemplate(signedInOf(context).operator, context.params.customerId, { name, language, values }) });
     }),
     conversationTransition('release'),
     conversationTransition('close'),
     route('PUT me/availability', 'operator', async (context) => {
       const { available } = context.body({ available: { type: 'boolean', required: true } });
-      return ok(await conversations.setAvailability(signedInOf(context).operator, available));
+      return ok(await availability.setAvailability(signedInOf(context).operator, available));
     }),
     ...(deps.extraRoutes ?? []),
   ];

@@ -1,3 +1,4 @@
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
 import type { PipelineFunctionId } from './function-ids';
 import { acknowledgeFinding } from './nag-acknowledgements';
@@ -41,6 +42,8 @@ const PACKS_OF_RULE = {
   APIGWSSLEnabled: ['hipaa', 'nist5', 'pci'],
   WAFv2LoggingEnabled: ['hipaa', 'nist4', 'nist5', 'pci'],
   S1: ['awsSolutions'],
+  L1: ['awsSolutions'],
+  LambdaLatestVersion: ['serverless'],
   S3BucketLoggingEnabled: ['hipaa', 'nist4', 'nist5', 'pci'],
   S3BucketReplicationEnabled: ['hipaa', 'nist4', 'nist5', 'pci'],
   S3BucketVersioningEnabled: ['hipaa', 'nist4', 'nist5', 'pci'],
@@ -78,13 +81,37 @@ const NO_DEAD_LETTER_QUEUE: Record<Exclude<PipelineFunctionId, 'EumInbound'>, st
   CrmSync: 'A scheduled run carries nothing to replay: the rows wait in the table and the next run, a minute later, takes them (the schedule does not retry either).',
 };
 
+/**
+ * The newest Node.js runtime the aws-cdk-lib in use knows, ordered as cdk-nag's latest-runtime rules
+ * order them (AwsSolutions-L1, Serverless-LambdaLatestVersion).
+ */
+function newestNodeRuntime(): string | undefined {
+  const names = lambda.Runtime.ALL.filter((runtime) => runtime.family === lambda.RuntimeFamily.NODEJS).map((runtime) => runtime.name);
+  return names.sort((a, b) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' })).pop();
+}
+
+/**
+ * The functions run the Node.js release their bundles are built for and the suite runs on, not
+ * whatever newer one the consumer's aws-cdk-lib offers: acknowledged where it offers one.
+ */
+function acceptRuntime(fn: lambda.Function): void {
+  const newest = newestNodeRuntime();
+  if (newest === undefined || newest === fn.runtime.name) return;
+  const reason =
+    `The functions' bundles are built for and tested on ${fn.runtime.name} (the suite and CI run on that Node.js release), so they run on it; ` +
+    `${newest}, which this aws-cdk-lib offers, is adopted by the release of cdk-whatsapp-agent-pipeline whose suite runs on it.`;
+  acceptFinding(fn, 'L1', reason);
+  acceptFinding(fn, 'LambdaLatestVersion', reason);
+}
+
 /** What every function of the pipeline accepts, given how it is placed and configured. */
 export function acceptFunctionFindings(
   id: PipelineFunctionId,
-  parts: { readonly fn: IConstruct; readonly role: IConstruct; readonly logGroup: IConstruct },
+  parts: { readonly fn: lambda.Function; readonly role: IConstruct; readonly logGroup: IConstruct },
   placement: { readonly inVpc: boolean; readonly reservedConcurrency?: number; readonly deadLetterQueue: boolean; readonly logKey: boolean },
 ): void {
   const { fn, role, logGroup } = parts;
+  acceptRuntime(fn);
   acceptFinding(role, 'IAMNoInlinePolicy', "Each role's policy belongs to one function and is deployed with it; a customer managed policy per role would be reused nowhere and versioned by the same stack.");
   if (!placement.inVpc) {
     acceptFinding(fn, 'LambdaInsideVPC', "The functions call only AWS APIs (over TLS, authorised by IAM) and WhatsApp's; set vpc to run them in your VPC, with VPC endpoints or NAT.");

@@ -1,15 +1,21 @@
-import { Stack, Token } from 'aws-cdk-lib';
+import { Token } from 'aws-cdk-lib';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { IConstruct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import { AlarmSeverity, type AlarmTuning } from '../pipeline-alarms';
-import { type AlarmSettings, type AlarmTuningSettings, PIPELINE_ALARMS, type PipelineAlarmId } from './pipeline-observability';
+import { accountUniqueName, stackQualifiedName } from './account-unique-names';
+import type { AlarmSettings, AlarmTuningSettings } from './observed-pipeline';
+import { PIPELINE_ALARMS, type PipelineAlarmId } from './pipeline-alarm-definitions';
+import type { PipelineAlarms } from './pipeline-observability';
 import { checkInteger, definedFields } from './pipeline-settings';
 
 /** CloudWatch allows 255 characters in an alarm name. */
 const ALARM_NAME_MAX_LENGTH = 255;
 const LONGEST_ALARM_ID = Math.max(...Object.keys(PIPELINE_ALARMS).map((id) => id.length));
+/** The longest `alarms.alarmNamePrefix`: the longest alarm id follows it after a '-'. */
+export const ALARM_NAME_PREFIX_MAX_LENGTH = ALARM_NAME_MAX_LENGTH - LONGEST_ALARM_ID - 1;
+const DASHBOARD_NAME_MAX_LENGTH = 255;
 /** Evaluation periods times the one-minute period may span a day at most. */
 const MAX_EVALUATION_PERIODS = 1440;
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
@@ -22,11 +28,12 @@ export function resolveAlarmSettings(pipeline: IConstruct, props: AgentPipelineP
   };
   const options = definedFields(props.alarms ?? {});
 
-  const namePrefix = options.alarmNamePrefix ?? defaultNamePrefix(pipeline);
+  const namePrefix = options.alarmNamePrefix ?? stackQualifiedName(pipeline);
   if (!Token.isUnresolved(namePrefix)) {
-    const maxLength = ALARM_NAME_MAX_LENGTH - LONGEST_ALARM_ID - 1;
-    if (!PRINTABLE_ASCII.test(namePrefix) || namePrefix.trim() !== namePrefix || namePrefix.length > maxLength) {
-      fail(`alarms.alarmNamePrefix '${namePrefix}' cannot start CloudWatch alarm names: use 1 to ${maxLength} printable ASCII characters without leading or trailing spaces (e.g. 'orders-prod').`);
+    if (!PRINTABLE_ASCII.test(namePrefix) || namePrefix.trim() !== namePrefix || namePrefix.length > ALARM_NAME_PREFIX_MAX_LENGTH) {
+      fail(
+        `alarms.alarmNamePrefix '${namePrefix}' cannot start CloudWatch alarm names: use 1 to ${ALARM_NAME_PREFIX_MAX_LENGTH} printable ASCII characters without leading or trailing spaces (e.g. 'orders-prod').`,
+      );
     }
   }
 
@@ -54,8 +61,25 @@ export function resolveAlarmSettings(pipeline: IConstruct, props: AgentPipelineP
       fail(`dashboardName '${dashboardName}' is not a CloudWatch dashboard name: use 1 to 255 letters, digits, '-' and '_'.`);
     }
   }
-  // Like the alarms, one dashboard per pipeline of an account and Region, whatever the resources are named.
-  return { namePrefix, actions, tunings, dashboardName: dashboardName ?? namePrefix.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 255) };
+  // One dashboard per pipeline, whatever the resources are named: the alarms' prefix is unique per account and
+  // Region, and dashboards are named once per account, so the default adds the Region.
+  const dashboardBase = Token.isUnresolved(namePrefix) ? namePrefix : namePrefix.replace(/[^A-Za-z0-9_-]/g, '-');
+  const overridden = Object.keys(overrides) as PipelineAlarmId[];
+  return { namePrefix, actions, tunings, overridden, dashboardName: dashboardName ?? accountUniqueName(pipeline, dashboardBase, DASHBOARD_NAME_MAX_LENGTH) };
+}
+
+/**
+ * Throws when `alarms.overrides` tunes an alarm the pipeline does not create (one that watches a
+ * feature it does not have), which would otherwise be ignored without a word.
+ */
+export function refuseOverridesOfAbsentAlarms(pipeline: IConstruct, overridden: readonly PipelineAlarmId[], alarms: PipelineAlarms): void {
+  const absent = overridden.filter((id) => alarms[id] === undefined);
+  if (absent.length === 0) return;
+  throw new Error(
+    `AgentPipeline at '${pipeline.node.path}': alarms.overrides tunes ${absent.map((id) => `'${id}'`).join(', ')}, which this pipeline does not create ` +
+      `(each alarm's PipelineAlarmOverrides field says what it needs): remove ${absent.length > 1 ? 'those overrides' : 'the override'}, or turn on what the alarm watches. ` +
+      `The alarms it creates are ${(Object.keys(PIPELINE_ALARMS) as PipelineAlarmId[]).filter((id) => alarms[id] !== undefined).join(', ')}.`,
+  );
 }
 
 function resolveTuning(fail: (problem: string) => never, id: PipelineAlarmId, tuning: Partial<AlarmTuning>): AlarmTuningSettings {
@@ -74,11 +98,4 @@ function resolveTuning(fail: (problem: string) => never, id: PipelineAlarmId, tu
   }
   if (!Object.values(AlarmSeverity).includes(severity)) fail(`${label}.severity '${severity}' is not one of ${Object.values(AlarmSeverity).join(', ')}: use AlarmSeverity.CRITICAL or AlarmSeverity.WARNING.`);
   return { threshold, evaluationPeriods, datapointsToAlarm, enabled, severity };
-}
-
-/** `${stackName}-${path in the stack}`: unique per account and Region as long as the stack name is. */
-function defaultNamePrefix(pipeline: IConstruct): string {
-  const stack = Stack.of(pipeline);
-  const scopes = pipeline.node.scopes;
-  return [stack.stackName, ...scopes.slice(scopes.indexOf(stack) + 1).map((scope) => scope.node.id)].join('-');
 }

@@ -38,6 +38,6 @@ export function channelContext({ settings, functions, encryptionKey }: ChannelCo
       });
       return { webhookFunction, webhookAlias: functions.createAlias(webhookFunction, 'Webhook') };
     },
-    exposeWebhook: (scope, target) => settings.webhookFrontDoor._bind(scope, target, { deploymentName: settings.names.table, tracing: settings.tracing }),
+    exposeWebhook: (scope, target) => settings.webhookFrontDoor._bind(scope, target, { deploymentName: settings.names.table, stageName: settings.environment, tracing: settings.tracing }),
   };
 }

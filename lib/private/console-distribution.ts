@@ -3,7 +3,10 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { ConsoleFrontDoor } from '../console-front-door';
+import { accountUniqueName, stackQualifiedName } from './account-unique-names';
 import { acknowledgeFinding } from './nag-acknowledgements';
+
+const ORIGIN_ACCESS_CONTROL_NAME_MAX_LENGTH = 64;
 
 /**
  * The console's CloudFront distribution: every request goes to the operator function's URL,
@@ -11,10 +14,14 @@ import { acknowledgeFinding } from './nag-acknowledgements';
  * but its own Host (the function URL's). The function sets every security and cache header itself.
  */
 export function buildConsoleDistribution(scope: Construct, functionUrl: lambda.IFunctionUrl, frontDoor: ConsoleFrontDoor): cloudfront.Distribution {
+  // CloudFront names origin access controls once per account: the same app in two Regions needs two names.
+  const originAccessControl = new cloudfront.FunctionUrlOriginAccessControl(scope, 'ConsoleOriginAccessControl', {
+    originAccessControlName: accountUniqueName(scope, `${stackQualifiedName(scope)}-console`.replace(/[^A-Za-z0-9_-]/g, '-'), ORIGIN_ACCESS_CONTROL_NAME_MAX_LENGTH),
+  });
   const distribution = new cloudfront.Distribution(scope, 'ConsoleDistribution', {
     comment: 'Operator console',
     defaultBehavior: {
-      origin: origins.FunctionUrlOrigin.withOriginAccessControl(functionUrl),
+      origin: origins.FunctionUrlOrigin.withOriginAccessControl(functionUrl, { originAccessControl }),
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
       cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,

@@ -4,7 +4,7 @@ import type { PipelineBudget } from '../pipeline-budget';
 import { COST_GUARD_DEFAULTS, type DeploymentOptions, PIPELINE_BUDGET_DEFAULTS } from '../contract';
 import { checkInteger, definedFields, type Fail } from './prop-checks';
 
-const MAX_OVER_BUDGET_REPLY_LENGTH = 1024;
+export const MAX_OVER_BUDGET_REPLY_LENGTH = 1024;
 const BUDGET_LIMIT_MAXIMA = { turnsPerMinute: 10_000, turnsPerHour: 100_000, agentTokensPerDay: 1_000_000_000 } as const;
 const PIPELINE_TOKENS_PER_DAY_MAXIMUM = 1_000_000_000_000;
 

@@ -56,7 +56,7 @@ const MAX_OPERATOR_RESERVED_CONCURRENCY = 900;
 
 const ADMIN_PHONE = /^\d{8,15}$/;
 /** As long as the console's operators list lets an admin name someone. */
-const MAX_ADMIN_NAME_CHARACTERS = 60;
+export const MAX_ADMIN_NAME_CHARACTERS = 60;
 
 /** `undefined` when the plane is off (no `adminPhoneNumbers`); throws on any unusable value. */
 export function resolveOperatorPlaneSettings(constructPath: string, props: AgentPipelineProps): OperatorPlaneSettings | undefined {

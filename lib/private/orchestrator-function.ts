@@ -33,7 +33,7 @@ export function bindAgentBackend(scope: Construct, settings: PipelineSettings, f
     Annotations.of(scope).addWarningV2(
       'cdk-whatsapp-agent-pipeline:scriptedAgentInProduction',
       `environment '${settings.environment}' looks like production but the agent is AgentBackend.scripted(), a development stand-in ` +
-        'that echoes customers instead of answering them. Use AgentBackend.bedrock() or AgentBackend.lambda().',
+        'that echoes customers instead of answering them. Use AgentBackend.bedrock() or AgentBackend.fromFunction().',
     );
   }
   return agent;

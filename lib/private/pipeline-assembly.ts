@@ -19,7 +19,7 @@ import { bindAgentBackend, buildOrchestrator } from './orchestrator-function';
 import { claimPhysicalNames } from './physical-name-claims';
 import { PipelineGrants } from './pipeline-grants';
 import { PipelineMetrics } from './pipeline-metrics';
-import type { ObservedPipeline } from './pipeline-observability';
+import type { ObservedPipeline } from './observed-pipeline';
 import { pipelinePlan } from './pipeline-plan';
 import { resolvePipelineSettings } from './pipeline-settings';
 import { pipelineTable } from './pipeline-table';
@@ -62,7 +62,7 @@ export function assemblePipeline(scope: Construct, props: AgentPipelineProps): A
     ...(existingTable ? [] : [settings.physicalNames.table]),
     ...(existingTurnQueue ? [] : [settings.physicalNames.queue]),
     ...(existingTurnQueue || existingDeadLetterQueue ? [] : [deadLetterQueueProps?.queueName ?? settings.physicalNames.deadLetterQueue]),
-  ].filter((name) => name !== undefined));
+  ].filter((name) => name !== undefined), settings.dashboard ? alarmSettings.dashboardName : undefined);
   const functions = new PipelineFunctionFactory(scope, settings, placement, encryptionKey);
   const table = pipelineTable(scope, settings, { existingTable, encryptionKey, backupPlan: props.backupPlan });
   const { queue, deadLetterQueue } = pipelineTurnQueue(scope, settings, { existingTurnQueue, existingDeadLetterQueue, deadLetterQueueProps, encryptionKey });

@@ -10,6 +10,8 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 export interface WebhookFrontDoorContext {
   /** What the API and the web ACL are described and named after. */
   readonly deploymentName: string;
+  /** The API stage's name: the pipeline's `environment`. */
+  readonly stageName: string;
   readonly tracing: boolean;
 }
 

@@ -16,9 +16,10 @@ export interface ChatEntry {
   readonly at: string;
   /**
    * Where the message got to, as far as the local runtime knows: for a customer's message the
-   * webhook's answer (`webhook 200`); for a reply the delivery status the pipeline recorded for it
-   * from Meta's status reports, else `sent` (the Graph API accepted it). Free text, so every status
-   * shows as it is reported.
+   * webhook's answer (`webhook 200`); for a reply what the pipeline recorded of Meta's status
+   * reports (`delivered`, `read`; the console shows the same), else the last status WhatsApp (the
+   * fake Graph API) reported (a `failed` reply leaves the history the pipeline reads), else `sent`
+   * (the Graph API accepted it). Free text, so every status shows as it is reported.
    */
   readonly status: string;
 }
@@ -49,7 +50,12 @@ export class CustomerChat {
   /** The customer's messages and the business's replies to them, oldest first. */
   async transcript(customer: string): Promise<ChatEntry[]> {
     const { history } = await this.pipeline.conversation(customer);
-    const recorded = new Map(history.flatMap((message) => (message.providerMessageId && message.deliveryStatus ? [[message.providerMessageId, message.deliveryStatus] as const] : [])));
+    const recorded = new Map(
+      history.flatMap((message) => {
+        const status = message.receipt?.status ?? message.deliveryStatus;
+        return message.providerMessageId && status ? [[message.providerMessageId, status] as const] : [];
+      }),
+    );
     const written = this.customerMessages.filter((message) => message.customer === customer).map(({ customer: _, ...entry }) => entry);
     const replies = this.pipeline.fakeWhatsApp
       .sent()
@@ -60,7 +66,7 @@ export class CustomerChat {
         text: message.text,
         at: message.receivedAt,
         // Accepted by the Graph API is "sent" in WhatsApp's terms.
-        status: recorded.get(message.providerMessageId) ?? 'sent',
+        status: recorded.get(message.providerMessageId) ?? message.status ?? 'sent',
       }));
     return [...written, ...replies].sort((a, b) => a.at.localeCompare(b.at));
   }

@@ -5,11 +5,11 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** One bundle under assets/: the script that makes it, the files it must have written, and its esbuild metafile. */
+/** One bundle under assets/: the script that makes it, the file it writes last, and its esbuild metafile. */
 interface AssetBundle {
   readonly name: string;
   readonly script: string;
-  readonly outputs: readonly string[];
+  readonly output: string;
   /** Files the script reads besides esbuild's inputs (e.g. an HTML template). */
   readonly templates?: readonly string[];
   /** `.bundles/<name>.meta.json`: what went into the bundle (scripts/bundle-metafile.mjs). */
@@ -33,12 +33,8 @@ export interface LocalAssetsReport {
  */
 export async function bundleStaleAssets(root: string): Promise<LocalAssetsReport> {
   const started = Date.now();
-  const bundles = await assetBundles(root);
-  const stale = (await Promise.all(bundles.map(async (bundle) => ({ name: bundle.name, script: bundle.script, reason: await staleness(root, bundle) })))).filter(
-    (bundle): bundle is { name: string; script: string; reason: string } => bundle.reason !== undefined,
-  );
-  // The functions' script empties assets/operator, where the console script puts the operator function's copy: the console follows it.
-  const scripts = stale.some((bundle) => bundle.script === FUNCTIONS_SCRIPT) ? [FUNCTIONS_SCRIPT, CONSOLE_SCRIPT] : stale.length > 0 ? [CONSOLE_SCRIPT] : [];
+  const stale = await staleAssets(root);
+  const scripts = [...new Set(stale.map((bundle) => bundle.script))];
   for (const script of scripts) {
     try {
       await run(process.execPath, [path.join(root, script)], { cwd: root });
@@ -49,19 +45,29 @@ export async function bundleStaleAssets(root: string): Promise<LocalAssetsReport
   return { rebuilt: stale.map(({ name, reason }) => ({ name, reason })), elapsedMs: Date.now() - started };
 }
 
+/** The bundles `bundleStaleAssets` would make, with why, in the order it makes them. */
+export async function staleAssets(root: string): Promise<{ readonly name: string; readonly script: string; readonly reason: string }[]> {
+  const bundles = await assetBundles(root);
+  const reasons = await Promise.all(bundles.map((bundle) => staleness(root, bundle)));
+  return bundles.flatMap(({ name, script }, index) => {
+    const reason = reasons[index];
+    return reason === undefined ? [] : [{ name, script, reason }];
+  });
+}
+
 /** Every function (a `lambda/<name>/index.ts` handler) and the console. */
 async function assetBundles(root: string): Promise<AssetBundle[]> {
   const entries = await readdir(path.join(root, 'lambda'), { withFileTypes: true });
   const functions: AssetBundle[] = [];
   for (const entry of entries.filter((candidate) => candidate.isDirectory())) {
     if (await exists(path.join(root, 'lambda', entry.name, 'index.ts'))) {
-      functions.push({ name: entry.name, script: FUNCTIONS_SCRIPT, outputs: [`assets/${entry.name}/index.js`], metafile: `.bundles/${entry.name}.meta.json` });
+      functions.push({ name: entry.name, script: FUNCTIONS_SCRIPT, output: `assets/${entry.name}/index.js`, metafile: `.bundles/${entry.name}.meta.json` });
     }
   }
   const operatorConsole: AssetBundle = {
     name: 'console',
     script: CONSOLE_SCRIPT,
-    outputs: ['assets/console/index.html', 'assets/operator/console/index.html'],
+    output: 'assets/console/index.html',
     templates: ['console/index.html'],
     metafile: '.bundles/console.meta.json',
   };
@@ -70,8 +76,8 @@ async function assetBundles(root: string): Promise<AssetBundle[]> {
 
 /** Why `bundle` must be made again, or `undefined` when it is up to date. */
 async function staleness(root: string, bundle: AssetBundle): Promise<string | undefined> {
-  const builtAt = await oldestModification(bundle.outputs.map((file) => path.join(root, file)));
-  if (builtAt === undefined) return `${bundle.outputs.join(' or ')} missing`;
+  const builtAt = await modification(path.join(root, bundle.output));
+  if (builtAt === undefined) return `${bundle.output} missing`;
   let inputs: string[];
   try {
     inputs = Object.keys((JSON.parse(await readFile(path.join(root, bundle.metafile), 'utf8')) as { inputs: Record<string, unknown> }).inputs);
@@ -84,11 +90,6 @@ async function staleness(root: string, bundle: AssetBundle): Promise<string | un
     if (modified > builtAt) return `${input} changed`;
   }
   return undefined;
-}
-
-async function oldestModification(files: readonly string[]): Promise<number | undefined> {
-  const times = await Promise.all(files.map(modification));
-  return times.includes(undefined) ? undefined : Math.min(...(times as number[]));
 }
 
 async function modification(file: string): Promise<number | undefined> {

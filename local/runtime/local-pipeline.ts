@@ -70,6 +70,8 @@ export interface LocalPipeline {
   sweepIdleConversations(): Promise<IdleSweeperReport>;
   /** A ready one-time console link for an operator, as the `login` WhatsApp message would get (operator plane only). */
   loginLink(operatorPhone: string): Promise<string>;
+  /** The name the operators list (or `adminDisplayNames`) gives an operator, if any (operator plane only). */
+  operatorName(operatorPhone: string): Promise<string | undefined>;
   /** Signs the webhook's POSTs (what Meta calls the app secret). */
   readonly appSecret: string;
   /** Answers the webhook's verification handshake. */
@@ -228,8 +230,9 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     }
     const orchestrator = composeOrchestrator(settings, { ...portsOf('orchestrator'), agent: options.agent, turnSettings: options.turnSettings });
 
-    // The sign-in of the operator plane, to hand out the links the `login` WhatsApp message would get.
-    const signIn = settings.operatorPlane && composeOperatorAccess(settings.operatorPlane, composeFunction('operator', settings, portsOf('operator'))).signIn;
+    // The sign-in of the operator plane, to hand out the links the `login` WhatsApp message would get, and who its operators are.
+    const access = settings.operatorPlane && composeOperatorAccess(settings.operatorPlane, composeFunction('operator', settings, portsOf('operator')));
+    const signIn = access?.signIn;
     const requirePlane = () => {
       if (settings.operatorPlane === undefined || signIn === undefined) throw new Error('The operator plane is off: start the pipeline with adminPhoneNumbers');
       return { ...settings.operatorPlane, signIn };
@@ -305,6 +308,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
         if (link === undefined) throw new Error(`${operatorPhone} is neither an admin nor in the operators setting`);
         return link.link;
       },
+      operatorName: async (operatorPhone) => (await access?.directory.find(operatorPhone))?.name,
       appSecret: credentials.appSecret,
       verifyToken: credentials.verifyToken,
       fakeWhatsApp,

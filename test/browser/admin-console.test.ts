@@ -17,7 +17,7 @@ import { newCustomer, newOperatorPhone } from '../support/ids';
 import { waitUntil } from '../support/waiting';
 import { startOperatorPipeline } from '../support/pipeline';
 import { tableRepositories } from '../support/dynamo-table';
-import { ConsoleBrowser, PHONE, screenshot, signInFromWhatsApp, unnamedControls } from '../support/console-browser';
+import { ConsoleBrowser, openAdminScreen, PHONE, screenshot, signInFromWhatsApp, unnamedControls } from '../support/console-browser';
 
 jest.setTimeout(90_000);
 
@@ -75,7 +75,7 @@ describe('an admin tuning the agent', () => {
   it('writes the first version of the prompt and the next agent turn uses it', async () => {
     page = await browser.openPage();
     await signInFromWhatsApp(pipeline, page, admin);
-    await page.getByRole('link', { name: 'Prompts' }).click();
+    await openAdminScreen(page, 'Prompts');
     // Before any version the screen shows what the agent runs on: the default, where the history starts.
     await page.getByText(/^Ainda sem versões: o agente responde com o prompt da implantação/).waitFor();
     const start = page.getByRole('listitem').filter({ hasText: 'Início do histórico' });
@@ -116,7 +116,7 @@ describe('an admin tuning the agent', () => {
   it('is told in words when someone saved a newer version meanwhile, then rolls back', async () => {
     const other = await browser.openPage();
     await signInFromWhatsApp(pipeline, other, admin);
-    await other.getByRole('link', { name: 'Prompts' }).click();
+    await openAdminScreen(other, 'Prompts');
     await other.getByText('Versão atual: 2').waitFor();
 
     await page.getByRole('button', { name: 'Restaurar a versão 1' }).click();
@@ -149,7 +149,7 @@ describe('an admin tuning the agent', () => {
 
   it('adds an operator, changes the role and removes them after a confirmation', async () => {
     const carla = newOperatorPhone();
-    await page.getByRole('link', { name: 'Operadores' }).click();
+    await openAdminScreen(page, 'Operadores');
     await page.getByRole('combobox', { name: `Papel de Dora (${dora})` }).waitFor();
     // The deployment's admin is listed too, apart: only a deployment changes her role.
     const deployment = page.getByRole('region', { name: 'Administradores da implantação' });
@@ -194,7 +194,7 @@ describe('an admin tuning the agent', () => {
   });
 
   it('edits each setting in its own typed form, refused in the console\'s language when out of bounds', async () => {
-    await page.getByRole('link', { name: 'Configuração' }).click();
+    await openAdminScreen(page, 'Configuração');
     const ttl = page.getByRole('region', { name: 'Duração da disponibilidade' });
     await ttl.getByText('De 1 a 168 horas; sem valor, 24 horas.', { exact: false }).waitFor();
     const hours = ttl.getByRole('spinbutton', { name: 'Horas' });
@@ -225,7 +225,7 @@ describe('an admin tuning the agent', () => {
   });
 
   it('reads the audit of what was done', async () => {
-    await page.getByRole('link', { name: 'Auditoria' }).click();
+    await openAdminScreen(page, 'Auditoria');
     const table = page.getByRole('table', { name: 'Registro de auditoria' });
     await table.waitFor();
     const text = await table.textContent();
@@ -254,7 +254,7 @@ describe('an admin tuning the agent', () => {
     await repositories.messages.append(reply('report-2', 800, 100));
     await repositories.config.set({ key: 'model_prices', value: { 'model-a': { input: 3, output: 15 } }, author: admin });
 
-    await page.getByRole('link', { name: 'Relatórios' }).click();
+    await openAdminScreen(page, 'Relatórios');
     const table = page.getByRole('table', { name: 'Uso do agente por dia (UTC)' });
     await table.waitFor();
     // The last week by default: a row per day, and the total.
@@ -286,8 +286,8 @@ describe('an admin tuning the agent', () => {
     await repositories.handoffReport.recordStep(answered, { step: 'firstReply', at: `${day}T10:05:00.000000Z` });
     await repositories.handoffReport.recordStep({ sessionId: 'report-waiting', handoffRequestedAt: `${day}T11:00:00.000000Z` });
 
-    await page.getByRole('link', { name: 'Auditoria' }).click();
-    await page.getByRole('link', { name: 'Relatórios' }).click();
+    await openAdminScreen(page, 'Auditoria');
+    await openAdminScreen(page, 'Relatórios');
     const table = page.getByRole('table', { name: 'Encaminhamentos para pessoas por dia (UTC)' });
     await table.waitFor();
     expect(await table.getByRole('columnheader').allTextContents()).toEqual([
@@ -321,7 +321,7 @@ describe('an admin tuning the agent', () => {
   });
 
   it('edits the price table as a form of models and prices, refused in the console\'s language', async () => {
-    await page.getByRole('link', { name: 'Configuração' }).click();
+    await openAdminScreen(page, 'Configuração');
     const prices = page.getByRole('region', { name: 'Preços dos modelos' });
     // The setting the usage report was priced with, as a row.
     const modelA = prices.getByRole('group', { name: 'Preço de model-a' });
@@ -365,7 +365,7 @@ describe('an admin tuning the agent', () => {
         MessageDeduplicationId: 'dead-letter-screen',
       }),
     );
-    await page.getByRole('link', { name: 'Mensagens com falha' }).click();
+    await openAdminScreen(page, 'Mensagens com falha');
     await page.getByText('1 mensagem(ns) na fila de falhas.').waitFor();
     // A card per record: its verdict as a badge, and why, in the console's language.
     const card = page.getByRole('listitem', { name: /^Mensagem com falha / });
@@ -374,8 +374,8 @@ describe('an admin tuning the agent', () => {
     await card.getByText('Se confirmado: descartar.').waitFor();
     const attempts = await card.getByText(/tentativa\(s\) de entrega/).textContent();
     // Coming back to the screen shows the last reading: the queue is not received again.
-    await page.getByRole('link', { name: 'Auditoria' }).click();
-    await page.getByRole('link', { name: 'Mensagens com falha' }).click();
+    await openAdminScreen(page, 'Auditoria');
+    await openAdminScreen(page, 'Mensagens com falha');
     await card.waitFor();
     expect(await card.getByText(/tentativa\(s\) de entrega/).textContent()).toBe(attempts);
 
@@ -410,7 +410,7 @@ describe('an admin tuning the agent', () => {
     await repositories.kit.put({ item: row('crm-blocked-screen', 'BLOCKED') });
     await repositories.kit.put({ item: row('crm-uncertain-screen', 'UNCERTAIN') });
 
-    await page.getByRole('link', { name: 'Problemas de CRM' }).click();
+    await openAdminScreen(page, 'Problemas de CRM');
     const blocked = page.getByRole('listitem', { name: 'crm-blocked-screen' });
     await blocked.getByText('crm_http_422: email is not valid').waitFor();
     await page.getByRole('listitem', { name: 'crm-uncertain-screen' }).getByText('crm_timeout after 10000 ms').waitFor();
@@ -436,7 +436,7 @@ describe('an admin tuning the agent', () => {
     await waitUntil(() => pipeline.fakeWhatsApp.sent().some((message) => message.recipient === leaving), 15_000, 'the agent answer');
     await pipeline.waitForIdle();
 
-    await page.getByRole('link', { name: 'Dados de clientes' }).click();
+    await openAdminScreen(page, 'Dados de clientes');
     await page.getByRole('textbox', { name: 'Número ou id do cliente no WhatsApp' }).fill(leaving);
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Baixar exportação (arquivo JSON)' }).click();

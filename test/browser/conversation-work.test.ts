@@ -8,7 +8,7 @@ import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../support/ids';
 import { startOperatorPipeline } from '../support/pipeline';
 import { waitUntil } from '../support/waiting';
-import { ConsoleBrowser, PHONE, screenshot, signInFromWhatsApp, unnamedControls } from '../support/console-browser';
+import { ConsoleBrowser, openAdminScreen, PHONE, screenshot, signInFromWhatsApp, unnamedControls } from '../support/console-browser';
 
 jest.setTimeout(120_000);
 
@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 it('lets an admin write a quick reply and remove one after confirming', async () => {
-  await page.getByRole('link', { name: 'Respostas rápidas' }).click();
+  await openAdminScreen(page, 'Respostas rápidas');
   await page.getByRole('heading', { name: 'Respostas rápidas' }).waitFor();
   for (const [id, title, text] of [
     ['saudacao', 'Saudação', 'Olá {name}, aqui é a equipe. Como posso ajudar?'],

@@ -5,6 +5,7 @@ import { request } from 'node:http';
 import type { Page } from 'playwright-core';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { CustomerChat, startCustomerChatServer, type CustomerChatServer } from '../../local/runtime/customer-chat';
+import { accessibilityViolations } from '../support/accessibility';
 import { ConsoleBrowser, horizontalOverflow, PHONE, screenshot } from '../support/console-browser';
 import { newCustomer } from '../support/ids';
 import { parseScriptedReply, startTestPipeline } from '../support/pipeline';
@@ -73,6 +74,17 @@ it('sends as the customer through the webhook and shows the reply with its deliv
     ['assistant', reply.text],
   ]);
   expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('');
+  expect(browser.problems).toEqual([]);
+});
+
+it('shows the reply delivered, then read, as WhatsApp reports them to the pipeline (as the terminal and the console do)', async () => {
+  const [reply] = pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer);
+  await pipeline.fakeWhatsApp.reportStatus(reply.providerMessageId, 'delivered');
+  await bubble(reply.text).filter({ hasText: /· delivered$/ }).waitFor();
+  await pipeline.fakeWhatsApp.reportStatus(reply.providerMessageId, 'read');
+  await bubble(reply.text).filter({ hasText: /· read$/ }).waitFor();
+  expect((await pipeline.conversation(customer)).history.at(-1)?.receipt?.status).toBe('read');
+  expect(await accessibilityViolations(page)).toEqual([]);
   await screenshot(page, 'customer-chat-phone');
   expect(browser.problems).toEqual([]);
 });

@@ -3,7 +3,7 @@
 import type { Page } from 'playwright-core';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { accessibilityViolations } from '../support/accessibility';
-import { ConsoleBrowser, signInFromWhatsApp } from '../support/console-browser';
+import { ConsoleBrowser, openAdminScreen, signInFromWhatsApp } from '../support/console-browser';
 import { newCustomer, newOperatorPhone } from '../support/ids';
 import { startOperatorPipeline } from '../support/pipeline';
 
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 it('lists the deploy-time admin by the name the deployment gives her, with her phone', async () => {
-  await page.getByRole('link', { name: 'Operadores' }).click();
+  await openAdminScreen(page, 'Operadores');
   const deployment = page.getByRole('region', { name: 'Administradores da implantação' });
   await deployment.getByText(ana, { exact: false }).waitFor();
   expect(await deployment.textContent()).toContain('Ana Lima');

@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { tableRepositories } from '../support/dynamo-table';
-import { ConsoleBrowser, screenshot, signInFromWhatsApp, unnamedControls } from '../support/console-browser';
+import { ConsoleBrowser, openAdminScreen, screenshot, signInFromWhatsApp, unnamedControls } from '../support/console-browser';
 import { newCustomer, newOperatorPhone } from '../support/ids';
 import { BUSINESS_TEMPLATES } from '../support/message-templates';
 import { startOperatorPipeline } from '../support/pipeline';
@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 it('an admin syncs the templates from WhatsApp and sees each with its status, text and buttons', async () => {
-  await page.getByRole('link', { name: 'Modelos' }).click();
+  await openAdminScreen(page, 'Modelos');
   await page.getByText('Nenhum modelo ainda: sincronize com o WhatsApp.').waitFor();
   await page.getByRole('button', { name: 'Sincronizar com o WhatsApp' }).click();
   await page.getByRole('status').filter({ hasText: 'Sincronizado: 4 modelo(s), 0 removido(s).' }).waitFor();

@@ -57,11 +57,11 @@ test('export prints one JSON document of the customer', async () => {
   expect(document.records.session).toHaveLength(3);
 });
 
-test('erase asks for the id again; a mismatch or no terminal erases nothing', async () => {
+test('erase asks for the id again; a mismatch (not confirmed, 3) or no terminal (use --yes, 2) erases nothing', async () => {
   const seeded = await seedRichHistory(repos, newCustomer());
   const before = await stored(seeded.customerId);
   const args = ['--table', table.name, '--customer', seeded.customerId];
-  expect(await eraseCustomer(args, {}, capture().output, async () => 'someone-else')).toBe(2);
+  expect(await eraseCustomer(args, {}, capture().output, async () => 'someone-else')).toBe(3);
   expect(await eraseCustomer(args, {}, capture().output, async () => undefined)).toBe(2);
   expect(await stored(seeded.customerId)).toBe(before);
 

@@ -4,7 +4,8 @@
 import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bundleStaleAssets } from '../../local/runtime/local-assets';
+import { bundleStaleAssets, staleAssets } from '../../local/runtime/local-assets';
+import { repoRoot } from '../support/packed-package';
 
 /** A bundle script: writes each output, the metafile naming its inputs, and a line in ran.log. */
 const bundleScript = (label: string, bundles: Record<string, { outputs: string[]; inputs: string[] }>) => `
@@ -25,7 +26,7 @@ appendFileSync('ran.log', '${label}\\n');
 let root: string;
 const file = (relative: string) => path.join(root, relative);
 const ran = async () => (await readFile(file('ran.log'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
-const BUNDLED_FILES = ['assets/webhook/index.js', 'assets/console/index.html', 'assets/operator/console/index.html'];
+const BUNDLED_FILES = ['assets/webhook/index.js', 'assets/console/index.html'];
 
 /** An edit made after the last bundle: the bundles are dated a minute back, whatever the file system's clock resolution. */
 async function changeLater(relative: string): Promise<void> {
@@ -42,7 +43,7 @@ beforeEach(async () => {
     'console/src/main.tsx': 'export {}',
     'console/index.html': '<html></html>',
     'scripts/bundle-lambdas.mjs': bundleScript('functions', { webhook: { outputs: ['assets/webhook/index.js'], inputs: ['lambda/webhook/index.ts', 'lambda/core/domain/errors.ts'] } }),
-    'scripts/bundle-console.mjs': bundleScript('console', { console: { outputs: ['assets/console/index.html', 'assets/operator/console/index.html'], inputs: ['console/src/main.tsx'] } }),
+    'scripts/bundle-console.mjs': bundleScript('console', { console: { outputs: ['assets/console/index.html'], inputs: ['console/src/main.tsx'] } }),
   })) {
     await mkdir(path.dirname(file(relative)), { recursive: true });
     await writeFile(file(relative), content);
@@ -58,7 +59,7 @@ test('a fresh clone: both bundles are made, the console after the functions', as
   const report = await bundleStaleAssets(root);
   expect(report.rebuilt).toEqual([
     { name: 'webhook', reason: 'assets/webhook/index.js missing' },
-    { name: 'console', reason: 'assets/console/index.html or assets/operator/console/index.html missing' },
+    { name: 'console', reason: 'assets/console/index.html missing' },
   ]);
   expect(await ran()).toEqual(['functions', 'console']);
 });
@@ -78,17 +79,20 @@ test('a changed console source or template bundles the console only', async () =
   expect(await ran()).toEqual(['functions', 'console', 'console', 'console']);
 });
 
-test('a changed source of a function, a deleted metafile or a deleted asset bundles again', async () => {
+test('a changed source of a function, a deleted metafile or a deleted asset bundles that one again', async () => {
   await bundleStaleAssets(root);
   await changeLater('lambda/core/domain/errors.ts');
   expect((await bundleStaleAssets(root)).rebuilt).toEqual([{ name: 'webhook', reason: 'lambda/core/domain/errors.ts changed' }]);
-  // The functions' script empties assets/operator, so the console follows it.
-  expect(await ran()).toEqual(['functions', 'console', 'functions', 'console']);
+  expect(await ran()).toEqual(['functions', 'console', 'functions']);
 
   await rm(file('.bundles/webhook.meta.json'));
   expect((await bundleStaleAssets(root)).rebuilt).toEqual([{ name: 'webhook', reason: '.bundles/webhook.meta.json missing' }]);
-  await rm(file('assets/operator/console'), { recursive: true });
-  expect((await bundleStaleAssets(root)).rebuilt).toEqual([{ name: 'console', reason: 'assets/console/index.html or assets/operator/console/index.html missing' }]);
+  await rm(file('assets/console/index.html'));
+  expect((await bundleStaleAssets(root)).rebuilt).toEqual([{ name: 'console', reason: 'assets/console/index.html missing' }]);
+});
+
+test('this repository as `npm run build` leaves it: npm start bundles nothing (every file it checks is one the scripts write)', async () => {
+  expect(await staleAssets(repoRoot)).toEqual([]);
 });
 
 test('a failing bundle script stops npm start with its error', async () => {

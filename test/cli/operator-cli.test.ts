@@ -1,10 +1,12 @@
 // The package's command-line tool: the command registry, and finding a pipeline from the outputs
 // the construct writes (the same keys on both sides, checked against a synthesized template).
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { UsageError } from '../../bin/cli-command';
+import { EXIT_CODE_MEANINGS } from '../../bin/cli-failure';
 import { COMMANDS } from '../../bin/commands';
 import { pipelineFromOutputs } from '../../bin/pipeline-stack';
 import { AgentPipeline } from '../../lib';
@@ -61,19 +63,27 @@ describe('the command registry', () => {
     expect(help.stdout).toContain(`npx cdk-whatsapp-agent-pipeline ${name}`);
   });
 
-  test('the tool lists every command; an unknown one or a bad option exits 1 with the usage', () => {
+  test('the tool lists every command; an unknown one or a bad option exits 2 with the usage', () => {
     const list = runCli('--help');
     expect(list.status).toBe(0);
     const lines = list.stdout.split('\n').map((line) => line.trim());
     for (const [name, { summary }] of Object.entries(COMMANDS)) expect(lines.some((line) => line.startsWith(`${name} `) && line.endsWith(summary))).toBe(true);
     const unknown = runCli('toString');
-    expect(unknown.status).toBe(1);
+    expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain("Unknown command 'toString'.");
     const badOption = runCli('redrive', '--environment', 'prod');
-    expect(badOption.status).toBe(1);
+    expect(badOption.status).toBe(2);
     expect(badOption.stderr).toMatch(/Unknown option '--environment'[\s\S]*--stack <name>/);
     const neither = runCli('redrive');
-    expect(neither.status).toBe(1);
+    expect(neither.status).toBe(2);
     expect(neither.stderr).toContain('Name the deployed stack with --stack, or give --table, --queue-url and --dlq-url.');
+  });
+
+  test('--help lists every exit code with its meaning, as docs/CLI.md documents them', () => {
+    const help = runCli('--help').stdout;
+    const documented = readFileSync(join(root, 'docs', 'CLI.md'), 'utf8');
+    const rows = documented.split('\n').filter((line) => /^\| \d+ \| /.test(line));
+    expect(rows).toEqual(Object.entries(EXIT_CODE_MEANINGS).map(([code, meaning]) => `| ${code} | ${meaning} |`));
+    for (const [code, meaning] of Object.entries(EXIT_CODE_MEANINGS)) expect(help).toContain(`${code.padStart(2)}  ${meaning}`);
   });
 });

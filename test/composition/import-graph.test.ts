@@ -1,13 +1,14 @@
 // The shape of the runtime's imports: the layers of lambda/core point one way only, the functions are
-// put together in lambda/composition alone, and no module imports itself back through others.
+// put together in lambda/composition alone, the console reaches outside itself only for the
+// contract, and no module imports itself back through others (dynamic imports included).
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const SOURCE_FOLDERS = ['lambda', 'lib', 'local', 'bench', 'bin'];
+const SOURCE_FOLDERS = ['lambda', 'lib', 'local', 'bench', 'bin', 'console'];
 
-/** Every .ts file of the folders, with the project files it imports (type-only imports included). */
+/** Every .ts and .tsx file of the folders, with the project files it imports (type-only and dynamic imports included). */
 function importGraph(folders: readonly string[]): Map<string, string[]> {
   const files = folders.flatMap((folder) => tsFiles(path.join(ROOT, folder)));
   const known = new Set(files);
@@ -28,12 +29,14 @@ function tsFiles(folder: string): string[] {
   return fs.readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(folder, entry.name);
     if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : tsFiles(full);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [full] : [];
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
   });
 }
 
-function resolve(base: string, known: ReadonlySet<string>): string | undefined {
-  return [`${base}.ts`, path.join(base, 'index.ts')].find((candidate) => known.has(candidate));
+/** The source a specifier names: without an extension, or with the `.js` a bundler-resolved import (the console's) gives its compiled name. */
+function resolve(specifier: string, known: ReadonlySet<string>): string | undefined {
+  const base = specifier.replace(/\.js$/, '');
+  return [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')].find((candidate) => known.has(candidate));
 }
 
 const relative = (file: string) => path.relative(ROOT, file).split(path.sep).join('/');
@@ -76,8 +79,17 @@ function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
 const graph = importGraph(SOURCE_FOLDERS);
 const importsOf = (prefix: string) => [...graph].filter(([file]) => file.startsWith(prefix)).flatMap(([file, targets]) => targets.map((target) => `${file} -> ${target}`));
 
-test('no import circle in the runtime, the construct, the local runtime, the benchmarks or the command-line tools', () => {
+test('no import circle in the runtime, the construct, the local runtime, the benchmarks, the command-line tools or the console', () => {
   expect(circles(graph)).toEqual([]);
+});
+
+test('the graph reads the console, its .tsx views and its dynamic imports', () => {
+  expect(graph.get('console/src/main.tsx')).toContain('console/src/app.tsx');
+  expect(graph.get('console/src/i18n.ts')).toEqual(expect.arrayContaining(['console/src/dictionaries/pt.ts', 'console/src/dictionaries/en.ts', 'console/src/dictionaries/es.ts']));
+});
+
+test('the console imports nothing of the project outside itself but the contract', () => {
+  expect(importsOf('console/').filter((edge) => !['console/', 'lib/contract/'].some((prefix) => edge.split(' -> ')[1].startsWith(prefix)))).toEqual([]);
 });
 
 test.each([

@@ -7,6 +7,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { describeOnNewest } from '../support/newest-aws-cdk-lib';
 import { synthPipeline } from '../support/synthesized-pipeline';
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -47,10 +48,18 @@ describe('peer dependency floors', () => {
     expect(installed('aws-cdk-lib-min').peerDependencies).toEqual({ constructs: peers.constructs });
   });
 
-  test('the dev dependencies (the newest releases the tests run on) are inside the peer ranges and agree with each other', () => {
+  test('the dev dependencies (the pinned releases most tests run on) are inside the peer ranges and agree with each other', () => {
     expect(inCaretRange(installed('aws-cdk-lib').version, peers['aws-cdk-lib'])).toBe(true);
     expect(inCaretRange(installed('constructs').version, peers.constructs)).toBe(true);
     expect(inCaretRange(installed('constructs').version, installed('aws-cdk-lib').peerDependencies!.constructs)).toBe(true);
+  });
+});
+
+describeOnNewest('the newest aws-cdk-lib', (release) => {
+  test('is inside the peer range, and the constructs it installs with is inside the constructs range', () => {
+    expect(inCaretRange(release.version, peers['aws-cdk-lib'])).toBe(true);
+    const constructsVersion = JSON.parse(fs.readFileSync(path.join(release.nodeModules, 'constructs', 'package.json'), 'utf8')).version;
+    expect(inCaretRange(constructsVersion, peers.constructs)).toBe(true);
   });
 });
 

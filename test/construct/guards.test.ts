@@ -60,6 +60,12 @@ describe('the scripted agent in production', () => {
     expect(warnings(synthPipeline({ environment, agentBackend: AgentBackend.scripted() }), 'looks like production')).toHaveLength(1);
   });
 
+  test('the warning names the agents to use instead, not the deprecated AgentBackend.lambda()', () => {
+    const [warning] = warnings(synthPipeline({ environment: 'prod', agentBackend: AgentBackend.scripted() }), 'looks like production');
+    expect(String(warning.entry.data)).toMatch(/Use AgentBackend\.bedrock\(\) or AgentBackend\.fromFunction\(\)\.( \[ack: .*\])?$/);
+    expect(String(warning.entry.data)).not.toContain('AgentBackend.lambda()');
+  });
+
   test.each(['dev', 'staging', 'product-demo', 'test'])('stays quiet for the stage %p', (environment) => {
     expect(warnings(synthPipeline({ environment, agentBackend: AgentBackend.scripted() }), 'looks like production')).toHaveLength(0);
   });

@@ -331,10 +331,14 @@ describe('alarm names, severities and tuning', () => {
     expect(stack.resolve((pipeline.deadLetterQueueAlarm.node.defaultChild as cloudwatch.CfnAlarm).alarmName)).toBe('Shop-Messaging-Pipeline-deadLetterQueue');
   });
 
-  test('dashboardName names the dashboard; by default it is the alarms\' name prefix', () => {
+  test("dashboardName names the dashboard; by default it is the alarms' name prefix and the Region, since dashboards are named once per account", () => {
     const named = synthPipeline({ dashboardName: 'orders_prod-ops' });
     named.template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'orders_prod-ops' });
-    synthPipeline({ environment: 'prod' }).template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'TestStack-Pipeline' });
-    synthPipeline({ alarms: { alarmNamePrefix: 'orders prod' } }).template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'orders-prod' });
+    synthPipeline({ environment: 'prod' }).template.hasResourceProperties('AWS::CloudWatch::Dashboard', {
+      DashboardName: { 'Fn::Join': ['', ['TestStack-Pipeline-', { Ref: 'AWS::Region' }]] },
+    });
+    const stack = new Stack(new App(), 'Shop', { env: { region: 'sa-east-1' } });
+    const dashboardName = (pipeline: AgentPipeline) => stack.resolve((pipeline.dashboard!.node.defaultChild as cloudwatch.CfnDashboard).dashboardName);
+    expect(dashboardName(new AgentPipeline(stack, 'Pipeline', pipelineProps({ alarms: { alarmNamePrefix: 'orders prod' } })))).toBe('orders-prod-sa-east-1');
   });
 });

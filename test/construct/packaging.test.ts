@@ -1,7 +1,9 @@
 // The published tarball must synth in a consumer's app with nothing but aws-cdk-lib and constructs:
-// no esbuild, no Docker, no TypeScript; with the newest aws-cdk-lib and constructs and with the
-// oldest the peer dependencies allow (installed as the `aws-cdk-lib-min` and `constructs-min`
-// aliases, so no test reaches a registry).
+// no esbuild, no Docker, no TypeScript; with the aws-cdk-lib and constructs this repository pins,
+// with the oldest the peer dependencies allow (installed as the `aws-cdk-lib-min` and
+// `constructs-min` aliases) and with the newest the npm registry serves today
+// (installed by `npm test` before jest, scripts/install-newest-aws-cdk-lib.mjs; skipped, saying so, when
+// the registry could not be reached).
 // Needs `npm run build` first (`npm test` runs it).
 import { execFileSync } from 'child_process';
 import { createHash } from 'crypto';
@@ -10,13 +12,16 @@ import * as os from 'os';
 import * as path from 'path';
 import { SETTINGS_DOCUMENT_FILE } from '../../lib/contract';
 import { stagedFunction, testPlan } from '../support/deployment-settings';
+import { describeOnNewest } from '../support/newest-aws-cdk-lib';
 import { installPackedPackage, packageManifest, packageName, packPackage, repoRoot } from '../support/packed-package';
 
 const manifest = packageManifest;
-/** The aws-cdk-lib and constructs versions a consumer may have: the dev dependencies (newest) and the peer floors. */
-const CDK_RELEASES = [
-  { label: 'the newest aws-cdk-lib', installedAs: 'aws-cdk-lib', constructsInstalledAs: 'constructs' },
-  { label: 'the lowest aws-cdk-lib and constructs the peer dependencies allow', installedAs: 'aws-cdk-lib-min', constructsInstalledAs: 'constructs-min' },
+/** Where a consumer's aws-cdk-lib and constructs come from (`installPackedPackage`'s options). */
+type PeerReleases = Parameters<typeof installPackedPackage>[2];
+/** The aws-cdk-lib and constructs versions of this repository a consumer may have: the dev dependencies and the peer floors. */
+const CDK_RELEASES: readonly { readonly label: string; readonly name: string; readonly peers: PeerReleases }[] = [
+  { label: 'the pinned aws-cdk-lib', name: 'pinned', peers: {} },
+  { label: 'the lowest aws-cdk-lib and constructs the peer dependencies allow', name: 'floor', peers: { cdkLib: 'aws-cdk-lib-min', constructs: 'constructs-min' } },
 ];
 
 /** The consumer app: plain CommonJS run by plain node; it refuses to run if esbuild is resolvable. */
@@ -159,7 +164,11 @@ describe('npm package', () => {
   }, 120_000);
 });
 
-describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs, constructsInstalledAs }) => {
+describe.each(CDK_RELEASES)('a consumer app with $label', ({ name, peers }) => consumerAppTests(name, peers));
+describeOnNewest('a consumer app with the newest aws-cdk-lib', (release) => consumerAppTests('newest', { nodeModules: release.nodeModules }));
+
+function consumerAppTests(name: string, peers: PeerReleases): void {
+  let appDir: string;
   let installedPackage: string;
   let consumerOutput: string;
   let cloudAssembly: string;
@@ -168,8 +177,8 @@ describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs, constr
   beforeAll(() => {
     // A fresh consumer app: the unpacked tarball plus links to this repository's aws-cdk-lib and
     // constructs releases under test (the peer dependencies) with what they depend on.
-    const appDir = path.join(workDir, `consumer-${installedAs}`);
-    installedPackage = installPackedPackage(tarball, appDir, { cdkLib: installedAs, constructs: constructsInstalledAs });
+    appDir = path.join(workDir, `consumer-${name}`);
+    installedPackage = installPackedPackage(tarball, appDir, peers);
     fs.writeFileSync(path.join(appDir, 'app.js'), CONSUMER_APP);
     cloudAssembly = path.join(appDir, 'cdk.out');
     // --preserve-symlinks keeps module resolution inside the consumer app, so this repository's
@@ -197,10 +206,8 @@ describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs, constr
   });
 
   test('synthesizes the tarball with plain node, no esbuild reachable, on that aws-cdk-lib', () => {
-    const version = JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', installedAs, 'package.json'), 'utf8')).version;
-    expect(consumerOutput).toContain(`synthesized without esbuild by aws-cdk-lib ${version}`);
-    const constructsVersion = JSON.parse(fs.readFileSync(path.join(repoRoot, 'node_modules', constructsInstalledAs, 'package.json'), 'utf8')).version;
-    expect(consumerOutput).toContain(`with constructs ${constructsVersion}`);
+    const versionOf = (peer: string) => JSON.parse(fs.readFileSync(path.join(appDir, 'node_modules', peer, 'package.json'), 'utf8')).version;
+    expect(consumerOutput).toContain(`synthesized without esbuild by aws-cdk-lib ${versionOf('aws-cdk-lib')} with constructs ${versionOf('constructs')}`);
   });
 
   test('the functions deploy exactly the bundles shipped in the package, each with the shared tracer beside its handler and its settings', () => {
@@ -244,7 +251,7 @@ describe.each(CDK_RELEASES)('a consumer app with $label', ({ installedAs, constr
       ].map((id) => expect.objectContaining({ id })),
     );
   });
-});
+}
 
 function resourcesOfType(template: { Resources: Record<string, any> }, type: string): any[] {
   return Object.values(template.Resources).filter((resource) => resource.Type === type);

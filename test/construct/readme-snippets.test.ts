@@ -3,42 +3,33 @@
 // own, with the imports it shows, in a fresh app holding the packed package and its peer
 // dependencies; `jsii-rosetta extract --strict` passes against the packed package (README and
 // `@example`s); and every block that builds an App synthesizes without AWS credentials (no
-// lookups), without a warning and without an AWS Solutions finding. Needs `npm run build` first.
+// lookups), without a warning and without an AWS Solutions finding, on the aws-cdk-lib this
+// repository pins and on the newest the npm registry serves (skipped, saying so, when it cannot be
+// reached). Needs `npm run build` first.
 import * as fs from 'fs';
 import { createRequire } from 'module';
 import * as os from 'os';
 import * as path from 'path';
 import { execFileSync } from 'child_process';
 import * as ts from 'typescript';
+import { describeOnNewest } from '../support/newest-aws-cdk-lib';
 import { installPackedPackage, packPackage, repoRoot } from '../support/packed-package';
+import { typeScriptBlocks } from '../support/readme-blocks';
 import { NO_PROBLEMS, type SynthesisProblems, synthesisProblems } from '../support/synthesis-problems';
-
-interface Snippet {
-  /** Where the block starts in the README, for the failure messages. */
-  readonly line: number;
-  readonly source: string;
-}
-
-/** The fenced TypeScript blocks of the README, as rosetta counts them. */
-function typeScriptBlocks(markdown: string): Snippet[] {
-  const blocks: Snippet[] = [];
-  const fence = /^```(?:ts|typescript)\b[^\n]*\n([\s\S]*?)^```/gm;
-  for (let match = fence.exec(markdown); match; match = fence.exec(markdown)) {
-    blocks.push({ line: markdown.slice(0, match.index).split('\n').length, source: match[1] });
-  }
-  return blocks;
-}
 
 const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
 const snippets = typeScriptBlocks(readme);
+const apps = snippets.filter(({ source }) => /\bnew App\(/.test(source)).map((snippet) => ({ ...snippet, label: `line ${snippet.line}` }));
 let workDir: string;
+let tarball: string;
 let appDir: string;
 let installedPackage: string;
 
 beforeAll(() => {
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-snippets-'));
   appDir = path.join(workDir, 'app');
-  installedPackage = installPackedPackage(packPackage(workDir).tarball, appDir, { extraDependencies: ['@types/node', 'cdk-nag'] });
+  tarball = packPackage(workDir).tarball;
+  installedPackage = installPackedPackage(tarball, appDir, { extraDependencies: ['@types/node', 'cdk-nag'] });
 }, 120_000);
 
 afterAll(() => {
@@ -91,23 +82,32 @@ test('jsii-rosetta extract --strict passes against the packed package: every REA
   expect(translated.filter((snippet) => snippet.didCompile !== true)).toEqual([]);
 }, 600_000);
 
-describe.each(snippets.filter(({ source }) => /\bnew App\(/.test(source)).map((snippet) => ({ ...snippet, label: `line ${snippet.line}` })))(
-  'the README app at $label',
-  ({ source }) => {
-    test('synthesizes with no lookup, no warning and no AWS Solutions finding', () => {
-      expect(synthesizeSnippet(source)).toEqual(NO_PROBLEMS);
-    });
-  },
-);
+describe.each(apps)('the README app at $label', ({ source }) => {
+  test('synthesizes with no lookup, no warning and no AWS Solutions finding', () => {
+    expect(synthesizeSnippet(source, appDir)).toEqual(NO_PROBLEMS);
+  });
+});
+
+describeOnNewest('the README apps on the newest aws-cdk-lib', (release) => {
+  let newestAppDir: string;
+  beforeAll(() => {
+    newestAppDir = path.join(workDir, 'app-newest');
+    installPackedPackage(tarball, newestAppDir, { nodeModules: release.nodeModules, extraDependencies: ['cdk-nag'] });
+  });
+
+  test.each(apps)('the app at $label synthesizes with no lookup, no warning and no AWS Solutions finding', ({ source }) => {
+    expect(synthesizeSnippet(source, newestAppDir)).toEqual(NO_PROBLEMS);
+  });
+});
 
 /**
- * Runs the block as the app's entry point (the packed package and this repository's aws-cdk-lib,
- * loaded by Node as the app would), synthesizes the App it creates and runs cdk-nag's AWS
- * Solutions checks over it.
+ * Runs the block as the entry point of the app in `app` (the packed package and the aws-cdk-lib and
+ * cdk-nag installed there, loaded by Node as the app would), synthesizes the App it creates and runs
+ * cdk-nag's AWS Solutions checks over it.
  */
-function synthesizeSnippet(source: string): SynthesisProblems {
+function synthesizeSnippet(source: string, app: string): SynthesisProblems {
   const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
-  const appRequire = createRequire(path.join(appDir, 'app.js'));
+  const appRequire = createRequire(path.join(app, 'app.js'));
   const cdk = appRequire('aws-cdk-lib');
   const { AwsSolutionsChecks } = appRequire('cdk-nag');
   const apps: any[] = [];

@@ -143,8 +143,16 @@ describe('alarm options that could never work are refused with what to change', 
     expect(() => construct({ alarms: { overrides } })).toThrow(message);
   });
 
-  test('datapointsToAlarm may equal evaluationPeriods, and an override of an alarm the pipeline lacks is ignored', () => {
-    expect(() => construct({ alarms: { overrides: { webhookErrors: { evaluationPeriods: 4, datapointsToAlarm: 4 }, modelThrottles: { threshold: 3 } } } })).not.toThrow();
+  test('datapointsToAlarm may equal evaluationPeriods', () => {
+    expect(() => construct({ alarms: { overrides: { webhookErrors: { evaluationPeriods: 4, datapointsToAlarm: 4 } } } })).not.toThrow();
+  });
+
+  test('an override of an alarm this pipeline does not create is refused, with the alarms it creates', () => {
+    // The scripted agent: no model to throttle, no modelThrottles alarm; no crmSync, no CRM alarms.
+    expect(() => construct({ alarms: { overrides: { modelThrottles: { threshold: 3 }, crmSyncBlocked: { enabled: false }, webhookErrors: { threshold: 1 } } } })).toThrow(
+      /alarms\.overrides tunes 'modelThrottles', 'crmSyncBlocked', which this pipeline does not create \(each alarm's PipelineAlarmOverrides field says what it needs\): remove those overrides, or turn on what the alarm watches\. The alarms it creates are deadLetterQueue, oldestMessageAge, webhookErrors, /,
+    );
+    expect(() => construct({ alarms: { overrides: { modelThrottles: { threshold: 3 } } } })).toThrow(/tunes 'modelThrottles', which this pipeline does not create .*remove the override/);
   });
 
   test.each(['', ' orders', 'orders ', 'pedidos-ação', 'a'.repeat(231)])('alarmNamePrefix %p cannot start an alarm name', (alarmNamePrefix) => {

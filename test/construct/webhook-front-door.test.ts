@@ -61,6 +61,16 @@ describe('WebhookFrontDoor.apiGateway()', () => {
     expect(pipeline.webhookUrl).toBe(pipeline.webhookApi!.url);
     template.hasOutput(webhookUrlOutput, { Value: stack.resolve(pipeline.webhookApi!.url) });
   });
+
+  test('the stage is named after the environment, so a staging pipeline is not served from /prod/', () => {
+    const staging = synthPipeline({ environment: 'staging', webhookFrontDoor: WebhookFrontDoor.apiGateway() });
+    staging.template.resourceCountIs('AWS::ApiGateway::Stage', 1);
+    staging.template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'staging' });
+    // The callback URL ends in the stage's name (its Ref): …/staging/.
+    const [stageId] = Object.keys(staging.template.findResources('AWS::ApiGateway::Stage'));
+    expect(JSON.stringify(staging.stack.resolve(staging.pipeline.webhookUrl))).toMatch(new RegExp(`"/",\\{"Ref":"${stageId}"\\},"/"\\]\\]\\}$`));
+    template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'test' });
+  });
 });
 
 describe('WebhookFrontDoor.apiGateway() options', () => {

@@ -1,6 +1,6 @@
-// What `npm start` exposes beyond the machine (the README states it next to `npm start`): the
-// servers the project writes listen on loopback only; DynamoDB Local, which has no bind option,
-// listens on every interface.
+// What `npm start` and the suites expose beyond the machine: nothing. The servers the project writes
+// listen on loopback only, and so does DynamoDB Local, which has no bind option of its own (its
+// launcher, local/servers/LoopbackDynamoDbLocal.java, binds it).
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
@@ -31,12 +31,13 @@ function accepts(host: string, port: number): Promise<boolean> {
 const portOf = (endpoint: string) => Number(new URL(endpoint).port);
 
 (outwardAddress === undefined ? describe.skip : describe)(`reached from the network (${outwardAddress})`, () => {
-  test('the SQS emulator, the fake Graph API, the local Function URL and the tests’ permission proxy refuse it; on loopback they answer', async () => {
+  test('DynamoDB Local, the SQS emulator, the fake Graph API, the local Function URL and the tests’ permission proxy refuse it; on loopback they answer', async () => {
     const fake = await FakeGraphApi.start({ accessToken: 'token' });
     const functionUrl = await startFunctionUrlServer(async () => ({ statusCode: 200 }));
     try {
       const proxy = [process.env.AWS_ENDPOINT_URL_DYNAMODB!, process.env.AWS_ENDPOINT_URL_SQS!];
-      for (const endpoint of [process.env[LOCAL_SERVER_ENDPOINT_VARIABLES.sqs]!, fake.baseUrl, functionUrl.url, ...proxy]) {
+      const servers = [process.env[LOCAL_SERVER_ENDPOINT_VARIABLES.dynamoDb]!, process.env[LOCAL_SERVER_ENDPOINT_VARIABLES.sqs]!];
+      for (const endpoint of [...servers, fake.baseUrl, functionUrl.url, ...proxy]) {
         expect(await accepts('127.0.0.1', portOf(endpoint))).toBe(true);
         expect(await accepts(outwardAddress!, portOf(endpoint))).toBe(false);
       }
@@ -44,9 +45,5 @@ const portOf = (endpoint: string) => Number(new URL(endpoint).port);
       await fake.close();
       await functionUrl.close();
     }
-  });
-
-  test('DynamoDB Local answers on every interface, as the README warns (it has no bind option)', async () => {
-    expect(await accepts(outwardAddress!, portOf(process.env[LOCAL_SERVER_ENDPOINT_VARIABLES.dynamoDb]!))).toBe(true);
   });
 });

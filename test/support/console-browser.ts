@@ -86,6 +86,17 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: true, animations: 'disabled', caret: 'hide' });
 }
 
+/**
+ * Opens an admin screen as an admin does on a desktop: the sections' Administration group, then the
+ * screen's link in it (`name` in the console's language).
+ */
+export async function openAdminScreen(page: Page, name: string): Promise<void> {
+  const sections = page.getByRole('navigation', { name: /^(Seções|Sections|Secciones)$/ });
+  const link = sections.getByRole('link', { name, exact: true });
+  if (!(await link.isVisible())) await sections.getByRole('button', { name: /^(Administração|Administration|Administración)/ }).click();
+  await link.click();
+}
+
 /** The page is no wider than its viewport: nothing to scroll sideways on a phone. */
 export async function horizontalOverflow(page: Page): Promise<number> {
   // A string: the expression runs in the page, where the DOM is.

@@ -28,44 +28,46 @@ export function packPackage(destination: string): PackedPackage {
 }
 
 /**
- * A fresh app in `appDir` with the unpacked tarball and the peer dependencies: this repository's
- * `aws-cdk-lib` and `constructs` (or the releases installed as `cdkLib` and `constructs`, such as
- * the `-min` floor aliases), plus `extraDependencies` of this repository's node_modules. Returns the
- * installed package's folder.
+ * A fresh app in `appDir` with the unpacked tarball and the peer dependencies: `aws-cdk-lib` and
+ * `constructs` from `nodeModules` (default this repository's; by default under those names, or as
+ * `cdkLib` and `constructs`, such as the `-min` floor aliases), plus `extraDependencies` from there or
+ * this repository. Returns the installed package's folder.
  */
 export function installPackedPackage(
   tarball: string,
   appDir: string,
-  options: { readonly cdkLib?: string; readonly constructs?: string; readonly extraDependencies?: readonly string[] } = {},
+  options: { readonly nodeModules?: string; readonly cdkLib?: string; readonly constructs?: string; readonly extraDependencies?: readonly string[] } = {},
 ): string {
   const modules = path.join(appDir, 'node_modules');
   const installed = path.join(modules, packageName);
   fs.mkdirSync(installed, { recursive: true });
   execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
-  linkInstalledPackage('aws-cdk-lib', modules, path.join(repoRoot, 'node_modules', options.cdkLib ?? 'aws-cdk-lib'));
-  linkInstalledPackage('constructs', modules, path.join(repoRoot, 'node_modules', options.constructs ?? 'constructs'));
+  const from = options.nodeModules ?? path.join(repoRoot, 'node_modules');
+  linkInstalledPackage('aws-cdk-lib', modules, from, path.join(from, options.cdkLib ?? 'aws-cdk-lib'));
+  linkInstalledPackage('constructs', modules, from, path.join(from, options.constructs ?? 'constructs'));
   for (const dependency of options.extraDependencies ?? []) {
-    linkInstalledPackage(dependency, modules);
+    linkInstalledPackage(dependency, modules, from);
   }
   return installed;
 }
 
 /**
- * Links the installed package at `source` (default: this repository's copy of `name`) into
- * `modules` as `name`, and, like an install would, the dependencies it does not bundle, taken from
- * its own nested node_modules first.
+ * Links the installed package at `source` (default: the copy of `name` in `from`, else in this
+ * repository) into `modules` as `name`, and, like an install would, the dependencies it does not
+ * bundle, taken from its own nested node_modules first, then from `from`, then from this repository.
  */
-function linkInstalledPackage(name: string, modules: string, source = path.join(repoRoot, 'node_modules', name)): void {
+function linkInstalledPackage(name: string, modules: string, from: string, source?: string): void {
   const target = path.join(modules, name);
   if (fs.existsSync(target)) {
     return;
   }
+  const found = source ?? [path.join(from, name), path.join(repoRoot, 'node_modules', name)].find((candidate) => fs.existsSync(candidate))!;
   fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.symlinkSync(source, target, 'dir');
-  const dependencyManifest = JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8'));
+  fs.symlinkSync(found, target, 'dir');
+  const dependencyManifest = JSON.parse(fs.readFileSync(path.join(found, 'package.json'), 'utf8'));
   const bundled: string[] = dependencyManifest.bundleDependencies ?? dependencyManifest.bundledDependencies ?? [];
   for (const dependency of Object.keys(dependencyManifest.dependencies ?? {}).filter((d) => !bundled.includes(d))) {
-    const nested = path.join(source, 'node_modules', dependency);
-    linkInstalledPackage(dependency, modules, fs.existsSync(nested) ? nested : undefined);
+    const nested = path.join(found, 'node_modules', dependency);
+    linkInstalledPackage(dependency, modules, from, fs.existsSync(nested) ? nested : undefined);
   }
 }

@@ -1,7 +1,7 @@
-import type { MessageKey } from '../i18n';
+import type { Dictionary } from '../dictionary';
 
 /** The console's words in English. */
-export const en: Readonly<Record<MessageKey, string>> = {
+export const en: Dictionary = {
   'app.title': 'Operator console',
   'app.skip': 'Skip to content',
   'nav.label': 'Sections',
@@ -47,6 +47,7 @@ export const en: Readonly<Record<MessageKey, string>> = {
   'session.signedInAs': 'Signed in as {name}',
   'session.timeZone': 'Times in {zone}',
   'nav.menu': 'Menu',
+  'nav.admin': 'Administration',
   'nav.conversation': 'Conversation',
   'availability.label': 'Available for customers',
   'signIn.heading': 'Sign in',

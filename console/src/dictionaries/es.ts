@@ -1,7 +1,7 @@
-import type { MessageKey } from '../i18n';
+import type { Dictionary } from '../dictionary';
 
 /** The console's words in Spanish. */
-export const es: Readonly<Record<MessageKey, string>> = {
+export const es: Dictionary = {
   'app.title': 'Consola de atención',
   'app.skip': 'Ir al contenido',
   'nav.label': 'Secciones',
@@ -28,6 +28,7 @@ export const es: Readonly<Record<MessageKey, string>> = {
   'session.signedInAs': 'Conectado como {name}',
   'session.timeZone': 'Horas en {zone}',
   'nav.menu': 'Menú',
+  'nav.admin': 'Administración',
   'nav.conversation': 'Conversación',
   'availability.label': 'Disponible para atender',
   'signIn.heading': 'Entrar',

@@ -45,6 +45,7 @@ export const pt = {
   'session.signedInAs': 'Conectado como {name}',
   'session.timeZone': 'Horários em {zone}',
   'nav.menu': 'Menu',
+  'nav.admin': 'Administração',
   'nav.conversation': 'Conversa',
   'availability.label': 'Disponível para atendimento',
   'signIn.heading': 'Entrar',

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useConsole } from '../context';
 import type { MessageKey } from '../i18n';
 import { hrefOf, type AdminScreen, type Route } from '../view-model';
@@ -50,8 +50,9 @@ function screenName(route: Route): MessageKey {
 const TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
- * The signed-in frame: who, availability, language, sign-out, the sections, and the current screen.
- * On a phone the sections fold behind a menu button; picking one folds them again.
+ * The signed-in frame: the title, then who, availability, alerts, language and sign-out, then the
+ * sections: the inbox, and for admins their screens under one group. On a phone all but the title
+ * fold behind a menu button, so the header is one line; picking a section folds them again.
  */
 export function Shell({ route, onSignOut, languageToggle }: ShellProps) {
   const { t, session } = useConsole();
@@ -61,11 +62,10 @@ export function Shell({ route, onSignOut, languageToggle }: ShellProps) {
   useEffect(() => {
     setTabTitle({ app: t('app.title'), screen: t(screenName(route)) });
   }, [t, current]);
-  const link = (href: string, label: MessageKey) => (
-    <a href={href} aria-current={current.startsWith(href) ? 'page' : undefined}>
-      {t(label)}
-    </a>
-  );
+  const folded = (name: string) => (menuOpen ? `${name} ${name}-open` : name);
+  const closeOnLink = (event: Event) => {
+    if ((event.target as Element).closest('a')) setMenuOpen(false);
+  };
   return (
     <>
       <a class="skip-link" href="#main">
@@ -73,31 +73,87 @@ export function Shell({ route, onSignOut, languageToggle }: ShellProps) {
       </a>
       <header class="topbar">
         <h1>{t('app.title')}</h1>
-        <p class="who">
-          {t('session.signedInAs', { name: session.operator.name ?? session.operator.phone })}
-          <span class="time-zone">{t('session.timeZone', { zone: TIME_ZONE })}</span>
-        </p>
-        <div class="topbar-controls">
-          <AvailabilitySwitch />
-          <Attention />
-          {languageToggle}
-          <button type="button" onClick={onSignOut}>
-            {t('session.signOut')}
-          </button>
+        <button type="button" class="menu-button" aria-expanded={menuOpen} aria-controls="session-controls sections" onClick={() => setMenuOpen(!menuOpen)}>
+          <span class="menu-icon" aria-hidden="true" />
+          {t('nav.menu')}
+        </button>
+        <div id="session-controls" class={folded('session')}>
+          <p class="who">
+            {t('session.signedInAs', { name: session.operator.name ?? session.operator.phone })}
+            <span class="time-zone">{t('session.timeZone', { zone: TIME_ZONE })}</span>
+          </p>
+          <div class="topbar-controls">
+            <AvailabilitySwitch />
+            <Attention />
+            {languageToggle}
+            <button type="button" onClick={onSignOut}>
+              {t('session.signOut')}
+            </button>
+          </div>
         </div>
       </header>
-      <button type="button" class="menu-button" aria-expanded={menuOpen} aria-controls="sections" onClick={() => setMenuOpen(!menuOpen)}>
-        <span class="menu-icon" aria-hidden="true" />
-        {t('nav.menu')}
-      </button>
-      <nav id="sections" class={menuOpen ? 'sections sections-open' : 'sections'} aria-label={t('nav.label')} onClick={() => setMenuOpen(false)}>
-        {link('#/inbox', 'nav.inbox')}
-        {isAdmin && ADMIN_LINKS.map(([screen, label]) => link(hrefOf({ kind: 'admin', screen }), label))}
+      <nav id="sections" class={folded('sections')} aria-label={t('nav.label')} onClick={closeOnLink}>
+        <SectionLink href="#/inbox" labelKey="nav.inbox" current={current} />
+        {isAdmin && <AdminSections current={current} />}
       </nav>
       <main id="main" tabIndex={-1}>
         <Screen route={route} isAdmin={isAdmin} />
       </main>
     </>
+  );
+}
+
+function SectionLink({ href, labelKey, current }: { readonly href: string; readonly labelKey: MessageKey; readonly current: string }) {
+  const { t } = useConsole();
+  return (
+    <a href={href} aria-current={current.startsWith(href) ? 'page' : undefined}>
+      {t(labelKey)}
+    </a>
+  );
+}
+
+/**
+ * The admin screens under one disclosure button, which names the one open: one row of sections on
+ * a desktop however many screens there are. It closes when a screen is picked, on Escape (focus
+ * back on the button) and on a click elsewhere.
+ */
+function AdminSections({ current }: { readonly current: string }) {
+  const { t } = useConsole();
+  const [open, setOpen] = useState(false);
+  const group = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const shown = ADMIN_LINKS.find(([screen]) => current.startsWith(hrefOf({ kind: 'admin', screen })));
+  useEffect(() => {
+    if (!open) return undefined;
+    const onPointer = (event: PointerEvent) => {
+      if (!group.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+  return (
+    <div class={shown ? 'section-group section-group-current' : 'section-group'} ref={group}>
+      <button type="button" ref={button} class="section-group-button" aria-expanded={open} aria-controls="admin-sections" onClick={() => setOpen(!open)}>
+        {t('nav.admin')}
+        {shown && <span class="section-group-shown">{t(shown[1])}</span>}
+      </button>
+      <ul id="admin-sections" class="section-group-links" hidden={!open} onClick={(event) => (event.target as Element).closest('a') && setOpen(false)}>
+        {ADMIN_LINKS.map(([screen, label]) => (
+          <li key={screen}>
+            <SectionLink href={hrefOf({ kind: 'admin', screen })} labelKey={label} current={current} />
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -5,11 +5,12 @@ import { withMediaNote } from '../domain/media-note';
 import { isVisibleToAgent, type Message } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
 import { isoMicros, toEpochMicros } from '../domain/timestamps';
-import { answersLatest, applyActions, newestWithin, qualificationAsText } from '../domain/turn';
+import { applyActions, newestWithin, qualificationAsText } from '../domain/turn';
 import { type AgentAction, type AgentMediaStore, type AgentPort, type AgentResponse, type AgentSessionContext, type AgentStages, type ConversationEntry, isAgentStages } from '../ports/agent';
 import type { Clock } from '../ports/clock';
 import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, VersionedResourceRepository } from '../ports/repositories';
 import type { WhatsAppSender } from '../ports/whatsapp-sender';
+import { isStillLatest } from './still-latest';
 import { SystemPromptSource, stagePromptId, stagePromptMarker } from './system-prompt';
 import type { AgentCallReport, TurnSettings } from './turn-settings';
 
@@ -132,7 +133,7 @@ export class TurnAgent {
         session: agentContext(context, stage.name),
         deadline: deadline - this.settings.deliveryReserveMs,
         maxIterations: iterationsLeft,
-        stillLatest: () => this.stillLatest(last),
+        stillLatest: () => isStillLatest(this.deps.receipts, last),
         ...(this.deps.mediaStore === undefined ? {} : { mediaStore: this.deps.mediaStore }),
       });
       responses.push(response);
@@ -141,7 +142,7 @@ export class TurnAgent {
       if (next === undefined) break;
       // The next stage sees what this one learned; a handoff to a human or a close ends the turn's agents.
       context = applyActions(context, response.actions, isoMicros(this.deps.clock.now()));
-      if (isHumanOwned(context.state) || context.state === SessionState.CLOSED || !(await this.stillLatest(last))) break;
+      if (isHumanOwned(context.state) || context.state === SessionState.CLOSED || !(await isStillLatest(this.deps.receipts, last))) break;
       stage = next;
     }
     const response = combined(responses);
@@ -157,15 +158,6 @@ export class TurnAgent {
   private handoverTarget(from: Stage, response: AgentResponse): Stage | undefined {
     const handover = [...response.actions].reverse().find((action) => action.type === 'handover_to_agent' && action.agent !== from.name && this.stages.has(action.agent));
     return handover?.type === 'handover_to_agent' ? this.stages.get(handover.agent) : undefined;
-  }
-
-  /**
-   * Whether `last` is still the message the turn answers, as the persist guard will check it: one
-   * strongly consistent read of the marker. A failed read lets the agent go on; the guard decides.
-   */
-  private async stillLatest(last: PendingInbound): Promise<boolean> {
-    const latest = await this.deps.receipts.getLatest(last.customerId).catch(() => undefined);
-    return latest === undefined || answersLatest(latest, last.messageId);
   }
 
   /**

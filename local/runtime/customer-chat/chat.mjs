@@ -3,6 +3,7 @@
 const POLL_EVERY_MS = 700;
 
 const list = document.getElementById('messages');
+const conversation = document.getElementById('conversation');
 const problem = document.getElementById('problem');
 const customerInput = document.getElementById('customer');
 const textInput = document.getElementById('text');
@@ -18,7 +19,7 @@ const clock = (iso) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', m
 
 /** Adds the messages not shown yet and updates the status of those that are. */
 function render(messages) {
-  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+  const atBottom = conversation.scrollTop + conversation.clientHeight >= conversation.scrollHeight - 8;
   for (const message of messages) {
     let item = shown.get(message.id);
     if (item === undefined) {
@@ -41,7 +42,7 @@ function render(messages) {
     }
     item.querySelector('.status').textContent = message.status.replaceAll('_', ' ');
   }
-  if (atBottom) list.scrollTop = list.scrollHeight;
+  if (atBottom) conversation.scrollTop = conversation.scrollHeight;
 }
 
 async function refresh() {

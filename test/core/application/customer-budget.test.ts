@@ -1,3 +1,4 @@
+import { UNSUPPORTED_MESSAGE_TEXT_DEFAULT } from '../../../lib/contract';
 import { ManualClock } from '../../support/manual-clock';
 import { TurnHarness } from '../../support/turn-harness';
 
@@ -43,6 +44,17 @@ describe('per-customer budget (docs/RELIABILITY.md#security)', () => {
     expect(harness.agent.calls).toBe(3);
     // The agent reads what the refused minute kept unanswered (the scripted agent echoes every message since the last reply).
     expect(harness.sentTo(CUSTOMER).at(-1)).toBe('Olá! Recebi: mensagem 4 | mensagem 5 | mensagem 6 (mensagem 6)');
+  });
+
+  test('a turn an earlier gate answered counts nothing: the notice for an unreadable message leaves the minute to the agent', async () => {
+    const clock = new ManualClock('2026-11-30T10:15:05.000Z');
+    harness = await TurnHarness.start({ budget: { clock, settings: { turnsPerMinute: 1, reply: OVER_BUDGET } } });
+    await harness.receiveMessage(CUSTOMER, { id: 'wamid.U-1', type: 'unsupported', errors: [{ code: 131051, title: 'Message type unknown' }], unsupported: { type: 'poll_creation' } });
+    await harness.process(CUSTOMER, 'wamid.U-1');
+    await turn(1);
+
+    expect(harness.agent.calls).toBe(1);
+    expect(harness.sentTo(CUSTOMER)).toEqual([UNSUPPORTED_MESSAGE_TEXT_DEFAULT, 'Olá! Recebi: mensagem 1 (mensagem 2)']);
   });
 
   test('the per-hour budget holds across minutes', async () => {

@@ -1,4 +1,5 @@
 import { legacyBufferToItem, legacyPendingReplyToItem } from '../../../lambda/core/adapters/dynamodb/codecs/inbound-codec';
+import { isUnreadFor } from '../../../lambda/core/domain/inbox-summary';
 import { SessionState } from '../../../lambda/core/domain/session';
 import { addMilliseconds } from '../../../lambda/core/domain/timestamps';
 import { AgentInvocationError, type AgentRequest } from '../../../lambda/core/ports/agent';
@@ -452,6 +453,18 @@ describe("the customer's 24-hour window", () => {
     expect(harness.agent.requests).toHaveLength(0);
     expect(harness.fake.sent()).toEqual([]);
     expect(turnOutcomes(addMetric)).toEqual(['Turn_outside_window', 'Turn_noop']);
+  });
+
+  test("the conversation handed to people shows the customer's message on its inbox row, unread", async () => {
+    harness = await TurnHarness.start();
+    await harness.receive(CUSTOMER, 'wamid.A', 'ainda dá para marcar?', SENT_25_HOURS_AGO);
+
+    await harness.process(CUSTOMER, 'wamid.A');
+
+    const session = await harness.sessions.getActive(CUSTOMER);
+    expect(session?.state).toBe(SessionState.AWAITING_HUMAN);
+    expect(session?.lastCustomerMessage).toEqual({ preview: 'ainda dá para marcar?', at: (await harness.messages.history(CUSTOMER, { limit: 10 })).items[0].timestamp });
+    expect(isUnreadFor(session!, '5511900000001')).toBe(true);
   });
 
   test('killed between the handoff and the completion, the retry completes the messages and never asks the agent', async () => {

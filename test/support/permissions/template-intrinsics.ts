@@ -1,3 +1,4 @@
+import { TemplateValues } from '../../../lib/private/template-values';
 import type { CloudFormationTemplate } from './deployment-variants';
 
 /** Where the template is taken to be deployed: the values of the pseudo parameters. */
@@ -7,27 +8,29 @@ export interface DeploymentPlace {
   readonly stackName: string;
 }
 
+/**
+ * The name CloudFormation gives a resource the template does not name. By default its logical id,
+ * which keeps the names readable in a denial; the deploy-limit suites pass the name as CloudFormation
+ * makes it, to measure what a deployment holds.
+ */
+export type GeneratedName = (logicalId: string, type: string) => string;
+
 type Resource = CloudFormationTemplate['Resources'][string];
 
 /**
  * A template's values with every intrinsic CloudFormation would resolve at deployment (`Ref`,
  * `Fn::GetAtt`, `Fn::Join`, `Fn::Sub`, `Fn::Select`, `Fn::Split`, pseudo parameters) turned into
  * the concrete names and ARNs a deployment at `place` gets: physical names from the resources'
- * properties, the logical id where CloudFormation would generate one. An attribute or a function
+ * properties, else `generatedName` (the logical id by default) where CloudFormation would generate one. An attribute or a function
  * this does not know is an error naming it, never a silent placeholder.
  */
-export class TemplateIntrinsics {
+export class TemplateIntrinsics extends TemplateValues {
   constructor(
     private readonly template: CloudFormationTemplate,
     private readonly place: DeploymentPlace,
-  ) {}
-
-  resolve(value: unknown): unknown {
-    if (Array.isArray(value)) return value.map((item) => this.resolve(item)).filter((item) => item !== NO_VALUE);
-    if (value === null || typeof value !== 'object') return value;
-    const entries = Object.entries(value as Record<string, unknown>);
-    if (entries.length === 1 && (entries[0][0] === 'Ref' || entries[0][0].startsWith('Fn::'))) return this.intrinsic(entries[0][0], entries[0][1]);
-    return Object.fromEntries(entries.map(([key, item]) => [key, this.resolve(item)]).filter(([, item]) => item !== NO_VALUE));
+    private readonly generatedName: GeneratedName = (logicalId) => logicalId,
+  ) {
+    super();
   }
 
   /** `resolve`, for a value that must come out as text. */
@@ -37,41 +40,11 @@ export class TemplateIntrinsics {
     return resolved;
   }
 
-  private intrinsic(name: string, argument: unknown): unknown {
-    switch (name) {
-      case 'Ref':
-        return this.ref(String(argument));
-      case 'Fn::GetAtt': {
-        const [logicalId, attribute] = Array.isArray(argument) ? argument.map(String) : String(argument).split(/\.(.*)/);
-        return this.attribute(logicalId, attribute);
-      }
-      case 'Fn::Join': {
-        const [separator, parts] = argument as [string, unknown[]];
-        return (this.resolve(parts) as unknown[]).map(String).join(separator);
-      }
-      case 'Fn::Select': {
-        const [index, list] = argument as [unknown, unknown];
-        return (this.resolve(list) as unknown[])[Number(this.resolve(index))];
-      }
-      case 'Fn::Split': {
-        const [separator, source] = argument as [string, unknown];
-        return this.text(source).split(separator);
-      }
-      case 'Fn::Sub': {
-        const [pattern, variables = {}] = Array.isArray(argument) ? (argument as [string, Record<string, unknown>]) : [String(argument)];
-        return pattern.replace(/\$\{(!?)([^}]+)\}/g, (_, literal: string, reference: string) => {
-          if (literal) return `\${${reference}}`;
-          if (reference in variables) return String(this.resolve(variables[reference]));
-          const [logicalId, attribute] = reference.split(/\.(.*)/);
-          return String(attribute === undefined ? this.ref(logicalId) : this.attribute(logicalId, attribute));
-        });
-      }
-      default:
-        throw new Error(`The template uses ${name}, which the intrinsic resolver does not evaluate`);
-    }
+  protected otherFunction(name: string): never {
+    throw new Error(`The template uses ${name}, which the intrinsic resolver does not evaluate`);
   }
 
-  private ref(logicalId: string): unknown {
+  protected ref(logicalId: string): unknown {
     const { account, region, stackName } = this.place;
     switch (logicalId) {
       case 'AWS::AccountId':
@@ -86,8 +59,6 @@ export class TemplateIntrinsics {
         return stackName;
       case 'AWS::StackId':
         return `arn:aws:cloudformation:${region}:${account}:stack/${stackName}/00000000-0000-0000-0000-000000000000`;
-      case 'AWS::NoValue':
-        return NO_VALUE;
     }
     const resource = this.resource(logicalId);
     const name = this.physicalName(logicalId, resource);
@@ -99,13 +70,15 @@ export class TemplateIntrinsics {
       case 'AWS::SNS::Topic':
         return this.attribute(logicalId, 'TopicArn');
       case 'AWS::Lambda::Alias':
-        return `${this.attribute(this.text(resource.Properties?.FunctionName).split(':').pop()!, 'Arn')}:${this.text(resource.Properties?.Name)}`;
+        return `${this.attribute(this.targetFunction(resource), 'Arn')}:${this.text(resource.Properties?.Name)}`;
+      case 'AWS::Lambda::Version':
+        return `${this.attribute(this.targetFunction(resource), 'Arn')}:1`;
       default:
         return name;
     }
   }
 
-  private attribute(logicalId: string, attribute: string): unknown {
+  protected attribute(logicalId: string, attribute: string): unknown {
     const { account, region } = this.place;
     const resource = this.resource(logicalId);
     const name = this.physicalName(logicalId, resource);
@@ -115,7 +88,11 @@ export class TemplateIntrinsics {
       'AWS::KMS::Key': { Arn: () => `arn:aws:kms:${region}:${account}:key/${name}`, KeyId: () => name },
       'AWS::IAM::Role': { Arn: () => `arn:aws:iam::${account}:role/${name}`, RoleId: () => `AROA${name}` },
       'AWS::Lambda::Function': { Arn: () => `arn:aws:lambda:${region}:${account}:function:${name}` },
-      'AWS::Lambda::Url': { FunctionUrl: () => `https://${logicalId.toLowerCase()}.lambda-url.${region}.on.aws/`, FunctionArn: () => this.text(resource.Properties?.TargetFunctionArn) },
+      'AWS::Lambda::Url': { FunctionUrl: () => `https://${name.toLowerCase()}.lambda-url.${region}.on.aws/`, FunctionArn: () => this.text(resource.Properties?.TargetFunctionArn) },
+      'AWS::Lambda::Version': { Version: () => '1' },
+      'AWS::CloudFront::Distribution': { DomainName: () => `${name.toLowerCase()}.cloudfront.net`, Id: () => name },
+      'AWS::ApiGateway::RestApi': { RootResourceId: () => `${name}-root`, RestApiId: () => name },
+      'AWS::WAFv2::WebACL': { Arn: () => `arn:aws:wafv2:${region}:${account}:regional/webacl/${name}/00000000-0000-0000-0000-000000000000` },
       'AWS::SecretsManager::Secret': { Id: () => `arn:aws:secretsmanager:${region}:${account}:secret:${name}-AbCdEf` },
       'AWS::SNS::Topic': { TopicArn: () => `arn:aws:sns:${region}:${account}:${name}`, TopicName: () => name },
       'AWS::Logs::LogGroup': { Arn: () => `arn:aws:logs:${region}:${account}:log-group:${name}:*` },
@@ -132,8 +109,15 @@ export class TemplateIntrinsics {
     const property = { 'AWS::DynamoDB::Table': 'TableName', 'AWS::SQS::Queue': 'QueueName', 'AWS::IAM::Role': 'RoleName', 'AWS::Lambda::Function': 'FunctionName', 'AWS::SecretsManager::Secret': 'Name', 'AWS::SNS::Topic': 'TopicName', 'AWS::Logs::LogGroup': 'LogGroupName', 'AWS::Events::Rule': 'Name', 'AWS::S3::Bucket': 'BucketName' }[resource.Type];
     const given = property === undefined ? undefined : resource.Properties?.[property];
     if (given !== undefined) return this.text(given);
-    if (resource.Type === 'AWS::S3::Bucket') return logicalId.toLowerCase();
-    return resource.Type === 'AWS::SQS::Queue' && resource.Properties?.FifoQueue === true ? `${logicalId}.fifo` : logicalId;
+    const generated = this.generatedName(logicalId, resource.Type);
+    if (resource.Type === 'AWS::S3::Bucket') return generated.toLowerCase();
+    return resource.Type === 'AWS::SQS::Queue' && resource.Properties?.FifoQueue === true ? `${generated}.fifo` : generated;
+  }
+
+  /** The logical id of the function an alias or a version belongs to (`FunctionName` is a `Ref` to it, or its name). */
+  private targetFunction(resource: Resource): string {
+    const target = resource.Properties?.FunctionName as { Ref?: string } | string | undefined;
+    return typeof target === 'object' && target.Ref !== undefined ? target.Ref : this.text(target).split(':').pop()!;
   }
 
   private resource(logicalId: string): Resource {
@@ -142,6 +126,3 @@ export class TemplateIntrinsics {
     return resource;
   }
 }
-
-/** `AWS::NoValue`: the property or list item is left out. */
-const NO_VALUE = Symbol('AWS::NoValue');

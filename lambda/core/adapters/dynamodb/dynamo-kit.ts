@@ -45,6 +45,7 @@ import type {
   UpdateRequest,
 } from './dynamo-kit-requests';
 import { stableStringify } from '../../domain/stable-json';
+import { mergeFanOutPage } from './fan-out-merge';
 import { PageCursors, type ShardPosition, START } from './page-cursor';
 
 export * from './dynamo-kit-requests';
@@ -120,9 +121,6 @@ function conditionInput(request: { readonly condition?: string; readonly names?:
   return { ConditionExpression: request.condition, ExpressionAttributeNames: request.names, ExpressionAttributeValues: request.values };
 }
 
-/** Code-unit order, which is DynamoDB's byte order for the ASCII keys this table uses. */
-const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class DynamoKit {
@@ -182,46 +180,17 @@ export class DynamoKit {
   }
 
   /**
-   * One page over several queries of one list (its write shards), merged in sort-key order, newest
-   * first when asked. The queries are read in parallel, at most a page from each per round; the cursor
-   * carries every query's own position, so the next page resumes each exactly after the last item
-   * this page took from it — nothing is skipped or handed out twice, whatever the page size.
+   * One page over several queries of one list (its write shards), merged in sort-key order
+   * (fan-out-merge.ts); the cursor carries every query's own position, so the next page resumes
+   * each exactly after the last item this page took from it.
    */
   async queryFanOut(requests: readonly QueryRequest[], page: FanOutPage): Promise<QueryPageResult> {
     if (requests.length === 0) throw new TypeError('queryFanOut needs at least one query');
     const cursors = await this.cursors();
     const scope = cursors.fanOutScope(requests);
     const starts = page.cursor === undefined ? requests.map((): ShardPosition => START) : cursors.decodePositions(page.cursor, scope, requests.length);
-    const shards = starts.map((start, index) => ({ request: requests[index], start, next: start, buffer: [] as Item[], lastTaken: undefined as Item | undefined }));
-    const keyOf = (item: Item): Item => Object.fromEntries(page.keyAttributes.map((name) => [name, item[name]]));
-    const direction = page.newestFirst ? -1 : 1;
-    // Ties on the sort key are broken by the item's key, so the merge order is total and stable.
-    const compare = (a: Item, b: Item) =>
-      direction * [page.sortAttribute, ...page.keyAttributes].reduce((order, name) => order || compareStrings(String(a[name]), String(b[name])), 0);
-    const taken: Item[] = [];
-    while (taken.length < page.limit) {
-      // A filtered query may return an empty page that is not the end: read on until every shard that
-      // is not exhausted has its next item at hand, so the smallest head is truly the next item.
-      let starving = shards.filter((shard) => shard.buffer.length === 0 && shard.next !== null);
-      while (starving.length > 0) {
-        await Promise.all(
-          starving.map(async (shard) => {
-            const { items, lastEvaluatedKey } = await this.queryFrom({ ...shard.request, limit: page.limit, newestFirst: page.newestFirst }, shard.next === START ? undefined : shard.next!);
-            shard.buffer = items;
-            shard.next = lastEvaluatedKey ?? null;
-          }),
-        );
-        starving = starving.filter((shard) => shard.buffer.length === 0 && shard.next !== null);
-      }
-      const heads = shards.filter((shard) => shard.buffer.length > 0);
-      if (heads.length === 0) break;
-      const first = heads.reduce((best, shard) => (compare(shard.buffer[0], best.buffer[0]) < 0 ? shard : best));
-      const item = first.buffer.shift()!;
-      first.lastTaken = keyOf(item);
-      taken.push(item);
-    }
-    const positions = shards.map((shard): ShardPosition => (shard.buffer.length > 0 ? (shard.lastTaken ?? shard.start) : shard.next));
-    return positions.every((position) => position === null) ? { items: taken } : { items: taken, cursor: cursors.encodePositions(positions, scope) };
+    const { items, positions } = await mergeFanOutPage(requests, page, starts, (request, start) => this.queryFrom(request, start));
+    return positions.every((position) => position === null) ? { items } : { items, cursor: cursors.encodePositions(positions, scope) };
   }
 
   /**

@@ -4,7 +4,7 @@ import type { InboxSearch, SeenMark } from '../../domain/inbox-summary';
 import { isoMicros } from '../../domain/timestamps';
 import { DEFAULT_RETENTION, expiresAt, isExpired, type RetentionPolicy } from '../../domain/privacy';
 import type { Clock } from '../../ports/clock';
-import { ActivePointerAttribute, activePointerFromItem, activePointerToItem, activityIndexedAtOf, humanSendLockToMap, SessionAttribute as S, sessionFromItem, sessionToItem } from './codecs/session-codec';
+import { ActivePointerAttribute, activePointerFromItem, activePointerToItem, activityIndexedAtOf, SessionAttribute as S, sessionFromItem, sessionToItem } from './codecs/session-codec';
 import { CRM_SYNC_MAX_ATTEMPTS, type DynamoCrmSyncRepository } from './crm-sync-repository';
 import type { DynamoKit, TransactAction } from './dynamo-kit';
 import { KeyLayout } from '../../../../lib/contract/key-layout';
@@ -14,9 +14,18 @@ import { activePointerKey, EntityType, GSI1PK, GSI1SK, idleSessionsUntil, sessio
 import { DynamoHandoffReport } from './handoff-report-repository';
 import { DynamoInboxVersion } from './inbox-version';
 import { DynamoMessageRepository } from './message-repository';
-import { conditionally, IF_ABSENT, ITEM_EXISTS, type ItemFilter, KEY_NAMES, queryIndexPartitionsPage, toPage } from './repository-support';
-
-const HUMAN_OWNED_STATES = [SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTIVE];
+import {
+  handoffCustomerRenotifiedUpdate,
+  handoffNotifiedUpdate,
+  handoffRenotifiedUpdate,
+  humanSendLockAcquisition,
+  humanSendLockRelease,
+  inboxFilter,
+  ownerCondition,
+  reengagementClaim,
+  seenMarkUpdate,
+} from './session-updates';
+import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryIndexPartitionsPage, toPage } from './repository-support';
 
 const CHANGE_ATTRIBUTES: Readonly<Record<keyof SessionChanges, string>> = {
   assignedTo: S.assignedTo,
@@ -265,7 +274,7 @@ export class DynamoSessionRepository implements SessionRepository {
   /** Oldest first (see {@link sessionIndexKey}), over the seed partition and/or every write shard of the state (see key-layout.ts). */
   async listByState(state: SessionState, page?: PageRequest, options: { readonly assignedTo?: string; readonly search?: InboxSearch } = {}): Promise<Page<Session>> {
     const partitions = await this.keyLayout.partitionsToRead(sessionStatePartition(state), (shard) => shardedSessionStatePartition(state, shard));
-    const where = allOf([options.assignedTo === undefined ? undefined : ownerCondition(options.assignedTo), options.search === undefined ? undefined : searchCondition(options.search)]);
+    const where = inboxFilter(options);
     return toPage(await queryIndexPartitionsPage(this.kit, { partitions, entityType: EntityType.session, where }, page), sessionFromItem);
   }
 
@@ -276,136 +285,34 @@ export class DynamoSessionRepository implements SessionRepository {
   }
 
   acquireHumanSendLock(session: Session, lockId: string, now: string, expiresAt: string): Promise<boolean> {
-    const owner = ownerCondition(session.assignedTo ?? null);
-    return conditionally(() =>
-      this.kit.update({
-        key: sessionKey(session.customerId, session.sessionId),
-        update: 'SET #lock = :lock',
-        condition: `${ITEM_EXISTS} AND #state IN (:awaiting, :active) AND ${owner.condition} AND (attribute_not_exists(#lock) OR #lock.lock_id = :lockId OR #lock.expires_at <= :now)`,
-        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#lock': S.humanSendLock, ...owner.names },
-        values: {
-          ':lock': humanSendLockToMap({ lockId, acquiredAt: now, expiresAt }),
-          ':lockId': lockId,
-          ':now': isoMicros(now),
-          ':awaiting': HUMAN_OWNED_STATES[0],
-          ':active': HUMAN_OWNED_STATES[1],
-          ...owner.values,
-        },
-      }),
-    );
+    return conditionally(() => this.kit.update(humanSendLockAcquisition(session, { lockId, acquiredAt: now, expiresAt })));
   }
 
   /** With `repliedAt`, one transaction with the handoff report's first reply: the same one request as the release alone. */
   releaseHumanSendLock(session: Session, lockId: string, repliedAt?: string): Promise<boolean> {
-    const release = {
-      key: sessionKey(session.customerId, session.sessionId),
-      update: 'REMOVE #lock',
-      condition: '#lock.lock_id = :lockId',
-      names: { '#lock': S.humanSendLock },
-      values: { ':lockId': lockId },
-    };
+    const release = humanSendLockRelease(session, lockId);
     const firstReply = repliedAt === undefined ? undefined : this.handoffReport.stepUpdate(session, { step: 'firstReply', at: repliedAt });
     return conditionally(() => (firstReply === undefined ? this.kit.update(release) : this.kit.transact([{ update: release }, { update: firstReply }])));
   }
 
   markSeen(session: Session, mark: SeenMark): Promise<boolean> {
-    const key = sessionKey(session.customerId, session.sessionId);
-    const at = isoMicros(mark.at);
-    // The first mark creates the map; any later one writes its own entry, so two operators opening at once both keep theirs.
-    if (session.seenBy === undefined) {
-      return conditionally(() =>
-        this.kit.update({ key, update: 'SET #seen = :marks', condition: `${ITEM_EXISTS} AND attribute_not_exists(#seen)`, names: { '#pk': KEY_NAMES['#pk'], '#seen': S.seenBy }, values: { ':marks': { [mark.operatorPhone]: at } } }),
-      );
-    }
-    const names: Record<string, string> = { '#seen': S.seenBy, '#operator': mark.operatorPhone };
-    if (mark.dropped !== undefined) names['#dropped'] = mark.dropped;
-    const update = `SET #seen.#operator = :at${mark.dropped === undefined ? '' : ' REMOVE #seen.#dropped'}`;
-    return conditionally(() => this.kit.update({ key, update, condition: 'attribute_exists(#seen)', names, values: { ':at': at } }));
+    return conditionally(() => this.kit.update(seenMarkUpdate(session, mark)));
   }
 
   markHandoffNotified(session: Session, notifiedAt: string): Promise<boolean> {
-    const requestedAt = session.handoffRequestedAt;
-    if (requestedAt === undefined) return Promise.resolve(false);
-    return conditionally(() =>
-      this.kit.update({
-        key: sessionKey(session.customerId, session.sessionId),
-        update: 'SET #at = :at',
-        condition: `${ITEM_EXISTS} AND #state = :awaiting AND #requested = :requested AND (attribute_not_exists(#at) OR #at < #requested)`,
-        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#at': S.handoffNotifiedAt, '#requested': S.handoffRequestedAt },
-        values: { ':at': isoMicros(notifiedAt), ':awaiting': SessionState.AWAITING_HUMAN, ':requested': isoMicros(requestedAt) },
-      }),
-    );
+    const update = handoffNotifiedUpdate(session, notifiedAt);
+    return update === undefined ? Promise.resolve(false) : conditionally(() => this.kit.update(update));
   }
 
   markHandoffRenotified(session: Session, notifiedAt: string, options: { readonly expectedCount?: number } = {}): Promise<boolean> {
-    const claim = options.expectedCount === undefined ? '' : options.expectedCount === 0 ? ' AND (attribute_not_exists(#count) OR #count = :zero)' : ' AND #count = :expected';
-    return conditionally(() =>
-      this.kit.update({
-        key: sessionKey(session.customerId, session.sessionId),
-        update: 'SET #at = :at, #count = if_not_exists(#count, :zero) + :one',
-        condition: `${ITEM_EXISTS} AND #state = :state${claim}`,
-        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#at': S.handoffRenotifiedAt, '#count': S.handoffRenotifyCount },
-        values: {
-          ':at': isoMicros(notifiedAt),
-          ':zero': 0,
-          ':one': 1,
-          ':state': session.state,
-          ...(options.expectedCount ? { ':expected': options.expectedCount } : {}),
-        },
-      }),
-    );
+    return conditionally(() => this.kit.update(handoffRenotifiedUpdate(session, notifiedAt, options)));
   }
 
   markHandoffCustomerRenotified(session: Session, notifiedAt: string, options: { readonly oncePerHandoff?: boolean } = {}): Promise<boolean> {
-    const once = options.oncePerHandoff ? ' AND attribute_exists(#requested) AND (attribute_not_exists(#at) OR #at < #requested)' : '';
-    return conditionally(() =>
-      this.kit.update({
-        key: sessionKey(session.customerId, session.sessionId),
-        update: 'SET #at = :at',
-        condition: `${ITEM_EXISTS} AND #state = :state${once}`,
-        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#at': S.handoffCustomerRenotifiedAt, ...(options.oncePerHandoff ? { '#requested': S.handoffRequestedAt } : {}) },
-        values: { ':at': isoMicros(notifiedAt), ':state': session.state },
-      }),
-    );
+    return conditionally(() => this.kit.update(handoffCustomerRenotifiedUpdate(session, notifiedAt, options)));
   }
 
   claimReengagement(session: Session, reengagedAt: string): Promise<boolean> {
-    return conditionally(() =>
-      this.kit.update({
-        key: sessionKey(session.customerId, session.sessionId),
-        update: 'SET #at = :at',
-        condition: `${ITEM_EXISTS} AND #state = :state AND #updated = :updated AND attribute_not_exists(#at)`,
-        names: { '#pk': KEY_NAMES['#pk'], '#state': S.state, '#updated': S.updatedAt, '#at': S.reengagedAt },
-        values: { ':at': isoMicros(reengagedAt), ':state': session.state, ':updated': isoMicros(session.updatedAt) },
-      }),
-    );
+    return conditionally(() => this.kit.update(reengagementClaim(session, reengagedAt)));
   }
-}
-
-/**
- * A search is a filter on the state's index page: it reads what the page reads and keeps what
- * matches (a phone's first digits; a part of the names, compared as `searchableName` writes them).
- */
-function searchCondition(search: InboxSearch): ItemFilter {
-  return 'phonePrefix' in search
-    ? { condition: 'begins_with(#phone, :search)', names: { '#phone': S.customerId }, values: { ':search': search.phonePrefix } }
-    : { condition: 'contains(#names, :search)', names: { '#names': S.searchableNames }, values: { ':search': search.name } };
-}
-
-function allOf(filters: readonly (ItemFilter | undefined)[]): ItemFilter | undefined {
-  const present = filters.filter((filter): filter is ItemFilter => filter !== undefined);
-  // DynamoDB refuses redundant parentheses: a lone filter goes as it is.
-  if (present.length <= 1) return present[0];
-  return {
-    condition: present.map((filter) => `(${filter.condition})`).join(' AND '),
-    names: Object.assign({}, ...present.map((filter) => filter.names)),
-    values: Object.assign({}, ...present.map((filter) => filter.values)),
-  };
-}
-
-/** The session is owned by `owner` (`null`: by nobody): the seed's `expected_assigned_to`. */
-function ownerCondition(owner: string | null): ItemFilter {
-  return owner === null
-    ? { condition: 'attribute_not_exists(#owner)', names: { '#owner': S.assignedTo }, values: {} }
-    : { condition: '#owner = :owner', names: { '#owner': S.assignedTo }, values: { ':owner': owner } };
 }

@@ -4,7 +4,7 @@ import type { Clock } from '../../ports/clock';
 import type { MediaStore } from '../../ports/media-store';
 import type { MessageRepository, SessionRepository } from '../../ports/repositories';
 import type { MediaDescription } from '../../domain/media-note';
-import { mayRead } from './operator-conversations';
+import { mayRead } from './conversation-views';
 import { OperatorActionError } from './operator-errors';
 
 /** How long a link to an attachment reads it: long enough to open it, short enough to be worthless when forwarded. */

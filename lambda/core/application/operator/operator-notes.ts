@@ -4,12 +4,12 @@ import { isoMicros } from '../../domain/timestamps';
 import type { Clock, IdGenerator } from '../../ports/clock';
 import type { OperatorNoteRepository, Page, PageRequest } from '../../ports/repositories';
 import type { OperatorAuditTrail } from './operator-audit';
-import type { OperatorConversations } from './operator-conversations';
+import type { OperatorInbox } from './operator-inbox';
 import { OperatorActionError } from './operator-errors';
 
 export interface OperatorNotesDependencies {
   /** Who may read the conversation may read and add its notes. */
-  readonly conversations: Pick<OperatorConversations, 'readable'>;
+  readonly conversations: Pick<OperatorInbox, 'readable'>;
   readonly notes: OperatorNoteRepository;
   readonly audit: OperatorAuditTrail;
   readonly clock: Clock;

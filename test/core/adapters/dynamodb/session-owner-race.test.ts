@@ -3,7 +3,6 @@
 // admin, handed over again, claimed by Bia), her release, close or reply loses; nothing is sent.
 import { createDynamoRepositories, type DynamoRepositories } from '../../../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import type { DynamoSessionRepository } from '../../../../lambda/core/adapters/dynamodb/session-repository';
-import type { OperatorConversations } from '../../../../lambda/core/application/operator/operator-conversations';
 import { OperatorActionError } from '../../../../lambda/core/application/operator/operator-errors';
 import type { Operator } from '../../../../lambda/core/domain/operator';
 import { SessionState } from '../../../../lambda/core/domain/session';
@@ -13,7 +12,7 @@ import { createTestTable, type TestTable } from '../../../support/dynamo-table';
 import { newSession } from '../../../support/domain-records';
 import { newCustomer, newMessageId } from '../../../support/ids';
 import { ManualClock, SequentialIds } from '../../../support/manual-clock';
-import { operatorConversationsOn } from '../../../support/operator-conversations';
+import { type OperatorConversations, operatorConversationsOn } from '../../../support/operator-conversations';
 
 let table: TestTable;
 let repos: DynamoRepositories;

@@ -2,7 +2,7 @@
 // it clears. The sessions, the history and the inbox version are real (DynamoDB Local); the history
 // reads are counted.
 import { DynamoInboxVersion } from '../../../../lambda/core/adapters/dynamodb/inbox-version';
-import { OperatorConversations, type OperatorConversationsDependencies } from '../../../../lambda/core/application/operator/operator-conversations';
+import { OperatorInbox, type OperatorInboxDependencies } from '../../../../lambda/core/application/operator/operator-inbox';
 import type { Message } from '../../../../lambda/core/domain/message';
 import type { Operator } from '../../../../lambda/core/domain/operator';
 import { SessionState } from '../../../../lambda/core/domain/session';
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 /** The use case over the table, with the history reads counted in `historyReads`. */
-function conversations(): { readonly use: OperatorConversations; readonly historyReads: () => number } {
+function conversations(): { readonly use: OperatorInbox; readonly historyReads: () => number } {
   let reads = 0;
   const messages: MessageRepository = Object.create(repositories.messages, {
     history: {
@@ -38,13 +38,13 @@ function conversations(): { readonly use: OperatorConversations; readonly histor
       },
     },
   });
-  const deps = {
+  const deps: OperatorInboxDependencies = {
     sessions: repositories.sessions,
     messages,
     clock: { now: () => NOW },
     inboxVersion: new DynamoInboxVersion(repositories.kit, { now: () => NOW }),
-  } as Partial<OperatorConversationsDependencies> as OperatorConversationsDependencies;
-  return { use: new OperatorConversations(deps), historyReads: () => reads };
+  };
+  return { use: new OperatorInbox(deps), historyReads: () => reads };
 }
 
 async function waitingCustomer(options: { readonly summary: boolean }): Promise<string> {

@@ -1,0 +1,178 @@
+import { deliveryFailureReason, type DeliveryFailureReason, type ReceiptStatus } from '../../domain/delivery-receipt';
+import { type InboxSearch, isUnreadFor } from '../../domain/inbox-summary';
+import { mediaDescription, type MediaDescription } from '../../domain/media-note';
+import type { Message } from '../../domain/message';
+import { customerDisplayName, type Operator } from '../../domain/operator';
+import { CUSTOMER_SERVICE_WINDOW_MS, isInsideServiceWindow } from '../../domain/service-window';
+import { isHumanOwned, type Session, SessionState } from '../../domain/session';
+import { addMilliseconds, type IsoTimestamp } from '../../domain/timestamps';
+import type { TemplateRef } from '../../domain/whatsapp-template';
+import type { Clock } from '../../ports/clock';
+import type { MessageRepository, SessionRepository } from '../../ports/repositories';
+import { lastCustomerMessage } from '../customer-window';
+import { OperatorActionError } from './operator-errors';
+
+/** One row of the inbox. */
+export interface ConversationSummary {
+  readonly customerId: string;
+  readonly displayName?: string;
+  readonly profileName?: string;
+  readonly state: SessionState;
+  readonly assignedTo?: string;
+  /** The name the operators list gives `assignedTo`. */
+  readonly assignedToName?: string;
+  readonly waitingSince?: IsoTimestamp;
+  readonly handoffReason?: string;
+  /** The customer's last message (never the agent's, an operator's or the pipeline's). */
+  readonly lastMessage?: { readonly role: 'user'; readonly preview: string; readonly at: IsoTimestamp };
+  readonly updatedAt: IsoTimestamp;
+  /** The customer wrote since the operator asking last opened the conversation. */
+  readonly unread: boolean;
+}
+
+export interface ConversationView {
+  readonly customerId: string;
+  readonly sessionId: string;
+  readonly displayName?: string;
+  readonly profileName?: string;
+  readonly state: SessionState;
+  readonly assignedTo?: string;
+  readonly waitingSince?: IsoTimestamp;
+  readonly handoffReason?: string;
+  readonly qualificationData: Readonly<Record<string, unknown>>;
+  readonly cadastralData: Readonly<Record<string, unknown>>;
+  readonly segment?: string;
+  readonly intent?: string;
+  readonly currentAgent?: string;
+  readonly createdAt: IsoTimestamp;
+  readonly updatedAt: IsoTimestamp;
+  /** WhatsApp's 24-hour window since the customer's last message: free text only while it is open, templates always. */
+  readonly serviceWindow: ServiceWindow;
+}
+
+export interface ServiceWindow {
+  readonly open: boolean;
+  /** When it closes (open) or closed (closed); absent when the customer never wrote. */
+  readonly closesAt?: IsoTimestamp;
+}
+
+/** Which of a state's conversations a list shows. */
+export interface InboxFilter {
+  /** Only the caller's own. */
+  readonly mine?: boolean;
+  readonly search?: InboxSearch;
+}
+
+export interface HistoryEntry {
+  readonly messageId: string;
+  readonly sessionId: string;
+  readonly direction: Message['direction'];
+  readonly role: Message['role'];
+  readonly text: string;
+  readonly at: IsoTimestamp;
+  readonly deliveryStatus?: Message['deliveryStatus'];
+  readonly receipt?: ReceiptStatus;
+  readonly receiptAt?: IsoTimestamp;
+  /** `reason: 'window-closed'`: only a template reaches the customer now. */
+  readonly deliveryFailure?: { readonly code?: number; readonly reason: DeliveryFailureReason };
+  readonly operatorPhone?: string;
+  /** The operator's name, as the operators list has it now. */
+  readonly operatorName?: string;
+  /** The template sent, for a template message. */
+  readonly template?: TemplateRef;
+  /** The emoji the customer reacted to the message with. */
+  readonly reaction?: string;
+  /** The customer edited the message: `text` is the edited text. */
+  readonly editedAt?: IsoTimestamp;
+  /** The customer deleted the message: its text and attachment are gone. */
+  readonly revokedAt?: IsoTimestamp;
+  readonly media?: MediaDescription;
+}
+
+export interface ActiveConversationsDependencies {
+  readonly sessions: SessionRepository;
+  readonly messages: MessageRepository;
+  readonly clock: Clock;
+}
+
+/** The customer's active conversation as every operator use case reads it, and the view it answers with. */
+export class ActiveConversations {
+  constructor(private readonly deps: ActiveConversationsDependencies) {}
+
+  /** The customer's active session (`not_found` when there is none). */
+  async of(customerId: string): Promise<Session> {
+    const session = await this.deps.sessions.getActive(customerId);
+    if (session === undefined) throw new OperatorActionError('not_found', 'No conversation with this customer');
+    return session;
+  }
+
+  /**
+   * The view with the window the session item says (the time of the customer's last message rides
+   * on every write that records one): no history read, except for a session written before session
+   * items kept that time (0.1.0).
+   */
+  async view(session: Session): Promise<ConversationView> {
+    const lastCustomerMessageAt = session.lastCustomerMessage?.at ?? (await lastCustomerMessage(this.deps.messages, session.customerId))?.timestamp;
+    return { ...viewOf(session), serviceWindow: serviceWindowOf(lastCustomerMessageAt, this.deps.clock.now()) };
+  }
+
+}
+
+/** Who reads a conversation (and its attachments): an admin, anyone while it waits for a person, its owner while they have it. */
+export function mayRead(operator: Operator, session: Session): boolean {
+  return operator.role === 'admin' || session.state === SessionState.AWAITING_HUMAN || (session.state === SessionState.HUMAN_ACTIVE && session.assignedTo === operator.phone);
+}
+
+export function summaryOf(session: Session, operator: Operator, names: ReadonlyMap<string, string>): ConversationSummary {
+  const last = session.lastCustomerMessage;
+  return {
+    ...identityOf(session),
+    assignedToName: session.assignedTo === undefined ? undefined : names.get(session.assignedTo),
+    lastMessage: last && { role: 'user', preview: last.preview, at: last.at },
+    unread: isUnreadFor(session, operator.phone),
+  };
+}
+
+export function historyEntryOf(message: Message): HistoryEntry {
+  return {
+    messageId: message.messageId,
+    sessionId: message.sessionId,
+    direction: message.direction,
+    role: message.role,
+    text: message.text,
+    at: message.timestamp,
+    deliveryStatus: message.deliveryStatus,
+    receipt: message.receipt?.status,
+    receiptAt: message.receipt?.at,
+    deliveryFailure: message.receipt?.status === 'failed' ? { code: message.receipt.failureCode, reason: deliveryFailureReason(message.receipt.failureCode) } : undefined,
+    operatorPhone: message.operatorPhone,
+    template: message.template,
+    reaction: message.reaction?.emoji,
+    editedAt: message.editedAt,
+    revokedAt: message.revokedAt,
+    media: message.media && mediaDescription(message.media),
+  };
+}
+
+function identityOf(session: Session): Pick<ConversationSummary, 'customerId' | 'displayName' | 'profileName' | 'state' | 'assignedTo' | 'waitingSince' | 'handoffReason' | 'updatedAt'> {
+  return {
+    customerId: session.customerId,
+    displayName: customerDisplayName(session),
+    profileName: session.profileName,
+    state: session.state,
+    assignedTo: session.assignedTo,
+    waitingSince: session.state === SessionState.AWAITING_HUMAN ? (session.handoffRequestedAt ?? session.updatedAt) : undefined,
+    handoffReason: isHumanOwned(session.state) ? session.handoffReason : undefined,
+    updatedAt: session.updatedAt,
+  };
+}
+
+function viewOf(session: Session): Omit<ConversationView, 'serviceWindow'> {
+  const { sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt } = session;
+  return { ...identityOf(session), sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt };
+}
+
+function serviceWindowOf(lastCustomerMessageAt: IsoTimestamp | undefined, now: Date): ServiceWindow {
+  if (lastCustomerMessageAt === undefined) return { open: false };
+  return { open: isInsideServiceWindow(lastCustomerMessageAt, now), closesAt: addMilliseconds(lastCustomerMessageAt, CUSTOMER_SERVICE_WINDOW_MS) };
+}

@@ -1,0 +1,81 @@
+import { type InboxVersion, seenMarkOf } from '../../domain/inbox-summary';
+import type { Operator } from '../../domain/operator';
+import { type Session, SessionState } from '../../domain/session';
+import type { Page, PageRequest } from '../../ports/repositories';
+import { ActiveConversations, type ActiveConversationsDependencies, type ConversationSummary, type ConversationView, type HistoryEntry, historyEntryOf, type InboxFilter, mayRead, summaryOf } from './conversation-views';
+import type { OperatorDirectory } from './operator-directory';
+import { OperatorActionError } from './operator-errors';
+
+export interface OperatorInboxDependencies extends ActiveConversationsDependencies {
+  /** The number that rises with every change an inbox row shows, and each operator's count of mark changes (inbox-version.ts). */
+  readonly inboxVersion: { current(operatorPhone: string): Promise<InboxVersion>; raiseSeenMarks(operatorPhone: string): Promise<void> };
+  /** Who the operators are (cached per process), so a row names its operator. @default rows show the phone alone */
+  readonly operators?: Pick<OperatorDirectory, 'find'>;
+}
+
+/**
+ * The human inbox's reads (docs/OPERATOR-API.md#who-may-do-what): an operator lists and reads every
+ * conversation waiting for a person and the ones they own; an admin, every conversation. Opening a
+ * conversation clears its unread mark for the one who opened it.
+ */
+export class OperatorInbox {
+  private readonly conversations: ActiveConversations;
+
+  constructor(private readonly deps: OperatorInboxDependencies) {
+    this.conversations = new ActiveConversations(deps);
+  }
+
+  /**
+   * The conversations in `state` the operator may read (for an operator, only waiting ones and their
+   * own), only the operator's own with `mine`, only those a search finds with `search`.
+   */
+  async list(operator: Operator, state: SessionState, page: PageRequest, filter: InboxFilter = {}): Promise<Page<ConversationSummary>> {
+    const everything = operator.role === 'admin' || state === SessionState.AWAITING_HUMAN;
+    if (!everything && state !== SessionState.HUMAN_ACTIVE) return { items: [] };
+    const assignedTo = filter.mine || !everything ? operator.phone : undefined;
+    // One index page: a row is what the session item says (inbox-summary.ts), no history read per row.
+    const sessions = await this.deps.sessions.listByState(state, page, { assignedTo, search: filter.search });
+    const names = await this.operatorNames(sessions.items.flatMap((session) => (session.assignedTo === undefined ? [] : [session.assignedTo])));
+    return { items: sessions.items.map((session) => summaryOf(session, operator, names)), cursor: sessions.cursor };
+  }
+
+  /** What the operator's lists' conditional answers compare: unchanged, an unchanged list is not read again. */
+  inboxVersion(operator: Operator): Promise<InboxVersion> {
+    return this.deps.inboxVersion.current(operator.phone);
+  }
+
+  async get(operator: Operator, customerId: string, page: PageRequest): Promise<{ readonly conversation: ConversationView; readonly history: Page<HistoryEntry> }> {
+    const session = await this.readable(operator, customerId);
+    const [history, conversation] = await Promise.all([this.deps.messages.history(customerId, page), this.conversations.view(session), this.markSeen(operator, session)]);
+    return { conversation, history: { items: await this.withOperatorNames(history.items.map(historyEntryOf)), cursor: history.cursor } };
+  }
+
+  /** The customer's active session, when the operator may read it (else `not_found` or `forbidden`). */
+  async readable(operator: Operator, customerId: string): Promise<Session> {
+    const session = await this.conversations.of(customerId);
+    if (!mayRead(operator, session)) throw new OperatorActionError('forbidden', 'Only an admin reads a conversation that is neither waiting for a person nor yours');
+    return session;
+  }
+
+  /** The names of the operators the list's rows are assigned to, from the cached operators list. */
+  private async operatorNames(phones: readonly string[]): Promise<ReadonlyMap<string, string>> {
+    const { operators } = this.deps;
+    if (operators === undefined) return new Map();
+    const found = await Promise.all([...new Set(phones)].map(async (phone) => [phone, (await operators.find(phone))?.name] as const));
+    return new Map(found.flatMap(([phone, name]) => (name === undefined ? [] : [[phone, name] as const])));
+  }
+
+  /** Opening the conversation clears its unread mark for the operator: two writes when the customer wrote since their last open, none otherwise. */
+  private async markSeen(operator: Operator, session: Session): Promise<void> {
+    const mark = seenMarkOf(session, operator.phone);
+    if (mark !== undefined && (await this.deps.sessions.markSeen(session, mark))) await this.deps.inboxVersion.raiseSeenMarks(operator.phone);
+  }
+
+  /** Each operator's reply with the operator's name as the operators list has it now. */
+  private async withOperatorNames(entries: readonly HistoryEntry[]): Promise<HistoryEntry[]> {
+    const phones = [...new Set(entries.flatMap((entry) => (entry.operatorPhone === undefined ? [] : [entry.operatorPhone])))];
+    const operators = await Promise.all(phones.map((phone) => this.deps.operators?.find(phone)));
+    const names = new Map(phones.map((phone, index) => [phone, operators[index]?.name]));
+    return entries.map((entry) => (entry.operatorPhone === undefined || names.get(entry.operatorPhone) === undefined ? entry : { ...entry, operatorName: names.get(entry.operatorPhone) }));
+  }
+}
