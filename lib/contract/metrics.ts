@@ -123,7 +123,13 @@ export const CUSTOM_METRICS = {
   turnOverPipelineBudget: 'TurnOverPipelineBudget',
   /** Orchestrator, with a pipeline budget: the pipeline's model tokens of the UTC day as the instance knows them, with each turn (a gauge: read its maximum). */
   pipelineAgentTokensToday: 'PipelineAgentTokensToday',
-  /** Webhook: a request answered 4xx (handshake refused, body too large, missing or invalid signature, malformed payload, wrong method). */
+  /**
+   * Webhook and End User Messaging inbound: a part of a notification Meta signed that could not be
+   * read (the whole body, a change, a message naming no customer, a status of the wrong shape):
+   * counted and dropped, answered 200 so Meta does not send it again for days.
+   */
+  inboundUnreadable: 'InboundUnreadable',
+  /** Webhook: a request answered 4xx (handshake refused, body too large, missing or invalid signature, wrong method). */
   webhookRejected: 'WebhookRejected',
   /** Webhook and End User Messaging inbound: delivery statuses in a notification (sent, delivered, read, failed). */
   statusesReceived: 'StatusesReceived',
