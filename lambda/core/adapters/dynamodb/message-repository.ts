@@ -8,6 +8,7 @@ import type { SessionState } from '../../domain/session';
 import { isExpired } from '../../domain/privacy';
 import { isoMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
+import type { SentTextMessage } from '../../ports/whatsapp-sender';
 import { llmUsageOfItem, MessageAttribute as M, messageFromItem, messageToItem } from './codecs/message-codec';
 import { SessionAttribute } from './codecs/session-codec';
 import type { DynamoKit, Item, TransactAction, UpdateRequest } from './dynamo-kit';
@@ -32,6 +33,7 @@ import {
 import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
+import { InvalidKeySegmentError } from './dynamo-errors';
 
 /**
  * How far back a reaction or an edit looks for the message it names: WhatsApp lets a customer edit
@@ -190,14 +192,22 @@ export class DynamoMessageRepository implements MessageRepository {
     return item && messageFromItem(item);
   }
 
-  markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: string): Promise<boolean> {
-    return conditionally(() => this.kit.update(deliveryUpdate(ref, { status: 'sent', providerMessageId, sentAt })));
+  markOutboundSent(ref: OutboundRef, sent: SentTextMessage, sentAt: string): Promise<boolean> {
+    return conditionally(() => this.kit.update(deliveryUpdate(ref, { status: 'sent', ...sent, sentAt })));
   }
 
   async recordReceipt(ref: OutboundRef, receipt: DeliveryReceipt): Promise<ReceiptOutcome> {
+    let update: Omit<UpdateRequest, 'returnValues'>;
+    try {
+      update = receiptUpdate(ref, receipt);
+    } catch (error) {
+      // Callback data in the pipeline's form that names no message: someone else's, no request made.
+      if (error instanceof InvalidKeySegmentError) return 'notOurs';
+      throw error;
+    }
     let before: Item | undefined;
     // The old values come with the write's answer at no extra capacity: they tell a settled unknown outcome.
-    const recorded = await conditionally(async () => (before = await this.kit.update({ ...receiptUpdate(ref, receipt), returnValues: 'UPDATED_OLD' })));
+    const recorded = await conditionally(async () => (before = await this.kit.update({ ...update, returnValues: 'UPDATED_OLD' })));
     if (!recorded) return 'unchanged';
     return before?.[M.deliveryStatus] === 'sent' ? 'recorded' : 'settled';
   }
@@ -328,8 +338,10 @@ const MAYBE_TAKEN_BY_META: readonly DeliveryStatus[] = ['pending_send', 'maybe_s
 /**
  * A receipt, as one conditional update of the message it names (docs/DESIGN.md#delivery-receipts):
  * only later statuses than the recorded one pass, so duplicates and reordered statuses fail the
- * condition; a message whose send outcome was unknown becomes `sent`, with the wamid and time
- * the send's own answer never recorded.
+ * condition, and only a status of a wamid the message was sent as (any part of a split reply), so
+ * a status of another message that carries this one's callback data changes nothing; a message
+ * whose send outcome was unknown (no wamid recorded) becomes `sent`, with the wamid and time the
+ * send's own answer never recorded.
  */
 export function receiptUpdate(ref: OutboundRef, receipt: DeliveryReceipt): Omit<UpdateRequest, 'returnValues'> {
   const before = receiptStatusesBefore(receipt.status);
@@ -350,10 +362,12 @@ export function receiptUpdate(ref: OutboundRef, receipt: DeliveryReceipt): Omit<
   }
   const taken = MAYBE_TAKEN_BY_META.map((_, index) => `:taken${index}`).join(', ');
   const later = before.length === 0 ? 'attribute_not_exists(#receipt)' : `(attribute_not_exists(#receipt) OR #receipt IN (${before.map((_, index) => `:before${index}`).join(', ')}))`;
+  // A wamid the message was sent as, or none known yet (an unknown outcome this status settles).
+  const sameSend = '(attribute_not_exists(#pmid) OR #pmid = :wamid OR contains(#pmids, :wamid))';
   return {
     key: messageKeyFromRef(ref),
     update: `SET ${sets.join(', ')}`,
-    condition: `#type = :message AND #direction = :outbound AND #status IN (${taken}) AND ${later}`,
+    condition: `#type = :message AND #direction = :outbound AND #status IN (${taken}) AND ${later} AND ${sameSend}`,
     names: {
       '#type': ENTITY_TYPE,
       '#direction': 'direction',
@@ -361,6 +375,7 @@ export function receiptUpdate(ref: OutboundRef, receipt: DeliveryReceipt): Omit<
       '#receipt': M.receiptStatus,
       '#receiptAt': M.receiptAt,
       '#pmid': M.providerMessageId,
+      '#pmids': M.providerMessageIds,
       '#sentAt': M.sentAt,
       ...(receipt.failureCode !== undefined && { '#code': M.deliveryFailureCode }),
     },
@@ -373,9 +388,9 @@ export function receiptUpdate(ref: OutboundRef, receipt: DeliveryReceipt): Omit<
  * completion transaction (the turn ledger's `complete`), hence a function of its own.
  */
 export function deliveryUpdate(ref: OutboundRef, delivery: ReplyDelivery): Omit<UpdateRequest, 'returnValues'> {
-  const fields: Record<string, string> =
+  const fields: Record<string, string | readonly string[]> =
     delivery.status === 'sent'
-      ? { [M.providerMessageId]: delivery.providerMessageId, [M.sentAt]: isoMicros(delivery.sentAt) }
+      ? { [M.providerMessageId]: delivery.providerMessageId, [M.sentAt]: isoMicros(delivery.sentAt), ...(delivery.providerMessageIds.length > 1 && { [M.providerMessageIds]: delivery.providerMessageIds }) }
       : delivery.status === 'superseded' || delivery.status === 'maybe_sent'
         ? { [M.supersededAt]: isoMicros(delivery.at) }
         : { [M.failureReason]: delivery.reason };
