@@ -34,7 +34,7 @@ import { OutboxSettlement } from './outbox-settlement';
 import type { MessagingConsent } from './privacy/messaging-consent';
 import { ReplyDeliveryError } from './reply-delivery-error';
 import { type StoredConversation, TurnAgent } from './turn-agent';
-import { DEFAULT_TURN_SETTINGS, type AgentCallReport, type TurnOutcome, type TurnReport, type TurnSettings } from './turn-settings';
+import { DEFAULT_TURN_SETTINGS, type AgentCallReport, type TurnOutcome, type TurnReport, type TurnSettings, withEarlierReply } from './turn-settings';
 
 export interface ProcessTurnDependencies {
   /** The turn's reads and transactions across the customer's entities. */
@@ -184,7 +184,7 @@ export class ProcessTurn {
       // Re-read: settling moved the history watermark past the old reply, which places newer messages.
       state = state.pending.length > drained.length ? await this.readState(customerId) : { ...state, pending: [] };
     }
-    if (state.latest !== undefined && state.pending.length > 0) return this.answerOrPark({ ...state, latest: state.latest }, request);
+    if (state.latest !== undefined && state.pending.length > 0) return withEarlierReply(await this.answerOrPark({ ...state, latest: state.latest }, request), settled);
     return settled ?? (await this.legacy.replayPendingReply(customerId, leftover.pendingReply));
   }
 
