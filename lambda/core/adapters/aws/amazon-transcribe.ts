@@ -1,7 +1,11 @@
 import type { TranscriptionJobRequest, TranscriptionJobState, VoiceTranscriber } from '../../ports/voice-transcriber';
+import { AWS_HOST_SUFFIXES, type DestinationRule, fetchSafely } from '../outbound/safe-destination';
 import { AwsApiError, type AwsCallOptions, signedAwsPost } from './signed-aws-post';
 
 const TRANSCRIBE = { endpointPrefix: 'transcribe', signingName: 'transcribe', endpointVariable: 'AWS_ENDPOINT_URL_TRANSCRIBE' };
+
+/** The transcript is a presigned S3 URL of the service's: an AWS host, never a redirect, never the runtime API. */
+const TRANSCRIPT_FILES: DestinationRule = { purpose: 'a transcript file', hosts: [], hostSuffixes: AWS_HOST_SUFFIXES };
 
 interface TranscriptionJob {
   readonly TranscriptionJobStatus?: 'QUEUED' | 'IN_PROGRESS' | 'FAILED' | 'COMPLETED';
@@ -20,8 +24,8 @@ export class AmazonTranscribe implements VoiceTranscriber {
 
   constructor(
     options: AwsCallOptions = {},
-    /** Reads the transcript file's presigned URL. Default: `fetch`. */
-    private readonly download: (url: string) => Promise<Response> = (url) => fetch(url),
+    /** Reads the transcript file's presigned URL. Default: `fetch` under the rule for where requests go (safe-destination.ts). */
+    private readonly download: (url: string) => Promise<Response> = (url) => fetchSafely(url, TRANSCRIPT_FILES),
   ) {
     this.post = signedAwsPost(TRANSCRIBE, options);
   }
