@@ -1,3 +1,4 @@
+import { mediaLinkResponse } from '../../../lambda/core/domain/media';
 import { cutOnCodePoints, displayableFileName, isDisplayableFileName } from '../../../lambda/core/domain/text-bounds';
 import { newestWithin } from '../../../lambda/core/domain/turn';
 
@@ -46,5 +47,24 @@ describe('file names', () => {
       expect(isDisplayableFileName(name)).toBe(true);
       expect(displayableFileName(name)).toBe(name);
     }
+  });
+});
+
+describe('what a link to an attachment makes the browser do', () => {
+  test('a photo, a GIF, a sticker show in place as exactly their type', () => {
+    for (const [mimeType, type] of [['image/jpeg', 'image/jpeg'], ['IMAGE/PNG; charset=x', 'image/png'], ['image/gif', 'image/gif'], ['image/webp', 'image/webp']]) {
+      expect(mediaLinkResponse({ kind: 'image', mimeType })).toEqual({ contentDisposition: `inline; filename="image"; filename*=UTF-8''image`, contentType: type });
+    }
+  });
+
+  test('an SVG, an HTML page, a PDF, an audio, a file of no type download under their name', () => {
+    for (const mimeType of ['image/svg+xml', 'text/html', 'application/xhtml+xml', 'application/pdf', 'audio/ogg', undefined]) {
+      expect(mediaLinkResponse({ kind: 'document', mimeType, filename: 'exame.pdf' })).toEqual({ contentDisposition: `attachment; filename="exame.pdf"; filename*=UTF-8''exame.pdf` });
+    }
+  });
+
+  test('the name is the file’s as it shows, quoted safely, exact in UTF-8', () => {
+    const { contentDisposition } = mediaLinkResponse({ kind: 'document', mimeType: 'application/pdf', filename: 'fatura "março"\u202Efdp.exe' });
+    expect(contentDisposition).toBe(`attachment; filename="fatura _mar_o_fdp.exe"; filename*=UTF-8''fatura%20%22mar%C3%A7o%22fdp.exe`);
   });
 });
