@@ -40,6 +40,12 @@ describe('inbound content: what each Meta message type reads as and does', () =>
 
   test('document: its file name and caption', () => {
     expect(typed('document')).toMatchObject({ text: '[document] exam-request.pdf Lab order', media: { kind: 'document', filename: 'exam-request.pdf', caption: 'Lab order', mimeType: 'application/pdf' } });
+    // A name that would show reversed (a right-to-left override) is kept without the characters that reorder it.
+    const reversed = JSON.parse(metaFixture('types/document'));
+    reversed.entry[0].changes[0].value.messages[0].document.filename = 'fatura\u202Efdp.exe';
+    const [turn] = parseWebhookPayload(JSON.stringify(reversed), receivedAt).turns;
+    expect(turn.media).toMatchObject({ filename: 'faturafdp.exe' });
+    expect(turn.text).toBe('[document] faturafdp.exe Lab order');
   });
 
   test('location: name, address, coordinates and link', () => {
