@@ -48,7 +48,7 @@ export function mediaDownloadOnDemand(build: (media: MediaComposition) => Downlo
 /** The voice notes' transcription, loaded with the first stored voice note (`media.transcription` on). */
 export function voiceNotesOnDemand(build: (media: MediaComposition) => TranscribeVoiceNotes | undefined): Pick<TranscribeVoiceNotes, 'withTranscript'> {
   const voiceNotes = onFirstUse(build);
-  return { withTranscript: async (media, finalAttempt) => voiceNotes()?.withTranscript(media, finalAttempt) ?? media };
+  return { withTranscript: async (customerId, media, finalAttempt) => voiceNotes()?.withTranscript(customerId, media, finalAttempt) ?? media };
 }
 
 /**

@@ -177,6 +177,8 @@ export const CUSTOM_METRICS = {
   conversationsClosedIdle: 'ConversationsClosedIdle',
   /** Idle sweeper: re-engagement templates sent in one run to customers who went quiet (`messageTemplates.reengagement`). */
   reengagementsSent: 'ReengagementsSent',
+  /** Idle sweeper, with `media.transcription`: transcription jobs (the customers' words) deleted in one run, once no turn reads them again. */
+  transcriptionJobsSwept: 'TranscriptionJobsSwept',
 } as const;
 
 /** Why Meta could not deliver a message (core/domain/delivery-receipt.ts says what each means). */

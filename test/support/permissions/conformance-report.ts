@@ -21,6 +21,9 @@ export const COVERAGE_REQUIREMENTS: readonly CoverageRequirement[] = [
   ...['dynamodb:Query', 'dynamodb:PutItem', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'secretsmanager:GetSecretValue', 'social-messaging:SendWhatsAppMessage', 'kms:Decrypt'].map((action) => ({ principal: 'orchestrator', action, suite: CONVERSATION })),
   ...['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'].map((action) => ({ principal: 'operator', action, suite: 'test/functions/operator/privacy.test.ts' })),
   ...['transcribe:StartTranscriptionJob', 'transcribe:GetTranscriptionJob', 'transcribe:DeleteTranscriptionJob'].map((action) => ({ principal: 'orchestrator', action, suite: 'test/e2e/voice-notes.test.ts' })),
+  // The transcription jobs outliving their turn: the idle sweep and the erasure (the console's and the command's) list and delete them.
+  ...(['idle-sweeper', 'operator'] as const).flatMap((principal) => ['transcribe:ListTranscriptionJobs', 'transcribe:DeleteTranscriptionJob'].map((action) => ({ principal, action, suite: 'test/e2e/erasure.test.ts' }))),
+  ...['transcribe:ListTranscriptionJobs', 'transcribe:DeleteTranscriptionJob'].map((action) => ({ principal: 'customer-data', action, suite: 'test/cli/customer-data-cli.test.ts' })),
   { principal: 'operator', action: 'dynamodb:Query', variant: 'cloud-api-plane-crm-webhook', suite: 'test/functions/operator/crm-admin.test.ts' },
   { principal: 'handoff-sweeper', action: 'dynamodb:Query', suite: 'test/e2e/handoff-lifecycle.test.ts' },
   ...(['handoff-sweeper', 'operator'] as const).flatMap((principal) =>
