@@ -49,7 +49,7 @@ const REQUESTS: readonly { principal: PipelinePrincipal; service: EvaluatedServi
   { principal: 'webhook', service: 'dynamodb', operation: 'TransactWriteItems', body: { TransactItems: [{ Put: { Item: S_KEY('DEBOUNCE#5511') } }] }, action: 'dynamodb:PutItem' },
   { principal: 'webhook', service: 'sqs', operation: 'SendMessage', body: { QueueUrl: 'http://127.0.0.1/000000000000/gogenetic-agent-debounce-e2e1.fifo' }, action: 'sqs:SendMessage' },
   { principal: 'orchestrator', service: 'sqs', operation: 'ReceiveMessage', body: { QueueUrl: 'http://127.0.0.1/000000000000/gogenetic-agent-debounce-e2e1.fifo' }, action: 'sqs:ReceiveMessage' },
-  { principal: 'operator', service: 'dynamodb', operation: 'BatchWriteItem', body: { RequestItems: { t: [{ DeleteRequest: { Key: S_KEY('SESSION#5511') } }] } }, action: 'dynamodb:BatchWriteItem' },
+  { principal: 'operator', service: 'dynamodb', operation: 'DeleteItem', body: { Key: S_KEY('SESSION#5511') }, action: 'dynamodb:DeleteItem' },
   { principal: 'operator', service: 'dynamodb', operation: 'BatchGetItem', body: { RequestItems: { t: { Keys: [S_KEY('CRM_SYNC#s-1'), S_KEY('DEMAND#OOP')] } } }, action: 'dynamodb:BatchGetItem' },
   // Transcribe reads the voice note it is asked to transcribe with the orchestrator's own permissions.
   { principal: 'orchestrator', service: 'transcribe', operation: 'StartTranscriptionJob', body: VOICE_NOTE_JOB, action: 's3:GetObject' },
