@@ -7,7 +7,7 @@ import { CustomerDataRights, InvalidCustomerIdError } from '../../../../lambda/c
 import { CustomerPseudonyms } from '../../../../lambda/core/application/privacy/customer-pseudonyms';
 import * as keys from '../../../../lambda/core/adapters/dynamodb/keys';
 import { customerPseudonym } from '../../../../lambda/core/domain/privacy';
-import { inboundTurn } from '../../../support/domain-records';
+import { inboundTurn, newSession } from '../../../support/domain-records';
 import { newCustomer } from '../../../support/ids';
 import { ManualClock, SequentialIds } from '../../../support/manual-clock';
 import { createTestTable, type TestTable } from '../../../support/dynamo-table';
@@ -173,6 +173,27 @@ describe('exporting one customer', () => {
     expect(Object.keys(parsed.records).filter((kind) => kind.endsWith('_reference'))).toEqual([]);
     // Reading is no erasure: everything is still there.
     expect((await everythingStoredFor(repos.kit, seeded)).length).toBeGreaterThan(20);
+  });
+});
+
+describe('what the customer’s export says of the staff', () => {
+  test('operators are named as staff, never by their phone: a note’s author, a reply’s operator, who holds or read the conversation, whom the CRM deal is assigned to; what they wrote stays', async () => {
+    const customerId = newCustomer();
+    const staffPhone = '5511912345678';
+    const at = '2026-03-10T11:00:00.000000Z';
+    const session = newSession(customerId, { state: 'HUMAN_ACTIVE', assignedTo: staffPhone, seenBy: { [staffPhone]: at }, createdAt: at, updatedAt: at });
+    await repos.sessions.put(session);
+    await repos.messages.append({ customerId, sessionId: session.sessionId, messageId: 'op-reply', direction: 'outbound', role: 'operator', text: 'Olá, aqui é a Bia', timestamp: at, deliveryStatus: 'sent', operatorPhone: staffPhone });
+    await repos.notes.add({ customerId, noteId: 'n1', sessionId: session.sessionId, authorPhone: staffPhone, authorName: 'Bia', text: 'Prefere ligação à tarde', createdAt: at });
+
+    const { records } = await rightsOn().export(customerId, 'admin-phone');
+
+    expect(JSON.stringify(records)).not.toContain(staffPhone);
+    expect(records.operator_note).toEqual([expect.objectContaining({ author_phone: 'staff', author_name: 'Bia', text: 'Prefere ligação à tarde' })]);
+    expect(records.message).toEqual([expect.objectContaining({ operator_phone: 'staff', text: 'Olá, aqui é a Bia' })]);
+    expect(records.session).toEqual([expect.objectContaining({ assigned_to: 'staff' })]);
+    expect(records.session?.[0]).not.toHaveProperty('seen_by');
+    expect(records.crm_sync).toEqual([expect.objectContaining({ desired: expect.objectContaining({ deal: expect.objectContaining({ assignedTo: 'staff' }) }) })]);
   });
 });
 
