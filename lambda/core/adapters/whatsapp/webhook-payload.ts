@@ -62,26 +62,33 @@ function epochSecondsToIso(value: unknown, where: string): string {
 
 function toTurn(message: Json, metadata: Json, receivedAt: string): InboundTurn {
   const type = requireString(message.type, 'messages[].type');
-  const phone = optionalString(message.from);
-  const userId = optionalString(message.from_user_id);
-  const customerId = phone ?? userId;
-  if (customerId === undefined) throw new WebhookPayloadError('messages[] needs `from` or `from_user_id`');
-  if (!isValidCustomerId(customerId)) throw new WebhookPayloadError('messages[].from is not a WhatsApp id');
+  const customer = customerOf(message);
+  if (customer === undefined) throw new WebhookPayloadError('messages[] needs `from` or `from_user_id`');
+  if (!isValidCustomerId(customer.customerId)) throw new WebhookPayloadError('messages[].from is not a WhatsApp id');
   const messageId = requireString(message.id, 'messages[].id');
   if (!isValidMessageId(messageId)) throw new WebhookPayloadError('messages[].id is not a WhatsApp message id');
   const { text, ...content } = inboundContent(message, type);
   if (LONE_SURROGATE.test(text)) throw new WebhookPayloadError('the message text is not well-formed Unicode');
   const referenced = [content.quotedMessageId, content.reaction?.targetMessageId, content.editOf, content.revokes];
   if (referenced.some((id) => id !== undefined && !isValidMessageId(id))) throw new WebhookPayloadError('messages[] refers to a message by an id that is not a WhatsApp message id');
+  return { ...turnHeader(message, metadata, receivedAt, customer, messageId), messageType: type, text: cutOnCodePoints(text, MAX_TURN_TEXT_LENGTH), ...content };
+}
+
+/** Who wrote: the phone (`from`), or the business-scoped user id when Meta gives no phone. */
+function customerOf(message: Json): Pick<InboundTurn, 'customerId' | 'customerIdKind'> | undefined {
+  const phone = optionalString(message.from);
+  if (phone !== undefined) return { customerId: phone, customerIdKind: 'phone' };
+  const userId = optionalString(message.from_user_id);
+  return userId === undefined ? undefined : { customerId: userId, customerIdKind: 'user_id' };
+}
+
+/** What every turn of a message carries besides its content: who, which message, when, to which business number. */
+function turnHeader(message: Json, metadata: Json, receivedAt: string, customer: Pick<InboundTurn, 'customerId' | 'customerIdKind'>, messageId: string) {
   return {
-    customerId,
-    customerIdKind: phone !== undefined ? 'phone' : 'user_id',
+    ...customer,
     messageId,
     providerTimestamp: epochSecondsToIso(message.timestamp, 'messages[].timestamp'),
     receivedAt,
-    messageType: type,
-    text: cutOnCodePoints(text, MAX_TURN_TEXT_LENGTH),
-    ...content,
     businessPhoneNumberId: requirePhoneNumberId(metadata.phone_number_id),
     displayPhoneNumber: optionalString(metadata.display_phone_number),
   };
@@ -117,23 +124,11 @@ function toStatus(status: unknown): DeliveryStatus {
  */
 function unreadableTurn(message: Json, metadata: Json, receivedAt: string): InboundTurn | undefined {
   try {
-    const phone = optionalString(message.from);
-    const customerId = phone ?? optionalString(message.from_user_id);
+    const customer = customerOf(message);
     const messageId = optionalString(message.id);
-    if (customerId === undefined || !isValidCustomerId(customerId) || messageId === undefined || !isValidMessageId(messageId)) return undefined;
+    if (customer === undefined || !isValidCustomerId(customer.customerId) || messageId === undefined || !isValidMessageId(messageId)) return undefined;
     const type = /^[a-z_]{1,32}$/.test(String(message.type)) ? String(message.type) : 'unknown';
-    return {
-      customerId,
-      customerIdKind: phone !== undefined ? 'phone' : 'user_id',
-      messageId,
-      providerTimestamp: epochSecondsToIso(message.timestamp, 'messages[].timestamp'),
-      receivedAt,
-      messageType: type,
-      text: `[${type}]`,
-      unsupported: true,
-      businessPhoneNumberId: requirePhoneNumberId(metadata.phone_number_id),
-      displayPhoneNumber: optionalString(metadata.display_phone_number),
-    };
+    return { ...turnHeader(message, metadata, receivedAt, customer, messageId), messageType: type, text: `[${type}]`, unsupported: true };
   } catch (error) {
     if (error instanceof WebhookPayloadError) return undefined;
     throw error;
