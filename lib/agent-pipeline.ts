@@ -10,7 +10,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AgentPipelineBase } from './agent-pipeline-base';
 import type { AgentPipelineProps } from './agent-pipeline-props';
-import { KeyLayout, MEDIA_DEFAULTS } from './contract';
+import { KeyLayout } from './contract';
 import { WhatsAppChannel } from './whatsapp-channel';
 import { channelContext } from './private/channel-context';
 import { resolveAlarmSettings } from './private/alarm-settings';
@@ -353,8 +353,7 @@ export class AgentPipeline extends AgentPipelineBase {
       for (const [name, value] of Object.entries(media?.environment ?? {})) this.operatorFunction.addEnvironment(name, value);
       this._grants.grantSweeper(this.handoffSweeperFunction);
     }
-    const transcriptionJobs = media?.transcribesVoiceNotes ? settings : undefined;
-    this.idleSweeperFunction = buildIdleSweeper({ scope: this, table: this.table, functions, idleTimeout, reengagement: reengagement && { props: reengagement, channel }, transcriptionJobs }).sweeperFunction;
+    this.idleSweeperFunction = buildIdleSweeper({ scope: this, table: this.table, functions, idleTimeout, reengagement: reengagement && { props: reengagement, channel }, transcriptionJobs: media?.transcribesVoiceNotes ? settings : undefined }).sweeperFunction;
     this._grants.grantIdleSweeper(this.idleSweeperFunction);
     if (props.crmSync) {
       const sessionWriters = [this.webhookFunction, this.orchestratorFunction, this.operatorFunction, this.handoffSweeperFunction, this.idleSweeperFunction].filter((fn) => fn !== undefined);
@@ -367,8 +366,7 @@ export class AgentPipeline extends AgentPipelineBase {
       deadLetterQueueUrl: this.deadLetterQueue.queueUrl,
       ...channel.outputs,
       consoleUrl: this.consoleUrl,
-      mediaBucketName: this.mediaBucket?.bucketName,
-      transcriptionJobPrefix: media?.transcribesVoiceNotes ? MEDIA_DEFAULTS.transcriptionJobPrefix : undefined,
+      ...media?.outputs,
     });
 
     const observed: ObservedPipeline = {

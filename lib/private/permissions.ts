@@ -340,10 +340,7 @@ export const TRANSCRIPTION_START_ACTIONS = ['transcribe:StartTranscriptionJob'] 
 /** On the orchestrator's own jobs (`transcription-job/voice-*`): read a job's state, delete it (and the transcript it holds) once read. */
 export const TRANSCRIPTION_JOB_ACTIONS = ['transcribe:GetTranscriptionJob', 'transcribe:DeleteTranscriptionJob'] as const;
 
-/**
- * For the idle sweep of ended jobs and a customer's erasure: list the jobs by name (the action has
- * no resource type, so `*`; it returns names, statuses and dates, never a transcript)…
- */
+/** The idle sweep's and the erasure's: list the jobs by name (no resource type, so `*`; names, statuses and dates, never a transcript)… */
 export const TRANSCRIPTION_LIST_ACTIONS = ['transcribe:ListTranscriptionJobs'] as const;
 
 /** …and delete them, on the pipeline's own jobs (`transcription-job/voice-*`) only. */

@@ -1,8 +1,8 @@
-import { ConditionFailedError, type MessageRepository, type Page, type PageRequest, type ReceiptOutcome, type ReplyDelivery, type UsageReadBound } from '../../ports/repositories';
+import { ConditionFailedError, type MessageRepository, type Page, type PageRequest, type ReceiptOutcome, type UsageReadBound } from '../../ports/repositories';
 import { AgentUsageTally, type DailyAgentUsage, type UtcDay } from '../../domain/agent-usage';
-import { receiptStatusesBefore, type DeliveryReceipt } from '../../domain/delivery-receipt';
+import type { DeliveryReceipt } from '../../domain/delivery-receipt';
 import type { InboundReaction } from '../../domain/inbound-turn';
-import type { DeliveryStatus, Message, OutboundRef } from '../../domain/message';
+import type { Message, OutboundRef } from '../../domain/message';
 import { previewOf } from '../../domain/inbox-summary';
 import type { SessionState } from '../../domain/session';
 import { isExpired } from '../../domain/privacy';
@@ -33,6 +33,7 @@ import {
 import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
+import { deliveryUpdate, receiptUpdate } from './message-delivery-updates';
 import { InvalidKeySegmentError } from './dynamo-errors';
 
 /**
@@ -326,83 +327,4 @@ export function quarantineUpdate(key: TableKey, quarantinedAt: IsoTimestamp | nu
     names: { '#pk': KEY_NAMES['#pk'], '#quarantined': M.quarantinedAt },
     ...(quarantinedAt === null ? {} : { values: { ':at': isoMicros(quarantinedAt) } }),
   };
-}
-
-/**
- * What a status may settle: any message but one WhatsApp refused. A status names a message Meta
- * took, so one recorded `superseded` (the retry after a refused send found it obsolete) was sent
- * after all by an attempt that died before recording it.
- */
-const MAYBE_TAKEN_BY_META: readonly DeliveryStatus[] = ['pending_send', 'maybe_sent', 'sent', 'superseded'];
-
-/**
- * A receipt, as one conditional update of the message it names (docs/DESIGN.md#delivery-receipts):
- * only later statuses than the recorded one pass, so duplicates and reordered statuses fail the
- * condition, and only a status of a wamid the message was sent as (any part of a split reply), so
- * a status of another message that carries this one's callback data changes nothing; a message
- * whose send outcome was unknown (no wamid recorded) becomes `sent`, with the wamid and time the
- * send's own answer never recorded.
- */
-export function receiptUpdate(ref: OutboundRef, receipt: DeliveryReceipt): Omit<UpdateRequest, 'returnValues'> {
-  const before = receiptStatusesBefore(receipt.status);
-  const values: Record<string, unknown> = {
-    ':message': EntityType.message,
-    ':outbound': 'outbound',
-    ':receipt': receipt.status,
-    ':at': isoMicros(receipt.at),
-    ':wamid': receipt.providerMessageId,
-    ':sent': 'sent',
-    ...Object.fromEntries(MAYBE_TAKEN_BY_META.map((status, index) => [`:taken${index}`, status])),
-    ...Object.fromEntries(before.map((status, index) => [`:before${index}`, status])),
-  };
-  const sets = ['#receipt = :receipt', '#receiptAt = :at', '#status = :sent', '#pmid = if_not_exists(#pmid, :wamid)', '#sentAt = if_not_exists(#sentAt, :at)'];
-  if (receipt.failureCode !== undefined) {
-    sets.push('#code = :code');
-    values[':code'] = receipt.failureCode;
-  }
-  const taken = MAYBE_TAKEN_BY_META.map((_, index) => `:taken${index}`).join(', ');
-  const later = before.length === 0 ? 'attribute_not_exists(#receipt)' : `(attribute_not_exists(#receipt) OR #receipt IN (${before.map((_, index) => `:before${index}`).join(', ')}))`;
-  // A wamid the message was sent as, or none known yet (an unknown outcome this status settles).
-  const sameSend = '(attribute_not_exists(#pmid) OR #pmid = :wamid OR contains(#pmids, :wamid))';
-  return {
-    key: messageKeyFromRef(ref),
-    update: `SET ${sets.join(', ')}`,
-    condition: `#type = :message AND #direction = :outbound AND #status IN (${taken}) AND ${later} AND ${sameSend}`,
-    names: {
-      '#type': ENTITY_TYPE,
-      '#direction': 'direction',
-      '#status': M.deliveryStatus,
-      '#receipt': M.receiptStatus,
-      '#receiptAt': M.receiptAt,
-      '#pmid': M.providerMessageId,
-      '#pmids': M.providerMessageIds,
-      '#sentAt': M.sentAt,
-      ...(receipt.failureCode !== undefined && { '#code': M.deliveryFailureCode }),
-    },
-    values,
-  };
-}
-
-/**
- * The only transitions of a reply: out of `pending_send`, once (receipts aside). Also written inside a turn's
- * completion transaction (the turn ledger's `complete`), hence a function of its own.
- */
-export function deliveryUpdate(ref: OutboundRef, delivery: ReplyDelivery): Omit<UpdateRequest, 'returnValues'> {
-  const fields: Record<string, string | readonly string[]> =
-    delivery.status === 'sent'
-      ? { [M.providerMessageId]: delivery.providerMessageId, [M.sentAt]: isoMicros(delivery.sentAt), ...(delivery.providerMessageIds.length > 1 && { [M.providerMessageIds]: delivery.providerMessageIds }) }
-      : delivery.status === 'superseded' || delivery.status === 'maybe_sent'
-        ? { [M.supersededAt]: isoMicros(delivery.at) }
-        : { [M.failureReason]: delivery.reason };
-  const names: Record<string, string> = { '#status': M.deliveryStatus };
-  const values: Record<string, unknown> = { ':status': delivery.status, ':pending': 'pending_send' };
-  // A receipt of Meta's may record the send before the sender does: the same send (its wamid), recorded once more.
-  const condition = delivery.status === 'sent' ? '#status = :pending OR (#status = :status AND #f0 = :f0)' : '#status = :pending';
-  const sets = ['#status = :status'];
-  Object.entries(fields).forEach(([name, value], index) => {
-    names[`#f${index}`] = name;
-    values[`:f${index}`] = value;
-    sets.push(`#f${index} = :f${index}`);
-  });
-  return { key: messageKeyFromRef(ref), update: `SET ${sets.join(', ')}`, condition, names, values };
 }

@@ -13,7 +13,8 @@ import { messageFromItem } from './codecs/message-codec';
 import { activePointerFromItem, sessionFromItem } from './codecs/session-codec';
 import { completedUpdate, deadLetteredUpdate, failureNoticeClaim, latestGuardAction, pendingFromReceipts, pendingReceiptKeys } from './inbound-receipt-repository';
 import { activePointerKey, consentStateKey, latestInboundKey, messageKey, messageKeyFromRef, PK, SK, sessionKey, type TableKey } from './keys';
-import { deliveryUpdate, DynamoMessageRepository, quarantineUpdate } from './message-repository';
+import { deliveryUpdate } from './message-delivery-updates';
+import { DynamoMessageRepository, quarantineUpdate } from './message-repository';
 import { PendingList } from './pending-list';
 import { DynamoSessionRepository } from './session-repository';
 
