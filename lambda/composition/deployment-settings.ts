@@ -85,6 +85,8 @@ export interface CrmSyncSettings extends SharedSettings {
 export interface IdleSweeperSettings extends SharedSettings {
   /** When a conversation the agent serves is closed. */
   readonly idleSweep: IdleSweepSettings;
+  /** With `media.transcription`: after how long the sweeper deletes ended transcription jobs (the turn budget); `undefined`: no jobs to sweep. */
+  readonly transcriptionJobsSweep?: { readonly afterMs: number };
   /** With `reengagement`, the sweeper also sends the re-engagement template on the channel. */
   readonly reengagement?: ReengagementSettings & { readonly whatsApp: WhatsAppChannelConfig };
 }

@@ -132,9 +132,11 @@ export function readHandoffSweeperSettings(told: FunctionTold): HandoffSweeperSe
 export function readIdleSweeperSettings(told: FunctionTold): IdleSweeperSettings {
   const settings = new ToldSettings('idle-sweeper', told);
   const reengagement = settings.setting('reengagement', nullable(struct({ template: TEMPLATE, afterMs: wholeNumber(), whatsApp: WHATSAPP })));
+  const transcriptionJobsSweep = settings.setting('transcriptionJobsSweep', nullable(struct({ afterMs: wholeNumber() })));
   return {
     ...sharedSettingsOf(settings),
     idleSweep: settings.setting('idleSweep', struct({ idleTimeoutMs: wholeNumber() })),
+    ...(transcriptionJobsSweep && { transcriptionJobsSweep }),
     ...(reengagement && { reengagement: { template: reengagement.template, afterMs: reengagement.afterMs, whatsApp: whatsAppOf(settings, reengagement.whatsApp, 'reengagement.whatsApp') } }),
   };
 }

@@ -25,6 +25,8 @@ export interface DeploymentOptions extends SimpleSettingOptions {
   readonly media?: MediaOptions;
   /** The operator plane; off without it. */
   readonly operatorPlane?: OperatorPlaneOptions;
+  /** The turn queue's visibility timeout: with `maxReceiveCount`, the turn budget no attempt outlives. */
+  readonly visibilityTimeoutSeconds?: number;
   /** When the idle sweeper closes a conversation the agent serves. */
   readonly idleTimeoutMs?: number;
   /** The template a customer who went quiet is sent once; none unless given. */
@@ -76,7 +78,13 @@ export interface MediaOptions {
   readonly maxBytes?: number;
   readonly allowedMimeTypes?: readonly string[];
   /** Voice notes are transcribed with it; not without. */
-  readonly transcription?: { readonly languageCode?: string; readonly maxWaitMs?: number; readonly pollIntervalMs?: number };
+  readonly transcription?: {
+    readonly languageCode?: string;
+    readonly maxWaitMs?: number;
+    readonly pollIntervalMs?: number;
+    /** How old an ended job is when the idle sweeper deletes it; the turn budget unless given. */
+    readonly sweepAfterMs?: number;
+  };
 }
 
 export interface OperatorPlaneOptions {

@@ -30,7 +30,7 @@ const STRUCTURED_SETTINGS = {
   'orchestrator': [...SHARED_SETTINGS, 'whatsApp', 'agent', 'customerBudget', 'pipelineBudget', 'operatorAccess', 'handoffs', 'media'],
   'operator': [...SHARED_SETTINGS, 'whatsApp', 'operatorAccess', 'adminDisplayNames', 'media'],
   'handoff-sweeper': [...SHARED_SETTINGS, 'whatsApp', 'operatorAccess', 'handoffs'],
-  'idle-sweeper': [...SHARED_SETTINGS, 'idleSweep', 'reengagement'],
+  'idle-sweeper': [...SHARED_SETTINGS, 'idleSweep', 'transcriptionJobsSweep', 'reengagement'],
   'crm-sync': [...SHARED_SETTINGS, 'crmTarget'],
 } as const satisfies Record<PipelineFunction, readonly (keyof SettingsDocument)[]>;
 

@@ -99,9 +99,15 @@ function settingsOf(options: DeploymentOptions): Partial<SettingsDocument> {
         }
       : null,
     idleSweep: { idleTimeoutMs: options.idleTimeoutMs ?? IDLE_SWEEP_DEFAULTS.idleTimeoutHours * 3_600_000 },
+    transcriptionJobsSweep: media?.transcription ? { afterMs: media.transcription.sweepAfterMs ?? turnBudgetMs(options) } : null,
     reengagement: reengagement ? { template: { name: reengagement.template.name, language: reengagement.template.language }, afterMs: reengagement.afterMs, whatsApp } : null,
     ...(options.crmSync && { crmTarget: { kind: options.crmSync.kind } }),
   };
+}
+
+/** The longest a turn can be attempted for: the queue's receives × its visibility timeout. */
+function turnBudgetMs(options: DeploymentOptions): number {
+  return simpleSettingOf(options, 'maxReceiveCount') * (options.visibilityTimeoutSeconds ?? PIPELINE_DEFAULTS.queueVisibilityTimeoutSeconds) * 1000;
 }
 
 function whatsAppOf(channel: ChannelOptions, businessAccountId: string | undefined): WhatsAppChannelSettings {

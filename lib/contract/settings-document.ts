@@ -153,6 +153,11 @@ export type SettingsDocument = { readonly [N in SimpleSettingName]: SimpleSettin
     readonly transcription: { readonly languageCode: string; readonly maxWaitMs: number; readonly pollIntervalMs: number } | null;
   } | null;
   readonly idleSweep: { readonly idleTimeoutMs: number };
+  /**
+   * With `media.transcription`: the turn budget (the queue's receives × its visibility timeout),
+   * after which the idle sweeper deletes the transcription jobs that ended; `null`: no jobs to sweep.
+   */
+  readonly transcriptionJobsSweep: { readonly afterMs: number } | null;
   /** The template a customer who went quiet is sent once, and the channel it goes on; `null`: off. */
   readonly reengagement: { readonly template: TemplateName; readonly afterMs: number; readonly whatsApp: WhatsAppChannelSettings } | null;
   /** Where the CRM sync worker sends; the function's name, or the webhook's URL and secret, are in the environment. */

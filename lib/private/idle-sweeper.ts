@@ -68,7 +68,9 @@ export interface IdleSweeperResources {
  * and the CRM worker are run (a fixed rate needs none of Scheduler's features, and a rule no extra
  * role). A conversation is closed within 15 minutes of its timeout; overlapping runs are safe, since
  * every close is conditioned on the session as read. With the re-engagement it also sends on the
- * channel, so its plan tells it the channel (and it is granted the send).
+ * channel, so its plan tells it the channel (and it is granted the send). With
+ * `media.transcription` it deletes the transcription jobs that ended once no turn reads them again:
+ * of the functions on a schedule, the one every deployment has, and whose runs are retention.
  */
 export function buildIdleSweeper(context: IdleSweeperContext): IdleSweeperResources {
   const sweeperFunction = context.functions.createFunction('IdleSweeper', {

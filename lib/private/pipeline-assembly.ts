@@ -124,7 +124,7 @@ export function assemblePipeline(scope: Construct, props: AgentPipelineProps): A
     deadLetterQueueUrl: deadLetterQueue.queueUrl,
     ...outputs,
     consoleUrl,
-    mediaBucketName: media?.bucket.bucketName,
+    ...media?.outputs,
   });
   return {
     ...inbound,

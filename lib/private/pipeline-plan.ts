@@ -43,6 +43,7 @@ export function pipelinePlan(sources: PlanSources): DeploymentPlan {
     ...(budget && { pipelineBudget: { agentTokensPerDay: budget.agentTokensPerDay, ...(budget.reply !== undefined && { reply: budget.reply }) } }),
     ...(media && { media }),
     ...(operatorPlane && { operatorPlane }),
+    visibilityTimeoutSeconds: settings.visibilityTimeout.toSeconds(),
     idleTimeoutMs: sources.idleTimeout.toMilliseconds(),
     ...(reengagement && { reengagement: { template: { name: reengagement.template.name, language: reengagement.template.language }, afterMs: reengagement.after.toMilliseconds() } }),
     ...(crmSync && { crmSync }),

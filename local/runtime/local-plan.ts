@@ -96,7 +96,9 @@ export function localDeploymentOptions(options: LocalPipelineOptions, env: NodeJ
         media: {
           bucketName: resources.mediaBucketName,
           ...options.media,
-          ...(transcription && { transcription: { languageCode: transcription.languageCode, maxWaitMs: transcription.maxWaitMs, pollIntervalMs: transcription.pollIntervalMs } }),
+          ...(transcription && {
+            transcription: { languageCode: transcription.languageCode, maxWaitMs: transcription.maxWaitMs, pollIntervalMs: transcription.pollIntervalMs, sweepAfterMs: transcription.sweepAfterMs },
+          }),
         },
       }),
     ...(plane && {
@@ -111,6 +113,7 @@ export function localDeploymentOptions(options: LocalPipelineOptions, env: NodeJ
         businessAccountId: options.channel === WHATSAPP_CHANNEL_KINDS.endUserMessaging ? LOCAL_LINKED_BUSINESS_ACCOUNT_ID : resources.whatsAppBusinessAccountId,
       },
     }),
+    visibilityTimeoutSeconds: options.queue?.visibilityTimeoutSeconds,
     idleTimeoutMs: options.idleSweep?.idleTimeoutMs,
     ...(options.idleSweep?.reengagement && { reengagement: options.idleSweep.reengagement }),
     ...(options.crmSync && resources.crmWebhookUrl !== undefined && { crmSync: { kind: CRM_TARGET_KINDS.webhook, url: resources.crmWebhookUrl, secretArn: LOCAL_SECRET_ARNS.crmWebhook } }),
