@@ -129,7 +129,7 @@ it('drops a poll for the customer shown before a switch that answers after it', 
   const latePoll = page.waitForResponse((response) => response.url().endsWith(`customer=${before}`));
   releaseLatePoll();
   await latePoll;
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(resolve))');
   expect(await bubble('Só da conversa anterior').count()).toBe(0);
   await page.unroute(`**/api/conversation?customer=${before}`);
 });
