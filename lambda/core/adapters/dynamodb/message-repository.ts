@@ -78,6 +78,11 @@ export class DynamoMessageRepository implements MessageRepository {
     return conditionally(() => this.kit.put({ item: this.toItem(message), ...IF_ABSENT }));
   }
 
+  async appendUnlessRecent(message: Message): Promise<boolean> {
+    if ((await this.recentMessageKey(message.customerId, message.messageId)) !== undefined) return false;
+    return conditionally(() => this.kit.put({ item: this.toItem(message), ...IF_ABSENT }));
+  }
+
   async appendInboundIfSessionState(message: Message, expectedState: SessionState, expectedSessionId: string): Promise<boolean> {
     try {
       await this.kit.transact([
