@@ -1,6 +1,6 @@
 // The WhatsApp Business app's echoes and standby messages on DynamoDB Local: what each writes, what a
 // redelivery writes (nothing), and that a notification without them costs no request at all.
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoMessageRepository } from '../../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../../lambda/core/adapters/dynamodb/session-repository';
@@ -73,7 +73,7 @@ test('an echo on a conversation an operator owns leaves it theirs', async () => 
 test('a notification without echoes, standby messages or handovers makes no request and counts none of their metrics', async () => {
   const counted: string[] = [];
   class RecordingMetrics extends Metrics {
-    override addMetric(name: string, unit: MetricUnit, value: number): this {
+    override addMetric(name: string, unit: Parameters<Metrics['addMetric']>[1], value: number): this {
       counted.push(name);
       return super.addMetric(name, unit, value);
     }
