@@ -28,7 +28,8 @@ const MAX_ATTEMPTS = 3;
  * {@link ANSWERED_FROM_PHONE} — so the customer's next message reaches no agent, and the echo is
  * recorded in its history as the business's own message. No handoff time is set: the person is
  * answering already, so nobody is notified and the customer is never told that nobody is available.
- * The pause comes before the record, so a failure between the two is retried whole by Meta.
+ * An echo already in the history is Meta's redelivery and changes nothing; otherwise the pause comes
+ * before the record, so a failure between the two is retried whole by Meta.
  */
 export class RecordBusinessEchoes {
   constructor(private readonly deps: RecordBusinessEchoesDependencies) {}
@@ -42,9 +43,12 @@ export class RecordBusinessEchoes {
     await Promise.all(
       [...byCustomer.values()].map(async (customerEchoes) => {
         for (const echo of customerEchoes) {
+          // A redelivery changes nothing, not even a conversation given back to the agent since.
+          if (await this.deps.messages.isRecent(echo.customerId, echo.messageId)) continue;
           const { session, pausedNow } = await this.pause(echo);
           if (pausedNow) paused++;
-          if (await this.deps.messages.appendUnlessRecent(businessAppMessage(echo, session.sessionId))) recorded++;
+          await this.deps.messages.append(businessAppMessage(echo, session.sessionId));
+          recorded++;
         }
       }),
     );

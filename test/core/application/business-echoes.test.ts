@@ -61,6 +61,18 @@ test('an echo hands the agent’s conversation to people, owned by nobody and wi
   expect(history.map((message) => [message.role, message.direction, message.text, message.timestamp])).toEqual([['business_app', 'outbound', 'Oi, aqui é a Ana', '2026-03-10T12:00:00.000000Z']]);
 });
 
+test('a redelivered echo leaves with the agent a conversation an operator gave back since', async () => {
+  const customer = newCustomer();
+  await sessions.put({ ...openSession({ customerId: customer, customerIdKind: 'phone' }, ids.newId(), '2026-03-10T11:00:00.000000Z'), state: SessionState.QUALIFYING });
+  const echo = echoTo(customer);
+  await echoes.execute([echo]);
+  const paused = (await sessions.getActive(customer))!;
+  await sessions.transitionState(paused, SessionState.AWAITING_HUMAN, SessionState.QUALIFYING, { expectedAssignedTo: null });
+
+  expect(await echoes.execute([{ ...echo, receivedAt: '2026-03-10T12:05:00.000Z' }])).toEqual({ recorded: 0, paused: 0 });
+  expect(await sessions.getActive(customer)).toMatchObject({ state: SessionState.QUALIFYING });
+});
+
 test('an echo on a conversation an operator owns leaves it theirs', async () => {
   const customer = newCustomer();
   const owned = { ...openSession({ customerId: customer, customerIdKind: 'phone' }, ids.newId(), '2026-03-10T11:00:00.000000Z'), state: SessionState.HUMAN_ACTIVE, assignedTo: '5511900000001' };

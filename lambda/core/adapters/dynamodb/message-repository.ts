@@ -78,9 +78,8 @@ export class DynamoMessageRepository implements MessageRepository {
     return conditionally(() => this.kit.put({ item: this.toItem(message), ...IF_ABSENT }));
   }
 
-  async appendUnlessRecent(message: Message): Promise<boolean> {
-    if ((await this.recentMessageKey(message.customerId, message.messageId)) !== undefined) return false;
-    return conditionally(() => this.kit.put({ item: this.toItem(message), ...IF_ABSENT }));
+  async isRecent(customerId: string, messageId: string): Promise<boolean> {
+    return (await this.recentMessageKey(customerId, messageId)) !== undefined;
   }
 
   async appendInboundIfSessionState(message: Message, expectedState: SessionState, expectedSessionId: string): Promise<boolean> {
