@@ -78,6 +78,10 @@ export class DynamoMessageRepository implements MessageRepository {
     return conditionally(() => this.kit.put({ item: this.toItem(message), ...IF_ABSENT }));
   }
 
+  async isRecent(customerId: string, messageId: string): Promise<boolean> {
+    return (await this.recentMessageKey(customerId, messageId)) !== undefined;
+  }
+
   async appendInboundIfSessionState(message: Message, expectedState: SessionState, expectedSessionId: string): Promise<boolean> {
     try {
       await this.kit.transact([
