@@ -112,7 +112,7 @@ export abstract class AgentBackend {
    * requestedService, estimatedSegment?, notes?}`, `{type: "request_human_handoff", reason}` or
    * `{type: "close_session", reason}`. The function must not act on them itself: the pipeline applies
    * them only if the turn is still the latest. Anything outside the contract fails the turn, which is
-   * retried. The README's "Your own agent function" has a complete example.
+   * retried. docs/AGENT.md ("Your own agent function") has a complete example.
    *
    * With `options.contractVersion: 2`, a turn whose history carries an attachment is a version "2"
    * event: its customer entries carry `media` with a presigned URL of each stored attachment.

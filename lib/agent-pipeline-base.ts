@@ -1,24 +1,60 @@
-import { Stack } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { IAgentPipeline } from './agent-pipeline-attributes';
 import { CUSTOM_METRICS } from './contract';
-import type { PipelineGrants } from './private/pipeline-grants';
+import type { PipelineDataGrants } from './private/pipeline-grants';
 import type { PipelineMetrics } from './private/pipeline-metrics';
 
 /**
  * What an agent pipeline offers besides its resources: the `grant*` methods that let other
- * principals work with it, and the `metric*` methods its alarms and dashboard read. `AgentPipeline`
- * wires the resources; keeping these apart lets each file read as one thing.
+ * principals work with it, and the `metric*` methods its alarms and dashboard read, alike for a
+ * pipeline created here (`AgentPipeline`) and one referenced with
+ * `AgentPipeline.fromPipelineAttributes()`.
  */
-export abstract class AgentPipelineBase extends Construct {
+export abstract class AgentPipelineBase extends Construct implements IAgentPipeline {
+  /** The single table (`PK`/`SK`, `GSI1`, TTL `ttl`). */
+  public abstract readonly table: dynamodb.ITable;
+  /** The FIFO turn queue between the webhook and the orchestrator. */
+  public abstract readonly queue: sqs.IQueue;
   /** The FIFO dead-letter queue that receives turns that failed `maxReceiveCount` times. */
   public abstract readonly deadLetterQueue: sqs.IQueue;
+  /** The function that receives WhatsApp's events. */
+  public abstract readonly webhookFunction: lambda.IFunction;
+  /** The function that consumes the turn queue and runs each turn. */
+  public abstract readonly orchestratorFunction: lambda.IFunction;
+  /** The `serviceName` of the pipeline: the namespace of its custom metrics. */
+  public abstract readonly serviceName: string;
+  /** The `environment` of the pipeline. */
+  public abstract readonly environment: string;
+  /**
+   * The customer managed key of the table, the queues and the media bucket.
+   *
+   * @default - none
+   */
+  public abstract readonly encryptionKey?: kms.IKey;
+  /**
+   * The bucket of the attachments customers send.
+   *
+   * @default - none when the pipeline keeps no attachments
+   */
+  public abstract readonly mediaBucket?: s3.IBucket;
   /** @internal */
   protected abstract readonly _metrics: PipelineMetrics;
   /** @internal */
-  protected abstract readonly _grants: PipelineGrants;
+  protected abstract readonly _grants: PipelineDataGrants;
+
+  /**
+   * The ARN of the stack whose outputs the package's commands read, for the grant named `grant`.
+   *
+   * @internal
+   */
+  protected abstract _commandsStackArn(grant: string): string;
 
   /**
    * Lets `grantee` read the whole table and its index (e.g. a reporting function), and use the
@@ -49,7 +85,7 @@ export abstract class AgentPipelineBase extends Construct {
    * @param grantee the principal to grant to: a role, a user or a function
    */
   public grantRedrive(grantee: iam.IGrantable): iam.Grant {
-    return this._grants.grantRedrive(grantee, Stack.of(this));
+    return this._grants.grantRedrive(grantee, this._commandsStackArn('grantRedrive'));
   }
 
   /**
@@ -65,7 +101,7 @@ export abstract class AgentPipelineBase extends Construct {
    * @param grantee the principal to grant to: a role, a user or a function
    */
   public grantCustomerDataRights(grantee: iam.IGrantable): iam.Grant {
-    return this._grants.grantCustomerData(grantee, Stack.of(this));
+    return this._grants.grantCustomerData(grantee, this._commandsStackArn('grantCustomerDataRights'));
   }
 
   /**

@@ -2,16 +2,20 @@ import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Stack } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import type { AgentPipelineAttributes, IAgentPipeline } from './agent-pipeline-attributes';
 import { AgentPipelineBase } from './agent-pipeline-base';
 import type { AgentPipelineProps } from './agent-pipeline-props';
 import { refuseOverridesOfAbsentAlarms } from './private/alarm-settings';
 import { checkDeployLimits } from './private/deploy-limits';
+import { ImportedAgentPipeline } from './private/imported-agent-pipeline';
 import { assemblePipeline } from './private/pipeline-assembly';
 import type { PipelineGrants } from './private/pipeline-grants';
 import type { PipelineMetrics } from './private/pipeline-metrics';
@@ -43,6 +47,29 @@ import { createPipelineAlarms, createPipelineDashboard } from './private/pipelin
  * });
  */
 export class AgentPipeline extends AgentPipelineBase {
+  /**
+   * References a pipeline deployed by another stack or app, to grant its commands to a role, read
+   * its metrics or alarm on them there: the result offers the `grant*` and `metric*` methods of
+   * a pipeline created here, and creates nothing.
+   *
+   * @param scope the construct the reference belongs to
+   * @param id construct id, unique within `scope`
+   * @param attrs what identifies the pipeline: its environment, table, queues and functions
+   */
+  public static fromPipelineAttributes(scope: Construct, id: string, attrs: AgentPipelineAttributes): IAgentPipeline {
+    return new ImportedAgentPipeline(scope, id, attrs);
+  }
+
+  /** The `serviceName` of the pipeline (`agent-pipeline` unless set): the namespace of its custom metrics. */
+  public readonly serviceName: string;
+  /** The `environment` of the pipeline. */
+  public readonly environment: string;
+  /**
+   * `encryptionKey`, which encrypts the table, the queues and the media bucket the construct creates.
+   *
+   * @default - none without `encryptionKey`
+   */
+  public readonly encryptionKey?: kms.IKey;
   /** The single table (`PK`/`SK`, `GSI1`, TTL `ttl`): created, or `existingTable`. */
   public readonly table: dynamodb.ITable;
   /** The FIFO turn queue between the webhook and the orchestrator: created, or `existingTurnQueue`. */
@@ -278,6 +305,9 @@ export class AgentPipeline extends AgentPipelineBase {
     const pipeline = assemblePipeline(this, props);
     this._grants = pipeline.grants;
     this._metrics = pipeline.metrics;
+    this.serviceName = pipeline.settings.serviceName;
+    this.environment = pipeline.settings.environment;
+    this.encryptionKey = props.encryptionKey;
     this.table = pipeline.table;
     this.queue = pipeline.queue;
     this.deadLetterQueue = pipeline.deadLetterQueue;
@@ -334,5 +364,10 @@ export class AgentPipeline extends AgentPipelineBase {
     this.pipelineBudgetRefusalsAlarm = alarms.pipelineBudgetRefusals;
     this.alarms = alarms.all;
     this.dashboard = pipeline.settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
+  }
+
+  /** @internal */
+  protected _commandsStackArn(): string {
+    return Stack.of(this).stackId;
   }
 }

@@ -1,3 +1,4 @@
+export * from './agent-pipeline-attributes';
 export * from './agent-pipeline-base';
 export * from './agent-pipeline';
 export * from './agent-pipeline-props';

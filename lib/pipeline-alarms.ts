@@ -272,7 +272,7 @@ export interface PipelineAlarmOverrides {
 /**
  * Names, topics and tuning of the pipeline's alarms. The alarms come in two severities, each sent
  * to its own topic (both default to `alarmTopic`), so that the on-call is paged only when customers
- * go unanswered. The README's "Alarms" section lists every alarm with its id and defaults.
+ * go unanswered. docs/OPERATIONS.md ("Alarms") lists every alarm with its id and defaults.
  */
 export interface PipelineAlarmOptions {
   /**

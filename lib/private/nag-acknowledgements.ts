@@ -1,6 +1,7 @@
 import { Buffer } from 'buffer';
 import * as cdk from 'aws-cdk-lib';
-import type { IConstruct } from 'constructs';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { Construct, type IConstruct } from 'constructs';
 
 /** A cdk-nag finding the construct accepts on purpose, with the reason a reviewer reads. */
 export interface NagFinding {
@@ -60,6 +61,47 @@ export function acknowledgeFinding(scope: IConstruct, finding: NagFinding): void
       resource.addMetadata(CDK_NAG_V2_METADATA_KEY, { rules_to_suppress: [...existing, suppression] });
     }
   }
+}
+
+/**
+ * Acknowledges `finding` on the policies of `grantee`'s principal when they are in the app: a role
+ * it created, or the policy it attaches to a role imported by name. An immutable imported role
+ * gets no policy, hence nothing to acknowledge.
+ */
+export function acknowledgePrincipalFinding(grantee: IGrantable, finding: PrincipalFinding): void {
+  const principal: unknown = grantee.grantPrincipal;
+  if (!Construct.isConstruct(principal) || !principal.node.findAll().some((construct) => construct instanceof cdk.CfnResource)) return;
+  const { onResource, ...rest } = finding;
+  acknowledgeFinding(principal, onResource === undefined ? rest : { ...rest, appliesTo: nagResourceFinding(principal, onResource) });
+}
+
+/** A finding on a principal's policy; `onResource` names the granular finding by the resource it concerns. */
+export interface PrincipalFinding extends NagFinding {
+  readonly onResource?: string;
+}
+
+/**
+ * The granular finding cdk-nag raises for `resource` in a statement of `scope`'s stack
+ * (`Resource::…`): the resource resolved, then flattened as cdk-nag flattens references (a `Ref` or
+ * `Fn::GetAtt` in angle brackets, `Fn::Join` joined, `Fn::ImportValue` by its export name).
+ */
+export function nagResourceFinding(scope: IConstruct, resource: string): string {
+  const flatten = (node: unknown): string => {
+    if (typeof node === 'string') return node.replace(/\$\{/g, '<').replace(/}/g, '>');
+    const intrinsic = node as Record<string, unknown>;
+    if ('Fn::Join' in intrinsic) {
+      const [delimiter, parts] = intrinsic['Fn::Join'] as [string, unknown[]];
+      return parts.map(flatten).join(delimiter);
+    }
+    if ('Fn::GetAtt' in intrinsic) {
+      const [logicalId, attribute] = intrinsic['Fn::GetAtt'] as [unknown, unknown];
+      return `<${flatten(logicalId)}.${flatten(attribute)}>`;
+    }
+    if ('Fn::ImportValue' in intrinsic) return flatten(intrinsic['Fn::ImportValue']);
+    if ('Ref' in intrinsic) return `<${flatten(intrinsic.Ref)}>`;
+    return JSON.stringify(node);
+  };
+  return `Resource::${flatten(cdk.Stack.of(scope).resolve(resource))}`;
 }
 
 /**

@@ -52,6 +52,13 @@ export interface PipelineFeatures {
 
 type Feature = keyof PipelineFeatures;
 
+/**
+ * The features the grants of an imported pipeline are built with, which it cannot know. Only the
+ * commands' roles (`redrive`, `customerData`) are granted there, and they reach the same
+ * partitions whatever is on: test/construct/imported-pipeline.test.ts holds them to it.
+ */
+export const COMMAND_FEATURES: PipelineFeatures = { operatorPlane: false, crmSync: false, keyLayoutMigration: false, pipelineBudget: false, reengagement: false, media: false };
+
 /** An action (or an index partition) a role has only while `with` is on. */
 interface Gated<T> {
   readonly with: Feature;

@@ -133,7 +133,7 @@ export function assemblePipeline(scope: Construct, props: AgentPipelineProps): A
     deadLetterQueue,
     grants,
     settings,
-    metrics: new PipelineMetrics(settings, table, queue),
+    metrics: new PipelineMetrics(settings.serviceName, settings.names.table, table, queue),
     orchestratorFunction,
     orchestratorAlias,
     webhookUrl: outputs.webhookUrl,

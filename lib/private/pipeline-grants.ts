@@ -3,7 +3,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { MEDIA_DEFAULTS, type TablePartition, TABLE_SCHEMA } from '../contract';
 import {
@@ -36,7 +36,7 @@ import {
   tablePartitionPatterns,
   viaServiceCondition,
 } from './permissions';
-import { acknowledgeFinding } from './nag-acknowledgements';
+import { acknowledgePrincipalFinding } from './nag-acknowledgements';
 import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
 
 /**
@@ -52,9 +52,12 @@ export interface PipelineResources {
   readonly encryptionKey?: kms.IKey;
 }
 
-/** What the grants are built from: the resources, the channel the functions receive and send on, and the features that are on. */
-export interface PipelineGrantsSources extends PipelineResources {
-  readonly channel: Pick<WhatsAppChannelBinding, 'grantReceive' | 'grantSend' | 'grantMediaDownload' | 'grantSendMedia'>;
+/**
+ * What the grants a pipeline offers other principals are built from (`grantRedrive`,
+ * `grantCustomerDataRights`, `grantReadData`): its resources and the features that are on. An
+ * imported pipeline has these too.
+ */
+export interface PipelineDataSources extends PipelineResources {
   readonly features: PipelineFeatures;
   /** The media bucket, when `media` is on. */
   readonly mediaBucket?: s3.IBucket;
@@ -62,76 +65,33 @@ export interface PipelineGrantsSources extends PipelineResources {
   readonly transcribesVoiceNotes?: boolean;
 }
 
+/** What the functions' grants are built from: the data sources and the channel the functions receive and send on. */
+export interface PipelineGrantsSources extends PipelineDataSources {
+  readonly channel: Pick<WhatsAppChannelBinding, 'grantReceive' | 'grantSend' | 'grantMediaDownload' | 'grantSendMedia'>;
+}
+
 /**
- * Every permission of the pipeline's roles, one method per role, the way
- * `QueueBase.grantConsumeMessages` bundles a queue's actions with its key: the role's table actions
- * per partition (`dynamodb:LeadingKeys`, from `ROLE_TABLE_ACCESS`), its GSI1 queries by index
- * partition, its queues, its channel, and the customer managed key always through the service that
- * uses it (`kms:ViaService`).
+ * The grants a pipeline offers principals that are not its functions: the package's commands and a
+ * consumer's own roles. Built from resources only, so an imported pipeline offers them as well.
  */
-export class PipelineGrants {
+export class PipelineDataGrants {
   private keylessTable?: dynamodb.ITable;
 
-  constructor(private readonly sources: PipelineGrantsSources) {}
-
-  /** The webhook or End User Messaging inbound function: registers and dispatches each message. */
-  public grantInbound(grantee: lambda.IFunction): iam.Grant {
-    this.sources.channel.grantReceive(grantee);
-    return combine([this.table(grantee, 'inbound'), this.turnQueue(grantee, QUEUE_SEND_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS), ...this.queueKeys(grantee, [[this.sources.queue, QUEUE_PRODUCER_KEY_ACTIONS]])]);
-  }
-
-  /** The orchestrator: its turns on the table, sending on the channel, downloading attachments with media on, and what its event source mapping polls the turn queue with. */
-  public grantTurns(grantee: lambda.IFunction): iam.Grant {
-    this.sources.channel.grantSend(grantee);
-    if (this.sources.features.media) this.sources.channel.grantMediaDownload(grantee);
-    return combine([this.table(grantee, 'turns'), ...this.media(grantee, MEDIA_STORE_ACTIONS), ...this.transcriptionJobs(grantee, 'turn'), this.turnQueue(grantee, QUEUE_CONSUME_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS), ...this.queueKeys(grantee, [[this.sources.queue, QUEUE_CONSUMER_KEY_ACTIONS]])]);
-  }
-
-  /**
-   * The operator function: its console and API (the attachments an operator sends included), and
-   * the API's privacy calls (the customer-data role's table access, merged into the same statements).
-   */
-  public grantOperatorPlane(grantee: lambda.IFunction): iam.Grant {
-    this.sources.channel.grantSend(grantee);
-    if (this.sources.mediaBucket !== undefined) this.sources.channel.grantSendMedia(grantee);
-    return combine([
-      this.table(grantee, 'operatorPlane', 'customerData'),
-      ...this.media(grantee, [...MEDIA_ERASE_ACTIONS, ...MEDIA_ATTACH_ACTIONS], MEDIA_LIST_ACTIONS),
-      ...this.transcriptionJobs(grantee, 'cleanup'),
-      ...this.deadLetters(grantee),
-      ...this.tableKey(grantee, TABLE_KEY_ACTIONS),
-    ]);
-  }
+  constructor(protected readonly sources: PipelineDataSources) {}
 
   /**
    * Erasing and exporting one customer's data: the operator function's privacy calls, or the
-   * commands when `stack` is given, which also drop the customer's dead-lettered turns.
+   * commands when the ARN of the pipeline's stack is given, which also drop the customer's
+   * dead-lettered turns.
    */
-  public grantCustomerData(grantee: iam.IGrantable, stack?: Stack): iam.Grant {
-    const commands = stack ? [stackOutputs(grantee, stack), ...this.deadLetterRecords(grantee)] : [];
+  public grantCustomerData(grantee: iam.IGrantable, stackArn?: string): iam.Grant {
+    const commands = stackArn === undefined ? [] : [stackOutputs(grantee, stackArn), ...this.deadLetterRecords(grantee)];
     return combine([...commands, this.table(grantee, 'customerData'), ...this.media(grantee, MEDIA_ERASE_ACTIONS, MEDIA_LIST_ACTIONS), ...this.transcriptionJobs(grantee, 'cleanup'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
-  /** The handoff sweeper. */
-  public grantSweeper(grantee: lambda.IFunction): iam.Grant {
-    this.sources.channel.grantSend(grantee);
-    return combine([this.table(grantee, 'sweeper'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
-  }
-
-  /** The idle sweeper: the channel only when it re-engages customers who went quiet; the ended transcription jobs with `media.transcription`. */
-  public grantIdleSweeper(grantee: lambda.IFunction): iam.Grant {
-    if (this.sources.features.reengagement) this.sources.channel.grantSend(grantee);
-    return combine([this.table(grantee, 'idleSweeper'), ...this.transcriptionJobs(grantee, 'cleanup'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
-  }
-
-  /** The CRM sync worker (its target's permissions come with `CrmTarget.bind`). */
-  public grantCrmWorker(grantee: iam.IGrantable): iam.Grant {
-    return combine([this.table(grantee, 'crmWorker'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
-  }
-
-  /** The redrive command, on the pipeline in `stack`. */
-  public grantRedrive(grantee: iam.IGrantable, stack: Stack): iam.Grant {
-    return combine([stackOutputs(grantee, stack), this.table(grantee, 'redrive'), ...this.deadLetters(grantee), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
+  /** The redrive command, on the pipeline in the stack `stackArn` names. */
+  public grantRedrive(grantee: iam.IGrantable, stackArn: string): iam.Grant {
+    return combine([stackOutputs(grantee, stackArn), this.table(grantee, 'redrive'), ...this.deadLetters(grantee), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
   /**
@@ -153,7 +113,7 @@ export class PipelineGrants {
    * limited to them by `dynamodb:LeadingKeys`; and Query on GSI1 limited to the index partitions
    * the role lists.
    */
-  private table(grantee: iam.IGrantable, ...roles: PipelineRole[]): iam.Grant {
+  protected table(grantee: iam.IGrantable, ...roles: PipelineRole[]): iam.Grant {
     const { table, features } = this.sources;
     const partitionsByAction = new Map<TableAction, Set<TablePartition>>();
     for (const role of roles) {
@@ -190,7 +150,7 @@ export class PipelineGrants {
    * `objectActions` on the media prefix and `bucketActions` on the bucket, listing only under the
    * prefix; the bucket's customer managed key only through S3. None when media is off.
    */
-  private media(grantee: iam.IGrantable, objectActions: readonly string[], bucketActions: readonly string[] = []): iam.Grant[] {
+  protected media(grantee: iam.IGrantable, objectActions: readonly string[], bucketActions: readonly string[] = []): iam.Grant[] {
     const bucket = this.sources.mediaBucket;
     if (bucket === undefined) return [];
     const grants = [iam.Grant.addToPrincipal({ grantee, actions: [...objectActions], resourceArns: [bucket.arnForObjects(`${MEDIA_DEFAULTS.keyPrefix}*`)] })];
@@ -199,15 +159,11 @@ export class PipelineGrants {
     }
     const key = bucket.encryptionKey;
     if (key !== undefined) grants.push(keyGrant(grantee, key, 's3', MEDIA_KEY_ACTIONS));
-    const role = grantee.grantPrincipal;
-    if (bucket instanceof s3.Bucket && role instanceof iam.Role) {
-      const bucketId = Stack.of(bucket).resolve((bucket.node.defaultChild as s3.CfnBucket).logicalId) as string;
-      acknowledgeFinding(role, {
-        id: 'AwsSolutions-IAM5',
-        appliesTo: `Resource::<${bucketId}.Arn>/${MEDIA_DEFAULTS.keyPrefix}*`,
-        reason: "Object keys name the customer and the message, which only the turn knows: the statement is limited to the pipeline's own bucket and its media prefix.",
-      });
-    }
+    acknowledgePrincipalFinding(grantee, {
+      id: 'AwsSolutions-IAM5',
+      onResource: bucket.arnForObjects(`${MEDIA_DEFAULTS.keyPrefix}*`),
+      reason: "Object keys name the customer and the message, which only the turn knows: the statement is limited to the pipeline's own bucket and its media prefix.",
+    });
     return grants;
   }
 
@@ -217,35 +173,32 @@ export class PipelineGrants {
    * the erasure list them (on `*` too) and delete the ended ones. Reads and deletes stay under the
    * job-name prefix (`voice-`).
    */
-  private transcriptionJobs(grantee: iam.IGrantable, use: 'turn' | 'cleanup'): iam.Grant[] {
+  protected transcriptionJobs(grantee: iam.IGrantable, use: 'turn' | 'cleanup'): iam.Grant[] {
     if (this.sources.transcribesVoiceNotes !== true) return [];
     const jobs = Stack.of(this.sources.table).formatArn({ service: 'transcribe', resource: 'transcription-job', resourceName: `${MEDIA_DEFAULTS.transcriptionJobPrefix}*`, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
-    const role = grantee.grantPrincipal;
-    if (role instanceof iam.Role) {
-      acknowledgeFinding(role, {
-        id: 'AwsSolutions-IAM5',
-        appliesTo: 'Resource::*',
-        reason:
-          use === 'turn'
-            ? 'transcribe:StartTranscriptionJob has no resource type in the Service Authorization Reference: it can only be granted on *. The jobs it starts are read and deleted under the job-name prefix only.'
-            : 'transcribe:ListTranscriptionJobs has no resource type in the Service Authorization Reference: it can only be granted on *. It lists names, statuses and dates, never a transcript; the jobs are deleted under the job-name prefix only.',
-      });
-      acknowledgeFinding(role, {
-        id: 'AwsSolutions-IAM5',
-        appliesTo: `Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/${MEDIA_DEFAULTS.transcriptionJobPrefix}*`,
-        reason: "Each voice note gets its own job, named by the customer's pseudonym and a hash of its object, which only the turn knows: the statement is limited to the pipeline's job-name prefix.",
-      });
-    }
+    acknowledgePrincipalFinding(grantee, {
+      id: 'AwsSolutions-IAM5',
+      appliesTo: 'Resource::*',
+      reason:
+        use === 'turn'
+          ? 'transcribe:StartTranscriptionJob has no resource type in the Service Authorization Reference: it can only be granted on *. The jobs it starts are read and deleted under the job-name prefix only.'
+          : 'transcribe:ListTranscriptionJobs has no resource type in the Service Authorization Reference: it can only be granted on *. It lists names, statuses and dates, never a transcript; the jobs are deleted under the job-name prefix only.',
+    });
+    acknowledgePrincipalFinding(grantee, {
+      id: 'AwsSolutions-IAM5',
+      onResource: jobs,
+      reason: "Each voice note gets its own job, named by the customer's pseudonym and a hash of its object, which only the turn knows: the statement is limited to the pipeline's job-name prefix.",
+    });
     const [unscoped, onJobs] = use === 'turn' ? [TRANSCRIPTION_START_ACTIONS, TRANSCRIPTION_JOB_ACTIONS] : [TRANSCRIPTION_LIST_ACTIONS, TRANSCRIPTION_DELETE_ACTIONS];
     return [iam.Grant.addToPrincipal({ grantee, actions: [...unscoped], resourceArns: ['*'] }), iam.Grant.addToPrincipal({ grantee, actions: [...onJobs], resourceArns: [jobs] })];
   }
 
-  private turnQueue(grantee: iam.IGrantable, actions: readonly string[]): iam.Grant {
+  protected turnQueue(grantee: iam.IGrantable, actions: readonly string[]): iam.Grant {
     return iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [this.sources.queue.queueArn] });
   }
 
   /** The admin's redrive: read, hold and remove dead-letter records (decrypting them), send them back to the turn queue (encrypting them). */
-  private deadLetters(grantee: iam.IGrantable): iam.Grant[] {
+  protected deadLetters(grantee: iam.IGrantable): iam.Grant[] {
     const { queue, deadLetterQueue } = this.sources;
     return [
       this.deadLetterActions(grantee),
@@ -267,32 +220,107 @@ export class PipelineGrants {
   }
 
   /** `actions` on the table's customer managed key, only through DynamoDB; none without one. */
-  private tableKey(grantee: iam.IGrantable, actions: readonly string[]): iam.Grant[] {
+  protected tableKey(grantee: iam.IGrantable, actions: readonly string[]): iam.Grant[] {
     const key = this.sources.table.encryptionKey;
     return key === undefined ? [] : [keyGrant(grantee, key, 'dynamodb', actions)];
   }
 
   /**
    * The actions each queue needs on its customer managed key, only through SQS: one statement per
-   * key, so queues that share a key share it; none for queues without one.
+   * key, so queues that share a key share it (by ARN: an imported queue refers to its key anew);
+   * none for queues without one.
    */
-  private queueKeys(grantee: iam.IGrantable, needs: readonly (readonly [sqs.IQueue, readonly string[]])[]): iam.Grant[] {
-    const actionsByKey = new Map<kms.IKey, Set<string>>();
+  protected queueKeys(grantee: iam.IGrantable, needs: readonly (readonly [sqs.IQueue, readonly string[]])[]): iam.Grant[] {
+    const needsByKeyArn = new Map<string, { key: kms.IKey; actions: Set<string> }>();
     for (const [queue, actions] of needs) {
       const key = queue.encryptionMasterKey;
-      if (key !== undefined) actionsByKey.set(key, new Set([...(actionsByKey.get(key) ?? []), ...actions]));
+      if (key === undefined) continue;
+      const need = needsByKeyArn.get(key.keyArn) ?? { key, actions: new Set<string>() };
+      actions.forEach((action) => need.actions.add(action));
+      needsByKeyArn.set(key.keyArn, need);
     }
-    return [...actionsByKey].map(([key, actions]) => keyGrant(grantee, key, 'sqs', [...actions]));
+    return [...needsByKeyArn.values()].map(({ key, actions }) => keyGrant(grantee, key, 'sqs', [...actions]));
   }
+}
+
+/**
+ * Every permission of the pipeline's roles, one method per role, the way
+ * `QueueBase.grantConsumeMessages` bundles a queue's actions with its key: the role's table actions
+ * per partition (`dynamodb:LeadingKeys`, from `ROLE_TABLE_ACCESS`), its GSI1 queries by index
+ * partition, its queues, its channel, and the customer managed key always through the service that
+ * uses it (`kms:ViaService`).
+ */
+export class PipelineGrants extends PipelineDataGrants {
+  constructor(private readonly withChannel: PipelineGrantsSources) {
+    super(withChannel);
+  }
+
+  /** The webhook or End User Messaging inbound function: registers and dispatches each message. */
+  public grantInbound(grantee: lambda.IFunction): iam.Grant {
+    this.withChannel.channel.grantReceive(grantee);
+    return combine([this.table(grantee, 'inbound'), this.turnQueue(grantee, QUEUE_SEND_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS), ...this.queueKeys(grantee, [[this.sources.queue, QUEUE_PRODUCER_KEY_ACTIONS]])]);
+  }
+
+  /** The orchestrator: its turns on the table, sending on the channel, downloading attachments with media on, and what its event source mapping polls the turn queue with. */
+  public grantTurns(grantee: lambda.IFunction): iam.Grant {
+    this.withChannel.channel.grantSend(grantee);
+    if (this.sources.features.media) this.withChannel.channel.grantMediaDownload(grantee);
+    return combine([this.table(grantee, 'turns'), ...this.media(grantee, MEDIA_STORE_ACTIONS), ...this.transcriptionJobs(grantee, 'turn'), this.turnQueue(grantee, QUEUE_CONSUME_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS), ...this.queueKeys(grantee, [[this.sources.queue, QUEUE_CONSUMER_KEY_ACTIONS]])]);
+  }
+
+  /**
+   * The operator function: its console and API (the attachments an operator sends included), and
+   * the API's privacy calls (the customer-data role's table access, merged into the same statements).
+   */
+  public grantOperatorPlane(grantee: lambda.IFunction): iam.Grant {
+    this.withChannel.channel.grantSend(grantee);
+    if (this.sources.mediaBucket !== undefined) this.withChannel.channel.grantSendMedia(grantee);
+    return combine([
+      this.table(grantee, 'operatorPlane', 'customerData'),
+      ...this.media(grantee, [...MEDIA_ERASE_ACTIONS, ...MEDIA_ATTACH_ACTIONS], MEDIA_LIST_ACTIONS),
+      ...this.transcriptionJobs(grantee, 'cleanup'),
+      ...this.deadLetters(grantee),
+      ...this.tableKey(grantee, TABLE_KEY_ACTIONS),
+    ]);
+  }
+
+  /** The handoff sweeper. */
+  public grantSweeper(grantee: lambda.IFunction): iam.Grant {
+    this.withChannel.channel.grantSend(grantee);
+    return combine([this.table(grantee, 'sweeper'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
+  }
+
+  /** The idle sweeper: the channel only when it re-engages customers who went quiet; the ended transcription jobs with `media.transcription`. */
+  public grantIdleSweeper(grantee: lambda.IFunction): iam.Grant {
+    if (this.sources.features.reengagement) this.withChannel.channel.grantSend(grantee);
+    return combine([this.table(grantee, 'idleSweeper'), ...this.transcriptionJobs(grantee, 'cleanup'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
+  }
+
+  /** The CRM sync worker (its target's permissions come with `CrmTarget.bind`). */
+  public grantCrmWorker(grantee: iam.IGrantable): iam.Grant {
+    return combine([this.table(grantee, 'crmWorker'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
+  }
+
 }
 
 function keyGrant(grantee: iam.IGrantable, key: kms.IKey, service: KeyService, actions: readonly string[]): iam.Grant {
   return iam.Grant.addToPrincipal({ grantee, actions: [...actions], resourceArns: [key.keyArn], conditions: viaServiceCondition(service) });
 }
 
-/** The package's commands find the pipeline's table and queues in its stack's outputs. */
-function stackOutputs(grantee: iam.IGrantable, stack: Stack): iam.Grant {
-  return iam.Grant.addToPrincipal({ grantee, actions: [...STACK_OUTPUT_READ_ACTIONS], resourceArns: [stack.stackId] });
+/**
+ * The package's commands find the pipeline's table and queues in its stack's outputs. A stack that
+ * imports the pipeline knows its stack by name only (`stack/<name>/*`), hence the acknowledgement.
+ */
+function stackOutputs(grantee: iam.IGrantable, stackArn: string): iam.Grant {
+  const grant = iam.Grant.addToPrincipal({ grantee, actions: [...STACK_OUTPUT_READ_ACTIONS], resourceArns: [stackArn] });
+  if (stackArn.endsWith('/*')) {
+    acknowledgePrincipalFinding(grantee, {
+      id: 'AwsSolutions-IAM5',
+      onResource: stackArn,
+      reason: "A stack's ARN ends with the id CloudFormation gave it at creation, which a stack importing the pipeline cannot know: the statement names the pipeline's stack by name, for DescribeStacks only.",
+    });
+  }
+  return grant;
 }
 
 function combine(grants: readonly iam.Grant[]): iam.Grant {

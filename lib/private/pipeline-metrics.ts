@@ -2,7 +2,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { CustomMetricName } from '../contract';
-import { ALARM_PERIOD, type PipelineSettings } from './pipeline-settings';
+import { ALARM_PERIOD } from './pipeline-settings';
 
 /** The DynamoDB operations the functions issue, for the throttling alarm (≤ 10 metrics per alarm). */
 const TABLE_OPERATIONS_IN_USE = [
@@ -20,8 +20,13 @@ const TABLE_OPERATIONS_IN_USE = [
  * the one-minute alarm period unless the options say otherwise.
  */
 export class PipelineMetrics {
+  /**
+   * @param namespace the functions' `POWERTOOLS_METRICS_NAMESPACE`: the pipeline's `serviceName`
+   * @param service the functions' `POWERTOOLS_SERVICE_NAME`: the deployment's name
+   */
   constructor(
-    private readonly settings: PipelineSettings,
+    private readonly namespace: string,
+    private readonly service: string,
     private readonly table: dynamodb.ITable,
     private readonly queue: sqs.IQueue,
   ) {}
@@ -34,9 +39,9 @@ export class PipelineMetrics {
    */
   public custom(metricName: CustomMetricName, props?: cloudwatch.MetricOptions): cloudwatch.Metric {
     return new cloudwatch.Metric({
-      namespace: this.settings.serviceName,
+      namespace: this.namespace,
       metricName,
-      dimensionsMap: { service: this.settings.names.table },
+      dimensionsMap: { service: this.service },
       statistic: 'Sum',
       period: ALARM_PERIOD,
       ...props,

@@ -190,7 +190,7 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
   return {
     environment,
     names: {
-      table: `${serviceName}-${environment}`,
+      table: deploymentNameOf(serviceName, environment),
       queue: explicitNames.queue ?? `the turn queue of ${serviceName}-${environment}`,
       deadLetterQueue: explicitNames.deadLetterQueue ?? `the dead-letter queue of ${serviceName}-${environment}`,
     },
@@ -297,7 +297,12 @@ function resolvePhysicalNames(fail: Fail, resourceNames: ResourceNames, seedName
 
 export { checkInteger, definedFields };
 
-function checkName(fail: Fail, label: string, value: string): void {
+/** The deployment's name: the Powertools service name, so the `service` dimension of its metrics. */
+export function deploymentNameOf(serviceName: string, environment: string): string {
+  return `${serviceName}-${environment}`;
+}
+
+export function checkName(fail: Fail, label: string, value: string): void {
   if (!Token.isUnresolved(value) && !NAME_PATTERN.test(value)) {
     fail(
       `${label} '${value}' cannot be part of the table and queue names: use lowercase letters, digits and inner hyphens ` +

@@ -186,7 +186,7 @@ describe('Bedrock model throttling', () => {
 describe('alarm names, severities and tuning', () => {
   const PHONE_NUMBERS = [{ id: 'phone-number-id-976c72a700aac43eaf573ae050example', metaPhoneNumberId: '106540352242922' }];
   const BUDGET = 1_000_000;
-  /** Each alarm's defaults, as the README lists them: severity, datapoints to alarm, evaluation periods, threshold. */
+  /** Each alarm's defaults, as docs/OPERATIONS.md lists them: severity, datapoints to alarm, evaluation periods, threshold. */
   const DEFAULTS: Record<string, readonly [severity: 'critical' | 'warning', datapoints: number, periods: number, threshold: number]> = {
     deadLetterQueue: ['critical', 1, 1, 0],
     oldestMessageAge: ['critical', 1, 1, 600],
@@ -256,8 +256,8 @@ describe('alarm names, severities and tuning', () => {
     expect(synth.pipeline.webhookSignatureRejectedAlarm.node.id).toBe('WebhookSignatureRejectedAlarm');
   });
 
-  test('the README lists every alarm with its id, severity and defaults', () => {
-    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+  test('docs/OPERATIONS.md lists every alarm with its id, severity and defaults', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'OPERATIONS.md'), 'utf8');
     for (const [id, [severity, datapoints, periods]] of Object.entries(DEFAULTS)) {
       const row = readme.split('\n').find((line) => line.startsWith(`| \`${id}\` |`));
       expect({ id, row }).toEqual({ id, row: expect.stringContaining(`| ${severity} |`) });

@@ -1,11 +1,11 @@
-// People paste the README's TypeScript blocks into their apps, and Construct Hub shows them in five
-// languages, translated by jsii-rosetta. So every ```ts block is a whole file: it compiles on its
-// own, with the imports it shows, in a fresh app holding the packed package and its peer
-// dependencies; `jsii-rosetta extract --strict` passes against the packed package (README and
-// `@example`s); and every block that builds an App synthesizes without AWS credentials (no
-// lookups), without a warning and without an AWS Solutions finding, on the aws-cdk-lib this
-// repository pins and on the newest the npm registry serves (skipped, saying so, when it cannot be
-// reached). Needs `npm run build` first.
+// People paste the TypeScript blocks of the README and of the guides in docs/ into their apps, and
+// Construct Hub shows the README's in five languages, translated by jsii-rosetta. So every ```ts
+// block is a whole file: it compiles on its own, with the imports it shows, in a fresh app holding
+// the packed package and its peer dependencies; `jsii-rosetta extract --strict` passes against the
+// packed package (README and `@example`s); and every block that builds an App synthesizes without
+// AWS credentials (no lookups), without a warning and without an AWS Solutions finding, on the
+// aws-cdk-lib this repository pins and on the newest the npm registry serves (skipped, saying so,
+// when it cannot be reached). Needs `npm run build` first.
 import * as fs from 'fs';
 import { createRequire } from 'module';
 import * as os from 'os';
@@ -14,12 +14,13 @@ import { execFileSync } from 'child_process';
 import * as ts from 'typescript';
 import { describeOnNewest } from '../support/newest-aws-cdk-lib';
 import { installPackedPackage, packPackage, repoRoot } from '../support/packed-package';
-import { typeScriptBlocks } from '../support/readme-blocks';
+import { documentedBlocks, typeScriptBlocks } from '../support/readme-blocks';
 import { NO_PROBLEMS, type SynthesisProblems, synthesisProblems } from '../support/synthesis-problems';
 
 const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
 const snippets = typeScriptBlocks(readme);
-const apps = snippets.filter(({ source }) => /\bnew App\(/.test(source)).map((snippet) => ({ ...snippet, label: `line ${snippet.line}` }));
+const documented = documentedBlocks();
+const apps = documented.filter(({ source }) => /\bnew App\(/.test(source)).map((snippet) => ({ ...snippet, label: `${snippet.file} line ${snippet.line}` }));
 let workDir: string;
 let tarball: string;
 let appDir: string;
@@ -43,12 +44,13 @@ test('the README the package carries is the one read here, and it has TypeScript
   const assembly = JSON.parse(fs.readFileSync(path.join(installedPackage, '.jsii'), 'utf8'));
   // A README edited after the last build is not the one in the assembly Construct Hub translates.
   expect({ readmeInAssemblyIsCurrent: assembly.readme?.markdown === readme }).toEqual({ readmeInAssemblyIsCurrent: true });
-  expect(snippets.length).toBeGreaterThan(3);
+  expect(snippets.length).toBeGreaterThanOrEqual(3);
+  expect(documented.length).toBeGreaterThan(snippets.length);
 });
 
-test('every TypeScript block compiles on its own in a fresh app, with the imports it shows', () => {
-  const files = snippets.map(({ line }) => path.join(appDir, `readme-line-${line}.ts`));
-  snippets.forEach(({ source }, i) => fs.writeFileSync(files[i], source));
+test('every TypeScript block of the README and the guides compiles on its own in a fresh app, with the imports it shows', () => {
+  const files = documented.map(({ file, line }) => path.join(appDir, `${file.replace(/\W/g, '-')}-line-${line}.ts`));
+  documented.forEach(({ source }, i) => fs.writeFileSync(files[i], source));
   // What `cdk init app --language typescript` sets, each block a module of its own.
   const program = ts.createProgram(files, {
     target: ts.ScriptTarget.ES2022,

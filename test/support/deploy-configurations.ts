@@ -21,7 +21,7 @@ import { AGENT_STAGE_LIMITS, FALLBACK_TEXT_MAX_CHARACTERS, HANDOFF_TEXT_MAX_CHAR
 import { ALARM_NAME_PREFIX_MAX_LENGTH } from '../../lib/private/alarm-settings';
 import { MAX_ADMIN_NAME_CHARACTERS } from '../../lib/private/operator-plane';
 import { MAX_OVER_BUDGET_REPLY_LENGTH } from '../../lib/private/cost-guards';
-import { typeScriptBlocks } from './readme-blocks';
+import { documentedBlocks } from './readme-blocks';
 
 export interface DeployConfiguration {
   readonly name: string;
@@ -43,11 +43,11 @@ const promptOf = (characters: number): string => 'Answer as the bakery would. '.
 /** A name of exactly `length` characters: `prefix` padded with letters. */
 const nameOf = (prefix: string, length: number): string => `${prefix}${'x'.repeat(length - prefix.length)}`;
 
-/** The README's blocks that configure a pipeline, each run as its own app against the library's sources. */
+/** The blocks of the README and the guides that configure a pipeline, each run as its own app against the library's sources. */
 export function readmeConfigurations(): DeployConfiguration[] {
-  return typeScriptBlocks()
+  return documentedBlocks()
     .filter(({ source }) => /\bAgent(Pipeline|Backend)\b/.test(source))
-    .map(({ line, source }) => ({ name: `README line ${line}`, apps: () => [runReadmeBlock(source)] }));
+    .map(({ file, line, source }) => ({ name: `${file} line ${line}`, apps: () => [runReadmeBlock(source)] }));
 }
 
 /**
@@ -55,7 +55,7 @@ export function readmeConfigurations(): DeployConfiguration[] {
  * a `stack` (or a `cadastroFunction`) gets them in a fresh app; one that only makes an `agentBackend`
  * gets a pipeline around it.
  */
-function runReadmeBlock(source: string): App {
+export function runReadmeBlock(source: string): App {
   const makesOnlyAnAgent = /\bconst agentBackend\b/.test(source) && !/new AgentPipeline\(/.test(source);
   const completed = makesOnlyAnAgent
     ? `${source}\nnew (require('cdk-whatsapp-agent-pipeline').AgentPipeline)(stack, 'Agent', { environment: 'prod', agentBackend, phoneNumberIds: ['${PHONE_NUMBER_IDS[0]}'] });\n`

@@ -1,7 +1,7 @@
-// The parts of the README and of docs/COMPLIANCE.md that are generated from synthesized templates,
-// so they say exactly what the template grants and what cdk-nag reports: the roles' grants, the
-// findings per pack, and every acknowledgement with its reason. `npm run docs:security` writes
-// them; test/construct/security-docs.test.ts fails when they are stale.
+// The parts of docs/PERMISSIONS.md and docs/COMPLIANCE.md that are generated from synthesized
+// templates, so they say exactly what the template grants and what cdk-nag reports: the roles'
+// grants, the findings per pack, and every acknowledgement with its reason. `npm run docs:generated`
+// writes them; test/construct/security-docs.test.ts fails when they are stale.
 import { Buffer } from 'buffer';
 import { App, CfnResource, type Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -14,7 +14,7 @@ import { fullPipeline, referenceStacks } from './reference-stacks';
 
 /** The markers around each generated part of a Markdown file. */
 export function between(name: string, body: string): string {
-  return `<!-- generated: ${name} (npm run docs:security) -->\n${body.trimEnd()}\n<!-- end: ${name} -->`;
+  return `<!-- generated: ${name} (npm run docs:generated) -->\n${body.trimEnd()}\n<!-- end: ${name} -->`;
 }
 
 /** The generated part `name` of `markdown`, markers included; undefined when it has none. */
@@ -73,7 +73,7 @@ export function roleGrantsTable(): string {
     const names = resourceNames(stack, pipeline, role);
     return statementsOf(stack, role)
       .filter((statement) => !(name.startsWith('Orchestrator (') && !JSON.stringify(statement.Action).includes('social-messaging')))
-      .map((statement) => `| ${name} | ${[statement.Action].flat().map((action) => `\`${action}\``).join(', ')} | ${resourcesOf(statement, names)} | ${conditionOf(statement)} |`);
+      .map((statement) => `| ${name} | ${[statement.Action].flat().map((action) => `\`${action}\``).join(', ')} | ${resourcesOf(statement, names)} | ${conditionOf(statement, names)} |`);
   });
   return ['| Role | Actions | On | Condition |', '|---|---|---|---|', ...rows].join('\n');
 }
@@ -86,50 +86,66 @@ function statementsOf(stack: Stack, role: iam.IRole): Statement[] {
     .flatMap((policy) => (stack.resolve(policy.policyDocument) as { Statement: Statement[] }).Statement);
 }
 
-/** Resolved token → the name a reader knows the resource by. */
+/** Resolved token → the name a reader knows the resource by, written as the ARN's resource part where it has one. */
 function resourceNames(stack: Stack, pipeline: ReturnType<typeof fullPipeline>['pipeline'], role: iam.IRole): Map<string, string> {
   const names = new Map<string, string>();
   const name = (value: unknown, label: string) => names.set(JSON.stringify(stack.resolve(value)), label);
-  name(pipeline.table.tableArn, 'the table');
-  name(`${pipeline.table.tableArn}/index/GSI1`, 'GSI1');
-  name(pipeline.queue.queueArn, 'the turn queue');
-  name(pipeline.deadLetterQueue.queueArn, 'the dead-letter queue');
-  name(stack.stackId, 'the stack');
-  if (pipeline.whatsAppSecret) name(pipeline.whatsAppSecret.secretArn, 'the WhatsApp secret');
-  if (pipeline.inboundDeadLetterQueue) name(pipeline.inboundDeadLetterQueue.queueArn, 'the inbound dead-letter queue');
+  name(pipeline.table.tableArn, 'table/<TableName>');
+  name(`${pipeline.table.tableArn}/index/GSI1`, 'table/<TableName>/index/GSI1');
+  name(pipeline.queue.queueArn, '<TurnQueue>');
+  name(pipeline.deadLetterQueue.queueArn, '<DeadLetterQueue>');
+  name(stack.stackId, 'stack/<StackName>/<id>');
+  if (pipeline.mediaBucket) name(pipeline.mediaBucket.bucketArn, '<MediaBucket>');
+  if (pipeline.whatsAppSecret) name(pipeline.whatsAppSecret.secretArn, 'secret:<WhatsAppSecret>');
+  if (pipeline.inboundDeadLetterQueue) name(pipeline.inboundDeadLetterQueue.queueArn, '<InboundDeadLetterQueue>');
   for (const fn of [pipeline.webhookFunction, pipeline.orchestratorFunction, pipeline.operatorFunction, pipeline.handoffSweeperFunction, pipeline.idleSweeperFunction, pipeline.crmSyncFunction]) {
     if (fn?.role === role) name(fn.logGroup.logGroupArn, 'its log group');
   }
   const key = stack.node.tryFindChild('DataKey') as Construct | undefined;
-  if (key) name((key as unknown as { keyArn: string }).keyArn, 'the key');
+  if (key) name((key as unknown as { keyArn: string }).keyArn, 'key/<DataKey>');
   return names;
+}
+
+/**
+ * A resolved value as a reader writes it: a known resource by its name, `Fn::Join` joined, a
+ * pseudo parameter as `<Region>`, never CloudFormation's JSON.
+ */
+function readable(value: unknown, names: Map<string, string>): string {
+  const known = names.get(JSON.stringify(value));
+  if (known) return known;
+  if (typeof value === 'string') return value;
+  const intrinsic = value as Record<string, unknown>;
+  if ('Fn::Join' in intrinsic) {
+    const [delimiter, parts] = intrinsic['Fn::Join'] as [string, unknown[]];
+    return parts.map((part) => readable(part, names)).join(delimiter);
+  }
+  if ('Ref' in intrinsic) return `<${String(intrinsic.Ref).replace(/^AWS::/, '')}>`;
+  if ('Fn::GetAtt' in intrinsic) return `<${(intrinsic['Fn::GetAtt'] as string[]).join('.')}>`;
+  throw new Error(`No readable form for ${JSON.stringify(value)}: name it in resourceNames.`);
 }
 
 function resourcesOf(statement: Statement, names: Map<string, string>): string {
   return [statement.Resource]
     .flat()
     .map((resource) => {
-      const known = names.get(JSON.stringify(resource));
-      if (known) return known;
-      if (resource === '*') return '`*`';
-      const text = JSON.stringify(resource);
-      if (text.includes('phone-number-id/')) return 'the linked numbers';
-      if (text.includes(':function:')) return 'the CRM function';
-      if (text.includes('secret:crm-signing')) return 'the CRM signing secret';
-      return `\`${text}\``;
+      const text = readable(resource, names);
+      if (text.includes(':phone-number-id/')) return 'the linked numbers';
+      if (text === 'its log group') return text;
+      return `\`${text.replace(/^arn:<Partition>:[a-z-]+:(<Region>|[a-z0-9-]*):(<AccountId>|\d*):/, '')}\``;
     })
     .join(', ');
 }
 
-function conditionOf(statement: Statement): string {
+function conditionOf(statement: Statement, names: Map<string, string>): string {
   const condition = statement.Condition;
   if (condition === undefined) return '–';
   const leadingKeys = condition['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined;
   if (leadingKeys) return `partition keys ${leadingKeys.map((pattern) => `\`${pattern}\``).join(', ')}`;
-  const viaService = JSON.stringify(condition.StringEquals?.['kms:ViaService'] ?? '');
-  const service = /"(\w+)\.",\{"Ref":"AWS::Region"\}/.exec(viaService)?.[1];
-  if (service) return `through ${service} only (\`kms:ViaService\`)`;
-  return `\`${JSON.stringify(condition)}\``;
+  const viaService = condition.StringEquals?.['kms:ViaService'];
+  if (viaService !== undefined) return `through ${readable(viaService, names).split('.')[0]} only (\`kms:ViaService\`)`;
+  return Object.entries(condition)
+    .flatMap(([operator, tests]) => Object.entries(tests).map(([key, expected]) => `\`${key}\` ${operator} ${[expected].flat().map((one) => `\`${readable(one, names)}\``).join(', ')}`))
+    .join('; ');
 }
 
 // ---- cdk-nag ----------------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
-// Writes the generated parts of README.md (the roles' grants) and docs/COMPLIANCE.md (cdk-nag's
-// findings per pack and the acknowledgements) from freshly synthesized templates. Run it with
-// `npm run docs:security`, which compiles the library first (tsx loads its compiled JavaScript).
+// Writes the generated parts of the docs: the README's props table (from the jsii assembly),
+// docs/PERMISSIONS.md's roles' grants and docs/COMPLIANCE.md's cdk-nag findings per pack and
+// acknowledgements (from freshly synthesized templates). Run it with `npm run docs:generated`, which
+// compiles the library first (tsx loads its compiled JavaScript, and the table reads `.jsii`).
 import * as fs from 'fs';
 import * as path from 'path';
+import { propsTable } from '../test/support/props-table';
 import { acknowledgementsTable, between, generatedPart, nagCountsTable, roleGrantsTable } from '../test/support/security-docs';
 
 const root = path.resolve(__dirname, '..');
@@ -18,5 +20,6 @@ function write(file: string, parts: Record<string, string>): void {
   fs.writeFileSync(target, markdown);
 }
 
-write('README.md', { 'role grants': roleGrantsTable() });
+write('README.md', { props: propsTable() });
+write('docs/PERMISSIONS.md', { 'role grants': roleGrantsTable() });
 write('docs/COMPLIANCE.md', { 'cdk-nag counts': nagCountsTable(), 'cdk-nag acknowledgements': acknowledgementsTable() });
