@@ -156,6 +156,18 @@ export interface HistoryEntry {
   readonly revokedAt?: Timestamp;
   /** The message's attachment; `GET …/messages/:messageId/media?at=` links to a stored one. */
   readonly media?: HistoryMedia;
+  /** What Meta charges for it, once a status of it said how Meta bills it. */
+  readonly metaFee?: MetaFee;
+}
+
+/** A message's fee at the documented rate table (`meta-message-rates.ts`): an estimate, never a bill. */
+export interface MetaFee {
+  /** Meta's pricing category (`marketing`, `utility`, `authentication`, `service`, …). */
+  readonly category: string;
+  /** The rate card market of the customer's calling code (`rest-of-world` when none or no phone). */
+  readonly market: string;
+  /** USD; 0 when Meta did not bill it; absent when the table has no rate for the category. */
+  readonly usd?: number;
 }
 
 /** An attachment as the console shows it: what it is and whether it can be opened (`state: 'stored'`). */

@@ -167,6 +167,7 @@ export class FakeGraphApi {
       recipient: message?.recipient ?? options.recipient ?? '',
       status,
       callbackData: message?.callbackData,
+      pricingCategory: message?.template && this.templates.find((template) => template.name === message.template?.name && template.language === message.template.language)?.category.toLowerCase(),
       errorCode: status === 'failed' ? (options.errorCode ?? 131026) : undefined,
       at: options.at ?? new Date(),
     });
@@ -776,6 +777,8 @@ export interface StatusReport {
   readonly at: Date;
   readonly callbackData?: string;
   readonly errorCode?: number;
+  /** The template's category (`marketing`, `utility`, `authentication`) for a template message; a free-form message is `service`. */
+  readonly pricingCategory?: string;
 }
 
 /** Titles Meta gives the error codes a status of the pipeline's replies may carry. */
@@ -789,7 +792,9 @@ const ERROR_TITLES: Readonly<Record<number, string>> = {
 /**
  * One status as Meta's webhook reports it: `id`, `status`, `timestamp`, `recipient_id`, the
  * send's `biz_opaque_callback_data`, and for `failed` an `errors[]` of `{code, title, message,
- * error_data.details, href}`; `conversation` and `pricing` on `sent` and `delivered`.
+ * error_data.details, href}`; `conversation` and `pricing {billable, pricing_model, category, type}`
+ * on `sent` and `delivered`: a free-form reply in the customer's window is free (`service`,
+ * `free_customer_service`), a template billed at its category (`regular`).
  */
 export function statusNotification(report: StatusReport): StatusNotification {
   const title = report.errorCode === undefined ? undefined : (ERROR_TITLES[report.errorCode] ?? 'Generic user error');
@@ -814,7 +819,7 @@ export function statusNotification(report: StatusReport): StatusNotification {
                   ...(report.callbackData !== undefined && { biz_opaque_callback_data: report.callbackData }),
                   ...(billed && {
                     conversation: { id: randomBytes(16).toString('hex'), origin: { type: 'service' } },
-                    pricing: { billable: false, pricing_model: 'PMP', category: 'service' },
+                    pricing: statusPricing(report.pricingCategory),
                   }),
                   ...(report.errorCode !== undefined && {
                     errors: [
@@ -835,6 +840,12 @@ export function statusNotification(report: StatusReport): StatusNotification {
       },
     ],
   };
+}
+
+function statusPricing(templateCategory: string | undefined) {
+  return templateCategory === undefined
+    ? { billable: false, pricing_model: 'PMP', category: 'service', type: 'free_customer_service' }
+    : { billable: true, pricing_model: 'PMP', category: templateCategory, type: 'regular' };
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };

@@ -1,5 +1,6 @@
 import { outboundRefOfCallbackData } from '../domain/callback-data';
 import { deliveryFailureReason, isReceiptStatus, type DeliveryFailureReason } from '../domain/delivery-receipt';
+import type { MetaPricing } from '../domain/meta-fee';
 import type { IsoTimestamp } from '../domain/timestamps';
 import type { MessageRepository, ReceiptOutcome } from '../ports/repositories';
 
@@ -13,6 +14,8 @@ export interface ReportedStatus {
   readonly callbackData?: string;
   /** Whom Meta says the message went to: its phone (`recipient_id`) and business-scoped user id (`recipient_user_id`), those it names. */
   readonly recipientIds: readonly string[];
+  /** How Meta bills the message: recorded by the first status of it that carries it. */
+  readonly pricing?: MetaPricing;
 }
 
 /** What became of a notification's statuses, for its metrics and log line. */
@@ -46,7 +49,8 @@ export interface RecordDeliveryStatusesDependencies {
  * went to: one whose recipient is not the customer the callback data names is not ours, and neither
  * is callback data that names no message of the table. Each status stands alone: none can fail the
  * others of its notification. In payload order, so a notification carrying `sent` and `delivered`
- * of one message records both.
+ * of one message records both. Meta's `pricing` of the message rides on the same write (no request
+ * of its own), kept from the first status that carries it.
  */
 export class RecordDeliveryStatuses {
   constructor(private readonly deps: RecordDeliveryStatusesDependencies) {}
@@ -66,6 +70,7 @@ export class RecordDeliveryStatuses {
         at: reported.timestamp,
         providerMessageId: reported.providerMessageId,
         ...(failureCode !== undefined && { failureCode }),
+        ...(reported.pricing !== undefined && { pricing: reported.pricing }),
       });
       outcomes[outcome] += 1;
       if ((outcome === 'recorded' || outcome === 'settled') && reported.status === 'failed') failures.push(deliveryFailureReason(failureCode));

@@ -1,4 +1,5 @@
 import type { DeliveryFailureClass } from '../../../lib/contract';
+import type { MetaPricing } from './meta-fee';
 import type { IsoTimestamp } from './timestamps';
 
 /**
@@ -49,4 +50,6 @@ export interface DeliveryReceipt {
   readonly providerMessageId: string;
   /** Meta's error code of a `failed` status. */
   readonly failureCode?: number;
+  /** How Meta bills the message, when the status says. */
+  readonly pricing?: MetaPricing;
 }

@@ -1,4 +1,5 @@
 import type { ReceiptStatus } from './delivery-receipt';
+import type { MetaPricing } from './meta-fee';
 import type { InboundTurn } from './inbound-turn';
 import type { StoredMedia } from './media';
 import type { IsoTimestamp } from './timestamps';
@@ -76,6 +77,8 @@ export interface Message extends CarriesUnknownAttributes {
   readonly unsentAt?: IsoTimestamp;
   /** What Meta last reported of it (sent, delivered, read, failed), from its status webhooks. */
   readonly receipt?: MessageReceipt;
+  /** How Meta bills it, from the first of its statuses that said (docs/DESIGN.md#metas-fees). */
+  readonly metaPricing?: MetaPricing;
   /** The customer message this reply answers. */
   readonly replyToMessageId?: string;
   readonly supersededAt?: IsoTimestamp;

@@ -213,3 +213,25 @@ describe('messages sent outside a turn', () => {
     expect(await receipts.execute([status(named, 'delivered', 2)])).toMatchObject({ unchanged: 1 });
   });
 });
+
+describe("Meta's pricing of a message", () => {
+  const utility = { billable: true, category: 'utility', type: 'regular', pricingModel: 'PMP' };
+
+  test('rides on the status write that records it, kept from the first status that carries it', async () => {
+    const { reply, callbackData } = await storedReply('sent');
+    calls.reset();
+    await receipts.execute([status(callbackData, 'sent', 2, { pricing: utility })]);
+    await receipts.execute([status(callbackData, 'delivered', 3, { pricing: { ...utility, category: 'marketing' } }), status(callbackData, 'read', 4)]);
+    expect(calls.operations()).toEqual(['update', 'update', 'update']);
+    const stored = await reread(reply);
+    expect(stored.metaPricing).toEqual(utility);
+    expect(stored.receipt?.status).toBe('read');
+  });
+
+  test('is not recorded by a status that changes nothing, nor on a status without it', async () => {
+    const { reply, callbackData } = await storedReply('sent');
+    await receipts.execute([status(callbackData, 'read', 5)]);
+    expect(await receipts.execute([status(callbackData, 'delivered', 4, { pricing: utility })])).toMatchObject({ unchanged: 1 });
+    expect((await reread(reply)).metaPricing).toBeUndefined();
+  });
+});

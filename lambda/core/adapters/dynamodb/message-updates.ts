@@ -2,7 +2,7 @@ import { type DeliveryReceipt, receiptStatusesBefore } from '../../domain/delive
 import type { DeliveryStatus, OutboundRef } from '../../domain/message';
 import { isoMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { ReplyDelivery } from '../../ports/repositories';
-import { MessageAttribute as M } from './codecs/message-codec';
+import { MessageAttribute as M, metaPricingToMap } from './codecs/message-codec';
 import type { UpdateRequest } from './dynamo-kit';
 import { ENTITY_TYPE, EntityType, messageKeyFromRef, type TableKey } from './keys';
 import { ITEM_EXISTS, KEY_NAMES } from './repository-support';
@@ -34,7 +34,8 @@ const MAYBE_TAKEN_BY_META: readonly DeliveryStatus[] = ['pending_send', 'maybe_s
  * condition, and only a status of a wamid the message was sent as (any part of a split reply), so
  * a status of another message that carries this one's callback data changes nothing; a message
  * whose send outcome was unknown (no wamid recorded) becomes `sent`, with the wamid and time the
- * send's own answer never recorded.
+ * send's own answer never recorded. Meta's pricing of the message is kept from the first status
+ * recorded with it (Meta repeats it on later ones).
  */
 export function receiptUpdate(ref: OutboundRef, receipt: DeliveryReceipt): Omit<UpdateRequest, 'returnValues'> {
   const before = receiptStatusesBefore(receipt.status);
@@ -52,6 +53,10 @@ export function receiptUpdate(ref: OutboundRef, receipt: DeliveryReceipt): Omit<
   if (receipt.failureCode !== undefined) {
     sets.push('#code = :code');
     values[':code'] = receipt.failureCode;
+  }
+  if (receipt.pricing !== undefined) {
+    sets.push('#pricing = if_not_exists(#pricing, :pricing)');
+    values[':pricing'] = metaPricingToMap(receipt.pricing);
   }
   const taken = MAYBE_TAKEN_BY_META.map((_, index) => `:taken${index}`).join(', ');
   const later = before.length === 0 ? 'attribute_not_exists(#receipt)' : `(attribute_not_exists(#receipt) OR #receipt IN (${before.map((_, index) => `:before${index}`).join(', ')}))`;
@@ -71,6 +76,7 @@ export function receiptUpdate(ref: OutboundRef, receipt: DeliveryReceipt): Omit<
       '#pmids': M.providerMessageIds,
       '#sentAt': M.sentAt,
       ...(receipt.failureCode !== undefined && { '#code': M.deliveryFailureCode }),
+      ...(receipt.pricing !== undefined && { '#pricing': M.metaPricing }),
     },
     values,
   };

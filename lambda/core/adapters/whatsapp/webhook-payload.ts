@@ -4,8 +4,10 @@ import { MAX_PROFILE_NAME_CHARS } from '../../domain/inbox-summary';
 import { cutOnCodePoints } from '../../domain/text-bounds';
 import { isLanguageCode, isTemplateName, statusAfterEvent, type TemplateStatusUpdate } from '../../domain/whatsapp-template';
 import type { BusinessEcho } from '../../domain/business-echo';
+import type { MetaPricing } from '../../domain/meta-fee';
 import { ECHOES_FIELD, toBusinessEcho } from './business-echo-payload';
 import { inboundContent } from './inbound-content';
+import { statusPricingOf } from './status-pricing';
 import { isObject, optionalString, requireArray, requireObject, requireString, WebhookPayloadError, type Json } from './webhook-json';
 
 /**
@@ -23,6 +25,8 @@ export interface DeliveryStatus {
   readonly callbackData?: string;
   /** Whom the message went to, as Meta names them: `recipient_id` (the phone) and `recipient_user_id` (the business-scoped user id), those present. */
   readonly recipientIds: readonly string[];
+  /** How Meta bills the message (`pricing`), on the statuses that carry it. */
+  readonly pricing?: MetaPricing;
 }
 
 export interface ParsedWebhook {
@@ -115,6 +119,7 @@ function toStatus(status: unknown): DeliveryStatus {
   if (!isValidMessageId(providerMessageId)) throw new WebhookPayloadError('statuses[].id is not a WhatsApp message id');
   const firstError = Array.isArray(item.errors) && isObject(item.errors[0]) ? item.errors[0] : undefined;
   const recipientIds = [optionalString(item.recipient_id), optionalString(item.recipient_user_id)].filter((id): id is string => id !== undefined);
+  const pricing = statusPricingOf(item.pricing);
   return {
     providerMessageId,
     status: requireString(item.status, 'statuses[].status'),
@@ -122,6 +127,7 @@ function toStatus(status: unknown): DeliveryStatus {
     errorCode: Number.isSafeInteger(firstError?.code) ? (firstError?.code as number) : undefined,
     callbackData: optionalString(item.biz_opaque_callback_data),
     recipientIds,
+    ...(pricing !== undefined && { pricing }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { metaFeeOf, type MetaFee } from '../../domain/meta-fee';
 import { deliveryFailureReason, type DeliveryFailureReason, type ReceiptStatus } from '../../domain/delivery-receipt';
 import { type InboxSearch, isUnreadFor } from '../../domain/inbox-summary';
 import { mediaDescription, type MediaDescription } from '../../domain/media-note';
@@ -87,6 +88,8 @@ export interface HistoryEntry {
   /** The customer deleted the message: its text and attachment are gone. */
   readonly revokedAt?: IsoTimestamp;
   readonly media?: MediaDescription;
+  /** What Meta charges for the message, once a status of it said how it bills it. */
+  readonly metaFee?: MetaFee;
 }
 
 export interface ActiveConversationsDependencies {
@@ -151,6 +154,7 @@ export function historyEntryOf(message: Message): HistoryEntry {
     editedAt: message.editedAt,
     revokedAt: message.revokedAt,
     media: message.media && mediaDescription(message.media),
+    metaFee: message.metaPricing && metaFeeOf(message.metaPricing, message.customerId),
   };
 }
 

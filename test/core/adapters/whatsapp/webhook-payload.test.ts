@@ -72,7 +72,7 @@ describe('parseWebhookPayload', () => {
     const parsed = parseWebhookPayload(metaFixture('statuses-only'), receivedAt);
     expect(parsed.turns).toEqual([]);
     expect(parsed.statuses).toEqual([
-      { providerMessageId: 'wamid.OUTBOUND001', status: 'delivered', timestamp: '2025-06-08T21:01:40.000Z', errorCode: undefined, callbackData: undefined, recipientIds: ['16505551234'] },
+      { providerMessageId: 'wamid.OUTBOUND001', status: 'delivered', timestamp: '2025-06-08T21:01:40.000Z', errorCode: undefined, callbackData: undefined, recipientIds: ['16505551234'], pricing: { billable: false, category: 'service', pricingModel: 'PMP' } },
       { providerMessageId: 'wamid.OUTBOUND002', status: 'failed', timestamp: '2025-06-08T21:01:41.000Z', errorCode: 131047, callbackData: undefined, recipientIds: ['16505551234'] },
     ]);
   });
@@ -161,6 +161,19 @@ describe('parseWebhookPayload', () => {
     expect(parseWebhookPayload(status({ recipient_id: '5511988887777', recipient_user_id: 'BR.1a2b' }), receivedAt).statuses[0].recipientIds).toEqual(['5511988887777', 'BR.1a2b']);
     expect(parseWebhookPayload(status({ recipient_user_id: 'BR.1a2b' }), receivedAt).statuses[0].recipientIds).toEqual(['BR.1a2b']);
     expect(parseWebhookPayload(status({}), receivedAt).statuses[0].recipientIds).toEqual([]);
+  });
+
+  test("a status's pricing is read as Meta sends it; one of another shape leaves the status without it", () => {
+    const status = (fields: object) => JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value: { statuses: [{ id: 'wamid.S', status: 'delivered', timestamp: '1', recipient_id: '5511988887777', ...fields }] } }] }] });
+    const pricing = { billable: true, pricing_model: 'PMP', category: 'utility', type: 'regular' };
+    expect(parseWebhookPayload(status({ pricing }), receivedAt).statuses[0].pricing).toEqual({ billable: true, pricingModel: 'PMP', category: 'utility', type: 'regular' });
+    expect(parseWebhookPayload(status({ pricing: { billable: false, category: 'service' } }), receivedAt).statuses[0].pricing).toEqual({ billable: false, category: 'service' });
+    for (const odd of [{ ...pricing, billable: 'true' }, { ...pricing, category: 'Utility; DROP' }, { billable: true }, 'utility', null]) {
+      const parsed = parseWebhookPayload(status({ pricing: odd }), receivedAt);
+      expect(parsed.unreadable).toBe(0);
+      expect(parsed.statuses[0]).toMatchObject({ status: 'delivered', recipientIds: ['5511988887777'] });
+      expect(parsed.statuses[0].pricing).toBeUndefined();
+    }
   });
 
   const notANotification: Array<[string, string]> = [

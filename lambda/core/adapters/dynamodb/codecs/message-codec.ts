@@ -1,5 +1,6 @@
 import type { DeliveryStatus, LlmUsage, Message, MessageDirection, MessageRole } from '../../../domain/message';
 import { RECEIPT_STATUSES } from '../../../domain/delivery-receipt';
+import type { MetaPricing } from '../../../domain/meta-fee';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
 import { ENTITY_TYPE, EntityType, llmMessageIndexKey, messageKey, shardedLlmMessageIndexKey } from '../keys';
@@ -20,6 +21,7 @@ export const MessageAttribute = {
   receiptStatus: 'receipt_status',
   receiptAt: 'receipt_at',
   deliveryFailureCode: 'delivery_failure_code',
+  metaPricing: 'meta_pricing',
   unsentAt: 'unsent_at',
   media: 'media',
   quotedMessageId: 'quoted_message_id',
@@ -59,6 +61,7 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
     receipt_status: message.receipt?.status,
     receipt_at: optionalIso(message.receipt?.at),
     delivery_failure_code: message.receipt?.failureCode,
+    meta_pricing: message.metaPricing && metaPricingToMap(message.metaPricing),
     reply_to_message_id: message.replyToMessageId,
     superseded_at: optionalIso(message.supersededAt),
     quarantined_at: optionalIso(message.quarantinedAt),
@@ -90,6 +93,7 @@ export function messageFromItem(item: Item): Message {
   const receiptStatus = read.optionalOneOf(MessageAttribute.receiptStatus, RECEIPT_STATUSES);
   const receiptAt = read.optionalTimestamp(MessageAttribute.receiptAt);
   const failureCode = read.optionalNumber(MessageAttribute.deliveryFailureCode);
+  const metaPricing = read.optionalMap(MessageAttribute.metaPricing);
   const templateName = read.optionalString('template_name');
   const templateLanguage = read.optionalString('template_language');
   const media = read.optionalMap(MessageAttribute.media);
@@ -123,6 +127,7 @@ export function messageFromItem(item: Item): Message {
     editedAt: read.optionalTimestamp(MessageAttribute.editedAt),
     revokedAt: read.optionalTimestamp(MessageAttribute.revokedAt),
     llm: llm && llmUsageFromMap(llm),
+    metaPricing: metaPricing && metaPricingFromMap(metaPricing),
     ...read.unknownAttributes(),
   };
 }
@@ -143,6 +148,16 @@ function llmUsageFromMap(map: Record<string, unknown>): LlmUsage {
     cacheWriteInputTokens: read.optionalNumber('cache_write_input_tokens'),
     latencyMs: read.optionalNumber('latency_ms'),
   };
+}
+
+/** Meta's `pricing` of a message as stored, in Meta's own names. */
+export function metaPricingToMap(pricing: MetaPricing): Record<string, unknown> {
+  return { billable: pricing.billable, category: pricing.category, type: pricing.type, pricing_model: pricing.pricingModel };
+}
+
+function metaPricingFromMap(map: Record<string, unknown>): MetaPricing {
+  const read = new ItemReader(map, EntityType.message);
+  return { billable: read.boolean('billable'), category: read.string('category'), type: read.optionalString('type'), pricingModel: read.optionalString('pricing_model') };
 }
 
 function optionalList(list: string[]): string[] | undefined {
