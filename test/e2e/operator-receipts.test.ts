@@ -1,8 +1,9 @@
 // Delivery receipts of the messages the pipeline sends outside a turn, over the whole local
 // pipeline: an operator's reply goes sent → delivered → read as WhatsApp reports it, another one
 // fails and says why, a template and the handoff notice get theirs too, and a status of a message
-// the pipeline did not send changes nothing.
+// the pipeline did not send changes nothing. Meta's pricing in those statuses prices each message.
 import { DEFAULT_HANDOFF_TEXTS } from '../../lib/contract';
+import { META_MESSAGE_RATES } from '../../lib/contract/meta-message-rates';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import type { tableRepositories } from '../support/dynamo-table';
 import { newCustomer, newOperatorPhone } from '../support/ids';
@@ -82,4 +83,18 @@ it('a status of a message the pipeline did not send changes nothing', async () =
   const before = await historyOf(customer);
   await pipeline.fakeWhatsApp.reportStatus('wamid.someone-else', 'failed', { recipient: customer, businessPhoneNumberId: sentTo(customer)[0].businessPhoneNumberId });
   expect(await historyOf(customer)).toEqual(before);
+});
+
+it('prices each sent message from the first status that carries Meta’s pricing, at the rate of the customer’s market', async () => {
+  const brazil = META_MESSAGE_RATES.markets.find((market) => market.market === 'brazil')!;
+  const customer = await claimedCustomer();
+  expect((await operator.call('POST', `/api/conversations/${customer}/messages`, { text: 'Oi, sou a Bia' })).status).toBe(201);
+  const reply = sentTo(customer).at(-1)!;
+  expect((await historyOf(customer))[0]).not.toHaveProperty('metaFee');
+  for (const status of ['sent', 'delivered', 'read'] as const) await pipeline.fakeWhatsApp.reportStatus(reply.providerMessageId, status);
+  expect((await historyOf(customer))[0]).toMatchObject({ text: 'Oi, sou a Bia', receipt: 'read', metaFee: { category: 'service', market: 'brazil', usd: 0 } });
+
+  expect((await operator.call('POST', `/api/conversations/${customer}/templates`, { name: 'retomar_conversa', language: 'pt_BR', values: ['Ana', 'o seu exame'] })).status).toBe(201);
+  await pipeline.fakeWhatsApp.reportStatus(sentTo(customer).at(-1)!.providerMessageId, 'delivered');
+  expect((await historyOf(customer))[0]).toMatchObject({ template: { name: 'retomar_conversa' }, receipt: 'delivered', metaFee: { category: 'utility', market: 'brazil', usd: brazil.rates.utility } });
 });
