@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { AUDIT_ACTIONS } from '../../lib/contract/audit-actions';
 import { LANGUAGES, type Language, type MessageKey } from '../../console/src/i18n';
 import { explain, type Action } from '../../console/src/view-model';
 import { API_ERROR_CODES, HttpError } from '../../lambda/operator/http-kit';
@@ -113,3 +114,10 @@ describe('refusals of the API', () => {
     }
   });
 });
+
+describe('the audit', () => {
+  it.each([...AUDIT_ACTIONS])('words the action %s in every language', (action) => {
+    for (const language of LANGUAGE_NAMES) expect([language, (DICTIONARIES[language] as Readonly<Record<string, string>>)[`audit.action.${action}`]?.trim()]).toEqual([language, expect.stringMatching(/\S/)]);
+  });
+});
+
