@@ -6,8 +6,8 @@
  *   list reading one history Query per row for its preview (played here with the same Query the
  *   previous list made, `history(customerId, {limit: 1})`, per row);
  * - after: the lists the tab shows and counts (the waiting tab: waiting and mine), each a
- *   conditional request; `idle` is a minute with no change (the ETag also turns once a minute, so
- *   the first poll reads the lists), `busy` a change before every poll.
+ *   conditional request; `idle` is a minute with no change (the first poll reads the lists, every
+ *   other answers `304`: the ETag has no clock in it), `busy` a change before every poll.
  *
  * Then what opening one conversation costs (its view, its first page of history, the 24-hour window,
  * the operator's unread mark).

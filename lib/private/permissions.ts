@@ -90,6 +90,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
     table: {
       inbound: [get, put, update],
       session: [get, query, conditionCheck, put, update],
+      // A message to the human inbox changes the row people's lists show.
+      inboxVersion: [update],
       // Meta's template status notifications, applied to the stored template (templates are an operator plane feature).
       messageTemplates: only('operatorPlane', update),
     },
@@ -102,8 +104,10 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
   turns: {
     table: {
       session: [get, batchGet, query, put, update],
-      // A turn that moves the conversation (a handoff, a close) raises the inbox's version.
+      // Every turn changes its conversation's inbox row: one that moves it to or from people (a handoff,
+      // a close) raises the inbox's version, any other the agent's activity on the customer's shard.
       inboxVersion: [update],
+      agentActivity: [update],
       // A handoff's report item, in the turn's transaction.
       handoffReport: [update],
       inbound: [get, batchGet, conditionCheck, put, update, remove],
@@ -143,8 +147,10 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       // The admin's CRM screens read rows whether or not crmSync is on; only a projection writes them.
       crmSync: [get, ...only('crmSync', put)],
       cursorKey: [get, put],
-      // Read by every inbox poll; raised by claims, releases and closes.
-      inboxVersion: [get, update],
+      // Read by every inbox poll (with the agent's activity, in one batch, for an admin's lists of the
+      // agent's conversations); raised by claims, releases, closes and erasures.
+      inboxVersion: [get, batchGet, update],
+      agentActivity: [batchGet],
       // Take-overs, claims and first replies recorded; the admins' handoff report.
       handoffReport: [query, update],
       // The template list, the template an operator sends, and the admin's sync (each translation written, the ones Meta dropped removed).
@@ -171,6 +177,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       operatorAuth: [batchGet, remove],
       adminPrivacy: [get, put],
       adminAudit: [put],
+      // An erased conversation leaves every inbox.
+      inboxVersion: [update],
     },
     index: [],
   },

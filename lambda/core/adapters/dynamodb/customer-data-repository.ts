@@ -1,5 +1,7 @@
 import type { CustomerDataRepository, CustomerInventory, CustomerRecord } from '../../ports/customer-data';
+import type { Clock } from '../../ports/clock';
 import { referencedKeys } from './customer-references';
+import { DynamoInboxVersion } from './inbox-version';
 import type { DynamoKit, Item, QueryRequest } from './dynamo-kit';
 import {
   budgetPartition,
@@ -35,7 +37,15 @@ const SIGN_IN_EXPORTED_ATTRIBUTES = ['created_at', 'expires_at'];
  * here that touches other customers' items, which the newer layout avoids).
  */
 export class DynamoCustomerDataRepository implements CustomerDataRepository {
-  constructor(private readonly kit: DynamoKit) {}
+  /** Raised when a removal took a conversation out of the inbox. */
+  private readonly inboxVersion: DynamoInboxVersion;
+
+  constructor(
+    private readonly kit: DynamoKit,
+    clock: Clock,
+  ) {
+    this.inboxVersion = new DynamoInboxVersion(kit, clock);
+  }
 
   async inventory(customerId: string, options: { readonly contents?: boolean } = {}): Promise<CustomerInventory> {
     const own = [
@@ -67,6 +77,8 @@ export class DynamoCustomerDataRepository implements CustomerDataRepository {
     const batched = records.filter((record) => !isOperatorAuthKey(record.key));
     if (batched.length > 0) await this.kit.batchWrite(batched.map((record) => ({ delete: record.key })));
     for (const signIn of signIns) await this.kit.delete({ key: signIn.key });
+    // A conversation gone is a row gone from every inbox that lists it.
+    if (records.some((record) => record.kind === EntityType.session)) await this.inboxVersion.raise();
   }
 
   pseudonymSalt(): Promise<string> {
