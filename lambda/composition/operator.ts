@@ -76,12 +76,12 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const config = operationalConfig(table);
   const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
   const inbox = new OperatorInbox({ sessions, messages, clock, inboxVersion: inboxVersion(table), operators: directory });
-  const replies = new OperatorReplies({ sessions, messages, receipts, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, consent: messaging.consent, attachments: media?.store });
+  const replies = new OperatorReplies({ sessions, messages, operators: directory, receipts, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, consent: messaging.consent, attachments: media?.store });
   const deadLetterScreen = new DeadLetterScreen({ redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), config, trail: audit, clock });
   const http = createOperatorHttpHandler({
     signIn,
     inbox,
-    ownership: new ConversationOwnership({ sessions, messages, clock, audit }),
+    ownership: new ConversationOwnership({ sessions, messages, clock, audit, operators: directory }),
     replies,
     availability: new OperatorAvailability({ config, audit, clock, timeZone: table.operatorTimeZone }),
     console: ports.console,

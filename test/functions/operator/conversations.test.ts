@@ -94,6 +94,9 @@ it('lets exactly one of two operators claim a conversation at once', async () =>
   expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
   const winner = answers.find((answer) => answer.status === 200)!;
   expect(winner.body.conversation).toMatchObject({ state: 'HUMAN_ACTIVE', assignedTo: expect.stringMatching(new RegExp(`^(${adminPhone}|${operatorPhone})$`)) });
+  // The other is told who was first: by the name the operators list gives her, else her phone.
+  const { assignedTo } = winner.body.conversation;
+  expect(answers.find((answer) => answer.status === 409)!.body).toMatchObject({ error: 'conflict', problem: { code: 'conversation_taken', assignedTo, who: assignedTo === operatorPhone ? 'Bia' : adminPhone } });
   const row = (await admin.call('GET', '/api/conversations?state=HUMAN_ACTIVE&limit=100')).body.items.find((item: { customerId: string }) => item.customerId === customer);
   // The operators list names Bia; the deploy-time admin it does not name shows as her phone.
   expect(row.assignedToName).toBe(row.assignedTo === operatorPhone ? 'Bia' : undefined);

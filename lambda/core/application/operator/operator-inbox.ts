@@ -2,9 +2,8 @@ import { type InboxVersion, seenMarkOf } from '../../domain/inbox-summary';
 import type { Operator } from '../../domain/operator';
 import { isAgentOwned, type Session, SessionState } from '../../domain/session';
 import type { Page, PageRequest } from '../../ports/repositories';
-import { ActiveConversations, type ActiveConversationsDependencies, type ConversationSummary, type ConversationView, type HistoryEntry, historyEntryOf, type InboxFilter, mayRead, summaryOf } from './conversation-views';
 import type { OperatorDirectory } from './operator-directory';
-import { OperatorActionError } from './operator-errors';
+import { ActiveConversations, type ActiveConversationsDependencies, type ConversationSummary, type ConversationView, type HistoryEntry, historyEntryOf, type InboxFilter, summaryOf } from './conversation-views';
 
 export interface OperatorInboxDependencies extends ActiveConversationsDependencies {
   /** What rises with every change an inbox row shows, and each operator's count of mark changes (inbox-version.ts). */
@@ -58,11 +57,9 @@ export class OperatorInbox {
     return { conversation, history: { items: await this.withOperatorNames(history.items.map(historyEntryOf)), cursor: history.cursor } };
   }
 
-  /** The customer's active session, when the operator may read it (else `not_found` or `forbidden`). */
-  async readable(operator: Operator, customerId: string): Promise<Session> {
-    const session = await this.conversations.of(customerId);
-    if (!mayRead(operator, session)) throw new OperatorActionError('forbidden', 'Only an admin reads a conversation that is neither waiting for a person nor yours');
-    return session;
+  /** The customer's active session, when the operator may read it (else `not_found`, or the rule's refusal: who has it, say). */
+  readable(operator: Operator, customerId: string): Promise<Session> {
+    return this.conversations.permitted(operator, customerId, 'read');
   }
 
   /** The names of the operators the list's rows are assigned to, from the cached operators list. */
