@@ -4,6 +4,8 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { OperatorAuditTrail } from '../lambda/core/application/operator/operator-audit';
 import { CustomerDataRights } from '../lambda/core/application/privacy/customer-data-rights';
 import { CustomerPseudonyms } from '../lambda/core/application/privacy/customer-pseudonyms';
+import { CustomerTranscriptionJobs } from '../lambda/core/application/transcription-jobs';
+import { AmazonTranscribe } from '../lambda/core/adapters/aws/amazon-transcribe';
 import { createMediaClient, S3MediaStore } from '../lambda/core/adapters/s3/s3-media-store';
 import { SqsDeadLetterQueue } from '../lambda/core/adapters/sqs/sqs-dead-letter-queue';
 import { randomIdGenerator } from '../lambda/core/adapters/system/random-id-generator';
@@ -18,6 +20,9 @@ export const TARGET_USAGE = `  --customer <id>          the customer's WhatsApp 
   --table <name>           name the table directly instead (e.g. the local runtime's)
   --media-bucket <name>    with --table: the media bucket (with --stack it comes from the
                            outputs); without it the customer's attachments are not reached
+  --transcription          with --table: voice notes are transcribed (media.transcription), so
+                           erase the customer's Amazon Transcribe jobs too (with --stack the
+                           outputs say so)
   -h, --help
 
 Credentials and region come from the usual AWS settings (AWS_PROFILE, AWS_REGION, ...). For the
@@ -45,6 +50,7 @@ export async function parseCustomerCommand(
     options: {
       'customer': { type: 'string' },
       'media-bucket': { type: 'string' },
+      'transcription': { type: 'boolean' },
       ...PIPELINE_TARGET_OPTIONS,
       ...extra,
     },
@@ -55,6 +61,7 @@ export async function parseCustomerCommand(
   const customerId = text('customer');
   if (!customerId) throw new UsageError('Say whose data with --customer <id>.');
   if (text('media-bucket') !== undefined && text('stack') !== undefined) throw new UsageError('--media-bucket goes with --table; with --stack the bucket comes from the outputs.');
+  if (values.transcription === true && text('stack') !== undefined) throw new UsageError('--transcription goes with --table; with --stack the outputs say whether voice notes are transcribed.');
   const table = await tableOf(text('stack'), text('table'), text('pipeline'), text('region'));
   if (text('dlq-url') !== undefined && table.deadLetterQueueUrl !== undefined) throw new UsageError('--dlq-url goes with --table; with --stack the queue comes from the outputs.');
   const deadLetterQueueUrl = table.deadLetterQueueUrl ?? text('dlq-url');
@@ -73,6 +80,11 @@ export async function parseCustomerCommand(
           client: createMediaClient({ endpoint: process.env.AWS_ENDPOINT_URL_S3 }),
           env: { ...process.env, AWS_REGION: table.region },
         });
-  const rights = new CustomerDataRights({ data: repositories.customerData, trail, clock: systemClock, deadLetters, media });
+  // The customer's Transcribe jobs, in the table's Region, named by the same pseudonym as the bucket's keys.
+  const transcriptions =
+    (table.transcribesVoiceNotes ?? values.transcription === true)
+      ? new CustomerTranscriptionJobs(new AmazonTranscribe({ region: table.region, endpoint: process.env.AWS_ENDPOINT_URL_TRANSCRIBE }), (id) => pseudonyms.of(id))
+      : undefined;
+  const rights = new CustomerDataRights({ data: repositories.customerData, trail, clock: systemClock, deadLetters, media, transcriptions });
   return { customerId, tableName: table.tableName, values, rights, reachesDeadLetters: deadLetters !== undefined, author: `cli:${env.USER ?? env.USERNAME ?? 'unknown'}` };
 }

@@ -1,5 +1,6 @@
 // The Graph API calls of connecting a Meta app to a deployed pipeline: check the token and the
 // phone number, subscribe the app to the WhatsApp Business Account, set the webhook callback.
+import { type DestinationRule, fetchSafely, META_GRAPH_HOSTS, UnsafeDestinationError } from '../lambda/core/adapters/outbound/safe-destination';
 
 /** A Graph API error answer (`{error: {message, type, code, error_subcode?}}`), or no answer at all. */
 export class GraphApiCallError extends Error {
@@ -36,6 +37,9 @@ export interface BusinessPhoneNumber {
 }
 
 const REQUEST_TIMEOUT_MS = 15_000;
+
+/** Where the command sends the app secret and the token: Meta's Graph API, as every Cloud API adapter does (safe-destination.ts). */
+export const META_SETUP_GRAPH_API: DestinationRule = { purpose: 'the Graph API', hosts: META_GRAPH_HOSTS };
 
 /** The Graph API at `baseUrl` (e.g. `https://graph.facebook.com/v23.0`), as the Meta app `appId`. */
 export class MetaSetupGraph {
@@ -87,13 +91,14 @@ export class MetaSetupGraph {
   private async call<T = unknown>(method: 'GET' | 'POST', path: string, token: string, form?: URLSearchParams): Promise<T> {
     let response: Response;
     try {
-      response = await fetch(`${this.baseUrl.replace(/\/$/, '')}/${path}`, {
+      response = await fetchSafely(`${this.baseUrl.replace(/\/$/, '')}/${path}`, META_SETUP_GRAPH_API, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(form && { 'content-type': 'application/x-www-form-urlencoded' }) },
         body: form?.toString() ?? (method === 'POST' ? '' : undefined),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (error) {
+      if (error instanceof UnsafeDestinationError) throw new GraphApiCallError(undefined, undefined, undefined, error.message);
       throw new GraphApiCallError(undefined, undefined, undefined, `could not reach ${new URL(this.baseUrl).host}: ${(error as Error).message}`);
     }
     const text = await response.text();

@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { PIPELINE_DEFAULTS, STACK_OUTPUTS, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_OPTIONAL_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../lib/contract';
 import { type CliCommand, type CommandOutput, processOutput, runCommand, UsageError } from './cli-command';
-import { GraphApiCallError, MetaSetupGraph, type TokenInfo } from './meta-setup-graph';
+import { safeDestination, UnsafeDestinationError } from '../lambda/core/adapters/outbound/safe-destination';
+import { GraphApiCallError, META_SETUP_GRAPH_API, MetaSetupGraph, type TokenInfo } from './meta-setup-graph';
 import { readSecretValues } from './meta-setup-input';
 import { pipelineOutputs, readStackOutputs } from './pipeline-stack';
 
@@ -40,7 +41,9 @@ Options:
   --webhook-url <url>      with --secret: the stack's <id>WebhookUrl output (without it, step 5 is
                            left to the Meta app's dashboard)
   --region <region>        the stack's and the secret's Region (default: AWS_REGION or the profile's)
-  --graph-api-url <url>    the Graph API root (default ${PIPELINE_DEFAULTS.whatsAppApiBaseUrl})
+  --graph-api-url <url>    the Graph API root (default ${PIPELINE_DEFAULTS.whatsAppApiBaseUrl}); https on
+                           graph.facebook.com only (plain http only to this machine, for a local
+                           fake), and a redirect is never followed: the secret and token go there
   -h, --help
 
 Credentials come from the usual AWS settings (AWS_PROFILE, AWS_REGION, ...); the identity needs
@@ -118,13 +121,21 @@ function parseOptions(argv: readonly string[]): MetaSetupOptions | undefined {
   }
   const webhookUrl = values['webhook-url'];
   if (webhookUrl !== undefined) assertCallbackUrl(webhookUrl);
+  const graphApiUrl = values['graph-api-url'] ?? PIPELINE_DEFAULTS.whatsAppApiBaseUrl;
+  // The app secret and the token go there: the rule every Cloud API adapter follows, checked before either is asked for.
+  try {
+    safeDestination(graphApiUrl, META_SETUP_GRAPH_API);
+  } catch (error) {
+    if (error instanceof UnsafeDestinationError) throw new UsageError(`--graph-api-url: ${error.message}.`);
+    throw error;
+  }
   return {
     target: values.stack === undefined ? { secretId: values.secret!, webhookUrl } : { stack: values.stack, pipeline: values.pipeline },
     appId: values['app-id']!,
     businessAccountId: values['waba-id']!,
     phoneNumberId: values['phone-number-id']!,
     region: values.region,
-    graphApiUrl: values['graph-api-url'] ?? PIPELINE_DEFAULTS.whatsAppApiBaseUrl,
+    graphApiUrl,
   };
 }
 

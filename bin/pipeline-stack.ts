@@ -110,6 +110,8 @@ export interface PipelineTable {
   readonly deadLetterQueueUrl?: string;
   /** The media bucket, when the table was found from the outputs of a pipeline with media on. */
   readonly mediaBucketName?: string;
+  /** Whether voice notes are transcribed (`media.transcription`), when the table was found from the outputs. */
+  readonly transcribesVoiceNotes?: boolean;
 }
 
 /**
@@ -127,7 +129,13 @@ export async function tableOf(stack: string | undefined, table: string | undefin
   const outputs = await readStackOutputs(stack, settled);
   const { tableName, deadLetterQueueUrl } = pipelineFromOutputs(stack, outputs, pipeline);
   const media = pipelineOutputs(stack, outputs, pipeline);
-  return { tableName, region: settled, deadLetterQueueUrl, mediaBucketName: media.has(STACK_OUTPUTS.mediaBucketName) ? media.output(STACK_OUTPUTS.mediaBucketName) : undefined };
+  return {
+    tableName,
+    region: settled,
+    deadLetterQueueUrl,
+    mediaBucketName: media.has(STACK_OUTPUTS.mediaBucketName) ? media.output(STACK_OUTPUTS.mediaBucketName) : undefined,
+    transcribesVoiceNotes: media.has(STACK_OUTPUTS.transcriptionJobPrefix),
+  };
 }
 
 /** The repositories of the pipeline's table, on a DynamoDB client of its Region. */

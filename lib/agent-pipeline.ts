@@ -356,7 +356,7 @@ export class AgentPipeline extends AgentPipelineBase {
       for (const [name, value] of Object.entries(media?.environment ?? {})) this.operatorFunction.addEnvironment(name, value);
       this._grants.grantSweeper(this.handoffSweeperFunction);
     }
-    this.idleSweeperFunction = buildIdleSweeper({ scope: this, table: this.table, functions, idleTimeout, reengagement: reengagement && { props: reengagement, channel } }).sweeperFunction;
+    this.idleSweeperFunction = buildIdleSweeper({ scope: this, table: this.table, functions, idleTimeout, reengagement: reengagement && { props: reengagement, channel }, transcriptionJobs: media?.transcribesVoiceNotes ? settings : undefined }).sweeperFunction;
     this._grants.grantIdleSweeper(this.idleSweeperFunction);
     if (props.crmSync) {
       const sessionWriters = [this.webhookFunction, this.orchestratorFunction, this.operatorFunction, this.handoffSweeperFunction, this.idleSweeperFunction].filter((fn) => fn !== undefined);
@@ -369,7 +369,7 @@ export class AgentPipeline extends AgentPipelineBase {
       deadLetterQueueUrl: this.deadLetterQueue.queueUrl,
       ...channel.outputs,
       consoleUrl: this.consoleUrl,
-      mediaBucketName: this.mediaBucket?.bucketName,
+      ...media?.outputs,
     });
 
     const observed: ObservedPipeline = {

@@ -242,7 +242,12 @@ function createInboundDeadLetterQueue(scope: Construct, context: WhatsAppChannel
   return queue;
 }
 
-/** Standard (End User Messaging does not publish to FIFO topics), publishable by the service for this account only. */
+/**
+ * Standard (End User Messaging does not publish to FIFO topics), publishable by the service for this
+ * account only. Every other publisher is denied, whatever its own policies allow: an event on this
+ * topic is believed as the customer's own message, so a role with `sns:Publish` on `*` must not be
+ * able to write as any customer.
+ */
 function createEventTopic(scope: Construct, context: WhatsAppChannelContext): sns.Topic {
   const { encryptionKey } = context;
   const topic = new sns.Topic(scope, 'EventTopic', {
@@ -257,6 +262,15 @@ function createEventTopic(scope: Construct, context: WhatsAppChannelContext): sn
       actions: ['sns:Publish'],
       resources: [topic.topicArn],
       conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(scope).account } },
+    }),
+  );
+  topic.addToResourcePolicy(
+    new iam.PolicyStatement({
+      effect: iam.Effect.DENY,
+      principals: [new iam.AnyPrincipal()],
+      actions: ['sns:Publish'],
+      resources: [topic.topicArn],
+      conditions: { Bool: { 'aws:PrincipalIsAWSService': 'false' } },
     }),
   );
   if (encryptionKey) {

@@ -61,6 +61,8 @@ export interface DeploymentSettings {
   readonly historyMaxCharacters: number;
   /** When the idle sweeper closes a conversation the agent serves. */
   readonly idleSweep: IdleSweepSettings;
+  /** With `media.transcription`: after how long the idle sweeper deletes ended transcription jobs (the turn budget); `undefined`: no jobs to sweep. */
+  readonly transcriptionJobsSweep?: { readonly afterMs: number };
 
   /** The media bucket and what it keeps; `undefined`: attachments stay their placeholder text (`media.enabled` false). */
   readonly media?: MediaSettings;
@@ -132,7 +134,7 @@ export type OperatorSettings = Pick<DeploymentSettings, Shared | 'whatsApp' | 't
 export type HandoffSweeperSettings = Pick<DeploymentSettings, Shared | 'whatsApp'> & { readonly operatorPlane: OperatorPlaneSettings };
 export type CrmSyncSettings = SharedSettings & { readonly crmTarget: CrmTargetConfig };
 /** With `reengagement`, the sweeper also sends the re-engagement template on the channel. */
-export type IdleSweeperSettings = Pick<DeploymentSettings, Shared | 'idleSweep'> & { readonly reengagement?: ReengagementSettings & { readonly whatsApp: WhatsAppChannelConfig } };
+export type IdleSweeperSettings = Pick<DeploymentSettings, Shared | 'idleSweep' | 'transcriptionJobsSweep'> & { readonly reengagement?: ReengagementSettings & { readonly whatsApp: WhatsAppChannelConfig } };
 
 /**
  * What a deployment gets where the construct leaves a variable unset: the reader's fallbacks, and

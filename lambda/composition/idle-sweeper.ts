@@ -10,20 +10,25 @@ import { composeFunction, type FunctionPorts } from './compose-function';
 import type { InvocationClock } from './crm-sync';
 import { composeCustomerMessaging, type SenderPorts } from './customer-messaging';
 import type { IdleSweeperSettings } from './deployment-settings';
+import { composeTranscriber, type TranscribePorts } from './transcription-jobs';
+import { TranscriptionJobSweep, type TranscriptionJobsDeleted } from '../core/application/transcription-jobs';
 
-/** A run's closes, and its re-engagements when they are on. */
+/** A run's closes, and its re-engagements and transcription jobs when they are on. */
 export interface IdleSweeperReport extends IdleSweepReport {
   readonly reengagement?: ReengagementReport;
+  readonly transcriptionJobs?: TranscriptionJobsDeleted;
 }
 
 export type IdleSweeperHandler = (event?: unknown, context?: InvocationClock) => Promise<IdleSweeperReport>;
 
-export interface IdleSweeperPorts extends FunctionPorts, SenderPorts {}
+export interface IdleSweeperPorts extends FunctionPorts, SenderPorts, TranscribePorts {}
 
 /**
  * The idle sweeper: one pass over the idle conversations the agent serves per scheduled run, each
  * close audited; then, with `reengagement`, the re-engagement of the customers who went quiet (the
- * closes first, so a conversation past its timeout is closed rather than re-engaged).
+ * closes first, so a conversation past its timeout is closed rather than re-engaged); then, with
+ * `media.transcription`, the deletion of the transcription jobs that ended and that no turn reads
+ * again. The function already runs on a schedule in every deployment, and its runs are retention.
  */
 export function composeIdleSweeper(settings: IdleSweeperSettings, ports: IdleSweeperPorts = {}): IdleSweeperHandler {
   const composed = composeFunction('idle-sweeper', settings, ports);
@@ -32,6 +37,7 @@ export function composeIdleSweeper(settings: IdleSweeperSettings, ports: IdleSwe
   const audit = new OperatorAuditTrail(adminAudit(table), clock, ids, new CustomerPseudonyms(customerDataRepository(table)));
   const sweeper = new CloseIdleConversations({ sessions, closer: new CloseConversation({ sessions, audit }), clock, settings: settings.idleSweep });
   const reengager = settings.reengagement && reengagerOf(settings.reengagement, settings, composed, ports);
+  const jobs = settings.transcriptionJobsSweep && new TranscriptionJobSweep({ transcriber: composeTranscriber(ports), clock, afterMs: settings.transcriptionJobsSweep.afterMs });
   return (_event, context) =>
     composed.instrument(async () => {
       const remainingMs = context ? () => context.getRemainingTimeInMillis() : undefined;
@@ -39,8 +45,11 @@ export function composeIdleSweeper(settings: IdleSweeperSettings, ports: IdleSwe
       composed.metrics.addMetric(CUSTOM_METRICS.conversationsClosedIdle, MetricUnit.Count, report.closed);
       const reengagement = await reengager?.sweep(remainingMs);
       if (reengagement) composed.metrics.addMetric(CUSTOM_METRICS.reengagementsSent, MetricUnit.Count, reengagement.sent);
-      composed.logger.info('idle_conversations_swept', { ...report, ...(reengagement ? { reengagement } : {}) });
-      return reengagement ? { ...report, reengagement } : report;
+      const transcriptionJobs = await jobs?.sweep();
+      if (transcriptionJobs) composed.metrics.addMetric(CUSTOM_METRICS.transcriptionJobsSwept, MetricUnit.Count, transcriptionJobs.deleted);
+      const swept = { ...report, ...(reengagement ? { reengagement } : {}), ...(transcriptionJobs ? { transcriptionJobs } : {}) };
+      composed.logger.info('idle_conversations_swept', swept);
+      return swept;
     });
 }
 

@@ -33,7 +33,7 @@ export function mediaStoreOnDemand(build: (media: MediaComposition) => MediaStor
     put: async (customerId, messageId, body, contentType) => store().put(customerId, messageId, body, contentType),
     destinationOf: async (customerId, messageId) => store().destinationOf(customerId, messageId),
     get: async (objectKey) => store().get(objectKey),
-    presignedGetUrl: async (objectKey, expiresInSeconds) => store().presignedGetUrl(objectKey, expiresInSeconds),
+    presignedGetUrl: async (objectKey, expiresInSeconds, response) => store().presignedGetUrl(objectKey, expiresInSeconds, response),
     listCustomerObjects: async (customerId) => store().listCustomerObjects(customerId),
     deleteCustomerObjects: async (customerId) => store().deleteCustomerObjects(customerId),
   };
@@ -48,7 +48,7 @@ export function mediaDownloadOnDemand(build: (media: MediaComposition) => Downlo
 /** The voice notes' transcription, loaded with the first stored voice note (`media.transcription` on). */
 export function voiceNotesOnDemand(build: (media: MediaComposition) => TranscribeVoiceNotes | undefined): Pick<TranscribeVoiceNotes, 'withTranscript'> {
   const voiceNotes = onFirstUse(build);
-  return { withTranscript: async (media, finalAttempt) => voiceNotes()?.withTranscript(media, finalAttempt) ?? media };
+  return { withTranscript: async (customerId, media, finalAttempt) => voiceNotes()?.withTranscript(customerId, media, finalAttempt) ?? media };
 }
 
 /**

@@ -1,8 +1,6 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { CUSTOM_METRICS } from '../../lib/contract';
 import { customerDataRepository } from '../core/adapters/dynamodb/dynamo-repositories';
-import { AmazonTranscribe } from '../core/adapters/aws/amazon-transcribe';
-import { credentialProvider } from '../core/adapters/aws/aws-identity';
 import { errorSummary } from '../core/adapters/observability/error-summary';
 import { createMediaClient, S3MediaStore } from '../core/adapters/s3/s3-media-store';
 import type { WhatsAppChannelConfig } from '../core/adapters/whatsapp/whatsapp-channel';
@@ -14,17 +12,16 @@ import type { MediaStore } from '../core/ports/media-store';
 import type { ComposedFunction, FunctionPorts } from './compose-function';
 import type { SenderPorts } from './customer-messaging';
 import type { MediaSettings } from './deployment-settings';
+import { composeTranscriber, type TranscribePorts } from './transcription-jobs';
 
 // The functions' media code, loaded only when an attachment is handled: the compositions reach
 // this module only through `media-on-demand.ts`, so in the Lambda bundles it and everything only it
 // reaches are the file `media.js` (scripts/bundle-lambdas.mjs). Import it nowhere else.
 
 /** What the functions that store or erase attachments may be handed instead of what they build. */
-export interface MediaPorts {
+export interface MediaPorts extends TranscribePorts {
   /** S3 endpoint to call instead of the SDK's (the local S3 server). Default: `AWS_ENDPOINT_URL_S3`, else AWS. */
   readonly s3Endpoint?: string;
-  /** Amazon Transcribe endpoint to call instead (the local fake). Default: `AWS_ENDPOINT_URL_TRANSCRIBE`, else AWS. */
-  readonly transcribeEndpoint?: string;
 }
 
 /**
@@ -32,7 +29,7 @@ export interface MediaPorts {
  * once per process, and only when a message has an attachment or an erasure runs).
  */
 export function composeMediaStore(media: MediaSettings, composed: Pick<ComposedFunction, 'table'>, ports: FunctionPorts & MediaPorts): MediaStore {
-  const pseudonyms = new CustomerPseudonyms(customerDataRepository(composed.table));
+  const pseudonyms = pseudonymsOf(composed);
   const client = createMediaClient({ endpoint: ports.s3Endpoint ?? process.env.AWS_ENDPOINT_URL_S3, credentials: ports.awsCredentials });
   return new S3MediaStore({ bucketName: media.bucketName, customerKey: (customerId) => pseudonyms.of(customerId), client });
 }
@@ -47,11 +44,14 @@ export function composeMediaDownload(channel: WhatsAppChannelConfig, media: Medi
  * reads the voice note from the bucket with the caller's permissions), reporting each outcome as a
  * metric; none unless `media.transcription` is on.
  */
-export function composeVoiceNoteTranscription(media: MediaSettings, composed: Pick<ComposedFunction, 'metrics' | 'logger'>, ports: FunctionPorts & MediaPorts): TranscribeVoiceNotes | undefined {
+export function composeVoiceNoteTranscription(media: MediaSettings, composed: Pick<ComposedFunction, 'metrics' | 'logger' | 'table'>, ports: FunctionPorts & MediaPorts): TranscribeVoiceNotes | undefined {
   const { transcription } = media;
   if (transcription === undefined) return undefined;
+  const pseudonyms = pseudonymsOf(composed);
   return new TranscribeVoiceNotes({
-    transcriber: new AmazonTranscribe({ endpoint: ports.transcribeEndpoint, credentials: credentialProvider(ports.awsCredentials) }),
+    transcriber: composeTranscriber(ports),
+    // Job names carry the customer's pseudonym, as the bucket's keys do: the erasure finds them.
+    customerKey: (customerId) => pseudonyms.of(customerId),
     mediaUriOf: (objectKey) => `s3://${media.bucketName}/${objectKey}`,
     languageCode: transcription.languageCode,
     maxWaitMs: transcription.maxWaitMs,
@@ -61,6 +61,11 @@ export function composeVoiceNoteTranscription(media: MediaSettings, composed: Pi
     now: () => Date.now(),
     onOutcome: (outcome) => reportVoiceNoteOutcome(composed, outcome),
   });
+}
+
+/** The customers' pseudonyms (the salt read once per process, when first needed). */
+function pseudonymsOf(composed: Pick<ComposedFunction, 'table'>): CustomerPseudonyms {
+  return new CustomerPseudonyms(customerDataRepository(composed.table));
 }
 
 function reportVoiceNoteOutcome({ metrics, logger }: Pick<ComposedFunction, 'metrics' | 'logger'>, outcome: VoiceNoteOutcome): void {

@@ -26,6 +26,7 @@ import { OperatorReplies } from '../core/application/operator/operator-replies';
 import { OperatorNotes } from '../core/application/operator/operator-notes';
 import { QuickReplies } from '../core/application/operator/quick-replies';
 import { CustomerDataRights } from '../core/application/privacy/customer-data-rights';
+import { CustomerTranscriptionJobs } from '../core/application/transcription-jobs';
 import { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
 import { adminRoutes } from '../operator/admin-routes';
 import { noteRoutes } from '../operator/note-routes';
@@ -48,6 +49,7 @@ import { composeCustomerMessaging, type SenderPorts } from './customer-messaging
 import type { OperatorSettings } from './deployment-settings';
 import { composeOperatorAccess } from './operator-plane';
 import { turnQueueClient, type TurnQueuePorts } from './turn-queue';
+import { composeTranscriber } from './transcription-jobs';
 
 export type OperatorHandler = (event: APIGatewayProxyEventV2) => Promise<HttpResponse>;
 
@@ -77,6 +79,8 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
   const inbox = new OperatorInbox({ sessions, messages, clock, inboxVersion: inboxVersion(table), operators: directory });
   const replies = new OperatorReplies({ sessions, messages, operators: directory, receipts, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, consent: messaging.consent, attachments: media?.store });
+  // With media.transcription, a customer's voice-note jobs are erased with them.
+  const transcriptions = mediaSettings?.transcription && new CustomerTranscriptionJobs(composeTranscriber(ports), (customerId) => audit.pseudonyms.of(customerId));
   const deadLetterScreen = new DeadLetterScreen({ redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), config, trail: audit, clock });
   const http = createOperatorHttpHandler({
     signIn,
@@ -107,7 +111,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
         deadLetterScreen,
       ),
       ...templateRoutes(new MessageTemplates({ templates: messageTemplates(table), catalog: createTemplateCatalog(settings.whatsApp, ports), clock }), audit),
-      ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters, media: media?.store }), deadLetterScreen),
+      ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters, media: media?.store, transcriptions }), deadLetterScreen),
       ...(media === undefined ? [] : mediaRoutes(new OperatorMedia({ sessions, messages, media: media.store, clock }))),
       ...(media === undefined ? [] : attachmentRoutes(replies, settings.media?.limits ?? { maxBytes: MEDIA_DEFAULTS.maxBytes, allowedMimeTypes: MEDIA_DEFAULTS.allowedMimeTypes })),
 

@@ -148,9 +148,11 @@ export function readCrmSyncSettings(env: Environment = process.env): CrmSyncSett
 export function readIdleSweeperSettings(env: Environment = process.env): IdleSweeperSettings {
   const idleTimeoutSeconds = positiveWholeNumber(env, RUNTIME_ENV.conversationIdleTimeoutSeconds);
   const reengagement = reengagementOf(env);
+  const sweepJobsAfterSeconds = positiveWholeNumber(env, RUNTIME_ENV.transcriptionJobsSweepAfterSeconds);
   return {
     ...sharedSettings(env),
     idleSweep: idleTimeoutSeconds === undefined ? DEPLOYMENT_DEFAULTS.idleSweep : { idleTimeoutMs: idleTimeoutSeconds * 1000 },
+    ...(sweepJobsAfterSeconds === undefined ? {} : { transcriptionJobsSweep: { afterMs: sweepJobsAfterSeconds * 1000 } }),
     ...(reengagement ? { reengagement } : {}),
   };
 }

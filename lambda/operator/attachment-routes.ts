@@ -2,14 +2,15 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { OperatorReplies } from '../core/application/operator/operator-replies';
 import type { MediaLimits } from '../core/domain/media-limits';
 import { MAX_OUTBOUND_ATTACHMENT_BYTES, type OutboundAttachment, outboundAttachmentOf } from '../core/domain/outbound-attachment';
+import { isDisplayableFileName } from '../core/domain/text-bounds';
 import { header, HttpError } from './http-kit';
 import { created, route, type Route, signedInOf } from './router';
 
 /** The header naming the file (URL-encoded), which a document shows the customer. */
 export const FILE_NAME_HEADER = 'x-file-name';
 const MAX_FILE_NAME_CHARS = 240;
-/** No control characters and no path: a name, as the customer's phone shows it. */
-const FILE_NAME = /^[^\u0000-\u001f\u007f/\\]+$/;
+/** No path: a name, as the customer's phone shows it (and no character that reorders or hides it, `isDisplayableFileName`). */
+const FILE_NAME = /^[^/\\]+$/;
 
 /**
  * An operator sends an image or a document (docs/OPERATOR-API.md#attachments): the body is the
@@ -56,8 +57,8 @@ function fileNameOf(event: APIGatewayProxyEventV2): { readonly fileName?: string
   } catch {
     fileName = '';
   }
-  if (fileName.length === 0 || fileName.length > MAX_FILE_NAME_CHARS || !FILE_NAME.test(fileName)) {
-    throw new HttpError('bad_field', `The ${FILE_NAME_HEADER} header must be a file name (URL-encoded, at most ${MAX_FILE_NAME_CHARS} characters, no path)`, {}, { code: 'attachment_file_name', field: FILE_NAME_HEADER });
+  if (fileName.length === 0 || fileName.length > MAX_FILE_NAME_CHARS || !FILE_NAME.test(fileName) || !isDisplayableFileName(fileName)) {
+    throw new HttpError('bad_field', `The ${FILE_NAME_HEADER} header must be a file name (URL-encoded, at most ${MAX_FILE_NAME_CHARS} characters, no path, no control or bidirectional characters)`, {}, { code: 'attachment_file_name', field: FILE_NAME_HEADER });
   }
   return { fileName };
 }

@@ -50,6 +50,8 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
         finalAttempt: receiveCount >= maxReceiveCount,
       });
       metrics.addMetric(turnOutcomeMetric(report.outcome), MetricUnit.Count, 1);
+      // An earlier attempt's reply settled on the way (a maybe-sent one among them) is counted too.
+      if (report.earlierReply !== undefined) metrics.addMetric(turnOutcomeMetric(report.earlierReply), MetricUnit.Count, 1);
       if (report.agent) {
         metrics.addMetric(CUSTOM_METRICS.agentLatency, MetricUnit.Milliseconds, report.agent.latencyMs);
         metrics.addMetric(CUSTOM_METRICS.agentIterations, MetricUnit.Count, report.agent.iterations);
@@ -63,7 +65,7 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
       }
       if (report.overBudget) metrics.addMetric(report.overBudget === 'pipeline_tokens_per_day' ? CUSTOM_METRICS.turnOverPipelineBudget : CUSTOM_METRICS.turnOverBudget, MetricUnit.Count, 1);
       if (report.pipelineTokensToday !== undefined) metrics.addMetric(CUSTOM_METRICS.pipelineAgentTokensToday, MetricUnit.Count, report.pipelineTokensToday);
-      logger.info('turn_processed', { outcome: report.outcome, customer, drained: report.drained, agent: report.agent, overBudget: report.overBudget, receiveCount });
+      logger.info('turn_processed', { outcome: report.outcome, earlierReply: report.earlierReply, customer, drained: report.drained, agent: report.agent, overBudget: report.overBudget, receiveCount });
     } catch (error) {
       const outcome = error instanceof ReplyDeliveryError ? 'send_failed' : 'failed';
       metrics.addMetric(outcome === 'send_failed' ? CUSTOM_METRICS.replySendFailed : CUSTOM_METRICS.turnFailed, MetricUnit.Count, 1);

@@ -75,7 +75,8 @@ function decodeUtf8(rawBody: Buffer): string {
 /**
  * The webhook's HTTP contract (docs/DESIGN.md#inbound-protocol): verification handshake, signed notifications, and answers
  * Meta's retry policy understands — 200 once every turn is durable and dispatched, 4xx for requests
- * that can never succeed, 5xx only when a retry can finish the job.
+ * that can never succeed (unsigned, too large, a wrong method), 5xx only when a retry can finish the
+ * job. A signed notification is never refused for its content: what cannot be read is counted.
  */
 export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event: WebhookEvent) => Promise<Response> {
   const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -115,8 +116,11 @@ export function createWebhookHttpHandler(deps: WebhookHttpDependencies): (event:
     try {
       parsed = parseWebhookPayload(decodeUtf8(rawBody), deps.clock.now());
     } catch (error) {
-      if (error instanceof WebhookPayloadError) return reject(400, error.message);
-      throw error;
+      if (!(error instanceof WebhookPayloadError)) throw error;
+      // Meta signed it: refusing it would only make Meta send it again for days. Counted, logged without its content, dropped.
+      metrics.addMetric(CUSTOM_METRICS.inboundUnreadable, MetricUnit.Count, 1);
+      logger.warn('webhook_unreadable', { outcome: 'unreadable', reason: error.message });
+      return reply(200, 'ok');
     }
 
     const summary = await registerInboundNotification(parsed, deps);

@@ -102,6 +102,12 @@ export const RUNTIME_ENV = {
   mediaTranscriptionLanguageCode: 'MEDIA_TRANSCRIPTION_LANGUAGE_CODE',
   /** Seconds the turn waits for a voice note's transcript. */
   mediaTranscriptionMaxWaitSeconds: 'MEDIA_TRANSCRIPTION_MAX_WAIT_SECONDS',
+  /**
+   * Idle sweeper, with `media.transcription`: the turn budget in seconds (the queue's receives ×
+   * its visibility timeout), after which it deletes the transcription jobs that ended. Its presence
+   * turns the sweep of jobs on.
+   */
+  transcriptionJobsSweepAfterSeconds: 'TRANSCRIPTION_JOBS_SWEEP_AFTER_SECONDS',
 } as const;
 
 /** Values of `RUNTIME_ENV.whatsAppChannel`. */

@@ -123,7 +123,13 @@ export const CUSTOM_METRICS = {
   turnOverPipelineBudget: 'TurnOverPipelineBudget',
   /** Orchestrator, with a pipeline budget: the pipeline's model tokens of the UTC day as the instance knows them, with each turn (a gauge: read its maximum). */
   pipelineAgentTokensToday: 'PipelineAgentTokensToday',
-  /** Webhook: a request answered 4xx (handshake refused, body too large, missing or invalid signature, malformed payload, wrong method). */
+  /**
+   * Webhook and End User Messaging inbound: a part of a notification Meta signed that could not be
+   * read (the whole body, a change, a message naming no customer, a status of the wrong shape):
+   * counted and dropped, answered 200 so Meta does not send it again for days.
+   */
+  inboundUnreadable: 'InboundUnreadable',
+  /** Webhook: a request answered 4xx (handshake refused, body too large, missing or invalid signature, wrong method). */
   webhookRejected: 'WebhookRejected',
   /** Webhook and End User Messaging inbound: delivery statuses in a notification (sent, delivered, read, failed). */
   statusesReceived: 'StatusesReceived',
@@ -171,6 +177,8 @@ export const CUSTOM_METRICS = {
   conversationsClosedIdle: 'ConversationsClosedIdle',
   /** Idle sweeper: re-engagement templates sent in one run to customers who went quiet (`messageTemplates.reengagement`). */
   reengagementsSent: 'ReengagementsSent',
+  /** Idle sweeper, with `media.transcription`: transcription jobs (the customers' words) deleted in one run, once no turn reads them again. */
+  transcriptionJobsSwept: 'TranscriptionJobsSwept',
 } as const;
 
 /** Why Meta could not deliver a message (core/domain/delivery-receipt.ts says what each means). */

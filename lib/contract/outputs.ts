@@ -23,6 +23,8 @@ export const STACK_OUTPUTS = {
   eventTopicArn: 'EventTopicArn',
   /** Only when media is on: the bucket attachments are kept in (the pipeline's or `media.existingBucket`). */
   mediaBucketName: 'MediaBucketName',
+  /** Only with `media.transcription`: what the names of the voice notes' transcription jobs start with, which the erasure deletes. */
+  transcriptionJobPrefix: 'TranscriptionJobPrefix',
 } as const;
 
 /** The output key of `suffix` (a `STACK_OUTPUTS` value) for the pipeline with construct id `pipelineId`. */

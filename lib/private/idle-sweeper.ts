@@ -9,6 +9,7 @@ import type { ReengagementProps } from '../message-templates';
 import { IDLE_SWEEP_DEFAULTS, RUNTIME_ENV } from '../contract';
 import { acceptFinding, SCHEDULE_WITHOUT_DEAD_LETTERS } from './accepted-findings';
 import type { PipelineFunctionFactory } from './function-factory';
+import type { PipelineSettings } from './pipeline-settings';
 import { namesTemplate } from './operator-plane';
 import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
 
@@ -58,6 +59,11 @@ export interface IdleSweeperContext {
   readonly reengagement?: { readonly props: ReengagementProps; readonly channel: Pick<WhatsAppChannelBinding, 'senderEnvironment'> };
   /** The pipeline's function factory, which also holds the environment every function shares. */
   readonly functions: PipelineFunctionFactory;
+  /**
+   * With `media.transcription`: the queue whose receives × visibility timeout are the turn budget,
+   * after which the sweeper deletes the transcription jobs that ended (no attempt reads them again).
+   */
+  readonly transcriptionJobs?: Pick<PipelineSettings, 'visibilityTimeout' | 'maxReceiveCount'>;
 }
 
 export interface IdleSweeperResources {
@@ -70,7 +76,9 @@ export interface IdleSweeperResources {
  * and the CRM worker are run (a fixed rate needs none of Scheduler's features, and a rule no extra
  * role). A conversation is closed within 15 minutes of its timeout; overlapping runs are safe, since
  * every close is conditioned on the session as read. With the re-engagement it also sends on the
- * channel, so it reads the channel's sender environment (and is granted the send).
+ * channel, so it reads the channel's sender environment (and is granted the send). With
+ * `media.transcription` it deletes the transcription jobs that ended once no turn reads them again:
+ * of the functions on a schedule, the one every deployment has, and whose runs are retention.
  */
 export function buildIdleSweeper(context: IdleSweeperContext): IdleSweeperResources {
   const { table, functions } = context;
@@ -79,6 +87,7 @@ export function buildIdleSweeper(context: IdleSweeperContext): IdleSweeperResour
     ...functions.commonEnvironment,
     [RUNTIME_ENV.conversationIdleTimeoutSeconds]: String(context.idleTimeout.toSeconds()),
     ...(context.reengagement ? reengagementEnvironment(context.reengagement.props, context.reengagement.channel) : {}),
+    ...(context.transcriptionJobs ? { [RUNTIME_ENV.transcriptionJobsSweepAfterSeconds]: String(context.transcriptionJobs.visibilityTimeout.toSeconds() * context.transcriptionJobs.maxReceiveCount) } : {}),
   };
   const sweeperFunction = functions.createFunction('IdleSweeper', {
     description: `Idle sweeper of ${environment[RUNTIME_ENV.serviceName]}: closes the conversations the agent serves that went quiet, so their retention starts`,

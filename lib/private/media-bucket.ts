@@ -15,6 +15,8 @@ export interface MediaBucket {
   readonly environment: Record<string, string>;
   /** `media.transcription` is on: the orchestrator starts, reads and deletes transcription jobs. */
   readonly transcribesVoiceNotes: boolean;
+  /** The stack outputs the erase and export commands find the bucket and the job names by. */
+  readonly outputs: { readonly mediaBucketName: string; readonly transcriptionJobPrefix?: string };
 }
 
 /**
@@ -49,6 +51,7 @@ export function mediaBucket(scope: Construct, settings: PipelineSettings, props:
       ...(media.transcription === undefined ? {} : transcriptionEnvironment(media.transcription, settings, fail)),
     },
     transcribesVoiceNotes: media.transcription !== undefined,
+    outputs: { mediaBucketName: bucket.bucketName, transcriptionJobPrefix: media.transcription === undefined ? undefined : MEDIA_DEFAULTS.transcriptionJobPrefix },
   };
 }
 

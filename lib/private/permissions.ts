@@ -16,7 +16,8 @@ import { GSI1_PARTITIONS, type Gsi1Partition, TABLE_PARTITIONS, type TablePartit
  * contained action (Put, Update, Delete, ConditionCheck, each on its own partition key): there is no
  * transaction action. BatchGetItem and BatchWriteItem are their own actions, and `dynamodb:LeadingKeys`
  * then holds every partition key of the batch (hence `ForAllValues`). BatchWriteItem allows puts as
- * well as deletes, so only the privacy role, whose erasure deletes in batches, is granted it.
+ * well as deletes, and IAM cannot tell them apart: no role is granted it (the erasure deletes item
+ * by item, with DeleteItem).
  */
 export const TABLE_ACTIONS = {
   get: 'dynamodb:GetItem',
@@ -68,7 +69,7 @@ const only = <T>(feature: Feature, ...grants: T[]): Gated<T>[] => grants.map((gr
 /** A role of the pipeline: a function's part, or what a command of the package's command-line tool calls. */
 export type PipelineRole = 'inbound' | 'turns' | 'operatorPlane' | 'customerData' | 'sweeper' | 'idleSweeper' | 'crmWorker' | 'redrive';
 
-const { get, batchGet, query, conditionCheck, put, update, delete: remove, batchWrite } = TABLE_ACTIONS;
+const { get, batchGet, query, conditionCheck, put, update, delete: remove } = TABLE_ACTIONS;
 /** Readers of the GSI1 lists look the backfill's marker up while the key layout migrates. */
 const marker = only('keyLayoutMigration', get);
 
@@ -162,18 +163,18 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
   /**
    * A customer's erasure and export (the operator API's privacy calls, `erase-customer`,
    * `export-customer`): the customer's partitions by Query, what their references name by
-   * BatchGetItem, all of it deleted with BatchWriteItem — except operator auth items, deleted one by
-   * one so that no privacy grant can write sign-ins — and the pseudonym salt and audit of the erasure.
+   * BatchGetItem, all of it deleted with DeleteItem, one item at a time — BatchWriteItem would let
+   * whoever erases write items as well, sign-ins included — and the pseudonym salt and audit of the erasure.
    */
   customerData: {
     table: {
-      customer: [query, batchWrite],
-      session: [query, batchWrite],
-      inbound: [query, batchWrite],
-      budget: [query, batchWrite],
-      legacyConsent: [query, batchWrite],
-      crmSync: [batchGet, batchWrite],
-      demands: [batchGet, batchWrite],
+      customer: [query, remove],
+      session: [query, remove],
+      inbound: [query, remove],
+      budget: [query, remove],
+      legacyConsent: [query, remove],
+      crmSync: [batchGet, remove],
+      demands: [batchGet, remove],
       operatorAuth: [batchGet, remove],
       adminPrivacy: [get, put],
       adminAudit: [put],
@@ -346,6 +347,12 @@ export const TRANSCRIPTION_START_ACTIONS = ['transcribe:StartTranscriptionJob'] 
 
 /** On the orchestrator's own jobs (`transcription-job/voice-*`): read a job's state, delete it (and the transcript it holds) once read. */
 export const TRANSCRIPTION_JOB_ACTIONS = ['transcribe:GetTranscriptionJob', 'transcribe:DeleteTranscriptionJob'] as const;
+
+/** The idle sweep's and the erasure's: list the jobs by name (no resource type, so `*`; names, statuses and dates, never a transcript)… */
+export const TRANSCRIPTION_LIST_ACTIONS = ['transcribe:ListTranscriptionJobs'] as const;
+
+/** …and delete them, on the pipeline's own jobs (`transcription-job/voice-*`) only. */
+export const TRANSCRIPTION_DELETE_ACTIONS = ['transcribe:DeleteTranscriptionJob'] as const;
 
 /** Bedrock agent: the Converse API is authorised as InvokeModel. */
 export const BEDROCK_INVOKE_ACTIONS = ['bedrock:InvokeModel'] as const;

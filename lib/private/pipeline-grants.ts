@@ -24,7 +24,9 @@ import {
   QUEUE_PRODUCER_KEY_ACTIONS,
   QUEUE_SEND_ACTIONS,
   STACK_OUTPUT_READ_ACTIONS,
+  TRANSCRIPTION_DELETE_ACTIONS,
   TRANSCRIPTION_JOB_ACTIONS,
+  TRANSCRIPTION_LIST_ACTIONS,
   TRANSCRIPTION_START_ACTIONS,
   TABLE_ACTIONS,
   TABLE_KEY_ACTIONS,
@@ -82,7 +84,7 @@ export class PipelineGrants {
   public grantTurns(grantee: lambda.IFunction): iam.Grant {
     this.sources.channel.grantSend(grantee);
     if (this.sources.features.media) this.sources.channel.grantMediaDownload(grantee);
-    return combine([this.table(grantee, 'turns'), ...this.media(grantee, MEDIA_STORE_ACTIONS), ...this.transcriptionJobs(grantee), this.turnQueue(grantee, QUEUE_CONSUME_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS), ...this.queueKeys(grantee, [[this.sources.queue, QUEUE_CONSUMER_KEY_ACTIONS]])]);
+    return combine([this.table(grantee, 'turns'), ...this.media(grantee, MEDIA_STORE_ACTIONS), ...this.transcriptionJobs(grantee, 'turn'), this.turnQueue(grantee, QUEUE_CONSUME_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS), ...this.queueKeys(grantee, [[this.sources.queue, QUEUE_CONSUMER_KEY_ACTIONS]])]);
   }
 
   /**
@@ -92,7 +94,13 @@ export class PipelineGrants {
   public grantOperatorPlane(grantee: lambda.IFunction): iam.Grant {
     this.sources.channel.grantSend(grantee);
     if (this.sources.mediaBucket !== undefined) this.sources.channel.grantSendMedia(grantee);
-    return combine([this.table(grantee, 'operatorPlane', 'customerData'), ...this.media(grantee, [...MEDIA_ERASE_ACTIONS, ...MEDIA_ATTACH_ACTIONS], MEDIA_LIST_ACTIONS), ...this.deadLetters(grantee), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
+    return combine([
+      this.table(grantee, 'operatorPlane', 'customerData'),
+      ...this.media(grantee, [...MEDIA_ERASE_ACTIONS, ...MEDIA_ATTACH_ACTIONS], MEDIA_LIST_ACTIONS),
+      ...this.transcriptionJobs(grantee, 'cleanup'),
+      ...this.deadLetters(grantee),
+      ...this.tableKey(grantee, TABLE_KEY_ACTIONS),
+    ]);
   }
 
   /**
@@ -101,7 +109,7 @@ export class PipelineGrants {
    */
   public grantCustomerData(grantee: iam.IGrantable, stack?: Stack): iam.Grant {
     const commands = stack ? [stackOutputs(grantee, stack), ...this.deadLetterRecords(grantee)] : [];
-    return combine([...commands, this.table(grantee, 'customerData'), ...this.media(grantee, MEDIA_ERASE_ACTIONS, MEDIA_LIST_ACTIONS), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
+    return combine([...commands, this.table(grantee, 'customerData'), ...this.media(grantee, MEDIA_ERASE_ACTIONS, MEDIA_LIST_ACTIONS), ...this.transcriptionJobs(grantee, 'cleanup'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
   /** The handoff sweeper. */
@@ -110,10 +118,10 @@ export class PipelineGrants {
     return combine([this.table(grantee, 'sweeper'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
-  /** The idle sweeper: the channel only when it re-engages customers who went quiet. */
+  /** The idle sweeper: the channel only when it re-engages customers who went quiet; the ended transcription jobs with `media.transcription`. */
   public grantIdleSweeper(grantee: lambda.IFunction): iam.Grant {
     if (this.sources.features.reengagement) this.sources.channel.grantSend(grantee);
-    return combine([this.table(grantee, 'idleSweeper'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
+    return combine([this.table(grantee, 'idleSweeper'), ...this.transcriptionJobs(grantee, 'cleanup'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
   /** The CRM sync worker (its target's permissions come with `CrmTarget.bind`). */
@@ -204,10 +212,12 @@ export class PipelineGrants {
   }
 
   /**
-   * Start a transcription job (on `*`: the action has no resource type), and read and delete the
-   * jobs the orchestrator names (`voice-` and a hash); none unless `media.transcription` is on.
+   * The transcription jobs, none unless `media.transcription` is on. The turn starts one (on `*`:
+   * the action has no resource type) and reads and deletes the ones it names; the idle sweep and
+   * the erasure list them (on `*` too) and delete the ended ones. Reads and deletes stay under the
+   * job-name prefix (`voice-`).
    */
-  private transcriptionJobs(grantee: iam.IGrantable): iam.Grant[] {
+  private transcriptionJobs(grantee: iam.IGrantable, use: 'turn' | 'cleanup'): iam.Grant[] {
     if (this.sources.transcribesVoiceNotes !== true) return [];
     const jobs = Stack.of(this.sources.table).formatArn({ service: 'transcribe', resource: 'transcription-job', resourceName: `${MEDIA_DEFAULTS.transcriptionJobPrefix}*`, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
     const role = grantee.grantPrincipal;
@@ -215,18 +225,19 @@ export class PipelineGrants {
       acknowledgeFinding(role, {
         id: 'AwsSolutions-IAM5',
         appliesTo: 'Resource::*',
-        reason: 'transcribe:StartTranscriptionJob has no resource type in the Service Authorization Reference: it can only be granted on *. The jobs it starts are read and deleted under the job-name prefix only.',
+        reason:
+          use === 'turn'
+            ? 'transcribe:StartTranscriptionJob has no resource type in the Service Authorization Reference: it can only be granted on *. The jobs it starts are read and deleted under the job-name prefix only.'
+            : 'transcribe:ListTranscriptionJobs has no resource type in the Service Authorization Reference: it can only be granted on *. It lists names, statuses and dates, never a transcript; the jobs are deleted under the job-name prefix only.',
       });
       acknowledgeFinding(role, {
         id: 'AwsSolutions-IAM5',
         appliesTo: `Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/${MEDIA_DEFAULTS.transcriptionJobPrefix}*`,
-        reason: "Each voice note gets its own job, named by a hash of its object that only the turn knows: the statement is limited to the pipeline's job-name prefix.",
+        reason: "Each voice note gets its own job, named by the customer's pseudonym and a hash of its object, which only the turn knows: the statement is limited to the pipeline's job-name prefix.",
       });
     }
-    return [
-      iam.Grant.addToPrincipal({ grantee, actions: [...TRANSCRIPTION_START_ACTIONS], resourceArns: ['*'] }),
-      iam.Grant.addToPrincipal({ grantee, actions: [...TRANSCRIPTION_JOB_ACTIONS], resourceArns: [jobs] }),
-    ];
+    const [unscoped, onJobs] = use === 'turn' ? [TRANSCRIPTION_START_ACTIONS, TRANSCRIPTION_JOB_ACTIONS] : [TRANSCRIPTION_LIST_ACTIONS, TRANSCRIPTION_DELETE_ACTIONS];
+    return [iam.Grant.addToPrincipal({ grantee, actions: [...unscoped], resourceArns: ['*'] }), iam.Grant.addToPrincipal({ grantee, actions: [...onJobs], resourceArns: [jobs] })];
   }
 
   private turnQueue(grantee: iam.IGrantable, actions: readonly string[]): iam.Grant {

@@ -119,7 +119,7 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
       custom(CUSTOM_METRICS.turnOverBudget, 'Turns over a customer budget'),
       ...(settings.pipelineBudget ? [custom(CUSTOM_METRICS.turnOverPipelineBudget, 'Turns over the pipeline budget')] : []),
       custom(CUSTOM_METRICS.inboundForeignNumberDropped, 'Messages to another business number'),
-      custom(CUSTOM_METRICS.inboundStaleDropped, 'Replayed (stale) messages'),
+      custom(CUSTOM_METRICS.inboundStaleDropped, 'Replayed (stale) messages'), custom(CUSTOM_METRICS.inboundUnreadable, 'Unreadable parts of signed notifications'),
       ...(settings.channel.kind === WHATSAPP_CHANNEL_KINDS.endUserMessaging
         ? [custom(CUSTOM_METRICS.inboundEnvelopeMalformed, 'Malformed End User Messaging events'), custom(CUSTOM_METRICS.inboundEnvelopeRefused, 'Refused End User Messaging events')]
         : []),

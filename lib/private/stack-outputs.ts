@@ -14,6 +14,7 @@ const DESCRIPTIONS: Record<OutputName, string> = {
   consoleUrl: 'Where operators sign in (send "login" to the business number on WhatsApp first)',
   eventTopicArn: 'Set this SNS topic as the event destination of the WhatsApp Business Account in AWS End User Messaging Social',
   mediaBucketName: "The bucket of the customers' attachments: the erase and export commands reach it from here",
+  transcriptionJobPrefix: "Names of the voice notes' Amazon Transcribe jobs start so: the erase command deletes a customer's",
 };
 
 /** Output keys already written per stack, to refuse two pipelines whose keys would collide. */

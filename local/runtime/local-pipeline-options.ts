@@ -174,4 +174,9 @@ export interface LocalTranscriptionOptions extends Pick<FakeTranscribeOptions, '
   readonly maxWaitMs?: number;
   /** Between two reads of the job's state. Default: the deployed function's (2 s). */
   readonly pollIntervalMs?: number;
+  /**
+   * How old an ended job is when the idle sweep deletes it. Default: as the construct makes it,
+   * the queue's receives × its visibility timeout (the turn budget).
+   */
+  readonly sweepAfterMs?: number;
 }

@@ -74,6 +74,7 @@ export function localSettings(options: LocalPipelineOptions, env: NodeJS.Process
     maxReceiveCount: options.queue?.maxReceiveCount ?? DEPLOYMENT_DEFAULTS.maxReceiveCount,
     customerBudget: { ...DEPLOYMENT_DEFAULTS.customerBudget, reply: texts.customerOverBudgetReply, ...options.customerBudget },
     idleSweep: { idleTimeoutMs: options.idleSweep?.idleTimeoutMs ?? DEPLOYMENT_DEFAULTS.idleSweep.idleTimeoutMs },
+    transcriptionJobsSweep: options.transcription && resources.mediaBucketName !== undefined && options.media !== false ? { afterMs: transcriptionSweepAfterMs(options) } : undefined,
     pipelineBudget: options.pipelineBudget && { reply: texts.pipelineOverBudgetReply, ...options.pipelineBudget },
     media:
       resources.mediaBucketName === undefined || options.media === false
@@ -91,6 +92,12 @@ function localTranscription({ transcription }: LocalPipelineOptions, locale: Loc
     maxWaitMs: transcription.maxWaitMs ?? MEDIA_DEFAULTS.transcriptionMaxWaitSeconds * 1000,
     pollIntervalMs: transcription.pollIntervalMs ?? MEDIA_DEFAULTS.transcriptionPollIntervalMs,
   };
+}
+
+/** The turn budget the construct gives the idle sweeper: the queue's receives × its visibility timeout. */
+function transcriptionSweepAfterMs({ transcription, queue }: LocalPipelineOptions): number {
+  const receives = queue?.maxReceiveCount ?? DEPLOYMENT_DEFAULTS.maxReceiveCount;
+  return transcription?.sweepAfterMs ?? receives * (queue?.visibilityTimeoutSeconds ?? PIPELINE_DEFAULTS.queueVisibilityTimeoutSeconds) * 1000;
 }
 
 /** Who may sign in to the console, when `adminPhoneNumbers` turns the operator plane on. */

@@ -6,7 +6,10 @@ import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo
 import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { createMediaClient, S3MediaStore } from '../../lambda/core/adapters/s3/s3-media-store';
 import { CustomerPseudonyms } from '../../lambda/core/application/privacy/customer-pseudonyms';
-import { principalIdentity } from '../support/permissions/function-principals';
+import { permissionCheck, principalIdentity } from '../support/permissions/function-principals';
+import { AmazonTranscribe } from '../../lambda/core/adapters/aws/amazon-transcribe';
+import { transcriptionJobName } from '../../lambda/core/application/transcription-jobs';
+import { FakeTranscribe } from '../../local/fake-aws/fake-transcribe';
 import { newCustomer } from '../support/ids';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
 import { seedRichHistory } from '../support/customer-history';
@@ -131,6 +134,54 @@ test('with --stack the media bucket comes from the stack’s outputs', async () 
   } finally {
     delete process.env.AWS_ENDPOINT_URL_CLOUDFORMATION;
     await cloudFormation.stop();
+  }
+});
+
+test('with voice notes transcribed (--transcription, or the stack’s output), erase deletes the customer’s ended Transcribe jobs, reports a running one, and touches no one else’s', async () => {
+  const transcribe = await FakeTranscribe.start({ transcripts: () => 'Meu exame deu alterado', pollsUntilDone: 1_000, permissions: permissionCheck() });
+  // The test starts the jobs with its own credentials; the command deletes them as the erase role.
+  const service = new AmazonTranscribe({ endpoint: transcribe.endpoint, credentials: async () => ({ accessKeyId: 'local', secretAccessKey: 'local' }), maxAttempts: 1 });
+  const pseudonyms = new CustomerPseudonyms(repos.customerData);
+  const [customer, other] = [newCustomer(), newCustomer()];
+  const job = async (customerId: string, objectKey: string) => {
+    const name = transcriptionJobName(await pseudonyms.of(customerId), objectKey);
+    await service.start({ jobName: name, mediaUri: `s3://${mediaBucketName}/${objectKey}`, mediaFormat: 'ogg', languageCode: 'pt-BR' });
+    return name;
+  };
+  const [, , theirs] = [await job(customer, 'media/c/wamid.1'), await job(customer, 'media/c/wamid.2'), await job(other, 'media/o/wamid.1')];
+  transcribe.finishRunning();
+  const running = await job(customer, 'media/c/wamid.3');
+  process.env.AWS_ENDPOINT_URL_TRANSCRIBE = transcribe.endpoint;
+  const sqs = new SQSClient({ credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const queues = await createTurnQueues(sqs, physicalNames('privacy-cli', randomUUID().slice(0, 8)));
+  sqs.destroy();
+  const cloudFormation = await startFakeCloudFormation({
+    'WhatsAppAgent-prod': { AgentTableName: table.name, AgentTurnQueueUrl: queues.turnQueueUrl, AgentDeadLetterQueueUrl: queues.deadLetterQueueUrl, AgentTranscriptionJobPrefix: 'voice-' },
+  });
+  try {
+    const withFlag = capture();
+    expect(await eraseCustomer(['--table', table.name, '--customer', customer, '--transcription', '--yes'], { USER: 'dpo' }, withFlag.output)).toBe(0);
+    expect(JSON.parse(withFlag.lines.out.join('\n'))).toMatchObject({ transcriptionJobsDeleted: 2, transcriptionJobsRunning: 1 });
+    expect([...transcribe.jobs.keys()].sort()).toEqual([running, theirs].sort());
+
+    // From the stack's outputs: the last job, now ended, goes too.
+    transcribe.finishRunning();
+    process.env.AWS_ENDPOINT_URL_CLOUDFORMATION = cloudFormation.endpoint;
+    const fromStack = capture();
+    expect(await eraseCustomer(['--stack', 'WhatsAppAgent-prod', '--customer', customer, '--yes'], { USER: 'dpo' }, fromStack.output)).toBe(0);
+    expect(JSON.parse(fromStack.lines.out.join('\n'))).toMatchObject({ transcriptionJobsDeleted: 1, transcriptionJobsRunning: 0 });
+    expect([...transcribe.jobs.keys()]).toEqual([theirs]);
+
+    // Without it, nothing is asked of Transcribe, and the report says nothing of it.
+    const without = capture();
+    expect(await eraseCustomer(['--table', table.name, '--customer', other, '--yes'], { USER: 'dpo' }, without.output)).toBe(0);
+    expect(JSON.parse(without.lines.out.join('\n')).transcriptionJobsDeleted).toBeUndefined();
+    expect([...transcribe.jobs.keys()]).toEqual([theirs]);
+  } finally {
+    delete process.env.AWS_ENDPOINT_URL_TRANSCRIBE;
+    delete process.env.AWS_ENDPOINT_URL_CLOUDFORMATION;
+    await cloudFormation.stop();
+    await transcribe.close();
   }
 });
 

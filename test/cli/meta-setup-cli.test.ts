@@ -214,3 +214,24 @@ test('credentials never come from the command line; missing ids and a plain-http
   expect(oneLine.stderr).toContain('Expected 2 lines on stdin (Meta app secret, then Access token), got 1.');
   expect(secrets.writeCount).toBe(0);
 });
+
+test('the app secret and the token go only to Meta’s Graph API over https: any other host, plain http and a redirect are refused before they leave', async () => {
+  for (const url of ['http://graph.facebook.com/v23.0', 'https://graph.example.com/v23.0', 'https://graph.facebook.com.example.com/v23.0', 'https://user:pass@graph.example.com/v23.0']) {
+    const refused = await metaSetup(connectArgs({ '--graph-api-url': url }), credentials());
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/^--graph-api-url: the Graph API: /);
+  }
+  // A Graph API root on this machine that redirects elsewhere (here: to the fake Graph API itself): nothing reaches the target.
+  const redirecting = createServer((request, response) => response.writeHead(307, { location: `${graph.baseUrl.replace(/\/v[\d.]+$/, '')}${request.url}` }).end());
+  await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+  try {
+    const run = await metaSetup(connectArgs({ '--graph-api-url': `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/v23.0` }), credentials());
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('answered a redirect (HTTP 307), which is not followed');
+    expect(graph.requestCount).toBe(0);
+  } finally {
+    redirecting.closeAllConnections();
+    await new Promise((resolve) => redirecting.close(resolve));
+  }
+  expect(secrets.writeCount).toBe(0);
+});

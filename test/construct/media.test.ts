@@ -127,14 +127,29 @@ describe('voice note transcription', () => {
     expect(environmentOf(synth.template, 'Turn orchestrator').MEDIA_TRANSCRIPTION_LANGUAGE_CODE).toBeUndefined();
   });
 
-  test('on, the orchestrator alone starts jobs, reads and deletes its own (voice-*), and reads the voice note with the S3 grant it has', () => {
+  test('on, the orchestrator alone starts jobs and reads them; it, the idle sweep and the erasures delete only the pipeline’s own (voice-*)', () => {
     const synth = synthPipeline({ ...PLANE, media: { transcription: { languageCode: 'pt-BR' } } });
     const orchestrator = roleStatements(synth, synth.pipeline.orchestratorFunction.role!);
-    // StartTranscriptionJob has no resource type in the Service Authorization Reference: only `*` grants it.
+    // StartTranscriptionJob and ListTranscriptionJobs have no resource type in the Service Authorization Reference: only `*` grants them.
     expect(orchestrator).toContainEqual(statement(synth, ['transcribe:StartTranscriptionJob'], ['*']));
     expect(orchestrator).toContainEqual(statement(synth, ['transcribe:GetTranscriptionJob', 'transcribe:DeleteTranscriptionJob'], [JOBS]));
-    expect(transcribeStatements(synth)).toHaveLength(2);
+    for (const role of [synth.pipeline.idleSweeperFunction.role!, synth.pipeline.operatorFunction!.role!]) {
+      const statements = roleStatements(synth, role);
+      expect(statements).toContainEqual(statement(synth, ['transcribe:ListTranscriptionJobs'], ['*']));
+      expect(statements).toContainEqual(statement(synth, ['transcribe:DeleteTranscriptionJob'], [JOBS]));
+    }
+    // Nobody else: the orchestrator's two statements, and the sweeper's and the operator function's two each.
+    expect(transcribeStatements(synth)).toHaveLength(6);
     expect(environmentOf(synth.template, 'Turn orchestrator')).toMatchObject({ MEDIA_TRANSCRIPTION_LANGUAGE_CODE: 'pt-BR', MEDIA_TRANSCRIPTION_MAX_WAIT_SECONDS: '30' });
+  });
+
+  test('on, the idle sweeper is told the turn budget (the queue’s receives × its visibility timeout), after which it deletes ended jobs; the erase command finds it is on in the outputs', () => {
+    const synth = synthPipeline({ ...PLANE, maxReceiveCount: 4, visibilityTimeout: Duration.seconds(150), media: { transcription: {} } });
+    expect(environmentOf(synth.template, 'Idle sweeper')).toMatchObject({ TRANSCRIPTION_JOBS_SWEEP_AFTER_SECONDS: '600' });
+    expect(synth.template.findOutputs('*')).toMatchObject({ PipelineTranscriptionJobPrefix: { Value: 'voice-' } });
+    const off = synthPipeline(PLANE);
+    expect(environmentOf(off.template, 'Idle sweeper').TRANSCRIPTION_JOBS_SWEEP_AFTER_SECONDS).toBeUndefined();
+    expect(Object.keys(off.template.findOutputs('*'))).not.toContain('PipelineTranscriptionJobPrefix');
   });
 
   test.each<[string, Partial<AgentPipelineProps>, string, string]>([

@@ -87,7 +87,7 @@ describe('alarms on what the functions absorb (custom metrics)', () => {
     for (const title of ['Traffic', 'Turn latency', 'Replies', 'Failures', 'Dead-letter queue and queue age', 'Agent tokens', 'Refused and dropped', 'Throttles', 'Alarms']) {
       expect(body).toContain(`\\"title\\":\\"${title}\\"`);
     }
-    for (const metricName of ['AgentInputTokens', 'TurnOverBudget', 'InboundForeignNumberDropped', 'InboundStaleDropped']) expect(body).toContain(`\\"${metricName}\\"`);
+    for (const metricName of ['AgentInputTokens', 'TurnOverBudget', 'InboundForeignNumberDropped', 'InboundStaleDropped', 'InboundUnreadable']) expect(body).toContain(`\\"${metricName}\\"`);
     // Only the End User Messaging channel has envelopes to be malformed.
     expect(body).not.toContain('InboundEnvelopeMalformed');
     expect(synth.pipeline.dashboard).toBeDefined();

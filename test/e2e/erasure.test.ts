@@ -3,7 +3,8 @@
 // while its CRM row stayed; consent events; demands; budgets; a dead-lettered turn; and, as they
 // are also an admin, sign-in links and a console session — is erased from the console, and then no
 // item of the table and no message of either queue names them. A turn still queued for them
-// afterwards does nothing.
+// afterwards does nothing. A customer whose voice notes outlived the turn's wait: their
+// transcription jobs are erased too, at once or by the idle sweep once they end.
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { createHash } from 'node:crypto';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
@@ -12,6 +13,9 @@ import { newCustomer, newMessageId, newOperatorPhone } from '../support/ids';
 import { allItems, queueDepth, takeAll } from '../support/inspect';
 import { type ConsoleClient, signInOverWhatsApp } from '../support/operator-console-client';
 import { startOperatorPipeline } from '../support/pipeline';
+import { repliesTo, sendAttachment, VOICE_NOTE_OGG } from '../support/media-bucket';
+import { CustomerPseudonyms } from '../../lambda/core/application/privacy/customer-pseudonyms';
+import { customerJobPrefix } from '../../lambda/core/application/transcription-jobs';
 import { waitUntil } from '../support/waiting';
 
 let pipeline: LocalPipeline;
@@ -156,3 +160,58 @@ it('erases a customer with every kind of item from the table and both queues; a 
   expect(sentTo(customer)).toHaveLength(sentBefore);
   expect((await everythingNaming(customer, texts)).items.filter((item) => !documentedToStay(item, customer))).toEqual([]);
 }, 120_000);
+
+describe('a customer whose voice note timed out', () => {
+  // Transcripts that come after the turn stopped waiting: the job — the customer's words — stays in Transcribe.
+  let voicePipeline: LocalPipeline;
+  let voiceAdmin: ConsoleClient;
+  const voiceAdminPhone = newOperatorPhone();
+  beforeAll(async () => {
+    voicePipeline = await startOperatorPipeline([voiceAdminPhone], {
+      transcription: { transcripts: () => 'Meu exame deu alterado, o que eu faço?', pollsUntilDone: 1_000, maxWaitMs: 300, pollIntervalMs: 100, sweepAfterMs: 6 * 60_000 },
+    });
+    voiceAdmin = await signInOverWhatsApp(voicePipeline, voiceAdminPhone);
+  });
+  afterAll(() => voicePipeline.stop());
+
+  /** A voice note the turn answers without its transcript (the wait ran out); its job still runs. */
+  async function timedOutVoiceNote(phone: string): Promise<void> {
+    const before = repliesTo(voicePipeline, phone).length;
+    await sendAttachment(voicePipeline, phone, { type: 'audio', bytes: VOICE_NOTE_OGG, mimeType: 'audio/ogg; codecs=opus', fields: { voice: true } });
+    await waitUntil(() => repliesTo(voicePipeline, phone).length > before, 30_000, 'the answer without the transcript');
+    await voicePipeline.waitForIdle();
+  }
+  const jobsOf = (pseudonym: string) => [...voicePipeline.fakeTranscribe!.jobs.keys()].filter((name) => name.startsWith(customerJobPrefix(pseudonym)));
+
+  it('the erasure deletes the ended job at once and reports the running one, which the idle sweep deletes once it ended; no other customer’s job is touched before its time', async () => {
+    const erased = newCustomer();
+    const other = newCustomer();
+    const transcribe = voicePipeline.fakeTranscribe!;
+    await timedOutVoiceNote(erased);
+    await timedOutVoiceNote(other);
+    // Transcribe ends those jobs later, as it would: the words are there, and no turn will read them.
+    transcribe.finishRunning();
+    await timedOutVoiceNote(erased);
+    const voiceRepositories = tableRepositories(voicePipeline.tableName);
+    const pseudonyms = new CustomerPseudonyms(voiceRepositories.customerData);
+    const [erasedKey, otherKey] = [await pseudonyms.of(erased), await pseudonyms.of(other)];
+    voiceRepositories.close();
+    expect(jobsOf(erasedKey)).toHaveLength(2);
+    expect(jobsOf(otherKey)).toHaveLength(1);
+
+    const answer = await voiceAdmin.call('POST', `/api/admin/customers/${erased}/erase`, { confirm: erased });
+    expect(answer.status).toBe(200);
+    expect(answer.body.erasure).toMatchObject({ mediaObjectsDeleted: 2, transcriptionJobsDeleted: 1, transcriptionJobsRunning: 1 });
+    expect(jobsOf(erasedKey)).toHaveLength(1);
+    expect(jobsOf(otherKey)).toHaveLength(1);
+
+    // The running job ends (its audio is gone, as the erasure left it). A sweep within the turn budget deletes nothing.
+    transcribe.finishRunning();
+    expect((await voicePipeline.sweepIdleConversations()).transcriptionJobs).toEqual({ deleted: 0, running: 0 });
+    // Past the turn budget, the sweep deletes every ended job: the erased customer's last one, and the other customer's.
+    transcribe.backdate(7 * 60_000);
+    expect((await voicePipeline.sweepIdleConversations()).transcriptionJobs).toEqual({ deleted: 2, running: 0 });
+    console.log(`jobs still in Transcribe after the erasure and the sweep: ${jobsOf(erasedKey).length + jobsOf(otherKey).length}`);
+    expect([...transcribe.jobs.keys()]).toEqual([]);
+  }, 120_000);
+});

@@ -82,6 +82,9 @@ it('a refused file writes nothing: no object, no history entry, and the refusal 
     [await attach(customer, Buffer.from('not a png at all'), 'image/png'), 415, 'attachment_not_of_its_type'],
     [await attach(customer, Buffer.concat([LAB_REPORT_PDF, Buffer.alloc(4 * 1024 * 1024)]), 'application/pdf'), 413, 'attachment_too_large'],
     [await attach(customer, LAB_REPORT_PDF, 'application/pdf', { 'x-file-name': encodeURIComponent('../../etc/passwd') }), 400, 'attachment_file_name'],
+    // A right-to-left override: the customer's phone would show "faturaexe.pdf".
+    [await attach(customer, LAB_REPORT_PDF, 'application/pdf', { 'x-file-name': encodeURIComponent('fatura\u202Efdp.exe') }), 400, 'attachment_file_name'],
+    [await attach(customer, LAB_REPORT_PDF, 'application/pdf', { 'x-file-name': encodeURIComponent('laudo\u200B.pdf') }), 400, 'attachment_file_name'],
   ] as const;
 
   for (const [answer, status, problem] of refusals) {

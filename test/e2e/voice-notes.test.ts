@@ -7,7 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { BedrockConverseAgent } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
-import { transcriptionJobName } from '../../lambda/core/application/transcribe-voice-note';
+import { CustomerPseudonyms } from '../../lambda/core/application/privacy/customer-pseudonyms';
+import { transcriptionJobName } from '../../lambda/core/application/transcription-jobs';
+import { tableRepositories } from '../support/dynamo-table';
 import { FakeConverseModel } from '../../local/fake-bedrock/fake-converse-model';
 import type { FakeTranscribe } from '../../local/fake-aws/fake-transcribe';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
@@ -44,6 +46,16 @@ beforeAll(async () => {
 });
 afterAll(() => pipeline.stop());
 
+/** The customer's pseudonym, as the pipeline names their media objects and transcription jobs. */
+async function pseudonymOf(customer: string): Promise<string> {
+  const repositories = tableRepositories(pipeline.tableName);
+  try {
+    return await new CustomerPseudonyms(repositories.customerData).of(customer);
+  } finally {
+    repositories.close();
+  }
+}
+
 const repliesTo = (customer: string) => pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer).map((message) => message.text);
 
 /** The text the newest model request shows of the customer's last message. */
@@ -76,7 +88,7 @@ it("the model reads a voice note's words; the history keeps the audio in the buc
   const { media } = history[0];
   expect(media).toMatchObject({ kind: 'audio', voice: true, state: 'stored', mimeType: 'audio/ogg; codecs=opus', transcript: words });
   expect(await mediaObjectKeys(pipeline)).toContain(media!.objectKey);
-  const job = transcriptionJobName(media!.objectKey!);
+  const job = transcriptionJobName(await pseudonymOf(customer), media!.objectKey!);
   expect(transcribe.started.filter((name) => name === job)).toHaveLength(1);
   expect(transcribe.jobs.has(job)).toBe(false);
 });
@@ -112,7 +124,7 @@ it('a turn retried after the service failed finds the job it started: one job, o
   }
 
   const { history } = await pipeline.conversation(customer);
-  const job = transcriptionJobName(history[0].media!.objectKey!);
+  const job = transcriptionJobName(await pseudonymOf(customer), history[0].media!.objectKey!);
   expect(transcribe.started.filter((name) => name === job)).toHaveLength(1);
   expect(model.totals.calls - callsBefore).toBe(1);
   expect(lastCustomerText()).toContain(words);
@@ -129,7 +141,7 @@ it('a turn retried after the model failed reads the transcript it stored: no sec
   await answered(customer);
 
   const { history } = await pipeline.conversation(customer);
-  const job = transcriptionJobName(history[0].media!.objectKey!);
+  const job = transcriptionJobName(await pseudonymOf(customer), history[0].media!.objectKey!);
   // The first attempt's job was read and deleted: a second transcription would have started it again.
   expect(transcribe.started.filter((name) => name === job)).toHaveLength(1);
   expect(model.totals.calls - callsBefore).toBe(2);

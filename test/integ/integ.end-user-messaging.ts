@@ -1,6 +1,7 @@
 // Integration test of the End User Messaging shape: an AgentPipeline with the scripted agent whose
 // inbound function is subscribed to the event topic End User Messaging Social publishes to. Deployed,
-// it asserts that an event published to the topic for the linked number (SNS answers 200) leaves the
+// it asserts that a role of the account cannot publish on the topic (only the service may), and that
+// an event for the linked number, delivered to the inbound function as the topic would, leaves the
 // message's inbound receipt in the table. `npm run integ` compares the synthesized stack with the
 // committed snapshot (no deploy); `npm run integ:deploy` deploys it, runs the assertions and destroys it.
 import { App, Stack } from 'aws-cdk-lib';
@@ -21,6 +22,6 @@ const pipeline = new AgentPipeline(stack, 'Pipeline', {
 
 messageReceivedTest(app, 'EndUserMessaging', {
   pipeline,
-  destination: { topic: pipeline.eventTopic!, originationPhoneNumberId: ORIGINATION_PHONE_NUMBER_ID },
+  destination: { topic: pipeline.eventTopic!, inboundFunction: pipeline.webhookFunction, originationPhoneNumberId: ORIGINATION_PHONE_NUMBER_ID },
   messageId: 'wamid.integ-end-user-messaging-text',
 });

@@ -49,11 +49,16 @@ const REQUESTS: readonly { principal: PipelinePrincipal; service: EvaluatedServi
   { principal: 'webhook', service: 'dynamodb', operation: 'TransactWriteItems', body: { TransactItems: [{ Put: { Item: S_KEY('DEBOUNCE#5511') } }] }, action: 'dynamodb:PutItem' },
   { principal: 'webhook', service: 'sqs', operation: 'SendMessage', body: { QueueUrl: 'http://127.0.0.1/000000000000/gogenetic-agent-debounce-e2e1.fifo' }, action: 'sqs:SendMessage' },
   { principal: 'orchestrator', service: 'sqs', operation: 'ReceiveMessage', body: { QueueUrl: 'http://127.0.0.1/000000000000/gogenetic-agent-debounce-e2e1.fifo' }, action: 'sqs:ReceiveMessage' },
-  { principal: 'operator', service: 'dynamodb', operation: 'BatchWriteItem', body: { RequestItems: { t: [{ DeleteRequest: { Key: S_KEY('SESSION#5511') } }] } }, action: 'dynamodb:BatchWriteItem' },
+  { principal: 'operator', service: 'dynamodb', operation: 'DeleteItem', body: { Key: S_KEY('SESSION#5511') }, action: 'dynamodb:DeleteItem' },
   { principal: 'operator', service: 'dynamodb', operation: 'BatchGetItem', body: { RequestItems: { t: { Keys: [S_KEY('CRM_SYNC#s-1'), S_KEY('DEMAND#OOP')] } } }, action: 'dynamodb:BatchGetItem' },
   // Transcribe reads the voice note it is asked to transcribe with the orchestrator's own permissions.
   { principal: 'orchestrator', service: 'transcribe', operation: 'StartTranscriptionJob', body: VOICE_NOTE_JOB, action: 's3:GetObject' },
   ...(['GetTranscriptionJob', 'DeleteTranscriptionJob'] as const).map((operation) => ({ principal: 'orchestrator' as const, service: 'transcribe' as const, operation, body: { TranscriptionJobName: VOICE_NOTE_JOB.TranscriptionJobName }, action: `transcribe:${operation}` })),
+  // The jobs that outlive their turn: the idle sweep and the erasures list them and delete the ended ones.
+  ...(['idle-sweeper', 'operator', 'customer-data'] as const).flatMap((principal) => [
+    { principal, service: 'transcribe' as const, operation: 'ListTranscriptionJobs', body: { JobNameContains: 'voice-' }, action: 'transcribe:ListTranscriptionJobs' },
+    { principal, service: 'transcribe' as const, operation: 'DeleteTranscriptionJob', body: { TranscriptionJobName: VOICE_NOTE_JOB.TranscriptionJobName }, action: 'transcribe:DeleteTranscriptionJob' },
+  ]),
   { principal: 'crm-sync', service: 'secretsmanager', operation: 'GetSecretValue', body: { SecretId: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-crm-webhook' }, action: 'secretsmanager:GetSecretValue' },
   ...(
     [
@@ -100,11 +105,22 @@ describe.each(REQUESTS)('$principal $service $operation', ({ principal, service,
   test(`is denied, as AWS words it, once ${action} is removed from the ${principal} role`, async () => {
     const evaluator = new PermissionEvaluator(async () => without(principal, action, deployed()));
     const refusal = await evaluator.check({ identity: identity(principal, onEndUserMessaging), service, operation, body, suite: 'demonstration' });
-    expect(refusal).toMatch(new RegExp(`^User: arn:aws:sts::123456789012:assumed-role/\\w+/${principal} is not authorized to perform: ${action} on resource: arn:aws:`));
+    expect(refusal).toMatch(new RegExp(`^User: arn:aws:sts::123456789012:assumed-role/\\w+/${principal} is not authorized to perform: ${action} on resource: (arn:aws:|\\* )`));
     const [denial] = evaluator.ledger.denials.values();
     expect(denial).toMatchObject({ principal, action, result: 'ImplicitlyDenied', suites: new Set(['demonstration']) });
     process.stdout.write(`${principal} without ${action}: ${refusal}\n`);
   });
+});
+
+test('only the orchestrator starts or reads a job; the sweep and the erasures may delete only the pipeline’s own jobs', async () => {
+  const evaluator = new PermissionEvaluator(async () => deployment);
+  const call = (principal: PipelinePrincipal, operation: string, body: Record<string, unknown>) => evaluator.check({ identity: identity(principal), service: 'transcribe', operation, body });
+  for (const principal of ['idle-sweeper', 'operator', 'customer-data'] as const) {
+    expect(await call(principal, 'StartTranscriptionJob', VOICE_NOTE_JOB)).toMatch(/transcribe:StartTranscriptionJob/);
+    expect(await call(principal, 'GetTranscriptionJob', { TranscriptionJobName: 'voice-5f2b' })).toMatch(/transcribe:GetTranscriptionJob/);
+    expect(await call(principal, 'DeleteTranscriptionJob', { TranscriptionJobName: 'another-apps-job' })).toMatch(/transcribe:DeleteTranscriptionJob on resource: arn:aws:transcribe:us-east-1:123456789012:transcription-job\/another-apps-job/);
+  }
+  for (const principal of ['webhook', 'handoff-sweeper', 'crm-sync', 'redrive'] as const) expect(await call(principal, 'ListTranscriptionJobs', { JobNameContains: 'voice-' })).toMatch(/transcribe:ListTranscriptionJobs/);
 });
 
 test('a transcription job is started on *, the only resource IAM knows for it: without the grant the orchestrator is refused', async () => {

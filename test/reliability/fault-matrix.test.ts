@@ -7,10 +7,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULT_KINDS, FAULT_PHASES, type FaultKind, type FaultPhase, type FaultPlan } from '../support/fault-injection';
 import type { LocalChannel } from '../../local/runtime/local-pipeline';
-import { ONE_PIXEL_PNG } from '../support/media-bucket';
+import { ONE_PIXEL_PNG, VOICE_NOTE_OGG } from '../support/media-bucket';
 import { CHANNELS } from '../support/pipeline';
-import { startReliabilityEnvironment, type ReliabilityEnvironment } from './harness/pipeline-under-test';
-import { checkAttachmentInvariants } from './harness/invariants';
+import { startReliabilityEnvironment, type ReliabilityEnvironment, VOICE_NOTE_WORDS } from './harness/pipeline-under-test';
+import { checkAttachmentCount, checkAttachmentInvariants, checkVoiceNoteInvariants } from './harness/invariants';
 import { ScenarioRun, type RunResult, type Scenario, type Side } from './harness/scenario-run';
 import { BURST, HUMAN_INBOX, ONE_MESSAGE } from './harness/scenarios';
 
@@ -87,6 +87,24 @@ const customersPhoto: Scenario = {
   check: (run) => checkAttachmentInvariants(run.env, { customer: run.customer, text: PHOTO.caption, bytes: PHOTO.bytes }, run.agentRequests),
 };
 
+/**
+ * A voice note the turn downloads and transcribes, with a fault at every call of the download and
+ * of Amazon Transcribe (its start, each read of the job, its deletion): at most one object, no job
+ * left in Transcribe holding the customer's words, and the agent hears the transcript (or reads
+ * the note, once the last attempt gave up).
+ */
+const customersVoiceNote: Scenario = {
+  name: "a customer's voice note",
+  act: async (run) => {
+    await run.sendVoiceNote('[audio]', VOICE_NOTE_OGG);
+    await run.drain();
+  },
+  check: async (run) => [
+    ...(await checkAttachmentCount(run.env, run.customer, '[audio]')),
+    ...(await checkVoiceNoteInvariants(run.env, { customer: run.customer, text: '[audio]', words: VOICE_NOTE_WORDS }, run.agentRequests)),
+  ],
+};
+
 const MATRIX: readonly { readonly scenario: Scenario; readonly side: Side }[] = [
   { scenario: ONE_MESSAGE, side: 'webhook' },
   { scenario: HUMAN_INBOX, side: 'webhook' },
@@ -98,6 +116,7 @@ const MATRIX: readonly { readonly scenario: Scenario; readonly side: Side }[] = 
   { scenario: takeoverWhileWaiting, side: 'orchestrator' },
   { scenario: pastTheWindow, side: 'orchestrator' },
   { scenario: customersPhoto, side: 'orchestrator' },
+  { scenario: customersVoiceNote, side: 'orchestrator' },
 ];
 
 const COMBINATIONS = FAULT_KINDS.flatMap((kind) => FAULT_PHASES.map((phase) => ({ kind, phase })));

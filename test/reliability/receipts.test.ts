@@ -84,7 +84,11 @@ test('killed right after WhatsApp took the reply, then written to again: the rep
   expect((await pipeline.process(customer, 'wamid.A')).batchItemFailures).toHaveLength(1);
   await pipeline.receive(customer, 'wamid.B', 'qual o preço?', SENT_AT + 1);
 
+  const counted = jest.spyOn(pipeline.metrics, 'addMetric');
   expect(await pipeline.process(customer, 'wamid.A', { receiveCount: 2 })).toEqual({ batchItemFailures: [] });
+  // The turn answered the newer message too; the reply it found maybe sent is counted all the same.
+  expect(counted.mock.calls.filter(([name]) => name === 'Turn_maybe_sent')).toHaveLength(1);
+  expect(counted.mock.calls.filter(([name]) => name === 'Turn_answered')).toHaveLength(1);
   expect(await pipeline.history(customer)).toEqual([
     'user: quero um exame',
     'assistant[maybe_sent]: Olá! Recebi: quero um exame (mensagem 1)',

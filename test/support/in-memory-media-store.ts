@@ -1,3 +1,4 @@
+import type { MediaLinkResponse } from '../../lambda/core/domain/media';
 import { type MediaDestination, MediaStoreError, type MediaStore, type StoredObject } from '../../lambda/core/ports/media-store';
 
 /**
@@ -7,7 +8,7 @@ import { type MediaDestination, MediaStoreError, type MediaStore, type StoredObj
  */
 export class InMemoryMediaStore implements MediaStore {
   readonly objects = new Map<string, { readonly body: Uint8Array; readonly contentType: string }>();
-  readonly presigned: Array<{ readonly objectKey: string; readonly expiresInSeconds: number }> = [];
+  readonly presigned: Array<{ readonly objectKey: string; readonly expiresInSeconds: number; readonly response?: MediaLinkResponse }> = [];
   failing = false;
 
   constructor(private readonly baseUrl = 'http://127.0.0.1:9/media') {}
@@ -35,9 +36,9 @@ export class InMemoryMediaStore implements MediaStore {
     return object.body;
   }
 
-  async presignedGetUrl(objectKey: string, expiresInSeconds: number): Promise<string> {
+  async presignedGetUrl(objectKey: string, expiresInSeconds: number, response?: MediaLinkResponse): Promise<string> {
     this.refuseWhenFailing();
-    this.presigned.push({ objectKey, expiresInSeconds });
+    this.presigned.push({ objectKey, expiresInSeconds, ...(response && { response }) });
     return `${this.baseUrl}/${objectKey}?expires=${expiresInSeconds}`;
   }
 

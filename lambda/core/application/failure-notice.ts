@@ -40,7 +40,7 @@ export class FailureNotice {
     await this.deps.receipts.advanceHistoryWatermark(last.customerId, createdAt);
     const ref = this.deps.messages.refFor(notice);
     const sent = await this.deps.whatsapp.sendText({ businessPhoneNumberId: last.businessPhoneNumberId, customerId: last.customerId, customerIdKind: last.customerIdKind, text, callbackData: callbackDataOf(ref) });
-    await this.deps.messages.markOutboundSent(ref, sent.providerMessageId, isoMicros(this.deps.clock.now()));
+    await this.deps.messages.markOutboundSent(ref, sent, isoMicros(this.deps.clock.now()));
     return 'sent';
   }
 }

@@ -17,6 +17,8 @@ export interface InboundNotification {
   readonly templateStatusUpdates?: readonly TemplateStatusUpdate[];
   /** Entries of other webhook fields or message kinds that are not customer turns. */
   readonly ignored: number;
+  /** Parts Meta signed that could not be read: counted, never a reason to refuse the notification. */
+  readonly unreadable: number;
 }
 
 export interface InboundNotificationDependencies {
@@ -38,6 +40,7 @@ export interface InboundNotificationSummary {
   /** Template status changes applied to a stored template. */
   readonly templateStatusesApplied: number;
   readonly ignored: number;
+  readonly unreadable: number;
   readonly droppedForeignNumber: number;
   readonly droppedStale: number;
   readonly outcomes: Record<string, number>;
@@ -53,6 +56,7 @@ export async function registerInboundNotification(parsed: InboundNotification, d
   const { metrics } = deps;
   metrics.addMetric(CUSTOM_METRICS.inboundReceived, MetricUnit.Count, parsed.turns.length);
   metrics.addMetric(CUSTOM_METRICS.statusesReceived, MetricUnit.Count, parsed.statuses.length);
+  if (parsed.unreadable > 0) metrics.addMetric(CUSTOM_METRICS.inboundUnreadable, MetricUnit.Count, parsed.unreadable);
   const admission = admitInboundTurns(parsed.turns, { businessPhoneNumberIds: deps.businessPhoneNumberIds, now: deps.clock.now() });
   metrics.addMetric(CUSTOM_METRICS.inboundForeignNumberDropped, MetricUnit.Count, admission.foreignNumber);
   metrics.addMetric(CUSTOM_METRICS.inboundStaleDropped, MetricUnit.Count, admission.stale);
@@ -77,6 +81,7 @@ export async function registerInboundNotification(parsed: InboundNotification, d
     receipts,
     templateStatusesApplied,
     ignored: parsed.ignored,
+    unreadable: parsed.unreadable,
     droppedForeignNumber: admission.foreignNumber,
     droppedStale: admission.stale,
     outcomes,

@@ -65,7 +65,7 @@ export class OutboxSettlement {
       if (delivery?.status !== 'sent') throw error;
       // The customer has the reply: record that much on its own, so the retry only finishes the
       // bookkeeping. If even that fails, the table still says pending_send and the retry sends again.
-      const recorded = await this.deps.messages.markOutboundSent(outbox.ref, delivery.providerMessageId, delivery.sentAt).then(
+      const recorded = await this.deps.messages.markOutboundSent(outbox.ref, delivery, delivery.sentAt).then(
         () => true,
         () => false,
       );
@@ -94,7 +94,7 @@ export class OutboxSettlement {
         // Meta echoes it in the reply's statuses: they settle an unknown outcome before a retry resends.
         callbackData: callbackDataOf(outbox.ref),
       });
-      return { status: 'sent', providerMessageId: sent.providerMessageId, sentAt: isoMicros(this.deps.clock.now()) };
+      return { status: 'sent', providerMessageId: sent.providerMessageId, providerMessageIds: sent.providerMessageIds, sentAt: isoMicros(this.deps.clock.now()) };
     } catch (error) {
       if (error instanceof WhatsAppSendError && !error.retryable) return { status: 'failed_permanent', reason: `${error.category}${error.metaCode === undefined ? '' : `:${error.metaCode}`}` };
       if (error instanceof WhatsAppSendError && !error.outcomeUnknown && error.partsDelivered === 0) {

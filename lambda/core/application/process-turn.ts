@@ -29,7 +29,7 @@ import { type TurnGateDependencies, TurnGates } from './turn-gates/turn-gates';
 import { TurnHistory, type TurnHistoryDependencies } from './turn-history';
 import { TurnProgress } from './turn-progress';
 import { type TurnAnswer, TurnResults } from './turn-results';
-import { type AgentCallReport, DEFAULT_TURN_SETTINGS, type TurnOutcome, type TurnReport, type TurnSettings } from './turn-settings';
+import { type AgentCallReport, DEFAULT_TURN_SETTINGS, type TurnOutcome, type TurnReport, type TurnSettings, withEarlierReply } from './turn-settings';
 
 export type { TurnHandoffHooks } from './turn-failure';
 
@@ -140,7 +140,7 @@ export class ProcessTurn {
       // Re-read: settling moved the history watermark past the old reply, which places newer messages.
       state = state.pending.length > drained.length ? await this.readState(customerId) : { ...state, pending: [] };
     }
-    if (state.latest !== undefined && state.pending.length > 0) return this.answerOrPark({ ...state, latest: state.latest }, request);
+    if (state.latest !== undefined && state.pending.length > 0) return withEarlierReply(await this.answerOrPark({ ...state, latest: state.latest }, request), settled);
     return settled ?? (await this.legacy.replayPendingReply(customerId, leftover.pendingReply));
   }
 

@@ -11,6 +11,8 @@ export interface ReportedStatus {
   readonly errorCode?: number;
   /** `biz_opaque_callback_data`, as the send of the message carried it. */
   readonly callbackData?: string;
+  /** Whom Meta says the message went to: its phone (`recipient_id`) and business-scoped user id (`recipient_user_id`), those it names. */
+  readonly recipientIds: readonly string[];
 }
 
 /** What became of a notification's statuses, for its metrics and log line. */
@@ -19,9 +21,13 @@ export interface RecordedStatuses {
   readonly recorded: number;
   /** Settled a reply whose send outcome was unknown as sent. */
   readonly settled: number;
-  /** Statuses of messages the pipeline did not send (no callback data of its own), or of kinds it does not record: nothing read nor written. */
+  /**
+   * Statuses of messages the pipeline did not send (no callback data of its own, or callback data
+   * naming no message of the table), of another recipient than the message it names, or of kinds
+   * it does not record: nothing read nor written.
+   */
   readonly notOurs: number;
-  /** A duplicate, an earlier status than recorded, or a message that was never sent: one conditional write that changed nothing. */
+  /** A duplicate, an earlier status than recorded, a message that was never sent or was sent as another wamid: one conditional write that changed nothing. */
   readonly unchanged: number;
   /** The `failed` statuses recorded, by why. */
   readonly failures: readonly DeliveryFailureReason[];
@@ -33,19 +39,24 @@ export interface RecordDeliveryStatusesDependencies {
 
 /**
  * Delivery receipts (docs/DESIGN.md#delivery-receipts): each status of one of the pipeline's
- * messages is one conditional write on the message its callback data names — idempotent, and never
- * moving a receipt back — and no request at all for any other. In payload order, so a notification
- * carrying `sent` and `delivered` of one message records both.
+ * messages is one conditional write on the message its callback data names — idempotent, never
+ * moving a receipt back, and only when the status's wamid is the message's (or the message's is not
+ * known yet) — and no request at all for any other. Callback data is whatever the sender of a
+ * message put there (another app on the account too), so a status counts only for the customer it
+ * went to: one whose recipient is not the customer the callback data names is not ours, and neither
+ * is callback data that names no message of the table. Each status stands alone: none can fail the
+ * others of its notification. In payload order, so a notification carrying `sent` and `delivered`
+ * of one message records both.
  */
 export class RecordDeliveryStatuses {
   constructor(private readonly deps: RecordDeliveryStatusesDependencies) {}
 
   async execute(statuses: readonly ReportedStatus[]): Promise<RecordedStatuses> {
-    const outcomes: Record<ReceiptOutcome | 'notOurs', number> = { recorded: 0, settled: 0, unchanged: 0, notOurs: 0 };
+    const outcomes: Record<ReceiptOutcome, number> = { recorded: 0, settled: 0, unchanged: 0, notOurs: 0 };
     const failures: DeliveryFailureReason[] = [];
     for (const reported of statuses) {
       const ref = outboundRefOfCallbackData(reported.callbackData);
-      if (ref === undefined || !isReceiptStatus(reported.status)) {
+      if (ref === undefined || !isReceiptStatus(reported.status) || !reported.recipientIds.includes(ref.customerId)) {
         outcomes.notOurs += 1;
         continue;
       }
@@ -57,7 +68,7 @@ export class RecordDeliveryStatuses {
         ...(failureCode !== undefined && { failureCode }),
       });
       outcomes[outcome] += 1;
-      if (outcome !== 'unchanged' && reported.status === 'failed') failures.push(deliveryFailureReason(failureCode));
+      if ((outcome === 'recorded' || outcome === 'settled') && reported.status === 'failed') failures.push(deliveryFailureReason(failureCode));
     }
     return { ...outcomes, failures };
   }

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import { MEDIA_DEFAULTS } from '../../../lib/contract';
 import { isPermanentFailure } from '../domain/errors';
 import { mimeTypeEssence, type StoredMedia } from '../domain/media';
 import type { TranscriptionMediaFormat, VoiceTranscriber } from '../ports/voice-transcriber';
+import { transcriptionJobName } from './transcription-jobs';
 
 /** The audio formats Transcribe reads, by MIME type (WhatsApp voice notes are `audio/ogg` with Opus). */
 const MEDIA_FORMATS: Readonly<Record<string, TranscriptionMediaFormat>> = {
@@ -18,7 +17,9 @@ const MEDIA_FORMATS: Readonly<Record<string, TranscriptionMediaFormat>> = {
 };
 
 export interface TranscribeVoiceNoteDependencies {
-  readonly transcriber: VoiceTranscriber;
+  readonly transcriber: Pick<VoiceTranscriber, 'start' | 'state' | 'delete'>;
+  /** The customer's pseudonym, as the media bucket's keys carry it: job names carry it too, so the erasure finds them. */
+  readonly customerKey: (customerId: string) => Promise<string>;
   /** The `s3://` URI of a stored object of the media bucket. */
   readonly mediaUriOf: (objectKey: string) => string;
   readonly languageCode: string;
@@ -34,17 +35,19 @@ export interface TranscribeVoiceNoteDependencies {
 export type VoiceNoteTranscription = { readonly outcome: 'transcribed'; readonly media: StoredMedia } | { readonly outcome: 'not_audio' | 'unsupported_format' | 'failed' | 'timed_out' };
 
 /**
- * Transcribes a stored audio attachment within a bounded wait: starts the batch job (named by the
- * object, so a retried turn finds the job it started), reads its state every `pollIntervalMs`
- * until `maxWaitMs` have passed, and deletes the job once its transcript is read or it failed. A
- * job still running at the end of the wait is left for the next attempt to find; the turn goes on
- * without the transcript. A failing call of the service is thrown, for the turn's retry.
+ * Transcribes a stored audio attachment of `customerId` within a bounded wait: starts the batch job
+ * (named by the customer's pseudonym and the object, so a retried turn finds the job it started
+ * and an erasure finds the customer's), reads its state every `pollIntervalMs` until `maxWaitMs`
+ * have passed, and deletes the job once its transcript is read or it failed. A job still running
+ * at the end of the wait cannot be deleted yet: a retry of the turn finds it, and the idle sweep
+ * deletes it once the turn's attempts are over (transcription-jobs.ts); the turn goes on without
+ * the transcript. A failing call of the service is thrown, for the turn's retry.
  */
-export async function transcribeVoiceNote(media: StoredMedia, deps: TranscribeVoiceNoteDependencies): Promise<VoiceNoteTranscription> {
+export async function transcribeVoiceNote(customerId: string, media: StoredMedia, deps: TranscribeVoiceNoteDependencies): Promise<VoiceNoteTranscription> {
   if (media.kind !== 'audio' || media.state !== 'stored' || media.objectKey === undefined) return { outcome: 'not_audio' };
   const mediaFormat = MEDIA_FORMATS[mimeTypeEssence(media.mimeType ?? '')];
   if (mediaFormat === undefined) return { outcome: 'unsupported_format' };
-  const jobName = transcriptionJobName(media.objectKey);
+  const jobName = transcriptionJobName(await deps.customerKey(customerId), media.objectKey);
   const { transcriber } = deps;
   await transcriber.start({ jobName, mediaUri: deps.mediaUriOf(media.objectKey), mediaFormat, languageCode: deps.languageCode });
   const giveUpAt = deps.now() + deps.maxWaitMs;
@@ -57,11 +60,6 @@ export async function transcribeVoiceNote(media: StoredMedia, deps: TranscribeVo
     if (deps.now() + deps.pollIntervalMs > giveUpAt) return { outcome: 'timed_out' };
     await deps.sleep(deps.pollIntervalMs);
   }
-}
-
-/** A job name Transcribe accepts (`^[0-9a-zA-Z._-]+$`), one per stored object, naming no customer. */
-export function transcriptionJobName(objectKey: string): string {
-  return `${MEDIA_DEFAULTS.transcriptionJobPrefix}${createHash('sha256').update(objectKey).digest('hex')}`;
 }
 
 /** How a voice note's transcription ended, for a metric: `failed` also stands for a service call that failed on the turn's last attempt. */
@@ -77,10 +75,10 @@ export type VoiceNoteOutcome = Exclude<VoiceNoteTranscription['outcome'], 'not_a
 export class TranscribeVoiceNotes {
   constructor(private readonly deps: TranscribeVoiceNoteDependencies & { readonly onOutcome?: (outcome: VoiceNoteOutcome) => void }) {}
 
-  async withTranscript(media: StoredMedia, finalAttempt: boolean): Promise<StoredMedia> {
+  async withTranscript(customerId: string, media: StoredMedia, finalAttempt: boolean): Promise<StoredMedia> {
     let transcription: VoiceNoteTranscription;
     try {
-      transcription = await transcribeVoiceNote(media, this.deps);
+      transcription = await transcribeVoiceNote(customerId, media, this.deps);
     } catch (error) {
       if (!(finalAttempt || isPermanentFailure(error))) throw error;
       transcription = { outcome: 'failed' };

@@ -97,6 +97,6 @@ export class TurnHistory {
     const appended = await messages.getOutbound(messages.refFor({ customerId: turn.customerId, timestamp: turn.historyTimestamp, messageId: turn.messageId }));
     if (appended?.media !== undefined && appended.media.state !== 'pending') return appended.media;
     const media = await downloads.resolve(turn, finalAttempt);
-    return media && voiceNotes.withTranscript(media, finalAttempt);
+    return media && voiceNotes.withTranscript(turn.customerId, media, finalAttempt);
   }
 }

@@ -40,6 +40,17 @@ export interface TurnReport {
   readonly overBudget?: BudgetLimit;
   /** The pipeline's model tokens of the UTC day as this instance knows them, with a pipeline budget. */
   readonly pipelineTokensToday?: number;
+  /**
+   * How a reply an earlier attempt persisted was settled, when this turn settled it and then went
+   * on to answer newer messages (`maybe_sent`, `resent`, `superseded`…): an outcome of its own,
+   * counted besides the turn's.
+   */
+  readonly earlierReply?: TurnOutcome;
+}
+
+/** `report`, with the outcome of the earlier attempt's reply the turn settled first (if it did). */
+export function withEarlierReply(report: TurnReport, settledFirst: TurnReport | undefined): TurnReport {
+  return settledFirst === undefined ? report : { ...report, earlierReply: settledFirst.outcome };
 }
 
 export interface TurnSettings {

@@ -83,7 +83,7 @@ const DEFAULT_REPORT_DAYS = 7;
 const DAY_MS = 86_400_000;
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A report period the API refuses: a day that is not `YYYY-MM-DD`, `from` after `to`, or more than 31 days. */
+/** A report period the API refuses: a day that is not `YYYY-MM-DD`, `from` after `to`, more than 31 days, or days that have not begun. */
 export class InvalidReportRangeError extends PipelineError {
   override readonly name = 'InvalidReportRangeError';
   override readonly code = 'invalid_report_range';
@@ -92,10 +92,14 @@ export class InvalidReportRangeError extends PipelineError {
 
 /**
  * The UTC days from `from` to `to`, both included, oldest first: `to` defaults to today, `from` to
- * six days before `to` (a week); at most {@link MAX_REPORT_DAYS}.
+ * six days before `to` (a week); at most {@link MAX_REPORT_DAYS}, and none after tomorrow (a
+ * browser ahead of UTC asks for its own today): a later day holds nothing, and the calendar's last
+ * days leave no room for the day after, which the reads bound each day with.
  */
 export function reportDays(period: { readonly from?: string; readonly to?: string }, now: Date): UtcDay[] {
-  const to = period.to === undefined ? Date.parse(`${utcDay(now)}T00:00:00Z`) : midnightOf('to', period.to);
+  const today = Date.parse(`${utcDay(now)}T00:00:00Z`);
+  const to = period.to === undefined ? today : midnightOf('to', period.to);
+  if (to > today + DAY_MS) throw new InvalidReportRangeError(`to (${period.to}) must not be after tomorrow (${utcDay(new Date(today + DAY_MS))}, UTC): a report covers days that have begun`);
   const from = period.from === undefined ? to - (DEFAULT_REPORT_DAYS - 1) * DAY_MS : midnightOf('from', period.from);
   if (from > to) throw new InvalidReportRangeError(`from (${utcDay(new Date(from))}) must not be after to (${utcDay(new Date(to))})`);
   const days = (to - from) / DAY_MS + 1;
@@ -105,6 +109,7 @@ export function reportDays(period: { readonly from?: string; readonly to?: strin
 
 function midnightOf(name: string, day: string): number {
   const midnight = DAY_PATTERN.test(day) ? Date.parse(`${day}T00:00:00Z`) : NaN;
-  if (Number.isNaN(midnight) || utcDay(new Date(midnight)) !== day) throw new InvalidReportRangeError(`${name} must be a calendar day as YYYY-MM-DD (UTC), got "${day.slice(0, 32)}"`);
+  // The date's own reading: a microsecond count (utcDay) cannot hold the calendar's far end.
+  if (Number.isNaN(midnight) || new Date(midnight).toISOString().slice(0, 10) !== day) throw new InvalidReportRangeError(`${name} must be a calendar day as YYYY-MM-DD (UTC), got "${day.slice(0, 32)}"`);
   return midnight;
 }

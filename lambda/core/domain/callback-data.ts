@@ -16,10 +16,16 @@ export function callbackDataOf(ref: OutboundRef): string {
   return [CALLBACK_DATA_VERSION, ref.customerId, ref.sortKey].join(SEPARATOR);
 }
 
-/** The message a status's callback data names; undefined for anything the pipeline did not write. */
+/**
+ * The message a status's callback data names; undefined for anything that is not of the pipeline's
+ * form. Whoever sends on the account chooses callback data, so the form is no proof: the message
+ * store still checks that the reference names a message, and the receipts that the status went to
+ * that customer.
+ */
 export function outboundRefOfCallbackData(callbackData: string | undefined): OutboundRef | undefined {
   if (callbackData === undefined || callbackData.length > MAX_CALLBACK_DATA_LENGTH) return undefined;
   const [version, customerId, sortKey, ...rest] = callbackData.split(SEPARATOR);
-  if (version !== CALLBACK_DATA_VERSION || rest.length > 0 || !isValidCustomerId(customerId ?? '') || !sortKey) return undefined;
+  // A sort key of the pipeline's is printable ASCII; the message store checks it names a message.
+  if (version !== CALLBACK_DATA_VERSION || rest.length > 0 || !isValidCustomerId(customerId ?? '') || !/^[!-~]+$/.test(sortKey ?? '')) return undefined;
   return { customerId, sortKey };
 }

@@ -74,20 +74,38 @@ export function crmStage(state: SessionState): string {
 /**
  * The contact carries the registration data the agent recorded (cadastral_data); the deal its
  * stage, segment, intent, qualification and, with stages, the agent that has the conversation.
- * Absent fields stay out of the JSON, so a session without them keeps the revision it had.
+ * Absent fields stay out of the JSON, so a session without them keeps the revision it had. What
+ * the model recorded (the customer can steer it) is made spreadsheet-safe ({@link spreadsheetSafe}).
  */
 export function desiredProjection(session: Session): CrmDesiredProjection {
   return {
-    contact: { customerId: session.customerId, ...session.cadastralData },
+    contact: { customerId: session.customerId, ...spreadsheetSafeValues(session.cadastralData) },
     deal: {
       stage: crmStage(session.state),
-      segment: session.segment,
-      intent: session.intent,
+      segment: spreadsheetSafe(session.segment),
+      intent: spreadsheetSafe(session.intent),
       agent: session.currentAgent,
-      qualification: session.qualificationData,
+      qualification: spreadsheetSafeValues(session.qualificationData),
       assignedTo: session.assignedTo,
     },
   };
+}
+
+/** A text that starts like a formula; `+` and `-` only when what follows is not a plain number (a phone, an amount). */
+const FORMULA_START = /^(?:[=@\t\r]|[+-](?![\d\s().,/-]*$))/;
+
+/**
+ * A value as a spreadsheet can take it without running it: one that starts like a formula (`=`,
+ * `@`, a tab, a carriage return, or `+`/`-` before anything but a number) gets a leading `'`,
+ * which every spreadsheet reads as "this is text" (OWASP's CSV injection advice). Other values,
+ * and everything that is not a string, are left as they are.
+ */
+export function spreadsheetSafe<T>(value: T): T | string {
+  return typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+function spreadsheetSafeValues(values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, spreadsheetSafe(value)]));
 }
 
 export function projectionRevision(desired: CrmDesiredProjection): string {

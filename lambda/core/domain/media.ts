@@ -1,3 +1,5 @@
+import { displayableFileName } from './text-bounds';
+
 /** The kinds of attachment a customer can send; each is stored as one object. */
 export type MediaKind = 'image' | 'video' | 'audio' | 'document' | 'sticker';
 
@@ -46,4 +48,29 @@ export interface StoredMedia extends Omit<InboundMedia, 'providerMediaId'> {
   readonly refusal?: MediaRefusal;
   /** A voice note's transcript, when transcription is on: what the agent and the history read. */
   readonly transcript?: string;
+}
+
+/** Image types a browser shows as a picture and nothing more. An SVG is not one: it can carry script. */
+const INLINE_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/**
+ * How the browser must answer a link to a stored attachment, whatever the customer said it is: a
+ * safe image in place, served as exactly its type; anything else — an SVG, an HTML page, a PDF, a
+ * file of no type — as a download under its name, so nothing a customer sent ever runs on the
+ * bucket's origin when an operator opens it. (A player or an `<img>` reads the bytes either way.)
+ */
+export interface MediaLinkResponse {
+  readonly contentDisposition: string;
+  /** Set for an inline image: the type it is shown as. */
+  readonly contentType?: string;
+}
+
+export function mediaLinkResponse(media: Pick<StoredMedia, 'kind' | 'mimeType' | 'filename'>): MediaLinkResponse {
+  const type = mimeTypeEssence(media.mimeType ?? '');
+  const name = displayableFileName(media.filename ?? '') || media.kind;
+  // RFC 6266: a plain-ASCII name for old clients, the exact one in UTF-8 (RFC 8187) for the rest.
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const utf8 = encodeURIComponent(name).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+  if (INLINE_IMAGE_TYPES.has(type)) return { contentDisposition: `inline; filename="${ascii}"; filename*=UTF-8''${utf8}`, contentType: type };
+  return { contentDisposition: `attachment; filename="${ascii}"; filename*=UTF-8''${utf8}` };
 }

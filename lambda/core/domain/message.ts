@@ -62,6 +62,8 @@ export interface Message extends CarriesUnknownAttributes {
   readonly deliveryStatus?: DeliveryStatus;
   /** Meta's id once sent. */
   readonly providerMessageId?: string;
+  /** Every id of a reply that went out as several messages (a long text split), in order; absent for one message. Each part's statuses name the reply. */
+  readonly providerMessageIds?: readonly string[];
   readonly sentAt?: IsoTimestamp;
   /**
    * A `pending_send` reply the attempt that had it left unsent (WhatsApp refused the send, or the

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { nextLocalMidnight } from './local-time';
-import type { IsoTimestamp } from './timestamps';
+import { type IsoTimestamp, toEpochMicros } from './timestamps';
 import type { CarriesUnknownAttributes } from './unknown-attributes';
 
 /** A login link is good for at most this long (and never past the next local midnight). */
@@ -43,4 +43,27 @@ export function assertTokenHash(tokenHash: string): void {
 /** The latest instant a login grant issued at `now` may stay valid. */
 export function loginGrantExpiryCeiling(now: Date, timeZone: string): Date {
   return new Date(Math.min(now.getTime() + LOGIN_GRANT_MAX_LIFETIME_MS, nextLocalMidnight(now, timeZone).getTime()));
+}
+
+/**
+ * Whether a stored grant or session is live at `now` and within the lifetime the pipeline gives it:
+ * made no later than now, ending no later than `ceiling(createdAt)`, not ended yet. Checked on every
+ * read, not only when written: a function role that may write sign-in items (the orchestrator
+ * writes grants) could otherwise store one that lives until 2099.
+ */
+function withinLifetime(item: Pick<LoginGrant, 'createdAt' | 'expiresAt'>, now: Date, ceiling: (createdAt: Date) => Date): boolean {
+  const created = toEpochMicros(item.createdAt);
+  const expires = toEpochMicros(item.expiresAt);
+  const latest = ceiling(new Date(created / 1000)).getTime() * 1000;
+  return created <= now.getTime() * 1000 && expires <= latest && now.getTime() * 1000 < expires;
+}
+
+/** A console session lives until the first local midnight after it was opened, at most. */
+export function isLiveSession(session: Pick<OperatorSession, 'createdAt' | 'expiresAt'>, now: Date, timeZone: string): boolean {
+  return withinLifetime(session, now, (createdAt) => nextLocalMidnight(createdAt, timeZone));
+}
+
+/** A login grant lives {@link LOGIN_GRANT_MAX_LIFETIME_MS}, and never past the local midnight after it was issued. */
+export function isLiveLoginGrant(grant: Pick<LoginGrant, 'createdAt' | 'expiresAt'>, now: Date, timeZone: string): boolean {
+  return withinLifetime(grant, now, (createdAt) => loginGrantExpiryCeiling(createdAt, timeZone));
 }

@@ -3,6 +3,7 @@ import { MAX_HANDOFF_REASON_CHARS, previewOf } from './inbox-summary';
 import type { CompletedInbound, LatestInbound, OutboxEntry, PendingInbound } from './inbound-receipt';
 import type { Message } from './message';
 import { isHumanOwned, isLegalTransition, SessionState, transitionSession, type Session } from './session';
+import { cutOnCodePoints } from './text-bounds';
 import { isoMicros, latestOf, nextMicrosecond, toEpochMicros, type IsoTimestamp } from './timestamps';
 
 /**
@@ -137,7 +138,7 @@ export function qualificationAsText(data: Readonly<Record<string, unknown>>): Re
 /**
  * The newest entries whose texts fit in `maxCharacters` together, in their order: what a history
  * of long messages may show the model. The newest entry is always kept, cut to the bound if it
- * alone is longer, so the turn's own message is never dropped.
+ * alone is longer (never inside a character), so the turn's own message is never dropped.
  */
 export function newestWithin<T extends { readonly text: string }>(entries: readonly T[], maxCharacters: number): T[] {
   const kept: T[] = [];
@@ -145,7 +146,7 @@ export function newestWithin<T extends { readonly text: string }>(entries: reado
   for (let index = entries.length - 1; index >= 0; index--) {
     const entry = entries[index];
     if (entry.text.length > remaining) {
-      if (kept.length === 0) kept.push({ ...entry, text: entry.text.slice(0, maxCharacters) });
+      if (kept.length === 0) kept.push({ ...entry, text: cutOnCodePoints(entry.text, maxCharacters) });
       break;
     }
     kept.push(entry);

@@ -1,4 +1,5 @@
 import { PipelineError } from '../domain/errors';
+import type { MediaLinkResponse } from '../domain/media';
 
 /** One object in the pipeline's media bucket. */
 export interface StoredObject {
@@ -24,8 +25,11 @@ export interface MediaStore {
   destinationOf(customerId: string, messageId: string): Promise<MediaDestination>;
   /** The bytes of a stored object. Throws {@link MediaStoreError}. */
   get(objectKey: string): Promise<Uint8Array>;
-  /** A short-lived URL that reads one object, for an authorised operator or the agent function. */
-  presignedGetUrl(objectKey: string, expiresInSeconds: number): Promise<string>;
+  /**
+   * A short-lived URL that reads one object, for an authorised operator or the agent function;
+   * with `response`, the store answers it with that disposition and type (signed into the URL).
+   */
+  presignedGetUrl(objectKey: string, expiresInSeconds: number, response?: MediaLinkResponse): Promise<string>;
   /** Every object of a customer (export). */
   listCustomerObjects(customerId: string): Promise<readonly StoredObject[]>;
   /** Deletes every object of a customer (erasure); returns how many were deleted. */

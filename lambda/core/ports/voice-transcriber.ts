@@ -17,6 +17,19 @@ export type TranscriptionJobState =
   | { readonly status: 'completed'; readonly transcript: string }
   | { readonly status: 'failed'; readonly reason: string };
 
+/** A job as the service lists it: its name, whether it ended, and when it was made. */
+export interface TranscriptionJobSummary {
+  readonly jobName: string;
+  readonly status: TranscriptionJobState['status'];
+  readonly createdAt: Date;
+}
+
+/** One page of a listing, and where the next one starts. */
+export interface TranscriptionJobPage {
+  readonly jobs: readonly TranscriptionJobSummary[];
+  readonly nextToken?: string;
+}
+
 /**
  * Amazon Transcribe's batch jobs, as far as voice notes need them. Adapters throw the service's
  * errors (retryable or not) for calls that fail; a job that failed is a state, not an error.
@@ -26,6 +39,11 @@ export interface VoiceTranscriber {
   start(job: TranscriptionJobRequest): Promise<void>;
   /** The job's state, with its transcript once completed. */
   state(jobName: string): Promise<TranscriptionJobState>;
-  /** Deletes the job and the transcript the service keeps (it holds the customer's words). */
+  /**
+   * Deletes an ended job and the transcript the service keeps (it holds the customer's words); a
+   * job already gone is fine. The service refuses to delete a job still running (an error).
+   */
   delete(jobName: string): Promise<void>;
+  /** The jobs whose name contains `nameContains`, a page at a time. */
+  list(nameContains: string, nextToken?: string): Promise<TranscriptionJobPage>;
 }

@@ -40,11 +40,13 @@ async function storedReply(deliveryStatus: DeliveryStatus, overrides: Partial<Me
   return { reply, callbackData: callbackDataOf(messages.refFor(reply)) };
 }
 
+/** A status as Meta reports it: to the customer the callback data names, unless `extra` says otherwise. */
 const status = (callbackData: string | undefined, kind: string, second: number, extra: Partial<ReportedStatus> = {}): ReportedStatus => ({
   providerMessageId: 'wamid.SENT',
   status: kind,
   timestamp: `2026-03-10T11:00:${String(second).padStart(2, '0')}.000000Z`,
   callbackData,
+  recipientIds: [outboundRefOfCallbackData(callbackData)?.customerId ?? '5511900000000'],
   ...extra,
 });
 
@@ -111,7 +113,7 @@ describe('recording statuses', () => {
       const settled = await reread(reply);
       expect(settled).toMatchObject({ deliveryStatus: 'sent', providerMessageId: 'wamid.LATE', sentAt: '2026-03-10T11:00:02.000000Z', receipt: { status: 'sent' } });
       // The sender's own record after that is the same send, recorded once more.
-      expect(await messages.markOutboundSent(messages.refFor(reply), 'wamid.LATE', '2026-03-10T11:00:03.000000Z')).toBe(true);
+      expect(await messages.markOutboundSent(messages.refFor(reply), { providerMessageId: 'wamid.LATE', providerMessageIds: ['wamid.LATE'] }, '2026-03-10T11:00:03.000000Z')).toBe(true);
     }
   });
 
@@ -130,6 +132,47 @@ describe('recording statuses', () => {
     expect(await receipts.execute([status(callbackDataOf(messages.refFor(inbound)), 'read', 2)])).toMatchObject({ unchanged: 1 });
     // A message that is not stored (erased, or past its retention) is not created by its status.
     expect(await receipts.execute([status(callbackDataOf({ customerId: newCustomer(), sortKey: 'MSG#2026-03-10T11:00:00.000001Z#gone' }), 'read', 2)])).toMatchObject({ unchanged: 1 });
+  });
+});
+
+describe('statuses that are not the message they name', () => {
+  test('a status of another customer carrying R’s callback data is not ours: R’s reply keeps its receipt, and no request is made', async () => {
+    const { reply, callbackData } = await storedReply('sent');
+    await receipts.execute([status(callbackData, 'delivered', 2)]);
+    calls.reset();
+    // Another app on the account sent X a message with R's callback data; X's failure names R's reply.
+    const forged = status(callbackData, 'failed', 3, { recipientIds: [newCustomer()], providerMessageId: 'wamid.TO-X', errorCode: 131047 });
+    expect(await receipts.execute([forged, status(callbackData, 'read', 4, { recipientIds: [] })])).toMatchObject({ notOurs: 2, recorded: 0, failures: [] });
+    expect(calls.operations()).toEqual([]);
+    expect((await reread(reply)).receipt).toEqual({ status: 'delivered', at: '2026-03-10T11:00:02.000000Z' });
+  });
+
+  test('a business-scoped user id names the recipient as well as a phone does', async () => {
+    const { reply, callbackData } = await storedReply('sent', { customerId: 'BR.1a2b3c4d5e6f' });
+    expect(await receipts.execute([status(callbackData, 'delivered', 2, { recipientIds: ['BR.1a2b3c4d5e6f'] })])).toMatchObject({ recorded: 1 });
+    expect((await reread(reply)).receipt?.status).toBe('delivered');
+  });
+
+  test('a status of another wamid than the reply was sent as changes nothing; every part of a split reply counts', async () => {
+    const { reply, callbackData } = await storedReply('sent');
+    expect(await receipts.execute([status(callbackData, 'failed', 2, { providerMessageId: 'wamid.OTHER', errorCode: 131047 })])).toMatchObject({ unchanged: 1, failures: [] });
+    expect((await reread(reply)).receipt).toBeUndefined();
+
+    const split = await storedReply('sent', { providerMessageId: 'wamid.PART1', providerMessageIds: ['wamid.PART1', 'wamid.PART2'] });
+    expect(await receipts.execute([status(split.callbackData, 'delivered', 3, { providerMessageId: 'wamid.PART2' })])).toMatchObject({ recorded: 1 });
+    expect(await receipts.execute([status(split.callbackData, 'read', 4, { providerMessageId: 'wamid.PART1' })])).toMatchObject({ recorded: 1 });
+    expect((await reread(split.reply)).receipt?.status).toBe('read');
+  });
+
+  test('callback data in the pipeline’s form that names no message is not ours, and the statuses beside it are still recorded', async () => {
+    const { reply, callbackData } = await storedReply('sent');
+    const customerId = reply.customerId;
+    const poison = ['SESSION', 'ACTIVE', 'MSG#', 'MSG#yesterday#m1', 'MSG#2026-03-10T11:00:00Z#m1', 'MSG#2026-03-10T11:00:00.000001Z#a#b', 'NOTE#2026-03-10T11:00:00.000001Z#n1', `MSG#2026-03-10T11:00:00.000001Z#${'é'.repeat(20)}`];
+    calls.reset();
+    const result = await receipts.execute([...poison.map((sortKey, index) => status(`r1 ${customerId} ${sortKey}`, 'failed', index, { recipientIds: [customerId] })), status(callbackData, 'delivered', 9)]);
+    expect(result).toMatchObject({ notOurs: poison.length, recorded: 1, failures: [] });
+    expect(calls.operations()).toEqual(['update']);
+    expect((await reread(reply)).receipt?.status).toBe('delivered');
   });
 });
 

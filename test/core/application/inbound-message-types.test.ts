@@ -164,15 +164,14 @@ describe('inbound message types through the pipeline', () => {
       expect(harness.sentTo(customerId)).toHaveLength(1);
     });
 
-    test('a revoke without the message it deletes refuses the whole notification', async () => {
+    test('a revoke without the message it deletes is an unsupported turn; the message beside it is registered', async () => {
       const customerId = nextCustomer();
       const body = JSON.parse(messageNotification(customerId, { id: 'wamid.V-50', timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'Olá' } }));
       body.entry[0].changes[0].value.messages.push({ from: customerId, id: 'wamid.V-51', timestamp: String(Math.floor(Date.now() / 1000)), type: 'revoke', revoke: { original_message_id: '' } });
 
-      expect((await harness.webhookPost(JSON.stringify(body))).statusCode).toBe(400);
-      expect(await harness.receipts.getReceipt({ customerId, messageId: 'wamid.V-50' })).toBeUndefined();
-      expect(await harness.receipts.getLatest(customerId)).toBeUndefined();
-      expect(await harness.history(customerId)).toEqual([]);
+      expect((await harness.webhookPost(JSON.stringify(body))).statusCode).toBe(200);
+      expect(await harness.receipts.getReceipt({ customerId, messageId: 'wamid.V-50' })).toMatchObject({ turn: { text: 'Olá' } });
+      expect(await harness.receipts.getReceipt({ customerId, messageId: 'wamid.V-51' })).toMatchObject({ turn: { text: '[revoke]', unsupported: true } });
     });
   });
 
@@ -223,15 +222,14 @@ describe('inbound message types through the pipeline', () => {
     expect(harness.sentTo(customerId)).toHaveLength(2);
   });
 
-  test('a malformed message of any type is refused whole: the good message beside it is not written either', async () => {
+  test('a malformed message of any type is an unsupported turn the customer is told about; the good message beside it is answered', async () => {
     const customerId = nextCustomer();
     const body = JSON.parse(messageNotification(customerId, { id: 'wamid.B-1', timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'Olá' } }));
     body.entry[0].changes[0].value.messages.push({ from: customerId, id: 'wamid.B-2', timestamp: String(Math.floor(Date.now() / 1000)), type: 'reaction', reaction: { emoji: '👍' } });
     const status = (await harness.webhookPost(JSON.stringify(body))).statusCode;
 
-    expect(status).toBe(400);
-    expect(await harness.receipts.getReceipt({ customerId, messageId: 'wamid.B-1' })).toBeUndefined();
-    expect(await harness.receipts.getLatest(customerId)).toBeUndefined();
-    expect(await harness.history(customerId)).toEqual([]);
+    expect(status).toBe(200);
+    expect(await harness.receipts.getReceipt({ customerId, messageId: 'wamid.B-1' })).toMatchObject({ turn: { text: 'Olá' } });
+    expect(await harness.receipts.getReceipt({ customerId, messageId: 'wamid.B-2' })).toMatchObject({ turn: { text: '[reaction]', unsupported: true } });
   });
 });

@@ -133,11 +133,21 @@ describe('what is dropped, counted, and never retried', () => {
     ['an envelope without whatsAppWebhookEntry', JSON.stringify({ aws_account_id: '123456789012', messageId: 'x' })],
     ['a whatsAppWebhookEntry that is an object, not a string', JSON.stringify({ ...endUserMessagingEnvelope(entry, LINKED_NUMBER, '1'), whatsAppWebhookEntry: entry })],
     ['a whatsAppWebhookEntry that is not JSON', JSON.stringify({ ...endUserMessagingEnvelope(entry, LINKED_NUMBER, '1'), whatsAppWebhookEntry: '{"id":' })],
-    ['an entry whose changes are not a list', JSON.stringify(endUserMessagingEnvelope({ id: '1', changes: 'nope' }, LINKED_NUMBER, '1'))],
   ])('%s', async (_name, message) => {
     await expect(handler(snsEvent(message))).resolves.toBeUndefined();
 
     expect(metric(CUSTOM_METRICS.inboundEnvelopeMalformed)).toBe(1);
+    await resources.expectNothingWritten();
+  });
+
+  test.each([
+    ['an entry whose changes are not a list', { id: '1', changes: 'nope' }],
+    ['a change that is not an object', { id: '1', changes: [null] }],
+    ['a status of the wrong shape', { id: '1', changes: [{ field: 'messages', value: { metadata: { phone_number_id: '106540352242922' }, statuses: [{ id: 7 }] } }] }],
+  ])('%s: Meta’s content, counted as unreadable, never retried nor sent to the dead-letter queue', async (_name, unreadable) => {
+    await expect(handler(snsEvent(JSON.stringify(endUserMessagingEnvelope(unreadable, LINKED_NUMBER, '1'))))).resolves.toBeUndefined();
+
+    expect(metric(CUSTOM_METRICS.inboundUnreadable)).toBe(1);
     await resources.expectNothingWritten();
   });
 

@@ -104,7 +104,9 @@ it('lists the notes in the customer’s export and erases them with the customer
   expect((await operator.call('POST', `/api/conversations/${customer}/notes`, { text: 'Pediu retorno amanhã.' })).status).toBe(201);
   const exported = await admin.call('GET', `/api/admin/customers/${customer}/export`);
   expect(exported.status).toBe(200);
-  expect(exported.body.records.operator_note).toEqual([expect.objectContaining({ text: 'Pediu retorno amanhã.', author_phone: operatorPhone })]);
+  // The file is the customer's: the note's author is staff, never a phone.
+  expect(exported.body.records.operator_note).toEqual([expect.objectContaining({ text: 'Pediu retorno amanhã.', author_phone: 'staff' })]);
+  expect(JSON.stringify(exported.body)).not.toContain(operatorPhone);
 
   const erased = await admin.call('POST', `/api/admin/customers/${customer}/erase`, { confirm: customer });
   expect(erased.status).toBe(200);

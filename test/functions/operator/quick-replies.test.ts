@@ -72,3 +72,13 @@ it('refuses an operator’s edits with 403 and bad ids, blank or oversized texts
   expect((await admin.call('PUT', '/api/admin/config/quick_replies', { value: {}, expectedVersion: before })).status).toBe(400);
   expect(await stored()).toBe(before);
 });
+
+it('an id that names something every object has (constructor, toString) is an ordinary new quick reply, not a 500', async () => {
+  for (const id of ['constructor', 'tostring', 'valueof', 'hasownproperty']) {
+    const saved = await admin.call('PUT', `/api/admin/quick-replies/${id}`, { title: id, text: `Texto de ${id}` });
+    expect([id, saved.status, saved.body.quickReply?.id]).toEqual([id, 200, id]);
+  }
+  expect((await operator.call('GET', '/api/quick-replies')).body.items.map((reply: { id: string }) => reply.id)).toEqual(expect.arrayContaining(['constructor', 'tostring']));
+  expect((await admin.call('DELETE', '/api/admin/quick-replies/constructor')).body).toEqual({ removed: true });
+  expect((await admin.call('DELETE', '/api/admin/quick-replies/constructor')).status).toBe(404);
+});

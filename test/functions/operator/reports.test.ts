@@ -126,6 +126,16 @@ test('31 days is the longest period', async () => {
   expect((answer.body as UsageReport).days).toHaveLength(31);
 });
 
+test('a day that has not begun (the calendar’s last, year 9999) is a 400 that says which days are allowed, never a 500', async () => {
+  for (const report of ['usage', 'handoffs']) {
+    for (const query of ['from=9999-12-25&to=9999-12-31', 'from=9999-12-31&to=9999-12-31', 'to=9999-12-31', 'from=3000-01-01&to=3000-01-02']) {
+      const answer = await admin.call('GET', `/api/admin/reports/${report}?${query}`);
+      expect([report, query, answer.status, answer.body.error]).toEqual([report, query, 400, 'bad_query']);
+      expect(answer.body.message).toMatch(/^to \(\d{4}-\d{2}-\d{2}\) must not be after tomorrow/);
+    }
+  }
+});
+
 test('an operator who is not an admin gets 403 before anything is read', async () => {
   const answer = await operator.call('GET', '/api/admin/reports/usage');
   expect(answer.status).toBe(403);

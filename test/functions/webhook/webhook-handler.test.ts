@@ -34,7 +34,7 @@ const resources = useInboundTestResources('webhook', sqs);
 let handler: WebhookHandler;
 const logger = new Logger({ serviceName: 'webhook-test', logLevel: 'DEBUG' });
 
-function webhook(ports: Pick<WebhookPorts, 'sqsClient' | 'clock' | 'credentials'> = {}, settings: Partial<Pick<WebhookSettings, 'businessPhoneNumberIds' | 'crmSyncEnabled'>> = {}): WebhookHandler {
+function webhook(ports: Pick<WebhookPorts, 'sqsClient' | 'clock' | 'credentials' | 'metrics'> = {}, settings: Partial<Pick<WebhookSettings, 'businessPhoneNumberIds' | 'crmSyncEnabled'>> = {}): WebhookHandler {
   return composeWebhook(webhookSettings(resources.table.name, resources.queueUrl, settings), {
     credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
     ...principalPorts('webhook'),
@@ -210,7 +210,7 @@ describe('notifications', () => {
   });
 });
 
-describe('bad input gets a clear answer and writes nothing', () => {
+describe('requests that are not Meta’s get a clear answer and write nothing', () => {
   const body = textNotification('5511988887777', 'wamid.BAD', 'oi');
   const oversized = JSON.stringify({ object: 'whatsapp_business_account', entry: [], padding: 'x'.repeat(3 * 1024 * 1024) });
   const cases: Array<[string, () => ReturnType<typeof signedPost>, number]> = [
@@ -218,13 +218,57 @@ describe('bad input gets a clear answer and writes nothing', () => {
     ['a signature made with another secret', () => signedPost(body, { secret: 'wrong-secret' }), 403],
     ['a body changed by one byte after signing', () => ({ ...signedPost(body), body: body.replace('"oi"', '"oI"') }), 403],
     ['a body over 3 MB', () => signedPost(oversized), 413],
-    ['invalid JSON', () => signedPost('{"object":"whatsapp_business_account",'), 400],
-    ['valid JSON of the wrong shape', () => signedPost(JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value: { messages: [{ id: 'x' }] } }] }] })), 400],
     ['another HTTP method', () => functionUrlEvent('PUT', { body }), 405],
   ];
   test.each(cases)('%s', async (_name, event, status) => {
     expect((await handler(event())).statusCode).toBe(status);
     await resources.expectNothingWritten();
+  });
+});
+
+describe('a notification Meta signed is never refused for its content', () => {
+  /** The handler with its `InboundUnreadable` count. */
+  function countingUnreadable(): { readonly handle: WebhookHandler; readonly unreadable: () => number } {
+    const metrics = new Metrics({ namespace: 'test', serviceName: 'webhook-test' });
+    const added = jest.spyOn(metrics, 'addMetric');
+    const handle = webhook({ metrics });
+    const unreadable = () => added.mock.calls.filter(([name]) => name === 'InboundUnreadable').reduce((sum, [, , value]) => sum + Number(value), 0);
+    return { handle, unreadable };
+  }
+
+  const unreadable: Array<[string, string]> = [
+    ['invalid JSON', '{"object":"whatsapp_business_account",'],
+    ['valid JSON of the wrong shape', JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value: { messages: [{ id: 'x' }] } }] }] })],
+    ['a phone_number_id that is not a Meta id (it would reach a URL)', textNotification('5511988887777', 'wamid.PATH', 'oi').replace('106540352242922', '../../me/accounts')],
+  ];
+  test.each(unreadable)('%s: 200 (Meta would send it again for days), counted as unreadable, nothing written', async (_name, body) => {
+    const { handle, unreadable: counted } = countingUnreadable();
+    expect((await handle(signedPost(body))).statusCode).toBe(200);
+    expect(counted()).toBe(1);
+    await resources.expectNothingWritten();
+  });
+
+  test('Meta’s "Unsupported webhook payload" (an interactive message without its object) is registered as unsupported, so the customer is told, and the message beside it as it is', async () => {
+    const { handle, unreadable: counted } = countingUnreadable();
+    const notification = JSON.parse(textNotification('5511988887777', 'wamid.FINE', 'oi')) as { entry: [{ changes: [{ value: { messages: object[] } }] }] };
+    const { messages } = notification.entry[0].changes[0].value;
+    messages.unshift({ from: '5511988887777', id: 'wamid.UNRENDERED', timestamp: String(nowSeconds() - 1), type: 'interactive', errors: [{ code: 131000, title: 'Something went wrong', message: 'Something went wrong', error_data: { details: 'Unsupported webhook payload' } }] });
+
+    expect((await handle(signedPost(JSON.stringify(notification)))).statusCode).toBe(200);
+    expect(counted()).toBe(0);
+    const receipts = new DynamoInboundReceiptRepository(new DynamoKit({ tableName: resources.table.name }), systemClock);
+    expect(await receipts.getReceipt({ customerId: '5511988887777', messageId: 'wamid.UNRENDERED' })).toMatchObject({ turn: { messageType: 'interactive', text: '[interactive]', unsupported: true } });
+    expect(await receipts.getReceipt({ customerId: '5511988887777', messageId: 'wamid.FINE' })).toMatchObject({ turn: { text: 'oi' } });
+    expect(await queueDepth(resources.queueUrl)).toBe(2);
+  });
+
+  test('a text of 4,095 letters and an emoji is cut before the emoji, never inside it: no lone surrogate is stored', async () => {
+    const text = `${'a'.repeat(4095)}😀`;
+    expect((await handler(signedPost(textNotification('5511988887777', 'wamid.LONG', text)))).statusCode).toBe(200);
+    const receipts = new DynamoInboundReceiptRepository(new DynamoKit({ tableName: resources.table.name }), systemClock);
+    const stored = (await receipts.getReceipt({ customerId: '5511988887777', messageId: 'wamid.LONG' }))!.turn.text;
+    expect(stored).toBe('a'.repeat(4095));
+    expect(/\p{Cs}/u.test(stored)).toBe(false);
   });
 });
 
@@ -246,13 +290,6 @@ describe('guards on signed notifications', () => {
 
     expect(response.statusCode).toBe(200);
     expect(await queueDepth(resources.queueUrl)).toBe(1);
-  });
-
-  test('a phone_number_id that is not a Meta id is refused before it can reach a URL', async () => {
-    const traversal = textNotification('5511988887777', 'wamid.PATH', 'oi').replace(OUR_NUMBER, '../../me/accounts');
-
-    expect((await handler(signedPost(traversal))).statusCode).toBe(400);
-    await resources.expectNothingWritten();
   });
 
   test('a message older than the receipt retention (7 days) gets 200 and writes nothing', async () => {

@@ -16,6 +16,7 @@
  */
 import { MEDIA_DEFAULTS } from '../../../lib/contract';
 import { converseAttachmentBlocks } from '../../../lambda/core/adapters/agent/converse-media';
+import { customerJobPrefix } from '../../../lambda/core/application/transcription-jobs';
 import { CustomerPseudonyms } from '../../../lambda/core/application/privacy/customer-pseudonyms';
 import { textWithMediaNote } from '../../../lambda/core/domain/media-limits';
 import type { Message } from '../../../lambda/core/domain/message';
@@ -213,10 +214,7 @@ export interface SentAttachment {
  * last attempt, the download note: never a placeholder without either.
  */
 export async function checkAttachmentInvariants(env: ReliabilityEnvironment, attachment: SentAttachment, requests: readonly AgentRequest[]): Promise<string[]> {
-  const violations: string[] = [];
-  const pseudonym = await new CustomerPseudonyms(env.repositories.customerData).of(attachment.customer);
-  const objects = await bucketObjectKeys(process.env.AWS_ENDPOINT_URL_S3!, env.mediaBucketName, `${MEDIA_DEFAULTS.keyPrefix}${pseudonym}/`);
-  if (objects.length > 1) violations.push(`M1 ${objects.length} objects in the bucket for ${attachment.text}`);
+  const violations = await checkAttachmentCount(env, attachment.customer, attachment.text);
   let seen = 0;
   for (const request of requests) {
     const entry = request.history.find((candidate) => candidate.role === 'customer' && candidate.media !== undefined);
@@ -230,6 +228,38 @@ export async function checkAttachmentInvariants(env: ReliabilityEnvironment, att
     else if (Buffer.compare(Buffer.from(bytes), Buffer.from(attachment.bytes)) !== 0) violations.push(`M2 the image block of ${attachment.text} does not hold the bytes the customer sent`);
   }
   if (seen === 0) violations.push(`M2 no agent request held ${attachment.text}`);
+  return violations;
+}
+
+/** M1: at most one object in the bucket for the customer's one attachment (a retried download overwrites its key). */
+export async function checkAttachmentCount(env: ReliabilityEnvironment, customer: string, text: string): Promise<string[]> {
+  const pseudonym = await new CustomerPseudonyms(env.repositories.customerData).of(customer);
+  const objects = await bucketObjectKeys(process.env.AWS_ENDPOINT_URL_S3!, env.mediaBucketName, `${MEDIA_DEFAULTS.keyPrefix}${pseudonym}/`);
+  return objects.length > 1 ? [`M1 ${objects.length} objects in the bucket for ${text}`] : [];
+}
+
+/**
+ * A voice note's promises: its transcription job — the customer's words — is gone from Transcribe
+ * once the run is over, whatever failed where (the turn deletes every job it read, and a retry finds
+ * the job an attempt left); and every agent request holding the voice note has its transcript, or
+ * the note of a voice note the turn could not transcribe or download.
+ */
+export async function checkVoiceNoteInvariants(env: ReliabilityEnvironment, voiceNote: { readonly customer: string; readonly text: string; readonly words: string }, requests: readonly AgentRequest[]): Promise<string[]> {
+  const violations: string[] = [];
+  const pseudonym = await new CustomerPseudonyms(env.repositories.customerData).of(voiceNote.customer);
+  const left = [...env.transcribe.jobs.keys()].filter((name) => name.startsWith(customerJobPrefix(pseudonym)));
+  if (left.length > 0) violations.push(`T1 ${left.length} transcription job(s) of the voice note left in Transcribe`);
+  let seen = 0;
+  for (const request of requests) {
+    const entry = request.history.find((candidate) => candidate.role === 'customer' && candidate.media?.kind === 'audio');
+    if (entry === undefined) continue;
+    seen++;
+    const { media } = entry;
+    if (media!.transcript === voiceNote.words) continue;
+    if (media!.transcript === undefined && entry.text === textWithMediaNote(voiceNote.text, media!)) continue;
+    violations.push(`T2 the agent got the voice note with neither its transcript nor the note (${media!.state}${media!.transcript === undefined ? '' : `, heard "${media!.transcript}"`})`);
+  }
+  if (seen === 0) violations.push('T2 no agent request held the voice note');
   return violations;
 }
 

@@ -34,6 +34,10 @@ import { GraphApiWhatsAppSender } from '../../../lambda/core/adapters/whatsapp/g
 import { createWhatsAppSender, type WhatsAppChannelConfig } from '../../../lambda/core/adapters/whatsapp/whatsapp-channel';
 import { createMediaSource } from '../../../lambda/core/adapters/whatsapp/whatsapp-media-source';
 import { DownloadInboundMedia } from '../../../lambda/core/application/download-inbound-media';
+import { TranscribeVoiceNotes } from '../../../lambda/core/application/transcribe-voice-note';
+import { AmazonTranscribe } from '../../../lambda/core/adapters/aws/amazon-transcribe';
+import { credentialProvider } from '../../../lambda/core/adapters/aws/aws-identity';
+import { FakeTranscribe } from '../../../local/fake-aws/fake-transcribe';
 import { CustomerPseudonyms } from '../../../lambda/core/application/privacy/customer-pseudonyms';
 import type { MediaSource, MediaTransferSource } from '../../../lambda/core/ports/media-source';
 import type { MediaStore } from '../../../lambda/core/ports/media-store';
@@ -74,6 +78,8 @@ export interface ReliabilityEnvironment {
   readonly tableName: string;
   /** The media bucket of the table on the local S3 server, which the orchestrator downloads attachments into. */
   readonly mediaBucketName: string;
+  /** The fake Amazon Transcribe the orchestrator transcribes voice notes with: every voice note says {@link VOICE_NOTE_WORDS}. */
+  readonly transcribe: FakeTranscribe;
   readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
   readonly sqs: SQSClient;
@@ -101,6 +107,7 @@ export async function startReliabilityEnvironment(label: string, sharedTableName
   const mediaBucketName = `${tableName}-media`.toLowerCase();
   await createMediaBucket(s3Endpoint(), mediaBucketName);
   const fake = await FakeGraphApi.start({ accessToken: TEST_CREDENTIALS.accessToken });
+  const transcribe = await FakeTranscribe.start({ transcripts: () => VOICE_NOTE_WORDS, permissions: permissionCheck() });
   const endUserMessaging =
     channel === 'end-user-messaging'
       ? await FakeEndUserMessaging.start({
@@ -124,6 +131,7 @@ export async function startReliabilityEnvironment(label: string, sharedTableName
     endUserMessaging,
     tableName,
     mediaBucketName,
+    transcribe,
     turnQueueUrl: queues.turnQueueUrl,
     deadLetterQueueUrl: queues.deadLetterQueueUrl,
     sqs,
@@ -133,6 +141,7 @@ export async function startReliabilityEnvironment(label: string, sharedTableName
     close: async () => {
       Object.values(principals).forEach((clients) => clients.destroy());
       await endUserMessaging?.close();
+      await transcribe.close();
       await fake.close();
       await table?.drop();
       sqs.destroy();
@@ -291,6 +300,29 @@ function instrumentedMediaDownload(env: ReliabilityEnvironment, injector: FaultI
   return { download, store };
 }
 
+/** What every voice note of the reliability runs says. */
+export const VOICE_NOTE_WORDS = 'Quero marcar um exame de sangue';
+
+/**
+ * The turn's transcription step as the media composition builds it (jobs named by the customer's
+ * pseudonym), on the environment's fake Transcribe signed as the orchestrator: each call of the
+ * service is a boundary. A short poll interval, so the job's read repeats within a run.
+ */
+function instrumentedVoiceNotes(env: ReliabilityEnvironment, injector: FaultInjector, customerData: DynamoCustomerDataRepository): TranscribeVoiceNotes {
+  const pseudonyms = new CustomerPseudonyms(customerData);
+  const service = new AmazonTranscribe({ endpoint: env.transcribe.endpoint, credentials: credentialProvider(orchestratorIdentity(env.channel)), maxAttempts: 1 });
+  return new TranscribeVoiceNotes({
+    transcriber: injector.remote('transcriber', service, AWS_SDK_FAILURES),
+    customerKey: (customerId) => pseudonyms.of(customerId),
+    mediaUriOf: (objectKey) => `s3://${env.mediaBucketName}/${objectKey}`,
+    languageCode: 'pt-BR',
+    maxWaitMs: 5_000,
+    pollIntervalMs: 20,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    now: () => Date.now(),
+  });
+}
+
 export type TurnFunction = (record: SQSRecord) => Promise<SQSBatchResponse>;
 
 export interface OrchestratorUnderTest {
@@ -330,6 +362,7 @@ export function composeOrchestrator(env: ReliabilityEnvironment, injector: Fault
       whatsapp,
       media: media.download,
       mediaStore: media.store,
+      voiceNotes: instrumentedVoiceNotes(env, injector, customerData),
       clock: systemClock,
       ids: randomIdGenerator,
       // Every invocation reads the prompt, as a cold one does, so its read is a boundary of every turn.

@@ -96,6 +96,15 @@ export class ScenarioRun {
     return this.deliver(caption, through, (id) => messageNotification(this.customer, { id, timestamp: String(this.providerSecond), type: 'image', image: photo }));
   }
 
+  /** The customer sends a voice note (`audio/ogg`, recorded in WhatsApp); `text` is what the history keeps of it before its transcript. */
+  async sendVoiceNote(text: string, bytes: Uint8Array, through: FunctionPair = this.live): Promise<DeliveryReport> {
+    const mediaId = `${this.customer}${this.messages.length + 1}`;
+    this.env.fake.registerMedia(mediaId, { bytes, mimeType: 'audio/ogg; codecs=opus' });
+    const sha256 = createHash('sha256').update(bytes).digest('base64');
+    const audio = { id: mediaId, mime_type: 'audio/ogg; codecs=opus', sha256, voice: true };
+    return this.deliver(text, through, (id) => messageNotification(this.customer, { id, timestamp: String(this.providerSecond), type: 'audio', audio }));
+  }
+
   private async deliver(text: string, through: FunctionPair, notification: (id: string) => string): Promise<DeliveryReport> {
     const id = `wamid.${this.customer}.${this.messages.length + 1}`;
     this.messages.push({ id, text });

@@ -19,8 +19,11 @@ export const COVERAGE_REQUIREMENTS: readonly CoverageRequirement[] = [
   ...['dynamodb:PutItem', 'dynamodb:UpdateItem', 'sqs:SendMessage', 'secretsmanager:GetSecretValue'].map((action) => ({ principal: 'webhook', action, suite: CONVERSATION })),
   ...['dynamodb:PutItem', 'sqs:SendMessage'].map((action) => ({ principal: 'eum-inbound', action, suite: CONVERSATION })),
   ...['dynamodb:Query', 'dynamodb:PutItem', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'secretsmanager:GetSecretValue', 'social-messaging:SendWhatsAppMessage', 'kms:Decrypt'].map((action) => ({ principal: 'orchestrator', action, suite: CONVERSATION })),
-  ...['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'].map((action) => ({ principal: 'operator', action, suite: 'test/functions/operator/privacy.test.ts' })),
+  ...['dynamodb:BatchGetItem', 'dynamodb:DeleteItem'].map((action) => ({ principal: 'operator', action, suite: 'test/functions/operator/privacy.test.ts' })),
   ...['transcribe:StartTranscriptionJob', 'transcribe:GetTranscriptionJob', 'transcribe:DeleteTranscriptionJob'].map((action) => ({ principal: 'orchestrator', action, suite: 'test/e2e/voice-notes.test.ts' })),
+  // The transcription jobs outliving their turn: the idle sweep and the erasure (the console's and the command's) list and delete them.
+  ...(['idle-sweeper', 'operator'] as const).flatMap((principal) => ['transcribe:ListTranscriptionJobs', 'transcribe:DeleteTranscriptionJob'].map((action) => ({ principal, action, suite: 'test/e2e/erasure.test.ts' }))),
+  ...['transcribe:ListTranscriptionJobs', 'transcribe:DeleteTranscriptionJob'].map((action) => ({ principal: 'customer-data', action, suite: 'test/cli/customer-data-cli.test.ts' })),
   { principal: 'operator', action: 'dynamodb:Query', variant: 'cloud-api-plane-crm-webhook', suite: 'test/functions/operator/crm-admin.test.ts' },
   { principal: 'handoff-sweeper', action: 'dynamodb:Query', suite: 'test/e2e/handoff-lifecycle.test.ts' },
   ...(['handoff-sweeper', 'operator'] as const).flatMap((principal) =>
@@ -30,7 +33,7 @@ export const COVERAGE_REQUIREMENTS: readonly CoverageRequirement[] = [
   ...['dynamodb:Query', 'dynamodb:ConditionCheckItem', 'dynamodb:PutItem'].map((action) => ({ principal: 'idle-sweeper', action, suite: 'test/e2e/idle-conversations.test.ts' })),
   ...['dynamodb:Query', 'secretsmanager:GetSecretValue'].map((action) => ({ principal: 'crm-sync', action, suite: 'test/e2e/crm-sync.test.ts' })),
   ...['sqs:ReceiveMessage', 'sqs:SendMessage', 'sqs:DeleteMessage', 'dynamodb:Query'].map((action) => ({ principal: 'redrive', action, suite: 'test/reliability/redrive.test.ts' })),
-  ...['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'].map((action) => ({ principal: 'customer-data', action, suite: 'test/cli/customer-data-cli.test.ts' })),
+  ...['dynamodb:BatchGetItem', 'dynamodb:DeleteItem'].map((action) => ({ principal: 'customer-data', action, suite: 'test/cli/customer-data-cli.test.ts' })),
   // The media bucket: the turn stores and reads attachments, the operator's erasure lists and deletes them, the console opens them by link.
   ...['s3:PutObject', 's3:GetObject', 'kms:GenerateDataKey'].map((action) => ({ principal: 'orchestrator', action, suite: MEDIA })),
   ...['s3:ListBucket', 's3:DeleteObject'].map((action) => ({ principal: 'operator', action, suite: MEDIA })),

@@ -62,7 +62,8 @@ export async function startEnforcingProxy(upstreams: { readonly dynamoDb: string
         // The body is sent whole: the emulator need not ask for it.
         const { expect: _continue, ...headers } = incoming.headers;
         const outgoing = forward({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers, agent }, (answer) => {
-          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          const overrides = service === 's3' && answer.statusCode === 200 ? s3ResponseOverrides(incoming.url ?? '/') : {};
+          response.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...overrides });
           answer.pipe(response);
         });
         outgoing.on('error', () => response.destroy());
@@ -112,6 +113,21 @@ function callOf(service: EvaluatedService, incoming: IncomingMessage, body: Buff
     return s3Call(incoming.method ?? 'GET', incoming.url ?? '/', incoming.method === 'POST' ? body.toString('utf8') : '');
   }
   return { operation: operationOf(incoming.headers), body: parseJson(body.toString('utf8')) };
+}
+
+/**
+ * What S3 does with a signed GET's `response-content-disposition` and `response-content-type` (a
+ * presigned link's): it answers with them in place of the object's own headers. The SQS emulator's
+ * S3 does not, so its stand-in here does, and the links are tried as AWS would answer them.
+ */
+function s3ResponseOverrides(url: string): Record<string, string> {
+  const query = new URL(url, 'http://127.0.0.1').searchParams;
+  const overrides: Record<string, string> = {};
+  const disposition = query.get('response-content-disposition');
+  const type = query.get('response-content-type');
+  if (disposition !== null) overrides['content-disposition'] = disposition;
+  if (type !== null) overrides['content-type'] = type;
+  return overrides;
 }
 
 function parseJson(body: string): Record<string, unknown> {

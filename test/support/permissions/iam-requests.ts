@@ -220,16 +220,18 @@ function deployedBucket(name: string, deployment: DeploymentPermissions): Deploy
   return { arn: `arn:aws:s3:::${name}` };
 }
 
+/** The Transcribe operations without a resource type in the Service Authorization Reference: IAM authorises them on `*`. */
+const TRANSCRIBE_UNSCOPED = new Set(['StartTranscriptionJob', 'ListTranscriptionJobs']);
+
 /**
- * A transcription job's call, on the job the request names (a start, on `*`). Transcribe reads the audio of a job it
+ * A transcription job's call, on the job the request names (a start or a listing, on `*`). Transcribe reads the audio of a job it
  * starts with the caller's permissions: `s3:GetObject` on the object of the media bucket (the local
  * bucket stands for the deployed one) and, for a bucket under a customer managed key, the
  * `kms:Decrypt` S3 asks for it.
  */
 export function transcribeIamRequests(operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
-  // StartTranscriptionJob has no resource type: IAM authorises it on `*`.
   const jobArn = `arn:aws:transcribe:${deployment.region}:${deployment.account}:transcription-job/${String(body.TranscriptionJobName ?? '')}`;
-  const job: IamRequest = { action: `transcribe:${operation}`, resource: operation === 'StartTranscriptionJob' ? '*' : jobArn, context: {} };
+  const job: IamRequest = { action: `transcribe:${operation}`, resource: TRANSCRIBE_UNSCOPED.has(operation) ? '*' : jobArn, context: {} };
   const media = /^s3:\/\/[^/]+\/(.+)$/.exec(String((body.Media as { MediaFileUri?: unknown } | undefined)?.MediaFileUri ?? ''));
   if (operation !== 'StartTranscriptionJob' || media === null || deployment.mediaBucket === undefined) return [job];
   return [job, ...callerMediaObjectRequests('GetObject', media[1], deployment)];

@@ -1,13 +1,27 @@
-import type { TranscriptionJobRequest, TranscriptionJobState, VoiceTranscriber } from '../../ports/voice-transcriber';
+import type { TranscriptionJobPage, TranscriptionJobRequest, TranscriptionJobState, VoiceTranscriber } from '../../ports/voice-transcriber';
+import { AWS_HOST_SUFFIXES, type DestinationRule, fetchSafely } from '../outbound/safe-destination';
 import { AwsApiError, type AwsCallOptions, signedAwsPost } from './signed-aws-post';
 
 const TRANSCRIBE = { endpointPrefix: 'transcribe', signingName: 'transcribe', endpointVariable: 'AWS_ENDPOINT_URL_TRANSCRIBE' };
 
+/** The transcript is a presigned S3 URL of the service's: an AWS host, never a redirect, never the runtime API. */
+const TRANSCRIPT_FILES: DestinationRule = { purpose: 'a transcript file', hosts: [], hostSuffixes: AWS_HOST_SUFFIXES };
+
+type JobStatus = 'QUEUED' | 'IN_PROGRESS' | 'FAILED' | 'COMPLETED';
+
 interface TranscriptionJob {
-  readonly TranscriptionJobStatus?: 'QUEUED' | 'IN_PROGRESS' | 'FAILED' | 'COMPLETED';
+  readonly TranscriptionJobStatus?: JobStatus;
   readonly FailureReason?: string;
   readonly Transcript?: { readonly TranscriptFileUri?: string };
 }
+
+interface TranscriptionJobListing {
+  readonly TranscriptionJobSummaries?: ReadonlyArray<{ readonly TranscriptionJobName?: string; readonly TranscriptionJobStatus?: JobStatus; readonly CreationTime?: number }>;
+  readonly NextToken?: string;
+}
+
+/** A listing page: the most the service answers. */
+const LIST_PAGE_SIZE = 100;
 
 /**
  * Amazon Transcribe's batch API (AWS JSON 1.1, `Transcribe.*` targets) as signed requests, in place
@@ -20,8 +34,8 @@ export class AmazonTranscribe implements VoiceTranscriber {
 
   constructor(
     options: AwsCallOptions = {},
-    /** Reads the transcript file's presigned URL. Default: `fetch`. */
-    private readonly download: (url: string) => Promise<Response> = (url) => fetch(url),
+    /** Reads the transcript file's presigned URL. Default: `fetch` under the rule for where requests go (safe-destination.ts). */
+    private readonly download: (url: string) => Promise<Response> = (url) => fetchSafely(url, TRANSCRIPT_FILES),
   ) {
     this.post = signedAwsPost(TRANSCRIBE, options);
   }
@@ -48,7 +62,20 @@ export class AmazonTranscribe implements VoiceTranscriber {
   }
 
   async delete(jobName: string): Promise<void> {
-    await this.call('DeleteTranscriptionJob', { TranscriptionJobName: jobName });
+    try {
+      await this.call('DeleteTranscriptionJob', { TranscriptionJobName: jobName });
+    } catch (error) {
+      // The service words a missing job as a BadRequestException ("couldn't be found"): already deleted is deleted.
+      if (!(error instanceof AwsApiError && error.name === 'BadRequestException' && /couldn't be found/i.test(error.message))) throw error;
+    }
+  }
+
+  async list(nameContains: string, nextToken?: string): Promise<TranscriptionJobPage> {
+    const answer = (await this.call('ListTranscriptionJobs', { JobNameContains: nameContains, MaxResults: LIST_PAGE_SIZE, ...(nextToken === undefined ? {} : { NextToken: nextToken }) })) as TranscriptionJobListing;
+    const jobs = (answer.TranscriptionJobSummaries ?? []).flatMap(({ TranscriptionJobName: jobName, TranscriptionJobStatus: status, CreationTime: created }) =>
+      jobName === undefined || typeof created !== 'number' ? [] : [{ jobName, status: statusOf(status), createdAt: new Date(created * 1000) }],
+    );
+    return { jobs, ...(answer.NextToken ? { nextToken: answer.NextToken } : {}) };
   }
 
   private async transcriptOf(url: string | undefined): Promise<string> {
@@ -66,4 +93,9 @@ export class AmazonTranscribe implements VoiceTranscriber {
     });
     return JSON.parse(new TextDecoder().decode(answer.payload) || '{}') as unknown;
   }
+}
+
+/** The service's four states as the port's three: queued is still to come. */
+function statusOf(status: JobStatus | undefined): TranscriptionJobState['status'] {
+  return status === 'COMPLETED' ? 'completed' : status === 'FAILED' ? 'failed' : 'in_progress';
 }

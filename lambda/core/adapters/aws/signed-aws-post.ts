@@ -53,8 +53,8 @@ export interface AwsRequest {
   readonly body?: Uint8Array;
 }
 
-/** A URL that lets its holder make one `GET` without credentials until it expires. */
-export type PresignedAwsGet = (path: string, expiresInSeconds: number) => Promise<string>;
+/** A URL that lets its holder make one `GET` without credentials until it expires; `query` is signed with it. */
+export type PresignedAwsGet = (path: string, expiresInSeconds: number, query?: Readonly<Record<string, string>>) => Promise<string>;
 
 /** One request to the service: retried, and rejected with an {@link AwsApiError} for an error answer. */
 export type SignedAwsPost = (path: string, request: AwsRequest, abortSignal?: AbortSignal) => Promise<AwsAnswer>;
@@ -150,7 +150,7 @@ export function presignedAwsGet(service: AwsService, options: AwsCallOptions = {
   const target = signingTarget(service, options);
   if (typeof target === 'string') return () => Promise.reject(new Error(target));
   const { endpoint, signer } = target;
-  return async (path, expiresInSeconds) => {
+  return async (path, expiresInSeconds, query = {}) => {
     const fullPath = pathOn(endpoint, path);
     const presigned = await signer.presign(
       {
@@ -159,7 +159,7 @@ export function presignedAwsGet(service: AwsService, options: AwsCallOptions = {
         hostname: endpoint.hostname,
         port: endpoint.port === '' ? undefined : Number(endpoint.port),
         path: fullPath,
-        query: {},
+        query: { ...query },
         headers: { host: endpoint.host, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
       },
       // The payload hash is signed as UNSIGNED-PAYLOAD but neither sent nor signed as a header: the

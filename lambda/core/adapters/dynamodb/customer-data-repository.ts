@@ -10,7 +10,6 @@ import {
   ENTITY_TYPE,
   EntityType,
   inboundPartition,
-  isOperatorAuthKey,
   KEY_ATTRIBUTES,
   legacyConsentListPrefix,
   PK,
@@ -22,12 +21,24 @@ import {
 import { KEY_NAMES, secretCreatedOnce } from './repository-support';
 
 const PAGE = 500;
+/**
+ * DeleteItems in flight at once: a customer's thousands of items go in seconds (npm run
+ * bench:erasure), and far below what an on-demand table takes.
+ */
+const PARALLEL_DELETES = 16;
 
 /** Bookkeeping that leads to the customer's items: erased with them, never exported. */
 const REFERENCE_KINDS: readonly string[] = [EntityType.demandReference, EntityType.crmSyncReference, EntityType.authReference];
 /** Sign-in links and console sessions: an export says when they were made and end, never their token hash or CSRF token. */
 const SIGN_IN_KINDS: readonly string[] = [EntityType.loginGrant, EntityType.operatorSession];
 const SIGN_IN_EXPORTED_ATTRIBUTES = ['created_at', 'expires_at'];
+/**
+ * What the customer's items say of the business's staff, which is theirs, not the customer's: the
+ * phone of the operator who wrote a note, answered, holds the conversation, read it, or has the CRM
+ * deal. An export names them `staff`; names stay (the customer saw them in the conversation).
+ */
+const STAFF_PHONES: Readonly<Record<string, readonly string[]>> = { operator_note: ['author_phone'], message: ['operator_phone'], session: ['assigned_to'] };
+const STAFF = 'staff';
 
 /**
  * Finds a customer's items by key: the four partitions named after the customer (`CUSTOMER#`,
@@ -68,15 +79,16 @@ export class DynamoCustomerDataRepository implements CustomerDataRepository {
   }
 
   /**
-   * Deletes in batches, except an operator's login grants and sessions: one DeleteItem each, since
-   * BatchWriteItem would also let whoever erases write sign-ins, which only the functions that
-   * issue them may (lib/private/permissions.ts).
+   * One DeleteItem per record, {@link PARALLEL_DELETES} at a time: BatchWriteItem would also let
+   * whoever erases write items — IAM cannot tell its puts from its deletes — sign-ins included,
+   * which only the functions that issue them may write (lib/private/permissions.ts).
    */
   async remove(records: readonly CustomerRecord[]): Promise<void> {
-    const signIns = records.filter((record) => isOperatorAuthKey(record.key));
-    const batched = records.filter((record) => !isOperatorAuthKey(record.key));
-    if (batched.length > 0) await this.kit.batchWrite(batched.map((record) => ({ delete: record.key })));
-    for (const signIn of signIns) await this.kit.delete({ key: signIn.key });
+    let next = 0;
+    const worker = async () => {
+      while (next < records.length) await this.kit.delete({ key: records[next++].key });
+    };
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_DELETES, records.length) }, worker));
     // A conversation gone is a row gone from every inbox that lists it.
     if (records.some((record) => record.kind === EntityType.session)) await this.inboxVersion.raise();
   }
@@ -121,11 +133,18 @@ function toRecord(item: Item, withAttributes: boolean): CustomerRecord {
   return { kind, key, attributes: Object.fromEntries(Object.entries(item).filter(([name]) => !KEY_ATTRIBUTES.includes(name))) };
 }
 
-/** The item as an export shows it: a sign-in only with its times. */
+/** The item as an export shows it: a sign-in only with its times, staff named as such. */
 function toExportedRecord(item: Item): CustomerRecord {
   const record = toRecord(item, true);
-  if (!SIGN_IN_KINDS.includes(record.kind)) return record;
-  return { ...record, attributes: Object.fromEntries(SIGN_IN_EXPORTED_ATTRIBUTES.flatMap((name) => (record.attributes?.[name] === undefined ? [] : [[name, record.attributes[name]]]))) };
+  const attributes = record.attributes ?? {};
+  if (SIGN_IN_KINDS.includes(record.kind)) return { ...record, attributes: Object.fromEntries(SIGN_IN_EXPORTED_ATTRIBUTES.flatMap((name) => (attributes[name] === undefined ? [] : [[name, attributes[name]]]))) };
+  const staffed: Record<string, unknown> = { ...attributes };
+  for (const name of STAFF_PHONES[record.kind] ?? []) if (staffed[name] !== undefined) staffed[name] = STAFF;
+  // Which operators opened the conversation, and when: the staff's own trail.
+  if (record.kind === EntityType.session) delete staffed.seen_by;
+  const deal = (attributes.desired as { deal?: Record<string, unknown> } | undefined)?.deal;
+  if (record.kind === EntityType.crmSync && deal?.assignedTo !== undefined) staffed.desired = { ...(attributes.desired as object), deal: { ...deal, assignedTo: STAFF } };
+  return { ...record, attributes: staffed };
 }
 
 function distinctKeys(keys: readonly TableKey[]): TableKey[] {

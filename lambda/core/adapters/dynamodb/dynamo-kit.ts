@@ -2,7 +2,7 @@
  * The data-access kit: the ONE module that talks to DynamoDB. Repositories build keys (keys.ts) and
  * expressions and call these operations; nothing else imports the AWS SDK's DynamoDB clients.
  *
- * - One DynamoDBDocumentClient per process (`removeUndefinedValues`), created on first use.
+ * - One DynamoDBDocumentClient per process (`removeUndefinedValues`; `convertClassInstanceToMap`: a map keyed `constructor` is data), created on first use.
  * - `queryPage` takes and returns an opaque, tamper-evident cursor; there is no Scan.
  * - `batchGet`/`batchWrite` retry `Unprocessed*` with exponential backoff and full jitter, up to a
  *   bound, then throw {@link UnprocessedItemsError} naming what remained.
@@ -92,7 +92,7 @@ const BATCH_WRITE_CHUNK = 25;
  */
 export function createDocumentClient(config: DynamoDBClientConfig = {}, instrument: (client: DynamoDBClient) => DynamoDBClient = (client) => client): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(instrument(new DynamoDBClient(config)), {
-    marshallOptions: { removeUndefinedValues: true },
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
   });
 }
 

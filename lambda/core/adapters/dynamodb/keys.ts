@@ -139,9 +139,20 @@ export const messageKey = (customerId: string, timestamp: string, messageId: str
   tableKey(sessionPartition(customerId), `MSG#${isoMicros(timestamp)}#${segment('message id', messageId)}`);
 /** The key of a stored message from its opaque reference (see MessageRepository.refFor). */
 export const messageKeyFromRef = (ref: { readonly customerId: string; readonly sortKey: string }) => {
-  if (!ref.sortKey.startsWith('MSG#')) throw new InvalidKeySegmentError('message reference', ref.sortKey);
-  return tableKey(sessionPartition(ref.customerId), ref.sortKey);
+  // Only a key messageKey would build: `MSG#{timestamp as written}#{message id}`, nothing else of the partition.
+  const [prefix, timestamp, ...id] = ref.sortKey.split('#');
+  const key = prefix === 'MSG' && id.length === 1 && isWrittenTimestamp(timestamp) ? messageKey(ref.customerId, timestamp, id[0]) : undefined;
+  if (key?.[SK] !== ref.sortKey) throw new InvalidKeySegmentError('message reference', ref.sortKey);
+  return key;
 };
+
+function isWrittenTimestamp(value: string | undefined): value is string {
+  try {
+    return value !== undefined && isoMicros(value) === value;
+  } catch {
+    return false;
+  }
+}
 /** Partition and sort-key prefix that select a customer's whole message history. */
 export const messageHistoryPrefix = (customerId: string) => ({ partition: sessionPartition(customerId), sortKeyPrefix: 'MSG#' });
 

@@ -8,6 +8,7 @@ import { customerDisplayName } from '../../domain/operator';
 import { isExpired } from '../../domain/privacy';
 import { isoMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
+import type { SentTextMessage } from '../../ports/whatsapp-sender';
 import { llmUsageOfItem, MessageAttribute as M, messageFromItem, messageToItem } from './codecs/message-codec';
 import { SessionAttribute } from './codecs/session-codec';
 import type { DynamoKit, Item, TransactAction, UpdateRequest } from './dynamo-kit';
@@ -34,6 +35,7 @@ import { KeyLayoutPolicy } from './key-layout';
 import { DynamoInboxVersion } from './inbox-version';
 import { deliveryUpdate, quarantineUpdate, receiptUpdate } from './message-updates';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
+import { InvalidKeySegmentError } from './dynamo-errors';
 
 /**
  * How far back a reaction or an edit looks for the message it names: WhatsApp lets a customer edit
@@ -201,14 +203,22 @@ export class DynamoMessageRepository implements MessageRepository {
     return item && messageFromItem(item);
   }
 
-  markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: string): Promise<boolean> {
-    return conditionally(() => this.kit.update(deliveryUpdate(ref, { status: 'sent', providerMessageId, sentAt })));
+  markOutboundSent(ref: OutboundRef, sent: SentTextMessage, sentAt: string): Promise<boolean> {
+    return conditionally(() => this.kit.update(deliveryUpdate(ref, { status: 'sent', ...sent, sentAt })));
   }
 
   async recordReceipt(ref: OutboundRef, receipt: DeliveryReceipt): Promise<ReceiptOutcome> {
+    let update: Omit<UpdateRequest, 'returnValues'>;
+    try {
+      update = receiptUpdate(ref, receipt);
+    } catch (error) {
+      // Callback data in the pipeline's form that names no message: someone else's, no request made.
+      if (error instanceof InvalidKeySegmentError) return 'notOurs';
+      throw error;
+    }
     let before: Item | undefined;
     // The old values come with the write's answer at no extra capacity: they tell a settled unknown outcome.
-    const recorded = await conditionally(async () => (before = await this.kit.update({ ...receiptUpdate(ref, receipt), returnValues: 'UPDATED_OLD' })));
+    const recorded = await conditionally(async () => (before = await this.kit.update({ ...update, returnValues: 'UPDATED_OLD' })));
     if (!recorded) return 'unchanged';
     return before?.[M.deliveryStatus] === 'sent' ? 'recorded' : 'settled';
   }

@@ -31,8 +31,10 @@ const MAYBE_TAKEN_BY_META: readonly DeliveryStatus[] = ['pending_send', 'maybe_s
 /**
  * A receipt, as one conditional update of the message it names (docs/DESIGN.md#delivery-receipts):
  * only later statuses than the recorded one pass, so duplicates and reordered statuses fail the
- * condition; a message whose send outcome was unknown becomes `sent`, with the wamid and time
- * the send's own answer never recorded.
+ * condition, and only a status of a wamid the message was sent as (any part of a split reply), so
+ * a status of another message that carries this one's callback data changes nothing; a message
+ * whose send outcome was unknown (no wamid recorded) becomes `sent`, with the wamid and time the
+ * send's own answer never recorded.
  */
 export function receiptUpdate(ref: OutboundRef, receipt: DeliveryReceipt): Omit<UpdateRequest, 'returnValues'> {
   const before = receiptStatusesBefore(receipt.status);
@@ -53,10 +55,12 @@ export function receiptUpdate(ref: OutboundRef, receipt: DeliveryReceipt): Omit<
   }
   const taken = MAYBE_TAKEN_BY_META.map((_, index) => `:taken${index}`).join(', ');
   const later = before.length === 0 ? 'attribute_not_exists(#receipt)' : `(attribute_not_exists(#receipt) OR #receipt IN (${before.map((_, index) => `:before${index}`).join(', ')}))`;
+  // A wamid the message was sent as, or none known yet (an unknown outcome this status settles).
+  const sameSend = '(attribute_not_exists(#pmid) OR #pmid = :wamid OR contains(#pmids, :wamid))';
   return {
     key: messageKeyFromRef(ref),
     update: `SET ${sets.join(', ')}`,
-    condition: `#type = :message AND #direction = :outbound AND #status IN (${taken}) AND ${later}`,
+    condition: `#type = :message AND #direction = :outbound AND #status IN (${taken}) AND ${later} AND ${sameSend}`,
     names: {
       '#type': ENTITY_TYPE,
       '#direction': 'direction',
@@ -64,6 +68,7 @@ export function receiptUpdate(ref: OutboundRef, receipt: DeliveryReceipt): Omit<
       '#receipt': M.receiptStatus,
       '#receiptAt': M.receiptAt,
       '#pmid': M.providerMessageId,
+      '#pmids': M.providerMessageIds,
       '#sentAt': M.sentAt,
       ...(receipt.failureCode !== undefined && { '#code': M.deliveryFailureCode }),
     },
@@ -76,9 +81,9 @@ export function receiptUpdate(ref: OutboundRef, receipt: DeliveryReceipt): Omit<
  * completion transaction (the turn ledger's `complete`), hence a function of its own.
  */
 export function deliveryUpdate(ref: OutboundRef, delivery: ReplyDelivery): Omit<UpdateRequest, 'returnValues'> {
-  const fields: Record<string, string> =
+  const fields: Record<string, string | readonly string[]> =
     delivery.status === 'sent'
-      ? { [M.providerMessageId]: delivery.providerMessageId, [M.sentAt]: isoMicros(delivery.sentAt) }
+      ? { [M.providerMessageId]: delivery.providerMessageId, [M.sentAt]: isoMicros(delivery.sentAt), ...(delivery.providerMessageIds.length > 1 && { [M.providerMessageIds]: delivery.providerMessageIds }) }
       : delivery.status === 'superseded' || delivery.status === 'maybe_sent'
         ? { [M.supersededAt]: isoMicros(delivery.at) }
         : { [M.failureReason]: delivery.reason };

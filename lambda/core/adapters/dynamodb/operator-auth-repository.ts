@@ -1,7 +1,7 @@
 import { OPERATOR_DEFAULTS } from '../../../../lib/contract';
 import { nextLocalMidnight } from '../../domain/local-time';
-import { assertTokenHash, type LoginGrant, loginGrantExpiryCeiling, type OperatorSession } from '../../domain/operator-auth';
-import { isoMicros, toEpochMicros } from '../../domain/timestamps';
+import { assertTokenHash, isLiveLoginGrant, isLiveSession, type LoginGrant, loginGrantExpiryCeiling, type OperatorSession } from '../../domain/operator-auth';
+import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import type { OperatorAuthRepository, OperatorSessionInput, RevokedOperatorAccess } from '../../ports/repositories';
 import {
@@ -19,8 +19,9 @@ import { epochSeconds } from '../../domain/timestamps';
 
 /**
  * Operator login grants and sessions, stored under the SHA-256 of their tokens (a raw token is
- * refused). Expiry is enforced here on every read and consume; the TTL attribute only lets
- * DynamoDB clean up, which can lag by days.
+ * refused). Expiry is enforced here on every read and consume — against the lifetime the item may
+ * have for when it was made, not only the expiry it carries; the TTL attribute only lets DynamoDB
+ * clean up, which can lag by days.
  */
 export class DynamoOperatorAuthRepository implements OperatorAuthRepository {
   constructor(
@@ -56,7 +57,8 @@ export class DynamoOperatorAuthRepository implements OperatorAuthRepository {
       });
       consumed = item && loginGrantFromItem(item);
     });
-    return consumed;
+    // A grant that claims a longer life than any this repository issues was not issued here: used up, and refused.
+    return consumed && isLiveLoginGrant(consumed, now, this.timeZone) ? consumed : undefined;
   }
 
   async putSession(input: OperatorSessionInput): Promise<OperatorSession> {
@@ -77,7 +79,7 @@ export class DynamoOperatorAuthRepository implements OperatorAuthRepository {
     assertTokenHash(tokenHash);
     const item = await this.kit.get({ key: operatorSessionKey(tokenHash), consistentRead: true });
     const session = item && operatorSessionFromItem(item);
-    return session && toEpochMicros(session.expiresAt) > toEpochMicros(now) ? session : undefined;
+    return session && isLiveSession(session, now, this.timeZone) ? session : undefined;
   }
 
   async deleteSession(tokenHash: string): Promise<void> {

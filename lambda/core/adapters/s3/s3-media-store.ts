@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { credentialProvider, type AwsCredentials } from '../aws/aws-identity';
 import { mediaBucketUrl } from './media-bucket-url';
 import { MEDIA_DEFAULTS } from '../../../../lib/contract';
+import type { MediaLinkResponse } from '../../domain/media';
 import { type MediaDestination, MediaStoreError, type MediaStore, type StoredObject } from '../../ports/media-store';
 import type { RequestTimeouts } from '../aws/request-timeouts';
 import { type AwsCallOptions, type AwsService, encodePathSegment, type PresignedAwsGet, presignedAwsGet, type SignedAwsPost, signedAwsPost } from '../aws/signed-aws-post';
@@ -88,8 +89,13 @@ export class S3MediaStore implements MediaStore {
     return answer.payload;
   }
 
-  async presignedGetUrl(objectKey: string, expiresInSeconds: number): Promise<string> {
-    return this.presign(objectPath(objectKey), expiresInSeconds);
+  async presignedGetUrl(objectKey: string, expiresInSeconds: number, response?: MediaLinkResponse): Promise<string> {
+    // S3 answers a signed GET with these headers instead of the object's own.
+    const overrides = response && {
+      'response-content-disposition': response.contentDisposition,
+      ...(response.contentType === undefined ? {} : { 'response-content-type': response.contentType }),
+    };
+    return this.presign(objectPath(objectKey), expiresInSeconds, overrides);
   }
 
   async listCustomerObjects(customerId: string): Promise<readonly StoredObject[]> {

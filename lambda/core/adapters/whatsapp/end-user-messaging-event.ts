@@ -56,10 +56,7 @@ export function parseEndUserMessagingEvent(snsMessage: string, receivedAt: Date)
     accountId: envelope.aws_account_id,
     wabas: resources(wabas, 'MetaWabaIds', 'wabaId'),
     phoneNumbers: phoneNumbers === undefined ? [] : resources(phoneNumbers, 'MetaPhoneNumberIds', 'metaPhoneNumberId'),
-    entry: {
-      wabaId: String(entry.id),
-      phoneNumberIds: [...new Set((entry.changes as { value?: { metadata?: { phone_number_id?: unknown } } }[]).flatMap((change) => change.value?.metadata?.phone_number_id ?? []).map(String))],
-    },
+    entry: { wabaId: String(entry.id), phoneNumberIds: phoneNumberIdsOf(entry.changes) },
     notification,
   };
 }
@@ -122,6 +119,15 @@ function resources(value: unknown, field: string, idField: string): EndUserMessa
     if (typeof metaId !== 'string' || typeof arn !== 'string') throw new EndUserMessagingEventError(`context.${field} holds an entry without ${idField} and arn`);
     return { metaId, arn };
   });
+}
+
+/** The business numbers the entry's changes name (`value.metadata.phone_number_id`), whatever shape the rest has. */
+function phoneNumberIdsOf(changes: unknown): string[] {
+  const named = (Array.isArray(changes) ? changes : []).flatMap((change: unknown) => {
+    const id = (change as { value?: { metadata?: { phone_number_id?: unknown } } } | null)?.value?.metadata?.phone_number_id;
+    return id === undefined || id === null ? [] : [String(id)];
+  });
+  return [...new Set(named)];
 }
 
 function parseJsonObject(text: string, what: string): Record<string, unknown> {

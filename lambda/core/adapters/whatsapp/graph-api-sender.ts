@@ -13,16 +13,10 @@ import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
 import { classifyGraphApiError } from './graph-api-errors';
 import { CONNECT_PHASE_ERROR_CODES, mediaMessagePayload, readReceiptPayload, templateMessagePayload, textMessagePayload } from './outbound-messages';
 import { splitWhatsAppText } from './whatsapp-text';
+import { fetchSafely, type DestinationRule, UnsafeDestinationError } from '../outbound/safe-destination';
+import { graphApiRoot, graphApiRule } from './graph-api-root';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
-
-/** https anywhere; plain http only to this machine (the local fake Graph API). */
-const SAFE_BASE_URL = /^(https:\/\/|http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$))/;
-
-/** Whether the access token may travel to `baseUrl`: https, or plain http to this machine. */
-export function isSafeGraphApiBaseUrl(baseUrl: string): boolean {
-  return SAFE_BASE_URL.test(baseUrl);
-}
 
 export interface GraphApiSenderOptions {
   /** Graph API root including the version, e.g. `https://graph.facebook.com/v23.0`. */
@@ -47,17 +41,15 @@ type GraphApiRequest = { readonly edge: 'messages'; readonly payload: object } |
  */
 export class GraphApiWhatsAppSender implements WhatsAppSender {
   private readonly baseUrl: string;
+  private readonly destinations: DestinationRule;
   private readonly credentials: WhatsAppCredentialsProvider;
   private readonly requestTimeoutMs: number;
   private readonly maxMessagesPerReply: number | undefined;
   private readonly media: Pick<MediaStore, 'get'> | undefined;
 
   constructor(options: GraphApiSenderOptions) {
-    if (!isSafeGraphApiBaseUrl(options.baseUrl)) {
-      // The access token travels in every request: never in clear text, whatever the environment says.
-      throw new RangeError('The Graph API base URL must start with https:// (plain http only on the loopback interface)');
-    }
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.baseUrl = graphApiRoot(options.baseUrl);
+    this.destinations = graphApiRule(options.baseUrl);
     this.credentials = options.credentials;
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.maxMessagesPerReply = options.maxMessagesPerReply;
@@ -145,7 +137,7 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
     let rawBody: string;
     try {
       const authorization = `Bearer ${accessToken}`;
-      response = await fetch(`${this.baseUrl}/${encodeURIComponent(businessPhoneNumberId)}/${request.edge}`, {
+      response = await fetchSafely(`${this.baseUrl}/${encodeURIComponent(businessPhoneNumberId)}/${request.edge}`, this.destinations, {
         method: 'POST',
         ...(request.edge === 'media'
           ? { headers: { authorization }, body: request.form() }
@@ -154,6 +146,10 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
       });
       rawBody = await response.text();
     } catch (error) {
+      if (error instanceof UnsafeDestinationError) {
+        // Refused before anything was sent, or answered with a redirect Meta never gives to a message it took.
+        return { ok: false, error: new WhatsAppSendError(error.message, { category: 'request', retryable: false, outcomeUnknown: false, partsDelivered }, { cause: error }) };
+      }
       return { ok: false, error: this.transportError(error, partsDelivered) };
     }
 

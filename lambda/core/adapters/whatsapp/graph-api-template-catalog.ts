@@ -1,7 +1,8 @@
 import type { WhatsAppCredentialsProvider } from '../../ports/credentials';
 import { type TemplateCatalog, TemplateCatalogError } from '../../ports/template-catalog';
 import { classifyGraphApiError } from './graph-api-errors';
-import { isSafeGraphApiBaseUrl } from './graph-api-sender';
+import { fetchSafely, type DestinationRule, UnsafeDestinationError } from '../outbound/safe-destination';
+import { graphApiRoot, graphApiRule } from './graph-api-root';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 /** Meta's largest page of the templates list. */
@@ -27,11 +28,12 @@ export interface GraphApiTemplateCatalogOptions {
  */
 export class GraphApiTemplateCatalog implements TemplateCatalog {
   private readonly baseUrl: string;
+  private readonly destinations: DestinationRule;
 
   constructor(private readonly options: GraphApiTemplateCatalogOptions) {
-    if (!isSafeGraphApiBaseUrl(options.baseUrl)) throw new RangeError('The Graph API base URL must start with https:// (plain http only on the loopback interface)');
     if (!/^\d{1,32}$/.test(options.businessAccountId)) throw new RangeError('The WhatsApp Business Account id must be Meta\'s numeric id');
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.baseUrl = graphApiRoot(options.baseUrl);
+    this.destinations = graphApiRule(options.baseUrl);
   }
 
   async listTemplates(): Promise<readonly unknown[]> {
@@ -55,9 +57,10 @@ export class GraphApiTemplateCatalog implements TemplateCatalog {
     let response: Response;
     let body: unknown;
     try {
-      response = await fetch(url, { headers: { authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) });
+      response = await fetchSafely(url, this.destinations, { headers: { authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) });
       body = await response.json();
     } catch (error) {
+      if (error instanceof UnsafeDestinationError) throw new TemplateCatalogError(`The templates list was refused: ${error.message}`, false, { cause: error });
       throw new TemplateCatalogError('The Graph API did not answer the templates list', true, { cause: error });
     }
     if (response.ok) return (body ?? {}) as TemplatesPage;

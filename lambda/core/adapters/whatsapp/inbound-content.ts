@@ -1,5 +1,6 @@
 import type { InboundTurn } from '../../domain/inbound-turn';
 import { MEDIA_KINDS, type InboundMedia, type MediaKind } from '../../domain/media';
+import { displayableFileName } from '../../domain/text-bounds';
 import { isObject, joinParts, optionalString, requireArray, requireObject, requireString, WebhookPayloadError, type Json } from './webhook-json';
 
 /**
@@ -65,7 +66,8 @@ function readType(message: Json, type: string): TypeContent {
 
 function mediaContent(kind: MediaKind, content: Json): TypeContent {
   const caption = optionalString(content.caption);
-  const filename = optionalString(content.filename);
+  // Shown to operators and offered as the download's name: what it says, without characters that reorder it.
+  const filename = optionalString(displayableFileName(optionalString(content.filename) ?? ''));
   const media: InboundMedia = {
     kind,
     providerMediaId: requireString(content.id, `messages[].${kind}.id`),

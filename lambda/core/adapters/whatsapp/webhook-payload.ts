@@ -1,6 +1,7 @@
 import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
 import { isValidCustomerId, isValidMessageId, type InboundTurn } from '../../domain/inbound-turn';
 import { MAX_PROFILE_NAME_CHARS } from '../../domain/inbox-summary';
+import { cutOnCodePoints } from '../../domain/text-bounds';
 import { isLanguageCode, isTemplateName, statusAfterEvent, type TemplateStatusUpdate } from '../../domain/whatsapp-template';
 import { inboundContent } from './inbound-content';
 import { isObject, optionalString, requireArray, requireObject, requireString, WebhookPayloadError, type Json } from './webhook-json';
@@ -18,6 +19,8 @@ export interface DeliveryStatus {
   readonly errorCode?: number;
   /** `biz_opaque_callback_data`: what the send of the message carried, echoed by Meta. */
   readonly callbackData?: string;
+  /** Whom the message went to, as Meta names them: `recipient_id` (the phone) and `recipient_user_id` (the business-scoped user id), those present. */
+  readonly recipientIds: readonly string[];
 }
 
 export interface ParsedWebhook {
@@ -27,6 +30,13 @@ export interface ParsedWebhook {
   readonly templateStatusUpdates?: TemplateStatusUpdate[];
   /** Entries of other webhook fields or message kinds that are not customer turns (e.g. `system`). */
   readonly ignored: number;
+  /**
+   * Parts Meta signed that could not be read (a change, a message naming no customer, a status of
+   * the wrong shape): counted and dropped, never a reason to refuse the notification, which Meta
+   * would only send again for days. A message that names its customer but cannot be read is a
+   * turn marked `unsupported` instead, so the customer is told.
+   */
+  readonly unreadable: number;
 }
 
 export { WebhookPayloadError };
@@ -52,26 +62,33 @@ function epochSecondsToIso(value: unknown, where: string): string {
 
 function toTurn(message: Json, metadata: Json, receivedAt: string): InboundTurn {
   const type = requireString(message.type, 'messages[].type');
-  const phone = optionalString(message.from);
-  const userId = optionalString(message.from_user_id);
-  const customerId = phone ?? userId;
-  if (customerId === undefined) throw new WebhookPayloadError('messages[] needs `from` or `from_user_id`');
-  if (!isValidCustomerId(customerId)) throw new WebhookPayloadError('messages[].from is not a WhatsApp id');
+  const customer = customerOf(message);
+  if (customer === undefined) throw new WebhookPayloadError('messages[] needs `from` or `from_user_id`');
+  if (!isValidCustomerId(customer.customerId)) throw new WebhookPayloadError('messages[].from is not a WhatsApp id');
   const messageId = requireString(message.id, 'messages[].id');
   if (!isValidMessageId(messageId)) throw new WebhookPayloadError('messages[].id is not a WhatsApp message id');
   const { text, ...content } = inboundContent(message, type);
   if (LONE_SURROGATE.test(text)) throw new WebhookPayloadError('the message text is not well-formed Unicode');
   const referenced = [content.quotedMessageId, content.reaction?.targetMessageId, content.editOf, content.revokes];
   if (referenced.some((id) => id !== undefined && !isValidMessageId(id))) throw new WebhookPayloadError('messages[] refers to a message by an id that is not a WhatsApp message id');
+  return { ...turnHeader(message, metadata, receivedAt, customer, messageId), messageType: type, text: cutOnCodePoints(text, MAX_TURN_TEXT_LENGTH), ...content };
+}
+
+/** Who wrote: the phone (`from`), or the business-scoped user id when Meta gives no phone. */
+function customerOf(message: Json): Pick<InboundTurn, 'customerId' | 'customerIdKind'> | undefined {
+  const phone = optionalString(message.from);
+  if (phone !== undefined) return { customerId: phone, customerIdKind: 'phone' };
+  const userId = optionalString(message.from_user_id);
+  return userId === undefined ? undefined : { customerId: userId, customerIdKind: 'user_id' };
+}
+
+/** What every turn of a message carries besides its content: who, which message, when, to which business number. */
+function turnHeader(message: Json, metadata: Json, receivedAt: string, customer: Pick<InboundTurn, 'customerId' | 'customerIdKind'>, messageId: string) {
   return {
-    customerId,
-    customerIdKind: phone !== undefined ? 'phone' : 'user_id',
+    ...customer,
     messageId,
     providerTimestamp: epochSecondsToIso(message.timestamp, 'messages[].timestamp'),
     receivedAt,
-    messageType: type,
-    text: text.length > MAX_TURN_TEXT_LENGTH ? text.slice(0, MAX_TURN_TEXT_LENGTH) : text,
-    ...content,
     businessPhoneNumberId: requirePhoneNumberId(metadata.phone_number_id),
     displayPhoneNumber: optionalString(metadata.display_phone_number),
   };
@@ -86,20 +103,44 @@ function requirePhoneNumberId(value: unknown): string {
 
 function toStatus(status: unknown): DeliveryStatus {
   const item = requireObject(status, 'statuses[]');
+  const providerMessageId = requireString(item.id, 'statuses[].id');
+  if (!isValidMessageId(providerMessageId)) throw new WebhookPayloadError('statuses[].id is not a WhatsApp message id');
   const firstError = Array.isArray(item.errors) && isObject(item.errors[0]) ? item.errors[0] : undefined;
+  const recipientIds = [optionalString(item.recipient_id), optionalString(item.recipient_user_id)].filter((id): id is string => id !== undefined);
   return {
-    providerMessageId: requireString(item.id, 'statuses[].id'),
+    providerMessageId,
     status: requireString(item.status, 'statuses[].status'),
     timestamp: epochSecondsToIso(item.timestamp, 'statuses[].timestamp'),
-    errorCode: typeof firstError?.code === 'number' ? firstError.code : undefined,
+    errorCode: Number.isSafeInteger(firstError?.code) ? (firstError?.code as number) : undefined,
     callbackData: optionalString(item.biz_opaque_callback_data),
+    recipientIds,
   };
 }
 
 /**
+ * A message that names its customer, its id, its time and the business number, but whose content
+ * cannot be read (Meta's own "Unsupported webhook payload", a type's object missing): a turn the
+ * customer is told about, like a type the pipeline does not know. Anything less is unreadable.
+ */
+function unreadableTurn(message: Json, metadata: Json, receivedAt: string): InboundTurn | undefined {
+  try {
+    const customer = customerOf(message);
+    const messageId = optionalString(message.id);
+    if (customer === undefined || !isValidCustomerId(customer.customerId) || messageId === undefined || !isValidMessageId(messageId)) return undefined;
+    const type = /^[a-z_]{1,32}$/.test(String(message.type)) ? String(message.type) : 'unknown';
+    return { ...turnHeader(message, metadata, receivedAt, customer, messageId), messageType: type, text: `[${type}]`, unsupported: true };
+  } catch (error) {
+    if (error instanceof WebhookPayloadError) return undefined;
+    throw error;
+  }
+}
+
+/**
  * Normalises a Meta WhatsApp Business Account notification: every
- * `entry[].changes[].value.messages[]` becomes an InboundTurn, in payload order. The whole body is
- * rejected when any part has the wrong shape, so a malformed request writes nothing.
+ * `entry[].changes[].value.messages[]` becomes an InboundTurn, in payload order. Only a body that is
+ * not a notification at all (not JSON, another object kind, no list of entries) is refused, with a
+ * WebhookPayloadError; inside one, a part of the wrong shape is counted as `unreadable` and the
+ * rest is read, so nothing Meta signed makes the whole notification fail.
  */
 export function parseWebhookPayload(rawBody: string, receivedAt: Date): ParsedWebhook {
   let document: unknown;
@@ -110,40 +151,80 @@ export function parseWebhookPayload(rawBody: string, receivedAt: Date): ParsedWe
   }
   const root = requireObject(document, 'body');
   if (root.object !== 'whatsapp_business_account') throw new WebhookPayloadError('body.object must be "whatsapp_business_account"');
-  const receivedAtIso = receivedAt.toISOString();
-  const turns: InboundTurn[] = [];
-  const statuses: DeliveryStatus[] = [];
-  const templateStatusUpdates: TemplateStatusUpdate[] = [];
-  let ignored = 0;
-  for (const entry of requireArray(root.entry, 'entry')) {
-    const entryObject = requireObject(entry, 'entry[]');
-    for (const change of requireArray(entryObject.changes, 'entry[].changes')) {
-      const changeObject = requireObject(change, 'changes[]');
-      const templateUpdate = changeObject.field === TEMPLATE_STATUS_FIELD ? toTemplateStatusUpdate(changeObject.value, entryObject.time, receivedAtIso) : undefined;
-      if (templateUpdate !== undefined) {
-        templateStatusUpdates.push(templateUpdate);
-        continue;
-      }
-      if (changeObject.field !== undefined && changeObject.field !== 'messages') {
-        ignored += 1;
-        continue;
-      }
-      const value = requireObject(changeObject.value, 'changes[].value');
-      const messages = requireArray(value.messages, 'value.messages');
-      const metadata = messages.length > 0 ? requireObject(value.metadata, 'value.metadata') : {};
-      const profileNames = profileNamesOf(value.contacts);
-      for (const message of messages) {
-        const messageObject = requireObject(message, 'messages[]');
-        if (NON_TURN_MESSAGE_TYPES.has(String(messageObject.type))) {
-          ignored += 1;
-          continue;
-        }
-        turns.push(withProfileName(toTurn(messageObject, metadata, receivedAtIso), profileNames));
-      }
-      statuses.push(...requireArray(value.statuses, 'value.statuses').map(toStatus));
+  const entries = requireArray(root.entry, 'entry');
+  const parsed = new NotificationReader(receivedAt.toISOString());
+  for (const entry of entries) {
+    parsed.readPart(() => {
+      const entryObject = requireObject(entry, 'entry[]');
+      for (const change of requireArray(entryObject.changes, 'entry[].changes')) parsed.readPart(() => parsed.readChange(change, entryObject));
+    });
+  }
+  const { turns, statuses, templateStatusUpdates, ignored, unreadable } = parsed;
+  return { turns, statuses, ...(templateStatusUpdates.length > 0 ? { templateStatusUpdates } : {}), ignored, unreadable };
+}
+
+/** What a notification yields, collected part by part. */
+class NotificationReader {
+  readonly turns: InboundTurn[] = [];
+  readonly statuses: DeliveryStatus[] = [];
+  readonly templateStatusUpdates: TemplateStatusUpdate[] = [];
+  ignored = 0;
+  unreadable = 0;
+
+  constructor(private readonly receivedAt: string) {}
+
+  /** Reads one part; a part of the wrong shape counts as unreadable and the rest goes on. */
+  readPart(read: () => void): void {
+    try {
+      read();
+    } catch (error) {
+      if (!(error instanceof WebhookPayloadError)) throw error;
+      this.unreadable += 1;
     }
   }
-  return { turns, statuses, ...(templateStatusUpdates.length > 0 ? { templateStatusUpdates } : {}), ignored };
+
+  /** One `changes[]` element: a template status change, another field (ignored), or messages and statuses. */
+  readChange(change: unknown, entry: Json): void {
+    const changeObject = requireObject(change, 'changes[]');
+    const templateUpdate = changeObject.field === TEMPLATE_STATUS_FIELD ? toTemplateStatusUpdate(changeObject.value, entry.time, this.receivedAt) : undefined;
+    if (templateUpdate !== undefined) {
+      this.templateStatusUpdates.push(templateUpdate);
+      return;
+    }
+    if (changeObject.field !== undefined && changeObject.field !== 'messages') {
+      this.ignored += 1;
+      return;
+    }
+    const value = requireObject(changeObject.value, 'changes[].value');
+    const metadata = isObject(value.metadata) ? value.metadata : {};
+    const profileNames = profileNamesOf(value.contacts);
+    this.readPart(() => {
+      for (const message of requireArray(value.messages, 'value.messages')) this.readMessage(message, metadata, profileNames);
+    });
+    this.readPart(() => {
+      for (const status of requireArray(value.statuses, 'value.statuses')) this.readPart(() => this.statuses.push(toStatus(status)));
+    });
+  }
+
+  private readMessage(message: unknown, metadata: Json, profileNames: ReadonlyMap<string, string>): void {
+    if (isObject(message) && NON_TURN_MESSAGE_TYPES.has(String(message.type))) {
+      this.ignored += 1;
+      return;
+    }
+    const turn = isObject(message) ? readTurn(message, metadata, this.receivedAt) : undefined;
+    if (turn === undefined) this.unreadable += 1;
+    else this.turns.push(withProfileName(turn, profileNames));
+  }
+}
+
+/** The message as a turn; one that names its customer but cannot be read as an unsupported turn; undefined when it names nobody. */
+function readTurn(message: Json, metadata: Json, receivedAt: string): InboundTurn | undefined {
+  try {
+    return toTurn(message, metadata, receivedAt);
+  } catch (error) {
+    if (!(error instanceof WebhookPayloadError)) throw error;
+    return unreadableTurn(message, metadata, receivedAt);
+  }
 }
 
 /**

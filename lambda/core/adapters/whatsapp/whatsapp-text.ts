@@ -1,3 +1,5 @@
+import { cutOnCodePoints } from '../../domain/text-bounds';
+
 /** WhatsApp's limit on a text message body (`text.body`). Counted in UTF-16 units, which never undercounts. */
 export const WHATSAPP_TEXT_LIMIT = 4096;
 
@@ -57,7 +59,7 @@ function naturalCut(text: string, limit: number): number {
   const wordBoundary = lastWhitespace(window);
   if (wordBoundary > 0) return wordBoundary;
 
-  return isHighSurrogate(text.charCodeAt(limit - 1)) ? limit - 1 : limit;
+  return cutOnCodePoints(text, limit).length;
 }
 
 /** Index just after the last sentence-ending punctuation that is followed by whitespace. */
@@ -75,8 +77,4 @@ function lastWhitespace(window: string): number {
     if (/\s/.test(window[index])) return index;
   }
   return -1;
-}
-
-function isHighSurrogate(charCode: number): boolean {
-  return charCode >= 0xd800 && charCode <= 0xdbff;
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../../ports/clock';
 import type { MediaStore } from '../../ports/media-store';
 import type { MessageRepository, SessionRepository } from '../../ports/repositories';
 import type { MediaDescription } from '../../domain/media-note';
+import { mediaLinkResponse } from '../../domain/media';
 import { mayRead } from './conversation-views';
 import { OperatorActionError } from './operator-errors';
 
@@ -29,7 +30,8 @@ export interface MediaLink {
 /**
  * The attachments of a conversation, for the operators who may read it (the same rule as reading
  * the conversation: an admin, anyone while it waits for a person, its owner while they have it):
- * a presigned URL of the stored object, valid for {@link MEDIA_LINK_SECONDS}. The message is found
+ * a presigned URL of the stored object, valid for {@link MEDIA_LINK_SECONDS}, that opens a safe
+ * image in place and downloads anything else (`mediaLinkResponse`). The message is found
  * by its place in the history (`at` and its id: one read), never by the object key.
  */
 export class OperatorMedia {
@@ -45,7 +47,8 @@ export class OperatorMedia {
     if (media === undefined) throw new OperatorActionError('not_found', 'No such message with an attachment in this conversation');
     if (media.state !== 'stored' || media.objectKey === undefined) throw new OperatorActionError('conflict', `The attachment is ${media.state}, not stored: there is nothing to open`);
     const signedAt = this.deps.clock.now();
-    const url = await this.deps.media.presignedGetUrl(media.objectKey, MEDIA_LINK_SECONDS);
+    // Opened in the operator's browser: a safe image in place, anything else downloaded.
+    const url = await this.deps.media.presignedGetUrl(media.objectKey, MEDIA_LINK_SECONDS, mediaLinkResponse(media));
     return {
       url,
       expiresAt: addMilliseconds(signedAt, MEDIA_LINK_SECONDS * 1000),

@@ -109,7 +109,7 @@ export class OperatorReplies {
         throw sendFailure(error);
       }
       const sentAt = isoMicros(this.deps.clock.now());
-      await this.deps.messages.markOutboundSent(ref, sent.providerMessageId, sentAt);
+      await this.deps.messages.markOutboundSent(ref, sent, sentAt);
       const message: Message = { ...pending, deliveryStatus: 'sent', providerMessageId: sent.providerMessageId, sentAt };
       replied(message.timestamp);
       await this.deps.receipts.advanceHistoryWatermark(customerId, message.timestamp);

@@ -37,7 +37,7 @@ export async function sendOutOfTurn(
   send: (callbackData: string) => Promise<SentTextMessage>,
 ): Promise<Message> {
   const placement = await outOfTurnPlacement(deps, session.customerId);
-  const { providerMessageId } = await send(callbackDataOf(deps.messages.refFor(placement)));
+  const { providerMessageId, providerMessageIds } = await send(callbackDataOf(deps.messages.refFor(placement)));
   const message: Message = {
     ...placement,
     sessionId: session.sessionId,
@@ -46,6 +46,7 @@ export async function sendOutOfTurn(
     text: content.text,
     deliveryStatus: 'sent',
     providerMessageId,
+    ...(providerMessageIds.length > 1 && { providerMessageIds }),
     sentAt: isoMicros(deps.clock.now()),
     operatorPhone: content.operatorPhone,
     template: content.template,

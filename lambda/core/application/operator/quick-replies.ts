@@ -32,7 +32,7 @@ export class QuickReplies {
     const problem = quickReplyProblem(id, title, text);
     if (problem !== undefined) throw new OperatorActionError('invalid', problem);
     const saved = await this.edit(admin, 'quick_reply.save', id, (entries) => {
-      if (entries[id] === undefined && Object.keys(entries).length >= MAX_QUICK_REPLIES) throw new OperatorActionError('invalid', `There may be at most ${MAX_QUICK_REPLIES} quick replies; remove one first`);
+      if (!Object.hasOwn(entries, id) && Object.keys(entries).length >= MAX_QUICK_REPLIES) throw new OperatorActionError('invalid', `There may be at most ${MAX_QUICK_REPLIES} quick replies; remove one first`);
       return { ...entries, [id]: { title, text, updated_by: admin.phone, updated_at: isoMicros(this.deps.clock.now()) } };
     });
     return saved.find((reply) => reply.id === id)!;
@@ -40,7 +40,7 @@ export class QuickReplies {
 
   async remove(admin: Operator, id: string): Promise<void> {
     await this.edit(admin, 'quick_reply.remove', id, (entries) => {
-      if (entries[id] === undefined) throw new OperatorActionError('not_found', `No quick reply '${id}'`);
+      if (!Object.hasOwn(entries, id)) throw new OperatorActionError('not_found', `No quick reply '${id}'`);
       const { [id]: _removed, ...rest } = entries;
       return rest;
     });

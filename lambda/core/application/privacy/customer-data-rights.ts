@@ -5,6 +5,7 @@ import type { Clock } from '../../ports/clock';
 import type { CustomerDataRepository, CustomerRecord } from '../../ports/customer-data';
 import type { MediaStore } from '../../ports/media-store';
 import type { OperatorAuditTrail } from '../operator/operator-audit';
+import type { CustomerTranscriptionJobs } from '../transcription-jobs';
 import { type DeadLetterReader, removeCustomerDeadLetters } from './customer-dead-letters';
 
 /** A message that arrives while the erasure runs is erased too if it is seen before a clean pass. */
@@ -43,6 +44,10 @@ export interface ErasureReport {
   readonly deadLettersRemoved?: number;
   /** The customer's objects deleted from the media bucket; absent without one (`media.enabled` false). */
   readonly mediaObjectsDeleted?: number;
+  /** The customer's transcription jobs (their words) deleted from Amazon Transcribe; absent without `media.transcription`. */
+  readonly transcriptionJobsDeleted?: number;
+  /** The customer's jobs still running, which the service cannot delete yet: the idle sweep deletes them once they end. */
+  readonly transcriptionJobsRunning?: number;
 }
 
 /** One attachment of the customer in the media bucket, as the export lists it (the bytes stay in the bucket). */
@@ -78,6 +83,11 @@ export interface CustomerDataRightsDependencies {
    * @default - none (`media.enabled` false)
    */
   readonly media?: MediaStore;
+  /**
+   * The customer's voice-note transcription jobs in Amazon Transcribe, which the erasure deletes.
+   * @default - none (`media.transcription` off)
+   */
+  readonly transcriptions?: Pick<CustomerTranscriptionJobs, 'erase'>;
 }
 
 /**
@@ -89,9 +99,10 @@ export class CustomerDataRights {
 
   /**
    * Deletes the customer's attachments from the media bucket first (their keys come from the
-   * customer id alone, so none is left when the history pointing at them is gone), then every item
-   * of the customer, dependents before the anchors that lead to them, reading the inventory again
-   * until a pass finds nothing; then the customer's dead-lettered turns.
+   * customer id alone, so none is left when the history pointing at them is gone) and their
+   * transcription jobs (named by the same pseudonym; one still running, its audio gone, is left to
+   * the idle sweep), then every item of the customer, dependents before the anchors that lead to
+   * them, reading the inventory again until a pass finds nothing; then the customer's dead-lettered turns.
    * Idempotent: after a crash, run it again. The audit names the customer by pseudonym only.
    *
    * Turn records of the customer still in the turn queue are left there: their turn finds nothing
@@ -99,7 +110,7 @@ export class CustomerDataRights {
    */
   async erase(customerId: string, author: string): Promise<ErasureReport> {
     assertCustomerId(customerId);
-    const media = this.deps.media && { mediaObjectsDeleted: await this.deps.media.deleteCustomerObjects(customerId) };
+    const media = { ...(this.deps.media && { mediaObjectsDeleted: await this.deps.media.deleteCustomerObjects(customerId) }), ...(await this.eraseTranscriptionJobs(customerId)) };
     const deleted: Record<string, number> = {};
     let passes = 0;
     for (;;) {
@@ -114,6 +125,12 @@ export class CustomerDataRights {
     const deadLetters = this.deps.deadLetters && { deadLettersRemoved: await removeCustomerDeadLetters(this.deps.deadLetters, customerId) };
     await this.deps.trail.record({ author, action: 'customer.erase', resourceType: 'customer', resourceId: customerId, details: { deleted, passes, ...deadLetters, ...media } });
     return { customerPseudonym: await this.deps.trail.pseudonyms.of(customerId), deleted, passes, ...deadLetters, ...media };
+  }
+
+  private async eraseTranscriptionJobs(customerId: string): Promise<Pick<ErasureReport, 'transcriptionJobsDeleted' | 'transcriptionJobsRunning'>> {
+    if (this.deps.transcriptions === undefined) return {};
+    const { deleted, running } = await this.deps.transcriptions.erase(customerId);
+    return { transcriptionJobsDeleted: deleted, transcriptionJobsRunning: running };
   }
 
   /** Everything stored about the customer as one document; the access is audited by pseudonym. */

@@ -5,6 +5,7 @@ import type { OutOfPortfolioDemand } from '../../domain/demand';
 import type { Message, OutboundRef } from '../../domain/message';
 import type { Session } from '../../domain/session';
 import type { IsoTimestamp } from '../../domain/timestamps';
+import type { SentTextMessage } from '../whatsapp-sender';
 import type { Page, PageRequest } from './paging';
 
 /** The conversation history of a customer: their messages and the replies. */
@@ -39,13 +40,15 @@ export interface MessageRepository {
    * Records a status Meta reported for the outbound message `ref` names, in ONE conditional write:
    * only a later status than the one recorded (duplicates and reordered statuses change nothing),
    * and only on a message that may have been sent — which also settles a reply whose send outcome
-   * is unknown (`pending_send`, `maybe_sent`) as `sent`.
+   * is unknown (`pending_send`, `maybe_sent`) as `sent` — and only when the status's wamid is one
+   * the message was sent as, or none is recorded yet. `notOurs` when `ref` names no message the
+   * table could hold (callback data the pipeline never wrote): nothing is written.
    */
   recordReceipt(ref: OutboundRef, receipt: DeliveryReceipt): Promise<ReceiptOutcome>;
   /** Notes on a `pending_send` reply that an attempt ended without sending it; `false` if it is no longer pending (or not stored). */
   markUnsent(ref: OutboundRef, at: IsoTimestamp): Promise<boolean>;
   /** `pending_send → sent` (also when a receipt of this send recorded it first); `false` if it was settled otherwise. */
-  markOutboundSent(ref: OutboundRef, providerMessageId: string, sentAt: IsoTimestamp): Promise<boolean>;
+  markOutboundSent(ref: OutboundRef, sent: SentTextMessage, sentAt: IsoTimestamp): Promise<boolean>;
   /**
    * Records a customer's reaction on the message of their recent history it names (a customer
    * message by its wamid, a reply by the wamid Meta gave it); a removed reaction clears it. Only a
@@ -67,9 +70,10 @@ export interface MessageRepository {
 
 /**
  * What a receipt did: `recorded` on a message recorded sent; `settled` a message whose send outcome
- * was unknown as sent; `unchanged`: not a message the pipeline may have sent, or not a later status.
+ * was unknown as sent; `unchanged`: not a message the pipeline may have sent, sent as another wamid,
+ * or not a later status; `notOurs`: the reference names no message of the table, nothing was written.
  */
-export type ReceiptOutcome = 'recorded' | 'settled' | 'unchanged';
+export type ReceiptOutcome = 'recorded' | 'settled' | 'unchanged' | 'notOurs';
 
 /** How much of the day index one usage report may read. */
 export interface UsageReadBound {

@@ -2,6 +2,7 @@ import type { CompletedInbound, LatestInbound, PendingInbound } from '../../doma
 import type { LlmUsage, Message, MessageRole, OutboundRef } from '../../domain/message';
 import type { Session, SessionState } from '../../domain/session';
 import type { IsoTimestamp } from '../../domain/timestamps';
+import type { SentTextMessage } from '../whatsapp-sender';
 
 /**
  * The turn's persistence where it spans the customer's entities — the latest-inbound marker and the
@@ -111,7 +112,7 @@ export interface SendGuard {
 
 /** How a persisted reply leaves `pending_send` (once). */
 export type ReplyDelivery =
-  | { readonly status: 'sent'; readonly providerMessageId: string; readonly sentAt: IsoTimestamp }
+  | ({ readonly status: 'sent'; readonly sentAt: IsoTimestamp } & SentTextMessage)
   | { readonly status: 'superseded'; readonly at: IsoTimestamp }
   | { readonly status: 'maybe_sent'; readonly at: IsoTimestamp }
   | { readonly status: 'failed_permanent'; readonly reason: string };

@@ -69,6 +69,14 @@ describe('single-item operations', () => {
     expect(await kit.get({ key: key('ITEM#1', 'B'), consistentRead: true })).toBeUndefined();
   });
 
+  test('a map keyed by what people or the model chose stores any key, `constructor` included (a quick reply id, a qualification field)', async () => {
+    const chosen = { constructor: { title: 'Boas-vindas' }, tostring: 'x', valueOf: 'y' };
+    await kit.put({ item: { ...key('ITEM#2', 'A'), chosen } });
+    expect((await kit.get({ key: key('ITEM#2', 'A'), consistentRead: true }))?.chosen).toEqual(chosen);
+    await kit.update({ key: key('ITEM#2', 'A'), update: 'SET #m = :m', names: { '#m': 'more' }, values: { ':m': { constructor: 'z' } } });
+    expect((await kit.get({ key: key('ITEM#2', 'A'), consistentRead: true }))?.more).toEqual({ constructor: 'z' });
+  });
+
   test('a failed condition is a ConditionFailedError and writes nothing', async () => {
     await kit.put({ item: { ...key('ITEM#2', 'A'), v: 1 } });
     await expect(kit.put({ item: { ...key('ITEM#2', 'A'), v: 2 }, condition: 'attribute_not_exists(PK)' })).rejects.toBeInstanceOf(ConditionFailedError);

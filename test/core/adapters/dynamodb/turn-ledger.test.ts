@@ -17,6 +17,8 @@ import { invalidateAsSeedDid } from '../../../support/pending-inbound';
 import { newCustomer } from '../../../support/ids';
 import { ManualClock } from '../../../support/manual-clock';
 
+const sentAs = (providerMessageId: string) => ({ providerMessageId, providerMessageIds: [providerMessageId] });
+
 let table: TestTable;
 let kit: DynamoKit;
 const calls = new CallRecorder();
@@ -81,8 +83,8 @@ describe('persistResult (reply outbox) and complete', () => {
     });
 
     // The send confirms the reply (once), then the turn's completion clears the outbox.
-    expect(await messages.markOutboundSent(outbox!.ref, 'wamid.sent-1', '2026-03-10T12:00:03Z')).toBe(true);
-    expect(await messages.markOutboundSent(outbox!.ref, 'wamid.sent-2', '2026-03-10T12:00:04Z')).toBe(false);
+    expect(await messages.markOutboundSent(outbox!.ref, sentAs('wamid.sent-1'), '2026-03-10T12:00:03Z')).toBe(true);
+    expect(await messages.markOutboundSent(outbox!.ref, sentAs('wamid.sent-2'), '2026-03-10T12:00:04Z')).toBe(false);
     await ledger.complete({ customerId, answered: [turn], outbox: outbox!.ref });
     expect((await receipts.getLatest(customerId))?.outbox).toBeUndefined();
     expect(await messages.getOutbound(outbox!.ref)).toMatchObject({ deliveryStatus: 'sent', providerMessageId: 'wamid.sent-1', sentAt: '2026-03-10T12:00:03.000000Z' });
@@ -97,7 +99,7 @@ describe('persistResult (reply outbox) and complete', () => {
     const answered = [{ customerId, messageId: turn.messageId }];
 
     calls.reset();
-    await ledger.complete({ customerId, answered, latest, outbox: latest.outbox!.ref, delivery: { status: 'sent', providerMessageId: 'wamid.sent-1', sentAt: '2026-03-10T12:00:03Z' } });
+    await ledger.complete({ customerId, answered, latest, outbox: latest.outbox!.ref, delivery: { status: 'sent', ...sentAs('wamid.sent-1'), sentAt: '2026-03-10T12:00:03Z' } });
     expect(calls.operations()).toEqual(['transact']);
 
     const after = await receipts.getLatest(customerId);
@@ -118,7 +120,7 @@ describe('persistResult (reply outbox) and complete', () => {
     await ledger.complete({ customerId, answered, outbox: stale.outbox!.ref, delivery: { status: 'superseded', at: '2026-03-10T12:00:04Z' } });
     const newer = await registeredTurn(customerId);
 
-    await ledger.complete({ customerId, answered, latest: stale, outbox: stale.outbox!.ref, delivery: { status: 'sent', providerMessageId: 'wamid.late', sentAt: '2026-03-10T12:00:05Z' } });
+    await ledger.complete({ customerId, answered, latest: stale, outbox: stale.outbox!.ref, delivery: { status: 'sent', ...sentAs('wamid.late'), sentAt: '2026-03-10T12:00:05Z' } });
 
     expect((await receipts.getLatest(customerId))?.pendingMessageIds).toEqual([newer.messageId]);
     expect(await messages.getOutbound(stale.outbox!.ref)).toMatchObject({ deliveryStatus: 'superseded' });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { readXml } from '../../../../lambda/core/adapters/aws/xml-reader';
 import { createMediaClient, mediaBucketUrl, readListing, S3MediaStore } from '../../../../lambda/core/adapters/s3/s3-media-store';
+import { mediaLinkResponse } from '../../../../lambda/core/domain/media';
 import { MediaStoreError } from '../../../../lambda/core/ports/media-store';
 
 const endpoint = process.env.AWS_ENDPOINT_URL_S3!;
@@ -37,6 +38,22 @@ describe('the media bucket without the S3 client', () => {
     const answer = await fetch(link);
     expect(answer.status).toBe(200);
     expect(new Uint8Array(await answer.arrayBuffer())).toEqual(PHOTO);
+  });
+
+  test('a link asks S3 to answer as a download or in place, signed into it: a customer’s SVG downloads under its name, a photo shows as exactly its type', async () => {
+    const store = localStore();
+    const svg = await store.put(randomUUID(), 'wamid.svg', new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(document.domain)"/>'), 'image/svg+xml');
+    const download = await fetch(await store.presignedGetUrl(svg.objectKey, 300, mediaLinkResponse({ kind: 'image', mimeType: 'image/svg+xml', filename: 'logo.svg' })));
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toBe(`attachment; filename="logo.svg"; filename*=UTF-8''logo.svg`);
+    const photo = await store.put(randomUUID(), 'wamid.jpg', PHOTO, 'image/jpeg; name=x');
+    const inline = await fetch(await store.presignedGetUrl(photo.objectKey, 300, mediaLinkResponse({ kind: 'image', mimeType: 'image/jpeg; name=x' })));
+    expect(inline.headers.get('content-disposition')).toBe(`inline; filename="image"; filename*=UTF-8''image`);
+    expect(inline.headers.get('content-type')).toBe('image/jpeg');
+    // The overrides are part of what is signed: changing one breaks the signature.
+    // What S3 answers with is signed into the link: a holder who changes it gets a signature mismatch on AWS.
+    const link = new URL(await store.presignedGetUrl(photo.objectKey, 300, mediaLinkResponse({ kind: 'document', mimeType: 'text/html' })));
+    expect(link.searchParams.get('response-content-disposition')).toMatch(/^attachment; /);
   });
 
   test('on AWS a presigned link is virtual-hosted, expires as asked and signs the host only', async () => {

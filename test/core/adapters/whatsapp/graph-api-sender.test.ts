@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { GraphApiWhatsAppSender, type GraphApiSenderOptions } from '../../../../lambda/core/adapters/whatsapp/graph-api-sender';
 import { StaticCredentialsProvider } from '../../../../lambda/core/adapters/secrets/static-credentials-provider';
 import { WHATSAPP_TEXT_LIMIT } from '../../../../lambda/core/adapters/whatsapp/whatsapp-text';
@@ -248,6 +250,18 @@ describe('guards on what reaches the URL', () => {
       expect(() => sender({ baseUrl })).toThrow('must start with https://');
     },
   );
+
+  it('follows no redirect: the message and the token never reach where it points, and nothing was sent', async () => {
+    const redirecting = createServer((request, response) => response.writeHead(307, { location: `${api.baseUrl}${request.url}` }).end());
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const error = await sendError(sender({ baseUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}` }).sendText(toPhone));
+      expect(error).toMatchObject({ category: 'request', retryable: false, outcomeUnknown: false, partsDelivered: 0 });
+      expect(api.requestCount).toBe(0);
+    } finally {
+      await new Promise((resolve) => redirecting.close(resolve));
+    }
+  });
 });
 
 describe('sending a template', () => {

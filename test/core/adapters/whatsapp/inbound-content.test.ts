@@ -1,5 +1,5 @@
 import { parseEndUserMessagingEvent } from '../../../../lambda/core/adapters/whatsapp/end-user-messaging-event';
-import { parseWebhookPayload, WebhookPayloadError } from '../../../../lambda/core/adapters/whatsapp/webhook-payload';
+import { parseWebhookPayload } from '../../../../lambda/core/adapters/whatsapp/webhook-payload';
 import type { InboundTurn } from '../../../../lambda/core/domain/inbound-turn';
 import { metaFixture } from '../../../support/fixtures';
 
@@ -40,6 +40,12 @@ describe('inbound content: what each Meta message type reads as and does', () =>
 
   test('document: its file name and caption', () => {
     expect(typed('document')).toMatchObject({ text: '[document] exam-request.pdf Lab order', media: { kind: 'document', filename: 'exam-request.pdf', caption: 'Lab order', mimeType: 'application/pdf' } });
+    // A name that would show reversed (a right-to-left override) is kept without the characters that reorder it.
+    const reversed = JSON.parse(metaFixture('types/document'));
+    reversed.entry[0].changes[0].value.messages[0].document.filename = 'fatura\u202Efdp.exe';
+    const [turn] = parseWebhookPayload(JSON.stringify(reversed), receivedAt).turns;
+    expect(turn.media).toMatchObject({ filename: 'faturafdp.exe' });
+    expect(turn.text).toBe('[document] faturafdp.exe Lab order');
   });
 
   test('location: name, address, coordinates and link', () => {
@@ -124,7 +130,7 @@ describe('inbound content: what each Meta message type reads as and does', () =>
   });
 });
 
-describe('inbound content: a malformed shape of any type refuses the whole notification', () => {
+describe('inbound content: a malformed shape of any type is an unsupported turn, and the message beside it is read as it is', () => {
   const malformed: ReadonlyArray<[string, string, (message: Record<string, any>) => void]> = [
     ['an image without its media id', 'image', (message) => delete message.image.id],
     ['a document that is not an object', 'document', (message) => (message.document = 'exam.pdf')],
@@ -145,9 +151,14 @@ describe('inbound content: a malformed shape of any type refuses the whole notif
   test.each(malformed)('%s', (_what, name, spoil) => {
     const body = JSON.parse(metaFixture(`types/${name}`));
     const text = JSON.parse(metaFixture('text-message'));
-    // Alongside a good message, which is refused with it: nothing of the notification is taken.
+    // Alongside a good message: Meta signed both, so neither is refused; the customer is told of the one that cannot be read.
     body.entry[0].changes[0].value.messages.unshift(text.entry[0].changes[0].value.messages[0]);
     spoil(body.entry[0].changes[0].value.messages[1]);
-    expect(() => parseWebhookPayload(JSON.stringify(body), receivedAt)).toThrow(WebhookPayloadError);
+    const parsed = parseWebhookPayload(JSON.stringify(body), receivedAt);
+    expect(parsed.unreadable).toBe(0);
+    expect(parsed.turns.map((turn) => [turn.text, turn.unsupported ?? false])).toEqual([
+      ['Does it come in another color?', false],
+      [`[${body.entry[0].changes[0].value.messages[1].type}]`, true],
+    ]);
   });
 });

@@ -72,8 +72,8 @@ describe('parseWebhookPayload', () => {
     const parsed = parseWebhookPayload(metaFixture('statuses-only'), receivedAt);
     expect(parsed.turns).toEqual([]);
     expect(parsed.statuses).toEqual([
-      { providerMessageId: 'wamid.OUTBOUND001', status: 'delivered', timestamp: '2025-06-08T21:01:40.000Z', errorCode: undefined },
-      { providerMessageId: 'wamid.OUTBOUND002', status: 'failed', timestamp: '2025-06-08T21:01:41.000Z', errorCode: 131047 },
+      { providerMessageId: 'wamid.OUTBOUND001', status: 'delivered', timestamp: '2025-06-08T21:01:40.000Z', errorCode: undefined, callbackData: undefined, recipientIds: ['16505551234'] },
+      { providerMessageId: 'wamid.OUTBOUND002', status: 'failed', timestamp: '2025-06-08T21:01:41.000Z', errorCode: 131047, callbackData: undefined, recipientIds: ['16505551234'] },
     ]);
   });
 
@@ -113,7 +113,7 @@ describe('parseWebhookPayload', () => {
         },
       ],
     });
-    expect(parseWebhookPayload(body, receivedAt)).toEqual({ turns: [], statuses: [], ignored: 2 });
+    expect(parseWebhookPayload(body, receivedAt)).toEqual({ turns: [], statuses: [], ignored: 2, unreadable: 0 });
   });
 
   test('template status changes are read, dated by the entry; an unknown event or a malformed one is ignored', () => {
@@ -141,6 +141,7 @@ describe('parseWebhookPayload', () => {
         { name: 'retomar_conversa', language: 'en_US', status: 'APPROVED', reason: undefined, at: '2026-03-10T12:00:00.000Z' },
       ],
       ignored: 2,
+      unreadable: 0,
     });
   });
 
@@ -149,20 +150,58 @@ describe('parseWebhookPayload', () => {
     payload.entry[0].changes[0].value.messages[0].text.body = 'x'.repeat(MAX_TURN_TEXT_LENGTH + 10);
     const [turn] = parseWebhookPayload(JSON.stringify(payload), receivedAt).turns;
     expect(turn.text).toHaveLength(MAX_TURN_TEXT_LENGTH);
+    // The cut never splits an emoji: 4,095 letters and one stay 4,095 letters, well-formed.
+    payload.entry[0].changes[0].value.messages[0].text.body = `${'x'.repeat(MAX_TURN_TEXT_LENGTH - 1)}😀`;
+    const [cut] = parseWebhookPayload(JSON.stringify(payload), receivedAt).turns;
+    expect(cut.text).toBe('x'.repeat(MAX_TURN_TEXT_LENGTH - 1));
   });
 
-  const malformed: Array<[string, string]> = [
+  test('a status names its recipient by phone and by business-scoped user id, as Meta sends them', () => {
+    const status = (fields: object) => JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value: { statuses: [{ id: 'wamid.S', status: 'read', timestamp: '1', ...fields }] } }] }] });
+    expect(parseWebhookPayload(status({ recipient_id: '5511988887777', recipient_user_id: 'BR.1a2b' }), receivedAt).statuses[0].recipientIds).toEqual(['5511988887777', 'BR.1a2b']);
+    expect(parseWebhookPayload(status({ recipient_user_id: 'BR.1a2b' }), receivedAt).statuses[0].recipientIds).toEqual(['BR.1a2b']);
+    expect(parseWebhookPayload(status({}), receivedAt).statuses[0].recipientIds).toEqual([]);
+  });
+
+  const notANotification: Array<[string, string]> = [
     ['not JSON', '{"object": "whatsapp_business_account",'],
     ['a JSON array', '[]'],
     ['another object kind', JSON.stringify({ object: 'page', entry: [] })],
     ['entry not an array', JSON.stringify({ object: 'whatsapp_business_account', entry: {} })],
-    ['a message without id', JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value: { metadata: { phone_number_id: '1' }, messages: [{ from: '1', timestamp: '1', type: 'text', text: { body: 'x' } }] } }] }] })],
-    ['a message without sender', JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value: { metadata: { phone_number_id: '1' }, messages: [{ id: 'w', timestamp: '1', type: 'text', text: { body: 'x' } }] } }] }] })],
-    ['a text message without body', JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value: { metadata: { phone_number_id: '1' }, messages: [{ from: '1', id: 'w', timestamp: '1', type: 'text' }] } }] }] })],
-    ['a bad timestamp', JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value: { metadata: { phone_number_id: '1' }, messages: [{ from: '1', id: 'w', timestamp: 'yesterday', type: 'text', text: { body: 'x' } }] } }] }] })],
-    ['messages without metadata', JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value: { messages: [{ from: '1', id: 'w', timestamp: '1', type: 'text', text: { body: 'x' } }] } }] }] })],
   ];
-  test.each(malformed)('rejects %s with a WebhookPayloadError', (_name, body) => {
+  test.each(notANotification)('refuses %s with a WebhookPayloadError: it is not a notification at all', (_name, body) => {
     expect(() => parseWebhookPayload(body, receivedAt)).toThrow(WebhookPayloadError);
+  });
+
+  const notify = (value: object) => JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [{ field: 'messages', value }] }] });
+  const unreadable: Array<[string, string]> = [
+    ['a message without id', notify({ metadata: { phone_number_id: '1' }, messages: [{ from: '1', timestamp: '1', type: 'text', text: { body: 'x' } }] })],
+    ['a message without sender', notify({ metadata: { phone_number_id: '1' }, messages: [{ id: 'w', timestamp: '1', type: 'text', text: { body: 'x' } }] })],
+    ['a message without metadata', notify({ messages: [{ from: '1', id: 'w', timestamp: '1', type: 'text', text: { body: 'x' } }] })],
+    ['a message that is not an object', notify({ metadata: { phone_number_id: '1' }, messages: ['hello'] })],
+    ['messages that are not a list', notify({ metadata: { phone_number_id: '1' }, messages: { id: 'w' } })],
+    ['a status without id', notify({ statuses: [{ status: 'read', timestamp: '1' }] })],
+    ['a status whose id is not a WhatsApp message id', notify({ statuses: [{ id: 'x'.repeat(600), status: 'read', timestamp: '1' }] })],
+    ['a change that is not an object', JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [42] }] })],
+    ['changes that are not a list', JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: 'x' }] })],
+  ];
+  test.each(unreadable)('counts %s as unreadable, and reads the rest', (_name, body) => {
+    const withGoodMessage = JSON.parse(body) as { entry: object[] };
+    withGoodMessage.entry.push(...(JSON.parse(metaFixture('text-message')) as { entry: object[] }).entry);
+    const parsed = parseWebhookPayload(JSON.stringify(withGoodMessage), receivedAt);
+    expect(parsed.unreadable).toBe(1);
+    expect(parsed.turns.map((turn) => turn.text)).toEqual(['Does it come in another color?']);
+  });
+
+  const unsupported: Array<[string, object]> = [
+    ['a text message without body', { type: 'text' }],
+    ['a text body that is not a string', { type: 'text', text: { body: 7 } }],
+    ['Meta’s "Unsupported webhook payload" (a type without its object)', { type: 'interactive', errors: [{ code: 131000, title: 'Something went wrong', error_data: { details: 'Unsupported webhook payload' } }] }],
+    ['text that is not well-formed Unicode', { type: 'text', text: { body: 'oi \ud83d' } }],
+  ];
+  test.each(unsupported)('a message naming its customer whose content cannot be read (%s) is an unsupported turn, so the customer is told', (_name, content) => {
+    const body = notify({ metadata: { phone_number_id: '106540352242922' }, messages: [{ from: '5511988887777', id: 'wamid.U', timestamp: '1749416383', ...content }] });
+    const parsed = parseWebhookPayload(body, receivedAt);
+    expect(parsed).toMatchObject({ unreadable: 0, turns: [{ customerId: '5511988887777', messageId: 'wamid.U', unsupported: true, businessPhoneNumberId: '106540352242922' }] });
   });
 });

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { createMediaClient, S3MediaStore } from '../../../../lambda/core/adapters/s3/s3-media-store';
 import { StaticCredentialsProvider } from '../../../../lambda/core/adapters/secrets/static-credentials-provider';
@@ -150,5 +152,61 @@ describe('the download step of a turn', () => {
 
   test('the token never goes to a URL that is not https (plain http to this machine alone)', async () => {
     expect(() => new GraphApiMediaSource({ baseUrl: 'http://graph.example.com/v23.0', credentials: new StaticCredentialsProvider({ appSecret: 's', verifyToken: 'v', accessToken: 't' }) })).toThrow(/https/);
+  });
+});
+
+describe('where the access token goes', () => {
+  /** A Graph API on this machine whose media metadata names `url`, and every request that reached it. */
+  async function graphNaming(url: (own: string) => string): Promise<{ readonly baseUrl: string; readonly requests: string[]; close(): Promise<void> }> {
+    const requests: string[] = [];
+    const server = createServer((request, response) => {
+      requests.push(request.url ?? '');
+      if (request.url?.startsWith('/v23.0/')) return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: url(own), mime_type: 'image/jpeg', file_size: 600 }));
+      // Anything else is the "download": a redirect to the fake Graph API's real download.
+      response.writeHead(302, { location: `${graph.baseUrl.replace(/\/v[\d.]+$/, '')}/media-download/anything` }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const own = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { baseUrl: `${own}/v23.0`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+  const credentials = new StaticCredentialsProvider({ appSecret: 's', verifyToken: 'v', accessToken: 'the-token' });
+  const media: InboundMedia = { kind: 'image', providerMediaId: '1479537139650973' };
+
+  test('a media URL on any host but Meta’s media hosts is refused before anything is sent there, and not retried', async () => {
+    const meta = await graphNaming(() => 'https://attacker.example.com/whatsapp_business/attachments/?mid=1');
+    try {
+      const refusal = await new GraphApiMediaSource({ baseUrl: meta.baseUrl, credentials }).describe(media).catch((error: unknown) => error);
+      expect(refusal).toMatchObject({ name: 'MediaSourceError', retryable: false, message: expect.stringContaining('attacker.example.com is not one of graph.facebook.com, 127.0.0.1, lookaside.fbsbx.com') });
+    } finally {
+      await meta.close();
+    }
+  });
+
+  test('inside Lambda, loopback is the runtime API: neither a Graph API root nor a media URL there gets the token', async () => {
+    const meta = await graphNaming((own) => `${own}/2018-06-01/runtime/invocation/next`);
+    const source = new GraphApiMediaSource({ baseUrl: meta.baseUrl, credentials });
+    const description = await source.describe(media);
+    process.env.AWS_LAMBDA_RUNTIME_API = '127.0.0.1:9001';
+    try {
+      expect(() => new GraphApiMediaSource({ baseUrl: meta.baseUrl, credentials })).toThrow(/outside Lambda/);
+      await expect(source.describe(media)).rejects.toMatchObject({ retryable: false, message: expect.stringContaining('loopback inside Lambda is the runtime API') });
+      await expect(source.fetch(description, LIMITS.maxBytes)).rejects.toMatchObject({ retryable: false });
+      expect(meta.requests).toEqual(['/v23.0/1479537139650973']);
+    } finally {
+      delete process.env.AWS_LAMBDA_RUNTIME_API;
+      await meta.close();
+    }
+  });
+
+  test('a redirect is not followed: the token never reaches where it points', async () => {
+    const meta = await graphNaming((own) => `${own}/download`);
+    const downloadsBefore = graph.mediaRequests('download');
+    try {
+      const source = new GraphApiMediaSource({ baseUrl: meta.baseUrl, credentials });
+      await expect(source.fetch(await source.describe(media), LIMITS.maxBytes)).rejects.toMatchObject({ name: 'MediaSourceError', retryable: false, message: expect.stringContaining('answered a redirect (HTTP 302), which is not followed') });
+      expect(graph.mediaRequests('download')).toBe(downloadsBefore);
+    } finally {
+      await meta.close();
+    }
   });
 });

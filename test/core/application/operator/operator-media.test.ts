@@ -67,7 +67,16 @@ it.each([
   const link = await media.link(operator, customerId, messageId, AT);
 
   expect(link).toEqual({ url: `http://127.0.0.1:9/media/${photo.objectKey}?expires=${MEDIA_LINK_SECONDS}`, expiresAt: '2026-03-10T12:15:00.000000Z', kind: 'image', mimeType: 'image/jpeg', filename: 'exame.jpg' });
-  expect(store.presigned).toEqual([{ objectKey: photo.objectKey, expiresInSeconds: 300 }]);
+  expect(store.presigned).toEqual([{ objectKey: photo.objectKey, expiresInSeconds: 300, response: { contentDisposition: `inline; filename="exame.jpg"; filename*=UTF-8''exame.jpg`, contentType: 'image/jpeg' } }]);
+});
+
+it('a customer’s SVG (an `image/*` the deployment allows) is linked as a download under its name, never opened in place where its script would run', async () => {
+  const svg: StoredMedia = { ...photo, mimeType: 'image/svg+xml', filename: 'logo.svg', objectKey: 'media/c/wamid.svg' };
+  const { customerId, messageId, media, store } = await conversationWith(SessionState.AWAITING_HUMAN, svg);
+
+  await media.link(bia, customerId, messageId, AT);
+
+  expect(store.presigned).toEqual([{ objectKey: svg.objectKey, expiresInSeconds: 300, response: { contentDisposition: `attachment; filename="logo.svg"; filename*=UTF-8''logo.svg` } }]);
 });
 
 it('the link S3 is given is a query-signed GET of that one object, expiring when the answer says', async () => {
@@ -80,7 +89,8 @@ it('the link S3 is given is a query-signed GET of that one object, expiring when
 
   const url = new URL(link.url);
   expect(`${url.origin}${url.pathname}`).toBe(`https://media-bucket.s3.sa-east-1.amazonaws.com/${photo.objectKey}`);
-  expect([...url.searchParams.keys()].sort()).toEqual(['X-Amz-Algorithm', 'X-Amz-Credential', 'X-Amz-Date', 'X-Amz-Expires', 'X-Amz-Signature', 'X-Amz-SignedHeaders']);
+  expect([...url.searchParams.keys()].sort()).toEqual(['X-Amz-Algorithm', 'X-Amz-Credential', 'X-Amz-Date', 'X-Amz-Expires', 'X-Amz-Signature', 'X-Amz-SignedHeaders', 'response-content-disposition', 'response-content-type']);
+  expect(url.searchParams.get('response-content-disposition')).toBe(`inline; filename="exame.jpg"; filename*=UTF-8''exame.jpg`);
   expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('host');
   expect(Number(url.searchParams.get('X-Amz-Expires'))).toBe(MEDIA_LINK_SECONDS);
   expect(Date.parse(link.expiresAt) - NOW.getTime()).toBe(MEDIA_LINK_SECONDS * 1000);

@@ -10,6 +10,7 @@ export const MessageAttribute = {
   llm: 'llm',
   deliveryStatus: 'delivery_status',
   providerMessageId: 'provider_message_id',
+  providerMessageIds: 'provider_message_ids',
   sentAt: 'sent_at',
   supersededAt: 'superseded_at',
   quarantinedAt: 'quarantined_at',
@@ -52,6 +53,7 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
     message_type: message.messageType,
     delivery_status: message.deliveryStatus,
     provider_message_id: message.providerMessageId,
+    provider_message_ids: message.providerMessageIds,
     sent_at: optionalIso(message.sentAt),
     unsent_at: optionalIso(message.unsentAt),
     receipt_status: message.receipt?.status,
@@ -104,6 +106,7 @@ export function messageFromItem(item: Item): Message {
     messageType: read.optionalString('message_type'),
     deliveryStatus: read.optionalOneOf('delivery_status', DELIVERY_STATUSES),
     providerMessageId: read.optionalString('provider_message_id'),
+    providerMessageIds: optionalList(read.stringList(MessageAttribute.providerMessageIds)),
     sentAt: read.optionalTimestamp('sent_at'),
     unsentAt: read.optionalTimestamp(MessageAttribute.unsentAt),
     receipt: receiptStatus && receiptAt ? { status: receiptStatus, at: receiptAt, ...(failureCode !== undefined && { failureCode }) } : undefined,
@@ -140,4 +143,8 @@ function llmUsageFromMap(map: Record<string, unknown>): LlmUsage {
     cacheWriteInputTokens: read.optionalNumber('cache_write_input_tokens'),
     latencyMs: read.optionalNumber('latency_ms'),
   };
+}
+
+function optionalList(list: string[]): string[] | undefined {
+  return list.length === 0 ? undefined : list;
 }
