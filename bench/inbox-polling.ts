@@ -28,6 +28,7 @@ import { composeOperator } from '../lambda/composition/operator';
 import { newRawToken } from '../lambda/core/application/operator/operator-sign-in';
 import { hashToken } from '../lambda/core/domain/operator-auth';
 import { customerMessage } from '../lambda/core/domain/message';
+import { SessionState } from '../lambda/core/domain/session';
 import { OPERATOR_DEFAULTS } from '../lib/contract';
 import { waitingSession } from '../local/runtime/waiting-session';
 import { inProcessSettings, withInProcessPipeline } from './in-process-pipeline';
@@ -124,6 +125,8 @@ async function main(): Promise<void> {
     const openTab: Record<string, string>[] = [...lists, { state: 'HUMAN_ACTIVE', limit: '100' }, { state: 'QUALIFYING', limit: '100' }, { state: 'NEW', limit: '100' }];
     const version = new DynamoInboxVersion(repositories.kit, { now: () => new Date() });
     const aChange = () => version.raise();
+    // The agent has served customers: every write shard's activity item exists, as in a deployment that ran.
+    for (let index = 0; index < conversations; index++) await version.raiseAfterTurn(customerIdOf(index), SessionState.QUALIFYING, SessionState.QUALIFYING);
 
     const rows: [string, Tally][] = [
       ['before (4 lists, a Query per row)', await measure(POLLS_PER_MINUTE, before)],
