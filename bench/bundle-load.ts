@@ -17,35 +17,39 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
+import { AGENT_BACKEND_KINDS, type DeploymentOptions, type FunctionSettings, PIPELINE_DEFAULTS, WHATSAPP_CHANNEL_KINDS, writeDeploymentPlan } from '../lib/contract';
 import { stagedFunctionAsset } from '../lib/private/function-assets';
 
-const FUNCTIONS = ['webhook', 'orchestrator', 'operator'];
-/** The folders the construct deploys: each handler with the shared tracer beside it. */
-const assets = new Map(FUNCTIONS.map((name) => [name, stagedFunctionAsset(name)]));
+const FUNCTIONS = ['webhook', 'orchestrator', 'operator'] as const;
+
+/** The deployment played, with placeholder names: nothing here is reached by the first events below. */
+const DEPLOYMENT: DeploymentOptions = {
+  resources: {
+    tableName: 'bench-table',
+    turnQueueUrl: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench.fifo',
+    deadLetterQueueUrl: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-dlq.fifo',
+  },
+  observability: { serviceName: 'bench-table', metricsNamespace: PIPELINE_DEFAULTS.serviceName, logLevel: 'SILENT', tracing: true },
+  channel: { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:bench' },
+  agent: { backend: AGENT_BACKEND_KINDS.bedrock, modelId: 'amazon.nova-micro-v1:0' },
+  operatorPlane: { adminPhoneNumbers: ['5511999990000'], consoleUrl: 'https://console.example.com' },
+};
+
+/** What the construct stages and sets for each function, without media and with it (`media` on). */
+const told = { off: writeDeploymentPlan(DEPLOYMENT), on: writeDeploymentPlan({ ...DEPLOYMENT, media: { bucketName: 'bench-media' } }) };
+const settingsOf = (name: (typeof FUNCTIONS)[number], media: keyof typeof told) => told[media][name] as FunctionSettings;
+/** The folders the construct deploys: each handler with the shared tracer beside it, and its settings. */
+const assets = new Map(FUNCTIONS.map((name) => [name, stagedFunctionAsset(name, settingsOf(name, 'off').document)]));
+const mediaAssets = new Map(FUNCTIONS.map((name) => [name, stagedFunctionAsset(name, settingsOf(name, 'on').document)]));
 
 interface LoadSample {
   readonly ms: number;
   readonly rssMb: number;
 }
 
-/** What the construct sets, with placeholder values: nothing here is reached by the first events below. */
-const FUNCTION_ENV = {
-  AWS_REGION: 'us-east-1',
-  AWS_ACCESS_KEY_ID: 'bench',
-  AWS_SECRET_ACCESS_KEY: 'bench',
-  DYNAMODB_TABLE: 'bench-table',
-  TURN_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench.fifo',
-  WHATSAPP_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:bench',
-  AGENT_BACKEND: 'bedrock',
-  BEDROCK_MODEL_ID: 'amazon.nova-micro-v1:0',
-  POWERTOOLS_LOG_LEVEL: 'SILENT',
-  POWERTOOLS_METRICS_DISABLED: 'true',
-  OPERATOR_ADMIN_PHONE_NUMBERS: '5511999990000',
-  DEAD_LETTER_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-dlq.fifo',
-};
-
-/** What the construct adds with `media` on. */
-const MEDIA_ENV = { MEDIA_BUCKET_NAME: 'bench-media' };
+/** What Lambda gives every function besides the construct's variables. */
+const LAMBDA_ENV = { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SECRET_ACCESS_KEY: 'bench', POWERTOOLS_METRICS_DISABLED: 'true' };
+const functionEnv = (name: (typeof FUNCTIONS)[number], media: keyof typeof told) => ({ ...LAMBDA_ENV, ...settingsOf(name, media).environment });
 
 const MEDIA_FILE = 'media.js';
 
@@ -62,11 +66,11 @@ const FIRST_EVENTS: Record<string, string> = {
   operator: `{ version: '2.0', rawPath: '/api/conversations', headers: {}, requestContext: { http: { method: 'GET' } } }`,
 };
 
-/** The cold start; `loadMedia`: then `media.js` too, as the first attachment requires it. */
-function coldStartScript(name: string, loadMedia = false): string {
+/** The cold start of the asset in `folder`; `loadMedia`: then `media.js` too, as the first attachment requires it. */
+function coldStartScript(name: string, folder: string, loadMedia = false): string {
   const context = `{ getRemainingTimeInMillis: () => 90000, functionName: '${name}', awsRequestId: 'cold' }`;
-  const media = loadMedia ? `.then(() => require(${JSON.stringify(join(assets.get(name)!, MEDIA_FILE))}))` : '';
-  return `require(${JSON.stringify(join(assets.get(name)!, 'index.js'))}).handler(${FIRST_EVENTS[name]}, ${context})${media}.then(() => 0)`;
+  const media = loadMedia ? `.then(() => require(${JSON.stringify(join(folder, MEDIA_FILE))}))` : '';
+  return `require(${JSON.stringify(join(folder, 'index.js'))}).handler(${FIRST_EVENTS[name]}, ${context})${media}.then(() => 0)`;
 }
 
 /** `index.js` and the parts it requires at its top (the bundle's metafile): what every cold start loads. */
@@ -83,7 +87,7 @@ function handlerFiles(name: string): string[] {
   return [...files];
 }
 
-const hasMediaFile = (name: string) => existsSync(join(assets.get(name)!, MEDIA_FILE));
+const hasMediaFile = (name: (typeof FUNCTIONS)[number]) => existsSync(join(assets.get(name)!, MEDIA_FILE));
 
 function measure(script: string, env: Record<string, string> = {}): LoadSample {
   const started = performance.now();
@@ -111,11 +115,13 @@ function main(): void {
     samples.get('empty')!.push(measure('0'));
     for (const name of FUNCTIONS) {
       samples.get(name)!.push(measure(`require(${JSON.stringify(join(assets.get(name)!, 'index.js'))})`));
-      samples.get(`${name} cold`)!.push(measure(coldStartScript(name), FUNCTION_ENV));
-      samples.get(`${name} cold traced`)!.push(measure(coldStartScript(name), { ...FUNCTION_ENV, ...LAMBDA_TRACING_ENV, LAMBDA_TASK_ROOT: assets.get(name)! }));
+      const folder = assets.get(name)!;
+      samples.get(`${name} cold`)!.push(measure(coldStartScript(name, folder), functionEnv(name, 'off')));
+      samples.get(`${name} cold traced`)!.push(measure(coldStartScript(name, folder), { ...functionEnv(name, 'off'), ...LAMBDA_TRACING_ENV, LAMBDA_TASK_ROOT: folder }));
       if (!hasMediaFile(name)) continue;
-      samples.get(`${name} cold media on`)!.push(measure(coldStartScript(name), { ...FUNCTION_ENV, ...MEDIA_ENV }));
-      samples.get(`${name} cold media loaded`)!.push(measure(coldStartScript(name, true), { ...FUNCTION_ENV, ...MEDIA_ENV }));
+      const mediaFolder = mediaAssets.get(name)!;
+      samples.get(`${name} cold media on`)!.push(measure(coldStartScript(name, mediaFolder), functionEnv(name, 'on')));
+      samples.get(`${name} cold media loaded`)!.push(measure(coldStartScript(name, mediaFolder, true), functionEnv(name, 'on')));
     }
   }
   const empty = samples.get('empty')!;

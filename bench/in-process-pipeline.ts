@@ -4,8 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import { AGENT_BACKEND_KINDS, physicalNames, WHATSAPP_CHANNEL_KINDS } from '../lib/contract';
-import { DEPLOYMENT_DEFAULTS, type OrchestratorSettings, type WebhookSettings } from '../lambda/composition/deployment-settings';
+import { AGENT_BACKEND_KINDS, physicalNames, PIPELINE_DEFAULTS, WHATSAPP_CHANNEL_KINDS, writeDeploymentPlan } from '../lib/contract';
+import type { OrchestratorSettings, WebhookSettings } from '../lambda/composition/deployment-settings';
+import { readOrchestratorSettings, readWebhookSettings } from '../lambda/composition/read-settings';
 import type { KeyLayout } from '../lib/contract/key-layout';
 import { encodeDispatchMessage } from '../lambda/core/adapters/sqs/dispatch-message';
 import { signMetaPayload } from '../lambda/core/adapters/whatsapp/webhook-signature';
@@ -48,17 +49,20 @@ export async function withInProcessPipeline<T>(prefix: string, body: (pipeline: 
 /** Names the WhatsApp secret in settings; never read: the benchmarks hand the functions `credentials`. */
 const UNREAD_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:bench';
 
-/** The deployment the benchmarks play: the Cloud API at the fake Graph API, the scripted agent, the construct's defaults. */
-export function inProcessSettings(pipeline: InProcessPipeline, keyLayout: KeyLayout = DEPLOYMENT_DEFAULTS.keyLayout): WebhookSettings & OrchestratorSettings {
-  return {
-    ...DEPLOYMENT_DEFAULTS,
-    keyLayout,
-    tableName: pipeline.tableName,
-    turnQueueUrl: pipeline.turnQueueUrl,
-    whatsAppSecretArn: UNREAD_SECRET_ARN,
-    whatsApp: { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: UNREAD_SECRET_ARN, apiBaseUrl: pipeline.fake.baseUrl },
+/**
+ * The deployment the benchmarks play: the Cloud API at the fake Graph API, the scripted agent, the
+ * construct's defaults (its key layout unless `keyLayout` names another), as the plan's writer
+ * tells the webhook and the orchestrator and their readers read it.
+ */
+export function inProcessSettings(pipeline: InProcessPipeline, keyLayout?: KeyLayout): WebhookSettings & OrchestratorSettings {
+  const plan = writeDeploymentPlan({
+    ...(keyLayout && { keyLayout }),
+    resources: { tableName: pipeline.tableName, turnQueueUrl: pipeline.turnQueueUrl, deadLetterQueueUrl: pipeline.turnQueueUrl },
+    observability: { serviceName: pipeline.tableName, metricsNamespace: PIPELINE_DEFAULTS.serviceName, logLevel: 'SILENT', tracing: false },
+    channel: { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: UNREAD_SECRET_ARN, apiBaseUrl: pipeline.fake.baseUrl },
     agent: { backend: AGENT_BACKEND_KINDS.scripted },
-  };
+  });
+  return { ...readWebhookSettings(plan.webhook!), ...readOrchestratorSettings(plan.orchestrator!) };
 }
 
 /** POSTs a Meta notification to the webhook as its Function URL would, signed; fails on anything but 200. */

@@ -31,6 +31,7 @@ import { customerMessage } from '../lambda/core/domain/message';
 import { SessionState } from '../lambda/core/domain/session';
 import { OPERATOR_DEFAULTS } from '../lib/contract';
 import { waitingSession } from '../local/runtime/waiting-session';
+import { KeyLayout } from '../lib/contract/key-layout';
 import { inProcessSettings, withInProcessPipeline } from './in-process-pipeline';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
@@ -50,7 +51,8 @@ interface Tally {
 async function main(): Promise<void> {
   const conversations = Number(process.argv[2] ?? 100);
   await withInProcessPipeline('inbox', async (pipeline) => {
-    const settings = inProcessSettings(pipeline);
+    // The seed layout, which the repositories that seed the inbox write (and the figures of docs/OPERATOR-API.md were measured on).
+    const settings = inProcessSettings(pipeline, KeyLayout.SEED);
     const calls: DynamoCallEvent[] = [];
     const observer = { onRemoteCall: (event: DynamoCallEvent) => calls.push(event) };
     const repositories = createDynamoRepositories({ tableName: pipeline.tableName, observer });

@@ -3,8 +3,8 @@
 import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { PIPELINE_DEFAULTS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from '../lib/contract';
-import { AgentConfigurationError } from '../lambda/composition/settings-from-environment';
+import { PIPELINE_DEFAULTS, WHATSAPP_CHANNEL_KINDS } from '../lib/contract';
+import { RuntimeConfigError } from '../lambda/composition/read-settings';
 import type { IdleSweepReport } from '../lambda/core/application/close-idle-conversations';
 import { DEFAULT_RETENTION, expiresAt } from '../lambda/core/domain/privacy';
 import { CompactLogFormatter } from '../local/runtime/compact-log-formatter';
@@ -12,6 +12,7 @@ import type { ConversationSnapshot } from '../local/runtime/conversation-inspect
 import { CustomerChat, startCustomerChatServer } from '../local/runtime/customer-chat';
 import { bundleStaleAssets } from '../local/runtime/local-assets';
 import { startLocalPipeline, type LocalChannel, type LocalPipeline } from '../local/runtime/local-pipeline';
+import { LOCAL_ENV } from '../local/runtime/local-plan';
 import { watchAncestors } from '../local/runtime/parent-watch';
 import { replyAuthor } from '../local/runtime/reply-author';
 import type { ReceivedCrmRequest } from '../local/fake-crm/fake-crm';
@@ -55,10 +56,10 @@ Options:
 
 Environment:
   POWERTOOLS_LOG_LEVEL           the functions' log level (default WARN)
-  ${RUNTIME_ENV.agentBackend}=bedrock ${RUNTIME_ENV.bedrockModelId}=<id>  answer with Amazon Bedrock (your own AWS credentials)
-  ${RUNTIME_ENV.agentBackend}=stages ${RUNTIME_ENV.agentStages}=<json>  named agents as AgentBackend.stages() writes them, e.g.
-                                 '{"entry":"qualificacao","agents":{"qualificacao":{"${RUNTIME_ENV.agentBackend}":"scripted"},
-                                 "cadastro":{"${RUNTIME_ENV.agentBackend}":"scripted"}}}'
+  ${LOCAL_ENV.agentBackend}=bedrock ${LOCAL_ENV.bedrockModelId}=<id>  answer with Amazon Bedrock (your own AWS credentials)
+  ${LOCAL_ENV.agentBackend}=stages ${LOCAL_ENV.agentStages}=<json>  named agents, as AgentBackend.stages() names them, e.g.
+                                 '{"entry":"qualificacao","agents":{"qualificacao":{"${LOCAL_ENV.agentBackend}":"scripted"},
+                                 "cadastro":{"${LOCAL_ENV.agentBackend}":"scripted"}}}'
   AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_SQS  reuse a running DynamoDB Local / SQS emulator`;
 
 /** When the fake reports each status of a reply, after accepting it. */
@@ -444,7 +445,7 @@ function killQuietly(pid: number): void {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof LocalServerError || error instanceof AgentConfigurationError) process.stderr.write(`\n${error.message}\n`);
+    if (error instanceof LocalServerError || error instanceof RuntimeConfigError) process.stderr.write(`\n${error.message}\n`);
     else process.stderr.write(`\n${(error as Error)?.stack ?? String(error)}\n`);
     process.exit(1);
   },

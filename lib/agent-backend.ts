@@ -1,23 +1,14 @@
-import { Arn, ArnFormat, Aws, Stack, Token } from 'aws-cdk-lib';
+import { Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { BedrockAgentBackendProps, BedrockGuardrail, BedrockInferenceConfig } from './bedrock-agent-backend-props';
-import { acknowledgeFinding } from './private/nag-acknowledgements';
-import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_GUARDRAIL_ACTIONS, BEDROCK_INVOKE_ACTIONS } from './private/permissions';
-import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, RUNTIME_ENV } from './contract';
-import {
-  crossRegionProfilePrefix,
-  foundationModelArn,
-  GLOBAL_PROFILE_PREFIX,
-  guardrailArn,
-  isApplicationProfileArn,
-  SYSTEM_PROMPT_MAX_BYTES,
-  validateBedrockProps,
-  warnOnGeographyMismatch,
-} from './private/bedrock-model-ids';
+import { grantModelInvocation } from './private/bedrock-grants';
+import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_GUARDRAIL_ACTIONS } from './private/permissions';
+import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, type AgentOptions, definedFields, type SingleAgentOptions, SYSTEM_PROMPT_MAX_CHARACTERS } from './contract';
+import { guardrailArn, synthesizedSystemPrompt, validateBedrockProps } from './private/bedrock-model-ids';
 
-export { SYSTEM_PROMPT_MAX_BYTES };
+export { SYSTEM_PROMPT_MAX_CHARACTERS };
 
 /** Options of `AgentBackend.fromFunction()`. */
 export interface AgentFunctionOptions {
@@ -64,9 +55,6 @@ export interface AgentStagesProps {
 
 /** What an agent backend contributes to the orchestrator function. */
 export interface AgentBackendConfig {
-  /** Environment variables the orchestrator reads to wire in its agent adapter. */
-  readonly environment: { [key: string]: string };
-
   /**
    * The Bedrock model id or inference profile the orchestrator calls, for the model throttling
    * alarm (`AWS/Bedrock` `InvocationThrottles`).
@@ -74,6 +62,13 @@ export interface AgentBackendConfig {
    * @default - the agent is not a Bedrock model
    */
   readonly bedrockModelId?: string;
+
+  /**
+   * What the orchestrator is told about its agent: its share of the deployment plan.
+   *
+   * @internal
+   */
+  readonly _agent: AgentOptions;
 }
 
 /**
@@ -174,8 +169,7 @@ export abstract class AgentBackend {
    * the next agent in the same turn, after checking that no newer customer message arrived.
    * Each stage gets its own permissions (the Bedrock model, the function) as it would alone, and
    * its own system prompt: the admin prompt resource `system.<name>`, which a Bedrock stage's
-   * `systemPrompt` seeds. The prompts set in the construct share the orchestrator's environment:
-   * at most 3,000 bytes together. Validated when called: names, entry, count (1–10), nesting and
+   * `systemPrompt` seeds. Validated when called: names, entry, count (1–10), nesting and
    * `maxHandoversPerTurn` throw, naming what to change. See the README, "Stages".
    *
    * @param props the agents by name, the entry agent, and how many handovers one turn may follow
@@ -202,12 +196,14 @@ export abstract class AgentBackend {
   }
 
   /**
-   * Grants the orchestrator what this backend needs and returns its settings.
+   * Grants the orchestrator what this backend needs and returns what the orchestrator is told about
+   * it. Bound to the orchestrator's role before the function is created, since what it is told is
+   * written into its asset.
    *
    * @param scope the construct that owns the orchestrator
-   * @param orchestrator the function that calls the agent
+   * @param orchestrator the orchestrator's role (or anything that grants to it)
    */
-  public abstract bind(scope: Construct, orchestrator: lambda.IFunction): AgentBackendConfig;
+  public abstract bind(scope: Construct, orchestrator: iam.IGrantable): AgentBackendConfig;
 }
 
 class BedrockAgentBackend extends AgentBackend {
@@ -227,109 +223,21 @@ class BedrockAgentBackend extends AgentBackend {
     validateBedrockProps(props);
   }
 
-  /** The prompt set in the construct, which the orchestrator's environment carries. */
-  public get deployedPrompt(): string | undefined {
-    return this.systemPrompt;
-  }
-
-  public bind(scope: Construct, orchestrator: lambda.IFunction): AgentBackendConfig {
-    if (isApplicationProfileArn(this.modelId)) {
-      this.grantApplicationProfile(orchestrator);
-    } else {
-      const profilePrefix = crossRegionProfilePrefix(this.modelId);
-      if (profilePrefix === undefined) {
-        orchestrator.addToRolePolicy(
-          new iam.PolicyStatement({ actions: [...BEDROCK_INVOKE_ACTIONS], resources: [foundationModelArn(this.modelId, Aws.REGION)] }),
-        );
-      } else {
-        this.grantInferenceProfile(orchestrator, profilePrefix);
-        warnOnGeographyMismatch(scope, this.modelId, profilePrefix);
-      }
-    }
-    const environment: Record<string, string> = {
-      [RUNTIME_ENV.agentBackend]: AGENT_BACKEND_KINDS.bedrock,
-      [RUNTIME_ENV.bedrockModelId]: this.modelId,
-    };
-    if (this.systemPrompt !== undefined) environment[RUNTIME_ENV.deployedSystemPrompt] = this.systemPrompt;
-    if (this.inferenceConfig !== undefined) environment[RUNTIME_ENV.bedrockInferenceConfig] = JSON.stringify(this.inferenceConfig);
-    if (this.promptCaching !== undefined) environment[RUNTIME_ENV.bedrockPromptCaching] = String(this.promptCaching);
+  public bind(scope: Construct, orchestrator: iam.IGrantable): AgentBackendConfig {
+    grantModelInvocation(scope, orchestrator, this.modelId);
     if (this.guardrail !== undefined) {
-      orchestrator.addToRolePolicy(new iam.PolicyStatement({ actions: [...BEDROCK_GUARDRAIL_ACTIONS], resources: [guardrailArn(this.guardrail.identifier)] }));
-      environment[RUNTIME_ENV.bedrockGuardrailId] = this.guardrail.identifier;
-      environment[RUNTIME_ENV.bedrockGuardrailVersion] = this.guardrail.version;
+      orchestrator.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...BEDROCK_GUARDRAIL_ACTIONS], resources: [guardrailArn(this.guardrail.identifier)] }));
     }
-    return { environment, bedrockModelId: this.modelId };
-  }
-
-  /**
-   * An application inference profile routes to a model or a system-defined profile chosen when it
-   * was created, which the ARN does not reveal: the grant is the profile itself, plus any foundation
-   * model or system profile but only when invoked through this profile.
-   */
-  private grantApplicationProfile(orchestrator: lambda.IFunction): void {
-    orchestrator.addToRolePolicy(new iam.PolicyStatement({ actions: [...BEDROCK_INVOKE_ACTIONS], resources: [this.modelId] }));
-    orchestrator.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: [...BEDROCK_INVOKE_ACTIONS],
-        resources: [foundationModelArn('*', '*'), Arn.format({ partition: Aws.PARTITION, service: 'bedrock', region: '*', account: Aws.ACCOUNT_ID, resource: 'inference-profile', resourceName: '*', arnFormat: ArnFormat.SLASH_RESOURCE_NAME })],
-        conditions: { StringEquals: { 'bedrock:InferenceProfileArn': this.modelId } },
-      }),
-    );
-    if (orchestrator.role) {
-      acknowledgeFinding(orchestrator.role, {
-        id: 'AwsSolutions-IAM5',
-        appliesTo: 'Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/*',
-        reason:
-          `The application inference profile ${this.modelId} routes to a model fixed when it was created, which its ARN does not name; ` +
-          'the bedrock:InferenceProfileArn condition limits the statement to calls made through this profile.',
-      });
-      acknowledgeFinding(orchestrator.role, {
-        id: 'AwsSolutions-IAM5',
-        appliesTo: 'Resource::arn:<AWS::Partition>:bedrock:*:<AWS::AccountId>:inference-profile/*',
-        reason: `The application inference profile ${this.modelId} may copy a cross-Region profile; the condition limits the statement to calls made through it.`,
-      });
-    }
-  }
-
-  /**
-   * A cross-Region profile needs the profile itself plus the foundation model in every destination
-   * Region (global profiles also use a Region-less model ARN). Destination Regions change as Bedrock
-   * grows, so they are a wildcard, bounded by the condition that the call goes through this profile.
-   *
-   * @see https://docs.aws.amazon.com/bedrock/latest/userguide/geographic-cross-region-inference.html
-   * @see https://docs.aws.amazon.com/bedrock/latest/userguide/global-cross-region-inference.html
-   */
-  private grantInferenceProfile(orchestrator: lambda.IFunction, prefix: string): void {
-    const foundationModelId = this.modelId.slice(prefix.length + 1);
-    const profileArn = Arn.format({
-      partition: Aws.PARTITION,
-      service: 'bedrock',
-      region: Aws.REGION,
-      account: Aws.ACCOUNT_ID,
-      resource: 'inference-profile',
-      resourceName: this.modelId,
-      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-    });
-    const anyRegionModelArn = foundationModelArn(foundationModelId, '*');
-    const modelArns = prefix === GLOBAL_PROFILE_PREFIX ? [anyRegionModelArn, foundationModelArn(foundationModelId, '')] : [anyRegionModelArn];
-    orchestrator.addToRolePolicy(new iam.PolicyStatement({ actions: [...BEDROCK_INVOKE_ACTIONS], resources: [profileArn] }));
-    orchestrator.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: [...BEDROCK_INVOKE_ACTIONS],
-        resources: modelArns,
-        conditions: { StringEquals: { 'bedrock:InferenceProfileArn': profileArn } },
-      }),
-    );
-    if (orchestrator.role) {
-      acknowledgeFinding(orchestrator.role, {
-        id: 'AwsSolutions-IAM5',
-        appliesTo: `Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/${foundationModelId}`,
-        reason:
-          `The cross-Region inference profile ${this.modelId} routes each call to any of its destination Regions, ` +
-          'which AWS changes over time; the statement is limited to this one model and, by the bedrock:InferenceProfileArn ' +
-          'condition, to calls made through this profile.',
-      });
-    }
+    const systemPrompt = this.systemPrompt === undefined ? undefined : synthesizedSystemPrompt(scope, this.systemPrompt);
+    const agent: SingleAgentOptions = {
+      backend: AGENT_BACKEND_KINDS.bedrock,
+      modelId: this.modelId,
+      ...(systemPrompt !== undefined && { systemPrompt }),
+      ...(this.inferenceConfig !== undefined && { inferenceConfig: definedFields(this.inferenceConfig) }),
+      ...(this.guardrail !== undefined && { guardrail: { identifier: this.guardrail.identifier, version: this.guardrail.version } }),
+      ...(this.promptCaching !== undefined && { promptCaching: this.promptCaching }),
+    };
+    return { _agent: agent, bedrockModelId: this.modelId };
   }
 }
 
@@ -346,19 +254,18 @@ class StagedAgentBackend extends AgentBackend {
     this.maxHandoversPerTurn = props.maxHandoversPerTurn ?? AGENT_STAGE_LIMITS.defaultMaxHandoversPerTurn;
   }
 
-  /**
-   * Each stage binds as it would alone, so its grants are exactly its own; its variables travel
-   * as one JSON variable, which the orchestrator reads per stage as it reads a single agent's.
-   */
-  public bind(scope: Construct, orchestrator: lambda.IFunction): AgentBackendConfig {
+  /** Each stage binds as it would alone, so its grants are exactly its own, and is told as a single agent is. */
+  public bind(scope: Construct, orchestrator: iam.IGrantable): AgentBackendConfig {
     const stages = Object.entries(this.agents).map(([name, agent]) => [name, agent.bind(scope, orchestrator)] as const);
     const entryFirst = [...stages].sort(([a], [b]) => Number(b === this.entry) - Number(a === this.entry));
     const bedrockModelId = entryFirst.find(([, config]) => config.bedrockModelId !== undefined)?.[1].bedrockModelId;
-    const value = { entry: this.entry, maxHandoversPerTurn: this.maxHandoversPerTurn, agents: Object.fromEntries(stages.map(([name, config]) => [name, config.environment])) };
-    return {
-      environment: { [RUNTIME_ENV.agentBackend]: AGENT_BACKEND_KINDS.stages, [RUNTIME_ENV.agentStages]: Token.asString(Stack.of(scope).toJsonString(value)) },
-      ...(bedrockModelId === undefined ? {} : { bedrockModelId }),
+    const agent: AgentOptions = {
+      backend: AGENT_BACKEND_KINDS.stages,
+      entry: this.entry,
+      maxHandoversPerTurn: this.maxHandoversPerTurn,
+      stages: Object.fromEntries(stages.map(([name, config]) => [name, config._agent as SingleAgentOptions])),
     };
+    return { _agent: agent, ...(bedrockModelId !== undefined && { bedrockModelId }) };
   }
 }
 
@@ -370,27 +277,20 @@ class LambdaAgentBackend extends AgentBackend {
     super();
   }
 
-  public bind(_scope: Construct, orchestrator: lambda.IFunction): AgentBackendConfig {
+  public bind(_scope: Construct, orchestrator: iam.IGrantable): AgentBackendConfig {
     // Unqualified invocation by name needs the function ARN only, not the `:*` versions/aliases.
     iam.Grant.addToPrincipal({
       grantee: orchestrator,
       actions: [...AGENT_FUNCTION_INVOKE_ACTIONS],
       resourceArns: [this.agentFunction.functionArn],
     });
-    return {
-      environment: {
-        [RUNTIME_ENV.agentBackend]: AGENT_BACKEND_KINDS.lambda,
-        [RUNTIME_ENV.agentFunctionName]: this.agentFunction.functionName,
-        // Only when opted in: the environment of a version 1 function stays as it was.
-        ...(this.contractVersion === 1 ? {} : { [RUNTIME_ENV.agentFunctionContractVersion]: String(this.contractVersion) }),
-      },
-    };
+    return { _agent: { backend: AGENT_BACKEND_KINDS.lambda, functionName: this.agentFunction.functionName, contractVersion: this.contractVersion } };
   }
 }
 
 class ScriptedAgentBackend extends AgentBackend {
-  public bind(_scope: Construct, _orchestrator: lambda.IFunction): AgentBackendConfig {
-    return { environment: { [RUNTIME_ENV.agentBackend]: AGENT_BACKEND_KINDS.scripted } };
+  public bind(_scope: Construct, _orchestrator: iam.IGrantable): AgentBackendConfig {
+    return { _agent: { backend: AGENT_BACKEND_KINDS.scripted } };
   }
 }
 
@@ -413,16 +313,4 @@ function validateStagesProps(props: AgentStagesProps): void {
   if (hops !== undefined && (!Number.isInteger(hops) || hops < 0 || hops > AGENT_STAGE_LIMITS.maxHandoversPerTurn)) {
     fail(`maxHandoversPerTurn must be a whole number from 0 to ${AGENT_STAGE_LIMITS.maxHandoversPerTurn}; got ${hops}.`);
   }
-  const promptBytes = names.reduce((total, name) => {
-    const agent = agents[name];
-    const prompt = agent instanceof BedrockAgentBackend ? agent.deployedPrompt : undefined;
-    return total + (prompt === undefined || Token.isUnresolved(prompt) ? 0 : Buffer.byteLength(prompt, 'utf8'));
-  }, 0);
-  if (promptBytes > SYSTEM_PROMPT_MAX_BYTES) {
-    fail(
-      `the stages' systemPrompts are ${promptBytes} bytes together; at most ${SYSTEM_PROMPT_MAX_BYTES} fit in the orchestrator's environment (Lambda allows 4 KB in all). ` +
-        'Deploy shorter prompts and write the full ones in the console (prompt resources "system.<stage>"), which have no such limit.',
-    );
-  }
 }
-

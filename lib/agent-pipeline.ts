@@ -10,28 +10,12 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { AgentPipelineBase } from './agent-pipeline-base';
 import type { AgentPipelineProps } from './agent-pipeline-props';
-import { KeyLayout } from './contract';
-import { WhatsAppChannel } from './whatsapp-channel';
-import { channelContext } from './private/channel-context';
-import { refuseOverridesOfAbsentAlarms, resolveAlarmSettings } from './private/alarm-settings';
-import { buildCrmSyncWorker } from './private/crm-sync-worker';
+import { refuseOverridesOfAbsentAlarms } from './private/alarm-settings';
 import { checkDeployLimits } from './private/deploy-limits';
-import { PipelineFunctionFactory } from './private/function-factory';
-import { mediaBucket } from './private/media-bucket';
-import { buildIdleSweeper, resolveConversationIdleTimeout, resolveReengagement } from './private/idle-sweeper';
-import { buildOperatorPlane, resolveOperatorPlaneSettings } from './private/operator-plane';
-import { buildOrchestrator } from './private/orchestrator-function';
-import { claimPhysicalNames } from './private/physical-name-claims';
-import { PipelineGrants, type PipelineResources } from './private/pipeline-grants';
-import { PipelineMetrics } from './private/pipeline-metrics';
-import type { ObservedPipeline } from './private/observed-pipeline';
+import { assemblePipeline } from './private/pipeline-assembly';
+import type { PipelineGrants } from './private/pipeline-grants';
+import type { PipelineMetrics } from './private/pipeline-metrics';
 import { createPipelineAlarms, createPipelineDashboard } from './private/pipeline-observability';
-import { resolvePipelineSettings } from './private/pipeline-settings';
-import { pipelineTable } from './private/pipeline-table';
-import { resolveProductionPlacement } from './private/production-placement';
-import { retentionEnvironment } from './private/retention';
-import { addPipelineOutputs } from './private/stack-outputs';
-import { pipelineTurnQueue } from './private/turn-queue';
 
 /**
  * A WhatsApp AI-agent pipeline: Meta's webhook lands on a Lambda Function URL (or an API Gateway
@@ -291,105 +275,35 @@ export class AgentPipeline extends AgentPipelineBase {
   constructor(scope: Construct, id: string, props: AgentPipelineProps) {
     super(scope, id);
     checkDeployLimits(this);
-    const settings = resolvePipelineSettings(this.node.path, props);
-    const retention = retentionEnvironment(this.node.path, props);
-    const operatorPlane = resolveOperatorPlaneSettings(this.node.path, props);
-    const idleTimeout = resolveConversationIdleTimeout(this.node.path, props);
-    const reengagement = resolveReengagement(this.node.path, props.messageTemplates?.reengagement, idleTimeout);
-    const placement = resolveProductionPlacement(this.node.path, props);
-    const alarmSettings = resolveAlarmSettings(this, props);
-    const { encryptionKey } = props;
-    const { existingTable, existingTurnQueue, existingDeadLetterQueue, deadLetterQueueProps } = props;
-    claimPhysicalNames(this, [
-      ...(existingTable ? [] : [settings.physicalNames.table]),
-      ...(existingTurnQueue ? [] : [settings.physicalNames.queue]),
-      ...(existingTurnQueue || existingDeadLetterQueue ? [] : [deadLetterQueueProps?.queueName ?? settings.physicalNames.deadLetterQueue]),
-    ].filter((name) => name !== undefined), settings.dashboard ? alarmSettings.dashboardName : undefined);
-    const functions = new PipelineFunctionFactory(this, settings, placement, encryptionKey, retention);
-    this.table = pipelineTable(this, settings, { existingTable, encryptionKey, backupPlan: props.backupPlan });
-    ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = pipelineTurnQueue(this, settings, { existingTurnQueue, existingDeadLetterQueue, deadLetterQueueProps, encryptionKey }));
-    const resources: PipelineResources = { table: this.table, queue: this.queue, deadLetterQueue: this.deadLetterQueue, encryptionKey };
-    this._metrics = new PipelineMetrics(settings, this.table, this.queue);
-    const media = mediaBucket(this, settings, props);
-    this.mediaBucket = media?.bucket;
+    const pipeline = assemblePipeline(this, props);
+    this._grants = pipeline.grants;
+    this._metrics = pipeline.metrics;
+    this.table = pipeline.table;
+    this.queue = pipeline.queue;
+    this.deadLetterQueue = pipeline.deadLetterQueue;
+    this.mediaBucket = pipeline.mediaBucket;
+    this.webhookFunction = pipeline.webhookFunction;
+    this.webhookAlias = pipeline.webhookAlias;
+    this.webhookFunctionUrl = pipeline.webhookFunctionUrl;
+    this.webhookApi = pipeline.webhookApi;
+    this.webhookWebAclArn = pipeline.webhookWebAclArn;
+    this.webhookUrl = pipeline.webhookUrl;
+    this.whatsAppSecret = pipeline.whatsAppSecret;
+    this.eventTopic = pipeline.eventTopic;
+    this.inboundDeadLetterQueue = pipeline.inboundDeadLetterQueue;
+    this.orchestratorFunction = pipeline.orchestratorFunction;
+    this.orchestratorAlias = pipeline.orchestratorAlias;
+    this.operatorFunction = pipeline.operatorFunction;
+    this.operatorFunctionUrl = pipeline.operatorFunctionUrl;
+    this.consoleDistribution = pipeline.consoleDistribution;
+    this.consoleUrl = pipeline.consoleUrl;
+    this.handoffSweeperFunction = pipeline.handoffSweeperFunction;
+    this.idleSweeperFunction = pipeline.idleSweeperFunction;
+    this.crmSyncFunction = pipeline.crmSyncFunction;
 
-    const channel = (props.channel ?? WhatsAppChannel.cloudApi())._bind(this, channelContext({ settings, functions, ...resources }));
-    this._grants = new PipelineGrants({
-      ...resources,
-      channel,
-      mediaBucket: this.mediaBucket,
-      transcribesVoiceNotes: media?.transcribesVoiceNotes,
-      features: {
-        operatorPlane: operatorPlane !== undefined,
-        crmSync: props.crmSync !== undefined,
-        keyLayoutMigration: settings.keyLayout === KeyLayout.MIGRATING,
-        pipelineBudget: props.pipelineBudget !== undefined,
-        reengagement: reengagement !== undefined,
-        media: this.mediaBucket !== undefined,
-      },
-    });
-    this.webhookFunction = channel.webhookFunction;
-    this.webhookAlias = channel.webhookAlias;
-    this.webhookFunctionUrl = channel.webhookFunctionUrl;
-    this.webhookApi = channel.webhookApi;
-    this.webhookWebAclArn = channel.webhookWebAclArn;
-    this.webhookUrl = channel.outputs.webhookUrl;
-    this.whatsAppSecret = channel.whatsAppSecret;
-    this.eventTopic = channel.eventTopic;
-    this.inboundDeadLetterQueue = channel.inboundDeadLetterQueue;
-    this._grants.grantInbound(this.webhookFunction);
-    const orchestrator = buildOrchestrator({ scope: this, settings, functions, ...resources, agentBackend: props.agentBackend, channel });
-    this.orchestratorFunction = orchestrator.orchestratorFunction;
-    this.orchestratorAlias = orchestrator.orchestratorAlias;
-    this._grants.grantTurns(this.orchestratorFunction);
-    for (const [name, value] of Object.entries(media?.environment ?? {})) this.orchestratorFunction.addEnvironment(name, value);
-
-    if (operatorPlane) {
-      const plane = buildOperatorPlane({ scope: this, settings: operatorPlane, functions, channel, ...resources, orchestrator: this.orchestratorFunction, inbound: this.webhookFunction });
-      this.operatorFunction = plane.operatorFunction;
-      this.operatorFunctionUrl = plane.operatorFunctionUrl;
-      this.consoleDistribution = plane.consoleDistribution;
-      this.consoleUrl = plane.consoleUrl;
-      this.handoffSweeperFunction = plane.handoffSweeperFunction;
-      this._grants.grantOperatorPlane(this.operatorFunction);
-      // The operator's attachments are held to the same limits as the customers'.
-      for (const [name, value] of Object.entries(media?.environment ?? {})) this.operatorFunction.addEnvironment(name, value);
-      this._grants.grantSweeper(this.handoffSweeperFunction);
-    }
-    this.idleSweeperFunction = buildIdleSweeper({ scope: this, table: this.table, functions, idleTimeout, reengagement: reengagement && { props: reengagement, channel }, transcriptionJobs: media?.transcribesVoiceNotes ? settings : undefined }).sweeperFunction;
-    this._grants.grantIdleSweeper(this.idleSweeperFunction);
-    if (props.crmSync) {
-      const sessionWriters = [this.webhookFunction, this.orchestratorFunction, this.operatorFunction, this.handoffSweeperFunction, this.idleSweeperFunction].filter((fn) => fn !== undefined);
-      this.crmSyncFunction = buildCrmSyncWorker({ scope: this, target: props.crmSync, functions, ...resources, sessionWriters }).workerFunction;
-      this._grants.grantCrmWorker(this.crmSyncFunction);
-    }
-    addPipelineOutputs(this, {
-      tableName: this.table.tableName,
-      turnQueueUrl: this.queue.queueUrl,
-      deadLetterQueueUrl: this.deadLetterQueue.queueUrl,
-      ...channel.outputs,
-      consoleUrl: this.consoleUrl,
-      ...media?.outputs,
-    });
-
-    const observed: ObservedPipeline = {
-      scope: this,
-      settings,
-      metrics: this._metrics,
-      webhookFunction: this.webhookFunction,
-      orchestratorFunction: this.orchestratorFunction,
-      deadLetterQueue: this.deadLetterQueue,
-      bedrockModelId: orchestrator.bedrockModelId,
-      crmSyncFunction: this.crmSyncFunction,
-      idleSweeperFunction: this.idleSweeperFunction,
-      operatorFunction: this.operatorFunction,
-      handoffSweeperFunction: this.handoffSweeperFunction,
-      inboundDeadLetterQueue: this.inboundDeadLetterQueue,
-      downloadsMedia: this.mediaBucket !== undefined,
-      alarmSettings,
-    };
+    const observed = { ...pipeline, scope: this };
     const alarms = createPipelineAlarms(observed);
-    refuseOverridesOfAbsentAlarms(this, alarmSettings.overridden, alarms);
+    refuseOverridesOfAbsentAlarms(this, pipeline.alarmSettings.overridden, alarms);
     this.deadLetterQueueAlarm = alarms.deadLetterQueue;
     this.oldestMessageAgeAlarm = alarms.oldestMessageAge;
     this.webhookErrorsAlarm = alarms.webhookErrors;
@@ -419,6 +333,6 @@ export class AgentPipeline extends AgentPipelineBase {
     this.pipelineBudgetNearAlarm = alarms.pipelineBudgetNear;
     this.pipelineBudgetRefusalsAlarm = alarms.pipelineBudgetRefusals;
     this.alarms = alarms.all;
-    this.dashboard = settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
+    this.dashboard = pipeline.settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
   }
 }

@@ -54,9 +54,9 @@ export interface BedrockAgentBackendProps {
    * The agent's system prompt. It becomes the first version of the admin prompt resource
    * (type `prompt`, id `system`); admins edit it in the console afterwards. A later deployment with
    * a different prompt adds a new version (it wins over an earlier console edit); a deployment that
-   * leaves it unchanged never overwrites a console edit. At most 3,000 bytes (UTF-8): it travels in
-   * the function's environment, which Lambda caps at 4 KB; write longer prompts in the console.
-   * See the README, "Writing the system prompt".
+   * leaves it unchanged never overwrites a console edit. At most 40,000 characters, as in the
+   * console's prompt editor: it is written into the orchestrator's settings document at synth (a
+   * `Lazy` must produce the text then). See the README, "Writing the system prompt".
    *
    * @default - a neutral prompt any business can start from (answer briefly in the customer's
    * language, qualify the need, hand over to a human when asked)

@@ -4,7 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { CRM_FUNCTION_INVOKE_ACTIONS } from './private/permissions';
-import { CRM_TARGET_KINDS, RUNTIME_ENV } from './contract';
+import { CRM_TARGET_KINDS, type CrmSyncOptions } from './contract';
 
 /** Properties of `CrmTarget.webhook()`. */
 export interface CrmWebhookProps {
@@ -25,8 +25,12 @@ export interface CrmWebhookProps {
 
 /** What a CRM target contributes to the CRM sync worker. */
 export interface CrmTargetConfig {
-  /** Environment variables the worker reads to wire in its CRM client. */
-  readonly environment: { [key: string]: string };
+  /**
+   * What the worker is told about its target: its share of the deployment plan.
+   *
+   * @internal
+   */
+  readonly _crmSync: CrmSyncOptions;
 }
 
 /**
@@ -65,12 +69,13 @@ export abstract class CrmTarget {
   }
 
   /**
-   * Grants the worker what this target needs and returns its settings.
+   * Grants the worker what this target needs and returns what the worker is told about it. Bound
+   * to the worker's role before the function is created, since what it is told is written into its asset.
    *
    * @param scope the construct that owns the worker
-   * @param worker the CRM sync worker function
+   * @param worker the CRM sync worker's role (or anything that grants to it)
    */
-  public abstract bind(scope: Construct, worker: lambda.IFunction): CrmTargetConfig;
+  public abstract bind(scope: Construct, worker: iam.IGrantable): CrmTargetConfig;
 }
 
 class FunctionCrmTarget extends CrmTarget {
@@ -78,9 +83,9 @@ class FunctionCrmTarget extends CrmTarget {
     super();
   }
 
-  public bind(_scope: Construct, worker: lambda.IFunction): CrmTargetConfig {
+  public bind(_scope: Construct, worker: iam.IGrantable): CrmTargetConfig {
     iam.Grant.addToPrincipal({ grantee: worker, actions: [...CRM_FUNCTION_INVOKE_ACTIONS], resourceArns: [this.crmFunction.functionArn] });
-    return { environment: { [RUNTIME_ENV.crmTarget]: CRM_TARGET_KINDS.function, [RUNTIME_ENV.crmFunctionName]: this.crmFunction.functionName } };
+    return { _crmSync: { kind: CRM_TARGET_KINDS.function, functionName: this.crmFunction.functionName } };
   }
 }
 
@@ -90,15 +95,9 @@ class WebhookCrmTarget extends CrmTarget {
     checkWebhookUrl(props.url);
   }
 
-  public bind(_scope: Construct, worker: lambda.IFunction): CrmTargetConfig {
+  public bind(_scope: Construct, worker: iam.IGrantable): CrmTargetConfig {
     this.props.secret.grantRead(worker);
-    return {
-      environment: {
-        [RUNTIME_ENV.crmTarget]: CRM_TARGET_KINDS.webhook,
-        [RUNTIME_ENV.crmWebhookUrl]: this.props.url,
-        [RUNTIME_ENV.crmWebhookSecretArn]: this.props.secret.secretArn,
-      },
-    };
+    return { _crmSync: { kind: CRM_TARGET_KINDS.webhook, url: this.props.url, secretArn: this.props.secret.secretArn } };
   }
 }
 

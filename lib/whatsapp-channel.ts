@@ -5,7 +5,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './contract';
+import { WHATSAPP_CHANNEL_KINDS, WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from './contract';
 import { acknowledgeFinding } from './private/nag-acknowledgements';
 import { END_USER_MESSAGING_MEDIA_ACTIONS, END_USER_MESSAGING_MEDIA_UPLOAD_ACTIONS, END_USER_MESSAGING_SEND_ACTIONS } from './private/permissions';
 import { acceptFinding } from './private/accepted-findings';
@@ -96,9 +96,10 @@ export class WhatsAppChannel {
 
   /**
    * Creates what the channel needs in the pipeline and returns what the pipeline wires with it:
-   * the inbound function (the webhook behind its Function URL, with the WhatsApp secret, for the
-   * Cloud API; the function subscribed to the event topic, with its dead-letter queue, for End User
-   * Messaging), the environment and permissions of the functions that send, and the outputs.
+   * what the functions are told about the channel, the permissions of the functions that send, and
+   * the inbound function once the plan says what it is told (the webhook behind its Function URL,
+   * with the WhatsApp secret, for the Cloud API; the function subscribed to the event topic, with
+   * its dead-letter queue, for End User Messaging) with the outputs.
    *
    * @param scope the pipeline that owns the channel's resources
    * @param context the channel's validated settings and what the pipeline builds the inbound function with
@@ -120,21 +121,23 @@ function bindCloudApi(scope: Construct, context: WhatsAppChannelContext, setting
     );
   }
   const whatsAppSecret = settings.whatsAppSecret ?? createWhatsAppSecret(scope, context);
-  const inbound = context.createInboundFunction('Webhook', {
-    description: `WhatsApp webhook of ${context.tableName}: verifies Meta's signature, records and dispatches each message`,
-    environment: {
-      [RUNTIME_ENV.whatsAppSecretArn]: whatsAppSecret.secretArn,
-      ...(settings.phoneNumberIds ? { [RUNTIME_ENV.businessPhoneNumberIds]: settings.phoneNumberIds.join(',') } : {}),
-    },
-  });
-  const frontDoor = context.exposeWebhook(scope, inbound.webhookAlias ?? inbound.webhookFunction);
   return {
-    ...inbound,
-    webhookFunctionUrl: frontDoor.functionUrl,
-    webhookApi: frontDoor.restApi,
-    webhookWebAclArn: frontDoor.webAclArn,
+    channel: { kind: settings.kind, whatsAppSecretArn: whatsAppSecret.secretArn, apiBaseUrl: settings.apiBaseUrl, ...(settings.phoneNumberIds && { phoneNumberIds: settings.phoneNumberIds }) },
     whatsAppSecret,
-    senderEnvironment: { [RUNTIME_ENV.whatsAppSecretArn]: whatsAppSecret.secretArn, [RUNTIME_ENV.whatsAppApiBaseUrl]: settings.apiBaseUrl },
+    createInbound: (told) => {
+      const inbound = context.createInboundFunction('Webhook', {
+        description: `WhatsApp webhook of ${context.tableName}: verifies Meta's signature, records and dispatches each message`,
+        settings: told,
+      });
+      const frontDoor = context.exposeWebhook(scope, inbound.webhookAlias ?? inbound.webhookFunction);
+      return {
+        ...inbound,
+        webhookFunctionUrl: frontDoor.functionUrl,
+        webhookApi: frontDoor.restApi,
+        webhookWebAclArn: frontDoor.webAclArn,
+        outputs: { webhookUrl: frontDoor.url, whatsAppSecretArn: whatsAppSecret.secretArn },
+      };
+    },
     // The webhook checks signatures with the app secret and answers Meta's verification with the verify token.
     grantReceive: (inboundFunction) => whatsAppSecret.grantRead(inboundFunction),
     grantSend: (fn) => whatsAppSecret.grantRead(fn),
@@ -142,7 +145,6 @@ function bindCloudApi(scope: Construct, context: WhatsAppChannelContext, setting
     grantMediaDownload: (fn) => whatsAppSecret.grantRead(fn),
     // The upload is a Graph API call with the same token.
     grantSendMedia: () => undefined,
-    outputs: { webhookUrl: frontDoor.url, whatsAppSecretArn: whatsAppSecret.secretArn },
   };
 }
 
@@ -180,21 +182,8 @@ function createWhatsAppSecret(scope: Construct, context: WhatsAppChannelContext)
  */
 function bindEndUserMessaging(scope: Construct, context: WhatsAppChannelContext, settings: EndUserMessagingSettings): WhatsAppChannelBinding {
   const inboundDeadLetterQueue = createInboundDeadLetterQueue(scope, context);
-  // `metaPhoneNumberId=phone-number-id-…` pairs, as the functions read them.
-  const phoneNumbers = settings.phoneNumbers.map(({ id, metaPhoneNumberId }) => `${metaPhoneNumberId}=${id}`).join(',');
-  const inbound = context.createInboundFunction('EumInbound', {
-    description: `WhatsApp events of ${context.tableName} from End User Messaging Social: records and dispatches each message`,
-    environment: { [RUNTIME_ENV.endUserMessagingPhoneNumbers]: phoneNumbers },
-    deadLetterQueue: inboundDeadLetterQueue,
-  });
   const eventTopic = settings.eventTopic ?? createEventTopic(scope, context);
-  // What SNS could not deliver (the function throttled or gone) is parked next to what the function failed on.
-  eventTopic.addSubscription(new LambdaSubscription(inbound.webhookAlias ?? inbound.webhookFunction, { deadLetterQueue: inboundDeadLetterQueue }));
   const stack = Stack.of(scope);
-  // Events from another topic, account, WABA or number are refused (lambda/eum-inbound/sns-events.ts).
-  inbound.webhookFunction.addEnvironment(RUNTIME_ENV.endUserMessagingEventTopicArn, eventTopic.topicArn);
-  inbound.webhookFunction.addEnvironment(RUNTIME_ENV.endUserMessagingAccountId, stack.account);
-  if (settings.wabaIds) inbound.webhookFunction.addEnvironment(RUNTIME_ENV.endUserMessagingWabaIds, settings.wabaIds.join(','));
   context.encryptionKey?.addToResourcePolicy(
     new iam.PolicyStatement({
       principals: [new iam.ServicePrincipal('sns.amazonaws.com')],
@@ -212,13 +201,26 @@ function bindEndUserMessaging(scope: Construct, context: WhatsAppChannelContext,
     stack.formatArn({ service: 'social-messaging', resource: 'phone-number-id', resourceName, arnFormat: ArnFormat.SLASH_RESOURCE_NAME }),
   );
   return {
-    ...inbound,
+    channel: {
+      kind: settings.kind,
+      phoneNumbers: settings.phoneNumbers.map(({ id, metaPhoneNumberId }) => ({ metaPhoneNumberId, originationPhoneNumberId: id })),
+      metaApiVersion: settings.metaApiVersion,
+      ...(settings.wabaIds && { wabaIds: settings.wabaIds }),
+      // Events from another topic, account, WABA or number are refused (lambda/eum-inbound/sns-events.ts).
+      eventTopicArn: eventTopic.topicArn,
+      accountId: stack.account,
+    },
     eventTopic,
     inboundDeadLetterQueue,
-    senderEnvironment: {
-      [RUNTIME_ENV.whatsAppChannel]: WHATSAPP_CHANNEL_KINDS.endUserMessaging,
-      [RUNTIME_ENV.endUserMessagingPhoneNumbers]: phoneNumbers,
-      [RUNTIME_ENV.endUserMessagingMetaApiVersion]: settings.metaApiVersion,
+    createInbound: (told) => {
+      const inbound = context.createInboundFunction('EumInbound', {
+        description: `WhatsApp events of ${context.tableName} from End User Messaging Social: records and dispatches each message`,
+        settings: told,
+        deadLetterQueue: inboundDeadLetterQueue,
+      });
+      // What SNS could not deliver (the function throttled or gone) is parked next to what the function failed on.
+      eventTopic.addSubscription(new LambdaSubscription(inbound.webhookAlias ?? inbound.webhookFunction, { deadLetterQueue: inboundDeadLetterQueue }));
+      return { ...inbound, outputs: { eventTopicArn: eventTopic.topicArn } };
     },
     // SNS invokes the inbound function with IAM: there is no request of WhatsApp's to authenticate.
     grantReceive: () => undefined,
@@ -226,7 +228,6 @@ function bindEndUserMessaging(scope: Construct, context: WhatsAppChannelContext,
     grantMediaDownload: (fn) => fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...END_USER_MESSAGING_MEDIA_ACTIONS], resources: phoneNumberArns })),
     // The service reads the object from the bucket as the caller: the caller's own read of the media prefix (and of its key, through S3) is what it uses.
     grantSendMedia: (fn) => fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...END_USER_MESSAGING_MEDIA_UPLOAD_ACTIONS], resources: phoneNumberArns })),
-    outputs: { eventTopicArn: eventTopic.topicArn },
   };
 }
 

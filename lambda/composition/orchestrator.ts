@@ -58,7 +58,7 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
       whatsapp: messaging.whatsapp,
       clock,
       ids: composed.ids,
-      settings: { historyMaxCharacters: settings.historyMaxCharacters, fallbackText: settings.fallbackText ?? texts.turnFailed, unsupportedMessageText: settings.unsupportedMessageText ?? texts.unsupportedMessage, ...ports.turnSettings },
+      settings: { historyMaxCharacters: settings.agentHistoryMaxCharacters, fallbackText: settings.fallbackText, unsupportedMessageText: settings.unsupportedMessageText, ...ports.turnSettings },
       deployedSystemPrompt: settings.deployedSystemPrompt === undefined ? undefined : { text: settings.deployedSystemPrompt, config: operationalConfig(table) },
       deployedStagePrompts: deployedStagePrompts(settings.agent, table),
       operatorCommands: plane?.loginCommand,

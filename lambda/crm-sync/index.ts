@@ -2,6 +2,6 @@
 // (../composition/crm-sync.ts; the use case is core/application/sync-crm-projections.ts).
 import { composedOnFirstInvocation } from '../composition/compose-function';
 import { composeCrmSync } from '../composition/crm-sync';
-import { readCrmSyncSettings } from '../composition/settings-from-environment';
+import { readCrmSyncSettings, toldToThisFunction } from '../composition/read-settings';
 
-export const handler = composedOnFirstInvocation(() => composeCrmSync(readCrmSyncSettings()));
+export const handler = composedOnFirstInvocation(() => composeCrmSync(readCrmSyncSettings(toldToThisFunction(__dirname))));

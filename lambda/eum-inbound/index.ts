@@ -2,6 +2,6 @@
 // the behaviour in core/application/register-inbound.ts, the composition in ../composition/eum-inbound.ts.
 import { composedOnFirstInvocation } from '../composition/compose-function';
 import { composeEndUserMessagingInbound } from '../composition/eum-inbound';
-import { readEndUserMessagingInboundSettings } from '../composition/settings-from-environment';
+import { readEndUserMessagingInboundSettings, toldToThisFunction } from '../composition/read-settings';
 
-export const handler = composedOnFirstInvocation(() => composeEndUserMessagingInbound(readEndUserMessagingInboundSettings()));
+export const handler = composedOnFirstInvocation(() => composeEndUserMessagingInbound(readEndUserMessagingInboundSettings(toldToThisFunction(__dirname))));

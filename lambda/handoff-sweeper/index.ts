@@ -2,6 +2,6 @@
 // operators about waiting conversations and remind their customers once (../composition/handoff-sweeper.ts).
 import { composedOnFirstInvocation } from '../composition/compose-function';
 import { composeHandoffSweeper } from '../composition/handoff-sweeper';
-import { readHandoffSweeperSettings } from '../composition/settings-from-environment';
+import { readHandoffSweeperSettings, toldToThisFunction } from '../composition/read-settings';
 
-export const handler = composedOnFirstInvocation(() => composeHandoffSweeper(readHandoffSweeperSettings()));
+export const handler = composedOnFirstInvocation(() => composeHandoffSweeper(readHandoffSweeperSettings(toldToThisFunction(__dirname))));

@@ -2,6 +2,6 @@
 // the agent serves that nobody wrote in for `conversationIdleTimeout` (../composition/idle-sweeper.ts).
 import { composedOnFirstInvocation } from '../composition/compose-function';
 import { composeIdleSweeper } from '../composition/idle-sweeper';
-import { readIdleSweeperSettings } from '../composition/settings-from-environment';
+import { readIdleSweeperSettings, toldToThisFunction } from '../composition/read-settings';
 
-export const handler = composedOnFirstInvocation(() => composeIdleSweeper(readIdleSweeperSettings()));
+export const handler = composedOnFirstInvocation(() => composeIdleSweeper(readIdleSweeperSettings(toldToThisFunction(__dirname))));

@@ -1,11 +1,9 @@
+import { SYSTEM_PROMPT_MAX_CHARACTERS } from '../../lib/contract/operator-setting-limits';
 import type { AdminConsole } from '../core/application/operator/admin-console';
 import { CrmSyncStatus } from '../core/domain/crm-sync';
 import type { DeadLetterScreen } from '../core/application/operator/dead-letter-snapshot';
 import { HttpError } from './http-kit';
 import { ok, pageOf, requireEmptyObjectOrNoBody, route, type Route, signedInOf } from './router';
-
-// Leaves room in the 64 KiB body for multi-byte characters and JSON escapes.
-const MAX_PROMPT_CHARS = 40_000;
 
 /** The admin API (role `admin`; others get 403 before anything is read). */
 export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterScreen): Route[] {
@@ -15,7 +13,7 @@ export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterScreen)
     route('GET admin/prompts/:id/versions', 'admin', async ({ event, params }) => ok(await admin.listPromptVersions(params.id, pageOf(event)))),
     route('PUT admin/prompts/:id', 'admin', async (context) => {
       const edit = context.body({
-        content: { type: 'string', required: true, maxLength: MAX_PROMPT_CHARS },
+        content: { type: 'string', required: true, maxLength: SYSTEM_PROMPT_MAX_CHARACTERS },
         expectedVersion: { type: 'integer', required: true },
         description: { type: 'string', maxLength: 500 },
       });

@@ -2,6 +2,6 @@
 // in core/application/process-turn.ts, the composition in ../composition/orchestrator.ts.
 import { composedOnFirstInvocation } from '../composition/compose-function';
 import { composeOrchestrator } from '../composition/orchestrator';
-import { readOrchestratorSettings } from '../composition/settings-from-environment';
+import { readOrchestratorSettings, toldToThisFunction } from '../composition/read-settings';
 
-export const handler = composedOnFirstInvocation(() => composeOrchestrator(readOrchestratorSettings()));
+export const handler = composedOnFirstInvocation(() => composeOrchestrator(readOrchestratorSettings(toldToThisFunction(__dirname))));

@@ -19,3 +19,7 @@ export * from './outputs';
 export * from './prompt-caching';
 export * from './table';
 export * from './whatsapp-secret';
+export * from './deployment-options';
+export * from './deployment-plan';
+export * from './plan-writer';
+export * from './settings-document';

@@ -1,6 +1,7 @@
 import { Annotations, Arn, ArnFormat, Aws, Stack, Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { BedrockAgentBackendProps } from '../bedrock-agent-backend-props';
+import { SYSTEM_PROMPT_MAX_CHARACTERS } from '../contract/operator-setting-limits';
 
 // What a Bedrock model id, inference profile or guardrail may be, and the ARNs they grant.
 
@@ -13,8 +14,6 @@ import type { BedrockAgentBackendProps } from '../bedrock-agent-backend-props';
 const CROSS_REGION_PROFILE_PREFIXES = ['us', 'us-gov', 'eu', 'apac', 'jp', 'au', 'ca', 'global'] as const;
 export const GLOBAL_PROFILE_PREFIX = 'global';
 
-/** Lambda caps a function's whole environment at 4 KB; the prompt leaves room for the rest. */
-export const SYSTEM_PROMPT_MAX_BYTES = 3000;
 const APPLICATION_PROFILE_ARN = /^arn:aws[a-z-]*:bedrock:[a-z0-9-]+:\d{12}:application-inference-profile\/[a-z0-9]+$/;
 const MODEL_ID = /^[a-z0-9][a-z0-9.:_-]*$/i;
 const GUARDRAIL_ID = /^[a-z0-9]+$/;
@@ -62,16 +61,7 @@ export function validateBedrockProps(props: BedrockAgentBackendProps): void {
         "'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/abc123'); other ARNs are not accepted.",
     );
   }
-  if (systemPrompt !== undefined && !Token.isUnresolved(systemPrompt)) {
-    if (systemPrompt.trim() === '') fail('systemPrompt is empty; leave it out to start from the neutral default prompt.');
-    const bytes = Buffer.byteLength(systemPrompt, 'utf8');
-    if (bytes > SYSTEM_PROMPT_MAX_BYTES) {
-      fail(
-        `systemPrompt is ${bytes} bytes; at most ${SYSTEM_PROMPT_MAX_BYTES} fit in the orchestrator's environment (Lambda allows 4 KB in all). ` +
-          'Deploy a shorter prompt and write the full one in the console (prompt resource "system"), which has no such limit.',
-      );
-    }
-  }
+  if (systemPrompt !== undefined && !Token.isUnresolved(systemPrompt)) checkSystemPrompt(fail, systemPrompt);
   if (inferenceConfig) {
     const { maxTokens, temperature, topP, stopSequences } = inferenceConfig;
     if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1)) fail(`inferenceConfig.maxTokens must be a whole number of at least 1; got ${maxTokens}.`);
@@ -87,6 +77,33 @@ export function validateBedrockProps(props: BedrockAgentBackendProps): void {
     if (!Token.isUnresolved(guardrail.version) && !GUARDRAIL_VERSION.test(guardrail.version)) {
       fail(`guardrail.version '${guardrail.version}' must be a published version number ('1') or 'DRAFT'.`);
     }
+  }
+}
+
+/**
+ * The prompt as the orchestrator's settings document carries it: a `Lazy` resolved now, so its
+ * length is checked as a plain prompt's is, and a reference CloudFormation resolves only at deploy
+ * time refused, since the document is written at synth.
+ */
+export function synthesizedSystemPrompt(scope: Construct, systemPrompt: string): string {
+  const fail = (problem: string): never => {
+    throw new Error(`AgentBackend.bedrock: ${problem}`);
+  };
+  const resolved: unknown = Token.isUnresolved(systemPrompt) ? Stack.of(scope).resolve(systemPrompt) : systemPrompt;
+  if (typeof resolved !== 'string') {
+    fail(`systemPrompt holds a value CloudFormation resolves only at deploy time (${JSON.stringify(resolved)}); the prompt is written into the orchestrator's asset at synth. Give the text itself, or a Lazy that produces it.`);
+  }
+  checkSystemPrompt(fail, resolved as string);
+  return resolved as string;
+}
+
+function checkSystemPrompt(fail: (problem: string) => never, systemPrompt: string): void {
+  if (systemPrompt.trim() === '') fail('systemPrompt is empty; leave it out to start from the neutral default prompt.');
+  if (systemPrompt.length > SYSTEM_PROMPT_MAX_CHARACTERS) {
+    fail(
+      `systemPrompt is ${systemPrompt.length} characters; at most ${SYSTEM_PROMPT_MAX_CHARACTERS} are accepted, as in the console's prompt editor. ` +
+        'Move reference material the agent rarely needs out of the prompt (a tool or a knowledge base answers it when asked).',
+    );
   }
 }
 

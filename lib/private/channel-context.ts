@@ -1,8 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
-import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { RUNTIME_ENV } from '../contract';
 import type { PipelineFunctionFactory } from './function-factory';
 import type { PipelineSettings } from './pipeline-settings';
 import type { WhatsAppChannelContext } from './whatsapp-channel-binding';
@@ -14,29 +11,28 @@ const WEBHOOK_TIMEOUT = Duration.seconds(10);
 export interface ChannelContextSources {
   readonly settings: PipelineSettings;
   readonly functions: PipelineFunctionFactory;
-  readonly table: dynamodb.ITable;
-  readonly queue: sqs.IQueue;
   readonly encryptionKey?: kms.IKey;
 }
 
 /**
  * What the pipeline gives its WhatsApp channel. Whichever the channel, its inbound function records
- * each message in the table and dispatches it to the turn queue, with the webhook's memory, timeout
- * and reserved concurrency, and is invoked through the webhook alias when there is one.
+ * each message in the table and dispatches it to the turn queue (as the plan tells it), with the
+ * webhook's memory, timeout and reserved concurrency, and is invoked through the webhook alias when
+ * there is one.
  */
-export function channelContext({ settings, functions, table, queue, encryptionKey }: ChannelContextSources): WhatsAppChannelContext {
+export function channelContext({ settings, functions, encryptionKey }: ChannelContextSources): WhatsAppChannelContext {
   return {
     settings: settings.channel,
     tableName: settings.names.table,
     removalPolicy: settings.removalPolicy,
     deadLetterQueueRetentionPeriod: settings.deadLetterQueueRetentionPeriod,
     encryptionKey,
-    createInboundFunction: (id, { description, environment, deadLetterQueue }) => {
+    createInboundFunction: (id, { description, settings: told, deadLetterQueue }) => {
       const webhookFunction = functions.createFunction(id, {
         description,
         memorySize: settings.webhookMemorySize,
         timeout: WEBHOOK_TIMEOUT,
-        environment: { [RUNTIME_ENV.tableName]: table.tableName, [RUNTIME_ENV.turnQueueUrl]: queue.queueUrl, ...environment, ...functions.commonEnvironment },
+        settings: told,
         reservedConcurrentExecutions: settings.webhookReservedConcurrency,
         deadLetterQueue,
       });

@@ -1,22 +1,20 @@
 import { Duration } from 'aws-cdk-lib';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import type { CrmTarget } from '../crm-target';
 import { acceptFinding, SCHEDULE_WITHOUT_DEAD_LETTERS } from './accepted-findings';
 import type { PipelineFunctionFactory } from './function-factory';
-import { CRM_SYNC_DEFAULTS, RUNTIME_ENV } from '../contract';
+import { CRM_SYNC_DEFAULTS, type FunctionSettings } from '../contract';
 
 export interface CrmSyncWorkerContext {
-  readonly target: CrmTarget;
-  readonly table: dynamodb.ITable;
-  /** The functions that write sessions: they get `CRM_SYNC_ENABLED=true`. */
-  readonly sessionWriters: readonly lambda.Function[];
+  /** What the plan tells the worker; its role was bound to the CRM target already. */
+  readonly told: FunctionSettings;
   readonly scope: Construct;
-  /** The pipeline's function factory, which also holds the environment every function shares. */
+  /** The pipeline's function factory. */
   readonly functions: PipelineFunctionFactory;
+  /** `${serviceName}-${environment}`, which the description names. */
+  readonly deploymentName: string;
 }
 
 export interface CrmSyncWorkerResources {
@@ -33,22 +31,13 @@ export interface CrmSyncWorkerResources {
  * compare-and-set before it is sent.
  */
 export function buildCrmSyncWorker(context: CrmSyncWorkerContext): CrmSyncWorkerResources {
-  const { table, functions } = context;
   const timeout = Duration.seconds(CRM_SYNC_DEFAULTS.workerTimeoutSeconds);
-  const environment: Record<string, string> = { [RUNTIME_ENV.tableName]: table.tableName, ...functions.commonEnvironment };
-  const workerFunction = functions.createFunction('CrmSync', {
-    description: `CRM sync worker of ${environment[RUNTIME_ENV.serviceName]}: publishes each conversation's new commercial projection to the CRM`,
+  const workerFunction = context.functions.createFunction('CrmSync', {
+    description: `CRM sync worker of ${context.deploymentName}: publishes each conversation's new commercial projection to the CRM`,
     memorySize: 256,
     timeout,
-    environment,
+    settings: context.told,
   });
-  const config = context.target.bind(context.scope, workerFunction);
-  for (const [name, value] of Object.entries(config.environment)) {
-    workerFunction.addEnvironment(name, value);
-  }
-  for (const writer of context.sessionWriters) {
-    writer.addEnvironment(RUNTIME_ENV.crmSyncEnabled, 'true');
-  }
   const schedule = new events.Rule(context.scope, 'CrmSyncSchedule', {
     description: 'Runs the CRM sync worker every minute',
     schedule: events.Schedule.rate(Duration.minutes(CRM_SYNC_DEFAULTS.scheduleMinutes)),

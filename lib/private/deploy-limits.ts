@@ -1,6 +1,6 @@
 import { CfnResource, Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import { OPERATOR_ENV, RUNTIME_ENV } from '../contract';
+import { RUNTIME_ENV } from '../contract';
 import { NAME_LIMITS } from './name-limits';
 import { type RenderedResource, type RenderedTemplate, WorstCaseValues } from './worst-case-values';
 
@@ -34,23 +34,11 @@ export const DEPLOY_LIMITS = {
 
 /** The props whose values fill an environment variable, for the message (the variables the construct fills from tokens need none). */
 const PROPS_OF_VARIABLE: { readonly [variable: string]: string } = {
-  [RUNTIME_ENV.deployedSystemPrompt]: "agentBackend's systemPrompt",
-  [RUNTIME_ENV.agentStages]: "agentBackend's stages (AgentBackend.stages(): their names, models and systemPrompts)",
-  [RUNTIME_ENV.bedrockInferenceConfig]: "agentBackend's inferenceConfig",
-  [RUNTIME_ENV.fallbackText]: 'fallbackText',
-  [RUNTIME_ENV.deadlineFallbackText]: 'deadlineFallbackText',
-  [RUNTIME_ENV.unsupportedMessageText]: 'unsupportedMessageText',
-  [RUNTIME_ENV.customerBudget]: 'customerBudget (its reply)',
-  [RUNTIME_ENV.pipelineBudget]: 'pipelineBudget (its reply)',
-  [RUNTIME_ENV.mediaAllowedMimeTypes]: 'media.allowedMimeTypes',
+  [RUNTIME_ENV.bedrockModelId]: "agentBackend's modelId",
+  [RUNTIME_ENV.agentStageVariables]: "agentBackend's stages (AgentBackend.stages(): their names, models, guardrails and functions)",
   [RUNTIME_ENV.businessPhoneNumberIds]: 'phoneNumberIds',
   [RUNTIME_ENV.whatsAppApiBaseUrl]: 'whatsAppApiBaseUrl',
-  [RUNTIME_ENV.endUserMessagingPhoneNumbers]: "channel's phoneNumbers (WhatsAppChannel.endUserMessaging())",
-  [RUNTIME_ENV.endUserMessagingWabaIds]: "channel's wabaIds (WhatsAppChannel.endUserMessaging())",
   [RUNTIME_ENV.crmWebhookUrl]: "crmSync's url (CrmTarget.webhook())",
-  [OPERATOR_ENV.handoffTexts]: 'handoffTexts',
-  [OPERATOR_ENV.adminPhoneNumbers]: 'adminPhoneNumbers',
-  [OPERATOR_ENV.adminDisplayNames]: 'adminDisplayNames',
 };
 
 /** The pipelines of each stack, in construction order: the first reports the stack's own limits. */

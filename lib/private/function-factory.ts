@@ -5,8 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { KeyLayout } from '../contract/key-layout';
-import { RUNTIME_ENV } from '../contract';
+import type { FunctionSettings } from '../contract';
 import { logGroupEncryptionKey } from './log-encryption';
 import { acceptFunctionFindings } from './accepted-findings';
 import { stagedFunctionAsset } from './function-assets';
@@ -15,6 +14,7 @@ import { acknowledgeFinding } from './nag-acknowledgements';
 import { LOG_WRITE_ACTIONS } from './permissions';
 import type { PipelineSettings } from './pipeline-settings';
 import { type ProductionPlacement, vpcNetworkingPolicy } from './production-placement';
+import { plainSettingsDocument } from './settings-document';
 
 
 /** What differs from one function of the pipeline to the next. */
@@ -22,7 +22,8 @@ export interface PipelineFunctionOptions {
   readonly description: string;
   readonly memorySize: number;
   readonly timeout: Duration;
-  readonly environment: Record<string, string>;
+  /** What the plan tells the function: its environment, and the settings document staged beside its handler. */
+  readonly settings: FunctionSettings;
   /** Undefined: no reservation. */
   readonly reservedConcurrentExecutions?: number;
   /** Where Lambda parks asynchronous events that failed every retry. */
@@ -35,34 +36,20 @@ export interface PipelineFunctionOptions {
  * acknowledgements these need; and, with `functionAlias`, the aliases that are invoked instead.
  */
 export class PipelineFunctionFactory {
-  /**
-   * What every function reads: one Powertools service per deployment (Powertools logs add the
-   * function name themselves), the retention, the key layout and the locale.
-   */
-  public readonly commonEnvironment: Record<string, string>;
+  private readonly roles = new Map<PipelineFunctionId, { readonly role: iam.Role; readonly logGroup: logs.LogGroup }>();
 
   constructor(
     private readonly scope: Construct,
     private readonly settings: PipelineSettings,
     private readonly placement: ProductionPlacement,
     private readonly encryptionKey: kms.IKey | undefined,
-    retentionEnvironment: Record<string, string>,
-  ) {
-    this.commonEnvironment = {
-      // Every function gets the retention: whichever closes a session or records a demand sets the TTL.
-      ...retentionEnvironment,
-      [RUNTIME_ENV.serviceName]: settings.names.table,
-      [RUNTIME_ENV.metricsNamespace]: settings.serviceName,
-      [RUNTIME_ENV.logLevel]: settings.logLevel,
-      ...(settings.tracing ? {} : { [RUNTIME_ENV.traceEnabled]: 'false' }),
-      // Every function that writes sessions or messages must write the same layout, and every lister read it.
-      ...(settings.keyLayout === KeyLayout.SEED ? {} : { [RUNTIME_ENV.keyLayout]: settings.keyLayout }),
-      // The inbound functions route the opt-out words the orchestrator records: all must read the same locale.
-      ...(settings.locale === undefined ? {} : { [RUNTIME_ENV.locale]: settings.locale }),
-    };
-  }
+  ) {}
 
-  public createFunction(id: PipelineFunctionId, options: PipelineFunctionOptions): lambda.Function {
+  /**
+   * The function's own role (and log group), before the function exists: what is granted to it may
+   * then shape what the function is told (the agent backend, the CRM target).
+   */
+  public createRole(id: PipelineFunctionId): iam.Role {
     const { settings, scope } = this;
     const logGroup = new logs.LogGroup(scope, `${id}LogGroup`, {
       retention: settings.logRetention,
@@ -84,13 +71,25 @@ export class PipelineFunctionFactory {
       ...(vpcPlacement ? ['In a VPC, Lambda manages the network interfaces (ec2:*NetworkInterface*, ec2:DescribeSubnets), which do not exist before it creates them.'] : []),
     ];
     if (wildcardReasons.length > 0) acknowledgeFinding(role, { id: 'AwsSolutions-IAM5', appliesTo: 'Resource::*', reason: wildcardReasons.join(' ') });
+    this.roles.set(id, { role, logGroup });
+    return role;
+  }
+
+  public createFunction(id: PipelineFunctionId, options: PipelineFunctionOptions): lambda.Function {
+    const { settings, scope } = this;
+    if (!this.roles.has(id)) this.createRole(id);
+    const { role, logGroup } = this.roles.get(id)!;
+    const { vpcPlacement } = this.placement;
+    const { settings: told, ...functionOptions } = options;
+    // The bundle's folder is the id in kebab case (HandoffSweeper → handoff-sweeper), as the plan names the function.
+    const name = id.replace(/(?<=[a-z])(?=[A-Z])/g, '-').toLowerCase();
     const fn = new lambda.Function(scope, `${id}Function`, {
-      ...options,
+      ...functionOptions,
+      environment: { ...told.environment },
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       handler: 'index.handler',
-      // The bundle's folder is the id in kebab case (HandoffSweeper → handoff-sweeper).
-      code: lambda.Code.fromAsset(stagedFunctionAsset(id.replace(/(?<=[a-z])(?=[A-Z])/g, '-').toLowerCase())),
+      code: lambda.Code.fromAsset(stagedFunctionAsset(name, plainSettingsDocument(scope, name, told.document))),
       role,
       logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,

@@ -1,17 +1,14 @@
 import { Duration } from 'aws-cdk-lib';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { ReengagementProps } from '../message-templates';
-import { IDLE_SWEEP_DEFAULTS, RUNTIME_ENV } from '../contract';
+import { type FunctionSettings, IDLE_SWEEP_DEFAULTS } from '../contract';
 import { acceptFinding, SCHEDULE_WITHOUT_DEAD_LETTERS } from './accepted-findings';
 import type { PipelineFunctionFactory } from './function-factory';
-import type { PipelineSettings } from './pipeline-settings';
 import { namesTemplate } from './operator-plane';
-import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
 
 const MIN_IDLE_TIMEOUT = Duration.hours(IDLE_SWEEP_DEFAULTS.minIdleTimeoutHours);
 const MAX_IDLE_TIMEOUT = Duration.days(IDLE_SWEEP_DEFAULTS.maxIdleTimeoutDays);
@@ -53,17 +50,12 @@ export function resolveReengagement(path: string, reengagement: ReengagementProp
 
 export interface IdleSweeperContext {
   readonly scope: Construct;
-  readonly table: dynamodb.ITable;
-  readonly idleTimeout: Duration;
-  /** With `messageTemplates.reengagement` (checked): the template, and the channel's sender environment. */
-  readonly reengagement?: { readonly props: ReengagementProps; readonly channel: Pick<WhatsAppChannelBinding, 'senderEnvironment'> };
-  /** The pipeline's function factory, which also holds the environment every function shares. */
+  /** What the plan tells the sweeper (the idle timeout, and the re-engagement with its channel). */
+  readonly told: FunctionSettings;
+  /** The pipeline's function factory. */
   readonly functions: PipelineFunctionFactory;
-  /**
-   * With `media.transcription`: the queue whose receives × visibility timeout are the turn budget,
-   * after which the sweeper deletes the transcription jobs that ended (no attempt reads them again).
-   */
-  readonly transcriptionJobs?: Pick<PipelineSettings, 'visibilityTimeout' | 'maxReceiveCount'>;
+  /** `${serviceName}-${environment}`, which the description names. */
+  readonly deploymentName: string;
 }
 
 export interface IdleSweeperResources {
@@ -76,24 +68,16 @@ export interface IdleSweeperResources {
  * and the CRM worker are run (a fixed rate needs none of Scheduler's features, and a rule no extra
  * role). A conversation is closed within 15 minutes of its timeout; overlapping runs are safe, since
  * every close is conditioned on the session as read. With the re-engagement it also sends on the
- * channel, so it reads the channel's sender environment (and is granted the send). With
+ * channel, so its plan tells it the channel (and it is granted the send). With
  * `media.transcription` it deletes the transcription jobs that ended once no turn reads them again:
  * of the functions on a schedule, the one every deployment has, and whose runs are retention.
  */
 export function buildIdleSweeper(context: IdleSweeperContext): IdleSweeperResources {
-  const { table, functions } = context;
-  const environment: Record<string, string> = {
-    [RUNTIME_ENV.tableName]: table.tableName,
-    ...functions.commonEnvironment,
-    [RUNTIME_ENV.conversationIdleTimeoutSeconds]: String(context.idleTimeout.toSeconds()),
-    ...(context.reengagement ? reengagementEnvironment(context.reengagement.props, context.reengagement.channel) : {}),
-    ...(context.transcriptionJobs ? { [RUNTIME_ENV.transcriptionJobsSweepAfterSeconds]: String(context.transcriptionJobs.visibilityTimeout.toSeconds() * context.transcriptionJobs.maxReceiveCount) } : {}),
-  };
-  const sweeperFunction = functions.createFunction('IdleSweeper', {
-    description: `Idle sweeper of ${environment[RUNTIME_ENV.serviceName]}: closes the conversations the agent serves that went quiet, so their retention starts`,
+  const sweeperFunction = context.functions.createFunction('IdleSweeper', {
+    description: `Idle sweeper of ${context.deploymentName}: closes the conversations the agent serves that went quiet, so their retention starts`,
     memorySize: 256,
     timeout: Duration.seconds(IDLE_SWEEP_DEFAULTS.sweeperTimeoutSeconds),
-    environment,
+    settings: context.told,
   });
   const schedule = new events.Rule(context.scope, 'IdleSweeperSchedule', {
     description: `Runs the idle sweeper every ${IDLE_SWEEP_DEFAULTS.scheduleMinutes} minutes`,
@@ -103,12 +87,4 @@ export function buildIdleSweeper(context: IdleSweeperContext): IdleSweeperResour
   });
   acceptFinding(schedule, 'EventBusDLQ', SCHEDULE_WITHOUT_DEAD_LETTERS);
   return { sweeperFunction, schedule };
-}
-
-function reengagementEnvironment(props: ReengagementProps, channel: Pick<WhatsAppChannelBinding, 'senderEnvironment'>): Record<string, string> {
-  return {
-    ...channel.senderEnvironment,
-    [RUNTIME_ENV.reengagementTemplate]: JSON.stringify({ name: props.template.name, language: props.template.language }),
-    [RUNTIME_ENV.reengagementAfterSeconds]: String(props.after.toSeconds()),
-  };
 }

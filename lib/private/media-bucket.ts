@@ -3,7 +3,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
-import { localePreset, MEDIA_DEFAULTS, RETENTION_DEFAULTS, RUNTIME_ENV } from '../contract';
+import { MEDIA_DEFAULTS, type MediaOptions, RETENTION_DEFAULTS } from '../contract';
 import type { MediaTranscriptionProps } from '../media-props';
 import { acceptFinding } from './accepted-findings';
 import type { PipelineSettings } from './pipeline-settings';
@@ -11,8 +11,8 @@ import type { PipelineSettings } from './pipeline-settings';
 /** The media bucket and what the functions that store, read and erase attachments are told of it. */
 export interface MediaBucket {
   readonly bucket: s3.IBucket;
-  /** The bucket name, the limits and the transcription, for the orchestrator. */
-  readonly environment: Record<string, string>;
+  /** The bucket, the limits and the transcription: the share of the plan of the functions that store and read attachments. */
+  readonly media: MediaOptions;
   /** `media.transcription` is on: the orchestrator starts, reads and deletes transcription jobs. */
   readonly transcribesVoiceNotes: boolean;
   /** The stack outputs the erase and export commands find the bucket and the job names by. */
@@ -44,11 +44,11 @@ export function mediaBucket(scope: Construct, settings: PipelineSettings, props:
   const bucket = media.existingBucket ?? buildBucket(scope, settings, props.encryptionKey, props.conversationRetention ?? Duration.days(RETENTION_DEFAULTS.conversationDays));
   return {
     bucket,
-    environment: {
-      [RUNTIME_ENV.mediaBucketName]: bucket.bucketName,
-      [RUNTIME_ENV.mediaMaxBytes]: String(maxBytes),
-      [RUNTIME_ENV.mediaAllowedMimeTypes]: allowedMimeTypes.join(','),
-      ...(media.transcription === undefined ? {} : transcriptionEnvironment(media.transcription, settings, fail)),
+    media: {
+      bucketName: bucket.bucketName,
+      maxBytes,
+      allowedMimeTypes,
+      ...(media.transcription !== undefined && { transcription: transcriptionOptions(media.transcription, settings, fail) }),
     },
     transcribesVoiceNotes: media.transcription !== undefined,
     outputs: { mediaBucketName: bucket.bucketName, transcriptionJobPrefix: media.transcription === undefined ? undefined : MEDIA_DEFAULTS.transcriptionJobPrefix },
@@ -57,11 +57,12 @@ export function mediaBucket(scope: Construct, settings: PipelineSettings, props:
 
 /**
  * `media.transcription` for the orchestrator, checked here: a wait the turn cannot afford would
- * time the invocation out before the agent answers.
+ * time the invocation out before the agent answers. The wait's default depends on the
+ * orchestrator's timeout, so it is decided here; the language's is the locale's.
  */
-function transcriptionEnvironment(transcription: MediaTranscriptionProps, settings: PipelineSettings, fail: (problem: string) => never): Record<string, string> {
-  const languageCode = transcription.languageCode ?? localePreset(settings.locale).transcriptionLanguageCode;
-  if (!Token.isUnresolved(languageCode) && !/^[a-z]{2,3}-[A-Z]{2}$/.test(languageCode)) {
+function transcriptionOptions(transcription: MediaTranscriptionProps, settings: PipelineSettings, fail: (problem: string) => never): NonNullable<MediaOptions['transcription']> {
+  const { languageCode } = transcription;
+  if (languageCode !== undefined && !Token.isUnresolved(languageCode) && !/^[a-z]{2,3}-[A-Z]{2}$/.test(languageCode)) {
     fail(`media.transcription.languageCode '${languageCode}' is not a language code as Amazon Transcribe names it: write it as 'pt-BR', 'en-US' or 'es-US' (language, hyphen, region).`);
   }
   const longestWaitSeconds = Math.floor(settings.orchestratorTimeout.toSeconds() / 2);
@@ -72,7 +73,7 @@ function transcriptionEnvironment(transcription: MediaTranscriptionProps, settin
         'lower media.transcription.maxWait or raise orchestratorTimeout (and visibilityTimeout with it).',
     );
   }
-  return { [RUNTIME_ENV.mediaTranscriptionLanguageCode]: languageCode, [RUNTIME_ENV.mediaTranscriptionMaxWaitSeconds]: String(maxWaitSeconds) };
+  return { ...(languageCode !== undefined && { languageCode }), maxWaitMs: maxWaitSeconds * 1000 };
 }
 
 /**

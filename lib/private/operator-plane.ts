@@ -1,23 +1,20 @@
 import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { ConsoleFrontDoor } from '../console-front-door';
 import type { MessageTemplateRef, MessageTemplatesProps } from '../message-templates';
 import type { HandoffTexts } from '../contract/handoff-texts';
-import { DEFAULT_LOCALE, HANDOFF_TEXT_MAX_CHARACTERS, LINK_PLACEHOLDER, misplacesLink, OPERATOR_DEFAULTS, OPERATOR_ENV, RUNTIME_ENV, TEMPLATE_SYNC_EVENT_FIELD, WHATSAPP_CHANNEL_KINDS } from '../contract';
+import { type ChannelOptions, DEFAULT_LOCALE, type FunctionSettings, HANDOFF_TEXT_MAX_CHARACTERS, LINK_PLACEHOLDER, misplacesLink, OPERATOR_DEFAULTS, type OperatorPlaneOptions, TEMPLATE_SYNC_EVENT_FIELD, WHATSAPP_CHANNEL_KINDS } from '../contract';
 import { acceptFinding, acceptPublicUrl, SCHEDULE_WITHOUT_DEAD_LETTERS } from './accepted-findings';
 import { buildConsoleDistribution } from './console-distribution';
 import type { PipelineFunctionFactory } from './function-factory';
 import { END_USER_MESSAGING_TEMPLATE_READ_ACTIONS } from './permissions';
 import { checkInteger } from './pipeline-settings';
-import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
 
 /** The operator plane's props with defaults applied and checks passed. Internal. */
 export interface OperatorPlaneSettings {
@@ -138,7 +135,7 @@ function resolveTemplateSettings(fail: (problem: string) => never, props: Messag
  */
 function linkedBusinessAccount(context: OperatorPlaneContext, businessAccountId: string | undefined): string | undefined {
   if (businessAccountId === undefined) return undefined;
-  const endUserMessaging = context.channel.senderEnvironment[RUNTIME_ENV.whatsAppChannel] === WHATSAPP_CHANNEL_KINDS.endUserMessaging;
+  const endUserMessaging = context.channel.kind === WHATSAPP_CHANNEL_KINDS.endUserMessaging;
   const linked = LINKED_BUSINESS_ACCOUNT_ID.exec(businessAccountId);
   if (endUserMessaging && !linked) {
     throw new Error(`AgentPipeline at '${context.scope.node.path}': with End User Messaging, messageTemplates.businessAccountId is the linked account's id in End User Messaging ('waba-…', the console's WhatsApp business accounts page), not Meta's numeric id.`);
@@ -163,20 +160,33 @@ function isTimeZone(value: string): boolean {
   }
 }
 
+/** What the functions are told of the plane (all but the console's URL, which the plane's function gives). */
+export function operatorPlaneOptions(settings: OperatorPlaneSettings): Omit<OperatorPlaneOptions, 'consoleUrl'> {
+  const { templates } = settings;
+  return {
+    adminPhoneNumbers: settings.adminPhoneNumbers,
+    adminDisplayNames: settings.adminDisplayNames,
+    timeZone: settings.timeZone,
+    handoffTexts: settings.handoffTexts,
+    renotifyOperatorsAfterMs: settings.handoffRenotifyAfter.toMilliseconds(),
+    remindCustomerAfterMs: settings.customerRenotifyAfter.toMilliseconds(),
+    ...(templates.handoffNoticeTemplate && { handoffNoticeTemplate: { name: templates.handoffNoticeTemplate.name, language: templates.handoffNoticeTemplate.language } }),
+    ...(templates.businessAccountId !== undefined && { businessAccountId: templates.businessAccountId }),
+  };
+}
+
 export interface OperatorPlaneContext {
   readonly settings: OperatorPlaneSettings;
-  readonly table: dynamodb.ITable;
   /** The pipeline's channel, which the operator and the sweeper send on. */
-  readonly channel: Pick<WhatsAppChannelBinding, 'senderEnvironment'>;
-  readonly orchestrator: lambda.Function;
-  /** The function that receives WhatsApp's events: it applies Meta's template status notifications. */
-  readonly inbound: lambda.Function;
-  readonly queue: sqs.IQueue;
-  readonly deadLetterQueue: sqs.IQueue;
+  readonly channel: ChannelOptions;
+  /** What the plan tells the operator function and the handoff sweeper. */
+  readonly told: { readonly operator: FunctionSettings; readonly handoffSweeper: FunctionSettings };
   /** Where the schedule is created (the pipeline construct). */
   readonly scope: Construct;
-  /** The pipeline's function factory, which also holds the environment every function shares. */
+  /** The pipeline's function factory. */
   readonly functions: PipelineFunctionFactory;
+  /** `${serviceName}-${environment}`, which the descriptions name. */
+  readonly deploymentName: string;
 }
 
 export interface OperatorPlaneResources {
@@ -195,41 +205,22 @@ export interface OperatorPlaneResources {
 /**
  * The operator function behind its own Function URL — auth NONE (the function authenticates every
  * call by its session cookie and CSRF token), or AWS_IAM behind the console's CloudFront
- * distribution — and the orchestrator told where the console is; the pipeline grants both
- * functions their roles (pipeline-grants.ts). The URL belongs to the operator function, so the
- * orchestrator depending on it creates no cycle.
+ * distribution — and the handoff sweeper; the pipeline grants both functions their roles
+ * (pipeline-grants.ts). The console's URL belongs to the operator function, so the orchestrator
+ * and the sweeper, whose plans carry it, depending on it creates no cycle.
  */
 export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlaneResources {
-  const { settings, table, channel, functions } = context;
-  const sharedEnvironment: Record<string, string> = { [RUNTIME_ENV.tableName]: table.tableName, ...channel.senderEnvironment, ...functions.commonEnvironment };
-  const planeEnvironment: Record<string, string> = {
-    [OPERATOR_ENV.adminPhoneNumbers]: settings.adminPhoneNumbers.join(','),
-    [OPERATOR_ENV.timeZone]: settings.timeZone,
-  };
-  const handoffEnvironment: Record<string, string> = {
-    [OPERATOR_ENV.handoffRenotifyAfterSeconds]: String(settings.handoffRenotifyAfter.toSeconds()),
-    [OPERATOR_ENV.customerRenotifyAfterSeconds]: String(settings.customerRenotifyAfter.toSeconds()),
-    ...(Object.keys(settings.handoffTexts).length > 0 ? { [OPERATOR_ENV.handoffTexts]: JSON.stringify(settings.handoffTexts) } : {}),
-    ...(settings.templates.handoffNoticeTemplate ? { [OPERATOR_ENV.handoffNoticeTemplate]: JSON.stringify({ name: settings.templates.handoffNoticeTemplate.name, language: settings.templates.handoffNoticeTemplate.language }) } : {}),
-  };
+  const { settings, functions, told } = context;
   const { businessAccountId } = settings.templates;
   const linkedAccount = linkedBusinessAccount(context, businessAccountId);
-  const templateEnvironment: Record<string, string> = businessAccountId === undefined ? {} : { [RUNTIME_ENV.whatsAppBusinessAccountId]: businessAccountId };
+  const { deploymentName } = context;
   const operatorFunction = functions.createFunction('Operator', {
-    description: `Operator console and API of ${sharedEnvironment[RUNTIME_ENV.serviceName]}: sign-in, human inbox, admin`,
+    description: `Operator console and API of ${deploymentName}: sign-in, human inbox, admin`,
     memorySize: OPERATOR_DEFAULTS.operatorMemorySize,
     timeout: Duration.seconds(OPERATOR_DEFAULTS.operatorTimeoutSeconds),
     // Its URL is public: a flood must not take the concurrency the webhook and the orchestrator need.
     reservedConcurrentExecutions: settings.reservedConcurrency,
-    environment: {
-      ...sharedEnvironment,
-      ...planeEnvironment,
-      ...templateEnvironment,
-      // Names are the console's alone: the notifications the other functions send name customers.
-      ...(Object.keys(settings.adminDisplayNames).length > 0 ? { [OPERATOR_ENV.adminDisplayNames]: JSON.stringify(settings.adminDisplayNames) } : {}),
-      [RUNTIME_ENV.turnQueueUrl]: context.queue.queueUrl,
-      [OPERATOR_ENV.deadLetterQueueUrl]: context.deadLetterQueue.queueUrl,
-    },
+    settings: told.operator,
   });
   const { frontDoor } = settings;
   const operatorFunctionUrl = operatorFunction.addFunctionUrl({ authType: frontDoor ? lambda.FunctionUrlAuthType.AWS_IAM : lambda.FunctionUrlAuthType.NONE });
@@ -243,17 +234,11 @@ export function buildOperatorPlane(context: OperatorPlaneContext): OperatorPlane
   // A Function URL ends in '/', and so does the distribution's; the runtime trims it when it builds links.
   const consoleUrl = consoleDistribution ? `https://${frontDoor?.domainNames?.[0] ?? consoleDistribution.distributionDomainName}/` : operatorFunctionUrl.url;
 
-  for (const [name, value] of Object.entries(templateEnvironment)) context.inbound.addEnvironment(name, value);
-  const consoleEnvironment = { ...planeEnvironment, ...handoffEnvironment, [OPERATOR_ENV.consoleUrl]: consoleUrl };
-  for (const [name, value] of Object.entries(consoleEnvironment)) {
-    context.orchestrator.addEnvironment(name, value);
-  }
-
   const handoffSweeperFunction = functions.createFunction('HandoffSweeper', {
-    description: `Handoff sweeper of ${sharedEnvironment[RUNTIME_ENV.serviceName]}: re-notifies operators about waiting conversations, reminds customers once`,
+    description: `Handoff sweeper of ${deploymentName}: re-notifies operators about waiting conversations, reminds customers once`,
     memorySize: 256,
     timeout: Duration.seconds(50),
-    environment: { ...sharedEnvironment, ...consoleEnvironment, ...templateEnvironment },
+    settings: told.handoffSweeper,
   });
   const handoffSweeperSchedule = new events.Rule(context.scope, 'HandoffSweeperSchedule', {
     description: 'Runs the handoff sweeper every minute',

@@ -4,14 +4,13 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
 import type { AlarmThresholds } from '../alarm-thresholds';
 import { LogLevel } from '../log-level';
-import type { CustomerBudget } from '../customer-budget';
-import type { PipelineBudget } from '../pipeline-budget';
-import { KeyLayout } from '../contract/key-layout';
-import { Locale } from '../contract/locale';
+import type { KeyLayout } from '../contract/key-layout';
 import { ResourceNames, ResourceNamesScheme } from '../resource-names';
 import { WebhookFrontDoor } from '../webhook-front-door';
-import { COST_GUARD_DEFAULTS, FALLBACK_TEXT_MAX_CHARACTERS, PIPELINE_BUDGET_DEFAULTS, PIPELINE_DEFAULTS, physicalNames } from '../contract';
+import { COST_GUARD_DEFAULTS, type DeploymentOptions, PIPELINE_DEFAULTS, physicalNames, SIMPLE_SETTINGS, simpleSettingOf, type SimpleSettingOptions } from '../contract';
 import { resolveChannel } from './channel-settings';
+import { resolveCustomerBudget, resolvePipelineBudget, type ResolvedPipelineBudget } from './cost-guards';
+import { checkInteger, checkSimpleSettings, definedFields, type Fail } from './prop-checks';
 import type { ChannelSettings } from './whatsapp-channel-binding';
 
 /** The construct's props with every default applied and every check passed. Internal. */
@@ -47,19 +46,14 @@ export interface PipelineSettings {
   readonly dashboard: boolean;
   readonly logLevel: LogLevel;
   readonly tracing: boolean;
+  /** The layout every function writes and reads: the grants of the migration follow it. */
   readonly keyLayout: KeyLayout;
-  /** Undefined: the runtime's default locale (`DEFAULT_LOCALE`). */
-  readonly locale?: Locale;
-  /** The budget fields the consumer set (the runtime applies the same defaults to the rest); undefined when none. */
-  readonly customerBudget?: CustomerBudget;
+  /** The simple settings the consumer set (lib/contract/settings-document.ts), checked; the plan's writer defaults the rest. */
+  readonly simpleSettings: SimpleSettingOptions;
+  /** The budget fields the consumer set, checked; the plan's writer defaults the rest. */
+  readonly customerBudget?: DeploymentOptions['customerBudget'];
   /** The pipeline-wide budget with its alarm share resolved; undefined when off. */
-  readonly pipelineBudget?: PipelineBudget & { readonly alarmAtShareOfBudget: number };
-  /** Undefined: the runtime's default. */
-  readonly agentHistoryMaxCharacters?: number;
-  /** The texts the consumer set (undefined: the runtime's defaults, `FALLBACK_TEXT_DEFAULTS`). */
-  readonly fallbackText?: string;
-  readonly deadlineFallbackText?: string;
-  readonly unsupportedMessageText?: string;
+  readonly pipelineBudget?: ResolvedPipelineBudget;
 }
 
 const DEFAULT_ALARM_THRESHOLDS: Required<AlarmThresholds> = {
@@ -146,8 +140,10 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
     );
   }
 
-  const maxReceiveCount = resolveMaxReceiveCount(fail, props);
-  checkInteger(fail, 'maxReceiveCount', maxReceiveCount, 1, 1000);
+  // The props carry each simple setting under its own name: this assignment checks their types agree.
+  const chosen: SimpleSettingOptions = { ...props, maxReceiveCount: ownMaxReceiveCount(fail, props) };
+  const simpleSettings = definedFields(Object.fromEntries(Object.keys(SIMPLE_SETTINGS).map((name) => [name, chosen[name as keyof SimpleSettingOptions]]))) as SimpleSettingOptions;
+  checkSimpleSettings(fail, simpleSettings);
 
   const queueRetentionPeriod = props.queueRetentionPeriod ?? Duration.seconds(PIPELINE_DEFAULTS.queueRetentionSeconds);
   const deadLetterQueueRetentionPeriod =
@@ -185,13 +181,6 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
   }
   const logLevel = props.logLevel ?? LogLevel.INFO;
   if (!Object.values(LogLevel).includes(logLevel)) fail(`logLevel '${logLevel}' is not one of ${Object.values(LogLevel).join(', ')}.`);
-  const keyLayout = props.keyLayout ?? KeyLayout.SHARDED;
-  if (!Object.values(KeyLayout).includes(keyLayout)) {
-    fail(`keyLayout '${keyLayout}' is not one of ${Object.values(KeyLayout).join(', ')}: use KeyLayout.SEED, KeyLayout.MIGRATING or KeyLayout.SHARDED.`);
-  }
-  if (props.locale !== undefined && !Object.values(Locale).includes(props.locale)) {
-    fail(`locale '${props.locale}' is not one of ${Object.values(Locale).join(', ')}: use Locale.PT_BR, Locale.EN or Locale.ES.`);
-  }
   if (props.webhookReservedConcurrency !== undefined) {
     checkInteger(fail, 'webhookReservedConcurrency', props.webhookReservedConcurrency, 1, 1000);
   }
@@ -214,7 +203,7 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
     deletionProtection,
     orchestratorTimeout,
     visibilityTimeout,
-    maxReceiveCount,
+    maxReceiveCount: simpleSettingOf(simpleSettings, 'maxReceiveCount'),
     queueRetentionPeriod,
     deadLetterQueueRetentionPeriod,
     logRetention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
@@ -226,12 +215,10 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
     dashboard: props.dashboard ?? true,
     logLevel,
     tracing: props.tracing ?? true,
-    keyLayout,
-    locale: props.locale,
-    ...resolveCostGuards(fail, props),
-    fallbackText: checkedFallbackText(fail, 'fallbackText', props.fallbackText),
-    deadlineFallbackText: checkedFallbackText(fail, 'deadlineFallbackText', props.deadlineFallbackText),
-    unsupportedMessageText: checkedFallbackText(fail, 'unsupportedMessageText', props.unsupportedMessageText),
+    keyLayout: simpleSettingOf(simpleSettings, 'keyLayout'),
+    simpleSettings,
+    customerBudget: resolveCustomerBudget(fail, props.customerBudget),
+    pipelineBudget: resolvePipelineBudget(fail, props.pipelineBudget),
   };
 }
 
@@ -281,12 +268,12 @@ function refuseSettingsOfOwnResources(fail: Fail, props: AgentPipelineProps): vo
  * The orchestrator tells the last receive of a turn by this count, so it must be the turn queue's
  * redrive count: the construct's, or that of the consumer's queue when the app defines it.
  */
-function resolveMaxReceiveCount(fail: Fail, props: AgentPipelineProps): number {
+function ownMaxReceiveCount(fail: Fail, props: AgentPipelineProps): number | undefined {
   const own = props.existingTurnQueue instanceof sqs.Queue ? props.existingTurnQueue.deadLetterQueue?.maxReceiveCount : undefined;
   if (own !== undefined && props.maxReceiveCount !== undefined && props.maxReceiveCount !== own) {
     fail(`maxReceiveCount (${props.maxReceiveCount}) differs from existingTurnQueue's redrive policy (${own}): leave maxReceiveCount out, and the queue's count is used.`);
   }
-  return props.maxReceiveCount ?? own ?? PIPELINE_DEFAULTS.maxReceiveCount;
+  return props.maxReceiveCount ?? own;
 }
 
 const TABLE_NAME_PATTERN = /^[A-Za-z0-9_.-]{3,255}$/;
@@ -308,59 +295,7 @@ function resolvePhysicalNames(fail: Fail, resourceNames: ResourceNames, seedName
   return { table: tableName, queue: turnQueueName, deadLetterQueue: deadLetterQueueName };
 }
 
-/** A text the customer reads as one WhatsApp message. */
-function checkedFallbackText(fail: Fail, label: string, text: string | undefined): string | undefined {
-  if (text !== undefined && !Token.isUnresolved(text) && (text.trim() === '' || text.length > FALLBACK_TEXT_MAX_CHARACTERS)) {
-    fail(`${label} must be a non-blank text of at most ${FALLBACK_TEXT_MAX_CHARACTERS} characters (one WhatsApp message); got ${text.length} characters. Shorten it, or leave it out for the default.`);
-  }
-  return text;
-}
-
-export const MAX_OVER_BUDGET_REPLY_LENGTH = 1024;
-const BUDGET_LIMIT_MAXIMA = { turnsPerMinute: 10_000, turnsPerHour: 100_000, agentTokensPerDay: 1_000_000_000 } as const;
-const PIPELINE_TOKENS_PER_DAY_MAXIMUM = 1_000_000_000_000;
-
-function resolveCostGuards(fail: Fail, props: AgentPipelineProps): Pick<PipelineSettings, 'customerBudget' | 'pipelineBudget' | 'agentHistoryMaxCharacters'> {
-  const budget = definedFields(props.customerBudget ?? {});
-  for (const [name, max] of Object.entries(BUDGET_LIMIT_MAXIMA) as [keyof typeof BUDGET_LIMIT_MAXIMA, number][]) {
-    const value = budget[name];
-    if (value !== undefined) checkInteger(fail, `customerBudget.${name}`, value, 1, max);
-  }
-  const perMinute = budget.turnsPerMinute ?? COST_GUARD_DEFAULTS.turnsPerMinute;
-  const perHour = budget.turnsPerHour ?? COST_GUARD_DEFAULTS.turnsPerHour;
-  if (!Token.isUnresolved(perMinute) && !Token.isUnresolved(perHour) && perMinute > perHour) {
-    fail(`customerBudget.turnsPerMinute (${perMinute}) is more than turnsPerHour (${perHour}): the hour would refuse what the minute allows. Lower turnsPerMinute or raise turnsPerHour.`);
-  }
-  checkBudgetReply(fail, 'customerBudget.reply', budget.reply);
-  if (props.agentHistoryMaxCharacters !== undefined) checkInteger(fail, 'agentHistoryMaxCharacters', props.agentHistoryMaxCharacters, 1_000, 200_000);
-  return { customerBudget: Object.keys(budget).length === 0 ? undefined : budget, pipelineBudget: resolvePipelineBudget(fail, props.pipelineBudget), agentHistoryMaxCharacters: props.agentHistoryMaxCharacters };
-}
-
-function resolvePipelineBudget(fail: Fail, props: PipelineBudget | undefined): PipelineSettings['pipelineBudget'] {
-  if (props === undefined) return undefined;
-  const budget = definedFields(props);
-  if (budget.agentTokensPerDay === undefined) fail('pipelineBudget.agentTokensPerDay is required: the model tokens all customers together may use per UTC day.');
-  checkInteger(fail, 'pipelineBudget.agentTokensPerDay', budget.agentTokensPerDay!, 1, PIPELINE_TOKENS_PER_DAY_MAXIMUM);
-  const share = budget.alarmAtShareOfBudget ?? PIPELINE_BUDGET_DEFAULTS.alarmAtShareOfBudget;
-  if (!Token.isUnresolved(share) && !(share > 0 && share <= 1)) {
-    fail(`pipelineBudget.alarmAtShareOfBudget must be above 0 and at most 1 (e.g. 0.8 to be warned at 80 % of the budget); got ${share}.`);
-  }
-  checkBudgetReply(fail, 'pipelineBudget.reply', budget.reply);
-  return { agentTokensPerDay: budget.agentTokensPerDay!, alarmAtShareOfBudget: share, ...(budget.reply === undefined ? {} : { reply: budget.reply }) };
-}
-
-function checkBudgetReply(fail: Fail, label: string, reply: string | undefined): void {
-  if (reply !== undefined && !Token.isUnresolved(reply) && (reply.trim() === '' || reply.length > MAX_OVER_BUDGET_REPLY_LENGTH)) {
-    fail(`${label} must be a text of 1 to ${MAX_OVER_BUDGET_REPLY_LENGTH} characters (a WhatsApp message the customer reads); got ${reply.length}.`);
-  }
-}
-
-/** A struct without its undefined fields, so spreading it keeps the defaults (jsii passes absent fields as undefined). */
-export function definedFields<T extends object>(struct: T): Partial<T> {
-  return Object.fromEntries(Object.entries(struct).filter(([, value]) => value !== undefined)) as Partial<T>;
-}
-
-type Fail = (problem: string) => never;
+export { checkInteger, definedFields };
 
 function checkName(fail: Fail, label: string, value: string): void {
   if (!Token.isUnresolved(value) && !NAME_PATTERN.test(value)) {
@@ -368,12 +303,6 @@ function checkName(fail: Fail, label: string, value: string): void {
       `${label} '${value}' cannot be part of the table and queue names: use lowercase letters, digits and inner hyphens ` +
         "(for example 'prod' or 'staging-2').",
     );
-  }
-}
-
-export function checkInteger(fail: Fail, label: string, value: number, min: number, max: number): void {
-  if (!Token.isUnresolved(value) && (!Number.isInteger(value) || value < min || value > max)) {
-    fail(`${label} must be a whole number from ${min} to ${max}; got ${value}.`);
   }
 }
 

@@ -6,7 +6,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import type { WHATSAPP_CHANNEL_KINDS } from '../contract';
+import type { ChannelOptions, FunctionSettings, WHATSAPP_CHANNEL_KINDS } from '../contract';
 import type { WebhookFrontDoorBinding } from './webhook-front-door-binding';
 
 /**
@@ -49,8 +49,8 @@ export interface InboundFunction {
 /** What the channel says about its inbound function; the pipeline adds what every inbound function has. */
 export interface InboundFunctionOptions {
   readonly description: string;
-  /** What the function reads besides the table, the turn queue and the environment every function shares. */
-  readonly environment: Record<string, string>;
+  /** What the plan tells the function. */
+  readonly settings: FunctionSettings;
   /** Where Lambda parks asynchronous events that failed every retry. */
   readonly deadLetterQueue?: sqs.IQueue;
 }
@@ -73,21 +73,18 @@ export interface WhatsAppChannelContext {
   exposeWebhook(scope: Construct, target: lambda.Function | lambda.Alias): WebhookFrontDoorBinding;
 }
 
-/** What the channel created, and what the pipeline wires with it. */
-export interface WhatsAppChannelBinding extends InboundFunction {
-  /** Cloud API with the Function URL front door: the webhook URL Meta calls. */
-  readonly webhookFunctionUrl?: lambda.FunctionUrl;
-  /** Cloud API with the API Gateway front door: the REST API Meta calls, and its web ACL. */
-  readonly webhookApi?: apigateway.RestApi;
-  readonly webhookWebAclArn?: string;
+/** What the channel created before the pipeline's functions, and what the pipeline wires with it. */
+export interface WhatsAppChannelBinding {
+  /** What the functions are told about the channel: their share of the deployment plan. */
+  readonly channel: ChannelOptions;
   /** Cloud API: the secret with the WhatsApp credentials. */
   readonly whatsAppSecret?: secretsmanager.ISecret;
   /** End User Messaging: the topic the inbound function is subscribed to. */
   readonly eventTopic?: sns.ITopic;
   /** End User Messaging: events the inbound function failed on every retry. */
   readonly inboundDeadLetterQueue?: sqs.Queue;
-  /** What a function that sends WhatsApp messages reads to send on this channel. */
-  readonly senderEnvironment: Record<string, string>;
+  /** Creates the inbound function as the plan tells it (`settings`), and opens WhatsApp's way to it. */
+  createInbound(settings: FunctionSettings): InboundBinding;
   /** Lets the inbound function read what it authenticates WhatsApp's requests with. */
   grantReceive(inboundFunction: lambda.IFunction): void;
   /** Lets `fn` send WhatsApp messages on this channel. */
@@ -96,6 +93,15 @@ export interface WhatsAppChannelBinding extends InboundFunction {
   grantMediaDownload(fn: lambda.IFunction): void;
   /** Lets `fn`, which may send, also upload the attachments it sends from the media bucket (which it reads already). */
   grantSendMedia(fn: lambda.IFunction): void;
+}
+
+/** The inbound function and the way WhatsApp reaches it. */
+export interface InboundBinding extends InboundFunction {
+  /** Cloud API with the Function URL front door: the webhook URL Meta calls. */
+  readonly webhookFunctionUrl?: lambda.FunctionUrl;
+  /** Cloud API with the API Gateway front door: the REST API Meta calls, and its web ACL. */
+  readonly webhookApi?: apigateway.RestApi;
+  readonly webhookWebAclArn?: string;
   /** The channel's stack outputs. */
   readonly outputs: { readonly webhookUrl?: string; readonly whatsAppSecretArn?: string; readonly eventTopicArn?: string };
 }

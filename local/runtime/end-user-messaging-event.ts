@@ -6,16 +6,17 @@ import { newWamid, textMessageNotification, type CustomerTextMessage, type Webho
 /** The linked number the local pipeline plays on End User Messaging (the service's id shape). */
 export const LOCAL_ORIGINATION_PHONE_NUMBER_ID = 'phone-number-id-0123456789abcdef0123456789abcdef';
 
-const ACCOUNT_ID = '123456789012';
+/** The account and the event topic of the local deployment, which its events name and its inbound function takes events of. */
+export const LOCAL_ACCOUNT_ID = '123456789012';
 const REGION = 'us-east-1';
-const TOPIC_ARN = `arn:aws:sns:${REGION}:${ACCOUNT_ID}:whatsapp-events`;
+export const LOCAL_EVENT_TOPIC_ARN = `arn:aws:sns:${REGION}:${LOCAL_ACCOUNT_ID}:whatsapp-events`;
 
 /**
  * Where the events below come from, as the construct tells the inbound function: the local topic
  * and account, and `metaPhoneNumberIds` linked as the local number.
  */
 export function localEventSource(metaPhoneNumberIds: Iterable<string>): EndUserMessagingEventSource {
-  return { topicArn: TOPIC_ARN, accountId: ACCOUNT_ID, phoneNumbers: new Map([...metaPhoneNumberIds].map((id) => [id, LOCAL_ORIGINATION_PHONE_NUMBER_ID])) };
+  return { topicArn: LOCAL_EVENT_TOPIC_ARN, accountId: LOCAL_ACCOUNT_ID, phoneNumbers: new Map([...metaPhoneNumberIds].map((id) => [id, LOCAL_ORIGINATION_PHONE_NUMBER_ID])) };
 }
 
 /**
@@ -26,11 +27,11 @@ export function endUserMessagingEnvelope(entry: object, metaPhoneNumberId: strin
   const resourceId = originationPhoneNumberId.replace(/^phone-number-id-/, '');
   return {
     context: {
-      MetaWabaIds: [{ wabaId, arn: `arn:aws:social-messaging:${REGION}:${ACCOUNT_ID}:waba/${resourceId}` }],
-      MetaPhoneNumberIds: [{ metaPhoneNumberId, arn: `arn:aws:social-messaging:${REGION}:${ACCOUNT_ID}:phone-number-id/${resourceId}` }],
+      MetaWabaIds: [{ wabaId, arn: `arn:aws:social-messaging:${REGION}:${LOCAL_ACCOUNT_ID}:waba/${resourceId}` }],
+      MetaPhoneNumberIds: [{ metaPhoneNumberId, arn: `arn:aws:social-messaging:${REGION}:${LOCAL_ACCOUNT_ID}:phone-number-id/${resourceId}` }],
     },
     whatsAppWebhookEntry: JSON.stringify(entry),
-    aws_account_id: ACCOUNT_ID,
+    aws_account_id: LOCAL_ACCOUNT_ID,
     message_timestamp: new Date().toISOString(),
     messageId: randomUUID(),
   };
@@ -52,11 +53,11 @@ export function snsEvent(message: string, snsMessageId: string = randomUUID()): 
       {
         EventSource: 'aws:sns',
         EventVersion: '1.0',
-        EventSubscriptionArn: `${TOPIC_ARN}:${randomUUID()}`,
+        EventSubscriptionArn: `${LOCAL_EVENT_TOPIC_ARN}:${randomUUID()}`,
         Sns: {
           Type: 'Notification',
           MessageId: snsMessageId,
-          TopicArn: TOPIC_ARN,
+          TopicArn: LOCAL_EVENT_TOPIC_ARN,
           Subject: '',
           Message: message,
           Timestamp: new Date().toISOString(),

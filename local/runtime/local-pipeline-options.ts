@@ -85,7 +85,7 @@ export interface LocalPipelineOptions {
   readonly customerBudget?: Partial<CustomerBudgetSettings>;
   /** The pipeline-wide daily token budget, as with the construct's `pipelineBudget`. Default: none. */
   readonly pipelineBudget?: Pick<PipelineBudgetSettings, 'agentTokensPerDay'> & Partial<PipelineBudgetSettings>;
-  /** Where the environment-driven settings are read (agent backend). Default `process.env`. */
+  /** Where the settings `npm start` takes from its environment are read (`LOCAL_ENV`: agent, locale, key layout). Default `process.env`. */
   readonly env?: NodeJS.ProcessEnv;
   /**
    * Turns the operator plane on with these admins (digits only): the operator function is served at
@@ -121,7 +121,8 @@ export interface LocalPipelineOptions {
   readonly locale?: Locale;
   /**
    * The write-shard migration phase every function runs, as with the construct's `keyLayout`
-   * (docs/DESIGN.md#write-shards). Default: `KEY_LAYOUT` of `env`, else `seed`.
+   * (docs/DESIGN.md#write-shards). Default: `KEY_LAYOUT` of `env`, else the construct's default,
+   * `sharded`.
    */
   readonly keyLayout?: KeyLayout;
   /**

@@ -6,17 +6,17 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { PIPELINE_DEFAULTS, WHATSAPP_CHANNEL_KINDS, physicalNames } from '../../lib/contract';
-import { isScriptedOnly } from '../../lambda/core/adapters/agent/agent-backend';
+import type { KeyLayout } from '../../lib/contract/key-layout';
 import { composeFunction } from '../../lambda/composition/compose-function';
 import { composeCrmSync } from '../../lambda/composition/crm-sync';
-import type { OperatorPlaneSettings } from '../../lambda/composition/deployment-settings';
 import { composeEndUserMessagingInbound } from '../../lambda/composition/eum-inbound';
 import { composeHandoffSweeperRuns } from '../../lambda/composition/handoff-sweeper';
 import type { TemplateSyncReport } from '../../lambda/core/application/message-templates';
 import { composeIdleSweeper, type IdleSweeperReport } from '../../lambda/composition/idle-sweeper';
-import { composeOperator, type OperatorPorts } from '../../lambda/composition/operator';
+import { composeOperator, type OperatorHandler } from '../../lambda/composition/operator';
 import { composeOperatorAccess } from '../../lambda/composition/operator-plane';
 import { composeOrchestrator } from '../../lambda/composition/orchestrator';
+import { SETTINGS_READERS } from '../../lambda/composition/read-settings';
 import { composeWebhook } from '../../lambda/composition/webhook';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import type { SweepReport } from '../../lambda/core/application/operator/handoff-lifecycle';
@@ -31,11 +31,11 @@ import { createAgentTable, createMediaBucket, createTurnQueues } from '../server
 import { assertPortFree, startDynamoDbLocal, startSqsEmulator } from '../servers/local-servers';
 import { Cleanup } from './cleanup';
 import { ConversationInspector, type ConversationSnapshot } from './conversation-inspector';
-import { deliverToEventTopic, LOCAL_ORIGINATION_PHONE_NUMBER_ID, localEventSource, publishNotification } from './end-user-messaging-event';
+import { deliverToEventTopic, LOCAL_ORIGINATION_PHONE_NUMBER_ID, publishNotification } from './end-user-messaging-event';
 import { startFunctionUrlServer, type FunctionUrlServer } from './function-url-server';
 import type { LocalChannel, LocalPipelineOptions, LogLevel, SendCustomerMessageOptions } from './local-pipeline-options';
 import { type PipelinePrincipal, principalCredentials } from './function-principals';
-import { LOCAL_SECRET_ARNS, localAgentSettings, localDeploymentVariant, localOperatorAccess, localOperatorPlane, localSettings, type LocalSettings } from './local-settings';
+import { isScriptedOnly, LOCAL_SECRET_ARNS, localAgent, localDeploymentVariant, localLogLevel, localPlan } from './local-plan';
 import { deliverToWebhook, LOCAL_BUSINESS, postSignedNotification, type CustomerTextMessage, type MetaMessageContent, type WebhookDelivery } from './meta-notification';
 import { SqsEventSource } from './sqs-event-source';
 
@@ -83,6 +83,8 @@ export interface LocalPipeline {
   /** One run of the CRM sync worker against the fake CRM (with `crmSync` only). */
   syncCrm(): Promise<CrmSyncRunReport>;
   readonly tableName: string;
+  /** The key layout every function writes and reads: the construct's default unless the options name another. */
+  readonly keyLayout: KeyLayout;
   readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
   /** The media bucket on the local S3 server (`endpoints.s3`), unless `media` is false. */
@@ -113,12 +115,13 @@ export interface LocalPipeline {
  * the table and both queues created from the construct's own definitions, the webhook behind a
  * local Function URL, the orchestrator behind a local SQS event source mapping, the fake WhatsApp
  * Graph API, and the scripted agent unless another is configured. The functions are composed as
- * in Lambda, from one settings object built from the options.
+ * in Lambda: each reads what the plan the construct's writer makes of the options tells it.
  */
 export async function startLocalPipeline(options: LocalPipelineOptions = {}): Promise<LocalPipeline> {
   const env = options.env ?? process.env;
   const names = physicalNames(options.serviceName ?? PIPELINE_DEFAULTS.serviceName, options.environment ?? 'local');
-  const agentSettings = localAgentSettings(options, env);
+  // Read before anything starts, so an agent `AGENT_BACKEND` misconfigures fails first.
+  const agent = localAgent(options, env);
   const ports = options.ports ?? {};
   // Checked up front, so a taken port is reported clearly before anything starts.
   for (const port of [ports.webhook, ports.whatsApp, ports.console]) if (port !== undefined) await assertPortFree(port);
@@ -132,7 +135,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     const s3 = options.s3Endpoint ?? process.env.AWS_ENDPOINT_URL_S3 ?? sqs;
     cleanup.env.bindSdkEndpoints({ AWS_ENDPOINT_URL_S3: s3 });
     // The local servers accept any credentials; a real agent backend needs the user's own.
-    if (isScriptedOnly(agentSettings)) cleanup.env.setIfAbsent({ AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+    if (isScriptedOnly(agent)) cleanup.env.setIfAbsent({ AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
     // There is no CloudWatch locally: metrics stay in memory instead of printing EMF lines.
     cleanup.env.setIfAbsent({ POWERTOOLS_METRICS_DISABLED: 'true' });
 
@@ -183,16 +186,23 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
         : undefined;
     if (fakeTranscribe) cleanup.add(() => fakeTranscribe.close());
 
-    const withoutPlane = localSettings(options, env, agentSettings, {
+    // The operator function's URL is part of what the others are told: it is served first, and composed from the same plan.
+    let operator: OperatorHandler | undefined;
+    const plane = options.adminPhoneNumbers !== undefined && options.adminPhoneNumbers.length > 0;
+    const consoleServer = plane ? await startFunctionUrlServer((event) => operator!(event), { port: ports.console }) : undefined;
+    if (consoleServer) cleanup.add(() => consoleServer.close());
+    const plan = localPlan(options, env, {
       tableName: names.table,
       ...queues,
       whatsAppApiBaseUrl: fakeWhatsApp.baseUrl,
       whatsAppBusinessAccountId: fakeWhatsApp.wabaId,
       crmWebhookUrl: fakeCrm?.url,
       mediaBucketName,
+      // Without the trailing slash, as the construct tells the functions the operator function's URL.
+      consoleUrl: consoleServer?.url.replace(/\/$/, ''),
     });
-    const logLevel = options.logLevel ?? ((env.POWERTOOLS_LOG_LEVEL?.toUpperCase() as LogLevel | undefined) || 'WARN');
-    const variant = localDeploymentVariant(options, withoutPlane);
+    const logLevel = localLogLevel(options, env);
+    const variant = localDeploymentVariant(options, plan.orchestrator!.document);
     // Each function signs as itself, as its role does in a deployment; the event source polls as the orchestrator, as Lambda's does.
     const sqsClients = new Map<PipelinePrincipal, SQSClient>();
     const awsCredentialsOf = (principal: PipelinePrincipal) => principalCredentials({ principal, variant }, options.functionSessionToken);
@@ -213,7 +223,11 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       sqsClient: sqsClientOf(name),
     });
 
-    const settings = { ...withoutPlane, operatorPlane: await serveOperatorFunction(withoutPlane, portsOf('operator'), options, cleanup) };
+    const settings = SETTINGS_READERS.orchestrator(plan.orchestrator!);
+    if (plan.operator) {
+      const operatorSettings = SETTINGS_READERS.operator(plan.operator);
+      operator = composeOperator(operatorSettings, { ...portsOf('operator'), console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY, operatorSettings.locale) });
+    }
     const orchestrator = composeOrchestrator(settings, { ...portsOf('orchestrator'), agent: options.agent, turnSettings: options.turnSettings });
 
     // The sign-in of the operator plane, to hand out the links the `login` WhatsApp message would get, and who its operators are.
@@ -224,31 +238,28 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       return { ...settings.operatorPlane, signIn };
     };
     // Each sweep is a fresh sweeper, so concurrent calls behave like concurrent Lambda invocations.
-    const sweeperRuns = () => composeHandoffSweeperRuns({ ...settings, operatorPlane: requirePlane() }, portsOf('handoff-sweeper'));
+    const sweeperRuns = () => {
+      requirePlane();
+      return composeHandoffSweeperRuns(SETTINGS_READERS['handoff-sweeper'](plan['handoff-sweeper']!), portsOf('handoff-sweeper'));
+    };
     const sweepHandoffs = () => sweeperRuns().sweep();
     if (settings.operatorPlane !== undefined && options.sweepEveryMs !== undefined) repeat(cleanup, sweepHandoffs, options.sweepEveryMs);
     const sweepIdleConversations = async () => {
-      const reengagement = options.idleSweep?.reengagement && { ...options.idleSweep.reengagement, whatsApp: settings.whatsApp };
-      const report = await composeIdleSweeper({ ...settings, ...(reengagement ? { reengagement } : {}) }, portsOf('idle-sweeper'))();
+      const report = await composeIdleSweeper(SETTINGS_READERS['idle-sweeper'](plan['idle-sweeper']!), portsOf('idle-sweeper'))();
       options.idleSweep?.onReport?.(report);
       return report;
     };
     if (options.idleSweep?.everyMs !== undefined) repeat(cleanup, sweepIdleConversations, options.idleSweep.everyMs);
     const syncCrm = () => {
-      if (settings.crmTarget === undefined || fakeCrm === undefined) throw new Error('CRM sync is off: start the pipeline with crmSync');
-      return composeCrmSync({ ...settings, crmTarget: settings.crmTarget }, portsOf('crm-sync'))();
+      if (plan['crm-sync'] === undefined || fakeCrm === undefined) throw new Error('CRM sync is off: start the pipeline with crmSync');
+      return composeCrmSync(SETTINGS_READERS['crm-sync'](plan['crm-sync']), portsOf('crm-sync'))();
     };
     if (options.crmSync?.everyMs !== undefined) repeat(cleanup, syncCrm, options.crmSync.everyMs);
 
     let deliver: (messages: readonly CustomerTextMessage[]) => Promise<WebhookDelivery>;
     let webhookServer: FunctionUrlServer | undefined;
-    const { whatsApp } = settings;
-    if (whatsApp.kind === WHATSAPP_CHANNEL_KINDS.endUserMessaging) {
-      // The construct gives the inbound function the linked numbers: the business numbers it serves.
-      const inbound = composeEndUserMessagingInbound(
-        { ...settings, businessPhoneNumberIds: [...whatsApp.phoneNumbers.keys()], eventSource: localEventSource(whatsApp.phoneNumbers.keys()) },
-        portsOf('eum-inbound'),
-      );
+    if (plan['eum-inbound'] !== undefined) {
+      const inbound = composeEndUserMessagingInbound(SETTINGS_READERS['eum-inbound'](plan['eum-inbound']), portsOf('eum-inbound'));
       deliver = (messages) => deliverToEventTopic(inbound, messages);
       fakeWhatsApp.reportStatusesTo(async (notification) => {
         if (!(await publishNotification(inbound, notification))) throw new Error('the End User Messaging inbound function failed on the statuses');
@@ -256,9 +267,10 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     } else {
       // An app secret the Secrets Manager reader would refuse (a placeholder) is handed to the webhook as it stands.
       const webhookCredentials = options.webhookAppSecret === undefined ? undefined : new StaticCredentialsProvider({ ...credentials, appSecret: options.webhookAppSecret });
-      const server = await startFunctionUrlServer(composeWebhook(settings, { ...portsOf('webhook'), credentials: webhookCredentials, requestTimeouts: LOCAL_WEBHOOK_REQUEST_TIMEOUTS }), {
-        port: ports.webhook,
-      });
+      const server = await startFunctionUrlServer(
+        composeWebhook(SETTINGS_READERS.webhook(plan.webhook!), { ...portsOf('webhook'), credentials: webhookCredentials, requestTimeouts: LOCAL_WEBHOOK_REQUEST_TIMEOUTS }),
+        { port: ports.webhook },
+      );
       cleanup.add(() => server.close());
       webhookServer = server;
       deliver = (messages) => deliverToWebhook(server.url, credentials.appSecret, messages);
@@ -303,6 +315,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       fakeCrm,
       syncCrm,
       tableName: names.table,
+      keyLayout: settings.keyLayout,
       turnQueueUrl: queues.turnQueueUrl,
       deadLetterQueueUrl: queues.deadLetterQueueUrl,
       mediaBucketName,
@@ -327,20 +340,6 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
 
 /** Where `npm run bundle` writes the console (scripts/bundle-console.mjs). */
 const BUILT_CONSOLE_DIRECTORY = path.resolve(__dirname, '..', '..', 'assets', 'console');
-
-/**
- * The operator function behind its local Function URL, when `adminPhoneNumbers` turns the plane on,
- * and the whole plane then: the other functions link to the console at that URL (without the
- * trailing slash), as the construct tells them the operator function's URL.
- */
-async function serveOperatorFunction(settings: LocalSettings, ports: Omit<OperatorPorts, 'console'>, options: LocalPipelineOptions, cleanup: Cleanup): Promise<OperatorPlaneSettings | undefined> {
-  const access = localOperatorAccess(options);
-  if (access === undefined) return undefined;
-  const operator = composeOperator({ ...settings, operatorPlane: access }, { ...ports, console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY, settings.locale) });
-  const server = await startFunctionUrlServer(operator, { port: options.ports?.console });
-  cleanup.add(() => server.close());
-  return localOperatorPlane(options, access, server.url.replace(/\/$/, ''), settings.locale);
-}
 
 /** Runs `work` on a period, as a deployed schedule does; failures are the work's own to report. */
 function repeat(cleanup: Cleanup, work: () => Promise<unknown>, everyMs: number): void {

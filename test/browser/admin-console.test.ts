@@ -7,6 +7,7 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Page } from 'playwright-core';
 import { DEFAULT_SYSTEM_PROMPT } from '../../lib/contract/defaults';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import { KeyLayout } from '../../lib/contract/key-layout';
 import { crmSyncToItem } from '../../lambda/core/adapters/dynamodb/codecs/crm-sync-codec';
 import type { Message } from '../../lambda/core/domain/message';
 import { utcDay } from '../../lambda/core/domain/timestamps';
@@ -58,7 +59,7 @@ beforeAll(async () => {
     startOperatorPipeline([admin], { agent: new PromptEchoAgent(), turnSettings: { promptCacheMs: 0 }, crmSync: {} }),
     ConsoleBrowser.launch(),
   ]);
-  repositories = tableRepositories(pipeline.tableName);
+  repositories = tableRepositories(pipeline.tableName, pipeline.keyLayout);
   await repositories.config.set({ key: 'operators', value: { [dora]: { role: 'operator', name: 'Dora' } }, author: admin }, { expectedVersion: 0 });
 });
 
@@ -405,7 +406,7 @@ describe('an admin tuning the agent', () => {
         lastError: status === 'BLOCKED' ? 'crm_http_422: email is not valid' : 'crm_timeout after 10000 ms',
         etag: `etag-${sessionId}`,
         updatedAt: '2026-03-10T12:00:00Z',
-      });
+      }, pipeline.keyLayout !== KeyLayout.SEED);
     await repositories.kit.put({ item: row('crm-blocked-screen', 'BLOCKED') });
     await repositories.kit.put({ item: row('crm-uncertain-screen', 'UNCERTAIN') });
 

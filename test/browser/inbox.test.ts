@@ -26,7 +26,7 @@ beforeAll(async () => {
   [pipeline, browser] = await Promise.all([startOperatorPipeline([admin]), ConsoleBrowser.launch()]);
   await pipeline.sendCustomerMessage(maria, 'Quero marcar um exame de sangue para amanhã cedo, antes do trabalho, se possível com jejum de doze horas e resultado rápido #dado nome=Maria Souza #humano', { profileName: 'Mari ☀️' });
   await pipeline.waitForIdle();
-  const repositories = tableRepositories(pipeline.tableName);
+  const repositories = tableRepositories(pipeline.tableName, pipeline.keyLayout);
   const start = Date.now() + 1000;
   for (let index = 0; index < QUEUED; index++) {
     const session = waitingSession({ sessionId: `queued-${index}`, customerId: newCustomer(), at: new Date(start + index), profileName: `Fila ${String(index).padStart(3, '0')}` });

@@ -1,8 +1,10 @@
-import { App, Aws, Stack } from 'aws-cdk-lib';
+import { App, Aws, Lazy, Stack } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AgentBackend, AgentPipeline } from '../../lib';
-import { expectExactStatements, type NormalizedStatement, pipelineProps, roleStatements, statement, synthPipeline, type SynthesizedPipeline } from '../support/synthesized-pipeline';
+import { type AgentDocument, RUNTIME_ENV, SYSTEM_PROMPT_MAX_CHARACTERS } from '../../lib/contract';
+import { expectExactStatements, type NormalizedStatement, pipelineProps, roleStatements, statement, synthPipeline, type SynthesizedPipeline, toldTo } from '../support/synthesized-pipeline';
 
 const MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
 
@@ -13,19 +15,16 @@ function agentStatements(synth: SynthesizedPipeline): NormalizedStatement[] {
   );
 }
 
-function expectAgentEnvironment(synth: SynthesizedPipeline, variables: Record<string, unknown>): void {
-  synth.template.hasResourceProperties('AWS::Lambda::Function', {
-    Role: synth.stack.resolve(synth.pipeline.orchestratorFunction.role!.roleArn),
-    Environment: {
-      Variables: Match.objectLike({
-        AGENT_BACKEND: Match.anyValue(),
-        BEDROCK_MODEL_ID: Match.absent(),
-        AGENT_FUNCTION_NAME: Match.absent(),
-        ...variables,
-      }),
-    },
-  });
+const AGENT_VARIABLES = [RUNTIME_ENV.bedrockModelId, RUNTIME_ENV.bedrockGuardrailId, RUNTIME_ENV.bedrockGuardrailVersion, RUNTIME_ENV.agentFunctionName, RUNTIME_ENV.agentStageVariables];
+
+/** What the orchestrator is told of its agent: the variables its model, guardrail or function go in, and its settings. */
+function agentTold(synth: SynthesizedPipeline): { readonly variables: Record<string, unknown>; readonly agent: AgentDocument } {
+  const { environment, document } = toldTo(synth, synth.pipeline.orchestratorFunction);
+  return { variables: Object.fromEntries(Object.entries(environment).filter(([name]) => AGENT_VARIABLES.includes(name as never))), agent: document.agent };
 }
+
+/** A Bedrock agent's settings as the construct writes them when only `settings` are set. */
+const bedrockDocument = (settings: Partial<Extract<AgentDocument, { backend: 'bedrock' }>> = {}) => ({ backend: 'bedrock', systemPrompt: null, inferenceConfig: null, promptCaching: null, guardrail: false, ...settings });
 
 describe('AgentBackend.bedrock', () => {
   test('a foundation model id: InvokeModel on that model in the stack Region only', () => {
@@ -33,7 +32,7 @@ describe('AgentBackend.bedrock', () => {
     expectExactStatements(agentStatements(synth), [
       statement(synth, ['bedrock:InvokeModel'], [`arn:${Aws.PARTITION}:bedrock:${Aws.REGION}::foundation-model/${MODEL}`]),
     ]);
-    expectAgentEnvironment(synth, { AGENT_BACKEND: 'bedrock', BEDROCK_MODEL_ID: MODEL });
+    expect(agentTold(synth)).toEqual({ variables: { BEDROCK_MODEL_ID: MODEL }, agent: bedrockDocument() });
   });
 
   test('a geographic inference profile: the profile, and the model in any Region only through that profile', () => {
@@ -46,7 +45,7 @@ describe('AgentBackend.bedrock', () => {
         StringEquals: { 'bedrock:InferenceProfileArn': profileArn },
       }),
     ]);
-    expectAgentEnvironment(synth, { AGENT_BACKEND: 'bedrock', BEDROCK_MODEL_ID: profileId });
+    expect(agentTold(synth)).toEqual({ variables: { BEDROCK_MODEL_ID: profileId }, agent: bedrockDocument() });
   });
 
   test('a global inference profile also needs the Region-less model ARN', () => {
@@ -79,7 +78,7 @@ describe('AgentBackend.bedrock settings', () => {
         { StringEquals: { 'bedrock:InferenceProfileArn': APPLICATION_PROFILE } },
       ),
     ]);
-    expectAgentEnvironment(synth, { AGENT_BACKEND: 'bedrock', BEDROCK_MODEL_ID: APPLICATION_PROFILE });
+    expect(agentTold(synth)).toEqual({ variables: { BEDROCK_MODEL_ID: APPLICATION_PROFILE }, agent: bedrockDocument() });
   });
 
   test('a guardrail: ApplyGuardrail on that guardrail only, id and version in the environment', () => {
@@ -88,37 +87,32 @@ describe('AgentBackend.bedrock settings', () => {
       statement(synth, ['bedrock:InvokeModel'], [`arn:${Aws.PARTITION}:bedrock:${Aws.REGION}::foundation-model/${MODEL}`]),
       statement(synth, ['bedrock:ApplyGuardrail'], [`arn:${Aws.PARTITION}:bedrock:${Aws.REGION}:${Aws.ACCOUNT_ID}:guardrail/gr0abc123`]),
     ]);
-    expectAgentEnvironment(synth, { AGENT_BACKEND: 'bedrock', BEDROCK_MODEL_ID: MODEL, BEDROCK_GUARDRAIL_ID: 'gr0abc123', BEDROCK_GUARDRAIL_VERSION: '2' });
+    expect(agentTold(synth)).toEqual({
+      variables: { BEDROCK_MODEL_ID: MODEL, BEDROCK_GUARDRAIL_ID: 'gr0abc123', BEDROCK_GUARDRAIL_VERSION: '2' },
+      agent: bedrockDocument({ guardrail: true }),
+    });
   });
 
   test('system prompt and inference settings reach the orchestrator as given', () => {
     const inferenceConfig = { maxTokens: 300, temperature: 0.2, topP: 0.9, stopSequences: ['END'] };
     const synth = synthPipeline({ agentBackend: AgentBackend.bedrock({ modelId: MODEL, systemPrompt: 'You answer for Padaria Sol.', inferenceConfig }) });
-    expectAgentEnvironment(synth, {
-      BEDROCK_MODEL_ID: MODEL,
-      AGENT_SYSTEM_PROMPT: 'You answer for Padaria Sol.',
-      BEDROCK_INFERENCE_CONFIG: JSON.stringify(inferenceConfig),
-      BEDROCK_GUARDRAIL_ID: Match.absent(),
-    });
+    expect(agentTold(synth)).toEqual({ variables: { BEDROCK_MODEL_ID: MODEL }, agent: bedrockDocument({ systemPrompt: 'You answer for Padaria Sol.', inferenceConfig }) });
   });
 
   test('promptCaching reaches the orchestrator only when set: without it the runtime decides by the model', () => {
-    expectAgentEnvironment(synthPipeline({ agentBackend: AgentBackend.bedrock({ modelId: MODEL }) }), { BEDROCK_MODEL_ID: MODEL, BEDROCK_PROMPT_CACHING: Match.absent() });
-    expectAgentEnvironment(synthPipeline({ agentBackend: AgentBackend.bedrock({ modelId: MODEL, promptCaching: false }) }), { BEDROCK_MODEL_ID: MODEL, BEDROCK_PROMPT_CACHING: 'false' });
-    expectAgentEnvironment(synthPipeline({ agentBackend: AgentBackend.bedrock({ modelId: MODEL, promptCaching: true }) }), { BEDROCK_MODEL_ID: MODEL, BEDROCK_PROMPT_CACHING: 'true' });
+    const cachingOf = (promptCaching?: boolean) => agentTold(synthPipeline({ agentBackend: AgentBackend.bedrock({ modelId: MODEL, promptCaching }) })).agent;
+    expect(cachingOf()).toEqual(bedrockDocument());
+    expect(cachingOf(false)).toEqual(bedrockDocument({ promptCaching: false }));
+    expect(cachingOf(true)).toEqual(bedrockDocument({ promptCaching: true }));
   });
 
   test('without a system prompt nothing is seeded: the neutral default applies until an admin writes one', () => {
-    expectAgentEnvironment(synthPipeline({ agentBackend: AgentBackend.bedrock({ modelId: MODEL }) }), {
-      BEDROCK_MODEL_ID: MODEL,
-      AGENT_SYSTEM_PROMPT: Match.absent(),
-      BEDROCK_INFERENCE_CONFIG: Match.absent(),
-    });
+    expect(agentTold(synthPipeline({ agentBackend: AgentBackend.bedrock({ modelId: MODEL }) }))).toEqual({ variables: { BEDROCK_MODEL_ID: MODEL }, agent: bedrockDocument() });
   });
 
   test.each([
-    [{ systemPrompt: 'x'.repeat(3001) }, /systemPrompt is 3001 bytes; at most 3000 fit .* write the full one in the console/],
-    [{ systemPrompt: 'é'.repeat(1501) }, /systemPrompt is 3002 bytes/],
+    [{ systemPrompt: 'x'.repeat(SYSTEM_PROMPT_MAX_CHARACTERS + 1) }, /systemPrompt is 40001 characters; at most 40000 are accepted, as in the console's prompt editor/],
+    [{ systemPrompt: 'é'.repeat(SYSTEM_PROMPT_MAX_CHARACTERS + 1) }, /systemPrompt is 40001 characters/],
     [{ systemPrompt: '  ' }, /systemPrompt is empty; leave it out/],
     [{ inferenceConfig: { maxTokens: 0 } }, /inferenceConfig.maxTokens must be a whole number of at least 1; got 0/],
     [{ inferenceConfig: { temperature: 1.5 } }, /inferenceConfig.temperature must be from 0 to 1; got 1.5/],
@@ -131,8 +125,27 @@ describe('AgentBackend.bedrock settings', () => {
     expect(() => AgentBackend.bedrock({ modelId: MODEL, ...overrides })).toThrow(message);
   });
 
-  test('a prompt of exactly 3000 bytes is accepted', () => {
-    expect(() => AgentBackend.bedrock({ modelId: MODEL, systemPrompt: 'x'.repeat(3000) })).not.toThrow();
+  test('a prompt of exactly 40,000 characters, multi-byte or not, is accepted and reaches the orchestrator whole', () => {
+    for (const character of ['x', 'é']) {
+      const systemPrompt = character.repeat(SYSTEM_PROMPT_MAX_CHARACTERS);
+      expect(agentTold(synthPipeline({ agentBackend: AgentBackend.bedrock({ modelId: MODEL, systemPrompt }) })).agent).toEqual(bedrockDocument({ systemPrompt }));
+    }
+  });
+
+  test('a prompt a Lazy produces is written as the text it produces, and checked as a plain one is', () => {
+    const produced = (text: string) => AgentBackend.bedrock({ modelId: MODEL, systemPrompt: Lazy.string({ produce: () => text }) });
+    expect(agentTold(synthPipeline({ agentBackend: produced('Você atende a Padaria Sol.') })).agent).toEqual(bedrockDocument({ systemPrompt: 'Você atende a Padaria Sol.' }));
+    expect(() => synthPipeline({ agentBackend: produced('x'.repeat(SYSTEM_PROMPT_MAX_CHARACTERS + 1)) })).toThrow(/systemPrompt is 40001 characters/);
+    expect(() => synthPipeline({ agentBackend: produced('  ') })).toThrow(/systemPrompt is empty/);
+  });
+
+  test('a prompt CloudFormation would resolve only at deploy time is refused, naming the prop', () => {
+    expect(() =>
+      synthPipeline({}, (stack) => {
+        const queue = new sqs.Queue(stack, 'Elsewhere');
+        return { agentBackend: AgentBackend.bedrock({ modelId: MODEL, systemPrompt: Lazy.string({ produce: () => queue.queueName }) }) };
+      }),
+    ).toThrow(/AgentBackend.bedrock: systemPrompt holds a value CloudFormation resolves only at deploy time .*Give the text itself, or a Lazy that produces it/);
   });
 });
 
@@ -180,17 +193,17 @@ describe.each([
       return { agentBackend: backendFor(agentFunction) };
     });
     expectExactStatements(agentStatements(synth), [statement(synth, ['lambda:InvokeFunction'], [agentFunction.functionArn])]);
-    expectAgentEnvironment(synth, { AGENT_BACKEND: 'lambda', AGENT_FUNCTION_NAME: synth.stack.resolve(agentFunction.functionName) });
+    expect(agentTold(synth)).toEqual({ variables: { AGENT_FUNCTION_NAME: synth.stack.resolve(agentFunction.functionName) }, agent: { backend: 'lambda', contractVersion: 1 } });
   });
 });
 
 describe('AgentBackend.fromFunction contract versions', () => {
-  test('version 2 (attachments) is set in the environment; version 1 sets nothing new', () => {
+  test('version 2 (attachments) reaches the orchestrator; version 1 is the default', () => {
     const withVersion = (contractVersion?: number) =>
       synthPipeline({}, (stack) => ({ agentBackend: AgentBackend.fromFunction(lambda.Function.fromFunctionName(stack, 'Agent', 'my-agent'), contractVersion === undefined ? undefined : { contractVersion }) }));
-    expectAgentEnvironment(withVersion(2), { AGENT_BACKEND: 'lambda', AGENT_FUNCTION_NAME: Match.anyValue(), AGENT_FUNCTION_CONTRACT_VERSION: '2' });
-    expectAgentEnvironment(withVersion(1), { AGENT_BACKEND: 'lambda', AGENT_FUNCTION_NAME: Match.anyValue(), AGENT_FUNCTION_CONTRACT_VERSION: Match.absent() });
-    expectAgentEnvironment(withVersion(), { AGENT_BACKEND: 'lambda', AGENT_FUNCTION_NAME: Match.anyValue(), AGENT_FUNCTION_CONTRACT_VERSION: Match.absent() });
+    expect(agentTold(withVersion(2)).agent).toEqual({ backend: 'lambda', contractVersion: 2 });
+    expect(agentTold(withVersion(1)).agent).toEqual({ backend: 'lambda', contractVersion: 1 });
+    expect(agentTold(withVersion()).agent).toEqual({ backend: 'lambda', contractVersion: 1 });
   });
 
   test.each([0, 3, 1.5])('version %p is refused, naming the versions there are', (contractVersion) => {
@@ -205,7 +218,7 @@ describe('AgentBackend.scripted', () => {
   test('no agent permission at all', () => {
     const synth = synthPipeline({ agentBackend: AgentBackend.scripted() });
     expect(agentStatements(synth)).toEqual([]);
-    expectAgentEnvironment(synth, { AGENT_BACKEND: 'scripted' });
+    expect(agentTold(synth)).toEqual({ variables: {}, agent: { backend: 'scripted' } });
   });
 });
 
@@ -213,12 +226,9 @@ describe('AgentBackend.stages', () => {
   const stagesOf = (agents: Record<string, AgentBackend>, extra: { entry?: string; maxHandoversPerTurn?: number } = {}) =>
     AgentBackend.stages({ entry: Object.keys(agents)[0], agents, ...extra });
 
-  /** The orchestrator's AGENT_STAGES, parsed. */
-  function stagesVariable(synth: SynthesizedPipeline): { entry: string; maxHandoversPerTurn: number; agents: Record<string, Record<string, string>> } {
-    const orchestrator = Object.values(synth.template.findResources('AWS::Lambda::Function')).find(
-      (resource) => JSON.stringify(resource.Properties.Role) === JSON.stringify(synth.stack.resolve(synth.pipeline.orchestratorFunction.role!.roleArn)),
-    )!;
-    return JSON.parse(joined(orchestrator.Properties.Environment.Variables.AGENT_STAGES));
+  /** The orchestrator's AGENT_STAGE_VARIABLES, parsed. */
+  function stageVariables(synth: SynthesizedPipeline): Record<string, Record<string, string>> {
+    return JSON.parse(joined(agentTold(synth).variables[RUNTIME_ENV.agentStageVariables]));
   }
 
   /** A `Fn::Join` of literal texts and references, each reference written as its JSON. */
@@ -230,7 +240,7 @@ describe('AgentBackend.stages', () => {
 
   const referenceText = (reference: unknown) => JSON.stringify(reference).replace(/"/g, "'");
 
-  test('each stage gets its own grant, and its variables under its name; the entry and the hop cap travel along', () => {
+  test('each stage gets its own grant, its settings and its variables under its name; the entry and the hop cap travel along', () => {
     let agentFunction!: lambda.IFunction;
     const synth = synthPipeline({}, (stack) => {
       agentFunction = lambda.Function.fromFunctionName(stack, 'Agent', 'cadastro-agent');
@@ -245,14 +255,15 @@ describe('AgentBackend.stages', () => {
       statement(synth, ['bedrock:InvokeModel'], [`arn:${Aws.PARTITION}:bedrock:${Aws.REGION}::foundation-model/${MODEL}`]),
       statement(synth, ['lambda:InvokeFunction'], [agentFunction.functionArn]),
     ]);
-    expectAgentEnvironment(synth, { AGENT_BACKEND: 'stages' });
-    expect(stagesVariable(synth)).toEqual({
+    expect(agentTold(synth).agent).toEqual({
+      backend: 'stages',
       entry: 'qualificacao',
       maxHandoversPerTurn: 3,
-      agents: {
-        qualificacao: { AGENT_BACKEND: 'bedrock', BEDROCK_MODEL_ID: MODEL, AGENT_SYSTEM_PROMPT: 'Qualifique o cliente.' },
-        cadastro: { AGENT_BACKEND: 'lambda', AGENT_FUNCTION_NAME: referenceText(synth.stack.resolve(agentFunction.functionName)) },
-      },
+      stages: { qualificacao: bedrockDocument({ systemPrompt: 'Qualifique o cliente.' }), cadastro: { backend: 'lambda', contractVersion: 1 } },
+    });
+    expect(stageVariables(synth)).toEqual({
+      qualificacao: { BEDROCK_MODEL_ID: MODEL },
+      cadastro: { AGENT_FUNCTION_NAME: referenceText(synth.stack.resolve(agentFunction.functionName)) },
     });
     // The throttling alarm watches the first Bedrock model, the entry's when it has one.
     expect(synth.pipeline.modelThrottlesAlarm).toBeDefined();
@@ -261,7 +272,8 @@ describe('AgentBackend.stages', () => {
   test('scripted stages grant nothing', () => {
     const synth = synthPipeline({ agentBackend: stagesOf({ a: AgentBackend.scripted(), b: AgentBackend.scripted() }, { maxHandoversPerTurn: 1 }) });
     expect(agentStatements(synth)).toEqual([]);
-    expect(stagesVariable(synth)).toEqual({ entry: 'a', maxHandoversPerTurn: 1, agents: { a: { AGENT_BACKEND: 'scripted' }, b: { AGENT_BACKEND: 'scripted' } } });
+    expect(agentTold(synth).agent).toEqual({ backend: 'stages', entry: 'a', maxHandoversPerTurn: 1, stages: { a: { backend: 'scripted' }, b: { backend: 'scripted' } } });
+    expect(stageVariables(synth)).toEqual({ a: {}, b: {} });
   });
 
   test.each([
@@ -274,13 +286,16 @@ describe('AgentBackend.stages', () => {
     expect(() => AgentBackend.stages({ entry: Object.keys(agents)[0] ?? 'a', agents })).toThrow(message);
   });
 
-  test('refuses an entry that is not a stage, a bad hop cap and prompts too long together', () => {
+  test('refuses an entry that is not a stage and a bad hop cap', () => {
     expect(() => AgentBackend.stages({ entry: 'vendas', agents: { qualificacao: AgentBackend.scripted() } })).toThrow(/entry 'vendas' is not one of the stages \(qualificacao\)/);
     expect(() => stagesOf({ a: AgentBackend.scripted() }, { maxHandoversPerTurn: 6 })).toThrow(/maxHandoversPerTurn must be a whole number from 0 to 5; got 6/);
     expect(() => stagesOf({ a: AgentBackend.scripted() }, { maxHandoversPerTurn: 1.5 })).toThrow(/maxHandoversPerTurn/);
-    const prompt = 'x'.repeat(1600);
-    expect(() =>
-      stagesOf({ a: AgentBackend.bedrock({ modelId: MODEL, systemPrompt: prompt }), b: AgentBackend.bedrock({ modelId: MODEL, systemPrompt: prompt }) }),
-    ).toThrow(/systemPrompts are 3200 bytes together; at most 3000 .*prompt resources "system.<stage>"/);
+  });
+
+  test('ten stages each with a prompt at the limit reach the orchestrator whole: the prompts share no limit', () => {
+    const prompt = 'x'.repeat(SYSTEM_PROMPT_MAX_CHARACTERS);
+    const agents = Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`s${index}`, AgentBackend.bedrock({ modelId: MODEL, systemPrompt: prompt })]));
+    const { agent } = agentTold(synthPipeline({ agentBackend: stagesOf(agents) }));
+    expect(agent.backend === 'stages' && Object.values(agent.stages).map((stage) => stage.backend === 'bedrock' && stage.systemPrompt?.length)).toEqual(Array(10).fill(SYSTEM_PROMPT_MAX_CHARACTERS));
   });
 });

@@ -6,7 +6,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { AgentPipeline, ResourceNames } from '../../lib';
-import { pipelineProps, roleStatements, SECRET_READ_ACTIONS, statement, synthPipeline, type SynthesizedPipeline } from '../support/synthesized-pipeline';
+import { pipelineProps, roleStatements, SECRET_READ_ACTIONS, statement, synthPipeline, type SynthesizedPipeline, toldTo } from '../support/synthesized-pipeline';
 
 
 // The defaults, with the seed system's names (the default names are generated: see 'default physical names').
@@ -140,7 +140,7 @@ describe('AgentPipeline with its defaults', () => {
     });
   });
 
-  test('orchestrator: 90 s timeout, its environment with the agent settings', () => {
+  test('orchestrator: 90 s timeout, the table and the channel in its environment, the receive count and the agent in its settings', () => {
     synth.template.hasResourceProperties('AWS::Lambda::Function', {
       Role: synth.stack.resolve(synth.pipeline.orchestratorFunction.role!.roleArn),
       Timeout: 90,
@@ -149,14 +149,13 @@ describe('AgentPipeline with its defaults', () => {
           DYNAMODB_TABLE: synth.stack.resolve(synth.pipeline.table.tableName),
           WHATSAPP_SECRET_ARN: synth.stack.resolve(synth.pipeline.whatsAppSecret!.secretArn),
           WHATSAPP_API_BASE_URL: 'https://graph.facebook.com/v23.0',
-          MAX_RECEIVE_COUNT: '3',
-          AGENT_BACKEND: 'scripted',
           POWERTOOLS_SERVICE_NAME: 'gogenetic-agent-prod',
           POWERTOOLS_METRICS_NAMESPACE: 'gogenetic-agent',
           POWERTOOLS_LOG_LEVEL: 'INFO',
         },
       },
     });
+    expect(toldTo(synth, synth.pipeline.orchestratorFunction).document).toMatchObject({ maxReceiveCount: 3, agent: { backend: 'scripted' } });
   });
 
   test('orchestrator consumes the FIFO queue one record at a time with partial batch failures', () => {

@@ -4,21 +4,27 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { CRM_TARGET_KINDS, RUNTIME_ENV } from '../../lib/contract';
-import { stagedFunctionAsset } from '../../lib/private/function-assets';
 import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { CrmSyncStatus } from '../../lambda/core/domain/crm-sync';
 import { newCustomer } from '../support/ids';
 import { newSession } from '../support/domain-records';
 import { waitUntil } from '../support/waiting';
 import { createTestTable, type TestTable } from '../support/dynamo-table';
+import { stagedFunction, testPlan } from '../support/deployment-settings';
 
 // The CRM sync worker's asset as the construct stages it, run with plain node as Lambda runs it: its DynamoDB
 // client talks to DynamoDB Local without the event-stream code the bundle leaves out, with the
 // environment-only credentials, and its CRM function is invoked with the signed `Invoke` call
 // (served on 127.0.0.1 as the Lambda API answers).
 
-const BUNDLE = join(stagedFunctionAsset('crm-sync'), 'index.js');
 const CRM_FUNCTION = 'arn:aws:lambda:us-east-1:123456789012:function:crm-bridge';
+// Tracing on, as the construct deploys by default: the bundle traces only where Lambda runs it.
+const PLAN = testPlan('bundled', 'http://127.0.0.1:9/turns.fifo', {
+  crmSync: { kind: CRM_TARGET_KINDS.function, functionName: CRM_FUNCTION },
+  observability: { serviceName: 'bundled', metricsNamespace: 'bundled', logLevel: 'SILENT', tracing: true },
+});
+const WORKER = stagedFunction('crm-sync', PLAN);
+const BUNDLE = join(WORKER.folder, 'index.js');
 
 let table: TestTable;
 let repositories: DynamoRepositories;
@@ -27,7 +33,8 @@ const invocations: { path: string; authorization?: string; event: { sessionId?: 
 
 beforeAll(async () => {
   table = await createTestTable('bundled');
-  repositories = createDynamoRepositories({ tableName: table.name, crmSyncEnabled: true });
+  // The projection rows in the layout the worker is told.
+  repositories = createDynamoRepositories({ tableName: table.name, crmSyncEnabled: true, keyLayout: PLAN['crm-sync']!.document.keyLayout });
   lambdaApi = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -64,9 +71,8 @@ function runBundle(env: Record<string, string>): Promise<{ report: unknown; load
 
 function crmSyncEnvironment(): Record<string, string> {
   return {
+    ...WORKER.environment,
     [RUNTIME_ENV.tableName]: table.name,
-    [RUNTIME_ENV.crmTarget]: CRM_TARGET_KINDS.function,
-    [RUNTIME_ENV.crmFunctionName]: CRM_FUNCTION,
     AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${(lambdaApi.address() as AddressInfo).port}`,
     POWERTOOLS_LOG_LEVEL: 'SILENT',
     POWERTOOLS_METRICS_DISABLED: 'true',

@@ -7,23 +7,22 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AgentBackend, AgentPipeline, CrmTarget } from '../../lib';
 import { viaServiceCondition } from '../../lib/private/permissions';
-import { consumerCrmFunction, dashboardBody, roleStatements, SECRET_READ_ACTIONS, statement, synthPipeline, type SynthesizedPipeline } from '../support/synthesized-pipeline';
+import { consumerCrmFunction, dashboardBody, everyFunctionTold, roleStatements, SECRET_READ_ACTIONS, statement, synthPipeline, type SynthesizedPipeline, toldTo } from '../support/synthesized-pipeline';
 
 
 const WORKER = { Description: Match.stringLikeRegexp('^CRM sync worker') };
 
 describe('without crmSync', () => {
   test('nothing of the CRM sync is deployed and no function writes the projection', () => {
-    const { template, pipeline, stack } = synthPipeline({ adminPhoneNumbers: ['5511912345678'] });
+    const synth = synthPipeline({ adminPhoneNumbers: ['5511912345678'] });
+    const { template, pipeline, stack } = synth;
     expect(pipeline.crmSyncFunction).toBeUndefined();
     expect(pipeline.crmSyncBlockedAlarm).toBeUndefined();
     expect(pipeline.crmSyncUncertainAlarm).toBeUndefined();
     expect(template.findResources('AWS::Lambda::Function', { Properties: WORKER })).toEqual({});
     expect(template.findResources('AWS::Events::Rule', { Properties: { Description: Match.stringLikeRegexp('CRM') } })).toEqual({});
     expect(template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmDescription: Match.stringLikeRegexp('CRM sync') } })).toEqual({});
-    for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
-      expect(fn.Properties.Environment.Variables.CRM_SYNC_ENABLED).toBeUndefined();
-    }
+    for (const { document } of Object.values(everyFunctionTold(synth))) expect(document.crmSyncEnabled).toBe(false);
     expect(dashboardBody({ template, stack })).not.toContain('CRM sync');
   });
 });
@@ -43,15 +42,15 @@ describe('CrmTarget.fromFunction', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       ...WORKER,
       Timeout: 120,
-      Environment: { Variables: Match.objectLike({ CRM_TARGET: 'function', CRM_FUNCTION_NAME: stack.resolve(crmFunction.functionName), DYNAMODB_TABLE: stack.resolve(pipeline.table.tableName) }) },
+      Environment: { Variables: Match.objectLike({ CRM_FUNCTION_NAME: stack.resolve(crmFunction.functionName), DYNAMODB_TABLE: stack.resolve(pipeline.table.tableName) }) },
     });
+    expect(toldTo(synth, pipeline.crmSyncFunction!).document.crmTarget).toEqual({ kind: 'function' });
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
       Targets: [Match.objectLike({ Arn: stack.resolve(pipeline.crmSyncFunction!.functionArn), RetryPolicy: { MaximumRetryAttempts: 0 } })],
     });
     for (const writer of [pipeline.webhookFunction, pipeline.orchestratorFunction, pipeline.operatorFunction!, pipeline.handoffSweeperFunction!]) {
-      const resource = template.toJSON().Resources[stack.getLogicalId(writer.node.defaultChild as lambda.CfnFunction)];
-      expect(resource.Properties.Environment.Variables.CRM_SYNC_ENABLED).toBe('true');
+      expect(toldTo(synth, writer).document.crmSyncEnabled).toBe(true);
     }
   });
 
@@ -106,8 +105,9 @@ describe('CrmTarget.webhook', () => {
     const worker = synth.pipeline.crmSyncFunction!;
     synth.template.hasResourceProperties('AWS::Lambda::Function', {
       ...WORKER,
-      Environment: { Variables: Match.objectLike({ CRM_TARGET: 'webhook', CRM_WEBHOOK_URL: 'https://crm.example.com/hooks/whatsapp', CRM_WEBHOOK_SECRET_ARN: synth.stack.resolve(secret.secretArn) }) },
+      Environment: { Variables: Match.objectLike({ CRM_WEBHOOK_URL: 'https://crm.example.com/hooks/whatsapp', CRM_WEBHOOK_SECRET_ARN: synth.stack.resolve(secret.secretArn) }) },
     });
+    expect(toldTo(synth, worker).document.crmTarget).toEqual({ kind: 'webhook' });
     const statements = roleStatements(synth, worker.role!);
     expect(statements).toContainEqual(statement(synth, SECRET_READ_ACTIONS, [secret.secretArn]));
     expect(statements).toContainEqual(statement(synth, ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'], [key.keyArn], viaServiceCondition('dynamodb')));

@@ -25,12 +25,14 @@ function synthError(props: Partial<AgentPipelineProps>, extend?: (stack: Stack, 
 }
 
 describe('synth refuses what would fail at deploy, naming what to change', () => {
-  test('a systemPrompt built with Lazy is measured at synth: one that overflows the environment is refused, naming systemPrompt', () => {
-    const systemPrompt = Lazy.string({ produce: () => 'Answer as the bakery would. '.repeat(180) });
-    const error = synthError({ agentBackend: AgentBackend.bedrock({ modelId: MODEL, systemPrompt }) });
-    expect(error).toMatch(
-      /\[Shop\/Agent\] OrchestratorFunction's environment would be up to [\d,]+ bytes as Lambda measures it .*; Lambda allows 4,096\. Its largest variables: AGENT_SYSTEM_PROMPT \(5,0\d\d bytes, from agentBackend's systemPrompt: shorten it\)/,
+  test("a prop that fills an environment variable is named when the environment overflows; a prompt is not in the environment at all", () => {
+    const phoneNumberIds = Array.from({ length: 300 }, (_, index) => `1065403522${String(index).padStart(5, '0')}`);
+    expect(synthError({ phoneNumberIds })).toMatch(
+      /\[Shop\/Agent\] WebhookFunction's environment would be up to [\d,]+ bytes as Lambda measures it .*; Lambda allows 4,096\. Its largest variables: WHATSAPP_PHONE_NUMBER_IDS \(4,8\d\d bytes, from phoneNumberIds: shorten it\)/,
     );
+    // A prompt built with Lazy, longer than the whole environment, is resolved at synth into the settings document.
+    const systemPrompt = Lazy.string({ produce: () => 'Answer as the bakery would. '.repeat(180) });
+    expect(synthError({ agentBackend: AgentBackend.bedrock({ modelId: MODEL, systemPrompt }) })).toBe('');
   });
 
   test("a variable added to a pipeline's function is measured with the rest, and named", () => {

@@ -1,8 +1,8 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { AgentBackend, CrmTarget } from '../../lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import { COST_GUARD_DEFAULTS, CUSTOM_METRICS, RUNTIME_ENV } from '../../lib/contract';
-import { consumerCrmFunction, roleStatements, synthPipeline } from '../support/synthesized-pipeline';
+import { COST_GUARD_DEFAULTS, CUSTOM_METRICS, localePreset, RUNTIME_ENV } from '../../lib/contract';
+import { consumerCrmFunction, roleStatements, synthPipeline, toldTo } from '../support/synthesized-pipeline';
 
 const PHONE_NUMBER_ID = '106540352242922';
 
@@ -71,24 +71,25 @@ describe('the scripted agent in production', () => {
   });
 });
 
-function orchestratorEnvironment(synth: ReturnType<typeof synthPipeline>): Record<string, unknown> {
-  const resource = synth.template.findResources('AWS::Lambda::Function')[synth.stack.getLogicalId(synth.pipeline.orchestratorFunction.node.defaultChild as never)];
-  return resource.Properties.Environment.Variables as Record<string, unknown>;
-}
+/** What the orchestrator's settings document says. */
+const orchestratorSettings = (synth: ReturnType<typeof synthPipeline>) => toldTo(synth, synth.pipeline.orchestratorFunction).document;
+
+/** The texts of the pipeline's default locale, which the construct writes where no prop replaces them. */
+const LOCALE_TEXTS = localePreset().texts;
 
 describe('fallback texts', () => {
-  test('the texts set reach the orchestrator; unset, the runtime keeps its defaults', () => {
-    const environment = orchestratorEnvironment(synthPipeline({ fallbackText: 'Tivemos um problema; tente de novo.', deadlineFallbackText: 'Um instante, por favor.' }));
-    expect(environment[RUNTIME_ENV.fallbackText]).toBe('Tivemos um problema; tente de novo.');
-    expect(environment[RUNTIME_ENV.deadlineFallbackText]).toBe('Um instante, por favor.');
-    const defaults = orchestratorEnvironment(synthPipeline());
-    expect(defaults[RUNTIME_ENV.fallbackText]).toBeUndefined();
-    expect(defaults[RUNTIME_ENV.deadlineFallbackText]).toBeUndefined();
+  test('the texts set reach the orchestrator; unset, the locale speaks', () => {
+    const settings = orchestratorSettings(synthPipeline({ fallbackText: 'Tivemos um problema; tente de novo.', deadlineFallbackText: 'Um instante, por favor.' }));
+    expect(settings.fallbackText).toBe('Tivemos um problema; tente de novo.');
+    expect(settings.deadlineFallbackText).toBe('Um instante, por favor.');
+    const defaults = orchestratorSettings(synthPipeline());
+    expect(defaults.fallbackText).toBe(LOCALE_TEXTS.turnFailed);
+    expect(defaults.deadlineFallbackText).toBe(LOCALE_TEXTS.agentDeadline);
   });
 
   test('the unsupported-message notice set reaches the orchestrator; unset, the locale speaks', () => {
-    expect(orchestratorEnvironment(synthPipeline({ unsupportedMessageText: 'Só leio texto, fotos, áudios e documentos.' }))[RUNTIME_ENV.unsupportedMessageText]).toBe('Só leio texto, fotos, áudios e documentos.');
-    expect(orchestratorEnvironment(synthPipeline())[RUNTIME_ENV.unsupportedMessageText]).toBeUndefined();
+    expect(orchestratorSettings(synthPipeline({ unsupportedMessageText: 'Só leio texto, fotos, áudios e documentos.' })).unsupportedMessageText).toBe('Só leio texto, fotos, áudios e documentos.');
+    expect(orchestratorSettings(synthPipeline()).unsupportedMessageText).toBe(LOCALE_TEXTS.unsupportedMessage);
   });
 
   test.each([
@@ -105,17 +106,21 @@ describe('cost guards', () => {
     synthPipeline().template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: COST_GUARD_DEFAULTS.orchestratorMaxConcurrency } });
   });
 
-  test('the budget fields set and the history cap reach the orchestrator; the runtime keeps the defaults of the rest', () => {
-    const synth = synthPipeline({ customerBudget: { turnsPerMinute: 4, reply: 'Devagar, por favor.' }, agentHistoryMaxCharacters: 8_000 });
-    const environment = orchestratorEnvironment(synth);
-    expect(JSON.parse(environment[RUNTIME_ENV.customerBudget] as string)).toEqual({ turnsPerMinute: 4, reply: 'Devagar, por favor.' });
-    expect(environment[RUNTIME_ENV.agentHistoryMaxCharacters]).toBe('8000');
+  test('the budget fields set and the history cap reach the orchestrator, with the defaults of the rest', () => {
+    const settings = orchestratorSettings(synthPipeline({ customerBudget: { turnsPerMinute: 4, reply: 'Devagar, por favor.' }, agentHistoryMaxCharacters: 8_000 }));
+    expect(settings.customerBudget).toEqual({ turnsPerMinute: 4, turnsPerHour: COST_GUARD_DEFAULTS.turnsPerHour, agentTokensPerDay: COST_GUARD_DEFAULTS.agentTokensPerDay, reply: 'Devagar, por favor.' });
+    expect(settings.agentHistoryMaxCharacters).toBe(8000);
   });
 
-  test('without budget props the orchestrator runs on the defaults (nothing in its environment)', () => {
-    const environment = orchestratorEnvironment(synthPipeline());
-    expect(environment[RUNTIME_ENV.customerBudget]).toBeUndefined();
-    expect(environment[RUNTIME_ENV.agentHistoryMaxCharacters]).toBeUndefined();
+  test('without budget props the orchestrator runs on the defaults, and the locale’s reply', () => {
+    const settings = orchestratorSettings(synthPipeline());
+    expect(settings.customerBudget).toEqual({
+      turnsPerMinute: COST_GUARD_DEFAULTS.turnsPerMinute,
+      turnsPerHour: COST_GUARD_DEFAULTS.turnsPerHour,
+      agentTokensPerDay: COST_GUARD_DEFAULTS.agentTokensPerDay,
+      reply: LOCALE_TEXTS.customerOverBudgetReply,
+    });
+    expect(settings.agentHistoryMaxCharacters).toBe(COST_GUARD_DEFAULTS.historyMaxCharacters);
   });
 
   test.each([
@@ -141,9 +146,9 @@ describe('the pipeline-wide budget', () => {
     return found[0].Properties;
   };
 
-  test('is off by default: nothing in the orchestrator’s environment, no alarm, no metric on the dashboard', () => {
+  test('is off by default: none in the orchestrator’s settings, no alarm, no metric on the dashboard', () => {
     const synth = synthPipeline();
-    expect(orchestratorEnvironment(synth)[RUNTIME_ENV.pipelineBudget]).toBeUndefined();
+    expect(orchestratorSettings(synth).pipelineBudget).toBeNull();
     expect(synth.pipeline.pipelineBudgetNearAlarm).toBeUndefined();
     expect(synth.pipeline.pipelineBudgetRefusalsAlarm).toBeUndefined();
     expect(JSON.stringify(synth.template.toJSON())).not.toContain(CUSTOM_METRICS.pipelineAgentTokensToday);
@@ -151,7 +156,7 @@ describe('the pipeline-wide budget', () => {
 
   test('reaches the orchestrator, and alarms at 80 % of the day’s use and on the first refused turn', () => {
     const synth = synthPipeline({ environment: 'prod', serviceName: 'gogenetic-agent', pipelineBudget: { agentTokensPerDay: 5_000_000 } });
-    expect(JSON.parse(orchestratorEnvironment(synth)[RUNTIME_ENV.pipelineBudget] as string)).toEqual({ agentTokensPerDay: 5_000_000 });
+    expect(orchestratorSettings(synth).pipelineBudget).toEqual({ agentTokensPerDay: 5_000_000, reply: LOCALE_TEXTS.pipelineOverBudgetReply });
 
     expect(alarmOn(synth, CUSTOM_METRICS.pipelineAgentTokensToday)).toMatchObject({
       Namespace: 'gogenetic-agent',
@@ -171,7 +176,7 @@ describe('the pipeline-wide budget', () => {
 
   test('takes the alarm share and the reply it is given', () => {
     const synth = synthPipeline({ pipelineBudget: { agentTokensPerDay: 1_000, alarmAtShareOfBudget: 0.5, reply: 'Voltamos amanhã.' } });
-    expect(JSON.parse(orchestratorEnvironment(synth)[RUNTIME_ENV.pipelineBudget] as string)).toEqual({ agentTokensPerDay: 1_000, reply: 'Voltamos amanhã.' });
+    expect(orchestratorSettings(synth).pipelineBudget).toEqual({ agentTokensPerDay: 1_000, reply: 'Voltamos amanhã.' });
     expect(alarmOn(synth, CUSTOM_METRICS.pipelineAgentTokensToday)).toMatchObject({ Threshold: 500 });
   });
 

@@ -2,16 +2,14 @@ import { Duration } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { CrmTarget } from '../../lib';
-import { synthPipeline } from '../support/synthesized-pipeline';
+import { synthPipeline, toldTo } from '../support/synthesized-pipeline';
 
 describe('the idle sweeper', () => {
   test('runs every 15 minutes with the default idle timeout of 24 hours, and its errors raise an alarm', () => {
-    const { template, stack, pipeline } = synthPipeline();
-    template.hasResourceProperties('AWS::Lambda::Function', {
-      Role: stack.resolve(pipeline.idleSweeperFunction.role!.roleArn),
-      Timeout: 300,
-      Environment: { Variables: Match.objectLike({ CONVERSATION_IDLE_TIMEOUT_SECONDS: '86400', CONVERSATION_RETENTION_SECONDS: '31536000' }) },
-    });
+    const synth = synthPipeline();
+    const { template, stack, pipeline } = synth;
+    template.hasResourceProperties('AWS::Lambda::Function', { Role: stack.resolve(pipeline.idleSweeperFunction.role!.roleArn), Timeout: 300 });
+    expect(toldTo(synth, pipeline.idleSweeperFunction).document).toMatchObject({ idleSweep: { idleTimeoutMs: 86_400_000 }, retention: { conversationSeconds: 31_536_000 } });
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(15 minutes)',
       Targets: [Match.objectLike({ Arn: stack.resolve(pipeline.idleSweeperFunction.functionArn), RetryPolicy: { MaximumRetryAttempts: 0 } })],
@@ -25,11 +23,8 @@ describe('the idle sweeper', () => {
   });
 
   test('conversationIdleTimeout reaches it', () => {
-    const { template, stack, pipeline } = synthPipeline({ conversationIdleTimeout: Duration.hours(6) });
-    template.hasResourceProperties('AWS::Lambda::Function', {
-      Role: stack.resolve(pipeline.idleSweeperFunction.role!.roleArn),
-      Environment: { Variables: Match.objectLike({ CONVERSATION_IDLE_TIMEOUT_SECONDS: '21600' }) },
-    });
+    const synth = synthPipeline({ conversationIdleTimeout: Duration.hours(6) });
+    expect(toldTo(synth, synth.pipeline.idleSweeperFunction).document.idleSweep).toEqual({ idleTimeoutMs: 21_600_000 });
   });
 
   test.each([Duration.minutes(59), Duration.days(31)])('refuses an idle timeout of %s, saying what to set', (timeout) => {
@@ -39,11 +34,8 @@ describe('the idle sweeper', () => {
   });
 
   test('with crmSync, its session writes carry the projection', () => {
-    const { template, stack, pipeline } = synthPipeline({}, (scope) => ({ crmSync: CrmTarget.webhook({ url: 'https://crm.example.com/hook', secret: new secretsmanager.Secret(scope, 'CrmSecret') }) }));
-    template.hasResourceProperties('AWS::Lambda::Function', {
-      Role: stack.resolve(pipeline.idleSweeperFunction.role!.roleArn),
-      Environment: { Variables: Match.objectLike({ CRM_SYNC_ENABLED: 'true' }) },
-    });
+    const synth = synthPipeline({}, (scope) => ({ crmSync: CrmTarget.webhook({ url: 'https://crm.example.com/hook', secret: new secretsmanager.Secret(scope, 'CrmSecret') }) }));
+    expect(toldTo(synth, synth.pipeline.idleSweeperFunction).document.crmSyncEnabled).toBe(true);
   });
 
   describe('with messageTemplates.reengagement', () => {
@@ -52,17 +44,11 @@ describe('the idle sweeper', () => {
       synthPipeline({ adminPhoneNumbers: ['5511900000000'], messageTemplates: { reengagement: value as typeof reengagement }, ...props });
 
     test('names the template and the delay to the sweeper, which reads the channel secret to send', () => {
-      const { template, stack, pipeline } = withReengagement();
-      template.hasResourceProperties('AWS::Lambda::Function', {
-        Role: stack.resolve(pipeline.idleSweeperFunction.role!.roleArn),
-        Environment: {
-          Variables: Match.objectLike({
-            REENGAGEMENT_TEMPLATE: JSON.stringify(reengagement.template),
-            REENGAGEMENT_AFTER_SECONDS: '14400',
-            WHATSAPP_SECRET_ARN: stack.resolve(pipeline.whatsAppSecret!.secretArn),
-          }),
-        },
-      });
+      const synth = withReengagement();
+      const { template, stack, pipeline } = synth;
+      const sweeper = toldTo(synth, pipeline.idleSweeperFunction);
+      expect(sweeper.environment).toMatchObject({ WHATSAPP_SECRET_ARN: stack.resolve(pipeline.whatsAppSecret!.secretArn) });
+      expect(sweeper.document.reengagement).toEqual({ template: reengagement.template, afterMs: 14_400_000, whatsApp: { kind: 'cloud-api', businessAccountId: null } });
       template.hasResourceProperties('AWS::IAM::Policy', {
         Roles: [stack.resolve(pipeline.idleSweeperFunction.role!.roleName)],
         PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']), Resource: stack.resolve(pipeline.whatsAppSecret!.secretArn) })]) },
@@ -70,10 +56,10 @@ describe('the idle sweeper', () => {
     });
 
     test('without it, the sweeper neither reads the channel secret nor names a template', () => {
-      const { template, stack, pipeline } = synthPipeline({ adminPhoneNumbers: ['5511900000000'] });
-      const [sweeper] = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Role: stack.resolve(pipeline.idleSweeperFunction.role!.roleArn) } }));
-      expect(Object.keys(sweeper.Properties.Environment.Variables)).not.toEqual(expect.arrayContaining(['REENGAGEMENT_TEMPLATE']));
-      expect(Object.keys(sweeper.Properties.Environment.Variables)).not.toEqual(expect.arrayContaining(['WHATSAPP_SECRET_ARN']));
+      const synth = synthPipeline({ adminPhoneNumbers: ['5511900000000'] });
+      const sweeper = toldTo(synth, synth.pipeline.idleSweeperFunction);
+      expect(sweeper.document.reengagement).toBeNull();
+      expect(Object.keys(sweeper.environment)).not.toEqual(expect.arrayContaining(['WHATSAPP_SECRET_ARN']));
     });
 
     test.each([

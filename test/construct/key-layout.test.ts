@@ -1,14 +1,12 @@
 import { CrmTarget, KeyLayout, WhatsAppChannel } from '../../lib';
-import { RUNTIME_ENV } from '../../lib/contract';
-import { consumerCrmFunction, synthPipeline, type SynthesizedPipeline } from '../support/synthesized-pipeline';
+import { consumerCrmFunction, everyFunctionTold, synthPipeline, type SynthesizedPipeline } from '../support/synthesized-pipeline';
 
 const ADMIN = '5511912345678';
 
 
-/** The key layout variable of every function that touches the table, by logical id. */
+/** The key layout every function that touches the table is told, by logical id. */
 function keyLayoutByFunction(synth: SynthesizedPipeline): Record<string, string | undefined> {
-  const functions = Object.entries(synth.template.findResources('AWS::Lambda::Function')).filter(([, fn]) => fn.Properties.Environment?.Variables?.[RUNTIME_ENV.tableName] !== undefined);
-  return Object.fromEntries(functions.map(([logicalId, fn]) => [logicalId, fn.Properties.Environment.Variables[RUNTIME_ENV.keyLayout]]));
+  return Object.fromEntries(Object.entries(everyFunctionTold(synth)).map(([logicalId, told]) => [logicalId, told.document.keyLayout]));
 }
 
 describe('keyLayout', () => {
@@ -31,11 +29,11 @@ describe('keyLayout', () => {
     expect(new Set(Object.values(layouts))).toEqual(new Set([KeyLayout.SHARDED]));
   });
 
-  test('KeyLayout.SEED: no variable anywhere, which the runtime reads as seed', () => {
+  test('KeyLayout.SEED: every function is told seed (the runtime has no default of its own)', () => {
     for (const synth of [synthPipeline({ keyLayout: KeyLayout.SEED })]) {
       const layouts = keyLayoutByFunction(synth);
       expect(Object.keys(layouts).length).toBeGreaterThanOrEqual(2);
-      expect(Object.values(layouts).every((value) => value === undefined)).toBe(true);
+      expect(new Set(Object.values(layouts))).toEqual(new Set([KeyLayout.SEED]));
     }
   });
 

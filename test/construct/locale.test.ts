@@ -1,19 +1,16 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { AgentPipeline, Locale } from '../../lib';
-import { LOCALE_PRESETS, RUNTIME_ENV } from '../../lib/contract';
+import { COST_GUARD_DEFAULTS, LOCALE_PRESETS } from '../../lib/contract';
 import { portugueseFragmentsIn } from '../support/locale-texts';
-import { pipelineProps, synthPipeline } from '../support/synthesized-pipeline';
+import { everyFunctionTold, pipelineProps, synthPipeline, toldTo } from '../support/synthesized-pipeline';
 
 const ADMIN = '5511912345678';
 
-/** Every function's environment variables, as synthesized. */
-function functionEnvironments(synth: ReturnType<typeof synthPipeline>): Record<string, string>[] {
-  return Object.values(synth.template.findResources('AWS::Lambda::Function')).map((fn) => synth.stack.resolve(fn.Properties.Environment?.Variables ?? {}));
-}
-
 describe('the locale prop', () => {
-  test('leaves every function as it was without it: pt-BR is the runtime default', () => {
-    for (const variables of functionEnvironments(synthPipeline({ adminPhoneNumbers: [ADMIN] }))) expect(variables[RUNTIME_ENV.locale]).toBeUndefined();
+  test('without it every function is told pt-BR, the default', () => {
+    const told = Object.values(everyFunctionTold(synthPipeline({ adminPhoneNumbers: [ADMIN] })));
+    expect(told.length).toBeGreaterThanOrEqual(4);
+    for (const { document } of told) expect(document.locale).toBe(Locale.PT_BR);
   });
 
   test.each([Locale.EN, Locale.ES])('%s reaches every function, and no text of the pt-BR preset is in what the construct synthesizes', (locale) => {
@@ -24,10 +21,11 @@ describe('the locale prop', () => {
       customerBudget: { turnsPerMinute: 4 },
       pipelineBudget: { agentTokensPerDay: 1_000_000 },
     });
-    const environments = functionEnvironments(synth);
-    expect(environments.length).toBeGreaterThanOrEqual(5);
-    for (const variables of environments) expect(variables[RUNTIME_ENV.locale]).toBe(locale);
-    expect(portugueseFragmentsIn(JSON.stringify(synth.template.toJSON()))).toEqual([]);
+    const told = Object.values(everyFunctionTold(synth));
+    expect(told.length).toBeGreaterThanOrEqual(5);
+    for (const { document } of told) expect(document.locale).toBe(locale);
+    // The texts the locale gives are written into the functions' settings documents, beside the template.
+    expect(portugueseFragmentsIn(JSON.stringify(synth.template.toJSON()) + JSON.stringify(told.map(({ document }) => document)))).toEqual([]);
   });
 
   test('needs the operators’ time zone with a locale other than pt-BR', () => {
@@ -46,9 +44,11 @@ describe('the locale prop', () => {
 
   test('keeps the text props above the preset', () => {
     const synth = synthPipeline({ locale: Locale.EN, fallbackText: 'We will be right back.', customerBudget: { reply: 'Easy, please.' } });
-    const orchestrator = functionEnvironments(synth).find((variables) => variables[RUNTIME_ENV.fallbackText] !== undefined);
-    expect(orchestrator?.[RUNTIME_ENV.fallbackText]).toBe('We will be right back.');
-    expect(JSON.parse(orchestrator?.[RUNTIME_ENV.customerBudget] ?? '{}')).toEqual({ reply: 'Easy, please.' });
+    const orchestrator = toldTo(synth, synth.pipeline.orchestratorFunction).document;
+    expect(orchestrator.fallbackText).toBe('We will be right back.');
+    expect(orchestrator.customerBudget).toEqual({ turnsPerMinute: COST_GUARD_DEFAULTS.turnsPerMinute, turnsPerHour: COST_GUARD_DEFAULTS.turnsPerHour, agentTokensPerDay: COST_GUARD_DEFAULTS.agentTokensPerDay, reply: 'Easy, please.' });
     expect(LOCALE_PRESETS[Locale.EN].texts.turnFailed).not.toBe('We will be right back.');
+    // The preset's texts where no prop replaces them.
+    expect(orchestrator.deadlineFallbackText).toBe(LOCALE_PRESETS[Locale.EN].texts.agentDeadline);
   });
 });

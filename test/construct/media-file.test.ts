@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { RUNTIME_ENV } from '../../lib/contract';
-import { stagedFunctionAsset } from '../../lib/private/function-assets';
+import { AGENT_BACKEND_KINDS } from '../../lib/contract';
+import { stagedFunction, testPlan } from '../support/deployment-settings';
 
 // The orchestrator's and the operator's media code is a file of its own beside the handler,
 // `media.js` (scripts/bundle-lambdas.mjs): the functions reach lambda/composition/media.ts only
@@ -61,7 +61,11 @@ describe.each(['orchestrator', 'operator'])('the %s bundle', (name) => {
 });
 
 test('the staged orchestrator composes with media on without loading media.js, which then loads on the handler\'s files and signs a link', () => {
-  const asset = stagedFunctionAsset('orchestrator');
+  const orchestrator = stagedFunction(
+    'orchestrator',
+    testPlan('media-file-table', 'http://127.0.0.1:9/000000000000/turns.fifo', { agent: { backend: AGENT_BACKEND_KINDS.bedrock, modelId: 'amazon.nova-micro-v1:0' }, media: { bucketName: 'media-bucket' } }),
+  );
+  const asset = orchestrator.folder;
   const script = `const loaded = () => Object.keys(require.cache).filter((file) => file.startsWith(${JSON.stringify(asset)})).map((file) => file.slice(${asset.length + 1})).sort();
 const { handler } = require(${JSON.stringify(path.join(asset, 'index.js'))});
 // A record without a customer: the turn drops it, as a cold start's first event that needs no remote call.
@@ -80,13 +84,7 @@ handler({ Records: [{ messageId: 'cold', body: '{}', attributes: { ApproximateRe
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
-      [RUNTIME_ENV.tableName]: 'media-file-table',
-      [RUNTIME_ENV.turnQueueUrl]: 'http://127.0.0.1:9/000000000000/turns.fifo',
-      [RUNTIME_ENV.whatsAppSecretArn]: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:whatsapp',
-      [RUNTIME_ENV.mediaBucketName]: 'media-bucket',
-      [RUNTIME_ENV.agentBackend]: 'bedrock',
-      [RUNTIME_ENV.bedrockModelId]: 'amazon.nova-micro-v1:0',
-      POWERTOOLS_LOG_LEVEL: 'SILENT',
+      ...orchestrator.environment,
       POWERTOOLS_METRICS_DISABLED: 'true',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },

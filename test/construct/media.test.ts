@@ -1,15 +1,17 @@
-import { App, Duration, Stack } from 'aws-cdk-lib';
+import { App, Duration, Stack, Stage } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AgentPipeline, type AgentPipelineProps, Locale } from '../../lib';
-import { pipelineProps, roleStatements, statement, synthPipeline } from '../support/synthesized-pipeline';
+import { MEDIA_DEFAULTS } from '../../lib/contract';
+import { type FunctionTold, pipelineProps, roleStatements, stagedDocument, statement, synthPipeline, type SynthesizedPipeline } from '../support/synthesized-pipeline';
 
 const PLANE = { adminPhoneNumbers: ['5511999990000'] };
 
-function environmentOf(template: Template, descriptionStart: string): Record<string, unknown> {
+/** What the function whose description starts so is told. */
+function toldToFunction({ stack, template }: Pick<SynthesizedPipeline, 'stack' | 'template'>, descriptionStart: string): FunctionTold {
   const [fn] = Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp(`^${descriptionStart}`) } }));
-  return fn.Properties.Environment.Variables;
+  return { environment: fn.Properties.Environment.Variables, document: stagedDocument(Stage.of(stack)!.outdir, fn.Properties.Code) };
 }
 
 describe('the media bucket', () => {
@@ -42,20 +44,23 @@ describe('the media bucket', () => {
   });
 
   test('the orchestrator and the operator function are told the bucket and the default limits (an operator\'s attachments are held to them)', () => {
-    const { template, pipeline, stack } = synthPipeline(PLANE);
-    const bucketName = stack.resolve(pipeline.mediaBucket!.bucketName);
-    const orchestrator = environmentOf(template, 'Turn orchestrator');
-    expect(orchestrator).toMatchObject({ MEDIA_BUCKET_NAME: bucketName, MEDIA_MAX_BYTES: String(16 * 1024 * 1024) });
-    expect(String(orchestrator.MEDIA_ALLOWED_MIME_TYPES).split(',')).toEqual(expect.arrayContaining(['image/jpeg', 'audio/ogg', 'application/pdf']));
-    const operator = stack.resolve(Object.values(template.findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Environment?.Variables ?? {}).filter((variables) => variables.OPERATOR_ADMIN_PHONE_NUMBERS !== undefined && variables.DEAD_LETTER_QUEUE_URL !== undefined));
-    expect(operator).toHaveLength(1);
-    expect(operator[0]).toMatchObject({ MEDIA_BUCKET_NAME: bucketName, MEDIA_MAX_BYTES: orchestrator.MEDIA_MAX_BYTES, MEDIA_ALLOWED_MIME_TYPES: orchestrator.MEDIA_ALLOWED_MIME_TYPES });
+    const synth = synthPipeline(PLANE);
+    const bucketName = synth.stack.resolve(synth.pipeline.mediaBucket!.bucketName);
+    const orchestrator = toldToFunction(synth, 'Turn orchestrator');
+    expect(orchestrator.environment).toMatchObject({ MEDIA_BUCKET_NAME: bucketName });
+    expect(orchestrator.document.media).toMatchObject({ maxBytes: 16 * 1024 * 1024, allowedMimeTypes: MEDIA_DEFAULTS.allowedMimeTypes });
+    expect(orchestrator.document.media?.allowedMimeTypes).toEqual(expect.arrayContaining(['image/jpeg', 'audio/ogg', 'application/pdf']));
+    const operator = toldToFunction(synth, 'Operator console');
+    expect(operator.environment).toMatchObject({ MEDIA_BUCKET_NAME: bucketName });
+    expect(operator.document.media).toEqual(orchestrator.document.media);
   });
 
   test('the webhook is granted nothing on the bucket and told nothing of it: the inbound path never downloads', () => {
     const synth = synthPipeline(PLANE);
     expect(JSON.stringify(roleStatements(synth, synth.pipeline.webhookFunction.role!))).not.toContain('s3:');
-    expect(environmentOf(synth.template, 'WhatsApp webhook').MEDIA_BUCKET_NAME).toBeUndefined();
+    const webhook = toldToFunction(synth, 'WhatsApp webhook');
+    expect(webhook.environment.MEDIA_BUCKET_NAME).toBeUndefined();
+    expect(webhook.document.media).toBeUndefined();
   });
 
   test('the orchestrator puts and gets objects under media/ only; the operator function gets, deletes, puts (the attachments it sends) and lists under media/ only', () => {
@@ -86,23 +91,25 @@ describe('the media bucket', () => {
     const template = Template.fromStack(stack);
     template.resourceCountIs('AWS::S3::Bucket', 1);
     expect(pipeline.mediaBucket).toBe(existingBucket);
-    expect(environmentOf(template, 'Turn orchestrator').MEDIA_BUCKET_NAME).toEqual(stack.resolve(existingBucket.bucketName));
+    expect(toldToFunction({ stack, template }, 'Turn orchestrator').environment.MEDIA_BUCKET_NAME).toEqual(stack.resolve(existingBucket.bucketName));
     const viaS3 = { StringEquals: { 'kms:ViaService': { 'Fn::Join': ['', ['s3.', { Ref: 'AWS::Region' }, '.amazonaws.com']] } } };
     const synth = { app: stack.node.root as App, stack, pipeline, template };
     expect(roleStatements(synth, pipeline.orchestratorFunction.role!)).toContainEqual(statement(synth, ['kms:Decrypt', 'kms:GenerateDataKey'], [key.keyArn], viaS3));
   });
 
   test('media.enabled false creates no bucket, grants nothing and tells the functions nothing', () => {
-    const { template, pipeline } = synthPipeline({ ...PLANE, media: { enabled: false } });
-    template.resourceCountIs('AWS::S3::Bucket', 0);
-    expect(pipeline.mediaBucket).toBeUndefined();
-    expect(JSON.stringify(template.findResources('AWS::IAM::Policy'))).not.toContain('s3:');
-    expect(environmentOf(template, 'Turn orchestrator').MEDIA_BUCKET_NAME).toBeUndefined();
+    const synth = synthPipeline({ ...PLANE, media: { enabled: false } });
+    synth.template.resourceCountIs('AWS::S3::Bucket', 0);
+    expect(synth.pipeline.mediaBucket).toBeUndefined();
+    expect(JSON.stringify(synth.template.findResources('AWS::IAM::Policy'))).not.toContain('s3:');
+    const orchestrator = toldToFunction(synth, 'Turn orchestrator');
+    expect(orchestrator.environment.MEDIA_BUCKET_NAME).toBeUndefined();
+    expect(orchestrator.document.media).toBeNull();
   });
 
   test('maxBytes and allowedMimeTypes reach the orchestrator', () => {
-    const { template } = synthPipeline({ media: { maxBytes: 5 * 1024 * 1024, allowedMimeTypes: ['image/*', 'application/pdf'] } });
-    expect(environmentOf(template, 'Turn orchestrator')).toMatchObject({ MEDIA_MAX_BYTES: String(5 * 1024 * 1024), MEDIA_ALLOWED_MIME_TYPES: 'image/*,application/pdf' });
+    const synth = synthPipeline({ media: { maxBytes: 5 * 1024 * 1024, allowedMimeTypes: ['image/*', 'application/pdf'] } });
+    expect(toldToFunction(synth, 'Turn orchestrator').document.media).toMatchObject({ maxBytes: 5 * 1024 * 1024, allowedMimeTypes: ['image/*', 'application/pdf'] });
   });
 
   test.each<[string, AgentPipelineProps['media'], RegExp]>([
@@ -124,7 +131,7 @@ describe('voice note transcription', () => {
   test('is off by default: no Transcribe grant, nothing told to the orchestrator', () => {
     const synth = synthPipeline(PLANE);
     expect(transcribeStatements(synth)).toEqual([]);
-    expect(environmentOf(synth.template, 'Turn orchestrator').MEDIA_TRANSCRIPTION_LANGUAGE_CODE).toBeUndefined();
+    expect(toldToFunction(synth, 'Turn orchestrator').document.media?.transcription).toBeNull();
   });
 
   test('on, the orchestrator alone starts jobs and reads them; it, the idle sweep and the erasures delete only the pipeline’s own (voice-*)', () => {
@@ -140,24 +147,24 @@ describe('voice note transcription', () => {
     }
     // Nobody else: the orchestrator's two statements, and the sweeper's and the operator function's two each.
     expect(transcribeStatements(synth)).toHaveLength(6);
-    expect(environmentOf(synth.template, 'Turn orchestrator')).toMatchObject({ MEDIA_TRANSCRIPTION_LANGUAGE_CODE: 'pt-BR', MEDIA_TRANSCRIPTION_MAX_WAIT_SECONDS: '30' });
+    expect(toldToFunction(synth, 'Turn orchestrator').document.media?.transcription).toEqual({ languageCode: 'pt-BR', maxWaitMs: 30_000, pollIntervalMs: MEDIA_DEFAULTS.transcriptionPollIntervalMs });
   });
 
   test('on, the idle sweeper is told the turn budget (the queue’s receives × its visibility timeout), after which it deletes ended jobs; the erase command finds it is on in the outputs', () => {
     const synth = synthPipeline({ ...PLANE, maxReceiveCount: 4, visibilityTimeout: Duration.seconds(150), media: { transcription: {} } });
-    expect(environmentOf(synth.template, 'Idle sweeper')).toMatchObject({ TRANSCRIPTION_JOBS_SWEEP_AFTER_SECONDS: '600' });
+    expect(toldToFunction(synth, 'Idle sweeper').document.transcriptionJobsSweep).toEqual({ afterMs: 600_000 });
     expect(synth.template.findOutputs('*')).toMatchObject({ PipelineTranscriptionJobPrefix: { Value: 'voice-' } });
     const off = synthPipeline(PLANE);
-    expect(environmentOf(off.template, 'Idle sweeper').TRANSCRIPTION_JOBS_SWEEP_AFTER_SECONDS).toBeUndefined();
+    expect(toldToFunction(off, 'Idle sweeper').document.transcriptionJobsSweep).toBeNull();
     expect(Object.keys(off.template.findOutputs('*'))).not.toContain('PipelineTranscriptionJobPrefix');
   });
 
-  test.each<[string, Partial<AgentPipelineProps>, string, string]>([
-    ['the pipeline’s locale', { locale: Locale.ES }, 'es-US', '30'],
-    ['pt-BR without a locale, and half of a short orchestrator timeout', { orchestratorTimeout: Duration.seconds(40) }, 'pt-BR', '20'],
-  ])('languageCode and maxWait default to %s', (_, props, languageCode, maxWait) => {
-    const { template } = synthPipeline({ ...props, media: { transcription: {} } });
-    expect(environmentOf(template, 'Turn orchestrator')).toMatchObject({ MEDIA_TRANSCRIPTION_LANGUAGE_CODE: languageCode, MEDIA_TRANSCRIPTION_MAX_WAIT_SECONDS: maxWait });
+  test.each<[string, Partial<AgentPipelineProps>, string, number]>([
+    ['the pipeline’s locale', { locale: Locale.ES }, 'es-US', 30_000],
+    ['pt-BR without a locale, and half of a short orchestrator timeout', { orchestratorTimeout: Duration.seconds(40) }, 'pt-BR', 20_000],
+  ])('languageCode and maxWait default to %s', (_, props, languageCode, maxWaitMs) => {
+    const synth = synthPipeline({ ...props, media: { transcription: {} } });
+    expect(toldToFunction(synth, 'Turn orchestrator').document.media?.transcription).toMatchObject({ languageCode, maxWaitMs });
   });
 
   test.each<[string, Partial<AgentPipelineProps>, RegExp]>([

@@ -1,29 +1,34 @@
 import { Duration } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
-import { OPERATOR_ENV, RUNTIME_ENV, TEMPLATE_SYNC_EVENT_FIELD } from '../../lib/contract';
+import { TEMPLATE_SYNC_EVENT_FIELD } from '../../lib/contract';
 import { AgentBackend, WhatsAppChannel } from '../../lib';
-import { synthPipeline } from '../support/synthesized-pipeline';
+import { everyFunctionTold, synthPipeline, toldTo } from '../support/synthesized-pipeline';
 
 const ADMIN = '5511999990000';
 
 describe('messageTemplates', () => {
   test('names the account to the functions that sync and keep templates, and syncs on the sweeper every 6 hours', () => {
-    const { template } = synthPipeline({ adminPhoneNumbers: [ADMIN], messageTemplates: { businessAccountId: '102290129340398', handoffNoticeTemplate: { name: 'aviso_atendimento', language: 'pt_BR' } } });
+    const synth = synthPipeline({ adminPhoneNumbers: [ADMIN], messageTemplates: { businessAccountId: '102290129340398', handoffNoticeTemplate: { name: 'aviso_atendimento', language: 'pt_BR' } } });
+    const { template, pipeline } = synth;
 
-    const environmentOf = (description: string) =>
-      Object.values(template.findResources('AWS::Lambda::Function')).find((fn) => String(fn.Properties.Description).startsWith(description))!.Properties.Environment.Variables as Record<string, string>;
-    for (const fn of ['Operator console', 'Handoff sweeper', 'WhatsApp webhook']) expect(environmentOf(fn)[RUNTIME_ENV.whatsAppBusinessAccountId]).toBe('102290129340398');
-    for (const fn of ['Turn orchestrator', 'Handoff sweeper']) expect(JSON.parse(environmentOf(fn)[OPERATOR_ENV.handoffNoticeTemplate])).toEqual({ name: 'aviso_atendimento', language: 'pt_BR' });
+    const settingsOf = (fn: (typeof pipeline)['webhookFunction']) => toldTo(synth, fn).document;
+    // The operator function and the sweeper read the account's templates; the webhook applies Meta's status notifications to them.
+    for (const fn of [pipeline.operatorFunction!, pipeline.handoffSweeperFunction!]) expect(settingsOf(fn).whatsApp.businessAccountId).toBe('102290129340398');
+    expect(settingsOf(pipeline.webhookFunction).applyTemplateStatusUpdates).toBe(true);
+    for (const fn of [pipeline.orchestratorFunction, pipeline.handoffSweeperFunction!]) expect(settingsOf(fn).handoffs?.operatorNoticeTemplate).toEqual({ name: 'aviso_atendimento', language: 'pt_BR' });
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(6 hours)',
       Targets: [Match.objectLike({ Input: JSON.stringify({ [TEMPLATE_SYNC_EVENT_FIELD]: true }) })],
     });
   });
 
-  test('without an account there is no sync schedule and no account in any environment', () => {
-    const { template } = synthPipeline({ adminPhoneNumbers: [ADMIN] });
-    expect(Object.values(template.findResources('AWS::Events::Rule')).filter((rule) => JSON.stringify(rule).includes(TEMPLATE_SYNC_EVENT_FIELD))).toEqual([]);
-    expect(JSON.stringify(template.findResources('AWS::Lambda::Function'))).not.toContain(RUNTIME_ENV.whatsAppBusinessAccountId);
+  test('without an account there is no sync schedule and no account in any function’s settings', () => {
+    const synth = synthPipeline({ adminPhoneNumbers: [ADMIN] });
+    expect(Object.values(synth.template.findResources('AWS::Events::Rule')).filter((rule) => JSON.stringify(rule).includes(TEMPLATE_SYNC_EVENT_FIELD))).toEqual([]);
+    const told = Object.values(everyFunctionTold(synth)).map(({ document }) => document);
+    expect(told.filter((document) => document.whatsApp !== undefined).map((document) => document.whatsApp.businessAccountId)).toEqual(expect.arrayContaining([null]));
+    expect(told.filter((document) => document.whatsApp?.businessAccountId !== undefined && document.whatsApp.businessAccountId !== null)).toEqual([]);
+    expect(toldTo(synth, synth.pipeline.webhookFunction).document.applyTemplateStatusUpdates).toBe(false);
   });
 
   test.each([

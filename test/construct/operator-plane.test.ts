@@ -4,8 +4,8 @@ import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AgentBackend, AgentPipeline } from '../../lib';
-import { CUSTOM_METRICS } from '../../lib/contract';
-import { synthPipeline, type SynthesizedPipeline } from '../support/synthesized-pipeline';
+import { CUSTOM_METRICS, DEFAULT_HANDOFF_TEXTS } from '../../lib/contract';
+import { everyFunctionTold, synthPipeline, type SynthesizedPipeline, toldTo } from '../support/synthesized-pipeline';
 
 const ADMIN = '5511912345678';
 
@@ -20,10 +20,9 @@ describe('AgentPipeline without adminPhoneNumbers', () => {
     expect(synth.pipeline.handoffSweeperFunction).toBeUndefined();
     expect(synth.pipeline.operatorFunction).toBeUndefined();
     expect(synth.pipeline.consoleUrl).toBeUndefined();
-    synth.template.hasResourceProperties('AWS::Lambda::Function', {
-      Description: Match.stringLikeRegexp('^Turn orchestrator'),
-      Environment: { Variables: Match.objectLike({ CONSOLE_URL: Match.absent(), OPERATOR_ADMIN_PHONE_NUMBERS: Match.absent() }) },
-    });
+    const orchestrator = toldTo(synth, synth.pipeline.orchestratorFunction);
+    expect(orchestrator.environment.CONSOLE_URL).toBeUndefined();
+    expect([orchestrator.document.operatorAccess, orchestrator.document.handoffs]).toEqual([null, null]);
   });
 });
 
@@ -53,13 +52,12 @@ describe('AgentPipeline with the operator plane', () => {
         Variables: Match.objectLike({
           DYNAMODB_TABLE: stack.resolve(pipeline.table.tableName),
           WHATSAPP_SECRET_ARN: stack.resolve(pipeline.whatsAppSecret!.secretArn),
-          OPERATOR_ADMIN_PHONE_NUMBERS: `${ADMIN},351912345678`,
-          OPERATOR_TIME_ZONE: 'Europe/Lisbon',
           TURN_QUEUE_URL: stack.resolve(pipeline.queue.queueUrl),
           DEAD_LETTER_QUEUE_URL: stack.resolve(pipeline.deadLetterQueue.queueUrl),
         }),
       },
     });
+    expect(toldTo(synth, pipeline.operatorFunction!).document.operatorAccess).toEqual({ adminPhoneNumbers: [ADMIN, '351912345678'], timeZone: 'Europe/Lisbon' });
     expect(stack.resolve(pipeline.consoleUrl)).toEqual(stack.resolve(pipeline.operatorFunctionUrl!.url));
   });
 
@@ -67,15 +65,11 @@ describe('AgentPipeline with the operator plane', () => {
     const { template, pipeline, stack } = synth;
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^Turn orchestrator'),
-      Environment: {
-        Variables: Match.objectLike({
-          CONSOLE_URL: stack.resolve(pipeline.operatorFunctionUrl!.url),
-          OPERATOR_ADMIN_PHONE_NUMBERS: `${ADMIN},351912345678`,
-          OPERATOR_TIME_ZONE: 'Europe/Lisbon',
-          HANDOFF_TEXTS: JSON.stringify({ fallback: 'Um momento, já chamo alguém.' }),
-        }),
-      },
+      Environment: { Variables: Match.objectLike({ CONSOLE_URL: stack.resolve(pipeline.operatorFunctionUrl!.url) }) },
     });
+    const { document } = toldTo(synth, pipeline.orchestratorFunction);
+    expect(document.operatorAccess).toEqual({ adminPhoneNumbers: [ADMIN, '351912345678'], timeZone: 'Europe/Lisbon' });
+    expect(document.handoffs?.texts).toEqual({ ...DEFAULT_HANDOFF_TEXTS, fallback: 'Um momento, já chamo alguém.' });
   });
 
   test('a handoff sweeper runs every minute with the renotification times, the texts and the console URL', () => {
@@ -88,27 +82,20 @@ describe('AgentPipeline with the operator plane', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^Handoff sweeper'),
       Timeout: 50,
-      Environment: {
-        Variables: Match.objectLike({
-          CONSOLE_URL: stack.resolve(pipeline.operatorFunctionUrl!.url),
-          HANDOFF_RENOTIFY_AFTER_SECONDS: '180',
-          CUSTOMER_RENOTIFY_AFTER_SECONDS: '1200',
-          HANDOFF_TEXTS: JSON.stringify({ fallback: 'Um momento, já chamo alguém.' }),
-        }),
-      },
+      Environment: { Variables: Match.objectLike({ CONSOLE_URL: stack.resolve(pipeline.operatorFunctionUrl!.url) }) },
+    });
+    expect(toldTo(synth, pipeline.handoffSweeperFunction!).document.handoffs).toEqual({
+      texts: { ...DEFAULT_HANDOFF_TEXTS, fallback: 'Um momento, já chamo alguém.' },
+      renotifyOperatorsAfterMs: 180_000,
+      remindCustomerAfterMs: 1_200_000,
+      operatorNoticeTemplate: null,
     });
   });
 
-  test('defaults: America/Sao_Paulo, renotify after 5 minutes, remind after 10, the runtime’s texts', () => {
+  test('defaults: America/Sao_Paulo, renotify after 5 minutes, remind after 10, the locale’s texts', () => {
     const defaults = synthPipeline({ adminPhoneNumbers: [ADMIN] });
-    defaults.template.hasResourceProperties('AWS::Lambda::Function', {
-      Description: Match.stringLikeRegexp('^Operator console and API'),
-      Environment: { Variables: Match.objectLike({ OPERATOR_TIME_ZONE: 'America/Sao_Paulo' }) },
-    });
-    defaults.template.hasResourceProperties('AWS::Lambda::Function', {
-      Description: Match.stringLikeRegexp('^Handoff sweeper'),
-      Environment: { Variables: Match.objectLike({ HANDOFF_RENOTIFY_AFTER_SECONDS: '300', CUSTOMER_RENOTIFY_AFTER_SECONDS: '600', HANDOFF_TEXTS: Match.absent() }) },
-    });
+    expect(toldTo(defaults, defaults.pipeline.operatorFunction!).document.operatorAccess?.timeZone).toBe('America/Sao_Paulo');
+    expect(toldTo(defaults, defaults.pipeline.handoffSweeperFunction!).document.handoffs).toMatchObject({ renotifyOperatorsAfterMs: 300_000, remindCustomerAfterMs: 600_000, texts: DEFAULT_HANDOFF_TEXTS });
   });
 
   test('the human side pages someone: operator and sweeper errors, and the customer waiting longest for a person, all exposed and on the dashboard', () => {
@@ -204,13 +191,13 @@ describe('consoleFrontDoor', () => {
     }
   });
 
-  test("names the deploy-time admins to the operator function alone, trimmed; without names it gets no variable", () => {
+  test('names the deploy-time admins to the operator function alone, trimmed; without names it gets none', () => {
     const named = synthPipeline({ adminPhoneNumbers: [ADMIN, '351912345678'], adminDisplayNames: { [ADMIN]: '  Ana Lima ', '351912345678': 'João' } });
-    const operatorEnvironment = (synth: SynthesizedPipeline) => synth.template.toJSON().Resources[synth.stack.getLogicalId(synth.pipeline.operatorFunction!.node.defaultChild as never)].Properties.Environment.Variables;
-    expect(JSON.parse(operatorEnvironment(named).OPERATOR_ADMIN_DISPLAY_NAMES)).toEqual({ [ADMIN]: 'Ana Lima', '351912345678': 'João' });
-    const withNames = Object.values(named.template.findResources('AWS::Lambda::Function')).filter((fn) => fn.Properties?.Environment?.Variables?.OPERATOR_ADMIN_DISPLAY_NAMES !== undefined);
+    const namesOf = (synth: SynthesizedPipeline) => toldTo(synth, synth.pipeline.operatorFunction!).document.adminDisplayNames;
+    expect(namesOf(named)).toEqual({ [ADMIN]: 'Ana Lima', '351912345678': 'João' });
+    const withNames = Object.values(everyFunctionTold(named)).filter(({ document }) => document.adminDisplayNames !== undefined);
     expect(withNames).toHaveLength(1);
-    expect(operatorEnvironment(synthPipeline({ adminPhoneNumbers: [ADMIN] })).OPERATOR_ADMIN_DISPLAY_NAMES).toBeUndefined();
+    expect(namesOf(synthPipeline({ adminPhoneNumbers: [ADMIN] }))).toEqual({});
   });
 
   test('without it the console keeps its own public URL and no distribution is created', () => {

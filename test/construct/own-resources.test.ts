@@ -7,7 +7,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { ResourceNames } from '../../lib';
 import { RUNTIME_ENV, TABLE_SCHEMA } from '../../lib/contract';
 import { viaServiceCondition } from '../../lib/private/permissions';
-import { roleStatements, statement, synthPipeline, type SynthesizedPipeline } from '../support/synthesized-pipeline';
+import { roleStatements, statement, synthPipeline, type SynthesizedPipeline, toldTo } from '../support/synthesized-pipeline';
 
 /** A table with the pipeline's schema, as a consumer app defines it. */
 function consumerTable(stack: Stack, props: Partial<dynamodb.TableProps> = {}, gsi1 = true): dynamodb.Table {
@@ -29,8 +29,7 @@ function consumerTable(stack: Stack, props: Partial<dynamodb.TableProps> = {}, g
 }
 
 function environmentOf(synth: SynthesizedPipeline, fn: 'webhookFunction' | 'orchestratorFunction'): Record<string, unknown> {
-  const logicalId = synth.stack.getLogicalId(synth.pipeline[fn].node.defaultChild as dynamodb.CfnTable);
-  return synth.template.toJSON().Resources[logicalId].Properties.Environment.Variables;
+  return toldTo(synth, synth.pipeline[fn]).environment;
 }
 
 const keyStatement = (synth: SynthesizedPipeline, key: kms.IKey, service: 'dynamodb' | 'sqs', actions: readonly string[]) => statement(synth, actions, [key.keyArn], viaServiceCondition(service));
@@ -114,7 +113,7 @@ describe('existingTurnQueue and the dead-letter queue', () => {
     synth.template.resourceCountIs('AWS::SQS::Queue', 2);
     expect(synth.pipeline.queue).toBe(queue);
     expect(synth.pipeline.deadLetterQueue).toBe(deadLetterQueue);
-    expect(environmentOf(synth, 'orchestratorFunction')[RUNTIME_ENV.maxReceiveCount]).toBe('4');
+    expect(toldTo(synth, synth.pipeline.orchestratorFunction).document.maxReceiveCount).toBe(4);
     expect(roleStatements(synth, synth.pipeline.orchestratorFunction.role!)).toContainEqual(keyStatement(synth, turnKey, 'sqs', ['kms:Decrypt']));
     // The redrive reads the dead-letter queue (no key) and sends to the turn queue (its key).
     expect(roleStatements(synth, synth.pipeline.operatorFunction!.role!)).toContainEqual(keyStatement(synth, turnKey, 'sqs', ['kms:Decrypt', 'kms:GenerateDataKey']));
@@ -127,7 +126,7 @@ describe('existingTurnQueue and the dead-letter queue', () => {
     expect(() => synthPipeline({}, (stack) => ({ existingTurnQueue: imported(stack, 'turns.fifo'), existingDeadLetterQueue: imported(stack, 'failed') }))).toThrow(/existingDeadLetterQueue must be a FIFO queue/);
     const synth = synthPipeline({ maxReceiveCount: 5 }, (stack) => ({ existingTurnQueue: imported(stack, 'turns.fifo'), existingDeadLetterQueue: imported(stack, 'failed.fifo') }));
     synth.template.resourceCountIs('AWS::SQS::Queue', 0);
-    expect(environmentOf(synth, 'orchestratorFunction')[RUNTIME_ENV.maxReceiveCount]).toBe('5');
+    expect(toldTo(synth, synth.pipeline.orchestratorFunction).document.maxReceiveCount).toBe(5);
   });
 
   test.each([

@@ -10,7 +10,8 @@ import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { stagedFunctionAsset } from '../../lib/private/function-assets';
+import { SETTINGS_DOCUMENT_FILE } from '../../lib/contract';
+import { stagedFunction, testPlan } from '../support/deployment-settings';
 import { describeOnNewest } from '../support/newest-aws-cdk-lib';
 import { installPackedPackage, packageManifest, packageName, packPackage, repoRoot } from '../support/packed-package';
 
@@ -98,11 +99,11 @@ describe('npm package', () => {
   });
 
   test('the asset of the operator function serves the one console the package ships', () => {
-    const operator = stagedFunctionAsset('operator');
+    const operator = stagedFunction('operator', testPlan('packaging', 'http://127.0.0.1:9/turns.fifo', { operatorPlane: { adminPhoneNumbers: ['5511999990000'], consoleUrl: 'http://127.0.0.1:9' } })).folder;
     // The handler with the parts it loads (its own and the shared ones, named by their content), its media file, the tracer.
     const bundleFiles = [...fs.readdirSync(path.join(repoRoot, 'assets', 'operator')), ...fs.readdirSync(path.join(repoRoot, 'assets', 'shared'))].filter((file) => file !== 'console');
     expect(bundleFiles.filter((file) => !/^part-[A-Z0-9]+\.js$/.test(file)).sort()).toEqual(['index.js', 'media.js', 'tracer.js']);
-    expect(fs.readdirSync(operator).sort()).toEqual(['console', ...bundleFiles].sort());
+    expect(fs.readdirSync(operator).sort()).toEqual(['console', SETTINGS_DOCUMENT_FILE, ...bundleFiles].sort());
     expect(fs.readFileSync(path.join(operator, 'console', 'index.html'))).toEqual(fs.readFileSync(path.join(repoRoot, 'assets', 'console', 'index.html')));
     // Every hashed file, each language's words among them.
     const builtAssets = fs.readdirSync(path.join(repoRoot, 'assets', 'console', 'assets')).sort();
@@ -209,13 +210,19 @@ function consumerAppTests(name: string, peers: PeerReleases): void {
     expect(consumerOutput).toContain(`synthesized without esbuild by aws-cdk-lib ${versionOf('aws-cdk-lib')} with constructs ${versionOf('constructs')}`);
   });
 
-  test('the functions deploy exactly the bundles shipped in the package, each with the shared tracer beside its handler', () => {
+  test('the functions deploy exactly the bundles shipped in the package, each with the shared tracer beside its handler and its settings', () => {
     const functions = resourcesOfType(template, 'AWS::Lambda::Function');
     expect(functions).toHaveLength(3);
-    // Each function's asset is its bundle's folder plus the shared files, nothing else.
+    // Each function's asset is its bundle's folder plus the shared files and its settings document, nothing else.
     const folderContents = (...folders: string[]) =>
-      JSON.stringify(folders.flatMap((folder) => fs.readdirSync(folder).map((file) => [file, fs.readFileSync(path.join(folder, file), 'utf8')])).sort(([a], [b]) => a.localeCompare(b)));
-    const deployed = functions.map((fn) => folderContents(path.join(cloudAssembly, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`)));
+      JSON.stringify(
+        folders
+          .flatMap((folder) => fs.readdirSync(folder).filter((file) => file !== SETTINGS_DOCUMENT_FILE).map((file) => [file, fs.readFileSync(path.join(folder, file), 'utf8')]))
+          .sort(([a], [b]) => a.localeCompare(b)),
+      );
+    const assets = functions.map((fn) => path.join(cloudAssembly, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`));
+    for (const asset of assets) expect(JSON.parse(fs.readFileSync(path.join(asset, SETTINGS_DOCUMENT_FILE), 'utf8'))).toMatchObject({ keyLayout: 'sharded', crmSyncEnabled: false });
+    const deployed = assets.map((asset) => folderContents(asset));
     const shared = path.join(installedPackage, 'assets', 'shared');
     const shipped = ['webhook', 'orchestrator', 'idle-sweeper'].map((name) => folderContents(path.join(installedPackage, 'assets', name), shared));
     expect(deployed.sort()).toEqual(shipped.sort());

@@ -2,29 +2,27 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { AgentPipeline, type AgentPipelineProps } from '../../lib';
-import { pipelineProps } from '../support/synthesized-pipeline';
+import { everyFunctionTold, pipelineProps } from '../support/synthesized-pipeline';
 
-function template(overrides: Partial<AgentPipelineProps> = {}): Template {
+function template(overrides: Partial<AgentPipelineProps> = {}): { stack: Stack; template: Template } {
   const stack = new Stack(new App(), 'PrivacyStack');
   new AgentPipeline(stack, 'Pipeline', pipelineProps(overrides));
-  return Template.fromStack(stack);
+  return { stack, template: Template.fromStack(stack) };
 }
 
-function retentionOfEveryFunction(synth: Template): string[][] {
-  return Object.values(synth.findResources('AWS::Lambda::Function'))
-    .map((fn) => fn.Properties.Environment?.Variables ?? {})
-    .map((variables) => [variables.CONVERSATION_RETENTION_SECONDS, variables.DEMAND_RETENTION_SECONDS]);
+function retentionOfEveryFunction(synth: ReturnType<typeof template>): number[][] {
+  return Object.values(everyFunctionTold(synth)).map(({ document }) => [document.retention.conversationSeconds, document.retention.demandSeconds]);
 }
 
 test('every function is told the documented default retention: 365 days for conversations, 730 for demands', () => {
   const retention = retentionOfEveryFunction(template());
   expect(retention.length).toBeGreaterThan(1);
-  for (const pair of retention) expect(pair).toEqual([String(365 * 86_400), String(730 * 86_400)]);
+  for (const pair of retention) expect(pair).toEqual([365 * 86_400, 730 * 86_400]);
 });
 
 test('conversationRetention and demandRetention reach the functions', () => {
   for (const pair of retentionOfEveryFunction(template({ conversationRetention: Duration.days(90), demandRetention: Duration.days(30) }))) {
-    expect(pair).toEqual([String(90 * 86_400), String(30 * 86_400)]);
+    expect(pair).toEqual([90 * 86_400, 30 * 86_400]);
   }
 });
 
@@ -52,5 +50,5 @@ test('the customer managed key encrypts every function log group, and CloudWatch
 });
 
 test('without a key, log groups use CloudWatch Logs’ own encryption', () => {
-  for (const group of Object.values(template().findResources('AWS::Logs::LogGroup'))) expect(group.Properties.KmsKeyId).toBeUndefined();
+  for (const group of Object.values(template().template.findResources('AWS::Logs::LogGroup'))) expect(group.Properties.KmsKeyId).toBeUndefined();
 });

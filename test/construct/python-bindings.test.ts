@@ -83,7 +83,13 @@ describe('Python package', () => {
   });
 
   test('every prop of the assembly is a snake_case keyword of the props struct and of the construct', () => {
-    const props: string[] = assembly.types[`${assembly.name}.AgentPipelineProps`].properties.map((p: { name: string }) => pythonName(p.name));
+    // A struct's own properties and those of the structs it extends: Python flattens them all.
+    const structProperties = (fqn: string): string[] => {
+      const type = assembly.types[fqn];
+      return [...(type.properties ?? []).map((p: { name: string }) => p.name), ...(type.interfaces ?? []).flatMap(structProperties)];
+    };
+    const props: string[] = structProperties(`${assembly.name}.AgentPipelineProps`).map(pythonName);
+    expect(props).toEqual(expect.arrayContaining(['key_layout', 'admin_phone_numbers']));
     expect(props).toEqual(expect.arrayContaining(['agent_backend', 'environment', 'whats_app_secret', 'orchestrator_max_concurrency']));
     expect(classes.AgentPipelineProps.keywords.slice().sort()).toEqual(props.slice().sort());
     // The construct takes the props as keyword arguments after scope and id.

@@ -114,9 +114,16 @@ describe('AgentPipeline rejects impossible configurations at synth time', () => 
     const stack = new Stack(new App(), 'TokenStack');
     const environment = new CfnParameter(stack, 'Environment').valueAsString;
     const retention = Duration.seconds(new CfnParameter(stack, 'Retention', { type: 'Number' }).valueAsNumber);
-    const receives = new CfnParameter(stack, 'Receives', { type: 'Number' }).valueAsNumber;
-    const pipeline = construct({ environment, queueRetentionPeriod: retention, maxReceiveCount: receives }, stack);
+    const pipeline = construct({ environment, queueRetentionPeriod: retention }, stack);
     expect(stack.resolve(pipeline.table.tableName)).toEqual({ Ref: expect.stringMatching(/^PipelineTable/) });
+  });
+
+  test('a deploy-time parameter where a function must know the value at synth is refused, naming the prop', () => {
+    const stack = new Stack(new App(), 'TokenStack');
+    const receives = new CfnParameter(stack, 'Receives', { type: 'Number' }).valueAsNumber;
+    expect(() => construct({ maxReceiveCount: receives }, stack)).toThrow(
+      /maxReceiveCount holds a value CloudFormation resolves only at deploy time \(maxReceiveCount is \{"Ref":"Receives"\}\), but the orchestrator function's settings are written into its asset at synth/,
+    );
   });
 });
 

@@ -8,7 +8,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AgentBackend, AgentPipeline, WhatsAppChannel, type EndUserMessagingChannelOptions } from '../../lib';
 import { RUNTIME_ENV } from '../../lib/contract';
-import { dashboardBody, roleStatements, statement, synthPipeline } from '../support/synthesized-pipeline';
+import { dashboardBody, roleStatements, statement, synthPipeline, toldTo } from '../support/synthesized-pipeline';
 
 const PHONE_NUMBERS = [
   { id: 'phone-number-id-976c72a700aac43eaf573ae050example', metaPhoneNumberId: '106540352242922' },
@@ -60,10 +60,11 @@ describe('End User Messaging Social', () => {
       },
     });
     template.hasOutput('*', { Value: stack.resolve(pipeline.eventTopic!.topicArn) });
-    template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ [RUNTIME_ENV.endUserMessagingPhoneNumbers]: '106540352242922=phone-number-id-976c72a700aac43eaf573ae050example,106540352242923=phone-number-id-0123456789abcdef0123456789abcdef' }) },
-      DeadLetterConfig: { TargetArn: stack.resolve(pipeline.inboundDeadLetterQueue!.queueArn) },
-    });
+    template.hasResourceProperties('AWS::Lambda::Function', { DeadLetterConfig: { TargetArn: stack.resolve(pipeline.inboundDeadLetterQueue!.queueArn) } });
+    expect(toldTo({ stack, template }, pipeline.webhookFunction).document.endUserMessagingInbound.phoneNumbers).toEqual([
+      { metaPhoneNumberId: '106540352242922', originationPhoneNumberId: 'phone-number-id-976c72a700aac43eaf573ae050example' },
+      { metaPhoneNumberId: '106540352242923', originationPhoneNumberId: 'phone-number-id-0123456789abcdef0123456789abcdef' },
+    ]);
   });
 
   test('alarms when an event waits in the inbound dead-letter queue (its messages are not registered)', () => {
@@ -88,9 +89,7 @@ describe('End User Messaging Social', () => {
     const statements = roleStatements(synthesized, synthesized.pipeline.orchestratorFunction.role!);
     expect(statements).toContainEqual(statement(synthesized, ['social-messaging:SendWhatsAppMessage'], [phoneNumberArn('976c72a700aac43eaf573ae050example'), phoneNumberArn('0123456789abcdef0123456789abcdef')]));
     expect(statements.flatMap((entry) => entry.actions).filter((action) => action.startsWith('secretsmanager:'))).toEqual([]);
-    synthesized.template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ [RUNTIME_ENV.whatsAppChannel]: 'end-user-messaging', [RUNTIME_ENV.endUserMessagingMetaApiVersion]: 'v20.0' }) },
-    });
+    expect(toldTo(synthesized, synthesized.pipeline.orchestratorFunction).document.whatsApp).toMatchObject({ kind: 'end-user-messaging', metaApiVersion: 'v20.0' });
   });
 
   test('gives the operator and sweeper functions the same send permission when the operator plane is on', () => {
@@ -124,8 +123,9 @@ describe('End User Messaging Social', () => {
       [RUNTIME_ENV.endUserMessagingEventTopicArn]: synthesized.stack.resolve(synthesized.pipeline.eventTopic!.topicArn),
       [RUNTIME_ENV.endUserMessagingAccountId]: { Ref: 'AWS::AccountId' },
     });
-    expect(inboundEnvironment(synthesized)[RUNTIME_ENV.endUserMessagingWabaIds]).toBeUndefined();
-    expect(inboundEnvironment(synthPipeline({ channel: endUserMessaging({ wabaIds: ['102290129340398', '102290129340398', '7'] }) }))[RUNTIME_ENV.endUserMessagingWabaIds]).toBe('102290129340398,7');
+    const wabaIdsOf = (synthesized: ReturnType<typeof synth>) => toldTo(synthesized, synthesized.pipeline.webhookFunction).document.endUserMessagingInbound.wabaIds;
+    expect(wabaIdsOf(synthesized)).toBeNull();
+    expect(wabaIdsOf(synthPipeline({ channel: endUserMessaging({ wabaIds: ['102290129340398', '102290129340398', '7'] }) }))).toEqual(['102290129340398', '7']);
   });
 
   test('alarms on a refused event, and graphs refusals with what was dropped', () => {

@@ -5,9 +5,9 @@
 import { createServer } from 'node:net';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { CUSTOM_METRICS, physicalNames, PIPELINE_DEFAULTS, RUNTIME_ENV, TURN_OUTCOMES, turnOutcomeMetric, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/contract';
+import { CUSTOM_METRICS, physicalNames, PIPELINE_DEFAULTS, TURN_OUTCOMES, turnOutcomeMetric, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/contract';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
-import { observabilityFromEnvironment } from '../../lambda/composition/settings-from-environment';
+import { readWebhookSettings } from '../../lambda/composition/read-settings';
 import { composeWebhook } from '../../lambda/composition/webhook';
 import { principalPorts } from '../support/permissions/function-principals';
 import { createPowertools } from '../../lambda/core/adapters/observability/powertools';
@@ -17,7 +17,7 @@ import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { deliverToWebhook } from '../../local/runtime/meta-notification';
 import { ConsoleClient, signInOverWhatsApp } from '../support/operator-console-client';
 import { newOperatorPhone, newCustomer } from '../support/ids';
-import { webhookSettings } from '../support/deployment-settings';
+import { testPlan, webhookSettings } from '../support/deployment-settings';
 import { startTestPipeline } from '../support/pipeline';
 import { waitUntil } from '../support/waiting';
 
@@ -58,13 +58,13 @@ afterEach(async () => {
   stopServer = undefined;
 });
 
-/** The Metrics instance a deployed function builds from the environment the construct sets. */
+/** The Metrics instance a deployed function builds from what the construct tells it. */
 function deployedMetrics(): Metrics {
   const previous = process.env.POWERTOOLS_METRICS_DISABLED;
   process.env.POWERTOOLS_METRICS_DISABLED = 'false';
   try {
-    const env = { [RUNTIME_ENV.serviceName]: DEPLOYED.table, [RUNTIME_ENV.metricsNamespace]: PIPELINE_DEFAULTS.serviceName };
-    return createPowertools('unused', observabilityFromEnvironment(env)).metrics;
+    const observability = { serviceName: DEPLOYED.table, metricsNamespace: PIPELINE_DEFAULTS.serviceName, logLevel: 'INFO', tracing: false };
+    return createPowertools('unused', readWebhookSettings(testPlan(DEPLOYED.table, 'http://127.0.0.1:9/turns.fifo', { observability }).webhook!).observability).metrics;
   } finally {
     if (previous === undefined) delete process.env.POWERTOOLS_METRICS_DISABLED;
     else process.env.POWERTOOLS_METRICS_DISABLED = previous;

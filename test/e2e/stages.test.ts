@@ -1,20 +1,21 @@
-// Stages end to end: with AgentBackend.stages() configured as the construct writes it (the
-// orchestrator's AGENT_STAGES), a conversation moves from the entry agent to a second agent, and
+// Stages end to end: with AgentBackend.stages() configured as `npm start` takes it (AGENT_STAGES),
+// which the plan's writer tells the orchestrator as the construct does, a conversation moves from the entry agent to a second agent, and
 // what they recorded — segment, intent, registration data, the agent that has it — reaches the
 // fake CRM over HTTP, the operator console's conversation view, and the customer's export; the
 // erasure leaves none of it.
-import { AGENT_BACKEND_KINDS, RUNTIME_ENV } from '../../lib/contract';
+import { AGENT_BACKEND_KINDS } from '../../lib/contract';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+import { LOCAL_ENV } from '../../local/runtime/local-plan';
 import { newCustomer, newOperatorPhone } from '../support/ids';
 import { allItems } from '../support/inspect';
 import { type ConsoleClient, signInOverWhatsApp } from '../support/operator-console-client';
 import { startOperatorPipeline } from '../support/pipeline';
 import { waitUntil } from '../support/waiting';
 
-const scripted = { [RUNTIME_ENV.agentBackend]: AGENT_BACKEND_KINDS.scripted };
+const scripted = { [LOCAL_ENV.agentBackend]: AGENT_BACKEND_KINDS.scripted };
 const STAGES_ENV = {
-  [RUNTIME_ENV.agentBackend]: AGENT_BACKEND_KINDS.stages,
-  [RUNTIME_ENV.agentStages]: JSON.stringify({ entry: 'qualificacao', maxHandoversPerTurn: 3, agents: { qualificacao: scripted, cadastro: scripted } }),
+  [LOCAL_ENV.agentBackend]: AGENT_BACKEND_KINDS.stages,
+  [LOCAL_ENV.agentStages]: JSON.stringify({ entry: 'qualificacao', maxHandoversPerTurn: 3, agents: { qualificacao: scripted, cadastro: scripted } }),
 };
 
 let pipeline: LocalPipeline;

@@ -1,6 +1,6 @@
 // The permission check's request → IAM mapping, on hand-written requests: what AWS authorises
 // for each DynamoDB, SQS, Secrets Manager and S3 operation the pipeline calls.
-import { LOCAL_SECRET_ARNS } from '../../local/runtime/local-settings';
+import { LOCAL_SECRET_ARNS } from '../../local/runtime/local-plan';
 import type { DeploymentPermissions } from '../support/permissions/deployment-permissions';
 import { dynamoDbIamRequests, s3Call, s3IamRequests, secretsManagerIamRequests, sqsIamRequests } from '../support/permissions/iam-requests';
 

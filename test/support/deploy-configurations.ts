@@ -16,11 +16,11 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as ts from 'typescript';
 import * as library from '../../lib';
 import { AgentBackend, AgentPipeline, type AgentPipelineProps, CrmTarget, KeyLayout, Locale, ResourceNames, WebhookFrontDoor, WhatsAppChannel } from '../../lib';
-import { SYSTEM_PROMPT_MAX_BYTES } from '../../lib/agent-backend';
+import { SYSTEM_PROMPT_MAX_CHARACTERS } from '../../lib/agent-backend';
 import { AGENT_STAGE_LIMITS, FALLBACK_TEXT_MAX_CHARACTERS, HANDOFF_TEXT_MAX_CHARACTERS, HANDOFF_TEXT_NAMES, LINK_PLACEHOLDER } from '../../lib/contract';
 import { ALARM_NAME_PREFIX_MAX_LENGTH } from '../../lib/private/alarm-settings';
 import { MAX_ADMIN_NAME_CHARACTERS } from '../../lib/private/operator-plane';
-import { MAX_OVER_BUDGET_REPLY_LENGTH } from '../../lib/private/pipeline-settings';
+import { MAX_OVER_BUDGET_REPLY_LENGTH } from '../../lib/private/cost-guards';
 import { typeScriptBlocks } from './readme-blocks';
 
 export interface DeployConfiguration {
@@ -38,8 +38,8 @@ const SAMPLE = 'Olá! Não há atendentes disponíveis agora; sua mensagem ficou
 
 /** A text of exactly `characters` characters. */
 export const textOf = (characters: number): string => SAMPLE.repeat(Math.ceil(characters / SAMPLE.length)).slice(0, characters);
-/** A prompt of exactly `bytes` bytes (the prompt limit counts bytes). */
-const promptOf = (bytes: number): string => 'Answer as the bakery would. '.repeat(Math.ceil(bytes / 28)).slice(0, bytes);
+/** A prompt of exactly `characters` characters. */
+const promptOf = (characters: number): string => 'Answer as the bakery would. '.repeat(Math.ceil(characters / 28)).slice(0, characters);
 /** A name of exactly `length` characters: `prefix` padded with letters. */
 const nameOf = (prefix: string, length: number): string => `${prefix}${'x'.repeat(length - prefix.length)}`;
 
@@ -88,7 +88,7 @@ function firstPipelineWithLongestPrompt(): App {
   const app = new App();
   new AgentPipeline(new Stack(app, 'WhatsAppAgent-dev'), 'Agent', {
     environment: 'dev',
-    agentBackend: AgentBackend.bedrock({ modelId: MODEL, systemPrompt: promptOf(SYSTEM_PROMPT_MAX_BYTES) }),
+    agentBackend: AgentBackend.bedrock({ modelId: MODEL, systemPrompt: promptOf(SYSTEM_PROMPT_MAX_CHARACTERS) }),
     phoneNumberIds: [PHONE_NUMBER_IDS[0]],
     removalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
@@ -105,16 +105,15 @@ function longestStageName(prefix: string): string {
 
 /**
  * As many stages as the construct accepts, with the longest names, each a Bedrock agent with every
- * setting in its longest form (an application inference profile, a guardrail by ARN); `promptBytes`
- * shared among their prompts.
+ * setting in its longest form (an application inference profile, a guardrail by ARN), and with
+ * `longestPrompts` each stage's prompt as long as the construct accepts.
  */
-function mostStages(promptBytes = 0): AgentBackend {
+function mostStages(longestPrompts = false): AgentBackend {
   const names = Array.from({ length: AGENT_STAGE_LIMITS.maxStages }, (_, index) => longestStageName(`stage${index}-`));
-  const prompt = promptOf(Math.floor(promptBytes / names.length));
   const agent = (index: number) =>
     AgentBackend.bedrock({
       modelId: `arn:aws:bedrock:us-east-1:${ACCOUNT}:application-inference-profile/a1b2c3d4e5f${index}`,
-      ...(promptBytes > 0 ? { systemPrompt: prompt } : {}),
+      ...(longestPrompts ? { systemPrompt: promptOf(SYSTEM_PROMPT_MAX_CHARACTERS) } : {}),
       inferenceConfig: { maxTokens: 1200, temperature: 0.3, topP: 0.9, stopSequences: ['Cliente:'] },
       guardrail: { identifier: `arn:aws:bedrock:us-east-1:${ACCOUNT}:guardrail/gr0abc123de${index}`, version: 'DRAFT' },
       promptCaching: true,
@@ -160,7 +159,7 @@ export function everyFeature(stack: Stack, id: string, { channel, longestTexts =
   return new AgentPipeline(stack, id, {
     environment: 'prod',
     agentBackend: longestTexts
-      ? mostStages(SYSTEM_PROMPT_MAX_BYTES)
+      ? mostStages(true)
       : AgentBackend.bedrock({ modelId: MODEL, systemPrompt: 'You are the WhatsApp assistant of Padaria Sol.', inferenceConfig: { maxTokens: 600, temperature: 0.3 }, guardrail: { identifier: 'gr0abc123', version: '1' } }),
     ...(channel === 'cloud-api'
       ? { phoneNumberIds: PHONE_NUMBER_IDS, webhookFrontDoor: WebhookFrontDoor.apiGateway() }

@@ -4,8 +4,7 @@
 // case bounds it. Each configuration is synthesized once for all its tests.
 import { App } from 'aws-cdk-lib';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
-import { AgentPipeline } from '../../lib';
-import { DEPLOY_LIMITS, deployLimitProblems } from '../../lib/private/deploy-limits';
+import { DEPLOY_LIMITS } from '../../lib/private/deploy-limits';
 import type { DeployConfiguration } from './deploy-configurations';
 import { deployFigures, synthesizeUnchecked, type StackFigures } from './deploy-limit-figures';
 import { type ResourceSchemas, resourceSchemas } from './resource-schemas';
@@ -33,40 +32,23 @@ function synthesize({ apps }: DeployConfiguration): Synthesized {
   return { apps: built, assemblies, refusal, figures: assemblies.flatMap(deployFigures) };
 }
 
-/**
- * Declares the tests of `configurations`. Those named in `awaitingSettingsDocument` exceed only a
- * function environment's 4 KB until large settings leave the environment: their synth and their
- * environment sizes run as `test.failing` (passing only while they still fail), and a test proves
- * that the environment is all the check refuses in them.
- */
-export function deployLimitSuite(configurations: readonly DeployConfiguration[], awaitingSettingsDocument: readonly string[] = []): void {
-  const unknown = awaitingSettingsDocument.filter((name) => !configurations.some((configuration) => configuration.name === name));
-  test('every configuration awaiting the settings document is one of the suite', () => expect(unknown).toEqual([]));
-
+/** Declares the tests of `configurations`. */
+export function deployLimitSuite(configurations: readonly DeployConfiguration[]): void {
   let schemas: ResourceSchemas;
   beforeAll(() => {
     schemas = resourceSchemas();
   }, 120_000);
   afterAll(() => schemas?.free());
 
-  describe.each(configurations.map((configuration) => ({ ...configuration, awaiting: awaitingSettingsDocument.includes(configuration.name) })))('$name', (configuration) => {
+  describe.each(configurations)('$name', (configuration) => {
     let synthesized: Synthesized;
     beforeAll(() => {
       synthesized = synthesize(configuration);
     }, 300_000);
-    const untilSettingsDocument = configuration.awaiting ? test.failing : test;
 
-    untilSettingsDocument('synthesizes: the deploy-limit check refuses nothing', () => {
+    test('synthesizes: the deploy-limit check refuses nothing', () => {
       expect(synthesized.refusal?.message).toBeUndefined();
     });
-
-    if (configuration.awaiting) {
-      test('all the check refuses is the size of function environments', () => {
-        const pipelines = synthesized.apps.flatMap((app) => app.node.findAll().filter((construct) => construct instanceof AgentPipeline));
-        const problems = pipelines.flatMap((pipeline) => deployLimitProblems(pipeline));
-        expect(problems.filter((problem) => !/'s environment would be up to [\d,]+ bytes as Lambda measures it/.test(problem))).toEqual([]);
-      });
-    }
 
     test('every template matches the CloudFormation resource schemas', () => {
       for (const stack of synthesized.assemblies.flatMap((assembly) => assembly.stacks)) {
@@ -75,7 +57,7 @@ export function deployLimitSuite(configurations: readonly DeployConfiguration[],
       }
     });
 
-    untilSettingsDocument("each function's environment fits Lambda's 4 KB as deployed", () => {
+    test("each function's environment fits Lambda's 4 KB as deployed", () => {
       const functions = synthesized.figures.flatMap((stack) => stack.functions.map((fn) => ({ stack: stack.stackName, ...fn })));
       expect(functions.filter((fn) => fn.deployedBytes > DEPLOY_LIMITS.environmentBytes)).toEqual([]);
     });

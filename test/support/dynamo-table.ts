@@ -3,6 +3,7 @@ import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { createDynamoRepositories, type DynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { createAgentTable } from '../../local/servers/local-resources';
+import type { KeyLayout } from '../../lib/contract/key-layout';
 
 /** A table on the run's DynamoDB Local, created from the construct's own definition. */
 export interface TestTable {
@@ -34,8 +35,11 @@ export async function withTestTable<T>(label: string, body: (table: TestTable) =
   }
 }
 
-/** The pipeline table's repositories on a client of their own, closed with `close()`. */
-export function tableRepositories(tableName: string): DynamoRepositories & { close(): void } {
+/**
+ * The pipeline table's repositories on a client of their own, closed with `close()`. What a test
+ * seeds for a pipeline's functions to list goes in their key layout (`pipeline.keyLayout`).
+ */
+export function tableRepositories(tableName: string, keyLayout?: KeyLayout): DynamoRepositories & { close(): void } {
   const client = createDocumentClient({});
-  return { ...createDynamoRepositories({ tableName, client }), close: () => client.destroy() };
+  return { ...createDynamoRepositories({ tableName, client, ...(keyLayout && { keyLayout }) }), close: () => client.destroy() };
 }

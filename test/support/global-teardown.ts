@@ -5,7 +5,7 @@ import { conformanceReport } from './permissions/conformance-report';
 /** Where the run writes what the permission check evaluated (git-ignored). */
 const REPORT_DIRECTORY = join(__dirname, '..', '..', '.permissions');
 
-/** Stops the servers, writes the permission summary, and fails the run on any denial of a pipeline principal or a coverage gap. */
+/** Stops the servers, writes the permission summary, and fails the run on any request it could not check, any denial of a pipeline principal, or a coverage gap. */
 export default async function globalTeardown(): Promise<void> {
   const run = globalThis.__runServers;
   if (run === undefined) return;
@@ -17,6 +17,6 @@ export default async function globalTeardown(): Promise<void> {
   writeFileSync(join(REPORT_DIRECTORY, 'summary.txt'), `${summary}\n${failures.length === 0 ? 'No denial.' : failures.join('\n')}\n`);
   process.stdout.write(`\n${summary}\n`);
   if (failures.length > 0) {
-    throw new Error(`The pipeline's principals made requests their synthesized roles do not allow (docs/PERMISSIONS.md, "Reading a denial"):\n${failures.join('\n')}`);
+    throw new Error(`The permission conformance failed: requests it could not check, or that the synthesized roles do not allow (docs/PERMISSIONS.md, "Reading a denial"):\n${failures.join('\n')}`);
   }
 }

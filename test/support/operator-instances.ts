@@ -1,33 +1,18 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { OPERATOR_DEFAULTS, WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
-import { DEPLOYMENT_DEFAULTS, type OperatorSettings } from '../../lambda/composition/deployment-settings';
+import type { OperatorSettings } from '../../lambda/composition/deployment-settings';
 import { composeOperator, type OperatorPorts } from '../../lambda/composition/operator';
 import { hashToken } from '../../lambda/core/domain/operator-auth';
 import { newRawToken } from '../../lambda/core/application/operator/operator-sign-in';
 import { StaticCredentialsProvider } from '../../lambda/core/adapters/secrets/static-credentials-provider';
 import { startFunctionUrlServer, type FunctionUrlServer } from '../../local/runtime/function-url-server';
-import { TEST_SECRET_ARN } from './deployment-settings';
 import type { tableRepositories } from './dynamo-table';
 import { ConsoleClient } from './operator-console-client';
 import { TEST_CREDENTIALS } from './webhook-events';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 
-/** Nothing listens here: the instances below never reach a queue or WhatsApp. */
-const UNUSED_ENDPOINT = 'http://127.0.0.1:9';
-
-/** The operator function's settings of a deployment with these admins, on this table. */
-export function operatorSettings(tableName: string, adminPhoneNumbers: readonly string[]): OperatorSettings {
-  return {
-    ...DEPLOYMENT_DEFAULTS,
-    tableName,
-    turnQueueUrl: `${UNUSED_ENDPOINT}/turns.fifo`,
-    deadLetterQueueUrl: `${UNUSED_ENDPOINT}/dead-letters.fifo`,
-    whatsApp: { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: TEST_SECRET_ARN, apiBaseUrl: UNUSED_ENDPOINT },
-    operatorPlane: { adminPhoneNumbers, timeZone: OPERATOR_DEFAULTS.timeZone },
-  };
-}
+export { operatorSettings } from './deployment-settings';
 
 /**
  * One warm operator-function instance behind its own local Function URL: each call composes the

@@ -1,8 +1,11 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, type CfnElement, Stack, Stage } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AgentBackend, AgentPipeline, type AgentPipelineProps } from '../../lib';
+import { RUNTIME_ENV, SETTINGS_DOCUMENT_FILE, type SettingsDocument } from '../../lib/contract';
 
 export interface SynthesizedPipeline {
   readonly app: App;
@@ -28,6 +31,30 @@ export function synthPipeline(
   const stack = new Stack(app, 'TestStack');
   const pipeline = new AgentPipeline(stack, 'Pipeline', pipelineProps({ ...overrides, ...extend?.(stack) }));
   return { app, stack, pipeline, template: Template.fromStack(stack) };
+}
+
+/** What a synthesized function is told: the variables of its template resource, and the settings document in its staged asset. */
+export interface FunctionTold {
+  readonly environment: Record<string, unknown>;
+  readonly document: SettingsDocument;
+}
+
+/** What `fn` of the synthesized stack is told. */
+export function toldTo({ stack, template }: Pick<SynthesizedPipeline, 'stack' | 'template'>, fn: lambda.IFunction): FunctionTold {
+  const properties = template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as CfnElement)].Properties;
+  return { environment: properties.Environment?.Variables ?? {}, document: stagedDocument(Stage.of(stack)!.outdir, properties.Code) };
+}
+
+/** What every function of the pipeline in the synthesized stack is told (those the table's name is given to), by logical id. */
+export function everyFunctionTold({ stack, template }: Pick<SynthesizedPipeline, 'stack' | 'template'>): Record<string, FunctionTold> {
+  const functions = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([, fn]) => fn.Properties.Environment?.Variables?.[RUNTIME_ENV.tableName] !== undefined);
+  return Object.fromEntries(functions.map(([logicalId, fn]) => [logicalId, { environment: fn.Properties.Environment.Variables, document: stagedDocument(Stage.of(stack)!.outdir, fn.Properties.Code) }]));
+}
+
+/** The settings document of the asset a function's `Code` names, as staged in the cloud assembly's folder. */
+export function stagedDocument(assemblyFolder: string, code: { readonly S3Key: string }): SettingsDocument {
+  const assetHash = code.S3Key.replace(/\.zip$/, '');
+  return JSON.parse(readFileSync(join(assemblyFolder, `asset.${assetHash}`, SETTINGS_DOCUMENT_FILE), 'utf8')) as SettingsDocument;
 }
 
 /** The dashboard's body as synthesized (JSON text, quotes escaped), to look for titles and metric names. */

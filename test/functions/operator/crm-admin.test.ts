@@ -1,5 +1,6 @@
 // The console's CRM view over real HTTP: rows by status, an admin's retry and resolve (audited),
 // and refusals that change nothing.
+import { KeyLayout } from '../../../lib/contract/key-layout';
 import { crmSyncToItem } from '../../../lambda/core/adapters/dynamodb/codecs/crm-sync-codec';
 import { type CrmSyncRow, CrmSyncStatus } from '../../../lambda/core/domain/crm-sync';
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
@@ -39,7 +40,8 @@ async function problemRow(status: CrmSyncStatus, extra: Partial<CrmSyncRow> = {}
     updatedAt: '2026-03-10T12:00:00Z',
     ...extra,
   };
-  await repositories.kit.put({ item: crmSyncToItem(row) });
+  // In the layout the pipeline's functions list by: a new deployment's, sharded.
+  await repositories.kit.put({ item: crmSyncToItem(row, pipeline.keyLayout !== KeyLayout.SEED) });
   return row;
 }
 

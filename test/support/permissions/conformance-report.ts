@@ -44,7 +44,7 @@ export const COVERAGE_REQUIREMENTS: readonly CoverageRequirement[] = [
 export interface ConformanceReport {
   /** What was evaluated, for the run's output and the summary file. */
   readonly summary: string;
-  /** Every reason the run fails: each distinct denial, each requirement never seen. */
+  /** Every reason the run fails: each request the check could not evaluate, each distinct denial, each requirement never seen. */
   readonly failures: readonly string[];
 }
 
@@ -61,6 +61,9 @@ export function conformanceReport(ledger: PermissionLedger, wholeRun: boolean): 
   );
   const denials = [...ledger.denials.values()].sort((a, b) => `${a.principal}${a.action}`.localeCompare(`${b.principal}${b.action}`));
   const failures = [
+    ...[...ledger.unavailable].map(
+      ([key, { reason, count }]) => `COULD NOT CHECK ${count} request(s) of ${key.replace(' ', ' (')}): ${reason}\n  A run that cannot check its requests proves nothing: run \`npm run build\` first if the bundles are missing.`,
+    ),
     ...denials.map(
       (denial) =>
         `DENIED ${denial.action} on ${denial.resource}\n  principal ${denial.principal} (${denial.variant}), ${denial.result}, ${denial.count}×\n` +
@@ -75,7 +78,8 @@ export function conformanceReport(ledger: PermissionLedger, wholeRun: boolean): 
   }
   const summary = [
     `Permission conformance: ${[...ledger.requests.values()].reduce((sum, count) => sum + count, 0)} requests of the pipeline's principals, ` +
-      `${ledger.decisionsEvaluated} distinct decisions evaluated, ${ledger.denials.size} distinct denials, ${ledger.suites.size} suites`,
+      `${ledger.decisionsEvaluated} distinct decisions evaluated, ${ledger.denials.size} distinct denials, ${ledger.suites.size} suites` +
+      `${ledger.unavailable.size === 0 ? '' : `, ${[...ledger.unavailable.values()].reduce((sum, { count }) => sum + count, 0)} requests that could not be checked`}`,
     ...[...byFunction].map(([principal, lines]) => `  ${principal}: ${lines.join('; ')}`),
     ...[...ledger.unevaluated].map(([key, count]) => `  not evaluated (no role in the template): ${key}, ${count} requests`),
   ].join('\n');

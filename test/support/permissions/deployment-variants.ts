@@ -34,3 +34,6 @@ export interface CloudFormationTemplate {
   readonly Resources: Record<string, { readonly Type: string; readonly Properties?: Record<string, unknown> }>;
   readonly [section: string]: unknown;
 }
+
+/** Function principal → what it is told: its variables as the template has them, and its staged settings document. */
+export type FunctionsTold = Readonly<Record<string, { readonly environment: Readonly<Record<string, unknown>>; readonly document: unknown }>>;

@@ -69,8 +69,9 @@ export async function startEnforcingProxy(upstreams: { readonly dynamoDb: string
         outgoing.on('error', () => response.destroy());
         outgoing.end(body);
       })().catch((error: unknown) => {
-        if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' });
-        response.end(`The permission check failed: ${String(error)}`);
+        // Answered as the service answers an error, so the SDK names it instead of failing to parse a plain body.
+        if (response.headersSent) response.destroy();
+        else awsError(response, service, { status: 400, code: 'PermissionCheckUnavailable', message: `The permission check failed: ${error instanceof Error ? error.message : String(error)}` });
       });
     });
   const checks = createServer((incoming, response) => {
@@ -140,16 +141,22 @@ function parseJson(body: string): Record<string, unknown> {
 
 /** AWS's answer to a refused request: S3's XML error, or the JSON protocols' exception. */
 function accessDenied(response: ServerResponse, service: EvaluatedService, message: string): void {
+  awsError(response, service, { status: service === 's3' ? 403 : 400, code: 'AccessDenied', message });
+}
+
+/** An error as the service words one: S3's XML, or the JSON protocols' exception (SQS's query code beside it). */
+function awsError(response: ServerResponse, service: EvaluatedService, error: { readonly status: number; readonly code: string; readonly message: string }): void {
   if (service === 's3') {
     const requestId = randomUUID();
-    response.writeHead(403, { 'content-type': 'application/xml', 'x-amz-request-id': requestId });
-    response.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>${escapeXml(message)}</Message><RequestId>${requestId}</RequestId></Error>`);
+    response.writeHead(error.status, { 'content-type': 'application/xml', 'x-amz-request-id': requestId });
+    response.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${error.code}</Code><Message>${escapeXml(error.message)}</Message><RequestId>${requestId}</RequestId></Error>`);
     return;
   }
-  response.writeHead(400, {
+  const exception = error.code === 'AccessDenied' ? 'AccessDeniedException' : error.code;
+  response.writeHead(error.status, {
     'content-type': 'application/x-amz-json-1.0',
     'x-amzn-requestid': randomUUID(),
-    ...(service === 'sqs' ? { 'x-amzn-query-error': 'AccessDenied;Sender' } : {}),
+    ...(service === 'sqs' ? { 'x-amzn-query-error': `${error.code};Sender` } : {}),
   });
-  response.end(JSON.stringify({ __type: 'com.amazon.coral.service#AccessDeniedException', message }));
+  response.end(JSON.stringify({ __type: `com.amazon.coral.service#${exception}`, message: error.message }));
 }

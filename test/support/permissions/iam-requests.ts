@@ -1,6 +1,6 @@
 import { childOf, childrenOf, readXml } from '../../../lambda/core/adapters/aws/xml-reader';
 import { TABLE_SCHEMA } from '../../../lib/contract';
-import { LOCAL_SECRET_ARNS } from '../../../local/runtime/local-settings';
+import { LOCAL_SECRET_ARNS } from '../../../local/runtime/local-plan';
 import type { DeployedResource, DeploymentPermissions, PolicyDocument } from './deployment-permissions';
 
 /** One authorisation AWS makes for a request: an action on a resource, in a context, with the resource's own policy. */

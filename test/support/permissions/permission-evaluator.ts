@@ -32,6 +32,15 @@ export interface RecordedDenial {
   count: number;
 }
 
+/**
+ * The check could not tell whether IAM allows a request: the deployment it names could not be
+ * synthesized (no bundles: `npm run build` was not run), or the request could not be read. The run
+ * fails on it; the request is answered with this name and message rather than allowed or denied.
+ */
+export class PermissionCheckUnavailable extends Error {
+  override readonly name = 'PermissionCheckUnavailable';
+}
+
 /** Everything the evaluator saw, for the report at the end of the run. */
 export interface PermissionLedger {
   /** `principal variant service` → requests. */
@@ -41,6 +50,8 @@ export interface PermissionLedger {
   /** `principal variant` → requests not evaluated because the variant has no role for the principal. */
   readonly unevaluated: Map<string, number>;
   readonly denials: Map<string, RecordedDenial>;
+  /** `principal variant` → why its requests could not be checked, and how many were not. */
+  readonly unavailable: Map<string, { readonly reason: string; count: number }>;
   /** Suites that sent at least one evaluated request. */
   readonly suites: Set<string>;
   decisionsEvaluated: number;
@@ -75,17 +86,34 @@ export function accessDeniedMessage(identity: PrincipalIdentity, role: DeployedR
  * patterns they match, so a new customer costs no new evaluation.
  */
 export class PermissionEvaluator {
-  readonly ledger: PermissionLedger = { requests: new Map(), seenPairs: new Map(), unevaluated: new Map(), denials: new Map(), suites: new Set(), decisionsEvaluated: 0 };
+  readonly ledger: PermissionLedger = { requests: new Map(), seenPairs: new Map(), unevaluated: new Map(), denials: new Map(), unavailable: new Map(), suites: new Set(), decisionsEvaluated: 0 };
   private readonly decisions = new Map<string, Promise<Decision>>();
   private readonly leadingKeyPatterns = new Map<DeployedRole, readonly string[] | undefined>();
 
   constructor(private readonly deploymentOf: (variant: string) => Promise<DeploymentPermissions>) {}
 
-  /** The refusal's message, or `undefined` when every IAM request of the call is allowed (or the principal has no role in that variant). */
+  /**
+   * The refusal's message, or `undefined` when every IAM request of the call is allowed (or the
+   * principal has no role in that variant). Throws `PermissionCheckUnavailable`, and records why,
+   * when it cannot tell.
+   */
   async check(call: EvaluatedCall): Promise<string | undefined> {
     const variant = variantName(call.identity.variant);
     const { principal } = call.identity;
     increment(this.ledger.requests, `${principal} ${variant} ${call.service}`);
+    try {
+      return await this.checkIn(variant, call);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const unavailable = this.ledger.unavailable.get(`${principal} ${variant}`) ?? { reason, count: 0 };
+      unavailable.count += 1;
+      this.ledger.unavailable.set(`${principal} ${variant}`, unavailable);
+      throw new PermissionCheckUnavailable(`The permission check could not evaluate this ${call.service} ${call.operation} of ${principal} (${variant}): ${reason}`);
+    }
+  }
+
+  private async checkIn(variant: string, call: EvaluatedCall): Promise<string | undefined> {
+    const { principal } = call.identity;
     const deployment = await this.deploymentOf(variant);
     const role = deployment.roles.get(principal);
     if (role === undefined) {

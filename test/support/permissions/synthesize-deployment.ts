@@ -2,22 +2,29 @@
 // on stdin, synthesizes that pipeline and writes one JSON line per variant on stdout. A process of
 // its own, so synthesizing never stalls the proxy that the running suites talk to.
 import { createInterface } from 'node:readline';
-import { App, type CfnElement, Duration, Stack } from 'aws-cdk-lib';
+import { App, type CfnElement, Duration, Stack, Stage } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { IConstruct } from 'constructs';
 import { AgentBackend, AgentPipeline, CrmTarget, KeyLayout, WhatsAppChannel } from '../../../lib';
 import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../../../local/fake-whatsapp/fake-end-user-messaging';
+import { DEFAULT_BUSINESS } from '../../../local/fake-whatsapp/fake-graph-api';
 import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../../local/runtime/end-user-messaging-event';
 import { type DeploymentVariant, type PipelinePrincipal, variantName } from '../../../local/runtime/function-principals';
 import { LOCAL_BUSINESS } from '../../../local/runtime/meta-notification';
-import { consumerCrmFunction } from '../synthesized-pipeline';
-import { CONFORMANCE_ENVIRONMENT, type SynthesizedDeployment, VARIANTS } from './deployment-variants';
+import { consumerCrmFunction, stagedDocument } from '../synthesized-pipeline';
+import { CONFORMANCE_ENVIRONMENT, type FunctionsTold, type SynthesizedDeployment, VARIANTS } from './deployment-variants';
 
-/** The pipeline of `variant`, always with a customer managed key, and the roles of the operator tools beside it. */
-export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDeployment {
+/** The admin every variant with the operator plane names. */
+export const VARIANT_ADMIN = '5511900000000';
+/** The re-engagement every variant with the operator plane turns on: the idle sweeper's widest role. */
+export const VARIANT_REENGAGEMENT = { template: { name: 'retomar_conversa', language: 'pt_BR' }, after: Duration.hours(4) } as const;
+
+/** The pipeline of `variant`, always with a customer managed key, the roles of the operator tools beside it, and what each of its functions is told. */
+export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDeployment & { readonly told: FunctionsTold } {
   const stack = new Stack(new App(), 'Conformance');
   const encryptionKey = new kms.Key(stack, 'DataKey', { enableKeyRotation: true });
   const crmWebhookSecret = variant.crmSync === 'webhook' ? new secretsmanager.Secret(stack, 'CrmWebhookSecret') : undefined;
@@ -29,13 +36,13 @@ export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDep
       ? { channel: WhatsAppChannel.endUserMessaging({ phoneNumbers: [{ id: LOCAL_ORIGINATION_PHONE_NUMBER_ID, metaPhoneNumberId: LOCAL_BUSINESS.businessPhoneNumberId }] }) }
       : { phoneNumberIds: [LOCAL_BUSINESS.businessPhoneNumberId] }),
     // The plane's variants re-engage customers who went quiet (the idle sweeper's widest role) and, as the
-    // local runtime syncs, read the linked account's templates on End User Messaging (the Graph API's sync needs no grant).
+    // local runtime does, sync the templates of the fake Meta's account (End User Messaging's linked one grants the reads).
     ...(variant.operatorPlane
       ? {
-          adminPhoneNumbers: ['5511900000000'],
+          adminPhoneNumbers: [VARIANT_ADMIN],
           messageTemplates: {
-            reengagement: { template: { name: 'retomar_conversa', language: 'pt_BR' }, after: Duration.hours(4) },
-            ...(variant.channel === 'end-user-messaging' ? { businessAccountId: LOCAL_LINKED_BUSINESS_ACCOUNT_ID } : {}),
+            reengagement: VARIANT_REENGAGEMENT,
+            businessAccountId: variant.channel === 'end-user-messaging' ? LOCAL_LINKED_BUSINESS_ACCOUNT_ID : DEFAULT_BUSINESS.businessAccountId,
           },
         }
       : {}),
@@ -54,6 +61,24 @@ export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDep
   if (customerDataRole) dataRights!.call(pipeline, customerDataRole);
 
   const logicalId = (construct: IConstruct | undefined) => (construct === undefined ? undefined : stack.getLogicalId(construct.node.defaultChild as CfnElement));
+  const template = Template.fromStack(stack).toJSON() as SynthesizedDeployment['template'];
+  const functions: Partial<Record<PipelinePrincipal, lambda.IFunction>> = {
+    [variant.channel === 'end-user-messaging' ? 'eum-inbound' : 'webhook']: pipeline.webhookFunction,
+    'orchestrator': pipeline.orchestratorFunction,
+    'operator': pipeline.operatorFunction,
+    'handoff-sweeper': pipeline.handoffSweeperFunction,
+    'idle-sweeper': pipeline.idleSweeperFunction,
+    'crm-sync': pipeline.crmSyncFunction,
+  };
+  // What each function is told: its template resource's variables, and the settings document staged in its asset.
+  const told = Object.fromEntries(
+    Object.entries(functions).flatMap(([principal, fn]) => {
+      if (fn === undefined) return [];
+      const properties = template.Resources[logicalId(fn)!].Properties ?? {};
+      const environment = (properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
+      return [[principal, { environment, document: stagedDocument(Stage.of(stack)!.outdir, properties.Code as { S3Key: string }) }]];
+    }),
+  );
   const roles: Partial<Record<PipelinePrincipal, string | undefined>> = {
     [variant.channel === 'end-user-messaging' ? 'eum-inbound' : 'webhook']: logicalId(pipeline.webhookFunction.role),
     'orchestrator': logicalId(pipeline.orchestratorFunction.role),
@@ -67,7 +92,8 @@ export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDep
   return {
     variant: variantName(variant),
     stackName: stack.stackName,
-    template: Template.fromStack(stack).toJSON() as SynthesizedDeployment['template'],
+    template,
+    told,
     roles: Object.fromEntries(Object.entries(roles).filter((entry): entry is [string, string] => entry[1] !== undefined)),
     resources: {
       table: logicalId(pipeline.table)!,

@@ -95,12 +95,6 @@ function createSingleAgent(settings: SingleAgentSettings, clients: AgentClients,
   }
 }
 
-/** Whether the agent calls no AWS service: the scripted agent, or stages of scripted agents only. */
-export function isScriptedOnly(settings: AgentSettings): boolean {
-  if (settings.backend === AGENT_BACKEND_KINDS.stages) return Object.values(settings.stages).every((stage) => isScriptedOnly(stage.agent));
-  return settings.backend === AGENT_BACKEND_KINDS.scripted;
-}
-
 /** Where the agent puts cache points: where the model takes them, unless the construct turned caching off or on. */
 function promptCachingOf({ modelId, promptCaching }: BedrockAgentSettings): PromptCachingSupport | undefined {
   if (promptCaching === false) return undefined;

@@ -17,7 +17,7 @@ import type { Clock } from '../../ports/clock';
 import type { DynamoKit } from './dynamo-kit';
 import { allWriteShards, writeShardBackfillKey } from './keys';
 
-/** The layout a value of `RUNTIME_ENV.keyLayout` names (`seed`, `migrating` or `sharded`). */
+/** The layout a name (`seed`, `migrating` or `sharded`) names, as a command line gives it. */
 export function parseKeyLayout(value: string): KeyLayout {
   const layout = Object.values(KeyLayout).find((candidate) => candidate === value.trim());
   if (!layout) throw new RangeError(`Unknown key layout "${value}": use one of ${Object.values(KeyLayout).join(', ')}`);

@@ -1,17 +1,30 @@
 import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
-import { Locale, LOCALE_PRESETS, RUNTIME_ENV } from '../../../../lib/contract';
-import { AgentConfigurationError, agentSettingsFromEnvironment } from '../../../../lambda/composition/settings-from-environment';
-import { type AgentClients, createAgent } from '../../../../lambda/core/adapters/agent/agent-backend';
+import { type AgentOptions, type FunctionSettings, Locale, LOCALE_PRESETS, RUNTIME_ENV } from '../../../../lib/contract';
+import { AgentConfigurationError, readOrchestratorSettings } from '../../../../lambda/composition/read-settings';
+import { type AgentClients, type AgentSettings, createAgent } from '../../../../lambda/core/adapters/agent/agent-backend';
 import { BedrockConverseAgent, type ConverseCall } from '../../../../lambda/core/adapters/agent/bedrock-converse-agent';
 import { LambdaInvokeAgent } from '../../../../lambda/core/adapters/agent/lambda-invoke-agent';
 import type { LambdaInvoke, LambdaInvokeInput } from '../../../../lambda/core/adapters/lambda/lambda-invoke';
 import { ScriptedAgent } from '../../../../lambda/core/adapters/agent/scripted-agent';
 import { type AgentPort, type AgentRequest, isAgentStages } from '../../../../lambda/core/ports/agent';
 import { fixture } from '../../../support/fixtures';
+import { testPlan } from '../../../support/deployment-settings';
 
-/** The agent the orchestrator wires in for an environment: its settings read as at cold start, then the adapter they select. */
-const agentFromEnvironment = (env: NodeJS.ProcessEnv, clients?: AgentClients): AgentPort => {
-  const agent = createAgent(agentSettingsFromEnvironment(env), clients);
+/** What the orchestrator of a deployment with this agent is told. */
+const orchestratorTold = (agent: AgentOptions): FunctionSettings<'orchestrator'> => testPlan('agent-table', 'http://127.0.0.1:9/turns.fifo', { agent }).orchestrator!;
+
+/** The same, with its agent's document (or its variables) changed as the construct never writes them. */
+const toldOtherwise = (agent: AgentOptions, document: Record<string, unknown>, environment: Record<string, string | undefined> = {}): FunctionSettings<'orchestrator'> => {
+  const told = orchestratorTold(agent);
+  return { environment: { ...told.environment, ...environment } as Record<string, string>, document: { ...told.document, agent: { ...told.document.agent, ...document } as never } };
+};
+
+/** The orchestrator's agent settings, read as at cold start. */
+const agentSettingsOf = (told: FunctionSettings<'orchestrator'>): AgentSettings => readOrchestratorSettings(told).agent;
+
+/** The agent the orchestrator wires in for what it is told: its settings read as at cold start, then the adapter they select. */
+const agentFrom = (told: FunctionSettings<'orchestrator'>, clients?: AgentClients): AgentPort => {
+  const agent = createAgent(agentSettingsOf(told), clients);
   if (isAgentStages(agent)) throw new Error('Expected one agent, not stages');
   return agent;
 };
@@ -28,7 +41,7 @@ it('builds the Bedrock agent for the configured model', async () => {
   const inputs: ConverseCommandInput[] = [];
   const converse: ConverseCall = async (input) => (inputs.push(input), fixture('bedrock', 'plain-reply'));
 
-  const agent = agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'bedrock', [RUNTIME_ENV.bedrockModelId]: 'amazon.nova-pro-v1:0' }, { converse });
+  const agent = agentFrom(orchestratorTold({ backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0' }), { converse });
   await agent.respond(request);
 
   expect(agent).toBeInstanceOf(BedrockConverseAgent);
@@ -39,14 +52,13 @@ it('passes the construct’s inference settings and guardrail to every Converse 
   const inputs: ConverseCommandInput[] = [];
   const converse: ConverseCall = async (input) => (inputs.push(input), fixture('bedrock', 'plain-reply'));
 
-  const agent = agentFromEnvironment(
-    {
-      [RUNTIME_ENV.agentBackend]: 'bedrock',
-      [RUNTIME_ENV.bedrockModelId]: 'arn:aws:bedrock:eu-west-1:123456789012:application-inference-profile/a1b2c3',
-      [RUNTIME_ENV.bedrockInferenceConfig]: JSON.stringify({ maxTokens: 300, temperature: 0.2, topP: 0.9, stopSequences: ['END'] }),
-      [RUNTIME_ENV.bedrockGuardrailId]: 'gr0abc123',
-      [RUNTIME_ENV.bedrockGuardrailVersion]: '2',
-    },
+  const agent = agentFrom(
+    orchestratorTold({
+      backend: 'bedrock',
+      modelId: 'arn:aws:bedrock:eu-west-1:123456789012:application-inference-profile/a1b2c3',
+      inferenceConfig: { maxTokens: 300, temperature: 0.2, topP: 0.9, stopSequences: ['END'] },
+      guardrail: { identifier: 'gr0abc123', version: '2' },
+    }),
     { converse },
   );
   await agent.respond(request);
@@ -58,24 +70,26 @@ it('passes the construct’s inference settings and guardrail to every Converse 
   });
 });
 
+const BEDROCK: AgentOptions = { backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0' };
+
 it.each([
-  [{ [RUNTIME_ENV.bedrockInferenceConfig]: '{"maxTokens":' }, /BEDROCK_INFERENCE_CONFIG is not JSON/],
-  [{ [RUNTIME_ENV.bedrockInferenceConfig]: '{"topK":5}' }, /BEDROCK_INFERENCE_CONFIG has an unknown field "topK"/],
-  [{ [RUNTIME_ENV.bedrockInferenceConfig]: '{"temperature":3}' }, /BEDROCK_INFERENCE_CONFIG has an invalid temperature/],
-  [{ [RUNTIME_ENV.bedrockGuardrailId]: 'gr0abc123' }, /BEDROCK_GUARDRAIL_ID and BEDROCK_GUARDRAIL_VERSION must be set together/],
-  [{ [RUNTIME_ENV.bedrockPromptCaching]: 'yes' }, /BEDROCK_PROMPT_CACHING must be true or false/],
-])('refuses Bedrock settings the construct would never write: %p', (extra, message) => {
-  expect(() => agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'bedrock', [RUNTIME_ENV.bedrockModelId]: 'amazon.nova-pro-v1:0', ...extra })).toThrow(message);
+  [toldOtherwise(BEDROCK, { inferenceConfig: { maxTokens: 'many' } }), /Setting agent.inferenceConfig.maxTokens is not a whole number/],
+  [toldOtherwise(BEDROCK, { inferenceConfig: { topK: 5 } }), /Setting agent.inferenceConfig.topK is not a field of it/],
+  [toldOtherwise(BEDROCK, { inferenceConfig: { temperature: 3 } }), /Setting agent.inferenceConfig.temperature is not a number from 0 to 1/],
+  [toldOtherwise(BEDROCK, { guardrail: true }, { [RUNTIME_ENV.bedrockGuardrailId]: 'gr0abc123' }), /Environment variable BEDROCK_GUARDRAIL_VERSION is not set, which agent needs/],
+  [toldOtherwise(BEDROCK, { promptCaching: 'yes' }), /Setting agent.promptCaching is not true or false/],
+])('refuses Bedrock settings the construct would never write: %#', (told, message) => {
+  expect(() => agentFrom(told)).toThrow(AgentConfigurationError);
+  expect(() => agentFrom(told)).toThrow(message);
 });
 
 describe('prompt caching', () => {
   const APPLICATION_PROFILE = 'arn:aws:bedrock:eu-west-1:123456789012:application-inference-profile/a1b2c3';
-  /** Where the first Converse request of the agent the environment selects carries cache points. */
-  async function cachePointsOf(modelId: string, promptCaching?: string): Promise<string[]> {
+  /** Where the first Converse request of the agent the settings select carries cache points. */
+  async function cachePointsOf(modelId: string, promptCaching?: boolean): Promise<string[]> {
     const inputs: ConverseCommandInput[] = [];
     const converse: ConverseCall = async (input) => (inputs.push(input), fixture('bedrock', 'plain-reply'));
-    const env = { [RUNTIME_ENV.agentBackend]: 'bedrock', [RUNTIME_ENV.bedrockModelId]: modelId, ...(promptCaching === undefined ? {} : { [RUNTIME_ENV.bedrockPromptCaching]: promptCaching }) };
-    await agentFromEnvironment(env, { converse }).respond(request);
+    await agentFrom(orchestratorTold({ backend: 'bedrock', modelId, ...(promptCaching === undefined ? {} : { promptCaching }) }), { converse }).respond(request);
     const [input] = inputs;
     return Object.entries({ tools: input.toolConfig?.tools, system: input.system, messages: input.messages?.at(-1)?.content })
       .filter(([, blocks]) => blocks?.some((block) => 'cachePoint' in block))
@@ -90,9 +104,9 @@ describe('prompt caching', () => {
     ['meta.llama3-70b-instruct-v1:0', undefined, []],
     [APPLICATION_PROFILE, undefined, []],
     // On where the table cannot tell: what every caching model takes.
-    [APPLICATION_PROFILE, 'true', ['system', 'messages']],
-    ['us.anthropic.claude-sonnet-4-20250514-v1:0', 'false', []],
-  ])('%s with BEDROCK_PROMPT_CACHING=%s: cache points in %j', async (modelId, promptCaching, fields) => {
+    [APPLICATION_PROFILE, true, ['system', 'messages']],
+    ['us.anthropic.claude-sonnet-4-20250514-v1:0', false, []],
+  ])('%s with promptCaching %s: cache points in %j', async (modelId, promptCaching, fields) => {
     expect(await cachePointsOf(modelId, promptCaching)).toEqual(fields);
   });
 });
@@ -101,7 +115,7 @@ it("builds the Lambda agent for the consumer's function", async () => {
   const inputs: LambdaInvokeInput[] = [];
   const invoke: LambdaInvoke = async (input) => (inputs.push(input), { StatusCode: 200, Payload: new TextEncoder().encode('{"reply":"Olá!"}') });
 
-  const agent = agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'lambda', [RUNTIME_ENV.agentFunctionName]: 'clinic-agent' }, { invoke });
+  const agent = agentFrom(orchestratorTold({ backend: 'lambda', functionName: 'clinic-agent' }), { invoke });
   await agent.respond(request);
 
   expect(agent).toBeInstanceOf(LambdaInvokeAgent);
@@ -113,64 +127,61 @@ it('a function opted in to contract version 2 gets the attachments of a turn tha
   const invoke: LambdaInvoke = async (input) => (inputs.push(input), { StatusCode: 200, Payload: new TextEncoder().encode('{"reply":"Olá!"}') });
   const withPhoto: AgentRequest = { ...request, history: [{ ...request.history[0], media: { kind: 'image', providerMediaId: 'm-1', state: 'pending' } }] };
 
-  const agent = agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'lambda', [RUNTIME_ENV.agentFunctionName]: 'clinic-agent', [RUNTIME_ENV.agentFunctionContractVersion]: '2' }, { invoke });
+  const agent = agentFrom(orchestratorTold({ backend: 'lambda', functionName: 'clinic-agent', contractVersion: 2 }), { invoke });
   await agent.respond(withPhoto);
 
   expect(JSON.parse(new TextDecoder().decode(inputs[0].Payload as Uint8Array))).toMatchObject({ version: '2', history: [{ media: [{ kind: 'image', state: 'pending' }] }] });
 });
 
 it('builds the scripted agent without further settings', () => {
-  expect(agentFromEnvironment({ [RUNTIME_ENV.agentBackend]: 'scripted' })).toBeInstanceOf(ScriptedAgent);
+  expect(agentFrom(orchestratorTold({ backend: 'scripted' }))).toBeInstanceOf(ScriptedAgent);
 });
 
 it.each([
-  { problem: 'no backend', env: {}, message: 'AGENT_BACKEND is not set; use one of bedrock, lambda, scripted' },
+  { problem: 'no backend', told: toldOtherwise({ backend: 'scripted' }, { backend: undefined }), message: 'Setting agent.backend is undefined, not one of bedrock, lambda, scripted' },
+  { problem: 'an unknown backend', told: toldOtherwise({ backend: 'scripted' }, { backend: 'openai' }), message: 'Setting agent.backend is "openai", not one of bedrock, lambda, scripted' },
+  { problem: 'Bedrock without a model', told: toldOtherwise(BEDROCK, {}, { [RUNTIME_ENV.bedrockModelId]: undefined }), message: 'Environment variable BEDROCK_MODEL_ID is not set, which agent needs' },
+  { problem: 'Bedrock with a blank model', told: toldOtherwise(BEDROCK, {}, { [RUNTIME_ENV.bedrockModelId]: '  ' }), message: 'Environment variable BEDROCK_MODEL_ID is not set, which agent needs' },
   {
-    problem: 'an unknown backend',
-    env: { [RUNTIME_ENV.agentBackend]: 'openai' },
-    message: 'AGENT_BACKEND="openai" is not an agent backend; use one of bedrock, lambda, scripted',
+    problem: 'Lambda without a function',
+    told: toldOtherwise({ backend: 'lambda', functionName: 'clinic-agent' }, {}, { [RUNTIME_ENV.agentFunctionName]: undefined }),
+    message: 'Environment variable AGENT_FUNCTION_NAME is not set, which agent needs',
   },
-  { problem: 'Bedrock without a model', env: { [RUNTIME_ENV.agentBackend]: 'bedrock' }, message: 'BEDROCK_MODEL_ID is required when AGENT_BACKEND=bedrock' },
-  {
-    problem: 'Bedrock with a blank model',
-    env: { [RUNTIME_ENV.agentBackend]: 'bedrock', [RUNTIME_ENV.bedrockModelId]: '  ' },
-    message: 'BEDROCK_MODEL_ID is required when AGENT_BACKEND=bedrock',
-  },
-  { problem: 'Lambda without a function', env: { [RUNTIME_ENV.agentBackend]: 'lambda' }, message: 'AGENT_FUNCTION_NAME is required when AGENT_BACKEND=lambda' },
   {
     problem: 'a contract version the construct never sets',
-    env: { [RUNTIME_ENV.agentBackend]: 'lambda', [RUNTIME_ENV.agentFunctionName]: 'clinic-agent', [RUNTIME_ENV.agentFunctionContractVersion]: '3' },
-    message: 'AGENT_FUNCTION_CONTRACT_VERSION="3" is not a contract version the AgentPipeline construct sets; it sets 2 or nothing',
+    told: toldOtherwise({ backend: 'lambda', functionName: 'clinic-agent' }, { contractVersion: 3 }),
+    message: 'Setting agent.contractVersion is not a whole number from 1 to 2',
   },
-])('explains $problem', ({ env, message }) => {
-  expect(() => agentFromEnvironment(env)).toThrow(AgentConfigurationError);
-  expect(() => agentFromEnvironment(env)).toThrow(message);
+])('explains $problem', ({ told, message }) => {
+  expect(() => agentFrom(told)).toThrow(AgentConfigurationError);
+  expect(() => agentFrom(told)).toThrow(message);
 });
 
 describe('stages', () => {
-  const stagesEnv = (value: unknown): NodeJS.ProcessEnv => ({ [RUNTIME_ENV.agentBackend]: 'stages', [RUNTIME_ENV.agentStages]: JSON.stringify(value) });
-  const twoStages = {
+  const twoStages: AgentOptions = {
+    backend: 'stages',
     entry: 'qualificacao',
     maxHandoversPerTurn: 2,
-    agents: {
-      qualificacao: { [RUNTIME_ENV.agentBackend]: 'bedrock', [RUNTIME_ENV.bedrockModelId]: 'amazon.nova-pro-v1:0', [RUNTIME_ENV.deployedSystemPrompt]: 'Qualifique.' },
-      cadastro: { [RUNTIME_ENV.agentBackend]: 'lambda', [RUNTIME_ENV.agentFunctionName]: 'cadastro-agent' },
+    stages: {
+      qualificacao: { backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0', systemPrompt: 'Qualifique.' },
+      cadastro: { backend: 'lambda', functionName: 'cadastro-agent' },
     },
   };
+  const deadlineText = LOCALE_PRESETS[Locale.PT_BR].texts.agentDeadline;
 
   it('reads each stage as a single agent, with its deployed prompt; each is offered the handover to the others', async () => {
-    expect(agentSettingsFromEnvironment(stagesEnv(twoStages))).toEqual({
+    expect(agentSettingsOf(orchestratorTold(twoStages))).toEqual({
       backend: 'stages',
       entry: 'qualificacao',
       maxHandoversPerTurn: 2,
       stages: {
-        qualificacao: { agent: { backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0' }, deployedSystemPrompt: 'Qualifique.' },
-        cadastro: { agent: { backend: 'lambda', functionName: 'cadastro-agent' } },
+        qualificacao: { agent: { backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0', fallbackReply: deadlineText }, deployedSystemPrompt: 'Qualifique.' },
+        cadastro: { agent: { backend: 'lambda', functionName: 'cadastro-agent', fallbackReply: deadlineText } },
       },
     });
     const inputs: ConverseCommandInput[] = [];
     const converse: ConverseCall = async (input) => (inputs.push(input), fixture('bedrock', 'plain-reply'));
-    const stages = createAgent(agentSettingsFromEnvironment(stagesEnv(twoStages)), { converse });
+    const stages = createAgent(agentSettingsOf(orchestratorTold(twoStages)), { converse });
     if (!isAgentStages(stages)) throw new Error('Expected stages');
     expect([stages.entry, stages.maxHandoversPerTurn, stages.names]).toEqual(['qualificacao', 2, ['qualificacao', 'cadastro']]);
     expect(stages.agentOf('cadastro')).toBeInstanceOf(LambdaInvokeAgent);
@@ -182,20 +193,22 @@ describe('stages', () => {
   });
 
   it('defaults the handovers per turn to 3', () => {
-    expect(agentSettingsFromEnvironment(stagesEnv({ entry: 'a', agents: { a: { [RUNTIME_ENV.agentBackend]: 'scripted' } } }))).toMatchObject({ maxHandoversPerTurn: 3 });
+    expect(agentSettingsOf(orchestratorTold({ backend: 'stages', entry: 'a', stages: { a: { backend: 'scripted' } } }))).toMatchObject({ maxHandoversPerTurn: 3 });
   });
 
+  const scriptedStage = { backend: 'scripted' };
   it.each([
-    [{ ...twoStages, entry: 'vendas' }, 'needs an "entry" naming one of its agents (qualificacao, cadastro)'],
-    [{ entry: 'a', agents: {} }, 'needs 1 to 10 agents; got 0'],
-    [{ entry: 'A', agents: { A: { [RUNTIME_ENV.agentBackend]: 'scripted' } } }, 'has a stage named "A"'],
-    [{ entry: 'a', agents: { a: { [RUNTIME_ENV.agentBackend]: 'stages' } } }, 'has agent "a" that is itself a set of stages'],
-    [{ entry: 'a', agents: { a: { [RUNTIME_ENV.agentBackend]: 'bedrock' } } }, 'BEDROCK_MODEL_ID is required when AGENT_BACKEND=bedrock'],
-    [{ entry: 'a', maxHandoversPerTurn: 9, agents: { a: { [RUNTIME_ENV.agentBackend]: 'scripted' } } }, 'has maxHandoversPerTurn 9; use a whole number from 0 to 5'],
-    [{ entry: 'a', agents: { a: { [RUNTIME_ENV.agentBackend]: 'scripted' } }, extra: true }, 'has an unknown field "extra"'],
-  ])('refuses %j', (value, message) => {
-    expect(() => agentSettingsFromEnvironment(stagesEnv(value))).toThrow(AgentConfigurationError);
-    expect(() => agentSettingsFromEnvironment(stagesEnv(value))).toThrow(message);
+    [{ entry: 'vendas' }, 'Setting agent.entry names none of the stages (qualificacao, cadastro)'],
+    [{ entry: 'a', stages: {} }, 'Setting agent.stages holds 0 stages, not 1 to 10'],
+    [{ entry: 'A', stages: { A: scriptedStage } }, 'Setting agent.stages.A is not a stage name'],
+    [{ entry: 'a', stages: { a: { backend: 'stages' } } }, 'Setting agent.stages.a.backend is itself a set of stages'],
+    [{ entry: 'a', stages: { a: { backend: 'bedrock', systemPrompt: null, inferenceConfig: null, promptCaching: null, guardrail: false } } }, 'Environment variable BEDROCK_MODEL_ID is not set, which agent.stages.a needs'],
+    [{ maxHandoversPerTurn: 9 }, 'Setting agent.maxHandoversPerTurn is not a whole number from 0 to 5'],
+    [{ extra: true }, 'Setting agent.extra is not a field of it'],
+  ])('refuses %j', (document, message) => {
+    const told = toldOtherwise(twoStages, document);
+    expect(() => agentSettingsOf(told)).toThrow(AgentConfigurationError);
+    expect(() => agentSettingsOf(told)).toThrow(message);
   });
 });
 
