@@ -2,7 +2,7 @@ import type { SNSEvent } from 'aws-lambda';
 import { createEndUserMessagingEventsHandler } from '../eum-inbound/sns-events';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import type { EndUserMessagingInboundSettings } from './deployment-settings';
-import { composeRecordStatuses, composeRegisterInbound, composeTemplateStatusUpdates, type TurnQueuePorts } from './turn-queue';
+import { composeCoexistence, composeRecordStatuses, composeRegisterInbound, composeTemplateStatusUpdates, type TurnQueuePorts } from './turn-queue';
 
 export type EndUserMessagingInboundHandler = (event: SNSEvent) => Promise<void>;
 
@@ -15,6 +15,7 @@ export function composeEndUserMessagingInbound(settings: EndUserMessagingInbound
     registerInbound: composeRegisterInbound(settings, composed, ports),
     recordStatuses: composeRecordStatuses(composed),
     templates: composeTemplateStatusUpdates(settings, composed),
+    coexistence: composeCoexistence(composed),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,

@@ -4,7 +4,10 @@ import { clientConfigOf, type RequestTimeouts } from '../core/adapters/aws/reque
 import { inboundRepositories, messageTemplates } from '../core/adapters/dynamodb/dynamo-repositories';
 import { SqsTurnDispatcher } from '../core/adapters/sqs/sqs-turn-dispatcher';
 import { MessageTemplates } from '../core/application/message-templates';
+import type { CoexistenceRecorders } from '../core/application/inbound-notification';
+import { RecordBusinessEchoes } from '../core/application/record-business-echoes';
 import { RecordDeliveryStatuses } from '../core/application/record-delivery-status';
+import { RecordStandbyMessages } from '../core/application/record-standby-messages';
 import { RegisterInboundTurns } from '../core/application/register-inbound';
 import type { ComposedFunction, FunctionPorts } from './compose-function';
 import type { WebhookSettings } from './deployment-settings';
@@ -44,4 +47,11 @@ export function composeRecordStatuses(composed: ComposedFunction): RecordDeliver
 /** What both inbound functions apply Meta's template status changes with; none without the operator plane's templates. */
 export function composeTemplateStatusUpdates(settings: Pick<WebhookSettings, 'applyTemplateStatusUpdates'>, composed: ComposedFunction): MessageTemplates | undefined {
   return settings.applyTemplateStatusUpdates ? new MessageTemplates({ templates: messageTemplates(composed.table), clock: composed.clock }) : undefined;
+}
+
+/** What both inbound functions record the WhatsApp Business app's echoes and standby messages with. */
+export function composeCoexistence(composed: ComposedFunction): CoexistenceRecorders {
+  const { sessions, messages } = inboundRepositories(composed.table);
+  const deps = { sessions, messages, clock: composed.clock, ids: composed.ids };
+  return { echoes: new RecordBusinessEchoes(deps), standby: new RecordStandbyMessages(deps) };
 }

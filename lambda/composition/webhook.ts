@@ -4,7 +4,7 @@ import { type SenderCompositionOptions, whatsAppSecretReader } from '../core/ada
 import { createWebhookHttpHandler, type WebhookEvent } from '../webhook/webhook-http';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import type { WebhookSettings } from './deployment-settings';
-import { composeRecordStatuses, composeRegisterInbound, composeTemplateStatusUpdates, type TurnQueuePorts } from './turn-queue';
+import { composeCoexistence, composeRecordStatuses, composeRegisterInbound, composeTemplateStatusUpdates, type TurnQueuePorts } from './turn-queue';
 
 export type WebhookHandler = (event: WebhookEvent) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -30,6 +30,7 @@ export function composeWebhook(settings: WebhookSettings, ports: WebhookPorts = 
     registerInbound: composeRegisterInbound(settings, composed, ports, requestTimeouts),
     recordStatuses: composeRecordStatuses(composed),
     templates: composeTemplateStatusUpdates(settings, composed),
+    coexistence: composeCoexistence(composed),
     clock: composed.clock,
     logger: composed.logger,
     metrics: composed.metrics,

@@ -26,7 +26,8 @@ export interface EndUserMessagingEventsDependencies {
   /** The topic, account, numbers and WABAs the events must come from; any other event is refused and counted. */
   readonly source: EndUserMessagingEventSource;
   /** Where Meta's template status changes are applied. */
-  readonly templates?: InboundNotificationDependencies['templates'];
+  readonly templates?: InboundNotificationDependencies['templates'];  /** Where echoes and standby messages of a number shared with the WhatsApp Business app are recorded. */
+  readonly coexistence?: InboundNotificationDependencies['coexistence'];
 }
 
 /**

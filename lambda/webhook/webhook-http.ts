@@ -29,7 +29,8 @@ export interface WebhookHttpDependencies {
   /** The business numbers this pipeline answers for; other numbers' messages are dropped and counted. @default every number */
   readonly businessPhoneNumberIds?: ReadonlySet<string>;
   /** Where Meta's template status changes are applied. */
-  readonly templates?: InboundNotificationDependencies['templates'];
+  readonly templates?: InboundNotificationDependencies['templates'];  /** Where echoes and standby messages of a number shared with the WhatsApp Business app are recorded. */
+  readonly coexistence?: InboundNotificationDependencies['coexistence'];
 }
 
 type Response = APIGatewayProxyStructuredResultV2;

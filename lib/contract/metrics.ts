@@ -147,6 +147,14 @@ export const CUSTOM_METRICS = {
   inboundRevokes: 'InboundRevokes',
   /** Inbound: a customer deleted a message the pipeline does not hold (too old, or never received); nothing changed. */
   inboundRevokesUnmatched: 'InboundRevokesUnmatched',
+  /** Inbound (coexistence numbers): a message the business sent from the WhatsApp Business app, recorded in the customer's history (a redelivery's is not counted). */
+  businessEchoesRecorded: 'BusinessEchoesRecorded',
+  /** Inbound (coexistence numbers): a conversation the agent served, handed to people because the business answered from the WhatsApp Business app. */
+  conversationsPausedFromPhone: 'ConversationsPausedFromPhone',
+  /** Inbound: a customer message of the `standby` field (another app holds the thread), recorded in the history and not answered. */
+  inboundStandbyRecorded: 'InboundStandbyRecorded',
+  /** Inbound: a `messaging_handovers` change (thread control passed between apps); counted, nothing else. */
+  messagingHandovers: 'MessagingHandovers',
   /** Inbound: Meta's template status changes applied to a stored template. */
   templateStatusUpdates: 'TemplateStatusUpdates',
   /** Orchestrator: a queue record whose body is not a dispatch message (logged and dropped). */

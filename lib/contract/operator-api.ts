@@ -46,7 +46,7 @@ export interface ApiProblem {
 
 export type ConversationState = 'NEW' | 'QUALIFYING' | 'AWAITING_HUMAN' | 'HUMAN_ACTIVE' | 'CLOSED';
 export type OperatorRole = 'operator' | 'admin';
-export type MessageRole = 'user' | 'assistant' | 'operator' | 'system';
+export type MessageRole = 'user' | 'assistant' | 'operator' | 'system' | 'business_app';
 
 // ---- Signing in --------------------------------------------------------------------------------------
 

@@ -71,6 +71,41 @@ export function textMessageNotification(messages: readonly (CustomerTextMessage 
   };
 }
 
+export interface BusinessEchoMessage {
+  /** The customer the business wrote to (their WhatsApp id). */
+  readonly to: string;
+  readonly text: string;
+  /** Default: a fresh `wamid.` id. */
+  readonly messageId?: string;
+  /** When the business sent it. Default: now. */
+  readonly sentAt?: Date;
+}
+
+/**
+ * The notification Meta POSTs on a number shared with the WhatsApp Business app ("coexistence")
+ * when a person of the business writes to a customer from the app: the `smb_message_echoes` field,
+ * each echo `from` the business's display number `to` the customer.
+ */
+export function businessEchoNotification(echoes: readonly (BusinessEchoMessage & { readonly messageId: string })[]): object {
+  const metadata = { display_phone_number: LOCAL_BUSINESS.displayPhoneNumber, phone_number_id: LOCAL_BUSINESS.businessPhoneNumberId };
+  const messageEchoes = echoes.map((echo) => ({
+    from: LOCAL_BUSINESS.displayPhoneNumber,
+    to: echo.to,
+    id: echo.messageId,
+    timestamp: String(Math.floor((echo.sentAt ?? new Date()).getTime() / 1000)),
+    type: 'text',
+    text: { body: echo.text },
+  }));
+  return { object: 'whatsapp_business_account', entry: [{ id: LOCAL_BUSINESS.businessAccountId, changes: [{ field: 'smb_message_echoes', value: { messaging_product: 'whatsapp', metadata, message_echoes: messageEchoes } }] }] };
+}
+
+/** POSTs what the business wrote from the WhatsApp Business app to a webhook, as Meta does. */
+export async function deliverBusinessEcho(webhookUrl: string, appSecret: string, echo: BusinessEchoMessage): Promise<{ readonly status: number; readonly messageId: string }> {
+  const identified = { ...echo, messageId: echo.messageId ?? newWamid() };
+  const { status } = await postSignedNotification(webhookUrl, appSecret, businessEchoNotification([identified]));
+  return { status, messageId: identified.messageId };
+}
+
 export interface WebhookDelivery {
   /** The webhook's HTTP status (200 once the messages are durable and dispatched). */
   readonly status: number;

@@ -105,6 +105,35 @@ it('shows what the terminal chat sends for the same customer, and switches custo
   expect(pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === other)).toHaveLength(1);
 });
 
+it('drops a poll for the customer shown before a switch that answers after it', async () => {
+  const before = newCustomer();
+  await chat.send(before, 'Só da conversa anterior');
+  await page.getByRole('textbox', { name: 'Writing as' }).fill(before);
+  await page.getByRole('button', { name: 'Switch' }).click();
+  await bubble('Só da conversa anterior').waitFor();
+
+  // The next poll for that customer answers only after the page has switched away from them.
+  let releaseLatePoll!: () => void;
+  const latePollHeld = new Promise<void>((resolve) => {
+    void page.route(`**/api/conversation?customer=${before}`, async (route) => {
+      resolve();
+      await new Promise<void>((release) => (releaseLatePoll = release));
+      await route.continue();
+    });
+  });
+  await latePollHeld;
+  const after = newCustomer();
+  await page.getByRole('textbox', { name: 'Writing as' }).fill(after);
+  await page.getByRole('button', { name: 'Switch' }).click();
+  await page.waitForURL(`${server.url}?from=${after}`);
+  const latePoll = page.waitForResponse((response) => response.url().endsWith(`customer=${before}`));
+  releaseLatePoll();
+  await latePoll;
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(resolve))');
+  expect(await bubble('Só da conversa anterior').count()).toBe(0);
+  await page.unroute(`**/api/conversation?customer=${before}`);
+});
+
 it('writes only for JSON posted to its own loopback address', async () => {
   const sentBefore = pipeline.fakeWhatsApp.sent().length;
   const form = await fetch(`${server.url}api/messages`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ customer, text: 'forged' }) });

@@ -125,6 +125,7 @@ export const en: Dictionary = {
   'role.assistant': 'Agent',
   'role.operator': 'Operator',
   'role.system': 'System',
+  'role.business_app': 'WhatsApp Business app',
   'conversation.claim': 'Claim conversation',
   'conversation.release': 'Give back to the agent',
   'conversation.close': 'Close conversation',

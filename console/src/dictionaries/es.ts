@@ -106,6 +106,7 @@ export const es: Dictionary = {
   'role.assistant': 'Agente',
   'role.operator': 'Operador',
   'role.system': 'Sistema',
+  'role.business_app': 'Aplicación WhatsApp Business',
   'conversation.claim': 'Tomar la conversación',
   'conversation.release': 'Devolver al agente',
   'conversation.close': 'Cerrar la conversación',

@@ -123,6 +123,7 @@ export const pt = {
   'role.assistant': 'Agente',
   'role.operator': 'Operador',
   'role.system': 'Sistema',
+  'role.business_app': 'Aplicativo WhatsApp Business',
   'conversation.claim': 'Assumir conversa',
   'conversation.release': 'Devolver ao agente',
   'conversation.close': 'Encerrar conversa',

@@ -3,7 +3,7 @@ import type { InboundTurn } from '../domain/inbound-turn';
 import type { StoredMedia } from '../domain/media';
 import { textWithMediaNote } from '../domain/media-limits';
 import { customerMessage, type Message } from '../domain/message';
-import { SessionState, type Session } from '../domain/session';
+import { openSession, SessionState, type Session } from '../domain/session';
 import { isoMicros } from '../domain/timestamps';
 import type { Clock, IdGenerator } from '../ports/clock';
 import type { MessageRepository, SessionRepository } from '../ports/repositories';
@@ -40,20 +40,7 @@ export class TurnHistory {
   /** The session of the turn: the active one, or a new one when there is none or it is closed (written by {@link place}). */
   sessionFor(first: InboundTurn, active: Session | undefined): { readonly session: Session; readonly opened: boolean } {
     if (active !== undefined && active.state !== SessionState.CLOSED) return { session: active, opened: false };
-    const now = isoMicros(this.deps.clock.now());
-    const session: Session = {
-      sessionId: this.deps.ids.newId(),
-      customerId: first.customerId,
-      customerIdKind: first.customerIdKind,
-      businessPhoneNumberId: first.businessPhoneNumberId,
-      state: SessionState.NEW,
-      qualificationData: {},
-      cadastralData: {},
-      handoffRenotifyCount: 0,
-      ...(active === undefined ? {} : { previousSessionId: active.sessionId }),
-      createdAt: now,
-      updatedAt: now,
-    };
+    const session = openSession(first, this.deps.ids.newId(), isoMicros(this.deps.clock.now()), { previous: active });
     return { session, opened: true };
   }
 

@@ -19,8 +19,11 @@ export interface InboundAdmissionPolicy {
   readonly now: Date;
 }
 
-export interface InboundAdmission {
-  readonly admitted: InboundTurn[];
+/** What admission reads of a message: the number it was sent to or from, and Meta's time of it. */
+export type AdmittedMessage = Pick<InboundTurn, 'businessPhoneNumberId' | 'providerTimestamp'>;
+
+export interface InboundAdmission<Message extends AdmittedMessage = InboundTurn> {
+  readonly admitted: Message[];
   /** Turns addressed to a business number of the same Meta app that this pipeline does not serve. */
   readonly foreignNumber: number;
   /** Turns older than the receipt retention: their receipt may be gone, so they could replay. */
@@ -33,9 +36,9 @@ export interface InboundAdmission {
  * when Meta's timestamp is at least the receipt retention old — its receipt, written no earlier than
  * the message was sent, may have expired, so deduplication could no longer recognise a replay.
  */
-export function admitInboundTurns(turns: readonly InboundTurn[], policy: InboundAdmissionPolicy): InboundAdmission {
+export function admitInboundTurns<Message extends AdmittedMessage>(turns: readonly Message[], policy: InboundAdmissionPolicy): InboundAdmission<Message> {
   const oldestAcceptedMs = policy.now.getTime() - RECEIPT_RETENTION_SECONDS * 1000;
-  const admitted: InboundTurn[] = [];
+  const admitted: Message[] = [];
   let foreignNumber = 0;
   let stale = 0;
   for (const turn of turns) {

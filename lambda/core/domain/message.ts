@@ -6,8 +6,11 @@ import type { CarriesUnknownAttributes } from './unknown-attributes';
 
 export type MessageDirection = 'inbound' | 'outbound';
 
-/** Who authored the text: the customer, the AI agent, a human operator, or the pipeline itself. */
-export type MessageRole = 'user' | 'assistant' | 'operator' | 'system';
+/**
+ * Who authored the text: the customer, the AI agent, a human operator, the pipeline itself, or a
+ * person of the business on the WhatsApp Business app sharing the number (coexistence echoes).
+ */
+export type MessageRole = 'user' | 'assistant' | 'operator' | 'system' | 'business_app';
 
 /**
  * Life of an outbound reply written through the outbox:

@@ -157,3 +157,27 @@ export function transitionSession(session: Session, to: SessionState, at: IsoTim
   assertLegalTransition(session.state, to);
   return { ...session, state: to, updatedAt: at, ...(to === SessionState.CLOSED ? { closedAt: at } : {}) };
 }
+
+/** Whom a new session is with, and on which business number. */
+export type SessionParty = Pick<Session, 'customerId' | 'customerIdKind' | 'businessPhoneNumberId'>;
+
+/**
+ * A conversation opened at `at` (not yet written), in `state`; after `previous` (the customer's
+ * closed session), whose last messages it is shown.
+ */
+export function openSession(party: SessionParty, sessionId: string, at: IsoTimestamp, options: { readonly previous?: Session; readonly state?: SessionState; readonly handoffReason?: string } = {}): Session {
+  return {
+    sessionId,
+    customerId: party.customerId,
+    customerIdKind: party.customerIdKind,
+    businessPhoneNumberId: party.businessPhoneNumberId,
+    state: options.state ?? SessionState.NEW,
+    qualificationData: {},
+    cadastralData: {},
+    handoffRenotifyCount: 0,
+    ...(options.handoffReason === undefined ? {} : { handoffReason: options.handoffReason }),
+    ...(options.previous === undefined ? {} : { previousSessionId: options.previous.sessionId }),
+    createdAt: at,
+    updatedAt: at,
+  };
+}

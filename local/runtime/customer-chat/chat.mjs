@@ -46,9 +46,12 @@ function render(messages) {
 }
 
 async function refresh() {
-  const query = customer === '' ? '' : `?customer=${encodeURIComponent(customer)}`;
+  const asked = customer;
+  const query = asked === '' ? '' : `?customer=${encodeURIComponent(asked)}`;
   const answer = await fetch(`/api/conversation${query}`);
   const body = await answer.json();
+  // A poll that left before a switch answers for the customer shown before it.
+  if (asked !== customer) return;
   if (!answer.ok) return showProblem(body.error);
   if (customer === '') {
     customer = body.customer;

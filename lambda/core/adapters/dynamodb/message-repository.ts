@@ -79,6 +79,10 @@ export class DynamoMessageRepository implements MessageRepository {
     return conditionally(() => this.kit.put({ item: this.toItem(message), ...IF_ABSENT }));
   }
 
+  async isRecent(customerId: string, messageId: string): Promise<boolean> {
+    return (await this.recentMessageKey(customerId, messageId)) !== undefined;
+  }
+
   async appendInboundIfSessionState(message: Message, session: HumanInboxSession, profileName?: string): Promise<boolean> {
     const { sessionId: expectedSessionId, state: expectedState } = session;
     // A new profile name is found by the inbox's search too.

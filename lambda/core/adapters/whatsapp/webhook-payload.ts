@@ -3,6 +3,8 @@ import { isValidCustomerId, isValidMessageId, type InboundTurn } from '../../dom
 import { MAX_PROFILE_NAME_CHARS } from '../../domain/inbox-summary';
 import { cutOnCodePoints } from '../../domain/text-bounds';
 import { isLanguageCode, isTemplateName, statusAfterEvent, type TemplateStatusUpdate } from '../../domain/whatsapp-template';
+import type { BusinessEcho } from '../../domain/business-echo';
+import { ECHOES_FIELD, toBusinessEcho } from './business-echo-payload';
 import { inboundContent } from './inbound-content';
 import { isObject, optionalString, requireArray, requireObject, requireString, WebhookPayloadError, type Json } from './webhook-json';
 
@@ -28,6 +30,12 @@ export interface ParsedWebhook {
   readonly statuses: DeliveryStatus[];
   /** `message_template_status_update` changes (a template of the account approved, paused, disabled…); present when there are some. */
   readonly templateStatusUpdates?: TemplateStatusUpdate[];
+  /** `smb_message_echoes`: what the business sent from the WhatsApp Business app on a coexistence number; present when there are some. */
+  readonly echoes?: BusinessEcho[];
+  /** Customer messages of the `standby` field (another app holds the thread): recorded, never answered; present when there are some. */
+  readonly standby?: InboundTurn[];
+  /** `messaging_handovers` changes (thread control passed between apps): counted; present when there are some. */
+  readonly handovers?: number;
   /** Entries of other webhook fields or message kinds that are not customer turns (e.g. `system`). */
   readonly ignored: number;
   /**
@@ -159,8 +167,17 @@ export function parseWebhookPayload(rawBody: string, receivedAt: Date): ParsedWe
       for (const change of requireArray(entryObject.changes, 'entry[].changes')) parsed.readPart(() => parsed.readChange(change, entryObject));
     });
   }
-  const { turns, statuses, templateStatusUpdates, ignored, unreadable } = parsed;
-  return { turns, statuses, ...(templateStatusUpdates.length > 0 ? { templateStatusUpdates } : {}), ignored, unreadable };
+  const { turns, statuses, templateStatusUpdates, echoes, standby, handovers, ignored, unreadable } = parsed;
+  return {
+    turns,
+    statuses,
+    ...(templateStatusUpdates.length > 0 ? { templateStatusUpdates } : {}),
+    ...(echoes.length > 0 ? { echoes } : {}),
+    ...(standby.length > 0 ? { standby } : {}),
+    ...(handovers > 0 ? { handovers } : {}),
+    ignored,
+    unreadable,
+  };
 }
 
 /** What a notification yields, collected part by part. */
@@ -168,6 +185,9 @@ class NotificationReader {
   readonly turns: InboundTurn[] = [];
   readonly statuses: DeliveryStatus[] = [];
   readonly templateStatusUpdates: TemplateStatusUpdate[] = [];
+  readonly echoes: BusinessEcho[] = [];
+  readonly standby: InboundTurn[] = [];
+  handovers = 0;
   ignored = 0;
   unreadable = 0;
 
@@ -183,7 +203,7 @@ class NotificationReader {
     }
   }
 
-  /** One `changes[]` element: a template status change, another field (ignored), or messages and statuses. */
+  /** One `changes[]` element: a template status change, coexistence echoes, thread control, another field (ignored), or messages and statuses. */
   readChange(change: unknown, entry: Json): void {
     const changeObject = requireObject(change, 'changes[]');
     const templateUpdate = changeObject.field === TEMPLATE_STATUS_FIELD ? toTemplateStatusUpdate(changeObject.value, entry.time, this.receivedAt) : undefined;
@@ -191,30 +211,54 @@ class NotificationReader {
       this.templateStatusUpdates.push(templateUpdate);
       return;
     }
-    if (changeObject.field !== undefined && changeObject.field !== 'messages') {
+    if (changeObject.field === HANDOVERS_FIELD) {
+      this.handovers += 1;
+      return;
+    }
+    if (changeObject.field !== undefined && !MESSAGE_FIELDS.has(String(changeObject.field))) {
       this.ignored += 1;
       return;
     }
     const value = requireObject(changeObject.value, 'changes[].value');
     const metadata = isObject(value.metadata) ? value.metadata : {};
+    if (changeObject.field === ECHOES_FIELD) {
+      this.readPart(() => {
+        for (const echo of requireArray(value.message_echoes, 'value.message_echoes')) this.readPart(() => this.echoes.push(readEcho(echo, metadata, this.receivedAt)));
+      });
+      return;
+    }
     const profileNames = profileNamesOf(value.contacts);
+    const into = changeObject.field === STANDBY_FIELD ? this.standby : this.turns;
     this.readPart(() => {
-      for (const message of requireArray(value.messages, 'value.messages')) this.readMessage(message, metadata, profileNames);
+      for (const message of requireArray(value.messages, 'value.messages')) this.readMessage(message, metadata, profileNames, into);
     });
     this.readPart(() => {
       for (const status of requireArray(value.statuses, 'value.statuses')) this.readPart(() => this.statuses.push(toStatus(status)));
     });
   }
 
-  private readMessage(message: unknown, metadata: Json, profileNames: ReadonlyMap<string, string>): void {
+  private readMessage(message: unknown, metadata: Json, profileNames: ReadonlyMap<string, string>, into: InboundTurn[]): void {
     if (isObject(message) && NON_TURN_MESSAGE_TYPES.has(String(message.type))) {
       this.ignored += 1;
       return;
     }
     const turn = isObject(message) ? readTurn(message, metadata, this.receivedAt) : undefined;
     if (turn === undefined) this.unreadable += 1;
-    else this.turns.push(withProfileName(turn, profileNames));
+    else into.push(withProfileName(turn, profileNames));
   }
+}
+
+/** The fields whose `value.messages[]` are customer messages: the agent's, or another app's while it holds the thread (`standby`). */
+const STANDBY_FIELD = 'standby';
+const MESSAGE_FIELDS = new Set(['messages', STANDBY_FIELD, ECHOES_FIELD]);
+/** Thread control passed between apps (Meta's Business Agent and the like): nothing for the pipeline to do but count it. */
+const HANDOVERS_FIELD = 'messaging_handovers';
+
+/** One `message_echoes[]` element; text that is not well-formed Unicode makes it unreadable, as a customer message's would. */
+function readEcho(echo: unknown, metadata: Json, receivedAt: string): BusinessEcho {
+  const read = toBusinessEcho(requireObject(echo, 'message_echoes[]'), { businessPhoneNumberId: requirePhoneNumberId(metadata.phone_number_id), receivedAt, epochSecondsToIso: (value) => epochSecondsToIso(value, 'message_echoes[].timestamp') }, MAX_TURN_TEXT_LENGTH);
+  if (LONE_SURROGATE.test(read.text)) throw new WebhookPayloadError('the echo text is not well-formed Unicode');
+  return read;
 }
 
 /** The message as a turn; one that names its customer but cannot be read as an unsupported turn; undefined when it names nobody. */

@@ -16,6 +16,13 @@ export interface MessageRepository {
    */
   append(message: Message): Promise<boolean>;
   /**
+   * Whether one of the customer's latest 200 messages carries `messageId`: how a message of Meta's
+   * placed at its reception time (so after a reply sent within the same second as Meta's
+   * second-resolution timestamp) is known again when Meta redelivers it at another time. Two
+   * deliveries of one message at the same instant may both find it absent.
+   */
+  isRecent(customerId: string, messageId: string): Promise<boolean>;
+  /**
    * The human inbox: appends the inbound message only while the customer's active session is still
    * `session` in the state it was read in. `true` if appended now or earlier; `false` if the state
    * or pointer moved. The same write makes it the session's last customer message (and `profileName`,

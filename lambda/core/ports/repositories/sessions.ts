@@ -7,6 +7,7 @@ import type { InboxSearch, SeenMark } from '../../domain/inbox-summary';
 export interface SessionChanges {
   readonly assignedTo?: string | null;
   readonly handoffRequestedAt?: IsoTimestamp | null;
+  readonly handoffReason?: string | null;
 }
 
 export interface TransitionOptions {
@@ -22,6 +23,11 @@ export interface TransitionOptions {
    * that arrives after it finds the session closed and opens a new one.
    */
   readonly idleSince?: IsoTimestamp;
+  /**
+   * Leaves the inbox's version as it is: the inbound functions reach only the customer's partitions,
+   * and the inbox's list answers turn their `ETag` each minute anyway, so the row moves tabs within a minute.
+   */
+  readonly leaveInboxVersion?: boolean;
 }
 
 /** A customer's sessions and the ACTIVE pointer naming the current one. The turn's result is written by the TurnLedger. */

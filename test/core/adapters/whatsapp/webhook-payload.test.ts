@@ -204,4 +204,54 @@ describe('parseWebhookPayload', () => {
     const parsed = parseWebhookPayload(body, receivedAt);
     expect(parsed).toMatchObject({ unreadable: 0, turns: [{ customerId: '5511988887777', messageId: 'wamid.U', unsupported: true, businessPhoneNumberId: '106540352242922' }] });
   });
+
+  describe('coexistence (a number shared with the WhatsApp Business app)', () => {
+    test("an smb_message_echoes change is the business's own message to the customer, never a turn", () => {
+      const parsed = parseWebhookPayload(metaFixture('smb-message-echoes'), receivedAt);
+      expect(parsed.turns).toEqual([]);
+      expect(parsed.echoes).toEqual([
+        {
+          customerId: '16505551234',
+          customerIdKind: 'phone',
+          messageId: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBI3NjNEMkJCQkE5QkQ0QzE0QjkA',
+          providerTimestamp: '2025-06-08T21:00:00.000Z',
+          receivedAt: '2026-11-30T12:00:00.000Z',
+          businessPhoneNumberId: '106540352242922',
+          messageType: 'text',
+          text: 'Hi, this is Ana from the shop: yes, it comes in blue.',
+        },
+      ]);
+      expect(parsed).toMatchObject({ ignored: 0, unreadable: 0 });
+    });
+
+    test('an echo naming no customer is unreadable and the rest is read; one whose content cannot be read keeps its type', () => {
+      const echo = (fields: object) => ({ from: '15550783881', id: `wamid.${Math.random()}`, timestamp: '1749416400', ...fields });
+      const body = JSON.stringify({
+        object: 'whatsapp_business_account',
+        entry: [
+          {
+            changes: [
+              {
+                field: 'smb_message_echoes',
+                value: {
+                  metadata: { phone_number_id: '106540352242922' },
+                  message_echoes: [echo({ type: 'text', text: { body: 'no customer' } }), echo({ to: '5511999990000', type: 'image', image: {} })],
+                },
+              },
+            ],
+          },
+        ],
+      });
+      const parsed = parseWebhookPayload(body, receivedAt);
+      expect(parsed.unreadable).toBe(1);
+      expect(parsed.echoes?.map((read) => [read.customerId, read.messageType, read.text])).toEqual([['5511999990000', 'image', '[image]']]);
+    });
+
+    test('standby messages are read like customer messages but kept apart from the turns; a handover is counted', () => {
+      const parsed = parseWebhookPayload(metaFixture('standby'), receivedAt);
+      expect(parsed.turns).toEqual([]);
+      expect(parsed.standby).toEqual([expect.objectContaining({ customerId: '16505551234', text: 'Thanks! And in red?', profileName: 'Sheena Nelson' })]);
+      expect(parsed).toMatchObject({ handovers: 1, ignored: 0, unreadable: 0 });
+    });
+  });
 });

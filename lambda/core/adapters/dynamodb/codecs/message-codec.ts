@@ -30,7 +30,7 @@ export const MessageAttribute = {
 } as const;
 
 const DIRECTIONS: readonly MessageDirection[] = ['inbound', 'outbound'];
-const ROLES: readonly MessageRole[] = ['user', 'assistant', 'operator', 'system'];
+const ROLES: readonly MessageRole[] = ['user', 'assistant', 'operator', 'system', 'business_app'];
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending_send', 'sent', 'superseded', 'failed_permanent', 'maybe_sent'];
 
 /** Agent-written messages are indexed by day for the recent-LLM-messages query. */
