@@ -53,13 +53,15 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
         location.hash = hrefOf({ kind: 'inbox', tab: 'waiting' });
         return;
       }
+      // Said done once the screen shows the conversation as it is now: never beside the control just used.
+      await reload();
       setFeedback({ kind: 'ok', text: t(ACTION_DONE[action]) });
       setFocusReply(action === 'claim' || action === 'takeOver');
     } catch (failure) {
       setFeedback({ kind: 'error', text: describeFailure(t, failure, action) });
+      await reload();
     } finally {
       setBusy(false);
-      await reload();
     }
   };
 
