@@ -6,8 +6,10 @@
  *   list reading one history Query per row for its preview (played here with the same Query the
  *   previous list made, `history(customerId, {limit: 1})`, per row);
  * - after: the lists the tab shows and counts (the waiting tab: waiting and mine), each a
- *   conditional request; `idle` is a minute with no change (the ETag also turns once a minute, so
- *   the first poll reads the lists), `busy` a change before every poll.
+ *   conditional request; `idle` is a minute with no change (the first poll reads the lists, every
+ *   other answers `304`: the ETag has no clock in it), `busy` a change before every poll;
+ * - an admin's "all open" tab, idle: five conditional lists, two of them the agent's, whose `ETag`
+ *   also compares the agent's activity (one BatchGetItem of the inbox's item and the write shards').
  *
  * Then what opening one conversation costs (its view, its first page of history, the 24-hour window,
  * the operator's unread mark).
@@ -26,6 +28,7 @@ import { composeOperator } from '../lambda/composition/operator';
 import { newRawToken } from '../lambda/core/application/operator/operator-sign-in';
 import { hashToken } from '../lambda/core/domain/operator-auth';
 import { customerMessage } from '../lambda/core/domain/message';
+import { SessionState } from '../lambda/core/domain/session';
 import { OPERATOR_DEFAULTS } from '../lib/contract';
 import { waitingSession } from '../local/runtime/waiting-session';
 import { KeyLayout } from '../lib/contract/key-layout';
@@ -110,23 +113,28 @@ async function main(): Promise<void> {
     // This release's waiting tab: waiting and mine, each with the ETag of its last answer.
     const etags = new Map<string, string>();
     const lists: Record<string, string>[] = [{ state: 'AWAITING_HUMAN', limit: '100' }, { state: 'HUMAN_ACTIVE', limit: '100', assigned: 'me' }];
-    const after = async (): Promise<number> => {
-      for (const query of lists) {
+    const after = (tabLists = lists) => async (): Promise<number> => {
+      for (const query of tabLists) {
         const key = JSON.stringify(query);
         const known = etags.get(key);
         const answer = await call('/api/conversations', query, known === undefined ? {} : { 'if-none-match': known });
         const etag = answer.headers?.etag;
         if (answer.statusCode === 200 && typeof etag === 'string') etags.set(key, etag);
       }
-      return lists.length;
+      return tabLists.length;
     };
+    // An admin's "all open" tab: the waiting, mine, people's and the agent's two lists, whose tags also compare the agent's activity.
+    const openTab: Record<string, string>[] = [...lists, { state: 'HUMAN_ACTIVE', limit: '100' }, { state: 'QUALIFYING', limit: '100' }, { state: 'NEW', limit: '100' }];
     const version = new DynamoInboxVersion(repositories.kit, { now: () => new Date() });
     const aChange = () => version.raise();
+    // The agent has served customers: every write shard's activity item exists, as in a deployment that ran.
+    for (let index = 0; index < conversations; index++) await version.raiseAfterTurn(customerIdOf(index), SessionState.QUALIFYING, SessionState.QUALIFYING);
 
     const rows: [string, Tally][] = [
       ['before (4 lists, a Query per row)', await measure(POLLS_PER_MINUTE, before)],
-      ['after, idle (2 conditional lists)', await measure(POLLS_PER_MINUTE, after)],
-      ['after, busy (a change before each poll)', await measure(POLLS_PER_MINUTE, after, aChange)],
+      ['after, idle (2 conditional lists)', await measure(POLLS_PER_MINUTE, after())],
+      ['after, busy (a change before each poll)', await measure(POLLS_PER_MINUTE, after(), aChange)],
+      ['admin, all open, idle (5 lists)', await measure(POLLS_PER_MINUTE, after(openTab))],
     ];
     const open = async (): Promise<number> => {
       await call(`/api/conversations/${customerIdOf(0)}`, {});

@@ -45,10 +45,6 @@ export function mergeRows(pages: readonly (readonly ConversationSummary[])[]): C
   return [...rows.values()];
 }
 
-/** What a row calls the customer: the WhatsApp profile name (the customer's own), else the name the agent learned, else the phone. */
-export function customerNameOf(row: Pick<ConversationSummary, 'customerId' | 'displayName' | 'profileName'>): string {
-  return row.profileName ?? row.displayName ?? row.customerId;
-}
 
 export type AdminScreen = 'prompts' | 'operators' | 'config' | 'templates' | 'quick-replies' | 'reports' | 'demands' | 'consents' | 'audit' | 'crm' | 'dead-letters' | 'customers';
 export const ADMIN_SCREENS: readonly AdminScreen[] = ['prompts', 'operators', 'config', 'templates', 'quick-replies', 'reports', 'demands', 'consents', 'audit', 'crm', 'dead-letters', 'customers'];

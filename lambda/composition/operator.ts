@@ -78,14 +78,14 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const config = operationalConfig(table);
   const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
   const inbox = new OperatorInbox({ sessions, messages, clock, inboxVersion: inboxVersion(table), operators: directory });
-  const replies = new OperatorReplies({ sessions, messages, receipts, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, consent: messaging.consent, attachments: media?.store });
+  const replies = new OperatorReplies({ sessions, messages, operators: directory, receipts, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, consent: messaging.consent, attachments: media?.store });
   // With media.transcription, a customer's voice-note jobs are erased with them.
   const transcriptions = mediaSettings?.transcription && new CustomerTranscriptionJobs(composeTranscriber(ports), (customerId) => audit.pseudonyms.of(customerId));
   const deadLetterScreen = new DeadLetterScreen({ redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), config, trail: audit, clock });
   const http = createOperatorHttpHandler({
     signIn,
     inbox,
-    ownership: new ConversationOwnership({ sessions, messages, clock, audit }),
+    ownership: new ConversationOwnership({ sessions, messages, clock, audit, operators: directory }),
     replies,
     availability: new OperatorAvailability({ config, audit, clock, timeZone: table.operatorTimeZone }),
     console: ports.console,

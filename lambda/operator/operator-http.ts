@@ -10,7 +10,7 @@ import type { InboxFilter } from '../core/application/operator/conversation-view
 import type { OperatorAvailability } from '../core/application/operator/operator-availability';
 import type { OperatorInbox } from '../core/application/operator/operator-inbox';
 import type { OperatorReplies } from '../core/application/operator/operator-replies';
-import { inboxSearchOf, type InboxVersion } from '../core/domain/inbox-summary';
+import { inboxSearchOf } from '../core/domain/inbox-summary';
 import type { Operator } from '../core/domain/operator';
 import type { OperatorSignIn, SignedInOperator } from '../core/application/operator/operator-sign-in';
 import { isSessionState } from '../core/domain/session';
@@ -114,7 +114,7 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
       const filter = inboxFilterOf(context.event);
       const page = pageOf(context.event);
       const { operator } = signedInOf(context);
-      const etag = listTag(await inbox.inboxVersion(operator), operator, context.event.rawQueryString ?? '', deps.clock.now());
+      const etag = listTag(await inbox.listVersion(operator, state), operator, context.event.rawQueryString ?? '');
       return conditional(context.event, etag, () => inbox.list(operator, state, page, filter));
     }),
     route('GET conversations/:customerId', 'operator', async (context) => {
@@ -188,18 +188,12 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
 }
 
 /**
- * A list's `ETag` also turns each minute: what changes only a row's text (a turn of the agent, a
- * message to the human inbox) raises no version, and a lost raise stays unseen at most this long.
+ * The `ETag` of a conversation list: what its rows are made of besides the sessions (the inbox's
+ * version and the rest, see `OperatorInbox.listVersion`), who asks (what they may read) and what
+ * (the query).
  */
-const LIST_TAG_PERIOD_MS = 60_000;
-
-/**
- * The `ETag` of a conversation list: the inbox's version and the caller's count of unread-mark
- * changes, who asks (what they may read) and what (the query), and the minute.
- */
-function listTag(inbox: InboxVersion, operator: Operator, query: string, now: Date): string {
-  const period = Math.floor(now.getTime() / LIST_TAG_PERIOD_MS);
-  return `"${createHash('sha256').update(JSON.stringify([inbox.version, inbox.seenMarks, period, operator.phone, operator.role, query])).digest('base64url').slice(0, 27)}"`;
+function listTag(version: readonly unknown[], operator: Operator, query: string): string {
+  return `"${createHash('sha256').update(JSON.stringify([version, operator.phone, operator.role, query])).digest('base64url').slice(0, 27)}"`;
 }
 
 /** `?assigned=me` and `?search=` of the conversation list (docs/OPERATOR-API.md). */

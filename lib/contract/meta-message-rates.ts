@@ -5,9 +5,9 @@
  *
  * Meta publishes its rate card (developers.facebook.com, WhatsApp Business Platform › Pricing) as
  * downloadable files per currency; they could not be read from where this table was written. The
- * figures below are the USD list rates of the card in force on `checkedOn` as solution providers
- * republish them, NOT checked against Meta's own file: treat every fee priced from them as an
- * estimate, and check the card before relying on a number. Volume tiers (lower utility and
+ * figures below are USD list rates as solution providers republish the card, some of them not found
+ * in a source at all: they are NOT verified against Meta's own file. Treat every fee priced from them
+ * as an estimate, and check the card before relying on a number. Volume tiers (lower utility and
  * authentication rates at volume) and authentication-international rates are not modelled: a
  * category the table has no rate for is left unpriced rather than guessed.
  *
@@ -32,7 +32,7 @@ export interface MetaMarket {
 }
 
 export interface MetaRateTable {
-  /** When the figures were last compared with their sources (ISO date). */
+  /** When the figures were written down (ISO date); see the file's comment for how far they are verified. */
   readonly checkedOn: string;
   readonly currency: 'USD';
   readonly markets: readonly MetaMarket[];

@@ -98,7 +98,7 @@ export interface ConversationSummary {
 }
 
 /** The customer's active session. */
-export interface ConversationView extends Omit<ConversationSummary, 'lastMessage' | 'assignedToName' | 'unread'> {
+export interface ConversationView extends Omit<ConversationSummary, 'lastMessage' | 'unread'> {
   readonly sessionId: string;
   readonly qualificationData: JsonObject;
   /** The customer's registration data the agent recorded (`name`, `email`, `document_id`, `company`, `city`). */

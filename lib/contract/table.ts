@@ -37,6 +37,8 @@ export const TABLE_PARTITIONS = {
     pipelineBudget: 'PIPELINE_BUDGET#',
     /** Per UTC day: one item per handoff with its claim and first human reply, which the admins' report reads. */
     handoffReport: 'REPORT#HANDOFF#',
+    /** Per write shard: how often the agent's turns changed a conversation it serves, which an admin's inbox lists of those conversations compare. */
+    agentActivity: 'AGENT_ACTIVITY#',
   },
   constants: {
     /** Operational config (operators, availability, handoff texts, the deployed prompt's hash). */
@@ -49,7 +51,7 @@ export const TABLE_PARTITIONS = {
     adminPrivacy: 'ADMIN#PRIVACY',
     /** The deployment's key that signs the operator API's page cursors. */
     cursorKey: 'ADMIN#CURSOR',
-    /** The inbox's version: raised by every change an inbox row shows, so an unchanged inbox answers `304` for one read. */
+    /** The inbox's version: raised by every change of a row people's lists show, so an unchanged inbox answers `304` for one read. */
     inboxVersion: 'ADMIN#INBOX',
     /** Consent events in the seed's layout, still read and erased. */
     legacyConsent: 'ADMIN#CONSENT',

@@ -2,22 +2,20 @@ import { Aws } from 'aws-cdk-lib';
 import { GSI1_PARTITIONS, type Gsi1Partition, TABLE_PARTITIONS, type TablePartition } from '../contract';
 
 /**
- * Every IAM action the pipeline grants, in one place, and the one table of what each role may do
- * in which partition of the table. Derived from what the runtime calls (the repositories in
- * lambda/core/adapters/dynamodb/ and the use cases that call them), so a change in what a function
- * calls is a change here. `pipeline-grants.ts` turns it into statements. Internal: not part of the
- * jsii API.
+ * Every IAM action the pipeline grants, in one place, and the one table of what each role may do in which
+ * partition of the table. Derived from what the runtime calls (the repositories in lambda/core/adapters/dynamodb/
+ * and the use cases that call them), so a change in what a function calls is a change here. `pipeline-grants.ts`
+ * turns it into statements. Internal: not part of the jsii API.
  */
 
 // ---- The table ---------------------------------------------------------------------------------------
 
 /**
- * The DynamoDB actions a role is granted on items. DynamoDB authorises TransactWriteItems per
- * contained action (Put, Update, Delete, ConditionCheck, each on its own partition key): there is no
- * transaction action. BatchGetItem and BatchWriteItem are their own actions, and `dynamodb:LeadingKeys`
- * then holds every partition key of the batch (hence `ForAllValues`). BatchWriteItem allows puts as
- * well as deletes, and IAM cannot tell them apart: no role is granted it (the erasure deletes item
- * by item, with DeleteItem).
+ * The DynamoDB actions a role is granted on items. DynamoDB authorises TransactWriteItems per contained action
+ * (Put, Update, Delete, ConditionCheck, each on its own partition key): there is no transaction action.
+ * BatchGetItem and BatchWriteItem are their own actions, and `dynamodb:LeadingKeys` then holds every partition key
+ * of the batch (hence `ForAllValues`). BatchWriteItem allows puts as well as deletes, and IAM cannot tell them
+ * apart: no role is granted it (the erasure deletes item by item, with DeleteItem).
  */
 export const TABLE_ACTIONS = {
   get: 'dynamodb:GetItem',
@@ -90,14 +88,15 @@ const marker = only('keyLayoutMigration', get);
 export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAccess } = {
   /**
    * Webhook and End User Messaging inbound: the receipt and marker transaction, the routing reads
-   * (pointer, session), messages appended while a person owns the conversation, Meta's
-   * delivery statuses recorded on the messages they name, and a customer's reactions and edits
-   * recorded on the recent message they name (found by a Query of the customer's history).
+   * (pointer, session), messages appended while a person owns the conversation (raising the inbox's
+   * version), Meta's delivery statuses recorded on the messages they name, and a customer's reactions
+   * and edits recorded on the recent message they name (found by a Query of the customer's history).
    */
   inbound: {
     table: {
       inbound: [get, put, update],
       session: [get, query, conditionCheck, put, update],
+      inboxVersion: [update],
       // Meta's template status notifications, applied to the stored template (templates are an operator plane feature).
       messageTemplates: only('operatorPlane', update),
     },
@@ -110,8 +109,9 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
   turns: {
     table: {
       session: [get, batchGet, query, put, update],
-      // A turn that moves the conversation (a handoff, a close) raises the inbox's version.
+      // A turn to or from people (a handoff, a close) raises the inbox's version, any other the agent's activity.
       inboxVersion: [update],
+      agentActivity: [update],
       // A handoff's report item, in the turn's transaction.
       handoffReport: [update],
       inbound: [get, batchGet, conditionCheck, put, update, remove],
@@ -151,8 +151,9 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       // The admin's CRM screens read rows whether or not crmSync is on; only a projection writes them.
       crmSync: [get, ...only('crmSync', put)],
       cursorKey: [get, put],
-      // Read by every inbox poll; raised by claims, releases and closes.
-      inboxVersion: [get, update],
+      // Read by every inbox poll (an admin's agent lists: in one batch with the agent's activity); raised by claims, releases, closes.
+      inboxVersion: [get, batchGet, update],
+      agentActivity: [batchGet],
       // Take-overs, claims and first replies recorded; the admins' handoff report.
       handoffReport: [query, update],
       // The template list, the template an operator sends, and the admin's sync (each translation written, the ones Meta dropped removed).
@@ -165,7 +166,7 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
    * A customer's erasure and export (the operator API's privacy calls, `erase-customer`,
    * `export-customer`): the customer's partitions by Query, what their references name by
    * BatchGetItem, all of it deleted with DeleteItem, one item at a time — BatchWriteItem would let
-   * whoever erases write items as well, sign-ins included — and the pseudonym salt and audit of the erasure.
+   * whoever erases write items as well, sign-ins included — the erasure's salt, audit and raise of the inbox's version.
    */
   customerData: {
     table: {
@@ -179,6 +180,7 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       operatorAuth: [batchGet, remove],
       adminPrivacy: [get, put],
       adminAudit: [put],
+      inboxVersion: [update],
     },
     index: [],
   },

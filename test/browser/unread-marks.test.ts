@@ -3,6 +3,7 @@
 // clears the mark for them alone. Two operators, each in a browser of their own.
 import type { Page } from 'playwright-core';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
+import { POLL_INTERVAL_MS } from '../../console/src/polling';
 import { accessibilityViolations } from '../support/accessibility';
 import { ConsoleBrowser, signInFromWhatsApp } from '../support/console-browser';
 import { newCustomer, newOperatorPhone } from '../support/ids';
@@ -63,8 +64,8 @@ it('clears the mark for the operator who opens the conversation, and only for th
 
 it('marks it unread again for that operator when the customer writes again', async () => {
   await pipeline.sendCustomerMessage(customer, 'Ainda estou aguardando');
-  // A message to the human inbox raises no version: the list's ETag turns within the minute.
-  await waitUntil(async () => isUnread(ana), 70_000, 'the row unread for Ana again');
+  // A message to the human inbox raises the inbox's version: the row changes at the next poll.
+  await waitUntil(async () => isUnread(ana), 2 * POLL_INTERVAL_MS + 1_500, 'the row unread for Ana again');
   expect(await rowOf(ana).textContent()).toContain('Maria Souza: Ainda estou aguardando');
   expect(await isUnread(bruno)).toBe(true);
 });

@@ -4,6 +4,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { AUDIT_ACTIONS } from '../../lib/contract/audit-actions';
+import { CONVERSATION_REFUSAL_CODES } from '../../lib/contract/conversation-access';
 import { LANGUAGES, type Language, type MessageKey } from '../../console/src/i18n';
 import { explain, type Action } from '../../console/src/view-model';
 import { API_ERROR_CODES, HttpError } from '../../lambda/operator/http-kit';
@@ -113,3 +115,20 @@ describe('refusals of the API', () => {
     }
   });
 });
+
+describe('a conversation refused by the rule of who may do what', () => {
+  it.each([...CONVERSATION_REFUSAL_CODES])('words the refusal %s in every language, naming the person who has it where another has it', (code) => {
+    for (const language of LANGUAGE_NAMES) {
+      const words = (DICTIONARIES[language] as Readonly<Record<string, string>>)[`error.${code}`]?.trim();
+      expect([language, words]).toEqual([language, expect.stringMatching(/\S/)]);
+      expect([language, placeholdersOf(words ?? '')]).toEqual([language, code === 'conversation_taken' ? ['who'] : []]);
+    }
+  });
+});
+
+describe('the audit', () => {
+  it.each([...AUDIT_ACTIONS])('words the action %s in every language', (action) => {
+    for (const language of LANGUAGE_NAMES) expect([language, (DICTIONARIES[language] as Readonly<Record<string, string>>)[`audit.action.${action}`]?.trim()]).toEqual([language, expect.stringMatching(/\S/)]);
+  });
+});
+

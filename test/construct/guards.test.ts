@@ -193,23 +193,31 @@ describe('the pipeline-wide budget', () => {
 });
 
 describe('least privilege on the table and its key', () => {
-  /** The partition patterns of the webhook's table statements. */
-  function webhookPartitions(synth: ReturnType<typeof synthPipeline>): unknown[] {
+  /** The webhook's table statements: the partition patterns (dynamodb:LeadingKeys) and the actions of each. */
+  function webhookTableStatements(synth: ReturnType<typeof synthPipeline>): { partitions: unknown[]; actions: unknown }[] {
     const tableArn = synth.stack.resolve(synth.pipeline.table.tableArn);
     return roleStatements(synth, synth.pipeline.webhookFunction.role!)
       .filter((entry) => JSON.stringify(entry.resources) === JSON.stringify([tableArn]))
-      .map((entry) => (entry.condition as Record<string, Record<string, unknown>>)['ForAllValues:StringLike']['dynamodb:LeadingKeys']);
+      .map((entry) => ({ partitions: [(entry.condition as Record<string, Record<string, unknown>>)['ForAllValues:StringLike']['dynamodb:LeadingKeys']].flat(), actions: entry.actions }));
   }
+  const webhookPartitions = (synth: ReturnType<typeof synthPipeline>) => webhookTableStatements(synth).flatMap((entry) => entry.partitions);
 
-  test('the webhook reaches only the customer inbound and session partitions (dynamodb:LeadingKeys)', () => {
-    const partitions = webhookPartitions(synthPipeline());
+  // Besides the customer partitions, the inbox's version: a customer's message to the human inbox
+  // changes a row people's lists show, and raises it — an UpdateItem of that one counter, nothing else.
+  const WEBHOOK_PARTITIONS = new Set(['ADMIN#INBOX', 'DEBOUNCE#*', 'SESSION#*']);
+
+  test('the webhook reaches only the customer inbound and session partitions, and the inbox version (dynamodb:LeadingKeys)', () => {
+    const synth = synthPipeline();
+    const partitions = webhookPartitions(synth);
     expect(partitions.length).toBeGreaterThan(0);
-    expect(new Set(partitions.flat())).toEqual(new Set(['DEBOUNCE#*', 'SESSION#*']));
+    expect(new Set(partitions)).toEqual(WEBHOOK_PARTITIONS);
+    const onInboxVersion = webhookTableStatements(synth).filter((entry) => entry.partitions.includes('ADMIN#INBOX'));
+    expect(onInboxVersion.map((entry) => entry.actions)).toEqual([['dynamodb:UpdateItem']]);
   });
 
   test('with CRM sync on, the webhook still reaches only those partitions: it reads the session to route, never its CRM row', () => {
     const synth = synthPipeline({}, (stack) => ({ crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)) }));
-    expect(new Set(webhookPartitions(synth).flat())).toEqual(new Set(['DEBOUNCE#*', 'SESSION#*']));
+    expect(new Set(webhookPartitions(synth))).toEqual(WEBHOOK_PARTITIONS);
   });
 
   test('every grant on a customer managed key is usable only through DynamoDB, SQS, Secrets Manager or S3 (kms:ViaService)', () => {

@@ -4,6 +4,7 @@ import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { DynamoConsentRepository } from '../../lambda/core/adapters/dynamodb/consent-repository';
 import { DynamoCustomerDataRepository } from '../../lambda/core/adapters/dynamodb/customer-data-repository';
 import { DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { systemClock } from '../../lambda/core/adapters/system/system-clock';
 import { createDynamoRepositories } from '../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { consentCommandOf, MESSAGING_CONSENT_PURPOSE } from '../../lambda/core/domain/privacy';
 import { DEFAULT_CONSENT_CONFIRMATIONS } from '../../lambda/core/application/privacy/messaging-consent';
@@ -150,7 +151,7 @@ test('the current consent is the newest event, written with it: a retried record
     // An opt-out redriven late, after the opt-in that followed it.
     await consents.record(event('01', false));
     expect(await consents.latestFor(customer, MESSAGING_CONSENT_PURPOSE)).toMatchObject({ consentId: 'wamid.03', granted: true });
-    expect((await consentEventsOf({ customerData: new DynamoCustomerDataRepository(kit) }, customer)).map((recorded) => recorded.consentId)).toEqual(['wamid.03', 'wamid.02', 'wamid.01']);
+    expect((await consentEventsOf({ customerData: new DynamoCustomerDataRepository(kit, systemClock) }, customer)).map((recorded) => recorded.consentId)).toEqual(['wamid.03', 'wamid.02', 'wamid.01']);
     expect(await consents.latestFor(customer, 'data_processing')).toBeUndefined();
   });
 });

@@ -47,7 +47,9 @@ export function FeedbackLine({ feedback }: { readonly feedback: Feedback }) {
 
 /**
  * Data from the API for the current screen: loaded when `keys` change, and with `poll` also every
- * few seconds while the page is visible (see polling.ts). `reload` loads again at once.
+ * few seconds while the page is visible (see polling.ts). `reload` loads again at once. A load the
+ * API refuses as not this person's to see (`403`) or gone (`404`) drops what the screen showed: it
+ * is no longer theirs to act on; any other failure keeps it, with the error to say it may be stale.
  */
 export function useRemote<T>(load: () => Promise<T>, keys: readonly unknown[], poll = false): { data: T | undefined; error: unknown; reload: () => Promise<void> } {
   const [data, setData] = useState<T | undefined>(undefined);
@@ -59,6 +61,7 @@ export function useRemote<T>(load: () => Promise<T>, keys: readonly unknown[], p
       setData(await loadRef.current());
       setError(undefined);
     } catch (failure) {
+      if (failure instanceof ApiError && (failure.status === 403 || failure.status === 404)) setData(undefined);
       setError(failure);
     }
   };
@@ -85,8 +88,10 @@ export function formatTime(iso: string, language: Language): string {
   return new Date(iso).toLocaleString(LANGUAGES[language].formatTag, { dateStyle: 'short', timeStyle: 'short' });
 }
 
-/** Why the screen's data could not be loaded, when it could not. */
-export function LoadError({ error }: { readonly error: unknown }) {
+/** Why the screen's data could not be loaded, when it could not; with `stale`, that what it still shows is the last it loaded. */
+export function LoadError({ error, stale = false }: { readonly error: unknown; readonly stale?: boolean }) {
   const { t } = useConsole();
-  return error === undefined ? null : <FeedbackLine feedback={{ kind: 'error', text: describeFailure(t, error, 'load') }} />;
+  if (error === undefined) return null;
+  const reason = describeFailure(t, error, 'load');
+  return <FeedbackLine feedback={{ kind: 'error', text: stale ? t('error.refreshFailed', { reason }) : reason }} />;
 }

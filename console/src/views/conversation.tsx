@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { ConversationState, ConversationView, HistoryEntry } from '../../../lib/contract/operator-api';
+import { type ConversationAction, mayDo } from '../../../lib/contract/conversation-access';
+import { customerNameOf, knownCustomerNameOf } from '../../../lib/contract/customer-name';
+import type { ConversationView, HistoryEntry } from '../../../lib/contract/operator-api';
 import { useConsole } from '../context';
 import type { MessageKey } from '../i18n';
 import { hrefOf, serviceWindowOf } from '../view-model';
@@ -43,7 +45,7 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
     }
   });
 
-  const act = async (action: ConversationAction) => {
+  const act = async (action: OwnershipAction) => {
     setBusy(true);
     try {
       await api.act(customerId, action === 'takeOver' ? 'take-over' : action);
@@ -51,13 +53,15 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
         location.hash = hrefOf({ kind: 'inbox', tab: 'waiting' });
         return;
       }
+      // Said done once the screen shows the conversation as it is now: never beside the control just used.
+      await reload();
       setFeedback({ kind: 'ok', text: t(ACTION_DONE[action]) });
       setFocusReply(action === 'claim' || action === 'takeOver');
     } catch (failure) {
       setFeedback({ kind: 'error', text: describeFailure(t, failure, action) });
+      await reload();
     } finally {
       setBusy(false);
-      await reload();
     }
   };
 
@@ -75,8 +79,10 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
   };
 
   const conversation = data?.conversation;
-  const mine = conversation?.state === 'HUMAN_ACTIVE' && conversation.assignedTo === session.operator.phone;
-  const available = (action: ConversationAction): boolean => conversation !== undefined && !busy && mayDo(action, conversation.state, mine, session.role === 'admin');
+  // The API's own rule: a control exists only when the API would do what it asks, for this person now.
+  const permitted = (action: ConversationAction): boolean => conversation !== undefined && mayDo({ phone: session.operator.phone, role: session.role }, conversation, action);
+  const mine = permitted('reply');
+  const available = (action: OwnershipAction): boolean => !busy && permitted(action);
   const shortcuts: Shortcut[] = [
     { key: 'c', label: 'conversation.claim', run: available('claim') ? () => void act('claim') : undefined },
     { key: 't', label: 'conversation.takeOver', run: available('takeOver') ? () => void act('takeOver') : undefined },
@@ -89,14 +95,22 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
   useShortcuts(shortcuts);
 
   if (data === undefined || conversation === undefined) {
-    return error === undefined ? <p role="status">{t('loading')}</p> : <LoadError error={error} />;
+    if (error === undefined) return <p role="status">{t('loading')}</p>;
+    // Refused or gone: nothing of it is shown, only why and the way back.
+    return (
+      <article class="conversation">
+        <a href={hrefOf({ kind: 'inbox', tab: 'waiting' })}>{t('conversation.back')}</a>
+        <LoadError error={error} />
+      </article>
+    );
   }
+  const customerName = customerNameOf(conversation);
   const { messages } = data;
   const shownIds = new Set(messages.map((message) => message.messageId));
   const ownReplies = replies.filter((reply) => reply.messageId === undefined || !shownIds.has(reply.messageId));
   const closed = conversation.state === 'CLOSED';
-  const actionButton = (action: ConversationAction, primary = false) =>
-    mayDo(action, conversation.state, mine, session.role === 'admin') && (
+  const actionButton = (action: OwnershipAction, primary = false) =>
+    permitted(action) && (
       <button type="button" class={primary ? 'primary' : undefined} disabled={busy} aria-keyshortcuts={SHORTCUT_OF[action]} onClick={() => (action === 'close' ? setConfirmingClose(true) : act(action))}>
         {t(ACTION_LABEL[action])}
       </button>
@@ -106,10 +120,10 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
     <article class="conversation" aria-labelledby="conversation-heading">
       <a href={hrefOf({ kind: 'inbox', tab: mine ? 'mine' : 'waiting' })}>{t('conversation.back')}</a>
       <header class="conversation-header">
-        <h2 id="conversation-heading">{conversation.displayName ?? conversation.customerId}</h2>
+        <h2 id="conversation-heading">{customerName}</h2>
         <p>
           <span class={`badge state-${conversation.state}`}>{t('conversation.state', { state: t(`state.${conversation.state}`) })}</span>
-          {conversation.assignedTo !== undefined && <span> · {t('conversation.assignedTo', { operator: conversation.assignedTo === session.operator.phone ? t('conversation.you') : conversation.assignedTo })}</span>}
+          {conversation.assignedTo !== undefined && <span> · {t('conversation.assignedTo', { operator: conversation.assignedTo === session.operator.phone ? t('conversation.you') : (conversation.assignedToName ?? conversation.assignedTo) })}</span>}
         </p>
         {conversation.handoffReason !== undefined && (
           <p class="handoff-reason">
@@ -122,13 +136,13 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
         </button>
       </header>
       <FeedbackLine feedback={feedback} />
-      <LoadError error={error} />
+      <LoadError error={error} stale />
       <div class="conversation-body">
         <History
           customerId={customerId}
           messages={messages}
           ownReplies={ownReplies}
-          customerName={conversation.displayName ?? conversation.customerId}
+          customerName={customerName}
           onRetry={(reply) => send(reply.text, reply.id)}
           onDiscard={(reply) => setReplies((all) => all.filter((other) => other.id !== reply.id))}
         />
@@ -148,7 +162,7 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
         serviceWindow={closed ? { open: false } : serviceWindowOf(messages, new Date())}
         state={conversation.state}
         mine={mine}
-        customerName={conversation.displayName}
+        customerName={knownCustomerNameOf(conversation)}
         textareaRef={replyBox}
         onSend={(text) => send(text)}
       />
@@ -165,32 +179,19 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
           void act('close');
         }}
       >
-        <p>{t('close.body', { customer: conversation.displayName ?? conversation.customerId })}</p>
+        <p>{t('close.body', { customer: customerName })}</p>
       </ConfirmDialog>
       <ShortcutHelp shortcuts={shortcuts} open={showingShortcuts} onClose={() => setShowingShortcuts(false)} />
     </article>
   );
 }
 
-type ConversationAction = 'claim' | 'takeOver' | 'release' | 'close';
+/** What a control here does with who has the conversation. */
+type OwnershipAction = Extract<ConversationAction, 'claim' | 'takeOver' | 'release' | 'close'>;
 
-const ACTION_LABEL: Record<ConversationAction, MessageKey> = { claim: 'conversation.claim', takeOver: 'conversation.takeOver', release: 'conversation.release', close: 'conversation.close' };
-const ACTION_DONE: Record<ConversationAction, MessageKey> = { claim: 'conversation.claimed', takeOver: 'conversation.takenOver', release: 'conversation.released', close: 'conversation.closed' };
-const SHORTCUT_OF: Record<ConversationAction, string | undefined> = { claim: 'c', takeOver: 't', release: undefined, close: 'e' };
-
-/** What the access rules let this person do in a conversation in `state` (docs/OPERATOR-API.md#who-may-do-what). */
-function mayDo(action: ConversationAction, state: ConversationState, mine: boolean, admin: boolean): boolean {
-  switch (action) {
-    case 'claim':
-      return state === 'AWAITING_HUMAN';
-    case 'takeOver':
-      return admin && (state === 'NEW' || state === 'QUALIFYING');
-    case 'release':
-      return state === 'AWAITING_HUMAN' || (state === 'HUMAN_ACTIVE' && (mine || admin));
-    case 'close':
-      return state === 'AWAITING_HUMAN' || (state === 'HUMAN_ACTIVE' && (mine || admin)) || (admin && (state === 'NEW' || state === 'QUALIFYING'));
-  }
-}
+const ACTION_LABEL: Record<OwnershipAction, MessageKey> = { claim: 'conversation.claim', takeOver: 'conversation.takeOver', release: 'conversation.release', close: 'conversation.close' };
+const ACTION_DONE: Record<OwnershipAction, MessageKey> = { claim: 'conversation.claimed', takeOver: 'conversation.takenOver', release: 'conversation.released', close: 'conversation.closed' };
+const SHORTCUT_OF: Record<OwnershipAction, string | undefined> = { claim: 'c', takeOver: 't', release: undefined, close: 'e' };
 
 /**
  * What WhatsApp reported of a message the pipeline sent, as the phone shows it: ✓ sent, ✓✓

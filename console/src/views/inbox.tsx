@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
+import { customerNameOf } from '../../../lib/contract/customer-name';
 import type { ConversationSummary, Page } from '../../../lib/contract/operator-api';
 import type { OperatorApi } from '../api';
 import { useConsole } from '../context';
 import { formatDuration, type MessageKey, type Translate } from '../i18n';
-import { COUNTED_TABS, customerNameOf, durationOf, hrefOf, inboxTabs, INBOX_TABS, isJustNow, listKeyOf, listsToPoll, mergeRows, TAB_LISTS, type InboxList, type InboxTab } from '../view-model';
+import { COUNTED_TABS, durationOf, hrefOf, inboxTabs, INBOX_TABS, isJustNow, listKeyOf, listsToPoll, mergeRows, TAB_LISTS, type InboxList, type InboxTab } from '../view-model';
 import { describeFailure, FeedbackLine, LoadError, useRemote, type Feedback } from './common';
 
 const TAB_LABELS: Record<InboxTab, MessageKey> = { waiting: 'inbox.tab.waiting', mine: 'inbox.tab.mine', open: 'inbox.tab.open', closed: 'inbox.tab.closed' };
@@ -94,7 +95,7 @@ export function InboxScreen({ tab }: { readonly tab: InboxTab }) {
         ))}
       </div>
       <SearchForm current={search} onSearch={setSearch} />
-      <LoadError error={error} />
+      <LoadError error={error} stale={data !== undefined} />
       <div id="inbox-list" role="tabpanel" aria-labelledby={`tab-${tab}`}>
         {data === undefined ? (
           <p role="status">{t('loading')}</p>

@@ -64,7 +64,6 @@ export class RecordBusinessEchoes {
         const handedOver = await this.deps.sessions.transitionState(active, active.state, SessionState.AWAITING_HUMAN, {
           changes: { handoffReason: ANSWERED_FROM_PHONE, handoffRequestedAt: null },
           expectedAssignedTo: null,
-          leaveInboxVersion: true,
         });
         return { session: handedOver, pausedNow: true };
       }

@@ -111,7 +111,7 @@ export class RegisterInboundTurns {
       // the first reception time (the receipt's), so it lands on the same history item, once.
       const received = redelivered ? ((await this.deps.receipts.getReceipt(turn))?.turn.receivedAt ?? turn.receivedAt) : turn.receivedAt;
       const message = customerMessage(turn, session.sessionId, received);
-      const appended = await this.deps.messages.appendInboundIfSessionState(message, session.state, session.sessionId);
+      const appended = await this.deps.messages.appendInboundIfSessionState(message, session, turn.profileName);
       if (appended) {
         await this.deps.receipts.markHumanRouted(turn);
         return 'human';

@@ -73,11 +73,13 @@ export function seenMarkOf(session: Pick<Session, 'lastCustomerMessage' | 'seenB
 
 /**
  * What an operator's conversation lists are as of now, for their `ETag`: the inbox's number, which
- * rises when a conversation changes state, and how often that operator's marks changed.
+ * rises with every change of a row people's lists show, how often that operator's marks changed, and
+ * for an admin's lists of the agent's conversations how often the agent's turns changed one.
  */
 export interface InboxVersion {
   readonly version: number;
   readonly seenMarks: number;
+  readonly agentActivity?: number;
 }
 
 /** How a name is compared in a search: lower case, without accents, single spaces ("José  Silva" → "jose silva"). */

@@ -81,7 +81,7 @@ export function isAvailabilityValid(availableSince: IsoTimestamp, now: Date, tim
 }
 
 /** How people see a customer: the name the conversation gave, else the customer id. */
-export function customerDisplayName(session: Session): string | undefined {
+export function customerDisplayName(session: Pick<Session, 'cadastralData' | 'qualificationData'>): string | undefined {
   for (const candidate of [session.cadastralData.name, session.qualificationData.name, session.qualificationData.nome]) {
     if (typeof candidate === 'string' && candidate.trim() !== '') return candidate.trim();
   }

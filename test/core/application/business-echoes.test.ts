@@ -2,6 +2,7 @@
 // redelivery writes (nothing), and that a notification without them costs no request at all.
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { DynamoInboxVersion } from '../../../lambda/core/adapters/dynamodb/inbox-version';
 import { DynamoMessageRepository } from '../../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../../lambda/core/adapters/dynamodb/session-repository';
 import { registerInboundNotification, type InboundNotificationDependencies } from '../../../lambda/core/application/inbound-notification';
@@ -19,6 +20,7 @@ let table: TestTable;
 let sessions: DynamoSessionRepository;
 let messages: DynamoMessageRepository;
 let echoes: RecordBusinessEchoes;
+let inboxVersion: DynamoInboxVersion;
 const calls = new CallRecorder();
 const clock = new ManualClock('2026-03-10T12:00:00.000Z');
 let nextId = 0;
@@ -30,6 +32,7 @@ beforeAll(async () => {
   sessions = new DynamoSessionRepository(kit, clock);
   messages = new DynamoMessageRepository(kit, clock);
   echoes = new RecordBusinessEchoes({ sessions, messages, clock, ids });
+  inboxVersion = new DynamoInboxVersion(kit, clock);
 });
 afterAll(() => table.drop());
 beforeEach(() => calls.reset());
@@ -49,8 +52,11 @@ test('an echo hands the agent’s conversation to people, owned by nobody and wi
   const customer = newCustomer();
   await sessions.put({ ...openSession({ customerId: customer, customerIdKind: 'phone' }, ids.newId(), '2026-03-10T11:00:00.000000Z'), state: SessionState.QUALIFYING });
   const echo = echoTo(customer);
+  const before = (await inboxVersion.current('5511900000001')).version;
 
   expect(await echoes.execute([echo])).toEqual({ recorded: 1, paused: 1 });
+  // The paused conversation joins the operators' open lists at their next poll.
+  expect((await inboxVersion.current('5511900000001')).version).toBeGreaterThan(before);
   // Redelivered a minute later, so at another reception time: found by its id.
   expect(await echoes.execute([{ ...echo, receivedAt: '2026-03-10T12:01:00.000Z' }])).toEqual({ recorded: 0, paused: 0 });
 

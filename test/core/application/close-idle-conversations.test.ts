@@ -29,7 +29,7 @@ afterEach(() => harness?.close());
 function sweeperAt(hoursLater: number) {
   const clock = new ManualClock(new Date(Date.now() + hoursLater * HOUR));
   const sessions = new DynamoSessionRepository(harness.kit, clock);
-  const audit = new OperatorAuditTrail(new DynamoAdminAuditRepository(harness.kit), clock, randomIdGenerator, new CustomerPseudonyms(new DynamoCustomerDataRepository(harness.kit)));
+  const audit = new OperatorAuditTrail(new DynamoAdminAuditRepository(harness.kit), clock, randomIdGenerator, new CustomerPseudonyms(new DynamoCustomerDataRepository(harness.kit, clock)));
   return { clock, sweeper: new CloseIdleConversations({ sessions, closer: new CloseConversation({ sessions, audit }), clock, settings: { idleTimeoutMs: IDLE_TIMEOUT_MS } }) };
 }
 

@@ -94,6 +94,9 @@ it('lets exactly one of two operators claim a conversation at once', async () =>
   expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
   const winner = answers.find((answer) => answer.status === 200)!;
   expect(winner.body.conversation).toMatchObject({ state: 'HUMAN_ACTIVE', assignedTo: expect.stringMatching(new RegExp(`^(${adminPhone}|${operatorPhone})$`)) });
+  // The other is told who was first: by the name the operators list gives her, else her phone.
+  const { assignedTo } = winner.body.conversation;
+  expect(answers.find((answer) => answer.status === 409)!.body).toMatchObject({ error: 'conflict', problem: { code: 'conversation_taken', assignedTo, who: assignedTo === operatorPhone ? 'Bia' : adminPhone } });
   const row = (await admin.call('GET', '/api/conversations?state=HUMAN_ACTIVE&limit=100')).body.items.find((item: { customerId: string }) => item.customerId === customer);
   // The operators list names Bia; the deploy-time admin it does not name shows as her phone.
   expect(row.assignedToName).toBe(row.assignedTo === operatorPhone ? 'Bia' : undefined);
@@ -247,46 +250,85 @@ describe('searching and filtering the inbox', () => {
 
 describe('polling the inbox with conditional requests', () => {
   const waiting = '/api/conversations?state=AWAITING_HUMAN&limit=100';
+  const served = '/api/conversations?state=QUALIFYING&limit=100';
+  const rowOf = (answer: { body: { items: { customerId: string }[] } }, customer: string) => answer.body.items.find((item) => item.customerId === customer);
+  /** The list as a console holding `etag` asks for it again. */
+  const pollWith = (client: ConsoleClient, etag: string | null, query = waiting) => client.call('GET', query, undefined, { headers: { 'if-none-match': etag! } });
 
-  it('answers 304 with no body while nothing changed, and the new list once a conversation moves', async () => {
+  it('answers 304 with no body while nothing changed, however long, and the new list once a conversation moves', async () => {
     const customer = await handedOffCustomer();
     const first = await operator.call('GET', waiting);
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^"[\w-]+"$/);
-    const again = await operator.call('GET', waiting, undefined, { headers: { 'if-none-match': etag } });
-    // Unless the minute turned in between, which changes the tag too.
-    if (again.status === 200) expect(again.headers.get('etag')).not.toBe(etag);
-    else expect(again).toMatchObject({ status: 304, body: '' });
+    // No clock in the tag: the waiting times a row shows are the console's, from its timestamps.
+    expect(await pollWith(operator, etag)).toMatchObject({ status: 304, body: '' });
 
     expect((await admin.call('POST', `/api/conversations/${customer}/claim`)).status).toBe(200);
-    const changed = await operator.call('GET', waiting, undefined, { headers: { 'if-none-match': etag } });
+    const changed = await pollWith(operator, etag);
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
-    expect(changed.body.items.map((item: { customerId: string }) => item.customerId)).not.toContain(customer);
+    expect(rowOf(changed, customer)).toBeUndefined();
+  });
+
+  it('turns the tag when the customer writes to the human inbox: the row shows the message and the profile name it came with', async () => {
+    const customer = await handedOffCustomer();
+    const before = await operator.call('GET', waiting);
+    await pipeline.sendCustomerMessage(customer, 'Ainda estou aguardando', { profileName: 'Diego Ramos' });
+    await pipeline.waitForIdle();
+    const after = await pollWith(operator, before.headers.get('etag'));
+    expect(after.status).toBe(200);
+    expect(rowOf(after, customer)).toMatchObject({ profileName: 'Diego Ramos', lastMessage: { preview: 'Ainda estou aguardando' } });
+    // The search finds the conversation by the name it learned there.
+    expect(rowOf(await operator.call('GET', `${waiting}&search=diego`), customer)).toBeDefined();
+  });
+
+  it('turns the tag when an admin erases the customer: the row leaves every list that showed it', async () => {
+    const customer = await handedOffCustomer();
+    const [operatorsCopy, adminsCopy] = await Promise.all([operator.call('GET', waiting), admin.call('GET', waiting)]);
+    expect(rowOf(operatorsCopy, customer)).toBeDefined();
+    expect((await admin.call('POST', `/api/admin/customers/${customer}/erase`, { confirm: customer })).status).toBe(200);
+    for (const [client, copy] of [[operator, operatorsCopy], [admin, adminsCopy]] as const) {
+      const after = await pollWith(client, copy.headers.get('etag'));
+      expect(after.status).toBe(200);
+      expect(rowOf(after, customer)).toBeUndefined();
+    }
+  });
+
+  it('turns the tag of an admin’s lists of the agent’s conversations at each turn of the agent, and not people’s lists', async () => {
+    const [peoples, agents] = await Promise.all([admin.call('GET', waiting), admin.call('GET', served)]);
+    const customer = newCustomer();
+    await pipeline.sendCustomerMessage(customer, 'Oi', { profileName: 'Carla Dias' });
+    await waitUntil(() => sentTo(customer).length === 1, 10_000, 'the agent’s reply');
+    await pipeline.waitForIdle();
+    expect((await pollWith(admin, peoples.headers.get('etag'))).status).toBe(304);
+    const appeared = await pollWith(admin, agents.headers.get('etag'), served);
+    expect(appeared.status).toBe(200);
+    expect(rowOf(appeared, customer)).toMatchObject({ profileName: 'Carla Dias', lastMessage: { preview: 'Oi' } });
+
+    await pipeline.sendCustomerMessage(customer, 'Quero saber o preço');
+    await waitUntil(() => sentTo(customer).length === 2, 10_000, 'the agent’s second reply');
+    await pipeline.waitForIdle();
+    const next = await pollWith(admin, appeared.headers.get('etag'), served);
+    expect(next.status).toBe(200);
+    expect(rowOf(next, customer)).toMatchObject({ lastMessage: { preview: 'Quero saber o preço' } });
   });
 
   it('marks a row unread for each operator until they open it; the open turns their ETag alone', async () => {
     const customer = await handedOffCustomer();
-    const rowFor = (answer: { body: { items: { customerId: string; unread: boolean }[] } }) => answer.body.items.find((item) => item.customerId === customer);
     const [mine, theirs] = await Promise.all([operator.call('GET', waiting), admin.call('GET', waiting)]);
-    expect([rowFor(mine)?.unread, rowFor(theirs)?.unread]).toEqual([true, true]);
+    expect([rowOf(mine, customer), rowOf(theirs, customer)]).toEqual([expect.objectContaining({ unread: true }), expect.objectContaining({ unread: true })]);
 
     expect((await operator.call('GET', `/api/conversations/${customer}`)).status).toBe(200);
-    const [mineNow, theirsNow] = await Promise.all([
-      operator.call('GET', waiting, undefined, { headers: { 'if-none-match': mine.headers.get('etag')! } }),
-      admin.call('GET', waiting, undefined, { headers: { 'if-none-match': theirs.headers.get('etag')! } }),
-    ]);
+    const [mineNow, theirsNow] = await Promise.all([pollWith(operator, mine.headers.get('etag')), pollWith(admin, theirs.headers.get('etag'))]);
     expect(mineNow.status).toBe(200);
-    expect(rowFor(mineNow)?.unread).toBe(false);
-    // Unless the minute turned in between, the admin's copy is still current.
-    if (theirsNow.status === 200) expect(rowFor(theirsNow)?.unread).toBe(true);
-    else expect(theirsNow.status).toBe(304);
+    expect(rowOf(mineNow, customer)).toMatchObject({ unread: false });
+    expect(theirsNow.status).toBe(304);
   });
 
   it('tags each caller and each query apart: one operator’s copy never answers another’s', async () => {
     const [mine, theirs, other] = await Promise.all([operator.call('GET', waiting), admin.call('GET', waiting), operator.call('GET', `${waiting}&search=ana`)]);
     expect(new Set([mine, theirs, other].map((answer) => answer.headers.get('etag'))).size).toBe(3);
-    expect((await admin.call('GET', waiting, undefined, { headers: { 'if-none-match': mine.headers.get('etag')! } })).status).toBe(200);
+    expect((await pollWith(admin, mine.headers.get('etag'))).status).toBe(200);
   });
 });
 

@@ -197,7 +197,7 @@ function instrumentedRepositories(tableName: string, injector: FaultInjector, pr
     resources: injector.port('resources', new DynamoVersionedResourceRepository(kit, systemClock)),
     budgets: injector.port('budgets', new DynamoCustomerBudgetRepository(kit)),
     consents: injector.port('consents', new DynamoConsentRepository(kit)),
-    customerData: injector.port('customerData', new DynamoCustomerDataRepository(kit)),
+    customerData: injector.port('customerData', new DynamoCustomerDataRepository(kit, systemClock)),
   };
 }
 

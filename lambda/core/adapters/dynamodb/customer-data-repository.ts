@@ -1,5 +1,7 @@
 import type { CustomerDataRepository, CustomerInventory, CustomerRecord } from '../../ports/customer-data';
+import type { Clock } from '../../ports/clock';
 import { referencedKeys } from './customer-references';
+import { DynamoInboxVersion } from './inbox-version';
 import type { DynamoKit, Item, QueryRequest } from './dynamo-kit';
 import {
   budgetPartition,
@@ -46,7 +48,15 @@ const STAFF = 'staff';
  * here that touches other customers' items, which the newer layout avoids).
  */
 export class DynamoCustomerDataRepository implements CustomerDataRepository {
-  constructor(private readonly kit: DynamoKit) {}
+  /** Raised when a removal took a conversation out of the inbox. */
+  private readonly inboxVersion: DynamoInboxVersion;
+
+  constructor(
+    private readonly kit: DynamoKit,
+    clock: Clock,
+  ) {
+    this.inboxVersion = new DynamoInboxVersion(kit, clock);
+  }
 
   async inventory(customerId: string, options: { readonly contents?: boolean } = {}): Promise<CustomerInventory> {
     const own = [
@@ -79,6 +89,8 @@ export class DynamoCustomerDataRepository implements CustomerDataRepository {
       while (next < records.length) await this.kit.delete({ key: records[next++].key });
     };
     await Promise.all(Array.from({ length: Math.min(PARALLEL_DELETES, records.length) }, worker));
+    // A conversation gone is a row gone from every inbox that lists it.
+    if (records.some((record) => record.kind === EntityType.session)) await this.inboxVersion.raise();
   }
 
   pseudonymSalt(): Promise<string> {

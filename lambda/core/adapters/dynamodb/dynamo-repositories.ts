@@ -73,7 +73,7 @@ export const operationalConfig = (table: DynamoTable) => new DynamoOperationalCo
 export const adminAudit = (table: DynamoTable) => new DynamoAdminAuditRepository(table.kit);
 export const consentRepository = (table: DynamoTable) => new DynamoConsentRepository(table.kit);
 export const operatorAuthRepository = (table: DynamoTable) => new DynamoOperatorAuthRepository(table.kit, table.clock, table.operatorTimeZone);
-export const customerDataRepository = (table: DynamoTable) => new DynamoCustomerDataRepository(table.kit);
+export const customerDataRepository = (table: DynamoTable) => new DynamoCustomerDataRepository(table.kit, table.clock);
 export const customerBudgets = (table: DynamoTable) => new DynamoCustomerBudgetRepository(table.kit);
 export const pipelineBudget = (table: DynamoTable) => new DynamoPipelineBudgetRepository(table.kit);
 export const messageTemplates = (table: DynamoTable) => new DynamoMessageTemplateRepository(table.kit);

@@ -50,6 +50,7 @@ export const EntityType = {
   privacySalt: 'privacy_salt',
   cursorSigningKey: 'cursor_signing_key',
   inboxVersion: 'inbox_version',
+  agentActivity: 'agent_activity',
   customerBudget: 'customer_budget',
   pipelineBudget: 'pipeline_budget',
   messageTemplate: 'message_template',
@@ -320,6 +321,16 @@ export const cursorSigningKey = () => tableKey(PARTITION.cursorKey, 'KEY');
 
 /** The counter the inbox's conditional requests compare (inbox-version.ts). */
 export const inboxVersionKey = () => tableKey(PARTITION.inboxVersion, 'VERSION');
+
+/**
+ * How often the agent's turns changed a conversation it serves, on {@link WRITE_SHARDS} partitions:
+ * a turn adds one on its customer's shard (at 1,000 turns/s, 125 writes/s each), and an admin's list
+ * of the agent's conversations compares the shards' sum, read with the inbox's version in one
+ * BatchGetItem ({@link agentActivityKeys}).
+ */
+const agentActivityShardKey = (shard: number) => tableKey(`${PARTITION_PREFIX.agentActivity}${shardSegment(shard)}`, 'VERSION');
+export const agentActivityKey = (customerId: string) => agentActivityShardKey(writeShardOf(customerId));
+export const agentActivityKeys = (): TableKey[] => allWriteShards().map(agentActivityShardKey);
 
 // ---- Operator authentication ------------------------------------------------------------------------
 

@@ -1,10 +1,10 @@
-import { ConditionFailedError, type MessageRepository, type Page, type PageRequest, type ReceiptOutcome, type UsageReadBound } from '../../ports/repositories';
+import { ConditionFailedError, type HumanInboxSession, type MessageRepository, type Page, type PageRequest, type ReceiptOutcome, type UsageReadBound } from '../../ports/repositories';
 import { AgentUsageTally, type DailyAgentUsage, type UtcDay } from '../../domain/agent-usage';
 import type { DeliveryReceipt } from '../../domain/delivery-receipt';
 import type { InboundReaction } from '../../domain/inbound-turn';
 import type { Message, OutboundRef } from '../../domain/message';
-import { previewOf } from '../../domain/inbox-summary';
-import type { SessionState } from '../../domain/session';
+import { previewOf, searchableNamesOf } from '../../domain/inbox-summary';
+import { customerDisplayName } from '../../domain/operator';
 import { isExpired } from '../../domain/privacy';
 import { isoMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
@@ -32,6 +32,7 @@ import {
 } from './keys';
 import { KeyLayout } from '../../../../lib/contract/key-layout';
 import { KeyLayoutPolicy } from './key-layout';
+import { DynamoInboxVersion } from './inbox-version';
 import { deliveryUpdate, quarantineUpdate, receiptUpdate } from './message-updates';
 import { conditionally, IF_ABSENT, ITEM_EXISTS, KEY_NAMES, queryPrefixPage, toPage } from './repository-support';
 import { InvalidKeySegmentError } from './dynamo-errors';
@@ -82,7 +83,14 @@ export class DynamoMessageRepository implements MessageRepository {
     return (await this.recentMessageKey(customerId, messageId)) !== undefined;
   }
 
-  async appendInboundIfSessionState(message: Message, expectedState: SessionState, expectedSessionId: string): Promise<boolean> {
+  async appendInboundIfSessionState(message: Message, session: HumanInboxSession, profileName?: string): Promise<boolean> {
+    const { sessionId: expectedSessionId, state: expectedState } = session;
+    // A new profile name is found by the inbox's search too.
+    const searchable = profileName === undefined ? undefined : searchableNamesOf({ profileName }, customerDisplayName(session));
+    const profile =
+      profileName === undefined
+        ? undefined
+        : { set: ', #profile = :profile, #searchable = :searchable', names: { '#profile': SessionAttribute.profileName, '#searchable': SessionAttribute.searchableNames }, values: { ':profile': profileName, ':searchable': searchable } };
     try {
       await this.kit.transact([
         { put: { item: this.toItem(message), ...IF_ABSENT } },
@@ -90,10 +98,10 @@ export class DynamoMessageRepository implements MessageRepository {
         {
           update: {
             key: sessionKey(message.customerId, expectedSessionId),
-            update: 'SET #preview = :preview, #lastAt = :lastAt',
+            update: `SET #preview = :preview, #lastAt = :lastAt${profile?.set ?? ''}`,
             condition: '#state = :state',
-            names: { '#state': SessionAttribute.state, '#preview': SessionAttribute.lastCustomerPreview, '#lastAt': SessionAttribute.lastCustomerMessageAt },
-            values: { ':state': expectedState, ':preview': previewOf(message.text), ':lastAt': isoMicros(message.timestamp) },
+            names: { '#state': SessionAttribute.state, '#preview': SessionAttribute.lastCustomerPreview, '#lastAt': SessionAttribute.lastCustomerMessageAt, ...profile?.names },
+            values: { ':state': expectedState, ':preview': previewOf(message.text), ':lastAt': isoMicros(message.timestamp), ...profile?.values },
           },
         },
         {
@@ -105,6 +113,8 @@ export class DynamoMessageRepository implements MessageRepository {
           },
         },
       ]);
+      // The row people's lists show changed.
+      await new DynamoInboxVersion(this.kit, this.clock).raise();
       return true;
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;

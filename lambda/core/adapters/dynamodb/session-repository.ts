@@ -180,7 +180,7 @@ export class DynamoSessionRepository implements SessionRepository {
     if (!this.crmSync && idleSince === undefined) {
       const stored = sessionFromItem((await this.kit.update({ ...update, returnValues: 'ALL_NEW' }))!);
       await this.syncPointerState(stored);
-      await Promise.all([this.expireHistory(stored), this.raiseInboxVersion(options), ...report.map((action) => this.recordApart(action))]);
+      await Promise.all([this.expireHistory(stored), this.inboxVersion.raise(), ...report.map((action) => this.recordApart(action))]);
       return stored;
     }
 
@@ -190,12 +190,8 @@ export class DynamoSessionRepository implements SessionRepository {
     update.condition = `${update.condition} AND #snapshot = :snapshot`;
     await this.transactWithCrm([updated], () => [{ update }, ...(idleSince === undefined ? [] : [quietSinceCheck(session.customerId, idleSince)]), ...report]);
     await this.syncPointerState(updated);
-    await Promise.all([this.expireHistory(updated), this.raiseInboxVersion(options)]);
+    await Promise.all([this.expireHistory(updated), this.inboxVersion.raise()]);
     return updated;
-  }
-
-  private async raiseInboxVersion(options: TransitionOptions): Promise<void> {
-    if (!options.leaveInboxVersion) await this.inboxVersion.raise();
   }
 
   /**

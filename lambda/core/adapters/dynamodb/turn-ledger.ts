@@ -1,7 +1,7 @@
 import type { CompletedInbound, LatestInbound } from '../../domain/inbound-receipt';
 import { pendingSendMessage, type Message } from '../../domain/message';
 import { MESSAGING_CONSENT_PURPOSE, messagingWithdrawn } from '../../domain/privacy';
-import { assertLegalTransition, isHumanOwned, SessionState } from '../../domain/session';
+import { assertLegalTransition } from '../../domain/session';
 import { isoMicros } from '../../domain/timestamps';
 import { ConditionFailedError, type PendingWork, type SendGuard, type TurnCompletion, type TurnLedger, type TurnResult, type TurnStart } from '../../ports/repositories';
 import type { Clock } from '../../ports/clock';
@@ -89,11 +89,8 @@ export class DynamoTurnLedger implements TurnLedger {
     ];
     try {
       await sessions.transactWithCrm([session], actions);
-      // A turn that moved the conversation to or from people, or closed it, changes what operators
-      // answer from; the agent's own moves (a new session, qualifying) reach the inbox's "all open"
-      // tab by the minute in its tag, so a new conversation costs no extra write.
-      const moved = expectedState !== session.state && [expectedState, session.state].some((state) => state !== undefined && (isHumanOwned(state) || state === SessionState.CLOSED));
-      await Promise.all([sessions.expireHistory(session), moved ? new DynamoInboxVersion(this.kit, this.clock).raise() : undefined]);
+      // Every turn changes its conversation's inbox row (the customer's last message at least).
+      await Promise.all([sessions.expireHistory(session), new DynamoInboxVersion(this.kit, this.clock).raiseAfterTurn(session.customerId, expectedState, session.state)]);
       return true;
     } catch (error) {
       if (error instanceof ConditionFailedError) return false;

@@ -209,7 +209,7 @@ export class AdminConsole {
     return this.changeCrmProblem(admin, sessionId, 'crm.resolve', (row, now) => resolvedByOperator(row, ids, now));
   }
 
-  private async changeCrmProblem(admin: Operator, sessionId: string, action: string, change: (row: CrmSyncRow, now: string) => CrmSyncRow): Promise<CrmSyncRow> {
+  private async changeCrmProblem(admin: Operator, sessionId: string, action: 'crm.retry' | 'crm.resolve', change: (row: CrmSyncRow, now: string) => CrmSyncRow): Promise<CrmSyncRow> {
     let from: CrmSyncStatus | undefined;
     const changed = await this.deps.crmSync.change(sessionId, (row) => {
       if (!CRM_PROBLEM_STATUSES.includes(row.status)) throw new OperatorActionError('conflict', `The CRM sync of '${sessionId}' is ${row.status}: only BLOCKED or UNCERTAIN rows are retried or resolved`);

@@ -1,3 +1,4 @@
+import { type ConversationAction, mayDo } from '../../../../lib/contract/conversation-access';
 import { metaFeeOf, type MetaFee } from '../../domain/meta-fee';
 import { deliveryFailureReason, type DeliveryFailureReason, type ReceiptStatus } from '../../domain/delivery-receipt';
 import { type InboxSearch, isUnreadFor } from '../../domain/inbox-summary';
@@ -11,6 +12,7 @@ import type { TemplateRef } from '../../domain/whatsapp-template';
 import type { Clock } from '../../ports/clock';
 import type { MessageRepository, SessionRepository } from '../../ports/repositories';
 import { lastCustomerMessage } from '../customer-window';
+import { type OperatorNames, requirePermitted } from './conversation-permission';
 import { OperatorActionError } from './operator-errors';
 
 /** One row of the inbox. */
@@ -38,6 +40,8 @@ export interface ConversationView {
   readonly profileName?: string;
   readonly state: SessionState;
   readonly assignedTo?: string;
+  /** The name the operators list gives `assignedTo`. */
+  readonly assignedToName?: string;
   readonly waitingSince?: IsoTimestamp;
   readonly handoffReason?: string;
   readonly qualificationData: Readonly<Record<string, unknown>>;
@@ -96,6 +100,8 @@ export interface ActiveConversationsDependencies {
   readonly sessions: SessionRepository;
   readonly messages: MessageRepository;
   readonly clock: Clock;
+  /** Who the operators are (cached per process): a conversation and a refusal name the person who has it. @default by phone alone */
+  readonly operators?: OperatorNames;
 }
 
 /** The customer's active conversation as every operator use case reads it, and the view it answers with. */
@@ -109,6 +115,23 @@ export class ActiveConversations {
     return session;
   }
 
+  /** The customer's active session, when `operator` may do `action` with it as read (lib/contract/conversation-access.ts); else the rule's refusal. */
+  async permitted(operator: Operator, customerId: string, action: ConversationAction): Promise<Session> {
+    const session = await this.of(customerId);
+    await requirePermitted(operator, session, action, this.deps.operators);
+    return session;
+  }
+
+  /**
+   * After a write whose condition failed (the conversation changed between the read and the write):
+   * the rule's refusal for the conversation as it is now — who claimed it first, say — or, when the
+   * rule would still allow it, `conflict` with `meanwhile`.
+   */
+  async lostRace(operator: Operator, customerId: string, action: ConversationAction, meanwhile = 'The conversation changed meanwhile (another person, or the customer); reload it'): Promise<never> {
+    await this.permitted(operator, customerId, action);
+    throw new OperatorActionError('conflict', meanwhile);
+  }
+
   /**
    * The view with the window the session item says (the time of the customer's last message rides
    * on every write that records one): no history read, except for a session written before session
@@ -116,14 +139,14 @@ export class ActiveConversations {
    */
   async view(session: Session): Promise<ConversationView> {
     const lastCustomerMessageAt = session.lastCustomerMessage?.at ?? (await lastCustomerMessage(this.deps.messages, session.customerId))?.timestamp;
-    return { ...viewOf(session), serviceWindow: serviceWindowOf(lastCustomerMessageAt, this.deps.clock.now()) };
+    const assignedToName = session.assignedTo === undefined ? undefined : (await this.deps.operators?.find(session.assignedTo))?.name;
+    return { ...viewOf(session), assignedToName, serviceWindow: serviceWindowOf(lastCustomerMessageAt, this.deps.clock.now()) };
   }
-
 }
 
-/** Who reads a conversation (and its attachments): an admin, anyone while it waits for a person, its owner while they have it. */
+/** Who reads a conversation (and its attachments): the rule's `read` (lib/contract/conversation-access.ts). */
 export function mayRead(operator: Operator, session: Session): boolean {
-  return operator.role === 'admin' || session.state === SessionState.AWAITING_HUMAN || (session.state === SessionState.HUMAN_ACTIVE && session.assignedTo === operator.phone);
+  return mayDo(operator, session, 'read');
 }
 
 export function summaryOf(session: Session, operator: Operator, names: ReadonlyMap<string, string>): ConversationSummary {
@@ -171,7 +194,7 @@ function identityOf(session: Session): Pick<ConversationSummary, 'customerId' | 
   };
 }
 
-function viewOf(session: Session): Omit<ConversationView, 'serviceWindow'> {
+function viewOf(session: Session): Omit<ConversationView, 'serviceWindow' | 'assignedToName'> {
   const { sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt } = session;
   return { ...identityOf(session), sessionId, qualificationData, cadastralData, segment, intent, currentAgent, createdAt };
 }

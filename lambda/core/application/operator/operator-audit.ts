@@ -1,3 +1,4 @@
+import type { AuditAction } from '../../../../lib/contract/audit-actions';
 import type { Clock, IdGenerator } from '../../ports/clock';
 import type { AdminAuditRepository } from '../../ports/repositories';
 import { isoMicros } from '../../domain/timestamps';
@@ -9,8 +10,8 @@ const CUSTOMER_RESOURCE_TYPES: readonly string[] = ['conversation', 'customer'];
 export interface AuditedAction {
   /** The operator's phone. */
   readonly author: string;
-  /** e.g. `conversation.claim`, `prompt.update`. */
-  readonly action: string;
+  /** e.g. `conversation.claim`, `prompt.update`: one of the actions the console words (lib/contract/audit-actions.ts). */
+  readonly action: AuditAction;
   /** A `conversation` or `customer` resource is named by the customer id, stored as the customer's pseudonym. */
   readonly resourceType?: string;
   readonly resourceId?: string;

@@ -1,16 +1,15 @@
 import { type InboxVersion, seenMarkOf } from '../../domain/inbox-summary';
 import type { Operator } from '../../domain/operator';
-import { type Session, SessionState } from '../../domain/session';
+import { isAgentOwned, type Session, SessionState } from '../../domain/session';
 import type { Page, PageRequest } from '../../ports/repositories';
-import { ActiveConversations, type ActiveConversationsDependencies, type ConversationSummary, type ConversationView, type HistoryEntry, historyEntryOf, type InboxFilter, mayRead, summaryOf } from './conversation-views';
 import type { OperatorDirectory } from './operator-directory';
-import { OperatorActionError } from './operator-errors';
+import { ActiveConversations, type ActiveConversationsDependencies, type ConversationSummary, type ConversationView, type HistoryEntry, historyEntryOf, type InboxFilter, summaryOf } from './conversation-views';
 
 export interface OperatorInboxDependencies extends ActiveConversationsDependencies {
-  /** The number that rises with every change an inbox row shows, and each operator's count of mark changes (inbox-version.ts). */
-  readonly inboxVersion: { current(operatorPhone: string): Promise<InboxVersion>; raiseSeenMarks(operatorPhone: string): Promise<void> };
-  /** Who the operators are (cached per process), so a row names its operator. @default rows show the phone alone */
-  readonly operators?: Pick<OperatorDirectory, 'find'>;
+  /** What rises with every change an inbox row shows, and each operator's count of mark changes (inbox-version.ts). */
+  readonly inboxVersion: { current(operatorPhone: string, options?: { readonly agentLanes?: boolean }): Promise<InboxVersion>; raiseSeenMarks(operatorPhone: string): Promise<void> };
+  /** Who the operators are (cached per process): a row names the person who has it. @default by phone alone */
+  readonly operators?: Pick<OperatorDirectory, 'find' | 'list'>;
 }
 
 /**
@@ -39,9 +38,17 @@ export class OperatorInbox {
     return { items: sessions.items.map((session) => summaryOf(session, operator, names)), cursor: sessions.cursor };
   }
 
-  /** What the operator's lists' conditional answers compare: unchanged, an unchanged list is not read again. */
-  inboxVersion(operator: Operator): Promise<InboxVersion> {
-    return this.deps.inboxVersion.current(operator.phone);
+  /**
+   * Everything a row of the operator's list of `state` is made of besides the sessions: the inbox's
+   * version (raised by every write that changes or removes a row people's lists show), the
+   * operator's unread marks, for an admin's list of the agent's conversations the agent's activity,
+   * and the operators' names as this process has them (a row names who has it). While it stays the
+   * same, the list is the same: its conditional answer is not read again. No clock: the waiting
+   * times a row shows are the browser's, from the row's timestamps.
+   */
+  async listVersion(operator: Operator, state: SessionState): Promise<unknown[]> {
+    const [inbox, operators] = await Promise.all([this.deps.inboxVersion.current(operator.phone, { agentLanes: operator.role === 'admin' && isAgentOwned(state) }), this.deps.operators?.list()]);
+    return [inbox.version, inbox.seenMarks, inbox.agentActivity ?? null, (operators ?? []).map(({ phone, name }) => [phone, name ?? null])];
   }
 
   async get(operator: Operator, customerId: string, page: PageRequest): Promise<{ readonly conversation: ConversationView; readonly history: Page<HistoryEntry> }> {
@@ -50,11 +57,9 @@ export class OperatorInbox {
     return { conversation, history: { items: await this.withOperatorNames(history.items.map(historyEntryOf)), cursor: history.cursor } };
   }
 
-  /** The customer's active session, when the operator may read it (else `not_found` or `forbidden`). */
-  async readable(operator: Operator, customerId: string): Promise<Session> {
-    const session = await this.conversations.of(customerId);
-    if (!mayRead(operator, session)) throw new OperatorActionError('forbidden', 'Only an admin reads a conversation that is neither waiting for a person nor yours');
-    return session;
+  /** The customer's active session, when the operator may read it (else `not_found`, or the rule's refusal: who has it, say). */
+  readable(operator: Operator, customerId: string): Promise<Session> {
+    return this.conversations.permitted(operator, customerId, 'read');
   }
 
   /** The names of the operators the list's rows are assigned to, from the cached operators list. */

@@ -2,7 +2,7 @@ import { callbackDataOf } from '../../domain/callback-data';
 import type { Message } from '../../domain/message';
 import type { Operator } from '../../domain/operator';
 import { type OutboundAttachment, outboundAttachmentText } from '../../domain/outbound-attachment';
-import { type Session, SessionState } from '../../domain/session';
+import type { Session } from '../../domain/session';
 import { addMilliseconds, isoMicros, type IsoTimestamp } from '../../domain/timestamps';
 import { renderTemplateBody, type TemplateRef, templateValuesProblem } from '../../domain/whatsapp-template';
 import type { IdGenerator } from '../../ports/clock';
@@ -72,7 +72,7 @@ export class OperatorReplies {
     const store = this.deps.attachments;
     if (store === undefined) throw new OperatorActionError('invalid', 'This deployment keeps no media: attachments cannot be sent');
     const session = await this.answerableInsideWindow(operator, customerId);
-    return this.underSendLock(session, async (replied) => {
+    return this.underSendLock(operator, session, async (replied) => {
       const placement = await outOfTurnPlacement(this.deps, customerId);
       const stored = await store.put(customerId, placement.messageId, attachment.bytes, attachment.mimeType);
       const pending: Message = {
@@ -146,11 +146,9 @@ export class OperatorReplies {
     return session;
   }
 
-  /** The operator's own conversation, to a customer who has not opted out. */
+  /** The operator's own conversation (the rule's `reply`), to a customer who has not opted out. */
   private async answerable(operator: Operator, customerId: string): Promise<Session> {
-    const session = await this.conversations.of(customerId);
-    if (session.state !== SessionState.HUMAN_ACTIVE) throw new OperatorActionError('conflict', `Claim the conversation first (it is ${session.state})`);
-    if (session.assignedTo !== operator.phone) throw new OperatorActionError('forbidden', 'The conversation is assigned to another operator');
+    const session = await this.conversations.permitted(operator, customerId, 'reply');
     if (await this.deps.consent.isOptedOut(customerId)) throw new OperatorActionError('conflict', 'The customer opted out of messages (they can send START to resume); nothing was sent');
     return session;
   }
@@ -162,7 +160,7 @@ export class OperatorReplies {
     message: { readonly text: string; readonly template?: TemplateRef; readonly send: (address: CustomerAddress) => Promise<SentTextMessage> },
   ): Promise<HistoryEntry> {
     const { customerId } = session;
-    return this.underSendLock(session, async (replied) => {
+    return this.underSendLock(operator, session, async (replied) => {
       const recorded = await sendOutOfTurn(this.deps, session, { role: 'operator', text: message.text, operatorPhone: operator.phone, template: message.template }, (callbackData) =>
         message.send({ ...addressOf(session), callbackData }).catch((error: unknown) => {
           throw sendFailure(error);
@@ -184,11 +182,12 @@ export class OperatorReplies {
    * Runs `send` under the human send lock, which is always released; the time `send` reports as
    * replied goes with the release (the handoff report's first human reply).
    */
-  private async underSendLock<T>(session: Session, send: (replied: (at: IsoTimestamp) => void) => Promise<T>): Promise<T> {
+  private async underSendLock<T>(operator: Operator, session: Session, send: (replied: (at: IsoTimestamp) => void) => Promise<T>): Promise<T> {
     const now = this.deps.clock.now();
     const lockId = this.deps.ids.newId();
     if (!(await this.deps.sessions.acquireHumanSendLock(session, lockId, isoMicros(now), addMilliseconds(now, HUMAN_SEND_LOCK_MS)))) {
-      throw new OperatorActionError('conflict', 'Another reply to this customer is being sent, or the conversation changed hands or left the human inbox');
+      // Changed hands or left the human inbox: the rule says how; still the operator's: another reply holds the lock.
+      return this.conversations.lostRace(operator, session.customerId, 'reply', 'Another reply to this customer is being sent; try again in a moment');
     }
     let repliedAt: IsoTimestamp | undefined;
     try {

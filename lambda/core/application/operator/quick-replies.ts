@@ -46,7 +46,7 @@ export class QuickReplies {
     });
   }
 
-  private async edit(admin: Operator, action: string, id: string, change: (entries: Readonly<Record<string, unknown>>) => Record<string, unknown>): Promise<QuickReply[]> {
+  private async edit(admin: Operator, action: 'quick_reply.save' | 'quick_reply.remove', id: string, change: (entries: Readonly<Record<string, unknown>>) => Record<string, unknown>): Promise<QuickReply[]> {
     const current = await this.deps.config.get(QUICK_REPLIES_CONFIG_KEY);
     const entries = current?.value !== null && typeof current?.value === 'object' && !Array.isArray(current.value) ? (current.value as Record<string, unknown>) : {};
     const next = change(entries);

@@ -3,7 +3,7 @@ import type { DeliveryReceipt } from '../../domain/delivery-receipt';
 import type { InboundReaction } from '../../domain/inbound-turn';
 import type { OutOfPortfolioDemand } from '../../domain/demand';
 import type { Message, OutboundRef } from '../../domain/message';
-import type { SessionState } from '../../domain/session';
+import type { Session } from '../../domain/session';
 import type { IsoTimestamp } from '../../domain/timestamps';
 import type { SentTextMessage } from '../whatsapp-sender';
 import type { Page, PageRequest } from './paging';
@@ -23,12 +23,12 @@ export interface MessageRepository {
    */
   isRecent(customerId: string, messageId: string): Promise<boolean>;
   /**
-   * The human inbox: appends the inbound message only while the customer's active session is
-   * `expectedSessionId` in `expectedState`. `true` if appended now or earlier; `false` if the state
-   * or pointer moved. The same write makes it the session's last customer message, which the inbox
-   * rows show.
+   * The human inbox: appends the inbound message only while the customer's active session is still
+   * `session` in the state it was read in. `true` if appended now or earlier; `false` if the state
+   * or pointer moved. The same write makes it the session's last customer message (and `profileName`,
+   * when the message came with one, the session's profile name), which the inbox rows show.
    */
-  appendInboundIfSessionState(message: Message, expectedState: SessionState, expectedSessionId: string): Promise<boolean>;
+  appendInboundIfSessionState(message: Message, session: HumanInboxSession, profileName?: string): Promise<boolean>;
   /** A customer's messages across sessions, newest first. */
   history(customerId: string, page?: PageRequest): Promise<Page<Message>>;
   /** The last `limit` messages of one session, in chronological order. */
@@ -95,3 +95,6 @@ export interface DemandRepository {
   /** Newest first. */
   listRecent(page?: PageRequest): Promise<Page<OutOfPortfolioDemand>>;
 }
+
+/** What the human inbox's append reads of the session: which one, its state, and the names it is searched by. */
+export type HumanInboxSession = Pick<Session, 'sessionId' | 'state' | 'cadastralData' | 'qualificationData'>;

@@ -23,11 +23,6 @@ export interface TransitionOptions {
    * that arrives after it finds the session closed and opens a new one.
    */
   readonly idleSince?: IsoTimestamp;
-  /**
-   * Leaves the inbox's version as it is: the inbound functions reach only the customer's partitions,
-   * and the inbox's list answers turn their `ETag` each minute anyway, so the row moves tabs within a minute.
-   */
-  readonly leaveInboxVersion?: boolean;
 }
 
 /** A customer's sessions and the ACTIVE pointer naming the current one. The turn's result is written by the TurnLedger. */

@@ -32,6 +32,7 @@ const inventory: [string, keys.TableKey, { PK: string; SK: string }][] = [
   ['privacy salt', keys.privacySaltKey(), { PK: 'ADMIN#PRIVACY', SK: 'SALT' }],
   ['cursor signing key', keys.cursorSigningKey(), { PK: 'ADMIN#CURSOR', SK: 'KEY' }],
   ['inbox version', keys.inboxVersionKey(), { PK: 'ADMIN#INBOX', SK: 'VERSION' }],
+  ['agent activity, on the customer\'s write shard', keys.agentActivityKey('5511'), { PK: `AGENT_ACTIVITY#${keys.writeShardOf('5511')}`, SK: 'VERSION' }],
   ['login grant', keys.loginGrantKey('ab12'), { PK: 'OPERATOR#AUTH', SK: 'LOGIN#ab12' }],
   ['operator session', keys.operatorSessionKey('ab12'), { PK: 'OPERATOR#AUTH', SK: 'SESSION#ab12' }],
   ['budget day', keys.customerBudgetKey('5511', ts), { PK: 'BUDGET#5511', SK: 'DAY#2026-03-10' }],

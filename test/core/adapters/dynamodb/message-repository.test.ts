@@ -92,17 +92,17 @@ describe('appendInboundIfSessionState (human inbox)', () => {
     await sessions.put(session);
     const inbound = message(customerId, session.sessionId);
 
-    expect(await messages.appendInboundIfSessionState(inbound, 'HUMAN_ACTIVE', session.sessionId)).toBe(true);
-    expect(await messages.appendInboundIfSessionState(inbound, 'HUMAN_ACTIVE', session.sessionId)).toBe(true);
+    expect(await messages.appendInboundIfSessionState(inbound, session)).toBe(true);
+    expect(await messages.appendInboundIfSessionState(inbound, session)).toBe(true);
     expect((await messages.history(customerId)).items).toHaveLength(1);
 
     const wrongState = message(customerId, session.sessionId);
-    expect(await messages.appendInboundIfSessionState(wrongState, 'AWAITING_HUMAN', session.sessionId)).toBe(false);
+    expect(await messages.appendInboundIfSessionState(wrongState, { ...session, state: 'AWAITING_HUMAN' })).toBe(false);
 
     const other = newSession(customerId, { state: 'HUMAN_ACTIVE' });
     await sessions.put(other);
     const notActive = message(customerId, session.sessionId);
-    expect(await messages.appendInboundIfSessionState(notActive, 'HUMAN_ACTIVE', session.sessionId)).toBe(false);
+    expect(await messages.appendInboundIfSessionState(notActive, session)).toBe(false);
 
     expect((await messages.history(customerId)).items.map((item) => item.messageId)).toEqual([inbound.messageId]);
   });

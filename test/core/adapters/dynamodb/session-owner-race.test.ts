@@ -1,6 +1,7 @@
 // Two operators racing for one conversation: what Ana does is conditioned, in DynamoDB, on the owner
 // she saw. When the conversation changed hands between her read and her write (released by an
-// admin, handed over again, claimed by Bia), her release, close or reply loses; nothing is sent.
+// admin, handed over again, claimed by Bia), her release, close or reply loses, told that Bia has it;
+// nothing is sent.
 import { createDynamoRepositories, type DynamoRepositories } from '../../../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import type { DynamoSessionRepository } from '../../../../lambda/core/adapters/dynamodb/session-repository';
 import { OperatorActionError } from '../../../../lambda/core/application/operator/operator-errors';
@@ -51,12 +52,19 @@ function conversations(sessions: SessionRepository, whatsapp: WhatsAppSender): O
   return operatorConversationsOn(repos, { clock, ids, whatsapp, sessions });
 }
 
-/** The sessions as Ana reads them: `meanwhile` runs after her read of the conversation, before her write. */
+/**
+ * The sessions as Ana reads them: `meanwhile` runs after her first read of the conversation, before
+ * her write; a read after the lost write sees the conversation as it is now.
+ */
 function readThen(meanwhile: () => Promise<void>): SessionRepository {
   const racing: DynamoSessionRepository = Object.create(repos.sessions);
+  let raced = false;
   racing.getActive = async (customerId) => {
     const seen = await repos.sessions.getActive(customerId);
-    await meanwhile();
+    if (!raced) {
+      raced = true;
+      await meanwhile();
+    }
     return seen;
   };
   return racing;
@@ -88,7 +96,8 @@ test.each(['release', 'close', 'reply'] as const)("Ana's %s, read while she owne
 
   const refusal = await attempt.then(() => undefined, (error: unknown) => error);
   expect(refusal).toBeInstanceOf(OperatorActionError);
-  expect((refusal as OperatorActionError).reason).toBe('conflict');
+  // Refused as what the conversation is now: Bia's, and said so.
+  expect(refusal).toMatchObject({ reason: 'forbidden', problem: { code: 'conversation_taken', assignedTo: bia.phone } });
   expect(await repos.sessions.getActive(customerId)).toMatchObject({ state: SessionState.HUMAN_ACTIVE, assignedTo: bia.phone });
   expect(whatsapp.sent).toEqual([]);
 });

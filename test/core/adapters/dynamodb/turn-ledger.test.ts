@@ -68,7 +68,8 @@ describe('persistResult (reply outbox) and complete', () => {
 
     calls.reset();
     expect(await ledger.persistResult(write)).toBe(true);
-    expect(calls.operations()).toEqual(['transact']);
+    // Then the raise of the agent's activity, which an admin's open lists of the agent's conversations compare.
+    expect(calls.operations()).toEqual(['transact', 'update']);
 
     expect(await sessions.getActive(customerId)).toEqual(session);
     const outbox = (await receipts.getLatest(customerId))?.outbox;

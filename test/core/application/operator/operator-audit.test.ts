@@ -20,7 +20,7 @@ test('every event that names a customer stores their pseudonym, never their id; 
   const trail = new OperatorAuditTrail(repos.audit, clock, new SequentialIds('event'), new CustomerPseudonyms(repos.customerData));
   const customer = newCustomer();
   const operator = newOperatorPhone();
-  for (const action of ['conversation.claim', 'conversation.reply', 'conversation.release', 'conversation.close']) {
+  for (const action of ['conversation.claim', 'conversation.reply', 'conversation.release', 'conversation.close'] as const) {
     await trail.record({ author: operator, action, resourceType: 'conversation', resourceId: customer, details: { messageId: 'm-1' } });
   }
   await trail.record({ author: operator, action: 'crm.retry', resourceType: 'crm_sync', resourceId: 'session-1', customerId: customer, details: { from: 'BLOCKED' } });

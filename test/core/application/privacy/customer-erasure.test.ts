@@ -58,8 +58,10 @@ describe('erasing one customer', () => {
     expect(JSON.stringify(audit)).not.toContain(erased.customerId);
     // Figures for the report: DynamoDB requests of one erasure of this history.
     process.stdout.write(`erasure of a rich history: ${requests.length} DynamoDB requests ${JSON.stringify(countBy(requests))}\n`);
-    // One delete per item, never a batch (see the next test).
-    expect(Object.keys(countBy(requests)).sort()).toEqual(['delete', 'get', 'put', 'queryPage']);
+    // One delete per item, never a batch (see the next test), and one raise of the inbox's version:
+    // the erased conversations leave every open inbox.
+    expect(countBy(requests)).toMatchObject({ update: 1 });
+    expect(Object.keys(countBy(requests)).sort()).toEqual(['delete', 'get', 'put', 'queryPage', 'update']);
   });
 
   test('every item goes one DeleteItem each, never in a batch: whoever erases can write nothing, sign-ins included', async () => {
@@ -76,7 +78,7 @@ describe('erasing one customer', () => {
         return super.delete(request);
       }
     }
-    await rightsOn(new DynamoCustomerDataRepository(new RecordingKit({ tableName: table.name }))).erase(seeded.customerId, 'admin-phone');
+    await rightsOn(new DynamoCustomerDataRepository(new RecordingKit({ tableName: table.name }), clock)).erase(seeded.customerId, 'admin-phone');
     expect(await everythingStoredFor(repos.kit, seeded)).toEqual([]);
     expect(batched).toEqual([]);
     expect(deleted.length).toBeGreaterThan(10);
@@ -116,7 +118,7 @@ describe('erasing one customer', () => {
     const seeded = await seedRichHistory(repos, newCustomer());
     const injector = new FaultInjector();
     const kit = injector.remote('dynamodb', new DynamoKit({ tableName: table.name }), AWS_SDK_FAILURES);
-    const data = injector.port('customerData', new DynamoCustomerDataRepository(kit));
+    const data = injector.port('customerData', new DynamoCustomerDataRepository(kit, clock));
     // Right after the first deletes, the customer writes again.
     injector.hook({
       boundary: 'customerData.remove › dynamodb.delete',
@@ -141,7 +143,7 @@ describe('an erasure that crashed at any step', () => {
         const injector = new FaultInjector({ plans: [{ boundary, occurrence, phase, kind: 'crash' }] });
         const kit = injector.remote('dynamodb', new DynamoKit({ tableName: table.name }), AWS_SDK_FAILURES);
         const crashed = await injector.runInvocation('erase', () =>
-          rightsOn(injector.port('customerData', new DynamoCustomerDataRepository(kit)), injector.port('audit', new DynamoAdminAuditRepository(kit))).erase(seeded.customerId, 'admin-phone'),
+          rightsOn(injector.port('customerData', new DynamoCustomerDataRepository(kit, clock)), injector.port('audit', new DynamoAdminAuditRepository(kit))).erase(seeded.customerId, 'admin-phone'),
         );
         expect({ boundary, occurrence, phase, crashed: crashed.crashed }).toEqual({ boundary, occurrence, phase, crashed: true });
         expect(crashed.error).toBeInstanceOf(InvocationCrash);
@@ -202,7 +204,7 @@ async function crossingsOfACleanErasure(): Promise<{ boundary: string; occurrenc
   const injector = new FaultInjector();
   const kit = injector.remote('dynamodb', new DynamoKit({ tableName: table.name }), AWS_SDK_FAILURES);
   await injector.runInvocation('erase', () =>
-    rightsOn(injector.port('customerData', new DynamoCustomerDataRepository(kit)), injector.port('audit', new DynamoAdminAuditRepository(kit))).erase(seeded.customerId, 'admin-phone'),
+    rightsOn(injector.port('customerData', new DynamoCustomerDataRepository(kit, clock)), injector.port('audit', new DynamoAdminAuditRepository(kit))).erase(seeded.customerId, 'admin-phone'),
   );
   // One DeleteItem per item: the first, the middle and the last of a repeated boundary stand for the rest.
   const counts = new Map<string, number>();

@@ -1,0 +1,33 @@
+/**
+ * Every action the admin audit records (docs/OPERATOR-API.md, "Lists"): the runtime records only
+ * these (`AuditedAction.action`), and the console words each one in every language
+ * (`audit.action.<code>` in console/src/dictionaries/; a test fails on a code without its words).
+ * Internal: not part of the jsii API.
+ */
+export const AUDIT_ACTIONS = [
+  'config.update',
+  'conversation.attachment',
+  'conversation.claim',
+  'conversation.close',
+  'conversation.note',
+  'conversation.release',
+  'conversation.reply',
+  'conversation.take_over',
+  'conversation.template',
+  'crm.resolve',
+  'crm.retry',
+  'customer.erase',
+  'customer.export',
+  'dead_letters.redrive',
+  'operator.access_ended',
+  'operator.availability',
+  'operator.sign_in',
+  'operator.sign_out',
+  'prompt.rollback',
+  'prompt.update',
+  'quick_reply.remove',
+  'quick_reply.save',
+  'templates.sync',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
