@@ -1,0 +1,41 @@
+/**
+ * The operator API's shared vocabulary (docs/OPERATOR-API.md): timestamps, pages, errors and the
+ * states and roles every call speaks of. Types only; `operator-api.ts` re-exports them.
+ * Internal: not part of the jsii API.
+ */
+
+/** ISO-8601 UTC with microseconds. */
+export type Timestamp = string;
+
+/** A JSON object whose fields the API does not fix (qualification data, a setting's details…). */
+export interface JsonObject {
+  readonly [field: string]: unknown;
+}
+
+/** A table item as the runtime stored it (docs/DESIGN.md#data-model): shown, not interpreted, by the console. */
+export type StoredItem = object;
+
+/** One page of a list: pass `cursor` back unchanged for the next; it is absent on the last page. */
+export interface Page<Item> {
+  readonly items: readonly Item[];
+  readonly cursor?: string;
+}
+
+/** What every refused call answers. */
+export interface ApiErrorBody {
+  readonly error: string;
+  /** In English, for logs and scripts. */
+  readonly message: string;
+  /** A refused value in parts, for a reader in another language: e.g. `{ code: 'out_of_range', field, min, max }`. */
+  readonly problem?: ApiProblem;
+}
+
+export interface ApiProblem {
+  readonly code: string;
+  readonly field?: string;
+  readonly [fact: string]: string | number | undefined;
+}
+
+export type ConversationState = 'NEW' | 'QUALIFYING' | 'AWAITING_HUMAN' | 'HUMAN_ACTIVE' | 'CLOSED';
+export type OperatorRole = 'operator' | 'admin';
+export type MessageRole = 'user' | 'assistant' | 'operator' | 'system' | 'business_app';
