@@ -1,3 +1,4 @@
+import { knownCustomerNameOf } from '../../../lib/contract/customer-name';
 import { renderTemplateBody, type TemplateRef, templateValuesProblem, type WhatsAppTemplate } from '../domain/whatsapp-template';
 import { inertCustomerText } from '../domain/message-template';
 import { customerDisplayName } from '../domain/operator';
@@ -31,7 +32,11 @@ export function namedTemplateSend(template: WhatsAppTemplate, name: string): Nam
   };
 }
 
-/** The customer's name as the session knows it, made safe to put in a template's value; `''` when it knows none. */
+/**
+ * The customer's name as people call them (their WhatsApp profile name, else the name the agent
+ * learned), made safe to put in a template's value; `''` when neither is known.
+ */
 export function templateNameOf(session: Session): string {
-  return inertCustomerText(customerDisplayName(session) ?? '');
+  const name = knownCustomerNameOf({ customerId: session.customerId, displayName: customerDisplayName(session), profileName: session.profileName });
+  return inertCustomerText(name ?? '');
 }
