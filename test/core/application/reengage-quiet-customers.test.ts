@@ -13,6 +13,7 @@ import { newCustomer } from '../../support/ids';
 import { QUIET_CUSTOMER_TEMPLATE } from '../../support/message-templates';
 import { ManualClock } from '../../support/manual-clock';
 import { TurnHarness } from '../../support/turn-harness';
+import { messageNotification } from '../../support/webhook-events';
 
 const HOUR = 3_600_000;
 /** The template as the sync stores it. */
@@ -62,10 +63,13 @@ function reengagerAt(hoursLater: number, options: ReengagerOptions = {}) {
   return { reengager, sender, clock };
 }
 
+/** A conversation the agent answered once, of a customer without a WhatsApp profile name: their name is what they told the agent, if anything. */
 async function answeredOnce(text = 'Oi, sou a Ana #dado nome=Ana'): Promise<string> {
   harness ??= await TurnHarness.start();
   const customer = newCustomer();
-  expect(await harness.receive(customer, "wamid.A", text)).toBe(200);
+  const notification = JSON.parse(messageNotification(customer, { id: 'wamid.A', timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }));
+  delete notification.entry[0].changes[0].value.contacts[0].profile;
+  expect((await harness.webhookPost(JSON.stringify(notification))).statusCode).toBe(200);
   await harness.process(customer, "wamid.A");
   return customer;
 }
