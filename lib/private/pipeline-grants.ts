@@ -10,7 +10,6 @@ import {
   DEAD_LETTER_ACTIONS,
   indexPartitionPatterns,
   indexPartitionsOf,
-  type KeyService,
   leadingKeysCondition,
   MEDIA_ATTACH_ACTIONS,
   MEDIA_ERASE_ACTIONS,
@@ -20,8 +19,6 @@ import {
   type PipelineFeatures,
   type PipelineRole,
   QUEUE_CONSUME_ACTIONS,
-  QUEUE_CONSUMER_KEY_ACTIONS,
-  QUEUE_PRODUCER_KEY_ACTIONS,
   QUEUE_SEND_ACTIONS,
   STACK_OUTPUT_READ_ACTIONS,
   TRANSCRIPTION_DELETE_ACTIONS,
@@ -29,13 +26,11 @@ import {
   TRANSCRIPTION_LIST_ACTIONS,
   TRANSCRIPTION_START_ACTIONS,
   TABLE_ACTIONS,
-  TABLE_KEY_ACTIONS,
-  TABLE_KEY_READ_ACTIONS,
   type TableAction,
   tableActionsOf,
   tablePartitionPatterns,
-  viaServiceCondition,
 } from './permissions';
+import { type KeyService, QUEUE_CONSUMER_KEY_ACTIONS, QUEUE_PRODUCER_KEY_ACTIONS, TABLE_KEY_ACTIONS, TABLE_KEY_READ_ACTIONS, viaServiceCondition } from './key-permissions';
 import { acknowledgePrincipalFinding } from './nag-acknowledgements';
 import type { WhatsAppChannelBinding } from './whatsapp-channel-binding';
 

@@ -6,7 +6,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { AgentBackend, AgentPipeline, CrmTarget } from '../../lib';
-import { viaServiceCondition } from '../../lib/private/permissions';
+import { viaServiceCondition } from '../../lib/private/key-permissions';
 import { consumerCrmFunction, dashboardBody, everyFunctionTold, roleStatements, SECRET_READ_ACTIONS, statement, synthPipeline, type SynthesizedPipeline, toldTo } from '../support/synthesized-pipeline';
 
 

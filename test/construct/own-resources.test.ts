@@ -6,7 +6,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { ResourceNames } from '../../lib';
 import { RUNTIME_ENV, TABLE_SCHEMA } from '../../lib/contract';
-import { viaServiceCondition } from '../../lib/private/permissions';
+import { viaServiceCondition } from '../../lib/private/key-permissions';
 import { roleStatements, statement, synthPipeline, type SynthesizedPipeline, toldTo } from '../support/synthesized-pipeline';
 
 /** A table with the pipeline's schema, as a consumer app defines it. */
