@@ -15,8 +15,8 @@ import { lastCustomerMessage } from '../customer-window';
 import { type OperatorNames, requirePermitted } from './conversation-permission';
 import { OperatorActionError } from './operator-errors';
 
-/** One row of the inbox. */
-export interface ConversationSummary {
+/** Who the conversation is with and who has it: what a row and the conversation's heading both show. */
+interface ConversationParties {
   readonly customerId: string;
   readonly displayName?: string;
   readonly profileName?: string;
@@ -26,6 +26,10 @@ export interface ConversationSummary {
   readonly assignedToName?: string;
   readonly waitingSince?: IsoTimestamp;
   readonly handoffReason?: string;
+}
+
+/** One row of the inbox. */
+export interface ConversationSummary extends ConversationParties {
   /** The customer's last message (never the agent's, an operator's or the pipeline's). */
   readonly lastMessage?: { readonly role: 'user'; readonly preview: string; readonly at: IsoTimestamp };
   readonly updatedAt: IsoTimestamp;
@@ -33,17 +37,8 @@ export interface ConversationSummary {
   readonly unread: boolean;
 }
 
-export interface ConversationView {
-  readonly customerId: string;
+export interface ConversationView extends ConversationParties {
   readonly sessionId: string;
-  readonly displayName?: string;
-  readonly profileName?: string;
-  readonly state: SessionState;
-  readonly assignedTo?: string;
-  /** The name the operators list gives `assignedTo`. */
-  readonly assignedToName?: string;
-  readonly waitingSince?: IsoTimestamp;
-  readonly handoffReason?: string;
   readonly qualificationData: Readonly<Record<string, unknown>>;
   readonly cadastralData: Readonly<Record<string, unknown>>;
   readonly segment?: string;
