@@ -2,11 +2,11 @@ import { Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import type { BedrockAgentBackendProps, BedrockGuardrail, BedrockInferenceConfig } from './bedrock-agent-backend-props';
+import type { BedrockAgentBackendProps, BedrockGuardrail, BedrockInferenceConfig, BedrockKnowledgeBase } from './bedrock-agent-backend-props';
 import { grantModelInvocation } from './private/bedrock-grants';
-import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_GUARDRAIL_ACTIONS } from './private/permissions';
+import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_GUARDRAIL_ACTIONS, BEDROCK_RETRIEVE_ACTIONS } from './private/permissions';
 import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, type AgentOptions, definedFields, type SingleAgentOptions, SYSTEM_PROMPT_MAX_CHARACTERS } from './contract';
-import { guardrailArn, synthesizedSystemPrompt, validateBedrockProps } from './private/bedrock-model-ids';
+import { guardrailArn, knowledgeBaseArn, synthesizedSystemPrompt, validateBedrockProps } from './private/bedrock-model-ids';
 
 export { SYSTEM_PROMPT_MAX_CHARACTERS };
 
@@ -212,6 +212,7 @@ class BedrockAgentBackend extends AgentBackend {
   private readonly inferenceConfig?: BedrockInferenceConfig;
   private readonly guardrail?: BedrockGuardrail;
   private readonly promptCaching?: boolean;
+  private readonly knowledgeBase?: BedrockKnowledgeBase;
 
   constructor(props: BedrockAgentBackendProps) {
     super();
@@ -220,6 +221,7 @@ class BedrockAgentBackend extends AgentBackend {
     this.inferenceConfig = props.inferenceConfig;
     this.guardrail = props.guardrail;
     this.promptCaching = props.promptCaching;
+    this.knowledgeBase = props.knowledgeBase;
     validateBedrockProps(props);
   }
 
@@ -227,6 +229,10 @@ class BedrockAgentBackend extends AgentBackend {
     grantModelInvocation(scope, orchestrator, this.modelId);
     if (this.guardrail !== undefined) {
       orchestrator.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...BEDROCK_GUARDRAIL_ACTIONS], resources: [guardrailArn(this.guardrail.identifier)] }));
+    }
+    const knowledgeBase = this.knowledgeBase;
+    if (knowledgeBase !== undefined) {
+      orchestrator.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...BEDROCK_RETRIEVE_ACTIONS], resources: [knowledgeBaseArn(knowledgeBase.knowledgeBaseId)] }));
     }
     const systemPrompt = this.systemPrompt === undefined ? undefined : synthesizedSystemPrompt(scope, this.systemPrompt);
     const agent: SingleAgentOptions = {
@@ -236,6 +242,7 @@ class BedrockAgentBackend extends AgentBackend {
       ...(this.inferenceConfig !== undefined && { inferenceConfig: definedFields(this.inferenceConfig) }),
       ...(this.guardrail !== undefined && { guardrail: { identifier: this.guardrail.identifier, version: this.guardrail.version } }),
       ...(this.promptCaching !== undefined && { promptCaching: this.promptCaching }),
+      ...(knowledgeBase !== undefined && { knowledgeBase: definedFields({ knowledgeBaseId: knowledgeBase.knowledgeBaseId, numberOfResults: knowledgeBase.numberOfResults, filter: knowledgeBase.filter }) as { knowledgeBaseId: string } }),
     };
     return { _agent: agent, bedrockModelId: this.modelId };
   }

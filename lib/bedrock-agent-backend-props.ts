@@ -38,6 +38,36 @@ export interface BedrockGuardrail {
   readonly version: string;
 }
 
+/**
+ * An Amazon Bedrock knowledge base the agent searches: the model is offered a tool,
+ * `search_knowledge_base`, and calls it when a question needs the business's documents (not on
+ * every turn). Each search is one Bedrock Agent Runtime `Retrieve`; the orchestrator is granted
+ * `bedrock:Retrieve` on exactly this knowledge base.
+ */
+export interface BedrockKnowledgeBase {
+  /** The knowledge base's id (ten upper-case letters and digits, e.g. `ABCDE12345`), in the stack's account and Region. */
+  readonly knowledgeBaseId: string;
+
+  /**
+   * Passages one search hands the model, best first (1–10); each is cut to 1,500 characters, so a
+   * search adds at most about 4,000 tokens to the turn.
+   *
+   * @default 5
+   */
+  readonly numberOfResults?: number;
+
+  /**
+   * A metadata filter every search applies, in Retrieve's `RetrievalFilter` grammar: one operator
+   * per object — `equals`, `notEquals`, `greaterThan`, `greaterThanOrEquals`, `lessThan`,
+   * `lessThanOrEquals`, `in`, `notIn`, `startsWith`, `listContains`, `stringContains` with
+   * `{ key, value }`, or `andAll` / `orAll` with 2–5 filters. For example
+   * `{ equals: { key: 'audience', value: 'customers' } }`. Checked at synth.
+   *
+   * @default - no filter: every document of the knowledge base
+   */
+  readonly filter?: { [key: string]: any };
+}
+
 /** Properties of `AgentBackend.bedrock()`. */
 export interface BedrockAgentBackendProps {
   /**
@@ -95,4 +125,12 @@ export interface BedrockAgentBackendProps {
    * @default - on for the models of the table, off for any other model id
    */
   readonly promptCaching?: boolean;
+
+  /**
+   * A knowledge base the agent searches when a customer's question needs the business's documents.
+   * The documents each reply drew on are stored with it and shown to operators in the console.
+   *
+   * @default - no knowledge base
+   */
+  readonly knowledgeBase?: BedrockKnowledgeBase;
 }

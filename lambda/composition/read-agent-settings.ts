@@ -1,4 +1,4 @@
-import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, RUNTIME_ENV } from '../../lib/contract';
+import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, KNOWLEDGE_BASE_LIMITS, type RetrievalFilter, retrievalFilterProblems, RUNTIME_ENV } from '../../lib/contract';
 import type { AgentSettings, AgentStageSettings, SingleAgentSettings } from '../core/adapters/agent/agent-backend';
 import { LAMBDA_AGENT_MEDIA_CONTRACT_VERSION } from '../core/adapters/agent/agent-function-contract';
 import { AgentConfigurationError, type Check, flag, nullable, plainObject, recordOf, refusal, RuntimeConfigError, struct, text, textWhere, wholeNumber } from './settings-checks';
@@ -21,7 +21,13 @@ const SHARE = (value: unknown, path: string): number => {
   return value;
 };
 const INFERENCE = struct({ maxTokens: wholeNumber(), temperature: SHARE, topP: SHARE, stopSequences: STOP_SEQUENCES }, ['maxTokens', 'temperature', 'topP', 'stopSequences']);
-const BEDROCK = struct({ backend: text(), systemPrompt: nullable(text()), inferenceConfig: nullable(INFERENCE), promptCaching: nullable(flag), guardrail: flag });
+const RETRIEVAL_FILTER: Check<RetrievalFilter> = (value, path) => {
+  const problems = retrievalFilterProblems(value, path);
+  if (problems.length > 0) throw refusal(path, `is not a Retrieve filter: ${problems.join('; ')}`);
+  return value as RetrievalFilter;
+};
+const KNOWLEDGE_BASE = struct({ numberOfResults: wholeNumber(1, KNOWLEDGE_BASE_LIMITS.maxNumberOfResults), filter: nullable(RETRIEVAL_FILTER) });
+const BEDROCK = struct({ backend: text(), systemPrompt: nullable(text()), inferenceConfig: nullable(INFERENCE), promptCaching: nullable(flag), guardrail: flag, knowledgeBase: nullable(KNOWLEDGE_BASE) });
 const LAMBDA = struct({ backend: text(), contractVersion: wholeNumber(1, Number(LAMBDA_AGENT_MEDIA_CONTRACT_VERSION)) });
 const SCRIPTED = struct({ backend: text() });
 const STAGE_NAME = textWhere((name) => AGENT_STAGE_LIMITS.namePattern.test(name), `a stage name (${AGENT_STAGE_LIMITS.namePattern.source})`);
@@ -56,6 +62,7 @@ function readSingleAgent(document: unknown, path: string, variables: Variables, 
         ...(bedrock.inferenceConfig !== null && { inferenceConfig: bedrock.inferenceConfig }),
         ...(guardrail && { guardrail }),
         ...(bedrock.promptCaching !== null && { promptCaching: bedrock.promptCaching }),
+        ...(bedrock.knowledgeBase !== null && { knowledgeBase: { knowledgeBaseId: variable(variables, RUNTIME_ENV.bedrockKnowledgeBaseId, path), ...bedrock.knowledgeBase } }),
         fallbackReply,
       };
       return { agent, ...(bedrock.systemPrompt !== null && { systemPrompt: bedrock.systemPrompt }) };

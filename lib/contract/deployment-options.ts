@@ -5,6 +5,7 @@
  * one place defaults are applied. CDK-free. Internal: not part of the jsii API.
  */
 import type { HandoffTexts } from './handoff-texts';
+import type { RetrievalFilter } from './knowledge-base';
 import type { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, WHATSAPP_CHANNEL_KINDS } from './environment';
 import type { InferenceSettings, LinkedPhoneNumber, SimpleSettingName, SimpleSettingValue, TemplateName } from './settings-document';
 
@@ -65,6 +66,8 @@ export type SingleAgentOptions =
       readonly inferenceConfig?: InferenceSettings;
       readonly guardrail?: { readonly identifier: string; readonly version: string };
       readonly promptCaching?: boolean;
+      /** Searched through Retrieve; the id is resolved by CloudFormation, the rest written into the document. */
+      readonly knowledgeBase?: { readonly knowledgeBaseId: string; readonly numberOfResults?: number; readonly filter?: RetrievalFilter };
     }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.lambda; readonly functionName: string; readonly contractVersion?: number }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted };

@@ -12,6 +12,7 @@ export * from './defaults';
 export * from './environment';
 export * from './handoff-texts';
 export * from './key-layout';
+export * from './knowledge-base';
 export * from './locale';
 export * from './locale-presets';
 export * from './metrics';

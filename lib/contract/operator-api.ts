@@ -126,6 +126,8 @@ export interface HistoryEntry {
   readonly media?: HistoryMedia;
   /** What Meta charges for it, once a status of it said how Meta bills it. */
   readonly metaFee?: MetaFee;
+  /** An agent reply's knowledge-base sources: the documents (S3 URIs, URLs…) of the passages its searches found. */
+  readonly knowledgeSources?: readonly string[];
 }
 
 /** A message's fee at the documented rate table (`meta-message-rates.ts`): an estimate, never a bill. */

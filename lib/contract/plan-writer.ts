@@ -6,6 +6,7 @@
  */
 import { COST_GUARD_DEFAULTS, IDLE_SWEEP_DEFAULTS, MEDIA_DEFAULTS, OPERATOR_DEFAULTS, PIPELINE_DEFAULTS, RETENTION_DEFAULTS } from './defaults';
 import { AGENT_STAGE_LIMITS } from './agent-stage-limits';
+import { KNOWLEDGE_BASE_LIMITS } from './knowledge-base';
 import type { AgentOptions, ChannelOptions, DeploymentOptions, SimpleSettingOptions, SingleAgentOptions } from './deployment-options';
 import { type DeploymentPlan, documentSettingsOf, FUNCTION_VARIABLES, type FunctionSettings } from './deployment-plan';
 import { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from './environment';
@@ -134,6 +135,9 @@ function singleAgentDocumentOf(agent: SingleAgentOptions): SingleAgentDocument {
         inferenceConfig: agent.inferenceConfig ? definedFields(agent.inferenceConfig) : null,
         promptCaching: agent.promptCaching ?? null,
         guardrail: agent.guardrail !== undefined,
+        knowledgeBase: agent.knowledgeBase
+          ? { numberOfResults: agent.knowledgeBase.numberOfResults ?? KNOWLEDGE_BASE_LIMITS.defaultNumberOfResults, filter: agent.knowledgeBase.filter ?? null }
+          : null,
       };
     case AGENT_BACKEND_KINDS.lambda:
       return { backend: agent.backend, contractVersion: agent.contractVersion ?? 1 };
@@ -179,6 +183,7 @@ function singleAgentVariablesOf(agent: SingleAgentOptions): Record<string, strin
       return {
         [RUNTIME_ENV.bedrockModelId]: agent.modelId,
         ...(agent.guardrail && { [RUNTIME_ENV.bedrockGuardrailId]: agent.guardrail.identifier, [RUNTIME_ENV.bedrockGuardrailVersion]: agent.guardrail.version }),
+        ...(agent.knowledgeBase && { [RUNTIME_ENV.bedrockKnowledgeBaseId]: agent.knowledgeBase.knowledgeBaseId }),
       };
     case AGENT_BACKEND_KINDS.lambda:
       return { [RUNTIME_ENV.agentFunctionName]: agent.functionName };

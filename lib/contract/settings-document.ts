@@ -7,6 +7,7 @@
  */
 import type { HandoffTexts } from './handoff-texts';
 import { KeyLayout } from './key-layout';
+import type { KnowledgeBaseSettings } from './knowledge-base';
 import { Locale } from './locale';
 import type { LocaleText } from './locale-presets';
 import type { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, WHATSAPP_CHANNEL_KINDS } from './environment';
@@ -113,6 +114,8 @@ export type SingleAgentDocument =
       /** `null`: as the model table of prompt-caching.ts says. */
       readonly promptCaching: boolean | null;
       readonly guardrail: boolean;
+      /** The knowledge base the agent searches (its id is in the environment); `null`: none. */
+      readonly knowledgeBase: KnowledgeBaseSettings | null;
     }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.lambda; readonly contractVersion: number }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted };

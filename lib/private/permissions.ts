@@ -331,6 +331,9 @@ export const BEDROCK_INVOKE_ACTIONS = ['bedrock:InvokeModel'] as const;
 /** Bedrock guardrail named in the Converse call's `guardrailConfig`. */
 export const BEDROCK_GUARDRAIL_ACTIONS = ['bedrock:ApplyGuardrail'] as const;
 
+/** Bedrock knowledge base the agent searches (Bedrock Agent Runtime `Retrieve`). */
+export const BEDROCK_RETRIEVE_ACTIONS = ['bedrock:Retrieve'] as const;
+
 /** Consumer-supplied agent function. */
 export const AGENT_FUNCTION_INVOKE_ACTIONS = ['lambda:InvokeFunction'] as const;
 

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ContentBlock, ConverseCommandInput, Message, TokenUsage } from '@aws-sdk/client-bedrock-runtime';
+import type { DocumentType } from '@smithy/types';
 import type { ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
 import { SESSION_CONTEXT_OPENING } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
 
@@ -13,12 +14,23 @@ export interface FakeConverseModelOptions {
    * message: a number for every turn, or one per turn from its customer messages. Default 1.
    */
   readonly toolRounds?: number | ((turn: readonly string[]) => number);
+  /**
+   * The tool calls of a turn, from its customer messages: one per round, in order, before its text
+   * reply (e.g. `search_knowledge_base` with a query). Given, it replaces `toolRounds`.
+   */
+  readonly toolCalls?: (turn: readonly string[]) => readonly FakeToolCall[];
   /** Words of filler the reply carries after quoting the turn, for a reply of realistic length. Default 0. */
   readonly replyWords?: number;
   /** The fewest tokens a cache point's prefix must hold to be cached (Claude Sonnet 4: 1,024; Claude 3.5 Haiku: 2,048). Default 1,024. */
   readonly minimumCacheTokens?: number;
   /** How far back from a cache point the model looks for a cached prefix, in content blocks: about 20 for Claude models, 0 for Amazon Nova. Default 20. */
   readonly cacheLookbackBlocks?: number;
+}
+
+/** A tool call the fake model makes: the tool's name and its input. */
+export interface FakeToolCall {
+  readonly name: string;
+  readonly input: Record<string, unknown>;
 }
 
 /** How far back from a cache point a Claude model looks for a cached prefix, in content blocks. */
@@ -71,15 +83,23 @@ export class FakeConverseModel {
     const turnStart = messages.map((message) => message.role === 'user' && (message.content ?? []).some((block) => block.text !== undefined)).lastIndexOf(true);
     const roundsDone = messages.slice(turnStart + 1).filter((message) => message.role === 'assistant').length;
     const turn = (messages[turnStart]?.content ?? []).flatMap((block) => (block.text === undefined || block.text.startsWith(SESSION_CONTEXT_OPENING) ? [] : [block.text]));
-    const { toolRounds = 1 } = this.options;
-    const toolUse = roundsDone < (typeof toolRounds === 'number' ? toolRounds : toolRounds(turn));
+    const toolCall = this.toolCallOf(turn, roundsDone);
+    const toolUse = toolCall !== undefined;
     const content: ContentBlock[] = toolUse
-      ? [{ toolUse: { toolUseId: `tooluse_${call}`, name: 'update_qualification', input: { data: { last_message: (turn.at(-1) ?? '').slice(0, 500) } } } }]
+      ? [{ toolUse: { toolUseId: `tooluse_${call}`, name: toolCall.name, input: toolCall.input as DocumentType } }]
       : [{ text: [`Olá! Recebi: ${turn.join(' | ')}`, ...Array.from({ length: this.options.replyWords ?? 0 }, () => 'palavra')].join(' ') }];
     const usage = this.bill(input, content);
     this.add(usage);
     return { $metadata: { httpStatusCode: 200 }, output: { message: { role: 'assistant', content } }, stopReason: toolUse ? 'tool_use' : 'end_turn', usage, metrics: { latencyMs: this.options.latencyMs ?? 0 } };
   };
+
+  /** The turn's tool call in round `round` (0-based), or none: time for the text reply. */
+  private toolCallOf(turn: readonly string[], round: number): FakeToolCall | undefined {
+    const { toolRounds = 1, toolCalls } = this.options;
+    if (toolCalls !== undefined) return toolCalls(turn)[round];
+    const rounds = typeof toolRounds === 'number' ? toolRounds : toolRounds(turn);
+    return round < rounds ? { name: 'update_qualification', input: { data: { last_message: (turn.at(-1) ?? '').slice(0, 500) } } } : undefined;
+  }
 
   private bill(input: ConverseCommandInput, answer: ContentBlock[]): TokenUsage {
     const { blocks, cachePoints } = promptBlocks(input);

@@ -196,7 +196,7 @@ export class ProcessTurn {
   /** Step 6 (`TurnAgent.ask`): the agent's answer to the messages, shown the stored history and the messages just appended. */
   private async askAgent(turn: GateTurn, state: TurnState, session: Session, appended: readonly Message[], progress: TurnProgress): Promise<Conclusion> {
     const { response, call, model, stage } = await progress.askingAgent(() => this.turnAgent.ask(session, turn.last, turn.deadline, this.historyShown(state, session), appended));
-    return { reply: response.reply, actions: response.actions, stage, llm: { model, latencyMs: call.latencyMs, ...response.usage }, call, obsolete: response.stopReason === 'superseded', usage: response.usage };
+    return { reply: response.reply, actions: response.actions, stage, llm: { model, latencyMs: call.latencyMs, ...response.usage }, knowledgeSources: response.knowledgeSources, call, obsolete: response.stopReason === 'superseded', usage: response.usage };
   }
 
   /**

@@ -197,6 +197,7 @@ function combined(responses: readonly AgentResponse[]): AgentResponse {
   if (responses.length === 1) return responses[0];
   const last = responses[responses.length - 1];
   const reported = responses.flatMap((response) => (response.usage === undefined ? [] : [response.usage]));
+  const knowledgeSources = [...new Set(responses.flatMap((response) => response.knowledgeSources ?? []))];
   const demandKey = (action: AgentAction) => (action.type === 'record_out_of_portfolio_demand' ? stableStringify(action) : undefined);
   const recordedEarlier = new Set<string>();
   const actions: AgentAction[] = [];
@@ -210,6 +211,7 @@ function combined(responses: readonly AgentResponse[]): AgentResponse {
     iterations: responses.reduce((total, response) => total + response.iterations, 0),
     stopReason: last.stopReason,
     ...(reported.length === 0 ? {} : { usage: reported.reduce(addUsage) }),
+    ...(knowledgeSources.length === 0 ? {} : { knowledgeSources }),
   };
 }
 

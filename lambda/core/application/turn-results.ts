@@ -29,6 +29,8 @@ export interface TurnAnswer {
   readonly stage?: string;
   /** The model call that wrote the reply; absent: the reply is the pipeline's own (`system`). */
   readonly llm?: LlmUsage;
+  /** The documents the agent's knowledge searches drew on. */
+  readonly knowledgeSources?: readonly string[];
 }
 
 /** A turn's result as it is written: the session as the turn leaves it, and its reply. */
@@ -61,6 +63,7 @@ export class TurnResults {
       replyToMessageId: last.messageId,
       createdAt: at,
       ...(answer.llm === undefined ? { role: 'system' } : { llm: answer.llm }),
+      ...(answer.knowledgeSources === undefined ? {} : { knowledgeSources: answer.knowledgeSources }),
     };
     return { session: updated, reply };
   }

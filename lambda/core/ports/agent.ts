@@ -130,6 +130,8 @@ export interface AgentResponse {
    * customer's daily token budget, each kind at its weight (see `budgetTokens`).
    */
   readonly usage?: TokenUsage;
+  /** Where the passages of the knowledge base the agent searched came from (S3 URIs, URLs…), stored with the reply for the operators. */
+  readonly knowledgeSources?: readonly string[];
 }
 
 /** `superseded`: {@link AgentRequest.stillLatest} answered that a newer message arrived; the reply is obsolete. */

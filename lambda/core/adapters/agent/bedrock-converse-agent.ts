@@ -16,6 +16,9 @@ import { AGENT_TOOLS, type AgentTool, parseAgentAction } from './agent-actions';
 import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './agent-deadline';
 import { withMediaNote } from '../../domain/media-note';
 import { converseAttachmentBlocks } from './converse-media';
+import type { KnowledgeBase } from '../../ports/knowledge-base';
+import { KNOWLEDGE_SEARCH_TOOL, KNOWLEDGE_SEARCH_TOOL_SPEC, searchKnowledge } from './knowledge-search';
+import { KNOWLEDGE_BASE_LIMITS } from '../../../../lib/contract';
 
 /** One Converse round trip; injected so tests replay recorded response shapes. */
 export type ConverseCall = (input: ConverseCommandInput, options: { readonly abortSignal: AbortSignal }) => Promise<ConverseCommandOutput>;
@@ -73,6 +76,8 @@ export interface BedrockConverseAgentOptions {
    * Default: none (the composition passes what the model supports, unless the construct turned caching off).
    */
   readonly promptCaching?: PromptCachingSupport;
+  /** Searched with the tool `search_knowledge_base`, which the model is then offered. Default: none. */
+  readonly knowledgeBase?: KnowledgeBase;
 }
 
 const DEFAULT_MAX_TOKENS = 1024;
@@ -91,8 +96,8 @@ type JsonDocument = ToolInputSchema.JsonMember['json'];
 /** Converse's cache point: the prefix of the request up to it is cached (for five minutes, refreshed by each read). */
 const CACHE_POINT = { cachePoint: { type: 'default' } } as const;
 
-/** The tools as Converse specs; `cached`: a cache point closes them (the models that cache tools). */
-function toolConfigOf(tools: readonly AgentTool[], cached: boolean): { tools: Tool[] } {
+/** The tools as Converse specs, with the knowledge search when there is a knowledge base; `cached`: a cache point closes them (the models that cache tools). */
+function toolConfigOf(tools: readonly AgentTool[], cached: boolean, searches: boolean): { tools: Tool[] } {
   const specs: Tool[] = tools.map((tool) => ({
     toolSpec: {
       name: tool.name,
@@ -101,7 +106,8 @@ function toolConfigOf(tools: readonly AgentTool[], cached: boolean): { tools: To
       inputSchema: { json: tool.inputSchema as unknown as JsonDocument },
     },
   }));
-  return { tools: cached ? [...specs, CACHE_POINT] : specs };
+  const offered = searches ? [...specs, KNOWLEDGE_SEARCH_TOOL_SPEC] : specs;
+  return { tools: cached ? [...offered, CACHE_POINT] : offered };
 }
 
 /**
@@ -139,6 +145,7 @@ export class BedrockConverseAgent implements AgentPort {
   private readonly toolConfig: { tools: Tool[] };
   private readonly fallbackReply: string;
   private readonly now: () => number;
+  private readonly knowledgeBase?: KnowledgeBase;
 
   constructor(options: BedrockConverseAgentOptions) {
     this.modelId = options.modelId;
@@ -152,7 +159,8 @@ export class BedrockConverseAgent implements AgentPort {
     };
     this.guardrailConfig = options.guardrail && { guardrailIdentifier: options.guardrail.identifier, guardrailVersion: options.guardrail.version };
     this.tools = options.tools ?? AGENT_TOOLS;
-    this.toolConfig = toolConfigOf(this.tools, options.promptCaching?.tools === true);
+    this.knowledgeBase = options.knowledgeBase;
+    this.toolConfig = toolConfigOf(this.tools, options.promptCaching?.tools === true, this.knowledgeBase !== undefined);
     this.fallbackReply = options.fallbackReply ?? DEFAULT_FALLBACK_REPLY;
     this.now = options.now ?? Date.now;
   }
@@ -165,10 +173,11 @@ export class BedrockConverseAgent implements AgentPort {
     const messages = this.conversation(request, await converseAttachmentBlocks(request.history, request.mediaStore));
     const system: SystemContentBlock[] = [{ text: request.systemPrompt }, ...(this.promptCaching ? [CACHE_POINT] : [])];
     const actions: AgentAction[] = [];
+    const sources = new Set<string>();
     let reply = '';
     let iterations = 0;
     let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-    const finish = (stopReason: AgentStopReason): AgentResponse => ({ reply: reply || this.fallbackReply, actions, iterations, stopReason, usage });
+    const finish = (stopReason: AgentStopReason): AgentResponse => ({ reply: reply || this.fallbackReply, actions, iterations, stopReason, usage, ...sourcesOf(sources) });
 
     while (iterations < request.maxIterations) {
       // Between rounds, never before the first: the turn just read the latest message to start.
@@ -199,7 +208,7 @@ export class BedrockConverseAgent implements AgentPort {
       const toolUses = message.content.flatMap((block) => (block.toolUse ? [block.toolUse] : []));
       if (answer.stopReason !== 'tool_use' || toolUses.length === 0) return finish('completed');
 
-      messages.push(message, { role: 'user', content: toolUses.map((toolUse) => recordToolUse(toolUse, actions, this.tools)) });
+      messages.push(message, { role: 'user', content: await this.toolResults(toolUses, actions, sources, request.deadline) });
     }
     return finish('max_iterations');
   }
@@ -220,6 +229,18 @@ export class BedrockConverseAgent implements AgentPort {
       ...(last ? [{ ...last, content: [...(last.content ?? []), ...cachePoint] }] : []),
       { ...turn, content: [sessionContext(request), ...(turn.content ?? []), ...cachePoint] },
     ];
+  }
+
+  /** Each tool call's result, in order: a search runs now (a read); every other tool is recorded as an action. */
+  private toolResults(toolUses: readonly ToolUseBlock[], actions: AgentAction[], sources: Set<string>, deadline: number): Promise<ContentBlock[]> {
+    return Promise.all(
+      toolUses.map(async (toolUse) => {
+        if (toolUse.name !== KNOWLEDGE_SEARCH_TOOL || this.knowledgeBase === undefined) return recordToolUse(toolUse, actions, this.tools);
+        const found = await searchKnowledge(toolUse, this.knowledgeBase, deadline, this.now);
+        found.sources.forEach((source) => sources.add(source));
+        return found.block;
+      }),
+    );
   }
 
   private async call(input: ConverseCommandInput, abortSignal: AbortSignal): Promise<ConverseCommandOutput> {
@@ -259,6 +280,11 @@ export function toConverseMessages(history: readonly ConversationEntry[], attach
     throw new RangeError('The agent needs a history that ends with the customer messages of the turn');
   }
   return messages;
+}
+
+/** The documents the turn's searches drew on, as the reply stores them: the first few, in the order found. */
+function sourcesOf(sources: ReadonlySet<string>): Pick<AgentResponse, 'knowledgeSources'> {
+  return sources.size === 0 ? {} : { knowledgeSources: [...sources].slice(0, KNOWLEDGE_BASE_LIMITS.maxSourcesPerReply) };
 }
 
 /** What one round trip used, with the prompt cache's reads and writes when Converse reports them. */

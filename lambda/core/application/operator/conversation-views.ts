@@ -89,6 +89,8 @@ export interface HistoryEntry {
   readonly media?: MediaDescription;
   /** What Meta charges for the message, once a status of it said how it bills it. */
   readonly metaFee?: MetaFee;
+  /** The documents an agent reply's knowledge searches drew on. */
+  readonly knowledgeSources?: readonly string[];
 }
 
 export interface ActiveConversationsDependencies {
@@ -173,6 +175,7 @@ export function historyEntryOf(message: Message): HistoryEntry {
     revokedAt: message.revokedAt,
     media: message.media && mediaDescription(message.media),
     metaFee: message.metaPricing && metaFeeOf(message.metaPricing, message.customerId),
+    knowledgeSources: message.knowledgeSources,
   };
 }
 

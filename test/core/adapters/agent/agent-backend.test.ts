@@ -202,7 +202,7 @@ describe('stages', () => {
     [{ entry: 'a', stages: {} }, 'Setting agent.stages holds 0 stages, not 1 to 10'],
     [{ entry: 'A', stages: { A: scriptedStage } }, 'Setting agent.stages.A is not a stage name'],
     [{ entry: 'a', stages: { a: { backend: 'stages' } } }, 'Setting agent.stages.a.backend is itself a set of stages'],
-    [{ entry: 'a', stages: { a: { backend: 'bedrock', systemPrompt: null, inferenceConfig: null, promptCaching: null, guardrail: false } } }, 'Environment variable BEDROCK_MODEL_ID is not set, which agent.stages.a needs'],
+    [{ entry: 'a', stages: { a: { backend: 'bedrock', systemPrompt: null, inferenceConfig: null, promptCaching: null, guardrail: false, knowledgeBase: null } } }, 'Environment variable BEDROCK_MODEL_ID is not set, which agent.stages.a needs'],
     [{ maxHandoversPerTurn: 9 }, 'Setting agent.maxHandoversPerTurn is not a whole number from 0 to 5'],
     [{ extra: true }, 'Setting agent.extra is not a field of it'],
   ])('refuses %j', (document, message) => {
