@@ -36,6 +36,8 @@ export interface OrchestratorPorts extends FunctionPorts, SenderPorts, MediaPort
   readonly agent?: AgentPort | AgentStages;
   /** Turn settings to override (e.g. `promptCacheMs: 0`, so an edited prompt applies to the very next turn). */
   readonly turnSettings?: Partial<TurnSettings>;
+  /** Where the agent's knowledge base is searched (a local stand-in of Retrieve). Default: the Region's Bedrock Agent Runtime. */
+  readonly knowledgeBaseEndpoint?: string;
 }
 
 /** The orchestrator: the SQS contract (turn-handler.ts) on the turn use case, with the operator plane when it is on. */
@@ -93,5 +95,6 @@ function deployedStagePrompts(agent: AgentSettings, table: Parameters<typeof ope
 /** The agent backends' AWS calls signed as the identity the ports name, else the adapters' defaults (the role's). */
 function agentClients(ports: OrchestratorPorts): AgentClients {
   const credentials = credentialProvider(ports.awsCredentials);
-  return credentials === undefined ? {} : { converse: bedrockConverse({ credentials }), invoke: lambdaInvoke({ credentials }) };
+  const retrieve = { ...(credentials && { credentials }), ...(ports.knowledgeBaseEndpoint !== undefined && { endpoint: ports.knowledgeBaseEndpoint }) };
+  return credentials === undefined ? { retrieve } : { converse: bedrockConverse({ credentials }), invoke: lambdaInvoke({ credentials }), retrieve };
 }

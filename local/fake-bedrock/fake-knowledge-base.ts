@@ -13,8 +13,8 @@ export interface KnowledgeDocument {
 }
 
 export interface FakeKnowledgeBaseOptions {
-  /** The id Retrieve is asked by (`/knowledgebases/{id}/retrieve`); any other id is not found. */
-  readonly knowledgeBaseId: string;
+  /** The id Retrieve is asked by (`/knowledgebases/{id}/retrieve`); any other id is not found. Default: any id. */
+  readonly knowledgeBaseId?: string;
   readonly documents: readonly KnowledgeDocument[];
   /** Checks each signed request as IAM would. Default: everything is allowed. */
   readonly permissions?: AwsPermissionCheck;
@@ -69,7 +69,8 @@ export class FakeKnowledgeBase {
     if (request.method !== 'POST' || match === null) return void sendJson(response, 404, { message: `No route for ${request.method} ${path}` }, 'ResourceNotFoundException');
     const refusal = await this.options.permissions?.({ service: 'bedrock', method: 'POST', path, headers: request.headers, body });
     if (refusal !== undefined) return void sendJson(response, 403, { message: refusal }, 'AccessDeniedException');
-    if (decodeURIComponent(match[1]) !== this.options.knowledgeBaseId) return void sendJson(response, 404, { message: `Knowledge base ${match[1]} does not exist` }, 'ResourceNotFoundException');
+    const { knowledgeBaseId } = this.options;
+    if (knowledgeBaseId !== undefined && decodeURIComponent(match[1]) !== knowledgeBaseId) return void sendJson(response, 404, { message: `Knowledge base ${match[1]} does not exist` }, 'ResourceNotFoundException');
     const input = JSON.parse(body || '{}') as { retrievalQuery?: { text?: string }; retrievalConfiguration?: { vectorSearchConfiguration?: { numberOfResults?: number; filter?: unknown } } };
     const query = input.retrievalQuery?.text ?? '';
     if (query.trim() === '') return void sendJson(response, 400, { message: 'retrievalQuery.text must not be empty' }, 'ValidationException');

@@ -35,6 +35,7 @@ export const LOCAL_ENV = {
   /** JSON `{entry, maxHandoversPerTurn, agents: {name: {…the stage's own variables…}}}`. */
   agentStages: 'AGENT_STAGES',
   bedrockModelId: RUNTIME_ENV.bedrockModelId,
+  bedrockKnowledgeBaseId: RUNTIME_ENV.bedrockKnowledgeBaseId,
   agentFunctionName: RUNTIME_ENV.agentFunctionName,
   locale: 'PIPELINE_LOCALE',
   keyLayout: 'KEY_LAYOUT',
@@ -188,8 +189,10 @@ function localAgentOptions(env: NodeJS.ProcessEnv): AgentOptions {
 function singleAgentOptions(variables: NodeJS.ProcessEnv): SingleAgentOptions {
   const backend = variables[LOCAL_ENV.agentBackend]?.trim();
   switch (backend) {
-    case AGENT_BACKEND_KINDS.bedrock:
-      return { backend, modelId: variables[LOCAL_ENV.bedrockModelId]?.trim() ?? '' };
+    case AGENT_BACKEND_KINDS.bedrock: {
+      const knowledgeBaseId = variables[LOCAL_ENV.bedrockKnowledgeBaseId]?.trim();
+      return { backend, modelId: variables[LOCAL_ENV.bedrockModelId]?.trim() ?? '', ...(knowledgeBaseId && { knowledgeBase: { knowledgeBaseId } }) };
+    }
     case AGENT_BACKEND_KINDS.lambda:
       return { backend, functionName: variables[LOCAL_ENV.agentFunctionName]?.trim() ?? '' };
     case AGENT_BACKEND_KINDS.scripted:

@@ -14,6 +14,7 @@ import { startTestPipeline } from '../support/pipeline';
 const KNOWLEDGE_BASE_ID = 'KBLOCAL001';
 const PRICES = 's3://docs-padaria/precos.md';
 const HOURS = 'https://padaria.example/horarios';
+const LOCAL_CREDENTIALS = async () => ({ accessKeyId: 'AKIDLOCALKNOWLEDGE', secretAccessKey: 'local' });
 
 let pipeline: LocalPipeline | undefined;
 let knowledgeBase: FakeKnowledgeBase | undefined;
@@ -50,7 +51,7 @@ it('a question the documents answer: one search, the passages handed to the mode
     filter: { equals: { key: 'audience', value: 'customers' } },
     endpoint: knowledgeBase.endpoint,
     region: 'us-east-1',
-    credentials: { accessKeyId: 'AKIDLOCALKNOWLEDGE', secretAccessKey: 'local' },
+    credentials: LOCAL_CREDENTIALS,
   });
   const agent = new BedrockConverseAgent({ modelId: 'us.anthropic.claude-sonnet-4-20250514-v1:0', converse: model.converse, knowledgeBase: search });
   pipeline = await startTestPipeline({ agent });
@@ -81,7 +82,7 @@ it('a knowledge base that fails: the model is told, and the customer still gets 
   const requests: ConverseCommandInput[] = [];
   const model = new FakeConverseModel({ toolCalls: () => [{ name: KNOWLEDGE_SEARCH_TOOL, input: { query: 'preço' } }], answerAfter: async (input) => void requests.push(input) });
   // Asked by another id, the fake answers ResourceNotFoundException, as Retrieve does.
-  const search = new BedrockKnowledgeBase({ knowledgeBaseId: KNOWLEDGE_BASE_ID, numberOfResults: 5, endpoint: knowledgeBase.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'AKIDLOCALKNOWLEDGE', secretAccessKey: 'local' } });
+  const search = new BedrockKnowledgeBase({ knowledgeBaseId: KNOWLEDGE_BASE_ID, numberOfResults: 5, endpoint: knowledgeBase.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
   pipeline = await startTestPipeline({ agent: new BedrockConverseAgent({ modelId: 'anthropic.claude-sonnet-4-20250514-v1:0', converse: model.converse, knowledgeBase: search }) });
   const customer = newCustomer();
 

@@ -8,7 +8,7 @@ import { FakeConverseModel } from '../../../../local/fake-bedrock/fake-converse-
 import { FakeKnowledgeBase } from '../../../../local/fake-bedrock/fake-knowledge-base';
 
 const KNOWLEDGE_BASE_ID = 'KBUNIT0001';
-const credentials = { accessKeyId: 'AKIDUNIT', secretAccessKey: 'unit' };
+const credentials = async () => ({ accessKeyId: 'AKIDUNIT', secretAccessKey: 'unit' });
 let fake: FakeKnowledgeBase;
 
 beforeAll(async () => {
