@@ -2,7 +2,7 @@ import { Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import type { BedrockAgentBackendProps, BedrockGuardrail, BedrockInferenceConfig, BedrockKnowledgeBase } from './bedrock-agent-backend-props';
+import type { BedrockAgentBackendProps, BedrockAgentMemory, BedrockGuardrail, BedrockInferenceConfig, BedrockKnowledgeBase } from './bedrock-agent-backend-props';
 import { grantModelInvocation } from './private/bedrock-grants';
 import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_GUARDRAIL_ACTIONS, BEDROCK_RETRIEVE_ACTIONS } from './private/permissions';
 import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, type AgentOptions, definedFields, type SingleAgentOptions, SYSTEM_PROMPT_MAX_CHARACTERS } from './contract';
@@ -213,6 +213,7 @@ class BedrockAgentBackend extends AgentBackend {
   private readonly guardrail?: BedrockGuardrail;
   private readonly promptCaching?: boolean;
   private readonly knowledgeBase?: BedrockKnowledgeBase;
+  private readonly memory?: BedrockAgentMemory;
 
   constructor(props: BedrockAgentBackendProps) {
     super();
@@ -222,6 +223,7 @@ class BedrockAgentBackend extends AgentBackend {
     this.guardrail = props.guardrail;
     this.promptCaching = props.promptCaching;
     this.knowledgeBase = props.knowledgeBase;
+    this.memory = props.memory;
     validateBedrockProps(props);
   }
 
@@ -234,6 +236,8 @@ class BedrockAgentBackend extends AgentBackend {
     if (knowledgeBase !== undefined) {
       orchestrator.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...BEDROCK_RETRIEVE_ACTIONS], resources: [knowledgeBaseArn(knowledgeBase.knowledgeBaseId)] }));
     }
+    const memoryModelId = this.memory?.enabled === false ? undefined : this.memory?.modelId;
+    if (memoryModelId !== undefined && memoryModelId !== this.modelId) grantModelInvocation(scope, orchestrator, memoryModelId);
     const systemPrompt = this.systemPrompt === undefined ? undefined : synthesizedSystemPrompt(scope, this.systemPrompt);
     const agent: SingleAgentOptions = {
       backend: AGENT_BACKEND_KINDS.bedrock,
@@ -242,6 +246,7 @@ class BedrockAgentBackend extends AgentBackend {
       ...(this.inferenceConfig !== undefined && { inferenceConfig: definedFields(this.inferenceConfig) }),
       ...(this.guardrail !== undefined && { guardrail: { identifier: this.guardrail.identifier, version: this.guardrail.version } }),
       ...(this.promptCaching !== undefined && { promptCaching: this.promptCaching }),
+      ...(this.memory !== undefined && { memory: definedFields({ enabled: this.memory.enabled, foldEveryTurns: this.memory.foldEveryTurns, modelId: this.memory.modelId }) }),
       ...(knowledgeBase !== undefined && { knowledgeBase: definedFields({ knowledgeBaseId: knowledgeBase.knowledgeBaseId, numberOfResults: knowledgeBase.numberOfResults, filter: knowledgeBase.filter }) as { knowledgeBaseId: string } }),
     };
     return { _agent: agent, bedrockModelId: this.modelId };

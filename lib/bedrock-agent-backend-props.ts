@@ -68,6 +68,41 @@ export interface BedrockKnowledgeBase {
   readonly filter?: { [key: string]: any };
 }
 
+/**
+ * The agent's memory of a long conversation. The agent is shown the conversation's last 50
+ * messages within `agentHistoryMaxCharacters`; once a conversation outgrows that, its older
+ * messages fold into a summary kept on the session, written by `modelId`. The agent is then shown
+ * the summary and the messages after the fold point — a prefix that stays the same from turn to
+ * turn until the next fold, so the prompt cache keeps reading it. What the agent recorded
+ * (qualification and registration data, segment, intent) is shown on every turn whatever folds.
+ */
+export interface BedrockAgentMemory {
+  /**
+   * `false`: no summary; the agent is shown the newest messages that fit, the oldest falling off.
+   *
+   * @default true
+   */
+  readonly enabled?: boolean;
+
+  /**
+   * The model that writes the summary: a model id, inference profile id or application inference
+   * profile ARN, as `modelId` takes them (the orchestrator is granted it). A smaller model than the
+   * agent's does this well (e.g. a Claude Haiku or Amazon Nova Lite). Written into the orchestrator's
+   * asset at synth, so it must be a plain text.
+   *
+   * @default - the agent's own model
+   */
+  readonly modelId?: string;
+
+  /**
+   * Agent replies between two folds at least (1–20). Each fold costs one call of `modelId` and
+   * rewrites the cached prompt once; a fold keeps the newest `50 − 2 × foldEveryTurns` messages.
+   *
+   * @default 5
+   */
+  readonly foldEveryTurns?: number;
+}
+
 /** Properties of `AgentBackend.bedrock()`. */
 export interface BedrockAgentBackendProps {
   /**
@@ -133,4 +168,12 @@ export interface BedrockAgentBackendProps {
    * @default - no knowledge base
    */
   readonly knowledgeBase?: BedrockKnowledgeBase;
+
+  /**
+   * How the agent remembers a conversation longer than its window: older messages fold into a
+   * summary kept on the session (docs/AGENT.md, "Memory").
+   *
+   * @default - on: the agent's own model folds at most every 5 turns
+   */
+  readonly memory?: BedrockAgentMemory;
 }

@@ -1,4 +1,6 @@
-import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, KNOWLEDGE_BASE_LIMITS, type RetrievalFilter, retrievalFilterProblems, RUNTIME_ENV } from '../../lib/contract';
+import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, RUNTIME_ENV } from '../../lib/contract';
+import { CONVERSATION_MEMORY_LIMITS } from '../../lib/contract/conversation-memory';
+import { KNOWLEDGE_BASE_LIMITS, type RetrievalFilter, retrievalFilterProblems } from '../../lib/contract/knowledge-base';
 import type { AgentSettings, AgentStageSettings, SingleAgentSettings } from '../core/adapters/agent/agent-backend';
 import { LAMBDA_AGENT_MEDIA_CONTRACT_VERSION } from '../core/adapters/agent/agent-function-contract';
 import { AgentConfigurationError, type Check, flag, nullable, plainObject, recordOf, refusal, RuntimeConfigError, struct, text, textWhere, wholeNumber } from './settings-checks';
@@ -27,7 +29,8 @@ const RETRIEVAL_FILTER: Check<RetrievalFilter> = (value, path) => {
   return value as RetrievalFilter;
 };
 const KNOWLEDGE_BASE = struct({ numberOfResults: wholeNumber(1, KNOWLEDGE_BASE_LIMITS.maxNumberOfResults), filter: nullable(RETRIEVAL_FILTER) });
-const BEDROCK = struct({ backend: text(), systemPrompt: nullable(text()), inferenceConfig: nullable(INFERENCE), promptCaching: nullable(flag), guardrail: flag, knowledgeBase: nullable(KNOWLEDGE_BASE) });
+const MEMORY = struct({ foldEveryTurns: wholeNumber(CONVERSATION_MEMORY_LIMITS.minFoldEveryTurns, CONVERSATION_MEMORY_LIMITS.maxFoldEveryTurns), modelId: nullable(text()) });
+const BEDROCK = struct({ backend: text(), systemPrompt: nullable(text()), inferenceConfig: nullable(INFERENCE), promptCaching: nullable(flag), guardrail: flag, knowledgeBase: nullable(KNOWLEDGE_BASE), memory: nullable(MEMORY) });
 const LAMBDA = struct({ backend: text(), contractVersion: wholeNumber(1, Number(LAMBDA_AGENT_MEDIA_CONTRACT_VERSION)) });
 const SCRIPTED = struct({ backend: text() });
 const STAGE_NAME = textWhere((name) => AGENT_STAGE_LIMITS.namePattern.test(name), `a stage name (${AGENT_STAGE_LIMITS.namePattern.source})`);
@@ -62,6 +65,7 @@ function readSingleAgent(document: unknown, path: string, variables: Variables, 
         ...(bedrock.inferenceConfig !== null && { inferenceConfig: bedrock.inferenceConfig }),
         ...(guardrail && { guardrail }),
         ...(bedrock.promptCaching !== null && { promptCaching: bedrock.promptCaching }),
+        ...(bedrock.memory !== null && { memory: bedrock.memory }),
         ...(bedrock.knowledgeBase !== null && { knowledgeBase: { knowledgeBaseId: variable(variables, RUNTIME_ENV.bedrockKnowledgeBaseId, path), ...bedrock.knowledgeBase } }),
         fallbackReply,
       };

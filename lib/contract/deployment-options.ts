@@ -68,6 +68,8 @@ export type SingleAgentOptions =
       readonly promptCaching?: boolean;
       /** Searched through Retrieve; the id is resolved by CloudFormation, the rest written into the document. */
       readonly knowledgeBase?: { readonly knowledgeBaseId: string; readonly numberOfResults?: number; readonly filter?: RetrievalFilter };
+      /** On unless `enabled` is false. */
+      readonly memory?: { readonly enabled?: boolean; readonly foldEveryTurns?: number; readonly modelId?: string };
     }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.lambda; readonly functionName: string; readonly contractVersion?: number }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted };

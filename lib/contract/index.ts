@@ -8,6 +8,7 @@
  * `usage-report.ts`) are imported by their own path, with `import type`, by the operator function,
  * the runtime's domain and the console.
  */
+export * from './conversation-memory';
 export * from './defaults';
 export * from './environment';
 export * from './handoff-texts';

@@ -6,6 +6,7 @@
  */
 import { COST_GUARD_DEFAULTS, IDLE_SWEEP_DEFAULTS, MEDIA_DEFAULTS, OPERATOR_DEFAULTS, PIPELINE_DEFAULTS, RETENTION_DEFAULTS } from './defaults';
 import { AGENT_STAGE_LIMITS } from './agent-stage-limits';
+import { CONVERSATION_MEMORY_LIMITS } from './conversation-memory';
 import { KNOWLEDGE_BASE_LIMITS } from './knowledge-base';
 import type { AgentOptions, ChannelOptions, DeploymentOptions, SimpleSettingOptions, SingleAgentOptions } from './deployment-options';
 import { type DeploymentPlan, documentSettingsOf, FUNCTION_VARIABLES, type FunctionSettings } from './deployment-plan';
@@ -138,6 +139,7 @@ function singleAgentDocumentOf(agent: SingleAgentOptions): SingleAgentDocument {
         knowledgeBase: agent.knowledgeBase
           ? { numberOfResults: agent.knowledgeBase.numberOfResults ?? KNOWLEDGE_BASE_LIMITS.defaultNumberOfResults, filter: agent.knowledgeBase.filter ?? null }
           : null,
+        memory: agent.memory?.enabled === false ? null : { foldEveryTurns: agent.memory?.foldEveryTurns ?? CONVERSATION_MEMORY_LIMITS.defaultFoldEveryTurns, modelId: agent.memory?.modelId ?? null },
       };
     case AGENT_BACKEND_KINDS.lambda:
       return { backend: agent.backend, contractVersion: agent.contractVersion ?? 1 };

@@ -6,6 +6,7 @@
  * one. CDK-free. Internal: not part of the jsii API.
  */
 import type { HandoffTexts } from './handoff-texts';
+import type { ConversationMemorySettings } from './conversation-memory';
 import { KeyLayout } from './key-layout';
 import type { KnowledgeBaseSettings } from './knowledge-base';
 import { Locale } from './locale';
@@ -116,6 +117,8 @@ export type SingleAgentDocument =
       readonly guardrail: boolean;
       /** The knowledge base the agent searches (its id is in the environment); `null`: none. */
       readonly knowledgeBase: KnowledgeBaseSettings | null;
+      /** How older history folds into the session's summary; `null`: never (the window slides). */
+      readonly memory: ConversationMemorySettings | null;
     }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.lambda; readonly contractVersion: number }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted };

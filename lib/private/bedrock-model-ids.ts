@@ -1,6 +1,7 @@
 import { Annotations, Arn, ArnFormat, Aws, Stack, Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { BedrockAgentBackendProps, BedrockKnowledgeBase } from '../bedrock-agent-backend-props';
+import type { BedrockAgentBackendProps, BedrockAgentMemory, BedrockKnowledgeBase } from '../bedrock-agent-backend-props';
+import { CONVERSATION_MEMORY_LIMITS } from '../contract/conversation-memory';
 import { KNOWLEDGE_BASE_LIMITS, retrievalFilterProblems } from '../contract/knowledge-base';
 import { SYSTEM_PROMPT_MAX_CHARACTERS } from '../contract/operator-setting-limits';
 
@@ -54,8 +55,8 @@ export function validateBedrockProps(props: BedrockAgentBackendProps): void {
   const fail = (problem: string): never => {
     throw new Error(`AgentBackend.bedrock: ${problem}`);
   };
-  const { modelId, systemPrompt, inferenceConfig, guardrail, knowledgeBase } = props;
-  if (!Token.isUnresolved(modelId) && !MODEL_ID.test(modelId) && !APPLICATION_PROFILE_ARN.test(modelId)) {
+  const { modelId, systemPrompt, inferenceConfig, guardrail, knowledgeBase, memory } = props;
+  if (!Token.isUnresolved(modelId) && !isModelId(modelId)) {
     fail(
       `modelId '${modelId}' is not a Bedrock model id, cross-Region inference profile id or application inference profile ARN ` +
         "(e.g. 'anthropic.claude-sonnet-4-5-20250929-v1:0', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' or " +
@@ -80,6 +81,20 @@ export function validateBedrockProps(props: BedrockAgentBackendProps): void {
     }
   }
   if (knowledgeBase) checkKnowledgeBase(fail, knowledgeBase);
+  if (memory) checkMemory(fail, memory);
+}
+
+function isModelId(modelId: string): boolean {
+  return MODEL_ID.test(modelId) || APPLICATION_PROFILE_ARN.test(modelId);
+}
+
+function checkMemory(fail: (problem: string) => never, { modelId, foldEveryTurns }: BedrockAgentMemory): void {
+  if (modelId !== undefined && Token.isUnresolved(modelId)) fail("memory.modelId holds a value CloudFormation resolves only at deploy time; it is written into the orchestrator's asset at synth. Give the model id itself.");
+  if (modelId !== undefined && !isModelId(modelId)) fail(`memory.modelId '${modelId}' is not a Bedrock model id, cross-Region inference profile id or application inference profile ARN.`);
+  const { minFoldEveryTurns, maxFoldEveryTurns } = CONVERSATION_MEMORY_LIMITS;
+  if (foldEveryTurns !== undefined && (!Number.isInteger(foldEveryTurns) || foldEveryTurns < minFoldEveryTurns || foldEveryTurns > maxFoldEveryTurns)) {
+    fail(`memory.foldEveryTurns must be a whole number from ${minFoldEveryTurns} to ${maxFoldEveryTurns}; got ${foldEveryTurns}.`);
+  }
 }
 
 function checkKnowledgeBase(fail: (problem: string) => never, { knowledgeBaseId, numberOfResults, filter }: BedrockKnowledgeBase): void {

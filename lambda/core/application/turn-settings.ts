@@ -28,6 +28,8 @@ export interface AgentCallReport {
   readonly readReceiptSent: boolean;
   /** Model tokens, when the backend reported them. */
   readonly usage?: TokenUsage;
+  /** The memory folded the older history into the summary this turn, or tried and gave up (the turn answered without). */
+  readonly memoryFold?: 'folded' | 'failed';
 }
 
 export interface TurnReport {
@@ -58,6 +60,8 @@ export interface TurnSettings {
   readonly maxAgentIterations: number;
   /** Time kept back from the invocation deadline for persisting and sending the reply. */
   readonly deliveryReserveMs: number;
+  /** Time a memory fold leaves the agent's own call: a fold that would run later is not tried. */
+  readonly agentReserveAfterFoldMs: number;
   /** Messages of the session the agent is shown. */
   readonly historyLimit: number;
   /** Characters of history the agent is shown: the newest messages that fit (the newest one, cut, if it alone does not). */
@@ -81,6 +85,7 @@ export interface TurnSettings {
 export const DEFAULT_TURN_SETTINGS: TurnSettings = {
   maxAgentIterations: 10,
   deliveryReserveMs: 15_000,
+  agentReserveAfterFoldMs: 30_000,
   historyLimit: 50,
   historyMaxCharacters: COST_GUARD_DEFAULTS.historyMaxCharacters,
   earlierConversationLimit: 10,

@@ -1,8 +1,9 @@
-import { AGENT_BACKEND_KINDS, type KnowledgeBaseSettings, type LocaleTexts, localePreset, PROMPT_CACHING_UNLISTED_MODEL, promptCachingSupportOf, type PromptCachingSupport } from '../../../../lib/contract';
+import { AGENT_BACKEND_KINDS, type ConversationMemorySettings, type KnowledgeBaseSettings, type LocaleTexts, localePreset, PROMPT_CACHING_UNLISTED_MODEL, promptCachingSupportOf, type PromptCachingSupport } from '../../../../lib/contract';
 import type { AgentPort, AgentStages } from '../../ports/agent';
 import { agentTools } from './agent-actions';
 import { BedrockConverseAgent, type ConverseCall } from './bedrock-converse-agent';
 import { BedrockKnowledgeBase } from './bedrock-knowledge-base';
+import { BedrockConversationSummarizer } from './bedrock-conversation-summarizer';
 import type { AwsCallOptions } from '../aws/signed-aws-post';
 import type { LambdaInvoke } from '../lambda/lambda-invoke';
 import { LambdaInvokeAgent } from './lambda-invoke-agent';
@@ -34,6 +35,8 @@ export interface BedrockAgentSettings {
   readonly promptCaching?: boolean;
   /** The knowledge base the agent searches (Retrieve). */
   readonly knowledgeBase?: { readonly knowledgeBaseId: string } & KnowledgeBaseSettings;
+  /** Older history folds into the session's summary, written by this model (`null`: the agent's). */
+  readonly memory?: ConversationMemorySettings;
 }
 
 /** One agent: a Bedrock model, the consumer's function, or the scripted agent. */
@@ -94,6 +97,9 @@ function createSingleAgent(settings: SingleAgentSettings, clients: AgentClients,
         converse: clients.converse,
         tools,
         ...(settings.knowledgeBase && { knowledgeBase: knowledgeBaseOf(settings.knowledgeBase, clients.retrieve) }),
+        ...(settings.memory && {
+          memory: { foldEveryTurns: settings.memory.foldEveryTurns, summarizer: new BedrockConversationSummarizer({ modelId: settings.memory.modelId ?? settings.modelId, converse: clients.converse }) },
+        }),
       });
     case AGENT_BACKEND_KINDS.lambda:
       return new LambdaInvokeAgent({ functionName: settings.functionName, fallbackReply, invoke: clients.invoke, tools, readsMedia: settings.readsMedia });
