@@ -2,10 +2,11 @@
 // conversation that outgrows the agent's window folds its older messages into a summary on the
 // session, the prompt's prefix stays the same between folds, what the agent recorded survives the
 // fold, a fold that fails answers as without one, and a superseded turn's fold is never written.
-import type { ConverseCommandInput, ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
+import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { BedrockConversationSummarizer } from '../../lambda/core/adapters/agent/bedrock-conversation-summarizer';
-import { BedrockConverseAgent, type ConverseCall, SESSION_CONTEXT_OPENING, SUMMARY_OPENING } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
+import { BedrockConverseAgent, SESSION_CONTEXT_OPENING, SUMMARY_OPENING } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
 import { FakeConverseModel } from '../../local/fake-bedrock/fake-converse-model';
+import { FakeSummarizingModel } from '../../local/fake-bedrock/fake-summarizing-model';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer } from '../support/ids';
 import { startTestPipeline } from '../support/pipeline';
@@ -22,17 +23,10 @@ afterEach(async () => {
   pipeline = undefined;
 });
 
-/** A summarizing model that answers how many messages it was given, and records what it was asked. */
+/** The summarizing model, and the summarizer the agent folds with. */
 function fakeSummarizer(options: { fail?: boolean } = {}) {
-  const asked: ConverseCommandInput[] = [];
-  const converse: ConverseCall = async (input) => {
-    asked.push(input);
-    if (options.fail) throw Object.assign(new Error('Model is throttled'), { name: 'ThrottlingException' });
-    const text = input.messages?.[0]?.content?.[0]?.text ?? '';
-    const folded = (text.match(/^(Customer|Assistant) \(/gm) ?? []).length;
-    return { $metadata: {}, output: { message: { role: 'assistant', content: [{ text: `Resumo ${asked.length}: ${folded} mensagens; o cliente se chama Ana.` }] } }, stopReason: 'end_turn', usage: { inputTokens: 500, outputTokens: 40, totalTokens: 540 } } as ConverseCommandOutput;
-  };
-  return { asked, summarizer: new BedrockConversationSummarizer({ modelId: MEMORY_MODEL, converse }) };
+  const model = new FakeSummarizingModel(options);
+  return { asked: model.asked, summarizer: new BedrockConversationSummarizer({ modelId: MEMORY_MODEL, converse: model.converse }) };
 }
 
 /** Each request's first message (as JSON) and its messages. */
@@ -67,7 +61,7 @@ it('past the window, older messages fold into the summary on the session; the pr
   const { session, history } = await pipeline.conversation(customer);
   // The snapshot holds the newest 50 of 60 messages: Mensagem 6 and its reply, the last one folded, open it.
   expect(history[1]).toMatchObject({ role: 'assistant', text: 'Olá! Recebi: Mensagem 6' });
-  expect(session?.memory).toMatchObject({ summary: 'Resumo 1: 12 mensagens; o cliente se chama Ana.', through: history[1].timestamp });
+  expect(session?.memory).toMatchObject({ summary: 'Resumo 1: 12 mensagens.', through: history[1].timestamp });
   // What the agent recorded in the first turn, long folded away, is still on the session and in every prompt.
   expect(session?.qualificationData).toEqual({ last_message: 'Mensagem 1' });
   const last = requests.at(-1)!;
