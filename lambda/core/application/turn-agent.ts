@@ -146,7 +146,7 @@ export class TurnAgent {
       stage = next;
     }
     const response = combined(responses);
-    return { response, model: stage.agent.model, stage: stage.name, call: { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: readReceipt, usage: response.usage } };
+    return { response, model: stage.agent.model, stage: stage.name, call: { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: readReceipt, usage: response.usage, ...(stage.agent.model === undefined ? {} : { model: stage.agent.model }) } };
   }
 
   /** The session's current stage; the entry for a new session or one naming a stage no longer configured. */

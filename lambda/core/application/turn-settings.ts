@@ -28,6 +28,8 @@ export interface AgentCallReport {
   readonly readReceiptSent: boolean;
   /** Model tokens, when the backend reported them. */
   readonly usage?: TokenUsage;
+  /** The model the reply is recorded with (the last stage's), when the backend names one. */
+  readonly model?: string;
 }
 
 export interface TurnReport {

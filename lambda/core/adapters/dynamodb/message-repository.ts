@@ -1,4 +1,4 @@
-import { ConditionFailedError, type HumanInboxSession, type MessageRepository, type Page, type PageRequest, type ReceiptOutcome, type UsageReadBound } from '../../ports/repositories';
+import { ConditionFailedError, type HumanInboxSession, type MessageRepository, type Page, type PageRequest, type ReceiptRecording, type UsageReadBound } from '../../ports/repositories';
 import { AgentUsageTally, type DailyAgentUsage, type UtcDay } from '../../domain/agent-usage';
 import type { DeliveryReceipt } from '../../domain/delivery-receipt';
 import type { InboundReaction } from '../../domain/inbound-turn';
@@ -211,20 +211,21 @@ export class DynamoMessageRepository implements MessageRepository {
     return conditionally(() => this.kit.update(deliveryUpdate(ref, { status: 'sent', ...sent, sentAt })));
   }
 
-  async recordReceipt(ref: OutboundRef, receipt: DeliveryReceipt): Promise<ReceiptOutcome> {
+  async recordReceipt(ref: OutboundRef, receipt: DeliveryReceipt): Promise<ReceiptRecording> {
     let update: Omit<UpdateRequest, 'returnValues'>;
     try {
       update = receiptUpdate(ref, receipt);
     } catch (error) {
       // Callback data in the pipeline's form that names no message: someone else's, no request made.
-      if (error instanceof InvalidKeySegmentError) return 'notOurs';
+      if (error instanceof InvalidKeySegmentError) return { outcome: 'notOurs', pricingRecorded: false };
       throw error;
     }
     let before: Item | undefined;
-    // The old values come with the write's answer at no extra capacity: they tell a settled unknown outcome.
+    // The old values come with the write's answer at no extra capacity: they tell a settled unknown
+    // outcome, and whether the message was priced already (a pricing it had comes back as it was).
     const recorded = await conditionally(async () => (before = await this.kit.update({ ...update, returnValues: 'UPDATED_OLD' })));
-    if (!recorded) return 'unchanged';
-    return before?.[M.deliveryStatus] === 'sent' ? 'recorded' : 'settled';
+    if (!recorded) return { outcome: 'unchanged', pricingRecorded: false };
+    return { outcome: before?.[M.deliveryStatus] === 'sent' ? 'recorded' : 'settled', pricingRecorded: receipt.pricing !== undefined && before?.[M.metaPricing] === undefined };
   }
 
   markUnsent(ref: OutboundRef, at: IsoTimestamp): Promise<boolean> {
