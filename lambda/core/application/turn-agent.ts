@@ -161,7 +161,15 @@ export class TurnAgent {
       stage: stage.name,
       ...(window.memory === undefined ? {} : { memory: window.memory }),
       ...(fold?.outcome === 'folded' ? { foldUsage: fold.usage } : {}),
-      call: { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: readReceipt, usage: response.usage, ...(fold === undefined ? {} : { memoryFold: fold.outcome }) },
+      call: {
+        iterations: response.iterations,
+        latencyMs: this.deps.clock.now().getTime() - agentStarted,
+        stopReason: response.stopReason,
+        readReceiptSent: readReceipt,
+        usage: response.usage,
+        ...(stage.agent.model === undefined ? {} : { model: stage.agent.model }),
+        ...(fold === undefined ? {} : { memoryFold: fold.outcome }),
+      },
     };
   }
 

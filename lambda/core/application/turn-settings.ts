@@ -30,6 +30,8 @@ export interface AgentCallReport {
   readonly usage?: TokenUsage;
   /** The memory folded the older history into the summary this turn, or tried and gave up (the turn answered without). */
   readonly memoryFold?: 'folded' | 'failed';
+  /** The model the reply is recorded with (the last stage's), when the backend names one. */
+  readonly model?: string;
 }
 
 export interface TurnReport {
