@@ -108,6 +108,7 @@ export const en: Dictionary = {
   'conversation.reaction': 'Customer reaction: {emoji}',
   'conversation.edited': 'edited',
   'conversation.revoked': 'Message deleted by the customer',
+  'conversation.sources': 'Sources the agent consulted',
   'conversation.noMessages': 'No messages.',
   'media.image': 'Image sent',
   'media.sticker': 'Sticker',

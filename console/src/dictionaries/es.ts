@@ -89,6 +89,7 @@ export const es: Dictionary = {
   'conversation.reaction': 'Reacción del cliente: {emoji}',
   'conversation.edited': 'editado',
   'conversation.revoked': 'Mensaje eliminado por el cliente',
+  'conversation.sources': 'Fuentes consultadas por el agente',
   'conversation.noMessages': 'Sin mensajes.',
   'media.image': 'Imagen enviada',
   'media.sticker': 'Sticker',

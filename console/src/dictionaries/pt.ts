@@ -106,6 +106,7 @@ export const pt = {
   'conversation.reaction': 'Reação do cliente: {emoji}',
   'conversation.edited': 'editada',
   'conversation.revoked': 'Mensagem apagada pelo cliente',
+  'conversation.sources': 'Fontes consultadas pelo agente',
   'conversation.noMessages': 'Sem mensagens.',
   'media.image': 'Imagem enviada',
   'media.sticker': 'Figurinha',
