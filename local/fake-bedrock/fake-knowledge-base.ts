@@ -4,6 +4,9 @@ import { type LoopbackServer, serveOnLoopback } from '../fake-aws/loopback-serve
 import type { AwsPermissionCheck } from '../fake-aws/permission-check';
 import { readBody } from '../fake-aws/request-body';
 
+/** The knowledge base the tests search, and the one every deployment the permission check synthesizes grants. */
+export const LOCAL_KNOWLEDGE_BASE_ID = 'KBLOCAL001';
+
 /** A document of the fake knowledge base: one chunk, where it is, and its metadata attributes. */
 export interface KnowledgeDocument {
   /** An `s3://…` URI or an `https://…` URL: what Retrieve reports as its location. */

@@ -1,20 +1,23 @@
 // End to end on the local runtime with the Bedrock adapter on the fake Converse model and a fake
 // knowledge base (a real HTTP server on 127.0.0.1 answering Retrieve): the model searches when it
-// chooses to, answers from the passages, and the reply is stored with the documents it drew on.
+// chooses to, answers from the passages, and the reply is stored with the documents it drew on. The
+// searches are signed as the orchestrator and evaluated against its synthesized role.
 import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { BedrockConverseAgent } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
 import { BedrockKnowledgeBase } from '../../lambda/core/adapters/agent/bedrock-knowledge-base';
 import { KNOWLEDGE_SEARCH_TOOL } from '../../lambda/core/adapters/agent/knowledge-search';
 import { FakeConverseModel } from '../../local/fake-bedrock/fake-converse-model';
-import { FakeKnowledgeBase } from '../../local/fake-bedrock/fake-knowledge-base';
+import { FakeKnowledgeBase, LOCAL_KNOWLEDGE_BASE_ID } from '../../local/fake-bedrock/fake-knowledge-base';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newCustomer } from '../support/ids';
+import { permissionCheck, principalIdentity } from '../support/permissions/function-principals';
 import { startTestPipeline } from '../support/pipeline';
 
-const KNOWLEDGE_BASE_ID = 'KBLOCAL001';
+const KNOWLEDGE_BASE_ID = LOCAL_KNOWLEDGE_BASE_ID;
 const PRICES = 's3://docs-padaria/precos.md';
 const HOURS = 'https://padaria.example/horarios';
-const LOCAL_CREDENTIALS = async () => ({ accessKeyId: 'AKIDLOCALKNOWLEDGE', secretAccessKey: 'local' });
+/** The orchestrator's own credentials: the fake knowledge base asks the permission check about each search. */
+const ORCHESTRATOR = async () => principalIdentity('orchestrator');
 
 let pipeline: LocalPipeline | undefined;
 let knowledgeBase: FakeKnowledgeBase | undefined;
@@ -38,6 +41,7 @@ it('a question the documents answer: one search, the passages handed to the mode
       { location: HOURS, text: 'Horário: a padaria abre às 6h e o pão de queijo sai às 7h.', metadata: { audience: 'customers' } },
       { location: 's3://docs-padaria/interno.md', text: 'Margem do pão de queijo: interna.', metadata: { audience: 'staff' } },
     ],
+    permissions: permissionCheck(),
   });
   const requests: ConverseCommandInput[] = [];
   const model = new FakeConverseModel({
@@ -51,7 +55,7 @@ it('a question the documents answer: one search, the passages handed to the mode
     filter: { equals: { key: 'audience', value: 'customers' } },
     endpoint: knowledgeBase.endpoint,
     region: 'us-east-1',
-    credentials: LOCAL_CREDENTIALS,
+    credentials: ORCHESTRATOR,
   });
   const agent = new BedrockConverseAgent({ modelId: 'us.anthropic.claude-sonnet-4-20250514-v1:0', converse: model.converse, knowledgeBase: search });
   pipeline = await startTestPipeline({ agent });
@@ -78,11 +82,11 @@ it('a question the documents answer: one search, the passages handed to the mode
 });
 
 it('a knowledge base that fails: the model is told, and the customer still gets an answer with no sources', async () => {
-  knowledgeBase = await FakeKnowledgeBase.start({ knowledgeBaseId: 'KBOTHER001', documents: [{ location: PRICES, text: 'Preço: R$ 2,50.' }] });
+  knowledgeBase = await FakeKnowledgeBase.start({ knowledgeBaseId: 'KBOTHER001', documents: [{ location: PRICES, text: 'Preço: R$ 2,50.' }], permissions: permissionCheck() });
   const requests: ConverseCommandInput[] = [];
   const model = new FakeConverseModel({ toolCalls: () => [{ name: KNOWLEDGE_SEARCH_TOOL, input: { query: 'preço' } }], answerAfter: async (input) => void requests.push(input) });
   // Asked by another id, the fake answers ResourceNotFoundException, as Retrieve does.
-  const search = new BedrockKnowledgeBase({ knowledgeBaseId: KNOWLEDGE_BASE_ID, numberOfResults: 5, endpoint: knowledgeBase.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  const search = new BedrockKnowledgeBase({ knowledgeBaseId: KNOWLEDGE_BASE_ID, numberOfResults: 5, endpoint: knowledgeBase.endpoint, region: 'us-east-1', credentials: ORCHESTRATOR });
   pipeline = await startTestPipeline({ agent: new BedrockConverseAgent({ modelId: 'anthropic.claude-sonnet-4-20250514-v1:0', converse: model.converse, knowledgeBase: search }) });
   const customer = newCustomer();
 

@@ -13,7 +13,7 @@ export interface IamRequest {
 }
 
 /** The services whose requests are evaluated, by signing name. */
-export type EvaluatedService = 'dynamodb' | 'sqs' | 'secretsmanager' | 'social-messaging' | 's3' | 'transcribe';
+export type EvaluatedService = 'dynamodb' | 'sqs' | 'secretsmanager' | 'social-messaging' | 's3' | 'transcribe' | 'bedrock';
 
 type AttributeValue = { readonly S?: string };
 type Key = Readonly<Record<string, AttributeValue>>;
@@ -237,6 +237,18 @@ export function transcribeIamRequests(operation: string, body: DynamoBody, deplo
   return [job, ...callerMediaObjectRequests('GetObject', media[1], deployment)];
 }
 
+/** The operation of a Bedrock Agent Runtime request (REST: `POST /knowledgebases/{id}/retrieve` is `Retrieve`) and the knowledge base it names. */
+export function bedrockAgentRuntimeCall(path: string): { readonly operation: string; readonly body: DynamoBody } {
+  const { pathname } = new URL(path, 'http://127.0.0.1');
+  const retrieve = /^\/knowledgebases\/([^/]+)\/retrieve$/.exec(pathname);
+  return retrieve === null ? { operation: pathname, body: {} } : { operation: 'Retrieve', body: { knowledgeBaseId: decodeURIComponent(retrieve[1]) } };
+}
+
+/** A knowledge base's search: `bedrock:Retrieve` on the knowledge base the request names. */
+export function bedrockIamRequests(operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
+  return [{ action: `bedrock:${operation}`, resource: `arn:aws:bedrock:${deployment.region}:${deployment.account}:knowledge-base/${String(body.knowledgeBaseId ?? '')}`, context: {} }];
+}
+
 /** The IAM requests of one call to `service`; `operation` is the target's operation (JSON protocols) or empty (REST). */
 export function iamRequestsOf(service: EvaluatedService, operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
   switch (service) {
@@ -252,6 +264,8 @@ export function iamRequestsOf(service: EvaluatedService, operation: string, body
       return s3IamRequests(operation, body as S3Input, deployment);
     case 'transcribe':
       return transcribeIamRequests(operation, body, deployment);
+    case 'bedrock':
+      return bedrockIamRequests(operation, body, deployment);
   }
 }
 
