@@ -1,7 +1,8 @@
 // End to end on the local runtime with the Bedrock adapter on the fake Converse model: a
 // conversation that outgrows the agent's window folds its older messages into a summary on the
 // session, the prompt's prefix stays the same between folds, what the agent recorded survives the
-// fold, a fold that fails answers as without one, and a superseded turn's fold is never written.
+// fold, a fold that fails answers as without one, a superseded turn's fold is never written, and a
+// retried turn neither folds nor asks the model again.
 import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import { BedrockConversationSummarizer } from '../../lambda/core/adapters/agent/bedrock-conversation-summarizer';
 import { BedrockConverseAgent, SESSION_CONTEXT_OPENING, SUMMARY_OPENING } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
@@ -129,4 +130,31 @@ it('a turn superseded while it folded writes no summary; the newer turn folds an
   expect(session?.memory?.summary).toMatch(/^Resumo 2:/);
   const replies = pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer).map((message) => message.text);
   expect(replies.at(-1)).toBe('Olá! Recebi: Mensagem 26 | Mensagem 27');
+});
+
+it('a folding turn retried after its reply failed to send: the summary is written once, and neither the summarizer nor the model is asked again', async () => {
+  const model = new FakeConverseModel({ toolRounds: 0 });
+  const { asked, summarizer } = fakeSummarizer();
+  pipeline = await startTestPipeline({
+    customerBudget: LONG_CONVERSATION_BUDGET,
+    queue: { visibilityTimeoutSeconds: 2 },
+    agent: new BedrockConverseAgent({ modelId: MODEL, converse: model.converse, memory: { foldEveryTurns: 5, summarizer } }),
+  });
+  const customer = newCustomer();
+  await talk(pipeline, customer, 25);
+  const callsBefore = model.totals.calls;
+
+  // The 26th message's turn folds and persists its reply, then WhatsApp fails the send: the queue retries the turn.
+  pipeline.fakeWhatsApp.failNext(1, { httpStatus: 503, code: 2, message: 'Service temporarily unavailable or down.' });
+  await pipeline.sendCustomerMessage(customer, 'Mensagem 26');
+  await pipeline.fakeWhatsApp.waitForSent(26, 20_000);
+  await pipeline.waitForIdle();
+
+  expect(asked).toHaveLength(1);
+  expect(model.totals.calls - callsBefore).toBe(1);
+  const { session } = await pipeline.conversation(customer);
+  expect(session?.memory?.summary).toBe('Resumo 1: 12 mensagens.');
+  const replies = pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer).map((message) => message.text);
+  expect(replies).toHaveLength(26);
+  expect(replies.at(-1)).toBe('Olá! Recebi: Mensagem 26');
 });
