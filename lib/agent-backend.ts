@@ -3,10 +3,10 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { BedrockAgentBackendProps, BedrockAgentMemory, BedrockGuardrail, BedrockInferenceConfig, BedrockKnowledgeBase } from './bedrock-agent-backend-props';
-import { grantModelInvocation } from './private/bedrock-grants';
-import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_GUARDRAIL_ACTIONS, BEDROCK_RETRIEVE_ACTIONS } from './private/permissions';
+import { grantKnowledgeBaseSearch, grantModelInvocation } from './private/bedrock-grants';
+import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_GUARDRAIL_ACTIONS } from './private/permissions';
 import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, type AgentOptions, definedFields, type SingleAgentOptions, SYSTEM_PROMPT_MAX_CHARACTERS } from './contract';
-import { guardrailArn, knowledgeBaseArn, synthesizedSystemPrompt, validateBedrockProps } from './private/bedrock-model-ids';
+import { guardrailArn, synthesizedSystemPrompt, validateBedrockProps } from './private/bedrock-model-ids';
 
 export { SYSTEM_PROMPT_MAX_CHARACTERS };
 
@@ -233,9 +233,7 @@ class BedrockAgentBackend extends AgentBackend {
       orchestrator.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...BEDROCK_GUARDRAIL_ACTIONS], resources: [guardrailArn(this.guardrail.identifier)] }));
     }
     const knowledgeBase = this.knowledgeBase;
-    if (knowledgeBase !== undefined) {
-      orchestrator.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...BEDROCK_RETRIEVE_ACTIONS], resources: [knowledgeBaseArn(knowledgeBase.knowledgeBaseId)] }));
-    }
+    if (knowledgeBase !== undefined) grantKnowledgeBaseSearch(orchestrator, knowledgeBase.knowledgeBaseId);
     const memoryModelId = this.memory?.enabled === false ? undefined : this.memory?.modelId;
     if (memoryModelId !== undefined && memoryModelId !== this.modelId) grantModelInvocation(scope, orchestrator, memoryModelId);
     const systemPrompt = this.systemPrompt === undefined ? undefined : synthesizedSystemPrompt(scope, this.systemPrompt);

@@ -55,6 +55,22 @@ describe('AgentBackend.bedrock({ knowledgeBase })', () => {
     expect(agent).toMatchObject({ stages: { vendas: { knowledgeBase: { numberOfResults: 5, filter: null } }, suporte: { knowledgeBase: null } } });
   });
 
+  test('stages with knowledge bases of their own share one Retrieve statement naming each, once', () => {
+    const synth = synthPipeline({
+      agentBackend: AgentBackend.stages({
+        entry: 'vendas',
+        agents: {
+          vendas: AgentBackend.bedrock({ modelId: MODEL, knowledgeBase: { knowledgeBaseId: KNOWLEDGE_BASE_ID } }),
+          suporte: AgentBackend.bedrock({ modelId: MODEL, knowledgeBase: { knowledgeBaseId: 'KBSUPPORT1' } }),
+          cadastro: AgentBackend.bedrock({ modelId: MODEL, knowledgeBase: { knowledgeBaseId: KNOWLEDGE_BASE_ID } }),
+        },
+      }),
+    });
+    expect(bedrockStatements(synth).filter((s) => s.actions.includes('bedrock:Retrieve'))).toEqual([
+      statement(synth, ['bedrock:Retrieve'], [knowledgeBaseArn(KNOWLEDGE_BASE_ID), knowledgeBaseArn('KBSUPPORT1')]),
+    ]);
+  });
+
   test.each([
     [{ knowledgeBaseId: 'my-knowledge-base' }, /knowledgeBase.knowledgeBaseId 'my-knowledge-base' is not a knowledge base id; give its ten upper-case letters and digits/],
     [{ knowledgeBaseId: `arn:aws:bedrock:us-east-1:123456789012:knowledge-base/${KNOWLEDGE_BASE_ID}` }, /is not a knowledge base id/],
