@@ -12,9 +12,12 @@ export interface FoldedWindow {
   readonly messages: readonly Message[];
   /** The session's memory as the turn leaves it: the one it found, or a new fold. */
   readonly memory?: ConversationMemory;
-  /** A fold was written (`folded`, its tokens and model) or tried and given up (`failed`: the turn answers as without it). */
-  readonly fold?: { readonly outcome: 'folded'; readonly usage: TokenUsage; readonly model: string } | { readonly outcome: 'failed' };
+  /** What the memory did this turn, when it tried to fold. */
+  readonly fold?: FoldOutcome;
 }
+
+/** A fold written (`folded`: by `model`, with its tokens) or tried and given up (`failed`: the turn answers as without it). */
+export type FoldOutcome = { readonly outcome: 'folded'; readonly usage: TokenUsage; readonly model: string } | { readonly outcome: 'failed' };
 
 /** What a fold may take of the turn: never so much that the agent's own call has no time left. */
 export interface FoldBudget {

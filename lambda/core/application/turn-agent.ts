@@ -168,7 +168,7 @@ export class TurnAgent {
         readReceiptSent: readReceipt,
         usage: response.usage,
         ...(stage.agent.model === undefined ? {} : { model: stage.agent.model }),
-        ...(fold === undefined ? {} : { memoryFold: fold.outcome }),
+        ...(fold === undefined ? {} : { memoryFold: fold }),
       },
     };
   }

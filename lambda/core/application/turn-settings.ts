@@ -1,6 +1,7 @@
 import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT, FALLBACK_TEXT_DEFAULTS, UNSUPPORTED_MESSAGE_TEXT_DEFAULT, type TurnOutcome as ContractTurnOutcome } from '../../../lib/contract';
 import type { BudgetLimit, TokenUsage } from '../domain/customer-budget';
 import type { AgentResponse } from '../ports/agent';
+import type { FoldOutcome } from './memory-fold';
 
 /**
  * How a turn ended (the list and the metric each counts live in the contract):
@@ -28,8 +29,8 @@ export interface AgentCallReport {
   readonly readReceiptSent: boolean;
   /** Model tokens, when the backend reported them. */
   readonly usage?: TokenUsage;
-  /** The memory folded the older history into the summary this turn, or tried and gave up (the turn answered without). */
-  readonly memoryFold?: 'folded' | 'failed';
+  /** The memory folded the older history into the summary this turn (with the summarizer's model and tokens), or tried and gave up (the turn answered without). */
+  readonly memoryFold?: FoldOutcome;
   /** The model the reply is recorded with (the last stage's), when the backend names one. */
   readonly model?: string;
 }
