@@ -6,7 +6,8 @@ import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../../local/fake-whatsapp/fake
 import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../local/runtime/end-user-messaging-event';
 import type { PipelinePrincipal, PrincipalIdentity } from '../../local/runtime/function-principals';
 import { type DeploymentPermissions, deploymentPermissions } from '../support/permissions/deployment-permissions';
-import { bedrockAgentRuntimeCall, endUserMessagingCall, type EvaluatedService, s3Call, s3IamRequests } from '../support/permissions/iam-requests';
+import { endUserMessagingCall, type EvaluatedService, s3Call, s3IamRequests } from '../support/permissions/iam-requests';
+import { knowledgeBaseCall } from '../support/permissions/knowledge-base-requests';
 import { evaluate, PermissionEvaluator } from '../support/permissions/permission-evaluator';
 import { synthesizeDeployment } from '../support/permissions/synthesize-deployment';
 
@@ -61,7 +62,7 @@ const REQUESTS: readonly { principal: PipelinePrincipal; service: EvaluatedServi
     { principal, service: 'transcribe' as const, operation: 'DeleteTranscriptionJob', body: { TranscriptionJobName: VOICE_NOTE_JOB.TranscriptionJobName }, action: 'transcribe:DeleteTranscriptionJob' },
   ]),
   // The agent's search of the knowledge base it was given.
-  { principal: 'orchestrator', service: 'bedrock', ...bedrockAgentRuntimeCall(`/knowledgebases/${LOCAL_KNOWLEDGE_BASE_ID}/retrieve`), action: 'bedrock:Retrieve' },
+  { principal: 'orchestrator', service: 'bedrock', ...knowledgeBaseCall(`/knowledgebases/${LOCAL_KNOWLEDGE_BASE_ID}/retrieve`), action: 'bedrock:Retrieve' },
   { principal: 'crm-sync', service: 'secretsmanager', operation: 'GetSecretValue', body: { SecretId: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-crm-webhook' }, action: 'secretsmanager:GetSecretValue' },
   ...(
     [
@@ -135,7 +136,7 @@ test('a transcription job is started on *, the only resource IAM knows for it: w
 
 test('Retrieve is granted on the agent’s knowledge base only, and to the orchestrator only', async () => {
   const evaluator = new PermissionEvaluator(async () => deployment);
-  const retrieve = (principal: PipelinePrincipal, knowledgeBaseId: string) => evaluator.check({ identity: identity(principal), service: 'bedrock', ...bedrockAgentRuntimeCall(`/knowledgebases/${knowledgeBaseId}/retrieve`) });
+  const retrieve = (principal: PipelinePrincipal, knowledgeBaseId: string) => evaluator.check({ identity: identity(principal), service: 'bedrock', ...knowledgeBaseCall(`/knowledgebases/${knowledgeBaseId}/retrieve`) });
   expect(await retrieve('orchestrator', LOCAL_KNOWLEDGE_BASE_ID)).toBeUndefined();
   expect(await retrieve('orchestrator', 'KBOTHER001')).toMatch(/not authorized to perform: bedrock:Retrieve on resource: arn:aws:bedrock:us-east-1:123456789012:knowledge-base\/KBOTHER001/);
   for (const principal of ['webhook', 'operator', 'handoff-sweeper', 'idle-sweeper'] as const) expect(await retrieve(principal, LOCAL_KNOWLEDGE_BASE_ID)).toMatch(/bedrock:Retrieve/);

@@ -6,7 +6,8 @@ import { readBody, readBodyBytes } from '../../../local/fake-aws/request-body';
 import { escapeXml } from '../../../lambda/core/adapters/aws/xml-reader';
 import { parsePrincipalAccessKeyId, type PrincipalIdentity } from '../../../local/runtime/function-principals';
 import { SUITE_TOKEN_PREFIX } from './function-principals';
-import { bedrockAgentRuntimeCall, endUserMessagingCall, type EvaluatedService, s3Call } from './iam-requests';
+import { endUserMessagingCall, type EvaluatedService, s3Call } from './iam-requests';
+import { knowledgeBaseCall } from './knowledge-base-requests';
 import type { PermissionEvaluator } from './permission-evaluator';
 
 /**
@@ -111,7 +112,7 @@ function listen(server: Server): Promise<string> {
 /** The operation and input of a request a stand-in asks about: the REST services' route, the JSON protocols' target and body. */
 function standInCall(received: ReceivedAwsRequest): { readonly operation: string; readonly body: Record<string, unknown> } {
   if (received.service === 'social-messaging') return endUserMessagingCall(received.path, parseJson(received.body));
-  if (received.service === 'bedrock') return bedrockAgentRuntimeCall(received.path);
+  if (received.service === 'bedrock') return knowledgeBaseCall(received.path);
   return { operation: operationOf(received.headers), body: parseJson(received.body) };
 }
 

@@ -2,6 +2,7 @@ import { childOf, childrenOf, readXml } from '../../../lambda/core/adapters/aws/
 import { TABLE_SCHEMA } from '../../../lib/contract';
 import { LOCAL_SECRET_ARNS } from '../../../local/runtime/local-plan';
 import type { DeployedResource, DeploymentPermissions, PolicyDocument } from './deployment-permissions';
+import { knowledgeBaseIamRequests } from './knowledge-base-requests';
 
 /** One authorisation AWS makes for a request: an action on a resource, in a context, with the resource's own policy. */
 export interface IamRequest {
@@ -237,18 +238,6 @@ export function transcribeIamRequests(operation: string, body: DynamoBody, deplo
   return [job, ...callerMediaObjectRequests('GetObject', media[1], deployment)];
 }
 
-/** The operation of a Bedrock Agent Runtime request (REST: `POST /knowledgebases/{id}/retrieve` is `Retrieve`) and the knowledge base it names. */
-export function bedrockAgentRuntimeCall(path: string): { readonly operation: string; readonly body: DynamoBody } {
-  const { pathname } = new URL(path, 'http://127.0.0.1');
-  const retrieve = /^\/knowledgebases\/([^/]+)\/retrieve$/.exec(pathname);
-  return retrieve === null ? { operation: pathname, body: {} } : { operation: 'Retrieve', body: { knowledgeBaseId: decodeURIComponent(retrieve[1]) } };
-}
-
-/** A knowledge base's search: `bedrock:Retrieve` on the knowledge base the request names. */
-export function bedrockIamRequests(operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
-  return [{ action: `bedrock:${operation}`, resource: `arn:aws:bedrock:${deployment.region}:${deployment.account}:knowledge-base/${String(body.knowledgeBaseId ?? '')}`, context: {} }];
-}
-
 /** The IAM requests of one call to `service`; `operation` is the target's operation (JSON protocols) or empty (REST). */
 export function iamRequestsOf(service: EvaluatedService, operation: string, body: DynamoBody, deployment: DeploymentPermissions): IamRequest[] {
   switch (service) {
@@ -265,7 +254,7 @@ export function iamRequestsOf(service: EvaluatedService, operation: string, body
     case 'transcribe':
       return transcribeIamRequests(operation, body, deployment);
     case 'bedrock':
-      return bedrockIamRequests(operation, body, deployment);
+      return knowledgeBaseIamRequests(operation, body, deployment);
   }
 }
 
