@@ -1,7 +1,7 @@
 // `npm run bench:cache`: the input tokens billed and the estimated cost of a 10-turn conversation
 // with and without Bedrock prompt caching, then a 60-turn one with and without the agent's memory
 // (bench/long-conversation-cost.ts). The conversation runs through the local pipeline, so the
-// requests are the ones the orchestrator builds (the default system prompt, the four tools, the
+// requests are the ones the orchestrator builds (the default system prompt, the built-in tools, the
 // session context and the stored history); the fake Converse model estimates their tokens and
 // bills them as Bedrock does, cache reads and writes included (local/fake-bedrock).
 import { BedrockConverseAgent } from '../lambda/core/adapters/agent/bedrock-converse-agent';
