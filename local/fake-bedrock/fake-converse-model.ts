@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ContentBlock, ConverseCommandInput, Message, TokenUsage } from '@aws-sdk/client-bedrock-runtime';
-import type { DocumentType } from '@smithy/types';
 import type { ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
 import { SESSION_CONTEXT_OPENING, SUMMARY_OPENING } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
 
@@ -15,10 +14,13 @@ export interface FakeConverseModelOptions {
    */
   readonly toolRounds?: number | ((turn: readonly string[]) => number);
   /**
-   * The tool calls of a turn, from its customer messages: one per round, in order, before its text
-   * reply (e.g. `search_knowledge_base` with a query). Given, it replaces `toolRounds`.
+   * Tool uses the model makes before anything else, for any tool (a consumer's, the knowledge
+   * base's…): asked before each round with the turn's customer messages and the rounds the turn has
+   * done; a call is answered as a `tool_use` of that name and input, `undefined` lets the model go on
+   * (to `toolRounds`, then its reply). The reply then ends with the results the model read, as
+   * ` | resultado: <JSON>` each. Default: none.
    */
-  readonly toolCalls?: (turn: readonly string[]) => readonly FakeToolCall[];
+  readonly toolCall?: (turn: readonly string[], roundsDone: number) => FakeToolCall | undefined;
   /** Words of filler the reply carries after quoting the turn, for a reply of realistic length. Default 0. */
   readonly replyWords?: number;
   /** The fewest tokens a cache point's prefix must hold to be cached (Claude Sonnet 4: 1,024; Claude 3.5 Haiku: 2,048). Default 1,024. */
@@ -27,10 +29,10 @@ export interface FakeConverseModelOptions {
   readonly cacheLookbackBlocks?: number;
 }
 
-/** A tool call the fake model makes: the tool's name and its input. */
+/** A tool use the fake model is told to make. */
 export interface FakeToolCall {
   readonly name: string;
-  readonly input: Record<string, unknown>;
+  readonly input: unknown;
 }
 
 /** How far back from a cache point a Claude model looks for a cached prefix, in content blocks. */
@@ -83,23 +85,16 @@ export class FakeConverseModel {
     const turnStart = messages.map((message) => message.role === 'user' && (message.content ?? []).some((block) => block.text !== undefined)).lastIndexOf(true);
     const roundsDone = messages.slice(turnStart + 1).filter((message) => message.role === 'assistant').length;
     const turn = (messages[turnStart]?.content ?? []).flatMap((block) => (block.text === undefined || block.text.startsWith(SESSION_CONTEXT_OPENING) || block.text.startsWith(SUMMARY_OPENING) ? [] : [block.text]));
-    const toolCall = this.toolCallOf(turn, roundsDone);
-    const toolUse = toolCall !== undefined;
+    const { toolRounds = 1 } = this.options;
+    const asked = this.options.toolCall?.(turn, roundsDone);
+    const toolUse = asked !== undefined || roundsDone < (typeof toolRounds === 'number' ? toolRounds : toolRounds(turn));
     const content: ContentBlock[] = toolUse
-      ? [{ toolUse: { toolUseId: `tooluse_${call}`, name: toolCall.name, input: toolCall.input as DocumentType } }]
-      : [{ text: [`Olá! Recebi: ${turn.join(' | ')}`, ...Array.from({ length: this.options.replyWords ?? 0 }, () => 'palavra')].join(' ') }];
+      ? [{ toolUse: { toolUseId: `tooluse_${call}`, ...(asked ?? { name: 'update_qualification', input: { data: { last_message: (turn.at(-1) ?? '').slice(0, 500) } } }) } as ContentBlock.ToolUseMember['toolUse'] }]
+      : [{ text: [`Olá! Recebi: ${turn.join(' | ')}`, ...Array.from({ length: this.options.replyWords ?? 0 }, () => 'palavra'), ...toolResultsRead(messages.slice(turnStart + 1))].join(' ') }];
     const usage = this.bill(input, content);
     this.add(usage);
     return { $metadata: { httpStatusCode: 200 }, output: { message: { role: 'assistant', content } }, stopReason: toolUse ? 'tool_use' : 'end_turn', usage, metrics: { latencyMs: this.options.latencyMs ?? 0 } };
   };
-
-  /** The turn's tool call in round `round` (0-based), or none: time for the text reply. */
-  private toolCallOf(turn: readonly string[], round: number): FakeToolCall | undefined {
-    const { toolRounds = 1, toolCalls } = this.options;
-    if (toolCalls !== undefined) return toolCalls(turn)[round];
-    const rounds = typeof toolRounds === 'number' ? toolRounds : toolRounds(turn);
-    return round < rounds ? { name: 'update_qualification', input: { data: { last_message: (turn.at(-1) ?? '').slice(0, 500) } } } : undefined;
-  }
 
   private bill(input: ConverseCommandInput, answer: ContentBlock[]): TokenUsage {
     const { blocks, cachePoints } = promptBlocks(input);
@@ -134,6 +129,14 @@ export class FakeConverseModel {
     const reported = { calls: 0, inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0, cacheReadInputTokens: usage.cacheReadInputTokens ?? 0, cacheWriteInputTokens: usage.cacheWriteInputTokens ?? 0 };
     this.totalsSoFar = addTotals(this.totalsSoFar, reported);
   }
+}
+
+/** The results the model read in the turn's tool rounds, other than a built-in action's acknowledgement. */
+function toolResultsRead(rounds: readonly Message[]): string[] {
+  return rounds
+    .flatMap((message) => message.content ?? [])
+    .flatMap((block) => block.toolResult?.content ?? [])
+    .flatMap((content) => (content.json === undefined || JSON.stringify(content.json) === '{"recorded":true}' ? [] : [`| resultado: ${JSON.stringify(content.json)}`]));
 }
 
 /** `a` plus `b`, or minus `b` with `sign` -1 (what was used between two readings of {@link FakeConverseModel.totals}). */

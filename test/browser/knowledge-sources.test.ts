@@ -36,7 +36,8 @@ beforeAll(async () => {
     permissions: permissionCheck(),
   });
   const model = new FakeConverseModel({
-    toolCalls: (turn) => (turn.some((text) => text.includes('preço')) ? [{ name: KNOWLEDGE_SEARCH_TOOL, input: { query: 'preço do pão de queijo' } }] : []),
+    toolCall: (turn, roundsDone) => (roundsDone === 0 && turn.some((text) => text.includes('preço')) ? { name: KNOWLEDGE_SEARCH_TOOL, input: { query: 'preço do pão de queijo' } } : undefined),
+    toolRounds: 0,
   });
   const search = new BedrockKnowledgeBase({ knowledgeBaseId: LOCAL_KNOWLEDGE_BASE_ID, numberOfResults: 5, endpoint: knowledgeBase.endpoint, region: 'us-east-1', credentials: async () => principalIdentity('orchestrator') });
   const agent = new BedrockConverseAgent({ modelId: 'us.anthropic.claude-sonnet-4-20250514-v1:0', converse: model.converse, knowledgeBase: search });

@@ -46,7 +46,8 @@ it('a question the documents answer: one search, the passages handed to the mode
   const requests: ConverseCommandInput[] = [];
   const model = new FakeConverseModel({
     // The model searches in the turn that asks about prices, and in no other.
-    toolCalls: (turn) => (turn.some((text) => text.includes('preço')) ? [{ name: KNOWLEDGE_SEARCH_TOOL, input: { query: 'preço do pão de queijo' } }] : []),
+    toolCall: (turn, roundsDone) => (roundsDone === 0 && turn.some((text) => text.includes('preço')) ? { name: KNOWLEDGE_SEARCH_TOOL, input: { query: 'preço do pão de queijo' } } : undefined),
+    toolRounds: 0,
     answerAfter: async (input) => void requests.push(input),
   });
   const search = new BedrockKnowledgeBase({
@@ -78,13 +79,14 @@ it('a question the documents answer: one search, the passages handed to the mode
   const [greeting, answer] = history.filter((message) => message.role === 'assistant');
   // The first turn searched nothing: its reply names no source.
   expect(greeting.knowledgeSources).toBeUndefined();
-  expect(answer).toMatchObject({ text: 'Olá! Recebi: Qual o preço do pão de queijo?', deliveryStatus: 'sent', knowledgeSources: [PRICES, HOURS] });
+  // The fake model's reply quotes the passages it read.
+  expect(answer).toMatchObject({ text: expect.stringMatching(/^Olá! Recebi: Qual o preço do pão de queijo\? \| resultado: .*R\$ 2,50/), deliveryStatus: 'sent', knowledgeSources: [PRICES, HOURS] });
 });
 
 it('a knowledge base that fails: the model is told, and the customer still gets an answer with no sources', async () => {
   knowledgeBase = await FakeKnowledgeBase.start({ knowledgeBaseId: 'KBOTHER001', documents: [{ location: PRICES, text: 'Preço: R$ 2,50.' }], permissions: permissionCheck() });
   const requests: ConverseCommandInput[] = [];
-  const model = new FakeConverseModel({ toolCalls: () => [{ name: KNOWLEDGE_SEARCH_TOOL, input: { query: 'preço' } }], answerAfter: async (input) => void requests.push(input) });
+  const model = new FakeConverseModel({ toolCall: (_turn, roundsDone) => (roundsDone === 0 ? { name: KNOWLEDGE_SEARCH_TOOL, input: { query: 'preço' } } : undefined), toolRounds: 0, answerAfter: async (input) => void requests.push(input) });
   // Asked by another id, the fake answers ResourceNotFoundException, as Retrieve does.
   const search = new BedrockKnowledgeBase({ knowledgeBaseId: KNOWLEDGE_BASE_ID, numberOfResults: 5, endpoint: knowledgeBase.endpoint, region: 'us-east-1', credentials: ORCHESTRATOR });
   pipeline = await startTestPipeline({ agent: new BedrockConverseAgent({ modelId: 'anthropic.claude-sonnet-4-20250514-v1:0', converse: model.converse, knowledgeBase: search }) });

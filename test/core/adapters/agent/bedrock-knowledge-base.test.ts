@@ -47,7 +47,8 @@ describe('the search tool on the Bedrock agent', () => {
   const respond = async (knowledgeBase: BedrockKnowledgeBase | undefined, query: unknown) => {
     const offered: string[][] = [];
     const model = new FakeConverseModel({
-      toolCalls: () => [{ name: KNOWLEDGE_SEARCH_TOOL, input: { query } as Record<string, unknown> }],
+      toolCall: (_turn, roundsDone) => (roundsDone === 0 ? { name: KNOWLEDGE_SEARCH_TOOL, input: { query } } : undefined),
+      toolRounds: 0,
       answerAfter: async (input) => void offered.push((input.toolConfig?.tools ?? []).flatMap((tool) => (tool.toolSpec?.name ? [tool.toolSpec.name] : []))),
     });
     const agent = new BedrockConverseAgent({ modelId: 'anthropic.claude-sonnet-4-20250514-v1:0', converse: model.converse, knowledgeBase });
