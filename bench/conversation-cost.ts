@@ -9,7 +9,8 @@
  *
  *   npm run bench:cost [-- --conversations 1000 --parallel 8]
  *
- * AWS is an estimate from what was measured here: DynamoDB's consumed capacity of every request
+ * AWS is an estimate from what was measured here, at the list prices the usage report uses
+ * (lib/contract/aws-cost-estimate.ts): DynamoDB's consumed capacity of every request
  * (on-demand prices), the functions' GB-seconds (their handler's time in this process, at the
  * construct's memory sizes; this machine is not Lambda, so read it as an order of magnitude) and
  * requests, SQS requests (the webhook's sends, and a receive and a delete per turn for Lambda's
@@ -29,6 +30,7 @@ import { composeWebhook } from '../lambda/composition/webhook';
 import { callbackDataOf } from '../lambda/core/domain/callback-data';
 import { metaFeeOf } from '../lambda/core/domain/meta-fee';
 import { PIPELINE_DEFAULTS } from '../lib/contract';
+import { AWS_USAGE_PER_AGENT_REPLY, awsUsageCost, type AwsUsage } from '../lib/contract/aws-cost-estimate';
 import { META_MESSAGE_RATES } from '../lib/contract/meta-message-rates';
 import { defaultModelCost } from '../lib/contract/model-prices';
 import { promptCachingSupportOf } from '../lib/contract/prompt-caching';
@@ -45,18 +47,6 @@ const CONVERSATIONS = Number(values.conversations);
 const PARALLEL = Number(values.parallel);
 
 const MODEL_ID = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
-
-/**
- * AWS list prices in us-east-1 when this was written (7 December 2026), in USD, as AWS's pricing
- * pages and their republishers gave them; check them before relying on a figure.
- */
-const AWS_PRICES = {
-  dynamoDbWriteUnit: 0.625 / 1e6,
-  dynamoDbReadUnit: 0.125 / 1e6,
-  lambdaArmGbSecond: 0.0000133334,
-  lambdaRequest: 0.2 / 1e6,
-  sqsFifoRequest: 0.5 / 1e6,
-} as const;
 
 /** The day's mix: how many customer messages a conversation has, and whether it starts with the business's template outside the window. */
 const SHAPES = [
@@ -80,20 +70,8 @@ const LINES = [
 const SERVICE: StatusPricing = { billable: true, pricing_model: 'PMP', category: 'service', type: 'regular' };
 const UTILITY_TEMPLATE: StatusPricing = { billable: true, pricing_model: 'PMP', category: 'utility', type: 'regular' };
 
-interface Spend {
-  readUnits: number;
-  writeUnits: number;
-  sqsRequests: number;
-  lambdaRequests: number;
-  gbSeconds: number;
-}
-const emptySpend = (): Spend => ({ readUnits: 0, writeUnits: 0, sqsRequests: 0, lambdaRequests: 0, gbSeconds: 0 });
-const awsUsd = (spend: Spend) =>
-  spend.writeUnits * AWS_PRICES.dynamoDbWriteUnit +
-  spend.readUnits * AWS_PRICES.dynamoDbReadUnit +
-  spend.gbSeconds * AWS_PRICES.lambdaArmGbSecond +
-  spend.lambdaRequests * AWS_PRICES.lambdaRequest +
-  spend.sqsRequests * AWS_PRICES.sqsFifoRequest;
+type Spend = { -readonly [Resource in keyof AwsUsage]: AwsUsage[Resource] };
+const emptySpend = (): Spend => ({ writeRequestUnits: 0, readRequestUnits: 0, sqsRequests: 0, lambdaRequests: 0, lambdaGbSeconds: 0 });
 
 const READ_OPERATIONS = new Set(['get', 'queryPage', 'batchGet']);
 
@@ -107,8 +85,8 @@ void withInProcessPipeline('bench-cost', async (pipeline) => {
       const spend = conversationOf.getStore();
       if (spend === undefined) return;
       const units = event.consumedCapacity?.total ?? 0;
-      if (READ_OPERATIONS.has(event.operation)) spend.readUnits += units;
-      else spend.writeUnits += units;
+      if (READ_OPERATIONS.has(event.operation)) spend.readRequestUnits += units;
+      else spend.writeRequestUnits += units;
     },
   };
   const sqsClient = new SQSClient({});
@@ -136,7 +114,7 @@ void withInProcessPipeline('bench-cost', async (pipeline) => {
       return await work();
     } finally {
       spend.lambdaRequests += 1;
-      spend.gbSeconds += ((performance.now() - started) / 1000) * (memoryMb / 1024);
+      spend.lambdaGbSeconds += ((performance.now() - started) / 1000) * (memoryMb / 1024);
     }
   };
   const toWebhook = (body: string) => invoke(PIPELINE_DEFAULTS.webhookMemorySize, () => postToWebhook(webhook, credentials.appSecret, body));
@@ -200,7 +178,7 @@ void withInProcessPipeline('bench-cost', async (pipeline) => {
   const usd = (value: number) => `US$ ${value.toFixed(5)}`;
   const line = (label: string, rows: typeof results) => {
     const mean = (pick: (row: (typeof results)[number]) => number) => rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
-    const [meta, tokens, aws] = [mean((row) => row.metaUsd), mean((row) => row.modelUsd), mean((row) => awsUsd(row.spend))];
+    const [meta, tokens, aws] = [mean((row) => row.metaUsd), mean((row) => row.modelUsd), mean((row) => awsUsageCost(row.spend))];
     const total = meta + tokens + aws;
     const share = (part: number) => `${((part / total) * 100).toFixed(1)} %`;
     console.log(`${label.padEnd(28)} ${String(rows.length).padStart(5)}  ${usd(total)}  Meta ${usd(meta)} (${share(meta)})  model ${usd(tokens)} (${share(tokens)})  AWS ${usd(aws)} (${share(aws)})`);
@@ -210,10 +188,19 @@ void withInProcessPipeline('bench-cost', async (pipeline) => {
   for (const shape of SHAPES) line(shape.name, results.filter((row) => row.shape === shape));
   line('the day, mean', results);
   const day = (pick: (row: (typeof results)[number]) => number) => results.reduce((sum, row) => sum + pick(row), 0);
-  console.log(`\nthe day: Meta ${usd(day((row) => row.metaUsd))}, model ${usd(day((row) => row.modelUsd))}, AWS ${usd(day((row) => awsUsd(row.spend)))}`);
+  console.log(`\nthe day: Meta ${usd(day((row) => row.metaUsd))}, model ${usd(day((row) => row.modelUsd))}, AWS ${usd(day((row) => awsUsageCost(row.spend)))}`);
   console.log(`  of which Meta's service messages ${usd(day((row) => row.serviceUsd))}: what Meta's part would drop by if it did not bill service messages`);
-  const spend = results.reduce((sum, row) => ({ readUnits: sum.readUnits + row.spend.readUnits, writeUnits: sum.writeUnits + row.spend.writeUnits, sqsRequests: sum.sqsRequests + row.spend.sqsRequests, lambdaRequests: sum.lambdaRequests + row.spend.lambdaRequests, gbSeconds: sum.gbSeconds + row.spend.gbSeconds }), emptySpend());
+  const spend = results.reduce((sum, row) => {
+    for (const resource of Object.keys(sum) as (keyof Spend)[]) sum[resource] += row.spend[resource];
+    return sum;
+  }, emptySpend());
+  const replies = results.reduce((sum, row) => sum + row.shape.turns, 0);
+  const perReply = (resource: keyof Spend) => (spend[resource] / replies).toFixed(3);
   console.log(
-    `  AWS measured: ${spend.writeUnits.toFixed(0)} write units, ${spend.readUnits.toFixed(0)} read units, ${spend.sqsRequests} SQS requests, ${spend.lambdaRequests} invocations, ${spend.gbSeconds.toFixed(1)} GB-s`,
+    `  AWS measured: ${spend.writeRequestUnits.toFixed(0)} write units, ${spend.readRequestUnits.toFixed(0)} read units, ${spend.sqsRequests} SQS requests, ${spend.lambdaRequests} invocations, ${spend.lambdaGbSeconds.toFixed(1)} GB-s`,
   );
+  console.log(
+    `  per answered message (${replies}): ${perReply('writeRequestUnits')} write units, ${perReply('readRequestUnits')} read units, ${perReply('sqsRequests')} SQS requests, ${perReply('lambdaRequests')} invocations, ${perReply('lambdaGbSeconds')} GB-s`,
+  );
+  console.log(`  the usage report's figures (AWS_USAGE_PER_AGENT_REPLY, measured ${AWS_USAGE_PER_AGENT_REPLY.measuredOn}): ${JSON.stringify(AWS_USAGE_PER_AGENT_REPLY)}`);
 });

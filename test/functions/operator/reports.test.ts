@@ -8,10 +8,11 @@ import { createDynamoRepositories, type DynamoRepositories } from '../../../lamb
 import { writeShardOf } from '../../../lambda/core/adapters/dynamodb/keys';
 import type { Message } from '../../../lambda/core/domain/message';
 import type { MetaPricing } from '../../../lambda/core/domain/meta-fee';
+import { awsEstimateUsd } from '../../../lib/contract/aws-cost-estimate';
 import { META_MESSAGE_RATES, type MetaRateCategory } from '../../../lib/contract/meta-message-rates';
 import { utcDay } from '../../../lambda/core/domain/timestamps';
 import { KeyLayout } from '../../../lib/contract/key-layout';
-import type { HandoffReport, UsageReport } from '../../../lib/contract/operator-api';
+import type { AwsEstimate, HandoffReport, UsageReport } from '../../../lib/contract/operator-api';
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
 import { waitUntil } from '../../support/waiting';
@@ -42,6 +43,11 @@ afterAll(async () => {
 });
 
 let sequence = 0;
+/** The AWS estimate of `replies` replies whose models took `modelWaitMs` in all; the sums of days may differ in the last digits. */
+function awsOf(replies: number, modelWaitMs: number): AwsEstimate {
+  return { usd: expect.closeTo(awsEstimateUsd(replies, modelWaitMs), 12), modelWaitSeconds: expect.closeTo(modelWaitMs / 1000, 9) };
+}
+
 function agentReply(customerId: string, timestamp: string, llm: Message['llm']): Message {
   sequence++;
   return { customerId, sessionId: 'report', messageId: `reply-${sequence}`, direction: 'outbound', role: 'assistant', text: 'Olá!', timestamp, deliveryStatus: 'sent', llm };
@@ -65,7 +71,7 @@ test("per UTC day and model: the agent's replies and tokens from every write sha
     from: '2026-01-05',
     to: '2026-01-07',
     days: [
-      { day: '2026-01-05', replies: 12, inputTokens: 1200, outputTokens: 120, models: [{ model: 'model-a', replies: 12, inputTokens: 1200, outputTokens: 120 }], metaFees: NO_FEES, complete: true },
+      { day: '2026-01-05', replies: 12, inputTokens: 1200, outputTokens: 120, models: [{ model: 'model-a', replies: 12, inputTokens: 1200, outputTokens: 120 }], metaFees: NO_FEES, aws: awsOf(12, 10_800), complete: true },
       {
         day: '2026-01-06',
         replies: 2,
@@ -76,9 +82,10 @@ test("per UTC day and model: the agent's replies and tokens from every write sha
           { replies: 1, inputTokens: 0, outputTokens: 0 },
         ],
         metaFees: NO_FEES,
+        aws: awsOf(2, 10),
         complete: true,
       },
-      { day: '2026-01-07', replies: 0, inputTokens: 0, outputTokens: 0, models: [], metaFees: NO_FEES, complete: true },
+      { day: '2026-01-07', replies: 0, inputTokens: 0, outputTokens: 0, models: [], metaFees: NO_FEES, aws: awsOf(0, 0), complete: true },
     ],
     total: {
       replies: 14,
@@ -90,6 +97,7 @@ test("per UTC day and model: the agent's replies and tokens from every write sha
         { replies: 1, inputTokens: 0, outputTokens: 0 },
       ],
       metaFees: NO_FEES,
+      aws: awsOf(14, 10_810),
       complete: true,
     },
   } satisfies UsageReport);
