@@ -16,6 +16,7 @@
  */
 import { createDocumentClient, type DynamoCallEvent } from '../lambda/core/adapters/dynamodb/dynamo-kit';
 import { GSI1_PARTITIONS } from '../lib/contract';
+import { META_MESSAGE_RATES } from '../lib/contract/meta-message-rates';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { reportDays } from '../lambda/core/domain/agent-usage';
 import { handoffReportOf } from '../lambda/core/domain/handoff-report';
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
     console.log('  period     replies  priced   LLM day: requests  read units   fee index: requests  read units');
     for (const [name, days] of Object.entries(PERIODS)) {
       queries.length = 0;
-      const report = usageReportOf(await messages.agentUsageByDay(days, USAGE_REPORT_BOUND));
+      const report = usageReportOf(await messages.agentUsageByDay(days, USAGE_REPORT_BOUND), META_MESSAGE_RATES.checkedOn);
       const [fee, llm] = [queries.filter((query) => query.partition.startsWith(GSI1_PARTITIONS.prefixes.feeDay)), queries.filter((query) => !query.partition.startsWith(GSI1_PARTITIONS.prefixes.feeDay))];
       const units = (read: typeof queries) => read.reduce((sum, query) => sum + query.units, 0).toFixed(1);
       console.log(`  ${name.padEnd(9)}${String(report.total.replies).padStart(9)}${String(report.total.metaFees.messages).padStart(8)}${String(llm.length).padStart(20)}${units(llm).padStart(12)}${String(fee.length).padStart(22)}${units(fee).padStart(12)}`);

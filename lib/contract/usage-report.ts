@@ -77,6 +77,8 @@ export interface DailyAgentUsage extends AgentUsage {
 export interface UsageReport {
   readonly from: UtcDay;
   readonly to: UtcDay;
+  /** The day of the rate table Meta's fees were priced at: the admin's `meta_rates`, else the packaged table's. */
+  readonly metaRatesCheckedOn: string;
   readonly days: readonly DailyAgentUsage[];
   readonly total: AgentUsage;
 }

@@ -368,6 +368,34 @@ describe('an admin tuning the agent', () => {
     expect(await unnamedControls(page)).toEqual([]);
   });
 
+  it("corrects Meta's rates from Meta's rate card, with the day read, and the reports say which rates they priced at", async () => {
+    await openAdminScreen(page, 'Configuração');
+    const rates = page.getByRole('region', { name: 'Tarifas da Meta' });
+    const brazil = rates.getByRole('group', { name: 'Brasil' });
+    const service = brazil.getByRole('textbox', { name: 'Serviço' });
+    // Empty: the package's rate applies, and shows as the placeholder.
+    expect([await service.inputValue(), await service.getAttribute('placeholder')]).toEqual(['', '0.0068']);
+    const save = rates.getByRole('button', { name: 'Salvar: Tarifas da Meta' });
+
+    await service.fill('0,0055');
+    await save.click();
+    await rates.getByRole('alert').filter({ hasText: 'Informe o dia em que consultou a tabela da Meta: uma data até hoje.' }).waitFor();
+    await rates.getByLabel(/^Dia em que consultou a tabela da Meta/).fill('2026-12-01');
+    await service.fill('3');
+    await save.click();
+    await rates.getByRole('alert').filter({ hasText: 'Cada tarifa é em dólares americanos por mensagem, de 0 a 1 (aceita decimais).' }).waitFor();
+    expect(await repositories.config.get('meta_rates')).toBeUndefined();
+
+    await service.fill('0,0055');
+    await save.click();
+    await rates.getByRole('status').filter({ hasText: 'Tarifas da Meta: salvo.' }).waitFor();
+    expect((await repositories.config.get('meta_rates'))?.value).toEqual({ checkedOn: '2026-12-01', rates: { brazil: { service: 0.0055 } } });
+
+    await openAdminScreen(page, 'Relatórios');
+    await page.getByText('Tarifas da Meta pela tabela de 2026-12-01.').waitFor();
+    expect(await unnamedControls(page)).toEqual([]);
+  });
+
   it('shows the dead-letter queue and redrives only after a dry run, holding what needs a person', async () => {
     // A record naming a message the table never saw: the redrive must hold it for a person to confirm.
     await pipeline.sqsClient.send(

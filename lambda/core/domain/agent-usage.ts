@@ -5,6 +5,7 @@
  * (lib/contract/usage-report.ts); the rules that fill it are here.
  */
 import { awsEstimateUsd } from '../../../lib/contract/aws-cost-estimate';
+import { META_MESSAGE_RATES, type MetaRateTable } from '../../../lib/contract/meta-message-rates';
 import type { AgentUsage, AwsEstimate, DailyAgentUsage, MetaFees, ModelUsage, UsageReport, UtcDay } from '../../../lib/contract/usage-report';
 import { PipelineError } from './errors';
 import type { LlmUsage } from './message';
@@ -23,6 +24,9 @@ const NO_FEES: MetaFees = { messages: 0, billable: 0, usd: 0, unpriced: 0 };
 
 /** Adds up replies and Meta's pricing of sent messages as a read hands them over, and days into a period. */
 export class AgentUsageTally {
+  /** `rates`: the table Meta's fees are priced at (default: the packaged one). */
+  constructor(private readonly rates: MetaRateTable = META_MESSAGE_RATES) {}
+
   private readonly models = new Map<string | undefined, ModelSum>();
   private fees: MetaFees = NO_FEES;
   /** The replies added one by one, and their models' wait; a day added whole brings its estimate priced. */
@@ -45,10 +49,10 @@ export class AgentUsageTally {
     });
   }
 
-  /** Meta's pricing of one message sent to `customerId`, priced at the packaged rate table. */
+  /** Meta's pricing of one message sent to `customerId`, priced at the tally's rate table. */
   addMetaPricing(pricing: MetaPricing, customerId: string): void {
     const free = isFreeMessage(pricing);
-    const { usd } = metaFeeOf(pricing, customerId);
+    const { usd } = metaFeeOf(pricing, customerId, this.rates);
     this.addFees({ messages: 1, billable: free ? 0 : 1, usd: usd ?? 0, unpriced: usd === undefined ? 1 : 0 });
   }
 
@@ -94,11 +98,11 @@ function sumOf(usages: readonly ModelSum[]): ModelSum {
   };
 }
 
-/** The report of `days` (as `reportDays` gives them), with their total. */
-export function usageReportOf(days: readonly DailyAgentUsage[]): UsageReport {
+/** The report of `days` (as `reportDays` gives them), with their total; their fees priced at the rates of `metaRatesCheckedOn`. */
+export function usageReportOf(days: readonly DailyAgentUsage[], metaRatesCheckedOn: string): UsageReport {
   const total = new AgentUsageTally();
   days.forEach((day) => total.addUsage(day));
-  return { from: days[0].day, to: days[days.length - 1].day, days, total: total.usage() };
+  return { from: days[0].day, to: days[days.length - 1].day, metaRatesCheckedOn, days, total: total.usage() };
 }
 
 /** The longest period a report covers. */
