@@ -2,7 +2,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { AGENT_BACKEND_KINDS, CUSTOM_METRICS, localePreset } from '../../lib/contract';
 import { type AgentClients, type AgentSettings, createAgent } from '../core/adapters/agent/agent-backend';
-import { bedrockConverse } from '../core/adapters/agent/bedrock-converse-agent';
+import { bedrockConverse, type ConverseCall } from '../core/adapters/agent/bedrock-converse-agent';
 import { credentialProvider } from '../core/adapters/aws/aws-identity';
 import { lambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
 import { errorSummary } from '../core/adapters/observability/error-summary';
@@ -13,6 +13,7 @@ import {
   legacyDebounce,
   operationalConfig,
   pipelineBudget,
+  turnCheckpoints,
   turnLedger,
   versionedResources,
 } from '../core/adapters/dynamodb/dynamo-repositories';
@@ -36,6 +37,10 @@ export interface OrchestratorPorts extends FunctionPorts, SenderPorts, MediaPort
   readonly agent?: AgentPort | AgentStages;
   /** Turn settings to override (e.g. `promptCacheMs: 0`, so an edited prompt applies to the very next turn). */
   readonly turnSettings?: Partial<TurnSettings>;
+  /** The Bedrock agent's Converse call instead of Bedrock's (a local fake model). */
+  readonly converse?: ConverseCall;
+  /** Lambda endpoint to invoke the agent's and the tools' functions on instead of the SDK's (a local fake). */
+  readonly lambdaEndpoint?: string;
 }
 
 /** The orchestrator: the SQS contract (turn-handler.ts) on the turn use case, with the operator plane when it is on. */
@@ -66,6 +71,8 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
       consent: messaging.consent,
       media: mediaSettings && mediaStore && mediaDownloadOnDemand((media) => media.composeMediaDownload(settings.whatsApp, mediaSettings, mediaStore, composed, ports)),
       mediaStore,
+      checkpoints: turnCheckpoints(table),
+      locale: settings.locale,
       voiceNotes: mediaSettings?.transcription && voiceNotesOnDemand((media) => media.composeVoiceNoteTranscription(mediaSettings, composed, ports)),
       budget: new CustomerBudgetGate(customerBudgets(table), clock, settings.customerBudget, settings.pipelineBudget && new PipelineTokenBudget(pipelineBudget(table), clock, settings.pipelineBudget)),
       onFailureNotice: (outcome, error) => {
@@ -93,5 +100,7 @@ function deployedStagePrompts(agent: AgentSettings, table: Parameters<typeof ope
 /** The agent backends' AWS calls signed as the identity the ports name, else the adapters' defaults (the role's). */
 function agentClients(ports: OrchestratorPorts): AgentClients {
   const credentials = credentialProvider(ports.awsCredentials);
-  return credentials === undefined ? {} : { converse: bedrockConverse({ credentials }), invoke: lambdaInvoke({ credentials }) };
+  const aws = { credentials, endpoint: ports.lambdaEndpoint };
+  if (credentials === undefined && ports.converse === undefined && ports.lambdaEndpoint === undefined) return {};
+  return { converse: ports.converse ?? bedrockConverse({ credentials }), invoke: lambdaInvoke(aws) };
 }

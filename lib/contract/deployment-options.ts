@@ -6,7 +6,7 @@
  */
 import type { HandoffTexts } from './handoff-texts';
 import type { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, WHATSAPP_CHANNEL_KINDS } from './environment';
-import type { InferenceSettings, LinkedPhoneNumber, SimpleSettingName, SimpleSettingValue, TemplateName } from './settings-document';
+import type { ConsumerToolDocument, InferenceSettings, LinkedPhoneNumber, SimpleSettingName, SimpleSettingValue, TemplateName } from './settings-document';
 
 export interface DeploymentOptions extends SimpleSettingOptions {
   /** The table and the turn queues, by the names CloudFormation resolves. */
@@ -65,9 +65,17 @@ export type SingleAgentOptions =
       readonly inferenceConfig?: InferenceSettings;
       readonly guardrail?: { readonly identifier: string; readonly version: string };
       readonly promptCaching?: boolean;
+      /** The consumer's tools, each with the function that answers it. */
+      readonly tools?: readonly ConsumerToolOptions[];
     }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.lambda; readonly functionName: string; readonly contractVersion?: number }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted };
+
+/** A consumer tool: what the model is told, and its function's name (a token in a deployment). */
+export interface ConsumerToolOptions extends Omit<ConsumerToolDocument, 'timeoutMs'> {
+  readonly functionName: string;
+  readonly timeoutMs?: number;
+}
 
 export type AgentOptions =
   | SingleAgentOptions

@@ -6,6 +6,7 @@
  */
 import { COST_GUARD_DEFAULTS, IDLE_SWEEP_DEFAULTS, MEDIA_DEFAULTS, OPERATOR_DEFAULTS, PIPELINE_DEFAULTS, RETENTION_DEFAULTS } from './defaults';
 import { AGENT_STAGE_LIMITS } from './agent-stage-limits';
+import { AGENT_TOOL_LIMITS } from './agent-tool-limits';
 import type { AgentOptions, ChannelOptions, DeploymentOptions, SimpleSettingOptions, SingleAgentOptions } from './deployment-options';
 import { type DeploymentPlan, documentSettingsOf, FUNCTION_VARIABLES, type FunctionSettings } from './deployment-plan';
 import { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, RUNTIME_ENV, WHATSAPP_CHANNEL_KINDS } from './environment';
@@ -134,6 +135,7 @@ function singleAgentDocumentOf(agent: SingleAgentOptions): SingleAgentDocument {
         inferenceConfig: agent.inferenceConfig ? definedFields(agent.inferenceConfig) : null,
         promptCaching: agent.promptCaching ?? null,
         guardrail: agent.guardrail !== undefined,
+        ...(agent.tools !== undefined && agent.tools.length > 0 && { tools: agent.tools.map(({ functionName: _, timeoutMs, ...tool }) => ({ ...tool, timeoutMs: timeoutMs ?? AGENT_TOOL_LIMITS.defaultTimeoutMs })) }),
       };
     case AGENT_BACKEND_KINDS.lambda:
       return { backend: agent.backend, contractVersion: agent.contractVersion ?? 1 };
@@ -179,6 +181,8 @@ function singleAgentVariablesOf(agent: SingleAgentOptions): Record<string, strin
       return {
         [RUNTIME_ENV.bedrockModelId]: agent.modelId,
         ...(agent.guardrail && { [RUNTIME_ENV.bedrockGuardrailId]: agent.guardrail.identifier, [RUNTIME_ENV.bedrockGuardrailVersion]: agent.guardrail.version }),
+        // Tool names and function names hold neither `=` nor `,`.
+        ...(agent.tools !== undefined && agent.tools.length > 0 && { [RUNTIME_ENV.agentToolFunctions]: agent.tools.map((tool) => `${tool.name}=${tool.functionName}`).join(',') }),
       };
     case AGENT_BACKEND_KINDS.lambda:
       return { [RUNTIME_ENV.agentFunctionName]: agent.functionName };

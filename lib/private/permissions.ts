@@ -331,6 +331,9 @@ export const BEDROCK_INVOKE_ACTIONS = ['bedrock:InvokeModel'] as const;
 /** Bedrock guardrail named in the Converse call's `guardrailConfig`. */
 export const BEDROCK_GUARDRAIL_ACTIONS = ['bedrock:ApplyGuardrail'] as const;
 
+/** Consumer-supplied tool functions (`AgentTool.fromFunction`). */
+export const AGENT_TOOL_INVOKE_ACTIONS = ['lambda:InvokeFunction'] as const;
+
 /** Consumer-supplied agent function. */
 export const AGENT_FUNCTION_INVOKE_ACTIONS = ['lambda:InvokeFunction'] as const;
 

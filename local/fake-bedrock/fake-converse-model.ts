@@ -13,12 +13,26 @@ export interface FakeConverseModelOptions {
    * message: a number for every turn, or one per turn from its customer messages. Default 1.
    */
   readonly toolRounds?: number | ((turn: readonly string[]) => number);
+  /**
+   * Tool uses the model makes before anything else, for any tool (a consumer's, the knowledge
+   * base's…): asked before each round with the turn's customer messages and the rounds the turn has
+   * done; a call is answered as a `tool_use` of that name and input, `undefined` lets the model go on
+   * (to `toolRounds`, then its reply). The reply then ends with the results the model read, as
+   * ` | resultado: <JSON>` each. Default: none.
+   */
+  readonly toolCall?: (turn: readonly string[], roundsDone: number) => FakeToolCall | undefined;
   /** Words of filler the reply carries after quoting the turn, for a reply of realistic length. Default 0. */
   readonly replyWords?: number;
   /** The fewest tokens a cache point's prefix must hold to be cached (Claude Sonnet 4: 1,024; Claude 3.5 Haiku: 2,048). Default 1,024. */
   readonly minimumCacheTokens?: number;
   /** How far back from a cache point the model looks for a cached prefix, in content blocks: about 20 for Claude models, 0 for Amazon Nova. Default 20. */
   readonly cacheLookbackBlocks?: number;
+}
+
+/** A tool use the fake model is told to make. */
+export interface FakeToolCall {
+  readonly name: string;
+  readonly input: unknown;
 }
 
 /** How far back from a cache point a Claude model looks for a cached prefix, in content blocks. */
@@ -72,10 +86,11 @@ export class FakeConverseModel {
     const roundsDone = messages.slice(turnStart + 1).filter((message) => message.role === 'assistant').length;
     const turn = (messages[turnStart]?.content ?? []).flatMap((block) => (block.text === undefined || block.text.startsWith(SESSION_CONTEXT_OPENING) ? [] : [block.text]));
     const { toolRounds = 1 } = this.options;
-    const toolUse = roundsDone < (typeof toolRounds === 'number' ? toolRounds : toolRounds(turn));
+    const asked = this.options.toolCall?.(turn, roundsDone);
+    const toolUse = asked !== undefined || roundsDone < (typeof toolRounds === 'number' ? toolRounds : toolRounds(turn));
     const content: ContentBlock[] = toolUse
-      ? [{ toolUse: { toolUseId: `tooluse_${call}`, name: 'update_qualification', input: { data: { last_message: (turn.at(-1) ?? '').slice(0, 500) } } } }]
-      : [{ text: [`Olá! Recebi: ${turn.join(' | ')}`, ...Array.from({ length: this.options.replyWords ?? 0 }, () => 'palavra')].join(' ') }];
+      ? [{ toolUse: { toolUseId: `tooluse_${call}`, ...(asked ?? { name: 'update_qualification', input: { data: { last_message: (turn.at(-1) ?? '').slice(0, 500) } } }) } as ContentBlock.ToolUseMember['toolUse'] }]
+      : [{ text: [`Olá! Recebi: ${turn.join(' | ')}`, ...Array.from({ length: this.options.replyWords ?? 0 }, () => 'palavra'), ...toolResultsRead(messages.slice(turnStart + 1))].join(' ') }];
     const usage = this.bill(input, content);
     this.add(usage);
     return { $metadata: { httpStatusCode: 200 }, output: { message: { role: 'assistant', content } }, stopReason: toolUse ? 'tool_use' : 'end_turn', usage, metrics: { latencyMs: this.options.latencyMs ?? 0 } };
@@ -114,6 +129,14 @@ export class FakeConverseModel {
     const reported = { calls: 0, inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0, cacheReadInputTokens: usage.cacheReadInputTokens ?? 0, cacheWriteInputTokens: usage.cacheWriteInputTokens ?? 0 };
     this.totalsSoFar = addTotals(this.totalsSoFar, reported);
   }
+}
+
+/** The results the model read in the turn's tool rounds, other than a built-in action's acknowledgement. */
+function toolResultsRead(rounds: readonly Message[]): string[] {
+  return rounds
+    .flatMap((message) => message.content ?? [])
+    .flatMap((block) => block.toolResult?.content ?? [])
+    .flatMap((content) => (content.json === undefined || JSON.stringify(content.json) === '{"recorded":true}' ? [] : [`| resultado: ${JSON.stringify(content.json)}`]));
 }
 
 /** `a` plus `b`, or minus `b` with `sign` -1 (what was used between two readings of {@link FakeConverseModel.totals}). */

@@ -14,6 +14,7 @@ import {
 import { KeyLayout } from '../../lib/contract/key-layout';
 import { Locale } from '../../lib/contract/locale';
 import { AgentConfigurationError, RuntimeConfigError } from '../../lambda/composition/read-settings';
+import { FakeLambda } from '../fake-aws/fake-lambda';
 import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../fake-whatsapp/fake-end-user-messaging';
 import { LOCAL_ACCOUNT_ID, LOCAL_EVENT_TOPIC_ARN, LOCAL_ORIGINATION_PHONE_NUMBER_ID } from './end-user-messaging-event';
 import type { DeploymentVariant } from './function-principals';
@@ -153,8 +154,26 @@ function keyLayoutOf(env: NodeJS.ProcessEnv): KeyLayout | undefined {
 
 /** The agent the options pass stands in for a scripted one; else the one the environment selects. */
 export function localAgent(options: LocalPipelineOptions, env: NodeJS.ProcessEnv): AgentOptions {
+  const { bedrockAgent } = options;
+  if (bedrockAgent !== undefined) {
+    const tools = (bedrockAgent.tools ?? []).map(({ handler: _, ...tool }) => ({ ...tool, functionName: localToolFunctionName(tool.name) }));
+    return { backend: AGENT_BACKEND_KINDS.bedrock, modelId: bedrockAgent.modelId ?? LOCAL_BEDROCK_MODEL_ID, ...(tools.length > 0 && { tools }) };
+  }
   return options.agent === undefined ? localAgentOptions(env) : { backend: AGENT_BACKEND_KINDS.scripted };
 }
+
+/** The fake Lambda that answers the local Bedrock agent's tools, when it has any. */
+export async function startToolFunctions(bedrockAgent: LocalPipelineOptions['bedrockAgent']): Promise<FakeLambda | undefined> {
+  const tools = bedrockAgent?.tools ?? [];
+  if (tools.length === 0) return undefined;
+  return FakeLambda.start({ functions: new Map(tools.map((tool) => [localToolFunctionName(tool.name), tool.handler])) });
+}
+
+/** The model a local Bedrock agent names when the options name none. */
+const LOCAL_BEDROCK_MODEL_ID = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
+
+/** The name the fake Lambda serves a local tool's handler under. */
+export const localToolFunctionName = (toolName: string) => `local-tool-${toolName}`;
 
 /** Whether the agent calls no AWS service: the scripted agent, or stages of scripted agents only. */
 export function isScriptedOnly(agent: AgentOptions): boolean {

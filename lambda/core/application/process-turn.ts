@@ -22,7 +22,7 @@ import { DrainLegacyDebounce } from './drain-legacy-debounce';
 import { FailureNotice } from './failure-notice';
 import { OutboxSettlement } from './outbox-settlement';
 import { isStillLatest } from './still-latest';
-import { type AgentAnswer, type StoredConversation, TurnAgent } from './turn-agent';
+import { type AgentAnswer, type StoredConversation, TurnAgent, type TurnAgentDependencies } from './turn-agent';
 import { TurnFailure, type TurnFailureDependencies } from './turn-failure';
 import type { GateTurn, GateVerdict, TurnReportExtras, Unanswered } from './turn-gates/turn-gate';
 import { type TurnGateDependencies, TurnGates } from './turn-gates/turn-gates';
@@ -33,7 +33,7 @@ import { type AgentCallReport, DEFAULT_TURN_SETTINGS, type TurnOutcome, type Tur
 
 export type { TurnHandoffHooks } from './turn-failure';
 
-export interface ProcessTurnDependencies extends TurnGateDependencies, TurnHistoryDependencies, TurnFailureDependencies {
+export interface ProcessTurnDependencies extends TurnGateDependencies, TurnHistoryDependencies, TurnFailureDependencies, Pick<TurnAgentDependencies, 'checkpoints' | 'locale'> {
   /** The turn's reads and transactions across the customer's entities. */
   readonly ledger: TurnLedger;
   readonly receipts: InboundReceiptRepository;
@@ -195,7 +195,7 @@ export class ProcessTurn {
 
   /** Step 6 (`TurnAgent.ask`): the agent's answer to the messages, shown the stored history and the messages just appended. */
   private async askAgent(turn: GateTurn, state: TurnState, session: Session, appended: readonly Message[], progress: TurnProgress): Promise<Conclusion> {
-    const { response, call, model, stage } = await progress.askingAgent(() => this.turnAgent.ask(session, turn.last, turn.deadline, this.historyShown(state, session), appended));
+    const { response, call, model, stage } = await progress.askingAgent(() => this.turnAgent.ask(session, turn.last, turn.deadline, this.historyShown(state, session), appended, turn.pending));
     return { reply: response.reply, actions: response.actions, stage, llm: { model, latencyMs: call.latencyMs, ...response.usage }, call, obsolete: response.stopReason === 'superseded', usage: response.usage };
   }
 

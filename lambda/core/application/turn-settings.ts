@@ -1,3 +1,4 @@
+import type { ToolCallRecord } from '../ports/agent-tools';
 import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT, FALLBACK_TEXT_DEFAULTS, UNSUPPORTED_MESSAGE_TEXT_DEFAULT, type TurnOutcome as ContractTurnOutcome } from '../../../lib/contract';
 import type { BudgetLimit, TokenUsage } from '../domain/customer-budget';
 import type { AgentResponse } from '../ports/agent';
@@ -28,6 +29,8 @@ export interface AgentCallReport {
   readonly readReceiptSent: boolean;
   /** Model tokens, when the backend reported them. */
   readonly usage?: TokenUsage;
+  /** The consumer tool calls of the turn, in order, when the model asked for any. */
+  readonly toolCalls?: readonly ToolCallRecord[];
 }
 
 export interface TurnReport {

@@ -3,6 +3,7 @@ import type { TokenUsage } from '../domain/customer-budget';
 import { PipelineError } from '../domain/errors';
 import type { StoredMedia } from '../domain/media';
 import type { MediaStore } from './media-store';
+import type { AgentToolRounds } from './agent-tools';
 
 /**
  * The AI agent that writes the reply to a customer's turn.
@@ -79,6 +80,12 @@ export interface AgentRequest {
    * @default - none: attachments are only described in text
    */
   readonly mediaStore?: AgentMediaStore;
+  /**
+   * The turn's side of the consumer's tools: the rounds an earlier attempt persisted, to replay, and
+   * the runner of each round's consumer tool calls (`application/turn-tool-rounds.ts`).
+   * @default - none: consumer tools answer `unavailable`
+   */
+  readonly toolRounds?: AgentToolRounds;
 }
 
 /** What an agent adapter may do with the media bucket: read, never write. */

@@ -4,6 +4,7 @@ import { agentTools } from './agent-actions';
 import { BedrockConverseAgent, type ConverseCall } from './bedrock-converse-agent';
 import type { LambdaInvoke } from '../lambda/lambda-invoke';
 import { LambdaInvokeAgent } from './lambda-invoke-agent';
+import { LambdaTool } from './lambda-tool';
 import { ScriptedAgent } from './scripted-agent';
 import { StageRoutingAgents } from './stage-routing-agents';
 
@@ -28,6 +29,18 @@ export interface BedrockAgentSettings {
   readonly guardrail?: { readonly identifier: string; readonly version: string };
   /** `false`: no cache points; `true`: cache points even on a model the table does not list; absent: as the table says. */
   readonly promptCaching?: boolean;
+  /** The consumer's tools (`AgentTool.fromFunction()`). */
+  readonly tools?: readonly ConsumerToolSettings[];
+}
+
+/** One consumer tool: what the model is told, and the function that answers it. */
+export interface ConsumerToolSettings {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly sideEffects: boolean;
+  readonly timeoutMs: number;
+  readonly functionName: string;
 }
 
 /** One agent: a Bedrock model, the consumer's function, or the scripted agent. */
@@ -87,6 +100,7 @@ function createSingleAgent(settings: SingleAgentSettings, clients: AgentClients,
         fallbackReply,
         converse: clients.converse,
         tools,
+        consumerTools: (settings.tools ?? []).map((tool) => new LambdaTool({ ...tool, invoke: clients.invoke })),
       });
     case AGENT_BACKEND_KINDS.lambda:
       return new LambdaInvokeAgent({ functionName: settings.functionName, fallbackReply, invoke: clients.invoke, tools, readsMedia: settings.readsMedia });

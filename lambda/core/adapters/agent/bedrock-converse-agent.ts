@@ -16,6 +16,8 @@ import { AGENT_TOOLS, type AgentTool, parseAgentAction } from './agent-actions';
 import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './agent-deadline';
 import { withMediaNote } from '../../domain/media-note';
 import { converseAttachmentBlocks } from './converse-media';
+import type { ConsumerTool } from '../../ports/agent-tools';
+import { consumerToolSpecs, replayedAnswer, toolResultsOf } from './converse-tool-rounds';
 
 /** One Converse round trip; injected so tests replay recorded response shapes. */
 export type ConverseCall = (input: ConverseCommandInput, options: { readonly abortSignal: AbortSignal }) => Promise<ConverseCommandOutput>;
@@ -63,6 +65,8 @@ export interface BedrockConverseAgentOptions {
   readonly guardrail?: { readonly identifier: string; readonly version: string };
   /** The tools the model is offered. Default: {@link AGENT_TOOLS} (with stages, `agentTools` adds the handover). */
   readonly tools?: readonly AgentTool[];
+  /** The consumer's tools (`AgentTool.fromFunction()`), offered beside the built-in ones and run by the turn. Default: none. */
+  readonly consumerTools?: readonly ConsumerTool[];
   /** Sent when the model produced no text before stopping. */
   readonly fallbackReply?: string;
   /** Clock in epoch ms, read against the request's deadline. Default `Date.now`. */
@@ -92,8 +96,8 @@ type JsonDocument = ToolInputSchema.JsonMember['json'];
 const CACHE_POINT = { cachePoint: { type: 'default' } } as const;
 
 /** The tools as Converse specs; `cached`: a cache point closes them (the models that cache tools). */
-function toolConfigOf(tools: readonly AgentTool[], cached: boolean): { tools: Tool[] } {
-  const specs: Tool[] = tools.map((tool) => ({
+function toolConfigOf(tools: readonly AgentTool[], consumerTools: readonly ConsumerTool[], cached: boolean): { tools: Tool[] } {
+  const builtIn: Tool[] = tools.map((tool) => ({
     toolSpec: {
       name: tool.name,
       description: tool.description,
@@ -101,6 +105,7 @@ function toolConfigOf(tools: readonly AgentTool[], cached: boolean): { tools: To
       inputSchema: { json: tool.inputSchema as unknown as JsonDocument },
     },
   }));
+  const specs = [...builtIn, ...consumerToolSpecs(consumerTools)];
   return { tools: cached ? [...specs, CACHE_POINT] : specs };
 }
 
@@ -136,6 +141,7 @@ export class BedrockConverseAgent implements AgentPort {
   private readonly inferenceConfig: ConverseCommandInput['inferenceConfig'];
   private readonly guardrailConfig: ConverseCommandInput['guardrailConfig'];
   private readonly tools: readonly AgentTool[];
+  private readonly consumerTools: readonly ConsumerTool[];
   private readonly toolConfig: { tools: Tool[] };
   private readonly fallbackReply: string;
   private readonly now: () => number;
@@ -152,7 +158,8 @@ export class BedrockConverseAgent implements AgentPort {
     };
     this.guardrailConfig = options.guardrail && { guardrailIdentifier: options.guardrail.identifier, guardrailVersion: options.guardrail.version };
     this.tools = options.tools ?? AGENT_TOOLS;
-    this.toolConfig = toolConfigOf(this.tools, options.promptCaching?.tools === true);
+    this.consumerTools = options.consumerTools ?? [];
+    this.toolConfig = toolConfigOf(this.tools, this.consumerTools, options.promptCaching?.tools === true);
     this.fallbackReply = options.fallbackReply ?? DEFAULT_FALLBACK_REPLY;
     this.now = options.now ?? Date.now;
   }
@@ -169,6 +176,8 @@ export class BedrockConverseAgent implements AgentPort {
     let iterations = 0;
     let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     const finish = (stopReason: AgentStopReason): AgentResponse => ({ reply: reply || this.fallbackReply, actions, iterations, stopReason, usage });
+    // The rounds an earlier attempt persisted before a tool with side effects: replayed, not asked again.
+    const resumed = (await request.toolRounds?.resume()) ?? [];
 
     while (iterations < request.maxIterations) {
       // Between rounds, never before the first: the turn just read the latest message to start.
@@ -181,7 +190,8 @@ export class BedrockConverseAgent implements AgentPort {
         inferenceConfig: this.inferenceConfig,
         ...(this.guardrailConfig ? { guardrailConfig: this.guardrailConfig } : {}),
       };
-      const answer = await callBeforeDeadline(request.deadline, this.now, (abortSignal) => this.call(input, abortSignal));
+      const replaying = iterations < resumed.length ? iterations : undefined;
+      const answer = replaying !== undefined ? replayedAnswer(resumed[replaying]) : await callBeforeDeadline(request.deadline, this.now, (abortSignal) => this.call(input, abortSignal));
       if (answer === DEADLINE_REACHED) return finish('deadline');
       iterations++;
       usage = addUsage(usage, usageOf(answer));
@@ -199,7 +209,9 @@ export class BedrockConverseAgent implements AgentPort {
       const toolUses = message.content.flatMap((block) => (block.toolUse ? [block.toolUse] : []));
       if (answer.stopReason !== 'tool_use' || toolUses.length === 0) return finish('completed');
 
-      messages.push(message, { role: 'user', content: toolUses.map((toolUse) => recordToolUse(toolUse, actions, this.tools)) });
+      const results = await toolResultsOf(message, answer.stopReason, toolUses, this.consumerTools, (toolUse) => recordToolUse(toolUse, actions, this.tools), request.toolRounds, replaying);
+      if (results === 'superseded') return finish('superseded');
+      messages.push(message, { role: 'user', content: results });
     }
     return finish('max_iterations');
   }
