@@ -177,7 +177,7 @@ export class BedrockConverseAgent implements AgentPort {
     let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     const finish = (stopReason: AgentStopReason): AgentResponse => ({ reply: reply || this.fallbackReply, actions, iterations, stopReason, usage });
     // The rounds an earlier attempt persisted before a tool with side effects: replayed, not asked again.
-    const resumed = (await request.toolRounds?.resume()) ?? [];
+    const resumed = this.consumerTools.length > 0 ? ((await request.toolRounds?.resume()) ?? []) : [];
 
     while (iterations < request.maxIterations) {
       // Between rounds, never before the first: the turn just read the latest message to start.
