@@ -13,6 +13,7 @@ import { ReplyBox } from './reply-box';
 import { AttachmentPicker } from './attachment-picker';
 import { MessageMedia } from './message-media';
 import { TemplateSender } from './template-sender';
+import { TurnTrace } from './turn-trace';
 
 /** A reply typed here: on its way, accepted (until the history shows it), or refused with the reason. */
 interface OwnReply {
@@ -259,6 +260,7 @@ function History({ customerId, messages, ownReplies, customerName, onRetry, onDi
               </span>
             )}
             {message.media !== undefined && <MessageMedia customerId={customerId} message={message} media={message.media} />}
+            {session.role === 'admin' && message.replyTo !== undefined && <TurnTrace customerId={customerId} messageId={message.replyTo} />}
             <span class="message-meta">
               {message.editedAt !== undefined && `${t('conversation.edited')} · `}
               <time dateTime={message.at}>{formatTime(message.at, language)}</time>

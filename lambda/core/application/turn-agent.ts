@@ -157,7 +157,8 @@ export class TurnAgent {
     }
     const response = combined(responses);
     const call = { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: readReceipt, usage: response.usage };
-    return { response, model: stage.agent.model, stage: stage.name, call: { ...call, ...(toolCalls.length > 0 && { toolCalls }) } };
+    const modelCalls = responses.flatMap((each) => each.modelCalls ?? []);
+    return { response, model: stage.agent.model, stage: stage.name, call: { ...call, ...(toolCalls.length > 0 && { toolCalls }), ...(modelCalls.length > 0 && { modelCalls }) } };
   }
 
   /** One agent run's side of the consumer tools: its checkpoint under the turn, and the turn's guarantees (docs/DESIGN.md#consumer-tools). */

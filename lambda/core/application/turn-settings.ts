@@ -1,4 +1,5 @@
 import type { ToolCallRecord } from '../ports/agent-tools';
+import type { ModelCallTrace } from '../ports/agent';
 import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT, FALLBACK_TEXT_DEFAULTS, UNSUPPORTED_MESSAGE_TEXT_DEFAULT, type TurnOutcome as ContractTurnOutcome } from '../../../lib/contract';
 import type { BudgetLimit, TokenUsage } from '../domain/customer-budget';
 import type { AgentResponse } from '../ports/agent';
@@ -31,6 +32,8 @@ export interface AgentCallReport {
   readonly usage?: TokenUsage;
   /** The consumer tool calls of the turn, in order, when the model asked for any. */
   readonly toolCalls?: readonly ToolCallRecord[];
+  /** Each model round trip, when the backend reports them. */
+  readonly modelCalls?: readonly ModelCallTrace[];
 }
 
 export interface TurnReport {

@@ -5,7 +5,7 @@ import type { Clock } from '../ports/clock';
 
 /** What a turn's tool rounds need besides the store: the turn, its latest-message probe and its clock. */
 export interface TurnToolRoundsOptions {
-  readonly store: TurnCheckpointStore;
+  readonly store: Pick<TurnCheckpointStore, 'load' | 'save'>;
   readonly clock: Clock;
   readonly context: ToolTurnContext;
   /** One agent run of the turn: the single agent's, or a stage's (`<handover count>:<stage>`). */

@@ -1,3 +1,5 @@
+import type { ModelCallTrace } from './agent';
+
 /**
  * Consumer tools: the business's own functions the agent may call (`AgentTool.fromFunction()`), and
  * the turn's record of their calls, which makes a tool with side effects run at most once per
@@ -103,12 +105,48 @@ export interface ModelRound {
   readonly calls: readonly ToolCallRecord[];
 }
 
-/** Where a turn's model rounds are kept, per agent run of the turn (a stage's run is its own). */
+/** Where a turn's model rounds are kept, per agent run of the turn (a stage's run is its own), and the turn's trace beside them. */
 export interface TurnCheckpointStore {
   /** The rounds an earlier attempt of the turn persisted for this run, oldest first; empty when none. */
   load(customerId: string, turnId: string, run: string): Promise<readonly ModelRound[]>;
   /** Replaces the run's rounds. */
   save(customerId: string, turnId: string, run: string, rounds: readonly ModelRound[]): Promise<void>;
+  /** Replaces the turn's trace (the last attempt's is the one kept). */
+  saveTrace(customerId: string, turnId: string, trace: TurnTrace): Promise<void>;
+  loadTrace(customerId: string, turnId: string): Promise<TurnTrace | undefined>;
+}
+
+/** One gate the turn asked, and whether it let the turn through or decided it (docs/DESIGN.md#the-turns-gates). */
+export interface GateTrace {
+  readonly gate: string;
+  readonly verdict: 'passed' | 'decided';
+}
+
+/**
+ * What a turn did, for an admin (docs/DESIGN.md#a-turns-trace): the gates asked, each model round
+ * trip and each consumer tool call — figures, names and outcomes only, never the customer's words,
+ * a tool's input or its result.
+ */
+export interface TurnTrace {
+  /** When the attempt that wrote it ended. */
+  readonly at: string;
+  readonly gates: readonly GateTrace[];
+  /** With stages: the stage that answered. */
+  readonly stage?: string;
+  /** How the agent's run ended (`completed`, `max_iterations`, `deadline`, `superseded`); absent when a gate answered. */
+  readonly stopReason?: string;
+  readonly modelCalls: readonly ModelCallTrace[];
+  readonly toolCalls: readonly ToolCallTrace[];
+}
+
+/** A consumer tool call in the trace. */
+export interface ToolCallTrace {
+  readonly name: string;
+  readonly sideEffects: boolean;
+  readonly outcome?: ToolOutcome;
+  readonly durationMs?: number;
+  readonly replayed?: boolean;
+  readonly recalled?: boolean;
 }
 
 /**

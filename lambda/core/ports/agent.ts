@@ -137,6 +137,16 @@ export interface AgentResponse {
    * customer's daily token budget, each kind at its weight (see `budgetTokens`).
    */
   readonly usage?: TokenUsage;
+  /** Each model round trip, in order, for the turn's trace (a backend that reports none leaves it out). */
+  readonly modelCalls?: readonly ModelCallTrace[];
+}
+
+/** One model round trip of a turn: tokens, cache reads and writes, latency and stop reason; never text. */
+export interface ModelCallTrace extends TokenUsage {
+  readonly latencyMs: number;
+  readonly stopReason: string;
+  /** Replayed from the turn's checkpoint on a retry: the model was not asked again. */
+  readonly replayed?: boolean;
 }
 
 /** `superseded`: {@link AgentRequest.stillLatest} answered that a newer message arrived; the reply is obsolete. */

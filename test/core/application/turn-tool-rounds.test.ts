@@ -4,7 +4,7 @@ import { idempotencyKeyOf, TurnToolRounds } from '../../../lambda/core/applicati
 import { systemClock } from '../../../lambda/core/adapters/system/system-clock';
 
 /** A store in memory that remembers what each save held, in order. */
-class MemoryCheckpoints implements TurnCheckpointStore {
+class MemoryCheckpoints implements Pick<TurnCheckpointStore, 'load' | 'save'> {
   readonly saves: ModelRound[][] = [];
   constructor(private rounds: readonly ModelRound[] = []) {}
   async load(): Promise<readonly ModelRound[]> {

@@ -10,6 +10,7 @@ import {
   type AgentResponse,
   type AgentStopReason,
   type ConversationEntry,
+  type ModelCallTrace,
 } from '../../ports/agent';
 import { addUsage, type TokenUsage } from '../../domain/customer-budget';
 import { AGENT_TOOLS, type AgentTool, parseAgentAction } from './agent-actions';
@@ -17,7 +18,7 @@ import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './
 import { withMediaNote } from '../../domain/media-note';
 import { converseAttachmentBlocks } from './converse-media';
 import type { ConsumerTool } from '../../ports/agent-tools';
-import { consumerToolSpecs, replayedAnswer, toolResultsOf } from './converse-tool-rounds';
+import { consumerToolSpecs, modelCallTrace, replayedAnswer, toolResultsOf } from './converse-tool-rounds';
 
 /** One Converse round trip; injected so tests replay recorded response shapes. */
 export type ConverseCall = (input: ConverseCommandInput, options: { readonly abortSignal: AbortSignal }) => Promise<ConverseCommandOutput>;
@@ -175,7 +176,8 @@ export class BedrockConverseAgent implements AgentPort {
     let reply = '';
     let iterations = 0;
     let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-    const finish = (stopReason: AgentStopReason): AgentResponse => ({ reply: reply || this.fallbackReply, actions, iterations, stopReason, usage });
+    const modelCalls: ModelCallTrace[] = [];
+    const finish = (stopReason: AgentStopReason): AgentResponse => ({ reply: reply || this.fallbackReply, actions, iterations, stopReason, usage, modelCalls });
     // The rounds an earlier attempt persisted before a tool with side effects: replayed, not asked again.
     const resumed = this.consumerTools.length > 0 ? ((await request.toolRounds?.resume()) ?? []) : [];
 
@@ -191,10 +193,12 @@ export class BedrockConverseAgent implements AgentPort {
         ...(this.guardrailConfig ? { guardrailConfig: this.guardrailConfig } : {}),
       };
       const replaying = iterations < resumed.length ? iterations : undefined;
+      const started = this.now();
       const answer = replaying !== undefined ? replayedAnswer(resumed[replaying]) : await callBeforeDeadline(request.deadline, this.now, (abortSignal) => this.call(input, abortSignal));
       if (answer === DEADLINE_REACHED) return finish('deadline');
       iterations++;
       usage = addUsage(usage, usageOf(answer));
+      modelCalls.push(modelCallTrace(usageOf(answer), this.now() - started, answer.stopReason, replaying !== undefined));
 
       if (answer.stopReason !== undefined && REFUSING_STOP_REASONS.has(answer.stopReason)) {
         throw new AgentInvocationError('refused', `Bedrock Converse refused to answer (stopReason ${answer.stopReason})`);

@@ -1,6 +1,8 @@
 // Types only: Converse's shapes of tools, tool uses and tool results.
 import type { ContentBlock, ConverseCommandOutput, Message, Tool, ToolInputSchema, ToolUseBlock } from '@aws-sdk/client-bedrock-runtime';
+import type { ModelCallTrace } from '../../ports/agent';
 import type { AgentToolRounds, ConsumerTool, ModelRound } from '../../ports/agent-tools';
+import type { TokenUsage } from '../../domain/customer-budget';
 
 type JsonDocument = ToolInputSchema.JsonMember['json'];
 
@@ -41,4 +43,9 @@ export async function toolResultsOf(
     const json = (typeof content === 'object' && content !== null && !Array.isArray(content) ? content : { result: content }) as JsonDocument;
     return { toolResult: { toolUseId: toolUse.toolUseId, content: [{ json }], ...(outcome !== 'ok' && { status: 'error' as const }) } };
   });
+}
+
+/** One round trip as the turn's trace keeps it: its tokens, latency and stop reason (no text). */
+export function modelCallTrace(usage: TokenUsage, latencyMs: number, stopReason: string | undefined, replayed: boolean): ModelCallTrace {
+  return { ...usage, latencyMs, stopReason: stopReason ?? 'unknown', ...(replayed && { replayed }) };
 }

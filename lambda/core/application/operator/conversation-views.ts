@@ -89,6 +89,8 @@ export interface HistoryEntry {
   readonly media?: MediaDescription;
   /** What Meta charges for the message, once a status of it said how it bills it. */
   readonly metaFee?: MetaFee;
+  /** An agent's reply: the customer message it answers, which names its turn (and the turn's trace). */
+  readonly replyTo?: string;
 }
 
 export interface ActiveConversationsDependencies {
@@ -173,6 +175,7 @@ export function historyEntryOf(message: Message): HistoryEntry {
     revokedAt: message.revokedAt,
     media: message.media && mediaDescription(message.media),
     metaFee: message.metaPricing && metaFeeOf(message.metaPricing, message.customerId),
+    replyTo: message.role === 'assistant' ? message.replyToMessageId : undefined,
   };
 }
 
