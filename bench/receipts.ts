@@ -4,7 +4,10 @@
  * to the webhook in Meta-sized notifications, on DynamoDB Local. Prints writes and capacity per
  * status and checks where every receipt ended; not a test.
  *
- *   npm run bench:receipts [-- --messages 10000 --foreign 2000]
+ *   npm run bench:receipts [-- --messages 10000 --foreign 2000 --role assistant|operator]
+ *
+ * `--role operator` sends operators' replies instead of the agent's: they join the fee index on
+ * the status that first prices them, so their later statuses also write an index copy.
  */
 import { parseArgs } from 'node:util';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -22,7 +25,9 @@ import { inProcessSettings, postToWebhook, withInProcessPipeline } from './in-pr
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-const { values } = parseArgs({ options: { messages: { type: 'string', default: '10000' }, foreign: { type: 'string', default: '2000' } } });
+const { values } = parseArgs({ options: { messages: { type: 'string', default: '10000' }, foreign: { type: 'string', default: '2000' }, role: { type: 'string', default: 'assistant' } } });
+if (values.role !== 'assistant' && values.role !== 'operator') throw new Error(`--role must be assistant or operator, got ${values.role}`);
+const ROLE = values.role;
 const MESSAGES = Number(values.messages);
 const FOREIGN = Number(values.foreign);
 const CUSTOMERS = Math.max(1, Math.round(MESSAGES / 10));
@@ -74,7 +79,7 @@ void withInProcessPipeline('bench-receipts', async (pipeline) => {
     sessionId: 'S1',
     messageId: `reply-${index}`,
     direction: 'outbound',
-    role: 'assistant',
+    role: ROLE,
     text: `resposta ${index}`,
     timestamp: new Date(sentAt.getTime() + index * 1000).toISOString(),
     deliveryStatus: 'sent',

@@ -327,4 +327,15 @@ export abstract class AgentPipelineBase extends Construct implements IAgentPipel
   public metricTableThrottledRequests(props?: cloudwatch.MathExpressionOptions): cloudwatch.IMetric {
     return this._metrics.tableThrottledRequests(props);
   }
+
+  /**
+   * The pipeline's estimated cost in US dollars, summed over a day unless overridden: Meta's fees of
+   * the messages it sent (priced from Meta's statuses at the packaged rate table) plus the model's
+   * tokens (at the packaged model prices). What `dailyCostAlarm` watches; an estimate, never a bill.
+   *
+   * @param props overrides of the expression's period, label or other options
+   */
+  public metricEstimatedCost(props?: cloudwatch.MathExpressionOptions): cloudwatch.IMetric {
+    return this._metrics.estimatedCost(props);
+  }
 }

@@ -288,6 +288,12 @@ export class AgentPipeline extends AgentPipelineBase {
    * @default - only with `pipelineBudget`
    */
   public readonly pipelineBudgetRefusalsAlarm?: cloudwatch.Alarm;
+  /**
+   * The estimated cost of a day (Meta's fees and the model's tokens) is above `alarms.dailyCostUsd`.
+   *
+   * @default - only with `alarms.dailyCostUsd`
+   */
+  public readonly dailyCostAlarm?: cloudwatch.Alarm;
 
   /** @internal */
   protected readonly _metrics: PipelineMetrics;
@@ -362,6 +368,7 @@ export class AgentPipeline extends AgentPipelineBase {
     this.inboundEnvelopeRefusedAlarm = alarms.inboundEnvelopeRefused;
     this.pipelineBudgetNearAlarm = alarms.pipelineBudgetNear;
     this.pipelineBudgetRefusalsAlarm = alarms.pipelineBudgetRefusals;
+    this.dailyCostAlarm = alarms.dailyCost;
     this.alarms = alarms.all;
     this.dashboard = pipeline.settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
   }

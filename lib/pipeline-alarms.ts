@@ -9,16 +9,16 @@ export enum AlarmSeverity {
 }
 
 /**
- * How one alarm of the pipeline evaluates and whom it notifies. Every alarm evaluates one-minute
- * periods and fires when its metric is above `threshold` in `datapointsToAlarm` of the last
- * `evaluationPeriods` periods. A field left out keeps the alarm's own default (each field of
+ * How one alarm of the pipeline evaluates and whom it notifies. Every alarm but `dailyCost` (whose
+ * periods are days) evaluates one-minute periods and fires when its metric is above `threshold` in
+ * `datapointsToAlarm` of the last `evaluationPeriods` periods. A field left out keeps the alarm's own default (each field of
  * `PipelineAlarmOverrides` documents it).
  */
 export interface AlarmTuning {
   /**
    * The value the metric must exceed, in the metric's unit: a count per minute for counts, seconds
    * for `oldestMessageAge` and `oldestHandoffWaiting`, milliseconds for the `*Duration` alarms, model
-   * tokens for `pipelineBudgetNear`. Wins over `alarmThresholds`, `oldestMessageAgeAlarmThreshold`
+   * tokens for `pipelineBudgetNear`, US dollars for `dailyCost`. Wins over `alarmThresholds`, `oldestMessageAgeAlarmThreshold`
    * and `pipelineBudget.alarmAtShareOfBudget`. At least 0.
    *
    * @default - the alarm's default, or the threshold those props give it
@@ -26,7 +26,8 @@ export interface AlarmTuning {
   readonly threshold?: number;
 
   /**
-   * How many one-minute periods the alarm looks back over (1 to 1440, a day).
+   * How many periods the alarm looks back over: one-minute periods (1 to 1440, a day), except
+   * `dailyCost`'s, which are days (1 to 7).
    *
    * @default - the alarm's default, raised to `datapointsToAlarm` when that is larger
    */
@@ -267,6 +268,14 @@ export interface PipelineAlarmOverrides {
    * @default - critical, above 0 in 1 of 1 minutes
    */
   readonly pipelineBudgetRefusals?: AlarmTuning;
+
+  /**
+   * The pipeline's estimated cost of the last day above `alarms.dailyCostUsd`, in US dollars; only
+   * with that prop (`dailyCostAlarm`). Its periods are days: `evaluationPeriods` counts days (at most 7).
+   *
+   * @default - warning, above `alarms.dailyCostUsd` in 1 of 1 days
+   */
+  readonly dailyCost?: AlarmTuning;
 }
 
 /**
@@ -299,6 +308,17 @@ export interface PipelineAlarmOptions {
    * @default - `alarmTopic`; without it, the warning alarms have no actions
    */
   readonly warningTopic?: sns.ITopic;
+
+  /**
+   * Creates `dailyCostAlarm`, which fires when the pipeline's estimated cost of a day exceeds this
+   * many US dollars: Meta's fees of the messages it sent (`MetaFeesUsd`, priced from Meta's statuses
+   * at the packaged rate table) plus the model's tokens (`AgentCostUsd`, at the packaged model
+   * prices), summed over a one-day period. An estimate for catching a runaway day, never a bill:
+   * the console's reports use the admin's prices; AWS's own charges are not in it.
+   *
+   * @default - no cost alarm
+   */
+  readonly dailyCostUsd?: number;
 
   /**
    * Threshold, periods, severity or disabling of single alarms, by alarm id.

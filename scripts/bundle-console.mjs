@@ -46,12 +46,26 @@ const defaultWords = outputs.find(({ output }) => Object.hasOwn(output.inputs, '
 if (js === undefined || css === undefined || defaultWords === undefined) {
   throw new Error(`The console build produced ${outputs.map(({ name }) => name).join(', ')}; expected an entry script, a .css and the Portuguese words' script`);
 }
+// The entry's and the words' static imports (the code they share with the admin screens' chunk)
+// load with them: they count.
+const byName = new Map(outputs.map(({ name, output }) => [name, output]));
+const loadedWith = (name, seen = new Set()) => {
+  if (seen.has(name)) return seen;
+  seen.add(name);
+  for (const imported of byName.get(name)?.imports ?? []) {
+    if (imported.kind === 'import-statement') loadedWith(path.relative(assetsDirectory, path.resolve(root, imported.path)), seen);
+  }
+  return seen;
+};
+// Preloaded beside the words, so the browser fetches the shared code while it parses the entry.
+const sharedChunks = [...loadedWith(js)].filter((name) => name !== js);
+const preloads = sharedChunks.map((name) => `<link rel="modulepreload" href="/assets/${name}" />`).join('\n    ');
 const template = await readFile(path.join(source, 'index.html'), 'utf8');
 await mkdir(outdir, { recursive: true });
-await writeFile(path.join(outdir, 'index.html'), template.replace('{{js}}', js).replace('{{css}}', css).replace('{{words}}', defaultWords));
+await writeFile(path.join(outdir, 'index.html'), template.replace('{{js}}', js).replace('{{css}}', css).replace('{{words}}', defaultWords).replace('{{preloads}}', preloads));
 
-// What an operator downloads on first load (the page, the entry script, the stylesheet and one
-// language), as the operator function serves it (gzip) and as a CDN in front of it may (brotli). The
+// What an operator downloads on first load (the page, the entry script and what it imports, the
+// stylesheet and one language; not the admin screens, loaded when an admin opens one), as the operator function serves it (gzip) and as a CDN in front of it may (brotli). The
 // budget is generous on purpose: it catches a dependency or a copy that bloats the console, not a few
 // new words.
 const DOWNLOAD_BUDGET_GZIP_KIB = 40;
@@ -59,7 +73,8 @@ const kib = (bytes) => (bytes / 1024).toFixed(1);
 let raw = 0;
 let gzipped = 0;
 let brotli = 0;
-for (const file of ['index.html', `assets/${js}`, `assets/${css}`, `assets/${defaultWords}`]) {
+const firstLoad = new Set([...loadedWith(js), ...loadedWith(defaultWords), css]);
+for (const file of ['index.html', ...[...firstLoad].map((name) => `assets/${name}`)]) {
   const content = await readFile(path.join(outdir, file));
   const sizes = [content.length, gzipSync(content, { level: 9 }).length, brotliCompressSync(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).length];
   console.log(`  ${file.padEnd(28)} ${kib(sizes[0]).padStart(6)} KiB  (${kib(sizes[1])} KiB gzip, ${kib(sizes[2])} KiB brotli)`);

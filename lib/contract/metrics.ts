@@ -89,6 +89,14 @@ export const CUSTOM_METRICS = {
   deliveryFailed: 'DeliveryFailed',
   /** Webhook and End User Messaging inbound: a status settled a reply whose send outcome was unknown (`pending_send`, `maybe_sent`) as sent. */
   deliveryOutcomeSettled: 'DeliveryOutcomeSettled',
+  /**
+   * Webhook and End User Messaging inbound: Meta's fees, in US dollars, of the messages a
+   * notification's statuses priced for the first time (each message once), at the packaged rate
+   * table (lib/contract/meta-message-rates.ts): an estimate, never a bill.
+   */
+  metaFeesUsd: 'MetaFeesUsd',
+  /** Webhook and End User Messaging inbound: messages Meta billed in a category the rate table has no rate for (left unpriced, never guessed). */
+  metaMessagesUnpriced: 'MetaMessagesUnpriced',
   /** Orchestrator: an attachment was downloaded into the media bucket. */
   mediaDownloaded: 'MediaDownloaded',
   /** Orchestrator: an attachment was kept out on purpose (too large, a type not allowed); dimension `Reason`. */
@@ -109,6 +117,12 @@ export const CUSTOM_METRICS = {
   agentCacheReadInputTokens: 'AgentCacheReadInputTokens',
   /** Orchestrator: input tokens of a turn written to the prompt cache (Converse `usage.cacheWriteInputTokens`); only when caching is on. */
   agentCacheWriteInputTokens: 'AgentCacheWriteInputTokens',
+  /**
+   * Orchestrator: the model cost of a turn, in US dollars, at the packaged model prices
+   * (lib/contract/model-price-defaults.ts, prompt-cache tokens at their share); only for a model
+   * those prices name: an estimate, never a bill.
+   */
+  agentCostUsd: 'AgentCostUsd',
   /** CRM sync worker: revisions the CRM accepted in one run. */
   crmSyncSent: 'CrmSyncSent',
   /** CRM sync worker: sends the CRM asked to retry in one run. */

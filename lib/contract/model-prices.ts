@@ -47,6 +47,14 @@ export function modelCost(usage: ModelUsage, prices: ModelPrices): number | unde
   return price === undefined ? undefined : costOf(usage, price);
 }
 
+/**
+ * One turn's cost at the packaged prices (the `AgentCostUsd` metric): the functions do not read the
+ * admin's `model_prices`, so a metric never waits on a setting; undefined for a model they do not name.
+ */
+export function defaultModelCost(model: string | undefined, tokens: Omit<ModelUsage, 'model' | 'replies'>): number | undefined {
+  return modelCost({ model, replies: 1, ...tokens }, MODEL_PRICE_DEFAULTS);
+}
+
 function costOf(usage: ModelUsage, price: ModelPrice): number {
   const { read, write } = PROMPT_CACHE_PRICE_FACTORS;
   const inputTokens = usage.inputTokens + read * (usage.cacheReadInputTokens ?? 0) + write * (usage.cacheWriteInputTokens ?? 0);

@@ -73,6 +73,8 @@ export const GSI1_PARTITIONS = {
     llmDay: 'LLM#',
     /** CRM projection rows by status: `CRM_SYNC#{status}`, or `CRM_SYNC#{status}#{shard}`. */
     crmSyncStatus: 'CRM_SYNC#',
+    /** Sent messages Meta priced that are not agent replies, by the UTC day of the pricing status: `FEE#{yyyy-mm-dd}#{shard}` (sharded from the start). */
+    feeDay: 'FEE#',
   },
   constants: {
     /** Every consent event, newest first: the admin's timeline. */

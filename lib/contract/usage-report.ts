@@ -1,7 +1,7 @@
 /**
  * The admins' usage report of the operator API (`GET /api/admin/reports/usage`,
- * docs/OPERATOR-API.md): the agent's replies and model tokens per UTC day, the days its replies are
- * indexed by. Types only, re-exported by operator-api.ts; the runtime's domain
+ * docs/OPERATOR-API.md): the agent's replies and model tokens, and Meta's fees of the messages
+ * sent, per UTC day, the days they are indexed by. Types only, re-exported by operator-api.ts; the runtime's domain
  * (lambda/core/domain/agent-usage.ts) computes exactly these. Internal: not part of the jsii API.
  */
 
@@ -32,8 +32,27 @@ export interface AgentUsage {
   readonly cacheWriteInputTokens?: number;
   /** By model name; replies without a recorded model last. */
   readonly models: readonly ModelUsage[];
+  /** Meta's fees of the period's sent messages, agent replies and the others alike. */
+  readonly metaFees: MetaFees;
   /** `false` when there were more replies than one report reads: the figures count those it read. */
   readonly complete: boolean;
+}
+
+/**
+ * Meta's fees of the messages Meta priced (each once, from the first status that carried its
+ * pricing), in US dollars at the packaged rate table (lib/contract/meta-message-rates.ts): an
+ * estimate, never a bill. A message counts on the day of its index: an agent reply on the day it
+ * was written, any other on the day of its pricing status.
+ */
+export interface MetaFees {
+  /** Messages Meta priced, free ones included. */
+  readonly messages: number;
+  /** Of those, the ones Meta billed. */
+  readonly billable: number;
+  /** The billed ones' fees at the rate table. */
+  readonly usd: number;
+  /** Billed in a category the rate table has no rate for: counted here, not in `usd`. */
+  readonly unpriced: number;
 }
 
 export interface DailyAgentUsage extends AgentUsage {

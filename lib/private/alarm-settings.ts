@@ -1,4 +1,4 @@
-import { Token } from 'aws-cdk-lib';
+import { type Duration, Token } from 'aws-cdk-lib';
 import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type { IConstruct } from 'constructs';
@@ -6,9 +6,9 @@ import type { AgentPipelineProps } from '../agent-pipeline-props';
 import { AlarmSeverity, type AlarmTuning } from '../pipeline-alarms';
 import { accountUniqueName, stackQualifiedName } from './account-unique-names';
 import type { AlarmSettings, AlarmTuningSettings } from './observed-pipeline';
-import { PIPELINE_ALARMS, type PipelineAlarmId } from './pipeline-alarm-definitions';
+import { type AlarmDefinition, PIPELINE_ALARMS, type PipelineAlarmId } from './pipeline-alarm-definitions';
 import type { PipelineAlarms } from './pipeline-observability';
-import { checkInteger, definedFields } from './pipeline-settings';
+import { ALARM_PERIOD, checkInteger, definedFields } from './pipeline-settings';
 
 /** CloudWatch allows 255 characters in an alarm name. */
 const ALARM_NAME_MAX_LENGTH = 255;
@@ -16,8 +16,11 @@ const LONGEST_ALARM_ID = Math.max(...Object.keys(PIPELINE_ALARMS).map((id) => id
 /** The longest `alarms.alarmNamePrefix`: the longest alarm id follows it after a '-'. */
 export const ALARM_NAME_PREFIX_MAX_LENGTH = ALARM_NAME_MAX_LENGTH - LONGEST_ALARM_ID - 1;
 const DASHBOARD_NAME_MAX_LENGTH = 255;
-/** Evaluation periods times the one-minute period may span a day at most. */
-const MAX_EVALUATION_PERIODS = 1440;
+/** CloudWatch evaluates at most a day of periods shorter than an hour, and a week of longer ones. */
+function maxEvaluationPeriods(period: Duration): number {
+  const seconds = period.toSeconds();
+  return Math.floor((seconds < 3_600 ? 86_400 : 604_800) / seconds);
+}
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 const DASHBOARD_NAME = /^[A-Za-z0-9_-]{1,255}$/;
 
@@ -65,7 +68,18 @@ export function resolveAlarmSettings(pipeline: IConstruct, props: AgentPipelineP
   // Region, and dashboards are named once per account, so the default adds the Region.
   const dashboardBase = Token.isUnresolved(namePrefix) ? namePrefix : namePrefix.replace(/[^A-Za-z0-9_-]/g, '-');
   const overridden = Object.keys(overrides) as PipelineAlarmId[];
-  return { namePrefix, actions, tunings, overridden, dashboardName: dashboardName ?? accountUniqueName(pipeline, dashboardBase, DASHBOARD_NAME_MAX_LENGTH) };
+  const { dailyCostUsd } = options;
+  if (dailyCostUsd !== undefined && !Token.isUnresolved(dailyCostUsd) && !(Number.isFinite(dailyCostUsd) && dailyCostUsd > 0)) {
+    fail(`alarms.dailyCostUsd must be a number of US dollars above 0 (the alarm fires when a day's estimated cost exceeds it); got ${dailyCostUsd}. Leave it out for no cost alarm.`);
+  }
+  return {
+    namePrefix,
+    actions,
+    tunings,
+    overridden,
+    dashboardName: dashboardName ?? accountUniqueName(pipeline, dashboardBase, DASHBOARD_NAME_MAX_LENGTH),
+    ...(dailyCostUsd !== undefined && { dailyCostUsd }),
+  };
 }
 
 /**
@@ -84,12 +98,13 @@ export function refuseOverridesOfAbsentAlarms(pipeline: IConstruct, overridden: 
 
 function resolveTuning(fail: (problem: string) => never, id: PipelineAlarmId, tuning: Partial<AlarmTuning>): AlarmTuningSettings {
   const label = `alarms.overrides.${id}`;
-  const defaults = PIPELINE_ALARMS[id];
+  const defaults: AlarmDefinition = PIPELINE_ALARMS[id];
   const { threshold, severity = defaults.severity, enabled = true } = tuning;
   const evaluationPeriods = tuning.evaluationPeriods ?? Math.max(defaults.evaluationPeriods, tuning.datapointsToAlarm ?? 0);
   const datapointsToAlarm = tuning.datapointsToAlarm ?? Math.min(defaults.datapointsToAlarm, evaluationPeriods);
-  checkInteger(fail, `${label}.evaluationPeriods`, evaluationPeriods, 1, MAX_EVALUATION_PERIODS);
-  checkInteger(fail, `${label}.datapointsToAlarm`, datapointsToAlarm, 1, MAX_EVALUATION_PERIODS);
+  const maxPeriods = maxEvaluationPeriods(defaults.period ?? ALARM_PERIOD);
+  checkInteger(fail, `${label}.evaluationPeriods`, evaluationPeriods, 1, maxPeriods);
+  checkInteger(fail, `${label}.datapointsToAlarm`, datapointsToAlarm, 1, maxPeriods);
   if (!Token.isUnresolved(evaluationPeriods) && !Token.isUnresolved(datapointsToAlarm) && datapointsToAlarm > evaluationPeriods) {
     fail(`${label}.datapointsToAlarm (${datapointsToAlarm}) is more than its evaluationPeriods (${evaluationPeriods}): the alarm could never fire. Lower datapointsToAlarm or raise evaluationPeriods.`);
   }

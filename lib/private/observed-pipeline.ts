@@ -53,4 +53,6 @@ export interface AlarmSettings {
   /** The alarms `alarms.overrides` names, each of which the pipeline must create. */
   readonly overridden: readonly (keyof PipelineAlarmOverrides)[];
   readonly dashboardName: string;
+  /** `alarms.dailyCostUsd`: the daily-cost alarm's threshold, when there is one. */
+  readonly dailyCostUsd?: number;
 }

@@ -159,7 +159,7 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       messageTemplates: [get, query, put, remove],
       keyLayoutMigration: marker,
     },
-    index: ['sessionState', 'crmSyncStatus', 'consentTimeline', 'llmDay'],
+    index: ['sessionState', 'crmSyncStatus', 'consentTimeline', 'llmDay', 'feeDay'],
   },
   /**
    * A customer's erasure and export (the operator API's privacy calls, `erase-customer`,

@@ -4,6 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { CUSTOM_METRICS, type CustomMetricName, WHATSAPP_CHANNEL_KINDS } from '../contract';
 import { AlarmSeverity, type PipelineAlarmOverrides } from '../pipeline-alarms';
 import type { ObservedPipeline } from './observed-pipeline';
+import { ESTIMATED_COST_PERIOD } from './pipeline-metrics';
 import { ALARM_PERIOD } from './pipeline-settings';
 
 /**
@@ -29,6 +30,8 @@ export interface AlarmDefinition {
   readonly severity: AlarmSeverity;
   readonly evaluationPeriods: number;
   readonly datapointsToAlarm: number;
+  /** The length of one period: what `evaluationPeriods` counts. @default ALARM_PERIOD (a minute) */
+  readonly period?: Duration;
   /** Undefined when the pipeline has nothing for the alarm to watch (e.g. no CRM sync). */
   readonly watch: (pipeline: ObservedPipeline) => AlarmWatch | undefined;
 }
@@ -39,6 +42,8 @@ const FIRST_MINUTE = { evaluationPeriods: 1, datapointsToAlarm: 1 } as const;
 const THREE_OF_FIVE_MINUTES = { evaluationPeriods: 5, datapointsToAlarm: 3 } as const;
 /** Noise from outside (a scanner's burst): only a steady rate for five minutes counts. */
 const FIVE_OF_FIVE_MINUTES = { evaluationPeriods: 5, datapointsToAlarm: 5 } as const;
+/** A sum that only means something over a whole day (a cost). */
+const ONE_DAY = { evaluationPeriods: 1, datapointsToAlarm: 1, period: ESTIMATED_COST_PERIOD } as const;
 
 const errorsWatch = (fn: lambda.Function, { settings }: ObservedPipeline, description: string): AlarmWatch => ({
   metric: fn.metricErrors({ period: ALARM_PERIOD }),
@@ -350,6 +355,19 @@ export const PIPELINE_ALARMS = {
             pipeline,
             `The End User Messaging inbound function of ${pipeline.settings.names.table} refused an event: it came from another topic or account, of another WABA, or its header and its Meta entry disagree. Someone may be publishing forged events to the topic, or the function is subscribed to a topic it should not be.`,
           ),
+  },
+  dailyCost: {
+    severity: AlarmSeverity.WARNING,
+    ...ONE_DAY,
+    watch: ({ alarmSettings: { dailyCostUsd }, settings: { names }, metrics }) =>
+      dailyCostUsd === undefined
+        ? undefined
+        : {
+            metric: metrics.estimatedCost(),
+            threshold: dailyCostUsd,
+            describe: (usd: number) =>
+              `The estimated cost of ${names.table} over a day is above US$ ${usd}: Meta's fees of the messages it sent and the model's tokens, at the packaged prices. The console's usage report says which conversations and models it went to.`,
+          },
   },
 } satisfies { readonly [id in keyof PipelineAlarmOverrides]-?: AlarmDefinition };
 

@@ -1,7 +1,8 @@
+import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import type { CustomMetricName } from '../contract';
+import { CUSTOM_METRICS, type CustomMetricName } from '../contract';
 import { ALARM_PERIOD } from './pipeline-settings';
 
 /** The DynamoDB operations the functions issue, for the throttling alarm (≤ 10 metrics per alarm). */
@@ -14,6 +15,9 @@ const TABLE_OPERATIONS_IN_USE = [
   dynamodb.Operation.TRANSACT_WRITE_ITEMS,
   dynamodb.Operation.BATCH_GET_ITEM,
 ];
+
+/** The estimated cost's default period: the daily-cost alarm's. */
+export const ESTIMATED_COST_PERIOD = Duration.days(1);
 
 /**
  * Every metric of one pipeline that its alarms, its dashboard and its `metric*` methods read, over
@@ -45,6 +49,22 @@ export class PipelineMetrics {
       statistic: 'Sum',
       period: ALARM_PERIOD,
       ...props,
+    });
+  }
+
+  /**
+   * The pipeline's estimated cost in US dollars: Meta's fees plus the model's tokens, each summed
+   * over the period (a day unless overridden). Either is absent while nothing is billed, hence
+   * `FILL(…, 0)` on both terms.
+   */
+  public estimatedCost(props?: cloudwatch.MathExpressionOptions): cloudwatch.MathExpression {
+    const period = props?.period ?? ESTIMATED_COST_PERIOD;
+    return new cloudwatch.MathExpression({
+      expression: 'FILL(metaFees, 0) + FILL(modelTokens, 0)',
+      usingMetrics: { metaFees: this.custom(CUSTOM_METRICS.metaFeesUsd, { period }), modelTokens: this.custom(CUSTOM_METRICS.agentCostUsd, { period }) },
+      label: 'Estimated cost (USD)',
+      ...props,
+      period,
     });
   }
 

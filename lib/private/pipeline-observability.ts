@@ -150,7 +150,13 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
     );
   }
   dashboard.addWidgets(
+    graph('Estimated cost (USD per 5 minutes, packaged prices)', [
+      custom(CUSTOM_METRICS.metaFeesUsd, "Meta's fees"),
+      custom(CUSTOM_METRICS.agentCostUsd, 'Model tokens'),
+    ]),
     graph('Throttles', throttles),
+  );
+  dashboard.addWidgets(
     new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: alarms.all, width: WIDGET_WIDTH, height: WIDGET_HEIGHT }),
   );
   return dashboard;

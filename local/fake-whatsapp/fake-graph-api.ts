@@ -170,6 +170,7 @@ export class FakeGraphApi {
       pricingCategory: message?.template && this.templates.find((template) => template.name === message.template?.name && template.language === message.template.language)?.category.toLowerCase(),
       errorCode: status === 'failed' ? (options.errorCode ?? 131026) : undefined,
       at: options.at ?? new Date(),
+      ...(options.pricing !== undefined && { pricing: options.pricing }),
     });
     await this.statusSink(notification);
     if (message !== undefined) {
@@ -760,6 +761,19 @@ export interface StatusOptions {
   /** For a wamid the fake did not accept: the business number and recipient to name. */
   readonly businessPhoneNumberId?: string;
   readonly recipient?: string;
+  /**
+   * Meta's `pricing` object as the status should carry it. Default: what Meta sends for the message
+   * — its template's category, billed; a free-form reply as a free customer-service message.
+   */
+  readonly pricing?: StatusPricing;
+}
+
+/** The `pricing` object of a status, in Meta's field names. */
+export interface StatusPricing {
+  readonly billable: boolean;
+  readonly pricing_model: string;
+  readonly category: string;
+  readonly type?: string;
 }
 
 /** Meta's notification of delivery statuses (the `messages` field with `statuses[]`). */
@@ -779,6 +793,8 @@ export interface StatusReport {
   readonly errorCode?: number;
   /** The template's category (`marketing`, `utility`, `authentication`) for a template message; a free-form message is `service`. */
   readonly pricingCategory?: string;
+  /** Wins over the pricing `pricingCategory` gives. */
+  readonly pricing?: StatusPricing;
 }
 
 /** Titles Meta gives the error codes a status of the pipeline's replies may carry. */
@@ -819,7 +835,7 @@ export function statusNotification(report: StatusReport): StatusNotification {
                   ...(report.callbackData !== undefined && { biz_opaque_callback_data: report.callbackData }),
                   ...(billed && {
                     conversation: { id: randomBytes(16).toString('hex'), origin: { type: 'service' } },
-                    pricing: statusPricing(report.pricingCategory),
+                    pricing: report.pricing ?? statusPricing(report.pricingCategory),
                   }),
                   ...(report.errorCode !== undefined && {
                     errors: [
@@ -842,7 +858,7 @@ export function statusNotification(report: StatusReport): StatusNotification {
   };
 }
 
-function statusPricing(templateCategory: string | undefined) {
+function statusPricing(templateCategory: string | undefined): StatusPricing {
   return templateCategory === undefined
     ? { billable: false, pricing_model: 'PMP', category: 'service', type: 'free_customer_service' }
     : { billable: true, pricing_model: 'PMP', category: templateCategory, type: 'regular' };

@@ -239,7 +239,7 @@ describe('an admin tuning the agent', () => {
 
   it('reads what the agent answered and the tokens it used, day by day, for a period it chooses', async () => {
     const day = utcDay(new Date(Date.now() - 2 * 86_400_000));
-    const reply = (messageId: string, inputTokens: number, outputTokens: number): Message => ({
+    const reply = (messageId: string, inputTokens: number, outputTokens: number, metaPricing?: Message['metaPricing']): Message => ({
       customerId: newCustomer(),
       sessionId: 'report',
       messageId,
@@ -249,8 +249,10 @@ describe('an admin tuning the agent', () => {
       timestamp: `${day}T12:00:00Z`,
       deliveryStatus: 'sent',
       llm: { model: 'model-a', inputTokens, outputTokens },
+      ...(metaPricing && { metaPricing }),
     });
-    await repositories.messages.append(reply('report-1', 1200, 300));
+    // Meta billed the first reply as a service message of a Brazilian number: US$ 0.0068 in the rate table.
+    await repositories.messages.append(reply('report-1', 1200, 300, { billable: true, category: 'service', type: 'regular', pricingModel: 'PMP' }));
     await repositories.messages.append(reply('report-2', 800, 100));
     await repositories.config.set({ key: 'model_prices', value: { 'model-a': { input: 3, output: 15 } }, author: admin });
 
@@ -262,9 +264,16 @@ describe('an admin tuning the agent', () => {
     const row = table.getByRole('row', { name: new RegExp(`^${day}`) });
     await row.waitFor();
     const cells = await row.getByRole('cell').allTextContents();
-    expect([...cells.slice(0, 3), ...cells.slice(4)]).toEqual(['2', '2.000', '400', 'model-a: 2 resp., 2.000 / 400 tokens']);
+    expect([...cells.slice(0, 3), ...cells.slice(5)]).toEqual(['2', '2.000', '400', 'model-a: 2 resp., 2.000 / 400 tokens']);
     // model-a is priced by the admin's setting: (2,000 × 3 + 400 × 15) / 1,000,000 dollars, an estimate.
     expect(cells[3]).toMatch(/^≈ US\$\s0,012$/);
+    expect(cells[4]).toMatch(/^≈ US\$\s0,0068$/);
+    // The same day at a glance: a bar of the model's part under Meta's, and the period's parts in words.
+    const chart = page.getByRole('img', { name: /^Custo estimado por dia \(UTC\), em US\$ No período: tokens do modelo US\$\s0,012, tarifas da Meta US\$\s0,0068\./ });
+    await chart.waitFor();
+    const bar = chart.locator(`g[data-day="${day}"] rect`);
+    expect(await bar.evaluateAll((rects) => rects.map((rect) => Number(rect.getAttribute('height')) > 0))).toEqual([true, true]);
+    await page.getByText('Tarifas da Meta: US$').waitFor();
     await page.getByText(/^O custo é uma estimativa/).waitFor();
 
     await page.getByLabel('De (UTC)').fill(day);

@@ -79,3 +79,20 @@ it('shows the ticks of the operator’s own reply, and its failure', async () =>
   await second.getByRole('alert').waitFor({ timeout: 15_000 });
   expect(await bubble.locator('[data-receipt="read"]').count()).toBe(1);
 });
+
+it('shows an admin what Meta charged for each message, free or billed at the rate of the customer’s market, and the conversation’s total', async () => {
+  const history = page.getByRole('region', { name: 'Histórico' });
+  // The reply read above: a free-form reply Meta priced as free customer service.
+  const freeReply = history.getByRole('listitem').filter({ hasText: 'Olá Maria, sou a Ana.' });
+  await freeReply.getByText('sem tarifa da Meta (service)').waitFor({ timeout: 15_000 });
+
+  await page.getByRole('textbox', { name: 'Sua resposta' }).fill('Segue o orçamento.');
+  await page.getByRole('button', { name: 'Enviar' }).click();
+  const billed = history.getByRole('listitem').filter({ hasText: 'Segue o orçamento.' });
+  await billed.getByText('Enviada').waitFor({ timeout: 15_000 });
+  const reply = pipeline.fakeWhatsApp.sent().find((message) => message.text === 'Segue o orçamento.')!;
+  // Meta bills a service message at the market's rate since October 2026 (a Brazilian number: US$ 0.0068 in the rate table).
+  await pipeline.fakeWhatsApp.reportStatus(reply.providerMessageId, 'delivered', { pricing: { billable: true, pricing_model: 'PMP', category: 'service', type: 'regular' } });
+  await billed.getByText(/^ · Tarifa da Meta US\$\s0,0068 \(service\)$/).waitFor({ timeout: 15_000 });
+  await page.getByText(/^Tarifas da Meta nesta conversa: US\$\s0,0068 por 1 mensagem\(ns\) cobrada\(s\)$/).waitFor({ timeout: 15_000 });
+});

@@ -212,7 +212,7 @@ describe('what a partition needs only with a feature is granted only with it', (
     const { prefixes, constants } = GSI1_PARTITIONS;
     expect(queried('sweeper')).toEqual([`${prefixes.sessionState}*`]);
     expect(queried('crmWorker')).toEqual([`${prefixes.crmSyncStatus}*`]);
-    expect(queried('operator').sort()).toEqual([`${prefixes.sessionState}*`, `${prefixes.crmSyncStatus}*`, `${prefixes.llmDay}*`, constants.consentTimeline].sort());
+    expect(queried('operator').sort()).toEqual([`${prefixes.sessionState}*`, `${prefixes.crmSyncStatus}*`, `${prefixes.llmDay}*`, `${prefixes.feeDay}*`, constants.consentTimeline].sort());
     for (const name of ['inbound', 'orchestrator', 'redrive', 'privacy']) expect(queried(name)).toEqual([]);
   });
 });

@@ -216,7 +216,10 @@ describe('alarm names, severities and tuning', () => {
     pipelineBudgetRefusals: ['critical', 1, 1, 0],
     inboundDeadLetterQueue: ['critical', 1, 1, 0],
     inboundEnvelopeRefused: ['warning', 1, 1, 0],
+    dailyCost: ['warning', 1, 1, 50],
   };
+  /** What an alarm's periods are, as the docs' table says it: a minute but for the cost alarm. */
+  const periodUnit = (id: string) => (id === 'dailyCost' ? 'day' : 'min');
 
   /** Every alarm of the template by the id its name ends with. */
   function alarmsById(synth: SynthesizedPipeline, prefix = 'TestStack-Pipeline'): Record<string, ReturnType<SynthesizedPipeline['template']['findResources']>[string]> {
@@ -233,7 +236,7 @@ describe('alarm names, severities and tuning', () => {
       (stack) => {
         topics.critical = new sns.Topic(stack, 'Critical');
         topics.warning = new sns.Topic(stack, 'Warning');
-        return { crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)), alarms: { criticalTopic: topics.critical, warningTopic: topics.warning, ...alarms } };
+        return { crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)), alarms: { criticalTopic: topics.critical, warningTopic: topics.warning, dailyCostUsd: 50, ...alarms } };
       },
     );
     const arnOf = { critical: synth.stack.resolve(topics.critical!.topicArn), warning: synth.stack.resolve(topics.warning!.topicArn) };
@@ -261,7 +264,7 @@ describe('alarm names, severities and tuning', () => {
     for (const [id, [severity, datapoints, periods]] of Object.entries(DEFAULTS)) {
       const row = readme.split('\n').find((line) => line.startsWith(`| \`${id}\` |`));
       expect({ id, row }).toEqual({ id, row: expect.stringContaining(`| ${severity} |`) });
-      expect({ id, row }).toEqual({ id, row: expect.stringContaining(`${datapoints} of ${periods} min`) });
+      expect({ id, row }).toEqual({ id, row: expect.stringContaining(`${datapoints} of ${periods} ${periodUnit(id)}`) });
     }
   });
 

@@ -134,6 +134,8 @@ describe('alarm options that could never work are refused with what to change', 
     [{ webhookErrors: { threshold: Number.NaN } }, /alarms.overrides.webhookErrors.threshold must be a number of 0 or more/],
     [{ tableThrottles: { evaluationPeriods: 0 } }, /alarms.overrides.tableThrottles.evaluationPeriods must be a whole number from 1 to 1440; got 0\./],
     [{ tableThrottles: { evaluationPeriods: 1441 } }, /alarms.overrides.tableThrottles.evaluationPeriods must be a whole number from 1 to 1440; got 1441\./],
+    // The cost alarm's periods are days, and CloudWatch evaluates at most a week of them.
+    [{ dailyCost: { evaluationPeriods: 8 } }, /alarms.overrides.dailyCost.evaluationPeriods must be a whole number from 1 to 7; got 8\./],
     [{ tableThrottles: { datapointsToAlarm: 1.5 } }, /alarms.overrides.tableThrottles.datapointsToAlarm must be a whole number from 1 to 1440; got 1.5\./],
     [{ turnFallback: { severity: 'page' as AlarmSeverity } }, /alarms.overrides.turnFallback.severity 'page' is not one of critical, warning: use AlarmSeverity.CRITICAL or AlarmSeverity.WARNING\./],
     // From JavaScript, where the struct's fields are not checked.
@@ -141,6 +143,15 @@ describe('alarm options that could never work are refused with what to change', 
     [{ toString: {} } as PipelineAlarmOverrides, /alarms.overrides names no alarm 'toString'/],
   ])('overrides %p', (overrides, message) => {
     expect(() => construct({ alarms: { overrides } })).toThrow(message);
+  });
+
+  test.each([0, -5, Number.NaN, Number.POSITIVE_INFINITY])('a daily cost threshold of %p US dollars is refused', (dailyCostUsd) => {
+    expect(() => construct({ alarms: { dailyCostUsd } })).toThrow(/alarms.dailyCostUsd must be a number of US dollars above 0 \(the alarm fires when a day's estimated cost exceeds it\); got .*\. Leave it out for no cost alarm\./);
+  });
+
+  test('a cost alarm tuned without a daily cost threshold is refused: there is no such alarm to tune', () => {
+    expect(() => construct({ alarms: { overrides: { dailyCost: { evaluationPeriods: 7, datapointsToAlarm: 2 } } } })).toThrow(/alarms\.overrides tunes 'dailyCost', which this pipeline does not create/);
+    expect(() => construct({ alarms: { dailyCostUsd: 40, overrides: { dailyCost: { evaluationPeriods: 7, datapointsToAlarm: 2 } } } })).not.toThrow();
   });
 
   test('datapointsToAlarm may equal evaluationPeriods', () => {

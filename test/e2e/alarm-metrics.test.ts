@@ -20,6 +20,10 @@ import { newOperatorPhone, newCustomer } from '../support/ids';
 import { testPlan, webhookSettings } from '../support/deployment-settings';
 import { startTestPipeline } from '../support/pipeline';
 import { waitUntil } from '../support/waiting';
+import { alarmPeriods, alarmStateFor, type MetricSeries } from '../support/alarm-evaluation';
+import { synthPipeline } from '../support/synthesized-pipeline';
+import { metaFeeOf } from '../../lambda/core/domain/meta-fee';
+import { defaultModelCost } from '../../lib/contract/model-prices';
 
 /** What Powertools writes for one flush: the EMF envelope plus one property per metric and dimension. */
 interface EmfLine {
@@ -214,4 +218,49 @@ it('a pipeline whose daily token budget is spent: the next turn gets the budget 
   expect(emittedTotal(CUSTOM_METRICS.turnOverBudget)).toBe(0);
   const gauge = emfLines().filter((line) => typeof line[CUSTOM_METRICS.pipelineAgentTokensToday] === 'number').map((line) => line[CUSTOM_METRICS.pipelineAgentTokensToday]);
   expect(gauge).toEqual([1_100, 1_100]);
+});
+
+/** Every series the functions emitted, summed over the run: what CloudWatch would hold for one period. */
+function emittedSeries(): MetricSeries[] {
+  const sums = new Map<string, MetricSeries>();
+  for (const line of emfLines()) {
+    for (const directive of line._aws.CloudWatchMetrics) {
+      const dimensions = Object.fromEntries(directive.Dimensions.flat().map((name) => [name, String(line[name])]));
+      for (const { Name } of directive.Metrics) {
+        const key = JSON.stringify([directive.Namespace, Name, dimensions]);
+        const sum = (sums.get(key)?.sum ?? 0) + (line[Name] as number);
+        sums.set(key, { namespace: directive.Namespace, metricName: Name, dimensions, sum });
+      }
+    }
+  }
+  return [...sums.values()];
+}
+
+it('Meta’s fee of a message (once, however many statuses repeat it) and the model’s cost of the turn come out in the series the daily-cost alarm adds up, which fires once a day’s estimate crosses its threshold', async () => {
+  const model = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
+  const usage = { inputTokens: 1_200, outputTokens: 300, cacheReadInputTokens: 4_000 };
+  pipeline = await startTestPipeline({ agent: new ScriptedAgent({ usage, model }), metrics: deployedMetrics() });
+  const customer = newCustomer();
+  await pipeline.sendCustomerMessage(customer, 'Olá');
+  const [reply] = await pipeline.fakeWhatsApp.waitForSent(1, 15_000);
+  // A free-form reply inside the window, billed at the market's rate as Meta now bills service messages.
+  const billedService = { billable: true, pricing_model: 'PMP', category: 'service', type: 'regular' };
+  for (const status of ['sent', 'delivered', 'read'] as const) await pipeline.fakeWhatsApp.reportStatus(reply.providerMessageId, status, { pricing: billedService });
+
+  const fee = metaFeeOf({ billable: true, category: 'service', type: 'regular', pricingModel: 'PMP' }, customer).usd!;
+  const modelCost = defaultModelCost(model, usage)!;
+  expect(fee).toBeGreaterThan(0);
+  expect(modelCost).toBeGreaterThan(0);
+  expect(emittedTotal(CUSTOM_METRICS.metaFeesUsd)).toBeCloseTo(fee, 12);
+  expect(emittedTotal(CUSTOM_METRICS.agentCostUsd)).toBeCloseTo(modelCost, 12);
+
+  const day = fee + modelCost;
+  const alarmWith = (dailyCostUsd: number) => {
+    const { template, pipeline: construct } = synthPipeline({ environment: 'prod', alarms: { dailyCostUsd } });
+    const alarmName = `${construct.node.scope!.node.id}-${construct.node.id}-dailyCost`;
+    expect(alarmPeriods(template, alarmName)).toEqual([86_400, 86_400]);
+    return alarmStateFor(template, alarmName, emittedSeries());
+  };
+  expect(alarmWith(day * 0.95)).toBe('ALARM');
+  expect(alarmWith(day * 1.05)).toBe('OK');
 });

@@ -6,7 +6,8 @@ import { AdminApi } from '../admin-api';
 import { useConsole } from '../context';
 import { formatDuration, LANGUAGES, type Translate } from '../i18n';
 import { durationOf } from '../view-model';
-import { LoadError, Section, useRemote } from './common';
+import { LoadError, Section, useDollars, useRemote } from './common';
+import { CostChart, dailyCostsOf } from './cost-chart';
 
 /** The periods offered in one choice, in days up to today. */
 const RECENT_PERIODS = [7, 14, 30] as const;
@@ -133,15 +134,17 @@ function useCount(): (value: number) => string {
 }
 
 function UsageTable({ report, prices }: { readonly report: UsageReport; readonly prices: ModelPrices }) {
-  const { t, language } = useConsole();
+  const { t } = useConsole();
   const count = useCount();
-  const dollars = useMemo(() => new Intl.NumberFormat(LANGUAGES[language].formatTag, { style: 'currency', currency: 'USD', maximumFractionDigits: 4 }).format, [language]);
+  const dollars = useDollars();
   const unpriced = estimatedCost(report.total, prices).unpricedReplies;
+  const modelCostOf = (usage: AgentUsage) => estimatedCost(usage, prices).usd;
   return (
     <>
+      <CostChart days={dailyCostsOf(report.days, modelCostOf)} dollars={dollars} />
       <DayTable
         label={t('reports.table')}
-        columns={[t('reports.replies'), t('reports.inputTokens'), t('reports.outputTokens'), t('reports.cost'), t('reports.models')]}
+        columns={[t('reports.replies'), t('reports.inputTokens'), t('reports.outputTokens'), t('reports.cost'), t('reports.metaFees'), t('reports.models')]}
         days={report.days}
         total={report.total}
         cells={(usage: AgentUsage) => (
@@ -150,6 +153,7 @@ function UsageTable({ report, prices }: { readonly report: UsageReport; readonly
             <td class="number">{count(usage.inputTokens)}</td>
             <td class="number">{count(usage.outputTokens)}</td>
             <td class="number">{`≈ ${dollars(estimatedCost(usage, prices).usd)}`}</td>
+            <td class="number">{`≈ ${dollars(usage.metaFees.usd)}`}</td>
             <td>{usage.models.map((model) => <div>{modelLine(t, count, model)}</div>)}</td>
           </>
         )}
@@ -157,6 +161,7 @@ function UsageTable({ report, prices }: { readonly report: UsageReport; readonly
       {!report.total.complete && <p>{t('reports.partialHint')}</p>}
       <p class="hint">{t('reports.costHint')}</p>
       {unpriced > 0 && <p class="hint">{t('reports.unpriced', { replies: count(unpriced) })}</p>}
+      {report.total.metaFees.unpriced > 0 && <p class="hint">{t('reports.metaUnpriced', { messages: count(report.total.metaFees.unpriced) })}</p>}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ApiProblem } from '../../../lib/contract/operator-api';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
@@ -94,4 +94,10 @@ export function LoadError({ error, stale = false }: { readonly error: unknown; r
   if (error === undefined) return null;
   const reason = describeFailure(t, error, 'load');
   return <FeedbackLine feedback={{ kind: 'error', text: stale ? t('error.refreshFailed', { reason }) : reason }} />;
+}
+
+/** US dollars in the console's language, to the fourth decimal: a message's fee is a fraction of a cent. */
+export function useDollars(): (value: number) => string {
+  const { language } = useConsole();
+  return useMemo(() => new Intl.NumberFormat(LANGUAGES[language].formatTag, { style: 'currency', currency: 'USD', maximumFractionDigits: 4 }).format, [language]);
 }

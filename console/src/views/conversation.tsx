@@ -13,6 +13,7 @@ import { ReplyBox } from './reply-box';
 import { AttachmentPicker } from './attachment-picker';
 import { MessageMedia } from './message-media';
 import { TemplateSender } from './template-sender';
+import { ConversationFees, MessageFee } from './message-fee';
 import { TurnTrace } from './turn-trace';
 
 /** A reply typed here: on its way, accepted (until the history shows it), or refused with the reason. */
@@ -156,6 +157,7 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
           </div>
           <ConversationNotes customerId={customerId} inputRef={noteBox} />
           <Profile conversation={conversation} />
+          <ConversationFees messages={messages} />
           <Qualification conversation={conversation} />
         </aside>
       </div>
@@ -265,6 +267,7 @@ function History({ customerId, messages, ownReplies, customerName, onRetry, onDi
               {message.editedAt !== undefined && `${t('conversation.edited')} · `}
               <time dateTime={message.at}>{formatTime(message.at, language)}</time>
               {message.direction === 'outbound' && <DeliveryTicks message={message} />}
+              {message.metaFee !== undefined && <MessageFee fee={message.metaFee} />}
             </span>
           </li>
         ))}

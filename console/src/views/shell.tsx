@@ -4,15 +4,6 @@ import { useConsole } from '../context';
 import type { MessageKey } from '../i18n';
 import { hrefOf, type AdminScreen, type Route } from '../view-model';
 import { setTabTitle } from '../tab-title';
-import { AdminListScreen } from './admin-lists';
-import { ConfigScreen, OperatorsScreen } from './admin-config';
-import { CrmScreen } from './admin-crm';
-import { CustomerDataScreen } from './admin-customers';
-import { DeadLettersScreen } from './admin-dead-letters';
-import { PromptsScreen } from './admin-prompts';
-import { QuickRepliesScreen } from './admin-quick-replies';
-import { ReportsScreen } from './admin-reports';
-import { TemplatesScreen } from './admin-templates';
 import { Attention } from './attention';
 import { describeFailure, FeedbackLine, type Feedback } from './common';
 import { ConversationScreen } from './conversation';
@@ -161,28 +152,22 @@ function Screen({ route, isAdmin }: { readonly route: Route; readonly isAdmin: b
   if (route.kind === 'inbox') return <InboxScreen tab={route.tab} />;
   if (route.kind === 'conversation') return <ConversationScreen customerId={route.customerId} />;
   if (!isAdmin) return <InboxScreen tab="waiting" />;
-  switch (route.screen) {
-    case 'prompts':
-      return <PromptsScreen />;
-    case 'operators':
-      return <OperatorsScreen />;
-    case 'config':
-      return <ConfigScreen />;
-    case 'reports':
-      return <ReportsScreen />;
-    case 'dead-letters':
-      return <DeadLettersScreen />;
-    case 'crm':
-      return <CrmScreen />;
-    case 'customers':
-      return <CustomerDataScreen />;
-    case 'templates':
-      return <TemplatesScreen />;
-    case 'quick-replies':
-      return <QuickRepliesScreen />;
-    default:
-      return <AdminListScreen key={route.screen} screen={route.screen} />;
-  }
+  return <LazyAdminScreen screen={route.screen} />;
+}
+
+/**
+ * The admin screens load when an admin first opens one: operators, most of the console's users,
+ * never download them, and the first load stays within its budget.
+ */
+function LazyAdminScreen({ screen }: { readonly screen: AdminScreen }) {
+  const { t } = useConsole();
+  const [screens, setScreens] = useState<typeof import('./admin-screens')>();
+  const [failed, setFailed] = useState<unknown>();
+  useEffect(() => {
+    import('./admin-screens').then(setScreens, setFailed);
+  }, []);
+  if (failed !== undefined) return <p role="alert">{describeFailure(t, failed, 'load')}</p>;
+  return screens === undefined ? <p role="status">{t('loading')}</p> : <screens.AdminScreenView screen={screen} />;
 }
 
 /** Whether this operator is paged when a customer asks for a person. */

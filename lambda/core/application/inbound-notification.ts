@@ -53,7 +53,9 @@ export interface InboundNotificationDependencies {
 export interface InboundNotificationSummary {
   readonly turns: number;
   readonly statuses: number;
-  readonly receipts: Omit<RecordedStatuses, 'failures'>;
+  readonly receipts: Omit<RecordedStatuses, 'failures' | 'metaFees'>;
+  /** Meta's fees of the messages these statuses priced first, in US dollars (an estimate). */
+  readonly metaFeesUsd: number;
   /** Template status changes applied to a stored template. */
   readonly templateStatusesApplied: number;
   /** Echoes written to a history, and the conversations they handed to people. */
@@ -86,12 +88,16 @@ export async function registerInboundNotification(parsed: InboundNotification, d
   metrics.addMetric(CUSTOM_METRICS.templateStatusUpdates, MetricUnit.Count, templateStatusesApplied);
   const coexistence = await recordCoexistence(parsed, deps);
   const results = await deps.registerInbound.execute(admission.admitted);
-  const { failures, ...receipts } = await deps.recordStatuses.execute(parsed.statuses);
+  const { failures, metaFees, ...receipts } = await deps.recordStatuses.execute(parsed.statuses);
   metrics.addMetric(CUSTOM_METRICS.deliveryStatusRecorded, MetricUnit.Count, receipts.recorded + receipts.settled);
   metrics.addMetric(CUSTOM_METRICS.deliveryStatusIgnored, MetricUnit.Count, receipts.notOurs + receipts.unchanged);
   metrics.addMetric(CUSTOM_METRICS.deliveryOutcomeSettled, MetricUnit.Count, receipts.settled);
   metrics.addMetric(CUSTOM_METRICS.deliveryFailed, MetricUnit.Count, failures.length);
   for (const reason of failures) metrics.addMetric(deliveryFailureMetric(reason), MetricUnit.Count, 1);
+  const metaFeesUsd = metaFees.reduce((sum, fee) => sum + (fee.usd ?? 0), 0);
+  if (metaFees.length > 0) metrics.addMetric(CUSTOM_METRICS.metaFeesUsd, MetricUnit.NoUnit, metaFeesUsd);
+  const unpriced = metaFees.filter((fee) => fee.usd === undefined).length;
+  if (unpriced > 0) metrics.addMetric(CUSTOM_METRICS.metaMessagesUnpriced, MetricUnit.Count, unpriced);
   const outcomes: Record<string, number> = {};
   for (const { outcome } of results) {
     outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
@@ -101,6 +107,7 @@ export async function registerInboundNotification(parsed: InboundNotification, d
     turns: parsed.turns.length,
     statuses: parsed.statuses.length,
     receipts,
+    metaFeesUsd,
     templateStatusesApplied,
     ...coexistence,
     ignored: parsed.ignored,

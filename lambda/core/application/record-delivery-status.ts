@@ -1,6 +1,6 @@
 import { outboundRefOfCallbackData } from '../domain/callback-data';
 import { deliveryFailureReason, isReceiptStatus, type DeliveryFailureReason } from '../domain/delivery-receipt';
-import type { MetaPricing } from '../domain/meta-fee';
+import { type MetaFee, metaFeeOf, type MetaPricing } from '../domain/meta-fee';
 import type { IsoTimestamp } from '../domain/timestamps';
 import type { MessageRepository, ReceiptOutcome } from '../ports/repositories';
 
@@ -34,6 +34,8 @@ export interface RecordedStatuses {
   readonly unchanged: number;
   /** The `failed` statuses recorded, by why. */
   readonly failures: readonly DeliveryFailureReason[];
+  /** The fees of the messages these statuses priced for the first time, at the packaged rate table (each message once, however many of its statuses repeat the pricing). */
+  readonly metaFees: readonly MetaFee[];
 }
 
 export interface RecordDeliveryStatusesDependencies {
@@ -58,6 +60,7 @@ export class RecordDeliveryStatuses {
   async execute(statuses: readonly ReportedStatus[]): Promise<RecordedStatuses> {
     const outcomes: Record<ReceiptOutcome, number> = { recorded: 0, settled: 0, unchanged: 0, notOurs: 0 };
     const failures: DeliveryFailureReason[] = [];
+    const metaFees: MetaFee[] = [];
     for (const reported of statuses) {
       const ref = outboundRefOfCallbackData(reported.callbackData);
       if (ref === undefined || !isReceiptStatus(reported.status) || !reported.recipientIds.includes(ref.customerId)) {
@@ -65,7 +68,7 @@ export class RecordDeliveryStatuses {
         continue;
       }
       const failureCode = reported.status === 'failed' ? reported.errorCode : undefined;
-      const outcome = await this.deps.messages.recordReceipt(ref, {
+      const { outcome, pricingRecorded } = await this.deps.messages.recordReceipt(ref, {
         status: reported.status,
         at: reported.timestamp,
         providerMessageId: reported.providerMessageId,
@@ -74,7 +77,8 @@ export class RecordDeliveryStatuses {
       });
       outcomes[outcome] += 1;
       if ((outcome === 'recorded' || outcome === 'settled') && reported.status === 'failed') failures.push(deliveryFailureReason(failureCode));
+      if (pricingRecorded && reported.pricing !== undefined) metaFees.push(metaFeeOf(reported.pricing, ref.customerId));
     }
-    return { ...outcomes, failures };
+    return { ...outcomes, failures, metaFees };
   }
 }

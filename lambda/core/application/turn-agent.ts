@@ -156,7 +156,7 @@ export class TurnAgent {
       stage = next;
     }
     const response = combined(responses);
-    const call = { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: readReceipt, usage: response.usage };
+    const call = { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: readReceipt, usage: response.usage, ...(stage.agent.model !== undefined && { model: stage.agent.model }) };
     const modelCalls = responses.flatMap((each) => each.modelCalls ?? []);
     return { response, model: stage.agent.model, stage: stage.name, call: { ...call, ...(toolCalls.length > 0 && { toolCalls }), ...(modelCalls.length > 0 && { modelCalls }) } };
   }

@@ -34,6 +34,8 @@ export interface AgentCallReport {
   readonly toolCalls?: readonly ToolCallRecord[];
   /** Each model round trip, when the backend reports them. */
   readonly modelCalls?: readonly ModelCallTrace[];
+  /** The model the reply is recorded with (the last stage's), when the backend names one. */
+  readonly model?: string;
 }
 
 export interface TurnReport {

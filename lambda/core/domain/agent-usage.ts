@@ -4,12 +4,13 @@
  * (`LLM#{yyyy-mm-dd}`, docs/DESIGN.md#data-model). The report's shape is the operator API's
  * (lib/contract/usage-report.ts); the rules that fill it are here.
  */
-import type { AgentUsage, DailyAgentUsage, ModelUsage, UsageReport, UtcDay } from '../../../lib/contract/usage-report';
+import type { AgentUsage, DailyAgentUsage, MetaFees, ModelUsage, UsageReport, UtcDay } from '../../../lib/contract/usage-report';
 import { PipelineError } from './errors';
 import type { LlmUsage } from './message';
+import { isFreeMessage, metaFeeOf, type MetaPricing } from './meta-fee';
 import { utcDay } from './timestamps';
 
-export type { AgentUsage, DailyAgentUsage, ModelUsage, UsageReport, UtcDay };
+export type { AgentUsage, DailyAgentUsage, MetaFees, ModelUsage, UsageReport, UtcDay };
 
 type Counted = 'replies' | 'inputTokens' | 'outputTokens' | 'cacheReadInputTokens' | 'cacheWriteInputTokens';
 type ModelSum = Omit<ModelUsage, 'model'>;
@@ -17,9 +18,12 @@ type ModelSum = Omit<ModelUsage, 'model'>;
 /** The prompt cache's counts: shown only where some reply used the cache, so a deployment without caching reports as before. */
 const CACHE_COUNTS = ['cacheReadInputTokens', 'cacheWriteInputTokens'] as const;
 
-/** Adds up replies as a read hands them over, and days into a period. */
+const NO_FEES: MetaFees = { messages: 0, billable: 0, usd: 0, unpriced: 0 };
+
+/** Adds up replies and Meta's pricing of sent messages as a read hands them over, and days into a period. */
 export class AgentUsageTally {
   private readonly models = new Map<string | undefined, ModelSum>();
+  private fees: MetaFees = NO_FEES;
   private complete = true;
 
   /** One agent reply, with what its model call reported (a reply without figures counts no tokens). */
@@ -34,10 +38,22 @@ export class AgentUsageTally {
     });
   }
 
+  /** Meta's pricing of one message sent to `customerId`, priced at the packaged rate table. */
+  addMetaPricing(pricing: MetaPricing, customerId: string): void {
+    const free = isFreeMessage(pricing);
+    const { usd } = metaFeeOf(pricing, customerId);
+    this.addFees({ messages: 1, billable: free ? 0 : 1, usd: usd ?? 0, unpriced: usd === undefined ? 1 : 0 });
+  }
+
   /** Everything of another tally's usage (a day, into a period's total). */
   addUsage(usage: AgentUsage): void {
     usage.models.forEach((model) => this.add(model));
+    this.addFees(usage.metaFees);
     if (!usage.complete) this.markIncomplete();
+  }
+
+  private addFees(fees: MetaFees): void {
+    this.fees = { messages: this.fees.messages + fees.messages, billable: this.fees.billable + fees.billable, usd: this.fees.usd + fees.usd, unpriced: this.fees.unpriced + fees.unpriced };
   }
 
   /** Some replies were left unread. */
@@ -49,7 +65,7 @@ export class AgentUsageTally {
     const models = [...this.models]
       .sort(([a], [b]) => (a === b ? 0 : a === undefined ? 1 : b === undefined ? -1 : a < b ? -1 : 1))
       .map(([model, sum]): ModelUsage => (model === undefined ? { ...sum } : { model, ...sum }));
-    return { ...sumOf(models), models, complete: this.complete };
+    return { ...sumOf(models), models, metaFees: this.fees, complete: this.complete };
   }
 
   private add({ model, ...usage }: ModelUsage): void {

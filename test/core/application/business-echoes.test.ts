@@ -99,7 +99,7 @@ test('a notification without echoes, standby messages or handovers makes no requ
   const untouched = { execute: () => Promise.reject(new Error('not called without echoes or standby messages')) };
   const deps: InboundNotificationDependencies = {
     registerInbound: { execute: async () => [] } as unknown as RegisterInboundTurns,
-    recordStatuses: { execute: async () => ({ recorded: 0, settled: 0, notOurs: 0, unchanged: 0, failures: [] }) } as unknown as RecordDeliveryStatuses,
+    recordStatuses: { execute: async () => ({ recorded: 0, settled: 0, notOurs: 0, unchanged: 0, failures: [], metaFees: [] }) } as unknown as RecordDeliveryStatuses,
     clock,
     metrics: new RecordingMetrics({ namespace: 'test', serviceName: 'business-echoes' }),
     coexistence: { echoes: untouched, standby: untouched },

@@ -7,6 +7,8 @@ import { createDocumentClient } from '../../../lambda/core/adapters/dynamodb/dyn
 import { createDynamoRepositories, type DynamoRepositories } from '../../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { writeShardOf } from '../../../lambda/core/adapters/dynamodb/keys';
 import type { Message } from '../../../lambda/core/domain/message';
+import type { MetaPricing } from '../../../lambda/core/domain/meta-fee';
+import { META_MESSAGE_RATES, type MetaRateCategory } from '../../../lib/contract/meta-message-rates';
 import { utcDay } from '../../../lambda/core/domain/timestamps';
 import { KeyLayout } from '../../../lib/contract/key-layout';
 import type { HandoffReport, UsageReport } from '../../../lib/contract/operator-api';
@@ -17,6 +19,7 @@ import type { tableRepositories } from '../../support/dynamo-table';
 import { type ConsoleClient, handedOffCustomer, startStaffedPipeline } from '../../support/operator-console-client';
 
 const MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
+const NO_FEES = { messages: 0, billable: 0, usd: 0, unpriced: 0 };
 
 let pipeline: LocalPipeline;
 let repositories: ReturnType<typeof tableRepositories>;
@@ -62,7 +65,7 @@ test("per UTC day and model: the agent's replies and tokens from every write sha
     from: '2026-01-05',
     to: '2026-01-07',
     days: [
-      { day: '2026-01-05', replies: 12, inputTokens: 1200, outputTokens: 120, models: [{ model: 'model-a', replies: 12, inputTokens: 1200, outputTokens: 120 }], complete: true },
+      { day: '2026-01-05', replies: 12, inputTokens: 1200, outputTokens: 120, models: [{ model: 'model-a', replies: 12, inputTokens: 1200, outputTokens: 120 }], metaFees: NO_FEES, complete: true },
       {
         day: '2026-01-06',
         replies: 2,
@@ -72,9 +75,10 @@ test("per UTC day and model: the agent's replies and tokens from every write sha
           { model: 'model-b', replies: 1, inputTokens: 40, outputTokens: 4 },
           { replies: 1, inputTokens: 0, outputTokens: 0 },
         ],
+        metaFees: NO_FEES,
         complete: true,
       },
-      { day: '2026-01-07', replies: 0, inputTokens: 0, outputTokens: 0, models: [], complete: true },
+      { day: '2026-01-07', replies: 0, inputTokens: 0, outputTokens: 0, models: [], metaFees: NO_FEES, complete: true },
     ],
     total: {
       replies: 14,
@@ -85,9 +89,41 @@ test("per UTC day and model: the agent's replies and tokens from every write sha
         { model: 'model-b', replies: 1, inputTokens: 40, outputTokens: 4 },
         { replies: 1, inputTokens: 0, outputTokens: 0 },
       ],
+      metaFees: NO_FEES,
       complete: true,
     },
   } satisfies UsageReport);
+});
+
+test("Meta's fees per UTC day: agent replies by their day, any other message by its pricing status's day, each message once, free ones counted but not billed", async () => {
+  const [brazilian, american] = [newCustomer(), `1555${String(Date.now()).slice(-7)}`];
+  const billed = (category: string) => ({ billable: true, category, type: 'regular', pricingModel: 'PMP' });
+  const sent = async (message: Message, statuses: readonly { at: string; pricing: MetaPricing }[]) => {
+    await sharded.messages.append({ ...message, providerMessageId: `wamid.${message.messageId}` });
+    for (const [index, { at, pricing }] of statuses.entries()) {
+      const status = (['sent', 'delivered', 'read'] as const)[index];
+      expect(await sharded.messages.recordReceipt(sharded.messages.refFor(message), { status, at, providerMessageId: `wamid.${message.messageId}`, pricing })).toMatchObject({ pricingRecorded: index === 0 });
+    }
+  };
+  // An agent reply, priced by its sent and delivered statuses: counted once, on its own day.
+  await sent(agentReply(brazilian, '2026-02-10T23:59:00Z', { model: 'model-a', inputTokens: 10, outputTokens: 1 }), [
+    { at: '2026-02-10T23:59:01Z', pricing: billed('service') },
+    { at: '2026-02-11T00:00:02Z', pricing: billed('service') },
+  ]);
+  const operatorReply = (customerId: string, timestamp: string): Message => ({ ...agentReply(customerId, timestamp, undefined), role: 'operator' });
+  // Other messages: on the day Meta priced them.
+  await sent(operatorReply(american, '2026-02-10T23:59:30Z'), [{ at: '2026-02-11T00:00:01Z', pricing: billed('marketing') }]);
+  await sent(operatorReply(brazilian, '2026-02-11T09:00:00Z'), [{ at: '2026-02-11T09:00:01Z', pricing: { billable: false, category: 'service', type: 'free_customer_service', pricingModel: 'PMP' } }]);
+  await sent(operatorReply(american, '2026-02-11T10:00:00Z'), [{ at: '2026-02-11T10:00:01Z', pricing: billed('authentication_international') }]);
+
+  const report = (await admin.call('GET', '/api/admin/reports/usage?from=2026-02-10&to=2026-02-11')).body as UsageReport;
+
+  const rate = (market: string, category: MetaRateCategory) => META_MESSAGE_RATES.markets.find((candidate) => candidate.market === market)!.rates[category];
+  expect(report.days.map((day) => [day.day, day.metaFees])).toEqual([
+    ['2026-02-10', { messages: 1, billable: 1, usd: rate('brazil', 'service'), unpriced: 0 }],
+    ['2026-02-11', { messages: 3, billable: 2, usd: rate('north-america', 'marketing'), unpriced: 1 }],
+  ]);
+  expect(report.total.metaFees).toEqual({ messages: 4, billable: 3, usd: rate('brazil', 'service') + rate('north-america', 'marketing'), unpriced: 1 });
 });
 
 test('by default the last 7 UTC days, today included; a reply the agent just wrote counts with its model', async () => {

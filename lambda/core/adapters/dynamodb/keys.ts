@@ -181,6 +181,16 @@ export const shardedLlmDayPartition = (day: string | Date, shard: number) => `${
 export const shardedLlmMessageIndexKey = (timestamp: string, messageId: string, customerId: string) =>
   gsi1Key(shardedLlmDayPartition(timestamp, writeShardOf(customerId)), llmMessageIndexKey(timestamp, messageId)[GSI1SK]);
 
+/**
+ * A sent message that is not an agent reply (an operator's reply, a template, a notice) joins GSI1
+ * by the UTC day Meta priced it, `FEE#{yyyy-mm-dd}#{shard of the customer}` / its own sort key, on
+ * the status write that records the pricing, so a day's fees are Queries rather than a Scan. Agent
+ * replies keep their `LLM#` key and are counted from it. Sharded from the start: there is no seed
+ * partition to migrate.
+ */
+export const feeDayPartition = (day: string | Date, shard: number) => `${GSI1_PARTITION_PREFIX.feeDay}${utcDay(day)}#${shardSegment(shard)}`;
+export const feeIndexKey = (pricedAt: string, customerId: string, messageSortKey: string) => gsi1Key(feeDayPartition(pricedAt, writeShardOf(customerId)), messageSortKey);
+
 // ---- Reports --------------------------------------------------------------------------------------
 
 /**

@@ -1,4 +1,4 @@
-import { ConditionFailedError, type HumanInboxSession, type MessageRepository, type Page, type PageRequest, type ReceiptOutcome, type UsageReadBound } from '../../ports/repositories';
+import { ConditionFailedError, type HumanInboxSession, type MessageRepository, type Page, type PageRequest, type ReceiptRecording, type UsageReadBound } from '../../ports/repositories';
 import { AgentUsageTally, type DailyAgentUsage, type UtcDay } from '../../domain/agent-usage';
 import type { DeliveryReceipt } from '../../domain/delivery-receipt';
 import type { InboundReaction } from '../../domain/inbound-turn';
@@ -9,13 +9,15 @@ import { isExpired } from '../../domain/privacy';
 import { isoMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import type { SentTextMessage } from '../../ports/whatsapp-sender';
-import { llmUsageOfItem, MessageAttribute as M, messageFromItem, messageToItem } from './codecs/message-codec';
+import { llmUsageOfItem, MessageAttribute as M, messageFromItem, messageToItem, metaPricingOfItem } from './codecs/message-codec';
 import { SessionAttribute } from './codecs/session-codec';
 import type { DynamoKit, Item, TransactAction, UpdateRequest } from './dynamo-kit';
 import {
   activePointerKey,
+  allWriteShards,
   ENTITY_TYPE,
   EntityType,
+  feeDayPartition,
   GSI1,
   GSI1PK,
   llmDayPartition,
@@ -162,8 +164,9 @@ export class DynamoMessageRepository implements MessageRepository {
 
   /**
    * Each day's partitions of GSI1's `LLM#{day}` index (the seed partition and/or every write shard)
-   * are read in parallel with the kit's `queryEach`, unmerged: one Query per partition per page,
-   * only `llm` projected, replies past their retention left out as the history leaves them out.
+   * and of its `FEE#{day}` index (every shard) are read in parallel with the kit's `queryEach`,
+   * unmerged: one Query per partition per page, only `llm`, `meta_pricing` and the customer
+   * projected, messages past their retention left out as the history leaves them out.
    */
   async agentUsageByDay(days: readonly UtcDay[], bound: UsageReadBound): Promise<DailyAgentUsage[]> {
     const partitionsOfDays: string[][] = [];
@@ -173,20 +176,35 @@ export class DynamoMessageRepository implements MessageRepository {
       partitionsOfDays.push(await this.keyLayout.partitionsToRead(llmDayPartition(midnight), (shard) => shardedLlmDayPartition(midnight, shard)));
     }
     const now = this.clock.now().getTime() / 1000;
+    const pricingNames = { '#pricing': M.metaPricing, '#customer': M.customerId };
+    const dayRequest = (partition: string, projection: Record<string, string>) => ({
+      indexName: GSI1,
+      keyCondition: '#gsi1pk = :partition',
+      filter: '#type = :type AND (attribute_not_exists(#ttl) OR #ttl > :now)',
+      projection: Object.keys(projection).join(', '),
+      names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE, '#ttl': TTL, ...projection },
+      values: { ':partition': partition, ':type': EntityType.message, ':now': now },
+      limit: bound.pageSize,
+    });
     return Promise.all(
       days.map(async (day, index) => {
         const tally = new AgentUsageTally();
-        const requests = partitionsOfDays[index].map((partition) => ({
-          indexName: GSI1,
-          keyCondition: '#gsi1pk = :partition',
-          filter: '#type = :type AND (attribute_not_exists(#ttl) OR #ttl > :now)',
-          projection: '#llm',
-          names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE, '#ttl': TTL, '#llm': M.llm },
-          values: { ':partition': partition, ':type': EntityType.message, ':now': now },
-          limit: bound.pageSize,
-        }));
-        const { complete } = await this.kit.queryEach(requests, { maxPages: bound.pagesPerPartition, onItems: (items) => items.forEach((item) => tally.addReply(llmUsageOfItem(item))) });
-        if (!complete) tally.markIncomplete();
+        const addPricing = (item: Item) => {
+          const priced = metaPricingOfItem(item);
+          if (priced) tally.addMetaPricing(priced.pricing, priced.customerId);
+        };
+        const pages = { maxPages: bound.pagesPerPartition };
+        const reads = await Promise.all([
+          this.kit.queryEach(
+            partitionsOfDays[index].map((partition) => dayRequest(partition, { '#llm': M.llm, ...pricingNames })),
+            { ...pages, onItems: (items) => items.forEach((item) => (tally.addReply(llmUsageOfItem(item)), addPricing(item))) },
+          ),
+          this.kit.queryEach(
+            allWriteShards().map((shard) => dayRequest(feeDayPartition(`${day}T00:00:00Z`, shard), pricingNames)),
+            { ...pages, onItems: (items) => items.forEach(addPricing) },
+          ),
+        ]);
+        if (reads.some((read) => !read.complete)) tally.markIncomplete();
         return { day, ...tally.usage() };
       }),
     );
@@ -211,20 +229,21 @@ export class DynamoMessageRepository implements MessageRepository {
     return conditionally(() => this.kit.update(deliveryUpdate(ref, { status: 'sent', ...sent, sentAt })));
   }
 
-  async recordReceipt(ref: OutboundRef, receipt: DeliveryReceipt): Promise<ReceiptOutcome> {
+  async recordReceipt(ref: OutboundRef, receipt: DeliveryReceipt): Promise<ReceiptRecording> {
     let update: Omit<UpdateRequest, 'returnValues'>;
     try {
       update = receiptUpdate(ref, receipt);
     } catch (error) {
       // Callback data in the pipeline's form that names no message: someone else's, no request made.
-      if (error instanceof InvalidKeySegmentError) return 'notOurs';
+      if (error instanceof InvalidKeySegmentError) return { outcome: 'notOurs', pricingRecorded: false };
       throw error;
     }
     let before: Item | undefined;
-    // The old values come with the write's answer at no extra capacity: they tell a settled unknown outcome.
+    // The old values come with the write's answer at no extra capacity: they tell a settled unknown
+    // outcome, and whether the message was priced already (a pricing it had comes back as it was).
     const recorded = await conditionally(async () => (before = await this.kit.update({ ...update, returnValues: 'UPDATED_OLD' })));
-    if (!recorded) return 'unchanged';
-    return before?.[M.deliveryStatus] === 'sent' ? 'recorded' : 'settled';
+    if (!recorded) return { outcome: 'unchanged', pricingRecorded: false };
+    return { outcome: before?.[M.deliveryStatus] === 'sent' ? 'recorded' : 'settled', pricingRecorded: receipt.pricing !== undefined && before?.[M.metaPricing] === undefined };
   }
 
   markUnsent(ref: OutboundRef, at: IsoTimestamp): Promise<boolean> {

@@ -4,7 +4,7 @@ import { isoMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { ReplyDelivery } from '../../ports/repositories';
 import { MessageAttribute as M, metaPricingToMap } from './codecs/message-codec';
 import type { UpdateRequest } from './dynamo-kit';
-import { ENTITY_TYPE, EntityType, messageKeyFromRef, type TableKey } from './keys';
+import { ENTITY_TYPE, EntityType, feeIndexKey, GSI1PK, GSI1SK, messageKeyFromRef, type TableKey } from './keys';
 import { ITEM_EXISTS, KEY_NAMES } from './repository-support';
 
 // A stored message's changes of status, each one conditional update: the message repository's own
@@ -55,8 +55,12 @@ export function receiptUpdate(ref: OutboundRef, receipt: DeliveryReceipt): Omit<
     values[':code'] = receipt.failureCode;
   }
   if (receipt.pricing !== undefined) {
-    sets.push('#pricing = if_not_exists(#pricing, :pricing)');
+    // An agent reply keeps its day index (LLM#); any other message joins the fee index of the day.
+    const feeKey = feeIndexKey(receipt.at, ref.customerId, ref.sortKey);
+    sets.push('#pricing = if_not_exists(#pricing, :pricing)', '#gsi1pk = if_not_exists(#gsi1pk, :feePk)', '#gsi1sk = if_not_exists(#gsi1sk, :feeSk)');
     values[':pricing'] = metaPricingToMap(receipt.pricing);
+    values[':feePk'] = feeKey[GSI1PK];
+    values[':feeSk'] = feeKey[GSI1SK];
   }
   const taken = MAYBE_TAKEN_BY_META.map((_, index) => `:taken${index}`).join(', ');
   const later = before.length === 0 ? 'attribute_not_exists(#receipt)' : `(attribute_not_exists(#receipt) OR #receipt IN (${before.map((_, index) => `:before${index}`).join(', ')}))`;
@@ -76,7 +80,7 @@ export function receiptUpdate(ref: OutboundRef, receipt: DeliveryReceipt): Omit<
       '#pmids': M.providerMessageIds,
       '#sentAt': M.sentAt,
       ...(receipt.failureCode !== undefined && { '#code': M.deliveryFailureCode }),
-      ...(receipt.pricing !== undefined && { '#pricing': M.metaPricing }),
+      ...(receipt.pricing !== undefined && { '#pricing': M.metaPricing, '#gsi1pk': GSI1PK, '#gsi1sk': GSI1SK }),
     },
     values,
   };

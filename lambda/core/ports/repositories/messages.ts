@@ -51,7 +51,7 @@ export interface MessageRepository {
    * the message was sent as, or none is recorded yet. `notOurs` when `ref` names no message the
    * table could hold (callback data the pipeline never wrote): nothing is written.
    */
-  recordReceipt(ref: OutboundRef, receipt: DeliveryReceipt): Promise<ReceiptOutcome>;
+  recordReceipt(ref: OutboundRef, receipt: DeliveryReceipt): Promise<ReceiptRecording>;
   /** Notes on a `pending_send` reply that an attempt ended without sending it; `false` if it is no longer pending (or not stored). */
   markUnsent(ref: OutboundRef, at: IsoTimestamp): Promise<boolean>;
   /** `pending_send → sent` (also when a receipt of this send recorded it first); `false` if it was settled otherwise. */
@@ -81,6 +81,13 @@ export interface MessageRepository {
  * or not a later status; `notOurs`: the reference names no message of the table, nothing was written.
  */
 export type ReceiptOutcome = 'recorded' | 'settled' | 'unchanged' | 'notOurs';
+
+/** What one receipt's write did, as the write's own answer tells it. */
+export interface ReceiptRecording {
+  readonly outcome: ReceiptOutcome;
+  /** The write kept Meta's pricing of the message for the first time (later statuses repeat it and change nothing). */
+  readonly pricingRecorded: boolean;
+}
 
 /** How much of the day index one usage report may read. */
 export interface UsageReadBound {

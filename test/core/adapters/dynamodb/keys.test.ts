@@ -52,6 +52,7 @@ const gsiInventory: [string, keys.Gsi1Key, { GSI1PK: string; GSI1SK: string }][]
   ['consent timeline', keys.consentTimelineIndexKey('5511', ts, 'c-1'), { GSI1PK: 'CONSENT#TIMELINE', GSI1SK: `${tsMicros}#5511#c-1` }],
   ['session by state, sharded', keys.shardedSessionStateIndexKey('QUALIFYING', ts, '5511'), { GSI1PK: `STATE#QUALIFYING#${keys.writeShardOf('5511')}`, GSI1SK: tsMicros }],
   ['LLM message by day, sharded', keys.shardedLlmMessageIndexKey(ts, 'm-1', '5511'), { GSI1PK: `LLM#2026-03-10#${keys.writeShardOf('5511')}`, GSI1SK: `${tsMicros}#m-1` }],
+  ['priced message by day', keys.feeIndexKey(ts, '5511', `MSG#${tsMicros}#m-1`), { GSI1PK: `FEE#2026-03-10#${keys.writeShardOf('5511')}`, GSI1SK: `MSG#${tsMicros}#m-1` }],
 ];
 
 /** The partition a key lies in, by the contract's names (IAM scopes each role by them). */

@@ -1,5 +1,6 @@
 import { messageToItem } from '../../../../lambda/core/adapters/dynamodb/codecs/message-codec';
 import { DynamoKit } from '../../../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { WRITE_SHARDS } from '../../../../lambda/core/adapters/dynamodb/keys';
 import { DynamoMessageRepository } from '../../../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../../../lambda/core/adapters/dynamodb/session-repository';
 import { InvalidCursorError } from '../../../../lambda/core/adapters/dynamodb/dynamo-errors';
@@ -149,6 +150,9 @@ describe('history', () => {
 
 describe('agentUsageByDay', () => {
   const bound = { pagesPerPartition: 10, pageSize: 50 };
+  const metaFees = { messages: 0, billable: 0, usd: 0, unpriced: 0 };
+  /** Queries, one page each: each day also reads every shard of its fee index (messages other than agent replies Meta priced). */
+  const queries = (count: number) => Array.from({ length: count }, () => 'queryPage');
   const usage = (model: string, inputTokens: number, outputTokens: number) => ({ direction: 'outbound', role: 'assistant', deliveryStatus: 'sent', llm: { model, inputTokens, outputTokens, latencyMs: 900 } }) as const;
 
   test("adds up the agent's replies of each UTC day bucket, per model, without a scan", async () => {
@@ -165,7 +169,7 @@ describe('agentUsageByDay', () => {
     calls.reset();
     const [first, second] = await messages.agentUsageByDay(['2026-04-01', '2026-04-02'], bound);
 
-    expect(first).toEqual({ day: '2026-04-01', replies: 3, inputTokens: 300, outputTokens: 30, models: [{ model: 'model-a', replies: 3, inputTokens: 300, outputTokens: 30 }], complete: true });
+    expect(first).toEqual({ day: '2026-04-01', replies: 3, inputTokens: 300, outputTokens: 30, models: [{ model: 'model-a', replies: 3, inputTokens: 300, outputTokens: 30 }], metaFees, complete: true });
     expect(second).toEqual({
       day: '2026-04-02',
       replies: 3,
@@ -175,10 +179,11 @@ describe('agentUsageByDay', () => {
         { model: 'model-a', replies: 2, inputTokens: 400, outputTokens: 40 },
         { model: 'model-b', replies: 1, inputTokens: 50, outputTokens: 5 },
       ],
+      metaFees,
       complete: true,
     });
-    // One Query per day (the seed layout has one partition a day), each read to its end in one page.
-    expect(calls.operations()).toEqual(['queryPage', 'queryPage']);
+    // One Query per day of the reply index (the seed layout has one partition a day) and one per fee shard, each read to its end in one page.
+    expect(calls.operations()).toEqual(queries(2 * (1 + WRITE_SHARDS)));
   });
 
   test('a day with more replies than the bound reads counts what was read and says it is incomplete', async () => {
@@ -189,10 +194,10 @@ describe('agentUsageByDay', () => {
     const [cut] = await messages.agentUsageByDay(['2026-04-10'], { pagesPerPartition: 2, pageSize: 2 });
 
     expect(cut).toMatchObject({ day: '2026-04-10', replies: 4, inputTokens: 40, complete: false });
-    expect(calls.operations()).toEqual(['queryPage', 'queryPage']);
+    expect(calls.operations()).toEqual(queries(2 + WRITE_SHARDS));
     expect(await messages.agentUsageByDay(['2026-04-10', '2026-04-11'], { pagesPerPartition: 3, pageSize: 2 })).toEqual([
-      { day: '2026-04-10', replies: 5, inputTokens: 50, outputTokens: 5, models: [{ model: 'model-a', replies: 5, inputTokens: 50, outputTokens: 5 }], complete: true },
-      { day: '2026-04-11', replies: 0, inputTokens: 0, outputTokens: 0, models: [], complete: true },
+      { day: '2026-04-10', replies: 5, inputTokens: 50, outputTokens: 5, models: [{ model: 'model-a', replies: 5, inputTokens: 50, outputTokens: 5 }], metaFees, complete: true },
+      { day: '2026-04-11', replies: 0, inputTokens: 0, outputTokens: 0, models: [], metaFees, complete: true },
     ]);
   });
 });

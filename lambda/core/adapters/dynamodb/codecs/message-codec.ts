@@ -8,6 +8,7 @@ import { ItemReader, optionalIso, withUnknownAttributes } from './item-reader';
 import { mediaToMap, storedMediaFromMap } from './media-codec';
 
 export const MessageAttribute = {
+  customerId: 'phone_number',
   llm: 'llm',
   deliveryStatus: 'delivery_status',
   providerMessageId: 'provider_message_id',
@@ -45,7 +46,7 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
     ...messageKey(message.customerId, message.timestamp, message.messageId),
     ...(isLlmMessage(message) ? indexKey : {}),
     [ENTITY_TYPE]: EntityType.message,
-    phone_number: message.customerId,
+    [MessageAttribute.customerId]: message.customerId,
     session_id: message.sessionId,
     message_id: message.messageId,
     direction: message.direction,
@@ -100,7 +101,7 @@ export function messageFromItem(item: Item): Message {
   const reactionEmoji = read.optionalString(MessageAttribute.reactionEmoji);
   const reactionAt = read.optionalTimestamp(MessageAttribute.reactionAt);
   return {
-    customerId: read.string('phone_number'),
+    customerId: read.string(MessageAttribute.customerId),
     sessionId: read.string('session_id'),
     messageId: read.string('message_id'),
     direction: read.oneOf('direction', DIRECTIONS),
@@ -136,6 +137,13 @@ export function messageFromItem(item: Item): Message {
 export function llmUsageOfItem(item: Item): LlmUsage | undefined {
   const llm = new ItemReader(item, EntityType.message).optionalMap(MessageAttribute.llm);
   return llm && llmUsageFromMap(llm);
+}
+
+/** Meta's pricing and the customer of a message item a fee read projected (`meta_pricing`, `phone_number`). */
+export function metaPricingOfItem(item: Item): { readonly pricing: MetaPricing; readonly customerId: string } | undefined {
+  const read = new ItemReader(item, EntityType.message);
+  const pricing = read.optionalMap(MessageAttribute.metaPricing);
+  return pricing && { pricing: metaPricingFromMap(pricing), customerId: read.string(MessageAttribute.customerId) };
 }
 
 function llmUsageFromMap(map: Record<string, unknown>): LlmUsage {
