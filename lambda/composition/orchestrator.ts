@@ -2,7 +2,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { AGENT_BACKEND_KINDS, CUSTOM_METRICS, localePreset } from '../../lib/contract';
 import { type AgentClients, type AgentSettings, createAgent } from '../core/adapters/agent/agent-backend';
-import { bedrockConverse, type ConverseCall } from '../core/adapters/agent/bedrock-converse-agent';
+import { bedrockConverse } from '../core/adapters/agent/bedrock-converse-agent';
 import { credentialProvider } from '../core/adapters/aws/aws-identity';
 import { lambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
 import { errorSummary } from '../core/adapters/observability/error-summary';
@@ -37,8 +37,8 @@ export interface OrchestratorPorts extends FunctionPorts, SenderPorts, MediaPort
   readonly agent?: AgentPort | AgentStages;
   /** Turn settings to override (e.g. `promptCacheMs: 0`, so an edited prompt applies to the very next turn). */
   readonly turnSettings?: Partial<TurnSettings>;
-  /** The Bedrock agent's Converse call instead of Bedrock's (a local fake model). */
-  readonly converse?: ConverseCall;
+  /** Bedrock Runtime endpoint to call the model on instead of the SDK's (a local fake). */
+  readonly bedrockEndpoint?: string;
   /** Lambda endpoint to invoke the agent's and the tools' functions on instead of the SDK's (a local fake). */
   readonly lambdaEndpoint?: string;
 }
@@ -100,7 +100,6 @@ function deployedStagePrompts(agent: AgentSettings, table: Parameters<typeof ope
 /** The agent backends' AWS calls signed as the identity the ports name, else the adapters' defaults (the role's). */
 function agentClients(ports: OrchestratorPorts): AgentClients {
   const credentials = credentialProvider(ports.awsCredentials);
-  const aws = { credentials, endpoint: ports.lambdaEndpoint };
-  if (credentials === undefined && ports.converse === undefined && ports.lambdaEndpoint === undefined) return {};
-  return { converse: ports.converse ?? bedrockConverse({ credentials }), invoke: lambdaInvoke(aws) };
+  if (credentials === undefined && ports.bedrockEndpoint === undefined && ports.lambdaEndpoint === undefined) return {};
+  return { converse: bedrockConverse({ credentials, endpoint: ports.bedrockEndpoint }), invoke: lambdaInvoke({ credentials, endpoint: ports.lambdaEndpoint }) };
 }

@@ -65,8 +65,9 @@ export interface LocalPipelineOptions {
   /**
    * The Bedrock agent as a deployment composes it from its settings — its prompt, its tools, the
    * turn's checkpoint of tool rounds — on the model `converse` stands in for (the fake Converse
-   * model). Its consumer tools are answered by local functions the fake Lambda serves on 127.0.0.1,
-   * invoked by the real client with the orchestrator's identity. Default: none (see `agent`).
+   * model), served by a fake Bedrock Runtime on 127.0.0.1. Its consumer tools are answered by local
+   * functions the fake Lambda serves on 127.0.0.1. Both are called by the real clients with the
+   * orchestrator's identity, which `permissions` checks. Default: none (see `agent`).
    */
   readonly bedrockAgent?: LocalBedrockAgent;
   /** Fixed loopback ports; each defaults to a free port. A taken port fails with a LocalServerError. */

@@ -35,7 +35,7 @@ import { deliverToEventTopic, LOCAL_ORIGINATION_PHONE_NUMBER_ID, publishNotifica
 import { startFunctionUrlServer, type FunctionUrlServer } from './function-url-server';
 import type { LocalChannel, LocalPipelineOptions, LogLevel, SendCustomerMessageOptions } from './local-pipeline-options';
 import { type PipelinePrincipal, principalCredentials } from './function-principals';
-import { isScriptedOnly, LOCAL_SECRET_ARNS, localAgent, startToolFunctions, localDeploymentVariant, localLogLevel, localPlan } from './local-plan';
+import { isScriptedOnly, LOCAL_SECRET_ARNS, localAgent, startAgentStandIns, localDeploymentVariant, localLogLevel, localPlan } from './local-plan';
 import { deliverToWebhook, LOCAL_BUSINESS, postSignedNotification, type CustomerTextMessage, type MetaMessageContent, type WebhookDelivery } from './meta-notification';
 import { SqsEventSource } from './sqs-event-source';
 
@@ -228,9 +228,8 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       const operatorSettings = SETTINGS_READERS.operator(plan.operator);
       operator = composeOperator(operatorSettings, { ...portsOf('operator'), console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY, operatorSettings.locale) });
     }
-    const fakeLambda = await startToolFunctions(options.bedrockAgent);
-    if (fakeLambda) cleanup.add(() => fakeLambda.close());
-    const orchestrator = composeOrchestrator(settings, { ...portsOf('orchestrator'), agent: options.agent, converse: options.bedrockAgent?.converse, lambdaEndpoint: fakeLambda?.endpoint, turnSettings: options.turnSettings });
+    const { bedrockEndpoint, lambdaEndpoint } = await startAgentStandIns(options.bedrockAgent, options.permissions, cleanup);
+    const orchestrator = composeOrchestrator(settings, { ...portsOf('orchestrator'), agent: options.agent, bedrockEndpoint, lambdaEndpoint, turnSettings: options.turnSettings });
 
     // The sign-in of the operator plane, to hand out the links the `login` WhatsApp message would get, and who its operators are.
     const access = settings.operatorPlane && composeOperatorAccess(settings.operatorPlane, composeFunction('operator', settings, portsOf('operator')));

@@ -15,6 +15,9 @@ import { KeyLayout } from '../../lib/contract/key-layout';
 import { Locale } from '../../lib/contract/locale';
 import { AgentConfigurationError, RuntimeConfigError } from '../../lambda/composition/read-settings';
 import { FakeLambda } from '../fake-aws/fake-lambda';
+import type { AwsPermissionCheck } from '../fake-aws/permission-check';
+import { FakeBedrockRuntime } from '../fake-bedrock/fake-bedrock-runtime';
+import type { Cleanup } from './cleanup';
 import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../fake-whatsapp/fake-end-user-messaging';
 import { LOCAL_ACCOUNT_ID, LOCAL_EVENT_TOPIC_ARN, LOCAL_ORIGINATION_PHONE_NUMBER_ID } from './end-user-messaging-event';
 import type { DeploymentVariant } from './function-principals';
@@ -162,15 +165,28 @@ export function localAgent(options: LocalPipelineOptions, env: NodeJS.ProcessEnv
   return options.agent === undefined ? localAgentOptions(env) : { backend: AGENT_BACKEND_KINDS.scripted };
 }
 
-/** The fake Lambda that answers the local Bedrock agent's tools, when it has any. */
-export async function startToolFunctions(bedrockAgent: LocalPipelineOptions['bedrockAgent']): Promise<FakeLambda | undefined> {
-  const tools = bedrockAgent?.tools ?? [];
-  if (tools.length === 0) return undefined;
-  return FakeLambda.start({ functions: new Map(tools.map((tool) => [localToolFunctionName(tool.name), tool.handler])) });
+/**
+ * The local Bedrock agent's AWS services: its model behind a fake Bedrock Runtime and its tools'
+ * functions behind a fake Lambda, both called by the orchestrator's own signed clients and checked
+ * by `permissions` as IAM would check them. Each is closed with `cleanup`.
+ */
+export async function startAgentStandIns(
+  bedrockAgent: LocalPipelineOptions['bedrockAgent'],
+  permissions: AwsPermissionCheck | undefined,
+  cleanup: Pick<Cleanup, 'add'>,
+): Promise<{ readonly bedrockEndpoint?: string; readonly lambdaEndpoint?: string }> {
+  if (bedrockAgent === undefined) return {};
+  const bedrock = await FakeBedrockRuntime.start({ converse: bedrockAgent.converse, permissions });
+  cleanup.add(() => bedrock.close());
+  const tools = bedrockAgent.tools ?? [];
+  if (tools.length === 0) return { bedrockEndpoint: bedrock.endpoint };
+  const lambda = await FakeLambda.start({ functions: new Map(tools.map((tool) => [localToolFunctionName(tool.name), tool.handler])), permissions });
+  cleanup.add(() => lambda.close());
+  return { bedrockEndpoint: bedrock.endpoint, lambdaEndpoint: lambda.endpoint };
 }
 
 /** The model a local Bedrock agent names when the options name none. */
-const LOCAL_BEDROCK_MODEL_ID = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
+export const LOCAL_BEDROCK_MODEL_ID = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
 
 /** The name the fake Lambda serves a local tool's handler under. */
 export const localToolFunctionName = (toolName: string) => `local-tool-${toolName}`;

@@ -3,7 +3,7 @@
 // service that honours idempotency keys) the fake Lambda serves to the orchestrator's real client.
 import { FakeConverseModel, type FakeToolCall } from '../../local/fake-bedrock/fake-converse-model';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
-import { CREATE_ORDER_TOOL, FakeOrderService } from '../support/fake-order-service';
+import { CHECK_STOCK_TOOL, CREATE_ORDER_TOOL, FakeOrderService } from '../support/fake-order-service';
 import { newCustomer } from '../support/ids';
 import { startTestPipeline } from '../support/pipeline';
 import { gate } from '../support/waiting';
@@ -62,7 +62,7 @@ it('a read-only tool is simply called, without an idempotency key', async () => 
   const stockChecks: unknown[] = [];
   const checkStock = async (event: unknown) => (stockChecks.push(event), { result: { inStock: 12 } });
   const model = new FakeConverseModel({ toolRounds: 0, toolCall: (_turn, roundsDone) => (roundsDone === 0 ? { name: 'check_stock', input: { sku: 'pao-frances' } } : undefined) });
-  const tool = { name: 'check_stock', description: 'How many units of an item are in stock.', inputSchema: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] }, sideEffects: false, handler: checkStock };
+  const tool = { ...CHECK_STOCK_TOOL, handler: checkStock };
   pipeline = await startTestPipeline({ bedrockAgent: { converse: model.converse, tools: [tool] } });
   const customer = newCustomer();
 

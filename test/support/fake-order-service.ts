@@ -61,3 +61,11 @@ export const CREATE_ORDER_TOOL = {
   },
   sideEffects: true,
 } as const;
+
+/** `check_stock`, a read-only tool: how many units of an item are in stock. */
+export const CHECK_STOCK_TOOL = {
+  name: 'check_stock',
+  description: 'How many units of an item are in stock.',
+  inputSchema: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+  sideEffects: false,
+} as const;

@@ -6,6 +6,7 @@ import { readBody, readBodyBytes } from '../../../local/fake-aws/request-body';
 import { escapeXml } from '../../../lambda/core/adapters/aws/xml-reader';
 import { parsePrincipalAccessKeyId, type PrincipalIdentity } from '../../../local/runtime/function-principals';
 import { SUITE_TOKEN_PREFIX } from './function-principals';
+import { agentServiceCall } from './agent-iam-requests';
 import { endUserMessagingCall, type EvaluatedService, s3Call } from './iam-requests';
 import type { PermissionEvaluator } from './permission-evaluator';
 
@@ -78,7 +79,7 @@ export async function startEnforcingProxy(upstreams: { readonly dynamoDb: string
     void (async () => {
       const received = JSON.parse(await readBody(incoming)) as ReceivedAwsRequest;
       const caller = signer(received.headers, received.path);
-      const call = received.service === 'social-messaging' ? endUserMessagingCall(received.path, parseJson(received.body)) : { operation: operationOf(received.headers), body: parseJson(received.body) };
+      const call = standInCall(received);
       const refusal = caller && (await evaluator.check({ ...caller, service: received.service as EvaluatedService, ...call }));
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ refusal }));
@@ -106,6 +107,14 @@ function listen(server: Server): Promise<string> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
   });
+}
+
+/** The operation and input of a request a local stand-in received: the REST services' route, else the JSON protocols' target, with the body. */
+function standInCall(received: ReceivedAwsRequest): { readonly operation: string; readonly body: Record<string, unknown> } {
+  const body = parseJson(received.body);
+  if (received.service === 'social-messaging') return endUserMessagingCall(received.path, body);
+  if (received.service === 'lambda' || received.service === 'bedrock') return agentServiceCall(received.service, received.path, body);
+  return { operation: operationOf(received.headers), body };
 }
 
 /** The operation and input of a request: the JSON protocols' target and body, S3's REST route. */

@@ -1,0 +1,24 @@
+import type { Stack } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { AgentBackend, AgentTool } from '../../../lib';
+import { LOCAL_BEDROCK_MODEL_ID, localToolFunctionName } from '../../../local/runtime/local-plan';
+import { CHECK_STOCK_TOOL, CREATE_ORDER_TOOL } from '../fake-order-service';
+
+/**
+ * The agent every variant deploys: the local runtime's Bedrock model (its cross-Region profile)
+ * with the tools the suites give it, each a function named as the fake Lambda serves it. So the
+ * model's `Converse` and the tools' `Invoke` are evaluated against the orchestrator's widest role;
+ * a suite on the scripted agent makes neither request.
+ */
+export function conformanceAgent(stack: Stack): AgentBackend {
+  const tools = [CREATE_ORDER_TOOL, CHECK_STOCK_TOOL].map((tool) => {
+    const fn = new lambda.Function(stack, `Tool-${tool.name}`, {
+      functionName: localToolFunctionName(tool.name),
+      runtime: lambda.Runtime.NODEJS_24_X,
+      handler: 'index.handler',
+      code: lambda.Code.fromInline('exports.handler = async () => ({ result: {} })'),
+    });
+    return AgentTool.fromFunction(fn, tool);
+  });
+  return AgentBackend.bedrock({ modelId: LOCAL_BEDROCK_MODEL_ID, tools });
+}
