@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type LoopbackServer, serveOnLoopback } from './loopback-server';
-import type { AwsPermissionCheck } from './permission-check';
+import { type AwsPermissionCheck, restRefusal } from './permission-check';
 import { readBody } from './request-body';
 
 /** A function the fake serves: the event in, the answer out; a throw is the function's error. */
@@ -62,13 +62,9 @@ export class FakeLambda {
       serviceException(response, 400, 'InvalidRequestContentException', `Unsupported operation ${request.method} ${request.url}`);
       return;
     }
-    if (!request.headers.authorization?.startsWith('AWS4-HMAC-SHA256 ')) {
-      serviceException(response, 403, 'UnrecognizedClientException', 'The request was not signed with AWS credentials');
-      return;
-    }
-    const refusal = await this.options.permissions?.({ service: 'lambda', method: request.method, path: request.url ?? '/', headers: request.headers, body });
+    const refusal = await restRefusal('lambda', request, body, this.options.permissions);
     if (refusal !== undefined) {
-      serviceException(response, 403, 'AccessDeniedException', refusal);
+      serviceException(response, 403, refusal.type, refusal.message);
       return;
     }
     const handler = this.options.functions.get(name.split(':function:').pop()!.split(':')[0]);

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ConverseCommandInput } from '@aws-sdk/client-bedrock-runtime';
 import type { ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
 import { type LoopbackServer, serveOnLoopback } from '../fake-aws/loopback-server';
-import type { AwsPermissionCheck } from '../fake-aws/permission-check';
+import { type AwsPermissionCheck, restRefusal } from '../fake-aws/permission-check';
 import { readBody } from '../fake-aws/request-body';
 
 export interface FakeBedrockRuntimeOptions {
@@ -52,13 +52,9 @@ export class FakeBedrockRuntime {
       serviceException(response, 400, 'ValidationException', `Unsupported operation ${request.method} ${request.url}`);
       return;
     }
-    if (!request.headers.authorization?.startsWith('AWS4-HMAC-SHA256 ')) {
-      serviceException(response, 403, 'UnrecognizedClientException', 'The request was not signed with AWS credentials');
-      return;
-    }
-    const refusal = await this.options.permissions?.({ service: 'bedrock', method: request.method, path: request.url ?? '/', headers: request.headers, body });
+    const refusal = await restRefusal('bedrock', request, body, this.options.permissions);
     if (refusal !== undefined) {
-      serviceException(response, 403, 'AccessDeniedException', refusal);
+      serviceException(response, 403, refusal.type, refusal.message);
       return;
     }
     const input = { ...(JSON.parse(body || '{}') as Omit<ConverseCommandInput, 'modelId'>), modelId };
