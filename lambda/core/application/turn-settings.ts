@@ -1,5 +1,5 @@
 import type { ToolCallRecord } from '../ports/agent-tools';
-import type { ModelCallTrace } from '../ports/agent';
+import type { ModelCallTrace } from '../ports/agent-tools';
 import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT, FALLBACK_TEXT_DEFAULTS, UNSUPPORTED_MESSAGE_TEXT_DEFAULT, type TurnOutcome as ContractTurnOutcome } from '../../../lib/contract';
 import type { BudgetLimit, TokenUsage } from '../domain/customer-budget';
 import type { AgentResponse } from '../ports/agent';

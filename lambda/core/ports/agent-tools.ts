@@ -1,4 +1,4 @@
-import type { ModelCallTrace } from './agent';
+import type { TokenUsage } from '../domain/customer-budget';
 
 /**
  * Consumer tools: the business's own functions the agent may call (`AgentTool.fromFunction()`), and
@@ -114,6 +114,14 @@ export interface TurnCheckpointStore {
   /** Replaces the turn's trace (the last attempt's is the one kept). */
   saveTrace(customerId: string, turnId: string, trace: TurnTrace): Promise<void>;
   loadTrace(customerId: string, turnId: string): Promise<TurnTrace | undefined>;
+}
+
+/** One model round trip of a turn: tokens, cache reads and writes, latency and stop reason; never text. */
+export interface ModelCallTrace extends TokenUsage {
+  readonly latencyMs: number;
+  readonly stopReason: string;
+  /** Replayed from the turn's checkpoint on a retry: the model was not asked again. */
+  readonly replayed?: boolean;
 }
 
 /** One gate the turn asked, and whether it let the turn through or decided it (docs/DESIGN.md#the-turns-gates). */

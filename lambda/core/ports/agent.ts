@@ -3,7 +3,7 @@ import type { TokenUsage } from '../domain/customer-budget';
 import { PipelineError } from '../domain/errors';
 import type { StoredMedia } from '../domain/media';
 import type { MediaStore } from './media-store';
-import type { AgentToolRounds } from './agent-tools';
+import type { AgentToolRounds, ModelCallTrace } from './agent-tools';
 
 /**
  * The AI agent that writes the reply to a customer's turn.
@@ -139,14 +139,6 @@ export interface AgentResponse {
   readonly usage?: TokenUsage;
   /** Each model round trip, in order, for the turn's trace (a backend that reports none leaves it out). */
   readonly modelCalls?: readonly ModelCallTrace[];
-}
-
-/** One model round trip of a turn: tokens, cache reads and writes, latency and stop reason; never text. */
-export interface ModelCallTrace extends TokenUsage {
-  readonly latencyMs: number;
-  readonly stopReason: string;
-  /** Replayed from the turn's checkpoint on a retry: the model was not asked again. */
-  readonly replayed?: boolean;
 }
 
 /** `superseded`: {@link AgentRequest.stillLatest} answered that a newer message arrived; the reply is obsolete. */

@@ -1,8 +1,12 @@
 import type { Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AgentBackend, AgentTool } from '../../../lib';
+import type { LocalBedrockAgent } from '../../../local/runtime/local-pipeline-options';
 import { LOCAL_BEDROCK_MODEL_ID, localToolFunctionName } from '../../../local/runtime/local-plan';
 import { CHECK_STOCK_TOOL, CREATE_ORDER_TOOL } from '../fake-order-service';
+
+/** The tools of the agent every variant deploys: those the suites give the local runtime's agent. */
+const CONFORMANCE_TOOLS = [CREATE_ORDER_TOOL, CHECK_STOCK_TOOL];
 
 /**
  * The agent every variant deploys: the local runtime's Bedrock model (its cross-Region profile)
@@ -11,7 +15,7 @@ import { CHECK_STOCK_TOOL, CREATE_ORDER_TOOL } from '../fake-order-service';
  * a suite on the scripted agent makes neither request.
  */
 export function conformanceAgent(stack: Stack): AgentBackend {
-  const tools = [CREATE_ORDER_TOOL, CHECK_STOCK_TOOL].map((tool) => {
+  const tools = CONFORMANCE_TOOLS.map((tool) => {
     const fn = new lambda.Function(stack, `Tool-${tool.name}`, {
       functionName: localToolFunctionName(tool.name),
       runtime: lambda.Runtime.NODEJS_24_X,
@@ -22,3 +26,9 @@ export function conformanceAgent(stack: Stack): AgentBackend {
   });
   return AgentBackend.bedrock({ modelId: LOCAL_BEDROCK_MODEL_ID, tools });
 }
+
+/** The same agent as the local runtime plays it, for comparing what each is told (its model is never asked). */
+export const CONFORMANCE_LOCAL_AGENT: LocalBedrockAgent = {
+  converse: () => Promise.reject(new Error('The conformance agent only configures the plan')),
+  tools: CONFORMANCE_TOOLS.map((tool) => ({ ...tool, handler: async () => ({ result: {} }) })),
+};

@@ -10,14 +10,13 @@ import {
   type AgentResponse,
   type AgentStopReason,
   type ConversationEntry,
-  type ModelCallTrace,
 } from '../../ports/agent';
 import { addUsage, type TokenUsage } from '../../domain/customer-budget';
 import { AGENT_TOOLS, type AgentTool, parseAgentAction } from './agent-actions';
 import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './agent-deadline';
 import { withMediaNote } from '../../domain/media-note';
 import { converseAttachmentBlocks } from './converse-media';
-import type { ConsumerTool } from '../../ports/agent-tools';
+import type { ConsumerTool, ModelCallTrace } from '../../ports/agent-tools';
 import { consumerToolSpecs, modelCallTrace, replayedAnswer, toolResultsOf } from './converse-tool-rounds';
 
 /** One Converse round trip; injected so tests replay recorded response shapes. */

@@ -1,6 +1,6 @@
 // Types only: Converse's shapes of tools, tool uses and tool results.
 import type { ContentBlock, ConverseCommandOutput, Message, Tool, ToolInputSchema, ToolUseBlock } from '@aws-sdk/client-bedrock-runtime';
-import type { ModelCallTrace } from '../../ports/agent';
+import type { ModelCallTrace } from '../../ports/agent-tools';
 import type { AgentToolRounds, ConsumerTool, ModelRound } from '../../ports/agent-tools';
 import type { TokenUsage } from '../../domain/customer-budget';
 
