@@ -14,7 +14,7 @@ import { StaticCredentialsProvider } from '../lambda/core/adapters/secrets/stati
 import { GraphApiWhatsAppSender } from '../lambda/core/adapters/whatsapp/graph-api-sender';
 import { composeOrchestrator } from '../lambda/composition/orchestrator';
 import { composeWebhook } from '../lambda/composition/webhook';
-import { inProcessSettings, postToWebhook, runTurn, withInProcessPipeline } from './in-process-pipeline';
+import { inProcessSettings, postToWebhook, runTurn, textNotification, withInProcessPipeline } from './in-process-pipeline';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { SessionState } from '../lambda/core/domain/session';
 import { composeOperator } from '../lambda/composition/operator';
@@ -91,13 +91,6 @@ function summarise(label: string, samples: Sample[]): void {
   console.log(`  wall time         median ${median(samples.map((s) => s.ms)).toFixed(1)} ms`);
 }
 
-function notification(customerId: string, messageId: string, text: string): string {
-  return JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [{ id: '1', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550000000', phone_number_id: '106540352242922' }, messages: [{ from: customerId, id: messageId, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }] } }] }],
-  });
-}
-
 async function main(): Promise<void> {
   const messages = Number(process.argv[2] ?? 40);
   await withInProcessPipeline('bench', async (pipeline) => {
@@ -132,7 +125,7 @@ async function main(): Promise<void> {
     });
     const orchestrator = composeOrchestrator(settings, { whatsapp: countingWhatsApp, logger, metrics, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
 
-    const post = (handler: typeof webhook, customerId: string, messageId: string, text: string) => postToWebhook(handler, credentials.appSecret, notification(customerId, messageId, text));
+    const post = (handler: typeof webhook, customerId: string, messageId: string, text: string) => postToWebhook(handler, credentials.appSecret, textNotification(customerId, messageId, text));
     const measureInbound = async (into: Sample[], customerId: string, messageId: string, text: string) => {
       const start = performance.now();
       await post(webhook, customerId, messageId, text);

@@ -86,3 +86,11 @@ export async function runTurn(orchestrator: OrchestratorHandler, customerId: str
   const result = await orchestrator({ Records: [record] }, { getRemainingTimeInMillis: () => 90_000 });
   return result.batchItemFailures.length > 0;
 }
+
+/** Meta's notification of one customer text message to the benchmarks' business number. */
+export function textNotification(customerId: string, messageId: string, text: string): string {
+  return JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [{ id: '1', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550000000', phone_number_id: '106540352242922' }, messages: [{ from: customerId, id: messageId, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }] } }] }],
+  });
+}

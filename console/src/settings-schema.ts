@@ -1,3 +1,4 @@
+import { isMetaRate, marketsOf, META_RATE_CATEGORIES, META_RATE_LIMITS, META_RATES_CONFIG_KEY, type MetaRateCategory, type MetaRateCorrections } from '../../lib/contract/meta-message-rates';
 import { MODEL_PRICE_LIMITS, type ModelPrice } from '../../lib/contract/model-price-defaults';
 import type { ApiProblem } from '../../lib/contract/operator-api';
 import { AVAILABILITY_TTL_BOUNDS, HANDOFF_TEXT_MAX_CHARACTERS, HANDOFF_TEXT_NAMES } from '../../lib/contract/operator-setting-limits';
@@ -11,7 +12,8 @@ export type SettingForm =
   | { readonly kind: 'hours'; readonly key: 'availability_ttl_hours'; readonly heading: MessageKey; readonly help: MessageKey; readonly label: MessageKey; readonly min: number; readonly max: number; readonly byDefault: number }
   | { readonly kind: 'texts'; readonly key: 'handoff_texts'; readonly heading: MessageKey; readonly help: MessageKey; readonly fields: readonly HandoffTextField[]; readonly maxLength: number }
   | { readonly kind: 'template'; readonly key: 'handoff_notice_template'; readonly heading: MessageKey; readonly help: MessageKey; readonly label: MessageKey }
-  | { readonly kind: 'prices'; readonly key: 'model_prices'; readonly heading: MessageKey; readonly help: MessageKey; readonly limits: PriceLimits };
+  | { readonly kind: 'prices'; readonly key: 'model_prices'; readonly heading: MessageKey; readonly help: MessageKey; readonly limits: PriceLimits }
+  | { readonly kind: 'rates'; readonly key: typeof META_RATES_CONFIG_KEY; readonly heading: MessageKey; readonly help: MessageKey };
 
 export type PriceLimits = typeof MODEL_PRICE_LIMITS;
 
@@ -46,6 +48,7 @@ export const SETTING_FORMS: readonly SettingForm[] = [
     ...AVAILABILITY_TTL_BOUNDS,
   },
   { kind: 'prices', key: 'model_prices', heading: 'config.prices.heading', help: 'config.prices.help', limits: MODEL_PRICE_LIMITS },
+  { kind: 'rates', key: META_RATES_CONFIG_KEY, heading: 'config.rates.heading', help: 'config.rates.help' },
 ];
 
 /** The facts a form's help text names (its bounds). */
@@ -53,6 +56,7 @@ export function helpFactsOf(form: SettingForm): Record<string, number> {
   if (form.kind === 'hours') return { min: form.min, max: form.max, byDefault: form.byDefault };
   if (form.kind === 'texts') return { max: form.maxLength };
   if (form.kind === 'prices') return { max: form.limits.maxModels, maxPrice: form.limits.maxPrice };
+  if (form.kind === 'rates') return { maxRate: META_RATE_LIMITS.maxRate };
   return {};
 }
 
@@ -102,4 +106,43 @@ export function priceTableValue(rows: readonly PriceRow[], limits: PriceLimits):
     value[model] = { input, output };
   }
   return { value };
+}
+
+/** The rate table's corrections as typed: the day Meta's card was read, and a field per market and category (empty: the packaged rate). */
+export interface RateFields {
+  readonly checkedOn: string;
+  readonly rates: Readonly<Record<string, Readonly<Record<MetaRateCategory, string>>>>;
+}
+
+/** The stored `meta_rates` as the form's fields, every market of the table and every category. */
+export function rateFieldsOf(value: unknown): RateFields {
+  const stored = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Partial<MetaRateCorrections>) : {};
+  const rates = Object.fromEntries(
+    marketsOf().map(({ market }) => {
+      const given: Partial<Record<string, unknown>> = stored.rates?.[market] ?? {};
+      return [market, Object.fromEntries(META_RATE_CATEGORIES.map((category) => [category, typeof given[category] === 'number' ? String(given[category]) : ''])) as Record<MetaRateCategory, string>];
+    }),
+  );
+  return { checkedOn: typeof stored.checkedOn === 'string' ? stored.checkedOn : '', rates };
+}
+
+/**
+ * The fields back into the setting, checked with the bounds the API checks and refused as it would
+ * refuse them; null (the packaged table alone) when no rate is given. The date is the browser's
+ * check only of being given: the API refuses one after its today.
+ */
+export function metaRatesValue(fields: RateFields): { readonly value: MetaRateCorrections | null } | { readonly problem: ApiProblem } {
+  const rates: Record<string, Partial<Record<MetaRateCategory, number>>> = {};
+  for (const [market, categories] of Object.entries(fields.rates)) {
+    for (const category of META_RATE_CATEGORIES) {
+      const text = categories[category].trim();
+      if (text === '') continue;
+      const rate = Number(text.replace(',', '.'));
+      if (!isMetaRate(rate)) return { problem: { code: 'out_of_range', field: `${META_RATES_CONFIG_KEY}.rates.${market}.${category}`, min: 0, max: META_RATE_LIMITS.maxRate } };
+      rates[market] = { ...rates[market], [category]: rate };
+    }
+  }
+  if (Object.keys(rates).length === 0) return { value: null };
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(fields.checkedOn)) return { problem: { code: 'bad_date', field: `${META_RATES_CONFIG_KEY}.checkedOn` } };
+  return { value: { checkedOn: fields.checkedOn, rates } };
 }

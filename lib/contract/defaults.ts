@@ -20,6 +20,8 @@ export const PIPELINE_DEFAULTS = {
   maxReceiveCount: 3,
   orchestratorTimeoutSeconds: 90,
   orchestratorBatchSize: 1,
+  webhookMemorySize: 512,
+  orchestratorMemorySize: 512,
   /** Meta Graph API root the sender posts to unless the consumer overrides it. */
   whatsAppApiBaseUrl: 'https://graph.facebook.com/v23.0',
   /** Meta API version End User Messaging Social passes the message through (`metaApiVersion`). */

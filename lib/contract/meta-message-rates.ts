@@ -70,3 +70,46 @@ export function marketOf(customerId: string, table: MetaRateTable = META_MESSAGE
 export function isMetaRateCategory(category: string): category is MetaRateCategory {
   return (META_RATE_CATEGORIES as readonly string[]).includes(category);
 }
+
+/** The admin's corrections of the rate table: the setting's key (the Configuration screen). */
+export const META_RATES_CONFIG_KEY = 'meta_rates';
+
+/** The highest rate the setting takes, in USD per message (Meta's dearest marketing rate is a fraction of it). */
+export const META_RATE_LIMITS = { maxRate: 1 } as const;
+
+/**
+ * The admin's `meta_rates`: the day they checked Meta's rate card, and the rates they read there, by
+ * market (`brazil`, `rest-of-world`, …) and category. A rate left out keeps the packaged one.
+ */
+export interface MetaRateCorrections {
+  readonly checkedOn: string;
+  readonly rates: Readonly<Record<string, Partial<MetaCategoryRates>>>;
+}
+
+/** Every market of `table`, the rest of the world last. */
+export function marketsOf(table: MetaRateTable = META_MESSAGE_RATES): readonly MetaMarket[] {
+  return [...table.markets, table.restOfWorld];
+}
+
+/**
+ * The rate table in force: the packaged one with the admin's stored corrections over it. What is not
+ * a correction of a known market and category at a rate in bounds is ignored (the API refuses such a
+ * value on write; this reads what is stored, whatever wrote it).
+ */
+export function metaRateTableFrom(stored: unknown, table: MetaRateTable = META_MESSAGE_RATES): MetaRateTable {
+  if (stored === null || typeof stored !== 'object' || Array.isArray(stored)) return table;
+  const { checkedOn, rates } = stored as Partial<Record<keyof MetaRateCorrections, unknown>>;
+  if (typeof checkedOn !== 'string' || rates === null || typeof rates !== 'object') return table;
+  const corrected = (market: MetaMarket): MetaMarket => {
+    const given = (rates as Record<string, unknown>)[market.market];
+    if (given === null || typeof given !== 'object') return market;
+    const valid = Object.entries(given).filter(([category, rate]) => isMetaRateCategory(category) && isMetaRate(rate));
+    return { ...market, rates: { ...market.rates, ...Object.fromEntries(valid) } };
+  };
+  return { ...table, checkedOn, markets: table.markets.map(corrected), restOfWorld: corrected(table.restOfWorld) };
+}
+
+/** A rate the setting takes: US dollars per message, from 0 to {@link META_RATE_LIMITS}`.maxRate`. */
+export function isMetaRate(rate: unknown): rate is number {
+  return typeof rate === 'number' && Number.isFinite(rate) && rate >= 0 && rate <= META_RATE_LIMITS.maxRate;
+}

@@ -34,6 +34,8 @@ export interface AgentUsage {
   readonly models: readonly ModelUsage[];
   /** Meta's fees of the period's sent messages, agent replies and the others alike. */
   readonly metaFees: MetaFees;
+  /** The pipeline's own AWS resources for the period's replies: an estimate. */
+  readonly aws: AwsEstimate;
   /** `false` when there were more replies than one report reads: the figures count those it read. */
   readonly complete: boolean;
 }
@@ -55,6 +57,18 @@ export interface MetaFees {
   readonly unpriced: number;
 }
 
+/**
+ * What the pipeline's AWS resources cost for the replies, in US dollars: each reply's measured
+ * usage (its receipt, statuses, queue requests and turn) at list prices, and the orchestrator's
+ * wait on the model from the replies' recorded latency (lib/contract/aws-cost-estimate.ts). An
+ * estimate, never a bill: storage, media, the console and CloudWatch are not in it.
+ */
+export interface AwsEstimate {
+  readonly usd: number;
+  /** The replies' model calls, summed: the part of the orchestrator's time that grows with the model. */
+  readonly modelWaitSeconds: number;
+}
+
 export interface DailyAgentUsage extends AgentUsage {
   readonly day: UtcDay;
 }
@@ -63,6 +77,8 @@ export interface DailyAgentUsage extends AgentUsage {
 export interface UsageReport {
   readonly from: UtcDay;
   readonly to: UtcDay;
+  /** The day of the rate table Meta's fees were priced at: the admin's `meta_rates`, else the packaged table's. */
+  readonly metaRatesCheckedOn: string;
   readonly days: readonly DailyAgentUsage[];
   readonly total: AgentUsage;
 }

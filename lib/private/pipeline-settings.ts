@@ -163,8 +163,8 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
   const oldestMessageAgeAlarmThreshold = props.oldestMessageAgeAlarmThreshold ?? Duration.minutes(10);
   checkDuration(fail, 'oldestMessageAgeAlarmThreshold', oldestMessageAgeAlarmThreshold, ALARM_PERIOD, queueRetentionPeriod);
 
-  const webhookMemorySize = props.webhookMemorySize ?? 512;
-  const orchestratorMemorySize = props.orchestratorMemorySize ?? 512;
+  const webhookMemorySize = props.webhookMemorySize ?? PIPELINE_DEFAULTS.webhookMemorySize;
+  const orchestratorMemorySize = props.orchestratorMemorySize ?? PIPELINE_DEFAULTS.orchestratorMemorySize;
   checkInteger(fail, 'webhookMemorySize', webhookMemorySize, 128, 10240);
   checkInteger(fail, 'orchestratorMemorySize', orchestratorMemorySize, 128, 10240);
   const orchestratorMaxConcurrency = props.orchestratorMaxConcurrency ?? COST_GUARD_DEFAULTS.orchestratorMaxConcurrency;

@@ -264,17 +264,21 @@ describe('an admin tuning the agent', () => {
     const row = table.getByRole('row', { name: new RegExp(`^${day}`) });
     await row.waitFor();
     const cells = await row.getByRole('cell').allTextContents();
-    expect([...cells.slice(0, 3), ...cells.slice(5)]).toEqual(['2', '2.000', '400', 'model-a: 2 resp., 2.000 / 400 tokens']);
+    expect([...cells.slice(0, 3), ...cells.slice(6)]).toEqual(['2', '2.000', '400', 'model-a: 2 resp., 2.000 / 400 tokens']);
     // model-a is priced by the admin's setting: (2,000 × 3 + 400 × 15) / 1,000,000 dollars, an estimate.
     expect(cells[3]).toMatch(/^≈ US\$\s0,012$/);
     expect(cells[4]).toMatch(/^≈ US\$\s0,0068$/);
-    // The same day at a glance: a bar of the model's part under Meta's, and the period's parts in words.
-    const chart = page.getByRole('img', { name: /^Custo estimado por dia \(UTC\), em US\$ No período: tokens do modelo US\$\s0,012, tarifas da Meta US\$\s0,0068\./ });
+    // AWS: two replies' measured usage at list prices (their model's wait not recorded), US$ 0.00006, shown to four places.
+    expect(cells[5]).toMatch(/^≈ US\$\s0,0001$/);
+    // The same day at a glance: a bar of the model's part under Meta's and AWS's, and the period's parts in words
+    // (the period's AWS counts the replies the earlier tests' conversations got too).
+    const chart = page.getByRole('img', { name: /^Custo estimado por dia \(UTC\), em US\$ No período: tokens do modelo US\$\s0,012, tarifas da Meta US\$\s0,0068, AWS US\$\s0,\d{4}\./ });
     await chart.waitFor();
     const bar = chart.locator(`g[data-day="${day}"] rect`);
-    expect(await bar.evaluateAll((rects) => rects.map((rect) => Number(rect.getAttribute('height')) > 0))).toEqual([true, true]);
+    expect(await bar.evaluateAll((rects) => rects.map((rect) => Number(rect.getAttribute('height')) > 0))).toEqual([true, true, true]);
     await page.getByText('Tarifas da Meta: US$').waitFor();
-    await page.getByText(/^O custo é uma estimativa/).waitFor();
+    await page.getByText('AWS (estimativa): US$').waitFor();
+    await page.getByText(/^Todo custo é uma estimativa/).waitFor();
 
     await page.getByLabel('De (UTC)').fill(day);
     await page.getByLabel('Até (UTC)').fill(day);
@@ -361,6 +365,34 @@ describe('an admin tuning the agent', () => {
     await save.click();
     await waitUntil(async () => (await repositories.config.get('model_prices'))?.version === 3, 5000, 'the removal saved');
     expect((await repositories.config.get('model_prices'))?.value).toEqual({ 'model-a': { input: 3, output: 15 } });
+    expect(await unnamedControls(page)).toEqual([]);
+  });
+
+  it("corrects Meta's rates from Meta's rate card, with the day read, and the reports say which rates they priced at", async () => {
+    await openAdminScreen(page, 'Configuração');
+    const rates = page.getByRole('region', { name: 'Tarifas da Meta' });
+    const brazil = rates.getByRole('group', { name: 'Brasil' });
+    const service = brazil.getByRole('textbox', { name: 'Serviço' });
+    // Empty: the package's rate applies, and shows as the placeholder.
+    expect([await service.inputValue(), await service.getAttribute('placeholder')]).toEqual(['', '0.0068']);
+    const save = rates.getByRole('button', { name: 'Salvar: Tarifas da Meta' });
+
+    await service.fill('0,0055');
+    await save.click();
+    await rates.getByRole('alert').filter({ hasText: 'Informe o dia em que consultou a tabela da Meta: uma data até hoje.' }).waitFor();
+    await rates.getByLabel(/^Dia em que consultou a tabela da Meta/).fill('2026-12-01');
+    await service.fill('3');
+    await save.click();
+    await rates.getByRole('alert').filter({ hasText: 'Cada tarifa é em dólares americanos por mensagem, de 0 a 1 (aceita decimais).' }).waitFor();
+    expect(await repositories.config.get('meta_rates')).toBeUndefined();
+
+    await service.fill('0,0055');
+    await save.click();
+    await rates.getByRole('status').filter({ hasText: 'Tarifas da Meta: salvo.' }).waitFor();
+    expect((await repositories.config.get('meta_rates'))?.value).toEqual({ checkedOn: '2026-12-01', rates: { brazil: { service: 0.0055 } } });
+
+    await openAdminScreen(page, 'Relatórios');
+    await page.getByText('Tarifas da Meta pela tabela de 2026-12-01.').waitFor();
     expect(await unnamedControls(page)).toEqual([]);
   });
 

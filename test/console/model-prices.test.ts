@@ -4,7 +4,7 @@ import { MODEL_PRICE_DEFAULTS } from '../../lib/contract/defaults';
 import { estimatedCost, modelPricesFrom, priceOf } from '../../lib/contract/model-prices';
 import type { AgentUsage } from '../../lib/contract/usage-report';
 
-const usage = (models: AgentUsage['models']): AgentUsage => ({ replies: 0, inputTokens: 0, outputTokens: 0, models, metaFees: { messages: 0, billable: 0, usd: 0, unpriced: 0 }, complete: true });
+const usage = (models: AgentUsage['models']): AgentUsage => ({ replies: 0, inputTokens: 0, outputTokens: 0, models, metaFees: { messages: 0, billable: 0, usd: 0, unpriced: 0 }, aws: { usd: 0, modelWaitSeconds: 0 }, complete: true });
 
 it('prices a Bedrock model id by the longest default key it contains', () => {
   expect(priceOf('us.anthropic.claude-3-5-haiku-20241022-v1:0', MODEL_PRICE_DEFAULTS)).toEqual({ input: 0.8, output: 4 });

@@ -41,8 +41,8 @@ async function claimedCustomer(options: { windowClosedSince?: boolean } = {}): P
 }
 
 /** The conversation's history as the console shows it, newest first. */
-async function historyOf(customer: string): Promise<Array<Record<string, unknown>>> {
-  const answer = await operator.call('GET', `/api/conversations/${customer}`);
+async function historyOf(customer: string, reader: ConsoleClient = operator): Promise<Array<Record<string, unknown>>> {
+  const answer = await reader.call('GET', `/api/conversations/${customer}`);
   expect(answer.status).toBe(200);
   return answer.body.messages;
 }
@@ -97,4 +97,11 @@ it('prices each sent message from the first status that carries Meta’s pricing
   expect((await operator.call('POST', `/api/conversations/${customer}/templates`, { name: 'retomar_conversa', language: 'pt_BR', values: ['Ana', 'o seu exame'] })).status).toBe(201);
   await pipeline.fakeWhatsApp.reportStatus(sentTo(customer).at(-1)!.providerMessageId, 'delivered');
   expect((await historyOf(customer))[0]).toMatchObject({ template: { name: 'retomar_conversa' }, receipt: 'delivered', metaFee: { category: 'utility', market: 'brazil', usd: brazil.rates.utility } });
+
+  // An admin corrects Brazil's utility rate: admins, who see fees, read it at theirs; the packaged rate stays for the rest.
+  const version = (await admin.call('GET', '/api/admin/config/meta_rates')).body.config.version;
+  expect((await admin.call('PUT', '/api/admin/config/meta_rates', { value: { checkedOn: '2026-12-01', rates: { brazil: { utility: 0.005 } } }, expectedVersion: version })).status).toBe(200);
+  expect((await historyOf(customer, admin))[0]).toMatchObject({ template: { name: 'retomar_conversa' }, metaFee: { category: 'utility', market: 'brazil', usd: 0.005 } });
+  expect((await historyOf(customer))[0]).toMatchObject({ metaFee: { usd: brazil.rates.utility } });
+  expect((await admin.call('PUT', '/api/admin/config/meta_rates', { value: null, expectedVersion: version + 1 })).status).toBe(200);
 });

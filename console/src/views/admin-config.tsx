@@ -2,7 +2,9 @@ import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { AdminApi, operatorsOf, operatorsValue, type OperatorEntry } from '../admin-api';
 import { useConsole } from '../context';
-import { handoffTextsOf, handoffTextsValue, helpFactsOf, priceRowsOf, priceTableValue, SETTING_FORMS, type PriceRow, type SettingForm } from '../settings-schema';
+import { isMessageKey } from '../i18n';
+import { marketsOf, META_MESSAGE_RATES, META_RATE_CATEGORIES } from '../../../lib/contract/meta-message-rates';
+import { handoffTextsOf, handoffTextsValue, helpFactsOf, metaRatesValue, priceRowsOf, priceTableValue, rateFieldsOf, SETTING_FORMS, type PriceRow, type SettingForm } from '../settings-schema';
 import { describeFailure, describeProblem, FeedbackLine, LoadError, Section, useRemote, type Feedback } from './common';
 
 const OPERATORS_KEY = 'operators';
@@ -175,6 +177,8 @@ function SettingEditor({ admin, form }: { readonly admin: AdminApi; readonly for
         <TextsForm key={data.version} form={form} stored={data.value} heading={heading} onSave={save} />
       ) : form.kind === 'prices' ? (
         <PricesForm key={data.version} form={form} stored={data.value} heading={heading} onSave={save} onRefusal={setFeedback} />
+      ) : form.kind === 'rates' ? (
+        <RatesForm key={data.version} form={form} stored={data.value} heading={heading} onSave={save} onRefusal={setFeedback} />
       ) : (
         <TemplateForm key={data.version} form={form} stored={data.value} heading={heading} onSave={save} />
       )}
@@ -310,6 +314,49 @@ function PricesForm({ form, stored, heading, onSave, onRefusal }: FormProps<Extr
       <button type="button" disabled={rows.length >= form.limits.maxModels} onClick={() => setRows([...rows, { model: '', input: '', output: '' }])}>
         {t('config.prices.add')}
       </button>
+    </SettingFormFrame>
+  );
+}
+
+/**
+ * Meta's rates as the admin read them on Meta's rate card, over the packaged table: a field per
+ * market and category, empty for the packaged rate (shown as the placeholder), and the day read.
+ */
+function RatesForm({ stored, heading, onSave, onRefusal }: FormProps<Extract<SettingForm, { kind: 'rates' }>> & { readonly onRefusal: (feedback: Feedback) => void }) {
+  const { t } = useConsole();
+  const [fields, setFields] = useState(() => rateFieldsOf(stored));
+  // A market the words do not name yet shows as the table names it.
+  const marketName = (market: string) => {
+    const key = `config.rates.market.${market}`;
+    return isMessageKey(key) ? t(key) : market;
+  };
+  const submit = () => {
+    const checked = metaRatesValue(fields);
+    if ('problem' in checked) return onRefusal({ kind: 'error', text: describeProblem(t, checked.problem) ?? t('config.rates.invalid') });
+    return onSave(checked.value);
+  };
+  return (
+    <SettingFormFrame heading={heading} onSubmit={submit}>
+      <label>
+        {t('config.rates.checkedOn', { packaged: META_MESSAGE_RATES.checkedOn })}
+        <input type="date" value={fields.checkedOn} onInput={(event) => setFields({ ...fields, checkedOn: event.currentTarget.value })} />
+      </label>
+      {marketsOf().map(({ market, rates }) => (
+        <fieldset class="price-row">
+          <legend>{marketName(market)}</legend>
+          {META_RATE_CATEGORIES.map((category) => (
+            <label>
+              {t(`config.rates.category.${category}`)}
+              <input
+                inputMode="decimal"
+                placeholder={String(rates[category])}
+                value={fields.rates[market][category]}
+                onInput={(event) => setFields({ ...fields, rates: { ...fields.rates, [market]: { ...fields.rates[market], [category]: event.currentTarget.value } } })}
+              />
+            </label>
+          ))}
+        </fieldset>
+      ))}
     </SettingFormFrame>
   );
 }

@@ -144,7 +144,7 @@ function UsageTable({ report, prices }: { readonly report: UsageReport; readonly
       <CostChart days={dailyCostsOf(report.days, modelCostOf)} dollars={dollars} />
       <DayTable
         label={t('reports.table')}
-        columns={[t('reports.replies'), t('reports.inputTokens'), t('reports.outputTokens'), t('reports.cost'), t('reports.metaFees'), t('reports.models')]}
+        columns={[t('reports.replies'), t('reports.inputTokens'), t('reports.outputTokens'), t('reports.cost'), t('reports.metaFees'), t('reports.aws'), t('reports.models')]}
         days={report.days}
         total={report.total}
         cells={(usage: AgentUsage) => (
@@ -154,12 +154,14 @@ function UsageTable({ report, prices }: { readonly report: UsageReport; readonly
             <td class="number">{count(usage.outputTokens)}</td>
             <td class="number">{`≈ ${dollars(estimatedCost(usage, prices).usd)}`}</td>
             <td class="number">{`≈ ${dollars(usage.metaFees.usd)}`}</td>
+            <td class="number">{`≈ ${dollars(usage.aws.usd)}`}</td>
             <td>{usage.models.map((model) => <div>{modelLine(t, count, model)}</div>)}</td>
           </>
         )}
       />
       {!report.total.complete && <p>{t('reports.partialHint')}</p>}
       <p class="hint">{t('reports.costHint')}</p>
+      <p class="hint">{t('reports.metaRates', { date: report.metaRatesCheckedOn })}</p>
       {unpriced > 0 && <p class="hint">{t('reports.unpriced', { replies: count(unpriced) })}</p>}
       {report.total.metaFees.unpriced > 0 && <p class="hint">{t('reports.metaUnpriced', { messages: count(report.total.metaFees.unpriced) })}</p>}
     </>

@@ -4,13 +4,15 @@
  * (`LLM#{yyyy-mm-dd}`, docs/DESIGN.md#data-model). The report's shape is the operator API's
  * (lib/contract/usage-report.ts); the rules that fill it are here.
  */
-import type { AgentUsage, DailyAgentUsage, MetaFees, ModelUsage, UsageReport, UtcDay } from '../../../lib/contract/usage-report';
+import { awsEstimateUsd } from '../../../lib/contract/aws-cost-estimate';
+import { META_MESSAGE_RATES, type MetaRateTable } from '../../../lib/contract/meta-message-rates';
+import type { AgentUsage, AwsEstimate, DailyAgentUsage, MetaFees, ModelUsage, UsageReport, UtcDay } from '../../../lib/contract/usage-report';
 import { PipelineError } from './errors';
 import type { LlmUsage } from './message';
 import { isFreeMessage, metaFeeOf, type MetaPricing } from './meta-fee';
 import { utcDay } from './timestamps';
 
-export type { AgentUsage, DailyAgentUsage, MetaFees, ModelUsage, UsageReport, UtcDay };
+export type { AgentUsage, AwsEstimate, DailyAgentUsage, MetaFees, ModelUsage, UsageReport, UtcDay };
 
 type Counted = 'replies' | 'inputTokens' | 'outputTokens' | 'cacheReadInputTokens' | 'cacheWriteInputTokens';
 type ModelSum = Omit<ModelUsage, 'model'>;
@@ -22,12 +24,21 @@ const NO_FEES: MetaFees = { messages: 0, billable: 0, usd: 0, unpriced: 0 };
 
 /** Adds up replies and Meta's pricing of sent messages as a read hands them over, and days into a period. */
 export class AgentUsageTally {
+  /** `rates`: the table Meta's fees are priced at (default: the packaged one). */
+  constructor(private readonly rates: MetaRateTable = META_MESSAGE_RATES) {}
+
   private readonly models = new Map<string | undefined, ModelSum>();
   private fees: MetaFees = NO_FEES;
+  /** The replies added one by one, and their models' wait; a day added whole brings its estimate priced. */
+  private repliesAdded = 0;
+  private modelWaitMs = 0;
+  private addedAws: AwsEstimate = { usd: 0, modelWaitSeconds: 0 };
   private complete = true;
 
   /** One agent reply, with what its model call reported (a reply without figures counts no tokens). */
   addReply(llm: LlmUsage | undefined): void {
+    this.repliesAdded += 1;
+    this.modelWaitMs += llm?.latencyMs ?? 0;
     this.add({
       model: llm?.model,
       replies: 1,
@@ -38,10 +49,10 @@ export class AgentUsageTally {
     });
   }
 
-  /** Meta's pricing of one message sent to `customerId`, priced at the packaged rate table. */
+  /** Meta's pricing of one message sent to `customerId`, priced at the tally's rate table. */
   addMetaPricing(pricing: MetaPricing, customerId: string): void {
     const free = isFreeMessage(pricing);
-    const { usd } = metaFeeOf(pricing, customerId);
+    const { usd } = metaFeeOf(pricing, customerId, this.rates);
     this.addFees({ messages: 1, billable: free ? 0 : 1, usd: usd ?? 0, unpriced: usd === undefined ? 1 : 0 });
   }
 
@@ -49,6 +60,7 @@ export class AgentUsageTally {
   addUsage(usage: AgentUsage): void {
     usage.models.forEach((model) => this.add(model));
     this.addFees(usage.metaFees);
+    this.addedAws = { usd: this.addedAws.usd + usage.aws.usd, modelWaitSeconds: this.addedAws.modelWaitSeconds + usage.aws.modelWaitSeconds };
     if (!usage.complete) this.markIncomplete();
   }
 
@@ -65,7 +77,8 @@ export class AgentUsageTally {
     const models = [...this.models]
       .sort(([a], [b]) => (a === b ? 0 : a === undefined ? 1 : b === undefined ? -1 : a < b ? -1 : 1))
       .map(([model, sum]): ModelUsage => (model === undefined ? { ...sum } : { model, ...sum }));
-    return { ...sumOf(models), models, metaFees: this.fees, complete: this.complete };
+    const aws = { usd: this.addedAws.usd + awsEstimateUsd(this.repliesAdded, this.modelWaitMs), modelWaitSeconds: this.addedAws.modelWaitSeconds + this.modelWaitMs / 1000 };
+    return { ...sumOf(models), models, metaFees: this.fees, aws, complete: this.complete };
   }
 
   private add({ model, ...usage }: ModelUsage): void {
@@ -85,11 +98,11 @@ function sumOf(usages: readonly ModelSum[]): ModelSum {
   };
 }
 
-/** The report of `days` (as `reportDays` gives them), with their total. */
-export function usageReportOf(days: readonly DailyAgentUsage[]): UsageReport {
+/** The report of `days` (as `reportDays` gives them), with their total; their fees priced at the rates of `metaRatesCheckedOn`. */
+export function usageReportOf(days: readonly DailyAgentUsage[], metaRatesCheckedOn: string): UsageReport {
   const total = new AgentUsageTally();
   days.forEach((day) => total.addUsage(day));
-  return { from: days[0].day, to: days[days.length - 1].day, days, total: total.usage() };
+  return { from: days[0].day, to: days[days.length - 1].day, metaRatesCheckedOn, days, total: total.usage() };
 }
 
 /** The longest period a report covers. */

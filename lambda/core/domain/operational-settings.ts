@@ -1,6 +1,7 @@
 import { AVAILABILITY_TTL_BOUNDS, DEFAULT_HANDOFF_TEXTS, MODEL_PRICE_LIMITS, type ModelPrice, HANDOFF_TEXT_MAX_CHARACTERS, LINK_PLACEHOLDER, misplacesLink } from '../../../lib/contract';
 import type { HandoffTexts as HandoffTextsProps } from '../../../lib/contract/handoff-texts';
 import { PipelineError } from './errors';
+import { isMetaRate, isMetaRateCategory, marketsOf, META_RATE_LIMITS, META_RATES_CONFIG_KEY, type MetaRateCorrections } from '../../../lib/contract/meta-message-rates';
 import { MODEL_PRICES_CONFIG_KEY, type ModelPrices } from '../../../lib/contract/model-prices';
 import { DEFAULT_AVAILABILITY_TTL_HOURS, isOperatorPhone, OPERATOR_ROLES, OPERATORS_CONFIG_KEY, type OperatorRole } from './operator';
 import { isLanguageCode, isTemplateName, type TemplateRef } from './whatsapp-template';
@@ -33,7 +34,8 @@ export type SettingProblem =
   | { readonly code: 'too_long'; readonly field: string; readonly max: number }
   | { readonly code: 'blank_or_too_long'; readonly field: string; readonly max: number }
   | { readonly code: 'link_not_last'; readonly field: string; readonly placeholder: string }
-  | { readonly code: 'bad_template_ref'; readonly field: string };
+  | { readonly code: 'bad_template_ref'; readonly field: string }
+  | { readonly code: 'bad_date'; readonly field: string };
 
 export class InvalidConfigValueError extends PipelineError {
   override readonly name = 'InvalidConfigValueError';
@@ -49,7 +51,7 @@ export class InvalidConfigValueError extends PipelineError {
 }
 
 /** The keys an admin may write, in the order the console lists them. */
-export const EDITABLE_CONFIG_KEYS: readonly string[] = [OPERATORS_CONFIG_KEY, HANDOFF_TEXTS_CONFIG_KEY, HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY, AVAILABILITY_TTL_CONFIG_KEY, MODEL_PRICES_CONFIG_KEY];
+export const EDITABLE_CONFIG_KEYS: readonly string[] = [OPERATORS_CONFIG_KEY, HANDOFF_TEXTS_CONFIG_KEY, HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY, AVAILABILITY_TTL_CONFIG_KEY, MODEL_PRICES_CONFIG_KEY, META_RATES_CONFIG_KEY];
 
 /**
  * The value to store for `key`, normalised (operators get `added_by`/`added_at` kept or set);
@@ -59,7 +61,9 @@ export function validateConfigValue(key: string, value: unknown, context: { read
   if (key === OPERATORS_CONFIG_KEY) return validateOperators(value, context);
   if (key === HANDOFF_TEXTS_CONFIG_KEY) return validateHandoffTexts(value);
   if (key === HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY) return validateNoticeTemplate(value);
-  if (key === MODEL_PRICES_CONFIG_KEY) return validateModelPrices(value);
+  // A price table set to null is cleared: the packaged prices apply again.
+  if (key === MODEL_PRICES_CONFIG_KEY) return value === null ? null : validateModelPrices(value);
+  if (key === META_RATES_CONFIG_KEY) return value === null ? null : validateMetaRates(value, context.now);
   if (key === AVAILABILITY_TTL_CONFIG_KEY) {
     const { min, max } = AVAILABILITY_TTL_BOUNDS;
     if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {
@@ -142,6 +146,38 @@ function validateModelPrices(value: unknown): ModelPrices {
     prices[model] = { input: price.input as number, output: price.output as number };
   }
   return prices;
+}
+
+/**
+ * `{ "checkedOn": "YYYY-MM-DD", "rates": { "<market>": { "<category>": dollars } } }`: the day the
+ * admin read Meta's rate card (not after today), and the rates read there, USD per message.
+ */
+function validateMetaRates(value: unknown, now: string): MetaRateCorrections {
+  const field = META_RATES_CONFIG_KEY;
+  if (!isPlainObject(value) || !isPlainObject(value.rates)) throw new InvalidConfigValueError(`${field} must be { "checkedOn": "YYYY-MM-DD", "rates": { market: { category: dollars } } }`, { code: 'not_an_object', field });
+  const unknown = Object.keys(value).find((name) => name !== 'checkedOn' && name !== 'rates');
+  if (unknown !== undefined) throw new InvalidConfigValueError(`${field}: unknown field '${unknown.slice(0, 32)}'`, { code: 'unknown_field', field: `${field}.${unknown.slice(0, 32)}` });
+  const { checkedOn } = value;
+  if (typeof checkedOn !== 'string' || !isCalendarDay(checkedOn) || checkedOn > now.slice(0, 10)) {
+    throw new InvalidConfigValueError(`${field}.checkedOn must be the day Meta's rate card was read, YYYY-MM-DD, not after today`, { code: 'bad_date', field: `${field}.checkedOn` });
+  }
+  const markets = new Set(marketsOf().map((market) => market.market));
+  for (const [market, rates] of Object.entries(value.rates)) {
+    const place = `${field}.rates.${market.slice(0, 32)}`;
+    if (!markets.has(market)) throw new InvalidConfigValueError(`${place}: not a market of the rate table (${[...markets].join(', ')})`, { code: 'unknown_field', field: place });
+    if (!isPlainObject(rates)) throw new InvalidConfigValueError(`${place} must be { category: dollars }`, { code: 'not_an_object', field: place });
+    for (const [category, rate] of Object.entries(rates)) {
+      if (!isMetaRateCategory(category)) throw new InvalidConfigValueError(`${place}: unknown category '${category.slice(0, 32)}'`, { code: 'unknown_field', field: `${place}.${category.slice(0, 32)}` });
+      if (!isMetaRate(rate)) {
+        throw new InvalidConfigValueError(`${place}.${category} must be US dollars per message, from 0 to ${META_RATE_LIMITS.maxRate}`, { code: 'out_of_range', field: `${place}.${category}`, min: 0, max: META_RATE_LIMITS.maxRate });
+      }
+    }
+  }
+  return { checkedOn, rates: value.rates as MetaRateCorrections['rates'] };
+}
+
+function isCalendarDay(text: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().slice(0, 10) === text;
 }
 
 /**

@@ -1,5 +1,9 @@
 // The usage report's rules without a table: which UTC days a period covers, and how replies add up.
 import { AgentUsageTally, InvalidReportRangeError, MAX_REPORT_DAYS, reportDays, usageReportOf } from '../../../lambda/core/domain/agent-usage';
+import { awsEstimateUsd } from '../../../lib/contract/aws-cost-estimate';
+import { META_MESSAGE_RATES, metaRateTableFrom } from '../../../lib/contract/meta-message-rates';
+
+const NO_FEES = { messages: 0, billable: 0, usd: 0, unpriced: 0 };
 
 const now = new Date('2026-03-10T02:30:00-03:00'); // 05:30 UTC: the UTC day is the 10th
 
@@ -35,10 +39,13 @@ test('a tally adds replies per model, those without a model last, and a day cut 
   tuesday.addReply({ model: 'model-a', inputTokens: 7, outputTokens: 2, latencyMs: 100 });
   tuesday.markIncomplete();
 
-  const report = usageReportOf([
-    { day: '2026-03-09', ...monday.usage() },
-    { day: '2026-03-10', ...tuesday.usage() },
-  ]);
+  const report = usageReportOf(
+    [
+      { day: '2026-03-09', ...monday.usage() },
+      { day: '2026-03-10', ...tuesday.usage() },
+    ],
+    '2026-03-01',
+  );
 
   expect(report.days[0]).toEqual({
     day: '2026-03-09',
@@ -50,9 +57,11 @@ test('a tally adds replies per model, those without a model last, and a day cut 
       { model: 'model-b', replies: 1, inputTokens: 10, outputTokens: 1 },
       { replies: 1, inputTokens: 0, outputTokens: 0 },
     ],
+    metaFees: NO_FEES,
+    aws: { usd: awsEstimateUsd(3, 0), modelWaitSeconds: 0 },
     complete: true,
   });
-  expect(report).toMatchObject({ from: '2026-03-09', to: '2026-03-10' });
+  expect(report).toMatchObject({ from: '2026-03-09', to: '2026-03-10', metaRatesCheckedOn: '2026-03-01' });
   expect(report.total).toEqual({
     replies: 4,
     inputTokens: 22,
@@ -62,6 +71,8 @@ test('a tally adds replies per model, those without a model last, and a day cut 
       { model: 'model-b', replies: 1, inputTokens: 10, outputTokens: 1 },
       { replies: 1, inputTokens: 0, outputTokens: 0 },
     ],
+    metaFees: NO_FEES,
+    aws: { usd: expect.closeTo(awsEstimateUsd(4, 100), 12), modelWaitSeconds: 0.1 },
     complete: false,
   });
 });
@@ -79,5 +90,15 @@ test('prompt cache reads and writes are added up where a reply reported them, an
     { model: 'llama', replies: 1, inputTokens: 900, outputTokens: 20 },
   ]);
   expect(usage).toMatchObject({ replies: 3, inputTokens: 1_000, outputTokens: 42, cacheReadInputTokens: 1_500, cacheWriteInputTokens: 1_500 });
-  expect(usageReportOf([{ day: '2026-03-10', ...usage }]).total).toEqual(usage);
+  expect(usageReportOf([{ day: '2026-03-10', ...usage }], META_MESSAGE_RATES.checkedOn).total).toEqual(usage);
+});
+
+test("Meta's fees at the tally's rate table: the admin's correction of a market's rate over the packaged one", () => {
+  const corrected = metaRateTableFrom({ checkedOn: '2026-12-01', rates: { brazil: { service: 0.005 } } });
+  const tally = new AgentUsageTally(corrected);
+  const service = { billable: true, category: 'service', type: 'regular', pricingModel: 'PMP' };
+  tally.addMetaPricing(service, '5511999990000');
+  tally.addMetaPricing({ ...service, category: 'utility' }, '5511999990000');
+
+  expect(tally.usage().metaFees).toEqual({ messages: 2, billable: 2, usd: 0.005 + 0.0068, unpriced: 0 });
 });

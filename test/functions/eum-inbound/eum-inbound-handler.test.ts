@@ -102,7 +102,7 @@ describe('events on the topic', () => {
     await resources.expectNothingWritten();
   });
 
-  test('a status of a reply the pipeline sent is recorded on it, as the webhook records it', async () => {
+  test("a status of a reply the pipeline sent is recorded on it with Meta's pricing, as the webhook records it", async () => {
     const messages = new DynamoMessageRepository(new DynamoKit({ tableName: resources.table.name }), systemClock);
     const reply = { customerId: '5511988887777', sessionId: 'S1', messageId: 'reply-1', direction: 'outbound', role: 'assistant', text: 'Olá!', timestamp: '2026-03-10T11:00:00.000001Z', deliveryStatus: 'pending_send' } as const;
     await messages.append(reply);
@@ -110,8 +110,14 @@ describe('events on the topic', () => {
     const at = new Date(Math.floor(Date.now() / 1000) * 1000);
     const notification = statusNotification({ businessPhoneNumberId: '106540352242922', providerMessageId: 'wamid.OUT1', recipient: reply.customerId, status: 'delivered', at, callbackData: callbackDataOf(ref) });
     await handler(eventOf(JSON.stringify(notification)));
-    // The send's outcome was never recorded: the status settles it, with Meta's id.
-    expect(await messages.getOutbound(ref)).toMatchObject({ deliveryStatus: 'sent', providerMessageId: 'wamid.OUT1', receipt: { status: 'delivered' } });
+    // The send's outcome was never recorded: the status settles it, with Meta's id. The event carries
+    // Meta's webhook entry whole, so Meta's pricing is recorded on the same write as on the Cloud API.
+    expect(await messages.getOutbound(ref)).toMatchObject({
+      deliveryStatus: 'sent',
+      providerMessageId: 'wamid.OUT1',
+      receipt: { status: 'delivered' },
+      metaPricing: { billable: false, category: 'service', type: 'free_customer_service', pricingModel: 'PMP' },
+    });
     expect(await queueDepth(resources.queueUrl)).toBe(0);
   });
 

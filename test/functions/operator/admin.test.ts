@@ -110,6 +110,10 @@ it('validates each setting, compares and sets on its version, and audits who cha
   expect((await admin.call('PUT', '/api/admin/config/availability_ttl_hours', { value: 8, expectedVersion: 0 })).status).toBe(200);
   expect((await admin.call('PUT', '/api/admin/config/handoff_texts', { value: { fallback: '' }, expectedVersion: 0 })).status).toBe(400);
   expect((await admin.call('PUT', '/api/admin/config/handoff_texts', { value: { fallback: 'Já volto!' }, expectedVersion: 0 })).status).toBe(200);
+  // A price table is cleared with null, as the console does when its last row is removed: the packaged prices apply again.
+  expect((await admin.call('PUT', '/api/admin/config/model_prices', { value: { 'model-a': { input: 1, output: 2 } }, expectedVersion: 0 })).status).toBe(200);
+  expect((await admin.call('PUT', '/api/admin/config/model_prices', { value: null, expectedVersion: 1 })).status).toBe(200);
+  expect(await repositories.config.get('model_prices')).toMatchObject({ version: 2, value: undefined });
   expect((await admin.call('PUT', '/api/admin/config/anything_else', { value: 1, expectedVersion: 0 })).status).toBe(400);
   expect((await admin.call('GET', '/api/admin/config/anything_else')).status).toBe(404);
 
@@ -139,6 +143,16 @@ it('answers a refused setting with a code and the facts its words need, and writ
   expect(await refusal('model_prices', { 'anthropic.claude-3-haiku': { input: -1, output: 1.25 } })).toEqual({ code: 'out_of_range', field: 'model_prices.anthropic.claude-3-haiku.input', min: 0, max: 1000 });
   expect(await refusal('model_prices', { 'model-a': { input: 1 } })).toEqual({ code: 'out_of_range', field: 'model_prices.model-a.output', min: 0, max: 1000 });
   expect(await refusal('model_prices', ['model-a'])).toEqual({ code: 'not_an_object', field: 'model_prices' });
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  expect(await refusal('meta_rates', { checkedOn: '2026-12-01', rates: { brazil: { service: 1.5 } } })).toEqual({ code: 'out_of_range', field: 'meta_rates.rates.brazil.service', min: 0, max: 1 });
+  expect(await refusal('meta_rates', { checkedOn: '2026-12-01', rates: { brazil: { service: '0.01' } } })).toEqual({ code: 'out_of_range', field: 'meta_rates.rates.brazil.service', min: 0, max: 1 });
+  expect(await refusal('meta_rates', { checkedOn: '2026-12-01', rates: { mars: { service: 0.01 } } })).toEqual({ code: 'unknown_field', field: 'meta_rates.rates.mars' });
+  expect(await refusal('meta_rates', { checkedOn: '2026-12-01', rates: { brazil: { referral: 0.01 } } })).toEqual({ code: 'unknown_field', field: 'meta_rates.rates.brazil.referral' });
+  expect(await refusal('meta_rates', { checkedOn: tomorrow, rates: { brazil: { service: 0.01 } } })).toEqual({ code: 'bad_date', field: 'meta_rates.checkedOn' });
+  expect(await refusal('meta_rates', { checkedOn: '2026-02-30', rates: {} })).toEqual({ code: 'bad_date', field: 'meta_rates.checkedOn' });
+  expect(await refusal('meta_rates', { rates: { brazil: { service: 0.01 } } })).toEqual({ code: 'bad_date', field: 'meta_rates.checkedOn' });
+  expect(await refusal('meta_rates', { checkedOn: '2026-12-01', rates: [] })).toEqual({ code: 'not_an_object', field: 'meta_rates' });
+  expect(await refusal('meta_rates', { checkedOn: '2026-12-01', rates: {}, currency: 'BRL' })).toEqual({ code: 'unknown_field', field: 'meta_rates.currency' });
   // A refusal of the HTTP layer itself has no problem parts: its message is the whole answer.
   const unknownKey = await admin.call('PUT', '/api/admin/config/availability_ttl_hours', { value: 5 });
   expect(unknownKey.body).toEqual({ error: 'missing_field', message: expect.any(String) });

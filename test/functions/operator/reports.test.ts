@@ -8,10 +8,11 @@ import { createDynamoRepositories, type DynamoRepositories } from '../../../lamb
 import { writeShardOf } from '../../../lambda/core/adapters/dynamodb/keys';
 import type { Message } from '../../../lambda/core/domain/message';
 import type { MetaPricing } from '../../../lambda/core/domain/meta-fee';
+import { awsEstimateUsd } from '../../../lib/contract/aws-cost-estimate';
 import { META_MESSAGE_RATES, type MetaRateCategory } from '../../../lib/contract/meta-message-rates';
 import { utcDay } from '../../../lambda/core/domain/timestamps';
 import { KeyLayout } from '../../../lib/contract/key-layout';
-import type { HandoffReport, UsageReport } from '../../../lib/contract/operator-api';
+import type { AwsEstimate, HandoffReport, UsageReport } from '../../../lib/contract/operator-api';
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
 import { waitUntil } from '../../support/waiting';
@@ -42,6 +43,11 @@ afterAll(async () => {
 });
 
 let sequence = 0;
+/** The AWS estimate of `replies` replies whose models took `modelWaitMs` in all; the sums of days may differ in the last digits. */
+function awsOf(replies: number, modelWaitMs: number): AwsEstimate {
+  return { usd: expect.closeTo(awsEstimateUsd(replies, modelWaitMs), 12), modelWaitSeconds: expect.closeTo(modelWaitMs / 1000, 9) };
+}
+
 function agentReply(customerId: string, timestamp: string, llm: Message['llm']): Message {
   sequence++;
   return { customerId, sessionId: 'report', messageId: `reply-${sequence}`, direction: 'outbound', role: 'assistant', text: 'Olá!', timestamp, deliveryStatus: 'sent', llm };
@@ -64,8 +70,9 @@ test("per UTC day and model: the agent's replies and tokens from every write sha
   expect(answer.body).toEqual({
     from: '2026-01-05',
     to: '2026-01-07',
+    metaRatesCheckedOn: META_MESSAGE_RATES.checkedOn,
     days: [
-      { day: '2026-01-05', replies: 12, inputTokens: 1200, outputTokens: 120, models: [{ model: 'model-a', replies: 12, inputTokens: 1200, outputTokens: 120 }], metaFees: NO_FEES, complete: true },
+      { day: '2026-01-05', replies: 12, inputTokens: 1200, outputTokens: 120, models: [{ model: 'model-a', replies: 12, inputTokens: 1200, outputTokens: 120 }], metaFees: NO_FEES, aws: awsOf(12, 10_800), complete: true },
       {
         day: '2026-01-06',
         replies: 2,
@@ -76,9 +83,10 @@ test("per UTC day and model: the agent's replies and tokens from every write sha
           { replies: 1, inputTokens: 0, outputTokens: 0 },
         ],
         metaFees: NO_FEES,
+        aws: awsOf(2, 10),
         complete: true,
       },
-      { day: '2026-01-07', replies: 0, inputTokens: 0, outputTokens: 0, models: [], metaFees: NO_FEES, complete: true },
+      { day: '2026-01-07', replies: 0, inputTokens: 0, outputTokens: 0, models: [], metaFees: NO_FEES, aws: awsOf(0, 0), complete: true },
     ],
     total: {
       replies: 14,
@@ -90,6 +98,7 @@ test("per UTC day and model: the agent's replies and tokens from every write sha
         { replies: 1, inputTokens: 0, outputTokens: 0 },
       ],
       metaFees: NO_FEES,
+      aws: awsOf(14, 10_810),
       complete: true,
     },
   } satisfies UsageReport);
@@ -124,6 +133,24 @@ test("Meta's fees per UTC day: agent replies by their day, any other message by 
     ['2026-02-11', { messages: 3, billable: 2, usd: rate('north-america', 'marketing'), unpriced: 1 }],
   ]);
   expect(report.total.metaFees).toEqual({ messages: 4, billable: 3, usd: rate('brazil', 'service') + rate('north-america', 'marketing'), unpriced: 1 });
+});
+
+test("an admin's corrected rates price Meta's fees in the report and in the conversation, with the day they were read; an operator's view keeps the packaged rate", async () => {
+  const customerId = newCustomer();
+  const reply = { ...agentReply(customerId, '2026-02-20T10:00:00Z', { model: 'model-a', inputTokens: 10, outputTokens: 1 }), providerMessageId: 'wamid.corrected-rate' };
+  await sharded.messages.append(reply);
+  await sharded.messages.recordReceipt(sharded.messages.refFor(reply), { status: 'sent', at: '2026-02-20T10:00:01Z', providerMessageId: 'wamid.corrected-rate', pricing: { billable: true, category: 'service', type: 'regular', pricingModel: 'PMP' } });
+  const before = (await admin.call('GET', '/api/admin/config/meta_rates')).body.config.version;
+
+  const saved = await admin.call('PUT', '/api/admin/config/meta_rates', { value: { checkedOn: '2026-02-01', rates: { brazil: { service: 0.0055 } } }, expectedVersion: before });
+
+  expect(saved.status).toBe(200);
+  const report = (await admin.call('GET', '/api/admin/reports/usage?from=2026-02-20&to=2026-02-20')).body as UsageReport;
+  expect(report.metaRatesCheckedOn).toBe('2026-02-01');
+  expect(report.total.metaFees).toEqual({ messages: 1, billable: 1, usd: 0.0055, unpriced: 0 });
+  await admin.call('PUT', '/api/admin/config/meta_rates', { value: null, expectedVersion: before + 1 });
+  const packaged = (await admin.call('GET', '/api/admin/reports/usage?from=2026-02-20&to=2026-02-20')).body as UsageReport;
+  expect([packaged.metaRatesCheckedOn, packaged.total.metaFees.usd]).toEqual([META_MESSAGE_RATES.checkedOn, 0.0068]);
 });
 
 test('by default the last 7 UTC days, today included; a reply the agent just wrote counts with its model', async () => {

@@ -33,6 +33,7 @@ import {
   type TableKey,
 } from './keys';
 import { KeyLayout } from '../../../../lib/contract/key-layout';
+import type { MetaRateTable } from '../../../../lib/contract/meta-message-rates';
 import { KeyLayoutPolicy } from './key-layout';
 import { DynamoInboxVersion } from './inbox-version';
 import { deliveryUpdate, quarantineUpdate, receiptUpdate } from './message-updates';
@@ -168,7 +169,7 @@ export class DynamoMessageRepository implements MessageRepository {
    * unmerged: one Query per partition per page, only `llm`, `meta_pricing` and the customer
    * projected, messages past their retention left out as the history leaves them out.
    */
-  async agentUsageByDay(days: readonly UtcDay[], bound: UsageReadBound): Promise<DailyAgentUsage[]> {
+  async agentUsageByDay(days: readonly UtcDay[], bound: UsageReadBound, rates?: MetaRateTable): Promise<DailyAgentUsage[]> {
     const partitionsOfDays: string[][] = [];
     // One after another: the first may look up the migration marker, the others find it cached.
     for (const day of days) {
@@ -188,7 +189,7 @@ export class DynamoMessageRepository implements MessageRepository {
     });
     return Promise.all(
       days.map(async (day, index) => {
-        const tally = new AgentUsageTally();
+        const tally = new AgentUsageTally(rates);
         const addPricing = (item: Item) => {
           const priced = metaPricingOfItem(item);
           if (priced) tally.addMetaPricing(priced.pricing, priced.customerId);

@@ -1,4 +1,5 @@
 import type { OperationalConfig, VersionedResource } from '../../domain/admin';
+import { META_RATES_CONFIG_KEY, metaRateTableFrom, type MetaRateTable } from '../../../../lib/contract/meta-message-rates';
 import { reportDays, type UsageReport, usageReportOf } from '../../domain/agent-usage';
 import { type HandoffReport, handoffReportOf } from '../../domain/handoff-report';
 import { CRM_PROBLEM_STATUSES, type CrmSyncRow, type CrmSyncStatus, resolvedByOperator, retriedByOperator } from '../../domain/crm-sync';
@@ -59,6 +60,11 @@ export interface AdminConsoleDependencies {
   /** Where a notice template setting is checked: it must name a stored, approved template. */
   readonly templates: Pick<MessageTemplateRepository, 'get'>;
   readonly clock: Clock;
+}
+
+/** The rate table Meta's fees are priced at for admins: the admin's `meta_rates` over the packaged one. */
+export async function metaRatesInForce(config: Pick<OperationalConfigRepository, 'get'>): Promise<MetaRateTable> {
+  return metaRateTableFrom((await config.get(META_RATES_CONFIG_KEY))?.value);
 }
 
 /**
@@ -178,10 +184,11 @@ export class AdminConsole {
     return this.deps.consents.listRecent(page);
   }
 
-  /** The agent's replies and tokens per UTC day from `from` to `to` (default: the last 7 days), with their total. */
+  /** The agent's replies and tokens per UTC day from `from` to `to` (default: the last 7 days), with their total; Meta's fees at the admin's rates. */
   async usageReport(period: { readonly from?: string; readonly to?: string }): Promise<UsageReport> {
     const days = reportDays(period, this.deps.clock.now());
-    return usageReportOf(await this.deps.messages.agentUsageByDay(days, USAGE_REPORT_BOUND));
+    const rates = await metaRatesInForce(this.deps.config);
+    return usageReportOf(await this.deps.messages.agentUsageByDay(days, USAGE_REPORT_BOUND, rates), rates.checkedOn);
   }
 
   /** Per UTC day from `from` to `to` (the usage report's period): the handoffs, their claims and the medians of the customer's wait. */

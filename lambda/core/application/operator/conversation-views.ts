@@ -1,4 +1,5 @@
 import { type ConversationAction, mayDo } from '../../../../lib/contract/conversation-access';
+import type { MetaRateTable } from '../../../../lib/contract/meta-message-rates';
 import { metaFeeOf, type MetaFee } from '../../domain/meta-fee';
 import { deliveryFailureReason, type DeliveryFailureReason, type ReceiptStatus } from '../../domain/delivery-receipt';
 import { type InboxSearch, isUnreadFor } from '../../domain/inbox-summary';
@@ -156,7 +157,8 @@ export function summaryOf(session: Session, operator: Operator, names: ReadonlyM
   };
 }
 
-export function historyEntryOf(message: Message): HistoryEntry {
+/** `rates`: the table Meta's fee is priced at (default: the packaged one). */
+export function historyEntryOf(message: Message, rates?: MetaRateTable): HistoryEntry {
   return {
     messageId: message.messageId,
     sessionId: message.sessionId,
@@ -174,7 +176,7 @@ export function historyEntryOf(message: Message): HistoryEntry {
     editedAt: message.editedAt,
     revokedAt: message.revokedAt,
     media: message.media && mediaDescription(message.media),
-    metaFee: message.metaPricing && metaFeeOf(message.metaPricing, message.customerId),
+    metaFee: message.metaPricing && metaFeeOf(message.metaPricing, message.customerId, rates),
     replyTo: message.role === 'assistant' ? message.replyToMessageId : undefined,
   };
 }

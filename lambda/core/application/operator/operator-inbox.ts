@@ -1,4 +1,5 @@
 import { type InboxVersion, seenMarkOf } from '../../domain/inbox-summary';
+import type { MetaRateTable } from '../../../../lib/contract/meta-message-rates';
 import type { Operator } from '../../domain/operator';
 import { isAgentOwned, type Session, SessionState } from '../../domain/session';
 import type { Page, PageRequest } from '../../ports/repositories';
@@ -10,6 +11,8 @@ export interface OperatorInboxDependencies extends ActiveConversationsDependenci
   readonly inboxVersion: { current(operatorPhone: string, options?: { readonly agentLanes?: boolean }): Promise<InboxVersion>; raiseSeenMarks(operatorPhone: string): Promise<void> };
   /** Who the operators are (cached per process): a row names the person who has it. @default by phone alone */
   readonly operators?: Pick<OperatorDirectory, 'find' | 'list'>;
+  /** The rate table an admin sees Meta's fees at (the admin's `meta_rates` over the packaged one). @default the packaged table */
+  readonly metaRates?: () => Promise<MetaRateTable>;
 }
 
 /**
@@ -54,7 +57,10 @@ export class OperatorInbox {
   async get(operator: Operator, customerId: string, page: PageRequest): Promise<{ readonly conversation: ConversationView; readonly history: Page<HistoryEntry> }> {
     const session = await this.readable(operator, customerId);
     const [history, conversation] = await Promise.all([this.deps.messages.history(customerId, page), this.conversations.view(session), this.markSeen(operator, session)]);
-    return { conversation, history: { items: await this.withOperatorNames(history.items.map(historyEntryOf)), cursor: history.cursor } };
+    // Fees are the admins' to see: only their page of priced messages reads the rates in force.
+    const priced = operator.role === 'admin' && history.items.some((message) => message.metaPricing !== undefined);
+    const rates = priced ? await this.deps.metaRates?.() : undefined;
+    return { conversation, history: { items: await this.withOperatorNames(history.items.map((message) => historyEntryOf(message, rates))), cursor: history.cursor } };
   }
 
   /** The customer's active session, when the operator may read it (else `not_found`, or the rule's refusal: who has it, say). */

@@ -1,4 +1,5 @@
 import type { DailyAgentUsage, UtcDay } from '../../domain/agent-usage';
+import type { MetaRateTable } from '../../../../lib/contract/meta-message-rates';
 import type { DeliveryReceipt } from '../../domain/delivery-receipt';
 import type { InboundReaction } from '../../domain/inbound-turn';
 import type { OutOfPortfolioDemand } from '../../domain/demand';
@@ -38,7 +39,7 @@ export interface MessageRepository {
    * Scan): every partition of a day read to its end, at most `bound.pagesPerPartition` pages of
    * `bound.pageSize` replies each; a day cut at the bound is `complete: false`.
    */
-  agentUsageByDay(days: readonly UtcDay[], bound: UsageReadBound): Promise<DailyAgentUsage[]>;
+  agentUsageByDay(days: readonly UtcDay[], bound: UsageReadBound, rates?: MetaRateTable): Promise<DailyAgentUsage[]>;
   /** Where a message is stored (for the outbox operations). */
   refFor(message: Pick<Message, 'customerId' | 'timestamp' | 'messageId'>): OutboundRef;
   /** The message stored there (a reply of the outbox; a customer's voice note a retried turn appended already), read consistently. */
