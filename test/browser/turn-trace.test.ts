@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { FakeConverseModel } from '../../local/fake-bedrock/fake-converse-model';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { accessibilityViolations } from '../support/accessibility';
-import { ConsoleBrowser, openConversation } from '../support/console-browser';
+import { ConsoleBrowser, openConversation, screenshot } from '../support/console-browser';
 import { CREATE_ORDER_TOOL, FakeOrderService } from '../support/fake-order-service';
 import { newCustomer, newOperatorPhone } from '../support/ids';
 import { startOperatorPipeline } from '../support/pipeline';
@@ -48,4 +48,5 @@ it("shows an admin the turn's checks, its two model calls and the tool call, wit
   expect(text).not.toContain('pães');
   expect(await accessibilityViolations(page)).toEqual([]);
   expect(browser.problems).toEqual([]);
+  await screenshot(page, 'turn-trace-desktop');
 });
