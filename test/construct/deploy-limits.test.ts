@@ -12,11 +12,11 @@ import { consumerCrmFunction, pipelineProps } from '../support/synthesized-pipel
 
 const MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
 
-/** Synthesizes one pipeline with `props` (and what `extend` adds to its stack); the error synth throws, or '' when it passes. */
-function synthError(props: Partial<AgentPipelineProps>, extend?: (stack: Stack, pipeline: AgentPipeline) => void, stackProps?: StackProps): string {
+/** Synthesizes one pipeline with `props` (made in its stack, or given) and what `extend` adds to its stack; the error synth throws, or '' when it passes. */
+function synthError(props: Partial<AgentPipelineProps> | ((stack: Stack) => Partial<AgentPipelineProps>), extend?: (stack: Stack, pipeline: AgentPipeline) => void, stackProps?: StackProps): string {
   const app = new App();
   const stack = new Stack(app, 'Shop', stackProps);
-  const pipeline = new AgentPipeline(stack, 'Agent', pipelineProps(props));
+  const pipeline = new AgentPipeline(stack, 'Agent', pipelineProps(typeof props === 'function' ? props(stack) : props));
   extend?.(stack, pipeline);
   try {
     app.synth();
@@ -44,17 +44,7 @@ describe('synth refuses what would fail at deploy, naming what to change', () =>
         const fn = new lambda.Function(stack, `${prefix}${index}`, { runtime: lambda.Runtime.NODEJS_24_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => ({})') });
         return AgentTool.fromFunction(fn, { name, description: 'Looks an order up.', inputSchema: { type: 'object' } });
       });
-    const withTools = (build: (stack: Stack) => AgentBackend) => {
-      const app = new App();
-      const stack = new Stack(app, 'Shop');
-      new AgentPipeline(stack, 'Agent', pipelineProps({ agentBackend: build(stack) }));
-      try {
-        app.synth();
-        return '';
-      } catch (error) {
-        return (error as Error).message;
-      }
-    };
+    const withTools = (build: (stack: Stack) => AgentBackend) => synthError((stack) => ({ agentBackend: build(stack) }));
     expect(withTools((stack) => AgentBackend.bedrock({ modelId: MODEL, tools: toolsOf(stack, 'a') }))).toBe('');
     const stages = (stack: Stack) => AgentBackend.stages({ entry: 's0', agents: Object.fromEntries(['s0', 's1', 's2'].map((stage) => [stage, AgentBackend.bedrock({ modelId: MODEL, tools: toolsOf(stack, stage) })])) });
     expect(withTools(stages)).toMatch(/OrchestratorFunction's environment would be up to [\d,]+ bytes .* AGENT_STAGE_VARIABLES \([\d,]+ bytes, from agentBackend's stages \(AgentBackend\.stages\(\): their names, models, guardrails, functions and tools\): shorten it\)/);
