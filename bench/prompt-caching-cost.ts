@@ -1,6 +1,7 @@
 // `npm run bench:cache`: the input tokens billed and the estimated cost of a 10-turn conversation
-// with and without Bedrock prompt caching. The conversation runs through the local pipeline, so the
-// requests are the ones the orchestrator builds (the default system prompt, the four tools, the
+// with and without Bedrock prompt caching, then a 60-turn one with and without the agent's memory
+// (bench/long-conversation-cost.ts). The conversation runs through the local pipeline, so the
+// requests are the ones the orchestrator builds (the default system prompt, the built-in tools, the
 // session context and the stored history); the fake Converse model estimates their tokens and
 // bills them as Bedrock does, cache reads and writes included (local/fake-bedrock).
 import { BedrockConverseAgent } from '../lambda/core/adapters/agent/bedrock-converse-agent';
@@ -9,6 +10,7 @@ import { promptCachingSupportOf } from '../lib/contract/prompt-caching';
 import { addTotals, FakeConverseModel, type ModelTotals } from '../local/fake-bedrock/fake-converse-model';
 import { startLocalPipeline } from '../local/runtime/local-pipeline';
 import { startDynamoDbLocal, startSqsEmulator } from '../local/servers/local-servers';
+import { billedEquivalent, longConversation, reportLongConversation } from './long-conversation-cost';
 import { newCustomers, UNREACHED_BUDGET } from './measurement';
 
 /** A customer of a genetics lab qualifying their need; the turns stating facts make the agent record them (one tool round). */
@@ -38,6 +40,7 @@ type Model = (typeof MODELS)[number];
 async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const [dynamoDb, sqs] = await Promise.all([startDynamoDbLocal(), startSqsEmulator()]);
+  const endpoints = { dynamoDb: dynamoDb.endpoint, sqs: sqs.endpoint };
   try {
     const converse = async (model: Model, caching: boolean): Promise<ModelTotals[]> => {
       const fake = new FakeConverseModel({ toolRounds: (turn) => (STATES_A_FACT.has(turn.at(-1) ?? '') ? 1 : 0), replyWords: REPLY_WORDS, minimumCacheTokens: model.minimumCacheTokens });
@@ -63,6 +66,8 @@ async function main(): Promise<void> {
       const withCaching = await converse(model, true);
       process.stdout.write(`\n${report(model, without, withCaching)}\n`);
     }
+    const [withMemory, sliding] = [await longConversation(endpoints, true), await longConversation(endpoints, false)];
+    process.stdout.write(`\n${reportLongConversation(withMemory, sliding)}\n`);
     process.stdout.write(
       '\nTokens are estimated at one per 4 characters of each block (text, or the JSON of a tool spec, tool use or result);\n' +
         "the model's own tool-use instructions are not counted. Cache points as the orchestrator sends them; cache reads as\n" +
@@ -108,6 +113,7 @@ function report(model: Model, without: readonly ModelTotals[], withCaching: read
     '',
     `Input billed: ${off.inputTokens} tokens at the input price without caching; with it ${on.inputTokens} at the input price + ${on.cacheWriteInputTokens} cache writes + ${on.cacheReadInputTokens} cache reads ` +
       `($${billedInputOff.toFixed(5)} → $${billedInputOn.toFixed(5)}, ${(((billedInputOff - billedInputOn) / billedInputOff) * 100).toFixed(0)} % less).`,
+    `Billed-equivalent input (input + 1.25 × cache writes + 0.1 × cache reads): ${billedEquivalent(on).toFixed(0)} of ${off.inputTokens} uncached (${((billedEquivalent(on) / off.inputTokens) * 100).toFixed(1)} %).`,
     `Budget tokens (cache reads at 0.1, writes at 1.25, per turn): ${without.reduce((sum, turn) => sum + budgetTokens(turn), 0)} → ${withCaching.reduce((sum, turn) => sum + budgetTokens(turn), 0)}.`,
     `Conversation: $${costOf(model, off).toFixed(5)} → $${costOf(model, on).toFixed(5)} (${(((costOf(model, off) - costOf(model, on)) / costOf(model, off)) * 100).toFixed(0)} % less).`,
   ].join('\n');

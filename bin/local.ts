@@ -1,5 +1,6 @@
 // The whole pipeline on this machine, with no AWS account: `npm start` opens a chat as a WhatsApp
 // customer; `npm start -- send "text"` sends one message and prints the answer.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -16,6 +17,7 @@ import { LOCAL_ENV } from '../local/runtime/local-plan';
 import { watchAncestors } from '../local/runtime/parent-watch';
 import { replyAuthor } from '../local/runtime/reply-author';
 import type { ReceivedCrmRequest } from '../local/fake-crm/fake-crm';
+import type { KnowledgeDocument } from '../local/fake-bedrock/fake-knowledge-base';
 import type { InvocationReport } from '../local/runtime/sqs-event-source';
 import { LocalServerError } from '../local/servers/local-servers';
 import { UsageError } from './cli-command';
@@ -52,11 +54,15 @@ Options:
   --idle-timeout <seconds>       close a conversation the agent serves this long after its last
                                  message (default ${LOCAL_IDLE_TIMEOUT_SECONDS}; deployed: conversationIdleTimeout,
                                  24 hours); each close shows as an [idle] line
+  --knowledge <file.json>        a fake Bedrock knowledge base on 127.0.0.1 with these documents
+                                 ([{"location": "s3://…", "text": "…", "metadata": {…}}]), which a
+                                 Bedrock agent with ${LOCAL_ENV.bedrockKnowledgeBaseId} searches instead of Bedrock's
   -h, --help
 
 Environment:
   POWERTOOLS_LOG_LEVEL           the functions' log level (default WARN)
   ${LOCAL_ENV.agentBackend}=bedrock ${LOCAL_ENV.bedrockModelId}=<id>  answer with Amazon Bedrock (your own AWS credentials)
+  ${LOCAL_ENV.bedrockKnowledgeBaseId}=<id>   the Bedrock agent searches this knowledge base (the fake one with --knowledge)
   ${LOCAL_ENV.agentBackend}=stages ${LOCAL_ENV.agentStages}=<json>  named agents, as AgentBackend.stages() names them, e.g.
                                  '{"entry":"qualificacao","agents":{"qualificacao":{"${LOCAL_ENV.agentBackend}":"scripted"},
                                  "cadastro":{"${LOCAL_ENV.agentBackend}":"scripted"}}}'
@@ -95,6 +101,7 @@ interface CliOptions {
   readonly visibilityTimeoutSeconds?: number;
   readonly crm: boolean;
   readonly idleTimeoutSeconds: number;
+  readonly knowledgeDocuments?: readonly KnowledgeDocument[];
 }
 
 function parseCli(argv: string[]): CliOptions | 'help' {
@@ -110,6 +117,7 @@ function parseCli(argv: string[]): CliOptions | 'help' {
       'visibility-timeout': { type: 'string' },
       'no-crm': { type: 'boolean' },
       'idle-timeout': { type: 'string' },
+      'knowledge': { type: 'string' },
       'help': { type: 'boolean', short: 'h' },
     },
   });
@@ -135,7 +143,21 @@ function parseCli(argv: string[]): CliOptions | 'help' {
     visibilityTimeoutSeconds: optionalInteger(values['visibility-timeout'], '--visibility-timeout'),
     crm: values['no-crm'] !== true,
     idleTimeoutSeconds: optionalInteger(values['idle-timeout'], '--idle-timeout') ?? LOCAL_IDLE_TIMEOUT_SECONDS,
+    ...(values.knowledge !== undefined && { knowledgeDocuments: knowledgeDocumentsIn(values.knowledge) }),
   };
+}
+
+/** The documents of `--knowledge`: a JSON list of `{location, text, metadata?}`. */
+function knowledgeDocumentsIn(file: string): readonly KnowledgeDocument[] {
+  let documents: unknown;
+  try {
+    documents = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--knowledge ${file} could not be read as JSON: ${(error as Error).message}`);
+  }
+  const valid = (document: unknown) => typeof document === 'object' && document !== null && typeof (document as KnowledgeDocument).location === 'string' && typeof (document as KnowledgeDocument).text === 'string';
+  if (!Array.isArray(documents) || !documents.every(valid)) throw new UsageError(`--knowledge ${file} must hold a list of {"location": "s3://…", "text": "…"} documents.`);
+  return documents as KnowledgeDocument[];
 }
 
 function optionalInteger(value: string | undefined, name: string): number | undefined {
@@ -240,6 +262,7 @@ async function main(): Promise<number> {
       },
     },
     logFormatter: new CompactLogFormatter(),
+    knowledgeDocuments: options.knowledgeDocuments,
     onInvocation: (report) => {
       reports.push(report);
       reportListeners.forEach((listener) => listener(report));

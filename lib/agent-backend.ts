@@ -3,8 +3,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { AgentTool } from './agent-tool';
-import type { BedrockAgentBackendProps, BedrockGuardrail, BedrockInferenceConfig } from './bedrock-agent-backend-props';
-import { grantModelInvocation } from './private/bedrock-grants';
+import type { BedrockAgentBackendProps, BedrockAgentMemory, BedrockGuardrail, BedrockInferenceConfig, BedrockKnowledgeBase } from './bedrock-agent-backend-props';
+import { grantKnowledgeBaseSearch, grantModelInvocation } from './private/bedrock-grants';
 import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_GUARDRAIL_ACTIONS } from './private/permissions';
 import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, AGENT_TOOL_LIMITS, type AgentOptions, definedFields, type SingleAgentOptions, SYSTEM_PROMPT_MAX_CHARACTERS } from './contract';
 import { guardrailArn, synthesizedSystemPrompt, validateBedrockProps } from './private/bedrock-model-ids';
@@ -213,6 +213,8 @@ class BedrockAgentBackend extends AgentBackend {
   private readonly inferenceConfig?: BedrockInferenceConfig;
   private readonly guardrail?: BedrockGuardrail;
   private readonly promptCaching?: boolean;
+  private readonly knowledgeBase?: BedrockKnowledgeBase;
+  private readonly memory?: BedrockAgentMemory;
   private readonly tools: readonly AgentTool[];
 
   constructor(props: BedrockAgentBackendProps) {
@@ -222,6 +224,8 @@ class BedrockAgentBackend extends AgentBackend {
     this.inferenceConfig = props.inferenceConfig;
     this.guardrail = props.guardrail;
     this.promptCaching = props.promptCaching;
+    this.knowledgeBase = props.knowledgeBase;
+    this.memory = props.memory;
     this.tools = [...(props.tools ?? [])];
     validateBedrockProps(props);
     validateAgentTools(this.tools);
@@ -232,6 +236,10 @@ class BedrockAgentBackend extends AgentBackend {
     if (this.guardrail !== undefined) {
       orchestrator.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...BEDROCK_GUARDRAIL_ACTIONS], resources: [guardrailArn(this.guardrail.identifier)] }));
     }
+    const knowledgeBase = this.knowledgeBase;
+    if (knowledgeBase !== undefined) grantKnowledgeBaseSearch(orchestrator, knowledgeBase.knowledgeBaseId);
+    const memoryModelId = this.memory?.enabled === false ? undefined : this.memory?.modelId;
+    if (memoryModelId !== undefined && memoryModelId !== this.modelId) grantModelInvocation(scope, orchestrator, memoryModelId);
     const systemPrompt = this.systemPrompt === undefined ? undefined : synthesizedSystemPrompt(scope, this.systemPrompt);
     const agent: SingleAgentOptions = {
       backend: AGENT_BACKEND_KINDS.bedrock,
@@ -240,6 +248,8 @@ class BedrockAgentBackend extends AgentBackend {
       ...(this.inferenceConfig !== undefined && { inferenceConfig: definedFields(this.inferenceConfig) }),
       ...(this.guardrail !== undefined && { guardrail: { identifier: this.guardrail.identifier, version: this.guardrail.version } }),
       ...(this.promptCaching !== undefined && { promptCaching: this.promptCaching }),
+      ...(this.memory !== undefined && { memory: definedFields({ enabled: this.memory.enabled, foldEveryTurns: this.memory.foldEveryTurns, modelId: this.memory.modelId }) }),
+      ...(knowledgeBase !== undefined && { knowledgeBase: definedFields({ knowledgeBaseId: knowledgeBase.knowledgeBaseId, numberOfResults: knowledgeBase.numberOfResults, filter: knowledgeBase.filter }) as { knowledgeBaseId: string } }),
       ...(this.tools.length > 0 && { tools: this.tools.map((tool) => tool._bind(orchestrator)) }),
     };
     return { _agent: agent, bedrockModelId: this.modelId };

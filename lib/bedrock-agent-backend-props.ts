@@ -40,6 +40,71 @@ export interface BedrockGuardrail {
   readonly version: string;
 }
 
+/**
+ * An Amazon Bedrock knowledge base the agent searches: the model is offered a tool,
+ * `search_knowledge_base`, and calls it when a question needs the business's documents (not on
+ * every turn). Each search is one Bedrock Agent Runtime `Retrieve`; the orchestrator is granted
+ * `bedrock:Retrieve` on exactly this knowledge base.
+ */
+export interface BedrockKnowledgeBase {
+  /** The knowledge base's id (ten upper-case letters and digits, e.g. `ABCDE12345`), in the stack's account and Region. */
+  readonly knowledgeBaseId: string;
+
+  /**
+   * Passages one search hands the model, best first (1–10); each is cut to 1,500 characters, so a
+   * search adds at most about 4,000 tokens to the turn.
+   *
+   * @default 5
+   */
+  readonly numberOfResults?: number;
+
+  /**
+   * A metadata filter every search applies, in Retrieve's `RetrievalFilter` grammar: one operator
+   * per object — `equals`, `notEquals`, `greaterThan`, `greaterThanOrEquals`, `lessThan`,
+   * `lessThanOrEquals`, `in`, `notIn`, `startsWith`, `listContains`, `stringContains` with
+   * `{ key, value }`, or `andAll` / `orAll` with 2–5 filters. For example
+   * `{ equals: { key: 'audience', value: 'customers' } }`. Checked at synth.
+   *
+   * @default - no filter: every document of the knowledge base
+   */
+  readonly filter?: { [key: string]: any };
+}
+
+/**
+ * The agent's memory of a long conversation. The agent is shown the conversation's last 50
+ * messages within `agentHistoryMaxCharacters`; once a conversation outgrows that, its older
+ * messages fold into a summary kept on the session, written by `modelId`. The agent is then shown
+ * the summary and the messages after the fold point — a prefix that stays the same from turn to
+ * turn until the next fold, so the prompt cache keeps reading it. What the agent recorded
+ * (qualification and registration data, segment, intent) is shown on every turn whatever folds.
+ */
+export interface BedrockAgentMemory {
+  /**
+   * `false`: no summary; the agent is shown the newest messages that fit, the oldest falling off.
+   *
+   * @default true
+   */
+  readonly enabled?: boolean;
+
+  /**
+   * The model that writes the summary: a model id, inference profile id or application inference
+   * profile ARN, as `modelId` takes them (the orchestrator is granted it). A smaller model than the
+   * agent's does this well (e.g. a Claude Haiku or Amazon Nova Lite). Written into the orchestrator's
+   * asset at synth, so it must be a plain text.
+   *
+   * @default - the agent's own model
+   */
+  readonly modelId?: string;
+
+  /**
+   * Agent replies between two folds at least (1–20). Each fold costs one call of `modelId` and
+   * rewrites the cached prompt once; a fold keeps the newest `50 − 2 × foldEveryTurns` messages.
+   *
+   * @default 5
+   */
+  readonly foldEveryTurns?: number;
+}
+
 /** Properties of `AgentBackend.bedrock()`. */
 export interface BedrockAgentBackendProps {
   /**
@@ -97,6 +162,22 @@ export interface BedrockAgentBackendProps {
    * @default - on for the models of the table, off for any other model id
    */
   readonly promptCaching?: boolean;
+
+  /**
+   * A knowledge base the agent searches when a customer's question needs the business's documents.
+   * The documents each reply drew on are stored with it and shown to operators in the console.
+   *
+   * @default - no knowledge base
+   */
+  readonly knowledgeBase?: BedrockKnowledgeBase;
+
+  /**
+   * How the agent remembers a conversation longer than its window: older messages fold into a
+   * summary kept on the session (docs/AGENT.md, "Memory").
+   *
+   * @default - on: the agent's own model folds at most every 5 turns
+   */
+  readonly memory?: BedrockAgentMemory;
 
   /**
    * Tools of your own the model may call beside the built-in ones (`AgentTool.fromFunction()`), at

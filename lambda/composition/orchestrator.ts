@@ -41,6 +41,8 @@ export interface OrchestratorPorts extends FunctionPorts, SenderPorts, MediaPort
   readonly bedrockEndpoint?: string;
   /** Lambda endpoint to invoke the agent's and the tools' functions on instead of the SDK's (a local fake). */
   readonly lambdaEndpoint?: string;
+  /** Where the agent's knowledge base is searched (a local stand-in of Retrieve). Default: the Region's Bedrock Agent Runtime. */
+  readonly knowledgeBaseEndpoint?: string;
 }
 
 /** The orchestrator: the SQS contract (turn-handler.ts) on the turn use case, with the operator plane when it is on. */
@@ -100,6 +102,7 @@ function deployedStagePrompts(agent: AgentSettings, table: Parameters<typeof ope
 /** The agent backends' AWS calls signed as the identity the ports name, else the adapters' defaults (the role's). */
 function agentClients(ports: OrchestratorPorts): AgentClients {
   const credentials = credentialProvider(ports.awsCredentials);
-  if (credentials === undefined && ports.bedrockEndpoint === undefined && ports.lambdaEndpoint === undefined) return {};
-  return { converse: bedrockConverse({ credentials, endpoint: ports.bedrockEndpoint }), invoke: lambdaInvoke({ credentials, endpoint: ports.lambdaEndpoint }) };
+  const retrieve = { ...(credentials && { credentials }), ...(ports.knowledgeBaseEndpoint !== undefined && { endpoint: ports.knowledgeBaseEndpoint }) };
+  if (credentials === undefined && ports.bedrockEndpoint === undefined && ports.lambdaEndpoint === undefined) return { retrieve };
+  return { converse: bedrockConverse({ credentials, endpoint: ports.bedrockEndpoint }), invoke: lambdaInvoke({ credentials, endpoint: ports.lambdaEndpoint }), retrieve };
 }

@@ -1,4 +1,6 @@
 import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, AGENT_TOOL_LIMITS, RUNTIME_ENV } from '../../lib/contract';
+import { CONVERSATION_MEMORY_LIMITS } from '../../lib/contract/conversation-memory';
+import { KNOWLEDGE_BASE_LIMITS, type RetrievalFilter, retrievalFilterProblems } from '../../lib/contract/knowledge-base';
 import type { AgentSettings, AgentStageSettings, ConsumerToolSettings, SingleAgentSettings } from '../core/adapters/agent/agent-backend';
 import { LAMBDA_AGENT_MEDIA_CONTRACT_VERSION } from '../core/adapters/agent/agent-function-contract';
 import { AgentConfigurationError, type Check, flag, listOf, nullable, plainObject, recordOf, refusal, RuntimeConfigError, struct, text, textWhere, wholeNumber } from './settings-checks';
@@ -28,7 +30,14 @@ const TOOL = struct({
   sideEffects: flag,
   timeoutMs: wholeNumber(AGENT_TOOL_LIMITS.minTimeoutMs, AGENT_TOOL_LIMITS.maxTimeoutMs),
 });
-const BEDROCK = struct({ backend: text(), systemPrompt: nullable(text()), inferenceConfig: nullable(INFERENCE), promptCaching: nullable(flag), guardrail: flag, tools: listOf(TOOL, 1) }, ['tools']);
+const RETRIEVAL_FILTER: Check<RetrievalFilter> = (value, path) => {
+  const problems = retrievalFilterProblems(value, path);
+  if (problems.length > 0) throw refusal(path, `is not a Retrieve filter: ${problems.join('; ')}`);
+  return value as RetrievalFilter;
+};
+const KNOWLEDGE_BASE = struct({ numberOfResults: wholeNumber(1, KNOWLEDGE_BASE_LIMITS.maxNumberOfResults), filter: nullable(RETRIEVAL_FILTER) });
+const MEMORY = struct({ foldEveryTurns: wholeNumber(CONVERSATION_MEMORY_LIMITS.minFoldEveryTurns, CONVERSATION_MEMORY_LIMITS.maxFoldEveryTurns), modelId: nullable(text()) });
+const BEDROCK = struct({ backend: text(), systemPrompt: nullable(text()), inferenceConfig: nullable(INFERENCE), promptCaching: nullable(flag), guardrail: flag, knowledgeBase: nullable(KNOWLEDGE_BASE), memory: nullable(MEMORY), tools: listOf(TOOL, 1) }, ['tools']);
 const LAMBDA = struct({ backend: text(), contractVersion: wholeNumber(1, Number(LAMBDA_AGENT_MEDIA_CONTRACT_VERSION)) });
 const SCRIPTED = struct({ backend: text() });
 const STAGE_NAME = textWhere((name) => AGENT_STAGE_LIMITS.namePattern.test(name), `a stage name (${AGENT_STAGE_LIMITS.namePattern.source})`);
@@ -63,6 +72,8 @@ function readSingleAgent(document: unknown, path: string, variables: Variables, 
         ...(bedrock.inferenceConfig !== null && { inferenceConfig: bedrock.inferenceConfig }),
         ...(guardrail && { guardrail }),
         ...(bedrock.promptCaching !== null && { promptCaching: bedrock.promptCaching }),
+        ...(bedrock.memory !== null && { memory: bedrock.memory }),
+        ...(bedrock.knowledgeBase !== null && { knowledgeBase: { knowledgeBaseId: variable(variables, RUNTIME_ENV.bedrockKnowledgeBaseId, path), ...bedrock.knowledgeBase } }),
         ...(bedrock.tools !== undefined && { tools: consumerTools(bedrock.tools, variables, path) }),
         fallbackReply,
       };

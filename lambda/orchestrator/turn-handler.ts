@@ -3,8 +3,8 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { CUSTOM_METRICS, PIPELINE_DEFAULTS, turnOutcomeMetric } from '../../lib/contract';
-import { defaultModelCost } from '../../lib/contract/model-prices';
 import { decodeDispatchMessage } from '../core/adapters/sqs/dispatch-message';
+import { agentCostUsd } from '../core/application/agent-cost';
 import type { ProcessTurn } from '../core/application/process-turn';
 import type { AgentCallReport } from '../core/application/turn-settings';
 import type { ToolCallRecord } from '../core/ports/agent-tools';
@@ -64,10 +64,10 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
           const { cacheReadInputTokens, cacheWriteInputTokens } = report.agent.usage;
           if (cacheReadInputTokens !== undefined) metrics.addMetric(CUSTOM_METRICS.agentCacheReadInputTokens, MetricUnit.Count, cacheReadInputTokens);
           if (cacheWriteInputTokens !== undefined) metrics.addMetric(CUSTOM_METRICS.agentCacheWriteInputTokens, MetricUnit.Count, cacheWriteInputTokens);
-          const costUsd = defaultModelCost(report.agent.model, report.agent.usage);
-          if (costUsd !== undefined) metrics.addMetric(CUSTOM_METRICS.agentCostUsd, MetricUnit.NoUnit, costUsd);
         }
         addToolMetrics(metrics, report.agent.toolCalls ?? []);
+        const costUsd = agentCostUsd(report.agent);
+        if (costUsd !== undefined) metrics.addMetric(CUSTOM_METRICS.agentCostUsd, MetricUnit.NoUnit, costUsd);
       }
       if (report.overBudget) metrics.addMetric(report.overBudget === 'pipeline_tokens_per_day' ? CUSTOM_METRICS.turnOverPipelineBudget : CUSTOM_METRICS.turnOverBudget, MetricUnit.Count, 1);
       if (report.pipelineTokensToday !== undefined) metrics.addMetric(CUSTOM_METRICS.pipelineAgentTokensToday, MetricUnit.Count, report.pipelineTokensToday);

@@ -5,6 +5,7 @@
  * one place defaults are applied. CDK-free. Internal: not part of the jsii API.
  */
 import type { HandoffTexts } from './handoff-texts';
+import type { RetrievalFilter } from './knowledge-base';
 import type { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, WHATSAPP_CHANNEL_KINDS } from './environment';
 import type { ConsumerToolDocument, InferenceSettings, LinkedPhoneNumber, SimpleSettingName, SimpleSettingValue, TemplateName } from './settings-document';
 
@@ -65,6 +66,10 @@ export type SingleAgentOptions =
       readonly inferenceConfig?: InferenceSettings;
       readonly guardrail?: { readonly identifier: string; readonly version: string };
       readonly promptCaching?: boolean;
+      /** Searched through Retrieve; the id is resolved by CloudFormation, the rest written into the document. */
+      readonly knowledgeBase?: { readonly knowledgeBaseId: string; readonly numberOfResults?: number; readonly filter?: RetrievalFilter };
+      /** On unless `enabled` is false. */
+      readonly memory?: { readonly enabled?: boolean; readonly foldEveryTurns?: number; readonly modelId?: string };
       /** The consumer's tools, each with the function that answers it. */
       readonly tools?: readonly ConsumerToolOptions[];
     }

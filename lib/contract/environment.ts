@@ -20,6 +20,8 @@ export const RUNTIME_ENV = {
   bedrockModelId: 'BEDROCK_MODEL_ID',
   bedrockGuardrailId: 'BEDROCK_GUARDRAIL_ID',
   bedrockGuardrailVersion: 'BEDROCK_GUARDRAIL_VERSION',
+  /** The Bedrock knowledge base a Bedrock agent searches (`knowledgeBase.knowledgeBaseId`). */
+  bedrockKnowledgeBaseId: 'BEDROCK_KNOWLEDGE_BASE_ID',
   /** The consumer's agent function (`AgentBackend.fromFunction()`). */
   agentFunctionName: 'AGENT_FUNCTION_NAME',
   /** The functions of a Bedrock agent's consumer tools (`AgentTool.fromFunction()`): `name=function,name=function`. */

@@ -8,10 +8,12 @@
  * `usage-report.ts`) are imported by their own path, with `import type`, by the operator function,
  * the runtime's domain and the console.
  */
+export * from './conversation-memory';
 export * from './defaults';
 export * from './environment';
 export * from './handoff-texts';
 export * from './key-layout';
+export * from './knowledge-base';
 export * from './locale';
 export * from './locale-presets';
 export * from './metrics';

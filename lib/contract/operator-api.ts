@@ -128,6 +128,8 @@ export interface HistoryEntry {
   readonly metaFee?: MetaFee;
   /** An agent's reply: the customer message it answers, which names its turn (admins read the turn's trace by it). */
   readonly replyTo?: string;
+  /** An agent reply's knowledge-base sources: the documents (S3 URIs, URLs…) of the passages its searches found. */
+  readonly knowledgeSources?: readonly string[];
 }
 
 /** A message's fee at the documented rate table (`meta-message-rates.ts`): an estimate, never a bill. */

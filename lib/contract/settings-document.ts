@@ -6,7 +6,9 @@
  * one. CDK-free. Internal: not part of the jsii API.
  */
 import type { HandoffTexts } from './handoff-texts';
+import type { ConversationMemorySettings } from './conversation-memory';
 import { KeyLayout } from './key-layout';
+import type { KnowledgeBaseSettings } from './knowledge-base';
 import { Locale } from './locale';
 import type { LocaleText } from './locale-presets';
 import type { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, WHATSAPP_CHANNEL_KINDS } from './environment';
@@ -113,6 +115,10 @@ export type SingleAgentDocument =
       /** `null`: as the model table of prompt-caching.ts says. */
       readonly promptCaching: boolean | null;
       readonly guardrail: boolean;
+      /** The knowledge base the agent searches (its id is in the environment); `null`: none. */
+      readonly knowledgeBase: KnowledgeBaseSettings | null;
+      /** How older history folds into the session's summary; `null`: never (the window slides). */
+      readonly memory: ConversationMemorySettings | null;
       /** The consumer's tools, when there are any; each one's function is in `AGENT_TOOL_FUNCTIONS`. */
       readonly tools?: readonly ConsumerToolDocument[];
     }

@@ -1,9 +1,30 @@
 import { Arn, ArnFormat, Aws } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { crossRegionProfilePrefix, foundationModelArn, GLOBAL_PROFILE_PREFIX, isApplicationProfileArn, warnOnGeographyMismatch } from './bedrock-model-ids';
+import { crossRegionProfilePrefix, foundationModelArn, GLOBAL_PROFILE_PREFIX, isApplicationProfileArn, knowledgeBaseArn, warnOnGeographyMismatch } from './bedrock-model-ids';
 import { acknowledgeFinding } from './nag-acknowledgements';
-import { BEDROCK_INVOKE_ACTIONS } from './permissions';
+import { BEDROCK_INVOKE_ACTIONS, BEDROCK_RETRIEVE_ACTIONS } from './permissions';
+
+/** Each orchestrator's one `bedrock:Retrieve` statement, which every knowledge base of its agents joins. */
+const retrieveStatements = new WeakMap<iam.IPrincipal, iam.PolicyStatement>();
+
+/**
+ * Lets the orchestrator search the knowledge base: `bedrock:Retrieve` on exactly its ARN. Stages
+ * with knowledge bases of their own share one statement, so ten of them cost the role ten ARNs
+ * rather than ten statements (the role's policies have a size limit; docs/DEPLOY-LIMITS.md).
+ */
+export function grantKnowledgeBaseSearch(orchestrator: iam.IGrantable, knowledgeBaseId: string): void {
+  const principal = orchestrator.grantPrincipal;
+  const arn = knowledgeBaseArn(knowledgeBaseId);
+  const shared = retrieveStatements.get(principal);
+  if (shared !== undefined) {
+    if (!shared.resources.includes(arn)) shared.addResources(arn);
+    return;
+  }
+  const statement = new iam.PolicyStatement({ actions: [...BEDROCK_RETRIEVE_ACTIONS], resources: [arn] });
+  retrieveStatements.set(principal, statement);
+  principal.addToPrincipalPolicy(statement);
+}
 
 /**
  * Lets the orchestrator invoke `modelId`: exactly the model, or, for an inference profile, the

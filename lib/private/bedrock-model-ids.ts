@@ -1,6 +1,8 @@
 import { Annotations, Arn, ArnFormat, Aws, Stack, Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { BedrockAgentBackendProps } from '../bedrock-agent-backend-props';
+import type { BedrockAgentBackendProps, BedrockAgentMemory, BedrockKnowledgeBase } from '../bedrock-agent-backend-props';
+import { CONVERSATION_MEMORY_LIMITS } from '../contract/conversation-memory';
+import { KNOWLEDGE_BASE_LIMITS, retrievalFilterProblems } from '../contract/knowledge-base';
 import { SYSTEM_PROMPT_MAX_CHARACTERS } from '../contract/operator-setting-limits';
 
 // What a Bedrock model id, inference profile or guardrail may be, and the ARNs they grant.
@@ -53,8 +55,8 @@ export function validateBedrockProps(props: BedrockAgentBackendProps): void {
   const fail = (problem: string): never => {
     throw new Error(`AgentBackend.bedrock: ${problem}`);
   };
-  const { modelId, systemPrompt, inferenceConfig, guardrail } = props;
-  if (!Token.isUnresolved(modelId) && !MODEL_ID.test(modelId) && !APPLICATION_PROFILE_ARN.test(modelId)) {
+  const { modelId, systemPrompt, inferenceConfig, guardrail, knowledgeBase, memory } = props;
+  if (!Token.isUnresolved(modelId) && !isModelId(modelId)) {
     fail(
       `modelId '${modelId}' is not a Bedrock model id, cross-Region inference profile id or application inference profile ARN ` +
         "(e.g. 'anthropic.claude-sonnet-4-5-20250929-v1:0', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' or " +
@@ -78,6 +80,40 @@ export function validateBedrockProps(props: BedrockAgentBackendProps): void {
       fail(`guardrail.version '${guardrail.version}' must be a published version number ('1') or 'DRAFT'.`);
     }
   }
+  if (knowledgeBase) checkKnowledgeBase(fail, knowledgeBase);
+  if (memory) checkMemory(fail, memory);
+}
+
+function isModelId(modelId: string): boolean {
+  return MODEL_ID.test(modelId) || APPLICATION_PROFILE_ARN.test(modelId);
+}
+
+function checkMemory(fail: (problem: string) => never, { modelId, foldEveryTurns }: BedrockAgentMemory): void {
+  if (modelId !== undefined && Token.isUnresolved(modelId)) fail("memory.modelId holds a value CloudFormation resolves only at deploy time; it is written into the orchestrator's asset at synth. Give the model id itself.");
+  if (modelId !== undefined && !isModelId(modelId)) fail(`memory.modelId '${modelId}' is not a Bedrock model id, cross-Region inference profile id or application inference profile ARN.`);
+  const { minFoldEveryTurns, maxFoldEveryTurns } = CONVERSATION_MEMORY_LIMITS;
+  if (foldEveryTurns !== undefined && (!Number.isInteger(foldEveryTurns) || foldEveryTurns < minFoldEveryTurns || foldEveryTurns > maxFoldEveryTurns)) {
+    fail(`memory.foldEveryTurns must be a whole number from ${minFoldEveryTurns} to ${maxFoldEveryTurns}; got ${foldEveryTurns}.`);
+  }
+}
+
+function checkKnowledgeBase(fail: (problem: string) => never, { knowledgeBaseId, numberOfResults, filter }: BedrockKnowledgeBase): void {
+  if (!Token.isUnresolved(knowledgeBaseId) && !KNOWLEDGE_BASE_LIMITS.idPattern.test(knowledgeBaseId)) {
+    fail(`knowledgeBase.knowledgeBaseId '${knowledgeBaseId}' is not a knowledge base id; give its ten upper-case letters and digits (e.g. 'ABCDE12345'), not its name or ARN.`);
+  }
+  const { maxNumberOfResults } = KNOWLEDGE_BASE_LIMITS;
+  if (numberOfResults !== undefined && (!Number.isInteger(numberOfResults) || numberOfResults < 1 || numberOfResults > maxNumberOfResults)) {
+    fail(`knowledgeBase.numberOfResults must be a whole number from 1 to ${maxNumberOfResults}; got ${numberOfResults}.`);
+  }
+  if (filter === undefined) return;
+  if (Token.isUnresolved(JSON.stringify(filter))) fail("knowledgeBase.filter holds a value CloudFormation resolves only at deploy time; the filter is written into the orchestrator's asset at synth. Give the values themselves.");
+  const problems = retrievalFilterProblems(filter, 'knowledgeBase.filter');
+  if (problems.length > 0) fail(`${problems.join('; ')}.`);
+}
+
+/** `bedrock:Retrieve`'s resource: the knowledge base in the stack's account and Region. */
+export function knowledgeBaseArn(knowledgeBaseId: string): string {
+  return Arn.format({ partition: Aws.PARTITION, service: 'bedrock', region: Aws.REGION, account: Aws.ACCOUNT_ID, resource: 'knowledge-base', resourceName: knowledgeBaseId, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
 }
 
 /**

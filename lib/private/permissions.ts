@@ -333,6 +333,8 @@ export const BEDROCK_GUARDRAIL_ACTIONS = ['bedrock:ApplyGuardrail'] as const;
 
 /** Consumer-supplied tool functions (`AgentTool.fromFunction`). */
 export const AGENT_TOOL_INVOKE_ACTIONS = ['lambda:InvokeFunction'] as const;
+/** Bedrock knowledge base the agent searches (Bedrock Agent Runtime `Retrieve`). */
+export const BEDROCK_RETRIEVE_ACTIONS = ['bedrock:Retrieve'] as const;
 
 /** Consumer-supplied agent function. */
 export const AGENT_FUNCTION_INVOKE_ACTIONS = ['lambda:InvokeFunction'] as const;

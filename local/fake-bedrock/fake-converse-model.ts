@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ContentBlock, ConverseCommandInput, Message, TokenUsage } from '@aws-sdk/client-bedrock-runtime';
 import type { ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
-import { SESSION_CONTEXT_OPENING } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
+import { SESSION_CONTEXT_OPENING, SUMMARY_OPENING } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
 
 export interface FakeConverseModelOptions {
   /** Latency of every round trip, in milliseconds. Default 0. */
@@ -84,7 +84,7 @@ export class FakeConverseModel {
     // The turn's customer messages: the last user message with text (the later ones carry tool results).
     const turnStart = messages.map((message) => message.role === 'user' && (message.content ?? []).some((block) => block.text !== undefined)).lastIndexOf(true);
     const roundsDone = messages.slice(turnStart + 1).filter((message) => message.role === 'assistant').length;
-    const turn = (messages[turnStart]?.content ?? []).flatMap((block) => (block.text === undefined || block.text.startsWith(SESSION_CONTEXT_OPENING) ? [] : [block.text]));
+    const turn = (messages[turnStart]?.content ?? []).flatMap((block) => (block.text === undefined || block.text.startsWith(SESSION_CONTEXT_OPENING) || block.text.startsWith(SUMMARY_OPENING) ? [] : [block.text]));
     const { toolRounds = 1 } = this.options;
     const asked = this.options.toolCall?.(turn, roundsDone);
     const toolUse = asked !== undefined || roundsDone < (typeof toolRounds === 'number' ? toolRounds : toolRounds(turn));

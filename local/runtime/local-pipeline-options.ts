@@ -13,6 +13,7 @@ import type { AgentPort } from '../../lambda/core/ports/agent';
 import type { ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
 import type { ConsumerToolOptions } from '../../lib/contract/deployment-options';
 import type { LocalFunctionHandler } from '../fake-aws/fake-lambda';
+import type { KnowledgeDocument } from '../fake-bedrock/fake-knowledge-base';
 import type { FakeTranscribeOptions } from '../fake-aws/fake-transcribe';
 import type { AwsPermissionCheck } from '../fake-aws/permission-check';
 import type { ReceivedCrmRequest } from '../fake-crm/fake-crm';
@@ -55,6 +56,12 @@ export interface LocalPipelineOptions {
    * Default: off, as the construct's default.
    */
   readonly transcription?: LocalTranscriptionOptions;
+  /**
+   * Documents of a fake Bedrock knowledge base on 127.0.0.1 (Retrieve's shape), which a Bedrock
+   * agent with a knowledge base (`BEDROCK_KNOWLEDGE_BASE_ID`) searches instead of Bedrock's.
+   * Default: none; such an agent searches the real knowledge base with the user's credentials.
+   */
+  readonly knowledgeDocuments?: readonly KnowledgeDocument[];
   /** Queue settings to override (e.g. a short visibility timeout so retries come quickly). */
   readonly queue?: LocalQueueOptions;
   /**

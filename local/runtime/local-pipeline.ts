@@ -24,6 +24,7 @@ import type { CrmSyncRunReport } from '../../lambda/core/application/sync-crm-pr
 import { StaticConsole } from '../../lambda/operator/static-console';
 import { FakeSecretsManager } from '../fake-aws/fake-secrets-manager';
 import { FakeTranscribe } from '../fake-aws/fake-transcribe';
+import { FakeKnowledgeBase } from '../fake-bedrock/fake-knowledge-base';
 import { FakeCrm } from '../fake-crm/fake-crm';
 import { FakeEndUserMessaging } from '../fake-whatsapp/fake-end-user-messaging';
 import { FakeGraphApi } from '../fake-whatsapp/fake-graph-api';
@@ -91,6 +92,8 @@ export interface LocalPipeline {
   readonly mediaBucketName?: string;
   /** The fake Amazon Transcribe the orchestrator transcribes voice notes with (with `transcription` only). */
   readonly fakeTranscribe?: FakeTranscribe;
+  /** The fake knowledge base the agent searches (with `knowledgeDocuments` only). */
+  readonly fakeKnowledgeBase?: FakeKnowledgeBase;
   readonly endpoints: { readonly dynamoDb: string; readonly sqs: string; readonly s3: string };
   /** Children this pipeline started (DynamoDB Local, SQS emulator), by PID. */
   readonly childPids: readonly number[];
@@ -185,6 +188,8 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
         ? await FakeTranscribe.start({ transcripts: options.transcription.transcripts, pollsUntilDone: options.transcription.pollsUntilDone, permissions: options.permissions })
         : undefined;
     if (fakeTranscribe) cleanup.add(() => fakeTranscribe.close());
+    const fakeKnowledgeBase = options.knowledgeDocuments && (await FakeKnowledgeBase.start({ documents: options.knowledgeDocuments, permissions: options.permissions }));
+    if (fakeKnowledgeBase) cleanup.add(() => fakeKnowledgeBase.close());
 
     // The operator function's URL is part of what the others are told: it is served first, and composed from the same plan.
     let operator: OperatorHandler | undefined;
@@ -229,7 +234,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       operator = composeOperator(operatorSettings, { ...portsOf('operator'), console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY, operatorSettings.locale) });
     }
     const { bedrockEndpoint, lambdaEndpoint } = await startAgentStandIns(options.bedrockAgent, options.permissions, cleanup);
-    const orchestrator = composeOrchestrator(settings, { ...portsOf('orchestrator'), agent: options.agent, bedrockEndpoint, lambdaEndpoint, turnSettings: options.turnSettings });
+    const orchestrator = composeOrchestrator(settings, { ...portsOf('orchestrator'), agent: options.agent, bedrockEndpoint, lambdaEndpoint, turnSettings: options.turnSettings, knowledgeBaseEndpoint: fakeKnowledgeBase?.endpoint });
 
     // The sign-in of the operator plane, to hand out the links the `login` WhatsApp message would get, and who its operators are.
     const access = settings.operatorPlane && composeOperatorAccess(settings.operatorPlane, composeFunction('operator', settings, portsOf('operator')));
@@ -321,6 +326,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       deadLetterQueueUrl: queues.deadLetterQueueUrl,
       mediaBucketName,
       fakeTranscribe,
+      fakeKnowledgeBase,
       endpoints: { dynamoDb, sqs, s3 },
       childPids: cleanup.pids,
       sqsClient,

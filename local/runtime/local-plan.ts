@@ -39,6 +39,7 @@ export const LOCAL_ENV = {
   /** JSON `{entry, maxHandoversPerTurn, agents: {name: {…the stage's own variables…}}}`. */
   agentStages: 'AGENT_STAGES',
   bedrockModelId: RUNTIME_ENV.bedrockModelId,
+  bedrockKnowledgeBaseId: RUNTIME_ENV.bedrockKnowledgeBaseId,
   agentFunctionName: RUNTIME_ENV.agentFunctionName,
   locale: 'PIPELINE_LOCALE',
   keyLayout: 'KEY_LAYOUT',
@@ -160,7 +161,9 @@ export function localAgent(options: LocalPipelineOptions, env: NodeJS.ProcessEnv
   const { bedrockAgent } = options;
   if (bedrockAgent !== undefined) {
     const tools = (bedrockAgent.tools ?? []).map(({ handler: _, ...tool }) => ({ ...tool, functionName: localToolFunctionName(tool.name) }));
-    return { backend: AGENT_BACKEND_KINDS.bedrock, modelId: bedrockAgent.modelId ?? LOCAL_BEDROCK_MODEL_ID, ...(tools.length > 0 && { tools }) };
+    // The knowledge base it searches is the environment's, as for an agent the environment selects.
+    const knowledgeBaseId = env[LOCAL_ENV.bedrockKnowledgeBaseId]?.trim();
+    return { backend: AGENT_BACKEND_KINDS.bedrock, modelId: bedrockAgent.modelId ?? LOCAL_BEDROCK_MODEL_ID, ...(knowledgeBaseId && { knowledgeBase: { knowledgeBaseId } }), ...(tools.length > 0 && { tools }) };
   }
   return options.agent === undefined ? localAgentOptions(env) : { backend: AGENT_BACKEND_KINDS.scripted };
 }
@@ -223,8 +226,10 @@ function localAgentOptions(env: NodeJS.ProcessEnv): AgentOptions {
 function singleAgentOptions(variables: NodeJS.ProcessEnv): SingleAgentOptions {
   const backend = variables[LOCAL_ENV.agentBackend]?.trim();
   switch (backend) {
-    case AGENT_BACKEND_KINDS.bedrock:
-      return { backend, modelId: variables[LOCAL_ENV.bedrockModelId]?.trim() ?? '' };
+    case AGENT_BACKEND_KINDS.bedrock: {
+      const knowledgeBaseId = variables[LOCAL_ENV.bedrockKnowledgeBaseId]?.trim();
+      return { backend, modelId: variables[LOCAL_ENV.bedrockModelId]?.trim() ?? '', ...(knowledgeBaseId && { knowledgeBase: { knowledgeBaseId } }) };
+    }
     case AGENT_BACKEND_KINDS.lambda:
       return { backend, functionName: variables[LOCAL_ENV.agentFunctionName]?.trim() ?? '' };
     case AGENT_BACKEND_KINDS.scripted:

@@ -9,11 +9,11 @@ import { KeyLayout } from '../../lib/contract/key-layout';
 import { SETTINGS_READERS } from '../../lambda/composition/read-settings';
 import type { DeploymentVariant } from '../../local/runtime/function-principals';
 import type { LocalPipelineOptions } from '../../local/runtime/local-pipeline-options';
-import { localPlan } from '../../local/runtime/local-plan';
+import { LOCAL_ENV, localPlan } from '../../local/runtime/local-plan';
 import { CONFORMANCE_LOCAL_AGENT } from '../support/permissions/conformance-agent';
 import { CONFORMANCE_PLACE } from '../support/permissions/deployment-permissions';
 import { type FunctionsTold, type SynthesizedDeployment, VARIANTS } from '../support/permissions/deployment-variants';
-import { synthesizeDeployment, VARIANT_ADMIN, VARIANT_REENGAGEMENT } from '../support/permissions/synthesize-deployment';
+import { synthesizeDeployment, VARIANT_ADMIN, VARIANT_AGENT, VARIANT_REENGAGEMENT } from '../support/permissions/synthesize-deployment';
 import { TemplateIntrinsics } from '../support/permissions/template-intrinsics';
 import { variantName } from '../../local/runtime/function-principals';
 
@@ -39,7 +39,8 @@ function localOptionsOf(variant: DeploymentVariant): LocalPipelineOptions {
 
 /** The local runtime's plan for the variant, on local names. */
 function localPlanOf(variant: DeploymentVariant): DeploymentPlan {
-  return localPlan(localOptionsOf(variant), {}, {
+  const agent = { [LOCAL_ENV.agentBackend]: 'bedrock', [LOCAL_ENV.bedrockModelId]: VARIANT_AGENT.modelId, [LOCAL_ENV.bedrockKnowledgeBaseId]: VARIANT_AGENT.knowledgeBaseId };
+  return localPlan(localOptionsOf(variant), agent, {
     tableName: 'local-table',
     turnQueueUrl: 'http://127.0.0.1:9/000000000000/turns.fifo',
     deadLetterQueueUrl: 'http://127.0.0.1:9/000000000000/dead-letters.fifo',

@@ -172,7 +172,7 @@ describe('the orchestrator', () => {
     );
     expect(settings.fallbackText).toBe('Tivemos um problema; tente de novo.');
     expect(settings.unsupportedMessageText).toBe('Só leio texto.');
-    expect(settings.agent).toEqual({ backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0', fallbackReply: 'Um instante, por favor.' });
+    expect(settings.agent).toEqual({ backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0', fallbackReply: 'Um instante, por favor.', memory: { foldEveryTurns: 5, modelId: null } });
     expect(settings.deployedSystemPrompt).toBe('Você é a assistente.');
   });
 

@@ -24,7 +24,7 @@ function agentTold(synth: SynthesizedPipeline): { readonly variables: Record<str
 }
 
 /** A Bedrock agent's settings as the construct writes them when only `settings` are set. */
-const bedrockDocument = (settings: Partial<Extract<AgentDocument, { backend: 'bedrock' }>> = {}) => ({ backend: 'bedrock', systemPrompt: null, inferenceConfig: null, promptCaching: null, guardrail: false, ...settings });
+const bedrockDocument = (settings: Partial<Extract<AgentDocument, { backend: 'bedrock' }>> = {}) => ({ backend: 'bedrock', systemPrompt: null, inferenceConfig: null, promptCaching: null, guardrail: false, knowledgeBase: null, memory: { foldEveryTurns: 5, modelId: null }, ...settings });
 
 describe('AgentBackend.bedrock', () => {
   test('a foundation model id: InvokeModel on that model in the stack Region only', () => {

@@ -1,6 +1,7 @@
 // The permission check against a synthesized variant: the requests the pipeline makes are allowed
 // by today's roles, and each is denied — with AWS's message — once the one action it needs is
 // removed from the role. What the run-wide check (the jest global setup) relies on.
+import { LOCAL_KNOWLEDGE_BASE_ID } from '../../local/fake-bedrock/fake-knowledge-base';
 import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../../local/fake-whatsapp/fake-end-user-messaging';
 import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../local/runtime/end-user-messaging-event';
 import type { PipelinePrincipal, PrincipalIdentity } from '../../local/runtime/function-principals';
@@ -8,6 +9,7 @@ import { type DeploymentPermissions, deploymentPermissions } from '../support/pe
 import { LOCAL_BEDROCK_MODEL_ID, localToolFunctionName } from '../../local/runtime/local-plan';
 import { agentServiceCall } from '../support/permissions/agent-iam-requests';
 import { endUserMessagingCall, type EvaluatedService, s3Call, s3IamRequests } from '../support/permissions/iam-requests';
+import { knowledgeBaseCall } from '../support/permissions/knowledge-base-requests';
 import { evaluate, PermissionEvaluator } from '../support/permissions/permission-evaluator';
 import { synthesizeDeployment } from '../support/permissions/synthesize-deployment';
 
@@ -61,6 +63,8 @@ const REQUESTS: readonly { principal: PipelinePrincipal; service: EvaluatedServi
     { principal, service: 'transcribe' as const, operation: 'ListTranscriptionJobs', body: { JobNameContains: 'voice-' }, action: 'transcribe:ListTranscriptionJobs' },
     { principal, service: 'transcribe' as const, operation: 'DeleteTranscriptionJob', body: { TranscriptionJobName: VOICE_NOTE_JOB.TranscriptionJobName }, action: 'transcribe:DeleteTranscriptionJob' },
   ]),
+  // The agent's search of the knowledge base it was given.
+  { principal: 'orchestrator', service: 'bedrock', ...knowledgeBaseCall(`/knowledgebases/${LOCAL_KNOWLEDGE_BASE_ID}/retrieve`), action: 'bedrock:Retrieve' },
   { principal: 'crm-sync', service: 'secretsmanager', operation: 'GetSecretValue', body: { SecretId: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-crm-webhook' }, action: 'secretsmanager:GetSecretValue' },
   ...(
     [
@@ -133,6 +137,14 @@ test('a transcription job is started on *, the only resource IAM knows for it: w
   expect(await new PermissionEvaluator(async () => deployment).check(call)).toBeUndefined();
   const refusal = await new PermissionEvaluator(async () => without('orchestrator', 'transcribe:StartTranscriptionJob', deployment)).check(call);
   expect(refusal).toMatch(/^User: arn:aws:sts::123456789012:assumed-role\/\w+\/orchestrator is not authorized to perform: transcribe:StartTranscriptionJob on resource: \* because no identity-based policy allows/);
+});
+
+test('Retrieve is granted on the agent’s knowledge base only, and to the orchestrator only', async () => {
+  const evaluator = new PermissionEvaluator(async () => deployment);
+  const retrieve = (principal: PipelinePrincipal, knowledgeBaseId: string) => evaluator.check({ identity: identity(principal), service: 'bedrock', ...knowledgeBaseCall(`/knowledgebases/${knowledgeBaseId}/retrieve`) });
+  expect(await retrieve('orchestrator', LOCAL_KNOWLEDGE_BASE_ID)).toBeUndefined();
+  expect(await retrieve('orchestrator', 'KBOTHER001')).toMatch(/not authorized to perform: bedrock:Retrieve on resource: arn:aws:bedrock:us-east-1:123456789012:knowledge-base\/KBOTHER001/);
+  for (const principal of ['webhook', 'operator', 'handoff-sweeper', 'idle-sweeper'] as const) expect(await retrieve(principal, LOCAL_KNOWLEDGE_BASE_ID)).toMatch(/bedrock:Retrieve/);
 });
 
 test('dynamodb:LeadingKeys holds: the webhook may write its customers’ receipts, not a budget item, and a batch with one foreign key is refused', async () => {

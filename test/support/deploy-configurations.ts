@@ -31,6 +31,8 @@ export interface DeployConfiguration {
 
 const MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
 const ACCOUNT = '123456789012';
+/** The cheaper model every stage's memory writes its summaries with, in its longest form. */
+const MEMORY_MODEL = `arn:aws:bedrock:us-east-1:${ACCOUNT}:application-inference-profile/f5e4d3c2b1a0`;
 const PHONE_NUMBER_IDS = ['106540352242922', '106540352242923', '106540352242924'];
 const ADMINS = Array.from({ length: 10 }, (_, index) => `55119000000${String(index).padStart(2, '0')}`);
 /** Portuguese, accents and all: a text of N characters takes more than N bytes. */
@@ -105,7 +107,8 @@ function longestStageName(prefix: string): string {
 
 /**
  * As many stages as the construct accepts, with the longest names, each a Bedrock agent with every
- * setting in its longest form (an application inference profile, a guardrail by ARN), and with
+ * setting in its longest form (an application inference profile, a guardrail by ARN, a knowledge
+ * base of its own, the memory's summaries by one cheaper application inference profile), and with
  * `longestPrompts` each stage's prompt as long as the construct accepts.
  */
 function mostStages(longestPrompts = false): AgentBackend {
@@ -117,6 +120,8 @@ function mostStages(longestPrompts = false): AgentBackend {
       inferenceConfig: { maxTokens: 1200, temperature: 0.3, topP: 0.9, stopSequences: ['Cliente:'] },
       guardrail: { identifier: `arn:aws:bedrock:us-east-1:${ACCOUNT}:guardrail/gr0abc123de${index}`, version: 'DRAFT' },
       promptCaching: true,
+      knowledgeBase: { knowledgeBaseId: `KBSTAGE00${index}`.slice(0, 10), numberOfResults: 10, filter: { andAll: [{ equals: { key: 'audience', value: 'customers' } }, { in: { key: 'language', value: ['pt', 'en', 'es'] } }] } },
+      memory: { modelId: MEMORY_MODEL, foldEveryTurns: 20 },
     });
   return AgentBackend.stages({ entry: names[0], agents: Object.fromEntries(names.map((name, index) => [name, agent(index)])) });
 }
@@ -160,7 +165,13 @@ export function everyFeature(stack: Stack, id: string, { channel, longestTexts =
     environment: 'prod',
     agentBackend: longestTexts
       ? mostStages(true)
-      : AgentBackend.bedrock({ modelId: MODEL, systemPrompt: 'You are the WhatsApp assistant of Padaria Sol.', inferenceConfig: { maxTokens: 600, temperature: 0.3 }, guardrail: { identifier: 'gr0abc123', version: '1' } }),
+      : AgentBackend.bedrock({
+          modelId: MODEL,
+          systemPrompt: 'You are the WhatsApp assistant of Padaria Sol.',
+          inferenceConfig: { maxTokens: 600, temperature: 0.3 },
+          guardrail: { identifier: 'gr0abc123', version: '1' },
+          knowledgeBase: { knowledgeBaseId: 'KBPADARIA1' },
+        }),
     ...(channel === 'cloud-api'
       ? { phoneNumberIds: PHONE_NUMBER_IDS, webhookFrontDoor: WebhookFrontDoor.apiGateway() }
       : {

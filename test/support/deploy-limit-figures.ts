@@ -119,10 +119,11 @@ function stackFigures(stackName: string, template: CloudFormationTemplate, templ
 /** One line per stack, function and largest role: the figures docs/DEPLOY-LIMITS.md quotes. */
 export function describeFigures(configuration: string, stacks: StackFigures[]): string[] {
   return stacks.flatMap((stack) => {
-    const largestRole = stack.roles.reduce((a, b) => (b.inlineDeployed > a.inlineDeployed ? b : a));
+    // A stack that only references a pipeline (the README's operations stack) may hold no role.
+    const largestRole = stack.roles.reduce<(typeof stack.roles)[number] | undefined>((a, b) => (a === undefined || b.inlineDeployed > a.inlineDeployed ? b : a), undefined);
+    const role = largestRole === undefined ? 'no role' : `largest role inline policy ${largestRole.inlineDeployed} characters deployed (${largestRole.inlineWorstCase} worst case, ${largestRole.logicalId})`;
     return [
-      `${configuration} — ${stack.stackName}: template ${stack.templateBytes} bytes, ${stack.resources} resources, ${stack.outputs} outputs; ` +
-        `largest role inline policy ${largestRole.inlineDeployed} characters deployed (${largestRole.inlineWorstCase} worst case, ${largestRole.logicalId})`,
+      `${configuration} — ${stack.stackName}: template ${stack.templateBytes} bytes, ${stack.resources} resources, ${stack.outputs} outputs; ${role}`,
       ...stack.functions.map((fn) => `    ${fn.logicalId}: environment ${fn.deployedBytes} bytes deployed, ${fn.worstCaseBytes} worst case`),
     ];
   });

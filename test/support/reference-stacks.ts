@@ -21,7 +21,7 @@ export interface ReferenceStacks {
   readonly endUserMessaging: AgentPipeline;
 }
 
-/** A full pipeline (the four stacks' first two): everything on, its data under a customer managed key, its alarms to an encrypted topic. */
+/** A full pipeline (the four stacks' first two): everything on (a knowledge base and a cheaper memory model too), its data under a customer managed key, its alarms to an encrypted topic. */
 export function fullPipeline(app: App, id: string, environment: string, props: Pick<AgentPipelineProps, 'channel' | 'phoneNumberIds' | 'keyLayout'> & { readonly crmSync: (stack: Stack) => CrmTarget }): { stack: Stack; pipeline: AgentPipeline } {
   const stack = new Stack(app, id);
   const encryptionKey = new kms.Key(stack, 'DataKey', { enableKeyRotation: true });
@@ -29,7 +29,11 @@ export function fullPipeline(app: App, id: string, environment: string, props: P
   alarmKey.grant(new iam.ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey');
   const pipeline = new AgentPipeline(stack, 'Pipeline', {
     environment,
-    agentBackend: AgentBackend.bedrock({ modelId: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' }),
+    agentBackend: AgentBackend.bedrock({
+      modelId: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+      knowledgeBase: { knowledgeBaseId: 'KBPADARIA1' },
+      memory: { modelId: 'us.anthropic.claude-3-5-haiku-20241022-v1:0' },
+    }),
     adminPhoneNumbers: ['5511912345678'],
     encryptionKey,
     alarmTopic: new sns.Topic(stack, 'AlarmTopic', { masterKey: alarmKey, enforceSSL: true }),

@@ -121,6 +121,7 @@ export const en: Dictionary = {
   'trace.recalled': 'called again under the same key',
   'trace.sideEffects': 'side effects',
   'conversation.noMessages': 'No messages.',
+  'conversation.sources': 'Sources the agent consulted',
   'media.image': 'Image sent',
   'media.sticker': 'Sticker',
   'media.video': 'Video',

@@ -102,6 +102,7 @@ export const es: Dictionary = {
   'trace.recalled': 'llamada otra vez con la misma clave',
   'trace.sideEffects': 'con efectos',
   'conversation.noMessages': 'Sin mensajes.',
+  'conversation.sources': 'Fuentes consultadas por el agente',
   'media.image': 'Imagen enviada',
   'media.sticker': 'Sticker',
   'media.video': 'Vídeo',

@@ -119,6 +119,7 @@ export const pt = {
   'trace.recalled': 'chamada de novo com a mesma chave',
   'trace.sideEffects': 'com efeitos',
   'conversation.noMessages': 'Sem mensagens.',
+  'conversation.sources': 'Fontes consultadas pelo agente',
   'media.image': 'Imagem enviada',
   'media.sticker': 'Figurinha',
   'media.video': 'Vídeo',

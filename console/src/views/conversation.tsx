@@ -12,6 +12,7 @@ import { type Shortcut, ShortcutHelp, useShortcuts } from './conversation-shortc
 import { ReplyBox } from './reply-box';
 import { AttachmentPicker } from './attachment-picker';
 import { MessageMedia } from './message-media';
+import { KnowledgeSources } from './knowledge-sources';
 import { TemplateSender } from './template-sender';
 import { ConversationFees, MessageFee } from './message-fee';
 import { TurnTrace } from './turn-trace';
@@ -269,6 +270,7 @@ function History({ customerId, messages, ownReplies, customerName, onRetry, onDi
               {message.direction === 'outbound' && <DeliveryTicks message={message} />}
               {message.metaFee !== undefined && <MessageFee fee={message.metaFee} />}
             </span>
+            <KnowledgeSources sources={message.knowledgeSources} />
           </li>
         ))}
         {ownReplies.map((reply) => (

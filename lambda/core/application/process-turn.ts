@@ -2,7 +2,7 @@ import type { LatestInbound } from '../domain/inbound-receipt';
 import type { Message } from '../domain/message';
 import { isInsideServiceWindow, lastCustomerMessageOf } from '../domain/service-window';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
-import type { TokenUsage } from '../domain/customer-budget';
+import { addUsage, type TokenUsage } from '../domain/customer-budget';
 import { newest, prefixThrough } from '../domain/turn';
 import type { AgentMediaStore, AgentPort, AgentStages } from '../ports/agent';
 import type { Clock, IdGenerator } from '../ports/clock';
@@ -200,8 +200,10 @@ export class ProcessTurn {
 
   /** Step 6 (`TurnAgent.ask`): the agent's answer to the messages, shown the stored history and the messages just appended. */
   private async askAgent(turn: GateTurn, state: TurnState, session: Session, appended: readonly Message[], progress: TurnProgress): Promise<Conclusion> {
-    const { response, call, model, stage } = await progress.askingAgent(() => this.turnAgent.ask(session, turn.last, turn.deadline, this.historyShown(state, session), appended, turn.pending));
-    return { reply: response.reply, actions: response.actions, stage, llm: { model, latencyMs: call.latencyMs, ...response.usage }, call, obsolete: response.stopReason === 'superseded', usage: response.usage };
+    const { response, call, model, stage, memory, foldUsage } = await progress.askingAgent(() => this.turnAgent.ask(session, turn.last, turn.deadline, this.historyShown(state, session), appended, turn.pending));
+    // The fold's tokens are the turn's: counted against the budgets with the agent's.
+    const usage = foldUsage === undefined ? response.usage : addUsage(response.usage ?? { inputTokens: 0, outputTokens: 0 }, foldUsage);
+    return { reply: response.reply, actions: response.actions, stage, llm: { model, latencyMs: call.latencyMs, ...response.usage }, knowledgeSources: response.knowledgeSources, memory, call, obsolete: response.stopReason === 'superseded', usage };
   }
 
   /**

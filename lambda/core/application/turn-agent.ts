@@ -1,4 +1,5 @@
-import { addUsage } from '../domain/customer-budget';
+import type { ConversationMemory } from '../domain/conversation-memory';
+import { addUsage, type TokenUsage } from '../domain/customer-budget';
 import { stableStringify } from '../domain/stable-json';
 import type { PendingInbound } from '../domain/inbound-receipt';
 import { withMediaNote } from '../domain/media-note';
@@ -10,6 +11,7 @@ import { type AgentAction, type AgentMediaStore, type AgentPort, type AgentRespo
 import type { Clock } from '../ports/clock';
 import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, VersionedResourceRepository } from '../ports/repositories';
 import type { WhatsAppSender } from '../ports/whatsapp-sender';
+import { type FoldedWindow, foldedWindow } from './memory-fold';
 import { isStillLatest, isStillLatestForSideEffect } from './still-latest';
 import type { ToolCallRecord, TurnCheckpointStore } from '../ports/agent-tools';
 import { TurnToolRounds } from './turn-tool-rounds';
@@ -44,6 +46,10 @@ export interface AgentAnswer {
   /** With stages: the stage that answered. */
   readonly stage?: string;
   readonly call: Omit<AgentCallReport, 'readReceiptSent'> & { readonly readReceiptSent: Promise<boolean> };
+  /** The session's memory as the turn leaves it, when the agent has memory. */
+  readonly memory?: ConversationMemory;
+  /** The tokens of this turn's fold, when it folded. */
+  readonly foldUsage?: TokenUsage;
 }
 
 /** An agent the turn may ask, with its prompt; `name` for a stage. */
@@ -124,10 +130,11 @@ export class TurnAgent {
       () => false,
     );
     const agentStarted = this.deps.clock.now().getTime();
-    const [history, earlier] = await Promise.all([this.conversation(session, stored.history, appended), stored.earlier]);
+    let stage = this.stageOf(session.currentAgent);
+    const [{ history, window }, earlier] = await Promise.all([this.conversation(session, stage.agent, stored.history, appended, deadline), stored.earlier]);
+    const summary = window.memory?.summary;
     const earlierConversation = earlier && earlier.length > 0 ? newestWithin(earlier.filter(isVisibleToAgent).map(earlierConversationEntry), this.settings.earlierConversationMaxCharacters) : undefined;
     const responses: AgentResponse[] = [];
-    let stage = this.stageOf(session.currentAgent);
     let context = session;
     // The turn's model round trips are bounded as one agent's: the stages share them.
     let iterationsLeft = this.settings.maxAgentIterations;
@@ -138,6 +145,7 @@ export class TurnAgent {
         systemPrompt: await stage.prompt.current(),
         history,
         ...(earlierConversation === undefined ? {} : { earlierConversation }),
+        ...(summary === undefined ? {} : { conversationSummary: summary }),
         session: agentContext(context, stage.name),
         deadline: deadline - this.settings.deliveryReserveMs,
         maxIterations: iterationsLeft,
@@ -156,9 +164,26 @@ export class TurnAgent {
       stage = next;
     }
     const response = combined(responses);
-    const call = { iterations: response.iterations, latencyMs: this.deps.clock.now().getTime() - agentStarted, stopReason: response.stopReason, readReceiptSent: readReceipt, usage: response.usage, ...(stage.agent.model !== undefined && { model: stage.agent.model }) };
     const modelCalls = responses.flatMap((each) => each.modelCalls ?? []);
-    return { response, model: stage.agent.model, stage: stage.name, call: { ...call, ...(toolCalls.length > 0 && { toolCalls }), ...(modelCalls.length > 0 && { modelCalls }) } };
+    const { fold } = window;
+    return {
+      response,
+      model: stage.agent.model,
+      stage: stage.name,
+      ...(window.memory === undefined ? {} : { memory: window.memory }),
+      ...(fold?.outcome === 'folded' ? { foldUsage: fold.usage } : {}),
+      call: {
+        iterations: response.iterations,
+        latencyMs: this.deps.clock.now().getTime() - agentStarted,
+        stopReason: response.stopReason,
+        readReceiptSent: readReceipt,
+        usage: response.usage,
+        ...(stage.agent.model === undefined ? {} : { model: stage.agent.model }),
+        ...(fold === undefined ? {} : { memoryFold: fold }),
+        ...(toolCalls.length > 0 && { toolCalls }),
+        ...(modelCalls.length > 0 && { modelCalls }),
+      },
+    };
   }
 
   /** One agent run's side of the consumer tools: its checkpoint under the turn, and the turn's guarantees (docs/DESIGN.md#consumer-tools). */
@@ -189,14 +214,18 @@ export class TurnAgent {
 
   /**
    * The session's history as the agent sees it: what was stored (read alongside the pending
-   * messages, so before they were appended) and the messages this turn appended, each once.
+   * messages, so before they were appended) and the messages this turn appended, each once — with
+   * the agent's memory, the window after the fold point, folded first when it outgrew the limits.
    */
-  private async conversation(session: Session, stored: Promise<Message[]> | undefined, appended: readonly Message[]): Promise<ConversationEntry[]> {
+  private async conversation(session: Session, agent: AgentPort, stored: Promise<Message[]> | undefined, appended: readonly Message[], deadline: number): Promise<{ history: ConversationEntry[]; window: FoldedWindow }> {
     const read = await (stored ?? this.storedHistory(session.customerId, session.sessionId));
     const byKey = new Map([...read, ...appended].map((message) => [`${message.timestamp}#${message.messageId}`, message]));
-    const history = [...byKey.values()].sort((a, b) => toEpochMicros(a.timestamp) - toEpochMicros(b.timestamp)).slice(-this.settings.historyLimit);
-    const quotable = byWamid(history);
-    return newestWithin(history.filter(isVisibleToAgent).map((message) => conversationEntry(message, quotable)), this.settings.historyMaxCharacters);
+    const messages = [...byKey.values()].sort((a, b) => toEpochMicros(a.timestamp) - toEpochMicros(b.timestamp));
+    const { historyLimit, historyMaxCharacters, deliveryReserveMs, agentReserveAfterFoldMs } = this.settings;
+    const window = await foldedWindow(session, messages, agent.memory, { messages: historyLimit, characters: historyMaxCharacters }, { deadline: deadline - deliveryReserveMs, agentReserveMs: agentReserveAfterFoldMs }, this.deps.clock);
+    const shown = window.messages.slice(-historyLimit);
+    const quotable = byWamid(messages);
+    return { history: newestWithin(shown.filter(isVisibleToAgent).map((message) => conversationEntry(message, quotable)), historyMaxCharacters), window };
   }
 }
 
@@ -224,6 +253,7 @@ function combined(responses: readonly AgentResponse[]): AgentResponse {
   if (responses.length === 1) return responses[0];
   const last = responses[responses.length - 1];
   const reported = responses.flatMap((response) => (response.usage === undefined ? [] : [response.usage]));
+  const knowledgeSources = [...new Set(responses.flatMap((response) => response.knowledgeSources ?? []))];
   const demandKey = (action: AgentAction) => (action.type === 'record_out_of_portfolio_demand' ? stableStringify(action) : undefined);
   const recordedEarlier = new Set<string>();
   const actions: AgentAction[] = [];
@@ -237,6 +267,7 @@ function combined(responses: readonly AgentResponse[]): AgentResponse {
     iterations: responses.reduce((total, response) => total + response.iterations, 0),
     stopReason: last.stopReason,
     ...(reported.length === 0 ? {} : { usage: reported.reduce(addUsage) }),
+    ...(knowledgeSources.length === 0 ? {} : { knowledgeSources }),
   };
 }
 

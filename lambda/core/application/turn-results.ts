@@ -2,6 +2,7 @@ import type { AgentAction } from '../domain/agent-action';
 import type { LatestInbound, PendingInbound } from '../domain/inbound-receipt';
 import { withCustomerMessage } from '../domain/inbox-summary';
 import { type LlmUsage, type OutboundRef, pendingSendMessage } from '../domain/message';
+import type { ConversationMemory } from '../domain/conversation-memory';
 import type { Session } from '../domain/session';
 import { isoMicros, type IsoTimestamp } from '../domain/timestamps';
 import { answerTimestamp, applyActions, completion, demandsOfTurn } from '../domain/turn';
@@ -29,6 +30,10 @@ export interface TurnAnswer {
   readonly stage?: string;
   /** The model call that wrote the reply; absent: the reply is the pipeline's own (`system`). */
   readonly llm?: LlmUsage;
+  /** The documents the agent's knowledge searches drew on. */
+  readonly knowledgeSources?: readonly string[];
+  /** The agent's memory as the turn leaves it (a new fold), stored on the session with the result. */
+  readonly memory?: ConversationMemory;
 }
 
 /** A turn's result as it is written: the session as the turn leaves it, and its reply. */
@@ -53,7 +58,8 @@ export class TurnResults {
     const at = answerTimestamp(this.deps.clock.now(), last);
     const addressed = { ...session, businessPhoneNumberId: last.businessPhoneNumberId, customerIdKind: last.customerIdKind, ...(answer.stage === undefined ? {} : { currentAgent: answer.stage }) };
     const applied = applyActions(withCustomerMessage(addressed, last, last.historyTimestamp), answer.actions, at);
-    const updated = answer.change === undefined ? applied : answer.change(applied, at);
+    const remembered = answer.memory === undefined ? applied : { ...applied, memory: answer.memory };
+    const updated = answer.change === undefined ? remembered : answer.change(remembered, at);
     if (answer.reply === undefined) return { session: updated };
     const reply: OutboundReply = {
       messageId: this.deps.ids.newId(),
@@ -61,6 +67,7 @@ export class TurnResults {
       replyToMessageId: last.messageId,
       createdAt: at,
       ...(answer.llm === undefined ? { role: 'system' } : { llm: answer.llm }),
+      ...(answer.knowledgeSources === undefined ? {} : { knowledgeSources: answer.knowledgeSources }),
     };
     return { session: updated, reply };
   }

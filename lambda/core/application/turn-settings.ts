@@ -3,6 +3,7 @@ import type { ModelCallTrace } from '../ports/agent-tools';
 import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT, FALLBACK_TEXT_DEFAULTS, UNSUPPORTED_MESSAGE_TEXT_DEFAULT, type TurnOutcome as ContractTurnOutcome } from '../../../lib/contract';
 import type { BudgetLimit, TokenUsage } from '../domain/customer-budget';
 import type { AgentResponse } from '../ports/agent';
+import type { FoldOutcome } from './memory-fold';
 
 /**
  * How a turn ended (the list and the metric each counts live in the contract):
@@ -34,6 +35,8 @@ export interface AgentCallReport {
   readonly toolCalls?: readonly ToolCallRecord[];
   /** Each model round trip, when the backend reports them. */
   readonly modelCalls?: readonly ModelCallTrace[];
+  /** The memory folded the older history into the summary this turn (with the summarizer's model and tokens), or tried and gave up (the turn answered without). */
+  readonly memoryFold?: FoldOutcome;
   /** The model the reply is recorded with (the last stage's), when the backend names one. */
   readonly model?: string;
 }
@@ -66,6 +69,8 @@ export interface TurnSettings {
   readonly maxAgentIterations: number;
   /** Time kept back from the invocation deadline for persisting and sending the reply. */
   readonly deliveryReserveMs: number;
+  /** Time a memory fold leaves the agent's own call: a fold that would run later is not tried. */
+  readonly agentReserveAfterFoldMs: number;
   /** Messages of the session the agent is shown. */
   readonly historyLimit: number;
   /** Characters of history the agent is shown: the newest messages that fit (the newest one, cut, if it alone does not). */
@@ -89,6 +94,7 @@ export interface TurnSettings {
 export const DEFAULT_TURN_SETTINGS: TurnSettings = {
   maxAgentIterations: 10,
   deliveryReserveMs: 15_000,
+  agentReserveAfterFoldMs: 30_000,
   historyLimit: 50,
   historyMaxCharacters: COST_GUARD_DEFAULTS.historyMaxCharacters,
   earlierConversationLimit: 10,

@@ -85,6 +85,8 @@ export interface Message extends CarriesUnknownAttributes {
   readonly failureReason?: string;
   /** Set on messages written by the AI agent (role `assistant`). */
   readonly llm?: LlmUsage;
+  /** An agent reply's knowledge-base sources: where the passages its searches found came from (S3 URIs, URLs…). */
+  readonly knowledgeSources?: readonly string[];
   /**
    * A customer message whose turn failed on every delivery attempt: kept in the history for the
    * operator, hidden from the agent until it is redriven.
@@ -145,7 +147,7 @@ export function customerMessage(turn: InboundTurn, sessionId: string, timestamp:
 /** A reply as the outbox first stores it: written with the turn's result, not yet sent. */
 export function pendingSendMessage(
   session: { readonly customerId: string; readonly sessionId: string },
-  reply: { readonly messageId: string; readonly text: string; readonly replyToMessageId: string; readonly createdAt: IsoTimestamp; readonly role?: MessageRole; readonly llm?: LlmUsage },
+  reply: { readonly messageId: string; readonly text: string; readonly replyToMessageId: string; readonly createdAt: IsoTimestamp; readonly role?: MessageRole; readonly llm?: LlmUsage; readonly knowledgeSources?: readonly string[] },
 ): Message {
   return {
     customerId: session.customerId,
@@ -158,6 +160,7 @@ export function pendingSendMessage(
     deliveryStatus: 'pending_send',
     replyToMessageId: reply.replyToMessageId,
     llm: reply.llm,
+    ...(reply.knowledgeSources === undefined ? {} : { knowledgeSources: reply.knowledgeSources }),
   };
 }
 

@@ -1,4 +1,5 @@
 import { IllegalStateTransitionError } from './errors';
+import type { ConversationMemory } from './conversation-memory';
 import type { CustomerIdKind } from './inbound-turn';
 import { isoMicros, toEpochMicros, type IsoTimestamp } from './timestamps';
 import type { CarriesUnknownAttributes } from './unknown-attributes';
@@ -147,6 +148,8 @@ export interface Session extends CarriesUnknownAttributes {
   readonly previousSessionId?: string;
   /** In the agent's states, where the idle index holds the session when that is not its creation (see {@link indexedActivityOf}). */
   readonly activityIndexedAt?: IsoTimestamp;
+  /** The summary of the conversation's older messages the agent is shown (docs/DESIGN.md#memory). */
+  readonly memory?: ConversationMemory;
   readonly createdAt: IsoTimestamp;
   readonly updatedAt: IsoTimestamp;
   readonly crm?: SessionCrmView;

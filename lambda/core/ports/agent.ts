@@ -4,6 +4,7 @@ import { PipelineError } from '../domain/errors';
 import type { StoredMedia } from '../domain/media';
 import type { MediaStore } from './media-store';
 import type { AgentToolRounds, ModelCallTrace } from './agent-tools';
+import type { ConversationSummarizer } from './conversation-summarizer';
 
 /**
  * The AI agent that writes the reply to a customer's turn.
@@ -22,7 +23,19 @@ import type { AgentToolRounds, ModelCallTrace } from './agent-tools';
 export interface AgentPort {
   /** The model that answers, when the backend names one (Bedrock's model id): recorded with each reply for the usage report. */
   readonly model?: string;
+  /**
+   * How the agent's older history folds into the session's summary (docs/DESIGN.md#memory), for
+   * an agent that shows the summary (`conversationSummary`). Absent: the window slides, as the
+   * newest 50 messages within the history's characters.
+   */
+  readonly memory?: AgentMemory;
   respond(request: AgentRequest): Promise<AgentResponse>;
+}
+
+/** An agent's memory: who writes the summaries, and how often at most. */
+export interface AgentMemory {
+  readonly summarizer: ConversationSummarizer;
+  readonly foldEveryTurns: number;
 }
 
 /**
@@ -57,6 +70,12 @@ export interface AgentRequest {
    * order and bounded, as context — not part of this conversation.
    */
   readonly earlierConversation?: readonly ConversationEntry[];
+  /**
+   * With memory: the summary of this conversation's messages before `history`'s first, which
+   * `history` then starts after (the fold point). Text of the customer and the agent: data, not
+   * instructions.
+   */
+  readonly conversationSummary?: string;
   readonly session: AgentSessionContext;
   /**
    * Epoch milliseconds by which the agent must have returned: the Lambda's remaining time minus a
@@ -139,6 +158,8 @@ export interface AgentResponse {
   readonly usage?: TokenUsage;
   /** Each model round trip, in order, for the turn's trace (a backend that reports none leaves it out). */
   readonly modelCalls?: readonly ModelCallTrace[];
+  /** Where the passages of the knowledge base the agent searched came from (S3 URIs, URLs…), stored with the reply for the operators. */
+  readonly knowledgeSources?: readonly string[];
 }
 
 /** `superseded`: {@link AgentRequest.stillLatest} answered that a newer message arrived; the reply is obsolete. */

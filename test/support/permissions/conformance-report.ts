@@ -14,7 +14,7 @@ const MEDIA = 'test/e2e/media.test.ts';
 /**
  * What the suites must keep putting through the check, so that coverage cannot silently rot: both
  * channels, the operator plane with the CRM sync, erase and export, the media bucket, the agent's
- * model and tools, and the redrive tool.
+ * model, tools and knowledge base's searches, and the redrive tool.
  */
 export const COVERAGE_REQUIREMENTS: readonly CoverageRequirement[] = [
   ...['dynamodb:PutItem', 'dynamodb:UpdateItem', 'sqs:SendMessage', 'secretsmanager:GetSecretValue'].map((action) => ({ principal: 'webhook', action, suite: CONVERSATION })),
@@ -27,6 +27,8 @@ export const COVERAGE_REQUIREMENTS: readonly CoverageRequirement[] = [
   ...['transcribe:ListTranscriptionJobs', 'transcribe:DeleteTranscriptionJob'].map((action) => ({ principal: 'customer-data', action, suite: 'test/cli/customer-data-cli.test.ts' })),
   { principal: 'operator', action: 'dynamodb:Query', variant: 'cloud-api-plane-crm-webhook', suite: 'test/functions/operator/crm-admin.test.ts' },
   { principal: 'handoff-sweeper', action: 'dynamodb:Query', suite: 'test/e2e/handoff-lifecycle.test.ts' },
+  // The agent's searches of its knowledge base, signed as the orchestrator.
+  { principal: 'orchestrator', action: 'bedrock:Retrieve', suite: 'test/e2e/knowledge-base.test.ts' },
   ...(['handoff-sweeper', 'operator'] as const).flatMap((principal) =>
     ['social-messaging:ListWhatsAppMessageTemplates', 'social-messaging:GetWhatsAppMessageTemplate'].map((action) => ({ principal, action, variant: 'end-user-messaging-plane-crm-off', suite: 'test/e2e/end-user-messaging-templates.test.ts' })),
   ),

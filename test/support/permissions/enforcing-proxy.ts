@@ -8,6 +8,7 @@ import { parsePrincipalAccessKeyId, type PrincipalIdentity } from '../../../loca
 import { SUITE_TOKEN_PREFIX } from './function-principals';
 import { agentServiceCall } from './agent-iam-requests';
 import { endUserMessagingCall, type EvaluatedService, s3Call } from './iam-requests';
+import { knowledgeBaseCall } from './knowledge-base-requests';
 import type { PermissionEvaluator } from './permission-evaluator';
 
 /**
@@ -113,6 +114,9 @@ function listen(server: Server): Promise<string> {
 function standInCall(received: ReceivedAwsRequest): { readonly operation: string; readonly body: Record<string, unknown> } {
   const body = parseJson(received.body);
   if (received.service === 'social-messaging') return endUserMessagingCall(received.path, body);
+  // Bedrock's signing name serves the model's runtime and the knowledge base's (Agent Runtime): told apart by the route.
+  const retrieve = received.service === 'bedrock' ? knowledgeBaseCall(received.path) : undefined;
+  if (retrieve?.operation === 'Retrieve') return retrieve;
   if (received.service === 'lambda' || received.service === 'bedrock') return agentServiceCall(received.service, received.path, body);
   return { operation: operationOf(received.headers), body };
 }

@@ -3,6 +3,7 @@ import { TABLE_SCHEMA } from '../../../lib/contract';
 import { LOCAL_SECRET_ARNS } from '../../../local/runtime/local-plan';
 import { type AgentService, bedrockIamRequests, lambdaIamRequests } from './agent-iam-requests';
 import type { DeployedResource, DeploymentPermissions, PolicyDocument } from './deployment-permissions';
+import { knowledgeBaseIamRequests } from './knowledge-base-requests';
 
 /** One authorisation AWS makes for a request: an action on a resource, in a context, with the resource's own policy. */
 export interface IamRequest {
@@ -256,7 +257,7 @@ export function iamRequestsOf(service: EvaluatedService, operation: string, body
     case 'lambda':
       return lambdaIamRequests(operation, body, deployment);
     case 'bedrock':
-      return bedrockIamRequests(operation, body, deployment);
+      return operation === 'Retrieve' ? knowledgeBaseIamRequests(operation, body, deployment) : bedrockIamRequests(operation, body, deployment);
   }
 }
 

@@ -10,6 +10,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { IConstruct } from 'constructs';
 import { AgentPipeline, CrmTarget, KeyLayout, WhatsAppChannel } from '../../../lib';
+import { LOCAL_KNOWLEDGE_BASE_ID } from '../../../local/fake-bedrock/fake-knowledge-base';
 import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../../../local/fake-whatsapp/fake-end-user-messaging';
 import { DEFAULT_BUSINESS } from '../../../local/fake-whatsapp/fake-graph-api';
 import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../../local/runtime/end-user-messaging-event';
@@ -18,6 +19,9 @@ import { LOCAL_BUSINESS } from '../../../local/runtime/meta-notification';
 import { consumerCrmFunction, stagedDocument } from '../synthesized-pipeline';
 import { conformanceAgent } from './conformance-agent';
 import { CONFORMANCE_ENVIRONMENT, type FunctionsTold, type SynthesizedDeployment, VARIANTS } from './deployment-variants';
+
+/** Every variant's agent: a Bedrock model searching the local knowledge base, the orchestrator's widest role (the scripted agent makes no AWS call). */
+export const VARIANT_AGENT = { modelId: 'us.anthropic.claude-sonnet-4-20250514-v1:0', knowledgeBaseId: LOCAL_KNOWLEDGE_BASE_ID } as const;
 
 /** The admin every variant with the operator plane names. */
 export const VARIANT_ADMIN = '5511900000000';
@@ -31,8 +35,8 @@ export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDep
   const crmWebhookSecret = variant.crmSync === 'webhook' ? new secretsmanager.Secret(stack, 'CrmWebhookSecret') : undefined;
   const pipeline = new AgentPipeline(stack, 'Pipeline', {
     environment: CONFORMANCE_ENVIRONMENT,
-    // The Bedrock agent with tools, the orchestrator's widest role: the model's and the tools' requests are checked too.
-    agentBackend: conformanceAgent(stack),
+    // The Bedrock agent with its knowledge base and tools, the orchestrator's widest role: the model's, the searches' and the tools' requests are checked too.
+    agentBackend: conformanceAgent(stack, VARIANT_AGENT),
     encryptionKey,
     ...(variant.channel === 'end-user-messaging'
       ? { channel: WhatsAppChannel.endUserMessaging({ phoneNumbers: [{ id: LOCAL_ORIGINATION_PHONE_NUMBER_ID, metaPhoneNumberId: LOCAL_BUSINESS.businessPhoneNumberId }] }) }

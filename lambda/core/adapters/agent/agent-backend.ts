@@ -1,7 +1,10 @@
-import { AGENT_BACKEND_KINDS, type LocaleTexts, localePreset, PROMPT_CACHING_UNLISTED_MODEL, promptCachingSupportOf, type PromptCachingSupport } from '../../../../lib/contract';
+import { AGENT_BACKEND_KINDS, type ConversationMemorySettings, type KnowledgeBaseSettings, type LocaleTexts, localePreset, PROMPT_CACHING_UNLISTED_MODEL, promptCachingSupportOf, type PromptCachingSupport } from '../../../../lib/contract';
 import type { AgentPort, AgentStages } from '../../ports/agent';
 import { agentTools } from './agent-actions';
 import { BedrockConverseAgent, type ConverseCall } from './bedrock-converse-agent';
+import { BedrockKnowledgeBase } from './bedrock-knowledge-base';
+import { BedrockConversationSummarizer } from './bedrock-conversation-summarizer';
+import type { AwsCallOptions } from '../aws/signed-aws-post';
 import type { LambdaInvoke } from '../lambda/lambda-invoke';
 import { LambdaInvokeAgent } from './lambda-invoke-agent';
 import { LambdaTool } from './lambda-tool';
@@ -12,6 +15,8 @@ import { StageRoutingAgents } from './stage-routing-agents';
 export interface AgentClients {
   readonly converse?: ConverseCall;
   readonly invoke?: LambdaInvoke;
+  /** How Retrieve is called (a local knowledge base's endpoint, other credentials). Default: the environment's. */
+  readonly retrieve?: AwsCallOptions;
 }
 
 /** The Converse `inferenceConfig` the construct passes as JSON. */
@@ -29,6 +34,10 @@ export interface BedrockAgentSettings {
   readonly guardrail?: { readonly identifier: string; readonly version: string };
   /** `false`: no cache points; `true`: cache points even on a model the table does not list; absent: as the table says. */
   readonly promptCaching?: boolean;
+  /** The knowledge base the agent searches (Retrieve). */
+  readonly knowledgeBase?: { readonly knowledgeBaseId: string } & KnowledgeBaseSettings;
+  /** Older history folds into the session's summary, written by this model (`null`: the agent's). */
+  readonly memory?: ConversationMemorySettings;
   /** The consumer's tools (`AgentTool.fromFunction()`). */
   readonly tools?: readonly ConsumerToolSettings[];
 }
@@ -101,12 +110,20 @@ function createSingleAgent(settings: SingleAgentSettings, clients: AgentClients,
         converse: clients.converse,
         tools,
         consumerTools: (settings.tools ?? []).map((tool) => new LambdaTool({ ...tool, invoke: clients.invoke })),
+        ...(settings.knowledgeBase && { knowledgeBase: knowledgeBaseOf(settings.knowledgeBase, clients.retrieve) }),
+        ...(settings.memory && {
+          memory: { foldEveryTurns: settings.memory.foldEveryTurns, summarizer: new BedrockConversationSummarizer({ modelId: settings.memory.modelId ?? settings.modelId, converse: clients.converse }) },
+        }),
       });
     case AGENT_BACKEND_KINDS.lambda:
       return new LambdaInvokeAgent({ functionName: settings.functionName, fallbackReply, invoke: clients.invoke, tools, readsMedia: settings.readsMedia });
     case AGENT_BACKEND_KINDS.scripted:
       return new ScriptedAgent({ replyTemplate: texts.scriptedReply, ...(stage === undefined ? {} : { stage, handoverTargets }) });
   }
+}
+
+function knowledgeBaseOf({ knowledgeBaseId, numberOfResults, filter }: NonNullable<BedrockAgentSettings['knowledgeBase']>, call: AwsCallOptions = {}): BedrockKnowledgeBase {
+  return new BedrockKnowledgeBase({ ...call, knowledgeBaseId, numberOfResults, ...(filter !== null && { filter }) });
 }
 
 /** Where the agent puts cache points: where the model takes them, unless the construct turned caching off or on. */

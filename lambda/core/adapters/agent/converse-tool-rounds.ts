@@ -18,8 +18,8 @@ export function replayedAnswer(round: ModelRound): ConverseCommandOutput {
 }
 
 /**
- * The tool results of one round, in the order of its tool uses: built-in tools recorded as
- * actions, the consumer's run by the turn (`rounds`, which persists what a retry must replay);
+ * The tool results of one round, in the order of its tool uses: the pipeline's own tools answered
+ * by `answerBuiltIn` (an action recorded, a search made), the consumer's run by the turn (`rounds`, which persists what a retry must replay);
  * `superseded` when the turn became obsolete before a call with side effects.
  */
 export async function toolResultsOf(
@@ -27,7 +27,7 @@ export async function toolResultsOf(
   stopReason: string,
   toolUses: readonly ToolUseBlock[],
   consumerTools: readonly ConsumerTool[],
-  answerBuiltIn: (toolUse: ToolUseBlock) => ContentBlock,
+  answerBuiltIn: (toolUse: ToolUseBlock) => ContentBlock | Promise<ContentBlock>,
   rounds: AgentToolRounds | undefined,
   replaying: number | undefined,
 ): Promise<ContentBlock[] | 'superseded'> {
@@ -36,13 +36,15 @@ export async function toolResultsOf(
   const results = rounds === undefined ? consumerUses.map(() => ({ outcome: 'unavailable' as const, content: { error: 'unavailable' } })) : await rounds.run({ message, stopReason }, consumerUses, consumerTools, replaying);
   if (results === 'superseded') return 'superseded';
   let next = 0;
-  return toolUses.map((toolUse) => {
-    if (!isConsumer(toolUse)) return answerBuiltIn(toolUse);
-    const { outcome, content } = results[next++];
+  const consumerResults = toolUses.map((toolUse) => (isConsumer(toolUse) ? results[next++] : undefined));
+  return Promise.all(toolUses.map(async (toolUse, index) => {
+    const result = consumerResults[index];
+    if (result === undefined) return answerBuiltIn(toolUse);
+    const { outcome, content } = result;
     // Converse takes a JSON object as a tool result's document.
     const json = (typeof content === 'object' && content !== null && !Array.isArray(content) ? content : { result: content }) as JsonDocument;
     return { toolResult: { toolUseId: toolUse.toolUseId, content: [{ json }], ...(outcome !== 'ok' && { status: 'error' as const }) } };
-  });
+  }));
 }
 
 /** One round trip as the turn's trace keeps it: its tokens, latency and stop reason (no text). */

@@ -92,6 +92,8 @@ export interface HistoryEntry {
   readonly metaFee?: MetaFee;
   /** An agent's reply: the customer message it answers, which names its turn (and the turn's trace). */
   readonly replyTo?: string;
+  /** The documents an agent reply's knowledge searches drew on. */
+  readonly knowledgeSources?: readonly string[];
 }
 
 export interface ActiveConversationsDependencies {
@@ -178,6 +180,7 @@ export function historyEntryOf(message: Message, rates?: MetaRateTable): History
     media: message.media && mediaDescription(message.media),
     metaFee: message.metaPricing && metaFeeOf(message.metaPricing, message.customerId, rates),
     replyTo: message.role === 'assistant' ? message.replyToMessageId : undefined,
+    knowledgeSources: message.knowledgeSources,
   };
 }
 

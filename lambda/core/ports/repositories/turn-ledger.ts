@@ -87,6 +87,8 @@ export interface OutboundReply {
   /** Defaults to `assistant`; fallback/handoff notices use `system`. */
   readonly role?: MessageRole;
   readonly llm?: LlmUsage;
+  /** Where the knowledge-base passages the agent was given came from. */
+  readonly knowledgeSources?: readonly string[];
 }
 
 /** What a turn persists: the session as it leaves it and its reply, with the conditions of the latest-message guard. */

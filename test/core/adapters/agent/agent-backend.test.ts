@@ -175,7 +175,7 @@ describe('stages', () => {
       entry: 'qualificacao',
       maxHandoversPerTurn: 2,
       stages: {
-        qualificacao: { agent: { backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0', fallbackReply: deadlineText }, deployedSystemPrompt: 'Qualifique.' },
+        qualificacao: { agent: { backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0', fallbackReply: deadlineText, memory: { foldEveryTurns: 5, modelId: null } }, deployedSystemPrompt: 'Qualifique.' },
         cadastro: { agent: { backend: 'lambda', functionName: 'cadastro-agent', fallbackReply: deadlineText } },
       },
     });
@@ -202,7 +202,7 @@ describe('stages', () => {
     [{ entry: 'a', stages: {} }, 'Setting agent.stages holds 0 stages, not 1 to 10'],
     [{ entry: 'A', stages: { A: scriptedStage } }, 'Setting agent.stages.A is not a stage name'],
     [{ entry: 'a', stages: { a: { backend: 'stages' } } }, 'Setting agent.stages.a.backend is itself a set of stages'],
-    [{ entry: 'a', stages: { a: { backend: 'bedrock', systemPrompt: null, inferenceConfig: null, promptCaching: null, guardrail: false } } }, 'Environment variable BEDROCK_MODEL_ID is not set, which agent.stages.a needs'],
+    [{ entry: 'a', stages: { a: { backend: 'bedrock', systemPrompt: null, inferenceConfig: null, promptCaching: null, guardrail: false, knowledgeBase: null, memory: null } } }, 'Environment variable BEDROCK_MODEL_ID is not set, which agent.stages.a needs'],
     [{ maxHandoversPerTurn: 9 }, 'Setting agent.maxHandoversPerTurn is not a whole number from 0 to 5'],
     [{ extra: true }, 'Setting agent.extra is not a field of it'],
   ])('refuses %j', (document, message) => {

@@ -5,6 +5,7 @@ import { DynamoMessageRepository } from '../../../../lambda/core/adapters/dynamo
 import { DynamoSessionRepository } from '../../../../lambda/core/adapters/dynamodb/session-repository';
 import { InvalidCursorError } from '../../../../lambda/core/adapters/dynamodb/dynamo-errors';
 import type { Message } from '../../../../lambda/core/domain/message';
+import { awsEstimateUsd } from '../../../../lib/contract/aws-cost-estimate';
 import { fromEpochMicros, toEpochMicros } from '../../../../lambda/core/domain/timestamps';
 import { createTestTable, type TestTable } from '../../../support/dynamo-table';
 import { CallRecorder } from '../../../support/dynamo-call-recorder';
@@ -151,6 +152,8 @@ describe('history', () => {
 describe('agentUsageByDay', () => {
   const bound = { pagesPerPartition: 10, pageSize: 50 };
   const metaFees = { messages: 0, billable: 0, usd: 0, unpriced: 0 };
+  /** The AWS estimate of `replies` replies of 900 ms of model wait each. */
+  const aws = (replies: number) => ({ usd: expect.closeTo(awsEstimateUsd(replies, replies * 900), 12), modelWaitSeconds: expect.closeTo(replies * 0.9, 9) });
   /** Queries, one page each: each day also reads every shard of its fee index (messages other than agent replies Meta priced). */
   const queries = (count: number) => Array.from({ length: count }, () => 'queryPage');
   const usage = (model: string, inputTokens: number, outputTokens: number) => ({ direction: 'outbound', role: 'assistant', deliveryStatus: 'sent', llm: { model, inputTokens, outputTokens, latencyMs: 900 } }) as const;
@@ -169,7 +172,7 @@ describe('agentUsageByDay', () => {
     calls.reset();
     const [first, second] = await messages.agentUsageByDay(['2026-04-01', '2026-04-02'], bound);
 
-    expect(first).toEqual({ day: '2026-04-01', replies: 3, inputTokens: 300, outputTokens: 30, models: [{ model: 'model-a', replies: 3, inputTokens: 300, outputTokens: 30 }], metaFees, complete: true });
+    expect(first).toEqual({ day: '2026-04-01', replies: 3, inputTokens: 300, outputTokens: 30, models: [{ model: 'model-a', replies: 3, inputTokens: 300, outputTokens: 30 }], metaFees, aws: aws(3), complete: true });
     expect(second).toEqual({
       day: '2026-04-02',
       replies: 3,
@@ -180,6 +183,7 @@ describe('agentUsageByDay', () => {
         { model: 'model-b', replies: 1, inputTokens: 50, outputTokens: 5 },
       ],
       metaFees,
+      aws: aws(3),
       complete: true,
     });
     // One Query per day of the reply index (the seed layout has one partition a day) and one per fee shard, each read to its end in one page.
@@ -196,8 +200,8 @@ describe('agentUsageByDay', () => {
     expect(cut).toMatchObject({ day: '2026-04-10', replies: 4, inputTokens: 40, complete: false });
     expect(calls.operations()).toEqual(queries(2 + WRITE_SHARDS));
     expect(await messages.agentUsageByDay(['2026-04-10', '2026-04-11'], { pagesPerPartition: 3, pageSize: 2 })).toEqual([
-      { day: '2026-04-10', replies: 5, inputTokens: 50, outputTokens: 5, models: [{ model: 'model-a', replies: 5, inputTokens: 50, outputTokens: 5 }], metaFees, complete: true },
-      { day: '2026-04-11', replies: 0, inputTokens: 0, outputTokens: 0, models: [], metaFees, complete: true },
+      { day: '2026-04-10', replies: 5, inputTokens: 50, outputTokens: 5, models: [{ model: 'model-a', replies: 5, inputTokens: 50, outputTokens: 5 }], metaFees, aws: aws(5), complete: true },
+      { day: '2026-04-11', replies: 0, inputTokens: 0, outputTokens: 0, models: [], metaFees, aws: aws(0), complete: true },
     ]);
   });
 });

@@ -30,6 +30,7 @@ export const MessageAttribute = {
   reactionAt: 'reaction_at',
   editedAt: 'edited_at',
   revokedAt: 'revoked_at',
+  knowledgeSources: 'knowledge_sources',
 } as const;
 
 const DIRECTIONS: readonly MessageDirection[] = ['inbound', 'outbound'];
@@ -77,6 +78,7 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
     reaction_at: optionalIso(message.reaction?.at),
     edited_at: optionalIso(message.editedAt),
     revoked_at: optionalIso(message.revokedAt),
+    knowledge_sources: message.knowledgeSources,
     llm: message.llm && {
       model: message.llm.model,
       input_tokens: message.llm.inputTokens,
@@ -128,6 +130,7 @@ export function messageFromItem(item: Item): Message {
     editedAt: read.optionalTimestamp(MessageAttribute.editedAt),
     revokedAt: read.optionalTimestamp(MessageAttribute.revokedAt),
     llm: llm && llmUsageFromMap(llm),
+    knowledgeSources: optionalList(read.stringList(MessageAttribute.knowledgeSources)),
     metaPricing: metaPricing && metaPricingFromMap(metaPricing),
     ...read.unknownAttributes(),
   };

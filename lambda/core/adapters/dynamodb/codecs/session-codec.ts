@@ -32,6 +32,8 @@ export const SessionAttribute = {
   searchableNames: 'searchable_names',
   customerId: 'phone_number',
   updatedAt: 'updated_at',
+  /** The agent's summary of the older messages and where it ends: a map. */
+  memory: 'memory',
 } as const;
 
 const CUSTOMER_ID_KINDS: readonly CustomerIdKind[] = ['phone', 'user_id'];
@@ -71,6 +73,7 @@ export function sessionToItem(session: Session, shardedIndexKey = false): Item {
     reengaged_at: optionalIso(session.reengagedAt),
     unsupported_notice_at: optionalIso(session.unsupportedNoticeAt),
     previous_session_id: session.previousSessionId,
+    memory: session.memory && { summary: session.memory.summary, through: isoMicros(session.memory.through), folded_at: isoMicros(session.memory.foldedAt) },
     created_at: isoMicros(session.createdAt),
     updated_at: isoMicros(session.updatedAt),
   });
@@ -119,11 +122,19 @@ export function sessionFromItem(item: Item): Session {
     reengagedAt: read.optionalTimestamp('reengaged_at'),
     unsupportedNoticeAt: read.optionalTimestamp(SessionAttribute.unsupportedNoticeAt),
     previousSessionId: read.optionalString('previous_session_id'),
+    ...memoryOf(read),
     ...(activityIndexedAt === undefined ? {} : { activityIndexedAt }),
     createdAt,
     updatedAt: read.timestamp('updated_at'),
     ...read.unknownAttributes(),
   };
+}
+
+function memoryOf(read: ItemReader): Pick<Session, 'memory'> {
+  const map = read.optionalMap(SessionAttribute.memory);
+  if (map === undefined) return {};
+  const memory = new ItemReader(map, EntityType.session);
+  return { memory: { summary: memory.string('summary'), through: memory.timestamp('through'), foldedAt: memory.timestamp('folded_at') } };
 }
 
 function lastCustomerMessageOf(read: ItemReader): CustomerMessageSummary | undefined {
