@@ -112,7 +112,7 @@ describe('AgentTool.fromFunction refuses, naming what to change', () => {
 });
 
 describe('the orchestrator’s reader', () => {
-  const document = { backend: 'bedrock', systemPrompt: null, inferenceConfig: null, promptCaching: null, guardrail: false, tools: [{ name: 'create_order', description: 'd', inputSchema: { type: 'object' }, sideEffects: true, timeoutMs: 5_000 }] };
+  const document = { backend: 'bedrock', systemPrompt: null, inferenceConfig: null, promptCaching: null, guardrail: false, knowledgeBase: null, memory: null, tools: [{ name: 'create_order', description: 'd', inputSchema: { type: 'object' }, sideEffects: true, timeoutMs: 5_000 }] };
 
   test('a tool whose function the variables do not name stops the cold start, naming the variable', () => {
     expect(() => readAgent(document, { [RUNTIME_ENV.bedrockModelId]: MODEL, [RUNTIME_ENV.agentToolFunctions]: 'check_stock=stock-service' }, 'fallback')).toThrow(
