@@ -2,10 +2,11 @@ import { Token } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
+import type { AgentTool } from './agent-tool';
 import type { BedrockAgentBackendProps, BedrockAgentMemory, BedrockGuardrail, BedrockInferenceConfig, BedrockKnowledgeBase } from './bedrock-agent-backend-props';
 import { grantKnowledgeBaseSearch, grantModelInvocation } from './private/bedrock-grants';
 import { AGENT_FUNCTION_INVOKE_ACTIONS, BEDROCK_GUARDRAIL_ACTIONS } from './private/permissions';
-import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, type AgentOptions, definedFields, type SingleAgentOptions, SYSTEM_PROMPT_MAX_CHARACTERS } from './contract';
+import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, AGENT_TOOL_LIMITS, type AgentOptions, definedFields, type SingleAgentOptions, SYSTEM_PROMPT_MAX_CHARACTERS } from './contract';
 import { guardrailArn, synthesizedSystemPrompt, validateBedrockProps } from './private/bedrock-model-ids';
 
 export { SYSTEM_PROMPT_MAX_CHARACTERS };
@@ -214,6 +215,7 @@ class BedrockAgentBackend extends AgentBackend {
   private readonly promptCaching?: boolean;
   private readonly knowledgeBase?: BedrockKnowledgeBase;
   private readonly memory?: BedrockAgentMemory;
+  private readonly tools: readonly AgentTool[];
 
   constructor(props: BedrockAgentBackendProps) {
     super();
@@ -224,7 +226,9 @@ class BedrockAgentBackend extends AgentBackend {
     this.promptCaching = props.promptCaching;
     this.knowledgeBase = props.knowledgeBase;
     this.memory = props.memory;
+    this.tools = [...(props.tools ?? [])];
     validateBedrockProps(props);
+    validateAgentTools(this.tools);
   }
 
   public bind(scope: Construct, orchestrator: iam.IGrantable): AgentBackendConfig {
@@ -246,6 +250,7 @@ class BedrockAgentBackend extends AgentBackend {
       ...(this.promptCaching !== undefined && { promptCaching: this.promptCaching }),
       ...(this.memory !== undefined && { memory: definedFields({ enabled: this.memory.enabled, foldEveryTurns: this.memory.foldEveryTurns, modelId: this.memory.modelId }) }),
       ...(knowledgeBase !== undefined && { knowledgeBase: definedFields({ knowledgeBaseId: knowledgeBase.knowledgeBaseId, numberOfResults: knowledgeBase.numberOfResults, filter: knowledgeBase.filter }) as { knowledgeBaseId: string } }),
+      ...(this.tools.length > 0 && { tools: this.tools.map((tool) => tool._bind(orchestrator)) }),
     };
     return { _agent: agent, bedrockModelId: this.modelId };
   }
@@ -302,6 +307,14 @@ class ScriptedAgentBackend extends AgentBackend {
   public bind(_scope: Construct, _orchestrator: iam.IGrantable): AgentBackendConfig {
     return { _agent: { backend: AGENT_BACKEND_KINDS.scripted } };
   }
+}
+
+/** The tools of one Bedrock agent: at most 20, each name once. */
+function validateAgentTools(tools: readonly AgentTool[]): void {
+  if (tools.length > AGENT_TOOL_LIMITS.maxTools) throw new Error(`AgentBackend.bedrock: tools has ${tools.length} tools; at most ${AGENT_TOOL_LIMITS.maxTools} are allowed. Merge tools that do related work.`);
+  const names = tools.map((tool) => tool.name);
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated !== undefined) throw new Error(`AgentBackend.bedrock: two tools are named '${repeated}'; give each tool its own name.`);
 }
 
 function validateStagesProps(props: AgentStagesProps): void {

@@ -1,3 +1,5 @@
+import type { AgentTool } from './agent-tool';
+
 /** Settings of each Converse call (the Converse API's `inferenceConfig`). */
 export interface BedrockInferenceConfig {
   /**
@@ -176,4 +178,14 @@ export interface BedrockAgentBackendProps {
    * @default - on: the agent's own model folds at most every 5 turns
    */
   readonly memory?: BedrockAgentMemory;
+
+  /**
+   * Tools of your own the model may call beside the built-in ones (`AgentTool.fromFunction()`), at
+   * most 20, each name once. The orchestrator is granted `lambda:InvokeFunction` on exactly their
+   * functions. A tool with `sideEffects` runs at most once per idempotency key and never in a turn
+   * a newer customer message superseded (see `AgentTool`).
+   *
+   * @default - only the built-in tools
+   */
+  readonly tools?: AgentTool[];
 }

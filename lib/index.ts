@@ -10,6 +10,7 @@ export * from './log-level';
 export * from './pipeline-function-alias';
 export * from './agent-backend';
 export * from './bedrock-agent-backend-props';
+export * from './agent-tool';
 export * from './contract/handoff-texts';
 export * from './crm-target';
 export * from './whatsapp-channel';

@@ -1,5 +1,5 @@
 import { PAYLOAD_HASH_HEADER, sha256Hex } from './payload-hash';
-import type { AnswerOf, ApiErrorBody, ApiProblem, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, MediaLink, MessageTemplate, OperatorApiCall, OperatorNote, Page, QuickReply, QuickReplyEdit, SignedInSession, TemplateSendRequest } from '../../lib/contract/operator-api';
+import type { AnswerOf, ApiErrorBody, ApiProblem, Availability, BodyOf, ConversationDetail, ConversationState, ConversationSummary, ConversationView, HistoryEntry, MediaLink, MessageTemplate, OperatorApiCall, OperatorNote, Page, QuickReply, QuickReplyEdit, SignedInSession, TemplateSendRequest, TurnTraceView } from '../../lib/contract/operator-api';
 
 const MAX_VALIDATED_ANSWERS = 32;
 
@@ -91,6 +91,11 @@ export class OperatorApi {
 
   async sendTemplate(customerId: string, send: TemplateSendRequest): Promise<HistoryEntry> {
     return (await this.request('POST conversations/:customerId/templates', { params: { customerId }, body: send })).message;
+  }
+
+  /** Admins only: what the pipeline did for the turn that answered `messageId`. */
+  async turnTrace(customerId: string, messageId: string): Promise<TurnTraceView> {
+    return (await this.request('GET conversations/:customerId/turns/:messageId/trace', { params: { customerId, messageId } })).trace;
   }
 
   async notes(customerId: string): Promise<readonly OperatorNote[]> {

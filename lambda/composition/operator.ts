@@ -13,6 +13,7 @@ import {
   operatorAuthRepository,
   operatorNotes,
   handoffReport,
+  turnCheckpoints,
   versionedResources,
 } from '../core/adapters/dynamodb/dynamo-repositories';
 import { deploymentCursorKey } from '../core/adapters/dynamodb/cursor-signing-key';
@@ -30,6 +31,7 @@ import { CustomerTranscriptionJobs } from '../core/application/transcription-job
 import { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
 import { adminRoutes } from '../operator/admin-routes';
 import { noteRoutes } from '../operator/note-routes';
+import { traceRoutes } from '../operator/trace-routes';
 import { quickReplyRoutes } from '../operator/quick-reply-routes';
 import type { HttpResponse } from '../operator/http-kit';
 import { createOperatorHttpHandler } from '../operator/operator-http';
@@ -90,6 +92,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
     availability: new OperatorAvailability({ config, audit, clock, timeZone: table.operatorTimeZone }),
     console: ports.console,
     extraRoutes: [
+      ...traceRoutes(turnCheckpoints(table)),
       ...noteRoutes(new OperatorNotes({ conversations: inbox, notes: operatorNotes(table), audit, clock, ids })),
       ...quickReplyRoutes(new QuickReplies({ config, audit, clock })),
       ...adminRoutes(

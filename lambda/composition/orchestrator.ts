@@ -13,6 +13,7 @@ import {
   legacyDebounce,
   operationalConfig,
   pipelineBudget,
+  turnCheckpoints,
   turnLedger,
   versionedResources,
 } from '../core/adapters/dynamodb/dynamo-repositories';
@@ -36,6 +37,10 @@ export interface OrchestratorPorts extends FunctionPorts, SenderPorts, MediaPort
   readonly agent?: AgentPort | AgentStages;
   /** Turn settings to override (e.g. `promptCacheMs: 0`, so an edited prompt applies to the very next turn). */
   readonly turnSettings?: Partial<TurnSettings>;
+  /** Bedrock Runtime endpoint to call the model on instead of the SDK's (a local fake). */
+  readonly bedrockEndpoint?: string;
+  /** Lambda endpoint to invoke the agent's and the tools' functions on instead of the SDK's (a local fake). */
+  readonly lambdaEndpoint?: string;
   /** Where the agent's knowledge base is searched (a local stand-in of Retrieve). Default: the Region's Bedrock Agent Runtime. */
   readonly knowledgeBaseEndpoint?: string;
 }
@@ -68,6 +73,8 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
       consent: messaging.consent,
       media: mediaSettings && mediaStore && mediaDownloadOnDemand((media) => media.composeMediaDownload(settings.whatsApp, mediaSettings, mediaStore, composed, ports)),
       mediaStore,
+      checkpoints: turnCheckpoints(table),
+      locale: settings.locale,
       voiceNotes: mediaSettings?.transcription && voiceNotesOnDemand((media) => media.composeVoiceNoteTranscription(mediaSettings, composed, ports)),
       budget: new CustomerBudgetGate(customerBudgets(table), clock, settings.customerBudget, settings.pipelineBudget && new PipelineTokenBudget(pipelineBudget(table), clock, settings.pipelineBudget)),
       onFailureNotice: (outcome, error) => {
@@ -96,5 +103,6 @@ function deployedStagePrompts(agent: AgentSettings, table: Parameters<typeof ope
 function agentClients(ports: OrchestratorPorts): AgentClients {
   const credentials = credentialProvider(ports.awsCredentials);
   const retrieve = { ...(credentials && { credentials }), ...(ports.knowledgeBaseEndpoint !== undefined && { endpoint: ports.knowledgeBaseEndpoint }) };
-  return credentials === undefined ? { retrieve } : { converse: bedrockConverse({ credentials }), invoke: lambdaInvoke({ credentials }), retrieve };
+  if (credentials === undefined && ports.bedrockEndpoint === undefined && ports.lambdaEndpoint === undefined) return { retrieve };
+  return { converse: bedrockConverse({ credentials, endpoint: ports.bedrockEndpoint }), invoke: lambdaInvoke({ credentials, endpoint: ports.lambdaEndpoint }), retrieve };
 }

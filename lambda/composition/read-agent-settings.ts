@@ -1,9 +1,9 @@
-import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, RUNTIME_ENV } from '../../lib/contract';
+import { AGENT_BACKEND_KINDS, AGENT_STAGE_LIMITS, AGENT_TOOL_LIMITS, RUNTIME_ENV } from '../../lib/contract';
 import { CONVERSATION_MEMORY_LIMITS } from '../../lib/contract/conversation-memory';
 import { KNOWLEDGE_BASE_LIMITS, type RetrievalFilter, retrievalFilterProblems } from '../../lib/contract/knowledge-base';
-import type { AgentSettings, AgentStageSettings, SingleAgentSettings } from '../core/adapters/agent/agent-backend';
+import type { AgentSettings, AgentStageSettings, ConsumerToolSettings, SingleAgentSettings } from '../core/adapters/agent/agent-backend';
 import { LAMBDA_AGENT_MEDIA_CONTRACT_VERSION } from '../core/adapters/agent/agent-function-contract';
-import { AgentConfigurationError, type Check, flag, nullable, plainObject, recordOf, refusal, RuntimeConfigError, struct, text, textWhere, wholeNumber } from './settings-checks';
+import { AgentConfigurationError, type Check, flag, listOf, nullable, plainObject, recordOf, refusal, RuntimeConfigError, struct, text, textWhere, wholeNumber } from './settings-checks';
 
 /** A stage's (or the single agent's) variables: what of it CloudFormation resolves. */
 type Variables = Readonly<Record<string, string | undefined>>;
@@ -23,6 +23,13 @@ const SHARE = (value: unknown, path: string): number => {
   return value;
 };
 const INFERENCE = struct({ maxTokens: wholeNumber(), temperature: SHARE, topP: SHARE, stopSequences: STOP_SEQUENCES }, ['maxTokens', 'temperature', 'topP', 'stopSequences']);
+const TOOL = struct({
+  name: textWhere((name) => AGENT_TOOL_LIMITS.namePattern.test(name), `a tool name (${AGENT_TOOL_LIMITS.namePattern.source})`),
+  description: text(AGENT_TOOL_LIMITS.descriptionMaxCharacters),
+  inputSchema: plainObject,
+  sideEffects: flag,
+  timeoutMs: wholeNumber(AGENT_TOOL_LIMITS.minTimeoutMs, AGENT_TOOL_LIMITS.maxTimeoutMs),
+});
 const RETRIEVAL_FILTER: Check<RetrievalFilter> = (value, path) => {
   const problems = retrievalFilterProblems(value, path);
   if (problems.length > 0) throw refusal(path, `is not a Retrieve filter: ${problems.join('; ')}`);
@@ -30,7 +37,7 @@ const RETRIEVAL_FILTER: Check<RetrievalFilter> = (value, path) => {
 };
 const KNOWLEDGE_BASE = struct({ numberOfResults: wholeNumber(1, KNOWLEDGE_BASE_LIMITS.maxNumberOfResults), filter: nullable(RETRIEVAL_FILTER) });
 const MEMORY = struct({ foldEveryTurns: wholeNumber(CONVERSATION_MEMORY_LIMITS.minFoldEveryTurns, CONVERSATION_MEMORY_LIMITS.maxFoldEveryTurns), modelId: nullable(text()) });
-const BEDROCK = struct({ backend: text(), systemPrompt: nullable(text()), inferenceConfig: nullable(INFERENCE), promptCaching: nullable(flag), guardrail: flag, knowledgeBase: nullable(KNOWLEDGE_BASE), memory: nullable(MEMORY) });
+const BEDROCK = struct({ backend: text(), systemPrompt: nullable(text()), inferenceConfig: nullable(INFERENCE), promptCaching: nullable(flag), guardrail: flag, knowledgeBase: nullable(KNOWLEDGE_BASE), memory: nullable(MEMORY), tools: listOf(TOOL, 1) }, ['tools']);
 const LAMBDA = struct({ backend: text(), contractVersion: wholeNumber(1, Number(LAMBDA_AGENT_MEDIA_CONTRACT_VERSION)) });
 const SCRIPTED = struct({ backend: text() });
 const STAGE_NAME = textWhere((name) => AGENT_STAGE_LIMITS.namePattern.test(name), `a stage name (${AGENT_STAGE_LIMITS.namePattern.source})`);
@@ -67,6 +74,7 @@ function readSingleAgent(document: unknown, path: string, variables: Variables, 
         ...(bedrock.promptCaching !== null && { promptCaching: bedrock.promptCaching }),
         ...(bedrock.memory !== null && { memory: bedrock.memory }),
         ...(bedrock.knowledgeBase !== null && { knowledgeBase: { knowledgeBaseId: variable(variables, RUNTIME_ENV.bedrockKnowledgeBaseId, path), ...bedrock.knowledgeBase } }),
+        ...(bedrock.tools !== undefined && { tools: consumerTools(bedrock.tools, variables, path) }),
         fallbackReply,
       };
       return { agent, ...(bedrock.systemPrompt !== null && { systemPrompt: bedrock.systemPrompt }) };
@@ -120,6 +128,20 @@ function stageVariablesOf(environment: Variables): Readonly<Record<string, Varia
     throw new AgentConfigurationError(`Environment variable ${RUNTIME_ENV.agentStageVariables} is not JSON; the AgentPipeline construct sets it.`);
   }
   return recordOf((stage, path) => recordOf(text())(stage, path))(parsed, RUNTIME_ENV.agentStageVariables);
+}
+
+/** The document's tools, each with its function from `AGENT_TOOL_FUNCTIONS` (`name=function,…`). */
+function consumerTools(tools: readonly Omit<ConsumerToolSettings, 'functionName'>[], variables: Variables, path: string): ConsumerToolSettings[] {
+  const functions = new Map(
+    variable(variables, RUNTIME_ENV.agentToolFunctions, path)
+      .split(',')
+      .map((pair) => [pair.split('=')[0], pair.split('=')[1]] as const),
+  );
+  return tools.map((tool, index) => {
+    const functionName = functions.get(tool.name)?.trim();
+    if (!functionName) throw new AgentConfigurationError(`Environment variable ${RUNTIME_ENV.agentToolFunctions} names no function for ${path}.tools.${index} (${tool.name}); the AgentPipeline construct sets it.`);
+    return { ...tool, functionName };
+  });
 }
 
 /** A variable an agent's document asks for: its model, guardrail or function. */

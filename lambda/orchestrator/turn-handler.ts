@@ -6,6 +6,8 @@ import { CUSTOM_METRICS, PIPELINE_DEFAULTS, turnOutcomeMetric } from '../../lib/
 import { decodeDispatchMessage } from '../core/adapters/sqs/dispatch-message';
 import { agentCostUsd } from '../core/application/agent-cost';
 import type { ProcessTurn } from '../core/application/process-turn';
+import type { AgentCallReport } from '../core/application/turn-settings';
+import type { ToolCallRecord } from '../core/ports/agent-tools';
 import { ReplyDeliveryError } from '../core/application/reply-delivery-error';
 import { errorSummary } from '../core/adapters/observability/error-summary';
 import { maskCustomerId } from '../core/domain/privacy';
@@ -63,12 +65,13 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
           if (cacheReadInputTokens !== undefined) metrics.addMetric(CUSTOM_METRICS.agentCacheReadInputTokens, MetricUnit.Count, cacheReadInputTokens);
           if (cacheWriteInputTokens !== undefined) metrics.addMetric(CUSTOM_METRICS.agentCacheWriteInputTokens, MetricUnit.Count, cacheWriteInputTokens);
         }
+        addToolMetrics(metrics, report.agent.toolCalls ?? []);
         const costUsd = agentCostUsd(report.agent);
         if (costUsd !== undefined) metrics.addMetric(CUSTOM_METRICS.agentCostUsd, MetricUnit.NoUnit, costUsd);
       }
       if (report.overBudget) metrics.addMetric(report.overBudget === 'pipeline_tokens_per_day' ? CUSTOM_METRICS.turnOverPipelineBudget : CUSTOM_METRICS.turnOverBudget, MetricUnit.Count, 1);
       if (report.pipelineTokensToday !== undefined) metrics.addMetric(CUSTOM_METRICS.pipelineAgentTokensToday, MetricUnit.Count, report.pipelineTokensToday);
-      logger.info('turn_processed', { outcome: report.outcome, earlierReply: report.earlierReply, customer, drained: report.drained, agent: report.agent, overBudget: report.overBudget, receiveCount });
+      logger.info('turn_processed', { outcome: report.outcome, earlierReply: report.earlierReply, customer, drained: report.drained, agent: report.agent && loggableAgentCall(report.agent), overBudget: report.overBudget, receiveCount });
     } catch (error) {
       const outcome = error instanceof ReplyDeliveryError ? 'send_failed' : 'failed';
       metrics.addMetric(outcome === 'send_failed' ? CUSTOM_METRICS.replySendFailed : CUSTOM_METRICS.turnFailed, MetricUnit.Count, 1);
@@ -89,4 +92,21 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
       throwOnFullBatchFailure: false,
     });
   };
+}
+
+/** Tool calls made (not replayed), those the model was told failed, and re-calls under an intent's key. */
+function addToolMetrics(metrics: Metrics, calls: readonly ToolCallRecord[]): void {
+  const made = calls.filter((call) => !call.replayed);
+  if (made.length === 0) return;
+  metrics.addMetric(CUSTOM_METRICS.toolCalls, MetricUnit.Count, made.length);
+  const failed = made.filter((call) => call.result !== undefined && call.result.outcome !== 'ok').length;
+  if (failed > 0) metrics.addMetric(CUSTOM_METRICS.toolCallsFailed, MetricUnit.Count, failed);
+  const recalled = made.filter((call) => call.recalled).length;
+  if (recalled > 0) metrics.addMetric(CUSTOM_METRICS.toolRecalls, MetricUnit.Count, recalled);
+}
+
+/** The agent's call as logged: a tool call by its name, outcome and duration, never its input or result (customer data). */
+function loggableAgentCall({ toolCalls, ...call }: AgentCallReport): object {
+  if (toolCalls === undefined) return call;
+  return { ...call, toolCalls: toolCalls.map(({ name, result, durationMs, replayed, recalled }) => ({ name, outcome: result?.outcome, durationMs, replayed, recalled })) };
 }

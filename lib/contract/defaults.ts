@@ -182,6 +182,7 @@ export function misplacesLink(text: string): boolean {
 
 // In modules of their own, so the console takes them without the locale presets this one reads.
 export { AGENT_STAGE_LIMITS } from './agent-stage-limits';
+export { AGENT_TOOL_LIMITS } from './agent-tool-limits';
 export { DEFAULT_SYSTEM_PROMPT } from './default-system-prompt';
 export { AVAILABILITY_TTL_BOUNDS, HANDOFF_TEXT_MAX_CHARACTERS, HANDOFF_TEXT_NAMES, SYSTEM_PROMPT_MAX_CHARACTERS } from './operator-setting-limits';
 export { MODEL_PRICE_DEFAULTS, MODEL_PRICE_LIMITS, PROMPT_CACHE_PRICE_FACTORS, type ModelPrice } from './model-price-defaults';

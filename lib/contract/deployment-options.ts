@@ -7,7 +7,7 @@
 import type { HandoffTexts } from './handoff-texts';
 import type { RetrievalFilter } from './knowledge-base';
 import type { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, WHATSAPP_CHANNEL_KINDS } from './environment';
-import type { InferenceSettings, LinkedPhoneNumber, SimpleSettingName, SimpleSettingValue, TemplateName } from './settings-document';
+import type { ConsumerToolDocument, InferenceSettings, LinkedPhoneNumber, SimpleSettingName, SimpleSettingValue, TemplateName } from './settings-document';
 
 export interface DeploymentOptions extends SimpleSettingOptions {
   /** The table and the turn queues, by the names CloudFormation resolves. */
@@ -70,9 +70,17 @@ export type SingleAgentOptions =
       readonly knowledgeBase?: { readonly knowledgeBaseId: string; readonly numberOfResults?: number; readonly filter?: RetrievalFilter };
       /** On unless `enabled` is false. */
       readonly memory?: { readonly enabled?: boolean; readonly foldEveryTurns?: number; readonly modelId?: string };
+      /** The consumer's tools, each with the function that answers it. */
+      readonly tools?: readonly ConsumerToolOptions[];
     }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.lambda; readonly functionName: string; readonly contractVersion?: number }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted };
+
+/** A consumer tool: what the model is told, and its function's name (a token in a deployment). */
+export interface ConsumerToolOptions extends Omit<ConsumerToolDocument, 'timeoutMs'> {
+  readonly functionName: string;
+  readonly timeoutMs?: number;
+}
 
 export type AgentOptions =
   | SingleAgentOptions

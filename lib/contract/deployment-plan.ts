@@ -56,7 +56,7 @@ const POWERTOOLS_VARIABLES = [RUNTIME_ENV.serviceName, RUNTIME_ENV.metricsNamesp
 const SHARED_VARIABLES = [RUNTIME_ENV.tableName, ...POWERTOOLS_VARIABLES] as const;
 /** The Cloud API channel's: a function that sends on End User Messaging has neither. */
 const CLOUD_API_SENDER_VARIABLES = [RUNTIME_ENV.whatsAppSecretArn, RUNTIME_ENV.whatsAppApiBaseUrl] as const;
-const AGENT_VARIABLES = [RUNTIME_ENV.bedrockModelId, RUNTIME_ENV.bedrockGuardrailId, RUNTIME_ENV.bedrockGuardrailVersion, RUNTIME_ENV.bedrockKnowledgeBaseId, RUNTIME_ENV.agentFunctionName, RUNTIME_ENV.agentStageVariables] as const;
+const AGENT_VARIABLES = [RUNTIME_ENV.bedrockModelId, RUNTIME_ENV.bedrockGuardrailId, RUNTIME_ENV.bedrockGuardrailVersion, RUNTIME_ENV.bedrockKnowledgeBaseId, RUNTIME_ENV.agentFunctionName, RUNTIME_ENV.agentToolFunctions, RUNTIME_ENV.agentStageVariables] as const;
 
 /**
  * The variables each function may be told: always the table and Powertools', the rest when its

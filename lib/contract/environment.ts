@@ -24,6 +24,8 @@ export const RUNTIME_ENV = {
   bedrockKnowledgeBaseId: 'BEDROCK_KNOWLEDGE_BASE_ID',
   /** The consumer's agent function (`AgentBackend.fromFunction()`). */
   agentFunctionName: 'AGENT_FUNCTION_NAME',
+  /** The functions of a Bedrock agent's consumer tools (`AgentTool.fromFunction()`): `name=function,name=function`. */
+  agentToolFunctions: 'AGENT_TOOL_FUNCTIONS',
   /**
    * With `AgentBackend.stages()`: JSON of each stage's own variables of those above (`{"qualify":
    * {"BEDROCK_MODEL_ID": "…"}, "register": {"AGENT_FUNCTION_NAME": "…"}}`); the rest of each stage

@@ -175,6 +175,12 @@ export const CUSTOM_METRICS = {
   badSqsBody: 'BadSqsBody',
   /** Orchestrator: model round trips of a turn. */
   agentIterations: 'AgentIterations',
+  /** Orchestrator: consumer tool calls a turn made (replayed results not counted). */
+  toolCalls: 'ToolCalls',
+  /** Orchestrator: consumer tool calls the model was told failed (refused, malformed, unavailable, too large, invalid input). */
+  toolCallsFailed: 'ToolCallsFailed',
+  /** Orchestrator: a tool with side effects called again under the key of an intent an earlier attempt left without a result (its outcome was unknown). */
+  toolRecalls: 'ToolRecalledUnderSameKey',
   /** Orchestrator: a turn failed while sending its persisted reply (retried; the reply is not regenerated). */
   replySendFailed: 'ReplySendFailed',
   /** Orchestrator: a turn failed before its reply was sent (retried). */

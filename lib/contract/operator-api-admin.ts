@@ -232,3 +232,34 @@ export interface ErasureAnswer {
     readonly deadLettersRemoved?: number;
   };
 }
+
+/**
+ * What the pipeline did for one turn (`GET /api/conversations/:customerId/turns/:messageId/trace`,
+ * admins only, `messageId` the message a reply answers): the gates it asked, each model round trip
+ * and each of the business's tool calls. Names, figures and outcomes only, never a text.
+ */
+export interface TurnTraceView {
+  readonly at: Timestamp;
+  /** Each gate asked, in order: `passed` let the turn through, `decided` answered or ended it. */
+  readonly gates: readonly { readonly gate: string; readonly verdict: 'passed' | 'decided' }[];
+  readonly stage?: string;
+  readonly stopReason?: string;
+  readonly modelCalls: readonly {
+    readonly inputTokens: number;
+    readonly outputTokens: number;
+    readonly cacheReadInputTokens?: number;
+    readonly cacheWriteInputTokens?: number;
+    readonly latencyMs: number;
+    readonly stopReason: string;
+    /** Replayed from the turn's checkpoint on a retry: the model was not asked again. */
+    readonly replayed?: boolean;
+  }[];
+  readonly toolCalls: readonly {
+    readonly name: string;
+    readonly sideEffects: boolean;
+    readonly outcome?: string;
+    readonly durationMs?: number;
+    readonly replayed?: boolean;
+    readonly recalled?: boolean;
+  }[];
+}

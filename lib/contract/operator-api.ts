@@ -9,11 +9,11 @@
 
 import type { DeliveryFailureClass } from './metrics';
 import type { HandoffReport, UsageReport } from './usage-report';
-import type { PromptVersion, PromptAnswer, PromptEdit, PromptRollback, ConfigAnswer, ConfigEdit, AuditEvent, Demand, ConsentEvent, CrmSyncRow, CrmProblems, CrmSyncAnswer, CrmResolution, DeadLetters, DeploymentAdmin, RedriveRequest, RedriveAnswer, CustomerExport, ErasureRequest, ErasureAnswer } from './operator-api-admin';
+import type { PromptVersion, PromptAnswer, PromptEdit, PromptRollback, ConfigAnswer, ConfigEdit, AuditEvent, Demand, ConsentEvent, CrmSyncRow, CrmProblems, CrmSyncAnswer, CrmResolution, DeadLetters, DeploymentAdmin, RedriveRequest, RedriveAnswer, CustomerExport, ErasureRequest, ErasureAnswer, TurnTraceView } from './operator-api-admin';
 import type { Timestamp, JsonObject, Page, ConversationState, OperatorRole, MessageRole } from './operator-api-basics';
 
 export type { AgentUsage, AwsEstimate, DailyAgentUsage, DailyHandoffs, HandoffFigures, HandoffReport, ModelUsage, UsageReport, UtcDay } from './usage-report';
-export type { PromptVersion, PromptAnswer, PromptEdit, PromptRollback, ConfigSetting, ConfigAnswer, ConfigEdit, AuditEvent, Demand, ConsentEvent, CrmSyncStatus, CrmSyncRow, CrmProblems, CrmSyncAnswer, CrmResolution, ReplyRecord, DeadLetterInspection, DeadLetterReason, DeadLetterCard, DeadLetters, DeploymentAdmin, RedriveRequest, RedriveAnswer, CustomerExport, ErasureRequest, ErasureAnswer } from './operator-api-admin';
+export type { PromptVersion, PromptAnswer, PromptEdit, PromptRollback, ConfigSetting, ConfigAnswer, ConfigEdit, AuditEvent, Demand, ConsentEvent, CrmSyncStatus, CrmSyncRow, CrmProblems, CrmSyncAnswer, CrmResolution, ReplyRecord, DeadLetterInspection, DeadLetterReason, DeadLetterCard, DeadLetters, DeploymentAdmin, RedriveRequest, RedriveAnswer, CustomerExport, ErasureRequest, ErasureAnswer, TurnTraceView } from './operator-api-admin';
 export type { Timestamp, JsonObject, StoredItem, Page, ApiErrorBody, ApiProblem, ConversationState, OperatorRole, MessageRole } from './operator-api-basics';
 
 // ---- Signing in --------------------------------------------------------------------------------------
@@ -126,6 +126,8 @@ export interface HistoryEntry {
   readonly media?: HistoryMedia;
   /** What Meta charges for it, once a status of it said how Meta bills it. */
   readonly metaFee?: MetaFee;
+  /** An agent's reply: the customer message it answers, which names its turn (admins read the turn's trace by it). */
+  readonly replyTo?: string;
   /** An agent reply's knowledge-base sources: the documents (S3 URIs, URLs…) of the passages its searches found. */
   readonly knowledgeSources?: readonly string[];
 }
@@ -321,6 +323,8 @@ export interface OperatorApiCalls {
   'POST conversations/:customerId/templates': { readonly body: TemplateSendRequest; readonly answer: ReplyAnswer };
   /** `?limit=`, `?cursor=`: the conversation's notes, newest first. */
   'GET conversations/:customerId/notes': { readonly answer: Page<OperatorNote> };
+  /** Admins only: the trace of the turn that answered `messageId` (404 `not_found` when it has none). */
+  'GET conversations/:customerId/turns/:messageId/trace': { readonly answer: { readonly trace: TurnTraceView } };
   /** Answers 201. Whoever may read the conversation adds a note to it. */
   'POST conversations/:customerId/notes': { readonly body: NoteRequest; readonly answer: NoteAnswer };
   'POST conversations/:customerId/release': { readonly answer: ConversationAnswer };

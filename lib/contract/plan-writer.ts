@@ -6,6 +6,7 @@
  */
 import { COST_GUARD_DEFAULTS, IDLE_SWEEP_DEFAULTS, MEDIA_DEFAULTS, OPERATOR_DEFAULTS, PIPELINE_DEFAULTS, RETENTION_DEFAULTS } from './defaults';
 import { AGENT_STAGE_LIMITS } from './agent-stage-limits';
+import { AGENT_TOOL_LIMITS } from './agent-tool-limits';
 import { CONVERSATION_MEMORY_LIMITS } from './conversation-memory';
 import { KNOWLEDGE_BASE_LIMITS } from './knowledge-base';
 import type { AgentOptions, ChannelOptions, DeploymentOptions, SimpleSettingOptions, SingleAgentOptions } from './deployment-options';
@@ -140,6 +141,7 @@ function singleAgentDocumentOf(agent: SingleAgentOptions): SingleAgentDocument {
           ? { numberOfResults: agent.knowledgeBase.numberOfResults ?? KNOWLEDGE_BASE_LIMITS.defaultNumberOfResults, filter: agent.knowledgeBase.filter ?? null }
           : null,
         memory: agent.memory?.enabled === false ? null : { foldEveryTurns: agent.memory?.foldEveryTurns ?? CONVERSATION_MEMORY_LIMITS.defaultFoldEveryTurns, modelId: agent.memory?.modelId ?? null },
+        ...(agent.tools !== undefined && agent.tools.length > 0 && { tools: agent.tools.map(({ functionName: _, timeoutMs, ...tool }) => ({ ...tool, timeoutMs: timeoutMs ?? AGENT_TOOL_LIMITS.defaultTimeoutMs })) }),
       };
     case AGENT_BACKEND_KINDS.lambda:
       return { backend: agent.backend, contractVersion: agent.contractVersion ?? 1 };
@@ -186,6 +188,8 @@ function singleAgentVariablesOf(agent: SingleAgentOptions): Record<string, strin
         [RUNTIME_ENV.bedrockModelId]: agent.modelId,
         ...(agent.guardrail && { [RUNTIME_ENV.bedrockGuardrailId]: agent.guardrail.identifier, [RUNTIME_ENV.bedrockGuardrailVersion]: agent.guardrail.version }),
         ...(agent.knowledgeBase && { [RUNTIME_ENV.bedrockKnowledgeBaseId]: agent.knowledgeBase.knowledgeBaseId }),
+        // Tool names and function names hold neither `=` nor `,`.
+        ...(agent.tools !== undefined && agent.tools.length > 0 && { [RUNTIME_ENV.agentToolFunctions]: agent.tools.map((tool) => `${tool.name}=${tool.functionName}`).join(',') }),
       };
     case AGENT_BACKEND_KINDS.lambda:
       return { [RUNTIME_ENV.agentFunctionName]: agent.functionName };

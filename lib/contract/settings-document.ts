@@ -119,9 +119,20 @@ export type SingleAgentDocument =
       readonly knowledgeBase: KnowledgeBaseSettings | null;
       /** How older history folds into the session's summary; `null`: never (the window slides). */
       readonly memory: ConversationMemorySettings | null;
+      /** The consumer's tools, when there are any; each one's function is in `AGENT_TOOL_FUNCTIONS`. */
+      readonly tools?: readonly ConsumerToolDocument[];
     }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.lambda; readonly contractVersion: number }
   | { readonly backend: typeof AGENT_BACKEND_KINDS.scripted };
+
+/** A consumer tool as the model is told it (`AgentTool.fromFunction()`). */
+export interface ConsumerToolDocument {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly sideEffects: boolean;
+  readonly timeoutMs: number;
+}
 
 export type AgentDocument =
   | SingleAgentDocument

@@ -35,7 +35,8 @@ export const DEPLOY_LIMITS = {
 /** The props whose values fill an environment variable, for the message (the variables the construct fills from tokens need none). */
 const PROPS_OF_VARIABLE: { readonly [variable: string]: string } = {
   [RUNTIME_ENV.bedrockModelId]: "agentBackend's modelId",
-  [RUNTIME_ENV.agentStageVariables]: "agentBackend's stages (AgentBackend.stages(): their names, models, guardrails and functions)",
+  [RUNTIME_ENV.agentStageVariables]: "agentBackend's stages (AgentBackend.stages(): their names, models, guardrails, functions and tools)",
+  [RUNTIME_ENV.agentToolFunctions]: "agentBackend's tools (AgentTool.fromFunction(): their names and functions)",
   [RUNTIME_ENV.businessPhoneNumberIds]: 'phoneNumberIds',
   [RUNTIME_ENV.whatsAppApiBaseUrl]: 'whatsAppApiBaseUrl',
   [RUNTIME_ENV.crmWebhookUrl]: "crmSync's url (CrmTarget.webhook())",

@@ -331,6 +331,8 @@ export const BEDROCK_INVOKE_ACTIONS = ['bedrock:InvokeModel'] as const;
 /** Bedrock guardrail named in the Converse call's `guardrailConfig`. */
 export const BEDROCK_GUARDRAIL_ACTIONS = ['bedrock:ApplyGuardrail'] as const;
 
+/** Consumer-supplied tool functions (`AgentTool.fromFunction`). */
+export const AGENT_TOOL_INVOKE_ACTIONS = ['lambda:InvokeFunction'] as const;
 /** Bedrock knowledge base the agent searches (Bedrock Agent Runtime `Retrieve`). */
 export const BEDROCK_RETRIEVE_ACTIONS = ['bedrock:Retrieve'] as const;
 

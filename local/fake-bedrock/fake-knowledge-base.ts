@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type LoopbackServer, serveOnLoopback } from '../fake-aws/loopback-server';
-import type { AwsPermissionCheck } from '../fake-aws/permission-check';
+import { type AwsPermissionCheck, restRefusal } from '../fake-aws/permission-check';
 import { readBody } from '../fake-aws/request-body';
 
 /** The knowledge base the tests search, and the one every deployment the permission check synthesizes grants. */
@@ -66,12 +66,11 @@ export class FakeKnowledgeBase {
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await readBody(request);
-    if (!request.headers.authorization?.startsWith('AWS4-HMAC-SHA256 ')) return void sendJson(response, 403, { message: 'The request was not signed' }, 'AccessDeniedException');
     const path = request.url ?? '/';
     const match = /^\/knowledgebases\/([^/]+)\/retrieve$/.exec(path);
     if (request.method !== 'POST' || match === null) return void sendJson(response, 404, { message: `No route for ${request.method} ${path}` }, 'ResourceNotFoundException');
-    const refusal = await this.options.permissions?.({ service: 'bedrock', method: 'POST', path, headers: request.headers, body });
-    if (refusal !== undefined) return void sendJson(response, 403, { message: refusal }, 'AccessDeniedException');
+    const refusal = await restRefusal('bedrock', request, body, this.options.permissions);
+    if (refusal !== undefined) return void sendJson(response, 403, { message: refusal.message }, refusal.type);
     const { knowledgeBaseId } = this.options;
     if (knowledgeBaseId !== undefined && decodeURIComponent(match[1]) !== knowledgeBaseId) return void sendJson(response, 404, { message: `Knowledge base ${match[1]} does not exist` }, 'ResourceNotFoundException');
     const input = JSON.parse(body || '{}') as { retrievalQuery?: { text?: string }; retrievalConfiguration?: { vectorSearchConfiguration?: { numberOfResults?: number; filter?: unknown } } };

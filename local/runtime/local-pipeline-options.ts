@@ -10,6 +10,9 @@ import type { CustomerBudgetSettings } from '../../lambda/core/application/custo
 import type { PipelineBudgetSettings } from '../../lambda/core/application/pipeline-token-budget';
 import type { TurnSettings } from '../../lambda/core/application/turn-settings';
 import type { AgentPort } from '../../lambda/core/ports/agent';
+import type { ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
+import type { ConsumerToolOptions } from '../../lib/contract/deployment-options';
+import type { LocalFunctionHandler } from '../fake-aws/fake-lambda';
 import type { KnowledgeDocument } from '../fake-bedrock/fake-knowledge-base';
 import type { FakeTranscribeOptions } from '../fake-aws/fake-transcribe';
 import type { AwsPermissionCheck } from '../fake-aws/permission-check';
@@ -66,6 +69,14 @@ export interface LocalPipelineOptions {
    * (e.g. `AGENT_BACKEND=bedrock BEDROCK_MODEL_ID=…` with the user's own AWS credentials).
    */
   readonly agent?: AgentPort;
+  /**
+   * The Bedrock agent as a deployment composes it from its settings — its prompt, its tools, the
+   * turn's checkpoint of tool rounds — on the model `converse` stands in for (the fake Converse
+   * model), served by a fake Bedrock Runtime on 127.0.0.1. Its consumer tools are answered by local
+   * functions the fake Lambda serves on 127.0.0.1. Both are called by the real clients with the
+   * orchestrator's identity, which `permissions` checks. Default: none (see `agent`).
+   */
+  readonly bedrockAgent?: LocalBedrockAgent;
   /** Fixed loopback ports; each defaults to a free port. A taken port fails with a LocalServerError. */
   readonly ports?: LocalPipelinePorts;
   /** Orchestrator invocations in flight at once. Default 10. */
@@ -144,6 +155,20 @@ export interface LocalPipelineOptions {
    * a permission check refuses names the suite that made it. Default: none.
    */
   readonly functionSessionToken?: string;
+}
+
+export interface LocalBedrockAgent {
+  /** One Converse round trip: `FakeConverseModel.converse`, or a real Bedrock call. */
+  readonly converse: ConverseCall;
+  /** Default: Claude Sonnet 4's US inference profile. */
+  readonly modelId?: string;
+  /** The consumer's tools, as `AgentTool.fromFunction()` declares them, each with the local function that answers it. */
+  readonly tools?: readonly LocalAgentTool[];
+}
+
+/** A consumer tool of the local runtime: its declaration and the handler the fake Lambda runs for it. */
+export interface LocalAgentTool extends Omit<ConsumerToolOptions, 'functionName'> {
+  readonly handler: LocalFunctionHandler;
 }
 
 export interface LocalPipelinePorts {

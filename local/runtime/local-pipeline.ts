@@ -36,7 +36,7 @@ import { deliverToEventTopic, LOCAL_ORIGINATION_PHONE_NUMBER_ID, publishNotifica
 import { startFunctionUrlServer, type FunctionUrlServer } from './function-url-server';
 import type { LocalChannel, LocalPipelineOptions, LogLevel, SendCustomerMessageOptions } from './local-pipeline-options';
 import { type PipelinePrincipal, principalCredentials } from './function-principals';
-import { isScriptedOnly, LOCAL_SECRET_ARNS, localAgent, localDeploymentVariant, localLogLevel, localPlan } from './local-plan';
+import { isScriptedOnly, LOCAL_SECRET_ARNS, localAgent, startAgentStandIns, localDeploymentVariant, localLogLevel, localPlan } from './local-plan';
 import { deliverToWebhook, LOCAL_BUSINESS, postSignedNotification, type CustomerTextMessage, type MetaMessageContent, type WebhookDelivery } from './meta-notification';
 import { SqsEventSource } from './sqs-event-source';
 
@@ -138,7 +138,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     const s3 = options.s3Endpoint ?? process.env.AWS_ENDPOINT_URL_S3 ?? sqs;
     cleanup.env.bindSdkEndpoints({ AWS_ENDPOINT_URL_S3: s3 });
     // The local servers accept any credentials; a real agent backend needs the user's own.
-    if (isScriptedOnly(agent)) cleanup.env.setIfAbsent({ AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+    if (isScriptedOnly(agent) || options.bedrockAgent) cleanup.env.setIfAbsent({ AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
     // There is no CloudWatch locally: metrics stay in memory instead of printing EMF lines.
     cleanup.env.setIfAbsent({ POWERTOOLS_METRICS_DISABLED: 'true' });
 
@@ -233,7 +233,8 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       const operatorSettings = SETTINGS_READERS.operator(plan.operator);
       operator = composeOperator(operatorSettings, { ...portsOf('operator'), console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY, operatorSettings.locale) });
     }
-    const orchestrator = composeOrchestrator(settings, { ...portsOf('orchestrator'), agent: options.agent, turnSettings: options.turnSettings, knowledgeBaseEndpoint: fakeKnowledgeBase?.endpoint });
+    const { bedrockEndpoint, lambdaEndpoint } = await startAgentStandIns(options.bedrockAgent, options.permissions, cleanup);
+    const orchestrator = composeOrchestrator(settings, { ...portsOf('orchestrator'), agent: options.agent, bedrockEndpoint, lambdaEndpoint, turnSettings: options.turnSettings, knowledgeBaseEndpoint: fakeKnowledgeBase?.endpoint });
 
     // The sign-in of the operator plane, to hand out the links the `login` WhatsApp message would get, and who its operators are.
     const access = settings.operatorPlane && composeOperatorAccess(settings.operatorPlane, composeFunction('operator', settings, portsOf('operator')));

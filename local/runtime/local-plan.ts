@@ -14,6 +14,10 @@ import {
 import { KeyLayout } from '../../lib/contract/key-layout';
 import { Locale } from '../../lib/contract/locale';
 import { AgentConfigurationError, RuntimeConfigError } from '../../lambda/composition/read-settings';
+import { FakeLambda } from '../fake-aws/fake-lambda';
+import type { AwsPermissionCheck } from '../fake-aws/permission-check';
+import { FakeBedrockRuntime } from '../fake-bedrock/fake-bedrock-runtime';
+import type { Cleanup } from './cleanup';
 import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../fake-whatsapp/fake-end-user-messaging';
 import { LOCAL_ACCOUNT_ID, LOCAL_EVENT_TOPIC_ARN, LOCAL_ORIGINATION_PHONE_NUMBER_ID } from './end-user-messaging-event';
 import type { DeploymentVariant } from './function-principals';
@@ -154,8 +158,41 @@ function keyLayoutOf(env: NodeJS.ProcessEnv): KeyLayout | undefined {
 
 /** The agent the options pass stands in for a scripted one; else the one the environment selects. */
 export function localAgent(options: LocalPipelineOptions, env: NodeJS.ProcessEnv): AgentOptions {
+  const { bedrockAgent } = options;
+  if (bedrockAgent !== undefined) {
+    const tools = (bedrockAgent.tools ?? []).map(({ handler: _, ...tool }) => ({ ...tool, functionName: localToolFunctionName(tool.name) }));
+    // The knowledge base it searches is the environment's, as for an agent the environment selects.
+    const knowledgeBaseId = env[LOCAL_ENV.bedrockKnowledgeBaseId]?.trim();
+    return { backend: AGENT_BACKEND_KINDS.bedrock, modelId: bedrockAgent.modelId ?? LOCAL_BEDROCK_MODEL_ID, ...(knowledgeBaseId && { knowledgeBase: { knowledgeBaseId } }), ...(tools.length > 0 && { tools }) };
+  }
   return options.agent === undefined ? localAgentOptions(env) : { backend: AGENT_BACKEND_KINDS.scripted };
 }
+
+/**
+ * The local Bedrock agent's AWS services: its model behind a fake Bedrock Runtime and its tools'
+ * functions behind a fake Lambda, both called by the orchestrator's own signed clients and checked
+ * by `permissions` as IAM would check them. Each is closed with `cleanup`.
+ */
+export async function startAgentStandIns(
+  bedrockAgent: LocalPipelineOptions['bedrockAgent'],
+  permissions: AwsPermissionCheck | undefined,
+  cleanup: Pick<Cleanup, 'add'>,
+): Promise<{ readonly bedrockEndpoint?: string; readonly lambdaEndpoint?: string }> {
+  if (bedrockAgent === undefined) return {};
+  const bedrock = await FakeBedrockRuntime.start({ converse: bedrockAgent.converse, permissions });
+  cleanup.add(() => bedrock.close());
+  const tools = bedrockAgent.tools ?? [];
+  if (tools.length === 0) return { bedrockEndpoint: bedrock.endpoint };
+  const lambda = await FakeLambda.start({ functions: new Map(tools.map((tool) => [localToolFunctionName(tool.name), tool.handler])), permissions });
+  cleanup.add(() => lambda.close());
+  return { bedrockEndpoint: bedrock.endpoint, lambdaEndpoint: lambda.endpoint };
+}
+
+/** The model a local Bedrock agent names when the options name none. */
+export const LOCAL_BEDROCK_MODEL_ID = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
+
+/** The name the fake Lambda serves a local tool's handler under. */
+export const localToolFunctionName = (toolName: string) => `local-tool-${toolName}`;
 
 /** Whether the agent calls no AWS service: the scripted agent, or stages of scripted agents only. */
 export function isScriptedOnly(agent: AgentOptions): boolean {

@@ -10,6 +10,7 @@ import { SETTINGS_READERS } from '../../lambda/composition/read-settings';
 import type { DeploymentVariant } from '../../local/runtime/function-principals';
 import type { LocalPipelineOptions } from '../../local/runtime/local-pipeline-options';
 import { LOCAL_ENV, localPlan } from '../../local/runtime/local-plan';
+import { CONFORMANCE_LOCAL_AGENT } from '../support/permissions/conformance-agent';
 import { CONFORMANCE_PLACE } from '../support/permissions/deployment-permissions';
 import { type FunctionsTold, type SynthesizedDeployment, VARIANTS } from '../support/permissions/deployment-variants';
 import { synthesizeDeployment, VARIANT_ADMIN, VARIANT_AGENT, VARIANT_REENGAGEMENT } from '../support/permissions/synthesize-deployment';
@@ -32,6 +33,7 @@ function localOptionsOf(variant: DeploymentVariant): LocalPipelineOptions {
     ...(variant.keyLayoutMigration && { keyLayout: KeyLayout.MIGRATING }),
     ...(variant.pipelineBudget && { pipelineBudget: { agentTokensPerDay: 1_000_000 } }),
     transcription: { languageCode: 'pt-BR', transcripts: new Map() },
+    bedrockAgent: CONFORMANCE_LOCAL_AGENT,
   };
 }
 

@@ -4,17 +4,19 @@
 import { App, CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { AgentBackend, AgentPipeline, type AgentPipelineProps, CrmTarget, WhatsAppChannel } from '../../lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { AgentBackend, AgentPipeline, type AgentPipelineProps, AgentTool, CrmTarget, WhatsAppChannel } from '../../lib';
+import { AGENT_TOOL_LIMITS } from '../../lib/contract';
 import { resourceSchemas } from '../support/resource-schemas';
 import { consumerCrmFunction, pipelineProps } from '../support/synthesized-pipeline';
 
 const MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
 
-/** Synthesizes one pipeline with `props` (and what `extend` adds to its stack); the error synth throws, or '' when it passes. */
-function synthError(props: Partial<AgentPipelineProps>, extend?: (stack: Stack, pipeline: AgentPipeline) => void, stackProps?: StackProps): string {
+/** Synthesizes one pipeline with `props` (made in its stack, or given) and what `extend` adds to its stack; the error synth throws, or '' when it passes. */
+function synthError(props: Partial<AgentPipelineProps> | ((stack: Stack) => Partial<AgentPipelineProps>), extend?: (stack: Stack, pipeline: AgentPipeline) => void, stackProps?: StackProps): string {
   const app = new App();
   const stack = new Stack(app, 'Shop', stackProps);
-  const pipeline = new AgentPipeline(stack, 'Agent', pipelineProps(props));
+  const pipeline = new AgentPipeline(stack, 'Agent', pipelineProps(typeof props === 'function' ? props(stack) : props));
   extend?.(stack, pipeline);
   try {
     app.synth();
@@ -33,6 +35,19 @@ describe('synth refuses what would fail at deploy, naming what to change', () =>
     // A prompt built with Lazy, longer than the whole environment, is resolved at synth into the settings document.
     const systemPrompt = Lazy.string({ produce: () => 'Answer as the bakery would. '.repeat(180) });
     expect(synthError({ agentBackend: AgentBackend.bedrock({ modelId: MODEL, systemPrompt }) })).toBe('');
+  });
+
+  test("the tools' functions are measured in the orchestrator's environment: twenty deploy, stages full of them are refused naming the tools", () => {
+    const toolsOf = (stack: Stack, prefix: string) =>
+      Array.from({ length: AGENT_TOOL_LIMITS.maxTools }, (_, index) => {
+        const name = `${prefix}_${'lookup_the_customers_order_'.repeat(2)}${index}`.slice(0, 64);
+        const fn = new lambda.Function(stack, `${prefix}${index}`, { runtime: lambda.Runtime.NODEJS_24_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => ({})') });
+        return AgentTool.fromFunction(fn, { name, description: 'Looks an order up.', inputSchema: { type: 'object' } });
+      });
+    const withTools = (build: (stack: Stack) => AgentBackend) => synthError((stack) => ({ agentBackend: build(stack) }));
+    expect(withTools((stack) => AgentBackend.bedrock({ modelId: MODEL, tools: toolsOf(stack, 'a') }))).toBe('');
+    const stages = (stack: Stack) => AgentBackend.stages({ entry: 's0', agents: Object.fromEntries(['s0', 's1', 's2'].map((stage) => [stage, AgentBackend.bedrock({ modelId: MODEL, tools: toolsOf(stack, stage) })])) });
+    expect(withTools(stages)).toMatch(/OrchestratorFunction's environment would be up to [\d,]+ bytes .* AGENT_STAGE_VARIABLES \([\d,]+ bytes, from agentBackend's stages \(AgentBackend\.stages\(\): their names, models, guardrails, functions and tools\): shorten it\)/);
   });
 
   test("a variable added to a pipeline's function is measured with the rest, and named", () => {

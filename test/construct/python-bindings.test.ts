@@ -94,7 +94,7 @@ describe('Python package', () => {
     expect(classes.AgentPipelineProps.keywords.slice().sort()).toEqual(props.slice().sort());
     // The construct takes the props as keyword arguments after scope and id.
     expect(classes.AgentPipeline.keywords.slice().sort()).toEqual(props.slice().sort());
-    expect(classes.BedrockAgentBackendProps.keywords).toEqual(['model_id', 'guardrail', 'inference_config', 'knowledge_base', 'memory', 'prompt_caching', 'system_prompt']);
+    expect(classes.BedrockAgentBackendProps.keywords).toEqual(['model_id', 'guardrail', 'inference_config', 'knowledge_base', 'memory', 'prompt_caching', 'system_prompt', 'tools']);
   });
 
   test('the Python README is Python: every snippet translated, keyword arguments and all, no TypeScript left', () => {

@@ -6,6 +6,8 @@ import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../../local/fake-whatsapp/fake
 import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../local/runtime/end-user-messaging-event';
 import type { PipelinePrincipal, PrincipalIdentity } from '../../local/runtime/function-principals';
 import { type DeploymentPermissions, deploymentPermissions } from '../support/permissions/deployment-permissions';
+import { LOCAL_BEDROCK_MODEL_ID, localToolFunctionName } from '../../local/runtime/local-plan';
+import { agentServiceCall } from '../support/permissions/agent-iam-requests';
 import { endUserMessagingCall, type EvaluatedService, s3Call, s3IamRequests } from '../support/permissions/iam-requests';
 import { knowledgeBaseCall } from '../support/permissions/knowledge-base-requests';
 import { evaluate, PermissionEvaluator } from '../support/permissions/permission-evaluator';
@@ -87,6 +89,9 @@ const REQUESTS: readonly { principal: PipelinePrincipal; service: EvaluatedServi
       body: { mediaId: '1234567890', originationPhoneNumberId: LOCAL_ORIGINATION_PHONE_NUMBER_ID, destinationS3File: { bucketName: 'local-media', key: 'media/pseudonym/wamid.1/' } },
     })),
   ].map(({ action, body }) => ({ principal: 'orchestrator' as const, service: 'social-messaging' as const, ...endUserMessagingCall('/v1/whatsapp/media/get', body), action, onEndUserMessaging: true as const })),
+  // The agent's model and the business's tool, as the orchestrator's own clients call them.
+  { principal: 'orchestrator', service: 'bedrock', ...agentServiceCall('bedrock', `/model/${encodeURIComponent(LOCAL_BEDROCK_MODEL_ID)}/converse`, {}), action: 'bedrock:InvokeModel' },
+  { principal: 'orchestrator', service: 'lambda', ...agentServiceCall('lambda', `/2015-03-31/functions/${localToolFunctionName('create_order')}/invocations`, {}), action: 'lambda:InvokeFunction' },
   // An operator's attachment: the service reading it from the media bucket as the operator.
   ...['social-messaging:PostWhatsAppMessageMedia', 's3:GetObject', 'kms:Decrypt'].map((action) => ({
     principal: 'operator' as const,
@@ -183,4 +188,19 @@ test('the media bucket holds its own limits: only the media prefix, only a listi
   expect(await evaluate(role, deployment.account, { ...get, context: { 'aws:SecureTransport': 'false' } })).toEqual({ allowed: false, result: 'ExplicitlyDenied' });
   const withoutKeyPolicy = { ...deployment, keyPolicies: new Map() };
   expect(await new PermissionEvaluator(async () => withoutKeyPolicy).check({ identity: identity('orchestrator'), service: 's3', ...s3Call('PUT', MEDIA_OBJECT) })).toMatch(/kms:GenerateDataKey/);
+});
+
+test("the orchestrator invokes exactly its tools' functions and its model through its profile; no other principal invokes either", async () => {
+  const evaluator = new PermissionEvaluator(async () => deployment);
+  const invoke = (principal: PipelinePrincipal, path: string) => evaluator.check({ identity: identity(principal), service: 'lambda', ...agentServiceCall('lambda', path, {}) });
+  const converse = (principal: PipelinePrincipal, modelId: string) => evaluator.check({ identity: identity(principal), service: 'bedrock', ...agentServiceCall('bedrock', `/model/${encodeURIComponent(modelId)}/converse`, {}) });
+  expect(await invoke('orchestrator', `/2015-03-31/functions/${localToolFunctionName('check_stock')}/invocations`)).toBeUndefined();
+  // By ARN as by name; a function of nobody's tool is refused.
+  expect(await invoke('orchestrator', `/2015-03-31/functions/${encodeURIComponent(`arn:aws:lambda:us-east-1:123456789012:function:${localToolFunctionName('create_order')}`)}/invocations`)).toBeUndefined();
+  expect(await invoke('orchestrator', '/2015-03-31/functions/payroll/invocations')).toMatch(/not authorized to perform: lambda:InvokeFunction on resource: arn:aws:lambda:us-east-1:123456789012:function:payroll/);
+  expect(await invoke('operator', `/2015-03-31/functions/${localToolFunctionName('create_order')}/invocations`)).toMatch(/lambda:InvokeFunction/);
+  // The profile's model only through the profile: another model, or the model named directly, is refused.
+  expect(await converse('orchestrator', 'us.anthropic.claude-3-5-haiku-20241022-v1:0')).toMatch(/bedrock:InvokeModel on resource: arn:aws:bedrock:us-east-1:123456789012:inference-profile\/us.anthropic.claude-3-5-haiku/);
+  expect(await converse('orchestrator', LOCAL_BEDROCK_MODEL_ID.replace(/^us\./, ''))).toMatch(/bedrock:InvokeModel on resource: arn:aws:bedrock:us-east-1::foundation-model\/anthropic.claude-sonnet-4/);
+  expect(await converse('webhook', LOCAL_BEDROCK_MODEL_ID)).toMatch(/bedrock:InvokeModel/);
 });

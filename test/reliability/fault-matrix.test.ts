@@ -105,6 +105,32 @@ const customersVoiceNote: Scenario = {
   ],
 };
 
+/**
+ * A customer asks for an order and the agent calls the business's `create_order` tool (side
+ * effects): struck before and after the tool's call, the intent's and the result's persist and
+ * every other step, exactly one order is created, and the model only ever reads that order.
+ */
+const customerOrders: Scenario = {
+  name: 'a customer who asks for an order (a tool with side effects)',
+  orderTool: {},
+  act: async (run) => {
+    await run.send('Quero fazer um pedido de 2 pães');
+    await run.drain();
+  },
+  check: async (run) => run.orderTool.violations(run.customer, 1),
+};
+
+/** The customer writes again while the model chooses the tool: under every fault, no order is ever created. */
+const orderSuperseded: Scenario = {
+  name: 'a newer message while the model chooses the tool',
+  orderTool: { newerMessage: (run) => run.send('Espera, não quero mais').then(() => undefined) },
+  act: async (run) => {
+    await run.send('Quero fazer um pedido de 2 pães');
+    await run.drain();
+  },
+  check: async (run) => run.orderTool.violations(run.customer, 0),
+};
+
 const MATRIX: readonly { readonly scenario: Scenario; readonly side: Side }[] = [
   { scenario: ONE_MESSAGE, side: 'webhook' },
   { scenario: HUMAN_INBOX, side: 'webhook' },
@@ -117,6 +143,8 @@ const MATRIX: readonly { readonly scenario: Scenario; readonly side: Side }[] = 
   { scenario: pastTheWindow, side: 'orchestrator' },
   { scenario: customersPhoto, side: 'orchestrator' },
   { scenario: customersVoiceNote, side: 'orchestrator' },
+  { scenario: customerOrders, side: 'orchestrator' },
+  { scenario: orderSuperseded, side: 'orchestrator' },
 ];
 
 const COMBINATIONS = FAULT_KINDS.flatMap((kind) => FAULT_PHASES.map((phase) => ({ kind, phase })));

@@ -15,6 +15,7 @@ import { MessageMedia } from './message-media';
 import { KnowledgeSources } from './knowledge-sources';
 import { TemplateSender } from './template-sender';
 import { ConversationFees, MessageFee } from './message-fee';
+import { TurnTrace } from './turn-trace';
 
 /** A reply typed here: on its way, accepted (until the history shows it), or refused with the reason. */
 interface OwnReply {
@@ -262,6 +263,7 @@ function History({ customerId, messages, ownReplies, customerName, onRetry, onDi
               </span>
             )}
             {message.media !== undefined && <MessageMedia customerId={customerId} message={message} media={message.media} />}
+            {session.role === 'admin' && message.replyTo !== undefined && <TurnTrace customerId={customerId} messageId={message.replyTo} />}
             <span class="message-meta">
               {message.editedAt !== undefined && `${t('conversation.edited')} · `}
               <time dateTime={message.at}>{formatTime(message.at, language)}</time>

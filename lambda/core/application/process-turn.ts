@@ -22,7 +22,9 @@ import { DrainLegacyDebounce } from './drain-legacy-debounce';
 import { FailureNotice } from './failure-notice';
 import { OutboxSettlement } from './outbox-settlement';
 import { isStillLatest } from './still-latest';
-import { type AgentAnswer, type StoredConversation, TurnAgent } from './turn-agent';
+import { type AgentAnswer, type StoredConversation, TurnAgent, type TurnAgentDependencies } from './turn-agent';
+import { TurnTraces } from './turn-trace';
+import type { GateTrace } from '../ports/agent-tools';
 import { TurnFailure, type TurnFailureDependencies } from './turn-failure';
 import type { GateTurn, GateVerdict, TurnReportExtras, Unanswered } from './turn-gates/turn-gate';
 import { type TurnGateDependencies, TurnGates } from './turn-gates/turn-gates';
@@ -33,7 +35,7 @@ import { type AgentCallReport, DEFAULT_TURN_SETTINGS, type TurnOutcome, type Tur
 
 export type { TurnHandoffHooks } from './turn-failure';
 
-export interface ProcessTurnDependencies extends TurnGateDependencies, TurnHistoryDependencies, TurnFailureDependencies {
+export interface ProcessTurnDependencies extends TurnGateDependencies, TurnHistoryDependencies, TurnFailureDependencies, Pick<TurnAgentDependencies, 'checkpoints' | 'locale'> {
   /** The turn's reads and transactions across the customer's entities. */
   readonly ledger: TurnLedger;
   readonly receipts: InboundReceiptRepository;
@@ -113,6 +115,7 @@ export class ProcessTurn {
   private readonly history: TurnHistory;
   private readonly gates: TurnGates;
   private readonly failure: TurnFailure;
+  private readonly traces: TurnTraces;
 
   constructor(private readonly deps: ProcessTurnDependencies) {
     const settings = { ...DEFAULT_TURN_SETTINGS, ...deps.settings };
@@ -123,6 +126,7 @@ export class ProcessTurn {
     this.history = new TurnHistory(deps);
     this.gates = new TurnGates(deps, settings.unsupportedMessageText);
     this.failure = new TurnFailure(deps, this.results, new FailureNotice(deps), settings.fallbackText);
+    this.traces = new TurnTraces(deps.checkpoints, deps.clock);
   }
 
   async execute(request: TurnRequest): Promise<TurnReport> {
@@ -176,13 +180,14 @@ export class ProcessTurn {
    * answer — a gate's, else the agent's — written under the latest-message guard and settled.
    */
   private async answer(turn: GateTurn, state: TurnState, progress: TurnProgress): Promise<TurnReport> {
-    const early = await this.gates.verdict('before_history', turn);
+    const trail: GateTrace[] = [];
+    const early = await this.gates.verdict('before_history', turn, trail);
     if (early?.kind === 'unanswered') {
       if (early.appendTo !== undefined) await this.history.append(turn.pending, early.appendTo, progress.finalAttempt);
       return this.leaveUnanswered(turn, early);
     }
     const placement = this.history.sessionFor(turn.last, turn.session);
-    const decided = early === undefined ? this.gates.verdict('with_history', { ...turn, session: placement.session }) : Promise.resolve(early);
+    const decided = early === undefined ? this.gates.verdict('with_history', { ...turn, session: placement.session }, trail) : Promise.resolve(early);
     // Awaited once the messages are in the history; a failure of those writes fails the turn first, and the retry counts nothing twice.
     decided.catch(() => undefined);
     const appended = await this.history.place(turn.pending, placement, progress.finalAttempt);
@@ -190,12 +195,12 @@ export class ProcessTurn {
     const verdict = await decided;
     if (verdict?.kind === 'unanswered') return this.leaveUnanswered(turn, verdict);
     const answer = verdict === undefined ? await this.askAgent(turn, state, placement.session, appended, progress) : gateAnswer(verdict);
-    return this.conclude(turn, placement.session, answer, progress);
+    return this.conclude(turn, placement.session, answer, progress, trail);
   }
 
   /** Step 6 (`TurnAgent.ask`): the agent's answer to the messages, shown the stored history and the messages just appended. */
   private async askAgent(turn: GateTurn, state: TurnState, session: Session, appended: readonly Message[], progress: TurnProgress): Promise<Conclusion> {
-    const { response, call, model, stage, memory, foldUsage } = await progress.askingAgent(() => this.turnAgent.ask(session, turn.last, turn.deadline, this.historyShown(state, session), appended));
+    const { response, call, model, stage, memory, foldUsage } = await progress.askingAgent(() => this.turnAgent.ask(session, turn.last, turn.deadline, this.historyShown(state, session), appended, turn.pending));
     // The fold's tokens are the turn's: counted against the budgets with the agent's.
     const usage = foldUsage === undefined ? response.usage : addUsage(response.usage ?? { inputTokens: 0, outputTokens: 0 }, foldUsage);
     return { reply: response.reply, actions: response.actions, stage, llm: { model, latencyMs: call.latencyMs, ...response.usage }, knowledgeSources: response.knowledgeSources, memory, call, obsolete: response.stopReason === 'superseded', usage };
@@ -207,12 +212,15 @@ export class ProcessTurn {
    * the guard before sending, the reply settled through the outbox — or, without a reply, the
    * messages completed — and people told when the answer handed the conversation to them.
    */
-  private async conclude(turn: GateTurn, found: Session, answer: Conclusion, progress: TurnProgress): Promise<TurnReport> {
+  private async conclude(turn: GateTurn, found: Session, answer: Conclusion, progress: TurnProgress, trail: readonly GateTrace[]): Promise<TurnReport> {
     const { latest, pending, last } = turn;
+    // Alongside the result's write: it adds a request, not a wait.
+    const traced = this.traces.record(last, trail, answer.call && { call: answer.call, stage: answer.stage });
     const result = this.results.compose(last, found, answer);
     const persisted = await progress.writingResult(this.results.replyRef(result), async () => !answer.obsolete && (await this.results.persist(result, found, last)));
     // The read receipt went out alongside the agent call: awaited before anything is sent, so the customer's typing indicator never follows the reply.
     const agent: AgentCallReport | undefined = answer.call && { ...answer.call, readReceiptSent: await answer.call.readReceiptSent };
+    await traced;
     // An agent's turn reports the pipeline's tokens as they are when it ends, its own counted.
     const report = (outcome: TurnOutcome): TurnReport => ({ outcome, drained: pending.length, ...(agent && { agent, pipelineTokensToday: this.deps.budget?.pipelineTokensToday }), ...answer.report });
     // After the result write: a failure of the token count retries the turn without calling the agent again.

@@ -10,3 +10,12 @@ export async function isStillLatest(receipts: Pick<InboundReceiptRepository, 'ge
   const latest = await receipts.getLatest(last.customerId).catch(() => undefined);
   return latest === undefined || answersLatest(latest, last.messageId);
 }
+
+/**
+ * The same check before a side effect, where a failed read must not let the call run: it throws
+ * (the turn is retried), and a marker that cannot be read as naming `last` stops the call.
+ */
+export async function isStillLatestForSideEffect(receipts: Pick<InboundReceiptRepository, 'getLatest'>, last: InboundRef): Promise<boolean> {
+  const latest = await receipts.getLatest(last.customerId);
+  return latest !== undefined && answersLatest(latest, last.messageId);
+}

@@ -12,7 +12,9 @@ import type { Clock } from '../ports/clock';
 import type { InboundReceiptRepository, MessageRepository, OperationalConfigRepository, VersionedResourceRepository } from '../ports/repositories';
 import type { WhatsAppSender } from '../ports/whatsapp-sender';
 import { type FoldedWindow, foldedWindow } from './memory-fold';
-import { isStillLatest } from './still-latest';
+import { isStillLatest, isStillLatestForSideEffect } from './still-latest';
+import type { ToolCallRecord, TurnCheckpointStore } from '../ports/agent-tools';
+import { TurnToolRounds } from './turn-tool-rounds';
 import { SystemPromptSource, stagePromptId, stagePromptMarker } from './system-prompt';
 import type { AgentCallReport, TurnSettings } from './turn-settings';
 
@@ -30,6 +32,10 @@ export interface TurnAgentDependencies {
   readonly deployedStagePrompts?: { readonly texts: Readonly<Record<string, string>>; readonly config: OperationalConfigRepository };
   /** The media bucket, read by the agent for the history's stored attachments. Absent: attachments are described in text. */
   readonly mediaStore?: AgentMediaStore;
+  /** Where the turn keeps its model rounds and consumer tool calls. Absent: consumer tools answer `unavailable`. */
+  readonly checkpoints?: TurnCheckpointStore;
+  /** The pipeline's locale, told to consumer tools. */
+  readonly locale?: string;
 }
 
 /** The agent's answer, and how the call went (whether the read receipt went out is known only later). */
@@ -115,7 +121,7 @@ export class TurnAgent {
    * latest is asked between the agent's tool rounds and before each handover; when a newer message
    * arrived, the answer so far is returned, and the result write (the latest-message guard) drops it.
    */
-  async ask(session: Session, last: PendingInbound, deadline: number, stored: StoredConversation, appended: readonly Message[]): Promise<AgentAnswer> {
+  async ask(session: Session, last: PendingInbound, deadline: number, stored: StoredConversation, appended: readonly Message[], drained: readonly PendingInbound[] = [last]): Promise<AgentAnswer> {
     // Blue ticks and a typing indicator while the agent thinks: best effort, alongside the agent
     // call and awaited only after the persist, so it adds no latency even to an agent that answers
     // at once, and its failure never fails the turn.
@@ -132,7 +138,9 @@ export class TurnAgent {
     let context = session;
     // The turn's model round trips are bounded as one agent's: the stages share them.
     let iterationsLeft = this.settings.maxAgentIterations;
+    const toolCalls: ToolCallRecord[] = [];
     for (;;) {
+      const toolRounds = this.toolRoundsOf(session, last, drained, deadline, `${responses.length}:${stage.name ?? ''}`, stage.name);
       const response = await stage.agent.respond({
         systemPrompt: await stage.prompt.current(),
         history,
@@ -143,8 +151,10 @@ export class TurnAgent {
         maxIterations: iterationsLeft,
         stillLatest: () => isStillLatest(this.deps.receipts, last),
         ...(this.deps.mediaStore === undefined ? {} : { mediaStore: this.deps.mediaStore }),
+        ...(toolRounds && { toolRounds }),
       });
       responses.push(response);
+      toolCalls.push(...(toolRounds?.calls ?? []));
       iterationsLeft -= response.iterations;
       const next = responses.length <= this.maxHandovers && iterationsLeft > 0 && response.stopReason !== 'superseded' ? this.handoverTarget(stage, response) : undefined;
       if (next === undefined) break;
@@ -154,6 +164,7 @@ export class TurnAgent {
       stage = next;
     }
     const response = combined(responses);
+    const modelCalls = responses.flatMap((each) => each.modelCalls ?? []);
     const { fold } = window;
     return {
       response,
@@ -169,8 +180,25 @@ export class TurnAgent {
         usage: response.usage,
         ...(stage.agent.model === undefined ? {} : { model: stage.agent.model }),
         ...(fold === undefined ? {} : { memoryFold: fold }),
+        ...(toolCalls.length > 0 && { toolCalls }),
+        ...(modelCalls.length > 0 && { modelCalls }),
       },
     };
+  }
+
+  /** One agent run's side of the consumer tools: its checkpoint under the turn, and the turn's guarantees (docs/DESIGN.md#consumer-tools). */
+  private toolRoundsOf(session: Session, last: PendingInbound, drained: readonly PendingInbound[], deadline: number, run: string, stage: string | undefined): TurnToolRounds | undefined {
+    const { checkpoints, receipts, clock, locale } = this.deps;
+    if (checkpoints === undefined) return undefined;
+    const messageIds = [...drained.filter((message) => message.messageId !== last.messageId).map((message) => message.messageId), last.messageId];
+    return new TurnToolRounds({
+      store: checkpoints,
+      clock,
+      run,
+      deadline: deadline - this.settings.deliveryReserveMs,
+      context: { customerId: session.customerId, sessionId: session.sessionId, ...(stage !== undefined && { stage }), locale: locale ?? '', messageIds },
+      stillLatest: () => isStillLatestForSideEffect(receipts, last),
+    });
   }
 
   /** The session's current stage; the entry for a new session or one naming a stage no longer configured. */

@@ -1,3 +1,5 @@
+import type { ToolCallRecord } from '../ports/agent-tools';
+import type { ModelCallTrace } from '../ports/agent-tools';
 import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT, FALLBACK_TEXT_DEFAULTS, UNSUPPORTED_MESSAGE_TEXT_DEFAULT, type TurnOutcome as ContractTurnOutcome } from '../../../lib/contract';
 import type { BudgetLimit, TokenUsage } from '../domain/customer-budget';
 import type { AgentResponse } from '../ports/agent';
@@ -29,6 +31,10 @@ export interface AgentCallReport {
   readonly readReceiptSent: boolean;
   /** Model tokens, when the backend reported them. */
   readonly usage?: TokenUsage;
+  /** The consumer tool calls of the turn, in order, when the model asked for any. */
+  readonly toolCalls?: readonly ToolCallRecord[];
+  /** Each model round trip, when the backend reports them. */
+  readonly modelCalls?: readonly ModelCallTrace[];
   /** The memory folded the older history into the summary this turn (with the summarizer's model and tokens), or tried and gave up (the turn answered without). */
   readonly memoryFold?: FoldOutcome;
   /** The model the reply is recorded with (the last stage's), when the backend names one. */

@@ -3,6 +3,7 @@ import type { TokenUsage } from '../domain/customer-budget';
 import { PipelineError } from '../domain/errors';
 import type { StoredMedia } from '../domain/media';
 import type { MediaStore } from './media-store';
+import type { AgentToolRounds, ModelCallTrace } from './agent-tools';
 import type { ConversationSummarizer } from './conversation-summarizer';
 
 /**
@@ -98,6 +99,12 @@ export interface AgentRequest {
    * @default - none: attachments are only described in text
    */
   readonly mediaStore?: AgentMediaStore;
+  /**
+   * The turn's side of the consumer's tools: the rounds an earlier attempt persisted, to replay, and
+   * the runner of each round's consumer tool calls (`application/turn-tool-rounds.ts`).
+   * @default - none: consumer tools answer `unavailable`
+   */
+  readonly toolRounds?: AgentToolRounds;
 }
 
 /** What an agent adapter may do with the media bucket: read, never write. */
@@ -149,6 +156,8 @@ export interface AgentResponse {
    * customer's daily token budget, each kind at its weight (see `budgetTokens`).
    */
   readonly usage?: TokenUsage;
+  /** Each model round trip, in order, for the turn's trace (a backend that reports none leaves it out). */
+  readonly modelCalls?: readonly ModelCallTrace[];
   /** Where the passages of the knowledge base the agent searched came from (S3 URIs, URLs…), stored with the reply for the operators. */
   readonly knowledgeSources?: readonly string[];
 }

@@ -51,8 +51,11 @@ it('keeps a note with the conversation for the operators, sends nothing and neve
   await pipeline.sendCustomerMessage(customer, 'Ainda estou aqui');
   await waitUntil(() => agent.requests.some((request) => request.history.some((entry) => entry.text === 'Ainda estou aqui')), 10_000, 'the agent’s turn');
   const request = agent.requests.find((candidate) => candidate.history.some((entry) => entry.text === 'Ainda estou aqui'))!;
-  expect(JSON.stringify(request)).not.toContain('Confirmar o endereço');
-  expect(JSON.stringify(request)).not.toContain('ligação à tarde');
+  // What the agent reads: the request's data, without the turn's capabilities it carries (class instances such as its tool rounds).
+  const shown = JSON.stringify(request, (_key, value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype ? undefined : value));
+  expect(shown).toContain('Ainda estou aqui');
+  expect(shown).not.toContain('Confirmar o endereço');
+  expect(shown).not.toContain('ligação à tarde');
   await pipeline.waitForIdle();
 });
 

@@ -23,6 +23,8 @@ import { DynamoLegacyDebounceRepository } from '../../../lambda/core/adapters/dy
 import { DynamoMessageRepository } from '../../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../../lambda/core/adapters/dynamodb/session-repository';
 import { DynamoTurnLedger } from '../../../lambda/core/adapters/dynamodb/turn-ledger';
+import { DynamoTurnCheckpointRepository } from '../../../lambda/core/adapters/dynamodb/turn-checkpoint-repository';
+import type { OrderToolWorld } from './order-tool';
 import { DynamoVersionedResourceRepository } from '../../../lambda/core/adapters/dynamodb/versioned-resource-repository';
 import { StaticCredentialsProvider } from '../../../lambda/core/adapters/secrets/static-credentials-provider';
 import { SqsTurnDispatcher } from '../../../lambda/core/adapters/sqs/sqs-turn-dispatcher';
@@ -198,6 +200,7 @@ function instrumentedRepositories(tableName: string, injector: FaultInjector, pr
     budgets: injector.port('budgets', new DynamoCustomerBudgetRepository(kit)),
     consents: injector.port('consents', new DynamoConsentRepository(kit)),
     customerData: injector.port('customerData', new DynamoCustomerDataRepository(kit, systemClock)),
+    checkpoints: injector.port('checkpoints', new DynamoTurnCheckpointRepository(kit, systemClock)),
   };
 }
 
@@ -340,6 +343,8 @@ export interface OrchestratorOptions {
    * @default - limits no scenario reaches, the system clock: the gate is on as in a deployment, so its calls are boundaries
    */
   readonly budget?: { readonly settings?: Partial<CustomerBudgetSettings>; readonly clock?: Clock };
+  /** The Bedrock agent with the business's `create_order` tool instead of the scripted agent alone (whose words it still replies with). */
+  readonly orderTool?: { readonly world: OrderToolWorld; readonly newerMessage?: () => Promise<void> };
 }
 
 /** Limits the reliability scenarios never reach: they test what the gate's calls do under faults, not the limits. */
@@ -358,7 +363,7 @@ export function composeOrchestrator(env: ReliabilityEnvironment, injector: Fault
       // Both gates are on, as the orchestrator composes them in a deployment.
       budget: new CustomerBudgetGate(budgets, options.budget?.clock ?? systemClock, options.budget?.settings ?? UNREACHED_BUDGET),
       consent: new MessagingConsent({ consents, whatsapp }),
-      agent: injector.remote('agent', agent, AGENT_FAILURES),
+      agent: injector.remote('agent', options.orderTool ? options.orderTool.world.agent(injector, agent, options.orderTool.newerMessage) : agent, AGENT_FAILURES),
       whatsapp,
       media: media.download,
       mediaStore: media.store,

@@ -9,6 +9,7 @@ import { takeAll } from '../../support/inspect';
 import { checkInvariants, evidenceOf, mergeEvidence, type InvariantReport, type SentMessage } from './invariants';
 import { composeOrchestrator, composeWebhook, type OrchestratorUnderTest, type ReliabilityEnvironment, type WebhookUnderTest } from './pipeline-under-test';
 import { newCustomer } from '../../support/ids';
+import { OrderToolWorld } from './order-tool';
 
 /** Which function the faults strike; the other one runs clean. */
 export type Side = 'webhook' | 'orchestrator';
@@ -20,6 +21,8 @@ export type Side = 'webhook' | 'orchestrator';
 export interface Scenario {
   readonly name: string;
   readonly agent?: (run: ScenarioRun) => ScriptedAgentOptions;
+  /** The agent calls the business's `create_order` tool (`newerMessage`: sent while the model makes its first call). */
+  readonly orderTool?: { readonly newerMessage?: (run: ScenarioRun) => Promise<void> };
   setup?(run: ScenarioRun): Promise<void>;
   act(run: ScenarioRun): Promise<void>;
   /** Texts of the messages the agent must answer. Default: every message. */
@@ -54,6 +57,8 @@ export class ScenarioRun {
   /** Meta's timestamps have a resolution of one second: a burst shares it, as here. */
   private readonly providerSecond = Math.floor(Date.now() / 1000);
   readonly faults: FaultInjector;
+  /** The order service and what the model read, when the scenario's agent uses the tool. */
+  readonly orderTool = new OrderToolWorld();
   readonly clean: FunctionPair;
   readonly live: FunctionPair;
   private metaRetries = 0;
@@ -75,7 +80,9 @@ export class ScenarioRun {
 
   private pair(webhookInjector: FaultInjector, orchestratorInjector: FaultInjector, agent: ScriptedAgentOptions | undefined): FunctionPair {
     const webhook = composeWebhook(this.env, webhookInjector);
-    const orchestrator = composeOrchestrator(this.env, orchestratorInjector, { agent });
+    const { orderTool } = this.scenario;
+    const newerMessage = orderTool?.newerMessage && (() => orderTool.newerMessage!(this));
+    const orchestrator = composeOrchestrator(this.env, orchestratorInjector, { agent, ...(orderTool && { orderTool: { world: this.orderTool, newerMessage } }) });
     return { webhook, orchestrator, meta: new MetaDeliveries(webhook), queue: new EventSourceDriver(this.env, orchestrator) };
   }
 

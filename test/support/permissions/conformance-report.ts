@@ -13,8 +13,8 @@ const MEDIA = 'test/e2e/media.test.ts';
 
 /**
  * What the suites must keep putting through the check, so that coverage cannot silently rot: both
- * channels, the operator plane with the CRM sync, erase and export, the media bucket, the knowledge
- * base's searches, and the redrive tool.
+ * channels, the operator plane with the CRM sync, erase and export, the media bucket, the agent's
+ * model, tools and knowledge base's searches, and the redrive tool.
  */
 export const COVERAGE_REQUIREMENTS: readonly CoverageRequirement[] = [
   ...['dynamodb:PutItem', 'dynamodb:UpdateItem', 'sqs:SendMessage', 'secretsmanager:GetSecretValue'].map((action) => ({ principal: 'webhook', action, suite: CONVERSATION })),
@@ -41,6 +41,8 @@ export const COVERAGE_REQUIREMENTS: readonly CoverageRequirement[] = [
   ...['s3:PutObject', 's3:GetObject', 'kms:GenerateDataKey'].map((action) => ({ principal: 'orchestrator', action, suite: MEDIA })),
   ...['s3:ListBucket', 's3:DeleteObject'].map((action) => ({ principal: 'operator', action, suite: MEDIA })),
   { principal: 'operator', action: 's3:GetObject', suite: 'test/browser/message-media.test.ts' },
+  // The agent's model and the business's tools, through the fake Bedrock Runtime and the fake Lambda.
+  ...['bedrock:InvokeModel', 'lambda:InvokeFunction'].map((action) => ({ principal: 'orchestrator', action, suite: 'test/e2e/consumer-tools.test.ts' })),
   ...['s3:ListBucket', 's3:DeleteObject'].map((action) => ({ principal: 'customer-data', action, suite: 'test/cli/customer-data-cli.test.ts' })),
 ];
 

@@ -6,6 +6,7 @@ import { readBody, readBodyBytes } from '../../../local/fake-aws/request-body';
 import { escapeXml } from '../../../lambda/core/adapters/aws/xml-reader';
 import { parsePrincipalAccessKeyId, type PrincipalIdentity } from '../../../local/runtime/function-principals';
 import { SUITE_TOKEN_PREFIX } from './function-principals';
+import { agentServiceCall } from './agent-iam-requests';
 import { endUserMessagingCall, type EvaluatedService, s3Call } from './iam-requests';
 import { knowledgeBaseCall } from './knowledge-base-requests';
 import type { PermissionEvaluator } from './permission-evaluator';
@@ -109,11 +110,15 @@ function listen(server: Server): Promise<string> {
   });
 }
 
-/** The operation and input of a request a stand-in asks about: the REST services' route, the JSON protocols' target and body. */
+/** The operation and input of a request a local stand-in received: the REST services' route, else the JSON protocols' target, with the body. */
 function standInCall(received: ReceivedAwsRequest): { readonly operation: string; readonly body: Record<string, unknown> } {
-  if (received.service === 'social-messaging') return endUserMessagingCall(received.path, parseJson(received.body));
-  if (received.service === 'bedrock') return knowledgeBaseCall(received.path);
-  return { operation: operationOf(received.headers), body: parseJson(received.body) };
+  const body = parseJson(received.body);
+  if (received.service === 'social-messaging') return endUserMessagingCall(received.path, body);
+  // Bedrock's signing name serves the model's runtime and the knowledge base's (Agent Runtime): told apart by the route.
+  const retrieve = received.service === 'bedrock' ? knowledgeBaseCall(received.path) : undefined;
+  if (retrieve?.operation === 'Retrieve') return retrieve;
+  if (received.service === 'lambda' || received.service === 'bedrock') return agentServiceCall(received.service, received.path, body);
+  return { operation: operationOf(received.headers), body };
 }
 
 /** The operation and input of a request: the JSON protocols' target and body, S3's REST route. */

@@ -1,6 +1,7 @@
 import { childOf, childrenOf, readXml } from '../../../lambda/core/adapters/aws/xml-reader';
 import { TABLE_SCHEMA } from '../../../lib/contract';
 import { LOCAL_SECRET_ARNS } from '../../../local/runtime/local-plan';
+import { type AgentService, bedrockIamRequests, lambdaIamRequests } from './agent-iam-requests';
 import type { DeployedResource, DeploymentPermissions, PolicyDocument } from './deployment-permissions';
 import { knowledgeBaseIamRequests } from './knowledge-base-requests';
 
@@ -14,7 +15,7 @@ export interface IamRequest {
 }
 
 /** The services whose requests are evaluated, by signing name. */
-export type EvaluatedService = 'dynamodb' | 'sqs' | 'secretsmanager' | 'social-messaging' | 's3' | 'transcribe' | 'bedrock';
+export type EvaluatedService = 'dynamodb' | 'sqs' | 'secretsmanager' | 'social-messaging' | 's3' | 'transcribe' | AgentService;
 
 type AttributeValue = { readonly S?: string };
 type Key = Readonly<Record<string, AttributeValue>>;
@@ -253,8 +254,10 @@ export function iamRequestsOf(service: EvaluatedService, operation: string, body
       return s3IamRequests(operation, body as S3Input, deployment);
     case 'transcribe':
       return transcribeIamRequests(operation, body, deployment);
+    case 'lambda':
+      return lambdaIamRequests(operation, body, deployment);
     case 'bedrock':
-      return knowledgeBaseIamRequests(operation, body, deployment);
+      return operation === 'Retrieve' ? knowledgeBaseIamRequests(operation, body, deployment) : bedrockIamRequests(operation, body, deployment);
   }
 }
 

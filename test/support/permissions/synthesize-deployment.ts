@@ -9,7 +9,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { IConstruct } from 'constructs';
-import { AgentBackend, AgentPipeline, CrmTarget, KeyLayout, WhatsAppChannel } from '../../../lib';
+import { AgentPipeline, CrmTarget, KeyLayout, WhatsAppChannel } from '../../../lib';
 import { LOCAL_KNOWLEDGE_BASE_ID } from '../../../local/fake-bedrock/fake-knowledge-base';
 import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../../../local/fake-whatsapp/fake-end-user-messaging';
 import { DEFAULT_BUSINESS } from '../../../local/fake-whatsapp/fake-graph-api';
@@ -17,6 +17,7 @@ import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../../local/runtime/end-us
 import { type DeploymentVariant, type PipelinePrincipal, variantName } from '../../../local/runtime/function-principals';
 import { LOCAL_BUSINESS } from '../../../local/runtime/meta-notification';
 import { consumerCrmFunction, stagedDocument } from '../synthesized-pipeline';
+import { conformanceAgent } from './conformance-agent';
 import { CONFORMANCE_ENVIRONMENT, type FunctionsTold, type SynthesizedDeployment, VARIANTS } from './deployment-variants';
 
 /** Every variant's agent: a Bedrock model searching the local knowledge base, the orchestrator's widest role (the scripted agent makes no AWS call). */
@@ -34,7 +35,8 @@ export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDep
   const crmWebhookSecret = variant.crmSync === 'webhook' ? new secretsmanager.Secret(stack, 'CrmWebhookSecret') : undefined;
   const pipeline = new AgentPipeline(stack, 'Pipeline', {
     environment: CONFORMANCE_ENVIRONMENT,
-    agentBackend: AgentBackend.bedrock({ modelId: VARIANT_AGENT.modelId, knowledgeBase: { knowledgeBaseId: VARIANT_AGENT.knowledgeBaseId } }),
+    // The Bedrock agent with its knowledge base and tools, the orchestrator's widest role: the model's, the searches' and the tools' requests are checked too.
+    agentBackend: conformanceAgent(stack, VARIANT_AGENT),
     encryptionKey,
     ...(variant.channel === 'end-user-messaging'
       ? { channel: WhatsAppChannel.endUserMessaging({ phoneNumbers: [{ id: LOCAL_ORIGINATION_PHONE_NUMBER_ID, metaPhoneNumberId: LOCAL_BUSINESS.businessPhoneNumberId }] }) }

@@ -7,6 +7,7 @@ import { BedrockConversationSummarizer } from './bedrock-conversation-summarizer
 import type { AwsCallOptions } from '../aws/signed-aws-post';
 import type { LambdaInvoke } from '../lambda/lambda-invoke';
 import { LambdaInvokeAgent } from './lambda-invoke-agent';
+import { LambdaTool } from './lambda-tool';
 import { ScriptedAgent } from './scripted-agent';
 import { StageRoutingAgents } from './stage-routing-agents';
 
@@ -37,6 +38,18 @@ export interface BedrockAgentSettings {
   readonly knowledgeBase?: { readonly knowledgeBaseId: string } & KnowledgeBaseSettings;
   /** Older history folds into the session's summary, written by this model (`null`: the agent's). */
   readonly memory?: ConversationMemorySettings;
+  /** The consumer's tools (`AgentTool.fromFunction()`). */
+  readonly tools?: readonly ConsumerToolSettings[];
+}
+
+/** One consumer tool: what the model is told, and the function that answers it. */
+export interface ConsumerToolSettings {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly sideEffects: boolean;
+  readonly timeoutMs: number;
+  readonly functionName: string;
 }
 
 /** One agent: a Bedrock model, the consumer's function, or the scripted agent. */
@@ -96,6 +109,7 @@ function createSingleAgent(settings: SingleAgentSettings, clients: AgentClients,
         fallbackReply,
         converse: clients.converse,
         tools,
+        consumerTools: (settings.tools ?? []).map((tool) => new LambdaTool({ ...tool, invoke: clients.invoke })),
         ...(settings.knowledgeBase && { knowledgeBase: knowledgeBaseOf(settings.knowledgeBase, clients.retrieve) }),
         ...(settings.memory && {
           memory: { foldEveryTurns: settings.memory.foldEveryTurns, summarizer: new BedrockConversationSummarizer({ modelId: settings.memory.modelId ?? settings.modelId, converse: clients.converse }) },

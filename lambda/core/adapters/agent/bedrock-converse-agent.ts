@@ -17,6 +17,8 @@ import { AGENT_TOOLS, type AgentTool, parseAgentAction } from './agent-actions';
 import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './agent-deadline';
 import { withMediaNote } from '../../domain/media-note';
 import { converseAttachmentBlocks } from './converse-media';
+import type { ConsumerTool, ModelCallTrace } from '../../ports/agent-tools';
+import { consumerToolSpecs, modelCallTrace, replayedAnswer, toolResultsOf } from './converse-tool-rounds';
 import type { KnowledgeBase } from '../../ports/knowledge-base';
 import { KNOWLEDGE_SEARCH_TOOL, KNOWLEDGE_SEARCH_TOOL_SPEC, searchKnowledge } from './knowledge-search';
 import { KNOWLEDGE_BASE_LIMITS } from '../../../../lib/contract';
@@ -67,6 +69,8 @@ export interface BedrockConverseAgentOptions {
   readonly guardrail?: { readonly identifier: string; readonly version: string };
   /** The tools the model is offered. Default: {@link AGENT_TOOLS} (with stages, `agentTools` adds the handover). */
   readonly tools?: readonly AgentTool[];
+  /** The consumer's tools (`AgentTool.fromFunction()`), offered beside the built-in ones and run by the turn. Default: none. */
+  readonly consumerTools?: readonly ConsumerTool[];
   /** Sent when the model produced no text before stopping. */
   readonly fallbackReply?: string;
   /** Clock in epoch ms, read against the request's deadline. Default `Date.now`. */
@@ -99,9 +103,9 @@ type JsonDocument = ToolInputSchema.JsonMember['json'];
 /** Converse's cache point: the prefix of the request up to it is cached (for five minutes, refreshed by each read). */
 const CACHE_POINT = { cachePoint: { type: 'default' } } as const;
 
-/** The tools as Converse specs, with the knowledge search when there is a knowledge base; `cached`: a cache point closes them (the models that cache tools). */
-function toolConfigOf(tools: readonly AgentTool[], cached: boolean, searches: boolean): { tools: Tool[] } {
-  const specs: Tool[] = tools.map((tool) => ({
+/** The built-in tools, the knowledge search when there is a knowledge base, and the consumer's tools as Converse specs; `cached`: a cache point closes them (the models that cache tools). */
+function toolConfigOf(tools: readonly AgentTool[], consumerTools: readonly ConsumerTool[], cached: boolean, searches: boolean): { tools: Tool[] } {
+  const builtIn: Tool[] = tools.map((tool) => ({
     toolSpec: {
       name: tool.name,
       description: tool.description,
@@ -109,8 +113,8 @@ function toolConfigOf(tools: readonly AgentTool[], cached: boolean, searches: bo
       inputSchema: { json: tool.inputSchema as unknown as JsonDocument },
     },
   }));
-  const offered = searches ? [...specs, KNOWLEDGE_SEARCH_TOOL_SPEC] : specs;
-  return { tools: cached ? [...offered, CACHE_POINT] : offered };
+  const specs = [...builtIn, ...(searches ? [KNOWLEDGE_SEARCH_TOOL_SPEC] : []), ...consumerToolSpecs(consumerTools)];
+  return { tools: cached ? [...specs, CACHE_POINT] : specs };
 }
 
 /**
@@ -145,6 +149,7 @@ export class BedrockConverseAgent implements AgentPort {
   private readonly inferenceConfig: ConverseCommandInput['inferenceConfig'];
   private readonly guardrailConfig: ConverseCommandInput['guardrailConfig'];
   private readonly tools: readonly AgentTool[];
+  private readonly consumerTools: readonly ConsumerTool[];
   private readonly toolConfig: { tools: Tool[] };
   private readonly fallbackReply: string;
   private readonly now: () => number;
@@ -163,9 +168,10 @@ export class BedrockConverseAgent implements AgentPort {
     };
     this.guardrailConfig = options.guardrail && { guardrailIdentifier: options.guardrail.identifier, guardrailVersion: options.guardrail.version };
     this.tools = options.tools ?? AGENT_TOOLS;
+    this.consumerTools = options.consumerTools ?? [];
     this.knowledgeBase = options.knowledgeBase;
     this.memory = options.memory;
-    this.toolConfig = toolConfigOf(this.tools, options.promptCaching?.tools === true, this.knowledgeBase !== undefined);
+    this.toolConfig = toolConfigOf(this.tools, this.consumerTools, options.promptCaching?.tools === true, this.knowledgeBase !== undefined);
     this.fallbackReply = options.fallbackReply ?? DEFAULT_FALLBACK_REPLY;
     this.now = options.now ?? Date.now;
   }
@@ -182,7 +188,10 @@ export class BedrockConverseAgent implements AgentPort {
     let reply = '';
     let iterations = 0;
     let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-    const finish = (stopReason: AgentStopReason): AgentResponse => ({ reply: reply || this.fallbackReply, actions, iterations, stopReason, usage, ...sourcesOf(sources) });
+    const modelCalls: ModelCallTrace[] = [];
+    const finish = (stopReason: AgentStopReason): AgentResponse => ({ reply: reply || this.fallbackReply, actions, iterations, stopReason, usage, modelCalls, ...sourcesOf(sources) });
+    // The rounds an earlier attempt persisted before a tool with side effects: replayed, not asked again.
+    const resumed = this.consumerTools.length > 0 ? ((await request.toolRounds?.resume()) ?? []) : [];
 
     while (iterations < request.maxIterations) {
       // Between rounds, never before the first: the turn just read the latest message to start.
@@ -195,10 +204,13 @@ export class BedrockConverseAgent implements AgentPort {
         inferenceConfig: this.inferenceConfig,
         ...(this.guardrailConfig ? { guardrailConfig: this.guardrailConfig } : {}),
       };
-      const answer = await callBeforeDeadline(request.deadline, this.now, (abortSignal) => this.call(input, abortSignal));
+      const replaying = iterations < resumed.length ? iterations : undefined;
+      const started = this.now();
+      const answer = replaying !== undefined ? replayedAnswer(resumed[replaying]) : await callBeforeDeadline(request.deadline, this.now, (abortSignal) => this.call(input, abortSignal));
       if (answer === DEADLINE_REACHED) return finish('deadline');
       iterations++;
       usage = addUsage(usage, usageOf(answer));
+      modelCalls.push(modelCallTrace(usageOf(answer), this.now() - started, answer.stopReason, replaying !== undefined));
 
       if (answer.stopReason !== undefined && REFUSING_STOP_REASONS.has(answer.stopReason)) {
         throw new AgentInvocationError('refused', `Bedrock Converse refused to answer (stopReason ${answer.stopReason})`);
@@ -213,7 +225,9 @@ export class BedrockConverseAgent implements AgentPort {
       const toolUses = message.content.flatMap((block) => (block.toolUse ? [block.toolUse] : []));
       if (answer.stopReason !== 'tool_use' || toolUses.length === 0) return finish('completed');
 
-      messages.push(message, { role: 'user', content: await this.toolResults(toolUses, actions, sources, request.deadline) });
+      const results = await toolResultsOf(message, answer.stopReason, toolUses, this.consumerTools, (toolUse) => this.ownToolResult(toolUse, actions, sources, request.deadline), request.toolRounds, replaying);
+      if (results === 'superseded') return finish('superseded');
+      messages.push(message, { role: 'user', content: results });
     }
     return finish('max_iterations');
   }
@@ -236,16 +250,12 @@ export class BedrockConverseAgent implements AgentPort {
     ];
   }
 
-  /** Each tool call's result, in order: a search runs now (a read); every other tool is recorded as an action. */
-  private toolResults(toolUses: readonly ToolUseBlock[], actions: AgentAction[], sources: Set<string>, deadline: number): Promise<ContentBlock[]> {
-    return Promise.all(
-      toolUses.map(async (toolUse) => {
-        if (toolUse.name !== KNOWLEDGE_SEARCH_TOOL || this.knowledgeBase === undefined) return recordToolUse(toolUse, actions, this.tools);
-        const found = await searchKnowledge(toolUse, this.knowledgeBase, deadline, this.now);
-        found.sources.forEach((source) => sources.add(source));
-        return found.block;
-      }),
-    );
+  /** A call of the pipeline's own tools: a search runs now (a read); every other tool is recorded as an action. */
+  private async ownToolResult(toolUse: ToolUseBlock, actions: AgentAction[], sources: Set<string>, deadline: number): Promise<ContentBlock> {
+    if (toolUse.name !== KNOWLEDGE_SEARCH_TOOL || this.knowledgeBase === undefined) return recordToolUse(toolUse, actions, this.tools);
+    const found = await searchKnowledge(toolUse, this.knowledgeBase, deadline, this.now);
+    found.sources.forEach((source) => sources.add(source));
+    return found.block;
   }
 
   private async call(input: ConverseCommandInput, abortSignal: AbortSignal): Promise<ConverseCommandOutput> {

@@ -24,6 +24,7 @@ import { DynamoOperatorNoteRepository } from './operator-note-repository';
 import { DynamoSessionRepository } from './session-repository';
 import { DynamoHandoffReport } from './handoff-report-repository';
 import { DynamoTurnLedger } from './turn-ledger';
+import { DynamoTurnCheckpointRepository } from './turn-checkpoint-repository';
 import { DynamoVersionedResourceRepository } from './versioned-resource-repository';
 
 export interface DynamoRepositoriesOptions extends DynamoKitOptions {
@@ -78,6 +79,7 @@ export const customerBudgets = (table: DynamoTable) => new DynamoCustomerBudgetR
 export const pipelineBudget = (table: DynamoTable) => new DynamoPipelineBudgetRepository(table.kit);
 export const messageTemplates = (table: DynamoTable) => new DynamoMessageTemplateRepository(table.kit);
 export const inboxVersion = (table: DynamoTable) => new DynamoInboxVersion(table.kit, table.clock);
+export const turnCheckpoints = (table: DynamoTable) => new DynamoTurnCheckpointRepository(table.kit, table.clock);
 export const operatorNotes = (table: DynamoTable) => new DynamoOperatorNoteRepository(table.kit, table.clock);
 export const handoffReport = (table: DynamoTable) => new DynamoHandoffReport(table.kit, table.clock, table.retention);
 /** The turn's reads and transactions across its entities, writing sessions as `sessionRepository` does. */

@@ -56,6 +56,7 @@ export const EntityType = {
   messageTemplate: 'message_template',
   operatorNote: 'operator_note',
   handoffReport: 'handoff_report',
+  turnCheckpoint: 'turn_checkpoint',
 } as const;
 export type EntityType = (typeof EntityType)[keyof typeof EntityType];
 
@@ -218,6 +219,8 @@ const RECEIPT_PREFIX = 'INBOUND#';
 export const inboundReceiptKey = (customerId: string, messageId: string) => tableKey(inboundPartition(customerId), `${RECEIPT_PREFIX}${sha256(messageId)}`);
 /** Partition and sort-key prefix that select a customer's receipts (they live 7 days). */
 export const inboundReceiptPrefix = (customerId: string) => ({ partition: inboundPartition(customerId), sortKeyPrefix: RECEIPT_PREFIX });
+/** A turn's model rounds and consumer tool calls, by the turn's newest message. */
+export const turnCheckpointKey = (customerId: string, turnId: string) => tableKey(inboundPartition(customerId), `TURN#${sha256(turnId)}`);
 export const latestInboundKey = (customerId: string) => tableKey(inboundPartition(customerId), 'LATEST_INBOUND');
 export const legacyBufferKey = (customerId: string) => tableKey(inboundPartition(customerId), 'BUFFER');
 export const legacyPendingReplyKey = (customerId: string) => tableKey(inboundPartition(customerId), 'PENDING_REPLY');

@@ -90,6 +90,8 @@ export interface HistoryEntry {
   readonly media?: MediaDescription;
   /** What Meta charges for the message, once a status of it said how it bills it. */
   readonly metaFee?: MetaFee;
+  /** An agent's reply: the customer message it answers, which names its turn (and the turn's trace). */
+  readonly replyTo?: string;
   /** The documents an agent reply's knowledge searches drew on. */
   readonly knowledgeSources?: readonly string[];
 }
@@ -177,6 +179,7 @@ export function historyEntryOf(message: Message, rates?: MetaRateTable): History
     revokedAt: message.revokedAt,
     media: message.media && mediaDescription(message.media),
     metaFee: message.metaPricing && metaFeeOf(message.metaPricing, message.customerId, rates),
+    replyTo: message.role === 'assistant' ? message.replyToMessageId : undefined,
     knowledgeSources: message.knowledgeSources,
   };
 }

@@ -8,6 +8,7 @@ import type { GateTurn, GateVerdict, TurnGate } from './turn-gate';
  * once per window of the limit reached; after that the messages stay in the history, unanswered.
  */
 export class BudgetGate implements TurnGate {
+  readonly name = 'budget';
   readonly step = 'with_history';
 
   constructor(private readonly budget: CustomerBudgetGate) {}

@@ -6,6 +6,7 @@ import type { GateTurn, GateVerdict, TurnGate } from './turn-gate';
  * conversation's history, where the person reads them, and the agent is not asked.
  */
 export class HumanOwnerGate implements TurnGate {
+  readonly name = 'human_owner';
   readonly step = 'before_history';
 
   check({ session }: GateTurn): GateVerdict | undefined {

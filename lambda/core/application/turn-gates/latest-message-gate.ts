@@ -6,6 +6,7 @@ import type { GateTurn, GateVerdict, TurnGate } from './turn-gate';
  * and the agent is not even asked.
  */
 export class LatestMessageGate implements TurnGate {
+  readonly name = 'latest';
   readonly step = 'with_history';
 
   check({ latest, last }: GateTurn): GateVerdict | undefined {

@@ -7,6 +7,7 @@ import type { GateTurn, GateVerdict, TurnGate } from './turn-gate';
  * of the history. The consent is the one the turn read with its pending messages.
  */
 export class MessagingConsentGate implements TurnGate {
+  readonly name = 'consent';
   readonly step = 'before_history';
 
   constructor(private readonly consent: Pick<MessagingConsent, 'gate'>) {}

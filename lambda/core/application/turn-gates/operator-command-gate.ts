@@ -9,6 +9,7 @@ export interface OperatorCommands {
 
 /** An operator's command is answered by the command itself: no session, no history, no agent. */
 export class OperatorCommandGate implements TurnGate {
+  readonly name = 'operator_command';
   readonly step = 'before_history';
 
   constructor(private readonly commands: OperatorCommands) {}

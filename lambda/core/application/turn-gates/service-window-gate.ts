@@ -13,6 +13,7 @@ const WINDOW_CLOSED_HANDOFF: RequestHumanHandoffAction = { type: 'request_human_
  * and is answered.
  */
 export class ServiceWindowGate implements TurnGate {
+  readonly name = 'window';
   readonly step = 'with_history';
 
   check({ windowOpen }: GateTurn): GateVerdict | undefined {

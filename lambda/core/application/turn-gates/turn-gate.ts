@@ -11,6 +11,8 @@ import type { TurnOutcome, TurnReport } from '../turn-settings';
  * `turn-gates.ts`, not a branch in the turn.
  */
 export interface TurnGate {
+  /** Names the gate in the turn's trace. */
+  readonly name: string;
   /**
    * `before_history`: asked before the turn writes anything, and a verdict keeps the messages out
    * of the history unless it names a session for them (an operator's command, an opt-out word).

@@ -6,6 +6,7 @@ import { LatestMessageGate } from './latest-message-gate';
 import { MessagingConsentGate } from './messaging-consent-gate';
 import { OperatorCommandGate, type OperatorCommands } from './operator-command-gate';
 import { ServiceWindowGate } from './service-window-gate';
+import type { GateTrace } from '../../ports/agent-tools';
 import type { GateTurn, GateVerdict, TurnGate } from './turn-gate';
 import { UnreadableMessagesGate } from './unreadable-messages-gate';
 
@@ -40,11 +41,15 @@ export class TurnGates {
     this.gates = gates.filter((gate) => gate !== undefined);
   }
 
-  /** The first verdict of `step`'s gates, asked one after another; `undefined` when every one lets the turn through. */
-  async verdict(step: TurnGate['step'], turn: GateTurn): Promise<GateVerdict | undefined> {
+  /**
+   * The first verdict of `step`'s gates, asked one after another; `undefined` when every one lets
+   * the turn through. Each gate asked is added to `trail`, the turn's trace, with what it did.
+   */
+  async verdict(step: TurnGate['step'], turn: GateTurn, trail: GateTrace[] = []): Promise<GateVerdict | undefined> {
     for (const gate of this.gates) {
       if (gate.step !== step) continue;
       const verdict = await gate.check(turn);
+      trail.push({ gate: gate.name, verdict: verdict === undefined ? 'passed' : 'decided' });
       if (verdict !== undefined) return verdict;
     }
     return undefined;

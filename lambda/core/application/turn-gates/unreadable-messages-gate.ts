@@ -6,6 +6,7 @@ import type { GateTurn, GateVerdict, TurnGate } from './turn-gate';
  * carries the notice), then nothing.
  */
 export class UnreadableMessagesGate implements TurnGate {
+  readonly name = 'unreadable';
   readonly step = 'with_history';
 
   constructor(private readonly notice: string) {}

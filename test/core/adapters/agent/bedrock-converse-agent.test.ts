@@ -61,6 +61,8 @@ describe('a plain reply', () => {
       stopReason: 'completed',
       // Every round trip's tokens, summed (Converse `usage`).
       usage: { inputTokens: 412, outputTokens: 31 },
+      // Each round trip as the turn's trace keeps it.
+      modelCalls: [{ inputTokens: 412, outputTokens: 31, latencyMs: expect.any(Number), stopReason: 'end_turn' }],
     });
   });
 
@@ -109,6 +111,8 @@ describe('tool use', () => {
       stopReason: 'completed',
       // Every round trip's tokens, summed (Converse `usage`).
       usage: { inputTokens: 1415, outputTokens: 100 },
+      // Each round trip as the turn's trace keeps it.
+      modelCalls: [{ inputTokens: 655, outputTokens: 78, latencyMs: expect.any(Number), stopReason: 'tool_use' }, { inputTokens: 760, outputTokens: 22, latencyMs: expect.any(Number), stopReason: 'end_turn' }],
     });
   });
 
@@ -161,6 +165,8 @@ describe('tool use', () => {
       stopReason: 'completed',
       // Every round trip's tokens, summed (Converse `usage`).
       usage: { inputTokens: 2161, outputTokens: 113 },
+      // Each round trip as the turn's trace keeps it.
+      modelCalls: [{ inputTokens: 640, outputTokens: 45, latencyMs: expect.any(Number), stopReason: 'tool_use' }, { inputTokens: 731, outputTokens: 44, latencyMs: expect.any(Number), stopReason: 'tool_use' }, { inputTokens: 790, outputTokens: 24, latencyMs: expect.any(Number), stopReason: 'end_turn' }],
     });
   });
 
@@ -245,7 +251,7 @@ describe('bounds', () => {
     const response = await new BedrockConverseAgent({ modelId: MODEL_ID, converse }).respond({ ...request, deadline: Date.now() - 1 });
 
     expect(requests).toHaveLength(0);
-    expect(response).toEqual({ reply: DEFAULT_FALLBACK_REPLY, actions: [], iterations: 0, stopReason: 'deadline', usage: { inputTokens: 0, outputTokens: 0 } });
+    expect(response).toEqual({ reply: DEFAULT_FALLBACK_REPLY, actions: [], iterations: 0, stopReason: 'deadline', usage: { inputTokens: 0, outputTokens: 0 }, modelCalls: [] });
   });
 
   it('aborts a model call still running at the deadline', async () => {
@@ -261,7 +267,7 @@ describe('bounds', () => {
     });
 
     expect(signal?.aborted).toBe(true);
-    expect(response).toEqual({ reply: 'Um momento, por favor.', actions: [], iterations: 0, stopReason: 'deadline', usage: { inputTokens: 0, outputTokens: 0 } });
+    expect(response).toEqual({ reply: 'Um momento, por favor.', actions: [], iterations: 0, stopReason: 'deadline', usage: { inputTokens: 0, outputTokens: 0 }, modelCalls: [] });
   });
 });
 
@@ -283,6 +289,8 @@ describe('a newer customer message between tool rounds', () => {
       stopReason: 'superseded',
       // The round that was made still cost its tokens: the budget counts them.
       usage: { inputTokens: 655, outputTokens: 78 },
+      // Each round trip as the turn's trace keeps it.
+      modelCalls: [{ inputTokens: 655, outputTokens: 78, latencyMs: expect.any(Number), stopReason: 'tool_use' }],
     });
   });
 
