@@ -8,6 +8,7 @@ import { allItems } from '../../support/inspect';
 import type { tableRepositories } from '../../support/dynamo-table';
 import { CHECK_STOCK_TOOL } from '../../support/fake-order-service';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
+import { waitUntil } from '../../support/waiting';
 import { ConsoleClient, startStaffedPipeline } from '../../support/operator-console-client';
 
 let pipeline: LocalPipeline;
@@ -36,7 +37,10 @@ it('gives an admin the trace of the turn a reply answers, refuses an operator, a
   const asked = (body.messages as { role: string; messageId: string }[]).find((message) => message.role === 'user');
   expect(reply?.replyTo).toBe(asked?.messageId);
 
-  const traced = await admin.call('GET', `/api/conversations/${customer}/turns/${reply!.replyTo}/trace`);
+  // Written alongside the reply's write: on a busy machine a turn redelivered while it ran can leave the queue idle before the first attempt's trace lands.
+  const traceOf = () => admin.call('GET', `/api/conversations/${customer}/turns/${reply!.replyTo}/trace`);
+  await waitUntil(async () => (await traceOf()).status === 200, 10_000, 'the turn trace');
+  const traced = await traceOf();
   expect(traced.status).toBe(200);
   expect(traced.body.trace).toMatchObject({
     gates: expect.arrayContaining([{ gate: 'latest', verdict: 'passed' }, { gate: 'budget', verdict: 'passed' }]),
