@@ -8,7 +8,6 @@ import { allItems } from '../../support/inspect';
 import type { tableRepositories } from '../../support/dynamo-table';
 import { CHECK_STOCK_TOOL } from '../../support/fake-order-service';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
-import { waitUntil } from '../../support/waiting';
 import { ConsoleClient, startStaffedPipeline } from '../../support/operator-console-client';
 
 let pipeline: LocalPipeline;
@@ -37,10 +36,9 @@ it('gives an admin the trace of the turn a reply answers, refuses an operator, a
   const asked = (body.messages as { role: string; messageId: string }[]).find((message) => message.role === 'user');
   expect(reply?.replyTo).toBe(asked?.messageId);
 
-  // Written alongside the reply's write: on a busy machine a turn redelivered while it ran can leave the queue idle before the first attempt's trace lands.
-  const traceOf = () => admin.call('GET', `/api/conversations/${customer}/turns/${reply!.replyTo}/trace`);
-  await waitUntil(async () => (await traceOf()).status === 200, 10_000, 'the turn trace');
-  const traced = await traceOf();
+  // A wamid may hold '/' or '+': the path carries it URL-encoded, as the console sends it.
+  const tracePath = `/api/conversations/${customer}/turns/${encodeURIComponent(reply!.replyTo!)}/trace`;
+  const traced = await admin.call('GET', tracePath);
   expect(traced.status).toBe(200);
   expect(traced.body.trace).toMatchObject({
     gates: expect.arrayContaining([{ gate: 'latest', verdict: 'passed' }, { gate: 'budget', verdict: 'passed' }]),
@@ -49,7 +47,7 @@ it('gives an admin the trace of the turn a reply answers, refuses an operator, a
     toolCalls: [{ name: 'check_stock', sideEffects: false, outcome: 'ok', durationMs: expect.any(Number) }],
   });
 
-  expect((await operator.call('GET', `/api/conversations/${customer}/turns/${reply!.replyTo}/trace`)).status).toBe(403);
+  expect((await operator.call('GET', tracePath)).status).toBe(403);
   const missing = await admin.call('GET', `/api/conversations/${customer}/turns/wamid.never-answered/trace`);
   expect(missing.status).toBe(404);
   expect(missing.body.error).toBe('not_found');
