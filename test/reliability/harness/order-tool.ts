@@ -71,7 +71,7 @@ export class OrderToolWorld {
   }
 
   /**
-   * The promises of a side-effecting tool (SPEC §18): `ordered` orders created for the customer
+   * The promises of a side-effecting tool (docs/RELIABILITY.md): `ordered` orders created for the customer
    * (the customer asked once, or a newer message superseded the turn), at most one per key, and
    * the model never told a result other than the order created under that call's key.
    */
