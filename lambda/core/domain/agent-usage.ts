@@ -10,7 +10,7 @@ import type { AgentUsage, AwsEstimate, DailyAgentUsage, MetaFees, ModelUsage, Us
 import { PipelineError } from './errors';
 import type { LlmUsage } from './message';
 import { isFreeMessage, metaFeeOf, type MetaPricing } from './meta-fee';
-import { utcDay } from './timestamps';
+import { isCalendarDay, utcDay } from './timestamps';
 
 export type { AgentUsage, AwsEstimate, DailyAgentUsage, MetaFees, ModelUsage, UsageReport, UtcDay };
 
@@ -110,7 +110,6 @@ export const MAX_REPORT_DAYS = 31;
 /** The period without `from`: a week up to `to`. */
 const DEFAULT_REPORT_DAYS = 7;
 const DAY_MS = 86_400_000;
-const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A report period the API refuses: a day that is not `YYYY-MM-DD`, `from` after `to`, more than 31 days, or days that have not begun. */
 export class InvalidReportRangeError extends PipelineError {
@@ -137,8 +136,6 @@ export function reportDays(period: { readonly from?: string; readonly to?: strin
 }
 
 function midnightOf(name: string, day: string): number {
-  const midnight = DAY_PATTERN.test(day) ? Date.parse(`${day}T00:00:00Z`) : NaN;
-  // The date's own reading: a microsecond count (utcDay) cannot hold the calendar's far end.
-  if (Number.isNaN(midnight) || new Date(midnight).toISOString().slice(0, 10) !== day) throw new InvalidReportRangeError(`${name} must be a calendar day as YYYY-MM-DD (UTC), got "${day.slice(0, 32)}"`);
-  return midnight;
+  if (!isCalendarDay(day)) throw new InvalidReportRangeError(`${name} must be a calendar day as YYYY-MM-DD (UTC), got "${day.slice(0, 32)}"`);
+  return Date.parse(`${day}T00:00:00Z`);
 }

@@ -1,6 +1,7 @@
 import { AVAILABILITY_TTL_BOUNDS, DEFAULT_HANDOFF_TEXTS, MODEL_PRICE_LIMITS, type ModelPrice, HANDOFF_TEXT_MAX_CHARACTERS, LINK_PLACEHOLDER, misplacesLink } from '../../../lib/contract';
 import type { HandoffTexts as HandoffTextsProps } from '../../../lib/contract/handoff-texts';
 import { PipelineError } from './errors';
+import { isCalendarDay } from './timestamps';
 import { isMetaRate, isMetaRateCategory, marketsOf, META_RATE_LIMITS, META_RATES_CONFIG_KEY, type MetaRateCorrections } from '../../../lib/contract/meta-message-rates';
 import { MODEL_PRICES_CONFIG_KEY, type ModelPrices } from '../../../lib/contract/model-prices';
 import { DEFAULT_AVAILABILITY_TTL_HOURS, isOperatorPhone, OPERATOR_ROLES, OPERATORS_CONFIG_KEY, type OperatorRole } from './operator';
@@ -174,10 +175,6 @@ function validateMetaRates(value: unknown, now: string): MetaRateCorrections {
     }
   }
   return { checkedOn, rates: value.rates as MetaRateCorrections['rates'] };
-}
-
-function isCalendarDay(text: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().slice(0, 10) === text;
 }
 
 /**

@@ -69,6 +69,15 @@ export function addMilliseconds(value: string | Date, millis: number): IsoTimest
   return fromEpochMicros(toEpochMicros(value) + millis * 1000);
 }
 
+/**
+ * A day of the calendar written `YYYY-MM-DD` (not 2026-02-30). Read as a date, not as a microsecond
+ * count: {@link utcDay}'s count cannot hold the calendar's far end.
+ */
+export function isCalendarDay(text: string): boolean {
+  const midnight = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00Z`) : NaN;
+  return !Number.isNaN(midnight) && new Date(midnight).toISOString().slice(0, 10) === text;
+}
+
 /** `YYYY-MM-DD` of the UTC day the instant falls in. */
 export function utcDay(value: string | Date): string {
   return isoMicros(value).slice(0, 10);
