@@ -126,10 +126,20 @@ export interface HistoryEntry {
   readonly media?: HistoryMedia;
   /** What Meta charges for it, once a status of it said how Meta bills it. */
   readonly metaFee?: MetaFee;
+  /** An agent reply's estimated cost, in admins' reads only: its turn's model calls and the pipeline's AWS share. */
+  readonly agentCost?: AgentReplyCost;
   /** An agent's reply: the customer message it answers, which names its turn (admins read the turn's trace by it). */
   readonly replyTo?: string;
   /** An agent reply's knowledge-base sources: the documents (S3 URIs, URLs…) of the passages its searches found. */
   readonly knowledgeSources?: readonly string[];
+}
+
+/** What an agent reply cost besides Meta's fee: estimates, never a bill. */
+export interface AgentReplyCost {
+  /** USD of the turn's model calls (the memory's fold included) at the admin's `model_prices` over the packaged ones; absent when no model of it has a price. */
+  readonly modelUsd?: number;
+  /** USD of the pipeline's AWS resources for the reply: the measured usage per reply and the orchestrator's wait on the model (`aws-cost-estimate.ts`). */
+  readonly awsUsd: number;
 }
 
 /** A message's fee at the documented rate table (`meta-message-rates.ts`): an estimate, never a bill. */
