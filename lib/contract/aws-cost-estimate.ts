@@ -13,7 +13,7 @@ import { PIPELINE_DEFAULTS } from './defaults';
 
 /**
  * AWS list prices in us-east-1, in USD, as AWS's pricing pages gave them when this was written:
- * DynamoDB on-demand (Standard table class), Lambda on arm64, SQS FIFO. Check them for your Region.
+ * DynamoDB on-demand (Standard table class), Lambda on arm64, SQS FIFO, S3 Standard requests. Check them for your Region.
  */
 export const AWS_LIST_PRICES = {
   checkedOn: '2026-12-07',
@@ -23,6 +23,8 @@ export const AWS_LIST_PRICES = {
   lambdaArmGbSecond: 0.0000133334,
   lambdaRequest: 0.2 / 1e6,
   sqsFifoRequest: 0.5 / 1e6,
+  /** S3 Standard PUT: a customer's attachment stored. */
+  s3PutRequest: 0.005 / 1e3,
 } as const;
 
 /** What one answered customer message uses of each priced AWS resource. */

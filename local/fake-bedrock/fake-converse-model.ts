@@ -170,7 +170,14 @@ interface PromptBlock {
   readonly tokens: number;
 }
 
+/**
+ * What an image block bills: Claude counts about width × height / 750 tokens of the image as it
+ * resizes it, at most about 1,600 for the largest it keeps (1.15 megapixels); a phone photo is that.
+ */
+const IMAGE_TOKENS = 1_600;
+
 function tokensOf(block: object): number {
+  if ('image' in block && block.image !== undefined) return IMAGE_TOKENS;
   const text = 'text' in block && typeof block.text === 'string' ? block.text : JSON.stringify(block);
   return Math.ceil(text.length / CHARACTERS_PER_TOKEN);
 }
