@@ -38,15 +38,17 @@ export interface AwsUsage {
 
 /**
  * One answered message's usage, measured by `npm run bench:cost` (docs/PERFORMANCE.md, "What a
- * conversation costs"): the day's totals over its 5,150 answered messages, the model's wait
- * excluded (the fake model answers at once). Re-measure when the turn's requests change.
+ * conversation costs"): the day's totals over its 5,150 answered messages (photos, handoffs and the
+ * memory's folds among them), the model's wait excluded (the fake model answers at once). The
+ * GB-seconds are the quietest run's: they are this machine's handler time, which load inflates
+ * (a run on a busy machine measured 0.392). Re-measure when the turn's requests change.
  */
 export const AWS_USAGE_PER_AGENT_REPLY: AwsUsage & { readonly measuredOn: string } = {
   measuredOn: '2026-12-07',
-  writeRequestUnits: 41.97,
-  readRequestUnits: 8.55,
+  writeRequestUnits: 43.03,
+  readRequestUnits: 8.95,
   sqsRequests: 3,
-  lambdaRequests: 5.03,
+  lambdaRequests: 5.06,
   lambdaGbSeconds: 0.167,
 };
 
