@@ -41,13 +41,13 @@ const URL_SUFFIX_PLACEHOLDER = /\{\{\s*1\s*\}\}$/;
 /** What WhatsApp refuses in a text parameter (Meta's error 132018): new lines, tabs, more than four spaces in a row. */
 const PARAMETER_FORMAT_FORBIDDEN = /[\n\t]| {5,}/;
 /** Meta's limit of a body text parameter. */
-export const TEMPLATE_PARAMETER_MAX_CHARACTERS = 1024;
+const TEMPLATE_PARAMETER_MAX_CHARACTERS = 1024;
 /** Meta's limit of a text header, its value included. */
-export const HEADER_TEXT_MAX_CHARACTERS = 60;
+const HEADER_TEXT_MAX_CHARACTERS = 60;
 /** Meta's limit of a copy-code button's code. */
-export const COUPON_CODE_MAX_CHARACTERS = 15;
+const COUPON_CODE_MAX_CHARACTERS = 15;
 /** Meta's limit of a button's URL, its suffix included. */
-export const BUTTON_URL_MAX_CHARACTERS = 2000;
+const BUTTON_URL_MAX_CHARACTERS = 2000;
 /** An upload's id, as `POST /{phone-number-id}/media` answers it. */
 const MEDIA_ID = /^\d{1,32}$/;
 
@@ -100,7 +100,7 @@ export function fillTemplateParameters(template: WhatsAppTemplate, values: Templ
 }
 
 /** How an operator knows the parameter: “the body value {{2}}”, “the header image”, “the link ending of the button “Shop” (index 0)”. */
-export function describeParameter(parameter: TemplateParameter): string {
+function describeParameter(parameter: TemplateParameter): string {
   if (parameter.component === 'body') return `the body value {{${parameter.placeholder}}}`;
   if (parameter.component === 'header') return parameter.kind === 'text' ? `the header value {{${parameter.placeholder}}}` : `the header ${parameter.kind}`;
   return parameter.kind === 'coupon_code' ? `the code of the copy-code button (index ${parameter.button?.index})` : `the link ending of the button “${parameter.button?.text}” (index ${parameter.button?.index})`;

@@ -2,7 +2,7 @@ import type { IsoTimestamp } from './timestamps';
 
 /**
  * The business's approved WhatsApp message templates, as data: what Meta holds for the WhatsApp
- * Business Account (name, language, category, status, body with its parameters, buttons), read into
+ * Business Account (name, language, category, status, header, body with its parameters, buttons), read into
  * the table by the template sync and kept current by Meta's `message_template_status_update`
  * notifications. A template is the only message WhatsApp delivers outside the customer's 24-hour
  * service window; nothing about a particular template is known to the code.
