@@ -1,4 +1,5 @@
 import type { MessageTemplate, TemplateButtonParameter, TemplateHeaderParameter } from '../../lib/contract/operator-api';
+import { pipelineTemplateProblem } from '../core/application/named-template';
 import { templateParametersOf, type TemplateValues } from '../core/domain/template-parameters';
 import type { MessageTemplates } from '../core/application/message-templates';
 import type { OperatorAuditTrail } from '../core/application/operator/operator-audit';
@@ -41,6 +42,7 @@ function templateAnswer(template: WhatsAppTemplate): MessageTemplate {
     buttonParameters: parameters
       .filter((parameter) => parameter.button !== undefined)
       .map(({ button, kind, example }) => ({ index: button!.index, kind: kind as TemplateButtonParameter['kind'], text: button!.text, url: buttons[button!.index].url, example })),
+    sendableByPipeline: pipelineTemplateProblem(template) === undefined,
     updatedAt,
   };
 }

@@ -67,6 +67,8 @@ export interface MessageTemplate extends TemplateRef {
   readonly headerParameter?: TemplateHeaderParameter;
   /** The buttons a send gives a value, in their order. */
   readonly buttonParameters: readonly TemplateButtonParameter[];
+  /** Whether the pipeline can send it by itself, as the handoff notice or the re-engagement: approved, no header or button value, at most one body value (the customer's name). */
+  readonly sendableByPipeline: boolean;
   readonly updatedAt: Timestamp;
 }
 

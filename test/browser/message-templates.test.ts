@@ -132,3 +132,11 @@ it('shows WhatsApp refusing the template with the reason, and nothing in the his
   expect(await alert.textContent()).toContain('O WhatsApp não aceitou a mensagem');
   expect(await page.getByRole('region', { name: 'Histórico' }).getByText('Novo atendimento aguardando').count()).toBe(0);
 });
+
+it('offers as the notice template only those the pipeline can fill by itself: not one taking two body values, a header image or a coupon code', async () => {
+  await openAdminScreen(page, 'Configuração');
+  const notice = page.getByRole('region', { name: 'Modelo do aviso aos operadores' }).getByRole('combobox');
+  await notice.locator('option', { hasText: 'aviso_atendimento (pt_BR)' }).waitFor({ state: 'attached' });
+
+  expect(await notice.locator('option').allTextContents()).toEqual(['Nenhum escolhido (vale o da implantação)', 'aviso_atendimento (pt_BR)']);
+});

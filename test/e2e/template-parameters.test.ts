@@ -59,7 +59,10 @@ describe.each([WHATSAPP_CHANNEL_KINDS.cloudApi, WHATSAPP_CHANNEL_KINDS.endUserMe
         { index: 0, kind: 'text', text: 'Ver oferta', url: 'https://loja.example/oferta/{{1}}', example: 'https://loja.example/oferta/verao' },
         { index: 1, kind: 'coupon_code', text: 'Copy offer code', example: 'VERAO25' },
       ],
+      sendableByPipeline: false,
     });
+    // The notice template takes the customer's name only: the pipeline can send it by itself.
+    expect(listed.body.items.find((template: { name: string }) => template.name === 'aviso_atendimento')).toMatchObject({ sendableByPipeline: true, buttonParameters: [] });
   });
 
   it('sends a template with a header image, a URL suffix and a coupon code, accepted as Meta accepts it', async () => {

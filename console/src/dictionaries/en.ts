@@ -229,7 +229,7 @@ export const en: Dictionary = {
   'config.template.help': "The notice goes as this WhatsApp template when the operator's 24-hour window is closed. Only approved templates of the Templates screen are listed.",
   'config.template.label': 'Approved template',
   'config.template.deployed': "None chosen (the deployment's applies)",
-  'config.template.none': 'No approved template yet: sync on the Templates screen.',
+  'config.template.none': 'No approved template that takes at most the customer’s name yet: sync on the Templates screen.',
   'config.ttl.heading': 'How long availability lasts',
   'config.ttl.help': 'After this time the operator is no longer paged until they switch availability on again. From {min} to {max} hours; without a value, {byDefault} hours.',
   'config.ttl.label': 'Hours',

@@ -195,7 +195,7 @@ export const es: Dictionary = {
   'config.template.help': 'El aviso va como esta plantilla de WhatsApp cuando la ventana de 24 horas del operador está cerrada. Solo aparecen plantillas aprobadas de la pantalla Plantillas.',
   'config.template.label': 'Plantilla aprobada',
   'config.template.deployed': 'Ninguna elegida (vale la de la implantación)',
-  'config.template.none': 'Aún no hay plantillas aprobadas: sincroniza en la pantalla Plantillas.',
+  'config.template.none': 'Aún no hay plantillas aprobadas que lleven como mucho el nombre del cliente: sincroniza en la pantalla Plantillas.',
   'config.ttl.heading': 'Duración de la disponibilidad',
   'config.ttl.help': 'Pasado este tiempo, el operador deja de recibir avisos hasta que vuelva a activar la disponibilidad. De {min} a {max} horas; sin valor, {byDefault} horas.',
   'config.ttl.label': 'Horas',

@@ -227,7 +227,7 @@ export const pt = {
   'config.template.help': 'O aviso vai como este modelo do WhatsApp quando a janela de 24 horas do operador está fechada. Só aparecem modelos aprovados da tela Modelos.',
   'config.template.label': 'Modelo aprovado',
   'config.template.deployed': 'Nenhum escolhido (vale o da implantação)',
-  'config.template.none': 'Nenhum modelo aprovado ainda: sincronize na tela Modelos.',
+  'config.template.none': 'Nenhum modelo aprovado que leve no máximo o nome do cliente ainda: sincronize na tela Modelos.',
   'config.ttl.heading': 'Duração da disponibilidade',
   'config.ttl.help': 'Depois desse tempo o operador deixa de ser chamado até ligar a disponibilidade de novo. De {min} a {max} horas; sem valor, {byDefault} horas.',
   'config.ttl.label': 'Horas',
