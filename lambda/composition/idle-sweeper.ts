@@ -44,7 +44,10 @@ export function composeIdleSweeper(settings: IdleSweeperSettings, ports: IdleSwe
       const report = await sweeper.sweep(remainingMs);
       composed.metrics.addMetric(CUSTOM_METRICS.conversationsClosedIdle, MetricUnit.Count, report.closed);
       const reengagement = await reengager?.sweep(remainingMs);
-      if (reengagement) composed.metrics.addMetric(CUSTOM_METRICS.reengagementsSent, MetricUnit.Count, reengagement.sent);
+      if (reengagement) {
+        composed.metrics.addMetric(CUSTOM_METRICS.reengagementsSent, MetricUnit.Count, reengagement.sent);
+        composed.metrics.addMetric(CUSTOM_METRICS.reengagementTemplateNotReady, MetricUnit.Count, reengagement.templateReady ? 0 : 1);
+      }
       const transcriptionJobs = await jobs?.sweep();
       if (transcriptionJobs) composed.metrics.addMetric(CUSTOM_METRICS.transcriptionJobsSwept, MetricUnit.Count, transcriptionJobs.deleted);
       const swept = { ...report, ...(reengagement ? { reengagement } : {}), ...(transcriptionJobs ? { transcriptionJobs } : {}) };

@@ -19,13 +19,12 @@ import { contentSecurityPolicy, cookie, errorResponse, header, HttpError, refusa
 import { LoginRateLimiter } from './login-rate-limiter';
 import { type Access, conditional, created, ok, pageOf, requireEmptyObjectOrNoBody, route, type Route, routeTable, signedInOf } from './router';
 import type { ConsoleSite } from './static-console';
+import { templateValuesOf } from './template-routes';
 
 /** The session cookie: `__Host-` pins it to this origin, path `/`, Secure. */
 export const SESSION_COOKIE = '__Host-op';
 export const CSRF_HEADER = 'x-csrf-token';
 const MAX_REPLY_CHARS = 4096;
-/** More than a WhatsApp template body takes. */
-const MAX_TEMPLATE_VALUES = 20;
 
 export interface OperatorHttpDependencies {
   readonly signIn: OperatorSignIn;
@@ -129,15 +128,14 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
       return created({ message: await replies.reply(signedInOf(context).operator, context.params.customerId, text) });
     }),
     route('POST conversations/:customerId/templates', 'operator', async (context) => {
-      const { name, language, values } = context.body({
+      const { name, language, ...values } = context.body({
         name: { type: 'string', required: true, maxLength: 512 },
         language: { type: 'string', required: true, maxLength: 16 },
         values: { type: 'any', required: true },
+        header: { type: 'string', maxLength: 2048 },
+        buttons: { type: 'any' },
       });
-      if (!Array.isArray(values) || values.length > MAX_TEMPLATE_VALUES || !values.every((value) => typeof value === 'string')) {
-        throw new HttpError('bad_field', `Field "values" must be a list of at most ${MAX_TEMPLATE_VALUES} texts, one per parameter of the template`);
-      }
-      return created({ message: await replies.sendTemplate(signedInOf(context).operator, context.params.customerId, { name, language, values }) });
+      return created({ message: await replies.sendTemplate(signedInOf(context).operator, context.params.customerId, { name, language, values: templateValuesOf(values) }) });
     }),
     conversationTransition('release'),
     conversationTransition('close'),

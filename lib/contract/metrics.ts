@@ -205,6 +205,8 @@ export const CUSTOM_METRICS = {
   conversationsClosedIdle: 'ConversationsClosedIdle',
   /** Idle sweeper: re-engagement templates sent in one run to customers who went quiet (`messageTemplates.reengagement`). */
   reengagementsSent: 'ReengagementsSent',
+  /** Idle sweeper: 1 for a run whose re-engagement template is not stored, not approved, or takes values the pipeline cannot fill (a header, a button, more than the name), so nobody was re-engaged. */
+  reengagementTemplateNotReady: 'ReengagementTemplateNotReady',
   /** Idle sweeper, with `media.transcription`: transcription jobs (the customers' words) deleted in one run, once no turn reads them again. */
   transcriptionJobsSwept: 'TranscriptionJobsSwept',
 } as const;

@@ -11,10 +11,12 @@ import type { DeliveryFailureClass } from './metrics';
 import type { HandoffReport, UsageReport } from './usage-report';
 import type { PromptVersion, PromptAnswer, PromptEdit, PromptRollback, ConfigAnswer, ConfigEdit, AuditEvent, Demand, ConsentEvent, CrmSyncRow, CrmProblems, CrmSyncAnswer, CrmResolution, DeadLetters, DeploymentAdmin, RedriveRequest, RedriveAnswer, CustomerExport, ErasureRequest, ErasureAnswer, TurnTraceView } from './operator-api-admin';
 import type { Timestamp, JsonObject, Page, ConversationState, OperatorRole, MessageRole } from './operator-api-basics';
+import type { MessageTemplate, TemplateRef, TemplateSendRequest, TemplateSyncAnswer } from './operator-api-templates';
 
 export type { AgentUsage, AwsEstimate, DailyAgentUsage, DailyHandoffs, HandoffFigures, HandoffReport, ModelUsage, UsageReport, UtcDay } from './usage-report';
 export type { PromptVersion, PromptAnswer, PromptEdit, PromptRollback, ConfigSetting, ConfigAnswer, ConfigEdit, AuditEvent, Demand, ConsentEvent, CrmSyncStatus, CrmSyncRow, CrmProblems, CrmSyncAnswer, CrmResolution, ReplyRecord, DeadLetterInspection, DeadLetterReason, DeadLetterCard, DeadLetters, DeploymentAdmin, RedriveRequest, RedriveAnswer, CustomerExport, ErasureRequest, ErasureAnswer, TurnTraceView } from './operator-api-admin';
 export type { Timestamp, JsonObject, StoredItem, Page, ApiErrorBody, ApiProblem, ConversationState, OperatorRole, MessageRole } from './operator-api-basics';
+export type { MessageTemplate, TemplateButtonParameter, TemplateButtonValue, TemplateHeaderParameter, TemplateRef, TemplateSendRequest, TemplateSyncAnswer } from './operator-api-templates';
 
 // ---- Signing in --------------------------------------------------------------------------------------
 
@@ -250,43 +252,6 @@ export interface QuickReplyAnswer {
 
 export interface QuickReplyRemoved {
   readonly removed: true;
-}
-
-/** A template's identity: its name in one language (Meta's code, `pt_BR`). */
-export interface TemplateRef {
-  readonly name: string;
-  readonly language: string;
-}
-
-/** An approved template and the values of its body's parameters, in order. */
-export interface TemplateSendRequest extends TemplateRef {
-  readonly values: readonly string[];
-}
-
-// ---- Message templates ------------------------------------------------------------------------------
-
-/** One of the business's WhatsApp message templates (one translation), as the last sync or status notification left it. */
-export interface MessageTemplate extends TemplateRef {
-  /** `MARKETING`, `UTILITY` or `AUTHENTICATION`. */
-  readonly category: string;
-  /** Meta's review status; only `APPROVED` templates can be sent. */
-  readonly status: string;
-  readonly statusReason?: string;
-  /** The body with its placeholders (`{{1}}`, `{{name}}`). */
-  readonly body: string;
-  /** The body's parameters in the order a send fills them. */
-  readonly parameters: readonly string[];
-  readonly buttons: readonly { readonly type: string; readonly text: string }[];
-  readonly updatedAt: Timestamp;
-}
-
-export interface TemplateSyncAnswer {
-  readonly sync: {
-    readonly stored: number;
-    readonly removed: number;
-    /** Entries of Meta's list the pipeline cannot read (never stored). */
-    readonly unreadable: number;
-  };
 }
 
 export interface AvailabilityRequest {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bodyParametersOf, renderTemplateBody } from '../../lambda/core/domain/whatsapp-template';
+import { type AcceptedTemplate, checkTemplateSend, type FakeTemplateComponent, parseTemplateSend } from './fake-template-send';
 
 /**
  * A stand-in for Meta's WhatsApp Cloud API on 127.0.0.1, speaking the same HTTP API as far as the
@@ -17,9 +17,8 @@ import { bodyParametersOf, renderTemplateBody } from '../../lambda/core/domain/w
  * `POST /{appId}/subscriptions`, which runs the webhook's verification handshake as Meta does.
  *
  * Templates are the business's, as {@link setTemplates} declares them: a template send is checked
- * against them (132001 unknown name or language, 132015/132016 paused or disabled, 132000 wrong
- * number of parameters, 132012 a parameter that is not text or not named as the template names it,
- * 132018 a value with a new line, a tab or more than four spaces in a row). A free text to a customer
+ * against them component by component — header, body, buttons — as fake-template-send.ts
+ * describes (132001, 132015/132016, 132000, 132012, 132018). A free text to a customer
  * whose service window {@link closeServiceWindow} closed is refused with 131047, as Meta does after
  * 24 hours without a customer message.
  *
@@ -315,7 +314,7 @@ export class FakeGraphApi {
       return;
     }
     if (parsed.kind === 'template') {
-      const checked = this.checkTemplate(parsed.template);
+      const checked = checkTemplateSend(this.templates, parsed.template);
       if ('problem' in checked) {
         graphError(response, 400, { code: checked.code, message: checked.message, details: checked.problem });
         return;
@@ -533,31 +532,6 @@ export class FakeGraphApi {
       data,
       paging: { cursors: { before: cursor(start), after: cursor(start + data.length) }, ...(more ? { next: next.toString() } : {}) },
     });
-  }
-
-  /** Meta's checks of a template send against the business's templates; the body as delivered when it passes. */
-  private checkTemplate(send: AcceptedTemplate): { readonly text: string } | { readonly problem: string; readonly code: number; readonly message: string } {
-    const translations = this.templates.filter((template) => template.name === send.name);
-    const template = translations.find((candidate) => candidate.language === send.language);
-    if (template === undefined) {
-      return translations.length === 0
-        ? { code: 132001, message: '(#132001) Template name does not exist in the translation', problem: `template name (${send.name}) does not exist in ${send.language}` }
-        : { code: 132001, message: '(#132001) Template name does not exist in the translation', problem: `template name (${send.name}) does not exist in ${send.language}; it exists in ${translations.map((candidate) => candidate.language).join(', ')}` };
-    }
-    if (template.status === 'PAUSED') return { code: 132015, message: '(#132015) Template is Paused', problem: 'Template is paused due to low quality so it cannot be sent in a template message.' };
-    if (template.status === 'DISABLED') return { code: 132016, message: '(#132016) Template is Disabled', problem: 'Template has been paused too many times due to low quality and is now permanently disabled.' };
-    if (template.status !== 'APPROVED') return { code: 132001, message: '(#132001) Template name does not exist in the translation', problem: `template (${send.name}) is ${template.status}, not approved` };
-    const body = template.components.find((component) => component.type === 'BODY')?.text ?? '';
-    const expected = bodyParametersOf(body);
-    if (send.parameters.length !== expected.length) {
-      return { code: 132000, message: '(#132000) Number of parameters does not match the expected number of params', problem: `body: number of localizable_params (${send.parameters.length}) does not match the expected number of params (${expected.length})` };
-    }
-    const named = template.parameter_format === 'NAMED';
-    const misnamed = send.parameters.findIndex((parameter, index) => parameter.type !== 'text' || (named ? parameter.name !== expected[index] : parameter.name !== undefined));
-    if (misnamed >= 0) return { code: 132012, message: '(#132012) Parameter format does not match format in the created template', problem: `body: parameter ${misnamed + 1} does not match the template's format` };
-    const badValue = send.parameters.findIndex((parameter) => /[\n\t]| {5,}/.test(parameter.text));
-    if (badValue >= 0) return { code: 132018, message: '(#132018) There was an issue with the parameters in your template.', problem: 'Param text cannot have new-line/tab characters or more than 4 consecutive spaces' };
-    return { text: renderTemplateBody({ body, bodyParameters: expected }, send.parameters.map((parameter) => parameter.text)) };
   }
 
   private answerText(businessPhoneNumberId: string, message: ParsedTextMessage, response: ServerResponse): void {
@@ -866,12 +840,7 @@ function statusPricing(templateCategory: string | undefined): StatusPricing {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-export interface AcceptedTemplate {
-  readonly name: string;
-  readonly language: string;
-  /** The body's parameters as sent. */
-  readonly parameters: readonly { readonly type: string; readonly text: string; readonly name?: string }[];
-}
+export type { AcceptedTemplate } from './fake-template-send';
 
 /** A template as `GET /{wabaId}/message_templates` returns it (the fields the pipeline reads). */
 export interface FakeMessageTemplate {
@@ -883,7 +852,7 @@ export interface FakeMessageTemplate {
   readonly id?: string;
   /** `NAMED` for `{{first_name}}` parameters; default positional. */
   readonly parameter_format?: 'POSITIONAL' | 'NAMED';
-  readonly components: readonly { readonly type: string; readonly text?: string; readonly format?: string; readonly buttons?: readonly { readonly type: string; readonly text: string }[] }[];
+  readonly components: readonly FakeTemplateComponent[];
 }
 
 export interface AcceptedReadReceipt {
@@ -977,7 +946,7 @@ function parseRequest(rawBody: string): ParsedRequest {
     ...(callbackData === undefined ? {} : { callbackData }),
   };
   if (body.type === 'template') {
-    const template = parseTemplate(body.template);
+    const template = parseTemplateSend(body.template);
     return 'problem' in template ? invalid(template.problem) : { kind: 'template', message: recipient, template };
   }
   if (body.type === 'image' || body.type === 'document') {
@@ -1014,25 +983,6 @@ function parseRequest(rawBody: string): ParsedRequest {
       ...(context ? { contextMessageId: context.message_id as string } : {}),
     },
   };
-}
-
-/** The `template` object of a send: a name, a language code, body parameters (the only component the pipeline sends). */
-function parseTemplate(raw: unknown): AcceptedTemplate | { readonly problem: string } {
-  const template = raw as { name?: unknown; language?: { code?: unknown }; components?: unknown } | undefined;
-  if (typeof template?.name !== 'string' || template.name === '') return { problem: "The parameter template['name'] is required." };
-  if (typeof template.language?.code !== 'string' || template.language.code === '') return { problem: "The parameter template['language']['code'] is required." };
-  const components = template.components ?? [];
-  if (!Array.isArray(components)) return { problem: "Param template['components'] must be an array." };
-  const parameters: AcceptedTemplate['parameters'][number][] = [];
-  for (const component of components as Array<{ type?: unknown; parameters?: unknown } | null>) {
-    if (component?.type !== 'body') return { problem: `Component type ${String(component?.type)} is not supported here.` };
-    if (!Array.isArray(component.parameters)) return { problem: "Param template['components'][0]['parameters'] must be an array." };
-    for (const parameter of component.parameters as Array<{ type?: unknown; text?: unknown; parameter_name?: unknown } | null>) {
-      if (typeof parameter?.type !== 'string' || typeof parameter.text !== 'string' || parameter.text === '') return { problem: 'Every body parameter needs a type and a non-empty text.' };
-      parameters.push({ type: parameter.type, text: parameter.text, ...(typeof parameter.parameter_name === 'string' ? { name: parameter.parameter_name } : {}) });
-    }
-  }
-  return { name: template.name, language: template.language.code, parameters };
 }
 
 const MAX_REQUEST_BYTES = 1024 * 1024;

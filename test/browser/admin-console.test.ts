@@ -219,7 +219,7 @@ describe('an admin tuning the agent', () => {
     await texts.getByRole('status').filter({ hasText: 'Textos da passagem para pessoas: salvo.' }).waitFor();
     // Only the texts written are stored: the others stay the deployment's.
     expect((await repositories.config.get('handoff_texts'))?.value).toEqual({ operatorNotification: 'Atenda {name}: {link}', fallback: 'Já volto com uma pessoa.' });
-    await page.getByRole('region', { name: 'Modelo do aviso aos operadores' }).getByText('Nenhum modelo aprovado ainda: sincronize na tela Modelos.').waitFor();
+    await page.getByRole('region', { name: 'Modelo do aviso aos operadores' }).getByText('Nenhum modelo aprovado que leve no máximo o nome do cliente ainda: sincronize na tela Modelos.').waitFor();
     expect(await page.locator('textarea').filter({ hasText: '{"' }).count()).toBe(0);
     expect(await unnamedControls(page)).toEqual([]);
   });

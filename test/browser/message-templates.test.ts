@@ -6,7 +6,8 @@ import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { tableRepositories } from '../support/dynamo-table';
 import { ConsoleBrowser, openAdminScreen, screenshot, signInFromWhatsApp, unnamedControls } from '../support/console-browser';
 import { newCustomer, newOperatorPhone } from '../support/ids';
-import { BUSINESS_TEMPLATES } from '../support/message-templates';
+import { accessibilityViolations } from '../support/accessibility';
+import { BUSINESS_TEMPLATES, OFFER_TEMPLATE } from '../support/message-templates';
 import { startOperatorPipeline } from '../support/pipeline';
 import { backdateCustomerMessages } from '../support/service-window';
 import { waitUntil } from '../support/waiting';
@@ -77,7 +78,47 @@ it('an operator re-engages the customer with a template after the window closed;
   await page.getByRole('region', { name: 'Histórico' }).getByRole('listitem').filter({ hasText: text }).waitFor();
   await waitUntil(() => pipeline.fakeWhatsApp.sent().some((message) => message.recipient === customer && message.template?.name === 'retomar_conversa'), 5000, 'the template at the fake WhatsApp API');
   expect(pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer).at(-1)?.text).toBe(text);
+});
+
+it('asks for each value a template takes — the header image, the end of a button’s link, the coupon code — and sends them', async () => {
+  pipeline.fakeWhatsApp.setTemplates([...BUSINESS_TEMPLATES, OFFER_TEMPLATE]);
+  await pipeline.syncTemplates();
+  await page.reload();
+  const sender = page.getByRole('form', { name: 'Enviar um modelo aprovado' });
+  const choice = sender.getByRole('combobox', { name: 'Modelo' });
+  await choice.locator('option', { hasText: 'oferta_cupom (pt_BR)' }).waitFor({ state: 'attached' });
+  await choice.selectOption({ label: 'oferta_cupom (pt_BR)' });
+
+  const send = sender.getByRole('button', { name: 'Mandar modelo' });
+  const image = sender.getByRole('textbox', { name: 'Imagem do cabeçalho: link https:// ou id de mídia enviada' });
+  const suffix = sender.getByRole('textbox', { name: 'Final do link do botão “Ver oferta” (https://loja.example/oferta/{{1}})' });
+  const coupon = sender.getByRole('textbox', { name: 'Código do cupom (botão de copiar código)' });
+  expect(await suffix.getAttribute('placeholder')).toBe('verao');
+  await sender.getByRole('textbox', { name: 'Valor de {{1}}' }).fill('Maria');
+  await image.fill('https://loja.example/banner.jpg');
+  await suffix.fill('verao');
+  // Every value is asked for: without the coupon code the template cannot go.
+  expect(await send.isDisabled()).toBe(true);
+  await coupon.fill('VERAO25');
+  expect(await send.isDisabled()).toBe(false);
+  expect(await unnamedControls(page)).toEqual([]);
+  expect(await accessibilityViolations(page)).toEqual([]);
   await screenshot(page, 'template-send-desktop');
+  await send.click();
+
+  await sender.getByRole('status').filter({ hasText: 'Modelo enviado.' }).waitFor();
+  const delivered = pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer).at(-1);
+  expect(delivered).toMatchObject({
+    text: 'Olá Maria, sua oferta chegou!',
+    template: {
+      name: 'oferta_cupom',
+      header: { type: 'image', link: 'https://loja.example/banner.jpg' },
+      buttons: [
+        { index: 0, subType: 'url', value: 'verao' },
+        { index: 1, subType: 'copy_code', value: 'VERAO25' },
+      ],
+    },
+  });
 });
 
 it('shows WhatsApp refusing the template with the reason, and nothing in the history', async () => {
@@ -90,4 +131,12 @@ it('shows WhatsApp refusing the template with the reason, and nothing in the his
   await alert.waitFor();
   expect(await alert.textContent()).toContain('O WhatsApp não aceitou a mensagem');
   expect(await page.getByRole('region', { name: 'Histórico' }).getByText('Novo atendimento aguardando').count()).toBe(0);
+});
+
+it('offers as the notice template only those the pipeline can fill by itself: not one taking two body values, a header image or a coupon code', async () => {
+  await openAdminScreen(page, 'Configuração');
+  const notice = page.getByRole('region', { name: 'Modelo do aviso aos operadores' }).getByRole('combobox');
+  await notice.locator('option', { hasText: 'aviso_atendimento (pt_BR)' }).waitFor({ state: 'attached' });
+
+  expect(await notice.locator('option').allTextContents()).toEqual(['Nenhum escolhido (vale o da implantação)', 'aviso_atendimento (pt_BR)']);
 });

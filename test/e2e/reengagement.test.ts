@@ -21,11 +21,11 @@ afterEach(async () => {
   pipeline = undefined;
 });
 
-async function started(): Promise<LocalPipeline> {
+async function started(template = TEMPLATE): Promise<LocalPipeline> {
   pipeline = await startOperatorPipeline([newOperatorPhone()], {
     idleSweep: { idleTimeoutMs: IDLE_TIMEOUT_MS, reengagement: { template: { name: TEMPLATE.name, language: TEMPLATE.language }, afterMs: AFTER_MS } },
   });
-  pipeline.fakeWhatsApp.setTemplates([TEMPLATE]);
+  pipeline.fakeWhatsApp.setTemplates([template]);
   expect(await pipeline.syncTemplates()).toMatchObject({ stored: 1 });
   return pipeline;
 }
@@ -97,4 +97,16 @@ it('a send WhatsApp refuses keeps its claim: the template is not sent on the nex
   expect((await pipeline.sweepIdleConversations()).reengagement).toMatchObject({ sent: 0, failed: 0 });
   expect(sentTo(customer).filter((message) => message.template !== undefined)).toEqual([]);
   expect((await pipeline.conversation(customer)).history.map((entry) => entry.role)).toEqual(['user', 'assistant']);
+});
+
+it('sends nothing when the synced template takes a value the pipeline cannot fill, and says why', async () => {
+  // The same template, edited in WhatsApp Manager to show a coupon code the pipeline has none of.
+  pipeline = await started({ ...TEMPLATE, components: [...TEMPLATE.components, { type: 'BUTTONS', buttons: [{ type: 'COPY_CODE', example: 'VOLTA10' }] }] });
+  const customer = newCustomer();
+  await converse(customer, 'Sou a Rita #dado name=Rita', 1);
+
+  await sleep(AFTER_MS + 200);
+  expect((await pipeline.sweepIdleConversations()).reengagement).toMatchObject({ sent: 0, templateReady: false, templateProblem: expect.stringContaining('takes values the pipeline cannot fill by itself') });
+  expect(sentTo(customer).filter((message) => message.template !== undefined)).toEqual([]);
+  expect((await pipeline.conversation(customer)).session?.reengagedAt).toBeUndefined();
 });

@@ -1,5 +1,5 @@
 import { FakeGraphApi } from '../../local/fake-whatsapp/fake-graph-api';
-import { BUSINESS_TEMPLATES, manyTemplates } from '../support/message-templates';
+import { BUSINESS_TEMPLATES, manyTemplates, OFFER_TEMPLATE, ORDER_TEMPLATE } from '../support/message-templates';
 
 const TOKEN = 'fake-token';
 let api: FakeGraphApi;
@@ -76,6 +76,62 @@ describe('template sends, checked the way Meta checks them', () => {
 
     api.openServiceWindow(customer);
     expect((await send({ messaging_product: 'whatsapp', to: customer, type: 'text', text: { body: 'Oi' } })).status).toBe(200);
+  });
+});
+
+describe('every component checked against the template’s definition', () => {
+  beforeEach(() => api.setTemplates([OFFER_TEMPLATE, ORDER_TEMPLATE]));
+
+  const imageHeader = { type: 'header', parameters: [{ type: 'image', image: { link: 'https://loja.example/banner.jpg' } }] };
+  const body = { type: 'body', parameters: [text('Ana')] };
+  const urlButton = { type: 'button', sub_type: 'url', index: '0', parameters: [text('verao')] };
+  const copyCode = { type: 'button', sub_type: 'copy_code', index: '1', parameters: [{ type: 'coupon_code', coupon_code: 'VERAO25' }] };
+  const offer = (components: unknown[]) =>
+    send({ messaging_product: 'whatsapp', to: customer, type: 'template', template: { name: 'oferta_cupom', language: { code: 'pt_BR' }, components } });
+
+  it('accepts a header image (by link or uploaded id), the body, a URL suffix and a coupon code, and records each', async () => {
+    expect((await offer([imageHeader, body, urlButton, copyCode])).status).toBe(200);
+    expect((await offer([{ type: 'header', parameters: [{ type: 'image', image: { id: '1234567890' } }] }, body, urlButton, copyCode])).status).toBe(200);
+
+    expect(api.sent()[0]).toMatchObject({
+      text: 'Olá Ana, sua oferta chegou!',
+      template: {
+        header: { type: 'image', link: 'https://loja.example/banner.jpg' },
+        parameters: [text('Ana')],
+        buttons: [{ index: 0, subType: 'url', type: 'text', value: 'verao' }, { index: 1, subType: 'copy_code', type: 'coupon_code', value: 'VERAO25' }],
+      },
+    });
+    expect(api.sent()[1].template?.header).toEqual({ type: 'image', id: '1234567890' });
+  });
+
+  it.each([
+    ['the header missing', [body, urlButton, copyCode], 132000, 'header: number of localizable_params (0) does not match the expected number of params (1)'],
+    ['the image header sent as text', [{ type: 'header', parameters: [text('x')] }, body, urlButton, copyCode], 132012, 'header: Format mismatch, expected IMAGE, received TEXT'],
+    ['the image header sent as a video', [{ type: 'header', parameters: [{ type: 'video', video: { link: 'https://loja.example/v.mp4' } }] }, body, urlButton, copyCode], 132012, 'header: Format mismatch, expected IMAGE, received VIDEO'],
+    ['the URL button missing', [imageHeader, body, copyCode], 132000, 'buttons: button at index 0: number of localizable_params (0) does not match the expected number of params (1)'],
+    ['the copy-code button sent as a URL', [imageHeader, body, urlButton, { ...urlButton, index: '1' }], 132012, 'buttons: button at index 1 is COPY_CODE, received sub_type url with a text parameter'],
+    ['a value for the quick reply', [imageHeader, body, urlButton, copyCode, { ...urlButton, index: '2' }], 132000, 'buttons: button at index 2: number of localizable_params (1) does not match the expected number of params (0)'],
+  ])('refuses %s with Meta’s code, and records nothing', async (_, components, code, details) => {
+    const response = await offer(components);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: number; error_data: { details: string } } }).error).toMatchObject({ code, error_data: { details } });
+    expect(api.sent()).toEqual([]);
+  });
+
+  it('checks a text header’s named parameter as it checks the body’s', async () => {
+    const order = (header: unknown) =>
+      send({
+        messaging_product: 'whatsapp',
+        to: customer,
+        type: 'template',
+        template: {
+          name: 'pedido_enviado',
+          language: { code: 'pt_BR' },
+          components: [{ type: 'header', parameters: [header] }, { type: 'body', parameters: [{ type: 'text', parameter_name: 'cliente', text: 'Ana' }] }, { ...urlButton, parameters: [text('BR123')] }],
+        },
+      });
+    expect((await order({ type: 'text', parameter_name: 'pedido', text: '4471' })).status).toBe(200);
+    expect(await errorCode(await order(text('4471')))).toBe(132012);
   });
 });
 

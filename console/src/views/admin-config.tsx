@@ -248,7 +248,8 @@ function TemplateForm({ form, stored, heading, onSave }: FormProps<Extract<Setti
   const { data: templates } = useRemote(() => api.templates(), []);
   const current = stored !== null && typeof stored === 'object' ? (stored as { name?: string; language?: string }) : {};
   const [choice, setChoice] = useState(current.name === undefined ? '' : `${current.name}|${current.language}`);
-  const approved = (templates ?? []).filter((template) => template.status === 'APPROVED');
+  // The notice fills the customer's name at most: a template taking more is not offered (the API would refuse it).
+  const approved = (templates ?? []).filter((template) => template.sendableByPipeline);
   if (templates !== undefined && approved.length === 0) return <p>{t('config.template.none')}</p>;
   return (
     <SettingFormFrame

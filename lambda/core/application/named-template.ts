@@ -1,5 +1,6 @@
 import { knownCustomerNameOf } from '../../../lib/contract/customer-name';
-import { renderTemplateBody, type TemplateRef, templateValuesProblem, type WhatsAppTemplate } from '../domain/whatsapp-template';
+import { renderTemplateBody, type TemplateRef, type WhatsAppTemplate } from '../domain/whatsapp-template';
+import { fillTemplateParameters, takesMoreThanBody } from '../domain/template-parameters';
 import { inertCustomerText } from '../domain/message-template';
 import { customerDisplayName } from '../domain/operator';
 import type { Session } from '../domain/session';
@@ -9,7 +10,20 @@ import type { OutboundTemplateMessage } from '../ports/whatsapp-sender';
 export interface NamedTemplateSend {
   readonly ref: TemplateRef;
   readonly text: string;
-  readonly message: Pick<OutboundTemplateMessage, 'templateName' | 'languageCode' | 'bodyValues' | 'parameterNames'>;
+  readonly message: Pick<OutboundTemplateMessage, 'templateName' | 'languageCode' | 'parameters'>;
+}
+
+/**
+ * Why the pipeline cannot send this template by itself (the handoff notice, the re-engagement):
+ * it fills no header, no button and at most one body value, the customer's name; `undefined` when
+ * it can. Asked where such a template is named, so it is refused there rather than at each send.
+ */
+export function pipelineTemplateProblem(template: WhatsAppTemplate): string | undefined {
+  if (template.status !== 'APPROVED') return `${template.name} (${template.language}) is ${template.status}, not approved`;
+  if (takesMoreThanBody(template) || template.bodyParameters.length > 1) {
+    return `${template.name} (${template.language}) takes values the pipeline cannot fill by itself (a header, a button, or more than the customer's name in the body): choose a template whose only value, if any, is the name`;
+  }
+  return undefined;
 }
 
 /**
@@ -17,18 +31,15 @@ export interface NamedTemplateSend {
  * parameter or one, the customer's name. Throws a RangeError naming what WhatsApp would refuse.
  */
 export function namedTemplateSend(template: WhatsAppTemplate, name: string): NamedTemplateSend {
+  const refused = pipelineTemplateProblem(template);
+  if (refused !== undefined) throw new RangeError(refused);
   const values = template.bodyParameters.length === 0 ? [] : [name];
-  const problem = templateValuesProblem(template, values);
-  if (problem !== undefined) throw new RangeError(problem);
+  const filled = fillTemplateParameters(template, { body: values });
+  if ('problem' in filled) throw new RangeError(filled.problem);
   return {
     ref: { name: template.name, language: template.language },
     text: renderTemplateBody(template, values),
-    message: {
-      templateName: template.name,
-      languageCode: template.language,
-      bodyValues: values,
-      parameterNames: template.parameterFormat === 'named' ? template.bodyParameters : undefined,
-    },
+    message: { templateName: template.name, languageCode: template.language, parameters: filled.filled },
   };
 }
 

@@ -4,7 +4,7 @@ import { addMilliseconds, isoMicros, toEpochMicros } from '../domain/timestamps'
 import type { TemplateRef } from '../domain/whatsapp-template';
 import { WhatsAppSendError, type WhatsAppSender } from '../ports/whatsapp-sender';
 import { forEachQuietSession } from './close-idle-conversations';
-import { namedTemplateSend, type NamedTemplateSend, templateNameOf } from './named-template';
+import { namedTemplateSend, type NamedTemplateSend, pipelineTemplateProblem, templateNameOf } from './named-template';
 import { type OutOfTurnMessageDependencies, sendOutOfTurn } from './operator/out-of-turn-message';
 import type { MessagingConsent } from './privacy/messaging-consent';
 
@@ -32,8 +32,10 @@ export interface ReengagementReport {
   readonly failed: number;
   /** Not sent: the template takes the customer's name and the conversation does not know it. */
   readonly withoutName: number;
-  /** `false` when the template is not stored (sync the templates) or not approved: nothing is sent until it is. */
+  /** `false` when the template is not stored (sync the templates), not approved, or takes values the pipeline cannot fill: nothing is sent until it is ready. */
   readonly templateReady: boolean;
+  /** Why the stored template cannot be sent by the pipeline (a header or button value, more than the name in the body). */
+  readonly templateProblem?: string;
   readonly complete: boolean;
 }
 
@@ -53,7 +55,10 @@ export class ReengageQuietCustomers {
 
   async sweep(remainingMs: () => number = () => Number.POSITIVE_INFINITY): Promise<ReengagementReport> {
     const template = await this.deps.templates.get(this.deps.settings.template);
-    if (template === undefined || template.status !== 'APPROVED') return { quiet: 0, sent: 0, failed: 0, withoutName: 0, templateReady: false, complete: true };
+    const notReady = { quiet: 0, sent: 0, failed: 0, withoutName: 0, templateReady: false, complete: true };
+    if (template === undefined || template.status !== 'APPROVED') return notReady;
+    const templateProblem = pipelineTemplateProblem(template);
+    if (templateProblem !== undefined) return { ...notReady, templateProblem };
     const quietSince = addMilliseconds(this.deps.clock.now(), -this.deps.settings.afterMs);
     let failed = 0;
     let withoutName = 0;

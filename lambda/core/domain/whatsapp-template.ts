@@ -2,7 +2,7 @@ import type { IsoTimestamp } from './timestamps';
 
 /**
  * The business's approved WhatsApp message templates, as data: what Meta holds for the WhatsApp
- * Business Account (name, language, category, status, body with its parameters, buttons), read into
+ * Business Account (name, language, category, status, header, body with its parameters, buttons), read into
  * the table by the template sync and kept current by Meta's `message_template_status_update`
  * notifications. A template is the only message WhatsApp delivers outside the customer's 24-hour
  * service window; nothing about a particular template is known to the code.
@@ -17,9 +17,24 @@ const TEMPLATE_STATUSES: readonly string[] = ['APPROVED', 'PENDING', 'REJECTED',
 export type TemplateParameterFormat = 'positional' | 'named';
 
 export interface TemplateButton {
-  /** `QUICK_REPLY`, `URL`, `PHONE_NUMBER`, … as Meta names it. */
+  /** `QUICK_REPLY`, `URL`, `PHONE_NUMBER`, `COPY_CODE`, … as Meta names it. */
   readonly type: string;
+  /** The label; a copy-code button has none of its own, so WhatsApp's is stored. */
   readonly text: string;
+  /** A URL button's address; ending in `{{1}}` when each send fills in its end. */
+  readonly url?: string;
+  /** Meta's example: a dynamic URL as it would open, or a copy-code button's code. */
+  readonly example?: string;
+}
+
+/** The header: text (with at most one parameter) or a media a send names (`IMAGE`, `DOCUMENT`, `VIDEO`), or `LOCATION`. */
+export interface TemplateHeader {
+  /** As Meta names it: `TEXT`, `IMAGE`, `DOCUMENT`, `VIDEO`, `LOCATION`. */
+  readonly format: string;
+  /** A text header's text with its placeholder, as approved. */
+  readonly text?: string;
+  /** Meta's example of the text header's value, or of the media (a link to the sample). */
+  readonly example?: string;
 }
 
 export interface WhatsAppTemplate {
@@ -37,6 +52,8 @@ export interface WhatsAppTemplate {
   /** The body's parameters in the order a send fills them: `1`, `2`… or the names. */
   readonly bodyParameters: readonly string[];
   readonly buttons: readonly TemplateButton[];
+  /** Absent when the template has no header. */
+  readonly header?: TemplateHeader;
   /** When this record was last written (sync or status notification). */
   readonly updatedAt: IsoTimestamp;
   /** Meta's reason for a rejection, pause or disabling, from the status notification. */
@@ -71,10 +88,6 @@ const TEMPLATE_NAME = /^[a-z0-9_]{1,512}$/;
 /** Meta's language codes: `pt_BR`, `en`, `es_MX`, `zh_Hans`… */
 const LANGUAGE_CODE = /^[a-z]{2,3}(_[A-Za-z]{2,4})?$/;
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
-/** What WhatsApp refuses in a text parameter (Meta's error 132018): new lines, tabs, more than four spaces in a row. */
-const PARAMETER_FORMAT_FORBIDDEN = /[\n\t]| {5,}/;
-/** Meta's limit of a body text parameter. */
-export const TEMPLATE_PARAMETER_MAX_CHARACTERS = 1024;
 
 export function isTemplateName(value: unknown): value is string {
   return typeof value === 'string' && TEMPLATE_NAME.test(value);
@@ -104,8 +117,9 @@ export function templateFromMeta(raw: unknown, updatedAt: IsoTimestamp): WhatsAp
   const buttons = components
     .filter((component) => component?.type === 'BUTTONS')
     .flatMap((component) => (Array.isArray(component!.buttons) ? (component!.buttons as Array<Record<string, unknown> | null>) : []))
-    .filter((button) => typeof button?.type === 'string' && typeof button.text === 'string')
-    .map((button) => ({ type: button!.type as string, text: button!.text as string }));
+    .map(buttonFromMeta)
+    .filter((button): button is TemplateButton => button !== undefined);
+  const header = headerFromMeta(components.find((component) => component?.type === 'HEADER'));
   return {
     name: item.name,
     language: item.language,
@@ -116,24 +130,43 @@ export function templateFromMeta(raw: unknown, updatedAt: IsoTimestamp): WhatsAp
     parameterFormat: item.parameter_format === 'NAMED' ? 'named' : 'positional',
     bodyParameters: bodyParametersOf(body),
     buttons,
+    ...(header === undefined ? {} : { header }),
     updatedAt,
   };
 }
+
+/** WhatsApp's label of a copy-code button, which a template cannot change. */
+const COPY_CODE_LABEL = 'Copy offer code';
+
+function buttonFromMeta(button: Record<string, unknown> | null): TemplateButton | undefined {
+  if (typeof button?.type !== 'string') return undefined;
+  const text = typeof button.text === 'string' ? button.text : button.type === 'COPY_CODE' ? COPY_CODE_LABEL : undefined;
+  if (text === undefined) return undefined;
+  // A URL button's example is a list (one URL); a copy-code button's is the code itself.
+  const example = Array.isArray(button.example) ? button.example[0] : button.example;
+  return {
+    type: button.type,
+    text,
+    ...(typeof button.url === 'string' ? { url: button.url } : {}),
+    ...(typeof example === 'string' ? { example } : {}),
+  };
+}
+
+function headerFromMeta(component: Record<string, unknown> | null | undefined): TemplateHeader | undefined {
+  if (typeof component?.format !== 'string') return undefined;
+  const example = (component.example ?? {}) as { header_text?: unknown; header_text_named_params?: Array<{ example?: unknown }>; header_handle?: unknown; header_url?: unknown };
+  const sample = [firstOf(example.header_text), example.header_text_named_params?.[0]?.example, firstOf(example.header_url), firstOf(example.header_handle)].find((value) => typeof value === 'string');
+  return {
+    format: component.format.toUpperCase(),
+    ...(typeof component.text === 'string' ? { text: component.text } : {}),
+    ...(typeof sample === 'string' ? { example: sample } : {}),
+  };
+}
+
+const firstOf = (value: unknown): unknown => (Array.isArray(value) ? value[0] : undefined);
 
 /** The body as the customer reads it, the parameters filled in (for the conversation's history). */
 export function renderTemplateBody(template: Pick<WhatsAppTemplate, 'body' | 'bodyParameters'>, values: readonly string[]): string {
   const byName = new Map(template.bodyParameters.map((name, index) => [name, values[index]]));
   return template.body.replace(PLACEHOLDER, (placeholder, name: string) => byName.get(name) ?? placeholder);
-}
-
-/**
- * Why these values cannot fill the template, in the words an operator acts on; `undefined` when they
- * can. The rules are Meta's, checked before a send so a refusal costs no request.
- */
-export function templateValuesProblem(template: WhatsAppTemplate, values: readonly string[]): string | undefined {
-  if (template.status !== 'APPROVED') return `The template ${template.name} (${template.language}) is ${template.status}, not approved: WhatsApp would refuse it`;
-  if (values.length !== template.bodyParameters.length) return `The template ${template.name} takes ${template.bodyParameters.length} value(s); got ${values.length}`;
-  const index = values.findIndex((value) => value.trim() === '' || value.length > TEMPLATE_PARAMETER_MAX_CHARACTERS || PARAMETER_FORMAT_FORBIDDEN.test(value));
-  if (index >= 0) return `Value ${index + 1} must be 1 to ${TEMPLATE_PARAMETER_MAX_CHARACTERS} characters on one line, without tabs or more than four spaces in a row`;
-  return undefined;
 }

@@ -1,5 +1,6 @@
 import { PipelineError } from '../domain/errors';
 import type { CustomerIdKind } from '../domain/inbound-turn';
+import type { FilledTemplateParameter } from '../domain/template-parameters';
 
 /** Sends the pipeline's replies to customers over WhatsApp. */
 export interface WhatsAppSender {
@@ -49,10 +50,8 @@ export interface OutboundTemplateMessage extends Omit<OutboundTextMessage, 'text
   readonly templateName: string;
   /** Meta's language code of the approved translation (`pt_BR`). */
   readonly languageCode: string;
-  /** The body's values, in the order of the template's parameters. */
-  readonly bodyValues: readonly string[];
-  /** For a template with named parameters: their names, in the order of {@link bodyValues}. */
-  readonly parameterNames?: readonly string[];
+  /** Every parameter of the template with its value (header, body, buttons), checked against the stored template. */
+  readonly parameters: readonly FilledTemplateParameter[];
 }
 
 /** An attachment an operator sends; the object is in the pipeline's media bucket. */

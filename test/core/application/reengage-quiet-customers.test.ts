@@ -10,7 +10,7 @@ import { type Session, SessionState } from '../../../lambda/core/domain/session'
 import { templateFromMeta, type WhatsAppTemplate } from '../../../lambda/core/domain/whatsapp-template';
 import { type OutboundTemplateMessage, WhatsAppSendError, type WhatsAppSender } from '../../../lambda/core/ports/whatsapp-sender';
 import { newCustomer } from '../../support/ids';
-import { QUIET_CUSTOMER_TEMPLATE } from '../../support/message-templates';
+import { bodyValues, QUIET_CUSTOMER_TEMPLATE } from '../../support/message-templates';
 import { ManualClock } from '../../support/manual-clock';
 import { TurnHarness } from '../../support/turn-harness';
 import { messageNotification } from '../../support/webhook-events';
@@ -82,7 +82,7 @@ test('a customer who went quiet is sent the template once, with their name, reco
   expect(await reengagerAt(3).reengager.sweep()).toMatchObject({ sent: 0 });
   const { reengager, sender, clock } = reengagerAt(5);
   expect(await reengager.sweep()).toEqual({ quiet: 1, sent: 1, failed: 0, withoutName: 0, templateReady: true, complete: true });
-  expect(sender.sent).toEqual([expect.objectContaining({ customerId: customer, templateName: TEMPLATE.name, languageCode: 'pt_BR', bodyValues: ['Ana'] })]);
+  expect(sender.sent).toEqual([expect.objectContaining({ customerId: customer, templateName: TEMPLATE.name, languageCode: 'pt_BR', parameters: bodyValues(['Ana']) })]);
 
   const after = (await harness.sessions.getActive(customer))!;
   expect(after).toMatchObject({ sessionId: before.sessionId, state: SessionState.QUALIFYING, updatedAt: before.updatedAt });
@@ -118,10 +118,21 @@ test('an opted-out customer, a customer whose name is unknown to a template that
   // A template without parameters goes to the customer whose name is unknown.
   const plain = reengagerAt(5, { optedOut: [optedOut], template: { ...TEMPLATE, body: 'Ainda podemos ajudar?', bodyParameters: [] } });
   expect(await plain.reengager.sweep()).toMatchObject({ sent: 1 });
-  expect(plain.sender.sent).toEqual([expect.objectContaining({ customerId: unnamed, bodyValues: [] })]);
+  expect(plain.sender.sent).toEqual([expect.objectContaining({ customerId: unnamed, parameters: [] })]);
 
   const paused = reengagerAt(5, { template: { ...TEMPLATE, status: 'PAUSED' } });
   expect(await paused.reengager.sweep()).toMatchObject({ sent: 0, templateReady: false });
+});
+
+test('a template that takes a header or a button value is not ready: nobody is claimed, and the report says why', async () => {
+  harness = await TurnHarness.start();
+  const customer = await answeredOnce();
+  const withButton = { ...TEMPLATE, buttons: [{ type: 'URL', text: 'Ver', url: 'https://loja.example/{{1}}' }] };
+  const { reengager, sender } = reengagerAt(5, { template: withButton });
+
+  expect(await reengager.sweep()).toMatchObject({ sent: 0, templateReady: false, templateProblem: expect.stringContaining('takes values the pipeline cannot fill by itself') });
+  expect(sender.sent).toEqual([]);
+  expect((await harness.sessions.getActive(customer))!.reengagedAt).toBeUndefined();
 });
 
 test('a customer who wrote after the sweep read their conversation is not re-engaged, and goes on as in any turn', async () => {

@@ -1,4 +1,5 @@
-import { bodyParametersOf, renderTemplateBody, statusAfterEvent, templateFromMeta, templateValuesProblem } from '../../../lambda/core/domain/whatsapp-template';
+import { fillTemplateParameters } from '../../../lambda/core/domain/template-parameters';
+import { bodyParametersOf, renderTemplateBody, statusAfterEvent, templateFromMeta } from '../../../lambda/core/domain/whatsapp-template';
 import { HANDOFF_NOTICE_TEMPLATE, REENGAGEMENT_TEMPLATE } from '../../support/message-templates';
 
 const at = '2026-03-10T12:00:00.000000Z';
@@ -34,9 +35,13 @@ describe('values for a send', () => {
   });
 
   test('are refused for a template not approved, the wrong count, or what WhatsApp refuses in a value', () => {
-    expect(templateValuesProblem(template, ['Ana', 'o exame'])).toBeUndefined();
-    expect(templateValuesProblem({ ...template, status: 'PAUSED' }, ['Ana', 'o exame'])).toContain('PAUSED');
-    expect(templateValuesProblem(template, ['Ana'])).toContain('takes 2 value(s)');
-    for (const bad of ['', '  ', 'Ana\nSilva', 'Ana\tSilva', 'Ana      Silva', 'a'.repeat(1025)]) expect(templateValuesProblem(template, [bad, 'x'])).toContain('Value 1');
+    const problem = (values: readonly string[], candidate = template) => {
+      const filled = fillTemplateParameters(candidate, { body: values });
+      return 'problem' in filled ? filled.problem : undefined;
+    };
+    expect(problem(['Ana', 'o exame'])).toBeUndefined();
+    expect(problem(['Ana', 'o exame'], { ...template, status: 'PAUSED' })).toContain('PAUSED');
+    expect(problem(['Ana'])).toContain('takes 2 value(s)');
+    for (const bad of ['', '  ', 'Ana\nSilva', 'Ana\tSilva', 'Ana      Silva', 'a'.repeat(1025)]) expect(problem([bad, 'x'])).toContain('the body value {{1}}');
   });
 });

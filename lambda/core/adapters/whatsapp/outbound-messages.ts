@@ -1,3 +1,4 @@
+import { type FilledTemplateParameter, mediaReference } from '../../domain/template-parameters';
 import type { OutboundMediaMessage, OutboundTemplateMessage, OutboundTextMessage, ReadReceipt } from '../../ports/whatsapp-sender';
 
 /**
@@ -13,23 +14,36 @@ export function textMessagePayload(message: OutboundTextMessage, body: string): 
   };
 }
 
-/** A template send: the body's values as text parameters, by name when the template names them. */
+/**
+ * A template send: Meta's `components`, one per component that takes values — the header (its text,
+ * or its media by `link` or uploaded `id`), the body (texts, by name when the template names them),
+ * and each button that takes one (a URL's suffix, a copy-code button's `coupon_code`) by its index.
+ */
 export function templateMessagePayload(message: OutboundTemplateMessage): object {
-  const parameters = message.bodyValues.map((text, index) => ({
-    type: 'text',
-    ...(message.parameterNames === undefined ? {} : { parameter_name: message.parameterNames[index] }),
-    text,
-  }));
+  const components: object[] = [];
+  for (const component of ['header', 'body'] as const) {
+    const parameters = message.parameters.filter((parameter) => parameter.component === component).map(parameterPayload);
+    if (parameters.length > 0) components.push({ type: component, parameters });
+  }
+  for (const parameter of message.parameters.filter((candidate) => candidate.component === 'button')) {
+    components.push({ type: 'button', sub_type: parameter.kind === 'coupon_code' ? 'copy_code' : 'url', index: String(parameter.button?.index), parameters: [parameterPayload(parameter)] });
+  }
   return {
     ...envelope(message),
     type: 'template',
     template: {
       name: message.templateName,
       language: { code: message.languageCode },
-      ...(parameters.length === 0 ? {} : { components: [{ type: 'body', parameters }] }),
+      ...(components.length === 0 ? {} : { components }),
     },
     ...callbackDataField(message),
   };
+}
+
+function parameterPayload(parameter: FilledTemplateParameter): object {
+  if (parameter.kind === 'coupon_code') return { type: 'coupon_code', coupon_code: parameter.value };
+  if (parameter.kind !== 'text') return { type: parameter.kind, [parameter.kind]: mediaReference(parameter.value) };
+  return { type: 'text', ...(parameter.named ? { parameter_name: parameter.placeholder } : {}), text: parameter.value };
 }
 
 /**

@@ -28,6 +28,7 @@ import {
 import type { OperatorAuditTrail } from './operator-audit';
 import type { OperatorDirectory } from './operator-directory';
 import { OperatorActionError } from './operator-errors';
+import { pipelineTemplateProblem } from '../named-template';
 
 /** The admin resource type of prompts (the orchestrator reads `prompt/system`). */
 export const PROMPT_RESOURCE_TYPE = 'prompt';
@@ -165,6 +166,8 @@ export class AdminConsole {
     if (template?.status !== 'APPROVED') {
       throw new OperatorActionError('template_not_approved', `${ref.name} (${ref.language}) is ${template === undefined ? 'not among the synced templates' : template.status}: name an approved template of the Templates screen, or sync first`);
     }
+    const problem = pipelineTemplateProblem(template);
+    if (problem !== undefined) throw new OperatorActionError('invalid', problem);
   }
 
   private async endAccess(admin: Operator, phone: string): Promise<void> {

@@ -4,7 +4,8 @@ import type { Operator } from '../../domain/operator';
 import { type OutboundAttachment, outboundAttachmentText } from '../../domain/outbound-attachment';
 import type { Session } from '../../domain/session';
 import { addMilliseconds, isoMicros, type IsoTimestamp } from '../../domain/timestamps';
-import { renderTemplateBody, type TemplateRef, templateValuesProblem } from '../../domain/whatsapp-template';
+import { renderTemplateBody, type TemplateRef } from '../../domain/whatsapp-template';
+import { fillTemplateParameters, type TemplateValues } from '../../domain/template-parameters';
 import type { IdGenerator } from '../../ports/clock';
 import type { MediaStore } from '../../ports/media-store';
 import type { InboundReceiptRepository, MessageTemplateRepository } from '../../ports/repositories';
@@ -19,9 +20,9 @@ import { outOfTurnPlacement, sendOutOfTurn } from './out-of-turn-message';
 /** A human send holds the session's lock at most this long (a crashed send frees it by expiry). */
 const HUMAN_SEND_LOCK_MS = 30_000;
 
-/** An approved template and the values of its body parameters, in order. */
+/** An approved template and the values of its parameters (header, body, buttons). */
 export interface TemplateSend extends TemplateRef {
-  readonly values: readonly string[];
+  readonly values: TemplateValues;
 }
 
 export interface OperatorRepliesDependencies extends ActiveConversationsDependencies {
@@ -126,14 +127,12 @@ export class OperatorReplies {
     const session = await this.answerable(operator, customerId);
     const template = await this.deps.templates.get(send);
     if (template === undefined) throw new OperatorActionError('not_found', `No template ${send.name} (${send.language}) is stored: sync the templates from WhatsApp first`);
-    const problem = templateValuesProblem(template, send.values);
-    if (problem !== undefined) throw new OperatorActionError('invalid', problem);
-    const text = renderTemplateBody(template, send.values);
-    const parameterNames = template.parameterFormat === 'named' ? template.bodyParameters : undefined;
+    const filled = fillTemplateParameters(template, send.values);
+    if ('problem' in filled) throw new OperatorActionError('invalid', filled.problem);
     return this.sendUnderLock(operator, session, {
-      text,
+      text: renderTemplateBody(template, send.values.body),
       template: { name: template.name, language: template.language },
-      send: (address) => this.deps.whatsapp.sendTemplate({ ...address, templateName: template.name, languageCode: template.language, bodyValues: send.values, parameterNames }),
+      send: (address) => this.deps.whatsapp.sendTemplate({ ...address, templateName: template.name, languageCode: template.language, parameters: filled.filled }),
     });
   }
 

@@ -16,7 +16,7 @@ import type { OutboundMediaMessage, OutboundTextMessage } from '../../../../lamb
 import { createMediaBucket } from '../../../../local/servers/local-resources';
 import { FakeEndUserMessaging } from '../../../../local/fake-whatsapp/fake-end-user-messaging';
 import { FakeGraphApi } from '../../../../local/fake-whatsapp/fake-graph-api';
-import { BUSINESS_TEMPLATES } from '../../../support/message-templates';
+import { BUSINESS_TEMPLATES, bodyValues } from '../../../support/message-templates';
 import { sendError } from '../../../support/whatsapp-send-error';
 
 const META_PHONE_NUMBER_ID = '106540352242922';
@@ -73,10 +73,10 @@ describe('sending through End User Messaging', () => {
     meta.setTemplates(BUSINESS_TEMPLATES);
     const template = { businessPhoneNumberId: META_PHONE_NUMBER_ID, customerId: toPhone.customerId, customerIdKind: 'phone' as const, templateName: 'retomar_conversa', languageCode: 'pt_BR' };
 
-    const result = await sender().sendTemplate({ ...template, bodyValues: ['Ana', 'o exame'] });
+    const result = await sender().sendTemplate({ ...template, parameters: bodyValues(['Ana', 'o exame']) });
     expect(meta.sent()).toEqual([expect.objectContaining({ providerMessageId: result.providerMessageId, text: expect.stringContaining('Olá Ana') })]);
 
-    const refused = await sendError(sender().sendTemplate({ ...template, bodyValues: ['Ana'] }));
+    const refused = await sendError(sender().sendTemplate({ ...template, parameters: bodyValues(['Ana']) }));
     expect(refused).toMatchObject({ category: 'request', retryable: false, metaCode: 132000 });
   });
 

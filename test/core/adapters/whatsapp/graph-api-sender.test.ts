@@ -10,7 +10,10 @@ import { mediaMessagePayload } from '../../../../lambda/core/adapters/whatsapp/o
 import { FakeGraphApi } from '../../../../local/fake-whatsapp/fake-graph-api';
 import { sendError } from '../../../support/whatsapp-send-error';
 import { fixture, fixtureText } from '../../../support/fixtures';
-import { BUSINESS_TEMPLATES } from '../../../support/message-templates';
+import { BUSINESS_TEMPLATES, bodyValues, OFFER_TEMPLATE } from '../../../support/message-templates';
+import { fillTemplateParameters } from '../../../../lambda/core/domain/template-parameters';
+import { templateFromMeta } from '../../../../lambda/core/domain/whatsapp-template';
+import { templateMessagePayload } from '../../../../lambda/core/adapters/whatsapp/outbound-messages';
 
 const BUSINESS_NUMBER_ID = '106540352242922';
 const toPhone: OutboundTextMessage = {
@@ -269,7 +272,7 @@ describe('sending a template', () => {
   beforeEach(() => api.setTemplates(BUSINESS_TEMPLATES));
 
   it('sends the template with its body values and returns the id Meta answered', async () => {
-    const result = await sender().sendTemplate({ ...template, bodyValues: ['Ana', 'o exame'] });
+    const result = await sender().sendTemplate({ ...template, parameters: bodyValues(['Ana', 'o exame']) });
 
     const [accepted] = api.sent();
     expect(accepted).toMatchObject({ template: { name: 'retomar_conversa', language: 'pt_BR', parameters: [{ type: 'text', text: 'Ana' }, { type: 'text', text: 'o exame' }] } });
@@ -277,14 +280,35 @@ describe('sending a template', () => {
   });
 
   it('names the values of a template with named parameters', async () => {
-    await sender().sendTemplate({ ...template, templateName: 'aviso_atendimento', bodyValues: ['Ana'], parameterNames: ['cliente'] });
+    await sender().sendTemplate({ ...template, templateName: 'aviso_atendimento', parameters: bodyValues(['Ana'], ['cliente']) });
     expect(api.sent()[0].text).toBe('Novo atendimento aguardando: Ana. Abra o console para responder.');
   });
 
+  it('sends every component a template takes: the header image, the body, a URL suffix and a coupon code', async () => {
+    api.setTemplates([OFFER_TEMPLATE]);
+    const offer = templateFromMeta(OFFER_TEMPLATE, '2026-03-10T12:00:00.000000Z')!;
+    const filled = fillTemplateParameters(offer, { body: ['Ana'], header: 'https://loja.example/banner.jpg', buttons: [{ index: 0, value: 'verao' }, { index: 1, value: 'VERAO25' }] });
+    if (!('filled' in filled)) throw new Error(filled.problem);
+
+    await sender().sendTemplate({ ...template, templateName: offer.name, parameters: filled.filled });
+
+    expect(templateMessagePayload({ ...template, templateName: offer.name, parameters: filled.filled })).toMatchObject({
+      template: {
+        components: [
+          { type: 'header', parameters: [{ type: 'image', image: { link: 'https://loja.example/banner.jpg' } }] },
+          { type: 'body', parameters: [{ type: 'text', text: 'Ana' }] },
+          { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'verao' }] },
+          { type: 'button', sub_type: 'copy_code', index: '1', parameters: [{ type: 'coupon_code', coupon_code: 'VERAO25' }] },
+        ],
+      },
+    });
+    expect(api.sent()).toEqual([expect.objectContaining({ text: 'Olá Ana, sua oferta chegou!', template: expect.objectContaining({ header: { type: 'image', link: 'https://loja.example/banner.jpg' } }) })]);
+  });
+
   it("reports Meta's template refusals as permanent request errors", async () => {
-    const unknown = await sendError(sender().sendTemplate({ ...template, templateName: 'nao_existe', bodyValues: [] }));
+    const unknown = await sendError(sender().sendTemplate({ ...template, templateName: 'nao_existe', parameters: bodyValues([]) }));
     expect(unknown).toMatchObject({ category: 'request', retryable: false, metaCode: 132001, outcomeUnknown: false });
-    const wrongCount = await sendError(sender().sendTemplate({ ...template, bodyValues: ['Ana'] }));
+    const wrongCount = await sendError(sender().sendTemplate({ ...template, parameters: bodyValues(['Ana']) }));
     expect(wrongCount).toMatchObject({ category: 'request', retryable: false, metaCode: 132000 });
   });
 });

@@ -1,4 +1,4 @@
-import { isTemplateStatus, type TemplateButton, type WhatsAppTemplate } from '../../../domain/whatsapp-template';
+import { isTemplateStatus, type TemplateButton, type TemplateHeader, type WhatsAppTemplate } from '../../../domain/whatsapp-template';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
 import { ENTITY_TYPE, EntityType, messageTemplateKey } from '../keys';
@@ -22,7 +22,8 @@ export function messageTemplateToItem(template: WhatsAppTemplate): Item {
     body: template.body,
     parameter_format: template.parameterFormat,
     body_parameters: [...template.bodyParameters],
-    buttons: template.buttons.map((button) => ({ type: button.type, text: button.text })),
+    buttons: template.buttons.map((button) => ({ type: button.type, text: button.text, url: button.url, example: button.example })),
+    header: template.header && { format: template.header.format, text: template.header.text, example: template.header.example },
     [TemplateAttribute.statusReason]: template.statusReason,
     [TemplateAttribute.updatedAt]: isoMicros(template.updatedAt),
   };
@@ -32,6 +33,7 @@ export function messageTemplateFromItem(item: Item): WhatsAppTemplate {
   const read = new ItemReader(item, EntityType.messageTemplate);
   const status = read.string(TemplateAttribute.status);
   const buttons = (read.raw('buttons') ?? []) as TemplateButton[];
+  const header = read.raw('header') as TemplateHeader | undefined;
   return {
     name: read.string('name'),
     language: read.string('language'),
@@ -41,8 +43,11 @@ export function messageTemplateFromItem(item: Item): WhatsAppTemplate {
     body: read.optionalString('body') ?? '',
     parameterFormat: read.oneOf('parameter_format', ['positional', 'named'] as const),
     bodyParameters: read.stringList('body_parameters'),
-    buttons: buttons.map((button) => ({ type: String(button.type), text: String(button.text) })),
+    buttons: buttons.map((button) => ({ type: String(button.type), text: String(button.text), ...optionalText('url', button.url), ...optionalText('example', button.example) })),
+    ...(header === undefined ? {} : { header: { format: String(header.format), ...optionalText('text', header.text), ...optionalText('example', header.example) } }),
     statusReason: read.optionalString(TemplateAttribute.statusReason),
     updatedAt: read.timestamp(TemplateAttribute.updatedAt),
   };
 }
+
+const optionalText = <Key extends string>(key: Key, value: unknown): { [K in Key]?: string } => (typeof value === 'string' ? ({ [key]: value } as { [K in Key]: string }) : {});
