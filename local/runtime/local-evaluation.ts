@@ -30,6 +30,8 @@ export interface LocalEvaluationOptions {
   /** The consumer's tools the agent is offered, as `npm start` declares them; in a run their recordings answer, never their handlers. */
   readonly tools?: readonly LocalAgentTool[];
   readonly locale?: Locale;
+  /** The system prompt to evaluate, as the construct would set it. Default: the embedded one. */
+  readonly systemPrompt?: string;
   /** Runs before the first scenario, on the run's table: e.g. saves a prompt version, as an admin would in the console. */
   readonly prepare?: (tableName: string, dynamoDbEndpoint: string) => Promise<void>;
 }
@@ -64,7 +66,7 @@ export async function startLocalEvaluation(options: LocalEvaluationOptions = {})
     const [model, judge] = await Promise.all([FakeBedrockRuntime.start({ converse }), FakeBedrockRuntime.start({ converse: options.judge ?? fakeJudgeModel })]);
     cleanup.add(() => model.close());
     cleanup.add(() => judge.close());
-    const plan = localPlan({ bedrockAgent: { converse, tools: options.tools }, locale: options.locale }, {}, {
+    const plan = localPlan({ bedrockAgent: { converse, tools: options.tools, systemPrompt: options.systemPrompt }, locale: options.locale }, {}, {
       tableName,
       // The runner queues nothing and sends nothing: these name no server.
       turnQueueUrl: 'http://127.0.0.1:9/evaluation.fifo',
