@@ -151,7 +151,7 @@ export class RunScenarios {
     const rubric = turn.expect?.rubric ?? [];
     const { judge } = this.deps;
     if (rubric.length === 0) return { problems: [], usage: undefined, costUsd: undefined };
-    if (judge === undefined) return { problems: ['rubric: no judge model to grade it (--judge-model)'], usage: undefined, costUsd: undefined };
+    if (judge === undefined) return { problems: ['rubric: no judge model to grade it'], usage: undefined, costUsd: undefined };
     const grades = await Promise.all(rubric.map((criterion) => judge.grade({ criterion, transcript, reply, locale })));
     const usage = grades.reduce<TokenUsage | undefined>((sum, grade) => (grade.usage === undefined ? sum : addUsage(sum ?? NO_USAGE, grade.usage)), undefined);
     const problems = grades.flatMap((grade, index) => (grade.pass ? [] : [`rubric: "${rubric[index]}" failed: ${grade.reason}`]));
