@@ -91,6 +91,9 @@ test('rubric checks are graded by the judge model, whose tokens count in the run
     ['lenient', true, []],
     ['strict', false, ['rubric: "The reply offers a "desconto" to the customer." failed: The reply lacks "desconto".']],
   ]);
-  const withoutJudge = await evaluate([scenario('Greets the customer.')], { judge: undefined });
-  expect(result.usage.inputTokens).toBeGreaterThan(withoutJudge.result.usage.inputTokens);
+  // The same turn without its rubric: the fake model bills the same, so the difference is the judge's.
+  const graded = await evaluate([scenario('Greets the customer.')]);
+  const ungraded = await evaluate([{ ...scenario('Greets the customer.'), turns: [{ customer: { text: 'Oi, tudo bem?' } }] }]);
+  expect(graded.result.usage.inputTokens).toBeGreaterThan(ungraded.result.usage.inputTokens);
+  expect(graded.result.usage.outputTokens).toBeGreaterThan(ungraded.result.usage.outputTokens);
 });
