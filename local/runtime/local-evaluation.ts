@@ -32,6 +32,11 @@ export interface LocalEvaluationOptions {
   readonly locale?: Locale;
   /** The system prompt to evaluate, as the construct would set it. Default: the embedded one. */
   readonly systemPrompt?: string;
+  /**
+   * The agent as `npm start` selects it from its environment (`AGENT_BACKEND=stages`,
+   * `AGENT_STAGES`…), instead of the Bedrock agent on the fake model. Default: none.
+   */
+  readonly agentEnvironment?: NodeJS.ProcessEnv;
   /** Runs before the first scenario, on the run's table: e.g. saves a prompt version, as an admin would in the console. */
   readonly prepare?: (tableName: string, dynamoDbEndpoint: string) => Promise<void>;
 }
@@ -66,7 +71,8 @@ export async function startLocalEvaluation(options: LocalEvaluationOptions = {})
     const [model, judge] = await Promise.all([FakeBedrockRuntime.start({ converse }), FakeBedrockRuntime.start({ converse: options.judge ?? fakeJudgeModel })]);
     cleanup.add(() => model.close());
     cleanup.add(() => judge.close());
-    const plan = localPlan({ bedrockAgent: { converse, tools: options.tools, systemPrompt: options.systemPrompt }, locale: options.locale }, {}, {
+    const bedrockAgent = options.agentEnvironment === undefined ? { converse, tools: options.tools, systemPrompt: options.systemPrompt } : undefined;
+    const plan = localPlan({ bedrockAgent, locale: options.locale }, options.agentEnvironment ?? {}, {
       tableName,
       // The runner queues nothing and sends nothing: these name no server.
       turnQueueUrl: 'http://127.0.0.1:9/evaluation.fifo',

@@ -97,3 +97,24 @@ test('rubric checks are graded by the judge model, whose tokens count in the run
   expect(graded.result.usage.inputTokens).toBeGreaterThan(ungraded.result.usage.inputTokens);
   expect(graded.result.usage.outputTokens).toBeGreaterThan(ungraded.result.usage.outputTokens);
 });
+
+test('with stages, a scenario starts at the stage it names and sees the handover the agent makes, through each stage\'s watched agent', async () => {
+  const agentEnvironment = { AGENT_BACKEND: 'stages', AGENT_STAGES: JSON.stringify({ entry: 'qualificacao', agents: { qualificacao: { AGENT_BACKEND: 'scripted' }, cadastro: { AGENT_BACKEND: 'scripted' } } }) };
+  const handsOver: Scenario = {
+    formatVersion: 1,
+    name: 'hands-over',
+    turns: [{ customer: { text: 'Quero me cadastrar #passar cadastro' }, expect: { toolsCalled: [{ name: 'handover_to_agent', input: { agent: 'cadastro' } }], handover: 'cadastro', handoff: false } }],
+  };
+  const startsLater: Scenario = {
+    formatVersion: 1,
+    name: 'starts-at-cadastro',
+    start: { stage: 'cadastro', learned: { cadastral: { name: 'Ana Souza' } } },
+    turns: [{ customer: { text: 'Quero falar com alguém #humano' }, expect: { toolsCalled: [{ name: 'request_human_handoff' }], toolsNotCalled: ['handover_to_agent'], handover: 'cadastro', handoff: true, learned: { cadastral: { name: 'Ana Souza' } } } }],
+  };
+  const { result } = await evaluate([handsOver, startsLater, { ...handsOver, name: 'expects-the-wrong-stage', turns: [{ ...handsOver.turns[0], expect: { handover: 'qualificacao' } }] }], { agentEnvironment });
+  expect(result.scenarios.map(({ name, passed, turns }) => [name, passed, turns.flatMap((turn) => turn.problems)])).toEqual([
+    ['hands-over', true, []],
+    ['starts-at-cadastro', true, []],
+    ['expects-the-wrong-stage', false, ['handover: the stage is cadastro, not qualificacao']],
+  ]);
+});
