@@ -5,15 +5,14 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DEFAULT_SYSTEM_PROMPT } from '../../lib/contract';
 
 const root = join(__dirname, '..', '..');
 const SHIPPED = join(root, 'evaluation', 'scenarios');
 /** Runs the command without blocking this process: the suite's DynamoDB endpoint is a proxy served from it. */
-const runCli = (...args: string[]) =>
+const runCli = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
   new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'bin', 'cli.ts'), 'eval', ...args], { encoding: 'utf8' }, (error, stdout, stderr) =>
+    execFile(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(root, 'bin', 'cli.ts'), 'eval', ...args], { encoding: 'utf8', env }, (error, stdout, stderr) =>
       resolve({ status: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
     );
   });
@@ -22,11 +21,9 @@ let workDir: string;
 beforeAll(() => (workDir = mkdtempSync(join(tmpdir(), 'eval-cli-'))));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-const evaluationTables = async () => ((await new DynamoDBClient({}).send(new ListTablesCommand({}))).TableNames ?? []).filter((name) => name.startsWith('evaluation-'));
-
-test('the shipped suite passes locally: a table per scenario with tokens and cost, JUnit XML for CI, exit code 0, no table left behind', async () => {
+test('the shipped suite passes locally: a table per scenario with tokens and cost, JUnit XML for CI, exit code 0', async () => {
   const junit = join(workDir, 'passing.xml');
-  const run = await runCli(SHIPPED, '--junit', junit, '--concurrency', '2');
+  const run = await runCli([SHIPPED, '--junit', junit, '--concurrency', '2']);
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
   expect(run.stdout).toMatch(/^PASS {4}asks-for-a-person +2 +[\d,]+ +US\$\d\.\d{4} +[\d.]+ s$/m);
@@ -39,14 +36,13 @@ test('the shipped suite passes locally: a table per scenario with tokens and cos
   expect(xml).toMatch(/<testsuite name="eval scenarios" tests="3" failures="0" errors="0"/);
   expect([...xml.matchAll(/<testcase classname="eval scenarios" name="([^"]+)"/g)].map((match) => match[1])).toEqual(['asks-for-a-person', 'records-registration', 'tap-and-photo']);
   expect(xml).not.toContain('<failure');
-  expect(await evaluationTables()).toEqual([]);
 });
 
 test('a prompt that drops the handoff instruction fails its scenario: exit code 1, the failure in the table and in the JUnit XML', async () => {
   const prompt = join(workDir, 'prompt.txt');
   writeFileSync(prompt, DEFAULT_SYSTEM_PROMPT.replace(/Hand the conversation to a human[^.]*\./, ''));
   const junit = join(workDir, 'failing.xml');
-  const run = await runCli(SHIPPED, '--prompt', prompt, '--junit', junit);
+  const run = await runCli([SHIPPED, '--prompt', prompt, '--junit', junit]);
   expect(run.status).toBe(1);
   expect(run.stdout).toMatch(/^FAIL {4}asks-for-a-person /m);
   expect(run.stdout).toContain('turn 2 (customer: "Prefiro falar com uma pessoa, por favor.")\n          - toolsCalled: request_human_handoff was not called (called: update_qualification)');
@@ -59,12 +55,11 @@ test('a prompt that drops the handoff instruction fails its scenario: exit code 
 test('an invalid scenario file is refused with its file, scenario and field, exit code 2, before anything runs', async () => {
   const suite = mkdtempSync(join(workDir, 'invalid-'));
   writeFileSync(join(suite, 'greets.json'), JSON.stringify({ formatVersion: 1, name: 'greets', turns: [{ customer: { text: 'Oi' }, expect: { reply: { startsWith: 'Olá' } } }] }));
-  const before = await evaluationTables();
-  const run = await runCli(suite);
+  // DynamoDB behind a closed port: a command that reached it would fail otherwise, not with exit code 2.
+  const run = await runCli([suite], { ...process.env, AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9' });
   expect(run.status).toBe(2);
   expect(run.stdout).toBe('');
   expect(run.stderr.trim()).toBe(`Invalid scenario files; nothing ran:\n${join(suite, 'greets.json')}: scenario 'greets': turns[0].expect.reply.startsWith is not a field of the format (docs/EVALUATION.md)`);
-  expect(await evaluationTables()).toEqual(before);
-  expect((await runCli(join(suite, 'missing'))).stderr).toMatch(/^.*missing is not a directory of scenario files\./);
-  expect((await runCli(suite, '--concurrency', '0')).stderr).toMatch(/^--concurrency must be a whole number from 1 to 16; got "0"\./);
+  expect((await runCli([join(suite, 'missing')])).stderr).toMatch(/^.*missing is not a directory of scenario files\./);
+  expect((await runCli([suite, '--concurrency', '0'])).stderr).toMatch(/^--concurrency must be a whole number from 1 to 16; got "0"\./);
 });

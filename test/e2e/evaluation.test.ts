@@ -4,7 +4,7 @@
 // scenario's recordings and never run; rubric checks are graded by the judge.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { DEFAULT_SYSTEM_PROMPT, TABLE_PARTITIONS } from '../../lib/contract';
 import { parseScenarios } from '../../lambda/core/application/evaluation/scenario-format';
 import type { Scenario } from '../../lambda/core/domain/evaluation/scenario';
@@ -21,14 +21,16 @@ async function evaluate(scenarios: readonly Scenario[], options: LocalEvaluation
   try {
     const result = await local.runner.execute(scenarios, 2);
     const { Items = [] } = await new DynamoDBClient({}).send(new ScanCommand({ TableName: local.tableName }));
-    return { result, items: Items };
+    return { result, items: Items, tableName: local.tableName };
   } finally {
     await local.close();
   }
 }
 
-test('the shipped suite passes on the local runtime, with its tokens and estimated cost, writing only in the evaluation key space', async () => {
-  const { result, items } = await evaluate(shippedSuite());
+test('the shipped suite passes on the local runtime, with its tokens and estimated cost, writing only in the evaluation key space of a table dropped after', async () => {
+  const { result, items, tableName } = await evaluate(shippedSuite());
+  // Nothing of the run outlives it.
+  await expect(new DynamoDBClient({}).send(new DescribeTableCommand({ TableName: tableName }))).rejects.toThrow(ResourceNotFoundException);
   expect(result.scenarios.map(({ name, passed, error, turns }) => ({ name, passed, error, problems: turns.flatMap((turn) => turn.problems) }))).toEqual([
     { name: 'asks-for-a-person', passed: true, error: undefined, problems: [] },
     { name: 'records-registration', passed: true, error: undefined, problems: [] },
