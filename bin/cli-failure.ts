@@ -23,7 +23,7 @@ export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 /** What each exit code means, as `--help` and docs/CLI.md say it. */
 export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCode, string>> = {
   0: 'done (for redrive without --apply: the dry run)',
-  1: 'failed: Meta refused a check (meta-setup), or an error the tool does not recognise (--debug prints its stack)',
+  1: 'failed: Meta refused a check (meta-setup), a scenario failed (eval), or an error the tool does not recognise (--debug prints its stack)',
   2: 'the command line is wrong: an unknown command or option, a missing or malformed value',
   3: 'not finished: records wait for a confirmation (redrive), items remain (backfill-shards), the erasure was not confirmed or must run again (erase-customer)',
   4: 'no AWS credentials were found, or AWS refused them (expired, invalid)',

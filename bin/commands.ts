@@ -3,6 +3,7 @@
 import { backfillShardsCommand } from './backfill-shards';
 import type { CliCommand } from './cli-command';
 import { eraseCustomerCommand } from './erase-customer';
+import { evaluateCommand } from './evaluate';
 import { exportCustomerCommand } from './export-customer';
 import { metaSetupCommand } from './meta-setup';
 import { redriveCommand } from './redrive';
@@ -13,4 +14,5 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   'erase-customer': eraseCustomerCommand,
   'export-customer': exportCustomerCommand,
   'backfill-shards': backfillShardsCommand,
+  'eval': evaluateCommand,
 };

@@ -1,7 +1,7 @@
 // Bundles the operator tools (bin/cli.ts and its commands, the AWS SDK included) into
 // `assets/cli/index.js`, the package's `bin`: `npx cdk-whatsapp-agent-pipeline <command>` then runs
 // with plain node, without TypeScript, tsx or this repository's dev dependencies.
-import { chmod, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -29,6 +29,8 @@ const result = await build({
   logLevel: 'warning',
 });
 await writeMetafile('cli', result.metafile);
+// `eval` starts DynamoDB Local through its loopback launcher, which local-servers.ts finds beside the code.
+await copyFile(path.join(root, 'local', 'servers', 'LoopbackDynamoDbLocal.java'), path.join(outdir, 'LoopbackDynamoDbLocal.java'));
 await chmod(outfile, 0o755);
 const { size } = await stat(outfile);
 console.log(`assets/cli/index.js  ${(size / 1024).toFixed(1)} KiB`);

@@ -19,9 +19,10 @@ export interface FakeConverseModelOptions {
    * base's…): asked before each round with the turn's customer messages and the rounds the turn has
    * done; a call is answered as a `tool_use` of that name and input, `undefined` lets the model go on
    * (to `toolRounds`, then its reply). The reply then ends with the results the model read, as
-   * ` | resultado: <JSON>` each. Default: none.
+   * ` | resultado: <JSON>` each. The request is passed too, for a model that follows its system
+   * prompt (instructed-tool-calls.ts). Default: none.
    */
-  readonly toolCall?: (turn: readonly string[], roundsDone: number) => FakeToolCall | undefined;
+  readonly toolCall?: (turn: readonly string[], roundsDone: number, input: ConverseCommandInput) => FakeToolCall | undefined;
   /** Words of filler the reply carries after quoting the turn, for a reply of realistic length. Default 0. */
   readonly replyWords?: number;
   /** The fewest tokens a cache point's prefix must hold to be cached (Claude Sonnet 4: 1,024; Claude 3.5 Haiku: 2,048). Default 1,024. */
@@ -87,7 +88,7 @@ export class FakeConverseModel {
     const roundsDone = messages.slice(turnStart + 1).filter((message) => message.role === 'assistant').length;
     const turn = (messages[turnStart]?.content ?? []).flatMap((block) => (block.text === undefined || block.text.startsWith(SESSION_CONTEXT_OPENING) || block.text.startsWith(SUMMARY_OPENING) ? [] : [block.text]));
     const { toolRounds = 1 } = this.options;
-    const asked = this.options.toolCall?.(turn, roundsDone);
+    const asked = this.options.toolCall?.(turn, roundsDone, input);
     const toolUse = asked !== undefined || roundsDone < (typeof toolRounds === 'number' ? toolRounds : toolRounds(turn));
     const content: ContentBlock[] = toolUse
       ? [{ toolUse: { toolUseId: `tooluse_${call}`, ...(asked ?? { name: 'update_qualification', input: { data: { last_message: (turn.at(-1) ?? '').slice(0, 500) } } }) } as ContentBlock.ToolUseMember['toolUse'] }]

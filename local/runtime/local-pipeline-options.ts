@@ -162,6 +162,8 @@ export interface LocalBedrockAgent {
   readonly converse: ConverseCall;
   /** Default: Claude Sonnet 4's US inference profile. */
   readonly modelId?: string;
+  /** The system prompt, as `AgentBackend.bedrock({ systemPrompt })` sets it. Default: the embedded one. */
+  readonly systemPrompt?: string;
   /** The consumer's tools, as `AgentTool.fromFunction()` declares them, each with the local function that answers it. */
   readonly tools?: readonly LocalAgentTool[];
 }

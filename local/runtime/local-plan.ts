@@ -163,7 +163,13 @@ export function localAgent(options: LocalPipelineOptions, env: NodeJS.ProcessEnv
     const tools = (bedrockAgent.tools ?? []).map(({ handler: _, ...tool }) => ({ ...tool, functionName: localToolFunctionName(tool.name) }));
     // The knowledge base it searches is the environment's, as for an agent the environment selects.
     const knowledgeBaseId = env[LOCAL_ENV.bedrockKnowledgeBaseId]?.trim();
-    return { backend: AGENT_BACKEND_KINDS.bedrock, modelId: bedrockAgent.modelId ?? LOCAL_BEDROCK_MODEL_ID, ...(knowledgeBaseId && { knowledgeBase: { knowledgeBaseId } }), ...(tools.length > 0 && { tools }) };
+    return {
+      backend: AGENT_BACKEND_KINDS.bedrock,
+      modelId: bedrockAgent.modelId ?? LOCAL_BEDROCK_MODEL_ID,
+      ...(bedrockAgent.systemPrompt !== undefined && { systemPrompt: bedrockAgent.systemPrompt }),
+      ...(knowledgeBaseId && { knowledgeBase: { knowledgeBaseId } }),
+      ...(tools.length > 0 && { tools }),
+    };
   }
   return options.agent === undefined ? localAgentOptions(env) : { backend: AGENT_BACKEND_KINDS.scripted };
 }

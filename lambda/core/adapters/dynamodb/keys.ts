@@ -107,6 +107,13 @@ const shardSegment = (shard: number) => {
 
 // ---- Sessions, pointer and messages: one partition per customer ----------------------------------
 
+/**
+ * The customer an evaluation run plays a scenario as (docs/EVALUATION.md): `eval-<run>-<n>`, which
+ * no phone number spells and which names a fresh run id, so each scenario's items live in
+ * partitions of their own and a run never reads or writes a customer's conversation.
+ */
+export const evaluationCustomerId = (runId: string, scenario: number) => `eval-${segment('run id', runId)}-${scenario}`;
+
 export const sessionPartition = (customerId: string) => `${PARTITION_PREFIX.session}${segment('phone', customerId)}`;
 
 export const sessionKey = (customerId: string, sessionId: string) => tableKey(sessionPartition(customerId), `SESSION#${segment('session id', sessionId)}`);

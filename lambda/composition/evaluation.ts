@@ -1,0 +1,68 @@
+import { AGENT_BACKEND_KINDS, localePreset, PIPELINE_DEFAULTS } from '../../lib/contract';
+import { type AgentSettings, createAgent } from '../core/adapters/agent/agent-backend';
+import type { ConverseCall } from '../core/adapters/agent/bedrock-converse-agent';
+import { evaluationCustomerId } from '../core/adapters/dynamodb/keys';
+import { conversationRepositories, inboundRepositories } from '../core/adapters/dynamodb/dynamo-repositories';
+import { RecordingEvaluationStage } from '../core/adapters/evaluation/evaluation-stage';
+import { lambdaInvoke, type LambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
+import { RunScenarios } from '../core/application/evaluation/run-scenarios';
+import { ProcessTurn } from '../core/application/process-turn';
+import { RegisterInboundTurns } from '../core/application/register-inbound';
+import type { TurnSettings } from '../core/application/turn-settings';
+import type { EvaluationJudge } from '../core/ports/evaluation';
+import { composeFunction } from './compose-function';
+import { composeCustomerMessaging } from './customer-messaging';
+import type { OrchestratorSettings } from './deployment-settings';
+import { agentClients, type AgentEndpointPorts, turnPathDependencies } from './turn-path';
+
+/** The business number evaluation conversations are with: a Meta-shaped id no deployment sends from (nothing is sent). */
+export const EVALUATION_BUSINESS_NUMBER = '100000000000000';
+
+export interface EvaluationPorts extends AgentEndpointPorts {
+  /** The model call to use instead of Bedrock's (the local runtime's fake). */
+  readonly converse?: ConverseCall;
+  /** Grades the scenarios' rubric checks. Default: none, and a rubric fails for want of a judge. */
+  readonly judge?: EvaluationJudge;
+  /** Turn settings to override (e.g. `promptCacheMs: 0`, so a run reads the prompt as it is now). */
+  readonly turnSettings?: Partial<TurnSettings>;
+}
+
+/**
+ * The scenario runner of a deployment (docs/EVALUATION.md#how-a-scenario-runs): the orchestrator's
+ * turn use case on the same table, prompts, stages, gates and agent adapter, with the edges that
+ * would reach people swapped for the evaluation stage — a sender that records, consumer tools that
+ * answer from the scenario's recordings, no operator notice, no budget of a customer's — and each
+ * scenario played as a customer of the evaluation key space (keys.ts).
+ */
+export function composeEvaluation(settings: OrchestratorSettings, ports: EvaluationPorts = {}): RunScenarios {
+  const composed = composeFunction('evaluation', settings, ports);
+  const { table, clock, ids } = composed;
+  const { texts, consentWords } = localePreset(settings.locale);
+  const inbound = inboundRepositories(table);
+  // The runner plays each turn itself, right after its registration: nothing is queued.
+  const register = new RegisterInboundTurns({ ...inbound, dispatcher: { dispatch: async () => undefined }, consentWords });
+  const stage = new RecordingEvaluationStage(register, EVALUATION_BUSINESS_NUMBER, clock, ids);
+  const clients = agentClients(ports);
+  const agent = createAgent(settings.agent, { ...clients, ...(ports.converse && { converse: ports.converse }), invoke: toolsAnsweredBy(stage.invoke, settings.agent, clients.invoke ?? lambdaInvoke()) }, texts);
+  const messaging = composeCustomerMessaging(settings.whatsApp, settings.locale, table, { whatsapp: stage.sender });
+  const turns = new ProcessTurn({ ...turnPathDependencies(settings, composed, ports.turnSettings), agent: stage.observe(agent), whatsapp: stage.sender, consent: messaging.consent });
+  return new RunScenarios({
+    turns,
+    stage,
+    sessions: conversationRepositories(table).sessions,
+    judge: ports.judge,
+    clock,
+    ids,
+    locale: settings.locale,
+    customerIdOf: evaluationCustomerId,
+    businessPhoneNumberId: EVALUATION_BUSINESS_NUMBER,
+    turnTimeoutMs: PIPELINE_DEFAULTS.orchestratorTimeoutSeconds * 1000,
+  });
+}
+
+/** Invokes of the consumer tools' functions go to the recordings; any other (a consumer's agent function) to Lambda. */
+function toolsAnsweredBy(recorded: LambdaInvoke, agent: AgentSettings, other: LambdaInvoke): LambdaInvoke {
+  const agents = agent.backend === AGENT_BACKEND_KINDS.stages ? Object.values(agent.stages).map((stage) => stage.agent) : [agent];
+  const toolFunctions = new Set(agents.flatMap((single) => (single.backend === AGENT_BACKEND_KINDS.bedrock ? (single.tools ?? []).map((tool) => tool.functionName) : [])));
+  return (input, options) => (toolFunctions.has(input.FunctionName) ? recorded(input, options) : other(input, options));
+}

@@ -1,0 +1,50 @@
+import type { TokenUsage } from '../domain/customer-budget';
+import type { ObservedToolCall } from '../domain/evaluation/expectations';
+import type { CustomerMessage, RecordedToolAnswer, ScenarioLocale } from '../domain/evaluation/scenario';
+
+/**
+ * What a scenario is played on (docs/EVALUATION.md#how-a-scenario-runs): the deployment's real
+ * turn path, wired so that nothing reaches a customer — its sender records instead of sending, its
+ * consumer tools answer from the scenario's recordings.
+ */
+export interface EvaluationStage {
+  /** The customer's message, received as the webhook receives one of Meta's (registered, not queued); resolves once registered. */
+  receive(customerId: string, message: CustomerMessage): Promise<void>;
+  /** From now on the customer's tool calls answer from these recordings. */
+  recordTools(customerId: string, tools: Readonly<Record<string, readonly RecordedToolAnswer[]>>): void;
+  /** What the customer's turns sent and called since the last take, and forgets it. */
+  take(customerId: string): StageRecording;
+  /** Forgets the customer (the scenario ended). */
+  release(customerId: string): void;
+}
+
+export interface StageRecording {
+  /** The texts sent to the customer, in order. */
+  readonly replies: readonly string[];
+  readonly toolCalls: readonly ObservedToolCall[];
+  /** Consumer tool calls no recording answered: each one a failure of the scenario (its fake answered a refusal). */
+  readonly unrecorded: readonly string[];
+}
+
+/** Grades a reply on a rubric criterion: a judge model. */
+export interface EvaluationJudge {
+  /** The judge's model id, for its tokens' price. */
+  readonly model: string;
+  grade(request: RubricRequest): Promise<RubricGrade>;
+}
+
+export interface RubricRequest {
+  readonly criterion: string;
+  /** The conversation so far, oldest first; the last entries are the turn's. */
+  readonly transcript: readonly { readonly role: 'customer' | 'agent'; readonly text: string }[];
+  /** The turn's reply, graded. */
+  readonly reply: string;
+  readonly locale: ScenarioLocale;
+}
+
+export interface RubricGrade {
+  readonly pass: boolean;
+  /** The judge's one-sentence reason. */
+  readonly reason: string;
+  readonly usage?: TokenUsage;
+}
