@@ -80,7 +80,7 @@ export class RecordingEvaluationStage implements EvaluationStage {
   /** The sender of the evaluation's turn path: every text is recorded, nothing leaves the process. */
   readonly sender: WhatsAppSender = {
     sendText: async (message: OutboundTextMessage) => this.sent(message.customerId, message.text),
-    sendTemplate: async (message: OutboundTemplateMessage) => this.sent(message.customerId, `[template ${message.templateName}] ${message.bodyValues.join(' | ')}`),
+    sendTemplate: async (message: OutboundTemplateMessage) => this.sent(message.customerId, `[template ${message.templateName}] ${message.parameters.map((parameter) => parameter.value).join(' | ')}`),
     sendMedia: async (message: OutboundMediaMessage) => this.sent(message.customerId, `[${message.kind}]${message.caption === undefined ? '' : ` ${message.caption}`}`),
     markAsRead: async () => undefined,
   };
