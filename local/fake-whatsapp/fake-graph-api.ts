@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { bodyParametersOf, renderTemplateBody } from '../../lambda/core/domain/whatsapp-template';
+import { type AcceptedInteractive, checkInteractive } from './fake-interactive';
 
 /**
  * A stand-in for Meta's WhatsApp Cloud API on 127.0.0.1, speaking the same HTTP API as far as the
@@ -687,6 +688,8 @@ export interface AcceptedWhatsAppMessage {
   readonly template?: AcceptedTemplate;
   /** Present for an image or a document message (`text` is its caption, or empty). */
   readonly media?: AcceptedMedia;
+  /** Present for an interactive message, as sent (`text` is its body). */
+  readonly interactive?: AcceptedInteractive;
   readonly previewUrl?: boolean;
   readonly contextMessageId?: string;
   /** `biz_opaque_callback_data` of the send, echoed in the message's statuses. */
@@ -992,6 +995,10 @@ function parseRequest(rawBody: string): ParsedRequest {
       ...(media.filename === undefined ? {} : { filename: media.filename as string }),
     };
     return { kind: 'text', message: { ...recipient, text: accepted.caption ?? '', media: accepted } };
+  }
+  if (body.type === 'interactive') {
+    const interactive = checkInteractive(body.interactive);
+    return 'problem' in interactive ? interactive : { kind: 'text', message: { ...recipient, text: interactive.body.text, interactive } };
   }
   if (body.type !== 'text') return invalid(`Message type ${String(body.type)} is not supported here.`, 131051, '(#131051) Unsupported message type');
 

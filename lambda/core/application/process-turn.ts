@@ -1,4 +1,5 @@
 import type { LatestInbound } from '../domain/inbound-receipt';
+import { shownReply } from '../domain/interactive-reply';
 import type { Message } from '../domain/message';
 import { isInsideServiceWindow, lastCustomerMessageOf } from '../domain/service-window';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
@@ -203,7 +204,9 @@ export class ProcessTurn {
     const { response, call, model, stage, memory, foldUsage } = await progress.askingAgent(() => this.turnAgent.ask(session, turn.last, turn.deadline, this.historyShown(state, session), appended, turn.pending));
     // The fold's tokens are the turn's: counted against the budgets with the agent's.
     const usage = foldUsage === undefined ? response.usage : addUsage(response.usage ?? { inputTokens: 0, outputTokens: 0 }, foldUsage);
-    return { reply: response.reply, actions: response.actions, stage, llm: { model, latencyMs: call.latencyMs, ...response.usage }, knowledgeSources: response.knowledgeSources, memory, call, obsolete: response.stopReason === 'superseded', usage };
+    // Buttons or a list beyond WhatsApp's limits go as text: the customer still gets every option.
+    const { text, interactive, outcome } = shownReply(response.reply, response.interactive);
+    return { reply: text, interactive, actions: response.actions, stage, llm: { model, latencyMs: call.latencyMs, ...response.usage }, knowledgeSources: response.knowledgeSources, memory, call: outcome === undefined ? call : { ...call, interactive: outcome }, obsolete: response.stopReason === 'superseded', usage };
   }
 
   /**
