@@ -39,3 +39,26 @@ export interface ApiProblem {
 export type ConversationState = 'NEW' | 'QUALIFYING' | 'AWAITING_HUMAN' | 'HUMAN_ACTIVE' | 'CLOSED';
 export type OperatorRole = 'operator' | 'admin';
 export type MessageRole = 'user' | 'assistant' | 'operator' | 'system' | 'business_app';
+
+/**
+ * Buttons, a list or a link button a message carried under its text, as the customer saw them
+ * (docs/DESIGN.md#interactive-replies): `buttons` for `kind` `buttons`; `button` and `sections` for
+ * `list`; `displayText` and `url` for `cta_url`.
+ */
+export interface HistoryInteractive {
+  readonly kind: 'buttons' | 'list' | 'cta_url';
+  readonly header?: string;
+  readonly footer?: string;
+  readonly buttons?: readonly HistoryChoice[];
+  readonly button?: string;
+  readonly sections?: ReadonlyArray<{ readonly title?: string; readonly rows: readonly HistoryChoice[] }>;
+  readonly displayText?: string;
+  readonly url?: string;
+}
+
+/** A button or a list row: the id a tap returns, and what the customer read. */
+export interface HistoryChoice {
+  readonly id: string;
+  readonly title: string;
+  readonly description?: string;
+}

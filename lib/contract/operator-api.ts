@@ -10,11 +10,11 @@
 import type { DeliveryFailureClass } from './metrics';
 import type { HandoffReport, UsageReport } from './usage-report';
 import type { PromptVersion, PromptAnswer, PromptEdit, PromptRollback, ConfigAnswer, ConfigEdit, AuditEvent, Demand, ConsentEvent, CrmSyncRow, CrmProblems, CrmSyncAnswer, CrmResolution, DeadLetters, DeploymentAdmin, RedriveRequest, RedriveAnswer, CustomerExport, ErasureRequest, ErasureAnswer, TurnTraceView } from './operator-api-admin';
-import type { Timestamp, JsonObject, Page, ConversationState, OperatorRole, MessageRole } from './operator-api-basics';
+import type { Timestamp, JsonObject, Page, ConversationState, OperatorRole, MessageRole, HistoryInteractive } from './operator-api-basics';
 
 export type { AgentUsage, AwsEstimate, DailyAgentUsage, DailyHandoffs, HandoffFigures, HandoffReport, ModelUsage, UsageReport, UtcDay } from './usage-report';
 export type { PromptVersion, PromptAnswer, PromptEdit, PromptRollback, ConfigSetting, ConfigAnswer, ConfigEdit, AuditEvent, Demand, ConsentEvent, CrmSyncStatus, CrmSyncRow, CrmProblems, CrmSyncAnswer, CrmResolution, ReplyRecord, DeadLetterInspection, DeadLetterReason, DeadLetterCard, DeadLetters, DeploymentAdmin, RedriveRequest, RedriveAnswer, CustomerExport, ErasureRequest, ErasureAnswer, TurnTraceView } from './operator-api-admin';
-export type { Timestamp, JsonObject, StoredItem, Page, ApiErrorBody, ApiProblem, ConversationState, OperatorRole, MessageRole } from './operator-api-basics';
+export type { Timestamp, JsonObject, StoredItem, Page, ApiErrorBody, ApiProblem, ConversationState, OperatorRole, MessageRole, HistoryInteractive, HistoryChoice } from './operator-api-basics';
 
 // ---- Signing in --------------------------------------------------------------------------------------
 
@@ -130,6 +130,9 @@ export interface HistoryEntry {
   readonly replyTo?: string;
   /** An agent reply's knowledge-base sources: the documents (S3 URIs, URLs…) of the passages its searches found. */
   readonly knowledgeSources?: readonly string[];
+  /** Buttons, a list or a link button under `text` (its body); on a customer's tap, `choiceId` is the option's id and `text` its title. */
+  readonly interactive?: HistoryInteractive;
+  readonly choiceId?: string;
 }
 
 /** A message's fee at the documented rate table (`meta-message-rates.ts`): an estimate, never a bill. */
@@ -184,8 +187,10 @@ export interface ConversationAnswer {
 }
 
 export interface ReplyRequest {
-  /** 1–4096 characters, not blank. */
+  /** 1–4096 characters, not blank; with `buttons`, the body: at most 1024. */
   readonly text: string;
+  /** Up to 3 reply button titles (20 characters each, all different), tapped as `option-<n>`. */
+  readonly buttons?: readonly string[];
 }
 
 export interface ReplyAnswer {

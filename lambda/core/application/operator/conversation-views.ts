@@ -94,6 +94,10 @@ export interface HistoryEntry {
   readonly replyTo?: string;
   /** The documents an agent reply's knowledge searches drew on. */
   readonly knowledgeSources?: readonly string[];
+  /** Buttons, a list or a link button the customer saw under `text`. */
+  readonly interactive?: Message['interactive'];
+  /** A customer's tap: the option's id (`text` is its title). */
+  readonly choiceId?: string;
 }
 
 export interface ActiveConversationsDependencies {
@@ -181,6 +185,8 @@ export function historyEntryOf(message: Message, rates?: MetaRateTable): History
     metaFee: message.metaPricing && metaFeeOf(message.metaPricing, message.customerId, rates),
     replyTo: message.role === 'assistant' ? message.replyToMessageId : undefined,
     knowledgeSources: message.knowledgeSources,
+    interactive: message.interactive,
+    choiceId: message.choiceId,
   };
 }
 
