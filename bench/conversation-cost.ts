@@ -3,7 +3,10 @@
  * tokens and AWS — per conversation and by conversation length. The conversations run through the
  * webhook and the orchestrator in this process on DynamoDB Local, the SQS emulator and the fake
  * Graph API; the agent is the Bedrock adapter on the fake Converse model, which bills tokens as
- * Bedrock does (prompt caching on). Meta's statuses of every sent message go back through the
+ * Bedrock does (prompt caching on; a photo as the image tokens Claude bills), with the memory on
+ * as deployed (the fake summarizing model folds long conversations). The deployment has media on
+ * (the photos go to a bucket on the local S3 server) and the operator plane, with nobody online:
+ * a handoff tells the customer so. Meta's statuses of every sent message go back through the
  * webhook with Meta's pricing, and each fee is read from the messages as the console reads it.
  * Not a test.
  *
@@ -14,7 +17,8 @@
  * (on-demand prices), the functions' GB-seconds (their handler's time in this process, at the
  * construct's memory sizes; this machine is not Lambda, so read it as an order of magnitude) and
  * requests, SQS requests (the webhook's sends, and a receive and a delete per turn for Lambda's
- * poller, whose empty receives are not counted). Media is off by default: no S3 or Transcribe.
+ * poller, whose empty receives are not counted), and an S3 PUT per photo stored. No voice notes: no
+ * Transcribe.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
@@ -22,6 +26,8 @@ import { parseArgs } from 'node:util';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { randomBytes } from 'node:crypto';
+import { BedrockConversationSummarizer } from '../lambda/core/adapters/agent/bedrock-conversation-summarizer';
 import { BedrockConverseAgent } from '../lambda/core/adapters/agent/bedrock-converse-agent';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { StaticCredentialsProvider } from '../lambda/core/adapters/secrets/static-credentials-provider';
@@ -30,13 +36,16 @@ import { composeWebhook } from '../lambda/composition/webhook';
 import { callbackDataOf } from '../lambda/core/domain/callback-data';
 import { metaFeeOf } from '../lambda/core/domain/meta-fee';
 import { PIPELINE_DEFAULTS } from '../lib/contract';
-import { AWS_USAGE_PER_AGENT_REPLY, awsUsageCost, type AwsUsage } from '../lib/contract/aws-cost-estimate';
+import { AWS_LIST_PRICES, AWS_USAGE_PER_AGENT_REPLY, awsUsageCost, type AwsUsage } from '../lib/contract/aws-cost-estimate';
 import { META_MESSAGE_RATES } from '../lib/contract/meta-message-rates';
-import { defaultModelCost } from '../lib/contract/model-prices';
+import { MODEL_PRICE_DEFAULTS } from '../lib/contract/model-price-defaults';
+import { turnModelCost } from '../lib/contract/model-prices';
 import { promptCachingSupportOf } from '../lib/contract/prompt-caching';
 import { FakeConverseModel } from '../local/fake-bedrock/fake-converse-model';
+import { FakeSummarizingModel } from '../local/fake-bedrock/fake-summarizing-model';
+import { createMediaBucket } from '../local/servers/local-resources';
 import { statusNotification, type StatusPricing } from '../local/fake-whatsapp/fake-graph-api';
-import { inProcessSettings, postToWebhook, runTurn, textNotification, withInProcessPipeline } from './in-process-pipeline';
+import { inProcessSettings, messageNotification, postToWebhook, runTurn, textNotification, withInProcessPipeline } from './in-process-pipeline';
 import { newCustomers, UNREACHED_BUDGET } from './measurement';
 
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
@@ -48,15 +57,27 @@ const PARALLEL = Number(values.parallel);
 
 const MODEL_ID = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
 
-/** The day's mix: how many customer messages a conversation has, and whether it starts with the business's template outside the window. */
+/**
+ * The day's mix: how many customer messages a conversation has, whether it starts with the
+ * business's template outside the window, and what its second message is (a photo) or its last
+ * asks for (a person).
+ */
 const SHAPES = [
-  { name: 'short (2 messages)', turns: 2, share: 0.4, template: false },
-  { name: 'typical (5 messages)', turns: 5, share: 0.35, template: false },
-  { name: 'long (10 messages)', turns: 10, share: 0.15, template: false },
-  { name: 'very long (20 messages)', turns: 20, share: 0.05, template: false },
+  { name: 'short (2 messages)', turns: 2, share: 0.36 },
+  { name: 'typical (5 messages)', turns: 5, share: 0.3 },
+  { name: 'long (10 messages)', turns: 10, share: 0.13 },
+  { name: 'very long (20 messages)', turns: 20, share: 0.04 },
+  { name: 'marathon (40, memory folds)', turns: 40, share: 0.01 },
+  { name: 'a photo among 3 messages', turns: 3, share: 0.06, photo: true },
+  { name: 'handoff at the 3rd message', turns: 3, share: 0.05, handoff: true },
   { name: 'template, then 2 messages', turns: 2, share: 0.05, template: true },
-] as const;
-type Shape = (typeof SHAPES)[number];
+] as const satisfies readonly { name: string; turns: number; share: number; template?: boolean; photo?: boolean; handoff?: boolean }[];
+type Shape = (typeof SHAPES)[number] & { readonly template?: boolean; readonly photo?: boolean; readonly handoff?: boolean };
+
+/** What a customer who wants a person writes; the model hands over when it reads it. */
+const ASKS_FOR_A_PERSON = 'Prefiro falar com um atendente, por favor.';
+/** A phone photo's size: what the webhook's receipt, the download and the bucket carry. */
+const PHOTO_BYTES = 200 * 1024;
 
 const LINES = [
   'Oi, boa tarde! Vocês fazem exame de sequenciamento genético?',
@@ -70,14 +91,19 @@ const LINES = [
 const SERVICE: StatusPricing = { billable: true, pricing_model: 'PMP', category: 'service', type: 'regular' };
 const UTILITY_TEMPLATE: StatusPricing = { billable: true, pricing_model: 'PMP', category: 'utility', type: 'regular' };
 
-type Spend = { -readonly [Resource in keyof AwsUsage]: AwsUsage[Resource] };
-const emptySpend = (): Spend => ({ writeRequestUnits: 0, readRequestUnits: 0, sqsRequests: 0, lambdaRequests: 0, lambdaGbSeconds: 0 });
+/** What a conversation used: the usage the report estimates per reply, and the photos' PUTs to the bucket, which it leaves out. */
+type Spend = { -readonly [Resource in keyof AwsUsage]: AwsUsage[Resource] } & { s3Puts: number };
+const emptySpend = (): Spend => ({ writeRequestUnits: 0, readRequestUnits: 0, sqsRequests: 0, lambdaRequests: 0, lambdaGbSeconds: 0, s3Puts: 0 });
+const awsCost = (spend: Spend) => awsUsageCost(spend) + spend.s3Puts * AWS_LIST_PRICES.s3PutRequest;
 
 const READ_OPERATIONS = new Set(['get', 'queryPage', 'batchGet']);
 
 void withInProcessPipeline('bench-cost', async (pipeline) => {
   const { fake, credentials, tableName } = pipeline;
-  const settings = { ...inProcessSettings(pipeline), customerBudget: { ...inProcessSettings(pipeline).customerBudget, ...UNREACHED_BUDGET } };
+  const bucketName = `${tableName}-media`.toLowerCase();
+  await createMediaBucket(process.env.AWS_ENDPOINT_URL_S3!, bucketName);
+  const deployed = inProcessSettings(pipeline, { media: { bucketName }, operatorPlane: { adminPhoneNumbers: ['5511900000001'], consoleUrl: 'http://127.0.0.1:9/console' } });
+  const settings = { ...deployed, customerBudget: { ...deployed.customerBudget, ...UNREACHED_BUDGET } };
   // Every request is charged to the conversation whose work made it.
   const conversationOf = new AsyncLocalStorage<Spend>();
   const kitObserver = {
@@ -100,8 +126,14 @@ void withInProcessPipeline('bench-cost', async (pipeline) => {
   );
   const logger = new Logger({ logLevel: 'SILENT' });
   const metrics = new Metrics({ namespace: 'bench' });
-  const model = new FakeConverseModel({ replyWords: 45, minimumCacheTokens: 1_024 });
-  const agent = new BedrockConverseAgent({ modelId: MODEL_ID, converse: model.converse, promptCaching: promptCachingSupportOf(MODEL_ID) });
+  const model = new FakeConverseModel({
+    replyWords: 45,
+    minimumCacheTokens: 1_024,
+    toolCall: (turn, roundsDone) => (roundsDone === 0 && turn.at(-1) === ASKS_FOR_A_PERSON ? { name: 'request_human_handoff', input: { reason: 'O cliente pediu um atendente.' } } : undefined),
+  });
+  // The memory as deployed: on, folding at most every 5 turns with the agent's own model.
+  const summarizer = new BedrockConversationSummarizer({ modelId: MODEL_ID, converse: new FakeSummarizingModel().converse });
+  const agent = new BedrockConverseAgent({ modelId: MODEL_ID, converse: model.converse, promptCaching: promptCachingSupportOf(MODEL_ID), memory: { foldEveryTurns: 5, summarizer } });
   const webhook = composeWebhook(settings, { credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient, kitObserver });
   const orchestrator = composeOrchestrator(settings, { agent, credentials: new StaticCredentialsProvider(credentials), logger, metrics, kitObserver });
   const repositories = createDynamoRepositories({ tableName });
@@ -134,7 +166,15 @@ void withInProcessPipeline('bench-cost', async (pipeline) => {
     for (let turn = 0; turn < shape.turns; turn++) {
       const messageId = `wamid.cost-${index}-${turn}`;
       const before = fake.sent().length;
-      await toWebhook(textNotification(customerId, messageId, LINES[turn % LINES.length]));
+      if (shape.photo && turn === 1) {
+        const mediaId = `${index}${turn}`;
+        fake.registerMedia(mediaId, { bytes: randomBytes(PHOTO_BYTES), mimeType: 'image/jpeg' });
+        conversationOf.getStore()!.s3Puts += 1;
+        await toWebhook(messageNotification(customerId, messageId, { type: 'image', image: { id: mediaId, mime_type: 'image/jpeg', caption: 'Foto do pedido médico' } }));
+      } else {
+        const text = shape.handoff && turn === shape.turns - 1 ? ASKS_FOR_A_PERSON : LINES[turn % LINES.length];
+        await toWebhook(textNotification(customerId, messageId, text));
+      }
       // Lambda's poller: a receive and a delete per turn (batch size 1).
       conversationOf.getStore()!.sqsRequests += 2;
       if (await invoke(PIPELINE_DEFAULTS.orchestratorMemorySize, () => runTurn(orchestrator, customerId, messageId))) throw new Error(`the turn of ${messageId} failed`);
@@ -170,7 +210,10 @@ void withInProcessPipeline('bench-cost', async (pipeline) => {
       const fee = message.metaPricing && metaFeeOf(message.metaPricing, customerId).usd;
       metaUsd += fee ?? 0;
       if (message.metaPricing?.category === 'service') serviceUsd += fee ?? 0;
-      if (message.llm) modelUsd += defaultModelCost(message.llm.model ?? MODEL_ID, { inputTokens: message.llm.inputTokens ?? 0, outputTokens: message.llm.outputTokens ?? 0, cacheReadInputTokens: message.llm.cacheReadInputTokens, cacheWriteInputTokens: message.llm.cacheWriteInputTokens }) ?? 0;
+      if (message.llm) {
+        const { model: answeredBy, inputTokens = 0, outputTokens = 0, cacheReadInputTokens, cacheWriteInputTokens, memoryFold } = message.llm;
+        modelUsd += turnModelCost({ model: answeredBy ?? MODEL_ID, inputTokens, outputTokens, cacheReadInputTokens, cacheWriteInputTokens }, memoryFold, MODEL_PRICE_DEFAULTS) ?? 0;
+      }
     }
     return { metaUsd, modelUsd, serviceUsd };
   }
@@ -178,7 +221,7 @@ void withInProcessPipeline('bench-cost', async (pipeline) => {
   const usd = (value: number) => `US$ ${value.toFixed(5)}`;
   const line = (label: string, rows: typeof results) => {
     const mean = (pick: (row: (typeof results)[number]) => number) => rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
-    const [meta, tokens, aws] = [mean((row) => row.metaUsd), mean((row) => row.modelUsd), mean((row) => awsUsageCost(row.spend))];
+    const [meta, tokens, aws] = [mean((row) => row.metaUsd), mean((row) => row.modelUsd), mean((row) => awsCost(row.spend))];
     const total = meta + tokens + aws;
     const share = (part: number) => `${((part / total) * 100).toFixed(1)} %`;
     console.log(`${label.padEnd(28)} ${String(rows.length).padStart(5)}  ${usd(total)}  Meta ${usd(meta)} (${share(meta)})  model ${usd(tokens)} (${share(tokens)})  AWS ${usd(aws)} (${share(aws)})`);
@@ -188,7 +231,7 @@ void withInProcessPipeline('bench-cost', async (pipeline) => {
   for (const shape of SHAPES) line(shape.name, results.filter((row) => row.shape === shape));
   line('the day, mean', results);
   const day = (pick: (row: (typeof results)[number]) => number) => results.reduce((sum, row) => sum + pick(row), 0);
-  console.log(`\nthe day: Meta ${usd(day((row) => row.metaUsd))}, model ${usd(day((row) => row.modelUsd))}, AWS ${usd(day((row) => awsUsageCost(row.spend)))}`);
+  console.log(`\nthe day: Meta ${usd(day((row) => row.metaUsd))}, model ${usd(day((row) => row.modelUsd))}, AWS ${usd(day((row) => awsCost(row.spend)))}`);
   console.log(`  of which Meta's service messages ${usd(day((row) => row.serviceUsd))}: what Meta's part would drop by if it did not bill service messages`);
   const spend = results.reduce((sum, row) => {
     for (const resource of Object.keys(sum) as (keyof Spend)[]) sum[resource] += row.spend[resource];
@@ -197,7 +240,7 @@ void withInProcessPipeline('bench-cost', async (pipeline) => {
   const replies = results.reduce((sum, row) => sum + row.shape.turns, 0);
   const perReply = (resource: keyof Spend) => (spend[resource] / replies).toFixed(3);
   console.log(
-    `  AWS measured: ${spend.writeRequestUnits.toFixed(0)} write units, ${spend.readRequestUnits.toFixed(0)} read units, ${spend.sqsRequests} SQS requests, ${spend.lambdaRequests} invocations, ${spend.lambdaGbSeconds.toFixed(1)} GB-s`,
+    `  AWS measured: ${spend.writeRequestUnits.toFixed(0)} write units, ${spend.readRequestUnits.toFixed(0)} read units, ${spend.sqsRequests} SQS requests, ${spend.lambdaRequests} invocations, ${spend.lambdaGbSeconds.toFixed(1)} GB-s, ${spend.s3Puts} S3 PUTs`,
   );
   console.log(
     `  per answered message (${replies}): ${perReply('writeRequestUnits')} write units, ${perReply('readRequestUnits')} read units, ${perReply('sqsRequests')} SQS requests, ${perReply('lambdaRequests')} invocations, ${perReply('lambdaGbSeconds')} GB-s`,

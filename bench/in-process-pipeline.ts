@@ -4,10 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import { AGENT_BACKEND_KINDS, physicalNames, PIPELINE_DEFAULTS, WHATSAPP_CHANNEL_KINDS, writeDeploymentPlan } from '../lib/contract';
+import { AGENT_BACKEND_KINDS, type DeploymentOptions, physicalNames, PIPELINE_DEFAULTS, WHATSAPP_CHANNEL_KINDS, writeDeploymentPlan } from '../lib/contract';
 import type { OrchestratorSettings, WebhookSettings } from '../lambda/composition/deployment-settings';
 import { readOrchestratorSettings, readWebhookSettings } from '../lambda/composition/read-settings';
-import type { KeyLayout } from '../lib/contract/key-layout';
 import { encodeDispatchMessage } from '../lambda/core/adapters/sqs/dispatch-message';
 import { signMetaPayload } from '../lambda/core/adapters/whatsapp/webhook-signature';
 import type { WhatsAppCredentials } from '../lambda/core/ports/credentials';
@@ -34,7 +33,8 @@ export async function withInProcessPipeline<T>(prefix: string, body: (pipeline: 
   const [dynamodb, sqs] = await Promise.all([startDynamoDbLocal(), startSqsEmulator()]);
   const fake = await FakeGraphApi.start();
   try {
-    Object.assign(process.env, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, AWS_ENDPOINT_URL_SQS: sqs.endpoint });
+    // The SQS emulator serves S3 too: the media bucket of the benchmarks that turn media on.
+    Object.assign(process.env, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint, AWS_ENDPOINT_URL_SQS: sqs.endpoint, AWS_ENDPOINT_URL_S3: sqs.endpoint });
     const names = physicalNames(prefix, randomUUID().slice(0, 8));
     await createAgentTable(new DynamoDBClient({}), names.table);
     const { turnQueueUrl } = await createTurnQueues(new SQSClient({}), names);
@@ -51,12 +51,12 @@ const UNREAD_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:
 
 /**
  * The deployment the benchmarks play: the Cloud API at the fake Graph API, the scripted agent, the
- * construct's defaults (its key layout unless `keyLayout` names another), as the plan's writer
- * tells the webhook and the orchestrator and their readers read it.
+ * construct's defaults but for `choices` (another key layout, a media bucket, the operator plane),
+ * as the plan's writer tells the webhook and the orchestrator and their readers read it.
  */
-export function inProcessSettings(pipeline: InProcessPipeline, keyLayout?: KeyLayout): WebhookSettings & OrchestratorSettings {
+export function inProcessSettings(pipeline: InProcessPipeline, choices: Pick<DeploymentOptions, 'keyLayout' | 'media' | 'operatorPlane'> = {}): WebhookSettings & OrchestratorSettings {
   const plan = writeDeploymentPlan({
-    ...(keyLayout && { keyLayout }),
+    ...choices,
     resources: { tableName: pipeline.tableName, turnQueueUrl: pipeline.turnQueueUrl, deadLetterQueueUrl: pipeline.turnQueueUrl },
     observability: { serviceName: pipeline.tableName, metricsNamespace: PIPELINE_DEFAULTS.serviceName, logLevel: 'SILENT', tracing: false },
     channel: { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: UNREAD_SECRET_ARN, apiBaseUrl: pipeline.fake.baseUrl },
@@ -89,8 +89,13 @@ export async function runTurn(orchestrator: OrchestratorHandler, customerId: str
 
 /** Meta's notification of one customer text message to the benchmarks' business number. */
 export function textNotification(customerId: string, messageId: string, text: string): string {
+  return messageNotification(customerId, messageId, { type: 'text', text: { body: text } });
+}
+
+/** Meta's notification of one customer message of any type (`content`: its `type` and the object it names). */
+export function messageNotification(customerId: string, messageId: string, content: Record<string, unknown>): string {
   return JSON.stringify({
     object: 'whatsapp_business_account',
-    entry: [{ id: '1', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550000000', phone_number_id: '106540352242922' }, messages: [{ from: customerId, id: messageId, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: text } }] } }] }],
+    entry: [{ id: '1', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550000000', phone_number_id: '106540352242922' }, messages: [{ from: customerId, id: messageId, timestamp: String(Math.floor(Date.now() / 1000)), ...content }] } }] }],
   });
 }

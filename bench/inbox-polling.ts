@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const conversations = Number(process.argv[2] ?? 100);
   await withInProcessPipeline('inbox', async (pipeline) => {
     // The seed layout, which the repositories that seed the inbox write (and the figures of docs/OPERATOR-API.md were measured on).
-    const settings = inProcessSettings(pipeline, KeyLayout.SEED);
+    const settings = inProcessSettings(pipeline, { keyLayout: KeyLayout.SEED });
     const calls: DynamoCallEvent[] = [];
     const observer = { onRemoteCall: (event: DynamoCallEvent) => calls.push(event) };
     const repositories = createDynamoRepositories({ tableName: pipeline.tableName, observer });

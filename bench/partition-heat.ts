@@ -186,7 +186,7 @@ async function main(): Promise<void> {
   const ledger = new HeatLedger();
   instrumentDocumentClients(ledger);
   await withInProcessPipeline('heat', async (pipeline) => {
-    const settings = inProcessSettings(pipeline, layout);
+    const settings = inProcessSettings(pipeline, { keyLayout: layout });
     const ports = { credentials: new StaticCredentialsProvider(pipeline.credentials), logger: new Logger({ logLevel: 'SILENT' }), metrics: new Metrics({ namespace: 'bench' }) };
     const webhook = composeWebhook(settings, { ...ports, sqsClient: new SQSClient({}) });
     const orchestrator = composeOrchestrator(settings, ports);

@@ -69,7 +69,7 @@ type PlannedStatus = Omit<StatusReport, 'businessPhoneNumberId'>;
 
 void withInProcessPipeline('bench-receipts', async (pipeline) => {
   // The seed layout, which the repositories that send the replies write (and the figures of docs/PERFORMANCE.md were measured on).
-  const settings = inProcessSettings(pipeline, KeyLayout.SEED);
+  const settings = inProcessSettings(pipeline, { keyLayout: KeyLayout.SEED });
   const repositories = createDynamoRepositories({ tableName: pipeline.tableName });
   const sentAt = new Date('2026-03-10T12:00:00Z');
 

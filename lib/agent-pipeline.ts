@@ -189,6 +189,8 @@ export class AgentPipeline extends AgentPipelineBase {
    * @default - only with `AgentBackend.bedrock()`
    */
   public readonly modelThrottlesAlarm?: cloudwatch.Alarm;
+  /** Calls of the agent to your tools keep failing: the model answers without them. @default - only with `AgentTool`s */
+  public readonly toolCallsFailedAlarm?: cloudwatch.Alarm;
   /** Every alarm above, for bulk wiring. */
   public readonly alarms: cloudwatch.IAlarm[];
   /**
@@ -282,11 +284,7 @@ export class AgentPipeline extends AgentPipelineBase {
    * @default - only with `pipelineBudget`
    */
   public readonly pipelineBudgetNearAlarm?: cloudwatch.Alarm;
-  /**
-   * The daily pipeline budget is spent: turns are refused with its reply, no model call.
-   *
-   * @default - only with `pipelineBudget`
-   */
+  /** The daily pipeline budget is spent: turns are refused with its reply, no model call. @default - only with `pipelineBudget` */
   public readonly pipelineBudgetRefusalsAlarm?: cloudwatch.Alarm;
   /**
    * The estimated cost of a day (Meta's fees and the model's tokens) is above `alarms.dailyCostUsd`.
@@ -357,6 +355,7 @@ export class AgentPipeline extends AgentPipelineBase {
     this.mediaDownloadFailedAlarm = alarms.mediaDownloadFailed;
     this.tableThrottlesAlarm = alarms.tableThrottles;
     this.modelThrottlesAlarm = alarms.modelThrottles;
+    this.toolCallsFailedAlarm = alarms.toolCallsFailed;
     this.idleSweeperErrorsAlarm = alarms.idleSweeperErrors;
     this.crmSyncErrorsAlarm = alarms.crmSyncErrors;
     this.operatorErrorsAlarm = alarms.operatorErrors;

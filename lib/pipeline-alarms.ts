@@ -186,6 +186,14 @@ export interface PipelineAlarmOverrides {
   readonly modelThrottles?: AlarmTuning;
 
   /**
+   * Calls of the agent to the consumer's tools that the model was told failed; only with
+   * `AgentTool`s (`toolCallsFailedAlarm`).
+   *
+   * @default - warning, above 0 in 3 of 5 minutes
+   */
+  readonly toolCallsFailed?: AlarmTuning;
+
+  /**
    * Idle sweeper crashes and timeouts; the next run catches up (`idleSweeperErrorsAlarm`).
    *
    * @default - warning, above `alarmThresholds.functionErrors` (0) in 1 of 1 minutes

@@ -18,7 +18,7 @@ import {
 } from '../core/adapters/dynamodb/dynamo-repositories';
 import { deploymentCursorKey } from '../core/adapters/dynamodb/cursor-signing-key';
 import { SqsDeadLetterQueue } from '../core/adapters/sqs/sqs-dead-letter-queue';
-import { AdminConsole, metaRatesInForce } from '../core/application/operator/admin-console';
+import { AdminConsole, metaRatesInForce, modelPricesInForce } from '../core/application/operator/admin-console';
 import { DeadLetterScreen } from '../core/application/operator/dead-letter-snapshot';
 import { ConversationOwnership } from '../core/application/operator/conversation-ownership';
 import { OperatorAvailability } from '../core/application/operator/operator-availability';
@@ -79,7 +79,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const { receipts, sessions, messages } = conversationRepositories(table);
   const config = operationalConfig(table);
   const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
-  const inbox = new OperatorInbox({ sessions, messages, clock, inboxVersion: inboxVersion(table), operators: directory, metaRates: () => metaRatesInForce(config) });
+  const inbox = new OperatorInbox({ sessions, messages, clock, inboxVersion: inboxVersion(table), operators: directory, metaRates: () => metaRatesInForce(config), modelPrices: () => modelPricesInForce(config) });
   const replies = new OperatorReplies({ sessions, messages, operators: directory, receipts, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, consent: messaging.consent, attachments: media?.store });
   // With media.transcription, a customer's voice-note jobs are erased with them.
   const transcriptions = mediaSettings?.transcription && new CustomerTranscriptionJobs(composeTranscriber(ports), (customerId) => audit.pseudonyms.of(customerId));

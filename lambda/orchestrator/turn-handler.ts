@@ -95,12 +95,15 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
   };
 }
 
-/** Tool calls made (not replayed), those the model was told failed, and re-calls under an intent's key. */
+/**
+ * Tool calls made (not replayed), those that failed to do their work, and re-calls under an intent's
+ * key. A refusal is the business answering (out of stock, no slot), not a failure of the tool.
+ */
 function addToolMetrics(metrics: Metrics, calls: readonly ToolCallRecord[]): void {
   const made = calls.filter((call) => !call.replayed);
   if (made.length === 0) return;
   metrics.addMetric(CUSTOM_METRICS.toolCalls, MetricUnit.Count, made.length);
-  const failed = made.filter((call) => call.result !== undefined && call.result.outcome !== 'ok').length;
+  const failed = made.filter((call) => call.result !== undefined && call.result.outcome !== 'ok' && call.result.outcome !== 'refused').length;
   if (failed > 0) metrics.addMetric(CUSTOM_METRICS.toolCallsFailed, MetricUnit.Count, failed);
   const recalled = made.filter((call) => call.recalled).length;
   if (recalled > 0) metrics.addMetric(CUSTOM_METRICS.toolRecalls, MetricUnit.Count, recalled);

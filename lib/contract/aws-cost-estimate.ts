@@ -13,7 +13,7 @@ import { PIPELINE_DEFAULTS } from './defaults';
 
 /**
  * AWS list prices in us-east-1, in USD, as AWS's pricing pages gave them when this was written:
- * DynamoDB on-demand (Standard table class), Lambda on arm64, SQS FIFO. Check them for your Region.
+ * DynamoDB on-demand (Standard table class), Lambda on arm64, SQS FIFO, S3 Standard requests. Check them for your Region.
  */
 export const AWS_LIST_PRICES = {
   checkedOn: '2026-12-07',
@@ -23,6 +23,8 @@ export const AWS_LIST_PRICES = {
   lambdaArmGbSecond: 0.0000133334,
   lambdaRequest: 0.2 / 1e6,
   sqsFifoRequest: 0.5 / 1e6,
+  /** S3 Standard PUT: a customer's attachment stored. */
+  s3PutRequest: 0.005 / 1e3,
 } as const;
 
 /** What one answered customer message uses of each priced AWS resource. */
@@ -36,15 +38,17 @@ export interface AwsUsage {
 
 /**
  * One answered message's usage, measured by `npm run bench:cost` (docs/PERFORMANCE.md, "What a
- * conversation costs"): the day's totals over its 5,150 answered messages, the model's wait
- * excluded (the fake model answers at once). Re-measure when the turn's requests change.
+ * conversation costs"): the day's totals over its 5,150 answered messages (photos, handoffs and the
+ * memory's folds among them), the model's wait excluded (the fake model answers at once). The
+ * GB-seconds are the quietest run's: they are this machine's handler time, which load inflates
+ * (a run on a busy machine measured 0.392). Re-measure when the turn's requests change.
  */
 export const AWS_USAGE_PER_AGENT_REPLY: AwsUsage & { readonly measuredOn: string } = {
   measuredOn: '2026-12-07',
-  writeRequestUnits: 41.97,
-  readRequestUnits: 8.55,
+  writeRequestUnits: 43.03,
+  readRequestUnits: 8.95,
   sqsRequests: 3,
-  lambdaRequests: 5.03,
+  lambdaRequests: 5.06,
   lambdaGbSeconds: 0.167,
 };
 

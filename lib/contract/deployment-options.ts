@@ -6,7 +6,7 @@
  */
 import type { HandoffTexts } from './handoff-texts';
 import type { RetrievalFilter } from './knowledge-base';
-import type { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, WHATSAPP_CHANNEL_KINDS } from './environment';
+import { AGENT_BACKEND_KINDS, type CRM_TARGET_KINDS, type WHATSAPP_CHANNEL_KINDS } from './environment';
 import type { ConsumerToolDocument, InferenceSettings, LinkedPhoneNumber, SimpleSettingName, SimpleSettingValue, TemplateName } from './settings-document';
 
 export interface DeploymentOptions extends SimpleSettingOptions {
@@ -85,6 +85,11 @@ export interface ConsumerToolOptions extends Omit<ConsumerToolDocument, 'timeout
 export type AgentOptions =
   | SingleAgentOptions
   | { readonly backend: typeof AGENT_BACKEND_KINDS.stages; readonly entry: string; readonly maxHandoversPerTurn?: number; readonly stages: Readonly<Record<string, SingleAgentOptions>> };
+
+/** The agent itself, or each of its stages. */
+export function singleAgentsOf(agent: AgentOptions): readonly SingleAgentOptions[] {
+  return agent.backend === AGENT_BACKEND_KINDS.stages ? Object.values(agent.stages) : [agent];
+}
 
 export interface MediaOptions {
   readonly bucketName: string;

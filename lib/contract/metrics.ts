@@ -181,7 +181,7 @@ export const CUSTOM_METRICS = {
   agentIterations: 'AgentIterations',
   /** Orchestrator: consumer tool calls a turn made (replayed results not counted). */
   toolCalls: 'ToolCalls',
-  /** Orchestrator: consumer tool calls the model was told failed (refused, malformed, unavailable, too large, invalid input). */
+  /** Orchestrator: consumer tool calls the model was told failed (invalid input, malformed or too large result, unavailable); a business refusal is not one. */
   toolCallsFailed: 'ToolCallsFailed',
   /** Orchestrator: a tool with side effects called again under the key of an intent an earlier attempt left without a result (its outcome was unknown). */
   toolRecalls: 'ToolRecalledUnderSameKey',

@@ -55,6 +55,19 @@ export function defaultModelCost(model: string | undefined, tokens: Omit<ModelUs
   return modelCost({ model, replies: 1, ...tokens }, MODEL_PRICE_DEFAULTS);
 }
 
+/** The tokens of one model call, or of a turn's calls to one model. */
+export type ModelCallTokens = Omit<ModelUsage, 'replies'>;
+
+/**
+ * A turn's model calls at `prices`: the agent's, and the memory's fold at its own model's price,
+ * since a cheaper model may write the summaries. Undefined when neither model has a price.
+ */
+export function turnModelCost(answer: ModelCallTokens | undefined, fold: ModelCallTokens | undefined, prices: ModelPrices): number | undefined {
+  const costs = [answer, fold].flatMap((call) => (call === undefined ? [] : [modelCost({ ...call, replies: 1 }, prices)]));
+  const priced = costs.filter((cost): cost is number => cost !== undefined);
+  return priced.length === 0 ? undefined : priced.reduce((sum, cost) => sum + cost, 0);
+}
+
 function costOf(usage: ModelUsage, price: ModelPrice): number {
   const { read, write } = PROMPT_CACHE_PRICE_FACTORS;
   const inputTokens = usage.inputTokens + read * (usage.cacheReadInputTokens ?? 0) + write * (usage.cacheWriteInputTokens ?? 0);

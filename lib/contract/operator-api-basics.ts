@@ -62,3 +62,19 @@ export interface HistoryChoice {
   readonly title: string;
   readonly description?: string;
 }
+
+/** A history entry's choices: those the customer saw under its text, or the one they tapped. */
+export interface CarriesChoices {
+  /** Buttons, a list or a link button under `text` (its body). */
+  readonly interactive?: HistoryInteractive;
+  /** A customer's tap of a button or a list row: the option's id (`text` is its title). */
+  readonly choiceId?: string;
+}
+
+/** `POST conversations/:customerId/messages`: an operator's reply. */
+export interface ReplyRequest {
+  /** 1–4096 characters, not blank; with `buttons`, the body: at most 1024. */
+  readonly text: string;
+  /** Up to 3 reply button titles (20 characters each, all different), tapped as `option-<n>`. */
+  readonly buttons?: readonly string[];
+}

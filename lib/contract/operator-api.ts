@@ -10,11 +10,11 @@
 import type { DeliveryFailureClass } from './metrics';
 import type { HandoffReport, UsageReport } from './usage-report';
 import type { PromptVersion, PromptAnswer, PromptEdit, PromptRollback, ConfigAnswer, ConfigEdit, AuditEvent, Demand, ConsentEvent, CrmSyncRow, CrmProblems, CrmSyncAnswer, CrmResolution, DeadLetters, DeploymentAdmin, RedriveRequest, RedriveAnswer, CustomerExport, ErasureRequest, ErasureAnswer, TurnTraceView } from './operator-api-admin';
-import type { Timestamp, JsonObject, Page, ConversationState, OperatorRole, MessageRole, HistoryInteractive } from './operator-api-basics';
+import type { Timestamp, JsonObject, Page, ConversationState, OperatorRole, MessageRole, CarriesChoices, ReplyRequest } from './operator-api-basics';
 
 export type { AgentUsage, AwsEstimate, DailyAgentUsage, DailyHandoffs, HandoffFigures, HandoffReport, ModelUsage, UsageReport, UtcDay } from './usage-report';
 export type { PromptVersion, PromptAnswer, PromptEdit, PromptRollback, ConfigSetting, ConfigAnswer, ConfigEdit, AuditEvent, Demand, ConsentEvent, CrmSyncStatus, CrmSyncRow, CrmProblems, CrmSyncAnswer, CrmResolution, ReplyRecord, DeadLetterInspection, DeadLetterReason, DeadLetterCard, DeadLetters, DeploymentAdmin, RedriveRequest, RedriveAnswer, CustomerExport, ErasureRequest, ErasureAnswer, TurnTraceView } from './operator-api-admin';
-export type { Timestamp, JsonObject, StoredItem, Page, ApiErrorBody, ApiProblem, ConversationState, OperatorRole, MessageRole, HistoryInteractive, HistoryChoice } from './operator-api-basics';
+export type { Timestamp, JsonObject, StoredItem, Page, ApiErrorBody, ApiProblem, ConversationState, OperatorRole, MessageRole, CarriesChoices, HistoryInteractive, HistoryChoice, ReplyRequest } from './operator-api-basics';
 
 // ---- Signing in --------------------------------------------------------------------------------------
 
@@ -89,7 +89,7 @@ export interface ServiceWindow {
 }
 
 /** One message of the customer's history (across sessions). */
-export interface HistoryEntry {
+export interface HistoryEntry extends CarriesChoices {
   readonly messageId: string;
   readonly sessionId: string;
   readonly direction: 'inbound' | 'outbound';
@@ -126,13 +126,20 @@ export interface HistoryEntry {
   readonly media?: HistoryMedia;
   /** What Meta charges for it, once a status of it said how Meta bills it. */
   readonly metaFee?: MetaFee;
+  /** An agent reply's estimated cost, in admins' reads only: its turn's model calls and the pipeline's AWS share. */
+  readonly agentCost?: AgentReplyCost;
   /** An agent's reply: the customer message it answers, which names its turn (admins read the turn's trace by it). */
   readonly replyTo?: string;
   /** An agent reply's knowledge-base sources: the documents (S3 URIs, URLs…) of the passages its searches found. */
   readonly knowledgeSources?: readonly string[];
-  /** Buttons, a list or a link button under `text` (its body); on a customer's tap, `choiceId` is the option's id and `text` its title. */
-  readonly interactive?: HistoryInteractive;
-  readonly choiceId?: string;
+}
+
+/** What an agent reply cost besides Meta's fee: estimates, never a bill. */
+export interface AgentReplyCost {
+  /** USD of the turn's model calls (the memory's fold included) at the admin's `model_prices` over the packaged ones; absent when no model of it has a price. */
+  readonly modelUsd?: number;
+  /** USD of the pipeline's AWS resources for the reply: the measured usage per reply and the orchestrator's wait on the model (`aws-cost-estimate.ts`). */
+  readonly awsUsd: number;
 }
 
 /** A message's fee at the documented rate table (`meta-message-rates.ts`): an estimate, never a bill. */
@@ -184,13 +191,6 @@ export interface ConversationDetail {
 /** The answer of claim, release and close: the conversation as the transition left it. */
 export interface ConversationAnswer {
   readonly conversation: ConversationView;
-}
-
-export interface ReplyRequest {
-  /** 1–4096 characters, not blank; with `buttons`, the body: at most 1024. */
-  readonly text: string;
-  /** Up to 3 reply button titles (20 characters each, all different), tapped as `option-<n>`. */
-  readonly buttons?: readonly string[];
 }
 
 export interface ReplyAnswer {

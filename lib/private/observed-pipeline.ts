@@ -32,6 +32,8 @@ export interface ObservedPipeline {
   readonly inboundDeadLetterQueue?: sqs.IQueue;
   /** The orchestrator downloads attachments: `media` is on (on either channel). */
   readonly downloadsMedia: boolean;
+  /** The agent, or one of its stages, calls tools of the consumer (`AgentTool`). */
+  readonly callsConsumerTools: boolean;
   readonly alarmSettings: AlarmSettings;
 }
 

@@ -7,11 +7,6 @@ import type { ObservedPipeline } from './observed-pipeline';
 import { ESTIMATED_COST_PERIOD } from './pipeline-metrics';
 import { ALARM_PERIOD } from './pipeline-settings';
 
-/**
- * Every alarm of the pipeline: its default severity and periods, and what it watches. Internal: the
- * construct builds them (pipeline-observability.ts) and exposes them as `*Alarm` properties.
- */
-
 /** What one alarm watches in a pipeline. */
 interface AlarmWatch {
   readonly metric: cloudwatch.IMetric;
@@ -75,8 +70,8 @@ const crmRowsWatch = (name: CustomMetricName, threshold: number, { metrics }: Ob
 
 /**
  * Every alarm of the pipeline by its id, in creation order: its default severity and periods, and
- * what it watches. Adding an alarm is an entry here, a field of `PipelineAlarmOverrides` (the
- * compiler asks for both) and its `*Alarm` property on the construct.
+ * what it watches. Internal: pipeline-observability.ts builds them. Adding an alarm is an entry here,
+ * a field of `PipelineAlarmOverrides` (the compiler asks for both) and its `*Alarm` property on the construct.
  */
 export const PIPELINE_ALARMS = {
   deadLetterQueue: {
@@ -230,6 +225,19 @@ export const PIPELINE_ALARMS = {
               `Bedrock throttled calls of ${settings.names.table} to ${bedrockModelId}: turns are retried and may reach the dead-letter queue. Request a quota increase or use a cross-Region profile.`,
           },
   },
+  toolCallsFailed: {
+    severity: AlarmSeverity.WARNING,
+    ...THREE_OF_FIVE_MINUTES,
+    watch: (pipeline) =>
+      pipeline.callsConsumerTools
+        ? customCountWatch(
+            CUSTOM_METRICS.toolCallsFailed,
+            0,
+            pipeline,
+            `Calls of ${pipeline.settings.names.table}'s agent to your tools keep failing (unavailable, timed out, refused, malformed or too large): the model is told and answers without them. The orchestrator's turn_processed log lines name the tool and its outcome; check that tool's function.`,
+          )
+        : undefined,
+  },
   idleSweeperErrors: {
     severity: AlarmSeverity.WARNING,
     ...FIRST_MINUTE,
@@ -319,18 +327,14 @@ export const PIPELINE_ALARMS = {
   pipelineBudgetRefusals: {
     severity: AlarmSeverity.CRITICAL,
     ...FIRST_MINUTE,
-    watch: (pipeline) => {
-      const budget = pipeline.settings.pipelineBudget;
-      return (
-        budget &&
-        customCountWatch(
-          CUSTOM_METRICS.turnOverPipelineBudget,
-          0,
-          pipeline,
-          `The daily pipeline budget of ${pipeline.settings.names.table} (${budget.agentTokensPerDay} model tokens) is spent: turns are refused with the budget's reply, no customer is answered by the agent until 00:00 UTC.`,
-        )
-      );
-    },
+    watch: (pipeline, budget = pipeline.settings.pipelineBudget) =>
+      budget &&
+      customCountWatch(
+        CUSTOM_METRICS.turnOverPipelineBudget,
+        0,
+        pipeline,
+        `The daily pipeline budget of ${pipeline.settings.names.table} (${budget.agentTokensPerDay} model tokens) is spent: turns are refused with the budget's reply, no customer is answered by the agent until 00:00 UTC.`,
+      ),
   },
   inboundDeadLetterQueue: {
     severity: AlarmSeverity.CRITICAL,

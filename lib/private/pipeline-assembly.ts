@@ -6,7 +6,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { AgentPipelineProps } from '../agent-pipeline-props';
-import { KeyLayout } from '../contract';
+import { AGENT_BACKEND_KINDS, KeyLayout, singleAgentsOf } from '../contract';
 import { WhatsAppChannel } from '../whatsapp-channel';
 import { resolveAlarmSettings } from './alarm-settings';
 import { channelContext } from './channel-context';
@@ -150,6 +150,7 @@ export function assemblePipeline(scope: Construct, props: AgentPipelineProps): A
     crmSyncFunction,
     bedrockModelId: agent.bedrockModelId,
     downloadsMedia: media !== undefined,
+    callsConsumerTools: singleAgentsOf(agent._agent).some((single) => single.backend === AGENT_BACKEND_KINDS.bedrock && (single.tools?.length ?? 0) > 0),
     alarmSettings,
   };
 }

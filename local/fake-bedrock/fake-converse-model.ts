@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ContentBlock, ConverseCommandInput, Message, TokenUsage } from '@aws-sdk/client-bedrock-runtime';
 import type { ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
@@ -156,7 +157,7 @@ function promptBlocks(input: ConverseCommandInput): { readonly blocks: PromptBlo
   const cachePoints: number[] = [];
   const take = (block: object, role?: Message['role']) => {
     if ('cachePoint' in block && block.cachePoint) cachePoints.push(blocks.length);
-    else blocks.push({ key: JSON.stringify([role, block]), tokens: tokensOf(block) });
+    else blocks.push({ key: JSON.stringify([role, identityOf(block)]), tokens: tokensOf(block) });
   };
   input.toolConfig?.tools?.forEach((tool) => take(tool));
   input.system?.forEach((block) => take(block));
@@ -170,7 +171,21 @@ interface PromptBlock {
   readonly tokens: number;
 }
 
+/**
+ * What an image block bills: Claude counts about width × height / 750 tokens of the image as it
+ * resizes it, at most about 1,600 for the largest it keeps (1.15 megapixels); a phone photo is that.
+ */
+const IMAGE_TOKENS = 1_600;
+
+/** What a cached prefix must match of a block: the block itself, an image by its bytes' digest rather than by every byte. */
+function identityOf(block: object): object {
+  if (!('image' in block) || block.image === undefined) return block;
+  const { format, source } = block.image as { format?: string; source?: { bytes?: Uint8Array } };
+  return { image: { format, sha256: createHash('sha256').update(source?.bytes ?? new Uint8Array()).digest('hex') } };
+}
+
 function tokensOf(block: object): number {
+  if ('image' in block && block.image !== undefined) return IMAGE_TOKENS;
   const text = 'text' in block && typeof block.text === 'string' ? block.text : JSON.stringify(block);
   return Math.ceil(text.length / CHARACTERS_PER_TOKEN);
 }

@@ -66,3 +66,12 @@ it('shows the documents a reply drew on under that reply only, with no serious a
   expect(await accessibilityViolations(page)).toEqual([]);
   expect(browser.problems).toEqual([]);
 });
+
+it('tells the admin what the conversation cost so far: Meta’s fees, the model’s tokens and AWS', async () => {
+  const cost = await page.locator('.conversation-fees').innerText();
+  expect(cost).toMatch(/^Custo estimado desta conversa: US\$\s?[\d,]+ \(tarifas da Meta US\$\s?0,00 por 0 mensagem\(ns\) cobrada\(s\), modelo US\$\s?[\d,]+, AWS US\$\s?[\d,]+\)$/);
+  const [total, model, aws] = [...cost.matchAll(/US\$\s?(\d+,\d+)/g)].map(([, figure]) => Number(figure.replace(',', '.'))).filter((_, index) => index !== 1);
+  expect(model).toBeGreaterThan(0);
+  expect(aws).toBeGreaterThan(0);
+  expect(total).toBeCloseTo(model + aws, 4);
+});

@@ -1,7 +1,7 @@
 // The usage report's cost estimate: the price of a model id (the longest key it contains), the
 // admin's prices over the defaults, the prompt cache's share, and replies of unpriced models.
 import { MODEL_PRICE_DEFAULTS } from '../../lib/contract/defaults';
-import { estimatedCost, modelPricesFrom, priceOf } from '../../lib/contract/model-prices';
+import { estimatedCost, modelPricesFrom, priceOf, turnModelCost } from '../../lib/contract/model-prices';
 import type { AgentUsage } from '../../lib/contract/usage-report';
 
 const usage = (models: AgentUsage['models']): AgentUsage => ({ replies: 0, inputTokens: 0, outputTokens: 0, models, metaFees: { messages: 0, billable: 0, usd: 0, unpriced: 0 }, aws: { usd: 0, modelWaitSeconds: 0 }, complete: true });
@@ -34,4 +34,14 @@ it('estimates tokens at the price per million, the cache at its share of the inp
   // 0.012 for model-a; (1,000 + 0.1 × 10,000 + 1.25 × 800) × 3 / 1e6 = 0.009 for the cached one.
   expect(estimate.usd).toBeCloseTo(0.021, 10);
   expect(estimate.unpricedReplies).toBe(5);
+});
+
+it("a turn's model calls: the agent's and the memory's fold, each at its own model's price; none priced, no figure", () => {
+  const prices = modelPricesFrom({ 'model-a': { input: 3, output: 15 }, 'model-b': { input: 1, output: 5 } });
+  const answer = { model: 'model-a', inputTokens: 1_000, outputTokens: 100, cacheReadInputTokens: 10_000 };
+  const fold = { model: 'model-b', inputTokens: 2_000, outputTokens: 200 };
+  expect(turnModelCost(answer, undefined, prices)).toBeCloseTo((1_000 + 0.1 * 10_000) * 3e-6 + 100 * 15e-6, 12);
+  expect(turnModelCost(answer, fold, prices)).toBeCloseTo((1_000 + 0.1 * 10_000) * 3e-6 + 100 * 15e-6 + 2_000 * 1e-6 + 200 * 5e-6, 12);
+  expect(turnModelCost({ ...answer, model: 'unpriced' }, fold, prices)).toBeCloseTo(2_000 * 1e-6 + 200 * 5e-6, 12);
+  expect(turnModelCost({ ...answer, model: 'unpriced' }, undefined, prices)).toBeUndefined();
 });

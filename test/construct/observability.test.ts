@@ -2,9 +2,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { AgentBackend, AgentPipeline, type AgentPipelineProps, AlarmSeverity, CrmTarget, LogLevel, type PipelineAlarmOptions, WhatsAppChannel } from '../../lib';
+import { AgentBackend, AgentPipeline, type AgentPipelineProps, AgentTool, AlarmSeverity, CrmTarget, LogLevel, type PipelineAlarmOptions, WhatsAppChannel } from '../../lib';
 import { consumerCrmFunction, dashboardBody, pipelineProps, synthPipeline, XRAY_ACTIONS, type SynthesizedPipeline } from '../support/synthesized-pipeline';
 
 const MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
@@ -205,6 +206,7 @@ describe('alarm names, severities and tuning', () => {
     mediaDownloadFailed: ['warning', 1, 1, 0],
     tableThrottles: ['warning', 3, 5, 0],
     modelThrottles: ['warning', 3, 5, 0],
+    toolCallsFailed: ['warning', 3, 5, 0],
     idleSweeperErrors: ['warning', 1, 1, 0],
     crmSyncErrors: ['warning', 1, 1, 0],
     crmSyncBlocked: ['warning', 1, 1, 0],
@@ -232,11 +234,17 @@ describe('alarm names, severities and tuning', () => {
   function everyAlarm(overrides: Partial<AgentPipelineProps> = {}, alarms: PipelineAlarmOptions = {}) {
     const topics: { critical?: sns.Topic; warning?: sns.Topic } = {};
     const synth = synthPipeline(
-      { agentBackend: AgentBackend.bedrock({ modelId: MODEL }), adminPhoneNumbers: ['5511912345678'], pipelineBudget: { agentTokensPerDay: BUDGET }, ...overrides },
+      { adminPhoneNumbers: ['5511912345678'], pipelineBudget: { agentTokensPerDay: BUDGET }, ...overrides },
       (stack) => {
         topics.critical = new sns.Topic(stack, 'Critical');
         topics.warning = new sns.Topic(stack, 'Warning');
-        return { crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)), alarms: { criticalTopic: topics.critical, warningTopic: topics.warning, dailyCostUsd: 50, ...alarms } };
+        const orders = lambda.Function.fromFunctionName(stack, 'Orders', 'orders-service');
+        const tools = [AgentTool.fromFunction(orders, { name: 'check_order', description: 'An order by its number.', inputSchema: { type: 'object', properties: { number: { type: 'string' } } } })];
+        return {
+          agentBackend: overrides.agentBackend ?? AgentBackend.bedrock({ modelId: MODEL, tools }),
+          crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)),
+          alarms: { criticalTopic: topics.critical, warningTopic: topics.warning, dailyCostUsd: 50, ...alarms },
+        };
       },
     );
     const arnOf = { critical: synth.stack.resolve(topics.critical!.topicArn), warning: synth.stack.resolve(topics.warning!.topicArn) };

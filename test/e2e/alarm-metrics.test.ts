@@ -5,8 +5,13 @@
 import { createServer } from 'node:net';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { Logger } from '@aws-lambda-powertools/logger';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { AgentBackend, AgentTool } from '../../lib';
 import { CUSTOM_METRICS, physicalNames, PIPELINE_DEFAULTS, TURN_OUTCOMES, turnOutcomeMetric, WHATSAPP_SECRET_PLACEHOLDER } from '../../lib/contract';
 import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
+import { FakeConverseModel } from '../../local/fake-bedrock/fake-converse-model';
+import { LOCAL_BEDROCK_MODEL_ID } from '../../local/runtime/local-plan';
+import { CHECK_STOCK_TOOL } from '../support/fake-order-service';
 import { readWebhookSettings } from '../../lambda/composition/read-settings';
 import { composeWebhook } from '../../lambda/composition/webhook';
 import { principalPorts } from '../support/permissions/function-principals';
@@ -228,6 +233,27 @@ it('a pipeline whose daily token budget is spent: the next turn gets the budget 
   expect(emittedTotal(CUSTOM_METRICS.turnOverBudget)).toBe(0);
   const gauge = emfLines().filter((line) => typeof line[CUSTOM_METRICS.pipelineAgentTokensToday] === 'number').map((line) => line[CUSTOM_METRICS.pipelineAgentTokensToday]);
   expect(gauge).toEqual([1_100, 1_100]);
+});
+
+it('a tool that answers outside its contract counts ToolCallsFailed, which its alarm reads; a business refusal does not', async () => {
+  const answers: unknown[] = [{ error: { message: 'Sem estoque hoje.' } }, { inStock: 3 }];
+  const checkStock = async () => answers.shift();
+  const model = new FakeConverseModel({ toolRounds: 0, toolCall: (_turn, roundsDone) => (roundsDone === 0 ? { name: CHECK_STOCK_TOOL.name, input: { sku: 'pao-frances' } } : undefined) });
+  pipeline = await startTestPipeline({ metrics: deployedMetrics(), bedrockAgent: { converse: model.converse, tools: [{ ...CHECK_STOCK_TOOL, handler: checkStock }] } });
+
+  for (const text of ['Tem pão?', 'E agora, tem?']) {
+    await pipeline.sendCustomerMessage(newCustomer(), text);
+    await pipeline.waitForIdle();
+  }
+
+  expect(answers).toEqual([]);
+  expect(emittedTotal(CUSTOM_METRICS.toolCalls)).toBe(2);
+  expect(emittedTotal(CUSTOM_METRICS.toolCallsFailed)).toBe(1);
+  const { template } = synthPipeline({}, (stack) => ({
+    agentBackend: AgentBackend.bedrock({ modelId: LOCAL_BEDROCK_MODEL_ID, tools: [AgentTool.fromFunction(lambda.Function.fromFunctionName(stack, 'Stock', 'stock'), CHECK_STOCK_TOOL)] }),
+  }));
+  const [alarm] = Object.values(template.findResources('AWS::CloudWatch::Alarm', { Properties: { AlarmName: 'TestStack-Pipeline-toolCallsFailed' } }));
+  expect(alarm.Properties).toMatchObject({ MetricName: CUSTOM_METRICS.toolCallsFailed, Namespace: PIPELINE_DEFAULTS.serviceName, Dimensions: [{ Name: 'service' }] });
 });
 
 /** Every series the functions emitted, summed over the run: what CloudWatch would hold for one period. */

@@ -27,7 +27,7 @@ afterEach(async () => {
 /** The summarizing model, and the summarizer the agent folds with. */
 function fakeSummarizer(options: { fail?: boolean } = {}) {
   const model = new FakeSummarizingModel(options);
-  return { asked: model.asked, summarizer: new BedrockConversationSummarizer({ modelId: MEMORY_MODEL, converse: model.converse }) };
+  return { asked: model.asked, billed: model.totals, summarizer: new BedrockConversationSummarizer({ modelId: MEMORY_MODEL, converse: model.converse }) };
 }
 
 /** Each request's first message (as JSON) and its messages. */
@@ -46,7 +46,7 @@ it('past the window, older messages fold into the summary on the session; the pr
   const requests: ConverseCommandInput[] = [];
   // The first turn records a fact (a tool round); every other turn answers at once.
   const model = new FakeConverseModel({ toolRounds: (turn) => (turn.includes('Mensagem 1') ? 1 : 0), answerAfter: async (input) => void requests.push(input) });
-  const { asked, summarizer } = fakeSummarizer();
+  const { asked, billed, summarizer } = fakeSummarizer();
   pipeline = await startTestPipeline({ customerBudget: LONG_CONVERSATION_BUDGET, agent: new BedrockConverseAgent({ modelId: MODEL, converse: model.converse, promptCaching: { tools: true }, memory: { foldEveryTurns: 5, summarizer } }) });
   const customer = newCustomer();
 
@@ -63,6 +63,10 @@ it('past the window, older messages fold into the summary on the session; the pr
   // The snapshot holds the newest 50 of 60 messages: Mensagem 6 and its reply, the last one folded, open it.
   expect(history[1]).toMatchObject({ role: 'assistant', text: 'Olá! Recebi: Mensagem 6' });
   expect(session?.memory).toMatchObject({ summary: 'Resumo 1: 12 mensagens.', through: history[1].timestamp });
+  // The fold's tokens are stored with the reply of the turn that folded, under the memory's model, for the usage report.
+  expect(history.filter((message) => message.llm?.memoryFold !== undefined).map((message) => [message.text, message.llm?.memoryFold])).toEqual([
+    ['Olá! Recebi: Mensagem 26', { model: MEMORY_MODEL, ...billed }],
+  ]);
   // What the agent recorded in the first turn, long folded away, is still on the session and in every prompt.
   expect(session?.qualificationData).toEqual({ last_message: 'Mensagem 1' });
   const last = requests.at(-1)!;

@@ -1,8 +1,12 @@
 // Delivery receipts of the messages the pipeline sends outside a turn, over the whole local
 // pipeline: an operator's reply goes sent → delivered → read as WhatsApp reports it, another one
 // fails and says why, a template and the handoff notice get theirs too, and a status of a message
-// the pipeline did not send changes nothing. Meta's pricing in those statuses prices each message.
+// the pipeline did not send changes nothing. Meta's pricing in those statuses prices each message,
+// and an admin reads each agent reply's model and AWS cost beside it.
 import { DEFAULT_HANDOFF_TEXTS } from '../../lib/contract';
+import { awsEstimateUsd } from '../../lib/contract/aws-cost-estimate';
+import { defaultModelCost } from '../../lib/contract/model-prices';
+import { ScriptedAgent } from '../../lambda/core/adapters/agent/scripted-agent';
 import { META_MESSAGE_RATES } from '../../lib/contract/meta-message-rates';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import type { tableRepositories } from '../support/dynamo-table';
@@ -17,8 +21,11 @@ let repositories: ReturnType<typeof tableRepositories>;
 let admin: ConsoleClient;
 let operator: ConsoleClient;
 
+const MODEL = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
+const USAGE = { inputTokens: 1_200, outputTokens: 300, cacheReadInputTokens: 4_000 };
+
 beforeAll(async () => {
-  ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(newOperatorPhone(), newOperatorPhone()));
+  ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(newOperatorPhone(), newOperatorPhone(), { agent: new ScriptedAgent({ usage: USAGE, model: MODEL }) }));
   pipeline.fakeWhatsApp.setTemplates(BUSINESS_TEMPLATES);
   expect((await admin.call('POST', '/api/admin/templates/sync')).status).toBe(200);
 });
@@ -104,4 +111,23 @@ it('prices each sent message from the first status that carries Meta’s pricing
   expect((await historyOf(customer, admin))[0]).toMatchObject({ template: { name: 'retomar_conversa' }, metaFee: { category: 'utility', market: 'brazil', usd: 0.005 } });
   expect((await historyOf(customer))[0]).toMatchObject({ metaFee: { usd: brazil.rates.utility } });
   expect((await admin.call('PUT', '/api/admin/config/meta_rates', { value: null, expectedVersion: version + 1 })).status).toBe(200);
+});
+
+it('an admin reads each agent reply’s model cost at the prices in force and its AWS share; an operator reads no cost', async () => {
+  const customer = await claimedCustomer();
+  const agentReply = async (reader: ConsoleClient) => (await historyOf(customer, reader)).find((message) => message.role === 'assistant')!;
+
+  const { agentCost } = (await agentReply(admin)) as { agentCost: { modelUsd: number; awsUsd: number } };
+  expect(agentCost.modelUsd).toBeCloseTo(defaultModelCost(MODEL, USAGE)!, 12);
+  // The measured usage of a reply, and the orchestrator's GB-seconds while the model answered (the scripted agent at once).
+  expect(agentCost.awsUsd).toBeGreaterThanOrEqual(awsEstimateUsd(1, 0));
+  expect(agentCost.awsUsd).toBeLessThan(awsEstimateUsd(1, 1_000));
+  expect(await agentReply(operator)).not.toHaveProperty('agentCost');
+
+  // The admin's price for the model wins over the packaged one.
+  const version = (await admin.call('GET', '/api/admin/config/model_prices')).body.config.version;
+  expect((await admin.call('PUT', '/api/admin/config/model_prices', { value: { 'anthropic.claude-sonnet-4-20250514': { input: 1, output: 2 } }, expectedVersion: version })).status).toBe(200);
+  const cheaper = (1_200 + 0.1 * 4_000) * 1e-6 + 300 * 2e-6;
+  expect(((await agentReply(admin)) as { agentCost: { modelUsd: number } }).agentCost.modelUsd).toBeCloseTo(cheaper, 12);
+  expect((await admin.call('PUT', '/api/admin/config/model_prices', { value: null, expectedVersion: version + 1 })).status).toBe(200);
 });

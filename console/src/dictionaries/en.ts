@@ -250,7 +250,7 @@ export const en: Dictionary = {
   'reports.chart.aws': 'AWS (estimate): {usd}',
   'conversation.metaFee': "Meta's fee {usd} ({category})",
   'conversation.metaFeeFree': 'free for Meta ({category})',
-  'conversation.metaFees': "Meta's fees of this conversation: {usd} for {billed} billed message(s)",
+  'conversation.cost': "This conversation's estimated cost: {total} (Meta's fees {meta} for {billed} billed message(s), model {model}, AWS {aws})",
   'reports.models': 'By model',
   'reports.model': '{model}: {replies} replies, {input} / {output} tokens',
   'reports.unknownModel': 'model not recorded',

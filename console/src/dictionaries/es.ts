@@ -222,7 +222,7 @@ export const es: Dictionary = {
   'reports.chart.aws': 'AWS (estimación): {usd}',
   'conversation.metaFee': 'Tarifa de Meta {usd} ({category})',
   'conversation.metaFeeFree': 'sin tarifa de Meta ({category})',
-  'conversation.metaFees': 'Tarifas de Meta en esta conversación: {usd} por {billed} mensaje(s) cobrado(s)',
+  'conversation.cost': 'Costo estimado de esta conversación: {total} (tarifas de Meta {meta} por {billed} mensaje(s) cobrado(s), modelo {model}, AWS {aws})',
   'reports.models': 'Por modelo',
   'reports.model': '{model}: {replies} resp., {input} / {output} tokens',
   'reports.unknownModel': 'modelo no registrado',

@@ -248,7 +248,7 @@ export const pt = {
   'reports.chart.aws': 'AWS (estimativa): {usd}',
   'conversation.metaFee': 'Tarifa da Meta {usd} ({category})',
   'conversation.metaFeeFree': 'sem tarifa da Meta ({category})',
-  'conversation.metaFees': 'Tarifas da Meta nesta conversa: {usd} por {billed} mensagem(ns) cobrada(s)',
+  'conversation.cost': 'Custo estimado desta conversa: {total} (tarifas da Meta {meta} por {billed} mensagem(ns) cobrada(s), modelo {model}, AWS {aws})',
   'reports.models': 'Por modelo',
   'reports.model': '{model}: {replies} resp., {input} / {output} tokens',
   'reports.unknownModel': 'modelo não registrado',

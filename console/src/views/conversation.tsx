@@ -15,7 +15,7 @@ import { MessageMedia } from './message-media';
 import { KnowledgeSources } from './knowledge-sources';
 import { MessageChoices } from './message-choices';
 import { TemplateSender } from './template-sender';
-import { ConversationFees, MessageFee } from './message-fee';
+import { ConversationCost, MessageFee } from './message-fee';
 import { TurnTrace } from './turn-trace';
 
 /** A reply typed here: on its way, accepted (until the history shows it), or refused with the reason. */
@@ -160,7 +160,7 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
           </div>
           <ConversationNotes customerId={customerId} inputRef={noteBox} />
           <Profile conversation={conversation} />
-          <ConversationFees messages={messages} />
+          <ConversationCost messages={messages} />
           <Qualification conversation={conversation} />
         </aside>
       </div>

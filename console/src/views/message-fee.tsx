@@ -16,12 +16,16 @@ export function MessageFee({ fee }: { readonly fee: MetaFee }) {
   return <span class="message-fee">{` · ${words}`}</span>;
 }
 
-/** Meta's fees of the messages shown, added up (the history's pages the console has loaded). */
-export function ConversationFees({ messages }: { readonly messages: readonly HistoryEntry[] }) {
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+
+/** What the messages shown cost, added up (the history's pages the console has loaded): Meta's fees, the agent's model calls and AWS's share. */
+export function ConversationCost({ messages }: { readonly messages: readonly HistoryEntry[] }) {
   const { t } = useConsole();
   const dollars = useDollars();
-  const priced = messages.flatMap((message) => (message.metaFee?.usd === undefined ? [] : [message.metaFee.usd]));
-  if (!useSeesCosts() || priced.length === 0) return null;
-  const usd = priced.reduce((sum, fee) => sum + fee, 0);
-  return <p class="conversation-fees">{t('conversation.metaFees', { usd: dollars(usd), billed: priced.filter((fee) => fee > 0).length })}</p>;
+  const fees = messages.flatMap((message) => (message.metaFee?.usd === undefined ? [] : [message.metaFee.usd]));
+  const replies = messages.flatMap((message) => (message.agentCost === undefined ? [] : [message.agentCost]));
+  if (!useSeesCosts() || fees.length + replies.length === 0) return null;
+  const [meta, model, aws] = [sum(fees), sum(replies.map((cost) => cost.modelUsd ?? 0)), sum(replies.map((cost) => cost.awsUsd))];
+  const words = { total: dollars(meta + model + aws), meta: dollars(meta), billed: fees.filter((fee) => fee > 0).length, model: dollars(model), aws: dollars(aws) };
+  return <p class="conversation-fees">{t('conversation.cost', words)}</p>;
 }

@@ -201,12 +201,15 @@ export class ProcessTurn {
 
   /** Step 6 (`TurnAgent.ask`): the agent's answer to the messages, shown the stored history and the messages just appended. */
   private async askAgent(turn: GateTurn, state: TurnState, session: Session, appended: readonly Message[], progress: TurnProgress): Promise<Conclusion> {
-    const { response, call, model, stage, memory, foldUsage } = await progress.askingAgent(() => this.turnAgent.ask(session, turn.last, turn.deadline, this.historyShown(state, session), appended, turn.pending));
-    // The fold's tokens are the turn's: counted against the budgets with the agent's.
-    const usage = foldUsage === undefined ? response.usage : addUsage(response.usage ?? { inputTokens: 0, outputTokens: 0 }, foldUsage);
+    const { response, call, model, stage, memory } = await progress.askingAgent(() => this.turnAgent.ask(session, turn.last, turn.deadline, this.historyShown(state, session), appended, turn.pending));
+    const fold = call.memoryFold?.outcome === 'folded' ? call.memoryFold : undefined;
+    // The fold's tokens are the turn's: counted against the budgets with the agent's, and stored with the reply for the usage report.
+    const usage = fold === undefined ? response.usage : addUsage(response.usage ?? { inputTokens: 0, outputTokens: 0 }, fold.usage);
+    const memoryFold = fold && { model: fold.model, inputTokens: fold.usage.inputTokens, outputTokens: fold.usage.outputTokens };
+    const llm = { model, latencyMs: call.latencyMs, ...response.usage, ...(memoryFold && { memoryFold }) };
     // Buttons or a list beyond WhatsApp's limits go as text: the customer still gets every option.
     const { text, interactive, outcome } = shownReply(response.reply, response.interactive);
-    return { reply: text, interactive, actions: response.actions, stage, llm: { model, latencyMs: call.latencyMs, ...response.usage }, knowledgeSources: response.knowledgeSources, memory, call: outcome === undefined ? call : { ...call, interactive: outcome }, obsolete: response.stopReason === 'superseded', usage };
+    return { reply: text, interactive, actions: response.actions, stage, llm, knowledgeSources: response.knowledgeSources, memory, call: outcome === undefined ? call : { ...call, interactive: outcome }, obsolete: response.stopReason === 'superseded', usage };
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { ConversationMemory } from '../domain/conversation-memory';
-import { addUsage, type TokenUsage } from '../domain/customer-budget';
+import { addUsage } from '../domain/customer-budget';
 import { stableStringify } from '../domain/stable-json';
 import type { PendingInbound } from '../domain/inbound-receipt';
 import { interactiveAsText } from '../domain/interactive-reply';
@@ -49,8 +49,6 @@ export interface AgentAnswer {
   readonly call: Omit<AgentCallReport, 'readReceiptSent'> & { readonly readReceiptSent: Promise<boolean> };
   /** The session's memory as the turn leaves it, when the agent has memory. */
   readonly memory?: ConversationMemory;
-  /** The tokens of this turn's fold, when it folded. */
-  readonly foldUsage?: TokenUsage;
 }
 
 /** An agent the turn may ask, with its prompt; `name` for a stage. */
@@ -172,7 +170,6 @@ export class TurnAgent {
       model: stage.agent.model,
       stage: stage.name,
       ...(window.memory === undefined ? {} : { memory: window.memory }),
-      ...(fold?.outcome === 'folded' ? { foldUsage: fold.usage } : {}),
       call: {
         iterations: response.iterations,
         latencyMs: this.deps.clock.now().getTime() - agentStarted,

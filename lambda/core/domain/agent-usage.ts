@@ -47,6 +47,8 @@ export class AgentUsageTally {
       cacheReadInputTokens: llm?.cacheReadInputTokens,
       cacheWriteInputTokens: llm?.cacheWriteInputTokens,
     });
+    // A fold answers no customer: its tokens count under its own model, with no reply.
+    if (llm?.memoryFold !== undefined) this.add({ ...llm.memoryFold, replies: 0 });
   }
 
   /** Meta's pricing of one message sent to `customerId`, priced at the tally's rate table. */

@@ -36,6 +36,8 @@ export interface LlmUsage {
   /** Input tokens written to the prompt cache; absent: none (or caching off). */
   readonly cacheWriteInputTokens?: number;
   readonly latencyMs?: number;
+  /** The memory's fold of this turn, when it folded: its model may be another, cheaper one. */
+  readonly memoryFold?: { readonly model: string; readonly inputTokens: number; readonly outputTokens: number };
 }
 
 export interface Message extends CarriesUnknownAttributes {

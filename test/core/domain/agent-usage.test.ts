@@ -93,6 +93,20 @@ test('prompt cache reads and writes are added up where a reply reported them, an
   expect(usageReportOf([{ day: '2026-03-10', ...usage }], META_MESSAGE_RATES.checkedOn).total).toEqual(usage);
 });
 
+test('a memory fold counts its tokens under its own model, with no reply of its own', () => {
+  const day = new AgentUsageTally();
+  day.addReply({ model: 'claude', inputTokens: 40, outputTokens: 10, memoryFold: { model: 'haiku', inputTokens: 700, outputTokens: 90 } });
+  day.addReply({ model: 'claude', inputTokens: 60, outputTokens: 12, memoryFold: { model: 'claude', inputTokens: 5, outputTokens: 1 } });
+
+  const usage = day.usage();
+
+  expect(usage.models).toEqual([
+    { model: 'claude', replies: 2, inputTokens: 105, outputTokens: 23 },
+    { model: 'haiku', replies: 0, inputTokens: 700, outputTokens: 90 },
+  ]);
+  expect(usage).toMatchObject({ replies: 2, inputTokens: 805, outputTokens: 113 });
+});
+
 test("Meta's fees at the tally's rate table: the admin's correction of a market's rate over the packaged one", () => {
   const corrected = metaRateTableFrom({ checkedOn: '2026-12-01', rates: { brazil: { service: 0.005 } } });
   const tally = new AgentUsageTally(corrected);

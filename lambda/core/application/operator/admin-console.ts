@@ -1,5 +1,6 @@
 import type { OperationalConfig, VersionedResource } from '../../domain/admin';
 import { META_RATES_CONFIG_KEY, metaRateTableFrom, type MetaRateTable } from '../../../../lib/contract/meta-message-rates';
+import { MODEL_PRICES_CONFIG_KEY, modelPricesFrom, type ModelPrices } from '../../../../lib/contract/model-prices';
 import { reportDays, type UsageReport, usageReportOf } from '../../domain/agent-usage';
 import { type HandoffReport, handoffReportOf } from '../../domain/handoff-report';
 import { CRM_PROBLEM_STATUSES, type CrmSyncRow, type CrmSyncStatus, resolvedByOperator, retriedByOperator } from '../../domain/crm-sync';
@@ -65,6 +66,11 @@ export interface AdminConsoleDependencies {
 /** The rate table Meta's fees are priced at for admins: the admin's `meta_rates` over the packaged one. */
 export async function metaRatesInForce(config: Pick<OperationalConfigRepository, 'get'>): Promise<MetaRateTable> {
   return metaRateTableFrom((await config.get(META_RATES_CONFIG_KEY))?.value);
+}
+
+/** The prices an agent reply's model calls are priced at for admins: the admin's `model_prices` over the packaged ones. */
+export async function modelPricesInForce(config: Pick<OperationalConfigRepository, 'get'>): Promise<ModelPrices> {
+  return modelPricesFrom((await config.get(MODEL_PRICES_CONFIG_KEY))?.value);
 }
 
 /**

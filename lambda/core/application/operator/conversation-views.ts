@@ -1,10 +1,13 @@
 import { type ConversationAction, mayDo } from '../../../../lib/contract/conversation-access';
+import { awsEstimateUsd } from '../../../../lib/contract/aws-cost-estimate';
 import type { MetaRateTable } from '../../../../lib/contract/meta-message-rates';
+import { type ModelPrices, turnModelCost } from '../../../../lib/contract/model-prices';
+import type { AgentReplyCost } from '../../../../lib/contract/operator-api';
 import { metaFeeOf, type MetaFee } from '../../domain/meta-fee';
 import { deliveryFailureReason, type DeliveryFailureReason, type ReceiptStatus } from '../../domain/delivery-receipt';
 import { type InboxSearch, isUnreadFor } from '../../domain/inbox-summary';
 import { mediaDescription, type MediaDescription } from '../../domain/media-note';
-import type { Message } from '../../domain/message';
+import type { LlmUsage, Message } from '../../domain/message';
 import { customerDisplayName, type Operator } from '../../domain/operator';
 import { CUSTOMER_SERVICE_WINDOW_MS, isInsideServiceWindow } from '../../domain/service-window';
 import { isHumanOwned, type Session, SessionState } from '../../domain/session';
@@ -90,6 +93,8 @@ export interface HistoryEntry {
   readonly media?: MediaDescription;
   /** What Meta charges for the message, once a status of it said how it bills it. */
   readonly metaFee?: MetaFee;
+  /** An agent reply's model and AWS cost, when the read priced it (admins'). */
+  readonly agentCost?: AgentReplyCost;
   /** An agent's reply: the customer message it answers, which names its turn (and the turn's trace). */
   readonly replyTo?: string;
   /** The documents an agent reply's knowledge searches drew on. */
@@ -163,8 +168,8 @@ export function summaryOf(session: Session, operator: Operator, names: ReadonlyM
   };
 }
 
-/** `rates`: the table Meta's fee is priced at (default: the packaged one). */
-export function historyEntryOf(message: Message, rates?: MetaRateTable): HistoryEntry {
+/** `rates`: the table Meta's fee is priced at (default: the packaged one); `modelPrices`: an agent reply's cost is given at them (none without). */
+export function historyEntryOf(message: Message, rates?: MetaRateTable, modelPrices?: ModelPrices): HistoryEntry {
   return {
     messageId: message.messageId,
     sessionId: message.sessionId,
@@ -183,11 +188,18 @@ export function historyEntryOf(message: Message, rates?: MetaRateTable): History
     revokedAt: message.revokedAt,
     media: message.media && mediaDescription(message.media),
     metaFee: message.metaPricing && metaFeeOf(message.metaPricing, message.customerId, rates),
+    agentCost: modelPrices && message.llm && agentReplyCostOf(message.llm, modelPrices),
     replyTo: message.role === 'assistant' ? message.replyToMessageId : undefined,
     knowledgeSources: message.knowledgeSources,
     interactive: message.interactive,
     choiceId: message.choiceId,
   };
+}
+
+function agentReplyCostOf({ model, latencyMs, memoryFold, ...tokens }: LlmUsage, prices: ModelPrices): AgentReplyCost {
+  const answer = { ...tokens, model, inputTokens: tokens.inputTokens ?? 0, outputTokens: tokens.outputTokens ?? 0 };
+  const modelUsd = turnModelCost(answer, memoryFold, prices);
+  return { ...(modelUsd !== undefined && { modelUsd }), awsUsd: awsEstimateUsd(1, latencyMs ?? 0) };
 }
 
 function identityOf(session: Session): Pick<ConversationSummary, 'customerId' | 'displayName' | 'profileName' | 'state' | 'assignedTo' | 'waitingSince' | 'handoffReason' | 'updatedAt'> {

@@ -1,5 +1,6 @@
 import { type InboxVersion, seenMarkOf } from '../../domain/inbox-summary';
 import type { MetaRateTable } from '../../../../lib/contract/meta-message-rates';
+import type { ModelPrices } from '../../../../lib/contract/model-prices';
 import type { Operator } from '../../domain/operator';
 import { isAgentOwned, type Session, SessionState } from '../../domain/session';
 import type { Page, PageRequest } from '../../ports/repositories';
@@ -13,6 +14,8 @@ export interface OperatorInboxDependencies extends ActiveConversationsDependenci
   readonly operators?: Pick<OperatorDirectory, 'find' | 'list'>;
   /** The rate table an admin sees Meta's fees at (the admin's `meta_rates` over the packaged one). @default the packaged table */
   readonly metaRates?: () => Promise<MetaRateTable>;
+  /** The prices an admin sees an agent reply's model cost at (the admin's `model_prices` over the packaged ones). @default no reply's cost is given */
+  readonly modelPrices?: () => Promise<ModelPrices>;
 }
 
 /**
@@ -57,10 +60,13 @@ export class OperatorInbox {
   async get(operator: Operator, customerId: string, page: PageRequest): Promise<{ readonly conversation: ConversationView; readonly history: Page<HistoryEntry> }> {
     const session = await this.readable(operator, customerId);
     const [history, conversation] = await Promise.all([this.deps.messages.history(customerId, page), this.conversations.view(session), this.markSeen(operator, session)]);
-    // Fees are the admins' to see: only their page of priced messages reads the rates in force.
-    const priced = operator.role === 'admin' && history.items.some((message) => message.metaPricing !== undefined);
-    const rates = priced ? await this.deps.metaRates?.() : undefined;
-    return { conversation, history: { items: await this.withOperatorNames(history.items.map((message) => historyEntryOf(message, rates))), cursor: history.cursor } };
+    // Costs are the admins' to see: only their page of priced messages or agent replies reads the prices in force.
+    const admin = operator.role === 'admin';
+    const [rates, modelPrices] = await Promise.all([
+      admin && history.items.some((message) => message.metaPricing !== undefined) ? this.deps.metaRates?.() : undefined,
+      admin && history.items.some((message) => message.llm !== undefined) ? this.deps.modelPrices?.() : undefined,
+    ]);
+    return { conversation, history: { items: await this.withOperatorNames(history.items.map((message) => historyEntryOf(message, rates, modelPrices))), cursor: history.cursor } };
   }
 
   /** The customer's active session, when the operator may read it (else `not_found`, or the rule's refusal: who has it, say). */

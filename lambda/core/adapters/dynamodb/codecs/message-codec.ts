@@ -91,6 +91,7 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
       cache_read_input_tokens: message.llm.cacheReadInputTokens,
       cache_write_input_tokens: message.llm.cacheWriteInputTokens,
       latency_ms: message.llm.latencyMs,
+      memory_fold: message.llm.memoryFold && { model: message.llm.memoryFold.model, input_tokens: message.llm.memoryFold.inputTokens, output_tokens: message.llm.memoryFold.outputTokens },
     },
   });
 }
@@ -167,7 +168,14 @@ function llmUsageFromMap(map: Record<string, unknown>): LlmUsage {
     cacheReadInputTokens: read.optionalNumber('cache_read_input_tokens'),
     cacheWriteInputTokens: read.optionalNumber('cache_write_input_tokens'),
     latencyMs: read.optionalNumber('latency_ms'),
+    memoryFold: foldUsageFromMap(read.optionalMap('memory_fold')),
   };
+}
+
+function foldUsageFromMap(map: Record<string, unknown> | undefined): LlmUsage['memoryFold'] {
+  if (map === undefined) return undefined;
+  const read = new ItemReader(map, EntityType.message);
+  return { model: read.string('model'), inputTokens: read.number('input_tokens'), outputTokens: read.number('output_tokens') };
 }
 
 /** Meta's `pricing` of a message as stored, in Meta's own names. */
