@@ -80,8 +80,9 @@ export class OperatorApi {
     return (await this.request(`POST conversations/:customerId/${action}`, { params: { customerId } })).conversation;
   }
 
-  async reply(customerId: string, text: string): Promise<HistoryEntry> {
-    return (await this.request('POST conversations/:customerId/messages', { params: { customerId }, body: { text } })).message;
+  /** Sends the operator's text, with reply buttons of these titles when there are any. */
+  async reply(customerId: string, text: string, buttons: readonly string[] = []): Promise<HistoryEntry> {
+    return (await this.request('POST conversations/:customerId/messages', { params: { customerId }, body: { text, ...(buttons.length === 0 ? {} : { buttons }) } })).message;
   }
 
   /** Sends an image or a PDF to the customer. */

@@ -123,9 +123,10 @@ export function createOperatorHttpHandler(deps: OperatorHttpDependencies): (even
     conversationTransition('claim'),
     conversationTransition('takeOver'),
     route('POST conversations/:customerId/messages', 'operator', async (context) => {
-      const { text } = context.body({ text: { type: 'string', required: true, maxLength: MAX_REPLY_CHARS } });
+      const { text, buttons = [] } = context.body({ text: { type: 'string', required: true, maxLength: MAX_REPLY_CHARS }, buttons: { type: 'any' } });
       if (text.trim() === '') throw new HttpError('bad_field', 'Field "text" must not be blank');
-      return created({ message: await replies.reply(signedInOf(context).operator, context.params.customerId, text) });
+      if (!Array.isArray(buttons) || !buttons.every((title) => typeof title === 'string')) throw new HttpError('bad_field', 'Field "buttons" must be a list of button titles');
+      return created({ message: await replies.reply(signedInOf(context).operator, context.params.customerId, text, buttons) });
     }),
     route('POST conversations/:customerId/templates', 'operator', async (context) => {
       const { name, language, ...values } = context.body({

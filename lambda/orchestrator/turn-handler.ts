@@ -66,6 +66,7 @@ export function createTurnHandler(deps: TurnHandlerDependencies): (event: SQSEve
           if (cacheWriteInputTokens !== undefined) metrics.addMetric(CUSTOM_METRICS.agentCacheWriteInputTokens, MetricUnit.Count, cacheWriteInputTokens);
         }
         addToolMetrics(metrics, report.agent.toolCalls ?? []);
+        if (report.agent.interactive !== undefined) metrics.addMetric(report.agent.interactive === 'interactive' ? CUSTOM_METRICS.interactiveReplySent : CUSTOM_METRICS.interactiveReplyFellBackToText, MetricUnit.Count, 1);
         const costUsd = agentCostUsd(report.agent);
         if (costUsd !== undefined) metrics.addMetric(CUSTOM_METRICS.agentCostUsd, MetricUnit.NoUnit, costUsd);
       }

@@ -24,5 +24,6 @@ export const AGENT_TOOL_LIMITS = {
     'set_segment',
     'set_intent',
     'handover_to_agent',
+    'offer_choices',
   ] as readonly string[],
 } as const;

@@ -107,6 +107,10 @@ export const CUSTOM_METRICS = {
   voiceNoteTranscribed: 'VoiceNoteTranscribed',
   /** Orchestrator: a voice note went on without its transcript (the agent reads a note instead); dimension `Reason` (`failed`, `timed_out`, `unsupported_format`). */
   voiceNoteTranscriptionFailed: 'VoiceNoteTranscriptionFailed',
+  /** Orchestrator: the agent's reply went with buttons, a list or a link button. */
+  interactiveReplySent: 'InteractiveReplySent',
+  /** Orchestrator: the agent's buttons, list or link button broke a WhatsApp limit and went as plain text (the options in it). */
+  interactiveReplyFellBackToText: 'InteractiveReplyFellBackToText',
   /** Orchestrator: milliseconds the agent took for one turn. */
   agentLatency: 'AgentLatency',
   /** Orchestrator: model input tokens of a turn (from Converse `usage`). */

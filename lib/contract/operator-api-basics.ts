@@ -39,3 +39,42 @@ export interface ApiProblem {
 export type ConversationState = 'NEW' | 'QUALIFYING' | 'AWAITING_HUMAN' | 'HUMAN_ACTIVE' | 'CLOSED';
 export type OperatorRole = 'operator' | 'admin';
 export type MessageRole = 'user' | 'assistant' | 'operator' | 'system' | 'business_app';
+
+/**
+ * Buttons, a list or a link button a message carried under its text, as the customer saw them
+ * (docs/DESIGN.md#interactive-replies): `buttons` for `kind` `buttons`; `button` and `sections` for
+ * `list`; `displayText` and `url` for `cta_url`.
+ */
+export interface HistoryInteractive {
+  readonly kind: 'buttons' | 'list' | 'cta_url';
+  readonly header?: string;
+  readonly footer?: string;
+  readonly buttons?: readonly HistoryChoice[];
+  readonly button?: string;
+  readonly sections?: ReadonlyArray<{ readonly title?: string; readonly rows: readonly HistoryChoice[] }>;
+  readonly displayText?: string;
+  readonly url?: string;
+}
+
+/** A button or a list row: the id a tap returns, and what the customer read. */
+export interface HistoryChoice {
+  readonly id: string;
+  readonly title: string;
+  readonly description?: string;
+}
+
+/** A history entry's choices: those the customer saw under its text, or the one they tapped. */
+export interface CarriesChoices {
+  /** Buttons, a list or a link button under `text` (its body). */
+  readonly interactive?: HistoryInteractive;
+  /** A customer's tap of a button or a list row: the option's id (`text` is its title). */
+  readonly choiceId?: string;
+}
+
+/** `POST conversations/:customerId/messages`: an operator's reply. */
+export interface ReplyRequest {
+  /** 1–4096 characters, not blank; with `buttons`, the body: at most 1024. */
+  readonly text: string;
+  /** Up to 3 reply button titles (20 characters each, all different), tapped as `option-<n>`. */
+  readonly buttons?: readonly string[];
+}

@@ -10,12 +10,12 @@
 import type { DeliveryFailureClass } from './metrics';
 import type { HandoffReport, UsageReport } from './usage-report';
 import type { PromptVersion, PromptAnswer, PromptEdit, PromptRollback, ConfigAnswer, ConfigEdit, AuditEvent, Demand, ConsentEvent, CrmSyncRow, CrmProblems, CrmSyncAnswer, CrmResolution, DeadLetters, DeploymentAdmin, RedriveRequest, RedriveAnswer, CustomerExport, ErasureRequest, ErasureAnswer, TurnTraceView } from './operator-api-admin';
-import type { Timestamp, JsonObject, Page, ConversationState, OperatorRole, MessageRole } from './operator-api-basics';
+import type { Timestamp, JsonObject, Page, ConversationState, OperatorRole, MessageRole, CarriesChoices, ReplyRequest } from './operator-api-basics';
 import type { MessageTemplate, TemplateRef, TemplateSendRequest, TemplateSyncAnswer } from './operator-api-templates';
 
 export type { AgentUsage, AwsEstimate, DailyAgentUsage, DailyHandoffs, HandoffFigures, HandoffReport, ModelUsage, UsageReport, UtcDay } from './usage-report';
 export type { PromptVersion, PromptAnswer, PromptEdit, PromptRollback, ConfigSetting, ConfigAnswer, ConfigEdit, AuditEvent, Demand, ConsentEvent, CrmSyncStatus, CrmSyncRow, CrmProblems, CrmSyncAnswer, CrmResolution, ReplyRecord, DeadLetterInspection, DeadLetterReason, DeadLetterCard, DeadLetters, DeploymentAdmin, RedriveRequest, RedriveAnswer, CustomerExport, ErasureRequest, ErasureAnswer, TurnTraceView } from './operator-api-admin';
-export type { Timestamp, JsonObject, StoredItem, Page, ApiErrorBody, ApiProblem, ConversationState, OperatorRole, MessageRole } from './operator-api-basics';
+export type { Timestamp, JsonObject, StoredItem, Page, ApiErrorBody, ApiProblem, ConversationState, OperatorRole, MessageRole, CarriesChoices, HistoryInteractive, HistoryChoice, ReplyRequest } from './operator-api-basics';
 export type { MessageTemplate, TemplateButtonParameter, TemplateButtonValue, TemplateHeaderParameter, TemplateRef, TemplateSendRequest, TemplateSyncAnswer } from './operator-api-templates';
 
 // ---- Signing in --------------------------------------------------------------------------------------
@@ -91,7 +91,7 @@ export interface ServiceWindow {
 }
 
 /** One message of the customer's history (across sessions). */
-export interface HistoryEntry {
+export interface HistoryEntry extends CarriesChoices {
   readonly messageId: string;
   readonly sessionId: string;
   readonly direction: 'inbound' | 'outbound';
@@ -193,11 +193,6 @@ export interface ConversationDetail {
 /** The answer of claim, release and close: the conversation as the transition left it. */
 export interface ConversationAnswer {
   readonly conversation: ConversationView;
-}
-
-export interface ReplyRequest {
-  /** 1–4096 characters, not blank. */
-  readonly text: string;
 }
 
 export interface ReplyAnswer {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type AcceptedInteractive, checkInteractive } from './fake-interactive';
 import { type AcceptedTemplate, checkTemplateSend, type FakeTemplateComponent, parseTemplateSend } from './fake-template-send';
 
 /**
@@ -661,6 +662,8 @@ export interface AcceptedWhatsAppMessage {
   readonly template?: AcceptedTemplate;
   /** Present for an image or a document message (`text` is its caption, or empty). */
   readonly media?: AcceptedMedia;
+  /** Present for an interactive message, as sent (`text` is its body). */
+  readonly interactive?: AcceptedInteractive;
   readonly previewUrl?: boolean;
   readonly contextMessageId?: string;
   /** `biz_opaque_callback_data` of the send, echoed in the message's statuses. */
@@ -961,6 +964,10 @@ function parseRequest(rawBody: string): ParsedRequest {
       ...(media.filename === undefined ? {} : { filename: media.filename as string }),
     };
     return { kind: 'text', message: { ...recipient, text: accepted.caption ?? '', media: accepted } };
+  }
+  if (body.type === 'interactive') {
+    const interactive = checkInteractive(body.interactive);
+    return 'problem' in interactive ? interactive : { kind: 'text', message: { ...recipient, text: interactive.body.text, interactive } };
   }
   if (body.type !== 'text') return invalid(`Message type ${String(body.type)} is not supported here.`, 131051, '(#131051) Unsupported message type');
 

@@ -4,6 +4,7 @@ import { AgentBackend, AgentTool, type AgentToolOptions } from '../../lib';
 import { AGENT_TOOL_LIMITS, type AgentDocument, RUNTIME_ENV } from '../../lib/contract';
 import { readAgent } from '../../lambda/composition/read-agent-settings';
 import { agentTools } from '../../lambda/core/adapters/agent/agent-actions';
+import { CHOICES_TOOL } from '../../lambda/core/adapters/agent/choices-tool';
 import { expectExactStatements, roleStatements, statement, synthPipeline, type SynthesizedPipeline, toldTo } from '../support/synthesized-pipeline';
 
 const MODEL = 'anthropic.claude-sonnet-4-5-20250929-v1:0';
@@ -90,6 +91,7 @@ describe('AgentTool.fromFunction refuses, naming what to change', () => {
   test.each<[string, Partial<AgentToolOptions>, string]>([
     ['a name Converse refuses', { name: 'create order' }, "name 'create order' is not allowed"],
     ['a built-in tool’s name', { name: 'request_human_handoff' }, "name 'request_human_handoff' is a built-in tool's"],
+    ['the choices tool’s name', { name: 'offer_choices' }, "name 'offer_choices' is a built-in tool's"],
     ['an empty description', { description: ' ' }, 'description must be 1 to 1000 characters'],
     ['a schema that is not an object schema', { inputSchema: { type: 'string' } }, "inputSchema of 'create_order' must be a JSON Schema object"],
     ['a schema too large to send with every call', { inputSchema: { type: 'object', description: 'x'.repeat(10_000) } }, "inputSchema of 'create_order' is 10034 characters of JSON; at most 10000"],
@@ -107,7 +109,7 @@ describe('AgentTool.fromFunction refuses, naming what to change', () => {
   });
 
   test('the built-in names the construct reserves are exactly the runtime’s built-in tools', () => {
-    expect([...AGENT_TOOL_LIMITS.builtInNames].sort()).toEqual(agentTools(['another_stage']).map((tool) => tool.name).sort());
+    expect([...AGENT_TOOL_LIMITS.builtInNames].sort()).toEqual([...agentTools(['another_stage']).map((tool) => tool.name), CHOICES_TOOL].sort());
   });
 });
 

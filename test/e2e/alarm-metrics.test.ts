@@ -193,6 +193,16 @@ it('a failure no retry can fix counts Turn_fallback, which its alarm reads', asy
   expect(emittedTotal('TurnFailedPermanently')).toBe(0);
 });
 
+it('choices within WhatsApp’s limits count InteractiveReplySent, choices beyond them InteractiveReplyFellBackToText', async () => {
+  pipeline = await startTestPipeline({ metrics: deployedMetrics() });
+  await pipeline.sendCustomerMessage(newCustomer(), 'Qual? #botoes Sim | Não');
+  await pipeline.sendCustomerMessage(newCustomer(), 'Qual? #botoes Um | Dois | Três | Quatro');
+  await pipeline.fakeWhatsApp.waitForSent(2, 15_000);
+  await pipeline.waitForIdle();
+  expect(emittedTotal(CUSTOM_METRICS.interactiveReplySent)).toBe(1);
+  expect(emittedTotal(CUSTOM_METRICS.interactiveReplyFellBackToText)).toBe(1);
+});
+
 it('a message that reaches the turn after the 24-hour window closed counts Turn_outside_window, and nothing is sent', async () => {
   pipeline = await startTestPipeline({ metrics: deployedMetrics() });
   const customer = newCustomer();

@@ -480,4 +480,11 @@ export const en: Dictionary = {
   'quickReplies.remove': 'Remove {id}',
   'quickReplies.removed': 'Quick reply removed.',
   'quickReplies.confirmRemove': 'Remove the quick reply /{id}?',
+  'choices.buttons': 'Reply buttons',
+  'choices.rows': 'Options',
+  'choices.list': 'List opened by the “{button}” button:',
+  'choices.link': 'Button “{label}” that opens',
+  'reply.buttons': 'Reply buttons (optional)',
+  'reply.buttonsHint': 'Up to 3 buttons of up to 20 characters; with buttons the message has up to 1,024 characters. The customer’s tap arrives as their next message.',
+  'reply.buttonLabel': 'Button {number}',
 };

@@ -480,4 +480,11 @@ export const es: Dictionary = {
   'delivery.failed.marketing-limit': 'No entregado: límite de mensajes de marketing de WhatsApp para este cliente',
   'delivery.failed.unsupported-type': 'No entregado: tipo de mensaje no admitido',
   'delivery.failed.other': 'WhatsApp no lo entregó',
+  'choices.buttons': 'Botones de respuesta',
+  'choices.rows': 'Opciones',
+  'choices.list': 'Lista que abre el botón “{button}”:',
+  'choices.link': 'Botón “{label}” que abre',
+  'reply.buttons': 'Botones de respuesta (opcional)',
+  'reply.buttonsHint': 'Hasta 3 botones de hasta 20 caracteres; con botones, el mensaje tiene hasta 1.024 caracteres. El toque del cliente llega como su próximo mensaje.',
+  'reply.buttonLabel': 'Botón {number}',
 };

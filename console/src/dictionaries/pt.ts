@@ -478,4 +478,11 @@ export const pt = {
   'quickReplies.remove': 'Remover {id}',
   'quickReplies.removed': 'Resposta rápida removida.',
   'quickReplies.confirmRemove': 'Remover a resposta rápida /{id}?',
+  'choices.buttons': 'Botões de resposta',
+  'choices.rows': 'Opções',
+  'choices.list': 'Lista aberta pelo botão “{button}”:',
+  'choices.link': 'Botão “{label}” que abre',
+  'reply.buttons': 'Botões de resposta (opcional)',
+  'reply.buttonsHint': 'Até 3 botões de até 20 caracteres; com botões, a mensagem tem até 1.024 caracteres. O toque do cliente chega como a próxima mensagem dele.',
+  'reply.buttonLabel': 'Botão {number}',
 } as const;

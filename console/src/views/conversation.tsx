@@ -13,6 +13,7 @@ import { ReplyBox } from './reply-box';
 import { AttachmentPicker } from './attachment-picker';
 import { MessageMedia } from './message-media';
 import { KnowledgeSources } from './knowledge-sources';
+import { MessageChoices } from './message-choices';
 import { TemplateSender } from './template-sender';
 import { ConversationCost, MessageFee } from './message-fee';
 import { TurnTrace } from './turn-trace';
@@ -21,6 +22,7 @@ import { TurnTrace } from './turn-trace';
 interface OwnReply {
   readonly id: number;
   readonly text: string;
+  readonly buttons: readonly string[];
   readonly status: 'pending' | 'sent' | 'failed';
   readonly messageId?: string;
   readonly error?: unknown;
@@ -68,12 +70,12 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
     }
   };
 
-  const send = async (text: string, id = nextReplyId++) => {
+  const send = async (text: string, buttons: readonly string[], id = nextReplyId++) => {
     const update = (change: Partial<OwnReply>) => setReplies((all) => all.map((reply) => (reply.id === id ? { ...reply, ...change } : reply)));
-    setReplies((all) => [...all.filter((reply) => reply.id !== id), { id, text, status: 'pending' }]);
+    setReplies((all) => [...all.filter((reply) => reply.id !== id), { id, text, buttons, status: 'pending' }]);
     setFocusReply(true);
     try {
-      const message = await api.reply(customerId, text);
+      const message = await api.reply(customerId, text, buttons);
       update({ status: 'sent', messageId: message.messageId });
       await reload();
     } catch (failure) {
@@ -146,7 +148,7 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
           messages={messages}
           ownReplies={ownReplies}
           customerName={customerName}
-          onRetry={(reply) => send(reply.text, reply.id)}
+          onRetry={(reply) => send(reply.text, reply.buttons, reply.id)}
           onDiscard={(reply) => setReplies((all) => all.filter((other) => other.id !== reply.id))}
         />
         <aside class="conversation-side">
@@ -168,7 +170,7 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
         mine={mine}
         customerName={knownCustomerNameOf(conversation)}
         textareaRef={replyBox}
-        onSend={(text) => send(text)}
+        onSend={(text, buttons) => send(text, buttons)}
       />
       {mine && <AttachmentPicker customerId={customerId} onSent={reload} />}
       {mine && <TemplateSender customerId={customerId} onSent={reload} />}
@@ -262,6 +264,7 @@ function History({ customerId, messages, ownReplies, customerName, onRetry, onDi
                 {message.reaction}
               </span>
             )}
+            <MessageChoices interactive={message.interactive} />
             {message.media !== undefined && <MessageMedia customerId={customerId} message={message} media={message.media} />}
             {session.role === 'admin' && message.replyTo !== undefined && <TurnTrace customerId={customerId} messageId={message.replyTo} />}
             <span class="message-meta">

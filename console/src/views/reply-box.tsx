@@ -22,8 +22,13 @@ export interface ReplyBoxProps {
   /** What `{name}` becomes in a quick reply; absent: the placeholder is dropped. */
   readonly customerName?: string;
   readonly textareaRef: Ref<HTMLTextAreaElement>;
-  readonly onSend: (text: string) => void;
+  /** The text, and the titles of its reply buttons (none: a plain text). */
+  readonly onSend: (text: string, buttons: readonly string[]) => void;
 }
+
+/** WhatsApp's most reply buttons under one message, and its longest title. */
+const MAX_BUTTONS = 3;
+const MAX_BUTTON_TITLE = 20;
 
 /**
  * The reply box, with the state of WhatsApp's 24-hour window that decides whether text can go out.
@@ -33,11 +38,13 @@ export interface ReplyBoxProps {
 export function ReplyBox({ serviceWindow, state, mine, customerName, textareaRef, onSend }: ReplyBoxProps) {
   const { t } = useConsole();
   const [text, setText] = useState('');
+  const [buttons, setButtons] = useState<readonly string[]>(Array.from({ length: MAX_BUTTONS }, () => ''));
   const picker = useQuickReplyPicker(text, mine);
   const send = () => {
     if (text.trim() === '') return;
-    onSend(text);
+    onSend(text, buttons.map((title) => title.trim()).filter((title) => title !== ''));
     setText('');
+    setButtons(buttons.map(() => ''));
   };
   const insert = (reply: QuickReply) => setText(filled(reply.text, customerName));
   const onKeyDown = (event: KeyboardEvent) => {
@@ -93,6 +100,25 @@ export function ReplyBox({ serviceWindow, state, mine, customerName, textareaRef
               </li>
             ))}
           </ul>
+          <details class="reply-buttons">
+            <summary>{t('reply.buttons')}</summary>
+            <p id="reply-buttons-hint" class="hint">
+              {t('reply.buttonsHint')}
+            </p>
+            {buttons.map((title, index) => (
+              <span class="reply-button-field">
+                <label for={`reply-button-${index + 1}`}>{t('reply.buttonLabel', { number: String(index + 1) })}</label>
+                <input
+                  id={`reply-button-${index + 1}`}
+                  type="text"
+                  maxLength={MAX_BUTTON_TITLE}
+                  value={title}
+                  aria-describedby="reply-buttons-hint"
+                  onInput={(event) => setButtons(buttons.map((other, at) => (at === index ? (event.currentTarget as HTMLInputElement).value : other)))}
+                />
+              </span>
+            ))}
+          </details>
           <button type="submit" class="primary" disabled={text.trim() === ''}>
             {t('reply.send')}
           </button>

@@ -91,6 +91,7 @@ export class OutboxSettlement {
         customerId: session.customerId,
         customerIdKind: session.customerIdKind ?? 'phone',
         text: reply.text,
+        ...(reply.interactive === undefined ? {} : { interactive: reply.interactive }),
         // Meta echoes it in the reply's statuses: they settle an unknown outcome before a retry resends.
         callbackData: callbackDataOf(outbox.ref),
       });

@@ -1,4 +1,5 @@
 import type { LatestInbound } from '../domain/inbound-receipt';
+import { shownReply } from '../domain/interactive-reply';
 import type { Message } from '../domain/message';
 import { isInsideServiceWindow, lastCustomerMessageOf } from '../domain/service-window';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
@@ -206,7 +207,9 @@ export class ProcessTurn {
     const usage = fold === undefined ? response.usage : addUsage(response.usage ?? { inputTokens: 0, outputTokens: 0 }, fold.usage);
     const memoryFold = fold && { model: fold.model, inputTokens: fold.usage.inputTokens, outputTokens: fold.usage.outputTokens };
     const llm = { model, latencyMs: call.latencyMs, ...response.usage, ...(memoryFold && { memoryFold }) };
-    return { reply: response.reply, actions: response.actions, stage, llm, knowledgeSources: response.knowledgeSources, memory, call, obsolete: response.stopReason === 'superseded', usage };
+    // Buttons or a list beyond WhatsApp's limits go as text: the customer still gets every option.
+    const { text, interactive, outcome } = shownReply(response.reply, response.interactive);
+    return { reply: text, interactive, actions: response.actions, stage, llm, knowledgeSources: response.knowledgeSources, memory, call: outcome === undefined ? call : { ...call, interactive: outcome }, obsolete: response.stopReason === 'superseded', usage };
   }
 
   /**

@@ -2,6 +2,7 @@ import type { ConversationMemory } from '../domain/conversation-memory';
 import { addUsage } from '../domain/customer-budget';
 import { stableStringify } from '../domain/stable-json';
 import type { PendingInbound } from '../domain/inbound-receipt';
+import { interactiveAsText } from '../domain/interactive-reply';
 import { withMediaNote } from '../domain/media-note';
 import { isVisibleToAgent, type Message } from '../domain/message';
 import { isHumanOwned, SessionState, type Session } from '../domain/session';
@@ -265,12 +266,13 @@ function combined(responses: readonly AgentResponse[]): AgentResponse {
     stopReason: last.stopReason,
     ...(reported.length === 0 ? {} : { usage: reported.reduce(addUsage) }),
     ...(knowledgeSources.length === 0 ? {} : { knowledgeSources }),
+    ...(last.interactive === undefined ? {} : { interactive: last.interactive }),
   };
 }
 
 function conversationEntry(message: Message, quotable?: ReadonlyMap<string, Message>): ConversationEntry {
   const quoted = message.quotedMessageId === undefined ? undefined : quotable?.get(message.quotedMessageId);
-  const text = quoted === undefined ? message.text : `${quoteLine(quoted.text)}\n${message.text}`;
+  const text = [quoted && quoteLine(shownText(quoted)), shownText(message), message.choiceId === undefined ? undefined : `[chose option id: ${message.choiceId}]`].filter((line) => line !== undefined).join('\n');
   return {
     role: message.role === 'user' ? 'customer' : 'assistant',
     text,
@@ -278,6 +280,11 @@ function conversationEntry(message: Message, quotable?: ReadonlyMap<string, Mess
     ...(message.deliveryStatus === 'maybe_sent' && { mayNotHaveReached: true }),
     ...(message.media !== undefined && message.role === 'user' && { media: message.media }),
   };
+}
+
+/** A message as the customer read it: an interactive reply's body with its options. */
+function shownText(message: Message): string {
+  return message.interactive === undefined ? message.text : interactiveAsText(message.text, message.interactive);
 }
 
 /** How much of a quoted message the agent is shown: enough to tell which one it is. */

@@ -3,6 +3,7 @@ import type { LatestInbound, PendingInbound } from '../domain/inbound-receipt';
 import { withCustomerMessage } from '../domain/inbox-summary';
 import { type LlmUsage, type OutboundRef, pendingSendMessage } from '../domain/message';
 import type { ConversationMemory } from '../domain/conversation-memory';
+import type { InteractiveReply } from '../domain/interactive-reply';
 import type { Session } from '../domain/session';
 import { isoMicros, type IsoTimestamp } from '../domain/timestamps';
 import { answerTimestamp, applyActions, completion, demandsOfTurn } from '../domain/turn';
@@ -32,6 +33,8 @@ export interface TurnAnswer {
   readonly llm?: LlmUsage;
   /** The documents the agent's knowledge searches drew on. */
   readonly knowledgeSources?: readonly string[];
+  /** Buttons, a list or a link button under the reply, within WhatsApp's limits (`shownReply`). */
+  readonly interactive?: InteractiveReply;
   /** The agent's memory as the turn leaves it (a new fold), stored on the session with the result. */
   readonly memory?: ConversationMemory;
 }
@@ -68,6 +71,7 @@ export class TurnResults {
       createdAt: at,
       ...(answer.llm === undefined ? { role: 'system' } : { llm: answer.llm }),
       ...(answer.knowledgeSources === undefined ? {} : { knowledgeSources: answer.knowledgeSources }),
+      ...(answer.interactive === undefined ? {} : { interactive: answer.interactive }),
     };
     return { session: updated, reply };
   }

@@ -2,6 +2,7 @@ import type { ToolCallRecord } from '../ports/agent-tools';
 import type { ModelCallTrace } from '../ports/agent-tools';
 import { COST_GUARD_DEFAULTS, DEFAULT_SYSTEM_PROMPT, FALLBACK_TEXT_DEFAULTS, UNSUPPORTED_MESSAGE_TEXT_DEFAULT, type TurnOutcome as ContractTurnOutcome } from '../../../lib/contract';
 import type { BudgetLimit, TokenUsage } from '../domain/customer-budget';
+import type { InteractiveOutcome } from '../domain/interactive-reply';
 import type { AgentResponse } from '../ports/agent';
 import type { FoldOutcome } from './memory-fold';
 
@@ -39,6 +40,8 @@ export interface AgentCallReport {
   readonly memoryFold?: FoldOutcome;
   /** The model the reply is recorded with (the last stage's), when the backend names one. */
   readonly model?: string;
+  /** The agent answered with buttons, a list or a link button: sent so, or as text because it broke a WhatsApp limit. */
+  readonly interactive?: InteractiveOutcome;
 }
 
 export interface TurnReport {

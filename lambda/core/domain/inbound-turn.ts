@@ -26,6 +26,8 @@ export interface InboundTurn {
   readonly media?: InboundMedia;
   /** The message this one quotes (Meta's `context.id`): the turn shows the agent its text, read from the history. */
   readonly quotedMessageId?: string;
+  /** A tap on a reply button or a list row: the option's id (`text` is its title). */
+  readonly choiceId?: string;
   /** A reaction: recorded on the message it reacts to, and no turn of its own. */
   readonly reaction?: InboundReaction;
   /** An edit: the id of the message whose text it replaces (`text` is the new text). */

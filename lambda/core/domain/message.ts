@@ -2,6 +2,7 @@ import type { ReceiptStatus } from './delivery-receipt';
 import type { MetaPricing } from './meta-fee';
 import type { InboundTurn } from './inbound-turn';
 import type { StoredMedia } from './media';
+import type { InteractiveReply } from './interactive-reply';
 import type { IsoTimestamp } from './timestamps';
 import type { CarriesUnknownAttributes } from './unknown-attributes';
 
@@ -54,6 +55,10 @@ export interface Message extends CarriesUnknownAttributes {
   readonly media?: StoredMedia;
   /** The message a customer's message quotes (Meta's `context.id`); its text is shown to the agent at turn time, never stored twice. */
   readonly quotedMessageId?: string;
+  /** A customer's tap on a reply button or a list row: the option's id (`text` is its title). */
+  readonly choiceId?: string;
+  /** Buttons, a list or a link button sent under `text` (its body), as the customer saw them. */
+  readonly interactive?: InteractiveReply;
   /** The customer's reaction to this message, the latest they left (a removed one is no reaction). */
   readonly reaction?: MessageReaction;
   /** The customer edited this message: `text` is the edited text. */
@@ -143,13 +148,14 @@ export function customerMessage(turn: InboundTurn, sessionId: string, timestamp:
     // The download step finds the attachment here, still to fetch.
     ...(turn.media === undefined ? {} : { media: { ...turn.media, state: 'pending' } }),
     ...(turn.quotedMessageId === undefined ? {} : { quotedMessageId: turn.quotedMessageId }),
+    ...(turn.choiceId === undefined ? {} : { choiceId: turn.choiceId }),
   };
 }
 
 /** A reply as the outbox first stores it: written with the turn's result, not yet sent. */
 export function pendingSendMessage(
   session: { readonly customerId: string; readonly sessionId: string },
-  reply: { readonly messageId: string; readonly text: string; readonly replyToMessageId: string; readonly createdAt: IsoTimestamp; readonly role?: MessageRole; readonly llm?: LlmUsage; readonly knowledgeSources?: readonly string[] },
+  reply: { readonly messageId: string; readonly text: string; readonly replyToMessageId: string; readonly createdAt: IsoTimestamp; readonly role?: MessageRole; readonly llm?: LlmUsage; readonly knowledgeSources?: readonly string[]; readonly interactive?: InteractiveReply },
 ): Message {
   return {
     customerId: session.customerId,
@@ -163,6 +169,7 @@ export function pendingSendMessage(
     replyToMessageId: reply.replyToMessageId,
     llm: reply.llm,
     ...(reply.knowledgeSources === undefined ? {} : { knowledgeSources: reply.knowledgeSources }),
+    ...(reply.interactive === undefined ? {} : { interactive: reply.interactive }),
   };
 }
 

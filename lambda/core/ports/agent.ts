@@ -1,4 +1,5 @@
 import type { AgentAction } from '../domain/agent-action';
+import type { InteractiveReply } from '../domain/interactive-reply';
 import type { TokenUsage } from '../domain/customer-budget';
 import { PipelineError } from '../domain/errors';
 import type { StoredMedia } from '../domain/media';
@@ -160,6 +161,11 @@ export interface AgentResponse {
   readonly modelCalls?: readonly ModelCallTrace[];
   /** Where the passages of the knowledge base the agent searched came from (S3 URIs, URLs…), stored with the reply for the operators. */
   readonly knowledgeSources?: readonly string[];
+  /**
+   * Buttons, a list or a link button the agent chose to show under `reply` (its body). Sent as
+   * WhatsApp's interactive message when within its limits, else as the same content in text.
+   */
+  readonly interactive?: InteractiveReply;
 }
 
 /** `superseded`: {@link AgentRequest.stillLatest} answered that a newer message arrived; the reply is obsolete. */

@@ -1,12 +1,14 @@
 import { PipelineError } from '../domain/errors';
 import type { CustomerIdKind } from '../domain/inbound-turn';
+import type { InteractiveReply } from '../domain/interactive-reply';
 import type { FilledTemplateParameter } from '../domain/template-parameters';
 
 /** Sends the pipeline's replies to customers over WhatsApp. */
 export interface WhatsAppSender {
   /**
    * Sends a free-form text reply. Text longer than one WhatsApp message is delivered as several
-   * messages, in order. Throws {@link WhatsAppSendError}.
+   * messages, in order; a reply with {@link OutboundTextMessage.interactive} goes as one interactive
+   * message whose body is the text. Throws {@link WhatsAppSendError}.
    */
   sendText(message: OutboundTextMessage): Promise<SentTextMessage>;
 
@@ -39,6 +41,8 @@ export interface OutboundTextMessage {
   /** A phone is addressed with `to`, a business-scoped user id with `recipient`. */
   readonly customerIdKind: CustomerIdKind;
   readonly text: string;
+  /** Buttons, a list or a link button under the text, within WhatsApp's limits (`interactiveProblems` finds none). */
+  readonly interactive?: InteractiveReply;
   /**
    * Sent as `biz_opaque_callback_data` (at most 512 characters): Meta echoes it in every status of
    * the message, which is how a status finds the stored message it is about.
@@ -46,7 +50,7 @@ export interface OutboundTextMessage {
   readonly callbackData?: string;
 }
 
-export interface OutboundTemplateMessage extends Omit<OutboundTextMessage, 'text'> {
+export interface OutboundTemplateMessage extends Omit<OutboundTextMessage, 'text' | 'interactive'> {
   readonly templateName: string;
   /** Meta's language code of the approved translation (`pt_BR`). */
   readonly languageCode: string;
@@ -55,7 +59,7 @@ export interface OutboundTemplateMessage extends Omit<OutboundTextMessage, 'text
 }
 
 /** An attachment an operator sends; the object is in the pipeline's media bucket. */
-export interface OutboundMediaMessage extends Omit<OutboundTextMessage, 'text'> {
+export interface OutboundMediaMessage extends Omit<OutboundTextMessage, 'text' | 'interactive'> {
   readonly kind: 'image' | 'document';
   readonly objectKey: string;
   readonly mimeType: string;

@@ -22,6 +22,7 @@ import { consumerToolSpecs, modelCallTrace, replayedAnswer, toolResultsOf } from
 import type { KnowledgeBase } from '../../ports/knowledge-base';
 import { KNOWLEDGE_SEARCH_TOOL, KNOWLEDGE_SEARCH_TOOL_SPEC, searchKnowledge } from './knowledge-search';
 import { KNOWLEDGE_BASE_LIMITS } from '../../../../lib/contract';
+import { CHOICES_TOOL, CHOICES_TOOL_SPEC, recordChoices } from './choices-tool';
 
 /** One Converse round trip; injected so tests replay recorded response shapes. */
 export type ConverseCall = (input: ConverseCommandInput, options: { readonly abortSignal: AbortSignal }) => Promise<ConverseCommandOutput>;
@@ -103,7 +104,7 @@ type JsonDocument = ToolInputSchema.JsonMember['json'];
 /** Converse's cache point: the prefix of the request up to it is cached (for five minutes, refreshed by each read). */
 const CACHE_POINT = { cachePoint: { type: 'default' } } as const;
 
-/** The built-in tools, the knowledge search when there is a knowledge base, and the consumer's tools as Converse specs; `cached`: a cache point closes them (the models that cache tools). */
+/** The built-in tools (the choices among them), the knowledge search when there is a knowledge base, and the consumer's tools as Converse specs; `cached`: a cache point closes them (the models that cache tools). */
 function toolConfigOf(tools: readonly AgentTool[], consumerTools: readonly ConsumerTool[], cached: boolean, searches: boolean): { tools: Tool[] } {
   const builtIn: Tool[] = tools.map((tool) => ({
     toolSpec: {
@@ -113,7 +114,7 @@ function toolConfigOf(tools: readonly AgentTool[], consumerTools: readonly Consu
       inputSchema: { json: tool.inputSchema as unknown as JsonDocument },
     },
   }));
-  const specs = [...builtIn, ...(searches ? [KNOWLEDGE_SEARCH_TOOL_SPEC] : []), ...consumerToolSpecs(consumerTools)];
+  const specs = [...builtIn, CHOICES_TOOL_SPEC, ...(searches ? [KNOWLEDGE_SEARCH_TOOL_SPEC] : []), ...consumerToolSpecs(consumerTools)];
   return { tools: cached ? [...specs, CACHE_POINT] : specs };
 }
 
@@ -185,11 +186,13 @@ export class BedrockConverseAgent implements AgentPort {
     const system: SystemContentBlock[] = [{ text: request.systemPrompt }, ...(this.promptCaching ? [CACHE_POINT] : [])];
     const actions: AgentAction[] = [];
     const sources = new Set<string>();
+    const chosen: { interactive?: AgentResponse['interactive'] } = {};
     let reply = '';
     let iterations = 0;
     let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     const modelCalls: ModelCallTrace[] = [];
-    const finish = (stopReason: AgentStopReason): AgentResponse => ({ reply: reply || this.fallbackReply, actions, iterations, stopReason, usage, modelCalls, ...sourcesOf(sources) });
+    // Choices go with the model's own reply only, never under the fallback text.
+    const finish = (stopReason: AgentStopReason): AgentResponse => ({ reply: reply || this.fallbackReply, actions, iterations, stopReason, usage, modelCalls, ...sourcesOf(sources), ...(reply ? chosen : {}) });
     // The rounds an earlier attempt persisted before a tool with side effects: replayed, not asked again.
     const resumed = this.consumerTools.length > 0 ? ((await request.toolRounds?.resume()) ?? []) : [];
 
@@ -225,7 +228,7 @@ export class BedrockConverseAgent implements AgentPort {
       const toolUses = message.content.flatMap((block) => (block.toolUse ? [block.toolUse] : []));
       if (answer.stopReason !== 'tool_use' || toolUses.length === 0) return finish('completed');
 
-      const results = await toolResultsOf(message, answer.stopReason, toolUses, this.consumerTools, (toolUse) => this.ownToolResult(toolUse, actions, sources, request.deadline), request.toolRounds, replaying);
+      const results = await toolResultsOf(message, answer.stopReason, toolUses, this.consumerTools, (toolUse) => (toolUse.name === CHOICES_TOOL ? recordChoices(toolUse, chosen) : this.ownToolResult(toolUse, actions, sources, request.deadline)), request.toolRounds, replaying);
       if (results === 'superseded') return finish('superseded');
       messages.push(message, { role: 'user', content: results });
     }

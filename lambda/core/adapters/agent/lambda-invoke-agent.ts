@@ -12,6 +12,7 @@ import {
   type ConversationEntry,
 } from '../../ports/agent';
 import { isTokenUsage, type TokenUsage } from '../../domain/customer-budget';
+import { type InteractiveReply, parseInteractiveReply } from '../../domain/interactive-reply';
 import { AGENT_TOOLS, type AgentTool, parseAgentAction } from './agent-actions';
 import { DEADLINE_REACHED, DEFAULT_FALLBACK_REPLY, callBeforeDeadline } from './agent-deadline';
 import { lambdaInvoke, type LambdaInvocationResult, type LambdaInvoke } from '../lambda/lambda-invoke';
@@ -47,8 +48,13 @@ import { lambdaInvoke, type LambdaInvocationResult, type LambdaInvoke } from '..
  *     { "type": "set_segment", "segment": "…" },
  *     { "type": "set_intent", "intent": "…" },
  *     { "type": "handover_to_agent", "agent": "…", "reason": "…" } ],
- *   "usage": { "inputTokens": 1200, "outputTokens": 80 } }
+ *   "usage": { "inputTokens": 1200, "outputTokens": 80 },
+ *   "interactive": { "kind": "buttons", "buttons": [{ "id": "yes", "title": "Sim" }, { "id": "no", "title": "Não" }] } }
  * ```
+ * `interactive` is optional: choices shown under the reply (its body), `kind` `buttons` (`buttons`),
+ * `list` (`button`, `sections` of `{title?, rows: [{id, title, description?}]}`) or `cta_url`
+ * (`displayText`, `url`), each with an optional `header` and `footer` (docs/DESIGN.md#interactive-replies).
+ * A malformed shape breaks the contract; choices beyond WhatsApp's limits go to the customer as text.
  * `reply` is a non-empty string; `actions` is optional. `usage` is optional: the model tokens the
  * function spent on the turn (whole numbers), counted against the customer's daily token budget
  * and emitted as `AgentInputTokens` / `AgentOutputTokens`; without it only the turn budgets apply. Qualification keys are snake_case names
@@ -93,6 +99,7 @@ export interface LambdaAgentResponseV1 {
   readonly reply: string;
   readonly actions?: readonly AgentAction[];
   readonly usage?: TokenUsage;
+  readonly interactive?: InteractiveReply;
 }
 
 export interface LambdaInvokeAgentOptions {
@@ -135,7 +142,7 @@ export class LambdaInvokeAgent implements AgentPort {
       return { reply: this.fallbackReply, actions: [], iterations: 0, stopReason: 'deadline' };
     }
     const response = this.parse(output);
-    return { reply: response.reply, actions: response.actions ?? [], iterations: 1, stopReason: 'completed', ...(response.usage && { usage: response.usage }) };
+    return { reply: response.reply, actions: response.actions ?? [], iterations: 1, stopReason: 'completed', ...(response.usage && { usage: response.usage }), ...(response.interactive && { interactive: response.interactive }) };
   }
 
   /** A version 2 event when the function reads it and the history carries an attachment, a version 1 event otherwise. */
@@ -202,7 +209,7 @@ export class LambdaInvokeAgent implements AgentPort {
   }
 }
 
-const RESPONSE_KEYS = new Set(['reply', 'actions', 'usage']);
+const RESPONSE_KEYS = new Set(['reply', 'actions', 'usage', 'interactive']);
 
 /** The response when it follows contract v1; otherwise `undefined`, with the reasons in `problems`. */
 function parseLambdaAgentResponse(value: unknown, problems: string[], tools: readonly AgentTool[]): LambdaAgentResponseV1 | undefined {
@@ -237,7 +244,9 @@ function parseLambdaAgentResponse(value: unknown, problems: string[], tools: rea
     if (isTokenUsage(body.usage) && Object.keys(body.usage).length === 2) usage = { inputTokens: body.usage.inputTokens, outputTokens: body.usage.outputTokens };
     else problems.push('usage must be an object of exactly inputTokens and outputTokens, whole numbers of 0 or more');
   }
-  return problems.length === 0 ? { reply: body.reply as string, actions, ...(usage && { usage }) } : undefined;
+  const interactive = body.interactive === undefined ? undefined : parseInteractiveReply(body.interactive);
+  if (interactive !== undefined && 'problems' in interactive) problems.push(...interactive.problems.map((problem) => `interactive: ${problem}`));
+  return problems.length === 0 ? { reply: body.reply as string, actions, ...(usage && { usage }), ...(interactive && 'interactive' in interactive && { interactive: interactive.interactive }) } : undefined;
 }
 
 function parseJson(text: string): unknown {

@@ -3,6 +3,7 @@ import { localePreset } from '../../../../lib/contract';
 import type { TokenUsage } from '../../domain/customer-budget';
 import type { CadastralField } from '../../domain/agent-action';
 import { PipelineError } from '../../domain/errors';
+import type { InteractiveReply } from '../../domain/interactive-reply';
 import { fillTemplate } from '../../domain/message-template';
 import type { AgentAction, AgentPort, AgentRequest, AgentResponse, ConversationEntry } from '../../ports/agent';
 
@@ -59,6 +60,10 @@ export class ScriptedAgentFailure extends PipelineError {
  * - `#humano` → `request_human_handoff`
  * - `#fim` → `close_session`
  * - `#falha` → the call throws {@link ScriptedAgentFailure} (every retry fails too: a poison message)
+ *
+ * And choices under the reply (up to the next `#` or line end, options split by `|`, ids `opcao-<n>`):
+ * `#botoes <a> | <b>` → reply buttons; `#lista <a> | <b>` → a list of one section; `#link <label> <url>`
+ * → a link button. Nothing checks WhatsApp's limits here: the turn does.
  *
  * Latency and failures can also be injected through {@link ScriptedAgentOptions}; {@link requests}
  * keeps the latest requests (a bounded number: a warm function must not grow with every turn), so
@@ -140,7 +145,9 @@ function scriptedAnswer(history: readonly ConversationEntry[], { stage, handover
   if (/#fim\b/i.test(text)) actions.push({ type: 'close_session', reason: 'O cliente encerrou a conversa (#fim)' });
 
   const customerMessages = history.filter((entry) => entry.role === 'customer').length;
+  const interactive = scriptedChoices(text);
   return {
+    ...(interactive === undefined ? {} : { interactive }),
     reply: `${stage === undefined ? '' : `[${stage}] `}${fillTemplate(replyTemplate, { messages: turn.join(' | '), count: String(customerMessages) })}`,
     actions,
     iterations: 1,
@@ -148,3 +155,14 @@ function scriptedAnswer(history: readonly ConversationEntry[], { stage, handover
   };
 }
 
+/** The choices `#botoes`, `#lista` or `#link` ask for, as the model would offer them. */
+function scriptedChoices(text: string): InteractiveReply | undefined {
+  const titled = (keyword: string) =>
+    new RegExp(`#${keyword}\\s+([^#\\n]+)`, 'i').exec(text)?.[1].split('|').map((title, index) => ({ id: `opcao-${index + 1}`, title: title.trim() }));
+  const buttons = titled('botoes');
+  if (buttons) return { kind: 'buttons', buttons };
+  const rows = titled('lista');
+  if (rows) return { kind: 'list', button: 'Ver opções', sections: [{ rows }] };
+  const link = /#link\s+([^#\n]+?)\s+(\S+:\/\/\S+)/i.exec(text);
+  return link ? { kind: 'cta_url', displayText: link[1].trim(), url: link[2] } : undefined;
+}

@@ -9,8 +9,7 @@ import {
   type WhatsAppSender,
 } from '../../ports/whatsapp-sender';
 import { classifyEndUserMessagingError } from './end-user-messaging-errors';
-import { CONNECT_PHASE_ERROR_CODES, mediaMessagePayload, readReceiptPayload, templateMessagePayload, textMessagePayload } from './outbound-messages';
-import { splitWhatsAppText } from './whatsapp-text';
+import { CONNECT_PHASE_ERROR_CODES, mediaMessagePayload, readReceiptPayload, replyPayloads, templateMessagePayload } from './outbound-messages';
 
 /** End User Messaging's phone number ids: `phone-number-id-` and a hexadecimal id. */
 const ORIGINATION_PHONE_NUMBER_ID_PATTERN = /^phone-number-id-[0-9a-zA-Z]{1,100}$/;
@@ -102,11 +101,10 @@ export class EndUserMessagingWhatsAppSender implements WhatsAppSender {
   }
 
   async sendText(message: OutboundTextMessage): Promise<SentTextMessage> {
-    const bodies = splitWhatsAppText(message.text, { maxParts: this.options.maxMessagesPerReply });
     const providerMessageIds: string[] = [];
-    for (const body of bodies) {
+    for (const payload of replyPayloads(message, this.options.maxMessagesPerReply)) {
       const partsDelivered = providerMessageIds.length;
-      providerMessageIds.push(requireMessageId(await this.send(message.businessPhoneNumberId, textMessagePayload(message, body), partsDelivered), partsDelivered));
+      providerMessageIds.push(requireMessageId(await this.send(message.businessPhoneNumberId, payload, partsDelivered), partsDelivered));
     }
     return { providerMessageId: providerMessageIds[0], providerMessageIds };
   }

@@ -11,8 +11,7 @@ import {
 } from '../../ports/whatsapp-sender';
 import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
 import { classifyGraphApiError } from './graph-api-errors';
-import { CONNECT_PHASE_ERROR_CODES, mediaMessagePayload, readReceiptPayload, templateMessagePayload, textMessagePayload } from './outbound-messages';
-import { splitWhatsAppText } from './whatsapp-text';
+import { CONNECT_PHASE_ERROR_CODES, mediaMessagePayload, readReceiptPayload, replyPayloads, templateMessagePayload } from './outbound-messages';
 import { fetchSafely, type DestinationRule, UnsafeDestinationError } from '../outbound/safe-destination';
 import { graphApiRoot, graphApiRule } from './graph-api-root';
 
@@ -57,10 +56,9 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
   }
 
   async sendText(message: OutboundTextMessage): Promise<SentTextMessage> {
-    const bodies = splitWhatsAppText(message.text, { maxParts: this.maxMessagesPerReply });
     const providerMessageIds: string[] = [];
-    for (const body of bodies) {
-      const answer = await this.post(message.businessPhoneNumberId, { edge: 'messages', payload: textMessagePayload(message, body) }, providerMessageIds.length);
+    for (const payload of replyPayloads(message, this.maxMessagesPerReply)) {
+      const answer = await this.post(message.businessPhoneNumberId, { edge: 'messages', payload }, providerMessageIds.length);
       providerMessageIds.push(readMessageId(answer, providerMessageIds.length));
     }
     return { providerMessageId: providerMessageIds[0], providerMessageIds };

@@ -7,7 +7,7 @@ import { isObject, joinParts, optionalString, requireArray, requireObject, requi
  * What one customer message says and does, whatever its type: the text the history and the agent
  * read, and what the pipeline does with it besides (docs/DESIGN.md#inbound-message-types).
  */
-export type InboundContent = Pick<InboundTurn, 'text' | 'media' | 'quotedMessageId' | 'reaction' | 'editOf' | 'revokes' | 'unsupported'>;
+export type InboundContent = Pick<InboundTurn, 'text' | 'media' | 'quotedMessageId' | 'choiceId' | 'reaction' | 'editOf' | 'revokes' | 'unsupported'>;
 
 /** What a type's own object (`message[type]`) says; the message's common fields are read apart. */
 type TypeContent = Omit<InboundContent, 'quotedMessageId'>;
@@ -77,10 +77,12 @@ function mediaContent(kind: MediaKind, content: Json): TypeContent {
   return { text: joinParts([`[${kind}]`, filename, caption]), media };
 }
 
-/** A button or list choice reads as its title; a flow's answers as `field: value` lines. */
+/** A button or list choice reads as its title, with the option's id; a flow's answers as `field: value` lines. */
 function interactiveContent(content: Json): TypeContent {
   for (const kind of ['button_reply', 'list_reply'] as const) {
-    if (isObject(content[kind])) return { text: optionalString(content[kind].title) ?? optionalString(content[kind].id) ?? '[interactive]' };
+    if (!isObject(content[kind])) continue;
+    const choiceId = optionalString(content[kind].id);
+    return { text: optionalString(content[kind].title) ?? choiceId ?? '[interactive]', ...(choiceId === undefined ? {} : { choiceId }) };
   }
   if (isObject(content.nfm_reply)) return { text: flowAnswers(content.nfm_reply) };
   return { text: '[interactive]' };

@@ -1,15 +1,49 @@
+import type { InteractiveOption, InteractiveReply } from '../../domain/interactive-reply';
 import { type FilledTemplateParameter, mediaReference } from '../../domain/template-parameters';
 import type { OutboundMediaMessage, OutboundTemplateMessage, OutboundTextMessage, ReadReceipt } from '../../ports/whatsapp-sender';
+import { splitWhatsAppText } from './whatsapp-text';
 
 /**
  * The Cloud API message objects both channels send: the Graph API adapter POSTs them, the End User
  * Messaging adapter passes them through `SendWhatsAppMessage` unchanged.
  */
-export function textMessagePayload(message: OutboundTextMessage, body: string): object {
+function textMessagePayload(message: OutboundTextMessage, body: string): object {
   return {
     ...envelope(message),
     type: 'text',
     text: { body, preview_url: false },
+    ...callbackDataField(message),
+  };
+}
+
+/**
+ * The messages a reply goes out as, in order: one interactive message when it has buttons, a list
+ * or a link button; else its text, split into as many text messages as it needs.
+ */
+export function replyPayloads(message: OutboundTextMessage, maxParts: number | undefined): object[] {
+  if (message.interactive !== undefined) return [interactiveMessagePayload(message, message.interactive)];
+  return splitWhatsAppText(message.text, { maxParts }).map((body) => textMessagePayload(message, body));
+}
+
+/** Meta's `interactive` object: `button`, `list` or `cta_url`, the reply's text as its body. */
+function interactiveMessagePayload(message: OutboundTextMessage, interactive: InteractiveReply): object {
+  const option = ({ id, title, description }: InteractiveOption) => ({ id, title, ...(description === undefined ? {} : { description }) });
+  const action =
+    interactive.kind === 'buttons'
+      ? { buttons: interactive.buttons.map(({ id, title }) => ({ type: 'reply', reply: { id, title } })) }
+      : interactive.kind === 'list'
+        ? { button: interactive.button, sections: interactive.sections.map((section) => ({ ...(section.title === undefined ? {} : { title: section.title }), rows: section.rows.map(option) })) }
+        : { name: 'cta_url', parameters: { display_text: interactive.displayText, url: interactive.url } };
+  return {
+    ...envelope(message),
+    type: 'interactive',
+    interactive: {
+      type: interactive.kind === 'buttons' ? 'button' : interactive.kind,
+      ...(interactive.header === undefined ? {} : { header: { type: 'text', text: interactive.header } }),
+      body: { text: message.text },
+      ...(interactive.footer === undefined ? {} : { footer: { text: interactive.footer } }),
+      action,
+    },
     ...callbackDataField(message),
   };
 }

@@ -99,6 +99,10 @@ export interface HistoryEntry {
   readonly replyTo?: string;
   /** The documents an agent reply's knowledge searches drew on. */
   readonly knowledgeSources?: readonly string[];
+  /** Buttons, a list or a link button the customer saw under `text`. */
+  readonly interactive?: Message['interactive'];
+  /** A customer's tap: the option's id (`text` is its title). */
+  readonly choiceId?: string;
 }
 
 export interface ActiveConversationsDependencies {
@@ -187,6 +191,8 @@ export function historyEntryOf(message: Message, rates?: MetaRateTable, modelPri
     agentCost: modelPrices && message.llm && agentReplyCostOf(message.llm, modelPrices),
     replyTo: message.role === 'assistant' ? message.replyToMessageId : undefined,
     knowledgeSources: message.knowledgeSources,
+    interactive: message.interactive,
+    choiceId: message.choiceId,
   };
 }
 

@@ -1,4 +1,5 @@
 import { callbackDataOf } from '../../domain/callback-data';
+import { type InteractiveReply, interactiveProblems } from '../../domain/interactive-reply';
 import type { Message } from '../../domain/message';
 import type { Operator } from '../../domain/operator';
 import { type OutboundAttachment, outboundAttachmentText } from '../../domain/outbound-attachment';
@@ -56,10 +57,15 @@ export class OperatorReplies {
     this.conversations = new ActiveConversations(deps);
   }
 
-  /** Sends the operator's text and records it as sent. Nothing is recorded when WhatsApp refuses. */
-  async reply(operator: Operator, customerId: string, text: string): Promise<HistoryEntry> {
+  /**
+   * Sends the operator's text — with reply buttons of these titles, when there are any — and records
+   * it as sent. Buttons beyond WhatsApp's limits are refused before anything is read or sent; nothing
+   * is recorded when WhatsApp refuses.
+   */
+  async reply(operator: Operator, customerId: string, text: string, buttonTitles: readonly string[] = []): Promise<HistoryEntry> {
+    const interactive = operatorButtons(text, buttonTitles);
     const session = await this.answerableInsideWindow(operator, customerId);
-    return this.sendUnderLock(operator, session, { text, send: (address) => this.deps.whatsapp.sendText({ ...address, text }) });
+    return this.sendUnderLock(operator, session, { text, interactive, send: (address) => this.deps.whatsapp.sendText({ ...address, text, interactive }) });
   }
 
   /**
@@ -156,11 +162,11 @@ export class OperatorReplies {
   private async sendUnderLock(
     operator: Operator,
     session: Session,
-    message: { readonly text: string; readonly template?: TemplateRef; readonly send: (address: CustomerAddress) => Promise<SentTextMessage> },
+    message: { readonly text: string; readonly template?: TemplateRef; readonly interactive?: InteractiveReply; readonly send: (address: CustomerAddress) => Promise<SentTextMessage> },
   ): Promise<HistoryEntry> {
     const { customerId } = session;
     return this.underSendLock(operator, session, async (replied) => {
-      const recorded = await sendOutOfTurn(this.deps, session, { role: 'operator', text: message.text, operatorPhone: operator.phone, template: message.template }, (callbackData) =>
+      const recorded = await sendOutOfTurn(this.deps, session, { role: 'operator', text: message.text, operatorPhone: operator.phone, template: message.template, interactive: message.interactive }, (callbackData) =>
         message.send({ ...addressOf(session), callbackData }).catch((error: unknown) => {
           throw sendFailure(error);
         }),
@@ -197,6 +203,15 @@ export class OperatorReplies {
       await this.deps.sessions.releaseHumanSendLock(session, lockId, repliedAt);
     }
   }
+}
+
+/** An operator's reply buttons, tapped as `option-<n>`; none without titles. Throws `invalid` naming what breaks a WhatsApp limit. */
+function operatorButtons(text: string, titles: readonly string[]): InteractiveReply | undefined {
+  if (titles.length === 0) return undefined;
+  const interactive: InteractiveReply = { kind: 'buttons', buttons: titles.map((title, index) => ({ id: `option-${index + 1}`, title })) };
+  const problems = interactiveProblems(text, interactive);
+  if (problems.length > 0) throw new OperatorActionError('invalid', `WhatsApp would refuse these buttons: ${problems.join('; ')}`);
+  return interactive;
 }
 
 /** Where a send to the session's customer goes: the number they wrote to, and how they are addressed. */

@@ -13,7 +13,7 @@ export interface OutOfTurnMessageDependencies {
   readonly ids: IdGenerator;
 }
 
-export type OutOfTurnContent = Pick<Message, 'text' | 'operatorPhone' | 'template'> & { readonly role: 'operator' | 'system' };
+export type OutOfTurnContent = Pick<Message, 'text' | 'operatorPhone' | 'template' | 'interactive'> & { readonly role: 'operator' | 'system' };
 
 /** Where a message sent outside a turn goes in the history: now, and after everything in it. */
 export async function outOfTurnPlacement(deps: Pick<OutOfTurnMessageDependencies, 'messages' | 'clock' | 'ids'>, customerId: string): Promise<Pick<Message, 'customerId' | 'messageId' | 'timestamp'>> {
@@ -50,6 +50,7 @@ export async function sendOutOfTurn(
     sentAt: isoMicros(deps.clock.now()),
     operatorPhone: content.operatorPhone,
     template: content.template,
+    ...(content.interactive === undefined ? {} : { interactive: content.interactive }),
   };
   await deps.messages.append(message);
   await deps.receipts.advanceHistoryWatermark(session.customerId, message.timestamp);

@@ -1,4 +1,5 @@
 import type { CompletedInbound, LatestInbound, PendingInbound } from '../../domain/inbound-receipt';
+import type { InteractiveReply } from '../../domain/interactive-reply';
 import type { LlmUsage, Message, MessageRole, OutboundRef } from '../../domain/message';
 import type { Session, SessionState } from '../../domain/session';
 import type { IsoTimestamp } from '../../domain/timestamps';
@@ -89,6 +90,8 @@ export interface OutboundReply {
   readonly llm?: LlmUsage;
   /** Where the knowledge-base passages the agent was given came from. */
   readonly knowledgeSources?: readonly string[];
+  /** Buttons, a list or a link button under the text, within WhatsApp's limits. */
+  readonly interactive?: InteractiveReply;
 }
 
 /** What a turn persists: the session as it leaves it and its reply, with the conditions of the latest-message guard. */

@@ -1,5 +1,6 @@
 import type { ConverseCommandInput, ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import { AGENT_TOOLS } from '../../../../lambda/core/adapters/agent/agent-actions';
+import { CHOICES_TOOL_SPEC } from '../../../../lambda/core/adapters/agent/choices-tool';
 import { DEFAULT_FALLBACK_REPLY } from '../../../../lambda/core/adapters/agent/agent-deadline';
 import { BedrockConverseAgent, SESSION_CONTEXT_CLOSING, SESSION_CONTEXT_OPENING, toConverseMessages, type ConverseCall } from '../../../../lambda/core/adapters/agent/bedrock-converse-agent';
 import { AgentInvocationError, type AgentRequest, type ConversationEntry } from '../../../../lambda/core/ports/agent';
@@ -49,7 +50,7 @@ describe('a plain reply', () => {
         system: [{ text: request.systemPrompt }],
         messages: [userMessage],
         toolConfig: {
-          tools: AGENT_TOOLS.map((tool) => ({ toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: tool.inputSchema } } })),
+          tools: [...AGENT_TOOLS.map((tool) => ({ toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: tool.inputSchema } } })), CHOICES_TOOL_SPEC],
         },
         inferenceConfig: { maxTokens: 1024 },
       },
@@ -72,7 +73,7 @@ describe('a plain reply', () => {
     await new BedrockConverseAgent({ modelId: MODEL_ID, converse }).respond(request);
 
     const tools = requests[0].toolConfig?.tools ?? [];
-    expect(tools.map((tool) => tool.toolSpec?.name)).toEqual(['record_out_of_portfolio_demand', 'update_qualification', 'request_human_handoff', 'close_session', 'update_cadastral_data', 'set_segment', 'set_intent']);
+    expect(tools.map((tool) => tool.toolSpec?.name)).toEqual(['record_out_of_portfolio_demand', 'update_qualification', 'request_human_handoff', 'close_session', 'update_cadastral_data', 'set_segment', 'set_intent', 'offer_choices']);
     expect(tools[2].toolSpec?.inputSchema).toEqual({
       json: {
         type: 'object',
@@ -204,6 +205,36 @@ describe('tool use', () => {
   });
 });
 
+describe('choices under the reply', () => {
+  /** The model calls `offer_choices` with `input`, then writes its reply (the recorded handoff turn, renamed). */
+  async function offering(input: unknown) {
+    const offer = fixture<ConverseCommandOutput>('bedrock', 'tool-use-handoff');
+    const toolUse = offer.output?.message?.content?.[1].toolUse;
+    if (toolUse) Object.assign(toolUse, { name: 'offer_choices', input });
+    const requests: ConverseCommandInput[] = [];
+    const answers = [offer, fixture<ConverseCommandOutput>('bedrock', 'reply-after-handoff')];
+    const converse: ConverseCall = async (request) => (requests.push(structuredClone(request)), answers.shift()!);
+    return { response: await new BedrockConverseAgent({ modelId: MODEL_ID, converse }).respond(request), requests };
+  }
+
+  it('returns the buttons the model offered with its reply, as no action', async () => {
+    const buttons = { kind: 'buttons', buttons: [{ id: 'sangue', title: 'Sangue' }, { id: 'saliva', title: 'Saliva' }] };
+    const { response, requests } = await offering(buttons);
+
+    expect(response.interactive).toEqual(buttons);
+    expect(response.actions).toEqual([]);
+    expect(response.reply).not.toBe(DEFAULT_FALLBACK_REPLY);
+    expect(requests[1].messages?.[2].content?.[0].toolResult).toMatchObject({ content: [{ json: { recorded: true } }] });
+  });
+
+  it('answers a malformed offer with an error result the model can correct, and returns no choices', async () => {
+    const { response, requests } = await offering({ kind: 'buttons', buttons: [{ title: 'Sangue' }] });
+
+    expect(response.interactive).toBeUndefined();
+    expect(requests[1].messages?.[2].content?.[0].toolResult).toMatchObject({ status: 'error', content: [{ text: expect.stringContaining('buttons[0].id must be a non-empty string') }] });
+  });
+});
+
 describe('qualification data', () => {
   it('reaches the model as delimited data in the user turn, never in the system prompt, and cannot close its block', async () => {
     const { converse, requests } = replay('plain-reply');
@@ -331,7 +362,7 @@ describe('prompt caching', () => {
       messages: [{ role: 'user', content: [sessionContext, { text: 'Oi, vocês fazem sequenciamento?' }, CACHE_POINT] }],
     });
     const tools = requests[0].toolConfig?.tools ?? [];
-    expect(tools).toHaveLength(AGENT_TOOLS.length + 1);
+    expect(tools).toHaveLength(AGENT_TOOLS.length + 2);
     expect(tools.at(-1)).toEqual(CACHE_POINT);
   });
 

@@ -133,6 +133,14 @@ it('takes the token usage the function reports, for the customer budget and the 
   });
 });
 
+it('takes the choices the function offers under its reply', async () => {
+  const { invoke } = answering('{"reply":"Qual coleta?","interactive":{"kind":"buttons","buttons":[{"id":"sangue","title":"Sangue"}]}}');
+  expect(await new LambdaInvokeAgent({ functionName: FUNCTION_NAME, invoke }).respond(request)).toMatchObject({
+    reply: 'Qual coleta?',
+    interactive: { kind: 'buttons', buttons: [{ id: 'sangue', title: 'Sangue' }] },
+  });
+});
+
 it.each([
   { problem: 'a payload that is not JSON', payload: 'Task timed out', expected: 'the response must be a JSON object' },
   { problem: 'a JSON array', payload: '[]', expected: 'the response must be a JSON object' },
@@ -140,6 +148,8 @@ it.each([
   { problem: 'a blank reply', payload: '{"reply":"  "}', expected: 'reply must be a non-empty string' },
   { problem: 'an unknown key', payload: '{"reply":"Oi","handoff":true}', expected: 'unknown key "handoff"' },
   { problem: 'actions that are not an array', payload: '{"reply":"Oi","actions":{}}', expected: 'actions must be an array' },
+  { problem: 'choices of an unknown kind', payload: '{"reply":"Oi","interactive":{"kind":"carousel"}}', expected: 'interactive: kind must be one of buttons, list, cta_url' },
+  { problem: 'a button without an id', payload: '{"reply":"Oi","interactive":{"kind":"buttons","buttons":[{"title":"Sim"}]}}', expected: 'interactive: buttons[0].id must be a non-empty string' },
   { problem: 'usage that is not token counts', payload: '{"reply":"Oi","usage":{"inputTokens":-1,"outputTokens":2}}', expected: 'usage must be an object of exactly inputTokens and outputTokens' },
   { problem: 'usage with an extra field', payload: '{"reply":"Oi","usage":{"inputTokens":1,"outputTokens":2,"cost":3}}', expected: 'usage must be an object of exactly inputTokens and outputTokens' },
   { problem: 'an action that is not an object', payload: '{"reply":"Oi","actions":["close_session"]}', expected: 'actions[0] must be an object' },

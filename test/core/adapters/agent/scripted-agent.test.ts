@@ -97,6 +97,22 @@ describe('keywords', () => {
   });
 });
 
+describe('choices', () => {
+  it.each([
+    ['#botoes Sim | Não', { kind: 'buttons', buttons: [{ id: 'opcao-1', title: 'Sim' }, { id: 'opcao-2', title: 'Não' }] }],
+    ['#lista Hemograma | TSH', { kind: 'list', button: 'Ver opções', sections: [{ rows: [{ id: 'opcao-1', title: 'Hemograma' }, { id: 'opcao-2', title: 'TSH' }] }] }],
+    ['#link Acompanhar https://example.com/p/1', { kind: 'cta_url', displayText: 'Acompanhar', url: 'https://example.com/p/1' }],
+  ])('%s offers them under the reply', async (text, interactive) => {
+    const response = await new ScriptedAgent().respond(requestWith(customer(`Qual? ${text}`)));
+    expect(response.interactive).toEqual(interactive);
+    expect(response.reply).toContain('Qual?');
+  });
+
+  it('offers none without a keyword', async () => {
+    expect((await new ScriptedAgent().respond(requestWith(customer('Oi')))).interactive).toBeUndefined();
+  });
+});
+
 describe('as a stage', () => {
   it('opens its replies with its name and hands over only to the stages it knows, the first one named', async () => {
     const agent = new ScriptedAgent({ stage: 'qualificacao', handoverTargets: ['cadastro', 'vendas'] });

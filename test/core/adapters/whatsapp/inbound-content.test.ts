@@ -59,12 +59,12 @@ describe('inbound content: what each Meta message type reads as and does', () =>
     });
   });
 
-  test('button reply: its title, quoting the message whose button it was', () => {
-    expect(typed('button-reply')).toEqual({ messageType: 'interactive', text: 'Yes, book it', quotedMessageId: 'wamid.OUTBOUND-BUTTONS' });
+  test('button reply: its title and id, quoting the message whose button it was', () => {
+    expect(typed('button-reply')).toEqual({ messageType: 'interactive', text: 'Yes, book it', choiceId: 'confirm-yes', quotedMessageId: 'wamid.OUTBOUND-BUTTONS' });
   });
 
-  test('list reply: the chosen row', () => {
-    expect(typed('list-reply')).toMatchObject({ text: 'DNA paternity' });
+  test('list reply: the chosen row, by title and id', () => {
+    expect(typed('list-reply')).toMatchObject({ text: 'DNA paternity', choiceId: 'exam-dna' });
   });
 
   test("flow reply: the answers of response_json as fields, without Meta's flow token", () => {

@@ -48,6 +48,7 @@ export function receiptToItem(receipt: InboundReceipt): Item {
     text: turn.text,
     media: turn.media && mediaToMap(turn.media),
     quoted_message_id: turn.quotedMessageId,
+    choice_id: turn.choiceId,
     edit_of: turn.editOf,
     unsupported: turn.unsupported,
     phone_number_id: turn.businessPhoneNumberId,
@@ -71,6 +72,7 @@ export function receiptFromItem(item: Item): InboundReceipt {
   const media = read.optionalMap('media');
   const quotedMessageId = read.optionalString('quoted_message_id');
   const editOf = read.optionalString('edit_of');
+  const choiceId = read.optionalString('choice_id');
   const turn: InboundTurn = {
     customerId: read.string('phone_number'),
     customerIdKind: read.optionalOneOf('customer_id_kind', CUSTOMER_ID_KINDS) ?? 'phone',
@@ -82,6 +84,7 @@ export function receiptFromItem(item: Item): InboundReceipt {
     ...(media === undefined ? {} : { media: inboundMediaFromMap(media, EntityType.inboundReceipt) }),
     ...(quotedMessageId === undefined ? {} : { quotedMessageId }),
     ...(editOf === undefined ? {} : { editOf }),
+    ...(choiceId === undefined ? {} : { choiceId }),
     ...(read.raw('unsupported') === true ? { unsupported: true } : {}),
     businessPhoneNumberId: read.optionalString('phone_number_id') ?? '',
     displayPhoneNumber: read.optionalString('display_phone_number'),

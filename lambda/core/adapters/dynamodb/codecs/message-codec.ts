@@ -1,6 +1,7 @@
 import type { DeliveryStatus, LlmUsage, Message, MessageDirection, MessageRole } from '../../../domain/message';
 import { RECEIPT_STATUSES } from '../../../domain/delivery-receipt';
 import type { MetaPricing } from '../../../domain/meta-fee';
+import { parseInteractiveReply } from '../../../domain/interactive-reply';
 import { isoMicros } from '../../../domain/timestamps';
 import type { Item } from '../dynamo-kit';
 import { ENTITY_TYPE, EntityType, llmMessageIndexKey, messageKey, shardedLlmMessageIndexKey } from '../keys';
@@ -31,6 +32,8 @@ export const MessageAttribute = {
   editedAt: 'edited_at',
   revokedAt: 'revoked_at',
   knowledgeSources: 'knowledge_sources',
+  choiceId: 'choice_id',
+  interactive: 'interactive',
 } as const;
 
 const DIRECTIONS: readonly MessageDirection[] = ['inbound', 'outbound'];
@@ -74,6 +77,8 @@ export function messageToItem(message: Message, shardedIndexKey = false): Item {
     failure_notice_for: message.failureNoticeFor,
     media: message.media && mediaToMap(message.media),
     quoted_message_id: message.quotedMessageId,
+    choice_id: message.choiceId,
+    interactive: message.interactive,
     reaction_emoji: message.reaction?.emoji,
     reaction_at: optionalIso(message.reaction?.at),
     edited_at: optionalIso(message.editedAt),
@@ -103,6 +108,8 @@ export function messageFromItem(item: Item): Message {
   const media = read.optionalMap(MessageAttribute.media);
   const reactionEmoji = read.optionalString(MessageAttribute.reactionEmoji);
   const reactionAt = read.optionalTimestamp(MessageAttribute.reactionAt);
+  const interactive = read.optionalMap(MessageAttribute.interactive);
+  const parsedInteractive = interactive && parseInteractiveReply(interactive);
   return {
     customerId: read.string(MessageAttribute.customerId),
     sessionId: read.string('session_id'),
@@ -127,6 +134,8 @@ export function messageFromItem(item: Item): Message {
     failureNoticeFor: read.optionalString('failure_notice_for'),
     media: media && storedMediaFromMap(media),
     quotedMessageId: read.optionalString(MessageAttribute.quotedMessageId),
+    choiceId: read.optionalString(MessageAttribute.choiceId),
+    interactive: parsedInteractive && 'interactive' in parsedInteractive ? parsedInteractive.interactive : undefined,
     reaction: reactionEmoji === undefined || reactionAt === undefined ? undefined : { emoji: reactionEmoji, at: reactionAt },
     editedAt: read.optionalTimestamp(MessageAttribute.editedAt),
     revokedAt: read.optionalTimestamp(MessageAttribute.revokedAt),
