@@ -221,7 +221,8 @@ class NotificationReader {
       this.handovers += 1;
       return;
     }
-    if (changeObject.field !== undefined && !MESSAGE_FIELDS.has(String(changeObject.field))) {
+    // A field of another type is another field: `String()` of an object whose `toString` is not a function throws.
+    if (changeObject.field !== undefined && !(typeof changeObject.field === 'string' && MESSAGE_FIELDS.has(changeObject.field))) {
       this.ignored += 1;
       return;
     }

@@ -116,6 +116,12 @@ describe('parseWebhookPayload', () => {
     expect(parseWebhookPayload(body, receivedAt)).toEqual({ turns: [], statuses: [], ignored: 2, unreadable: 0 });
   });
 
+  test('a field that is not a string is another field, ignored, whatever it holds', () => {
+    const change = (field: unknown) => ({ field, value: { metadata: { phone_number_id: '1' }, messages: [{ from: '1', id: 'wamid.X', timestamp: '1', type: 'text', text: { body: 'oi' } }] } });
+    const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: '1', changes: [change({ toString: [] }), change(['messages']), change(7)] }] });
+    expect(parseWebhookPayload(body, receivedAt)).toEqual({ turns: [], statuses: [], ignored: 3, unreadable: 0 });
+  });
+
   test('template status changes are read, dated by the entry; an unknown event or a malformed one is ignored', () => {
     const change = (value: object) => ({ field: 'message_template_status_update', value });
     const body = JSON.stringify({
