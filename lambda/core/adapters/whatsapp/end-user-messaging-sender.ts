@@ -10,6 +10,7 @@ import {
 } from '../../ports/whatsapp-sender';
 import { classifyEndUserMessagingError } from './end-user-messaging-errors';
 import { CONNECT_PHASE_ERROR_CODES, mediaMessagePayload, readReceiptPayload, templateMessagePayload, textMessagePayload } from './outbound-messages';
+import { sendPaced } from './paced-parts';
 import { splitWhatsAppText } from './whatsapp-text';
 
 /** End User Messaging's phone number ids: `phone-number-id-` and a hexadecimal id. */
@@ -84,6 +85,8 @@ export interface EndUserMessagingSenderOptions {
   readonly metaApiVersion: string;
   /** A longer reply is split into at most this many messages (the last one truncated). Default 5. */
   readonly maxMessagesPerReply?: number;
+  /** How the sender waits before sending again after Meta refused it for its pace. Default: node's timers. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -103,12 +106,7 @@ export class EndUserMessagingWhatsAppSender implements WhatsAppSender {
 
   async sendText(message: OutboundTextMessage): Promise<SentTextMessage> {
     const bodies = splitWhatsAppText(message.text, { maxParts: this.options.maxMessagesPerReply });
-    const providerMessageIds: string[] = [];
-    for (const body of bodies) {
-      const partsDelivered = providerMessageIds.length;
-      providerMessageIds.push(requireMessageId(await this.send(message.businessPhoneNumberId, textMessagePayload(message, body), partsDelivered), partsDelivered));
-    }
-    return { providerMessageId: providerMessageIds[0], providerMessageIds };
+    return sendPaced(bodies, async (body, partsDelivered) => requireMessageId(await this.send(message.businessPhoneNumberId, textMessagePayload(message, body), partsDelivered), partsDelivered), this.options.sleep);
   }
 
   async sendTemplate(message: OutboundTemplateMessage): Promise<SentTextMessage> {
