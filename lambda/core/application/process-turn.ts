@@ -124,7 +124,7 @@ export class ProcessTurn {
     this.outbox = new OutboxSettlement(deps);
     this.results = new TurnResults(deps, this.outbox);
     this.history = new TurnHistory(deps);
-    this.gates = new TurnGates(deps, settings.unsupportedMessageText, { settleMs: settings.burstSettleMs, deliveryReserveMs: settings.deliveryReserveMs });
+    this.gates = new TurnGates(deps, settings.unsupportedMessageText, { settleMs: settings.burstSettleMs, pollMs: settings.burstSettlePollMs, deliveryReserveMs: settings.deliveryReserveMs });
     this.failure = new TurnFailure(deps, this.results, new FailureNotice(deps), settings.fallbackText);
     this.traces = new TurnTraces(deps.checkpoints, deps.clock);
   }
@@ -243,7 +243,8 @@ export class ProcessTurn {
 
   /** A verdict that leaves the messages unanswered: they are completed, unless a newer message's turn will drain them. */
   private async leaveUnanswered(turn: GateTurn, verdict: Unanswered): Promise<TurnReport> {
-    if (verdict.keepPending !== true) await this.results.complete(turn.latest, turn.pending);
+    if (verdict.keepPending === true) return { outcome: verdict.outcome, drained: 0, ...verdict.report };
+    await this.results.complete(turn.latest, turn.pending);
     return { outcome: verdict.outcome, drained: turn.pending.length, ...verdict.report };
   }
 

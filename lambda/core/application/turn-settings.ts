@@ -72,6 +72,8 @@ export interface TurnSettings {
   readonly deliveryReserveMs: number;
   /** How long the customer must have been quiet before the agent is asked (the burst settle wait); 0: never wait. */
   readonly burstSettleMs: number;
+  /** How often a turn in the settle wait re-reads the customer's marker. */
+  readonly burstSettlePollMs: number;
   /** Time a memory fold leaves the agent's own call: a fold that would run later is not tried. */
   readonly agentReserveAfterFoldMs: number;
   /** Messages of the session the agent is shown. */
@@ -99,6 +101,7 @@ export const DEFAULT_TURN_SETTINGS: TurnSettings = {
   deliveryReserveMs: 15_000,
   // The deployment's default is the plan's (settings-document.ts); a turn composed without one does not wait.
   burstSettleMs: 0,
+  burstSettlePollMs: 500,
   agentReserveAfterFoldMs: 30_000,
   historyLimit: 50,
   historyMaxCharacters: COST_GUARD_DEFAULTS.historyMaxCharacters,

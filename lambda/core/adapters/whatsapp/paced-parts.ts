@@ -21,7 +21,7 @@ export function isPacingRefusal(error: unknown): boolean {
 }
 
 /**
- * Sends the messages of one reply (its parts, or one template) one after another; a pacing refusal
+ * Sends the messages of one text reply (its parts) one after another; a pacing refusal
  * is retried after {@link PACING_BACKOFF_MS}, so a part WhatsApp accepted is never sent again — the
  * queue's redelivery would resend the reply from its first part — and a customer briefly over the
  * pair rate gets the reply a few seconds late instead of a visibility timeout later.

@@ -4,12 +4,11 @@ import type { Clock } from '../../ports/clock';
 import type { InboundReceiptRepository } from '../../ports/repositories';
 import type { GateTurn, GateVerdict, TurnGate } from './turn-gate';
 
-/** How often the waiting turn re-reads the marker: a newer message frees the customer's queue group within this. */
-export const SETTLE_POLL_MS = 500;
-
 export interface BurstSettleSettings {
   /** How long the customer must have been quiet before the agent is asked; 0: never wait. */
   readonly settleMs: number;
+  /** How often the waiting turn re-reads the marker: a newer message frees the customer's queue group within this. */
+  readonly pollMs: number;
   /** Time kept back from the invocation deadline for persisting and sending (the agent's deadline is the rest). */
   readonly deliveryReserveMs: number;
 }
@@ -46,7 +45,7 @@ export class BurstSettleGate implements TurnGate {
     if (until <= this.now()) return undefined;
     void showTyping();
     for (let now = this.now(); now < until; now = this.now()) {
-      await this.sleep(Math.min(SETTLE_POLL_MS, until - now));
+      await this.sleep(Math.min(this.settings.pollMs, until - now));
       const latest = await this.deps.receipts.getLatest(last.customerId).catch(() => undefined);
       if (latest === undefined) return undefined;
       const superseded = supersededDuringSettle(latest, last.messageId);
