@@ -1,4 +1,11 @@
-import type { GraphApiFailure } from './fake-graph-api';
+/** A Graph API error answer of the fake's (`GraphApiFailure` of fake-graph-api.ts, which imports this module). */
+export interface PaceRefusalAnswer {
+  readonly httpStatus: number;
+  readonly code: number;
+  readonly message: string;
+  /** `error_data.details`. */
+  readonly details: string;
+}
 
 /** Meta's refusals of a send for its pace, as the Cloud API answers them (HTTP 400, Meta's code and details). */
 export const PACE_REFUSALS = {
@@ -11,7 +18,7 @@ export const PACE_REFUSALS = {
   },
   /** The business number's throughput: 80 messages a second by default, inbound included. */
   throughput: { httpStatus: 400, code: 130429, message: '(#130429) Rate limit hit', details: 'Cloud API message throughput has been reached.' },
-} as const satisfies Readonly<Record<string, GraphApiFailure>>;
+} as const satisfies Readonly<Record<string, PaceRefusalAnswer>>;
 
 export type PaceRefusal = keyof typeof PACE_REFUSALS;
 
@@ -29,7 +36,7 @@ export class FakePaceRefusals {
   }
 
   /** The refusal the send to `recipient` gets, if one waits (it is used up). */
-  take(recipient: string): GraphApiFailure | undefined {
+  take(recipient: string): PaceRefusalAnswer | undefined {
     const refusal = this.waiting.get(recipient)?.shift();
     return refusal === undefined ? undefined : PACE_REFUSALS[refusal];
   }

@@ -16,12 +16,10 @@ export interface BurstSettleSettings {
 export interface BurstSettleDependencies {
   readonly receipts: Pick<InboundReceiptRepository, 'getLatest'>;
   readonly clock: Clock;
-  /** @default node's timers */
-  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /**
- * One answer per burst (docs/DESIGN.md#the-turns-gates): while the customer is still writing, the
+ * One answer per burst (docs/DESIGN.md#one-answer-per-burst): while the customer is still writing, the
  * turn waits — bounded by `settleUntil` — re-reading the marker, with the typing indicator on. A
  * newer message ends the turn without the agent: its own record's turn answers the whole burst.
  * A quiet customer, or a marker that cannot be read (the persist guard still decides), lets the
@@ -30,14 +28,11 @@ export interface BurstSettleDependencies {
 export class BurstSettleGate implements TurnGate {
   readonly name = 'burst_settle';
   readonly step = 'with_history';
-  private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(
     private readonly settings: BurstSettleSettings,
     private readonly deps: BurstSettleDependencies,
-  ) {
-    this.sleep = deps.sleep ?? ((ms) => sleepFor(ms));
-  }
+  ) {}
 
   async check({ pending, last, deadline, showTyping }: GateTurn): Promise<GateVerdict | undefined> {
     const agentDeadline = deadline - this.settings.deliveryReserveMs;
@@ -45,7 +40,7 @@ export class BurstSettleGate implements TurnGate {
     if (until <= this.now()) return undefined;
     void showTyping();
     for (let now = this.now(); now < until; now = this.now()) {
-      await this.sleep(Math.min(this.settings.pollMs, until - now));
+      await sleepFor(Math.min(this.settings.pollMs, until - now));
       const latest = await this.deps.receipts.getLatest(last.customerId).catch(() => undefined);
       if (latest === undefined) return undefined;
       const superseded = supersededDuringSettle(latest, last.messageId);
