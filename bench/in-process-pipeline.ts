@@ -15,6 +15,7 @@ import type { WebhookHandler } from '../lambda/composition/webhook';
 import { FakeGraphApi } from '../local/fake-whatsapp/fake-graph-api';
 import { createAgentTable, createTurnQueues } from '../local/servers/local-resources';
 import { startDynamoDbLocal, startSqsEmulator } from '../local/servers/local-servers';
+import { ANSWER_AT_ONCE } from './measurement';
 
 export interface InProcessPipeline {
   readonly fake: FakeGraphApi;
@@ -57,6 +58,7 @@ const UNREAD_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:
 export function inProcessSettings(pipeline: InProcessPipeline, choices: Pick<DeploymentOptions, 'keyLayout' | 'media' | 'operatorPlane'> = {}): WebhookSettings & OrchestratorSettings {
   const plan = writeDeploymentPlan({
     ...choices,
+    ...ANSWER_AT_ONCE,
     resources: { tableName: pipeline.tableName, turnQueueUrl: pipeline.turnQueueUrl, deadLetterQueueUrl: pipeline.turnQueueUrl },
     observability: { serviceName: pipeline.tableName, metricsNamespace: PIPELINE_DEFAULTS.serviceName, logLevel: 'SILENT', tracing: false },
     channel: { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: UNREAD_SECRET_ARN, apiBaseUrl: pipeline.fake.baseUrl },

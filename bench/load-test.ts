@@ -16,7 +16,7 @@ import { startLocalPipeline, type LocalPipeline, type LocalPipelineOptions } fro
 import type { InvocationReport } from '../local/runtime/sqs-event-source';
 import { SqsDeadLetterQueue } from '../lambda/core/adapters/sqs/sqs-dead-letter-queue';
 import { RedriveDeadLetters } from '../lambda/core/application/redrive-dead-letters';
-import { percentile } from './measurement';
+import { ANSWER_AT_ONCE, percentile } from './measurement';
 
 export interface LoadOptions {
   readonly customers: number;
@@ -112,6 +112,7 @@ export async function runLoadTest(options: LoadOptions, log: (line: string) => v
     maxConcurrency: options.orchestratorConcurrency,
     logLevel: 'SILENT',
     onInvocation: (report) => invocations.push(report),
+    ...ANSWER_AT_ONCE,
   });
   const deadline = Date.now() + options.timeoutMs;
   let unknownOutcomesInjected = 0;

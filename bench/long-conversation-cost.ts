@@ -9,7 +9,7 @@ import { promptCachingSupportOf } from '../lib/contract/prompt-caching';
 import { addTotals, FakeConverseModel, type ModelTotals } from '../local/fake-bedrock/fake-converse-model';
 import { FakeSummarizingModel } from '../local/fake-bedrock/fake-summarizing-model';
 import { startLocalPipeline } from '../local/runtime/local-pipeline';
-import { newCustomers, UNREACHED_BUDGET } from './measurement';
+import { ANSWER_AT_ONCE, newCustomers, UNREACHED_BUDGET } from './measurement';
 
 const TURNS = 60;
 const MODEL_ID = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
@@ -52,7 +52,7 @@ export async function longConversation(endpoints: { readonly dynamoDb: string; r
     promptCaching: promptCachingSupportOf(MODEL_ID),
     ...(memory && { memory: { foldEveryTurns: 5, summarizer: new BedrockConversationSummarizer({ modelId: MODEL_ID, converse: summarizing.converse }) } }),
   });
-  const pipeline = await startLocalPipeline({ dynamoDbEndpoint: endpoints.dynamoDb, sqsEndpoint: endpoints.sqs, environment: `long${memory ? 'memory' : 'sliding'}`, logLevel: 'SILENT', agent, customerBudget: UNREACHED_BUDGET });
+  const pipeline = await startLocalPipeline({ dynamoDbEndpoint: endpoints.dynamoDb, sqsEndpoint: endpoints.sqs, environment: `long${memory ? 'memory' : 'sliding'}`, logLevel: 'SILENT', agent, customerBudget: UNREACHED_BUDGET, ...ANSWER_AT_ONCE });
   try {
     const [customer] = newCustomers(1);
     const figures: TurnFigures[] = [];

@@ -20,6 +20,12 @@ export interface Summary {
  */
 export const UNREACHED_BUDGET = { turnsPerMinute: 1_000_000, turnsPerHour: 1_000_000, agentTokensPerDay: 1_000_000_000 } as const;
 
+/**
+ * The benchmarks measure the pipeline's own work, comparable across versions: their turns answer
+ * at once, without the burst settle wait (`npm run bench:burst` measures what the wait does).
+ */
+export const ANSWER_AT_ONCE = { burstSettleMs: 0 } as const;
+
 /** Nearest-rank percentile (the value below which `p` % of the samples fall). */
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return Number.NaN;

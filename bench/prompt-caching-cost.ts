@@ -11,7 +11,7 @@ import { addTotals, FakeConverseModel, type ModelTotals } from '../local/fake-be
 import { startLocalPipeline } from '../local/runtime/local-pipeline';
 import { startDynamoDbLocal, startSqsEmulator } from '../local/servers/local-servers';
 import { billedEquivalent, longConversation, reportLongConversation } from './long-conversation-cost';
-import { newCustomers, UNREACHED_BUDGET } from './measurement';
+import { ANSWER_AT_ONCE, newCustomers, UNREACHED_BUDGET } from './measurement';
 
 /** A customer of a genetics lab qualifying their need; the turns stating facts make the agent record them (one tool round). */
 const CONVERSATION = [
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     const converse = async (model: Model, caching: boolean): Promise<ModelTotals[]> => {
       const fake = new FakeConverseModel({ toolRounds: (turn) => (STATES_A_FACT.has(turn.at(-1) ?? '') ? 1 : 0), replyWords: REPLY_WORDS, minimumCacheTokens: model.minimumCacheTokens });
       const agent = new BedrockConverseAgent({ modelId: model.modelId, converse: fake.converse, promptCaching: caching ? promptCachingSupportOf(model.modelId) : undefined });
-      const pipeline = await startLocalPipeline({ dynamoDbEndpoint: dynamoDb.endpoint, sqsEndpoint: sqs.endpoint, environment: `cache${caching ? 'on' : 'off'}${model.minimumCacheTokens}`, logLevel: 'SILENT', agent, customerBudget: UNREACHED_BUDGET });
+      const pipeline = await startLocalPipeline({ dynamoDbEndpoint: dynamoDb.endpoint, sqsEndpoint: sqs.endpoint, environment: `cache${caching ? 'on' : 'off'}${model.minimumCacheTokens}`, logLevel: 'SILENT', agent, customerBudget: UNREACHED_BUDGET, ...ANSWER_AT_ONCE });
       try {
         const [customer] = newCustomers(1);
         const perTurn: ModelTotals[] = [];

@@ -12,7 +12,7 @@ import { startLocalPipeline, type LocalPipeline } from '../local/runtime/local-p
 import { createAgentTable, createTurnQueues } from '../local/servers/local-resources';
 import { startDynamoDbLocal, startSqsEmulator, type LocalServer } from '../local/servers/local-servers';
 import { measureFloor, type FloorTarget } from './floor';
-import { summarize, UNREACHED_BUDGET, type Measurement, type Summary } from './measurement';
+import { ANSWER_AT_ONCE, summarize, UNREACHED_BUDGET, type Measurement, type Summary } from './measurement';
 import { measurePipeline } from './pipeline-load';
 import { measureBursts } from './burst-load';
 
@@ -66,6 +66,7 @@ async function main(): Promise<void> {
       logLevel: 'SILENT',
       maxConcurrency: orchestratorConcurrency,
       customerBudget: UNREACHED_BUDGET,
+      ...ANSWER_AT_ONCE,
     });
     const rssBeforeLoadMb = process.memoryUsage().rss / 2 ** 20;
 

@@ -318,6 +318,19 @@ export interface AgentPipelineProps extends PipelineStorageProps, OperatorPlaneP
    */
   readonly agentHistoryMaxCharacters?: number;
 
+  /**
+   * One answer per burst: before asking the agent, a turn waits until the customer has been quiet
+   * this long, re-reading the customer's latest message twice a second with the typing indicator
+   * on. A message that arrives meanwhile ends the waiting turn without a model call, and the newer
+   * message's turn answers the whole burst. A burst that keeps going is answered within three
+   * times this of its first message, and the wait never takes more than half the time the agent
+   * has left. From 0 (answer each turn at once) to 10 seconds, at most a tenth of
+   * `orchestratorTimeout`, in whole milliseconds.
+   *
+   * @default Duration.seconds(2)
+   */
+  readonly burstSettle?: Duration;
+
   // ---- Production placement: aliases and VPC ----
 
   /**

@@ -45,7 +45,9 @@ export function composeEvaluation(settings: OrchestratorSettings, ports: Evaluat
   const clients = agentClients(ports);
   const agent = createAgent(settings.agent, { ...clients, ...(ports.converse && { converse: ports.converse }), invoke: toolsAnsweredBy(stage.invoke, settings.agent, clients.invoke ?? lambdaInvoke()) }, texts);
   const messaging = composeCustomerMessaging(settings.whatsApp, settings.locale, table, { whatsapp: stage.sender });
-  const turns = new ProcessTurn({ ...turnPathDependencies(settings, composed, ports.turnSettings), agent: stage.observe(agent), whatsapp: stage.sender, consent: messaging.consent });
+  // A scenario plays one message at a time and waits for its answer: there is never a burst to settle.
+  const turnSettings = { burstSettleMs: 0, ...ports.turnSettings };
+  const turns = new ProcessTurn({ ...turnPathDependencies(settings, composed, turnSettings), agent: stage.observe(agent), whatsapp: stage.sender, consent: messaging.consent });
   return new RunScenarios({
     turns,
     stage,

@@ -36,7 +36,7 @@ export function turnPathDependencies(
     resources: versionedResources(table),
     clock,
     ids,
-    settings: { historyMaxCharacters: settings.agentHistoryMaxCharacters, fallbackText: settings.fallbackText, unsupportedMessageText: settings.unsupportedMessageText, ...turnSettings },
+    settings: { historyMaxCharacters: settings.agentHistoryMaxCharacters, burstSettleMs: settings.burstSettleMs, fallbackText: settings.fallbackText, unsupportedMessageText: settings.unsupportedMessageText, ...turnSettings },
     deployedSystemPrompt: settings.deployedSystemPrompt === undefined ? undefined : { text: settings.deployedSystemPrompt, config: operationalConfig(table) },
     deployedStagePrompts: deployedStagePrompts(settings.agent, table),
     checkpoints: turnCheckpoints(table),

@@ -19,6 +19,8 @@ export const PIPELINE_DEFAULTS = {
   deadLetterQueueRetentionSeconds: 1_209_600,
   maxReceiveCount: 3,
   orchestratorTimeoutSeconds: 90,
+  /** The burst settle wait: about the pause between the quick messages of one thought, far below the turn budget. */
+  burstSettleMs: 2_000,
   orchestratorBatchSize: 1,
   webhookMemorySize: 512,
   orchestratorMemorySize: 512,
@@ -27,6 +29,9 @@ export const PIPELINE_DEFAULTS = {
   /** Meta API version End User Messaging Social passes the message through (`metaApiVersion`). */
   endUserMessagingMetaApiVersion: 'v20.0',
 } as const;
+
+/** The longest burst settle wait (`burstSettle`): a burst is answered within three of them, whatever the turn budget. */
+export const BURST_SETTLE_MAX_MS = 10_000;
 
 /**
  * Defaults of the per-customer cost guards (docs/RELIABILITY.md#security): the construct documents

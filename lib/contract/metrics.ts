@@ -23,6 +23,7 @@ export const TURN_OUTCOMES = [
   'fallback',
   'maybe_sent',
   'outside_window',
+  'burst_continued',
 ] as const;
 
 export type TurnOutcome = (typeof TURN_OUTCOMES)[number];

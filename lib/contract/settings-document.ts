@@ -12,7 +12,7 @@ import type { KnowledgeBaseSettings } from './knowledge-base';
 import { Locale } from './locale';
 import type { LocaleText } from './locale-presets';
 import type { AGENT_BACKEND_KINDS, CRM_TARGET_KINDS, WHATSAPP_CHANNEL_KINDS } from './environment';
-import { COST_GUARD_DEFAULTS, FALLBACK_TEXT_MAX_CHARACTERS, PIPELINE_DEFAULTS } from './defaults';
+import { BURST_SETTLE_MAX_MS, COST_GUARD_DEFAULTS, FALLBACK_TEXT_MAX_CHARACTERS, PIPELINE_DEFAULTS } from './defaults';
 
 /** The name of the document in each function's asset. */
 export const SETTINGS_DOCUMENT_FILE = 'settings.json';
@@ -42,6 +42,8 @@ export const SIMPLE_SETTINGS = {
   locale: { kind: 'choice', values: Object.values(Locale), hint: 'use Locale.PT_BR, Locale.EN or Locale.ES', default: Locale.PT_BR, functions: EVERY_FUNCTION },
   /** The turn queue's redrive count: the receive that reaches it is the turn's last attempt. */
   maxReceiveCount: { kind: 'count', min: 1, max: 1000, default: PIPELINE_DEFAULTS.maxReceiveCount, functions: ['orchestrator'] },
+  /** How long a turn waits for the customer to go quiet before the agent is asked (milliseconds; 0: no wait): the construct's `burstSettle`. */
+  burstSettleMs: { kind: 'count', min: 0, max: BURST_SETTLE_MAX_MS, default: PIPELINE_DEFAULTS.burstSettleMs, functions: ['orchestrator'] },
   /** Characters of history the agent is shown. */
   agentHistoryMaxCharacters: { kind: 'count', min: 1_000, max: 200_000, default: COST_GUARD_DEFAULTS.historyMaxCharacters, functions: ['orchestrator'] },
   /** What the customer is told when a turn fails for good and no person takes the conversation. */

@@ -7,7 +7,7 @@ import { LogLevel } from '../log-level';
 import type { KeyLayout } from '../contract/key-layout';
 import { ResourceNames, ResourceNamesScheme } from '../resource-names';
 import { WebhookFrontDoor } from '../webhook-front-door';
-import { COST_GUARD_DEFAULTS, type DeploymentOptions, PIPELINE_DEFAULTS, physicalNames, SIMPLE_SETTINGS, simpleSettingOf, type SimpleSettingOptions } from '../contract';
+import { BURST_SETTLE_MAX_MS, COST_GUARD_DEFAULTS, type DeploymentOptions, PIPELINE_DEFAULTS, physicalNames, SIMPLE_SETTINGS, simpleSettingOf, type SimpleSettingOptions } from '../contract';
 import { resolveChannel } from './channel-settings';
 import { resolveCustomerBudget, resolvePipelineBudget, type ResolvedPipelineBudget } from './cost-guards';
 import { checkInteger, checkSimpleSettings, definedFields, type Fail } from './prop-checks';
@@ -141,7 +141,7 @@ export function resolvePipelineSettings(constructPath: string, props: AgentPipel
   }
 
   // The props carry each simple setting under its own name: this assignment checks their types agree.
-  const chosen: SimpleSettingOptions = { ...props, maxReceiveCount: ownMaxReceiveCount(fail, props) };
+  const chosen: SimpleSettingOptions = { ...props, maxReceiveCount: ownMaxReceiveCount(fail, props), burstSettleMs: burstSettleMsOf(fail, props.burstSettle, orchestratorTimeout) };
   const simpleSettings = definedFields(Object.fromEntries(Object.keys(SIMPLE_SETTINGS).map((name) => [name, chosen[name as keyof SimpleSettingOptions]]))) as SimpleSettingOptions;
   checkSimpleSettings(fail, simpleSettings);
 
@@ -309,6 +309,21 @@ export function checkName(fail: Fail, label: string, value: string): void {
         "(for example 'prod' or 'staging-2').",
     );
   }
+}
+
+/** `burstSettle` in milliseconds, checked: it is written into the orchestrator's settings at synth, and must leave the agent its turn. */
+function burstSettleMsOf(fail: Fail, burstSettle: Duration | undefined, orchestratorTimeout: Duration): number | undefined {
+  if (burstSettle === undefined) return undefined;
+  if (burstSettle.isUnresolved()) fail('burstSettle must be a duration known at synth (it is written into the orchestrator\'s settings), not a token.');
+  const ms = burstSettle.toMilliseconds({ integral: false });
+  const longest = orchestratorTimeout.isUnresolved() ? BURST_SETTLE_MAX_MS : Math.min(BURST_SETTLE_MAX_MS, Math.floor(orchestratorTimeout.toMilliseconds() / 10));
+  if (!Number.isInteger(ms) || ms < 0 || ms > longest) {
+    fail(
+      `burstSettle must be a whole number of milliseconds from 0 to ${longest} ms (10 seconds, and at most a tenth of orchestratorTimeout, so the agent keeps its turn); got ${ms} ms. ` +
+        'Lower burstSettle, or raise orchestratorTimeout (and visibilityTimeout with it).',
+    );
+  }
+  return ms;
 }
 
 function checkDuration(fail: Fail, label: string, value: Duration, min: Duration, max: Duration): void {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AcceptedInteractive, checkInteractive } from './fake-interactive';
+import { FakePaceRefusals } from './fake-pace-refusals';
 import { type AcceptedTemplate, checkTemplateSend, type FakeTemplateComponent, parseTemplateSend } from './fake-template-send';
 
 /**
@@ -49,6 +50,8 @@ export class FakeGraphApi {
   private readonly accepted: Mutable<AcceptedWhatsAppMessage>[] = [];
   private readonly receipts: AcceptedReadReceipt[] = [];
   private readonly scripted: ScriptedAnswer[] = [];
+  /** Refuses sends to a customer for their pace (131056, 130429), as Meta does: fake-pace-refusals.ts. */
+  readonly paceRefusals = new FakePaceRefusals();
   private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
   private templates: FakeMessageTemplate[] = [];
   private readonly closedWindows = new Set<string>();
@@ -268,6 +271,7 @@ export class FakeGraphApi {
     this.accepted.length = 0;
     this.receipts.length = 0;
     this.scripted.length = 0;
+    this.paceRefusals.reset();
     this.received = 0;
     this.uploadedMedia.length = 0;
   }
@@ -536,6 +540,11 @@ export class FakeGraphApi {
   }
 
   private answerText(businessPhoneNumberId: string, message: ParsedTextMessage, response: ServerResponse): void {
+    const paced = this.paceRefusals.take(message.recipient);
+    if (paced !== undefined) {
+      graphError(response, paced.httpStatus, paced);
+      return;
+    }
     const scripted = this.scripted.shift();
     if (scripted?.kind === 'fail') {
       graphError(response, scripted.failure.httpStatus, scripted.failure);

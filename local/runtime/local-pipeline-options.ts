@@ -97,6 +97,8 @@ export interface LocalPipelineOptions {
   readonly logFormatter?: LogFormatter;
   /** Sees every orchestrator invocation and what became of its record. */
   readonly onInvocation?: (report: InvocationReport) => void;
+  /** How long a turn waits for the customer to go quiet, in milliseconds, as with the construct's `burstSettle`. Default: the construct's (2 s). */
+  readonly burstSettleMs?: number;
   /** Turn settings to override (e.g. `promptCacheMs: 0`, so an edited prompt applies to the very next turn). */
   readonly turnSettings?: Partial<TurnSettings>;
   /** Per-customer turn and token limits and the over-budget reply, as with the construct's `customerBudget`. Default: the construct's defaults. */

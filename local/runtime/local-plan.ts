@@ -80,6 +80,7 @@ export function localDeploymentOptions(options: LocalPipelineOptions, env: NodeJ
     ...(locale !== undefined && { locale }),
     ...(keyLayout !== undefined && { keyLayout }),
     ...(options.queue?.maxReceiveCount !== undefined && { maxReceiveCount: options.queue.maxReceiveCount }),
+    ...(options.burstSettleMs !== undefined && { burstSettleMs: options.burstSettleMs }),
     resources: { tableName: resources.tableName, turnQueueUrl: resources.turnQueueUrl, deadLetterQueueUrl: resources.deadLetterQueueUrl },
     // Locally nothing traces: there is no X-Ray daemon.
     observability: { serviceName: resources.tableName, metricsNamespace: 'AgentPipelineLocal', logLevel: localLogLevel(options, env), tracing: false },

@@ -46,6 +46,16 @@ describe('AgentPipeline rejects impossible configurations at synth time', () => 
     expect(() => construct({ visibilityTimeout: Duration.hours(13) })).toThrow(/visibilityTimeout must be from 0 s to 43200 s; got 46800 s\./);
   });
 
+  test('burstSettle leaves the agent its turn: at most 10 seconds and a tenth of orchestratorTimeout, whole milliseconds, known at synth', () => {
+    expect(() => construct({ burstSettle: Duration.seconds(11) })).toThrow(/burstSettle must be a whole number of milliseconds from 0 to 9000 ms .*; got 11000 ms\. Lower burstSettle, or raise orchestratorTimeout/);
+    expect(() => construct({ orchestratorTimeout: Duration.seconds(20), burstSettle: Duration.seconds(3) })).toThrow(/burstSettle must be a whole number of milliseconds from 0 to 2000 ms/);
+    expect(() => construct({ burstSettle: Duration.millis(1.5) })).toThrow(/burstSettle must be a whole number of milliseconds .*; got 1\.5 ms/);
+    const unresolved = new Stack(new App(), 'TokenStack');
+    expect(() => construct({ burstSettle: Duration.millis(new CfnParameter(unresolved, 'Settle', { type: 'Number' }).valueAsNumber) }, unresolved)).toThrow(/burstSettle must be a duration known at synth/);
+    expect(() => construct({ burstSettle: Duration.seconds(0) })).not.toThrow();
+    expect(() => construct({ burstSettle: Duration.seconds(9) })).not.toThrow();
+  });
+
   test.each([0, -1, 1.5, 1001])('maxReceiveCount %p is rejected', (maxReceiveCount) => {
     expect(() => construct({ maxReceiveCount })).toThrow(`maxReceiveCount must be a whole number from 1 to 1000; got ${maxReceiveCount}.`);
   });

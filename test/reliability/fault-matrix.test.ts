@@ -4,11 +4,13 @@
 // per channel, scenario and side (the same matrix over the Cloud API and End User Messaging); the
 // result table is printed (and written to $RELIABILITY_REPORT_DIR/fault-matrix.md when set).
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { FAULT_KINDS, FAULT_PHASES, type FaultKind, type FaultPhase, type FaultPlan } from '../support/fault-injection';
 import type { LocalChannel } from '../../local/runtime/local-pipeline';
 import { ONE_PIXEL_PNG, VOICE_NOTE_OGG } from '../support/media-bucket';
 import { CHANNELS } from '../support/pipeline';
+import { SessionState } from '../../lambda/core/domain/session';
 import { startReliabilityEnvironment, type ReliabilityEnvironment, VOICE_NOTE_WORDS } from './harness/pipeline-under-test';
 import { checkAttachmentCount, checkAttachmentInvariants, checkVoiceNoteInvariants } from './harness/invariants';
 import { ScenarioRun, type RunResult, type Scenario, type Side } from './harness/scenario-run';
@@ -131,6 +133,93 @@ const orderSuperseded: Scenario = {
   check: async (run) => run.orderTool.violations(run.customer, 0),
 };
 
+/**
+ * A settle wait short enough for the matrix's hundreds of runs, long enough that a turn started
+ * right after the message waits; one read of the marker per wait (the poll is the whole wait), so
+ * every run crosses the same boundaries.
+ */
+const SETTLE = { burstSettleMs: 1_500, burstSettlePollMs: 1_500 } as const;
+/** The marker read of the settle wait (the turn's own reads are the ledger's). */
+const SETTLE_READ = 'receipts.getLatest › dynamodb.get';
+/** Run clean first: the lane's first requests are slow, and the turn under test must start inside its wait. */
+const WARM_CONVERSATION = async (run: ScenarioRun) => {
+  await run.send('Oi', run.clean);
+  await run.drain(run.clean);
+};
+
+/** One message whose turn waits for the customer to go quiet: struck during the wait too, it is answered once. */
+const settleWait: Scenario = {
+  name: 'one message, its turn in the settle wait',
+  settings: SETTLE,
+  crosses: SETTLE_READ,
+  setup: WARM_CONVERSATION,
+  act: async (run) => {
+    await run.send('Quero um exame');
+    await run.drain();
+  },
+};
+
+/**
+ * The customer writes again while the turn waits: the waiting turn ends without the agent and
+ * leaves its message pending, and the newer message's turn answers both — under a fault at any
+ * step, each message is answered once and nothing is lost. The newer message is settled by the
+ * time its turn runs (it waits no more), so every run crosses the same boundaries.
+ */
+const newerMessageDuringTheSettleWait: Scenario = {
+  name: 'a newer message during the settle wait',
+  settings: SETTLE,
+  crosses: SETTLE_READ,
+  setup: WARM_CONVERSATION,
+  act: async (run) => {
+    run.live.orchestrator.injector.hook({
+      boundary: SETTLE_READ,
+      phase: 'before',
+      action: async () => {
+        await run.send('E o preço?');
+        await sleep(SETTLE.burstSettleMs);
+      },
+    });
+    await run.send('Quero um exame');
+    await run.drain();
+  },
+};
+
+const ECHO = 'Oi! Aqui é a Ana, da recepção: já te respondo.';
+
+/**
+ * A person of the business answers from the WhatsApp Business app while the customer's turn is in
+ * flight, at `step` (a boundary of the orchestrator, before or after it), before the reply could
+ * go out: the echo pauses the agent on that conversation and no reply of the agent's reaches the
+ * customer. Under any fault, the customer's message is in the history once and completed, the
+ * echo once, and the conversation is with people.
+ */
+function echoDuring(name: string, step: { readonly boundary: string; readonly phase: 'before' | 'after' }): Scenario {
+  return {
+    name,
+    act: async (run) => {
+      // At the first crossing of the step that is reached: a fault may strike its first crossing before the call.
+      let answered: Promise<void> | undefined;
+      for (let occurrence = 1; occurrence <= 3; occurrence++) run.live.orchestrator.injector.hook({ ...step, occurrence, action: () => (answered ??= run.answerFromThePhone(ECHO)) });
+      await run.send('Vocês abrem amanhã?');
+      await run.drain();
+    },
+    answeredByAgent: [],
+    check: async (run) => {
+      const violations: string[] = [];
+      const session = await run.env.repositories.sessions.getActive(run.customer);
+      if (session?.state !== SessionState.AWAITING_HUMAN) violations.push(`E1 the conversation is ${session?.state}, not with people`);
+      const history = await run.env.repositories.messages.historyForSession(run.customer, session?.sessionId ?? '', 50);
+      if (history.filter((message) => message.role === 'business_app' && message.text === ECHO).length !== 1) violations.push('E2 the echo is not in the history once');
+      const sent = run.env.fake.sent().filter((message) => message.recipient === run.customer).length;
+      if (sent > 0) violations.push(`E3 ${sent} message(s) of the agent went out after the echo paused it`);
+      return violations;
+    },
+  };
+}
+
+const echoBeforeTheModelCall = echoDuring('an answer from the phone before the model call', { boundary: 'agent.respond', phase: 'before' });
+const echoAfterThePersist = echoDuring('an answer from the phone after the reply was persisted, before it was sent', { boundary: 'ledger.persistResult › dynamodb.transact', phase: 'after' });
+
 const MATRIX: readonly { readonly scenario: Scenario; readonly side: Side }[] = [
   { scenario: ONE_MESSAGE, side: 'webhook' },
   { scenario: HUMAN_INBOX, side: 'webhook' },
@@ -145,6 +234,10 @@ const MATRIX: readonly { readonly scenario: Scenario; readonly side: Side }[] = 
   { scenario: customersVoiceNote, side: 'orchestrator' },
   { scenario: customerOrders, side: 'orchestrator' },
   { scenario: orderSuperseded, side: 'orchestrator' },
+  { scenario: settleWait, side: 'orchestrator' },
+  { scenario: newerMessageDuringTheSettleWait, side: 'orchestrator' },
+  { scenario: echoBeforeTheModelCall, side: 'orchestrator' },
+  { scenario: echoAfterThePersist, side: 'orchestrator' },
 ];
 
 const COMBINATIONS = FAULT_KINDS.flatMap((kind) => FAULT_PHASES.map((phase) => ({ kind, phase })));
@@ -189,6 +282,7 @@ describe.each(CHANNELS)('over the %s channel', (channel) => {
       const clean = await new ScenarioRun(lanes[0], scenario, side, []).execute();
       expect(clean.report.violations).toEqual([]);
       expect(clean.crossings.length).toBeGreaterThan(0);
+      if (scenario.crosses !== undefined) expect(clean.crossings.map(({ boundary }) => boundary)).toContain(scenario.crosses);
 
       const plans: FaultPlan[] = clean.crossings.flatMap(({ boundary, occurrence }) => COMBINATIONS.map(({ kind, phase }) => ({ boundary, occurrence, kind, phase })));
       const cells = await inLanes(plans, async (plan, lane): Promise<Cell> => {

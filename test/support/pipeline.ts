@@ -6,6 +6,7 @@ import { permissionCheck, suiteSessionToken } from './permissions/function-princ
  * A pipeline on the run's shared DynamoDB Local and SQS emulator (started by jest's global setup),
  * with its own table and queues: every call gets a fresh environment name. Its functions sign as
  * themselves, naming the suite, and every request they make is checked against their roles.
+ * Turns answer at once (`burstSettleMs: 0`) unless a suite sets the burst settle wait.
  */
 export function startTestPipeline(options: Omit<LocalPipelineOptions, 'dynamoDbEndpoint' | 'sqsEndpoint' | 'environment'> = {}): Promise<LocalPipeline> {
   const dynamoDbEndpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB;
@@ -18,6 +19,7 @@ export function startTestPipeline(options: Omit<LocalPipelineOptions, 'dynamoDbE
     logLevel: 'SILENT',
     permissions: permissionCheck(),
     functionSessionToken: suiteSessionToken(),
+    burstSettleMs: 0,
     ...options,
   });
 }

@@ -69,6 +69,17 @@ export function textNotification(customerId: string, messageId: string, text: st
   return messageNotification(customerId, { id: messageId, timestamp: String(timestamp), type: 'text', text: { body: text } });
 }
 
+/**
+ * What a person of the business wrote to `customerId` from the WhatsApp Business app on this
+ * (coexistence) number, as Meta notifies it: the `smb_message_echoes` field, `from` the business's
+ * display number `to` the customer.
+ */
+export function businessEchoNotification(customerId: string, messageId: string, text: string, timestamp = Math.floor(Date.now() / 1000)): string {
+  const echo = { from: '15550783881', to: customerId, id: messageId, timestamp: String(timestamp), type: 'text', text: { body: text } };
+  const value = { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' }, message_echoes: [echo] };
+  return JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: '102290129340398', changes: [{ field: 'smb_message_echoes', value }] }] });
+}
+
 /** A one-message notification from `customerId` of any type: `message` is Meta's `messages[]` element without `from`. */
 export function messageNotification(customerId: string, message: Record<string, unknown>): string {
   return JSON.stringify({

@@ -23,7 +23,7 @@ import { DrainLegacyDebounce } from './drain-legacy-debounce';
 import { FailureNotice } from './failure-notice';
 import { OutboxSettlement } from './outbox-settlement';
 import { isStillLatest } from './still-latest';
-import { type AgentAnswer, type StoredConversation, TurnAgent, type TurnAgentDependencies } from './turn-agent';
+import { type AgentAnswer, markReadTyping, type StoredConversation, TurnAgent, type TurnAgentDependencies } from './turn-agent';
 import { TurnTraces } from './turn-trace';
 import type { GateTrace } from '../ports/agent-tools';
 import { TurnFailure, type TurnFailureDependencies } from './turn-failure';
@@ -125,7 +125,7 @@ export class ProcessTurn {
     this.outbox = new OutboxSettlement(deps);
     this.results = new TurnResults(deps, this.outbox);
     this.history = new TurnHistory(deps);
-    this.gates = new TurnGates(deps, settings.unsupportedMessageText);
+    this.gates = new TurnGates(deps, settings.unsupportedMessageText, { settleMs: settings.burstSettleMs, pollMs: settings.burstSettlePollMs, deliveryReserveMs: settings.deliveryReserveMs });
     this.failure = new TurnFailure(deps, this.results, new FailureNotice(deps), settings.fallbackText);
     this.traces = new TurnTraces(deps.checkpoints, deps.clock);
   }
@@ -201,7 +201,7 @@ export class ProcessTurn {
 
   /** Step 6 (`TurnAgent.ask`): the agent's answer to the messages, shown the stored history and the messages just appended. */
   private async askAgent(turn: GateTurn, state: TurnState, session: Session, appended: readonly Message[], progress: TurnProgress): Promise<Conclusion> {
-    const { response, call, model, stage, memory } = await progress.askingAgent(() => this.turnAgent.ask(session, turn.last, turn.deadline, this.historyShown(state, session), appended, turn.pending));
+    const { response, call, model, stage, memory } = await progress.askingAgent(() => this.turnAgent.ask(session, turn.last, turn.deadline, this.historyShown(state, session), appended, turn.pending, turn.showTyping));
     const fold = call.memoryFold?.outcome === 'folded' ? call.memoryFold : undefined;
     // The fold's tokens are the turn's: counted against the budgets with the agent's, and stored with the reply for the usage report.
     const usage = fold === undefined ? response.usage : addUsage(response.usage ?? { inputTokens: 0, outputTokens: 0 }, fold.usage);
@@ -247,8 +247,9 @@ export class ProcessTurn {
     return report(outcome);
   }
 
-  /** A verdict that leaves the messages unanswered: they are completed. */
+  /** A verdict that leaves the messages unanswered: they are completed, unless a newer message's turn will drain them. */
   private async leaveUnanswered(turn: GateTurn, verdict: Unanswered): Promise<TurnReport> {
+    if (verdict.keepPending === true) return { outcome: verdict.outcome, drained: 0, ...verdict.report };
     await this.results.complete(turn.latest, turn.pending);
     return { outcome: verdict.outcome, drained: turn.pending.length, ...verdict.report };
   }
@@ -261,6 +262,8 @@ export class ProcessTurn {
   /** What the gates are asked about: what the turn read, its window and its deadline. */
   private gateTurn({ latest, pending, session, optedOut }: TurnState & { readonly latest: LatestInbound }, deadline: number): GateTurn {
     const last = newest(pending);
+    const { whatsapp } = this.deps;
+    let typing: Promise<boolean> | undefined;
     return {
       latest,
       pending,
@@ -271,6 +274,7 @@ export class ProcessTurn {
       windowOpen: isInsideServiceWindow(lastCustomerMessageOf(latest.historyWatermark, pending), this.deps.clock.now()),
       deadline,
       stillLatest: () => isStillLatest(this.deps.receipts, last),
+      showTyping: () => (typing ??= markReadTyping(whatsapp, last)),
     };
   }
 

@@ -120,14 +120,20 @@ export class TurnAgent {
    * latest is asked between the agent's tool rounds and before each handover; when a newer message
    * arrived, the answer so far is returned, and the result write (the latest-message guard) drops it.
    */
-  async ask(session: Session, last: PendingInbound, deadline: number, stored: StoredConversation, appended: readonly Message[], drained: readonly PendingInbound[] = [last]): Promise<AgentAnswer> {
-    // Blue ticks and a typing indicator while the agent thinks: best effort, alongside the agent
-    // call and awaited only after the persist, so it adds no latency even to an agent that answers
-    // at once, and its failure never fails the turn.
-    const readReceipt = this.deps.whatsapp.markAsRead({ businessPhoneNumberId: last.businessPhoneNumberId, messageId: last.messageId, showTypingIndicator: true }).then(
-      () => true,
-      () => false,
-    );
+  async ask(
+    session: Session,
+    last: PendingInbound,
+    deadline: number,
+    stored: StoredConversation,
+    appended: readonly Message[],
+    drained: readonly PendingInbound[] = [last],
+    showTyping: () => Promise<boolean> = () => markReadTyping(this.deps.whatsapp, last),
+  ): Promise<AgentAnswer> {
+    // Blue ticks and a typing indicator while the agent thinks (sent earlier when the turn waited
+    // for a burst to settle): best effort, alongside the agent call and awaited only after the
+    // persist, so it adds no latency even to an agent that answers at once, and its failure never
+    // fails the turn.
+    const readReceipt = showTyping();
     const agentStarted = this.deps.clock.now().getTime();
     let stage = this.stageOf(session.currentAgent);
     const [{ history, window }, earlier] = await Promise.all([this.conversation(session, stage.agent, stored.history, appended, deadline), stored.earlier]);
@@ -305,4 +311,12 @@ function byWamid(history: readonly Message[]): ReadonlyMap<string, Message> {
 function earlierConversationEntry(message: Message): ConversationEntry {
   const { media, ...entry } = conversationEntry(message);
   return { ...entry, text: withMediaNote(entry.text, media, false) };
+}
+
+/** Blue ticks and a typing indicator on `last`, best effort: `false` when it failed. */
+export function markReadTyping(whatsapp: Pick<WhatsAppSender, 'markAsRead'>, last: PendingInbound): Promise<boolean> {
+  return whatsapp.markAsRead({ businessPhoneNumberId: last.businessPhoneNumberId, messageId: last.messageId, showTypingIndicator: true }).then(
+    () => true,
+    () => false,
+  );
 }

@@ -21,6 +21,7 @@ import type { FoldOutcome } from './memory-fold';
  * - `over_budget_told_already`: a budget refused the turn and the over-budget reply already went in this window; nothing sent;
  * - `outside_window`: the customer's 24-hour window had closed when the turn would answer; the agent was not called, nothing was sent, and people have the conversation (the console offers the templates).
  * - `unsupported_told_already`: only messages of a type the pipeline cannot read, and the customer was told so earlier in the conversation; nothing sent.
+ * - `burst_continued`: the customer wrote again while the turn waited for the burst to settle; nothing sent, the messages left pending for the newer message's turn, which answers them all.
  */
 export type TurnOutcome = ContractTurnOutcome;
 
@@ -72,6 +73,10 @@ export interface TurnSettings {
   readonly maxAgentIterations: number;
   /** Time kept back from the invocation deadline for persisting and sending the reply. */
   readonly deliveryReserveMs: number;
+  /** How long the customer must have been quiet before the agent is asked (the burst settle wait); 0: never wait. */
+  readonly burstSettleMs: number;
+  /** How often a turn in the settle wait re-reads the customer's marker. */
+  readonly burstSettlePollMs: number;
   /** Time a memory fold leaves the agent's own call: a fold that would run later is not tried. */
   readonly agentReserveAfterFoldMs: number;
   /** Messages of the session the agent is shown. */
@@ -97,6 +102,9 @@ export interface TurnSettings {
 export const DEFAULT_TURN_SETTINGS: TurnSettings = {
   maxAgentIterations: 10,
   deliveryReserveMs: 15_000,
+  // The deployment's default is the plan's (settings-document.ts); a turn composed without one does not wait.
+  burstSettleMs: 0,
+  burstSettlePollMs: 500,
   agentReserveAfterFoldMs: 30_000,
   historyLimit: 50,
   historyMaxCharacters: COST_GUARD_DEFAULTS.historyMaxCharacters,

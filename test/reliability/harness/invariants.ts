@@ -99,7 +99,8 @@ export async function checkInvariants(env: ReliabilityEnvironment, run: Customer
   const history = await fullHistory(env, customer);
   const inbound = history.filter((message) => message.direction === 'inbound');
   const notices = history.filter((message) => message.failureNoticeFor !== undefined);
-  const outbound = history.filter((message) => message.direction === 'outbound' && message.failureNoticeFor === undefined);
+  // The pipeline's own messages: not what a person of the business wrote from the WhatsApp Business app.
+  const outbound = history.filter((message) => message.direction === 'outbound' && message.failureNoticeFor === undefined && message.role !== 'business_app');
   const noticeTexts = new Set(notices.map((notice) => notice.text));
   const allSends = env.fake.sent().filter((sent) => sent.recipient === customer);
   const sends = allSends.filter((sent) => !noticeTexts.has(sent.text));

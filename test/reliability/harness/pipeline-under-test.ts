@@ -53,7 +53,9 @@ import { MessagingConsent } from '../../../lambda/core/application/privacy/messa
 import { ProcessTurn } from '../../../lambda/core/application/process-turn';
 import type { Clock } from '../../../lambda/core/ports/clock';
 import type { TurnSettings } from '../../../lambda/core/application/turn-settings';
+import { RecordBusinessEchoes } from '../../../lambda/core/application/record-business-echoes';
 import { RecordDeliveryStatuses } from '../../../lambda/core/application/record-delivery-status';
+import { RecordStandbyMessages } from '../../../lambda/core/application/record-standby-messages';
 import { RegisterInboundTurns } from '../../../lambda/core/application/register-inbound';
 import { createTurnHandler } from '../../../lambda/orchestrator/turn-handler';
 import { createWebhookHttpHandler } from '../../../lambda/webhook/webhook-http';
@@ -231,10 +233,14 @@ export function composeWebhook(env: ReliabilityEnvironment, injector: FaultInjec
     dispatcher: injector.remote('dispatcher', new SqsTurnDispatcher(env.turnQueueUrl, env.principals.inbound.sqs), AWS_SDK_FAILURES),
   });
   const recordStatuses = new RecordDeliveryStatuses({ messages });
+  // The number is shared with the WhatsApp Business app: its echoes are recorded, as the composers do.
+  const recorders = { sessions, messages, clock: systemClock, ids: randomIdGenerator };
+  const coexistence = { echoes: new RecordBusinessEchoes(recorders), standby: new RecordStandbyMessages(recorders) };
   if (env.channel === 'end-user-messaging') {
     const events = createEndUserMessagingEventsHandler({
       registerInbound,
       recordStatuses,
+      coexistence,
       clock: systemClock,
       logger: silentLogger(),
       metrics,
@@ -247,7 +253,7 @@ export function composeWebhook(env: ReliabilityEnvironment, injector: FaultInjec
     };
     return { handle, injector, metrics };
   }
-  const handle = createWebhookHttpHandler({ credentials, registerInbound, recordStatuses, clock: systemClock, logger: silentLogger(), metrics });
+  const handle = createWebhookHttpHandler({ credentials, registerInbound, recordStatuses, coexistence, clock: systemClock, logger: silentLogger(), metrics });
   return { handle, injector, metrics };
 }
 

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { ScriptedAgentOptions } from '../../../lambda/core/adapters/agent/scripted-agent';
 import type { AgentRequest } from '../../../lambda/core/ports/agent';
+import type { TurnSettings } from '../../../lambda/core/application/turn-settings';
 import { SessionState } from '../../../lambda/core/domain/session';
 import { FaultInjector, type FaultPlan } from '../../support/fault-injection';
-import { messageNotification, textNotification } from '../../support/webhook-events';
+import { businessEchoNotification, messageNotification, textNotification } from '../../support/webhook-events';
 import { EventSourceDriver, MetaDeliveries, type DeliveryReport } from './drivers';
 import { takeAll } from '../../support/inspect';
 import { checkInvariants, evidenceOf, mergeEvidence, type InvariantReport, type SentMessage } from './invariants';
@@ -21,6 +22,10 @@ export type Side = 'webhook' | 'orchestrator';
 export interface Scenario {
   readonly name: string;
   readonly agent?: (run: ScenarioRun) => ScriptedAgentOptions;
+  /** Turn settings of both orchestrators (e.g. the burst settle wait). */
+  readonly settings?: Partial<TurnSettings>;
+  /** A boundary the clean run must cross, so the matrix strikes it (e.g. the settle wait's read). */
+  readonly crosses?: string;
   /** The agent calls the business's `create_order` tool (`newerMessage`: sent while the model makes its first call). */
   readonly orderTool?: { readonly newerMessage?: (run: ScenarioRun) => Promise<void> };
   setup?(run: ScenarioRun): Promise<void>;
@@ -64,6 +69,7 @@ export class ScenarioRun {
   private metaRetries = 0;
   private redeliveries = 0;
   private swallowedCrashes = 0;
+  private echoes = 0;
 
   constructor(
     readonly env: ReliabilityEnvironment,
@@ -82,7 +88,7 @@ export class ScenarioRun {
     const webhook = composeWebhook(this.env, webhookInjector);
     const { orderTool } = this.scenario;
     const newerMessage = orderTool?.newerMessage && (() => orderTool.newerMessage!(this));
-    const orchestrator = composeOrchestrator(this.env, orchestratorInjector, { agent, ...(orderTool && { orderTool: { world: this.orderTool, newerMessage } }) });
+    const orchestrator = composeOrchestrator(this.env, orchestratorInjector, { agent, settings: this.scenario.settings, ...(orderTool && { orderTool: { world: this.orderTool, newerMessage } }) });
     return { webhook, orchestrator, meta: new MetaDeliveries(webhook), queue: new EventSourceDriver(this.env, orchestrator) };
   }
 
@@ -110,6 +116,12 @@ export class ScenarioRun {
     const sha256 = createHash('sha256').update(bytes).digest('base64');
     const audio = { id: mediaId, mime_type: 'audio/ogg; codecs=opus', sha256, voice: true };
     return this.deliver(text, through, (id) => messageNotification(this.customer, { id, timestamp: String(this.providerSecond), type: 'audio', audio }));
+  }
+
+  /** A person of the business answers the customer from the WhatsApp Business app (Meta's echo, delivered until accepted). */
+  async answerFromThePhone(text: string, through: FunctionPair = this.clean): Promise<void> {
+    const report = await through.meta.deliver(businessEchoNotification(this.customer, `wamid.${this.customer}.echo${++this.echoes}`, text, this.providerSecond));
+    if (!report.accepted) throw new Error(`Meta gave up on the echo "${text}": ${report.statuses.join(', ')}`);
   }
 
   private async deliver(text: string, through: FunctionPair, notification: (id: string) => string): Promise<DeliveryReport> {

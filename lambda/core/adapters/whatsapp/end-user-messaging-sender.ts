@@ -10,6 +10,7 @@ import {
 } from '../../ports/whatsapp-sender';
 import { classifyEndUserMessagingError } from './end-user-messaging-errors';
 import { CONNECT_PHASE_ERROR_CODES, mediaMessagePayload, readReceiptPayload, replyPayloads, templateMessagePayload } from './outbound-messages';
+import { sendPaced } from './paced-parts';
 
 /** End User Messaging's phone number ids: `phone-number-id-` and a hexadecimal id. */
 const ORIGINATION_PHONE_NUMBER_ID_PATTERN = /^phone-number-id-[0-9a-zA-Z]{1,100}$/;
@@ -83,6 +84,8 @@ export interface EndUserMessagingSenderOptions {
   readonly metaApiVersion: string;
   /** A longer reply is split into at most this many messages (the last one truncated). Default 5. */
   readonly maxMessagesPerReply?: number;
+  /** How the sender waits before sending again after Meta refused it for its pace. Default: node's timers. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -101,12 +104,7 @@ export class EndUserMessagingWhatsAppSender implements WhatsAppSender {
   }
 
   async sendText(message: OutboundTextMessage): Promise<SentTextMessage> {
-    const providerMessageIds: string[] = [];
-    for (const payload of replyPayloads(message, this.options.maxMessagesPerReply)) {
-      const partsDelivered = providerMessageIds.length;
-      providerMessageIds.push(requireMessageId(await this.send(message.businessPhoneNumberId, payload, partsDelivered), partsDelivered));
-    }
-    return { providerMessageId: providerMessageIds[0], providerMessageIds };
+    return sendPaced(replyPayloads(message, this.options.maxMessagesPerReply), async (payload, partsDelivered) => requireMessageId(await this.send(message.businessPhoneNumberId, payload, partsDelivered), partsDelivered), this.options.sleep);
   }
 
   async sendTemplate(message: OutboundTemplateMessage): Promise<SentTextMessage> {

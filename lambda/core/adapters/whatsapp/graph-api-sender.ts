@@ -12,6 +12,7 @@ import {
 import { isValidBusinessPhoneNumberId } from '../../domain/inbound-admission';
 import { classifyGraphApiError } from './graph-api-errors';
 import { CONNECT_PHASE_ERROR_CODES, mediaMessagePayload, readReceiptPayload, replyPayloads, templateMessagePayload } from './outbound-messages';
+import { sendPaced } from './paced-parts';
 import { fetchSafely, type DestinationRule, UnsafeDestinationError } from '../outbound/safe-destination';
 import { graphApiRoot, graphApiRule } from './graph-api-root';
 
@@ -27,6 +28,8 @@ export interface GraphApiSenderOptions {
   readonly maxMessagesPerReply?: number;
   /** Where the attachments an operator sends are read from. Default: none, and a media send is refused. */
   readonly media?: Pick<MediaStore, 'get'>;
+  /** How the sender waits before sending again after Meta refused it for its pace. Default: node's timers. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /** A Graph API request body: a JSON message object, or a multipart upload (fetch sets its boundary). */
@@ -45,6 +48,7 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
   private readonly requestTimeoutMs: number;
   private readonly maxMessagesPerReply: number | undefined;
   private readonly media: Pick<MediaStore, 'get'> | undefined;
+  private readonly sleep: ((ms: number) => Promise<void>) | undefined;
 
   constructor(options: GraphApiSenderOptions) {
     this.baseUrl = graphApiRoot(options.baseUrl);
@@ -53,15 +57,11 @@ export class GraphApiWhatsAppSender implements WhatsAppSender {
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.maxMessagesPerReply = options.maxMessagesPerReply;
     this.media = options.media;
+    this.sleep = options.sleep;
   }
 
   async sendText(message: OutboundTextMessage): Promise<SentTextMessage> {
-    const providerMessageIds: string[] = [];
-    for (const payload of replyPayloads(message, this.maxMessagesPerReply)) {
-      const answer = await this.post(message.businessPhoneNumberId, { edge: 'messages', payload }, providerMessageIds.length);
-      providerMessageIds.push(readMessageId(answer, providerMessageIds.length));
-    }
-    return { providerMessageId: providerMessageIds[0], providerMessageIds };
+    return sendPaced(replyPayloads(message, this.maxMessagesPerReply), async (payload, partsDelivered) => readMessageId(await this.post(message.businessPhoneNumberId, { edge: 'messages', payload }, partsDelivered), partsDelivered), this.sleep);
   }
 
   async sendTemplate(message: OutboundTemplateMessage): Promise<SentTextMessage> {

@@ -43,6 +43,11 @@ export interface GateTurn {
   readonly deadline: number;
   /** Whether `last` is still the customer's latest message: one consistent read of the marker, under the persist guard's rule. */
   stillLatest(): Promise<boolean>;
+  /**
+   * Marks `last` read with a typing indicator, once per turn (the agent's call reuses it): a gate
+   * that makes the customer wait shows it first. Best effort: `false` when it failed.
+   */
+  showTyping(): Promise<boolean>;
 }
 
 /** What a gate decided instead of the agent. */
@@ -54,6 +59,11 @@ export interface Unanswered {
   readonly outcome: TurnOutcome;
   /** Before the history: the session the messages are appended to first (default: they stay out of it). */
   readonly appendTo?: Session;
+  /**
+   * The messages stay pending instead: a newer message's turn, already queued behind this one,
+   * drains them with its own (the burst settle wait).
+   */
+  readonly keepPending?: boolean;
   readonly report?: TurnReportExtras;
 }
 

@@ -11,6 +11,7 @@ import {
   type PostWhatsAppMessageMedia,
   type SendWhatsAppMessage,
 } from '../../../../lambda/core/adapters/whatsapp/end-user-messaging-sender';
+import { PACING_BACKOFF_MS } from '../../../../lambda/core/adapters/whatsapp/paced-parts';
 import { WHATSAPP_TEXT_LIMIT } from '../../../../lambda/core/adapters/whatsapp/whatsapp-text';
 import type { OutboundMediaMessage, OutboundTextMessage } from '../../../../lambda/core/ports/whatsapp-sender';
 import { createMediaBucket } from '../../../../local/servers/local-resources';
@@ -92,8 +93,6 @@ describe("Meta's refusals, through the service", () => {
   it.each([
     [{ httpStatus: 400, code: 131047, message: 'Re-engagement message' }, { category: 'recipient', retryable: false, metaCode: 131047, httpStatus: 400 }],
     [{ httpStatus: 400, code: 100, message: 'Invalid parameter' }, { category: 'request', retryable: false, metaCode: 100 }],
-    [{ httpStatus: 400, code: 131056, message: 'Pair rate limit hit' }, { category: 'rate_limit', retryable: true, metaCode: 131056 }],
-    [{ httpStatus: 429, code: 130429, message: 'Rate limit hit' }, { category: 'rate_limit', retryable: true, httpStatus: 429 }],
     [{ httpStatus: 503, code: 131016, message: 'Service overloaded' }, { category: 'provider_unavailable', retryable: true, httpStatus: 502 }],
   ])('maps %o like the Graph API adapter does', async (failure, expected) => {
     meta.failNext(1, failure);
@@ -102,6 +101,32 @@ describe("Meta's refusals, through the service", () => {
 
     expect(error).toMatchObject({ ...expected, outcomeUnknown: false, partsDelivered: 0 });
     expect(error.message).not.toContain(toPhone.text);
+  });
+
+  it("sends again after Meta's backoff when Meta refuses the pace (131056), through the service: delivered once", async () => {
+    const waits: number[] = [];
+    meta.paceRefusals.refuse(toPhone.customerId, 'pairRate');
+    const paced = new EndUserMessagingWhatsAppSender({ send, phoneNumbers: new Map([[META_PHONE_NUMBER_ID, ORIGINATION_ID]]), metaApiVersion: 'v20.0', sleep: async (ms) => void waits.push(ms) });
+
+    const result = await paced.sendText(toPhone);
+
+    expect(waits).toEqual([PACING_BACKOFF_MS[0]]);
+    expect(meta.sent().map((message) => message.providerMessageId)).toEqual([result.providerMessageId]);
+  });
+
+  it.each([
+    ['pairRate', 131056],
+    ['throughput', 130429],
+  ] as const)('leaves a send still refused for its pace (%s) after the backoff to the queue, retryable, nothing sent', async (refusal, metaCode) => {
+    const waits: number[] = [];
+    meta.paceRefusals.refuse(toPhone.customerId, refusal, PACING_BACKOFF_MS.length + 1);
+    const paced = new EndUserMessagingWhatsAppSender({ send, phoneNumbers: new Map([[META_PHONE_NUMBER_ID, ORIGINATION_ID]]), metaApiVersion: 'v20.0', sleep: async (ms) => void waits.push(ms) });
+
+    const error = await sendError(paced.sendText(toPhone));
+
+    expect(error).toMatchObject({ category: 'rate_limit', retryable: true, outcomeUnknown: false, metaCode, partsDelivered: 0 });
+    expect(waits).toEqual(PACING_BACKOFF_MS);
+    expect(meta.sent()).toEqual([]);
   });
 
   it('reports a connection cut after Meta accepted as an unknown outcome', async () => {

@@ -8,6 +8,8 @@ import { MediaStoreError } from '../../../../lambda/core/ports/media-store';
 import type { OutboundMediaMessage, OutboundTextMessage } from '../../../../lambda/core/ports/whatsapp-sender';
 import { mediaMessagePayload } from '../../../../lambda/core/adapters/whatsapp/outbound-messages';
 import { FakeGraphApi } from '../../../../local/fake-whatsapp/fake-graph-api';
+import { PACE_REFUSALS } from '../../../../local/fake-whatsapp/fake-pace-refusals';
+import { PACING_BACKOFF_MS } from '../../../../lambda/core/adapters/whatsapp/paced-parts';
 import { sendError } from '../../../support/whatsapp-send-error';
 import { fixture, fixtureText } from '../../../support/fixtures';
 import { BUSINESS_TEMPLATES, bodyValues, OFFER_TEMPLATE } from '../../../support/message-templates';
@@ -96,22 +98,62 @@ describe('Meta error answers', () => {
     { fixtureName: 'error-130429-rate-limit', httpStatus: 400, code: 130429, category: 'rate_limit', retryable: true },
     { fixtureName: 'error-131000-something-went-wrong', httpStatus: 500, code: 131000, category: 'provider_unavailable', retryable: true },
   ])('maps the recorded $code answer to $category (retryable: $retryable)', async ({ fixtureName, httpStatus, code, category, retryable }) => {
-    api.answerNext(1, { httpStatus, body: fixtureText('graph-api', fixtureName) });
+    // Every attempt gets the recorded answer: a pace refusal (130429) is tried again after the backoff.
+    api.answerNext(PACING_BACKOFF_MS.length + 1, { httpStatus, body: fixtureText('graph-api', fixtureName) });
     const recorded = fixture<{ error: { fbtrace_id: string } }>('graph-api', fixtureName);
 
-    const error = await sendError(sender().sendText(toPhone));
+    const error = await sendError(sender({ sleep: async () => undefined }).sendText(toPhone));
 
     expect(error).toMatchObject({ metaCode: code, httpStatus, category, retryable, outcomeUnknown: false, partsDelivered: 0 });
     expect(error.fbtraceId).toBe(recorded.error.fbtrace_id);
     expect(error.message).not.toContain(toPhone.text);
   });
 
-  it('treats the pair rate limit (131056) as retryable', async () => {
-    api.failNext(1, { httpStatus: 400, code: 131056, message: '(#131056) (Business Account, Consumer Account) pair rate limit hit' });
+  it("sends again after Meta's backoff when Meta refuses the pace (131056): delivered once, a second later", async () => {
+    const waits: number[] = [];
+    api.paceRefusals.refuse(toPhone.customerId, 'pairRate');
 
-    const error = await sendError(sender().sendText(toPhone));
+    const result = await sender({ sleep: async (ms) => void waits.push(ms) }).sendText(toPhone);
 
-    expect(error).toMatchObject({ metaCode: 131056, category: 'rate_limit', retryable: true });
+    expect(waits).toEqual([PACING_BACKOFF_MS[0]]);
+    expect(api.sent().map((message) => message.providerMessageId)).toEqual([result.providerMessageId]);
+  });
+
+  it('a split reply refused for its pace after its first part: the part WhatsApp accepted is not sent again', async () => {
+    const waits: number[] = [];
+    api.delayNext(1, 0);
+    api.failNext(1, PACE_REFUSALS.pairRate);
+    const text = `${'a'.repeat(WHATSAPP_TEXT_LIMIT - 10)}\n\n${'b'.repeat(100)}`;
+
+    const result = await sender({ sleep: async (ms) => void waits.push(ms) }).sendText({ ...toPhone, text });
+
+    expect(waits).toEqual([PACING_BACKOFF_MS[0]]);
+    expect(api.sent().map((message) => message.text[0])).toEqual(['a', 'b']);
+    expect(result.providerMessageIds).toEqual(api.sent().map((message) => message.providerMessageId));
+  });
+
+  it.each([
+    ['pairRate', 131056],
+    ['throughput', 130429],
+  ] as const)('leaves a send still refused for its pace (%s) after the backoff to the queue: retryable, with the parts delivered', async (refusal, metaCode) => {
+    const waits: number[] = [];
+    api.paceRefusals.refuse(toPhone.customerId, refusal, PACING_BACKOFF_MS.length + 1);
+
+    const error = await sendError(sender({ sleep: async (ms) => void waits.push(ms) }).sendText(toPhone));
+
+    expect(error).toMatchObject({ metaCode, category: 'rate_limit', retryable: true, outcomeUnknown: false, partsDelivered: 0 });
+    expect(waits).toEqual(PACING_BACKOFF_MS);
+    expect(api.sent()).toEqual([]);
+  });
+
+  it("never waits on a refusal that is not about the pace (Meta's overload, 131016): the queue retries it", async () => {
+    const waits: number[] = [];
+    api.failNext(1, { httpStatus: 503, code: 131016, message: '(#131016) Service unavailable' });
+
+    const error = await sendError(sender({ sleep: async (ms) => void waits.push(ms) }).sendText(toPhone));
+
+    expect(error).toMatchObject({ metaCode: 131016, retryable: true });
+    expect(waits).toEqual([]);
   });
 
   it('treats a 5xx without a Graph error body as retryable', async () => {
