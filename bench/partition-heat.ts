@@ -10,7 +10,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { GSI1PK, GSI1SK, PK, SK } from '../lambda/core/adapters/dynamodb/keys';
 import { parseKeyLayout } from '../lambda/core/adapters/dynamodb/key-layout';
 import { StaticCredentialsProvider } from '../lambda/core/adapters/secrets/static-credentials-provider';
@@ -188,7 +187,7 @@ async function main(): Promise<void> {
   await withInProcessPipeline('heat', async (pipeline) => {
     const settings = inProcessSettings(pipeline, { keyLayout: layout });
     const ports = { credentials: new StaticCredentialsProvider(pipeline.credentials), logger: new Logger({ logLevel: 'SILENT' }), metrics: new Metrics({ namespace: 'bench' }) };
-    const webhook = composeWebhook(settings, { ...ports, sqsClient: new SQSClient({}) });
+    const webhook = composeWebhook(settings, ports);
     const orchestrator = composeOrchestrator(settings, ports);
 
     for (let index = 0; index < customers; index++) {
