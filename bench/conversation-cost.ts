@@ -25,11 +25,11 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { randomBytes } from 'node:crypto';
 import { BedrockConversationSummarizer } from '../lambda/core/adapters/agent/bedrock-conversation-summarizer';
 import { BedrockConverseAgent } from '../lambda/core/adapters/agent/bedrock-converse-agent';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
+import { SignedSqs, type SqsApi } from '../lambda/core/adapters/sqs/sqs-api';
 import { StaticCredentialsProvider } from '../lambda/core/adapters/secrets/static-credentials-provider';
 import { composeOrchestrator } from '../lambda/composition/orchestrator';
 import { composeWebhook } from '../lambda/composition/webhook';
@@ -115,15 +115,14 @@ void withInProcessPipeline('bench-cost', async (pipeline) => {
       else spend.writeRequestUnits += units;
     },
   };
-  const sqsClient = new SQSClient({});
-  sqsClient.middlewareStack.add(
-    (next) => async (args) => {
+  const queues = new SignedSqs();
+  const sqsClient: SqsApi = {
+    call: (operation, input) => {
       const spend = conversationOf.getStore();
       if (spend !== undefined) spend.sqsRequests += 1;
-      return next(args);
+      return queues.call(operation, input);
     },
-    { step: 'initialize', name: 'benchCostCounter' },
-  );
+  };
   const logger = new Logger({ logLevel: 'SILENT' });
   const metrics = new Metrics({ namespace: 'bench' });
   const model = new FakeConverseModel({

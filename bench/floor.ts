@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDocuments } from '../lambda/core/adapters/dynamodb/dynamo-kit';
 import { deduplicationIdFor, encodeDispatchMessage } from '../lambda/core/adapters/sqs/dispatch-message';
 import { inboundReceiptKey, latestInboundKey, PK } from '../lambda/core/adapters/dynamodb/keys';
 import { closedLoop, newCustomers, type Measurement } from './measurement';
 
 export interface FloorTarget {
-  readonly documents: DynamoDBDocumentClient;
+  readonly documents: DynamoDocuments;
   readonly sqs: SQSClient;
   readonly tableName: string;
   readonly queueUrl: string;
@@ -23,28 +23,26 @@ export function measureFloor(target: FloorTarget, streams: number, perStream: nu
   return closedLoop(streams, perStream, maxMs, async (stream) => {
     const started = performance.now();
     const turn = { customerId: customers[stream], messageId: `wamid.${randomBytes(18).toString('base64url')}` };
-    await target.documents.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: target.tableName,
-              Item: { ...inboundReceiptKey(turn.customerId, turn.messageId), message_id: turn.messageId, registered_at: new Date().toISOString() },
-              ConditionExpression: 'attribute_not_exists(#pk)',
-              ExpressionAttributeNames: { '#pk': PK },
-            },
+    await target.documents.call('TransactWriteItems', {
+      TransactItems: [
+        {
+          Put: {
+            TableName: target.tableName,
+            Item: { ...inboundReceiptKey(turn.customerId, turn.messageId), message_id: turn.messageId, registered_at: new Date().toISOString() },
+            ConditionExpression: 'attribute_not_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': PK },
           },
-          {
-            Update: {
-              TableName: target.tableName,
-              Key: latestInboundKey(turn.customerId),
-              UpdateExpression: 'SET latest_message_id = :id, pending_message_ids = list_append(if_not_exists(pending_message_ids, :empty), :ids)',
-              ExpressionAttributeValues: { ':id': turn.messageId, ':ids': [turn.messageId], ':empty': [] },
-            },
+        },
+        {
+          Update: {
+            TableName: target.tableName,
+            Key: latestInboundKey(turn.customerId),
+            UpdateExpression: 'SET latest_message_id = :id, pending_message_ids = list_append(if_not_exists(pending_message_ids, :empty), :ids)',
+            ExpressionAttributeValues: { ':id': turn.messageId, ':ids': [turn.messageId], ':empty': [] },
           },
-        ],
-      }),
-    );
+        },
+      ],
+    });
     await target.sqs.send(
       new SendMessageCommand({
         QueueUrl: target.queueUrl,

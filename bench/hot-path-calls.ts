@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { SignedSqs, type SqsApi } from '../lambda/core/adapters/sqs/sqs-api';
 import { ScriptedAgent } from '../lambda/core/adapters/agent/scripted-agent';
 import type { DynamoCallEvent } from '../lambda/core/adapters/dynamodb/dynamo-kit';
 import { StaticCredentialsProvider } from '../lambda/core/adapters/secrets/static-credentials-provider';
@@ -97,18 +97,17 @@ async function main(): Promise<void> {
     const { fake, tableName, credentials } = pipeline;
     const settings = inProcessSettings(pipeline);
     const recorder = new CallRecorder();
-    const sqsClient = new SQSClient({});
-    sqsClient.middlewareStack.add(
-      (next, context) => async (args) => {
+    const queues = new SignedSqs();
+    const sqsClient: SqsApi = {
+      call: async (operation, input) => {
         const start = performance.now();
         try {
-          return await next(args);
+          return await queues.call(operation, input);
         } finally {
-          recorder.other('sqs', String(context.commandName), start);
+          recorder.other('sqs', `${operation}Command`, start);
         }
       },
-      { step: 'initialize', name: 'benchCallCounter' },
-    );
+    };
     const logger = new Logger({ logLevel: 'SILENT' });
     const metrics = new Metrics({ namespace: 'bench' });
     const webhook = composeWebhook(settings, { credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) } });
@@ -155,7 +154,7 @@ async function main(): Promise<void> {
 
     // The other paths, on the customers above (each has a session in QUALIFYING and nothing pending).
     const { sessions } = createDynamoRepositories({ tableName: tableName });
-    const quietWebhook = composeWebhook(settings, { credentials: new StaticCredentialsProvider(credentials), logger, metrics, sqsClient: new SQSClient({}) });
+    const quietWebhook = composeWebhook(settings, { credentials: new StaticCredentialsProvider(credentials), logger, metrics });
     let interrupt: { customerId: string; messageId: string } | undefined;
     const interrupted = composeOrchestrator(settings, {
       whatsapp: countingWhatsApp, logger, metrics, kitObserver: { onRemoteCall: (event) => recorder.dynamo(event) },

@@ -14,6 +14,7 @@ import { createDynamoRepositories, type DynamoRepositories } from '../lambda/cor
 import type { AcceptedWhatsAppMessage } from '../local/fake-whatsapp/fake-graph-api';
 import { startLocalPipeline, type LocalPipeline, type LocalPipelineOptions } from '../local/runtime/local-pipeline';
 import type { InvocationReport } from '../local/runtime/sqs-event-source';
+import { SignedSqs } from '../lambda/core/adapters/sqs/sqs-api';
 import { SqsDeadLetterQueue } from '../lambda/core/adapters/sqs/sqs-dead-letter-queue';
 import { RedriveDeadLetters } from '../lambda/core/application/redrive-dead-letters';
 import { ANSWER_AT_ONCE, percentile } from './measurement';
@@ -167,7 +168,7 @@ export async function runLoadTest(options: LoadOptions, log: (line: string) => v
     const repositories = createDynamoRepositories({ tableName: pipeline.tableName });
 
     // The operator's part: whatever reached the DLQ is inspected and redriven (or dropped) if safe.
-    const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: pipeline.turnQueueUrl, deadLetterQueueUrl: pipeline.deadLetterQueueUrl, sqs: pipeline.sqsClient });
+    const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: pipeline.turnQueueUrl, deadLetterQueueUrl: pipeline.deadLetterQueueUrl, sqs: new SignedSqs({ endpoint: pipeline.endpoints.sqs, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }) });
     const redrive = await new RedriveDeadLetters({ ...repositories, deadLetters }).run({ apply: true });
     const redriven: Record<string, number> = {};
     for (const { inspection, action } of redrive) redriven[`${inspection.verdict}→${action}`] = (redriven[`${inspection.verdict}→${action}`] ?? 0) + 1;

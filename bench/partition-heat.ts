@@ -9,8 +9,7 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { type DocumentOperation, type DynamoDocuments, SignedDynamoDocuments } from '../lambda/core/adapters/dynamodb/dynamodb-documents';
 import { GSI1PK, GSI1SK, PK, SK } from '../lambda/core/adapters/dynamodb/keys';
 import { parseKeyLayout } from '../lambda/core/adapters/dynamodb/key-layout';
 import { StaticCredentialsProvider } from '../lambda/core/adapters/secrets/static-credentials-provider';
@@ -89,16 +88,17 @@ interface WrittenItem {
   readonly transactional: boolean;
 }
 
-/** The items a document-client command writes, by key. */
-function writtenItems(command: unknown): WrittenItem[] {
+/** The items a call of the table's API writes, by key. */
+function writtenItems(operation: DocumentOperation, input: unknown): WrittenItem[] {
   const keyOf = (item: Item): Item => ({ [PK]: item[PK], [SK]: item[SK] });
-  if (command instanceof PutCommand) return [{ key: keyOf(command.input.Item as Item), transactional: false }];
-  if (command instanceof UpdateCommand || command instanceof DeleteCommand) return [{ key: command.input.Key as Item, transactional: false }];
-  if (command instanceof TransactWriteCommand) {
-    return (command.input.TransactItems ?? []).flatMap((action) => {
-      if (action.Put) return [{ key: keyOf(action.Put.Item as Item), transactional: true }];
-      if (action.Update) return [{ key: action.Update.Key as Item, transactional: true }];
-      if (action.Delete) return [{ key: action.Delete.Key as Item, transactional: true }];
+  const call = input as { Item?: Item; Key?: Item; TransactItems?: { Put?: { Item?: Item }; Update?: { Key?: Item }; Delete?: { Key?: Item } }[] };
+  if (operation === 'PutItem') return [{ key: keyOf(call.Item!), transactional: false }];
+  if (operation === 'UpdateItem' || operation === 'DeleteItem') return [{ key: call.Key!, transactional: false }];
+  if (operation === 'TransactWriteItems') {
+    return (call.TransactItems ?? []).flatMap((action) => {
+      if (action.Put) return [{ key: keyOf(action.Put.Item!), transactional: true }];
+      if (action.Update) return [{ key: action.Update.Key!, transactional: true }];
+      if (action.Delete) return [{ key: action.Delete.Key!, transactional: true }];
       return [];
     });
   }
@@ -106,24 +106,24 @@ function writtenItems(command: unknown): WrittenItem[] {
 }
 
 /**
- * Wraps every document client's `send` (the kit's only door to DynamoDB) to read each written item
+ * Wraps every table client's `call` (the kit's only door to DynamoDB) to read each written item
  * before and after the write. The bench runs one message at a time, so the images are exact.
  */
 function instrumentDocumentClients(ledger: HeatLedger): void {
-  const send = DynamoDBDocumentClient.prototype.send as (this: DynamoDBDocumentClient, command: unknown) => Promise<unknown>;
-  const tableOf = (command: unknown): string | undefined => {
-    const input = (command as { input?: { TableName?: string; TransactItems?: { Put?: { TableName?: string }; Update?: { TableName?: string }; Delete?: { TableName?: string }; ConditionCheck?: { TableName?: string } }[] } }).input;
-    const first = input?.TransactItems?.[0];
-    return input?.TableName ?? first?.Put?.TableName ?? first?.Update?.TableName ?? first?.Delete?.TableName ?? first?.ConditionCheck?.TableName;
+  const call = SignedDynamoDocuments.prototype.call as (this: DynamoDocuments, operation: DocumentOperation, input: unknown) => Promise<unknown>;
+  const tableOf = (input: unknown): string | undefined => {
+    const request = input as { TableName?: string; TransactItems?: { Put?: { TableName?: string }; Update?: { TableName?: string }; Delete?: { TableName?: string }; ConditionCheck?: { TableName?: string } }[] };
+    const first = request.TransactItems?.[0];
+    return request.TableName ?? first?.Put?.TableName ?? first?.Update?.TableName ?? first?.Delete?.TableName ?? first?.ConditionCheck?.TableName;
   };
-  (DynamoDBDocumentClient.prototype as { send: unknown }).send = async function (this: DynamoDBDocumentClient, command: unknown) {
-    const written = writtenItems(command);
-    if (written.length === 0) return send.call(this, command);
-    const tableName = tableOf(command)!;
-    const read = async (key: Item) => ((await send.call(this, new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))) as { Item?: Item }).Item;
+  (SignedDynamoDocuments.prototype as { call: unknown }).call = async function (this: DynamoDocuments, operation: DocumentOperation, input: unknown) {
+    const written = writtenItems(operation, input);
+    if (written.length === 0) return call.call(this, operation, input);
+    const tableName = tableOf(input)!;
+    const read = async (key: Item) => ((await call.call(this, 'GetItem', { TableName: tableName, Key: key, ConsistentRead: true })) as { Item?: Item }).Item;
     const before = await Promise.all(written.map((item) => read(item.key)));
     try {
-      const result = await send.call(this, command);
+      const result = await call.call(this, operation, input);
       const after = await Promise.all(written.map((item) => read(item.key)));
       written.forEach((item, i) => ledger.record(before[i], after[i], item.transactional));
       return result;
@@ -188,7 +188,7 @@ async function main(): Promise<void> {
   await withInProcessPipeline('heat', async (pipeline) => {
     const settings = inProcessSettings(pipeline, { keyLayout: layout });
     const ports = { credentials: new StaticCredentialsProvider(pipeline.credentials), logger: new Logger({ logLevel: 'SILENT' }), metrics: new Metrics({ namespace: 'bench' }) };
-    const webhook = composeWebhook(settings, { ...ports, sqsClient: new SQSClient({}) });
+    const webhook = composeWebhook(settings, ports);
     const orchestrator = composeOrchestrator(settings, ports);
 
     for (let index = 0; index < customers; index++) {

@@ -14,7 +14,7 @@
  *
  *   npm run bench:reports [handoffs=200] [replies=150]
  */
-import { createDocumentClient, type DynamoCallEvent } from '../lambda/core/adapters/dynamodb/dynamo-kit';
+import { createDocumentClient, type DynamoCallEvent, type DynamoDocuments } from '../lambda/core/adapters/dynamodb/dynamo-kit';
 import { GSI1_PARTITIONS } from '../lib/contract';
 import { META_MESSAGE_RATES } from '../lib/contract/meta-message-rates';
 import { createDynamoRepositories } from '../lambda/core/adapters/dynamodb/dynamo-repositories';
@@ -41,18 +41,16 @@ async function main(): Promise<void> {
     const calls: DynamoCallEvent[] = [];
     // Each Query's partition and read units, seen on the client: the kit's observer does not name partitions.
     const queries: { partition: string; units: number }[] = [];
-    const client = createDocumentClient();
-    client.middlewareStack.add(
-      (next) => async (args) => {
-        const output = await next(args);
-        const input = args.input as { ExpressionAttributeValues?: Record<string, unknown> };
-        const partition = input.ExpressionAttributeValues?.[':partition'];
-        const consumed = (output.output as { ConsumedCapacity?: { CapacityUnits?: number } }).ConsumedCapacity;
+    const documents = createDocumentClient();
+    const client: DynamoDocuments = {
+      call: async (operation, input) => {
+        const output = await documents.call(operation, input);
+        const partition = (input as { ExpressionAttributeValues?: Record<string, unknown> }).ExpressionAttributeValues?.[':partition'];
+        const consumed = (output as { ConsumedCapacity?: { CapacityUnits?: number } }).ConsumedCapacity;
         if (typeof partition === 'string') queries.push({ partition, units: consumed?.CapacityUnits ?? 0 });
         return output;
       },
-      { step: 'initialize', name: 'benchPartitionOfQuery' },
-    );
+    };
     const repositories = createDynamoRepositories({ tableName: pipeline.tableName, client, observer: { onRemoteCall: (event) => calls.push(event) } });
     const { handoffReport, messages } = repositories;
 

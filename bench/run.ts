@@ -5,9 +5,8 @@ import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PIPELINE_DEFAULTS, physicalNames } from '../lib/contract';
-import { createDocumentClient } from '../lambda/core/adapters/dynamodb/dynamo-kit';
+import { createDocumentClient, type DynamoDocuments } from '../lambda/core/adapters/dynamodb/dynamo-kit';
 import { startLocalPipeline, type LocalPipeline } from '../local/runtime/local-pipeline';
 import { createAgentTable, createTurnQueues } from '../local/servers/local-resources';
 import { startDynamoDbLocal, startSqsEmulator, type LocalServer } from '../local/servers/local-servers';
@@ -39,7 +38,7 @@ async function main(): Promise<void> {
   process.stdout.write(`Node ${process.version} · ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'})\nStarting DynamoDB Local and the SQS emulator…\n`);
   const servers: LocalServer[] = [];
   let pipeline: LocalPipeline | undefined;
-  let floorClients: { dynamoDb: DynamoDBClient; sqs: SQSClient; documents: DynamoDBDocumentClient } | undefined;
+  let floorClients: { dynamoDb: DynamoDBClient; sqs: SQSClient; documents: DynamoDocuments } | undefined;
   try {
     const [dynamoDb, sqs] = await Promise.all([startDynamoDbLocal(), startSqsEmulator()]);
     servers.push(dynamoDb, sqs);
@@ -112,7 +111,6 @@ async function main(): Promise<void> {
     );
   } finally {
     await pipeline?.stop();
-    floorClients?.documents.destroy();
     floorClients?.dynamoDb.destroy();
     floorClients?.sqs.destroy();
     await Promise.all(servers.map((server) => server.stop()));

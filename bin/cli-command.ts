@@ -63,7 +63,14 @@ export async function runCommand(usage: string, argv: readonly string[], output:
     }
     const failure = error instanceof CliFailure ? { exitCode: error.exitCode, message: error.message } : explainFailure(error, argv);
     output.err(failure.message);
-    if (output.debug) output.err(error instanceof Error ? (error.stack ?? String(error)) : String(error));
+    if (output.debug) output.err(stackWithCauses(error));
     return failure.exitCode;
   }
+}
+
+/** The error's stack and those of what it wraps (fetch's TypeError carries the network error as its cause). */
+function stackWithCauses(error: unknown, depth = 0): string {
+  const own = error instanceof Error ? (error.stack ?? String(error)) : String(error);
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  return cause === undefined || depth >= 5 ? own : `${own}\ncaused by: ${stackWithCauses(cause, depth + 1)}`;
 }

@@ -1,12 +1,12 @@
 // What the erase-customer and export-customer commands share: which table, and the use case on it.
 import { parseArgs } from 'node:util';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { OperatorAuditTrail } from '../lambda/core/application/operator/operator-audit';
 import { CustomerDataRights } from '../lambda/core/application/privacy/customer-data-rights';
 import { CustomerPseudonyms } from '../lambda/core/application/privacy/customer-pseudonyms';
 import { CustomerTranscriptionJobs } from '../lambda/core/application/transcription-jobs';
 import { AmazonTranscribe } from '../lambda/core/adapters/aws/amazon-transcribe';
 import { createMediaClient, S3MediaStore } from '../lambda/core/adapters/s3/s3-media-store';
+import { SignedSqs } from '../lambda/core/adapters/sqs/sqs-api';
 import { SqsDeadLetterQueue } from '../lambda/core/adapters/sqs/sqs-dead-letter-queue';
 import { randomIdGenerator } from '../lambda/core/adapters/system/random-id-generator';
 import { systemClock } from '../lambda/core/adapters/system/system-clock';
@@ -69,7 +69,7 @@ export async function parseCustomerCommand(
   const repositories = repositoriesOf(table);
   const pseudonyms = new CustomerPseudonyms(repositories.customerData);
   const trail = new OperatorAuditTrail(repositories.audit, systemClock, randomIdGenerator, pseudonyms);
-  const deadLetters = deadLetterQueueUrl === undefined ? undefined : new SqsDeadLetterQueue({ deadLetterQueueUrl, sqs: new SQSClient({ region: table.region }) });
+  const deadLetters = deadLetterQueueUrl === undefined ? undefined : new SqsDeadLetterQueue({ deadLetterQueueUrl, sqs: new SignedSqs({ region: table.region }) });
   // Keyed by the customer's pseudonym, as the functions store attachments; reached with the usual AWS settings, as the table is.
   const media =
     mediaBucketName === undefined

@@ -4,11 +4,11 @@
 // runtime's endpoints.
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { resolveRegion } from './aws-region';
 import { type CliCommand, type CommandOutput, runCommand, UsageError } from './cli-command';
 import { EXIT_CODES } from './cli-failure';
 import { describePipelineStack, PIPELINE_TARGET_OPTIONS, repositoriesOf, type PipelineResources } from './pipeline-stack';
+import { SignedSqs } from '../lambda/core/adapters/sqs/sqs-api';
 import { SqsDeadLetterQueue } from '../lambda/core/adapters/sqs/sqs-dead-letter-queue';
 import { RedriveDeadLetters, type RedriveAction } from '../lambda/core/application/redrive-dead-letters';
 import type { DeadLetterInspection } from '../lambda/core/domain/dead-letter-verdict';
@@ -68,7 +68,7 @@ async function redrive(argv: string[], output: CommandOutput): Promise<number> {
   }
   const target = await resolveTarget(values);
   const { region } = target;
-  const sqs = new SQSClient({ region });
+  const sqs = new SignedSqs({ region });
   const apply = values.apply === true;
   const prompt = apply && !values.yes && process.stdin.isTTY ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
   const confirm = async (inspection: DeadLetterInspection): Promise<boolean> => {
@@ -92,7 +92,6 @@ async function redrive(argv: string[], output: CommandOutput): Promise<number> {
     });
   } finally {
     prompt?.close();
-    sqs.destroy();
   }
   const summary = [...counts].map(([action, count]) => `${count} ${action}`).join(', ');
   output.out(summary === '' ? 'The dead-letter queue is empty.' : `Done: ${summary}.`);

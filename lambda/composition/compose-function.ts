@@ -2,7 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { createDocumentClient, type CursorKeySource, type DynamoKitObserver } from '../core/adapters/dynamodb/dynamo-kit';
 import { openDynamoTable, type DynamoTable } from '../core/adapters/dynamodb/dynamo-repositories';
-import { clientConfigOf, type RequestTimeouts } from '../core/adapters/aws/request-timeouts';
+import type { RequestTimeouts } from '../core/adapters/aws/request-timeouts';
 import { createPowertools, instrumentInvocation, type Powertools } from '../core/adapters/observability/powertools';
 import type { AwsCallPorts } from '../core/adapters/whatsapp/whatsapp-channel';
 import { randomIdGenerator } from '../core/adapters/system/random-id-generator';
@@ -67,14 +67,7 @@ export function composeFunction(
       tableName: settings.tableName,
       clock,
       ids,
-      client: createDocumentClient(
-        {
-          ...clientConfigOf(tableOptions.requestTimeouts),
-          ...(ports.dynamoDbEndpoint !== undefined && { endpoint: ports.dynamoDbEndpoint }),
-          ...(ports.awsCredentials !== undefined && { credentials: ports.awsCredentials }),
-        },
-        (client) => powertools.tracer.captureAWSv3Client(client),
-      ),
+      client: createDocumentClient({ timeouts: tableOptions.requestTimeouts, endpoint: ports.dynamoDbEndpoint, credentials: ports.awsCredentials }),
       observer: ports.kitObserver,
       operatorTimeZone: settings.operatorPlane?.timeZone,
       keyLayout: settings.keyLayout,

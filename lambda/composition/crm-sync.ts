@@ -5,7 +5,7 @@ import { SignedWebhookCrmClient } from '../core/adapters/crm/signed-webhook-crm-
 import { crmSyncRows } from '../core/adapters/dynamodb/dynamo-repositories';
 import { credentialProvider } from '../core/adapters/aws/aws-identity';
 import { lambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
-import { secretsManagerProvider } from '../core/adapters/secrets/secrets-manager-credentials';
+import { secretsManagerReader } from '../core/adapters/secrets/secrets-manager-credentials';
 import { type CrmSyncRunReport, SyncCrmProjections } from '../core/application/sync-crm-projections';
 import { CrmSyncStatus } from '../core/domain/crm-sync';
 import type { CrmClient } from '../core/ports/crm-client';
@@ -54,10 +54,10 @@ function crmClientFor(target: CrmTargetConfig, ports: CrmSyncPorts): CrmClient {
 
 /** A secret's text from Secrets Manager, read with the function's identity, cached 5 minutes. */
 function secretsManagerText(ports: CrmSyncPorts): SecretTextReader {
-  const secrets = secretsManagerProvider({ credentials: ports.awsCredentials, endpoint: ports.secretsManagerEndpoint });
+  const secrets = secretsManagerReader({ credentials: ports.awsCredentials, endpoint: ports.secretsManagerEndpoint });
   return async (secretArn) => {
-    const value = await secrets.get(secretArn, { maxAge: 300 });
-    if (typeof value !== 'string' || value === '') throw new Error(`CRM webhook secret ${secretArn} has no text value`);
+    const value = await secrets.text(secretArn, { maxAgeSeconds: 300 });
+    if (value === '') throw new Error(`CRM webhook secret ${secretArn} has no text value`);
     return value;
   };
 }

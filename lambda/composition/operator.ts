@@ -78,7 +78,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const { directory, audit, signIn } = composeOperatorAccess(settings.operatorPlane, composed);
   const { receipts, sessions, messages } = conversationRepositories(table);
   const config = operationalConfig(table);
-  const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(composed, ports) });
+  const deadLetters = new SqsDeadLetterQueue({ turnQueueUrl: settings.turnQueueUrl, deadLetterQueueUrl: settings.deadLetterQueueUrl, sqs: turnQueueClient(ports) });
   const inbox = new OperatorInbox({ sessions, messages, clock, inboxVersion: inboxVersion(table), operators: directory, metaRates: () => metaRatesInForce(config), modelPrices: () => modelPricesInForce(config) });
   const replies = new OperatorReplies({ sessions, messages, operators: directory, receipts, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, consent: messaging.consent, attachments: media?.store });
   // With media.transcription, a customer's voice-note jobs are erased with them.

@@ -1,7 +1,7 @@
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { localePreset } from '../../lib/contract';
-import { clientConfigOf, type RequestTimeouts } from '../core/adapters/aws/request-timeouts';
+import type { RequestTimeouts } from '../core/adapters/aws/request-timeouts';
 import { inboundRepositories, messageTemplates } from '../core/adapters/dynamodb/dynamo-repositories';
+import { SignedSqs, type SqsApi } from '../core/adapters/sqs/sqs-api';
 import { SqsTurnDispatcher } from '../core/adapters/sqs/sqs-turn-dispatcher';
 import { MessageTemplates } from '../core/application/message-templates';
 import type { CoexistenceRecorders } from '../core/application/inbound-notification';
@@ -14,15 +14,12 @@ import type { WebhookSettings } from './deployment-settings';
 
 export interface TurnQueuePorts {
   /** A client of the turn queue and its dead-letter queue instead of the SDK's default (a local emulator). */
-  readonly sqsClient?: SQSClient;
+  readonly sqsClient?: SqsApi;
 }
 
-/** The turn queue's client, traced like the table's; `timeouts` bound each call (the webhook's). */
-export function turnQueueClient(composed: ComposedFunction, ports: TurnQueuePorts & FunctionPorts, timeouts?: RequestTimeouts): SQSClient {
-  return (
-    ports.sqsClient ??
-    composed.powertools.tracer.captureAWSv3Client(new SQSClient({ ...clientConfigOf(timeouts), ...(ports.awsCredentials !== undefined && { credentials: ports.awsCredentials }) }))
-  );
+/** The turn queue's client, traced as `fetch` calls like the table's; `timeouts` bound each call (the webhook's). */
+export function turnQueueClient(ports: TurnQueuePorts & FunctionPorts, timeouts?: RequestTimeouts): SqsApi {
+  return ports.sqsClient ?? new SignedSqs({ timeouts, credentials: ports.awsCredentials });
 }
 
 /** What both inbound functions (webhook, End User Messaging) register customer messages with. */
@@ -34,7 +31,7 @@ export function composeRegisterInbound(
 ): RegisterInboundTurns {
   return new RegisterInboundTurns({
     ...inboundRepositories(composed.table),
-    dispatcher: new SqsTurnDispatcher(settings.turnQueueUrl, turnQueueClient(composed, ports, timeouts)),
+    dispatcher: new SqsTurnDispatcher(settings.turnQueueUrl, turnQueueClient(ports, timeouts)),
     consentWords: localePreset(settings.locale).consentWords,
   });
 }

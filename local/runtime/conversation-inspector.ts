@@ -1,5 +1,4 @@
-import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AwsCallOptions } from '../../lambda/core/adapters/aws/signed-aws-post';
 import { createDocumentClient, DynamoKit } from '../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoMessageRepository } from '../../lambda/core/adapters/dynamodb/message-repository';
 import { DynamoSessionRepository } from '../../lambda/core/adapters/dynamodb/session-repository';
@@ -19,13 +18,11 @@ export interface ConversationSnapshot {
  * decoding the functions use — with a client bound to the given DynamoDB endpoint.
  */
 export class ConversationInspector {
-  private readonly client: DynamoDBDocumentClient;
   private readonly sessions: DynamoSessionRepository;
   private readonly messages: DynamoMessageRepository;
 
-  constructor(tableName: string, clientConfig: DynamoDBClientConfig) {
-    this.client = createDocumentClient(clientConfig);
-    const kit = new DynamoKit({ tableName, client: this.client });
+  constructor(tableName: string, access: AwsCallOptions) {
+    const kit = new DynamoKit({ tableName, client: createDocumentClient(access) });
     this.sessions = new DynamoSessionRepository(kit, systemClock);
     this.messages = new DynamoMessageRepository(kit, systemClock);
   }
@@ -34,9 +31,5 @@ export class ConversationInspector {
     const session = await this.sessions.getActive(customerId);
     if (!session) return { history: [] };
     return { session, history: await this.messages.historyForSession(customerId, session.sessionId, historyLimit) };
-  }
-
-  close(): void {
-    this.client.destroy();
   }
 }

@@ -10,6 +10,7 @@ import type { KeyLayout } from '../../lib/contract/key-layout';
 import { composeFunction } from '../../lambda/composition/compose-function';
 import { composeCrmSync } from '../../lambda/composition/crm-sync';
 import { composeEndUserMessagingInbound } from '../../lambda/composition/eum-inbound';
+import { SignedSqs } from '../../lambda/core/adapters/sqs/sqs-api';
 import { composeHandoffSweeperRuns } from '../../lambda/composition/handoff-sweeper';
 import type { TemplateSyncReport } from '../../lambda/core/application/message-templates';
 import { composeIdleSweeper, type IdleSweeperReport } from '../../lambda/composition/idle-sweeper';
@@ -150,7 +151,6 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     cleanup.add(async () => {
       dynamoDbClient.destroy();
       sqsClient.destroy();
-      inspector.close();
     });
     await createAgentTableUnlessPresent(dynamoDbClient, names.table);
     const queues = await createTurnQueues(sqsClient, names, options.queue);
@@ -225,7 +225,8 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
       endUserMessagingEndpoint: fakeEndUserMessaging?.endpoint,
       // In place of `AWS_ENDPOINT_URL_TRANSCRIBE`, which would bind every pipeline of the process to one fake.
       transcribeEndpoint: fakeTranscribe?.endpoint,
-      sqsClient: sqsClientOf(name),
+      // The functions' own SQS calls; with the endpoint given, not `AWS_ENDPOINT_URL_SQS`, which would bind every pipeline of the process to one emulator.
+      sqsClient: new SignedSqs({ endpoint: sqs, region, credentials: awsCredentialsOf(name) }),
     });
 
     const settings = SETTINGS_READERS.orchestrator(plan.orchestrator!);

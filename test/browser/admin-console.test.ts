@@ -65,7 +65,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  repositories?.close();
   await pipeline?.stop();
 });
 

@@ -32,7 +32,6 @@ beforeAll(async () => {
     const session = waitingSession({ sessionId: `queued-${index}`, customerId: newCustomer(), at: new Date(start + index), profileName: `Fila ${String(index).padStart(3, '0')}` });
     await repositories.sessions.put(session);
   }
-  repositories.close();
   api = await signInOverWhatsApp(pipeline, admin);
   page = await browser.openPage();
   await signInFromWhatsApp(pipeline, page, admin);

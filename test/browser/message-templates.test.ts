@@ -28,7 +28,6 @@ beforeAll(async () => {
   await pipeline.waitForIdle();
   const repositories = tableRepositories(pipeline.tableName);
   await backdateCustomerMessages(repositories, customer);
-  repositories.close();
   page = await browser.openPage();
   await signInFromWhatsApp(pipeline, page, ana);
 });

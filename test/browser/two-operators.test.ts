@@ -47,7 +47,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  repositories?.close();
   await pipeline?.stop();
 });
 

@@ -21,7 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   console.log(`Billable messages per scenario (customer + operators):\n  ${counted.join('\n  ')}`);
-  repositories.close();
   await pipeline.stop();
 });
 

@@ -64,11 +64,7 @@ it('a business that writes first from the app opens the conversation with people
   const customer = newCustomer();
   expect((await deliverBusinessEcho(pipeline.webhookUrl!, pipeline.appSecret, { to: customer, text: 'Seu pedido chegou!' })).status).toBe(200);
   const repositories = tableRepositories(pipeline.tableName);
-  try {
-    expect(await isCustomerWindowOpen({ messages: repositories.messages, clock: { now: () => new Date() } }, customer)).toBe(false);
-  } finally {
-    repositories.close();
-  }
+  expect(await isCustomerWindowOpen({ messages: repositories.messages, clock: { now: () => new Date() } }, customer)).toBe(false);
 
   await pipeline.sendCustomerMessage(customer, 'Obrigado!');
   await pipeline.waitForIdle();

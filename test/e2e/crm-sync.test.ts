@@ -52,11 +52,7 @@ it('with CRM sync off, no projection is written and there is no fake CRM', async
   expect(() => pipeline!.syncCrm()).toThrow('CRM sync is off');
   const { sessionId } = (await pipeline.conversation(customer)).session!;
   const repositories = tableRepositories(pipeline.tableName);
-  try {
-    expect(await repositories.crmSync.get(sessionId)).toBeUndefined();
-  } finally {
-    repositories.close();
-  }
+  expect(await repositories.crmSync.get(sessionId)).toBeUndefined();
 });
 
 it('a reply WhatsApp reported failed claims nothing in the CRM: the deal says what the conversation is about, not that it was answered', async () => {
@@ -67,12 +63,8 @@ it('a reply WhatsApp reported failed claims nothing in the CRM: the deal says wh
   await pipeline.waitForIdle();
   await pipeline.fakeWhatsApp.reportStatus(reply.providerMessageId, 'failed', { errorCode: 131026 });
   const repositories = tableRepositories(pipeline.tableName);
-  try {
-    const [failed] = (await repositories.messages.history(customer)).items;
-    expect(failed).toMatchObject({ role: 'assistant', receipt: { status: 'failed' } });
-  } finally {
-    repositories.close();
-  }
+  const [failed] = (await repositories.messages.history(customer)).items;
+  expect(failed).toMatchObject({ role: 'assistant', receipt: { status: 'failed' } });
 
   expect(await pipeline.syncCrm()).toMatchObject({ sent: 1 });
   const [received] = pipeline.fakeCrm!.received().filter((entry) => entry.request.customerId === customer);

@@ -4,20 +4,17 @@
 // local S3 server and hands Meta the exact bytes.
 import { WHATSAPP_CHANNEL_KINDS } from '../../lib/contract';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
-import type { tableRepositories } from '../support/dynamo-table';
 import { newOperatorPhone } from '../support/ids';
 import { LAB_REPORT_PDF } from '../support/media-bucket';
 import { type ConsoleClient, handedOffCustomer, startStaffedPipeline } from '../support/operator-console-client';
 
 let pipeline: LocalPipeline;
-let repositories: ReturnType<typeof tableRepositories>;
 let operator: ConsoleClient;
 
 beforeAll(async () => {
-  ({ pipeline, repositories, operator } = await startStaffedPipeline(newOperatorPhone(), newOperatorPhone(), { channel: WHATSAPP_CHANNEL_KINDS.endUserMessaging }));
+  ({ pipeline, operator } = await startStaffedPipeline(newOperatorPhone(), newOperatorPhone(), { channel: WHATSAPP_CHANNEL_KINDS.endUserMessaging }));
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

@@ -16,7 +16,6 @@ beforeAll(async () => {
   ({ pipeline, repositories, admin } = await startStaffedPipeline(newOperatorPhone(), newOperatorPhone(), { channel: WHATSAPP_CHANNEL_KINDS.endUserMessaging }));
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

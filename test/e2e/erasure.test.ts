@@ -37,7 +37,6 @@ beforeAll(async () => {
   admin = await signInOverWhatsApp(pipeline, adminPhone);
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 
@@ -195,7 +194,6 @@ describe('a customer whose voice note timed out', () => {
     const voiceRepositories = tableRepositories(voicePipeline.tableName);
     const pseudonyms = new CustomerPseudonyms(voiceRepositories.customerData);
     const [erasedKey, otherKey] = [await pseudonyms.of(erased), await pseudonyms.of(other)];
-    voiceRepositories.close();
     expect(jobsOf(erasedKey)).toHaveLength(2);
     expect(jobsOf(otherKey)).toHaveLength(1);
 

@@ -34,7 +34,6 @@ describe('handoff notifications', () => {
     repositories = tableRepositories(pipeline.tableName);
   });
   afterAll(async () => {
-    repositories.close();
     await pipeline.stop();
   });
 
@@ -131,7 +130,6 @@ describe('a turn the agent fails for good', () => {
       );
       expect(Attributes?.ApproximateNumberOfMessages).toBe('0');
     } finally {
-      repositories.close();
       await pipeline.stop();
     }
   });
@@ -169,7 +167,6 @@ describe('a turn the agent fails on every receive', () => {
       expect(Attributes?.ApproximateNumberOfMessages).toBe('0');
       expect(textsTo(pipeline, admin)).toEqual([`Novo atendimento aguardando: ${customer}. Abra o console: ${pipeline.consoleUrl}`]);
     } finally {
-      repositories.close();
       await pipeline.stop();
     }
   });
@@ -212,7 +209,6 @@ describe('a customer who writes their own name into the operators’ notice', ()
       expect(notice).not.toMatch(/https:\/\/console-login|www\.evil|\{link\}|\{name\}|\$[`&']|\*aqui\*|99999|\n|x{100}/);
       expect(notice).toBe(`Novo atendimento aguardando: Seu acesso expirou entre AGORA em https console-login examp…. Abra o console: ${consoleUrl}`);
     } finally {
-      repositories.close();
       await pipeline.stop();
     }
   });

@@ -28,7 +28,6 @@ beforeEach(async () => {
 });
 afterEach(() => pipeline.fakeWhatsApp.openServiceWindow(operator));
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

@@ -18,7 +18,6 @@ const IDLE_TIMEOUT_MS = 1_500;
 let pipeline: LocalPipeline | undefined;
 let repositories: ReturnType<typeof tableRepositories> | undefined;
 afterEach(async () => {
-  repositories?.close();
   await pipeline?.stop();
   pipeline = repositories = undefined;
 });

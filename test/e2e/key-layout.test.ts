@@ -22,7 +22,6 @@ beforeAll(async () => {
   admin = await signInOverWhatsApp(pipeline, adminPhone);
 });
 afterAll(async () => {
-  seedDeployment?.close();
   await pipeline?.stop();
 });
 

@@ -61,7 +61,6 @@ describe.each([Locale.EN, Locale.ES])('a pipeline with locale %s', (locale) => {
 
       expect(portugueseFragmentsIn(everythingSent(pipeline))).toEqual([]);
     } finally {
-      repositories.close();
       await pipeline.stop();
     }
   });

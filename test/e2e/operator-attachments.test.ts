@@ -20,7 +20,6 @@ beforeAll(async () => {
   ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(adminPhone, operatorPhone));
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

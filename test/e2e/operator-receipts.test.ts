@@ -30,7 +30,6 @@ beforeAll(async () => {
   expect((await admin.call('POST', '/api/admin/templates/sync')).status).toBe(200);
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

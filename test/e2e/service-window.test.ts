@@ -22,7 +22,6 @@ beforeAll(async () => {
   expect((await operator.call('PUT', '/api/me/availability', { available: true })).status).toBe(200);
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

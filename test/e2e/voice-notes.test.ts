@@ -49,11 +49,7 @@ afterAll(() => pipeline.stop());
 /** The customer's pseudonym, as the pipeline names their media objects and transcription jobs. */
 async function pseudonymOf(customer: string): Promise<string> {
   const repositories = tableRepositories(pipeline.tableName);
-  try {
-    return await new CustomerPseudonyms(repositories.customerData).of(customer);
-  } finally {
-    repositories.close();
-  }
+  return await new CustomerPseudonyms(repositories.customerData).of(customer);
 }
 
 const repliesTo = (customer: string) => pipeline.fakeWhatsApp.sent().filter((message) => message.recipient === customer).map((message) => message.text);

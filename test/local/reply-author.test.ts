@@ -3,21 +3,18 @@
 // operator answering through the operator API.
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { replyAuthor } from '../../local/runtime/reply-author';
-import type { tableRepositories } from '../support/dynamo-table';
 import { newOperatorPhone } from '../support/ids';
 import { type ConsoleClient, handedOffCustomer, startStaffedPipeline } from '../support/operator-console-client';
 
 let pipeline: LocalPipeline;
-let repositories: ReturnType<typeof tableRepositories>;
 let admin: ConsoleClient;
 let operator: ConsoleClient;
 const adminPhone = newOperatorPhone();
 
 beforeAll(async () => {
-  ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(adminPhone, newOperatorPhone()));
+  ({ pipeline, admin, operator } = await startStaffedPipeline(adminPhone, newOperatorPhone()));
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

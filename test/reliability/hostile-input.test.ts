@@ -29,7 +29,7 @@ beforeAll(async () => {
   webhook = composeWebhookFunction(webhookSettings(env.tableName, env.turnQueueUrl), {
     credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
     ...principalPorts('webhook'),
-    sqsClient: env.principals.inbound.sqs,
+    sqsClient: env.principals.inbound.queues,
     logger: new Logger({ serviceName: 'hostile', logLevel: 'SILENT' }),
     metrics: new MetricsRecorder(quiet),
     requestTimeouts: LOCAL_WEBHOOK_REQUEST_TIMEOUTS,
@@ -235,7 +235,7 @@ describe('signed notifications the pipeline does not serve: 200, nothing written
     const servingOneNumber = composeWebhookFunction(webhookSettings(env.tableName, env.turnQueueUrl, { businessPhoneNumberIds: [OUR_NUMBER] }), {
       credentials: new StaticCredentialsProvider(TEST_CREDENTIALS),
       ...principalPorts('webhook'),
-      sqsClient: env.principals.inbound.sqs,
+      sqsClient: env.principals.inbound.queues,
       logger: new Logger({ serviceName: 'hostile', logLevel: 'SILENT' }),
       metrics: new MetricsRecorder(new FaultInjector()),
       requestTimeouts: LOCAL_WEBHOOK_REQUEST_TIMEOUTS,

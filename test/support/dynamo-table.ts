@@ -36,10 +36,9 @@ export async function withTestTable<T>(label: string, body: (table: TestTable) =
 }
 
 /**
- * The pipeline table's repositories on a client of their own, closed with `close()`. What a test
- * seeds for a pipeline's functions to list goes in their key layout (`pipeline.keyLayout`).
+ * The pipeline table's repositories on a client of their own. What a test seeds for a pipeline's
+ * functions to list goes in their key layout (`pipeline.keyLayout`).
  */
-export function tableRepositories(tableName: string, keyLayout?: KeyLayout): DynamoRepositories & { close(): void } {
-  const client = createDocumentClient({});
-  return { ...createDynamoRepositories({ tableName, client, ...(keyLayout && { keyLayout }) }), close: () => client.destroy() };
+export function tableRepositories(tableName: string, keyLayout?: KeyLayout): DynamoRepositories {
+  return createDynamoRepositories({ tableName, client: createDocumentClient(), ...(keyLayout && { keyLayout }) });
 }

@@ -5,6 +5,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { SNSEvent } from 'aws-lambda';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { CUSTOM_METRICS } from '../../../lib/contract';
+import { SignedSqs } from '../../../lambda/core/adapters/sqs/sqs-api';
 import { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
 import { systemClock } from '../../../lambda/core/adapters/system/system-clock';
@@ -88,7 +89,7 @@ describe('events on the topic', () => {
 
   test('SQS down: the invocation fails (Lambda retries the event); the retry dispatches exactly once', async () => {
     const event = eventOf(textNotification('5511988887777', 'wamid.SQSDOWN', 'oi'));
-    const unreachable = new SQSClient({ endpoint: 'http://127.0.0.1:9', maxAttempts: 1 });
+    const unreachable = new SignedSqs({ endpoint: 'http://127.0.0.1:9', maxAttempts: 1 });
     await expect(inbound({ sqsClient: unreachable })(event)).rejects.toThrow();
     expect(await queueDepth(resources.queueUrl)).toBe(0);
 

@@ -25,7 +25,6 @@ beforeAll(async () => {
   [admin, ana, bia] = [await signInOverWhatsApp(pipeline, adminPhone), await signInOverWhatsApp(pipeline, anaPhone), await signInOverWhatsApp(pipeline, biaPhone)];
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

@@ -38,7 +38,6 @@ beforeAll(async () => {
   ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(adminPhone, operatorPhone, { agent }));
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

@@ -25,7 +25,6 @@ beforeAll(async () => {
   ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(adminPhone, operatorPhone, { agent, queue: { visibilityTimeoutSeconds: 6 } }));
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

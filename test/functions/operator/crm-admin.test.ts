@@ -19,7 +19,6 @@ beforeAll(async () => {
   ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(adminPhone, newOperatorPhone(), { crmSync: {} }));
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

@@ -38,7 +38,6 @@ beforeAll(async () => {
   admin = await signInOverWhatsApp(pipeline, adminPhone);
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

@@ -44,7 +44,7 @@ it('logs a failed call with the error name and code only', async () => {
 
   const failures = captured.map((line) => JSON.parse(line)).filter((entry) => entry.message === 'operator_request_failed');
   expect(failures).toHaveLength(1);
-  expect(failures[0].error).toEqual({ errorName: 'ValidationException', httpStatus: 400 });
+  expect(failures[0].error).toEqual({ errorName: 'ValidationException', errorCode: 'aws_api_error', httpStatus: 400 });
   const logged = captured.join('\n');
   expect(logged).not.toContain(quoted);
   expect(logged).not.toContain('parameter values were invalid');

@@ -40,7 +40,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([withBucket.close(), withoutBucket.close()]);
-  repositories.close();
   await table.drop();
 });
 

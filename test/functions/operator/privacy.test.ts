@@ -18,7 +18,6 @@ beforeAll(async () => {
   ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(adminPhone, operatorPhone, { agent: new ScriptedAgent() }));
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

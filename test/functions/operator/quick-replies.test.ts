@@ -24,7 +24,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await instance.close();
-  repositories.close();
   await table.drop();
 });
 

@@ -16,29 +16,23 @@ import type { AwsEstimate, HandoffReport, UsageReport } from '../../../lib/contr
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
 import { waitUntil } from '../../support/waiting';
-import type { tableRepositories } from '../../support/dynamo-table';
 import { type ConsoleClient, handedOffCustomer, startStaffedPipeline } from '../../support/operator-console-client';
 
 const MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
 const NO_FEES = { messages: 0, billable: 0, usd: 0, unpriced: 0 };
 
 let pipeline: LocalPipeline;
-let repositories: ReturnType<typeof tableRepositories>;
 let sharded: DynamoRepositories;
-let destroyClient: () => void;
 let admin: ConsoleClient;
 let operator: ConsoleClient;
 
 beforeAll(async () => {
   const agent = new ScriptedAgent({ model: MODEL, usage: { inputTokens: 1200, outputTokens: 80 } });
-  ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(newOperatorPhone(), newOperatorPhone(), { agent, keyLayout: KeyLayout.SHARDED }));
+  ({ pipeline, admin, operator } = await startStaffedPipeline(newOperatorPhone(), newOperatorPhone(), { agent, keyLayout: KeyLayout.SHARDED }));
   const client = createDocumentClient({});
   sharded = createDynamoRepositories({ tableName: pipeline.tableName, client, keyLayout: KeyLayout.SHARDED });
-  destroyClient = () => client.destroy();
 });
 afterAll(async () => {
-  destroyClient();
-  repositories.close();
   await pipeline.stop();
 });
 

@@ -23,7 +23,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([one.close(), two.close()]);
-  repositories.close();
   await table.drop();
 });
 

@@ -20,7 +20,6 @@ beforeAll(async () => {
   repositories = tableRepositories(pipeline.tableName);
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

@@ -32,7 +32,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const hold of held.values()) hold.open();
-  repositories.close();
   await pipeline.stop();
 });
 

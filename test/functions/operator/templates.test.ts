@@ -25,7 +25,6 @@ beforeAll(async () => {
   expect(synced.status).toBe(200);
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

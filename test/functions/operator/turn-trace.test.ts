@@ -5,13 +5,11 @@ import { turnCheckpointKey } from '../../../lambda/core/adapters/dynamodb/keys';
 import { FakeConverseModel } from '../../../local/fake-bedrock/fake-converse-model';
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
 import { allItems } from '../../support/inspect';
-import type { tableRepositories } from '../../support/dynamo-table';
 import { CHECK_STOCK_TOOL } from '../../support/fake-order-service';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
 import { ConsoleClient, startStaffedPipeline } from '../../support/operator-console-client';
 
 let pipeline: LocalPipeline;
-let repositories: ReturnType<typeof tableRepositories>;
 let admin: ConsoleClient;
 let operator: ConsoleClient;
 const ASKED = 'Tem pão francês hoje?';
@@ -19,10 +17,9 @@ const ASKED = 'Tem pão francês hoje?';
 beforeAll(async () => {
   const model = new FakeConverseModel({ toolRounds: 0, toolCall: (_turn, roundsDone) => (roundsDone === 0 ? { name: CHECK_STOCK_TOOL.name, input: { sku: 'pao-frances' } } : undefined) });
   const tools = [{ ...CHECK_STOCK_TOOL, handler: async () => ({ result: { inStock: 12 } }) }];
-  ({ pipeline, repositories, admin, operator } = await startStaffedPipeline(newOperatorPhone(), newOperatorPhone(), { bedrockAgent: { converse: model.converse, tools } }));
+  ({ pipeline, admin, operator } = await startStaffedPipeline(newOperatorPhone(), newOperatorPhone(), { bedrockAgent: { converse: model.converse, tools } }));
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 

@@ -2,6 +2,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { SignedSqs } from '../../../lambda/core/adapters/sqs/sqs-api';
 import { DynamoKit } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
 import { DynamoInboundReceiptRepository } from '../../../lambda/core/adapters/dynamodb/inbound-receipt-repository';
 import { crmSyncKey } from '../../../lambda/core/adapters/dynamodb/keys';
@@ -134,7 +135,7 @@ describe('notifications', () => {
 
   test('SQS down on the first delivery, up on the retry: 5xx then 200, exactly one message in the end', async () => {
     const body = textNotification('5511988887777', 'wamid.SQSDOWN', 'oi');
-    const unreachable = new SQSClient({ endpoint: 'http://127.0.0.1:9', maxAttempts: 1 });
+    const unreachable = new SignedSqs({ endpoint: 'http://127.0.0.1:9', maxAttempts: 1 });
     expect((await webhook({ sqsClient: unreachable })(signedPost(body))).statusCode).toBe(500);
     expect(await queueDepth(resources.queueUrl)).toBe(0);
     const receipts = new DynamoInboundReceiptRepository(new DynamoKit({ tableName: resources.table.name }), systemClock);

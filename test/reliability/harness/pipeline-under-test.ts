@@ -230,7 +230,7 @@ export function composeWebhook(env: ReliabilityEnvironment, injector: FaultInjec
     receipts,
     sessions,
     messages,
-    dispatcher: injector.remote('dispatcher', new SqsTurnDispatcher(env.turnQueueUrl, env.principals.inbound.sqs), AWS_SDK_FAILURES),
+    dispatcher: injector.remote('dispatcher', new SqsTurnDispatcher(env.turnQueueUrl, env.principals.inbound.queues), AWS_SDK_FAILURES),
   });
   const recordStatuses = new RecordDeliveryStatuses({ messages });
   // The number is shared with the WhatsApp Business app: its echoes are recorded, as the composers do.

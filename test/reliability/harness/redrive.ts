@@ -1,6 +1,7 @@
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { createDynamoRepositories, type DynamoRepositories } from '../../../lambda/core/adapters/dynamodb/dynamo-repositories';
 import { SqsDeadLetterQueue } from '../../../lambda/core/adapters/sqs/sqs-dead-letter-queue';
+import type { SqsApi } from '../../../lambda/core/adapters/sqs/sqs-api';
 import { RedriveDeadLetters, type RedriveOutcome } from '../../../lambda/core/application/redrive-dead-letters';
 import type { FaultPlan } from '../../support/fault-injection';
 import { principalClients } from '../../support/permissions/function-principals';
@@ -11,7 +12,7 @@ import { ScenarioRun, type RunResult } from './scenario-run';
 export interface RedriveTarget {
   readonly turnQueueUrl: string;
   readonly deadLetterQueueUrl: string;
-  readonly sqs: SQSClient;
+  readonly sqs: SqsApi;
   readonly repositories: DynamoRepositories;
 }
 
@@ -23,8 +24,8 @@ export function redrive(target: RedriveTarget, options: { readonly apply: boolea
 
 /** The redrive target of a local pipeline (its own queues and table), reached as the redrive's role (`grantRedrive`). */
 export function localRedriveTarget(pipeline: { readonly turnQueueUrl: string; readonly deadLetterQueueUrl: string; readonly tableName: string }): RedriveTarget {
-  const { sqs, documentClient } = principalClients('redrive');
-  return { turnQueueUrl: pipeline.turnQueueUrl, deadLetterQueueUrl: pipeline.deadLetterQueueUrl, sqs, repositories: createDynamoRepositories({ tableName: pipeline.tableName, client: documentClient }) };
+  const { queues, documentClient } = principalClients('redrive');
+  return { turnQueueUrl: pipeline.turnQueueUrl, deadLetterQueueUrl: pipeline.deadLetterQueueUrl, sqs: queues, repositories: createDynamoRepositories({ tableName: pipeline.tableName, client: documentClient }) };
 }
 
 /** Visible plus in-flight records of a queue. */

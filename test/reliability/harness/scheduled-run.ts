@@ -11,6 +11,7 @@ import { takeAll } from '../../support/inspect';
 import { checkInboundInvariants, checkInvariants, evidenceOf, mergeEvidence, type SentMessage } from './invariants';
 import { composeOrchestrator, composeWebhook, type OrchestratorUnderTest, type ReliabilityEnvironment, type WebhookUnderTest } from './pipeline-under-test';
 import { newCustomer } from '../../support/ids';
+import { SignedSqs } from '../../../lambda/core/adapters/sqs/sqs-api';
 import { redrive } from './redrive';
 import { textNotification } from '../../support/webhook-events';
 
@@ -197,7 +198,7 @@ export class ScheduledRun {
    */
   private async redriveAfterTheFaults(violations: Map<string, string[]>): Promise<Map<string, string[]>> {
     const { env } = this;
-    const outcomes = await redrive(env);
+    const outcomes = await redrive({ ...env, sqs: new SignedSqs() });
     const unusual = outcomes.filter(({ action }) => action === 'held').map(({ inspection }) => `a DLQ record needed a confirmation: ${inspection.reasons.join(' ')}`);
     if (unusual.length > 0) violations.set('redrive', unusual);
     const parked = new Map<string, string[]>();

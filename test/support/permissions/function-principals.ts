@@ -1,8 +1,8 @@
 import { relative, join } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AwsCredentialIdentity } from '@smithy/types';
-import { createDocumentClient } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { createDocumentClient, type DynamoDocuments } from '../../../lambda/core/adapters/dynamodb/dynamo-kit';
+import { SignedSqs, type SqsApi } from '../../../lambda/core/adapters/sqs/sqs-api';
 import type { AwsPermissionCheck } from '../../../local/fake-aws/permission-check';
 import { type DeploymentVariant, type PipelinePrincipal, principalCredentials } from '../../../local/runtime/function-principals';
 
@@ -38,8 +38,11 @@ export function principalPorts(principal: PipelinePrincipal, variant: Deployment
 
 /** Clients signed as `principal`, for suites that assemble a function's use cases by hand (the reliability harness, the redrive). */
 export interface PrincipalClients {
-  readonly documentClient: DynamoDBDocumentClient;
+  readonly documentClient: DynamoDocuments;
+  /** The SDK's client, for a test's own calls to the queues as the principal. */
   readonly sqs: SQSClient;
+  /** What the functions call the queues with, signed as the principal. */
+  readonly queues: SqsApi;
   destroy(): void;
 }
 
@@ -47,14 +50,7 @@ export function principalClients(principal: PipelinePrincipal, variant: Deployme
   const credentials = principalIdentity(principal, variant);
   const documentClient = createDocumentClient({ credentials });
   const sqs = new SQSClient({ credentials });
-  return {
-    documentClient,
-    sqs,
-    destroy: () => {
-      documentClient.destroy();
-      sqs.destroy();
-    },
-  };
+  return { documentClient, sqs, queues: new SignedSqs({ credentials }), destroy: () => sqs.destroy() };
 }
 
 /** The run's permission check for the local stand-ins (Secrets Manager, End User Messaging), when the global setup started one. */

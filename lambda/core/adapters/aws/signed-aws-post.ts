@@ -3,8 +3,9 @@ import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { DEFAULT_MAX_ATTEMPTS, isServerError, isThrottlingError, isTransientError, StandardRetryStrategy } from '@smithy/core/retry';
 import { Hash } from '@smithy/core/serde';
 import { SignatureV4 } from '@smithy/signature-v4';
-import type { AwsCredentialIdentityProvider, RetryErrorType, StandardRetryToken } from '@smithy/types';
+import type { RetryErrorType, StandardRetryToken } from '@smithy/types';
 import { PipelineError } from '../../domain/errors';
+import { type AwsCredentials, credentialProvider } from './aws-identity';
 import type { RequestTimeouts } from './request-timeouts';
 
 /** An AWS API called without its SDK client. */
@@ -29,7 +30,7 @@ export interface AwsCallOptions {
   /** Base URL of the API (a local server). Default: the service's endpoint variable, else `AWS_ENDPOINT_URL`, else the region's endpoint. */
   readonly endpoint?: string;
   /** Default: the AWS SDK's default chain (in the Lambda bundles: the role's credentials in the environment). */
-  readonly credentials?: AwsCredentialIdentityProvider;
+  readonly credentials?: AwsCredentials;
   /** Attempts in all, as the SDK's `maxAttempts`. Default: `AWS_MAX_ATTEMPTS`, else 3. */
   readonly maxAttempts?: number;
   /** Bounds on each attempt (`maxAttempts` among them) for a caller that cannot wait for the function's timeout. Default: none. */
@@ -41,6 +42,8 @@ export interface AwsAnswer {
   readonly status: number;
   readonly headers: Headers;
   readonly payload: Uint8Array;
+  /** Attempts the call took, the first included (as the SDK's `$metadata.attempts`). */
+  readonly attempts: number;
 }
 
 /** A request to the service: a `POST` with a body, or (REST APIs) any method on a resource path with query parameters. */
@@ -62,11 +65,17 @@ export type SignedAwsPost = (path: string, request: AwsRequest, abortSignal?: Ab
 /** An error answer of an AWS API, named as the AWS SDK names it (`TooManyRequestsException`, …). */
 export class AwsApiError extends PipelineError {
   override readonly code = 'aws_api_error';
-  readonly $metadata: { readonly httpStatusCode: number };
+  readonly $metadata: { readonly httpStatusCode: number; readonly attempts?: number };
   /** As the SDK sets it for an error it has no model of: by the status. */
   readonly $fault: 'client' | 'server';
 
-  constructor(name: string, message: string, httpStatusCode: number) {
+  /** `body`: the error answer's JSON, for a service whose errors carry more than a message (DynamoDB's cancellation reasons). */
+  constructor(
+    name: string,
+    message: string,
+    httpStatusCode: number,
+    readonly body: Readonly<Record<string, unknown>> = {},
+  ) {
     super(message);
     this.name = name;
     this.$metadata = { httpStatusCode };
@@ -97,7 +106,7 @@ export function signedAwsPost(service: AwsService, options: AwsCallOptions = {})
   const timeouts = options.timeouts;
   const retries = new StandardRetryStrategy(options.maxAttempts ?? timeouts?.maxAttempts ?? (Number(env.AWS_MAX_ATTEMPTS) || DEFAULT_MAX_ATTEMPTS));
 
-  async function attempt(path: string, { method = 'POST', query = {}, headers, body }: AwsRequest, abortSignal?: AbortSignal): Promise<AwsAnswer> {
+  async function attempt(path: string, { method = 'POST', query = {}, headers, body }: AwsRequest, abortSignal?: AbortSignal): Promise<Omit<AwsAnswer, 'attempts'>> {
     const fullPath = pathOn(endpoint, path);
     const unsigned = { host: endpoint.host, ...headers };
     const signed = bearerToken !== undefined
@@ -124,12 +133,14 @@ export function signedAwsPost(service: AwsService, options: AwsCallOptions = {})
 
   return async (path, request, abortSignal) => {
     let token: StandardRetryToken = await retries.acquireInitialRetryToken(service.endpointPrefix);
-    for (;;) {
+    for (let attempts = 1; ; attempts++) {
       try {
         const answer = await attempt(path, request, abortSignal);
         retries.recordSuccess(token);
-        return answer;
+        return { ...answer, attempts };
       } catch (error) {
+        // As the SDK reports it on every failure, a refused connection's too.
+        if (typeof error === 'object' && error !== null) Object.assign(error, { $metadata: { ...(error as { $metadata?: object }).$metadata, attempts } });
         if (abortSignal?.aborted) throw error;
         try {
           // Waits the backoff delay, or refuses: not retryable, attempts spent, or the retry quota empty.
@@ -178,7 +189,7 @@ function signingTarget(service: AwsService, options: AwsCallOptions): { env: Nod
   const region = options.region ?? env.AWS_REGION;
   if (!region) return `Calling ${service.endpointPrefix} needs a region: set AWS_REGION`;
   const endpoint = new URL(options.endpoint ?? env[service.endpointVariable] ?? env.AWS_ENDPOINT_URL ?? serviceEndpoint(service.endpointPrefix, region, env));
-  const signer = new SignatureV4({ service: service.signingName, region, credentials: options.credentials ?? defaultProvider(), sha256: Hash.bind(null, 'sha256'), uriEscapePath: service.uriEscapePath ?? true });
+  const signer = new SignatureV4({ service: service.signingName, region, credentials: credentialProvider(options.credentials) ?? defaultProvider(), sha256: Hash.bind(null, 'sha256'), uriEscapePath: service.uriEscapePath ?? true });
   return { env, endpoint, signer };
 }
 
@@ -221,7 +232,7 @@ function apiError(service: AwsService, response: Response, payload: Uint8Array):
   // `Name:http://internal.amazon.com/…` in the header, `namespace#Name` in a body.
   const name = code?.split(':')[0].split('#').pop() || 'UnknownError';
   const message = typeof body.message === 'string' ? body.message : typeof body.Message === 'string' ? body.Message : `${response.url} answered HTTP ${response.status}`;
-  return new AwsApiError(name, message, response.status);
+  return new AwsApiError(name, message, response.status, body as Record<string, unknown>);
 }
 
 /** The SDK retry middleware's classification of a failed attempt. */

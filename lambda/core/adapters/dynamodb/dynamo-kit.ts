@@ -1,8 +1,8 @@
 /**
  * The data-access kit: the ONE module that talks to DynamoDB. Repositories build keys (keys.ts) and
- * expressions and call these operations; nothing else imports the AWS SDK's DynamoDB clients.
+ * expressions and call these operations; nothing else calls DynamoDB.
  *
- * - One DynamoDBDocumentClient per process (`removeUndefinedValues`; `convertClassInstanceToMap`: a map keyed `constructor` is data), created on first use.
+ * - One client per process (dynamodb-documents.ts: DynamoDB's JSON API without the SDK's clients; `removeUndefinedValues`; `convertClassInstanceToMap`: a map keyed `constructor` is data), created on first use.
  * - `queryPage` takes and returns an opaque, tamper-evident cursor; there is no Scan.
  * - `batchGet`/`batchWrite` retry `Unprocessed*` with exponential backoff and full jitter, up to a
  *   bound, then throw {@link UnprocessedItemsError} naming what remained.
@@ -13,19 +13,9 @@
  * - An optional {@link DynamoKitObserver} sees every remote call with its consumed capacity.
  */
 import { randomBytes } from 'node:crypto';
-import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  DeleteCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { type AwsCallOptions } from '../aws/signed-aws-post';
 import { ConditionFailedError } from '../../ports/repositories';
+import { type DynamoDocuments, SignedDynamoDocuments } from './dynamodb-documents';
 import { translateError, UnprocessedItemsError } from './dynamo-errors';
 import type {
   BatchWriteRequest,
@@ -49,6 +39,7 @@ import { mergeFanOutPage } from './fan-out-merge';
 import { PageCursors, type ShardPosition, START } from './page-cursor';
 
 export * from './dynamo-kit-requests';
+export type { DocumentOperation, DocumentOperations, DynamoDocuments } from './dynamodb-documents';
 export { isTransactionConflict } from './dynamo-errors';
 
 export interface BatchRetryPolicy {
@@ -61,7 +52,7 @@ export interface BatchRetryPolicy {
 export interface DynamoKitOptions {
   readonly tableName: string;
   /** Defaults to the process-wide client (see {@link sharedDocumentClient}). */
-  readonly client?: DynamoDBDocumentClient;
+  readonly client?: DynamoDocuments;
   /**
    * Key of the cursor MAC: the bytes, or where the kit gets them the first time it signs or checks
    * a cursor — `deploymentCursorKey` (cursor-signing-key.ts), the deployment's own key in the table,
@@ -87,19 +78,17 @@ const BATCH_GET_CHUNK = 100;
 const BATCH_WRITE_CHUNK = 25;
 
 /**
- * A document client with the kit's marshalling options. `instrument` sees the underlying client
- * first, so middleware it adds (e.g. X-Ray capture) applies to every document-client call.
+ * A client of the table's API, signed and addressed as `options` say (the SDK's defaults for what
+ * they leave out). With tracing on, Powertools' tracer records its requests as `fetch` calls.
  */
-export function createDocumentClient(config: DynamoDBClientConfig = {}, instrument: (client: DynamoDBClient) => DynamoDBClient = (client) => client): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(instrument(new DynamoDBClient(config)), {
-    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
-  });
+export function createDocumentClient(options: AwsCallOptions = {}): DynamoDocuments {
+  return new SignedDynamoDocuments(options);
 }
 
-let processClient: DynamoDBDocumentClient | undefined;
+let processClient: DynamoDocuments | undefined;
 
 /** The process-wide client, created on first use (so importing the kit costs nothing). */
-export function sharedDocumentClient(): DynamoDBDocumentClient {
+export function sharedDocumentClient(): DynamoDocuments {
   processClient ??= createDocumentClient();
   return processClient;
 }
@@ -152,7 +141,7 @@ export class DynamoKit {
     return Buffer.from(typeof secret === 'function' ? await secret(this) : secret);
   }
 
-  private get client(): DynamoDBDocumentClient {
+  private get client(): DynamoDocuments {
     return this.options.client ?? sharedDocumentClient();
   }
 
@@ -161,12 +150,12 @@ export class DynamoKit {
   }
 
   async get(request: GetRequest): Promise<Item | undefined> {
-    const output = await this.call('get', () => this.client.send(new GetCommand({
+    const output = await this.call('get', () => this.client.call('GetItem', {
       TableName: this.tableName,
       Key: request.key,
       ConsistentRead: request.consistentRead,
       ReturnConsumedCapacity: this.capacityMode,
-    })));
+    }));
     return output.Item;
   }
 
@@ -214,7 +203,7 @@ export class DynamoKit {
   }
 
   private async queryFrom(request: QueryRequest, exclusiveStartKey: Item | undefined): Promise<{ items: Item[]; lastEvaluatedKey?: Item }> {
-    const output = await this.call('queryPage', () => this.client.send(new QueryCommand({
+    const output = await this.call('queryPage', () => this.client.call('Query', {
       TableName: this.tableName,
       IndexName: request.indexName,
       KeyConditionExpression: request.keyCondition,
@@ -227,39 +216,39 @@ export class DynamoKit {
       ScanIndexForward: request.newestFirst ? false : undefined,
       ExclusiveStartKey: exclusiveStartKey,
       ReturnConsumedCapacity: this.capacityMode,
-    })));
+    }));
     return { items: output.Items ?? [], lastEvaluatedKey: output.LastEvaluatedKey };
   }
 
   async put(request: PutRequest): Promise<void> {
-    await this.call('put', () => this.client.send(new PutCommand({ TableName: this.tableName, ...this.putInput(request), ReturnConsumedCapacity: this.capacityMode })));
+    await this.call('put', () => this.client.call('PutItem', { TableName: this.tableName, ...this.putInput(request), ReturnConsumedCapacity: this.capacityMode }));
   }
 
   /** Returns the item only when `returnValues` asks for it. */
   async update(request: UpdateRequest): Promise<Item | undefined> {
-    const output = await this.call('update', () => this.client.send(new UpdateCommand({
+    const output = await this.call('update', () => this.client.call('UpdateItem', {
       TableName: this.tableName,
       ...this.updateInput(request),
       ReturnValues: request.returnValues,
       ReturnConsumedCapacity: this.capacityMode,
-    })));
+    }));
     return output.Attributes;
   }
 
   /** Returns the deleted item only when `returnDeleted` is set. */
   async delete(request: DeleteRequest): Promise<Item | undefined> {
-    const output = await this.call('delete', () => this.client.send(new DeleteCommand({
+    const output = await this.call('delete', () => this.client.call('DeleteItem', {
       TableName: this.tableName,
       ...this.deleteInput(request),
       ReturnValues: request.returnDeleted ? 'ALL_OLD' : undefined,
       ReturnConsumedCapacity: this.capacityMode,
-    })));
+    }));
     return output.Attributes;
   }
 
   /** All actions succeed or none does; a failed condition throws ConditionFailedError with its index. */
   async transact(actions: readonly TransactAction[]): Promise<void> {
-    await this.call('transact', () => this.client.send(new TransactWriteCommand({
+    await this.call('transact', () => this.client.call('TransactWriteItems', {
       TransactItems: actions.map((action) => {
         if ('put' in action) return { Put: { TableName: this.tableName, ...this.putInput(action.put) } };
         if ('update' in action) return { Update: { TableName: this.tableName, ...this.updateInput(action.update) } };
@@ -276,7 +265,7 @@ export class DynamoKit {
         };
       }),
       ReturnConsumedCapacity: this.capacityMode,
-    })));
+    }));
   }
 
   /** Items for the keys that exist, in no particular order. Duplicate keys are read once. */
@@ -286,10 +275,10 @@ export class DynamoKit {
     for (let start = 0; start < unique.length; start += BATCH_GET_CHUNK) {
       let pending: Item[] = unique.slice(start, start + BATCH_GET_CHUNK);
       await this.withUnprocessedRetry('batchGet', async () => {
-        const output = await this.call('batchGet', () => this.client.send(new BatchGetCommand({
+        const output = await this.call('batchGet', () => this.client.call('BatchGetItem', {
           RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: options.consistentRead } },
           ReturnConsumedCapacity: this.capacityMode,
-        })));
+        }));
         found.push(...(output.Responses?.[this.tableName] ?? []));
         pending = output.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
         return pending;
@@ -305,10 +294,10 @@ export class DynamoKit {
         'put' in request ? { PutRequest: { Item: request.put } } : { DeleteRequest: { Key: request.delete } },
       );
       await this.withUnprocessedRetry('batchWrite', async () => {
-        const output = await this.call('batchWrite', () => this.client.send(new BatchWriteCommand({
+        const output = await this.call('batchWrite', () => this.client.call('BatchWriteItem', {
           RequestItems: { [this.tableName]: pending },
           ReturnConsumedCapacity: this.capacityMode,
-        })));
+        }));
         pending = (output.UnprocessedItems?.[this.tableName] ?? []).map((request) =>
           request.PutRequest ? { PutRequest: { Item: request.PutRequest.Item! } } : { DeleteRequest: { Key: request.DeleteRequest!.Key! } },
         );

@@ -9,7 +9,7 @@ export interface ObservabilityConfig {
 }
 
 /** What the functions use of Powertools' tracer. */
-export type FunctionTracer = Pick<Tracer, 'captureAWSv3Client' | 'getSegment' | 'setSegment' | 'annotateColdStart' | 'addServiceNameAnnotation' | 'addErrorAsMetadata'>;
+export type FunctionTracer = Pick<Tracer, 'getSegment' | 'setSegment' | 'annotateColdStart' | 'addServiceNameAnnotation' | 'addErrorAsMetadata'>;
 
 export interface Powertools {
   readonly logger: Logger;
@@ -24,7 +24,6 @@ export interface Powertools {
  * `POWERTOOLS_TRACE_ENABLED=false`.
  */
 const INERT_TRACER: FunctionTracer = {
-  captureAWSv3Client: (client) => client,
   getSegment: () => undefined,
   setSegment: () => undefined,
   annotateColdStart: () => undefined,

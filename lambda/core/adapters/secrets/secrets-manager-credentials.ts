@@ -1,8 +1,8 @@
-import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_OPTIONAL_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../../../lib/contract';
 import { PipelineError } from '../../domain/errors';
 import type { WhatsAppCredentials, WhatsAppCredentialsProvider } from '../../ports/credentials';
 import type { AwsCredentials } from '../aws/aws-identity';
+import { SecretsManagerReader } from './secrets-manager-reader';
 
 /** How a function reaches Secrets Manager: its identity and, locally, the endpoint. */
 export interface SecretsManagerAccess {
@@ -12,10 +12,9 @@ export interface SecretsManagerAccess {
   readonly endpoint?: string;
 }
 
-/** Powertools' `SecretsProvider` (cached per instance) on a client signed and addressed as `access` says. */
-export function secretsManagerProvider(access: SecretsManagerAccess = {}): SecretsProvider {
-  const clientConfig = { ...(access.credentials && { credentials: access.credentials }), ...(access.endpoint && { endpoint: access.endpoint }) };
-  return new SecretsProvider(Object.keys(clientConfig).length === 0 ? undefined : { clientConfig });
+/** A reader of Secrets Manager (cached per instance), signed and addressed as `access` says. */
+export function secretsManagerReader(access: SecretsManagerAccess = {}): SecretsManagerReader {
+  return new SecretsManagerReader({ credentials: access.credentials, endpoint: access.endpoint });
 }
 
 /** Reads a secret whose value is a JSON document. */
@@ -28,7 +27,7 @@ export interface SecretsManagerCredentialsOptions {
   readonly secretId: string;
   /** How long a warm Lambda reuses the value before reading Secrets Manager again. Default 300 s. */
   readonly maxAgeSeconds?: number;
-  /** Default: Powertools' `SecretsProvider` (cached per execution environment, JSON transform) on `access`. */
+  /** Default: a {@link SecretsManagerReader} (cached per execution environment) on `access`, its text read as JSON. */
   readonly reader?: JsonSecretReader;
   /** How the default reader reaches Secrets Manager. */
   readonly access?: SecretsManagerAccess;
@@ -51,28 +50,27 @@ export class SecretsManagerCredentialsProvider implements WhatsAppCredentialsPro
   constructor(options: SecretsManagerCredentialsOptions) {
     this.secretId = options.secretId;
     this.maxAgeSeconds = options.maxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS;
-    this.reader = options.reader ?? powertoolsSecretReader(secretsManagerProvider(options.access));
+    this.reader = options.reader ?? jsonSecretReader(secretsManagerReader(options.access));
   }
 
   async get(options?: { readonly forceRefresh?: boolean }): Promise<WhatsAppCredentials> {
-    let value: unknown;
-    try {
-      value = await this.reader.read(this.secretId, { maxAgeSeconds: this.maxAgeSeconds, forceFetch: options?.forceRefresh ?? false });
-    } catch (error) {
-      // A JSON parse error quotes the offending text — part of the secret — so it is not kept as the cause.
-      if ((error as Error).name === 'TransformParameterError') {
-        throw new WhatsAppCredentialsError(`WhatsApp secret ${this.secretId} is not a JSON document`);
-      }
-      throw error;
-    }
+    const value = await this.reader.read(this.secretId, { maxAgeSeconds: this.maxAgeSeconds, forceFetch: options?.forceRefresh ?? false });
     return parseWhatsAppCredentials(this.secretId, value);
   }
 }
 
-/** A Powertools `SecretsProvider` as a {@link JsonSecretReader}. */
-export function powertoolsSecretReader(provider: SecretsProvider): JsonSecretReader {
+/** A {@link SecretsManagerReader}'s text as JSON. */
+export function jsonSecretReader(reader: SecretsManagerReader): JsonSecretReader {
   return {
-    read: (secretId, { maxAgeSeconds, forceFetch }) => provider.get(secretId, { maxAge: maxAgeSeconds, forceFetch, transform: 'json' }),
+    read: async (secretId, options) => {
+      const text = await reader.text(secretId, options);
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        // A JSON parse error quotes the offending text — part of the secret — so it is not kept as the cause.
+        throw new WhatsAppCredentialsError(`WhatsApp secret ${secretId} is not a JSON document`);
+      }
+    },
   };
 }
 

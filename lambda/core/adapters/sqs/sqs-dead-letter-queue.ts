@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DeadLetterQueue, DeadLetterRecord } from '../../ports/dead-letter-queue';
 import { decodeDispatchMessage } from './dispatch-message';
+import type { SqsApi } from './sqs-api';
 
 /** Records received per call (the SQS maximum). */
 const BATCH = 10;
@@ -10,7 +10,7 @@ export interface SqsDeadLetterQueueOptions {
   /** Where records are sent back (the redrive); an erasure, which only reads and deletes, needs none. */
   readonly turnQueueUrl?: string;
   readonly deadLetterQueueUrl: string;
-  readonly sqs: SQSClient;
+  readonly sqs: SqsApi;
 }
 
 /** The turn queue's FIFO dead-letter queue on SQS. */
@@ -18,15 +18,13 @@ export class SqsDeadLetterQueue implements DeadLetterQueue {
   constructor(private readonly options: SqsDeadLetterQueueOptions) {}
 
   async receive(holdSeconds: number): Promise<DeadLetterRecord[]> {
-    const { Messages: messages = [] } = await this.options.sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: this.options.deadLetterQueueUrl,
-        MaxNumberOfMessages: BATCH,
-        VisibilityTimeout: holdSeconds,
-        WaitTimeSeconds: 0,
-        MessageSystemAttributeNames: ['All'],
-      }),
-    );
+    const { Messages: messages = [] } = await this.options.sqs.call('ReceiveMessage', {
+      QueueUrl: this.options.deadLetterQueueUrl,
+      MaxNumberOfMessages: BATCH,
+      VisibilityTimeout: holdSeconds,
+      WaitTimeSeconds: 0,
+      MessageSystemAttributeNames: ['All'],
+    });
     return messages.map((message) => ({
       recordId: message.MessageId ?? '?',
       body: message.Body ?? '',
@@ -39,23 +37,21 @@ export class SqsDeadLetterQueue implements DeadLetterQueue {
   }
 
   async release(record: DeadLetterRecord): Promise<void> {
-    await this.options.sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: this.options.deadLetterQueueUrl, ReceiptHandle: record.handle, VisibilityTimeout: 0 }));
+    await this.options.sqs.call('ChangeMessageVisibility', { QueueUrl: this.options.deadLetterQueueUrl, ReceiptHandle: record.handle, VisibilityTimeout: 0 });
   }
 
   async sendBackToTurnQueue(record: DeadLetterRecord): Promise<void> {
     if (this.options.turnQueueUrl === undefined) throw new TypeError('This dead-letter queue was opened without its turn queue: nothing can be sent back');
-    await this.options.sqs.send(
-      new SendMessageCommand({
-        QueueUrl: this.options.turnQueueUrl,
-        MessageBody: record.body,
-        MessageGroupId: record.groupId,
-        // A fresh id: the original one is still in the queue's deduplication window.
-        MessageDeduplicationId: randomUUID(),
-      }),
-    );
+    await this.options.sqs.call('SendMessage', {
+      QueueUrl: this.options.turnQueueUrl,
+      MessageBody: record.body,
+      MessageGroupId: record.groupId,
+      // A fresh id: the original one is still in the queue's deduplication window.
+      MessageDeduplicationId: randomUUID(),
+    });
   }
 
   async remove(record: DeadLetterRecord): Promise<void> {
-    await this.options.sqs.send(new DeleteMessageCommand({ QueueUrl: this.options.deadLetterQueueUrl, ReceiptHandle: record.handle }));
+    await this.options.sqs.call('DeleteMessage', { QueueUrl: this.options.deadLetterQueueUrl, ReceiptHandle: record.handle });
   }
 }

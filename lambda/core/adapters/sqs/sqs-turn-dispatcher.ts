@@ -1,7 +1,7 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { InboundTurn } from '../../domain/inbound-turn';
 import type { TurnDispatcher } from '../../ports/turn-dispatcher';
 import { deduplicationIdFor, encodeDispatchMessage } from './dispatch-message';
+import { SignedSqs, type SqsApi } from './sqs-api';
 
 /**
  * Dispatches turns to the FIFO queue, one message group per customer so a customer's turns are
@@ -10,17 +10,15 @@ import { deduplicationIdFor, encodeDispatchMessage } from './dispatch-message';
 export class SqsTurnDispatcher implements TurnDispatcher {
   constructor(
     private readonly turnQueueUrl: string,
-    private readonly client: SQSClient = new SQSClient({}),
+    private readonly client: SqsApi = new SignedSqs(),
   ) {}
 
   async dispatch(turn: InboundTurn): Promise<void> {
-    await this.client.send(
-      new SendMessageCommand({
-        QueueUrl: this.turnQueueUrl,
-        MessageBody: encodeDispatchMessage(turn),
-        MessageGroupId: turn.customerId,
-        MessageDeduplicationId: deduplicationIdFor(turn.messageId),
-      }),
-    );
+    await this.client.call('SendMessage', {
+      QueueUrl: this.turnQueueUrl,
+      MessageBody: encodeDispatchMessage(turn),
+      MessageGroupId: turn.customerId,
+      MessageDeduplicationId: deduplicationIdFor(turn.messageId),
+    });
   }
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { BatchGetCommandInput, BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import {
   createDocumentClient,
+  type DynamoDocuments,
   DynamoKit,
   isTransactionConflict,
   type Item,
@@ -31,28 +32,27 @@ beforeEach(() => calls.reset());
 const key = (pk: string, sk: string) => ({ PK: pk, SK: sk });
 
 /** A client that lets DynamoDB Local process only what `filter` keeps and reports the rest unprocessed. */
-function partiallyProcessingClient(keepPerCall: (call: number, requests: Item[]) => Item[]): DynamoDBDocumentClient {
+function partiallyProcessingClient(keepPerCall: (call: number, requests: Item[]) => Item[]): DynamoDocuments {
   const real = sharedDocumentClient();
   let call = 0;
-  return {
-    send: async (command: { input: Record<string, unknown> }) => {
-      if (command instanceof BatchWriteCommand) {
-        const requests = command.input.RequestItems![table.name] as Item[];
-        const kept = keepPerCall(call++, requests);
-        if (kept.length > 0) await real.send(new BatchWriteCommand({ RequestItems: { [table.name]: kept as never } }));
-        const rest = requests.filter((request) => !kept.includes(request));
-        return { UnprocessedItems: rest.length > 0 ? { [table.name]: rest } : {}, $metadata: { attempts: 1 } };
-      }
-      if (command instanceof BatchGetCommand) {
-        const keys = command.input.RequestItems![table.name].Keys as Item[];
-        const kept = keepPerCall(call++, keys);
-        const found = kept.length > 0 ? await real.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: kept as never } } })) : undefined;
-        const rest = keys.filter((candidate) => !kept.includes(candidate));
-        return { Responses: { [table.name]: found?.Responses?.[table.name] ?? [] }, UnprocessedKeys: rest.length > 0 ? { [table.name]: { Keys: rest } } : {}, $metadata: { attempts: 1 } };
-      }
-      return real.send(command as never);
-    },
-  } as unknown as DynamoDBDocumentClient;
+  const partially: DynamoDocuments['call'] = async (operation, input) => {
+    if (operation === 'BatchWriteItem') {
+      const requests = (input as BatchWriteCommandInput).RequestItems![table.name] as Item[];
+      const kept = keepPerCall(call++, requests);
+      if (kept.length > 0) await real.call('BatchWriteItem', { RequestItems: { [table.name]: kept as never } });
+      const rest = requests.filter((request) => !kept.includes(request));
+      return { UnprocessedItems: rest.length > 0 ? { [table.name]: rest } : {}, $metadata: { attempts: 1 } } as never;
+    }
+    if (operation === 'BatchGetItem') {
+      const keys = (input as BatchGetCommandInput).RequestItems![table.name].Keys as Item[];
+      const kept = keepPerCall(call++, keys);
+      const found = kept.length > 0 ? await real.call('BatchGetItem', { RequestItems: { [table.name]: { Keys: kept } } }) : undefined;
+      const rest = keys.filter((candidate) => !kept.includes(candidate));
+      return { Responses: { [table.name]: found?.Responses?.[table.name] ?? [] }, UnprocessedKeys: rest.length > 0 ? { [table.name]: { Keys: rest } } : {}, $metadata: { attempts: 1 } } as never;
+    }
+    return real.call(operation, input);
+  };
+  return { call: partially };
 }
 
 describe('single-item operations', () => {
@@ -312,7 +312,7 @@ describe('failures are never success', () => {
       $metadata: {},
     });
     let next: Error = throttling;
-    const failing = new DynamoKit({ tableName: table.name, client: { send: async () => Promise.reject(next) } as unknown as DynamoDBDocumentClient });
+    const failing = new DynamoKit({ tableName: table.name, client: { call: async () => Promise.reject(next) } });
 
     await expect(failing.put({ item: key('A', 'B') })).rejects.toBe(throttling);
     next = conflict;

@@ -1,12 +1,12 @@
-import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import { SecretsManagerClient, type GetSecretValueCommandOutput } from '@aws-sdk/client-secrets-manager';
 import { WHATSAPP_SECRET_FIELDS, WHATSAPP_SECRET_PLACEHOLDER } from '../../../../lib/contract';
 import {
   SecretsManagerCredentialsProvider,
   WhatsAppCredentialsError,
-  powertoolsSecretReader,
+  jsonSecretReader,
   type JsonSecretReader,
 } from '../../../../lambda/core/adapters/secrets/secrets-manager-credentials';
+import { SecretsManagerReader } from '../../../../lambda/core/adapters/secrets/secrets-manager-reader';
+import { FakeSecretsManager } from '../../../../local/fake-aws/fake-secrets-manager';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:whatsapp-AbCdEf';
 const complete = {
@@ -82,48 +82,49 @@ it('lets Secrets Manager failures through unchanged', async () => {
   await expect(new SecretsManagerCredentialsProvider({ secretId: SECRET_ARN, reader }).get()).rejects.toBe(denied);
 });
 
-describe('through Powertools SecretsProvider (Secrets Manager answered in-process)', () => {
-  function secretsManagerAnswering(secretString: string): { client: SecretsManagerClient; requests: () => number } {
-    let requests = 0;
-    const client = new SecretsManagerClient({ region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    // Answers GetSecretValue before any network step, as Secrets Manager would.
-    client.middlewareStack.add(
-      () => async () => {
-        requests++;
-        const output: GetSecretValueCommandOutput = { ARN: SECRET_ARN, SecretString: secretString, $metadata: { httpStatusCode: 200 } };
-        return { output, response: {} };
-      },
-      { step: 'initialize' },
-    );
-    return { client, requests: () => requests };
-  }
-
-  it('parses the JSON secret and serves it from the cache until a forced refresh', async () => {
-    const secretsManager = secretsManagerAnswering(JSON.stringify(complete));
-    const provider = new SecretsManagerCredentialsProvider({
-      secretId: SECRET_ARN,
-      reader: powertoolsSecretReader(new SecretsProvider({ awsSdkV3Client: secretsManager.client })),
+describe('through Secrets Manager (the local stand-in on 127.0.0.1, signed requests)', () => {
+  const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+  let secretsManager: FakeSecretsManager;
+  let requests = 0;
+  beforeAll(async () => {
+    secretsManager = await FakeSecretsManager.start({
+      secrets: new Map([[SECRET_ARN, JSON.stringify(complete)], [`${SECRET_ARN}-plain`, 'plain-token-value']]),
+      permissions: async () => void requests++,
     });
+  });
+  afterAll(() => secretsManager.close());
+  beforeEach(() => (requests = 0));
+
+  it('parses the JSON secret and serves it from the cache until it is older than allowed, or a forced refresh', async () => {
+    let now = 0;
+    const reader = new SecretsManagerReader({ ...LOCAL, endpoint: secretsManager.endpoint }, () => now);
+    const provider = new SecretsManagerCredentialsProvider({ secretId: SECRET_ARN, reader: jsonSecretReader(reader), maxAgeSeconds: 300 });
 
     await expect(provider.get()).resolves.toMatchObject({ accessToken: 'access-token-value' });
+    now = 299_000;
     await provider.get();
-    expect(secretsManager.requests()).toBe(1);
+    expect(requests).toBe(1);
 
     await provider.get({ forceRefresh: true });
-    expect(secretsManager.requests()).toBe(2);
+    expect(requests).toBe(2);
+    now = 299_000 + 300_000;
+    await provider.get();
+    expect(requests).toBe(3);
   });
 
   it('reports a secret that is not JSON without quoting it', async () => {
-    const secretsManager = secretsManagerAnswering('plain-token-value');
-    const provider = new SecretsManagerCredentialsProvider({
-      secretId: SECRET_ARN,
-      reader: powertoolsSecretReader(new SecretsProvider({ awsSdkV3Client: secretsManager.client })),
-    });
+    const reader = new SecretsManagerReader({ ...LOCAL, endpoint: secretsManager.endpoint });
+    const provider = new SecretsManagerCredentialsProvider({ secretId: `${SECRET_ARN}-plain`, reader: jsonSecretReader(reader) });
 
     const error = await provider.get().catch((failure: Error) => failure);
 
     expect(error).toBeInstanceOf(WhatsAppCredentialsError);
-    expect((error as Error).message).toBe(`WhatsApp secret ${SECRET_ARN} is not a JSON document`);
+    expect((error as Error).message).toBe(`WhatsApp secret ${SECRET_ARN}-plain is not a JSON document`);
+  });
+
+  it("passes Secrets Manager's refusal through by its name", async () => {
+    const reader = new SecretsManagerReader({ ...LOCAL, endpoint: secretsManager.endpoint });
+    await expect(new SecretsManagerCredentialsProvider({ secretId: 'no-such-secret', reader: jsonSecretReader(reader) }).get()).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
   });
 });
 

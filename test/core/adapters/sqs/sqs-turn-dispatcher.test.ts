@@ -3,6 +3,7 @@ import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { physicalNames } from '../../../../lib/contract';
 import { decodeDispatchMessage, deduplicationIdFor } from '../../../../lambda/core/adapters/sqs/dispatch-message';
 import { SqsTurnDispatcher } from '../../../../lambda/core/adapters/sqs/sqs-turn-dispatcher';
+import { SignedSqs } from '../../../../lambda/core/adapters/sqs/sqs-api';
 import type { InboundTurn } from '../../../../lambda/core/domain/inbound-turn';
 import { createTurnQueues } from '../../../../local/servers/local-resources';
 
@@ -30,7 +31,7 @@ async function receiveAll(queueUrl: string) {
 
 test('dispatches ids only, grouped by customer, deduplicated by the message id digest', async () => {
   const { turnQueueUrl: queueUrl } = await createTurnQueues(client, physicalNames('dispatch', randomUUID().slice(0, 8)));
-  const dispatcher = new SqsTurnDispatcher(queueUrl, client);
+  const dispatcher = new SqsTurnDispatcher(queueUrl, new SignedSqs());
   await dispatcher.dispatch(turn('5511988887777', 'wamid.A1'));
   await dispatcher.dispatch(turn('5511988887777', 'wamid.A1'));
 
@@ -44,7 +45,7 @@ test('dispatches ids only, grouped by customer, deduplicated by the message id d
 });
 
 test('an unreachable queue surfaces as an error, never as success', async () => {
-  const dispatcher = new SqsTurnDispatcher('http://127.0.0.1:9/000000000000/missing.fifo', new SQSClient({ endpoint: 'http://127.0.0.1:9', maxAttempts: 1 }));
+  const dispatcher = new SqsTurnDispatcher('http://127.0.0.1:9/000000000000/missing.fifo', new SignedSqs({ endpoint: 'http://127.0.0.1:9', maxAttempts: 1 }));
   await expect(dispatcher.dispatch(turn('1', 'wamid.X'))).rejects.toThrow();
 });
 

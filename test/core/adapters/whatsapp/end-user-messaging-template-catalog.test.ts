@@ -13,7 +13,7 @@ import { BUSINESS_TEMPLATES, manyTemplates, REENGAGEMENT_TEMPLATE } from '../../
 
 const WABA = 'waba-0aae9cf04cf24c66960f291c793359b4';
 const encoder = new TextEncoder();
-const answer = (body: unknown) => ({ status: 200, headers: new Headers(), payload: encoder.encode(JSON.stringify(body)) });
+const answer = (body: unknown) => ({ status: 200, headers: new Headers(), payload: encoder.encode(JSON.stringify(body)), attempts: 1 });
 
 /** The service's answers, as its API reference documents them, recorded with the requests that asked for them. */
 function documentedService(pages: readonly { templates: unknown[]; nextToken?: string }[], definitions: Record<string, unknown>) {

@@ -23,7 +23,6 @@ beforeAll(async () => {
   repositories = tableRepositories(table.name);
 });
 afterAll(async () => {
-  repositories.close();
   await table.drop();
 });
 

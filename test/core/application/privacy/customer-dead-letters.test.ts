@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { physicalNames } from '../../../../lib/contract';
 import { SqsDeadLetterQueue } from '../../../../lambda/core/adapters/sqs/sqs-dead-letter-queue';
+import { SignedSqs } from '../../../../lambda/core/adapters/sqs/sqs-api';
 import { removeCustomerDeadLetters } from '../../../../lambda/core/application/privacy/customer-dead-letters';
 import { createTurnQueues } from '../../../../local/servers/local-resources';
 import { newCustomer, newMessageId } from '../../../support/ids';
@@ -24,7 +25,7 @@ test('deletes every dead letter of the customer and leaves the others in their o
   // A record of the customer whose body no turn can read is theirs too: its group names them.
   await sqs.send(new SendMessageCommand({ QueueUrl: deadLetterQueueUrl, MessageBody: 'not a turn', MessageGroupId: erased, MessageDeduplicationId: randomUUID() }));
 
-  const queue = new SqsDeadLetterQueue({ deadLetterQueueUrl, sqs });
+  const queue = new SqsDeadLetterQueue({ deadLetterQueueUrl, sqs: new SignedSqs() });
   expect(await removeCustomerDeadLetters(queue, erased)).toBe(4);
   expect(await removeCustomerDeadLetters(queue, erased)).toBe(0);
 
