@@ -46,6 +46,5 @@ describe.each(CHANNELS)('over the %s channel', (channel) => {
     // Every message is consumed: nothing is left for a later turn to answer again.
     const repositories = tableRepositories(pipeline.tableName);
     expect((await repositories.receipts.getLatest(customer))?.pendingMessageIds).toEqual([]);
-    repositories.close();
   });
 });

@@ -51,7 +51,6 @@ test('a prompt edited to drop the handoff instruction fails the scenario of the 
   const prepare = async (tableName: string) => {
     const repositories = tableRepositories(tableName);
     await repositories.resources.putNextVersion({ resourceType: 'prompt', resourceId: 'system', content: withoutHandoff, author: 'admin', active: true });
-    repositories.close();
   };
   const { result } = await evaluate(shippedSuite(), { prepare });
   const asksForAPerson = result.scenarios.find((scenario) => scenario.name === 'asks-for-a-person')!;

@@ -36,7 +36,6 @@ describe.each([WHATSAPP_CHANNEL_KINDS.cloudApi, WHATSAPP_CHANNEL_KINDS.endUserMe
     expect((await admin.call('POST', '/api/admin/templates/sync')).status).toBe(200);
   });
   afterAll(async () => {
-    repositories.close();
     await pipeline.stop();
   });
 

@@ -2,20 +2,17 @@
 // recorded in the history as the customer saw it; buttons WhatsApp would refuse are refused with
 // what to change, and nothing is sent or recorded.
 import type { LocalPipeline } from '../../../local/runtime/local-pipeline';
-import type { tableRepositories } from '../../support/dynamo-table';
 import { newCustomer, newOperatorPhone } from '../../support/ids';
 import { type ConsoleClient, startStaffedPipeline } from '../../support/operator-console-client';
 import { waitUntil } from '../../support/waiting';
 
 let pipeline: LocalPipeline;
-let repositories: ReturnType<typeof tableRepositories>;
 let operator: ConsoleClient;
 
 beforeAll(async () => {
-  ({ pipeline, repositories, operator } = await startStaffedPipeline(newOperatorPhone(), newOperatorPhone()));
+  ({ pipeline, operator } = await startStaffedPipeline(newOperatorPhone(), newOperatorPhone()));
 });
 afterAll(async () => {
-  repositories.close();
   await pipeline.stop();
 });
 
