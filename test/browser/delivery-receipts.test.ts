@@ -94,5 +94,5 @@ it('shows an admin what Meta charged for each message, free or billed at the rat
   // Meta bills a service message at the market's rate since October 2026 (a Brazilian number: US$ 0.0068 in the rate table).
   await pipeline.fakeWhatsApp.reportStatus(reply.providerMessageId, 'delivered', { pricing: { billable: true, pricing_model: 'PMP', category: 'service', type: 'regular' } });
   await billed.getByText(/^ · Tarifa da Meta US\$\s0,0068 \(service\)$/).waitFor({ timeout: 15_000 });
-  await page.getByText(/^Tarifas da Meta nesta conversa: US\$\s0,0068 por 1 mensagem\(ns\) cobrada\(s\)$/).waitFor({ timeout: 15_000 });
+  await page.getByText(/^Custo estimado desta conversa: US\$\s[\d,]+ \(tarifas da Meta US\$\s0,0068 por 1 mensagem\(ns\) cobrada\(s\), modelo US\$\s[\d,]+, AWS US\$\s[\d,]+\)$/).waitFor({ timeout: 15_000 });
 });
