@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type LoopbackServer, serveOnLoopback } from './loopback-server';
+import { sendAwsJson } from './service-answers';
 import type { AwsPermissionCheck } from './permission-check';
 import { readBody } from './request-body';
 
@@ -91,12 +92,12 @@ export class FakeSecretsManager {
       this.values.set(arn, input.SecretString);
       this.versionIds.set(arn, randomUUID());
       this.writes++;
-      sendJson(response, 200, { ARN: arn, Name: secretName(arn), VersionId: this.versionIds.get(arn), VersionStages: ['AWSCURRENT'] });
+      sendAwsJson(response, 200, { ARN: arn, Name: secretName(arn), VersionId: this.versionIds.get(arn), VersionStages: ['AWSCURRENT'] });
       return;
     }
     const versionId = this.versionIds.get(arn) ?? randomUUID();
     this.versionIds.set(arn, versionId);
-    sendJson(response, 200, {
+    sendAwsJson(response, 200, {
       ARN: arn,
       Name: secretName(arn),
       SecretString: this.values.get(arn),
@@ -118,11 +119,6 @@ function secretName(arn: string): string {
   return arn.split(':secret:')[1] ?? arn;
 }
 
-function sendJson(response: ServerResponse, status: number, body: object): void {
-  response.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
-  response.end(JSON.stringify(body));
-}
-
 function serviceException(response: ServerResponse, status: number, type: string, message: string): void {
-  sendJson(response, status, { __type: type, message });
+  sendAwsJson(response, status, { __type: type, message });
 }

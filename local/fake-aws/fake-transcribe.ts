@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type LoopbackServer, serveOnLoopback } from './loopback-server';
 import type { AwsPermissionCheck } from './permission-check';
 import { readBody } from './request-body';
+import { sendAwsJson } from './service-answers';
 
 export interface FakeTranscribeOptions {
   /**
@@ -44,7 +44,7 @@ export class FakeTranscribe {
     const fake = new FakeTranscribe(options);
     fake.http = await serveOnLoopback(
       (request, response) => fake.handle(request, response),
-      (response, error) => sendJson(response, 500, { __type: 'InternalFailureException', message: String(error) }),
+      (response, error) => sendAwsJson(response, 500, { __type: 'InternalFailureException', message: String(error) }),
     );
     return fake;
   }
@@ -123,44 +123,44 @@ export class FakeTranscribe {
     if (request.method === 'GET' && request.url?.startsWith('/transcripts/')) {
       const name = decodeURIComponent(request.url.slice('/transcripts/'.length));
       const job = this.jobs.get(name);
-      if (job === undefined) return void sendJson(response, 404, { message: 'NoSuchKey' });
-      return void sendJson(response, 200, { jobName: name, status: 'COMPLETED', results: { transcripts: [{ transcript: this.transcriptOf(job.mediaUri) }], items: [] } });
+      if (job === undefined) return void sendAwsJson(response, 404, { message: 'NoSuchKey' });
+      return void sendAwsJson(response, 200, { jobName: name, status: 'COMPLETED', results: { transcripts: [{ transcript: this.transcriptOf(job.mediaUri) }], items: [] } });
     }
-    if (!request.headers.authorization?.startsWith('AWS4-HMAC-SHA256 ')) return void sendJson(response, 400, { __type: 'UnrecognizedClientException', message: 'The request was not signed' });
+    if (!request.headers.authorization?.startsWith('AWS4-HMAC-SHA256 ')) return void sendAwsJson(response, 400, { __type: 'UnrecognizedClientException', message: 'The request was not signed' });
     const refusal = await this.options.permissions?.({ service: 'transcribe', method: request.method ?? 'POST', path: request.url ?? '/', headers: request.headers, body });
-    if (refusal !== undefined) return void sendJson(response, 400, { __type: 'AccessDeniedException', message: refusal });
+    if (refusal !== undefined) return void sendAwsJson(response, 400, { __type: 'AccessDeniedException', message: refusal });
     const input = JSON.parse(body || '{}') as { TranscriptionJobName?: string; LanguageCode?: string; Media?: { MediaFileUri?: string }; JobNameContains?: string; MaxResults?: number; NextToken?: string };
     const name = input.TranscriptionJobName ?? '';
     const job = this.jobs.get(name);
     switch (request.headers['x-amz-target']) {
       case 'Transcribe.StartTranscriptionJob':
         this.starts.set(name, (this.starts.get(name) ?? 0) + 1);
-        if (job !== undefined) return void sendJson(response, 400, { __type: 'ConflictException', message: 'The requested job name already exists. Use a different job name.' });
+        if (job !== undefined) return void sendAwsJson(response, 400, { __type: 'ConflictException', message: 'The requested job name already exists. Use a different job name.' });
         this.jobs.set(name, { mediaUri: input.Media?.MediaFileUri ?? '', languageCode: input.LanguageCode ?? '', polls: 0, createdAt: Date.now(), ended: false });
         this.pollsNeeded.set(name, this.pollsUntilDone);
         this.started.push(name);
-        return void sendJson(response, 200, { TranscriptionJob: { TranscriptionJobName: name, TranscriptionJobStatus: 'IN_PROGRESS' } });
+        return void sendAwsJson(response, 200, { TranscriptionJob: { TranscriptionJobName: name, TranscriptionJobStatus: 'IN_PROGRESS' } });
       case 'Transcribe.GetTranscriptionJob': {
-        if (job === undefined) return void sendJson(response, 400, { __type: 'NotFoundException', message: "The requested job couldn't be found." });
-        if (this.readsFailUntilStartedAgain && this.starts.get(name) === 1) return void sendJson(response, 500, { __type: 'InternalFailureException', message: 'The service is unavailable.' });
+        if (job === undefined) return void sendAwsJson(response, 400, { __type: 'NotFoundException', message: "The requested job couldn't be found." });
+        if (this.readsFailUntilStartedAgain && this.starts.get(name) === 1) return void sendAwsJson(response, 500, { __type: 'InternalFailureException', message: 'The service is unavailable.' });
         job.polls++;
         if (job.polls > (this.pollsNeeded.get(name) ?? this.pollsUntilDone)) job.ended = true;
-        if (!job.ended) return void sendJson(response, 200, { TranscriptionJob: { TranscriptionJobName: name, TranscriptionJobStatus: 'IN_PROGRESS' } });
+        if (!job.ended) return void sendAwsJson(response, 200, { TranscriptionJob: { TranscriptionJobName: name, TranscriptionJobStatus: 'IN_PROGRESS' } });
         if (this.transcriptOf(job.mediaUri) === undefined) {
-          return void sendJson(response, 200, { TranscriptionJob: { TranscriptionJobName: name, TranscriptionJobStatus: 'FAILED', FailureReason: 'The media file could not be read.' } });
+          return void sendAwsJson(response, 200, { TranscriptionJob: { TranscriptionJobName: name, TranscriptionJobStatus: 'FAILED', FailureReason: 'The media file could not be read.' } });
         }
         const TranscriptFileUri = this.options.transcriptFileUri?.(name, this.endpoint) ?? `${this.endpoint}/transcripts/${encodeURIComponent(name)}`;
-        return void sendJson(response, 200, { TranscriptionJob: { TranscriptionJobName: name, TranscriptionJobStatus: 'COMPLETED', Transcript: { TranscriptFileUri } } });
+        return void sendAwsJson(response, 200, { TranscriptionJob: { TranscriptionJobName: name, TranscriptionJobStatus: 'COMPLETED', Transcript: { TranscriptFileUri } } });
       }
       case 'Transcribe.ListTranscriptionJobs':
-        return void sendJson(response, 200, this.listing(input.JobNameContains ?? '', input.MaxResults ?? MAX_LIST_PAGE, input.NextToken));
+        return void sendAwsJson(response, 200, this.listing(input.JobNameContains ?? '', input.MaxResults ?? MAX_LIST_PAGE, input.NextToken));
       case 'Transcribe.DeleteTranscriptionJob':
-        if (job === undefined) return void sendJson(response, 400, { __type: 'BadRequestException', message: "The requested job couldn't be found. Check the job name and try your request again." });
-        if (!job.ended) return void sendJson(response, 400, { __type: 'BadRequestException', message: 'The job is still in progress; it can be deleted once it ends.' });
+        if (job === undefined) return void sendAwsJson(response, 400, { __type: 'BadRequestException', message: "The requested job couldn't be found. Check the job name and try your request again." });
+        if (!job.ended) return void sendAwsJson(response, 400, { __type: 'BadRequestException', message: 'The job is still in progress; it can be deleted once it ends.' });
         this.jobs.delete(name);
-        return void sendJson(response, 200, {});
+        return void sendAwsJson(response, 200, {});
       default:
-        return void sendJson(response, 400, { __type: 'UnknownOperationException', message: `Unsupported ${String(request.headers['x-amz-target'])}` });
+        return void sendAwsJson(response, 400, { __type: 'UnknownOperationException', message: `Unsupported ${String(request.headers['x-amz-target'])}` });
     }
   }
 }
@@ -169,9 +169,4 @@ export class FakeTranscribe {
 function statusOf(job: FakeJob, transcript: string | undefined): string {
   if (!job.ended) return 'IN_PROGRESS';
   return transcript === undefined ? 'FAILED' : 'COMPLETED';
-}
-
-function sendJson(response: ServerResponse, status: number, body: object): void {
-  response.writeHead(status, { 'content-type': 'application/x-amz-json-1.1', 'x-amzn-requestid': randomUUID() });
-  response.end(JSON.stringify(body));
 }

@@ -4,6 +4,7 @@ import type { ConverseCall } from '../../lambda/core/adapters/agent/bedrock-conv
 import { type LoopbackServer, serveOnLoopback } from '../fake-aws/loopback-server';
 import { type AwsPermissionCheck, restRefusal } from '../fake-aws/permission-check';
 import { readBody } from '../fake-aws/request-body';
+import { sendRestJsonError } from '../fake-aws/service-answers';
 
 export interface FakeBedrockRuntimeOptions {
   /** What answers each Converse call: `FakeConverseModel.converse`, or any stand-in. */
@@ -27,7 +28,7 @@ export class FakeBedrockRuntime {
     fake.http = await serveOnLoopback(
       (request, response) => fake.handle(request, response),
       // A stand-in's error keeps its name (`ThrottlingException`…), so the caller classifies it as it would Bedrock's.
-      (response, error) => serviceException(response, 500, error instanceof Error && error.name !== 'Error' ? error.name : 'InternalServerException', String(error)),
+      (response, error) => sendRestJsonError(response, 500, error instanceof Error && error.name !== 'Error' ? error.name : 'InternalServerException', String(error)),
     );
     return fake;
   }
@@ -49,12 +50,12 @@ export class FakeBedrockRuntime {
     const body = await readBody(request);
     const modelId = decodeURIComponent(CONVERSE_PATH.exec(request.url ?? '')?.[1] ?? '');
     if (request.method !== 'POST' || modelId === '') {
-      serviceException(response, 400, 'ValidationException', `Unsupported operation ${request.method} ${request.url}`);
+      sendRestJsonError(response, 400, 'ValidationException', `Unsupported operation ${request.method} ${request.url}`);
       return;
     }
     const refusal = await restRefusal('bedrock', request, body, this.options.permissions);
     if (refusal !== undefined) {
-      serviceException(response, 403, refusal.type, refusal.message);
+      sendRestJsonError(response, 403, refusal.type, refusal.message);
       return;
     }
     const input = { ...(JSON.parse(body || '{}') as Omit<ConverseCommandInput, 'modelId'>), modelId };
@@ -64,9 +65,4 @@ export class FakeBedrockRuntime {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify(output));
   }
-}
-
-function serviceException(response: ServerResponse, status: number, type: string, message: string): void {
-  response.writeHead(status, { 'content-type': 'application/json', 'x-amzn-errortype': type });
-  response.end(JSON.stringify({ message }));
 }

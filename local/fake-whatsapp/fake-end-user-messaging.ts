@@ -3,6 +3,7 @@ import { signedAwsPost } from '../../lambda/core/adapters/aws/signed-aws-post';
 import { type LoopbackServer, serveOnLoopback } from '../fake-aws/loopback-server';
 import type { AwsPermissionCheck } from '../fake-aws/permission-check';
 import { readBody } from '../fake-aws/request-body';
+import { sendRestJsonError } from '../fake-aws/service-answers';
 import type { FakeGraphApi, FakeMessageTemplate } from './fake-graph-api';
 
 /** The routes of the operations served (REST-JSON, as the service's API reference documents them). */
@@ -51,7 +52,7 @@ export class FakeEndUserMessaging {
     const fake = new FakeEndUserMessaging(options);
     fake.http = await serveOnLoopback(
       (request, response) => fake.handle(request, response),
-      (response, error) => serviceException(response, 500, 'InternalServiceException', `Fake End User Messaging failure: ${String(error)}`),
+      (response, error) => sendRestJsonError(response, 500, 'InternalServiceException', `Fake End User Messaging failure: ${String(error)}`),
       options.port,
     );
     return fake;
@@ -75,16 +76,16 @@ export class FakeEndUserMessaging {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const operation: Operation | undefined = ROUTES[`${request.method} ${url.pathname}` as keyof typeof ROUTES];
     if (operation === undefined) {
-      serviceException(response, 404, 'ResourceNotFoundException', `Unsupported ${request.method} request to ${request.url}`);
+      sendRestJsonError(response, 404, 'ResourceNotFoundException', `Unsupported ${request.method} request to ${request.url}`);
       return;
     }
     if (!request.headers.authorization?.startsWith('AWS4-HMAC-SHA256 ')) {
-      serviceException(response, 403, 'AccessDeniedException', 'The request was not signed with AWS credentials');
+      sendRestJsonError(response, 403, 'AccessDeniedException', 'The request was not signed with AWS credentials');
       return;
     }
     const refusal = await this.options.permissions?.({ service: 'social-messaging', method: request.method ?? 'POST', path: request.url ?? url.pathname, headers: request.headers, body: rawBody });
     if (refusal !== undefined) {
-      serviceException(response, 403, 'AccessDeniedException', refusal);
+      sendRestJsonError(response, 403, 'AccessDeniedException', refusal);
       return;
     }
     if (operation === 'SendWhatsAppMessage') await this.send(rawBody, response);
@@ -101,11 +102,11 @@ export class FakeEndUserMessaging {
   private async getMedia(rawBody: string, response: ServerResponse): Promise<void> {
     const input = parseMediaInput(rawBody);
     if (typeof input === 'string') {
-      serviceException(response, 400, 'InvalidParametersException', input);
+      sendRestJsonError(response, 400, 'InvalidParametersException', input);
       return;
     }
     if (!this.options.phoneNumbers.has(input.originationPhoneNumberId)) {
-      serviceException(response, 404, 'ResourceNotFoundException', `Phone number ${input.originationPhoneNumberId} is not linked to this account`);
+      sendRestJsonError(response, 404, 'ResourceNotFoundException', `Phone number ${input.originationPhoneNumberId} is not linked to this account`);
       return;
     }
     const authorization = { authorization: `Bearer ${this.options.meta.accessToken}` };
@@ -113,7 +114,7 @@ export class FakeEndUserMessaging {
     const described = (await metadata.json().catch(() => ({}))) as { url?: string; mime_type?: string; file_size?: number; error?: { code?: unknown; message?: unknown } };
     if (!metadata.ok || described.url === undefined) {
       const [status, exception] = exceptionFor(metadata.status);
-      serviceException(response, status, exception, `(#${String(described.error?.code ?? 'unknown')}) ${String(described.error?.message ?? 'Meta refused the media')}`);
+      sendRestJsonError(response, status, exception, `(#${String(described.error?.code ?? 'unknown')}) ${String(described.error?.message ?? 'Meta refused the media')}`);
       return;
     }
     const answer = { mimeType: described.mime_type, fileSize: Math.ceil(Number(described.file_size ?? 0) / 1024) };
@@ -125,7 +126,7 @@ export class FakeEndUserMessaging {
     if (download === undefined || !download.ok) {
       await download?.body?.cancel();
       const [status, exception] = exceptionFor(download?.status ?? 500);
-      serviceException(response, status, exception, 'Meta did not deliver the media file');
+      sendRestJsonError(response, status, exception, 'Meta did not deliver the media file');
       return;
     }
     const { bucketName, key } = input.destinationS3File;
@@ -136,7 +137,7 @@ export class FakeEndUserMessaging {
       body: new Uint8Array(await download.arrayBuffer()),
     });
     if (!stored.ok) {
-      serviceException(response, stored.status === 403 ? 403 : 500, stored.status === 403 ? 'AccessDeniedException' : 'InternalServiceException', `The media file could not be written to ${bucketName}: HTTP ${stored.status}`);
+      sendRestJsonError(response, stored.status === 403 ? 403 : 500, stored.status === 403 ? 'AccessDeniedException' : 'InternalServiceException', `The media file could not be written to ${bucketName}: HTTP ${stored.status}`);
       return;
     }
     sendJson(response, 200, answer);
@@ -154,13 +155,13 @@ export class FakeEndUserMessaging {
    */
   private async readTemplates(operation: Exclude<Operation, 'SendWhatsAppMessage' | 'GetWhatsAppMessageMedia' | 'PostWhatsAppMessageMedia'>, query: URLSearchParams, response: ServerResponse): Promise<void> {
     if (query.get('id') !== (this.options.businessAccountId ?? LOCAL_LINKED_BUSINESS_ACCOUNT_ID)) {
-      serviceException(response, 404, 'ResourceNotFoundException', `WhatsApp Business Account ${query.get('id')} is not linked to this account`);
+      sendRestJsonError(response, 404, 'ResourceNotFoundException', `WhatsApp Business Account ${query.get('id')} is not linked to this account`);
       return;
     }
     const list = operation === 'ListWhatsAppMessageTemplates';
     const maxResults = Number(query.get('maxResults') ?? 50);
     if (list && (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > 100)) {
-      serviceException(response, 400, 'InvalidParametersException', 'maxResults must be from 1 to 100');
+      sendRestJsonError(response, 400, 'InvalidParametersException', 'maxResults must be from 1 to 100');
       return;
     }
     const metaQuery = new URLSearchParams({ limit: String(list ? maxResults : META_LIST_LIMIT), ...(list && query.has('nextToken') ? { after: query.get('nextToken')! } : {}) });
@@ -168,7 +169,7 @@ export class FakeEndUserMessaging {
     const page = (await answer.json()) as { data?: FakeMessageTemplate[]; paging?: { cursors?: { after?: string }; next?: string }; error?: { code?: unknown; message?: unknown } };
     if (!answer.ok) {
       const [status, exception] = exceptionFor(answer.status);
-      serviceException(response, status, exception, `(#${String(page.error?.code ?? 'unknown')}) ${String(page.error?.message ?? 'Meta refused the templates list')}`);
+      sendRestJsonError(response, status, exception, `(#${String(page.error?.code ?? 'unknown')}) ${String(page.error?.message ?? 'Meta refused the templates list')}`);
       return;
     }
     const templates = page.data ?? [];
@@ -181,7 +182,7 @@ export class FakeEndUserMessaging {
     }
     const template = templates.find(({ id }) => id === query.get('metaTemplateId'));
     if (template === undefined) {
-      serviceException(response, 404, 'ResourceNotFoundException', `Template ${query.get('metaTemplateId')} does not exist`);
+      sendRestJsonError(response, 404, 'ResourceNotFoundException', `Template ${query.get('metaTemplateId')} does not exist`);
       return;
     }
     sendJson(response, 200, { template: JSON.stringify(template) });
@@ -192,17 +193,17 @@ export class FakeEndUserMessaging {
     const input = parseJsonObject(rawBody) as { originationPhoneNumberId?: unknown; sourceS3File?: { bucketName?: unknown; key?: unknown }; sourceS3PresignedUrl?: unknown } | undefined;
     const file = input?.sourceS3File;
     if (typeof input?.originationPhoneNumberId !== 'string' || typeof file?.bucketName !== 'string' || typeof file.key !== 'string' || input.sourceS3PresignedUrl !== undefined) {
-      serviceException(response, 400, 'InvalidParametersException', 'originationPhoneNumberId and exactly one of sourceS3File and sourceS3PresignedUrl are required');
+      sendRestJsonError(response, 400, 'InvalidParametersException', 'originationPhoneNumberId and exactly one of sourceS3File and sourceS3PresignedUrl are required');
       return;
     }
     const metaPhoneNumberId = this.options.phoneNumbers.get(input.originationPhoneNumberId);
     if (metaPhoneNumberId === undefined) {
-      serviceException(response, 404, 'ResourceNotFoundException', `Phone number ${input.originationPhoneNumberId} is not linked to this account`);
+      sendRestJsonError(response, 404, 'ResourceNotFoundException', `Phone number ${input.originationPhoneNumberId} is not linked to this account`);
       return;
     }
     const object = await this.readObject(file.bucketName, file.key).catch(() => undefined);
     if (object === undefined) {
-      serviceException(response, 404, 'ResourceNotFoundException', `The object ${file.key} of bucket ${file.bucketName} could not be read`);
+      sendRestJsonError(response, 404, 'ResourceNotFoundException', `The object ${file.key} of bucket ${file.bucketName} could not be read`);
       return;
     }
     const form = new FormData();
@@ -216,7 +217,7 @@ export class FakeEndUserMessaging {
       return;
     }
     const [status, exception] = exceptionFor(answer.status);
-    serviceException(response, status, exception, `(#${String(body.error?.code ?? 'unknown')}) ${String(body.error?.message ?? 'Meta refused the upload')}`);
+    sendRestJsonError(response, status, exception, `(#${String(body.error?.code ?? 'unknown')}) ${String(body.error?.message ?? 'Meta refused the upload')}`);
   }
 
   private async readObject(bucketName: string, key: string): Promise<{ readonly bytes: Uint8Array; readonly contentType: string }> {
@@ -231,12 +232,12 @@ export class FakeEndUserMessaging {
   private async send(rawBody: string, response: ServerResponse): Promise<void> {
     const input = parseInput(rawBody);
     if (typeof input === 'string') {
-      serviceException(response, 400, 'ValidationException', input);
+      sendRestJsonError(response, 400, 'ValidationException', input);
       return;
     }
     const metaPhoneNumberId = this.options.phoneNumbers.get(input.originationPhoneNumberId);
     if (metaPhoneNumberId === undefined) {
-      serviceException(response, 404, 'ResourceNotFoundException', `Phone number ${input.originationPhoneNumberId} is not linked to this account`);
+      sendRestJsonError(response, 404, 'ResourceNotFoundException', `Phone number ${input.originationPhoneNumberId} is not linked to this account`);
       return;
     }
     let answer: Response;
@@ -261,7 +262,7 @@ export class FakeEndUserMessaging {
     const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
     const message = `(#${String(error?.code ?? 'unknown')}) ${String(error?.message ?? 'Meta refused the message')}`;
     const [status, exception] = exceptionFor(answer.status);
-    serviceException(response, status, exception, message);
+    sendRestJsonError(response, status, exception, message);
   }
 }
 
@@ -321,11 +322,6 @@ function parseJsonObject(rawBody: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function serviceException(response: ServerResponse, httpStatus: number, name: string, message: string): void {
-  response.writeHead(httpStatus, { 'content-type': 'application/json', 'x-amzn-errortype': name });
-  response.end(JSON.stringify({ message }));
 }
 
 function sendJson(response: ServerResponse, httpStatus: number, body: unknown): void {
