@@ -6,6 +6,7 @@
  */
 
 import type { Timestamp, JsonObject, StoredItem, ConversationState } from './operator-api-basics';
+import type { GateOverride } from './operator-api-evaluation';
 
 // ---- Admin: prompts and settings -----------------------------------------------------------------------
 
@@ -33,6 +34,8 @@ export interface PromptEdit {
   /** The version edited; 0 creates the prompt. */
   readonly expectedVersion: number;
   readonly description?: string;
+  /** Needed when the deployment has a scenario suite: edits then go through a draft that was evaluated. */
+  readonly override?: GateOverride;
 }
 
 export interface PromptRollback {

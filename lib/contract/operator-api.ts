@@ -12,10 +12,12 @@ import type { HandoffReport, UsageReport } from './usage-report';
 import type { PromptVersion, PromptAnswer, PromptEdit, PromptRollback, ConfigAnswer, ConfigEdit, AuditEvent, Demand, ConsentEvent, CrmSyncRow, CrmProblems, CrmSyncAnswer, CrmResolution, DeadLetters, DeploymentAdmin, RedriveRequest, RedriveAnswer, CustomerExport, ErasureRequest, ErasureAnswer, TurnTraceView } from './operator-api-admin';
 import type { Timestamp, JsonObject, Page, ConversationState, OperatorRole, MessageRole, CarriesChoices, ReplyRequest } from './operator-api-basics';
 import type { MessageTemplate, TemplateRef, TemplateSendRequest, TemplateSyncAnswer } from './operator-api-templates';
+import type { ConversationScenarioAnswer, DraftPublication, EvaluationAnswer, EvaluationList, EvaluationRequest, PromptDraftAnswer, PromptDraftEdit, ScenarioAnswer, ScenarioEdit, ScenarioRemoved, ScenarioSuite } from './operator-api-evaluation';
 
 export type { AgentUsage, AwsEstimate, DailyAgentUsage, DailyHandoffs, HandoffFigures, HandoffReport, ModelUsage, UsageReport, UtcDay } from './usage-report';
 export type { PromptVersion, PromptAnswer, PromptEdit, PromptRollback, ConfigSetting, ConfigAnswer, ConfigEdit, AuditEvent, Demand, ConsentEvent, CrmSyncStatus, CrmSyncRow, CrmProblems, CrmSyncAnswer, CrmResolution, ReplyRecord, DeadLetterInspection, DeadLetterReason, DeadLetterCard, DeadLetters, DeploymentAdmin, RedriveRequest, RedriveAnswer, CustomerExport, ErasureRequest, ErasureAnswer, TurnTraceView } from './operator-api-admin';
 export type { Timestamp, JsonObject, StoredItem, Page, ApiErrorBody, ApiProblem, ConversationState, OperatorRole, MessageRole, CarriesChoices, HistoryInteractive, HistoryChoice, ReplyRequest } from './operator-api-basics';
+export type { ConversationScenarioAnswer, DraftPublication, EvaluationAnswer, EvaluationList, EvaluationRequest, EvaluationRun, EvaluationStatus, GateOverride, PromptDraft, PromptDraftAnswer, PromptDraftEdit, ScenarioAnswer, ScenarioComparison, ScenarioEdit, ScenarioOutcome, ScenarioRemoved, ScenarioSuite, StoredScenario } from './operator-api-evaluation';
 export type { MessageTemplate, TemplateButtonParameter, TemplateButtonValue, TemplateHeaderParameter, TemplateRef, TemplateSendRequest, TemplateSyncAnswer } from './operator-api-templates';
 
 // ---- Signing in --------------------------------------------------------------------------------------
@@ -313,6 +315,19 @@ export interface OperatorApiCalls {
   'GET admin/prompts/:id/versions': { readonly answer: Page<PromptVersion> };
   'PUT admin/prompts/:id': { readonly body: PromptEdit; readonly answer: PromptAnswer };
   'POST admin/prompts/:id/rollback': { readonly body: PromptRollback; readonly answer: PromptAnswer };
+  'GET admin/prompts/:id/draft': { readonly answer: PromptDraftAnswer };
+  'PUT admin/prompts/:id/draft': { readonly body: PromptDraftEdit; readonly answer: PromptDraftAnswer };
+  /** Publishes the draft as the prompt's next version; 409 `evaluation_regression` / `not_evaluated` without an override. */
+  'POST admin/prompts/:id/draft/publish': { readonly body: DraftPublication; readonly answer: PromptAnswer };
+  /** Starts a run of the suite against the draft and the current version; 202, the run `running`. */
+  'POST admin/prompts/:id/evaluations': { readonly body: EvaluationRequest; readonly answer: EvaluationAnswer };
+  'GET admin/prompts/:id/evaluations': { readonly answer: EvaluationList };
+  'GET admin/prompts/:id/evaluations/:runId': { readonly answer: EvaluationAnswer };
+  'GET admin/scenarios': { readonly answer: ScenarioSuite };
+  'PUT admin/scenarios/:id': { readonly body: ScenarioEdit; readonly answer: ScenarioAnswer };
+  'DELETE admin/scenarios/:id': { readonly answer: ScenarioRemoved };
+  /** Drafts a scenario from the customer's conversation, pseudonymised; nothing is stored. */
+  'POST admin/conversations/:customerId/scenario': { readonly answer: ConversationScenarioAnswer };
   'GET admin/config/:key': { readonly answer: ConfigAnswer };
   'PUT admin/config/:key': { readonly body: ConfigEdit; readonly answer: ConfigAnswer };
   'GET admin/audit': { readonly answer: Page<AuditEvent> };
