@@ -6,7 +6,6 @@
  */
 
 import type { Timestamp, JsonObject, StoredItem, ConversationState } from './operator-api-basics';
-import type { GateOverride } from './operator-api-evaluation';
 
 // ---- Admin: prompts and settings -----------------------------------------------------------------------
 
@@ -34,8 +33,8 @@ export interface PromptEdit {
   /** The version edited; 0 creates the prompt. */
   readonly expectedVersion: number;
   readonly description?: string;
-  /** Needed when the deployment has a scenario suite: edits then go through a draft that was evaluated. */
-  readonly override?: GateOverride;
+  /** Needed when the deployment has a scenario suite (edits then go through an evaluated draft): the reason, recorded in the audit. */
+  readonly overrideReason?: string;
 }
 
 export interface PromptRollback {

@@ -24,8 +24,8 @@ export interface ScenarioSuite {
 }
 
 export interface ScenarioEdit {
-  /** A scenario in the file format; refused with every problem listed when it does not follow it. */
-  readonly scenario: Readonly<Record<string, unknown>>;
+  /** A scenario in the file format (an object); refused with every problem listed when it does not follow it. */
+  readonly scenario: unknown;
   /** The version edited; 0 adds the scenario. */
   readonly expectedVersion: number;
 }
@@ -122,16 +122,13 @@ export interface EvaluationList {
   readonly items: readonly EvaluationRun[];
 }
 
-/** An admin's reason to publish what the gate would refuse; recorded in the audit. */
-export interface GateOverride {
-  /** 1–500 characters. */
-  readonly reason: string;
-}
-
 export interface DraftPublication {
   readonly draftVersion: number;
   /** The prompt's version the draft replaces (0: the prompt has none yet). */
   readonly expectedVersion: number;
-  /** Needed when the draft was not evaluated against the current version, or regresses on a scenario. */
-  readonly override?: GateOverride;
+  /**
+   * An admin's reason to publish what the gate refuses (1–500 characters, recorded in the audit):
+   * needed when the draft was not evaluated against the current version, or regresses on a scenario.
+   */
+  readonly overrideReason?: string;
 }
