@@ -16,6 +16,7 @@ export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterScreen)
         content: { type: 'string', required: true, maxLength: SYSTEM_PROMPT_MAX_CHARACTERS },
         expectedVersion: { type: 'integer', required: true },
         description: { type: 'string', maxLength: 500 },
+        overrideReason: { type: 'string', maxLength: 500 },
       });
       if (edit.content.trim() === '') throw new HttpError('bad_field', 'Field "content" must not be blank');
       if (edit.expectedVersion < 0) throw new HttpError('bad_field', 'Field "expectedVersion" must be 0 (create) or the version you edited');
