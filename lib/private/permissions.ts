@@ -157,6 +157,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       handoffReport: [query, update],
       // The template list, the template an operator sends, and the admin's sync (each translation written, the ones Meta dropped removed).
       messageTemplates: [get, query, put, remove],
+      // The prompt gate's runs: started (the evaluator function plays them), polled, and read when a draft is published.
+      evaluationRun: [get, query, put],
       keyLayoutMigration: marker,
     },
     index: ['sessionState', 'crmSyncStatus', 'consentTimeline', 'llmDay', 'feeDay'],
