@@ -7,7 +7,7 @@
  * identities can never produce the same key (`a#b` + `c` vs `a` + `b#c`).
  */
 import { createHash } from 'node:crypto';
-import { GSI1_PARTITIONS, TABLE_PARTITIONS, TABLE_SCHEMA } from '../../../../lib/contract';
+import { EVALUATION_CUSTOMER_PREFIX, GSI1_PARTITIONS, TABLE_PARTITIONS, TABLE_SCHEMA } from '../../../../lib/contract';
 import { InvalidKeySegmentError } from './dynamo-errors';
 import { indexedActivityOf, isAgentOwned, type Session } from '../../domain/session';
 import { isoMicros, utcDay } from '../../domain/timestamps';
@@ -113,7 +113,7 @@ const shardSegment = (shard: number) => {
  * no phone number spells and which names a fresh run id, so each scenario's items live in
  * partitions of their own and a run never reads or writes a customer's conversation.
  */
-export const evaluationCustomerId = (runId: string, scenario: number) => `eval-${segment('run id', runId)}-${scenario}`;
+export const evaluationCustomerId = (runId: string, scenario: number) => `${EVALUATION_CUSTOMER_PREFIX}${segment('run id', runId)}-${scenario}`;
 
 export const sessionPartition = (customerId: string) => `${PARTITION_PREFIX.session}${segment('phone', customerId)}`;
 
