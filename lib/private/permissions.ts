@@ -63,7 +63,7 @@ interface Gated<T> {
 }
 
 /** The partitions that hold one customer's items, which a role may be granted for the customers of evaluation runs only. */
-type CustomerPartition = 'session' | 'inbound' | 'customer';
+type CustomerPartition = 'session' | 'inbound' | 'customer' | 'budget';
 
 /** A customer partition of the evaluation key space (`SESSION#eval-…`: keys.ts `evaluationCustomerId`). */
 export type EvaluationPartition = `evaluation ${CustomerPartition}`;
@@ -243,13 +243,24 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
    */
   evaluator: {
     table: {
-      'evaluation session': [get, batchGet, query, put, update],
-      'evaluation inbound': [get, batchGet, conditionCheck, put, update, remove],
-      'evaluation customer': [get, batchGet, put],
+      'evaluation session': [get, batchGet, query, conditionCheck, put, update, remove],
+      'evaluation inbound': [get, batchGet, query, conditionCheck, put, update, remove],
+      'evaluation customer': [get, batchGet, query, put, remove],
+      'evaluation budget': [query, remove],
       adminResource: [get, query],
       adminConfig: [get],
       evaluationRun: [get, update],
-      pipelineBudget: only('pipelineBudget', batchGet, update),
+      // The runs' own line, counted whether or not a budget is set; the day's total read only against one.
+      pipelineBudget: [update, ...only('pipelineBudget', batchGet)],
+      // What the turn path raises and records as it plays (the agent's activity, a handoff's inbox
+      // version and report item); a played scenario's report items are deleted with its customer.
+      agentActivity: [update],
+      inboxVersion: [update],
+      handoffReport: [update, remove],
+      // The erasure of a played scenario's customer looks for consents of the seed's layout too,
+      // and deletes its sessions' CRM projection rows (which the turn path writes with crmSync).
+      legacyConsent: [query],
+      crmSync: [remove, ...only('crmSync', get, put)],
     },
     index: [],
   },

@@ -189,7 +189,10 @@ describe.each(variants)('the roles of a pipeline with everything on (%s)', (_nam
     expect(written('redrive')).toEqual(table('redrive'));
     expect(written('privacy')).toEqual(table('customerData'));
     const { prefixes } = TABLE_PARTITIONS;
-    expect(written('evaluator')).toEqual(new Set([`${prefixes.session}eval-*`, `${prefixes.inbound}eval-*`, `${prefixes.customer}eval-*`, `${prefixes.evaluationRun}*`, `${prefixes.pipelineBudget}*`]));
+    // Its runs' customers, its runs and the budget's line; what the turn path records as it plays, and the CRM rows and report items it deletes after.
+    const evaluation = [prefixes.session, prefixes.inbound, prefixes.customer, prefixes.budget].map((prefix) => `${prefix}eval-*`);
+    const played = [`${prefixes.evaluationRun}*`, `${prefixes.pipelineBudget}*`, `${prefixes.agentActivity}*`, TABLE_PARTITIONS.constants.inboxVersion, `${prefixes.handoffReport}*`, `${prefixes.crmSync}*`];
+    expect(written('evaluator')).toEqual(new Set([...evaluation, ...played]));
   });
 
   test("the evaluator writes its runs' customers, never a customer's conversation, receipts or consents", () => {
