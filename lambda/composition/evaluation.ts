@@ -15,7 +15,7 @@ import type { TurnSettings } from '../core/application/turn-settings';
 import type { EvaluationJudge } from '../core/ports/evaluation';
 import { type ComposedFunction, composeFunction } from './compose-function';
 import { composeCustomerMessaging } from './customer-messaging';
-import type { OrchestratorSettings } from './deployment-settings';
+import type { EvaluatorSettings } from './deployment-settings';
 import { agentClients, type AgentEndpointPorts, turnPathDependencies } from './turn-path';
 
 /** The business number evaluation conversations are with: a Meta-shaped id no deployment sends from (nothing is sent). */
@@ -41,7 +41,7 @@ export interface EvaluationPorts extends AgentEndpointPorts {
  * answer from the scenario's recordings, no operator notice, no budget of a customer's — and each
  * scenario played as a customer of the evaluation key space (keys.ts).
  */
-export function composeEvaluation(settings: OrchestratorSettings, ports: EvaluationPorts = {}): RunScenarios {
+export function composeEvaluation(settings: EvaluatorSettings, ports: EvaluationPorts = {}): RunScenarios {
   return evaluationRunners(settings, composeFunction('evaluation', settings, ports), ports)(ports.promptDraft);
 }
 
@@ -50,7 +50,7 @@ export function composeEvaluation(settings: OrchestratorSettings, ports: Evaluat
  * answering as one prompt, which then also never adopts the construct's prompts (the draft run
  * writes no prompt version).
  */
-export function evaluationRunners(settings: OrchestratorSettings, composed: ComposedFunction, ports: EvaluationPorts): (draft?: PromptDraftText) => RunScenarios {
+export function evaluationRunners(settings: EvaluatorSettings, composed: ComposedFunction, ports: EvaluationPorts): (draft?: PromptDraftText) => RunScenarios {
   const { table, clock, ids } = composed;
   const { texts, consentWords } = localePreset(settings.locale);
   const inbound = inboundRepositories(table);

@@ -8,7 +8,7 @@ import { ScenarioFormatError } from '../core/application/evaluation/scenario-for
 import { suiteScenarios } from '../core/application/evaluation/scenario-suite';
 import { PipelineTokenBudget } from '../core/application/pipeline-token-budget';
 import { composeFunction } from './compose-function';
-import type { OrchestratorSettings } from './deployment-settings';
+import type { EvaluatorSettings } from './deployment-settings';
 import { type EvaluationPorts, evaluationRunners } from './evaluation';
 import { agentClients } from './turn-path';
 
@@ -24,7 +24,7 @@ export type EvaluatorHandler = (event: EvaluatorEvent) => Promise<SuiteEvaluatio
  * customers of the evaluation key space, erased once played; rubric checks are graded by the
  * agent's own model.
  */
-export function composeEvaluator(settings: OrchestratorSettings, ports: EvaluationPorts = {}): EvaluatorHandler {
+export function composeEvaluator(settings: EvaluatorSettings, ports: EvaluationPorts = {}): EvaluatorHandler {
   const composed = composeFunction('evaluator', settings, ports);
   const { table, clock } = composed;
   const [judgeModel] = singleAgentSettingsOf(settings.agent).flatMap((single) => (single.backend === AGENT_BACKEND_KINDS.bedrock ? [single.modelId] : []));
