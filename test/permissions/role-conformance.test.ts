@@ -204,3 +204,19 @@ test("the orchestrator invokes exactly its tools' functions and its model throug
   expect(await converse('orchestrator', LOCAL_BEDROCK_MODEL_ID.replace(/^us\./, ''))).toMatch(/bedrock:InvokeModel on resource: arn:aws:bedrock:us-east-1::foundation-model\/anthropic.claude-sonnet-4/);
   expect(await converse('webhook', LOCAL_BEDROCK_MODEL_ID)).toMatch(/bedrock:InvokeModel/);
 });
+
+test("the evaluator plays its runs' customers only, with the agent's model; a customer's items, the tools' functions, the queue and WhatsApp's secret are refused to it", async () => {
+  const evaluator = new PermissionEvaluator(async () => deployment);
+  const call = (service: EvaluatedService, operation: string, body: Record<string, unknown>) => evaluator.check({ identity: identity('evaluator'), service, operation, body });
+  for (const partition of ['SESSION#', 'DEBOUNCE#', 'CUSTOMER#']) {
+    expect(await call('dynamodb', 'PutItem', { Item: S_KEY(`${partition}eval-run1-0`) })).toBeUndefined();
+    expect(await call('dynamodb', 'PutItem', { Item: S_KEY(`${partition}5511912345678`) })).toMatch(/not authorized to perform: dynamodb:PutItem/);
+    expect(await call('dynamodb', 'GetItem', { Key: S_KEY(`${partition}5511912345678`) })).toMatch(/not authorized to perform: dynamodb:GetItem/);
+  }
+  expect(await evaluator.check({ identity: identity('evaluator'), service: 'bedrock', ...agentServiceCall('bedrock', `/model/${encodeURIComponent(LOCAL_BEDROCK_MODEL_ID)}/converse`, {}) })).toBeUndefined();
+  expect(await evaluator.check({ identity: identity('evaluator'), service: 'lambda', ...agentServiceCall('lambda', `/2015-03-31/functions/${localToolFunctionName('create_order')}/invocations`, {}) })).toMatch(
+    /not authorized to perform: lambda:InvokeFunction/,
+  );
+  expect(await call('sqs', 'ReceiveMessage', { QueueUrl: 'http://127.0.0.1/000000000000/gogenetic-agent-debounce-e2e1.fifo' })).toMatch(/not authorized to perform: sqs:ReceiveMessage/);
+  expect(await call('secretsmanager', 'GetSecretValue', { SecretId: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-whatsapp' })).toMatch(/not authorized to perform: secretsmanager:GetSecretValue/);
+});
