@@ -29,8 +29,8 @@ export function composeEvaluator(settings: EvaluatorSettings, ports: EvaluationP
   const [judgeModel] = singleAgentSettingsOf(settings.agent).flatMap((single) => (single.backend === AGENT_BACKEND_KINDS.bedrock ? [single.modelId] : []));
   const judge = ports.judge ?? (judgeModel === undefined ? undefined : new BedrockEvaluationJudge({ modelId: judgeModel, converse: agentClients(ports).converse }));
   const resources = versionedResources(table);
-  const budget = settings.pipelineBudget && pipelineBudget(table);
-  const spent = budget && settings.pipelineBudget && new PipelineTokenBudget(budget, clock, settings.pipelineBudget);
+  const budget = pipelineBudget(table);
+  const spent = settings.pipelineBudget && new PipelineTokenBudget(budget, clock, settings.pipelineBudget);
   const evaluations = new PlayEvaluations({
     runnerFor: evaluationRunners(settings, composed, { ...ports, judge, eraseScenarios: true }),
     runs: evaluationRuns(table),

@@ -168,6 +168,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       messageTemplates: [get, query, put, remove],
       // The prompt gate's runs: started (the evaluator function plays them), polled, and read when a draft is published.
       evaluationRun: [get, query, put],
+      // The usage report's evaluation line.
+      pipelineBudget: [batchGet],
       keyLayoutMigration: marker,
     },
     index: ['sessionState', 'crmSyncStatus', 'consentTimeline', 'llmDay', 'feeDay'],
@@ -255,7 +257,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       adminResource: [get, query, put],
       adminConfig: [get, update],
       evaluationRun: [get, put],
-      pipelineBudget: only('pipelineBudget', batchGet, update),
+      // The evaluation line, whatever the budget; the day's total only to refuse a run once a budget is spent.
+      pipelineBudget: [update, ...only('pipelineBudget', batchGet)],
     },
     index: [],
   },

@@ -141,6 +141,8 @@ it('leaves nothing of its runs in the inbox, the reports or WhatsApp, and counts
   expect(handoffs.total.handoffs).toBe(0);
   const usage = (await admin.call('GET', `/api/admin/reports/usage?from=${today}&to=${today}`)).body;
   expect(usage.total.replies).toBe(0);
+  expect(usage.evaluation.tokens).toBeGreaterThan(0);
+  expect(usage.evaluation.days).toEqual([{ day: today, tokens: usage.evaluation.tokens }]);
   expect(await repositories.pipelineBudget.tokensOfDay(new Date())).toBeGreaterThan(0);
   const { Items = [] } = await new DynamoDBClient({}).send(new ScanCommand({ TableName: pipeline.tableName }));
   const evaluationItems = Items.map((item) => unmarshall(item)).filter((item) => JSON.stringify([item.PK, item.SK, item.GSI1PK]).includes('eval-'));

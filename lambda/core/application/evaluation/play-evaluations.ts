@@ -24,7 +24,7 @@ export interface PlayEvaluationsDependencies {
   /** The deployment's suite as stored (scenario-suite.ts). */
   readonly suite: () => Promise<readonly StoredScenario[]>;
   readonly resources: Pick<VersionedResourceRepository, 'getVersion'>;
-  /** The evaluation line of the pipeline's daily budget (with `pipelineBudget`). */
+  /** The evaluation line of the pipeline's daily budget, which the usage report shows. */
   readonly budget?: Pick<PipelineBudgetRepository, 'addEvaluationTokens'>;
   /** Whether the pipeline's daily token budget is spent (with `pipelineBudget`); a run then does not start. */
   readonly budgetSpent?: () => Promise<boolean>;
