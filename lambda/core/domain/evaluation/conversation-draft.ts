@@ -1,0 +1,90 @@
+import type { Message } from '../message';
+import { pseudonymiser, recordedIdentity } from '../pseudonymised-text';
+import type { Session } from '../session';
+import { cutOnCodePoints } from '../text-bounds';
+import { type CustomerMessage, SCENARIO_FORMAT_VERSION, type Scenario, type ScenarioLocale } from './scenario';
+
+/** The most turns a scenario holds (`evaluation/scenario.schema.json`): a longer conversation keeps its latest. */
+export const SCENARIO_MAX_TURNS = 20;
+
+/** The format's bounds on a customer message's texts. */
+const BOUNDS = { text: 4096, tapTitle: 24, tapId: 256, caption: 1024 } as const;
+
+/** A conversation to draft a scenario from: its session and its messages, oldest first. */
+export interface ConversationRecord {
+  readonly session: Pick<Session, 'customerId' | 'createdAt' | 'currentAgent' | 'profileName' | 'cadastralData' | 'qualificationData'>;
+  /**
+   * The session's messages, oldest first: every customer message of its latest turns (more than
+   * {@link SCENARIO_MAX_TURNS} of them when it had more), and the business's messages between them,
+   * whose choices tell a button tap from a list tap.
+   */
+  readonly messages: readonly Message[];
+}
+
+/** Who the scenario is drafted for. */
+export interface DraftContext {
+  /** The pipeline's locale: the scenario's customer language. */
+  readonly locale: ScenarioLocale;
+  /** The audit's pseudonym of the customer (its first 8 characters name the scenario). */
+  readonly pseudonym: string;
+}
+
+/**
+ * A scenario in the file format from a real conversation (docs/EVALUATION.md, "From a real
+ * conversation"): one turn per customer message, pseudonymised, its latest {@link SCENARIO_MAX_TURNS};
+ * no expectation (what went wrong is the admin's to say), nothing the agent learned, none of the
+ * business's texts. `undefined` when the conversation has no customer message to play.
+ */
+export function draftScenario({ session, messages }: ConversationRecord, { locale, pseudonym }: DraftContext): Scenario | undefined {
+  const pseudonymise = pseudonymiser({ customerId: session.customerId, ...withProfileName(recordedIdentity(session.cadastralData, session.qualificationData), session.profileName) });
+  const customerTurns = messages.flatMap((message, index) => {
+    const customer = message.role === 'user' && message.direction === 'inbound' ? customerMessageOf(message, messages.slice(0, index), pseudonymise) : undefined;
+    return customer === undefined ? [] : [{ customer }];
+  });
+  if (customerTurns.length === 0) return undefined;
+  const turns = customerTurns.slice(-SCENARIO_MAX_TURNS);
+  const day = session.createdAt.slice(0, 10);
+  const name = `conversation-${day.replace(/-/g, '')}-${pseudonym.slice(0, 8)}`;
+  const cut = customerTurns.length > turns.length ? ` Only its latest ${SCENARIO_MAX_TURNS} customer messages are here; the earlier ones were left out.` : '';
+  const stage = session.currentAgent === undefined ? '' : ` At the end it was at the stage ${session.currentAgent}.`;
+  const description =
+    `Drafted from a conversation of ${day} (customer ${pseudonym.slice(0, 8)} in the admin audit): the customer's messages, pseudonymised ` +
+    `(names, phone numbers, e-mail addresses, recorded data and long numbers masked; media as placeholders); the business's replies are not kept.${cut}${stage} ` +
+    'Write what each turn must do.';
+  return { formatVersion: SCENARIO_FORMAT_VERSION, name, description, start: { locale }, turns };
+}
+
+function withProfileName(identity: ReturnType<typeof recordedIdentity>, profileName: string | undefined) {
+  return profileName === undefined ? identity : { ...identity, names: [profileName, ...identity.names] };
+}
+
+/** The turn a customer message plays: a tap, a media placeholder or a text (`undefined`: none). */
+function customerMessageOf(message: Message, earlier: readonly Message[], pseudonymise: (text: string) => string): CustomerMessage | undefined {
+  // The customer withdrew it: it is no part of what they said.
+  if (message.revokedAt !== undefined) return undefined;
+  if (message.media !== undefined) {
+    const caption = message.media.caption === undefined ? '' : cutOnCodePoints(pseudonymise(message.media.caption), BOUNDS.caption).trim();
+    return { media: { kind: message.media.kind, ...(caption !== '' && { caption }) } };
+  }
+  const text = cutOnCodePoints(pseudonymise(message.text), BOUNDS.text).trim();
+  if (text === '') return undefined;
+  if (message.choiceId !== undefined) {
+    const kind = tapKindOf(message.choiceId, earlier);
+    return { tap: { ...(kind !== undefined && { kind }), id: cutOnCodePoints(pseudonymise(message.choiceId), BOUNDS.tapId), title: cutOnCodePoints(text, BOUNDS.tapTitle).trim() } };
+  }
+  // A template's quick-reply button: the customer tapped it, and its text is its title.
+  if (message.messageType === 'button') return { tap: { kind: 'button', title: cutOnCodePoints(text, BOUNDS.tapTitle).trim() } };
+  // What a location or a shared contact card says is someone's address or another person's data: only what it was is kept.
+  if (message.messageType === 'location' || message.messageType === 'contacts') return { text: `[${message.messageType}]` };
+  return { text };
+}
+
+/** Whether the option tapped was a reply button or a list row, from the latest business message that offered it. */
+function tapKindOf(choiceId: string, earlier: readonly Message[]): 'button' | 'list' | undefined {
+  for (let index = earlier.length - 1; index >= 0; index--) {
+    const offered = earlier[index].interactive;
+    if (offered?.kind === 'buttons' && offered.buttons.some((button) => button.id === choiceId)) return 'button';
+    if (offered?.kind === 'list' && offered.sections.some((section) => section.rows.some((row) => row.id === choiceId))) return 'list';
+  }
+  return undefined;
+}
