@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   'conversation.note',
   'conversation.release',
   'conversation.reply',
+  'conversation.scenario',
   'conversation.take_over',
   'conversation.template',
   'crm.resolve',
