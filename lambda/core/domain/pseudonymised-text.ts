@@ -62,7 +62,8 @@ export function pseudonymiser(identity: CustomerIdentity): (text: string) => str
 
 /** The names of a session's recorded fields that hold one, and the rest of its cadastral data (the identity's `recorded`). */
 export function recordedIdentity(cadastral: Readonly<Record<string, unknown>>, qualification: Readonly<Record<string, unknown>>): Pick<CustomerIdentity, 'names' | 'recorded'> {
-  const texts = (fields: Readonly<Record<string, unknown>>) => Object.entries(fields).flatMap(([key, value]) => (typeof value === 'string' || typeof value === 'number' ? [[key, String(value)] as const] : []));
+  // The agent records texts; a number some other writer stored is left to the digit-run rule.
+  const texts = (fields: Readonly<Record<string, unknown>>) => Object.entries(fields).flatMap(([key, value]) => (typeof value === 'string' ? [[key, value] as const] : []));
   const names = [...texts(cadastral), ...texts(qualification)].filter(([key]) => NAME_FIELD.test(key.toLowerCase())).map(([, value]) => value);
   const recorded = Object.fromEntries(texts(cadastral).filter(([key]) => !NAME_FIELD.test(key.toLowerCase())));
   return { names, recorded };

@@ -75,6 +75,10 @@ it('says at which stage the conversation ended; the scenario starts at the entry
   const scenario = draft([customerSays('Oi')], { session: { ...session, currentAgent: 'cadastro' } })!;
   expect(scenario.description).toContain('At the end it was at the stage cadastro.');
   expect(scenario.start).toEqual({ locale: 'pt-BR' });
+  // A stage name no scenario could name is not one to suggest; the description stays within its 1,000 characters.
+  const oddStage = draft([customerSays('Oi')], { session: { ...session, currentAgent: `Stage ${'x'.repeat(900)}` } })!;
+  expect(oddStage.description).not.toContain('At the end');
+  expect(parsed(oddStage)).toEqual(oddStage);
 });
 
 it('fits the format\'s bounds whatever the customer sent: a text at its most, masked longer; a title cut to 24', () => {

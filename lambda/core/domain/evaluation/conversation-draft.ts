@@ -7,6 +7,9 @@ import { type CustomerMessage, SCENARIO_FORMAT_VERSION, type Scenario, type Scen
 /** The most turns a scenario holds (`evaluation/scenario.schema.json`): a longer conversation keeps its latest. */
 export const SCENARIO_MAX_TURNS = 20;
 
+/** A stage name as the format's `start.stage` and `handover` take one. */
+const STAGE_NAME = /^[a-z][a-z0-9_-]{0,39}$/;
+
 /** The format's bounds on a customer message's texts. */
 const BOUNDS = { text: 4096, tapTitle: 24, tapId: 256, caption: 1024 } as const;
 
@@ -46,7 +49,7 @@ export function draftScenario({ session, messages }: ConversationRecord, { local
   const day = session.createdAt.slice(0, 10);
   const name = `conversation-${day.replace(/-/g, '')}-${pseudonym.slice(0, 8)}`;
   const cut = customerTurns.length > turns.length ? ` Only its latest ${SCENARIO_MAX_TURNS} customer messages are here; the earlier ones were left out.` : '';
-  const stage = session.currentAgent === undefined ? '' : ` At the end it was at the stage ${session.currentAgent}.`;
+  const stage = session.currentAgent !== undefined && STAGE_NAME.test(session.currentAgent) ? ` At the end it was at the stage ${session.currentAgent}.` : '';
   const description =
     `Drafted from a conversation of ${day} (customer ${pseudonym.slice(0, 8)} in the admin audit): the customer's messages, pseudonymised ` +
     `(names, phone numbers, e-mail addresses, recorded data and long numbers masked; media as placeholders); the business's replies are not kept.${cut}${stage} ` +
