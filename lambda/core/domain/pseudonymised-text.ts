@@ -41,15 +41,18 @@ const DIGIT_RUN = /[+(]*\p{Nd}(?:[ \u00a0().\-/]{0,3}\p{Nd})*/gu;
 
 /** The text of `identity`'s customer with their names, number, e-mail addresses, recorded data and long digit runs masked. */
 export function pseudonymiser(identity: CustomerIdentity): (text: string) => string {
-  const nameTerms = [...new Set(identity.names.flatMap(nameTermsOf))];
-  const recorded = Object.entries(identity.recorded).filter(([, value]) => folded(value).trim().length >= 3);
   const ownDigits = identity.customerId.replace(/\D/g, '');
   const isPhone = ownDigits.length >= MASKED_DIGITS && ownDigits === identity.customerId.replace(/^\+/, '');
+  // Recorded values before names (a company named after its owner reads `[company]`); a whole name before its words.
+  const masks = [
+    ...Object.entries(identity.recorded)
+      .filter(([, value]) => folded(value).trim().length >= 3)
+      .map(([field, value]) => termMask([value], `[${FIELD_KEY.test(field) ? field : 'data'}]`)),
+    termMask([...new Set(identity.names.flatMap(nameTermsOf))], MASKED.name),
+    ...(isPhone ? [] : [termMask([identity.customerId], MASKED.customer)]),
+  ].filter((mask) => mask !== undefined);
   return (text) => {
-    let masked = text.replace(EMAIL, MASKED.email);
-    for (const [field, value] of recorded) masked = maskTerms(masked, [value], `[${FIELD_KEY.test(field) ? field : 'data'}]`);
-    masked = maskTerms(masked, nameTerms, MASKED.name).replace(/\[name\](?:[ \u00a0]+\[name\])+/g, MASKED.name);
-    if (!isPhone) masked = maskTerms(masked, [identity.customerId], MASKED.customer);
+    const masked = masks.reduce((partly, mask) => maskTerms(partly, mask), text.replace(EMAIL, MASKED.email)).replace(/\[name\](?:[ \u00a0]+\[name\])+/g, MASKED.name);
     return masked.replace(DIGIT_RUN, (run) => {
       const digits = run.replace(/\D/g, '');
       if (digits.length < MASKED_DIGITS) return run;
@@ -75,27 +78,35 @@ function nameTermsOf(name: string): string[] {
   return words.length === 0 ? [] : [name.trim(), ...words];
 }
 
-/**
- * `text` with every whole-word occurrence of a term replaced by `placeholder`, case and accents
- * ignored (`joao` finds João, `JOÃO` and `João`): the match runs on the folded text, and each
- * folded character remembers where it came from, so the original around it is kept as it was.
- */
-function maskTerms(text: string, terms: readonly string[], placeholder: string): string {
+/** Whole-word occurrences of any of some terms in a folded text, and what replaces them. */
+interface TermMask {
+  readonly finder: RegExp;
+  readonly placeholder: string;
+}
+
+/** The mask of `terms`, case and accents ignored; `undefined` when no term is left to find. */
+function termMask(terms: readonly string[], placeholder: string): TermMask | undefined {
   const patterns = terms
     .map((term) => folded(term).trim())
     .filter((term) => term !== '')
     .sort((a, b) => b.length - a.length)
     .map((term) => term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+'));
-  if (patterns.length === 0) return text;
+  if (patterns.length === 0) return undefined;
+  return { finder: new RegExp(`(?<![\\p{L}\\p{N}])(?:${patterns.join('|')})(?![\\p{L}\\p{N}])`, 'gu'), placeholder };
+}
+
+/**
+ * `text` with every occurrence the mask finds replaced by its placeholder (`joao` finds João,
+ * `JOÃO` and `João`): the match runs on the folded text, and each folded character remembers where
+ * it came from, so the original around it is kept as it was.
+ */
+function maskTerms(text: string, { finder, placeholder }: TermMask): string {
   const { foldedText, origins } = foldedWithOrigins(text);
-  const finder = new RegExp(`(?<![\\p{L}\\p{N}])(?:${patterns.join('|')})(?![\\p{L}\\p{N}])`, 'gu');
   let result = '';
   let kept = 0;
   for (const match of foldedText.matchAll(finder)) {
-    const start = origins[match.index];
-    const end = origins[match.index + match[0].length];
-    result += text.slice(kept, start) + placeholder;
-    kept = end;
+    result += text.slice(kept, origins[match.index]) + placeholder;
+    kept = origins[match.index + match[0].length];
   }
   return result + text.slice(kept);
 }

@@ -79,6 +79,11 @@ describe('e-mail addresses and recorded data', () => {
     expect(pseudonymise('CPF 123.456.789-09, trabalho na padaria estrela em SP')).toBe('CPF [document_id], trabalho na [company] em SP');
   });
 
+  it('masks a recorded value that holds the customer\'s name as that value', () => {
+    const masked = pseudonymiser({ ...identity, recorded: { company: 'Doces do João' } })('Sou o João, dono da Doces do Joao');
+    expect(masked).toBe('Sou o [name], dono da [company]');
+  });
+
   it('leaves a text that names nobody as it was', () => {
     const text = 'Qual o horário de atendimento? 😊';
     expect(pseudonymise(text)).toBe(text);
