@@ -47,13 +47,12 @@ it('gives the admin the customer\'s turns pseudonymised, refuses an operator, an
   await customerSends(customer, () => pipeline.sendCustomerMessage(customer, `carla aqui de novo, ${customer}`, { profileName }));
 
   const path = `/api/admin/conversations/${customer}/scenario`;
-  const refused = await operator.call('POST', path);
-  expect(refused).toMatchObject({ status: 403, body: { error: 'admin_only' } });
-
   const pseudonym = await auditNameOf(repositories, customer);
   // The deployment's cursor signing key is made once, by the first read that pages (here: the audit's).
   expect((await admin.call('GET', '/api/admin/audit?limit=1')).body.cursor).toBeDefined();
   const before = await allItems(pipeline.tableName);
+  const refused = await operator.call('POST', path);
+  expect(refused).toMatchObject({ status: 403, body: { error: 'admin_only' } });
   const answer = await admin.call('POST', path);
   const after = await allItems(pipeline.tableName);
 
@@ -71,7 +70,7 @@ it('gives the admin the customer\'s turns pseudonymised, refuses an operator, an
   const drafted = JSON.stringify(answer.body);
   for (const trace of [customer, national, national.slice(-8), 'Carla', 'Souza', 'Beatriz', 'carla.souza', '789-09']) expect(drafted).not.toContain(trace);
 
-  // The only item the draft wrote: its audit event, which names the customer by pseudonym.
+  // The only item the refusal and the draft wrote: the draft's audit event, which names the customer by pseudonym.
   const written = after.filter((item) => !before.some((earlier) => earlier.PK === item.PK && earlier.SK === item.SK));
   expect(written).toEqual([expect.objectContaining({ entity_type: 'admin_audit', action: 'conversation.scenario', resource_id: pseudonym })]);
   expect(after.filter((item) => before.some((earlier) => earlier.PK === item.PK && earlier.SK === item.SK && JSON.stringify(earlier) !== JSON.stringify(item)))).toEqual([]);
