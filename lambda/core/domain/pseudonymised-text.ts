@@ -58,9 +58,17 @@ export function pseudonymiser(identity: CustomerIdentity): (text: string) => str
       if (digits.length < MASKED_DIGITS) return run;
       // A `(` the run opened and did not close stays: it opened the sentence's aside, not the number.
       const opened = (run.match(/\(/g)?.length ?? 0) > (run.match(/\)/g)?.length ?? 0) ? '(' : '';
-      return opened + (isPhone && ownDigits.endsWith(digits) ? MASKED.phone : MASKED.number);
+      return opened + (isPhone && sameLine(digits, ownDigits) ? MASKED.phone : MASKED.number);
     });
   };
+}
+
+/**
+ * Whether a written number is the customer's: the same last 8 digits, whatever comes before them (a
+ * country or area code, or none; a Brazilian mobile's ninth digit, which WhatsApp's ids often leave out).
+ */
+function sameLine(written: string, own: string): boolean {
+  return written.slice(-MASKED_DIGITS) === own.slice(-MASKED_DIGITS);
 }
 
 /** The names of a session's recorded fields that hold one, and the rest of its cadastral data (the identity's `recorded`). */

@@ -47,6 +47,10 @@ describe('numbers', () => {
     expect(pseudonymise(`me liga no ${written} depois`)).toBe(`me liga no ${MASKED.phone} depois`);
   });
 
+  it('knows the number written with the ninth digit a Brazilian id leaves out', () => {
+    expect(pseudonymiser({ customerId: '551187654321', names: [], recorded: {} })('meu zap: (11) 98765-4321')).toBe('meu zap: [phone]');
+  });
+
   it('keeps a parenthesis the number did not open', () => {
     expect(pseudonymise('(liga: 11987654321)')).toBe('(liga: [phone])');
   });
