@@ -38,6 +38,7 @@ it('makes one turn of each customer message, in order and by kind, and none of t
     customerSays('[location] Casa Rua das Flores, 10 (-23.5505, -46.6333)', { messageType: 'location' }),
     customerSays('[contact] Beto Souza; 5511912345678', { messageType: 'contacts' }),
     customerSays('', { revokedAt: '2026-11-30T15:00:00.000000Z' }),
+    customerSays('[flow] cadastro\nnome_completo: Carla Souza\nendereco: Rua das Flores, 10\nobservação longa\nque continua', { messageType: 'interactive' }),
   ];
   const scenario = draft(messages)!;
   expect(parsed(scenario)).toEqual(scenario);
@@ -50,6 +51,7 @@ it('makes one turn of each customer message, in order and by kind, and none of t
     { customer: { tap: { kind: 'button', title: 'Quero falar com alguém' } } },
     { customer: { text: '[location]' } },
     { customer: { text: '[contacts]' } },
+    { customer: { text: '[flow] cadastro\nnome_completo: [value]\nendereco: [value]' } },
   ]);
 });
 

@@ -41,7 +41,7 @@ export interface DraftContext {
 export function draftScenario({ session, messages }: ConversationRecord, { locale, pseudonym }: DraftContext): Scenario | undefined {
   const pseudonymise = pseudonymiser({ customerId: session.customerId, ...withProfileName(recordedIdentity(session.cadastralData, session.qualificationData), session.profileName) });
   const customerTurns = messages.flatMap((message, index) => {
-    const customer = message.role === 'user' && message.direction === 'inbound' ? customerMessageOf(message, messages.slice(0, index), pseudonymise) : undefined;
+    const customer = message.role === 'user' && message.direction === 'inbound' ? customerMessageOf(message, (choiceId) => tapKindOf(choiceId, messages, index), pseudonymise) : undefined;
     return customer === undefined ? [] : [{ customer }];
   });
   if (customerTurns.length === 0) return undefined;
@@ -62,17 +62,17 @@ function withProfileName(identity: ReturnType<typeof recordedIdentity>, profileN
 }
 
 /** The turn a customer message plays: a tap, a media placeholder or a text (`undefined`: none). */
-function customerMessageOf(message: Message, earlier: readonly Message[], pseudonymise: (text: string) => string): CustomerMessage | undefined {
+function customerMessageOf(message: Message, tapKind: (choiceId: string) => 'button' | 'list' | undefined, pseudonymise: (text: string) => string): CustomerMessage | undefined {
   // The customer withdrew it: it is no part of what they said.
   if (message.revokedAt !== undefined) return undefined;
   if (message.media !== undefined) {
     const caption = message.media.caption === undefined ? '' : cutOnCodePoints(pseudonymise(message.media.caption), BOUNDS.caption).trim();
     return { media: { kind: message.media.kind, ...(caption !== '' && { caption }) } };
   }
-  const text = cutOnCodePoints(pseudonymise(message.text), BOUNDS.text).trim();
+  const text = cutOnCodePoints(pseudonymise(isFlowAnswer(message) ? withoutFlowValues(message.text) : message.text), BOUNDS.text).trim();
   if (text === '') return undefined;
   if (message.choiceId !== undefined) {
-    const kind = tapKindOf(message.choiceId, earlier);
+    const kind = tapKind(message.choiceId);
     return { tap: { ...(kind !== undefined && { kind }), id: cutOnCodePoints(pseudonymise(message.choiceId), BOUNDS.tapId), title: cutOnCodePoints(text, BOUNDS.tapTitle).trim() } };
   }
   // A template's quick-reply button: the customer tapped it, and its text is its title.
@@ -82,12 +82,29 @@ function customerMessageOf(message: Message, earlier: readonly Message[], pseudo
   return { text };
 }
 
-/** Whether the option tapped was a reply button or a list row, from the latest business message that offered it. */
-function tapKindOf(choiceId: string, earlier: readonly Message[]): 'button' | 'list' | undefined {
-  for (let index = earlier.length - 1; index >= 0; index--) {
-    const offered = earlier[index].interactive;
+/** Whether the option tapped was a reply button or a list row, from the latest business message before `position` that offered it. */
+function tapKindOf(choiceId: string, messages: readonly Message[], position: number): 'button' | 'list' | undefined {
+  for (let index = position - 1; index >= 0; index--) {
+    const offered = messages[index].interactive;
     if (offered?.kind === 'buttons' && offered.buttons.some((button) => button.id === choiceId)) return 'button';
     if (offered?.kind === 'list' && offered.sections.some((section) => section.rows.some((row) => row.id === choiceId))) return 'list';
   }
   return undefined;
+}
+
+/** A WhatsApp Flow's answers (`[flow] <name>` and a `field: value` line per answer, as the webhook reads them). */
+function isFlowAnswer(message: Message): boolean {
+  return message.messageType === 'interactive' && message.text.startsWith('[flow]');
+}
+
+/**
+ * A flow is a form, and its answers are what the customer filled in: a name, an address, a birth
+ * date. The draft keeps which fields were answered, each value `[value]`, for the admin to fill in.
+ */
+function withoutFlowValues(text: string): string {
+  const [heading, ...answers] = text.split('\n');
+  return [heading, ...answers.flatMap((line) => {
+    const field = /^([^:]{1,80}): /.exec(line)?.[1];
+    return field === undefined ? [] : [`${field}: [value]`];
+  })].join('\n');
 }
