@@ -28,12 +28,12 @@ export const MASKED = {
 } as const;
 
 /** A digit run this long or longer is masked, whatever separates its groups: every phone, document or card number is. */
-export const MASKED_DIGITS = 8;
+const MASKED_DIGITS = 8;
 
 /** Joining words of names, never masked on their own ("Maria da Silva" masks Maria and Silva). */
 const NAME_PARTICLES = new Set(['da', 'das', 'de', 'del', 'della', 'der', 'di', 'do', 'dos', 'du', 'e', 'la', 'las', 'le', 'los', 'van', 'von', 'y']);
-/** Keys of recorded fields that hold a name (`name`, `nome`, `first_name`, `sobrenome`…). */
-const NAME_FIELD = /(?:^|_)(?:first_|last_|full_|sur|sobre)?(?:name|nome|nombre)(?:$|_)/;
+/** Keys of recorded fields that hold a name (`name`, `nome`, `first_name`, `lastname`, `sobrenome`…). */
+const NAME_FIELD = /(?:^|_)(?:first_?|last_?|full_?|sur|sobre)?(?:name|nome|nombre)(?:$|_)/;
 const FIELD_KEY = /^[a-z][a-z0-9_]{0,39}$/;
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
 /** Digits in groups joined by at most three of space, `(`, `)`, `.`, `-` and `/`, with a leading `+` or `(`: `+55 (11) 98765-4321`. */

@@ -26,8 +26,8 @@ describe('names', () => {
   });
 
   it('reads names from the recorded fields that hold one, and the profile name apart', () => {
-    const recorded = recordedIdentity({ name: 'Ana Souza', email: 'ana@x.io', document_id: '12345678909', deal_value: 1200 }, { nome: 'Aninha', sampleType: 'sangue' });
-    expect(recorded).toEqual({ names: ['Ana Souza', 'Aninha'], recorded: { email: 'ana@x.io', document_id: '12345678909' } });
+    const recorded = recordedIdentity({ name: 'Ana', lastName: 'Souza', email: 'ana@x.io', document_id: '12345678909', deal_value: 1200 }, { nome: 'Aninha', sampleType: 'sangue' });
+    expect(recorded).toEqual({ names: ['Ana', 'Souza', 'Aninha'], recorded: { email: 'ana@x.io', document_id: '12345678909' } });
     const masked = pseudonymiser({ customerId, ...recorded })('Ana aqui (Aninha pros íntimos), SOUZA de sobrenome; exame de sangue');
     expect(masked).toBe('[name] aqui ([name] pros íntimos), [name] de sobrenome; exame de sangue');
   });
