@@ -77,14 +77,21 @@ it('gives the admin the customer\'s turns pseudonymised, refuses an operator, an
   expect(JSON.stringify(written)).not.toContain(customer);
 });
 
-it('answers 404 for a customer without a conversation, 400 for a malformed id, 409 for a conversation without a customer message', async () => {
-  expect(await admin.call('POST', `/api/admin/conversations/${newCustomer()}/scenario`)).toMatchObject({ status: 404, body: { error: 'not_found' } });
-  expect(await admin.call('POST', '/api/admin/conversations/not%20an%20id/scenario')).toMatchObject({ status: 400, body: { error: 'bad_id' } });
+it('answers 404 for a customer without a conversation, 400 for a malformed id or a body, 409 for a conversation without a customer message, writing nothing', async () => {
   // An operator's template opened the conversation, and the customer has not answered yet.
   const silent = newCustomer();
   const { sessions, messages } = tableRepositories(pipeline.tableName, pipeline.keyLayout);
   const openedAt = new Date().toISOString().replace('Z', '000Z');
   await sessions.put({ sessionId: `session-${silent}`, customerId: silent, customerIdKind: 'phone', state: 'HUMAN_ACTIVE', qualificationData: {}, cadastralData: {}, handoffRenotifyCount: 0, createdAt: openedAt, updatedAt: openedAt });
   await messages.append({ customerId: silent, sessionId: `session-${silent}`, messageId: `template-${silent}`, direction: 'outbound', role: 'operator', text: 'Olá! Podemos ajudar?', timestamp: openedAt, deliveryStatus: 'sent' });
+  const customer = newCustomer();
+  await customerSends(customer, () => pipeline.sendCustomerMessage(customer, 'Oi'));
+  const before = await allItems(pipeline.tableName);
+
+  expect(await admin.call('POST', `/api/admin/conversations/${newCustomer()}/scenario`)).toMatchObject({ status: 404, body: { error: 'not_found' } });
+  expect(await admin.call('POST', '/api/admin/conversations/not%20an%20id/scenario')).toMatchObject({ status: 400, body: { error: 'bad_id' } });
+  expect(await admin.call('POST', `/api/admin/conversations/${customer}/scenario`, { turns: 5 })).toMatchObject({ status: 400, body: { error: 'unknown_field' } });
   expect(await admin.call('POST', `/api/admin/conversations/${silent}/scenario`)).toMatchObject({ status: 409, body: { error: 'conflict' } });
+
+  expect(await allItems(pipeline.tableName)).toEqual(before);
 });
