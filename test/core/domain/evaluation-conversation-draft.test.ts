@@ -71,6 +71,8 @@ it('keeps the latest 20 customer messages of a longer conversation, and says so'
   expect(scenario.turns[19]).toEqual({ customer: { text: 'mensagem 23' } });
   expect(scenario.description).toContain('Only its latest 20 customer messages are here');
   expect(draft(messages.slice(-40))!.description).not.toContain('Only its latest');
+  // Messages that stop short of the conversation's first say so too.
+  expect(draft(messages.slice(-6), { partial: true })!.description).toContain('Only its latest 3 customer messages are here; the earlier ones were left out.');
 });
 
 it('says at which stage the conversation ended; the scenario starts at the entry stage, where every conversation starts', () => {

@@ -22,6 +22,8 @@ export interface ConversationRecord {
    * whose choices tell a button tap from a list tap.
    */
   readonly messages: readonly Message[];
+  /** The messages stop short of the session's first: the customer wrote earlier messages not given here. */
+  readonly partial?: boolean;
 }
 
 /** Who the scenario is drafted for. */
@@ -38,7 +40,7 @@ export interface DraftContext {
  * no expectation (what went wrong is the admin's to say), nothing the agent learned, none of the
  * business's texts. `undefined` when the conversation has no customer message to play.
  */
-export function draftScenario({ session, messages }: ConversationRecord, { locale, pseudonym }: DraftContext): Scenario | undefined {
+export function draftScenario({ session, messages, partial = false }: ConversationRecord, { locale, pseudonym }: DraftContext): Scenario | undefined {
   const pseudonymise = pseudonymiser({ customerId: session.customerId, ...withProfileName(recordedIdentity(session.cadastralData, session.qualificationData), session.profileName) });
   const customerTurns = messages.flatMap((message, index) => {
     const customer = message.role === 'user' && message.direction === 'inbound' ? customerMessageOf(message, (choiceId) => tapKindOf(choiceId, messages, index), pseudonymise) : undefined;
@@ -48,7 +50,7 @@ export function draftScenario({ session, messages }: ConversationRecord, { local
   const turns = customerTurns.slice(-SCENARIO_MAX_TURNS);
   const day = session.createdAt.slice(0, 10);
   const name = `conversation-${day.replace(/-/g, '')}-${pseudonym.slice(0, 8)}`;
-  const cut = customerTurns.length > turns.length ? ` Only its latest ${SCENARIO_MAX_TURNS} customer messages are here; the earlier ones were left out.` : '';
+  const cut = partial || customerTurns.length > turns.length ? ` Only its latest ${turns.length === 1 ? 'customer message is' : `${turns.length} customer messages are`} here; the earlier ones were left out.` : '';
   const stage = session.currentAgent !== undefined && STAGE_NAME.test(session.currentAgent) ? ` At the end it was at the stage ${session.currentAgent}.` : '';
   const description =
     `Drafted from a conversation of ${day} (customer ${pseudonym.slice(0, 8)} in the admin audit): the customer's messages, pseudonymised ` +

@@ -85,6 +85,19 @@ it('keeps the latest 20 customer messages of a longer conversation', async () =>
   expect(scenario.description).toContain('Only its latest 20 customer messages are here');
 });
 
+it('reads at most 5 pages of the history, and says when the conversation\'s earlier messages lie beyond them', async () => {
+  const customer = newCustomer();
+  // The customer's first message, 504 of the agent's, and the customer's latest: 506 messages, beyond 5 pages of 100.
+  const session = await conversation(customer, '2026-11-30', ['the first message'], 0);
+  const later = (index: number) => `2026-11-30T11:${String(Math.floor(index / 60)).padStart(2, '0')}:${String(index % 60).padStart(2, '0')}.000000Z`;
+  const replies = Array.from({ length: 504 }, (_, index) => ({ customerId: customer, sessionId: session.sessionId, messageId: `reply-${index}`, direction: 'outbound' as const, role: 'assistant' as const, text: 'Hello!', timestamp: later(index), deliveryStatus: 'sent' as const }));
+  for (let start = 0; start < replies.length; start += 50) await Promise.all(replies.slice(start, start + 50).map((reply) => repos.messages.append(reply)));
+  await repos.messages.append({ customerId: customer, sessionId: session.sessionId, messageId: 'wamid.latest', direction: 'inbound', role: 'user', text: 'the latest message', timestamp: later(600) });
+  const { scenario } = await scenarios.draft(admin, customer);
+  expect(scenario.turns).toEqual([{ customer: { text: 'the latest message' } }]);
+  expect(scenario.description).toContain('Only its latest customer message is here; the earlier ones were left out.');
+});
+
 it('refuses a customer without a conversation, and a conversation without a message of the customer\'s, auditing neither', async () => {
   const unknown = newCustomer();
   await expect(scenarios.draft(admin, unknown)).rejects.toEqual(new OperatorActionError('not_found', 'No conversation with this customer'));
