@@ -66,6 +66,13 @@ export const TABLE_PARTITIONS = {
   },
 } as const;
 
+/**
+ * What the customer ids of evaluation runs start with (`eval-<run>-<n>`, keys.ts): no phone number
+ * spells it, so their items lie in per-customer partitions of their own (`SESSION#eval-…`), and IAM
+ * can hold the evaluator to them.
+ */
+export const EVALUATION_CUSTOMER_PREFIX = 'eval-';
+
 /** Every partition of GSI1 (`GSI1PK`), as {@link TABLE_PARTITIONS} for the table. */
 export const GSI1_PARTITIONS = {
   prefixes: {
