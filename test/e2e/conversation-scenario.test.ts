@@ -2,7 +2,8 @@
 // real conversation"), on DynamoDB Local: the customer tells the agent their name, number, e-mail
 // and document, taps a button and sends a photo; an operator may not draft it (403); the admin gets
 // a scenario that follows the file format with no trace of the customer's phone or name, and the
-// only item written is the audit event, which names the customer by pseudonym.
+// only item written is the audit event, which names the customer by pseudonym; completed with an
+// expectation, the draft is saved to the deployment's suite under the id it suggests.
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { LOCAL_BUSINESS } from '../../local/runtime/meta-notification';
 import { parseScenarios } from '../../lambda/core/application/evaluation/scenario-format';
@@ -75,6 +76,11 @@ it('gives the admin the customer\'s turns pseudonymised, refuses an operator, an
   expect(written).toEqual([expect.objectContaining({ entity_type: 'admin_audit', action: 'conversation.scenario', resource_id: pseudonym })]);
   expect(after.filter((item) => before.some((earlier) => earlier.PK === item.PK && earlier.SK === item.SK && JSON.stringify(earlier) !== JSON.stringify(item)))).toEqual([]);
   expect(JSON.stringify(written)).not.toContain(customer);
+
+  // The admin writes what the tap must do and saves the draft to the suite under the id it suggests.
+  const pinned = { ...scenario, turns: scenario.turns.map((turn: object, index: number) => (index === 2 ? { ...turn, expect: { handoff: false } } : turn)) };
+  expect(await admin.call('PUT', `/api/admin/scenarios/${id}`, { scenario: pinned, expectedVersion: 0 })).toMatchObject({ status: 200, body: { scenario: { id, version: 1, scenario: pinned } } });
+  expect((await admin.call('GET', '/api/admin/scenarios')).body.items).toEqual([expect.objectContaining({ id, scenario: pinned })]);
 });
 
 it('answers 404 for a customer without a conversation, 400 for a malformed id or a body, 409 for a conversation without a customer message, writing nothing', async () => {
