@@ -3,10 +3,15 @@
 // and document, taps a button and sends a photo; an operator may not draft it (403); the admin gets
 // a scenario that follows the file format with no trace of the customer's phone or name, and the
 // only item written is the audit event, which names the customer by pseudonym; completed with an
-// expectation, the draft is saved to the deployment's suite under the id it suggests.
+// expectation, the draft is saved to the deployment's suite under the id it suggests. A conversation
+// where the agent did not hand over, drafted and completed with the handoff it missed, passes with a
+// prompt that hands over and fails with one that does not.
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { LOCAL_BUSINESS } from '../../local/runtime/meta-notification';
+import { DEFAULT_SYSTEM_PROMPT } from '../../lib/contract';
 import { parseScenarios } from '../../lambda/core/application/evaluation/scenario-format';
+import type { Scenario } from '../../lambda/core/domain/evaluation/scenario';
+import { startLocalEvaluation } from '../../local/runtime/local-evaluation';
 import { auditNameOf } from '../support/customer-history';
 import { tableRepositories } from '../support/dynamo-table';
 import { newCustomer, newOperatorPhone } from '../support/ids';
@@ -100,4 +105,32 @@ it('answers 404 for a customer without a conversation, 400 for a malformed id or
   expect(await admin.call('POST', `/api/admin/conversations/${silent}/scenario`)).toMatchObject({ status: 409, body: { error: 'conflict' } });
 
   expect(await allItems(pipeline.tableName)).toEqual(before);
+});
+
+it('pins what went wrong: the handoff the agent missed, written into the draft, passes with a prompt that hands over and fails with one that does not', async () => {
+  const customer = newCustomer();
+  const texts = ['Olá, vocês fazem exame de sangue?', `Prefiro falar com uma pessoa, por favor. Aqui é a Carla Souza, ${customer}`];
+  for (const text of texts) await customerSends(customer, () => pipeline.sendCustomerMessage(customer, text, { profileName: 'Carla Souza' }));
+  // The agent answered and kept the conversation: the behaviour to pin.
+  expect((await pipeline.conversation(customer)).session?.state).toBe('QUALIFYING');
+
+  const { scenario } = (await admin.call('POST', `/api/admin/conversations/${customer}/scenario`)).body as { scenario: Scenario };
+  expect(scenario.turns[1]).toEqual({ customer: { text: 'Prefiro falar com uma pessoa, por favor. Aqui é a [name], [phone]' } });
+  const pinned: Scenario = { ...scenario, turns: [scenario.turns[0], { ...scenario.turns[1], expect: { toolsCalled: [{ name: 'request_human_handoff' }], handoff: true } }] };
+  const [suite] = parseScenarios([{ file: 'pinned.json', text: JSON.stringify(pinned) }]);
+
+  const play = async (systemPrompt: string) => {
+    const local = await startLocalEvaluation({ systemPrompt });
+    try {
+      return (await local.runner.execute([suite], 1)).scenarios[0];
+    } finally {
+      await local.close();
+    }
+  };
+  const withoutHandoff = DEFAULT_SYSTEM_PROMPT.replace(/Hand the conversation to a human[^.]*\./, '').trim();
+  expect(withoutHandoff).not.toBe(DEFAULT_SYSTEM_PROMPT);
+  expect(await play(DEFAULT_SYSTEM_PROMPT)).toMatchObject({ passed: true });
+  const failed = await play(withoutHandoff);
+  expect(failed.passed).toBe(false);
+  expect(failed.turns[1].problems).toEqual([expect.stringMatching(/^toolsCalled: request_human_handoff was not called/), 'handoff: the conversation did not go to people']);
 });
