@@ -35,6 +35,9 @@ import { evaluationRoutes } from '../operator/evaluation-routes';
 import { PromptDrafts } from '../core/application/evaluation/prompt-drafts';
 import { ScenarioSuite } from '../core/application/evaluation/scenario-suite';
 import type { EvaluationLauncher } from '../core/ports/evaluation';
+import { lambdaEvaluationLauncher } from '../core/adapters/evaluation/lambda-evaluation-launcher';
+import { lambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
+import { credentialProvider } from '../core/adapters/aws/aws-identity';
 import { noteRoutes } from '../operator/note-routes';
 import { traceRoutes } from '../operator/trace-routes';
 import { quickReplyRoutes } from '../operator/quick-reply-routes';
@@ -75,7 +78,7 @@ export interface OperatorPorts extends FunctionPorts, SenderPorts, TurnQueuePort
   /**
    * Where the prompt gate's runs are played instead of the evaluator function (the local runtime's
    * evaluator, in process).
-   * @default - the deployment's evaluator function; without one, runs cannot start
+   * @default - the deployment's evaluator function, invoked asynchronously
    */
   readonly evaluations?: EvaluationLauncher;
 }
@@ -98,7 +101,8 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const transcriptions = mediaSettings?.transcription && new CustomerTranscriptionJobs(composeTranscriber(ports), (customerId) => audit.pseudonyms.of(customerId));
   const resources = versionedResources(table);
   const suite = new ScenarioSuite({ resources, trail: audit });
-  const drafts = new PromptDrafts({ resources, runs: evaluationRuns(table), suite, launcher: ports.evaluations, trail: audit, clock, ids });
+  const launcher = ports.evaluations ?? lambdaEvaluationLauncher(settings.evaluatorFunctionName, lambdaInvoke({ credentials: credentialProvider(ports.awsCredentials) }));
+  const drafts = new PromptDrafts({ resources, runs: evaluationRuns(table), suite, launcher, trail: audit, clock, ids });
   const deadLetterScreen = new DeadLetterScreen({ redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), config, trail: audit, clock });
   const http = createOperatorHttpHandler({
     signIn,

@@ -1,4 +1,3 @@
-import type { PromptDrafts } from '../evaluation/prompt-drafts';
 import type { OperationalConfig, VersionedResource } from '../../domain/admin';
 import { META_RATES_CONFIG_KEY, metaRateTableFrom, type MetaRateTable } from '../../../../lib/contract/meta-message-rates';
 import { MODEL_PRICES_CONFIG_KEY, modelPricesFrom, type ModelPrices } from '../../../../lib/contract/model-prices';
@@ -63,7 +62,7 @@ export interface AdminConsoleDependencies {
   /** Where a notice template setting is checked: it must name a stored, approved template. */
   readonly templates: Pick<MessageTemplateRepository, 'get'>;
   /** With a scenario suite, a direct edit skips the gate (prompt-drafts.ts) only with a reason. */
-  readonly promptGate?: Pick<PromptDrafts, 'requireReasonToSkipGate'>;
+  readonly promptGate?: { requireReasonToSkipGate(overrideReason: string | undefined): Promise<void> };
   readonly clock: Clock;
 }
 
