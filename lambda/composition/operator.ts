@@ -50,6 +50,8 @@ import { MessageTemplates } from '../core/application/message-templates';
 import { privacyRoutes } from '../operator/privacy-routes';
 import { mediaRoutes } from '../operator/media-routes';
 import { attachmentRoutes } from '../operator/attachment-routes';
+import { conversationScenarioRoutes } from '../operator/conversation-scenario-routes';
+import { ConversationScenarios } from '../core/application/evaluation/conversation-scenario';
 import { OperatorMedia } from '../core/application/operator/operator-media';
 import type { MediaStore } from '../core/ports/media-store';
 import type { ConsoleSite } from '../operator/static-console';
@@ -139,7 +141,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
       ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters, media: media?.store, transcriptions }), deadLetterScreen),
       ...(media === undefined ? [] : mediaRoutes(new OperatorMedia({ sessions, messages, media: media.store, clock }))),
       ...(media === undefined ? [] : attachmentRoutes(replies, settings.media?.limits ?? { maxBytes: MEDIA_DEFAULTS.maxBytes, allowedMimeTypes: MEDIA_DEFAULTS.allowedMimeTypes })),
-
+      ...conversationScenarioRoutes(new ConversationScenarios({ sessions, messages, trail: audit, locale: settings.locale })),
     ],
     mediaOrigin: media?.origin,
     clock,
