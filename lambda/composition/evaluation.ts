@@ -42,7 +42,12 @@ export interface EvaluationPorts extends AgentEndpointPorts {
  * scenario played as a customer of the evaluation key space (keys.ts).
  */
 export function composeEvaluation(settings: EvaluatorSettings, ports: EvaluationPorts = {}): RunScenarios {
-  return evaluationRunners(settings, composeFunction('evaluation', settings, ports), ports)(ports.promptDraft);
+  return evaluationRunners(settings, composeEvaluationFunction('evaluation', settings, ports), ports)(ports.promptDraft);
+}
+
+/** The function an evaluation runs in: its sessions never project to the CRM, whatever the deployment's `crmSync`. */
+export function composeEvaluationFunction(name: string, settings: EvaluatorSettings, ports: EvaluationPorts): ComposedFunction {
+  return composeFunction(name, { ...settings, crmSyncEnabled: false }, ports);
 }
 
 /**
@@ -68,6 +73,8 @@ export function evaluationRunners(settings: EvaluatorSettings, composed: Compose
     turns: new ProcessTurn({
       ...turnPath,
       ...(draft && { resources: withDraftPrompt(turnPath.resources, draft), deployedSystemPrompt: undefined, deployedStagePrompts: undefined }),
+      // A scenario's out-of-portfolio demand is seen in its tool calls, never listed among the customers' demands.
+      demands: { record: async () => true, listRecent: async () => ({ items: [] }) },
       agent: stage.observe(agent),
       whatsapp: stage.sender,
       consent: messaging.consent,

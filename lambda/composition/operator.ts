@@ -4,6 +4,7 @@ import {
   adminAudit,
   consentRepository,
   evaluationRuns,
+  pipelineBudget,
   conversationRepositories,
   crmSyncRows,
   customerDataRepository,
@@ -35,9 +36,9 @@ import { evaluationRoutes } from '../operator/evaluation-routes';
 import { PromptDrafts } from '../core/application/evaluation/prompt-drafts';
 import { ScenarioSuite } from '../core/application/evaluation/scenario-suite';
 import type { EvaluationLauncher } from '../core/ports/evaluation';
-import { credentialProvider } from '../core/adapters/aws/aws-identity';
 import { lambdaEvaluationLauncher } from '../core/adapters/evaluation/lambda-evaluation-launcher';
 import { lambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
+import { credentialProvider } from '../core/adapters/aws/aws-identity';
 import { noteRoutes } from '../operator/note-routes';
 import { traceRoutes } from '../operator/trace-routes';
 import { quickReplyRoutes } from '../operator/quick-reply-routes';
@@ -49,6 +50,8 @@ import { MessageTemplates } from '../core/application/message-templates';
 import { privacyRoutes } from '../operator/privacy-routes';
 import { mediaRoutes } from '../operator/media-routes';
 import { attachmentRoutes } from '../operator/attachment-routes';
+import { conversationScenarioRoutes } from '../operator/conversation-scenario-routes';
+import { ConversationScenarios } from '../core/application/evaluation/conversation-scenario';
 import { OperatorMedia } from '../core/application/operator/operator-media';
 import type { MediaStore } from '../core/ports/media-store';
 import type { ConsoleSite } from '../operator/static-console';
@@ -127,6 +130,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
           directory,
           auth: operatorAuthRepository(table),
           templates: messageTemplates(table),
+          budget: pipelineBudget(table),
           promptGate: drafts,
           clock,
         }),
@@ -137,7 +141,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
       ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters, media: media?.store, transcriptions }), deadLetterScreen),
       ...(media === undefined ? [] : mediaRoutes(new OperatorMedia({ sessions, messages, media: media.store, clock }))),
       ...(media === undefined ? [] : attachmentRoutes(replies, settings.media?.limits ?? { maxBytes: MEDIA_DEFAULTS.maxBytes, allowedMimeTypes: MEDIA_DEFAULTS.allowedMimeTypes })),
-
+      ...conversationScenarioRoutes(new ConversationScenarios({ sessions, messages, trail: audit, locale: settings.locale })),
     ],
     mediaOrigin: media?.origin,
     clock,

@@ -63,7 +63,7 @@ interface Gated<T> {
 }
 
 /** The partitions that hold one customer's items, which a role may be granted for the customers of evaluation runs only. */
-type CustomerPartition = 'session' | 'inbound' | 'customer' | 'budget';
+type CustomerPartition = 'session' | 'inbound' | 'customer';
 
 /** A customer partition of the evaluation key space (`SESSION#eval-…`: keys.ts `evaluationCustomerId`). */
 export type EvaluationPartition = `evaluation ${CustomerPartition}`;
@@ -168,6 +168,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       messageTemplates: [get, query, put, remove],
       // The prompt gate's runs: started (the evaluator function plays them), polled, and read when a draft is published.
       evaluationRun: [get, query, put],
+      // The usage report's evaluation line.
+      pipelineBudget: [batchGet],
       keyLayoutMigration: marker,
     },
     index: ['sessionState', 'crmSyncStatus', 'consentTimeline', 'llmDay', 'feeDay'],
@@ -238,29 +240,25 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
   },
   /**
    * Evaluator: the turn path on the customers of its runs only (their receipts and markers, sessions
-   * and history, consents), the prompts and the suite it reads, the runs it plays, and the pipeline
-   * budget's evaluation line. No customer's conversation, no report, no sign-in.
+   * and history, consents), each erased once its scenario was played, with its sessions' handoff
+   * items; the prompts and the suite it reads (and the construct's prompt it adopts, as the
+   * orchestrator would); the runs it plays; and the pipeline budget's evaluation line. No customer's
+   * conversation, no demand, no CRM row, no sign-in.
    */
   evaluator: {
     table: {
       'evaluation session': [get, batchGet, query, conditionCheck, put, update, remove],
       'evaluation inbound': [get, batchGet, query, conditionCheck, put, update, remove],
       'evaluation customer': [get, batchGet, query, put, remove],
-      'evaluation budget': [query, remove],
-      adminResource: [get, query],
-      adminConfig: [get],
-      evaluationRun: [get, update],
-      // The runs' own line, counted whether or not a budget is set; the day's total read only against one.
-      pipelineBudget: [update, ...only('pipelineBudget', batchGet)],
-      // What the turn path raises and records as it plays (the agent's activity, a handoff's inbox
-      // version and report item); a played scenario's report items are deleted with its customer.
-      agentActivity: [update],
+      // A turn raises the inbox's version or the agent's activity; a handoff writes its report item, which the cleanup deletes.
       inboxVersion: [update],
+      agentActivity: [update],
       handoffReport: [update, remove],
-      // The erasure of a played scenario's customer looks for consents of the seed's layout too,
-      // and deletes its sessions' CRM projection rows (which the turn path writes with crmSync).
-      legacyConsent: [query],
-      crmSync: [remove, ...only('crmSync', get, put)],
+      adminResource: [get, query, put],
+      adminConfig: [get, update],
+      evaluationRun: [get, put],
+      // The evaluation line, whatever the budget; the day's total only to refuse a run once a budget is spent.
+      pipelineBudget: [update, ...only('pipelineBudget', batchGet)],
     },
     index: [],
   },

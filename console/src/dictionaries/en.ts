@@ -330,6 +330,7 @@ export const en: Dictionary = {
   'audit.action.conversation.close': 'Closed a conversation',
   'audit.action.conversation.release': 'Released a conversation',
   'audit.action.conversation.reply': 'Replied to a customer',
+  'audit.action.conversation.scenario': 'Drafted a scenario from a conversation',
   'audit.action.conversation.template': 'Sent a template to a customer',
   'audit.action.customer.erase': "Erased a customer's data",
   'audit.action.customer.export': "Exported a customer's data",

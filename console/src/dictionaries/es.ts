@@ -296,6 +296,7 @@ export const es: Dictionary = {
   'audit.action.conversation.close': 'Cerró una conversación',
   'audit.action.conversation.release': 'Devolvió una conversación',
   'audit.action.conversation.reply': 'Respondió a un cliente',
+  'audit.action.conversation.scenario': 'Creó un escenario a partir de una conversación',
   'audit.action.conversation.template': 'Envió una plantilla a un cliente',
   'audit.action.customer.erase': 'Borró los datos de un cliente',
   'audit.action.customer.export': 'Exportó los datos de un cliente',

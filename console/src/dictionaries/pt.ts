@@ -328,6 +328,7 @@ export const pt = {
   'audit.action.conversation.close': 'Encerrou uma conversa',
   'audit.action.conversation.release': 'Devolveu uma conversa',
   'audit.action.conversation.reply': 'Respondeu a um cliente',
+  'audit.action.conversation.scenario': 'Fez um cenário a partir de uma conversa',
   'audit.action.conversation.template': 'Enviou um modelo a um cliente',
   'audit.action.customer.erase': 'Apagou os dados de um cliente',
   'audit.action.customer.export': 'Exportou os dados de um cliente',

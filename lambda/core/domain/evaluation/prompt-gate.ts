@@ -3,6 +3,10 @@
  * draft is played against the deployment's scenario suite beside the prompt's current version, and
  * a draft that fails a scenario the current version passes is published only with a reason.
  */
+import { EVALUATION_CUSTOMER_PREFIX } from '../../../../lib/contract/table';
+
+/** Whether a customer is one an evaluation run plays, which people never serve. */
+export const isEvaluationCustomer = (customerId: string): boolean => customerId.startsWith(EVALUATION_CUSTOMER_PREFIX);
 
 /** Resource types of the admin resources the gate keeps (versioned, as prompts are). */
 export const SCENARIO_RESOURCE_TYPE = 'evaluation_scenario';
