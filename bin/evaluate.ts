@@ -19,6 +19,9 @@ const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 16;
 /** The prompt a draft is of unless `--prompt-id` names another: the single agent's system prompt. */
 const DEFAULT_PROMPT_ID = 'system';
+/** The options of one place to run only: this machine, or a deployed stack's evaluator. */
+const LOCAL_ONLY = ['prompt', 'locale'] as const;
+const DEPLOYED_ONLY = ['pipeline', 'region', 'draft', 'prompt-id'] as const;
 /** Drafts are numbered from 1; the largest a version key holds (keys.ts). */
 const MAX_DRAFT_VERSION = 999_999;
 
@@ -104,9 +107,9 @@ async function evaluate(argv: string[], output: CommandOutput): Promise<number> 
   const [directory] = positionals;
   const concurrency = wholeNumber(values.concurrency, 'concurrency', DEFAULT_CONCURRENCY, MAX_CONCURRENCY);
   const deployed = values.stack !== undefined || values.function !== undefined;
-  const misplaced = deployed ? ['prompt', 'locale'].filter((name) => values[name as 'prompt' | 'locale'] !== undefined) : ['pipeline', 'region', 'draft', 'prompt-id'].filter((name) => values[name as 'draft'] !== undefined);
-  if (misplaced.length > 0) {
-    throw new UsageError(deployed ? `--${misplaced[0]} is for a run on this machine; the deployed evaluator uses the deployment's.` : `--${misplaced[0]} is for a deployed stack: name it with --stack or --function.`);
+  const misplaced = (deployed ? LOCAL_ONLY : DEPLOYED_ONLY).find((name) => values[name] !== undefined);
+  if (misplaced !== undefined) {
+    throw new UsageError(deployed ? `--${misplaced} is for a run on this machine; the deployed evaluator uses the deployment's.` : `--${misplaced} is for a deployed stack: name it with --stack or --function.`);
   }
   const locale = values.locale === undefined ? undefined : parseLocale(values.locale);
   if (values.locale !== undefined && locale === undefined) throw new UsageError(`--locale must be pt-BR, en or es; got "${values.locale}".`);
