@@ -1,3 +1,4 @@
+import type { PromptDraft } from '../../../../lib/contract/operator-api-evaluation';
 import type { VersionedResource } from '../../domain/admin';
 import type { Operator } from '../../domain/operator';
 import { type EvaluationRun, gateVerdict, PROMPT_DRAFT_RESOURCE_TYPE, runAsSeen } from '../../domain/evaluation/prompt-gate';
@@ -12,16 +13,6 @@ import type { ScenarioSuite } from './scenario-suite';
 
 /** The runs of a prompt the console lists, and the gate reads. */
 const RECENT_RUNS = 10;
-
-export interface PromptDraft {
-  readonly promptId: string;
-  readonly version: number;
-  readonly content: string;
-  readonly description?: string;
-  readonly author: string;
-  readonly createdAt: string;
-  readonly published: boolean;
-}
 
 export interface PromptDraftsDependencies {
   readonly resources: VersionedResourceRepository;
