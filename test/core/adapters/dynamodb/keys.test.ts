@@ -37,6 +37,8 @@ const inventory: [string, keys.TableKey, { PK: string; SK: string }][] = [
   ['operator session', keys.operatorSessionKey('ab12'), { PK: 'OPERATOR#AUTH', SK: 'SESSION#ab12' }],
   ['budget day', keys.customerBudgetKey('5511', ts), { PK: 'BUDGET#5511', SK: 'DAY#2026-03-10' }],
   ['pipeline budget day, on the customer\'s write shard', keys.pipelineBudgetKey('5511', ts), { PK: `PIPELINE_BUDGET#${keys.writeShardOf('5511')}`, SK: 'DAY#2026-03-10' }],
+  ['pipeline budget day, the evaluation line', keys.pipelineBudgetEvaluationKey(ts), { PK: 'PIPELINE_BUDGET#evaluation', SK: 'DAY#2026-03-10' }],
+  ['evaluation run of a prompt', keys.evaluationRunKey('system', '20260310-ab'), { PK: 'EVALUATION#RUN#system', SK: 'RUN#20260310-ab' }],
   ['customer CRM reference', keys.customerCrmSyncReferenceKey('5511', 's-1'), { PK: 'CUSTOMER#5511', SK: 'CRM_SYNC#s-1' }],
   ['write-shard backfill marker', keys.writeShardBackfillKey(), { PK: 'MIGRATION#KEY_LAYOUT', SK: `WRITE_SHARDS#${keys.WRITE_SHARDS}` }],
   ['message template', keys.messageTemplateKey('order_update', 'pt_BR'), { PK: 'ADMIN#TEMPLATES', SK: 'TEMPLATE#order_update#pt_BR' }],

@@ -26,12 +26,21 @@ test('spreads the day over one partition per write shard, each customer on its o
   await Promise.all(customers.map((customer) => counts.addTokens(customer, AT, { inputTokens: 90, outputTokens: 10 })));
 
   const keys = pipelineBudgetKeys(AT);
-  expect(new Set(keys.map((key) => key.PK)).size).toBe(WRITE_SHARDS);
+  // Every shard, and the evaluation runs' line.
+  expect(new Set(keys.map((key) => key.PK)).size).toBe(WRITE_SHARDS + 1);
   expect(keys.every((key) => key.PK.startsWith('PIPELINE_BUDGET#') && key.SK === 'DAY#2026-11-30')).toBe(true);
   const shard = await kit.get({ key: pipelineBudgetKey(customers[0]!, AT), consistentRead: true });
   const onThatShard = customers.filter((customer) => writeShardOf(customer) === writeShardOf(customers[0]!)).length;
   expect(shard).toMatchObject({ entity_type: 'pipeline_budget', agent_tokens: 100 * onThatShard, input_tokens: 90 * onThatShard, output_tokens: 10 * onThatShard });
   expect(shard?.[TTL]).toBe(Date.parse('2026-12-02T00:00:00Z') / 1000);
+});
+
+test('adds evaluation runs on their own line, which the day’s total counts and the report reads per day', async () => {
+  const day = new Date('2026-11-29T12:00:00Z');
+  await counts.addEvaluationTokens(day, { inputTokens: 70, outputTokens: 5 });
+  await counts.addEvaluationTokens(day, { inputTokens: 20, outputTokens: 5 });
+  expect(await counts.tokensOfDay(day)).toBe(100);
+  expect(await counts.evaluationTokensOfDays(['2026-11-28', '2026-11-29'])).toEqual([0, 100]);
 });
 
 test('reads the day’s total with one batched read of every shard; another day counts apart', async () => {
