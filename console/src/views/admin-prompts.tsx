@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { AGENT_STAGE_LIMITS } from '../../../lib/contract/agent-stage-limits';
 import { DEFAULT_SYSTEM_PROMPT } from '../../../lib/contract/default-system-prompt';
-import type { EvaluationRun, PromptVersion } from '../../../lib/contract/operator-api';
+import type { PromptVersion } from '../../../lib/contract/operator-api';
 import { AdminApi } from '../admin-api';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
@@ -71,8 +71,8 @@ function PromptEditor({ admin, id }: { readonly admin: AdminApi; readonly id: st
     const [current, versions, draft, runs, suite] = await Promise.all([
       admin.prompt(id).catch(absentWhenNotFound),
       admin.promptVersions(id).catch((): readonly PromptVersion[] => []),
-      admin.promptDraft(id).catch(absentWhenNotFound),
-      admin.evaluations(id).catch((): readonly EvaluationRun[] => []),
+      admin.promptDraft(id),
+      admin.evaluations(id),
       admin.scenarios(),
     ]);
     return { current, versions, draftVersion: draft?.version ?? 0, draft: pendingDraft(draft), runs, suiteSize: suite.length };
