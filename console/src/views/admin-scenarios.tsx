@@ -67,13 +67,15 @@ export function ScenariosScreen() {
                   <th scope="row">{stored.id}</th>
                   <td>{typeof stored.scenario.description === 'string' ? stored.scenario.description : ''}</td>
                   <td>{t('scenarios.version', { version: stored.version, at: formatTime(stored.updatedAt, language), author: stored.author })}</td>
-                  <td class="version-actions">
-                    <button type="button" onClick={() => setEditing(scenarioDraftOf(stored))}>
-                      {t('scenarios.edit', { id: stored.id })}
-                    </button>
-                    <button type="button" onClick={() => setRemoving(stored)}>
-                      {t('scenarios.remove', { id: stored.id })}
-                    </button>
+                  <td>
+                    <span class="version-actions">
+                      <button type="button" onClick={() => setEditing(scenarioDraftOf(stored))}>
+                        {t('scenarios.edit', { id: stored.id })}
+                      </button>
+                      <button type="button" onClick={() => setRemoving(stored)}>
+                        {t('scenarios.remove', { id: stored.id })}
+                      </button>
+                    </span>
                   </td>
                 </tr>
               ))}
