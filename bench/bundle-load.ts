@@ -32,7 +32,7 @@ const DEPLOYMENT: DeploymentOptions = {
   observability: { serviceName: 'bench-table', metricsNamespace: PIPELINE_DEFAULTS.serviceName, logLevel: 'SILENT', tracing: true },
   channel: { kind: WHATSAPP_CHANNEL_KINDS.cloudApi, whatsAppSecretArn: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:bench' },
   agent: { backend: AGENT_BACKEND_KINDS.bedrock, modelId: 'amazon.nova-micro-v1:0' },
-  operatorPlane: { adminPhoneNumbers: ['5511999990000'], consoleUrl: 'https://console.example.com' },
+  operatorPlane: { adminPhoneNumbers: ['5511999990000'], consoleUrl: 'https://console.example.com', evaluatorFunctionName: 'bench-evaluator' },
 };
 
 /** What the construct stages and sets for each function, without media and with it (`media` on). */

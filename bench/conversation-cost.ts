@@ -102,7 +102,7 @@ void withInProcessPipeline('bench-cost', async (pipeline) => {
   const { fake, credentials, tableName } = pipeline;
   const bucketName = `${tableName}-media`.toLowerCase();
   await createMediaBucket(process.env.AWS_ENDPOINT_URL_S3!, bucketName);
-  const deployed = inProcessSettings(pipeline, { media: { bucketName }, operatorPlane: { adminPhoneNumbers: ['5511900000001'], consoleUrl: 'http://127.0.0.1:9/console' } });
+  const deployed = inProcessSettings(pipeline, { media: { bucketName }, operatorPlane: { adminPhoneNumbers: ['5511900000001'], consoleUrl: 'http://127.0.0.1:9/console', evaluatorFunctionName: 'bench-evaluator' } });
   const settings = { ...deployed, customerBudget: { ...deployed.customerBudget, ...UNREACHED_BUDGET } };
   // Every request is charged to the conversation whose work made it.
   const conversationOf = new AsyncLocalStorage<Spend>();

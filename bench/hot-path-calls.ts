@@ -235,7 +235,7 @@ async function measureAdminCall(tableName: string, settings: ReturnType<typeof i
   const repositories = createDynamoRepositories({ tableName });
   const reads: DynamoCallEvent[] = [];
   const operator = composeOperator(
-    { ...settings, deadLetterQueueUrl: settings.turnQueueUrl, operatorPlane: { adminPhoneNumbers: ['5511900000000'], timeZone: OPERATOR_DEFAULTS.timeZone } },
+    { ...settings, deadLetterQueueUrl: settings.turnQueueUrl, evaluatorFunctionName: 'bench-evaluator', operatorPlane: { adminPhoneNumbers: ['5511900000000'], timeZone: OPERATOR_DEFAULTS.timeZone } },
     { console: { serve: () => undefined }, logger: new Logger({ logLevel: 'SILENT' }), metrics: new Metrics({ namespace: 'bench' }), kitObserver: { onRemoteCall: (event) => reads.push(event) } },
   );
   const admin = '5511900000001';

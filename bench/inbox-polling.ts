@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     const observer = { onRemoteCall: (event: DynamoCallEvent) => calls.push(event) };
     const repositories = createDynamoRepositories({ tableName: pipeline.tableName, observer });
     const operator = composeOperator(
-      { ...settings, deadLetterQueueUrl: settings.turnQueueUrl, operatorPlane: { adminPhoneNumbers: [ADMIN], timeZone: OPERATOR_DEFAULTS.timeZone } },
+      { ...settings, deadLetterQueueUrl: settings.turnQueueUrl, evaluatorFunctionName: 'bench-evaluator', operatorPlane: { adminPhoneNumbers: [ADMIN], timeZone: OPERATOR_DEFAULTS.timeZone } },
       { console: { serve: () => undefined }, logger: new Logger({ logLevel: 'SILENT' }), metrics: new Metrics({ namespace: 'bench' }), kitObserver: observer },
     );
 

@@ -205,6 +205,15 @@ export abstract class AgentBackend {
    * @param orchestrator the orchestrator's role (or anything that grants to it)
    */
   public abstract bind(scope: Construct, orchestrator: iam.IGrantable): AgentBackendConfig;
+
+  /**
+   * Grants the evaluator function what this backend's agent calls, as `bind` grants the
+   * orchestrator, but not the consumer tools' functions: an evaluation answers them from the
+   * scenario's recordings (docs/EVALUATION.md).
+   *
+   * @internal
+   */
+  public abstract _grantEvaluation(scope: Construct, evaluator: iam.IGrantable): void;
 }
 
 class BedrockAgentBackend extends AgentBackend {
@@ -232,14 +241,8 @@ class BedrockAgentBackend extends AgentBackend {
   }
 
   public bind(scope: Construct, orchestrator: iam.IGrantable): AgentBackendConfig {
-    grantModelInvocation(scope, orchestrator, this.modelId);
-    if (this.guardrail !== undefined) {
-      orchestrator.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...BEDROCK_GUARDRAIL_ACTIONS], resources: [guardrailArn(this.guardrail.identifier)] }));
-    }
+    this._grantEvaluation(scope, orchestrator);
     const knowledgeBase = this.knowledgeBase;
-    if (knowledgeBase !== undefined) grantKnowledgeBaseSearch(orchestrator, knowledgeBase.knowledgeBaseId);
-    const memoryModelId = this.memory?.enabled === false ? undefined : this.memory?.modelId;
-    if (memoryModelId !== undefined && memoryModelId !== this.modelId) grantModelInvocation(scope, orchestrator, memoryModelId);
     const systemPrompt = this.systemPrompt === undefined ? undefined : synthesizedSystemPrompt(scope, this.systemPrompt);
     const agent: SingleAgentOptions = {
       backend: AGENT_BACKEND_KINDS.bedrock,
@@ -253,6 +256,17 @@ class BedrockAgentBackend extends AgentBackend {
       ...(this.tools.length > 0 && { tools: this.tools.map((tool) => tool._bind(orchestrator)) }),
     };
     return { _agent: agent, bedrockModelId: this.modelId };
+  }
+
+  /** The model (and the memory's), the guardrail and the knowledge base: what a turn calls besides the tools. @internal */
+  public _grantEvaluation(scope: Construct, grantee: iam.IGrantable): void {
+    grantModelInvocation(scope, grantee, this.modelId);
+    if (this.guardrail !== undefined) {
+      grantee.grantPrincipal.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...BEDROCK_GUARDRAIL_ACTIONS], resources: [guardrailArn(this.guardrail.identifier)] }));
+    }
+    if (this.knowledgeBase !== undefined) grantKnowledgeBaseSearch(grantee, this.knowledgeBase.knowledgeBaseId);
+    const memoryModelId = this.memory?.enabled === false ? undefined : this.memory?.modelId;
+    if (memoryModelId !== undefined && memoryModelId !== this.modelId) grantModelInvocation(scope, grantee, memoryModelId);
   }
 }
 
@@ -282,6 +296,11 @@ class StagedAgentBackend extends AgentBackend {
     };
     return { _agent: agent, ...(bedrockModelId !== undefined && { bedrockModelId }) };
   }
+
+  /** @internal */
+  public _grantEvaluation(scope: Construct, evaluator: iam.IGrantable): void {
+    for (const agent of Object.values(this.agents)) agent._grantEvaluation(scope, evaluator);
+  }
 }
 
 class LambdaAgentBackend extends AgentBackend {
@@ -292,14 +311,15 @@ class LambdaAgentBackend extends AgentBackend {
     super();
   }
 
-  public bind(_scope: Construct, orchestrator: iam.IGrantable): AgentBackendConfig {
-    // Unqualified invocation by name needs the function ARN only, not the `:*` versions/aliases.
-    iam.Grant.addToPrincipal({
-      grantee: orchestrator,
-      actions: [...AGENT_FUNCTION_INVOKE_ACTIONS],
-      resourceArns: [this.agentFunction.functionArn],
-    });
+  public bind(scope: Construct, orchestrator: iam.IGrantable): AgentBackendConfig {
+    this._grantEvaluation(scope, orchestrator);
     return { _agent: { backend: AGENT_BACKEND_KINDS.lambda, functionName: this.agentFunction.functionName, contractVersion: this.contractVersion } };
+  }
+
+  /** The agent function, which answers a scenario's turns as it answers a customer's. @internal */
+  public _grantEvaluation(_scope: Construct, grantee: iam.IGrantable): void {
+    // Unqualified invocation by name needs the function ARN only, not the `:*` versions/aliases.
+    iam.Grant.addToPrincipal({ grantee, actions: [...AGENT_FUNCTION_INVOKE_ACTIONS], resourceArns: [this.agentFunction.functionArn] });
   }
 }
 
@@ -307,6 +327,9 @@ class ScriptedAgentBackend extends AgentBackend {
   public bind(_scope: Construct, _orchestrator: iam.IGrantable): AgentBackendConfig {
     return { _agent: { backend: AGENT_BACKEND_KINDS.scripted } };
   }
+
+  /** @internal */
+  public _grantEvaluation(_scope: Construct, _evaluator: iam.IGrantable): void {}
 }
 
 /** The tools of one Bedrock agent: at most 20, each name once. */

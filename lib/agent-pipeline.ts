@@ -193,11 +193,7 @@ export class AgentPipeline extends AgentPipelineBase {
   public readonly toolCallsFailedAlarm?: cloudwatch.Alarm;
   /** Every alarm above, for bulk wiring. */
   public readonly alarms: cloudwatch.IAlarm[];
-  /**
-   * The operators' dashboard.
-   *
-   * @default - none when `dashboard` is false
-   */
+  /** The operators' dashboard. @default - none when `dashboard` is false */
   public readonly dashboard?: cloudwatch.Dashboard;
   /** The operator function (console and operator API), when `adminPhoneNumbers` turned the plane on. */
   public readonly operatorFunction?: lambda.Function;
@@ -207,16 +203,19 @@ export class AgentPipeline extends AgentPipelineBase {
    * With `consoleFrontDoor` it is AWS_IAM, and only the console's distribution may call it.
    */
   public readonly operatorFunctionUrl?: lambda.FunctionUrl;
-  /**
-   * The CloudFront distribution in front of the console, with `consoleFrontDoor`.
-   *
-   * @default - none without `consoleFrontDoor`
-   */
+  /** The CloudFront distribution in front of the console, with `consoleFrontDoor`. @default - none without `consoleFrontDoor` */
   public readonly consoleDistribution?: cloudfront.Distribution;
   /** Where operators sign in (the operator Function URL, or the console's distribution), when the plane is on. */
   public readonly consoleUrl?: string;
   /** The function the schedule runs every minute to re-notify operators and remind customers, when the plane is on. */
   public readonly handoffSweeperFunction?: lambda.Function;
+  /**
+   * The function that plays the scenario suite through the turn path, sending nothing: the console's
+   * gate invokes it for a prompt draft, `eval <dir> --stack` with your AWS credentials (docs/EVALUATION.md).
+   *
+   * @default - only with the operator plane (`adminPhoneNumbers`)
+   */
+  public readonly evaluatorFunction?: lambda.IFunction;
   /** The function a schedule runs every 15 minutes to close the conversations the agent serves once `conversationIdleTimeout` passed. */
   public readonly idleSweeperFunction: lambda.Function;
   /** The idle sweeper crashed or timed out: idle conversations stay open (and out of retention) until a run succeeds. */
@@ -332,6 +331,7 @@ export class AgentPipeline extends AgentPipelineBase {
     this.consoleDistribution = pipeline.consoleDistribution;
     this.consoleUrl = pipeline.consoleUrl;
     this.handoffSweeperFunction = pipeline.handoffSweeperFunction;
+    this.evaluatorFunction = pipeline.evaluatorFunction;
     this.idleSweeperFunction = pipeline.idleSweeperFunction;
     this.crmSyncFunction = pipeline.crmSyncFunction;
 

@@ -12,7 +12,7 @@ import { writeMetafile } from './bundle-metafile.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** One bundle per function; the folder name is what the construct passes to `Code.fromAsset`. */
-const FUNCTIONS = ['webhook', 'eum-inbound', 'orchestrator', 'operator', 'handoff-sweeper', 'idle-sweeper', 'crm-sync'];
+const FUNCTIONS = ['webhook', 'eum-inbound', 'orchestrator', 'operator', 'handoff-sweeper', 'idle-sweeper', 'crm-sync', 'evaluator'];
 
 const shim = (file) => path.join(root, 'scripts', 'bundle-shims', file);
 

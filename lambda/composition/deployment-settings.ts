@@ -50,16 +50,23 @@ export interface EndUserMessagingInboundSettings extends SharedSettings, Pick<We
   readonly eventSource: EndUserMessagingEventSource;
 }
 
-export interface OrchestratorSettings extends SharedSettings, Omit<SimpleSettingsOf<'orchestrator'>, keyof SharedSettings> {
+/**
+ * What the turn path reads, wherever it runs: the evaluator's settings, and so a part of the
+ * orchestrator's (whose settings the local evaluation passes as they are).
+ */
+export interface EvaluatorSettings extends SharedSettings, Omit<SimpleSettingsOf<'evaluator'>, keyof SharedSettings> {
   /** Where replies go out: the Cloud API (secret, Graph API root) or End User Messaging (linked numbers). */
   readonly whatsApp: WhatsAppChannelConfig;
   readonly agent: AgentSettings;
   /** The system prompt the construct set on a single agent, if any: adopted as the prompt resource's next version. */
   readonly deployedSystemPrompt?: string;
-  /** Per-customer turn and token limits and the over-budget reply. */
-  readonly customerBudget: CustomerBudgetSettings;
   /** The pipeline-wide daily token budget and its reply; `undefined`: none (`pipelineBudget` unset). */
   readonly pipelineBudget?: PipelineBudgetSettings;
+}
+
+export interface OrchestratorSettings extends EvaluatorSettings, Omit<SimpleSettingsOf<'orchestrator'>, keyof SharedSettings> {
+  /** Per-customer turn and token limits and the over-budget reply. */
+  readonly customerBudget: CustomerBudgetSettings;
   /** Present when `adminPhoneNumbers` turned the operator plane on. */
   readonly operatorPlane?: OperatorPlaneSettings;
   /** The media bucket and what it keeps; `undefined`: attachments stay their placeholder text (`media.enabled` false). */
@@ -72,6 +79,8 @@ export interface OperatorSettings extends SharedSettings, Pick<OrchestratorSetti
   /** The turn queue's dead-letter queue, for the admin's dead-letter calls. */
   readonly deadLetterQueueUrl: string;
   readonly operatorPlane: OperatorAccessSettings;
+  /** The evaluator function, invoked asynchronously to play an evaluation run an admin started. */
+  readonly evaluatorFunctionName: string;
 }
 
 export interface HandoffSweeperSettings extends SharedSettings, Pick<OrchestratorSettings, 'whatsApp'> {

@@ -1,8 +1,11 @@
 import { AGENT_BACKEND_KINDS, localePreset, PIPELINE_DEFAULTS } from '../../lib/contract';
-import { type AgentSettings, createAgent } from '../core/adapters/agent/agent-backend';
+import { type AgentSettings, createAgent, singleAgentSettingsOf } from '../core/adapters/agent/agent-backend';
 import type { ConverseCall } from '../core/adapters/agent/bedrock-converse-agent';
 import { evaluationCustomerId } from '../core/adapters/dynamodb/keys';
-import { conversationRepositories, inboundRepositories } from '../core/adapters/dynamodb/dynamo-repositories';
+import { conversationRepositories, customerDataRepository, handoffReport, inboundRepositories } from '../core/adapters/dynamodb/dynamo-repositories';
+import { DynamoEvaluationCleanup } from '../core/adapters/dynamodb/evaluation-cleanup';
+import { withDraftPrompt } from '../core/application/evaluation/draft-prompt';
+import type { PromptDraftText } from '../core/application/evaluation/play-evaluations';
 import { RecordingEvaluationStage } from '../core/adapters/evaluation/evaluation-stage';
 import { lambdaInvoke, type LambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
 import { RunScenarios } from '../core/application/evaluation/run-scenarios';
@@ -10,7 +13,7 @@ import { ProcessTurn } from '../core/application/process-turn';
 import { RegisterInboundTurns } from '../core/application/register-inbound';
 import type { TurnSettings } from '../core/application/turn-settings';
 import type { EvaluationJudge } from '../core/ports/evaluation';
-import { composeFunction } from './compose-function';
+import { type ComposedFunction, composeFunction } from './compose-function';
 import { composeCustomerMessaging } from './customer-messaging';
 import type { OrchestratorSettings } from './deployment-settings';
 import { agentClients, type AgentEndpointPorts, turnPathDependencies } from './turn-path';
@@ -19,6 +22,10 @@ import { agentClients, type AgentEndpointPorts, turnPathDependencies } from './t
 export const EVALUATION_BUSINESS_NUMBER = '100000000000000';
 
 export interface EvaluationPorts extends AgentEndpointPorts {
+  /** A prompt to play as this text instead of its current version (a draft of the console's gate). */
+  readonly promptDraft?: PromptDraftText;
+  /** Erase each scenario's customer once played: on a deployment's table. Default: kept (a table of the run's own). */
+  readonly eraseScenarios?: boolean;
   /** The model call to use instead of Bedrock's (the local runtime's fake). */
   readonly converse?: ConverseCall;
   /** Grades the scenarios' rubric checks. Default: none, and a rubric fails for want of a judge. */
@@ -35,7 +42,15 @@ export interface EvaluationPorts extends AgentEndpointPorts {
  * scenario played as a customer of the evaluation key space (keys.ts).
  */
 export function composeEvaluation(settings: OrchestratorSettings, ports: EvaluationPorts = {}): RunScenarios {
-  const composed = composeFunction('evaluation', settings, ports);
+  return evaluationRunners(settings, composeFunction('evaluation', settings, ports), ports)(ports.promptDraft);
+}
+
+/**
+ * The runners of one composition: each call a runner on the current prompts, or with a draft
+ * answering as one prompt, which then also never adopts the construct's prompts (the draft run
+ * writes no prompt version).
+ */
+export function evaluationRunners(settings: OrchestratorSettings, composed: ComposedFunction, ports: EvaluationPorts): (draft?: PromptDraftText) => RunScenarios {
   const { table, clock, ids } = composed;
   const { texts, consentWords } = localePreset(settings.locale);
   const inbound = inboundRepositories(table);
@@ -47,9 +62,16 @@ export function composeEvaluation(settings: OrchestratorSettings, ports: Evaluat
   const messaging = composeCustomerMessaging(settings.whatsApp, settings.locale, table, { whatsapp: stage.sender });
   // A scenario plays one message at a time and waits for its answer: there is never a burst to settle.
   const turnSettings = { burstSettleMs: 0, ...ports.turnSettings };
-  const turns = new ProcessTurn({ ...turnPathDependencies(settings, composed, turnSettings), agent: stage.observe(agent), whatsapp: stage.sender, consent: messaging.consent });
-  return new RunScenarios({
-    turns,
+  const turnPath = turnPathDependencies(settings, composed, turnSettings);
+  const cleanup = ports.eraseScenarios ? new DynamoEvaluationCleanup(customerDataRepository(table), handoffReport(table)) : undefined;
+  return (draft) => new RunScenarios({
+    turns: new ProcessTurn({
+      ...turnPath,
+      ...(draft && { resources: withDraftPrompt(turnPath.resources, draft), deployedSystemPrompt: undefined, deployedStagePrompts: undefined }),
+      agent: stage.observe(agent),
+      whatsapp: stage.sender,
+      consent: messaging.consent,
+    }),
     stage,
     sessions: conversationRepositories(table).sessions,
     judge: ports.judge,
@@ -59,12 +81,12 @@ export function composeEvaluation(settings: OrchestratorSettings, ports: Evaluat
     customerIdOf: evaluationCustomerId,
     businessPhoneNumberId: EVALUATION_BUSINESS_NUMBER,
     turnTimeoutMs: PIPELINE_DEFAULTS.orchestratorTimeoutSeconds * 1000,
+    cleanup,
   });
 }
 
 /** Invokes of the consumer tools' functions go to the recordings; any other (a consumer's agent function) to Lambda. */
 function toolsAnsweredBy(recorded: LambdaInvoke, agent: AgentSettings, other: LambdaInvoke): LambdaInvoke {
-  const agents = agent.backend === AGENT_BACKEND_KINDS.stages ? Object.values(agent.stages).map((stage) => stage.agent) : [agent];
-  const toolFunctions = new Set(agents.flatMap((single) => (single.backend === AGENT_BACKEND_KINDS.bedrock ? (single.tools ?? []).map((tool) => tool.functionName) : [])));
+  const toolFunctions = new Set(singleAgentSettingsOf(agent).flatMap((single) => (single.backend === AGENT_BACKEND_KINDS.bedrock ? (single.tools ?? []).map((tool) => tool.functionName) : [])));
   return (input, options) => (toolFunctions.has(input.FunctionName) ? recorded(input, options) : other(input, options));
 }

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import {
   adminAudit,
   consentRepository,
+  evaluationRuns,
   conversationRepositories,
   crmSyncRows,
   customerDataRepository,
@@ -30,6 +31,10 @@ import { CustomerDataRights } from '../core/application/privacy/customer-data-ri
 import { CustomerTranscriptionJobs } from '../core/application/transcription-jobs';
 import { RedriveDeadLetters } from '../core/application/redrive-dead-letters';
 import { adminRoutes } from '../operator/admin-routes';
+import { evaluationRoutes } from '../operator/evaluation-routes';
+import { PromptDrafts } from '../core/application/evaluation/prompt-drafts';
+import { ScenarioSuite } from '../core/application/evaluation/scenario-suite';
+import type { EvaluationLauncher } from '../core/ports/evaluation';
 import { noteRoutes } from '../operator/note-routes';
 import { traceRoutes } from '../operator/trace-routes';
 import { quickReplyRoutes } from '../operator/quick-reply-routes';
@@ -65,6 +70,12 @@ export interface OperatorPorts extends FunctionPorts, SenderPorts, TurnQueuePort
    * @default - no attachment routes
    */
   readonly media?: { readonly store: MediaStore; readonly origin: string };
+  /**
+   * Where the prompt gate's runs are played instead of the evaluator function (the local runtime's
+   * evaluator, in process).
+   * @default - the deployment's evaluator function; without one, runs cannot start
+   */
+  readonly evaluations?: EvaluationLauncher;
 }
 
 /** The operator function: the `/api` router (operator-http.ts) on the operator plane's use cases, and the console. */
@@ -83,6 +94,9 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const replies = new OperatorReplies({ sessions, messages, operators: directory, receipts, templates: messageTemplates(table), whatsapp: messaging.whatsapp, audit, clock, ids, consent: messaging.consent, attachments: media?.store });
   // With media.transcription, a customer's voice-note jobs are erased with them.
   const transcriptions = mediaSettings?.transcription && new CustomerTranscriptionJobs(composeTranscriber(ports), (customerId) => audit.pseudonyms.of(customerId));
+  const resources = versionedResources(table);
+  const suite = new ScenarioSuite({ resources, trail: audit });
+  const drafts = new PromptDrafts({ resources, runs: evaluationRuns(table), suite, launcher: ports.evaluations, trail: audit, clock, ids });
   const deadLetterScreen = new DeadLetterScreen({ redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), config, trail: audit, clock });
   const http = createOperatorHttpHandler({
     signIn,
@@ -97,7 +111,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
       ...quickReplyRoutes(new QuickReplies({ config, audit, clock })),
       ...adminRoutes(
         new AdminConsole({
-          resources: versionedResources(table),
+          resources,
           config,
           audit: adminAudit(table),
           demands: demandRepository(table),
@@ -109,10 +123,12 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
           directory,
           auth: operatorAuthRepository(table),
           templates: messageTemplates(table),
+          promptGate: drafts,
           clock,
         }),
         deadLetterScreen,
       ),
+      ...evaluationRoutes(drafts, suite),
       ...templateRoutes(new MessageTemplates({ templates: messageTemplates(table), catalog: createTemplateCatalog(settings.whatsApp, ports), clock }), audit),
       ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters, media: media?.store, transcriptions }), deadLetterScreen),
       ...(media === undefined ? [] : mediaRoutes(new OperatorMedia({ sessions, messages, media: media.store, clock }))),

@@ -38,7 +38,7 @@ export function composeOrchestrator(settings: OrchestratorSettings, ports: Orche
   const mediaStore = mediaSettings && mediaStoreOnDemand((media) => media.composeMediaStore(mediaSettings, composed, ports));
   const turns = createTurnHandler({
     processTurn: new ProcessTurn({
-      ...turnPathDependencies(settings, composed, ports.turnSettings),
+      ...turnPathDependencies(settings, composed, { burstSettleMs: settings.burstSettleMs, ...ports.turnSettings }),
       agent: ports.agent ?? createAgent(settings.agent, agentClients(ports), texts),
       whatsapp: messaging.whatsapp,
       operatorCommands: plane?.loginCommand,

@@ -20,6 +20,7 @@ import { isLanguageCode, isTemplateName, type TemplateRef } from '../core/domain
 import type {
   CrmSyncSettings,
   EndUserMessagingInboundSettings,
+  EvaluatorSettings,
   HandoffSweeperSettings,
   IdleSweeperSettings,
   MediaSettings,
@@ -92,18 +93,29 @@ export function readEndUserMessagingInboundSettings(told: FunctionTold): EndUser
 
 export function readOrchestratorSettings(told: FunctionTold): OrchestratorSettings {
   const settings = new ToldSettings('orchestrator', told);
-  const shared = sharedSettingsOf(settings);
-  const pipelineBudget = settings.setting('pipelineBudget', nullable(struct({ agentTokensPerDay: wholeNumber(), reply: text() })));
   const operatorPlane = operatorPlaneOf(settings);
   const media = mediaOf(settings);
   return {
-    ...shared,
-    whatsApp: whatsAppOf(settings, settings.setting('whatsApp', WHATSAPP), 'whatsApp'),
-    ...readAgent(settings.setting('agent', (value) => value), told.environment, shared.deadlineFallbackText),
+    ...turnPathSettingsOf(settings, sharedSettingsOf(settings)),
     customerBudget: settings.setting('customerBudget', struct({ turnsPerMinute: wholeNumber(), turnsPerHour: wholeNumber(), agentTokensPerDay: wholeNumber(), reply: text() })),
-    ...(pipelineBudget !== null && { pipelineBudget }),
     ...(operatorPlane && { operatorPlane }),
     ...(media && { media }),
+  };
+}
+
+export function readEvaluatorSettings(told: FunctionTold): EvaluatorSettings {
+  const settings = new ToldSettings('evaluator', told);
+  return turnPathSettingsOf(settings, sharedSettingsOf(settings));
+}
+
+/** What the orchestrator and the evaluator read alike, the turn path's settings, beside the function's shared ones. */
+function turnPathSettingsOf<S extends SharedSettings & SimpleSettingsOf<'evaluator'>>(settings: ToldSettings<'orchestrator' | 'evaluator'>, shared: S): S & Pick<EvaluatorSettings, 'whatsApp' | 'agent' | 'deployedSystemPrompt' | 'pipelineBudget'> {
+  const pipelineBudget = settings.setting('pipelineBudget', nullable(struct({ agentTokensPerDay: wholeNumber(), reply: text() })));
+  return {
+    ...shared,
+    whatsApp: whatsAppOf(settings, settings.setting('whatsApp', WHATSAPP), 'whatsApp'),
+    ...readAgent(settings.setting('agent', (value) => value), settings.environment, shared.deadlineFallbackText),
+    ...(pipelineBudget !== null && { pipelineBudget }),
   };
 }
 
@@ -118,6 +130,7 @@ export function readOperatorSettings(told: FunctionTold): OperatorSettings {
     turnQueueUrl: settings.variable(RUNTIME_ENV.turnQueueUrl),
     deadLetterQueueUrl: settings.variable(RUNTIME_ENV.deadLetterQueueUrl),
     operatorPlane: { ...access, ...(Object.keys(adminDisplayNames).length > 0 && { adminDisplayNames }) },
+    evaluatorFunctionName: settings.variable(RUNTIME_ENV.evaluatorFunctionName),
     ...(media && { media }),
   };
 }
@@ -160,6 +173,7 @@ export const SETTINGS_READERS = {
   'handoff-sweeper': readHandoffSweeperSettings,
   'idle-sweeper': readIdleSweeperSettings,
   'crm-sync': readCrmSyncSettings,
+  'evaluator': readEvaluatorSettings,
 } as const satisfies Record<PipelineFunction, (told: FunctionTold) => SharedSettings>;
 
 /** What every function reads, and every simple setting of the function (settings-document.ts declares which). */
@@ -208,6 +222,10 @@ class ToldSettings<F extends PipelineFunction> {
 
   optionalVariable(name: string): string | undefined {
     return this.told.environment[name]?.trim() || undefined;
+  }
+
+  get environment(): FunctionTold['environment'] {
+    return this.told.environment;
   }
 }
 

@@ -6,7 +6,7 @@ import { conversationRepositories, demandRepository, type DynamoTable, legacyDeb
 import { lambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
 import type { ProcessTurnDependencies } from '../core/application/process-turn';
 import type { ComposedFunction, FunctionPorts } from './compose-function';
-import type { OrchestratorSettings } from './deployment-settings';
+import type { EvaluatorSettings } from './deployment-settings';
 
 /** The endpoints the agent's AWS calls may go to instead of AWS's (local fakes). */
 export interface AgentEndpointPorts extends FunctionPorts {
@@ -21,10 +21,11 @@ export interface AgentEndpointPorts extends FunctionPorts {
 /**
  * What the turn use case is built on in every composition that runs it — the orchestrator's, and
  * the evaluation's (evaluation.ts): the table's repositories, the prompts the deployment set, the
- * turn settings. The edges (the agent, the sender, people and budgets) are each composition's own.
+ * turn settings. The edges (the agent, the sender, people and budgets) are each composition's own,
+ * and so is the burst settle wait (the queue's: a scenario never bursts).
  */
 export function turnPathDependencies(
-  settings: OrchestratorSettings,
+  settings: EvaluatorSettings,
   { table, clock, ids }: ComposedFunction,
   turnSettings: ProcessTurnDependencies['settings'] = {},
 ): Omit<ProcessTurnDependencies, 'agent' | 'whatsapp'> {
@@ -36,7 +37,7 @@ export function turnPathDependencies(
     resources: versionedResources(table),
     clock,
     ids,
-    settings: { historyMaxCharacters: settings.agentHistoryMaxCharacters, burstSettleMs: settings.burstSettleMs, fallbackText: settings.fallbackText, unsupportedMessageText: settings.unsupportedMessageText, ...turnSettings },
+    settings: { historyMaxCharacters: settings.agentHistoryMaxCharacters, fallbackText: settings.fallbackText, unsupportedMessageText: settings.unsupportedMessageText, ...turnSettings },
     deployedSystemPrompt: settings.deployedSystemPrompt === undefined ? undefined : { text: settings.deployedSystemPrompt, config: operationalConfig(table) },
     deployedStagePrompts: deployedStagePrompts(settings.agent, table),
     checkpoints: turnCheckpoints(table),

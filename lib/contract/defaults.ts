@@ -165,6 +165,19 @@ export const OPERATOR_DEFAULTS = {
   operatorReservedConcurrency: 10,
 } as const;
 
+/** The evaluator function's (docs/EVALUATION.md): it plays a whole suite, twice, one run at a time. */
+export const EVALUATOR_DEFAULTS = {
+  /** Lambda's longest: a run of the console plays the suite against the current prompt and the draft. */
+  timeoutSeconds: 900,
+  /** One run at a time: a second waits in Lambda's asynchronous queue instead of doubling the model's load. */
+  reservedConcurrency: 1,
+  /**
+   * How long a run may wait in that queue before Lambda drops it (it is not retried): a run the
+   * operator function started is reported as not finished once this and the timeout have passed.
+   */
+  maxEventAgeSeconds: 3_600,
+} as const;
+
 /**
  * The texts the operator plane sends when a conversation goes to people, in the default locale,
  * unless the construct's `handoffTexts` or the admin's `handoff_texts` setting replaces them

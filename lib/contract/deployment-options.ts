@@ -109,6 +109,8 @@ export interface OperatorPlaneOptions {
   readonly adminPhoneNumbers: readonly string[];
   /** The operator function's URL, which the links in handoff notices and login messages open. */
   readonly consoleUrl: string;
+  /** The evaluator function, which the operator function invokes to play the console's evaluation runs. */
+  readonly evaluatorFunctionName: string;
   readonly adminDisplayNames?: Readonly<Record<string, string>>;
   readonly timeZone?: string;
   /** The texts that replace the locale's. */

@@ -32,6 +32,8 @@ const STRUCTURED_SETTINGS = {
   'handoff-sweeper': [...SHARED_SETTINGS, 'whatsApp', 'operatorAccess', 'handoffs'],
   'idle-sweeper': [...SHARED_SETTINGS, 'idleSweep', 'transcriptionJobsSweep', 'reengagement'],
   'crm-sync': [...SHARED_SETTINGS, 'crmTarget'],
+  // The orchestrator's turn path without the queue's, the customer's budget and the attachments: a scenario is played, not received.
+  'evaluator': [...SHARED_SETTINGS, 'whatsApp', 'agent', 'pipelineBudget'],
 } as const satisfies Record<PipelineFunction, readonly (keyof SettingsDocument)[]>;
 
 type SimpleSettingsFor<F extends PipelineFunction> = { [N in SimpleSettingName]: F extends (typeof SIMPLE_SETTINGS)[N]['functions'][number] ? N : never }[SimpleSettingName];
@@ -67,8 +69,9 @@ export const FUNCTION_VARIABLES: Readonly<Record<PipelineFunction, readonly stri
   'webhook': [...SHARED_VARIABLES, RUNTIME_ENV.turnQueueUrl, RUNTIME_ENV.whatsAppSecretArn, RUNTIME_ENV.businessPhoneNumberIds],
   'eum-inbound': [...SHARED_VARIABLES, RUNTIME_ENV.turnQueueUrl, RUNTIME_ENV.endUserMessagingEventTopicArn, RUNTIME_ENV.endUserMessagingAccountId],
   'orchestrator': [...SHARED_VARIABLES, ...CLOUD_API_SENDER_VARIABLES, ...AGENT_VARIABLES, RUNTIME_ENV.consoleUrl, RUNTIME_ENV.mediaBucketName],
-  'operator': [...SHARED_VARIABLES, ...CLOUD_API_SENDER_VARIABLES, RUNTIME_ENV.turnQueueUrl, RUNTIME_ENV.deadLetterQueueUrl, RUNTIME_ENV.mediaBucketName],
+  'operator': [...SHARED_VARIABLES, ...CLOUD_API_SENDER_VARIABLES, RUNTIME_ENV.turnQueueUrl, RUNTIME_ENV.deadLetterQueueUrl, RUNTIME_ENV.mediaBucketName, RUNTIME_ENV.evaluatorFunctionName],
   'handoff-sweeper': [...SHARED_VARIABLES, ...CLOUD_API_SENDER_VARIABLES, RUNTIME_ENV.consoleUrl],
   'idle-sweeper': [...SHARED_VARIABLES, ...CLOUD_API_SENDER_VARIABLES],
   'crm-sync': [...SHARED_VARIABLES, RUNTIME_ENV.crmFunctionName, RUNTIME_ENV.crmWebhookUrl, RUNTIME_ENV.crmWebhookSecretArn],
+  'evaluator': [...SHARED_VARIABLES, ...CLOUD_API_SENDER_VARIABLES, ...AGENT_VARIABLES],
 };

@@ -49,6 +49,8 @@ export const RUNTIME_ENV = {
   mediaBucketName: 'MEDIA_BUCKET_NAME',
   /** The operator function's URL, which the orchestrator and the handoff sweeper put in links. */
   consoleUrl: 'CONSOLE_URL',
+  /** The evaluator function, which the operator function invokes to play an evaluation run. */
+  evaluatorFunctionName: 'EVALUATOR_FUNCTION_NAME',
 } as const;
 
 /** Values of the channel's `kind`. */

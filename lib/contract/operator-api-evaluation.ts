@@ -13,7 +13,7 @@ export interface StoredScenario {
   readonly id: string;
   readonly version: number;
   /** The scenario, in the file format (`formatVersion`, `name`, `turns`…). */
-  readonly scenario: Readonly<Record<string, unknown>>;
+  readonly scenario: object;
   readonly author: string;
   readonly updatedAt: Timestamp;
 }
@@ -42,7 +42,8 @@ export interface ScenarioRemoved {
 export interface ConversationScenarioAnswer {
   /** A suggested id for the suite. */
   readonly id: string;
-  readonly scenario: Readonly<Record<string, unknown>>;
+  /** In the file format. */
+  readonly scenario: object;
 }
 
 /** The prompt a draft would become; a prompt has at most one draft, the newest version of it. */

@@ -319,7 +319,7 @@ export interface OperatorApiCalls {
   'PUT admin/prompts/:id/draft': { readonly body: PromptDraftEdit; readonly answer: PromptDraftAnswer };
   /** Publishes the draft as the prompt's next version; 409 `evaluation_regression` / `not_evaluated` without an override. */
   'POST admin/prompts/:id/draft/publish': { readonly body: DraftPublication; readonly answer: PromptAnswer };
-  /** Starts a run of the suite against the draft and the current version; 202, the run `running`. */
+  /** Starts a run of the suite against the draft and the current version: 201, the run `running`; poll it. */
   'POST admin/prompts/:id/evaluations': { readonly body: EvaluationRequest; readonly answer: EvaluationAnswer };
   'GET admin/prompts/:id/evaluations': { readonly answer: EvaluationList };
   'GET admin/prompts/:id/evaluations/:runId': { readonly answer: EvaluationAnswer };

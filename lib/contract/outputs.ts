@@ -19,6 +19,8 @@ export const STACK_OUTPUTS = {
   whatsAppSecretArn: 'WhatsAppSecretArn',
   /** Only when the operator plane is on. */
   consoleUrl: 'ConsoleUrl',
+  /** Only when the operator plane is on: the function `eval --stack` invokes to play a scenario suite. */
+  evaluatorFunctionName: 'EvaluatorFunctionName',
   /** Only on the End User Messaging channel (then there is no webhook URL nor WhatsApp secret). */
   eventTopicArn: 'EventTopicArn',
   /** Only when media is on: the bucket attachments are kept in (the pipeline's or `media.existingBucket`). */

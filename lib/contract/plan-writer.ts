@@ -39,7 +39,7 @@ export function writeDeploymentPlan(options: DeploymentOptions): DeploymentPlan 
   return {
     ...inbound,
     'orchestrator': told('orchestrator'),
-    ...(options.operatorPlane && { 'operator': told('operator'), 'handoff-sweeper': told('handoff-sweeper') }),
+    ...(options.operatorPlane && { 'operator': told('operator'), 'handoff-sweeper': told('handoff-sweeper'), 'evaluator': told('evaluator') }),
     'idle-sweeper': told('idle-sweeper'),
     ...(options.crmSync && { 'crm-sync': told('crm-sync') }),
   };
@@ -175,6 +175,7 @@ function variablesOf(options: DeploymentOptions): Record<string, string | undefi
       : singleAgentVariablesOf(agent)),
     [RUNTIME_ENV.mediaBucketName]: options.media?.bucketName,
     [RUNTIME_ENV.consoleUrl]: options.operatorPlane?.consoleUrl,
+    [RUNTIME_ENV.evaluatorFunctionName]: options.operatorPlane?.evaluatorFunctionName,
     ...(crmSync?.kind === CRM_TARGET_KINDS.function && { [RUNTIME_ENV.crmFunctionName]: crmSync.functionName }),
     ...(crmSync?.kind === CRM_TARGET_KINDS.webhook && { [RUNTIME_ENV.crmWebhookUrl]: crmSync.url, [RUNTIME_ENV.crmWebhookSecretArn]: crmSync.secretArn }),
   };

@@ -18,10 +18,12 @@ import { BURST_SETTLE_MAX_MS, COST_GUARD_DEFAULTS, FALLBACK_TEXT_MAX_CHARACTERS,
 export const SETTINGS_DOCUMENT_FILE = 'settings.json';
 
 /** The functions of a pipeline, by the names their bundles, roles and principals share. */
-export const PIPELINE_FUNCTIONS = ['webhook', 'eum-inbound', 'orchestrator', 'operator', 'handoff-sweeper', 'idle-sweeper', 'crm-sync'] as const;
+export const PIPELINE_FUNCTIONS = ['webhook', 'eum-inbound', 'orchestrator', 'operator', 'handoff-sweeper', 'idle-sweeper', 'crm-sync', 'evaluator'] as const;
 export type PipelineFunction = (typeof PIPELINE_FUNCTIONS)[number];
 
 const EVERY_FUNCTION = PIPELINE_FUNCTIONS;
+/** The functions that play turns: the orchestrator, and the evaluator, which plays scenarios through the same turn path. */
+const TURN_PATH = ['orchestrator', 'evaluator'] as const satisfies readonly PipelineFunction[];
 
 /**
  * Settings that are one value, declared once: the construct checks its prop of the same name
@@ -45,13 +47,13 @@ export const SIMPLE_SETTINGS = {
   /** How long a turn waits for the customer to go quiet before the agent is asked (milliseconds; 0: no wait): the construct's `burstSettle`. */
   burstSettleMs: { kind: 'count', min: 0, max: BURST_SETTLE_MAX_MS, default: PIPELINE_DEFAULTS.burstSettleMs, functions: ['orchestrator'] },
   /** Characters of history the agent is shown. */
-  agentHistoryMaxCharacters: { kind: 'count', min: 1_000, max: 200_000, default: COST_GUARD_DEFAULTS.historyMaxCharacters, functions: ['orchestrator'] },
+  agentHistoryMaxCharacters: { kind: 'count', min: 1_000, max: 200_000, default: COST_GUARD_DEFAULTS.historyMaxCharacters, functions: TURN_PATH },
   /** What the customer is told when a turn fails for good and no person takes the conversation. */
-  fallbackText: { kind: 'text', maxCharacters: FALLBACK_TEXT_MAX_CHARACTERS, about: 'one WhatsApp message', default: 'turnFailed', functions: ['orchestrator'] },
+  fallbackText: { kind: 'text', maxCharacters: FALLBACK_TEXT_MAX_CHARACTERS, about: 'one WhatsApp message', default: 'turnFailed', functions: TURN_PATH },
   /** What an agent answers when it has nothing better to say (the deadline came first, or no text). */
-  deadlineFallbackText: { kind: 'text', maxCharacters: FALLBACK_TEXT_MAX_CHARACTERS, about: 'one WhatsApp message', default: 'agentDeadline', functions: ['orchestrator'] },
+  deadlineFallbackText: { kind: 'text', maxCharacters: FALLBACK_TEXT_MAX_CHARACTERS, about: 'one WhatsApp message', default: 'agentDeadline', functions: TURN_PATH },
   /** What the customer is told, once per conversation, about a message of a type the pipeline cannot read. */
-  unsupportedMessageText: { kind: 'text', maxCharacters: FALLBACK_TEXT_MAX_CHARACTERS, about: 'one WhatsApp message', default: 'unsupportedMessage', functions: ['orchestrator'] },
+  unsupportedMessageText: { kind: 'text', maxCharacters: FALLBACK_TEXT_MAX_CHARACTERS, about: 'one WhatsApp message', default: 'unsupportedMessage', functions: TURN_PATH },
 } as const satisfies Readonly<Record<string, SimpleSettingDeclaration>>;
 
 /** How a simple setting is checked and what it defaults to. */

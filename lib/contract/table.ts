@@ -33,12 +33,14 @@ export const TABLE_PARTITIONS = {
     crmSync: 'CRM_SYNC#',
     /** Per admin resource type (current items) and per resource (its versions). */
     adminResource: 'ADMIN#RESOURCE#',
-    /** Per write shard: the pipeline-wide daily token count, which the orchestrator alone adds to and reads. */
+    /** Per write shard: the pipeline-wide daily token count, which the orchestrator adds to and reads; and its `evaluation` line, which evaluation runs add to. */
     pipelineBudget: 'PIPELINE_BUDGET#',
     /** Per UTC day: one item per handoff with its claim and first human reply, which the admins' report reads. */
     handoffReport: 'REPORT#HANDOFF#',
     /** Per write shard: how often the agent's turns changed a conversation it serves, which an admin's inbox lists of those conversations compare. */
     agentActivity: 'AGENT_ACTIVITY#',
+    /** Per prompt: the console gate's evaluation runs, which the operator function starts and the evaluator function plays. */
+    evaluationRun: 'EVALUATION#RUN#',
   },
   constants: {
     /** Operational config (operators, availability, handoff texts, the deployed prompt's hash). */
@@ -63,6 +65,13 @@ export const TABLE_PARTITIONS = {
     keyLayoutMigration: 'MIGRATION#KEY_LAYOUT',
   },
 } as const;
+
+/**
+ * What the customer ids of evaluation runs start with (`eval-<run>-<n>`, keys.ts): no phone number
+ * spells it, so their items lie in per-customer partitions of their own (`SESSION#eval-…`), and IAM
+ * can hold the evaluator to them.
+ */
+export const EVALUATION_CUSTOMER_PREFIX = 'eval-';
 
 /** Every partition of GSI1 (`GSI1PK`), as {@link TABLE_PARTITIONS} for the table. */
 export const GSI1_PARTITIONS = {

@@ -58,8 +58,13 @@ export function acceptFinding(scope: IConstruct, rule: AcceptedRule, reason: str
 }
 
 
+/** The functions that always have reserved concurrency: the operator function (its URL is public) and the evaluator (one run at a time). */
+const RESERVED_FUNCTIONS = ['Operator', 'Evaluator'] as const satisfies readonly PipelineFunctionId[];
+type ReservedFunctionId = (typeof RESERVED_FUNCTIONS)[number];
+const isReserved = (id: PipelineFunctionId): id is ReservedFunctionId => (RESERVED_FUNCTIONS as readonly string[]).includes(id);
+
 /** Why a function has no reserved concurrency (set where it has one). */
-const NO_RESERVATION: Record<Exclude<PipelineFunctionId, 'Operator'>, string> = {
+const NO_RESERVATION: Record<Exclude<PipelineFunctionId, ReservedFunctionId>, string> = {
   Webhook:
     "Reserved concurrency of the webhook is the consumer's choice (webhookReservedConcurrency): a cap below the peak delays every customer's messages, since Meta retries what Lambda throttles.",
   EumInbound:
@@ -79,6 +84,8 @@ const NO_DEAD_LETTER_QUEUE: Record<Exclude<PipelineFunctionId, 'EumInbound'>, st
   HandoffSweeper: 'A scheduled run carries nothing to replay: the next run, a minute later, sweeps the same conversations (the schedule does not retry either).',
   IdleSweeper: 'A scheduled run carries nothing to replay: idle conversations wait in the index and the next run, 15 minutes later, closes them (the schedule does not retry either).',
   CrmSync: 'A scheduled run carries nothing to replay: the rows wait in the table and the next run, a minute later, takes them (the schedule does not retry either).',
+  Evaluator:
+    "An evaluation run is played once (no retry): one that fails or waits too long is reported as not finished by the operator function, and the admin starts another; nothing of a customer's waits on it.",
 };
 
 /**
@@ -116,7 +123,7 @@ export function acceptFunctionFindings(
   if (!placement.inVpc) {
     acceptFinding(fn, 'LambdaInsideVPC', "The functions call only AWS APIs (over TLS, authorised by IAM) and WhatsApp's; set vpc to run them in your VPC, with VPC endpoints or NAT.");
   }
-  if (placement.reservedConcurrency === undefined && id !== 'Operator') acceptFinding(fn, 'LambdaConcurrency', NO_RESERVATION[id]);
+  if (placement.reservedConcurrency === undefined && !isReserved(id)) acceptFinding(fn, 'LambdaConcurrency', NO_RESERVATION[id]);
   if (!placement.deadLetterQueue && id !== 'EumInbound') acceptFinding(fn, 'LambdaDLQ', NO_DEAD_LETTER_QUEUE[id]);
   if (!placement.logKey) {
     acceptFinding(logGroup, 'CloudWatchLogGroupEncrypted', "Without encryptionKey the log groups keep CloudWatch Logs' own encryption; the functions log outcomes, never message text. Pass encryptionKey to encrypt them with it.");

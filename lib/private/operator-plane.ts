@@ -160,8 +160,8 @@ function isTimeZone(value: string): boolean {
   }
 }
 
-/** What the functions are told of the plane (all but the console's URL, which the plane's function gives). */
-export function operatorPlaneOptions(settings: OperatorPlaneSettings): Omit<OperatorPlaneOptions, 'consoleUrl'> {
+/** What the functions are told of the plane (all but the names the plane's functions give: the console's URL, the evaluator's). */
+export function operatorPlaneOptions(settings: OperatorPlaneSettings): Omit<OperatorPlaneOptions, 'consoleUrl' | 'evaluatorFunctionName'> {
   const { templates } = settings;
   return {
     adminPhoneNumbers: settings.adminPhoneNumbers,

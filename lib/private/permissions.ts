@@ -1,4 +1,4 @@
-import { GSI1_PARTITIONS, type Gsi1Partition, TABLE_PARTITIONS, type TablePartition } from '../contract';
+import { EVALUATION_CUSTOMER_PREFIX, GSI1_PARTITIONS, type Gsi1Partition, TABLE_PARTITIONS, type TablePartition } from '../contract';
 
 /**
  * Every IAM action the pipeline grants, in one place, and the one table of what each role may do in which
@@ -62,16 +62,25 @@ interface Gated<T> {
   readonly grant: T;
 }
 
+/** The partitions that hold one customer's items, which a role may be granted for the customers of evaluation runs only. */
+type CustomerPartition = 'session' | 'inbound' | 'customer';
+
+/** A customer partition of the evaluation key space (`SESSION#eval-…`: keys.ts `evaluationCustomerId`). */
+export type EvaluationPartition = `evaluation ${CustomerPartition}`;
+
+/** What a role may be granted: a partition of the table, or a customer partition of the evaluation key space only. */
+export type GrantedPartition = TablePartition | EvaluationPartition;
+
 /** What a role may do on the table: per partition of the table, its actions; and the GSI1 partitions it queries. */
 export interface RoleTableAccess {
-  readonly table: { readonly [partition in TablePartition]?: readonly (TableAction | Gated<TableAction>)[] };
+  readonly table: { readonly [partition in GrantedPartition]?: readonly (TableAction | Gated<TableAction>)[] };
   readonly index: readonly (Gsi1Partition | Gated<Gsi1Partition>)[];
 }
 
 const only = <T>(feature: Feature, ...grants: T[]): Gated<T>[] => grants.map((grant) => ({ with: feature, grant }));
 
 /** A role of the pipeline: a function's part, or what a command of the package's command-line tool calls. */
-export type PipelineRole = 'inbound' | 'turns' | 'operatorPlane' | 'customerData' | 'sweeper' | 'idleSweeper' | 'crmWorker' | 'redrive';
+export type PipelineRole = 'inbound' | 'turns' | 'operatorPlane' | 'customerData' | 'sweeper' | 'idleSweeper' | 'crmWorker' | 'redrive' | 'evaluator';
 
 const { get, batchGet, query, conditionCheck, put, update, delete: remove } = TABLE_ACTIONS;
 /** Readers of the GSI1 lists look the backfill's marker up while the key layout migrates. */
@@ -157,6 +166,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       handoffReport: [query, update],
       // The template list, the template an operator sends, and the admin's sync (each translation written, the ones Meta dropped removed).
       messageTemplates: [get, query, put, remove],
+      // The prompt gate's runs: started (the evaluator function plays them), polled, and read when a draft is published.
+      evaluationRun: [get, query, put],
       keyLayoutMigration: marker,
     },
     index: ['sessionState', 'crmSyncStatus', 'consentTimeline', 'llmDay', 'feeDay'],
@@ -225,6 +236,23 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
     },
     index: ['crmSyncStatus'],
   },
+  /**
+   * Evaluator: the turn path on the customers of its runs only (their receipts and markers, sessions
+   * and history, consents), the prompts and the suite it reads, the runs it plays, and the pipeline
+   * budget's evaluation line. No customer's conversation, no report, no sign-in.
+   */
+  evaluator: {
+    table: {
+      'evaluation session': [get, batchGet, query, put, update],
+      'evaluation inbound': [get, batchGet, conditionCheck, put, update, remove],
+      'evaluation customer': [get, batchGet, put],
+      adminResource: [get, query],
+      adminConfig: [get],
+      evaluationRun: [get, update],
+      pipelineBudget: only('pipelineBudget', batchGet, update),
+    },
+    index: [],
+  },
   /** The redrive command: the customers' receipts, markers, sessions and history, and their restore. */
   redrive: {
     table: {
@@ -236,8 +264,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
 };
 
 /** The actions `role` has in each partition of the table with `features` on, leaving out the partitions it has none in. */
-export function tableActionsOf(role: PipelineRole, features: PipelineFeatures): Map<TablePartition, TableAction[]> {
-  const entries = Object.entries(ROLE_TABLE_ACCESS[role].table) as [TablePartition, readonly (TableAction | Gated<TableAction>)[]][];
+export function tableActionsOf(role: PipelineRole, features: PipelineFeatures): Map<GrantedPartition, TableAction[]> {
+  const entries = Object.entries(ROLE_TABLE_ACCESS[role].table) as [GrantedPartition, readonly (TableAction | Gated<TableAction>)[]][];
   return new Map(entries.map(([partition, access]) => [partition, enabled(access, features)] as const).filter(([, actions]) => actions.length > 0));
 }
 
@@ -250,9 +278,16 @@ function enabled<T extends string>(entries: readonly (T | Gated<T>)[], features:
   return entries.flatMap((entry) => (typeof entry === 'string' ? [entry] : features[entry.with] ? [entry.grant] : []));
 }
 
-/** The `dynamodb:LeadingKeys` patterns of table partitions: a prefix and any id after it, or the constant itself. */
-export function tablePartitionPatterns(partitions: readonly TablePartition[]): string[] {
-  return partitions.map((partition) => partitionPattern(TABLE_PARTITIONS, partition));
+/**
+ * The `dynamodb:LeadingKeys` patterns of table partitions: a prefix and any id after it, or the
+ * constant itself; in the evaluation key space, the prefix and the evaluation customers' own.
+ */
+export function tablePartitionPatterns(partitions: readonly GrantedPartition[]): string[] {
+  return partitions.map((partition) => {
+    const [evaluation, customerPartition] = partition.split(' ') as [string, CustomerPartition | undefined];
+    if (customerPartition === undefined) return partitionPattern(TABLE_PARTITIONS, evaluation);
+    return `${TABLE_PARTITIONS.prefixes[customerPartition]}${EVALUATION_CUSTOMER_PREFIX}*`;
+  });
 }
 
 /** The same for GSI1: on an index Query, `dynamodb:LeadingKeys` is the index's partition key. */
@@ -338,6 +373,9 @@ export const BEDROCK_RETRIEVE_ACTIONS = ['bedrock:Retrieve'] as const;
 
 /** Consumer-supplied agent function. */
 export const AGENT_FUNCTION_INVOKE_ACTIONS = ['lambda:InvokeFunction'] as const;
+
+/** The evaluator function, which the operator function invokes to play an evaluation run an admin started. */
+export const EVALUATION_START_ACTIONS = ['lambda:InvokeFunction'] as const;
 
 /** Consumer-supplied CRM function (`CrmTarget.fromFunction`). */
 export const CRM_FUNCTION_INVOKE_ACTIONS = ['lambda:InvokeFunction'] as const;

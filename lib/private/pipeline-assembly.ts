@@ -11,6 +11,7 @@ import { WhatsAppChannel } from '../whatsapp-channel';
 import { resolveAlarmSettings } from './alarm-settings';
 import { channelContext } from './channel-context';
 import { buildCrmSyncWorker } from './crm-sync-worker';
+import { buildEvaluator } from './evaluator-function';
 import { PipelineFunctionFactory } from './function-factory';
 import { buildIdleSweeper, resolveConversationIdleTimeout, resolveReengagement } from './idle-sweeper';
 import { mediaBucket } from './media-bucket';
@@ -40,6 +41,7 @@ export interface AssembledPipeline extends Omit<ObservedPipeline, 'scope' | 'inb
   readonly operatorFunctionUrl?: lambda.FunctionUrl;
   readonly consoleDistribution?: cloudfront.Distribution;
   readonly consoleUrl?: string;
+  readonly evaluatorFunction?: lambda.Function;
 }
 
 /**
@@ -72,8 +74,10 @@ export function assemblePipeline(scope: Construct, props: AgentPipelineProps): A
   const agent = bindAgentBackend(scope, settings, functions, props.agentBackend);
   const crmSync = props.crmSync?.bind(scope, functions.createRole('CrmSync'))._crmSync;
 
-  // The console's URL is the operator function's, which is created from the plan it is written in.
+  // The console's URL is the operator function's, which is created from the plan it is written in;
+  // the evaluator's name is the evaluator's, created from the plan too.
   let consoleUrl: string | undefined;
+  let evaluatorFunction: lambda.Function | undefined;
   const plan = pipelinePlan({
     ...resources,
     settings,
@@ -81,7 +85,11 @@ export function assemblePipeline(scope: Construct, props: AgentPipelineProps): A
     channel: channel.channel,
     agent: agent._agent,
     media: media?.media,
-    operatorPlane: operatorPlane && { ...operatorPlaneOptions(operatorPlane), consoleUrl: Lazy.string({ produce: () => consoleUrl }) },
+    operatorPlane: operatorPlane && {
+      ...operatorPlaneOptions(operatorPlane),
+      consoleUrl: Lazy.string({ produce: () => consoleUrl }),
+      evaluatorFunctionName: Lazy.string({ produce: () => evaluatorFunction?.functionName }),
+    },
     idleTimeout,
     reengagement,
     crmSync,
@@ -113,6 +121,8 @@ export function assemblePipeline(scope: Construct, props: AgentPipelineProps): A
   if (plane) {
     grants.grantOperatorPlane(plane.operatorFunction);
     grants.grantSweeper(plane.handoffSweeperFunction);
+    evaluatorFunction = buildEvaluator({ scope, settings, functions, agentBackend: props.agentBackend, told: plan.evaluator!, deploymentName, invokedBy: plane.operatorFunction });
+    grants.grantEvaluator(evaluatorFunction);
   }
   const idleSweeperFunction = buildIdleSweeper({ scope, told: plan['idle-sweeper']!, functions, deploymentName }).sweeperFunction;
   grants.grantIdleSweeper(idleSweeperFunction);
@@ -124,6 +134,7 @@ export function assemblePipeline(scope: Construct, props: AgentPipelineProps): A
     deadLetterQueueUrl: deadLetterQueue.queueUrl,
     ...outputs,
     consoleUrl,
+    evaluatorFunctionName: evaluatorFunction?.functionName,
     ...media?.outputs,
   });
   return {
@@ -146,6 +157,7 @@ export function assemblePipeline(scope: Construct, props: AgentPipelineProps): A
     consoleDistribution: plane?.consoleDistribution,
     consoleUrl,
     handoffSweeperFunction: plane?.handoffSweeperFunction,
+    evaluatorFunction,
     idleSweeperFunction,
     crmSyncFunction,
     bedrockModelId: agent.bedrockModelId,

@@ -5,9 +5,10 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { MEDIA_DEFAULTS, type TablePartition, TABLE_SCHEMA } from '../contract';
+import { MEDIA_DEFAULTS, TABLE_SCHEMA } from '../contract';
 import {
   DEAD_LETTER_ACTIONS,
+  type GrantedPartition,
   indexPartitionPatterns,
   indexPartitionsOf,
   leadingKeysCondition,
@@ -110,13 +111,13 @@ export class PipelineDataGrants {
    */
   protected table(grantee: iam.IGrantable, ...roles: PipelineRole[]): iam.Grant {
     const { table, features } = this.sources;
-    const partitionsByAction = new Map<TableAction, Set<TablePartition>>();
+    const partitionsByAction = new Map<TableAction, Set<GrantedPartition>>();
     for (const role of roles) {
       for (const [partition, actions] of tableActionsOf(role, features)) {
         for (const action of actions) partitionsByAction.set(action, (partitionsByAction.get(action) ?? new Set()).add(partition));
       }
     }
-    const actionsByPartitions = new Map<string, { actions: TableAction[]; partitions: TablePartition[] }>();
+    const actionsByPartitions = new Map<string, { actions: TableAction[]; partitions: GrantedPartition[] }>();
     for (const action of Object.values(TABLE_ACTIONS)) {
       const partitions = [...(partitionsByAction.get(action) ?? [])];
       if (partitions.length === 0) continue;
@@ -289,6 +290,11 @@ export class PipelineGrants extends PipelineDataGrants {
   public grantIdleSweeper(grantee: lambda.IFunction): iam.Grant {
     if (this.sources.features.reengagement) this.withChannel.channel.grantSend(grantee);
     return combine([this.table(grantee, 'idleSweeper'), ...this.transcriptionJobs(grantee, 'cleanup'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
+  }
+
+  /** The evaluator: its runs' customers, the prompts and suite, the runs, the budget's evaluation line (its agent's calls come with the agent backend). */
+  public grantEvaluator(grantee: lambda.IFunction): iam.Grant {
+    return combine([this.table(grantee, 'evaluator'), ...this.tableKey(grantee, TABLE_KEY_ACTIONS)]);
   }
 
   /** The CRM sync worker (its target's permissions come with `CrmTarget.bind`). */

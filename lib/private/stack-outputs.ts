@@ -12,6 +12,7 @@ const DESCRIPTIONS: Record<OutputName, string> = {
   webhookUrl: 'Callback URL for the WhatsApp webhook in the Meta app',
   whatsAppSecretArn: 'Fill appSecret and accessToken here; give verifyToken to Meta',
   consoleUrl: 'Where operators sign in (send "login" to the business number on WhatsApp first)',
+  evaluatorFunctionName: 'The function that plays scenario suites: `eval <dir> --stack` invokes it with your AWS credentials',
   eventTopicArn: 'Set this SNS topic as the event destination of the WhatsApp Business Account in AWS End User Messaging Social',
   mediaBucketName: "The bucket of the customers' attachments: the erase and export commands reach it from here",
   transcriptionJobPrefix: "Names of the voice notes' Amazon Transcribe jobs start so: the erase command deletes a customer's",

@@ -8,7 +8,7 @@ import type { LocalChannel } from './local-pipeline-options';
  * it belongs to, so whatever stands in front of the local servers can tell the callers apart — and
  * check each request against that caller's role in the synthesized stack — as IAM would.
  */
-export const PIPELINE_PRINCIPALS = ['webhook', 'orchestrator', 'operator', 'handoff-sweeper', 'idle-sweeper', 'crm-sync', 'eum-inbound', 'redrive', 'customer-data'] as const;
+export const PIPELINE_PRINCIPALS = ['webhook', 'orchestrator', 'operator', 'handoff-sweeper', 'idle-sweeper', 'crm-sync', 'eum-inbound', 'evaluator', 'redrive', 'customer-data'] as const;
 
 export type PipelinePrincipal = (typeof PIPELINE_PRINCIPALS)[number];
 

@@ -3,21 +3,18 @@ import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Locale } from '../../lib/contract';
 import { composeEvaluation } from '../../lambda/composition/evaluation';
 import { SETTINGS_READERS } from '../../lambda/composition/read-settings';
-import { BedrockEvaluationJudge } from '../../lambda/core/adapters/agent/bedrock-evaluation-judge';
-import { bedrockConverse, type ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
+import type { ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
 import type { RunScenarios } from '../../lambda/core/application/evaluation/run-scenarios';
 import { FakeBedrockRuntime } from '../fake-bedrock/fake-bedrock-runtime';
 import { FakeConverseModel } from '../fake-bedrock/fake-converse-model';
-import { fakeJudgeModel } from '../fake-bedrock/fake-judge-model';
 import { instructedToolCall } from '../fake-bedrock/instructed-tool-calls';
 import { createAgentTable } from '../servers/local-resources';
 import { startDynamoDbLocal } from '../servers/local-servers';
 import { Cleanup } from './cleanup';
 import type { LocalAgentTool } from './local-pipeline-options';
+import { startLocalJudge } from './local-evaluator';
 import { localPlan } from './local-plan';
 
-/** The judge model's id in a local run: the fake's, priced at nothing. */
-export const LOCAL_JUDGE_MODEL_ID = 'local.fake-judge';
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 export interface LocalEvaluationOptions {
@@ -68,9 +65,9 @@ export async function startLocalEvaluation(options: LocalEvaluationOptions = {})
       client.destroy();
     });
     const converse = options.converse ?? new FakeConverseModel({ toolCall: instructedToolCall }).converse;
-    const [model, judge] = await Promise.all([FakeBedrockRuntime.start({ converse }), FakeBedrockRuntime.start({ converse: options.judge ?? fakeJudgeModel })]);
+    const model = await FakeBedrockRuntime.start({ converse });
     cleanup.add(() => model.close());
-    cleanup.add(() => judge.close());
+    const judge = await startLocalJudge(LOCAL_CREDENTIALS, cleanup, options.judge);
     const bedrockAgent = options.agentEnvironment === undefined ? { converse, tools: options.tools, systemPrompt: options.systemPrompt } : undefined;
     const plan = localPlan({ bedrockAgent, locale: options.locale }, options.agentEnvironment ?? {}, {
       tableName,
@@ -85,7 +82,7 @@ export async function startLocalEvaluation(options: LocalEvaluationOptions = {})
       dynamoDbEndpoint,
       awsCredentials: LOCAL_CREDENTIALS,
       bedrockEndpoint: model.endpoint,
-      judge: new BedrockEvaluationJudge({ modelId: LOCAL_JUDGE_MODEL_ID, converse: bedrockConverse({ endpoint: judge.endpoint, credentials: async () => LOCAL_CREDENTIALS }) }),
+      judge,
       turnSettings: { promptCacheMs: 0 },
     });
     return { runner, tableName, dynamoDbEndpoint, close: () => cleanup.run() };

@@ -40,6 +40,7 @@ import { type PipelinePrincipal, principalCredentials } from './function-princip
 import { isScriptedOnly, LOCAL_SECRET_ARNS, localAgent, startAgentStandIns, localDeploymentVariant, localLogLevel, localPlan } from './local-plan';
 import { deliverToWebhook, LOCAL_BUSINESS, postSignedNotification, type CustomerTextMessage, type MetaMessageContent, type WebhookDelivery } from './meta-notification';
 import { SqsEventSource } from './sqs-event-source';
+import { localEvaluationLauncher } from './local-evaluator';
 
 /**
  * The webhook's bounds on each table and queue call when it runs on this machine (here and in the
@@ -230,12 +231,14 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     });
 
     const settings = SETTINGS_READERS.orchestrator(plan.orchestrator!);
+    const { bedrockEndpoint, lambdaEndpoint } = await startAgentStandIns(options.bedrockAgent, options.permissions, cleanup);
+    const agentEndpoints = { bedrockEndpoint, lambdaEndpoint, turnSettings: options.turnSettings, knowledgeBaseEndpoint: fakeKnowledgeBase?.endpoint };
     if (plan.operator) {
       const operatorSettings = SETTINGS_READERS.operator(plan.operator);
-      operator = composeOperator(operatorSettings, { ...portsOf('operator'), console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY, operatorSettings.locale) });
+      const evaluations = await localEvaluationLauncher(settings, { ...portsOf('orchestrator'), ...agentEndpoints }, cleanup);
+      operator = composeOperator(operatorSettings, { ...portsOf('operator'), console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY, operatorSettings.locale), evaluations });
     }
-    const { bedrockEndpoint, lambdaEndpoint } = await startAgentStandIns(options.bedrockAgent, options.permissions, cleanup);
-    const orchestrator = composeOrchestrator(settings, { ...portsOf('orchestrator'), agent: options.agent, bedrockEndpoint, lambdaEndpoint, turnSettings: options.turnSettings, knowledgeBaseEndpoint: fakeKnowledgeBase?.endpoint });
+    const orchestrator = composeOrchestrator(settings, { ...portsOf('orchestrator'), agent: options.agent, ...agentEndpoints });
 
     // The sign-in of the operator plane, to hand out the links the `login` WhatsApp message would get, and who its operators are.
     const access = settings.operatorPlane && composeOperatorAccess(settings.operatorPlane, composeFunction('operator', settings, portsOf('operator')));

@@ -111,6 +111,7 @@ export function localDeploymentOptions(options: LocalPipelineOptions, env: NodeJ
       operatorPlane: {
         adminPhoneNumbers: options.adminPhoneNumbers!,
         consoleUrl: resources.consoleUrl ?? '',
+        evaluatorFunctionName: LOCAL_EVALUATOR_FUNCTION_NAME,
         ...(options.adminDisplayNames && { adminDisplayNames: options.adminDisplayNames }),
         renotifyOperatorsAfterMs: options.handoffTimings?.renotifyOperatorsAfterMs,
         remindCustomerAfterMs: options.handoffTimings?.remindCustomerAfterMs,
@@ -194,6 +195,9 @@ export async function startAgentStandIns(
   cleanup.add(() => lambda.close());
   return { bedrockEndpoint: bedrock.endpoint, lambdaEndpoint: lambda.endpoint };
 }
+
+/** The evaluator's name in the local plan: the local runtime plays the console's runs in process and invokes no function. */
+export const LOCAL_EVALUATOR_FUNCTION_NAME = 'local-evaluator';
 
 /** The model a local Bedrock agent names when the options name none. */
 export const LOCAL_BEDROCK_MODEL_ID = 'us.anthropic.claude-sonnet-4-20250514-v1:0';

@@ -113,6 +113,8 @@ describe('the check itself', () => {
     ['webhook', 'document', 'keyLayout'],
     ['orchestrator', 'environment', RUNTIME_ENV.consoleUrl],
     ['crm-sync', 'environment', RUNTIME_ENV.crmWebhookSecretArn],
+    ['evaluator', 'document', 'agent'],
+    ['operator', 'environment', RUNTIME_ENV.evaluatorFunctionName],
   ] as const)('fails when the %s is not told its %s setting %s, naming it', (fn, from, setting) => {
     const problems = conformanceProblems(variant, deployment, dropped(fn, from, setting));
     expect(problems.length).toBeGreaterThan(0);

@@ -21,6 +21,7 @@ import {
   AgentConfigurationError,
   readCrmSyncSettings,
   readEndUserMessagingInboundSettings,
+  readEvaluatorSettings,
   readHandoffSweeperSettings,
   readIdleSweeperSettings,
   readOperatorSettings,
@@ -42,6 +43,7 @@ const TABLE = 'agent-table';
 const TURN_QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/agent-debounce-prod.fifo';
 const CONSOLE_URL = 'https://console.lambda-url.us-east-1.on.aws/';
 const ADMIN = '5511999990000';
+const EVALUATOR = 'agent-evaluator';
 const LINKED = [
   { metaPhoneNumberId: '106540352242922', originationPhoneNumberId: 'phone-number-id-976c72a700aac43eaf573ae050example' },
   { metaPhoneNumberId: '2', originationPhoneNumberId: 'phone-number-id-0123abc' },
@@ -53,7 +55,7 @@ const END_USER_MESSAGING: DeploymentOptions['channel'] = {
   accountId: '123456789012',
 };
 const EVERYTHING: Partial<DeploymentOptions> = {
-  operatorPlane: { adminPhoneNumbers: [ADMIN], consoleUrl: CONSOLE_URL },
+  operatorPlane: { adminPhoneNumbers: [ADMIN], consoleUrl: CONSOLE_URL, evaluatorFunctionName: EVALUATOR },
   crmSync: { kind: CRM_TARGET_KINDS.function, functionName: 'crm-bridge' },
   agent: { backend: 'bedrock', modelId: 'amazon.nova-pro-v1:0' },
 };
@@ -81,6 +83,7 @@ const FUNCTIONS = {
   'handoff sweeper': { read: readHandoffSweeperSettings, told: () => told('handoff-sweeper') },
   'CRM sync worker': { read: readCrmSyncSettings, told: () => told('crm-sync') },
   'idle sweeper': { read: readIdleSweeperSettings, told: () => told('idle-sweeper') },
+  'evaluator': { read: readEvaluatorSettings, told: () => told('evaluator') },
 } satisfies Record<string, { read: (told: FunctionTold) => { tableName: string; locale: Locale }; told: () => FunctionTold }>;
 
 describe('every function', () => {
@@ -278,7 +281,7 @@ describe('the operator plane', () => {
   });
 
   it('reads the texts, the time zone and the delays the deployment set', () => {
-    const operatorPlane = { adminPhoneNumbers: [ADMIN], consoleUrl: CONSOLE_URL, timeZone: 'Europe/Lisbon', handoffTexts: { fallback: 'Um momento.' }, renotifyOperatorsAfterMs: 120_000, remindCustomerAfterMs: 900_000 };
+    const operatorPlane = { adminPhoneNumbers: [ADMIN], consoleUrl: CONSOLE_URL, evaluatorFunctionName: EVALUATOR, timeZone: 'Europe/Lisbon', handoffTexts: { fallback: 'Um momento.' }, renotifyOperatorsAfterMs: 120_000, remindCustomerAfterMs: 900_000 };
     expect(readOrchestratorSettings(told('orchestrator', { operatorPlane })).operatorPlane).toMatchObject({
       timeZone: 'Europe/Lisbon',
       texts: { ...DEFAULT_HANDOFF_TEXTS, fallback: 'Um momento.' },
@@ -301,9 +304,10 @@ describe('the operator plane', () => {
     expect(() => readHandoffSweeperSettings(withSetting(withSetting(told('handoff-sweeper'), 'operatorAccess', null), 'handoffs', null))).toThrow(RuntimeConfigError);
   });
 
-  it('gives the operator function who may sign in, and its queues', () => {
-    expect(readOperatorSettings(told('operator', { operatorPlane: { adminPhoneNumbers: [ADMIN, '5511999990001'], consoleUrl: CONSOLE_URL } }))).toMatchObject({
+  it('gives the operator function who may sign in, its queues and the evaluator it invokes', () => {
+    expect(readOperatorSettings(told('operator', { operatorPlane: { adminPhoneNumbers: [ADMIN, '5511999990001'], consoleUrl: CONSOLE_URL, evaluatorFunctionName: EVALUATOR } }))).toMatchObject({
       operatorPlane: { adminPhoneNumbers: [ADMIN, '5511999990001'], timeZone: OPERATOR_DEFAULTS.timeZone },
+      evaluatorFunctionName: EVALUATOR,
       turnQueueUrl: TURN_QUEUE_URL,
       deadLetterQueueUrl: 'http://127.0.0.1:9/dead-letters.fifo',
       whatsApp: { kind: 'cloud-api', whatsAppSecretArn: TEST_SECRET_ARN },
@@ -312,17 +316,52 @@ describe('the operator plane', () => {
 
   it('gives it the names the deployment gives its admins, and refuses a name that is not text', () => {
     const names = { [ADMIN]: 'Ana Lima' };
-    expect(readOperatorSettings(told('operator', { operatorPlane: { adminPhoneNumbers: [ADMIN], consoleUrl: CONSOLE_URL, adminDisplayNames: names } })).operatorPlane).toMatchObject({ adminDisplayNames: names });
+    expect(readOperatorSettings(told('operator', { operatorPlane: { adminPhoneNumbers: [ADMIN], consoleUrl: CONSOLE_URL, evaluatorFunctionName: EVALUATOR, adminDisplayNames: names } })).operatorPlane).toMatchObject({ adminDisplayNames: names });
     expect(readOperatorSettings(told('operator')).operatorPlane).not.toHaveProperty('adminDisplayNames');
     expect(() => readOperatorSettings(withSetting(told('operator'), 'adminDisplayNames', { [ADMIN]: 7 }))).toThrow(`Setting adminDisplayNames.${ADMIN} is not a non-blank text`);
   });
 
-  it.each([RUNTIME_ENV.tableName, RUNTIME_ENV.turnQueueUrl, RUNTIME_ENV.deadLetterQueueUrl])('names %s when the operator function misses it', (name) => {
+  it.each([RUNTIME_ENV.tableName, RUNTIME_ENV.turnQueueUrl, RUNTIME_ENV.deadLetterQueueUrl, RUNTIME_ENV.evaluatorFunctionName])('names %s when the operator function misses it', (name) => {
     expect(() => readOperatorSettings(withVariable(told('operator'), name))).toThrow(`Environment variable ${name} is not set`);
   });
 
   it('names the admins when the operator function has none', () => {
     expect(() => readOperatorSettings(withSetting(told('operator'), 'operatorAccess', { adminPhoneNumbers: [], timeZone: OPERATOR_DEFAULTS.timeZone }))).toThrow('Setting operatorAccess.adminPhoneNumbers is not a list of at least 1');
+  });
+});
+
+describe('the evaluator', () => {
+  it('exists with the operator plane only', () => {
+    expect(planOf({ ...EVERYTHING }).evaluator).toBeDefined();
+    expect(planOf({ ...EVERYTHING, operatorPlane: undefined }).evaluator).toBeUndefined();
+  });
+
+  it("reads the orchestrator's turn path: the same agent, channel, texts, history bound and pipeline budget", () => {
+    const choices = { agent: EVERYTHING.agent, pipelineBudget: { agentTokensPerDay: 5_000_000 }, fallbackText: 'Volto já.', agentHistoryMaxCharacters: 8_000 } as const;
+    const orchestrator = readOrchestratorSettings(told('orchestrator', choices));
+    const evaluator = readEvaluatorSettings(told('evaluator', choices));
+    expect(evaluator).toEqual({
+      tableName: orchestrator.tableName,
+      observability: orchestrator.observability,
+      keyLayout: orchestrator.keyLayout,
+      locale: orchestrator.locale,
+      crmSyncEnabled: orchestrator.crmSyncEnabled,
+      retention: orchestrator.retention,
+      agentHistoryMaxCharacters: 8_000,
+      fallbackText: 'Volto já.',
+      deadlineFallbackText: orchestrator.deadlineFallbackText,
+      unsupportedMessageText: orchestrator.unsupportedMessageText,
+      whatsApp: orchestrator.whatsApp,
+      agent: orchestrator.agent,
+      pipelineBudget: orchestrator.pipelineBudget,
+    });
+  });
+
+  it('is told neither the queue, nor the customer budget, the operator plane or the attachments', () => {
+    const { environment, document } = told('evaluator', { media: { bucketName: 'media-bucket' } });
+    for (const name of [RUNTIME_ENV.turnQueueUrl, RUNTIME_ENV.deadLetterQueueUrl, RUNTIME_ENV.mediaBucketName, RUNTIME_ENV.consoleUrl]) expect(environment).not.toHaveProperty(name);
+    for (const name of ['maxReceiveCount', 'burstSettleMs', 'customerBudget', 'operatorAccess', 'handoffs', 'media']) expect(document).not.toHaveProperty(name);
+    expect(() => readEvaluatorSettings(withSetting(told('evaluator'), 'customerBudget', told('orchestrator').document.customerBudget))).toThrow('Setting customerBudget is not a setting of the evaluator function');
   });
 });
 
@@ -397,7 +436,7 @@ describe('the locale', () => {
     expect(readHandoffSweeperSettings(told('handoff-sweeper', english)).operatorPlane.texts).toEqual(handoffTextsOf(texts));
 
     const replaced = readOrchestratorSettings(
-      told('orchestrator', { ...english, customerBudget: { reply: 'Slow down, please.' }, operatorPlane: { adminPhoneNumbers: [ADMIN], consoleUrl: CONSOLE_URL, handoffTexts: { fallback: 'One moment.' } } }),
+      told('orchestrator', { ...english, customerBudget: { reply: 'Slow down, please.' }, operatorPlane: { adminPhoneNumbers: [ADMIN], consoleUrl: CONSOLE_URL, evaluatorFunctionName: EVALUATOR, handoffTexts: { fallback: 'One moment.' } } }),
     );
     expect(replaced.customerBudget.reply).toBe('Slow down, please.');
     expect(replaced.operatorPlane?.texts).toEqual({ ...handoffTextsOf(texts), fallback: 'One moment.' });

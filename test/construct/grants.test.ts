@@ -45,6 +45,7 @@ function grantedPipeline(overrides: Partial<AgentPipelineProps> = {}): GrantedPi
     operator: pipeline.operatorFunction?.role,
     sweeper: pipeline.handoffSweeperFunction?.role,
     crmWorker: pipeline.crmSyncFunction?.role,
+    evaluator: pipeline.evaluatorFunction?.role,
     redrive,
     privacy,
   };
@@ -187,6 +188,15 @@ describe.each(variants)('the roles of a pipeline with everything on (%s)', (_nam
     expect(written('crmWorker')).toEqual(table('crmWorker'));
     expect(written('redrive')).toEqual(table('redrive'));
     expect(written('privacy')).toEqual(table('customerData'));
+    const { prefixes } = TABLE_PARTITIONS;
+    expect(written('evaluator')).toEqual(new Set([`${prefixes.session}eval-*`, `${prefixes.inbound}eval-*`, `${prefixes.customer}eval-*`, `${prefixes.evaluationRun}*`, `${prefixes.pipelineBudget}*`]));
+  });
+
+  test("the evaluator writes its runs' customers, never a customer's conversation, receipts or consents", () => {
+    for (const prefix of [TABLE_PARTITIONS.prefixes.session, TABLE_PARTITIONS.prefixes.inbound, TABLE_PARTITIONS.prefixes.customer]) {
+      expect(rolesReaching(synth, CREATES_OR_CHANGES, `${prefix}eval-run1-0`)).toContain('evaluator');
+      expect(rolesReaching(synth, [...CREATES_OR_CHANGES, 'dynamodb:GetItem', 'dynamodb:Query'], `${prefix}5511912345678`)).not.toContain('evaluator');
+    }
   });
 });
 

@@ -41,7 +41,8 @@ describe('AgentPipeline with the operator plane', () => {
 
   test('an operator function behind its own Function URL with auth NONE, configured with the admins and the time zone', () => {
     const { template, pipeline, stack } = synth;
-    template.resourceCountIs('AWS::Lambda::Function', 5);
+    // Webhook, orchestrator, idle sweeper, operator function, handoff sweeper and evaluator.
+    template.resourceCountIs('AWS::Lambda::Function', 6);
     template.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'NONE', TargetFunctionArn: stack.resolve(pipeline.operatorFunction!.functionArn) });
     template.hasResourceProperties('AWS::Lambda::Function', {
       Runtime: 'nodejs24.x',

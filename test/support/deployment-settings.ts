@@ -55,7 +55,7 @@ export function endUserMessagingInboundSettings(
 
 /** The operator function's settings of a deployment with these admins, on this table. */
 export function operatorSettings(tableName: string, adminPhoneNumbers: readonly string[]): OperatorSettings {
-  const plan = testPlan(tableName, `${UNUSED_ENDPOINT}/turns.fifo`, { operatorPlane: { adminPhoneNumbers, consoleUrl: UNUSED_ENDPOINT } });
+  const plan = testPlan(tableName, `${UNUSED_ENDPOINT}/turns.fifo`, { operatorPlane: { adminPhoneNumbers, consoleUrl: UNUSED_ENDPOINT, evaluatorFunctionName: 'test-evaluator' } });
   return readOperatorSettings(plan.operator!);
 }
 

@@ -28,7 +28,7 @@ export class PipelineTokenBudget {
   private reading?: Promise<void>;
 
   constructor(
-    private readonly counts: PipelineBudgetRepository,
+    private readonly counts: Pick<PipelineBudgetRepository, 'addTokens' | 'tokensOfDay'>,
     private readonly clock: Clock,
     readonly settings: PipelineBudgetSettings,
     private readonly refreshMs = PIPELINE_BUDGET_REFRESH_MS,

@@ -1,3 +1,5 @@
+import type { EvaluationRun } from '../domain/evaluation/prompt-gate';
+import type { Session } from '../domain/session';
 import type { TokenUsage } from '../domain/customer-budget';
 import type { ObservedToolCall } from '../domain/evaluation/expectations';
 import type { CustomerMessage, RecordedToolAnswer, ScenarioLocale } from '../domain/evaluation/scenario';
@@ -47,4 +49,25 @@ export interface RubricGrade {
   /** The judge's one-sentence reason. */
   readonly reason: string;
   readonly usage?: TokenUsage;
+}
+
+/** The gate's evaluation runs, one partition per prompt (prompt-gate.ts). */
+export interface EvaluationRunRepository {
+  /** Refused with `ConditionFailedError` when the run id is taken. */
+  create(run: EvaluationRun): Promise<void>;
+  get(promptId: string, runId: string): Promise<EvaluationRun | undefined>;
+  /** Newest first. */
+  listRecent(promptId: string, limit: number): Promise<EvaluationRun[]>;
+  /** Writes a run's result, only while it is `running`: refused with `ConditionFailedError` otherwise. */
+  finish(run: EvaluationRun): Promise<void>;
+}
+
+/** Starts playing a stored run elsewhere (the evaluator function) and returns at once. */
+export interface EvaluationLauncher {
+  launch(run: { readonly promptId: string; readonly runId: string }): Promise<void>;
+}
+
+/** Erases what a scenario's customer left in the table once the scenario was played, reports included. */
+export interface EvaluationCleanup {
+  forget(customerId: string, sessions: readonly Pick<Session, 'sessionId' | 'handoffRequestedAt'>[]): Promise<void>;
 }

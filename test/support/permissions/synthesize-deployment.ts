@@ -75,6 +75,7 @@ export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDep
     'handoff-sweeper': pipeline.handoffSweeperFunction,
     'idle-sweeper': pipeline.idleSweeperFunction,
     'crm-sync': pipeline.crmSyncFunction,
+    'evaluator': pipeline.evaluatorFunction,
   };
   // What each function is told: its template resource's variables, and the settings document staged in its asset.
   const told = Object.fromEntries(
@@ -92,6 +93,7 @@ export function synthesizeDeployment(variant: DeploymentVariant): SynthesizedDep
     'handoff-sweeper': logicalId(pipeline.handoffSweeperFunction?.role),
     'idle-sweeper': logicalId(pipeline.idleSweeperFunction.role),
     'crm-sync': logicalId(pipeline.crmSyncFunction?.role),
+    'evaluator': logicalId(pipeline.evaluatorFunction?.role),
     'redrive': stack.getLogicalId(redriveRole.node.defaultChild as CfnElement),
     'customer-data': customerDataRole && stack.getLogicalId(customerDataRole.node.defaultChild as CfnElement),
   };

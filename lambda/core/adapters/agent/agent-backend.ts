@@ -83,6 +83,11 @@ export interface AgentStagesSettings {
 /** Which agent backend the orchestrator wires in, and its setting. */
 export type AgentSettings = SingleAgentSettings | AgentStagesSettings;
 
+/** The agents a deployment answers with: its one agent, or each stage's. */
+export function singleAgentSettingsOf(agent: AgentSettings): readonly SingleAgentSettings[] {
+  return agent.backend === AGENT_BACKEND_KINDS.stages ? Object.values(agent.stages).map((stage) => stage.agent) : [agent];
+}
+
 /**
  * The agent adapter the settings select; with stages, each stage's adapter offered the handover to
  * the others. `texts` are the pipeline locale's: the deadline fallback and the scripted agent's reply.

@@ -8,6 +8,7 @@ import { DynamoConsentRepository } from './consent-repository';
 import { DynamoCrmSyncRepository } from './crm-sync-repository';
 import { DynamoCustomerDataRepository } from './customer-data-repository';
 import { DynamoCustomerBudgetRepository } from './customer-budget-repository';
+import { DynamoEvaluationRunRepository } from './evaluation-run-repository';
 import { DynamoPipelineBudgetRepository } from './pipeline-budget-repository';
 import { DynamoDemandRepository } from './demand-repository';
 import { DynamoKit, type DynamoKitOptions } from './dynamo-kit';
@@ -77,6 +78,7 @@ export const operatorAuthRepository = (table: DynamoTable) => new DynamoOperator
 export const customerDataRepository = (table: DynamoTable) => new DynamoCustomerDataRepository(table.kit, table.clock);
 export const customerBudgets = (table: DynamoTable) => new DynamoCustomerBudgetRepository(table.kit);
 export const pipelineBudget = (table: DynamoTable) => new DynamoPipelineBudgetRepository(table.kit);
+export const evaluationRuns = (table: DynamoTable) => new DynamoEvaluationRunRepository(table.kit);
 export const messageTemplates = (table: DynamoTable) => new DynamoMessageTemplateRepository(table.kit);
 export const inboxVersion = (table: DynamoTable) => new DynamoInboxVersion(table.kit, table.clock);
 export const turnCheckpoints = (table: DynamoTable) => new DynamoTurnCheckpointRepository(table.kit, table.clock);

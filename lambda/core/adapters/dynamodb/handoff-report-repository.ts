@@ -56,6 +56,11 @@ export class DynamoHandoffReport implements HandoffReportRepository {
     if (update !== undefined) await this.kit.update(update);
   }
 
+  /** Deletes the session's handoff item (an evaluation's session, which no report may count). */
+  async forget(session: Pick<Session, 'sessionId' | 'handoffRequestedAt'>): Promise<void> {
+    if (session.handoffRequestedAt !== undefined) await this.kit.delete({ key: handoffReportKey(session.handoffRequestedAt, session.sessionId) });
+  }
+
   /** Each day one Query of its partition, pages read in turn, the days in parallel; items past their TTL are left out. */
   async timelinesByDay(days: readonly UtcDay[], bound: UsageReadBound): Promise<DailyHandoffTimelines[]> {
     const now = Math.floor(this.clock.now().getTime() / 1000);

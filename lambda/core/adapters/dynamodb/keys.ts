@@ -7,7 +7,7 @@
  * identities can never produce the same key (`a#b` + `c` vs `a` + `b#c`).
  */
 import { createHash } from 'node:crypto';
-import { GSI1_PARTITIONS, TABLE_PARTITIONS, TABLE_SCHEMA } from '../../../../lib/contract';
+import { EVALUATION_CUSTOMER_PREFIX, GSI1_PARTITIONS, TABLE_PARTITIONS, TABLE_SCHEMA } from '../../../../lib/contract';
 import { InvalidKeySegmentError } from './dynamo-errors';
 import { indexedActivityOf, isAgentOwned, type Session } from '../../domain/session';
 import { isoMicros, utcDay } from '../../domain/timestamps';
@@ -57,6 +57,7 @@ export const EntityType = {
   operatorNote: 'operator_note',
   handoffReport: 'handoff_report',
   turnCheckpoint: 'turn_checkpoint',
+  evaluationRun: 'evaluation_run',
 } as const;
 export type EntityType = (typeof EntityType)[keyof typeof EntityType];
 
@@ -112,7 +113,7 @@ const shardSegment = (shard: number) => {
  * no phone number spells and which names a fresh run id, so each scenario's items live in
  * partitions of their own and a run never reads or writes a customer's conversation.
  */
-export const evaluationCustomerId = (runId: string, scenario: number) => `eval-${segment('run id', runId)}-${scenario}`;
+export const evaluationCustomerId = (runId: string, scenario: number) => `${EVALUATION_CUSTOMER_PREFIX}${segment('run id', runId)}-${scenario}`;
 
 export const sessionPartition = (customerId: string) => `${PARTITION_PREFIX.session}${segment('phone', customerId)}`;
 
@@ -250,8 +251,10 @@ export const customerBudgetKey = (customerId: string, at: string | Date) => tabl
  */
 const pipelineBudgetShardKey = (shard: number, at: string | Date) => tableKey(`${PARTITION_PREFIX.pipelineBudget}${shardSegment(shard)}`, `DAY#${utcDay(at)}`);
 export const pipelineBudgetKey = (customerId: string, at: string | Date) => pipelineBudgetShardKey(writeShardOf(customerId), at);
-/** Every shard's item of the day of `at`. */
-export const pipelineBudgetKeys = (at: string | Date): TableKey[] => allWriteShards().map((shard) => pipelineBudgetShardKey(shard, at));
+/** The day's line of the evaluation runs (prompt-gate.ts): counted in the day's total, kept apart from the customers' turns. */
+export const pipelineBudgetEvaluationKey = (at: string | Date) => tableKey(`${PARTITION_PREFIX.pipelineBudget}evaluation`, `DAY#${utcDay(at)}`);
+/** Every shard's item of the day of `at`, and the evaluation line's. */
+export const pipelineBudgetKeys = (at: string | Date): TableKey[] => [...allWriteShards().map((shard) => pipelineBudgetShardKey(shard, at)), pipelineBudgetEvaluationKey(at)];
 
 // ---- CRM projection -------------------------------------------------------------------------------
 
@@ -280,6 +283,11 @@ export const adminResourceVersionListPrefix = (resourceType: string, resourceId:
   partition: adminResourceVersionPartition(resourceType, resourceId),
   sortKeyPrefix: 'VERSION#',
 });
+
+/** The gate's runs of a prompt's drafts, newest last (run ids start with their start time). */
+export const evaluationRunPartition = (promptId: string) => `${PARTITION_PREFIX.evaluationRun}${segment('resource id', promptId)}`;
+export const evaluationRunKey = (promptId: string, runId: string) => tableKey(evaluationRunPartition(promptId), `RUN#${segment('run id', runId)}`);
+export const evaluationRunListPrefix = (promptId: string) => ({ partition: evaluationRunPartition(promptId), sortKeyPrefix: 'RUN#' });
 
 const CONFIG_PARTITION = PARTITION.adminConfig;
 export const operationalConfigKey = (key: string) => tableKey(CONFIG_PARTITION, `CONFIG#${segment('config key', key)}`);

@@ -2,18 +2,23 @@ import type { TokenUsage } from '../../domain/customer-budget';
 import type { PipelineBudgetRepository } from '../../ports/repositories';
 import { addTokensUpdate, AGENT_TOKENS } from './customer-budget-repository';
 import type { DynamoKit } from './dynamo-kit';
-import { EntityType, pipelineBudgetKey, pipelineBudgetKeys } from './keys';
+import { EntityType, pipelineBudgetEvaluationKey, pipelineBudgetKey, pipelineBudgetKeys } from './keys';
 
 /**
  * The pipeline's day count of model tokens, one item per write shard and UTC day (see keys.ts): a
  * turn's tokens are one unconditional `ADD` on its customer's shard — no condition, so turns of
- * every customer add at once without conflicts — and the day's total is the shards' sum.
+ * every customer add at once without conflicts — and the day's total is the shards' sum, with the
+ * line evaluation runs add to (prompt-gate.ts).
  */
 export class DynamoPipelineBudgetRepository implements PipelineBudgetRepository {
   constructor(private readonly kit: DynamoKit) {}
 
   async addTokens(customerId: string, at: Date, usage: TokenUsage): Promise<void> {
     await this.kit.update(addTokensUpdate(pipelineBudgetKey(customerId, at), EntityType.pipelineBudget, at, usage));
+  }
+
+  async addEvaluationTokens(at: Date, usage: TokenUsage): Promise<void> {
+    await this.kit.update(addTokensUpdate(pipelineBudgetEvaluationKey(at), EntityType.pipelineBudget, at, usage));
   }
 
   async tokensOfDay(at: Date): Promise<number> {

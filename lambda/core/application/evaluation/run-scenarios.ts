@@ -6,7 +6,7 @@ import type { LearnedFields, Scenario, ScenarioLocale, ScenarioTurn } from '../.
 import { isoMicros } from '../../domain/timestamps';
 import { openSession, SessionState, type Session } from '../../domain/session';
 import type { Clock, IdGenerator } from '../../ports/clock';
-import type { EvaluationJudge, EvaluationStage, StageRecording } from '../../ports/evaluation';
+import type { EvaluationCleanup, EvaluationJudge, EvaluationStage, StageRecording } from '../../ports/evaluation';
 import type { SessionRepository } from '../../ports/repositories';
 import { agentCostUsd } from '../agent-cost';
 import type { TurnRequest } from '../process-turn';
@@ -29,6 +29,8 @@ export interface ScenarioRunnerDependencies {
   readonly businessPhoneNumberId: string;
   /** How long one turn may take, as the orchestrator's invocation bounds it. */
   readonly turnTimeoutMs: number;
+  /** Erases each scenario's customer once played (a deployment's table); without, its items stay (a table of the run's own). */
+  readonly cleanup?: EvaluationCleanup;
 }
 
 export interface ScenarioResult {
@@ -95,11 +97,13 @@ export class RunScenarios {
     };
     this.deps.stage.recordTools(customerId, scenario.tools ?? {});
     let error: string | undefined;
+    const sessions = new Map<string, Session>();
     try {
       let session = await this.open(scenario, customerId);
       for (const turn of scenario.turns) {
         const played = await this.playTurn(turn, customerId, session);
         session = played.session;
+        if (session !== undefined) sessions.set(session.sessionId, session);
         count(played.usage, played.costUsd);
         transcript.push({ role: 'customer', text: customerLine(turn) }, ...played.recording.replies.map((text) => ({ role: 'agent' as const, text })));
         const graded = await this.grade(turn, transcript, played.recording.replies.join('\n'), locale);
@@ -113,6 +117,10 @@ export class RunScenarios {
     } finally {
       this.deps.stage.release(customerId);
     }
+    // A cleanup that fails leaves items an erasure of the customer id removes; the result stands.
+    await this.deps.cleanup?.forget(customerId, [...sessions.values()]).catch((failure: unknown) => {
+      error ??= `the scenario played, but its items were not erased: ${(failure as Error).message}`;
+    });
     const passed = error === undefined && turns.every((turn) => turn.problems.length === 0);
     const durationMs = this.deps.clock.now().getTime() - started;
     return { name: scenario.name, passed, turns, usage, ...(costs.length > 0 && { costUsd: costs.reduce((sum, cost) => sum + cost, 0) }), durationMs, ...(error !== undefined && { error }) };

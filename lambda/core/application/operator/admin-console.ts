@@ -1,3 +1,4 @@
+import type { PromptDrafts } from '../evaluation/prompt-drafts';
 import type { OperationalConfig, VersionedResource } from '../../domain/admin';
 import { META_RATES_CONFIG_KEY, metaRateTableFrom, type MetaRateTable } from '../../../../lib/contract/meta-message-rates';
 import { MODEL_PRICES_CONFIG_KEY, modelPricesFrom, type ModelPrices } from '../../../../lib/contract/model-prices';
@@ -61,6 +62,8 @@ export interface AdminConsoleDependencies {
   readonly auth: Pick<OperatorAuthRepository, 'revokeAll'>;
   /** Where a notice template setting is checked: it must name a stored, approved template. */
   readonly templates: Pick<MessageTemplateRepository, 'get'>;
+  /** With a scenario suite, a direct edit skips the gate (prompt-drafts.ts) only with a reason. */
+  readonly promptGate?: Pick<PromptDrafts, 'requireReasonToSkipGate'>;
   readonly clock: Clock;
 }
 
@@ -97,7 +100,8 @@ export class AdminConsole {
   }
 
   /** A new version and the current item in one conditional transaction; `expectedVersion` 0 creates. */
-  async editPrompt(admin: Operator, id: string, edit: { readonly content: string; readonly expectedVersion: number; readonly description?: string }): Promise<VersionedResource> {
+  async editPrompt(admin: Operator, id: string, { overrideReason, ...edit }: { readonly content: string; readonly expectedVersion: number; readonly description?: string; readonly overrideReason?: string }): Promise<VersionedResource> {
+    await this.deps.promptGate?.requireReasonToSkipGate(overrideReason);
     let written: VersionedResource;
     try {
       written = await this.deps.resources.putNextVersion({ resourceType: PROMPT_RESOURCE_TYPE, resourceId: id, author: admin.phone, active: true, ...edit });
@@ -105,7 +109,8 @@ export class AdminConsole {
       if (error instanceof VersionConflictError) throw new OperatorActionError('conflict', `The prompt is no longer at version ${edit.expectedVersion}: reload it and apply your edit again`);
       throw error;
     }
-    await this.deps.trail.record({ author: admin.phone, action: 'prompt.update', resourceType: PROMPT_RESOURCE_TYPE, resourceId: id, details: { version: written.version } });
+    const skipped = overrideReason?.trim() ? { overrideReason: overrideReason.trim() } : {};
+    await this.deps.trail.record({ author: admin.phone, action: 'prompt.update', resourceType: PROMPT_RESOURCE_TYPE, resourceId: id, details: { version: written.version, ...skipped } });
     return written;
   }
 

@@ -11,7 +11,9 @@ import { PipelineError, type Problem } from '../../domain/errors';
  * - `invalid`: the request is well-formed but its values are not acceptable;
  * - `template_not_approved`: the setting names a template that is not stored, or not approved.
  */
-export type OperatorFailureReason = 'not_found' | 'conflict' | 'forbidden' | 'outside_window' | 'send_failed' | 'invalid' | 'template_not_approved';
+export type OperatorFailureReason = 'not_found' | 'conflict' | 'forbidden' | 'outside_window' | 'send_failed' | 'invalid' | 'template_not_approved' | GateRefusal;
+/** The prompt gate's refusals (prompt-gate.ts): each is a 409 the console explains. */
+export type GateRefusal = 'not_evaluated' | 'evaluation_regression' | 'evaluation_required' | 'no_scenarios';
 
 export class OperatorActionError extends PipelineError {
   override readonly name = 'OperatorActionError';

@@ -30,6 +30,8 @@ export interface CustomerBudgetRepository {
 export interface PipelineBudgetRepository {
   /** Adds a turn's tokens to the day of `at`, on the customer's shard. */
   addTokens(customerId: string, at: Date, usage: TokenUsage): Promise<void>;
-  /** The day's tokens over every shard (one batched read, not strongly consistent). */
+  /** Adds an evaluation run's tokens to the day of `at`, on the evaluation line. */
+  addEvaluationTokens(at: Date, usage: TokenUsage): Promise<void>;
+  /** The day's tokens over every shard and the evaluation line (one batched read, not strongly consistent). */
   tokensOfDay(at: Date): Promise<number>;
 }
