@@ -76,9 +76,6 @@ export interface ScenarioDraft {
   readonly text: string;
 }
 
-/** The suite's rule for an id: lower-case letters, digits and `-`, 1–64 characters. */
-export const SCENARIO_ID = /^[a-z0-9-]{1,64}$/;
-
 /** Where the scenario format is documented, field by field. */
 export const SCENARIO_FORMAT_DOCS = 'https://github.com/gogenetic/cdk-whatsapp-agent-pipeline/blob/main/docs/EVALUATION.md#the-scenario-format';
 

@@ -203,6 +203,8 @@ export type Explanation =
   | 'error.scenarioStale'
   | 'error.evaluationRegression'
   | 'error.notEvaluated'
+  | 'error.noScenarios'
+  | 'error.evaluationRequired'
   | 'error.configStale'
   | 'error.notYours'
   | 'error.adminOnly'
@@ -221,6 +223,8 @@ export function explain(status: number | undefined, action: Action, code?: strin
   // The prompt gate's refusals: the console offers the override they ask for.
   if (code === 'evaluation_regression') return 'error.evaluationRegression';
   if (code === 'not_evaluated') return 'error.notEvaluated';
+  if (code === 'no_scenarios') return 'error.noScenarios';
+  if (code === 'evaluation_required') return 'error.evaluationRequired';
   switch (status) {
     case undefined:
       return 'error.network';

@@ -107,6 +107,7 @@ describe('refusals explained', () => {
     // The gate's refusals are worded as what they are, not as a stale edit.
     expect(explain(409, 'publish', 'evaluation_regression')).toBe('error.evaluationRegression');
     expect(explain(409, 'publish', 'not_evaluated')).toBe('error.notEvaluated');
+    expect(explain(409, 'evaluate', 'no_scenarios')).toBe('error.noScenarios');
     expect(explain(409, 'release')).toBe('error.conversationChanged');
     expect(explain(422, 'reply')).toBe('error.windowClosed');
     expect(explain(502, 'reply')).toBe('error.sendFailed');

@@ -3,7 +3,7 @@ import type { StoredScenario } from '../../../lib/contract/operator-api';
 import { AdminApi } from '../admin-api';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
-import { NEW_SCENARIO, parseScenarioText, problemLines, SCENARIO_FORMAT_DOCS, SCENARIO_ID, scenarioDraftOf, type ScenarioDraft } from '../prompt-gate';
+import { NEW_SCENARIO, parseScenarioText, problemLines, SCENARIO_FORMAT_DOCS, scenarioDraftOf, type ScenarioDraft } from '../prompt-gate';
 import { takeHandedScenario } from '../scenario-handoff';
 import { describeFailure, FeedbackLine, formatTime, LoadError, Section, useRemote, type Feedback } from './common';
 import { ConfirmDialog } from './confirm-dialog';
@@ -164,7 +164,7 @@ function ScenarioEditor({ admin, draft, onSaved, onCancel }: ScenarioEditorProps
       )}
       <FeedbackLine feedback={feedback} />
       <div class="actions">
-        <button type="submit" class="primary" disabled={!SCENARIO_ID.test(id)}>
+        <button type="submit" class="primary" disabled={id === ''}>
           {t('scenarios.save')}
         </button>
         <button type="button" onClick={onCancel}>
