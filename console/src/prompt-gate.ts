@@ -91,6 +91,12 @@ export function scenarioDraftOf(stored: Pick<StoredScenario, 'id' | 'version' | 
   return { id: stored.id, expectedVersion: stored.version, text: JSON.stringify(stored.scenario, null, 2) };
 }
 
+/** Why a stored scenario exists, as its file says (`description`), or nothing. */
+export function scenarioDescription(scenario: object): string {
+  const { description } = scenario as { readonly description?: unknown };
+  return typeof description === 'string' ? description : '';
+}
+
 /** The editor's text as the object the API validates, or why it is not one (the API lists the format's problems). */
 export function parseScenarioText(text: string): { readonly scenario: Readonly<Record<string, unknown>> } | { readonly problem: string } {
   let value: unknown;

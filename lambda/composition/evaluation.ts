@@ -15,7 +15,7 @@ import type { TurnSettings } from '../core/application/turn-settings';
 import type { EvaluationJudge } from '../core/ports/evaluation';
 import { type ComposedFunction, composeFunction } from './compose-function';
 import { composeCustomerMessaging } from './customer-messaging';
-import type { OrchestratorSettings } from './deployment-settings';
+import type { EvaluatorSettings } from './deployment-settings';
 import { agentClients, type AgentEndpointPorts, turnPathDependencies } from './turn-path';
 
 /** The business number evaluation conversations are with: a Meta-shaped id no deployment sends from (nothing is sent). */
@@ -41,8 +41,13 @@ export interface EvaluationPorts extends AgentEndpointPorts {
  * answer from the scenario's recordings, no operator notice, no budget of a customer's — and each
  * scenario played as a customer of the evaluation key space (keys.ts).
  */
-export function composeEvaluation(settings: OrchestratorSettings, ports: EvaluationPorts = {}): RunScenarios {
-  return evaluationRunners(settings, composeFunction('evaluation', settings, ports), ports)(ports.promptDraft);
+export function composeEvaluation(settings: EvaluatorSettings, ports: EvaluationPorts = {}): RunScenarios {
+  return evaluationRunners(settings, composeEvaluationFunction('evaluation', settings, ports), ports)(ports.promptDraft);
+}
+
+/** The function an evaluation runs in: its sessions never project to the CRM, whatever the deployment's `crmSync`. */
+export function composeEvaluationFunction(name: string, settings: EvaluatorSettings, ports: EvaluationPorts): ComposedFunction {
+  return composeFunction(name, { ...settings, crmSyncEnabled: false }, ports);
 }
 
 /**
@@ -50,7 +55,7 @@ export function composeEvaluation(settings: OrchestratorSettings, ports: Evaluat
  * answering as one prompt, which then also never adopts the construct's prompts (the draft run
  * writes no prompt version).
  */
-export function evaluationRunners(settings: OrchestratorSettings, composed: ComposedFunction, ports: EvaluationPorts): (draft?: PromptDraftText) => RunScenarios {
+export function evaluationRunners(settings: EvaluatorSettings, composed: ComposedFunction, ports: EvaluationPorts): (draft?: PromptDraftText) => RunScenarios {
   const { table, clock, ids } = composed;
   const { texts, consentWords } = localePreset(settings.locale);
   const inbound = inboundRepositories(table);
@@ -68,6 +73,8 @@ export function evaluationRunners(settings: OrchestratorSettings, composed: Comp
     turns: new ProcessTurn({
       ...turnPath,
       ...(draft && { resources: withDraftPrompt(turnPath.resources, draft), deployedSystemPrompt: undefined, deployedStagePrompts: undefined }),
+      // A scenario's out-of-portfolio demand is seen in its tool calls, never listed among the customers' demands.
+      demands: { record: async () => true, listRecent: async () => ({ items: [] }) },
       agent: stage.observe(agent),
       whatsapp: stage.sender,
       consent: messaging.consent,

@@ -7,9 +7,8 @@ import { PlayEvaluations } from '../core/application/evaluation/play-evaluations
 import { ScenarioFormatError } from '../core/application/evaluation/scenario-format';
 import { suiteScenarios } from '../core/application/evaluation/scenario-suite';
 import { PipelineTokenBudget } from '../core/application/pipeline-token-budget';
-import { composeFunction } from './compose-function';
-import type { OrchestratorSettings } from './deployment-settings';
-import { type EvaluationPorts, evaluationRunners } from './evaluation';
+import type { EvaluatorSettings } from './deployment-settings';
+import { composeEvaluationFunction, type EvaluationPorts, evaluationRunners } from './evaluation';
 import { agentClients } from './turn-path';
 
 /** Scenarios a prompt plays at a time: a run plays the current version and the draft at once, so twice this many turns run together. */
@@ -24,8 +23,8 @@ export type EvaluatorHandler = (event: EvaluatorEvent) => Promise<SuiteEvaluatio
  * customers of the evaluation key space, erased once played; rubric checks are graded by the
  * agent's own model.
  */
-export function composeEvaluator(settings: OrchestratorSettings, ports: EvaluationPorts = {}): EvaluatorHandler {
-  const composed = composeFunction('evaluator', settings, ports);
+export function composeEvaluator(settings: EvaluatorSettings, ports: EvaluationPorts = {}): EvaluatorHandler {
+  const composed = composeEvaluationFunction('evaluator', settings, ports);
   const { table, clock } = composed;
   const [judgeModel] = singleAgentSettingsOf(settings.agent).flatMap((single) => (single.backend === AGENT_BACKEND_KINDS.bedrock ? [single.modelId] : []));
   const judge = ports.judge ?? (judgeModel === undefined ? undefined : new BedrockEvaluationJudge({ modelId: judgeModel, converse: agentClients(ports).converse }));

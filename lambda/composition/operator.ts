@@ -4,6 +4,7 @@ import {
   adminAudit,
   consentRepository,
   evaluationRuns,
+  pipelineBudget,
   conversationRepositories,
   crmSyncRows,
   customerDataRepository,
@@ -35,6 +36,9 @@ import { evaluationRoutes } from '../operator/evaluation-routes';
 import { PromptDrafts } from '../core/application/evaluation/prompt-drafts';
 import { ScenarioSuite } from '../core/application/evaluation/scenario-suite';
 import type { EvaluationLauncher } from '../core/ports/evaluation';
+import { lambdaEvaluationLauncher } from '../core/adapters/evaluation/lambda-evaluation-launcher';
+import { lambdaInvoke } from '../core/adapters/lambda/lambda-invoke';
+import { credentialProvider } from '../core/adapters/aws/aws-identity';
 import { noteRoutes } from '../operator/note-routes';
 import { traceRoutes } from '../operator/trace-routes';
 import { quickReplyRoutes } from '../operator/quick-reply-routes';
@@ -46,6 +50,8 @@ import { MessageTemplates } from '../core/application/message-templates';
 import { privacyRoutes } from '../operator/privacy-routes';
 import { mediaRoutes } from '../operator/media-routes';
 import { attachmentRoutes } from '../operator/attachment-routes';
+import { conversationScenarioRoutes } from '../operator/conversation-scenario-routes';
+import { ConversationScenarios } from '../core/application/evaluation/conversation-scenario';
 import { OperatorMedia } from '../core/application/operator/operator-media';
 import type { MediaStore } from '../core/ports/media-store';
 import type { ConsoleSite } from '../operator/static-console';
@@ -73,7 +79,7 @@ export interface OperatorPorts extends FunctionPorts, SenderPorts, TurnQueuePort
   /**
    * Where the prompt gate's runs are played instead of the evaluator function (the local runtime's
    * evaluator, in process).
-   * @default - the deployment's evaluator function; without one, runs cannot start
+   * @default - the deployment's evaluator function, invoked asynchronously
    */
   readonly evaluations?: EvaluationLauncher;
 }
@@ -96,7 +102,8 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   const transcriptions = mediaSettings?.transcription && new CustomerTranscriptionJobs(composeTranscriber(ports), (customerId) => audit.pseudonyms.of(customerId));
   const resources = versionedResources(table);
   const suite = new ScenarioSuite({ resources, trail: audit });
-  const drafts = new PromptDrafts({ resources, runs: evaluationRuns(table), suite, launcher: ports.evaluations, trail: audit, clock, ids });
+  const launcher = ports.evaluations ?? lambdaEvaluationLauncher(settings.evaluatorFunctionName, lambdaInvoke({ credentials: credentialProvider(ports.awsCredentials) }));
+  const drafts = new PromptDrafts({ resources, runs: evaluationRuns(table), suite, launcher, trail: audit, clock, ids });
   const deadLetterScreen = new DeadLetterScreen({ redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), config, trail: audit, clock });
   const http = createOperatorHttpHandler({
     signIn,
@@ -123,6 +130,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
           directory,
           auth: operatorAuthRepository(table),
           templates: messageTemplates(table),
+          budget: pipelineBudget(table),
           promptGate: drafts,
           clock,
         }),
@@ -133,7 +141,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
       ...privacyRoutes(new CustomerDataRights({ data: customerDataRepository(table), trail: audit, clock, deadLetters, media: media?.store, transcriptions }), deadLetterScreen),
       ...(media === undefined ? [] : mediaRoutes(new OperatorMedia({ sessions, messages, media: media.store, clock }))),
       ...(media === undefined ? [] : attachmentRoutes(replies, settings.media?.limits ?? { maxBytes: MEDIA_DEFAULTS.maxBytes, allowedMimeTypes: MEDIA_DEFAULTS.allowedMimeTypes })),
-
+      ...conversationScenarioRoutes(new ConversationScenarios({ sessions, messages, trail: audit, locale: settings.locale })),
     ],
     mediaOrigin: media?.origin,
     clock,

@@ -81,6 +81,11 @@ export interface UsageReport {
   readonly metaRatesCheckedOn: string;
   readonly days: readonly DailyAgentUsage[];
   readonly total: AgentUsage;
+  /**
+   * The model tokens of the prompt gate's evaluation runs (the pipeline budget's evaluation line,
+   * docs/EVALUATION.md): a line of its own, in none of the days' replies or tokens above.
+   */
+  readonly evaluation?: { readonly tokens: number; readonly days: readonly { readonly day: UtcDay; readonly tokens: number }[] };
 }
 
 /**

@@ -168,6 +168,8 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
       messageTemplates: [get, query, put, remove],
       // The prompt gate's runs: started (the evaluator function plays them), polled, and read when a draft is published.
       evaluationRun: [get, query, put],
+      // The usage report's evaluation line.
+      pipelineBudget: [batchGet],
       keyLayoutMigration: marker,
     },
     index: ['sessionState', 'crmSyncStatus', 'consentTimeline', 'llmDay', 'feeDay'],
@@ -238,18 +240,25 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
   },
   /**
    * Evaluator: the turn path on the customers of its runs only (their receipts and markers, sessions
-   * and history, consents), the prompts and the suite it reads, the runs it plays, and the pipeline
-   * budget's evaluation line. No customer's conversation, no report, no sign-in.
+   * and history, consents), each erased once its scenario was played, with its sessions' handoff
+   * items; the prompts and the suite it reads (and the construct's prompt it adopts, as the
+   * orchestrator would); the runs it plays; and the pipeline budget's evaluation line. No customer's
+   * conversation, no demand, no CRM row, no sign-in.
    */
   evaluator: {
     table: {
-      'evaluation session': [get, batchGet, query, put, update],
-      'evaluation inbound': [get, batchGet, conditionCheck, put, update, remove],
-      'evaluation customer': [get, batchGet, put],
-      adminResource: [get, query],
-      adminConfig: [get],
-      evaluationRun: [get, update],
-      pipelineBudget: only('pipelineBudget', batchGet, update),
+      'evaluation session': [get, batchGet, query, conditionCheck, put, update, remove],
+      'evaluation inbound': [get, batchGet, query, conditionCheck, put, update, remove],
+      'evaluation customer': [get, batchGet, query, put, remove],
+      // A turn raises the inbox's version or the agent's activity; a handoff writes its report item, which the cleanup deletes.
+      inboxVersion: [update],
+      agentActivity: [update],
+      handoffReport: [update, remove],
+      adminResource: [get, query, put],
+      adminConfig: [get, update],
+      evaluationRun: [get, put],
+      // The evaluation line, whatever the budget; the day's total only to refuse a run once a budget is spent.
+      pipelineBudget: [update, ...only('pipelineBudget', batchGet)],
     },
     index: [],
   },

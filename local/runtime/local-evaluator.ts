@@ -1,5 +1,5 @@
 import { composeEvaluator } from '../../lambda/composition/evaluator';
-import type { OrchestratorSettings } from '../../lambda/composition/deployment-settings';
+import type { EvaluatorSettings } from '../../lambda/composition/deployment-settings';
 import type { EvaluationPorts } from '../../lambda/composition/evaluation';
 import { BedrockEvaluationJudge } from '../../lambda/core/adapters/agent/bedrock-evaluation-judge';
 import { bedrockConverse, type ConverseCall } from '../../lambda/core/adapters/agent/bedrock-converse-agent';
@@ -18,7 +18,7 @@ export const LOCAL_JUDGE_MODEL_ID = 'local.fake-judge';
  * with rubric checks graded by the deterministic fake judge. Runs still playing are awaited before
  * the pipeline stops, so none writes to a table that is gone.
  */
-export async function localEvaluationLauncher(settings: OrchestratorSettings, ports: EvaluationPorts, cleanup: Pick<Cleanup, 'add'>): Promise<EvaluationLauncher> {
+export async function localEvaluationLauncher(settings: EvaluatorSettings, ports: EvaluationPorts, cleanup: Pick<Cleanup, 'add'>): Promise<EvaluationLauncher> {
   const judge = await startLocalJudge(ports.awsCredentials, cleanup);
   const evaluator = composeEvaluator(settings, { ...ports, judge, turnSettings: { promptCacheMs: 0, ...ports.turnSettings } });
   const playing = new Set<Promise<unknown>>();

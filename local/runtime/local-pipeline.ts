@@ -235,7 +235,7 @@ export async function startLocalPipeline(options: LocalPipelineOptions = {}): Pr
     const agentEndpoints = { bedrockEndpoint, lambdaEndpoint, turnSettings: options.turnSettings, knowledgeBaseEndpoint: fakeKnowledgeBase?.endpoint };
     if (plan.operator) {
       const operatorSettings = SETTINGS_READERS.operator(plan.operator);
-      const evaluations = await localEvaluationLauncher(settings, { ...portsOf('orchestrator'), ...agentEndpoints }, cleanup);
+      const evaluations = await localEvaluationLauncher(SETTINGS_READERS.evaluator(plan.evaluator!), { ...portsOf('evaluator'), ...agentEndpoints }, cleanup);
       operator = composeOperator(operatorSettings, { ...portsOf('operator'), console: StaticConsole.loadIfBuilt(BUILT_CONSOLE_DIRECTORY, operatorSettings.locale), evaluations });
     }
     const orchestrator = composeOrchestrator(settings, { ...portsOf('orchestrator'), agent: options.agent, ...agentEndpoints });

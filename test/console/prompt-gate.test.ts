@@ -1,7 +1,7 @@
 // The console's reading of the prompt gate without a browser: which refusal asks for an override,
 // what publishing will meet, a run's scenarios side by side, and a scenario typed as JSON.
 import type { EvaluationRun, PromptDraft } from '../../lib/contract/operator-api';
-import { applicableRun, comparisonRows, gateRefusalOf, isOverrideReason, NEW_SCENARIO, parseScenarioText, passCounts, pendingDraft, problemLines, publishOutlook, scenarioDraftOf } from '../../console/src/prompt-gate';
+import { applicableRun, comparisonRows, gateRefusalOf, isOverrideReason, NEW_SCENARIO, parseScenarioText, passCounts, pendingDraft, problemLines, publishOutlook, scenarioDescription, scenarioDraftOf } from '../../console/src/prompt-gate';
 import { handScenario, takeHandedScenario } from '../../console/src/scenario-handoff';
 
 const run = (extra: Partial<EvaluationRun> = {}): EvaluationRun => ({
@@ -107,6 +107,12 @@ describe('a scenario typed as JSON', () => {
     expect(opened).toEqual({ id: 'greets', expectedVersion: 4, text: '{\n  "formatVersion": 1,\n  "name": "greets"\n}' });
     expect(NEW_SCENARIO.expectedVersion).toBe(0);
     expect(parseScenarioText(NEW_SCENARIO.text)).toEqual({ scenario: { formatVersion: 1, name: '', turns: [{ customer: { text: '' }, expect: {} }] } });
+  });
+
+  it('shows a description only when the file has one as text', () => {
+    expect(scenarioDescription({ description: 'Hands over when asked.' })).toBe('Hands over when asked.');
+    expect(scenarioDescription({ description: 3 })).toBe('');
+    expect(scenarioDescription({})).toBe('');
   });
 
   it("lists a refusal's problems one per line", () => {

@@ -3,7 +3,7 @@ import type { StoredScenario } from '../../../lib/contract/operator-api';
 import { AdminApi } from '../admin-api';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
-import { NEW_SCENARIO, parseScenarioText, problemLines, SCENARIO_FORMAT_DOCS, scenarioDraftOf, type ScenarioDraft } from '../prompt-gate';
+import { NEW_SCENARIO, parseScenarioText, problemLines, SCENARIO_FORMAT_DOCS, scenarioDescription, scenarioDraftOf, type ScenarioDraft } from '../prompt-gate';
 import { takeHandedScenario } from '../scenario-handoff';
 import { describeFailure, FeedbackLine, formatTime, LoadError, Section, useRemote, type Feedback } from './common';
 import { ConfirmDialog } from './confirm-dialog';
@@ -65,7 +65,7 @@ export function ScenariosScreen() {
               {suite.map((stored) => (
                 <tr>
                   <th scope="row">{stored.id}</th>
-                  <td>{typeof stored.scenario.description === 'string' ? stored.scenario.description : ''}</td>
+                  <td>{scenarioDescription(stored.scenario)}</td>
                   <td>{t('scenarios.version', { version: stored.version, at: formatTime(stored.updatedAt, language), author: stored.author })}</td>
                   <td>
                     <span class="version-actions">

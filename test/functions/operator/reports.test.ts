@@ -65,6 +65,8 @@ test("per UTC day and model: the agent's replies and tokens from every write sha
     from: '2026-01-05',
     to: '2026-01-07',
     metaRatesCheckedOn: META_MESSAGE_RATES.checkedOn,
+    // No evaluation ran: its line is there, at zero, every day.
+    evaluation: { tokens: 0, days: ['2026-01-05', '2026-01-06', '2026-01-07'].map((day) => ({ day, tokens: 0 })) },
     days: [
       { day: '2026-01-05', replies: 12, inputTokens: 1200, outputTokens: 120, models: [{ model: 'model-a', replies: 12, inputTokens: 1200, outputTokens: 120 }], metaFees: NO_FEES, aws: awsOf(12, 10_800), complete: true },
       {

@@ -93,6 +93,16 @@ export class DynamoCustomerDataRepository implements CustomerDataRepository {
     if (records.some((record) => record.kind === EntityType.session)) await this.inboxVersion.raise();
   }
 
+  /**
+   * The items of an evaluation's customer (keys.ts `evaluationCustomerId`): only the partitions
+   * named after it, which are all an evaluation writes — it records no demand, no CRM row and no
+   * sign-in, and reads no consent of the seed's layout — so its role needs nothing of anyone else's.
+   */
+  async evaluationCustomerItems(customerId: string): Promise<CustomerRecord[]> {
+    const partitions = [sessionPartition(customerId), inboundPartition(customerId), customerPartition(customerId)];
+    return (await Promise.all(partitions.map((partition) => this.queryAll(partitionQuery(partition))))).flat().map((item) => toRecord(item, false));
+  }
+
   pseudonymSalt(): Promise<string> {
     return secretCreatedOnce(this.kit, privacySaltKey(), EntityType.privacySalt, 'salt');
   }

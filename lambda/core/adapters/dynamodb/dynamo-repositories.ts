@@ -119,6 +119,7 @@ export interface DynamoRepositories {
   readonly customerData: DynamoCustomerDataRepository;
   readonly budgets: DynamoCustomerBudgetRepository;
   readonly pipelineBudget: DynamoPipelineBudgetRepository;
+  readonly evaluationRuns: DynamoEvaluationRunRepository;
   readonly templates: DynamoMessageTemplateRepository;
   readonly notes: DynamoOperatorNoteRepository;
   readonly handoffReport: DynamoHandoffReport;
@@ -141,6 +142,7 @@ export function createDynamoRepositories(options: DynamoRepositoriesOptions): Dy
     customerData: customerDataRepository(table),
     budgets: customerBudgets(table),
     pipelineBudget: pipelineBudget(table),
+    evaluationRuns: evaluationRuns(table),
     templates: messageTemplates(table),
     notes: operatorNotes(table),
     handoffReport: handoffReport(table),

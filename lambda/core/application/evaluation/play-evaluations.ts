@@ -24,8 +24,8 @@ export interface PlayEvaluationsDependencies {
   /** The deployment's suite as stored (scenario-suite.ts). */
   readonly suite: () => Promise<readonly StoredScenario[]>;
   readonly resources: Pick<VersionedResourceRepository, 'getVersion'>;
-  /** The evaluation line of the pipeline's daily budget. */
-  readonly budget: Pick<PipelineBudgetRepository, 'addEvaluationTokens'>;
+  /** The evaluation line of the pipeline's daily budget, which the usage report shows. */
+  readonly budget?: Pick<PipelineBudgetRepository, 'addEvaluationTokens'>;
   /** Whether the pipeline's daily token budget is spent (with `pipelineBudget`); a run then does not start. */
   readonly budgetSpent?: () => Promise<boolean>;
   readonly clock: Clock;
@@ -110,7 +110,7 @@ export class PlayEvaluations {
   }
 
   private async count(usage: TokenUsage): Promise<void> {
-    if (usage.inputTokens + usage.outputTokens > 0) await this.deps.budget.addEvaluationTokens(this.deps.clock.now(), usage);
+    if (usage.inputTokens + usage.outputTokens > 0) await this.deps.budget?.addEvaluationTokens(this.deps.clock.now(), usage);
   }
 }
 

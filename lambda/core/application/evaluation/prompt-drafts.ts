@@ -1,3 +1,4 @@
+import type { PromptDraft } from '../../../../lib/contract/operator-api-evaluation';
 import type { VersionedResource } from '../../domain/admin';
 import type { Operator } from '../../domain/operator';
 import { type EvaluationRun, gateVerdict, PROMPT_DRAFT_RESOURCE_TYPE, runAsSeen } from '../../domain/evaluation/prompt-gate';
@@ -13,22 +14,12 @@ import type { ScenarioSuite } from './scenario-suite';
 /** The runs of a prompt the console lists, and the gate reads. */
 const RECENT_RUNS = 10;
 
-export interface PromptDraft {
-  readonly promptId: string;
-  readonly version: number;
-  readonly content: string;
-  readonly description?: string;
-  readonly author: string;
-  readonly createdAt: string;
-  readonly published: boolean;
-}
-
 export interface PromptDraftsDependencies {
   readonly resources: VersionedResourceRepository;
   readonly runs: EvaluationRunRepository;
   readonly suite: Pick<ScenarioSuite, 'size'>;
-  /** Plays a run elsewhere; without one (a deployment with no evaluator), runs cannot start. */
-  readonly launcher?: EvaluationLauncher;
+  /** Plays a run elsewhere (the evaluator function). */
+  readonly launcher: EvaluationLauncher;
   readonly trail: Pick<OperatorAuditTrail, 'record'>;
   readonly clock: Clock;
   readonly ids: IdGenerator;
@@ -62,8 +53,6 @@ export class PromptDrafts {
 
   /** Stores the run as `running` and has it played elsewhere; the console polls {@link run}. */
   async startEvaluation(admin: Operator, promptId: string, draftVersion: number): Promise<EvaluationRun> {
-    const { launcher } = this.deps;
-    if (launcher === undefined) throw new Error('This deployment has no evaluator function to play evaluation runs');
     await this.requireDraft(promptId, draftVersion);
     if ((await this.deps.suite.size()) === 0) throw new OperatorActionError('no_scenarios', 'The deployment has no scenario to evaluate with: add scenarios to the suite first');
     const now = this.deps.clock.now();
@@ -83,7 +72,13 @@ export class PromptDrafts {
     };
     await this.deps.runs.create(run);
     await this.deps.trail.record({ author: admin.phone, action: 'evaluation.start', resourceType: PROMPT_RESOURCE_TYPE, resourceId: promptId, details: { runId: run.runId, draftVersion, currentVersion: run.currentVersion } });
-    await launcher.launch({ promptId, runId: run.runId });
+    try {
+      await this.deps.launcher.launch({ promptId, runId: run.runId });
+    } catch (error) {
+      // Never left `running` for a run nothing will play.
+      await this.deps.runs.finish({ ...run, status: 'failed', finishedAt: isoMicros(this.deps.clock.now()), error: `the run could not start: ${(error as Error).message}` });
+      throw error;
+    }
     return run;
   }
 

@@ -1,4 +1,3 @@
-import type { PromptDrafts } from '../evaluation/prompt-drafts';
 import type { OperationalConfig, VersionedResource } from '../../domain/admin';
 import { META_RATES_CONFIG_KEY, metaRateTableFrom, type MetaRateTable } from '../../../../lib/contract/meta-message-rates';
 import { MODEL_PRICES_CONFIG_KEY, modelPricesFrom, type ModelPrices } from '../../../../lib/contract/model-prices';
@@ -23,6 +22,7 @@ import {
   type OperationalConfigRepository,
   type OperatorAuthRepository,
   type PageRequest,
+  type PipelineBudgetRepository,
   type UsageReadBound,
   type VersionedResourceRepository,
 } from '../../ports/repositories';
@@ -62,8 +62,10 @@ export interface AdminConsoleDependencies {
   readonly auth: Pick<OperatorAuthRepository, 'revokeAll'>;
   /** Where a notice template setting is checked: it must name a stored, approved template. */
   readonly templates: Pick<MessageTemplateRepository, 'get'>;
+  /** The pipeline budget's evaluation line, which the usage report shows beside the agent's replies. */
+  readonly budget: Pick<PipelineBudgetRepository, 'evaluationTokensOfDays'>;
   /** With a scenario suite, a direct edit skips the gate (prompt-drafts.ts) only with a reason. */
-  readonly promptGate?: Pick<PromptDrafts, 'requireReasonToSkipGate'>;
+  readonly promptGate?: { requireReasonToSkipGate(overrideReason: string | undefined): Promise<void> };
   readonly clock: Clock;
 }
 
@@ -202,7 +204,9 @@ export class AdminConsole {
   async usageReport(period: { readonly from?: string; readonly to?: string }): Promise<UsageReport> {
     const days = reportDays(period, this.deps.clock.now());
     const rates = await metaRatesInForce(this.deps.config);
-    return usageReportOf(await this.deps.messages.agentUsageByDay(days, USAGE_REPORT_BOUND, rates), rates.checkedOn);
+    const [usage, evaluationTokens] = await Promise.all([this.deps.messages.agentUsageByDay(days, USAGE_REPORT_BOUND, rates), this.deps.budget.evaluationTokensOfDays(days)]);
+    const evaluation = { tokens: evaluationTokens.reduce((sum, tokens) => sum + tokens, 0), days: days.map((day, index) => ({ day, tokens: evaluationTokens[index] })) };
+    return { ...usageReportOf(usage, rates.checkedOn), evaluation };
   }
 
   /** Per UTC day from `from` to `to` (the usage report's period): the handoffs, their claims and the medians of the customer's wait. */

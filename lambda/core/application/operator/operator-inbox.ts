@@ -1,3 +1,4 @@
+import { isEvaluationCustomer } from '../../domain/evaluation/prompt-gate';
 import { type InboxVersion, seenMarkOf } from '../../domain/inbox-summary';
 import type { MetaRateTable } from '../../../../lib/contract/meta-message-rates';
 import type { ModelPrices } from '../../../../lib/contract/model-prices';
@@ -40,8 +41,10 @@ export class OperatorInbox {
     const assignedTo = filter.mine || !everything ? operator.phone : undefined;
     // One index page: a row is what the session item says (inbox-summary.ts), no history read per row.
     const sessions = await this.deps.sessions.listByState(state, page, { assignedTo, search: filter.search });
-    const names = await this.operatorNames(sessions.items.flatMap((session) => (session.assignedTo === undefined ? [] : [session.assignedTo])));
-    return { items: sessions.items.map((session) => summaryOf(session, operator, names)), cursor: sessions.cursor };
+    // A scenario being played lives for seconds and is erased after; people never see it.
+    const served = sessions.items.filter((session) => !isEvaluationCustomer(session.customerId));
+    const names = await this.operatorNames(served.flatMap((session) => (session.assignedTo === undefined ? [] : [session.assignedTo])));
+    return { items: served.map((session) => summaryOf(session, operator, names)), cursor: sessions.cursor };
   }
 
   /**

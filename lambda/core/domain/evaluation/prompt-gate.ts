@@ -3,6 +3,11 @@
  * draft is played against the deployment's scenario suite beside the prompt's current version, and
  * a draft that fails a scenario the current version passes is published only with a reason.
  */
+import type { EvaluationRun, ScenarioOutcome } from '../../../../lib/contract/operator-api-evaluation';
+import { EVALUATION_CUSTOMER_PREFIX } from '../../../../lib/contract/table';
+
+/** Whether a customer is one an evaluation run plays, which people never serve. */
+export const isEvaluationCustomer = (customerId: string): boolean => customerId.startsWith(EVALUATION_CUSTOMER_PREFIX);
 
 /** Resource types of the admin resources the gate keeps (versioned, as prompts are). */
 export const SCENARIO_RESOURCE_TYPE = 'evaluation_scenario';
@@ -17,35 +22,8 @@ export const MAX_PROBLEMS_KEPT = 20;
 /** A run not finished this long after it started never will (the evaluator's timeout, and its wait in Lambda's queue). */
 export const EVALUATION_RUN_DEADLINE_MS = 60 * 60 * 1000;
 
-export type EvaluationStatus = 'running' | 'done' | 'failed';
-
-export interface ScenarioOutcome {
-  readonly passed: boolean;
-  readonly problems: readonly string[];
-}
-
-export interface ScenarioComparison {
-  readonly name: string;
-  readonly current?: ScenarioOutcome;
-  readonly draft?: ScenarioOutcome;
-}
-
-export interface EvaluationRun {
-  readonly runId: string;
-  readonly promptId: string;
-  readonly draftVersion: number;
-  /** The prompt's version when the run started; 0 before its first version. */
-  readonly currentVersion: number;
-  readonly status: EvaluationStatus;
-  readonly startedBy: string;
-  readonly startedAt: string;
-  readonly finishedAt?: string;
-  readonly error?: string;
-  readonly scenarios: readonly ScenarioComparison[];
-  readonly regressions: readonly string[];
-  readonly usage: { readonly inputTokens: number; readonly outputTokens: number };
-  readonly costUsd?: number;
-}
+/** A run and its parts are what the operator API answers (lib/contract/operator-api-evaluation.ts). */
+export type { EvaluationRun, EvaluationStatus, ScenarioComparison, ScenarioOutcome } from '../../../../lib/contract/operator-api-evaluation';
 
 /** One prompt's results on the suite, by scenario name. */
 export type SuiteOutcomes = ReadonlyMap<string, ScenarioOutcome>;

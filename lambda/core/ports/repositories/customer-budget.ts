@@ -32,6 +32,8 @@ export interface PipelineBudgetRepository {
   addTokens(customerId: string, at: Date, usage: TokenUsage): Promise<void>;
   /** Adds an evaluation run's tokens to the day of `at`, on the evaluation line. */
   addEvaluationTokens(at: Date, usage: TokenUsage): Promise<void>;
+  /** The evaluation line of each UTC day (`YYYY-MM-DD`), 0 for a day without one. */
+  evaluationTokensOfDays(days: readonly string[]): Promise<number[]>;
   /** The day's tokens over every shard and the evaluation line (one batched read, not strongly consistent). */
   tokensOfDay(at: Date): Promise<number>;
 }
