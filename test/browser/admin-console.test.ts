@@ -98,7 +98,7 @@ describe('an admin tuning the agent', () => {
   });
 
   it('edits it, compares the versions and sees the change as a diff', async () => {
-    await publishPrompt(page, 'system', 'Você é o assistente da Clínica Boreal.\nSeja breve.', { draft: 2, version: 2 });
+    await publishPrompt(page, 'system', 'Você é o assistente da Clínica Boreal.\nSeja breve.', { draft: 3, version: 2 });
     await page.getByText('Versão atual: 2').waitFor();
     expect(await agentAnswerTo('Tudo bem?')).toMatch(/^\[Você é o assistente da Clínica Boreal\.\]/);
 
@@ -127,13 +127,13 @@ describe('an admin tuning the agent', () => {
     // A draft written on version 2, published only after someone restored version 1 as version 3.
     await other.getByRole('textbox', { name: 'Conteúdo do prompt system' }).fill('Uma edição feita sobre a versão 2.');
     await other.getByRole('button', { name: 'Salvar rascunho' }).click();
-    await other.getByRole('status').filter({ hasText: 'Rascunho 3 salvo' }).waitFor();
+    await other.getByRole('status').filter({ hasText: 'Rascunho 5 salvo' }).waitFor();
 
     await page.getByRole('button', { name: 'Restaurar a versão 1' }).click();
     await page.getByRole('status').filter({ hasText: 'Versão 1 restaurada como versão 3.' }).waitFor();
     expect(await agentAnswerTo('E agora?')).toMatch(/^\[Você é a assistente da Clínica Aurora\.\]/);
 
-    await other.getByRole('button', { name: 'Publicar o rascunho 3' }).click();
+    await other.getByRole('button', { name: 'Publicar o rascunho 5' }).click();
     const alert = other.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toBe(
@@ -237,8 +237,8 @@ describe('an admin tuning the agent', () => {
     await table.waitFor();
     const text = await table.textContent();
     // Actions in words, headers in the console's language, times local and to the minute.
-    for (const action of ['Salvou um prompt', 'Voltou um prompt a uma versão anterior', 'Mudou uma configuração']) expect(text).toContain(action);
-    expect(text).not.toMatch(/prompt\.update|config\.update|\d{2}:\d{2}:\d{2}\.\d+/);
+    for (const action of ['Salvou um rascunho de prompt', 'Publicou um rascunho de prompt', 'Voltou um prompt a uma versão anterior', 'Mudou uma configuração']) expect(text).toContain(action);
+    expect(text).not.toMatch(/prompt\.(draft|publish)|config\.update|\d{2}:\d{2}:\d{2}\.\d+/);
     expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Quando', 'Quem', 'O que', 'Sobre', 'Detalhes']);
     expect(await table.getByRole('row').nth(1).getByRole('cell').first().textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/);
     await screenshot(page, 'audit-desktop');

@@ -100,6 +100,7 @@ describe('a draft of the prompt', () => {
     await page.getByRole('status').filter({ hasText: 'Rascunho 1 salvo' }).waitFor();
     // The draft beside what answers customers now, as a diff: the handoff sentence is what it removes.
     const diff = page.getByRole('region', { name: 'Rascunho 1 em relação ao prompt em vigor (sem versão ainda)' });
+    await diff.waitFor();
     expect((await diff.locator('.diff-removed').allTextContents()).join('')).toContain('Hand the conversation to a human');
     await page.getByText(/^Este rascunho ainda não rodou os cenários contra a versão atual/).waitFor();
 
@@ -141,7 +142,7 @@ describe('a draft of the prompt', () => {
     await page.getByText('Versão atual: 1').waitFor();
     expect(await repositories.resources.getCurrent('prompt', 'system')).toMatchObject({ version: 1, content: WITHOUT_HANDOFF });
 
-    const published = (await repositories.audit.listRecent({ limit: 20 })).items.filter((event) => event.action === 'prompt.published');
+    const published = (await repositories.audit.listRecent({ limit: 20 })).items.filter((event) => event.action === 'prompt.publish');
     expect(published).toHaveLength(1);
     expect(JSON.stringify(published[0].details)).toContain(reason);
     expect(JSON.stringify(published[0].details)).toContain('asks-for-a-person');
@@ -154,18 +155,19 @@ describe('a draft of the prompt', () => {
     await openAdminScreen(page, 'Prompts');
     await page.getByRole('textbox', { name: 'Conteúdo do prompt system' }).fill(DEFAULT_SYSTEM_PROMPT);
     await page.getByRole('button', { name: 'Salvar rascunho' }).click();
-    await page.getByRole('status').filter({ hasText: 'Rascunho 2 salvo' }).waitFor();
+    // Publishing kept draft 1 as history under the draft's next version: this save is the one after it.
+    await page.getByRole('status').filter({ hasText: 'Rascunho 3 salvo' }).waitFor();
     await page.getByRole('button', { name: 'Rodar os cenários' }).click();
     await page.locator('.evaluation-progress').filter({ hasText: 'Rodada terminada: o rascunho passou em 1 de 1, a versão atual em 0 de 1; regressões: 0.' }).waitFor({ timeout: RUN_WAIT_MS });
     await page.getByText('A última rodada não achou regressões: pode publicar.').waitFor();
     // Both runs are listed, the newest first.
-    expect(await page.locator('.evaluation-runs li').allTextContents()).toEqual([expect.stringContaining('rascunho 2 contra Versão 1 · terminada'), expect.stringContaining('rascunho 1 contra Prompt da implantação · terminada')]);
+    expect(await page.locator('.evaluation-runs li').allTextContents()).toEqual([expect.stringContaining('rascunho 3 contra Versão 1 · terminada'), expect.stringContaining('rascunho 1 contra Prompt da implantação · terminada')]);
 
-    await page.getByRole('button', { name: 'Publicar o rascunho 2' }).click();
-    await page.getByRole('status').filter({ hasText: 'Rascunho 2 publicado como versão 2.' }).waitFor();
+    await page.getByRole('button', { name: 'Publicar o rascunho 3' }).click();
+    await page.getByRole('status').filter({ hasText: 'Rascunho 3 publicado como versão 2.' }).waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect(await repositories.resources.getCurrent('prompt', 'system')).toMatchObject({ version: 2, content: DEFAULT_SYSTEM_PROMPT });
-    const published = (await repositories.audit.listRecent({ limit: 20 })).items.filter((event) => event.action === 'prompt.published');
+    const published = (await repositories.audit.listRecent({ limit: 20 })).items.filter((event) => event.action === 'prompt.publish');
     expect(published).toHaveLength(2);
   });
 });

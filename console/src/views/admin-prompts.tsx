@@ -85,6 +85,10 @@ function PromptEditor({ admin, id }: { readonly admin: AdminApi; readonly id: st
   const currentVersion = current?.version ?? 0;
   const run = draft === undefined ? undefined : applicableRun(runs, draft.version, currentVersion);
 
+  const published = async (version: PromptVersion) => {
+    setFeedback({ kind: 'ok', text: t('publish.done', { draft: draft?.version ?? '', version: version.version }) });
+    await reload();
+  };
   const rollback = async (target: number) => {
     try {
       const restored = await admin.rollbackPrompt(id, target);
@@ -99,7 +103,7 @@ function PromptEditor({ admin, id }: { readonly admin: AdminApi; readonly id: st
     <div class="prompt-editor">
       {current === undefined ? <p>{t(start === undefined ? 'prompts.noVersionStage' : 'prompts.noVersion')}</p> : <p>{t('prompts.currentVersion', { version: current.version })}</p>}
       <DraftEditor admin={admin} id={id} current={current} draft={draft} draftVersion={draftVersion} start={start} onSaved={reload} />
-      {draft !== undefined && <DraftPublisher admin={admin} id={id} draft={draft} currentVersion={currentVersion} outlook={publishOutlook(suiteSize, run)} run={run} onPublished={reload} />}
+      {draft !== undefined && <DraftPublisher admin={admin} id={id} draft={draft} currentVersion={currentVersion} outlook={publishOutlook(suiteSize, run)} run={run} onPublished={published} />}
       <PromptEvaluations admin={admin} id={id} draft={draft} suiteSize={suiteSize} runs={runs} onChanged={reload} />
       <FeedbackLine feedback={feedback} />
       <PromptHistory versions={versions} current={current} start={start} onRollback={rollback} />

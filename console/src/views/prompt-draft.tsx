@@ -84,7 +84,8 @@ export interface DraftPublisherProps {
   readonly outlook: PublishOutlook;
   /** The run the gate reads, when there is one. */
   readonly run: EvaluationRun | undefined;
-  readonly onPublished: () => Promise<void>;
+  /** Says so where it outlives this control: a published draft has nothing left to publish. */
+  readonly onPublished: (published: PromptVersion) => Promise<void>;
 }
 
 /**
@@ -104,8 +105,8 @@ export function DraftPublisher({ admin, id, draft, currentVersion, outlook, run,
       const published = await admin.publishDraft(id, { draftVersion: draft.version, expectedVersion: currentVersion, ...(overrideReason === undefined ? {} : { overrideReason }) });
       setRefusal(undefined);
       setReason('');
-      setFeedback({ kind: 'ok', text: t('publish.done', { draft: draft.version, version: published.version }) });
-      await onPublished();
+      setFeedback(undefined);
+      await onPublished(published);
     } catch (error) {
       const gate = error instanceof ApiError ? gateRefusalOf(error.status, error.code) : undefined;
       if (gate !== undefined && overrideReason === undefined) {
