@@ -3,7 +3,8 @@
 // asks for a person, drafts a prompt without the handoff sentence, runs the suite, sees the scenario
 // pass on the current version and fail on the draft, is refused publishing, publishes with a written
 // reason the audit keeps; a draft that passes publishes without one. The scenarios screen refuses a
-// scenario off the format with the server's problems, and stores nothing.
+// scenario off the format with the server's problems, and stores nothing; a conversation turns into
+// a scenario the admin completes and saves.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -14,7 +15,7 @@ import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { accessibilityViolations } from '../support/accessibility';
 import { ConsoleBrowser, openAdminScreen, screenshot, signInFromWhatsApp, unnamedControls } from '../support/console-browser';
 import { tableRepositories } from '../support/dynamo-table';
-import { newOperatorPhone } from '../support/ids';
+import { newCustomer, newOperatorPhone } from '../support/ids';
 import { startOperatorPipeline } from '../support/pipeline';
 
 jest.setTimeout(120_000);
@@ -169,5 +170,34 @@ describe('a draft of the prompt', () => {
     expect(await repositories.resources.getCurrent('prompt', 'system')).toMatchObject({ version: 2, content: DEFAULT_SYSTEM_PROMPT });
     const published = (await repositories.audit.listRecent({ limit: 20 })).items.filter((event) => event.action === 'prompt.publish');
     expect(published).toHaveLength(2);
+  });
+});
+
+describe('a conversation', () => {
+  it("turns into a scenario the admin completes and saves: the customer's turns, without their name or number", async () => {
+    const customer = newCustomer();
+    await pipeline.sendCustomerMessage(customer, `Oi, sou a Joana Prado, meu número é ${customer}`, { profileName: 'Joana Prado' });
+    await pipeline.waitForIdle();
+    await pipeline.sendCustomerMessage(customer, 'Prefiro falar com uma pessoa, por favor.', { profileName: 'Joana Prado' });
+    await pipeline.waitForIdle();
+    await page.evaluate(`location.hash = '#/conversations/${customer}'`);
+    await page.getByRole('button', { name: 'Transformar em cenário' }).click();
+
+    const editor = page.getByRole('form', { name: 'Novo cenário' });
+    const json = editor.getByRole('textbox', { name: 'Cenário (JSON)' });
+    await json.waitFor();
+    expect(page.url()).toMatch(/#\/admin\/scenarios$/);
+    const id = await editor.getByRole('textbox', { name: 'Id do cenário na suíte' }).inputValue();
+    const drafted = JSON.parse(await json.inputValue()) as { turns: { customer: { text?: string }; expect?: object }[] };
+    expect(drafted.turns.map((turn) => turn.customer.text)).toEqual([expect.stringMatching(/^Oi, sou a \[name\], meu número é \[phone\]$/), 'Prefiro falar com uma pessoa, por favor.']);
+    expect(await json.inputValue()).not.toMatch(new RegExp(`Joana|Prado|${customer}`));
+
+    // The admin writes what the second turn must do, and saves it to the suite.
+    drafted.turns[1].expect = { toolsCalled: [{ name: 'request_human_handoff' }], handoff: true };
+    await json.fill(JSON.stringify(drafted, null, 2));
+    await editor.getByRole('button', { name: 'Salvar cenário' }).click();
+    await page.getByRole('status').filter({ hasText: `Cenário ${id} salvo (versão 1).` }).waitFor();
+    expect((await storedSuite()).map((scenario) => scenario.id)).toContain(id);
+    expect((await repositories.audit.listRecent({ limit: 20 })).items.filter((event) => event.action === 'conversation.scenario')).toHaveLength(1);
   });
 });
