@@ -66,7 +66,7 @@ describe('the scenario suite', () => {
     await json.fill(JSON.stringify({ formatVersion: 2, name: 'greets', turns: [{ customer: { text: 'Oi' }, expect: { reply: { startsWith: 'Olá' } } }] }));
     await editor.getByRole('button', { name: 'Salvar cenário' }).click();
     const refusal = editor.getByRole('alert').filter({ hasText: 'O cenário foi recusado; nada foi salvo.' });
-    await refusal.waitFor();
+    await refusal.getByRole('listitem').filter({ hasText: 'startsWith' }).waitFor();
     const problems = await refusal.getByRole('listitem').allTextContents();
     // One line per problem: the format's version and the unknown field, both named.
     expect(problems.length).toBeGreaterThanOrEqual(2);

@@ -123,6 +123,8 @@ function ScenarioEditor({ admin, draft, onSaved, onCancel }: ScenarioEditorProps
   const save = async (event: Event) => {
     event.preventDefault();
     setFeedback(undefined);
+    // A refusal shown is of the text as it was: it goes until this one is answered.
+    setProblems([]);
     const parsed = parseScenarioText(text);
     if ('problem' in parsed) {
       setProblems([t('scenarios.notJson', { reason: parsed.problem })]);
