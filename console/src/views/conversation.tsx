@@ -158,8 +158,8 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
             {actionButton('takeOver', true)}
             {actionButton('release')}
             {actionButton('close')}
-            {session.role === 'admin' && <ScenarioFromConversation customerId={customerId} />}
           </div>
+          {session.role === 'admin' && <ScenarioFromConversation customerId={customerId} />}
           <ConversationNotes customerId={customerId} inputRef={noteBox} />
           <Profile conversation={conversation} />
           <ConversationCost messages={messages} />

@@ -25,11 +25,11 @@ export function ScenarioFromConversation({ customerId }: { readonly customerId: 
     }
   };
   return (
-    <>
+    <div class="to-scenario">
       <button type="button" disabled={busy} onClick={draft}>
         {t('conversation.toScenario')}
       </button>
       <FeedbackLine feedback={feedback} />
-    </>
+    </div>
   );
 }
