@@ -35,6 +35,7 @@ const PACKS_OF_RULE = {
   CloudWatchAlarmAction: ['hipaa', 'nist4', 'nist5'],
   SQSRedrivePolicy: ['serverless'],
   LambdaEventSourceMappingDestination: ['serverless'],
+  LambdaAsyncFailureDestination: ['serverless'],
   EventBusDLQ: ['serverless'],
   APIGWExecutionLoggingEnabled: ['hipaa', 'nist4', 'nist5', 'pci'],
   APIGWAccessLogging: ['serverless'],

@@ -5,6 +5,7 @@ import type { Construct } from 'constructs';
 import type { AgentBackend } from '../agent-backend';
 import { EVALUATOR_DEFAULTS, type FunctionSettings } from '../contract';
 import type { PipelineFunctionFactory } from './function-factory';
+import { acceptFinding } from './accepted-findings';
 import { EVALUATION_START_ACTIONS } from './permissions';
 import type { PipelineSettings } from './pipeline-settings';
 
@@ -41,6 +42,11 @@ export function buildEvaluator({ scope, settings, functions, agentBackend, told,
     settings: told,
   });
   evaluatorFunction.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.seconds(EVALUATOR_DEFAULTS.maxEventAgeSeconds) });
+  acceptFinding(
+    evaluatorFunction.node.findChild('EventInvokeConfig'),
+    'LambdaAsyncFailureDestination',
+    'A run that failed is recorded as failed in its own item, and one Lambda dropped is reported as not finished; the admin sees either in the console and starts another, so a destination would hold nothing to act on.',
+  );
   // Unqualified invocation by name needs the function ARN only, not the `:*` versions/aliases.
   iam.Grant.addToPrincipal({ grantee: invokedBy, actions: [...EVALUATION_START_ACTIONS], resourceArns: [evaluatorFunction.functionArn] });
   return evaluatorFunction;

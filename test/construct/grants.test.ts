@@ -189,7 +189,11 @@ describe.each(variants)('the roles of a pipeline with everything on (%s)', (_nam
     expect(written('redrive')).toEqual(table('redrive'));
     expect(written('privacy')).toEqual(table('customerData'));
     const { prefixes } = TABLE_PARTITIONS;
-    expect(written('evaluator')).toEqual(new Set([`${prefixes.session}eval-*`, `${prefixes.inbound}eval-*`, `${prefixes.customer}eval-*`, `${prefixes.evaluationRun}*`, `${prefixes.pipelineBudget}*`]));
+    // Its runs' customers, its runs and the budget's line; what the turn path records as it plays (the report items it deletes after), and the construct's prompt it adopts.
+    const evaluation = [prefixes.session, prefixes.inbound, prefixes.customer].map((prefix) => `${prefix}eval-*`);
+    const { inboxVersion, adminConfig } = TABLE_PARTITIONS.constants;
+    const played = [`${prefixes.evaluationRun}*`, `${prefixes.pipelineBudget}*`, `${prefixes.agentActivity}*`, inboxVersion, `${prefixes.handoffReport}*`, `${prefixes.adminResource}*`, adminConfig];
+    expect(written('evaluator')).toEqual(new Set([...evaluation, ...played]));
   });
 
   test("the evaluator writes its runs' customers, never a customer's conversation, receipts or consents", () => {

@@ -17,8 +17,8 @@ describe('keyLayout', () => {
     for (const layout of [KeyLayout.MIGRATING, KeyLayout.SHARDED]) {
       const synth = synthPipeline({ keyLayout: layout, channel, adminPhoneNumbers: [ADMIN] }, (stack) => ({ crmSync: CrmTarget.fromFunction(consumerCrmFunction(stack)) }));
       const layouts = keyLayoutByFunction(synth);
-      // Inbound (webhook or End User Messaging), orchestrator, operator, handoff sweeper, idle sweeper, CRM worker.
-      expect(Object.keys(layouts)).toHaveLength(6);
+      // Inbound (webhook or End User Messaging), orchestrator, operator, handoff sweeper, evaluator, idle sweeper, CRM worker.
+      expect(Object.keys(layouts)).toHaveLength(7);
       expect(new Set(Object.values(layouts))).toEqual(new Set([layout]));
     }
   });

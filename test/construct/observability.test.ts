@@ -137,17 +137,17 @@ describe('thresholds, dashboard and log level are props', () => {
 
     test('by default every function is traced actively and may write to X-Ray', () => {
       const { functions, xrayStatements } = pipelineFunctions();
-      expect(functions).toHaveLength(6);
+      expect(functions).toHaveLength(7);
       for (const fn of functions) {
         expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
         expect(fn.Properties.Environment.Variables.POWERTOOLS_TRACE_ENABLED).toBeUndefined();
       }
-      expect(xrayStatements).toHaveLength(6);
+      expect(xrayStatements).toHaveLength(7);
     });
 
     test('tracing: false turns it off on every function: no tracing config, Powertools told, no X-Ray permission', () => {
       const { functions, xrayStatements } = pipelineFunctions(false);
-      expect(functions).toHaveLength(6);
+      expect(functions).toHaveLength(7);
       for (const fn of functions) {
         expect(fn.Properties.TracingConfig).toBeUndefined();
         expect(fn.Properties.Environment.Variables.POWERTOOLS_TRACE_ENABLED).toBe('false');

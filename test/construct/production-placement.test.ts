@@ -93,7 +93,8 @@ describe('VPC placement', () => {
     const { stack, vpc } = vpcApp((_stack, vpc) => ({ vpc }));
     const template = Template.fromStack(stack);
     const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-    expect(functions).toHaveLength(5);
+    // Webhook, orchestrator, operator function, handoff sweeper, evaluator and idle sweeper.
+    expect(functions).toHaveLength(6);
     const privateSubnets = stack.resolve(vpc.privateSubnets.map((subnet) => subnet.subnetId));
     for (const fn of functions) {
       expect(fn.Properties.VpcConfig.SubnetIds).toEqual(privateSubnets);

@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { DEFAULT_SYSTEM_PROMPT } from '../../lib/contract';
+import { openSession, SessionState } from '../../lambda/core/domain/session';
 import { FakeConverseModel } from '../../local/fake-bedrock/fake-converse-model';
 import { instructedToolCall } from '../../local/fake-bedrock/instructed-tool-calls';
 import type { LocalPipeline } from '../../local/runtime/local-pipeline';
 import { newOperatorPhone } from '../support/ids';
 import { type ConsoleClient, startStaffedPipeline } from '../support/operator-console-client';
-import type { tableRepositories } from '../support/dynamo-table';
+import { tableRepositories } from '../support/dynamo-table';
 import { waitUntil } from '../support/waiting';
 
 const ASKS_FOR_A_PERSON = JSON.parse(readFileSync(join(__dirname, '..', '..', 'evaluation', 'scenarios', 'asks-for-a-person.json'), 'utf8')) as Record<string, unknown>;
@@ -147,4 +148,15 @@ it('leaves nothing of its runs in the inbox, the reports or WhatsApp, and counts
   const { Items = [] } = await new DynamoDBClient({}).send(new ScanCommand({ TableName: pipeline.tableName }));
   const evaluationItems = Items.map((item) => unmarshall(item)).filter((item) => JSON.stringify([item.PK, item.SK, item.GSI1PK]).includes('eval-'));
   expect(evaluationItems).toEqual([]);
+});
+
+it('while a scenario plays, its handoff is in no inbox and the sweeper neither notifies operators of it nor reminds its customer', async () => {
+  const at = new Date(Date.now() - 10 * 60_000).toISOString();
+  const playing = { ...openSession({ customerId: 'eval-playing-0', customerIdKind: 'phone', businessPhoneNumberId: '100000000000000' }, 'session-playing', at, { state: SessionState.AWAITING_HUMAN }), handoffRequestedAt: at };
+  await tableRepositories(pipeline.tableName, pipeline.keyLayout).sessions.put(playing);
+  const sentBefore = pipeline.fakeWhatsApp.sent().length;
+  const report = await pipeline.sweepHandoffs();
+  expect(report).toMatchObject({ waiting: 0, notified: 0, customersReminded: 0 });
+  expect(pipeline.fakeWhatsApp.sent().slice(sentBefore)).toEqual([]);
+  expect((await admin.call('GET', '/api/conversations?state=AWAITING_HUMAN')).body.items).toEqual([]);
 });

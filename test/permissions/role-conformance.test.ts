@@ -5,13 +5,15 @@ import { LOCAL_KNOWLEDGE_BASE_ID } from '../../local/fake-bedrock/fake-knowledge
 import { LOCAL_LINKED_BUSINESS_ACCOUNT_ID } from '../../local/fake-whatsapp/fake-end-user-messaging';
 import { LOCAL_ORIGINATION_PHONE_NUMBER_ID } from '../../local/runtime/end-user-messaging-event';
 import type { PipelinePrincipal, PrincipalIdentity } from '../../local/runtime/function-principals';
-import { type DeploymentPermissions, deploymentPermissions } from '../support/permissions/deployment-permissions';
+import { RUNTIME_ENV } from '../../lib/contract';
+import { CONFORMANCE_PLACE, type DeploymentPermissions, deploymentPermissions } from '../support/permissions/deployment-permissions';
 import { LOCAL_BEDROCK_MODEL_ID, localToolFunctionName } from '../../local/runtime/local-plan';
 import { agentServiceCall } from '../support/permissions/agent-iam-requests';
 import { endUserMessagingCall, type EvaluatedService, s3Call, s3IamRequests } from '../support/permissions/iam-requests';
 import { knowledgeBaseCall } from '../support/permissions/knowledge-base-requests';
 import { evaluate, PermissionEvaluator } from '../support/permissions/permission-evaluator';
 import { synthesizeDeployment } from '../support/permissions/synthesize-deployment';
+import { TemplateIntrinsics } from '../support/permissions/template-intrinsics';
 
 const variant = { channel: 'cloud-api', operatorPlane: true, crmSync: 'webhook' } as const;
 /** The template reads on the linked account exist only on this channel. */
@@ -19,8 +21,13 @@ const endUserMessagingVariant = { channel: 'end-user-messaging', operatorPlane: 
 let deployment: DeploymentPermissions;
 let endUserMessagingDeployment: DeploymentPermissions;
 
+/** The evaluator function's name as CloudFormation resolves the operator function's variable. */
+let evaluatorName: string;
+
 beforeAll(() => {
-  deployment = deploymentPermissions(synthesizeDeployment(variant));
+  const synthesized = synthesizeDeployment(variant);
+  deployment = deploymentPermissions(synthesized);
+  evaluatorName = new TemplateIntrinsics(synthesized.template, { ...CONFORMANCE_PLACE, stackName: synthesized.stackName }).resolve(synthesized.told.operator.environment[RUNTIME_ENV.evaluatorFunctionName]) as string;
   endUserMessagingDeployment = deploymentPermissions(synthesizeDeployment(endUserMessagingVariant));
 }, 120_000);
 
@@ -203,4 +210,29 @@ test("the orchestrator invokes exactly its tools' functions and its model throug
   expect(await converse('orchestrator', 'us.anthropic.claude-3-5-haiku-20241022-v1:0')).toMatch(/bedrock:InvokeModel on resource: arn:aws:bedrock:us-east-1:123456789012:inference-profile\/us.anthropic.claude-3-5-haiku/);
   expect(await converse('orchestrator', LOCAL_BEDROCK_MODEL_ID.replace(/^us\./, ''))).toMatch(/bedrock:InvokeModel on resource: arn:aws:bedrock:us-east-1::foundation-model\/anthropic.claude-sonnet-4/);
   expect(await converse('webhook', LOCAL_BEDROCK_MODEL_ID)).toMatch(/bedrock:InvokeModel/);
+});
+
+test("the evaluator plays its runs' customers only, with the agent's model; a customer's items, the tools' functions, the queue and WhatsApp's secret are refused to it", async () => {
+  const evaluator = new PermissionEvaluator(async () => deployment);
+  const call = (service: EvaluatedService, operation: string, body: Record<string, unknown>) => evaluator.check({ identity: identity('evaluator'), service, operation, body });
+  for (const partition of ['SESSION#', 'DEBOUNCE#', 'CUSTOMER#']) {
+    expect(await call('dynamodb', 'PutItem', { Item: S_KEY(`${partition}eval-run1-0`) })).toBeUndefined();
+    expect(await call('dynamodb', 'PutItem', { Item: S_KEY(`${partition}5511912345678`) })).toMatch(/not authorized to perform: dynamodb:PutItem/);
+    expect(await call('dynamodb', 'GetItem', { Key: S_KEY(`${partition}5511912345678`) })).toMatch(/not authorized to perform: dynamodb:GetItem/);
+  }
+  expect(await evaluator.check({ identity: identity('evaluator'), service: 'bedrock', ...agentServiceCall('bedrock', `/model/${encodeURIComponent(LOCAL_BEDROCK_MODEL_ID)}/converse`, {}) })).toBeUndefined();
+  expect(await evaluator.check({ identity: identity('evaluator'), service: 'lambda', ...agentServiceCall('lambda', `/2015-03-31/functions/${localToolFunctionName('create_order')}/invocations`, {}) })).toMatch(
+    /not authorized to perform: lambda:InvokeFunction/,
+  );
+  expect(await call('sqs', 'ReceiveMessage', { QueueUrl: 'http://127.0.0.1/000000000000/gogenetic-agent-debounce-e2e1.fifo' })).toMatch(/not authorized to perform: sqs:ReceiveMessage/);
+  expect(await call('secretsmanager', 'GetSecretValue', { SecretId: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:local-whatsapp' })).toMatch(/not authorized to perform: secretsmanager:GetSecretValue/);
+});
+
+test('the operator function, and no other principal, may start a run on the evaluator it is told of, and on no other function', async () => {
+  const evaluator = new PermissionEvaluator(async () => deployment);
+  const invoke = (principal: PipelinePrincipal, functionName: string) => evaluator.check({ identity: identity(principal), service: 'lambda', ...agentServiceCall('lambda', `/2015-03-31/functions/${encodeURIComponent(functionName)}/invocations`, {}) });
+  expect(evaluatorName).toMatch(/Evaluator/);
+  expect(await invoke('operator', evaluatorName)).toBeUndefined();
+  expect(await invoke('operator', 'payroll')).toMatch(/not authorized to perform: lambda:InvokeFunction on resource: arn:aws:lambda:us-east-1:123456789012:function:payroll/);
+  for (const principal of ['orchestrator', 'webhook', 'handoff-sweeper', 'idle-sweeper', 'evaluator'] as const) expect(await invoke(principal, evaluatorName)).toMatch(/lambda:InvokeFunction/);
 });

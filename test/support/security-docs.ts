@@ -62,6 +62,7 @@ export function roleGrantsTable(): string {
     ['Orchestrator (End User Messaging)', eum.stack, eum.pipeline.orchestratorFunction.role!],
     ['Operator function', cloud.stack, cloud.pipeline.operatorFunction!.role!],
     ['Handoff sweeper', cloud.stack, cloud.pipeline.handoffSweeperFunction!.role!],
+    ['Evaluator', cloud.stack, cloud.pipeline.evaluatorFunction!.role!],
     ['Idle sweeper', cloud.stack, cloud.pipeline.idleSweeperFunction.role!],
     ['CRM sync worker (webhook target)', cloud.stack, cloud.pipeline.crmSyncFunction!.role!],
     ['CRM sync worker (function target)', eum.stack, eum.pipeline.crmSyncFunction!.role!],
@@ -98,9 +99,11 @@ function resourceNames(stack: Stack, pipeline: ReturnType<typeof fullPipeline>['
   if (pipeline.mediaBucket) name(pipeline.mediaBucket.bucketArn, '<MediaBucket>');
   if (pipeline.whatsAppSecret) name(pipeline.whatsAppSecret.secretArn, 'secret:<WhatsAppSecret>');
   if (pipeline.inboundDeadLetterQueue) name(pipeline.inboundDeadLetterQueue.queueArn, '<InboundDeadLetterQueue>');
-  for (const fn of [pipeline.webhookFunction, pipeline.orchestratorFunction, pipeline.operatorFunction, pipeline.handoffSweeperFunction, pipeline.idleSweeperFunction, pipeline.crmSyncFunction]) {
+  const evaluator = pipeline.evaluatorFunction as lambda.Function | undefined;
+  for (const fn of [pipeline.webhookFunction, pipeline.orchestratorFunction, pipeline.operatorFunction, pipeline.handoffSweeperFunction, pipeline.idleSweeperFunction, pipeline.crmSyncFunction, evaluator]) {
     if (fn?.role === role) name(fn.logGroup.logGroupArn, 'its log group');
   }
+  if (evaluator) name(evaluator.functionArn, '<EvaluatorFunction>');
   const key = stack.node.tryFindChild('DataKey') as Construct | undefined;
   if (key) name((key as unknown as { keyArn: string }).keyArn, 'key/<DataKey>');
   return names;

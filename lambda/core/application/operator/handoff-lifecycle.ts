@@ -1,3 +1,4 @@
+import { isEvaluationCustomer } from '../../domain/evaluation/prompt-gate';
 import type { InboundReceiptRepository, MessageRepository, MessageTemplateRepository, OperationalConfigRepository, SessionRepository } from '../../ports/repositories';
 import { textEndingWithLink } from '../../domain/message-template';
 import type { Operator } from '../../domain/operator';
@@ -99,7 +100,8 @@ export class HandoffLifecycle {
     for (let page = 0; page < SWEEP_MAX_PAGES; page++) {
       const sessions = await this.deps.sessions.listByState(SessionState.AWAITING_HUMAN, { limit: SWEEP_PAGE_SIZE, cursor });
       for (const session of sessions.items) {
-        if (session.handoffRequestedAt === undefined) continue;
+        // A scenario being played hands off to nobody: its customer is erased once played.
+        if (session.handoffRequestedAt === undefined || isEvaluationCustomer(session.customerId)) continue;
         waiting++;
         oldestRequestedAt = Math.min(oldestRequestedAt ?? Infinity, toEpochMicros(session.handoffRequestedAt));
         if (!notifiedFor(session)) {
