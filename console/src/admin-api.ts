@@ -6,13 +6,17 @@ import type {
   CrmSyncStatus,
   CustomerExport,
   DeadLetters,
+  DraftPublication,
   DeploymentAdmin,
   ErasureAnswer,
+  EvaluationRun,
   HandoffReport,
   JsonObject,
   Page,
+  PromptDraft,
   PromptVersion,
   RedriveAnswer,
+  StoredScenario,
   TemplateSyncAnswer,
   UsageReport,
 } from '../../lib/contract/operator-api';
@@ -47,14 +51,51 @@ export class AdminApi {
     return (await this.api.request('GET admin/prompts/:id/versions', { params: { id }, query: { limit: 100 } })).items;
   }
 
-  /** Compare-and-set: `expectedVersion` is the version edited (0 creates); a stale one is a 409. */
-  async savePrompt(id: string, content: string, expectedVersion: number): Promise<PromptVersion> {
-    return (await this.api.request('PUT admin/prompts/:id', { params: { id }, body: { content, expectedVersion } })).prompt;
-  }
-
   /** A new version with the content of `targetVersion`. */
   async rollbackPrompt(id: string, targetVersion: number): Promise<PromptVersion> {
     return (await this.api.request('POST admin/prompts/:id/rollback', { params: { id }, body: { targetVersion } })).prompt;
+  }
+
+  /** The prompt's draft (published or not), or null when it has none. */
+  async promptDraft(id: string): Promise<PromptDraft | null> {
+    return (await this.api.request('GET admin/prompts/:id/draft', { params: { id } })).draft;
+  }
+
+  /** Compare-and-set on the draft's own version (0 starts the first draft); a stale one is a 409. */
+  async saveDraft(id: string, content: string, expectedVersion: number): Promise<PromptDraft | null> {
+    return (await this.api.request('PUT admin/prompts/:id/draft', { params: { id }, body: { content, expectedVersion } })).draft;
+  }
+
+  /** The draft as the prompt's next version; refused by the gate (409) unless `overrideReason` says why. */
+  async publishDraft(id: string, publication: DraftPublication): Promise<PromptVersion> {
+    return (await this.api.request('POST admin/prompts/:id/draft/publish', { params: { id }, body: publication })).prompt;
+  }
+
+  /** Starts a run of the suite against the draft and the current version; it answers at once, `running`. */
+  async startEvaluation(id: string, draftVersion: number): Promise<EvaluationRun> {
+    return (await this.api.request('POST admin/prompts/:id/evaluations', { params: { id }, body: { draftVersion } })).evaluation;
+  }
+
+  async evaluation(id: string, runId: string): Promise<EvaluationRun> {
+    return (await this.api.request('GET admin/prompts/:id/evaluations/:runId', { params: { id, runId } })).evaluation;
+  }
+
+  /** The prompt's runs, newest first. */
+  async evaluations(id: string): Promise<readonly EvaluationRun[]> {
+    return (await this.api.request('GET admin/prompts/:id/evaluations', { params: { id } })).items;
+  }
+
+  async scenarios(): Promise<readonly StoredScenario[]> {
+    return (await this.api.request('GET admin/scenarios')).items;
+  }
+
+  /** Compare-and-set: `expectedVersion` is the version edited (0 adds); a scenario off the format is a 400 listing its problems. */
+  async saveScenario(id: string, scenario: unknown, expectedVersion: number): Promise<StoredScenario> {
+    return (await this.api.request('PUT admin/scenarios/:id', { params: { id }, body: { scenario, expectedVersion } })).scenario;
+  }
+
+  async removeScenario(id: string): Promise<void> {
+    await this.api.request('DELETE admin/scenarios/:id', { params: { id } });
   }
 
   /** A setting; one never written has value null and version 0. */

@@ -46,8 +46,8 @@ export function mergeRows(pages: readonly (readonly ConversationSummary[])[]): C
 }
 
 
-export type AdminScreen = 'prompts' | 'operators' | 'config' | 'templates' | 'quick-replies' | 'reports' | 'demands' | 'consents' | 'audit' | 'crm' | 'dead-letters' | 'customers';
-export const ADMIN_SCREENS: readonly AdminScreen[] = ['prompts', 'operators', 'config', 'templates', 'quick-replies', 'reports', 'demands', 'consents', 'audit', 'crm', 'dead-letters', 'customers'];
+export type AdminScreen = 'prompts' | 'scenarios' | 'operators' | 'config' | 'templates' | 'quick-replies' | 'reports' | 'demands' | 'consents' | 'audit' | 'crm' | 'dead-letters' | 'customers';
+export const ADMIN_SCREENS: readonly AdminScreen[] = ['prompts', 'scenarios', 'operators', 'config', 'templates', 'quick-replies', 'reports', 'demands', 'consents', 'audit', 'crm', 'dead-letters', 'customers'];
 
 export type Route =
   | { readonly kind: 'inbox'; readonly tab: InboxTab }
@@ -169,7 +169,28 @@ export function lineDiff(before: string, after: string): DiffLine[] {
 }
 
 /** What the person was doing when a call was refused: the explanation depends on it. */
-export type Action = 'signIn' | 'claim' | 'takeOver' | 'reply' | 'attach' | 'note' | 'release' | 'close' | 'availability' | 'savePrompt' | 'rollback' | 'saveConfig' | 'saveQuickReply' | 'redrive' | 'syncTemplates' | 'load';
+export type Action =
+  | 'signIn'
+  | 'claim'
+  | 'takeOver'
+  | 'reply'
+  | 'attach'
+  | 'note'
+  | 'release'
+  | 'close'
+  | 'availability'
+  | 'saveDraft'
+  | 'publish'
+  | 'evaluate'
+  | 'rollback'
+  | 'saveConfig'
+  | 'saveScenario'
+  | 'removeScenario'
+  | 'draftScenario'
+  | 'saveQuickReply'
+  | 'redrive'
+  | 'syncTemplates'
+  | 'load';
 
 /** Dictionary keys of the explanations (see i18n.ts). */
 export type Explanation =
@@ -178,6 +199,12 @@ export type Explanation =
   | 'error.claimTaken'
   | 'error.conversationChanged'
   | 'error.promptStale'
+  | 'error.draftStale'
+  | 'error.scenarioStale'
+  | 'error.evaluationRegression'
+  | 'error.notEvaluated'
+  | 'error.noScenarios'
+  | 'error.evaluationRequired'
   | 'error.configStale'
   | 'error.notYours'
   | 'error.adminOnly'
@@ -193,6 +220,11 @@ export type Explanation =
 export function explain(status: number | undefined, action: Action, code?: string): Explanation {
   // Its fix is elsewhere in the console: sync, or pick another template.
   if (code === 'template_not_approved') return 'error.templateNotApproved';
+  // The prompt gate's refusals: the console offers the override they ask for.
+  if (code === 'evaluation_regression') return 'error.evaluationRegression';
+  if (code === 'not_evaluated') return 'error.notEvaluated';
+  if (code === 'no_scenarios') return 'error.noScenarios';
+  if (code === 'evaluation_required') return 'error.evaluationRequired';
   switch (status) {
     case undefined:
       return 'error.network';
@@ -208,7 +240,9 @@ export function explain(status: number | undefined, action: Action, code?: strin
       return 'error.notFound';
     case 409:
       if (action === 'claim') return 'error.claimTaken';
-      if (action === 'savePrompt' || action === 'rollback') return 'error.promptStale';
+      if (action === 'rollback' || action === 'publish') return 'error.promptStale';
+      if (action === 'saveDraft') return 'error.draftStale';
+      if (action === 'saveScenario' || action === 'removeScenario') return 'error.scenarioStale';
       if (action === 'saveConfig' || action === 'saveQuickReply') return 'error.configStale';
       return 'error.conversationChanged';
     case 422:

@@ -31,6 +31,19 @@ class PromptEchoAgent implements AgentPort {
   }
 }
 
+/**
+ * Saves `content` as the prompt's draft and publishes it: the deployment's scenario suite is empty,
+ * so the gate asks for no run.
+ */
+async function publishPrompt(page: Page, id: string, content: string, { draft, version }: { readonly draft: number; readonly version: number }): Promise<void> {
+  await page.getByRole('textbox', { name: `Conteúdo do prompt ${id}` }).fill(content);
+  await page.getByRole('button', { name: 'Salvar rascunho' }).click();
+  await page.getByRole('status').filter({ hasText: `Rascunho ${draft} salvo` }).waitFor();
+  await page.getByText('A suíte de cenários está vazia: publicar não precisa de uma rodada.').waitFor();
+  await page.getByRole('button', { name: `Publicar o rascunho ${draft}` }).click();
+  await page.getByRole('status').filter({ hasText: `Rascunho ${draft} publicado como versão ${version}.` }).waitFor();
+}
+
 let pipeline: LocalPipeline;
 let browser: ConsoleBrowser;
 const admin = newOperatorPhone();
@@ -80,18 +93,12 @@ describe('an admin tuning the agent', () => {
     const start = page.getByRole('listitem').filter({ hasText: 'Início do histórico' });
     expect(await start.getAttribute('aria-current')).toBe('true');
     expect(await start.locator('pre').textContent()).toBe(DEFAULT_SYSTEM_PROMPT);
-    const content = page.getByRole('textbox', { name: 'Conteúdo do prompt system' });
-    await content.fill('Você é a assistente da Clínica Aurora.\nSeja breve.');
-    await page.getByRole('button', { name: 'Salvar nova versão' }).click();
-    await page.getByRole('status').filter({ hasText: 'Versão 1 salva' }).waitFor();
+    await publishPrompt(page, 'system', 'Você é a assistente da Clínica Aurora.\nSeja breve.', { draft: 1, version: 1 });
     expect(await agentAnswerTo('Oi')).toMatch(/^\[Você é a assistente da Clínica Aurora\.\] Olá! Recebi: Oi/);
   });
 
   it('edits it, compares the versions and sees the change as a diff', async () => {
-    const content = page.getByRole('textbox', { name: 'Conteúdo do prompt system' });
-    await content.fill('Você é o assistente da Clínica Boreal.\nSeja breve.');
-    await page.getByRole('button', { name: 'Salvar nova versão' }).click();
-    await page.getByRole('status').filter({ hasText: 'Versão 2 salva' }).waitFor();
+    await publishPrompt(page, 'system', 'Você é o assistente da Clínica Boreal.\nSeja breve.', { draft: 3, version: 2 });
     await page.getByText('Versão atual: 2').waitFor();
     expect(await agentAnswerTo('Tudo bem?')).toMatch(/^\[Você é o assistente da Clínica Boreal\.\]/);
 
@@ -117,13 +124,16 @@ describe('an admin tuning the agent', () => {
     await signInFromWhatsApp(pipeline, other, admin);
     await openAdminScreen(other, 'Prompts');
     await other.getByText('Versão atual: 2').waitFor();
+    // A draft written on version 2, published only after someone restored version 1 as version 3.
+    await other.getByRole('textbox', { name: 'Conteúdo do prompt system' }).fill('Uma edição feita sobre a versão 2.');
+    await other.getByRole('button', { name: 'Salvar rascunho' }).click();
+    await other.getByRole('status').filter({ hasText: 'Rascunho 5 salvo' }).waitFor();
 
     await page.getByRole('button', { name: 'Restaurar a versão 1' }).click();
     await page.getByRole('status').filter({ hasText: 'Versão 1 restaurada como versão 3.' }).waitFor();
     expect(await agentAnswerTo('E agora?')).toMatch(/^\[Você é a assistente da Clínica Aurora\.\]/);
 
-    await other.getByRole('textbox', { name: 'Conteúdo do prompt system' }).fill('Uma edição feita sobre a versão 2.');
-    await other.getByRole('button', { name: 'Salvar nova versão' }).click();
+    await other.getByRole('button', { name: 'Publicar o rascunho 5' }).click();
     const alert = other.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toBe(
@@ -139,9 +149,7 @@ describe('an admin tuning the agent', () => {
     expect(await page.getByRole('button', { name: 'Abrir o prompt da etapa' }).isDisabled()).toBe(true);
     await page.getByRole('textbox', { name: 'Prompt de uma etapa (nome da etapa)' }).fill('cadastro');
     await page.getByRole('button', { name: 'Abrir o prompt da etapa' }).click();
-    await page.getByRole('textbox', { name: 'Conteúdo do prompt system.cadastro' }).fill('Colete o cadastro do cliente.');
-    await page.getByRole('button', { name: 'Salvar nova versão' }).click();
-    await page.getByRole('status').filter({ hasText: 'Versão 1 salva' }).waitFor();
+    await publishPrompt(page, 'system.cadastro', 'Colete o cadastro do cliente.', { draft: 1, version: 1 });
     expect(await repositories.resources.getCurrent('prompt', 'system.cadastro')).toMatchObject({ version: 1, content: 'Colete o cadastro do cliente.' });
     expect(await page.getByRole('button', { name: 'Editar o prompt system.cadastro' }).getAttribute('aria-pressed')).toBe('true');
   });
@@ -229,8 +237,8 @@ describe('an admin tuning the agent', () => {
     await table.waitFor();
     const text = await table.textContent();
     // Actions in words, headers in the console's language, times local and to the minute.
-    for (const action of ['Salvou um prompt', 'Voltou um prompt a uma versão anterior', 'Mudou uma configuração']) expect(text).toContain(action);
-    expect(text).not.toMatch(/prompt\.update|config\.update|\d{2}:\d{2}:\d{2}\.\d+/);
+    for (const action of ['Salvou um rascunho de prompt', 'Publicou um rascunho de prompt', 'Voltou um prompt a uma versão anterior', 'Mudou uma configuração']) expect(text).toContain(action);
+    expect(text).not.toMatch(/prompt\.(draft|publish)|config\.update|\d{2}:\d{2}:\d{2}\.\d+/);
     expect(await table.getByRole('columnheader').allTextContents()).toEqual(['Quando', 'Quem', 'O que', 'Sobre', 'Detalhes']);
     expect(await table.getByRole('row').nth(1).getByRole('cell').first().textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/);
     await screenshot(page, 'audit-desktop');

@@ -101,7 +101,13 @@ describe('refusals explained', () => {
     expect(explain(409, 'claim')).toBe('error.claimTaken');
     expect(explain(422, 'saveConfig', 'template_not_approved')).toBe('error.templateNotApproved');
     for (const language of Object.keys(LANGUAGES) as (keyof typeof LANGUAGES)[]) expect(translator(language)('error.templateNotApproved', { detail: 'x' })).toMatch(/x$/);
-    expect(explain(409, 'savePrompt')).toBe('error.promptStale');
+    expect(explain(409, 'publish')).toBe('error.promptStale');
+    expect(explain(409, 'saveDraft')).toBe('error.draftStale');
+    expect(explain(409, 'saveScenario')).toBe('error.scenarioStale');
+    // The gate's refusals are worded as what they are, not as a stale edit.
+    expect(explain(409, 'publish', 'evaluation_regression')).toBe('error.evaluationRegression');
+    expect(explain(409, 'publish', 'not_evaluated')).toBe('error.notEvaluated');
+    expect(explain(409, 'evaluate', 'no_scenarios')).toBe('error.noScenarios');
     expect(explain(409, 'release')).toBe('error.conversationChanged');
     expect(explain(422, 'reply')).toBe('error.windowClosed');
     expect(explain(502, 'reply')).toBe('error.sendFailed');

@@ -5,8 +5,11 @@ import type { PromptVersion } from '../../../lib/contract/operator-api';
 import { AdminApi } from '../admin-api';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
-import { lineDiff } from '../view-model';
-import { describeFailure, FeedbackLine, LoadError, formatTime, Section, useRemote, type Feedback } from './common';
+import { applicableRun, pendingDraft, publishOutlook } from '../prompt-gate';
+import { describeFailure, FeedbackLine, LoadError, Section, useRemote, type Feedback } from './common';
+import { DraftEditor, DraftPublisher } from './prompt-draft';
+import { PromptEvaluations } from './prompt-evaluation';
+import { PromptHistory } from './prompt-history';
 
 /** The prompt the agent answers with; listed even before anyone wrote a first version. */
 const AGENT_PROMPT_ID = 'system';
@@ -58,130 +61,52 @@ function StagePromptOpener({ onOpen }: { readonly onOpen: (stage: string) => voi
   );
 }
 
-/** Edit one prompt: a new version on save, history with diffs, rollback to any version. */
+/**
+ * One prompt: an edit is saved as a draft, run against the deployment's scenario suite beside the
+ * current version and published through the gate; history with diffs and rollback as before.
+ */
 function PromptEditor({ admin, id }: { readonly admin: AdminApi; readonly id: string }) {
-  const { t, language } = useConsole();
-  const { data, reload } = useRemote(async () => {
-    const [current, versions] = await Promise.all([admin.prompt(id).catch(absentWhenNotFound), admin.promptVersions(id).catch((): readonly PromptVersion[] => [])]);
-    return { current, versions };
+  const { t } = useConsole();
+  const { data, error, reload } = useRemote(async () => {
+    const [current, versions, draft, runs, suite] = await Promise.all([
+      admin.prompt(id).catch(absentWhenNotFound),
+      admin.promptVersions(id).catch((): readonly PromptVersion[] => []),
+      admin.promptDraft(id),
+      admin.evaluations(id),
+      admin.scenarios(),
+    ]);
+    return { current, versions, draftVersion: draft?.version ?? 0, draft: pendingDraft(draft), runs, suiteSize: suite.length };
   }, [id]);
-  const [draft, setDraft] = useState<string | undefined>(undefined);
-  const [diff, setDiff] = useState<{ readonly heading: string; readonly from: string; readonly to: string } | undefined>(undefined);
   const [feedback, setFeedback] = useState<Feedback>(undefined);
-  if (data === undefined) return <p role="status">{t('loading')}</p>;
-  const { current, versions } = data;
-  const text = draft ?? current?.content ?? '';
+  if (data === undefined) return error === undefined ? <p role="status">{t('loading')}</p> : <LoadError error={error} />;
+  const { current, versions, draft, draftVersion, runs, suiteSize } = data;
   // Only the agent's prompt has a default of the library's; a stage's starts from the deployment's own text.
   const start = id === AGENT_PROMPT_ID ? DEFAULT_SYSTEM_PROMPT : undefined;
-  const before = (version: PromptVersion) => versions.find((other) => other.version === version.version - 1);
+  const currentVersion = current?.version ?? 0;
+  const run = draft === undefined ? undefined : applicableRun(runs, draft.version, currentVersion);
 
-  const save = async () => {
-    try {
-      const saved = await admin.savePrompt(id, text, current?.version ?? 0);
-      setDraft(undefined);
-      setFeedback({ kind: 'ok', text: t('prompts.saved', { version: saved.version }) });
-    } catch (error) {
-      setFeedback({ kind: 'error', text: describeFailure(t, error, 'savePrompt') });
-    }
+  const published = async (version: PromptVersion) => {
+    setFeedback({ kind: 'ok', text: t('publish.done', { draft: draft?.version ?? '', version: version.version }) });
     await reload();
   };
   const rollback = async (target: number) => {
     try {
       const restored = await admin.rollbackPrompt(id, target);
-      setDraft(undefined);
-      setDiff(undefined);
       setFeedback({ kind: 'ok', text: t('prompts.rolledBack', { target, version: restored.version }) });
-    } catch (error) {
-      setFeedback({ kind: 'error', text: describeFailure(t, error, 'rollback') });
+    } catch (failure) {
+      setFeedback({ kind: 'error', text: describeFailure(t, failure, 'rollback') });
     }
     await reload();
-  };
-  const showChanges = (version: PromptVersion) => {
-    const previous = before(version);
-    setDiff({
-      heading: previous === undefined ? t('prompts.changesFromStart', { version: version.version }) : t('prompts.changes', { version: version.version, previous: previous.version }),
-      from: previous?.content ?? start ?? '',
-      to: version.content,
-    });
   };
 
   return (
     <div class="prompt-editor">
       {current === undefined ? <p>{t(start === undefined ? 'prompts.noVersionStage' : 'prompts.noVersion')}</p> : <p>{t('prompts.currentVersion', { version: current.version })}</p>}
-      <label for="prompt-content">{t('prompts.content', { id })}</label>
-      <textarea id="prompt-content" rows={10} value={text} onInput={(event) => setDraft((event.currentTarget as HTMLTextAreaElement).value)} />
-      <button type="button" class="primary" disabled={text.trim() === '' || text === current?.content} onClick={save}>
-        {t('prompts.save')}
-      </button>
+      <DraftEditor admin={admin} id={id} current={current} draft={draft} draftVersion={draftVersion} start={start} onSaved={reload} />
+      {draft !== undefined && <DraftPublisher admin={admin} id={id} draft={draft} currentVersion={currentVersion} outlook={publishOutlook(suiteSize, run)} run={run} onPublished={published} />}
+      <PromptEvaluations admin={admin} id={id} draft={draft} suiteSize={suiteSize} runs={runs} onChanged={reload} />
       <FeedbackLine feedback={feedback} />
-      <h3>{t('prompts.versions')}</h3>
-      <ol class="versions">
-        {versions.map((version) => {
-          const isCurrent = version.version === current?.version;
-          return (
-            <li aria-current={isCurrent ? 'true' : undefined}>
-              <span>
-                {t('prompts.version', { version: version.version })}
-                {isCurrent && (
-                  <>
-                    {' '}
-                    <span class="badge">{t('prompts.current')}</span>
-                  </>
-                )}
-                {` · ${formatTime(version.createdAt, language)} · ${version.author}`}
-              </span>
-              <span class="version-actions">
-                {(before(version) !== undefined || start !== undefined) && (
-                  <button type="button" onClick={() => showChanges(version)}>
-                    {t('prompts.showChanges', { version: version.version })}
-                  </button>
-                )}
-                {current !== undefined && !isCurrent && (
-                  <>
-                    <button type="button" onClick={() => setDiff({ heading: t('prompts.diffHeading', { from: version.version, to: current.version }), from: version.content, to: current.content })}>
-                      {t('prompts.diff', { version: version.version })}
-                    </button>
-                    <button type="button" onClick={() => rollback(version.version)}>
-                      {t('prompts.rollback', { version: version.version })}
-                    </button>
-                  </>
-                )}
-              </span>
-            </li>
-          );
-        })}
-        {start !== undefined && (
-          <li aria-current={current === undefined ? 'true' : undefined}>
-            <span>
-              {t('prompts.start')}
-              {current === undefined && (
-                <>
-                  {' '}
-                  <span class="badge">{t('prompts.current')}</span>
-                </>
-              )}
-            </span>
-            <details open={current === undefined}>
-              <summary>{t('prompts.startText')}</summary>
-              <pre class="prompt-default">{start}</pre>
-            </details>
-          </li>
-        )}
-      </ol>
-      {diff !== undefined && (
-        <section class="diff" aria-label={diff.heading}>
-          <h3>{diff.heading}</h3>
-          <pre>
-            {lineDiff(diff.from, diff.to).map((line) => (
-              <span class={`diff-${line.kind}`}>
-                {line.kind === 'added' ? '+ ' : line.kind === 'removed' ? '- ' : '  '}
-                {line.text}
-                {'\n'}
-              </span>
-            ))}
-          </pre>
-        </section>
-      )}
+      <PromptHistory versions={versions} current={current} start={start} onRollback={rollback} />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { CustomerDataScreen } from './admin-customers';
 import { DeadLettersScreen } from './admin-dead-letters';
 import { PromptsScreen } from './admin-prompts';
 import { QuickRepliesScreen } from './admin-quick-replies';
+import { ScenariosScreen } from './admin-scenarios';
 import { ReportsScreen } from './admin-reports';
 import { TemplatesScreen } from './admin-templates';
 
@@ -14,6 +15,8 @@ export function AdminScreenView({ screen }: { readonly screen: AdminScreen }) {
   switch (screen) {
     case 'prompts':
       return <PromptsScreen />;
+    case 'scenarios':
+      return <ScenariosScreen />;
     case 'operators':
       return <OperatorsScreen />;
     case 'config':

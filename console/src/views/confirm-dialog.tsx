@@ -8,6 +8,8 @@ export interface ConfirmDialogProps {
   readonly cancelLabel: string;
   readonly onConfirm: () => void;
   readonly onCancel: () => void;
+  /** While the question still needs an answer written in it (e.g. a reason), the confirmation waits. */
+  readonly confirmDisabled?: boolean;
   readonly children?: ComponentChildren;
 }
 
@@ -15,7 +17,7 @@ export interface ConfirmDialogProps {
  * A modal question before an action that cannot be undone from here. The browser's modal dialog
  * keeps focus inside it and gives Escape its meaning (cancel); focus starts on the safe choice.
  */
-export function ConfirmDialog({ open, heading, confirmLabel, cancelLabel, onConfirm, onCancel, children }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, heading, confirmLabel, cancelLabel, onConfirm, onCancel, confirmDisabled = false, children }: ConfirmDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -42,7 +44,7 @@ export function ConfirmDialog({ open, heading, confirmLabel, cancelLabel, onConf
         <button type="button" ref={cancel} onClick={onCancel}>
           {cancelLabel}
         </button>
-        <button type="button" class="danger" onClick={onConfirm}>
+        <button type="button" class="danger" disabled={confirmDisabled} onClick={onConfirm}>
           {confirmLabel}
         </button>
       </div>

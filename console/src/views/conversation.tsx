@@ -17,6 +17,7 @@ import { MessageChoices } from './message-choices';
 import { TemplateSender } from './template-sender';
 import { ConversationCost, MessageFee } from './message-fee';
 import { TurnTrace } from './turn-trace';
+import { ScenarioFromConversation } from './scenario-from-conversation';
 
 /** A reply typed here: on its way, accepted (until the history shows it), or refused with the reason. */
 interface OwnReply {
@@ -158,6 +159,7 @@ export function ConversationScreen({ customerId }: { readonly customerId: string
             {actionButton('release')}
             {actionButton('close')}
           </div>
+          {session.role === 'admin' && <ScenarioFromConversation customerId={customerId} />}
           <ConversationNotes customerId={customerId} inputRef={noteBox} />
           <Profile conversation={conversation} />
           <ConversationCost messages={messages} />

@@ -11,6 +11,7 @@ import { InboxScreen } from './inbox';
 
 const ADMIN_LINKS: readonly (readonly [AdminScreen, MessageKey])[] = [
   ['prompts', 'nav.prompts'],
+  ['scenarios', 'nav.scenarios'],
   ['operators', 'nav.operators'],
   ['config', 'nav.config'],
   ['templates', 'nav.templates'],
