@@ -29,7 +29,8 @@ export async function localEvaluationLauncher(settings: EvaluatorSettings, ports
     async launch(run) {
       const played: Promise<unknown> = new Promise((resolve) => setImmediate(resolve))
         .then(() => evaluator({ promptEvaluation: run }))
-        .catch(() => undefined)
+        // Lambda would log an asynchronous invocation's failure; so does the local runtime, where the pipeline logs.
+        .catch((error: unknown) => ports.logger?.error('The evaluation run failed', { ...run, error: (error as Error).message }))
         .finally(() => playing.delete(played));
       playing.add(played);
     },

@@ -373,6 +373,7 @@ export const en: Dictionary = {
   'error.out_of_range.meta_rates': 'Each rate is in US dollars per message, from {min} to {max} (decimals allowed).',
   'error.bad_date': "Give the day you read Meta's rate card: a date no later than today.",
   'reports.metaRates': "Meta's fees at the rates of {date}.",
+  'reports.evaluationTokens': "The prompt gate's evaluation runs used {tokens} model tokens in this period, beside the replies above (their own line of the pipeline budget).",
   'error.out_of_range.model_prices': 'Each price is in US dollars per million tokens, from {min} to {max} (decimals allowed).',
   'error.too_many.model_prices': 'The table takes at most {max} models.',
   'error.blank_or_too_long.model_prices': 'Each model needs an id of 1 to {max} characters.',

@@ -339,6 +339,7 @@ export const es: Dictionary = {
   'error.out_of_range.meta_rates': 'Cada tarifa es en dólares estadounidenses por mensaje, de {min} a {max} (admite decimales).',
   'error.bad_date': 'Indique el día en que consultó la tabla de Meta: una fecha no posterior a hoy.',
   'reports.metaRates': 'Tarifas de Meta según la tabla del {date}.',
+  'reports.evaluationTokens': 'Las evaluaciones de prompts usaron {tokens} tokens del modelo en este período, además de las respuestas de arriba (una línea propia del presupuesto del pipeline).',
   'error.out_of_range.model_prices': 'Cada precio es en dólares estadounidenses por millón de tokens, de {min} a {max} (admite decimales).',
   'error.too_many.model_prices': 'La tabla admite como máximo {max} modelos.',
   'error.blank_or_too_long.model_prices': 'Cada modelo necesita un id de 1 a {max} caracteres.',

@@ -371,6 +371,7 @@ export const pt = {
   'error.out_of_range.meta_rates': 'Cada tarifa é em dólares americanos por mensagem, de {min} a {max} (aceita decimais).',
   'error.bad_date': 'Informe o dia em que consultou a tabela da Meta: uma data até hoje.',
   'reports.metaRates': 'Tarifas da Meta pela tabela de {date}.',
+  'reports.evaluationTokens': 'As avaliações de prompts usaram {tokens} tokens do modelo neste período, além das respostas acima (uma linha própria do orçamento do pipeline).',
   'error.out_of_range.model_prices': 'Cada preço é em dólares americanos por milhão de tokens, de {min} a {max} (pode ter decimais).',
   'error.too_many.model_prices': 'A tabela aceita no máximo {max} modelos.',
   'error.blank_or_too_long.model_prices': 'Cada modelo precisa de um id de 1 a {max} caracteres.',

@@ -162,6 +162,7 @@ function UsageTable({ report, prices }: { readonly report: UsageReport; readonly
       {!report.total.complete && <p>{t('reports.partialHint')}</p>}
       <p class="hint">{t('reports.costHint')}</p>
       <p class="hint">{t('reports.metaRates', { date: report.metaRatesCheckedOn })}</p>
+      {(report.evaluation?.tokens ?? 0) > 0 && <p class="hint">{t('reports.evaluationTokens', { tokens: count(report.evaluation!.tokens) })}</p>}
       {unpriced > 0 && <p class="hint">{t('reports.unpriced', { replies: count(unpriced) })}</p>}
       {report.total.metaFees.unpriced > 0 && <p class="hint">{t('reports.metaUnpriced', { messages: count(report.total.metaFees.unpriced) })}</p>}
     </>
