@@ -18,8 +18,9 @@ export interface FakeLambdaOptions {
 const INVOKE_PATH = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/;
 
 /**
- * A stand-in for AWS Lambda's `Invoke` on 127.0.0.1 (`POST /2015-03-31/functions/{name}/invocations`,
- * synchronous), answered as Lambda does: the handler's answer as the payload; a handler that throws
+ * A stand-in for AWS Lambda's `Invoke` on 127.0.0.1 (`POST /2015-03-31/functions/{name}/invocations`),
+ * answered as Lambda does: an asynchronous (`Event`) invocation as `202` at once, the handler run
+ * after; a synchronous one with the handler's answer as the payload; a handler that throws
  * as `X-Amz-Function-Error: Unhandled` with `{errorType, errorMessage}` (status 200); an unknown
  * function as `ResourceNotFoundException` (404); a refusal of the permission check as
  * `AccessDeniedException` (403). The real `lambdaInvoke` client calls it with the caller's own
@@ -38,6 +39,7 @@ export class FakeLambda {
 
   private http!: LoopbackServer;
   private invocationCount = 0;
+  private readonly queued = new Set<Promise<void>>();
 
   private constructor(private readonly options: FakeLambdaOptions) {}
 
@@ -49,6 +51,11 @@ export class FakeLambda {
   /** Invocations that reached a handler. */
   get invocations(): number {
     return this.invocationCount;
+  }
+
+  /** Resolves once every asynchronous (`Event`) invocation so far has run. */
+  async drained(): Promise<void> {
+    await Promise.all(this.queued);
   }
 
   close(): Promise<void> {
@@ -73,6 +80,15 @@ export class FakeLambda {
       return;
     }
     this.invocationCount++;
+    if (request.headers['x-amz-invocation-type'] === 'Event') {
+      // Queued: Lambda answers 202 with no payload and runs the function afterwards; a failure is only logged.
+      response.writeHead(202).end();
+      const played: Promise<void> = handler(JSON.parse(body || 'null'))
+        .then(() => undefined, () => undefined)
+        .finally(() => this.queued.delete(played));
+      this.queued.add(played);
+      return;
+    }
     let answer: unknown;
     try {
       answer = await handler(JSON.parse(body || 'null'));
