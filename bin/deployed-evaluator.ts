@@ -39,14 +39,38 @@ export async function resolveEvaluator(target: DeployedEvaluatorTarget): Promise
 }
 
 /**
- * Plays the suite on the deployed evaluator and answers its result. A suite the function refuses
- * is a usage failure (nothing ran); the function's own failure is the run's.
+ * Plays the suite on the deployed evaluator and answers its result: `concurrency` scenarios per
+ * synchronous invocation, played at once, one invocation after the other (the evaluator plays one
+ * at a time), so no answer waits longer than its slowest scenario — `fetch` gives up on one after
+ * 5 minutes, whatever the suite's length. A suite the function refuses is a usage failure; the
+ * function's own failure is the run's.
  */
 export async function evaluateDeployed(
   evaluator: { readonly functionName: string; readonly region: string },
   suite: SuiteEvaluationEvent['suite'],
   invoke: LambdaInvoke = lambdaInvoke({ region: evaluator.region }),
 ): Promise<SuiteResultJson> {
+  const size = Math.max(1, suite.concurrency ?? suite.scenarios.length);
+  const results: SuiteResultJson[] = [];
+  for (let start = 0; start < suite.scenarios.length; start += size) {
+    results.push(await evaluateBatch(evaluator, { ...suite, scenarios: suite.scenarios.slice(start, start + size) }, invoke));
+  }
+  return mergedResults(results);
+}
+
+/** The batches' results as one suite's: the first batch's run id, every scenario in order, usage and cost summed. */
+function mergedResults([first, ...others]: readonly SuiteResultJson[]): SuiteResultJson {
+  const all = [first, ...others];
+  const costs = all.flatMap((result) => (result.costUsd === undefined ? [] : [result.costUsd]));
+  return {
+    runId: first.runId,
+    scenarios: all.flatMap((result) => result.scenarios),
+    usage: { inputTokens: all.reduce((sum, result) => sum + result.usage.inputTokens, 0), outputTokens: all.reduce((sum, result) => sum + result.usage.outputTokens, 0) },
+    ...(costs.length > 0 && { costUsd: costs.reduce((sum, cost) => sum + cost, 0) }),
+  };
+}
+
+async function evaluateBatch(evaluator: { readonly functionName: string }, suite: SuiteEvaluationEvent['suite'], invoke: LambdaInvoke): Promise<SuiteResultJson> {
   const event: SuiteEvaluationEvent = { suite };
   const answer = await invoke({ FunctionName: evaluator.functionName, Payload: new TextEncoder().encode(JSON.stringify(event)) }, { abortSignal: new AbortController().signal });
   const payload = parsed(answer.Payload);
