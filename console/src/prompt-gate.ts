@@ -4,6 +4,7 @@
  * unit-tested without a DOM (docs/EVALUATION.md, "The gate in the console").
  */
 import type { EvaluationRun, PromptDraft, ScenarioComparison, StoredScenario } from '../../lib/contract/operator-api';
+import { GATE_OVERRIDE_REASON_MAX_CHARACTERS } from '../../lib/contract/operator-setting-limits';
 
 /** The API's codes of a publication the gate refuses without an override reason. */
 export type GateRefusal = 'evaluation_regression' | 'not_evaluated';
@@ -62,11 +63,9 @@ export function passCounts(run: EvaluationRun): { readonly current: number; read
   return { current: passed('current'), draft: passed('draft'), total: run.scenarios.length };
 }
 
-/** A publication's override reason as the API takes it: 1–500 characters, not blank. */
-export const OVERRIDE_REASON_MAX = 500;
-
+/** A publication's override reason as the API takes it: not blank, at most its length. */
 export function isOverrideReason(reason: string): boolean {
-  return reason.trim() !== '' && reason.length <= OVERRIDE_REASON_MAX;
+  return reason.trim() !== '' && reason.length <= GATE_OVERRIDE_REASON_MAX_CHARACTERS;
 }
 
 /** A scenario as an admin edits it: its id in the suite, the version edited (0: a new one) and its JSON. */

@@ -1,4 +1,4 @@
-import { SYSTEM_PROMPT_MAX_CHARACTERS } from '../../lib/contract/operator-setting-limits';
+import { GATE_OVERRIDE_REASON_MAX_CHARACTERS, SYSTEM_PROMPT_MAX_CHARACTERS } from '../../lib/contract/operator-setting-limits';
 import type { AdminConsole } from '../core/application/operator/admin-console';
 import { CrmSyncStatus } from '../core/domain/crm-sync';
 import type { DeadLetterScreen } from '../core/application/operator/dead-letter-snapshot';
@@ -16,7 +16,7 @@ export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterScreen)
         content: { type: 'string', required: true, maxLength: SYSTEM_PROMPT_MAX_CHARACTERS },
         expectedVersion: { type: 'integer', required: true },
         description: { type: 'string', maxLength: 500 },
-        overrideReason: { type: 'string', maxLength: 500 },
+        overrideReason: { type: 'string', maxLength: GATE_OVERRIDE_REASON_MAX_CHARACTERS },
       });
       if (edit.content.trim() === '') throw new HttpError('bad_field', 'Field "content" must not be blank');
       if (edit.expectedVersion < 0) throw new HttpError('bad_field', 'Field "expectedVersion" must be 0 (create) or the version you edited');

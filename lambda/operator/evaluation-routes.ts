@@ -1,10 +1,8 @@
-import { SYSTEM_PROMPT_MAX_CHARACTERS } from '../../lib/contract/operator-setting-limits';
+import { GATE_OVERRIDE_REASON_MAX_CHARACTERS, SYSTEM_PROMPT_MAX_CHARACTERS } from '../../lib/contract/operator-setting-limits';
 import type { PromptDrafts } from '../core/application/evaluation/prompt-drafts';
 import type { ScenarioSuite } from '../core/application/evaluation/scenario-suite';
 import { HttpError } from './http-kit';
 import { created, ok, route, type Route, signedInOf } from './router';
-
-const OVERRIDE_REASON_MAX_CHARACTERS = 500;
 
 /** The prompt gate's admin API (docs/OPERATOR-API.md, "The prompt gate"): drafts, the suite, evaluation runs, publishing. */
 export function evaluationRoutes(drafts: PromptDrafts, suite: ScenarioSuite): Route[] {
@@ -24,7 +22,7 @@ export function evaluationRoutes(drafts: PromptDrafts, suite: ScenarioSuite): Ro
       const request = context.body({
         draftVersion: { type: 'integer', required: true },
         expectedVersion: { type: 'integer', required: true },
-        overrideReason: { type: 'string', maxLength: OVERRIDE_REASON_MAX_CHARACTERS },
+        overrideReason: { type: 'string', maxLength: GATE_OVERRIDE_REASON_MAX_CHARACTERS },
       });
       if (request.draftVersion < 1 || request.expectedVersion < 0) throw new HttpError('bad_field', 'Fields "draftVersion" (1 or more) and "expectedVersion" (0 or more) must be versions');
       return ok({ prompt: await drafts.publish(signedInOf(context).operator, context.params.id, request) });

@@ -17,6 +17,9 @@ export const HANDOFF_TEXT_NAMES = ['noOperatorAvailable', 'customerRenotify', 'f
  */
 export const SYSTEM_PROMPT_MAX_CHARACTERS = 40_000;
 
+/** The reason an admin gives to publish a prompt the gate refuses (docs/EVALUATION.md), kept in the audit. */
+export const GATE_OVERRIDE_REASON_MAX_CHARACTERS = 500;
+
 /** The longest handoff text the construct and the admin's `handoff_texts` setting accept. */
 export const HANDOFF_TEXT_MAX_CHARACTERS = 1000;
 

@@ -4,7 +4,8 @@ import type { AdminApi } from '../admin-api';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
 import type { MessageKey } from '../i18n';
-import { gateRefusalOf, isOverrideReason, OVERRIDE_REASON_MAX, type GateRefusal, type PublishOutlook } from '../prompt-gate';
+import { GATE_OVERRIDE_REASON_MAX_CHARACTERS } from '../../../lib/contract/operator-setting-limits';
+import { gateRefusalOf, isOverrideReason, type GateRefusal, type PublishOutlook } from '../prompt-gate';
 import { describeFailure, FeedbackLine, formatTime, type Feedback } from './common';
 import { ConfirmDialog } from './confirm-dialog';
 import { PromptDiff } from './prompt-history';
@@ -139,7 +140,7 @@ export function DraftPublisher({ admin, id, draft, currentVersion, outlook, run,
       >
         {refusal !== undefined && <p>{t(REFUSAL_TEXT[refusal], { regressions: regressions.join(', ') })}</p>}
         <label for="override-reason">{t('publish.reason')}</label>
-        <textarea id="override-reason" rows={3} maxLength={OVERRIDE_REASON_MAX} value={reason} onInput={(event) => setReason((event.currentTarget as HTMLTextAreaElement).value)} />
+        <textarea id="override-reason" rows={3} maxLength={GATE_OVERRIDE_REASON_MAX_CHARACTERS} value={reason} onInput={(event) => setReason((event.currentTarget as HTMLTextAreaElement).value)} />
       </ConfirmDialog>
     </div>
   );
