@@ -4,6 +4,7 @@
 import { STACK_OUTPUTS } from '../lib/contract';
 import type { SuiteEvaluationEvent, SuiteResultJson } from '../lib/contract/evaluator-event';
 import { lambdaInvoke, type LambdaInvoke } from '../lambda/core/adapters/lambda/lambda-invoke';
+import { usedTogether } from '../lambda/core/application/evaluation/run-scenarios';
 import { resolveRegion } from './aws-region';
 import { CliFailure, UsageError } from './cli-command';
 import { EXIT_CODES } from './cli-failure';
@@ -59,15 +60,8 @@ export async function evaluateDeployed(
 }
 
 /** The batches' results as one suite's: the first batch's run id, every scenario in order, usage and cost summed. */
-function mergedResults([first, ...others]: readonly SuiteResultJson[]): SuiteResultJson {
-  const all = [first, ...others];
-  const costs = all.flatMap((result) => (result.costUsd === undefined ? [] : [result.costUsd]));
-  return {
-    runId: first.runId,
-    scenarios: all.flatMap((result) => result.scenarios),
-    usage: { inputTokens: all.reduce((sum, result) => sum + result.usage.inputTokens, 0), outputTokens: all.reduce((sum, result) => sum + result.usage.outputTokens, 0) },
-    ...(costs.length > 0 && { costUsd: costs.reduce((sum, cost) => sum + cost, 0) }),
-  };
+function mergedResults(batches: readonly SuiteResultJson[]): SuiteResultJson {
+  return { runId: batches[0].runId, scenarios: batches.flatMap((batch) => batch.scenarios), ...usedTogether(batches) };
 }
 
 async function evaluateBatch(evaluator: { readonly functionName: string }, suite: SuiteEvaluationEvent['suite'], invoke: LambdaInvoke): Promise<SuiteResultJson> {

@@ -1,11 +1,11 @@
-import { addUsage, type TokenUsage } from '../../domain/customer-budget';
+import type { TokenUsage } from '../../domain/customer-budget';
 import { compareOutcomes, type EvaluationRun, keptProblems, PROMPT_DRAFT_RESOURCE_TYPE, type ScenarioOutcome } from '../../domain/evaluation/prompt-gate';
 import type { Scenario } from '../../domain/evaluation/scenario';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
 import type { EvaluationRunRepository } from '../../ports/evaluation';
 import { ConditionFailedError, type PipelineBudgetRepository, type VersionedResourceRepository } from '../../ports/repositories';
-import type { ScenarioResult, SuiteResult } from './run-scenarios';
+import { type ScenarioResult, type SuiteResult, usedTogether } from './run-scenarios';
 import { parseScenarios, ScenarioFormatError } from './scenario-format';
 import type { StoredScenario } from './scenario-suite';
 
@@ -82,9 +82,8 @@ export class PlayEvaluations {
       throw error;
     }
     const [current, drafted] = await Promise.all([this.deps.runnerFor().execute(scenarios, this.deps.concurrency), this.deps.runnerFor(draft).execute(scenarios, this.deps.concurrency)]);
-    const usage = addUsage(current.usage, drafted.usage);
+    const { usage, costUsd } = usedTogether([current, drafted]);
     await this.count(usage);
-    const costs = [current.costUsd, drafted.costUsd].filter((cost): cost is number => cost !== undefined);
     return {
       ...run,
       ...compareOutcomes(
@@ -95,7 +94,7 @@ export class PlayEvaluations {
       status: 'done',
       finishedAt: isoMicros(this.deps.clock.now()),
       usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens },
-      ...(costs.length > 0 && { costUsd: costs.reduce((sum, cost) => sum + cost, 0) }),
+      ...(costUsd !== undefined && { costUsd }),
     };
   }
 

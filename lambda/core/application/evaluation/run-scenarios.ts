@@ -63,6 +63,18 @@ export interface SuiteResult {
 
 const NO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0 };
 
+/** Model tokens, and their estimated cost when a priced model reported them. */
+export interface Used {
+  readonly usage: TokenUsage;
+  readonly costUsd?: number;
+}
+
+/** What several parts used together: their tokens, and their cost when any part was priced. */
+export function usedTogether(parts: readonly Used[]): Used {
+  const costs = parts.flatMap((part) => (part.costUsd === undefined ? [] : [part.costUsd]));
+  return { usage: parts.reduce((sum, part) => addUsage(sum, part.usage), NO_USAGE), ...(costs.length > 0 && { costUsd: costs.reduce((sum, cost) => sum + cost, 0) }) };
+}
+
 /**
  * Plays scenarios through the deployment's real turn path (docs/EVALUATION.md): each scenario is a
  * customer of the run's own, whose messages are registered as the webhook registers them and whose
@@ -79,9 +91,7 @@ export class RunScenarios {
       for (let index = next++; index < scenarios.length; index = next++) results[index] = await this.play(scenarios[index], this.deps.customerIdOf(runId, index));
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, scenarios.length)) }, worker));
-    const usage = results.reduce((sum, result) => addUsage(sum, result.usage), NO_USAGE);
-    const costs = results.flatMap((result) => (result.costUsd === undefined ? [] : [result.costUsd]));
-    return { runId, scenarios: results, usage, ...(costs.length > 0 && { costUsd: costs.reduce((sum, cost) => sum + cost, 0) }) };
+    return { runId, scenarios: results, ...usedTogether(results) };
   }
 
   private async play(scenario: Scenario, customerId: string): Promise<ScenarioResult> {
@@ -89,12 +99,8 @@ export class RunScenarios {
     const locale: ScenarioLocale = scenario.start?.locale ?? this.deps.locale;
     const turns: TurnResult[] = [];
     const transcript: { role: 'customer' | 'agent'; text: string }[] = [];
-    let usage = NO_USAGE;
-    const costs: number[] = [];
-    const count = (tokens: TokenUsage | undefined, cost: number | undefined) => {
-      if (tokens !== undefined) usage = addUsage(usage, tokens);
-      if (cost !== undefined) costs.push(cost);
-    };
+    const spent: Used[] = [];
+    const count = (tokens: TokenUsage | undefined, cost: number | undefined) => spent.push({ usage: tokens ?? NO_USAGE, ...(cost !== undefined && { costUsd: cost }) });
     this.deps.stage.recordTools(customerId, scenario.tools ?? {});
     let error: string | undefined;
     const sessions = new Map<string, Session>();
@@ -123,7 +129,7 @@ export class RunScenarios {
     });
     const passed = error === undefined && turns.every((turn) => turn.problems.length === 0);
     const durationMs = this.deps.clock.now().getTime() - started;
-    return { name: scenario.name, passed, turns, usage, ...(costs.length > 0 && { costUsd: costs.reduce((sum, cost) => sum + cost, 0) }), durationMs, ...(error !== undefined && { error }) };
+    return { name: scenario.name, passed, turns, ...usedTogether(spent), durationMs, ...(error !== undefined && { error }) };
   }
 
   /** The scenario's starting state: a session that knows what `start` says, when it says anything. */
