@@ -162,3 +162,35 @@ it('a folding turn retried after its reply failed to send: the summary is writte
   expect(replies).toHaveLength(26);
   expect(replies.at(-1)).toBe('Olá! Recebi: Mensagem 26');
 });
+
+it('a folding turn retried after the model failed finds its messages in the history already, and still folds from the oldest unfolded message', async () => {
+  let failed = false;
+  const model = new FakeConverseModel({
+    toolRounds: 0,
+    answerAfter: async (input) => {
+      if (failed || !JSON.stringify(input.messages?.at(-1)).includes('Mensagem 26')) return;
+      failed = true;
+      throw Object.assign(new Error('Too many requests, please wait before trying again.'), { name: 'ThrottlingException' });
+    },
+  });
+  const { asked, summarizer } = fakeSummarizer();
+  pipeline = await startTestPipeline({
+    customerBudget: LONG_CONVERSATION_BUDGET,
+    queue: { visibilityTimeoutSeconds: 2 },
+    agent: new BedrockConverseAgent({ modelId: MODEL, converse: model.converse, memory: { foldEveryTurns: 5, summarizer } }),
+  });
+  const customer = newCustomer();
+  await talk(pipeline, customer, 25);
+
+  // The first attempt appends the 26th message and folds, then the model fails; the retry reads the history with that message in it.
+  await pipeline.sendCustomerMessage(customer, 'Mensagem 26');
+  await pipeline.fakeWhatsApp.waitForSent(26, 20_000);
+  await pipeline.waitForIdle();
+
+  expect(failed).toBe(true);
+  // Both attempts folded the same 12 messages, from the first: the retry's summary is the one written.
+  expect(asked.map((request) => request.messages?.[0]?.content?.[0]?.text?.match(/Mensagem \d+/)?.[0])).toEqual(['Mensagem 1', 'Mensagem 1']);
+  const { session, history } = await pipeline.conversation(customer);
+  const lastFolded = history.find((message) => message.text === 'Olá! Recebi: Mensagem 6');
+  expect(session?.memory).toMatchObject({ summary: 'Resumo 2: 12 mensagens.', through: lastFolded?.timestamp });
+});

@@ -159,7 +159,7 @@ export class ProcessTurn {
     const { latest, activeSessionId, activeSessionState } = await this.deps.ledger.readMarker(customerId);
     if (latest === undefined || (latest.pendingMessageIds.length === 0 && latest.outbox === undefined)) return { latest, pending: [], optedOut: false };
     const agentLikelyAsked = activeSessionId !== undefined && latest.outbox === undefined && activeSessionState !== SessionState.CLOSED && !(activeSessionState && isHumanOwned(activeSessionState));
-    const storedHistory = agentLikelyAsked ? this.turnAgent.storedHistory(customerId, activeSessionId) : undefined;
+    const storedHistory = agentLikelyAsked ? this.turnAgent.storedHistory(customerId, activeSessionId, latest.pendingMessageIds.length) : undefined;
     // Awaited only if the agent is asked; a failure then surfaces there.
     storedHistory?.catch(() => undefined);
     return { latest, storedHistory, ...(await this.deps.ledger.readPending(latest, activeSessionId)) };

@@ -104,9 +104,13 @@ export class TurnAgent {
     }
   }
 
-  /** The session's stored history the agent may see, as many messages as it is shown. */
-  storedHistory(customerId: string, sessionId: string): Promise<Message[]> {
-    return this.deps.messages.historyForSession(customerId, sessionId, this.settings.historyLimit);
+  /**
+   * The session's stored history the agent may see: as many messages as it is shown, before the
+   * turn's own `turnMessages`. A retried turn finds those appended already; read without them, the
+   * oldest message of a full window would be missing, and the memory would never fold it.
+   */
+  storedHistory(customerId: string, sessionId: string, turnMessages: number): Promise<Message[]> {
+    return this.deps.messages.historyForSession(customerId, sessionId, this.settings.historyLimit + turnMessages);
   }
 
   /** The last messages of a closed session, as the earlier conversation of the session opened after it. */
@@ -222,7 +226,7 @@ export class TurnAgent {
    * the agent's memory, the window after the fold point, folded first when it outgrew the limits.
    */
   private async conversation(session: Session, agent: AgentPort, stored: Promise<Message[]> | undefined, appended: readonly Message[], deadline: number): Promise<{ history: ConversationEntry[]; window: FoldedWindow }> {
-    const read = await (stored ?? this.storedHistory(session.customerId, session.sessionId));
+    const read = await (stored ?? this.storedHistory(session.customerId, session.sessionId, appended.length));
     const byKey = new Map([...read, ...appended].map((message) => [`${message.timestamp}#${message.messageId}`, message]));
     const messages = [...byKey.values()].sort((a, b) => toEpochMicros(a.timestamp) - toEpochMicros(b.timestamp));
     const { historyLimit, historyMaxCharacters, deliveryReserveMs, agentReserveAfterFoldMs } = this.settings;
