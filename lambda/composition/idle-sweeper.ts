@@ -1,6 +1,7 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { CUSTOM_METRICS } from '../../lib/contract';
-import { adminAudit, conversationRepositories, customerDataRepository, messageTemplates, sessionRepository } from '../core/adapters/dynamodb/dynamo-repositories';
+import { adminAudit, conversationRepositories, customerDataRepository, handoffReport, messageTemplates, sessionRepository } from '../core/adapters/dynamodb/dynamo-repositories';
+import { DynamoEvaluationCleanup } from '../core/adapters/dynamodb/evaluation-cleanup';
 import { CloseConversation } from '../core/application/close-conversation';
 import { CloseIdleConversations, type IdleSweepReport } from '../core/application/close-idle-conversations';
 import { OperatorAuditTrail } from '../core/application/operator/operator-audit';
@@ -35,7 +36,8 @@ export function composeIdleSweeper(settings: IdleSweeperSettings, ports: IdleSwe
   const { table, clock, ids } = composed;
   const sessions = sessionRepository(table);
   const audit = new OperatorAuditTrail(adminAudit(table), clock, ids, new CustomerPseudonyms(customerDataRepository(table)));
-  const sweeper = new CloseIdleConversations({ sessions, closer: new CloseConversation({ sessions, audit }), clock, settings: settings.idleSweep });
+  const leftovers = new DynamoEvaluationCleanup(customerDataRepository(table), handoffReport(table));
+  const sweeper = new CloseIdleConversations({ sessions, closer: new CloseConversation({ sessions, audit }), leftovers, clock, settings: settings.idleSweep });
   const reengager = settings.reengagement && reengagerOf(settings.reengagement, settings, composed, ports);
   const jobs = settings.transcriptionJobsSweep && new TranscriptionJobSweep({ transcriber: composeTranscriber(ports), clock, afterMs: settings.transcriptionJobsSweep.afterMs });
   return (_event, context) =>

@@ -216,10 +216,16 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
    * Idle sweeper: the agent's conversations by last activity, each close (the session, its pointer,
    * its messages' TTL, the CRM projection's close), checked against the customer's inbound marker
    * and audited under the customer's pseudonym; with the re-engagement, the customer's consent, the
-   * template, and the template appended to the history past its watermark.
+   * template, and the template appended to the history past its watermark. A scenario's customer
+   * it finds idle was left by an evaluation run that did not finish: it erases it, as the
+   * evaluator would have (its partitions and its handoff item).
    */
   idleSweeper: {
     table: {
+      'evaluation session': [query, remove],
+      'evaluation inbound': [query, remove],
+      'evaluation customer': [query, remove],
+      handoffReport: [remove],
       session: [query, update, ...only('reengagement', put)],
       // A close raises the inbox's version.
       inboxVersion: [update],

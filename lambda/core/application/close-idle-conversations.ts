@@ -1,7 +1,9 @@
 import { ConditionFailedError, type SessionRepository } from '../ports/repositories';
+import { isEvaluationCustomer } from '../domain/evaluation/prompt-gate';
 import { AGENT_OWNED_STATES, lastActivityOf, type Session } from '../domain/session';
 import { addMilliseconds, toEpochMicros, type IsoTimestamp } from '../domain/timestamps';
 import type { Clock } from '../ports/clock';
+import type { EvaluationCleanup } from '../ports/evaluation';
 import { IDLE_SWEEP_AUTHOR, type CloseConversation } from './close-conversation';
 
 /** Sessions read per page of the activity index, and pages per agent state and pass: a pass handles at most 2 × 500. */
@@ -20,16 +22,20 @@ export interface IdleSweepSettings {
 export interface IdleSweepDependencies {
   readonly sessions: SessionRepository;
   readonly closer: CloseConversation;
+  /** Erases what an evaluation run that did not finish left of a scenario's customer. */
+  readonly leftovers: EvaluationCleanup;
   readonly clock: Clock;
   readonly settings: IdleSweepSettings;
 }
 
 export interface IdleSweepReport {
-  /** Sessions the index listed as idle. */
+  /** Conversations the index listed as idle. */
   readonly idle: number;
   readonly closed: number;
   /** Listed, but the customer wrote again (before or during the close), or the session moved on. */
   readonly kept: number;
+  /** Scenario customers an evaluation run left when it did not finish (it timed out or crashed), erased; absent: none. */
+  readonly evaluationLeftoversErased?: number;
   /** `false` when the run stopped at its bound or its deadline: the next run goes on where the index still lists idle sessions. */
   readonly complete: boolean;
 }
@@ -49,8 +55,17 @@ export class CloseIdleConversations {
   /** One run; `remainingMs` is the invocation's time left (Lambda's `getRemainingTimeInMillis`). */
   async sweep(remainingMs: () => number = () => Number.POSITIVE_INFINITY): Promise<IdleSweepReport> {
     const idleSince = addMilliseconds(this.deps.clock.now(), -this.deps.settings.idleTimeoutMs);
-    const { listed: idle, handled: closed, complete } = await forEachQuietSession(this.deps.sessions, idleSince, remainingMs, (session) => this.closeIfIdle(session, idleSince));
-    return { idle, closed, kept: idle - closed, complete };
+    let erased = 0;
+    const { listed, handled: closed, complete } = await forEachQuietSession(this.deps.sessions, idleSince, remainingMs, async (session) => {
+      if (!isEvaluationCustomer(session.customerId)) return this.closeIfIdle(session, idleSince);
+      // Idle for the timeout (an hour at least), longer than a run may last (15 minutes): its run
+      // ended without erasing it. Closed, it would reach the CRM and keep its items for the retention.
+      await this.deps.leftovers.forget(session.customerId, [session]);
+      erased++;
+      return false;
+    });
+    const idle = listed - erased;
+    return { idle, closed, kept: idle - closed, ...(erased > 0 && { evaluationLeftoversErased: erased }), complete };
   }
 
   /** `false` when the session turned out not idle: its activity is newer than the index said, or the close's condition failed. */

@@ -1,4 +1,5 @@
 import type { MessageTemplateRepository, SessionRepository } from '../ports/repositories';
+import { isEvaluationCustomer } from '../domain/evaluation/prompt-gate';
 import { lastActivityOf, type Session } from '../domain/session';
 import { addMilliseconds, isoMicros, toEpochMicros } from '../domain/timestamps';
 import type { TemplateRef } from '../domain/whatsapp-template';
@@ -63,7 +64,8 @@ export class ReengageQuietCustomers {
     let failed = 0;
     let withoutName = 0;
     const pass = await forEachQuietSession(this.deps.sessions, quietSince, remainingMs, async (session) => {
-      if (session.reengagedAt !== undefined || toEpochMicros(lastActivityOf(session)) > toEpochMicros(quietSince)) return false;
+      // A scenario's customer, which a run that did not finish left, is no one to write to: the idle sweep erases it.
+      if (isEvaluationCustomer(session.customerId) || session.reengagedAt !== undefined || toEpochMicros(lastActivityOf(session)) > toEpochMicros(quietSince)) return false;
       let send: NamedTemplateSend;
       try {
         send = namedTemplateSend(template, templateNameOf(session));

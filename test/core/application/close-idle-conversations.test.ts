@@ -4,6 +4,8 @@
 // message that arrives around the close is never lost, whichever comes first.
 import { DynamoAdminAuditRepository } from '../../../lambda/core/adapters/dynamodb/admin-audit-repository';
 import { DynamoCustomerDataRepository } from '../../../lambda/core/adapters/dynamodb/customer-data-repository';
+import { DynamoEvaluationCleanup } from '../../../lambda/core/adapters/dynamodb/evaluation-cleanup';
+import { DynamoHandoffReport } from '../../../lambda/core/adapters/dynamodb/handoff-report-repository';
 import { activePointerKey, GSI1SK, messageHistoryPrefix, PK, sessionKey, SK, TTL } from '../../../lambda/core/adapters/dynamodb/keys';
 import { DynamoSessionRepository } from '../../../lambda/core/adapters/dynamodb/session-repository';
 import { randomIdGenerator } from '../../../lambda/core/adapters/system/random-id-generator';
@@ -29,8 +31,10 @@ afterEach(() => harness?.close());
 function sweeperAt(hoursLater: number) {
   const clock = new ManualClock(new Date(Date.now() + hoursLater * HOUR));
   const sessions = new DynamoSessionRepository(harness.kit, clock);
-  const audit = new OperatorAuditTrail(new DynamoAdminAuditRepository(harness.kit), clock, randomIdGenerator, new CustomerPseudonyms(new DynamoCustomerDataRepository(harness.kit, clock)));
-  return { clock, sweeper: new CloseIdleConversations({ sessions, closer: new CloseConversation({ sessions, audit }), clock, settings: { idleTimeoutMs: IDLE_TIMEOUT_MS } }) };
+  const customerData = new DynamoCustomerDataRepository(harness.kit, clock);
+  const audit = new OperatorAuditTrail(new DynamoAdminAuditRepository(harness.kit), clock, randomIdGenerator, new CustomerPseudonyms(customerData));
+  const leftovers = new DynamoEvaluationCleanup(customerData, new DynamoHandoffReport(harness.kit, clock, DEFAULT_RETENTION));
+  return { clock, customerData, sweeper: new CloseIdleConversations({ sessions, closer: new CloseConversation({ sessions, audit }), leftovers, clock, settings: { idleTimeoutMs: IDLE_TIMEOUT_MS } }) };
 }
 
 const active = async (customerId: string) => (await harness.sessions.getActive(customerId))!;
@@ -140,4 +144,21 @@ test('conversations people own, and one whose sort key predates its last activit
   expect(await sweeperAt(0).sweeper.sweep()).toEqual({ idle: 1, closed: 0, kept: 1, complete: true });
   const states = await Promise.all([...owned, recent].map(async (session: Session) => (await harness.sessions.get(session.customerId, session.sessionId))?.state));
   expect(states).toEqual([SessionState.AWAITING_HUMAN, SessionState.HUMAN_ACTIVE, SessionState.QUALIFYING]);
+});
+
+test('a scenario customer an evaluation run left when it did not finish is erased, never closed nor audited', async () => {
+  const { customer } = await answeredOnce('Oi');
+  // What a run that timed out in the middle of a scenario leaves: the scenario's customer, played through the turn path.
+  const scenarioCustomer = 'eval-20261207181500000-unfinished-0';
+  await harness.receive(scenarioCustomer, 'wamid.E', 'Quero falar com uma pessoa');
+  await harness.process(scenarioCustomer, 'wamid.E');
+  const { sweeper, customerData } = sweeperAt(25);
+  expect(await customerData.evaluationCustomerItems(scenarioCustomer)).not.toEqual([]);
+
+  expect(await sweeper.sweep()).toEqual({ idle: 1, closed: 1, kept: 0, evaluationLeftoversErased: 1, complete: true });
+  expect(await customerData.evaluationCustomerItems(scenarioCustomer)).toEqual([]);
+  expect((await active(customer)).state).toBe(SessionState.CLOSED);
+  const audited = (await new DynamoAdminAuditRepository(harness.kit).listRecent()).items;
+  expect(audited.map((event) => event.action)).toEqual(['conversation.close']);
+  expect(await sweeperAt(26).sweeper.sweep()).toEqual({ idle: 0, closed: 0, kept: 0, complete: true });
 });

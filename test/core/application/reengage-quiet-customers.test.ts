@@ -163,3 +163,16 @@ test('a send WhatsApp refuses keeps its claim: the customer is re-engaged at mos
   expect(sender.sent).toEqual([]);
   expect(await harness.history(customer)).toHaveLength(2);
 });
+
+test('a scenario customer an evaluation run left when it did not finish is sent nothing', async () => {
+  harness = await TurnHarness.start();
+  const scenarioCustomer = 'eval-20261207181500000-unfinished-0';
+  await harness.receive(scenarioCustomer, 'wamid.E', 'Sou a Ana #dado nome=Ana');
+  await harness.process(scenarioCustomer, 'wamid.E');
+  const customer = await answeredOnce();
+
+  const { reengager, sender } = reengagerAt(5);
+  expect(await reengager.sweep()).toMatchObject({ quiet: 2, sent: 1, failed: 0, withoutName: 0 });
+  expect(sender.sent.map((message) => message.customerId)).toEqual([customer]);
+  expect((await harness.sessions.getActive(scenarioCustomer))?.reengagedAt).toBeUndefined();
+});

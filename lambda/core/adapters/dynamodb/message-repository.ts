@@ -33,6 +33,7 @@ import {
   type TableKey,
 } from './keys';
 import { KeyLayout } from '../../../../lib/contract/key-layout';
+import { EVALUATION_CUSTOMER_PREFIX } from '../../../../lib/contract/table';
 import type { MetaRateTable } from '../../../../lib/contract/meta-message-rates';
 import { KeyLayoutPolicy } from './key-layout';
 import { DynamoInboxVersion } from './inbox-version';
@@ -181,10 +182,11 @@ export class DynamoMessageRepository implements MessageRepository {
     const dayRequest = (partition: string, projection: Record<string, string>) => ({
       indexName: GSI1,
       keyCondition: '#gsi1pk = :partition',
-      filter: '#type = :type AND (attribute_not_exists(#ttl) OR #ttl > :now)',
+      // A scenario's replies are the evaluation line's (and one a run did not finish left is no conversation).
+      filter: '#type = :type AND (attribute_not_exists(#ttl) OR #ttl > :now) AND NOT begins_with(#customer, :evaluation)',
       projection: Object.keys(projection).join(', '),
       names: { '#gsi1pk': GSI1PK, '#type': ENTITY_TYPE, '#ttl': TTL, ...projection },
-      values: { ':partition': partition, ':type': EntityType.message, ':now': now },
+      values: { ':partition': partition, ':type': EntityType.message, ':now': now, ':evaluation': EVALUATION_CUSTOMER_PREFIX },
       limit: bound.pageSize,
     });
     return Promise.all(
