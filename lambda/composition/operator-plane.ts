@@ -1,5 +1,6 @@
 import { type Locale, localePreset } from '../../lib/contract';
-import { adminAudit, conversationRepositories, customerDataRepository, messageTemplates, operationalConfig, operatorAuthRepository } from '../core/adapters/dynamodb/dynamo-repositories';
+import { adminAudit, conversationRepositories, customerDataRepository, handoffReport, messageTemplates, operationalConfig, operatorAuthRepository } from '../core/adapters/dynamodb/dynamo-repositories';
+import { DynamoEvaluationCleanup } from '../core/adapters/dynamodb/evaluation-cleanup';
 import { HandoffLifecycle } from '../core/application/operator/handoff-lifecycle';
 import { OperatorAuditTrail } from '../core/application/operator/operator-audit';
 import { OperatorDirectory } from '../core/application/operator/operator-directory';
@@ -51,6 +52,7 @@ export function composeOperatorPlane(settings: OperatorPlaneSettings, locale: Lo
       ids: on.ids,
       settings,
       consent: on.consent,
+      leftovers: new DynamoEvaluationCleanup(customerDataRepository(on.table), handoffReport(on.table)),
     }),
   };
 }

@@ -199,9 +199,18 @@ export const ROLE_TABLE_ACCESS: { readonly [role in PipelineRole]: RoleTableAcce
     },
     index: [],
   },
-  /** Handoff sweeper: the waiting conversations, their reminder markers, notices appended to the history. */
+  /**
+   * Handoff sweeper: the waiting conversations, their reminder markers, notices appended to the
+   * history; and a scenario's customer an evaluation run left waiting when it did not finish,
+   * erased as the evaluator would have (its partitions and its handoff item).
+   */
   sweeper: {
     table: {
+      'evaluation session': [query, remove],
+      'evaluation inbound': [query, remove],
+      'evaluation customer': [query, remove],
+      handoffReport: [remove],
+      inboxVersion: [update],
       session: [query, put, update],
       inbound: [update],
       customer: [get],

@@ -178,7 +178,11 @@ describe.each(variants)('the roles of a pipeline with everything on (%s)', (_nam
         roles.flatMap((role) =>
           Object.entries(ROLE_TABLE_ACCESS[role].table)
             .filter(([, actions]) => actions!.some((action) => TABLE_WRITE_ACTIONS.includes((typeof action === 'string' ? action : action.grant) as never)))
-            .map(([partition]) => (partition in TABLE_PARTITIONS.prefixes ? `${TABLE_PARTITIONS.prefixes[partition as keyof typeof TABLE_PARTITIONS.prefixes]}*` : TABLE_PARTITIONS.constants[partition as keyof typeof TABLE_PARTITIONS.constants])),
+            .map(([partition]) => {
+              // `evaluation session` and the like: that customer partition of the evaluation customers only.
+              const [evaluated, ofEvaluation] = partition.startsWith('evaluation ') ? [partition.slice('evaluation '.length), 'eval-'] : [partition, ''];
+              return evaluated in TABLE_PARTITIONS.prefixes ? `${TABLE_PARTITIONS.prefixes[evaluated as keyof typeof TABLE_PARTITIONS.prefixes]}${ofEvaluation}*` : TABLE_PARTITIONS.constants[evaluated as keyof typeof TABLE_PARTITIONS.constants];
+            }),
         ),
       );
     expect(written('inbound')).toEqual(table('inbound'));

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { DEFAULT_SYSTEM_PROMPT } from '../../lib/contract';
+import { handoffReportKey } from '../../lambda/core/adapters/dynamodb/keys';
 import { openSession, SessionState } from '../../lambda/core/domain/session';
 import { FakeConverseModel } from '../../local/fake-bedrock/fake-converse-model';
 import { instructedToolCall } from '../../local/fake-bedrock/instructed-tool-calls';
@@ -159,4 +160,23 @@ it('while a scenario plays, its handoff is in no inbox and the sweeper neither n
   expect(report).toMatchObject({ waiting: 0, notified: 0, customersReminded: 0 });
   expect(pipeline.fakeWhatsApp.sent().slice(sentBefore)).toEqual([]);
   expect((await admin.call('GET', '/api/conversations?state=AWAITING_HUMAN')).body.items).toEqual([]);
+});
+
+it('a scenario left waiting for a person by a run that did not finish is erased by the sweeper once no run could still play it', async () => {
+  const repositories = tableRepositories(pipeline.tableName, pipeline.keyLayout);
+  const waitingSince = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+  const seed = async (customerId: string, at: string) => {
+    const session = { ...openSession({ customerId, customerIdKind: 'phone', businessPhoneNumberId: '100000000000000' }, `session-${customerId}`, at, { state: SessionState.AWAITING_HUMAN }), handoffRequestedAt: at };
+    await repositories.sessions.put(session);
+    await repositories.handoffReport.recordStep(session);
+  };
+  const left = waitingSince(61);
+  await seed('eval-left-0', left);
+  await seed('eval-still-playing-0', waitingSince(50));
+
+  expect(await pipeline.sweepHandoffs()).toMatchObject({ waiting: 0, notified: 0, evaluationLeftoversErased: 1 });
+  expect(await repositories.customerData.evaluationCustomerItems('eval-left-0')).toEqual([]);
+  expect(await repositories.kit.get({ key: handoffReportKey(left, 'session-eval-left-0') })).toBeUndefined();
+  expect(await repositories.customerData.evaluationCustomerItems('eval-still-playing-0')).not.toEqual([]);
+  expect((await pipeline.sweepHandoffs()).evaluationLeftoversErased).toBeUndefined();
 });

@@ -1,11 +1,12 @@
-import { isEvaluationCustomer } from '../../domain/evaluation/prompt-gate';
+import { isEvaluationCustomer, isLeftByUnfinishedRun } from '../../domain/evaluation/prompt-gate';
 import type { InboundReceiptRepository, MessageRepository, MessageTemplateRepository, OperationalConfigRepository, SessionRepository } from '../../ports/repositories';
 import { textEndingWithLink } from '../../domain/message-template';
 import type { Operator } from '../../domain/operator';
 import { HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY, HANDOFF_TEXTS_CONFIG_KEY, type HandoffTexts, handoffTextsFrom, noticeTemplateFrom } from '../../domain/operational-settings';
-import { type Session, SessionState } from '../../domain/session';
+import { lastActivityOf, type Session, SessionState } from '../../domain/session';
 import { isoMicros, toEpochMicros, type IsoTimestamp } from '../../domain/timestamps';
 import type { Clock, IdGenerator } from '../../ports/clock';
+import type { EvaluationCleanup } from '../../ports/evaluation';
 import { WhatsAppSendError, type WhatsAppSender } from '../../ports/whatsapp-sender';
 import type { TemplateRef } from '../../domain/whatsapp-template';
 import { isCustomerWindowOpen } from '../customer-window';
@@ -51,6 +52,8 @@ export interface HandoffDependencies {
   readonly settings: HandoffSettings;
   /** A customer who opted out is told nothing (operators are still notified). */
   readonly consent: Pick<MessagingConsent, 'isOptedOut'>;
+  /** Erases a scenario's customer that an evaluation run left waiting when it did not finish. */
+  readonly leftovers: EvaluationCleanup;
 }
 
 export interface SweepReport {
@@ -60,6 +63,8 @@ export interface SweepReport {
   readonly notified: number;
   readonly renotified: number;
   readonly customersReminded: number;
+  /** Scenario customers an evaluation run left waiting when it did not finish, erased; absent: none. */
+  readonly evaluationLeftoversErased?: number;
 }
 
 /**
@@ -95,13 +100,21 @@ export class HandoffLifecycle {
     let notified = 0;
     let renotified = 0;
     let customersReminded = 0;
+    let erased = 0;
     let oldestRequestedAt: number | undefined;
     let cursor: string | undefined;
     for (let page = 0; page < SWEEP_MAX_PAGES; page++) {
       const sessions = await this.deps.sessions.listByState(SessionState.AWAITING_HUMAN, { limit: SWEEP_PAGE_SIZE, cursor });
       for (const session of sessions.items) {
-        // A scenario being played hands off to nobody: its customer is erased once played.
-        if (session.handoffRequestedAt === undefined || isEvaluationCustomer(session.customerId)) continue;
+        if (isEvaluationCustomer(session.customerId)) {
+          // A scenario being played hands off to nobody, and its run erases it; one whose run died is erased here.
+          if (isLeftByUnfinishedRun(lastActivityOf(session), this.deps.clock.now())) {
+            await this.deps.leftovers.forget(session.customerId, [session]);
+            erased++;
+          }
+          continue;
+        }
+        if (session.handoffRequestedAt === undefined) continue;
         waiting++;
         oldestRequestedAt = Math.min(oldestRequestedAt ?? Infinity, toEpochMicros(session.handoffRequestedAt));
         if (!notifiedFor(session)) {
@@ -115,7 +128,7 @@ export class HandoffLifecycle {
       if (cursor === undefined) break;
     }
     const oldestWaitingSeconds = oldestRequestedAt === undefined ? 0 : Math.max(0, Math.floor((toEpochMicros(this.deps.clock.now()) - oldestRequestedAt) / 1_000_000));
-    return { waiting, oldestWaitingSeconds, notified, renotified, customersReminded };
+    return { waiting, oldestWaitingSeconds, notified, renotified, customersReminded, ...(erased > 0 && { evaluationLeftoversErased: erased }) };
   }
 
   /** `true` when this call claimed and sent the first notification. */

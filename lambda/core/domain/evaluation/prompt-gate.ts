@@ -22,6 +22,14 @@ export const MAX_PROBLEMS_KEPT = 20;
 /** A run not finished this long after it started never will (the evaluator's timeout, and its wait in Lambda's queue). */
 export const EVALUATION_RUN_DEADLINE_MS = 60 * 60 * 1000;
 
+/**
+ * Whether a scenario's customer, quiet since `lastActivity`, was left by a run that did not finish
+ * (it timed out or crashed before erasing it): no run that could still play it is that old.
+ */
+export function isLeftByUnfinishedRun(lastActivity: string, now: Date): boolean {
+  return now.getTime() - Date.parse(lastActivity) >= EVALUATION_RUN_DEADLINE_MS;
+}
+
 /** A run and its parts are what the operator API answers (lib/contract/operator-api-evaluation.ts). */
 export type { EvaluationRun, EvaluationStatus, ScenarioComparison, ScenarioOutcome } from '../../../../lib/contract/operator-api-evaluation';
 
