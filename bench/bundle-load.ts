@@ -3,7 +3,7 @@
  * `node` requiring the bundle, against an empty `node` process, measured in the same run; and a cold
  * start: from spawning `node` to the handler's answer to a first event that needs no remote call
  * (the webhook: a method it refuses; the orchestrator: a record without a customer; the operator: an
- * API call without a session), which includes composing the function (clients, repositories,
+ * API call without a session; the evaluator: a suite whose scenario breaks the format), which includes composing the function (clients, repositories,
  * Powertools) as Lambda's first invocation does — once with tracing off, once as Lambda traces (the
  * tracer and the X-Ray SDK, `tracer.js` beside the handler, loaded; segments go to a closed port on
  * 127.0.0.1), and, for the functions with a media file, once with media on (the deployment's bucket
@@ -20,7 +20,7 @@ import { gzipSync } from 'node:zlib';
 import { AGENT_BACKEND_KINDS, type DeploymentOptions, type FunctionSettings, PIPELINE_DEFAULTS, WHATSAPP_CHANNEL_KINDS, writeDeploymentPlan } from '../lib/contract';
 import { stagedFunctionAsset } from '../lib/private/function-assets';
 
-const FUNCTIONS = ['webhook', 'orchestrator', 'operator'] as const;
+const FUNCTIONS = ['webhook', 'orchestrator', 'operator', 'evaluator'] as const;
 
 /** The deployment played, with placeholder names: nothing here is reached by the first events below. */
 const DEPLOYMENT: DeploymentOptions = {
@@ -64,6 +64,8 @@ const FIRST_EVENTS: Record<string, string> = {
   webhook: `{ version: '2.0', rawPath: '/', headers: {}, requestContext: { http: { method: 'PUT' } } }`,
   orchestrator: `{ Records: [{ messageId: 'cold', body: '{}', attributes: { ApproximateReceiveCount: '1' } }] }`,
   operator: `{ version: '2.0', rawPath: '/api/conversations', headers: {}, requestContext: { http: { method: 'GET' } } }`,
+  // A suite whose scenario breaks the format: answered with its problems, before the table or the model.
+  evaluator: `{ suite: { scenarios: [{}] } }`,
 };
 
 /** The cold start of the asset in `folder`; `loadMedia`: then `media.js` too, as the first attachment requires it. */
