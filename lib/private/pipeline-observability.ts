@@ -19,6 +19,14 @@ export type PipelineAlarms = {
   readonly all: cloudwatch.Alarm[];
 };
 
+/** The construct's `*Alarm` properties: each alarm built, as its id and `Alarm` (`deadLetterQueueAlarm`). */
+export type PipelineAlarmProperties = { readonly [id in PipelineAlarmId as `${id}Alarm`]: PipelineAlarms[id] };
+
+/** The alarms built as the construct's properties, absent ones included (as undefined). */
+export function alarmProperties(alarms: PipelineAlarms): PipelineAlarmProperties {
+  return Object.fromEntries((Object.keys(PIPELINE_ALARMS) as PipelineAlarmId[]).map((id) => [`${id}Alarm`, alarms[id]])) as PipelineAlarmProperties;
+}
+
 /** Every way a message can stall, as an alarm named, tuned and wired by the alarm settings. */
 export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms {
   const { namePrefix, actions, tunings } = pipeline.alarmSettings;
