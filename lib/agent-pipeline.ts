@@ -262,6 +262,13 @@ export class AgentPipeline extends AgentPipelineBase {
    */
   public readonly oldestHandoffWaitingAlarm?: cloudwatch.Alarm;
   /**
+   * The evaluator function crashed or timed out: the console's prompt evaluation ends as not
+   * finished, so its draft cannot pass the gate, and `eval --stack` fails.
+   *
+   * @default - only with the operator plane (`adminPhoneNumbers`)
+   */
+  public readonly evaluatorErrorsAlarm?: cloudwatch.Alarm;
+  /**
    * The model tokens used today are above `pipelineBudget.alarmAtShareOfBudget` of the daily
    * pipeline budget: once it is spent, the agent answers nobody until 00:00 UTC.
    *

@@ -246,6 +246,14 @@ export interface PipelineAlarmOverrides {
   readonly oldestHandoffWaiting?: AlarmTuning;
 
   /**
+   * Evaluator function crashes and timeouts: a prompt evaluation started in the console ends as not
+   * finished and the CLI's `eval --stack` fails; only with the operator plane (`evaluatorErrorsAlarm`).
+   *
+   * @default - warning, above `alarmThresholds.functionErrors` (0) in 1 of 1 minutes
+   */
+  readonly evaluatorErrors?: AlarmTuning;
+
+  /**
    * End User Messaging events waiting in the inbound dead-letter queue; only with End User
    * Messaging (`inboundDeadLetterQueueAlarm`).
    *

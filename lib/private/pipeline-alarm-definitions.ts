@@ -271,6 +271,17 @@ export const PIPELINE_ALARMS = {
         treatMissingData: cloudwatch.TreatMissingData.IGNORE,
       },
   },
+  evaluatorErrors: {
+    severity: AlarmSeverity.WARNING,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      pipeline.evaluatorFunction &&
+      errorsWatch(
+        pipeline.evaluatorFunction,
+        pipeline,
+        `The prompt evaluator of ${pipeline.settings.names.table} crashed or timed out: the prompt evaluation an admin started in the console ends as not finished, so its draft cannot pass the gate (only an override with a reason publishes it), and the CLI's eval --stack fails.`,
+      ),
+  },
   pipelineBudgetNear: {
     severity: AlarmSeverity.WARNING,
     ...FIRST_MINUTE,

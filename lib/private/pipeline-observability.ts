@@ -142,7 +142,7 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
           ),
         ]),
   );
-  const { operatorFunction, handoffSweeperFunction } = pipeline;
+  const { operatorFunction, handoffSweeperFunction, evaluatorFunction } = pipeline;
   if (operatorFunction && handoffSweeperFunction) {
     dashboard.addWidgets(
       graph(
@@ -154,6 +154,7 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
         operatorFunction.metricErrors({ ...fiveMinutes, label: 'Operator function errors' }),
         custom(CUSTOM_METRICS.operatorRequestFailed, 'Operator API 500s'),
         handoffSweeperFunction.metricErrors({ ...fiveMinutes, label: 'Handoff sweeper errors' }),
+        ...(evaluatorFunction ? [evaluatorFunction.metricErrors({ ...fiveMinutes, label: 'Prompt evaluator errors' })] : []),
       ]),
     );
   }

@@ -214,6 +214,7 @@ describe('alarm names, severities and tuning', () => {
     operatorErrors: ['critical', 1, 1, 0],
     handoffSweeperErrors: ['warning', 1, 1, 0],
     oldestHandoffWaiting: ['warning', 1, 1, 1_800],
+    evaluatorErrors: ['warning', 1, 1, 0],
     pipelineBudgetNear: ['warning', 1, 1, 800_000],
     pipelineBudgetRefusals: ['critical', 1, 1, 0],
     inboundDeadLetterQueue: ['critical', 1, 1, 0],
