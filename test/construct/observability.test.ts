@@ -277,6 +277,17 @@ describe('alarm names, severities and tuning', () => {
     }
   });
 
+  test('docs/RELIABILITY.md has the runbook entry every alarm description points to', () => {
+    const runbook = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'RELIABILITY.md'), 'utf8').split('\n');
+    const eum = synthPipeline({ channel: WhatsAppChannel.endUserMessaging({ phoneNumbers: PHONE_NUMBERS }) });
+    const descriptions = Object.values({ ...alarmsById(eum), ...alarmsById(everyAlarm().synth) }).map((alarm) => alarm.AlarmDescription as string);
+    expect(descriptions).toHaveLength(Object.keys(DEFAULTS).length);
+    for (const description of descriptions) {
+      const [, alarm] = /Runbook: docs\/RELIABILITY\.md, alarm (\w+)\.$/.exec(description)!;
+      expect({ alarm, entry: runbook.some((line) => line.startsWith(`| \`${alarm}\``)) }).toEqual({ alarm, entry: true });
+    }
+  });
+
   test('alarmTopic takes both severities, or the one without a topic of its own', () => {
     let onCall!: sns.Topic;
     let warnings!: sns.Topic;
