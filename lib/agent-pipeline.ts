@@ -19,7 +19,7 @@ import { ImportedAgentPipeline } from './private/imported-agent-pipeline';
 import { assemblePipeline } from './private/pipeline-assembly';
 import type { PipelineGrants } from './private/pipeline-grants';
 import type { PipelineMetrics } from './private/pipeline-metrics';
-import { createPipelineAlarms, createPipelineDashboard } from './private/pipeline-observability';
+import { alarmProperties, createPipelineAlarms, createPipelineDashboard, type PipelineAlarmProperties } from './private/pipeline-observability';
 
 /**
  * A WhatsApp AI-agent pipeline: Meta's webhook lands on a Lambda Function URL (or an API Gateway
@@ -147,54 +147,6 @@ export class AgentPipeline extends AgentPipelineBase {
    * @default - none when `media.enabled` is false
    */
   public readonly mediaBucket?: s3.IBucket;
-  /** Messages visible in the dead-letter queue: a turn failed for good. */
-  public readonly deadLetterQueueAlarm: cloudwatch.Alarm;
-  /** The oldest message in the turn queue is older than the threshold: turns are stuck. */
-  public readonly oldestMessageAgeAlarm: cloudwatch.Alarm;
-  /** The webhook function crashed or timed out (its handled failures are `webhookServerErrorsAlarm`). */
-  public readonly webhookErrorsAlarm: cloudwatch.Alarm;
-  /** The webhook function was throttled (Meta retries, but replies are delayed). */
-  public readonly webhookThrottlesAlarm: cloudwatch.Alarm;
-  /** The webhook's p99 duration is close to its timeout. */
-  public readonly webhookDurationAlarm: cloudwatch.Alarm;
-  /** The webhook answered 5xx: table, queue or secret unavailable (Meta retries). */
-  public readonly webhookServerErrorsAlarm: cloudwatch.Alarm;
-  /** The webhook refused a signature: a wrong or unfilled app secret refuses every Meta delivery. */
-  public readonly webhookSignatureRejectedAlarm: cloudwatch.Alarm;
-  /** The orchestrator function crashed or timed out (turn failures are reported per record). */
-  public readonly orchestratorErrorsAlarm: cloudwatch.Alarm;
-  /** The orchestrator function was throttled. */
-  public readonly orchestratorThrottlesAlarm: cloudwatch.Alarm;
-  /** The orchestrator's p99 duration is close to its timeout. */
-  public readonly orchestratorDurationAlarm: cloudwatch.Alarm;
-  /** A turn failed on its last receive: its messages go to the dead-letter queue (with the operator plane, to people instead). */
-  public readonly turnFailedPermanentlyAlarm: cloudwatch.Alarm;
-  /** The agent failed in a way no retry fixes (invalid output, a refusing model): the customer got the fallback text. */
-  public readonly turnFallbackAlarm: cloudwatch.Alarm;
-  /** A reply's delivery to WhatsApp could not be confirmed. */
-  public readonly replyOutcomeUnknownAlarm: cloudwatch.Alarm;
-  /** WhatsApp reported a message it accepted as failed (not delivered): the customer never got it. */
-  public readonly deliveryFailedAlarm: cloudwatch.Alarm;
-  /**
-   * An attachment a customer sent could not be downloaded on the turn's last attempt: its message went on as text with a note.
-   *
-   * @default - only with `media` on
-   */
-  public readonly mediaDownloadFailedAlarm?: cloudwatch.Alarm;
-  /** Requests to the table were throttled. */
-  public readonly tableThrottlesAlarm: cloudwatch.Alarm;
-  /**
-   * Bedrock throttled the model.
-   *
-   * @default - only with `AgentBackend.bedrock()`
-   */
-  public readonly modelThrottlesAlarm?: cloudwatch.Alarm;
-  /** Calls of the agent to your tools keep failing: the model answers without them. @default - only with `AgentTool`s */
-  public readonly toolCallsFailedAlarm?: cloudwatch.Alarm;
-  /** Every alarm above, for bulk wiring. */
-  public readonly alarms: cloudwatch.IAlarm[];
-  /** The operators' dashboard. @default - none when `dashboard` is false */
-  public readonly dashboard?: cloudwatch.Dashboard;
   /** The operator function (console and operator API), when `adminPhoneNumbers` turned the plane on. */
   public readonly operatorFunction?: lambda.Function;
   /**
@@ -218,20 +170,79 @@ export class AgentPipeline extends AgentPipelineBase {
   public readonly evaluatorFunction?: lambda.IFunction;
   /** The function a schedule runs every 15 minutes to close the conversations the agent serves once `conversationIdleTimeout` passed. */
   public readonly idleSweeperFunction: lambda.Function;
-  /** The idle sweeper crashed or timed out: idle conversations stay open (and out of retention) until a run succeeds. */
-  public readonly idleSweeperErrorsAlarm: cloudwatch.Alarm;
   /**
    * The function a schedule runs every minute to publish new projections to the CRM.
    *
    * @default - only with `crmSync`
    */
   public readonly crmSyncFunction?: lambda.Function;
+
+  // The alarms, in the order of their definitions (pipeline-alarm-definitions.ts): each property is
+  // its alarm's id and `Alarm`, set with the others in the constructor, which checks that none is missing.
+  /** Messages visible in the dead-letter queue: a turn failed for good. */
+  public readonly deadLetterQueueAlarm!: cloudwatch.Alarm;
+  /** The oldest message in the turn queue is older than the threshold: turns are stuck. */
+  public readonly oldestMessageAgeAlarm!: cloudwatch.Alarm;
+  /** The webhook function crashed or timed out (its handled failures are `webhookServerErrorsAlarm`). */
+  public readonly webhookErrorsAlarm!: cloudwatch.Alarm;
+  /** The webhook function was throttled (Meta retries, but replies are delayed). */
+  public readonly webhookThrottlesAlarm!: cloudwatch.Alarm;
+  /** The webhook's p99 duration is close to its timeout. */
+  public readonly webhookDurationAlarm!: cloudwatch.Alarm;
+  /** The webhook answered 5xx: table, queue or secret unavailable (Meta retries). */
+  public readonly webhookServerErrorsAlarm!: cloudwatch.Alarm;
+  /** The webhook refused a signature: a wrong or unfilled app secret refuses every Meta delivery. */
+  public readonly webhookSignatureRejectedAlarm!: cloudwatch.Alarm;
+  /** The orchestrator function crashed or timed out (turn failures are reported per record). */
+  public readonly orchestratorErrorsAlarm!: cloudwatch.Alarm;
+  /** The orchestrator function was throttled. */
+  public readonly orchestratorThrottlesAlarm!: cloudwatch.Alarm;
+  /** The orchestrator's p99 duration is close to its timeout. */
+  public readonly orchestratorDurationAlarm!: cloudwatch.Alarm;
+  /** A turn failed on its last receive: its messages go to the dead-letter queue (with the operator plane, to people instead). */
+  public readonly turnFailedPermanentlyAlarm!: cloudwatch.Alarm;
+  /** The agent failed in a way no retry fixes (invalid output, a refusing model): the customer got the fallback text. */
+  public readonly turnFallbackAlarm!: cloudwatch.Alarm;
+  /** A reply's delivery to WhatsApp could not be confirmed. */
+  public readonly replyOutcomeUnknownAlarm!: cloudwatch.Alarm;
+  /** WhatsApp reported a message it accepted as failed (not delivered): the customer never got it. */
+  public readonly deliveryFailedAlarm!: cloudwatch.Alarm;
+  /**
+   * An attachment a customer sent could not be downloaded on the turn's last attempt: its message went on as text with a note.
+   *
+   * @default - only with `media` on
+   */
+  public readonly mediaDownloadFailedAlarm?: cloudwatch.Alarm;
+  /** Requests to the table were throttled. */
+  public readonly tableThrottlesAlarm!: cloudwatch.Alarm;
+  /**
+   * Bedrock throttled the model.
+   *
+   * @default - only with `AgentBackend.bedrock()`
+   */
+  public readonly modelThrottlesAlarm?: cloudwatch.Alarm;
+  /** Calls of the agent to your tools keep failing: the model answers without them. @default - only with `AgentTool`s */
+  public readonly toolCallsFailedAlarm?: cloudwatch.Alarm;
+  /** The idle sweeper crashed or timed out: idle conversations stay open (and out of retention) until a run succeeds. */
+  public readonly idleSweeperErrorsAlarm!: cloudwatch.Alarm;
   /**
    * The CRM sync worker crashed or timed out; due projections wait for its next run.
    *
    * @default - only with `crmSync`
    */
   public readonly crmSyncErrorsAlarm?: cloudwatch.Alarm;
+  /**
+   * Conversations are BLOCKED in the CRM sync (refused by the CRM, or out of attempts).
+   *
+   * @default - only with `crmSync`
+   */
+  public readonly crmSyncBlockedAlarm?: cloudwatch.Alarm;
+  /**
+   * Conversations are UNCERTAIN in the CRM sync (a create may or may not have happened).
+   *
+   * @default - only with `crmSync`
+   */
+  public readonly crmSyncUncertainAlarm?: cloudwatch.Alarm;
   /**
    * The operator function (console and operator API) crashed or timed out.
    *
@@ -251,17 +262,21 @@ export class AgentPipeline extends AgentPipelineBase {
    */
   public readonly oldestHandoffWaitingAlarm?: cloudwatch.Alarm;
   /**
-   * Conversations are BLOCKED in the CRM sync (refused by the CRM, or out of attempts).
+   * The evaluator function crashed or timed out: the console's prompt evaluation ends as not
+   * finished, so its draft cannot pass the gate, and `eval --stack` fails.
    *
-   * @default - only with `crmSync`
+   * @default - only with the operator plane (`adminPhoneNumbers`)
    */
-  public readonly crmSyncBlockedAlarm?: cloudwatch.Alarm;
+  public readonly evaluatorErrorsAlarm?: cloudwatch.Alarm;
   /**
-   * Conversations are UNCERTAIN in the CRM sync (a create may or may not have happened).
+   * The model tokens used today are above `pipelineBudget.alarmAtShareOfBudget` of the daily
+   * pipeline budget: once it is spent, the agent answers nobody until 00:00 UTC.
    *
-   * @default - only with `crmSync`
+   * @default - only with `pipelineBudget`
    */
-  public readonly crmSyncUncertainAlarm?: cloudwatch.Alarm;
+  public readonly pipelineBudgetNearAlarm?: cloudwatch.Alarm;
+  /** The daily pipeline budget is spent: turns are refused with its reply, no model call. @default - only with `pipelineBudget` */
+  public readonly pipelineBudgetRefusalsAlarm?: cloudwatch.Alarm;
   /**
    * An End User Messaging event failed the inbound function on every retry and waits in
    * `inboundDeadLetterQueue`: its messages are not registered.
@@ -277,20 +292,15 @@ export class AgentPipeline extends AgentPipelineBase {
    */
   public readonly inboundEnvelopeRefusedAlarm?: cloudwatch.Alarm;
   /**
-   * The model tokens used today are above `pipelineBudget.alarmAtShareOfBudget` of the daily
-   * pipeline budget: once it is spent, the agent answers nobody until 00:00 UTC.
-   *
-   * @default - only with `pipelineBudget`
-   */
-  public readonly pipelineBudgetNearAlarm?: cloudwatch.Alarm;
-  /** The daily pipeline budget is spent: turns are refused with its reply, no model call. @default - only with `pipelineBudget` */
-  public readonly pipelineBudgetRefusalsAlarm?: cloudwatch.Alarm;
-  /**
    * The estimated cost of a day (Meta's fees and the model's tokens) is above `alarms.dailyCostUsd`.
    *
    * @default - only with `alarms.dailyCostUsd`
    */
   public readonly dailyCostAlarm?: cloudwatch.Alarm;
+  /** Every alarm above, for bulk wiring. */
+  public readonly alarms: cloudwatch.IAlarm[];
+  /** The operators' dashboard. @default - none when `dashboard` is false */
+  public readonly dashboard?: cloudwatch.Dashboard;
 
   /** @internal */
   protected readonly _metrics: PipelineMetrics;
@@ -338,36 +348,7 @@ export class AgentPipeline extends AgentPipelineBase {
     const observed = { ...pipeline, scope: this };
     const alarms = createPipelineAlarms(observed);
     refuseOverridesOfAbsentAlarms(this, pipeline.alarmSettings.overridden, alarms);
-    this.deadLetterQueueAlarm = alarms.deadLetterQueue;
-    this.oldestMessageAgeAlarm = alarms.oldestMessageAge;
-    this.webhookErrorsAlarm = alarms.webhookErrors;
-    this.webhookThrottlesAlarm = alarms.webhookThrottles;
-    this.webhookDurationAlarm = alarms.webhookDuration;
-    this.webhookServerErrorsAlarm = alarms.webhookServerErrors;
-    this.webhookSignatureRejectedAlarm = alarms.webhookSignatureRejected;
-    this.orchestratorErrorsAlarm = alarms.orchestratorErrors;
-    this.orchestratorThrottlesAlarm = alarms.orchestratorThrottles;
-    this.orchestratorDurationAlarm = alarms.orchestratorDuration;
-    this.turnFailedPermanentlyAlarm = alarms.turnFailedPermanently;
-    this.turnFallbackAlarm = alarms.turnFallback;
-    this.replyOutcomeUnknownAlarm = alarms.replyOutcomeUnknown;
-    this.deliveryFailedAlarm = alarms.deliveryFailed;
-    this.mediaDownloadFailedAlarm = alarms.mediaDownloadFailed;
-    this.tableThrottlesAlarm = alarms.tableThrottles;
-    this.modelThrottlesAlarm = alarms.modelThrottles;
-    this.toolCallsFailedAlarm = alarms.toolCallsFailed;
-    this.idleSweeperErrorsAlarm = alarms.idleSweeperErrors;
-    this.crmSyncErrorsAlarm = alarms.crmSyncErrors;
-    this.operatorErrorsAlarm = alarms.operatorErrors;
-    this.handoffSweeperErrorsAlarm = alarms.handoffSweeperErrors;
-    this.oldestHandoffWaitingAlarm = alarms.oldestHandoffWaiting;
-    this.crmSyncBlockedAlarm = alarms.crmSyncBlocked;
-    this.crmSyncUncertainAlarm = alarms.crmSyncUncertain;
-    this.inboundDeadLetterQueueAlarm = alarms.inboundDeadLetterQueue;
-    this.inboundEnvelopeRefusedAlarm = alarms.inboundEnvelopeRefused;
-    this.pipelineBudgetNearAlarm = alarms.pipelineBudgetNear;
-    this.pipelineBudgetRefusalsAlarm = alarms.pipelineBudgetRefusals;
-    this.dailyCostAlarm = alarms.dailyCost;
+    Object.assign(this, alarmProperties(alarms) satisfies Pick<AgentPipeline, keyof PipelineAlarmProperties>);
     this.alarms = alarms.all;
     this.dashboard = pipeline.settings.dashboard ? createPipelineDashboard(observed, alarms) : undefined;
   }

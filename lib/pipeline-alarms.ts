@@ -60,8 +60,8 @@ export interface AlarmTuning {
 
 /**
  * Tuning of single alarms, one field per alarm id (the name of its `*Alarm` property without
- * `Alarm`). The tuning of an alarm the pipeline does not have (e.g. `modelThrottles` without
- * Bedrock) is ignored, so one set of overrides can serve every stage. Each field's default is
+ * `Alarm`). The tuning of an alarm the pipeline does not create (e.g. `modelThrottles` without
+ * Bedrock) is refused at synth, with the list of the alarms it creates. Each field's default is
  * the alarm's severity, threshold and `datapointsToAlarm` of `evaluationPeriods` minutes.
  */
 export interface PipelineAlarmOverrides {
@@ -244,6 +244,14 @@ export interface PipelineAlarmOverrides {
    * @default - warning, above `alarmThresholds.handoffWaitingMinutes` (30 min) in 1 of 1 minutes
    */
   readonly oldestHandoffWaiting?: AlarmTuning;
+
+  /**
+   * Evaluator function crashes and timeouts: a prompt evaluation started in the console ends as not
+   * finished and the CLI's `eval --stack` fails; only with the operator plane (`evaluatorErrorsAlarm`).
+   *
+   * @default - warning, above `alarmThresholds.functionErrors` (0) in 1 of 1 minutes
+   */
+  readonly evaluatorErrors?: AlarmTuning;
 
   /**
    * End User Messaging events waiting in the inbound dead-letter queue; only with End User

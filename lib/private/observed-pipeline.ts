@@ -28,6 +28,8 @@ export interface ObservedPipeline {
   readonly operatorFunction?: lambda.Function;
   /** Present with the operator plane. */
   readonly handoffSweeperFunction?: lambda.Function;
+  /** Present with the operator plane: the prompt gate's runs and the CLI's `eval --stack` play on it. */
+  readonly evaluatorFunction?: lambda.Function;
   /** Present on the End User Messaging channel: events the inbound function failed on every retry. */
   readonly inboundDeadLetterQueue?: sqs.IQueue;
   /** The orchestrator downloads attachments: `media` is on (on either channel). */

@@ -1,24 +1,20 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { CUSTOM_METRICS, type CustomMetricName, WHATSAPP_CHANNEL_KINDS } from '../contract';
+import { CUSTOM_METRICS, WHATSAPP_CHANNEL_KINDS } from '../contract';
 import { AlarmSeverity, type PipelineAlarmOverrides } from '../pipeline-alarms';
+import {
+  type AlarmWatch,
+  crmRowsWatch,
+  customCountWatch,
+  durationWatch,
+  errorsWatch,
+  FIRST_MINUTE,
+  FIVE_OF_FIVE_MINUTES,
+  ONE_DAY,
+  THREE_OF_FIVE_MINUTES,
+  throttlesWatch,
+} from './alarm-watches';
 import type { ObservedPipeline } from './observed-pipeline';
-import { ESTIMATED_COST_PERIOD } from './pipeline-metrics';
-import { ALARM_PERIOD } from './pipeline-settings';
-
-/** What one alarm watches in a pipeline. */
-interface AlarmWatch {
-  readonly metric: cloudwatch.IMetric;
-  /** The threshold the pipeline's settings give it, unless its tuning sets one. */
-  readonly threshold: number;
-  /** What happened and what it costs, for the threshold in force. */
-  readonly describe: (threshold: number) => string;
-  /**
-   * @default NOT_BREACHING: no data means no traffic, not a failure (these metrics are sparse)
-   */
-  readonly treatMissingData?: cloudwatch.TreatMissingData;
-}
 
 /** One alarm: its defaults, and what it watches. */
 export interface AlarmDefinition {
@@ -31,47 +27,11 @@ export interface AlarmDefinition {
   readonly watch: (pipeline: ObservedPipeline) => AlarmWatch | undefined;
 }
 
-/** A failure that is not retried away: the first minute counts. */
-const FIRST_MINUTE = { evaluationPeriods: 1, datapointsToAlarm: 1 } as const;
-/** Something that retries or heals by itself: it must last most of five minutes. */
-const THREE_OF_FIVE_MINUTES = { evaluationPeriods: 5, datapointsToAlarm: 3 } as const;
-/** Noise from outside (a scanner's burst): only a steady rate for five minutes counts. */
-const FIVE_OF_FIVE_MINUTES = { evaluationPeriods: 5, datapointsToAlarm: 5 } as const;
-/** A sum that only means something over a whole day (a cost). */
-const ONE_DAY = { evaluationPeriods: 1, datapointsToAlarm: 1, period: ESTIMATED_COST_PERIOD } as const;
-
-const errorsWatch = (fn: lambda.Function, { settings }: ObservedPipeline, description: string): AlarmWatch => ({
-  metric: fn.metricErrors({ period: ALARM_PERIOD }),
-  threshold: settings.alarmThresholds.functionErrors,
-  describe: () => description,
-});
-const throttlesWatch = (fn: lambda.Function, { settings }: ObservedPipeline, description: string): AlarmWatch => ({
-  metric: fn.metricThrottles({ period: ALARM_PERIOD }),
-  threshold: settings.alarmThresholds.functionThrottles,
-  describe: () => description,
-});
-const durationWatch = (fn: lambda.Function, timeout: Duration, role: string, { settings }: ObservedPipeline): AlarmWatch => ({
-  metric: fn.metricDuration({ statistic: 'p99', period: ALARM_PERIOD }),
-  threshold: Math.round(timeout.toMilliseconds() * settings.alarmThresholds.durationShareOfTimeout),
-  describe: (thresholdMs) =>
-    `The ${role} of ${settings.names.table} runs close to its ${timeout.toSeconds()} s timeout (p99 above ${thresholdMs} ms); timed-out invocations are retried or fail.`,
-});
-const customCountWatch = (name: CustomMetricName, threshold: number, { metrics }: ObservedPipeline, description: string): AlarmWatch => ({
-  metric: metrics.custom(name),
-  threshold,
-  describe: () => description,
-});
-/** A gauge the worker emits each run (its maximum); a minute without a run is no news. */
-const crmRowsWatch = (name: CustomMetricName, threshold: number, { metrics }: ObservedPipeline, description: string): AlarmWatch => ({
-  metric: metrics.custom(name, { statistic: 'Maximum' }),
-  threshold,
-  describe: () => description,
-});
-
 /**
  * Every alarm of the pipeline by its id, in creation order: its default severity and periods, and
- * what it watches. Internal: pipeline-observability.ts builds them. Adding an alarm is an entry here,
- * a field of `PipelineAlarmOverrides` (the compiler asks for both) and its `*Alarm` property on the construct.
+ * what it watches (alarm-watches.ts). Internal: pipeline-observability.ts builds them. Adding an alarm
+ * is an entry here, a field of `PipelineAlarmOverrides` and its `*Alarm` property on the construct
+ * (agent-pipeline.ts): the compiler asks for all three.
  */
 export const PIPELINE_ALARMS = {
   deadLetterQueue: {
@@ -310,6 +270,17 @@ export const PIPELINE_ALARMS = {
         // The sweeper measures every minute: a minute without a measurement keeps the alarm's state.
         treatMissingData: cloudwatch.TreatMissingData.IGNORE,
       },
+  },
+  evaluatorErrors: {
+    severity: AlarmSeverity.WARNING,
+    ...FIRST_MINUTE,
+    watch: (pipeline) =>
+      pipeline.evaluatorFunction &&
+      errorsWatch(
+        pipeline.evaluatorFunction,
+        pipeline,
+        `The prompt evaluator of ${pipeline.settings.names.table} crashed or timed out: the prompt evaluation an admin started in the console ends as not finished, so its draft cannot pass the gate (only an override with a reason publishes it), and the CLI's eval --stack fails.`,
+      ),
   },
   pipelineBudgetNear: {
     severity: AlarmSeverity.WARNING,

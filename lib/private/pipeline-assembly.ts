@@ -41,7 +41,6 @@ export interface AssembledPipeline extends Omit<ObservedPipeline, 'scope' | 'inb
   readonly operatorFunctionUrl?: lambda.FunctionUrl;
   readonly consoleDistribution?: cloudfront.Distribution;
   readonly consoleUrl?: string;
-  readonly evaluatorFunction?: lambda.Function;
 }
 
 /**

@@ -19,6 +19,14 @@ export type PipelineAlarms = {
   readonly all: cloudwatch.Alarm[];
 };
 
+/** The construct's `*Alarm` properties: each alarm built, as its id and `Alarm` (`deadLetterQueueAlarm`). */
+export type PipelineAlarmProperties = { readonly [id in PipelineAlarmId as `${id}Alarm`]: PipelineAlarms[id] };
+
+/** The alarms built as the construct's properties, absent ones included (as undefined). */
+export function alarmProperties(alarms: PipelineAlarms): PipelineAlarmProperties {
+  return Object.fromEntries((Object.keys(PIPELINE_ALARMS) as PipelineAlarmId[]).map((id) => [`${id}Alarm`, alarms[id]])) as PipelineAlarmProperties;
+}
+
 /** Every way a message can stall, as an alarm named, tuned and wired by the alarm settings. */
 export function createPipelineAlarms(pipeline: ObservedPipeline): PipelineAlarms {
   const { namePrefix, actions, tunings } = pipeline.alarmSettings;
@@ -134,7 +142,7 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
           ),
         ]),
   );
-  const { operatorFunction, handoffSweeperFunction } = pipeline;
+  const { operatorFunction, handoffSweeperFunction, evaluatorFunction } = pipeline;
   if (operatorFunction && handoffSweeperFunction) {
     dashboard.addWidgets(
       graph(
@@ -146,6 +154,7 @@ export function createPipelineDashboard(pipeline: ObservedPipeline, alarms: Pipe
         operatorFunction.metricErrors({ ...fiveMinutes, label: 'Operator function errors' }),
         custom(CUSTOM_METRICS.operatorRequestFailed, 'Operator API 500s'),
         handoffSweeperFunction.metricErrors({ ...fiveMinutes, label: 'Handoff sweeper errors' }),
+        ...(evaluatorFunction ? [evaluatorFunction.metricErrors({ ...fiveMinutes, label: 'Prompt evaluator errors' })] : []),
       ]),
     );
   }

@@ -1,4 +1,4 @@
-// The house keeps every file of the runtime and the console short enough to read in one sitting: a
+// The house keeps every file of the runtime, the construct and the console short enough to read in one sitting: a
 // use case or a view that grows past the limit is split by concept, not left to grow back.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,7 @@ function sourceFiles(folder: string): string[] {
 
 const lines = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n').length - 1;
 
-test.each(['lambda', 'console/src'])(`no file of %s/ is over ${MAX_LINES} lines`, (folder) => {
+test.each(['lambda', 'lib', 'console/src'])(`no file of %s/ is over ${MAX_LINES} lines`, (folder) => {
   const files = sourceFiles(folder).filter((file) => !isWordTable(file));
   expect(files.length).toBeGreaterThan(20);
   expect(files.filter((file) => lines(file) > MAX_LINES).map((file) => `${file}: ${lines(file)} lines`)).toEqual([]);

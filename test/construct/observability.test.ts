@@ -214,6 +214,7 @@ describe('alarm names, severities and tuning', () => {
     operatorErrors: ['critical', 1, 1, 0],
     handoffSweeperErrors: ['warning', 1, 1, 0],
     oldestHandoffWaiting: ['warning', 1, 1, 1_800],
+    evaluatorErrors: ['warning', 1, 1, 0],
     pipelineBudgetNear: ['warning', 1, 1, 800_000],
     pipelineBudgetRefusals: ['critical', 1, 1, 0],
     inboundDeadLetterQueue: ['critical', 1, 1, 0],
@@ -273,6 +274,17 @@ describe('alarm names, severities and tuning', () => {
       const row = readme.split('\n').find((line) => line.startsWith(`| \`${id}\` |`));
       expect({ id, row }).toEqual({ id, row: expect.stringContaining(`| ${severity} |`) });
       expect({ id, row }).toEqual({ id, row: expect.stringContaining(`${datapoints} of ${periods} ${periodUnit(id)}`) });
+    }
+  });
+
+  test('docs/RELIABILITY.md has the runbook entry every alarm description points to', () => {
+    const runbook = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'RELIABILITY.md'), 'utf8').split('\n');
+    const eum = synthPipeline({ channel: WhatsAppChannel.endUserMessaging({ phoneNumbers: PHONE_NUMBERS }) });
+    const descriptions = Object.values({ ...alarmsById(eum), ...alarmsById(everyAlarm().synth) }).map((alarm) => alarm.AlarmDescription as string);
+    expect(descriptions).toHaveLength(Object.keys(DEFAULTS).length);
+    for (const description of descriptions) {
+      const [, alarm] = /Runbook: docs\/RELIABILITY\.md, alarm (\w+)\.$/.exec(description)!;
+      expect({ alarm, entry: runbook.some((line) => line.startsWith(`| \`${alarm}\``)) }).toEqual({ alarm, entry: true });
     }
   });
 

@@ -13,7 +13,12 @@ describe('AgentPipeline without adminPhoneNumbers', () => {
   test('creates no operator plane', () => {
     const synth = synthPipeline({ environment: 'prod' });
     // Webhook, orchestrator and the idle sweeper, on its schedule.
-    expect([synth.pipeline.operatorErrorsAlarm, synth.pipeline.handoffSweeperErrorsAlarm, synth.pipeline.oldestHandoffWaitingAlarm]).toEqual([undefined, undefined, undefined]);
+    expect([synth.pipeline.operatorErrorsAlarm, synth.pipeline.handoffSweeperErrorsAlarm, synth.pipeline.oldestHandoffWaitingAlarm, synth.pipeline.evaluatorErrorsAlarm]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     synth.template.resourceCountIs('AWS::Lambda::Function', 3);
     synth.template.resourceCountIs('AWS::Lambda::Url', 1);
     synth.template.resourceCountIs('AWS::Events::Rule', 1);
@@ -111,6 +116,19 @@ describe('AgentPipeline with the operator plane', () => {
     expect(pipeline.metricHandoffsWaiting().metricName).toBe(CUSTOM_METRICS.handoffsWaiting);
     const body = JSON.stringify(stack.resolve((pipeline.dashboard!.node.defaultChild as cloudwatch.CfnDashboard).dashboardBody));
     for (const name of [CUSTOM_METRICS.handoffsWaiting, CUSTOM_METRICS.oldestHandoffWaitingSeconds, CUSTOM_METRICS.operatorRequestFailed]) expect(body).toContain(name);
+  });
+
+  test('the prompt evaluator crashing or timing out warns: its errors, exposed, tunable and on the dashboard', () => {
+    const { pipeline, template, stack } = synth;
+    const alarm = template.toJSON().Resources[stack.getLogicalId(pipeline.evaluatorErrorsAlarm!.node.defaultChild as cloudwatch.CfnAlarm)].Properties;
+    expect(alarm).toMatchObject({ MetricName: 'Errors', Namespace: 'AWS/Lambda', Dimensions: [{ Name: 'FunctionName', Value: stack.resolve(pipeline.evaluatorFunction!.functionName) }], Threshold: 0 });
+    expect(alarm.AlarmDescription).toMatch(/not finished.*cannot pass the gate.*eval --stack fails\. Runbook: docs\/RELIABILITY.md, alarm EvaluatorErrorsAlarm\.$/);
+    expect(pipeline.alarms).toContain(pipeline.evaluatorErrorsAlarm);
+    const body = JSON.stringify(stack.resolve((pipeline.dashboard!.node.defaultChild as cloudwatch.CfnDashboard).dashboardBody));
+    expect(body).toContain('Prompt evaluator errors');
+    expect(body).toContain(stack.resolve(pipeline.evaluatorFunction!.functionName).Ref);
+    const tuned = synthPipeline({ adminPhoneNumbers: [ADMIN], alarmThresholds: { functionErrors: 2 }, alarms: { overrides: { evaluatorErrors: { threshold: 4 } } } });
+    expect(tuned.template.toJSON().Resources[tuned.stack.getLogicalId(tuned.pipeline.evaluatorErrorsAlarm!.node.defaultChild as cloudwatch.CfnAlarm)].Properties.Threshold).toBe(4);
   });
 
   test('the handoff wait threshold is a prop', () => {
