@@ -35,6 +35,21 @@ function requestsOf(requests: readonly ConverseCommandInput[]) {
   return requests.map((input) => ({ first: JSON.stringify(input.messages?.[0]), messages: input.messages ?? [] }));
 }
 
+/** A pipeline whose turns are retried 2 s after a failure, and a customer who wrote 25 messages: the next one folds. */
+async function fullWindowRetriedQuickly(model: FakeConverseModel) {
+  const { asked, summarizer } = fakeSummarizer();
+  const started = await startTestPipeline({
+    customerBudget: LONG_CONVERSATION_BUDGET,
+    queue: { visibilityTimeoutSeconds: 2 },
+    agent: new BedrockConverseAgent({ modelId: MODEL, converse: model.converse, memory: { foldEveryTurns: 5, summarizer } }),
+  });
+  // Stopped after the test even if the conversation below fails.
+  pipeline = started;
+  const customer = newCustomer();
+  await talk(started, customer, 25);
+  return { asked, customer, started };
+}
+
 async function talk(target: LocalPipeline, customer: string, turns: number, from = 1): Promise<void> {
   for (let turn = from; turn < from + turns; turn++) {
     await target.sendCustomerMessage(customer, `Mensagem ${turn}`);
@@ -138,14 +153,8 @@ it('a turn superseded while it folded writes no summary; the newer turn folds an
 
 it('a folding turn retried after its reply failed to send: the summary is written once, and neither the summarizer nor the model is asked again', async () => {
   const model = new FakeConverseModel({ toolRounds: 0 });
-  const { asked, summarizer } = fakeSummarizer();
-  pipeline = await startTestPipeline({
-    customerBudget: LONG_CONVERSATION_BUDGET,
-    queue: { visibilityTimeoutSeconds: 2 },
-    agent: new BedrockConverseAgent({ modelId: MODEL, converse: model.converse, memory: { foldEveryTurns: 5, summarizer } }),
-  });
-  const customer = newCustomer();
-  await talk(pipeline, customer, 25);
+  const { asked, customer, started } = await fullWindowRetriedQuickly(model);
+  pipeline = started;
   const callsBefore = model.totals.calls;
 
   // The 26th message's turn folds and persists its reply, then WhatsApp fails the send: the queue retries the turn.
@@ -173,14 +182,8 @@ it('a folding turn retried after the model failed finds its messages in the hist
       throw Object.assign(new Error('Too many requests, please wait before trying again.'), { name: 'ThrottlingException' });
     },
   });
-  const { asked, summarizer } = fakeSummarizer();
-  pipeline = await startTestPipeline({
-    customerBudget: LONG_CONVERSATION_BUDGET,
-    queue: { visibilityTimeoutSeconds: 2 },
-    agent: new BedrockConverseAgent({ modelId: MODEL, converse: model.converse, memory: { foldEveryTurns: 5, summarizer } }),
-  });
-  const customer = newCustomer();
-  await talk(pipeline, customer, 25);
+  const { asked, customer, started } = await fullWindowRetriedQuickly(model);
+  pipeline = started;
 
   // The first attempt appends the 26th message and folds, then the model fails; the retry reads the history with that message in it.
   await pipeline.sendCustomerMessage(customer, 'Mensagem 26');
