@@ -4,8 +4,9 @@ import { compiles, invalidPatterns } from '../../domain/evaluation/expectations'
 import type { Scenario } from '../../domain/evaluation/scenario';
 import { ScenarioFormatError, type ScenarioSource } from '../../ports/evaluation';
 
-// Ajv and the schema are most of what this module weighs: the operator function loads it only
-// when a request checks a scenario (lambda/composition/scenario-format-on-demand.ts).
+// Ajv and the schema are most of what this module weighs: the operator function reaches it only
+// through lambda/composition/scenario-format-on-demand.ts, at the first scenario it checks, so
+// nothing the operator composes may import it (the evaluator and the CLI do, and load it at once).
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validate = ajv.compile<Scenario>(SCENARIO_SCHEMA);
