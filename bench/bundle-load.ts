@@ -8,7 +8,9 @@
  * tracer and the X-Ray SDK, `tracer.js` beside the handler, loaded; segments go to a closed port on
  * 127.0.0.1), and, for the functions with a media file, once with media on (the deployment's bucket
  * set: the first event still loads no `media.js`) and once loading `media.js` too, as the first
- * attachment does. The handler's size is `index.js` and the parts it requires at its top.
+ * attachment does; and, for the operator, once loading `scenario-format.js` too (the scenario format's
+ * checker: Ajv and the schema, compiled), as the first scenario an admin saves does. The handler's
+ * size is `index.js` and the parts it requires at its top.
  *
  *   npm run bundle && npx tsx bench/bundle-load.ts [runs=21]
  */
@@ -52,6 +54,7 @@ const LAMBDA_ENV = { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'bench', AWS_SE
 const functionEnv = (name: (typeof FUNCTIONS)[number], media: keyof typeof told) => ({ ...LAMBDA_ENV, ...settingsOf(name, media).environment });
 
 const MEDIA_FILE = 'media.js';
+const SCENARIO_FORMAT_FILE = 'scenario-format.js';
 
 /** What Lambda sets when it traces the function: the X-Ray SDK's Lambda mode with a sampled trace. */
 const LAMBDA_TRACING_ENV = {
@@ -68,11 +71,11 @@ const FIRST_EVENTS: Record<string, string> = {
   evaluator: `{ suite: { scenarios: [{}] } }`,
 };
 
-/** The cold start of the asset in `folder`; `loadMedia`: then `media.js` too, as the first attachment requires it. */
-function coldStartScript(name: string, folder: string, loadMedia = false): string {
+/** The cold start of the asset in `folder`; with `onDemandFile` (`media.js`, `scenario-format.js`): then that file too, as the first event that needs it requires it. */
+function coldStartScript(name: string, folder: string, onDemandFile?: string): string {
   const context = `{ getRemainingTimeInMillis: () => 90000, functionName: '${name}', awsRequestId: 'cold' }`;
-  const media = loadMedia ? `.then(() => require(${JSON.stringify(join(folder, MEDIA_FILE))}))` : '';
-  return `require(${JSON.stringify(join(folder, 'index.js'))}).handler(${FIRST_EVENTS[name]}, ${context})${media}.then(() => 0)`;
+  const onDemand = onDemandFile === undefined ? '' : `.then(() => require(${JSON.stringify(join(folder, onDemandFile))}))`;
+  return `require(${JSON.stringify(join(folder, 'index.js'))}).handler(${FIRST_EVENTS[name]}, ${context})${onDemand}.then(() => 0)`;
 }
 
 /** `index.js` and the parts it requires at its top (the bundle's metafile): what every cold start loads. */
@@ -89,7 +92,7 @@ function handlerFiles(name: string): string[] {
   return [...files];
 }
 
-const hasMediaFile = (name: (typeof FUNCTIONS)[number]) => existsSync(join(assets.get(name)!, MEDIA_FILE));
+const hasFile = (name: (typeof FUNCTIONS)[number], file: string) => existsSync(join(assets.get(name)!, file));
 
 function measure(script: string, env: Record<string, string> = {}): LoadSample {
   const started = performance.now();
@@ -111,7 +114,7 @@ function main(): void {
   // Interleave the variants so machine noise hits them alike.
   const samples = new Map<string, LoadSample[]>([
     ['empty', []],
-    ...FUNCTIONS.flatMap((name): [string, LoadSample[]][] => [[name, []], [`${name} cold`, []], [`${name} cold traced`, []], [`${name} cold media on`, []], [`${name} cold media loaded`, []]]),
+    ...FUNCTIONS.flatMap((name): [string, LoadSample[]][] => [[name, []], [`${name} cold`, []], [`${name} cold traced`, []], [`${name} cold media on`, []], [`${name} cold media loaded`, []], [`${name} cold scenario format loaded`, []]]),
   ]);
   for (let run = 0; run < runs; run++) {
     samples.get('empty')!.push(measure('0'));
@@ -120,10 +123,11 @@ function main(): void {
       const folder = assets.get(name)!;
       samples.get(`${name} cold`)!.push(measure(coldStartScript(name, folder), functionEnv(name, 'off')));
       samples.get(`${name} cold traced`)!.push(measure(coldStartScript(name, folder), { ...functionEnv(name, 'off'), ...LAMBDA_TRACING_ENV, LAMBDA_TASK_ROOT: folder }));
-      if (!hasMediaFile(name)) continue;
+      if (hasFile(name, SCENARIO_FORMAT_FILE)) samples.get(`${name} cold scenario format loaded`)!.push(measure(coldStartScript(name, folder, SCENARIO_FORMAT_FILE), functionEnv(name, 'off')));
+      if (!hasFile(name, MEDIA_FILE)) continue;
       const mediaFolder = mediaAssets.get(name)!;
       samples.get(`${name} cold media on`)!.push(measure(coldStartScript(name, mediaFolder), functionEnv(name, 'on')));
-      samples.get(`${name} cold media loaded`)!.push(measure(coldStartScript(name, mediaFolder, true), functionEnv(name, 'on')));
+      samples.get(`${name} cold media loaded`)!.push(measure(coldStartScript(name, mediaFolder, MEDIA_FILE), functionEnv(name, 'on')));
     }
   }
   const empty = samples.get('empty')!;
@@ -147,7 +151,14 @@ function main(): void {
     console.log(
       `${''.padEnd(12)} traced as in Lambda (tracer.js ${(tracerSize / 1024).toFixed(0)} KiB, ${(tracerGzip / 1024).toFixed(0)} KiB gzip, loaded): ${traced.toFixed(1)} ms (+${(traced - emptyMs).toFixed(1)} ms)`,
     );
-    if (!hasMediaFile(name)) continue;
+    if (hasFile(name, SCENARIO_FORMAT_FILE)) {
+      const [checkerSize, checkerGzip] = fileSize(join(assets.get(name)!, SCENARIO_FORMAT_FILE));
+      const checkerLoaded = median(samples.get(`${name} cold scenario format loaded`)!.map((s) => s.ms));
+      console.log(
+        `${''.padEnd(12)} with ${SCENARIO_FORMAT_FILE} (${(checkerSize / 1024).toFixed(1)} KiB, ${(checkerGzip / 1024).toFixed(1)} KiB gzip) loaded too, as a first scenario save: ${checkerLoaded.toFixed(1)} ms (+${(checkerLoaded - emptyMs).toFixed(1)} ms)`,
+      );
+    }
+    if (!hasFile(name, MEDIA_FILE)) continue;
     const [mediaSize, mediaGzip] = fileSize(join(assets.get(name)!, MEDIA_FILE));
     const mediaOn = median(samples.get(`${name} cold media on`)!.map((s) => s.ms));
     const mediaLoaded = median(samples.get(`${name} cold media loaded`)!.map((s) => s.ms));

@@ -97,10 +97,16 @@ async function buildTracer() {
  * for media: the compositions reach `lambda/composition/media.ts` only through the `require` in
  * `lambda/composition/media-on-demand.ts`, so everything reachable only from it — the S3 store,
  * the media sources, the download step, and whatever media code joins them later — is in
- * `media.js`, which a text-only turn never loads. What it shares with the handler stays in the
+ * `media.js`, which a text-only turn never loads. The same for the scenario format's checker
+ * (Ajv and the format's JSON Schema): the operator reaches it only through the `require` in
+ * `lambda/composition/scenario-format-on-demand.ts`, so it is `scenario-format.js`, which only a
+ * request that checks a scenario loads. What such a file shares with the handler stays in the
  * handler's files, one copy that both load.
  */
-const ON_DEMAND = { media: path.join(root, 'lambda', 'composition', 'media.ts') };
+const ON_DEMAND = {
+  media: path.join(root, 'lambda', 'composition', 'media.ts'),
+  'scenario-format': path.join(root, 'lambda', 'core', 'application', 'evaluation', 'scenario-format.ts'),
+};
 
 /** Each such `require` becomes one of the file beside the handler (`./media.js`); `required` collects the files the function needs. */
 function onDemandFiles(required) {

@@ -4,7 +4,7 @@ import { singleAgentSettingsOf } from '../core/adapters/agent/agent-backend';
 import { BedrockEvaluationJudge } from '../core/adapters/agent/bedrock-evaluation-judge';
 import { evaluationRuns, pipelineBudget, versionedResources } from '../core/adapters/dynamodb/dynamo-repositories';
 import { PlayEvaluations } from '../core/application/evaluation/play-evaluations';
-import { ScenarioFormatError } from '../core/application/evaluation/scenario-format';
+import { ScenarioFormatError } from '../core/ports/evaluation';
 import { suiteScenarios } from '../core/application/evaluation/scenario-suite';
 import { PipelineTokenBudget } from '../core/application/pipeline-token-budget';
 import type { EvaluatorSettings } from './deployment-settings';

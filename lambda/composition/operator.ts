@@ -57,6 +57,7 @@ import type { MediaStore } from '../core/ports/media-store';
 import type { ConsoleSite } from '../operator/static-console';
 import type { MediaPorts } from './media';
 import { mediaLinkOrigin, mediaStoreOnDemand } from './media-on-demand';
+import { scenarioParserOnDemand } from './scenario-format-on-demand';
 import { composeFunction, type FunctionPorts } from './compose-function';
 import { composeCustomerMessaging, type SenderPorts } from './customer-messaging';
 import type { OperatorSettings } from './deployment-settings';
@@ -101,7 +102,7 @@ export function composeOperator(settings: OperatorSettings, ports: OperatorPorts
   // With media.transcription, a customer's voice-note jobs are erased with them.
   const transcriptions = mediaSettings?.transcription && new CustomerTranscriptionJobs(composeTranscriber(ports), (customerId) => audit.pseudonyms.of(customerId));
   const resources = versionedResources(table);
-  const suite = new ScenarioSuite({ resources, trail: audit });
+  const suite = new ScenarioSuite({ resources, trail: audit, parseScenarios: scenarioParserOnDemand });
   const launcher = ports.evaluations ?? lambdaEvaluationLauncher(settings.evaluatorFunctionName, lambdaInvoke({ credentials: credentialProvider(ports.awsCredentials) }));
   const drafts = new PromptDrafts({ resources, runs: evaluationRuns(table), suite, launcher, trail: audit, clock, ids });
   const deadLetterScreen = new DeadLetterScreen({ redrive: new RedriveDeadLetters({ deadLetters, receipts, sessions, messages }), config, trail: audit, clock });

@@ -1,15 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AGENT_BACKEND_KINDS } from '../../lib/contract';
+import { onDemandSplit } from '../support/bundle-outputs';
 import { stagedFunction, testPlan } from '../support/deployment-settings';
 
 // The orchestrator's and the operator's media code is a file of its own beside the handler,
 // `media.js` (scripts/bundle-lambdas.mjs): the functions reach lambda/composition/media.ts only
 // through the `require` of media-on-demand.ts, so a text-only turn loads the handler's files
 // without it, and the first attachment loads it on the handler's own copy of what both use.
-
-const repoRoot = path.join(__dirname, '..', '..');
 
 /** Modules only attachments need; each must be in `media.js`, none in the files the handler loads. */
 const MEDIA_ONLY_MODULES = [
@@ -20,35 +18,10 @@ const MEDIA_ONLY_MODULES = [
   'lambda/core/application/download-inbound-media.ts',
 ];
 
-interface BundleOutput {
-  readonly inputs: Record<string, unknown>;
-  readonly imports: readonly { readonly path: string; readonly kind: string; readonly external?: boolean }[];
-}
-
-function outputsOf(name: string): Map<string, BundleOutput> {
-  const metafile = JSON.parse(fs.readFileSync(path.join(repoRoot, '.bundles', `${name}.meta.json`), 'utf8')) as { outputs: Record<string, BundleOutput> };
-  return new Map(Object.entries(metafile.outputs).map(([file, output]) => [path.basename(file), output]));
-}
-
-/** `file` and every file it requires at its top, transitively. */
-function loadedWith(outputs: Map<string, BundleOutput>, file: string, loaded = new Set<string>()): Set<string> {
-  if (loaded.has(file)) return loaded;
-  loaded.add(file);
-  for (const imported of outputs.get(file)!.imports) {
-    if (imported.kind === 'import-statement' && !imported.external) loadedWith(outputs, path.basename(imported.path), loaded);
-  }
-  return loaded;
-}
-
-const inputsOf = (outputs: Map<string, BundleOutput>, files: Iterable<string>) => new Set([...files].flatMap((file) => Object.keys(outputs.get(file)!.inputs)));
-
 describe.each(['orchestrator', 'operator'])('the %s bundle', (name) => {
   test('keeps the media modules in media.js, out of the files its handler loads, with no module in both', () => {
-    const outputs = outputsOf(name);
-    const handlerFiles = loadedWith(outputs, 'index.js');
+    const { outputs, handlerFiles, handlerInputs, onDemandInputs: mediaInputs } = onDemandSplit(name, 'media.js');
     expect(handlerFiles).not.toContain('media.js');
-    const handlerInputs = inputsOf(outputs, handlerFiles);
-    const mediaInputs = inputsOf(outputs, [...loadedWith(outputs, 'media.js')].filter((file) => !handlerFiles.has(file)));
 
     for (const module of MEDIA_ONLY_MODULES) {
       expect(handlerInputs).not.toContain(module);

@@ -105,9 +105,9 @@ describe('npm package', () => {
 
   test('the asset of the operator function serves the one console the package ships', () => {
     const operator = stagedFunction('operator', testPlan('packaging', 'http://127.0.0.1:9/turns.fifo', { operatorPlane: { adminPhoneNumbers: ['5511999990000'], consoleUrl: 'http://127.0.0.1:9', evaluatorFunctionName: 'packaging-evaluator' } })).folder;
-    // The handler with the parts it loads (its own and the shared ones, named by their content), its media file, the tracer.
+    // The handler with the parts it loads (its own and the shared ones, named by their content), its media file, the scenario format's checker, the tracer.
     const bundleFiles = [...fs.readdirSync(path.join(repoRoot, 'assets', 'operator')), ...fs.readdirSync(path.join(repoRoot, 'assets', 'shared'))].filter((file) => file !== 'console');
-    expect(bundleFiles.filter((file) => !/^part-[A-Z0-9]+\.js$/.test(file)).sort()).toEqual(['index.js', 'media.js', 'tracer.js']);
+    expect(bundleFiles.filter((file) => !/^part-[A-Z0-9]+\.js$/.test(file)).sort()).toEqual(['index.js', 'media.js', 'scenario-format.js', 'tracer.js']);
     expect(fs.readdirSync(operator).sort()).toEqual(['console', SETTINGS_DOCUMENT_FILE, ...bundleFiles].sort());
     expect(fs.readFileSync(path.join(operator, 'console', 'index.html'))).toEqual(fs.readFileSync(path.join(repoRoot, 'assets', 'console', 'index.html')));
     // Every hashed file, each language's words among them.

@@ -1,8 +1,9 @@
+import { PipelineError } from '../domain/errors';
 import type { EvaluationRun } from '../domain/evaluation/prompt-gate';
 import type { Session } from '../domain/session';
 import type { TokenUsage } from '../domain/customer-budget';
 import type { ObservedToolCall } from '../domain/evaluation/expectations';
-import type { CustomerMessage, RecordedToolAnswer, ScenarioLocale } from '../domain/evaluation/scenario';
+import type { CustomerMessage, RecordedToolAnswer, Scenario, ScenarioLocale } from '../domain/evaluation/scenario';
 
 /**
  * What a scenario is played on (docs/EVALUATION.md#how-a-scenario-runs): the deployment's real
@@ -70,4 +71,23 @@ export interface EvaluationLauncher {
 /** Erases what a scenario's customer left in the table once the scenario was played, reports included. */
 export interface EvaluationCleanup {
   forget(customerId: string, sessions: readonly Pick<Session, 'sessionId' | 'handoffRequestedAt'>[]): Promise<void>;
+}
+
+/** One file of a suite: where it was read from (for the messages) and its text. */
+export interface ScenarioSource {
+  readonly file: string;
+  readonly text: string;
+}
+
+/**
+ * The scenarios of a suite, checked against the scenario format (docs/EVALUATION.md); refused
+ * together with `ScenarioFormatError`, which names every problem of every file.
+ */
+export type ScenarioParser = (sources: readonly ScenarioSource[]) => Scenario[];
+
+/** A scenario file the runner refuses, before anything runs: its message names the file, the scenario and the field. */
+export class ScenarioFormatError extends PipelineError {
+  override readonly name = 'ScenarioFormatError';
+  override readonly code = 'invalid_scenario';
+  override readonly retryable = false;
 }

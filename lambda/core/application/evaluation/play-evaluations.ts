@@ -3,10 +3,10 @@ import { compareOutcomes, type EvaluationRun, keptProblems, PROMPT_DRAFT_RESOURC
 import type { Scenario } from '../../domain/evaluation/scenario';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
-import type { EvaluationRunRepository } from '../../ports/evaluation';
+import { type EvaluationRunRepository, ScenarioFormatError } from '../../ports/evaluation';
 import { ConditionFailedError, type PipelineBudgetRepository, type VersionedResourceRepository } from '../../ports/repositories';
 import { type ScenarioResult, type SuiteResult, usedTogether } from './run-scenarios';
-import { parseScenarios, ScenarioFormatError } from './scenario-format';
+import { parseScenarios } from './scenario-format';
 import type { StoredScenario } from './scenario-suite';
 
 /** A prompt's text to play instead of its current version. */

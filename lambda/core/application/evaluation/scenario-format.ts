@@ -1,21 +1,12 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import SCENARIO_SCHEMA from '../../../../evaluation/scenario.schema.json';
-import { PipelineError } from '../../domain/errors';
 import { compiles, invalidPatterns } from '../../domain/evaluation/expectations';
 import type { Scenario } from '../../domain/evaluation/scenario';
+import { ScenarioFormatError, type ScenarioSource } from '../../ports/evaluation';
 
-/** A scenario file the runner refuses, before anything runs: its message names the file, the scenario and the field. */
-export class ScenarioFormatError extends PipelineError {
-  override readonly name = 'ScenarioFormatError';
-  override readonly code = 'invalid_scenario';
-  override readonly retryable = false;
-}
-
-/** One file of a suite: where it was read from (for the messages) and its text. */
-export interface ScenarioSource {
-  readonly file: string;
-  readonly text: string;
-}
+// Ajv and the schema are most of what this module weighs: the operator function reaches it only
+// through lambda/composition/scenario-format-on-demand.ts, at the first scenario it checks, so
+// nothing the operator composes may import it (the evaluator and the CLI do, and load it at once).
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validate = ajv.compile<Scenario>(SCENARIO_SCHEMA);

@@ -2,10 +2,10 @@ import type { VersionedResource } from '../../domain/admin';
 import type { Operator } from '../../domain/operator';
 import { MAX_SUITE_SCENARIOS, SCENARIO_ID, SCENARIO_RESOURCE_TYPE } from '../../domain/evaluation/prompt-gate';
 import type { Scenario } from '../../domain/evaluation/scenario';
+import { ScenarioFormatError, type ScenarioParser } from '../../ports/evaluation';
 import { VersionConflictError, type VersionedResourceRepository } from '../../ports/repositories';
 import type { OperatorAuditTrail } from '../operator/operator-audit';
 import { OperatorActionError } from '../operator/operator-errors';
-import { parseScenarios, ScenarioFormatError } from './scenario-format';
 
 /** A suite holds far fewer; one page reads it whole. */
 const SUITE_PAGE = { limit: 500 } as const;
@@ -21,6 +21,8 @@ export interface StoredScenario {
 export interface ScenarioSuiteDependencies {
   readonly resources: VersionedResourceRepository;
   readonly trail: Pick<OperatorAuditTrail, 'record'>;
+  /** The scenario format's checker (`parseScenarios` of scenario-format.ts), which the composition may load at its first call. */
+  readonly parseScenarios: ScenarioParser;
 }
 
 /**
@@ -62,7 +64,7 @@ export class ScenarioSuite {
 
   private parse(id: string, text: string): Scenario {
     try {
-      return parseScenarios([{ file: id, text }])[0];
+      return this.deps.parseScenarios([{ file: id, text }])[0];
     } catch (error) {
       if (error instanceof ScenarioFormatError) throw new OperatorActionError('invalid', error.message);
       throw error;

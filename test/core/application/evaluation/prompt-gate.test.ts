@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlayEvaluations } from '../../../../lambda/core/application/evaluation/play-evaluations';
 import { PromptDrafts } from '../../../../lambda/core/application/evaluation/prompt-drafts';
+import { parseScenarios } from '../../../../lambda/core/application/evaluation/scenario-format';
 import { ScenarioSuite, suiteScenarios } from '../../../../lambda/core/application/evaluation/scenario-suite';
 import type { SuiteResult } from '../../../../lambda/core/application/evaluation/run-scenarios';
 import { OperatorActionError } from '../../../../lambda/core/application/operator/operator-errors';
@@ -73,7 +74,7 @@ describe('on DynamoDB Local', () => {
   });
   afterAll(() => table.drop());
 
-  const suite = () => new ScenarioSuite({ resources: repositories.resources, trail });
+  const suite = () => new ScenarioSuite({ resources: repositories.resources, trail, parseScenarios });
   const drafts = (launch: () => Promise<void>) =>
     new PromptDrafts({ resources: repositories.resources, runs: repositories.evaluationRuns, suite: suite(), launcher: { launch }, trail, clock, ids: new SequentialIds() });
   const player = (execute: () => Promise<SuiteResult>) =>

@@ -2,7 +2,8 @@
 // valid, and every refusal names the file, the scenario and the field to change.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseScenarios, ScenarioFormatError } from '../../../../lambda/core/application/evaluation/scenario-format';
+import { parseScenarios } from '../../../../lambda/core/application/evaluation/scenario-format';
+import { ScenarioFormatError } from '../../../../lambda/core/ports/evaluation';
 
 const SHIPPED = join(__dirname, '..', '..', '..', '..', 'evaluation', 'scenarios');
 const shipped = () => readdirSync(SHIPPED).map((file) => ({ file: join(SHIPPED, file), text: readFileSync(join(SHIPPED, file), 'utf8') }));
