@@ -8,7 +8,7 @@ import type { EvaluationLauncher, EvaluationRunRepository } from '../../ports/ev
 import { VersionConflictError, type VersionedResourceRepository } from '../../ports/repositories';
 import { PROMPT_RESOURCE_TYPE } from '../operator/admin-console';
 import type { OperatorAuditTrail } from '../operator/operator-audit';
-import { OperatorActionError } from '../operator/operator-errors';
+import { conflictIfRaced, OperatorActionError } from '../operator/operator-errors';
 import type { ScenarioSuite } from './scenario-suite';
 
 /** The runs of a prompt the console lists, and the gate reads. */
@@ -40,13 +40,10 @@ export class PromptDrafts {
   }
 
   async saveDraft(admin: Operator, promptId: string, edit: { readonly content: string; readonly expectedVersion: number; readonly description?: string }): Promise<PromptDraft> {
-    let written: VersionedResource;
-    try {
-      written = await this.deps.resources.putNextVersion({ resourceType: PROMPT_DRAFT_RESOURCE_TYPE, resourceId: promptId, author: admin.phone, active: true, ...edit });
-    } catch (error) {
-      if (error instanceof VersionConflictError) throw new OperatorActionError('conflict', `The draft is no longer at version ${edit.expectedVersion}: reload it and apply your edit again`);
-      throw error;
-    }
+    const written = await conflictIfRaced(
+      this.deps.resources.putNextVersion({ resourceType: PROMPT_DRAFT_RESOURCE_TYPE, resourceId: promptId, author: admin.phone, active: true, ...edit }),
+      `The draft is no longer at version ${edit.expectedVersion}: reload it and apply your edit again`,
+    );
     await this.deps.trail.record({ author: admin.phone, action: 'prompt.draft', resourceType: PROMPT_RESOURCE_TYPE, resourceId: promptId, details: { draftVersion: written.version } });
     return draftOf(written);
   }
@@ -100,13 +97,10 @@ export class PromptDrafts {
     const verdict = gateVerdict(suiteSize, runs, request.draftVersion, request.expectedVersion);
     const overrideReason = request.overrideReason?.trim() || undefined;
     if (!verdict.open && overrideReason === undefined) throw refusal(verdict);
-    let published: VersionedResource;
-    try {
-      published = await this.deps.resources.putNextVersion({ resourceType: PROMPT_RESOURCE_TYPE, resourceId: promptId, content: draft.content, description: draft.description, author: admin.phone, active: true, expectedVersion: request.expectedVersion });
-    } catch (error) {
-      if (error instanceof VersionConflictError) throw new OperatorActionError('conflict', `The prompt is no longer at version ${request.expectedVersion}: reload it, and evaluate the draft against the new version`);
-      throw error;
-    }
+    const published = await conflictIfRaced(
+      this.deps.resources.putNextVersion({ resourceType: PROMPT_RESOURCE_TYPE, resourceId: promptId, content: draft.content, description: draft.description, author: admin.phone, active: true, expectedVersion: request.expectedVersion }),
+      `The prompt is no longer at version ${request.expectedVersion}: reload it, and evaluate the draft against the new version`,
+    );
     // The draft is kept as history; the next save starts the prompt's next draft from it.
     await this.deps.resources.putNextVersion({ resourceType: PROMPT_DRAFT_RESOURCE_TYPE, resourceId: promptId, content: draft.content, description: draft.description, author: admin.phone, active: false, expectedVersion: draft.version }).catch((error: unknown) => {
       if (!(error instanceof VersionConflictError)) throw error;

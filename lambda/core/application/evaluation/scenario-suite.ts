@@ -3,9 +3,9 @@ import type { Operator } from '../../domain/operator';
 import { MAX_SUITE_SCENARIOS, SCENARIO_ID, SCENARIO_RESOURCE_TYPE } from '../../domain/evaluation/prompt-gate';
 import type { Scenario } from '../../domain/evaluation/scenario';
 import { ScenarioFormatError, type ScenarioParser } from '../../ports/evaluation';
-import { VersionConflictError, type VersionedResourceRepository } from '../../ports/repositories';
+import type { VersionedResourceRepository } from '../../ports/repositories';
 import type { OperatorAuditTrail } from '../operator/operator-audit';
-import { OperatorActionError } from '../operator/operator-errors';
+import { conflictIfRaced, OperatorActionError } from '../operator/operator-errors';
 
 /** A suite holds far fewer; one page reads it whole. */
 const SUITE_PAGE = { limit: 500 } as const;
@@ -71,13 +71,8 @@ export class ScenarioSuite {
     }
   }
 
-  private async write(input: Parameters<VersionedResourceRepository['putNextVersion']>[0]): Promise<VersionedResource> {
-    try {
-      return await this.deps.resources.putNextVersion(input);
-    } catch (error) {
-      if (error instanceof VersionConflictError) throw new OperatorActionError('conflict', `Scenario '${input.resourceId}' changed meanwhile: reload the suite and apply your edit again`);
-      throw error;
-    }
+  private write(input: Parameters<VersionedResourceRepository['putNextVersion']>[0]): Promise<VersionedResource> {
+    return conflictIfRaced(this.deps.resources.putNextVersion(input), `Scenario '${input.resourceId}' changed meanwhile: reload the suite and apply your edit again`);
   }
 }
 

@@ -28,7 +28,7 @@ import {
 } from '../../ports/repositories';
 import type { OperatorAuditTrail } from './operator-audit';
 import type { OperatorDirectory } from './operator-directory';
-import { OperatorActionError } from './operator-errors';
+import { conflictIfRaced, OperatorActionError } from './operator-errors';
 import { pipelineTemplateProblem } from '../named-template';
 
 /** The admin resource type of prompts (the orchestrator reads `prompt/system`). */
@@ -104,13 +104,10 @@ export class AdminConsole {
   /** A new version and the current item in one conditional transaction; `expectedVersion` 0 creates. */
   async editPrompt(admin: Operator, id: string, { overrideReason, ...edit }: { readonly content: string; readonly expectedVersion: number; readonly description?: string; readonly overrideReason?: string }): Promise<VersionedResource> {
     await this.deps.promptGate?.requireReasonToSkipGate(overrideReason);
-    let written: VersionedResource;
-    try {
-      written = await this.deps.resources.putNextVersion({ resourceType: PROMPT_RESOURCE_TYPE, resourceId: id, author: admin.phone, active: true, ...edit });
-    } catch (error) {
-      if (error instanceof VersionConflictError) throw new OperatorActionError('conflict', `The prompt is no longer at version ${edit.expectedVersion}: reload it and apply your edit again`);
-      throw error;
-    }
+    const written = await conflictIfRaced(
+      this.deps.resources.putNextVersion({ resourceType: PROMPT_RESOURCE_TYPE, resourceId: id, author: admin.phone, active: true, ...edit }),
+      `The prompt is no longer at version ${edit.expectedVersion}: reload it and apply your edit again`,
+    );
     const skipped = overrideReason?.trim() ? { overrideReason: overrideReason.trim() } : {};
     await this.deps.trail.record({ author: admin.phone, action: 'prompt.update', resourceType: PROMPT_RESOURCE_TYPE, resourceId: id, details: { version: written.version, ...skipped } });
     return written;
@@ -151,13 +148,7 @@ export class AdminConsole {
       throw error;
     }
     if (key === HANDOFF_NOTICE_TEMPLATE_CONFIG_KEY) await this.requireApprovedTemplate(stored as TemplateRef);
-    let written: OperationalConfig;
-    try {
-      written = await this.deps.config.set({ key, value: stored, author: admin.phone }, { expectedVersion });
-    } catch (error) {
-      if (error instanceof VersionConflictError) throw new OperatorActionError('conflict', `Setting '${key}' is no longer at version ${expectedVersion}: reload it`);
-      throw error;
-    }
+    const written = await conflictIfRaced(this.deps.config.set({ key, value: stored, author: admin.phone }, { expectedVersion }), `Setting '${key}' is no longer at version ${expectedVersion}: reload it`);
     const changed = changedPhones(key, previous?.value, stored);
     await this.deps.trail.record({ author: admin.phone, action: 'config.update', resourceType: 'config', resourceId: key, details: { version: written.version, ...changed } });
     if (key === OPERATORS_CONFIG_KEY) {

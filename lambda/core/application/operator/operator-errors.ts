@@ -1,4 +1,5 @@
 import { PipelineError, type Problem } from '../../domain/errors';
+import { VersionConflictError } from '../../ports/repositories';
 
 /**
  * Why an operator's request cannot be done, as the use cases see it; the HTTP layer answers each
@@ -32,5 +33,15 @@ export class OperatorActionError extends PipelineError {
   /** The reason is the code: the operator API answers it as it is. */
   override get code(): OperatorFailureReason {
     return this.reason;
+  }
+}
+
+/** What `write` answers; when another edit won the version race, a `conflict` that tells the admin `whatToDo`. */
+export async function conflictIfRaced<T>(write: Promise<T>, whatToDo: string): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (error instanceof VersionConflictError) throw new OperatorActionError('conflict', whatToDo);
+    throw error;
   }
 }

@@ -2,9 +2,9 @@ import { MAX_QUICK_REPLIES, QUICK_REPLIES_CONFIG_KEY, type QuickReply, quickRepl
 import type { Operator } from '../../domain/operator';
 import { isoMicros } from '../../domain/timestamps';
 import type { Clock } from '../../ports/clock';
-import { type OperationalConfigRepository, VersionConflictError } from '../../ports/repositories';
+import type { OperationalConfigRepository } from '../../ports/repositories';
 import type { OperatorAuditTrail } from './operator-audit';
-import { OperatorActionError } from './operator-errors';
+import { conflictIfRaced, OperatorActionError } from './operator-errors';
 
 export interface QuickRepliesDependencies {
   readonly config: Pick<OperationalConfigRepository, 'get' | 'set'>;
@@ -50,12 +50,7 @@ export class QuickReplies {
     const current = await this.deps.config.get(QUICK_REPLIES_CONFIG_KEY);
     const entries = current?.value !== null && typeof current?.value === 'object' && !Array.isArray(current.value) ? (current.value as Record<string, unknown>) : {};
     const next = change(entries);
-    try {
-      await this.deps.config.set({ key: QUICK_REPLIES_CONFIG_KEY, value: next, author: admin.phone }, { expectedVersion: current?.version ?? 0 });
-    } catch (error) {
-      if (error instanceof VersionConflictError) throw new OperatorActionError('conflict', 'Another admin changed the quick replies meanwhile: reload them');
-      throw error;
-    }
+    await conflictIfRaced(this.deps.config.set({ key: QUICK_REPLIES_CONFIG_KEY, value: next, author: admin.phone }, { expectedVersion: current?.version ?? 0 }), 'Another admin changed the quick replies meanwhile: reload them');
     await this.deps.audit.record({ author: admin.phone, action, resourceType: 'quick_reply', resourceId: id });
     return quickRepliesFrom(next);
   }
