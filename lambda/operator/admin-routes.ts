@@ -5,6 +5,18 @@ import type { DeadLetterScreen } from '../core/application/operator/dead-letter-
 import { HttpError } from './http-kit';
 import { ok, pageOf, requireEmptyObjectOrNoBody, route, type Route, signedInOf } from './router';
 
+/** A prompt's text as an admin writes it, in the prompt itself or in its draft. */
+export const PROMPT_TEXT_FIELDS = {
+  content: { type: 'string', required: true, maxLength: SYSTEM_PROMPT_MAX_CHARACTERS },
+  expectedVersion: { type: 'integer', required: true },
+  description: { type: 'string', maxLength: 500 },
+} as const;
+
+/** A prompt answers every customer: a blank one is refused before anything is written. */
+export function requirePromptContent(content: string): void {
+  if (content.trim() === '') throw new HttpError('bad_field', 'Field "content" must not be blank');
+}
+
 /** The admin API (role `admin`; others get 403 before anything is read). */
 export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterScreen): Route[] {
   return [
@@ -12,13 +24,8 @@ export function adminRoutes(admin: AdminConsole, deadLetters?: DeadLetterScreen)
     route('GET admin/prompts/:id', 'admin', async ({ params }) => ok({ prompt: await admin.getPrompt(params.id) })),
     route('GET admin/prompts/:id/versions', 'admin', async ({ event, params }) => ok(await admin.listPromptVersions(params.id, pageOf(event)))),
     route('PUT admin/prompts/:id', 'admin', async (context) => {
-      const edit = context.body({
-        content: { type: 'string', required: true, maxLength: SYSTEM_PROMPT_MAX_CHARACTERS },
-        expectedVersion: { type: 'integer', required: true },
-        description: { type: 'string', maxLength: 500 },
-        overrideReason: { type: 'string', maxLength: GATE_OVERRIDE_REASON_MAX_CHARACTERS },
-      });
-      if (edit.content.trim() === '') throw new HttpError('bad_field', 'Field "content" must not be blank');
+      const edit = context.body({ ...PROMPT_TEXT_FIELDS, overrideReason: { type: 'string', maxLength: GATE_OVERRIDE_REASON_MAX_CHARACTERS } });
+      requirePromptContent(edit.content);
       if (edit.expectedVersion < 0) throw new HttpError('bad_field', 'Field "expectedVersion" must be 0 (create) or the version you edited');
       return ok({ prompt: await admin.editPrompt(signedInOf(context).operator, context.params.id, edit) });
     }),

@@ -1,6 +1,7 @@
-import { GATE_OVERRIDE_REASON_MAX_CHARACTERS, SYSTEM_PROMPT_MAX_CHARACTERS } from '../../lib/contract/operator-setting-limits';
+import { GATE_OVERRIDE_REASON_MAX_CHARACTERS } from '../../lib/contract/operator-setting-limits';
 import type { PromptDrafts } from '../core/application/evaluation/prompt-drafts';
 import type { ScenarioSuite } from '../core/application/evaluation/scenario-suite';
+import { PROMPT_TEXT_FIELDS, requirePromptContent } from './admin-routes';
 import { HttpError } from './http-kit';
 import { created, ok, route, type Route, signedInOf } from './router';
 
@@ -9,12 +10,8 @@ export function evaluationRoutes(drafts: PromptDrafts, suite: ScenarioSuite): Ro
   return [
     route('GET admin/prompts/:id/draft', 'admin', async ({ params }) => ok({ draft: (await drafts.draft(params.id)) ?? null })),
     route('PUT admin/prompts/:id/draft', 'admin', async (context) => {
-      const edit = context.body({
-        content: { type: 'string', required: true, maxLength: SYSTEM_PROMPT_MAX_CHARACTERS },
-        expectedVersion: { type: 'integer', required: true },
-        description: { type: 'string', maxLength: 500 },
-      });
-      if (edit.content.trim() === '') throw new HttpError('bad_field', 'Field "content" must not be blank');
+      const edit = context.body(PROMPT_TEXT_FIELDS);
+      requirePromptContent(edit.content);
       if (edit.expectedVersion < 0) throw new HttpError('bad_field', 'Field "expectedVersion" must be 0 (the first draft) or the draft version you edited');
       return ok({ draft: await drafts.saveDraft(signedInOf(context).operator, context.params.id, edit) });
     }),
